@@ -1,0 +1,71 @@
+# Feature detection. Each feature is auto-detected unless forced with
+# FEATURE=0 (off) or FEATURE=1 (required: a missing one stops the build).
+# The result lands in build/config.h (TL_HAVE_*) and in `make help`.
+
+CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)))
+NVCC      ?= $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc))
+CUDA_ARCH ?= 90 80
+
+# feature_check(NAME, found-value): sets HAVE_NAME to 1/0, honouring NAME=0/1.
+define feature_check
+ifeq ($$($(1)),0)
+  HAVE_$(1) := 0
+else ifneq ($(2),)
+  HAVE_$(1) := 1
+else ifeq ($$($(1)),1)
+  $$(error $(1)=1 was asked for but $(3) was not found)
+else
+  HAVE_$(1) := 0
+endif
+endef
+
+$(eval $(call feature_check,CUDA,$(NVCC),nvcc (set CUDA_HOME or put nvcc on PATH)))
+
+ifeq ($(HAVE_CUDA),1)
+  CUDA_INC := $(CUDA_HOME)/include
+  CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart.so $(CUDA_HOME)/lib/libcudart.so))
+  CUDA_LIBDIR := $(patsubst %/,%,$(dir $(CUDA_LIBDIR)))
+  CUDA_VERSION_STR := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+  NCCL_H := $(firstword $(wildcard $(NCCL_HOME)/include/nccl.h /usr/include/nccl.h $(CUDA_INC)/nccl.h))
+  NCCL_LIB := $(firstword $(wildcard $(NCCL_HOME)/lib/libnccl.so /usr/lib/x86_64-linux-gnu/libnccl.so /usr/lib/x86_64-linux-gnu/libnccl.so.2 $(CUDA_LIBDIR)/libnccl.so))
+  CUPTI_H := $(firstword $(wildcard $(CUDA_INC)/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))
+  CUPTI_LIB := $(firstword $(wildcard $(CUDA_LIBDIR)/libcupti.so $(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so))
+endif
+$(eval $(call feature_check,NCCL,$(and $(NCCL_H),$(NCCL_LIB)),NCCL (nccl.h and libnccl.so; set NCCL_HOME)))
+$(eval $(call feature_check,CUPTI,$(and $(CUPTI_H),$(CUPTI_LIB)),CUPTI (cupti.h and libcupti.so)))
+NVTX_H := $(if $(CUDA_INC),$(wildcard $(CUDA_INC)/nvtx3/nvToolsExt.h))
+$(eval $(call feature_check,NVTX,$(NVTX_H),NVTX3 headers ($(CUDA_HOME)/include/nvtx3)))
+
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+$(eval $(call feature_check,MPI,$(MPICC),mpicc (install libopenmpi-dev)))
+ifeq ($(HAVE_MPI),1)
+  MPI_CFLAGS := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -show -c 2>/dev/null | cut -d' ' -f2-)
+  MPI_LIBS   := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -show 2>/dev/null | cut -d' ' -f2-)
+  MPI_VERSION_STR := $(shell mpirun --version 2>/dev/null | head -n1)
+  MPIRUN ?= $(shell command -v mpirun 2>/dev/null)
+endif
+
+METIS_H := $(firstword $(wildcard $(METIS_HOME)/include/metis.h /usr/include/metis.h /usr/local/include/metis.h))
+$(eval $(call feature_check,METIS,$(METIS_H),METIS 5 (install libmetis-dev)))
+
+ZLIB_OK := $(shell pkg-config --exists zlib 2>/dev/null && echo yes)
+$(eval $(call feature_check,ZLIB,$(ZLIB_OK),zlib (install zlib1g-dev)))
+
+GNUPLOT ?= $(shell command -v gnuplot 2>/dev/null)
+$(eval $(call feature_check,GNUPLOT,$(GNUPLOT),gnuplot (install gnuplot-nox)))
+
+PETSC_PC := $(firstword $(foreach p,PETSc petsc,$(shell pkg-config --exists $(p) 2>/dev/null && echo $(p))))
+$(eval $(call feature_check,PETSC,$(PETSC_PC),PETSc (install petsc-dev)))
+ifeq ($(HAVE_PETSC),1)
+  ifneq ($(HAVE_MPI),1)
+    $(error PETSc needs MPI; build with PETSC=0 or install MPI)
+  endif
+  PETSC_CFLAGS := $(shell pkg-config --cflags $(PETSC_PC))
+  PETSC_LIBS   := $(shell pkg-config --libs $(PETSC_PC))
+  PETSC_VERSION_STR := $(shell pkg-config --modversion $(PETSC_PC))
+endif
+
+OPENMP ?= 1
+HAVE_OPENMP := $(if $(filter 1,$(OPENMP)),1,0)
+
+NCCL_VERSION_STR := $(if $(filter 1,$(HAVE_NCCL)),$(shell sed -n 's/^\#define NCCL_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' $(NCCL_H) | paste -sd.))

@@ -1,0 +1,49 @@
+/* The probes: NVTX ranges, CUPTI activity records and host ranges of one
+ * rank, written as a trilap trace after the measured region. Every call is
+ * a cheap no-op when ctx->probes is NULL (tracing off), so programs call
+ * them unconditionally.
+ *
+ *   tl_probes_config pc = {.outdir = "run1"};
+ *   TL_TRY(tl_probes_create(ctx, &pc));
+ *   tl_probe_stream(ctx, g->s_compute, TL_LANE_COMPUTE, "compute");
+ *   tl_probe_window_start(ctx);
+ *   for (it = 0; it < n; it++) {
+ *       tl_probe_iter_begin(ctx, it);
+ *       tl_probe_push(ctx, TL_CAT_COMPUTE, "daxpy");  ... launch ...  tl_probe_pop(ctx);
+ *       tl_probe_iter_end(ctx);
+ *   }
+ *   tl_probe_window_stop(ctx);   (after the device sync)
+ *   TL_TRY(tl_probes_destroy(ctx));  (flushes CUPTI, writes outdir/trace.rank<R>.csv) */
+#ifndef TL_PROBES_H
+#define TL_PROBES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probes/trace.h"
+#include "runtime/ctx.h"
+
+typedef struct tl_probes_config {
+    const char *outdir;     /* trace.rank<R>.csv goes here (created if missing) */
+    int cupti;              /* 1: collect CUPTI activity when possible [1]; 0: NVTX + host only */
+    int nvtx;               /* 1: emit NVTX ranges [1] */
+    size_t buffer_bytes;    /* CUPTI buffer size [4 MiB] */
+    int max_buffers;        /* bound on buffers in flight [64] */
+} tl_probes_config;
+
+tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg);
+/* Flush, write the trace (temp file + rename), free; sets ctx->probes NULL. */
+tl_status tl_probes_destroy(tl_ctx *ctx);
+
+/* Register a CUDA stream (cudaStream_t passed as void *) with its lane. */
+void tl_probe_stream(tl_ctx *ctx, void *stream, tl_lane lane, const char *label);
+void tl_probe_push(tl_ctx *ctx, tl_cat cat, const char *name);
+void tl_probe_pop(tl_ctx *ctx);
+void tl_probe_iter_begin(tl_ctx *ctx, int64_t iter);
+void tl_probe_iter_end(tl_ctx *ctx);
+void tl_probe_window_start(tl_ctx *ctx);
+void tl_probe_window_stop(tl_ctx *ctx);
+/* Records dropped so far (CUPTI buffers full). */
+uint64_t tl_probes_dropped(const tl_ctx *ctx);
+
+#endif

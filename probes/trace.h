@@ -1,0 +1,75 @@
+/* trilap trace v1: one CSV per rank (trace.rank<R>.csv). Leading
+ * "# key=value" metadata lines, then the header row
+ *   rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter
+ * and one row per activity. `name` is quoted RFC 4180-style when it holds a
+ * comma, a quote or a newline. See probes/README.md for every field.
+ *
+ * Metadata keys written by the probes (readers must accept unknown keys):
+ *   format=trilap-trace  version=1  rank  nranks  host  device  device_name
+ *   clock=CLOCK_MONOTONIC  program  args  cuda  nccl  cupti
+ *   window_start_ns  window_end_ns  (the measured window; metrics use it)
+ *   dropped=N  complete=yes|no  (no when CUPTI dropped records or was skipped)
+ *   cupti_status=on|off|skipped-subscriber|unavailable */
+#ifndef TL_TRACE_H
+#define TL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/error.h"
+
+typedef enum { TL_LANE_COMPUTE, TL_LANE_P2P, TL_LANE_COLL, TL_LANE_COPY, TL_LANE_HOST,
+               TL_LANE_OTHER, TL_LANE_COUNT } tl_lane;
+typedef enum { TL_CAT_COMPUTE, TL_CAT_P2P, TL_CAT_COLL, TL_CAT_MEMCPY, TL_CAT_MEMSET,
+               TL_CAT_SYNC, TL_CAT_RANGE, TL_CAT_COUNT } tl_cat;
+typedef enum { TL_KIND_KERNEL, TL_KIND_MEMCPY, TL_KIND_MEMSET, TL_KIND_SYNC, TL_KIND_NVTX,
+               TL_KIND_HOST, TL_KIND_COUNT } tl_kind;
+
+typedef struct tl_trace_record {
+    int32_t rank, device;   /* device -1 for host activity */
+    uint64_t stream;        /* CUDA stream id (CUPTI streamId); 0 for host */
+    tl_lane lane;
+    tl_cat cat;
+    tl_kind kind;
+    const char *name;       /* reader: valid until the next tl_trace_read_next */
+    int64_t start_ns, end_ns;
+    uint64_t corr;          /* CUPTI correlation id, 0 when none */
+    int64_t bytes;          /* bytes moved when known, -1 otherwise */
+    int64_t iter;           /* enclosing iteration, -1 outside */
+} tl_trace_record;
+
+const char *tl_lane_name(tl_lane l);
+const char *tl_cat_name(tl_cat c);
+const char *tl_kind_name(tl_kind k);
+tl_status tl_lane_parse(const char *s, tl_lane *out);  /* TL_ERR_PARSE on unknown */
+tl_status tl_cat_parse(const char *s, tl_cat *out);
+tl_status tl_kind_parse(const char *s, tl_kind *out);
+
+/* NCCL kernels by name, old (ncclKernel_*) and new (ncclDevKernel_*)
+ * naming, mangled or not: SendRecv/Send/Recv -> TL_CAT_P2P;
+ * AllReduce, ReduceScatter, AllGather, Broadcast, Reduce -> TL_CAT_COLL;
+ * anything else -> TL_CAT_COMPUTE. */
+tl_cat tl_trace_classify_kernel(const char *name);
+
+/* ---- writer: temp file, renamed into place by close(commit=1) ---------- */
+typedef struct tl_trace_writer tl_trace_writer;
+tl_status tl_trace_writer_open(tl_trace_writer **w, const char *path);
+tl_status tl_trace_writer_meta(tl_trace_writer *w, const char *key, const char *value);
+tl_status tl_trace_writer_record(tl_trace_writer *w, const tl_trace_record *r); /* first call writes the header */
+/* commit=1: flush, close, rename into place; 0: remove the temp file. */
+tl_status tl_trace_writer_close(tl_trace_writer **w, int commit);
+
+/* ---- streaming reader: memory does not grow with the file -------------- */
+typedef struct tl_trace_reader tl_trace_reader;
+enum { TL_TRACE_ACCEPT_INCOMPLETE = 1 };
+/* Reads the metadata and header; rejects a missing header, another format
+ * or version, and (without the flag) complete=no, naming the file. */
+tl_status tl_trace_reader_open(tl_trace_reader **r, const char *path, int flags);
+const char *tl_trace_reader_meta(const tl_trace_reader *r, const char *key); /* NULL if absent */
+/* 1: a record in *rec; 0: end of file; errors name file, row and reason
+ * (bad number, end before start, unknown lane/cat/kind, wrong field count,
+ * truncated last row). */
+tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *got);
+void tl_trace_reader_close(tl_trace_reader **r);
+
+#endif

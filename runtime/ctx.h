@@ -1,0 +1,32 @@
+/* The rank context: everything a rank's code needs, passed first to every
+ * call. One per rank, whether ranks are MPI processes or threads of one
+ * process, so the same code runs under both launchers. */
+#ifndef TL_CTX_H
+#define TL_CTX_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "runtime/error.h"
+
+typedef enum { TL_LAUNCH_AUTO = 0, TL_LAUNCH_THREADS, TL_LAUNCH_MPI } tl_launch_mode;
+
+typedef struct tl_hostcomm tl_hostcomm; /* runtime/comm.h */
+typedef struct tl_gpu tl_gpu;           /* runtime/gpu.h */
+typedef struct tl_probes tl_probes;     /* probes/probes.h */
+
+typedef struct tl_ctx {
+    const char *program;    /* "trilap-bench", for messages */
+    int rank, size;         /* in the world */
+    int local_rank, local_size; /* on this host */
+    int device;             /* CUDA device bound to this rank, -1 for none */
+    tl_launch_mode mode;    /* THREADS or MPI once launched */
+    tl_hostcomm *hc;        /* host collectives and messages (MPI or threads) */
+    tl_gpu *gpu;            /* streams and NCCL communicators; NULL until tl_gpu_create */
+    tl_probes *probes;      /* tracing; NULL when off */
+    const void *opts;       /* the program's parsed options, read-only */
+    int argc;
+    char **argv;            /* the command line, for manifests */
+} tl_ctx;
+
+#endif

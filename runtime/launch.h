@@ -1,0 +1,45 @@
+/* Launcher: runs `rank_main` once per rank, either as MPI ranks
+ * (mpirun -np N prog; detected from OMPI_/PMI_/PMIX_/MV2_/SLURM env) or as
+ * one thread per GPU in one process (prog --gpus N, like nccl-tests' -g).
+ * The choice is automatic; --launcher threads|mpi forces it.
+ *
+ *   int main(int argc, char **argv) {
+ *       tl_launch_opts lo; my_opts o;
+ *       ... tl_opts_parse with the group {"Launch", tl_launch_options, tl_launch_noptions, &lo} ...
+ *       return tl_launch_run("trilap-bench", &lo, argc, argv, bench_rank_main, &o);
+ *   }
+ *
+ * The return value is the process exit code: 0 when every rank returned
+ * TL_OK, 1 otherwise (the failing rank has printed why). */
+#ifndef TL_LAUNCH_H
+#define TL_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/ctx.h"
+#include "runtime/options.h"
+
+typedef struct tl_launch_opts {
+    int64_t gpus;          /* thread mode: ranks in this process [number of visible GPUs, or 1 without a GPU] */
+    const char *launcher;  /* auto|threads|mpi */
+    int64_t ranks;         /* thread mode without GPUs: host ranks (0: same as --gpus) */
+    int64_t timeout_s;     /* NCCL watchdog: abort a collective stuck this long */
+    int no_gpu;            /* run host-only even where GPUs exist */
+} tl_launch_opts;
+
+extern const tl_option tl_launch_options[];
+extern const size_t tl_launch_noptions;
+
+typedef tl_status (*tl_rank_main_fn)(tl_ctx *ctx, void *arg);
+
+/* Detect the mode, start ranks, bind devices by local rank (a clear error
+ * when ranks outnumber GPUs), set each rank's log prefix, build ctx->hc,
+ * call rank_main, agree on the outcome, tear down. */
+int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char **argv,
+                  tl_rank_main_fn rank_main, void *arg);
+
+/* What the environment says (for tests and the manifest). */
+tl_launch_mode tl_launch_detect(void);
+
+#endif

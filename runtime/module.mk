@@ -1,0 +1,3 @@
+MODULES += runtime
+runtime_C := runtime/error.c
+runtime_CU :=

@@ -1,0 +1,83 @@
+/* Table-driven command-line options. One table per program (plus the
+ * launcher's shared group) drives parsing, --help and the `# opt:` lines
+ * echoed into results, so the three cannot drift.
+ *
+ *   static const tl_option bench_opts[] = {
+ *       {.name = "ring-bytes", .type = TL_OPT_SIZE, .offset = offsetof(bench_opts_t, ring_bytes),
+ *        .def = "256000", .metavar = "B", .help = "ring send/recv payload per rank"},
+ *       ...
+ *   };
+ *
+ * Values land in the struct at `offset` of the group's destination:
+ *   FLAG -> int (0/1; --name sets, --no-name clears), INT and SIZE -> int64_t,
+ *   DOUBLE -> double, STRING and CHOICE -> const char * (points into argv or
+ *   the table; never freed). SIZE accepts K, M, G suffixes (powers of 1024,
+ *   as nccl-tests) and plain integers. CHOICE lists its values as "a|b|c". */
+#ifndef TL_OPTIONS_H
+#define TL_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runtime/error.h"
+
+typedef enum { TL_OPT_FLAG, TL_OPT_INT, TL_OPT_SIZE, TL_OPT_DOUBLE, TL_OPT_STRING, TL_OPT_CHOICE } tl_opt_type;
+
+typedef struct tl_option {
+    const char *name;    /* long name, without "--" */
+    char short_name;     /* 0 for none */
+    tl_opt_type type;
+    size_t offset;       /* offsetof() into the group's destination struct */
+    const char *def;     /* default, as text parsed like user input; NULL: zero/NULL */
+    const char *choices; /* CHOICE only: "a|b|c" */
+    const char *metavar; /* shown in --help: --ring-bytes B */
+    const char *help;    /* one line; the default is appended in brackets */
+    double min, max;     /* INT/SIZE/DOUBLE range check when min < max */
+} tl_option;
+
+typedef struct tl_optgroup {
+    const char *title;       /* heading in --help */
+    const tl_option *opts;
+    size_t nopts;
+    void *dst;               /* struct the offsets refer to */
+} tl_optgroup;
+
+typedef struct tl_optspec {
+    const char *program;     /* "trilap-bench" */
+    const char *usage;       /* "[options] A.mtx [b.mtx] [x0.mtx]" */
+    const char *purpose;     /* one sentence */
+    const tl_optgroup *groups;
+    size_t ngroups;
+    int min_positional, max_positional; /* max < 0: unlimited */
+} tl_optspec;
+
+typedef struct tl_optresult {
+    int exit_now;            /* --help or --version was printed: exit 0 */
+    int npositional;
+    char **positional;       /* pointers into argv, in order */
+} tl_optresult;
+
+/* Fill every group's destination with the defaults. */
+tl_status tl_opts_defaults(const tl_optspec *spec);
+
+/* Defaults, then argv. Bad input prints one line on stderr,
+ *   trilap-bench: invalid --ring-bytes 'x' (try --help)
+ * and returns TL_ERR_INVAL (callers exit 2). --help/-h and --version print
+ * to stdout and set exit_now. `res->positional` must be freed by free(). */
+tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res);
+
+void tl_opts_print_help(const tl_optspec *spec, FILE *out);
+
+/* "# opt: name=value" for every option of every group, current values. */
+void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);
+
+/* Parse one value as the option would (exposed for tests and sweeps). */
+tl_status tl_opts_parse_size(const char *text, int64_t *out);
+tl_status tl_opts_parse_int(const char *text, int64_t *out);
+tl_status tl_opts_parse_double(const char *text, double *out);
+
+/* Index of `value` in a "a|b|c" list, or -1. */
+int tl_opts_choice_index(const char *choices, const char *value);
+
+#endif

@@ -1,0 +1,25 @@
+/* Results files: one CSV row per run appended atomically (an flock'd
+ * single write), the header written once when the file is new or empty;
+ * a file whose existing header differs is an error, not a silent mix.
+ * And the run manifest written beside it. */
+#ifndef TL_RESULTS_H
+#define TL_RESULTS_H
+
+#include <stddef.h>
+
+#include "runtime/ctx.h"
+
+/* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2" */
+tl_status tl_results_append(const char *path, const char *header, const char *row);
+
+/* Manifest, key: value lines: program, command line, git commit, date,
+ * host(s), launcher, ranks, GPU names per rank, driver/CUDA/NCCL/CUPTI/MPI
+ * versions, NCCL_* and CUDA_* and OMPI_/SLURM_ environment, extra lines.
+ * Collective on ctx (gathers host and GPU names); rank 0 writes it to
+ * `path` through a temporary file and rename. */
+tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
+
+/* Write a whole file atomically: temp name in the same folder, rename. */
+tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes);
+
+#endif

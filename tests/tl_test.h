@@ -1,0 +1,191 @@
+/* Minimal test harness. A test file defines static void functions with
+ * TL_TEST(name) and lists them once with TL_TEST_MAIN(name, ...). The
+ * binary runs one test per process:
+ *   test_x --list     names, one a line
+ *   test_x NAME       runs NAME; exit 0 pass, 1 fail, 77 skip
+ * tests/run.sh runs every test of every binary under a timeout and prints
+ * "ok N - binary:name" lines and "N passed, N failed, N skipped". */
+#ifndef TL_TEST_H
+#define TL_TEST_H
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TL_TEST(name) static void name(void)
+
+#define TL_TEST_FAIL_(...)                                                  \
+    do {                                                                    \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                     \
+        fprintf(stderr, __VA_ARGS__);                                       \
+        fputc('\n', stderr);                                                \
+        exit(1);                                                            \
+    } while (0)
+
+#define TL_ASSERT(cond)                                                     \
+    do {                                                                    \
+        if (!(cond)) TL_TEST_FAIL_("assertion failed: %s", #cond);          \
+    } while (0)
+#define TL_ASSERT_MSG(cond, ...)                                            \
+    do {                                                                    \
+        if (!(cond)) TL_TEST_FAIL_(__VA_ARGS__);                            \
+    } while (0)
+#define TL_ASSERT_EQ(a, b)                                                  \
+    do {                                                                    \
+        long long tl_a_ = (long long)(a), tl_b_ = (long long)(b);           \
+        if (tl_a_ != tl_b_)                                                 \
+            TL_TEST_FAIL_("%s == %s: %lld != %lld", #a, #b, tl_a_, tl_b_);  \
+    } while (0)
+#define TL_ASSERT_NEAR(a, b, tol)                                           \
+    do {                                                                    \
+        double tl_a_ = (double)(a), tl_b_ = (double)(b);                    \
+        if (!(fabs(tl_a_ - tl_b_) <= (tol)))                                \
+            TL_TEST_FAIL_("%s ~= %s: %.17g vs %.17g (tol %g)", #a, #b, tl_a_, tl_b_, (double)(tol)); \
+    } while (0)
+#define TL_ASSERT_STREQ(a, b)                                               \
+    do {                                                                    \
+        const char *tl_a_ = (a), *tl_b_ = (b);                              \
+        if (!tl_a_ || !tl_b_ || strcmp(tl_a_, tl_b_) != 0)                  \
+            TL_TEST_FAIL_("%s == %s: \"%s\" != \"%s\"", #a, #b, tl_a_ ? tl_a_ : "(null)", \
+                          tl_b_ ? tl_b_ : "(null)");                        \
+    } while (0)
+#define TL_ASSERT_OK(expr)                                                  \
+    do {                                                                    \
+        int tl_s_ = (expr);                                                 \
+        if (tl_s_ != 0) TL_TEST_FAIL_("%s returned status %d", #expr, tl_s_); \
+    } while (0)
+#define TL_SKIP(...)                                                        \
+    do {                                                                    \
+        printf("SKIP: ");                                                   \
+        printf(__VA_ARGS__);                                                \
+        printf("\n");                                                       \
+        fflush(stdout);                                                     \
+        exit(77);                                                           \
+    } while (0)
+
+typedef struct tl_test_entry {
+    const char *name;
+    void (*fn)(void);
+} tl_test_entry;
+
+#define TL_TEST_ENTRY_(f) {#f, f},
+#define TL_TEST_EXPAND_(...) __VA_ARGS__
+/* Up to 64 tests per file. */
+#define TL_TEST_MAIN(...)                                                   \
+    static const tl_test_entry tl_tests_[] = {TL_TEST_FOREACH_(TL_TEST_ENTRY_, __VA_ARGS__)}; \
+    int main(int argc, char **argv)                                         \
+    {                                                                       \
+        size_t n = sizeof tl_tests_ / sizeof tl_tests_[0];                  \
+        if (argc == 2 && strcmp(argv[1], "--list") == 0) {                  \
+            for (size_t i = 0; i < n; i++) puts(tl_tests_[i].name);         \
+            return 0;                                                       \
+        }                                                                   \
+        if (argc != 2) {                                                    \
+            fprintf(stderr, "usage: %s --list | TEST\n", argv[0]);          \
+            return 2;                                                       \
+        }                                                                   \
+        for (size_t i = 0; i < n; i++)                                      \
+            if (strcmp(argv[1], tl_tests_[i].name) == 0) {                  \
+                tl_tests_[i].fn();                                          \
+                return 0;                                                   \
+            }                                                               \
+        fprintf(stderr, "no test named %s\n", argv[1]);                     \
+        return 2;                                                           \
+    }
+
+/* Where tests find things: TL_DATA (../shared/data), TL_BUILD, TL_BIN. */
+static inline const char *tl_test_env(const char *key, const char *fallback)
+{
+    const char *v = getenv(key);
+    return v && *v ? v : fallback;
+}
+/* A fresh temporary directory for this test (mkdtemp under TMPDIR). */
+static inline const char *tl_test_tmpdir(void)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf, "%s/trilap-test-XXXXXX", tl_test_env("TMPDIR", "/tmp"));
+    if (!mkdtemp(buf)) TL_TEST_FAIL_("mkdtemp failed");
+    return buf;
+}
+
+/* FOREACH over up to 64 arguments. */
+#define TL_TEST_NARG_(...) TL_TEST_NARG_I_(__VA_ARGS__, TL_TEST_RSEQ_())
+#define TL_TEST_NARG_I_(...) TL_TEST_ARG_N_(__VA_ARGS__)
+#define TL_TEST_ARG_N_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
+    _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, _34, \
+    _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, _50, _51, _52, \
+    _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, N, ...) N
+#define TL_TEST_RSEQ_() 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, \
+    46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, \
+    23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+#define TL_TEST_CAT_(a, b) TL_TEST_CAT_I_(a, b)
+#define TL_TEST_CAT_I_(a, b) a##b
+#define TL_TEST_FOREACH_(m, ...) TL_TEST_CAT_(TL_TEST_FE_, TL_TEST_NARG_(__VA_ARGS__))(m, __VA_ARGS__)
+#define TL_TEST_FE_1(m, x) m(x)
+#define TL_TEST_FE_2(m, x, ...) m(x) TL_TEST_FE_1(m, __VA_ARGS__)
+#define TL_TEST_FE_3(m, x, ...) m(x) TL_TEST_FE_2(m, __VA_ARGS__)
+#define TL_TEST_FE_4(m, x, ...) m(x) TL_TEST_FE_3(m, __VA_ARGS__)
+#define TL_TEST_FE_5(m, x, ...) m(x) TL_TEST_FE_4(m, __VA_ARGS__)
+#define TL_TEST_FE_6(m, x, ...) m(x) TL_TEST_FE_5(m, __VA_ARGS__)
+#define TL_TEST_FE_7(m, x, ...) m(x) TL_TEST_FE_6(m, __VA_ARGS__)
+#define TL_TEST_FE_8(m, x, ...) m(x) TL_TEST_FE_7(m, __VA_ARGS__)
+#define TL_TEST_FE_9(m, x, ...) m(x) TL_TEST_FE_8(m, __VA_ARGS__)
+#define TL_TEST_FE_10(m, x, ...) m(x) TL_TEST_FE_9(m, __VA_ARGS__)
+#define TL_TEST_FE_11(m, x, ...) m(x) TL_TEST_FE_10(m, __VA_ARGS__)
+#define TL_TEST_FE_12(m, x, ...) m(x) TL_TEST_FE_11(m, __VA_ARGS__)
+#define TL_TEST_FE_13(m, x, ...) m(x) TL_TEST_FE_12(m, __VA_ARGS__)
+#define TL_TEST_FE_14(m, x, ...) m(x) TL_TEST_FE_13(m, __VA_ARGS__)
+#define TL_TEST_FE_15(m, x, ...) m(x) TL_TEST_FE_14(m, __VA_ARGS__)
+#define TL_TEST_FE_16(m, x, ...) m(x) TL_TEST_FE_15(m, __VA_ARGS__)
+#define TL_TEST_FE_17(m, x, ...) m(x) TL_TEST_FE_16(m, __VA_ARGS__)
+#define TL_TEST_FE_18(m, x, ...) m(x) TL_TEST_FE_17(m, __VA_ARGS__)
+#define TL_TEST_FE_19(m, x, ...) m(x) TL_TEST_FE_18(m, __VA_ARGS__)
+#define TL_TEST_FE_20(m, x, ...) m(x) TL_TEST_FE_19(m, __VA_ARGS__)
+#define TL_TEST_FE_21(m, x, ...) m(x) TL_TEST_FE_20(m, __VA_ARGS__)
+#define TL_TEST_FE_22(m, x, ...) m(x) TL_TEST_FE_21(m, __VA_ARGS__)
+#define TL_TEST_FE_23(m, x, ...) m(x) TL_TEST_FE_22(m, __VA_ARGS__)
+#define TL_TEST_FE_24(m, x, ...) m(x) TL_TEST_FE_23(m, __VA_ARGS__)
+#define TL_TEST_FE_25(m, x, ...) m(x) TL_TEST_FE_24(m, __VA_ARGS__)
+#define TL_TEST_FE_26(m, x, ...) m(x) TL_TEST_FE_25(m, __VA_ARGS__)
+#define TL_TEST_FE_27(m, x, ...) m(x) TL_TEST_FE_26(m, __VA_ARGS__)
+#define TL_TEST_FE_28(m, x, ...) m(x) TL_TEST_FE_27(m, __VA_ARGS__)
+#define TL_TEST_FE_29(m, x, ...) m(x) TL_TEST_FE_28(m, __VA_ARGS__)
+#define TL_TEST_FE_30(m, x, ...) m(x) TL_TEST_FE_29(m, __VA_ARGS__)
+#define TL_TEST_FE_31(m, x, ...) m(x) TL_TEST_FE_30(m, __VA_ARGS__)
+#define TL_TEST_FE_32(m, x, ...) m(x) TL_TEST_FE_31(m, __VA_ARGS__)
+#define TL_TEST_FE_33(m, x, ...) m(x) TL_TEST_FE_32(m, __VA_ARGS__)
+#define TL_TEST_FE_34(m, x, ...) m(x) TL_TEST_FE_33(m, __VA_ARGS__)
+#define TL_TEST_FE_35(m, x, ...) m(x) TL_TEST_FE_34(m, __VA_ARGS__)
+#define TL_TEST_FE_36(m, x, ...) m(x) TL_TEST_FE_35(m, __VA_ARGS__)
+#define TL_TEST_FE_37(m, x, ...) m(x) TL_TEST_FE_36(m, __VA_ARGS__)
+#define TL_TEST_FE_38(m, x, ...) m(x) TL_TEST_FE_37(m, __VA_ARGS__)
+#define TL_TEST_FE_39(m, x, ...) m(x) TL_TEST_FE_38(m, __VA_ARGS__)
+#define TL_TEST_FE_40(m, x, ...) m(x) TL_TEST_FE_39(m, __VA_ARGS__)
+#define TL_TEST_FE_41(m, x, ...) m(x) TL_TEST_FE_40(m, __VA_ARGS__)
+#define TL_TEST_FE_42(m, x, ...) m(x) TL_TEST_FE_41(m, __VA_ARGS__)
+#define TL_TEST_FE_43(m, x, ...) m(x) TL_TEST_FE_42(m, __VA_ARGS__)
+#define TL_TEST_FE_44(m, x, ...) m(x) TL_TEST_FE_43(m, __VA_ARGS__)
+#define TL_TEST_FE_45(m, x, ...) m(x) TL_TEST_FE_44(m, __VA_ARGS__)
+#define TL_TEST_FE_46(m, x, ...) m(x) TL_TEST_FE_45(m, __VA_ARGS__)
+#define TL_TEST_FE_47(m, x, ...) m(x) TL_TEST_FE_46(m, __VA_ARGS__)
+#define TL_TEST_FE_48(m, x, ...) m(x) TL_TEST_FE_47(m, __VA_ARGS__)
+#define TL_TEST_FE_49(m, x, ...) m(x) TL_TEST_FE_48(m, __VA_ARGS__)
+#define TL_TEST_FE_50(m, x, ...) m(x) TL_TEST_FE_49(m, __VA_ARGS__)
+#define TL_TEST_FE_51(m, x, ...) m(x) TL_TEST_FE_50(m, __VA_ARGS__)
+#define TL_TEST_FE_52(m, x, ...) m(x) TL_TEST_FE_51(m, __VA_ARGS__)
+#define TL_TEST_FE_53(m, x, ...) m(x) TL_TEST_FE_52(m, __VA_ARGS__)
+#define TL_TEST_FE_54(m, x, ...) m(x) TL_TEST_FE_53(m, __VA_ARGS__)
+#define TL_TEST_FE_55(m, x, ...) m(x) TL_TEST_FE_54(m, __VA_ARGS__)
+#define TL_TEST_FE_56(m, x, ...) m(x) TL_TEST_FE_55(m, __VA_ARGS__)
+#define TL_TEST_FE_57(m, x, ...) m(x) TL_TEST_FE_56(m, __VA_ARGS__)
+#define TL_TEST_FE_58(m, x, ...) m(x) TL_TEST_FE_57(m, __VA_ARGS__)
+#define TL_TEST_FE_59(m, x, ...) m(x) TL_TEST_FE_58(m, __VA_ARGS__)
+#define TL_TEST_FE_60(m, x, ...) m(x) TL_TEST_FE_59(m, __VA_ARGS__)
+#define TL_TEST_FE_61(m, x, ...) m(x) TL_TEST_FE_60(m, __VA_ARGS__)
+#define TL_TEST_FE_62(m, x, ...) m(x) TL_TEST_FE_61(m, __VA_ARGS__)
+#define TL_TEST_FE_63(m, x, ...) m(x) TL_TEST_FE_62(m, __VA_ARGS__)
+#define TL_TEST_FE_64(m, x, ...) m(x) TL_TEST_FE_63(m, __VA_ARGS__)
+
+#endif
