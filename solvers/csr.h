@@ -1,0 +1,23 @@
+/* Compressed sparse row matrices (global or rank-local), 0-based. */
+#ifndef TL_CSR_H
+#define TL_CSR_H
+
+#include <stdint.h>
+
+#include "runtime/error.h"
+
+typedef struct tl_csr {
+    int64_t nrows, ncols, nnz;
+    int64_t *rowptr; /* nrows + 1 */
+    int64_t *colidx; /* nnz, sorted within each row, no duplicates */
+    double *val;     /* nnz */
+} tl_csr;
+
+tl_status tl_csr_alloc(tl_csr *a, int64_t nrows, int64_t ncols, int64_t nnz);
+void tl_csr_free(tl_csr *a); /* frees the arrays, zeroes the struct; NULL-safe */
+/* y = A x (serial reference). */
+void tl_csr_spmv(const tl_csr *a, const double *x, double *y);
+/* Diagonal entries (0 where absent). */
+void tl_csr_diagonal(const tl_csr *a, double *d);
+
+#endif
