@@ -46,10 +46,14 @@ void tl_dist_destroy(tl_dist_matrix **m);
 tl_status tl_dist_scatter_vec(tl_ctx *ctx, const tl_dist_matrix *m, const double *global, double *local);
 tl_status tl_dist_gather_vec(tl_ctx *ctx, const tl_dist_matrix *m, const double *local, double *global);
 
-/* Host halo exchange over ctx->hc (split-phase): begin packs and posts
- * isend/irecv of x's owned values into x[nowned ..]; end waits. */
+/* Host halo exchange over ctx->hc, split-phase. The exchange object owns
+ * the pack buffers and requests, so begin/end allocate nothing: begin packs
+ * x's owned values and posts isend/irecv (channel TL_CHAN_WORLD), end waits
+ * and leaves the ghost values in x[nowned ..]. */
 typedef struct tl_halo_xchg tl_halo_xchg;
-tl_status tl_halo_begin(tl_ctx *ctx, const tl_dist_matrix *m, double *x, tl_halo_xchg **x_out);
-tl_status tl_halo_end(tl_ctx *ctx, tl_halo_xchg **x);
+tl_status tl_halo_xchg_create(tl_ctx *ctx, const tl_dist_matrix *m, tl_halo_xchg **out);
+void tl_halo_xchg_destroy(tl_halo_xchg **h);
+tl_status tl_halo_begin(tl_ctx *ctx, tl_halo_xchg *h, double *x);
+tl_status tl_halo_end(tl_ctx *ctx, tl_halo_xchg *h, double *x);
 
 #endif
