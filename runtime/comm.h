@@ -43,6 +43,11 @@ tl_status tl_comm_irecv(tl_ctx *ctx, tl_chan ch, void *buf, size_t bytes, int pe
 tl_status tl_comm_wait(tl_ctx *ctx, tl_request **req);
 tl_status tl_comm_waitall(tl_ctx *ctx, tl_request **reqs, size_t n);
 
+/* Nonzero once another rank is known to have failed (thread mode: the
+ * launcher marks a rank whose rank_main returned an error); lets long waits
+ * such as the NCCL watchdog stop early. Always 0 in MPI mode. */
+int tl_comm_peer_failed(const tl_ctx *ctx);
+
 #if TL_HAVE_MPI
 #include <mpi.h>
 /* The MPI communicator of a channel (MPI mode only; MPI_COMM_NULL otherwise). */

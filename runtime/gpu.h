@@ -4,6 +4,7 @@
 #ifndef TL_GPU_H
 #define TL_GPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "runtime/ctx.h"
@@ -55,7 +56,29 @@ tl_status tl_nccl_split(tl_ctx *ctx, ncclComm_t parent, int max_ctas, int min_ct
 /* Device-wide: synchronise every stream of this rank, with the watchdog. */
 tl_status tl_gpu_sync_all(tl_ctx *ctx, const char *what);
 
-/* Version strings for manifests ("13.0", "2.28.3", driver "580.95"). */
+/* Make `device` current for the calling thread (the launcher does this
+ * for every rank before rank_main; CUDA state is per thread). */
+tl_status tl_gpu_bind(int device);
+
+/* After a failure: abort the NCCL communicators (never waits on other
+ * ranks), free the streams, set ctx->gpu = NULL. Accepts ctx->gpu == NULL. */
+void tl_gpu_abort(tl_ctx *ctx);
+
+/* Device name for manifests ("NVIDIA H200"); "none" without CUDA or device. */
+void tl_gpu_device_name(int device, char *buf, size_t n);
+
+#if TL_HAVE_CUDA && TL_HAVE_NCCL
+/* NCCL is bootstrapped on a non-blocking communicator (config.blocking = 0)
+ * so that init can time out; world and split are blocking ncclCommSplits
+ * of it, so ordinary NCCL calls on them return ncclSuccess once enqueued.
+ * For a non-blocking communicator of your own: after a call that returned
+ * ncclInProgress, wait with this (polls ncclCommGetAsyncError under the
+ * watchdog) before the next call on it. */
+tl_status tl_nccl_ready(tl_ctx *ctx, ncclComm_t comm, const char *what);
+#endif
+
+/* Version strings for manifests ("13.0", "2.28.3", driver "580.95.05 (CUDA 13.0)");
+ * "none" for what is missing. */
 void tl_gpu_versions(char *cuda_rt, size_t n1, char *driver, size_t n2, char *nccl, size_t n3);
 
 /* Number of visible GPUs (0 without CUDA or without devices). */

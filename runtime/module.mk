@@ -1,3 +1,17 @@
 MODULES += runtime
-runtime_C := runtime/error.c
+runtime_C := runtime/error.c runtime/check.c runtime/options.c runtime/timing.c runtime/results.c \
+  runtime/manifest.c runtime/comm.c runtime/comm_threads.c runtime/comm_mpi.c runtime/launch.c runtime/gpu.c
 runtime_CU :=
+
+HOST_TESTS += test_options test_results test_manifest test_launch
+test_options_DEPS := runtime
+test_results_DEPS := runtime
+test_manifest_DEPS := runtime
+test_launch_DEPS := runtime
+TEST_HELPERS += helper_launch
+helper_launch_DEPS := runtime
+GPU_TESTS += test_gpu_nccl
+test_gpu_nccl_DEPS := runtime
+# a GPU "test" with no tests (--list prints nothing), so that make gpu-tests builds it
+GPU_TESTS += helper_gpu_nccl
+helper_gpu_nccl_DEPS := runtime

@@ -1,0 +1,303 @@
+/* The launcher: MPI ranks (one process each) or one thread per rank in one
+ * process, the same rank_main either way. */
+#include "runtime/launch.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/check.h"
+#include "runtime/comm.h"
+#include "runtime/comm_impl.h"
+#include "runtime/gpu.h"
+#include "runtime/timing.h"
+
+/* How long a failed rank waits for the others to reach the end before the
+ * job is aborted: long enough for ranks that agreed on the failure, or
+ * noticed it in a collective or the NCCL watchdog. */
+#define TL_LAUNCH_GRACE_S 10.0
+
+const tl_option tl_launch_options[] = {
+    {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = offsetof(tl_launch_opts, gpus),
+     .def = "0", .metavar = "N",
+     .help = "thread launcher: ranks in this process, one GPU each (0: every visible GPU, 1 without GPUs)",
+     .min = 0, .max = 4096},
+    {.name = "launcher", .type = TL_OPT_CHOICE, .offset = offsetof(tl_launch_opts, launcher), .def = "auto",
+     .choices = "auto|threads|mpi", .help = "how ranks start; auto: mpi when started by mpirun/srun, else threads"},
+    {.name = "ranks", .type = TL_OPT_INT, .offset = offsetof(tl_launch_opts, ranks), .def = "0", .metavar = "N",
+     .help = "thread launcher: number of ranks, e.g. host-only ranks (0: as --gpus)", .min = 0, .max = 4096},
+    {.name = "nccl-timeout", .type = TL_OPT_INT, .offset = offsetof(tl_launch_opts, timeout_s), .def = "300",
+     .metavar = "S", .help = "abort NCCL communicators stuck this long, in seconds", .min = 1, .max = 86400},
+    {.name = "no-gpu", .type = TL_OPT_FLAG, .offset = offsetof(tl_launch_opts, no_gpu), .def = "0",
+     .help = "host-only ranks even where GPUs exist"},
+};
+const size_t tl_launch_noptions = sizeof tl_launch_options / sizeof tl_launch_options[0];
+
+tl_launch_mode tl_launch_detect(void)
+{
+    /* SLURM_PROCID alone is not enough: srun also starts plain programs */
+    static const char *const keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = getenv(keys[i]);
+        if (v && *v) return TL_LAUNCH_MPI;
+    }
+    return TL_LAUNCH_THREADS;
+}
+
+static void ctx_init(tl_ctx *ctx, const char *program, int argc, char **argv, void *arg)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->program = program;
+    ctx->device = -1;
+    ctx->argc = argc;
+    ctx->argv = argv;
+    ctx->opts = arg;
+}
+
+/* A rank's GPU state left behind by rank_main: destroy it when every rank
+ * succeeded, else abort the communicators (a destroy could wait on peers). */
+static void gpu_cleanup(tl_ctx *ctx, int any_failed)
+{
+    if (!ctx->gpu) return;
+    if (any_failed) tl_gpu_abort(ctx);
+    else tl_gpu_destroy(ctx);
+}
+
+static tl_status check_gpus(const char *program, int ranks_here, int ngpu, const char *how)
+{
+    if (ngpu > 0 && ranks_here > ngpu)
+        return TL_FAIL(TL_ERR_INVAL, "%d ranks %s but only %d GPU%s visible; use fewer ranks, or --no-gpu for host-only ranks",
+                       ranks_here, how, ngpu, ngpu == 1 ? " is" : "s are");
+    return TL_OK;
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+typedef struct launch_common {
+    const char *program;
+    int argc;
+    char **argv;
+    tl_rank_main_fn fn;
+    void *arg;
+    int nranks, ngpu;
+    tl_threadcomm_shared *sh;
+    /* completion, watched by the launching thread */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int finished, first_failed;
+    int64_t failed_at_ns;
+} launch_common;
+
+typedef struct rank_thread {
+    launch_common *lc;
+    int rank;
+    tl_status st;
+    pthread_t tid;
+} rank_thread;
+
+static void *rank_thread_main(void *p)
+{
+    rank_thread *rt = p;
+    launch_common *lc = rt->lc;
+    tl_ctx ctx;
+    ctx_init(&ctx, lc->program, lc->argc, lc->argv, lc->arg);
+    ctx.rank = ctx.local_rank = rt->rank;
+    ctx.size = ctx.local_size = lc->nranks;
+    ctx.mode = TL_LAUNCH_THREADS;
+    ctx.device = lc->ngpu > 0 ? rt->rank : -1;
+    tl_log_set_prefix(lc->program, lc->nranks > 1 ? rt->rank : -1);
+
+    tl_status st = tl_threadcomm_create(lc->sh, rt->rank, &ctx.hc);
+    if (st == TL_OK && ctx.device >= 0) st = tl_gpu_bind(ctx.device);
+    if (st == TL_OK) st = lc->fn(&ctx, lc->arg);
+    if (st != TL_OK) {
+        gpu_cleanup(&ctx, 1);
+        if (st != TL_ERR_REMOTE) tl_log("failed: %s", tl_strerror(st));
+        /* wake everyone waiting for this rank */
+        tl_threadcomm_fail(lc->sh, rt->rank);
+    } else {
+        st = tl_comm_agree(&ctx, TL_OK);
+        gpu_cleanup(&ctx, st != TL_OK);
+    }
+    tl_hostcomm_destroy(&ctx.hc);
+    pthread_mutex_lock(&lc->mu);
+    rt->st = st;
+    lc->finished++;
+    if (st != TL_OK && lc->first_failed < 0) {
+        lc->first_failed = rt->rank;
+        lc->failed_at_ns = tl_time_ns();
+    }
+    pthread_cond_broadcast(&lc->cv);
+    pthread_mutex_unlock(&lc->mu);
+    return NULL;
+}
+
+/* Wait for every started rank; after a failure, at most the grace period.
+ * Returns 0 when all finished. */
+static int wait_ranks(launch_common *lc, int started)
+{
+    pthread_mutex_lock(&lc->mu);
+    while (lc->finished < started) {
+        if (lc->first_failed >= 0 && (double)(tl_time_ns() - lc->failed_at_ns) * 1e-9 > TL_LAUNCH_GRACE_S) break;
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100000000;
+        if (until.tv_nsec >= 1000000000) until.tv_sec++, until.tv_nsec -= 1000000000;
+        pthread_cond_timedwait(&lc->cv, &lc->mu, &until);
+    }
+    int stuck = started - lc->finished, first = lc->first_failed;
+    pthread_mutex_unlock(&lc->mu);
+    if (stuck > 0)
+        tl_log("%d rank%s still running %.0f s after rank %d failed; aborting", stuck, stuck == 1 ? " is" : "s are",
+               TL_LAUNCH_GRACE_S, first);
+    return stuck;
+}
+
+static int run_threads(const char *program, const tl_launch_opts *lo, int argc, char **argv,
+                       tl_rank_main_fn fn, void *arg)
+{
+    launch_common lc = {.program = program, .argc = argc, .argv = argv, .fn = fn, .arg = arg,
+                        .first_failed = -1};
+    lc.ngpu = lo->no_gpu ? 0 : tl_gpu_count();
+    lc.nranks = lo->ranks > 0 ? (int)lo->ranks : lo->gpus > 0 ? (int)lo->gpus : lc.ngpu > 0 ? lc.ngpu : 1;
+    if (check_gpus(program, lc.nranks, lc.ngpu, "in this process") != TL_OK) return 1;
+    if (tl_threadcomm_shared_create(lc.nranks, &lc.sh) != TL_OK) return 1;
+    rank_thread *rt = calloc((size_t)lc.nranks, sizeof *rt);
+    if (!rt) {
+        tl_threadcomm_shared_destroy(&lc.sh);
+        TL_FAIL(TL_ERR_NOMEM, "%d rank threads", lc.nranks);
+        return 1;
+    }
+    pthread_mutex_init(&lc.mu, NULL);
+    pthread_cond_init(&lc.cv, NULL);
+    int started = 0, failed = 0;
+    for (int r = 0; r < lc.nranks; r++) {
+        rt[r].lc = &lc;
+        rt[r].rank = r;
+        rt[r].st = TL_ERR_REMOTE;
+        int rc = pthread_create(&rt[r].tid, NULL, rank_thread_main, &rt[r]);
+        if (rc != 0) {
+            TL_FAIL(TL_ERR_SYS, "pthread_create for rank %d: %s", r, strerror(rc));
+            tl_threadcomm_fail(lc.sh, r);
+            pthread_mutex_lock(&lc.mu);
+            if (lc.first_failed < 0) lc.first_failed = r, lc.failed_at_ns = tl_time_ns();
+            pthread_mutex_unlock(&lc.mu);
+            failed = 1;
+            break;
+        }
+        started++;
+    }
+    if (wait_ranks(&lc, started) > 0) {
+        /* the thread-mode MPI_Abort: ranks stuck where no error reaches
+         * them cannot be joined, and returning would free what they use */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(1);
+    }
+    for (int r = 0; r < started; r++) {
+        pthread_join(rt[r].tid, NULL);
+        if (rt[r].st != TL_OK) failed = 1;
+    }
+    free(rt);
+    pthread_cond_destroy(&lc.cv);
+    pthread_mutex_destroy(&lc.mu);
+    tl_threadcomm_shared_destroy(&lc.sh);
+    return failed ? 1 : 0;
+}
+
+/* ---- MPI ----------------------------------------------------------------- */
+
+#if TL_HAVE_MPI
+static tl_status mpi_local(int *local_rank, int *local_size)
+{
+    MPI_Comm node = MPI_COMM_NULL;
+    int rank = 0;
+    TL_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    TL_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    int rc1 = MPI_Comm_rank(node, local_rank), rc2 = MPI_Comm_size(node, local_size);
+    MPI_Comm_free(&node);
+    TL_MPI(rc1);
+    TL_MPI(rc2);
+    return TL_OK;
+}
+
+static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char **argv,
+                   tl_rank_main_fn fn, void *arg)
+{
+    int inited = 0, provided = 0;
+    MPI_Initialized(&inited);
+    if (!inited) {
+        int rc = MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+        if (rc != MPI_SUCCESS) {
+            tl_mpi_report(rc, TL_FILE_, __LINE__, "MPI_Init_thread");
+            return 1;
+        }
+    }
+    tl_ctx ctx;
+    ctx_init(&ctx, program, argc, argv, arg);
+    ctx.mode = TL_LAUNCH_MPI;
+    tl_status st = tl_mpicomm_create(&ctx.hc);
+    if (st != TL_OK) {
+        MPI_Abort(MPI_COMM_WORLD, 1); /* cannot agree without a communicator */
+        return 1;
+    }
+    ctx.rank = ctx.hc->rank;
+    ctx.size = ctx.hc->size;
+    tl_log_set_prefix(program, ctx.size > 1 ? ctx.rank : -1);
+    if (ctx.rank == 0 && (lo->gpus > 1 || lo->ranks > 1))
+        tl_log("note: --gpus and --ranks are for the thread launcher; under mpirun every process is one rank");
+    st = mpi_local(&ctx.local_rank, &ctx.local_size);
+    int ngpu = lo->no_gpu ? 0 : tl_gpu_count();
+    if (st == TL_OK) st = check_gpus(program, ctx.local_size, ngpu, "on this host");
+    if (st == TL_OK && ngpu > 0) {
+        ctx.device = ctx.local_rank;
+        st = tl_gpu_bind(ctx.device);
+    }
+    st = tl_comm_agree(&ctx, st);
+    if (st == TL_OK) st = fn(&ctx, arg);
+    if (st != TL_OK) {
+        gpu_cleanup(&ctx, 1);
+        if (st != TL_ERR_REMOTE) tl_log("failed: %s", tl_strerror(st));
+    }
+    int any_failed = 1;
+    tl_status ast = tl_mpicomm_final_agree(ctx.hc, st, TL_LAUNCH_GRACE_S, &any_failed);
+    if (ast != TL_OK) {
+        /* the others are stuck somewhere this rank will never reach */
+        tl_log("the other ranks did not finish within %.0f s of this rank's failure; aborting the job",
+               TL_LAUNCH_GRACE_S);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+        return 1;
+    }
+    gpu_cleanup(&ctx, any_failed);
+    tl_hostcomm_destroy(&ctx.hc);
+    if (!inited) MPI_Finalize();
+    return any_failed ? 1 : 0;
+}
+#endif
+
+int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char **argv,
+                  tl_rank_main_fn rank_main, void *arg)
+{
+    tl_log_set_prefix(program, -1);
+    tl_launch_mode mode = TL_LAUNCH_AUTO;
+    const char *which = lo->launcher ? lo->launcher : "auto";
+    if (strcmp(which, "threads") == 0) mode = TL_LAUNCH_THREADS;
+    else if (strcmp(which, "mpi") == 0) mode = TL_LAUNCH_MPI;
+    else if (strcmp(which, "auto") == 0) mode = tl_launch_detect();
+    else {
+        TL_FAIL(TL_ERR_INVAL, "unknown launcher '%s' (auto|threads|mpi)", which);
+        return 1;
+    }
+    if (mode == TL_LAUNCH_THREADS) return run_threads(program, lo, argc, argv, rank_main, arg);
+#if TL_HAVE_MPI
+    return run_mpi(program, lo, argc, argv, rank_main, arg);
+#else
+    TL_FAIL(TL_ERR_UNSUPPORTED, "%s: this build has no MPI (install libopenmpi-dev and rebuild); use --launcher threads",
+            strcmp(which, "mpi") == 0 ? "--launcher mpi" : "started by an MPI launcher");
+    return 1;
+#endif
+}

@@ -1,0 +1,164 @@
+/* Results CSV: header once, rows appended under an exclusive flock in one
+ * write(2), so rows from concurrent ranks and processes never interleave.
+ * And tl_file_write_atomic: temp file in the same folder, then rename. */
+#include "runtime/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/timing.h"
+
+static tl_status write_all(int fd, const char *buf, size_t n, const char *path)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return TL_FAIL(TL_ERR_IO, "%s: write: %s", path, w < 0 ? strerror(errno) : "no progress");
+        buf += w;
+        n -= (size_t)w;
+    }
+    return TL_OK;
+}
+
+/* The file's first line (without '\n') into a malloc'd string. */
+static tl_status read_first_line(int fd, const char *path, char **line)
+{
+    size_t cap = 256, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) return TL_FAIL(TL_ERR_NOMEM, "%zu bytes", cap);
+    off_t off = 0;
+    for (;;) {
+        if (len + 128 > cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return TL_FAIL(TL_ERR_NOMEM, "%zu bytes", cap * 2);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        ssize_t r = pread(fd, buf + len, 128, off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            free(buf);
+            return TL_FAIL(TL_ERR_IO, "%s: read: %s", path, strerror(errno));
+        }
+        char *nl = memchr(buf + len, '\n', (size_t)r);
+        if (nl) {
+            *nl = '\0';
+            break;
+        }
+        len += (size_t)r;
+        off += r;
+        if (r == 0) {
+            buf[len] = '\0';
+            break;
+        }
+    }
+    *line = buf;
+    return TL_OK;
+}
+
+static size_t chomp_len(const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
+    return n;
+}
+
+tl_status tl_results_append(const char *path, const char *header, const char *row)
+{
+    TL_CHECK(path && header && row, TL_ERR_INVAL, "path, header and row are required");
+    size_t hlen = chomp_len(header), rlen = chomp_len(row);
+    TL_CHECK(!memchr(header, '\n', hlen) && !memchr(row, '\n', rlen), TL_ERR_INVAL,
+             "%s: header and row must be single lines", path);
+    tl_status st = TL_OK;
+    char *first = NULL, *buf = NULL;
+    int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+    if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: open: %s", path, strerror(errno));
+    while (flock(fd, LOCK_EX) < 0) {
+        if (errno != EINTR) {
+            st = TL_FAIL(TL_ERR_IO, "%s: flock: %s", path, strerror(errno));
+            goto fail;
+        }
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) < 0) {
+        st = TL_FAIL(TL_ERR_IO, "%s: fstat: %s", path, strerror(errno));
+        goto fail;
+    }
+    int need_header = sb.st_size == 0;
+    if (!need_header) {
+        TL_TRYGOTO(read_first_line(fd, path, &first), st, fail);
+        size_t flen = chomp_len(first);
+        if (flen != hlen || strncmp(first, header, hlen) != 0) {
+            st = TL_FAIL(TL_ERR_INVAL, "%s:1: header '%.*s' differs from this program's '%.*s'; write to a new file",
+                         path, (int)flen, first, (int)hlen, header);
+            goto fail;
+        }
+    }
+    /* one write for header and row, so a reader never sees half of either */
+    size_t n = (need_header ? hlen + 1 : 0) + rlen + 1;
+    buf = malloc(n + 1);
+    if (!buf) {
+        st = TL_FAIL(TL_ERR_NOMEM, "%zu bytes", n);
+        goto fail;
+    }
+    size_t at = 0;
+    if (need_header) {
+        memcpy(buf, header, hlen);
+        buf[hlen] = '\n';
+        at = hlen + 1;
+    }
+    memcpy(buf + at, row, rlen);
+    buf[at + rlen] = '\n';
+    TL_TRYGOTO(write_all(fd, buf, n, path), st, fail);
+fail:
+    free(first);
+    free(buf);
+    close(fd); /* releases the lock */
+    return st;
+}
+
+tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)
+{
+    TL_CHECK(path && (data || bytes == 0), TL_ERR_INVAL, "path and data are required");
+    char tmp[4096];
+    int fd = -1;
+    tl_status st = TL_OK;
+    /* pid + thread + clock: unique across the ranks of one run without shared state */
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld.%d", path, (long)getpid(), (long)gettid(),
+                         (int)(tl_time_ns() % 1000000) + attempt);
+        TL_CHECK(n > 0 && (size_t)n < sizeof tmp, TL_ERR_INVAL, "%s: path too long", path);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) return TL_FAIL(TL_ERR_IO, "%s: open: %s", tmp, strerror(errno));
+    }
+    if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: no free temporary name", path);
+    TL_TRYGOTO(write_all(fd, data, bytes, tmp), st, fail);
+    if (fsync(fd) < 0) {
+        st = TL_FAIL(TL_ERR_IO, "%s: fsync: %s", tmp, strerror(errno));
+        goto fail;
+    }
+    if (close(fd) < 0) {
+        fd = -1;
+        st = TL_FAIL(TL_ERR_IO, "%s: close: %s", tmp, strerror(errno));
+        goto fail;
+    }
+    fd = -1;
+    if (rename(tmp, path) < 0) {
+        st = TL_FAIL(TL_ERR_IO, "%s: rename from %s: %s", path, tmp, strerror(errno));
+        goto fail;
+    }
+    return TL_OK;
+fail:
+    if (fd >= 0) close(fd);
+    unlink(tmp);
+    return st;
+}

@@ -1,0 +1,129 @@
+/* NCCL bootstrap in both launch modes, allreduce and ring send/recv on the
+ * world and split communicators, and the watchdog turning an allreduce one
+ * rank never joins into a clean error. Needs 2 GPUs; skips otherwise. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "runtime/gpu.h"
+#include "runtime/timing.h"
+#include "tests/tl_test.h"
+
+static char out_buf[65536];
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+    char cmd[2048], full[2100];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    fprintf(stderr, "$ %s\n", cmd);
+    FILE *p = popen(full, "r");
+    TL_ASSERT(p);
+    size_t n = fread(out_buf, 1, sizeof out_buf - 1, p);
+    out_buf[n] = '\0';
+    int status = pclose(p);
+    fprintf(stderr, "%s(exit %d)\n", out_buf, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *helper(void)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/tests/helper_gpu_nccl", tl_test_env("TL_BUILD", "build"));
+    return path;
+}
+
+static int need_gpus(int n)
+{
+    int have = tl_gpu_count();
+    if (have == 0) TL_SKIP("no GPU visible");
+    if (have < n) TL_SKIP("needs %d GPUs, %d visible", n, have);
+    return have;
+}
+
+static const char *mpirun(void)
+{
+    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
+    const char *m = tl_test_env("TL_MPIRUN", "");
+    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    return m;
+}
+
+TL_TEST(versions)
+{
+    need_gpus(1);
+    char rt[32], drv[96], nccl[32];
+    tl_gpu_versions(rt, sizeof rt, drv, sizeof drv, nccl, sizeof nccl);
+    fprintf(stderr, "cuda %s, driver %s, nccl %s\n", rt, drv, nccl);
+    TL_ASSERT(strcmp(rt, "none") != 0 && strchr(rt, '.'));
+    TL_ASSERT(strcmp(drv, "none") != 0);
+    TL_ASSERT(strcmp(nccl, "none") != 0 && strchr(nccl, '.'));
+    char name[256];
+    tl_gpu_device_name(0, name, sizeof name);
+    TL_ASSERT(strcmp(name, "none") != 0);
+}
+
+TL_TEST(threads_bootstrap_world_and_split)
+{
+    need_gpus(2);
+    TL_ASSERT_EQ(run("%s --launcher threads --gpus 2 nccl", helper()), 0);
+    TL_ASSERT(strstr(out_buf, "nccl ok on 2 ranks (threads)"));
+}
+
+TL_TEST(mpi_bootstrap_world_and_split)
+{
+    need_gpus(2);
+    const char *m = mpirun();
+    TL_ASSERT_EQ(run("%s -np 2 --oversubscribe %s nccl", m, helper()), 0);
+    TL_ASSERT(strstr(out_buf, "nccl ok on 2 ranks (mpi)"));
+}
+
+static void expect_watchdog(const char *cmd)
+{
+    int64_t t0 = tl_time_ns();
+    int rc = run("%s", cmd);
+    double secs = (double)(tl_time_ns() - t0) * 1e-9;
+    TL_ASSERT_MSG(rc != 0, "the mismatched run succeeded");
+    TL_ASSERT(strstr(out_buf, "rank 0: watchdog returned 'timed out'"));
+    TL_ASSERT(strstr(out_buf, "rank 0: mismatched allreduce: not finished after 5 s"));
+    TL_ASSERT(strstr(out_buf, "NCCL communicators aborted"));
+    /* 5 s watchdog plus bootstrap and teardown, far from a hang */
+    TL_ASSERT_MSG(secs < 90, "took %.1f s", secs);
+}
+
+TL_TEST(threads_watchdog_turns_mismatch_into_error)
+{
+    need_gpus(2);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --launcher threads --gpus 2 --nccl-timeout 5 mismatch", helper());
+    expect_watchdog(cmd);
+}
+
+TL_TEST(mpi_watchdog_turns_mismatch_into_error)
+{
+    need_gpus(2);
+    const char *m = mpirun();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -np 2 --oversubscribe %s --nccl-timeout 5 mismatch", m, helper());
+    expect_watchdog(cmd);
+}
+
+TL_TEST(more_ranks_than_gpus_is_a_clear_error)
+{
+    int have = need_gpus(1);
+    TL_ASSERT_EQ(run("%s --launcher threads --gpus %d nccl", helper(), have + 1), 1);
+    TL_ASSERT(strstr(out_buf, "ranks in this process but only"));
+    /* host-only ranks ask for no GPU, and a GPU program says so */
+    TL_ASSERT_EQ(run("%s --launcher threads --no-gpu --ranks 2 nccl", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "has no GPU"));
+}
+
+TL_TEST_MAIN(versions, threads_bootstrap_world_and_split, mpi_bootstrap_world_and_split,
+             threads_watchdog_turns_mismatch_into_error, mpi_watchdog_turns_mismatch_into_error,
+             more_ranks_than_gpus_is_a_clear_error)

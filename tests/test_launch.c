@@ -1,0 +1,240 @@
+/* The launcher and host communication: thread mode with 1, 2 and 4 ranks
+ * in this process and through helper_launch, and MPI mode under
+ * $TL_MPIRUN -np 4 --oversubscribe (skipped without MPI). */
+#include "runtime/launch.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "runtime/comm.h"
+#include "runtime/timing.h"
+#include "tests/tl_test.h"
+
+/* ---- in-process thread launcher ------------------------------------------------ */
+
+typedef struct seen {
+    int nranks;
+    int rank_seen[8], size_seen[8], local_seen[8], device_seen[8];
+    double max_elapsed;
+} seen;
+
+static tl_status record_rank(tl_ctx *ctx, void *arg)
+{
+    seen *s = (seen *)arg;
+    TL_CHECK(ctx->opts == arg, TL_ERR_INVAL, "ctx->opts is not the rank_main argument");
+    TL_CHECK(ctx->mode == TL_LAUNCH_THREADS, TL_ERR_INVAL, "mode %d", (int)ctx->mode);
+    s->rank_seen[ctx->rank]++;
+    s->size_seen[ctx->rank] = ctx->size;
+    s->local_seen[ctx->rank] = ctx->local_rank;
+    s->device_seen[ctx->rank] = ctx->device;
+    int64_t t0 = 0;
+    double el = 0;
+    TL_TRY(tl_time_start(ctx, &t0));
+    TL_TRY(tl_time_stop(ctx, t0, &el));
+    if (ctx->rank == 0) s->max_elapsed = el;
+    return TL_OK;
+}
+
+static void launch_threads_n(int n)
+{
+    seen s;
+    memset(&s, 0, sizeof s);
+    tl_launch_opts lo = {.gpus = 0, .launcher = "threads", .ranks = n, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"test_launch", NULL};
+    TL_ASSERT_EQ(tl_launch_run("test_launch", &lo, 1, argv, record_rank, &s), 0);
+    for (int r = 0; r < n; r++) {
+        TL_ASSERT_EQ(s.rank_seen[r], 1);
+        TL_ASSERT_EQ(s.size_seen[r], n);
+        TL_ASSERT_EQ(s.local_seen[r], r);
+        TL_ASSERT_EQ(s.device_seen[r], -1);
+    }
+    TL_ASSERT(s.max_elapsed >= 0 && s.max_elapsed < 10);
+}
+
+TL_TEST(threads_in_process)
+{
+    launch_threads_n(1);
+    launch_threads_n(2);
+    launch_threads_n(4);
+}
+
+static tl_status fail_on_rank2(tl_ctx *ctx, void *arg)
+{
+    if (ctx->rank == 2) return TL_FAIL(TL_ERR_IO, "induced");
+    /* without agree: the others must still get out */
+    for (;;) TL_TRY(tl_comm_barrier(ctx));
+}
+
+TL_TEST(threads_failing_rank_exit_code)
+{
+    tl_launch_opts lo = {.launcher = "threads", .ranks = 4, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"test_launch", NULL};
+    int64_t t0 = tl_time_ns();
+    TL_ASSERT_EQ(tl_launch_run("test_launch", &lo, 1, argv, fail_on_rank2, NULL), 1);
+    TL_ASSERT((tl_time_ns() - t0) < 5000000000LL);
+}
+
+TL_TEST(detect_from_environment)
+{
+    static const char *const keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < 5; i++) unsetenv(keys[i]);
+    TL_ASSERT_EQ(tl_launch_detect(), TL_LAUNCH_THREADS);
+    setenv("SLURM_PROCID", "0", 1); /* srun alone starts plain programs too */
+    TL_ASSERT_EQ(tl_launch_detect(), TL_LAUNCH_THREADS);
+    for (size_t i = 0; i < 4; i++) {
+        setenv(keys[i], "2", 1);
+        TL_ASSERT_EQ(tl_launch_detect(), TL_LAUNCH_MPI);
+        unsetenv(keys[i]);
+    }
+}
+
+/* ---- through helper_launch ---------------------------------------------------- */
+
+static char out_buf[65536];
+
+/* Runs a shell command with stderr merged, returns the exit code. */
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[2100];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    fprintf(stderr, "$ %s\n", cmd);
+    FILE *p = popen(full, "r");
+    TL_ASSERT(p);
+    size_t n = fread(out_buf, 1, sizeof out_buf - 1, p);
+    out_buf[n] = '\0';
+    int status = pclose(p);
+    fprintf(stderr, "%s(exit %d)\n", out_buf, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *helper(void)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/tests/helper_launch", tl_test_env("TL_BUILD", "build"));
+    return path;
+}
+
+TL_TEST(threads_collectives)
+{
+    for (int n = 1; n <= 4; n *= 2) {
+        TL_ASSERT_EQ(run("%s --launcher threads --ranks %d collectives", helper(), n), 0);
+        char want[64];
+        snprintf(want, sizeof want, "collectives ok on %d ranks (threads)", n);
+        TL_ASSERT(strstr(out_buf, want));
+    }
+}
+
+TL_TEST(threads_p2p_and_iallreduce)
+{
+    for (int n = 1; n <= 4; n *= 2) {
+        TL_ASSERT_EQ(run("%s --launcher threads --ranks %d --iters 3000 p2p", helper(), n), 0);
+        TL_ASSERT(strstr(out_buf, "p2p ok on"));
+    }
+}
+
+TL_TEST(threads_agree_with_failing_rank)
+{
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 4 --fail-rank 2 agree-fail", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "rank 2: agree: invalid argument"));
+    TL_ASSERT(strstr(out_buf, "rank 0: agree: another rank failed"));
+    TL_ASSERT(strstr(out_buf, "rank 1: agree: another rank failed"));
+    TL_ASSERT(strstr(out_buf, "rank 3: agree: another rank failed"));
+    TL_ASSERT(strstr(out_buf, "helper_launch: rank 2: helper_launch.c"));
+}
+
+TL_TEST(threads_rank_failing_without_agree)
+{
+    int64_t t0 = tl_time_ns();
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 4 --fail-rank 3 fail", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "rank 3: helper_launch.c"));
+    TL_ASSERT(strstr(out_buf, "induced failure without agree"));
+    TL_ASSERT((tl_time_ns() - t0) < 5000000000LL);
+}
+
+TL_TEST(threads_stuck_ranks_are_given_up)
+{
+    int64_t t0 = tl_time_ns();
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 3 --fail-rank 1 stuck", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "induced failure while the others compute"));
+    TL_ASSERT(strstr(out_buf, "2 ranks are still running 10 s after rank 1 failed; aborting"));
+    TL_ASSERT((tl_time_ns() - t0) < 30000000000LL);
+}
+
+TL_TEST(threads_errors_are_reported)
+{
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 mismatch", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "collective mismatch"));
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 truncate", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "does not fit"));
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 nosuch", helper()), 1);
+    TL_ASSERT(strstr(out_buf, "unknown scenario 'nosuch'"));
+    TL_ASSERT_EQ(run("%s --launcher bogus collectives", helper()), 2);
+    TL_ASSERT(strstr(out_buf, "helper_launch: invalid --launcher 'bogus'"));
+}
+
+/* ---- MPI ---------------------------------------------------------------------- */
+
+static const char *mpirun(void)
+{
+    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
+    const char *m = tl_test_env("TL_MPIRUN", "");
+    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    return m;
+}
+
+TL_TEST(mpi_collectives)
+{
+    const char *m = mpirun();
+    TL_ASSERT_EQ(run("%s -np 4 --oversubscribe %s collectives", m, helper()), 0);
+    TL_ASSERT(strstr(out_buf, "collectives ok on 4 ranks (mpi)"));
+}
+
+TL_TEST(mpi_p2p_and_iallreduce)
+{
+    const char *m = mpirun();
+    TL_ASSERT_EQ(run("%s -np 4 --oversubscribe %s --iters 500 p2p", m, helper()), 0);
+    TL_ASSERT(strstr(out_buf, "p2p ok on 4 ranks (mpi)"));
+}
+
+TL_TEST(mpi_agree_with_failing_rank)
+{
+    const char *m = mpirun();
+    TL_ASSERT(run("%s -np 4 --oversubscribe %s --fail-rank 1 agree-fail", m, helper()) != 0);
+    TL_ASSERT(strstr(out_buf, "rank 1: agree: invalid argument"));
+    TL_ASSERT(strstr(out_buf, "rank 0: agree: another rank failed"));
+    TL_ASSERT(strstr(out_buf, "rank 3: agree: another rank failed"));
+    TL_ASSERT(!strstr(out_buf, "MPI_ABORT")); /* agreed: a clean exit, no abort */
+}
+
+TL_TEST(mpi_rank_failing_without_agree_aborts)
+{
+    const char *m = mpirun();
+    int64_t t0 = tl_time_ns();
+    TL_ASSERT(run("%s -np 4 --oversubscribe %s --fail-rank 2 fail", m, helper()) != 0);
+    TL_ASSERT(strstr(out_buf, "rank 2: helper_launch.c"));
+    TL_ASSERT(strstr(out_buf, "aborting the job"));
+    TL_ASSERT((tl_time_ns() - t0) < 60000000000LL);
+}
+
+TL_TEST(mpi_forced_threads_inside_mpirun)
+{
+    /* --launcher threads overrides the environment: each process is a whole run */
+    const char *m = mpirun();
+    TL_ASSERT_EQ(run("%s -np 2 --oversubscribe %s --launcher threads --ranks 2 collectives", m, helper()), 0);
+    TL_ASSERT(strstr(out_buf, "collectives ok on 2 ranks (threads)"));
+}
+
+TL_TEST_MAIN(threads_in_process, threads_failing_rank_exit_code, detect_from_environment, threads_collectives,
+             threads_p2p_and_iallreduce, threads_agree_with_failing_rank, threads_rank_failing_without_agree,
+             threads_stuck_ranks_are_given_up, threads_errors_are_reported, mpi_collectives, mpi_p2p_and_iallreduce, mpi_agree_with_failing_rank,
+             mpi_rank_failing_without_agree_aborts, mpi_forced_threads_inside_mpirun)

@@ -1,0 +1,126 @@
+/* Run manifest: every key present, the environment captured, written
+ * atomically by rank 0 only; under MPI through helper_launch. */
+#include "runtime/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "runtime/launch.h"
+#include "tests/tl_test.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    TL_ASSERT_MSG(f, "cannot open %s", path);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+typedef struct job {
+    const char *path;
+    tl_status st[8];
+} job;
+
+static tl_status write_manifest(tl_ctx *ctx, void *arg)
+{
+    job *j = arg;
+    j->st[ctx->rank] = tl_manifest_write(ctx, j->path, "matrix: 1138_bus.mtx\nschedule: three-split");
+    return j->st[ctx->rank];
+}
+
+static void expect_keys(const char *m, int nranks, const char *launcher)
+{
+    char want[128];
+    const char *keys[] = {"program: ", "\ncommand: ", "\nversion: " TL_VERSION "\n", "\ngit_commit: " TL_GIT_COMMIT "\n",
+                          "\ndate: 20", "\ncwd: /", "\ncuda_runtime: ", "\ndriver: ", "\nnccl: ", "\ncupti: ", "\nmpi: ",
+                          "\nnccl_nvls_enable: ", "\nranks_per_host: "};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        TL_ASSERT_MSG(strstr(m, keys[i]), "manifest lacks \"%s\":\n%s", keys[i], m);
+    snprintf(want, sizeof want, "\nlauncher: %s\n", launcher);
+    TL_ASSERT_MSG(strstr(m, want), "manifest lacks \"%s\"", want);
+    snprintf(want, sizeof want, "\nranks: %d\n", nranks);
+    TL_ASSERT_MSG(strstr(m, want), "manifest lacks \"%s\"", want);
+    for (int r = 0; r < nranks; r++) {
+        snprintf(want, sizeof want, "\nhost.rank%d: ", r);
+        TL_ASSERT_MSG(strstr(m, want), "manifest lacks \"%s\"", want);
+        snprintf(want, sizeof want, "\ngpu.rank%d: ", r);
+        TL_ASSERT_MSG(strstr(m, want), "manifest lacks \"%s\"", want);
+    }
+    snprintf(want, sizeof want, "\nhost.rank%d: ", nranks);
+    TL_ASSERT(!strstr(m, want));
+    TL_ASSERT(strstr(m, "\nmatrix: 1138_bus.mtx\n"));
+}
+
+TL_TEST(threads_manifest)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.manifest", tl_test_tmpdir());
+    setenv("NCCL_DEBUG", "WARN", 1);
+    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+    setenv("NCCL_ALGO", "Ring\nTree", 1); /* a newline must not break the key: value format */
+    setenv("UNRELATED_SECRET", "nope", 1);
+    unsetenv("NCCL_NVLS_ENABLE");
+    job j = {.path = path};
+    tl_launch_opts lo = {.launcher = "threads", .ranks = 3, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"trilap-bench", (char *)"--ring-bytes", (char *)"1M", (char *)"my file.mtx", NULL};
+    TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
+    for (int r = 0; r < 3; r++) TL_ASSERT_EQ(j.st[r], TL_OK);
+    const char *m = slurp(path);
+    expect_keys(m, 3, "threads");
+    TL_ASSERT(strncmp(m, "program: trilap-bench\n", 22) == 0);
+    TL_ASSERT(strstr(m, "\ncommand: trilap-bench --ring-bytes 1M 'my file.mtx'\n"));
+    TL_ASSERT(strstr(m, "\nenv.NCCL_DEBUG: WARN\n"));
+    TL_ASSERT(strstr(m, "\nenv.CUDA_VISIBLE_DEVICES: 0,1\n"));
+    TL_ASSERT(strstr(m, "\nenv.NCCL_ALGO: Ring Tree\n"));
+    TL_ASSERT(strstr(m, "\nnccl_nvls_enable: unset (NCCL default)\n"));
+    TL_ASSERT(strstr(m, "\ngpu.rank0: none\n"));
+    TL_ASSERT(strstr(m, "\nschedule: three-split\n"));
+    TL_ASSERT(!strstr(m, "UNRELATED_SECRET"));
+    /* every line is "key: value" */
+    for (const char *line = m; *line; line = strchr(line, '\n') + 1) {
+        const char *colon = strstr(line, ": "), *nl = strchr(line, '\n');
+        TL_ASSERT_MSG(nl && colon && colon < nl, "not a key: value line: %.60s", line);
+    }
+    setenv("NCCL_NVLS_ENABLE", "0", 1);
+    TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
+    TL_ASSERT(strstr(slurp(path), "\nnccl_nvls_enable: 0\n"));
+}
+
+TL_TEST(unwritable_manifest_fails_cleanly)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/no/such/dir/run.manifest", tl_test_tmpdir());
+    job j = {.path = path};
+    tl_launch_opts lo = {.launcher = "threads", .ranks = 2, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"trilap-bench", NULL};
+    TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 1, argv, write_manifest, &j), 1);
+    TL_ASSERT_EQ(j.st[0], TL_ERR_IO);
+}
+
+TL_TEST(mpi_manifest)
+{
+    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
+    const char *m = tl_test_env("TL_MPIRUN", "");
+    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    char path[512], cmd[2048];
+    snprintf(path, sizeof path, "%s/mpi.manifest", tl_test_tmpdir());
+    snprintf(cmd, sizeof cmd, "NCCL_PROTO=Simple %s -np 3 --oversubscribe -x NCCL_PROTO %s/tests/helper_launch --manifest %s manifest",
+             m, tl_test_env("TL_BUILD", "build"), path);
+    int status = system(cmd);
+    TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", cmd, status);
+    const char *text = slurp(path);
+    expect_keys(text, 3, "mpi");
+    TL_ASSERT(strstr(text, "\nmpi: ") && !strstr(text, "\nmpi: none"));
+    TL_ASSERT(strstr(text, "\nenv.NCCL_PROTO: Simple\n"));
+    TL_ASSERT(strstr(text, "\nenv.OMPI_COMM_WORLD_SIZE: 3\n"));
+    TL_ASSERT(strstr(text, "\nscenario: manifest\n"));
+}
+
+TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest)

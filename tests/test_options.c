@@ -1,0 +1,307 @@
+/* Option parsing: defaults, every accepted form, every rejected form with
+ * its one-line message, --help contents, --version and the echo lines. */
+#include "runtime/options.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "runtime/launch.h"
+#include "tests/tl_test.h"
+
+typedef struct bench_opts {
+    int64_t ring_bytes, reps;
+    double tol;
+    const char *schedule, *out;
+    int verify, prio;
+} bench_opts;
+
+static const tl_option bench_table[] = {
+    {.name = "ring-bytes", .short_name = 'b', .type = TL_OPT_SIZE, .offset = offsetof(bench_opts, ring_bytes),
+     .def = "256000", .metavar = "B", .help = "ring send/recv payload per rank"},
+    {.name = "reps", .short_name = 'n', .type = TL_OPT_INT, .offset = offsetof(bench_opts, reps), .def = "5",
+     .metavar = "N", .help = "repetitions", .min = 1, .max = 1000},
+    {.name = "tol", .type = TL_OPT_DOUBLE, .offset = offsetof(bench_opts, tol), .def = "1e-8", .help = "tolerance",
+     .min = 0, .max = 1},
+    {.name = "schedule", .type = TL_OPT_CHOICE, .offset = offsetof(bench_opts, schedule), .def = "three-split",
+     .choices = "two-stream|three-naive|three-split", .help = "stream schedule"},
+    {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(bench_opts, out), .metavar = "FILE",
+     .help = "results file"},
+    {.name = "verify", .type = TL_OPT_FLAG, .offset = offsetof(bench_opts, verify), .def = "1",
+     .help = "check every result"},
+    {.name = "prio", .short_name = 'p', .type = TL_OPT_FLAG, .offset = offsetof(bench_opts, prio),
+     .help = "stream priorities"},
+};
+
+typedef struct fixture {
+    bench_opts b;
+    tl_launch_opts lo;
+    tl_optgroup groups[2];
+    tl_optspec spec;
+    tl_optresult res;
+} fixture;
+
+static void setup(fixture *f, int minpos, int maxpos)
+{
+    memset(f, 0, sizeof *f);
+    f->groups[0] = (tl_optgroup){"Benchmark", bench_table, sizeof bench_table / sizeof bench_table[0], &f->b};
+    f->groups[1] = (tl_optgroup){"Launch", tl_launch_options, tl_launch_noptions, &f->lo};
+    f->spec = (tl_optspec){.program = "trilap-x", .usage = "[options] A.mtx [b.mtx]",
+                           .purpose = "Measures the overlap of things.", .groups = f->groups, .ngroups = 2,
+                           .min_positional = minpos, .max_positional = maxpos};
+}
+
+/* Run tl_opts_parse on a NULL-terminated list; capture stdout and stderr. */
+static char captured_out[16384], captured_err[16384];
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+    FILE *fp = fopen(path, "r");
+    size_t got = fp ? fread(buf, 1, n - 1, fp) : 0;
+    buf[got] = '\0';
+    if (fp) fclose(fp);
+}
+
+static tl_status parse(fixture *f, const char *const *args)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)"trilap-x";
+    for (; *args; args++) argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    const char *dir = tl_test_tmpdir();
+    char po[300], pe[300];
+    snprintf(po, sizeof po, "%s/out", dir);
+    snprintf(pe, sizeof pe, "%s/err", dir);
+    fflush(stdout);
+    fflush(stderr);
+    int so = dup(1), se = dup(2);
+    if (!freopen(po, "w", stdout) || !freopen(pe, "w", stderr)) TL_ASSERT(!"freopen");
+    tl_status st = tl_opts_parse(&f->spec, argc, argv, &f->res);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    slurp(po, captured_out, sizeof captured_out);
+    slurp(pe, captured_err, sizeof captured_err);
+    return st;
+}
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+TL_TEST(defaults)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    TL_ASSERT_OK(tl_opts_defaults(&f.spec));
+    TL_ASSERT_EQ(f.b.ring_bytes, 256000);
+    TL_ASSERT_EQ(f.b.reps, 5);
+    TL_ASSERT_NEAR(f.b.tol, 1e-8, 0);
+    TL_ASSERT_STREQ(f.b.schedule, "three-split");
+    TL_ASSERT(f.b.out == NULL);
+    TL_ASSERT_EQ(f.b.verify, 1);
+    TL_ASSERT_EQ(f.b.prio, 0);
+    TL_ASSERT_STREQ(f.lo.launcher, "auto");
+    TL_ASSERT_EQ(f.lo.timeout_s, 300);
+}
+
+TL_TEST(long_short_and_negated_forms)
+{
+    fixture f;
+    setup(&f, 1, 2);
+    TL_ASSERT_OK(parse(&f, ARGS("--ring-bytes=64K", "-n", "7", "--tol", "0.5", "A.mtx", "--schedule=two-stream",
+                                "-oout.csv", "--no-verify", "-p", "--launcher", "threads", "--ranks=3", "b.mtx")));
+    TL_ASSERT_EQ(f.b.ring_bytes, 65536);
+    TL_ASSERT_EQ(f.b.reps, 7);
+    TL_ASSERT_NEAR(f.b.tol, 0.5, 0);
+    TL_ASSERT_STREQ(f.b.schedule, "two-stream");
+    TL_ASSERT_STREQ(f.b.out, "out.csv");
+    TL_ASSERT_EQ(f.b.verify, 0);
+    TL_ASSERT_EQ(f.b.prio, 1);
+    TL_ASSERT_STREQ(f.lo.launcher, "threads");
+    TL_ASSERT_EQ(f.lo.ranks, 3);
+    TL_ASSERT_EQ(f.res.npositional, 2);
+    TL_ASSERT_STREQ(f.res.positional[0], "A.mtx");
+    TL_ASSERT_STREQ(f.res.positional[1], "b.mtx");
+    TL_ASSERT_EQ(f.res.exit_now, 0);
+    TL_ASSERT_STREQ(captured_err, "");
+    free(f.res.positional);
+    /* "--" ends the options; "--flag=0" also clears; --no-gpu is an option of its own */
+    setup(&f, 0, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("--verify=no", "--no-gpu", "--", "--reps", "-x")));
+    TL_ASSERT_EQ(f.b.verify, 0);
+    TL_ASSERT_EQ(f.lo.no_gpu, 1);
+    TL_ASSERT_EQ(f.b.reps, 5);
+    TL_ASSERT_EQ(f.res.npositional, 2);
+    TL_ASSERT_STREQ(f.res.positional[0], "--reps");
+    free(f.res.positional);
+}
+
+TL_TEST(value_parsers)
+{
+    int64_t v = 0;
+    double d = 0;
+    TL_ASSERT_OK(tl_opts_parse_size("1K", &v));
+    TL_ASSERT_EQ(v, 1024);
+    TL_ASSERT_OK(tl_opts_parse_size("3M", &v));
+    TL_ASSERT_EQ(v, 3 << 20);
+    TL_ASSERT_OK(tl_opts_parse_size("2G", &v));
+    TL_ASSERT_EQ(v, (int64_t)2 << 30);
+    TL_ASSERT_OK(tl_opts_parse_size("64KiB", &v));
+    TL_ASSERT_EQ(v, 65536);
+    TL_ASSERT_OK(tl_opts_parse_size("123", &v));
+    TL_ASSERT_EQ(v, 123);
+    TL_ASSERT_EQ(tl_opts_parse_size("-1", &v), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_size("1X", &v), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_size("K", &v), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_size("99999999999999G", &v), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_size("", &v), TL_ERR_PARSE);
+    TL_ASSERT_OK(tl_opts_parse_int("-42", &v));
+    TL_ASSERT_EQ(v, -42);
+    TL_ASSERT_EQ(tl_opts_parse_int("4x", &v), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_int(" 4", &v), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_int("99999999999999999999", &v), TL_ERR_PARSE);
+    TL_ASSERT_OK(tl_opts_parse_double("2.5e-3", &d));
+    TL_ASSERT_NEAR(d, 2.5e-3, 0);
+    TL_ASSERT_EQ(tl_opts_parse_double("nan", &d), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_double("1e999", &d), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_double("1.0.0", &d), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "bb"), 1);
+    TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "c"), 2);
+    TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "b"), -1);
+    TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", ""), -1);
+}
+
+static void expect_error(const char *const *args, const char *line)
+{
+    fixture f;
+    setup(&f, 0, 1);
+    TL_ASSERT_EQ(parse(&f, args), TL_ERR_INVAL);
+    TL_ASSERT_MSG(strcmp(captured_err, line) == 0, "stderr \"%s\", want \"%s\"", captured_err, line);
+    TL_ASSERT(f.res.positional == NULL);
+    TL_ASSERT_STREQ(captured_out, "");
+}
+
+TL_TEST(bad_arguments)
+{
+    expect_error(ARGS("--bogus"), "trilap-x: unknown option '--bogus' (try --help)\n");
+    expect_error(ARGS("--bogus=3"), "trilap-x: unknown option '--bogus' (try --help)\n");
+    expect_error(ARGS("-z"), "trilap-x: unknown option '-z' (try --help)\n");
+    expect_error(ARGS("--no-reps"), "trilap-x: unknown option '--no-reps' (try --help)\n");
+    expect_error(ARGS("--ring-bytes", "x"), "trilap-x: invalid --ring-bytes 'x' (try --help)\n");
+    expect_error(ARGS("--reps=4.5"), "trilap-x: invalid --reps '4.5' (try --help)\n");
+    expect_error(ARGS("-n", "12abc"), "trilap-x: invalid -n '12abc' (try --help)\n");
+    expect_error(ARGS("--tol", "abc"), "trilap-x: invalid --tol 'abc' (try --help)\n");
+    expect_error(ARGS("--reps", "0"), "trilap-x: invalid --reps '0': out of range [1, 1000] (try --help)\n");
+    expect_error(ARGS("--tol=2"), "trilap-x: invalid --tol '2': out of range [0, 1] (try --help)\n");
+    expect_error(ARGS("--schedule", "three"),
+                 "trilap-x: invalid --schedule 'three': expected one of two-stream|three-naive|three-split (try --help)\n");
+    expect_error(ARGS("--launcher=slurm"), "trilap-x: invalid --launcher 'slurm': expected one of auto|threads|mpi (try --help)\n");
+    expect_error(ARGS("--verify=maybe"), "trilap-x: invalid --verify 'maybe' (try --help)\n");
+    expect_error(ARGS("--reps"), "trilap-x: option '--reps' needs a value (try --help)\n");
+    expect_error(ARGS("-o"), "trilap-x: option '-o' needs a value (try --help)\n");
+    expect_error(ARGS("a", "b"), "trilap-x: unexpected argument 'b' (at most 1; try --help)\n");
+    expect_error(ARGS("--nccl-timeout", "0"), "trilap-x: invalid --nccl-timeout '0': out of range [1, 86400] (try --help)\n");
+}
+
+TL_TEST(positional_counts)
+{
+    fixture f;
+    setup(&f, 1, 1);
+    TL_ASSERT_EQ(parse(&f, ARGS("--reps", "3")), TL_ERR_INVAL);
+    TL_ASSERT_STREQ(captured_err, "trilap-x: expected 1 argument, got 0 (try --help)\n");
+    setup(&f, 2, -1);
+    TL_ASSERT_EQ(parse(&f, ARGS("a")), TL_ERR_INVAL);
+    TL_ASSERT_STREQ(captured_err, "trilap-x: expected at least 2 arguments, got 1 (try --help)\n");
+    setup(&f, 2, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("a", "b", "c", "-")));
+    TL_ASSERT_EQ(f.res.npositional, 4);
+    TL_ASSERT_STREQ(f.res.positional[3], "-");
+    free(f.res.positional);
+}
+
+TL_TEST(help_lists_options_with_defaults)
+{
+    fixture f;
+    setup(&f, 1, 1);
+    TL_ASSERT_OK(parse(&f, ARGS("--reps", "9", "--help")));
+    TL_ASSERT_EQ(f.res.exit_now, 1);
+    TL_ASSERT_STREQ(captured_err, "");
+    const char *want[] = {"usage: trilap-x [options] A.mtx [b.mtx]\n",
+                          "Measures the overlap of things.\n",
+                          "\nBenchmark:\n",
+                          "  -b, --ring-bytes B",
+                          "ring send/recv payload per rank [256000]\n",
+                          "  -n, --reps N",
+                          "repetitions [5]\n",
+                          "tolerance [1e-8]\n",
+                          "--schedule two-stream|three-naive|three-split",
+                          "stream schedule [three-split]\n",
+                          "results file\n",
+                          "      --verify",
+                          "check every result [on]\n",
+                          "stream priorities [off]\n",
+                          "\nLaunch:\n",
+                          "  -g, --gpus N",
+                          "--launcher auto|threads|mpi",
+                          "[auto]\n",
+                          "--nccl-timeout S",
+                          "[300]\n",
+                          "--no-gpu",
+                          "  -h, --help",
+                          "--version"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        TL_ASSERT_MSG(strstr(captured_out, want[i]), "help lacks \"%s\":\n%s", want[i], captured_out);
+    setup(&f, 1, 1);
+    TL_ASSERT_OK(parse(&f, ARGS("-h")));
+    TL_ASSERT_EQ(f.res.exit_now, 1);
+    TL_ASSERT(strncmp(captured_out, "usage: trilap-x", 15) == 0);
+}
+
+TL_TEST(version)
+{
+    fixture f;
+    setup(&f, 1, 1);
+    TL_ASSERT_OK(parse(&f, ARGS("--version")));
+    TL_ASSERT_EQ(f.res.exit_now, 1);
+    char want[256];
+    snprintf(want, sizeof want, "trilap-x %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
+    TL_ASSERT_STREQ(captured_out, want);
+}
+
+TL_TEST(echo_lines)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("--ring-bytes", "1M", "--tol=0.1", "-o", "r.csv", "--prio")));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    tl_opts_echo(&f.spec, m, NULL);
+    tl_opts_echo(&f.spec, m, "#opt ");
+    fclose(m);
+    const char *want[] = {"# opt: ring-bytes=1048576\n", "# opt: reps=5\n", "# opt: tol=0.1\n",
+                          "# opt: schedule=three-split\n", "# opt: out=r.csv\n", "# opt: verify=1\n",
+                          "# opt: prio=1\n", "# opt: gpus=0\n", "# opt: launcher=auto\n", "# opt: no-gpu=0\n",
+                          "#opt nccl-timeout=300\n"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        TL_ASSERT_MSG(strstr(buf, want[i]), "echo lacks \"%s\":\n%s", want[i], buf);
+    free(buf);
+    free(f.res.positional);
+}
+
+TL_TEST(bad_default_is_reported)
+{
+    static const tl_option broken[] = {{.name = "n", .type = TL_OPT_INT, .offset = 0, .def = "many"}};
+    int64_t n = 0;
+    tl_optgroup g = {"Broken", broken, 1, &n};
+    tl_optspec spec = {.program = "trilap-x", .groups = &g, .ngroups = 1, .max_positional = -1};
+    TL_ASSERT_EQ(tl_opts_defaults(&spec), TL_ERR_INVAL);
+}
+
+TL_TEST_MAIN(defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
+             help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported)

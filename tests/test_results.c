@@ -1,0 +1,158 @@
+/* Results writer: header once, header mismatch refused, concurrent appends
+ * from several processes neither interleave nor get lost; atomic files. */
+#include "runtime/results.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/timing.h"
+#include "tests/tl_test.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    TL_ASSERT_MSG(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    TL_ASSERT(buf);
+    TL_ASSERT_EQ(fread(buf, 1, (size_t)n, f), n);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    TL_ASSERT(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+TL_TEST(header_once)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.csv", tl_test_tmpdir());
+    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "three-split,2,0,81.2"));
+    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter\n", "three-split,2,1,80.9\n"));
+    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "two-stream,2,0,95"));
+    char *s = slurp(path);
+    TL_ASSERT_STREQ(s, "variant,nranks,rep,us_per_iter\nthree-split,2,0,81.2\nthree-split,2,1,80.9\ntwo-stream,2,0,95\n");
+    free(s);
+}
+
+TL_TEST(header_mismatch_is_an_error)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.csv", tl_test_tmpdir());
+    TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2"));
+    TL_ASSERT_EQ(tl_results_append(path, "a,b,c", "1,2,3"), TL_ERR_INVAL);
+    TL_ASSERT_EQ(tl_results_append(path, "a", "1"), TL_ERR_INVAL);
+    char *s = slurp(path);
+    TL_ASSERT_STREQ(s, "a,b\n1,2\n");
+    free(s);
+    /* multi-line rows would break the one-row-per-run format */
+    TL_ASSERT_EQ(tl_results_append(path, "a,b", "1,2\n3,4"), TL_ERR_INVAL);
+    /* an unwritable place is an I/O error, not a crash */
+    TL_ASSERT_EQ(tl_results_append("/nonexistent-dir/r.csv", "a", "1"), TL_ERR_IO);
+}
+
+TL_TEST(concurrent_appends_from_processes)
+{
+    enum { P = 4, ROWS = 1000 };
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.csv", tl_test_tmpdir());
+    const char *header = "proc,row,payload";
+    pid_t pids[P];
+    for (int p = 0; p < P; p++) {
+        pids[p] = fork();
+        TL_ASSERT(pids[p] >= 0);
+        if (pids[p] == 0) {
+            char row[600], pad[513];
+            /* long rows: a torn write would show as a broken payload */
+            memset(pad, 'a' + p, 512);
+            pad[512] = '\0';
+            for (int i = 0; i < ROWS; i++) {
+                snprintf(row, sizeof row, "%d,%d,%s", p, i, pad);
+                if (tl_results_append(path, header, row) != TL_OK) _exit(3);
+            }
+            _exit(0);
+        }
+    }
+    for (int p = 0; p < P; p++) {
+        int status = 0;
+        TL_ASSERT_EQ(waitpid(pids[p], &status, 0), pids[p]);
+        TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer %d failed (status %d)", p, status);
+    }
+    char *s = slurp(path);
+    static unsigned char seen[P][ROWS];
+    int lines = 0, headers = 0;
+    for (char *save = NULL, *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save), lines++) {
+        if (strcmp(line, header) == 0) {
+            TL_ASSERT_EQ(lines, 0);
+            headers++;
+            continue;
+        }
+        int p = -1, i = -1, off = 0;
+        TL_ASSERT_MSG(sscanf(line, "%d,%d,%n", &p, &i, &off) == 2 && p >= 0 && p < P && i >= 0 && i < ROWS,
+                      "bad line %d: %.60s", lines, line);
+        TL_ASSERT_EQ(strlen(line + off), 512);
+        for (int k = 0; k < 512; k++) TL_ASSERT_MSG(line[off + k] == 'a' + p, "torn line %d", lines);
+        TL_ASSERT_MSG(!seen[p][i], "row %d,%d twice", p, i);
+        seen[p][i] = 1;
+    }
+    TL_ASSERT_EQ(headers, 1);
+    TL_ASSERT_EQ(lines, 1 + P * ROWS);
+    free(s);
+}
+
+TL_TEST(atomic_write)
+{
+    const char *dir = tl_test_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/manifest.txt", dir);
+    TL_ASSERT_OK(tl_file_write_atomic(path, "one\n", 4));
+    TL_ASSERT_OK(tl_file_write_atomic(path, "two lines\nhere\n", 15));
+    char *s = slurp(path);
+    TL_ASSERT_STREQ(s, "two lines\nhere\n");
+    free(s);
+    TL_ASSERT_EQ(count_entries(dir), 1); /* no temporary left behind */
+    TL_ASSERT_OK(tl_file_write_atomic(path, "", 0));
+    s = slurp(path);
+    TL_ASSERT_STREQ(s, "");
+    free(s);
+    char bad[600];
+    snprintf(bad, sizeof bad, "%s/missing/x.txt", dir);
+    TL_ASSERT_EQ(tl_file_write_atomic(bad, "x", 1), TL_ERR_IO);
+    TL_ASSERT_EQ(count_entries(dir), 1);
+}
+
+TL_TEST(stats_and_clock)
+{
+    double v[] = {5, 1, 4, 2, 3};
+    tl_stats s = tl_stats_of(v, 5);
+    TL_ASSERT_NEAR(s.min, 1, 0);
+    TL_ASSERT_NEAR(s.median, 3, 0);
+    TL_ASSERT_NEAR(s.max, 5, 0);
+    TL_ASSERT_NEAR(s.mean, 3, 0);
+    TL_ASSERT_EQ(s.n, 5);
+    double w[] = {4, 1, 3, 2};
+    s = tl_stats_of(w, 4);
+    TL_ASSERT_NEAR(s.median, 2.5, 0);
+    s = tl_stats_of(NULL, 0);
+    TL_ASSERT_EQ(s.n, 0);
+    int64_t t0 = tl_time_ns();
+    usleep(2000);
+    TL_ASSERT(tl_time_ns() - t0 >= 2000000);
+}
+
+TL_TEST_MAIN(header_once, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, stats_and_clock)
