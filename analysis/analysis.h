@@ -1,0 +1,207 @@
+/* trilap-analyze internals: GPU activity intervals, the sweep that computes
+ * the overlap metrics of DESIGN.md "Overlap metrics", run loading, kernel
+ * categories and result tables. Every metric is defined in
+ * analysis/README.md; this header only says how the code is split. */
+#ifndef TL_ANALYSIS_H
+#define TL_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "probes/trace.h"
+#include "runtime/error.h"
+
+/* ---- intervals -------------------------------------------------------- */
+
+/* One GPU activity (kernel, memcpy, memset) of one rank: 32 bytes, so a
+ * 1 GB trace keeps at most a third of its size in memory. */
+typedef struct tl_an_ival {
+    int64_t start, end;  /* ns, trace clock */
+    int32_t iter;        /* -1 outside an iteration */
+    uint32_t name;       /* id in tl_an_names */
+    uint16_t stream;     /* rank-local stream index (tl_an_rank.streams) */
+    uint8_t lane, cat;   /* tl_lane, tl_cat */
+    uint8_t kind, group; /* tl_kind, tl_an_group */
+    uint8_t pad_[2];
+} tl_an_ival;
+
+/* Overlap classes of the sweep: one bit each. */
+enum { TL_AN_C_COMPUTE = 1, TL_AN_C_P2P = 2, TL_AN_C_COLL = 4, TL_AN_C_OTHER = 8, TL_AN_NMASK = 16 };
+int tl_an_ival_class(const tl_an_ival *v);
+
+/* Sort by start (then longer first, so containers come before contents). */
+void tl_an_ival_sort(tl_an_ival *v, size_t n);
+
+/* Raw sums of one window or slice, ns. Ratios are derived by the
+ * tl_an_m_* helpers so sums over slices stay exact. */
+typedef struct tl_an_metrics {
+    int64_t w;                /* window (slice) length */
+    int64_t by_mask[TL_AN_NMASK]; /* time during which exactly that set of classes is busy */
+    int64_t sum_compute;      /* Σ compute-kernel durations (clipped) */
+    int64_t launch_gaps;      /* idle stretches no longer than the launch-gap threshold */
+    int64_t ncompute, np2p, ncoll, nother; /* activities starting in it */
+} tl_an_metrics;
+
+int64_t tl_an_m_union(const tl_an_metrics *m, int classes); /* |any of classes busy| */
+int64_t tl_an_m_inter(const tl_an_metrics *m, int classes); /* |all of classes busy| */
+int64_t tl_an_m_idle(const tl_an_metrics *m);
+double tl_an_m_hidden(const tl_an_metrics *m);   /* |comm ∩ compute| / U(comm), NaN if U(comm)=0 */
+double tl_an_m_ccover(const tl_an_metrics *m);   /* |p2p ∩ coll| / min(U(p2p),U(coll)) */
+double tl_an_m_triple(const tl_an_metrics *m);   /* |p2p ∩ coll ∩ compute| / W */
+int64_t tl_an_m_derived(const tl_an_metrics *m); /* W − Σ compute-kernel durations */
+void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m);
+
+/* The sweep over intervals sorted by start, clipped to [w0, w1). Slices
+ * (per-iteration windows) are [bounds[k], bounds[k+1]) and the last one
+ * [bounds[nb-1], w1); bounds ascending. `slices` (nb entries) may be NULL
+ * when nb = 0. Idle stretches of at most gap_ns count as launch gaps. */
+tl_status tl_an_sweep(const tl_an_ival *v, size_t n, int64_t w0, int64_t w1, const int64_t *bounds,
+                      size_t nb, int64_t gap_ns, tl_an_metrics *whole, tl_an_metrics *slices);
+
+/* Union of one class as disjoint sorted segments [2k, 2k+1]. */
+tl_status tl_an_union_segments(const tl_an_ival *v, size_t n, int classes, int64_t **seg, size_t *nseg);
+/* Overlap of [s, e) with the segments. */
+int64_t tl_an_overlap_with(const int64_t *seg, size_t nseg, int64_t s, int64_t e);
+
+/* ---- names and kernel categories -------------------------------------- */
+
+typedef struct tl_an_names tl_an_names;
+tl_status tl_an_names_create(tl_an_names **out);
+void tl_an_names_destroy(tl_an_names **n);
+tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id);
+const char *tl_an_names_get(const tl_an_names *n, uint32_t id);
+size_t tl_an_names_count(const tl_an_names *n);
+
+/* Categories of the breakdown (table in analysis/README.md). */
+typedef enum {
+    TL_AN_G_SPMV, TL_AN_G_FUSED, TL_AN_G_DOT, TL_AN_G_PRECOND, TL_AN_G_PACK, TL_AN_G_AXPY,
+    TL_AN_G_ALLREDUCE, TL_AN_G_COLL, TL_AN_G_P2P, TL_AN_G_MEMCPY, TL_AN_G_MEMSET, TL_AN_G_OTHER,
+    TL_AN_G_COUNT
+} tl_an_group;
+tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name);
+const char *tl_an_group_name(tl_an_group g);
+
+/* ---- runs --------------------------------------------------------------- */
+
+typedef struct tl_an_meta {
+    char path[1024];
+    int rank, nranks, device;
+    char host[128], device_name[128];
+    int64_t w0, w1;        /* window from metadata, or first start .. last end */
+    int window_from_meta;
+    int complete;          /* complete=yes (or absent) */
+    int64_t dropped;
+} tl_an_meta;
+
+/* Called for each record of a trace; non-zero status stops the scan. */
+typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);
+
+/* Stream one trace file: meta filled from the metadata (window fallback
+ * computed from GPU activity), cb for each record. */
+tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta);
+
+/* trace.rank*.csv of a run dir, sorted by rank number; free each and the array. */
+tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles);
+void tl_an_run_files_free(char ***files, size_t nfiles);
+
+/* One rank's GPU activity intervals and iteration bounds. */
+typedef struct tl_an_rank {
+    tl_an_meta meta;
+    tl_an_ival *v;
+    size_t n, cap;
+    uint64_t *streams;     /* stream index -> CUDA stream id */
+    size_t nstreams;
+    int64_t *iter_start;   /* [iter]: first start of GPU activity of iter, INT64_MAX if none */
+    int64_t *iter_end;     /* [iter]: last end */
+    size_t niter;          /* entries of iter_start */
+} tl_an_rank;
+
+tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);
+void tl_an_rank_free(tl_an_rank *rk);
+
+/* Per-iteration slice bounds from iter_start (monotone), restricted to
+ * iterations lo..hi (hi < 0: all). bounds/iters: nb entries, malloc'd.
+ * w0, w1: the window of the selection (unchanged when no iteration). */
+tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_t **bounds,
+                            int64_t **iters, size_t *nb, int64_t *w0, int64_t *w1);
+
+/* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */
+tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
+
+/* ---- tables ------------------------------------------------------------- */
+
+typedef struct tl_an_table tl_an_table;
+tl_status tl_an_table_create(tl_an_table **t, const char *title);
+void tl_an_table_destroy(tl_an_table **t);
+/* Column with its unit ("us", "%", "" for none); right-aligned unless text. */
+tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text);
+tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+tl_status tl_an_table_row(tl_an_table *t); /* starts a row */
+tl_status tl_an_table_str(tl_an_table *t, const char *s);
+tl_status tl_an_table_fmt(tl_an_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+tl_status tl_an_table_num(tl_an_table *t, double v, int decimals); /* NaN -> "-" */
+tl_status tl_an_table_int(tl_an_table *t, int64_t v);
+size_t tl_an_table_nrows(const tl_an_table *t);
+void tl_an_table_print(const tl_an_table *t, FILE *out);
+/* CSV, units in the names (total_us), atomically written. */
+tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path);
+
+/* Output file written to a temporary name and renamed by close(commit=1). */
+typedef struct tl_an_out {
+    FILE *f;
+    char path[1024], tmp[1100];
+} tl_an_out;
+tl_status tl_an_out_open(tl_an_out *o, const char *path);
+tl_status tl_an_out_close(tl_an_out *o, int commit);
+
+/* ---- results CSV (microbenchmark results) ------------------------------ */
+
+typedef struct tl_an_result {
+    char variant[64];
+    int nranks;
+    double x;                  /* value of the x column (sweeps); 0 without one */
+    int64_t n;                 /* repetitions */
+    double median, min, max;   /* us_per_iter */
+} tl_an_result;
+/* Groups by (variant, nranks[, xcol]) in first-seen order; *out malloc'd.
+ * xcol: a numeric column to group by too (a sweep's size), or NULL. */
+tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout);
+
+/* ---- subcommands (argv[0] is the subcommand name) ----------------------- */
+
+int tl_an_cmd_breakdown(int argc, char **argv);
+int tl_an_cmd_overlap(int argc, char **argv);
+int tl_an_cmd_diagnose(int argc, char **argv);
+int tl_an_cmd_timeline(int argc, char **argv);
+int tl_an_cmd_perfetto(int argc, char **argv);
+int tl_an_cmd_compare(int argc, char **argv);
+int tl_an_cmd_sweep(int argc, char **argv);
+
+/* Shared by overlap, diagnose, compare: the metrics of one run. */
+typedef struct tl_an_rank_result {
+    tl_an_meta meta;
+    tl_an_metrics whole;
+    tl_an_metrics *slices; /* per iteration; NULL unless opts.slices (see there) */
+    int64_t *iters;        /* iteration numbers of the slices */
+    int64_t *iter_w;       /* slice lengths (iteration times), always */
+    size_t nslices;
+} tl_an_rank_result;
+
+typedef struct tl_an_overlap_opts {
+    int flags;            /* TL_TRACE_ACCEPT_INCOMPLETE */
+    int64_t iter_lo, iter_hi;
+    int64_t gap_ns;       /* launch-gap threshold */
+    int slices;           /* per-iteration metrics: 0 none, 1 for `each` only, 2 kept in the result */
+} tl_an_overlap_opts;
+
+/* Per rank, one rank file at a time (memory: the largest rank's intervals).
+ * `each` (may be NULL) sees every rank's loaded intervals before they are
+ * freed, sorted by start. */
+typedef tl_status (*tl_an_rank_fn)(void *user, const tl_an_rank *rk, const tl_an_rank_result *res);
+tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_names *names,
+                            tl_an_rank_fn each, void *user, tl_an_rank_result **out, size_t *nranks);
+void tl_an_rank_results_free(tl_an_rank_result **r, size_t n);
+
+#endif

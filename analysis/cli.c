@@ -1,0 +1,44 @@
+#include "analysis/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "config.h"
+
+const tl_option tl_an_common_opts[] = {
+    {.name = "accept-incomplete", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, accept_incomplete),
+     .def = "0", .help = "analyse traces marked complete=no (dropped records) instead of rejecting them"},
+    {.name = "csv", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, csv), .metavar = "FILE",
+     .help = "also write the main table as CSV (units in the column names)"},
+    {.name = "iters", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
+     .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
+    {.name = "launch-gap-us", .type = TL_OPT_DOUBLE, .offset = offsetof(tl_an_common, launch_gap_us), .def = "10",
+     .metavar = "US", .help = "idle stretches up to this long count as launch gaps", .min = 0, .max = 1e9},
+};
+const size_t tl_an_common_nopts = sizeof tl_an_common_opts / sizeof tl_an_common_opts[0];
+
+int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
+{
+    if (tl_opts_parse(spec, argc, argv, res) != TL_OK) return 2;
+    if (res->exit_now) return 0;
+    if (tl_an_parse_iters(c->iters, &c->iter_lo, &c->iter_hi) != TL_OK) {
+        fprintf(stderr, "%s: invalid --iters '%s' (try --help)\n", spec->program, c->iters);
+        return 2;
+    }
+    return -1;
+}
+
+tl_status tl_an_emit(const tl_an_table *t, const char *csv_path)
+{
+    tl_an_table_print(t, stdout);
+    fflush(stdout);
+    if (csv_path) TL_TRY(tl_an_table_write_csv(t, csv_path));
+    return TL_OK;
+}
+
+tl_status tl_an_table_std_meta(tl_an_table *t, const char *command, const char *input)
+{
+    TL_TRY(tl_an_table_meta(t, "program", "trilap-analyze %s %s (git %s)", command, TL_VERSION, TL_GIT_COMMIT));
+    TL_TRY(tl_an_table_meta(t, "input", "%s", input));
+    return TL_OK;
+}

@@ -1,0 +1,32 @@
+/* Options every trilap-analyze subcommand shares, and the parse step. */
+#ifndef TL_ANALYSIS_CLI_H
+#define TL_ANALYSIS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "runtime/options.h"
+
+typedef struct tl_an_common {
+    int accept_incomplete;
+    const char *csv;       /* --csv FILE */
+    const char *iters;     /* --iters A:B */
+    double launch_gap_us;  /* --launch-gap-us */
+    int64_t iter_lo, iter_hi;
+} tl_an_common;
+
+extern const tl_option tl_an_common_opts[];
+extern const size_t tl_an_common_nopts;
+
+/* Parse argv into the groups (the last group must be the common one):
+ * returns -1 to go on, or the exit code (0 after --help, 2 on bad input). */
+int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c);
+
+/* Print the table, write it as CSV when path != NULL. */
+tl_status tl_an_emit(const tl_an_table *t, const char *csv_path);
+
+/* Preamble lines every table carries. */
+tl_status tl_an_table_std_meta(tl_an_table *t, const char *command, const char *input);
+
+#endif

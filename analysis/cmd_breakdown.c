@@ -1,0 +1,290 @@
+/* trilap-analyze breakdown RUN_DIR...: GPU time per kernel name and per
+ * category (table in analysis/README.md), per rank and max/mean over ranks,
+ * streamed: memory follows the number of distinct names, not the trace. */
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cli.h"
+
+typedef struct stat_acc {
+    int64_t count, total, min, max, bytes, nbytes; /* nbytes: records with bytes known */
+    uint8_t group;
+} stat_acc;
+
+typedef struct bd_state {
+    tl_an_names *names;
+    stat_acc *by_name; /* indexed by name id */
+    size_t cap;
+    const tl_an_meta *meta;
+    int64_t lo, hi;
+    int by_iter;
+    int64_t first, last, it_min, it_max;
+} bd_state;
+
+typedef struct bd_opts {
+    const char *stack_csv;
+    tl_an_common c;
+} bd_opts;
+
+static tl_status bd_record(void *user, const tl_trace_record *r)
+{
+    bd_state *s = user;
+    if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET) return TL_OK;
+    if (s->by_iter) {
+        if (r->iter < s->lo || (s->hi >= 0 && r->iter > s->hi)) return TL_OK;
+    } else if (s->meta->window_from_meta && (r->start_ns < s->meta->w0 || r->start_ns >= s->meta->w1)) {
+        return TL_OK;
+    }
+    uint32_t id = 0;
+    TL_TRY(tl_an_names_intern(s->names, r->name ? r->name : "", &id));
+    if (id >= s->cap) {
+        size_t cap = s->cap ? s->cap : 64;
+        while (cap <= id) cap *= 2;
+        stat_acc *n = realloc(s->by_name, cap * sizeof *n);
+        TL_CHECK(n, TL_ERR_NOMEM, "%zu names", cap);
+        memset(n + s->cap, 0, (cap - s->cap) * sizeof *n);
+        s->by_name = n;
+        s->cap = cap;
+    }
+    stat_acc *a = &s->by_name[id];
+    int64_t d = r->end_ns - r->start_ns;
+    if (a->count == 0) {
+        a->min = d;
+        a->max = d;
+        a->group = (uint8_t)tl_an_group_of(r->kind, r->cat, r->name ? r->name : "");
+    }
+    a->count++;
+    a->total += d;
+    if (d < a->min) a->min = d;
+    if (d > a->max) a->max = d;
+    if (r->bytes >= 0) {
+        a->bytes += r->bytes;
+        a->nbytes++;
+    }
+    if (r->start_ns < s->first) s->first = r->start_ns;
+    if (r->end_ns > s->last) s->last = r->end_ns;
+    if (r->iter >= 0) {
+        if (r->iter < s->it_min) s->it_min = r->iter;
+        if (r->iter > s->it_max) s->it_max = r->iter;
+    }
+    return TL_OK;
+}
+
+typedef struct rank_bd {
+    int rank;
+    int64_t w, niter;
+    stat_acc *by_name; /* owned */
+    size_t nname;
+    stat_acc group[TL_AN_G_COUNT];
+} rank_bd;
+
+static void acc_merge(stat_acc *g, const stat_acc *a)
+{
+    if (!a->count) return;
+    if (!g->count || a->min < g->min) g->min = a->min;
+    if (!g->count || a->max > g->max) g->max = a->max;
+    g->count += a->count;
+    g->total += a->total;
+    g->bytes += a->bytes;
+    g->nbytes += a->nbytes;
+}
+
+static tl_status row(tl_an_table *t, const char *run, const char *rank, const char *level, const char *cat,
+                     const char *name, const stat_acc *a, double w, double niter, double scale)
+{
+    /* scale: 1 for one rank; for "mean" rows the totals are sums over ranks */
+    TL_TRY(tl_an_table_row(t));
+    TL_TRY(tl_an_table_str(t, run));
+    TL_TRY(tl_an_table_str(t, rank));
+    TL_TRY(tl_an_table_str(t, level));
+    TL_TRY(tl_an_table_str(t, cat));
+    TL_TRY(tl_an_table_str(t, name));
+    TL_TRY(tl_an_table_num(t, (double)a->count / scale, scale == 1 ? 0 : 1));
+    double tot = (double)a->total / scale / 1e3;
+    TL_TRY(tl_an_table_num(t, tot, 1));
+    TL_TRY(tl_an_table_num(t, a->count ? (double)a->total / (double)a->count / 1e3 : NAN, 2));
+    TL_TRY(tl_an_table_num(t, a->count ? (double)a->min / 1e3 : NAN, 2));
+    TL_TRY(tl_an_table_num(t, a->count ? (double)a->max / 1e3 : NAN, 2));
+    TL_TRY(tl_an_table_num(t, w > 0 ? 100.0 * tot / (w / 1e3) : NAN, 1));
+    TL_TRY(tl_an_table_num(t, niter > 0 ? tot / niter : NAN, 2));
+    /* bandwidth only where every record of the row carried its bytes */
+    int bw = a->nbytes == a->count && a->count > 0;
+    TL_TRY(tl_an_table_num(t, bw ? (double)a->bytes / scale : NAN, 0));
+    TL_TRY(tl_an_table_num(t, bw && a->total > 0 ? (double)a->bytes / (double)a->total : NAN, 3));
+    return TL_OK;
+}
+
+static const char *run_label(const char *dir, char *buf, size_t n)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--;
+    size_t b = len;
+    while (b > 0 && dir[b - 1] != '/') b--;
+    snprintf(buf, n, "%.*s", (int)(len - b), dir + b);
+    return buf;
+}
+
+static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, tl_an_table *t, tl_an_table *stack)
+{
+    tl_status st = TL_OK;
+    char **files = NULL;
+    size_t nf = 0;
+    rank_bd *rb = NULL;
+    char label[256];
+    run_label(dir, label, sizeof label);
+    TL_TRYGOTO(tl_an_run_files(dir, &files, &nf), st, fail);
+    rb = calloc(nf, sizeof *rb);
+    TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    for (size_t f = 0; f < nf; f++) {
+        tl_an_meta meta;
+        bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
+                      .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
+                      .it_min = INT64_MAX, .it_max = -1};
+        st = tl_an_scan(files[f], o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, bd_record, &s, &meta);
+        if (st != TL_OK) {
+            free(s.by_name);
+            TL_TRYGOTO(st, st, fail);
+        }
+        rb[f].rank = meta.rank;
+        rb[f].by_name = s.by_name;
+        rb[f].nname = s.cap;
+        if (s.by_iter || !meta.window_from_meta) rb[f].w = s.last > s.first ? s.last - s.first : 0;
+        else rb[f].w = meta.w1 - meta.w0;
+        rb[f].niter = s.it_max >= s.it_min ? s.it_max - s.it_min + 1 : 0;
+        for (size_t k = 0; k < s.cap; k++) acc_merge(&rb[f].group[s.by_name[k].group], &s.by_name[k]);
+    }
+    char rk[32];
+    for (size_t f = 0; f < nf; f++) {
+        snprintf(rk, sizeof rk, "%d", rb[f].rank);
+        for (int g = 0; g < TL_AN_G_COUNT; g++)
+            if (rb[f].group[g].count)
+                TL_TRYGOTO(row(t, label, rk, "category", tl_an_group_name(g), "*", &rb[f].group[g], (double)rb[f].w,
+                               (double)rb[f].niter, 1),
+                           st, fail);
+        for (size_t k = 0; k < rb[f].nname; k++)
+            if (rb[f].by_name[k].count)
+                TL_TRYGOTO(row(t, label, rk, "name", tl_an_group_name(rb[f].by_name[k].group),
+                               tl_an_names_get(names, (uint32_t)k), &rb[f].by_name[k], (double)rb[f].w,
+                               (double)rb[f].niter, 1),
+                           st, fail);
+    }
+    /* max and mean over ranks, per category: max takes the slowest rank's total */
+    double wmean = 0, imean = 0;
+    for (size_t f = 0; f < nf; f++) {
+        wmean += (double)rb[f].w / (double)nf;
+        imean += (double)rb[f].niter / (double)nf;
+    }
+    double per_iter[TL_AN_G_COUNT] = {0};
+    for (int g = 0; g < TL_AN_G_COUNT; g++) {
+        stat_acc sum = {0}, mx = {0};
+        size_t fm = 0;
+        for (size_t f = 0; f < nf; f++) {
+            acc_merge(&sum, &rb[f].group[g]);
+            if (rb[f].group[g].total > rb[fm].group[g].total) fm = f;
+        }
+        mx = rb[fm].group[g];
+        if (!sum.count) continue;
+        per_iter[g] = imean > 0 ? (double)sum.total / (double)nf / 1e3 / imean : NAN;
+        if (nf > 1) {
+            TL_TRYGOTO(row(t, label, "max", "category", tl_an_group_name(g), "*", &mx, (double)rb[fm].w,
+                           (double)rb[fm].niter, 1),
+                       st, fail);
+            TL_TRYGOTO(row(t, label, "mean", "category", tl_an_group_name(g), "*", &sum, wmean, imean,
+                           (double)nf),
+                       st, fail);
+        }
+    }
+    /* the same per kernel name (ids are shared by all ranks of all runs) */
+    size_t maxname = 0;
+    for (size_t f = 0; f < nf; f++)
+        if (rb[f].nname > maxname) maxname = rb[f].nname;
+    for (size_t k = 0; k < maxname && nf > 1; k++) {
+        stat_acc sum = {0};
+        size_t fm = nf;
+        for (size_t f = 0; f < nf; f++) {
+            if (k >= rb[f].nname || !rb[f].by_name[k].count) continue;
+            acc_merge(&sum, &rb[f].by_name[k]);
+            sum.group = rb[f].by_name[k].group;
+            if (fm == nf || rb[f].by_name[k].total > rb[fm].by_name[k].total) fm = f;
+        }
+        if (!sum.count) continue;
+        const char *nm = tl_an_names_get(names, (uint32_t)k), *cat = tl_an_group_name(sum.group);
+        TL_TRYGOTO(row(t, label, "max", "name", cat, nm, &rb[fm].by_name[k], (double)rb[fm].w, (double)rb[fm].niter, 1),
+                   st, fail);
+        TL_TRYGOTO(row(t, label, "mean", "name", cat, nm, &sum, wmean, imean, (double)nf), st, fail);
+    }
+    if (stack) {
+        TL_TRYGOTO(tl_an_table_row(stack), st, fail);
+        TL_TRYGOTO(tl_an_table_str(stack, label), st, fail);
+        TL_TRYGOTO(tl_an_table_fmt(stack, "%zu", nf), st, fail);
+        TL_TRYGOTO(tl_an_table_num(stack, imean, 0), st, fail);
+        TL_TRYGOTO(tl_an_table_num(stack, imean > 0 ? wmean / 1e3 / imean : NAN, 2), st, fail);
+        for (int g = 0; g < TL_AN_G_COUNT; g++) TL_TRYGOTO(tl_an_table_num(stack, per_iter[g], 2), st, fail);
+    }
+fail:
+    for (size_t f = 0; rb && f < nf; f++) free(rb[f].by_name);
+    free(rb);
+    tl_an_run_files_free(&files, nf);
+    return st;
+}
+
+int tl_an_cmd_breakdown(int argc, char **argv)
+{
+    bd_opts o;
+    memset(&o, 0, sizeof o);
+    const tl_option own[] = {
+        {.name = "stack-csv", .type = TL_OPT_STRING, .offset = offsetof(bd_opts, stack_csv), .metavar = "FILE",
+         .help = "write one row per run with each category's mean time per iteration (for stacked bars)"},
+    };
+    const tl_optgroup groups[] = {
+        {.title = "breakdown", .opts = own, .nopts = 1, .dst = &o},
+        {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
+    };
+    const tl_optspec spec = {.program = "trilap-analyze breakdown", .usage = "[options] RUN_DIR...",
+                             .purpose = "GPU time per kernel name and category, per rank and max/mean over ranks.",
+                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = -1};
+    tl_optresult pr;
+    int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
+    if (rc >= 0) {
+        free(pr.positional);
+        return rc;
+    }
+    tl_status st = TL_OK;
+    tl_an_names *names = NULL;
+    tl_an_table *t = NULL, *stack = NULL;
+    TL_TRYGOTO(tl_an_names_create(&names), st, fail);
+    TL_TRYGOTO(tl_an_table_create(&t, "breakdown"), st, fail);
+    TL_TRYGOTO(tl_an_table_std_meta(t, "breakdown", pr.positional[0]), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "selection", "%s", o.c.iters ? o.c.iters : "records starting in the window"), st,
+               fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "share", "total / window (the --iters span when given); categories by the name "
+                                            "table of analysis/README.md; eff_bw = bytes / total time"),
+               st, fail);
+    static const char *const cols[][2] = {{"run", ""}, {"rank", ""}, {"level", ""}, {"category", ""}, {"name", ""},
+                                          {"count", ""}, {"total", "us"}, {"mean", "us"}, {"min", "us"},
+                                          {"max", "us"}, {"share", "%"}, {"per_iter", "us"}, {"bytes", "B"},
+                                          {"eff_bw", "GB/s"}};
+    for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j < 5), st, fail);
+    if (o.stack_csv) {
+        TL_TRYGOTO(tl_an_table_create(&stack, "breakdown per iteration"), st, fail);
+        TL_TRYGOTO(tl_an_table_col(stack, "run", "", 1), st, fail);
+        TL_TRYGOTO(tl_an_table_col(stack, "nranks", "", 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(stack, "iters", "", 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(stack, "window_per_iter", "us", 0), st, fail);
+        for (int g = 0; g < TL_AN_G_COUNT; g++) TL_TRYGOTO(tl_an_table_col(stack, tl_an_group_name(g), "", 0), st, fail);
+    }
+    for (int i = 0; i < pr.npositional; i++) TL_TRYGOTO(do_run(pr.positional[i], &o, names, t, stack), st, fail);
+    TL_TRYGOTO(tl_an_emit(t, o.c.csv), st, fail);
+    if (stack) TL_TRYGOTO(tl_an_table_write_csv(stack, o.stack_csv), st, fail);
+fail:
+    tl_an_table_destroy(&t);
+    tl_an_table_destroy(&stack);
+    tl_an_names_destroy(&names);
+    free(pr.positional);
+    return st == TL_OK ? 0 : 1;
+}

@@ -1,0 +1,208 @@
+/* trilap-analyze compare A B: two runs side by side. A run directory with
+ * traces gives the overlap metrics (max over ranks) and the iteration time
+ * (median iteration, slowest rank); a results CSV (or a directory holding
+ * only results.csv) gives us_per_iter per variant. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/cli.h"
+
+typedef struct cmp_opts {
+    const char *baseline;
+    tl_an_common c;
+} cmp_opts;
+
+enum { NM = 10 };
+static const char *const mnames[NM][2] = {
+    {"iteration_time", "us"}, {"window", "us"},     {"iterations", ""},   {"derived_comm_per_iter", "us"},
+    {"nccl_per_iter", "us"},  {"idle_per_iter", "us"}, {"hidden", "%"},   {"comm_comm", "%"},
+    {"triple", "%"},          {"launch_gaps_per_iter", "us"}};
+
+static int has_traces(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    struct dirent *e;
+    int found = 0;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, "trace.rank", 10)) found = 1;
+    closedir(d);
+    return found;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Max over ranks of each metric (the slowest rank sets the pace). */
+static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x)
+{
+    tl_status st = TL_OK;
+    tl_an_names *names = NULL;
+    tl_an_rank_result *res = NULL;
+    size_t nr = 0;
+    tl_an_overlap_opts oo = {.flags = o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
+                             .iter_lo = o->c.iter_lo, .iter_hi = o->c.iter_hi,
+                             .gap_ns = (int64_t)(o->c.launch_gap_us * 1e3)};
+    TL_TRYGOTO(tl_an_names_create(&names), st, fail);
+    TL_TRYGOTO(tl_an_run_overlap(dir, &oo, names, NULL, NULL, &res, &nr), st, fail);
+    for (int j = 0; j < NM; j++) x[j] = -INFINITY;
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_metrics *m = &res[r].whole;
+        double it = (double)(res[r].nslices ? res[r].nslices : 1), med = NAN;
+        if (res[r].nslices) {
+            double *w = malloc(res[r].nslices * sizeof *w);
+            TL_CHECKGOTO(w, TL_ERR_NOMEM, st, fail, "iterations");
+            for (size_t k = 0; k < res[r].nslices; k++) w[k] = (double)res[r].iter_w[k] / 1e3;
+            qsort(w, res[r].nslices, sizeof *w, cmp_d);
+            med = w[res[r].nslices / 2];
+            free(w);
+        }
+        double v[NM] = {med,
+                        (double)m->w / 1e3,
+                        (double)res[r].nslices,
+                        (double)tl_an_m_derived(m) / 1e3 / it,
+                        (double)tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL) / 1e3 / it,
+                        (double)tl_an_m_idle(m) / 1e3 / it,
+                        100 * tl_an_m_hidden(m),
+                        100 * tl_an_m_ccover(m),
+                        100 * tl_an_m_triple(m),
+                        (double)m->launch_gaps / 1e3 / it};
+        for (int j = 0; j < NM; j++)
+            if (isfinite(v[j]) && v[j] > x[j]) x[j] = v[j];
+    }
+    for (int j = 0; j < NM; j++)
+        if (!isfinite(x[j])) x[j] = NAN;
+fail:
+    tl_an_rank_results_free(&res, nr);
+    tl_an_names_destroy(&names);
+    return st;
+}
+
+static const char *results_path(const char *p, char *buf, size_t n)
+{
+    struct stat sb;
+    if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(buf, n, "%s/results.csv", p);
+        return buf;
+    }
+    return p;
+}
+
+static tl_status compare_results(const char *a, const char *b, const cmp_opts *o, tl_an_table *t)
+{
+    tl_status st = TL_OK;
+    tl_an_result *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    char pa[1100], pb[1100];
+    TL_TRYGOTO(tl_an_results_read(results_path(a, pa, sizeof pa), NULL, &ra, &na), st, fail);
+    if (b) TL_TRYGOTO(tl_an_results_read(results_path(b, pb, sizeof pb), NULL, &rb, &nb), st, fail);
+    static const char *const cols[][2] = {{"variant", ""}, {"nranks", ""}, {"A_median", "us"}, {"A_min", "us"},
+                                          {"A_max", "us"}, {"B_median", "us"}, {"B_min", "us"}, {"B_max", "us"},
+                                          {"speedup", "x"}};
+    for (size_t j = 0; j < 9; j++) TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
+    if (b) {
+        TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "speedup", "A_median / B_median (us_per_iter, median over repetitions)"), st,
+                   fail);
+    } else {
+        TL_TRYGOTO(tl_an_table_meta(t, "B", "baseline variant %s of A at the same nranks", o->baseline), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "speedup", "baseline median / variant median"), st, fail);
+    }
+    for (size_t i = 0; i < na; i++) {
+        const tl_an_result *x = &ra[i], *y = NULL;
+        if (b) {
+            for (size_t k = 0; k < nb; k++)
+                if (!strcmp(rb[k].variant, x->variant) && rb[k].nranks == x->nranks) y = &rb[k];
+        } else {
+            for (size_t k = 0; k < na; k++)
+                if (!strcmp(ra[k].variant, o->baseline) && ra[k].nranks == x->nranks) y = &ra[k];
+        }
+        TL_TRYGOTO(tl_an_table_row(t), st, fail);
+        TL_TRYGOTO(tl_an_table_str(t, x->variant), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, x->nranks), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, x->median, 2), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, x->min, 2), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, x->max, 2), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, y ? y->median : NAN, 2), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, y ? y->min : NAN, 2), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, y ? y->max : NAN, 2), st, fail);
+        double sp = !y ? NAN : b ? x->median / y->median : y->median / x->median;
+        TL_TRYGOTO(tl_an_table_num(t, sp, 3), st, fail);
+    }
+fail:
+    free(ra);
+    free(rb);
+    return st;
+}
+
+int tl_an_cmd_compare(int argc, char **argv)
+{
+    cmp_opts o;
+    memset(&o, 0, sizeof o);
+    const tl_option own[] = {
+        {.name = "baseline", .type = TL_OPT_STRING, .offset = offsetof(cmp_opts, baseline), .def = "two-stream",
+         .metavar = "VARIANT", .help = "with one results file: the variant the speedups are over"},
+    };
+    const tl_optgroup groups[] = {
+        {.title = "compare", .opts = own, .nopts = 1, .dst = &o},
+        {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
+    };
+    const tl_optspec spec = {.program = "trilap-analyze compare", .usage = "[options] RUN_A [RUN_B]",
+                             .purpose = "Two traced runs (or results CSV files) side by side: iteration time, "
+                                        "derived communication, overlap metrics, speedup.",
+                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 2};
+    tl_optresult pr;
+    int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
+    if (rc >= 0) {
+        free(pr.positional);
+        return rc;
+    }
+    tl_status st = TL_OK;
+    tl_an_table *t = NULL;
+    const char *a = pr.positional[0], *b = pr.npositional > 1 ? pr.positional[1] : NULL;
+    TL_TRYGOTO(tl_an_table_create(&t, "compare"), st, fail);
+    TL_TRYGOTO(tl_an_table_std_meta(t, "compare", a), st, fail);
+    if (b && has_traces(a) && has_traces(b)) {
+        double xa[NM], xb[NM];
+        TL_TRYGOTO(trace_metrics(a, &o, xa), st, fail);
+        TL_TRYGOTO(trace_metrics(b, &o, xb), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "values", "max over ranks; iteration_time = median iteration; speedup = "
+                                                 "A/B for times"),
+                   st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, "metric", "", 1), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, "unit", "", 1), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, "A", "", 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, "B", "", 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, "B_minus_A", "", 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, "A_over_B", "x", 0), st, fail);
+        for (int j = 0; j < NM; j++) {
+            TL_TRYGOTO(tl_an_table_row(t), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, mnames[j][0]), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, mnames[j][1][0] ? mnames[j][1] : "-"), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, xa[j], 2), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, xb[j], 2), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, xb[j] - xa[j], 2), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, xa[j] / xb[j], 3), st, fail);
+        }
+        tl_an_table_print(t, stdout);
+        printf("# speedup of B over A: %.3fx (iteration time)\n", xa[0] / xb[0]);
+        if (o.c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o.c.csv), st, fail);
+    } else {
+        TL_TRYGOTO(compare_results(a, b, &o, t), st, fail);
+        TL_TRYGOTO(tl_an_emit(t, o.c.csv), st, fail);
+    }
+fail:
+    tl_an_table_destroy(&t);
+    free(pr.positional);
+    return st == TL_OK ? 0 : 1;
+}

@@ -1,0 +1,245 @@
+/* trilap-analyze overlap RUN_DIR: every metric of DESIGN.md "Overlap
+ * metrics" per rank, max/mean over ranks, per iteration, and the
+ * reconciliation of derived communication with measured NCCL time. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cli.h"
+
+typedef struct overlap_opts {
+    int per_iter;
+    const char *iter_csv;
+    tl_an_common c;
+} overlap_opts;
+
+#define US(x) ((double)(x) / 1e3)
+
+enum { NV = 12 };
+static const struct {
+    const char *name, *unit;
+    int dec;
+} ov_cols[NV] = {
+    {"W", "us", 1},         {"U_compute", "us", 1}, {"U_p2p", "us", 1},       {"U_coll", "us", 1},
+    {"U_comm", "us", 1},    {"hidden", "%", 1},     {"comm_comm", "%", 1},    {"triple", "%", 2},
+    {"derived_comm", "us", 1}, {"nccl", "us", 1},   {"idle", "us", 1},        {"iters", "", 0},
+};
+
+static void ov_values(const tl_an_metrics *m, int64_t iters, double *x)
+{
+    x[0] = US(m->w);
+    x[1] = US(tl_an_m_union(m, TL_AN_C_COMPUTE));
+    x[2] = US(tl_an_m_union(m, TL_AN_C_P2P));
+    x[3] = US(tl_an_m_union(m, TL_AN_C_COLL));
+    x[4] = US(tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL));
+    x[5] = 100 * tl_an_m_hidden(m);
+    x[6] = 100 * tl_an_m_ccover(m);
+    x[7] = 100 * tl_an_m_triple(m);
+    x[8] = US(tl_an_m_derived(m));
+    x[9] = x[4]; /* measured NCCL kernel time = U(comm) */
+    x[10] = US(tl_an_m_idle(m));
+    x[11] = (double)iters;
+}
+
+enum { NR = 8 };
+static const char *const rc_cols[NR] = {"derived_comm", "nccl", "idle", "launch_gaps", "memcpy_only",
+                                        "hidden_comm", "compute_concurrent", "residual"};
+
+/* derived = U(comm) + idle + memcpy_only − hidden − compute_concurrent (exact;
+ * the derivation is in analysis/README.md), so residual must be 0. */
+static void rc_values(const tl_an_metrics *m, double *x)
+{
+    int64_t comm = tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL);
+    int64_t hid = comm - (tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL | TL_AN_C_COMPUTE) -
+                          tl_an_m_union(m, TL_AN_C_COMPUTE));
+    int64_t conc = m->sum_compute - tl_an_m_union(m, TL_AN_C_COMPUTE);
+    int64_t other = m->by_mask[TL_AN_C_OTHER];
+    int64_t idle = tl_an_m_idle(m), der = tl_an_m_derived(m);
+    x[0] = US(der);
+    x[1] = US(comm);
+    x[2] = US(idle);
+    x[3] = US(m->launch_gaps);
+    x[4] = US(other);
+    x[5] = US(hid);
+    x[6] = US(conc);
+    x[7] = US(der - (comm + idle + other - hid - conc));
+}
+
+static tl_status add_rows(tl_an_table *t, const char *label, double *vals, size_t nrank, size_t nv,
+                          const int *dec)
+{
+    for (size_t r = 0; r < nrank; r++) {
+        TL_TRY(tl_an_table_row(t));
+        TL_TRY(tl_an_table_fmt(t, "%zu", r));
+        for (size_t j = 0; j < nv; j++) TL_TRY(tl_an_table_num(t, vals[r * nv + j], dec[j]));
+    }
+    for (int agg = 0; agg < 2 && nrank > 1; agg++) {
+        TL_TRY(tl_an_table_row(t));
+        TL_TRY(tl_an_table_str(t, agg == 0 ? "max" : "mean"));
+        for (size_t j = 0; j < nv; j++) {
+            double a = agg == 0 ? -INFINITY : 0;
+            size_t cnt = 0;
+            for (size_t r = 0; r < nrank; r++) {
+                double v = vals[r * nv + j];
+                if (!isfinite(v)) continue;
+                cnt++;
+                if (agg == 0) a = v > a ? v : a;
+                else a += v;
+            }
+            TL_TRY(tl_an_table_num(t, cnt ? (agg == 0 ? a : a / (double)cnt) : NAN, dec[j]));
+        }
+    }
+    (void)label;
+    return TL_OK;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_result *res, size_t nr)
+{
+    tl_status st = TL_OK;
+    tl_an_table *t = NULL, *rc = NULL, *it = NULL;
+    double *vals = calloc(nr * NV, sizeof *vals), *rv = calloc(nr * NR, sizeof *rv);
+    TL_CHECKGOTO(vals && rv, TL_ERR_NOMEM, st, fail, "%zu ranks", nr);
+    TL_TRYGOTO(tl_an_table_create(&t, "overlap"), st, fail);
+    TL_TRYGOTO(tl_an_table_std_meta(t, "overlap", dir), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
+    int fallback = 0;
+    for (size_t r = 0; r < nr; r++) fallback |= !res[r].meta.window_from_meta;
+    TL_TRYGOTO(tl_an_table_meta(t, "window",
+                                "%s%s", fallback ? "first start to last end of GPU activity (no window_start_ns/"
+                                                   "window_end_ns metadata)"
+                                                 : "window_start_ns..window_end_ns from the trace metadata",
+                                o->c.iters ? ", restricted to --iters" : ""),
+                st, fail);
+    if (o->c.iters) TL_TRYGOTO(tl_an_table_meta(t, "iters", "%s", o->c.iters), st, fail);
+    for (size_t r = 0; r < nr; r++)
+        TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s", res[r].meta.rank, res[r].meta.device,
+                                    res[r].meta.device_name, res[r].meta.host,
+                                    res[r].meta.complete ? "complete" : "INCOMPLETE (records dropped)"),
+                   st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; hidden = |comm∩compute|/U(comm), "
+                                              "comm_comm = |p2p∩coll|/min(U(p2p),U(coll)), triple = "
+                                              "|p2p∩coll∩compute|/W, nccl = measured U(comm)"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_col(t, "rank", "", 1), st, fail);
+    int dec[NV];
+    for (int j = 0; j < NV; j++) {
+        TL_TRYGOTO(tl_an_table_col(t, ov_cols[j].name, ov_cols[j].unit, 0), st, fail);
+        dec[j] = ov_cols[j].dec;
+    }
+    for (size_t r = 0; r < nr; r++) {
+        ov_values(&res[r].whole, (int64_t)res[r].nslices, vals + r * NV);
+        rc_values(&res[r].whole, rv + r * NR);
+    }
+    TL_TRYGOTO(add_rows(t, "overlap", vals, nr, NV, dec), st, fail);
+    TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
+
+    TL_TRYGOTO(tl_an_table_create(&rc, "reconciliation"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(rc, "identity", "derived_comm = nccl + idle + memcpy_only - hidden_comm - "
+                                                "compute_concurrent (residual must be 0)"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_meta(rc, "why", "derived_comm counts idle time (launch gaps, waits) and memcpy/memset "
+                                           "as communication, and misses NCCL time hidden under compute"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_meta(rc, "launch_gaps", "part of idle in stretches <= %g us", o->c.launch_gap_us), st,
+               fail);
+    TL_TRYGOTO(tl_an_table_col(rc, "rank", "", 1), st, fail);
+    int rdec[NR];
+    for (int j = 0; j < NR; j++) {
+        TL_TRYGOTO(tl_an_table_col(rc, rc_cols[j], "us", 0), st, fail);
+        rdec[j] = j == NR - 1 ? 3 : 1;
+    }
+    TL_TRYGOTO(add_rows(rc, "reconciliation", rv, nr, NR, rdec), st, fail);
+    putchar('\n');
+    TL_TRYGOTO(tl_an_emit(rc, NULL), st, fail);
+
+    /* iteration time (slice length) distribution, rank by rank */
+    for (size_t r = 0; r < nr && res[r].nslices; r++) {
+        double *w = malloc(res[r].nslices * sizeof *w);
+        TL_CHECKGOTO(w, TL_ERR_NOMEM, st, fail, "iterations");
+        for (size_t k = 0; k < res[r].nslices; k++) w[k] = US(res[r].iter_w[k]);
+        qsort(w, res[r].nslices, sizeof *w, cmp_d);
+        printf("# rank %zu iteration time: min %.1f us, median %.1f us, max %.1f us over %zu iterations\n", r, w[0],
+               w[res[r].nslices / 2], w[res[r].nslices - 1], res[r].nslices);
+        free(w);
+    }
+
+    if (o->per_iter || o->iter_csv) {
+        TL_TRYGOTO(tl_an_table_create(&it, "overlap per iteration"), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from the first start of its GPU activity to "
+                                                  "that of iteration k+1 (they partition the window)"),
+                   st, fail);
+        TL_TRYGOTO(tl_an_table_col(it, "rank", "", 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(it, "iter", "", 0), st, fail);
+        for (int j = 0; j < NV - 1; j++) TL_TRYGOTO(tl_an_table_col(it, ov_cols[j].name, ov_cols[j].unit, 0), st, fail);
+        for (size_t r = 0; r < nr; r++)
+            for (size_t k = 0; k < res[r].nslices; k++) {
+                double x[NV];
+                ov_values(&res[r].slices[k], 1, x);
+                TL_TRYGOTO(tl_an_table_row(it), st, fail);
+                TL_TRYGOTO(tl_an_table_int(it, res[r].meta.rank), st, fail);
+                TL_TRYGOTO(tl_an_table_int(it, res[r].iters[k]), st, fail);
+                for (int j = 0; j < NV - 1; j++) TL_TRYGOTO(tl_an_table_num(it, x[j], ov_cols[j].dec), st, fail);
+            }
+        if (o->per_iter) {
+            putchar('\n');
+            tl_an_table_print(it, stdout);
+        }
+        if (o->iter_csv) TL_TRYGOTO(tl_an_table_write_csv(it, o->iter_csv), st, fail);
+    }
+fail:
+    free(vals);
+    free(rv);
+    tl_an_table_destroy(&t);
+    tl_an_table_destroy(&rc);
+    tl_an_table_destroy(&it);
+    return st;
+}
+
+int tl_an_cmd_overlap(int argc, char **argv)
+{
+    overlap_opts o;
+    memset(&o, 0, sizeof o);
+    const tl_option own[] = {
+        {.name = "per-iter", .type = TL_OPT_FLAG, .offset = offsetof(overlap_opts, per_iter), .def = "0",
+         .help = "also print the metrics of every iteration"},
+        {.name = "iter-csv", .type = TL_OPT_STRING, .offset = offsetof(overlap_opts, iter_csv), .metavar = "FILE",
+         .help = "write the per-iteration table as CSV"},
+    };
+    const tl_optgroup groups[] = {
+        {.title = "overlap", .opts = own, .nopts = 2, .dst = &o},
+        {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
+    };
+    const tl_optspec spec = {.program = "trilap-analyze overlap", .usage = "[options] RUN_DIR",
+                             .purpose = "Overlap metrics (DESIGN.md) per rank, max/mean over ranks and per "
+                                        "iteration, with the derived-communication reconciliation.",
+                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
+    tl_optresult pr;
+    int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
+    if (rc >= 0) {
+        free(pr.positional);
+        return rc;
+    }
+    tl_an_names *names = NULL;
+    tl_an_rank_result *res = NULL;
+    size_t nr = 0;
+    tl_status st = TL_OK;
+    tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
+                             .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
+                             .gap_ns = (int64_t)(o.c.launch_gap_us * 1e3),
+                             .slices = o.per_iter || o.iter_csv ? 2 : 0};
+    TL_TRYGOTO(tl_an_names_create(&names), st, fail);
+    TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, NULL, NULL, &res, &nr), st, fail);
+    TL_TRYGOTO(report(pr.positional[0], &o, res, nr), st, fail);
+fail:
+    tl_an_rank_results_free(&res, nr);
+    tl_an_names_destroy(&names);
+    free(pr.positional);
+    return st == TL_OK ? 0 : 1;
+}

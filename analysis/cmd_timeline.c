@@ -1,0 +1,152 @@
+/* trilap-analyze timeline RUN_DIR -o FILE.csv: the GPU activity of a few
+ * iterations as gnuplot-ready rows, one row per (rank, lane), times in µs
+ * from the start of the first selected iteration (earliest rank). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cli.h"
+
+typedef struct tl_opts_t {
+    const char *out;
+    int64_t count;
+    tl_an_common c;
+} tl_opts_t;
+
+typedef struct kept {
+    int rank;
+    tl_an_ival v;
+} kept;
+
+typedef struct tl_state {
+    kept *k;
+    size_t n, cap;
+    int64_t origin;
+    int nranks;
+} tl_state;
+
+/* Row of a lane within its rank: Compute, P2P, Collective, then copy/other. */
+static int lane_pos(int lane)
+{
+    switch (lane) {
+    case TL_LANE_COMPUTE: return 0;
+    case TL_LANE_P2P: return 1;
+    case TL_LANE_COLL: return 2;
+    default: return 3;
+    }
+}
+static const char *const lane_label[4] = {"Compute", "P2P", "Collective", "Copy/other"};
+
+static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
+{
+    tl_state *s = user;
+    if (res->meta.w0 < s->origin) s->origin = res->meta.w0;
+    s->nranks++;
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        if (v->end <= res->meta.w0 || v->start >= res->meta.w1) continue;
+        if (s->n == s->cap) {
+            size_t c = s->cap ? 2 * s->cap : 1024;
+            kept *nk = realloc(s->k, c * sizeof *nk);
+            TL_CHECK(nk, TL_ERR_NOMEM, "%zu timeline rows", c);
+            s->k = nk;
+            s->cap = c;
+        }
+        s->k[s->n].rank = rk->meta.rank;
+        s->k[s->n].v = *v;
+        s->n++;
+    }
+    return TL_OK;
+}
+
+int tl_an_cmd_timeline(int argc, char **argv)
+{
+    tl_opts_t o;
+    memset(&o, 0, sizeof o);
+    const tl_option own[] = {
+        {.name = "output", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(tl_opts_t, out),
+         .metavar = "FILE.csv", .help = "timeline rows (required)"},
+        {.name = "count", .type = TL_OPT_INT, .offset = offsetof(tl_opts_t, count), .def = "3", .metavar = "N",
+         .help = "without --iters: N iterations from the middle of the run", .min = 1, .max = 1e6},
+    };
+    const tl_optgroup groups[] = {
+        {.title = "timeline", .opts = own, .nopts = 2, .dst = &o},
+        {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
+    };
+    const tl_optspec spec = {.program = "trilap-analyze timeline", .usage = "[options] RUN_DIR -o FILE.csv",
+                             .purpose = "Gnuplot-ready timeline rows (rank, lane row, category, name, start/end in "
+                                        "us) for a window of iterations.",
+                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
+    tl_optresult pr;
+    int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
+    if (rc >= 0) {
+        free(pr.positional);
+        return rc;
+    }
+    if (!o.out) {
+        fprintf(stderr, "trilap-analyze timeline: -o FILE.csv is required (try --help)\n");
+        free(pr.positional);
+        return 2;
+    }
+    tl_status st = TL_OK;
+    tl_an_names *names = NULL;
+    tl_an_rank_result *res = NULL;
+    size_t nr = 0;
+    tl_state s = {.origin = INT64_MAX};
+    tl_an_out out = {0};
+    tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
+                             .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
+                             .gap_ns = (int64_t)(o.c.launch_gap_us * 1e3)};
+    TL_TRYGOTO(tl_an_names_create(&names), st, fail);
+    if (!o.c.iters) {
+        /* A first, cheap pass over rank 0 finds the iteration count. */
+        char **files = NULL;
+        size_t nf = 0;
+        tl_an_rank rk;
+        TL_TRYGOTO(tl_an_run_files(pr.positional[0], &files, &nf), st, fail);
+        st = tl_an_rank_load(files[0], oo.flags, names, &rk);
+        tl_an_run_files_free(&files, nf);
+        TL_TRYGOTO(st, st, fail);
+        int64_t lo = -1, hi = -1;
+        for (size_t k = 0; k < rk.niter; k++)
+            if (rk.iter_start[k] != INT64_MAX) {
+                if (lo < 0) lo = (int64_t)k;
+                hi = (int64_t)k;
+            }
+        tl_an_rank_free(&rk);
+        TL_CHECKGOTO(lo >= 0, TL_ERR_INVAL, st, fail, "%s: no iterations recorded (iter is -1 everywhere); give "
+                     "--iters", pr.positional[0]);
+        int64_t mid = lo + (hi - lo + 1 - o.count) / 2;
+        oo.iter_lo = mid > lo ? mid : lo;
+        oo.iter_hi = oo.iter_lo + o.count - 1 < hi ? oo.iter_lo + o.count - 1 : hi;
+    }
+    TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
+    TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
+    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter\n");
+    for (size_t j = 0; j < s.n; j++) {
+        const tl_an_ival *v = &s.k[j].v;
+        int lp = lane_pos(v->lane);
+        const char *nm = tl_an_names_get(names, v->name);
+        fprintf(out.f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
+                lane_label[lp], tl_lane_name((tl_lane)v->lane), tl_cat_name((tl_cat)v->cat),
+                tl_an_group_name(v->group), v->group);
+        for (const char *p = nm; *p; p++) {
+            if (*p == '"') fputc('"', out.f);
+            fputc(*p == '\n' ? ' ' : *p, out.f);
+        }
+        fprintf(out.f, "\",%.3f,%.3f,%d\n", (double)(v->start - s.origin) / 1e3, (double)(v->end - s.origin) / 1e3,
+                v->iter);
+    }
+    TL_TRYGOTO(tl_an_out_close(&out, 1), st, fail);
+    printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %lld:%lld\n# ranks: %zu\n"
+           "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",
+           pr.positional[0], (long long)oo.iter_lo, (long long)oo.iter_hi, nr, s.n, o.out);
+fail:
+    tl_an_out_close(&out, 0);
+    free(s.k);
+    tl_an_rank_results_free(&res, nr);
+    tl_an_names_destroy(&names);
+    free(pr.positional);
+    return st == TL_OK ? 0 : 1;
+}

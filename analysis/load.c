@@ -1,0 +1,309 @@
+/* Run directories and rank traces: streamed through the probes' reader,
+ * keeping only GPU activity intervals (32 bytes each) of one rank at a time. */
+#include "analysis/analysis.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int is_gpu_activity(const tl_trace_record *r)
+{
+    return r->kind == TL_KIND_KERNEL || r->kind == TL_KIND_MEMCPY || r->kind == TL_KIND_MEMSET;
+}
+
+static tl_status meta_i64(const tl_trace_reader *rd, const char *path, const char *key, int64_t *out, int *found)
+{
+    const char *s = tl_trace_reader_meta(rd, key);
+    *found = 0;
+    if (!s) return TL_OK;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    TL_CHECK(errno == 0 && end != s && *end == '\0', TL_ERR_PARSE, "%s: metadata %s='%s' is not an integer", path,
+             key, s);
+    *out = v;
+    *found = 1;
+    return TL_OK;
+}
+
+tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
+{
+    tl_status st = TL_OK;
+    tl_trace_reader *rd = NULL;
+    memset(meta, 0, sizeof *meta);
+    snprintf(meta->path, sizeof meta->path, "%s", path);
+    TL_TRYGOTO(tl_trace_reader_open(&rd, path, flags), st, fail);
+    int found = 0, fw0 = 0, fw1 = 0;
+    int64_t x = 0;
+    meta->rank = meta->nranks = meta->device = -1;
+    TL_TRYGOTO(meta_i64(rd, path, "rank", &x, &found), st, fail);
+    if (found) meta->rank = (int)x;
+    TL_TRYGOTO(meta_i64(rd, path, "nranks", &x, &found), st, fail);
+    if (found) meta->nranks = (int)x;
+    TL_TRYGOTO(meta_i64(rd, path, "device", &x, &found), st, fail);
+    if (found) meta->device = (int)x;
+    TL_TRYGOTO(meta_i64(rd, path, "dropped", &meta->dropped, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &meta->w0, &fw0), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &meta->w1, &fw1), st, fail);
+    const char *s = tl_trace_reader_meta(rd, "host");
+    snprintf(meta->host, sizeof meta->host, "%s", s ? s : "?");
+    s = tl_trace_reader_meta(rd, "device_name");
+    snprintf(meta->device_name, sizeof meta->device_name, "%s", s ? s : "?");
+    s = tl_trace_reader_meta(rd, "complete");
+    meta->complete = !s || strcmp(s, "no") != 0;
+    meta->window_from_meta = fw0 && fw1;
+    TL_CHECKGOTO(!meta->window_from_meta || meta->w1 >= meta->w0, TL_ERR_PARSE, st, fail,
+                 "%s: window_end_ns %" PRId64 " before window_start_ns %" PRId64, path, meta->w1, meta->w0);
+    int64_t first = INT64_MAX, last = INT64_MIN, afirst = INT64_MAX, alast = INT64_MIN;
+    for (;;) {
+        tl_trace_record rec;
+        int got = 0;
+        TL_TRYGOTO(tl_trace_reader_next(rd, &rec, &got), st, fail);
+        if (!got) break;
+        if (meta->rank < 0) meta->rank = rec.rank;
+        if (meta->device < 0 && rec.device >= 0) meta->device = rec.device;
+        if (rec.start_ns < afirst) afirst = rec.start_ns;
+        if (rec.end_ns > alast) alast = rec.end_ns;
+        if (is_gpu_activity(&rec)) {
+            if (rec.start_ns < first) first = rec.start_ns;
+            if (rec.end_ns > last) last = rec.end_ns;
+        }
+        if (cb) TL_TRYGOTO(cb(user, &rec), st, fail);
+    }
+    if (!meta->window_from_meta) {
+        meta->w0 = first != INT64_MAX ? first : afirst != INT64_MAX ? afirst : 0;
+        meta->w1 = last != INT64_MIN ? last : alast != INT64_MIN ? alast : meta->w0;
+    }
+    if (meta->rank < 0) meta->rank = 0;
+fail:
+    tl_trace_reader_close(&rd);
+    return st;
+}
+
+static int rank_of_file(const char *name)
+{
+    int r = -1, n = 0;
+    if (sscanf(name, "trace.rank%d.csv%n", &r, &n) == 1 && name[n] == '\0' && r >= 0) return r;
+    return -1;
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+    const char *x = strrchr(*(char *const *)a, '/') + 1, *y = strrchr(*(char *const *)b, '/') + 1;
+    return rank_of_file(x) - rank_of_file(y);
+}
+
+tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
+{
+    *files = NULL;
+    *nfiles = 0;
+    DIR *d = opendir(dir);
+    if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run directory: %s", dir, strerror(errno));
+    tl_status st = TL_OK;
+    size_t n = 0, cap = 0;
+    char **f = NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (rank_of_file(e->d_name) < 0) continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            char **nf = realloc(f, cap * sizeof *nf);
+            TL_CHECKGOTO(nf, TL_ERR_NOMEM, st, fail, "%zu file names", cap);
+            f = nf;
+        }
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        f[n] = malloc(len);
+        TL_CHECKGOTO(f[n], TL_ERR_NOMEM, st, fail, "path");
+        snprintf(f[n], len, "%s/%s", dir, e->d_name);
+        n++;
+    }
+    TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv files", dir);
+    qsort(f, n, sizeof *f, cmp_files);
+    closedir(d);
+    *files = f;
+    *nfiles = n;
+    return TL_OK;
+fail:
+    closedir(d);
+    tl_an_run_files_free(&f, n);
+    return st;
+}
+
+void tl_an_run_files_free(char ***files, size_t nfiles)
+{
+    if (!files || !*files) return;
+    for (size_t i = 0; i < nfiles; i++) free((*files)[i]);
+    free(*files);
+    *files = NULL;
+}
+
+typedef struct load_state {
+    tl_an_rank *rk;
+    tl_an_names *names;
+} load_state;
+
+/* Iterations beyond this are a corrupt trace, not a long run. */
+#define MAX_ITER (1 << 26)
+
+static tl_status keep_record(void *user, const tl_trace_record *r)
+{
+    load_state *ls = user;
+    tl_an_rank *rk = ls->rk;
+    if (!is_gpu_activity(r)) return TL_OK;
+    TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "iteration %" PRId64 " beyond %d", r->iter, MAX_ITER);
+    if (rk->n == rk->cap) {
+        size_t cap = rk->cap ? rk->cap + rk->cap / 2 : 4096;
+        tl_an_ival *nv = realloc(rk->v, cap * sizeof *nv);
+        TL_CHECK(nv, TL_ERR_NOMEM, "%zu intervals", cap);
+        rk->v = nv;
+        rk->cap = cap;
+    }
+    tl_an_ival *v = &rk->v[rk->n];
+    memset(v, 0, sizeof *v);
+    v->start = r->start_ns;
+    v->end = r->end_ns;
+    v->iter = (int32_t)(r->iter < 0 ? -1 : r->iter);
+    v->lane = (uint8_t)r->lane;
+    v->cat = (uint8_t)r->cat;
+    v->kind = (uint8_t)r->kind;
+    v->group = (uint8_t)tl_an_group_of(r->kind, r->cat, r->name ? r->name : "");
+    TL_TRY(tl_an_names_intern(ls->names, r->name ? r->name : "", &v->name));
+    size_t s = 0;
+    while (s < rk->nstreams && rk->streams[s] != r->stream) s++;
+    if (s == rk->nstreams) {
+        TL_CHECK(s < UINT16_MAX, TL_ERR_PARSE, "more than %d streams", UINT16_MAX);
+        uint64_t *ns = realloc(rk->streams, (s + 1) * sizeof *ns);
+        TL_CHECK(ns, TL_ERR_NOMEM, "streams");
+        rk->streams = ns;
+        rk->streams[rk->nstreams++] = r->stream;
+    }
+    v->stream = (uint16_t)s;
+    if (r->iter >= 0) {
+        size_t it = (size_t)r->iter;
+        if (it >= rk->niter) {
+            size_t n = rk->niter ? rk->niter : 64;
+            while (n <= it) n *= 2;
+            int64_t *a = realloc(rk->iter_start, n * sizeof *a);
+            TL_CHECK(a, TL_ERR_NOMEM, "%zu iterations", n);
+            rk->iter_start = a;
+            int64_t *b = realloc(rk->iter_end, n * sizeof *b);
+            TL_CHECK(b, TL_ERR_NOMEM, "%zu iterations", n);
+            rk->iter_end = b;
+            for (size_t k = rk->niter; k < n; k++) {
+                a[k] = INT64_MAX;
+                b[k] = INT64_MIN;
+            }
+            rk->niter = n;
+        }
+        if (r->start_ns < rk->iter_start[it]) rk->iter_start[it] = r->start_ns;
+        if (r->end_ns > rk->iter_end[it]) rk->iter_end[it] = r->end_ns;
+    }
+    rk->n++;
+    return TL_OK;
+}
+
+tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk)
+{
+    memset(rk, 0, sizeof *rk);
+    load_state ls = {.rk = rk, .names = names};
+    tl_status st = tl_an_scan(path, flags, keep_record, &ls, &rk->meta);
+    if (st != TL_OK) {
+        tl_an_rank_free(rk);
+        return tl_error_frame(st, __FILE__, __LINE__);
+    }
+    /* Give back the growth slack: the sort and the sweep need no more. */
+    if (rk->n && rk->n < rk->cap) {
+        tl_an_ival *nv = realloc(rk->v, rk->n * sizeof *nv);
+        if (nv) {
+            rk->v = nv;
+            rk->cap = rk->n;
+        }
+    }
+    tl_an_ival_sort(rk->v, rk->n);
+    return TL_OK;
+}
+
+void tl_an_rank_free(tl_an_rank *rk)
+{
+    if (!rk) return;
+    free(rk->v);
+    free(rk->streams);
+    free(rk->iter_start);
+    free(rk->iter_end);
+    memset(rk, 0, sizeof *rk);
+}
+
+tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_t **bounds, int64_t **iters,
+                            size_t *nb, int64_t *w0, int64_t *w1)
+{
+    *bounds = NULL;
+    *iters = NULL;
+    *nb = 0;
+    size_t m = 0;
+    for (size_t k = 0; k < rk->niter; k++)
+        if (rk->iter_start[k] != INT64_MAX) m++;
+    int64_t *b = malloc((m ? m : 1) * sizeof *b), *it = malloc((m ? m : 1) * sizeof *it);
+    if (!b || !it) {
+        free(b);
+        free(it);
+        return TL_FAIL(TL_ERR_NOMEM, "%zu iterations", m);
+    }
+    size_t j = 0;
+    int64_t prev = INT64_MIN, sel_end = INT64_MIN;
+    int any = 0;
+    for (size_t k = 0; k < rk->niter; k++) {
+        if (rk->iter_start[k] == INT64_MAX) continue;
+        int64_t s = rk->iter_start[k] > prev ? rk->iter_start[k] : prev;
+        prev = s;
+        int64_t ik = (int64_t)k;
+        if (ik < lo) continue;
+        if (hi >= 0 && ik > hi) {
+            if (any && sel_end == INT64_MIN) sel_end = s; /* next iteration's bound closes the selection */
+            continue;
+        }
+        b[j] = s;
+        it[j] = ik;
+        j++;
+        any = 1;
+    }
+    if (any && (lo > 0 || hi >= 0)) {
+        *w0 = b[0];
+        if (sel_end == INT64_MIN) {
+            int64_t e = INT64_MIN;
+            for (size_t k = 0; k < j; k++)
+                if (rk->iter_end[it[k]] > e) e = rk->iter_end[it[k]];
+            sel_end = e;
+        }
+        *w1 = sel_end;
+    }
+    *bounds = b;
+    *iters = it;
+    *nb = j;
+    return TL_OK;
+}
+
+tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi)
+{
+    *lo = 0;
+    *hi = -1;
+    if (!s || !*s) return TL_OK;
+    const char *colon = strchr(s, ':');
+    char *end = NULL;
+    if (colon != s) {
+        errno = 0;
+        long long a = strtoll(s, &end, 10);
+        if (errno || end == s || (colon ? end != colon : *end != '\0') || a < 0) return TL_ERR_INVAL;
+        *lo = a;
+        if (!colon) *hi = a;
+    }
+    if (colon && colon[1]) {
+        errno = 0;
+        long long b = strtoll(colon + 1, &end, 10);
+        if (errno || *end != '\0' || b < *lo) return TL_ERR_INVAL;
+        *hi = b;
+    }
+    return TL_OK;
+}

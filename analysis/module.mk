@@ -1,0 +1,27 @@
+MODULES += analysis
+analysis_C := analysis/sweep.c analysis/names.c analysis/load.c analysis/table.c analysis/run.c \
+  analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
+  analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
+  analysis/cmd_sweep.c
+
+PROGRAMS += trilap-analyze
+trilap-analyze_C := analysis/main.c
+trilap-analyze_DEPS := analysis probes runtime
+
+HOST_TESTS += test_analysis test_analysis_cli test_plots
+TEST_HELPERS += helper_synth_trace
+helper_synth_trace_DEPS := probes runtime
+test_analysis_DEPS := analysis probes runtime
+test_analysis_cli_DEPS := analysis probes runtime
+test_plots_DEPS := analysis probes runtime
+
+# `make demo`: the three-stream microbenchmark traced on every visible GPU
+# (or the committed H200 traces without a GPU), analysed and plotted.
+DEMO_OUT ?= demo-out
+demo: $(BIN)/trilap-analyze $(if $(filter trilap-bench,$(PROGRAMS)),$(BIN)/trilap-bench)
+	TL_BIN=$(BIN) scripts/demo.sh --out $(DEMO_OUT)
+
+# `make plots`: render the committed results under results/ into plots/out.
+PLOTS_OUT ?= plots/out
+plots: $(BIN)/trilap-analyze
+	TL_BIN=$(BIN) scripts/render-plots.sh --results results --out $(PLOTS_OUT)

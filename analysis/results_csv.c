@@ -1,0 +1,140 @@
+/* Microbenchmark results CSV (columns variant, nranks, rep, us_per_iter,
+ * ... in any order; '#' lines skipped), grouped by (variant, nranks). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+/* Split one CSV line in place (RFC 4180 quotes); returns the field count. */
+static int split_csv(char *line, char **f, int maxf)
+{
+    int n = 0;
+    char *p = line;
+    while (n < maxf) {
+        if (*p == '"') {
+            char *w = ++p;
+            f[n++] = w;
+            while (*p && !(*p == '"' && p[1] != '"')) {
+                if (*p == '"') p++;
+                *w++ = *p++;
+            }
+            if (*p == '"') p++;
+            *w = '\0';
+            if (*p == ',') p++;
+            else break;
+            continue;
+        }
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c) break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+enum { MAXF = 128 };
+
+tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    FILE *fp = fopen(path, "r");
+    if (!fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open results file: %s", path, strerror(errno));
+    tl_status st = TL_OK;
+    char *line = NULL;
+    size_t lcap = 0;
+    long lineno = 0;
+    int cv = -1, cn = -1, cu = -1, cx = -1, have_header = 0;
+    tl_an_result *g = NULL;
+    double **samples = NULL;
+    size_t ng = 0;
+    char *f[MAXF];
+    while (getline(&line, &lcap, fp) >= 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0') continue;
+        int nf = split_csv(line, f, MAXF);
+        if (!have_header) {
+            for (int i = 0; i < nf; i++) {
+                if (!strcmp(f[i], "variant")) cv = i;
+                if (!strcmp(f[i], "nranks")) cn = i;
+                if (!strcmp(f[i], "us_per_iter")) cu = i;
+                if (xcol && !strcmp(f[i], xcol)) cx = i;
+            }
+            TL_CHECKGOTO(!xcol || cx >= 0, TL_ERR_PARSE, st, fail, "%s:%ld: header lacks the column %s", path, lineno,
+                         xcol);
+            TL_CHECKGOTO(cv >= 0 && cn >= 0 && cu >= 0, TL_ERR_PARSE, st, fail,
+                         "%s:%ld: header lacks variant, nranks or us_per_iter", path, lineno);
+            have_header = 1;
+            continue;
+        }
+        int need = cv > cn ? (cv > cu ? cv : cu) : (cn > cu ? cn : cu);
+        if (cx > need) need = cx;
+        TL_CHECKGOTO(nf > need, TL_ERR_PARSE, st, fail, "%s:%ld: %d fields, expected at least %d", path, lineno, nf,
+                     need + 1);
+        char *end = NULL;
+        errno = 0;
+        double us = strtod(f[cu], &end);
+        TL_CHECKGOTO(!errno && end != f[cu] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE, st, fail,
+                     "%s:%ld: bad us_per_iter '%s'", path, lineno, f[cu]);
+        long nr = strtol(f[cn], &end, 10);
+        TL_CHECKGOTO(end != f[cn] && *end == '\0' && nr > 0, TL_ERR_PARSE, st, fail, "%s:%ld: bad nranks '%s'", path,
+                     lineno, f[cn]);
+        double x = 0;
+        if (cx >= 0) {
+            errno = 0;
+            x = strtod(f[cx], &end);
+            TL_CHECKGOTO(!errno && end != f[cx] && *end == '\0' && isfinite(x), TL_ERR_PARSE, st, fail,
+                         "%s:%ld: bad %s '%s'", path, lineno, xcol, f[cx]);
+        }
+        size_t k = 0;
+        while (k < ng && !(strcmp(g[k].variant, f[cv]) == 0 && g[k].nranks == nr && g[k].x == x)) k++;
+        if (k == ng) {
+            tl_an_result *ngp = realloc(g, (ng + 1) * sizeof *ngp);
+            TL_CHECKGOTO(ngp, TL_ERR_NOMEM, st, fail, "results");
+            g = ngp;
+            double **ns = realloc(samples, (ng + 1) * sizeof *ns);
+            TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "results");
+            samples = ns;
+            memset(&g[ng], 0, sizeof g[ng]);
+            snprintf(g[ng].variant, sizeof g[ng].variant, "%s", f[cv]);
+            g[ng].nranks = (int)nr;
+            g[ng].x = x;
+            samples[ng] = NULL;
+            ng++;
+        }
+        double *s = realloc(samples[k], (size_t)(g[k].n + 1) * sizeof *s);
+        TL_CHECKGOTO(s, TL_ERR_NOMEM, st, fail, "samples");
+        samples[k] = s;
+        s[g[k].n++] = us;
+    }
+    TL_CHECKGOTO(have_header, TL_ERR_PARSE, st, fail, "%s: no header row", path);
+    TL_CHECKGOTO(ng > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
+    for (size_t k = 0; k < ng; k++) {
+        size_t n = (size_t)g[k].n;
+        qsort(samples[k], n, sizeof *samples[k], cmp_d);
+        g[k].min = samples[k][0];
+        g[k].max = samples[k][n - 1];
+        g[k].median = n % 2 ? samples[k][n / 2] : 0.5 * (samples[k][n / 2 - 1] + samples[k][n / 2]);
+    }
+    *out = g;
+    *nout = ng;
+    g = NULL;
+fail:
+    for (size_t k = 0; samples && k < ng; k++) free(samples[k]);
+    free(samples);
+    free(g);
+    free(line);
+    fclose(fp);
+    return st;
+}

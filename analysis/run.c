@@ -1,0 +1,80 @@
+/* The overlap metrics of a run: one rank file at a time (load, sort, one
+ * sweep for the window and every iteration slice, free), so memory follows
+ * the largest rank's GPU activity, not the run. */
+#include "analysis/analysis.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
+{
+    if (!pr || !*pr) return;
+    for (size_t i = 0; i < n; i++) {
+        free((*pr)[i].slices);
+        free((*pr)[i].iters);
+        free((*pr)[i].iter_w);
+    }
+    free(*pr);
+    *pr = NULL;
+}
+
+tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_names *names, tl_an_rank_fn each,
+                            void *user, tl_an_rank_result **out, size_t *nranks)
+{
+    tl_status st = TL_OK;
+    char **files = NULL;
+    size_t nf = 0;
+    tl_an_rank_result *res = NULL;
+    tl_an_rank rk;
+    memset(&rk, 0, sizeof rk);
+    int64_t *bounds = NULL;
+    *out = NULL;
+    *nranks = 0;
+    TL_TRYGOTO(tl_an_run_files(dir, &files, &nf), st, fail);
+    res = calloc(nf, sizeof *res);
+    TL_CHECKGOTO(res, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    for (size_t f = 0; f < nf; f++) {
+        TL_TRYGOTO(tl_an_rank_load(files[f], o->flags, names, &rk), st, fail);
+        tl_an_rank_result *r = &res[f];
+        r->meta = rk.meta;
+        int64_t w0 = rk.meta.w0, w1 = rk.meta.w1;
+        size_t nb = 0;
+        TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);
+        TL_CHECKGOTO(nb > 0 || (o->iter_lo == 0 && o->iter_hi < 0), TL_ERR_INVAL, st, fail,
+                     "%s: no GPU activity in iterations %lld:%lld", files[f], (long long)o->iter_lo,
+                     (long long)o->iter_hi);
+        r->meta.w0 = w0;
+        r->meta.w1 = w1;
+        r->nslices = nb;
+        r->iter_w = calloc(nb ? nb : 1, sizeof *r->iter_w);
+        TL_CHECKGOTO(r->iter_w, TL_ERR_NOMEM, st, fail, "%zu iterations", nb);
+        for (size_t k = 0; k < nb; k++) {
+            int64_t lo = bounds[k] > w0 ? bounds[k] : w0, hi = k + 1 < nb && bounds[k + 1] < w1 ? bounds[k + 1] : w1;
+            r->iter_w[k] = hi > lo ? hi - lo : 0;
+        }
+        if (o->slices) {
+            /* 184 bytes per iteration: only while someone needs them */
+            r->slices = calloc(nb ? nb : 1, sizeof *r->slices);
+            TL_CHECKGOTO(r->slices, TL_ERR_NOMEM, st, fail, "%zu iterations", nb);
+        }
+        TL_TRYGOTO(tl_an_sweep(rk.v, rk.n, w0, w1, bounds, r->slices ? nb : 0, o->gap_ns, &r->whole, r->slices), st,
+                   fail);
+        if (each) TL_TRYGOTO(each(user, &rk, r), st, fail);
+        if (o->slices < 2) {
+            free(r->slices);
+            r->slices = NULL;
+        }
+        free(bounds);
+        bounds = NULL;
+        tl_an_rank_free(&rk);
+    }
+    *out = res;
+    *nranks = nf;
+    res = NULL;
+fail:
+    free(bounds);
+    tl_an_rank_free(&rk);
+    tl_an_rank_results_free(&res, nf);
+    tl_an_run_files_free(&files, nf);
+    return st;
+}

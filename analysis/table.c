@@ -1,0 +1,232 @@
+/* Result tables: "# key: value" preamble, names row, units row,
+ * right-aligned columns, "# N rows" footer; the same columns as CSV with the
+ * units folded into the names (total_us) for gnuplot. */
+#include "analysis/analysis.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct col {
+    char name[48], unit[16];
+    int text;
+} col;
+
+struct tl_an_table {
+    char title[128];
+    col *cols;
+    size_t ncols;
+    char **meta; /* "key: value" */
+    size_t nmeta;
+    char **cells; /* nrows * ncols */
+    size_t nrows, cap, cur;
+};
+
+tl_status tl_an_table_create(tl_an_table **out, const char *title)
+{
+    tl_an_table *t = NULL;
+    TL_ALLOC(t, 1);
+    snprintf(t->title, sizeof t->title, "%s", title ? title : "");
+    *out = t;
+    return TL_OK;
+}
+
+void tl_an_table_destroy(tl_an_table **pt)
+{
+    if (!pt || !*pt) return;
+    tl_an_table *t = *pt;
+    for (size_t i = 0; i < t->nmeta; i++) free(t->meta[i]);
+    for (size_t i = 0; i < t->nrows * t->ncols; i++) free(t->cells[i]);
+    free(t->meta);
+    free(t->cells);
+    free(t->cols);
+    free(t);
+    *pt = NULL;
+}
+
+tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text)
+{
+    TL_CHECK(t->nrows == 0, TL_ERR_INVAL, "column %s added after rows", name);
+    col *c = realloc(t->cols, (t->ncols + 1) * sizeof *c);
+    TL_CHECK(c, TL_ERR_NOMEM, "columns");
+    t->cols = c;
+    snprintf(c[t->ncols].name, sizeof c->name, "%s", name);
+    snprintf(c[t->ncols].unit, sizeof c->unit, "%s", unit ? unit : "");
+    c[t->ncols].text = text;
+    t->ncols++;
+    return TL_OK;
+}
+
+tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)
+{
+    char val[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(val, sizeof val, fmt, ap);
+    va_end(ap);
+    char **m = realloc(t->meta, (t->nmeta + 1) * sizeof *m);
+    TL_CHECK(m, TL_ERR_NOMEM, "metadata");
+    t->meta = m;
+    size_t len = strlen(key) + strlen(val) + 3;
+    m[t->nmeta] = malloc(len);
+    TL_CHECK(m[t->nmeta], TL_ERR_NOMEM, "metadata");
+    snprintf(m[t->nmeta], len, "%s: %s", key, val);
+    t->nmeta++;
+    return TL_OK;
+}
+
+tl_status tl_an_table_row(tl_an_table *t)
+{
+    TL_CHECK(t->ncols > 0, TL_ERR_INVAL, "table %s has no columns", t->title);
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 16;
+        char **c = realloc(t->cells, cap * t->ncols * sizeof *c);
+        TL_CHECK(c, TL_ERR_NOMEM, "%zu rows", cap);
+        t->cells = c;
+        t->cap = cap;
+    }
+    for (size_t j = 0; j < t->ncols; j++) t->cells[t->nrows * t->ncols + j] = NULL;
+    t->nrows++;
+    t->cur = 0;
+    return TL_OK;
+}
+
+tl_status tl_an_table_str(tl_an_table *t, const char *s)
+{
+    TL_CHECK(t->nrows > 0 && t->cur < t->ncols, TL_ERR_INVAL, "table %s: cell %zu beyond %zu columns", t->title,
+             t->cur, t->ncols);
+    char *d = strdup(s ? s : "-");
+    TL_CHECK(d, TL_ERR_NOMEM, "cell");
+    t->cells[(t->nrows - 1) * t->ncols + t->cur++] = d;
+    return TL_OK;
+}
+
+tl_status tl_an_table_fmt(tl_an_table *t, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return tl_an_table_str(t, buf);
+}
+
+tl_status tl_an_table_num(tl_an_table *t, double v, int decimals)
+{
+    if (!isfinite(v)) return tl_an_table_str(t, "-");
+    return tl_an_table_fmt(t, "%.*f", decimals, v);
+}
+
+tl_status tl_an_table_int(tl_an_table *t, int64_t v) { return tl_an_table_fmt(t, "%lld", (long long)v); }
+
+size_t tl_an_table_nrows(const tl_an_table *t) { return t->nrows; }
+
+static const char *cell(const tl_an_table *t, size_t i, size_t j)
+{
+    const char *c = t->cells[i * t->ncols + j];
+    return c ? c : "-";
+}
+
+void tl_an_table_print(const tl_an_table *t, FILE *out)
+{
+    if (t->title[0]) fprintf(out, "# table: %s\n", t->title);
+    for (size_t i = 0; i < t->nmeta; i++) fprintf(out, "# %s\n", t->meta[i]);
+    size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);
+    if (!w) return;
+    for (size_t j = 0; j < t->ncols; j++) {
+        w[j] = strlen(t->cols[j].name);
+        if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
+        for (size_t i = 0; i < t->nrows; i++)
+            if (strlen(cell(t, i, j)) > w[j]) w[j] = strlen(cell(t, i, j));
+    }
+    for (int row = 0; row < 2; row++) {
+        fputc('#', out);
+        for (size_t j = 0; j < t->ncols; j++) {
+            const char *s = row == 0 ? t->cols[j].name : (t->cols[j].unit[0] ? t->cols[j].unit : "-");
+            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", (int)w[j], s);
+        }
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < t->nrows; i++) {
+        fputc(' ', out);
+        for (size_t j = 0; j < t->ncols; j++)
+            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", (int)w[j], cell(t, i, j));
+        fputc('\n', out);
+    }
+    fprintf(out, "# %zu rows\n", t->nrows);
+    free(w);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_unit_name(FILE *f, const col *c)
+{
+    fputs(c->name, f);
+    if (!c->unit[0] || !strcmp(c->unit, "-")) return;
+    const char *u = !strcmp(c->unit, "%") ? "pct" : !strcmp(c->unit, "GB/s") ? "GBps" : c->unit;
+    fprintf(f, "_%s", u);
+}
+
+tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
+{
+    tl_an_out o;
+    TL_TRY(tl_an_out_open(&o, path));
+    for (size_t j = 0; j < t->ncols; j++) {
+        if (j) fputc(',', o.f);
+        csv_unit_name(o.f, &t->cols[j]);
+    }
+    fputc('\n', o.f);
+    for (size_t i = 0; i < t->nrows; i++) {
+        for (size_t j = 0; j < t->ncols; j++) {
+            if (j) fputc(',', o.f);
+            const char *c = cell(t, i, j);
+            csv_field(o.f, strcmp(c, "-") ? c : "NaN");
+        }
+        fputc('\n', o.f);
+    }
+    TL_TRY(tl_an_out_close(&o, 1));
+    return TL_OK;
+}
+
+tl_status tl_an_out_open(tl_an_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->path, sizeof o->path, "%s", path);
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", o->tmp, strerror(errno));
+    return TL_OK;
+}
+
+tl_status tl_an_out_close(tl_an_out *o, int commit)
+{
+    if (!o->f) return TL_OK;
+    int bad = ferror(o->f);
+    if (fclose(o->f) != 0) bad = 1;
+    o->f = NULL;
+    if (!commit || bad) {
+        remove(o->tmp);
+        if (commit) return TL_FAIL(TL_ERR_IO, "%s: write failed", o->path);
+        return TL_OK;
+    }
+    if (rename(o->tmp, o->path) != 0) {
+        remove(o->tmp);
+        return TL_FAIL(TL_ERR_IO, "%s: rename failed: %s", o->path, strerror(errno));
+    }
+    return TL_OK;
+}

@@ -1,0 +1,36 @@
+# Kernel-time breakdown: stacked bars of each category's mean GPU time per
+# iteration, one bar per run (variant and GPU count), with the iteration
+# time (window / iterations) as a marker: categories that overlap stack
+# above it.
+#   gnuplot -e "file='stack.csv'; out='breakdown.png'" plots/breakdown.gp
+# Input: CSV from `trilap-analyze breakdown RUN_DIR... --stack-csv FILE`.
+if (!exists("file")) { print "breakdown.gp: set file='stack.csv' and out='x.png'"; exit status 2 }
+if (!exists("width")) width = 900
+if (!exists("height")) height = 500
+# common.gp lives beside this script, wherever gnuplot is started
+dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
+if (!exists("dir")) dir = dirname(ARG0)
+load dir . "common.gp"
+set title "GPU time per iteration by kernel category (mean over ranks)"
+set ylabel "µs per iteration"
+set style data histogram
+set style histogram rowstacked
+set style fill solid 0.9 border lc rgb "#333333"
+set boxwidth 0.6
+set key outside right top vertical noenhanced
+set grid ytics lc rgb "#dddddd"
+set yrange [0:*]
+set xtics noenhanced
+set bmargin 4
+label(r, g) = sprintf("%s\n%d GPU%s", r, g, g == 1 ? "" : "s")
+cmd = ""
+do for [k = 1:words(categories)] {
+    c = word(categories, k)
+    stats file using (column(c)) nooutput
+    if (STATS_sum > 0) {
+        cmd = cmd . sprintf("%s file using (column('%s')):xtic(label(strcol('run'), column('nranks'))) lc rgb %d title '%s'", \
+                            cmd eq "" ? "" : ", ", c, int(word(palette, k)), c)
+    }
+}
+cmd = cmd . ", file using 0:(column('window_per_iter_us')) with points pt 7 ps 1.5 lc rgb 'black' title 'iteration time'"
+eval("plot " . cmd)

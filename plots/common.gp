@@ -1,0 +1,20 @@
+# Shared by the trilap plots: CSV input with a header row (columns read by
+# name), the terminal chosen from the output name, the category palette.
+# Callers set `out` (a .png or .pdf path) and may set `width`, `height` (px;
+# the PDF size is derived at 100 px per inch).
+set datafile separator comma
+set datafile columnheaders
+if (!exists("width")) width = 1200
+if (!exists("height")) height = 500
+is_pdf = strstrt(out, ".pdf") > 0
+if (is_pdf) {
+    set terminal pdfcairo enhanced color font "Sans,9" size (width / 100.0), (height / 100.0)
+} else {
+    set terminal pngcairo enhanced color font "Sans,10" size width, height
+}
+set output out
+# breakdown categories (cat_id of `trilap-analyze timeline`, in this order)
+categories = "spmv fused-update dot precond pack-unpack axpy nccl-allreduce nccl-coll-other nccl-sendrecv memcpy memset other"
+palette = "2062260 1556175 9725885 9197131 12369186 2924588 14034728 16750742 16744206 8355711 13092807 14907330"
+catcolor(i) = int(word(palette, int(i) + 1))
+catcolor_of(name) = sum [k = 1:words(categories)] (word(categories, k) eq name ? int(word(palette, k)) : 0)

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The trilap demo (`make demo`): the three-stream microbenchmark traced on
+# every visible GPU, analysed, and rendered into one folder with a short
+# report of what overlapped, what did not and why.
+#   scripts/demo.sh [--out DIR] [--from RUNS] [--gpus N]
+# With a GPU: runs bin/trilap-bench tristream for two-stream, three-naive and
+# three-split with --trace. Without one (or with --from RUNS): analyses the
+# recorded traces RUNS/<variant>/trace.rank*.csv, by default the H200 run
+# committed under results/tristream-h200x2, and says so in the report.
+set -euo pipefail
+
+out=demo-out
+from=""
+gpus=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --out) out=$2; shift 2 ;;
+        --from) from=$2; shift 2 ;;
+        --gpus) gpus=$2; shift 2 ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "demo.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
+        *) out=$1; shift ;;
+    esac
+done
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${TL_BIN:-$here/bin}
+[[ $bin == /* ]] || bin=$here/$bin
+analyze=$bin/trilap-analyze
+variants=(two-stream three-naive three-split)
+[[ -x $analyze ]] || { echo "demo.sh: $analyze not built (run make)" >&2; exit 1; }
+start=$(date +%s)
+report=$out/report.txt
+
+visible_gpus() {
+    command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return; }
+    nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
+}
+
+if [[ -z $from ]]; then
+    n=$(visible_gpus)
+    if [[ $n -gt 0 && -x $bin/trilap-bench ]]; then
+        gpus=${gpus:-$n}
+        from=$out/run
+        source_line="live run: bin/trilap-bench tristream on $gpus GPU(s) of $(hostname)"
+        echo "demo.sh: $source_line"
+        rm -rf "$from"
+        mkdir -p "$out"
+        "$bin/trilap-bench" tristream --variants "$(IFS=,; echo "${variants[*]}")" --gpus "$gpus" \
+            --trace "$from" --results "$from/results.csv" | tee "$out/bench.txt"
+    else
+        from=$here/results/tristream-h200x2
+        why="no GPU visible"
+        [[ $n -gt 0 ]] && why="bin/trilap-bench not built"
+        source_line="recorded trace: $why, so this analyses the 2 x H200 run committed under results/tristream-h200x2"
+    fi
+else
+    source_line="recorded trace: $from (given with --from)"
+fi
+for v in "${variants[@]}"; do
+    [[ -f $from/$v/trace.rank0.csv ]] || {
+        echo "demo.sh: no trace $from/$v/trace.rank0.csv; record one with" >&2
+        echo "  bin/trilap-bench tristream --variants two-stream,three-naive,three-split --trace $from" >&2
+        exit 1
+    }
+done
+echo "demo.sh: analysing $from into $out"
+mkdir -p "$out"
+
+files="" titles=""
+for v in "${variants[@]}"; do
+    "$analyze" overlap "$from/$v" --csv "$out/overlap-$v.csv" > "$out/overlap-$v.txt"
+    "$analyze" diagnose "$from/$v" --csv "$out/diagnose-$v.csv" > "$out/diagnose-$v.txt"
+    "$analyze" timeline "$from/$v" -o "$out/timeline-$v.csv" > /dev/null
+    "$analyze" perfetto "$from/$v" -o "$out/perfetto-$v.json" > /dev/null
+    files+="$out/timeline-$v.csv " titles+="$v "
+done
+"$analyze" breakdown "${variants[@]/#/$from/}" --csv "$out/breakdown.csv" --stack-csv "$out/breakdown-stack.csv" \
+    > "$out/breakdown.txt"
+"$analyze" compare "$from/two-stream" "$from/three-split" > "$out/compare-two-stream-vs-three-split.txt"
+"$analyze" compare "$from/three-naive" "$from/three-split" > "$out/compare-three-naive-vs-three-split.txt"
+if [[ -f $from/results.csv ]]; then
+    "$analyze" compare "$from/results.csv" --baseline two-stream > "$out/results-speedup.txt"
+fi
+
+plots=""
+if command -v gnuplot >/dev/null; then
+    for ext in png pdf; do
+        gnuplot -e "files='${files% }'; titles='${titles% }'; out='$out/timeline.$ext'" "$here/plots/timeline.gp"
+        gnuplot -e "file='$out/breakdown-stack.csv'; out='$out/breakdown.$ext'" "$here/plots/breakdown.gp"
+    done
+    plots="timeline.png/.pdf (lanes per rank, a few iterations of each variant side by side), breakdown.png/.pdf"
+else
+    plots="none: gnuplot not found (install gnuplot-nox); the CSV files are there to plot later"
+fi
+
+# metric of the max row (or rank 0 with one rank) from an overlap CSV
+metric() {
+    awk -F, -v col="$2" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == col) k = i; next}
+        {v[$1] = $k} END {print ("max" in v) ? v["max"] : v["0"]}' "$1"
+}
+itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") {print $(i + 1); exit}}' "$1"; }
+
+{
+    echo "trilap demo report ($(date -u '+%Y-%m-%d %H:%M UTC'))"
+    echo "source: $source_line"
+    echo
+    printf '%-12s %12s %9s %10s %9s %14s %10s\n' variant "iter (us)" "hidden %" "comm-comm %" "triple %" "derived (us)" "idle (us)"
+    for v in "${variants[@]}"; do
+        c=$out/overlap-$v.csv
+        printf '%-12s %12s %9s %10s %9s %14s %10s\n' "$v" "$(itime "$out/overlap-$v.txt")" "$(metric "$c" hidden_pct)" \
+            "$(metric "$c" comm_comm_pct)" "$(metric "$c" triple_pct)" "$(metric "$c" derived_comm_us)" "$(metric "$c" idle_us)"
+    done
+    echo "(max over ranks; metrics defined in analysis/README.md; derived and idle over the whole traced window)"
+    echo
+    grep '^# speedup' "$out/compare-two-stream-vs-three-split.txt" | sed 's/^# /three-split vs two-stream, /'
+    grep '^# speedup' "$out/compare-three-naive-vs-three-split.txt" | sed 's/^# /three-split vs three-naive, /'
+    echo
+    for v in "${variants[@]}"; do
+        echo "== $v"
+        grep '^overlap rank' "$out/diagnose-$v.txt" | sed 's/^/  overlapped: /'
+        if grep -q '^FINDING' "$out/diagnose-$v.txt"; then
+            awk '/^FINDING/ {p = 1} /^ok \[/ {p = 0} /^$/ {p = 0} p' "$out/diagnose-$v.txt" | sed 's/^/  /'
+        else
+            echo "  no lost overlap found (every rule of diagnose passed)"
+        fi
+    done
+    echo
+    echo "files: $plots; overlap-*.txt, diagnose-*.txt, breakdown.txt, compare-*.txt (tables, CSV beside them);"
+    echo "       perfetto-*.json (open in https://ui.perfetto.dev)"
+    echo "took $(( $(date +%s) - start )) s"
+} > "$report"
+cat "$report"

@@ -1,0 +1,206 @@
+/* Overlap metric arithmetic (analysis/sweep.c) on hand-made interval sets
+ * with answers worked out by hand, plus the category table and --iters. */
+#include "analysis/analysis.h"
+#include "tl_test.h"
+
+static tl_an_ival iv(int cls, int64_t s, int64_t e)
+{
+    tl_an_ival v;
+    memset(&v, 0, sizeof v);
+    v.start = s;
+    v.end = e;
+    v.kind = TL_KIND_KERNEL;
+    v.cat = cls == TL_AN_C_COMPUTE ? TL_CAT_COMPUTE : cls == TL_AN_C_P2P ? TL_CAT_P2P : cls == TL_AN_C_COLL ? TL_CAT_COLL : TL_CAT_MEMCPY;
+    if (cls == TL_AN_C_OTHER) v.kind = TL_KIND_MEMCPY;
+    return v;
+}
+
+static tl_an_metrics run(tl_an_ival *v, size_t n, int64_t w0, int64_t w1)
+{
+    tl_an_metrics m;
+    tl_an_ival_sort(v, n);
+    TL_ASSERT_OK(tl_an_sweep(v, n, w0, w1, NULL, 0, 0, &m, NULL));
+    return m;
+}
+
+enum { C = TL_AN_C_COMPUTE, P = TL_AN_C_P2P, K = TL_AN_C_COLL, O = TL_AN_C_OTHER };
+
+TL_TEST(disjoint)
+{
+    tl_an_ival v[] = {iv(C, 0, 10), iv(P, 20, 30), iv(K, 40, 45)};
+    tl_an_metrics m = run(v, 3, 0, 100);
+    TL_ASSERT_EQ(m.w, 100);
+    TL_ASSERT_EQ(tl_an_m_union(&m, C), 10);
+    TL_ASSERT_EQ(tl_an_m_union(&m, P | K), 15);
+    TL_ASSERT_EQ(tl_an_m_idle(&m), 75);
+    TL_ASSERT_NEAR(tl_an_m_hidden(&m), 0, 0);
+    TL_ASSERT_NEAR(tl_an_m_ccover(&m), 0, 0);
+    TL_ASSERT_NEAR(tl_an_m_triple(&m), 0, 0);
+    TL_ASSERT_EQ(tl_an_m_derived(&m), 90);
+}
+
+TL_TEST(nested)
+{
+    /* p2p [10,20] and coll [12,18] inside compute [0,50] */
+    tl_an_ival v[] = {iv(P, 10, 20), iv(C, 0, 50), iv(K, 12, 18)};
+    tl_an_metrics m = run(v, 3, 0, 50);
+    TL_ASSERT_EQ(tl_an_m_union(&m, P | K), 10);
+    TL_ASSERT_NEAR(tl_an_m_hidden(&m), 1.0, 1e-12);
+    TL_ASSERT_NEAR(tl_an_m_ccover(&m), 1.0, 1e-12); /* 6 / min(10, 6) */
+    TL_ASSERT_NEAR(tl_an_m_triple(&m), 6.0 / 50, 1e-12);
+    TL_ASSERT_EQ(tl_an_m_idle(&m), 0);
+}
+
+TL_TEST(partial)
+{
+    /* compute [0,40] [30,60] (overlapping compute kernels), p2p [50,80], coll [70,90] */
+    tl_an_ival v[] = {iv(C, 0, 40), iv(C, 30, 60), iv(P, 50, 80), iv(K, 70, 90)};
+    tl_an_metrics m = run(v, 4, 0, 100);
+    TL_ASSERT_EQ(tl_an_m_union(&m, C), 60);
+    TL_ASSERT_EQ(m.sum_compute, 70);
+    TL_ASSERT_EQ(tl_an_m_union(&m, P | K), 40);
+    TL_ASSERT_NEAR(tl_an_m_hidden(&m), 10.0 / 40, 1e-12);
+    TL_ASSERT_NEAR(tl_an_m_ccover(&m), 10.0 / 20, 1e-12);
+    TL_ASSERT_EQ(tl_an_m_idle(&m), 10);
+    TL_ASSERT_EQ(tl_an_m_derived(&m), 30);
+    /* the reconciliation identity: derived = comm + idle + other - hidden - concurrency */
+    int64_t hid = 10, conc = m.sum_compute - tl_an_m_union(&m, C);
+    TL_ASSERT_EQ(tl_an_m_derived(&m), tl_an_m_union(&m, P | K) + tl_an_m_idle(&m) + m.by_mask[O] - hid - conc);
+}
+
+TL_TEST(serialised)
+{
+    /* what NCCL does with one communicator: coll then p2p, never together */
+    tl_an_ival v[] = {iv(K, 0, 12), iv(P, 12, 26), iv(C, 1, 51), iv(K, 60, 72), iv(P, 72, 86), iv(C, 61, 111)};
+    tl_an_metrics m = run(v, 6, 0, 120);
+    TL_ASSERT_NEAR(tl_an_m_ccover(&m), 0, 0);
+    TL_ASSERT_NEAR(tl_an_m_triple(&m), 0, 0);
+    TL_ASSERT_NEAR(tl_an_m_hidden(&m), 50.0 / 52, 1e-12);
+}
+
+TL_TEST(window_clip_and_other)
+{
+    /* intervals outside or across the window are clipped; memcpy counts as GPU activity */
+    tl_an_ival v[] = {iv(C, -50, 10), iv(O, 20, 30), iv(P, 90, 150), iv(C, 200, 300)};
+    tl_an_metrics m = run(v, 4, 0, 100);
+    TL_ASSERT_EQ(m.w, 100);
+    TL_ASSERT_EQ(tl_an_m_union(&m, C), 10);
+    TL_ASSERT_EQ(m.sum_compute, 10);
+    TL_ASSERT_EQ(tl_an_m_union(&m, P), 10);
+    TL_ASSERT_EQ(m.by_mask[O], 10);
+    TL_ASSERT_EQ(tl_an_m_idle(&m), 70);
+    TL_ASSERT_EQ(m.ncompute, 0); /* the first compute kernel started before the window */
+    TL_ASSERT_EQ(m.np2p, 1);
+}
+
+TL_TEST(slices_partition_window)
+{
+    tl_an_ival v[] = {iv(C, 0, 30), iv(P, 25, 45), iv(K, 40, 60), iv(C, 50, 80), iv(P, 95, 100)};
+    int64_t b[] = {0, 50};
+    tl_an_metrics whole, s[2], sum;
+    memset(&sum, 0, sizeof sum);
+    tl_an_ival_sort(v, 5);
+    TL_ASSERT_OK(tl_an_sweep(v, 5, 0, 100, b, 2, 5, &whole, s));
+    TL_ASSERT_EQ(s[0].w, 50);
+    TL_ASSERT_EQ(s[1].w, 50);
+    TL_ASSERT_EQ(tl_an_m_union(&s[0], C), 30);
+    TL_ASSERT_EQ(tl_an_m_union(&s[1], K), 10);
+    TL_ASSERT_EQ(tl_an_m_inter(&s[0], P | K), 5);
+    tl_an_m_add(&sum, &s[0]);
+    tl_an_m_add(&sum, &s[1]);
+    for (int k = 0; k < TL_AN_NMASK; k++) TL_ASSERT_EQ(sum.by_mask[k], whole.by_mask[k]);
+    TL_ASSERT_EQ(sum.sum_compute, whole.sum_compute);
+    /* idle: [30,... no: 80..95 (15, longer than 5: not a launch gap) */
+    TL_ASSERT_EQ(tl_an_m_idle(&whole), 15);
+    TL_ASSERT_EQ(whole.launch_gaps, 0);
+}
+
+TL_TEST(launch_gaps)
+{
+    tl_an_ival v[] = {iv(C, 0, 10), iv(C, 13, 20), iv(C, 40, 50)};
+    tl_an_metrics m;
+    tl_an_ival_sort(v, 3);
+    TL_ASSERT_OK(tl_an_sweep(v, 3, 0, 50, NULL, 0, 5, &m, NULL));
+    TL_ASSERT_EQ(tl_an_m_idle(&m), 23);
+    TL_ASSERT_EQ(m.launch_gaps, 3);
+}
+
+TL_TEST(empty_and_bad_window)
+{
+    tl_an_metrics m;
+    TL_ASSERT_OK(tl_an_sweep(NULL, 0, 0, 10, NULL, 0, 0, &m, NULL));
+    TL_ASSERT_EQ(tl_an_m_idle(&m), 10);
+    TL_ASSERT(isnan(tl_an_m_hidden(&m)));
+    TL_ASSERT(tl_an_sweep(NULL, 0, 10, 0, NULL, 0, 0, &m, NULL) == TL_ERR_INVAL);
+}
+
+TL_TEST(union_segments)
+{
+    tl_an_ival v[] = {iv(C, 0, 10), iv(C, 5, 15), iv(P, 16, 17), iv(C, 20, 30)};
+    int64_t *seg = NULL;
+    size_t n = 0;
+    tl_an_ival_sort(v, 4);
+    TL_ASSERT_OK(tl_an_union_segments(v, 4, C, &seg, &n));
+    TL_ASSERT_EQ(n, 2);
+    TL_ASSERT_EQ(seg[1], 15);
+    TL_ASSERT_EQ(tl_an_overlap_with(seg, n, 12, 25), 3 + 5);
+    free(seg);
+}
+
+TL_TEST(categories)
+{
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "cusparse::csrmv_v3_kernel"), TL_AN_G_SPMV);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_halo_pack_kernel"), TL_AN_G_PACK);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_jacobi_apply"), TL_AN_G_PRECOND);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_pcg_fused_update"), TL_AN_G_FUSED);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_dot_kernel"), TL_AN_G_DOT);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "void tl_daxpy_kernel<double>(long)"), TL_AN_G_AXPY);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COLL, "ncclDevKernel_AllReduce_Sum_f64_RING_LL"), TL_AN_G_ALLREDUCE);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COLL, "ncclKernel_AllGather_RING"), TL_AN_G_COLL);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_P2P, "ncclDevKernel_SendRecv"), TL_AN_G_P2P);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_MEMCPY, TL_CAT_MEMCPY, "memcpy HtoD"), TL_AN_G_MEMCPY);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_MEMSET, TL_CAT_MEMSET, "memset"), TL_AN_G_MEMSET);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "mystery"), TL_AN_G_OTHER);
+}
+
+TL_TEST(names_intern)
+{
+    tl_an_names *n = NULL;
+    TL_ASSERT_OK(tl_an_names_create(&n));
+    uint32_t a, b, c;
+    char buf[32];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(buf, sizeof buf, "k%d", i);
+        TL_ASSERT_OK(tl_an_names_intern(n, buf, &a));
+        TL_ASSERT_EQ(a, i);
+    }
+    TL_ASSERT_OK(tl_an_names_intern(n, "k7", &b));
+    TL_ASSERT_OK(tl_an_names_intern(n, "k999", &c));
+    TL_ASSERT_EQ(b, 7);
+    TL_ASSERT_EQ(c, 999);
+    TL_ASSERT_STREQ(tl_an_names_get(n, 7), "k7");
+    tl_an_names_destroy(&n);
+    TL_ASSERT(n == NULL);
+}
+
+TL_TEST(parse_iters)
+{
+    int64_t lo, hi;
+    TL_ASSERT_OK(tl_an_parse_iters("3:7", &lo, &hi));
+    TL_ASSERT_EQ(lo, 3);
+    TL_ASSERT_EQ(hi, 7);
+    TL_ASSERT_OK(tl_an_parse_iters("5:", &lo, &hi));
+    TL_ASSERT_EQ(hi, -1);
+    TL_ASSERT_OK(tl_an_parse_iters(":4", &lo, &hi));
+    TL_ASSERT_EQ(lo, 0);
+    TL_ASSERT_EQ(hi, 4);
+    TL_ASSERT_OK(tl_an_parse_iters("9", &lo, &hi));
+    TL_ASSERT_EQ(lo, 9);
+    TL_ASSERT_EQ(hi, 9);
+    TL_ASSERT(tl_an_parse_iters("7:3", &lo, &hi) != TL_OK);
+    TL_ASSERT(tl_an_parse_iters("x", &lo, &hi) != TL_OK);
+    TL_ASSERT(tl_an_parse_iters("1:2x", &lo, &hi) != TL_OK);
+}
+
+TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
+             empty_and_bad_window, union_segments, categories, names_intern, parse_iters)

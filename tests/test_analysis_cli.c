@@ -1,0 +1,471 @@
+/* trilap-analyze end to end: hand-made traces with known metrics, diagnosis
+ * of synthetic three-naive vs three-split runs (and the committed H200
+ * traces when present), reader robustness, Perfetto nesting, streaming of a
+ * ~200 MB trace in bounded memory. */
+#include <stdarg.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tl_test.h"
+
+static char cmdbuf[8192];
+
+static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
+static const char *build(void) { return tl_test_env("TL_BUILD", "build"); }
+
+/* Runs a shell command with stdout/stderr into dir/out, dir/err; exit code. */
+static int sh(const char *dir, const char *fmt, ...)
+{
+    char cmd[6000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(cmdbuf, sizeof cmdbuf, "( %s ) >%s/out 2>%s/err", cmd, dir, dir);
+    int rc = system(cmdbuf);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) TL_TEST_FAIL_("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+static char *out_of(const char *dir, const char *which)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, which);
+    return slurp(p);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) TL_TEST_FAIL_("cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char *META = "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# device=%d\n"
+                          "# window_start_ns=0\n# window_end_ns=100000\n# complete=yes\n"
+                          "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n";
+
+static void trace(const char *dir, int rank, const char *rows)
+{
+    char path[1024], head[1024];
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/trace.rank%d.csv", dir, rank);
+    snprintf(head, sizeof head, META, rank, rank);
+    FILE *f = fopen(path, "w");
+    if (!f) TL_TEST_FAIL_("cannot write %s", path);
+    fputs(head, f);
+    fputs(rows, f);
+    fclose(f);
+}
+
+/* Value of column `col` in the CSV row whose first field is `key`. */
+static double csv_get(const char *csv, const char *key, const char *col)
+{
+    char *dup = strdup(csv), *save = NULL;
+    char *line = strtok_r(dup, "\n", &save);
+    int ci = -1, i = 0;
+    for (char *p = line, *f; (f = strsep(&p, ",")); i++)
+        if (!strcmp(f, col)) ci = i;
+    if (ci < 0) TL_TEST_FAIL_("no column %s", col);
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *p = line, *f = strsep(&p, ",");
+        if (strcmp(f, key)) continue;
+        for (i = 1; (f = strsep(&p, ",")); i++)
+            if (i == ci) {
+                double v = atof(f);
+                free(dup);
+                return v;
+            }
+    }
+    TL_TEST_FAIL_("no row %s", key);
+}
+
+TL_TEST(overlap_known_values)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    /* rank 0: compute [0,40]+[30,60] us, p2p [50,80], coll [70,90], window 100 us
+     * rank 1: compute [0,50], p2p [10,20], coll [12,18] (nested), memcpy [60,70] */
+    trace(run, 0,
+          "0,0,1,compute,compute,kernel,k_a,0,40000,1,-1,0\n"
+          "0,0,1,compute,compute,kernel,k_b,30000,60000,2,-1,0\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,50000,80000,3,1000,1\n"
+          "0,0,3,coll,coll,kernel,\"ncclDevKernel_AllReduce_Sum_f64, RING\",70000,90000,4,16,1\n"
+          "0,-1,0,host,range,host,iteration,0,1000,5,-1,0\n");
+    trace(run, 1,
+          "1,1,1,compute,compute,kernel,k_a,0,50000,1,-1,0\n"
+          "1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,10000,20000,3,1000,0\n"
+          "1,1,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,12000,18000,4,16,0\n"
+          "1,1,4,copy,memcpy,memcpy,memcpy DtoH,60000,70000,5,4096,1\n");
+    snprintf(csv, sizeof csv, "%s/ov.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", bin(), run, csv), 0);
+    char *c = slurp(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 100, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_compute_us"), 60, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_comm_us"), 40, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "hidden_pct"), 25, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "comm_comm_pct"), 50, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "triple_pct"), 0, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "derived_comm_us"), 30, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "idle_us"), 10, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "1", "hidden_pct"), 100, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "1", "comm_comm_pct"), 100, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "1", "triple_pct"), 6, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "1", "idle_us"), 40, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "1", "derived_comm_us"), 50, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "max", "idle_us"), 40, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "mean", "idle_us"), 25, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "mean", "triple_pct"), 3, 1e-9);
+    char *o = out_of(t, "out");
+    TL_ASSERT(strstr(o, "# table: reconciliation"));
+    TL_ASSERT(strstr(o, "residual"));
+    /* every residual of the reconciliation is zero */
+    for (char *p = strstr(o, "# table: reconciliation"); (p = strchr(p, '\n'));) {
+        p++;
+        if (*p == '#' || !*p) continue;
+        char *nl = strchr(p, '\n');
+        char *last = nl;
+        while (last > p && last[-1] != ' ') last--;
+        if (nl - p > 20) TL_ASSERT_MSG(atof(last) == 0.0, "residual %.*s", (int)(nl - last), last);
+        if (strncmp(nl + 1, "# 4 rows", 8) == 0) break;
+    }
+    free(c);
+    free(o);
+}
+
+TL_TEST(breakdown_categories_and_bandwidth)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600], stack[600];
+    snprintf(run, sizeof run, "%s/three-split", t);
+    trace(run, 0,
+          "0,0,1,compute,compute,kernel,tl_daxpy_kernel,0,10000,1,100000,0\n"
+          "0,0,1,compute,compute,kernel,tl_daxpy_kernel,20000,50000,2,100000,1\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,0,5000,3,-1,0\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,tl_daxpy_kernel,0,20000,1,100000,0\n");
+    snprintf(csv, sizeof csv, "%s/bd.csv", t);
+    snprintf(stack, sizeof stack, "%s/stack.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s --stack-csv %s", bin(), run, csv, stack), 0);
+    char *c = slurp(csv);
+    /* the axpy category row: 2 kernels, 40 us total, 40%% of the 100 us window, 200 kB / 40 us = 5 GB/s */
+    const char *row = strstr(c, "three-split,0,category,axpy,*,");
+    TL_ASSERT_MSG(row, "no axpy category row in\n%s", c);
+    double count, tot, mean, mn, mx, share, per_iter, bytes, bw;
+    TL_ASSERT_EQ(sscanf(row + strlen("three-split,0,category,axpy,*,"), "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &count,
+                        &tot, &mean, &mn, &mx, &share, &per_iter, &bytes, &bw),
+                 9);
+    TL_ASSERT_NEAR(count, 2, 0);
+    TL_ASSERT_NEAR(tot, 40, 1e-9);
+    TL_ASSERT_NEAR(mn, 10, 1e-9);
+    TL_ASSERT_NEAR(mx, 30, 1e-9);
+    TL_ASSERT_NEAR(share, 40, 1e-9);
+    TL_ASSERT_NEAR(per_iter, 20, 1e-9);
+    TL_ASSERT_NEAR(bw, 5, 1e-9);
+    TL_ASSERT(strstr(c, "three-split,0,category,nccl-sendrecv,*,1,5.0"));
+    /* over ranks: max is rank 0's 40 us; mean is (40 + 20) / 2 = 30 us = 30 % of the window */
+    TL_ASSERT_MSG(strstr(c, "three-split,max,category,axpy,*,2,40.0,20.00,10.00,30.00,40.0,"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "three-split,mean,category,axpy,*,1.5,30.0,20.00,10.00,30.00,30.0,"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "three-split,mean,name,axpy,tl_daxpy_kernel,1.5,30.0,"), "%s", c);
+    char *s = slurp(stack);
+    TL_ASSERT(strstr(s, "run,nranks,iters,window_per_iter_us,spmv"));
+    TL_ASSERT_MSG(strstr(s, "three-split,2,"), "%s", s);
+    /* --iters 1:1 keeps only the second daxpy */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iters 1:1 %s --csv %s", bin(), run, csv), 0);
+    free(c);
+    c = slurp(csv);
+    TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0"), "%s", c);
+    TL_ASSERT(!strstr(c, "nccl-sendrecv"));
+    free(c);
+    free(s);
+}
+
+static void synth(const char *dir, const char *variant, int nranks, int niter)
+{
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s/tests/helper_synth_trace %s %s %d %d", build(), dir, variant, nranks, niter);
+    TL_ASSERT_MSG(system(tmp) == 0, "%s failed", tmp);
+}
+
+TL_TEST(diagnose_naive_vs_split)
+{
+    const char *t = tl_test_tmpdir();
+    char naive[512], split[512];
+    snprintf(naive, sizeof naive, "%s/three-naive", t);
+    snprintf(split, sizeof split, "%s/three-split", t);
+    synth(naive, "naive", 2, 40);
+    synth(split, "split", 2, 40);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), naive), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "FINDING 1 [serialised-communicators]"), "%s", o);
+    TL_ASSERT(strstr(o, "ncclCommSplit"));
+    TL_ASSERT(strstr(o, "overlapping in 0 of them"));
+    TL_ASSERT(!strstr(o, "[no-comm-compute-overlap]: communication never"));
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), split), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(!strstr(o, "FINDING"), "%s", o);
+    TL_ASSERT(strstr(o, "ok [serialised-communicators]"));
+    TL_ASSERT(strstr(o, "# 0 findings"));
+    free(o);
+}
+
+TL_TEST(diagnose_other_rules)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][2] = {{"no-overlap", "[no-comm-compute-overlap]: communication never"},
+                                           {"starved", "[starved-communication]: communication kernels take"},
+                                           {"launch-bound", "[launch-bound-compute]: the compute stream"}};
+    for (int i = 0; i < 3; i++) {
+        char run[512];
+        snprintf(run, sizeof run, "%s/%s", t, cases[i][0]);
+        synth(run, cases[i][0], 1, 30);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), run), 0);
+        char *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(o, cases[i][1]), "%s: %s", cases[i][0], o);
+        free(o);
+    }
+    /* a threshold option moves the verdict: starvation ratio 3.33 is below 4 */
+    char run[512];
+    snprintf(run, sizeof run, "%s/starved", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio 4 %s", bin(), run), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT(strstr(o, "ok [starved-communication]"));
+    free(o);
+}
+
+TL_TEST(diagnose_committed_h200)
+{
+    const char *root = tl_test_env("TL_RESULTS", "results");
+    char naive[1024], split[1024], probe[1100];
+    snprintf(naive, sizeof naive, "%s/tristream-h200x2/three-naive", root);
+    snprintf(split, sizeof split, "%s/tristream-h200x2/three-split", root);
+    snprintf(probe, sizeof probe, "%s/trace.rank0.csv", naive);
+    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s yet", naive);
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), naive), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "[serialised-communicators]: P2P and collective"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), split), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "ok [serialised-communicators]"), "%s", o);
+    free(o);
+}
+
+static void expect_reject(const char *t, const char *name, const char *rows, const char *needle, int header)
+{
+    char run[512];
+    snprintf(run, sizeof run, "%s/%s", t, name);
+    if (header) {
+        trace(run, 0, rows);
+    } else {
+        char path[600];
+        mkdir(run, 0755);
+        snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
+        write_file(path, rows);
+    }
+    int rc = sh(t, "%s/trilap-analyze overlap %s", bin(), run);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(rc == 1, "%s: exit %d, stderr %s", name, rc, e);
+    TL_ASSERT_MSG(strstr(e, "trace.rank0.csv"), "%s: error does not name the file: %s", name, e);
+    TL_ASSERT_MSG(strstr(e, needle), "%s: error lacks '%s': %s", name, needle, e);
+    free(e);
+}
+
+TL_TEST(reader_robustness)
+{
+    const char *t = tl_test_tmpdir();
+    const char *ok = "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s0,0,1,compute,compute,kernel,k,2000,30", ok); /* no newline: truncated */
+    expect_reject(t, "truncated", buf, "trace.rank0.csv:11: truncated", 1);
+    snprintf(buf, sizeof buf, "%s0,0,1,compute,compute,kernel,k,2x00,3000,1,-1,0\n", ok);
+    expect_reject(t, "badnum", buf, "trace.rank0.csv:11: bad number in start_ns: '2x00'", 1);
+    snprintf(buf, sizeof buf, "%s0,0,1,compute,compute,kernel,k,5000,3000,1,-1,0\n", ok);
+    expect_reject(t, "endbeforestart", buf, "trace.rank0.csv:11: end before start", 1);
+    snprintf(buf, sizeof buf, "%s0,0,1,sideways,compute,kernel,k,2000,3000,1,-1,0\n", ok);
+    expect_reject(t, "unknownlane", buf, "trace.rank0.csv:11:", 1);
+    expect_reject(t, "unknownlane2", buf, "sideways", 1);
+    expect_reject(t, "noheader", "# format=trilap-trace\n# version=1\n0,0,1,compute,compute,kernel,k,0,1,1,-1,0\n",
+                  "missing header", 0);
+    /* a missing run directory and an empty one */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/nonexistent", bin(), t), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT(strstr(e, "nonexistent"));
+    free(e);
+}
+
+TL_TEST(incomplete_needs_flag)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], path[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    mkdir(run, 0755);
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
+    write_file(path, "# format=trilap-trace\n# version=1\n# rank=0\n# complete=no\n# dropped=12\n"
+                     "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
+                     "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", bin(), run), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT(strstr(e, "incomplete"));
+    free(e);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s", bin(), run), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT(strstr(o, "INCOMPLETE"));
+    TL_ASSERT(strstr(o, "first start to last end")); /* no window metadata: said so */
+    free(o);
+}
+
+TL_TEST(bad_arguments)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iters 5:2 %s", bin(), t), 2);
+    char *e = out_of(t, "err");
+    TL_ASSERT(strstr(e, "invalid --iters '5:2' (try --help)"));
+    free(e);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze frobnicate", bin()), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio x %s", bin(), t), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s", bin(), t), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --help", bin()), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT(strstr(o, "--stack-csv"));
+    free(o);
+}
+
+TL_TEST(timeline_and_perfetto)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], tl[600], js[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    /* compute lane: [0,50] holds [10,20]; [40,70] overlaps [0,50] without nesting -> sub-track */
+    trace(run, 0,
+          "0,0,1,compute,compute,kernel,outer,0,50000,1,-1,0\n"
+          "0,0,1,compute,compute,kernel,inner,10000,20000,2,-1,0\n"
+          "0,0,5,compute,compute,kernel,straddle,40000,70000,3,-1,1\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,4,-1,2\n");
+    snprintf(js, sizeof js, "%s/trace.json", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze perfetto %s -o %s", bin(), run, js), 0);
+    char *j = slurp(js);
+    TL_ASSERT(strstr(j, "\"traceEvents\""));
+    TL_ASSERT(strstr(j, "\"rank 0 / GPU 0\""));
+    TL_ASSERT(strstr(j, "\"tid\":0,\"ts\":0.000,\"dur\":50.000,\"name\":\"outer\""));
+    TL_ASSERT(strstr(j, "\"tid\":0,\"ts\":10.000,\"dur\":10.000,\"name\":\"inner\""));
+    TL_ASSERT(strstr(j, "\"tid\":1,\"ts\":40.000,\"dur\":30.000,\"name\":\"straddle\""));
+    TL_ASSERT(strstr(j, "\"name\":\"compute #2\""));
+    free(j);
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 1:2 -o %s", bin(), run, tl), 0);
+    char *c = slurp(tl);
+    TL_ASSERT(strstr(c, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter\n"));
+    /* window starts at iteration 1 (40 us): outer is clipped in, inner is not */
+    TL_ASSERT(strstr(c, "\"straddle\",0.000,30.000,1"));
+    TL_ASSERT(strstr(c, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",20.000,40.000,2"));
+    TL_ASSERT(!strstr(c, "inner"));
+    free(c);
+}
+
+TL_TEST(compare_runs_and_results)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512], res[600];
+    snprintf(a, sizeof a, "%s/two-stream", t);
+    snprintf(b, sizeof b, "%s/three-split", t);
+    synth(a, "two-stream", 2, 20);
+    synth(b, "split", 2, 20);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", bin(), a, b), 0);
+    char *o = out_of(t, "out");
+    /* 65 us vs 55 us per iteration */
+    TL_ASSERT_MSG(strstr(o, "# speedup of B over A: 1.182x"), "%s", o);
+    free(o);
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    write_file(res, "# a comment\nvariant,nranks,rep,us_per_iter,ring_bytes\n"
+                    "two-stream,2,0,80.0,256000\ntwo-stream,2,1,82.0,256000\ntwo-stream,2,2,79.0,256000\n"
+                    "three-split,2,0,64.0,256000\nthree-split,2,1,66.0,256000\nthree-split,2,2,65.0,256000\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream", bin(), res), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "three-split") && strstr(o, "1.231"), "%s", o); /* 80 / 65 */
+    free(o);
+    write_file(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,abc\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", bin(), res), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT(strstr(e, "results.csv:2: bad us_per_iter 'abc'"));
+    free(e);
+}
+
+TL_TEST(sweep_ideal_and_efficiency)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", t);
+    /* parts 12, 20, 50 us: ideal 50, sum 82; three-split median 55 -> (82-55)/(82-50) = 84.375 % */
+    write_file(res, "variant,nranks,rep,us_per_iter,ring_bytes\n"
+                    "allreduce-only,2,0,12,1024\nring-only,2,0,20,1024\ndaxpy-only,2,0,50,1024\n"
+                    "three-split,2,0,54,1024\nthree-split,2,1,55,1024\nthree-split,2,2,58,1024\n"
+                    "three-split,2,0,99,4096\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", bin(), res, csv), 0);
+    char *c = slurp(csv);
+    TL_ASSERT_MSG(strstr(c, "ring_bytes,variant,nranks,reps,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,3,55.000,54.000,58.000,50.000,82.000,84.4\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,20.000,20.000,20.000,50.000,82.000,NaN\n"), "%s", c);
+    /* no parts measured at 4096: no bound */
+    TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,99.000,99.000,99.000,NaN,NaN,NaN\n"), "%s", c);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x nosuchcol", bin(), res), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT(strstr(e, "lacks the column nosuchcol"));
+    free(e);
+}
+
+TL_TEST(huge_trace_streams)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], path[600];
+    snprintf(run, sizeof run, "%s/huge", t);
+    synth(run, "split", 1, 10); /* warm the helper path */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "%s/tests/helper_synth_trace %s split 1 10 200000000", build(), run);
+    TL_ASSERT(system(cmd) == 0);
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
+    struct stat sb;
+    TL_ASSERT(stat(path, &sb) == 0);
+    TL_ASSERT_MSG(sb.st_size > 150000000, "only %lld bytes", (long long)sb.st_size);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char exe[600];
+        snprintf(exe, sizeof exe, "%s/trilap-analyze", bin());
+        if (!freopen("/dev/null", "w", stdout)) _exit(127);
+        execl(exe, exe, "overlap", run, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    TL_ASSERT(wait4(pid, &status, 0, &ru) == pid);
+    TL_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    long long rss = (long long)ru.ru_maxrss * 1024;
+    printf("file %lld bytes, peak RSS %lld bytes (%.0f%%)\n", (long long)sb.st_size, rss, 100.0 * rss / sb.st_size);
+    /* 32 bytes kept per ~110-byte row of interest, host rows not kept */
+    TL_ASSERT_MSG(rss < sb.st_size / 2, "peak RSS %lld for a %lld-byte trace", rss, (long long)sb.st_size);
+    unlink(path);
+}
+
+TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
+             diagnose_committed_h200, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
+             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams)
