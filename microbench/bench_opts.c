@@ -1,0 +1,452 @@
+/* trilap-bench option tables (one per subcommand), the variant table and
+ * the checks that need more than one option. */
+#include "microbench/bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TRI(f) offsetof(tl_tristream_opts, f)
+#define STR(f) offsetof(tl_stream_opts, f)
+#define COM(f) offsetof(tl_commbench_opts, f)
+
+const tl_option tl_tristream_options[] = {
+    {.name = "allreduce-count",
+     .type = TL_OPT_SIZE,
+     .offset = TRI(allreduce_count),
+     .def = "2",
+     .metavar = "N",
+     .help = "doubles in the allreduce",
+     .min = 1,
+     .max = 1 << 30},
+    {.name = "ring-count",
+     .type = TL_OPT_SIZE,
+     .offset = TRI(ring_count),
+     .metavar = "N",
+     .help = "doubles each rank sends to rank+1 (default 32000 = 256 KB)",
+     .min = 0,
+     .max = 1 << 30},
+    {.name = "ring-bytes",
+     .type = TL_OPT_SIZE,
+     .offset = TRI(ring_bytes),
+     .metavar = "B",
+     .help = "the same in bytes, a multiple of 8",
+     .min = 0,
+     .max = 8.0 * (1 << 30)},
+    {.name = "daxpy-count",
+     .type = TL_OPT_SIZE,
+     .offset = TRI(daxpy_count),
+     .def = "8M",
+     .metavar = "N",
+     .help = "doubles per DAXPY vector",
+     .min = 1,
+     .max = 1LL << 34},
+    {.name = "variants",
+     .type = TL_OPT_STRING,
+     .offset = TRI(variants),
+     .def = "all",
+     .metavar = "LIST",
+     .help =
+         "comma list of allreduce-only,ring-only,daxpy-only,two-stream,three-naive,three-split"},
+    {.name = "priorities",
+     .type = TL_OPT_CHOICE,
+     .offset = TRI(priorities),
+     .def = "on",
+     .choices = "on|off",
+     .help = "stream priorities: p2p and coll above compute"},
+    {.name = "split-max-ctas",
+     .type = TL_OPT_INT,
+     .offset = TRI(split_max_ctas),
+     .def = "0",
+     .help = "ncclConfig_t.maxCTAs of the split communicator (0: NCCL default)",
+     .min = 0,
+     .max = 64},
+    {.name = "split-min-ctas",
+     .type = TL_OPT_INT,
+     .offset = TRI(split_min_ctas),
+     .def = "0",
+     .help = "ncclConfig_t.minCTAs of the split communicator (0: NCCL default)",
+     .min = 0,
+     .max = 64},
+    {.name = "daxpy-blocks",
+     .type = TL_OPT_INT,
+     .offset = TRI(daxpy_blocks),
+     .def = "0",
+     .help = "DAXPY grid: 0 one block per 512 doubles; N a grid-stride loop over N blocks",
+     .min = 0,
+     .max = 1 << 24},
+    {.name = "warmup",
+     .type = TL_OPT_INT,
+     .offset = TRI(warmup),
+     .def = "100",
+     .help = "untimed iterations per variant and point",
+     .min = 0,
+     .max = 1e9},
+    {.name = "iters",
+     .type = TL_OPT_INT,
+     .offset = TRI(iters),
+     .def = "10000",
+     .help = "timed iterations per repetition",
+     .min = 1,
+     .max = 1e9},
+    {.name = "repeat",
+     .type = TL_OPT_INT,
+     .offset = TRI(repeat),
+     .def = "5",
+     .help = "repetitions (median, min, max)",
+     .min = 1,
+     .max = 1000},
+    {.name = "format",
+     .type = TL_OPT_CHOICE,
+     .offset = TRI(format),
+     .def = "table",
+     .choices = "table|csv|json",
+     .help = "stdout format"},
+    {.name = "results",
+     .type = TL_OPT_STRING,
+     .offset = TRI(results),
+     .metavar = "FILE",
+     .help = "append a CSV row per variant and repetition; manifest.txt beside it"},
+    {.name = "trace",
+     .type = TL_OPT_STRING,
+     .offset = TRI(trace),
+     .metavar = "DIR",
+     .help = "after timing, trace --trace-iters iterations into DIR/<variant>/"},
+    {.name = "trace-iters",
+     .type = TL_OPT_INT,
+     .offset = TRI(trace_iters),
+     .def = "200",
+     .help = "iterations in the traced window",
+     .min = 1,
+     .max = 1e7},
+    {.name = "trace-mode",
+     .type = TL_OPT_CHOICE,
+     .offset = TRI(trace_mode),
+     .def = "off",
+     .choices = "off|nvtx|cupti",
+     .help = "probes around the timed loop itself (overhead measurement)"},
+    {.name = "sweep",
+     .type = TL_OPT_CHOICE,
+     .offset = TRI(sweep),
+     .def = "none",
+     .choices = "none|ring-bytes|allreduce-count|daxpy-bytes",
+     .help = "size to sweep"},
+    {.name = "sweep-range",
+     .type = TL_OPT_STRING,
+     .offset = TRI(sweep_range),
+     .metavar = "S:E[:F]",
+     .help = "sweep START:END:FACTOR, sizes with K/M/G"},
+};
+const size_t tl_tristream_noptions = sizeof tl_tristream_options / sizeof tl_tristream_options[0];
+
+const tl_option tl_stream_options[] = {
+    {.name = "count",
+     .type = TL_OPT_SIZE,
+     .offset = STR(count),
+     .def = "256M",
+     .metavar = "N",
+     .help = "doubles per array (3 arrays)",
+     .min = 1024,
+     .max = 1LL << 34},
+    {.name = "iters",
+     .type = TL_OPT_INT,
+     .offset = STR(iters),
+     .def = "100",
+     .help = "calls of each function; the first is dropped",
+     .min = 2,
+     .max = 1e6},
+    {.name = "block",
+     .type = TL_OPT_INT,
+     .offset = STR(block),
+     .def = "256",
+     .help = "threads per block",
+     .min = 32,
+     .max = 1024},
+    {.name = "vector",
+     .type = TL_OPT_INT,
+     .offset = STR(vector),
+     .def = "2",
+     .help = "doubles per thread (1, or 2 with double2 loads)",
+     .min = 1,
+     .max = 2},
+    {.name = "host",
+     .type = TL_OPT_FLAG,
+     .offset = STR(host),
+     .help = "measure the host (OpenMP, rank 0) instead of the GPUs"},
+    {.name = "format",
+     .type = TL_OPT_CHOICE,
+     .offset = STR(format),
+     .def = "table",
+     .choices = "table|csv|json",
+     .help = "stdout format"},
+    {.name = "results",
+     .type = TL_OPT_STRING,
+     .offset = STR(results),
+     .metavar = "FILE",
+     .help = "append a CSV row per function and rank; manifest.txt beside it"},
+};
+const size_t tl_stream_noptions = sizeof tl_stream_options / sizeof tl_stream_options[0];
+
+const tl_option tl_commbench_options[] = {
+    {.name = "min-bytes",
+     .short_name = 'b',
+     .type = TL_OPT_SIZE,
+     .offset = COM(min_bytes),
+     .def = "8",
+     .metavar = "B",
+     .help = "smallest size",
+     .min = 8,
+     .max = 1LL << 34},
+    {.name = "max-bytes",
+     .short_name = 'e',
+     .type = TL_OPT_SIZE,
+     .offset = COM(max_bytes),
+     .def = "128M",
+     .metavar = "B",
+     .help = "largest size",
+     .min = 8,
+     .max = 1LL << 34},
+    {.name = "factor",
+     .short_name = 'f',
+     .type = TL_OPT_INT,
+     .offset = COM(factor),
+     .def = "2",
+     .help = "size multiplier",
+     .min = 2,
+     .max = 1 << 20},
+    {.name = "warmup",
+     .short_name = 'w',
+     .type = TL_OPT_INT,
+     .offset = COM(warmup),
+     .def = "5",
+     .help = "untimed calls per size",
+     .min = 0,
+     .max = 1e7},
+    {.name = "iters",
+     .short_name = 'n',
+     .type = TL_OPT_INT,
+     .offset = COM(iters),
+     .def = "20",
+     .help = "timed calls per size",
+     .min = 1,
+     .max = 1e7},
+    {.name = "comm",
+     .type = TL_OPT_CHOICE,
+     .offset = COM(comm),
+     .def = "both",
+     .choices = "world|split|both",
+     .help = "communicator"},
+    {.name = "ops",
+     .type = TL_OPT_CHOICE,
+     .offset = COM(ops),
+     .def = "both",
+     .choices = "allreduce|sendrecv|both",
+     .help = "operations"},
+    {.name = "split-max-ctas",
+     .type = TL_OPT_INT,
+     .offset = COM(split_max_ctas),
+     .def = "0",
+     .help = "ncclConfig_t.maxCTAs of the split communicator (0: NCCL default)",
+     .min = 0,
+     .max = 64},
+    {.name = "split-min-ctas",
+     .type = TL_OPT_INT,
+     .offset = COM(split_min_ctas),
+     .def = "0",
+     .help = "ncclConfig_t.minCTAs of the split communicator (0: NCCL default)",
+     .min = 0,
+     .max = 64},
+    {.name = "format",
+     .type = TL_OPT_CHOICE,
+     .offset = COM(format),
+     .def = "table",
+     .choices = "table|csv|json",
+     .help = "stdout format"},
+    {.name = "results",
+     .type = TL_OPT_STRING,
+     .offset = COM(results),
+     .metavar = "FILE",
+     .help = "append a CSV row per size, op and communicator; manifest.txt beside it"},
+};
+const size_t tl_commbench_noptions = sizeof tl_commbench_options / sizeof tl_commbench_options[0];
+
+/* In paper order: the parts alone, then the schedules. */
+const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS] = {
+    [TL_VAR_ALLREDUCE_ONLY] = {.name = "allreduce-only",
+                               .allreduce = TL_ROLE_COMPUTE,
+                               .what = "the allreduce alone"},
+    [TL_VAR_RING_ONLY] = {.name = "ring-only", .ring = TL_ROLE_P2P, .what = "the ring alone"},
+    [TL_VAR_DAXPY_ONLY] = {.name = "daxpy-only",
+                           .daxpy = TL_ROLE_COMPUTE,
+                           .what = "the DAXPY alone"},
+    [TL_VAR_TWO_STREAM] = {.name = "two-stream",
+                           .allreduce = TL_ROLE_COMPUTE,
+                           .ring = TL_ROLE_P2P,
+                           .daxpy = TL_ROLE_COMPUTE,
+                           .what = "compute: allreduce then DAXPY; p2p: ring"},
+    [TL_VAR_THREE_NAIVE] = {.name = "three-naive",
+                            .allreduce = TL_ROLE_COLL,
+                            .ring = TL_ROLE_P2P,
+                            .daxpy = TL_ROLE_COMPUTE,
+                            .what = "three streams, one communicator"},
+    [TL_VAR_THREE_SPLIT] = {.name = "three-split",
+                            .allreduce = TL_ROLE_COLL,
+                            .ring = TL_ROLE_P2P,
+                            .daxpy = TL_ROLE_COMPUTE,
+                            .allreduce_comm = TL_COMMSEL_SPLIT,
+                            .what = "three streams, allreduce on the split communicator"},
+};
+
+const char *tl_bench_role_name(tl_bench_role r)
+{
+    switch (r) {
+    case TL_ROLE_COMPUTE:
+        return "compute";
+    case TL_ROLE_P2P:
+        return "p2p";
+    case TL_ROLE_COLL:
+        return "coll";
+    default:
+        return "none";
+    }
+}
+
+tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
+{
+    if (why && *why)
+        fprintf(stderr, "trilap-bench: invalid --%s '%s': %s (try --help)\n", name,
+                value ? value : "", why);
+    else
+        fprintf(stderr, "trilap-bench: invalid --%s '%s' (try --help)\n", name, value ? value : "");
+    return TL_ERR_INVAL;
+}
+
+tl_status tl_tristream_parse_variants(const char *list, unsigned *mask)
+{
+    *mask = 0;
+    if (!list || !*list) return TL_ERR_PARSE;
+    if (strcmp(list, "all") == 0) {
+        *mask = (1u << TL_NVARIANTS) - 1;
+        return TL_OK;
+    }
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        int found = -1;
+        for (int v = 0; v < TL_NVARIANTS; v++)
+            if (strlen(tl_tristream_variants[v].name) == len &&
+                strncmp(tl_tristream_variants[v].name, p, len) == 0)
+                found = v;
+        if (found < 0 || (*mask & (1u << found))) { /* unknown, empty or repeated */
+            *mask = 0;
+            return TL_ERR_PARSE;
+        }
+        *mask |= 1u << found;
+        if (!comma) return TL_OK;
+        p = comma + 1;
+    }
+}
+
+int tl_bench_format_parse(const char *s)
+{
+    return tl_opts_choice_index("table|csv|json", s ? s : "");
+}
+
+tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    char buf[32];
+    if (tl_tristream_parse_variants(o->variants, &cfg->variants) != TL_OK)
+        return tl_bench_invalid("variants", o->variants,
+                                "expected all or a comma list of distinct variant names");
+    if (o->ring_count > 0 && o->ring_bytes > 0) {
+        snprintf(buf, sizeof buf, "%lld", (long long)o->ring_bytes);
+        return tl_bench_invalid("ring-bytes", buf, "give --ring-count or --ring-bytes, not both");
+    }
+    if (o->ring_bytes % 8 != 0) {
+        snprintf(buf, sizeof buf, "%lld", (long long)o->ring_bytes);
+        return tl_bench_invalid("ring-bytes", buf, "not a multiple of 8 (doubles)");
+    }
+    cfg->ring_count = o->ring_count > 0   ? o->ring_count
+                      : o->ring_bytes > 0 ? o->ring_bytes / 8
+                                          : 32000;
+    cfg->allreduce_count = o->allreduce_count;
+    cfg->daxpy_count = o->daxpy_count;
+    cfg->priorities = o->priorities && strcmp(o->priorities, "on") == 0;
+    cfg->split_max_ctas = o->split_max_ctas;
+    cfg->split_min_ctas = o->split_min_ctas;
+    if (o->split_max_ctas > 0 && o->split_min_ctas > o->split_max_ctas) {
+        snprintf(buf, sizeof buf, "%lld", (long long)o->split_min_ctas);
+        return tl_bench_invalid("split-min-ctas", buf, "greater than --split-max-ctas");
+    }
+    cfg->daxpy_blocks = o->daxpy_blocks;
+    cfg->warmup = o->warmup;
+    cfg->iters = o->iters;
+    cfg->repeat = o->repeat;
+    cfg->trace_iters = o->trace_iters;
+    cfg->format = tl_bench_format_parse(o->format);
+    if (cfg->format < 0) return tl_bench_invalid("format", o->format, "expected table|csv|json");
+    cfg->trace_mode = tl_opts_choice_index("off|nvtx|cupti", o->trace_mode ? o->trace_mode : "");
+    if (cfg->trace_mode < 0)
+        return tl_bench_invalid("trace-mode", o->trace_mode, "expected off|nvtx|cupti");
+    if (cfg->trace_mode > 0 && !o->trace)
+        return tl_bench_invalid("trace-mode", o->trace_mode,
+                                "needs --trace DIR for its trace files");
+    if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
+    if (o->results && !*o->results)
+        return tl_bench_invalid("results", o->results, "empty file name");
+    cfg->sweep = tl_opts_choice_index("none|ring-bytes|allreduce-count|daxpy-bytes",
+                                      o->sweep ? o->sweep : "");
+    if (cfg->sweep < 0) return tl_bench_invalid("sweep", o->sweep, "unknown sweep");
+    if (cfg->sweep != TL_SWEEP_NONE) {
+        const char *why = NULL;
+        if (!o->sweep_range)
+            return tl_bench_invalid("sweep-range", "",
+                                    "--sweep needs --sweep-range START:END:FACTOR");
+        if (tl_sweep_parse(o->sweep_range, &cfg->points, &cfg->npoints, &why) != TL_OK)
+            return tl_bench_invalid("sweep-range", o->sweep_range, why);
+        if (cfg->sweep != TL_SWEEP_ALLREDUCE_COUNT)
+            for (size_t i = 0; i < cfg->npoints; i++)
+                if (cfg->points[i] % 8 != 0) {
+                    tl_tristream_cfg_free(cfg);
+                    return tl_bench_invalid("sweep-range", o->sweep_range,
+                                            "byte sizes must be multiples of 8 (doubles)");
+                }
+    } else {
+        if (o->sweep_range)
+            return tl_bench_invalid("sweep-range", o->sweep_range, "given without --sweep");
+        cfg->npoints = 1;
+    }
+    cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
+    return TL_OK;
+}
+
+void tl_tristream_cfg_free(tl_tristream_cfg *cfg)
+{
+    if (!cfg) return;
+    free(cfg->points);
+    cfg->points = NULL;
+    cfg->npoints = 0;
+}
+
+void tl_tristream_point(const tl_tristream_cfg *cfg, size_t p, int64_t *allreduce_count,
+                        int64_t *ring_count, int64_t *daxpy_count)
+{
+    *allreduce_count = cfg->allreduce_count;
+    *ring_count = cfg->ring_count;
+    *daxpy_count = cfg->daxpy_count;
+    if (cfg->sweep == TL_SWEEP_NONE || p >= cfg->npoints) return;
+    switch (cfg->sweep) {
+    case TL_SWEEP_RING_BYTES:
+        *ring_count = cfg->points[p] / 8;
+        break;
+    case TL_SWEEP_ALLREDUCE_COUNT:
+        *allreduce_count = cfg->points[p];
+        break;
+    case TL_SWEEP_DAXPY_BYTES:
+        *daxpy_count = cfg->points[p] / 8;
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# What restores triple overlap: tristream (all variants) under each knob in
+# turn, one results CSV for all (the knob columns tell them apart), and a
+# summary line per configuration: three-split against the ideal bound and
+# two-stream, and three-naive.
+#
+#   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
+#   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
+set -euo pipefail
+n=2
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
+if [ "${1:-}" = "--" ]; then shift; fi
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [NGPUS] [-- tristream options...]" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+bench=${BENCH:-$root/bin/trilap-bench}
+[ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
+out=${OUT:-$root/results/tristream-knobs-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+# name | environment | options
+configs=(
+  "base||"
+  "prio-off||--priorities off"
+  "daxpy-blocks-132||--daxpy-blocks 132"
+  "daxpy-blocks-264||--daxpy-blocks 264"
+  "daxpy-blocks-528||--daxpy-blocks 528"
+  "split-maxctas-2||--split-max-ctas 2"
+  "split-maxctas-1||--split-max-ctas 1"
+  "launch-group|NCCL_LAUNCH_MODE=GROUP|"
+  "max-connections-32|CUDA_DEVICE_MAX_CONNECTIONS=32|"
+)
+printf '%-20s %10s %10s %10s %8s %8s %12s\n' config split_us bound_us split/bnd eff_pct speedup naive_us
+for c in "${configs[@]}"; do
+  IFS='|' read -r name envs opts <<<"$c"
+  # shellcheck disable=SC2086
+  env $envs "$bench" tristream --gpus "$n" --iters "${ITERS:-3000}" --repeat "${REPEAT:-3}" \
+    --format csv --results "$out/knobs.csv" $opts "$@" >"$out/$name.csv" 2>"$out/$name.err"
+  awk -F, -v name="$name" '
+    /^#/ || $1 == "variant" { next }
+    $1 == "three-split" { s = $5; b = $9; e = $10; x = $8 }
+    $1 == "three-naive" { nv = $5 }
+    END { printf "%-20s %10s %10s %10.3f %8s %8s %12s\n", name, s, b, (b > 0 ? s / b : 0), e, x, nv }
+  ' "$out/$name.csv"
+done
+echo "# raw results in $out" >&2

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The three tristream size sweeps on N GPUs (ring payload, allreduce
+# length, DAXPY vector), each into its own results CSV.
+#
+#   scripts/bench-size-sweeps.sh 2 --iters 2000 --repeat 3
+set -euo pipefail
+[ $# -ge 1 ] || { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
+n=$1; shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+bench=${BENCH:-$root/bin/trilap-bench}
+[ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
+out=${OUT:-$root/results/tristream-sizes-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+sweeps=("ring-bytes 8K:8M:4" "allreduce-count 1:64K:8" "daxpy-bytes 1M:1G:4")
+for s in "${sweeps[@]}"; do
+  read -r kind range <<<"$s"
+  "$bench" tristream --gpus "$n" --sweep "$kind" --sweep-range "$range" \
+    --results "$out/sweep-$kind.csv" "$@" | tee "$out/sweep-$kind.log"
+done
+echo "# results in $out" >&2

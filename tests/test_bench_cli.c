@@ -1,0 +1,166 @@
+/* trilap-bench as users call it: --help, --version, exit codes of bad
+ * arguments, and a host-only stream run with --results (no GPU needed). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "tests/tl_test.h"
+
+typedef struct run_out {
+    int rc;
+    char *out, *err;
+} run_out;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return strdup("");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Run `bin/trilap-bench ARGS` with stdout and stderr captured. */
+static run_out bench(const char *args)
+{
+    const char *dir = tl_test_tmpdir();
+    char cmd[2048], o[512], e[512];
+    snprintf(o, sizeof o, "%s/out", dir);
+    snprintf(e, sizeof e, "%s/err", dir);
+    snprintf(cmd, sizeof cmd, "%s/trilap-bench %s >%s 2>%s", tl_test_env("TL_BIN", "bin"), args, o,
+             e);
+    int st = system(cmd);
+    run_out r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128, slurp(o), slurp(e)};
+    fprintf(stderr, "$ %s -> %d\n%s%s", cmd, r.rc, r.out, r.err);
+    return r;
+}
+
+static void run_free(run_out *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+TL_TEST(help_lists_subcommands)
+{
+    run_out r = bench("--help");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT(strstr(r.out, "tristream") && strstr(r.out, "stream") && strstr(r.out, "comm"));
+    run_free(&r);
+    r = bench("");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT(strstr(r.err, "usage: trilap-bench SUBCOMMAND"));
+    run_free(&r);
+    r = bench("--version");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT(strncmp(r.out, "trilap-bench ", 13) == 0);
+    run_free(&r);
+}
+
+TL_TEST(subcommand_help)
+{
+    static const char *const subs[][2] = {
+        {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"}};
+    for (int i = 0; i < 3; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", subs[i][0]);
+        run_out r = bench(args);
+        TL_ASSERT_EQ(r.rc, 0);
+        TL_ASSERT(strstr(r.out, subs[i][1]));
+        TL_ASSERT(strstr(r.out, "--gpus")); /* the launcher group */
+        run_free(&r);
+    }
+}
+
+TL_TEST(bad_arguments_exit_2)
+{
+    static const char *const bad[][2] = {
+        {"tristream --ring-bytes x", "trilap-bench: invalid --ring-bytes 'x' (try --help)\n"},
+        {"tristream --variants two,three", "trilap-bench: invalid --variants 'two,three'"},
+        {"tristream --frobnicate", "trilap-bench: unknown option '--frobnicate' (try --help)\n"},
+        {"tristream --sweep ring-bytes --sweep-range 8:4:2", "invalid --sweep-range '8:4:2'"},
+        {"stream --vector 3", "trilap-bench: invalid --vector '3'"},
+        {"stream --block 100", "trilap-bench: invalid --block '100': not a multiple of 32"},
+        {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q' (try --help)\n"},
+        {"comm --max-bytes 8 --min-bytes 64", "invalid --max-bytes"},
+        {"frobnicate", "trilap-bench: unknown subcommand 'frobnicate' (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_out r = bench(bad[i][0]);
+        TL_ASSERT_MSG(r.rc == 2, "%s: exit %d", bad[i][0], r.rc);
+        TL_ASSERT_MSG(strstr(r.err, bad[i][1]), "%s: stderr lacks '%s'", bad[i][0], bad[i][1]);
+        TL_ASSERT_MSG(r.out[0] == '\0', "%s: wrote to stdout", bad[i][0]);
+        run_free(&r);
+    }
+}
+
+TL_TEST(gpu_subcommands_without_gpu_fail_cleanly)
+{
+    static const char *const cmds[] = {"tristream --no-gpu --iters 1 --repeat 1 --warmup 0",
+                                       "comm --no-gpu -e 64",
+                                       "stream --no-gpu --count 4K --iters 2"};
+    for (int i = 0; i < 3; i++) {
+        run_out r = bench(cmds[i]);
+        TL_ASSERT_MSG(r.rc == 1, "%s: exit %d", cmds[i], r.rc);
+        TL_ASSERT_MSG(strstr(r.err, "GPU") || strstr(r.err, "CUDA"), "%s: no reason given",
+                      cmds[i]);
+        run_free(&r);
+    }
+}
+
+TL_TEST(host_stream_with_results)
+{
+    const char *dir = tl_test_tmpdir();
+    char args[1024], path[600], man[600];
+    snprintf(path, sizeof path, "%s/stream.csv", dir);
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    snprintf(args, sizeof args, "stream --host --no-gpu --count 256K --iters 4 --results %s", path);
+    run_out r = bench(args);
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT(strstr(r.out, "# program: trilap-bench stream\n"));
+    TL_ASSERT(strstr(r.out, "# opt: count=262144\n"));
+    TL_ASSERT(strstr(r.out, "# 5 rows, 0 wrong\n"));
+    TL_ASSERT(strstr(r.out, "     triad    0         host     6291456"));
+    run_free(&r);
+    /* a second run appends under the same header */
+    r = bench(args);
+    TL_ASSERT_EQ(r.rc, 0);
+    run_free(&r);
+    char *csv = slurp(path);
+    int lines = 0;
+    for (char *p = csv; *p; p++)
+        lines += *p == '\n';
+    TL_ASSERT_EQ(lines, 1 + 10);
+    TL_ASSERT(strncmp(csv, "function,rank,device,count,bytes,iters,bandwidth_gbs,", 53) == 0);
+    TL_ASSERT(strstr(csv, "\ntriad,0,host,262144,6291456,4,"));
+    free(csv);
+    struct stat sb;
+    TL_ASSERT_MSG(stat(man, &sb) == 0 && sb.st_size > 0, "no manifest at %s", man);
+}
+
+TL_TEST(host_stream_formats)
+{
+    run_out r = bench("stream --host --no-gpu --count 64K --iters 3 --format csv");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT(
+        strstr(r.out, "\nfunction,rank,device,bytes,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"));
+    TL_ASSERT(strstr(r.out, "\ncopy,0,host,1048576,"));
+    run_free(&r);
+    r = bench("stream --host --no-gpu --count 64K --iters 3 --format json");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT(r.out[0] == '{');
+    TL_ASSERT(strstr(r.out, "\"function\": \"dot\""));
+    TL_ASSERT(strstr(r.out, "\"wrong\": 0\n}"));
+    run_free(&r);
+}
+
+TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2,
+             gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
+             host_stream_formats)
