@@ -16,6 +16,7 @@ PROGRAMS :=
 SHLIBS :=
 HOST_TESTS :=
 GPU_TESTS :=
+GPU_TEST_HELPERS :=
 TEST_HELPERS :=
 include runtime/module.mk
 -include probes/module.mk

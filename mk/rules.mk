@@ -144,16 +144,18 @@ $(BUILD)/tests/$(1): $$(call objs_of,$(1)) $(call dep_libs,$(1))
 	$$(Q)$$(CC) $$(CFLAGS_BASE) -o $$@ $$(call objs_of,$(1)) -Wl,--start-group $(call dep_libs,$(1)) -Wl,--end-group $$(LDLIBS) $($(1)_LDLIBS)
 ALL_OBJS += $$(call objs_of,$(1))
 endef
-$(foreach t,$(HOST_TESTS) $(TEST_HELPERS) $(if $(filter 1,$(HAVE_CUDA)),$(GPU_TESTS)),$(eval $(call test_rules,$(t))))
+$(foreach t,$(HOST_TESTS) $(TEST_HELPERS) $(if $(filter 1,$(HAVE_CUDA)),$(GPU_TESTS) $(GPU_TEST_HELPERS)),$(eval $(call test_rules,$(t))))
 
 PROGRAM_FILES := $(addprefix $(BIN)/,$(PROGRAMS))
 SHLIB_FILES := $(foreach s,$(SHLIBS),$(BUILD)/lib/lib$(s).so)
-HOST_TEST_FILES := $(addprefix $(BUILD)/tests/,$(HOST_TESTS) $(TEST_HELPERS))
+HOST_TEST_FILES := $(addprefix $(BUILD)/tests/,$(HOST_TESTS))
+HOST_HELPER_FILES := $(addprefix $(BUILD)/tests/,$(TEST_HELPERS))
 GPU_TEST_FILES := $(if $(filter 1,$(HAVE_CUDA)),$(addprefix $(BUILD)/tests/,$(GPU_TESTS)))
+GPU_HELPER_FILES := $(if $(filter 1,$(HAVE_CUDA)),$(addprefix $(BUILD)/tests/,$(GPU_TEST_HELPERS)))
 
 all: $(PROGRAM_FILES) $(SHLIB_FILES) summary
-tests: $(HOST_TEST_FILES)
-gpu-tests: $(GPU_TEST_FILES)
+tests: $(HOST_TEST_FILES) $(HOST_HELPER_FILES)
+gpu-tests: $(GPU_TEST_FILES) $(GPU_HELPER_FILES)
 
 TEST_ENV = TL_BUILD=$(BUILD) TL_BIN=$(BIN) TL_HAVE_MPI=$(HAVE_MPI) TL_HAVE_CUDA=$(HAVE_CUDA) \
   TL_HAVE_GNUPLOT=$(HAVE_GNUPLOT) TL_HAVE_PETSC=$(HAVE_PETSC) TL_HAVE_METIS=$(HAVE_METIS) \

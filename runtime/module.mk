@@ -13,5 +13,5 @@ helper_launch_DEPS := runtime
 GPU_TESTS += test_gpu_nccl
 test_gpu_nccl_DEPS := runtime
 # a GPU "test" with no tests (--list prints nothing), so that make gpu-tests builds it
-GPU_TESTS += helper_gpu_nccl
+GPU_TEST_HELPERS += helper_gpu_nccl
 helper_gpu_nccl_DEPS := runtime

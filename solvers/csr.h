@@ -19,5 +19,9 @@ void tl_csr_free(tl_csr *a); /* frees the arrays, zeroes the struct; NULL-safe *
 void tl_csr_spmv(const tl_csr *a, const double *x, double *y);
 /* Diagonal entries (0 where absent). */
 void tl_csr_diagonal(const tl_csr *a, double *d);
+/* Structural check: rowptr starts at 0, non-decreasing, ends at nnz;
+ * columns in range and strictly ascending within each row; values finite.
+ * `what` names the matrix (a file) in the error line. */
+tl_status tl_csr_check(const tl_csr *a, const char *what);
 
 #endif

@@ -33,6 +33,12 @@ typedef struct tl_dist_matrix {
     tl_csr diag;           /* nowned x nowned, local owned columns */
     tl_csr offd;           /* nowned x nghost, ghost columns 0..nghost-1; rows < ninterior are empty */
     tl_halo_plan halo;
+    /* Rank 0 only (NULL elsewhere): every rank's owned global rows in its
+     * local order, rank after rank (nglobal entries; rank r's run starts at
+     * root_offset[r], size + 1 entries), for scatter_vec / gather_vec. */
+    int64_t *root_rows;
+    int64_t *root_offset;
+    int nranks;            /* ranks the matrix is distributed over */
 } tl_dist_matrix;
 
 /* Collective on ctx. `global` and `part` (part[i] = rank of row i) are read

@@ -1,0 +1,29 @@
+/* An output file that appears complete or not at all: written under a
+ * temporary name in the same folder and renamed on commit; gzip-compressed
+ * when the name ends in ".gz". Large buffers, so streaming writers (the
+ * generators) are not bound by small writes. */
+#ifndef TL_OUTFILE_H
+#define TL_OUTFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/error.h"
+
+typedef struct tl_outfile tl_outfile;
+
+tl_status tl_outfile_open(const char *path, tl_outfile **out);
+tl_status tl_outfile_write(tl_outfile *f, const void *data, size_t bytes);
+tl_status tl_outfile_printf(tl_outfile *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Rewrite bytes at an absolute offset (plain files only: headers written last). */
+tl_status tl_outfile_pwrite(tl_outfile *f, const void *data, size_t bytes, int64_t offset);
+/* Flush, close, rename onto the final name. Frees *f (also on failure). */
+tl_status tl_outfile_commit(tl_outfile **f);
+/* Close and remove the temporary file; NULL-safe. */
+void tl_outfile_abort(tl_outfile **f);
+
+/* Does the name end in `suffix`? */
+int tl_path_has_suffix(const char *path, const char *suffix);
+
+#endif

@@ -1,0 +1,161 @@
+/* scripts/download-matrices.sh against a local file:// mirror made here:
+ * fail-closed verification, recording checksums, skipping, re-fetching a
+ * corrupt archive, resuming a partial download, rejecting a tampered
+ * mirror, and the unpacked matrices being readable. */
+#include <stdarg.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "solvers/mmio.h"
+#include "tl_test.h"
+
+static char g_dir[256];
+
+static int sh(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int sh(char *out, size_t cap, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    FILE *p = popen(cmd, "r");
+    TL_ASSERT(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    fprintf(stderr, "$ %s\n%s", cmd, out);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static const char *script(void)
+{
+    static char path[1024];
+    if (!getcwd(path, 512)) TL_TEST_FAIL_("getcwd");
+    strcat(path, "/scripts/download-matrices.sh");
+    TL_ASSERT_MSG(access(path, X_OK) == 0, "%s missing (tests run from the repository root)", path);
+    return path;
+}
+
+/* mirror/<Group>/<Name>.tar.gz holding <Name>/<Name>.mtx (a shared test matrix) */
+static void make_mirror(void)
+{
+    char out[4096];
+    snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
+    const char *data = tl_test_env("TL_DATA", "../shared/data");
+    int rc =
+        sh(out, sizeof out,
+           "set -e; cd %s; mkdir -p src/Serena src/audikw_1 mirror/Janna mirror/GHS_psdef dest;"
+           "cp %s/matrices/ani1_nonsymm.mtx src/Serena/Serena.mtx;"
+           "cp %s/matrices/1138_bus.mtx src/audikw_1/audikw_1.mtx;"
+           "tar -czf mirror/Janna/Serena.tar.gz -C src Serena;"
+           "tar -czf mirror/GHS_psdef/audikw_1.tar.gz -C src audikw_1 2>&1",
+           g_dir, data, data);
+    TL_ASSERT_EQ(rc, 0);
+}
+
+static int dl(char *out, size_t cap, const char *extra)
+{
+    return sh(out, cap, "%s --mirror file://%s/mirror --dest %s/dest --checksums %s/sums %s 2>&1",
+              script(), g_dir, g_dir, g_dir, extra);
+}
+
+TL_TEST(fails_closed_without_checksums)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(dl(out, sizeof out, "Serena"), 1);
+    TL_ASSERT(strstr(out, "no checksum for Serena.tar.gz"));
+    TL_ASSERT(strstr(out, "--update-checksums"));
+    char p[512];
+    snprintf(p, sizeof p, "%s/dest/Serena/Serena.mtx", g_dir);
+    TL_ASSERT(access(p, F_OK) != 0);
+    snprintf(p, sizeof p, "%s/dest/Serena.tar.gz", g_dir);
+    TL_ASSERT(access(p, F_OK) != 0);
+}
+
+TL_TEST(record_verify_skip_refetch)
+{
+    char out[16384], p[512];
+    make_mirror();
+    TL_ASSERT_EQ(dl(out, sizeof out, "--update-checksums Serena audikw_1"), 0);
+    TL_ASSERT(strstr(out, "recorded sha256"));
+    /* the recorded list is real sha256sum output */
+    TL_ASSERT_EQ(sh(out, sizeof out,
+                    "cd %s/mirror/Janna && grep Serena.tar.gz %s/sums | sha256sum -c -", g_dir,
+                    g_dir),
+                 0);
+    tl_csr a;
+    snprintf(p, sizeof p, "%s/dest/audikw_1/audikw_1.mtx", g_dir);
+    TL_ASSERT_OK(tl_mm_read_csr(p, 1, &a, NULL));
+    TL_ASSERT_EQ(a.nrows, 1138);
+    tl_csr_free(&a);
+    /* second run: present and verified, nothing fetched */
+    TL_ASSERT_EQ(dl(out, sizeof out, "Serena audikw_1"), 0);
+    TL_ASSERT(strstr(out, "present and verified"));
+    TL_ASSERT(!strstr(out, "ok:"));
+    /* a corrupted local archive is fetched again */
+    TL_ASSERT_EQ(sh(out, sizeof out,
+                    "printf 'XX' | dd of=%s/dest/Serena.tar.gz bs=1 seek=100 conv=notrunc 2>&1",
+                    g_dir),
+                 0);
+    TL_ASSERT_EQ(dl(out, sizeof out, "Serena"), 0);
+    TL_ASSERT(strstr(out, "fails verification: downloading again"));
+    TL_ASSERT(strstr(out, "ok:"));
+}
+
+TL_TEST(resume_partial_download)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(dl(out, sizeof out, "--update-checksums Serena"), 0);
+    TL_ASSERT_EQ(sh(out, sizeof out,
+                    "cd %s/dest && rm -rf Serena Serena.tar.gz && head -c 700 "
+                    "../mirror/Janna/Serena.tar.gz > Serena.tar.gz.part",
+                    g_dir),
+                 0);
+    TL_ASSERT_EQ(dl(out, sizeof out, "Serena"), 0);
+    TL_ASSERT(strstr(out, "resuming at byte 700"));
+    TL_ASSERT(strstr(out, "ok:"));
+    TL_ASSERT_EQ(sh(out, sizeof out, "cmp %s/dest/Serena.tar.gz %s/mirror/Janna/Serena.tar.gz",
+                    g_dir, g_dir),
+                 0);
+}
+
+TL_TEST(tampered_mirror_rejected)
+{
+    char out[16384], p[512];
+    make_mirror();
+    TL_ASSERT_EQ(dl(out, sizeof out, "--update-checksums Serena"), 0);
+    TL_ASSERT_EQ(sh(out, sizeof out,
+                    "cd %s && rm -rf dest/Serena dest/Serena.tar.gz && echo '%% extra' >> "
+                    "src/Serena/Serena.mtx && "
+                    "tar -czf mirror/Janna/Serena.tar.gz -C src Serena",
+                    g_dir),
+                 0);
+    TL_ASSERT_EQ(dl(out, sizeof out, "Serena"), 1);
+    TL_ASSERT(strstr(out, "checksum mismatch"));
+    snprintf(p, sizeof p, "%s/dest/Serena/Serena.mtx", g_dir);
+    TL_ASSERT(access(p, F_OK) != 0);
+    snprintf(p, sizeof p, "%s/dest/Serena.tar.gz.part", g_dir);
+    TL_ASSERT(access(p, F_OK) != 0);
+    /* --no-verify takes it anyway */
+    TL_ASSERT_EQ(dl(out, sizeof out, "--no-verify Serena"), 0);
+}
+
+TL_TEST(bad_arguments_and_missing_archive)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(dl(out, sizeof out, "NoSuchMatrix"), 2);
+    TL_ASSERT(strstr(out, "invalid matrix 'NoSuchMatrix'"));
+    TL_ASSERT_EQ(dl(out, sizeof out, "--bogus"), 2);
+    /* Geo_1438 is not on this mirror */
+    TL_ASSERT_EQ(dl(out, sizeof out, "--no-verify Geo_1438"), 1);
+    TL_ASSERT(strstr(out, "download failed"));
+    TL_ASSERT_EQ(sh(out, sizeof out, "%s --list", script()), 0);
+    TL_ASSERT(strstr(out, "GHS_psdef/audikw_1.tar.gz") && strstr(out, "Janna/Queen_4147.tar.gz"));
+}
+
+TL_TEST_MAIN(fails_closed_without_checksums, record_verify_skip_refetch, resume_partial_download,
+             tampered_mirror_rejected, bad_arguments_and_missing_archive)

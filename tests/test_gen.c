@@ -1,0 +1,267 @@
+/* Generators: sizes, symmetry, row sums, streamed output equal to the
+ * in-memory reference, right-hand sides; and the trilap-matgen program. */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "solvers/binfmt.h"
+#include "solvers/gen.h"
+#include "solvers/mmio.h"
+#include "tl_test.h"
+
+static char g_dir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    if (!g_dir[0]) snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
+    return buf[k];
+}
+
+static double entry(const tl_csr *a, int64_t i, int64_t j)
+{
+    for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+        if (a->colidx[k] == j) return a->val[k];
+    return 0.0;
+}
+
+static int symmetric(const tl_csr *a)
+{
+    for (int64_t i = 0; i < a->nrows; i++)
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            if (entry(a, a->colidx[k], i) != a->val[k]) return 0;
+    return 1;
+}
+
+static void assert_same(const tl_csr *a, const tl_csr *b)
+{
+    TL_ASSERT_EQ(a->nrows, b->nrows);
+    TL_ASSERT_EQ(a->nnz, b->nnz);
+    TL_ASSERT(memcmp(a->rowptr, b->rowptr, 8 * (size_t)(a->nrows + 1)) == 0);
+    TL_ASSERT(memcmp(a->colidx, b->colidx, 8 * (size_t)a->nnz) == 0);
+    TL_ASSERT(memcmp(a->val, b->val, 8 * (size_t)a->nnz) == 0);
+}
+
+/* Missing neighbours of grid point i (how many of its stencil fall outside). */
+static int outside(int64_t n, int64_t i, int wide)
+{
+    int64_t c[3] = {i % n, (i / n) % n, i / (n * n)};
+    if (!wide) {
+        int m = 0;
+        for (int d = 0; d < 3; d++)
+            m += (c[d] == 0) + (c[d] == n - 1);
+        return m;
+    }
+    int inside = 1;
+    for (int d = 0; d < 3; d++)
+        inside *= 3 - (c[d] == 0) - (c[d] == n - 1);
+    return 27 - inside;
+}
+
+TL_TEST(poisson7_structure)
+{
+    for (int64_t n = 1; n <= 6; n++) {
+        tl_gen g = {.kind = TL_GEN_POISSON7, .n = n};
+        tl_csr a;
+        TL_ASSERT_OK(tl_gen_csr(&g, &a));
+        TL_ASSERT_EQ(a.nrows, n * n * n);
+        TL_ASSERT_EQ(a.nnz, 7 * n * n * n - 6 * n * n);
+        TL_ASSERT_OK(tl_csr_check(&a, "poisson7"));
+        TL_ASSERT(symmetric(&a));
+        TL_ASSERT(tl_gen_symmetric(&g));
+        for (int64_t i = 0; i < a.nrows; i++) {
+            double s = 0;
+            for (int64_t k = a.rowptr[i]; k < a.rowptr[i + 1]; k++)
+                s += a.val[k];
+            TL_ASSERT_NEAR(s, outside(n, i, 0), 0); /* Dirichlet: interior rows sum to 0 */
+            TL_ASSERT_NEAR(entry(&a, i, i), 6.0, 0);
+        }
+        tl_csr_free(&a);
+    }
+}
+
+TL_TEST(poisson27_structure)
+{
+    for (int64_t n = 1; n <= 5; n++) {
+        tl_gen g = {.kind = TL_GEN_POISSON27, .n = n};
+        tl_csr a;
+        TL_ASSERT_OK(tl_gen_csr(&g, &a));
+        TL_ASSERT_EQ(a.nnz, (3 * n - 2) * (3 * n - 2) * (3 * n - 2));
+        TL_ASSERT_OK(tl_csr_check(&a, "poisson27"));
+        TL_ASSERT(symmetric(&a));
+        for (int64_t i = 0; i < a.nrows; i++) {
+            double s = 0;
+            for (int64_t k = a.rowptr[i]; k < a.rowptr[i + 1]; k++)
+                s += a.val[k];
+            TL_ASSERT_NEAR(s, outside(n, i, 1), 0);
+        }
+        tl_csr_free(&a);
+    }
+}
+
+TL_TEST(convdiff_structure)
+{
+    tl_gen g = {.kind = TL_GEN_CONVDIFF, .n = 5, .peclet = 0.5};
+    tl_csr a;
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    TL_ASSERT_EQ(a.nnz, 7 * 125 - 6 * 25);
+    TL_ASSERT(!symmetric(&a));
+    TL_ASSERT(!tl_gen_symmetric(&g));
+    int64_t i = 1 + 5 * (2 + 5 * 2); /* (1,2,2): interior */
+    TL_ASSERT_NEAR(entry(&a, i, i), 7.5, 0);
+    TL_ASSERT_NEAR(entry(&a, i, i - 1), -1.5, 0);
+    TL_ASSERT_NEAR(entry(&a, i, i + 1), -1.0, 0);
+    TL_ASSERT_NEAR(entry(&a, i, i - 25), -1.5, 0);
+    for (int64_t r = 0; r < a.nrows; r++) {
+        double s = 0;
+        for (int64_t k = a.rowptr[r]; k < a.rowptr[r + 1]; k++)
+            s += a.val[k];
+        TL_ASSERT(s >= -1e-15); /* weakly diagonally dominant M-matrix */
+        if (outside(5, r, 0) == 0) TL_ASSERT_NEAR(s, 0.0, 1e-15);
+    }
+    tl_csr_free(&a);
+    g.peclet = 0.0; /* no convection: the 7-point Laplacian */
+    tl_gen p7 = {.kind = TL_GEN_POISSON7, .n = 5};
+    tl_csr b;
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    TL_ASSERT_OK(tl_gen_csr(&p7, &b));
+    assert_same(&a, &b);
+    tl_csr_free(&a);
+    tl_csr_free(&b);
+}
+
+TL_TEST(streamed_equals_memory)
+{
+    const tl_gen gens[] = {
+        {TL_GEN_POISSON7, 7, 0}, {TL_GEN_POISSON27, 5, 0}, {TL_GEN_CONVDIFF, 6, 2.0}};
+    for (int k = 0; k < 3; k++) {
+        tl_csr ref, bin, mtx;
+        TL_ASSERT_OK(tl_gen_csr(&gens[k], &ref));
+        const char *pb = tmp_path("g.tlcsr");
+        uint32_t flags = 99;
+        TL_ASSERT_OK(tl_gen_write(&gens[k], pb));
+        TL_ASSERT_OK(tl_bin_read(pb, &bin, &flags));
+        TL_ASSERT_EQ(flags, tl_gen_symmetric(&gens[k]) ? TL_BIN_FLAG_SYMMETRIC : 0);
+        assert_same(&ref, &bin);
+        const char *pm = tmp_path(TL_HAVE_ZLIB ? "g.mtx.gz" : "g.mtx");
+        tl_mm_info info;
+        TL_ASSERT_OK(tl_gen_write(&gens[k], pm));
+        TL_ASSERT_OK(tl_mm_read_csr(pm, 1, &mtx, &info));
+        TL_ASSERT_EQ(info.symmetry, tl_gen_symmetric(&gens[k]) ? TL_MM_SYMMETRIC : TL_MM_GENERAL);
+        assert_same(&ref, &mtx);
+        tl_csr_free(&ref);
+        tl_csr_free(&bin);
+        tl_csr_free(&mtx);
+    }
+}
+
+TL_TEST(rhs_is_a_times_ones)
+{
+    tl_gen g = {.kind = TL_GEN_CONVDIFF, .n = 4, .peclet = 1.0};
+    tl_csr a;
+    double *b = NULL;
+    int64_t n;
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    const char *p = tmp_path("b.mtx");
+    TL_ASSERT_OK(tl_gen_write_rhs(&g, p));
+    TL_ASSERT_OK(tl_mm_read_vector(p, a.nrows, &b, &n));
+    double *ones = malloc((size_t)n * sizeof *ones), *y = malloc((size_t)n * sizeof *y);
+    for (int64_t i = 0; i < n; i++)
+        ones[i] = 1.0;
+    tl_csr_spmv(&a, ones, y);
+    for (int64_t i = 0; i < n; i++)
+        TL_ASSERT(b[i] == y[i]);
+    free(ones), free(y), free(b);
+    tl_csr_free(&a);
+}
+
+TL_TEST(bad_generator_arguments)
+{
+    tl_gen g = {.kind = TL_GEN_POISSON7, .n = 0};
+    tl_csr a;
+    TL_ASSERT(tl_gen_csr(&g, &a) != TL_OK);
+    g.n = 3;
+    TL_ASSERT(tl_gen_write(&g, tmp_path("x.txt")) != TL_OK);
+    g.kind = TL_GEN_CONVDIFF, g.peclet = -1;
+    TL_ASSERT(tl_gen_write(&g, tmp_path("x.tlcsr")) != TL_OK);
+    TL_ASSERT(access(tmp_path("x.tlcsr"), F_OK) != 0);
+    TL_ASSERT_EQ(tl_gen_kind_parse("poisson27"), TL_GEN_POISSON27);
+    TL_ASSERT_EQ(tl_gen_kind_parse("poisson"), -1);
+}
+
+/* Run a shell command line; return its exit status, output in `out`. */
+static int run(const char *cmd, char *out, size_t cap)
+{
+    FILE *p = popen(cmd, "r");
+    TL_ASSERT(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static const char *matgen(void)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/trilap-matgen", tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(access(path, X_OK) == 0, "%s not built (make all first)", path);
+    return path;
+}
+
+TL_TEST(matgen_program)
+{
+    const char *mg = matgen();
+    char cmd[2048], out[8192];
+    const char *a = tmp_path("p.tlcsr"), *b = tmp_path("p_b.mtx");
+    snprintf(cmd, sizeof cmd, "%s poisson27 4 %s --rhs %s 2>&1", mg, a, b);
+    TL_ASSERT_MSG(run(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT(strstr(out, "rows: 64"));
+    tl_csr m, ref;
+    tl_gen g = {.kind = TL_GEN_POISSON27, .n = 4};
+    TL_ASSERT_OK(tl_bin_read(a, &m, NULL));
+    TL_ASSERT_OK(tl_gen_csr(&g, &ref));
+    assert_same(&m, &ref);
+    /* convert binary -> mtx -> binary gives the same matrix */
+    const char *c = tmp_path("p.mtx"), *d = tmp_path("p2.tlcsr");
+    snprintf(cmd, sizeof cmd, "%s convert %s %s 2>&1 && %s convert %s %s 2>&1", mg, a, c, mg, c, d);
+    TL_ASSERT_MSG(run(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT(strstr(out, "symmetric: yes"));
+    tl_csr m2;
+    TL_ASSERT_OK(tl_bin_read(d, &m2, NULL));
+    assert_same(&m2, &ref);
+    tl_csr_free(&m), tl_csr_free(&m2), tl_csr_free(&ref);
+    snprintf(cmd, sizeof cmd, "%s info %s 2>&1", mg, d);
+    TL_ASSERT_MSG(run(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(strstr(out, "nonzeros: 1000"), "%s", out);
+}
+
+TL_TEST(matgen_bad_arguments)
+{
+    const char *mg = matgen();
+    char cmd[2048], out[8192];
+    snprintf(cmd, sizeof cmd, "%s poisson7 zero %s 2>&1", mg, tmp_path("z.tlcsr"));
+    TL_ASSERT_EQ(run(cmd, out, sizeof out), 2);
+    TL_ASSERT_MSG(strstr(out, "invalid grid size N 'zero' (try --help)"), "%s", out);
+    snprintf(cmd, sizeof cmd, "%s frobnicate 2>&1", mg);
+    TL_ASSERT_EQ(run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s convdiff 3 %s --peclet abc 2>&1", mg, tmp_path("z.tlcsr"));
+    TL_ASSERT_EQ(run(cmd, out, sizeof out), 2);
+    /* a bad input file: one clear line, exit 1, nothing written */
+    FILE *f = fopen(tmp_path("bad.mtx"), "w");
+    fputs("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 NaN\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s convert %s %s 2>&1", mg, tmp_path("bad.mtx"),
+             tmp_path("bad.tlcsr"));
+    TL_ASSERT_EQ(run(cmd, out, sizeof out), 1);
+    TL_ASSERT_MSG(strstr(out, "bad.mtx:3: value not finite"), "%s", out);
+    TL_ASSERT(access(tmp_path("bad.tlcsr"), F_OK) != 0);
+    snprintf(cmd, sizeof cmd, "%s --help", mg);
+    TL_ASSERT_EQ(run(cmd, out, sizeof out), 0);
+    TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
+}
+
+TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, streamed_equals_memory,
+             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments)

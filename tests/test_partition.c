@@ -1,0 +1,228 @@
+/* Partitioners, partition files and partition statistics. */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "solvers/gen.h"
+#include "solvers/mmio.h"
+#include "solvers/partition.h"
+#include "tl_test.h"
+
+static char g_dir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[512];
+    if (!g_dir[0]) snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
+    snprintf(buf, sizeof buf, "%s/%s", g_dir, name);
+    return buf;
+}
+
+static void load(const char *name, tl_csr *a)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"), name);
+    TL_ASSERT_OK(tl_mm_read_csr(path, 1, a, NULL));
+}
+
+static void need_metis(void)
+{
+    if (!TL_HAVE_METIS) TL_SKIP("built without METIS");
+}
+
+TL_TEST(block_partition)
+{
+    int part[10];
+    TL_ASSERT_OK(tl_partition_block(10, 3, part));
+    int want[10] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 2};
+    for (int i = 0; i < 10; i++)
+        TL_ASSERT_EQ(part[i], want[i]);
+    TL_ASSERT_OK(tl_partition_block(2, 4, part)); /* more parts than rows: empty parts */
+    TL_ASSERT(part[0] == 0 && part[1] == 1);
+    TL_ASSERT(tl_partition_block(10, 0, part) != TL_OK);
+}
+
+TL_TEST(symmetrised_graph)
+{
+    /* nonsymmetric pattern with a diagonal and a duplicate-by-symmetry edge */
+    tl_csr a;
+    TL_ASSERT_OK(tl_csr_alloc(&a, 3, 3, 5));
+    int64_t rp[] = {0, 3, 4, 5}, ci[] = {0, 1, 2, 0, 2};
+    memcpy(a.rowptr, rp, sizeof rp);
+    memcpy(a.colidx, ci, sizeof ci);
+    for (int k = 0; k < 5; k++)
+        a.val[k] = 1;
+    int64_t *xadj, *adj;
+    TL_ASSERT_OK(tl_graph_symmetrize(&a, &xadj, &adj));
+    /* 0-1, 0-2 (both directions), no self loops, no duplicates */
+    int64_t wx[] = {0, 2, 3, 4}, wa[] = {1, 2, 0, 0};
+    for (int i = 0; i < 4; i++)
+        TL_ASSERT_EQ(xadj[i], wx[i]);
+    for (int k = 0; k < 4; k++)
+        TL_ASSERT_EQ(adj[k], wa[k]);
+    free(xadj), free(adj);
+    int part[3] = {0, 0, 1};
+    tl_partition_stats s;
+    TL_ASSERT_OK(tl_partition_stats_compute(&a, part, 2, &s));
+    TL_ASSERT_EQ(s.edgecut, 1);
+    TL_ASSERT_EQ(s.max_rows, 2);
+    TL_ASSERT_NEAR(s.imbalance, 2.0 / 1.5, 1e-15);
+    tl_csr_free(&a);
+}
+
+TL_TEST(stats_on_grid)
+{
+    /* an n^3 7-point grid cut into k slabs along z: (k-1) n^2 edges */
+    tl_gen g = {.kind = TL_GEN_POISSON7, .n = 6};
+    tl_csr a;
+    int part[216];
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    TL_ASSERT_OK(tl_partition_block(216, 3, part));
+    tl_partition_stats s;
+    TL_ASSERT_OK(tl_partition_stats_compute(&a, part, 3, &s));
+    TL_ASSERT_EQ(s.edgecut, 2 * 36);
+    TL_ASSERT_NEAR(s.imbalance, 1.0, 0);
+    tl_csr_free(&a);
+}
+
+static void check_metis(const char *what, const tl_csr *a, int recursive)
+{
+    int *part = malloc((size_t)a->nrows * sizeof *part),
+        *blk = malloc((size_t)a->nrows * sizeof *blk);
+    for (int k = 1; k <= 8; k++) {
+        TL_ASSERT_OK(tl_partition_metis(a, k, recursive, part));
+        int64_t *rows = calloc((size_t)k, sizeof *rows);
+        for (int64_t i = 0; i < a->nrows; i++) {
+            TL_ASSERT(part[i] >= 0 && part[i] < k);
+            rows[part[i]]++;
+        }
+        for (int p = 0; p < k; p++)
+            TL_ASSERT_MSG(rows[p] > 0, "%s: part %d of %d empty", what, p, k);
+        free(rows);
+        tl_partition_stats s, sb;
+        TL_ASSERT_OK(tl_partition_stats_compute(a, part, k, &s));
+        TL_ASSERT_OK(tl_partition_block(a->nrows, k, blk));
+        TL_ASSERT_OK(tl_partition_stats_compute(a, blk, k, &sb));
+        printf("%s %s k=%d: edge cut %lld (block %lld), imbalance %.3f\n", what,
+               recursive ? "recursive" : "kway", k, (long long)s.edgecut, (long long)sb.edgecut,
+               s.imbalance);
+        TL_ASSERT(s.imbalance < 1.25);
+        if (k == 1)
+            TL_ASSERT_EQ(s.edgecut, 0);
+        else
+            TL_ASSERT(s.edgecut > 0 &&
+                      s.edgecut <= 2 * sb.edgecut); /* a random split cuts far more */
+    }
+    free(part);
+    free(blk);
+}
+
+TL_TEST(metis_1138_bus)
+{
+    need_metis();
+    tl_csr a;
+    load("1138_bus.mtx", &a);
+    check_metis("1138_bus", &a, 0);
+    check_metis("1138_bus", &a, 1);
+    tl_csr_free(&a);
+}
+
+TL_TEST(metis_generated_and_nonsymmetric)
+{
+    need_metis();
+    tl_gen g = {.kind = TL_GEN_CONVDIFF, .n = 10, .peclet = 1.0};
+    tl_csr a;
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    check_metis("convdiff10", &a, 0);
+    tl_csr_free(&a);
+    load("ani1_nonsymm.mtx", &a);
+    check_metis("ani1_nonsymm", &a, 1);
+    tl_csr_free(&a);
+}
+
+TL_TEST(partition_file_round_trip)
+{
+    int part[7] = {2, 0, 1, 1, 0, 2, 2}, back[7];
+    const char *p = tmp_path(TL_HAVE_ZLIB ? "p.mtx.gz" : "p.mtx");
+    TL_ASSERT_OK(tl_partition_write(p, part, 7));
+    TL_ASSERT_OK(tl_partition_read(p, 7, 3, back));
+    for (int i = 0; i < 7; i++)
+        TL_ASSERT_EQ(back[i], part[i]);
+    tl_csr a;
+    tl_gen g = {.kind = TL_GEN_POISSON7, .n = 2};
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    int p8[8], q8[8] = {0};
+    TL_ASSERT_OK(tl_partition_block(8, 2, p8));
+    TL_ASSERT_OK(tl_partition_write(tmp_path("b.mtx"), p8, 8));
+    TL_ASSERT_OK(tl_partition_by_spec(tmp_path("b.mtx"), &a, 2, q8));
+    TL_ASSERT(memcmp(p8, q8, sizeof p8) == 0);
+    tl_csr_free(&a);
+}
+
+/* Expect tl_partition_read to fail with `reason` in its message. */
+static void expect_bad(const char *text, int64_t n, int nparts, const char *reason)
+{
+    const char *p = tmp_path("bad.part.mtx");
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    char log[600];
+    snprintf(log, sizeof log, "%s.log", p);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    dup2(fd, 2);
+    close(fd);
+    int part[16];
+    int st = tl_partition_read(p, n, nparts, part);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char msg[4096] = "";
+    f = fopen(log, "r");
+    msg[fread(msg, 1, sizeof msg - 1, f)] = '\0';
+    fclose(f);
+    fputs(msg, stderr);
+    TL_ASSERT(st != TL_OK);
+    TL_ASSERT_MSG(strstr(msg, "bad.part.mtx") && strstr(msg, reason), "want '%s' in: %s", reason,
+                  msg);
+}
+
+TL_TEST(partition_file_errors)
+{
+    expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n1\n0\n", 4, 2,
+               "wrong length: 3 entries for a matrix of 4 rows");
+    expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n2\n1\n", 3, 2,
+               "part id 2 out of range [0, 1]");
+    expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n-1\n1\n", 3, 2,
+               "out of range");
+    expect_bad("%%MatrixMarket matrix array real general\n2 1\n0\n0.5\n", 2, 2, "not an integer");
+    expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n1\n", 3, 2, "truncated");
+    expect_bad("%%MatrixMarket matrix array integer general\n2 1\n0\nx\n", 2, 2, "not a number");
+    int part[4];
+    tl_csr a = {0};
+    a.nrows = 4;
+    TL_ASSERT(tl_partition_by_spec(tmp_path("missing.mtx"), &a, 2, part) != TL_OK);
+}
+
+TL_TEST(metis_stub_or_single_part)
+{
+    tl_csr a;
+    load("ani4.mtx", &a);
+    int *part = malloc((size_t)a.nrows * sizeof *part);
+    for (int64_t i = 0; i < a.nrows; i++)
+        part[i] = 7;
+    TL_ASSERT_OK(tl_partition_metis(&a, 1, 0, part)); /* no METIS needed for one part */
+    for (int64_t i = 0; i < a.nrows; i++)
+        TL_ASSERT_EQ(part[i], 0);
+    int st = tl_partition_metis(&a, 4, 0, part);
+    if (TL_HAVE_METIS)
+        TL_ASSERT_EQ(st, TL_OK);
+    else
+        TL_ASSERT_EQ(st, TL_ERR_UNSUPPORTED);
+    free(part);
+    tl_csr_free(&a);
+}
+
+TL_TEST_MAIN(block_partition, symmetrised_graph, stats_on_grid, metis_1138_bus,
+             metis_generated_and_nonsymmetric, partition_file_round_trip, partition_file_errors,
+             metis_stub_or_single_part)
