@@ -3,7 +3,7 @@
  * a cheap no-op when ctx->probes is NULL (tracing off), so programs call
  * them unconditionally.
  *
- *   tl_probes_config pc = {.outdir = "run1"};
+ *   tl_probes_config pc = {.outdir = "run1", .cupti = 1, .nvtx = 1};
  *   TL_TRY(tl_probes_create(ctx, &pc));
  *   tl_probe_stream(ctx, g->s_compute, TL_LANE_COMPUTE, "compute");
  *   tl_probe_window_start(ctx);
@@ -29,7 +29,12 @@ typedef struct tl_probes_config {
     int nvtx;               /* 1: emit NVTX ranges [1] */
     size_t buffer_bytes;    /* CUPTI buffer size [4 MiB] */
     int max_buffers;        /* bound on buffers in flight [64] */
+    size_t max_ranges;      /* host ranges (and iterations) kept per rank [1 << 20]; more: dropped */
 } tl_probes_config;
+/* cupti and nvtx are plain flags (a zeroed config gives host ranges only);
+ * buffer_bytes, max_buffers, max_ranges: 0 means the default. The CUPTI
+ * collector is one per process: the first rank to start it sets its buffer
+ * size and count. */
 
 tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg);
 /* Flush, write the trace (temp file + rename), free; sets ctx->probes NULL. */

@@ -51,6 +51,20 @@ tl_status tl_kind_parse(const char *s, tl_kind *out);
  * anything else -> TL_CAT_COMPUTE. */
 tl_cat tl_trace_classify_kernel(const char *name);
 
+/* What an NCCL kernel name says. NCCL 2.19+ may launch one "Generic" kernel
+ * (ncclDevKernel_Generic, _Generic_1/_2/_4) for grouped or mixed work, whose
+ * operation the name does not tell; tl_trace_classify_kernel counts it as
+ * coll, tl_trace_classify_kernel_lane as p2p on a p2p lane, coll elsewhere.
+ * An NCCL kernel with an operation not listed above counts as coll. */
+typedef enum { TL_NCCL_NONE = 0, TL_NCCL_P2P, TL_NCCL_COLL, TL_NCCL_GENERIC } tl_nccl_kind;
+tl_nccl_kind tl_trace_nccl_kernel(const char *name);
+tl_cat tl_trace_classify_kernel_lane(const char *name, tl_lane lane);
+
+/* The header row, without the newline; rows longer than TL_TRACE_MAX_ROW
+ * bytes are rejected by the reader (it keeps one row in memory). */
+#define TL_TRACE_HEADER "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter"
+enum { TL_TRACE_NFIELDS = 12, TL_TRACE_MAX_ROW = 65536 };
+
 /* ---- writer: temp file, renamed into place by close(commit=1) ---------- */
 typedef struct tl_trace_writer tl_trace_writer;
 tl_status tl_trace_writer_open(tl_trace_writer **w, const char *path);

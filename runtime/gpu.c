@@ -316,6 +316,14 @@ static tl_status comm_split(tl_ctx *ctx, ncclComm_t parent, int max_ctas, int mi
         return TL_FAIL(TL_ERR_NCCL, "ncclCommSplit(maxCTAs=%d, minCTAs=%d): %s: %s", max_ctas, min_ctas,
                        ncclGetErrorString(r), ncclGetLastError(parent));
     }
+    /* With a non-blocking parent NCCL finishes the split in the parent's
+     * background job and stores the child only then: wait on the parent
+     * first (a local copy, so a failed wait cannot null the caller's). */
+    if (!*out) {
+        ncclComm_t p = parent;
+        TL_TRY(wait_new_comm(ctx, ctx->gpu, &p, "ncclCommSplit (parent)"));
+    }
+    TL_CHECK(*out, TL_ERR_NCCL, "ncclCommSplit(rank %d) returned no communicator", ctx->rank);
     TL_TRY(wait_new_comm(ctx, ctx->gpu, out, "ncclCommSplit"));
     return TL_OK;
 }

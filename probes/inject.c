@@ -1,0 +1,138 @@
+/* libtrilap-inject.so: traces an unmodified CUDA program.
+ *
+ *   CUDA_INJECTION64_PATH=build/lib/libtrilap-inject.so TRILAP_TRACE_DIR=out ./prog
+ *
+ * The CUDA driver loads this library in cuInit and calls
+ * InitializeInjection(); it starts the probes' CUPTI collector for every
+ * device of the process and writes out/trace.rank<R>.csv at exit. Stream
+ * lanes are inferred from the NCCL kernels each stream ran (see
+ * probes/README.md), or set with TRILAP_LANES="streamId:lane,...".
+ *
+ * Environment: TRILAP_TRACE_DIR [.], TRILAP_LANES, TRILAP_BUFFER_BYTES
+ * [4 MiB], TRILAP_MAX_BUFFERS [64]; the rank from OMPI_COMM_WORLD_RANK,
+ * PMI_RANK or SLURM_PROCID (else 0), the size likewise.
+ *
+ * The injected program has no context to hand us and atexit handlers take
+ * no argument, so the injection keeps its one rank context in a static
+ * struct: the second documented exception to "no mutable globals" (the
+ * first is the CUPTI collector in probes_cupti.c). */
+#include "probes/probes_impl.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+int InitializeInjection(void);
+
+static struct {
+    pthread_once_t once;
+    int ok;
+    tl_ctx ctx;
+    char outdir[512];
+    char cmdline[4096];
+    char *argv[64];
+} tl_inject = {.once = PTHREAD_ONCE_INIT};
+
+static int tl_env_int(const char *const *keys, int n, int fallback)
+{
+    for (int i = 0; i < n; i++) {
+        const char *v = getenv(keys[i]);
+        char *end;
+        if (v && *v) {
+            long x = strtol(v, &end, 10);
+            if (!*end && x >= 0 && x < (1L << 30)) return (int)x;
+        }
+    }
+    return fallback;
+}
+
+/* /proc/self/cmdline: NUL-separated arguments, for the metadata. */
+static void tl_inject_cmdline(void)
+{
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t n = f ? fread(tl_inject.cmdline, 1, sizeof tl_inject.cmdline - 1, f) : 0;
+    if (f) fclose(f);
+    tl_inject.cmdline[n] = '\0';
+    int argc = 0;
+    for (size_t i = 0; i < n && argc < 63; i += strlen(tl_inject.cmdline + i) + 1)
+        tl_inject.argv[argc++] = tl_inject.cmdline + i;
+    tl_inject.argv[argc] = NULL;
+    tl_inject.ctx.argc = argc;
+    tl_inject.ctx.argv = tl_inject.argv;
+    const char *prog = argc ? strrchr(tl_inject.argv[0], '/') : NULL;
+    tl_inject.ctx.program = prog ? prog + 1 : argc ? tl_inject.argv[0] : "unknown";
+}
+
+static void tl_inject_lanes(const char *spec)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':'), *end = NULL;
+        tl_lane lane;
+        unsigned long id = colon ? strtoul(tok, &end, 10) : 0;
+        if (!colon || end != colon || colon == tok || tl_lane_parse(colon + 1, &lane) != TL_OK) {
+            tl_log("TRILAP_LANES: ignoring '%s' (expected streamId:lane, lane one of "
+                   "compute p2p coll copy host other)",
+                   tok);
+            continue;
+        }
+        if (tl_probes_lane_override(&tl_inject.ctx, (uint32_t)id, lane) != TL_OK) return;
+    }
+}
+
+static void tl_inject_exit(void)
+{
+    if (!tl_inject.ok) return;
+    tl_inject.ok = 0;
+    int rank = tl_inject.ctx.rank;
+    /* The log prefix is per thread; exit may run on another than cuInit. */
+    tl_log_set_prefix("trilap-inject", rank);
+    if (tl_probes_destroy(&tl_inject.ctx) == TL_OK)
+        tl_log("wrote %s/trace.rank%d.csv", tl_inject.outdir, rank);
+    else
+        tl_log("no trace written");
+}
+
+static void tl_inject_init(void)
+{
+    static const char *const rank_keys[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+                                            "PMIX_RANK"};
+    static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
+    const char *dir = getenv("TRILAP_TRACE_DIR");
+    snprintf(tl_inject.outdir, sizeof tl_inject.outdir, "%s", dir && *dir ? dir : ".");
+    tl_inject_cmdline();
+    tl_inject.ctx.rank = tl_env_int(rank_keys, 4, 0);
+    tl_inject.ctx.size = tl_env_int(size_keys, 3, 1);
+    tl_inject.ctx.device = -1;
+    tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
+    const char *bb = getenv("TRILAP_BUFFER_BYTES");
+    tl_probes_config pc = {
+        .outdir = tl_inject.outdir,
+        .cupti = 1,
+        .nvtx = 0, /* the program's own NVTX ranges are left alone */
+        .buffer_bytes = bb && *bb ? strtoull(bb, NULL, 10) : 0,
+        .max_buffers = tl_env_int((const char *const[]){"TRILAP_MAX_BUFFERS"}, 1, 0),
+    };
+    if (tl_probes_create_inject(&tl_inject.ctx, &pc) != TL_OK) {
+        tl_log("tracing off for this process");
+        return;
+    }
+    const char *lanes = getenv("TRILAP_LANES");
+    if (lanes && *lanes) tl_inject_lanes(lanes);
+    tl_inject.ok = 1;
+    /* Registered during cuInit, after the CUDA runtime's own handlers, so it
+     * runs before they tear CUDA down. */
+    atexit(tl_inject_exit);
+}
+
+/* Called by the CUDA driver; 1 means success. */
+int InitializeInjection(void)
+{
+    pthread_once(&tl_inject.once, tl_inject_init);
+    return 1;
+}

@@ -1,0 +1,373 @@
+/* The probes of one rank: create/destroy, stream registration, and the
+ * trace written at destroy from the host ranges, the iterations and the
+ * rank's CUPTI records, merged in time order. Nothing here runs inside the
+ * measured window except tl_probe_stream (registration, before it). */
+#include "probes/probes_impl.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+    TL_DEFAULT_BUFFER_BYTES = 4 << 20,
+    TL_DEFAULT_MAX_BUFFERS = 64,
+    TL_DEFAULT_MAX_RANGES = 1 << 20,
+};
+
+static tl_status tl_mkdir_p(const char *dir)
+{
+    char path[512];
+    int n = snprintf(path, sizeof path, "%s", dir);
+    TL_CHECK(n > 0 && (size_t)n < sizeof path, TL_ERR_INVAL,
+             "probes: output folder name too long: %s", dir);
+    for (char *s = path + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(path, 0755) != 0 && errno != EEXIST)
+                return TL_FAIL(TL_ERR_IO, "probes: cannot create folder %s: %s", path,
+                               strerror(errno));
+            *s = c;
+            if (!c) break;
+        }
+    }
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return TL_FAIL(TL_ERR_IO, "probes: %s is not a folder", dir);
+    if (access(dir, W_OK) != 0)
+        return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", dir, strerror(errno));
+    return TL_OK;
+}
+
+static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                     int infer)
+{
+    TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
+    TL_CHECK(cfg->outdir && *cfg->outdir, TL_ERR_INVAL, "probes need an output folder");
+    TL_CHECK(!ctx->probes, TL_ERR_INVAL, "probes already created for rank %d", ctx->rank);
+    TL_CHECK(cfg->max_buffers >= 0, TL_ERR_INVAL, "max_buffers=%d", cfg->max_buffers);
+    TL_CHECK(cfg->buffer_bytes == 0 || cfg->buffer_bytes >= 4096, TL_ERR_INVAL,
+             "buffer_bytes=%zu (at least 4096)", cfg->buffer_bytes);
+    TL_TRY(tl_mkdir_p(cfg->outdir));
+    tl_status st = TL_OK;
+    tl_probes *p = calloc(1, sizeof *p);
+    if (!p) return TL_FAIL(TL_ERR_NOMEM, "probes: %zu bytes", sizeof *p);
+    p->cfg = *cfg;
+    if (!p->cfg.buffer_bytes) p->cfg.buffer_bytes = TL_DEFAULT_BUFFER_BYTES;
+    if (!p->cfg.max_buffers) p->cfg.max_buffers = TL_DEFAULT_MAX_BUFFERS;
+    if (!p->cfg.max_ranges) p->cfg.max_ranges = TL_DEFAULT_MAX_RANGES;
+    snprintf(p->outdir, sizeof p->outdir, "%s", cfg->outdir);
+    p->cfg.outdir = p->outdir;
+    p->rank = ctx->rank;
+    p->nranks = ctx->size > 0 ? ctx->size : 1;
+    p->device = device;
+    p->infer_lanes = infer;
+    p->program = ctx->program ? ctx->program : "trilap";
+    size_t used = 0;
+    for (int i = 0; i < ctx->argc && ctx->argv; i++) {
+        int n = snprintf(p->args + used, sizeof p->args - used, "%s%s", i ? " " : "", ctx->argv[i]);
+        if (n < 0 || (size_t)n >= sizeof p->args - used) break;
+        used += (size_t)n;
+    }
+    tl_probe_nvtx_init(p);
+    TL_TRYGOTO(tl_probe_host_init(p), st, fail);
+    if (!cfg->cupti)
+        p->cupti = TL_CUPTI_OFF;
+    else if (device == -1)
+        p->cupti = TL_CUPTI_UNAVAILABLE; /* a host-only rank: nothing to collect */
+    else
+        tl_probe_cupti_attach(p);
+    ctx->probes = p;
+    return TL_OK;
+fail:
+    tl_probe_host_fini(p);
+    free(p);
+    return st;
+}
+
+tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg)
+{
+    TL_CHECK(ctx, TL_ERR_INVAL, "probes need a context");
+    return tl_probes_create_as(ctx, cfg, ctx->device >= 0 ? ctx->device : -1, 0);
+}
+
+tl_status tl_probes_create_inject(tl_ctx *ctx, const tl_probes_config *cfg)
+{
+    return tl_probes_create_as(ctx, cfg, TL_PROBE_ALL_DEVICES, 1);
+}
+
+void tl_probe_stream(tl_ctx *ctx, void *stream, tl_lane lane, const char *label)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (!p) return;
+    if (p->nstreams == TL_PROBE_MAX_STREAMS) {
+        tl_log("probes: more than %d streams registered; %s stays lane other", TL_PROBE_MAX_STREAMS,
+               label ? label : "(unnamed)");
+        return;
+    }
+    tl_probe_streamreg *s = &p->streams[p->nstreams++];
+    s->device = p->device >= 0 ? p->device : -1;
+    s->id = p->cupti_attached ? tl_probe_cupti_stream_id(stream) : 0;
+    s->lane = (unsigned)lane < TL_LANE_COUNT ? lane : TL_LANE_OTHER;
+    snprintf(s->label, sizeof s->label, "%s", label ? label : tl_lane_name(s->lane));
+    tl_probe_nvtx_stream(p, stream, label);
+}
+
+/* Injection: TRILAP_LANES="streamId:lane,...", for every device. */
+tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_lane lane)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    TL_CHECK(p, TL_ERR_INVAL, "no probes");
+    TL_CHECK(p->nstreams < TL_PROBE_MAX_STREAMS, TL_ERR_INVAL, "more than %d lane overrides",
+             TL_PROBE_MAX_STREAMS);
+    tl_probe_streamreg *s = &p->streams[p->nstreams++];
+    s->device = -1;
+    s->id = stream_id;
+    s->lane = lane;
+    snprintf(s->label, sizeof s->label, "%s", tl_lane_name(lane));
+    return TL_OK;
+}
+
+uint64_t tl_probes_dropped(const tl_ctx *ctx)
+{
+    const tl_probes *p = ctx ? ctx->probes : NULL;
+    if (!p) return 0;
+    return p->host_dropped + (p->cupti == TL_CUPTI_ON ? tl_probe_cupti_dropped() : 0);
+}
+
+/* ---- the trace ----------------------------------------------------------- */
+
+/* Versions for the metadata, from whatever the process has loaded: the
+ * driver and NCCL are looked up by symbol so that the probes (and the
+ * injection library) link neither. */
+static void tl_probe_versions(char *cuda, size_t n1, char *cupti, size_t n2, char *nccl, size_t n3,
+                              char *devname, size_t n4, int device)
+{
+    snprintf(cuda, n1, "unknown");
+    snprintf(cupti, n2, "none");
+    snprintf(nccl, n3, "none");
+    snprintf(devname, n4, "none");
+    int (*drv_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "cuDriverGetVersion");
+    int v = 0;
+    if (drv_version && drv_version(&v) == 0 && v > 0)
+        snprintf(cuda, n1, "driver-api %d.%d", v / 1000, (v % 1000) / 10);
+    int (*nccl_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "ncclGetVersion");
+    if (nccl_version && nccl_version(&v) == 0 && v > 0) {
+        /* NCCL_VERSION(X,Y,Z): X*1000+Y*100+Z before 2.9, X*10000+Y*100+Z after. */
+        if (v >= 20900)
+            snprintf(nccl, n3, "%d.%d.%d", v / 10000, (v % 10000) / 100, v % 100);
+        else
+            snprintf(nccl, n3, "%d.%d.%d", v / 1000, (v % 1000) / 100, v % 100);
+    }
+    if (device >= 0) {
+        int (*dev_get)(int *, int) = (int (*)(int *, int))dlsym(RTLD_DEFAULT, "cuDeviceGet");
+        int (*dev_name)(char *, int, int) =
+            (int (*)(char *, int, int))dlsym(RTLD_DEFAULT, "cuDeviceGetName");
+        int dev = 0;
+        if (dev_get && dev_name && dev_get(&dev, device) == 0) dev_name(devname, (int)n4, dev);
+    }
+    uint32_t cv = tl_probe_cupti_version();
+    if (cv) snprintf(cupti, n2, "%u", cv);
+}
+
+static int tl_rec_cmp(const void *a, const void *b)
+{
+    const tl_trace_record *x = a, *y = b;
+    if (x->start_ns != y->start_ns) return x->start_ns < y->start_ns ? -1 : 1;
+    /* Enclosing ranges before what they enclose. */
+    if (x->end_ns != y->end_ns) return x->end_ns > y->end_ns ? -1 : 1;
+    if (x->device != y->device) return x->device < y->device ? -1 : 1;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+typedef struct {
+    char *label[TL_PROBE_MAX_NAMES][TL_CAT_COUNT]; /* "cat:name", made on first use */
+} tl_labels;
+
+static const char *tl_label(tl_labels *lb, const tl_probes *p, uint32_t name, uint8_t cat,
+                            tl_status *st)
+{
+    if (name >= p->nnames || cat >= TL_CAT_COUNT) return "?";
+    char **l = &lb->label[name][cat];
+    if (!*l) {
+        const char *n = tl_probe_name_str(p, name);
+        size_t len = strlen(n) + 16;
+        *l = malloc(len);
+        if (!*l) {
+            *st = TL_FAIL(TL_ERR_NOMEM, "probes: range label");
+            return "?";
+        }
+        snprintf(*l, len, "%s:%s", tl_cat_name((tl_cat)cat), n);
+    }
+    return *l;
+}
+
+static tl_status tl_meta_i64(tl_trace_writer *w, const char *key, int64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRId64, v);
+    return tl_trace_writer_meta(w, key, b);
+}
+
+static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now)
+{
+    tl_status st = TL_OK;
+    tl_trace_writer *w = NULL;
+    tl_labels *lb = calloc(1, sizeof *lb);
+    size_t n = p->nranges + p->niters + g->n, k = 0;
+    tl_trace_record *all = malloc((n ? n : 1) * sizeof *all);
+    if (!lb || !all) {
+        st = TL_FAIL(TL_ERR_NOMEM, "probes: %zu trace rows", n);
+        goto fail;
+    }
+    for (size_t i = 0; i < p->nranges; i++) {
+        const tl_probe_range *r = &p->ranges[i];
+        all[k++] = (tl_trace_record){.rank = p->rank,
+                                     .device = -1,
+                                     .lane = TL_LANE_HOST,
+                                     .cat = TL_CAT_RANGE,
+                                     .kind = TL_KIND_HOST,
+                                     .name = tl_label(lb, p, r->name, r->cat, &st),
+                                     .start_ns = r->start,
+                                     .end_ns = r->end,
+                                     .bytes = -1,
+                                     .iter = r->iter};
+    }
+    for (size_t i = 0; i < p->niters; i++)
+        all[k++] = (tl_trace_record){.rank = p->rank,
+                                     .device = -1,
+                                     .lane = TL_LANE_HOST,
+                                     .cat = TL_CAT_RANGE,
+                                     .kind = TL_KIND_HOST,
+                                     .name = "iter",
+                                     .start_ns = p->iters[i].start,
+                                     .end_ns = p->iters[i].end,
+                                     .bytes = -1,
+                                     .iter = p->iters[i].iter};
+    for (size_t i = 0; i < g->n; i++)
+        all[k++] = g->recs[i];
+    if (st != TL_OK) goto fail;
+    qsort(all, n, sizeof *all, tl_rec_cmp);
+
+    int64_t w0 = p->window_start, w1 = p->window_end;
+    const char *wsrc = "marked";
+    if (w0 < 0) {
+        wsrc = "records";
+        w0 = n ? all[0].start_ns : now;
+        w1 = w0;
+        for (size_t i = 0; i < n; i++)
+            if (all[i].end_ns > w1) w1 = all[i].end_ns;
+    } else if (w1 < w0) {
+        wsrc = "marked-start"; /* started, never stopped: up to destroy */
+        w1 = now;
+    }
+    uint64_t cdropped = p->cupti == TL_CUPTI_ON ? tl_probe_cupti_dropped() : 0;
+    uint64_t dropped = cdropped + p->host_dropped + g->incomplete;
+    int complete = dropped == 0 && p->cupti != TL_CUPTI_SKIPPED_SUBSCRIBER &&
+                   !(p->cupti == TL_CUPTI_UNAVAILABLE && p->device != -1 && p->cfg.cupti);
+    char host[256] = "unknown", cuda[64], cupti[64], nccl[64], devname[256], path[600], b[64];
+    gethostname(host, sizeof host - 1);
+    tl_probe_versions(cuda, sizeof cuda, cupti, sizeof cupti, nccl, sizeof nccl, devname,
+                      sizeof devname,
+                      p->device >= 0 ? p->device : (p->device == TL_PROBE_ALL_DEVICES ? 0 : -1));
+    snprintf(path, sizeof path, "%s/trace.rank%d.csv", p->outdir, p->rank);
+    TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "format", "trilap-trace"), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "version", "1"), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "rank", p->rank), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "nranks", p->nranks), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "host", host), st, fail);
+    snprintf(b, sizeof b, "%s", p->device == TL_PROBE_ALL_DEVICES ? "all" : "");
+    if (!b[0]) snprintf(b, sizeof b, "%d", p->device);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "device", b), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "device_name", devname), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "clock", "CLOCK_MONOTONIC"), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "program", p->program), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "args", p->args), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "cuda", cuda), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "nccl", nccl), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti", cupti), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti_status", tl_cupti_status_name(p->cupti)), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti_clock", g->clock ? g->clock : "none"), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "lanes", p->infer_lanes ? "inferred" : "registered"), st,
+               fail);
+    TL_TRYGOTO(tl_meta_i64(w, "window_start_ns", w0), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "window_end_ns", w1), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "window", wsrc), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "buffer_bytes", (int64_t)p->cfg.buffer_bytes), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "max_buffers", p->cfg.max_buffers), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "dropped", (int64_t)dropped), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "dropped_cupti", (int64_t)cdropped), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "dropped_host", (int64_t)p->host_dropped), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "dropped_incomplete", (int64_t)g->incomplete), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "unbalanced_pops", (int64_t)p->unbalanced), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "names_dropped", (int64_t)p->names_dropped), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "iter_unknown", (int64_t)g->iter_unknown), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "cupti_overhead_ns", (int64_t)g->overhead_ns), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "cupti_overhead_records", (int64_t)g->overhead_n), st, fail);
+    TL_TRYGOTO(tl_meta_i64(w, "records", (int64_t)n), st, fail);
+    for (int i = 0; i < p->nstreams; i++) {
+        char key[64], val[96];
+        snprintf(key, sizeof key, "stream.%d.%u", p->streams[i].device, p->streams[i].id);
+        snprintf(val, sizeof val, "%s %s", tl_lane_name(p->streams[i].lane), p->streams[i].label);
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= p->streams[j].device == p->streams[i].device &&
+                   p->streams[j].id == p->streams[i].id;
+        if (!dup) TL_TRYGOTO(tl_trace_writer_meta(w, key, val), st, fail);
+    }
+    TL_TRYGOTO(tl_trace_writer_meta(w, "complete", complete ? "yes" : "no"), st, fail);
+    for (size_t i = 0; i < n; i++)
+        TL_TRYGOTO(tl_trace_writer_record(w, &all[i]), st, fail);
+    TL_TRYGOTO(tl_trace_writer_close(&w, 1), st, fail);
+    if (dropped)
+        tl_log("probes: %" PRIu64 " records dropped (%" PRIu64 " CUPTI, %" PRIu64 " host, %" PRIu64
+               " unfinished): %s marked incomplete; raise buffer_bytes/max_buffers/max_ranges or "
+               "shorten the window",
+               dropped, cdropped, p->host_dropped, g->incomplete, path);
+fail:
+    tl_trace_writer_close(&w, 0);
+    if (lb)
+        for (int i = 0; i < TL_PROBE_MAX_NAMES; i++)
+            for (int c = 0; c < TL_CAT_COUNT; c++)
+                free(lb->label[i][c]);
+    free(lb);
+    free(all);
+    return st;
+}
+
+tl_status tl_probes_destroy(tl_ctx *ctx)
+{
+    if (!ctx || !ctx->probes) return TL_OK;
+    tl_probes *p = ctx->probes;
+    ctx->probes = NULL;
+    int64_t now = tl_probe_now();
+    if (p->cur_iter >= 0 && p->niters < p->cap_iters)
+        p->iters[p->niters++] =
+            (tl_probe_iterval){.start = p->iter_start, .end = now, .iter = p->cur_iter};
+    p->cur_iter = -1;
+    /* Ranges still open: closed here, and counted. */
+    int open = p->depth < TL_PROBE_MAX_DEPTH ? p->depth : TL_PROBE_MAX_DEPTH;
+    for (int d = open - 1; d >= 0; d--) {
+        p->unbalanced++;
+        if (p->nranges < p->cap_ranges)
+            p->ranges[p->nranges++] = (tl_probe_range){.start = p->stack[d].start,
+                                                       .end = now,
+                                                       .iter = p->stack[d].iter,
+                                                       .name = p->stack[d].name,
+                                                       .cat = p->stack[d].cat};
+    }
+    tl_probe_gpu g;
+    tl_status st = tl_probe_cupti_collect(p, &g);
+    if (st == TL_OK) st = tl_write_trace(p, &g, now);
+    if (st != TL_OK) tl_error_frame(st, __FILE__, __LINE__);
+    tl_probe_gpu_free(&g);
+    tl_probe_host_fini(p);
+    free(p);
+    return st;
+}

@@ -1,0 +1,463 @@
+/* CUPTI activity records to trace records, for one rank: kernel names
+ * copied out of CUPTI, lanes from the registered streams or inferred from
+ * NCCL kernels (injection), the NCCL classification with the lane, and
+ * iterations: a GPU record takes the iteration current on its rank's host
+ * when it was launched; its correlation id finds the launching RUNTIME or
+ * DRIVER API record, whose start time falls in one of the rank's iteration
+ * intervals. Runs in tl_probes_destroy, after the measured window, on the
+ * buffers probes_cupti.c kept. */
+#include "probes/probes_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+void tl_probe_gpu_free(tl_probe_gpu *g)
+{
+    if (!g) return;
+    for (size_t i = 0; i < g->nnames; i++)
+        free(g->names[i]);
+    free(g->names);
+    free(g->recs);
+    memset(g, 0, sizeof *g);
+}
+
+#if TL_HAVE_CUPTI
+#include <cupti.h>
+
+typedef struct {
+    uint32_t *key; /* correlation id, 0 empty */
+    int64_t *t;    /* API start, trace clock */
+    size_t mask;
+} tl_corrmap;
+
+static size_t tl_hash32(uint32_t k)
+{
+    return (size_t)(k * 2654435761u);
+}
+
+static void tl_corr_put(tl_corrmap *m, uint32_t k, int64_t t)
+{
+    if (!k) return;
+    for (size_t i = tl_hash32(k) & m->mask;; i = (i + 1) & m->mask)
+        if (m->key[i] == 0 || m->key[i] == k) {
+            if (m->key[i] == 0) {
+                m->key[i] = k;
+                m->t[i] = t;
+            }
+            return;
+        }
+}
+
+static int tl_corr_get(const tl_corrmap *m, uint32_t k, int64_t *t)
+{
+    if (!k || !m->key) return 0;
+    for (size_t i = tl_hash32(k) & m->mask;; i = (i + 1) & m->mask) {
+        if (m->key[i] == k) {
+            *t = m->t[i];
+            return 1;
+        }
+        if (m->key[i] == 0) return 0;
+    }
+}
+
+/* Kernel names belong to CUPTI; copy them so the trace can outlive it. */
+typedef struct {
+    const char **key;
+    char **copy;
+    size_t n, cap;
+} tl_namecopy;
+
+static const char *tl_names_copy(tl_namecopy *nc, const char *s, tl_status *st)
+{
+    if (!s) return "";
+    if (2 * (nc->n + 1) > nc->cap) {
+        size_t cap = nc->cap ? 2 * nc->cap : 256;
+        const char **key = calloc(cap, sizeof *key);
+        char **copy = calloc(cap, sizeof *copy);
+        if (!key || !copy) {
+            free(key);
+            free(copy);
+            *st = TL_FAIL(TL_ERR_NOMEM, "probes: kernel name table of %zu", cap);
+            return "";
+        }
+        for (size_t i = 0; i < nc->cap; i++) {
+            if (!nc->key[i]) continue;
+            size_t j = ((uintptr_t)nc->key[i] >> 4) & (cap - 1);
+            while (key[j])
+                j = (j + 1) & (cap - 1);
+            key[j] = nc->key[i];
+            copy[j] = nc->copy[i];
+        }
+        free(nc->key);
+        free(nc->copy);
+        nc->key = key;
+        nc->copy = copy;
+        nc->cap = cap;
+    }
+    size_t j = ((uintptr_t)s >> 4) & (nc->cap - 1);
+    while (nc->key[j] && nc->key[j] != s)
+        j = (j + 1) & (nc->cap - 1);
+    if (!nc->key[j]) {
+        char *c = strdup(s);
+        if (!c) {
+            *st = TL_FAIL(TL_ERR_NOMEM, "probes: kernel name");
+            return "";
+        }
+        nc->key[j] = s;
+        nc->copy[j] = c;
+        nc->n++;
+    }
+    return nc->copy[j];
+}
+
+static const char *tl_memcpy_name(uint8_t kind)
+{
+    switch (kind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+        return "memcpy HtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+        return "memcpy DtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+        return "memcpy DtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+        return "memcpy HtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+        return "memcpy PtoP";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+        return "memcpy HtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+        return "memcpy AtoH";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+        return "memcpy AtoA";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+        return "memcpy AtoD";
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+        return "memcpy DtoA";
+    default:
+        return "memcpy";
+    }
+}
+
+static const char *tl_sync_name(CUpti_ActivitySynchronizationType t)
+{
+    switch (t) {
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+        return "cudaEventSynchronize";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+        return "cudaStreamWaitEvent";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+        return "cudaStreamSynchronize";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+        return "cudaDeviceSynchronize";
+    default:
+        return "synchronize";
+    }
+}
+
+static const char *tl_overhead_name(CUpti_ActivityOverheadKind k)
+{
+    switch ((int)k) {
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+        return "cupti:overhead:driver_compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+        return "cupti:overhead:buffer_flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+        return "cupti:overhead:instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+        return "cupti:overhead:resource";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+        return "cupti:overhead:lazy_function_loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+        return "cupti:overhead:command_buffer_full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+        return "cupti:overhead:buffer_request";
+    default:
+        return "cupti:overhead";
+    }
+}
+
+/* Lane of (device, stream): registered (device -1 matches any device),
+ * else inferred (injection), else other. */
+static int tl_lane_registered(const tl_probes *p, int device, uint32_t stream, tl_lane *lane)
+{
+    for (int i = 0; i < p->nstreams; i++)
+        if (p->streams[i].id == stream &&
+            (p->streams[i].device == device || p->streams[i].device == -1)) {
+            *lane = p->streams[i].lane;
+            return 1;
+        }
+    return 0;
+}
+
+typedef struct {
+    int device;
+    uint32_t stream;
+    uint64_t p2p, coll;
+} tl_streamcount;
+
+/* Injection mode: a stream that ran named NCCL p2p kernels and more of
+ * them than named collectives is p2p; one that ran collectives (or only
+ * Generic NCCL kernels) is coll; anything else compute. */
+static tl_status tl_infer_lanes(tl_probe_gpu *g, const tl_probes *p)
+{
+    tl_streamcount *sc = NULL;
+    size_t nsc = 0, cap = 0;
+    tl_status st = TL_OK;
+    for (size_t i = 0; i < g->n; i++) {
+        tl_trace_record *r = &g->recs[i];
+        if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET)
+            continue;
+        size_t j = 0;
+        while (j < nsc && !(sc[j].device == r->device && sc[j].stream == r->stream))
+            j++;
+        if (j == nsc) {
+            if (nsc == cap) {
+                size_t ncap = cap ? 2 * cap : 16;
+                tl_streamcount *n = realloc(sc, ncap * sizeof *n);
+                if (!n) {
+                    st = TL_FAIL(TL_ERR_NOMEM, "probes: stream table");
+                    goto fail;
+                }
+                sc = n;
+                cap = ncap;
+            }
+            sc[nsc++] = (tl_streamcount){.device = r->device, .stream = (uint32_t)r->stream};
+        }
+        if (r->kind != TL_KIND_KERNEL) continue;
+        switch (tl_trace_nccl_kernel(r->name)) {
+        case TL_NCCL_P2P:
+            sc[j].p2p++;
+            break;
+        case TL_NCCL_COLL:
+            sc[j].coll++;
+            break;
+        case TL_NCCL_GENERIC:
+            sc[j].coll++;
+            break;
+        default:
+            break;
+        }
+    }
+    for (size_t i = 0; i < g->n; i++) {
+        tl_trace_record *r = &g->recs[i];
+        if (r->device < 0) continue;
+        tl_lane lane;
+        if (tl_lane_registered(p, r->device, (uint32_t)r->stream, &lane)) continue;
+        for (size_t j = 0; j < nsc; j++)
+            if (sc[j].device == r->device && sc[j].stream == r->stream) {
+                r->lane = sc[j].p2p > sc[j].coll ? TL_LANE_P2P
+                          : sc[j].coll           ? TL_LANE_COLL
+                                                 : TL_LANE_COMPUTE;
+                break;
+            }
+        if (r->kind == TL_KIND_KERNEL) r->cat = tl_trace_classify_kernel_lane(r->name, r->lane);
+    }
+fail:
+    free(sc);
+    return st;
+}
+
+static int tl_ctxdev_find(const uint32_t (*map)[2], int n, uint32_t ctx)
+{
+    for (int i = 0; i < n; i++)
+        if (map[i][0] == ctx) return (int)map[i][1];
+    return -1;
+}
+
+/* The names of g->recs point into nc's copies or static strings. */
+static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t off,
+                          tl_probe_gpu *g, tl_namecopy *nc)
+{
+    tl_status st = TL_OK;
+    tl_corrmap cm = {0};
+    uint32_t ctxdev[64][2];
+    int nctx = 0;
+    size_t napi = 0, ngpu = 0;
+    CUpti_Activity *a;
+    /* Pass 1: sizes, context -> device. */
+    for (int b = 0; b < nbufs; b++) {
+        a = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &a) == CUPTI_SUCCESS) {
+            uint32_t c = 0, d = 0;
+            switch (a->kind) {
+            case CUPTI_ACTIVITY_KIND_RUNTIME:
+            case CUPTI_ACTIVITY_KIND_DRIVER:
+                napi++;
+                continue;
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+                c = ((CUpti_ActivityKernel10 *)a)->contextId;
+                d = ((CUpti_ActivityKernel10 *)a)->deviceId;
+                break;
+            case CUPTI_ACTIVITY_KIND_MEMCPY:
+                c = ((CUpti_ActivityMemcpy6 *)a)->contextId;
+                d = ((CUpti_ActivityMemcpy6 *)a)->deviceId;
+                break;
+            case CUPTI_ACTIVITY_KIND_MEMSET:
+                c = ((CUpti_ActivityMemset4 *)a)->contextId;
+                d = ((CUpti_ActivityMemset4 *)a)->deviceId;
+                break;
+            default:
+                ngpu++;
+                continue;
+            }
+            ngpu++;
+            if (tl_ctxdev_find((const uint32_t(*)[2])ctxdev, nctx, c) < 0 && nctx < 64) {
+                ctxdev[nctx][0] = c;
+                ctxdev[nctx][1] = d;
+                nctx++;
+            }
+        }
+    }
+    if (napi) {
+        size_t cap = 16;
+        while (cap < 2 * napi)
+            cap *= 2;
+        cm.key = calloc(cap, sizeof *cm.key);
+        cm.t = malloc(cap * sizeof *cm.t);
+        cm.mask = cap - 1;
+        if (!cm.key || !cm.t) {
+            st = TL_FAIL(TL_ERR_NOMEM, "probes: correlation map of %zu", cap);
+            goto fail;
+        }
+    }
+    g->recs = malloc((ngpu ? ngpu : 1) * sizeof *g->recs);
+    if (!g->recs) {
+        st = TL_FAIL(TL_ERR_NOMEM, "probes: %zu GPU records", ngpu);
+        goto fail;
+    }
+    /* Pass 2: launches. */
+    for (int b = 0; b < nbufs; b++) {
+        a = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &a) == CUPTI_SUCCESS)
+            if (a->kind == CUPTI_ACTIVITY_KIND_RUNTIME || a->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+                const CUpti_ActivityAPI *api = (const CUpti_ActivityAPI *)a;
+                tl_corr_put(&cm, api->correlationId, (int64_t)api->start + off);
+            }
+    }
+    /* Pass 3: this rank's records. */
+    int all = p->device == TL_PROBE_ALL_DEVICES;
+    for (int b = 0; b < nbufs; b++) {
+        a = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &a) == CUPTI_SUCCESS) {
+            tl_trace_record r = {.rank = p->rank, .bytes = -1, .iter = -1};
+            uint32_t stream = 0;
+            switch (a->kind) {
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+                const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+                r.device = (int32_t)k->deviceId;
+                stream = k->streamId;
+                r.kind = TL_KIND_KERNEL;
+                r.name = tl_names_copy(nc, k->name, &st);
+                r.start_ns = (int64_t)k->start + off;
+                r.end_ns = (int64_t)k->end + off;
+                r.corr = k->correlationId;
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMCPY: {
+                const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)a;
+                r.device = (int32_t)m->deviceId;
+                stream = m->streamId;
+                r.kind = TL_KIND_MEMCPY;
+                r.cat = TL_CAT_MEMCPY;
+                r.name = tl_memcpy_name(m->copyKind);
+                r.start_ns = (int64_t)m->start + off;
+                r.end_ns = (int64_t)m->end + off;
+                r.corr = m->correlationId;
+                r.bytes = (int64_t)m->bytes;
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_MEMSET: {
+                const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)a;
+                r.device = (int32_t)m->deviceId;
+                stream = m->streamId;
+                r.kind = TL_KIND_MEMSET;
+                r.cat = TL_CAT_MEMSET;
+                r.name = "memset";
+                r.start_ns = (int64_t)m->start + off;
+                r.end_ns = (int64_t)m->end + off;
+                r.corr = m->correlationId;
+                r.bytes = (int64_t)m->bytes;
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+                const CUpti_ActivitySynchronization2 *s = (const CUpti_ActivitySynchronization2 *)a;
+                r.device = tl_ctxdev_find((const uint32_t(*)[2])ctxdev, nctx, s->contextId);
+                if (r.device < 0 && !all) continue; /* a context this rank never ran work on */
+                stream = s->streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s->streamId;
+                r.kind = TL_KIND_SYNC;
+                r.cat = TL_CAT_SYNC;
+                r.name = tl_sync_name(s->type);
+                r.start_ns = (int64_t)s->start + off;
+                r.end_ns = (int64_t)s->end + off;
+                r.corr = s->correlationId;
+                break;
+            }
+            case CUPTI_ACTIVITY_KIND_OVERHEAD: {
+                const CUpti_ActivityOverhead3 *o = (const CUpti_ActivityOverhead3 *)a;
+                int dev = -1;
+                if (o->objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE ||
+                    o->objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT ||
+                    o->objectKind == CUPTI_ACTIVITY_OBJECT_STREAM)
+                    dev = (int)o->objectId.dcs.deviceId;
+                if (dev >= 0 && !all && dev != p->device) continue;
+                g->overhead_ns += o->end > o->start ? o->end - o->start : 0;
+                g->overhead_n++;
+                /* Process- and thread-wide overhead is counted (by every rank), written by none. */
+                if (dev < 0) continue;
+                r.device = -1;
+                r.lane = TL_LANE_HOST;
+                r.cat = TL_CAT_RANGE;
+                r.kind = TL_KIND_HOST;
+                r.name = tl_overhead_name(o->overheadKind);
+                r.start_ns = (int64_t)o->start + off;
+                r.end_ns = (int64_t)(o->end > o->start ? o->end : o->start) + off;
+                r.corr = o->correlationId;
+                r.iter = tl_probe_iter_at(p, r.start_ns);
+                g->recs[g->n++] = r;
+                continue;
+            }
+            default:
+                continue;
+            }
+            if (!all && r.device != p->device) continue;
+            if (r.start_ns == off || r.end_ns < r.start_ns) {
+                /* Flushed before it finished: CUPTI leaves its times at 0. */
+                g->incomplete++;
+                continue;
+            }
+            r.stream = stream;
+            if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_LANE_OTHER;
+            if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
+            int64_t launch;
+            if (r.kind == TL_KIND_SYNC)
+                r.iter =
+                    tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
+            else if (tl_corr_get(&cm, (uint32_t)r.corr, &launch))
+                r.iter = tl_probe_iter_at(p, launch);
+            else
+                g->iter_unknown++;
+            g->recs[g->n++] = r;
+        }
+    }
+    if (p->infer_lanes) TL_TRYGOTO(tl_infer_lanes(g, p), st, fail);
+fail:
+    free(cm.key);
+    free(cm.t);
+    return st;
+}
+
+tl_status tl_probe_convert(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t offset_ns,
+                           tl_probe_gpu *g)
+{
+    tl_namecopy nc = {0};
+    tl_status st = tl_parse(p, bufs, nbufs, offset_ns, g, &nc);
+    /* The name copies go with g and are freed with it. */
+    g->names = nc.copy;
+    g->nnames = nc.cap;
+    free(nc.key);
+    return st;
+}
+
+#endif

@@ -1,0 +1,401 @@
+/* The CUPTI activity collector, one per process.
+ *
+ * Why a process-wide object (the one exception to "no mutable globals"):
+ * CUPTI delivers the activity records of every thread of the process to one
+ * subscriber, and its buffer callbacks carry no user pointer. So the
+ * collector is a single static struct, reference-counted by the ranks that
+ * attach (one per process under MPI, one per GPU thread under the thread
+ * launcher, one in injection mode), guarded by two mutexes:
+ *   life  serialises start/stop (subscribe, enable, flush, disable); never
+ *         taken inside a CUPTI callback;
+ *   mu    guards the buffer list; taken by the buffer callbacks, held only
+ *         briefly, and never while calling a CUPTI function that may call
+ *         back (flush, enable, disable).
+ * Completed buffers stay in memory untouched until the ranks collect them
+ * (no parsing, no I/O while the program runs); at most max_buffers exist,
+ * beyond that a request gets no buffer and CUPTI counts what it drops.
+ * Ranks collect in tl_probes_destroy, in rounds (see tl_probe_cupti_collect):
+ * the last to arrive flushes and converts the buffers for every rank of the
+ * round (probes_convert.c: records of the rank's own device, all of them in
+ * injection mode) and frees them; the last rank out stops CUPTI.
+ *
+ * Timestamps: a timestamp callback hands CUPTI CLOCK_MONOTONIC ns, so CUPTI
+ * converts GPU timestamps to the same clock as the host ranges. */
+#include "probes/probes_impl.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+
+const char *tl_cupti_status_name(tl_cupti_status s)
+{
+    switch (s) {
+    case TL_CUPTI_OFF:
+        return "off";
+    case TL_CUPTI_ON:
+        return "on";
+    case TL_CUPTI_SKIPPED_SUBSCRIBER:
+        return "skipped-subscriber";
+    case TL_CUPTI_UNAVAILABLE:
+        return "unavailable";
+    }
+    return "?";
+}
+
+#if TL_HAVE_CUPTI
+#include <cupti.h>
+#include <pthread.h>
+
+uint32_t tl_probe_cupti_version(void)
+{
+    uint32_t v = 0;
+    return cuptiGetVersion(&v) == CUPTI_SUCCESS ? v : 0;
+}
+
+static const CUpti_ActivityKind tl_cupti_kinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, /* never KIND_KERNEL: it serialises kernels */
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_RUNTIME,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
+};
+enum { TL_NKINDS = sizeof tl_cupti_kinds / sizeof tl_cupti_kinds[0] };
+
+/* Polled or trivial runtime calls (a watchdog loop calls cudaStreamQuery
+ * thousands of times a second): no launch, no iteration to find, only
+ * buffer space to use up. */
+static const CUpti_CallbackId tl_runtime_quiet[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+};
+/* Driver calls that launch work (NCCL launches its kernels through
+ * cuLaunchKernelEx): only these, so their correlation ids find the host
+ * time of the launch. */
+static const CUpti_CallbackId tl_driver_launch[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+/* A rank waiting in tl_probe_cupti_collect: the round's last rank fills
+ * its records and status. */
+typedef struct tl_round_entry {
+    tl_probes *p;
+    tl_probe_gpu *g;
+    tl_status *st;
+} tl_round_entry;
+enum { TL_MAX_ROUND = 256 };
+
+static struct {
+    pthread_mutex_t life, mu;
+    int refs;   /* ranks attached */
+    int active; /* CUPTI collecting */
+    int warned; /* the skip message is said once per process */
+    size_t buffer_bytes;
+    int max_buffers;
+    int nalloc;    /* buffers that exist (with CUPTI or completed) */
+    tl_cbuf *done; /* completed, max_buffers slots */
+    int ndone;
+    uint64_t dropped, refused;
+    CUpti_SubscriberHandle sub;
+    pthread_cond_t cv;                  /* ranks waiting in collect for the others */
+    tl_round_entry round[TL_MAX_ROUND]; /* ranks in collect, this round */
+    int nround;
+    uint64_t gen;           /* collect rounds: a flush ends one */
+    int64_t clock_offset;   /* added to CUPTI times: 0 with the timestamp callback */
+    const char *clock_mode; /* "callback" or "offset" */
+} tl_cupti = {.life = PTHREAD_MUTEX_INITIALIZER,
+              .mu = PTHREAD_MUTEX_INITIALIZER,
+              .cv = PTHREAD_COND_INITIALIZER};
+
+static uint64_t CUPTIAPI tl_cupti_clock(void)
+{
+    return (uint64_t)tl_probe_now();
+}
+
+static void CUPTIAPI tl_cupti_noop(void *ud, CUpti_CallbackDomain d, CUpti_CallbackId id,
+                                   const void *data)
+{
+}
+
+static void CUPTIAPI tl_cupti_request(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = NULL;
+    *size = 0;
+    *max_records = 0;
+    pthread_mutex_lock(&tl_cupti.mu);
+    if (tl_cupti.active && tl_cupti.nalloc < tl_cupti.max_buffers) {
+        /* CUPTI wants 8-byte alignment; malloc gives 16. */
+        uint8_t *b = malloc(tl_cupti.buffer_bytes);
+        if (b) {
+            tl_cupti.nalloc++;
+            *buffer = b;
+            *size = tl_cupti.buffer_bytes;
+        }
+    }
+    if (!*buffer && tl_cupti.active) tl_cupti.refused++;
+    pthread_mutex_unlock(&tl_cupti.mu);
+}
+
+static void CUPTIAPI tl_cupti_complete(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                       size_t valid)
+{
+    size_t dropped = 0;
+    cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped);
+    pthread_mutex_lock(&tl_cupti.mu);
+    tl_cupti.dropped += dropped;
+    if (valid > 0 && tl_cupti.active && tl_cupti.ndone < tl_cupti.max_buffers) {
+        tl_cupti.done[tl_cupti.ndone++] = (tl_cbuf){buffer, valid};
+    } else {
+        free(buffer);
+        tl_cupti.nalloc--;
+    }
+    pthread_mutex_unlock(&tl_cupti.mu);
+}
+
+static const char *tl_cupti_err(CUptiResult r)
+{
+    const char *s = NULL;
+    cuptiGetResultString(r, &s);
+    return s ? s : "unknown CUPTI error";
+}
+
+/* Under life. Returns the status for the rank. */
+static tl_cupti_status tl_cupti_start(const tl_probes *p)
+{
+    CUptiResult r = cuptiSubscribe(&tl_cupti.sub, tl_cupti_noop, NULL);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        if (!tl_cupti.warned++)
+            tl_log("probes: another CUPTI client is attached (Nsight Systems/Compute, "
+                   "compute-sanitizer?): keeping NVTX and host ranges, no CUPTI activity "
+                   "(cupti_status=skipped-subscriber)");
+        return TL_CUPTI_SKIPPED_SUBSCRIBER;
+    }
+    if (r != CUPTI_SUCCESS) {
+        if (!tl_cupti.warned++)
+            tl_log("probes: cuptiSubscribe: %s: host ranges only (cupti_status=unavailable)",
+                   tl_cupti_err(r));
+        return TL_CUPTI_UNAVAILABLE;
+    }
+    const char *what = "cuptiActivityRegisterCallbacks";
+    tl_cupti.clock_offset = 0;
+    r = cuptiActivityRegisterTimestampCallback(tl_cupti_clock);
+    tl_cupti.clock_mode = r == CUPTI_SUCCESS ? "callback" : "offset";
+    if (r != CUPTI_SUCCESS) {
+        /* Calibrated anchor instead: CUPTI's own clock read between two
+         * reads of ours, the tightest pair of a few. */
+        int64_t best = INT64_MAX;
+        for (int i = 0; i < 16; i++) {
+            uint64_t c = 0;
+            int64_t t0 = tl_probe_now();
+            if (cuptiGetTimestamp(&c) != CUPTI_SUCCESS) break;
+            int64_t t1 = tl_probe_now();
+            if (t1 - t0 < best) {
+                best = t1 - t0;
+                tl_cupti.clock_offset = t0 + (t1 - t0) / 2 - (int64_t)c;
+            }
+        }
+        tl_log("probes: cuptiActivityRegisterTimestampCallback: %s: CUPTI times shifted by a "
+               "measured offset (within %" PRId64 " ns) instead",
+               tl_cupti_err(r), best);
+    }
+    r = cuptiActivityRegisterCallbacks(tl_cupti_request, tl_cupti_complete);
+    pthread_mutex_lock(&tl_cupti.mu);
+    tl_cupti.buffer_bytes = p->cfg.buffer_bytes;
+    tl_cupti.max_buffers = p->cfg.max_buffers;
+    tl_cupti.done = calloc((size_t)p->cfg.max_buffers, sizeof *tl_cupti.done);
+    tl_cupti.ndone = 0;
+    tl_cupti.dropped = tl_cupti.refused = 0; /* counts are per session */
+    tl_cupti.active = tl_cupti.done != NULL;
+    pthread_mutex_unlock(&tl_cupti.mu);
+    if (!tl_cupti.done) {
+        what = "calloc";
+        r = CUPTI_ERROR_OUT_OF_MEMORY;
+    }
+    int enabled = 0;
+    for (; r == CUPTI_SUCCESS && enabled < TL_NKINDS; enabled++) {
+        what = "cuptiActivityEnable";
+        r = cuptiActivityEnable(tl_cupti_kinds[enabled]);
+        if (r != CUPTI_SUCCESS) break;
+    }
+    if (r == CUPTI_SUCCESS) {
+        /* Finer filters; a CUPTI without them only costs buffer space or
+         * the iteration of driver-launched kernels (counted as iter_unknown). */
+        for (size_t i = 0; i < sizeof tl_runtime_quiet / sizeof tl_runtime_quiet[0]; i++)
+            cuptiActivityEnableRuntimeApi(tl_runtime_quiet[i], 0);
+        for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
+            cuptiActivityEnableDriverApi(tl_driver_launch[i], 1);
+        /* No records for event/stream queries that find work unfinished:
+         * a polling loop would fill the buffers with them. */
+        cuptiActivityEnableAllSyncRecords(0);
+        return TL_CUPTI_ON;
+    }
+    for (int k = 0; k < enabled; k++)
+        cuptiActivityDisable(tl_cupti_kinds[k]);
+    cuptiUnsubscribe(tl_cupti.sub);
+    pthread_mutex_lock(&tl_cupti.mu);
+    tl_cupti.active = 0;
+    free(tl_cupti.done);
+    tl_cupti.done = NULL;
+    pthread_mutex_unlock(&tl_cupti.mu);
+    tl_cupti_status st = r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                             ? TL_CUPTI_SKIPPED_SUBSCRIBER
+                             : TL_CUPTI_UNAVAILABLE;
+    if (!tl_cupti.warned++)
+        tl_log("probes: %s: %s: keeping NVTX and host ranges, no CUPTI activity (cupti_status=%s)",
+               what, tl_cupti_err(r), tl_cupti_status_name(st));
+    return st;
+}
+
+void tl_probe_cupti_attach(tl_probes *p)
+{
+    pthread_mutex_lock(&tl_cupti.life);
+    tl_cupti_status st = tl_cupti.refs > 0 ? TL_CUPTI_ON : tl_cupti_start(p);
+    if (st == TL_CUPTI_ON) {
+        tl_cupti.refs++;
+        p->cupti_attached = 1;
+    }
+    p->cupti = st;
+    pthread_mutex_unlock(&tl_cupti.life);
+}
+
+uint32_t tl_probe_cupti_stream_id(void *stream)
+{
+    uint32_t id = 0;
+    if (cuptiGetStreamIdEx(NULL, (CUstream)stream, 0, &id) != CUPTI_SUCCESS) return 0;
+    return id;
+}
+
+uint64_t tl_probe_cupti_dropped(void)
+{
+    pthread_mutex_lock(&tl_cupti.mu);
+    uint64_t d = tl_cupti.dropped;
+    /* A refused buffer means CUPTI had nowhere to put records. */
+    if (tl_cupti.refused && !d) d = tl_cupti.refused;
+    pthread_mutex_unlock(&tl_cupti.mu);
+    return d;
+}
+
+/* Collection happens in rounds. Every rank of the process that uses CUPTI
+ * reaches here (tl_probes_destroy) before the buffers are flushed: CUPTI's
+ * buffers are global, and a forced flush while another rank's kernels still
+ * run would hand over its records unfinished. The last rank to arrive
+ * flushes, parses the buffers for every rank of the round, frees them, and
+ * wakes the others; so a rank that goes on to trace again (the benchmark
+ * traces one variant after another) never sees the previous round's
+ * records, and memory does not pile up. A rank that does not arrive within
+ * TL_COLLECT_WAIT_S is left for a later round (said on stderr; records of it
+ * that were in the flushed buffers are lost, and unfinished ones counted). */
+enum { TL_COLLECT_WAIT_S = 60 };
+
+/* Under life. */
+static void tl_round_finish(void)
+{
+    CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (r != CUPTI_SUCCESS) tl_log("probes: cuptiActivityFlushAll: %s", tl_cupti_err(r));
+    pthread_mutex_lock(&tl_cupti.mu);
+    for (int i = 0; i < tl_cupti.nround; i++) {
+        tl_probe_gpu *g = tl_cupti.round[i].g;
+        *tl_cupti.round[i].st = tl_probe_convert(tl_cupti.round[i].p, tl_cupti.done, tl_cupti.ndone,
+                                                 tl_cupti.clock_offset, g);
+        g->clock = tl_cupti.clock_mode;
+        tl_cupti.round[i].p->cupti_attached = 0;
+    }
+    for (int b = 0; b < tl_cupti.ndone; b++)
+        free(tl_cupti.done[b].data);
+    tl_cupti.nalloc -= tl_cupti.ndone;
+    tl_cupti.ndone = 0;
+    pthread_mutex_unlock(&tl_cupti.mu);
+    tl_cupti.refs -= tl_cupti.nround;
+    tl_cupti.nround = 0;
+    tl_cupti.gen++;
+    pthread_cond_broadcast(&tl_cupti.cv);
+    if (tl_cupti.refs > 0) return;
+    /* The last rank out stops CUPTI. */
+    for (int k = 0; k < TL_NKINDS; k++)
+        cuptiActivityDisable(tl_cupti_kinds[k]);
+    for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
+        cuptiActivityEnableDriverApi(tl_driver_launch[i], 0);
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    cuptiUnsubscribe(tl_cupti.sub);
+    pthread_mutex_lock(&tl_cupti.mu);
+    for (int b = 0; b < tl_cupti.ndone; b++)
+        free(tl_cupti.done[b].data);
+    tl_cupti.nalloc -= tl_cupti.ndone;
+    tl_cupti.ndone = 0;
+    tl_cupti.active = 0;
+    free(tl_cupti.done);
+    tl_cupti.done = NULL;
+    pthread_mutex_unlock(&tl_cupti.mu);
+}
+
+tl_status tl_probe_cupti_collect(tl_probes *p, tl_probe_gpu *g)
+{
+    tl_status st = TL_OK;
+    memset(g, 0, sizeof *g);
+    if (!p->cupti_attached) return TL_OK;
+    pthread_mutex_lock(&tl_cupti.life);
+    if (tl_cupti.nround == TL_MAX_ROUND) tl_round_finish();
+    tl_cupti.round[tl_cupti.nround++] = (tl_round_entry){.p = p, .g = g, .st = &st};
+    uint64_t gen = tl_cupti.gen;
+    if (tl_cupti.nround < tl_cupti.refs) {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += TL_COLLECT_WAIT_S;
+        while (tl_cupti.gen == gen)
+            if (pthread_cond_timedwait(&tl_cupti.cv, &tl_cupti.life, &deadline) == ETIMEDOUT) break;
+    }
+    if (tl_cupti.gen == gen) {
+        if (tl_cupti.nround < tl_cupti.refs)
+            tl_log("probes: only %d of the %d ranks of this process reached tl_probes_destroy "
+                   "within %d s; "
+                   "collecting without the others",
+                   tl_cupti.nround, tl_cupti.refs, (int)TL_COLLECT_WAIT_S);
+        tl_round_finish();
+    }
+    pthread_mutex_unlock(&tl_cupti.life);
+    return st;
+}
+
+#else /* !TL_HAVE_CUPTI */
+
+uint32_t tl_probe_cupti_version(void)
+{
+    return 0;
+}
+
+void tl_probe_cupti_attach(tl_probes *p)
+{
+    p->cupti = TL_CUPTI_UNAVAILABLE;
+    p->cupti_attached = 0;
+}
+uint32_t tl_probe_cupti_stream_id(void *stream)
+{
+    return 0;
+}
+uint64_t tl_probe_cupti_dropped(void)
+{
+    return 0;
+}
+tl_status tl_probe_cupti_collect(tl_probes *p, tl_probe_gpu *g)
+{
+    memset(g, 0, sizeof *g);
+    return TL_OK;
+}
+
+#endif

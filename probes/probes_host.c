@@ -1,0 +1,186 @@
+/* Host side of the probes: range names interned per rank, ranges and
+ * iterations recorded on CLOCK_MONOTONIC into preallocated arrays. The
+ * push/pop/iteration calls touch only the rank's own struct: no lock, no
+ * allocation, no I/O. */
+#include "probes/probes_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int64_t tl_probe_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static uint32_t tl_name_add(tl_probes *p, const char *key, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    if (p->nnames == TL_PROBE_MAX_NAMES || p->arena_used + len > TL_PROBE_NAME_ARENA)
+        return UINT32_MAX;
+    uint32_t id = p->nnames++;
+    memcpy(p->arena + p->arena_used, s, len);
+    p->names[id].key = key;
+    p->names[id].off = (uint32_t)p->arena_used;
+    p->arena_used += len;
+    p->names[id].nvtx = tl_probe_nvtx_string(p, p->arena + p->names[id].off);
+    return id;
+}
+
+tl_status tl_probe_host_init(tl_probes *p)
+{
+    size_t cap = p->cfg.max_ranges;
+    /* malloc, not calloc: untouched pages of a large array cost no memory. */
+    p->ranges = malloc(cap * sizeof *p->ranges);
+    p->iters = malloc(cap * sizeof *p->iters);
+    if (!p->ranges || !p->iters) {
+        tl_probe_host_fini(p);
+        return TL_FAIL(TL_ERR_NOMEM, "probes: %zu host ranges", cap);
+    }
+    p->cap_ranges = p->cap_iters = cap;
+    p->cur_iter = -1;
+    p->window_start = p->window_end = -1;
+    tl_name_add(p, NULL, "iter");
+    tl_name_add(p, NULL, "(range names exhausted)");
+    return TL_OK;
+}
+
+void tl_probe_host_fini(tl_probes *p)
+{
+    free(p->ranges);
+    free(p->iters);
+    p->ranges = NULL;
+    p->iters = NULL;
+    p->cap_ranges = p->cap_iters = 0;
+}
+
+/* Names are nearly always string literals: the pointer finds the entry,
+ * the comparison guards against a reused buffer holding another name. */
+uint32_t tl_probe_name_id(tl_probes *p, const char *name)
+{
+    if (!name) name = "";
+    uintptr_t h = (uintptr_t)name;
+    h ^= h >> 17;
+    h *= 0x9E3779B97F4A7C15ull;
+    const uint32_t mask = 2 * TL_PROBE_MAX_NAMES - 1;
+    for (uint32_t i = (uint32_t)(h >> 40) & mask, n = 0; n <= mask; i = (i + 1) & mask, n++) {
+        uint32_t s = p->slot[i];
+        if (s == 0) {
+            uint32_t id = tl_name_add(p, name, name);
+            if (id == UINT32_MAX) {
+                p->names_dropped++;
+                return TL_PROBE_NAME_OVERFLOW;
+            }
+            p->slot[i] = id + 1;
+            return id;
+        }
+        const tl_probe_name *e = &p->names[s - 1];
+        if (e->key == name && strcmp(p->arena + e->off, name) == 0) return s - 1;
+    }
+    p->names_dropped++;
+    return TL_PROBE_NAME_OVERFLOW;
+}
+
+const char *tl_probe_name_str(const tl_probes *p, uint32_t id)
+{
+    return id < p->nnames ? p->arena + p->names[id].off : "?";
+}
+
+int64_t tl_probe_iter_at(const tl_probes *p, int64_t t)
+{
+    /* Iterations are appended in time order and do not overlap. */
+    size_t lo = 0, hi = p->niters;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->iters[mid].start <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0) return -1;
+    const tl_probe_iterval *it = &p->iters[lo - 1];
+    if (t <= it->end) return it->iter;
+    /* The iteration still open at collection time. */
+    if (lo == p->niters && p->cur_iter >= 0 && t >= p->iter_start) return p->cur_iter;
+    return -1;
+}
+
+/* ---- the public hot-path calls --------------------------------------- */
+
+void tl_probe_push(tl_ctx *ctx, tl_cat cat, const char *name)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (!p) return;
+    int d = p->depth++;
+    if (d >= TL_PROBE_MAX_DEPTH) return;
+    uint32_t id = tl_probe_name_id(p, name);
+    tl_probe_nvtx_push(p, cat, id);
+    tl_probe_open *o = &p->stack[d];
+    o->name = id;
+    o->cat = (uint8_t)cat;
+    o->iter = p->cur_iter;
+    o->start = tl_probe_now();
+}
+
+void tl_probe_pop(tl_ctx *ctx)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (!p) return;
+    int64_t t = tl_probe_now();
+    if (p->depth == 0) {
+        p->unbalanced++;
+        return;
+    }
+    int d = --p->depth;
+    if (d >= TL_PROBE_MAX_DEPTH) {
+        p->host_dropped++;
+        return;
+    }
+    tl_probe_nvtx_pop(p);
+    if (p->nranges == p->cap_ranges) {
+        p->host_dropped++;
+        return;
+    }
+    const tl_probe_open *o = &p->stack[d];
+    p->ranges[p->nranges++] = (tl_probe_range){
+        .start = o->start, .end = t, .iter = o->iter, .name = o->name, .cat = o->cat};
+}
+
+void tl_probe_iter_begin(tl_ctx *ctx, int64_t iter)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (!p) return;
+    if (p->cur_iter >= 0) tl_probe_iter_end(ctx);
+    if (iter < 0) return; /* -1 is "outside any iteration" in the trace */
+    tl_probe_nvtx_iter(p, iter);
+    p->cur_iter = iter;
+    p->iter_start = tl_probe_now();
+}
+
+void tl_probe_iter_end(tl_ctx *ctx)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (!p || p->cur_iter < 0) return;
+    int64_t t = tl_probe_now();
+    tl_probe_nvtx_pop(p);
+    if (p->niters == p->cap_iters)
+        p->host_dropped++;
+    else
+        p->iters[p->niters++] =
+            (tl_probe_iterval){.start = p->iter_start, .end = t, .iter = p->cur_iter};
+    p->cur_iter = -1;
+}
+
+void tl_probe_window_start(tl_ctx *ctx)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (p) p->window_start = tl_probe_now();
+}
+
+void tl_probe_window_stop(tl_ctx *ctx)
+{
+    tl_probes *p = ctx ? ctx->probes : NULL;
+    if (p) p->window_end = tl_probe_now();
+}

@@ -1,0 +1,106 @@
+/* NVTX3 ranges in the "trilap" domain: one category per trace category
+ * (named, so Nsight Systems can filter on them), range names registered
+ * once per rank, iterations as an "iter" range carrying the iteration
+ * number as its payload. Without a tool attached NVTX calls return at
+ * once; NCCL's own NVTX ranges live in NCCL's domain and are left alone. */
+#include "probes/probes_impl.h"
+
+#include <string.h>
+
+#include "config.h"
+
+#if TL_HAVE_NVTX
+#include <nvtx3/nvToolsExt.h>
+#if TL_HAVE_CUDA
+#include <nvtx3/nvToolsExtCudaRt.h>
+#endif
+
+/* ARGB per category, as the timelines in plots/ colour them. */
+static const uint32_t tl_nvtx_colors[TL_CAT_COUNT] = {
+    [TL_CAT_COMPUTE] = 0xFF4C72B0, [TL_CAT_P2P] = 0xFFDD8452,    [TL_CAT_COLL] = 0xFF55A868,
+    [TL_CAT_MEMCPY] = 0xFF8172B3,  [TL_CAT_MEMSET] = 0xFF937860, [TL_CAT_SYNC] = 0xFFC44E52,
+    [TL_CAT_RANGE] = 0xFF8C8C8C,
+};
+
+void tl_probe_nvtx_init(tl_probes *p)
+{
+    if (!p->cfg.nvtx) return;
+    nvtxDomainHandle_t d = nvtxDomainCreateA("trilap");
+    p->nvtx_domain = d;
+    if (!d) return; /* no tool attached: every call below is skipped */
+    /* Category 0 is NVTX's "none"; ours are cat + 1. */
+    for (int c = 0; c < TL_CAT_COUNT; c++)
+        nvtxDomainNameCategoryA(d, (uint32_t)c + 1, tl_cat_name((tl_cat)c));
+}
+
+void *tl_probe_nvtx_string(tl_probes *p, const char *s)
+{
+    if (!p->nvtx_domain) return NULL;
+    return nvtxDomainRegisterStringA((nvtxDomainHandle_t)p->nvtx_domain, s);
+}
+
+void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name)
+{
+    if (!p->nvtx_domain) return;
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = (uint32_t)cat + 1;
+    a.colorType = NVTX_COLOR_ARGB;
+    a.color = (unsigned)cat < TL_CAT_COUNT ? tl_nvtx_colors[cat] : 0xFF000000;
+    if (p->names[name].nvtx) {
+        a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+        a.message.registered = (nvtxStringHandle_t)p->names[name].nvtx;
+    } else {
+        a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+        a.message.ascii = tl_probe_name_str(p, name);
+    }
+    nvtxDomainRangePushEx((nvtxDomainHandle_t)p->nvtx_domain, &a);
+}
+
+void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter)
+{
+    if (!p->nvtx_domain) return;
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = (uint32_t)TL_CAT_RANGE + 1;
+    a.colorType = NVTX_COLOR_ARGB;
+    a.color = tl_nvtx_colors[TL_CAT_RANGE];
+    a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
+    a.payload.llValue = iter;
+    a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+    a.message.registered = (nvtxStringHandle_t)p->names[TL_PROBE_NAME_ITER].nvtx;
+    nvtxDomainRangePushEx((nvtxDomainHandle_t)p->nvtx_domain, &a);
+}
+
+void tl_probe_nvtx_pop(const tl_probes *p)
+{
+    if (p->nvtx_domain) nvtxDomainRangePop((nvtxDomainHandle_t)p->nvtx_domain);
+}
+
+void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label)
+{
+#if TL_HAVE_CUDA
+    if (p->nvtx_domain && label) nvtxNameCudaStreamA((cudaStream_t)stream, label);
+#endif
+}
+
+#else /* !TL_HAVE_NVTX: host ranges are still recorded by probes_host.c */
+
+void tl_probe_nvtx_init(tl_probes *p)
+{
+    p->nvtx_domain = NULL;
+}
+void *tl_probe_nvtx_string(tl_probes *p, const char *s)
+{
+    return NULL;
+}
+void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name) {}
+void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter) {}
+void tl_probe_nvtx_pop(const tl_probes *p) {}
+void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label) {}
+
+#endif

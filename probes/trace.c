@@ -1,0 +1,159 @@
+/* Trace vocabulary: lane, category and kind names, and the NCCL kernel
+ * classifier. The writer and reader live in trace_write.c / trace_read.c. */
+#include "probes/trace.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char *const tl_lane_names[TL_LANE_COUNT] = {
+    [TL_LANE_COMPUTE] = "compute", [TL_LANE_P2P] = "p2p",   [TL_LANE_COLL] = "coll",
+    [TL_LANE_COPY] = "copy",       [TL_LANE_HOST] = "host", [TL_LANE_OTHER] = "other",
+};
+static const char *const tl_cat_names[TL_CAT_COUNT] = {
+    [TL_CAT_COMPUTE] = "compute", [TL_CAT_P2P] = "p2p",       [TL_CAT_COLL] = "coll",
+    [TL_CAT_MEMCPY] = "memcpy",   [TL_CAT_MEMSET] = "memset", [TL_CAT_SYNC] = "sync",
+    [TL_CAT_RANGE] = "range",
+};
+static const char *const tl_kind_names[TL_KIND_COUNT] = {
+    [TL_KIND_KERNEL] = "kernel", [TL_KIND_MEMCPY] = "memcpy", [TL_KIND_MEMSET] = "memset",
+    [TL_KIND_SYNC] = "sync",     [TL_KIND_NVTX] = "nvtx",     [TL_KIND_HOST] = "host",
+};
+
+const char *tl_lane_name(tl_lane l)
+{
+    return (unsigned)l < TL_LANE_COUNT ? tl_lane_names[l] : "?";
+}
+const char *tl_cat_name(tl_cat c)
+{
+    return (unsigned)c < TL_CAT_COUNT ? tl_cat_names[c] : "?";
+}
+const char *tl_kind_name(tl_kind k)
+{
+    return (unsigned)k < TL_KIND_COUNT ? tl_kind_names[k] : "?";
+}
+
+/* Quiet on failure: the reader reports the file and row itself. */
+static int tl_name_index(const char *const *names, int n, const char *s)
+{
+    if (!s) return -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+tl_status tl_lane_parse(const char *s, tl_lane *out)
+{
+    int i = tl_name_index(tl_lane_names, TL_LANE_COUNT, s);
+    if (i < 0) return TL_ERR_PARSE;
+    *out = (tl_lane)i;
+    return TL_OK;
+}
+tl_status tl_cat_parse(const char *s, tl_cat *out)
+{
+    int i = tl_name_index(tl_cat_names, TL_CAT_COUNT, s);
+    if (i < 0) return TL_ERR_PARSE;
+    *out = (tl_cat)i;
+    return TL_OK;
+}
+tl_status tl_kind_parse(const char *s, tl_kind *out)
+{
+    int i = tl_name_index(tl_kind_names, TL_KIND_COUNT, s);
+    if (i < 0) return TL_ERR_PARSE;
+    *out = (tl_kind)i;
+    return TL_OK;
+}
+
+/* ---- NCCL kernel names ---------------------------------------------------
+ * Seen in the wild (CUPTI reports the mangled name; Nsight shows both):
+ *   NCCL <= 2.18  ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ...)
+ *                 ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(...)
+ *   NCCL >= 2.19  ncclDevKernel_AllReduce_Sum_f64_RING_LL(ncclDevKernelArgsStorage<4096ul>)
+ *                 ncclDevKernel_SendRecv(...), ncclDevKernel_Generic(_1|_2|_4)(...)
+ *   NCCL >= 2.27  ncclSymkDevKernel_AllReduce_AGxLL_R_sum_f32 (symmetric memory)
+ *   NCCL <= 2.7   ncclSendRecvKernel_copy_i8, ncclAllReduceRingLLKernel_sum_f32
+ * Mangled names carry the identifier after a length (_Z38ncclDevKernel_...),
+ * so a substring match finds them; the operation must be followed by a
+ * non-letter so that "Reduce" does not match "ReduceScatter". */
+typedef struct {
+    const char *op;
+    tl_nccl_kind kind;
+} tl_nccl_op;
+/* Longest first where one is a prefix of another. */
+static const tl_nccl_op tl_nccl_ops[] = {
+    {"ReduceScatter", TL_NCCL_COLL}, {"AllReduce", TL_NCCL_COLL}, {"AllGather", TL_NCCL_COLL},
+    {"Broadcast", TL_NCCL_COLL},     {"Reduce", TL_NCCL_COLL},    {"SendRecv", TL_NCCL_P2P},
+    {"Send", TL_NCCL_P2P},           {"Recv", TL_NCCL_P2P},       {"Generic", TL_NCCL_GENERIC},
+};
+static const char *const tl_nccl_prefixes[] = {"ncclDevKernel_", "ncclKernel_",
+                                               "ncclSymkDevKernel_"};
+
+/* The op at p, followed by a non-letter (or, for the pre-2.8 names, by an
+ * upper-case letter starting "...Kernel"). */
+static tl_nccl_kind tl_nccl_op_at(const char *p, int legacy)
+{
+    for (size_t i = 0; i < sizeof tl_nccl_ops / sizeof tl_nccl_ops[0]; i++) {
+        size_t n = strlen(tl_nccl_ops[i].op);
+        if (strncmp(p, tl_nccl_ops[i].op, n) != 0) continue;
+        char next = p[n];
+        if (!legacy && !isalpha((unsigned char)next)) return tl_nccl_ops[i].kind;
+        if (legacy && isupper((unsigned char)next)) {
+            /* ncclAllReduceRingLLKernel_sum_f32: an identifier going on to "Kernel". */
+            const char *end = p + n;
+            while (isalnum((unsigned char)*end))
+                end++;
+            if (end - p >= 6 && strncmp(end - 6, "Kernel", 6) == 0) return tl_nccl_ops[i].kind;
+        }
+    }
+    return TL_NCCL_NONE;
+}
+
+/* Start of an identifier: the name's start, or after a character that
+ * cannot continue one (a mangled length counts as a boundary). */
+static int tl_ident_start(const char *name, const char *p)
+{
+    if (p == name) return 1;
+    char c = p[-1];
+    return !(isalpha((unsigned char)c) || c == '_');
+}
+
+tl_nccl_kind tl_trace_nccl_kernel(const char *name)
+{
+    if (!name) return TL_NCCL_NONE;
+    for (size_t k = 0; k < sizeof tl_nccl_prefixes / sizeof tl_nccl_prefixes[0]; k++) {
+        const char *pre = tl_nccl_prefixes[k];
+        size_t n = strlen(pre);
+        for (const char *p = strstr(name, pre); p; p = strstr(p + 1, pre)) {
+            if (!tl_ident_start(name, p)) continue;
+            tl_nccl_kind kind = tl_nccl_op_at(p + n, 0);
+            /* An NCCL kernel whose operation we do not know is still
+             * communication; coll is the conservative home for it. */
+            return kind != TL_NCCL_NONE ? kind : TL_NCCL_COLL;
+        }
+    }
+    for (const char *p = strstr(name, "nccl"); p; p = strstr(p + 1, "nccl")) {
+        if (!tl_ident_start(name, p)) continue;
+        tl_nccl_kind kind = tl_nccl_op_at(p + 4, 1);
+        if (kind != TL_NCCL_NONE) return kind;
+    }
+    return TL_NCCL_NONE;
+}
+
+tl_cat tl_trace_classify_kernel_lane(const char *name, tl_lane lane)
+{
+    switch (tl_trace_nccl_kernel(name)) {
+    case TL_NCCL_P2P:
+        return TL_CAT_P2P;
+    case TL_NCCL_COLL:
+        return TL_CAT_COLL;
+    case TL_NCCL_GENERIC:
+        return lane == TL_LANE_P2P ? TL_CAT_P2P : TL_CAT_COLL;
+    case TL_NCCL_NONE:
+        break;
+    }
+    return TL_CAT_COMPUTE;
+}
+
+tl_cat tl_trace_classify_kernel(const char *name)
+{
+    return tl_trace_classify_kernel_lane(name, TL_LANE_OTHER);
+}

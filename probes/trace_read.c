@@ -1,0 +1,327 @@
+/* Streaming trace reader: one row in memory at a time (at most
+ * TL_TRACE_MAX_ROW bytes), so a reader's memory does not grow with the
+ * file. Every error names the file, the line the row starts on and the
+ * reason, and the reader refuses anything it does not fully understand. */
+#include "probes/trace.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TL_TRACE_MAX_META = 512 };
+
+struct tl_trace_reader {
+    FILE *f;
+    char *path;
+    long long line;     /* lines consumed so far */
+    long long row_line; /* where the current row started */
+    char *buf;          /* the current row, fields unquoted in place */
+    size_t len;
+    int nmeta;
+    char *meta_key[TL_TRACE_MAX_META], *meta_val[TL_TRACE_MAX_META];
+};
+
+#define TL_ROW_ERR(r, ...) tl_row_error((r), __FILE__, __LINE__, __VA_ARGS__)
+static tl_status tl_row_error(const tl_trace_reader *r, const char *file, int line, const char *fmt,
+                              ...) __attribute__((format(printf, 4, 5)));
+static tl_status tl_row_error(const tl_trace_reader *r, const char *file, int line, const char *fmt,
+                              ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tl_error_report(TL_ERR_PARSE, file, line, NULL, "%s:%lld: %s", r->path, r->row_line,
+                           msg);
+}
+
+/* Append one physical line (without its newline) to buf at len.
+ * 1: a line ending in '\n'; 2: a last line without '\n'; 0: end of file. */
+static tl_status tl_read_line(tl_trace_reader *r, int *got)
+{
+    FILE *f = r->f;
+    int c, any = 0;
+    while ((c = getc_unlocked(f)) != EOF) {
+        any = 1;
+        if (c == '\n') {
+            r->buf[r->len] = '\0';
+            r->line++;
+            *got = 1;
+            return TL_OK;
+        }
+        if (r->len + 2 >= TL_TRACE_MAX_ROW)
+            return TL_ROW_ERR(r, "row longer than %d bytes", (int)TL_TRACE_MAX_ROW);
+        r->buf[r->len++] = (char)c;
+    }
+    if (ferror(f)) return TL_FAIL(TL_ERR_IO, "%s: read error: %s", r->path, strerror(errno));
+    r->buf[r->len] = '\0';
+    if (any) r->line++;
+    *got = any ? 2 : 0;
+    return TL_OK;
+}
+
+/* A whole row: continues over newlines inside a quoted field. */
+static tl_status tl_read_row(tl_trace_reader *r, int *got)
+{
+    r->len = 0;
+    r->row_line = r->line + 1;
+    int g;
+    TL_TRY(tl_read_line(r, &g));
+    if (g == 0) {
+        *got = 0;
+        return TL_OK;
+    }
+    for (;;) {
+        int inq = 0;
+        for (size_t i = 0; i < r->len; i++)
+            if (r->buf[i] == '"') inq = !inq;
+        if (g == 2) return TL_ROW_ERR(r, "truncated last row (no newline at the end of the file)");
+        if (!inq) break;
+        r->buf[r->len++] = '\n';
+        TL_TRY(tl_read_line(r, &g));
+        if (g == 0) return TL_ROW_ERR(r, "truncated last row (quoted name not closed)");
+    }
+    *got = 1;
+    return TL_OK;
+}
+
+static void tl_reader_free(tl_trace_reader *r)
+{
+    if (!r) return;
+    if (r->f) fclose(r->f);
+    for (int i = 0; i < r->nmeta; i++) {
+        free(r->meta_key[i]);
+        free(r->meta_val[i]);
+    }
+    free(r->buf);
+    free(r->path);
+    free(r);
+}
+
+const char *tl_trace_reader_meta(const tl_trace_reader *r, const char *key)
+{
+    if (!r || !key) return NULL;
+    for (int i = 0; i < r->nmeta; i++)
+        if (strcmp(r->meta_key[i], key) == 0) return r->meta_val[i];
+    return NULL;
+}
+
+static tl_status tl_meta_line(tl_trace_reader *r)
+{
+    const char *s = r->buf + 1;
+    while (*s == ' ')
+        s++;
+    const char *eq = strchr(s, '=');
+    if (!eq || eq == s) return TL_ROW_ERR(r, "metadata line is not '# key=value'");
+    size_t klen = (size_t)(eq - s);
+    char *key = strndup(s, klen);
+    if (!key) return TL_FAIL(TL_ERR_NOMEM, "%s: metadata", r->path);
+    if (tl_trace_reader_meta(r, key)) {
+        tl_status st = TL_ROW_ERR(r, "duplicate metadata key '%s'", key);
+        free(key);
+        return st;
+    }
+    if (r->nmeta == TL_TRACE_MAX_META) {
+        free(key);
+        return TL_ROW_ERR(r, "more than %d metadata lines", (int)TL_TRACE_MAX_META);
+    }
+    char *val = strdup(eq + 1);
+    if (!val) {
+        free(key);
+        return TL_FAIL(TL_ERR_NOMEM, "%s: metadata", r->path);
+    }
+    r->meta_key[r->nmeta] = key;
+    r->meta_val[r->nmeta] = val;
+    r->nmeta++;
+    return TL_OK;
+}
+
+tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flags)
+{
+    TL_CHECK(out && path, TL_ERR_INVAL, "trace reader needs a path");
+    *out = NULL;
+    tl_status st = TL_OK;
+    tl_trace_reader *r = calloc(1, sizeof *r);
+    if (!r) return TL_FAIL(TL_ERR_NOMEM, "trace reader for %s", path);
+    r->path = strdup(path);
+    r->buf = malloc(TL_TRACE_MAX_ROW);
+    if (!r->path || !r->buf) {
+        tl_reader_free(r);
+        return TL_FAIL(TL_ERR_NOMEM, "trace reader for %s", path);
+    }
+    r->f = fopen(path, "r");
+    if (!r->f) {
+        st = TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        goto fail;
+    }
+    for (;;) {
+        int got;
+        TL_TRYGOTO(tl_read_row(r, &got), st, fail);
+        if (!got) {
+            st = TL_ROW_ERR(r, "missing header row (end of file after %lld lines)", r->line);
+            goto fail;
+        }
+        if (r->buf[0] == '#') {
+            TL_TRYGOTO(tl_meta_line(r), st, fail);
+            continue;
+        }
+        if (strcmp(r->buf, TL_TRACE_HEADER) != 0) {
+            st = TL_ROW_ERR(r, "missing header row: expected '%s', found '%.80s'", TL_TRACE_HEADER,
+                            r->buf);
+            goto fail;
+        }
+        break;
+    }
+    const char *fmt = tl_trace_reader_meta(r, "format");
+    const char *ver = tl_trace_reader_meta(r, "version");
+    const char *complete = tl_trace_reader_meta(r, "complete");
+    r->row_line = 1;
+    if (!fmt || strcmp(fmt, "trilap-trace") != 0) {
+        st = TL_ROW_ERR(r, "not a trilap trace (format=%s, expected format=trilap-trace)",
+                        fmt ? fmt : "(missing)");
+        goto fail;
+    }
+    if (!ver || strcmp(ver, "1") != 0) {
+        st = TL_ROW_ERR(r, "trace version %s not supported (this reader reads version 1)",
+                        ver ? ver : "(missing)");
+        goto fail;
+    }
+    if (complete && strcmp(complete, "yes") != 0 && strcmp(complete, "no") != 0) {
+        st = TL_ROW_ERR(r, "complete=%s (expected yes or no)", complete);
+        goto fail;
+    }
+    if (complete && strcmp(complete, "no") == 0 && !(flags & TL_TRACE_ACCEPT_INCOMPLETE)) {
+        const char *dropped = tl_trace_reader_meta(r, "dropped");
+        const char *cupti = tl_trace_reader_meta(r, "cupti_status");
+        st = TL_ROW_ERR(r,
+                        "incomplete trace (complete=no, dropped=%s, cupti_status=%s); "
+                        "accept it explicitly to read it anyway",
+                        dropped ? dropped : "?", cupti ? cupti : "?");
+        goto fail;
+    }
+    r->row_line = r->line;
+    *out = r;
+    return TL_OK;
+fail:
+    tl_reader_free(r);
+    return st;
+}
+
+/* Split the row into fields in place, unquoting RFC 4180 quoted fields. */
+static tl_status tl_split(tl_trace_reader *r, char **fld, int *nfld)
+{
+    int n = 0;
+    char *p = r->buf, *end = r->buf + r->len;
+    for (;;) {
+        if (n == TL_TRACE_NFIELDS) return TL_ROW_ERR(r, "more than %d fields", TL_TRACE_NFIELDS);
+        if (*p == '"') {
+            char *dst = p, *src = p + 1;
+            fld[n++] = dst;
+            for (;;) {
+                if (src >= end) return TL_ROW_ERR(r, "quoted field %d not closed", n);
+                if (*src == '"') {
+                    if (src[1] == '"') {
+                        *dst++ = '"';
+                        src += 2;
+                        continue;
+                    }
+                    src++;
+                    break;
+                }
+                *dst++ = *src++;
+            }
+            if (src < end && *src != ',')
+                return TL_ROW_ERR(r, "text after the closing quote of field %d", n);
+            *dst = '\0';
+            if (src >= end) break;
+            p = src + 1;
+        } else {
+            fld[n++] = p;
+            char *c = memchr(p, ',', (size_t)(end - p));
+            if (!c) break;
+            *c = '\0';
+            p = c + 1;
+        }
+    }
+    *nfld = n;
+    return TL_OK;
+}
+
+static const char *const tl_field_names[TL_TRACE_NFIELDS] = {
+    "rank", "device",   "stream", "lane", "cat",   "kind",
+    "name", "start_ns", "end_ns", "corr", "bytes", "iter"};
+
+static tl_status tl_int(tl_trace_reader *r, const char *s, int col, int64_t lo, int64_t hi,
+                        int64_t *out)
+{
+    char *e;
+    errno = 0;
+    /* strtoll would take leading blanks and a '+'; the writer never writes them. */
+    const char *d = *s == '-' ? s + 1 : s;
+    if (!(*d >= '0' && *d <= '9'))
+        return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
+    long long v = strtoll(s, &e, 10);
+    if (*e || errno || v < lo || v > hi)
+        return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
+    *out = v;
+    return TL_OK;
+}
+
+static tl_status tl_uint(tl_trace_reader *r, const char *s, int col, uint64_t *out)
+{
+    char *e;
+    errno = 0;
+    if (!(*s >= '0' && *s <= '9'))
+        return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
+    unsigned long long v = strtoull(s, &e, 10);
+    if (*e || errno) return TL_ROW_ERR(r, "bad number in %s: '%.40s'", tl_field_names[col], s);
+    *out = v;
+    return TL_OK;
+}
+
+tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *got)
+{
+    TL_CHECK(r && rec && got, TL_ERR_INVAL, "reader, record and got needed");
+    *got = 0;
+    int g;
+    TL_TRY(tl_read_row(r, &g));
+    if (!g) return TL_OK;
+    char *f[TL_TRACE_NFIELDS];
+    int n = 0;
+    TL_TRY(tl_split(r, f, &n));
+    if (n != TL_TRACE_NFIELDS)
+        return TL_ROW_ERR(r, "wrong field count: %d, expected %d", n, TL_TRACE_NFIELDS);
+    int64_t v;
+    TL_TRY(tl_int(r, f[0], 0, 0, INT32_MAX, &v));
+    rec->rank = (int32_t)v;
+    TL_TRY(tl_int(r, f[1], 1, -1, INT32_MAX, &v));
+    rec->device = (int32_t)v;
+    TL_TRY(tl_uint(r, f[2], 2, &rec->stream));
+    if (tl_lane_parse(f[3], &rec->lane) != TL_OK)
+        return TL_ROW_ERR(r, "unknown lane '%.40s'", f[3]);
+    if (tl_cat_parse(f[4], &rec->cat) != TL_OK) return TL_ROW_ERR(r, "unknown cat '%.40s'", f[4]);
+    if (tl_kind_parse(f[5], &rec->kind) != TL_OK)
+        return TL_ROW_ERR(r, "unknown kind '%.40s'", f[5]);
+    rec->name = f[6];
+    TL_TRY(tl_int(r, f[7], 7, INT64_MIN, INT64_MAX, &rec->start_ns));
+    TL_TRY(tl_int(r, f[8], 8, INT64_MIN, INT64_MAX, &rec->end_ns));
+    if (rec->end_ns < rec->start_ns)
+        return TL_ROW_ERR(r, "end before start: end_ns %" PRId64 " < start_ns %" PRId64,
+                          rec->end_ns, rec->start_ns);
+    TL_TRY(tl_uint(r, f[9], 9, &rec->corr));
+    TL_TRY(tl_int(r, f[10], 10, -1, INT64_MAX, &rec->bytes));
+    TL_TRY(tl_int(r, f[11], 11, -1, INT64_MAX, &rec->iter));
+    *got = 1;
+    return TL_OK;
+}
+
+void tl_trace_reader_close(tl_trace_reader **r)
+{
+    if (!r) return;
+    tl_reader_free(*r);
+    *r = NULL;
+}

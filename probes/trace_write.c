@@ -1,0 +1,154 @@
+/* Trace writer: metadata lines, then the header row (written with the first
+ * record, or at commit for an empty trace), then records. Everything goes
+ * to a temporary file beside the target, renamed into place on commit, so a
+ * reader never sees half a trace. */
+#include "probes/trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct tl_trace_writer {
+    FILE *f;
+    char *path, *tmp;
+    int header_done;
+    long long nrecords;
+};
+
+tl_status tl_trace_writer_open(tl_trace_writer **out, const char *path)
+{
+    TL_CHECK(out && path && *path, TL_ERR_INVAL, "trace writer needs a path");
+    *out = NULL;
+    tl_trace_writer *w = calloc(1, sizeof *w);
+    if (!w) return TL_FAIL(TL_ERR_NOMEM, "trace writer for %s", path);
+    size_t n = strlen(path);
+    w->path = strdup(path);
+    w->tmp = malloc(n + 16);
+    if (!w->path || !w->tmp) goto nomem;
+    snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(w->tmp);
+    if (fd < 0) {
+        tl_status st =
+            TL_FAIL(TL_ERR_IO, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        free(w->tmp);
+        free(w->path);
+        free(w);
+        return st;
+    }
+    w->f = fdopen(fd, "w");
+    if (!w->f) {
+        tl_status st = TL_FAIL(TL_ERR_IO, "%s: fdopen: %s", w->tmp, strerror(errno));
+        close(fd);
+        unlink(w->tmp);
+        free(w->tmp);
+        free(w->path);
+        free(w);
+        return st;
+    }
+    /* mkstemp makes 0600; a trace is an ordinary result file. */
+    if (fchmod(fd, 0644) != 0)
+        tl_log("%s: fchmod: %s (trace stays private)", w->tmp, strerror(errno));
+    setvbuf(w->f, NULL, _IOFBF, 1 << 20);
+    *out = w;
+    return TL_OK;
+nomem:
+    free(w->tmp);
+    free(w->path);
+    free(w);
+    return TL_FAIL(TL_ERR_NOMEM, "trace writer for %s", path);
+}
+
+static int tl_meta_key_ok(const char *k)
+{
+    if (!k || !*k) return 0;
+    for (; *k; k++)
+        if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
+              *k == '_' || *k == '-' || *k == '.'))
+            return 0;
+    return 1;
+}
+
+tl_status tl_trace_writer_meta(tl_trace_writer *w, const char *key, const char *value)
+{
+    TL_CHECK(w, TL_ERR_INVAL, "no writer");
+    TL_CHECK(!w->header_done, TL_ERR_INVAL, "%s: metadata %s after the first record", w->path,
+             key ? key : "(null)");
+    TL_CHECK(tl_meta_key_ok(key), TL_ERR_INVAL, "%s: bad metadata key '%s' (letters, digits, _-.)",
+             w->path, key ? key : "(null)");
+    fprintf(w->f, "# %s=", key);
+    /* One line per key: a newline in a value (an argument, say) becomes a space. */
+    for (const char *v = value ? value : ""; *v; v++)
+        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, w->f);
+    fputc('\n', w->f);
+    return TL_OK;
+}
+
+static void tl_write_name(FILE *f, const char *name)
+{
+    if (!name) name = "";
+    if (!strpbrk(name, ",\"\r\n")) {
+        fputs(name, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = name; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+tl_status tl_trace_writer_record(tl_trace_writer *w, const tl_trace_record *r)
+{
+    TL_CHECK(w && r, TL_ERR_INVAL, "no writer or record");
+    TL_CHECK((unsigned)r->lane < TL_LANE_COUNT && (unsigned)r->cat < TL_CAT_COUNT &&
+                 (unsigned)r->kind < TL_KIND_COUNT,
+             TL_ERR_INVAL, "%s: record %lld: lane %d, cat %d, kind %d out of range", w->path,
+             w->nrecords + 1, (int)r->lane, (int)r->cat, (int)r->kind);
+    TL_CHECK(r->end_ns >= r->start_ns, TL_ERR_INVAL,
+             "%s: record %lld (%s): end %" PRId64 " before start %" PRId64, w->path,
+             w->nrecords + 1, r->name ? r->name : "", r->end_ns, r->start_ns);
+    if (!w->header_done) {
+        fputs(TL_TRACE_HEADER "\n", w->f);
+        w->header_done = 1;
+    }
+    fprintf(w->f, "%" PRId32 ",%" PRId32 ",%" PRIu64 ",%s,%s,%s,", r->rank, r->device, r->stream,
+            tl_lane_name(r->lane), tl_cat_name(r->cat), tl_kind_name(r->kind));
+    tl_write_name(w->f, r->name);
+    fprintf(w->f, ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 "\n", r->start_ns,
+            r->end_ns, r->corr, r->bytes, r->iter);
+    w->nrecords++;
+    return TL_OK;
+}
+
+tl_status tl_trace_writer_close(tl_trace_writer **pw, int commit)
+{
+    if (!pw || !*pw) return TL_OK;
+    tl_trace_writer *w = *pw;
+    *pw = NULL;
+    tl_status st = TL_OK;
+    if (commit && !w->header_done) fputs(TL_TRACE_HEADER "\n", w->f);
+    int werr = ferror(w->f);
+    int ferr = fflush(w->f);
+    int serr = commit && !werr && !ferr ? fsync(fileno(w->f)) : 0;
+    int cerr = fclose(w->f);
+    if (commit) {
+        if (werr || ferr || serr || cerr) {
+            st = TL_FAIL(TL_ERR_IO, "%s: writing the trace failed: %s", w->path, strerror(errno));
+            unlink(w->tmp);
+        } else if (rename(w->tmp, w->path) != 0) {
+            st = TL_FAIL(TL_ERR_IO, "%s: rename from %s: %s", w->path, w->tmp, strerror(errno));
+            unlink(w->tmp);
+        }
+    } else {
+        unlink(w->tmp);
+    }
+    free(w->tmp);
+    free(w->path);
+    free(w);
+    return st;
+}

@@ -1,0 +1,326 @@
+/* The probes on a host-only rank (device -1): ranges, iterations and the
+ * window recorded on the host clock and written as a trace the reader
+ * accepts, with the right names, iterations and nesting. */
+#include "probes/probes.h"
+
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/tl_test.h"
+
+typedef struct {
+    tl_trace_record r;
+    char name[128];
+} row;
+
+/* Reads a whole trace into rows (at most cap). */
+static int read_rows(const char *path, int flags, row *rows, int cap, tl_trace_reader **keep)
+{
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, flags));
+    int n = 0;
+    for (;;) {
+        tl_trace_record rec;
+        int got = 0;
+        TL_ASSERT_OK(tl_trace_reader_next(r, &rec, &got));
+        if (!got) break;
+        TL_ASSERT(n < cap);
+        rows[n].r = rec;
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", rec.name);
+        rows[n].r.name = rows[n].name;
+        n++;
+    }
+    if (keep)
+        *keep = r;
+    else
+        tl_trace_reader_close(&r);
+    return n;
+}
+
+static tl_ctx host_ctx(int rank, int size)
+{
+    static char *argv[] = {"test_probes_host", "--flag", "a,b", NULL};
+    return (tl_ctx){.program = "test_probes_host",
+                    .rank = rank,
+                    .size = size,
+                    .device = -1,
+                    .argc = 3,
+                    .argv = argv};
+}
+
+static void spin_us(int us)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000000L + (t.tv_nsec - t0.tv_nsec) / 1000 < us);
+}
+
+static int find(row *rows, int n, const char *name, int64_t iter)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(rows[i].name, name) == 0 && rows[i].r.iter == iter) return i;
+    return -1;
+}
+
+TL_TEST(host_ranges_trace)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/nested/out", tl_test_tmpdir());
+    tl_ctx ctx = host_ctx(0, 1);
+    tl_probes_config pc = {.outdir = dir, .cupti = 1, .nvtx = 1};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    TL_ASSERT(ctx.probes != NULL);
+    tl_probe_push(&ctx, TL_CAT_RANGE, "setup");
+    spin_us(50);
+    tl_probe_pop(&ctx);
+    tl_probe_window_start(&ctx);
+    for (int it = 0; it < 5; it++) {
+        tl_probe_iter_begin(&ctx, it);
+        tl_probe_push(&ctx, TL_CAT_COMPUTE, "daxpy");
+        spin_us(20);
+        tl_probe_push(&ctx, TL_CAT_P2P, "halo, \"send\"");
+        spin_us(20);
+        tl_probe_pop(&ctx);
+        spin_us(20);
+        tl_probe_pop(&ctx);
+        tl_probe_iter_end(&ctx);
+    }
+    tl_probe_window_stop(&ctx);
+    tl_probe_push(&ctx, TL_CAT_COLL, "final");
+    tl_probe_pop(&ctx);
+    TL_ASSERT_EQ(tl_probes_dropped(&ctx), 0);
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    TL_ASSERT(ctx.probes == NULL);
+    TL_ASSERT_OK(tl_probes_destroy(&ctx)); /* again: nothing to do */
+
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", dir);
+    row rows[64];
+    tl_trace_reader *r = NULL;
+    int n = read_rows(path, 0, rows, 64, &r);
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "rank"), "0");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "nranks"), "1");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "device"), "-1");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "clock"), "CLOCK_MONOTONIC");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "cupti_status"), "unavailable");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "cupti_clock"), "none");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "complete"), "yes");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "dropped"), "0");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "window"), "marked");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "program"), "test_probes_host");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "args"), "test_probes_host --flag a,b");
+    long long w0 = atoll(tl_trace_reader_meta(r, "window_start_ns"));
+    long long w1 = atoll(tl_trace_reader_meta(r, "window_end_ns"));
+    tl_trace_reader_close(&r);
+    /* setup + 5 x (iter, daxpy, halo) + final */
+    TL_ASSERT_EQ(n, 17);
+    for (int i = 0; i < n; i++) {
+        TL_ASSERT_EQ(rows[i].r.device, -1);
+        TL_ASSERT_EQ(rows[i].r.lane, TL_LANE_HOST);
+        TL_ASSERT_EQ(rows[i].r.cat, TL_CAT_RANGE);
+        TL_ASSERT_EQ(rows[i].r.kind, TL_KIND_HOST);
+        TL_ASSERT_EQ(rows[i].r.stream, 0);
+        TL_ASSERT_EQ(rows[i].r.bytes, -1);
+        if (i) TL_ASSERT(rows[i].r.start_ns >= rows[i - 1].r.start_ns); /* time order */
+    }
+    int s = find(rows, n, "range:setup", -1), f = find(rows, n, "coll:final", -1);
+    TL_ASSERT(s >= 0 && f >= 0);
+    TL_ASSERT(rows[s].r.end_ns - rows[s].r.start_ns >= 50000);
+    TL_ASSERT(rows[s].r.end_ns <= w0);
+    TL_ASSERT(rows[f].r.start_ns >= w1);
+    TL_ASSERT(w1 > w0);
+    int64_t prev_end = 0;
+    for (int it = 0; it < 5; it++) {
+        int ii = find(rows, n, "iter", it), d = find(rows, n, "compute:daxpy", it),
+            h = find(rows, n, "p2p:halo, \"send\"", it);
+        TL_ASSERT_MSG(ii >= 0 && d >= 0 && h >= 0, "iteration %d: iter %d daxpy %d halo %d", it, ii,
+                      d, h);
+        /* nesting: iter > daxpy > halo, each inside the window */
+        TL_ASSERT(rows[ii].r.start_ns <= rows[d].r.start_ns &&
+                  rows[d].r.end_ns <= rows[ii].r.end_ns);
+        TL_ASSERT(rows[d].r.start_ns <= rows[h].r.start_ns && rows[h].r.end_ns <= rows[d].r.end_ns);
+        TL_ASSERT(rows[h].r.end_ns - rows[h].r.start_ns >= 20000);
+        TL_ASSERT(rows[d].r.end_ns - rows[d].r.start_ns >= 60000);
+        TL_ASSERT(rows[ii].r.start_ns >= w0 && rows[ii].r.end_ns <= w1);
+        TL_ASSERT(rows[ii].r.start_ns >= prev_end);
+        /* the enclosing range comes first */
+        TL_ASSERT(ii < d && d < h);
+        prev_end = rows[ii].r.end_ns;
+    }
+}
+
+TL_TEST(calls_without_probes_are_noops)
+{
+    tl_ctx ctx = host_ctx(0, 1);
+    tl_probe_stream(&ctx, NULL, TL_LANE_P2P, "p2p");
+    tl_probe_push(&ctx, TL_CAT_COMPUTE, "x");
+    tl_probe_pop(&ctx);
+    tl_probe_iter_begin(&ctx, 1);
+    tl_probe_iter_end(&ctx);
+    tl_probe_window_start(&ctx);
+    tl_probe_window_stop(&ctx);
+    TL_ASSERT_EQ(tl_probes_dropped(&ctx), 0);
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    TL_ASSERT_OK(tl_probes_destroy(NULL));
+    tl_probe_push(NULL, TL_CAT_COMPUTE, "x");
+    tl_probe_pop(NULL);
+}
+
+TL_TEST(cupti_off_and_unbalanced)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_ctx ctx = host_ctx(3, 4);
+    tl_probes_config pc = {.outdir = dir, .cupti = 0, .nvtx = 0};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    tl_probe_pop(&ctx); /* nothing open */
+    tl_probe_iter_begin(&ctx, 7);
+    tl_probe_iter_begin(&ctx, 8); /* closes 7 */
+    tl_probe_push(&ctx, TL_CAT_COMPUTE, "left open");
+    /* no pop, no iter_end, no window: destroy closes them */
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank3.csv", dir);
+    row rows[16];
+    tl_trace_reader *r = NULL;
+    int n = read_rows(path, 0, rows, 16, &r);
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "cupti_status"), "off");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "rank"), "3");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "nranks"), "4");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "unbalanced_pops"), "2");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "window"), "records");
+    tl_trace_reader_close(&r);
+    TL_ASSERT_EQ(n, 3);
+    TL_ASSERT(find(rows, n, "iter", 7) >= 0);
+    TL_ASSERT(find(rows, n, "iter", 8) >= 0);
+    TL_ASSERT(find(rows, n, "compute:left open", 8) >= 0);
+    TL_ASSERT_EQ(rows[0].r.rank, 3);
+}
+
+TL_TEST(dropped_ranges_mark_incomplete)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_ctx ctx = host_ctx(0, 1);
+    tl_probes_config pc = {.outdir = dir, .nvtx = 1, .max_ranges = 4};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    for (int i = 0; i < 10; i++) {
+        tl_probe_push(&ctx, TL_CAT_COMPUTE, "k");
+        tl_probe_pop(&ctx);
+    }
+    TL_ASSERT_EQ(tl_probes_dropped(&ctx), 6);
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", dir);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_EQ(tl_trace_reader_open(&r, path, 0), TL_ERR_PARSE);
+    TL_ASSERT(r == NULL);
+    row rows[16];
+    TL_ASSERT_EQ(read_rows(path, TL_TRACE_ACCEPT_INCOMPLETE, rows, 16, &r), 4);
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "complete"), "no");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "dropped"), "6");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "dropped_host"), "6");
+    tl_trace_reader_close(&r);
+}
+
+TL_TEST(many_names_and_deep_nesting)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_ctx ctx = host_ctx(0, 1);
+    tl_probes_config pc = {.outdir = dir};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    char buf[32];
+    for (int i = 0; i < 1500; i++) { /* one reused buffer, 1500 names: more than the table */
+        snprintf(buf, sizeof buf, "name%d", i);
+        tl_probe_push(&ctx, TL_CAT_COMPUTE, buf);
+        tl_probe_pop(&ctx);
+    }
+    for (int d = 0; d < 100; d++)
+        tl_probe_push(&ctx, TL_CAT_RANGE, "deep");
+    for (int d = 0; d < 100; d++)
+        tl_probe_pop(&ctx);
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", dir);
+    static row rows[2000];
+    tl_trace_reader *r = NULL;
+    int n = read_rows(path, TL_TRACE_ACCEPT_INCOMPLETE, rows, 2000, &r);
+    /* ranges beyond the kept depth are dropped and say so */
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "dropped_host"), "36");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "complete"), "no");
+    TL_ASSERT(atoi(tl_trace_reader_meta(r, "names_dropped")) > 0);
+    tl_trace_reader_close(&r);
+    TL_ASSERT_EQ(n, 1500 + 64);
+    TL_ASSERT(find(rows, n, "compute:name0", -1) >= 0);
+    TL_ASSERT(find(rows, n, "compute:name999", -1) >= 0);
+    TL_ASSERT(find(rows, n, "compute:(range names exhausted)", -1) >= 0);
+}
+
+TL_TEST(bad_config)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_ctx ctx = host_ctx(0, 1);
+    tl_probes_config pc = {.outdir = NULL};
+    TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_INVAL);
+    TL_ASSERT_EQ(tl_probes_create(&ctx, NULL), TL_ERR_INVAL);
+    char file[600];
+    snprintf(file, sizeof file, "%s/plainfile", dir);
+    FILE *f = fopen(file, "w");
+    TL_ASSERT(f);
+    fclose(f);
+    pc.outdir = file;
+    TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_IO);
+    TL_ASSERT(ctx.probes == NULL);
+    pc.outdir = dir;
+    pc.buffer_bytes = 100;
+    TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_INVAL);
+    pc.buffer_bytes = 0;
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_INVAL); /* twice */
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+}
+
+/* Thread launcher: ranks of one process, each with its own probes. */
+static void *rank_thread(void *arg)
+{
+    tl_ctx *ctx = arg;
+    for (int it = 0; it < 200; it++) {
+        tl_probe_iter_begin(ctx, it);
+        tl_probe_push(ctx, ctx->rank ? TL_CAT_P2P : TL_CAT_COLL, ctx->rank ? "send" : "allreduce");
+        tl_probe_pop(ctx);
+        tl_probe_iter_end(ctx);
+    }
+    return NULL;
+}
+
+TL_TEST(thread_ranks)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_ctx ctx[2] = {host_ctx(0, 2), host_ctx(1, 2)};
+    tl_probes_config pc = {.outdir = dir, .cupti = 1, .nvtx = 1};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        TL_ASSERT_OK(tl_probes_create(&ctx[i], &pc));
+    for (int i = 0; i < 2; i++)
+        TL_ASSERT(pthread_create(&th[i], NULL, rank_thread, &ctx[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    for (int i = 0; i < 2; i++)
+        TL_ASSERT_OK(tl_probes_destroy(&ctx[i]));
+    for (int i = 0; i < 2; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/trace.rank%d.csv", dir, i);
+        static row rows[512];
+        int n = read_rows(path, 0, rows, 512, NULL);
+        TL_ASSERT_EQ(n, 400);
+        const char *want = i ? "p2p:send" : "coll:allreduce";
+        for (int it = 0; it < 200; it++)
+            TL_ASSERT(find(rows, n, want, it) >= 0);
+        for (int k = 0; k < n; k++)
+            TL_ASSERT_EQ(rows[k].r.rank, i);
+    }
+}
+
+TL_TEST_MAIN(host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
+             dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks)

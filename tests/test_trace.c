@@ -1,0 +1,566 @@
+/* trilap trace v1: names, NCCL kernel classification, writer/reader round
+ * trip, quoting, metadata, and every error the reader must report. */
+#include "probes/trace.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "tests/tl_test.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static char *path_in(const char *dir, const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    char *p = buf[k++ & 3];
+    snprintf(p, 512, "%s/%s", dir, name);
+    return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT(f);
+    fputs(text, f);
+    TL_ASSERT(fclose(f) == 0);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    TL_ASSERT_MSG(f, "cannot open %s", path);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs fn with stderr captured; returns what was printed. */
+static char captured[4096];
+static int stderr_saved = -1;
+static void capture_begin(const char *dir)
+{
+    fflush(stderr);
+    stderr_saved = dup(2);
+    int fd = open(path_in(dir, "stderr.txt"), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    TL_ASSERT(fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+}
+static const char *capture_end(const char *dir)
+{
+    fflush(stderr);
+    dup2(stderr_saved, 2);
+    close(stderr_saved);
+    snprintf(captured, sizeof captured, "%s", slurp(path_in(dir, "stderr.txt")));
+    return captured;
+}
+
+static const char *good_meta = "# format=trilap-trace\n# version=1\n# rank=0\n# complete=yes\n";
+
+/* Reads a whole file; returns the first failing status (TL_OK if none)
+ * and the number of records read before it. */
+static tl_status read_all(const char *path, int flags, int *nrec)
+{
+    tl_trace_reader *r = NULL;
+    *nrec = 0;
+    tl_status st = tl_trace_reader_open(&r, path, flags);
+    if (st != TL_OK) return st;
+    for (;;) {
+        tl_trace_record rec;
+        int got = 0;
+        st = tl_trace_reader_next(r, &rec, &got);
+        if (st != TL_OK || !got) break;
+        (*nrec)++;
+    }
+    tl_trace_reader_close(&r);
+    TL_ASSERT(r == NULL);
+    return st;
+}
+
+/* Expect a parse error whose message names the file, the line and the reason. */
+static void expect_error(const char *dir, const char *name, const char *text, int flags,
+                         tl_status want, int want_line, const char *reason)
+{
+    const char *path = path_in(dir, name);
+    write_file(path, text);
+    int nrec;
+    capture_begin(dir);
+    tl_status st = read_all(path, flags, &nrec);
+    const char *msg = capture_end(dir);
+    TL_ASSERT_MSG(st == want, "%s: status %d, expected %d; stderr: %s", name, st, want, msg);
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d: ", path, want_line);
+    TL_ASSERT_MSG(strstr(msg, where), "%s: message does not name '%s': %s", name, where, msg);
+    TL_ASSERT_MSG(strstr(msg, reason), "%s: message lacks '%s': %s", name, reason, msg);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+TL_TEST(names_parse_back)
+{
+    for (int i = 0; i < TL_LANE_COUNT; i++) {
+        tl_lane l;
+        TL_ASSERT_OK(tl_lane_parse(tl_lane_name((tl_lane)i), &l));
+        TL_ASSERT_EQ(l, i);
+    }
+    for (int i = 0; i < TL_CAT_COUNT; i++) {
+        tl_cat c;
+        TL_ASSERT_OK(tl_cat_parse(tl_cat_name((tl_cat)i), &c));
+        TL_ASSERT_EQ(c, i);
+    }
+    for (int i = 0; i < TL_KIND_COUNT; i++) {
+        tl_kind k;
+        TL_ASSERT_OK(tl_kind_parse(tl_kind_name((tl_kind)i), &k));
+        TL_ASSERT_EQ(k, i);
+    }
+    TL_ASSERT_STREQ(tl_lane_name(TL_LANE_P2P), "p2p");
+    TL_ASSERT_STREQ(tl_cat_name(TL_CAT_RANGE), "range");
+    TL_ASSERT_STREQ(tl_kind_name(TL_KIND_NVTX), "nvtx");
+    tl_lane l;
+    tl_cat c;
+    tl_kind k;
+    TL_ASSERT_EQ(tl_lane_parse("P2P", &l), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_lane_parse("", &l), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_cat_parse("kernel", &c), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_kind_parse("range", &k), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_kind_parse(NULL, &k), TL_ERR_PARSE);
+    TL_ASSERT_STREQ(tl_lane_name((tl_lane)99), "?");
+}
+
+/* ---- classification ----------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    tl_cat cat;
+} named_cat;
+
+/* Kernel names as CUPTI and Nsight Systems report them, NCCL 2.7 to 2.28. */
+static const named_cat nccl_names[] = {
+    /* NCCL 2.19 - 2.28: ncclDevKernel_, demangled */
+    {"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_P2P},
+    {"ncclDevKernel_AllReduce_Sum_f64_RING_LL(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+     TL_CAT_COLL},
+    {"ncclDevKernel_AllReduce_Sum_bf16_NVLS_SIMPLE", TL_CAT_COLL},
+    {"ncclDevKernel_AllReduce_Sum_f32_TREE_LL", TL_CAT_COLL},
+    {"ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"ncclDevKernel_Broadcast_RING_LL(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"ncclDevKernel_Reduce_Sum_f16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"ncclDevKernel_Reduce_MinMax_u8_RING_LL", TL_CAT_COLL},
+    /* NCCL 2.19 - 2.28: mangled, as in CUpti_ActivityKernel*.name */
+    {"_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE", TL_CAT_P2P},
+    {"_Z39ncclDevKernel_AllReduce_Sum_f64_RING_LL24ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
+    {"_Z43ncclDevKernel_ReduceScatter_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+     TL_CAT_COLL},
+    {"_Z31ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
+    {"_Z31ncclDevKernel_Broadcast_RING_LL24ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
+    {"_Z36ncclDevKernel_Reduce_Sum_f32_RING_LL24ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
+    {"_Z39ncclDevKernel_AllReduce_Sum_f32_RING_LLP11ncclDevCommmP8ncclWork", TL_CAT_COLL},
+    /* Generic kernels: coll without a lane */
+    {"ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
+    {"_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
+    {"_Z21ncclDevKernel_Generic24ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
+    /* NCCL 2.27 - 2.28 symmetric-memory kernels */
+    {"ncclSymkDevKernel_AllReduce_AGxLL_R_sum_f32(ncclSymkDevWorkArgs4K)", TL_CAT_COLL},
+    {"ncclSymkDevKernel_AllReduce_RSxLDMC_AGxSTMC", TL_CAT_COLL},
+    {"ncclSymkDevKernel_AllGather_LLMC", TL_CAT_COLL},
+    {"ncclSymkDevKernel_ReduceScatter_LD_sum_bf16", TL_CAT_COLL},
+    /* NCCL 2.8 - 2.18: ncclKernel_ */
+    {"ncclKernel_AllReduce_RING_LL_Sum_double(ncclDevComm*, unsigned long, ncclWork*)",
+     TL_CAT_COLL},
+    {"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+     TL_CAT_P2P},
+    {"ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+     TL_CAT_COLL},
+    {"ncclKernel_ReduceScatter_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+     TL_CAT_COLL},
+    {"ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+     TL_CAT_COLL},
+    {"ncclKernel_Reduce_RING_LL_Sum_half(ncclDevComm*, unsigned long, ncclWork*)", TL_CAT_COLL},
+    {"_Z42ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_tP11ncclDevCommmP8ncclWork", TL_CAT_P2P},
+    {"_Z38ncclKernel_AllReduce_RING_LL_Sum_doubleP11ncclDevCommmP8ncclWork", TL_CAT_COLL},
+    /* NCCL <= 2.7 */
+    {"ncclSendRecvKernel_copy_i8(ncclWorkElem)", TL_CAT_P2P},
+    {"ncclAllReduceRingLLKernel_sum_f32(CollectiveArgs)", TL_CAT_COLL},
+    {"ncclReduceScatterRingLLKernel_sum_f16(CollectiveArgs)", TL_CAT_COLL},
+    {"ncclBroadcastRingLLKernel_copy_i8(CollectiveArgs)", TL_CAT_COLL},
+    /* not NCCL */
+    {"daxpy_kernel", TL_CAT_COMPUTE},
+    {"_Z16tl_spmv_csr_kerneliPKiS0_PKdS2_Pd", TL_CAT_COMPUTE},
+    {"void cusparse::csrmv_v3_kernel<int, int, double>(...)", TL_CAT_COMPUTE},
+    {"my_ncclKernel_AllReduce_clone", TL_CAT_COMPUTE},
+    {"ncclAllReduceWrapper", TL_CAT_COMPUTE},
+    {"", TL_CAT_COMPUTE},
+};
+
+TL_TEST(classify_nccl_kernels)
+{
+    int bad = 0;
+    for (size_t i = 0; i < sizeof nccl_names / sizeof nccl_names[0]; i++) {
+        tl_cat got = tl_trace_classify_kernel(nccl_names[i].name);
+        if (got != nccl_names[i].cat) {
+            fprintf(stderr, "%s: %s, expected %s\n", nccl_names[i].name, tl_cat_name(got),
+                    tl_cat_name(nccl_names[i].cat));
+            bad++;
+        }
+    }
+    TL_ASSERT_EQ(bad, 0);
+    TL_ASSERT_EQ(tl_trace_classify_kernel(NULL), TL_CAT_COMPUTE);
+}
+
+TL_TEST(classify_generic_by_lane)
+{
+    const char *g = "_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE";
+    TL_ASSERT_EQ(tl_trace_nccl_kernel(g), TL_NCCL_GENERIC);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_LANE_P2P), TL_CAT_P2P);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_LANE_COLL), TL_CAT_COLL);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_LANE_COMPUTE), TL_CAT_COLL);
+    /* A named operation wins over the lane. */
+    TL_ASSERT_EQ(
+        tl_trace_classify_kernel_lane("ncclDevKernel_AllReduce_Sum_f64_RING_LL", TL_LANE_P2P),
+        TL_CAT_COLL);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane("ncclDevKernel_SendRecv", TL_LANE_COLL), TL_CAT_P2P);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane("daxpy", TL_LANE_P2P), TL_CAT_COMPUTE);
+    TL_ASSERT_EQ(tl_trace_nccl_kernel("ncclDevKernel_SendRecv"), TL_NCCL_P2P);
+    TL_ASSERT_EQ(tl_trace_nccl_kernel("daxpy"), TL_NCCL_NONE);
+}
+
+/* ---- writer / reader ----------------------------------------------------- */
+
+static const tl_trace_record sample[] = {
+    {0, 0, 13, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, "daxpy", 1000, 2000, 7, -1, 0},
+    {0, 0, 14, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL,
+     "_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE", 1500, 2600, 8, -1, 0},
+    {0, 0, 15, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL,
+     "ncclDevKernel_AllReduce_Sum_f64_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 1600, 2500, 9, -1,
+     0},
+    {0, 0, 14, TL_LANE_P2P, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "HtoD", 2700, 2800, 10, 4096, 1},
+    {0, 0, 13, TL_LANE_COMPUTE, TL_CAT_MEMSET, TL_KIND_MEMSET, "memset", 2800, 2800, 11, 128, 1},
+    {0, 0, 15, TL_LANE_COLL, TL_CAT_SYNC, TL_KIND_SYNC, "stream_sync", 2900, 3000, 12, -1, 1},
+    {0, -1, 0, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "compute:spmv, halo", 900, 3100, 0, -1, 1},
+    {0, -1, 0, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_NVTX, "say \"hi\"", 950, 960, 0, -1, -1},
+    {0, -1, 0, TL_LANE_OTHER, TL_CAT_RANGE, TL_KIND_HOST, "two\nlines, \"quoted\"", -5,
+     9223372036854775807LL, 18446744073709551615ULL, 9223372036854775807LL, 1},
+    {0, -1, 0, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "", 0, 0, 0, -1, -1},
+};
+enum { NSAMPLE = sizeof sample / sizeof sample[0] };
+
+static void write_sample(const char *path)
+{
+    tl_trace_writer *w = NULL;
+    TL_ASSERT_OK(tl_trace_writer_open(&w, path));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "rank", "0"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "args", "--x=1 --name a,b\nsecond"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "window_start_ns", "1000"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "empty", ""));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "complete", "yes"));
+    for (int i = 0; i < NSAMPLE; i++)
+        TL_ASSERT_OK(tl_trace_writer_record(w, &sample[i]));
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 1));
+    TL_ASSERT(w == NULL);
+}
+
+TL_TEST(roundtrip)
+{
+    const char *dir = tl_test_tmpdir();
+    const char *path = path_in(dir, "trace.rank0.csv");
+    write_sample(path);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, 0));
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "format"), "trilap-trace");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "args"), "--x=1 --name a,b second");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "window_start_ns"), "1000");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "empty"), "");
+    TL_ASSERT(tl_trace_reader_meta(r, "absent") == NULL);
+    for (int i = 0; i < NSAMPLE; i++) {
+        tl_trace_record rec;
+        int got = 0;
+        TL_ASSERT_OK(tl_trace_reader_next(r, &rec, &got));
+        TL_ASSERT_EQ(got, 1);
+        const tl_trace_record *e = &sample[i];
+        TL_ASSERT_EQ(rec.rank, e->rank);
+        TL_ASSERT_EQ(rec.device, e->device);
+        TL_ASSERT(rec.stream == e->stream);
+        TL_ASSERT_EQ(rec.lane, e->lane);
+        TL_ASSERT_EQ(rec.cat, e->cat);
+        TL_ASSERT_EQ(rec.kind, e->kind);
+        TL_ASSERT_STREQ(rec.name, e->name);
+        TL_ASSERT_EQ(rec.start_ns, e->start_ns);
+        TL_ASSERT_EQ(rec.end_ns, e->end_ns);
+        TL_ASSERT(rec.corr == e->corr);
+        TL_ASSERT_EQ(rec.bytes, e->bytes);
+        TL_ASSERT_EQ(rec.iter, e->iter);
+    }
+    tl_trace_record rec;
+    int got = 1;
+    TL_ASSERT_OK(tl_trace_reader_next(r, &rec, &got));
+    TL_ASSERT_EQ(got, 0);
+    tl_trace_reader_close(&r);
+    tl_trace_reader_close(&r); /* NULL is fine */
+}
+
+TL_TEST(quoting_rfc4180)
+{
+    const char *dir = tl_test_tmpdir();
+    const char *path = path_in(dir, "q.csv");
+    write_sample(path);
+    const char *text = slurp(path);
+    TL_ASSERT(strstr(text, "\n0,0,13,compute,compute,kernel,daxpy,1000,2000,7,-1,0\n"));
+    TL_ASSERT(strstr(text, ",\"compute:spmv, halo\",900,"));
+    TL_ASSERT(strstr(text, ",\"say \"\"hi\"\"\",950,"));
+    TL_ASSERT(strstr(text, ",\"two\nlines, \"\"quoted\"\"\",-5,"));
+    TL_ASSERT(strstr(text, "\n" TL_TRACE_HEADER "\n"));
+    TL_ASSERT(strncmp(text, "# format=trilap-trace\n# version=1\n", 34) == 0);
+    /* A hand-written file quoting ordinary fields is read too. */
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s\n\"0\",\"1\",2,p2p,p2p,kernel,\"a\"\"b\",3,4,5,-1,\"-1\"\n",
+             good_meta, TL_TRACE_HEADER);
+    const char *p2 = path_in(dir, "q2.csv");
+    write_file(p2, buf);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, p2, 0));
+    tl_trace_record rec;
+    int got = 0;
+    TL_ASSERT_OK(tl_trace_reader_next(r, &rec, &got));
+    TL_ASSERT_EQ(got, 1);
+    TL_ASSERT_STREQ(rec.name, "a\"b");
+    TL_ASSERT_EQ(rec.device, 1);
+    TL_ASSERT_EQ(rec.iter, -1);
+    tl_trace_reader_close(&r);
+}
+
+TL_TEST(empty_trace_and_abort)
+{
+    const char *dir = tl_test_tmpdir();
+    const char *path = path_in(dir, "empty.csv");
+    tl_trace_writer *w = NULL;
+    TL_ASSERT_OK(tl_trace_writer_open(&w, path));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+    /* Nothing in place before the commit. */
+    TL_ASSERT(access(path, F_OK) != 0);
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 1));
+    int n = -1;
+    TL_ASSERT_OK(read_all(path, 0, &n));
+    TL_ASSERT_EQ(n, 0);
+
+    const char *gone = path_in(dir, "aborted.csv");
+    TL_ASSERT_OK(tl_trace_writer_open(&w, gone));
+    TL_ASSERT_OK(tl_trace_writer_record(w, &sample[0]));
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 0));
+    TL_ASSERT(access(gone, F_OK) != 0);
+    /* No temporary files left behind: only empty.csv remains. */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "test $(ls -A '%s' | wc -l) -eq 1", dir);
+    TL_ASSERT_EQ(system(cmd), 0);
+    TL_ASSERT_OK(tl_trace_writer_close(NULL, 1));
+}
+
+TL_TEST(writer_rejects_bad_input)
+{
+    const char *dir = tl_test_tmpdir();
+    tl_trace_writer *w = NULL;
+    capture_begin(dir);
+    tl_status s1 = tl_trace_writer_open(&w, path_in(dir, "no/such/dir/t.csv"));
+    TL_ASSERT_OK(tl_trace_writer_open(&w, path_in(dir, "w.csv")));
+    tl_status s2 = tl_trace_writer_meta(w, "bad key", "x");
+    tl_status s3 = tl_trace_writer_meta(w, "", "x");
+    tl_trace_record bad = sample[0];
+    bad.end_ns = bad.start_ns - 1;
+    tl_status s4 = tl_trace_writer_record(w, &bad);
+    bad = sample[0];
+    bad.lane = TL_LANE_COUNT;
+    tl_status s5 = tl_trace_writer_record(w, &bad);
+    TL_ASSERT_OK(tl_trace_writer_record(w, &sample[0]));
+    tl_status s6 = tl_trace_writer_meta(w, "late", "x");
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 0));
+    const char *msg = capture_end(dir);
+    TL_ASSERT_EQ(s1, TL_ERR_IO);
+    TL_ASSERT_EQ(s2, TL_ERR_INVAL);
+    TL_ASSERT_EQ(s3, TL_ERR_INVAL);
+    TL_ASSERT_EQ(s4, TL_ERR_INVAL);
+    TL_ASSERT_EQ(s5, TL_ERR_INVAL);
+    TL_ASSERT_EQ(s6, TL_ERR_INVAL);
+    TL_ASSERT(strstr(msg, "before start"));
+    TL_ASSERT(strstr(msg, "after the first record"));
+}
+
+TL_TEST(metadata_parsing)
+{
+    const char *dir = tl_test_tmpdir();
+    const char *path = path_in(dir, "m.csv");
+    char buf[2048];
+    snprintf(buf, sizeof buf,
+             "# format=trilap-trace\n#version=1\n# program=trilap-bench\n"
+             "# args=--ring-bytes=4096 --x a=b\n# unknown_future_key=anything, at all\n"
+             "# dropped=0\n# complete=yes\n# window_start_ns=123\n# window_end_ns=456\n%s\n",
+             TL_TRACE_HEADER);
+    write_file(path, buf);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, 0));
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "version"), "1");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "args"), "--ring-bytes=4096 --x a=b");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "unknown_future_key"), "anything, at all");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "window_end_ns"), "456");
+    TL_ASSERT(tl_trace_reader_meta(r, "Format") == NULL);
+    TL_ASSERT(tl_trace_reader_meta(NULL, "format") == NULL);
+    tl_trace_reader_close(&r);
+
+    /* complete=no: refused unless asked for, then readable. */
+    snprintf(buf, sizeof buf,
+             "# format=trilap-trace\n# version=1\n# dropped=17\n# complete=no\n"
+             "# cupti_status=on\n%s\n0,0,1,compute,compute,kernel,k,1,2,3,-1,0\n",
+             TL_TRACE_HEADER);
+    expect_error(dir, "incomplete.csv", buf, 0, TL_ERR_PARSE, 1,
+                 "incomplete trace (complete=no, dropped=17");
+    int n = -1;
+    TL_ASSERT_OK(read_all(path_in(dir, "incomplete.csv"), TL_TRACE_ACCEPT_INCOMPLETE, &n));
+    TL_ASSERT_EQ(n, 1);
+}
+
+TL_TEST(reader_errors_header)
+{
+    const char *dir = tl_test_tmpdir();
+    char buf[2048];
+    expect_error(dir, "empty.csv", "", 0, TL_ERR_PARSE, 1, "missing header row");
+    expect_error(dir, "meta_only.csv", "# format=trilap-trace\n# version=1\n", 0, TL_ERR_PARSE, 3,
+                 "missing header row");
+    snprintf(buf, sizeof buf, "%srank,device,stream\n", good_meta);
+    expect_error(dir, "bad_header.csv", buf, 0, TL_ERR_PARSE, 5, "missing header row: expected");
+    snprintf(buf, sizeof buf, "# format=chrome-trace\n# version=1\n%s\n", TL_TRACE_HEADER);
+    expect_error(dir, "format.csv", buf, 0, TL_ERR_PARSE, 1,
+                 "not a trilap trace (format=chrome-trace");
+    snprintf(buf, sizeof buf, "# version=1\n%s\n", TL_TRACE_HEADER);
+    expect_error(dir, "noformat.csv", buf, 0, TL_ERR_PARSE, 1, "format=(missing)");
+    snprintf(buf, sizeof buf, "# format=trilap-trace\n# version=2\n%s\n", TL_TRACE_HEADER);
+    expect_error(dir, "version.csv", buf, 0, TL_ERR_PARSE, 1, "trace version 2 not supported");
+    snprintf(buf, sizeof buf, "# format=trilap-trace\n# version=1\n# complete=maybe\n%s\n",
+             TL_TRACE_HEADER);
+    expect_error(dir, "complete.csv", buf, 0, TL_ERR_PARSE, 1, "complete=maybe");
+    snprintf(buf, sizeof buf, "# format=trilap-trace\n# version=1\n# just words\n%s\n",
+             TL_TRACE_HEADER);
+    expect_error(dir, "meta_noeq.csv", buf, 0, TL_ERR_PARSE, 3, "not '# key=value'");
+    snprintf(buf, sizeof buf, "# format=trilap-trace\n# version=1\n# rank=0\n# rank=1\n%s\n",
+             TL_TRACE_HEADER);
+    expect_error(dir, "meta_dup.csv", buf, 0, TL_ERR_PARSE, 4, "duplicate metadata key 'rank'");
+    snprintf(buf, sizeof buf, "%s%s", good_meta, TL_TRACE_HEADER);
+    expect_error(dir, "header_trunc.csv", buf, 0, TL_ERR_PARSE, 5, "truncated last row");
+    int n;
+    capture_begin(dir);
+    tl_status st = read_all(path_in(dir, "does-not-exist.csv"), 0, &n);
+    const char *msg = capture_end(dir);
+    TL_ASSERT_EQ(st, TL_ERR_IO);
+    TL_ASSERT(strstr(msg, "does-not-exist.csv: cannot open"));
+}
+
+/* One good row on line 6, then the bad row on line 7. */
+static void bad_row(const char *dir, const char *name, const char *row, const char *reason)
+{
+    char buf[TL_TRACE_MAX_ROW + 4096];
+    snprintf(buf, sizeof buf, "%s%s\n0,0,1,compute,compute,kernel,k,1,2,3,-1,0\n%s", good_meta,
+             TL_TRACE_HEADER, row);
+    expect_error(dir, name, buf, 0, TL_ERR_PARSE, 7, reason);
+    int n;
+    capture_begin(dir);
+    read_all(path_in(dir, name), 0, &n);
+    capture_end(dir);
+    TL_ASSERT_MSG(n == 1, "%s: %d records before the error", name, n);
+}
+
+TL_TEST(reader_errors_rows)
+{
+    const char *dir = tl_test_tmpdir();
+    bad_row(dir, "fields_few.csv", "0,0,1,compute,compute,kernel,k,1,2,3,-1\n",
+            "wrong field count: 11");
+    bad_row(dir, "fields_many.csv", "0,0,1,compute,compute,kernel,k,1,2,3,-1,0,9\n",
+            "more than 12 fields");
+    bad_row(dir, "comma_name.csv", "0,0,1,compute,compute,kernel,a,b,1,2,3,-1,0\n",
+            "more than 12 fields");
+    bad_row(dir, "num_start.csv", "0,0,1,compute,compute,kernel,k,1x,2,3,-1,0\n",
+            "bad number in start_ns: '1x'");
+    bad_row(dir, "num_empty.csv", "0,0,1,compute,compute,kernel,k,,2,3,-1,0\n",
+            "bad number in start_ns: ''");
+    bad_row(dir, "num_rank.csv", "-1,0,1,compute,compute,kernel,k,1,2,3,-1,0\n",
+            "bad number in rank");
+    bad_row(dir, "num_device.csv", "0,-2,1,compute,compute,kernel,k,1,2,3,-1,0\n",
+            "bad number in device");
+    bad_row(dir, "num_stream.csv", "0,0,-1,compute,compute,kernel,k,1,2,3,-1,0\n",
+            "bad number in stream");
+    bad_row(dir, "num_corr.csv", "0,0,1,compute,compute,kernel,k,1,2,1e3,-1,0\n",
+            "bad number in corr");
+    bad_row(dir, "num_bytes.csv", "0,0,1,compute,compute,kernel,k,1,2,3,-2,0\n",
+            "bad number in bytes");
+    bad_row(dir, "num_iter.csv", "0,0,1,compute,compute,kernel,k,1,2,3,-1, 4\n",
+            "bad number in iter");
+    bad_row(dir, "num_range.csv", "0,0,1,compute,compute,kernel,k,99999999999999999999,2,3,-1,0\n",
+            "bad number in start_ns");
+    bad_row(dir, "end_before.csv", "0,0,1,compute,compute,kernel,k,10,9,3,-1,0\n",
+            "end before start: end_ns 9 < start_ns 10");
+    bad_row(dir, "lane.csv", "0,0,1,gpu,compute,kernel,k,1,2,3,-1,0\n", "unknown lane 'gpu'");
+    bad_row(dir, "cat.csv", "0,0,1,compute,comm,kernel,k,1,2,3,-1,0\n", "unknown cat 'comm'");
+    bad_row(dir, "kind.csv", "0,0,1,compute,compute,api,k,1,2,3,-1,0\n", "unknown kind 'api'");
+    bad_row(dir, "trunc.csv", "0,0,1,compute,compute,kernel,k,1,2",
+            "truncated last row (no newline");
+    bad_row(dir, "trunc_full.csv", "0,0,1,compute,compute,kernel,k,1,2,3,-1,0",
+            "truncated last row");
+    bad_row(dir, "trunc_quote.csv", "0,0,1,compute,compute,kernel,\"k\n1,2,3,-1,0\n",
+            "truncated last row (quoted name not closed)");
+    bad_row(dir, "after_quote.csv", "0,0,1,compute,compute,kernel,\"k\"x,1,2,3,-1,0\n",
+            "text after the closing quote of field 7");
+    bad_row(dir, "blank.csv", "\n", "wrong field count: 1");
+    static char longrow[TL_TRACE_MAX_ROW + 100];
+    memset(longrow, 'a', sizeof longrow - 2);
+    longrow[sizeof longrow - 2] = '\n';
+    bad_row(dir, "long.csv", longrow, "row longer than 65536 bytes");
+}
+
+/* The reader streams: many rows, one row of memory. */
+TL_TEST(many_records)
+{
+    const char *dir = tl_test_tmpdir();
+    const char *path = path_in(dir, "many.csv");
+    tl_trace_writer *w = NULL;
+    TL_ASSERT_OK(tl_trace_writer_open(&w, path));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+    const int n = 200000;
+    for (int i = 0; i < n; i++) {
+        tl_trace_record r = sample[i % 3];
+        r.start_ns = 1000LL * i;
+        r.end_ns = r.start_ns + i % 777;
+        r.iter = i / 3;
+        TL_ASSERT_OK(tl_trace_writer_record(w, &r));
+    }
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 1));
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, 0));
+    int64_t sum = 0;
+    int k = 0;
+    for (;;) {
+        tl_trace_record rec;
+        int got;
+        TL_ASSERT_OK(tl_trace_reader_next(r, &rec, &got));
+        if (!got) break;
+        TL_ASSERT_EQ(rec.start_ns, 1000LL * k);
+        TL_ASSERT_EQ(rec.cat, sample[k % 3].cat);
+        sum += rec.end_ns - rec.start_ns;
+        k++;
+    }
+    tl_trace_reader_close(&r);
+    TL_ASSERT_EQ(k, n);
+    int64_t want = 0;
+    for (int i = 0; i < n; i++)
+        want += i % 777;
+    TL_ASSERT_EQ(sum, want);
+}
+
+TL_TEST_MAIN(names_parse_back, classify_nccl_kernels, classify_generic_by_lane, roundtrip,
+             quoting_rfc4180, empty_trace_and_abort, writer_rejects_bad_input, metadata_parsing,
+             reader_errors_header, reader_errors_rows, many_records)
