@@ -62,35 +62,57 @@ static const CUpti_ActivityKind tl_cupti_kinds[] = {
     CUPTI_ACTIVITY_KIND_MEMCPY,
     CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-    CUPTI_ACTIVITY_KIND_RUNTIME,
     CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
 enum { TL_NKINDS = sizeof tl_cupti_kinds / sizeof tl_cupti_kinds[0] };
 
-/* Polled or trivial runtime calls (a watchdog loop calls cudaStreamQuery
- * thousands of times a second): no launch, no iteration to find, only
- * buffer space to use up. */
-static const CUpti_CallbackId tl_runtime_quiet[] = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
-    CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+/* API records only relate GPU work to the host iteration that launched it,
+ * so by default only the calls that enqueue work are recorded (runtime and
+ * driver: NCCL launches through cuLaunchKernelEx). Recording every runtime
+ * call (CUPTI_ACTIVITY_KIND_RUNTIME) costs about 1 us per call on the
+ * launching thread, which made the traced three-stream loop launch-bound
+ * (+20% per iteration on H200, results/trace-overhead-h200x2);
+ * TRILAP_CUPTI_API=all restores it. */
+static const char *const tl_api_launch_prefixes[] = {
+    "cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
+    "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch",
 };
-/* Driver calls that launch work (NCCL launches its kernels through
- * cuLaunchKernelEx): only these, so their correlation ids find the host
- * time of the launch. */
-static const CUpti_CallbackId tl_driver_launch[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
+
+static int tl_api_enqueues_work(const char *name)
+{
+    for (size_t i = 0; i < sizeof tl_api_launch_prefixes / sizeof tl_api_launch_prefixes[0]; i++)
+        if (name && strncmp(name, tl_api_launch_prefixes[i], strlen(tl_api_launch_prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int tl_api_record_all(void)
+{
+    const char *v = getenv("TRILAP_CUPTI_API");
+    return v && strcmp(v, "all") == 0;
+}
+
+/* enable=1: the launch APIs of both domains (or every runtime API);
+ * enable=0: undo it. Returns the first failure. */
+static CUptiResult tl_cupti_api_records(int enable)
+{
+    if (enable && tl_api_record_all()) return cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+    if (!enable) cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
+    const struct { CUpti_CallbackDomain dom; CUpti_CallbackId n; } doms[] = {
+        {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE},
+    };
+    for (size_t d = 0; d < 2; d++)
+        for (CUpti_CallbackId id = 1; id < doms[d].n; id++) {
+            const char *name = NULL;
+            if (cuptiGetCallbackName(doms[d].dom, id, &name) != CUPTI_SUCCESS || !tl_api_enqueues_work(name))
+                continue;
+            CUptiResult r = doms[d].dom == CUPTI_CB_DOMAIN_RUNTIME_API ? cuptiActivityEnableRuntimeApi(id, (uint8_t)enable)
+                                                                     : cuptiActivityEnableDriverApi(id, (uint8_t)enable);
+            if (r != CUPTI_SUCCESS && enable) return r;
+        }
+    return CUPTI_SUCCESS;
+}
 
 /* A rank waiting in tl_probe_cupti_collect: the round's last rank fills
  * its records and status. */
@@ -234,12 +256,10 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
         if (r != CUPTI_SUCCESS) break;
     }
     if (r == CUPTI_SUCCESS) {
-        /* Finer filters; a CUPTI without them only costs buffer space or
-         * the iteration of driver-launched kernels (counted as iter_unknown). */
-        for (size_t i = 0; i < sizeof tl_runtime_quiet / sizeof tl_runtime_quiet[0]; i++)
-            cuptiActivityEnableRuntimeApi(tl_runtime_quiet[i], 0);
-        for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
-            cuptiActivityEnableDriverApi(tl_driver_launch[i], 1);
+        what = "cuptiActivityEnableRuntimeApi";
+        r = tl_cupti_api_records(1);
+    }
+    if (r == CUPTI_SUCCESS) {
         /* No records for event/stream queries that find work unfinished:
          * a polling loop would fill the buffers with them. */
         cuptiActivityEnableAllSyncRecords(0);
@@ -247,6 +267,7 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
     }
     for (int k = 0; k < enabled; k++)
         cuptiActivityDisable(tl_cupti_kinds[k]);
+    tl_cupti_api_records(0);
     cuptiUnsubscribe(tl_cupti.sub);
     pthread_mutex_lock(&tl_cupti.mu);
     tl_cupti.active = 0;
@@ -329,8 +350,7 @@ static void tl_round_finish(void)
     /* The last rank out stops CUPTI. */
     for (int k = 0; k < TL_NKINDS; k++)
         cuptiActivityDisable(tl_cupti_kinds[k]);
-    for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
-        cuptiActivityEnableDriverApi(tl_driver_launch[i], 0);
+    tl_cupti_api_records(0);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     cuptiUnsubscribe(tl_cupti.sub);
     pthread_mutex_lock(&tl_cupti.mu);

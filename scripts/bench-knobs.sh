@@ -27,6 +27,10 @@ configs=(
   "split-maxctas-1||--split-max-ctas 1"
   "launch-group|NCCL_LAUNCH_MODE=GROUP|"
   "max-connections-32|CUDA_DEVICE_MAX_CONNECTIONS=32|"
+  "max-conn-32+prio-off|CUDA_DEVICE_MAX_CONNECTIONS=32|--priorities off"
+  "max-conn-32+blocks-528|CUDA_DEVICE_MAX_CONNECTIONS=32|--daxpy-blocks 528"
+  "max-conn-32+group|CUDA_DEVICE_MAX_CONNECTIONS=32 NCCL_LAUNCH_MODE=GROUP|"
+  "max-conn-32+maxctas-2|CUDA_DEVICE_MAX_CONNECTIONS=32|--split-max-ctas 2"
 )
 printf '%-20s %10s %10s %10s %8s %8s %12s\n' config split_us bound_us split/bnd eff_pct speedup naive_us
 for c in "${configs[@]}"; do

@@ -23,7 +23,7 @@ step() { # step NAME SECONDS command...
 { nvidia-smi -L; nvidia-smi topo -m; nproc; } > "$log/machine.txt" 2>&1
 step build 240 make -j"$(nproc)" all gpu-tests
 grep -A11 'configuration:' "$log/build.log" | head -n 11
-step check-gpu 200 make check-gpu TL_TEST_TIMEOUT=120
+step check-gpu 200 make check-gpu TL_TEST_TIMEOUT=${TL_TEST_TIMEOUT:-90}
 grep -E '^(not ok|[0-9]+ passed)' "$log/check-gpu.log"
 cp -r build/test-logs "$log/test-logs" 2>/dev/null
 R=results
@@ -34,7 +34,11 @@ tail -n 7 "$log/stream.log"
 step comm 90 bash -c "mkdir -p $R/comm-h200x$n && bin/trilap-bench comm --gpus $n -b 8 -e 128M -f 2 -w 5 -n 20 --results $R/comm-h200x$n/comm.csv | tee $R/comm-h200x$n/comm.log"
 grep -vE '^# opt:' "$log/comm.log" | tail -n 40 | cut -c1-150
 step overhead 90 env OUT=$R/trace-overhead-h200x$n scripts/bench-trace-overhead.sh "$n" three-split -- --iters 2000 --repeat 5
-cat "$log/overhead.log" | tail -n 5
+tail -n 5 "$log/overhead.log"
+step overhead-allapi 90 env TRILAP_CUPTI_API=all OUT=$R/trace-overhead-allapi-h200x$n scripts/bench-trace-overhead.sh "$n" three-split -- --iters 2000 --repeat 5
+tail -n 5 "$log/overhead-allapi.log"
+step tristream-maxconn32 60 env CUDA_DEVICE_MAX_CONNECTIONS=32 OUT=$R/tristream-maxconn32-h200x$n TRACE=1 scripts/run-tristream.sh "$n"
+grep -vE '^# opt:' "$log/tristream-maxconn32.log" | tail -n 9
 step knobs 150 env OUT=$R/tristream-knobs-h200x$n scripts/bench-knobs.sh "$n"
 cat "$log/knobs.log"
 echo "== total $(( $(date +%s) - start ))s"

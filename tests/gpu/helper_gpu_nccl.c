@@ -158,13 +158,16 @@ static tl_status mismatch(tl_ctx *ctx, double timeout_s)
     tl_status st = TL_OK;
     if (ctx->rank == 0) {
         int64_t t0 = tl_time_ns();
+        tl_log("starting an allreduce the other ranks never join");
         TL_NCCL(ncclAllReduce(d, d, 1024, ncclDouble, ncclSum, g->world, g->s_coll));
         st = tl_gpu_sync(ctx, g->s_coll, "mismatched allreduce");
         printf("rank 0: watchdog returned '%s' after %.1f s\n", tl_strerror(st), (double)(tl_time_ns() - t0) * 1e-9);
         fflush(stdout);
         if (st == TL_OK) st = TL_FAIL(TL_ERR_INVAL, "the mismatched allreduce completed?");
     }
+    tl_log("freeing the buffer (waits for the aborted kernel)");
     cudaFree(d);
+    tl_log("mismatch scenario done: %s", tl_strerror(st));
     return st;
 }
 

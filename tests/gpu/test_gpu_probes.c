@@ -192,14 +192,19 @@ TL_TEST(lanes_durations_clock)
     TL_ASSERT_MSG(wrap >= 0 && kwrap >= 0, "host range %d, kernel %d", wrap, kwrap);
     const tl_trace_record *h = &rows[wrap].r, *k = &rows[kwrap].r;
     /* The kernel lies inside the host range (50 us for CUPTI's GPU-to-host
-     * interpolation), and the range is not much longer than the kernel. */
+     * interpolation). */
     const int64_t slack = 50000;
     TL_ASSERT_MSG(k->start_ns >= h->start_ns - slack && k->end_ns <= h->end_ns + slack,
                   "kernel [%" PRId64 ", %" PRId64 "] outside host range [%" PRId64 ", %" PRId64 "]",
                   k->start_ns, k->end_ns, h->start_ns, h->end_ns);
-    TL_ASSERT_MSG((h->end_ns - h->start_ns) - (k->end_ns - k->start_ns) < 500000,
-                  "host range %" PRId64 " ns vs kernel %" PRId64 " ns", h->end_ns - h->start_ns,
-                  k->end_ns - k->start_ns);
+    /* The range ends right after cudaStreamSynchronize returns, so the
+     * kernel's end is at most a wake-up before it: the tight side of the
+     * clock check. How early the range starts (launch, CUPTI's own work)
+     * says nothing about the clock. */
+    TL_ASSERT_MSG(h->end_ns - k->end_ns < 200000, "kernel ends %" PRId64 " ns before the host range",
+                  h->end_ns - k->end_ns);
+    fprintf(stderr, "host range %" PRId64 " ns around a kernel of %" PRId64 " ns\n", h->end_ns - h->start_ns,
+            k->end_ns - k->start_ns);
     for (int k2 = 0; k2 < 3; k2++)
         CK(cudaStreamDestroy(s[k2]));
 }
