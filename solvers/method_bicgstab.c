@@ -1,0 +1,89 @@
+/* BiCGStab (H. A. van der Vorst, SIAM J. Sci. Stat. Comput. 13(2), 1992),
+ * right-preconditioned (A M^-1 y = b, x = M^-1 y) so that r is the true,
+ * unpreconditioned residual, as in PETSc's KSPBCGS with PC_RIGHT. Three
+ * blocking reductions per iteration: (r0, r) with (r, r); (r0, v);
+ * (t, s) with (t, t). */
+#include <math.h>
+
+#include "probes/probes.h"
+#include "solvers/method.h"
+
+enum { R, RT, P, PH, V, S, SH, T, NV };
+
+tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
+                             tl_solve_result *res)
+{
+    tl_status st = TL_OK;
+    tl_ctx *ctx = be->ctx;
+    tl_vec *v[NV] = {NULL};
+    int in_iter = 0;
+    for (int i = 0; i < NV; i++)
+        TL_TRYGOTO(tl_be_vec(be, &v[i]), st, fail);
+    tl_vec *r = v[R], *rt = v[RT], *p = v[P], *ph = v[PH], *vv = v[V], *s = v[S], *sh = v[SH],
+           *t = v[T];
+
+    TL_TRYGOTO(tl_be_residual(be, b, x, r, t), st, fail);
+    TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail); /* shadow residual r0 */
+    double rho_old = 1.0, alpha = 1.0, omega = 1.0;
+    for (int64_t it = 0;;) {
+        double d[2];
+        TL_TRYGOTO(tl_be_dots(be, 2, (tl_vec *[]){rt, r}, (tl_vec *[]){r, r}, d), st, fail);
+        double rho = d[0], rnorm = sqrt(d[1]);
+        if (it == 0) TL_TRYGOTO(tl_solve_begin(ctx, prm, res, rnorm), st, fail);
+        if (tl_solve_check(ctx, prm, res, it, rnorm)) break;
+        if (!isfinite(rho) &&
+            tl_solve_stop(res, TL_STOP_NONFINITE, "rho = %g at iteration %lld", rho, (long long)it))
+            break;
+        if (rho == 0.0 && tl_solve_stop(res, TL_STOP_BREAKDOWN,
+                                        "rho = (r0, r) = 0 at iteration %lld", (long long)it))
+            break;
+        tl_probe_iter_begin(ctx, it);
+        in_iter = 1;
+        if (it == 0) {
+            TL_TRYGOTO(tl_be_copy(be, p, r), st, fail);
+        } else {
+            if (omega == 0.0 &&
+                tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld", (long long)it))
+                break;
+            double beta = (rho / rho_old) * (alpha / omega);
+            tl_update u = {
+                .y = p, .nterms = 3, .coef = {1.0, beta, -beta * omega}, .x = {r, p, vv}};
+            TL_TRYGOTO(tl_be_update(be, &u, 1), st, fail);
+        }
+        TL_TRYGOTO(tl_be_precond(be, ph, p), st, fail);
+        TL_TRYGOTO(tl_be_spmv(be, ph, vv), st, fail);
+        double sigma;
+        TL_TRYGOTO(tl_be_dots(be, 1, &rt, &vv, &sigma), st, fail);
+        if (!(sigma != 0.0) &&
+            tl_solve_stop(res, isfinite(sigma) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                          "(r0, A p) = %g at iteration %lld", sigma, (long long)it))
+            break;
+        alpha = rho / sigma;
+        tl_update us = {.y = s, .nterms = 2, .coef = {1.0, -alpha}, .x = {r, vv}};
+        TL_TRYGOTO(tl_be_update(be, &us, 1), st, fail);
+        TL_TRYGOTO(tl_be_precond(be, sh, s), st, fail);
+        TL_TRYGOTO(tl_be_spmv(be, sh, t), st, fail);
+        TL_TRYGOTO(tl_be_dots(be, 2, (tl_vec *[]){t, t}, (tl_vec *[]){s, t}, d), st, fail);
+        if (!isfinite(d[0]) || !isfinite(d[1])) {
+            tl_solve_stop(res, TL_STOP_NONFINITE, "(t, s) = %g, (t, t) = %g at iteration %lld",
+                          d[0], d[1], (long long)it);
+            break;
+        }
+        /* t = 0 means s = 0: x + alpha M^-1 p solves the system */
+        omega = d[1] > 0.0 ? d[0] / d[1] : 0.0;
+        tl_update ux[2] = {
+            {.y = x, .nterms = 3, .coef = {1.0, alpha, omega}, .x = {x, ph, sh}},
+            {.y = r, .nterms = 2, .coef = {1.0, -omega}, .x = {s, t}},
+        };
+        TL_TRYGOTO(tl_be_update(be, ux, 2), st, fail);
+        rho_old = rho;
+        it++;
+        tl_probe_iter_end(ctx);
+        in_iter = 0;
+    }
+fail:
+    if (in_iter) tl_probe_iter_end(ctx);
+    for (int i = 0; i < NV; i++)
+        tl_be_vec_free(be, &v[i]);
+    return st;
+}

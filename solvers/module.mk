@@ -1,0 +1,49 @@
+MODULES += solvers
+solvers_C := solvers/csr.c solvers/outfile.c solvers/mmio.c solvers/binfmt.c solvers/gen.c solvers/partition.c
+solvers_C += solvers/dist.c solvers/halo.c
+PROGRAMS += trilap-matgen
+trilap-matgen_C := solvers/matgen_main.c
+trilap-matgen_DEPS := solvers runtime
+HOST_TESTS += test_mmio test_binfmt test_gen test_partition
+test_mmio_DEPS := solvers runtime
+test_binfmt_DEPS := solvers runtime
+test_gen_DEPS := solvers runtime
+test_partition_DEPS := solvers runtime
+# Krylov methods, backends, schedules, driver (trilap-solve)
+solvers_C += solvers/schedule.c solvers/backend.c solvers/backend_host.c solvers/method.c
+solvers_C += solvers/method_cg.c solvers/method_pipecg.c solvers/method_bicgstab.c solvers/method_pipebicgstab.c
+solvers_C += solvers/solve.c
+solvers_C += solvers/petsc_solve.c
+EXTRA_CFLAGS_solvers_petsc_solve.c := $(PETSC_CFLAGS)
+PROGRAMS += trilap-solve
+trilap-solve_C := solvers/solve_main.c
+trilap-solve_DEPS := solvers probes runtime
+HOST_TESTS += test_dist
+test_dist_DEPS := solvers runtime
+TEST_HELPERS += helper_dist
+helper_dist_DEPS := solvers runtime
+HOST_TESTS += test_download
+test_download_DEPS := solvers runtime
+# libFuzzer build of the Matrix Market reader (clang with its fuzzer
+# runtime, e.g. Debian clang + libclang-rt-14-dev); `make fuzz`, and built
+# with the tests when available so test_fuzz_mmio can run it.
+FUZZ_CC ?= clang
+HAVE_FUZZ := $(shell f=$$($(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null); [ -f "$$f" ] && echo 1 || echo 0)
+FUZZ_MMIO := $(BUILD)/fuzz/fuzz_mmio
+FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/mmio.c solvers/csr.c solvers/outfile.c runtime/error.c
+$(FUZZ_MMIO): $(FUZZ_MMIO_SRC) solvers/mmio.h solvers/csr.h solvers/outfile.h $(BUILD)/config.h
+	$(say) FUZZ $@
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $(FUZZ_MMIO_SRC) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
+fuzz: $(FUZZ_MMIO)
+ifeq ($(HAVE_FUZZ),1)
+tests: $(FUZZ_MMIO)
+endif
+HOST_TESTS += test_fuzz_mmio
+test_fuzz_mmio_DEPS := solvers runtime
+.PHONY: fuzz
+HOST_TESTS += test_solvers test_solve_cli test_petsc
+test_solvers_DEPS := solvers probes runtime
+test_solve_cli_DEPS := runtime
+test_petsc_DEPS := runtime

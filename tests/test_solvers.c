@@ -1,0 +1,612 @@
+/* Krylov methods, host backend and schedules, in process: ranks are
+ * threads of this process (tl_launch_run with the thread launcher), so
+ * 1-4 ranks run without mpirun. The CLI and MPI runs are in
+ * test_solve_cli.c, the PETSc comparison in test_petsc.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/comm.h"
+#include "runtime/launch.h"
+#include "solvers/backend.h"
+#include "solvers/dist.h"
+#include "solvers/gen.h"
+#include "solvers/method.h"
+#include "solvers/partition.h"
+#include "solvers/solve.h"
+#include "tests/tl_test.h"
+
+/* One solve on `nranks` thread ranks; rank 0 fills the outputs. */
+typedef struct run_spec {
+    const tl_csr *A; /* global matrix, read by rank 0 */
+    const char *method;
+    int precond; /* -1: the method's default */
+    const char *schedule;
+    double rtol, atol, bval, x0val;
+    int64_t maxit, rr;
+    tl_rtol_base base;
+    int nranks;
+    /* outputs */
+    tl_solve_result res;
+    double true_rel;
+    int64_t nhistory;
+    tl_opstat stats[TL_OP_COUNT];
+    double *x; /* global solution (rank 0) */
+    int st;
+} run_spec;
+
+static tl_status run_rank(tl_ctx *ctx, void *arg)
+{
+    run_spec *s = arg;
+    tl_status st = TL_OK;
+    int *part = NULL;
+    tl_dist_matrix *dm = NULL;
+    tl_backend *be = NULL;
+    double *bg = NULL, *bl = NULL, *x0 = NULL, *xl = NULL;
+    tl_solve_report rep = {0};
+    int64_t n = s->A->nrows;
+    if (ctx->rank == 0) {
+        part = calloc((size_t)n, sizeof *part);
+        bg = calloc((size_t)n, sizeof *bg);
+        for (int64_t i = 0; i < n; i++)
+            bg[i] = s->bval;
+        TL_TRYGOTO(tl_partition_block(n, ctx->size, part), st, fail);
+    }
+    TL_TRYGOTO(tl_dist_create(ctx, ctx->rank == 0 ? s->A : NULL, part, &dm), st, fail);
+    bl = calloc((size_t)dm->nowned + 1, sizeof *bl);
+    xl = calloc((size_t)dm->nowned + 1, sizeof *xl);
+    x0 = calloc((size_t)dm->nowned + 1, sizeof *x0);
+    for (int64_t i = 0; i < dm->nowned; i++)
+        x0[i] = s->x0val;
+    TL_TRYGOTO(tl_dist_scatter_vec(ctx, dm, bg, bl), st, fail);
+    const tl_method *m = tl_method_find(s->method);
+    TL_CHECKGOTO(m, TL_ERR_INVAL, st, fail, "method %s", s->method);
+    tl_solve_config cfg = {
+        .method = m,
+        .backend = "host",
+        .bcfg = {.schedule = tl_schedule_find(s->schedule ? s->schedule : "three-split"),
+                 .precond = s->precond >= 0 ? (tl_precond)s->precond : m->default_precond,
+                 .omp_threads = 1},
+        .params = {.rtol = s->rtol,
+                   .atol = s->atol,
+                   .max_iterations = s->maxit ? s->maxit : 5000,
+                   .base = s->base,
+                   .residual_replacement = s->rr,
+                   .keep_history = 1},
+        .warmup = 0,
+        .repeat = 1,
+    };
+    TL_TRYGOTO(tl_backend_host_ops.create(ctx, dm, &cfg.bcfg, &be), st, fail);
+    TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, s->x0val != 0 ? x0 : NULL, xl, &rep), st, fail);
+    if (ctx->rank == 0) {
+        s->res = rep.res;
+        rep.res.history = NULL;
+        s->nhistory = s->res.nhistory;
+        s->true_rel = rep.true_residuals[0];
+        memcpy(s->stats, rep.stats, sizeof s->stats);
+        s->x = calloc((size_t)n, sizeof *s->x);
+    }
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, s->x), st, fail);
+fail:
+    if (be) be->ops->destroy(&be);
+    tl_solve_report_free(&rep);
+    tl_dist_destroy(&dm);
+    free(part);
+    free(bg);
+    free(bl);
+    free(xl);
+    free(x0);
+    return st;
+}
+
+static int launch(tl_rank_main_fn fn, void *arg, int nranks)
+{
+    tl_launch_opts lo = {
+        .gpus = 0, .launcher = "threads", .ranks = nranks, .timeout_s = 60, .no_gpu = 1};
+    char *argv[] = {"test_solvers", NULL};
+    return tl_launch_run("test_solvers", &lo, 1, argv, fn, arg);
+}
+
+static run_spec solve(const tl_csr *A, const char *method, int nranks, double rtol)
+{
+    run_spec s = {
+        .A = A, .method = method, .precond = -1, .rtol = rtol, .bval = 1.0, .nranks = nranks};
+    s.st = launch(run_rank, &s, nranks);
+    return s;
+}
+
+static void gen(tl_gen_kind k, int64_t n, tl_csr *A)
+{
+    tl_gen g = {.kind = k, .n = n, .peclet = 0.5};
+    TL_ASSERT_OK(tl_gen_csr(&g, A));
+}
+
+/* 1D tridiag(-1, 2 - shift, -1): indefinite for shift > 0 large enough. */
+static void tridiag(int64_t n, double shift, tl_csr *A)
+{
+    TL_ASSERT_OK(tl_csr_alloc(A, n, n, 3 * n - 2));
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        A->rowptr[i] = k;
+        if (i > 0) A->colidx[k] = i - 1, A->val[k++] = -1.0;
+        A->colidx[k] = i, A->val[k++] = 2.0 - shift;
+        if (i < n - 1) A->colidx[k] = i + 1, A->val[k++] = -1.0;
+    }
+    A->rowptr[n] = k;
+}
+
+static void free_run(run_spec *s)
+{
+    free(s->res.history);
+    free(s->x);
+}
+
+TL_TEST(schedule_table)
+{
+    TL_ASSERT_EQ(TL_SCHED_COUNT, 4);
+    const tl_schedule *s = tl_schedule_find("three-split");
+    TL_ASSERT(s && s->host_chan == TL_CHAN_SPLIT && s->split_comm && s->overlap_allreduce);
+    TL_ASSERT_EQ(tl_schedule_find("three-naive")->host_chan, TL_CHAN_WORLD);
+    TL_ASSERT_EQ(tl_schedule_find("three-naive")->allreduce_lane, TL_LANE_COLL);
+    TL_ASSERT_EQ(tl_schedule_find("two-stream")->allreduce_lane, TL_LANE_COMPUTE);
+    TL_ASSERT_EQ(tl_schedule_find("two-stream")->halo_lane, TL_LANE_P2P);
+    TL_ASSERT(!tl_schedule_find("sync")->overlap_halo &&
+              !tl_schedule_find("sync")->overlap_allreduce);
+    TL_ASSERT(tl_schedule_find("four-stream") == NULL);
+    for (int i = 0; i < TL_SCHED_COUNT; i++)
+        TL_ASSERT(strstr(tl_schedule_choices(), tl_schedules[i].name));
+}
+
+TL_TEST(method_registry)
+{
+    const char *names[] = {"cg", "pcg", "pipecg", "bicgstab", "pipebicgstab"};
+    TL_ASSERT_EQ(tl_nmethods, 5);
+    for (int i = 0; i < 5; i++)
+        TL_ASSERT(tl_method_find(names[i]) &&
+                  strcmp(tl_method_find(names[i])->name, names[i]) == 0);
+    TL_ASSERT(tl_method_find("gmres") == NULL);
+    TL_ASSERT(tl_method_find("pipecg")->spd && tl_method_find("pipecg")->pipelined);
+    TL_ASSERT(!tl_method_find("bicgstab")->spd);
+    TL_ASSERT_STREQ(tl_backend_find("host")->name, "host");
+    TL_ASSERT(tl_backend_find("cuda")->unavailable != NULL);
+    TL_ASSERT(tl_backend_find("opencl") == NULL);
+    tl_precond p;
+    TL_ASSERT_OK(tl_precond_parse("jacobi", &p));
+    TL_ASSERT_EQ(p, TL_PRECOND_JACOBI);
+    TL_ASSERT(tl_precond_parse("ilu", &p) != TL_OK);
+}
+
+/* ---- backend operations, on 1-3 ranks ------------------------------------ */
+
+typedef struct ops_spec {
+    const tl_csr *A;
+    const char *schedule;
+    int failures;
+} ops_spec;
+
+static tl_status ops_rank(tl_ctx *ctx, void *arg)
+{
+    ops_spec *o = arg;
+    tl_status st = TL_OK;
+    int *part = NULL;
+    tl_dist_matrix *dm = NULL;
+    tl_backend *be = NULL;
+    tl_vec *a = NULL, *b = NULL, *y = NULL;
+    double *ga = NULL, *gy = NULL, *ref = NULL, *la = NULL, *ly = NULL;
+    int64_t n = o->A->nrows;
+    if (ctx->rank == 0) {
+        part = calloc((size_t)n, sizeof *part);
+        ga = calloc((size_t)n, sizeof *ga);
+        gy = calloc((size_t)n, sizeof *gy);
+        ref = calloc((size_t)n, sizeof *ref);
+        for (int64_t i = 0; i < n; i++)
+            ga[i] = 1.0 + (double)(i % 7) * 0.25;
+        /* rows dealt round-robin: every rank has neighbours */
+        for (int64_t i = 0; i < n; i++)
+            part[i] = (int)(i % ctx->size);
+    }
+    TL_TRYGOTO(tl_dist_create(ctx, ctx->rank == 0 ? o->A : NULL, part, &dm), st, fail);
+    tl_backend_config bc = {
+        .schedule = tl_schedule_find(o->schedule), .precond = TL_PRECOND_NONE, .omp_threads = 1};
+    TL_TRYGOTO(tl_backend_host_ops.create(ctx, dm, &bc, &be), st, fail);
+    la = calloc((size_t)dm->nowned + 1, sizeof *la);
+    ly = calloc((size_t)dm->nowned + 1, sizeof *ly);
+    TL_TRYGOTO(tl_dist_scatter_vec(ctx, dm, ga, la), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &a), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &b), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &y), st, fail);
+    TL_TRYGOTO(be->ops->vec_set(be, a, la), st, fail);
+    /* y = A a, split phase */
+    TL_TRYGOTO(tl_be_spmv_begin(be, a, y), st, fail);
+    TL_TRYGOTO(tl_be_spmv_end(be, a, y), st, fail);
+    TL_TRYGOTO(be->ops->vec_get(be, y, ly), st, fail);
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, ly, gy), st, fail);
+    if (ctx->rank == 0) {
+        tl_csr_spmv(o->A, ga, ref);
+        for (int64_t i = 0; i < n; i++)
+            if (fabs(ref[i] - gy[i]) > 1e-12 * (1 + fabs(ref[i]))) o->failures++;
+    }
+    /* fused update in order: b = 2 a; a = a + b (new b); b = a - b (new a) */
+    tl_update u[3] = {
+        {.y = b, .nterms = 1, .coef = {2.0}, .x = {a}},
+        {.y = a, .nterms = 2, .coef = {1.0, 1.0}, .x = {a, b}},
+        {.y = b, .nterms = 2, .coef = {1.0, -1.0}, .x = {a, b}},
+    };
+    TL_TRYGOTO(tl_be_update(be, u, 3), st, fail);
+    /* two reductions in flight at once: slot 0 (a,a),(a,b); slot 1 (b,b) */
+    double d0[2], d1[1];
+    TL_TRYGOTO(tl_be_dot_begin(be, 0, 2, (tl_vec *[]){a, a}, (tl_vec *[]){a, b}), st, fail);
+    TL_TRYGOTO(tl_be_dot_begin(be, 1, 1, &b, &b), st, fail);
+    TL_TRYGOTO(tl_be_dot_end(be, 1, d1), st, fail);
+    TL_TRYGOTO(tl_be_dot_end(be, 0, d0), st, fail);
+    if (ctx->rank == 0) {
+        double aa = 0, bb = 0;
+        for (int64_t i = 0; i < n; i++)
+            aa += 9 * ga[i] * ga[i], bb += ga[i] * ga[i];
+        /* a = 3 a0, b = a0 */
+        if (fabs(d0[0] - aa) > 1e-9 * aa || fabs(d0[1] - aa / 3) > 1e-9 * aa ||
+            fabs(d1[0] - bb) > 1e-9 * bb)
+            o->failures += 100;
+        if (be->stats[TL_OP_SPMV].count != 1 || be->stats[TL_OP_UPDATE].count != 1 ||
+            be->stats[TL_OP_DOT].count != 2)
+            o->failures += 1000;
+        /* the fused update reads a (b is written first) and writes a and b */
+        if (be->stats[TL_OP_UPDATE].bytes != 3.0 * dm->nowned * sizeof(double))
+            o->failures += 10000;
+        if (ctx->size > 1 &&
+            (be->stats[TL_OP_HALO].count != 1 || be->stats[TL_OP_ALLREDUCE].count != 2))
+            o->failures += 100000;
+    }
+    /* misuse is an error, not a hang */
+    if (tl_be_dot_end(be, 0, d0) == TL_OK) o->failures += 1000000;
+fail:
+    if (be) {
+        tl_be_vec_free(be, &a);
+        tl_be_vec_free(be, &b);
+        tl_be_vec_free(be, &y);
+        be->ops->destroy(&be);
+    }
+    tl_dist_destroy(&dm);
+    free(part);
+    free(ga);
+    free(gy);
+    free(ref);
+    free(la);
+    free(ly);
+    return st;
+}
+
+TL_TEST(backend_ops_all_schedules)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON27, 6, &A);
+    for (int r = 1; r <= 3; r++)
+        for (int k = 0; k < TL_SCHED_COUNT; k++) {
+            ops_spec o = {.A = &A, .schedule = tl_schedules[k].name};
+            TL_ASSERT_EQ(launch(ops_rank, &o, r), 0);
+            TL_ASSERT_MSG(o.failures == 0, "%d ranks, %s: failures code %d", r, o.schedule,
+                          o.failures);
+        }
+    tl_csr_free(&A);
+}
+
+/* ---- methods ------------------------------------------------------------- */
+
+static void check_converged(const run_spec *s, const char *what)
+{
+    TL_ASSERT_MSG(s->st == 0, "%s: launch failed", what);
+    TL_ASSERT_MSG(tl_stop_converged(s->res.reason), "%s: not converged: %s (%s) after %lld", what,
+                  tl_stop_name(s->res.reason), s->res.detail, (long long)s->res.iterations);
+    TL_ASSERT_MSG(s->res.rnorm <= s->rtol * s->res.base, "%s: ||r|| %g > rtol * base %g", what,
+                  s->res.rnorm, s->rtol * s->res.base);
+    /* the true residual stays close to the recursive one */
+    TL_ASSERT_MSG(s->true_rel <= 10 * s->rtol, "%s: true residual %g vs rtol %g", what, s->true_rel,
+                  s->rtol);
+}
+
+TL_TEST(methods_converge_poisson_1_to_4_ranks)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 10, &A);
+    const char *names[] = {"cg", "pcg", "pipecg", "bicgstab", "pipebicgstab"};
+    for (int r = 1; r <= 4; r++) {
+        int64_t its[5];
+        for (int k = 0; k < 5; k++) {
+            run_spec s = solve(&A, names[k], r, 1e-8);
+            char what[64];
+            snprintf(what, sizeof what, "%s on %d ranks", names[k], r);
+            check_converged(&s, what);
+            its[k] = s.res.iterations;
+            /* one residual per iteration, plus r0 */
+            TL_ASSERT_EQ(s.nhistory, s.res.iterations + 1);
+            free_run(&s);
+        }
+        TL_ASSERT_MSG(llabs(its[1] - its[2]) <= 2, "pcg %lld vs pipecg %lld", (long long)its[1],
+                      (long long)its[2]);
+        TL_ASSERT_MSG(llabs(its[3] - its[4]) <= 3, "bicgstab %lld vs pipebicgstab %lld",
+                      (long long)its[3], (long long)its[4]);
+    }
+    tl_csr_free(&A);
+}
+
+TL_TEST(bicgstab_convdiff_and_solution)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_CONVDIFF, 10, &A);
+    TL_ASSERT(!tl_gen_symmetric(&(tl_gen){.kind = TL_GEN_CONVDIFF, .n = 10, .peclet = 0.5}));
+    /* b = A * ones, so x = ones */
+    double *ones = malloc((size_t)A.nrows * sizeof *ones), *b = malloc((size_t)A.nrows * sizeof *b);
+    for (int64_t i = 0; i < A.nrows; i++)
+        ones[i] = 1.0;
+    tl_csr_spmv(&A, ones, b);
+    for (int r = 1; r <= 4; r += 3) {
+        int64_t its[2];
+        for (int k = 0; k < 2; k++) {
+            run_spec s = solve(&A, k ? "pipebicgstab" : "bicgstab", r, 1e-10);
+            check_converged(&s, k ? "pipebicgstab" : "bicgstab");
+            its[k] = s.res.iterations;
+            free_run(&s);
+        }
+        TL_ASSERT_MSG(llabs(its[0] - its[1]) <= 3, "%lld vs %lld", (long long)its[0],
+                      (long long)its[1]);
+    }
+    free(ones);
+    free(b);
+    tl_csr_free(&A);
+}
+
+TL_TEST(distributed_solution_matches_serial)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON27, 7, &A);
+    run_spec s1 = solve(&A, "pipecg", 1, 1e-10);
+    run_spec s3 = solve(&A, "pipecg", 3, 1e-10);
+    check_converged(&s1, "1 rank");
+    check_converged(&s3, "3 ranks");
+    double diff = 0, nrm = 0;
+    for (int64_t i = 0; i < A.nrows; i++)
+        diff = fmax(diff, fabs(s1.x[i] - s3.x[i])), nrm = fmax(nrm, fabs(s1.x[i]));
+    TL_ASSERT_MSG(diff <= 1e-7 * nrm, "max |x1 - x3| = %g (|x| %g)", diff, nrm);
+    /* and x solves A x = b: check one row directly */
+    double row = 0;
+    for (int64_t k = A.rowptr[0]; k < A.rowptr[1]; k++)
+        row += A.val[k] * s3.x[A.colidx[k]];
+    TL_ASSERT_NEAR(row, 1.0, 1e-6);
+    free_run(&s1);
+    free_run(&s3);
+    tl_csr_free(&A);
+}
+
+TL_TEST(schedules_do_not_change_numerics)
+{
+    /* overlap moves communication, not arithmetic: every schedule gives the
+     * same residual history bit for bit */
+    tl_csr A = {0};
+    gen(TL_GEN_CONVDIFF, 8, &A);
+    const char *meths[] = {"pipecg", "pipebicgstab"};
+    for (int mi = 0; mi < 2; mi++) {
+        run_spec ref = {0};
+        for (int k = 0; k < TL_SCHED_COUNT; k++) {
+            run_spec s = {.A = &A,
+                          .method = meths[mi],
+                          .precond = -1,
+                          .rtol = 0,
+                          .atol = 0,
+                          .maxit = 12,
+                          .bval = 1.0,
+                          .schedule = tl_schedules[k].name};
+            s.st = launch(run_rank, &s, 3);
+            TL_ASSERT_EQ(s.st, 0);
+            if (k == 0) {
+                ref = s;
+                continue;
+            }
+            TL_ASSERT_EQ(s.nhistory, ref.nhistory);
+            for (int64_t i = 0; i < s.nhistory; i++)
+                TL_ASSERT_MSG(s.res.history[i] == ref.res.history[i],
+                              "%s %s: history[%lld] %.17g vs %.17g", meths[mi],
+                              tl_schedules[k].name, (long long)i, s.res.history[i],
+                              ref.res.history[i]);
+            free_run(&s);
+        }
+        free_run(&ref);
+    }
+    tl_csr_free(&A);
+}
+
+TL_TEST(fixed_iteration_mode)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 8, &A);
+    const char *names[] = {"cg", "pcg", "pipecg", "bicgstab", "pipebicgstab"};
+    for (int k = 0; k < 5; k++) {
+        run_spec s = {.A = &A,
+                      .method = names[k],
+                      .precond = -1,
+                      .rtol = 0,
+                      .atol = 0,
+                      .maxit = 17,
+                      .bval = 1.0};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_FIXED, "%s: %s", names[k],
+                      tl_stop_name(s.res.reason));
+        TL_ASSERT_EQ(s.res.iterations, 17);
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
+TL_TEST(not_spd_stops_cg_methods)
+{
+    tl_csr A = {0};
+    tridiag(50, 3.0, &A); /* eigenvalues in (-3, 1): indefinite, diagonal -1 */
+    struct {
+        const char *m;
+        int pc;
+    } cases[] = {{"cg", TL_PRECOND_NONE},
+                 {"pcg", TL_PRECOND_JACOBI},
+                 {"pipecg", TL_PRECOND_NONE},
+                 {"pipecg", TL_PRECOND_JACOBI}};
+    for (int k = 0; k < 4; k++) {
+        for (int r = 1; r <= 2; r++) {
+            run_spec s = {
+                .A = &A, .method = cases[k].m, .precond = cases[k].pc, .rtol = 1e-8, .bval = 1.0};
+            s.st = launch(run_rank, &s, r);
+            TL_ASSERT_EQ(s.st, 0);
+            TL_ASSERT_MSG(s.res.reason == TL_STOP_NOT_SPD, "%s/%d on %d ranks: %s (%s)", cases[k].m,
+                          cases[k].pc, r, tl_stop_name(s.res.reason), s.res.detail);
+            TL_ASSERT(strstr(tl_stop_name(s.res.reason), "not SPD"));
+            free_run(&s);
+        }
+    }
+    tl_csr_free(&A);
+    /* positive diagonal (1.5), eigenvalues in (-0.5, 3.5): only the
+     * curvature test can tell */
+    tridiag(50, 0.5, &A);
+    const char *meths[] = {"pcg", "pipecg"};
+    for (int k = 0; k < 2; k++) {
+        run_spec s = {
+            .A = &A, .method = meths[k], .precond = TL_PRECOND_JACOBI, .rtol = 1e-10, .bval = 1.0};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_NOT_SPD && strstr(s.res.detail, "<= 0"),
+                      "%s: %s (%s)", meths[k], tl_stop_name(s.res.reason), s.res.detail);
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
+TL_TEST(bicgstab_breakdown_is_a_stop_reason)
+{
+    /* a rotation: (r0, A r0) = 0 from the start */
+    tl_csr A = {0};
+    TL_ASSERT_OK(tl_csr_alloc(&A, 2, 2, 2));
+    A.rowptr[0] = 0, A.rowptr[1] = 1, A.rowptr[2] = 2;
+    A.colidx[0] = 1, A.val[0] = 1.0;
+    A.colidx[1] = 0, A.val[1] = -1.0;
+    for (int k = 0; k < 2; k++) {
+        run_spec s = {.A = &A,
+                      .method = k ? "pipebicgstab" : "bicgstab",
+                      .precond = TL_PRECOND_NONE,
+                      .rtol = 1e-8,
+                      .bval = 1.0};
+        s.st = launch(run_rank, &s, 1);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_BREAKDOWN, "%s: %s", s.method,
+                      tl_stop_name(s.res.reason));
+        TL_ASSERT(!tl_stop_converged(s.res.reason));
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
+TL_TEST(nonfinite_is_detected)
+{
+    tl_csr A = {0};
+    tridiag(10, 0.0, &A);
+    for (int k = 0; k < 2; k++) {
+        /* ||b||^2 overflows */
+        run_spec s = {.A = &A,
+                      .method = k ? "pipecg" : "bicgstab",
+                      .precond = -1,
+                      .rtol = 1e-8,
+                      .bval = 1e300};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_NONFINITE, "%s: %s", s.method,
+                      tl_stop_name(s.res.reason));
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
+TL_TEST(rtol_base_r0_and_atol)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 8, &A);
+    run_spec s = {.A = &A,
+                  .method = "pcg",
+                  .precond = -1,
+                  .rtol = 1e-6,
+                  .bval = 1.0,
+                  .x0val = 3.0,
+                  .base = TL_BASE_R0};
+    s.st = launch(run_rank, &s, 2);
+    TL_ASSERT_EQ(s.st, 0);
+    TL_ASSERT_EQ(s.res.reason, TL_STOP_RTOL);
+    TL_ASSERT_NEAR(s.res.base, s.res.r0norm, 0);
+    TL_ASSERT(s.res.rnorm <= 1e-6 * s.res.r0norm);
+    /* ||r0|| > ||b|| here, so the r0 base is the looser test */
+    run_spec sb = {
+        .A = &A, .method = "pcg", .precond = -1, .rtol = 1e-6, .bval = 1.0, .x0val = 3.0};
+    sb.st = launch(run_rank, &sb, 2);
+    TL_ASSERT(s.res.r0norm > sb.res.base);
+    TL_ASSERT(sb.res.iterations >= s.res.iterations);
+    run_spec sa = {
+        .A = &A, .method = "pipecg", .precond = -1, .rtol = 0, .atol = 1e-3, .bval = 1.0};
+    sa.st = launch(run_rank, &sa, 2);
+    TL_ASSERT_EQ(sa.res.reason, TL_STOP_ATOL);
+    TL_ASSERT(sa.res.rnorm <= 1e-3);
+    free_run(&s);
+    free_run(&sb);
+    free_run(&sa);
+    tl_csr_free(&A);
+}
+
+TL_TEST(residual_replacement_pipebicgstab)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_CONVDIFF, 10, &A);
+    run_spec s = {
+        .A = &A, .method = "pipebicgstab", .precond = -1, .rtol = 1e-10, .bval = 1.0, .rr = 5};
+    s.st = launch(run_rank, &s, 2);
+    check_converged(&s, "pipebicgstab with residual replacement");
+    run_spec s0 = solve(&A, "pipebicgstab", 2, 1e-10);
+    /* replacement perturbs the iteration a little, no more */
+    TL_ASSERT_MSG(llabs(s.res.iterations - s0.res.iterations) <= 5, "%lld vs %lld",
+                  (long long)s.res.iterations, (long long)s0.res.iterations);
+    free_run(&s);
+    free_run(&s0);
+    tl_csr_free(&A);
+}
+
+TL_TEST(statistics_recorded)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 8, &A);
+    run_spec s = solve(&A, "pipecg", 2, 1e-8);
+    check_converged(&s, "pipecg");
+    int64_t it = s.res.iterations;
+    /* pipecg: A x0 and A u0, one SpMV and one allreduce per pass of the
+     * loop (it + 1 passes), and the driver's true residual */
+    TL_ASSERT_EQ(s.stats[TL_OP_SPMV].count, it + 4);
+    /* ||b|| is computed once before the timed solves, outside the statistics */
+    TL_ASSERT_EQ(s.stats[TL_OP_ALLREDUCE].count, it + 1 + 1);
+    TL_ASSERT(s.stats[TL_OP_HALO].count >= it);
+    TL_ASSERT(s.stats[TL_OP_PRECOND].count == it + 2);
+    for (int o = 0; o < TL_OP_COUNT; o++)
+        TL_ASSERT_MSG(s.stats[o].bytes > 0, "%s bytes", tl_op_name((tl_op_kind)o));
+    free_run(&s);
+    tl_csr_free(&A);
+}
+
+TL_TEST(jacobi_zero_diagonal_is_an_error)
+{
+    tl_csr A = {0};
+    TL_ASSERT_OK(tl_csr_alloc(&A, 2, 2, 2));
+    A.rowptr[0] = 0, A.rowptr[1] = 1, A.rowptr[2] = 2;
+    A.colidx[0] = 1, A.val[0] = 1.0;
+    A.colidx[1] = 0, A.val[1] = 1.0;
+    run_spec s = {
+        .A = &A, .method = "bicgstab", .precond = TL_PRECOND_JACOBI, .rtol = 1e-8, .bval = 1.0};
+    TL_ASSERT_EQ(launch(run_rank, &s, 2), 1);
+    tl_csr_free(&A);
+}
+
+TL_TEST_MAIN(schedule_table, method_registry, backend_ops_all_schedules,
+             methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
+             distributed_solution_matches_serial, schedules_do_not_change_numerics,
+             fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
+             nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
+             statistics_recorded, jacobi_zero_diagonal_is_an_error)
