@@ -57,60 +57,94 @@ uint32_t tl_probe_cupti_version(void)
     return cuptiGetVersion(&v) == CUPTI_SUCCESS ? v : 0;
 }
 
-static const CUpti_ActivityKind tl_cupti_kinds[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, /* never KIND_KERNEL: it serialises kernels */
-    CUPTI_ACTIVITY_KIND_MEMCPY,
-    CUPTI_ACTIVITY_KIND_MEMSET,
-    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-    CUPTI_ACTIVITY_KIND_OVERHEAD,
+static const struct {
+    CUpti_ActivityKind kind;
+    const char *name; /* in TRILAP_CUPTI_KINDS */
+} tl_cupti_kinds[] = {
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernel"}, /* never KIND_KERNEL: it serialises kernels */
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
+    {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},
+    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "sync"},
+    {CUPTI_ACTIVITY_KIND_OVERHEAD, "overhead"},
 };
 enum { TL_NKINDS = sizeof tl_cupti_kinds / sizeof tl_cupti_kinds[0] };
 
-/* API records only relate GPU work to the host iteration that launched it,
- * so by default only the calls that enqueue work are recorded (runtime and
- * driver: NCCL launches through cuLaunchKernelEx). Recording every runtime
- * call (CUPTI_ACTIVITY_KIND_RUNTIME) costs about 1 us per call on the
- * launching thread, which made the traced three-stream loop launch-bound
- * (+20% per iteration on H200, results/trace-overhead-h200x2);
- * TRILAP_CUPTI_API=all restores it. */
-static const char *const tl_api_launch_prefixes[] = {
-    "cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
-    "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch",
-};
-
-static int tl_api_enqueues_work(const char *name)
+/* TRILAP_CUPTI_KINDS="kernel,sync" narrows the activity kinds (to measure
+ * what each costs); unset: all of them. */
+static int tl_cupti_kind_wanted(int k)
 {
-    for (size_t i = 0; i < sizeof tl_api_launch_prefixes / sizeof tl_api_launch_prefixes[0]; i++)
-        if (name && strncmp(name, tl_api_launch_prefixes[i], strlen(tl_api_launch_prefixes[i])) == 0)
+    const char *v = getenv("TRILAP_CUPTI_KINDS");
+    if (!v || !*v) return 1;
+    size_t n = strlen(tl_cupti_kinds[k].name);
+    for (const char *p = v; (p = strstr(p, tl_cupti_kinds[k].name)) != NULL; p += n)
+        if ((p == v || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
             return 1;
     return 0;
 }
 
-static int tl_api_record_all(void)
+/* Polled or trivial runtime calls (a watchdog loop calls cudaStreamQuery
+ * thousands of times a second): no launch, no iteration to find. */
+static const CUpti_CallbackId tl_runtime_quiet[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
+};
+/* Driver calls that launch work (NCCL launches its kernels through
+ * cuLaunchKernelEx): only these, so their correlation ids find the host
+ * time of the launch. */
+static const CUpti_CallbackId tl_driver_launch[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+/* API records only relate GPU work to the host iteration that launched it,
+ * so runtime calls that enqueue no work (events, stream waits, queries,
+ * attribute reads) are left out by name; TRILAP_CUPTI_API=all keeps them. */
+static const char *const tl_api_work_prefixes[] = {"cudaLaunch", "cudaMemcpy", "cudaMemset",
+                                                   "cudaGraphLaunch"};
+
+static int tl_api_enqueues_work(const char *name)
 {
-    const char *v = getenv("TRILAP_CUPTI_API");
-    return v && strcmp(v, "all") == 0;
+    for (size_t i = 0; i < sizeof tl_api_work_prefixes / sizeof tl_api_work_prefixes[0]; i++)
+        if (strncmp(name, tl_api_work_prefixes[i], strlen(tl_api_work_prefixes[i])) == 0) return 1;
+    return 0;
 }
 
-/* enable=1: the launch APIs of both domains (or every runtime API);
- * enable=0: undo it. Returns the first failure. */
+/* enable=1: RUNTIME records of the calls that enqueue work, and the driver
+ * launches; enable=0: undo it. */
 static CUptiResult tl_cupti_api_records(int enable)
 {
-    if (enable && tl_api_record_all()) return cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
-    if (!enable) cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
-    const struct { CUpti_CallbackDomain dom; CUpti_CallbackId n; } doms[] = {
-        {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
-        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE},
-    };
-    for (size_t d = 0; d < 2; d++)
-        for (CUpti_CallbackId id = 1; id < doms[d].n; id++) {
+    if (!enable) {
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
+        for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
+            cuptiActivityEnableDriverApi(tl_driver_launch[i], 0);
+        return CUPTI_SUCCESS;
+    }
+    CUptiResult r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+    if (r != CUPTI_SUCCESS) return r;
+    const char *all = getenv("TRILAP_CUPTI_API");
+    if (!all || strcmp(all, "all") != 0)
+        for (CUpti_CallbackId id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; id++) {
             const char *name = NULL;
-            if (cuptiGetCallbackName(doms[d].dom, id, &name) != CUPTI_SUCCESS || !tl_api_enqueues_work(name))
-                continue;
-            CUptiResult r = doms[d].dom == CUPTI_CB_DOMAIN_RUNTIME_API ? cuptiActivityEnableRuntimeApi(id, (uint8_t)enable)
-                                                                     : cuptiActivityEnableDriverApi(id, (uint8_t)enable);
-            if (r != CUPTI_SUCCESS && enable) return r;
+            if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) == CUPTI_SUCCESS && name &&
+                !tl_api_enqueues_work(name))
+                cuptiActivityEnableRuntimeApi(id, 0);
         }
+    /* a CUPTI without these filters only costs buffer space, or the
+     * iteration of driver-launched kernels (counted as iter_unknown) */
+    for (size_t i = 0; i < sizeof tl_runtime_quiet / sizeof tl_runtime_quiet[0]; i++)
+        cuptiActivityEnableRuntimeApi(tl_runtime_quiet[i], 0);
+    for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
+        cuptiActivityEnableDriverApi(tl_driver_launch[i], 1);
     return CUPTI_SUCCESS;
 }
 
@@ -252,11 +286,12 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
     int enabled = 0;
     for (; r == CUPTI_SUCCESS && enabled < TL_NKINDS; enabled++) {
         what = "cuptiActivityEnable";
-        r = cuptiActivityEnable(tl_cupti_kinds[enabled]);
+        if (!tl_cupti_kind_wanted(enabled)) continue;
+        r = cuptiActivityEnable(tl_cupti_kinds[enabled].kind);
         if (r != CUPTI_SUCCESS) break;
     }
     if (r == CUPTI_SUCCESS) {
-        what = "cuptiActivityEnableRuntimeApi";
+        what = "cuptiActivityEnable(RUNTIME)";
         r = tl_cupti_api_records(1);
     }
     if (r == CUPTI_SUCCESS) {
@@ -266,7 +301,7 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
         return TL_CUPTI_ON;
     }
     for (int k = 0; k < enabled; k++)
-        cuptiActivityDisable(tl_cupti_kinds[k]);
+        cuptiActivityDisable(tl_cupti_kinds[k].kind);
     tl_cupti_api_records(0);
     cuptiUnsubscribe(tl_cupti.sub);
     pthread_mutex_lock(&tl_cupti.mu);
@@ -349,7 +384,7 @@ static void tl_round_finish(void)
     if (tl_cupti.refs > 0) return;
     /* The last rank out stops CUPTI. */
     for (int k = 0; k < TL_NKINDS; k++)
-        cuptiActivityDisable(tl_cupti_kinds[k]);
+        cuptiActivityDisable(tl_cupti_kinds[k].kind);
     tl_cupti_api_records(0);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     cuptiUnsubscribe(tl_cupti.sub);

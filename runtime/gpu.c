@@ -381,8 +381,12 @@ static tl_status warm_up(tl_ctx *ctx, tl_gpu *g, ncclComm_t comm, const char *na
     TL_CUDAGOTO(cudaMalloc((void **)&d_a, N * sizeof(double)), st, fail);
     TL_CUDAGOTO(cudaMalloc((void **)&d_b, N * sizeof(double)), st, fail);
     TL_CUDAGOTO(cudaMemsetAsync(d_a, 0, N * sizeof(double), g->s_coll), st, fail);
-    const size_t counts[2] = {1, N};
-    for (int i = 0; i < 2; i++) {
+    /* NCCL connects an algorithm's peers on its first use (runtime
+     * connect), inside the enqueueing call, where a rank that never joins
+     * blocks the host and no watchdog can see it. Every size class now, so
+     * that later calls only enqueue and a mismatch hangs in a kernel. */
+    const size_t counts[] = {1, 16, 256, 4096, 65536, N};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         snprintf(what, sizeof what, "warm-up allreduce of %zu doubles on the %s communicator", counts[i], name);
         ncclResult_t r = ncclAllReduce(d_a, d_a, counts[i], ncclDouble, ncclSum, comm, g->s_coll);
         TL_CHECKGOTO(r == ncclSuccess || r == ncclInProgress, TL_ERR_NCCL, st, fail, "%s: %s", what,

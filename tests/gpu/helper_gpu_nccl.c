@@ -154,12 +154,13 @@ static tl_status mismatch(tl_ctx *ctx, double timeout_s)
     tl_gpu *g = ctx->gpu;
     g->timeout_s = timeout_s;
     double *d = NULL;
-    TL_CUDA(cudaMalloc((void **)&d, 1024 * sizeof(double)));
+    TL_CUDA(cudaMalloc((void **)&d, 4096 * sizeof(double)));
     tl_status st = TL_OK;
     if (ctx->rank == 0) {
         int64_t t0 = tl_time_ns();
+        /* a size the warm-up connected (see warm_up in runtime/gpu.c) */
         tl_log("starting an allreduce the other ranks never join");
-        TL_NCCL(ncclAllReduce(d, d, 1024, ncclDouble, ncclSum, g->world, g->s_coll));
+        TL_NCCL(ncclAllReduce(d, d, 4096, ncclDouble, ncclSum, g->world, g->s_coll));
         st = tl_gpu_sync(ctx, g->s_coll, "mismatched allreduce");
         printf("rank 0: watchdog returned '%s' after %.1f s\n", tl_strerror(st), (double)(tl_time_ns() - t0) * 1e-9);
         fflush(stdout);
