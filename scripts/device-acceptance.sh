@@ -35,10 +35,16 @@ step comm 90 bash -c "mkdir -p $R/comm-h200x$n && bin/trilap-bench comm --gpus $
 grep -vE '^# opt:' "$log/comm.log" | tail -n 40 | cut -c1-150
 step overhead 90 env OUT=$R/trace-overhead-h200x$n scripts/bench-trace-overhead.sh "$n" three-split -- --iters 2000 --repeat 5
 tail -n 5 "$log/overhead.log"
-step overhead-allapi 90 env TRILAP_CUPTI_API=all OUT=$R/trace-overhead-allapi-h200x$n scripts/bench-trace-overhead.sh "$n" three-split -- --iters 2000 --repeat 5
-tail -n 5 "$log/overhead-allapi.log"
+for kinds in kernel kernel,sync; do
+  step overhead-$kinds 60 env TRILAP_CUPTI_KINDS=$kinds OUT=$R/trace-overhead-$kinds-h200x$n scripts/bench-trace-overhead.sh "$n" three-split -- --iters 2000 --repeat 5
+  tail -n 1 "$log/overhead-$kinds.log"
+done
+step demo 90 make demo DEMO_OUT=$log/demo
+tail -n 20 "$log/demo.log"
 step tristream-maxconn32 60 env CUDA_DEVICE_MAX_CONNECTIONS=32 OUT=$R/tristream-maxconn32-h200x$n TRACE=1 scripts/run-tristream.sh "$n"
 grep -vE '^# opt:' "$log/tristream-maxconn32.log" | tail -n 9
-step knobs 150 env OUT=$R/tristream-knobs-h200x$n scripts/bench-knobs.sh "$n"
-cat "$log/knobs.log"
+if [ "${SKIP_KNOBS:-0}" != 1 ]; then
+  step knobs 150 env OUT=$R/tristream-knobs-h200x$n scripts/bench-knobs.sh "$n"
+  cat "$log/knobs.log"
+fi
 echo "== total $(( $(date +%s) - start ))s"
