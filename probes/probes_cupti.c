@@ -93,24 +93,14 @@ static const CUpti_CallbackId tl_runtime_quiet[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020,
     CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
 };
-/* Driver calls that launch work (NCCL launches its kernels through
- * cuLaunchKernelEx): only these, so their correlation ids find the host
- * time of the launch. */
-static const CUpti_CallbackId tl_driver_launch[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-};
-
 /* API records only relate GPU work to the host iteration that launched it,
- * so runtime calls that enqueue no work (events, stream waits, queries,
- * attribute reads) are left out by name; TRILAP_CUPTI_API=all keeps them. */
-static const char *const tl_api_work_prefixes[] = {"cudaLaunch", "cudaMemcpy", "cudaMemset",
-                                                   "cudaGraphLaunch"};
+ * so calls that enqueue no work (events, stream waits, queries, attribute
+ * reads) are left out by name; TRILAP_CUPTI_API=all keeps them. The driver
+ * domain is needed because NCCL launches its kernels with cuLaunchKernelEx.
+ * CUPTI honours per-API switches only as exceptions to an enabled kind, so
+ * both kinds are enabled and the rest switched off. */
+static const char *const tl_api_work_prefixes[] = {"cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
+                                                   "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch"};
 
 static int tl_api_enqueues_work(const char *name)
 {
@@ -119,32 +109,42 @@ static int tl_api_enqueues_work(const char *name)
     return 0;
 }
 
-/* enable=1: RUNTIME records of the calls that enqueue work, and the driver
- * launches; enable=0: undo it. */
+static const struct {
+    CUpti_ActivityKind kind;
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId nids;
+} tl_api_domains[] = {
+    {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
+    {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE},
+};
+
+/* enable=1: API records of the calls that enqueue work; enable=0: none. */
 static CUptiResult tl_cupti_api_records(int enable)
 {
-    if (!enable) {
-        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_RUNTIME);
-        for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
-            cuptiActivityEnableDriverApi(tl_driver_launch[i], 0);
-        return CUPTI_SUCCESS;
-    }
-    CUptiResult r = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
-    if (r != CUPTI_SUCCESS) return r;
     const char *all = getenv("TRILAP_CUPTI_API");
-    if (!all || strcmp(all, "all") != 0)
-        for (CUpti_CallbackId id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; id++) {
-            const char *name = NULL;
-            if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) == CUPTI_SUCCESS && name &&
-                !tl_api_enqueues_work(name))
-                cuptiActivityEnableRuntimeApi(id, 0);
+    int keep_all = all && strcmp(all, "all") == 0;
+    for (size_t d = 0; d < sizeof tl_api_domains / sizeof tl_api_domains[0]; d++) {
+        if (!enable) {
+            cuptiActivityDisable(tl_api_domains[d].kind);
+            continue;
         }
-    /* a CUPTI without these filters only costs buffer space, or the
-     * iteration of driver-launched kernels (counted as iter_unknown) */
-    for (size_t i = 0; i < sizeof tl_runtime_quiet / sizeof tl_runtime_quiet[0]; i++)
+        CUptiResult r = cuptiActivityEnable(tl_api_domains[d].kind);
+        if (r != CUPTI_SUCCESS) return r;
+        if (keep_all) continue;
+        for (CUpti_CallbackId id = 1; id < tl_api_domains[d].nids; id++) {
+            const char *name = NULL;
+            if (cuptiGetCallbackName(tl_api_domains[d].domain, id, &name) != CUPTI_SUCCESS || !name ||
+                tl_api_enqueues_work(name))
+                continue;
+            if (tl_api_domains[d].domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+                cuptiActivityEnableRuntimeApi(id, 0);
+            else
+                cuptiActivityEnableDriverApi(id, 0);
+        }
+    }
+    /* polled calls, in case a CUPTI names them differently */
+    for (size_t i = 0; enable && !keep_all && i < sizeof tl_runtime_quiet / sizeof tl_runtime_quiet[0]; i++)
         cuptiActivityEnableRuntimeApi(tl_runtime_quiet[i], 0);
-    for (size_t i = 0; i < sizeof tl_driver_launch / sizeof tl_driver_launch[0]; i++)
-        cuptiActivityEnableDriverApi(tl_driver_launch[i], 1);
     return CUPTI_SUCCESS;
 }
 
@@ -291,7 +291,7 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
         if (r != CUPTI_SUCCESS) break;
     }
     if (r == CUPTI_SUCCESS) {
-        what = "cuptiActivityEnable(RUNTIME)";
+        what = "cuptiActivityEnable(RUNTIME, DRIVER)";
         r = tl_cupti_api_records(1);
     }
     if (r == CUPTI_SUCCESS) {

@@ -163,6 +163,11 @@ int tl_comm_peer_failed(const tl_ctx *ctx)
     return ctx && ctx->hc && ctx->hc->ops->peer_failed ? ctx->hc->ops->peer_failed(ctx->hc) : 0;
 }
 
+void tl_comm_announce_failure(tl_ctx *ctx)
+{
+    if (ctx && ctx->hc && ctx->hc->ops->announce_failure) ctx->hc->ops->announce_failure(ctx->hc);
+}
+
 void tl_hostcomm_destroy(tl_hostcomm **hc)
 {
     if (!hc || !*hc) return;

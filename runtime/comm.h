@@ -43,10 +43,18 @@ tl_status tl_comm_irecv(tl_ctx *ctx, tl_chan ch, void *buf, size_t bytes, int pe
 tl_status tl_comm_wait(tl_ctx *ctx, tl_request **req);
 tl_status tl_comm_waitall(tl_ctx *ctx, tl_request **reqs, size_t n);
 
-/* Nonzero once another rank is known to have failed (thread mode: the
- * launcher marks a rank whose rank_main returned an error); lets long waits
- * such as the NCCL watchdog stop early. Always 0 in MPI mode. */
+/* Nonzero once another rank is known to have failed (the launcher marks a
+ * rank whose rank_main returned an error; tl_comm_announce_failure does it
+ * earlier); lets long waits such as the NCCL watchdog stop early. */
 int tl_comm_peer_failed(const tl_ctx *ctx);
+
+/* This rank has failed: tell the others now, before anything that may wait
+ * on them (ncclCommAbort can wait for its local peers to abort too), so
+ * their waits and watchdogs stop instead of waiting for this rank. Once per
+ * rank; later calls do nothing. Thread mode: marks the rank failed; MPI
+ * mode: a notice to every rank and this rank's part of the launcher's final
+ * outcome agreement. */
+void tl_comm_announce_failure(tl_ctx *ctx);
 
 #if TL_HAVE_MPI
 #include <mpi.h>

@@ -33,8 +33,10 @@ struct tl_comm_ops {
                        tl_request **req);
     /* Completes and frees req. */
     tl_status (*wait)(tl_hostcomm *hc, tl_request *req);
-    /* Nonzero once another rank is known to have failed (threads only). */
+    /* Nonzero once another rank is known to have failed. */
     int (*peer_failed)(tl_hostcomm *hc);
+    /* This rank failed: tell the others (see tl_comm_announce_failure). */
+    void (*announce_failure)(tl_hostcomm *hc);
     void (*destroy)(tl_hostcomm *hc);
 };
 

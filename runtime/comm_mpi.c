@@ -17,7 +17,14 @@ typedef struct tl_mpicomm {
     tl_hostcomm base;
     MPI_Comm chan[TL_CHAN_COUNT];
     MPI_Comm outcome;
+    /* a failure announced early: this rank's part of the final agreement,
+     * already posted, and whether a peer's notice has been seen */
+    int announced, mine, all, peer_failed;
+    MPI_Request outcome_req;
 } tl_mpicomm;
+
+/* The tag of the failure notice on the outcome communicator. */
+enum { TL_MPI_FAILURE_TAG = 7001 };
 
 typedef struct mpi_req {
     struct tl_request base;
@@ -169,6 +176,47 @@ static tl_status mc_wait(tl_hostcomm *hc, tl_request *req)
     return st;
 }
 
+/* Post this rank's "failed" into the outcome agreement and a notice to
+ * every other rank, without waiting for anything. */
+static void mc_announce_failure(tl_hostcomm *hc)
+{
+    tl_mpicomm *mc = (tl_mpicomm *)hc;
+    if (mc->announced) return;
+    mc->announced = 1;
+    mc->mine = 1;
+    if (MPI_Iallreduce(&mc->mine, &mc->all, 1, MPI_INT, MPI_MAX, mc->outcome, &mc->outcome_req) != MPI_SUCCESS)
+        mc->outcome_req = MPI_REQUEST_NULL;
+    static const int notice = 1;
+    for (int r = 0; r < hc->size; r++) {
+        MPI_Request q;
+        if (r != hc->rank && MPI_Isend(&notice, 1, MPI_INT, r, TL_MPI_FAILURE_TAG, mc->outcome, &q) == MPI_SUCCESS)
+            MPI_Request_free(&q);
+    }
+}
+
+static int mc_peer_failed(tl_hostcomm *hc)
+{
+    tl_mpicomm *mc = (tl_mpicomm *)hc;
+    if (!mc->peer_failed) {
+        int flag = 0;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TL_MPI_FAILURE_TAG, mc->outcome, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+            flag)
+            mc->peer_failed = 1;
+    }
+    return mc->peer_failed;
+}
+
+/* Receive the notices sent to this rank, so none is left unmatched. */
+static void drain_notices(tl_mpicomm *mc)
+{
+    for (;;) {
+        int flag = 0, v = 0;
+        MPI_Status status;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TL_MPI_FAILURE_TAG, mc->outcome, &flag, &status) != MPI_SUCCESS || !flag) return;
+        MPI_Recv(&v, 1, MPI_INT, status.MPI_SOURCE, TL_MPI_FAILURE_TAG, mc->outcome, MPI_STATUS_IGNORE);
+    }
+}
+
 static void mc_destroy(tl_hostcomm *hc)
 {
     tl_mpicomm *mc = (tl_mpicomm *)hc;
@@ -189,7 +237,8 @@ static const tl_comm_ops tl_comm_mpi_ops = {
     .isend = mc_isend,
     .irecv = mc_irecv,
     .wait = mc_wait,
-    .peer_failed = NULL,
+    .peer_failed = mc_peer_failed,
+    .announce_failure = mc_announce_failure,
     .destroy = mc_destroy,
 };
 
@@ -208,6 +257,7 @@ tl_status tl_mpicomm_create(tl_hostcomm **out)
     mc->base.ops = &tl_comm_mpi_ops;
     for (int ch = 0; ch < TL_CHAN_COUNT; ch++) mc->chan[ch] = MPI_COMM_NULL;
     mc->outcome = MPI_COMM_NULL;
+    mc->outcome_req = MPI_REQUEST_NULL;
     TL_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &mc->base.rank));
     TL_MPI(MPI_Comm_size(MPI_COMM_WORLD, &mc->base.size));
     for (int ch = 0; ch < TL_CHAN_COUNT; ch++) TL_TRYGOTO(dup_world(&mc->chan[ch]), st, fail);
@@ -222,21 +272,25 @@ fail:
 tl_status tl_mpicomm_final_agree(tl_hostcomm *hc, tl_status st, double grace_s, int *any_failed)
 {
     tl_mpicomm *mc = (tl_mpicomm *)hc;
-    int mine = st != TL_OK, all = 0;
-    MPI_Request r = MPI_REQUEST_NULL;
-    TL_MPI(MPI_Iallreduce(&mine, &all, 1, MPI_INT, MPI_MAX, mc->outcome, &r));
-    if (!mine) {
+    if (st != TL_OK) mc_announce_failure(hc);
+    if (!mc->announced) {
+        mc->mine = 0;
+        TL_MPI(MPI_Iallreduce(&mc->mine, &mc->all, 1, MPI_INT, MPI_MAX, mc->outcome, &mc->outcome_req));
+    }
+    TL_CHECK(mc->outcome_req != MPI_REQUEST_NULL, TL_ERR_MPI, "the outcome agreement could not be posted");
+    if (!mc->mine) {
         /* a healthy rank waits as long as it takes: a failed rank that
          * gives up aborts the whole job, this one included */
-        TL_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
-        *any_failed = all;
+        TL_MPI(MPI_Wait(&mc->outcome_req, MPI_STATUS_IGNORE));
+        *any_failed = mc->all;
+        drain_notices(mc);
         return TL_OK;
     }
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         int done = 0;
-        TL_MPI(MPI_Test(&r, &done, MPI_STATUS_IGNORE));
+        TL_MPI(MPI_Test(&mc->outcome_req, &done, MPI_STATUS_IGNORE));
         if (done) break;
         clock_gettime(CLOCK_MONOTONIC, &now);
         double el = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
@@ -248,6 +302,7 @@ tl_status tl_mpicomm_final_agree(tl_hostcomm *hc, tl_status st, double grace_s, 
         nanosleep(&nap, NULL);
     }
     *any_failed = 1;
+    drain_notices(mc);
     return TL_OK;
 }
 

@@ -434,6 +434,8 @@ static int tc_peer_failed(tl_hostcomm *hc)
     return f;
 }
 
+static void tc_announce_failure(tl_hostcomm *hc) { tl_threadcomm_fail(shared_of(hc), hc->rank); }
+
 static void tc_destroy(tl_hostcomm *hc) { free(hc); }
 
 static const tl_comm_ops tl_comm_threads = {
@@ -448,6 +450,7 @@ static const tl_comm_ops tl_comm_threads = {
     .irecv = tc_irecv,
     .wait = tc_wait,
     .peer_failed = tc_peer_failed,
+    .announce_failure = tc_announce_failure,
     .destroy = tc_destroy,
 };
 

@@ -80,9 +80,17 @@ void tl_gpu_versions(char *cuda_rt, size_t n1, char *driver, size_t n2, char *nc
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (f) {
         char line[256];
+        /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module for x86_64  580.95.05  Release ...":
+         * the first token shaped like a version */
         if (fgets(line, sizeof line, f)) {
-            char *p = strstr(line, "Kernel Module");
-            if (p && sscanf(p + strlen("Kernel Module"), " %63s", kmod) != 1) kmod[0] = '\0';
+            char *save = NULL;
+            for (char *t = strtok_r(line, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
+                unsigned a = 0, b = 0;
+                if (sscanf(t, "%u.%u", &a, &b) == 2) {
+                    snprintf(kmod, sizeof kmod, "%s", t);
+                    break;
+                }
+            }
         }
         fclose(f);
     }
@@ -154,6 +162,7 @@ static tl_status watch(tl_ctx *ctx, tl_gpu *g, const char *what, tl_done_fn done
         int d = done(arg, &st);
         if (d > 0) return TL_OK;
         if (d < 0) {
+            tl_comm_announce_failure(ctx);
             abort_comms(g);
             return st;
         }
@@ -162,16 +171,19 @@ static tl_status watch(tl_ctx *ctx, tl_gpu *g, const char *what, tl_done_fn done
         if (r != ncclSuccess) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", detail ? detail : "");
+            tl_comm_announce_failure(ctx);
             abort_comms(g);
             return TL_FAIL(TL_ERR_NCCL, "rank %d: %s: NCCL error on the %s communicator: %s%s%s; communicators aborted",
                            ctx->rank, what, which, ncclGetErrorString(r), msg[0] ? ": " : "", msg);
         }
         if (tl_comm_peer_failed(ctx)) {
+            tl_comm_announce_failure(ctx);
             abort_comms(g);
             tl_log("%s: another rank failed; NCCL communicators aborted", what);
             return TL_ERR_REMOTE;
         }
         if (elapsed_s(t0) > timeout) {
+            tl_comm_announce_failure(ctx);
             abort_comms(g);
             return TL_FAIL(TL_ERR_TIMEOUT,
                            "rank %d: %s: not finished after %.0f s (a rank missing from a collective, or a "
@@ -247,6 +259,7 @@ static tl_status wait_new_comm(tl_ctx *ctx, tl_gpu *g, ncclComm_t *comm, const c
         const char *why = d < 0 ? NULL : tl_comm_peer_failed(ctx) ? "another rank failed"
                                        : elapsed_s(t0) > timeout ? "timed out" : NULL;
         if (d < 0 || why) {
+            tl_comm_announce_failure(ctx);
             ncclCommAbort(*comm);
             *comm = NULL;
             if (d < 0) return st;

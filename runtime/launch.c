@@ -114,6 +114,7 @@ static void *rank_thread_main(void *p)
     if (st == TL_OK && ctx.device >= 0) st = tl_gpu_bind(ctx.device);
     if (st == TL_OK) st = lc->fn(&ctx, lc->arg);
     if (st != TL_OK) {
+        tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
         if (st != TL_ERR_REMOTE) tl_log("failed: %s", tl_strerror(st));
         /* wake everyone waiting for this rank */
@@ -259,6 +260,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     st = tl_comm_agree(&ctx, st);
     if (st == TL_OK) st = fn(&ctx, arg);
     if (st != TL_OK) {
+        tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
         if (st != TL_ERR_REMOTE) tl_log("failed: %s", tl_strerror(st));
     }
