@@ -13,36 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/results.h"
+
 enum {
     TL_DEFAULT_BUFFER_BYTES = 4 << 20,
     TL_DEFAULT_MAX_BUFFERS = 64,
     TL_DEFAULT_MAX_RANGES = 1 << 20,
 };
 
-static tl_status tl_mkdir_p(const char *dir)
-{
-    char path[512];
-    int n = snprintf(path, sizeof path, "%s", dir);
-    TL_CHECK(n > 0 && (size_t)n < sizeof path, TL_ERR_INVAL,
-             "probes: output folder name too long: %s", dir);
-    for (char *s = path + 1;; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            if (mkdir(path, 0755) != 0 && errno != EEXIST)
-                return TL_FAIL(TL_ERR_IO, "probes: cannot create folder %s: %s", path,
-                               strerror(errno));
-            *s = c;
-            if (!c) break;
-        }
-    }
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return TL_FAIL(TL_ERR_IO, "probes: %s is not a folder", dir);
-    if (access(dir, W_OK) != 0)
-        return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", dir, strerror(errno));
-    return TL_OK;
-}
 
 static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
                                      int infer)
@@ -54,6 +32,9 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
     TL_CHECK(cfg->buffer_bytes == 0 || cfg->buffer_bytes >= 4096, TL_ERR_INVAL,
              "buffer_bytes=%zu (at least 4096)", cfg->buffer_bytes);
     TL_TRY(tl_mkdir_p(cfg->outdir));
+    /* fail now, not after the measured region */
+    if (access(cfg->outdir, W_OK) != 0)
+        return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", cfg->outdir, strerror(errno));
     tl_status st = TL_OK;
     tl_probes *p = calloc(1, sizeof *p);
     if (!p) return TL_FAIL(TL_ERR_NOMEM, "probes: %zu bytes", sizeof *p);

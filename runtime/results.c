@@ -72,6 +72,38 @@ static size_t chomp_len(const char *s)
     return n;
 }
 
+tl_status tl_mkdir_p(const char *dir)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s", dir);
+    TL_CHECK(n > 0 && (size_t)n < sizeof path, TL_ERR_INVAL, "folder name empty or too long: %s", dir);
+    for (char *s = path + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                return TL_FAIL(TL_ERR_IO, "cannot create folder %s: %s", path, strerror(errno));
+            *s = c;
+            if (!c) break;
+        }
+    }
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return TL_FAIL(TL_ERR_IO, "%s is not a folder", dir);
+    return TL_OK;
+}
+
+tl_status tl_mkdir_parent(const char *path)
+{
+    char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%s", path);
+    TL_CHECK(n > 0 && (size_t)n < sizeof buf, TL_ERR_INVAL, "path empty or too long: %s", path);
+    char *slash = strrchr(buf, '/');
+    if (!slash || slash == buf) return TL_OK;
+    *slash = '\0';
+    TL_TRY(tl_mkdir_p(buf));
+    return TL_OK;
+}
+
 tl_status tl_results_append(const char *path, const char *header, const char *row)
 {
     TL_CHECK(path && header && row, TL_ERR_INVAL, "path, header and row are required");
@@ -80,6 +112,7 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
              "%s: header and row must be single lines", path);
     tl_status st = TL_OK;
     char *first = NULL, *buf = NULL;
+    TL_TRY(tl_mkdir_parent(path));
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
     if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: open: %s", path, strerror(errno));
     while (flock(fd, LOCK_EX) < 0) {

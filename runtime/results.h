@@ -19,6 +19,12 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
  * `path` through a temporary file and rename. */
 tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
 
+/* mkdir -p: the folder and its parents; an error names the folder that
+ * could not be made, or a path that exists and is no folder. */
+tl_status tl_mkdir_p(const char *dir);
+/* mkdir -p of the folder that holds `path` (nothing for a bare file name). */
+tl_status tl_mkdir_parent(const char *path);
+
 /* Write a whole file atomically: temp name in the same folder, rename. */
 tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes);
 

@@ -232,28 +232,6 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     return TL_OK;
 }
 
-/* mkdir -p of the folder holding `path`, so --results out/run1/x.csv works
- * in a fresh tree. */
-static tl_status make_parent_dirs(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *slash = strrchr(buf, '/');
-    if (!slash || slash == buf) return TL_OK;
-    *slash = 0;
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == 0) {
-            char c = *p;
-            *p = 0;
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return TL_FAIL(TL_ERR_IO, "%s: cannot create folder %s: %s", path, buf,
-                               strerror(errno));
-            *p = c;
-            if (!c) break;
-        }
-    }
-    return TL_OK;
-}
 
 /* "x.mtx" for one solver; "x.mtx.pipecg" when several run. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
@@ -320,11 +298,11 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     }
     if (ctx->rank == 0) {
         char path[4096];
-        if (o->results) lst = make_parent_dirs(o->results);
+        if (o->results) lst = tl_mkdir_parent(o->results);
         if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, &lb, &cfg, &rep);
         if (lst == TL_OK && o->history) {
             per_solver_path(path, sizeof path, o->history, o, meth);
-            lst = make_parent_dirs(path);
+            lst = tl_mkdir_parent(path);
             if (lst == TL_OK) lst = tl_solve_history_write(path, &rep.res);
         }
         printf("\n");
@@ -342,7 +320,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         if (ctx->rank == 0) {
             char path[4096];
             per_solver_path(path, sizeof path, o->solution, o, meth);
-            lst = make_parent_dirs(path);
+            lst = tl_mkdir_parent(path);
             if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
         }
         TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);

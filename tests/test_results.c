@@ -62,8 +62,12 @@ TL_TEST(header_mismatch_is_an_error)
     free(s);
     /* multi-line rows would break the one-row-per-run format */
     TL_ASSERT_EQ(tl_results_append(path, "a,b", "1,2\n3,4"), TL_ERR_INVAL);
-    /* an unwritable place is an I/O error, not a crash */
-    TL_ASSERT_EQ(tl_results_append("/nonexistent-dir/r.csv", "a", "1"), TL_ERR_IO);
+    /* a missing folder is made; a place under a plain file is an I/O error */
+    char deep[600], under_file[600];
+    snprintf(deep, sizeof deep, "%s.d/run1/r.csv", path);
+    TL_ASSERT_OK(tl_results_append(deep, "a", "1"));
+    snprintf(under_file, sizeof under_file, "%s/r.csv", path);
+    TL_ASSERT_EQ(tl_results_append(under_file, "a", "1"), TL_ERR_IO);
 }
 
 TL_TEST(concurrent_appends_from_processes)
