@@ -129,7 +129,7 @@ define shlib_rules
 $(BUILD)/lib/lib$(1).so: $(call objs_of,$(1)) $(call dep_libs,$(1))
 	$$(say) SHLIB $$@
 	@mkdir -p $$(@D)
-	$$(Q)$$(CC) -shared $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--whole-archive $(call dep_libs,$(1)) -Wl,--no-whole-archive $$(LDLIBS) $($(1)_LDLIBS)
+	$$(Q)$$(CC) -shared -Wl,--no-undefined $$(CFLAGS_BASE) -o $$@ $(call objs_of,$(1)) -Wl,--whole-archive $(call dep_libs,$(1)) -Wl,--no-whole-archive $$(LDLIBS) $($(1)_LDLIBS)
 ALL_OBJS += $(call objs_of,$(1))
 endef
 $(foreach s,$(SHLIBS),$(eval $(call shlib_rules,$(s))))

@@ -4,16 +4,17 @@ probes_C := probes/trace.c probes/trace_write.c probes/trace_read.c \
   probes/probes_convert.c
 probes_CU :=
 
-# libtrilap-probes.so: the probes and the runtime's error reporting (all
-# they use of it), for programs outside this tree.
+# libtrilap-probes.so: the probes and what they use of the runtime (error
+# reporting, folder creation), for programs outside this tree. Shared
+# libraries link with --no-undefined, so a missing piece fails the build.
 SHLIBS += trilap-probes
-trilap-probes_C := runtime/error.c
+trilap-probes_C := runtime/error.c runtime/results.c
 trilap-probes_DEPS := probes
 
 # libtrilap-inject.so: CUDA_INJECTION64_PATH library; links neither the CUDA
 # runtime nor NCCL (the driver and NCCL are looked up in the traced process).
 SHLIBS += trilap-inject
-trilap-inject_C := probes/inject.c runtime/error.c
+trilap-inject_C := probes/inject.c runtime/error.c runtime/results.c
 trilap-inject_DEPS := probes
 # only InitializeInjection is for the driver: the rest stays inside
 trilap-inject_LDLIBS := -Wl,--exclude-libs,ALL

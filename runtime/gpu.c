@@ -5,11 +5,14 @@
  * aborting the communicators and naming rank, operation and reason. */
 #include "runtime/gpu.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime/check.h"
 #include "runtime/comm.h"
@@ -149,8 +152,61 @@ static ncclResult_t comm_error(tl_gpu *g, const char **which, const char **detai
     return ncclSuccess;
 }
 
+/* ncclCommAbort frees pinned memory (cuMemFreeHost), which waits for the
+ * device; when the stuck kernel never sees the abort flag the abort itself
+ * hangs. Seen with NCCL 2.28.3 under mpirun on 2 H200s: rank 0 in
+ * cuMemFreeHost inside ncclCommAbort, its allreduce kernel waiting for a
+ * peer that never joined (results/device-logs/mismatch-bt.txt). So the abort
+ * runs under a deadline: past it the process exits with the reason already
+ * printed, as NCCL watchdogs elsewhere do (PyTorch's TORCH_NCCL_ASYNC_ERROR_
+ * HANDLING) — the one place the library ends the process, because nothing
+ * else can return from a hung driver call. */
+enum { TL_ABORT_DEADLINE_S = 10 };
+
+typedef struct abort_deadline {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done, rank;
+} abort_deadline;
+
+static void *abort_deadline_main(void *arg)
+{
+    abort_deadline *d = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += TL_ABORT_DEADLINE_S;
+    pthread_mutex_lock(&d->mu);
+    while (!d->done)
+        if (pthread_cond_timedwait(&d->cv, &d->mu, &until) == ETIMEDOUT && !d->done) {
+            fprintf(stderr, "%sncclCommAbort did not return within %d s (a kernel still running on the GPU); "
+                            "exiting\n", tl_log_prefix(), TL_ABORT_DEADLINE_S);
+            fflush(stderr);
+            _exit(1);
+        }
+    pthread_mutex_unlock(&d->mu);
+    return NULL;
+}
+
+/* Tell the other ranks, then abort the communicators under the deadline. */
+static void give_up(tl_ctx *ctx, tl_gpu *g)
+{
+    tl_comm_announce_failure(ctx);
+    abort_deadline d = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .rank = ctx->rank};
+    pthread_t th;
+    int started = pthread_create(&th, NULL, abort_deadline_main, &d) == 0;
+    abort_comms(g);
+    if (!started) return;
+    pthread_mutex_lock(&d.mu);
+    d.done = 1;
+    pthread_cond_signal(&d.cv);
+    pthread_mutex_unlock(&d.mu);
+    pthread_join(th, NULL);
+}
+
 /* One wait loop for every watched operation. done() returns 1 when finished,
- * 0 while running, -1 on its own error (already reported). */
+ * 0 while running, -1 on its own error (already reported). Failures are
+ * reported before the communicators are aborted, so the reason is printed
+ * even if the abort never returns. */
 typedef int (*tl_done_fn)(void *arg, tl_status *st);
 
 static tl_status watch(tl_ctx *ctx, tl_gpu *g, const char *what, tl_done_fn done, void *arg)
@@ -161,36 +217,28 @@ static tl_status watch(tl_ctx *ctx, tl_gpu *g, const char *what, tl_done_fn done
         tl_status st = TL_OK;
         int d = done(arg, &st);
         if (d > 0) return TL_OK;
-        if (d < 0) {
-            tl_comm_announce_failure(ctx);
-            abort_comms(g);
-            return st;
-        }
         const char *which = NULL, *detail = NULL;
-        ncclResult_t r = comm_error(g, &which, &detail);
-        if (r != ncclSuccess) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "%s", detail ? detail : "");
-            tl_comm_announce_failure(ctx);
-            abort_comms(g);
-            return TL_FAIL(TL_ERR_NCCL, "rank %d: %s: NCCL error on the %s communicator: %s%s%s; communicators aborted",
-                           ctx->rank, what, which, ncclGetErrorString(r), msg[0] ? ": " : "", msg);
+        ncclResult_t r = d < 0 ? ncclSuccess : comm_error(g, &which, &detail);
+        if (d < 0) {
+            /* done() has reported it */
+        } else if (r != ncclSuccess) {
+            st = TL_FAIL(TL_ERR_NCCL, "rank %d: %s: NCCL error on the %s communicator: %s%s%s; aborting the communicators",
+                         ctx->rank, what, which, ncclGetErrorString(r), detail && *detail ? ": " : "",
+                         detail ? detail : "");
+        } else if (tl_comm_peer_failed(ctx)) {
+            tl_log("%s: another rank failed; aborting the NCCL communicators", what);
+            st = TL_ERR_REMOTE;
+        } else if (elapsed_s(t0) > timeout) {
+            st = TL_FAIL(TL_ERR_TIMEOUT,
+                         "rank %d: %s: not finished after %.0f s (a rank missing from a collective, or a "
+                         "mismatched send/recv?); aborting the communicators",
+                         ctx->rank, what, timeout);
+        } else {
+            backoff(t0);
+            continue;
         }
-        if (tl_comm_peer_failed(ctx)) {
-            tl_comm_announce_failure(ctx);
-            abort_comms(g);
-            tl_log("%s: another rank failed; NCCL communicators aborted", what);
-            return TL_ERR_REMOTE;
-        }
-        if (elapsed_s(t0) > timeout) {
-            tl_comm_announce_failure(ctx);
-            abort_comms(g);
-            return TL_FAIL(TL_ERR_TIMEOUT,
-                           "rank %d: %s: not finished after %.0f s (a rank missing from a collective, or a "
-                           "mismatched send/recv?); NCCL communicators aborted",
-                           ctx->rank, what, timeout);
-        }
-        backoff(t0);
+        give_up(ctx, g);
+        return st;
     }
 }
 
@@ -259,7 +307,7 @@ static tl_status wait_new_comm(tl_ctx *ctx, tl_gpu *g, ncclComm_t *comm, const c
         const char *why = d < 0 ? NULL : tl_comm_peer_failed(ctx) ? "another rank failed"
                                        : elapsed_s(t0) > timeout ? "timed out" : NULL;
         if (d < 0 || why) {
-            tl_comm_announce_failure(ctx);
+            tl_comm_announce_failure(ctx); /* a blocking init can wait on the peers too */
             ncclCommAbort(*comm);
             *comm = NULL;
             if (d < 0) return st;

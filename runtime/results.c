@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/timing.h"
+#include <time.h>
 
 static tl_status write_all(int fd, const char *buf, size_t n, const char *path)
 {
@@ -166,9 +166,11 @@ tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)
     int fd = -1;
     tl_status st = TL_OK;
     /* pid + thread + clock: unique across the ranks of one run without shared state */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld.%d", path, (long)getpid(), (long)gettid(),
-                         (int)(tl_time_ns() % 1000000) + attempt);
+                         (int)(now.tv_nsec % 1000000) + attempt);
         TL_CHECK(n > 0 && (size_t)n < sizeof tmp, TL_ERR_INVAL, "%s: path too long", path);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST) return TL_FAIL(TL_ERR_IO, "%s: open: %s", tmp, strerror(errno));

@@ -90,9 +90,12 @@ static void expect_watchdog(const char *cmd)
     int rc = run("%s", cmd);
     double secs = (double)(tl_time_ns() - t0) * 1e-9;
     TL_ASSERT_MSG(rc != 0, "the mismatched run succeeded");
-    TL_ASSERT(strstr(out_buf, "rank 0: watchdog returned 'timed out'"));
     TL_ASSERT(strstr(out_buf, "rank 0: mismatched allreduce: not finished after 5 s"));
-    TL_ASSERT(strstr(out_buf, "NCCL communicators aborted"));
+    TL_ASSERT(strstr(out_buf, "aborting the communicators"));
+    /* either the abort returned, or it hung in the driver and the abort
+     * deadline ended the process with the reason already printed */
+    TL_ASSERT(strstr(out_buf, "rank 0: watchdog returned 'timed out'") ||
+              strstr(out_buf, "ncclCommAbort did not return within"));
     /* 5 s watchdog plus bootstrap and teardown, far from a hang */
     TL_ASSERT_MSG(secs < 90, "took %.1f s", secs);
 }
