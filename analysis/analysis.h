@@ -91,6 +91,7 @@ typedef struct tl_an_meta {
     int64_t w0, w1;        /* window from metadata, or first start .. last end */
     int window_from_meta;
     int complete;          /* complete=yes (or absent) */
+    int iters_from_host;   /* iteration bounds from the host's "iter" ranges (tl_an_rank) */
     int64_t dropped;
 } tl_an_meta;
 
@@ -115,6 +116,11 @@ typedef struct tl_an_rank {
     int64_t *iter_start;   /* [iter]: first start of GPU activity of iter, INT64_MAX if none */
     int64_t *iter_end;     /* [iter]: last end */
     size_t niter;          /* entries of iter_start */
+    /* The host's "iter" ranges: the iteration bounds when no GPU activity
+     * carries its iteration (iters_from_host = 1 then). */
+    int64_t *host_start, *host_end;
+    size_t nhost;
+    int iters_from_host;
 } tl_an_rank;
 
 tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);

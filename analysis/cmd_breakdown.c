@@ -22,7 +22,8 @@ typedef struct bd_state {
     const tl_an_meta *meta;
     int64_t lo, hi;
     int by_iter;
-    int64_t first, last, it_min, it_max;
+    int64_t sel_w0, sel_w1, sel_n; /* --iters: the time span of the selected iterations, their count */
+    int64_t first, last, it_min, it_max, hit_min, hit_max;
 } bd_state;
 
 typedef struct bd_opts {
@@ -33,9 +34,16 @@ typedef struct bd_opts {
 static tl_status bd_record(void *user, const tl_trace_record *r)
 {
     bd_state *s = user;
+    if (r->kind == TL_KIND_HOST && r->iter >= 0 && r->name && !strcmp(r->name, "iter")) {
+        /* iterations counted from the host's ranges when no kernel carries one */
+        if (r->iter < s->hit_min) s->hit_min = r->iter;
+        if (r->iter > s->hit_max) s->hit_max = r->iter;
+        return TL_OK;
+    }
     if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET) return TL_OK;
     if (s->by_iter) {
-        if (r->iter < s->lo || (s->hi >= 0 && r->iter > s->hi)) return TL_OK;
+        /* by time, so activity the probes could not attribute (iter -1) counts too */
+        if (r->start_ns < s->sel_w0 || r->start_ns >= s->sel_w1) return TL_OK;
     } else if (s->meta->window_from_meta && (r->start_ns < s->meta->w0 || r->start_ns >= s->meta->w1)) {
         return TL_OK;
     }
@@ -143,8 +151,25 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
         tl_an_meta meta;
         bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
                       .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
-                      .it_min = INT64_MAX, .it_max = -1};
-        st = tl_an_scan(files[f], o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, bd_record, &s, &meta);
+                      .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
+        int flags = o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0;
+        if (s.by_iter) {
+            /* The selection's time span, exactly as overlap computes it. */
+            tl_an_rank rk;
+            int64_t *bounds = NULL, *its = NULL;
+            size_t nb = 0;
+            TL_TRYGOTO(tl_an_rank_load(files[f], flags, names, &rk), st, fail);
+            s.sel_w0 = rk.meta.w0;
+            s.sel_w1 = rk.meta.w1;
+            st = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
+            tl_an_rank_free(&rk);
+            free(bounds);
+            free(its);
+            TL_TRYGOTO(st, st, fail);
+            if (nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
+            s.sel_n = (int64_t)nb;
+        }
+        st = tl_an_scan(files[f], flags, bd_record, &s, &meta);
         if (st != TL_OK) {
             free(s.by_name);
             TL_TRYGOTO(st, st, fail);
@@ -152,9 +177,12 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
         rb[f].rank = meta.rank;
         rb[f].by_name = s.by_name;
         rb[f].nname = s.cap;
-        if (s.by_iter || !meta.window_from_meta) rb[f].w = s.last > s.first ? s.last - s.first : 0;
+        if (s.by_iter) rb[f].w = s.sel_w1 - s.sel_w0;
+        else if (!meta.window_from_meta) rb[f].w = s.last > s.first ? s.last - s.first : 0;
         else rb[f].w = meta.w1 - meta.w0;
-        rb[f].niter = s.it_max >= s.it_min ? s.it_max - s.it_min + 1 : 0;
+        rb[f].niter = s.by_iter ? s.sel_n
+                      : s.it_max >= s.it_min ? s.it_max - s.it_min + 1
+                      : s.hit_max >= s.hit_min ? s.hit_max - s.hit_min + 1 : 0;
         for (size_t k = 0; k < s.cap; k++) acc_merge(&rb[f].group[s.by_name[k].group], &s.by_name[k]);
     }
     char rk[32];

@@ -15,6 +15,7 @@ typedef struct diag_opts {
     double both_iters;       /* % of iterations with p2p or coll that hold both */
     double hidden_min;       /* hidden below this % -> no comm/compute overlap */
     double starve_ratio;     /* median overlapped / median alone */
+    double starve_share;     /* excess time of the overlapped instances, % of W */
     int64_t min_samples;
     double launch_share;     /* % of compute-lane time in short gaps */
     double short_kernel_us;
@@ -22,16 +23,20 @@ typedef struct diag_opts {
 } diag_opts;
 
 #define MAX_STARVE 16
+#define US(x) ((double)(x) / 1e3)
 
+/* Every instance of one communication kernel name on one rank, in start
+ * order, so the k-th instance can be paired with the k-th on the other
+ * ranks (NCCL matches the operations of a communicator in issue order). */
 typedef struct starve_acc {
     uint32_t name;
-    double *alone, *over;
-    size_t na, no, capa, capo;
+    int64_t *s, *e;
+    size_t n, cap;
 } starve_acc;
 
 typedef struct rank_diag {
     int rank;
-    int64_t w0;
+    int64_t w0, w1, w;
     /* serialisation */
     size_t n_either, n_both, n_both_overlap;
     int64_t ex_iter, ex_p2p[2], ex_coll[2];
@@ -40,9 +45,11 @@ typedef struct rank_diag {
     /* launch-bound */
     int64_t nlane, gaps_short, ngaps_short, lane_busy;
     double med_lane_us;
-    /* starvation, per comm kernel name */
+    /* starvation, per comm kernel name; the compute union for the overlap test */
     starve_acc st[MAX_STARVE];
     size_t nst;
+    int64_t *cseg;
+    size_t ncseg;
 } rank_diag;
 
 typedef struct diag_state {
@@ -78,11 +85,28 @@ static tl_status push_d(double **a, size_t *n, size_t *cap, double v)
     return TL_OK;
 }
 
+static tl_status push_se(starve_acc *a, int64_t s, int64_t e)
+{
+    if (a->n == a->cap) {
+        size_t c = a->cap ? 2 * a->cap : 256;
+        int64_t *ns = realloc(a->s, c * sizeof *ns);
+        TL_CHECK(ns, TL_ERR_NOMEM, "%zu instances", c);
+        a->s = ns;
+        int64_t *ne = realloc(a->e, c * sizeof *ne);
+        TL_CHECK(ne, TL_ERR_NOMEM, "%zu instances", c);
+        a->e = ne;
+        a->cap = c;
+    }
+    a->s[a->n] = s;
+    a->e[a->n] = e;
+    a->n++;
+    return TL_OK;
+}
+
 static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
 {
     diag_state *s = user;
     tl_status st = TL_OK;
-    int64_t *seg = NULL;
     double *lane_d = NULL;
     uint8_t *compute_stream = NULL;
     if (s->n == s->cap) {
@@ -96,6 +120,8 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     memset(d, 0, sizeof *d);
     d->rank = rk->meta.rank;
     d->w0 = res->meta.w0;
+    d->w1 = res->meta.w1;
+    d->w = res->whole.w;
     d->ex_iter = -1;
     int64_t w0 = res->meta.w0, w1 = res->meta.w1;
 
@@ -107,21 +133,44 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
         if (p > 0 && c > 0) {
             d->n_both++;
             if (tl_an_m_inter(m, TL_AN_C_P2P | TL_AN_C_COLL) > 0) d->n_both_overlap++;
-            else if (d->ex_iter < 0) d->ex_iter = res->iters[k];
+        }
+    }
+    /* The example: the middle one of the serialised iterations, away from
+     * the warm-up of the first ones. */
+    for (size_t k = 0, seen = 0, want = (d->n_both - d->n_both_overlap) / 2; k < res->nslices; k++) {
+        const tl_an_metrics *m = &res->slices[k];
+        if (!tl_an_m_union(m, TL_AN_C_P2P) || !tl_an_m_union(m, TL_AN_C_COLL) ||
+            tl_an_m_inter(m, TL_AN_C_P2P | TL_AN_C_COLL) > 0)
+            continue;
+        if (seen++ == want) {
+            d->ex_iter = res->iters[k];
+            break;
         }
     }
     if (d->ex_iter >= 0) {
+        /* The example's spans come from the slice's time range, not from the
+         * records' iter: NCCL kernels may carry iter=-1 (launch not attributed). */
+        int64_t *bounds = NULL, *its = NULL, sw0 = w0, sw1 = w1;
+        size_t nb = 0;
+        TL_TRYGOTO(tl_an_rank_slices(rk, s->o->c.iter_lo, s->o->c.iter_hi, &bounds, &its, &nb, &sw0, &sw1), st, fail);
+        size_t k = 0;
+        while (k < nb && its[k] != d->ex_iter) k++;
+        int64_t lo = k < nb && bounds[k] > w0 ? bounds[k] : w0, hi = k + 1 < nb && bounds[k + 1] < w1 ? bounds[k + 1] : w1;
+        free(bounds);
+        free(its);
         d->ex_p2p[0] = d->ex_coll[0] = INT64_MAX;
         d->ex_p2p[1] = d->ex_coll[1] = INT64_MIN;
-        for (size_t j = 0; j < rk->n; j++) {
+        for (size_t j = 0; j < rk->n && rk->v[j].start < hi; j++) {
             const tl_an_ival *v = &rk->v[j];
-            if (v->iter != d->ex_iter) continue;
+            if (v->end <= lo) continue;
             int c = tl_an_ival_class(v);
             int64_t *x = c == TL_AN_C_P2P ? d->ex_p2p : c == TL_AN_C_COLL ? d->ex_coll : NULL;
             if (!x) continue;
-            if (v->start < x[0]) x[0] = v->start;
-            if (v->end > x[1]) x[1] = v->end;
+            int64_t a = v->start > lo ? v->start : lo, b = v->end < hi ? v->end : hi;
+            if (a < x[0]) x[0] = a;
+            if (b > x[1]) x[1] = b;
         }
+        if (d->ex_p2p[0] == INT64_MAX || d->ex_coll[0] == INT64_MAX) d->ex_iter = -1;
     }
 
     /* Streams: communication kernels on a stream that also runs compute kernels. */
@@ -137,14 +186,14 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
         if (compute_stream[rk->v[j].stream]) d->comm_on_compute_stream++;
     }
 
-    /* Starvation: durations of each comm kernel name overlapping compute (at
-     * least half their length) vs alone. */
-    size_t nseg = 0;
-    TL_TRYGOTO(tl_an_union_segments(rk->v, rk->n, TL_AN_C_COMPUTE, &seg, &nseg), st, fail);
+    /* Starvation: every communication kernel of the trace (the window is
+     * applied in report(), after pairing instances across ranks) and the
+     * compute union they are tested against. */
+    TL_TRYGOTO(tl_an_union_segments(rk->v, rk->n, TL_AN_C_COMPUTE, &d->cseg, &d->ncseg), st, fail);
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
         int c = tl_an_ival_class(v);
-        if ((c != TL_AN_C_P2P && c != TL_AN_C_COLL) || v->start < w0 || v->start >= w1) continue;
+        if (c != TL_AN_C_P2P && c != TL_AN_C_COLL) continue;
         size_t a = 0;
         while (a < d->nst && d->st[a].name != v->name) a++;
         if (a == d->nst) {
@@ -153,10 +202,7 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
             d->st[a].name = v->name;
             d->nst++;
         }
-        starve_acc *sa = &d->st[a];
-        int64_t dur = v->end - v->start, ov = tl_an_overlap_with(seg, nseg, v->start, v->end);
-        if (2 * ov >= dur && dur > 0) TL_TRYGOTO(push_d(&sa->over, &sa->no, &sa->capo, (double)dur / 1e3), st, fail);
-        else TL_TRYGOTO(push_d(&sa->alone, &sa->na, &sa->capa, (double)dur / 1e3), st, fail);
+        TL_TRYGOTO(push_se(&d->st[a], v->start, v->end), st, fail);
     }
 
     /* Launch-bound compute: gaps between consecutive kernels of the compute lane. */
@@ -186,23 +232,87 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     d->nlane = (int64_t)nl;
     d->med_lane_us = median(lane_d, nl);
 fail:
-    free(seg);
     free(lane_d);
     free(compute_stream);
     return st;
 }
 
-static void free_diag(diag_state *s)
+/* One communication kernel name on one rank, its instances in the window
+ * paired with the same instance on every rank: the kernel can only make
+ * progress once the last rank has launched its part, so its working time is
+ * end - (latest start over the ranks), and the time before is a wait for a
+ * peer, not work. Unpaired (counts differ across ranks, or one rank): the
+ * raw durations. */
+typedef struct starve_eval {
+    size_t no, na;          /* instances overlapping compute (>= half their working time), alone */
+    double mo, ma;          /* median working time, us */
+    double excess_us;       /* Σ (overlapped working time - median alone) */
+    double wait_us;         /* Σ waits for the last peer */
+    double sum_us;          /* Σ kernel durations */
+    double med_wait_us;
+    size_t nwin;            /* instances in the window */
+    int paired;
+} starve_eval;
+
+static const starve_acc *find_acc(const rank_diag *d, uint32_t name)
 {
-    for (size_t r = 0; r < s->n; r++)
-        for (size_t a = 0; a < s->rd[r].nst; a++) {
-            free(s->rd[r].st[a].alone);
-            free(s->rd[r].st[a].over);
-        }
-    free(s->rd);
+    for (size_t a = 0; a < d->nst; a++)
+        if (d->st[a].name == name) return &d->st[a];
+    return NULL;
 }
 
-#define US(x) ((double)(x) / 1e3)
+static tl_status eval_starve(const diag_state *s, size_t r, const starve_acc *sa, starve_eval *ev)
+{
+    tl_status st = TL_OK;
+    const rank_diag *d = &s->rd[r];
+    double *over = NULL, *alone = NULL, *wait = NULL;
+    size_t capo = 0, capa = 0, capw = 0, nw = 0;
+    memset(ev, 0, sizeof *ev);
+    ev->paired = s->n > 1;
+    for (size_t q = 0; q < s->n && ev->paired; q++) {
+        const starve_acc *o = find_acc(&s->rd[q], sa->name);
+        if (!o || o->n != sa->n) ev->paired = 0;
+    }
+    for (size_t i = 0; i < sa->n; i++) {
+        if (sa->s[i] < d->w0 || sa->s[i] >= d->w1) continue;
+        int64_t eff = sa->s[i];
+        if (ev->paired)
+            for (size_t q = 0; q < s->n; q++) {
+                int64_t sq = find_acc(&s->rd[q], sa->name)->s[i];
+                if (sq > eff) eff = sq;
+            }
+        if (eff >= sa->e[i]) eff = sa->s[i]; /* a peer started after this one ended: not the same operation */
+        int64_t dur = sa->e[i] - eff, ov = tl_an_overlap_with(d->cseg, d->ncseg, eff, sa->e[i]);
+        ev->nwin++;
+        ev->wait_us += US(eff - sa->s[i]);
+        ev->sum_us += US(sa->e[i] - sa->s[i]);
+        TL_TRYGOTO(push_d(&wait, &nw, &capw, US(eff - sa->s[i])), st, fail);
+        if (dur > 0 && 2 * ov >= dur) TL_TRYGOTO(push_d(&over, &ev->no, &capo, US(dur)), st, fail);
+        else TL_TRYGOTO(push_d(&alone, &ev->na, &capa, US(dur)), st, fail);
+    }
+    ev->mo = median(over, ev->no);
+    ev->ma = median(alone, ev->na);
+    ev->med_wait_us = median(wait, nw);
+    for (size_t i = 0; i < ev->no && ev->na; i++)
+        if (over[i] > ev->ma) ev->excess_us += over[i] - ev->ma;
+fail:
+    free(over);
+    free(alone);
+    free(wait);
+    return st;
+}
+
+static void free_diag(diag_state *s)
+{
+    for (size_t r = 0; r < s->n; r++) {
+        for (size_t a = 0; a < s->rd[r].nst; a++) {
+            free(s->rd[r].st[a].s);
+            free(s->rd[r].st[a].e);
+        }
+        free(s->rd[r].cseg);
+    }
+    free(s->rd);
+}
 
 typedef struct verdicts {
     int serial, nohide, starve, launch;
@@ -229,10 +339,10 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
     TL_TRYGOTO(tl_an_table_std_meta(t, "diagnose", dir), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "thresholds",
                                 "min-comm-share %g%%, serial-overlap %g%%, both-iters %g%%, hidden-min %g%%, "
-                                "starve-ratio %g, min-samples %lld, launch-share %g%%, short-kernel-us %g, "
+                                "starve-ratio %g, starve-share %g%%, min-samples %lld, launch-share %g%%, short-kernel-us %g, "
                                 "launch-gap-us %g",
                                 o->min_comm_share, o->serial_overlap, o->both_iters, o->hidden_min, o->starve_ratio,
-                                (long long)o->min_samples, o->launch_share, o->short_kernel_us, o->c.launch_gap_us),
+                                o->starve_share, (long long)o->min_samples, o->launch_share, o->short_kernel_us, o->c.launch_gap_us),
                 st, fail);
     static const char *const cols[][2] = {{"rule", ""}, {"rank", ""}, {"verdict", ""}, {"value", ""},
                                           {"threshold", ""}, {"measure", ""}};
@@ -333,7 +443,8 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
                    o->hidden_min, o->min_comm_share);
         }
     }
-    /* Rule 3: starved communication kernels. */
+    /* Rule 3: starved communication kernels (working time after the last
+     * peer arrived, with compute vs alone). */
     {
         int any = 0;
         size_t len = 0;
@@ -341,37 +452,41 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
         for (size_t r = 0; r < nr; r++) {
             rank_diag *d = &s->rd[r];
             double worst = NAN;
+            int found = 0;
             for (size_t a = 0; a < d->nst; a++) {
-                starve_acc *sa = &d->st[a];
-                if ((int64_t)sa->na < o->min_samples || (int64_t)sa->no < o->min_samples) continue;
-                double ma = median(sa->alone, sa->na), mo = median(sa->over, sa->no), ratio = mo / ma;
+                starve_eval se;
+                TL_TRYGOTO(eval_starve(s, r, &d->st[a], &se), st, fail);
+                if ((int64_t)se.na < o->min_samples || (int64_t)se.no < o->min_samples) continue;
+                double ratio = se.mo / se.ma, share = d->w > 0 ? 100 * se.excess_us / US(d->w) : 0;
                 if (!isfinite(worst) || ratio > worst) worst = ratio;
-                if (ratio < o->starve_ratio) continue;
-                any = 1;
-                const char *nm = tl_an_names_get(s->names, sa->name);
+                if (ratio < o->starve_ratio || share < o->starve_share) continue;
+                any = found = 1;
+                const char *nm = tl_an_names_get(s->names, d->st[a].name);
                 len += (size_t)snprintf(ev + len, sizeof ev - len,
                                         "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute "
-                                        "vs %.1f us over %zu alone (%.2fx)\n",
-                                        d->rank, nm, mo, sa->no, ma, sa->na, ratio);
+                                        "vs %.1f us over %zu alone (%.2fx), %.1f us extra = %.1f%% of the window%s\n",
+                                        d->rank, nm, se.mo, se.no, se.ma, se.na, ratio, se.excess_us, share,
+                                        se.paired ? "" : " (raw durations: instances not paired across ranks)");
                 if (len >= sizeof ev) len = sizeof ev - 1;
             }
-            TL_TRYGOTO(add_rule_row(t, "starved-communication", d->rank, isfinite(worst) && worst >= o->starve_ratio,
-                                    worst, o->starve_ratio, "overlapped/alone median"),
+            TL_TRYGOTO(add_rule_row(t, "starved-communication", d->rank, found, worst, o->starve_ratio,
+                                    "overlapped/alone median"),
                        st, fail);
         }
         if (any) {
             nfind++;
             printf("FINDING %d [starved-communication]: communication kernels take far longer while compute runs "
-                   "than alone\n  evidence:\n%s"
-                   "  remedy: the compute kernels occupy the SMs NCCL needs. Create the communication streams with "
-                   "a higher priority (cudaStreamCreateWithPriority), bound the compute grid, or give NCCL its own "
-                   "CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on the split "
-                   "communicator).\n\n",
+                   "than alone\n  evidence (working time = end - latest start of the same operation over the "
+                   "ranks, so waiting for a late peer does not count):\n%s"
+                   "  remedy: the compute kernels occupy the SMs and memory bandwidth NCCL needs. Create the "
+                   "communication streams with a higher priority (cudaStreamCreateWithPriority), bound the compute "
+                   "grid, or give NCCL its own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on "
+                   "the split communicator).\n\n",
                    nfind, ev);
         } else {
-            printf("ok [starved-communication]: no communication kernel is %gx slower with compute than alone "
-                   "(needs >= %lld instances of each)\n",
-                   o->starve_ratio, (long long)o->min_samples);
+            printf("ok [starved-communication]: no communication kernel works %gx longer with compute than alone "
+                   "at a cost of >= %g%% of the window (needs >= %lld instances of each)\n",
+                   o->starve_ratio, o->starve_share, (long long)o->min_samples);
         }
     }
     /* Rule 4: launch-bound compute. */
@@ -418,6 +533,24 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
                "three lanes busy together %.2f%% of the window\n",
                res[r].meta.rank, 100 * tl_an_m_hidden(m), 100 * tl_an_m_ccover(m), 100 * tl_an_m_triple(m));
     }
+    for (size_t r = 0; r < nr && nr > 1; r++) {
+        const rank_diag *d = &s->rd[r];
+        double wsum = 0, ksum = 0;
+        size_t npaired = 0, nwin = 0;
+        for (size_t a = 0; a < d->nst; a++) {
+            starve_eval se;
+            TL_TRYGOTO(eval_starve(s, r, &d->st[a], &se), st, fail);
+            if (!se.paired) continue;
+            npaired++;
+            nwin += se.nwin;
+            wsum += se.wait_us;
+            ksum += se.sum_us;
+        }
+        if (!npaired || !nwin) continue;
+        printf("peer wait rank %d: %zu NCCL kernels spent %.1f of their %.1f us (%.0f%%, %.1f us each) waiting for "
+               "the last rank to start the same operation; U(comm) and hidden include that wait\n",
+               d->rank, nwin, wsum, ksum, ksum > 0 ? 100 * wsum / ksum : 0, wsum / (double)nwin);
+    }
     putchar('\n');
     tl_an_table_print(t, stdout);
     printf("# %d finding%s\n", nfind, nfind == 1 ? "" : "s");
@@ -446,6 +579,9 @@ int tl_an_cmd_diagnose(int argc, char **argv)
         {.name = "starve-ratio", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, starve_ratio), .def = "1.5",
          .metavar = "X", .help = "median overlapped / median alone duration that means starved", .min = 1,
          .max = 1e6},
+        {.name = "starve-share", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, starve_share), .def = "2",
+         .metavar = "PCT", .help = "starved only if the extra working time is this % of the window", .min = 0,
+         .max = 100},
         {.name = "min-samples", .type = TL_OPT_INT, .offset = offsetof(diag_opts, min_samples), .def = "3",
          .metavar = "N", .help = "instances needed on each side for the starvation rule", .min = 1, .max = 1e9},
         {.name = "launch-share", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, launch_share), .def = "25",

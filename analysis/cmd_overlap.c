@@ -119,9 +119,11 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
                 st, fail);
     if (o->c.iters) TL_TRYGOTO(tl_an_table_meta(t, "iters", "%s", o->c.iters), st, fail);
     for (size_t r = 0; r < nr; r++)
-        TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s", res[r].meta.rank, res[r].meta.device,
+        TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s%s", res[r].meta.rank, res[r].meta.device,
                                     res[r].meta.device_name, res[r].meta.host,
-                                    res[r].meta.complete ? "complete" : "INCOMPLETE (records dropped)"),
+                                    res[r].meta.complete ? "complete" : "INCOMPLETE (records dropped)",
+                                    res[r].meta.iters_from_host ? "; iterations bounded by the host's iter ranges "
+                                                                  "(no GPU activity carries its iteration)" : ""),
                    st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; hidden = |comm∩compute|/U(comm), "
                                               "comm_comm = |p2p∩coll|/min(U(p2p),U(coll)), triple = "

@@ -22,7 +22,7 @@ typedef struct kept {
 typedef struct tl_state {
     kept *k;
     size_t n, cap;
-    int64_t origin;
+    int64_t origin, end; /* the first rank's selection: one time span for every rank */
     int nranks;
 } tl_state;
 
@@ -41,11 +41,17 @@ static const char *const lane_label[4] = {"Compute", "P2P", "Collective", "Copy/
 static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
 {
     tl_state *s = user;
-    if (res->meta.w0 < s->origin) s->origin = res->meta.w0;
-    s->nranks++;
+    /* Every rank is drawn over the first rank's selection: ranks run their
+     * iterations at different times (a late rank makes the others' NCCL
+     * kernels wait), and one time span shows that; the selections of
+     * unattributed runs (host iteration ranges) can lie far apart. */
+    if (s->nranks++ == 0) {
+        s->origin = res->meta.w0;
+        s->end = res->meta.w1;
+    }
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        if (v->end <= res->meta.w0 || v->start >= res->meta.w1) continue;
+        if (v->end <= s->origin || v->start >= s->end) continue;
         if (s->n == s->cap) {
             size_t c = s->cap ? 2 * s->cap : 1024;
             kept *nk = realloc(s->k, c * sizeof *nk);
@@ -58,6 +64,38 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
         s->n++;
     }
     return TL_OK;
+}
+
+/* Where a communication kernel's work begins: the latest start of the same
+ * operation over the ranks (the same kernel name ending within END_SKEW_NS
+ * on every other rank: a collective or send/recv completes together on its
+ * ranks). Before it the kernel waits for a late peer. Its own start when a
+ * rank has no such kernel in the span. Quadratic, so only for short spans. */
+#define END_SKEW_NS 5000
+#define PAIR_MAX 50000
+static int64_t work_start(const tl_state *s, size_t j)
+{
+    const tl_an_ival *x = &s->k[j].v;
+    if ((x->cat != TL_CAT_P2P && x->cat != TL_CAT_COLL) || x->kind != TL_KIND_KERNEL || s->n > PAIR_MAX ||
+        s->nranks < 2)
+        return x->start;
+    int64_t ws = x->start;
+    for (int q = 0; q < s->nranks; q++) {
+        if (q == s->k[j].rank) continue;
+        int64_t best = -1, bskew = END_SKEW_NS + 1;
+        for (size_t i = 0; i < s->n; i++) {
+            const tl_an_ival *y = &s->k[i].v;
+            if (s->k[i].rank != q || y->name != x->name || y->kind != TL_KIND_KERNEL) continue;
+            int64_t d = y->end > x->end ? y->end - x->end : x->end - y->end;
+            if (d < bskew) {
+                bskew = d;
+                best = y->start;
+            }
+        }
+        if (best < 0) return x->start;
+        if (best > ws) ws = best;
+    }
+    return ws < x->end ? ws : x->end;
 }
 
 int tl_an_cmd_timeline(int argc, char **argv)
@@ -93,7 +131,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
-    tl_state s = {.origin = INT64_MAX};
+    tl_state s = {.origin = INT64_MAX, .end = INT64_MIN};
     tl_an_out out = {0};
     tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
                              .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
@@ -123,9 +161,13 @@ int tl_an_cmd_timeline(int argc, char **argv)
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
     TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
-    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter\n");
+    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us\n");
+    size_t written = 0;
     for (size_t j = 0; j < s.n; j++) {
         const tl_an_ival *v = &s.k[j].v;
+        if (v->end <= s.origin || v->start >= s.end) continue;
+        int64_t a = v->start > s.origin ? v->start : s.origin, b = v->end < s.end ? v->end : s.end;
+        written++;
         int lp = lane_pos(v->lane);
         const char *nm = tl_an_names_get(names, v->name);
         fprintf(out.f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
@@ -135,13 +177,17 @@ int tl_an_cmd_timeline(int argc, char **argv)
             if (*p == '"') fputc('"', out.f);
             fputc(*p == '\n' ? ' ' : *p, out.f);
         }
-        fprintf(out.f, "\",%.3f,%.3f,%d\n", (double)(v->start - s.origin) / 1e3, (double)(v->end - s.origin) / 1e3,
-                v->iter);
+        int64_t ws = work_start(&s, j);
+        ws = ws < a ? a : ws > b ? b : ws;
+        fprintf(out.f, "\",%.3f,%.3f,%d,%.3f\n", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3, v->iter,
+                (double)(ws - s.origin) / 1e3);
     }
     TL_TRYGOTO(tl_an_out_close(&out, 1), st, fail);
     printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %lld:%lld\n# ranks: %zu\n"
+           "# span: %.1f us, the selection on the first rank; every rank drawn over it, activity clipped\n"
            "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",
-           pr.positional[0], (long long)oo.iter_lo, (long long)oo.iter_hi, nr, s.n, o.out);
+           pr.positional[0], (long long)oo.iter_lo, (long long)oo.iter_hi, nr, (double)(s.end - s.origin) / 1e3,
+           written, o.out);
 fail:
     tl_an_out_close(&out, 0);
     free(s.k);

@@ -148,10 +148,41 @@ typedef struct load_state {
 /* Iterations beyond this are a corrupt trace, not a long run. */
 #define MAX_ITER (1 << 26)
 
+static tl_status grow_iters(int64_t **a, int64_t **b, size_t *n, size_t it)
+{
+    if (it < *n) return TL_OK;
+    size_t m = *n ? *n : 64;
+    while (m <= it) m *= 2;
+    int64_t *na = realloc(*a, m * sizeof *na);
+    TL_CHECK(na, TL_ERR_NOMEM, "%zu iterations", m);
+    *a = na;
+    int64_t *nb = realloc(*b, m * sizeof *nb);
+    TL_CHECK(nb, TL_ERR_NOMEM, "%zu iterations", m);
+    *b = nb;
+    for (size_t k = *n; k < m; k++) {
+        na[k] = INT64_MAX;
+        nb[k] = INT64_MIN;
+    }
+    *n = m;
+    return TL_OK;
+}
+
+static tl_status keep_host_iter(tl_an_rank *rk, const tl_trace_record *r)
+{
+    TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "iteration %" PRId64 " beyond %d", r->iter, MAX_ITER);
+    size_t it = (size_t)r->iter;
+    TL_TRY(grow_iters(&rk->host_start, &rk->host_end, &rk->nhost, it));
+    if (r->start_ns < rk->host_start[it]) rk->host_start[it] = r->start_ns;
+    if (r->end_ns > rk->host_end[it]) rk->host_end[it] = r->end_ns;
+    return TL_OK;
+}
+
 static tl_status keep_record(void *user, const tl_trace_record *r)
 {
     load_state *ls = user;
     tl_an_rank *rk = ls->rk;
+    if (r->kind == TL_KIND_HOST && r->iter >= 0 && r->name && !strcmp(r->name, "iter"))
+        return keep_host_iter(rk, r);
     if (!is_gpu_activity(r)) return TL_OK;
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "iteration %" PRId64 " beyond %d", r->iter, MAX_ITER);
     if (rk->n == rk->cap) {
@@ -183,21 +214,7 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     v->stream = (uint16_t)s;
     if (r->iter >= 0) {
         size_t it = (size_t)r->iter;
-        if (it >= rk->niter) {
-            size_t n = rk->niter ? rk->niter : 64;
-            while (n <= it) n *= 2;
-            int64_t *a = realloc(rk->iter_start, n * sizeof *a);
-            TL_CHECK(a, TL_ERR_NOMEM, "%zu iterations", n);
-            rk->iter_start = a;
-            int64_t *b = realloc(rk->iter_end, n * sizeof *b);
-            TL_CHECK(b, TL_ERR_NOMEM, "%zu iterations", n);
-            rk->iter_end = b;
-            for (size_t k = rk->niter; k < n; k++) {
-                a[k] = INT64_MAX;
-                b[k] = INT64_MIN;
-            }
-            rk->niter = n;
-        }
+        TL_TRY(grow_iters(&rk->iter_start, &rk->iter_end, &rk->niter, it));
         if (r->start_ns < rk->iter_start[it]) rk->iter_start[it] = r->start_ns;
         if (r->end_ns > rk->iter_end[it]) rk->iter_end[it] = r->end_ns;
     }
@@ -223,6 +240,21 @@ tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an
         }
     }
     tl_an_ival_sort(rk->v, rk->n);
+    /* No GPU activity carries its iteration (the probes could not attribute
+     * the launches): the host's iteration ranges bound the iterations, so
+     * windows are still selected by time and no activity is dropped. */
+    int gpu_iters = 0;
+    for (size_t k = 0; k < rk->niter && !gpu_iters; k++) gpu_iters = rk->iter_start[k] != INT64_MAX;
+    if (!gpu_iters && rk->nhost) {
+        free(rk->iter_start);
+        free(rk->iter_end);
+        rk->iter_start = rk->host_start;
+        rk->iter_end = rk->host_end;
+        rk->niter = rk->nhost;
+        rk->host_start = rk->host_end = NULL;
+        rk->nhost = 0;
+        rk->iters_from_host = rk->meta.iters_from_host = 1;
+    }
     return TL_OK;
 }
 
@@ -233,6 +265,8 @@ void tl_an_rank_free(tl_an_rank *rk)
     free(rk->streams);
     free(rk->iter_start);
     free(rk->iter_end);
+    free(rk->host_start);
+    free(rk->host_end);
     memset(rk, 0, sizeof *rk);
 }
 

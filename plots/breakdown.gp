@@ -5,23 +5,23 @@
 #   gnuplot -e "file='stack.csv'; out='breakdown.png'" plots/breakdown.gp
 # Input: CSV from `trilap-analyze breakdown RUN_DIR... --stack-csv FILE`.
 if (!exists("file")) { print "breakdown.gp: set file='stack.csv' and out='x.png'"; exit status 2 }
-if (!exists("width")) width = 900
+if (!exists("width")) width = 1000
 if (!exists("height")) height = 500
 # common.gp lives beside this script, wherever gnuplot is started
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
 load dir . "common.gp"
-set title "GPU time per iteration by kernel category (mean over ranks)"
+set title "GPU time per iteration by kernel category (mean over ranks)\n{/*0.8 NCCL kernel time includes waiting for the peer rank; bars above the marker ran concurrently}"
 set ylabel "µs per iteration"
 set style data histogram
 set style histogram rowstacked
 set style fill solid 0.9 border lc rgb "#333333"
 set boxwidth 0.6
-set key outside right top vertical noenhanced
+set key outside right top vertical noenhanced Left reverse
 set grid ytics lc rgb "#dddddd"
 set yrange [0:*]
-set xtics noenhanced
-set bmargin 4
+set xtics noenhanced rotate by -20 left
+set bmargin 6
 label(r, g) = sprintf("%s\n%d GPU%s", r, g, g == 1 ? "" : "s")
 cmd = ""
 do for [k = 1:words(categories)] {
@@ -32,5 +32,9 @@ do for [k = 1:words(categories)] {
                             cmd eq "" ? "" : ", ", c, int(word(palette, k)), c)
     }
 }
-cmd = cmd . ", file using 0:(column('window_per_iter_us')) with points pt 7 ps 1.5 lc rgb 'black' title 'iteration time'"
+cmd = cmd . ", file using 0:(column('window_per_iter_us')) with points pt 7 ps 1.8 lc rgb 'black' title 'iteration time (traced window / iterations)'"
+# timed=1: the CSV has a timed_us column, the untraced median of the same run
+if (exists("timed") && timed) {
+    cmd = cmd . ", file using 0:(column('timed_us')) with points pt 9 ps 2.2 lc rgb '#1f4e9c' title 'iteration time (untraced median)'"
+}
 eval("plot " . cmd)

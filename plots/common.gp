@@ -7,10 +7,11 @@ set datafile columnheaders
 if (!exists("width")) width = 1200
 if (!exists("height")) height = 500
 is_pdf = strstrt(out, ".pdf") > 0
+if (!exists("fontsize")) fontsize = 10
 if (is_pdf) {
-    set terminal pdfcairo enhanced color font "Sans,9" size (width / 100.0), (height / 100.0)
+    set terminal pdfcairo enhanced color font sprintf("Sans,%d", fontsize - 1) size (width / 100.0), (height / 100.0)
 } else {
-    set terminal pngcairo enhanced color font "Sans,10" size width, height
+    set terminal pngcairo enhanced color font sprintf("Sans,%d", fontsize) size width, height
 }
 set output out
 # breakdown categories (cat_id of `trilap-analyze timeline`, in this order)

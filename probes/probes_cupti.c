@@ -94,11 +94,17 @@ static const CUpti_CallbackId tl_runtime_quiet[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaSetDevice_v3020,
 };
 /* API records only relate GPU work to the host iteration that launched it,
- * so calls that enqueue no work (events, stream waits, queries, attribute
- * reads) are left out by name; TRILAP_CUPTI_API=all keeps them. The driver
- * domain is needed because NCCL launches its kernels with cuLaunchKernelEx.
- * CUPTI honours per-API switches only as exceptions to an enabled kind, so
- * both kinds are enabled and the rest switched off. */
+ * so runtime calls that enqueue no work (events, stream waits, queries,
+ * attribute reads) are left out by name: recording every runtime call cost
+ * +21% per iteration of the traced three-stream loop on 2 H200s, the launch
+ * calls alone +3% (results/trace-overhead-allapi-h200x2, trace-overhead-
+ * h200x2). CUPTI honours per-API switches only as exceptions to an enabled
+ * kind. NCCL launches its kernels through the driver API; recording driver
+ * launches (the DRIVER kind, filtered the same way) cost +18% and still did
+ * not find NCCL's launches (NCCL 2.28.3), so it is off unless
+ * TRILAP_CUPTI_API=driver; TRILAP_CUPTI_API=all records every runtime and
+ * driver call. GPU records whose launch is not found keep iter -1 (counted
+ * in the iter_unknown metadata) and are placed by time by the analysis. */
 static const char *const tl_api_work_prefixes[] = {"cudaLaunch", "cudaMemcpy", "cudaMemset", "cudaGraphLaunch",
                                                    "cuLaunch",   "cuMemcpy",   "cuMemset",   "cuGraphLaunch"};
 
@@ -113,21 +119,24 @@ static const struct {
     CUpti_ActivityKind kind;
     CUpti_CallbackDomain domain;
     CUpti_CallbackId nids;
+    int by_default;
 } tl_api_domains[] = {
-    {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE},
-    {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE},
+    {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, 1},
+    {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, 0},
 };
 
 /* enable=1: API records of the calls that enqueue work; enable=0: none. */
 static CUptiResult tl_cupti_api_records(int enable)
 {
-    const char *all = getenv("TRILAP_CUPTI_API");
-    int keep_all = all && strcmp(all, "all") == 0;
+    const char *mode = getenv("TRILAP_CUPTI_API");
+    int keep_all = mode && strcmp(mode, "all") == 0;
+    int driver = keep_all || (mode && strcmp(mode, "driver") == 0);
     for (size_t d = 0; d < sizeof tl_api_domains / sizeof tl_api_domains[0]; d++) {
         if (!enable) {
             cuptiActivityDisable(tl_api_domains[d].kind);
             continue;
         }
+        if (!tl_api_domains[d].by_default && !driver) continue;
         CUptiResult r = cuptiActivityEnable(tl_api_domains[d].kind);
         if (r != CUPTI_SUCCESS) return r;
         if (keep_all) continue;
@@ -291,7 +300,7 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
         if (r != CUPTI_SUCCESS) break;
     }
     if (r == CUPTI_SUCCESS) {
-        what = "cuptiActivityEnable(RUNTIME, DRIVER)";
+        what = "cuptiActivityEnable(RUNTIME)";
         r = tl_cupti_api_records(1);
     }
     if (r == CUPTI_SUCCESS) {

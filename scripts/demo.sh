@@ -44,7 +44,7 @@ if [[ -z $from ]]; then
         source_line="live run: bin/trilap-bench tristream on $gpus GPU(s) of $(hostname)"
         echo "demo.sh: $source_line"
         rm -rf "$from"
-        mkdir -p "$out"
+        mkdir -p "$from" # trilap-bench opens --results without creating its folder
         "$bin/trilap-bench" tristream --variants "$(IFS=,; echo "${variants[*]}")" --gpus "$gpus" \
             --trace "$from" --results "$from/results.csv" | tee "$out/bench.txt"
     else
@@ -78,15 +78,32 @@ done
     > "$out/breakdown.txt"
 "$analyze" compare "$from/two-stream" "$from/three-split" > "$out/compare-two-stream-vs-three-split.txt"
 "$analyze" compare "$from/three-naive" "$from/three-split" > "$out/compare-three-naive-vs-three-split.txt"
-if [[ -f $from/results.csv ]]; then
-    "$analyze" compare "$from/results.csv" --baseline two-stream > "$out/results-speedup.txt"
+# the untraced timing of the same run (tracing slows every iteration down)
+timed=""
+for f in "$from/results.csv" "$from/tristream.csv" "$from/../tristream.csv"; do
+    [[ -f $f ]] && { timed=$f; break; }
+done
+if [[ -n $timed ]]; then
+    "$analyze" compare "$timed" --baseline two-stream --csv "$out/timed-speedup.csv" > "$out/timed-speedup.txt"
+fi
+# breakdown bars get the untraced median as a second marker where there is one
+has_timed=0
+if [[ -n $timed ]]; then
+    has_timed=1
+    awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                         t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
+             /^#/ { print; next } !hh { print $0 ",timed_us"; hh = 1; next }
+             { k = $1 "," $2; print $0 "," ((k in t) ? t[k] : "NaN") }' \
+        "$out/timed-speedup.csv" "$out/breakdown-stack.csv" > "$out/breakdown-stack.tmp" &&
+        mv "$out/breakdown-stack.tmp" "$out/breakdown-stack.csv"
 fi
 
 plots=""
 if command -v gnuplot >/dev/null; then
     for ext in png pdf; do
         gnuplot -e "files='${files% }'; titles='${titles% }'; out='$out/timeline.$ext'" "$here/plots/timeline.gp"
-        gnuplot -e "file='$out/breakdown-stack.csv'; out='$out/breakdown.$ext'" "$here/plots/breakdown.gp"
+        gnuplot -e "file='$out/breakdown-stack.csv'; timed=$has_timed; out='$out/breakdown.$ext'" \
+            "$here/plots/breakdown.gp"
     done
     plots="timeline.png/.pdf (lanes per rank, a few iterations of each variant side by side), breakdown.png/.pdf"
 else
@@ -104,20 +121,28 @@ itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") 
     echo "trilap demo report ($(date -u '+%Y-%m-%d %H:%M UTC'))"
     echo "source: $source_line"
     echo
-    printf '%-12s %12s %9s %10s %9s %14s %10s\n' variant "iter (us)" "hidden %" "comm-comm %" "triple %" "derived (us)" "idle (us)"
+    printf '%-12s %12s %9s %10s %9s %14s %10s\n' variant "traced it(us)" "hidden %" "comm-comm %" "triple %" "derived (us)" "idle (us)"
     for v in "${variants[@]}"; do
         c=$out/overlap-$v.csv
         printf '%-12s %12s %9s %10s %9s %14s %10s\n' "$v" "$(itime "$out/overlap-$v.txt")" "$(metric "$c" hidden_pct)" \
             "$(metric "$c" comm_comm_pct)" "$(metric "$c" triple_pct)" "$(metric "$c" derived_comm_us)" "$(metric "$c" idle_us)"
     done
-    echo "(max over ranks; metrics defined in analysis/README.md; derived and idle over the whole traced window)"
+    echo "(traced median iteration; max over ranks; metrics defined in analysis/README.md; derived and idle over the whole traced window)"
     echo
-    grep '^# speedup' "$out/compare-two-stream-vs-three-split.txt" | sed 's/^# /three-split vs two-stream, /'
-    grep '^# speedup' "$out/compare-three-naive-vs-three-split.txt" | sed 's/^# /three-split vs three-naive, /'
+    grep '^# speedup' "$out/compare-two-stream-vs-three-split.txt" | sed 's/^# /traced: three-split vs two-stream, /'
+    grep '^# speedup' "$out/compare-three-naive-vs-three-split.txt" | sed 's/^# /traced: three-split vs three-naive, /'
+    if [[ -n $timed ]]; then
+        echo
+        echo "untraced timing of the same run ($timed; median us per iteration, speedup over two-stream):"
+        grep -E '^# variant|^  ' "$out/timed-speedup.txt" | sed 's/^# /  /; s/^/  /'
+        echo "(the traced iterations are slower: the tracer adds work to every launch; compare variants"
+        echo " with the untraced table, read the traces for where the time goes)"
+    fi
     echo
     for v in "${variants[@]}"; do
         echo "== $v"
-        grep '^overlap rank' "$out/diagnose-$v.txt" | sed 's/^/  overlapped: /'
+        grep '^overlap rank' "$out/diagnose-$v.txt" | sed 's/^overlap /  overlapped: /'
+        grep '^peer wait rank' "$out/diagnose-$v.txt" | sed 's/^peer wait /  waiting:    /'
         if grep -q '^FINDING' "$out/diagnose-$v.txt"; then
             awk '/^FINDING/ {p = 1} /^ok \[/ {p = 0} /^$/ {p = 0} p' "$out/diagnose-$v.txt" | sed 's/^/  /'
         else

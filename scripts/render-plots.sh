@@ -4,8 +4,14 @@
 # For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv):
 #   <name>-timeline.{png,pdf}   Fig. 2-style timelines of the variants side by side
 #   <name>-breakdown.{png,pdf}  stacked kernel-time bars per variant and GPU count
-# For every results.csv that sweeps a size (ring_bytes, allreduce_bytes, daxpy_bytes):
-#   <name>-sweep-<column>.{png,pdf}  time per iteration vs size with the ideal bound
+#   <name>-timeline-parts.{png,pdf} the single-operation variants (allreduce-only, ...)
+# For every results CSV of the three-stream microbenchmark (variant, us_per_iter):
+#   <name>-sweep-<column>.{png,pdf}  when it sweeps a size (ring_bytes, allreduce_bytes,
+#                                    daxpy_bytes): time per iteration vs size, ideal bound
+#   <name>-variants.{png,pdf}        otherwise: median time per variant (min..max), one
+#                                    group per configuration (knob columns that differ)
+# For NCCL size sweeps (op, comm, size_bytes, time_us): <name>.{png,pdf} log-log
+# For STREAM results (function, bandwidth_gbs): <name>.{png,pdf} bandwidth bars
 # The CSV these plots read is written beside them, so a figure can be redrawn
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
 set -euo pipefail
@@ -18,7 +24,7 @@ while [[ $# -gt 0 ]]; do
         --results) results=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --iters) iters=$2; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -51,6 +57,8 @@ gp() { # script, output base, gnuplot assignments
     echo "  $base.png, $base.pdf"
 }
 
+is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
+
 rendered=0
 while IFS= read -r parent; do
     name=$(echo "${parent#"$results"}" | sed 's|^/||; s|/|-|g')
@@ -59,22 +67,110 @@ while IFS= read -r parent; do
     [[ ${#variants[@]} -gt 0 ]] || continue
     echo "render-plots.sh: $parent (${variants[*]})"
     mkdir -p "$out"
-    files="" titles="" dirs=()
-    for v in "${variants[@]}"; do
-        csv=$out/$name-timeline-$v.csv
-        "$analyze" timeline "$parent/$v" ${iters:+--iters "$iters"} -o "$csv" >/dev/null
-        files+="$csv " titles+="$v " dirs+=("$parent/$v")
+    dirs=()
+    for v in "${variants[@]}"; do dirs+=("$parent/$v"); done
+    # the schedules side by side; the single-operation variants in a figure of their own
+    for group in schedules parts; do
+        files="" titles=""
+        for v in "${variants[@]}"; do
+            case $v in two-stream|three-naive|three-split) [[ $group == schedules ]] || continue ;;
+                       *) [[ $group == parts ]] || continue ;; esac
+            csv=$out/$name-timeline-$v.csv
+            "$analyze" timeline "$parent/$v" ${iters:+--iters "$iters"} -o "$csv" >/dev/null
+            files+="$csv " titles+="$v "
+        done
+        [[ -n $files ]] || continue
+        base=$out/$name-timeline
+        [[ $group == parts && ${#variants[@]} -gt $(wc -w <<<"$files") ]] && base+=-parts
+        gp timeline.gp "$base" "files='${files% }'; titles='${titles% }'; subtitle='$parent'"
     done
-    gp timeline.gp "$out/$name-timeline" "files='${files% }'; titles='${titles% }'"
     "$analyze" breakdown "${dirs[@]}" --stack-csv "$out/$name-breakdown.csv" >/dev/null
-    gp breakdown.gp "$out/$name-breakdown" "file='$out/$name-breakdown.csv'"
+    # the untraced median of the same run as a second marker, where the run has one
+    has_timed=0
+    for f in "$parent/tristream.csv" "$parent/results.csv"; do
+        [[ -f $f ]] && is_tristream "$f" || continue
+        "$analyze" compare "$f" --csv "$out/$name-timed.csv" >/dev/null
+        awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                             t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
+                 /^#/ { print; next } !hh { print $0 ",timed_us"; hh = 1; next }
+                 { k = $1 "," $2; print $0 "," ((k in t) ? t[k] : "NaN") }' \
+            "$out/$name-timed.csv" "$out/$name-breakdown.csv" > "$out/$name-breakdown.tmp" &&
+            mv "$out/$name-breakdown.tmp" "$out/$name-breakdown.csv"
+        rm -f "$out/$name-timed.csv"
+        has_timed=1
+        break
+    done
+    gp breakdown.gp "$out/$name-breakdown" "file='$out/$name-breakdown.csv'; timed=$has_timed"
     rendered=$((rendered + 1))
 done < <(find "$results" -name 'trace.rank0.csv' -printf '%h\n' | xargs -r -n1 dirname | sort -u)
 
+# median, min and max of us_per_iter per (configuration, variant) of a
+# tristream results CSV -> label,<variant>,<variant>_min,<variant>_max,...
+# (bars.gp input). A configuration is the knob columns that differ from the
+# first row ("conn=32+blocks=528"); with none, the label is $1. Prints the
+# variants it wrote to stderr, the schedules only when there are several
+# configurations.
+variant_table() {
+    awk -F, -v label="$1" -v order="two-stream three-naive three-split allreduce-only ring-only daxpy-only" '
+        BEGIN { nk = split("priorities split_max_ctas split_min_ctas daxpy_blocks cuda_device_max_connections nccl_launch_mode trace_mode", kc, " ")
+                split("prio max_ctas min_ctas blocks conn launch trace", ks, " ") }
+        /^#/ { next }
+        !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { if (!base_set) { for (j = 1; j <= nk; j++) if (kc[j] in c) base[j] = $c[kc[j]]; base_set = 1 }
+          g = ""
+          for (j = 1; j <= nk; j++) if ((kc[j] in c) && $c[kc[j]] != base[j]) { g = g (g == "" ? "" : "+") ks[j] "=" $c[kc[j]]; vary[j] = 1 }
+          if (g == "") g = label
+          if (!(g in seen)) { seen[g] = 1; groups[++ng] = g }
+          k = g SUBSEP $c["variant"]; n[k]++; x[k, n[k]] = $c["us_per_iter"] + 0; has[$c["variant"]] = 1 }
+        END {
+            nv = split(order, o, " "); line = "label"
+            for (j = 1; j <= nv; j++) if ((o[j] in has) && (ng == 1 || j <= 3)) { vs[++m] = o[j]; line = line "," o[j] "," o[j] "_min," o[j] "_max" }
+            if (!m) for (j = 1; j <= nv; j++) if (o[j] in has) { vs[++m] = o[j]; line = line "," o[j] "," o[j] "_min," o[j] "_max" }
+            print line
+            # the configuration of the first row: "base", or its value when one knob varies
+            bname = label
+            if (ng > 1) { nvary = 0; for (j in vary) { nvary++; jv = j }; bname = nvary == 1 ? ks[jv] "=" base[jv] : "base" }
+            for (gi = 1; gi <= ng; gi++) {
+                line = groups[gi] == label ? bname : groups[gi]
+                for (j = 1; j <= m; j++) {
+                    k = groups[gi] SUBSEP vs[j]; cnt = n[k]
+                    if (!cnt) { line = line ",NaN,NaN,NaN"; continue }
+                    for (a = 1; a <= cnt; a++) v[a] = x[k, a]
+                    for (a = 2; a <= cnt; a++) { t = v[a]; b = a - 1; while (b > 0 && v[b] > t) { v[b + 1] = v[b]; b-- }; v[b + 1] = t }
+                    med = cnt % 2 ? v[(cnt + 1) / 2] : (v[cnt / 2] + v[cnt / 2 + 1]) / 2
+                    line = line "," med "," v[1] "," v[cnt]
+                }
+                print line
+            }
+            for (j = 1; j <= m; j++) printf "%s ", vs[j] > "/dev/stderr"
+        }' "$2"
+}
+
 while IFS= read -r res; do
     header=$(awk '!/^#/ {print; exit}' "$res")
-    [[ ,$header, == *,variant,* && ,$header, == *,us_per_iter,* ]] || continue
     name=$(echo "${res#"$results"}" | sed 's|^/||; s|/results.csv$||; s|/|-|g; s|\.csv$||')
+    if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then
+        echo "render-plots.sh: $res (NCCL time vs size)"
+        mkdir -p "$out"
+        gp comm.gp "$out/$name" "file='$res'; title='NCCL time per operation vs message size ($res)'"
+        rendered=$((rendered + 1))
+        continue
+    fi
+    if [[ ,$header, == *,function,* && ,$header, == *,bandwidth_gbs,* ]]; then
+        echo "render-plots.sh: $res (STREAM bandwidth)"
+        mkdir -p "$out"
+        # bandwidth from the min/max times where present (bytes / time)
+        awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
+            { b = $c["bandwidth_gbs"]; lo = b; hi = b
+              if (("bytes" in c) && ("max_ms" in c) && $c["max_ms"] > 0) { lo = $c["bytes"] / ($c["max_ms"] * 1e6); hi = $c["bytes"] / ($c["min_ms"] * 1e6) }
+              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' "$res" > "$out/$name.csv"
+        gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best, min..max over repetitions)'; \
+            title='GPU memory bandwidth, STREAM kernels ($res)'; width=800"
+        rendered=$((rendered + 1))
+        continue
+    fi
+    [[ ,$header, == *,variant,* && ,$header, == *,us_per_iter,* ]] || continue
+    swept=0
     for col in ring_bytes allreduce_bytes daxpy_bytes; do
         [[ ,$header, == *,$col,* ]] || continue
         distinct=$(awk -F, -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' "$res" | sort -u | wc -l)
@@ -84,7 +180,18 @@ while IFS= read -r res; do
         "$analyze" sweep "$res" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
         gp sweep.gp "$out/$name-sweep-$col" "file='$out/$name-sweep-$col.csv'; xcol='$col'"
         rendered=$((rendered + 1))
+        swept=1
     done
+    # no sweep: the variants' medians per configuration (knob studies, trace modes)
+    if [[ $swept -eq 0 ]]; then
+        echo "render-plots.sh: $res (variants per configuration)"
+        mkdir -p "$out"
+        vs=$(variant_table "$(basename "$(dirname "$res")")" "$res" 2>&1 >"$out/$name-variants.csv")
+        ngroups=$(($(wc -l <"$out/$name-variants.csv") - 1))
+        gp bars.gp "$out/$name-variants" "file='$out/$name-variants.csv'; series='${vs% }'; \
+            title='three-stream microbenchmark, untraced ($res)'; width=$((ngroups > 3 ? 1300 : 900))"
+        rendered=$((rendered + 1))
+    fi
 done < <(find "$results" -name '*.csv' ! -name 'trace.rank*.csv' | sort)
 
 if [[ $rendered -eq 0 ]]; then

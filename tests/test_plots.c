@@ -125,6 +125,70 @@ TL_TEST(demo_from_recorded_runs)
     }
 }
 
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    TL_ASSERT_MSG(f, "no %s", path);
+    static char text[1 << 17];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The GPU path of demo.sh, with a stand-in trilap-bench and nvidia-smi: the
+ * run folder must exist before trilap-bench opens --results in it (it
+ * failed with "results.csv: open: No such file or directory"). */
+TL_TEST(demo_gpu_path_creates_run_dir)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char fake[512], p[1024], cmd[8192], cwd[1024];
+    TL_ASSERT(getcwd(cwd, sizeof cwd));
+    snprintf(fake, sizeof fake, "%s/bin", t);
+    mkdir(fake, 0755);
+    const char *bin = tl_test_env("TL_BIN", "bin"), *build = tl_test_env("TL_BUILD", "build");
+    snprintf(cmd, sizeof cmd, "ln -s %s%s/trilap-analyze %s/trilap-analyze", bin[0] == '/' ? "" : cwd,
+             bin[0] == '/' ? bin : "", fake);
+    if (bin[0] != '/') snprintf(cmd, sizeof cmd, "ln -s %s/%s/trilap-analyze %s/trilap-analyze", cwd, bin, fake);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    snprintf(p, sizeof p, "%s/trilap-bench", fake);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    /* like trilap-bench: fopen(--results) fails when its folder is missing */
+    fprintf(f,
+            "#!/bin/sh\n"
+            "while [ $# -gt 0 ]; do case $1 in --trace) tr=$2; shift 2;; --results) res=$2; shift 2;; "
+            "*) shift;; esac; done\n"
+            "[ -d \"$(dirname \"$res\")\" ] || { echo \"trilap-bench: $res: open: No such file or directory\" >&2; "
+            "exit 1; }\n"
+            "h=%s%s%s/tests/helper_synth_trace\n"
+            "$h \"$tr/two-stream\" two-stream 2 20 && $h \"$tr/three-naive\" naive 2 20 && "
+            "$h \"$tr/three-split\" split 2 20 || exit 1\n"
+            "printf 'variant,nranks,rep,us_per_iter\\ntwo-stream,2,0,66\\nthree-naive,2,0,70\\nthree-split,2,0,58\\n' "
+            "> \"$res\"\n"
+            "echo 'three-split 58 us'\n",
+            build[0] == '/' ? "" : cwd, build[0] == '/' ? "" : "/", build);
+    fclose(f);
+    chmod(p, 0755);
+    snprintf(p, sizeof p, "%s/nvidia-smi", fake);
+    f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-1)'\n");
+    fclose(f);
+    chmod(p, 0755);
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_BIN=%s scripts/demo.sh --out %s/demo > %s/log 2>&1", fake, fake, t, t);
+    TL_ASSERT_MSG(system(cmd) == 0, "failed: %s\n%s", cmd, (snprintf(p, sizeof p, "%s/log", t), slurp(p)));
+    snprintf(p, sizeof p, "%s/demo/report.txt", t);
+    char *text = slurp(p);
+    TL_ASSERT_MSG(strstr(text, "source: live run: bin/trilap-bench tristream on 2 GPU(s)"), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "untraced timing of the same run"), "%s", text);
+    snprintf(p, sizeof p, "%s/demo/run/three-split/trace.rank1.csv", t);
+    TL_ASSERT_MSG(access(p, R_OK) == 0, "no %s", p);
+    snprintf(p, sizeof p, "%s/demo/timeline.png", t);
+    check_figure(p, 10000);
+}
+
 TL_TEST(demo_committed_h200)
 {
     need_gnuplot();
@@ -135,10 +199,28 @@ TL_TEST(demo_committed_h200)
     snprintf(out, sizeof out, "%s/demo", t);
     /* without a GPU demo.sh falls back to the committed run on its own; --from makes it so here too */
     run_ok("scripts/demo.sh --from %s --out %s > %s/log 2>&1", "results/tristream-h200x2", out, t);
-    snprintf(p, sizeof p, "%s/timeline.png", out);
-    check_figure(p, 10000);
-    snprintf(p, sizeof p, "%s/timeline.pdf", out);
-    check_figure(p, 5000);
+    snprintf(p, sizeof p, "%s/report.txt", out);
+    char *text = slurp(p);
+    char *naive = strstr(text, "== three-naive"), *split = strstr(text, "== three-split");
+    TL_ASSERT_MSG(naive && split && naive < split, "%s", text);
+    char *ser = strstr(naive, "FINDING 1 [serialised-communicators]");
+    TL_ASSERT_MSG(ser && ser < split, "no serialisation finding for three-naive:\n%s", text);
+    TL_ASSERT_MSG(!strstr(split, "[serialised-communicators]"), "three-split reported serialised:\n%s", text);
+    /* the untraced table of the run is quoted: three-split is the fastest of the three schedules */
+    TL_ASSERT_MSG(strstr(text, "untraced timing of the same run") && strstr(text, "three-split         2"), "%s",
+                  text);
+    /* the timeline holds both ranks' NCCL kernels (unattributed ones included) for the split run */
+    snprintf(p, sizeof p, "%s/timeline-three-split.csv", out);
+    char *c = slurp(p);
+    TL_ASSERT_MSG(strstr(c, "\n0,1,r0 P2P,") && strstr(c, "\n0,2,r0 Collective,") && strstr(c, "\n1,5,r1 P2P,") &&
+                      strstr(c, "\n1,6,r1 Collective,") && strstr(c, "\n1,4,r1 Compute,"),
+                  "%.2000s", c);
+    static const char *const figs[] = {"timeline.png", "timeline.pdf", "breakdown.png", "breakdown.pdf"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, figs[i]);
+        check_figure(p, strstr(figs[i], "pdf") ? 5000 : 10000);
+    }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, gnuplot_script_needs_input, demo_from_recorded_runs, demo_committed_h200)
+TL_TEST_MAIN(render_timeline_breakdown_sweep, gnuplot_script_needs_input, demo_from_recorded_runs,
+             demo_gpu_path_creates_run_dir, demo_committed_h200)
