@@ -272,9 +272,6 @@ extern const char tl_comm_results_header[];
 const char *tl_comm_results_row(const tl_comm_row *r, int nranks, int64_t iters, char *buf,
                                 size_t n);
 
-/* The manifest path beside a results file: "<dir of results>/manifest.txt". */
-void tl_bench_manifest_path(const char *results, char *buf, size_t n);
-
 /* An environment variable for the preamble: its value, or "unset". */
 const char *tl_bench_env(const char *name);
 

@@ -380,15 +380,6 @@ const char *tl_comm_results_row(const tl_comm_row *r, int nranks, int64_t iters,
     return buf;
 }
 
-void tl_bench_manifest_path(const char *results, char *buf, size_t n)
-{
-    const char *slash = strrchr(results, '/');
-    if (!slash)
-        snprintf(buf, n, "manifest.txt");
-    else
-        snprintf(buf, n, "%.*s/manifest.txt", (int)(slash - results), results);
-}
-
 const char *tl_bench_env(const char *name)
 {
     const char *v = getenv(name);

@@ -253,7 +253,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     }
     if (o->results) {
         char path[1200];
-        tl_bench_manifest_path(o->results, path, sizeof path);
+        tl_results_manifest_path(o->results, path, sizeof path);
         TL_TRYGOTO(tl_manifest_write(ctx, path, "subcommand: stream\n"), st, fail);
     }
     if (wrong > 0) {

@@ -431,7 +431,7 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     TL_TRYGOTO(tri_report(ctx, run, &t, &c), st, fail);
     if (t.opts->results) {
         char path[1200], extra[256];
-        tl_bench_manifest_path(t.opts->results, path, sizeof path);
+        tl_results_manifest_path(t.opts->results, path, sizeof path);
         snprintf(extra, sizeof extra, "subcommand: tristream\nwrong: %" PRId64 "\n", c.wrong);
         TL_TRYGOTO(tl_manifest_write(ctx, path, extra), st, fail);
     }

@@ -39,9 +39,10 @@ void *tl_probe_nvtx_string(tl_probes *p, const char *s)
     return nvtxDomainRegisterStringA((nvtxDomainHandle_t)p->nvtx_domain, s);
 }
 
-void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name)
+/* Event attributes carrying the category and its colour; the caller adds
+ * the message (and a payload). */
+static nvtxEventAttributes_t nvtx_attrs(tl_cat cat)
 {
-    if (!p->nvtx_domain) return;
     nvtxEventAttributes_t a;
     memset(&a, 0, sizeof a);
     a.version = NVTX_VERSION;
@@ -49,6 +50,13 @@ void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name)
     a.category = (uint32_t)cat + 1;
     a.colorType = NVTX_COLOR_ARGB;
     a.color = (unsigned)cat < TL_CAT_COUNT ? tl_nvtx_colors[cat] : 0xFF000000;
+    return a;
+}
+
+void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name)
+{
+    if (!p->nvtx_domain) return;
+    nvtxEventAttributes_t a = nvtx_attrs(cat);
     if (p->names[name].nvtx) {
         a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
         a.message.registered = (nvtxStringHandle_t)p->names[name].nvtx;
@@ -62,13 +70,7 @@ void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name)
 void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter)
 {
     if (!p->nvtx_domain) return;
-    nvtxEventAttributes_t a;
-    memset(&a, 0, sizeof a);
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.category = (uint32_t)TL_CAT_RANGE + 1;
-    a.colorType = NVTX_COLOR_ARGB;
-    a.color = tl_nvtx_colors[TL_CAT_RANGE];
+    nvtxEventAttributes_t a = nvtx_attrs(TL_CAT_RANGE);
     a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
     a.payload.llValue = iter;
     a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;

@@ -106,6 +106,18 @@ static tl_status check_chan(const tl_ctx *ctx, tl_chan ch, tl_request **req)
     return TL_OK;
 }
 
+/* The arguments of a point-to-point send or receive. */
+static tl_status check_p2p(const tl_ctx *ctx, tl_chan ch, const void *buf, size_t bytes, int peer,
+                           int tag, tl_request **req)
+{
+    TL_TRY(check_chan(ctx, ch, req));
+    TL_CHECK(peer >= 0 && peer < ctx->hc->size, TL_ERR_INVAL, "peer %d of %d ranks", peer,
+             ctx->hc->size);
+    TL_CHECK(tag >= 0, TL_ERR_INVAL, "tag %d", tag);
+    TL_CHECK(buf || bytes == 0, TL_ERR_INVAL, "NULL buffer for %zu bytes", bytes);
+    return TL_OK;
+}
+
 tl_status tl_comm_iallreduce(tl_ctx *ctx, tl_chan ch, double *buf, size_t count, tl_request **req)
 {
     TL_TRY(check_chan(ctx, ch, req));
@@ -117,10 +129,7 @@ tl_status tl_comm_iallreduce(tl_ctx *ctx, tl_chan ch, double *buf, size_t count,
 tl_status tl_comm_isend(tl_ctx *ctx, tl_chan ch, const void *buf, size_t bytes, int peer, int tag,
                         tl_request **req)
 {
-    TL_TRY(check_chan(ctx, ch, req));
-    TL_CHECK(peer >= 0 && peer < ctx->hc->size, TL_ERR_INVAL, "peer %d of %d ranks", peer, ctx->hc->size);
-    TL_CHECK(tag >= 0, TL_ERR_INVAL, "tag %d", tag);
-    TL_CHECK(buf || bytes == 0, TL_ERR_INVAL, "NULL buffer for %zu bytes", bytes);
+    TL_TRY(check_p2p(ctx, ch, buf, bytes, peer, tag, req));
     TL_TRY(ctx->hc->ops->isend(ctx->hc, ch, buf, bytes, peer, tag, req));
     return TL_OK;
 }
@@ -128,10 +137,7 @@ tl_status tl_comm_isend(tl_ctx *ctx, tl_chan ch, const void *buf, size_t bytes, 
 tl_status tl_comm_irecv(tl_ctx *ctx, tl_chan ch, void *buf, size_t bytes, int peer, int tag,
                         tl_request **req)
 {
-    TL_TRY(check_chan(ctx, ch, req));
-    TL_CHECK(peer >= 0 && peer < ctx->hc->size, TL_ERR_INVAL, "peer %d of %d ranks", peer, ctx->hc->size);
-    TL_CHECK(tag >= 0, TL_ERR_INVAL, "tag %d", tag);
-    TL_CHECK(buf || bytes == 0, TL_ERR_INVAL, "NULL buffer for %zu bytes", bytes);
+    TL_TRY(check_p2p(ctx, ch, buf, bytes, peer, tag, req));
     TL_TRY(ctx->hc->ops->irecv(ctx->hc, ch, buf, bytes, peer, tag, req));
     return TL_OK;
 }

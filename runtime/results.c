@@ -92,6 +92,15 @@ tl_status tl_mkdir_p(const char *dir)
     return TL_OK;
 }
 
+void tl_results_manifest_path(const char *results, char *buf, size_t n)
+{
+    const char *slash = strrchr(results, '/');
+    if (!slash)
+        snprintf(buf, n, "manifest.txt");
+    else
+        snprintf(buf, n, "%.*s/manifest.txt", (int)(slash - results), results);
+}
+
 tl_status tl_mkdir_parent(const char *path)
 {
     char buf[4096];

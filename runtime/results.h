@@ -19,6 +19,9 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
  * `path` through a temporary file and rename. */
 tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
 
+/* The manifest path beside a results file: "<dir of results>/manifest.txt". */
+void tl_results_manifest_path(const char *results, char *buf, size_t n);
+
 /* mkdir -p: the folder and its parents; an error names the folder that
  * could not be made, or a path that exists and is no folder. */
 tl_status tl_mkdir_p(const char *dir);

@@ -141,6 +141,19 @@ static inline void tl_be_vec_free(tl_backend *be, tl_vec **v)
 {
     be->ops->vec_destroy(be, v);
 }
+/* n work vectors into v[0..n-1], which start NULL; after a failure the ones
+ * made are still in v, for tl_be_vecs_free. */
+static inline tl_status tl_be_vecs(tl_backend *be, tl_vec **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        TL_TRY(tl_be_vec(be, &v[i]));
+    return TL_OK;
+}
+static inline void tl_be_vecs_free(tl_backend *be, tl_vec **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        tl_be_vec_free(be, &v[i]);
+}
 static inline tl_status tl_be_update(tl_backend *be, const tl_update *u, int n)
 {
     return be->ops->update(be, u, n);

@@ -17,8 +17,7 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
     tl_ctx *ctx = be->ctx;
     tl_vec *v[NV] = {NULL};
     int in_iter = 0;
-    for (int i = 0; i < NV; i++)
-        TL_TRYGOTO(tl_be_vec(be, &v[i]), st, fail);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
     tl_vec *r = v[R], *rt = v[RT], *p = v[P], *ph = v[PH], *vv = v[V], *s = v[S], *sh = v[SH],
            *t = v[T];
 
@@ -83,7 +82,6 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
     }
 fail:
     if (in_iter) tl_probe_iter_end(ctx);
-    for (int i = 0; i < NV; i++)
-        tl_be_vec_free(be, &v[i]);
+    tl_be_vecs_free(be, v, NV);
     return st;
 }

@@ -16,8 +16,7 @@ tl_status tl_method_cg(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl
     tl_ctx *ctx = be->ctx;
     tl_vec *v[NV] = {NULL};
     int in_iter = 0;
-    for (int i = 0; i < NV; i++)
-        TL_TRYGOTO(tl_be_vec(be, &v[i]), st, fail);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
     tl_vec *r = v[R], *z = v[Z], *p = v[P], *q = v[Q];
     double d[2];
 
@@ -70,7 +69,6 @@ tl_status tl_method_cg(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl
     }
 fail:
     if (in_iter) tl_probe_iter_end(ctx);
-    for (int i = 0; i < NV; i++)
-        tl_be_vec_free(be, &v[i]);
+    tl_be_vecs_free(be, v, NV);
     return st;
 }

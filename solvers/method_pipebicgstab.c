@@ -42,8 +42,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
     tl_ctx *ctx = be->ctx;
     tl_vec *v[NV] = {NULL};
     int in_iter = 0;
-    for (int i = 0; i < NV; i++)
-        TL_TRYGOTO(tl_be_vec(be, &v[i]), st, fail);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
     tl_vec *r = v[R], *rh = v[RH], *rt = v[RT], *p = v[P], *ph = v[PH], *s = v[S], *sh = v[SH],
            *z = v[Z], *zh = v[ZH], *q = v[Q], *qh = v[QH], *y = v[Y], *w = v[W], *wh = v[WH],
            *t = v[T], *vv = v[V];
@@ -152,7 +151,6 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
     }
 fail:
     if (in_iter) tl_probe_iter_end(ctx);
-    for (int i = 0; i < NV; i++)
-        tl_be_vec_free(be, &v[i]);
+    tl_be_vecs_free(be, v, NV);
     return st;
 }

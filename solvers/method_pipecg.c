@@ -19,8 +19,7 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
     tl_ctx *ctx = be->ctx;
     tl_vec *v[NV] = {NULL};
     int in_iter = 0;
-    for (int i = 0; i < NV; i++)
-        TL_TRYGOTO(tl_be_vec(be, &v[i]), st, fail);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
     tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
            *p = v[P];
 
@@ -93,7 +92,6 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
     }
 fail:
     if (in_iter) tl_probe_iter_end(ctx);
-    for (int i = 0; i < NV; i++)
-        tl_be_vec_free(be, &v[i]);
+    tl_be_vecs_free(be, v, NV);
     return st;
 }

@@ -190,12 +190,7 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
     const tl_solve_params *p = &cfg->params;
     int64_t nrep = cfg->repeat, n = m->nowned;
     int fixed = p->rtol == 0.0 && p->atol == 0.0;
-    rep->times = calloc((size_t)nrep, sizeof *rep->times);
-    rep->iterations = calloc((size_t)nrep, sizeof *rep->iterations);
-    rep->residuals = calloc((size_t)nrep, sizeof *rep->residuals);
-    rep->true_residuals = calloc((size_t)nrep, sizeof *rep->true_residuals);
-    TL_CHECKGOTO(rep->times && rep->iterations && rep->residuals && rep->true_residuals,
-                 TL_ERR_NOMEM, st, fail, "%lld repeats", (long long)nrep);
+    TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
 
     TL_TRYGOTO(build_matrix(ctx, m, &A), st, fail);
     TL_PETSC(MatCreateVecs(A, &x, &b), st, fail);
@@ -266,12 +261,7 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
         snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s", type,
                  KSPConvergedReasons[why]);
     }
-    rep->ntimes = nrep;
-    double *sorted = malloc((size_t)nrep * sizeof *sorted);
-    TL_CHECKGOTO(sorted, TL_ERR_NOMEM, st, fail, "%lld times", (long long)nrep);
-    memcpy(sorted, rep->times, (size_t)nrep * sizeof *sorted);
-    rep->time = tl_stats_of(sorted, (size_t)nrep);
-    free(sorted);
+    TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
     PetscInt mrows, nz;
     MatInfo info;
     TL_PETSC(MatGetSize(A, &mrows, NULL), st, fail);

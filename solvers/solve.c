@@ -122,6 +122,28 @@ void tl_solve_report_free(tl_solve_report *r)
     memset(r, 0, sizeof *r);
 }
 
+tl_status tl_solve_report_alloc(tl_solve_report *rep, int64_t nrep)
+{
+    rep->times = calloc((size_t)nrep, sizeof *rep->times);
+    rep->iterations = calloc((size_t)nrep, sizeof *rep->iterations);
+    rep->residuals = calloc((size_t)nrep, sizeof *rep->residuals);
+    rep->true_residuals = calloc((size_t)nrep, sizeof *rep->true_residuals);
+    TL_CHECK(rep->times && rep->iterations && rep->residuals && rep->true_residuals, TL_ERR_NOMEM,
+             "%lld repeats", (long long)nrep);
+    return TL_OK;
+}
+
+tl_status tl_solve_report_time_stats(tl_solve_report *rep, int64_t nrep)
+{
+    rep->ntimes = nrep;
+    double *sorted = malloc((size_t)nrep * sizeof *sorted);
+    TL_CHECK(sorted, TL_ERR_NOMEM, "%lld times", (long long)nrep);
+    memcpy(sorted, rep->times, (size_t)nrep * sizeof *sorted);
+    rep->time = tl_stats_of(sorted, (size_t)nrep);
+    free(sorted);
+    return TL_OK;
+}
+
 static int have_comm(const tl_ctx *ctx)
 {
     return ctx->hc != NULL;
@@ -137,12 +159,7 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
     TL_CHECK(cfg->method && cfg->repeat >= 1 && cfg->warmup >= 0, TL_ERR_INVAL,
              "repeat %lld, warmup %lld", (long long)cfg->repeat, (long long)cfg->warmup);
     int64_t nrep = cfg->repeat;
-    rep->times = calloc((size_t)nrep, sizeof *rep->times);
-    rep->iterations = calloc((size_t)nrep, sizeof *rep->iterations);
-    rep->residuals = calloc((size_t)nrep, sizeof *rep->residuals);
-    rep->true_residuals = calloc((size_t)nrep, sizeof *rep->true_residuals);
-    TL_CHECKGOTO(rep->times && rep->iterations && rep->residuals && rep->true_residuals,
-                 TL_ERR_NOMEM, st, fail, "%lld repeats", (long long)nrep);
+    TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
     TL_TRYGOTO(tl_be_vec(be, &b), st, fail);
     TL_TRYGOTO(tl_be_vec(be, &x), st, fail);
     TL_TRYGOTO(tl_be_vec(be, &r), st, fail);
@@ -202,12 +219,7 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
         rep->true_residuals[ik] = sqrt(rr) / base;
         rep->true_rnorm = sqrt(rr);
     }
-    rep->ntimes = nrep;
-    double *sorted = malloc((size_t)nrep * sizeof *sorted);
-    TL_CHECKGOTO(sorted, TL_ERR_NOMEM, st, fail, "%lld times", (long long)nrep);
-    memcpy(sorted, rep->times, (size_t)nrep * sizeof *sorted);
-    rep->time = tl_stats_of(sorted, (size_t)nrep);
-    free(sorted);
+    TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
 
     /* statistics: time and count the maximum over ranks, bytes the sum */
     int64_t nsmax[2 * TL_OP_COUNT];

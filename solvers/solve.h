@@ -100,6 +100,11 @@ typedef struct tl_solve_report {
 } tl_solve_report;
 
 void tl_solve_report_free(tl_solve_report *r);
+/* Allocate the per-solve arrays of `rep` (nrep entries each, zeroed);
+ * tl_solve_report_free releases them, also after a failure. */
+tl_status tl_solve_report_alloc(tl_solve_report *rep, int64_t nrep);
+/* Set rep->ntimes = nrep and rep->time from the first nrep rep->times. */
+tl_status tl_solve_report_time_stats(tl_solve_report *rep, int64_t nrep);
 
 /* Collective on ctx. Runs cfg->warmup untimed and cfg->repeat timed solves
  * of A x = b from x0 (local owned parts, local order) with backend `be`;

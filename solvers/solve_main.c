@@ -3,8 +3,9 @@
  *
  *   trilap-solve [options] A.mtx[.gz]|A.tlcsr|gen:KIND:N[:PECLET] [b.mtx] [x0.mtx]
  *
- * Exit status: 0 converged (or fixed-iteration mode ran), 3 stopped without
- * converging (the reason is printed), 1 error, 2 bad arguments. */
+ * Exit status: 0 converged (or fixed-iteration mode ran all its iterations),
+ * 3 stopped without converging (the reason is printed), 1 error, 2 bad
+ * arguments. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,8 +289,11 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                           .nranks = ctx->size};
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
-        int fixed = o->rtol == 0.0 && o->atol == 0.0;
-        if (!fixed && !tl_stop_converged(rep.res.reason)) o->not_converged = 1;
+        /* Fixed-iteration mode only succeeds by running every iteration
+         * (or on b = 0, solved exactly); a breakdown before that is a
+         * non-converged stop like any other. */
+        if (!tl_stop_converged(rep.res.reason) && rep.res.reason != TL_STOP_FIXED)
+            o->not_converged = 1;
         if (o->stats) tl_solve_print_stats(stdout, &rep);
     }
     if (o->stats && !petsc) {
@@ -377,12 +381,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
                    fail);
     if (o->results) {
         char mpath[4096], extra[512];
-        const char *slash = strrchr(o->results, '/');
-        if (slash)
-            snprintf(mpath, sizeof mpath, "%.*s/manifest.txt", (int)(slash - o->results),
-                     o->results);
-        else
-            snprintf(mpath, sizeof mpath, "manifest.txt");
+        tl_results_manifest_path(o->results, mpath, sizeof mpath);
         snprintf(extra, sizeof extra, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n",
                  o->matrix, partdesc, o->backend, o->schedule);
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/results.h"
 #include "tests/tl_test.h"
 
 /* ---- helpers ------------------------------------------------------------------ */
@@ -683,11 +684,11 @@ TL_TEST(results_rows)
 TL_TEST(manifest_path_and_env)
 {
     char buf[256];
-    tl_bench_manifest_path("results/h200/bench.csv", buf, sizeof buf);
+    tl_results_manifest_path("results/h200/bench.csv", buf, sizeof buf);
     TL_ASSERT_STREQ(buf, "results/h200/manifest.txt");
-    tl_bench_manifest_path("bench.csv", buf, sizeof buf);
+    tl_results_manifest_path("bench.csv", buf, sizeof buf);
     TL_ASSERT_STREQ(buf, "manifest.txt");
-    tl_bench_manifest_path("/r.csv", buf, sizeof buf);
+    tl_results_manifest_path("/r.csv", buf, sizeof buf);
     TL_ASSERT_STREQ(buf, "/manifest.txt");
     setenv("TL_BENCH_TEST_VAR", "GROUP", 1);
     TL_ASSERT_STREQ(tl_bench_env("TL_BENCH_TEST_VAR"), "GROUP");

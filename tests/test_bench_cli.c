@@ -4,40 +4,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 typedef struct run_out {
     int rc;
     char *out, *err;
 } run_out;
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* Run `bin/trilap-bench ARGS` with stdout and stderr captured. */
 static run_out bench(const char *args)
 {
-    const char *dir = tl_test_tmpdir();
-    char cmd[2048], o[512], e[512];
-    snprintf(o, sizeof o, "%s/out", dir);
-    snprintf(e, sizeof e, "%s/err", dir);
-    snprintf(cmd, sizeof cmd, "%s/trilap-bench %s >%s 2>%s", tl_test_env("TL_BIN", "bin"), args, o,
-             e);
-    int st = system(cmd);
-    run_out r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128, slurp(o), slurp(e)};
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/trilap-bench %s", tl_test_env("TL_BIN", "bin"), args);
+    run_out r;
+    r.rc = tl_test_run(cmd, &r.out, &r.err);
     fprintf(stderr, "$ %s -> %d\n%s%s", cmd, r.rc, r.out, r.err);
     return r;
 }
@@ -133,7 +115,7 @@ TL_TEST(host_stream_with_results)
     r = bench(args);
     TL_ASSERT_EQ(r.rc, 0);
     run_free(&r);
-    char *csv = slurp(path);
+    char *csv = tl_test_slurp(path);
     int lines = 0;
     for (char *p = csv; *p; p++)
         lines += *p == '\n';

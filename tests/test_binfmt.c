@@ -6,22 +6,9 @@
 #include "solvers/mmio.h"
 #include "tl_test.h"
 
-static char g_dir[256];
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[512];
-    if (!g_dir[0]) snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
-    snprintf(buf, sizeof buf, "%s/%s", g_dir, name);
-    return buf;
-}
-
 static void load_1138(tl_csr *a)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/matrices/1138_bus.mtx",
-             tl_test_env("TL_DATA", "../shared/data"));
-    TL_ASSERT_OK(tl_mm_read_csr(path, 1, a, NULL));
+    TL_ASSERT_OK(tl_mm_read_csr(tl_test_matrix("1138_bus.mtx"), 1, a, NULL));
 }
 
 static void assert_same(const tl_csr *a, const tl_csr *b)
@@ -65,7 +52,7 @@ static void corrupt_case(long offset, int xor_byte, long new_size, uint32_t set_
     tl_csr a;
     load_1138(&a);
     char path[512];
-    snprintf(path, sizeof path, "%s", tmp_path("c.tlcsr"));
+    snprintf(path, sizeof path, "%s", tl_test_path("c.tlcsr"));
     TL_ASSERT_OK(tl_bin_write(path, &a, TL_BIN_FLAG_SYMMETRIC));
     FILE *f = fopen(path, "r+b");
     TL_ASSERT(f);
@@ -111,7 +98,7 @@ TL_TEST(round_trip)
     uint32_t flags = 0;
     tl_bin_header h;
     load_1138(&a);
-    const char *p = tmp_path("a.tlcsr");
+    const char *p = tl_test_path("a.tlcsr");
     TL_ASSERT_OK(tl_bin_write(p, &a, TL_BIN_FLAG_SYMMETRIC));
     TL_ASSERT_OK(tl_bin_read(p, &b, &flags));
     TL_ASSERT_EQ(flags, TL_BIN_FLAG_SYMMETRIC);
@@ -135,7 +122,7 @@ TL_TEST(empty_matrix)
 {
     tl_csr a, b;
     TL_ASSERT_OK(tl_csr_alloc(&a, 0, 0, 0));
-    const char *p = tmp_path("e.tlcsr");
+    const char *p = tl_test_path("e.tlcsr");
     TL_ASSERT_OK(tl_bin_write(p, &a, 0));
     TL_ASSERT_OK(tl_bin_read(p, &b, NULL));
     TL_ASSERT_EQ(b.nrows, 0);
@@ -214,7 +201,7 @@ TL_TEST(trailing_bytes)
 {
     tl_csr a;
     load_1138(&a);
-    const char *p = tmp_path("t.tlcsr");
+    const char *p = tl_test_path("t.tlcsr");
     TL_ASSERT_OK(tl_bin_write(p, &a, 0));
     FILE *f = fopen(p, "ab");
     fputs("extra", f);
@@ -232,7 +219,7 @@ TL_TEST(structure_checked_after_checksum)
     a.rowptr[0] = 0, a.rowptr[1] = 2, a.rowptr[2] = 2;
     a.colidx[0] = 1, a.colidx[1] = 0;
     a.val[0] = a.val[1] = 1.0;
-    const char *p = tmp_path("u.tlcsr");
+    const char *p = tl_test_path("u.tlcsr");
     TL_ASSERT_OK(tl_bin_write(p, &a, 0));
     expect_read_error(p, "row 0: columns not strictly ascending");
     a.colidx[0] = 0, a.colidx[1] = 5;
@@ -244,10 +231,10 @@ TL_TEST(structure_checked_after_checksum)
 TL_TEST(missing_and_gz_name)
 {
     tl_csr a, b = {0};
-    TL_ASSERT(tl_bin_read(tmp_path("nope.tlcsr"), &b, NULL) != TL_OK);
+    TL_ASSERT(tl_bin_read(tl_test_path("nope.tlcsr"), &b, NULL) != TL_OK);
     TL_ASSERT_OK(tl_csr_alloc(&a, 1, 1, 0));
-    TL_ASSERT(tl_bin_write(tmp_path("x.tlcsr.gz"), &a, 0) != TL_OK);
-    TL_ASSERT(access(tmp_path("x.tlcsr.gz"), F_OK) != 0); /* nothing half-written */
+    TL_ASSERT(tl_bin_write(tl_test_path("x.tlcsr.gz"), &a, 0) != TL_OK);
+    TL_ASSERT(access(tl_test_path("x.tlcsr.gz"), F_OK) != 0); /* nothing half-written */
     tl_csr_free(&a);
 }
 

@@ -2,12 +2,12 @@
  * the halo plan, halo values and distributed SpMV against the serial SpMV
  * on every rank) over matrices, partitioners and 1..8 ranks, with the
  * thread launcher and under mpirun; and the error paths. */
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "solvers/gen.h"
 #include "solvers/partition.h"
+#include "tests/tl_test_run.h"
 #include "tl_test.h"
 
 static const char *helper(void)
@@ -18,32 +18,12 @@ static const char *helper(void)
     return path;
 }
 
-static const char *data(const char *name)
-{
-    static char path[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(path[k], sizeof path[k], "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"),
-             name);
-    return path[k];
-}
-
-static int run(const char *cmd, char *out, size_t cap)
-{
-    FILE *p = popen(cmd, "r");
-    TL_ASSERT(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static void check_threads(const char *matrix, const char *partition, int ranks)
 {
     char cmd[2048], out[16384];
     snprintf(cmd, sizeof cmd, "%s --launcher threads --ranks %d --partition %s %s 2>&1", helper(),
              ranks, partition, matrix);
-    int rc = run(cmd, out, sizeof out);
+    int rc = tl_test_popen(cmd, out, sizeof out);
     TL_ASSERT_MSG(rc == 0 && strstr(out, "dist check: ok"), "%s\nexit %d:\n%s", cmd, rc, out);
 }
 
@@ -58,7 +38,7 @@ static void sweep(const char *matrix, int metis_too)
 
 TL_TEST(threads_1138_bus)
 {
-    sweep(data("1138_bus.mtx"), 1);
+    sweep(tl_test_matrix("1138_bus.mtx"), 1);
 }
 TL_TEST(threads_poisson7)
 {
@@ -74,11 +54,11 @@ TL_TEST(threads_convdiff)
 }
 TL_TEST(threads_ani4)
 {
-    sweep(data("ani4.mtx"), 1);
+    sweep(tl_test_matrix("ani4.mtx"), 1);
 }
 TL_TEST(threads_ani1_nonsymm)
 {
-    sweep(data("ani1_nonsymm.mtx"), 1);
+    sweep(tl_test_matrix("ani1_nonsymm.mtx"), 1);
 }
 
 TL_TEST(more_ranks_than_rows)
@@ -108,14 +88,15 @@ TL_TEST(mpi_4_ranks)
     const char *mpirun = tl_test_env("TL_MPIRUN", "");
     if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0 || !*mpirun)
         TL_SKIP("no MPI (TL_HAVE_MPI=0)");
-    const char *cases[][2] = {{data("1138_bus.mtx"), TL_HAVE_METIS ? "metis" : "block"},
-                              {"convdiff:7", "block"},
-                              {data("ani4.mtx"), TL_HAVE_METIS ? "metis-recursive" : "block"}};
+    const char *cases[][2] = {
+        {tl_test_matrix("1138_bus.mtx"), TL_HAVE_METIS ? "metis" : "block"},
+        {"convdiff:7", "block"},
+        {tl_test_matrix("ani4.mtx"), TL_HAVE_METIS ? "metis-recursive" : "block"}};
     for (int c = 0; c < 3; c++) {
         char cmd[2048], out[16384];
         snprintf(cmd, sizeof cmd, "%s -np 4 --oversubscribe %s --partition %s %s 2>&1", mpirun,
                  helper(), cases[c][1], cases[c][0]);
-        int rc = run(cmd, out, sizeof out);
+        int rc = tl_test_popen(cmd, out, sizeof out);
         TL_ASSERT_MSG(rc == 0 && strstr(out, "dist check: ok") && strstr(out, "ranks: 4"),
                       "%s\nexit %d:\n%s", cmd, rc, out);
     }
@@ -126,7 +107,7 @@ TL_TEST(bad_part_id_fails_on_all_ranks)
     char cmd[2048], out[16384];
     snprintf(cmd, sizeof cmd, "%s --launcher threads --ranks 3 --bad-part poisson7:4 2>&1",
              helper());
-    int rc = run(cmd, out, sizeof out);
+    int rc = tl_test_popen(cmd, out, sizeof out);
     TL_ASSERT_MSG(rc == 1 && strstr(out, "row 63 assigned to part 3, but there are 3 ranks"),
                   "exit %d:\n%s", rc, out);
     TL_ASSERT(!strstr(out, "dist check: ok"));
@@ -140,8 +121,8 @@ TL_TEST(partition_file_wrong_length)
     int part[10] = {0};
     TL_ASSERT_OK(tl_partition_write(pf, part, 10));
     snprintf(cmd, sizeof cmd, "%s --launcher threads --ranks 2 --partition %s %s 2>&1", helper(),
-             pf, data("1138_bus.mtx"));
-    int rc = run(cmd, out, sizeof out);
+             pf, tl_test_matrix("1138_bus.mtx"));
+    int rc = tl_test_popen(cmd, out, sizeof out);
     TL_ASSERT_MSG(
         rc == 1 &&
             strstr(out, "partition file of the wrong length: 10 entries for a matrix of 1138 rows"),

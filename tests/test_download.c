@@ -3,10 +3,10 @@
  * corrupt archive, resuming a partial download, rejecting a tampered
  * mirror, and the unpacked matrices being readable. */
 #include <stdarg.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "solvers/mmio.h"
+#include "tests/tl_test_run.h"
 #include "tl_test.h"
 
 static char g_dir[256];
@@ -19,13 +19,9 @@ static int sh(char *out, size_t cap, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    FILE *p = popen(cmd, "r");
-    TL_ASSERT(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
+    int rc = tl_test_popen(cmd, out, cap);
     fprintf(stderr, "$ %s\n%s", cmd, out);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return rc;
 }
 
 static const char *script(void)

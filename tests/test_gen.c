@@ -1,25 +1,13 @@
 /* Generators: sizes, symmetry, row sums, streamed output equal to the
  * in-memory reference, right-hand sides; and the trilap-matgen program. */
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "solvers/binfmt.h"
 #include "solvers/gen.h"
 #include "solvers/mmio.h"
+#include "tests/tl_test_run.h"
 #include "tl_test.h"
-
-static char g_dir[256];
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    if (!g_dir[0]) snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
-    return buf[k];
-}
 
 static double entry(const tl_csr *a, int64_t i, int64_t j)
 {
@@ -140,13 +128,13 @@ TL_TEST(streamed_equals_memory)
     for (int k = 0; k < 3; k++) {
         tl_csr ref, bin, mtx;
         TL_ASSERT_OK(tl_gen_csr(&gens[k], &ref));
-        const char *pb = tmp_path("g.tlcsr");
+        const char *pb = tl_test_path("g.tlcsr");
         uint32_t flags = 99;
         TL_ASSERT_OK(tl_gen_write(&gens[k], pb));
         TL_ASSERT_OK(tl_bin_read(pb, &bin, &flags));
         TL_ASSERT_EQ(flags, tl_gen_symmetric(&gens[k]) ? TL_BIN_FLAG_SYMMETRIC : 0);
         assert_same(&ref, &bin);
-        const char *pm = tmp_path(TL_HAVE_ZLIB ? "g.mtx.gz" : "g.mtx");
+        const char *pm = tl_test_path(TL_HAVE_ZLIB ? "g.mtx.gz" : "g.mtx");
         tl_mm_info info;
         TL_ASSERT_OK(tl_gen_write(&gens[k], pm));
         TL_ASSERT_OK(tl_mm_read_csr(pm, 1, &mtx, &info));
@@ -165,7 +153,7 @@ TL_TEST(rhs_is_a_times_ones)
     double *b = NULL;
     int64_t n;
     TL_ASSERT_OK(tl_gen_csr(&g, &a));
-    const char *p = tmp_path("b.mtx");
+    const char *p = tl_test_path("b.mtx");
     TL_ASSERT_OK(tl_gen_write_rhs(&g, p));
     TL_ASSERT_OK(tl_mm_read_vector(p, a.nrows, &b, &n));
     double *ones = malloc((size_t)n * sizeof *ones), *y = malloc((size_t)n * sizeof *y);
@@ -184,23 +172,12 @@ TL_TEST(bad_generator_arguments)
     tl_csr a;
     TL_ASSERT(tl_gen_csr(&g, &a) != TL_OK);
     g.n = 3;
-    TL_ASSERT(tl_gen_write(&g, tmp_path("x.txt")) != TL_OK);
+    TL_ASSERT(tl_gen_write(&g, tl_test_path("x.txt")) != TL_OK);
     g.kind = TL_GEN_CONVDIFF, g.peclet = -1;
-    TL_ASSERT(tl_gen_write(&g, tmp_path("x.tlcsr")) != TL_OK);
-    TL_ASSERT(access(tmp_path("x.tlcsr"), F_OK) != 0);
+    TL_ASSERT(tl_gen_write(&g, tl_test_path("x.tlcsr")) != TL_OK);
+    TL_ASSERT(access(tl_test_path("x.tlcsr"), F_OK) != 0);
     TL_ASSERT_EQ(tl_gen_kind_parse("poisson27"), TL_GEN_POISSON27);
     TL_ASSERT_EQ(tl_gen_kind_parse("poisson"), -1);
-}
-
-/* Run a shell command line; return its exit status, output in `out`. */
-static int run(const char *cmd, char *out, size_t cap)
-{
-    FILE *p = popen(cmd, "r");
-    TL_ASSERT(p);
-    size_t n = fread(out, 1, cap - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
 static const char *matgen(void)
@@ -215,9 +192,9 @@ TL_TEST(matgen_program)
 {
     const char *mg = matgen();
     char cmd[2048], out[8192];
-    const char *a = tmp_path("p.tlcsr"), *b = tmp_path("p_b.mtx");
+    const char *a = tl_test_path("p.tlcsr"), *b = tl_test_path("p_b.mtx");
     snprintf(cmd, sizeof cmd, "%s poisson27 4 %s --rhs %s 2>&1", mg, a, b);
-    TL_ASSERT_MSG(run(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
     TL_ASSERT(strstr(out, "rows: 64"));
     tl_csr m, ref;
     tl_gen g = {.kind = TL_GEN_POISSON27, .n = 4};
@@ -225,16 +202,16 @@ TL_TEST(matgen_program)
     TL_ASSERT_OK(tl_gen_csr(&g, &ref));
     assert_same(&m, &ref);
     /* convert binary -> mtx -> binary gives the same matrix */
-    const char *c = tmp_path("p.mtx"), *d = tmp_path("p2.tlcsr");
+    const char *c = tl_test_path("p.mtx"), *d = tl_test_path("p2.tlcsr");
     snprintf(cmd, sizeof cmd, "%s convert %s %s 2>&1 && %s convert %s %s 2>&1", mg, a, c, mg, c, d);
-    TL_ASSERT_MSG(run(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
     TL_ASSERT(strstr(out, "symmetric: yes"));
     tl_csr m2;
     TL_ASSERT_OK(tl_bin_read(d, &m2, NULL));
     assert_same(&m2, &ref);
     tl_csr_free(&m), tl_csr_free(&m2), tl_csr_free(&ref);
     snprintf(cmd, sizeof cmd, "%s info %s 2>&1", mg, d);
-    TL_ASSERT_MSG(run(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
     TL_ASSERT_MSG(strstr(out, "nonzeros: 1000"), "%s", out);
 }
 
@@ -242,24 +219,24 @@ TL_TEST(matgen_bad_arguments)
 {
     const char *mg = matgen();
     char cmd[2048], out[8192];
-    snprintf(cmd, sizeof cmd, "%s poisson7 zero %s 2>&1", mg, tmp_path("z.tlcsr"));
-    TL_ASSERT_EQ(run(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s poisson7 zero %s 2>&1", mg, tl_test_path("z.tlcsr"));
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
     TL_ASSERT_MSG(strstr(out, "invalid grid size N 'zero' (try --help)"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s frobnicate 2>&1", mg);
-    TL_ASSERT_EQ(run(cmd, out, sizeof out), 2);
-    snprintf(cmd, sizeof cmd, "%s convdiff 3 %s --peclet abc 2>&1", mg, tmp_path("z.tlcsr"));
-    TL_ASSERT_EQ(run(cmd, out, sizeof out), 2);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    snprintf(cmd, sizeof cmd, "%s convdiff 3 %s --peclet abc 2>&1", mg, tl_test_path("z.tlcsr"));
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
     /* a bad input file: one clear line, exit 1, nothing written */
-    FILE *f = fopen(tmp_path("bad.mtx"), "w");
+    FILE *f = fopen(tl_test_path("bad.mtx"), "w");
     fputs("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 NaN\n", f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "%s convert %s %s 2>&1", mg, tmp_path("bad.mtx"),
-             tmp_path("bad.tlcsr"));
-    TL_ASSERT_EQ(run(cmd, out, sizeof out), 1);
+    snprintf(cmd, sizeof cmd, "%s convert %s %s 2>&1", mg, tl_test_path("bad.mtx"),
+             tl_test_path("bad.tlcsr"));
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
     TL_ASSERT_MSG(strstr(out, "bad.mtx:3: value not finite"), "%s", out);
-    TL_ASSERT(access(tmp_path("bad.tlcsr"), F_OK) != 0);
+    TL_ASSERT(access(tl_test_path("bad.tlcsr"), F_OK) != 0);
     snprintf(cmd, sizeof cmd, "%s --help", mg);
-    TL_ASSERT_EQ(run(cmd, out, sizeof out), 0);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
 }
 

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "runtime/comm.h"
 #include "runtime/timing.h"
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 /* ---- in-process thread launcher ------------------------------------------------ */
 
@@ -100,21 +100,11 @@ static char out_buf[65536];
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run(const char *fmt, ...)
 {
-    char cmd[2048];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int rc = tl_test_vsh(out_buf, sizeof out_buf, fmt, ap);
     va_end(ap);
-    char full[2100];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    fprintf(stderr, "$ %s\n", cmd);
-    FILE *p = popen(full, "r");
-    TL_ASSERT(p);
-    size_t n = fread(out_buf, 1, sizeof out_buf - 1, p);
-    out_buf[n] = '\0';
-    int status = pclose(p);
-    fprintf(stderr, "%s(exit %d)\n", out_buf, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return rc;
 }
 
 static const char *helper(void)
@@ -184,31 +174,23 @@ TL_TEST(threads_errors_are_reported)
 
 /* ---- MPI ---------------------------------------------------------------------- */
 
-static const char *mpirun(void)
-{
-    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
-    const char *m = tl_test_env("TL_MPIRUN", "");
-    if (!*m) TL_SKIP("TL_MPIRUN is not set");
-    return m;
-}
-
 TL_TEST(mpi_collectives)
 {
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     TL_ASSERT_EQ(run("%s -np 4 --oversubscribe %s collectives", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "collectives ok on 4 ranks (mpi)"));
 }
 
 TL_TEST(mpi_p2p_and_iallreduce)
 {
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     TL_ASSERT_EQ(run("%s -np 4 --oversubscribe %s --iters 500 p2p", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "p2p ok on 4 ranks (mpi)"));
 }
 
 TL_TEST(mpi_agree_with_failing_rank)
 {
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     TL_ASSERT(run("%s -np 4 --oversubscribe %s --fail-rank 1 agree-fail", m, helper()) != 0);
     TL_ASSERT(strstr(out_buf, "rank 1: agree: invalid argument"));
     TL_ASSERT(strstr(out_buf, "rank 0: agree: another rank failed"));
@@ -218,7 +200,7 @@ TL_TEST(mpi_agree_with_failing_rank)
 
 TL_TEST(mpi_rank_failing_without_agree_aborts)
 {
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     int64_t t0 = tl_time_ns();
     TL_ASSERT(run("%s -np 4 --oversubscribe %s --fail-rank 2 fail", m, helper()) != 0);
     TL_ASSERT(strstr(out_buf, "rank 2: helper_launch.c"));
@@ -229,7 +211,7 @@ TL_TEST(mpi_rank_failing_without_agree_aborts)
 TL_TEST(mpi_forced_threads_inside_mpirun)
 {
     /* --launcher threads overrides the environment: each process is a whole run */
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     TL_ASSERT_EQ(run("%s -np 2 --oversubscribe %s --launcher threads --ranks 2 collectives", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "collectives ok on 2 ranks (threads)"));
 }

@@ -11,17 +11,7 @@
 #include "config.h"
 #include "runtime/launch.h"
 #include "tests/tl_test.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    TL_ASSERT_MSG(f, "cannot open %s", path);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
+#include "tests/tl_test_run.h"
 
 typedef struct job {
     const char *path;
@@ -72,7 +62,7 @@ TL_TEST(threads_manifest)
     char *argv[] = {(char *)"trilap-bench", (char *)"--ring-bytes", (char *)"1M", (char *)"my file.mtx", NULL};
     TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
     for (int r = 0; r < 3; r++) TL_ASSERT_EQ(j.st[r], TL_OK);
-    const char *m = slurp(path);
+    char *m = tl_test_read(path);
     expect_keys(m, 3, "threads");
     TL_ASSERT(strncmp(m, "program: trilap-bench\n", 22) == 0);
     TL_ASSERT(strstr(m, "\ncommand: trilap-bench --ring-bytes 1M 'my file.mtx'\n"));
@@ -88,9 +78,12 @@ TL_TEST(threads_manifest)
         const char *colon = strstr(line, ": "), *nl = strchr(line, '\n');
         TL_ASSERT_MSG(nl && colon && colon < nl, "not a key: value line: %.60s", line);
     }
+    free(m);
     setenv("NCCL_NVLS_ENABLE", "0", 1);
     TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
-    TL_ASSERT(strstr(slurp(path), "\nnccl_nvls_enable: 0\n"));
+    m = tl_test_read(path);
+    TL_ASSERT(strstr(m, "\nnccl_nvls_enable: 0\n"));
+    free(m);
 }
 
 TL_TEST(unwritable_manifest_fails_cleanly)
@@ -106,21 +99,20 @@ TL_TEST(unwritable_manifest_fails_cleanly)
 
 TL_TEST(mpi_manifest)
 {
-    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
-    const char *m = tl_test_env("TL_MPIRUN", "");
-    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    const char *m = tl_test_mpirun();
     char path[512], cmd[2048];
     snprintf(path, sizeof path, "%s/mpi.manifest", tl_test_tmpdir());
     snprintf(cmd, sizeof cmd, "NCCL_PROTO=Simple %s -np 3 --oversubscribe -x NCCL_PROTO %s/tests/helper_launch --manifest %s manifest",
              m, tl_test_env("TL_BUILD", "build"), path);
     int status = system(cmd);
     TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", cmd, status);
-    const char *text = slurp(path);
+    char *text = tl_test_read(path);
     expect_keys(text, 3, "mpi");
     TL_ASSERT(strstr(text, "\nmpi: ") && !strstr(text, "\nmpi: none"));
     TL_ASSERT(strstr(text, "\nenv.NCCL_PROTO: Simple\n"));
     TL_ASSERT(strstr(text, "\nenv.OMPI_COMM_WORLD_SIZE: 3\n"));
     TL_ASSERT(strstr(text, "\nscenario: manifest\n"));
+    free(text);
 }
 
 TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest)

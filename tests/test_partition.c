@@ -8,21 +8,9 @@
 #include "solvers/partition.h"
 #include "tl_test.h"
 
-static char g_dir[256];
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[512];
-    if (!g_dir[0]) snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
-    snprintf(buf, sizeof buf, "%s/%s", g_dir, name);
-    return buf;
-}
-
 static void load(const char *name, tl_csr *a)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"), name);
-    TL_ASSERT_OK(tl_mm_read_csr(path, 1, a, NULL));
+    TL_ASSERT_OK(tl_mm_read_csr(tl_test_matrix(name), 1, a, NULL));
 }
 
 static void need_metis(void)
@@ -143,7 +131,7 @@ TL_TEST(metis_generated_and_nonsymmetric)
 TL_TEST(partition_file_round_trip)
 {
     int part[7] = {2, 0, 1, 1, 0, 2, 2}, back[7];
-    const char *p = tmp_path(TL_HAVE_ZLIB ? "p.mtx.gz" : "p.mtx");
+    const char *p = tl_test_path(TL_HAVE_ZLIB ? "p.mtx.gz" : "p.mtx");
     TL_ASSERT_OK(tl_partition_write(p, part, 7));
     TL_ASSERT_OK(tl_partition_read(p, 7, 3, back));
     for (int i = 0; i < 7; i++)
@@ -153,8 +141,8 @@ TL_TEST(partition_file_round_trip)
     TL_ASSERT_OK(tl_gen_csr(&g, &a));
     int p8[8], q8[8] = {0};
     TL_ASSERT_OK(tl_partition_block(8, 2, p8));
-    TL_ASSERT_OK(tl_partition_write(tmp_path("b.mtx"), p8, 8));
-    TL_ASSERT_OK(tl_partition_by_spec(tmp_path("b.mtx"), &a, 2, q8));
+    TL_ASSERT_OK(tl_partition_write(tl_test_path("b.mtx"), p8, 8));
+    TL_ASSERT_OK(tl_partition_by_spec(tl_test_path("b.mtx"), &a, 2, q8));
     TL_ASSERT(memcmp(p8, q8, sizeof p8) == 0);
     tl_csr_free(&a);
 }
@@ -162,7 +150,7 @@ TL_TEST(partition_file_round_trip)
 /* Expect tl_partition_read to fail with `reason` in its message. */
 static void expect_bad(const char *text, int64_t n, int nparts, const char *reason)
 {
-    const char *p = tmp_path("bad.part.mtx");
+    const char *p = tl_test_path("bad.part.mtx");
     FILE *f = fopen(p, "w");
     fputs(text, f);
     fclose(f);
@@ -201,7 +189,7 @@ TL_TEST(partition_file_errors)
     int part[4];
     tl_csr a = {0};
     a.nrows = 4;
-    TL_ASSERT(tl_partition_by_spec(tmp_path("missing.mtx"), &a, 2, part) != TL_OK);
+    TL_ASSERT(tl_partition_by_spec(tl_test_path("missing.mtx"), &a, 2, part) != TL_OK);
 }
 
 TL_TEST(metis_stub_or_single_part)

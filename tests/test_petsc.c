@@ -70,28 +70,22 @@ static void compare(const char *matrix, const char *solvers, int nsolvers, const
     }
 }
 
-static const char *mat(const char *name)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"), name);
-    return path;
-}
-
 /* 1138_bus: to 1e-5, above pipelined CG's attainable accuracy there (~1e-6),
  * where rounding alone moves the count of either code by tens */
 TL_TEST(pipecg_1138_bus)
 {
-    compare(mat("1138_bus.mtx"), "pipecg --rtol 1e-5", 1, "");
+    compare(tl_test_matrix("1138_bus.mtx"), "pipecg --rtol 1e-5", 1, "");
 }
 TL_TEST(pipecg_ani4)
 {
-    compare(mat("ani4.mtx"), "pipecg --rtol 1e-8", 1, "");
+    compare(tl_test_matrix("ani4.mtx"), "pipecg --rtol 1e-8", 1, "");
 }
 /* PETSc's KSPPIPEBCGS replaces the residual every 100 iterations; trilap's
  * --residual-replacement 100 does the same */
 TL_TEST(pipebicgstab_ani1_nonsymm)
 {
-    compare(mat("ani1_nonsymm.mtx"), "pipebicgstab --rtol 1e-8", 1, "--residual-replacement 100");
+    compare(tl_test_matrix("ani1_nonsymm.mtx"), "pipebicgstab --rtol 1e-8", 1,
+            "--residual-replacement 100");
 }
 TL_TEST(generated_poisson_both)
 {

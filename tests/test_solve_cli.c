@@ -5,42 +5,33 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
-static char out_path[512], err_path[512];
-static char out_buf[1 << 20], err_buf[1 << 16];
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = 0;
-    if (f) fclose(f);
-}
+/* What the last run() printed, or the file last read with load(). */
+static char *out_buf, *err_buf;
 
 /* Run a shell command; stdout and stderr land in out_buf / err_buf. */
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run(const char *fmt, ...)
 {
-    static const char *dir;
-    if (!dir) {
-        dir = tl_test_tmpdir();
-        snprintf(out_path, sizeof out_path, "%s/out", dir);
-        snprintf(err_path, sizeof err_path, "%s/err", dir);
-    }
-    char cmd[4096], full[6000];
+    char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, out_path, err_path);
-    int rc = system(full);
-    slurp(out_path, out_buf, sizeof out_buf);
-    slurp(err_path, err_buf, sizeof err_buf);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+    free(out_buf);
+    free(err_buf);
+    return tl_test_run(cmd, &out_buf, &err_buf);
+}
+
+/* Read `path` into out_buf, for value() and count_of(). */
+static void load(const char *path)
+{
+    free(out_buf);
+    out_buf = tl_test_slurp(path);
 }
 
 static const char *bin(void)
@@ -48,15 +39,6 @@ static const char *bin(void)
     static char path[512];
     snprintf(path, sizeof path, "%s/trilap-solve", tl_test_env("TL_BIN", "bin"));
     return path;
-}
-static const char *mat(const char *name)
-{
-    static char path[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(path[k], sizeof path[k], "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"),
-             name);
-    return path[k];
 }
 static void need_mpi(void)
 {
@@ -145,7 +127,7 @@ TL_TEST(mpi_1_to_4_ranks_every_method)
         snprintf(what, sizeof what, "ani4 on %d ranks", r);
         TL_ASSERT_EQ(run("%s %s " QUICK
                          " --solver cg,pcg,pipecg,bicgstab,pipebicgstab --rtol 1e-8 %s",
-                         mpirun(r), bin(), mat("ani4.mtx")),
+                         mpirun(r), bin(), tl_test_matrix("ani4.mtx")),
                      0);
         TL_ASSERT_EQ(atoi(value("ranks", 0)), r);
         TL_ASSERT_STREQ(value("launcher", 0), "mpi");
@@ -163,12 +145,12 @@ TL_TEST(mpi_1_to_4_ranks_every_method)
          * attainable accuracy of pipelined CG here being ~1e-6 */
         snprintf(what, sizeof what, "1138_bus on %d ranks", r);
         TL_ASSERT_EQ(run("%s %s " QUICK " --solver cg,pcg,pipecg --precond jacobi --rtol 1e-5 %s",
-                         mpirun(r), bin(), mat("1138_bus.mtx")),
+                         mpirun(r), bin(), tl_test_matrix("1138_bus.mtx")),
                      0);
         check_blocks(what, 3, cg3, 30);
         snprintf(what, sizeof what, "ani1_nonsymm on %d ranks", r);
         TL_ASSERT_EQ(run("%s %s " QUICK " --solver bicgstab,pipebicgstab --rtol 1e-8 %s", mpirun(r),
-                         bin(), mat("ani1_nonsymm.mtx")),
+                         bin(), tl_test_matrix("ani1_nonsymm.mtx")),
                      0);
         check_blocks(what, 2, bicg2, 6);
         snprintf(what, sizeof what, "convdiff on %d ranks", r);
@@ -189,11 +171,11 @@ TL_TEST(bicgstab_on_1138_bus_one_rank)
      * breakdown named, not with an error or a non-finite value. */
     TL_ASSERT_EQ(run("%s " QUICK
                      " --launcher threads --solver bicgstab,pipebicgstab --rtol 1e-3 %s",
-                     bin(), mat("1138_bus.mtx")),
+                     bin(), tl_test_matrix("1138_bus.mtx")),
                  0);
     TL_ASSERT_EQ(count_of("converged: yes"), 2);
     TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --solver bicgstab --rtol 1e-6 %s", bin(),
-                     mat("1138_bus.mtx")),
+                     tl_test_matrix("1138_bus.mtx")),
                  3);
     TL_ASSERT_MSG(strstr(out_buf, "reason: breakdown: rho = (r0, r) = 0"), "%s", out_buf);
 }
@@ -215,7 +197,7 @@ TL_TEST(thread_launcher_every_method)
         TL_ASSERT_EQ(
             run("%s " QUICK
                 " --launcher threads --ranks %d --solver bicgstab,pipebicgstab --rtol 1e-8 %s",
-                bin(), r, mat("ani1_nonsymm.mtx")),
+                bin(), r, tl_test_matrix("ani1_nonsymm.mtx")),
             0);
         check_blocks(what, 2, bicg2, 6);
     }
@@ -227,7 +209,7 @@ TL_TEST(output_keys_files_and_tables)
     TL_ASSERT_EQ(
         run("%s --launcher threads --ranks 2 --warmup 1 --repeat 3 --solver pipecg --rtol 1e-8 "
             "--results %s/r/solve.csv --history %s/h.csv --solution %s/x.mtx --trace %s/trace %s",
-            bin(), d, d, d, d, mat("ani4.mtx")),
+            bin(), d, d, d, d, tl_test_matrix("ani4.mtx")),
         0);
     const char *keys[] = {"solver",        "precond",     "schedule",      "backend",
                           "ranks",         "matrix",      "rows",          "nonzeros",
@@ -249,7 +231,7 @@ TL_TEST(output_keys_files_and_tables)
     char path[1024];
     /* results: header + one row per timed solve; manifest beside it */
     snprintf(path, sizeof path, "%s/r/solve.csv", d);
-    slurp(path, out_buf, sizeof out_buf);
+    load(path);
     TL_ASSERT(
         strncmp(
             out_buf,
@@ -260,15 +242,15 @@ TL_TEST(output_keys_files_and_tables)
     snprintf(path, sizeof path, "%s/r/manifest.txt", d);
     TL_ASSERT_MSG(access(path, R_OK) == 0, "no %s", path);
     snprintf(path, sizeof path, "%s/h.csv", d);
-    slurp(path, out_buf, sizeof out_buf);
+    load(path);
     TL_ASSERT(strncmp(out_buf, "iteration,residual,relative_residual\n0,", 39) == 0);
     snprintf(path, sizeof path, "%s/x.mtx", d);
-    slurp(path, out_buf, sizeof out_buf);
+    load(path);
     TL_ASSERT(strncmp(out_buf, "%%MatrixMarket matrix array real general", 39) == 0);
     TL_ASSERT(strstr(out_buf, "3081 1\n"));
     snprintf(path, sizeof path, "%s/trace/trace.rank1.csv", d);
     TL_ASSERT_MSG(access(path, R_OK) == 0, "no %s", path);
-    slurp(path, out_buf, sizeof out_buf);
+    load(path);
     TL_ASSERT(strstr(out_buf, "spmv_diag") && strstr(out_buf, "halo_wait") &&
               strstr(out_buf, "allreduce_post"));
 }
@@ -292,12 +274,12 @@ TL_TEST(solution_file_solves_the_system)
         fprintf(f, "0.5\n");
     fclose(f);
     TL_ASSERT_EQ(run("%s " QUICK " --solver pipebicgstab --rtol 1e-10 --solution %s/x.mtx %s %s %s",
-                     bin(), d, mat("ani1_nonsymm.mtx"), b, x0),
+                     bin(), d, tl_test_matrix("ani1_nonsymm.mtx"), b, x0),
                  0);
     long its = atol(value("iterations", 0));
     TL_ASSERT(its > 5);
     TL_ASSERT_EQ(run("%s " QUICK " --solver pipebicgstab --rtol-base b --rtol 1e-8 %s %s %s/x.mtx",
-                     bin(), mat("ani1_nonsymm.mtx"), b, d),
+                     bin(), tl_test_matrix("ani1_nonsymm.mtx"), b, d),
                  0);
     TL_ASSERT_STREQ(value("iterations", 0), "0");
     TL_ASSERT_STREQ(value("converged", 0), "yes");
@@ -315,7 +297,7 @@ TL_TEST(partition_file_and_rtol_base)
     fclose(f);
     TL_ASSERT_EQ(run("%s " QUICK
                      " --launcher threads --ranks 3 --partition %s --solver pipebicgstab %s",
-                     bin(), part, mat("ani1_nonsymm.mtx")),
+                     bin(), part, tl_test_matrix("ani1_nonsymm.mtx")),
                  0);
     TL_ASSERT(strncmp(value("partition", 0), part, strlen(part)) == 0);
     TL_ASSERT_STREQ(value("converged", 0), "yes");
@@ -333,15 +315,26 @@ TL_TEST(fixed_iterations_and_exit_codes)
 {
     TL_ASSERT_EQ(run("%s " QUICK
                      " --solver pipecg,pipebicgstab --rtol 0 --atol 0 --max-iterations 25 %s",
-                     bin(), mat("ani4.mtx")),
+                     bin(), tl_test_matrix("ani4.mtx")),
                  0);
     TL_ASSERT_STREQ(value("iterations", 0), "25");
     TL_ASSERT_STREQ(value("iterations", 1), "25");
     TL_ASSERT(strstr(value("reason", 0), "fixed"));
     /* not converged within the limit: exit 3, reason said */
-    TL_ASSERT_EQ(run("%s " QUICK " --solver pcg --max-iterations 5 %s", bin(), mat("ani4.mtx")), 3);
+    TL_ASSERT_EQ(
+        run("%s " QUICK " --solver pcg --max-iterations 5 %s", bin(), tl_test_matrix("ani4.mtx")),
+        3);
     TL_ASSERT_STREQ(value("converged", 0), "no");
     TL_ASSERT(strstr(value("reason", 0), "maximum iterations"));
+    /* a breakdown before --max-iterations in fixed-iteration mode: exit 3
+     * (poisson7:40 loses SPD-ness in rounding near iteration 140) */
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 2 --no-gpu --rtol 0 --atol 0"
+                     " --max-iterations 200 gen:poisson7:40",
+                     bin()),
+                 3);
+    TL_ASSERT(strstr(value("reason", 0), "matrix not SPD"));
+    TL_ASSERT_STREQ(value("converged", 0), "no");
+    TL_ASSERT(atoi(value("iterations", 0)) < 200);
 }
 
 TL_TEST(not_spd_matrix_to_cg)
@@ -383,10 +376,10 @@ TL_TEST(bad_inputs_fail_clearly)
     fprintf(f, "%%%%MatrixMarket matrix array integer general\n3 1\n0\n1\n0\n");
     fclose(f);
     TL_ASSERT(run("%s " QUICK " --launcher threads --ranks 2 --partition %s %s", bin(), part,
-                  mat("ani1_nonsymm.mtx")) != 0);
+                  tl_test_matrix("ani1_nonsymm.mtx")) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "part.mtx"), "stderr: %s", err_buf);
     /* a right-hand side of the wrong length */
-    TL_ASSERT(run("%s " QUICK " %s %s", bin(), mat("ani1_nonsymm.mtx"), part) != 0);
+    TL_ASSERT(run("%s " QUICK " %s %s", bin(), tl_test_matrix("ani1_nonsymm.mtx"), part) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "part.mtx"), "stderr: %s", err_buf);
     /* a bad generator spec */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
@@ -395,11 +388,11 @@ TL_TEST(bad_inputs_fail_clearly)
 
 TL_TEST(bad_arguments_exit_2)
 {
-    TL_ASSERT_EQ(run("%s --solver gmres %s", bin(), mat("ani4.mtx")), 2);
+    TL_ASSERT_EQ(run("%s --solver gmres %s", bin(), tl_test_matrix("ani4.mtx")), 2);
     TL_ASSERT(strstr(err_buf, "invalid --solver 'gmres'"));
-    TL_ASSERT_EQ(run("%s --rtol abc %s", bin(), mat("ani4.mtx")), 2);
+    TL_ASSERT_EQ(run("%s --rtol abc %s", bin(), tl_test_matrix("ani4.mtx")), 2);
     TL_ASSERT(strstr(err_buf, "--rtol"));
-    TL_ASSERT_EQ(run("%s --schedule four-stream %s", bin(), mat("ani4.mtx")), 2);
+    TL_ASSERT_EQ(run("%s --schedule four-stream %s", bin(), tl_test_matrix("ani4.mtx")), 2);
     TL_ASSERT_EQ(run("%s", bin()), 2);
     TL_ASSERT_EQ(run("%s --help", bin()), 0);
     const char *opts[] = {
@@ -413,10 +406,10 @@ TL_TEST(bad_arguments_exit_2)
 
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 {
-    TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), mat("ani4.mtx")), 1);
+    TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), tl_test_matrix("ani4.mtx")), 1);
     TL_ASSERT(strstr(err_buf, "the CUDA backend is not built yet (issue: solvers part 2)"));
-    TL_ASSERT(run("%s " QUICK " --launcher threads --backend petsc %s", bin(), mat("ani4.mtx")) !=
-              0);
+    TL_ASSERT(run("%s " QUICK " --launcher threads --backend petsc %s", bin(),
+                  tl_test_matrix("ani4.mtx")) != 0);
     if (strcmp(tl_test_env("TL_HAVE_PETSC", "0"), "1") == 0)
         TL_ASSERT_MSG(strstr(err_buf, "thread launcher is not supported"), "stderr: %s", err_buf);
     else

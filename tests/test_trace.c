@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -26,17 +27,6 @@ static void write_file(const char *path, const char *text)
     TL_ASSERT(fclose(f) == 0);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    TL_ASSERT_MSG(f, "cannot open %s", path);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* Runs fn with stderr captured; returns what was printed. */
 static char captured[4096];
 static int stderr_saved = -1;
@@ -54,7 +44,9 @@ static const char *capture_end(const char *dir)
     fflush(stderr);
     dup2(stderr_saved, 2);
     close(stderr_saved);
-    snprintf(captured, sizeof captured, "%s", slurp(path_in(dir, "stderr.txt")));
+    char *text = tl_test_read(path_in(dir, "stderr.txt"));
+    snprintf(captured, sizeof captured, "%s", text);
+    free(text);
     return captured;
 }
 
@@ -311,13 +303,14 @@ TL_TEST(quoting_rfc4180)
     const char *dir = tl_test_tmpdir();
     const char *path = path_in(dir, "q.csv");
     write_sample(path);
-    const char *text = slurp(path);
+    char *text = tl_test_read(path);
     TL_ASSERT(strstr(text, "\n0,0,13,compute,compute,kernel,daxpy,1000,2000,7,-1,0\n"));
     TL_ASSERT(strstr(text, ",\"compute:spmv, halo\",900,"));
     TL_ASSERT(strstr(text, ",\"say \"\"hi\"\"\",950,"));
     TL_ASSERT(strstr(text, ",\"two\nlines, \"\"quoted\"\"\",-5,"));
     TL_ASSERT(strstr(text, "\n" TL_TRACE_HEADER "\n"));
     TL_ASSERT(strncmp(text, "# format=trilap-trace\n# version=1\n", 34) == 0);
+    free(text);
     /* A hand-written file quoting ordinary fields is read too. */
     char buf[1024];
     snprintf(buf, sizeof buf, "%s%s\n\"0\",\"1\",2,p2p,p2p,kernel,\"a\"\"b\",3,4,5,-1,\"-1\"\n",

@@ -109,6 +109,28 @@ static inline const char *tl_test_tmpdir(void)
     if (!mkdtemp(buf)) TL_TEST_FAIL_("mkdtemp failed");
     return buf;
 }
+/* NAME in a temporary directory made for this process on first use; the
+ * last four paths stay valid. */
+static inline const char *tl_test_path(const char *name)
+{
+    static char dir[256], path[4][512];
+    static int k;
+    if (!dir[0]) snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    k = (k + 1) % 4;
+    snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
+    return path[k];
+}
+/* TL_DATA/matrices/NAME, a shared test matrix; the last four paths stay
+ * valid. */
+static inline const char *tl_test_matrix(const char *name)
+{
+    static char path[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(path[k], sizeof path[k], "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"),
+             name);
+    return path[k];
+}
 
 /* FOREACH over up to 64 arguments. */
 #define TL_TEST_NARG_(...) TL_TEST_NARG_I_(__VA_ARGS__, TL_TEST_RSEQ_())

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cuda_runtime.h>
@@ -15,20 +14,7 @@
 #include "microbench/bench_kernels.h"
 #include "runtime/gpu.h"
 #include "tests/tl_test.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return strdup("");
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
+#include "tests/tl_test_run.h"
 
 static void need_gpus(int n)
 {
@@ -39,16 +25,13 @@ static void need_gpus(int n)
 /* Run `[launcher] bin/trilap-bench ARGS`; returns the exit code, stdout in *out. */
 static int bench(const char *launcher, const char *args, char **out)
 {
-    char dir[256], cmd[4096], o[300];
-    snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
-    snprintf(o, sizeof o, "%s/out", dir);
-    snprintf(cmd, sizeof cmd, "%s %s/trilap-bench %s >%s", launcher, tl_test_env("TL_BIN", "bin"),
-             args, o);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s/trilap-bench %s", launcher, tl_test_env("TL_BIN", "bin"),
+             args);
     fprintf(stderr, "$ %s\n", cmd);
-    int st = system(cmd);
-    *out = slurp(o);
+    int rc = tl_test_run(cmd, out, NULL);
     fputs(*out, stderr);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return rc;
 }
 
 static void expect_footer(const char *out, int rows)
@@ -60,7 +43,7 @@ static void expect_footer(const char *out, int rows)
 
 static int count_lines(const char *path)
 {
-    char *s = slurp(path);
+    char *s = tl_test_slurp(path);
     int n = 0;
     for (char *p = s; *p; p++)
         n += *p == '\n';

@@ -5,31 +5,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "runtime/gpu.h"
 #include "runtime/timing.h"
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 static char out_buf[65536];
 
 static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run(const char *fmt, ...)
 {
-    char cmd[2048], full[2100];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int rc = tl_test_vsh(out_buf, sizeof out_buf, fmt, ap);
     va_end(ap);
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
-    fprintf(stderr, "$ %s\n", cmd);
-    FILE *p = popen(full, "r");
-    TL_ASSERT(p);
-    size_t n = fread(out_buf, 1, sizeof out_buf - 1, p);
-    out_buf[n] = '\0';
-    int status = pclose(p);
-    fprintf(stderr, "%s(exit %d)\n", out_buf, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return rc;
 }
 
 static const char *helper(void)
@@ -45,14 +36,6 @@ static int need_gpus(int n)
     if (have == 0) TL_SKIP("no GPU visible");
     if (have < n) TL_SKIP("needs %d GPUs, %d visible", n, have);
     return have;
-}
-
-static const char *mpirun(void)
-{
-    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
-    const char *m = tl_test_env("TL_MPIRUN", "");
-    if (!*m) TL_SKIP("TL_MPIRUN is not set");
-    return m;
 }
 
 TL_TEST(versions)
@@ -79,7 +62,7 @@ TL_TEST(threads_bootstrap_world_and_split)
 TL_TEST(mpi_bootstrap_world_and_split)
 {
     need_gpus(2);
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     TL_ASSERT_EQ(run("%s -np 2 --oversubscribe %s nccl", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "nccl ok on 2 ranks (mpi)"));
 }
@@ -111,7 +94,7 @@ TL_TEST(threads_watchdog_turns_mismatch_into_error)
 TL_TEST(mpi_watchdog_turns_mismatch_into_error)
 {
     need_gpus(2);
-    const char *m = mpirun();
+    const char *m = tl_test_mpirun();
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s -np 2 --oversubscribe %s --nccl-timeout 5 mismatch", m, helper());
     expect_watchdog(cmd);

@@ -1,0 +1,115 @@
+/* Helpers for tests that run programs or read what they wrote: a whole
+ * file as a string, a command line with its output captured. */
+#ifndef TL_TEST_RUN_H
+#define TL_TEST_RUN_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tests/tl_test.h"
+
+/* system()/pclose() status as an exit code; 128 when killed by a signal. */
+static inline int tl_test_exit_code(int status)
+{
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* The whole of `path`, malloc'd and NUL-terminated; NULL when it cannot be
+ * opened. */
+static inline char *tl_test_slurp_or_null(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)(n > 0 ? n : 0) + 1);
+    if (!s) TL_TEST_FAIL_("out of memory reading %s", path);
+    size_t got = n > 0 ? fread(s, 1, (size_t)n, f) : 0;
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* The whole of `path` (malloc'd), "" when it cannot be opened: for output a
+ * failing program may not have written. */
+static inline char *tl_test_slurp(const char *path)
+{
+    char *s = tl_test_slurp_or_null(path);
+    if (!s && !(s = strdup(""))) TL_TEST_FAIL_("out of memory");
+    return s;
+}
+
+/* The whole of `path` (malloc'd); the test fails when it cannot be opened. */
+static inline char *tl_test_read(const char *path)
+{
+    char *s = tl_test_slurp_or_null(path);
+    TL_ASSERT_MSG(s, "cannot open %s", path);
+    return s;
+}
+
+/* Run `cmd` through the shell with stdout, and stderr unless `err` is NULL,
+ * sent to files in a temporary directory of its own. Returns the exit code;
+ * the output in *out and *err (malloc'd, the caller frees). */
+static inline int tl_test_run(const char *cmd, char **out, char **err)
+{
+    /* not tl_test_tmpdir(): its buffer may hold the caller's directory */
+    static char dir[256];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s/trilap-run-XXXXXX", tl_test_env("TMPDIR", "/tmp"));
+        if (!mkdtemp(dir)) TL_TEST_FAIL_("mkdtemp failed");
+    }
+    char o[512], e[512], full[8192];
+    snprintf(o, sizeof o, "%s/out", dir);
+    snprintf(e, sizeof e, "%s/err", dir);
+    if (err)
+        snprintf(full, sizeof full, "%s >%s 2>%s", cmd, o, e);
+    else
+        snprintf(full, sizeof full, "%s >%s", cmd, o);
+    int rc = tl_test_exit_code(system(full));
+    *out = tl_test_slurp(o);
+    if (err) *err = tl_test_slurp(e);
+    return rc;
+}
+
+/* Run `cmd` through popen; the first cap - 1 bytes of its stdout in `out`.
+ * Returns the exit code. */
+static inline int tl_test_popen(const char *cmd, char *out, size_t cap)
+{
+    FILE *p = popen(cmd, "r");
+    TL_ASSERT(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = '\0';
+    return tl_test_exit_code(pclose(p));
+}
+
+/* Run the printf-style command `fmt` with stderr merged into stdout, the
+ * first cap - 1 bytes of that in `out`; the command, its output and exit
+ * code are logged on stderr. Returns the exit code. */
+static inline int tl_test_vsh(char *out, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static inline int tl_test_vsh(char *out, size_t cap, const char *fmt, va_list ap)
+{
+    char cmd[2048], full[2100];
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    fprintf(stderr, "$ %s\n", cmd);
+    int rc = tl_test_popen(full, out, cap);
+    fprintf(stderr, "%s(exit %d)\n", out, rc);
+    return rc;
+}
+
+/* $TL_MPIRUN; skips the test when built without MPI or when it is unset. */
+static inline const char *tl_test_mpirun(void)
+{
+    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0)
+        TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
+    const char *m = tl_test_env("TL_MPIRUN", "");
+    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    return m;
+}
+
+#endif
