@@ -5,8 +5,10 @@
 #   scripts/bench-gpu-sweep.sh "1 2 4 8" --iters 10000
 #   LAUNCH=mpi scripts/bench-gpu-sweep.sh "2 4"
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }
+usage() { echo "usage: $0 \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }
+[ $# -ge 1 ] || usage
 counts=$1; shift
+for n in $counts; do [[ $n =~ ^[1-9][0-9]*$ ]] || usage; done
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }

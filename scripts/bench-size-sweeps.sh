@@ -4,8 +4,10 @@
 #
 #   scripts/bench-size-sweeps.sh 2 --iters 2000 --repeat 3
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
+usage() { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
+[ $# -ge 1 ] || usage
 n=$1; shift
+[[ $n =~ ^[1-9][0-9]*$ ]] || usage
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }

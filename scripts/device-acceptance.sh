@@ -5,8 +5,10 @@
 # results land in results/<run>/ (commit them); logs in $DEV_OUT.
 #   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]
 set -uo pipefail
+usage() { echo "usage: $0 [NGPUS [BUDGET_SECONDS]]   (on a machine with NGPUS GPUs)" >&2; exit 2; }
 n=${1:-2}
 budget=${2:-560}
+[[ $n =~ ^[1-9][0-9]*$ && $budget =~ ^[1-9][0-9]*$ ]] || usage
 start=$(date +%s)
 log=${DEV_OUT:-device-out}
 mkdir -p "$log"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Backtraces for two open problems (a hang and a crash); output under $1.
 set -u
+case ${1:-} in -*) echo "usage: $0 [DIR]   (DIR holds check-gpu.log of scripts/device-acceptance.sh; default /tmp/acc)" >&2; exit 2 ;; esac
 d=${1:-/tmp/acc}; mkdir -p "$d"
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if grep -q 'not ok.*mpi_watchdog' "$d/check-gpu.log" 2>/dev/null; then
