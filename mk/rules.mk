@@ -80,7 +80,9 @@ define CONFIG_BODY
 #define TL_GNUPLOT "$(GNUPLOT)"
 #endif
 endef
-GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+# A copy of the tree without .git (a lent GPU machine) names its commit in
+# .trilap-commit: `git rev-parse --short=12 HEAD > .trilap-commit` before copying.
+GIT_COMMIT := $(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep . || (cat .trilap-commit 2>/dev/null || echo unknown) | head -n1)
 TL_VERSION := 0.1.0
 export CONFIG_BODY
 $(CONFIG_H): FORCE
