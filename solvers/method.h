@@ -24,6 +24,12 @@ struct tl_method {
 extern const tl_method tl_methods[];
 extern const int tl_nmethods;
 
+/* BiCGStab restarts with r0 = r when |(r0, r)| <= this * ||r0|| ||r||:
+ * the bi-orthogonality has decayed to rounding level and the next step
+ * would divide by noise (seen on 1138_bus, where r0 = b stagnates and then
+ * gives (r0, r) = 0 exactly; PETSc's KSPBCGS breaks down there too). */
+#define TL_BICG_RESTART 1e-12
+
 /* By name; NULL when unknown. */
 const tl_method *tl_method_find(const char *name);
 

@@ -23,7 +23,7 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
 
     TL_TRYGOTO(tl_be_residual(be, b, x, r, t), st, fail);
     TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail); /* shadow residual r0 */
-    double rho_old = 1.0, alpha = 1.0, omega = 1.0;
+    double rho_old = 1.0, alpha = 1.0, omega = 1.0, rtnorm = 0.0; /* rtnorm: ||r0|| */
     for (int64_t it = 0;;) {
         double d[2];
         TL_TRYGOTO(tl_be_dots(be, 2, (tl_vec *[]){rt, r}, (tl_vec *[]){r, r}, d), st, fail);
@@ -33,12 +33,21 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
         if (!isfinite(rho) &&
             tl_solve_stop(res, TL_STOP_NONFINITE, "rho = %g at iteration %lld", rho, (long long)it))
             break;
+        if (it == 0) rtnorm = rnorm;
+        int restart = it > 0 && fabs(rho) <= TL_BICG_RESTART * rtnorm * rnorm;
+        if (restart) {
+            /* (r0, r) has decayed to rounding level: r0 = r, p = r */
+            TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail);
+            rho = d[1];
+            rtnorm = rnorm;
+            res->restarts++;
+        }
         if (rho == 0.0 && tl_solve_stop(res, TL_STOP_BREAKDOWN,
                                         "rho = (r0, r) = 0 at iteration %lld", (long long)it))
             break;
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
-        if (it == 0) {
+        if (it == 0 || restart) {
             TL_TRYGOTO(tl_be_copy(be, p, r), st, fail);
         } else {
             if (omega == 0.0 &&

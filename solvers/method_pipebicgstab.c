@@ -35,6 +35,22 @@ static tl_status replace_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec *
     return TL_OK;
 }
 
+/* The start, and a restart: r = b - A x, r0 = r, rh = M r, w = A rh,
+ * wh = M w, t = A wh; d = {(r0, r), (r0, w), (r, r)}. */
+static tl_status start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v, double *d)
+{
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
+    TL_TRY(tl_be_copy(be, v[RT], v[R]));
+    TL_TRY(tl_be_precond(be, v[RH], v[R]));
+    TL_TRY(tl_be_spmv(be, v[RH], v[W]));
+    TL_TRY(tl_be_dot_begin(be, 1, 3, (tl_vec *[]){v[RT], v[RT], v[R]}, (tl_vec *[]){v[R], v[W], v[R]}));
+    TL_TRY(tl_be_precond(be, v[WH], v[W]));
+    TL_TRY(tl_be_spmv_begin(be, v[WH], v[T]));
+    TL_TRY(tl_be_spmv_end(be, v[WH], v[T]));
+    TL_TRY(tl_be_dot_end(be, 1, d));
+    return TL_OK;
+}
+
 tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
                                  tl_solve_result *res)
 {
@@ -47,18 +63,9 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
            *z = v[Z], *zh = v[ZH], *q = v[Q], *qh = v[QH], *y = v[Y], *w = v[W], *wh = v[WH],
            *t = v[T], *vv = v[V];
 
-    /* r0 = b - A x0, rh = M r0, w0 = A rh, wh = M w0, t0 = A wh */
-    TL_TRYGOTO(tl_be_residual(be, b, x, r, v[TMP]), st, fail);
-    TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail);
-    TL_TRYGOTO(tl_be_precond(be, rh, r), st, fail);
-    TL_TRYGOTO(tl_be_spmv(be, rh, w), st, fail);
     double d[5];
-    TL_TRYGOTO(tl_be_dot_begin(be, 1, 3, (tl_vec *[]){rt, rt, r}, (tl_vec *[]){r, w, r}), st, fail);
-    TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail);
-    TL_TRYGOTO(tl_be_spmv_begin(be, wh, t), st, fail);
-    TL_TRYGOTO(tl_be_spmv_end(be, wh, t), st, fail);
-    TL_TRYGOTO(tl_be_dot_end(be, 1, d), st, fail);
-    double rho = d[0];
+    TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+    double rho = d[0], rtnorm = sqrt(d[2]); /* rtnorm: ||r0|| */
     TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
     if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
     if (!(d[1] != 0.0)) {
@@ -135,10 +142,20 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         if (omega == 0.0 &&
             tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld", (long long)it))
             break;
-        if (rho == 0.0 || d[0] == 0.0) {
-            tl_solve_stop(res, TL_STOP_BREAKDOWN, "rho = (r0, r) = 0 at iteration %lld",
-                          (long long)it);
-            break;
+        if (fabs(d[0]) <= TL_BICG_RESTART * rtnorm * sqrt(d[4])) {
+            /* (r0, r) has decayed to rounding level: restart with r0 = r
+             * (beta = 0 drops the old directions) */
+            TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+            res->restarts++;
+            if (!(d[1] != 0.0) &&
+                tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                              "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
+                break;
+            rho = d[0];
+            rtnorm = sqrt(d[2]);
+            alpha = rho / d[1];
+            beta = 0.0;
+            continue;
         }
         beta = (alpha / omega) * (d[0] / rho);
         double den = d[1] + beta * d[2] - beta * omega * d[3];

@@ -285,6 +285,7 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
     else
         fprintf(out, "reason: %s (%s)\n", tl_stop_name(res->reason), res->detail);
     fprintf(out, "iterations: %lld\n", (long long)res->iterations);
+    if (res->restarts) fprintf(out, "restarts: %lld\n", (long long)res->restarts);
     double base = res->base > 0 ? res->base : 1.0;
     fprintf(out, "residual: %.6e\n", res->rnorm / base);
     fprintf(out, "true residual: %.6e\n", rep->true_rnorm / base);

@@ -50,6 +50,7 @@ typedef struct tl_solve_result {
     tl_stop_reason reason;
     char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
     int64_t iterations;
+    int64_t restarts; /* BiCGStab restarts (shadow residual renewed) */
     double r0norm;   /* ||r0|| (recursive, absolute) */
     double rnorm;    /* last recursive ||r|| (absolute) */
     double base;     /* what rtol multiplies */
