@@ -42,3 +42,11 @@ tl_status tl_an_table_std_meta(tl_an_table *t, const char *command, const char *
     TL_TRY(tl_an_table_meta(t, "input", "%s", input));
     return TL_OK;
 }
+
+tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
+{
+    return (tl_an_overlap_opts){.flags = c->accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
+                                .iter_lo = c->iter_lo,
+                                .iter_hi = c->iter_hi,
+                                .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};
+}

@@ -23,6 +23,9 @@ extern const size_t tl_an_common_nopts;
  * returns -1 to go on, or the exit code (0 after --help, 2 on bad input). */
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c);
 
+/* The overlap pass's options from the common ones (slices 0). */
+tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c);
+
 /* Print the table, write it as CSV when path != NULL. */
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path);
 

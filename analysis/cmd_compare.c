@@ -47,9 +47,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x)
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
-    tl_an_overlap_opts oo = {.flags = o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
-                             .iter_lo = o->c.iter_lo, .iter_hi = o->c.iter_hi,
-                             .gap_ns = (int64_t)(o->c.launch_gap_us * 1e3)};
+    tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o->c);
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(dir, &oo, names, NULL, NULL, &res, &nr), st, fail);
     for (int j = 0; j < NM; j++) x[j] = -INFINITY;

@@ -610,9 +610,8 @@ int tl_an_cmd_diagnose(int argc, char **argv)
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
     diag_state ds = {.o = &o};
-    tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
-                             .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
-                             .gap_ns = (int64_t)(o.c.launch_gap_us * 1e3), .slices = 1};
+    tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
+    oo.slices = 1;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     ds.names = names;
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, diag_rank, &ds, &res, &nr), st, fail);

@@ -232,10 +232,8 @@ int tl_an_cmd_overlap(int argc, char **argv)
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
     tl_status st = TL_OK;
-    tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
-                             .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
-                             .gap_ns = (int64_t)(o.c.launch_gap_us * 1e3),
-                             .slices = o.per_iter || o.iter_csv ? 2 : 0};
+    tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
+    oo.slices = o.per_iter || o.iter_csv ? 2 : 0;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, NULL, NULL, &res, &nr), st, fail);
     TL_TRYGOTO(report(pr.positional[0], &o, res, nr), st, fail);

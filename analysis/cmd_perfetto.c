@@ -150,9 +150,7 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
     tl_an_out out = {0};
-    tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
-                             .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
-                             .gap_ns = (int64_t)(o.c.launch_gap_us * 1e3)};
+    tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
     pf_state s = {.f = out.f, .names = names, .all = o.c.iters == NULL};

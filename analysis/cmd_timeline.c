@@ -133,9 +133,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     size_t nr = 0;
     tl_state s = {.origin = INT64_MAX, .end = INT64_MIN};
     tl_an_out out = {0};
-    tl_an_overlap_opts oo = {.flags = o.c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
-                             .iter_lo = o.c.iter_lo, .iter_hi = o.c.iter_hi,
-                             .gap_ns = (int64_t)(o.c.launch_gap_us * 1e3)};
+    tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
         /* A first, cheap pass over rank 0 finds the iteration count. */
