@@ -166,7 +166,7 @@ enum { TL_ABORT_DEADLINE_S = 10 };
 typedef struct abort_deadline {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int done, rank;
+    int done;
 } abort_deadline;
 
 static void *abort_deadline_main(void *arg)
@@ -191,7 +191,7 @@ static void *abort_deadline_main(void *arg)
 static void give_up(tl_ctx *ctx, tl_gpu *g)
 {
     tl_comm_announce_failure(ctx);
-    abort_deadline d = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .rank = ctx->rank};
+    abort_deadline d = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
     pthread_t th;
     int started = pthread_create(&th, NULL, abort_deadline_main, &d) == 0;
     abort_comms(g);
