@@ -1,6 +1,7 @@
 #include "analysis/cli.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "config.h"
@@ -19,13 +20,21 @@ const size_t tl_an_common_nopts = sizeof tl_an_common_opts / sizeof tl_an_common
 
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
-    if (tl_opts_parse(spec, argc, argv, res) != TL_OK) return 2;
-    if (res->exit_now) return 0;
-    if (tl_an_parse_iters(c->iters, &c->iter_lo, &c->iter_hi) != TL_OK) {
+    int rc = -1;
+    memset(res, 0, sizeof *res);
+    if (tl_opts_parse(spec, argc, argv, res) != TL_OK)
+        rc = 2;
+    else if (res->exit_now)
+        rc = 0;
+    else if (tl_an_parse_iters(c->iters, &c->iter_lo, &c->iter_hi) != TL_OK) {
         fprintf(stderr, "%s: invalid --iters '%s' (try --help)\n", spec->program, c->iters);
-        return 2;
+        rc = 2;
     }
-    return -1;
+    if (rc >= 0) {
+        free(res->positional);
+        res->positional = NULL;
+    }
+    return rc;
 }
 
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path)

@@ -20,7 +20,8 @@ extern const tl_option tl_an_common_opts[];
 extern const size_t tl_an_common_nopts;
 
 /* Parse argv into the groups (the last group must be the common one):
- * returns -1 to go on, or the exit code (0 after --help, 2 on bad input). */
+ * returns -1 to go on (the caller frees res->positional), or the exit code
+ * (0 after --help, 2 on bad input; nothing left to free). */
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c);
 
 /* The overlap pass's options from the common ones (slices 0). */

@@ -159,10 +159,7 @@ int tl_an_cmd_compare(int argc, char **argv)
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 2};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
-    if (rc >= 0) {
-        free(pr.positional);
-        return rc;
-    }
+    if (rc >= 0) return rc;
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
     const char *a = pr.positional[0], *b = pr.npositional > 1 ? pr.positional[1] : NULL;

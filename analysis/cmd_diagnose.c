@@ -601,10 +601,7 @@ int tl_an_cmd_diagnose(int argc, char **argv)
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
-    if (rc >= 0) {
-        free(pr.positional);
-        return rc;
-    }
+    if (rc >= 0) return rc;
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;

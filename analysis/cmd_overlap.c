@@ -224,10 +224,7 @@ int tl_an_cmd_overlap(int argc, char **argv)
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
-    if (rc >= 0) {
-        free(pr.positional);
-        return rc;
-    }
+    if (rc >= 0) return rc;
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;

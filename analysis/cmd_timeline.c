@@ -118,10 +118,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
-    if (rc >= 0) {
-        free(pr.positional);
-        return rc;
-    }
+    if (rc >= 0) return rc;
     if (!o.out) {
         fprintf(stderr, "trilap-analyze timeline: -o FILE.csv is required (try --help)\n");
         free(pr.positional);
