@@ -44,7 +44,7 @@ if [[ -z $from ]]; then
         source_line="live run: bin/trilap-bench tristream on $gpus GPU(s) of $(hostname)"
         echo "demo.sh: $source_line"
         rm -rf "$from"
-        mkdir -p "$from" # trilap-bench opens --results without creating its folder
+        mkdir -p "$from" # and $out, where bench.txt goes
         "$bin/trilap-bench" tristream --variants "$(IFS=,; echo "${variants[*]}")" --gpus "$gpus" \
             --trace "$from" --results "$from/results.csv" | tee "$out/bench.txt"
     else
