@@ -21,7 +21,7 @@ typedef struct tl_an_ival {
     int32_t iter;        /* -1 outside an iteration */
     uint32_t name;       /* id in tl_an_names */
     uint16_t stream;     /* rank-local stream index (tl_an_rank.streams) */
-    uint8_t lane, cat;   /* tl_lane, tl_cat */
+    uint8_t lane, cat;   /* tl_role, tl_cat */
     uint8_t kind, group; /* tl_kind, tl_an_group */
     uint8_t pad_[2];
 } tl_an_ival;

@@ -210,7 +210,7 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     int64_t max_end = INT64_MIN, busy_s = 0, busy_e = INT64_MIN;
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        if (v->lane != TL_LANE_COMPUTE || v->kind != TL_KIND_KERNEL || v->start < w0 || v->start >= w1) continue;
+        if (v->lane != TL_ROLE_COMPUTE || v->kind != TL_KIND_KERNEL || v->start < w0 || v->start >= w1) continue;
         TL_TRYGOTO(push_d(&lane_d, &nl, &capl, (double)(v->end - v->start) / 1e3), st, fail);
         if (max_end != INT64_MIN && v->start > max_end) {
             int64_t gap = v->start - max_end;

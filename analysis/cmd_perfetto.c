@@ -63,8 +63,8 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     pf_state *s = user;
     tl_status st = TL_OK;
     int pid = rk->meta.rank;
-    track *tracks[TL_LANE_COUNT] = {NULL};
-    size_t ntracks[TL_LANE_COUNT] = {0};
+    track *tracks[TL_ROLE_COUNT] = {NULL};
+    size_t ntracks[TL_ROLE_COUNT] = {0};
     sep(s);
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"rank %d / GPU %d\"}}", pid,
             pid, rk->meta.device);
@@ -76,7 +76,7 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
         if (!s->all && (v->end <= res->meta.w0 || v->start >= res->meta.w1)) continue;
-        int lane = v->lane < TL_LANE_COUNT ? v->lane : TL_LANE_OTHER;
+        int lane = v->lane < TL_ROLE_COUNT ? v->lane : TL_ROLE_OTHER;
         size_t k = 0;
         for (; k < ntracks[lane]; k++) {
             track *t = &tracks[lane][k];
@@ -99,11 +99,11 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
         fprintf(s->f, ",\"cat\":\"%s\",\"args\":{\"category\":\"%s\",\"iter\":%d,\"stream\":%" PRIu64 "}}",
                 tl_cat_name((tl_cat)v->cat), tl_an_group_name(v->group), v->iter, rk->streams[v->stream]);
     }
-    for (int l = 0; l < TL_LANE_COUNT; l++)
+    for (int l = 0; l < TL_ROLE_COUNT; l++)
         for (size_t k = 0; k < ntracks[l]; k++) {
             sep(s);
             fprintf(s->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s%s",
-                    pid, l * 100 + (int)k, tl_lane_name((tl_lane)l), k ? " #" : "");
+                    pid, l * 100 + (int)k, tl_role_name((tl_role)l), k ? " #" : "");
             if (k) fprintf(s->f, "%zu", k + 1);
             fputs("\"}}", s->f);
             sep(s);
@@ -111,7 +111,7 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
                     pid, l * 100 + (int)k, l * 100 + (int)k);
         }
 fail:
-    for (int l = 0; l < TL_LANE_COUNT; l++) {
+    for (int l = 0; l < TL_ROLE_COUNT; l++) {
         for (size_t k = 0; k < ntracks[l]; k++) free(tracks[l][k].stack);
         free(tracks[l]);
     }

@@ -30,9 +30,9 @@ typedef struct tl_state {
 static int lane_pos(int lane)
 {
     switch (lane) {
-    case TL_LANE_COMPUTE: return 0;
-    case TL_LANE_P2P: return 1;
-    case TL_LANE_COLL: return 2;
+    case TL_ROLE_COMPUTE: return 0;
+    case TL_ROLE_P2P: return 1;
+    case TL_ROLE_COLL: return 2;
     default: return 3;
     }
 }
@@ -166,7 +166,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         int lp = lane_pos(v->lane);
         const char *nm = tl_an_names_get(names, v->name);
         fprintf(out.f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
-                lane_label[lp], tl_lane_name((tl_lane)v->lane), tl_cat_name((tl_cat)v->cat),
+                lane_label[lp], tl_role_name((tl_role)v->lane), tl_cat_name((tl_cat)v->cat),
                 tl_an_group_name(v->group), v->group);
         for (const char *p = nm; *p; p++) {
             if (*p == '"') fputc('"', out.f);

@@ -11,8 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "runtime/comm.h"
 #include "runtime/ctx.h"
 #include "runtime/options.h"
+#include "runtime/role.h"
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -67,19 +69,11 @@ tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
 
 /* ---- tristream variants: one table entry, one driver -------------------- */
 
-typedef enum {
-    TL_ROLE_NONE = 0,
-    TL_ROLE_COMPUTE,
-    TL_ROLE_P2P,
-    TL_ROLE_COLL,
-    TL_ROLE_COUNT
-} tl_bench_role;
-typedef enum { TL_COMMSEL_WORLD = 0, TL_COMMSEL_SPLIT } tl_bench_commsel;
 
 typedef struct tl_tristream_variant {
     const char *name;
-    tl_bench_role allreduce, ring, daxpy; /* stream of each operation; NONE: not run */
-    tl_bench_commsel allreduce_comm;      /* the ring always uses the world communicator */
+    tl_role allreduce, ring, daxpy; /* stream of each operation; TL_ROLE_NONE: not run */
+    tl_chan allreduce_comm;         /* the ring always uses the world communicator */
     const char *what;
 } tl_tristream_variant;
 
@@ -93,7 +87,6 @@ enum {
     TL_NVARIANTS
 };
 extern const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS];
-const char *tl_bench_role_name(tl_bench_role r);
 
 /* "all" or "a,b,c" -> bit mask over tl_tristream_variants (table order). */
 tl_status tl_tristream_parse_variants(const char *list, unsigned *mask);

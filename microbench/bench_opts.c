@@ -273,9 +273,17 @@ const size_t tl_commbench_noptions = sizeof tl_commbench_options / sizeof tl_com
 const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS] = {
     [TL_VAR_ALLREDUCE_ONLY] = {.name = "allreduce-only",
                                .allreduce = TL_ROLE_COMPUTE,
+                               .ring = TL_ROLE_NONE,
+                               .daxpy = TL_ROLE_NONE,
                                .what = "the allreduce alone"},
-    [TL_VAR_RING_ONLY] = {.name = "ring-only", .ring = TL_ROLE_P2P, .what = "the ring alone"},
+    [TL_VAR_RING_ONLY] = {.name = "ring-only",
+                          .allreduce = TL_ROLE_NONE,
+                          .ring = TL_ROLE_P2P,
+                          .daxpy = TL_ROLE_NONE,
+                          .what = "the ring alone"},
     [TL_VAR_DAXPY_ONLY] = {.name = "daxpy-only",
+                           .allreduce = TL_ROLE_NONE,
+                           .ring = TL_ROLE_NONE,
                            .daxpy = TL_ROLE_COMPUTE,
                            .what = "the DAXPY alone"},
     [TL_VAR_TWO_STREAM] = {.name = "two-stream",
@@ -292,23 +300,9 @@ const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS] = {
                             .allreduce = TL_ROLE_COLL,
                             .ring = TL_ROLE_P2P,
                             .daxpy = TL_ROLE_COMPUTE,
-                            .allreduce_comm = TL_COMMSEL_SPLIT,
+                            .allreduce_comm = TL_CHAN_SPLIT,
                             .what = "three streams, allreduce on the split communicator"},
 };
-
-const char *tl_bench_role_name(tl_bench_role r)
-{
-    switch (r) {
-    case TL_ROLE_COMPUTE:
-        return "compute";
-    case TL_ROLE_P2P:
-        return "p2p";
-    case TL_ROLE_COLL:
-        return "coll";
-    default:
-        return "none";
-    }
-}
 
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
 {

@@ -30,13 +30,13 @@ typedef struct tri_state {
     const tl_tristream_opts *opts;
     double *d_ar_send, *d_ar_recv, *d_ring_send, *d_ring_recv, *d_x, *d_y;
     unsigned long long *d_wrong;
-    cudaEvent_t ev_done[TL_ROLE_COUNT]; /* end of a role's work in the last iteration */
+    cudaEvent_t ev_done[TL_ROLE_NSTREAMS]; /* end of a role's work in the last iteration */
     int64_t ar_n, ring_n, dx_n;         /* sizes at the current point */
     int64_t daxpy_updates;              /* y = K * a after K updates since the reset */
     int sms;
 } tri_state;
 
-static cudaStream_t role_stream(const tl_gpu *g, tl_bench_role r)
+static cudaStream_t role_stream(const tl_gpu *g, tl_role r)
 {
     switch (r) {
     case TL_ROLE_P2P:
@@ -51,9 +51,9 @@ static cudaStream_t role_stream(const tl_gpu *g, tl_bench_role r)
 static unsigned roles_used(const tl_tristream_variant *v)
 {
     unsigned m = 0;
-    if (v->allreduce) m |= 1u << v->allreduce;
-    if (v->ring) m |= 1u << v->ring;
-    if (v->daxpy) m |= 1u << v->daxpy;
+    if (v->allreduce != TL_ROLE_NONE) m |= 1u << v->allreduce;
+    if (v->ring != TL_ROLE_NONE) m |= 1u << v->ring;
+    if (v->daxpy != TL_ROLE_NONE) m |= 1u << v->daxpy;
     return m;
 }
 
@@ -64,33 +64,33 @@ static tl_status tri_iteration(tl_ctx *ctx, tri_state *t, const tl_tristream_var
     unsigned used = roles_used(v);
     tl_probe_iter_begin(ctx, it);
     /* join: each stream starts this iteration after the others finished the last */
-    for (int r = 1; r < TL_ROLE_COUNT; r++) {
+    for (int r = 0; r < TL_ROLE_NSTREAMS; r++) {
         if (!(used & (1u << r))) continue;
-        for (int q = 1; q < TL_ROLE_COUNT; q++)
+        for (int q = 0; q < TL_ROLE_NSTREAMS; q++)
             if (q != r && (used & (1u << q)))
                 TL_CUDA(cudaStreamWaitEvent(role_stream(g, r), t->ev_done[q], 0));
     }
-    if (v->allreduce) {
-        ncclComm_t c = v->allreduce_comm == TL_COMMSEL_SPLIT ? g->split : g->world;
+    if (v->allreduce != TL_ROLE_NONE) {
+        ncclComm_t c = v->allreduce_comm == TL_CHAN_SPLIT ? g->split : g->world;
         tl_probe_push(ctx, TL_CAT_COLL, "allreduce");
         TL_TRY(tl_bench_allreduce(ctx, t->d_ar_send, t->d_ar_recv, t->ar_n, c,
                                   role_stream(g, v->allreduce)));
         tl_probe_pop(ctx);
     }
-    if (v->ring) {
+    if (v->ring != TL_ROLE_NONE) {
         tl_probe_push(ctx, TL_CAT_P2P, "ring");
         TL_TRY(tl_bench_ring(ctx, t->d_ring_send, t->d_ring_recv, t->ring_n, g->world,
                              role_stream(g, v->ring)));
         tl_probe_pop(ctx);
     }
-    if (v->daxpy) {
+    if (v->daxpy != TL_ROLE_NONE) {
         tl_probe_push(ctx, TL_CAT_COMPUTE, "daxpy");
         TL_TRY(tl_bench_daxpy(t->dx_n, TL_BENCH_DAXPY_A, t->d_x, t->d_y, (int)t->cfg->daxpy_blocks,
                               role_stream(g, v->daxpy)));
         tl_probe_pop(ctx);
         t->daxpy_updates++;
     }
-    for (int r = 1; r < TL_ROLE_COUNT; r++)
+    for (int r = 0; r < TL_ROLE_NSTREAMS; r++)
         if (used & (1u << r)) TL_CUDA(cudaEventRecord(t->ev_done[r], role_stream(g, r)));
     tl_probe_iter_end(ctx);
     return TL_OK;
@@ -137,17 +137,17 @@ static tl_status tri_check(tl_ctx *ctx, tri_state *t, const tl_tristream_variant
 {
     cudaStream_t s = ctx->gpu->s_compute;
     TL_CUDA(cudaMemsetAsync(t->d_wrong, 0, sizeof *t->d_wrong, s));
-    if (v->allreduce) {
+    if (v->allreduce != TL_ROLE_NONE) {
         tl_bench_expect e = {.kind = TL_EXPECT_SUM, .nranks = ctx->size, .salt = salt};
         TL_TRY(tl_bench_check(t->d_ar_recv, t->ar_n, e, t->d_wrong, s));
     }
-    if (v->ring) {
+    if (v->ring != TL_ROLE_NONE) {
         tl_bench_expect e = {.kind = TL_EXPECT_PATTERN,
                              .rank = (ctx->rank - 1 + ctx->size) % ctx->size,
                              .salt = salt};
         TL_TRY(tl_bench_check(t->d_ring_recv, t->ring_n, e, t->d_wrong, s));
     }
-    if (v->daxpy) {
+    if (v->daxpy != TL_ROLE_NONE) {
         tl_bench_expect e = {.kind = TL_EXPECT_CONST,
                              .value = tl_bench_daxpy_expected(t->daxpy_updates)};
         TL_TRY(tl_bench_check(t->d_y, t->dx_n, e, t->d_wrong, s));
@@ -169,9 +169,9 @@ static tl_status probes_start(tl_ctx *ctx, const char *dir, int cupti, int64_t i
         .outdir = dir, .cupti = cupti, .nvtx = 1, .max_ranges = (size_t)(4 * iters + 4096)};
     TL_TRY(tl_probes_create(ctx, &pc));
     const tl_gpu *g = ctx->gpu;
-    tl_probe_stream(ctx, (void *)g->s_compute, TL_LANE_COMPUTE, "s_compute");
-    tl_probe_stream(ctx, (void *)g->s_p2p, TL_LANE_P2P, "s_p2p");
-    tl_probe_stream(ctx, (void *)g->s_coll, TL_LANE_COLL, "s_coll");
+    tl_probe_stream(ctx, (void *)g->s_compute, TL_ROLE_COMPUTE, "s_compute");
+    tl_probe_stream(ctx, (void *)g->s_p2p, TL_ROLE_P2P, "s_p2p");
+    tl_probe_stream(ctx, (void *)g->s_coll, TL_ROLE_COLL, "s_coll");
     return TL_OK;
 }
 
@@ -256,9 +256,9 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
         tl_stats s = tl_stats_of(samples, (size_t)cfg->repeat);
         out->rows[out->nrows++] =
             (tl_tristream_row){.variant = v->name,
-                               .allreduce_bytes = v->allreduce ? t->ar_n * 8 : 0,
-                               .ring_bytes = v->ring ? t->ring_n * 8 : 0,
-                               .daxpy_bytes = v->daxpy ? t->dx_n * 8 : 0,
+                               .allreduce_bytes = v->allreduce != TL_ROLE_NONE ? t->ar_n * 8 : 0,
+                               .ring_bytes = v->ring != TL_ROLE_NONE ? t->ring_n * 8 : 0,
+                               .daxpy_bytes = v->daxpy != TL_ROLE_NONE ? t->dx_n * 8 : 0,
                                .median_us = s.median,
                                .min_us = s.min,
                                .max_us = s.max,
@@ -315,7 +315,7 @@ static tl_status tri_alloc(tl_ctx *ctx, tri_state *t)
     TL_CUDA(cudaMalloc((void **)&t->d_x, (size_t)dx * sizeof(double)));
     TL_CUDA(cudaMalloc((void **)&t->d_y, (size_t)dx * sizeof(double)));
     TL_CUDA(cudaMalloc((void **)&t->d_wrong, sizeof *t->d_wrong));
-    for (int r = 1; r < TL_ROLE_COUNT; r++)
+    for (int r = 0; r < TL_ROLE_NSTREAMS; r++)
         TL_CUDA(cudaEventCreateWithFlags(&t->ev_done[r], cudaEventDisableTiming));
     TL_CUDA(cudaDeviceGetAttribute(&t->sms, cudaDevAttrMultiProcessorCount, ctx->device));
     return TL_OK;
@@ -330,7 +330,7 @@ static void tri_free(tri_state *t)
     cudaFree(t->d_x);
     cudaFree(t->d_y);
     cudaFree(t->d_wrong);
-    for (int r = 1; r < TL_ROLE_COUNT; r++)
+    for (int r = 0; r < TL_ROLE_NSTREAMS; r++)
         if (t->ev_done[r]) cudaEventDestroy(t->ev_done[r]);
 }
 

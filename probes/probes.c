@@ -82,7 +82,7 @@ tl_status tl_probes_create_inject(tl_ctx *ctx, const tl_probes_config *cfg)
     return tl_probes_create_as(ctx, cfg, TL_PROBE_ALL_DEVICES, 1);
 }
 
-void tl_probe_stream(tl_ctx *ctx, void *stream, tl_lane lane, const char *label)
+void tl_probe_stream(tl_ctx *ctx, void *stream, tl_role lane, const char *label)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
     if (!p) return;
@@ -94,13 +94,13 @@ void tl_probe_stream(tl_ctx *ctx, void *stream, tl_lane lane, const char *label)
     tl_probe_streamreg *s = &p->streams[p->nstreams++];
     s->device = p->device >= 0 ? p->device : -1;
     s->id = p->cupti_attached ? tl_probe_cupti_stream_id(stream) : 0;
-    s->lane = (unsigned)lane < TL_LANE_COUNT ? lane : TL_LANE_OTHER;
-    snprintf(s->label, sizeof s->label, "%s", label ? label : tl_lane_name(s->lane));
+    s->lane = (unsigned)lane < TL_ROLE_COUNT ? lane : TL_ROLE_OTHER;
+    snprintf(s->label, sizeof s->label, "%s", label ? label : tl_role_name(s->lane));
     tl_probe_nvtx_stream(p, stream, label);
 }
 
 /* Injection: TRILAP_LANES="streamId:lane,...", for every device. */
-tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_lane lane)
+tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
     TL_CHECK(p, TL_ERR_INVAL, "no probes");
@@ -110,7 +110,7 @@ tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_lane lane)
     s->device = -1;
     s->id = stream_id;
     s->lane = lane;
-    snprintf(s->label, sizeof s->label, "%s", tl_lane_name(lane));
+    snprintf(s->label, sizeof s->label, "%s", tl_role_name(lane));
     return TL_OK;
 }
 
@@ -210,7 +210,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
         const tl_probe_range *r = &p->ranges[i];
         all[k++] = (tl_trace_record){.rank = p->rank,
                                      .device = -1,
-                                     .lane = TL_LANE_HOST,
+                                     .lane = TL_ROLE_HOST,
                                      .cat = TL_CAT_RANGE,
                                      .kind = TL_KIND_HOST,
                                      .name = tl_label(lb, p, r->name, r->cat, &st),
@@ -222,7 +222,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     for (size_t i = 0; i < p->niters; i++)
         all[k++] = (tl_trace_record){.rank = p->rank,
                                      .device = -1,
-                                     .lane = TL_LANE_HOST,
+                                     .lane = TL_ROLE_HOST,
                                      .cat = TL_CAT_RANGE,
                                      .kind = TL_KIND_HOST,
                                      .name = "iter",
@@ -295,7 +295,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     for (int i = 0; i < p->nstreams; i++) {
         char key[64], val[96];
         snprintf(key, sizeof key, "stream.%d.%u", p->streams[i].device, p->streams[i].id);
-        snprintf(val, sizeof val, "%s %s", tl_lane_name(p->streams[i].lane), p->streams[i].label);
+        snprintf(val, sizeof val, "%s %s", tl_role_name(p->streams[i].lane), p->streams[i].label);
         int dup = 0;
         for (int j = 0; j < i; j++)
             dup |= p->streams[j].device == p->streams[i].device &&

@@ -5,7 +5,7 @@
  *
  *   tl_probes_config pc = {.outdir = "run1", .cupti = 1, .nvtx = 1};
  *   TL_TRY(tl_probes_create(ctx, &pc));
- *   tl_probe_stream(ctx, g->s_compute, TL_LANE_COMPUTE, "compute");
+ *   tl_probe_stream(ctx, g->s_compute, TL_ROLE_COMPUTE, "compute");
  *   tl_probe_window_start(ctx);
  *   for (it = 0; it < n; it++) {
  *       tl_probe_iter_begin(ctx, it);
@@ -41,7 +41,7 @@ tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg);
 tl_status tl_probes_destroy(tl_ctx *ctx);
 
 /* Register a CUDA stream (cudaStream_t passed as void *) with its lane. */
-void tl_probe_stream(tl_ctx *ctx, void *stream, tl_lane lane, const char *label);
+void tl_probe_stream(tl_ctx *ctx, void *stream, tl_role lane, const char *label);
 void tl_probe_push(tl_ctx *ctx, tl_cat cat, const char *name);
 void tl_probe_pop(tl_ctx *ctx);
 void tl_probe_iter_begin(tl_ctx *ctx, int64_t iter);

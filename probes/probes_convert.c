@@ -180,7 +180,7 @@ static const char *tl_overhead_name(CUpti_ActivityOverheadKind k)
 
 /* Lane of (device, stream): registered (device -1 matches any device),
  * else inferred (injection), else other. */
-static int tl_lane_registered(const tl_probes *p, int device, uint32_t stream, tl_lane *lane)
+static int tl_lane_registered(const tl_probes *p, int device, uint32_t stream, tl_role *lane)
 {
     for (int i = 0; i < p->nstreams; i++)
         if (p->streams[i].id == stream &&
@@ -243,13 +243,13 @@ static tl_status tl_infer_lanes(tl_probe_gpu *g, const tl_probes *p)
     for (size_t i = 0; i < g->n; i++) {
         tl_trace_record *r = &g->recs[i];
         if (r->device < 0) continue;
-        tl_lane lane;
+        tl_role lane;
         if (tl_lane_registered(p, r->device, (uint32_t)r->stream, &lane)) continue;
         for (size_t j = 0; j < nsc; j++)
             if (sc[j].device == r->device && sc[j].stream == r->stream) {
-                r->lane = sc[j].p2p > sc[j].coll ? TL_LANE_P2P
-                          : sc[j].coll           ? TL_LANE_COLL
-                                                 : TL_LANE_COMPUTE;
+                r->lane = sc[j].p2p > sc[j].coll ? TL_ROLE_P2P
+                          : sc[j].coll           ? TL_ROLE_COLL
+                                                 : TL_ROLE_COMPUTE;
                 break;
             }
         if (r->kind == TL_KIND_KERNEL) r->cat = tl_trace_classify_kernel_lane(r->name, r->lane);
@@ -407,7 +407,7 @@ static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t 
                 /* Process- and thread-wide overhead is counted (by every rank), written by none. */
                 if (dev < 0) continue;
                 r.device = -1;
-                r.lane = TL_LANE_HOST;
+                r.lane = TL_ROLE_HOST;
                 r.cat = TL_CAT_RANGE;
                 r.kind = TL_KIND_HOST;
                 r.name = tl_overhead_name(o->overheadKind);
@@ -428,7 +428,7 @@ static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t 
                 continue;
             }
             r.stream = stream;
-            if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_LANE_OTHER;
+            if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_ROLE_OTHER;
             if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
             int64_t launch;
             if (r.kind == TL_KIND_SYNC)

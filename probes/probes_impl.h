@@ -51,7 +51,7 @@ typedef struct tl_probe_name {
 typedef struct tl_probe_streamreg {
     int device;
     uint32_t id; /* CUPTI stream id */
-    tl_lane lane;
+    tl_role lane;
     char label[32];
 } tl_probe_streamreg;
 
@@ -95,7 +95,7 @@ enum { TL_PROBE_NAME_ITER = 0, TL_PROBE_NAME_OVERFLOW = 1 };
 /* Injection mode: one consumer for every device's records, lanes inferred
  * for streams not named in lane overrides. */
 tl_status tl_probes_create_inject(tl_ctx *ctx, const tl_probes_config *cfg);
-tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_lane lane);
+tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane);
 
 int64_t tl_probe_now(void); /* CLOCK_MONOTONIC ns: the trace clock */
 

@@ -5,10 +5,6 @@
 #include <ctype.h>
 #include <string.h>
 
-static const char *const tl_lane_names[TL_LANE_COUNT] = {
-    [TL_LANE_COMPUTE] = "compute", [TL_LANE_P2P] = "p2p",   [TL_LANE_COLL] = "coll",
-    [TL_LANE_COPY] = "copy",       [TL_LANE_HOST] = "host", [TL_LANE_OTHER] = "other",
-};
 static const char *const tl_cat_names[TL_CAT_COUNT] = {
     [TL_CAT_COMPUTE] = "compute", [TL_CAT_P2P] = "p2p",       [TL_CAT_COLL] = "coll",
     [TL_CAT_MEMCPY] = "memcpy",   [TL_CAT_MEMSET] = "memset", [TL_CAT_SYNC] = "sync",
@@ -19,10 +15,6 @@ static const char *const tl_kind_names[TL_KIND_COUNT] = {
     [TL_KIND_SYNC] = "sync",     [TL_KIND_NVTX] = "nvtx",     [TL_KIND_HOST] = "host",
 };
 
-const char *tl_lane_name(tl_lane l)
-{
-    return (unsigned)l < TL_LANE_COUNT ? tl_lane_names[l] : "?";
-}
 const char *tl_cat_name(tl_cat c)
 {
     return (unsigned)c < TL_CAT_COUNT ? tl_cat_names[c] : "?";
@@ -41,13 +33,6 @@ static int tl_name_index(const char *const *names, int n, const char *s)
     return -1;
 }
 
-tl_status tl_lane_parse(const char *s, tl_lane *out)
-{
-    int i = tl_name_index(tl_lane_names, TL_LANE_COUNT, s);
-    if (i < 0) return TL_ERR_PARSE;
-    *out = (tl_lane)i;
-    return TL_OK;
-}
 tl_status tl_cat_parse(const char *s, tl_cat *out)
 {
     int i = tl_name_index(tl_cat_names, TL_CAT_COUNT, s);
@@ -138,7 +123,7 @@ tl_nccl_kind tl_trace_nccl_kernel(const char *name)
     return TL_NCCL_NONE;
 }
 
-tl_cat tl_trace_classify_kernel_lane(const char *name, tl_lane lane)
+tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane)
 {
     switch (tl_trace_nccl_kernel(name)) {
     case TL_NCCL_P2P:
@@ -146,7 +131,7 @@ tl_cat tl_trace_classify_kernel_lane(const char *name, tl_lane lane)
     case TL_NCCL_COLL:
         return TL_CAT_COLL;
     case TL_NCCL_GENERIC:
-        return lane == TL_LANE_P2P ? TL_CAT_P2P : TL_CAT_COLL;
+        return lane == TL_ROLE_P2P ? TL_CAT_P2P : TL_CAT_COLL;
     case TL_NCCL_NONE:
         break;
     }
@@ -155,5 +140,5 @@ tl_cat tl_trace_classify_kernel_lane(const char *name, tl_lane lane)
 
 tl_cat tl_trace_classify_kernel(const char *name)
 {
-    return tl_trace_classify_kernel_lane(name, TL_LANE_OTHER);
+    return tl_trace_classify_kernel_lane(name, TL_ROLE_OTHER);
 }

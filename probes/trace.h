@@ -17,9 +17,8 @@
 #include <stdint.h>
 
 #include "runtime/error.h"
+#include "runtime/role.h"
 
-typedef enum { TL_LANE_COMPUTE, TL_LANE_P2P, TL_LANE_COLL, TL_LANE_COPY, TL_LANE_HOST,
-               TL_LANE_OTHER, TL_LANE_COUNT } tl_lane;
 typedef enum { TL_CAT_COMPUTE, TL_CAT_P2P, TL_CAT_COLL, TL_CAT_MEMCPY, TL_CAT_MEMSET,
                TL_CAT_SYNC, TL_CAT_RANGE, TL_CAT_COUNT } tl_cat;
 typedef enum { TL_KIND_KERNEL, TL_KIND_MEMCPY, TL_KIND_MEMSET, TL_KIND_SYNC, TL_KIND_NVTX,
@@ -28,7 +27,7 @@ typedef enum { TL_KIND_KERNEL, TL_KIND_MEMCPY, TL_KIND_MEMSET, TL_KIND_SYNC, TL_
 typedef struct tl_trace_record {
     int32_t rank, device;   /* device -1 for host activity */
     uint64_t stream;        /* CUDA stream id (CUPTI streamId); 0 for host */
-    tl_lane lane;
+    tl_role lane;
     tl_cat cat;
     tl_kind kind;
     const char *name;       /* reader: valid until the next tl_trace_read_next */
@@ -38,10 +37,8 @@ typedef struct tl_trace_record {
     int64_t iter;           /* enclosing iteration, -1 outside */
 } tl_trace_record;
 
-const char *tl_lane_name(tl_lane l);
 const char *tl_cat_name(tl_cat c);
 const char *tl_kind_name(tl_kind k);
-tl_status tl_lane_parse(const char *s, tl_lane *out);  /* TL_ERR_PARSE on unknown */
 tl_status tl_cat_parse(const char *s, tl_cat *out);
 tl_status tl_kind_parse(const char *s, tl_kind *out);
 
@@ -58,7 +55,7 @@ tl_cat tl_trace_classify_kernel(const char *name);
  * An NCCL kernel with an operation not listed above counts as coll. */
 typedef enum { TL_NCCL_NONE = 0, TL_NCCL_P2P, TL_NCCL_COLL, TL_NCCL_GENERIC } tl_nccl_kind;
 tl_nccl_kind tl_trace_nccl_kernel(const char *name);
-tl_cat tl_trace_classify_kernel_lane(const char *name, tl_lane lane);
+tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane);
 
 /* The header row, without the newline; rows longer than TL_TRACE_MAX_ROW
  * bytes are rejected by the reader (it keeps one row in memory). */

@@ -301,7 +301,7 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
     TL_TRY(tl_int(r, f[1], 1, -1, INT32_MAX, &v));
     rec->device = (int32_t)v;
     TL_TRY(tl_uint(r, f[2], 2, &rec->stream));
-    if (tl_lane_parse(f[3], &rec->lane) != TL_OK)
+    if (tl_role_parse(f[3], &rec->lane) != TL_OK)
         return TL_ROW_ERR(r, "unknown lane '%.40s'", f[3]);
     if (tl_cat_parse(f[4], &rec->cat) != TL_OK) return TL_ROW_ERR(r, "unknown cat '%.40s'", f[4]);
     if (tl_kind_parse(f[5], &rec->kind) != TL_OK)

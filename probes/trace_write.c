@@ -105,7 +105,7 @@ static void tl_write_name(FILE *f, const char *name)
 tl_status tl_trace_writer_record(tl_trace_writer *w, const tl_trace_record *r)
 {
     TL_CHECK(w && r, TL_ERR_INVAL, "no writer or record");
-    TL_CHECK((unsigned)r->lane < TL_LANE_COUNT && (unsigned)r->cat < TL_CAT_COUNT &&
+    TL_CHECK((unsigned)r->lane < TL_ROLE_COUNT && (unsigned)r->cat < TL_CAT_COUNT &&
                  (unsigned)r->kind < TL_KIND_COUNT,
              TL_ERR_INVAL, "%s: record %lld: lane %d, cat %d, kind %d out of range", w->path,
              w->nrecords + 1, (int)r->lane, (int)r->cat, (int)r->kind);
@@ -117,7 +117,7 @@ tl_status tl_trace_writer_record(tl_trace_writer *w, const tl_trace_record *r)
         w->header_done = 1;
     }
     fprintf(w->f, "%" PRId32 ",%" PRId32 ",%" PRIu64 ",%s,%s,%s,", r->rank, r->device, r->stream,
-            tl_lane_name(r->lane), tl_cat_name(r->cat), tl_kind_name(r->kind));
+            tl_role_name(r->lane), tl_cat_name(r->cat), tl_kind_name(r->kind));
     tl_write_name(w->f, r->name);
     fprintf(w->f, ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 "\n", r->start_ns,
             r->end_ns, r->corr, r->bytes, r->iter);

@@ -33,8 +33,8 @@ typedef struct tl_schedule {
     int overlap_halo;       /* interior SpMV runs while the halo is in flight */
     int overlap_allreduce;  /* the allreduce is non-blocking, overlapped with precond + SpMV */
     tl_chan host_chan;      /* host backend: channel of the (i)allreduce */
-    tl_lane halo_lane;      /* CUDA backend: stream role of the halo send/recv */
-    tl_lane allreduce_lane; /* CUDA backend: stream role of the allreduce */
+    tl_role halo_lane;      /* CUDA backend: stream role of the halo send/recv */
+    tl_role allreduce_lane; /* CUDA backend: stream role of the allreduce */
     int split_comm;         /* CUDA backend: allreduce on the ncclCommSplit communicator */
     const char *summary;    /* one line for --help and the README */
 } tl_schedule;

@@ -25,10 +25,10 @@ typedef struct ctx {
     long long rows;
 } ctx;
 
-static int rec(ctx *c, tl_lane lane, tl_cat cat, tl_kind kind, const char *name, double s_us, double e_us,
+static int rec(ctx *c, tl_role lane, tl_cat cat, tl_kind kind, const char *name, double s_us, double e_us,
                int64_t bytes, int64_t iter)
 {
-    uint64_t stream = lane == TL_LANE_COMPUTE ? 13 : lane == TL_LANE_P2P ? 14 : lane == TL_LANE_COLL ? 15 : 16;
+    uint64_t stream = lane == TL_ROLE_COMPUTE ? 13 : lane == TL_ROLE_P2P ? 14 : lane == TL_ROLE_COLL ? 15 : 16;
     tl_trace_record r = {.rank = c->rank, .device = kind == TL_KIND_HOST ? -1 : c->rank, .stream = stream,
                          .lane = lane, .cat = cat, .kind = kind, .name = name,
                          .start_ns = c->base + (int64_t)(s_us * 1000), .end_ns = c->base + (int64_t)(e_us * 1000),
@@ -42,47 +42,47 @@ static int rec(ctx *c, tl_lane lane, tl_cat cat, tl_kind kind, const char *name,
 static double iteration(ctx *c, const char *v, int64_t it, double t, int *err)
 {
     int e = 0;
-    e |= rec(c, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "iteration", t, t + 2, -1, it);
+    e |= rec(c, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "iteration", t, t + 2, -1, it);
     if (!strcmp(v, "naive")) {
-        e |= rec(c, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t, t + 12, 16, it);
-        e |= rec(c, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t + 12.5, t + 26.5, 256000, it);
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 1, t + 51, 201326592, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t, t + 12, 16, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t + 12.5, t + 26.5, 256000, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 1, t + 51, 201326592, it);
         *err |= e;
         return 60;
     }
     if (!strcmp(v, "split")) {
-        e |= rec(c, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
-        e |= rec(c, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 1, t + 13, 16, it);
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 1, t + 51, 201326592, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 1, t + 13, 16, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 1, t + 51, 201326592, it);
         *err |= e;
         return 55;
     }
     if (!strcmp(v, "two-stream")) {
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t, t + 12, 16, it);
-        e |= rec(c, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t + 12.5, t + 26.5, 256000, it);
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 12.5, t + 62.5, 201326592, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t, t + 12, 16, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t + 12.5, t + 26.5, 256000, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 12.5, t + 62.5, 201326592, it);
         *err |= e;
         return 65;
     }
     if (!strcmp(v, "no-overlap")) {
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 14, t + 26, 16, it);
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 26, t + 76, 201326592, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 14, t + 26, 16, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 26, t + 76, 201326592, it);
         *err |= e;
         return 80;
     }
     if (!strcmp(v, "launch-bound")) {
-        e |= rec(c, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
-        for (int k = 0; k < 20; k++) e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_SHORT, t + 5 * k, t + 5 * k + 2, -1, it);
-        e |= rec(c, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 1, t + 13, 16, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
+        for (int k = 0; k < 20; k++) e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_SHORT, t + 5 * k, t + 5 * k + 2, -1, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 1, t + 13, 16, it);
         *err |= e;
         return 100;
     }
     if (!strcmp(v, "starved")) {
-        e |= rec(c, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
-        e |= rec(c, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 1, t + 51, 201326592, it);
-        if (it % 2) e |= rec(c, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 52, t + 64, 16, it);
-        else e |= rec(c, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 5, t + 45, 16, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_P2P, TL_KIND_KERNEL, K_SR, t, t + 14, 256000, it);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t + 1, t + 51, 201326592, it);
+        if (it % 2) e |= rec(c, TL_ROLE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 52, t + 64, 16, it);
+        else e |= rec(c, TL_ROLE_COLL, TL_CAT_COLL, TL_KIND_KERNEL, K_AR, t + 5, t + 45, 16, it);
         *err |= e;
         return 66;
     }
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
         tl_trace_writer_meta(c.w, "window_end_ns", buf);
         tl_trace_writer_meta(c.w, "complete", "yes");
         double t = 0;
-        err |= rec(&c, TL_LANE_COPY, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy HtoD", -20, -10, 1 << 20, -1);
+        err |= rec(&c, TL_ROLE_COPY, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy HtoD", -20, -10, 1 << 20, -1);
         for (long long it = 0; it < n; it++) t += iteration(&c, v, it, t, &err);
         if (err) {
             fprintf(stderr, "%s: write error\n", argv[0]);

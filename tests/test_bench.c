@@ -215,15 +215,15 @@ TL_TEST(variant_table)
     TL_ASSERT_EQ(v[TL_VAR_TWO_STREAM].daxpy, TL_ROLE_COMPUTE);
     TL_ASSERT_EQ(v[TL_VAR_TWO_STREAM].ring, TL_ROLE_P2P);
     TL_ASSERT_EQ(v[TL_VAR_THREE_NAIVE].allreduce, TL_ROLE_COLL);
-    TL_ASSERT_EQ(v[TL_VAR_THREE_NAIVE].allreduce_comm, TL_COMMSEL_WORLD);
+    TL_ASSERT_EQ(v[TL_VAR_THREE_NAIVE].allreduce_comm, TL_CHAN_WORLD);
     TL_ASSERT_EQ(v[TL_VAR_THREE_SPLIT].allreduce, TL_ROLE_COLL);
-    TL_ASSERT_EQ(v[TL_VAR_THREE_SPLIT].allreduce_comm, TL_COMMSEL_SPLIT);
+    TL_ASSERT_EQ(v[TL_VAR_THREE_SPLIT].allreduce_comm, TL_CHAN_SPLIT);
     TL_ASSERT_EQ(v[TL_VAR_THREE_SPLIT].ring, TL_ROLE_P2P);
     TL_ASSERT_EQ(v[TL_VAR_THREE_SPLIT].daxpy, TL_ROLE_COMPUTE);
     TL_ASSERT_EQ(v[TL_VAR_RING_ONLY].allreduce, TL_ROLE_NONE);
     TL_ASSERT_EQ(v[TL_VAR_RING_ONLY].daxpy, TL_ROLE_NONE);
     TL_ASSERT_EQ(v[TL_VAR_DAXPY_ONLY].ring, TL_ROLE_NONE);
-    TL_ASSERT_STREQ(tl_bench_role_name(TL_ROLE_COLL), "coll");
+    TL_ASSERT_STREQ(tl_role_name(TL_ROLE_COLL), "coll");
 }
 
 TL_TEST(stream_and_comm_options)

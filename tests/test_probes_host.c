@@ -119,7 +119,7 @@ TL_TEST(host_ranges_trace)
     TL_ASSERT_EQ(n, 17);
     for (int i = 0; i < n; i++) {
         TL_ASSERT_EQ(rows[i].r.device, -1);
-        TL_ASSERT_EQ(rows[i].r.lane, TL_LANE_HOST);
+        TL_ASSERT_EQ(rows[i].r.lane, TL_ROLE_HOST);
         TL_ASSERT_EQ(rows[i].r.cat, TL_CAT_RANGE);
         TL_ASSERT_EQ(rows[i].r.kind, TL_KIND_HOST);
         TL_ASSERT_EQ(rows[i].r.stream, 0);
@@ -155,7 +155,7 @@ TL_TEST(host_ranges_trace)
 TL_TEST(calls_without_probes_are_noops)
 {
     tl_ctx ctx = host_ctx(0, 1);
-    tl_probe_stream(&ctx, NULL, TL_LANE_P2P, "p2p");
+    tl_probe_stream(&ctx, NULL, TL_ROLE_P2P, "p2p");
     tl_probe_push(&ctx, TL_CAT_COMPUTE, "x");
     tl_probe_pop(&ctx);
     tl_probe_iter_begin(&ctx, 1);

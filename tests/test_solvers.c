@@ -147,9 +147,9 @@ TL_TEST(schedule_table)
     const tl_schedule *s = tl_schedule_find("three-split");
     TL_ASSERT(s && s->host_chan == TL_CHAN_SPLIT && s->split_comm && s->overlap_allreduce);
     TL_ASSERT_EQ(tl_schedule_find("three-naive")->host_chan, TL_CHAN_WORLD);
-    TL_ASSERT_EQ(tl_schedule_find("three-naive")->allreduce_lane, TL_LANE_COLL);
-    TL_ASSERT_EQ(tl_schedule_find("two-stream")->allreduce_lane, TL_LANE_COMPUTE);
-    TL_ASSERT_EQ(tl_schedule_find("two-stream")->halo_lane, TL_LANE_P2P);
+    TL_ASSERT_EQ(tl_schedule_find("three-naive")->allreduce_lane, TL_ROLE_COLL);
+    TL_ASSERT_EQ(tl_schedule_find("two-stream")->allreduce_lane, TL_ROLE_COMPUTE);
+    TL_ASSERT_EQ(tl_schedule_find("two-stream")->halo_lane, TL_ROLE_P2P);
     TL_ASSERT(!tl_schedule_find("sync")->overlap_halo &&
               !tl_schedule_find("sync")->overlap_allreduce);
     TL_ASSERT(tl_schedule_find("four-stream") == NULL);

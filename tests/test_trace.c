@@ -93,9 +93,9 @@ static void expect_error(const char *dir, const char *name, const char *text, in
 
 TL_TEST(names_parse_back)
 {
-    for (int i = 0; i < TL_LANE_COUNT; i++) {
-        tl_lane l;
-        TL_ASSERT_OK(tl_lane_parse(tl_lane_name((tl_lane)i), &l));
+    for (int i = 0; i < TL_ROLE_COUNT; i++) {
+        tl_role l;
+        TL_ASSERT_OK(tl_role_parse(tl_role_name((tl_role)i), &l));
         TL_ASSERT_EQ(l, i);
     }
     for (int i = 0; i < TL_CAT_COUNT; i++) {
@@ -108,18 +108,18 @@ TL_TEST(names_parse_back)
         TL_ASSERT_OK(tl_kind_parse(tl_kind_name((tl_kind)i), &k));
         TL_ASSERT_EQ(k, i);
     }
-    TL_ASSERT_STREQ(tl_lane_name(TL_LANE_P2P), "p2p");
+    TL_ASSERT_STREQ(tl_role_name(TL_ROLE_P2P), "p2p");
     TL_ASSERT_STREQ(tl_cat_name(TL_CAT_RANGE), "range");
     TL_ASSERT_STREQ(tl_kind_name(TL_KIND_NVTX), "nvtx");
-    tl_lane l;
+    tl_role l;
     tl_cat c;
     tl_kind k;
-    TL_ASSERT_EQ(tl_lane_parse("P2P", &l), TL_ERR_PARSE);
-    TL_ASSERT_EQ(tl_lane_parse("", &l), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_role_parse("P2P", &l), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_role_parse("", &l), TL_ERR_PARSE);
     TL_ASSERT_EQ(tl_cat_parse("kernel", &c), TL_ERR_PARSE);
     TL_ASSERT_EQ(tl_kind_parse("range", &k), TL_ERR_PARSE);
     TL_ASSERT_EQ(tl_kind_parse(NULL, &k), TL_ERR_PARSE);
-    TL_ASSERT_STREQ(tl_lane_name((tl_lane)99), "?");
+    TL_ASSERT_STREQ(tl_role_name((tl_role)99), "?");
 }
 
 /* ---- classification ----------------------------------------------------- */
@@ -209,15 +209,15 @@ TL_TEST(classify_generic_by_lane)
 {
     const char *g = "_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE";
     TL_ASSERT_EQ(tl_trace_nccl_kernel(g), TL_NCCL_GENERIC);
-    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_LANE_P2P), TL_CAT_P2P);
-    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_LANE_COLL), TL_CAT_COLL);
-    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_LANE_COMPUTE), TL_CAT_COLL);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_ROLE_P2P), TL_CAT_P2P);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_ROLE_COLL), TL_CAT_COLL);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane(g, TL_ROLE_COMPUTE), TL_CAT_COLL);
     /* A named operation wins over the lane. */
     TL_ASSERT_EQ(
-        tl_trace_classify_kernel_lane("ncclDevKernel_AllReduce_Sum_f64_RING_LL", TL_LANE_P2P),
+        tl_trace_classify_kernel_lane("ncclDevKernel_AllReduce_Sum_f64_RING_LL", TL_ROLE_P2P),
         TL_CAT_COLL);
-    TL_ASSERT_EQ(tl_trace_classify_kernel_lane("ncclDevKernel_SendRecv", TL_LANE_COLL), TL_CAT_P2P);
-    TL_ASSERT_EQ(tl_trace_classify_kernel_lane("daxpy", TL_LANE_P2P), TL_CAT_COMPUTE);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane("ncclDevKernel_SendRecv", TL_ROLE_COLL), TL_CAT_P2P);
+    TL_ASSERT_EQ(tl_trace_classify_kernel_lane("daxpy", TL_ROLE_P2P), TL_CAT_COMPUTE);
     TL_ASSERT_EQ(tl_trace_nccl_kernel("ncclDevKernel_SendRecv"), TL_NCCL_P2P);
     TL_ASSERT_EQ(tl_trace_nccl_kernel("daxpy"), TL_NCCL_NONE);
 }
@@ -225,20 +225,20 @@ TL_TEST(classify_generic_by_lane)
 /* ---- writer / reader ----------------------------------------------------- */
 
 static const tl_trace_record sample[] = {
-    {0, 0, 13, TL_LANE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, "daxpy", 1000, 2000, 7, -1, 0},
-    {0, 0, 14, TL_LANE_P2P, TL_CAT_P2P, TL_KIND_KERNEL,
+    {0, 0, 13, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, "daxpy", 1000, 2000, 7, -1, 0},
+    {0, 0, 14, TL_ROLE_P2P, TL_CAT_P2P, TL_KIND_KERNEL,
      "_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE", 1500, 2600, 8, -1, 0},
-    {0, 0, 15, TL_LANE_COLL, TL_CAT_COLL, TL_KIND_KERNEL,
+    {0, 0, 15, TL_ROLE_COLL, TL_CAT_COLL, TL_KIND_KERNEL,
      "ncclDevKernel_AllReduce_Sum_f64_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 1600, 2500, 9, -1,
      0},
-    {0, 0, 14, TL_LANE_P2P, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "HtoD", 2700, 2800, 10, 4096, 1},
-    {0, 0, 13, TL_LANE_COMPUTE, TL_CAT_MEMSET, TL_KIND_MEMSET, "memset", 2800, 2800, 11, 128, 1},
-    {0, 0, 15, TL_LANE_COLL, TL_CAT_SYNC, TL_KIND_SYNC, "stream_sync", 2900, 3000, 12, -1, 1},
-    {0, -1, 0, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "compute:spmv, halo", 900, 3100, 0, -1, 1},
-    {0, -1, 0, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_NVTX, "say \"hi\"", 950, 960, 0, -1, -1},
-    {0, -1, 0, TL_LANE_OTHER, TL_CAT_RANGE, TL_KIND_HOST, "two\nlines, \"quoted\"", -5,
+    {0, 0, 14, TL_ROLE_P2P, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "HtoD", 2700, 2800, 10, 4096, 1},
+    {0, 0, 13, TL_ROLE_COMPUTE, TL_CAT_MEMSET, TL_KIND_MEMSET, "memset", 2800, 2800, 11, 128, 1},
+    {0, 0, 15, TL_ROLE_COLL, TL_CAT_SYNC, TL_KIND_SYNC, "stream_sync", 2900, 3000, 12, -1, 1},
+    {0, -1, 0, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "compute:spmv, halo", 900, 3100, 0, -1, 1},
+    {0, -1, 0, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_NVTX, "say \"hi\"", 950, 960, 0, -1, -1},
+    {0, -1, 0, TL_ROLE_OTHER, TL_CAT_RANGE, TL_KIND_HOST, "two\nlines, \"quoted\"", -5,
      9223372036854775807LL, 18446744073709551615ULL, 9223372036854775807LL, 1},
-    {0, -1, 0, TL_LANE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "", 0, 0, 0, -1, -1},
+    {0, -1, 0, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "", 0, 0, 0, -1, -1},
 };
 enum { NSAMPLE = sizeof sample / sizeof sample[0] };
 
@@ -369,7 +369,7 @@ TL_TEST(writer_rejects_bad_input)
     bad.end_ns = bad.start_ns - 1;
     tl_status s4 = tl_trace_writer_record(w, &bad);
     bad = sample[0];
-    bad.lane = TL_LANE_COUNT;
+    bad.lane = TL_ROLE_COUNT;
     tl_status s5 = tl_trace_writer_record(w, &bad);
     TL_ASSERT_OK(tl_trace_writer_record(w, &sample[0]));
     tl_status s6 = tl_trace_writer_meta(w, "late", "x");

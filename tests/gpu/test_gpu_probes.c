@@ -106,7 +106,7 @@ TL_TEST(lanes_durations_clock)
     CK(cudaSetDevice(0));
     cudaStream_t s[3];
     cudaEvent_t ev[3][NIT][2];
-    const tl_lane lanes[3] = {TL_LANE_COMPUTE, TL_LANE_P2P, TL_LANE_COLL};
+    const tl_role lanes[3] = {TL_ROLE_COMPUTE, TL_ROLE_P2P, TL_ROLE_COLL};
     for (int k = 0; k < 3; k++) {
         CK(cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking));
         for (int it = 0; it < NIT; it++)
@@ -118,9 +118,9 @@ TL_TEST(lanes_durations_clock)
     tl_ctx ctx = gpu_ctx(0, 1, 0);
     tl_probes_config pc = {.outdir = dir, .cupti = 1, .nvtx = 1};
     TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
-    tl_probe_stream(&ctx, s[0], TL_LANE_COMPUTE, "s_compute");
-    tl_probe_stream(&ctx, s[1], TL_LANE_P2P, "s_p2p");
-    tl_probe_stream(&ctx, s[2], TL_LANE_COLL, "s_coll");
+    tl_probe_stream(&ctx, s[0], TL_ROLE_COMPUTE, "s_compute");
+    tl_probe_stream(&ctx, s[1], TL_ROLE_P2P, "s_p2p");
+    tl_probe_stream(&ctx, s[2], TL_ROLE_COLL, "s_coll");
     tl_probe_window_start(&ctx);
     for (int it = 0; it < NIT; it++) {
         tl_probe_iter_begin(&ctx, it);
@@ -163,7 +163,7 @@ TL_TEST(lanes_durations_clock)
         TL_ASSERT_EQ(x->cat, TL_CAT_COMPUTE);
         if (x->iter < 0) {
             TL_ASSERT_MSG(kwrap < 0, "two spin kernels outside iterations");
-            TL_ASSERT_EQ(x->lane, TL_LANE_COMPUTE);
+            TL_ASSERT_EQ(x->lane, TL_ROLE_COMPUTE);
             kwrap = i;
             continue;
         }
@@ -171,7 +171,7 @@ TL_TEST(lanes_durations_clock)
         int k = 0;
         while (k < 3 && lanes[k] != x->lane)
             k++;
-        TL_ASSERT_MSG(k < 3, "spin kernel on lane %s", tl_lane_name(x->lane));
+        TL_ASSERT_MSG(k < 3, "spin kernel on lane %s", tl_role_name(x->lane));
         seen[k][x->iter]++;
         float ms = 0;
         CK(cudaEventElapsedTime(&ms, ev[k][x->iter][0], ev[k][x->iter][1]));
@@ -182,13 +182,13 @@ TL_TEST(lanes_durations_clock)
         if (x->iter > 0)
             TL_ASSERT_MSG(fabs(k_ns - ev_ns) <= 0.05 * ev_ns,
                       "lane %s iter %" PRId64 ": CUPTI %.0f ns, events %.0f ns",
-                      tl_lane_name(x->lane), x->iter, k_ns, ev_ns);
+                      tl_role_name(x->lane), x->iter, k_ns, ev_ns);
         TL_ASSERT(k_ns >= 0.95 * (double)spin_ns);
     }
     for (int k = 0; k < 3; k++)
         for (int it = 0; it < NIT; it++)
             TL_ASSERT_MSG(seen[k][it] == 1, "lane %s iter %d: %d spin kernels",
-                          tl_lane_name(lanes[k]), it, seen[k][it]);
+                          tl_role_name(lanes[k]), it, seen[k][it]);
     TL_ASSERT_MSG(wrap >= 0 && kwrap >= 0, "host range %d, kernel %d", wrap, kwrap);
     const tl_trace_record *h = &rows[wrap].r, *k = &rows[kwrap].r;
     /* The kernel lies inside the host range (50 us for CUPTI's GPU-to-host
@@ -223,7 +223,7 @@ TL_TEST(no_drops_10000)
     tl_ctx ctx = gpu_ctx(0, 1, 0);
     tl_probes_config pc = {.outdir = dir, .cupti = 1, .nvtx = 1};
     TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
-    tl_probe_stream(&ctx, s, TL_LANE_COMPUTE, "s_compute");
+    tl_probe_stream(&ctx, s, TL_ROLE_COMPUTE, "s_compute");
     tl_probe_window_start(&ctx);
     for (int i = 0; i < 10000; i++) {
         if (i % 100 == 0) tl_probe_iter_begin(&ctx, i / 100);
@@ -245,7 +245,7 @@ TL_TEST(no_drops_10000)
     int k = 0;
     for (int i = 0; i < n; i++) {
         if (!strstr(rows[i].name, "tl_test_empty_kernel")) continue;
-        TL_ASSERT_EQ(rows[i].r.lane, TL_LANE_COMPUTE);
+        TL_ASSERT_EQ(rows[i].r.lane, TL_ROLE_COMPUTE);
         /* one stream: GPU order is launch order */
         TL_ASSERT_MSG(rows[i].r.iter == k / 100, "kernel %d has iter %" PRId64, k, rows[i].r.iter);
         k++;
@@ -269,7 +269,7 @@ TL_TEST(repeated_sessions)
         tl_ctx ctx = gpu_ctx(0, 1, 0);
         tl_probes_config pc = {.outdir = sub, .cupti = 1, .nvtx = 1};
         TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
-        tl_probe_stream(&ctx, s, TL_LANE_COLL, "s");
+        tl_probe_stream(&ctx, s, TL_ROLE_COLL, "s");
         tl_probe_window_start(&ctx);
         for (int i = 0; i < 20 + sess; i++)
             CK(tl_test_spin(10000, s));
@@ -294,7 +294,7 @@ TL_TEST(repeated_sessions)
         int nk = 0;
         for (int i = 0; i < n; i++) {
             if (!strstr(rows[i].name, "tl_test_spin_kernel")) continue;
-            TL_ASSERT_EQ(rows[i].r.lane, TL_LANE_COLL);
+            TL_ASSERT_EQ(rows[i].r.lane, TL_ROLE_COLL);
             TL_ASSERT(rows[i].r.start_ns >= w0 && rows[i].r.end_ns <= w1);
             nk++;
         }
@@ -320,7 +320,7 @@ static void *rank_main(void *p)
     if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) return NULL;
     tl_probes_config pc = {.outdir = a->dir, .cupti = 1, .nvtx = 1};
     if (tl_probes_create(&a->ctx, &pc) != TL_OK) return NULL;
-    tl_probe_stream(&a->ctx, s, TL_LANE_COMPUTE, "s_compute");
+    tl_probe_stream(&a->ctx, s, TL_ROLE_COMPUTE, "s_compute");
     tl_probe_window_start(&a->ctx);
     for (int it = 0; it < 50; it++) {
         tl_probe_iter_begin(&a->ctx, it);
@@ -428,17 +428,17 @@ TL_TEST(inject_traces_helper)
         if (x->kind != TL_KIND_KERNEL) continue;
         tl_nccl_kind nk = tl_trace_nccl_kernel(x->name);
         if (strstr(x->name, "helper_scale_kernel")) {
-            TL_ASSERT_EQ(x->lane, TL_LANE_COMPUTE);
+            TL_ASSERT_EQ(x->lane, TL_ROLE_COMPUTE);
             TL_ASSERT_EQ(x->cat, TL_CAT_COMPUTE);
             TL_ASSERT(x->device >= 0 && x->device < ng);
             comp[x->device]++;
         } else if (nk != TL_NCCL_NONE) {
-            TL_ASSERT_MSG(x->lane == TL_LANE_P2P || x->lane == TL_LANE_COLL, "%s on lane %s",
-                          x->name, tl_lane_name(x->lane));
-            TL_ASSERT_MSG((x->cat == TL_CAT_P2P) == (x->lane == TL_LANE_P2P),
+            TL_ASSERT_MSG(x->lane == TL_ROLE_P2P || x->lane == TL_ROLE_COLL, "%s on lane %s",
+                          x->name, tl_role_name(x->lane));
+            TL_ASSERT_MSG((x->cat == TL_CAT_P2P) == (x->lane == TL_ROLE_P2P),
                           "%s: cat %s on lane %s", x->name, tl_cat_name(x->cat),
-                          tl_lane_name(x->lane));
-            if (x->lane == TL_LANE_P2P) {
+                          tl_role_name(x->lane));
+            if (x->lane == TL_ROLE_P2P) {
                 p2p++;
                 if (x->device == 0) p2p_stream = x->stream;
             } else {
@@ -471,7 +471,7 @@ TL_TEST(inject_traces_helper)
     int on_copy = 0;
     for (int i = 0; i < n; i++)
         if (rows[i].r.device >= 0 && rows[i].r.stream == p2p_stream) {
-            TL_ASSERT_EQ(rows[i].r.lane, TL_LANE_COPY);
+            TL_ASSERT_EQ(rows[i].r.lane, TL_ROLE_COPY);
             on_copy++;
         }
     TL_ASSERT_MSG(on_copy > 0, "no records on stream %" PRIu64 " in the second run", p2p_stream);
@@ -518,7 +518,7 @@ TL_TEST(subscriber_present)
     close(saved);
     TL_ASSERT_OK(st0);
     TL_ASSERT_OK(st1);
-    tl_probe_stream(&ctx, s, TL_LANE_COMPUTE, "s_compute");
+    tl_probe_stream(&ctx, s, TL_ROLE_COMPUTE, "s_compute");
     tl_probe_window_start(&ctx);
     for (int it = 0; it < 3; it++) {
         tl_probe_iter_begin(&ctx, it);
