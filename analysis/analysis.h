@@ -72,14 +72,29 @@ void tl_an_names_destroy(tl_an_names **n);
 tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id);
 const char *tl_an_names_get(const tl_an_names *n, uint32_t id);
 size_t tl_an_names_count(const tl_an_names *n);
+/* What people read: the demangled name, and the short one (Nsight Systems'
+ * way: function name without scope, template arguments, parameters). The
+ * trace keeps the name as CUPTI gave it (mangled). */
+const char *tl_an_names_full(const tl_an_names *n, uint32_t id);
+const char *tl_an_names_short(const tl_an_names *n, uint32_t id);
+
+/* analysis/demangle.c: abi::__cxa_demangle (libstdc++); names that are not
+ * mangled C++ (extern "C", nvjet_...) come back as they are; *full malloc'd. */
+tl_status tl_an_demangle(const char *name, char **full);
+void tl_an_qualified_name(const char *full, char *out, size_t n); /* "ns::f" of "void ns::f<T>(int)" */
+void tl_an_short_name(const char *full, char *out, size_t n);     /* "f" */
 
 /* Categories of the breakdown (table in analysis/README.md). */
 typedef enum {
     TL_AN_G_SPMV, TL_AN_G_FUSED, TL_AN_G_DOT, TL_AN_G_PRECOND, TL_AN_G_PACK, TL_AN_G_AXPY,
-    TL_AN_G_ALLREDUCE, TL_AN_G_COLL, TL_AN_G_P2P, TL_AN_G_MEMCPY, TL_AN_G_MEMSET, TL_AN_G_OTHER,
+    TL_AN_G_ALLREDUCE, TL_AN_G_COLL, TL_AN_G_P2P, TL_AN_G_MEMCPY, TL_AN_G_MEMSET, TL_AN_G_COMPUTE,
+    /* library families of foreign programs (after the first 12: cat_id of the timeline is stable) */
+    TL_AN_G_GEMM, TL_AN_G_CUTLASS, TL_AN_G_SPARSE, TL_AN_G_DNN, TL_AN_G_ELEMENTWISE, TL_AN_G_REDUCTION,
     TL_AN_G_COUNT
 } tl_an_group;
 tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name);
+/* The same for an interned name, without demangling again. */
+tl_an_group tl_an_names_group(const tl_an_names *n, uint32_t id, tl_kind kind, tl_cat cat);
 const char *tl_an_group_name(tl_an_group g);
 
 /* ---- runs --------------------------------------------------------------- */
@@ -140,7 +155,9 @@ tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
 typedef struct tl_an_table tl_an_table;
 tl_status tl_an_table_create(tl_an_table **t, const char *title);
 void tl_an_table_destroy(tl_an_table **t);
-/* Column with its unit ("us", "%", "" for none); right-aligned unless text. */
+/* Column with its unit ("us", "%", "" for none); right-aligned unless text
+ * (1: text, cut to 60 characters when printed, the footer says how many;
+ * 2: text written to the CSV only). */
 tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text);
 tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -43,8 +43,13 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     if (found) meta->rank = (int)x;
     TL_TRYGOTO(meta_i64(rd, path, "nranks", &x, &found), st, fail);
     if (found) meta->nranks = (int)x;
-    TL_TRYGOTO(meta_i64(rd, path, "device", &x, &found), st, fail);
-    if (found) meta->device = (int)x;
+    /* device=all: the injection library traces every device of its process;
+     * the rank's device is then the first device of its GPU records */
+    const char *dv = tl_trace_reader_meta(rd, "device");
+    if (!dv || strcmp(dv, "all") != 0) {
+        TL_TRYGOTO(meta_i64(rd, path, "device", &x, &found), st, fail);
+        if (found) meta->device = (int)x;
+    }
     TL_TRYGOTO(meta_i64(rd, path, "dropped", &meta->dropped, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &meta->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &meta->w1, &fw1), st, fail);
@@ -200,8 +205,8 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     v->lane = (uint8_t)r->lane;
     v->cat = (uint8_t)r->cat;
     v->kind = (uint8_t)r->kind;
-    v->group = (uint8_t)tl_an_group_of(r->kind, r->cat, r->name ? r->name : "");
     TL_TRY(tl_an_names_intern(ls->names, r->name ? r->name : "", &v->name));
+    v->group = (uint8_t)tl_an_names_group(ls->names, v->name, r->kind, r->cat);
     size_t s = 0;
     while (s < rk->nstreams && rk->streams[s] != r->stream) s++;
     if (s == rk->nstreams) {
