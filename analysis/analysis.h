@@ -117,7 +117,21 @@ typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);
  * computed from GPU activity), cb for each record. */
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta);
 
-/* trace.rank*.csv of a run dir, sorted by rank number; free each and the array. */
+/* ---- Nsight Systems exports (analysis/nsys.c) ----------------------------
+ * An export (`nsys export --type sqlite`) stands wherever a run folder does:
+ * tl_an_run_files lists its ranks as "FILE.sqlite#R" and tl_an_scan reads
+ * them. Without sqlite3 in the build these fail saying so. */
+int tl_an_is_nsys(const char *path); /* an SQLite file */
+/* "FILE#R" naming rank R of an export: 1 with file and rank set. */
+int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank);
+tl_status tl_an_nsys_ranks(const char *path, int *nranks);
+/* Metadata of an imported rank, as trilap trace keys (for `import`). */
+typedef tl_status (*tl_an_nsys_meta_fn)(void *user, const char *key, const char *value);
+tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
+                          tl_an_nsys_meta_fn mfn);
+
+/* trace.rank*.csv of a run dir, sorted by rank number (or the ranks of an
+ * Nsight Systems export); free each and the array. */
 tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
@@ -201,6 +215,7 @@ int tl_an_cmd_timeline(int argc, char **argv);
 int tl_an_cmd_perfetto(int argc, char **argv);
 int tl_an_cmd_compare(int argc, char **argv);
 int tl_an_cmd_sweep(int argc, char **argv);
+int tl_an_cmd_import(int argc, char **argv);
 
 /* Shared by overlap, diagnose, compare: the metrics of one run. */
 typedef struct tl_an_rank_result {

@@ -32,6 +32,9 @@ static tl_status meta_i64(const tl_trace_reader *rd, const char *path, const cha
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
     tl_status st = TL_OK;
+    char nfile[1024];
+    int nrank = 0;
+    if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank)) return tl_an_nsys_scan(nfile, nrank, cb, user, meta, NULL);
     tl_trace_reader *rd = NULL;
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
@@ -105,6 +108,24 @@ tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
 {
     *files = NULL;
     *nfiles = 0;
+    if (tl_an_is_nsys(dir)) {
+        int nr = 0;
+        TL_TRY(tl_an_nsys_ranks(dir, &nr));
+        char **f = calloc((size_t)nr, sizeof *f);
+        TL_CHECK(f, TL_ERR_NOMEM, "%d ranks", nr);
+        for (int r = 0; r < nr; r++) {
+            size_t len = strlen(dir) + 16;
+            f[r] = malloc(len);
+            if (!f[r]) {
+                tl_an_run_files_free(&f, (size_t)r);
+                return TL_FAIL(TL_ERR_NOMEM, "path");
+            }
+            snprintf(f[r], len, "%s#%d", dir, r);
+        }
+        *files = f;
+        *nfiles = (size_t)nr;
+        return TL_OK;
+    }
     DIR *d = opendir(dir);
     if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run directory: %s", dir, strerror(errno));
     tl_status st = TL_OK;

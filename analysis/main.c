@@ -17,6 +17,7 @@ static const struct {
     {"timeline", tl_an_cmd_timeline, "gnuplot-ready timeline rows of a few iterations (RUN_DIR -o FILE.csv)"},
     {"perfetto", tl_an_cmd_perfetto, "Chrome/Perfetto trace JSON (RUN_DIR -o trace.json)"},
     {"compare", tl_an_cmd_compare, "two runs or results files side by side (A B)"},
+    {"import", tl_an_cmd_import, "an Nsight Systems sqlite export as trilap trace files (FILE.sqlite -o DIR)"},
     {"sweep", tl_an_cmd_sweep, "microbenchmark results per size: median/min/max per variant, ideal bound"},
 };
 

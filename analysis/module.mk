@@ -2,13 +2,15 @@ MODULES += analysis
 analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/load.c analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c
+  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
-# __cxa_demangle (analysis/demangle.c) is libstdc++'s
-TL_AN_LDLIBS := -lstdc++
+# __cxa_demangle (analysis/demangle.c) is libstdc++'s; sqlite3 reads nsys
+# exports (analysis/nsys.c; TL_HAVE_SQLITE until config.h has it)
+TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS)
+EXTRA_CFLAGS_analysis_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots

@@ -1,0 +1,74 @@
+/* trilap-analyze import FILE.sqlite -o DIR: an Nsight Systems export
+ * converted to trilap trace files, DIR/trace.rank<R>.csv, one per process
+ * with CUDA activity (analysis/nsys.c says how rows map). Each file is
+ * written to a temporary name and renamed when complete. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/cli.h"
+
+typedef struct imp_opts {
+    const char *out;
+    tl_an_common c;
+} imp_opts;
+
+static tl_status put_meta(void *user, const char *key, const char *value)
+{
+    return tl_trace_writer_meta(user, key, value);
+}
+
+static tl_status put_record(void *user, const tl_trace_record *r)
+{
+    return tl_trace_writer_record(user, r);
+}
+
+int tl_an_cmd_import(int argc, char **argv)
+{
+    imp_opts o;
+    memset(&o, 0, sizeof o);
+    const tl_option own[] = {
+        {.name = "output", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(imp_opts, out),
+         .metavar = "DIR", .help = "folder for trace.rank<R>.csv (required; made if missing)"},
+    };
+    const tl_optgroup groups[] = {
+        {.title = "import", .opts = own, .nopts = 1, .dst = &o},
+        {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
+    };
+    const tl_optspec spec = {.program = "trilap-analyze import", .usage = "[options] FILE.sqlite -o DIR",
+                             .purpose = "Convert an Nsight Systems export (nsys export --type sqlite) to trilap "
+                                        "trace files, one per process with CUDA activity.",
+                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
+    tl_optresult pr;
+    int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
+    if (rc >= 0) return rc;
+    if (!o.out) {
+        fprintf(stderr, "trilap-analyze import: -o DIR is required (try --help)\n");
+        free(pr.positional);
+        return 2;
+    }
+    const char *in = pr.positional[0];
+    tl_status st = TL_OK;
+    tl_trace_writer *w = NULL;
+    int nr = 0;
+    TL_CHECKGOTO(tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export --type sqlite "
+                 "makes one)", in);
+    TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
+    TL_CHECKGOTO(mkdir(o.out, 0777) == 0 || errno == EEXIST, TL_ERR_IO, st, fail, "%s: cannot create: %s", o.out,
+                 strerror(errno));
+    for (int r = 0; r < nr; r++) {
+        char path[2048];
+        tl_an_meta meta;
+        snprintf(path, sizeof path, "%s/trace.rank%d.csv", o.out, r);
+        TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
+        TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, w, &meta, put_meta), st, fail);
+        TL_TRYGOTO(tl_trace_writer_close(&w, 1), st, fail);
+        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s\n", in, r, meta.device, meta.device_name, path);
+    }
+fail:
+    if (w) tl_trace_writer_close(&w, 0);
+    free(pr.positional);
+    return st == TL_OK ? 0 : 1;
+}
