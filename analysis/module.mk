@@ -33,3 +33,10 @@ demo: $(BIN)/trilap-analyze $(if $(filter trilap-bench,$(PROGRAMS)),$(BIN)/trila
 PLOTS_OUT ?= plots/out
 plots: $(BIN)/trilap-analyze
 	TL_BIN=$(BIN) scripts/render-plots.sh --results results --out $(PLOTS_OUT)
+
+# Nsight Systems exports: the kern_sum cross-check on real H200 exports
+HOST_TESTS += test_nsys
+test_nsys_DEPS := analysis probes runtime
+test_nsys_LDLIBS += $(TL_AN_LDLIBS)
+EXTRA_CFLAGS_tests_test_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
+$(BUILD)/tests/test_nsys: $(BIN)/trilap-analyze
