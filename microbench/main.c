@@ -6,6 +6,8 @@
 
 #include "config.h"
 #include "microbench/bench.h"
+#include "probes/probes.h"
+#include "runtime/comm.h"
 #include "runtime/launch.h"
 
 typedef struct subcommand {
@@ -19,6 +21,29 @@ static const subcommand subs[] = {
     {"comm",
      "NCCL allreduce and ring send/recv latency and bandwidth, world and split communicators"},
 };
+
+/* Every subcommand runs inside NVTX-only probes, so that its iteration and
+ * operation ranges reach an attached NVTX tool (nsys) in every run, traced
+ * or not; without a tool none are made and the ranges cost nothing. A
+ * --trace or --trace-mode session replaces them while it lasts. */
+typedef struct bench_entry {
+    tl_rank_main_fn fn;
+    void *arg;
+} bench_entry;
+
+static tl_status bench_rank_main(tl_ctx *ctx, void *arg)
+{
+    const bench_entry *e = arg;
+    ctx->opts = e->arg; /* what the subcommand would have been handed */
+    tl_status st = tl_comm_agree(ctx, tl_probes_create(ctx, &(tl_probes_config){.nvtx = 1}));
+    if (st == TL_OK) st = e->fn(ctx, e->arg);
+    /* a session the subcommand left open on its error path, then ours */
+    while (ctx->probes) {
+        tl_status pst = tl_probes_destroy(ctx);
+        if (st == TL_OK) st = pst;
+    }
+    return st;
+}
 
 static void usage(FILE *out)
 {
@@ -88,6 +113,8 @@ int main(int argc, char **argv)
 
     tl_tristream_cfg cfg = {0};
     if (fn == tl_tristream_rank_main && tl_tristream_resolve(&to, &cfg) != TL_OK) return 2;
+    /* before anything starts CUDA: the launcher counts GPUs */
+    if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to.hw_queues);
     if (fn == tl_commbench_rank_main && co.max_bytes < co.min_bytes) {
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)co.max_bytes);
@@ -101,7 +128,8 @@ int main(int argc, char **argv)
         return 2;
     }
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};
-    int rc = tl_launch_run("trilap-bench", &lo, argc, argv, fn, &run);
+    bench_entry entry = {.fn = fn, .arg = &run};
+    int rc = tl_launch_run("trilap-bench", &lo, argc, argv, bench_rank_main, &entry);
     tl_tristream_cfg_free(&cfg);
     return rc;
 }

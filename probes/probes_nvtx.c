@@ -5,9 +5,59 @@
  * once; NCCL's own NVTX ranges live in NCCL's domain and are left alone. */
 #include "probes/probes_impl.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+
+/* NVTX-only probes: a rank's ranges for an attached tool, in every run.
+ * They reuse the hot path of probes_host.c unchanged; its host bookkeeping
+ * gets room for one range and one iteration, fills at once and is never
+ * written (the clock reads it still makes cost ~20 ns next to the tool's
+ * own handling of each range). Without a tool nothing is allocated and
+ * ctx->probes stays NULL, so a program without a tool pays nothing. */
+tl_status tl_probe_nvtx_only_create(tl_ctx *ctx, const tl_probes_config *cfg)
+{
+    TL_CHECK(!cfg->cupti, TL_ERR_INVAL, "probes: CUPTI activity needs an output folder (outdir)");
+    TL_CHECK(cfg->nvtx, TL_ERR_INVAL,
+             "probes need an output folder (or nvtx = 1 for NVTX ranges only)");
+    TL_CHECK(!ctx->probes, TL_ERR_INVAL, "probes already created for rank %d", ctx->rank);
+    tl_status st = TL_OK;
+    tl_probes *p = calloc(1, sizeof *p);
+    if (!p) return TL_FAIL(TL_ERR_NOMEM, "probes: %zu bytes", sizeof *p);
+    p->cfg = *cfg;
+    p->cfg.max_ranges = 1;
+    p->cfg.outdir = p->outdir; /* "" */
+    p->nvtx_only = 1;
+    p->rank = ctx->rank;
+    p->nranks = ctx->size > 0 ? ctx->size : 1;
+    p->device = ctx->device >= 0 ? ctx->device : -1;
+    p->program = ctx->program ? ctx->program : "trilap";
+    p->cupti = TL_CUPTI_OFF;
+    tl_probe_nvtx_init(p); /* before the names: they register NVTX strings */
+    if (!p->nvtx_domain) {
+        free(p);
+        return TL_OK;
+    }
+    TL_TRYGOTO(tl_probe_host_init(p), st, fail);
+    ctx->probes = p;
+    return TL_OK;
+fail:
+    free(p);
+    return st;
+}
+
+void tl_probe_nvtx_only_destroy(tl_probes *p)
+{
+    /* Ranges the program left open: closed, so the tool's stack is balanced. */
+    int open = p->depth < TL_PROBE_MAX_DEPTH ? p->depth : TL_PROBE_MAX_DEPTH;
+    for (int d = 0; d < open; d++)
+        tl_probe_nvtx_pop(p);
+    if (p->cur_iter >= 0) tl_probe_nvtx_pop(p);
+    tl_probe_host_fini(p);
+    free(p);
+}
 
 #if TL_HAVE_NVTX
 #include <nvtx3/nvToolsExt.h>

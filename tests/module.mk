@@ -5,3 +5,13 @@
 #   GPU_TEST_HELPERS += helper_y (the same, needing CUDA: built only with nvcc)
 HOST_TESTS += test_error
 test_error_DEPS := runtime
+
+# NVTX ranges as a tool sees them (a fake tool through NVTX3's static
+# injection): NVTX-only probes, nesting under a tracing session.
+HOST_TESTS += test_probes_nvtx
+test_probes_nvtx_DEPS := probes runtime
+
+# scripts/demo.sh on one GPU (tests/data/demo-1gpu), the live one-GPU path
+# with stand-ins, a failing step named; needs bin/trilap-analyze (make all).
+HOST_TESTS += test_demo
+test_demo_DEPS :=
