@@ -108,7 +108,16 @@ typedef struct tl_an_meta {
     int complete;          /* complete=yes (or absent) */
     int iters_from_host;   /* iteration bounds from the host's "iter" ranges (tl_an_rank) */
     int64_t dropped;
+    /* clock alignment to rank 0 (probes/clock_align.c), applied by tl_an_scan
+     * unless TL_AN_RAW_CLOCK: t_rank0 = t - (offset + (t - at) * drift_ppb / 1e9) */
+    int clock_aligned;
+    char clock_sync[32];   /* metadata clock_sync, "none" without */
+    int64_t clock_offset, clock_at, clock_unc;
+    double clock_drift_ppb;
 } tl_an_meta;
+
+/* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written */
+enum { TL_AN_RAW_CLOCK = 1 << 8 };
 
 /* Called for each record of a trace; non-zero status stops the scan. */
 typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);

@@ -154,7 +154,7 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
         bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
                       .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
                       .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
-        int flags = o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0;
+        int flags = (o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) | (o->c.raw_clock ? TL_AN_RAW_CLOCK : 0);
         if (s.by_iter) {
             /* The selection's time span, exactly as overlap computes it. */
             tl_an_rank rk;

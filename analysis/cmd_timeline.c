@@ -16,6 +16,7 @@ typedef struct tl_opts_t {
 
 typedef struct kept {
     int rank;
+    int64_t clock_unc; /* the rank's clock uncertainty against rank 0, ns (0: rank 0 or unmeasured) */
     tl_an_ival v;
 } kept;
 
@@ -60,6 +61,7 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
             s->cap = c;
         }
         s->k[s->n].rank = rk->meta.rank;
+        s->k[s->n].clock_unc = rk->meta.clock_aligned ? rk->meta.clock_unc : 0;
         s->k[s->n].v = *v;
         s->n++;
     }
@@ -161,7 +163,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
     TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
-    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,full_name\n");
+    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
     size_t written = 0;
     for (size_t j = 0; j < s.n; j++) {
         const tl_an_ival *v = &s.k[j].v;
@@ -179,8 +181,8 @@ int tl_an_cmd_timeline(int argc, char **argv)
         }
         int64_t ws = work_start(&s, j);
         ws = ws < a ? a : ws > b ? b : ws;
-        fprintf(out.f, "\",%.3f,%.3f,%d,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3, v->iter,
-                (double)(ws - s.origin) / 1e3);
+        fprintf(out.f, "\",%.3f,%.3f,%d,%.3f,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3,
+                v->iter, (double)(ws - s.origin) / 1e3, (double)s.k[j].clock_unc / 1e3);
         for (const char *p = tl_an_names_full(names, v->name); *p; p++) {
             if (*p == '"') fputc('"', out.f);
             fputc(*p == '\n' ? ' ' : *p, out.f);

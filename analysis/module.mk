@@ -40,3 +40,12 @@ test_nsys_DEPS := analysis probes runtime
 test_nsys_LDLIBS += $(TL_AN_LDLIBS)
 EXTRA_CFLAGS_tests_test_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
 $(BUILD)/tests/test_nsys: $(BIN)/trilap-analyze
+
+# clock alignment across ranks (probes/clock_align.c): host-only ranks with
+# an artificial skew, aligned back by trilap-analyze
+HOST_TESTS += test_clock_align
+test_clock_align_DEPS := analysis probes runtime
+test_clock_align_LDLIBS += $(TL_AN_LDLIBS)
+TEST_HELPERS += helper_clock_skew
+helper_clock_skew_DEPS := probes runtime
+$(BUILD)/tests/test_clock_align: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze

@@ -66,6 +66,10 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
         tl_probe_cupti_attach(p);
     p->outer = ctx->probes; /* NVTX-only probes, back at destroy */
     ctx->probes = p;
+    /* collective: every rank creates its probes; a failed measurement
+     * leaves the trace unaligned (clock_sync=none), not the run stopped */
+    if (tl_clock_align_measure(ctx, &p->clock) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 failed; this trace keeps its own clock");
     return TL_OK;
 fail:
     tl_probe_host_fini(p);
@@ -305,6 +309,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
                    p->streams[j].id == p->streams[i].id;
         if (!dup) TL_TRYGOTO(tl_trace_writer_meta(w, key, val), st, fail);
     }
+    TL_TRYGOTO(tl_clock_align_meta(&p->clock, w), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "complete", complete ? "yes" : "no"), st, fail);
     for (size_t i = 0; i < n; i++)
         TL_TRYGOTO(tl_trace_writer_record(w, &all[i]), st, fail);
@@ -334,6 +339,9 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
         tl_probe_nvtx_only_destroy(p);
         return TL_OK;
     }
+    /* the second offset, for the drift (collective, like create) */
+    if (tl_clock_align_measure(ctx, &p->clock) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 at stop failed; no drift measured");
     int64_t now = tl_clock_ns();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =
