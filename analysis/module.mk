@@ -49,3 +49,10 @@ test_clock_align_LDLIBS += $(TL_AN_LDLIBS)
 TEST_HELPERS += helper_clock_skew
 helper_clock_skew_DEPS := probes runtime
 $(BUILD)/tests/test_clock_align: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze
+
+# Perfetto export loaded back and every event checked
+HOST_TESTS += test_perfetto
+test_perfetto_DEPS := analysis probes runtime
+test_perfetto_LDLIBS += $(TL_AN_LDLIBS)
+EXTRA_CFLAGS_tests_test_perfetto.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
+$(BUILD)/tests/test_perfetto: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze

@@ -17,6 +17,9 @@
  *               them; "iter" ranges with their int64 payload as the iteration
  *   NVTX others: kind nvtx, "<domain>:<text>" ("NCCL:ncclAllReduce"), the
  *               default domain's as they are
+ *   launches    the CUDA API calls (CUPTI_ACTIVITY_KIND_RUNTIME) of the GPU
+ *               rows: kind host, "cuda:cudaLaunchKernel_v7000", the GPU
+ *               row's correlation id (Perfetto draws launch -> kernel)
  * Lanes per (device, stream) are inferred as the injection library infers
  * them (probes/README.md) and TRILAP_LANES="stream:lane,..." overrides. Times
  * are the export's (nanoseconds of the profiling session, one clock for all
@@ -70,7 +73,7 @@ typedef struct lane_of {
 typedef struct nsys {
     const char *path;
     sqlite3 *db;
-    int has_kernel, has_memcpy, has_memset, has_sync, has_nvtx, has_gpu;
+    int has_kernel, has_memcpy, has_memset, has_sync, has_nvtx, has_gpu, has_runtime;
     int64_t *pids;
     int npids;
     lane_of *lanes;
@@ -130,6 +133,7 @@ static tl_status nsys_open(nsys *x, const char *path)
     x->has_sync = has_table(x->db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
     x->has_nvtx = has_table(x->db, "NVTX_EVENTS");
     x->has_gpu = has_table(x->db, "TARGET_INFO_GPU");
+    x->has_runtime = has_table(x->db, "CUPTI_ACTIVITY_KIND_RUNTIME");
     if (!has_table(x->db, "StringIds") || !(x->has_kernel || x->has_memcpy || x->has_memset)) {
         nsys_close(x);
         return TL_FAIL(TL_ERR_PARSE, "%s: no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET) "
@@ -355,6 +359,23 @@ static tl_status prepare_records(nsys *x, sqlite3_stmt **out)
             "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'trilap' AND "
             "globalTid / 16777216 * 16777216 = ?1");
     }
+    if (x->has_runtime) {
+        /* the CUDA API calls that launched the GPU rows (same correlation id) */
+        ADD("%sSELECT 6, start, end, 0, 0, correlationId, (SELECT value FROM StringIds WHERE id = nameId), -1, 0, 0 "
+            "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 * 16777216 = ?1 AND correlationId IN (",
+            u);
+        const char *v = "";
+        if (x->has_kernel) {
+            ADD("SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1");
+            v = " UNION ";
+        }
+        if (x->has_memcpy) {
+            ADD("%sSELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1", v);
+            v = " UNION ";
+        }
+        if (x->has_memset) ADD("%sSELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1", v);
+        ADD(")");
+    }
     ADD(" ORDER BY 2, 3 DESC");
 #undef ADD
     TL_CHECK(n < sizeof q, TL_ERR_INVAL, "query too long");
@@ -454,6 +475,19 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
         r.end_ns = sqlite3_column_int64(s, 2);
         if (r.end_ns < r.start_ns) r.end_ns = r.start_ns;
         const char *txt = (const char *)sqlite3_column_text(s, 6);
+        if (what == 6) {
+            /* a launch: a host row carrying the correlation id of its GPU row */
+            r.device = -1;
+            r.lane = TL_ROLE_HOST;
+            r.cat = TL_CAT_RANGE;
+            r.kind = TL_KIND_HOST;
+            r.corr = (uint64_t)sqlite3_column_int64(s, 5);
+            snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
+            r.name = name;
+            r.iter = r.start_ns < it_end ? it_num : -1;
+            if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
+            continue;
+        }
         if (what <= 3) {
             r.device = sqlite3_column_int(s, 3);
             int64_t stream = sqlite3_column_int64(s, 4);
