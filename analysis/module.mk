@@ -56,3 +56,11 @@ test_perfetto_DEPS := analysis probes runtime
 test_perfetto_LDLIBS += $(TL_AN_LDLIBS)
 EXTRA_CFLAGS_tests_test_perfetto.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
 $(BUILD)/tests/test_perfetto: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze
+
+# the GPU injection test runs trilap-analyze on what the injection wrote
+$(BUILD)/tests/test_gpu_probes: $(BIN)/trilap-analyze
+
+# the injection traces of PyTorch and CuPy (results/foreign-h200) analysed
+HOST_TESTS += test_foreign
+test_foreign_DEPS := runtime
+$(BUILD)/tests/test_foreign: $(BIN)/trilap-analyze
