@@ -28,7 +28,7 @@ cat .trilap-commit > "$d/commit.txt" 2>/dev/null
 step build 150 make -j16 CUDA_ARCH=90 bin/trilap-analyze bin/trilap-bench build/lib/libtrilap-inject.so \
   build/tests/helper_inject_target build/tests/test_gpu_probes build/tests/test_clock_align build/tests/helper_clock_skew
 tail -n 3 "$d/build.log"
-step gpu-probes 80 env TL_BUILD=build TL_BIN=bin tests/run.sh build/tests/test_gpu_probes
+step gpu-probes 80 env TL_TEST_TIMEOUT=40 TL_BUILD=build TL_BIN=bin tests/run.sh build/tests/test_gpu_probes
 grep -E '^(ok|not ok|[0-9]+ passed)' "$d/gpu-probes.log"
 cp build/test-logs/test_gpu_probes.inject_analysed.log "$d/" 2>/dev/null
 step clock-align 40 env TL_BUILD=build TL_BIN=bin TL_HAVE_MPI=1 TL_MPIRUN=$(command -v mpirun) tests/run.sh build/tests/test_clock_align
