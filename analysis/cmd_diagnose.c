@@ -461,7 +461,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
                 if (!isfinite(worst) || ratio > worst) worst = ratio;
                 if (ratio < o->starve_ratio || share < o->starve_share) continue;
                 any = found = 1;
-                const char *nm = tl_an_names_get(s->names, d->st[a].name);
+                const char *nm = tl_an_names_short(s->names, d->st[a].name);
                 len += (size_t)snprintf(ev + len, sizeof ev - len,
                                         "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute "
                                         "vs %.1f us over %zu alone (%.2fx), %.1f us extra = %.1f%% of the window%s\n",

@@ -101,4 +101,22 @@ TL_TEST(cupy)
     free(bd);
 }
 
-TL_TEST_MAIN(pytorch, cupy)
+/* the second H200 call's trace (results/foreign-h200/verify, 2000
+ * iterations, NCCL's one-rank reduce classified coll): diagnose names it short */
+TL_TEST(pytorch_diagnosed)
+{
+    const char *dir = unpack("verify/torch-inject-1");
+    char *bd = NULL;
+    all_commands(dir, &bd);
+    TL_ASSERT_MSG(has_row(bd, "nccl-coll-other", "oneRankReduce"), "%s", bd);
+    free(bd);
+    char p[700];
+    snprintf(p, sizeof p, "%s/dg.txt", dir);
+    char *dg = tl_test_slurp(p);
+    TL_ASSERT_MSG(strstr(dg, "FINDING 1 [starved-communication]") && strstr(dg, "rank 0: oneRankReduce: median"), "%s",
+                  dg);
+    TL_ASSERT_MSG(!strstr(dg, "__nv_static") && !strstr(dg, "_ZN"), "%s", dg);
+    free(dg);
+}
+
+TL_TEST_MAIN(pytorch, cupy, pytorch_diagnosed)
