@@ -192,15 +192,14 @@ static int lane_override(int64_t stream, tl_role *lane)
 /* Lanes of the process's streams, inferred like the injection library's. */
 static tl_status infer_lanes(nsys *x, int64_t pid)
 {
-    if (!x->has_kernel) return TL_OK;
     sqlite3_stmt *s = NULL;
     tl_status st = TL_OK;
     const char *q = "SELECT k.deviceId, k.streamId, s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
                     "StringIds s ON s.id = coalesce(k.mangledName, k.demangledName) WHERE k.globalPid = ?1 "
                     "GROUP BY 1, 2, 3";
-    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "kernels per stream");
-    sqlite3_bind_int64(s, 1, pid);
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    if (x->has_kernel && sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "kernels per stream");
+    if (s) sqlite3_bind_int64(s, 1, pid);
+    while (s && sqlite3_step(s) == SQLITE_ROW) {
         int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
         const char *name = (const char *)sqlite3_column_text(s, 2);
         uint64_t cnt = (uint64_t)sqlite3_column_int64(s, 3);
@@ -218,6 +217,31 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
         case TL_NCCL_COLL:
         case TL_NCCL_GENERIC: x->lanes[j].coll += cnt; break;
         default: break;
+        }
+    }
+    /* streams that ran only copies or memsets: in the table too, so the
+     * per-row lookup never falls back to parsing TRILAP_LANES */
+    for (int t = 0; t < 2; t++) {
+        if (!(t ? x->has_memset : x->has_memcpy)) continue;
+        sqlite3_finalize(s);
+        s = NULL;
+        const char *q2 = t ? "SELECT DISTINCT deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1"
+                           : "SELECT DISTINCT deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1";
+        if (sqlite3_prepare_v2(x->db, q2, -1, &s, NULL) != SQLITE_OK) {
+            st = sq_fail(x, "copies per stream");
+            goto fail;
+        }
+        sqlite3_bind_int64(s, 1, pid);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
+            size_t j = 0;
+            while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
+            if (j < x->nlanes) continue;
+            lane_of *nl = realloc(x->lanes, (j + 1) * sizeof *nl);
+            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "streams");
+            x->lanes = nl;
+            x->lanes[j] = (lane_of){.device = dev, .stream = str};
+            x->nlanes++;
         }
     }
     for (size_t j = 0; j < x->nlanes; j++) {

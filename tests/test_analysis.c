@@ -267,6 +267,51 @@ TL_TEST(demangle_short_names)
     free(full);
 }
 
+/* text columns are cut at 60 characters when printed, and the table says so;
+ * CSV-only columns are not printed; the CSV keeps everything */
+TL_TEST(table_caps_text_columns)
+{
+    tl_an_table *t = NULL;
+    TL_ASSERT_OK(tl_an_table_create(&t, "caps"));
+    TL_ASSERT_OK(tl_an_table_col(t, "name", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "n", "", 0));
+    TL_ASSERT_OK(tl_an_table_col(t, "full_name", "", 2));
+    char longname[200];
+    memset(longname, 'x', 150);
+    longname[150] = '\0';
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, longname));
+    TL_ASSERT_OK(tl_an_table_int(t, 7));
+    TL_ASSERT_OK(tl_an_table_str(t, "only-in-csv"));
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, "short"));
+    TL_ASSERT_OK(tl_an_table_int(t, 8));
+    TL_ASSERT_OK(tl_an_table_str(t, "also-csv"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_an_table_print(t, f);
+    fclose(f);
+    char want[100];
+    memset(want, 'x', 57);
+    memcpy(want + 57, "... ", 5);
+    TL_ASSERT_MSG(strstr(buf, want), "%s", buf);
+    TL_ASSERT_MSG(!strstr(buf, longname), "%s", buf);
+    TL_ASSERT_MSG(strstr(buf, "# column name: 1 cell cut to 60 characters"), "%s", buf);
+    TL_ASSERT_MSG(!strstr(buf, "only-in-csv") && !strstr(buf, "full_name"), "%s", buf);
+    free(buf);
+    const char *csv = tl_test_path("caps.csv");
+    TL_ASSERT_OK(tl_an_table_write_csv(t, csv));
+    f = fopen(csv, "r");
+    char line[512];
+    TL_ASSERT(fgets(line, sizeof line, f));
+    TL_ASSERT_STREQ(line, "name,n,full_name\n");
+    TL_ASSERT(fgets(line, sizeof line, f));
+    TL_ASSERT(strstr(line, longname) && strstr(line, ",7,only-in-csv"));
+    fclose(f);
+    tl_an_table_destroy(&t);
+}
+
 TL_TEST(names_intern)
 {
     tl_an_names *n = NULL;
@@ -307,4 +352,4 @@ TL_TEST(parse_iters)
 }
 
 TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
-             empty_and_bad_window, union_segments, categories, demangle_short_names, names_intern, parse_iters)
+             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, names_intern, parse_iters)
