@@ -117,6 +117,15 @@ TL_TEST(pytorch_diagnosed)
                   dg);
     TL_ASSERT_MSG(!strstr(dg, "__nv_static") && !strstr(dg, "_ZN"), "%s", dg);
     free(dg);
+    /* the lanes the injection inferred (probes/README.md): the pool's GEMM
+     * and copy streams compute, the stream of NCCL's kernels coll, its
+     * other kernels keeping cat compute */
+    TL_ASSERT_EQ(sh("grep -q '^# lanes=inferred$' %s/trace.rank0.csv", dir), 0);
+    TL_ASSERT_EQ(sh("test \"$(grep -v '^#' %s/trace.rank0.csv | awk -F, 'NR > 1 && $6 == \"kernel\" {print $3 \",\" $4 "
+                    "\",\" $5}' | sort -u | tr '\\n' ' ')\" = '20,compute,compute 24,compute,compute 7,coll,coll "
+                    "7,coll,compute '",
+                    dir),
+                 0);
 }
 
 TL_TEST_MAIN(pytorch, cupy, pytorch_diagnosed)
