@@ -84,6 +84,9 @@ typedef struct nsys {
     struct ncat { int64_t dom, id; char *name; } *cats;
     size_t ncats;
     int64_t trilap_dom; /* -1: none */
+    /* NCCL kernels whose operation NCCL's NVTX ranges tell (nccl_ops) */
+    struct nccl_op { int64_t corr; int p2p; } *ops;
+    size_t nops, nops_named, nops_disagree; /* of them: named kernels, and named ones the ranges contradict */
 } nsys;
 
 static tl_status sq_fail(nsys *x, const char *what)
@@ -113,6 +116,7 @@ static void nsys_close(nsys *x)
     free(x->doms);
     for (size_t i = 0; i < x->ncats; i++) free(x->cats[i].name);
     free(x->cats);
+    free(x->ops);
     memset(x, 0, sizeof *x);
 }
 
@@ -187,6 +191,152 @@ static int lane_override(int64_t stream, tl_role *lane)
         if (tl_role_parse(colon + 1, lane) == TL_OK) return 1;
     }
     return 0;
+}
+
+/* What an NCCL API range says: 1 p2p (ncclSend, ncclRecv), 2 a collective,
+ * 3 a group's end (its operations tell), 4 a group's start, 0 nothing. */
+static int nccl_range_kind(const char *t)
+{
+    static const char *const coll[] = {"ncclAllReduce", "ncclAllGather", "ncclReduceScatter", "ncclBroadcast",
+                                       "ncclReduce", "ncclBcast", "ncclAllToAll", "ncclGather", "ncclScatter"};
+    if (!strcmp(t, "ncclSend") || !strcmp(t, "ncclRecv")) return 1;
+    for (size_t k = 0; k < sizeof coll / sizeof coll[0]; k++)
+        if (!strcmp(t, coll[k])) return 2;
+    if (!strcmp(t, "ncclGroupEnd")) return 3;
+    if (!strcmp(t, "ncclGroupStart")) return 4;
+    return 0;
+}
+
+typedef struct nrange {
+    int64_t tid, start, end;
+    int kind;
+} nrange;
+
+static int cmp_nrange(const void *a, const void *b)
+{
+    const nrange *x = a, *y = b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+    const struct nccl_op *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+/* NCCL's NVTX ranges (domain "NCCL", on by default) enclose the launches of
+ * the kernels they enqueue: the launch of an NCCL kernel (the API call of
+ * the same correlation id) inside ncclAllReduce is a collective's, inside
+ * ncclGroupEnd the group's operations (ncclSend/ncclRecv/... ranges on the
+ * same thread since its ncclGroupStart) tell: all p2p, or all collectives.
+ * For the Generic kernels, whose names do not say (probes/README.md). */
+static tl_status nccl_ops(nsys *x, int64_t pid)
+{
+    int64_t dom = -1;
+    for (size_t i = 0; i < x->ndoms; i++)
+        if (!strcmp(x->doms[i].name, "NCCL")) dom = x->doms[i].id;
+    if (dom < 0 || !x->has_runtime || !x->has_kernel) return TL_OK;
+    tl_status st = TL_OK;
+    sqlite3_stmt *s = NULL;
+    nrange *rg = NULL;
+    size_t nr = 0, cap = 0;
+    const char *q = "SELECT globalTid, start, end, coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) FROM "
+                    "NVTX_EVENTS WHERE domainId = ?2 AND eventType IN (59, 60) AND end IS NOT NULL AND "
+                    "globalTid / 16777216 * 16777216 = ?1";
+    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NCCL ranges");
+    sqlite3_bind_int64(s, 1, pid);
+    sqlite3_bind_int64(s, 2, dom);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 3);
+        int kind = t ? nccl_range_kind(t) : 0;
+        if (!kind) continue;
+        if (nr == cap) {
+            cap = cap ? 2 * cap : 256;
+            nrange *n = realloc(rg, cap * sizeof *n);
+            TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL ranges");
+            rg = n;
+        }
+        rg[nr++] = (nrange){sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), kind};
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    if (!nr) goto fail;
+    qsort(rg, nr, sizeof *rg, cmp_nrange);
+    /* the launches of NCCL kernels */
+    q = "SELECT r.correlationId, r.globalTid, r.start, (SELECT value FROM StringIds WHERE id = "
+        "coalesce(k.mangledName, k.demangledName)) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+        "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 * 16777216 = k.globalPid WHERE k.globalPid = ?1";
+    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) {
+        st = sq_fail(x, "NCCL launches");
+        goto fail;
+    }
+    sqlite3_bind_int64(s, 1, pid);
+    size_t ocap = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(s, 3);
+        if (!name || tl_trace_nccl_kernel(name) == TL_NCCL_NONE) continue;
+        int64_t corr = sqlite3_column_int64(s, 0), tid = sqlite3_column_int64(s, 1), t = sqlite3_column_int64(s, 2);
+        /* the innermost op or group-end range of the thread around the launch */
+        size_t lo = 0, hi = nr; /* first range after (tid, t) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rg[mid].tid < tid || (rg[mid].tid == tid && rg[mid].start <= t)) lo = mid + 1;
+            else hi = mid;
+        }
+        /* back from there: the first that contains t started last, the innermost */
+        long in = -1;
+        for (long i = (long)lo - 1, k = 0; i >= 0 && rg[i].tid == tid && k < 1024; i--, k++)
+            if (rg[i].kind != 4 && t <= rg[i].end) {
+                in = i;
+                break;
+            }
+        if (in < 0) continue;
+        int p2p = 0, coll = 0;
+        if (rg[in].kind == 3) {
+            /* the operations since the group's start on that thread */
+            long g = -1;
+            for (long i = in - 1; i >= 0 && rg[i].tid == tid; i--)
+                if (rg[i].kind == 4 && rg[i].end <= rg[in].start) {
+                    g = i;
+                    break;
+                }
+            for (long i = g + 1; g >= 0 && i < in; i++) {
+                p2p += rg[i].kind == 1;
+                coll += rg[i].kind == 2;
+            }
+        } else {
+            p2p = rg[in].kind == 1;
+            coll = rg[in].kind == 2;
+        }
+        if ((p2p > 0) == (coll > 0)) continue; /* none, or mixed: the name and the lane decide */
+        if (x->nops == ocap) {
+            ocap = ocap ? 2 * ocap : 256;
+            struct nccl_op *n = realloc(x->ops, ocap * sizeof *n);
+            TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL operations");
+            x->ops = n;
+        }
+        x->ops[x->nops++] = (struct nccl_op){corr, p2p > 0};
+        tl_nccl_kind nk = tl_trace_nccl_kernel(name);
+        if (nk == TL_NCCL_P2P || nk == TL_NCCL_COLL) {
+            x->nops_named++;
+            x->nops_disagree += (nk == TL_NCCL_P2P) != (p2p > 0);
+        }
+    }
+    qsort(x->ops, x->nops, sizeof *x->ops, cmp_op);
+fail:
+    sqlite3_finalize(s);
+    free(rg);
+    return st;
+}
+
+/* 1 p2p, 0 coll, -1 unknown */
+static int nccl_op_of(const nsys *x, int64_t corr)
+{
+    struct nccl_op key = {.corr = corr};
+    const struct nccl_op *hit = x->nops ? bsearch(&key, x->ops, x->nops, sizeof *x->ops, cmp_op) : NULL;
+    return hit ? hit->p2p : -1;
 }
 
 /* Lanes of the process's streams, inferred like the injection library's. */
@@ -451,6 +601,15 @@ static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_
         snprintf(v, sizeof v, "%lld", (long long)(x->pids[rank] / 16777216 % 16777216));
         TL_TRY(mfn(user, "pid", v));
         TL_TRY(mfn(user, "lanes", "inferred"));
+        /* NCCL kernels whose operation NCCL's NVTX ranges told (Generic ones
+         * take their cat from it), of them named ones, and named ones the
+         * ranges contradict (0 expected) */
+        snprintf(v, sizeof v, "%zu", x->nops);
+        TL_TRY(mfn(user, "nccl_nvtx_ops", v));
+        snprintf(v, sizeof v, "%zu", x->nops_named);
+        TL_TRY(mfn(user, "nccl_nvtx_named", v));
+        snprintf(v, sizeof v, "%zu", x->nops_disagree);
+        TL_TRY(mfn(user, "nccl_nvtx_disagree", v));
         TL_TRY(mfn(user, "window", "records"));
         TL_TRY(mfn(user, "complete", "yes"));
     }
@@ -477,9 +636,10 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     TL_CHECKGOTO(rank >= 0 && rank < x.npids, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d processes "
                  "with CUDA activity)", path, rank, x.npids);
     int64_t pid = x.pids[rank];
+    TL_TRYGOTO(read_nvtx_names(&x, pid), st, fail);
+    TL_TRYGOTO(nccl_ops(&x, pid), st, fail);
     TL_TRYGOTO(fill_meta(&x, rank, meta, mfn, user), st, fail);
     TL_TRYGOTO(infer_lanes(&x, pid), st, fail);
-    TL_TRYGOTO(read_nvtx_names(&x, pid), st, fail);
     TL_TRYGOTO(prepare_records(&x, &s), st, fail);
     sqlite3_bind_int64(s, 1, pid);
     int64_t first = INT64_MAX, last = INT64_MIN;
@@ -526,6 +686,12 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.kind = TL_KIND_KERNEL;
             r.name = txt ? txt : "?";
             r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
+            if (tl_trace_nccl_kernel(r.name) != TL_NCCL_NONE) {
+                /* what NCCL's NVTX ranges say about the operation: for
+                 * Generic kernels it decides; for named ones it agrees */
+                int op = nccl_op_of(&x, (int64_t)r.corr);
+                if (op >= 0 && tl_trace_nccl_kernel(r.name) == TL_NCCL_GENERIC) r.cat = op ? TL_CAT_P2P : TL_CAT_COLL;
+            }
             break;
         case 1:
             r.kind = TL_KIND_MEMCPY;

@@ -15,6 +15,9 @@
 #ifndef TL_HAVE_SQLITE
 #define TL_HAVE_SQLITE 0
 #endif
+#if TL_HAVE_SQLITE
+#include <sqlite3.h>
+#endif
 
 static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
 static const char *FIXTURE = "tests/data/nsys-torch-h200.sqlite";
@@ -233,6 +236,8 @@ TL_TEST(import_round_trip)
     char *o = slurp(p);
     TL_ASSERT(strstr(o, "# format=trilap-trace\n# version=1\n# rank=0\n# nranks=1\n# device=0\n"));
     TL_ASSERT(strstr(o, "# source=nsys-sqlite\n"));
+    /* NCCL's one-rank reduce launched inside ncclAllReduce ranges: 35 of 35 agree */
+    TL_ASSERT(strstr(o, "# nccl_nvtx_ops=35\n# nccl_nvtx_named=35\n# nccl_nvtx_disagree=0\n"));
     /* NCCL's NVTX ranges, the program's own (default domain) ranges, kept mangled kernel names */
     TL_ASSERT(strstr(o, ",host,range,nvtx,NCCL:ncclAllReduce,"));
     TL_ASSERT(strstr(o, ",host,range,nvtx,step 3,"));
@@ -265,12 +270,84 @@ TL_TEST(trilap_domain)
     char *o = slurp(p);
     TL_ASSERT_MSG(strstr(o, "iterations bounded by the host's iter ranges"), "%s", o);
     free(o);
+    /* NCCL's NVTX ranges agree with every named kernel: the send/recv
+     * kernels launched in ncclGroupEnd after ncclSend + ncclRecv */
+    TL_ASSERT_EQ(sh("grep -q '^# nccl_nvtx_ops=1680$' %s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_named=1680$' "
+                    "%s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_disagree=0$' %s/run/trace.rank0.csv",
+                    t, t, t),
+                 0);
     /* TRILAP_LANES overrides the inference */
     TL_ASSERT_EQ(sh("TRILAP_LANES=$(grep -m1 ',p2p,p2p,kernel,' %s/run/trace.rank0.csv | cut -d, -f3):coll "
                     "%s/trilap-analyze import %s/tri.sqlite -o %s/run2 > /dev/null",
                     t, bin(), t, t),
                  0);
     TL_ASSERT_EQ(sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
+}
+
+#if TL_HAVE_SQLITE
+static void exec(sqlite3 *db, const char *q)
+{
+    char *err = NULL;
+    TL_ASSERT_MSG(sqlite3_exec(db, q, NULL, NULL, &err) == SQLITE_OK, "%s: %s", q, err ? err : "");
+}
+#endif
+
+/* Generic NCCL kernels, whose names do not say p2p or coll, take it from
+ * NCCL's NVTX range around their launch: an export made here with the
+ * tables and columns nsys 2025.3 writes (only those read) */
+TL_TEST(generic_kernels_by_nvtx)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/generic.sqlite", t);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+             " mangledName INTEGER);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+             " correlationId INTEGER, nameId INTEGER, returnValue INTEGER);"
+             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
+             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"
+             " uint64Value INTEGER, int64Value INTEGER);"
+             "INSERT INTO StringIds VALUES (1, '_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE'),"
+             " (2, 'ncclDevKernel_Generic_1'), (3, 'cuLaunchKernelEx'), (4, '_Z10my_computev');");
+    /* pid 5 (globalPid 5 << 24), thread 7; NCCL domain 1 */
+    exec(db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+             " (0, 0, 75, 'NCCL', 83886087, 1),"
+             " (1000, 2000, 59, 'ncclAllReduce', 83886087, 1),"
+             " (3000, 3100, 59, 'ncclGroupStart', 83886087, 1), (3200, 3300, 59, 'ncclSend', 83886087, 1),"
+             " (3400, 3500, 59, 'ncclRecv', 83886087, 1), (3600, 4000, 59, 'ncclGroupEnd', 83886087, 1),"
+             " (5000, 5100, 59, 'ncclGroupStart', 83886087, 1), (5200, 5300, 59, 'ncclSend', 83886087, 1),"
+             " (5400, 5500, 59, 'ncclAllReduce', 83886087, 1), (5600, 6000, 59, 'ncclGroupEnd', 83886087, 1);"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1500, 1600, 1, 83886087, 11, 3, 0),"
+             " (3700, 3800, 1, 83886087, 12, 3, 0), (5700, 5800, 1, 83886087, 13, 3, 0), (7000, 7100, 1, 83886087, 14, 3, 0);"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10000, 11000, 0, 1, 20, 11, 83886080, 2, 2, 1),"
+             " (12000, 13000, 0, 1, 20, 12, 83886080, 2, 2, 1), (14000, 15000, 0, 1, 20, 13, 83886080, 2, 2, 1),"
+             " (16000, 17000, 0, 1, 21, 14, 83886080, 4, 4, 4);");
+    sqlite3_close(db);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s -o %s/run > %s/out 2>&1", bin(), db_path, t, t), 0);
+    char p[700];
+    snprintf(p, sizeof p, "%s/run/trace.rank0.csv", t);
+    char *o = slurp(p);
+    /* in ncclAllReduce: coll; after ncclSend + ncclRecv: p2p; a mixed group: the lane decides (coll) */
+    TL_ASSERT_MSG(strstr(o, "0,0,20,coll,coll,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
+                            "10000,11000,11,"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "0,0,20,coll,p2p,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
+                            "12000,13000,12,"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "0,0,20,coll,coll,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
+                            "14000,15000,13,"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "0,0,21,compute,compute,kernel,_Z10my_computev,16000,17000,14,"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "# nccl_nvtx_ops=2\n# nccl_nvtx_named=0\n# nccl_nvtx_disagree=0\n"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, ",host,range,nvtx,NCCL:ncclGroupEnd,3600,4000,"), "%s", o);
+    free(o);
+#endif
 }
 
 TL_TEST(bad_inputs)
@@ -299,4 +376,4 @@ TL_TEST(bad_inputs)
 }
 
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,
-             bad_inputs)
+             generic_kernels_by_nvtx, bad_inputs)
