@@ -128,4 +128,34 @@ TL_TEST(pytorch_diagnosed)
                  0);
 }
 
-TL_TEST_MAIN(pytorch, cupy, pytorch_diagnosed)
+/* the serialised-communicator rule on a trace without iterations, as the
+ * injection writes them: p2p and coll kernels that never overlap */
+TL_TEST(serialised_without_iterations)
+{
+    const char *dir = tl_test_tmpdir();
+    char p[700];
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", dir);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fputs("# format=trilap-trace\n# version=1\n# rank=0\n# nranks=1\n# device=all\n# lanes=inferred\n"
+          "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n",
+          f);
+    for (int i = 0; i < 20; i++) {
+        long s0 = i * 100000L;
+        fprintf(f, "0,0,13,compute,compute,kernel,_Z6kernelv,%ld,%ld,%d,-1,-1\n", s0, s0 + 60000, 3 * i + 1);
+        fprintf(f, "0,0,14,p2p,p2p,kernel,_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE,%ld,%ld,%d,-1,-1\n",
+                s0 + 1000, s0 + 21000, 3 * i + 2);
+        fprintf(f, "0,0,15,coll,coll,kernel,_Z31ncclDevKernel_AllReduce_Sum_f32v,%ld,%ld,%d,-1,-1\n", s0 + 21000,
+                s0 + 41000, 3 * i + 3);
+    }
+    fclose(f);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", bin(), dir, dir), 0);
+    snprintf(p, sizeof p, "%s/dg.txt", dir);
+    char *dg = tl_test_slurp(p);
+    TL_ASSERT_MSG(strstr(dg, "FINDING 1 [serialised-communicators]") &&
+                      strstr(dg, "no iterations marked, so over the whole window (comm_comm 0.00%)"),
+                  "%s", dg);
+    free(dg);
+}
+
+TL_TEST_MAIN(pytorch, cupy, pytorch_diagnosed, serialised_without_iterations)
