@@ -15,3 +15,8 @@ test_probes_nvtx_DEPS := probes runtime
 # with stand-ins, a failing step named; needs bin/trilap-analyze (make all).
 HOST_TESTS += test_demo
 test_demo_DEPS :=
+
+# scripts/install-deps.sh with stand-in dpkg-query/apt-get/sudo/id on PATH,
+# and the Makefile hook that runs it for `make check` / `make demo`.
+HOST_TESTS += test_install_deps
+test_install_deps_DEPS :=

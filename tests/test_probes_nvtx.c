@@ -152,7 +152,8 @@ static int dir_entries(const char *dir)
 static tl_ctx rank_ctx(void)
 {
     static char *argv[] = {"test_probes_nvtx", NULL};
-    return (tl_ctx){.program = "test_probes_nvtx", .size = 1, .device = -1, .argc = 1, .argv = argv};
+    return (tl_ctx){
+        .program = "test_probes_nvtx", .size = 1, .device = -1, .argc = 1, .argv = argv};
 }
 
 /* Three iterations of the tristream loop's ranges. */
