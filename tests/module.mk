@@ -20,3 +20,13 @@ test_demo_DEPS :=
 # and the Makefile hook that runs it for `make check` / `make demo`.
 HOST_TESTS += test_install_deps
 test_install_deps_DEPS :=
+
+# trilap's NVTX domain read back from a real Nsight Systems sqlite export
+# (tests/data/nsys-tristream-1gpu.sqlite.gz); needs libsqlite3. HAVE_SQLITE
+# is mk/config.mk's when it detects SQLite, else decided here by the header.
+HAVE_SQLITE ?= $(if $(wildcard /usr/include/sqlite3.h),1,0)
+ifeq ($(HAVE_SQLITE),1)
+HOST_TESTS += test_nsys_trilap
+test_nsys_trilap_DEPS := probes runtime
+test_nsys_trilap_LDLIBS := -lsqlite3
+endif
