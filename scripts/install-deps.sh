@@ -69,12 +69,18 @@ if [[ -z $how ]]; then
     exit 0
 fi
 
+# apt-get's and dpkg's chatter goes to a log, shown only when a step fails.
+log=$(mktemp "${TMPDIR:-/tmp}/trilap-install-XXXXXX")
+trap 'rm -f "$log"' EXIT
 apt() {
     if [[ ${TRILAP_DRY_RUN:-0} == 1 ]]; then
         echo "install-deps.sh: would run: ${run_as[*]+${run_as[*]} }apt-get $*" >&2
         return 0
     fi
-    ${run_as[@]+"${run_as[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get "$@"
+    if ! ${run_as[@]+"${run_as[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$log" 2>&1; then
+        tail -n 5 "$log" | sed 's/^/  /' >&2
+        return 1
+    fi
 }
 echo "install-deps.sh: installing them $how (apt-get; TRILAP_NO_INSTALL=1 skips this)" >&2
 ok=1
