@@ -14,8 +14,8 @@
 /* NVTX-only probes: a rank's ranges for an attached tool, in every run.
  * They reuse the hot path of probes_host.c unchanged; its host bookkeeping
  * gets room for one range and one iteration, fills at once and is never
- * written (its two clock reads per range, some 40 ns, are small next to the tool's
- * own handling of each range). Without a tool nothing is allocated and
+ * written (its two clock reads per range, some 40 ns, are small next to
+ * the tool's own handling of each range). Without a tool nothing is made and
  * ctx->probes stays NULL, so a program without a tool pays nothing. */
 tl_status tl_probe_nvtx_only_create(tl_ctx *ctx, const tl_probes_config *cfg)
 {
