@@ -334,6 +334,7 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
         tl_probe_nvtx_only_destroy(p);
         return TL_OK;
     }
+    tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
     int64_t now = tl_probe_now();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =
