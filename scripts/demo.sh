@@ -52,7 +52,8 @@ fi
 
 visible_gpus() {
     command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return 0; }
-    nvidia-smi -L 2>/dev/null | awk '/^GPU/ { n++ } END { print n + 0 }' || echo 0
+    # a failing nvidia-smi (no driver) counts as no GPU, not as a failed demo
+    { nvidia-smi -L 2>/dev/null || true; } | awk '/^GPU/ { n++ } END { print n + 0 }'
 }
 
 if [[ -z $from ]]; then

@@ -143,6 +143,31 @@ TL_TEST(live_one_gpu_path)
     free(e);
 }
 
+/* nvidia-smi that fails (a machine whose driver is gone) counts as no GPU:
+ * the demo replays the committed run instead of stopping. */
+TL_TEST(failing_nvidia_smi_is_no_gpu)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], p[1024], cmd[4096];
+    snprintf(fake, sizeof fake, "%s/bin", t);
+    TL_ASSERT_EQ(mkdir(fake, 0755), 0);
+    snprintf(p, sizeof p, "%s/nvidia-smi", fake);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\necho 'NVIDIA-SMI has failed because it could not communicate with the "
+               "NVIDIA driver.'\nexit 9\n");
+    fclose(f);
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo",
+             fake, t);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
+    TL_ASSERT_MSG(strstr(o, "source: recorded trace: no GPU visible"), "%s", o);
+    free(o);
+    free(e);
+}
+
 /* A broken trace: the step and the command are named, no report is left. */
 TL_TEST(failing_step_is_named)
 {
@@ -177,4 +202,4 @@ TL_TEST(failing_step_is_named)
 }
 
 TL_TEST_MAIN(one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
-             failing_step_is_named)
+             failing_nvidia_smi_is_no_gpu, failing_step_is_named)
