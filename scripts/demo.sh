@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
         --out) out=$2; shift 2 ;;
         --from) from=$2; shift 2 ;;
         --gpus) gpus=$2; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "demo.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) out=$1; shift ;;
     esac

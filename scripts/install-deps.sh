@@ -19,7 +19,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --require) require=1; shift ;;
         --list) sed 's/#.*//' "$list" | awk 'NF { print $1 }'; exit 0 ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-deps.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
