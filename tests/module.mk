@@ -25,7 +25,7 @@ test_install_deps_DEPS :=
 # (tests/data/nsys-tristream-1gpu.sqlite.gz); needs libsqlite3. HAVE_SQLITE
 # and SQLITE_LIBS are mk/config.mk's SQLite feature where it has one; until
 # then the header decides here.
-HAVE_SQLITE ?= $(if $(wildcard /usr/include/sqlite3.h),1,0)
+HAVE_SQLITE ?= $(if $(filter 0,$(SQLITE)),0,$(if $(wildcard /usr/include/sqlite3.h),1,0))
 ifeq ($(HAVE_SQLITE),1)
 HOST_TESTS += test_nsys_trilap
 test_nsys_trilap_DEPS := probes runtime
