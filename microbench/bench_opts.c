@@ -67,6 +67,14 @@ const tl_option tl_tristream_options[] = {
      .help = "ncclConfig_t.minCTAs of the split communicator (0: NCCL default)",
      .min = 0,
      .max = 64},
+    {.name = "hw-queues",
+     .type = TL_OPT_INT,
+     .offset = TRI(hw_queues),
+     .def = "32",
+     .metavar = "N",
+     .help = "CUDA_DEVICE_MAX_CONNECTIONS for this run unless the environment sets it (0: CUDA's default, 8)",
+     .min = 0,
+     .max = 32},
     {.name = "daxpy-blocks",
      .type = TL_OPT_INT,
      .offset = TRI(daxpy_blocks),
@@ -305,6 +313,19 @@ const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS] = {
                             .allreduce_comm = TL_CHAN_SPLIT,
                             .what = "three streams, allreduce on the split communicator"},
 };
+
+void tl_bench_choose_hw_queues(int64_t queues)
+{
+    const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    if (env && *env) {
+        tl_log("CUDA_DEVICE_MAX_CONNECTIONS=%s from the environment (not --hw-queues %lld)", env, (long long)queues);
+        return;
+    }
+    if (queues <= 0) return;
+    char v[24];
+    snprintf(v, sizeof v, "%lld", (long long)queues);
+    if (setenv("CUDA_DEVICE_MAX_CONNECTIONS", v, 1) != 0) tl_log("could not set CUDA_DEVICE_MAX_CONNECTIONS=%s", v);
+}
 
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
 {

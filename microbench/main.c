@@ -89,6 +89,8 @@ int main(int argc, char **argv)
 
     tl_tristream_cfg cfg = {0};
     if (fn == tl_tristream_rank_main && tl_tristream_resolve(&to, &cfg) != TL_OK) return 2;
+    /* before anything starts CUDA: the launcher counts GPUs */
+    if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to.hw_queues);
     if (fn == tl_commbench_rank_main && co.max_bytes < co.min_bytes) {
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)co.max_bytes);

@@ -737,6 +737,20 @@ TL_TEST(trace_mode_without_folder)
     TL_ASSERT_EQ(parse_tristream(&to, &cfg, "--trace-mode cupti"), TL_ERR_INVAL);
 }
 
+/* The program picks 32 hardware queues unless the environment says otherwise. */
+TL_TEST(hw_queues_default_and_override)
+{
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    tl_bench_choose_hw_queues(0);
+    TL_ASSERT(getenv("CUDA_DEVICE_MAX_CONNECTIONS") == NULL);
+    tl_bench_choose_hw_queues(32);
+    TL_ASSERT_STREQ(getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "32");
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+    tl_bench_choose_hw_queues(32);
+    TL_ASSERT_STREQ(getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "4");
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+}
+
 TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
              invalid_message_format, variant_lists, variant_table, stream_and_comm_options,
              sweep_ranges, sweep_bad_ranges, sweep_points_apply, efficiency_arithmetic,
@@ -744,4 +758,4 @@ TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
              count_wrong, stream_gold_values, stream_host_verifies, tristream_table_golden,
              tristream_csv_golden, tristream_json_golden, stream_and_comm_tables_golden,
              results_rows, manifest_path_and_env, meta_captures_every_option,
-             trace_mode_without_folder)
+             trace_mode_without_folder, hw_queues_default_and_override)
