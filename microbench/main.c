@@ -7,7 +7,6 @@
 #include "config.h"
 #include "microbench/bench.h"
 #include "probes/probes.h"
-#include "runtime/comm.h"
 #include "runtime/launch.h"
 
 typedef struct subcommand {
@@ -21,29 +20,6 @@ static const subcommand subs[] = {
     {"comm",
      "NCCL allreduce and ring send/recv latency and bandwidth, world and split communicators"},
 };
-
-/* Every subcommand runs inside NVTX-only probes, so that its iteration and
- * operation ranges reach an attached NVTX tool (nsys) in every run, traced
- * or not; without a tool none are made and the ranges cost nothing. A
- * --trace or --trace-mode session replaces them while it lasts. */
-typedef struct bench_entry {
-    tl_rank_main_fn fn;
-    void *arg;
-} bench_entry;
-
-static tl_status bench_rank_main(tl_ctx *ctx, void *arg)
-{
-    const bench_entry *e = arg;
-    ctx->opts = e->arg; /* what the subcommand would have been handed */
-    tl_status st = tl_comm_agree(ctx, tl_probes_create(ctx, &(tl_probes_config){.nvtx = 1}));
-    if (st == TL_OK) st = e->fn(ctx, e->arg);
-    /* a session the subcommand left open on its error path, then ours */
-    while (ctx->probes) {
-        tl_status pst = tl_probes_destroy(ctx);
-        if (st == TL_OK) st = pst;
-    }
-    return st;
-}
 
 static void usage(FILE *out)
 {
@@ -128,8 +104,10 @@ int main(int argc, char **argv)
         return 2;
     }
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};
-    bench_entry entry = {.fn = fn, .arg = &run};
-    int rc = tl_launch_run("trilap-bench", &lo, argc, argv, bench_rank_main, &entry);
+    /* every subcommand inside NVTX-only probes: nsys sees its ranges in
+     * every run, traced or not (probes/README.md) */
+    tl_probes_main pm = {.fn = fn, .arg = &run};
+    int rc = tl_launch_run("trilap-bench", &lo, argc, argv, tl_probes_rank_main, &pm);
     tl_tristream_cfg_free(&cfg);
     return rc;
 }

@@ -342,6 +342,7 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
     /* the second offset, for the drift (collective, like create) */
     if (tl_clock_align_measure(ctx, &p->clock) != TL_OK)
         tl_log("probes: clock alignment to rank 0 at stop failed; no drift measured");
+    tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
     int64_t now = tl_clock_ns();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =

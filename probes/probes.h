@@ -32,6 +32,7 @@
 
 #include "probes/trace.h"
 #include "runtime/ctx.h"
+#include "runtime/launch.h"
 
 typedef struct tl_probes_config {
     const char *outdir;     /* trace.rank<R>.csv goes here (created if missing); NULL: NVTX only */
@@ -54,6 +55,20 @@ tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg);
  * ctx->probes is what it was before the create: the NVTX-only probes the
  * session replaced, or NULL. Accepts ctx->probes NULL. */
 tl_status tl_probes_destroy(tl_ctx *ctx);
+
+/* A program's rank main wrapped in NVTX-only probes, so that an attached
+ * tool sees its ranges in every run: pass tl_probes_rank_main to
+ * tl_launch_run with a tl_probes_main naming the real one,
+ *   tl_probes_main pm = {.fn = my_rank_main, .arg = &opts};
+ *   tl_launch_run("trilap-x", &lo, argc, argv, tl_probes_rank_main, &pm);
+ * fn gets ctx->opts = arg as it would unwrapped. NVTX-only probes that
+ * cannot be made are said on stderr and the run goes on without them
+ * (tracing never stops a program); sessions fn leaves open are destroyed. */
+typedef struct tl_probes_main {
+    tl_rank_main_fn fn;
+    void *arg;
+} tl_probes_main;
+tl_status tl_probes_rank_main(tl_ctx *ctx, void *main);
 
 /* Register a CUDA stream (cudaStream_t passed as void *) with its lane. */
 void tl_probe_stream(tl_ctx *ctx, void *stream, tl_role lane, const char *label);

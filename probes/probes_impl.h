@@ -119,6 +119,8 @@ void tl_probe_nvtx_init(tl_probes *p);
  * attached; their destroy closes what is still open and writes nothing. */
 tl_status tl_probe_nvtx_only_create(tl_ctx *ctx, const tl_probes_config *cfg);
 void tl_probe_nvtx_only_destroy(tl_probes *p);
+/* Pop the NVTX ranges (and iteration) the program left open. */
+void tl_probe_nvtx_close_open(tl_probes *p);
 void *tl_probe_nvtx_string(tl_probes *p, const char *s);
 void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name);
 void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter);

@@ -33,7 +33,8 @@ static char *report_of(const char *out)
 static void check_one_rank_report(const char *text)
 {
     static const char *const v[] = {"== two-stream", "== three-naive", "== three-split"};
-    for (int i = 0; i < 3; i++) TL_ASSERT_MSG(strstr(text, v[i]), "no '%s' in:\n%s", v[i], text);
+    for (int i = 0; i < 3; i++)
+        TL_ASSERT_MSG(strstr(text, v[i]), "no '%s' in:\n%s", v[i], text);
     TL_ASSERT_MSG(strstr(text, "overlapped: rank 0:"), "%s", text);
     TL_ASSERT_MSG(!strstr(text, "overlapped: rank 1:"), "%s", text);
     TL_ASSERT_MSG(!strstr(text, "waiting:"), "%s", text);
@@ -100,22 +101,23 @@ TL_TEST(live_one_gpu_path)
     snprintf(fake, sizeof fake, "%s/bin", t);
     TL_ASSERT_EQ(mkdir(fake, 0755), 0);
     const char *bin = tl_test_env("TL_BIN", "bin");
-    snprintf(cmd, sizeof cmd, "ln -s %s%s%s/trilap-analyze %s/trilap-analyze", bin[0] == '/' ? "" : cwd,
-             bin[0] == '/' ? "" : "/", bin, fake);
+    snprintf(cmd, sizeof cmd, "ln -s %s%s%s/trilap-analyze %s/trilap-analyze",
+             bin[0] == '/' ? "" : cwd, bin[0] == '/' ? "" : "/", bin, fake);
     TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
     snprintf(p, sizeof p, "%s/trilap-bench", fake);
     FILE *f = fopen(p, "w");
     TL_ASSERT(f);
-    fprintf(f,
-            "#!/bin/sh\n"
-            "while [ $# -gt 0 ]; do case $1 in --trace) tr=$2; shift 2;; --results) res=$2; shift 2;;"
-            " --gpus) g=$2; shift 2;; *) shift;; esac; done\n"
-            "[ \"$g\" = 1 ] || { echo \"trilap-bench: asked for $g GPUs\" >&2; exit 1; }\n"
-            "cp -r %s/%s/. \"$tr\"/ || exit 1\n"
-            "printf 'variant,nranks,rep,us_per_iter\\ntwo-stream,1,0,60\\nthree-naive,1,0,66\\n"
-            "three-split,1,0,57\\n' > \"$res\"\n"
-            "echo 'three-split 57 us'\n",
-            cwd, data);
+    fprintf(
+        f,
+        "#!/bin/sh\n"
+        "while [ $# -gt 0 ]; do case $1 in --trace) tr=$2; shift 2;; --results) res=$2; shift 2;;"
+        " --gpus) g=$2; shift 2;; *) shift;; esac; done\n"
+        "[ \"$g\" = 1 ] || { echo \"trilap-bench: asked for $g GPUs\" >&2; exit 1; }\n"
+        "cp -r %s/%s/. \"$tr\"/ || exit 1\n"
+        "printf 'variant,nranks,rep,us_per_iter\\ntwo-stream,1,0,60\\nthree-naive,1,0,66\\n"
+        "three-split,1,0,57\\n' > \"$res\"\n"
+        "echo 'three-split 57 us'\n",
+        cwd, data);
     fclose(f);
     TL_ASSERT_EQ(chmod(p, 0755), 0);
     snprintf(p, sizeof p, "%s/nvidia-smi", fake);
@@ -124,17 +126,44 @@ TL_TEST(live_one_gpu_path)
     fprintf(f, "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\n");
     fclose(f);
     TL_ASSERT_EQ(chmod(p, 0755), 0);
-    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_BIN=%s TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo",
-             fake, fake, t);
+    snprintf(cmd, sizeof cmd,
+             "PATH=%s:$PATH TL_BIN=%s TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo", fake,
+             fake, t);
     char *o = NULL, *e = NULL;
     int rc = tl_test_run(cmd, &o, &e);
     TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
     snprintf(p, sizeof p, "%s/demo", t);
     char *text = report_of(p);
-    TL_ASSERT_MSG(strstr(text, "source: live run: bin/trilap-bench tristream on 1 GPU(s)"), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "source: live run: bin/trilap-bench tristream on 1 GPU(s)"), "%s",
+                  text);
     TL_ASSERT_MSG(strstr(text, "untraced timing of the same run"), "%s", text);
     check_one_rank_report(text);
     free(text);
+    free(o);
+    free(e);
+}
+
+/* nvidia-smi that fails (a machine whose driver is gone) counts as no GPU:
+ * the demo replays the committed run instead of stopping. */
+TL_TEST(failing_nvidia_smi_is_no_gpu)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], p[1024], cmd[4096];
+    snprintf(fake, sizeof fake, "%s/bin", t);
+    TL_ASSERT_EQ(mkdir(fake, 0755), 0);
+    snprintf(p, sizeof p, "%s/nvidia-smi", fake);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\necho 'NVIDIA-SMI has failed because it could not communicate with the "
+               "NVIDIA driver.'\nexit 9\n");
+    fclose(f);
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo",
+             fake, t);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
+    TL_ASSERT_MSG(strstr(o, "source: recorded trace: no GPU visible"), "%s", o);
     free(o);
     free(e);
 }
@@ -146,8 +175,9 @@ TL_TEST(failing_step_is_named)
     char runs[600], out[600], cmd[4096], p[1024];
     snprintf(runs, sizeof runs, "%s/runs", t);
     snprintf(out, sizeof out, "%s/demo", t);
-    snprintf(cmd, sizeof cmd, "cp -r %s %s && sed -i '40s/.*/not,a,row/' %s/three-naive/trace.rank0.csv",
-             data, runs, runs);
+    snprintf(cmd, sizeof cmd,
+             "cp -r %s %s && sed -i '40s/.*/not,a,row/' %s/three-naive/trace.rank0.csv", data, runs,
+             runs);
     TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
     /* an older report in the folder must not survive a failed run */
     TL_ASSERT_EQ(mkdir(out, 0755), 0);
@@ -156,7 +186,8 @@ TL_TEST(failing_step_is_named)
     TL_ASSERT(f);
     fputs("old report\n", f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent scripts/demo.sh --from %s --out %s", runs, out);
+    snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent scripts/demo.sh --from %s --out %s", runs,
+             out);
     char *o = NULL, *e = NULL;
     int rc = tl_test_run(cmd, &o, &e);
     TL_ASSERT_MSG(rc != 0, "exit 0 on a broken trace\n%s", o);
@@ -171,4 +202,4 @@ TL_TEST(failing_step_is_named)
 }
 
 TL_TEST_MAIN(one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
-             failing_step_is_named)
+             failing_nvidia_smi_is_no_gpu, failing_step_is_named)

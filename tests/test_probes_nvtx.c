@@ -152,7 +152,8 @@ static int dir_entries(const char *dir)
 static tl_ctx rank_ctx(void)
 {
     static char *argv[] = {"test_probes_nvtx", NULL};
-    return (tl_ctx){.program = "test_probes_nvtx", .size = 1, .device = -1, .argc = 1, .argv = argv};
+    return (tl_ctx){
+        .program = "test_probes_nvtx", .size = 1, .device = -1, .argc = 1, .argv = argv};
 }
 
 /* Three iterations of the tristream loop's ranges. */
@@ -305,9 +306,51 @@ TL_TEST(open_ranges_closed_at_destroy)
     TL_ASSERT_EQ(pops, 3);
 }
 
+/* tl_probes_rank_main: fn runs inside NVTX-only probes and gets its own
+ * argument; a session it leaves open is written and closed; its status
+ * comes back. */
+typedef struct {
+    const char *dir;
+    int called;
+    void *probes_seen;
+} wrapped_arg;
+
+static tl_status wrapped(tl_ctx *ctx, void *arg)
+{
+    wrapped_arg *w = arg;
+    w->called = ctx->opts == arg;
+    w->probes_seen = ctx->probes;
+    tl_probe_push(ctx, TL_CAT_COMPUTE, "outside");
+    tl_probe_pop(ctx);
+    TL_TRY(tl_probes_create(ctx, &(tl_probes_config){.outdir = w->dir, .nvtx = 1}));
+    tl_probe_push(ctx, TL_CAT_COLL, "left-open");
+    return TL_ERR_NUMERIC; /* as a run with wrong values, session still open */
+}
+
+TL_TEST(rank_main_wrapper)
+{
+    need_fake_tool();
+    tl_ctx ctx = rank_ctx();
+    wrapped_arg w = {.dir = tl_test_tmpdir()};
+    tl_probes_main pm = {.fn = wrapped, .arg = &w};
+    TL_ASSERT_EQ(tl_probes_rank_main(&ctx, &pm), TL_ERR_NUMERIC);
+    TL_ASSERT(w.called);
+    TL_ASSERT(w.probes_seen != NULL);
+    TL_ASSERT(ctx.probes == NULL);
+    TL_ASSERT_EQ(count_msg("outside"), 1);
+    TL_ASSERT_EQ(count_msg("left-open"), 1);
+    int pushes, pops;
+    count("trilap", &pushes, &pops);
+    TL_ASSERT_EQ(pushes, 2);
+    TL_ASSERT_EQ(pops, 2); /* the range left open is closed for the tool too */
+    char path[512];
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", w.dir);
+    TL_ASSERT_MSG(access(path, R_OK) == 0, "no %s", path);
+}
+
 TL_TEST_MAIN(nvtx_only_emits_trilap_domain, no_tool_no_probes, nvtx_off_or_cupti_without_folder,
              session_replaces_nvtx_only, session_without_nvtx_is_silent,
-             open_ranges_closed_at_destroy)
+             open_ranges_closed_at_destroy, rank_main_wrapper)
 
 #else /* !TL_HAVE_NVTX */
 
