@@ -14,7 +14,8 @@
  *   memset      "memset", bytes
  *   sync        cudaEventSynchronize / cudaStreamWaitEvent / cudaStreamSynchronize / cudaDeviceSynchronize
  *   NVTX trilap domain: kind host, "<category>:<text>" as the probes write
- *               them; "iter" ranges with their int64 payload as the iteration
+ *               them; "iter" ranges with their int64 payload as the iteration,
+ *               renumbered after the previous loop's when the count restarts
  *   NVTX others: kind nvtx, "<domain>:<text>" ("NCCL:ncclAllReduce"), the
  *               default domain's as they are
  *   launches    the CUDA API calls (CUPTI_ACTIVITY_KIND_RUNTIME) of the GPU
@@ -644,7 +645,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     sqlite3_bind_int64(s, 1, pid);
     int64_t first = INT64_MAX, last = INT64_MIN;
     /* the iteration open on the host (trilap "iter" ranges), for the iter column of host ranges */
-    int64_t it_end = INT64_MIN, it_num = -1, it_base = 0, it_max = -1;
+    int64_t it_end = INT64_MIN, it_num = -1, it_base = 0, it_max = -1, it_last = -1;
     char name[1024];
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -652,6 +653,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
         if (what == 5) {
             /* a new session: number its iterations after the previous ones' */
             it_base = it_max + 1;
+            it_last = -1;
             continue;
         }
         tl_trace_record r = {.rank = rank, .bytes = -1, .iter = -1};
@@ -723,6 +725,10 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
                 r.kind = TL_KIND_HOST;
                 if (!strcmp(txt, "iter") && has_payload && payload >= 0) {
                     snprintf(name, sizeof name, "iter");
+                    /* a loop's iterations count up: one that does not is a
+                     * new loop (warm-up then timed, the next variant) */
+                    if (payload <= it_last) it_base = it_max + 1;
+                    it_last = payload;
                     r.iter = it_base + payload;
                     if (r.iter > it_max) it_max = r.iter;
                     it_end = r.end_ns;

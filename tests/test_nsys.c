@@ -284,6 +284,25 @@ TL_TEST(trilap_domain)
     TL_ASSERT_EQ(sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
 }
 
+/* NVTX-only probes under nsys (tests/data/nsys-tristream-1gpu.sqlite.gz,
+ * from results/nsys-h200): one session for every variant, the iteration
+ * count restarting for each warm-up and timed loop: 6 x (10 + 100) */
+TL_TEST(iterations_restarting)
+{
+    need_sqlite();
+    const char *gz = "tests/data/nsys-tristream-1gpu.sqlite.gz";
+    struct stat sb;
+    if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("gzip -dc %s > %s/n.sqlite", gz, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s/n.sqlite > %s/ov.txt", bin(), t, t), 0);
+    TL_ASSERT_EQ(sh("grep -q 'over 660 iterations' %s/ov.txt", t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze timeline %s/n.sqlite -o %s/tl.csv > %s/tl.txt && grep -q 'iterations: 328:330' "
+                    "%s/tl.txt",
+                    bin(), t, t, t, t),
+                 0);
+}
+
 #if TL_HAVE_SQLITE
 static void exec(sqlite3 *db, const char *q)
 {
@@ -376,4 +395,4 @@ TL_TEST(bad_inputs)
 }
 
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,
-             generic_kernels_by_nvtx, bad_inputs)
+             iterations_restarting, generic_kernels_by_nvtx, bad_inputs)
