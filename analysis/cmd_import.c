@@ -2,6 +2,7 @@
  * converted to trilap trace files, DIR/trace.rank<R>.csv, one per process
  * with CUDA activity (analysis/nsys.c says how rows map). Each file is
  * written to a temporary name and renamed when complete. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,26 @@ static tl_status put_meta(void *user, const char *key, const char *value)
 static tl_status put_record(void *user, const tl_trace_record *r)
 {
     return tl_trace_writer_record(user, r);
+}
+
+/* A trace file of a rank the export does not have would be read as part of
+ * the run: refuse a folder holding one. */
+static tl_status check_no_stale(const char *dir, int nranks)
+{
+    DIR *d = opendir(dir);
+    if (!d) return TL_OK;
+    struct dirent *e;
+    tl_status st = TL_OK;
+    while ((e = readdir(d))) {
+        int r = -1, n = 0;
+        if (sscanf(e->d_name, "trace.rank%d.csv%n", &r, &n) == 1 && e->d_name[n] == '\0' && r >= nranks) {
+            st = TL_FAIL(TL_ERR_INVAL, "%s: holds %s, a rank the export (%d rank%s) does not have; import into an "
+                                       "empty folder", dir, e->d_name, nranks, nranks == 1 ? "" : "s");
+            break;
+        }
+    }
+    closedir(d);
+    return st;
 }
 
 int tl_an_cmd_import(int argc, char **argv)
@@ -56,6 +77,7 @@ int tl_an_cmd_import(int argc, char **argv)
     TL_CHECKGOTO(tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export --type sqlite "
                  "makes one)", in);
     TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
+    TL_TRYGOTO(check_no_stale(o.out, nr), st, fail);
     TL_CHECKGOTO(mkdir(o.out, 0777) == 0 || errno == EEXIST, TL_ERR_IO, st, fail, "%s: cannot create: %s", o.out,
                  strerror(errno));
     for (int r = 0; r < nr; r++) {

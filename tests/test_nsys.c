@@ -392,6 +392,15 @@ TL_TEST(bad_inputs)
     free(o);
     /* nothing half-written */
     TL_ASSERT_EQ(sh("test ! -e %s/o/trace.rank0.csv", t), 0);
+    /* a folder with another run's rank 3: refused, nothing written */
+    TL_ASSERT_EQ(sh("mkdir -p %s/stale && touch %s/stale/trace.rank3.csv && %s/trilap-analyze import %s -o %s/stale "
+                    "2> %s/err",
+                    t, t, bin(), FIXTURE, t, t),
+                 1);
+    o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, "stale: holds trace.rank3.csv, a rank the export (1 rank) does not have"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh("test ! -e %s/stale/trace.rank0.csv", t), 0);
 }
 
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,
