@@ -21,6 +21,7 @@
 #pragma weak tl_comm_isend
 #pragma weak tl_comm_irecv
 #pragma weak tl_comm_wait
+#pragma weak tl_comm_allreduce
 
 int64_t tl_clock_test_skew(int rank)
 {
@@ -93,6 +94,28 @@ tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca)
     ca->method = ctx->mode == TL_LAUNCH_MPI ? "mpi-pingpong" : "threads-pingpong";
     ca->nsamples++;
     return TL_OK;
+}
+
+tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca)
+{
+    if (ca) {
+        memset(ca, 0, sizeof *ca);
+        ca->skew = tl_clock_test_skew(ctx->rank);
+        ca->reference = ctx->rank == 0;
+        ca->method = "none";
+    }
+    if (!ctx->hc || ctx->size < 2 || !tl_comm_allreduce || !tl_comm_isend) return TL_OK;
+    int32_t all = ca != NULL;
+    TL_TRY(tl_comm_allreduce(ctx, &all, 1, TL_INT32, TL_MIN));
+    if (!all || !ca) return TL_OK;
+    return tl_clock_align_measure(ctx, ca);
+}
+
+tl_status tl_clock_align_stop(tl_ctx *ctx, tl_clock_align *ca)
+{
+    /* measured at start means every rank has probes and comes here too */
+    if (!ca || ca->nsamples != 1) return TL_OK;
+    return tl_clock_align_measure(ctx, ca);
 }
 
 static tl_status meta_i64(tl_trace_writer *w, const char *key, int64_t v)

@@ -42,6 +42,15 @@ int64_t tl_clock_test_skew(int rank);
  * with one rank or without host messages (the injection library). */
 tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca);
 
+/* At probes start, on every rank that tried to create probes, with ca NULL
+ * where that failed: the ranks agree (an allreduce) that all have probes,
+ * and measure only then; otherwise ca stays unmeasured (clock_sync=none)
+ * and tl_clock_align_stop does nothing, so no rank waits for one without
+ * probes. */
+tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca);
+/* At probes stop: the second measurement, where the first one was made. */
+tl_status tl_clock_align_stop(tl_ctx *ctx, tl_clock_align *ca);
+
 /* The clock_* metadata keys (probes/README.md) into a trace being written. */
 tl_status tl_clock_align_meta(const tl_clock_align *ca, tl_trace_writer *w);
 

@@ -22,8 +22,8 @@ enum {
 };
 
 
-static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
-                                     int infer)
+static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                      int infer)
 {
     TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
     TL_CHECK(cfg->outdir && *cfg->outdir, TL_ERR_INVAL, "probes need an output folder");
@@ -66,14 +66,23 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
         tl_probe_cupti_attach(p);
     p->outer = ctx->probes; /* NVTX-only probes, back at destroy */
     ctx->probes = p;
-    /* collective: every rank creates its probes; a failed measurement
-     * leaves the trace unaligned (clock_sync=none), not the run stopped */
-    if (tl_clock_align_measure(ctx, &p->clock) != TL_OK)
-        tl_log("probes: clock alignment to rank 0 failed; this trace keeps its own clock");
     return TL_OK;
 fail:
     tl_probe_host_fini(p);
     free(p);
+    return st;
+}
+
+/* Collective over the ranks (every rank creates its probes): the ranks agree
+ * that all made them, then measure their clock offsets to rank 0
+ * (clock_align.c); a rank whose create failed still takes part in the
+ * agreement, so nobody waits for it. */
+static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                     int infer)
+{
+    tl_status st = tl_probes_create_one(ctx, cfg, device, infer);
+    if (ctx && tl_clock_align_start(ctx, st == TL_OK ? &ctx->probes->clock : NULL) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 failed; this trace keeps its own clock");
     return st;
 }
 
@@ -339,8 +348,8 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
         tl_probe_nvtx_only_destroy(p);
         return TL_OK;
     }
-    /* the second offset, for the drift (collective, like create) */
-    if (tl_clock_align_measure(ctx, &p->clock) != TL_OK)
+    /* the second offset, for the drift (collective, where create was) */
+    if (tl_clock_align_stop(ctx, &p->clock) != TL_OK)
         tl_log("probes: clock alignment to rank 0 at stop failed; no drift measured");
     tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
     int64_t now = tl_clock_ns();

@@ -156,6 +156,26 @@ TL_TEST(analysis_reports_alignment)
     TL_ASSERT_EQ(sh("grep -q 'own clock (--raw-clock)' %s/ov2.txt", dir), 0);
 }
 
+/* a rank whose probes fail to start: the others neither wait for it nor
+ * align (clock_sync=none), at start and at stop */
+TL_TEST(rank_without_probes)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("timeout 60 %s/tests/helper_clock_skew --launcher threads --ranks 3 --no-gpu --bad-rank 1 %s "
+                    "> %s/log 2>&1",
+                    build(), t, t),
+                 0);
+    for (int r = 0; r < 3; r += 2) {
+        iters it;
+        tl_an_meta m;
+        scan(t, r, 0, &it, &m);
+        TL_ASSERT_STREQ(m.clock_sync, "none");
+        TL_ASSERT(!m.clock_aligned);
+        TL_ASSERT_EQ(it.n, 20);
+    }
+    TL_ASSERT_EQ(sh("test ! -e %s/trace.rank1.csv", t), 0);
+}
+
 TL_TEST(bad_clock_metadata)
 {
     const char *t = tl_test_tmpdir();
@@ -197,4 +217,5 @@ TL_TEST(bad_clock_metadata)
     TL_ASSERT_EQ(m.clock_unc, 7);
 }
 
-TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, bad_clock_metadata)
+TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
+             bad_clock_metadata)
