@@ -24,7 +24,7 @@ static const struct {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: trilap-analyze COMMAND [options] ARGS...\n"
-                 "Analyse trilap traces (run directories holding trace.rank<R>.csv) and results CSV files.\n\n"
+                 "Analyse trilap traces (run directories holding trace.rank<R>.csv, or Nsight Systems sqlite exports) and results CSV files.\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].what);
     fprintf(out, "\n`trilap-analyze COMMAND --help` lists the options of one command; metrics are defined in "
