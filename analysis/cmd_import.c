@@ -1,13 +1,15 @@
 /* trilap-analyze import FILE.sqlite -o DIR: an Nsight Systems export
  * converted to trilap trace files, DIR/trace.rank<R>.csv, one per process
- * with CUDA activity (analysis/nsys.c says how rows map). Each file is
- * written to a temporary name and renamed when complete. */
+ * with CUDA activity (analysis/nsys.c says how rows map). The files are
+ * written into a temporary folder inside DIR and moved into place when
+ * every rank is written, so a failure leaves DIR as it was. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/cli.h"
 
@@ -73,24 +75,45 @@ int tl_an_cmd_import(int argc, char **argv)
     const char *in = pr.positional[0];
     tl_status st = TL_OK;
     tl_trace_writer *w = NULL;
-    int nr = 0;
+    int nr = 0, written = 0;
+    char tmpdir[1100] = "";
     TL_CHECKGOTO(tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export --type sqlite "
                  "makes one)", in);
     TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
     TL_TRYGOTO(check_no_stale(o.out, nr), st, fail);
     TL_CHECKGOTO(mkdir(o.out, 0777) == 0 || errno == EEXIST, TL_ERR_IO, st, fail, "%s: cannot create: %s", o.out,
                  strerror(errno));
+    /* every rank into a folder of its own first, moved into DIR when all
+     * are written: a failure leaves DIR as it was */
+    snprintf(tmpdir, sizeof tmpdir, "%s/.import.%ld", o.out, (long)getpid());
+    TL_CHECKGOTO(mkdir(tmpdir, 0777) == 0, TL_ERR_IO, st, fail, "%s: cannot create: %s", tmpdir, strerror(errno));
     for (int r = 0; r < nr; r++) {
-        char path[2048];
+        char path[2200];
         tl_an_meta meta;
-        snprintf(path, sizeof path, "%s/trace.rank%d.csv", o.out, r);
+        snprintf(path, sizeof path, "%s/trace.rank%d.csv", tmpdir, r);
         TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
         TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, w, &meta, put_meta), st, fail);
         TL_TRYGOTO(tl_trace_writer_close(&w, 1), st, fail);
-        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s\n", in, r, meta.device, meta.device_name, path);
+        written = r + 1;
+        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s/trace.rank%d.csv\n", in, r, meta.device,
+               meta.device_name, o.out, r);
+    }
+    for (int r = 0; r < nr; r++) {
+        char from[2200], to[2200];
+        snprintf(from, sizeof from, "%s/trace.rank%d.csv", tmpdir, r);
+        snprintf(to, sizeof to, "%s/trace.rank%d.csv", o.out, r);
+        TL_CHECKGOTO(rename(from, to) == 0, TL_ERR_IO, st, fail, "%s: cannot move into place: %s", to, strerror(errno));
     }
 fail:
     if (w) tl_trace_writer_close(&w, 0);
+    if (tmpdir[0]) {
+        for (int r = 0; r < written; r++) {
+            char p[2200];
+            snprintf(p, sizeof p, "%s/trace.rank%d.csv", tmpdir, r);
+            remove(p); /* gone already where moved */
+        }
+        rmdir(tmpdir);
+    }
     free(pr.positional);
     return st == TL_OK ? 0 : 1;
 }
