@@ -535,9 +535,14 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
     putchar('\n');
     for (size_t r = 0; r < nr; r++) {
         const tl_an_metrics *m = &res[r].whole;
-        printf("overlap rank %d: %.1f%% of communication hidden under compute, p2p and coll overlap %.1f%%, all "
+        /* with no p2p or no collective kernel the ratio has no denominator */
+        char cc[48];
+        double ccv = tl_an_m_ccover(m);
+        if (isfinite(ccv)) snprintf(cc, sizeof cc, "%.1f%%", 100 * ccv);
+        else snprintf(cc, sizeof cc, "- (no %s activity)", m->np2p > 0 ? "collective" : "p2p");
+        printf("overlap rank %d: %.1f%% of communication hidden under compute, p2p and coll overlap %s, all "
                "three lanes busy together %.2f%% of the window\n",
-               res[r].meta.rank, 100 * tl_an_m_hidden(m), 100 * tl_an_m_ccover(m), 100 * tl_an_m_triple(m));
+               res[r].meta.rank, 100 * tl_an_m_hidden(m), cc, 100 * tl_an_m_triple(m));
     }
     for (size_t r = 0; r < nr && nr > 1; r++) {
         const rank_diag *d = &s->rd[r];

@@ -8,9 +8,8 @@ PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
 # __cxa_demangle (analysis/demangle.c) is libstdc++'s; sqlite3 reads nsys
-# exports (analysis/nsys.c; TL_HAVE_SQLITE until config.h has it)
+# exports (analysis/nsys.c; TL_HAVE_SQLITE in config.h)
 TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS)
-EXTRA_CFLAGS_analysis_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots
@@ -38,7 +37,6 @@ plots: $(BIN)/trilap-analyze
 HOST_TESTS += test_nsys
 test_nsys_DEPS := analysis probes runtime
 test_nsys_LDLIBS += $(TL_AN_LDLIBS)
-EXTRA_CFLAGS_tests_test_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
 $(BUILD)/tests/test_nsys: $(BIN)/trilap-analyze
 
 # clock alignment across ranks (probes/clock_align.c): host-only ranks with
@@ -54,7 +52,6 @@ $(BUILD)/tests/test_clock_align: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-
 HOST_TESTS += test_perfetto
 test_perfetto_DEPS := analysis probes runtime
 test_perfetto_LDLIBS += $(TL_AN_LDLIBS)
-EXTRA_CFLAGS_tests_test_perfetto.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
 $(BUILD)/tests/test_perfetto: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze
 
 # the GPU injection test runs trilap-analyze on what the injection wrote

@@ -32,9 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef TL_HAVE_SQLITE
-#define TL_HAVE_SQLITE 0
-#endif
+#include "config.h" /* TL_HAVE_SQLITE */
 
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
 {

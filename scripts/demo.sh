@@ -146,10 +146,11 @@ else
     plots+=" the CSV files are there to plot later"
 fi
 
-# metric of the max row (or rank 0 with one rank) from an overlap CSV
+# metric of the max row (or rank 0 with one rank) from an overlap CSV; "-"
+# where it has no denominator (comm-comm on one GPU: no collective kernel)
 metric() {
     awk -F, -v col="$2" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == col) k = i; next}
-        {v[$1] = $k} END {print ("max" in v) ? v["max"] : v["0"]}' "$1"
+        {v[$1] = $k} END {x = ("max" in v) ? v["max"] : v["0"]; print (tolower(x) ~ /nan/) ? "-" : x}' "$1"
 }
 itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") {print $(i + 1); exit}}' "$1"; }
 

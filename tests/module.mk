@@ -22,12 +22,10 @@ HOST_TESTS += test_install_deps
 test_install_deps_DEPS :=
 
 # trilap's NVTX domain read back from a real Nsight Systems sqlite export
-# (tests/data/nsys-tristream-1gpu.sqlite.gz); needs libsqlite3. HAVE_SQLITE
-# and SQLITE_LIBS are mk/config.mk's SQLite feature where it has one; until
-# then the header decides here.
-HAVE_SQLITE ?= $(if $(filter 0,$(SQLITE)),0,$(if $(wildcard /usr/include/sqlite3.h),1,0))
+# (tests/data/nsys-tristream-1gpu.sqlite.gz); needs libsqlite3 (mk/config.mk's
+# SQLite feature).
 ifeq ($(HAVE_SQLITE),1)
 HOST_TESTS += test_nsys_trilap
 test_nsys_trilap_DEPS := probes runtime
-test_nsys_trilap_LDLIBS := $(or $(SQLITE_LIBS),-lsqlite3)
+test_nsys_trilap_LDLIBS := $(SQLITE_LIBS)
 endif

@@ -12,9 +12,7 @@
 
 #include "analysis/analysis.h"
 
-#ifndef TL_HAVE_SQLITE
-#define TL_HAVE_SQLITE 0
-#endif
+#include "config.h" /* TL_HAVE_SQLITE */
 #if TL_HAVE_SQLITE
 #include <sqlite3.h>
 #endif

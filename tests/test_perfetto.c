@@ -12,9 +12,7 @@
 
 #include "tl_test.h"
 
-#ifndef TL_HAVE_SQLITE
-#define TL_HAVE_SQLITE 0
-#endif
+#include "config.h" /* TL_HAVE_SQLITE */
 
 static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
 static const char *build(void) { return tl_test_env("TL_BUILD", "build"); }
