@@ -273,9 +273,10 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
             gamma = ex.gamma;
             delta = ex.delta;
             rnorm = sqrt(ex.rr);
-            if (fixed && !rounding_checked) {
-                /* benchmark mode: from here on the recurrences run at their
-                 * attainable accuracy; say so, and check no more */
+            if (fixed && !rounding_checked && rnorm_rec <= sqrt(DBL_EPSILON) * res->r0norm) {
+                /* benchmark mode, the residual down by 1e8 and the scalars
+                 * at rounding noise: say so, and check no more (a suspect
+                 * step earlier is lost accuracy, checked each time) */
                 rounding_checked = 1;
                 res->rounding_at = it;
                 res->rounding_rnorm = sqrt(ex.rr);

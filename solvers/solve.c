@@ -301,10 +301,18 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
     if (res->replacements)
         fprintf(out, "residual replacements: %lld (automatic)\n", (long long)res->replacements);
     if (res->rounding_at > 0)
-        fprintf(out,
-                "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
-                "recursive ||r|| = %.3e, true ||b - Ax|| = %.3e there)\n",
-                (long long)res->rounding_at, res->rounding_recursive, res->rounding_rnorm);
+    {
+        if (res->rounding_rnorm > 0)
+            fprintf(out,
+                    "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
+                    "recursive ||r|| = %.3e, true ||b - Ax|| = %.3e there)\n",
+                    (long long)res->rounding_at, res->rounding_recursive, res->rounding_rnorm);
+        else
+            fprintf(out,
+                    "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
+                    "recursive ||r|| = %.3e there)\n",
+                    (long long)res->rounding_at, res->rounding_recursive);
+    }
     double base = res->base > 0 ? res->base : 1.0;
     fprintf(out, "residual: %.6e\n", res->rnorm / base);
     fprintf(out, "true residual: %.6e\n", rep->true_rnorm / base);

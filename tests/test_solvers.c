@@ -670,6 +670,22 @@ TL_TEST(fixed_iterations_past_rounding_level)
         TL_ASSERT_MSG(s.true_rel < 1e-12, "true residual %g", s.true_rel);
         free_run(&s);
     }
+    /* BiCGStab: past the exact zeros of rounding level (r = 0 at about
+     * 270 here; convdiff n = 8 at 314) */
+    for (int k = 0; k < 2; k++) {
+        tl_csr C = {0};
+        gen(k ? TL_GEN_CONVDIFF : TL_GEN_POISSON7, 8, &C);
+        run_spec s = {.A = &C, .method = "bicgstab", .precond = -1, .maxit = 1000, .bval = 1.0};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_FIXED, "bicgstab %d: %s (%s)", k,
+                      tl_stop_name(s.res.reason), s.res.detail);
+        TL_ASSERT_EQ(s.res.iterations, 1000);
+        TL_ASSERT(s.res.rounding_at > 0 && strstr(s.res.detail, "rounding level"));
+        TL_ASSERT_MSG(s.true_rel < 1e-12, "true residual %g", s.true_rel);
+        free_run(&s);
+        tl_csr_free(&C);
+    }
     tl_csr_free(&A);
     tridiag(50, 0.5, &A); /* positive diagonal, indefinite */
     run_spec s = {.A = &A, .method = "pipecg", .precond = TL_PRECOND_JACOBI, .maxit = 400,
