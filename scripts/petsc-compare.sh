@@ -91,7 +91,8 @@ run() {
   "$mpirun" --allow-run-as-root --oversubscribe -np "$2" "$bin/trilap-solve" --backend "$1" --solver "$4" \
     "${stop[@]}" "${extra[@]}" --warmup 1 --repeat "$repeat" --partition block --omp-threads 1 "$3" >>"$f" 2>&1 || true
   awk -F': ' '$1=="solver"{s=$2} $1=="converged"{c=$2} $1=="iterations"{i=$2}
-              $1=="solver time"{split($2,t," "); print s, i, t[1], c}' "$f"
+              $1=="solver time"{split($2,t," ")}
+              $1=="solver time min"{split($2,m," "); print s, i, t[1], c, m[1]}' "$f"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END{if(NR==0){print "-"; exit} if(NR%2) print a[(NR+1)/2]; else printf "%.6e\n",(a[NR/2]+a[NR/2+1])/2}'; }
@@ -113,17 +114,18 @@ median() { sort -g | awk '{a[NR]=$1} END{if(NR==0){print "-"; exit} if(NR%2) pri
 } >"$tmp/manifest"
 
 csvfile=$tmp/rows.csv
-echo "matrix,method,ranks,round,backend,iterations,solver_time_s,time_per_iteration_s,converged" >"$csvfile"
+echo "matrix,method,ranks,round,backend,iterations,solver_time_s,time_per_iteration_s,converged,solver_time_min_s,time_per_iteration_min_s" >"$csvfile"
 rows=0 bad=0 slow=0
 summary=$tmp/summary
 if [ "$iters" -gt 0 ]; then
-  fmt='%-18s %-13s %5s %6s %7s %7s %12s %12s %7s %7s %7s\n'
+  fmt='%-18s %-13s %5s %6s %7s %7s %12s %12s %7s %7s %7s %12s %12s %7s\n'
   { echo "# trilap (host) vs PETSc: $iters fixed iterations (rtol = atol = 0), Jacobi, x0 = 0, b = ones, block partition,"
     echo "# 1 OpenMP thread per rank; per round each backend: 1 warm-up + $repeat timed solves (median, max over ranks),"
     echo "# trilap and PETSc alternating for $rounds rounds; ratio = median over rounds of trilap / PETSc time per iteration,"
-    echo "# ratio min/max: of the per-round ratios (the two measured side by side in one round)"
-    printf "$fmt" matrix method ranks rounds trilap petsc trilap petsc ratio ratio ratio
-    printf "$fmt" "" "" "" "" its its "s/it" "s/it" "" min max; } >"$summary"
+    echo "# ratio min/max: of the per-round ratios (the two measured side by side in one round);"
+    echo "# best: the fastest timed solve of each over all rounds (least disturbed by other load), and their ratio"
+    printf "$fmt" matrix method ranks rounds trilap petsc trilap petsc ratio ratio ratio trilap petsc ratio
+    printf "$fmt" "" "" "" "" its its "s/it" "s/it" "" min max "best s/it" "best s/it" best; } >"$summary"
 else
   fmt='%-16s %-13s %5s %8s %8s %5s %12s %12s %6s %6s\n'
   { echo "# trilap vs PETSc: iterations to ||r|| <= $rtol ||b|| (Jacobi, x0 = 0, b = ones),"
@@ -142,10 +144,13 @@ for m in "${mats[@]}"; do
       # alternate which backend goes first, so neither always runs after the other
       if [ $((k % 2)) -eq 1 ]; then order="host petsc"; else order="petsc host"; fi
       for be in $order; do
-        run "$be" "$r" "$m" "$solvers" "$name-np$r-$be-round$k" | while read -r s i t c; do
-          tpi=-
-          [[ $i =~ ^[0-9]+$ ]] && [ "$i" -gt 0 ] && tpi=$(awk -v t="$t" -v i="$i" 'BEGIN{printf "%.6e", t/i}')
-          echo "$name,$s,$r,$k,$be,$i,$t,$tpi,$c"
+        run "$be" "$r" "$m" "$solvers" "$name-np$r-$be-round$k" | while read -r s i t c tm; do
+          tpi=- tpm=-
+          if [[ $i =~ ^[0-9]+$ ]] && [ "$i" -gt 0 ]; then
+            tpi=$(awk -v t="$t" -v i="$i" 'BEGIN{printf "%.6e", t/i}')
+            tpm=$(awk -v t="$tm" -v i="$i" 'BEGIN{printf "%.6e", t/i}')
+          fi
+          echo "$name,$s,$r,$k,$be,$i,$t,$tpi,$c,$tm,$tpm"
         done >>"$csvfile"
       done
     done
@@ -155,18 +160,20 @@ for m in "${mats[@]}"; do
       if [ "$iters" -gt 0 ]; then
         ti=$(pick host 6 | sort -u | tr '\n' '/' | sed 's,/$,,'); pi=$(pick petsc 6 | sort -u | tr '\n' '/' | sed 's,/$,,')
         tt=$(pick host 8 | median); pt=$(pick petsc 8 | median)
-        ratio=- rmin=- rmax=-
+        ratio=- rmin=- rmax=- bratio=-
+        tb=$(pick host 11 | sort -g | head -1); pb=$(pick petsc 11 | sort -g | head -1)
         if [[ $tt != - && $pt != - && $tt != "" && $pt != "" ]]; then
           ratio=$(awk -v a="$tt" -v b="$pt" 'BEGIN{printf "%.3f", a/b}')
           per=$(awk -F, -v m="$name" -v s="$s" -v r="$r" '$1==m && $2==s && $3==r && $8!="-" {t[$4 FS $5]=$8; k[$4]=1}
                 END{for (x in k) if ((x FS "host") in t && (x FS "petsc") in t) printf "%.4f\n", t[x FS "host"]/t[x FS "petsc"]}' "$csvfile" | sort -g)
           rmin=$(head -1 <<<"$per"); rmax=$(tail -1 <<<"$per")
+          bratio=$(awk -v a="$tb" -v b="$pb" 'BEGIN{ if (a+0 > 0 && b+0 > 0) printf "%.3f", a/b; else print "-"}')
           awk -v x="$ratio" 'BEGIN{exit !(x > 1.1)}' && slow=$((slow + 1))
         else
           bad=$((bad + 1))
         fi
         [[ $ti == "$iters" || $ti == "-" ]] || bad=$((bad + 1))
-        line=$(printf "$fmt" "$name" "$s" "$r" "$rounds" "$ti" "$pi" "$tt" "$pt" "$ratio" "$rmin" "$rmax")
+        line=$(printf "$fmt" "$name" "$s" "$r" "$rounds" "$ti" "$pi" "$tt" "$pt" "$ratio" "$rmin" "$rmax" "${tb:--}" "${pb:--}" "$bratio")
       else
         read -r ti tt tc < <(paste -d' ' <(pick host 6) <(pick host 7) <(pick host 9) | head -1; echo "- - -")
         read -r pi pt pc < <(paste -d' ' <(pick petsc 6) <(pick petsc 7) <(pick petsc 9) | head -1; echo "- - -")

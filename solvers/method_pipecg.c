@@ -10,29 +10,29 @@
  * rounding errors that the pipeline amplifies (S. Cools, E. F. Yetkin,
  * E. Agullo, L. Giraud, W. Vanroose, "Analyzing the effect of local rounding
  * error propagation on the maximal attainable accuracy of the pipelined
- * Conjugate Gradient method", SIMAX 39(1), 2018). Two consequences are
- * handled here:
- *  - Accuracy: the true residual b - A x stalls above the recursive r. When
- *    iterating to a tolerance, the method bounds the gap ||b - A x - r|| by
- *    the paper's recurrence of local rounding errors (Sec. 3-4; norms of
- *    x, u, w, s, z, p, q, m from the fused update pass, reduced in the same
- *    allreduce, so no extra pass nor reduction) and replaces the residual
- *    (r, u, w from x; s, q, z from p) when the bound crosses sqrt(eps) ||r||
- *    (the paper's Sec. 5 criterion, after van der Vorst & Ye 2000).
+ * Conjugate Gradient method", SIMAX 39(1), 2018). Handled here:
  *  - Verdicts: the curvature p'Ap = delta - beta gamma / alpha_old is a
  *    difference of recurrence values. When it is not clearly positive
  *    relative to its two terms (or gamma = (r, M r) is not positive), that
- *    may be drift rather than an indefinite matrix: the method replaces the
- *    residual, recomputes the scalars from explicit vectors (p'Ap from
- *    s = A p) in one blocking reduction, and calls the matrix not SPD only
- *    if that explicit value is not positive — the same test as PCG's.
- * Fixed-iteration (benchmark) mode runs exactly the iterations asked for:
- * no bound is kept (the work per iteration is plain Alg. 4); the first
- * suspect scalar gets the explicit check, and once the true residual is at
- * rounding level the method says so and steps on with whatever the
- * recurrences give (beta = 0 on a suspect step, alpha = 0 when even that
- * has no positive curvature), so the iteration count and the work of each
- * iteration stay those of the benchmark. */
+ *    may be drift rather than an indefinite matrix: r, u, w are recomputed
+ *    from x, the scalars from these explicit vectors in one blocking
+ *    reduction, and the method restarts from the true residual (beta = 0).
+ *    Only a non-positive explicit value is "not SPD", as for PCG.
+ *  - Accuracy, when iterating to a tolerance: the gap ||b - A x - r|| is
+ *    bounded by the paper's recurrence of local rounding errors, from the
+ *    norms of x, u, w, s, z, p, q, m (summed in the fused update pass and
+ *    reduced in the same allreduce: no extra pass nor reduction); when the
+ *    bound crosses sqrt(eps) ||r|| (the paper's criterion, after van der
+ *    Vorst & Ye 2000) r, u, w (from x) and s, q, z (from p) are replaced
+ *    after the update. Before stopping on the recursive residual the true
+ *    one is computed; convergence is declared when it is within
+ *    TL_PIPECG_CONFIRM of the tolerance, else the residual is replaced.
+ *  - Fixed-iteration (benchmark) mode runs exactly the iterations asked
+ *    for with the work of plain Alg. 4 (no bound): a suspect step gets the
+ *    explicit check; once the residual is 1e8 below r0, the method says
+ *    that it reached rounding level and from then on steps with whatever
+ *    the recurrences give (beta = 0 on a suspect step, alpha = 0 when even
+ *    that has no positive curvature). */
 #include <float.h>
 #include <math.h>
 
