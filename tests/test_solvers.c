@@ -26,6 +26,7 @@ typedef struct run_spec {
     int64_t maxit, rr;
     tl_rtol_base base;
     int nranks;
+    int no_update_sq; /* run as a backend without update_sq (the CUDA one may be) */
     /* outputs */
     tl_solve_result res;
     double true_rel;
@@ -77,6 +78,9 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         .repeat = 1,
     };
     TL_TRYGOTO(tl_backend_host_ops.create(ctx, dm, &cfg.bcfg, &be), st, fail);
+    tl_backend_ops plain = tl_backend_host_ops;
+    plain.update_sq = NULL;
+    if (s->no_update_sq) be->ops = &plain;
     TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, s->x0val != 0 ? x0 : NULL, xl, &rep), st, fail);
     if (ctx->rank == 0) {
         s->res = rep.res;
@@ -647,6 +651,13 @@ TL_TEST(pipecg_converges_on_hetero2d)
             if (k == 1) TL_ASSERT_MSG(s.res.replacements > 0, "%s: no replacement", what);
             free_run(&s);
         }
+    /* the same without update_sq: the norms as dots in the same allreduce */
+    run_spec s = {.A = &A, .method = "pipecg", .precond = -1, .rtol = 1e-8, .bval = 1.0,
+                  .no_update_sq = 1};
+    s.st = launch(run_rank, &s, 2);
+    check_converged(&s, "pipecg without update_sq");
+    TL_ASSERT(s.res.replacements > 0);
+    free_run(&s);
     tl_csr_free(&A);
 }
 
