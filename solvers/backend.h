@@ -1,7 +1,8 @@
 /* The operations a Krylov method is written against. A method (method_*.c)
  * is written once in terms of these; a backend implements them: the host
  * backend (backend_host.c) with OpenMP kernels and non-blocking tl_comm_*
- * calls, the CUDA backend by enqueueing onto the stream trio. Which stream
+ * calls, the CUDA backend (cuda/backend_cuda.c) by enqueueing onto the
+ * role streams, joined by events as the schedule's steps say. Which stream
  * and which communicator each operation uses comes from the schedule
  * (solvers/schedule.h), not from the method.
  *
@@ -17,7 +18,9 @@
  * (interior | border), with room for the ghosts after them.
  *
  * Every operation records count, time and bytes in be->stats (rank-local)
- * and, when tracing, a host range (probes/probes.h). */
+ * and, when tracing, a host range (probes/probes.h). Host backends time an
+ * operation with the host clock; GPU backends with the event timer
+ * (runtime/evtimer.h), moved into stats by finish(). */
 #ifndef TL_BACKEND_H
 #define TL_BACKEND_H
 
@@ -67,7 +70,7 @@ const char *tl_op_name(tl_op_kind k);
 
 typedef struct tl_opstat {
     int64_t count;
-    int64_t ns;   /* host time spent in the operation */
+    int64_t ns;   /* time in the operation (host clock; GPU: event timer) */
     double bytes; /* bytes moved (memory for kernels, payload for communication) */
 } tl_opstat;
 
@@ -75,6 +78,14 @@ typedef struct tl_backend_config {
     const tl_schedule *schedule;
     tl_precond precond;
     int omp_threads; /* host: OpenMP threads per rank; 0: cores / ranks on the host */
+    /* CUDA backend (zero: defaults; the host backend ignores them) */
+    int spmv;                 /* solvers/cuda/spmv.h tl_spmv_impl: 0 trilap, 1 cusparse */
+    int cusparse_alg;         /* cusparseSpMVAlg_t, 0 default */
+    int spmv_threads_per_row; /* trilap kernel: 0 auto, 1..32, -1 the nonzero split */
+    int device_comm;          /* runtime/devcomm.h tl_devcomm_kind: 0 nccl, 1 host-staged */
+    int stream_priorities;    /* p2p and coll streams above compute */
+    int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
+    int op_timer;                       /* per-operation event timer (statistics times) */
 } tl_backend_config;
 
 typedef struct tl_backend tl_backend;
@@ -119,6 +130,9 @@ struct tl_backend {
 const tl_backend_ops *tl_backend_find(const char *name);
 
 extern const tl_backend_ops tl_backend_host_ops;
+/* solvers/cuda/backend_cuda.c; without CUDA a listed backend whose create()
+ * fails with `unavailable`. */
+extern const tl_backend_ops tl_backend_cuda_ops;
 
 /* Shared by the backends: global matrix facts, stats bookkeeping. */
 tl_status tl_backend_init_base(tl_backend *be, const tl_backend_ops *ops, tl_ctx *ctx,

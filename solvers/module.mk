@@ -13,6 +13,9 @@ test_partition_DEPS := solvers runtime
 solvers_C += solvers/schedule.c solvers/backend.c solvers/backend_host.c solvers/method.c
 solvers_C += solvers/method_cg.c solvers/method_pipecg.c solvers/method_bicgstab.c solvers/method_pipebicgstab.c
 solvers_C += solvers/solve.c
+# CUDA backend (solvers/cuda/README.md); the C files compile to nothing without CUDA
+solvers_C += solvers/cuda/backend_cuda.c solvers/cuda/spmv.c
+solvers_CU += solvers/cuda/kernels.cu
 solvers_C += solvers/petsc_solve.c
 EXTRA_CFLAGS_solvers_petsc_solve.c := $(PETSC_CFLAGS)
 PROGRAMS += trilap-solve

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "probes/probes.h"
 #include "runtime/comm.h"
+#include "runtime/gpu.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
@@ -37,6 +38,10 @@ typedef struct solve_opts {
     int64_t max_iterations, warmup, repeat, residual_replacement, omp_threads;
     const char *results, *trace, *history, *solution;
     int monitor, stats;
+    /* CUDA backend */
+    const char *spmv, *cusparse_alg, *device_comm;
+    int64_t spmv_tpr, split_max_ctas, split_min_ctas;
+    int stream_priorities, op_timer;
     const char *matrix, *rhs, *x0; /* positional */
     const tl_method *methods[MAX_SOLVERS];
     int nmethods;
@@ -98,7 +103,8 @@ static const tl_option solve_options[] = {
      .offset = O(backend),
      .def = "host",
      .choices = "host|cuda|petsc",
-     .help = "host: OpenMP + MPI/threads; cuda: GPUs (not built yet); petsc: PETSc KSP (MPI only)"},
+     .help = "host: OpenMP + MPI/threads; cuda: one GPU per rank (or ranks sharing GPUs over "
+             "--device-comm host); petsc: PETSc KSP (MPI only)"},
     {.name = "partition",
      .type = TL_OPT_STRING,
      .offset = O(partition),
@@ -163,6 +169,60 @@ static const tl_option solve_options[] = {
      .offset = O(solution),
      .metavar = "FILE",
      .help = "write x (Matrix Market array, global order) of the last solve"},
+    {.name = "spmv",
+     .type = TL_OPT_CHOICE,
+     .offset = O(spmv),
+     .def = "trilap",
+     .choices = "trilap|cusparse",
+     .help = "cuda: SpMV implementation (trilap's CSR kernel or cuSPARSE's generic SpMV)"},
+    {.name = "cusparse-alg",
+     .type = TL_OPT_CHOICE,
+     .offset = O(cusparse_alg),
+     .def = "default",
+     .choices = "default|csr1|csr2",
+     .help = "cuda --spmv cusparse: CUSPARSE_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2"},
+    {.name = "spmv-threads-per-row",
+     .type = TL_OPT_INT,
+     .offset = O(spmv_tpr),
+     .def = "0",
+     .metavar = "T",
+     .help = "cuda --spmv trilap: threads per row 1, 2, 4, ..., 32; 0 by row length; -1 the "
+             "nonzero split (irregular rows)",
+     .min = -1,
+     .max = 32},
+    {.name = "device-comm",
+     .type = TL_OPT_CHOICE,
+     .offset = O(device_comm),
+     .def = "nccl",
+     .choices = "nccl|host",
+     .help = "cuda: NCCL, or staged through pinned host memory (ranks may share a GPU)"},
+    {.name = "stream-priorities",
+     .type = TL_OPT_FLAG,
+     .offset = O(stream_priorities),
+     .def = "0",
+     .help = "cuda: the P2P and collective streams get a higher priority than compute"},
+    {.name = "split-max-ctas",
+     .type = TL_OPT_INT,
+     .offset = O(split_max_ctas),
+     .def = "0",
+     .metavar = "N",
+     .help = "cuda: maxCTAs of the split communicator (0: NCCL's default)",
+     .min = 0,
+     .max = 1024},
+    {.name = "split-min-ctas",
+     .type = TL_OPT_INT,
+     .offset = O(split_min_ctas),
+     .def = "0",
+     .metavar = "N",
+     .help = "cuda: minCTAs of the split communicator (0: NCCL's default)",
+     .min = 0,
+     .max = 1024},
+    {.name = "op-timer",
+     .type = TL_OPT_FLAG,
+     .offset = O(op_timer),
+     .def = "1",
+     .help = "cuda: per-operation times from CUDA events (--no-op-timer: none, for the fastest "
+             "loop)"},
     {.name = "stats",
      .type = TL_OPT_FLAG,
      .offset = O(stats),
@@ -233,6 +293,12 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     return TL_OK;
 }
 
+/* cusparseSpMVAlg_t values (cusparse.h: DEFAULT 0, CSR_ALG1 2, CSR_ALG2 3),
+ * kept here so that this file needs no CUDA header */
+static int cusparse_alg_value(const char *s)
+{
+    return strcmp(s, "csr1") == 0 ? 2 : strcmp(s, "csr2") == 0 ? 3 : 0;
+}
 
 /* "x.mtx" for one solver; "x.mtx.pipecg" when several run. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
@@ -256,7 +322,16 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     tl_solve_config cfg = {
         .method = meth,
         .backend = o->backend,
-        .bcfg = {.schedule = tl_schedule_find(o->schedule), .omp_threads = (int)o->omp_threads},
+        .bcfg = {.schedule = tl_schedule_find(o->schedule),
+                 .omp_threads = (int)o->omp_threads,
+                 .spmv = strcmp(o->spmv, "cusparse") == 0,
+                 .cusparse_alg = cusparse_alg_value(o->cusparse_alg),
+                 .spmv_threads_per_row = (int)o->spmv_tpr,
+                 .device_comm = strcmp(o->device_comm, "host") == 0,
+                 .stream_priorities = o->stream_priorities,
+                 .split_max_ctas = (int)o->split_max_ctas,
+                 .split_min_ctas = (int)o->split_min_ctas,
+                 .op_timer = o->op_timer},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -382,8 +457,14 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     if (o->results) {
         char mpath[4096], extra[512];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        snprintf(extra, sizeof extra, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n",
-                 o->matrix, partdesc, o->backend, o->schedule);
+        int cuda = strcmp(o->backend, "cuda") == 0;
+        char gpu[256] = "";
+        if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
+        snprintf(extra, sizeof extra,
+                 "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
+                 partdesc, o->backend, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 cuda ? "\ndevice comm: " : "", cuda ? o->device_comm : "", cuda ? "\ngpu: " : "",
+                 gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
     }
 fail:
@@ -460,6 +541,11 @@ int main(int argc, char **argv)
         const tl_backend_ops *ops = tl_backend_find(o.backend);
         if (ops && ops->unavailable) {
             fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, o.backend, ops->unavailable);
+            return 1;
+        }
+        if (strcmp(o.backend, "cuda") == 0 && (lo.no_gpu || tl_gpu_count() == 0)) {
+            fprintf(stderr, "%s: --backend cuda: %s\n", PROGRAM,
+                    lo.no_gpu ? "--no-gpu was given" : "no GPU visible");
             return 1;
         }
     }
