@@ -327,7 +327,7 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
     if (!ctx || !ctx->probes) return TL_OK;
     tl_probes *p = ctx->probes;
     ctx->probes = NULL;
-    int64_t now = tl_probe_now();
+    int64_t now = tl_clock_ns();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =
             (tl_probe_iterval){.start = p->iter_start, .end = now, .iter = p->cur_iter};

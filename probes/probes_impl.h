@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "probes/probes.h"
+#include "runtime/clock.h" /* the trace clock */
 
 enum {
     TL_PROBE_MAX_DEPTH = 64,   /* nesting of push/pop kept */
@@ -97,7 +98,6 @@ enum { TL_PROBE_NAME_ITER = 0, TL_PROBE_NAME_OVERFLOW = 1 };
 tl_status tl_probes_create_inject(tl_ctx *ctx, const tl_probes_config *cfg);
 tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane);
 
-int64_t tl_probe_now(void); /* CLOCK_MONOTONIC ns: the trace clock */
 
 /* probes_host.c */
 tl_status tl_probe_host_init(tl_probes *p);
