@@ -82,7 +82,6 @@ typedef struct tl_backend_config {
     int spmv;                 /* solvers/cuda/spmv.h tl_spmv_impl: 0 trilap, 1 cusparse */
     int cusparse_alg;         /* cusparseSpMVAlg_t, 0 default */
     int spmv_threads_per_row; /* trilap kernel: 0 auto, 1..32, -1 the nonzero split */
-    int device_comm;          /* runtime/devcomm.h tl_devcomm_kind: 0 nccl, 1 host-staged */
     int stream_priorities;    /* p2p and coll streams above compute */
     int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
     int op_timer;                       /* per-operation event timer (statistics times) */

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "probes/probes.h"
 #include "runtime/comm.h"
+#include "runtime/devcomm.h"
 #include "runtime/gpu.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
@@ -39,7 +40,7 @@ typedef struct solve_opts {
     const char *results, *trace, *history, *solution;
     int monitor, stats;
     /* CUDA backend */
-    const char *spmv, *cusparse_alg, *device_comm;
+    const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
     int stream_priorities, op_timer;
     const char *matrix, *rhs, *x0; /* positional */
@@ -190,12 +191,6 @@ static const tl_option solve_options[] = {
              "nonzero split (irregular rows)",
      .min = -1,
      .max = 32},
-    {.name = "device-comm",
-     .type = TL_OPT_CHOICE,
-     .offset = O(device_comm),
-     .def = "nccl",
-     .choices = "nccl|host",
-     .help = "cuda: NCCL, or staged through pinned host memory (ranks may share a GPU)"},
     {.name = "stream-priorities",
      .type = TL_OPT_FLAG,
      .offset = O(stream_priorities),
@@ -327,7 +322,6 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .spmv = strcmp(o->spmv, "cusparse") == 0,
                  .cusparse_alg = cusparse_alg_value(o->cusparse_alg),
                  .spmv_threads_per_row = (int)o->spmv_tpr,
-                 .device_comm = strcmp(o->device_comm, "host") == 0,
                  .stream_priorities = o->stream_priorities,
                  .split_max_ctas = (int)o->split_max_ctas,
                  .split_min_ctas = (int)o->split_min_ctas,
@@ -463,7 +457,8 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         snprintf(extra, sizeof extra,
                  "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
                  partdesc, o->backend, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
-                 cuda ? "\ndevice comm: " : "", cuda ? o->device_comm : "", cuda ? "\ngpu: " : "",
+                 cuda ? "\ndevice comm: " : "",
+                 cuda ? tl_devcomm_kinds[ctx->device_comm].name : "", cuda ? "\ngpu: " : "",
                  gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
     }

@@ -541,7 +541,7 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
         cb->own_gpu = 1;
     }
     if (ctx->size > 1 || ctx->hc) {
-        tl_devcomm_config dcc = {.kind = (tl_devcomm_kind)cfg->device_comm,
+        tl_devcomm_config dcc = {.kind = (tl_devcomm_kind)ctx->device_comm,
                                  .split = 1,
                                  .split_max_ctas = cfg->split_max_ctas,
                                  .split_min_ctas = cfg->split_min_ctas};
