@@ -14,6 +14,10 @@
  *   update(u, n)              n vector updates y = sum_k c_k x_k fused into
  *                             one pass over memory, applied in order per entry
  *   precond(z, r)             z = M^-1 r (none: a copy; Jacobi: D^-1 r)
+ *   update_sq(u, n, slot, v)  optional: update, and in the same pass the local
+ *                             sums of squares of v[k], reduced by the next
+ *                             dot_begin on `slot` with its dots (rounding-
+ *                             error bounds of pipelined CG at no extra pass)
  * Vectors hold the owned entries in the distributed matrix's local order
  * (interior | border), with room for the ghosts after them.
  *
@@ -40,7 +44,7 @@ typedef struct tl_vec {
 enum {
     TL_UPDATE_MAXTERMS = 4, /* terms of one update */
     TL_UPDATE_MAX = 12,     /* updates fused in one call */
-    TL_DOT_MAX = 8,         /* dots fused into one allreduce */
+    TL_DOT_MAX = 16,        /* dots (+ update_sq sums) fused into one allreduce */
     TL_DOT_SLOTS = 2        /* reductions in flight at once */
 };
 
@@ -110,6 +114,15 @@ typedef struct tl_backend_ops {
     tl_status (*spmv_end)(tl_backend *be, tl_vec *x, tl_vec *y);
     tl_status (*precond)(tl_backend *be, tl_vec *z, tl_vec *r);
     tl_status (*finish)(tl_backend *be); /* wait for all queued work (device sync) */
+    /* Optional (NULL: methods compute the same sums with dots). As
+     * update(u, n); in the same pass, the rank-local sums of squares of
+     * v[0..nsq-1] as they stand after the pass (per entry, all n updates
+     * applied) are kept for dot slot `slot` (not active). The next
+     * dot_begin(slot, n', ...) reduces them in the same allreduce as its
+     * n' dots (n' + nsq <= TL_DOT_MAX) and dot_end returns them after the
+     * dots: out[n' + k] = global sum of squares of v[k]. */
+    tl_status (*update_sq)(tl_backend *be, const tl_update *u, int n, int slot, int nsq,
+                           tl_vec *const *v);
 } tl_backend_ops;
 
 /* The part every backend shares (first member of each backend's struct). */
@@ -121,6 +134,8 @@ struct tl_backend {
     int64_t nglobal, nnz_global;
     int64_t nonpos_diag; /* global number of diagonal entries <= 0 (SPD test for Jacobi) */
     int64_t zero_diag;   /* global number of zero diagonal entries */
+    double norm_inf;     /* ||A||_inf, max absolute row sum (rounding-error bounds) */
+    int64_t max_row_nnz; /* most nonzeros in one row, over all ranks */
     tl_opstat stats[TL_OP_COUNT];
 };
 
@@ -187,6 +202,18 @@ static inline tl_status tl_be_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
 static inline tl_status tl_be_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
 {
     return be->ops->spmv_end(be, x, y);
+}
+/* update_sq when the backend has it; TL_ERR_UNSUPPORTED otherwise (check
+ * tl_be_has_update_sq first). */
+static inline int tl_be_has_update_sq(const tl_backend *be)
+{
+    return be->ops->update_sq != NULL;
+}
+static inline tl_status tl_be_update_sq(tl_backend *be, const tl_update *u, int n, int slot,
+                                        int nsq, tl_vec *const *v)
+{
+    TL_CHECK(be->ops->update_sq, TL_ERR_UNSUPPORTED, "backend %s: no update_sq", be->ops->name);
+    return be->ops->update_sq(be, u, n, slot, nsq, v);
 }
 static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 {

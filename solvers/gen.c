@@ -2,29 +2,71 @@
 #include "solvers/gen.h"
 #include "solvers/input_check.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "solvers/binfmt.h"
 #include "solvers/outfile.h"
 
-static const char *const kind_names[] = {"poisson7", "poisson27", "convdiff"};
+static const char *const kind_names[] = {"poisson7", "poisson27", "convdiff", "hetero2d"};
+enum { NKINDS = sizeof kind_names / sizeof kind_names[0] };
 
 int tl_gen_kind_parse(const char *name)
 {
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < NKINDS; k++)
         if (strcmp(name, kind_names[k]) == 0) return k;
     return -1;
 }
 
 const char *tl_gen_kind_name(tl_gen_kind k)
 {
-    return (unsigned)k < 3 ? kind_names[k] : "?";
+    return (unsigned)k < NKINDS ? kind_names[k] : "?";
+}
+
+int tl_gen_dims(const tl_gen *g)
+{
+    return g->kind == TL_GEN_HETERO2D ? 2 : 3;
 }
 
 int64_t tl_gen_nrows(const tl_gen *g)
 {
-    return g->n * g->n * g->n;
+    return tl_gen_dims(g) == 2 ? g->n * g->n : g->n * g->n * g->n;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): a fixed, platform-independent
+ * hash, so the same spec gives the same matrix everywhere */
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double tl_gen_hetero_coef(const tl_gen *g, int64_t x, int64_t y, int dir)
+{
+    /* edges numbered on the (n+1) x (n+1) lattice of lower-left ends */
+    uint64_t id = ((uint64_t)(y + 1) * (uint64_t)(g->n + 1) + (uint64_t)(x + 1)) * 2u + (unsigned)dir;
+    /* two phases, half the edges each: the high-contrast medium is what
+     * makes pipelined CG lose accuracy (a log-uniform spread of the same
+     * range is much milder) */
+    return pow(10.0, (mix64(id) >> 63) ? 0.5 * g->peclet : -0.5 * g->peclet);
+}
+
+static int hetero_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals)
+{
+    const int64_t n = g->n, x = i % n, y = i / n;
+    /* the four edges of point (x, y); an end outside is the boundary */
+    double ks = tl_gen_hetero_coef(g, x, y - 1, 1), kw = tl_gen_hetero_coef(g, x - 1, y, 0);
+    double ke = tl_gen_hetero_coef(g, x, y, 0), kn = tl_gen_hetero_coef(g, x, y, 1);
+    int c = 0;
+    if (y > 0) cols[c] = i - n, vals[c++] = -ks;
+    if (x > 0) cols[c] = i - 1, vals[c++] = -kw;
+    cols[c] = i, vals[c++] = ks + kw + ke + kn;
+    if (x < n - 1) cols[c] = i + 1, vals[c++] = -ke;
+    if (y < n - 1) cols[c] = i + n, vals[c++] = -kn;
+    return c;
 }
 
 int tl_gen_symmetric(const tl_gen *g)
@@ -37,6 +79,7 @@ int tl_gen_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals)
     const int64_t n = g->n;
     const int64_t x = i % n, y = (i / n) % n, z = i / (n * n);
     int c = 0;
+    if (g->kind == TL_GEN_HETERO2D) return hetero_row(g, i, cols, vals);
     if (g->kind == TL_GEN_POISSON27) {
         for (int dz = -1; dz <= 1; dz++)
             for (int dy = -1; dy <= 1; dy++)
@@ -66,8 +109,12 @@ static tl_status check_gen(const tl_gen *g)
 {
     TL_INPUT_CHECK(g->n >= 1 && g->n <= 2097151, TL_ERR_INVAL, "grid size n=%lld (1 .. 2^21-1)",
                    (long long)g->n);
-    TL_INPUT_CHECK(g->peclet >= 0.0, TL_ERR_INVAL, "Peclet number %g must be >= 0", g->peclet);
-    TL_INPUT_CHECK((unsigned)g->kind < 3, TL_ERR_INVAL, "generator kind %d", (int)g->kind);
+    TL_INPUT_CHECK((unsigned)g->kind < NKINDS, TL_ERR_INVAL, "generator kind %d", (int)g->kind);
+    if (g->kind == TL_GEN_HETERO2D)
+        TL_INPUT_CHECK(g->peclet >= 0.0 && g->peclet <= 12.0, TL_ERR_INVAL,
+                       "hetero2d: %g decades (0 .. 12)", g->peclet);
+    else
+        TL_INPUT_CHECK(g->peclet >= 0.0, TL_ERR_INVAL, "Peclet number %g must be >= 0", g->peclet);
     return TL_OK;
 }
 
@@ -165,6 +212,7 @@ static tl_status write_mtx(const tl_gen *g, tl_outfile *f)
     TL_TRY(tl_outfile_printf(f, "%% trilap-matgen %s n=%lld", tl_gen_kind_name(g->kind),
                              (long long)g->n));
     if (g->kind == TL_GEN_CONVDIFF) TL_TRY(tl_outfile_printf(f, " peclet=%.17g", g->peclet));
+    if (g->kind == TL_GEN_HETERO2D) TL_TRY(tl_outfile_printf(f, " decades=%.17g", g->peclet));
     TL_TRY(tl_outfile_printf(f, "\n%lld %lld %lld\n", (long long)n, (long long)n, (long long)nnz));
     for (int64_t i = 0; i < n; i++) {
         int c = tl_gen_row(g, i, cols, vals);

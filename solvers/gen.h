@@ -8,6 +8,14 @@
  *              upwind: with cell Peclet number p = |beta_x| h, diagonal
  *              6 + 3p, -(1 + p) for the x-1, y-1, z-1 neighbours and -1 for
  *              x+1, y+1, z+1 (nonsymmetric M-matrix for p > 0; BiCGStab)
+ *   hetero2d   2D 5-point Laplacian on an n x n grid (n^2 rows) with
+ *              heterogeneous edge coefficients, a two-phase medium: edge e
+ *              between two points (or a point and the Dirichlet boundary)
+ *              has k_e = 10^(-D/2) or 10^(D/2), chosen by a fixed hash of
+ *              the edge (half each), so the coefficients span D decades
+ *              (D = 4: 1e-2 and 1e2);
+ *              row i: sum of its four k_e on the diagonal, -k_e per
+ *              neighbour (SPD, ill-conditioned; deterministic)
  * Rows are produced one at a time, so writers stream. */
 #ifndef TL_GEN_H
 #define TL_GEN_H
@@ -16,21 +24,26 @@
 
 #include "solvers/csr.h"
 
-typedef enum { TL_GEN_POISSON7, TL_GEN_POISSON27, TL_GEN_CONVDIFF } tl_gen_kind;
+typedef enum { TL_GEN_POISSON7, TL_GEN_POISSON27, TL_GEN_CONVDIFF, TL_GEN_HETERO2D } tl_gen_kind;
 
 typedef struct tl_gen {
     tl_gen_kind kind;
     int64_t n;     /* grid points per dimension */
-    double peclet; /* convdiff only: cell Peclet number p >= 0 */
+    double peclet; /* convdiff: cell Peclet number p >= 0; hetero2d: decades D (0 .. 12) */
 } tl_gen;
 
 #define TL_GEN_MAX_ROW 27
 
-/* "poisson7" | "poisson27" | "convdiff" -> kind; -1 when unknown. */
+/* "poisson7" | "poisson27" | "convdiff" | "hetero2d" -> kind; -1 when unknown. */
 int tl_gen_kind_parse(const char *name);
 const char *tl_gen_kind_name(tl_gen_kind k);
 
-int64_t tl_gen_nrows(const tl_gen *g);
+int64_t tl_gen_nrows(const tl_gen *g); /* n^3, or n^2 for hetero2d */
+int tl_gen_dims(const tl_gen *g);       /* 3, or 2 for hetero2d */
+/* hetero2d: the coefficient of edge (x, y, dir): dir 0 joins (x, y) and
+ * (x+1, y), dir 1 joins (x, y) and (x, y+1); x, y in -1 .. n-1 (an end
+ * outside the grid is the boundary). */
+double tl_gen_hetero_coef(const tl_gen *g, int64_t x, int64_t y, int dir);
 int tl_gen_symmetric(const tl_gen *g);
 /* Row i: count (<= TL_GEN_MAX_ROW), columns ascending. */
 int tl_gen_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals);

@@ -18,6 +18,7 @@
 
 typedef struct matgen_opts {
     double peclet;
+    double decades;
     const char *rhs;
     const char *method;
 } matgen_opts;
@@ -31,6 +32,14 @@ static const tl_option matgen_options[] = {
      .help = "convdiff: cell Peclet number (0 = symmetric 7-point)",
      .min = 0,
      .max = 1e6},
+    {.name = "decades",
+     .type = TL_OPT_DOUBLE,
+     .offset = offsetof(matgen_opts, decades),
+     .def = "4",
+     .metavar = "D",
+     .help = "hetero2d: decades spanned by the edge coefficients (4: 1e-2 .. 1e2)",
+     .min = 0,
+     .max = 12},
     {.name = "rhs",
      .type = TL_OPT_STRING,
      .offset = offsetof(matgen_opts, rhs),
@@ -51,6 +60,7 @@ static const char usage[] =
     "  poisson7 N OUT        3D 7-point Laplacian on an N^3 grid (SPD)\n"
     "  poisson27 N OUT       3D 27-point Laplacian on an N^3 grid (SPD, poisson3da family)\n"
     "  convdiff N OUT        3D upwind convection-diffusion (nonsymmetric; --peclet)\n"
+    "  hetero2d N OUT        2D 5-point Laplacian, N^2 rows, edge coefficients over --decades (SPD)\n"
     "  convert IN OUT        Matrix Market (.mtx, .mtx.gz) <-> binary (.tlcsr), by OUT's name\n"
     "  partition A NPARTS OUT  write a partition file (--method); prints edge cut and imbalance\n"
     "  info FILE             sizes and symmetry of a matrix file\n"
@@ -69,13 +79,18 @@ static int parse_n(const char *text, int64_t *n)
 
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
 {
-    tl_gen g = {.kind = kind, .n = n, .peclet = kind == TL_GEN_CONVDIFF ? o->peclet : 0.0};
+    tl_gen g = {.kind = kind,
+                .n = n,
+                .peclet = kind == TL_GEN_CONVDIFF   ? o->peclet
+                          : kind == TL_GEN_HETERO2D ? o->decades
+                                                    : 0.0};
     TL_TRY(tl_gen_write(&g, out));
     if (o->rhs) TL_TRY(tl_gen_write_rhs(&g, o->rhs));
     int64_t rows = tl_gen_nrows(&g);
-    printf("matrix: %s\nkind: %s\ngrid: %" PRId64 "^3\nrows: %" PRId64 "\nsymmetric: %s\n", out,
-           tl_gen_kind_name(kind), n, rows, tl_gen_symmetric(&g) ? "yes" : "no");
+    printf("matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
+           tl_gen_kind_name(kind), n, tl_gen_dims(&g), rows, tl_gen_symmetric(&g) ? "yes" : "no");
     if (kind == TL_GEN_CONVDIFF) printf("peclet: %g\n", g.peclet);
+    if (kind == TL_GEN_HETERO2D) printf("decades: %g\n", g.peclet);
     if (o->rhs) printf("rhs: %s (b = A*ones)\n", o->rhs);
     return TL_OK;
 }
