@@ -28,6 +28,7 @@
 #include "solvers/outfile.h"
 #include "solvers/partition.h"
 #include "solvers/petsc_solve.h"
+#include "solvers/pipecg_async.h"
 #include "solvers/solve.h"
 
 #define PROGRAM "trilap-solve"
@@ -43,6 +44,8 @@ typedef struct solve_opts {
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
     int stream_priorities, op_timer;
+    const char *scalars;
+    int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
     const tl_method *methods[MAX_SOLVERS];
     int nmethods;
@@ -218,6 +221,22 @@ static const tl_option solve_options[] = {
      .def = "1",
      .help = "cuda: per-operation times from CUDA events (--no-op-timer: none, for the fastest "
              "loop)"},
+    {.name = "scalars",
+     .type = TL_OPT_CHOICE,
+     .offset = O(scalars),
+     .def = "auto",
+     .choices = "auto|host|program",
+     .help = "pipecg: host reads every reduction and computes alpha, beta; program: the scalar "
+             "program computes them where the backend runs it (on the GPU for cuda), "
+             "convergence read asynchronously; auto: program for cuda"},
+    {.name = "check-every",
+     .type = TL_OPT_INT,
+     .offset = O(check_every),
+     .def = "4",
+     .metavar = "N",
+     .help = "with device scalars: the host reads the residual norms every N iterations, N late",
+     .min = 1,
+     .max = 31},
     {.name = "stats",
      .type = TL_OPT_FLAG,
      .offset = O(stats),
@@ -325,7 +344,8 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .stream_priorities = o->stream_priorities,
                  .split_max_ctas = (int)o->split_max_ctas,
                  .split_min_ctas = (int)o->split_min_ctas,
-                 .op_timer = o->op_timer},
+                 .op_timer = o->op_timer,
+                 .check_every = (int)o->check_every},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -340,6 +360,15 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         cfg.bcfg.precond = meth->default_precond;
     else
         TL_TRY(tl_precond_parse(o->precond, &cfg.bcfg.precond));
+    /* pipecg with device-resident scalars: the same recurrences, alpha and
+     * beta never visit the host (solvers/pipecg_async.c) */
+    tl_method async = *meth;
+    int program = strcmp(o->scalars, "program") == 0 ||
+                  (strcmp(o->scalars, "auto") == 0 && strcmp(o->backend, "cuda") == 0);
+    if (program && !petsc && meth->solve == tl_method_pipecg && o->residual_replacement == 0) {
+        async.solve = tl_method_pipecg_async;
+        cfg.method = &async;
+    }
     if (petsc) {
         TL_TRYGOTO(tl_petsc_solve_run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
@@ -457,9 +486,8 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         snprintf(extra, sizeof extra,
                  "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
                  partdesc, o->backend, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
-                 cuda ? "\ndevice comm: " : "",
-                 cuda ? tl_devcomm_kinds[ctx->device_comm].name : "", cuda ? "\ngpu: " : "",
-                 gpu, cuda ? "\n" : "");
+                 cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
+                 cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
     }
 fail:

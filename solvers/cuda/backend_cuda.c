@@ -70,6 +70,16 @@ typedef struct cuda_backend {
     int halo_pending;
     cuda_slot slot[TL_DOT_SLOTS];
     tl_evtimer *et;
+    /* device-resident scalars: program state (two parities), registers,
+     * the program the next update's prologue runs, and a ring of pinned
+     * register copies for the host's lagged checks */
+    double *d_state, *d_regs, *h_state;
+    double *h_ring; /* TL_SC_RING * TL_SC_REGS */
+    cudaEvent_t ev_ring[TL_SC_RING];
+    int64_t ring_tag[TL_SC_RING];
+    int parity, have_regs;
+    tl_sc_prog pend_prog;
+    tl_sc_io pend_io;
 } cuda_backend;
 
 _Static_assert((int)TL_UPDATE_MAX <= (int)TL_CU_UPD_MAX &&
@@ -119,6 +129,16 @@ static tl_status timer_end(cuda_backend *cb, int et, cudaStream_t s)
     return cb->et ? tl_evtimer_end(cb->et, et, s) : TL_OK;
 }
 
+/* A scalar program not consumed by an update runs alone (its dots may be
+ * overwritten by what comes next). */
+static tl_status flush_scalars(cuda_backend *cb)
+{
+    if (cb->pend_prog == TL_SC_NONE) return TL_OK;
+    tl_sc_prog p = cb->pend_prog;
+    cb->pend_prog = TL_SC_NONE;
+    return tl_cu_scalars_run(p, cb->pend_io, cb->s[TL_SOP_UPDATE]);
+}
+
 /* ---- vectors ----------------------------------------------------------- */
 
 static tl_status cuda_vec_create(tl_backend *be, tl_vec **out)
@@ -166,6 +186,7 @@ static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
     cuda_backend *cb = cb_of(be);
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
     int64_t n = be->m->nowned;
+    TL_TRY(flush_scalars(cb));
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "fill");
     tl_status st = timer_begin(cb, ET_UPDATE, s);
     if (st == TL_OK) st = tl_cu_fill(v->data, alpha, n, s);
@@ -197,6 +218,10 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
         for (int k = 0; k < u[j].nterms; k++) {
             a.u[j].x[k] = u[j].x[k]->data;
             a.u[j].coef[k] = u[j].coef[k];
+            a.u[j].sref[k] = (signed char)u[j].sref[k];
+            TL_CHECK(u[j].sref[k] <= TL_SC_REGS && (!u[j].sref[k] || cb->have_regs), TL_ERR_INVAL,
+                     "update %d term %d: register %d%s", j, k, u[j].sref[k] - 1,
+                     cb->have_regs ? "" : " before any scalar program ran");
             int known = 0;
             for (int q = 0; q < nrd; q++)
                 known |= rd[q] == u[j].x[k];
@@ -211,6 +236,12 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     }
     int64_t n = be->m->nowned;
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    if (cb->pend_prog != TL_SC_NONE) {
+        /* the pending scalar program runs in this kernel's prologue */
+        a.prog = cb->pend_prog;
+        a.io = cb->pend_io;
+        cb->pend_prog = TL_SC_NONE;
+    }
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_UPDATE, s);
@@ -231,6 +262,7 @@ static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     TL_CHECK(n >= 1 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", n, TL_DOT_MAX);
     cuda_slot *sl = &cb->slot[slot];
     TL_CHECK(!sl->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
+    TL_TRY(flush_scalars(cb));
     tl_cu_dot_args a = {.n = n};
     const tl_vec *seen[2 * TL_DOT_MAX];
     int nseen = 0;
@@ -307,6 +339,99 @@ static tl_status cuda_dot_end(tl_backend *be, int slot, double *out)
     return TL_OK;
 }
 
+/* ---- device-resident scalars ---------------------------------------------- */
+
+/* The compute stream waits for the reduction; nothing reaches the host. */
+static tl_status cuda_dot_end_async(tl_backend *be, int slot)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    cuda_slot *sl = &cb->slot[slot];
+    TL_CHECK(sl->active, TL_ERR_INVAL, "dot_end on slot %d without dot_begin", slot);
+    sl->active = 0;
+    return join(cb, TL_SOP_DOT_WAIT, slot);
+}
+
+static tl_status cuda_dot_fetch(tl_backend *be, int slot, double *out, int n)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS && n >= 0 && n <= TL_DOT_MAX, TL_ERR_INVAL,
+             "dot slot %d, %d values", slot, n);
+    cuda_slot *sl = &cb->slot[slot];
+    cudaStream_t s = cb->s[TL_SOP_DOT_WAIT];
+    TL_CUDA(cudaMemcpyAsync(sl->h_res, sl->d_res, (size_t)n * sizeof(double),
+                            cudaMemcpyDeviceToHost, s));
+    TL_TRY(tl_gpu_sync(be->ctx, s, "dot results"));
+    memcpy(out, sl->h_res, (size_t)n * sizeof(double));
+    return TL_OK;
+}
+
+static tl_status cuda_scalars_init(tl_backend *be, const double *state)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_TRY(flush_scalars(cb));
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    memcpy(cb->h_state, state, TL_SC_STATE * sizeof(double));
+    TL_CUDA(cudaMemcpyAsync(cb->d_state, cb->h_state, TL_SC_STATE * sizeof(double),
+                            cudaMemcpyHostToDevice, s));
+    /* once per solve: the pinned source must outlive the copy */
+    TL_TRY(tl_gpu_sync(be->ctx, s, "scalar state"));
+    cb->parity = 0;
+    return TL_OK;
+}
+
+static tl_status cuda_scalars(tl_backend *be, tl_sc_prog prog, int slot)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(prog > TL_SC_NONE && prog < TL_SC_COUNT && slot >= 0 && slot < TL_DOT_SLOTS,
+             TL_ERR_INVAL, "scalar program %d on slot %d", (int)prog, slot);
+    TL_TRY(flush_scalars(cb));
+    cb->pend_prog = prog;
+    cb->pend_io = (tl_sc_io){.dots = cb->slot[slot].d_res,
+                             .state = cb->d_state,
+                             .regs = cb->d_regs,
+                             .parity = cb->parity};
+    cb->parity = 1 - cb->parity;
+    cb->have_regs = 1;
+    return TL_OK;
+}
+
+static tl_status cuda_regs_post(tl_backend *be, int64_t tag)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(tag >= 0, TL_ERR_INVAL, "register tag %lld", (long long)tag);
+    TL_TRY(flush_scalars(cb));
+    int q = (int)(tag % TL_SC_RING);
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
+                            TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+    TL_CUDA(cudaEventRecord(cb->ev_ring[q], s));
+    cb->ring_tag[q] = tag;
+    return TL_OK;
+}
+
+static int event_done(void *arg, tl_status *st)
+{
+    cudaError_t e = cudaEventQuery(*(cudaEvent_t *)arg);
+    if (e == cudaErrorNotReady) return 0;
+    if (e == cudaSuccess) return 1;
+    *st =
+        TL_FAIL(TL_ERR_CUDA, "cudaEventQuery: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+    return -1;
+}
+
+static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
+{
+    cuda_backend *cb = cb_of(be);
+    int q = (int)(tag % TL_SC_RING);
+    TL_CHECK(tag >= 0 && cb->ring_tag[q] == tag, TL_ERR_INVAL,
+             "registers of %lld not posted (or overwritten: more than %d in flight)",
+             (long long)tag, TL_SC_RING);
+    TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", event_done, &cb->ev_ring[q]));
+    memcpy(regs, cb->h_ring + (size_t)q * TL_SC_REGS, TL_SC_REGS * sizeof(double));
+    return TL_OK;
+}
+
 /* ---- SpMV with the halo exchange ----------------------------------------- */
 
 static tl_status halo_post(cuda_backend *cb, tl_vec *x)
@@ -338,6 +463,7 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     cuda_backend *cb = cb_of(be);
     TL_CHECK(x != y, TL_ERR_INVAL, "spmv in place");
     TL_CHECK(!cb->halo_pending, TL_ERR_INVAL, "spmv_begin twice without spmv_end");
+    TL_TRY(flush_scalars(cb));
     /* the operand was written on the compute stream */
     TL_CUDA(cudaEventRecord(cb->ev_input, cb->s[TL_SOP_PRECOND]));
     if (cb->halo)
@@ -382,6 +508,7 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     cuda_backend *cb = cb_of(be);
     int64_t n = be->m->nowned;
     cudaStream_t s = cb->s[TL_SOP_PRECOND];
+    TL_TRY(flush_scalars(cb));
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
     tl_status st = join(cb, TL_SOP_PRECOND, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_PRECOND, s);
@@ -399,6 +526,7 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 static tl_status cuda_finish(tl_backend *be)
 {
     cuda_backend *cb = cb_of(be);
+    TL_TRY(flush_scalars(cb));
     TL_TRY(tl_gpu_sync_all(be->ctx, "solve"));
     if (!cb->et) return TL_OK;
     TL_TRY(tl_evtimer_collect(cb->et));
@@ -432,6 +560,12 @@ static void cuda_destroy(tl_backend **bep)
         if (sl->ev_dots) cudaEventDestroy(sl->ev_dots);
         if (sl->ev_reduced) cudaEventDestroy(sl->ev_reduced);
     }
+    cudaFree(cb->d_state);
+    cudaFree(cb->d_regs);
+    tl_gpu_host_free((void **)&cb->h_state);
+    tl_gpu_host_free((void **)&cb->h_ring);
+    for (int q = 0; q < TL_SC_RING; q++)
+        if (cb->ev_ring[q]) cudaEventDestroy(cb->ev_ring[q]);
     if (cb->ev_input) cudaEventDestroy(cb->ev_input);
     if (cb->ev_halo) cudaEventDestroy(cb->ev_halo);
     tl_evtimer_destroy(&cb->et);
@@ -468,6 +602,16 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         TL_TRY(tl_gpu_host_alloc((void **)&sl->h_res, TL_CU_DOT_MAX * sizeof(double)));
         TL_TRY(make_event(&sl->ev_dots));
         TL_TRY(make_event(&sl->ev_reduced));
+    }
+    TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
+    TL_CUDA(cudaMemset(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double)));
+    TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
+    TL_CUDA(cudaMemset(cb->d_regs, 0, TL_SC_REGS * sizeof(double)));
+    TL_TRY(tl_gpu_host_alloc((void **)&cb->h_state, TL_SC_STATE * sizeof(double)));
+    TL_TRY(tl_gpu_host_alloc((void **)&cb->h_ring, TL_SC_RING * TL_SC_REGS * sizeof(double)));
+    for (int q = 0; q < TL_SC_RING; q++) {
+        TL_TRY(make_event(&cb->ev_ring[q]));
+        cb->ring_tag[q] = -1;
     }
     tl_cu_spmv_config sc = {.impl = cfg->spmv,
                             .cusparse_alg = cfg->cusparse_alg,
@@ -584,6 +728,12 @@ const tl_backend_ops tl_backend_cuda_ops = {
     .spmv_end = cuda_spmv_end,
     .precond = cuda_precond,
     .finish = cuda_finish,
+    .dot_end_async = cuda_dot_end_async,
+    .dot_fetch = cuda_dot_fetch,
+    .scalars = cuda_scalars,
+    .scalars_init = cuda_scalars_init,
+    .regs_post = cuda_regs_post,
+    .regs_get = cuda_regs_get,
 };
 
 #endif /* TL_HAVE_CUDA */

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #include "runtime/error.h"
-#include "solvers/cuda/scalars.h"
+#include "solvers/scalars.h"
 
 /* A CSR block on the device: rows [0, nrows) of y, columns index x. */
 typedef struct tl_cu_csr {
@@ -50,7 +50,7 @@ tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double 
 /* Fused dots: d_out[k] = sum_i x_k[i] y_k[i], k < n <= TL_CU_DOT_MAX, one
  * kernel, deterministic (block partials in d_part, reduced by the last
  * block to finish; d_count a zeroed counter the kernel leaves zeroed). */
-enum { TL_CU_DOT_MAX = 8, TL_CU_DOT_BLOCKS = 264 };
+enum { TL_CU_DOT_MAX = 16, TL_CU_DOT_BLOCKS = 264 };
 typedef struct tl_cu_dot_args {
     int n;
     const double *x[TL_CU_DOT_MAX], *y[TL_CU_DOT_MAX];

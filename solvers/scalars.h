@@ -2,16 +2,16 @@
  * (alpha, beta from the allreduced dots), written once as host+device
  * inline functions so that the CUDA backend can run them in the prologue
  * of the fused update kernel (no scalar round trip through the host) and
- * a host caller can run the identical arithmetic (the same IEEE operations
- * in the same order, so host and device agree bit for bit).
+ * a host backend runs the same arithmetic in the same order (no
+ * expression here offers the compiler an FMA contraction).
  *
  * A program reads the dots of its reduction slot and its state, writes
  * registers (what update coefficients refer to) and the next state. The
  * state is double-buffered by iteration parity: every block of the fused
  * kernel reads state[parity], block 0 writes state[1 - parity], so no
  * block can see a half-written state within one launch. */
-#ifndef TL_CUDA_SCALARS_H
-#define TL_CUDA_SCALARS_H
+#ifndef TL_SCALARS_H
+#define TL_SCALARS_H
 
 #include <math.h>
 #include <stdint.h>
@@ -25,8 +25,9 @@
 typedef enum { TL_SC_NONE = 0, TL_SC_PIPECG, TL_SC_COUNT } tl_sc_prog;
 
 enum {
-    TL_SC_STATE = 4, /* doubles of state per parity */
-    TL_SC_REGS = 8   /* registers */
+    TL_SC_STATE = 8, /* doubles of state per parity */
+    TL_SC_REGS = 8,  /* registers */
+    TL_SC_RING = 64  /* register copies the host can have in flight (tags modulo) */
 };
 
 typedef struct tl_sc_io {
@@ -47,19 +48,50 @@ enum {
     TL_SC_PCG_GAMMA = 6,
     TL_SC_PCG_DELTA = 7
 };
-enum { TL_SC_FLAG_OK = 0, TL_SC_FLAG_GAMMA = 1, TL_SC_FLAG_CURV = 2, TL_SC_FLAG_NONFINITE = 3 };
+/* Why a program froze the iteration (sticky: every later one freezes too). */
+enum {
+    TL_SC_FLAG_OK = 0,
+    TL_SC_FLAG_CONVERGED = 1, /* ||r|| met a tolerance of the state (or is 0) */
+    TL_SC_FLAG_GAMMA = 2,     /* (r, M r) <= 0 */
+    TL_SC_FLAG_CURV = 3,      /* p'Ap <= 0 */
+    TL_SC_FLAG_NONFINITE = 4  /* NaN or Inf in the dots */
+};
 
-/* dots = {gamma = (r, u), delta = (w, u), (r, r)};
- * state = {gamma_old, alpha_old, iteration}. */
+/* State of a program (per parity). */
+enum {
+    TL_SC_ST_GAMMA_OLD = 0,
+    TL_SC_ST_ALPHA_OLD = 1,
+    TL_SC_ST_ITER = 2,
+    TL_SC_ST_STOPPED = 3, /* the flag that froze an earlier iteration, 0 */
+    TL_SC_ST_RTOL = 4,    /* stop when ||r|| <= this (negative: never) */
+    TL_SC_ST_ATOL = 5     /* stop when ||r|| <= this (negative: never) */
+};
+
+/* The stopping test of solvers/solve.c (tl_solve_check) on ||r||, without
+ * the iteration limit, which the host enforces by enqueueing no further
+ * iteration. Fixed-iteration mode gives both tolerances negative. */
+TL_HD int tl_sc_converged(double rnorm, const double *st)
+{
+    if (st[TL_SC_ST_RTOL] < 0 && st[TL_SC_ST_ATOL] < 0) return 0;
+    return rnorm == 0.0 || rnorm <= st[TL_SC_ST_RTOL] || rnorm <= st[TL_SC_ST_ATOL];
+}
+
+/* dots = {gamma = (r, u), delta = (w, u), (r, r)}. */
 TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, double *st_next)
 {
-    double gamma = dots[0], delta = dots[1];
-    double it = st[2];
-    double beta = it > 0 ? gamma / st[0] : 0.0;
-    double curv = it > 0 ? delta - beta * gamma / st[1] : delta;
+    double gamma = dots[0], delta = dots[1], rnorm = sqrt(dots[2]);
+    double it = st[TL_SC_ST_ITER];
+    double beta = it > 0 ? gamma / st[TL_SC_ST_GAMMA_OLD] : 0.0;
+    double curv = it > 0 ? delta - beta * gamma / st[TL_SC_ST_ALPHA_OLD] : delta;
     double alpha = gamma / curv;
-    int flag = TL_SC_FLAG_OK;
-    if (!isfinite(gamma) || !isfinite(delta))
+    int flag = (int)st[TL_SC_ST_STOPPED];
+    if (flag != TL_SC_FLAG_OK)
+        ;
+    else if (!isfinite(rnorm))
+        flag = TL_SC_FLAG_NONFINITE;
+    else if (tl_sc_converged(rnorm, st))
+        flag = TL_SC_FLAG_CONVERGED;
+    else if (!isfinite(gamma) || !isfinite(delta))
         flag = TL_SC_FLAG_NONFINITE;
     else if (gamma <= 0.0)
         flag = TL_SC_FLAG_GAMMA;
@@ -70,14 +102,16 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
     regs[TL_SC_PCG_BETA] = beta;
     regs[TL_SC_PCG_NEG_ALPHA] = -alpha;
     regs[TL_SC_PCG_FLAG] = flag;
-    regs[TL_SC_PCG_RNORM] = sqrt(dots[2]);
+    regs[TL_SC_PCG_RNORM] = rnorm;
     regs[TL_SC_PCG_CURV] = curv;
     regs[TL_SC_PCG_GAMMA] = gamma;
     regs[TL_SC_PCG_DELTA] = delta;
-    st_next[0] = flag == TL_SC_FLAG_OK ? gamma : st[0];
-    st_next[1] = flag == TL_SC_FLAG_OK ? alpha : st[1];
-    st_next[2] = it + 1;
-    st_next[3] = 0.0;
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    st_next[TL_SC_ST_GAMMA_OLD] = flag == TL_SC_FLAG_OK ? gamma : st[TL_SC_ST_GAMMA_OLD];
+    st_next[TL_SC_ST_ALPHA_OLD] = flag == TL_SC_FLAG_OK ? alpha : st[TL_SC_ST_ALPHA_OLD];
+    st_next[TL_SC_ST_ITER] = it + 1;
+    st_next[TL_SC_ST_STOPPED] = flag;
 }
 
 /* Run program p on io's buffers (st_next = the other parity). */
