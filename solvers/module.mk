@@ -50,3 +50,8 @@ HOST_TESTS += test_solvers test_solve_cli test_petsc
 test_solvers_DEPS := solvers probes runtime
 test_solve_cli_DEPS := runtime
 test_petsc_DEPS := runtime
+# CUDA backend against the host backend (tests/gpu/test_gpu_solvers.c runs bin/trilap-solve)
+GPU_TESTS += test_gpu_solvers
+test_gpu_solvers_DEPS := runtime
+HOST_TESTS += test_solve_scalars
+test_solve_scalars_DEPS := runtime

@@ -43,13 +43,16 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer;
+    int stream_priorities, op_timer, cupti;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
     const tl_method *methods[MAX_SOLVERS];
     int nmethods;
-    int not_converged; /* written by rank 0 only */
+    const tl_schedule *schedules[TL_SCHED_COUNT];
+    int nschedules;
+    const tl_schedule *cur_schedule; /* of the run in progress */
+    int not_converged;               /* written by rank 0 only */
 } solve_opts;
 
 #define O(f) offsetof(solve_opts, f)
@@ -97,11 +100,12 @@ static const tl_option solve_options[] = {
      .min = 0,
      .max = 1e12},
     {.name = "schedule",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_STRING,
      .offset = O(schedule),
      .def = "three-split",
-     .choices = "sync|two-stream|three-naive|three-split",
-     .help = "overlap schedule (sync: none; three-split: allreduce on its own channel)"},
+     .metavar = "S[,S..]",
+     .help = "overlap schedule sync|two-stream|three-naive|three-split (sync: none; three-split: "
+             "allreduce on its own channel); a comma list or `all` runs each in turn"},
     {.name = "backend",
      .type = TL_OPT_CHOICE,
      .offset = O(backend),
@@ -158,6 +162,11 @@ static const tl_option solve_options[] = {
      .offset = O(trace),
      .metavar = "DIR",
      .help = "write trace.rank<R>.csv (host ranges per operation, iteration markers) to DIR"},
+    {.name = "cupti",
+     .type = TL_OPT_FLAG,
+     .offset = O(cupti),
+     .def = "0",
+     .help = "with --trace and --backend cuda: also record kernels and copies with CUPTI"},
     {.name = "history",
      .type = TL_OPT_STRING,
      .offset = O(history),
@@ -318,10 +327,9 @@ static int cusparse_alg_value(const char *s)
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
                             const tl_method *m)
 {
-    if (o->nmethods > 1)
-        snprintf(buf, n, "%s.%s", path, m->name);
-    else
-        snprintf(buf, n, "%s", path);
+    snprintf(buf, n, "%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
+             o->nschedules > 1 ? o->cur_schedule->name : "", o->nmethods > 1 ? "." : "",
+             o->nmethods > 1 ? m->name : "");
 }
 
 static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
@@ -336,7 +344,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     tl_solve_config cfg = {
         .method = meth,
         .backend = o->backend,
-        .bcfg = {.schedule = tl_schedule_find(o->schedule),
+        .bcfg = {.schedule = o->cur_schedule,
                  .omp_threads = (int)o->omp_threads,
                  .spmv = strcmp(o->spmv, "cusparse") == 0,
                  .cusparse_alg = cusparse_alg_value(o->cusparse_alg),
@@ -379,7 +387,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     }
     tl_solve_labels lb = {.solver = meth->name,
                           .precond = tl_precond_name(cfg.bcfg.precond),
-                          .schedule = petsc ? "petsc" : o->schedule,
+                          .schedule = petsc ? "petsc" : o->cur_schedule->name,
                           .backend = o->backend,
                           .matrix = o->matrix,
                           .partition = partdesc,
@@ -446,11 +454,17 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     int petsc = strcmp(o->backend, "petsc") == 0, petsc_up = 0, probes_up = 0;
 
     if (o->trace) {
-        tl_probes_config pc = {.outdir = o->trace, .cupti = 0, .nvtx = 1};
+        tl_probes_config pc = {.outdir = o->trace, .cupti = o->cupti, .nvtx = 1};
         lst = tl_probes_create(ctx, &pc);
         probes_up = lst == TL_OK;
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    if (strcmp(o->backend, "cuda") == 0) {
+        /* once for every run of this process (the NCCL communicators live
+         * with it); the launcher tears it down, or aborts it after a failure */
+        tl_gpu_config gc = {.use_priorities = o->stream_priorities};
+        TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+    }
     if (ctx->rank == 0)
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
@@ -474,9 +488,12 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         TL_TRYGOTO(tl_petsc_init(ctx), st, fail);
         petsc_up = 1;
     }
-    for (int k = 0; k < o->nmethods; k++)
-        TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc), st,
-                   fail);
+    for (int c = 0; c < o->nschedules; c++) {
+        o->cur_schedule = o->schedules[c];
+        for (int k = 0; k < o->nmethods; k++)
+            TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc), st,
+                       fail);
+    }
     if (o->results) {
         char mpath[4096], extra[512];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
@@ -508,6 +525,27 @@ fail:
     free(x0l);
     free(xl);
     return st;
+}
+
+/* --schedule a,b or all -> schedules; 0 on success. */
+static int parse_schedules(solve_opts *o)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", o->schedule);
+    o->nschedules = 0;
+    if (strcmp(buf, "all") == 0) {
+        for (int i = 0; i < TL_SCHED_COUNT; i++)
+            o->schedules[o->nschedules++] = &tl_schedules[i];
+        return 0;
+    }
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        const tl_schedule *sc = tl_schedule_find(tok);
+        if (!sc || o->nschedules == TL_SCHED_COUNT) return -1;
+        o->schedules[o->nschedules++] = sc;
+    }
+    o->cur_schedule = o->nschedules ? o->schedules[0] : NULL;
+    return o->nschedules > 0 ? 0 : -1;
 }
 
 /* --solver a,b,c -> methods; 0 on success. */
@@ -558,6 +596,10 @@ int main(int argc, char **argv)
     free(res.positional);
     if (parse_solvers(&o) != 0) {
         fprintf(stderr, "%s: invalid --solver '%s' (try --help)\n", PROGRAM, o.solver);
+        return 2;
+    }
+    if (parse_schedules(&o) != 0) {
+        fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
         return 2;
     }
     if (strcmp(o.backend, "petsc") != 0) {

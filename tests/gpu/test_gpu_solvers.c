@@ -1,0 +1,256 @@
+/* The CUDA solver backend against the host backend: on every test matrix,
+ * every method and every schedule, the same iteration count within 1 and
+ * residual histories within 1e-8 relative over the first 50 iterations, on
+ * one GPU with 1 rank over NCCL and with 1, 2 and 4 ranks sharing the GPU
+ * over the host-staged provider, under the thread launcher and mpirun;
+ * the true residual (recomputed on the GPU) is within 10x the tolerance.
+ * Needs a GPU; skips otherwise. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/gpu.h"
+#include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
+
+enum { MAXBLK = 64, HIST = 50 };
+
+typedef struct block {
+    char solver[32], schedule[32];
+    long iterations;
+    double true_residual;
+    int converged;
+} block;
+
+static const char *bin(void)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/trilap-solve", tl_test_env("TL_BIN", "bin"));
+    return path;
+}
+
+static void need_gpu(void)
+{
+    if (tl_gpu_count() == 0) TL_SKIP("no GPU visible");
+}
+
+/* The output blocks of one trilap-solve run. */
+static int parse(const char *out, block *b, int max)
+{
+    int n = 0;
+    for (const char *p = strstr(out, "\nsolver: "); p && n < max; p = strstr(p + 1, "\nsolver: ")) {
+        block *k = &b[n++];
+        memset(k, 0, sizeof *k);
+        sscanf(p + 9, "%31s", k->solver);
+        const char *end = strstr(p + 1, "\nsolver: ");
+        const char *q;
+#define FIELD(key, fmt, dst)                                                                       \
+    if ((q = strstr(p, "\n" key ": ")) && (!end || q < end)) sscanf(q + strlen(key) + 3, fmt, dst)
+        FIELD("schedule", "%31s", k->schedule);
+        FIELD("iterations", "%ld", &k->iterations);
+        FIELD("true residual", "%lf", &k->true_residual);
+#undef FIELD
+        q = strstr(p, "\nconverged: yes");
+        k->converged = q && (!end || q < end);
+    }
+    return n;
+}
+
+static const block *find(const block *b, int n, const char *solver, const char *schedule)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(b[i].solver, solver) == 0 && strcmp(b[i].schedule, schedule) == 0) return &b[i];
+    return NULL;
+}
+
+/* Residual history (the second column) of FILE; count in *n. */
+static double *history(const char *path, int *n)
+{
+    char *s = tl_test_read(path);
+    double *h = calloc(HIST, sizeof *h);
+    *n = 0;
+    for (char *line = strchr(s, '\n'); line && *n < HIST; line = strchr(line + 1, '\n')) {
+        long it;
+        double r;
+        if (sscanf(line + 1, "%ld,%lf", &it, &r) == 2) h[(*n)++] = r;
+    }
+    free(s);
+    return h;
+}
+
+static const char *const schedules[] = {"sync", "two-stream", "three-naive", "three-split"};
+
+/* One matrix, one solver set: the host reference per rank count, then
+ * every GPU configuration against it. */
+static void compare(const char *matrix, const char *solvers, const char *extra)
+{
+    need_gpu();
+    const char *dir = tl_test_tmpdir();
+    static const int ranks[] = {1, 2, 4};
+    const char *mpirun = getenv("TL_MPIRUN");
+    int have_mpi = strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") == 0 && mpirun && *mpirun;
+    char cmd[8192], solvers_copy[256];
+    int failures = 0, compared = 0;
+    for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ri++) {
+        int np = ranks[ri];
+        /* host reference: thread ranks, same partition (block) */
+        snprintf(cmd, sizeof cmd,
+                 "%s --launcher threads --ranks %d --no-gpu --partition block --schedule all "
+                 "--solver %s --warmup 0 --repeat 1 --no-stats --history %s/host%d.csv %s %s",
+                 bin(), np, solvers, dir, np, extra, matrix);
+        char *out = NULL, *err = NULL;
+        int rc = tl_test_run(cmd, &out, &err);
+        TL_ASSERT_MSG(rc == 0 || rc == 3, "host reference exited %d: %s\n%s", rc, cmd, err);
+        block hb[MAXBLK];
+        char *hout = out;
+        int nh = parse(hout, hb, MAXBLK);
+        free(err);
+        /* GPU configurations with this rank count */
+        const char *how[3];
+        char cfg[3][1200];
+        int ncfg = 0;
+        if (np == 1) {
+            snprintf(cfg[ncfg], sizeof cfg[ncfg],
+                     "%s --launcher threads --gpus 1 --device-comm nccl", bin());
+            how[ncfg++] = "threads, nccl";
+        }
+        snprintf(cfg[ncfg], sizeof cfg[ncfg], "%s --launcher threads --gpus %d --device-comm host",
+                 bin(), np);
+        how[ncfg++] = "threads, host-staged";
+        if (have_mpi) {
+            snprintf(cfg[ncfg], sizeof cfg[ncfg],
+                     "%s -np %d --oversubscribe %s --launcher mpi --device-comm host", mpirun, np,
+                     bin());
+            how[ncfg++] = "mpirun, host-staged";
+        }
+        for (int c = 0; c < ncfg; c++) {
+            snprintf(cmd, sizeof cmd,
+                     "%s --backend cuda --partition block --schedule all --solver %s --warmup 0 "
+                     "--repeat 1 --no-stats --history %s/gpu%d_%d.csv %s %s",
+                     cfg[c], solvers, dir, np, c, extra, matrix);
+            char *gout = NULL, *gerr = NULL;
+            rc = tl_test_run(cmd, &gout, &gerr);
+            if (rc != 0 && rc != 3) {
+                fprintf(stderr, "FAIL %s, %d ranks (%s): exit %d\n%s\n%s\n", matrix, np, how[c], rc,
+                        cmd, gerr);
+                failures++;
+                free(gout);
+                free(gerr);
+                continue;
+            }
+            block gb[MAXBLK];
+            int ng = parse(gout, gb, MAXBLK);
+            snprintf(solvers_copy, sizeof solvers_copy, "%s", solvers);
+            for (char *save = NULL, *sv = strtok_r(solvers_copy, ",", &save); sv;
+                 sv = strtok_r(NULL, ",", &save))
+                for (size_t si = 0; si < 4; si++) {
+                    const block *h = find(hb, nh, sv, schedules[si]);
+                    const block *g = find(gb, ng, sv, schedules[si]);
+                    if (!h || !g) {
+                        fprintf(stderr, "FAIL %s %s %s, %d ranks (%s): no output block\n", matrix,
+                                sv, schedules[si], np, how[c]);
+                        failures++;
+                        continue;
+                    }
+                    char hp[600], gp[600];
+                    snprintf(hp, sizeof hp, "%s/host%d.csv.%s.%s", dir, np, schedules[si], sv);
+                    snprintf(gp, sizeof gp, "%s/gpu%d_%d.csv.%s.%s", dir, np, c, schedules[si], sv);
+                    if (!strchr(solvers, ',')) {
+                        snprintf(hp, sizeof hp, "%s/host%d.csv.%s", dir, np, schedules[si]);
+                        snprintf(gp, sizeof gp, "%s/gpu%d_%d.csv.%s", dir, np, c, schedules[si]);
+                    }
+                    int nhh = 0, ngh = 0;
+                    double *hh = history(hp, &nhh), *gh = history(gp, &ngh);
+                    double worst = 0;
+                    int n = nhh < ngh ? nhh : ngh;
+                    for (int k = 0; k < n; k++) {
+                        double d = fabs(gh[k] - hh[k]) / (fabs(hh[k]) > 0 ? fabs(hh[k]) : 1.0);
+                        if (d > worst) worst = d;
+                    }
+                    long di = labs(g->iterations - h->iterations);
+                    int ok = di <= 1 && worst <= 1e-8 && g->converged == h->converged &&
+                             (n == HIST || nhh == ngh);
+                    fprintf(stderr,
+                            "%s %s %-12s %-12s ranks %d (%s): iterations %ld host %ld, "
+                            "history rel diff %.2e over %d, true residual %.3e\n",
+                            ok ? "ok  " : "FAIL", matrix, sv, schedules[si], np, how[c],
+                            g->iterations, h->iterations, worst, n, g->true_residual);
+                    failures += !ok;
+                    compared++;
+                    free(hh);
+                    free(gh);
+                }
+            free(gout);
+            free(gerr);
+        }
+        free(hout);
+    }
+    fprintf(stderr, "%d comparisons, %d failures\n", compared, failures);
+    TL_ASSERT_MSG(failures == 0, "%d of %d comparisons failed (lines above)", failures, compared);
+}
+
+TL_TEST(cg_family_1138_bus)
+{
+    compare(tl_test_matrix("1138_bus.mtx"), "cg,pcg,pipecg", "--rtol 1e-5");
+}
+TL_TEST(bicgstab_family_1138_bus)
+{
+    compare(tl_test_matrix("1138_bus.mtx"), "bicgstab,pipebicgstab", "--rtol 1e-6");
+}
+TL_TEST(all_methods_ani4)
+{
+    compare(tl_test_matrix("ani4.mtx"), "cg,pcg,pipecg,bicgstab,pipebicgstab", "");
+}
+TL_TEST(bicgstab_family_ani1_nonsymm)
+{
+    compare(tl_test_matrix("ani1_nonsymm.mtx"), "bicgstab,pipebicgstab", "");
+}
+TL_TEST(all_methods_poisson7)
+{
+    compare("gen:poisson7:16", "cg,pcg,pipecg,bicgstab,pipebicgstab", "");
+}
+TL_TEST(all_methods_poisson27)
+{
+    compare("gen:poisson27:10", "cg,pcg,pipecg,bicgstab,pipebicgstab", "");
+}
+TL_TEST(bicgstab_family_convdiff)
+{
+    compare("gen:convdiff:12", "bicgstab,pipebicgstab", "");
+}
+
+/* Fixed-iteration mode runs exactly K iterations on the GPU, with the
+ * trilap and the cuSPARSE SpMV, device scalars on and off. */
+TL_TEST(fixed_iterations_and_spmv_choices)
+{
+    need_gpu();
+    const char *variants[] = {"--spmv trilap",
+                              "--spmv cusparse",
+                              "--spmv cusparse --cusparse-alg csr2",
+                              "--spmv trilap --spmv-threads-per-row -1",
+                              "--scalars host",
+                              "--spmv-threads-per-row 1 --no-op-timer"};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        char cmd[1024], *out = NULL, *err = NULL;
+        snprintf(cmd, sizeof cmd,
+                 "%s --launcher threads --gpus 1 --backend cuda --solver pipecg,pipebicgstab "
+                 "--rtol 0 --atol 0 --max-iterations 40 --warmup 1 --repeat 2 %s gen:poisson7:20",
+                 bin(), variants[v]);
+        int rc = tl_test_run(cmd, &out, &err);
+        fprintf(stderr, "$ %s -> %d\n", cmd, rc);
+        TL_ASSERT_MSG(rc == 0, "exit %d\n%s", rc, err);
+        block b[4];
+        int n = parse(out, b, 4);
+        TL_ASSERT_EQ(n, 2);
+        for (int k = 0; k < n; k++)
+            TL_ASSERT_EQ(b[k].iterations, 40);
+        TL_ASSERT(strstr(out, "spmv "));
+        free(out);
+        free(err);
+    }
+}
+
+TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, all_methods_ani4,
+             bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
+             bicgstab_family_convdiff, fixed_iterations_and_spmv_choices)
