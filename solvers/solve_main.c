@@ -52,7 +52,8 @@ typedef struct solve_opts {
     const tl_schedule *schedules[TL_SCHED_COUNT];
     int nschedules;
     const tl_schedule *cur_schedule; /* of the run in progress */
-    int not_converged;               /* written by rank 0 only */
+    int spmvs[2], nspmvs, cur_spmv;
+    int not_converged; /* written by rank 0 only */
 } solve_opts;
 
 #define O(f) offsetof(solve_opts, f)
@@ -183,11 +184,12 @@ static const tl_option solve_options[] = {
      .metavar = "FILE",
      .help = "write x (Matrix Market array, global order) of the last solve"},
     {.name = "spmv",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_STRING,
      .offset = O(spmv),
      .def = "trilap",
-     .choices = "trilap|cusparse",
-     .help = "cuda: SpMV implementation (trilap's CSR kernel or cuSPARSE's generic SpMV)"},
+     .metavar = "IMPL[,IMPL]",
+     .help = "cuda: SpMV implementation, trilap (its CSR kernel) or cusparse (cuSPARSE's generic "
+             "SpMV); a comma list runs each in turn"},
     {.name = "cusparse-alg",
      .type = TL_OPT_CHOICE,
      .offset = O(cusparse_alg),
@@ -340,13 +342,13 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     tl_backend *be = NULL;
     tl_solve_report rep = {0};
     double *xg = NULL;
-    int petsc = strcmp(o->backend, "petsc") == 0;
+    int petsc = strcmp(o->backend, "petsc") == 0, cuda = strcmp(o->backend, "cuda") == 0;
     tl_solve_config cfg = {
         .method = meth,
         .backend = o->backend,
         .bcfg = {.schedule = o->cur_schedule,
                  .omp_threads = (int)o->omp_threads,
-                 .spmv = strcmp(o->spmv, "cusparse") == 0,
+                 .spmv = o->cur_spmv,
                  .cusparse_alg = cusparse_alg_value(o->cusparse_alg),
                  .spmv_threads_per_row = (int)o->spmv_tpr,
                  .stream_priorities = o->stream_priorities,
@@ -393,8 +395,20 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                           .partition = partdesc,
                           .launcher = ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads",
                           .nranks = ctx->size};
+    /* the SpMV implementation is part of what a CUDA row measured */
+    char belabel[32];
+    if (cuda) {
+        snprintf(belabel, sizeof belabel, "cuda:%s", o->cur_spmv ? "cusparse" : "trilap");
+        lb.backend = belabel;
+    }
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
+        if (cuda)
+            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\n",
+                   o->cur_spmv ? "cusparse" : "trilap",
+                   cfg.method->solve == tl_method_pipecg_async ? "program (device-resident)"
+                                                               : "host",
+                   tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
@@ -464,6 +478,13 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+        if (probes_up) {
+            /* trace lanes: kernels land on the lane of their stream's role */
+            static const tl_role roles[] = {TL_ROLE_COMPUTE, TL_ROLE_P2P, TL_ROLE_COLL};
+            for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
+                tl_probe_stream(ctx, (void *)tl_gpu_stream(ctx->gpu, roles[i]), roles[i],
+                                tl_role_name(roles[i]));
+        }
     }
     if (ctx->rank == 0)
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
@@ -525,6 +546,22 @@ fail:
     free(x0l);
     free(xl);
     return st;
+}
+
+/* --spmv trilap,cusparse -> 0 / 1 in o->spmvs; 0 on success. */
+static int parse_spmvs(solve_opts *o)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", o->spmv);
+    o->nspmvs = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int k = strcmp(tok, "trilap") == 0 ? 0 : strcmp(tok, "cusparse") == 0 ? 1 : -1;
+        if (k < 0 || o->nspmvs == 2) return -1;
+        o->spmvs[o->nspmvs++] = k;
+    }
+    o->cur_spmv = o->nspmvs ? o->spmvs[0] : 0;
+    return o->nspmvs > 0 ? 0 : -1;
 }
 
 /* --schedule a,b or all -> schedules; 0 on success. */
@@ -596,6 +633,10 @@ int main(int argc, char **argv)
     free(res.positional);
     if (parse_solvers(&o) != 0) {
         fprintf(stderr, "%s: invalid --solver '%s' (try --help)\n", PROGRAM, o.solver);
+        return 2;
+    }
+    if (parse_spmvs(&o) != 0) {
+        fprintf(stderr, "%s: invalid --spmv '%s' (try --help)\n", PROGRAM, o.spmv);
         return 2;
     }
     if (parse_schedules(&o) != 0) {

@@ -693,12 +693,6 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
     }
     lst = create_local(cb, diag);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    if (ctx->probes) {
-        static const tl_role roles[] = {TL_ROLE_COMPUTE, TL_ROLE_P2P, TL_ROLE_COLL};
-        for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
-            tl_probe_stream(ctx, (void *)tl_gpu_stream(ctx->gpu, roles[i]), roles[i],
-                            tl_role_name(roles[i]));
-    }
     free(diag);
     *out = &cb->base;
     return TL_OK;
