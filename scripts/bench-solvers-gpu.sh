@@ -74,27 +74,29 @@ run() {
 
 # name matrix solver iterations timeout
 if [ $quick -eq 1 ]; then
-    cases="p7-32 gen:poisson7:32 pipecg 60 40
-p27-24 gen:poisson27:24 pipecg 30 40
-cd-32 gen:convdiff:32 pipebicgstab 40 40
-ani4 $data/ani4.mtx pipecg 100 40"
+    cases="p7-32 gen:poisson7:32 pipecg 60 40 trilap,trilap:1,cusparse
+p27-24 gen:poisson27:24 pipecg 30 40 trilap,cusparse
+cd-32 gen:convdiff:32 pipebicgstab 40 40 trilap,cusparse
+ani4 $data/ani4.mtx pipecg 100 40 trilap,trilap:-1,cusparse"
     small=gen:poisson7:32 large=gen:poisson7:48
 else
     # iterations below the rounding-level breakdown of b = ones (pipecg on
     # poisson7 at about 3.4 n iterations, poisson27 about 2 n)
-    # (most important first: the budget may end the list)
-    cases="p7-256 gen:poisson7:256 pipecg 300 60
-p7-128 gen:poisson7:128 pipecg 300 40
-p7-64 gen:poisson7:64 pipecg 150 30
-p27-128 gen:poisson27:128 pipecg 200 60
-cd-128 gen:convdiff:128 pipebicgstab 150 60
-1138_bus $data/1138_bus.mtx pipecg 200 30
-ani4 $data/ani4.mtx pipecg 200 30
-ani1_nonsymm $data/ani1_nonsymm.mtx pipebicgstab 100 30
-p27-64 gen:poisson27:64 pipecg 100 30
-cd-64 gen:convdiff:64 pipebicgstab 150 30
-p7-320 gen:poisson7:320 pipecg 300 90"
-    small=gen:poisson7:64 large=gen:poisson7:256
+    # (most important first: the budget may end the list); the sixth
+    # field: SpMV variants of the -ops run (threads-per-row sweep)
+    sweep=trilap,trilap:1,trilap:2,trilap:8,cusparse,cusparse:csr2
+    cases="p7-256 gen:poisson7:256 pipecg 300 60 $sweep
+p7-128 gen:poisson7:128 pipecg 300 40 $sweep
+p7-64 gen:poisson7:64 pipecg 150 30 trilap,cusparse
+p27-128 gen:poisson27:128 pipecg 200 60 trilap,trilap:8,trilap:16,trilap:32,cusparse,cusparse:csr2
+cd-128 gen:convdiff:128 pipebicgstab 150 60 trilap,cusparse
+1138_bus $data/1138_bus.mtx pipecg 200 30 trilap,trilap:1,trilap:-1,cusparse
+ani4 $data/ani4.mtx pipecg 200 30 trilap,trilap:1,trilap:-1,cusparse
+ani1_nonsymm $data/ani1_nonsymm.mtx pipebicgstab 100 30 trilap,cusparse
+p27-64 gen:poisson27:64 pipecg 100 30 trilap,cusparse
+cd-64 gen:convdiff:64 pipebicgstab 150 30 trilap,cusparse
+p7-320 gen:poisson7:320 pipecg 300 90 trilap,cusparse"
+    small=gen:poisson7:64 large=gen:poisson7:128
 fi
 # Sec. IV-C first (small runs): two-stream vs three-split, traced (CUPTI
 # kernels + event timer)
@@ -107,11 +109,11 @@ for pair in "small $small" "large $large"; do
 done
 # per input: the iteration time (no event timer: the fastest loop), then
 # the per-operation rates with the event timer, trilap and cuSPARSE alike
-while read -r name mat solver k t; do
+while read -r name mat solver k t variants; do
     run "$name-iter" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
         --spmv trilap,cusparse --no-op-timer "$mat"
     run "$name-ops" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
-        --spmv trilap,cusparse "$mat"
+        --spmv "$variants" "$mat"
 done <<<"$cases"
 
 # ---- results -----------------------------------------------------------------
@@ -162,9 +164,9 @@ rm -f "$out/summary.body"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# iteration times: --no-op-timer runs; rates: event timer (-ops runs); roofline = bytes of all kernels of one iteration / triad"
-    printf '%-18s %-13s %-9s %6s %10s %10s %9s %9s %8s %8s\n' run solver spmv iters us/iter roof_us ratio spmv_GBs spmv/tri upd/tri
-    awk -F, 'NR > 1 { split($5, be, ":")
-        printf "%-18s %-13s %-9s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", $1, $2, be[2], $7, $8, $15, $16, $10, $17, $18 }' "$out/summary.csv"
+    printf '%-18s %-13s %-14s %6s %10s %10s %9s %9s %8s %8s\n' run solver spmv iters us/iter roof_us ratio spmv_GBs spmv/tri upd/tri
+    awk -F, 'NR > 1 { be[2] = substr($5, 6)
+        printf "%-18s %-13s %-14s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", $1, $2, be[2], $7, $8, $15, $16, $10, $17, $18 }' "$out/summary.csv"
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
 # Sec. IV-C: CUPTI kernel breakdown of the traced runs (host-side analysis)

@@ -28,12 +28,10 @@ timeout 120 make -j16 CUDA_ARCH=90 bin/trilap-solve bin/trilap-bench bin/trilap-
 echo "build: exit $? after $((SECONDS - start)) s" | tee -a "$dest/session.log"
 if [ "$what" != --no-tests ] && [ -x build/tests/test_gpu_solvers ]; then
     mkdir -p "$dest/tests"
-    t=$(($(left) > 200 ? 75 : 50))
-    for name in $(build/tests/test_gpu_solvers --list); do
-        (timeout "$t" build/tests/test_gpu_solvers "$name" >"$dest/tests/$name.out" 2>"$dest/tests/$name.err"
-         echo "$name exit $?" >>"$dest/tests/status.txt") &
-    done
-    wait
+    # five cases at a time (their 4-rank runs spin on 4 threads each)
+    t=${TEST_TIMEOUT:-110}
+    build/tests/test_gpu_solvers --list | xargs -P 5 -I{} sh -c \
+        "timeout $t build/tests/test_gpu_solvers {} >'$dest/tests/{}.out' 2>'$dest/tests/{}.err'; echo \"{} exit \$?\" >>'$dest/tests/status.txt'"
     echo "tests done after $((SECONDS - start)) s" | tee -a "$dest/session.log"
     cat "$dest/tests/status.txt" >>"$dest/session.log"
     grep -h "^FAIL\|comparisons" "$dest"/tests/*.err >>"$dest/session.log" 2>/dev/null

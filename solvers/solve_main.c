@@ -52,7 +52,12 @@ typedef struct solve_opts {
     const tl_schedule *schedules[TL_SCHED_COUNT];
     int nschedules;
     const tl_schedule *cur_schedule; /* of the run in progress */
-    int spmvs[2], nspmvs, cur_spmv;
+    struct spmv_choice {
+        int impl, tpr, alg; /* tpr, alg: -2 when the entry leaves them to the options */
+        char label[32];
+    } spmvs[8];
+    int nspmvs;
+    const struct spmv_choice *cur_spmv;
     int not_converged; /* written by rank 0 only */
 } solve_opts;
 
@@ -187,9 +192,10 @@ static const tl_option solve_options[] = {
      .type = TL_OPT_STRING,
      .offset = O(spmv),
      .def = "trilap",
-     .metavar = "IMPL[,IMPL]",
-     .help = "cuda: SpMV implementation, trilap (its CSR kernel) or cusparse (cuSPARSE's generic "
-             "SpMV); a comma list runs each in turn"},
+     .metavar = "IMPL[,IMPL..]",
+     .help = "cuda: SpMV implementation, trilap[:T] (its CSR kernel, T threads per row) or "
+             "cusparse[:default|csr1|csr2] (cuSPARSE's generic SpMV); a comma list runs each in "
+             "turn"},
     {.name = "cusparse-alg",
      .type = TL_OPT_CHOICE,
      .offset = O(cusparse_alg),
@@ -348,9 +354,11 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         .backend = o->backend,
         .bcfg = {.schedule = o->cur_schedule,
                  .omp_threads = (int)o->omp_threads,
-                 .spmv = o->cur_spmv,
-                 .cusparse_alg = cusparse_alg_value(o->cusparse_alg),
-                 .spmv_threads_per_row = (int)o->spmv_tpr,
+                 .spmv = o->cur_spmv->impl,
+                 .cusparse_alg = o->cur_spmv->alg != -2 ? o->cur_spmv->alg
+                                                        : cusparse_alg_value(o->cusparse_alg),
+                 .spmv_threads_per_row =
+                     o->cur_spmv->tpr != -2 ? o->cur_spmv->tpr : (int)o->spmv_tpr,
                  .stream_priorities = o->stream_priorities,
                  .split_max_ctas = (int)o->split_max_ctas,
                  .split_min_ctas = (int)o->split_min_ctas,
@@ -396,16 +404,15 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                           .launcher = ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads",
                           .nranks = ctx->size};
     /* the SpMV implementation is part of what a CUDA row measured */
-    char belabel[32];
+    char belabel[48];
     if (cuda) {
-        snprintf(belabel, sizeof belabel, "cuda:%s", o->cur_spmv ? "cusparse" : "trilap");
+        snprintf(belabel, sizeof belabel, "cuda:%s", o->cur_spmv->label);
         lb.backend = belabel;
     }
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
-            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\n",
-                   o->cur_spmv ? "cusparse" : "trilap",
+            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\n", o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ? "program (device-resident)"
                                                                : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off");
@@ -511,9 +518,12 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     }
     for (int c = 0; c < o->nschedules; c++) {
         o->cur_schedule = o->schedules[c];
-        for (int k = 0; k < o->nmethods; k++)
-            TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc), st,
-                       fail);
+        for (int v = 0; v < o->nspmvs; v++) {
+            o->cur_spmv = &o->spmvs[v];
+            for (int k = 0; k < o->nmethods; k++)
+                TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc),
+                           st, fail);
+        }
     }
     if (o->results) {
         char mpath[4096], extra[512];
@@ -548,19 +558,38 @@ fail:
     return st;
 }
 
-/* --spmv trilap,cusparse -> 0 / 1 in o->spmvs; 0 on success. */
+/* --spmv trilap[:T],cusparse[:ALG],... -> o->spmvs; 0 on success. T: threads
+ * per row (1..32, -1 the nonzero split), ALG: default|csr1|csr2. */
 static int parse_spmvs(solve_opts *o)
 {
-    char buf[64];
+    char buf[256];
     snprintf(buf, sizeof buf, "%s", o->spmv);
     o->nspmvs = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
-        int k = strcmp(tok, "trilap") == 0 ? 0 : strcmp(tok, "cusparse") == 0 ? 1 : -1;
-        if (k < 0 || o->nspmvs == 2) return -1;
-        o->spmvs[o->nspmvs++] = k;
+        if (o->nspmvs == (int)(sizeof o->spmvs / sizeof o->spmvs[0])) return -1;
+        struct spmv_choice *c = &o->spmvs[o->nspmvs];
+        char *arg = strchr(tok, ':');
+        if (arg) *arg++ = 0;
+        c->tpr = c->alg = -2;
+        if (strcmp(tok, "trilap") == 0) {
+            c->impl = 0;
+            char *end = NULL;
+            long t = arg ? strtol(arg, &end, 10) : 0;
+            if (arg && (*end || !(t == -1 || (t >= 1 && t <= 32 && (t & (t - 1)) == 0)))) return -1;
+            if (arg) c->tpr = (int)t;
+        } else if (strcmp(tok, "cusparse") == 0) {
+            c->impl = 1;
+            if (arg && strcmp(arg, "default") && strcmp(arg, "csr1") && strcmp(arg, "csr2"))
+                return -1;
+            if (arg) c->alg = cusparse_alg_value(arg);
+        } else {
+            return -1;
+        }
+        snprintf(c->label, sizeof c->label, "%s%s%s", tok, arg ? ":" : "", arg ? arg : "");
+        o->nspmvs++;
     }
-    o->cur_spmv = o->nspmvs ? o->spmvs[0] : 0;
+    o->cur_spmv = o->nspmvs ? &o->spmvs[0] : NULL;
     return o->nspmvs > 0 ? 0 : -1;
 }
 

@@ -236,6 +236,7 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     }
     int64_t n = be->m->nowned;
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    tl_cu_update_link(&a);
     if (cb->pend_prog != TL_SC_NONE) {
         /* the pending scalar program runs in this kernel's prologue */
         a.prog = cb->pend_prog;

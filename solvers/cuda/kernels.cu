@@ -57,8 +57,15 @@ __global__ void __launch_bounds__(BLOCK)
     if (row >= nrows) return;
     int32_t k0 = __ldg(rowptr + row), k1 = __ldg(rowptr + row + 1);
     double s = 0.0;
-    for (int32_t k = k0 + lane; k < k1; k += T)
-        s += __ldg(val + k) * __ldg(x + __ldg(colidx + k));
+    int32_t k = k0 + lane;
+    /* two entries per step: their index, value and x loads are all in
+     * flight together (three dependent round trips per row, not five) */
+    for (; k + T < k1; k += 2 * T) {
+        int32_t c0 = __ldg(colidx + k), c1 = __ldg(colidx + k + T);
+        double v0 = __ldg(val + k), v1 = __ldg(val + k + T);
+        s += v0 * __ldg(x + c0) + v1 * __ldg(x + c1);
+    }
+    if (k < k1) s += __ldg(val + k) * __ldg(x + __ldg(colidx + k));
     if (T > 1) {
         unsigned mask = T == 32 ? 0xffffffffu : (((1u << T) - 1u) << ((threadIdx.x & 31) / T * T));
         for (int o = T / 2; o > 0; o /= 2)
@@ -190,50 +197,60 @@ extern "C" tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t
 
 /* ---- fused dots ------------------------------------------------------------ */
 
-/* Each thread keeps n partial sums over a grid-stride loop, blocks reduce
- * them in shared memory and store n partials; the last block to finish
- * (threadfence + counter) adds the partials in block order, so the result
- * does not depend on scheduling. */
+/* Block-wide sum of v (every thread gets it); sh holds BLOCK / 32 doubles. */
+__device__ static double block_sum(double v, double *sh)
+{
+    int lane = threadIdx.x & 31, wid = threadIdx.x / 32;
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    __syncthreads(); /* sh reused across calls */
+    if (lane == 0) sh[wid] = v;
+    __syncthreads();
+    double t = 0.0;
+    for (int w = 0; w < BLOCK / 32; w++)
+        t += sh[w];
+    return t;
+}
+
+/* Each thread keeps N partial sums over a grid-stride loop (the first
+ * a.n used; N a compile-time bound so they stay in registers), blocks
+ * reduce them and store their partials; the last block to finish
+ * (threadfence, barrier, counter) adds the partials with all its threads
+ * in a fixed order, so the result does not depend on scheduling. */
+template <int N>
 __global__ void __launch_bounds__(BLOCK)
     tl_dots_kernel(tl_cu_dot_args a, int64_t len, double *part, unsigned *count, double *out)
 {
-    __shared__ double sh[TL_CU_DOT_MAX][BLOCK / 32];
+    __shared__ double sh[BLOCK / 32];
     __shared__ int last;
-    double acc[TL_CU_DOT_MAX];
+    double acc[N];
 #pragma unroll
-    for (int k = 0; k < TL_CU_DOT_MAX; k++)
+    for (int k = 0; k < N; k++)
         acc[k] = 0.0;
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
 #pragma unroll
-        for (int k = 0; k < TL_CU_DOT_MAX; k++)
+        for (int k = 0; k < N; k++)
             if (k < a.n) acc[k] += a.x[k][i] * a.y[k][i];
     }
-    int lane = threadIdx.x & 31, wid = threadIdx.x / 32;
 #pragma unroll
-    for (int k = 0; k < TL_CU_DOT_MAX; k++) {
+    for (int k = 0; k < N; k++) {
         if (k >= a.n) break;
-        double v = acc[k];
-        for (int o = 16; o > 0; o /= 2)
-            v += __shfl_down_sync(0xffffffffu, v, o);
-        if (lane == 0) sh[k][wid] = v;
-    }
-    __syncthreads();
-    if (threadIdx.x < a.n) {
-        double v = 0.0;
-        for (int w = 0; w < BLOCK / 32; w++)
-            v += sh[threadIdx.x][w];
-        part[(int64_t)blockIdx.x * TL_CU_DOT_MAX + threadIdx.x] = v;
+        double v = block_sum(acc[k], sh);
+        if (threadIdx.x == 0) part[(int64_t)blockIdx.x * TL_CU_DOT_MAX + k] = v;
     }
     __threadfence();
+    __syncthreads(); /* every partial of this block is written and fenced */
     if (threadIdx.x == 0) last = atomicAdd(count, 1u) == gridDim.x - 1;
     __syncthreads();
     if (!last) return;
-    if (threadIdx.x < a.n) {
+    __threadfence();
+    for (int k = 0; k < a.n; k++) {
         double v = 0.0;
-        for (unsigned b = 0; b < gridDim.x; b++)
-            v += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + threadIdx.x];
-        out[threadIdx.x] = v;
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK)
+            v += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + k];
+        v = block_sum(v, sh);
+        if (threadIdx.x == 0) out[k] = v;
     }
     if (threadIdx.x == 0) *count = 0;
 }
@@ -243,9 +260,20 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
 {
     TL_CHECK(a->n >= 1 && a->n <= TL_CU_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", a->n,
              TL_CU_DOT_MAX);
-    unsigned g = grid_for(len, BLOCK * 4);
+    unsigned g = grid_for(len, BLOCK * 2);
     if (g > TL_CU_DOT_BLOCKS) g = TL_CU_DOT_BLOCKS;
-    tl_dots_kernel<<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    if (a->n <= 1)
+        tl_dots_kernel<1><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 2)
+        tl_dots_kernel<2><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 3)
+        tl_dots_kernel<3><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 5)
+        tl_dots_kernel<5><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 8)
+        tl_dots_kernel<8><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else
+        tl_dots_kernel<TL_CU_DOT_MAX><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
     return launched();
 }
 
@@ -253,12 +281,16 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
 
 /* Thread 0 of every block runs the scalar program on the reduced dots into
  * shared registers (a few flops on values in L2: cheaper than a launch),
- * block 0 also stores registers and the next state. Then every entry
- * applies the updates in order; each distinct vector is read from DRAM
- * once (repeat reads of an entry hit L1), each y written once per update.
- * The loops over updates and terms are unrolled so that the pointers stay
- * in the constant bank of the kernel parameters. */
-#define UPD_GRID_MAX 4096
+ * block 0 also stores registers and the next state. Then, per entry, every
+ * term that reads memory is loaded first (all loads independent, so each
+ * thread has them all in flight: the memory-level parallelism a chain of
+ * dependent load-store updates lacks), the updates are applied in order
+ * in registers (a term reading a vector an earlier update of the call
+ * wrote takes that update's register, a.u[j].src), and each y is stored
+ * once. Distinct vectors cross DRAM once; repeated loads of one vector hit
+ * L1. NU x NT is a compile-time bound of the shape (registers). */
+#define UPD_GRID_MAX 8192
+template <int NU, int NT>
 __global__ void __launch_bounds__(BLOCK) tl_update_kernel(tl_cu_update_args a, int64_t len)
 {
     __shared__ double regs[TL_SC_REGS];
@@ -285,14 +317,30 @@ __global__ void __launch_bounds__(BLOCK) tl_update_kernel(tl_cu_update_args a, i
     __syncthreads();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
+        double t[NU][NT], r[NU];
 #pragma unroll
-        for (int j = 0; j < TL_CU_UPD_MAX; j++) {
+        for (int j = 0; j < NU; j++)
+#pragma unroll
+            for (int k = 0; k < NT; k++)
+                if (j < a.nu && k < a.u[j].nterms && a.u[j].src[k] < 0) t[j][k] = a.u[j].x[k][i];
+#pragma unroll
+        for (int j = 0; j < NU; j++) {
             if (j >= a.nu) break;
-            double t = c[j][0] * a.u[j].x[0][i];
+            double acc = 0.0;
 #pragma unroll
-            for (int k = 1; k < TL_CU_UPD_TERMS; k++)
-                if (k < a.u[j].nterms) t += c[j][k] * a.u[j].x[k][i];
-            a.u[j].y[i] = t;
+            for (int k = 0; k < NT; k++) {
+                if (k >= a.u[j].nterms) break;
+                int sj = a.u[j].src[k];
+                double v = t[j][k];
+                if (sj >= 0) {
+#pragma unroll
+                    for (int q = 0; q < j; q++)
+                        if (q == sj) v = r[q];
+                }
+                acc = k == 0 ? c[j][0] * v : acc + c[j][k] * v;
+            }
+            r[j] = acc;
+            a.u[j].y[i] = acc;
         }
     }
 }
@@ -301,9 +349,21 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, c
 {
     TL_CHECK(a->nu >= 1 && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates", a->nu);
     if (len == 0 && a->prog == TL_SC_NONE) return TL_OK;
+    int nt = 1;
+    for (int j = 0; j < a->nu; j++)
+        if (a->u[j].nterms > nt) nt = a->u[j].nterms;
     unsigned g = grid_for(len, BLOCK);
     if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
-    tl_update_kernel<<<g, BLOCK, 0, s>>>(*a, len);
+    if (a->nu <= 4 && nt <= 2)
+        tl_update_kernel<4, 2><<<g, BLOCK, 0, s>>>(*a, len);
+    else if (a->nu <= 4 && nt <= 3)
+        tl_update_kernel<4, 3><<<g, BLOCK, 0, s>>>(*a, len);
+    else if (a->nu <= 8 && nt <= 2)
+        tl_update_kernel<8, 2><<<g, BLOCK, 0, s>>>(*a, len);
+    else if (a->nu <= 8 && nt <= 3)
+        tl_update_kernel<8, 3><<<g, BLOCK, 0, s>>>(*a, len);
+    else
+        tl_update_kernel<TL_CU_UPD_MAX, TL_CU_UPD_TERMS><<<g, BLOCK, 0, s>>>(*a, len);
     return launched();
 }
 

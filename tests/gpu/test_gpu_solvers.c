@@ -37,9 +37,16 @@ static void need_gpu(void)
 }
 
 /* The output blocks of one trilap-solve run. */
-static int parse(const char *out, block *b, int max)
+static int parse(const char *out_in, block *b, int max)
 {
     int n = 0;
+    /* every block starts with "solver: " on a line of its own, the first
+     * at offset 0: search a copy that starts with a newline */
+    size_t len = strlen(out_in);
+    char *out = malloc(len + 2);
+    TL_ASSERT(out);
+    out[0] = '\n';
+    memcpy(out + 1, out_in, len + 1);
     for (const char *p = strstr(out, "\nsolver: "); p && n < max; p = strstr(p + 1, "\nsolver: ")) {
         block *k = &b[n++];
         memset(k, 0, sizeof *k);
@@ -55,6 +62,7 @@ static int parse(const char *out, block *b, int max)
         q = strstr(p, "\nconverged: yes");
         k->converged = q && (!end || q < end);
     }
+    free(out);
     return n;
 }
 
@@ -81,33 +89,92 @@ static double *history(const char *path, int *n)
 }
 
 static const char *const schedules[] = {"sync", "two-stream", "three-naive", "three-split"};
+static const int ranks[] = {1, 2, 4};
+enum { NRANKS = 3 };
 
-/* One matrix, one solver set: the host reference per rank count, then
- * every GPU configuration against it. */
-static void compare(const char *matrix, const char *solvers, const char *extra)
+/* Host reference runs of one matrix: blocks per rank count. */
+typedef struct reference {
+    block b[NRANKS][MAXBLK];
+    int n[NRANKS];
+} reference;
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / (fabs(b) > 0 ? fabs(b) : 1.0);
+}
+
+/* How far rounding order alone moves a method on this matrix: the host
+ * runs on 1, 2 and 4 ranks sum in different orders. *spread: the largest
+ * difference of their iteration counts; returns the number of leading
+ * history entries (at most 50) on which they agree within 1e-9. */
+static int rounding_window(const char *dir, const reference *ref, const char *sv, const char *sc,
+                           long *spread)
+{
+    long lo = -1, hi = -1;
+    int window = HIST;
+    double *h1 = NULL;
+    int n1 = 0;
+    for (int r = 0; r < NRANKS; r++) {
+        const block *h = find(ref->b[r], ref->n[r], sv, sc);
+        if (!h) continue;
+        if (lo < 0 || h->iterations < lo) lo = h->iterations;
+        if (hi < 0 || h->iterations > hi) hi = h->iterations;
+        char path[600];
+        snprintf(path, sizeof path, "%s/host%d.csv.%s.%s", dir, ranks[r], sc, sv);
+        int n = 0;
+        double *hh = history(path, &n);
+        if (!h1) {
+            h1 = hh;
+            n1 = n;
+            continue;
+        }
+        int k = 0;
+        while (k < n && k < n1 && rel(hh[k], h1[k]) <= 1e-9)
+            k++;
+        if (k < window) window = k;
+        free(hh);
+    }
+    free(h1);
+    *spread = hi - lo;
+    return window;
+}
+
+/* One matrix, one solver set: host references on 1, 2 and 4 ranks, then
+ * every GPU configuration against the reference of its rank count:
+ *   iterations within max(1, 2 x what rounding order alone moves them);
+ *   history within 1e-8 relative (+ 1e-14 ||r0||, the rounding level of
+ *   the first residual, for entries near convergence) over the first 50
+ *   entries, or over as many as the host runs themselves agree on to 1e-9
+ *   (on ill-conditioned inputs, rounding order alone separates them
+ *   earlier: measured and printed);
+ *   the same converged flag; the true residual (recomputed on the GPU)
+ *   within 10x the host's. */
+static void compare(const char *matrix, const char *solvers_in, const char *extra)
 {
     need_gpu();
     const char *dir = tl_test_tmpdir();
-    static const int ranks[] = {1, 2, 4};
     const char *mpirun = getenv("TL_MPIRUN");
     int have_mpi = strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") == 0 && mpirun && *mpirun;
-    char cmd[8192], solvers_copy[256];
+    char cmd[8192], solvers[256], copy[256];
+    /* always a list, so history files are named .SCHEDULE.SOLVER */
+    snprintf(solvers, sizeof solvers, "%s%s", solvers_in, strchr(solvers_in, ',') ? "" : ",cg");
     int failures = 0, compared = 0;
-    for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ri++) {
-        int np = ranks[ri];
-        /* host reference: thread ranks, same partition (block) */
+    static reference ref;
+    memset(&ref, 0, sizeof ref);
+    for (int r = 0; r < NRANKS; r++) {
         snprintf(cmd, sizeof cmd,
                  "%s --launcher threads --ranks %d --no-gpu --partition block --schedule all "
                  "--solver %s --warmup 0 --repeat 1 --no-stats --history %s/host%d.csv %s %s",
-                 bin(), np, solvers, dir, np, extra, matrix);
+                 bin(), ranks[r], solvers, dir, ranks[r], extra, matrix);
         char *out = NULL, *err = NULL;
         int rc = tl_test_run(cmd, &out, &err);
         TL_ASSERT_MSG(rc == 0 || rc == 3, "host reference exited %d: %s\n%s", rc, cmd, err);
-        block hb[MAXBLK];
-        char *hout = out;
-        int nh = parse(hout, hb, MAXBLK);
+        ref.n[r] = parse(out, ref.b[r], MAXBLK);
+        free(out);
         free(err);
-        /* GPU configurations with this rank count */
+    }
+    for (int r = 0; r < NRANKS; r++) {
+        int np = ranks[r];
         const char *how[3];
         char cfg[3][1200];
         int ncfg = 0;
@@ -131,7 +198,7 @@ static void compare(const char *matrix, const char *solvers, const char *extra)
                      "--repeat 1 --no-stats --history %s/gpu%d_%d.csv %s %s",
                      cfg[c], solvers, dir, np, c, extra, matrix);
             char *gout = NULL, *gerr = NULL;
-            rc = tl_test_run(cmd, &gout, &gerr);
+            int rc = tl_test_run(cmd, &gout, &gerr);
             if (rc != 0 && rc != 3) {
                 fprintf(stderr, "FAIL %s, %d ranks (%s): exit %d\n%s\n%s\n", matrix, np, how[c], rc,
                         cmd, gerr);
@@ -142,11 +209,11 @@ static void compare(const char *matrix, const char *solvers, const char *extra)
             }
             block gb[MAXBLK];
             int ng = parse(gout, gb, MAXBLK);
-            snprintf(solvers_copy, sizeof solvers_copy, "%s", solvers);
-            for (char *save = NULL, *sv = strtok_r(solvers_copy, ",", &save); sv;
+            snprintf(copy, sizeof copy, "%s", solvers_in);
+            for (char *save = NULL, *sv = strtok_r(copy, ",", &save); sv;
                  sv = strtok_r(NULL, ",", &save))
                 for (size_t si = 0; si < 4; si++) {
-                    const block *h = find(hb, nh, sv, schedules[si]);
+                    const block *h = find(ref.b[r], ref.n[r], sv, schedules[si]);
                     const block *g = find(gb, ng, sv, schedules[si]);
                     if (!h || !g) {
                         fprintf(stderr, "FAIL %s %s %s, %d ranks (%s): no output block\n", matrix,
@@ -154,28 +221,31 @@ static void compare(const char *matrix, const char *solvers, const char *extra)
                         failures++;
                         continue;
                     }
+                    long spread = 0;
+                    int window = rounding_window(dir, &ref, sv, schedules[si], &spread);
                     char hp[600], gp[600];
                     snprintf(hp, sizeof hp, "%s/host%d.csv.%s.%s", dir, np, schedules[si], sv);
                     snprintf(gp, sizeof gp, "%s/gpu%d_%d.csv.%s.%s", dir, np, c, schedules[si], sv);
-                    if (!strchr(solvers, ',')) {
-                        snprintf(hp, sizeof hp, "%s/host%d.csv.%s", dir, np, schedules[si]);
-                        snprintf(gp, sizeof gp, "%s/gpu%d_%d.csv.%s", dir, np, c, schedules[si]);
-                    }
                     int nhh = 0, ngh = 0;
                     double *hh = history(hp, &nhh), *gh = history(gp, &ngh);
                     double worst = 0;
                     int n = nhh < ngh ? nhh : ngh;
+                    if (n > window) n = window;
                     for (int k = 0; k < n; k++) {
-                        double d = fabs(gh[k] - hh[k]) / (fabs(hh[k]) > 0 ? fabs(hh[k]) : 1.0);
-                        if (d > worst) worst = d;
+                        double d = fabs(gh[k] - hh[k]) / (1e-8 * fabs(hh[k]) + 1e-14 * fabs(hh[0]));
+                        if (d > worst) worst = d; /* <= 1: within tolerance */
                     }
                     long di = labs(g->iterations - h->iterations);
-                    int ok = di <= 1 && worst <= 1e-8 && g->converged == h->converged;
+                    long itol = 2 * spread > 1 ? 2 * spread : 1;
+                    int ok = di <= itol && worst <= 1.0 && g->converged == h->converged &&
+                             g->true_residual <= 10 * h->true_residual + 1e-300 && ngh > 0;
                     fprintf(stderr,
-                            "%s %s %-12s %-12s ranks %d (%s): iterations %ld host %ld, "
-                            "history rel diff %.2e over %d, true residual %.3e\n",
+                            "%s %s %-12s %-12s ranks %d (%s): iterations %ld, host %ld (tolerance "
+                            "%ld), history %.2f of tolerance over %d (host-host window %d), true "
+                            "residual %.3e, host %.3e\n",
                             ok ? "ok  " : "FAIL", matrix, sv, schedules[si], np, how[c],
-                            g->iterations, h->iterations, worst, n, g->true_residual);
+                            g->iterations, h->iterations, itol, worst, n, window, g->true_residual,
+                            h->true_residual);
                     failures += !ok;
                     compared++;
                     free(hh);
@@ -184,10 +254,10 @@ static void compare(const char *matrix, const char *solvers, const char *extra)
             free(gout);
             free(gerr);
         }
-        free(hout);
     }
     fprintf(stderr, "%d comparisons, %d failures\n", compared, failures);
-    TL_ASSERT_MSG(failures == 0, "%d of %d comparisons failed (lines above)", failures, compared);
+    TL_ASSERT_MSG(compared > 0 && failures == 0, "%d of %d comparisons failed (lines above)",
+                  failures, compared);
 }
 
 TL_TEST(cg_family_1138_bus)
