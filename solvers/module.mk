@@ -55,3 +55,5 @@ GPU_TESTS += test_gpu_solvers
 test_gpu_solvers_DEPS := runtime
 HOST_TESTS += test_solve_scalars
 test_solve_scalars_DEPS := runtime
+HOST_TESTS += test_cuda_update_entry
+test_cuda_update_entry_DEPS := runtime

@@ -281,17 +281,17 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
 
 /* Thread 0 of every block runs the scalar program on the reduced dots into
  * shared registers (a few flops on values in L2: cheaper than a launch),
- * block 0 also stores registers and the next state. Then, per entry, every
- * term that reads memory is loaded first (all loads independent, so each
- * thread has them all in flight: the memory-level parallelism a chain of
- * dependent load-store updates lacks), the updates are applied in order
- * in registers (a term reading a vector an earlier update of the call
- * wrote takes that update's register, a.u[j].src), and each y is stored
- * once. Distinct vectors cross DRAM once; repeated loads of one vector hit
- * L1. NU x NT is a compile-time bound of the shape (registers). */
+ * block 0 also stores registers and the next state. Then each entry goes
+ * through tl_cu_update_entry (update_entry.h): all loads first, the
+ * memory-level parallelism a chain of dependent load-store updates lacks.
+ * Distinct vectors cross DRAM once; repeated loads of one vector hit L1.
+ * NU x NT is a compile-time bound of the shape (registers). The argument
+ * block is __grid_constant__, so its address can be taken without a copy
+ * to local memory. */
 #define UPD_GRID_MAX 8192
 template <int NU, int NT>
-__global__ void __launch_bounds__(BLOCK) tl_update_kernel(tl_cu_update_args a, int64_t len)
+__global__ void __launch_bounds__(BLOCK)
+    tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len)
 {
     __shared__ double regs[TL_SC_REGS];
     __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
@@ -316,33 +316,8 @@ __global__ void __launch_bounds__(BLOCK) tl_update_kernel(tl_cu_update_args a, i
     }
     __syncthreads();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
-        double t[NU][NT], r[NU];
-#pragma unroll
-        for (int j = 0; j < NU; j++)
-#pragma unroll
-            for (int k = 0; k < NT; k++)
-                if (j < a.nu && k < a.u[j].nterms && a.u[j].src[k] < 0) t[j][k] = a.u[j].x[k][i];
-#pragma unroll
-        for (int j = 0; j < NU; j++) {
-            if (j >= a.nu) break;
-            double acc = 0.0;
-#pragma unroll
-            for (int k = 0; k < NT; k++) {
-                if (k >= a.u[j].nterms) break;
-                int sj = a.u[j].src[k];
-                double v = t[j][k];
-                if (sj >= 0) {
-#pragma unroll
-                    for (int q = 0; q < j; q++)
-                        if (q == sj) v = r[q];
-                }
-                acc = k == 0 ? c[j][0] * v : acc + c[j][k] * v;
-            }
-            r[j] = acc;
-            a.u[j].y[i] = acc;
-        }
-    }
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride)
+        tl_cu_update_entry(&a, c, i, NU, NT);
 }
 
 extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, cudaStream_t s)

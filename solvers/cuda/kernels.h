@@ -15,6 +15,7 @@ extern "C" {
 #endif
 
 #include "runtime/error.h"
+#include "solvers/cuda/update_entry.h"
 #include "solvers/scalars.h"
 
 /* A CSR block on the device: rows [0, nrows) of y, columns index x. */
@@ -58,39 +59,8 @@ typedef struct tl_cu_dot_args {
 tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsigned *d_count,
                      double *d_out, cudaStream_t s);
 
-/* Fused updates, applied in order per entry: for each entry i and update
- * j in turn, y_j[i] = sum_k c_jk x_jk[i]. A coefficient is coef times a
- * scalar register when sref > 0 (register sref - 1 of the scalar program
- * the kernel's prologue ran, see scalars.h), else coef itself. The caller
- * fills src (tl_cu_update_link). */
-enum { TL_CU_UPD_MAX = 12, TL_CU_UPD_TERMS = 4 };
-typedef struct tl_cu_update {
-    double *y;
-    int nterms;
-    const double *x[TL_CU_UPD_TERMS];
-    double coef[TL_CU_UPD_TERMS];
-    signed char sref[TL_CU_UPD_TERMS];
-    /* the earlier update of the call that wrote x[k] last (its value is
-     * taken from there), or -1: x[k] is read from memory */
-    signed char src[TL_CU_UPD_TERMS];
-} tl_cu_update;
-typedef struct tl_cu_update_args {
-    int nu;
-    tl_cu_update u[TL_CU_UPD_MAX];
-    tl_sc_prog prog; /* program of the prologue (TL_SC_NONE: registers unused) */
-    tl_sc_io io;     /* its inputs and outputs in device memory */
-} tl_cu_update_args;
+/* Fused updates: types and the per-entry arithmetic in update_entry.h. */
 tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, cudaStream_t s);
-/* Fill every term's src from the pointers (host side). */
-static inline void tl_cu_update_link(tl_cu_update_args *a)
-{
-    for (int j = 0; j < a->nu; j++)
-        for (int k = 0; k < a->u[j].nterms; k++) {
-            a->u[j].src[k] = -1;
-            for (int q = 0; q < j; q++)
-                if (a->u[q].y == a->u[j].x[k]) a->u[j].src[k] = (signed char)q;
-        }
-}
 
 /* Run a scalar program alone (one thread), when no update follows. */
 tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s);
