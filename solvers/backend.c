@@ -1,5 +1,6 @@
 #include "solvers/backend.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "runtime/comm.h"
@@ -57,12 +58,37 @@ tl_status tl_backend_init_base(tl_backend *be, const tl_backend_ops *ops, tl_ctx
         g[1] += diag_local[i] <= 0.0 || diag_local[i] != diag_local[i];
         g[2] += diag_local[i] == 0.0;
     }
+    /* ||A||_inf and the longest row, for the rounding-error bounds of the
+     * pipelined methods (method_pipecg.c) */
+    double amax = 0.0;
+    int64_t rmax = 0;
+    for (int64_t i = 0; i < m->nowned; i++) {
+        double s = 0.0;
+        const tl_csr *parts[2] = {&m->diag, &m->offd};
+        int64_t len = 0;
+        for (int q = 0; q < 2; q++) {
+            const tl_csr *a = parts[q];
+            if (a->nrows <= i || !a->rowptr) continue;
+            for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+                s += fabs(a->val[k]);
+            len += a->rowptr[i + 1] - a->rowptr[i];
+        }
+        if (s > amax || s != s) amax = s;
+        if (len > rmax) rmax = len;
+    }
+    int64_t gmax = rmax;
     /* A one-rank context without host communication (unit tests, serial
      * reference) has nothing to reduce. */
-    if (ctx->size > 1 || ctx->hc) TL_TRY(tl_comm_allreduce(ctx, g, 3, TL_INT64, TL_SUM));
+    if (ctx->size > 1 || ctx->hc) {
+        TL_TRY(tl_comm_allreduce(ctx, g, 3, TL_INT64, TL_SUM));
+        TL_TRY(tl_comm_allreduce(ctx, &amax, 1, TL_DOUBLE, TL_MAX));
+        TL_TRY(tl_comm_allreduce(ctx, &gmax, 1, TL_INT64, TL_MAX));
+    }
     be->nnz_global = g[0];
     be->nonpos_diag = g[1];
     be->zero_diag = g[2];
+    be->norm_inf = amax;
+    be->max_row_nnz = gmax;
     tl_backend_stats_reset(be);
     return TL_OK;
 }

@@ -11,6 +11,7 @@
 #include "solvers/backend.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,11 +28,21 @@
  * costs more than it saves. */
 #define HOST_OMP_MIN 16384
 
+/* A CSR block with its column indices as int32 when they fit (every local
+ * block does in practice): 12 instead of 16 bytes per nonzero, the same
+ * as PETSc's AIJ, on the operation that moves the most bytes. */
+typedef struct host_csr {
+    const tl_csr *a;
+    int32_t *col32; /* NULL: use a->colidx */
+} host_csr;
+
 typedef struct host_slot {
     double buf[TL_DOT_MAX];
     int n;
     int active;
     tl_request *req;
+    double pend[TL_DOT_MAX]; /* update_sq sums waiting for the next dot_begin */
+    int npend;
 } host_slot;
 
 typedef struct host_backend {
@@ -40,6 +51,7 @@ typedef struct host_backend {
     int comm;           /* 0: one rank without host communication */
     tl_halo_xchg *halo; /* NULL without neighbours to talk to */
     double *dinv;       /* Jacobi: 1 / diagonal */
+    host_csr diag, offd;
     host_slot slot[TL_DOT_SLOTS];
     int halo_pending;
 } host_backend;
@@ -51,12 +63,36 @@ static inline host_backend *hb_of(tl_backend *be)
 
 /* ---- kernels --------------------------------------------------------- */
 
+/* Vectorise a loop without asking the cost model (-O2 would not version
+ * the loops below for aliasing): every loop marked so reads entry i of
+ * its inputs before it writes entry i of its output, so lanes never see
+ * each other's writes, also when y is one of the x. */
+#if TL_HAVE_OPENMP
+#define HOST_SIMD _Pragma("omp simd")
+#define HOST_SIMD_SUM_T _Pragma("omp simd reduction(+ : t)") /* the sum is named t */
+#else
+#define HOST_SIMD
+#define HOST_SIMD_SUM_T
+#endif
+
 /* y[r0..r1) = A x, or += when accumulate. */
-static void csr_rows_serial(const tl_csr *a, int64_t r0, int64_t r1, const double *x, double *y,
+static void csr_rows_serial(const host_csr *h, int64_t r0, int64_t r1, const double *x, double *y,
                             int accumulate)
 {
-    const int64_t *rp = a->rowptr, *ci = a->colidx;
+    const tl_csr *a = h->a;
+    const int64_t *rp = a->rowptr;
     const double *v = a->val;
+    if (h->col32) {
+        const int32_t *ci = h->col32;
+        for (int64_t i = r0; i < r1; i++) {
+            double s = accumulate ? y[i] : 0.0;
+            for (int64_t k = rp[i]; k < rp[i + 1]; k++)
+                s += v[k] * x[ci[k]];
+            y[i] = s;
+        }
+        return;
+    }
+    const int64_t *ci = a->colidx;
     for (int64_t i = r0; i < r1; i++) {
         double s = accumulate ? y[i] : 0.0;
         for (int64_t k = rp[i]; k < rp[i + 1]; k++)
@@ -65,45 +101,83 @@ static void csr_rows_serial(const tl_csr *a, int64_t r0, int64_t r1, const doubl
     }
 }
 
-static void csr_rows(const tl_csr *a, int64_t r0, int64_t r1, const double *x, double *y,
+static void csr_rows(const host_csr *h, int64_t r0, int64_t r1, const double *x, double *y,
                      int accumulate, int nthreads)
 {
+    const tl_csr *a = h->a;
     /* small products on one thread: entering a parallel region costs more */
     if (nthreads <= 1 || a->rowptr[r1] - a->rowptr[r0] < HOST_OMP_MIN) {
-        csr_rows_serial(a, r0, r1, x, y, accumulate);
+        csr_rows_serial(h, r0, r1, x, y, accumulate);
         return;
     }
     int64_t nb = (r1 - r0 + 255) / 256;
 #pragma omp parallel for num_threads(nthreads) schedule(static)
     for (int64_t b = 0; b < nb; b++) {
         int64_t i0 = r0 + b * 256, i1 = i0 + 256 < r1 ? i0 + 256 : r1;
-        csr_rows_serial(a, i0, i1, x, y, accumulate);
+        csr_rows_serial(h, i0, i1, x, y, accumulate);
     }
 }
 
-/* Updates and dots work on chunks of CHUNK entries: inner loops the
- * compiler vectorises, data that stays in L1 between the fused terms. */
+/* Updates and dots work on chunks of CHUNK entries: every fused update
+ * of a chunk runs before the next chunk, so a vector written by one update
+ * and read by a later one is still in L1. */
 #define CHUNK 512
 
-static void update_chunk(const tl_update *u, int nu, int64_t i0, int64_t i1)
+/* One update over [i0, i0 + len): y = sum_k c_k x_k, entry by entry (y may
+ * be one of the x: each entry is read before it is written). */
+static void update_range(const tl_update *w, int64_t i0, int64_t len)
 {
-    double tmp[CHUNK];
-    int64_t len = i1 - i0;
-    for (int j = 0; j < nu; j++) {
-        const tl_update *w = &u[j];
-        const double *x0 = w->x[0]->data + i0;
-        double c0 = w->coef[0];
+    double *y = w->y->data + i0;
+    const double *x0 = w->x[0]->data + i0;
+    double c0 = w->coef[0];
+    switch (w->nterms) {
+    case 1:
+        HOST_SIMD
         for (int64_t i = 0; i < len; i++)
-            tmp[i] = c0 * x0[i];
-        for (int k = 1; k < w->nterms; k++) {
-            const double *xk = w->x[k]->data + i0;
-            double ck = w->coef[k];
-            for (int64_t i = 0; i < len; i++)
-                tmp[i] += ck * xk[i];
-        }
-        double *y = w->y->data + i0;
+            y[i] = c0 * x0[i];
+        break;
+    case 2: {
+        const double *x1 = w->x[1]->data + i0;
+        double c1 = w->coef[1];
+        HOST_SIMD
         for (int64_t i = 0; i < len; i++)
-            y[i] = tmp[i];
+            y[i] = c0 * x0[i] + c1 * x1[i];
+        break;
+    }
+    case 3: {
+        const double *x1 = w->x[1]->data + i0, *x2 = w->x[2]->data + i0;
+        double c1 = w->coef[1], c2 = w->coef[2];
+        HOST_SIMD
+        for (int64_t i = 0; i < len; i++)
+            y[i] = c0 * x0[i] + c1 * x1[i] + c2 * x2[i];
+        break;
+    }
+    default: {
+        const double *x1 = w->x[1]->data + i0, *x2 = w->x[2]->data + i0,
+                     *x3 = w->x[3]->data + i0;
+        double c1 = w->coef[1], c2 = w->coef[2], c3 = w->coef[3];
+        HOST_SIMD
+        for (int64_t i = 0; i < len; i++)
+            y[i] = c0 * x0[i] + c1 * x1[i] + c2 * x2[i] + c3 * x3[i];
+        break;
+    }
+    }
+}
+
+/* The fused updates of one chunk; then, when nsq > 0, acc[k] += the sum
+ * of squares of sq[k] over the chunk (values after the updates). */
+static void update_chunk(const tl_update *u, int nu, int64_t i0, int64_t i1, int nsq,
+                         tl_vec *const *sq, double *acc)
+{
+    for (int j = 0; j < nu; j++)
+        update_range(&u[j], i0, i1 - i0);
+    for (int k = 0; k < nsq; k++) {
+        const double *v = sq[k]->data;
+        double t = 0.0;
+        HOST_SIMD_SUM_T
+        for (int64_t i = i0; i < i1; i++)
+            t += v[i] * v[i];
+        acc[k] += t;
     }
 }
 
@@ -112,29 +186,23 @@ static void dot_chunk(int n, const double *const *xs, const double *const *ys, i
 {
     for (int k = 0; k < n; k++) {
         const double *x = xs[k], *y = ys[k];
-        /* four partial sums: a dependency chain the core can overlap (and
-         * the compiler may vectorise) without -ffast-math */
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        int64_t i = i0;
-        for (; i + 4 <= i1; i += 4) {
-            s0 += x[i] * y[i];
-            s1 += x[i + 1] * y[i + 1];
-            s2 += x[i + 2] * y[i + 2];
-            s3 += x[i + 3] * y[i + 3];
-        }
-        for (; i < i1; i++)
-            s0 += x[i] * y[i];
-        acc[k] += (s0 + s1) + (s2 + s3);
+        double t = 0.0;
+        HOST_SIMD_SUM_T
+        for (int64_t i = i0; i < i1; i++)
+            t += x[i] * y[i];
+        acc[k] += t;
     }
 }
 
 /* Bytes a CSR product over rows [r0, r1) moves: values and column indices,
  * row pointers, y written (and read when accumulating), x read once. */
-static double csr_bytes(const tl_csr *a, int64_t r0, int64_t r1, int64_t xlen, int accumulate)
+static double csr_bytes(const host_csr *h, int64_t r0, int64_t r1, int64_t xlen, int accumulate)
 {
+    const tl_csr *a = h->a;
     double nz = (double)(a->rowptr[r1] - a->rowptr[r0]);
     double rows = (double)(r1 - r0);
-    return nz * (sizeof(double) + sizeof(int64_t)) + rows * sizeof(int64_t) +
+    double idx = h->col32 ? sizeof(int32_t) : sizeof(int64_t);
+    return nz * (sizeof(double) + idx) + rows * sizeof(int64_t) +
            rows * sizeof(double) * (accumulate ? 2 : 1) + (double)xlen * sizeof(double);
 }
 
@@ -188,15 +256,26 @@ static tl_status host_fill(tl_backend *be, tl_vec *v, double alpha)
 
 /* ---- fused updates ----------------------------------------------------- */
 
-static tl_status host_update(tl_backend *be, const tl_update *u, int nu)
+/* update and update_sq: the fused pass, with nsq sums of squares into
+ * slot `slot` when nsq > 0. */
+static tl_status host_update_pass(tl_backend *be, const tl_update *u, int nu, int slot, int nsq,
+                                  tl_vec *const *sq)
 {
     TL_CHECK(nu >= 1 && nu <= TL_UPDATE_MAX, TL_ERR_INVAL, "%d updates (1..%d)", nu, TL_UPDATE_MAX);
     for (int j = 0; j < nu; j++)
         TL_CHECK(u[j].nterms >= 1 && u[j].nterms <= TL_UPDATE_MAXTERMS && u[j].y, TL_ERR_INVAL,
                  "update %d: %d terms", j, u[j].nterms);
+    host_slot *hs = NULL;
+    if (nsq > 0) {
+        TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+        hs = &hb_of(be)->slot[slot];
+        TL_CHECK(!hs->active && nsq <= TL_DOT_MAX, TL_ERR_INVAL,
+                 "update_sq: %d sums into slot %d (active %d)", nsq, slot, hs->active);
+    }
     /* Memory traffic of one fused pass: each vector read before the pass
-     * writes it, and each vector written, once. */
-    const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
+     * writes it, and each vector written, once (the squared vectors are
+     * among them, or read once more). */
+    const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS + TL_DOT_MAX], *wr[TL_UPDATE_MAX];
     int nrd = 0, nwr = 0;
     for (int j = 0; j < nu; j++) {
         for (int k = 0; k < u[j].nterms; k++) {
@@ -212,24 +291,49 @@ static tl_status host_update(tl_backend *be, const tl_update *u, int nu)
             dup |= wr[q] == u[j].y;
         if (!dup) wr[nwr++] = u[j].y;
     }
+    for (int k = 0; k < nsq; k++) {
+        int known = 0;
+        for (int q = 0; q < nrd; q++)
+            known |= rd[q] == sq[k];
+        for (int q = 0; q < nwr; q++)
+            known |= wr[q] == sq[k];
+        if (!known) rd[nrd++] = sq[k];
+    }
     int64_t nvec = nrd, nwritten = nwr;
     int64_t n = be->m->nowned;
+    double acc[TL_DOT_MAX] = {0};
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
     int64_t t0 = tl_clock_ns();
     int64_t nchunks = (n + CHUNK - 1) / CHUNK;
     int nt = hb_of(be)->nthreads;
     if (nt <= 1 || n < HOST_OMP_MIN) {
         for (int64_t c = 0; c < nchunks; c++)
-            update_chunk(u, nu, c * CHUNK, (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n);
+            update_chunk(u, nu, c * CHUNK, (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n, nsq, sq, acc);
     } else {
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : acc[:TL_DOT_MAX])
         for (int64_t c = 0; c < nchunks; c++)
-            update_chunk(u, nu, c * CHUNK, (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n);
+            update_chunk(u, nu, c * CHUNK, (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n, nsq, sq, acc);
     }
     tl_backend_stat(be, TL_OP_UPDATE, tl_clock_ns() - t0,
                     (double)(nvec + nwritten) * n * sizeof(double));
     tl_probe_pop(be->ctx);
+    if (hs) {
+        memcpy(hs->pend, acc, (size_t)nsq * sizeof(double));
+        hs->npend = nsq;
+    }
     return TL_OK;
+}
+
+static tl_status host_update(tl_backend *be, const tl_update *u, int nu)
+{
+    return host_update_pass(be, u, nu, 0, 0, NULL);
+}
+
+static tl_status host_update_sq(tl_backend *be, const tl_update *u, int nu, int slot, int nsq,
+                                tl_vec *const *v)
+{
+    TL_CHECK(nsq >= 1, TL_ERR_INVAL, "update_sq with %d vectors", nsq);
+    return host_update_pass(be, u, nu, slot, nsq, v);
 }
 
 /* ---- dots and the allreduce ---------------------------------------------- */
@@ -241,6 +345,8 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     TL_CHECK(n >= 1 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", n, TL_DOT_MAX);
     host_slot *s = &hb->slot[slot];
     TL_CHECK(!s->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
+    TL_CHECK(n + s->npend <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots + %d update_sq sums (max %d)", n,
+             s->npend, TL_DOT_MAX);
     int64_t len = be->m->nowned;
     double acc[TL_DOT_MAX] = {0};
     const double *xs[TL_DOT_MAX], *ys[TL_DOT_MAX];
@@ -271,6 +377,10 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     tl_probe_pop(be->ctx);
 
     memcpy(s->buf, acc, (size_t)n * sizeof(double));
+    /* the sums an update_sq left for this slot ride in the same reduction */
+    memcpy(s->buf + n, s->pend, (size_t)s->npend * sizeof(double));
+    n += s->npend;
+    s->npend = 0;
     s->n = n;
     s->active = 1;
     if (!hb->comm) return TL_OK;
@@ -349,9 +459,9 @@ static void spmv_diag(tl_backend *be, tl_vec *x, tl_vec *y)
     const tl_dist_matrix *m = be->m;
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_diag");
     int64_t t0 = tl_clock_ns();
-    csr_rows(&m->diag, 0, m->nowned, x->data, y->data, 0, hb_of(be)->nthreads);
-    tl_backend_stat(be, TL_OP_SPMV, tl_clock_ns() - t0,
-                    csr_bytes(&m->diag, 0, m->nowned, m->nowned, 0));
+    host_backend *hb = hb_of(be);
+    csr_rows(&hb->diag, 0, m->nowned, x->data, y->data, 0, hb->nthreads);
+    tl_backend_stat(be, TL_OP_SPMV, tl_clock_ns() - t0, csr_bytes(&hb->diag, 0, m->nowned, m->nowned, 0));
     tl_probe_pop(be->ctx);
 }
 
@@ -362,11 +472,11 @@ static void spmv_offd(tl_backend *be, tl_vec *x, tl_vec *y)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_offd");
     int64_t t0 = tl_clock_ns();
     /* offd columns count from 0; ghost values sit after the owned ones */
-    csr_rows(&m->offd, m->ninterior, m->nowned, x->data + m->nowned, y->data, 1,
-             hb_of(be)->nthreads);
+    host_backend *hb = hb_of(be);
+    csr_rows(&hb->offd, m->ninterior, m->nowned, x->data + m->nowned, y->data, 1, hb->nthreads);
     /* the second half of the same product: time added, not counted again */
     be->stats[TL_OP_SPMV].ns += tl_clock_ns() - t0;
-    be->stats[TL_OP_SPMV].bytes += csr_bytes(&m->offd, m->ninterior, m->nowned, m->nghost, 1);
+    be->stats[TL_OP_SPMV].bytes += csr_bytes(&hb->offd, m->ninterior, m->nowned, m->nghost, 1);
     tl_probe_pop(be->ctx);
 }
 
@@ -398,6 +508,7 @@ static tl_status host_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
     int64_t t0 = tl_clock_ns();
     if (d && (hb->nthreads <= 1 || n < HOST_OMP_MIN)) {
+        HOST_SIMD
         for (int64_t i = 0; i < n; i++)
             zv[i] = d[i] * rv[i];
     } else if (d) {
@@ -440,8 +551,23 @@ static void host_destroy(tl_backend **be)
         if (hb->slot[s].req) tl_comm_wait((*be)->ctx, &hb->slot[s].req);
     tl_halo_xchg_destroy(&hb->halo);
     free(hb->dinv);
+    free(hb->diag.col32);
+    free(hb->offd.col32);
     free(hb);
     *be = NULL;
+}
+
+/* int32 column indices when the block's columns fit (else col32 stays
+ * NULL and the kernels read the int64 ones). */
+static tl_status narrow_columns(host_csr *h)
+{
+    const tl_csr *a = h->a;
+    if (a->ncols > INT32_MAX || a->nnz == 0) return TL_OK;
+    h->col32 = malloc((size_t)a->nnz * sizeof *h->col32);
+    TL_CHECK(h->col32, TL_ERR_NOMEM, "%lld column indices", (long long)a->nnz);
+    for (int64_t k = 0; k < a->nnz; k++)
+        h->col32[k] = (int32_t)a->colidx[k];
+    return TL_OK;
 }
 
 static tl_status host_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
@@ -477,6 +603,10 @@ static tl_status host_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
         goto fail;
     }
     if (hb->comm && ctx->size > 1) TL_TRYGOTO(tl_halo_xchg_create(ctx, m, &hb->halo), st, fail);
+    hb->diag.a = &m->diag;
+    hb->offd.a = &m->offd;
+    TL_TRYGOTO(narrow_columns(&hb->diag), st, fail);
+    TL_TRYGOTO(narrow_columns(&hb->offd), st, fail);
     free(diag);
     *out = &hb->base;
     return TL_OK;
@@ -505,4 +635,5 @@ const tl_backend_ops tl_backend_host_ops = {
     .spmv_end = host_spmv_end,
     .precond = host_precond,
     .finish = host_finish,
+    .update_sq = host_update_sq,
 };

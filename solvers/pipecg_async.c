@@ -9,8 +9,15 @@
  * itself and freezes every later iteration (alpha = beta = 0: x, r, u, w
  * stay as they were), so the iteration count and x are those of a method
  * that checked every iteration. On a backend without device scalars the
- * wrappers run the program on the host, with no lag, and the numbers equal
- * method_pipecg.c's. */
+ * wrappers run the same program on the host.
+ *
+ * This is Alg. 4 without method_pipecg.c's robustness measures (explicit
+ * checks of suspect steps, automatic residual replacement), which need a
+ * host decision every iteration: a suspect step stops the method ("not
+ * SPD"), except in benchmark mode once the residual is at rounding level,
+ * where it is taken softly as method_pipecg.c does, so that fixed
+ * iteration counts run past rounding level. */
+#include <float.h>
 #include <math.h>
 
 #include "probes/probes.h"
@@ -24,6 +31,11 @@ enum { R, U, W, M, N, Z, Q, S, P, TMP, NV };
 static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t it,
                      const double *g, tl_status *st)
 {
+    if (g[TL_SC_PCG_SOFT] != 0.0 && res->rounding_at == 0) {
+        /* benchmark mode: the first step the program took softly */
+        res->rounding_at = it;
+        res->rounding_recursive = g[TL_SC_PCG_RNORM];
+    }
     if (tl_solve_check(ctx, prm, res, it, g[TL_SC_PCG_RNORM])) return 1;
     double gamma = g[TL_SC_PCG_GAMMA], delta = g[TL_SC_PCG_DELTA];
     switch ((int)g[TL_SC_PCG_FLAG]) {
@@ -56,8 +68,9 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     tl_vec *v[NV] = {NULL};
     int in_iter = 0;
     int every = be->cfg.check_every > 0 ? be->cfg.check_every : 1;
-    /* how far the host trails: nothing to wait for without device scalars */
-    int lag = tl_be_has_device_scalars(be) ? every : 0;
+    /* how far the host trails (also on the host backend, where nothing
+     * needs waiting for: the same iterations run, frozen, on both) */
+    int lag = every;
     TL_CHECK(2 * every + 2 <= TL_SC_RING, TL_ERR_INVAL, "--check-every %d (at most %d)", every,
              (TL_SC_RING - 2) / 2);
     TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
@@ -94,6 +107,8 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
             double state[TL_SC_STATE] = {0};
             state[TL_SC_ST_RTOL] = prm->rtol > 0 ? prm->rtol * res->base : -1.0;
             state[TL_SC_ST_ATOL] = prm->atol > 0 ? prm->atol : -1.0;
+            int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
+            state[TL_SC_ST_SOFT_TOL] = fixed ? sqrt(DBL_EPSILON) * res->r0norm : -1.0;
             TL_TRYGOTO(tl_be_scalars_init(be, state), st, fail);
         }
         TL_TRYGOTO(tl_be_scalars(be, TL_SC_PIPECG, 0), st, fail);

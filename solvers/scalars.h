@@ -41,7 +41,7 @@ typedef struct tl_sc_io {
 enum {
     TL_SC_PCG_ALPHA = 0,
     TL_SC_PCG_BETA = 1,
-    TL_SC_PCG_NEG_ALPHA = 2,
+    TL_SC_PCG_SOFT = 2,  /* 1: a suspect step taken softly (benchmark mode at rounding level) */
     TL_SC_PCG_FLAG = 3,  /* 0 ok, else TL_SC_FLAG_* (the update then freezes: alpha = beta = 0) */
     TL_SC_PCG_RNORM = 4, /* sqrt((r, r)) */
     TL_SC_PCG_CURV = 5,
@@ -64,7 +64,8 @@ enum {
     TL_SC_ST_ITER = 2,
     TL_SC_ST_STOPPED = 3, /* the flag that froze an earlier iteration, 0 */
     TL_SC_ST_RTOL = 4,    /* stop when ||r|| <= this (negative: never) */
-    TL_SC_ST_ATOL = 5     /* stop when ||r|| <= this (negative: never) */
+    TL_SC_ST_ATOL = 5,    /* stop when ||r|| <= this (negative: never) */
+    TL_SC_ST_SOFT_TOL = 6 /* benchmark mode: ||r|| at rounding level below this (negative: off) */
 };
 
 /* The stopping test of solvers/solve.c (tl_solve_check) on ||r||, without
@@ -76,7 +77,12 @@ TL_HD int tl_sc_converged(double rnorm, const double *st)
     return rnorm == 0.0 || rnorm <= st[TL_SC_ST_RTOL] || rnorm <= st[TL_SC_ST_ATOL];
 }
 
-/* dots = {gamma = (r, u), delta = (w, u), (r, r)}. */
+/* dots = {gamma = (r, u), delta = (w, u), (r, r)}.
+ * A suspect step (gamma or p'Ap not positive, or a scalar not finite)
+ * freezes the iteration with a flag; in benchmark mode once ||r|| is at
+ * rounding level (below st[SOFT_TOL], method_pipecg.c's sqrt(eps) ||r0||)
+ * it is taken softly instead, as method_pipecg.c does there: beta = 0,
+ * and alpha = 0 when even delta is not positive. */
 TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, double *st_next)
 {
     double gamma = dots[0], delta = dots[1], rnorm = sqrt(dots[2]);
@@ -84,7 +90,8 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
     double beta = it > 0 ? gamma / st[TL_SC_ST_GAMMA_OLD] : 0.0;
     double curv = it > 0 ? delta - beta * gamma / st[TL_SC_ST_ALPHA_OLD] : delta;
     double alpha = gamma / curv;
-    int flag = (int)st[TL_SC_ST_STOPPED];
+    int flag = (int)st[TL_SC_ST_STOPPED], soft = 0;
+    int suspect = !(gamma > 0.0) || !(curv > 0.0) || !isfinite(beta) || !isfinite(alpha);
     if (flag != TL_SC_FLAG_OK)
         ;
     else if (!isfinite(rnorm))
@@ -93,14 +100,19 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
         flag = TL_SC_FLAG_CONVERGED;
     else if (!isfinite(gamma) || !isfinite(delta))
         flag = TL_SC_FLAG_NONFINITE;
-    else if (gamma <= 0.0)
+    else if (suspect && st[TL_SC_ST_SOFT_TOL] >= 0 && rnorm <= st[TL_SC_ST_SOFT_TOL]) {
+        soft = 1;
+        beta = 0.0;
+        curv = delta;
+        alpha = gamma > 0.0 && curv > 0.0 ? gamma / curv : 0.0;
+    } else if (!(gamma > 0.0))
         flag = TL_SC_FLAG_GAMMA;
-    else if (!(curv > 0.0))
+    else if (suspect)
         flag = TL_SC_FLAG_CURV;
     if (flag != TL_SC_FLAG_OK) alpha = beta = 0.0;
     regs[TL_SC_PCG_ALPHA] = alpha;
     regs[TL_SC_PCG_BETA] = beta;
-    regs[TL_SC_PCG_NEG_ALPHA] = -alpha;
+    regs[TL_SC_PCG_SOFT] = soft;
     regs[TL_SC_PCG_FLAG] = flag;
     regs[TL_SC_PCG_RNORM] = rnorm;
     regs[TL_SC_PCG_CURV] = curv;
@@ -108,8 +120,9 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
     regs[TL_SC_PCG_DELTA] = delta;
     for (int q = 0; q < TL_SC_STATE; q++)
         st_next[q] = st[q];
-    st_next[TL_SC_ST_GAMMA_OLD] = flag == TL_SC_FLAG_OK ? gamma : st[TL_SC_ST_GAMMA_OLD];
-    st_next[TL_SC_ST_ALPHA_OLD] = flag == TL_SC_FLAG_OK ? alpha : st[TL_SC_ST_ALPHA_OLD];
+    int step = flag == TL_SC_FLAG_OK;
+    st_next[TL_SC_ST_GAMMA_OLD] = step ? gamma : st[TL_SC_ST_GAMMA_OLD];
+    st_next[TL_SC_ST_ALPHA_OLD] = step ? alpha : st[TL_SC_ST_ALPHA_OLD];
     st_next[TL_SC_ST_ITER] = it + 1;
     st_next[TL_SC_ST_STOPPED] = flag;
 }

@@ -78,6 +78,13 @@ int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...
     return 1;
 }
 
+int tl_solve_meets_tol(const tl_solve_params *p, const tl_solve_result *res, double rnorm)
+{
+    if (p->rtol == 0.0 && p->atol == 0.0) return 0;
+    return rnorm == 0.0 || (p->rtol > 0 && rnorm <= p->rtol * res->base) ||
+           (p->atol > 0 && rnorm <= p->atol);
+}
+
 int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, int64_t it,
                    double rnorm)
 {
@@ -92,6 +99,11 @@ int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, 
                              (long long)it);
     int fixed = p->rtol == 0.0 && p->atol == 0.0;
     if (fixed) {
+        if (it >= p->max_iterations && res->rounding_at > 0)
+            return tl_solve_stop(res, TL_STOP_FIXED,
+                                 "%lld iterations; the residual was at rounding level from "
+                                 "iteration %lld on",
+                                 (long long)it, (long long)res->rounding_at);
         if (it >= p->max_iterations)
             return tl_solve_stop(res, TL_STOP_FIXED, "%lld iterations", (long long)it);
         return 0;
@@ -286,6 +298,21 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
         fprintf(out, "reason: %s (%s)\n", tl_stop_name(res->reason), res->detail);
     fprintf(out, "iterations: %lld\n", (long long)res->iterations);
     if (res->restarts) fprintf(out, "restarts: %lld\n", (long long)res->restarts);
+    if (res->replacements)
+        fprintf(out, "residual replacements: %lld (automatic)\n", (long long)res->replacements);
+    if (res->rounding_at > 0)
+    {
+        if (res->rounding_rnorm > 0)
+            fprintf(out,
+                    "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
+                    "recursive ||r|| = %.3e, true ||b - Ax|| = %.3e there)\n",
+                    (long long)res->rounding_at, res->rounding_recursive, res->rounding_rnorm);
+        else
+            fprintf(out,
+                    "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
+                    "recursive ||r|| = %.3e there)\n",
+                    (long long)res->rounding_at, res->rounding_recursive);
+    }
     double base = res->base > 0 ? res->base : 1.0;
     fprintf(out, "residual: %.6e\n", res->rnorm / base);
     fprintf(out, "true residual: %.6e\n", rep->true_rnorm / base);

@@ -51,6 +51,14 @@ typedef struct tl_solve_result {
     char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
     int64_t iterations;
     int64_t restarts; /* BiCGStab restarts (shadow residual renewed) */
+    /* pipelined CG: residual replacements (r, u, w, s, q, z recomputed from
+     * x and p), by the rounding-error bound or after a suspect scalar */
+    int64_t replacements;
+    /* fixed-iteration mode: the iteration from which the residual was at
+     * rounding level (0: not reached or not detected by the method), the
+     * true ||b - A x|| and the recursive ||r|| there */
+    int64_t rounding_at;
+    double rounding_rnorm, rounding_recursive;
     double r0norm;   /* ||r0|| (recursive, absolute) */
     double rnorm;    /* last recursive ||r|| (absolute) */
     double base;     /* what rtol multiplies */
@@ -68,6 +76,10 @@ tl_status tl_solve_begin(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result 
                          double r0norm);
 int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, int64_t it,
                    double rnorm);
+/* 1 when ||r|| = rnorm meets the tolerances (rtol or atol; never in
+ * fixed-iteration mode): a method that checks its recursive residual
+ * against the true one before stopping asks this first. */
+int tl_solve_meets_tol(const tl_solve_params *p, const tl_solve_result *res, double rnorm);
 /* Stop with a breakdown-type reason; returns 1 for `if (...) break;` use. */
 int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

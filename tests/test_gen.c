@@ -121,11 +121,56 @@ TL_TEST(convdiff_structure)
     tl_csr_free(&b);
 }
 
+TL_TEST(hetero2d_structure)
+{
+    const int64_t n = 12;
+    tl_gen g = {.kind = TL_GEN_HETERO2D, .n = n, .peclet = 4};
+    tl_csr a, b;
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    TL_ASSERT_EQ(tl_gen_dims(&g), 2);
+    TL_ASSERT_EQ(a.nrows, n * n);
+    TL_ASSERT_EQ(a.nnz, 5 * n * n - 4 * n);
+    TL_ASSERT_OK(tl_csr_check(&a, "hetero2d"));
+    TL_ASSERT(symmetric(&a) && tl_gen_symmetric(&g));
+    int low = 0, high = 0;
+    for (int64_t i = 0; i < a.nrows; i++) {
+        int64_t x = i % n, y = i / n;
+        int boundary = (x == 0) + (x == n - 1) + (y == 0) + (y == n - 1);
+        double off = 0, d = entry(&a, i, i);
+        for (int64_t k = a.rowptr[i]; k < a.rowptr[i + 1]; k++) {
+            if (a.colidx[k] == i) continue;
+            double c = -a.val[k];
+            /* two phases: 1e-2 or 1e2, nothing else */
+            TL_ASSERT_MSG(c == 1e-2 || c == 1e2, "row %lld: coefficient %g", (long long)i, c);
+            low += c == 1e-2, high += c == 1e2;
+            off += c;
+        }
+        /* the diagonal sums all four edges: interior rows sum to 0, boundary
+         * rows keep their edges to the boundary (positive: SPD) */
+        if (!boundary) TL_ASSERT_NEAR(d, off, 1e-12 * d);
+        if (boundary) TL_ASSERT(d - off >= 1e-2 * boundary * (1 - 1e-12));
+    }
+    /* both phases well represented (a fixed hash: the same counts always) */
+    TL_ASSERT_MSG(low > a.nnz / 5 && high > a.nnz / 5, "%d low, %d high", low, high);
+    /* deterministic, and D = 0 is the homogeneous 5-point Laplacian (4, -1) */
+    TL_ASSERT_OK(tl_gen_csr(&g, &b));
+    assert_same(&a, &b);
+    tl_csr_free(&a), tl_csr_free(&b);
+    g.peclet = 0;
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    for (int64_t i = 0; i < a.nrows; i++)
+        TL_ASSERT_NEAR(entry(&a, i, i), 4.0, 1e-15);
+    tl_csr_free(&a);
+    g.peclet = 13; /* out of range */
+    TL_ASSERT(tl_gen_csr(&g, &a) != TL_OK);
+}
+
 TL_TEST(streamed_equals_memory)
 {
     const tl_gen gens[] = {
-        {TL_GEN_POISSON7, 7, 0}, {TL_GEN_POISSON27, 5, 0}, {TL_GEN_CONVDIFF, 6, 2.0}};
-    for (int k = 0; k < 3; k++) {
+        {TL_GEN_POISSON7, 7, 0}, {TL_GEN_POISSON27, 5, 0}, {TL_GEN_CONVDIFF, 6, 2.0},
+        {TL_GEN_HETERO2D, 9, 4.0}};
+    for (int k = 0; k < 4; k++) {
         tl_csr ref, bin, mtx;
         TL_ASSERT_OK(tl_gen_csr(&gens[k], &ref));
         const char *pb = tl_test_path("g.tlcsr");
@@ -213,6 +258,17 @@ TL_TEST(matgen_program)
     snprintf(cmd, sizeof cmd, "%s info %s 2>&1", mg, d);
     TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
     TL_ASSERT_MSG(strstr(out, "nonzeros: 1000"), "%s", out);
+    /* hetero2d with its decades */
+    const char *h = tl_test_path("h.tlcsr");
+    snprintf(cmd, sizeof cmd, "%s hetero2d 6 %s --decades 2 2>&1", mg, h);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(strstr(out, "grid: 6^2") && strstr(out, "rows: 36") && strstr(out, "decades: 2"),
+                  "%s", out);
+    tl_gen gh = {.kind = TL_GEN_HETERO2D, .n = 6, .peclet = 2};
+    TL_ASSERT_OK(tl_bin_read(h, &m, NULL));
+    TL_ASSERT_OK(tl_gen_csr(&gh, &ref));
+    assert_same(&m, &ref);
+    tl_csr_free(&m), tl_csr_free(&ref);
 }
 
 TL_TEST(matgen_bad_arguments)
@@ -240,5 +296,6 @@ TL_TEST(matgen_bad_arguments)
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
 }
 
-TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, streamed_equals_memory,
+TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
+             streamed_equals_memory,
              rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments)

@@ -26,6 +26,7 @@ typedef struct run_spec {
     int64_t maxit, rr;
     tl_rtol_base base;
     int nranks;
+    int no_update_sq; /* run as a backend without update_sq (the CUDA one may be) */
     /* outputs */
     tl_solve_result res;
     double true_rel;
@@ -77,6 +78,9 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         .repeat = 1,
     };
     TL_TRYGOTO(tl_backend_host_ops.create(ctx, dm, &cfg.bcfg, &be), st, fail);
+    tl_backend_ops plain = tl_backend_host_ops;
+    plain.update_sq = NULL;
+    if (s->no_update_sq) be->ops = &plain;
     TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, s->x0val != 0 ? x0 : NULL, xl, &rep), st, fail);
     if (ctx->rank == 0) {
         s->res = rep.res;
@@ -257,6 +261,27 @@ static tl_status ops_rank(tl_ctx *ctx, void *arg)
         if (ctx->size > 1 &&
             (be->stats[TL_OP_HALO].count != 1 || be->stats[TL_OP_ALLREDUCE].count != 2))
             o->failures += 100000;
+    }
+    /* update_sq: sums of squares of a (3 a0) and b (a0, rewritten as 2 b - b)
+     * after the pass, reduced with the next dots of slot 0 */
+    if (tl_be_has_update_sq(be)) {
+        tl_update ub = {.y = b, .nterms = 2, .coef = {2.0, -1.0}, .x = {b, b}};
+        double d3[3];
+        TL_TRYGOTO(tl_be_update_sq(be, &ub, 1, 0, 2, (tl_vec *[]){a, b}), st, fail);
+        TL_TRYGOTO(tl_be_dot_begin(be, 0, 1, &a, &b), st, fail);
+        TL_TRYGOTO(tl_be_dot_end(be, 0, d3), st, fail);
+        /* and a plain dot_begin afterwards carries nothing extra */
+        TL_TRYGOTO(tl_be_dots(be, 1, &b, &b, d1), st, fail);
+        if (ctx->rank == 0) {
+            double bb = 0;
+            for (int64_t i = 0; i < n; i++)
+                bb += ga[i] * ga[i];
+            if (fabs(d3[0] - 3 * bb) > 1e-9 * bb || fabs(d3[1] - 9 * bb) > 1e-9 * bb ||
+                fabs(d3[2] - bb) > 1e-9 * bb || fabs(d1[0] - bb) > 1e-9 * bb)
+                o->failures += 10000000;
+        }
+    } else {
+        o->failures += 20000000; /* the host backend has it */
     }
     /* misuse is an error, not a hang */
     if (tl_be_dot_end(be, 0, d0) == TL_OK) o->failures += 1000000;
@@ -576,9 +601,14 @@ TL_TEST(statistics_recorded)
 {
     tl_csr A = {0};
     gen(TL_GEN_POISSON7, 8, &A);
-    run_spec s = solve(&A, "pipecg", 2, 1e-8);
-    check_converged(&s, "pipecg");
+    /* benchmark mode, before rounding level: plain Alg. 4 */
+    run_spec s = {.A = &A, .method = "pipecg", .precond = -1, .maxit = 20, .bval = 1.0};
+    s.st = launch(run_rank, &s, 2);
+    TL_ASSERT_EQ(s.st, 0);
+    TL_ASSERT_EQ(s.res.reason, TL_STOP_FIXED);
+    TL_ASSERT_EQ(s.res.replacements, 0);
     int64_t it = s.res.iterations;
+    TL_ASSERT_EQ(it, 20);
     /* pipecg: A x0 and A u0, one SpMV and one allreduce per pass of the
      * loop (it + 1 passes), and the driver's true residual */
     TL_ASSERT_EQ(s.stats[TL_OP_SPMV].count, it + 4);
@@ -588,6 +618,94 @@ TL_TEST(statistics_recorded)
     TL_ASSERT(s.stats[TL_OP_PRECOND].count == it + 2);
     for (int o = 0; o < TL_OP_COUNT; o++)
         TL_ASSERT_MSG(s.stats[o].bytes > 0, "%s bytes", tl_op_name((tl_op_kind)o));
+    free_run(&s);
+    /* to a tolerance: + 1 SpMV and reduction for the true residual at
+     * convergence, + at most 4 SpMVs and 1 reduction per replacement */
+    s = solve(&A, "pipecg", 2, 1e-8);
+    check_converged(&s, "pipecg");
+    it = s.res.iterations;
+    int64_t rep = s.res.replacements;
+    TL_ASSERT(s.stats[TL_OP_SPMV].count >= it + 5);
+    TL_ASSERT_MSG(s.stats[TL_OP_SPMV].count <= it + 5 + 4 * rep, "%lld SpMVs, %lld its, %lld rep",
+                  (long long)s.stats[TL_OP_SPMV].count, (long long)it, (long long)rep);
+    TL_ASSERT(s.stats[TL_OP_ALLREDUCE].count >= it + 3);
+    TL_ASSERT(s.stats[TL_OP_ALLREDUCE].count <= it + 3 + rep);
+    free_run(&s);
+    tl_csr_free(&A);
+}
+
+/* Issue 11: a two-phase 2D medium (coefficients 1e-2 and 1e2) on which
+ * plain pipelined CG called rounding indefiniteness ("not SPD" at 2758 on
+ * 1 rank, 2084 on 3) and PETSc's KSPPIPECG does not converge. */
+TL_TEST(pipecg_converges_on_hetero2d)
+{
+    tl_csr A = {0};
+    tl_gen g = {.kind = TL_GEN_HETERO2D, .n = 52, .peclet = 4};
+    TL_ASSERT_OK(tl_gen_csr(&g, &A));
+    const char *meths[] = {"pcg", "pipecg"};
+    for (int r = 1; r <= 3; r += 2)
+        for (int k = 0; k < 2; k++) {
+            run_spec s = solve(&A, meths[k], r, 1e-8);
+            char what[64];
+            snprintf(what, sizeof what, "%s on %d ranks", meths[k], r);
+            check_converged(&s, what);
+            if (k == 1) TL_ASSERT_MSG(s.res.replacements > 0, "%s: no replacement", what);
+            free_run(&s);
+        }
+    /* the same without update_sq: the norms as dots in the same allreduce */
+    run_spec s = {.A = &A, .method = "pipecg", .precond = -1, .rtol = 1e-8, .bval = 1.0,
+                  .no_update_sq = 1};
+    s.st = launch(run_rank, &s, 2);
+    check_converged(&s, "pipecg without update_sq");
+    TL_ASSERT(s.res.replacements > 0);
+    free_run(&s);
+    tl_csr_free(&A);
+}
+
+/* The benchmark protocol: exactly the iterations asked for, past the
+ * point where the recurrences reach rounding level (poisson7 n = 8 does at
+ * about 27), which is reported; a truly indefinite matrix still stops. */
+TL_TEST(fixed_iterations_past_rounding_level)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 8, &A);
+    for (int r = 1; r <= 2; r++) {
+        run_spec s = {.A = &A, .method = "pipecg", .precond = -1, .maxit = 400, .bval = 1.0};
+        s.st = launch(run_rank, &s, r);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_FIXED, "%d ranks: %s (%s)", r,
+                      tl_stop_name(s.res.reason), s.res.detail);
+        TL_ASSERT_EQ(s.res.iterations, 400);
+        TL_ASSERT_MSG(s.res.rounding_at > 0 && s.res.rounding_at < 400, "rounding at %lld",
+                      (long long)s.res.rounding_at);
+        TL_ASSERT(strstr(s.res.detail, "rounding level"));
+        TL_ASSERT_MSG(s.true_rel < 1e-12, "true residual %g", s.true_rel);
+        free_run(&s);
+    }
+    /* BiCGStab: past the exact zeros of rounding level (r = 0 at about
+     * 270 here; convdiff n = 8 at 314) */
+    for (int k = 0; k < 2; k++) {
+        tl_csr C = {0};
+        gen(k ? TL_GEN_CONVDIFF : TL_GEN_POISSON7, 8, &C);
+        run_spec s = {.A = &C, .method = "bicgstab", .precond = -1, .maxit = 1000, .bval = 1.0};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_FIXED, "bicgstab %d: %s (%s)", k,
+                      tl_stop_name(s.res.reason), s.res.detail);
+        TL_ASSERT_EQ(s.res.iterations, 1000);
+        TL_ASSERT(s.res.rounding_at > 0 && strstr(s.res.detail, "rounding level"));
+        TL_ASSERT_MSG(s.true_rel < 1e-12, "true residual %g", s.true_rel);
+        free_run(&s);
+        tl_csr_free(&C);
+    }
+    tl_csr_free(&A);
+    tridiag(50, 0.5, &A); /* positive diagonal, indefinite */
+    run_spec s = {.A = &A, .method = "pipecg", .precond = TL_PRECOND_JACOBI, .maxit = 400,
+                  .bval = 1.0};
+    s.st = launch(run_rank, &s, 2);
+    TL_ASSERT_EQ(s.st, 0);
+    TL_ASSERT_MSG(s.res.reason == TL_STOP_NOT_SPD, "%s (%s)", tl_stop_name(s.res.reason),
+                  s.res.detail);
     free_run(&s);
     tl_csr_free(&A);
 }
@@ -610,4 +728,5 @@ TL_TEST_MAIN(schedule_table, method_registry, backend_ops_all_schedules,
              distributed_solution_matches_serial, schedules_do_not_change_numerics,
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
              nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
-             statistics_recorded, jacobi_zero_diagonal_is_an_error)
+             statistics_recorded, jacobi_zero_diagonal_is_an_error, pipecg_converges_on_hetero2d,
+             fixed_iterations_past_rounding_level)
