@@ -12,7 +12,7 @@ test_partition_DEPS := solvers runtime
 # Krylov methods, backends, schedules, driver (trilap-solve)
 solvers_C += solvers/schedule.c solvers/backend.c solvers/backend_host.c solvers/method.c
 solvers_C += solvers/method_cg.c solvers/method_pipecg.c solvers/method_bicgstab.c solvers/method_pipebicgstab.c
-solvers_C += solvers/solve.c solvers/scalars_host.c solvers/pipecg_async.c
+solvers_C += solvers/solve.c solvers/scalars_host.c solvers/pipecg_async.c solvers/pipebicgstab_async.c
 # CUDA backend (solvers/cuda/README.md); the C files compile to nothing without CUDA
 solvers_C += solvers/cuda/backend_cuda.c solvers/cuda/spmv.c
 solvers_CU += solvers/cuda/kernels.cu

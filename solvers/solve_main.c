@@ -243,9 +243,9 @@ static const tl_option solve_options[] = {
      .offset = O(scalars),
      .def = "auto",
      .choices = "auto|host|program",
-     .help = "pipecg: host reads every reduction and computes alpha, beta; program: the scalar "
-             "program computes them where the backend runs it (on the GPU for cuda), "
-             "convergence read asynchronously; auto: program for cuda"},
+     .help = "pipecg, pipebicgstab: host reads every reduction and computes the scalars; "
+             "program: scalar programs compute them where the backend runs them (on the GPU for "
+             "cuda), convergence read asynchronously; auto: program for cuda"},
     {.name = "check-every",
      .type = TL_OPT_INT,
      .offset = O(check_every),
@@ -378,13 +378,18 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         cfg.bcfg.precond = meth->default_precond;
     else
         TL_TRY(tl_precond_parse(o->precond, &cfg.bcfg.precond));
-    /* pipecg with device-resident scalars: the same recurrences, alpha and
-     * beta never visit the host (solvers/pipecg_async.c) */
+    /* the pipelined methods on scalar programs: the same recurrences, the
+     * scalars never visit the host (solvers/pipecg_async.c,
+     * pipebicgstab_async.c) */
     tl_method async = *meth;
     int program = strcmp(o->scalars, "program") == 0 ||
                   (strcmp(o->scalars, "auto") == 0 && strcmp(o->backend, "cuda") == 0);
-    if (program && !petsc && meth->solve == tl_method_pipecg && o->residual_replacement == 0) {
+    if (program && !petsc && meth->solve == tl_method_pipecg) {
         async.solve = tl_method_pipecg_async;
+        cfg.method = &async;
+    }
+    if (program && !petsc && meth->solve == tl_method_pipebicgstab) {
+        async.solve = tl_method_pipebicgstab_async;
         cfg.method = &async;
     }
     if (petsc) {
@@ -413,8 +418,10 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
             printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\n", o->cur_spmv->label,
-                   cfg.method->solve == tl_method_pipecg_async ? "program (device-resident)"
-                                                               : "host",
+                   cfg.method->solve == tl_method_pipecg_async ||
+                           cfg.method->solve == tl_method_pipebicgstab_async
+                       ? "program (device-resident)"
+                       : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a

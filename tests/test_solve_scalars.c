@@ -10,7 +10,10 @@
  *    a well-conditioned input and within 2 % on the others (its automatic
  *    residual replacement is the difference), both converged;
  *  - benchmark mode runs exactly the iterations asked for past rounding
- *    level and says where that was, as method_pipecg.c does. */
+ *    level and says where that was, as method_pipecg.c does;
+ *  - pipebicgstab on programs (solvers/pipebicgstab_async.c) equals
+ *    method_pipebicgstab.c bit for bit, restarts and residual replacement
+ *    included, whether checked every iteration or 9 late. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,23 +46,29 @@ static char *strip_times(char *s)
     return s;
 }
 
-static char *run_pipecg(int ranks, const char *mode, int every, const char *args, int *rc,
-                        char **hist)
+static char *run_solver(const char *solver, int ranks, const char *mode, int every,
+                        const char *args, int *rc, char **hist)
 {
     char cmd[2048], *out = NULL, *err = NULL;
     char name[64];
-    snprintf(name, sizeof name, "%s-%d", mode, every);
+    snprintf(name, sizeof name, "%s-%s-%d", solver, mode, every);
     *hist = strdup(tl_test_path(name));
     snprintf(cmd, sizeof cmd,
-             "%s --launcher threads --ranks %d --no-gpu --solver pipecg --scalars %s "
+             "%s --launcher threads --ranks %d --no-gpu --solver %s --scalars %s "
              "--check-every %d --warmup 0 --repeat 1 --no-stats --history %s %s",
-             bin(), ranks, mode, every, *hist, args);
+             bin(), ranks, solver, mode, every, *hist, args);
     *rc = tl_test_run(cmd, &out, &err);
     fprintf(stderr, "$ %s -> %d\n", cmd, *rc);
     TL_ASSERT_MSG(*rc == 0 || *rc == 3, "exit %d: %s", *rc, err);
     TL_ASSERT_MSG(strstr(out, "\niterations: "), "no output: %s", err);
     free(err);
     return out;
+}
+
+static char *run_pipecg(int ranks, const char *mode, int every, const char *args, int *rc,
+                        char **hist)
+{
+    return run_solver("pipecg", ranks, mode, every, args, rc, hist);
 }
 
 static long key_long(const char *out, const char *key)
@@ -132,6 +141,47 @@ TL_TEST(against_method_pipecg)
     close_to_host(4, a, 0.02);
 }
 
+/* pipebicgstab: programs with late checks (1 and 9 iterations) and
+ * method_pipebicgstab.c give the same output and history bit for bit,
+ * restarts and residual replacement included. */
+static void same_bicg(int ranks, const char *args)
+{
+    int rc[3];
+    char *hist[3];
+    char *out[3] = {run_solver("pipebicgstab", ranks, "host", 1, args, &rc[0], &hist[0]),
+                    run_solver("pipebicgstab", ranks, "program", 1, args, &rc[1], &hist[1]),
+                    run_solver("pipebicgstab", ranks, "program", 9, args, &rc[2], &hist[2])};
+    char *h[3];
+    for (int k = 0; k < 3; k++) {
+        strip_times(out[k]);
+        h[k] = tl_test_read(hist[k]);
+    }
+    for (int k = 1; k < 3; k++) {
+        TL_ASSERT_EQ(rc[0], rc[k]);
+        TL_ASSERT_STREQ(out[0], out[k]);
+        TL_ASSERT_STREQ(h[0], h[k]);
+    }
+    TL_ASSERT(strlen(h[0]) > 40);
+    for (int k = 0; k < 3; k++) {
+        free(out[k]);
+        free(hist[k]);
+        free(h[k]);
+    }
+}
+
+TL_TEST(pipebicgstab_programs_equal_the_method)
+{
+    char a[600];
+    snprintf(a, sizeof a, "--rtol 1e-6 %s", tl_test_matrix("1138_bus.mtx")); /* 4 restarts */
+    same_bicg(2, a);
+    same_bicg(3, tl_test_matrix("ani1_nonsymm.mtx"));
+    same_bicg(2, "gen:convdiff:12");
+    same_bicg(1, "--residual-replacement 10 gen:convdiff:12");
+    same_bicg(2, "--rtol 0 --atol 0 --max-iterations 300 gen:convdiff:8"); /* restarts */
+    same_bicg(2, "--max-iterations 7 gen:poisson7:8");
+    same_bicg(2, "--atol 1e-4 --rtol 0 --precond none gen:poisson7:8");
+}
+
 TL_TEST(benchmark_mode_past_rounding_level)
 {
     int rc;
@@ -147,4 +197,5 @@ TL_TEST(benchmark_mode_past_rounding_level)
     free(hist);
 }
 
-TL_TEST_MAIN(late_checks_change_nothing, against_method_pipecg, benchmark_mode_past_rounding_level)
+TL_TEST_MAIN(late_checks_change_nothing, against_method_pipecg,
+             pipebicgstab_programs_equal_the_method, benchmark_mode_past_rounding_level)
