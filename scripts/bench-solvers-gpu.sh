@@ -19,6 +19,7 @@
 # pipeline). 1 warm-up solve (of the same length) and 3 timed solves.
 # --budget: stop starting runs after S seconds (default 170; --paper
 # needs about 1500). Environment: SOLVE, BENCH, ANALYZE (binaries).
+# not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 quick=0
 paper=0

@@ -12,6 +12,7 @@
 # for the timing, and the timeline and breakdown rendered from the
 # committed GPU traces of results/solvers-h200 (say so in the report).
 # Environment: SOLVE, ANALYZE (binaries), GNUPLOT=0 (no figures).
+# not -e / pipefail: each step checks its own outcome
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 n=128

@@ -6,6 +6,7 @@
 # tarball).
 #
 #   scripts/device-solvers-gpu.sh DEST [TOTAL_SECONDS] [--no-tests|--no-bench]
+# not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 dest=${1:?usage: device-solvers-gpu.sh DEST [TOTAL_SECONDS] [--no-tests|--no-bench]}
 total=${2:-280}
