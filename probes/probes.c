@@ -22,12 +22,13 @@ enum {
 };
 
 
-static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
-                                     int infer)
+static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                      int infer)
 {
     TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
     TL_CHECK(cfg->outdir && *cfg->outdir, TL_ERR_INVAL, "probes need an output folder");
-    TL_CHECK(!ctx->probes, TL_ERR_INVAL, "probes already created for rank %d", ctx->rank);
+    TL_CHECK(!ctx->probes || ctx->probes->nvtx_only, TL_ERR_INVAL,
+             "probes already created for rank %d", ctx->rank);
     TL_CHECK(cfg->max_buffers >= 0, TL_ERR_INVAL, "max_buffers=%d", cfg->max_buffers);
     TL_CHECK(cfg->buffer_bytes == 0 || cfg->buffer_bytes >= 4096, TL_ERR_INVAL,
              "buffer_bytes=%zu (at least 4096)", cfg->buffer_bytes);
@@ -63,6 +64,7 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
         p->cupti = TL_CUPTI_UNAVAILABLE; /* a host-only rank: nothing to collect */
     else
         tl_probe_cupti_attach(p);
+    p->outer = ctx->probes; /* NVTX-only probes, back at destroy */
     ctx->probes = p;
     return TL_OK;
 fail:
@@ -71,9 +73,23 @@ fail:
     return st;
 }
 
+/* Collective over the ranks (every rank creates its probes): the ranks agree
+ * that all made them, then measure their clock offsets to rank 0
+ * (clock_align.c); a rank whose create failed still takes part in the
+ * agreement, so nobody waits for it. */
+static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                     int infer)
+{
+    tl_status st = tl_probes_create_one(ctx, cfg, device, infer);
+    if (ctx && tl_clock_align_start(ctx, st == TL_OK ? &ctx->probes->clock : NULL) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 failed; this trace keeps its own clock");
+    return st;
+}
+
 tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg)
 {
-    TL_CHECK(ctx, TL_ERR_INVAL, "probes need a context");
+    TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
+    if (!cfg->outdir) return tl_probe_nvtx_only_create(ctx, cfg);
     return tl_probes_create_as(ctx, cfg, ctx->device >= 0 ? ctx->device : -1, 0);
 }
 
@@ -302,6 +318,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
                    p->streams[j].id == p->streams[i].id;
         if (!dup) TL_TRYGOTO(tl_trace_writer_meta(w, key, val), st, fail);
     }
+    TL_TRYGOTO(tl_clock_align_meta(&p->clock, w), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "complete", complete ? "yes" : "no"), st, fail);
     for (size_t i = 0; i < n; i++)
         TL_TRYGOTO(tl_trace_writer_record(w, &all[i]), st, fail);
@@ -326,7 +343,15 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
 {
     if (!ctx || !ctx->probes) return TL_OK;
     tl_probes *p = ctx->probes;
-    ctx->probes = NULL;
+    ctx->probes = p->outer;
+    if (p->nvtx_only) {
+        tl_probe_nvtx_only_destroy(p);
+        return TL_OK;
+    }
+    /* the second offset, for the drift (collective, where create was) */
+    if (tl_clock_align_stop(ctx, &p->clock) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 at stop failed; no drift measured");
+    tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
     int64_t now = tl_clock_ns();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =
