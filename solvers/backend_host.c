@@ -69,10 +69,8 @@ static inline host_backend *hb_of(tl_backend *be)
  * each other's writes, also when y is one of the x. */
 #if TL_HAVE_OPENMP
 #define HOST_SIMD _Pragma("omp simd")
-#define HOST_SIMD_SUM_T _Pragma("omp simd reduction(+ : t)") /* the sum is named t */
 #else
 #define HOST_SIMD
-#define HOST_SIMD_SUM_T
 #endif
 
 /* y[r0..r1) = A x, or += when accumulate. */
@@ -164,6 +162,25 @@ static void update_range(const tl_update *w, int64_t i0, int64_t len)
     }
 }
 
+/* Four partial sums: a dependency chain the core can overlap without
+ * -ffast-math. Measured on this machine over 512-entry chunks (L2): 33 us
+ * per 2 x 1 MB, against 36 with "omp simd reduction" and 43 with eight
+ * SSE2 partial sums. */
+static double dot_range(const double *x, const double *y, int64_t i0, int64_t i1)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int64_t i = i0;
+    for (; i + 4 <= i1; i += 4) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+        s2 += x[i + 2] * y[i + 2];
+        s3 += x[i + 3] * y[i + 3];
+    }
+    for (; i < i1; i++)
+        s0 += x[i] * y[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* The fused updates of one chunk; then, when nsq > 0, acc[k] += the sum
  * of squares of sq[k] over the chunk (values after the updates). */
 static void update_chunk(const tl_update *u, int nu, int64_t i0, int64_t i1, int nsq,
@@ -171,27 +188,15 @@ static void update_chunk(const tl_update *u, int nu, int64_t i0, int64_t i1, int
 {
     for (int j = 0; j < nu; j++)
         update_range(&u[j], i0, i1 - i0);
-    for (int k = 0; k < nsq; k++) {
-        const double *v = sq[k]->data;
-        double t = 0.0;
-        HOST_SIMD_SUM_T
-        for (int64_t i = i0; i < i1; i++)
-            t += v[i] * v[i];
-        acc[k] += t;
-    }
+    for (int k = 0; k < nsq; k++)
+        acc[k] += dot_range(sq[k]->data, sq[k]->data, i0, i1);
 }
 
 static void dot_chunk(int n, const double *const *xs, const double *const *ys, int64_t i0,
                       int64_t i1, double *acc)
 {
-    for (int k = 0; k < n; k++) {
-        const double *x = xs[k], *y = ys[k];
-        double t = 0.0;
-        HOST_SIMD_SUM_T
-        for (int64_t i = i0; i < i1; i++)
-            t += x[i] * y[i];
-        acc[k] += t;
-    }
+    for (int k = 0; k < n; k++)
+        acc[k] += dot_range(xs[k], ys[k], i0, i1);
 }
 
 /* Bytes a CSR product over rows [r0, r1) moves: values and column indices,
