@@ -78,6 +78,7 @@ typedef struct cuda_backend {
     cudaEvent_t ev_ring[TL_SC_RING];
     int64_t ring_tag[TL_SC_RING];
     int parity, have_regs;
+    int update_blocks; /* grid of an update with a scalar program: 4 blocks per SM */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
 } cuda_backend;
@@ -246,7 +247,7 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_UPDATE, s);
-    if (st == TL_OK) st = tl_cu_update_run(&a, n, s);
+    if (st == TL_OK) st = tl_cu_update_run(&a, n, a.prog != TL_SC_NONE ? cb->update_blocks : 0, s);
     if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -604,6 +605,9 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         TL_TRY(make_event(&sl->ev_dots));
         TL_TRY(make_event(&sl->ev_reduced));
     }
+    int sms = 0;
+    TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
+    cb->update_blocks = 4 * (sms > 0 ? sms : 1);
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMemset(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));

@@ -320,7 +320,8 @@ __global__ void __launch_bounds__(BLOCK)
         tl_cu_update_entry(&a, c, i, NU, NT);
 }
 
-extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, cudaStream_t s)
+extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks,
+                                      cudaStream_t s)
 {
     TL_CHECK(a->nu >= 1 && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates", a->nu);
     if (len == 0 && a->prog == TL_SC_NONE) return TL_OK;
@@ -329,6 +330,7 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, c
         if (a->u[j].nterms > nt) nt = a->u[j].nterms;
     unsigned g = grid_for(len, BLOCK);
     if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
+    if (max_blocks > 0 && g > (unsigned)max_blocks) g = (unsigned)max_blocks;
     if (a->nu <= 4 && nt <= 2)
         tl_update_kernel<4, 2><<<g, BLOCK, 0, s>>>(*a, len);
     else if (a->nu <= 4 && nt <= 3)

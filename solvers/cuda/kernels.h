@@ -60,7 +60,10 @@ tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsig
                      double *d_out, cudaStream_t s);
 
 /* Fused updates: types and the per-entry arithmetic in update_entry.h. */
-tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, cudaStream_t s);
+/* max_blocks caps the grid (grid-stride loop): with a scalar program in the
+ * prologue every block pays its latency once, so a grid of about one wave
+ * (a few blocks per SM) is best; 0: one entry per thread. */
+tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks, cudaStream_t s);
 
 /* Run a scalar program alone (one thread), when no update follows. */
 tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s);
