@@ -492,6 +492,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+#if TL_HAVE_CUDA
         if (probes_up) {
             /* trace lanes: kernels land on the lane of their stream's role */
             static const tl_role roles[] = {TL_ROLE_COMPUTE, TL_ROLE_P2P, TL_ROLE_COLL};
@@ -499,6 +500,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
                 tl_probe_stream(ctx, (void *)tl_gpu_stream(ctx->gpu, roles[i]), roles[i],
                                 tl_role_name(roles[i]));
         }
+#endif
     }
     if (ctx->rank == 0)
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
