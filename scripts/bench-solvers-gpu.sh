@@ -118,6 +118,14 @@ done
 if [ $paper -eq 1 ]; then
     cases=$(awk '{ $4 = ($3 == "pipecg") ? 10000 : 1000; $5 = $5 * 40; print }' <<<"$cases")
 fi
+# the price of reading every reduction on the host (method_*.c on the
+# CUDA backend's generic operations) against the scalar programs
+if [ $quick -eq 0 ]; then
+    run scalars-host-p7-128 60 --solver pipecg,pipebicgstab --max-iterations 300 --schedule sync \
+        --no-op-timer --scalars host gen:poisson7:128
+    run scalars-program-p7-128 60 --solver pipecg,pipebicgstab --max-iterations 300 --schedule sync \
+        --no-op-timer --scalars program gen:poisson7:128
+fi
 # per input: the iteration time (no event timer: the fastest loop), then
 # the per-operation rates with the event timer, trilap and cuSPARSE alike
 while read -r name mat solver k t variants; do
@@ -140,7 +148,7 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions
-for f in "$out"/logs/*-iter.txt "$out"/logs/*-ops.txt; do
+for f in "$out"/logs/*-iter.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
     [ -f "$f" ] || continue
     awk -v triad="$triad" -v run="$(basename "$f" .txt)" '
     function flush() {
