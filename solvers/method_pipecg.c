@@ -220,7 +220,7 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
             double tt;
             TL_TRYGOTO(tl_be_residual(be, b, x, v[TMP2], v[TMP]), st, fail);
             TL_TRYGOTO(tl_be_dots(be, 1, &v[TMP2], &v[TMP2], &tt), st, fail);
-            if (!(sqrt(tt) <= TL_PIPECG_CONFIRM * (rnorm > 0 ? rnorm : 1.0)) &&
+            if (!(sqrt(tt) <= TL_PIPECG_CONFIRM * rnorm) &&
                 !tl_solve_meets_tol(prm, res, sqrt(tt) / TL_PIPECG_CONFIRM)) {
                 /* the gap is as large as the tolerance: the old direction
                  * belongs to another residual, restart from the true one */
