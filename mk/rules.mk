@@ -24,7 +24,7 @@ EXT_CFLAGS :=
 EXT_LIBS :=
 ifeq ($(HAVE_CUDA),1)
   EXT_CFLAGS += -I$(CUDA_INC)
-  EXT_LIBS += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
+  EXT_LIBS += -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart -lcusparse
   ifeq ($(HAVE_NCCL),1)
     EXT_CFLAGS += -I$(dir $(NCCL_H))
     EXT_LIBS += -L$(dir $(NCCL_LIB)) -Wl,-rpath,$(dir $(NCCL_LIB)) -lnccl

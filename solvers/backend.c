@@ -35,20 +35,7 @@ const char *tl_op_name(tl_op_kind k)
     return (k >= 0 && k < TL_OP_COUNT) ? tl_op_names[k] : "unknown";
 }
 
-/* The CUDA backend comes with the GPU issue; until then the name is known
- * and refuses cleanly. */
-#define CUDA_UNBUILT "the CUDA backend is not built yet (issue: solvers part 2)"
-static tl_status cuda_create_unbuilt(tl_ctx *ctx, const tl_dist_matrix *m,
-                                     const tl_backend_config *cfg, tl_backend **out)
-{
-    *out = NULL;
-    return TL_FAIL(TL_ERR_UNSUPPORTED, CUDA_UNBUILT);
-}
-
-static const tl_backend_ops tl_backend_cuda_unbuilt = {
-    .name = "cuda", .unavailable = CUDA_UNBUILT, .create = cuda_create_unbuilt};
-
-static const tl_backend_ops *const tl_backends[] = {&tl_backend_host_ops, &tl_backend_cuda_unbuilt};
+static const tl_backend_ops *const tl_backends[] = {&tl_backend_host_ops, &tl_backend_cuda_ops};
 
 const tl_backend_ops *tl_backend_find(const char *name)
 {

@@ -1,7 +1,8 @@
 /* The operations a Krylov method is written against. A method (method_*.c)
  * is written once in terms of these; a backend implements them: the host
  * backend (backend_host.c) with OpenMP kernels and non-blocking tl_comm_*
- * calls, the CUDA backend by enqueueing onto the stream trio. Which stream
+ * calls, the CUDA backend (cuda/backend_cuda.c) by enqueueing onto the
+ * role streams, joined by events as the schedule's steps say. Which stream
  * and which communicator each operation uses comes from the schedule
  * (solvers/schedule.h), not from the method.
  *
@@ -21,7 +22,9 @@
  * (interior | border), with room for the ghosts after them.
  *
  * Every operation records count, time and bytes in be->stats (rank-local)
- * and, when tracing, a host range (probes/probes.h). */
+ * and, when tracing, a host range (probes/probes.h). Host backends time an
+ * operation with the host clock; GPU backends with the event timer
+ * (runtime/evtimer.h), moved into stats by finish(). */
 #ifndef TL_BACKEND_H
 #define TL_BACKEND_H
 
@@ -29,6 +32,7 @@
 
 #include "runtime/ctx.h"
 #include "solvers/dist.h"
+#include "solvers/scalars.h"
 #include "solvers/schedule.h"
 
 /* Backend-owned vector; `data` is a host or device pointer as the backend
@@ -45,12 +49,16 @@ enum {
     TL_DOT_SLOTS = 2        /* reductions in flight at once */
 };
 
-/* y = coef[0] x[0] + ... + coef[nterms-1] x[nterms-1]; y may be one of x. */
+/* y = coef[0] x[0] + ... + coef[nterms-1] x[nterms-1]; y may be one of x.
+ * sref[k] > 0: the coefficient is coef[k] times register sref[k] - 1 of
+ * the last scalar program (tl_be_scalars), which stays where the backend
+ * computed it (on the device for GPU backends). */
 typedef struct tl_update {
     tl_vec *y;
     int nterms;
     double coef[TL_UPDATE_MAXTERMS];
     tl_vec *x[TL_UPDATE_MAXTERMS];
+    unsigned char sref[TL_UPDATE_MAXTERMS];
 } tl_update;
 
 typedef enum { TL_PRECOND_NONE, TL_PRECOND_JACOBI, TL_PRECOND_COUNT } tl_precond;
@@ -71,7 +79,7 @@ const char *tl_op_name(tl_op_kind k);
 
 typedef struct tl_opstat {
     int64_t count;
-    int64_t ns;   /* host time spent in the operation */
+    int64_t ns;   /* time in the operation (host clock; GPU: event timer) */
     double bytes; /* bytes moved (memory for kernels, payload for communication) */
 } tl_opstat;
 
@@ -79,6 +87,14 @@ typedef struct tl_backend_config {
     const tl_schedule *schedule;
     tl_precond precond;
     int omp_threads; /* host: OpenMP threads per rank; 0: cores / ranks on the host */
+    /* CUDA backend (zero: defaults; the host backend ignores them) */
+    int spmv;                           /* solvers/cuda/spmv.h tl_spmv_impl: 0 trilap, 1 cusparse */
+    int cusparse_alg;                   /* cusparseSpMVAlg_t, 0 default */
+    int spmv_threads_per_row;           /* trilap kernel: 0 auto, 1..32, -1 the nonzero split */
+    int stream_priorities;              /* p2p and coll streams above compute */
+    int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
+    int op_timer;                       /* per-operation event timer (statistics times) */
+    int check_every; /* device-scalar methods: host checks every N iterations, N late */
 } tl_backend_config;
 
 typedef struct tl_backend tl_backend;
@@ -113,7 +129,33 @@ typedef struct tl_backend_ops {
      * dots: out[n' + k] = global sum of squares of v[k]. */
     tl_status (*update_sq)(tl_backend *be, const tl_update *u, int n, int slot, int nsq,
                            tl_vec *const *v);
+    /* Optional device-resident scalars (all NULL: the tl_be_* wrappers
+     * below run them on the host, solvers/scalars_host.c):
+     *   dot_end_async(slot)     the reduced dots stay on the device; the
+     *                           compute stream waits for the reduction
+     *   dot_fetch(slot, out, n) after dot_end_async: wait, copy n to the host
+     *   scalars(prog, slot)     run program prog on them; registers for the
+     *                           next update's sref coefficients
+     *   scalars_init(state)     program state (TL_SC_STATE doubles)
+     *   regs_post(tag)          copy the registers towards the host
+     *   regs_get(tag, regs)     wait for that copy, regs[TL_SC_REGS]
+     * update() then honours tl_update.sref. */
+    tl_status (*dot_end_async)(tl_backend *be, int slot);
+    tl_status (*dot_fetch)(tl_backend *be, int slot, double *out, int n);
+    tl_status (*scalars)(tl_backend *be, tl_sc_prog prog, int slot);
+    tl_status (*scalars_init)(tl_backend *be, const double *state);
+    tl_status (*regs_post)(tl_backend *be, int64_t tag);
+    tl_status (*regs_get)(tl_backend *be, int64_t tag, double *regs);
 } tl_backend_ops;
+
+/* The host side of scalar programs (backends without device scalars). */
+typedef struct tl_sc_host {
+    double dots[TL_DOT_SLOTS][TL_DOT_MAX]; /* the last dot_end of each slot */
+    double state[2 * TL_SC_STATE];
+    double regs[TL_SC_REGS];
+    double ring[TL_SC_RING][TL_SC_REGS];
+    int parity;
+} tl_sc_host;
 
 /* The part every backend shares (first member of each backend's struct). */
 struct tl_backend {
@@ -127,6 +169,7 @@ struct tl_backend {
     double norm_inf;     /* ||A||_inf, max absolute row sum (rounding-error bounds) */
     int64_t max_row_nnz; /* most nonzeros in one row, over all ranks */
     tl_opstat stats[TL_OP_COUNT];
+    tl_sc_host sc;
 };
 
 /* Backends by name ("host", "cuda"); NULL when unknown. A backend that is
@@ -134,6 +177,9 @@ struct tl_backend {
 const tl_backend_ops *tl_backend_find(const char *name);
 
 extern const tl_backend_ops tl_backend_host_ops;
+/* solvers/cuda/backend_cuda.c; without CUDA a listed backend whose create()
+ * fails with `unavailable`. */
+extern const tl_backend_ops tl_backend_cuda_ops;
 
 /* Shared by the backends: global matrix facts, stats bookkeeping. */
 tl_status tl_backend_init_base(tl_backend *be, const tl_backend_ops *ops, tl_ctx *ctx,
@@ -169,8 +215,18 @@ static inline void tl_be_vecs_free(tl_backend *be, tl_vec **v, int n)
     for (int i = 0; i < n; i++)
         tl_be_vec_free(be, &v[i]);
 }
+/* Updates whose coefficients may refer to scalar registers (sref). */
+tl_status tl_be_update_host_sref(tl_backend *be, const tl_update *u, int n);
+static inline int tl_be_has_device_scalars(const tl_backend *be)
+{
+    return be->ops->scalars != NULL;
+}
 static inline tl_status tl_be_update(tl_backend *be, const tl_update *u, int n)
 {
+    if (!tl_be_has_device_scalars(be))
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < u[j].nterms && k < TL_UPDATE_MAXTERMS; k++)
+                if (u[j].sref[k]) return tl_be_update_host_sref(be, u, n);
     return be->ops->update(be, u, n);
 }
 static inline tl_status tl_be_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x,
@@ -182,6 +238,14 @@ static inline tl_status tl_be_dot_end(tl_backend *be, int slot, double *out)
 {
     return be->ops->dot_end(be, slot, out);
 }
+/* Scalar programs (solvers/scalars.h), device-resident where the backend
+ * can: the method never waits for the dots it feeds to a program. */
+tl_status tl_be_dot_end_async(tl_backend *be, int slot);
+tl_status tl_be_dot_fetch(tl_backend *be, int slot, double *out, int n);
+tl_status tl_be_scalars(tl_backend *be, tl_sc_prog prog, int slot);
+tl_status tl_be_scalars_init(tl_backend *be, const double *state);
+tl_status tl_be_regs_post(tl_backend *be, int64_t tag);
+tl_status tl_be_regs_get(tl_backend *be, int64_t tag, double *regs);
 static inline tl_status tl_be_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
 {
     return be->ops->spmv_begin(be, x, y);

@@ -12,7 +12,10 @@ test_partition_DEPS := solvers runtime
 # Krylov methods, backends, schedules, driver (trilap-solve)
 solvers_C += solvers/schedule.c solvers/backend.c solvers/backend_host.c solvers/method.c
 solvers_C += solvers/method_cg.c solvers/method_pipecg.c solvers/method_bicgstab.c solvers/method_pipebicgstab.c
-solvers_C += solvers/solve.c
+solvers_C += solvers/solve.c solvers/scalars_host.c solvers/pipecg_async.c solvers/pipebicgstab_async.c
+# CUDA backend (solvers/cuda/README.md); the C files compile to nothing without CUDA
+solvers_C += solvers/cuda/backend_cuda.c solvers/cuda/spmv.c
+solvers_CU += solvers/cuda/kernels.cu
 solvers_C += solvers/petsc_solve.c
 EXTRA_CFLAGS_solvers_petsc_solve.c := $(PETSC_CFLAGS)
 PROGRAMS += trilap-solve
@@ -47,3 +50,10 @@ HOST_TESTS += test_solvers test_solve_cli test_petsc
 test_solvers_DEPS := solvers probes runtime
 test_solve_cli_DEPS := runtime
 test_petsc_DEPS := runtime
+# CUDA backend against the host backend (tests/gpu/test_gpu_solvers.c runs bin/trilap-solve)
+GPU_TESTS += test_gpu_solvers
+test_gpu_solvers_DEPS := runtime
+HOST_TESTS += test_solve_scalars
+test_solve_scalars_DEPS := runtime
+HOST_TESTS += test_cuda_update_entry
+test_cuda_update_entry_DEPS := runtime

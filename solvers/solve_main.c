@@ -16,6 +16,8 @@
 #include "config.h"
 #include "probes/probes.h"
 #include "runtime/comm.h"
+#include "runtime/devcomm.h"
+#include "runtime/gpu.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
@@ -26,6 +28,7 @@
 #include "solvers/outfile.h"
 #include "solvers/partition.h"
 #include "solvers/petsc_solve.h"
+#include "solvers/pipecg_async.h"
 #include "solvers/solve.h"
 
 #define PROGRAM "trilap-solve"
@@ -37,9 +40,24 @@ typedef struct solve_opts {
     int64_t max_iterations, warmup, repeat, residual_replacement, omp_threads;
     const char *results, *trace, *history, *solution;
     int monitor, stats;
+    /* CUDA backend */
+    const char *spmv, *cusparse_alg;
+    int64_t spmv_tpr, split_max_ctas, split_min_ctas;
+    int stream_priorities, op_timer, cupti;
+    const char *scalars;
+    int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
     const tl_method *methods[MAX_SOLVERS];
     int nmethods;
+    const tl_schedule *schedules[TL_SCHED_COUNT];
+    int nschedules;
+    const tl_schedule *cur_schedule; /* of the run in progress */
+    struct spmv_choice {
+        int impl, tpr, alg; /* tpr, alg: -2 when the entry leaves them to the options */
+        char label[32];
+    } spmvs[8];
+    int nspmvs;
+    const struct spmv_choice *cur_spmv;
     int not_converged; /* written by rank 0 only */
 } solve_opts;
 
@@ -88,17 +106,19 @@ static const tl_option solve_options[] = {
      .min = 0,
      .max = 1e12},
     {.name = "schedule",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_STRING,
      .offset = O(schedule),
      .def = "three-split",
-     .choices = "sync|two-stream|three-naive|three-split",
-     .help = "overlap schedule (sync: none; three-split: allreduce on its own channel)"},
+     .metavar = "S[,S..]",
+     .help = "overlap schedule sync|two-stream|three-naive|three-split (sync: none; three-split: "
+             "allreduce on its own channel); a comma list or `all` runs each in turn"},
     {.name = "backend",
      .type = TL_OPT_CHOICE,
      .offset = O(backend),
      .def = "host",
      .choices = "host|cuda|petsc",
-     .help = "host: OpenMP + MPI/threads; cuda: GPUs (not built yet); petsc: PETSc KSP (MPI only)"},
+     .help = "host: OpenMP + MPI/threads; cuda: one GPU per rank (or ranks sharing GPUs over "
+             "--device-comm host); petsc: PETSc KSP (MPI only)"},
     {.name = "partition",
      .type = TL_OPT_STRING,
      .offset = O(partition),
@@ -148,6 +168,11 @@ static const tl_option solve_options[] = {
      .offset = O(trace),
      .metavar = "DIR",
      .help = "write trace.rank<R>.csv (host ranges per operation, iteration markers) to DIR"},
+    {.name = "cupti",
+     .type = TL_OPT_FLAG,
+     .offset = O(cupti),
+     .def = "0",
+     .help = "with --trace and --backend cuda: also record kernels and copies with CUPTI"},
     {.name = "history",
      .type = TL_OPT_STRING,
      .offset = O(history),
@@ -163,6 +188,72 @@ static const tl_option solve_options[] = {
      .offset = O(solution),
      .metavar = "FILE",
      .help = "write x (Matrix Market array, global order) of the last solve"},
+    {.name = "spmv",
+     .type = TL_OPT_STRING,
+     .offset = O(spmv),
+     .def = "trilap",
+     .metavar = "IMPL[,IMPL..]",
+     .help = "cuda: SpMV implementation, trilap[:T] (its CSR kernel, T threads per row) or "
+             "cusparse[:default|csr1|csr2] (cuSPARSE's generic SpMV); a comma list runs each in "
+             "turn"},
+    {.name = "cusparse-alg",
+     .type = TL_OPT_CHOICE,
+     .offset = O(cusparse_alg),
+     .def = "default",
+     .choices = "default|csr1|csr2",
+     .help = "cuda --spmv cusparse: CUSPARSE_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2"},
+    {.name = "spmv-threads-per-row",
+     .type = TL_OPT_INT,
+     .offset = O(spmv_tpr),
+     .def = "0",
+     .metavar = "T",
+     .help = "cuda --spmv trilap: threads per row 1, 2, 4, ..., 32; 0 by row length; -1 the "
+             "nonzero split (irregular rows)",
+     .min = -1,
+     .max = 32},
+    {.name = "stream-priorities",
+     .type = TL_OPT_FLAG,
+     .offset = O(stream_priorities),
+     .def = "0",
+     .help = "cuda: the P2P and collective streams get a higher priority than compute"},
+    {.name = "split-max-ctas",
+     .type = TL_OPT_INT,
+     .offset = O(split_max_ctas),
+     .def = "0",
+     .metavar = "N",
+     .help = "cuda: maxCTAs of the split communicator (0: NCCL's default)",
+     .min = 0,
+     .max = 1024},
+    {.name = "split-min-ctas",
+     .type = TL_OPT_INT,
+     .offset = O(split_min_ctas),
+     .def = "0",
+     .metavar = "N",
+     .help = "cuda: minCTAs of the split communicator (0: NCCL's default)",
+     .min = 0,
+     .max = 1024},
+    {.name = "op-timer",
+     .type = TL_OPT_FLAG,
+     .offset = O(op_timer),
+     .def = "1",
+     .help = "cuda: per-operation times from CUDA events (--no-op-timer: none, for the fastest "
+             "loop)"},
+    {.name = "scalars",
+     .type = TL_OPT_CHOICE,
+     .offset = O(scalars),
+     .def = "auto",
+     .choices = "auto|host|program",
+     .help = "pipecg, pipebicgstab: host reads every reduction and computes the scalars; "
+             "program: scalar programs compute them where the backend runs them (on the GPU for "
+             "cuda), convergence read asynchronously; auto: program for cuda"},
+    {.name = "check-every",
+     .type = TL_OPT_INT,
+     .offset = O(check_every),
+     .def = "4",
+     .metavar = "N",
+     .help = "with device scalars: the host reads the residual norms every N iterations, N late",
+     .min = 1,
+     .max = 31},
     {.name = "stats",
      .type = TL_OPT_FLAG,
      .offset = O(stats),
@@ -233,15 +324,20 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     return TL_OK;
 }
 
+/* cusparseSpMVAlg_t values (cusparse.h: DEFAULT 0, CSR_ALG1 2, CSR_ALG2 3),
+ * kept here so that this file needs no CUDA header */
+static int cusparse_alg_value(const char *s)
+{
+    return strcmp(s, "csr1") == 0 ? 2 : strcmp(s, "csr2") == 0 ? 3 : 0;
+}
 
 /* "x.mtx" for one solver; "x.mtx.pipecg" when several run. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
                             const tl_method *m)
 {
-    if (o->nmethods > 1)
-        snprintf(buf, n, "%s.%s", path, m->name);
-    else
-        snprintf(buf, n, "%s", path);
+    snprintf(buf, n, "%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
+             o->nschedules > 1 ? o->cur_schedule->name : "", o->nmethods > 1 ? "." : "",
+             o->nmethods > 1 ? m->name : "");
 }
 
 static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
@@ -252,11 +348,22 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     tl_backend *be = NULL;
     tl_solve_report rep = {0};
     double *xg = NULL;
-    int petsc = strcmp(o->backend, "petsc") == 0;
+    int petsc = strcmp(o->backend, "petsc") == 0, cuda = strcmp(o->backend, "cuda") == 0;
     tl_solve_config cfg = {
         .method = meth,
         .backend = o->backend,
-        .bcfg = {.schedule = tl_schedule_find(o->schedule), .omp_threads = (int)o->omp_threads},
+        .bcfg = {.schedule = o->cur_schedule,
+                 .omp_threads = (int)o->omp_threads,
+                 .spmv = o->cur_spmv->impl,
+                 .cusparse_alg = o->cur_spmv->alg != -2 ? o->cur_spmv->alg
+                                                        : cusparse_alg_value(o->cusparse_alg),
+                 .spmv_threads_per_row =
+                     o->cur_spmv->tpr != -2 ? o->cur_spmv->tpr : (int)o->spmv_tpr,
+                 .stream_priorities = o->stream_priorities,
+                 .split_max_ctas = (int)o->split_max_ctas,
+                 .split_min_ctas = (int)o->split_min_ctas,
+                 .op_timer = o->op_timer,
+                 .check_every = (int)o->check_every},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -271,6 +378,20 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         cfg.bcfg.precond = meth->default_precond;
     else
         TL_TRY(tl_precond_parse(o->precond, &cfg.bcfg.precond));
+    /* the pipelined methods on scalar programs: the same recurrences, the
+     * scalars never visit the host (solvers/pipecg_async.c,
+     * pipebicgstab_async.c) */
+    tl_method async = *meth;
+    int program = strcmp(o->scalars, "program") == 0 ||
+                  (strcmp(o->scalars, "auto") == 0 && strcmp(o->backend, "cuda") == 0);
+    if (program && !petsc && meth->solve == tl_method_pipecg) {
+        async.solve = tl_method_pipecg_async;
+        cfg.method = &async;
+    }
+    if (program && !petsc && meth->solve == tl_method_pipebicgstab) {
+        async.solve = tl_method_pipebicgstab_async;
+        cfg.method = &async;
+    }
     if (petsc) {
         TL_TRYGOTO(tl_petsc_solve_run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
@@ -281,14 +402,27 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     }
     tl_solve_labels lb = {.solver = meth->name,
                           .precond = tl_precond_name(cfg.bcfg.precond),
-                          .schedule = petsc ? "petsc" : o->schedule,
+                          .schedule = petsc ? "petsc" : o->cur_schedule->name,
                           .backend = o->backend,
                           .matrix = o->matrix,
                           .partition = partdesc,
                           .launcher = ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads",
                           .nranks = ctx->size};
+    /* the SpMV implementation is part of what a CUDA row measured */
+    char belabel[48];
+    if (cuda) {
+        snprintf(belabel, sizeof belabel, "cuda:%s", o->cur_spmv->label);
+        lb.backend = belabel;
+    }
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
+        if (cuda)
+            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\n", o->cur_spmv->label,
+                   cfg.method->solve == tl_method_pipecg_async ||
+                           cfg.method->solve == tl_method_pipebicgstab_async
+                       ? "program (device-resident)"
+                       : "host",
+                   tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
@@ -348,11 +482,26 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     int petsc = strcmp(o->backend, "petsc") == 0, petsc_up = 0, probes_up = 0;
 
     if (o->trace) {
-        tl_probes_config pc = {.outdir = o->trace, .cupti = 0, .nvtx = 1};
+        tl_probes_config pc = {.outdir = o->trace, .cupti = o->cupti, .nvtx = 1};
         lst = tl_probes_create(ctx, &pc);
         probes_up = lst == TL_OK;
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    if (strcmp(o->backend, "cuda") == 0) {
+        /* once for every run of this process (the NCCL communicators live
+         * with it); the launcher tears it down, or aborts it after a failure */
+        tl_gpu_config gc = {.use_priorities = o->stream_priorities};
+        TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+#if TL_HAVE_CUDA
+        if (probes_up) {
+            /* trace lanes: kernels land on the lane of their stream's role */
+            static const tl_role roles[] = {TL_ROLE_COMPUTE, TL_ROLE_P2P, TL_ROLE_COLL};
+            for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
+                tl_probe_stream(ctx, (void *)tl_gpu_stream(ctx->gpu, roles[i]), roles[i],
+                                tl_role_name(roles[i]));
+        }
+#endif
+    }
     if (ctx->rank == 0)
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
@@ -376,14 +525,26 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         TL_TRYGOTO(tl_petsc_init(ctx), st, fail);
         petsc_up = 1;
     }
-    for (int k = 0; k < o->nmethods; k++)
-        TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc), st,
-                   fail);
+    for (int c = 0; c < o->nschedules; c++) {
+        o->cur_schedule = o->schedules[c];
+        for (int v = 0; v < o->nspmvs; v++) {
+            o->cur_spmv = &o->spmvs[v];
+            for (int k = 0; k < o->nmethods; k++)
+                TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc),
+                           st, fail);
+        }
+    }
     if (o->results) {
         char mpath[4096], extra[512];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        snprintf(extra, sizeof extra, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n",
-                 o->matrix, partdesc, o->backend, o->schedule);
+        int cuda = strcmp(o->backend, "cuda") == 0;
+        char gpu[256] = "";
+        if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
+        snprintf(extra, sizeof extra,
+                 "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
+                 partdesc, o->backend, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
+                 cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
     }
 fail:
@@ -404,6 +565,62 @@ fail:
     free(x0l);
     free(xl);
     return st;
+}
+
+/* --spmv trilap[:T],cusparse[:ALG],... -> o->spmvs; 0 on success. T: threads
+ * per row (1..32, -1 the nonzero split), ALG: default|csr1|csr2. */
+static int parse_spmvs(solve_opts *o)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", o->spmv);
+    o->nspmvs = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (o->nspmvs == (int)(sizeof o->spmvs / sizeof o->spmvs[0])) return -1;
+        struct spmv_choice *c = &o->spmvs[o->nspmvs];
+        char *arg = strchr(tok, ':');
+        if (arg) *arg++ = 0;
+        c->tpr = c->alg = -2;
+        if (strcmp(tok, "trilap") == 0) {
+            c->impl = 0;
+            char *end = NULL;
+            long t = arg ? strtol(arg, &end, 10) : 0;
+            if (arg && (*end || !(t == -1 || (t >= 1 && t <= 32 && (t & (t - 1)) == 0)))) return -1;
+            if (arg) c->tpr = (int)t;
+        } else if (strcmp(tok, "cusparse") == 0) {
+            c->impl = 1;
+            if (arg && strcmp(arg, "default") && strcmp(arg, "csr1") && strcmp(arg, "csr2"))
+                return -1;
+            if (arg) c->alg = cusparse_alg_value(arg);
+        } else {
+            return -1;
+        }
+        snprintf(c->label, sizeof c->label, "%s%s%s", tok, arg ? ":" : "", arg ? arg : "");
+        o->nspmvs++;
+    }
+    o->cur_spmv = o->nspmvs ? &o->spmvs[0] : NULL;
+    return o->nspmvs > 0 ? 0 : -1;
+}
+
+/* --schedule a,b or all -> schedules; 0 on success. */
+static int parse_schedules(solve_opts *o)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", o->schedule);
+    o->nschedules = 0;
+    if (strcmp(buf, "all") == 0) {
+        for (int i = 0; i < TL_SCHED_COUNT; i++)
+            o->schedules[o->nschedules++] = &tl_schedules[i];
+        return 0;
+    }
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        const tl_schedule *sc = tl_schedule_find(tok);
+        if (!sc || o->nschedules == TL_SCHED_COUNT) return -1;
+        o->schedules[o->nschedules++] = sc;
+    }
+    o->cur_schedule = o->nschedules ? o->schedules[0] : NULL;
+    return o->nschedules > 0 ? 0 : -1;
 }
 
 /* --solver a,b,c -> methods; 0 on success. */
@@ -456,10 +673,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --solver '%s' (try --help)\n", PROGRAM, o.solver);
         return 2;
     }
+    if (parse_spmvs(&o) != 0) {
+        fprintf(stderr, "%s: invalid --spmv '%s' (try --help)\n", PROGRAM, o.spmv);
+        return 2;
+    }
+    if (parse_schedules(&o) != 0) {
+        fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
+        return 2;
+    }
     if (strcmp(o.backend, "petsc") != 0) {
         const tl_backend_ops *ops = tl_backend_find(o.backend);
         if (ops && ops->unavailable) {
             fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, o.backend, ops->unavailable);
+            return 1;
+        }
+        if (strcmp(o.backend, "cuda") == 0 && (lo.no_gpu || tl_gpu_count() == 0)) {
+            fprintf(stderr, "%s: --backend cuda: %s\n", PROGRAM,
+                    lo.no_gpu ? "--no-gpu was given" : "no GPU visible");
             return 1;
         }
     }

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The solver part of `make demo`: Pipe-PCG under two-stream and
+# three-split on a generated Poisson matrix, traced, with the timeline,
+# the kernel breakdown and the speedup in OUT/report.md.
+#
+#   scripts/demo-solver.sh [--n N] [--iterations K] OUT
+#
+# With a GPU: trilap-solve --backend cuda (one rank over NCCL, CUPTI
+# kernels in the trace), gen:poisson7:N (default 128), K = 200 fixed
+# iterations, 3 timed solves per schedule. Without one: the host backend
+# on the same matrix (K = 20: it runs on the development machine's cores)
+# for the timing, and the timeline and breakdown rendered from the
+# committed GPU traces of results/solvers-h200 (say so in the report).
+# Environment: SOLVE, ANALYZE (binaries), GNUPLOT=0 (no figures).
+# not -e / pipefail: each step checks its own outcome
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+n=128
+k=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --n) n=$2; shift 2 ;;
+    --iterations) k=$2; shift 2 ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -*) echo "demo-solver.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 1 ] || { echo "usage: demo-solver.sh [--n N] [--iterations K] OUT" >&2; exit 2; }
+case "$n$k" in *[!0-9]*) echo "demo-solver.sh: --n and --iterations take positive integers" >&2; exit 2 ;; esac
+out=$1
+SOLVE=${SOLVE:-$here/bin/trilap-solve}
+ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}
+for b in "$SOLVE" "$ANALYZE"; do
+    [ -x "$b" ] || { echo "demo-solver.sh: $b not built (make all)" >&2; exit 2; }
+done
+mkdir -p "$out" || exit 1
+matrix=gen:poisson7:$n
+
+# a GPU if trilap-solve's CUDA backend finds one
+gpu=0
+if "$SOLVE" --backend cuda --launcher threads --gpus 1 --no-stats --repeat 1 --warmup 0 \
+    --max-iterations 2 gen:poisson7:4 >/dev/null 2>&1; then
+    gpu=1
+fi
+if [ $gpu -eq 1 ]; then
+    k=${k:-200}
+    launch=(--backend cuda --launcher threads --gpus 1 --cupti)
+    where="GPU: trilap-solve --backend cuda, one rank over NCCL, CUPTI kernel records"
+    traces=$out/traces
+else
+    k=${k:-20}
+    launch=(--backend host --launcher threads --ranks 1 --no-gpu)
+    where="no GPU here: the host backend for the timing; timeline and breakdown from the committed GPU traces"
+    traces=$out/gpu-traces
+    tarball=$(ls -d "$here"/results/solvers-h200/run*/traces.tar.gz 2>/dev/null | tail -n1)
+    [ -n "$tarball" ] || { echo "demo-solver.sh: no committed GPU traces under results/solvers-h200" >&2; exit 1; }
+    mkdir -p "$traces" && tar xzf "$tarball" -C "$traces" || exit 1
+fi
+
+for s in two-stream three-split; do
+    trace=()
+    [ $gpu -eq 1 ] && trace=(--trace "$traces/$s")
+    "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" --warmup 1 \
+        --repeat 3 --schedule "$s" --partition block --results "$out/results.csv" "${trace[@]}" \
+        "$matrix" >"$out/solve-$s.txt" 2>&1 || {
+        echo "demo-solver.sh: trilap-solve failed (schedule $s), output in $out/solve-$s.txt" >&2
+        exit 1
+    }
+done
+median() { awk '/^solver time median:/ { print $4 }' "$out/solve-$1.txt"; }
+t2=$(median two-stream) t3=$(median three-split)
+speedup=$(awk -v a="$t2" -v b="$t3" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }')
+
+# timeline and breakdown of the traces (GPU: this run; else: the committed ones)
+if [ $gpu -eq 1 ]; then
+    dirs=("$traces/two-stream" "$traces/three-split")
+    names=(two-stream three-split)
+else
+    dirs=("$traces"/traces/large-two-stream "$traces"/traces/large-three-split)
+    names=(large-two-stream large-three-split)
+fi
+files="" titles=""
+for i in 0 1; do
+    "$ANALYZE" breakdown "${dirs[$i]}" >"$out/breakdown-${names[$i]}.txt" 2>&1
+    "$ANALYZE" timeline "${dirs[$i]}" -o "$out/timeline-${names[$i]}.csv" >/dev/null 2>&1
+    files+="$out/timeline-${names[$i]}.csv " titles+="${names[$i]} "
+done
+figure="none (gnuplot not found or GNUPLOT=0)"
+if [ "${GNUPLOT:-1}" != 0 ] && command -v gnuplot >/dev/null; then
+    gnuplot -e "files='${files% }'; titles='${titles% }'; out='$out/solver-timeline.png'" \
+        "$here/plots/timeline.gp" 2>"$out/gnuplot.log" && figure="solver-timeline.png"
+fi
+{
+    echo "## Pipelined CG: two-stream vs three-split"
+    echo
+    echo "- $where"
+    echo "- matrix $matrix, pipecg (Jacobi), $k fixed iterations, 1 warm-up and 3 timed solves per schedule"
+    echo "- solver time, median: two-stream $t2 s, three-split $t3 s; speedup of three-split: $speedup"
+    echo "- timeline: $figure (rows: $files)"
+    echo
+    for i in 0 1; do
+        echo "### kernel breakdown, ${names[$i]}"
+        echo
+        echo '```'
+        grep -v '^#' "$out/breakdown-${names[$i]}.txt" | awk '$3 == "category"' | head -12
+        echo '```'
+        echo
+    done
+} >"$out/report.md"
+echo "demo-solver.sh: report in $out/report.md (speedup $speedup)"

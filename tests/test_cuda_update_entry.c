@@ -1,0 +1,125 @@
+/* The fused update kernel's per-entry logic (solvers/cuda/update_entry.h,
+ * the code the CUDA kernel runs with its loops unrolled), on the host:
+ * loads first, then in-order updates whose terms take earlier updates'
+ * values through src, must equal the plain in-order semantics of
+ * tl_update (backend.h) bit for bit, for Pipe-PCG's eight updates, the
+ * two groups of Pipe-BiCGStab and random groups with every kind of
+ * aliasing (y among its own terms, a vector written twice, read after
+ * being written). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/cuda/update_entry.h"
+#include "tests/tl_test.h"
+
+enum { N = 37, NV = 8 };
+
+static double vec[2][NV][N]; /* [0]: through tl_cu_update_entry, [1]: reference */
+
+static void fill(unsigned seed)
+{
+    srand(seed);
+    for (int v = 0; v < NV; v++)
+        for (int i = 0; i < N; i++)
+            vec[0][v][i] = vec[1][v][i] = (double)rand() / RAND_MAX - 0.5;
+}
+
+typedef struct spec {
+    int nu;
+    int y[TL_CU_UPD_MAX], nt[TL_CU_UPD_MAX], x[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+} spec;
+
+/* Runs spec both ways; 1 when every entry of every vector agrees exactly. */
+static int check(const spec *sp, int nu_max, int nt_max)
+{
+    tl_cu_update_args a;
+    memset(&a, 0, sizeof a);
+    a.nu = sp->nu;
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS] = {{0}};
+    for (int j = 0; j < sp->nu; j++) {
+        a.u[j].y = vec[0][sp->y[j]];
+        a.u[j].nterms = sp->nt[j];
+        for (int k = 0; k < sp->nt[j]; k++) {
+            a.u[j].x[k] = vec[0][sp->x[j][k]];
+            a.u[j].coef[k] = c[j][k] = sp->c[j][k];
+        }
+    }
+    tl_cu_update_link(&a);
+    for (int64_t i = 0; i < N; i++)
+        tl_cu_update_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, nu_max, nt_max);
+    /* reference: the in-order semantics, update by update over all entries */
+    for (int j = 0; j < sp->nu; j++)
+        for (int i = 0; i < N; i++) {
+            double t = sp->c[j][0] * vec[1][sp->x[j][0]][i];
+            for (int k = 1; k < sp->nt[j]; k++)
+                t += sp->c[j][k] * vec[1][sp->x[j][k]][i];
+            vec[1][sp->y[j]][i] = t;
+        }
+    return memcmp(vec[0], vec[1], sizeof vec[0]) == 0;
+}
+
+TL_TEST(pipecg_eight_updates)
+{
+    /* z = n + b z, q = m + b q, s = w + b s, p = u + b p, x += a p,
+     * r -= a s, u -= a q, w -= a z; vectors 0..7 = n z m q w s u p, x r in 0, 1
+     * reuse: the pattern's aliasing is what matters */
+    enum { n_, z_, m_, q_, w_, s_, u_, p_ };
+    double al = 0.37, be = 0.81;
+    spec sp = {
+        .nu = 8,
+        .y = {z_, q_, s_, p_, n_, m_, u_, w_},
+        .nt = {2, 2, 2, 2, 2, 2, 2, 2},
+        .x = {{n_, z_}, {m_, q_}, {w_, s_}, {u_, p_}, {n_, p_}, {m_, s_}, {u_, q_}, {w_, z_}},
+        .c = {{1, be}, {1, be}, {1, be}, {1, be}, {1, al}, {1, -al}, {1, -al}, {1, -al}}};
+    fill(1);
+    TL_ASSERT(check(&sp, 8, 2));
+    fill(2);
+    TL_ASSERT(check(&sp, TL_CU_UPD_MAX, TL_CU_UPD_TERMS));
+}
+
+TL_TEST(pipebicgstab_groups)
+{
+    /* u1: p = r + b p + bo s, ph..., s = w + b s + bo z, sh..., z = t + b z + bo v,
+     * q = r - a s, qh = rh - a sh, y = w - a z (over 8 vectors, aliasing kept) */
+    double b = 0.3, bo = -0.2, al = 0.7, om = 0.45;
+    enum { r_, p_, s_, w_, z_, t_, v_, q_ };
+    spec u1 = {.nu = 6,
+               .y = {p_, s_, z_, q_, v_, r_},
+               .nt = {3, 3, 3, 2, 2, 2},
+               .x = {{r_, p_, s_}, {w_, s_, z_}, {t_, z_, v_}, {r_, s_}, {w_, z_}, {q_, p_}},
+               .c = {{1, b, bo}, {1, b, bo}, {1, b, bo}, {1, -al}, {1, -al}, {1, -om}}};
+    fill(3);
+    TL_ASSERT(check(&u1, 8, 3));
+    spec u2 = {.nu = 4,
+               .y = {p_, r_, s_, w_},
+               .nt = {3, 2, 3, 3},
+               .x = {{p_, q_, t_}, {q_, v_}, {t_, w_, z_}, {v_, q_, r_}},
+               .c = {{1, al, om}, {1, -om}, {1, -om, om * al}, {1, -om, om * al}}};
+    fill(4);
+    TL_ASSERT(check(&u2, 4, 3));
+}
+
+TL_TEST(random_groups_every_aliasing)
+{
+    srand(12345);
+    for (int trial = 0; trial < 2000; trial++) {
+        spec sp;
+        memset(&sp, 0, sizeof sp);
+        sp.nu = 1 + rand() % TL_CU_UPD_MAX;
+        for (int j = 0; j < sp.nu; j++) {
+            sp.y[j] = rand() % NV;
+            sp.nt[j] = 1 + rand() % TL_CU_UPD_TERMS;
+            for (int k = 0; k < sp.nt[j]; k++) {
+                sp.x[j][k] = rand() % NV;
+                sp.c[j][k] = (double)(rand() % 7) / 4 - 0.75;
+            }
+        }
+        fill((unsigned)trial + 10);
+        TL_ASSERT_MSG(check(&sp, TL_CU_UPD_MAX, TL_CU_UPD_TERMS), "trial %d (%d updates)", trial,
+                      sp.nu);
+    }
+}
+
+TL_TEST_MAIN(pipecg_eight_updates, pipebicgstab_groups, random_groups_every_aliasing)
