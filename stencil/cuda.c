@@ -37,8 +37,8 @@ static tl_status setup_sub(tl_fdtd *f, int i, void *host)
     TL_CUDA(cudaEventCreateWithFlags(&cs->ev_comp, cudaEventDisableTiming));
     TL_CUDA(cudaEventCreateWithFlags(&cs->ev_xch, cudaEventDisableTiming));
     for (int k = 0; k < TL_FDTD_NFIELDS; k++) {
-        TL_TRY(tl_fdtd_fill_field(f, i, k, host));
-        TL_TRY(dev_alloc_fill(&s->fld[k], bytes, f->cfg.init ? host : NULL));
+        if (f->cfg.init) TL_TRY(tl_fdtd_fill_field(f, i, k, host));
+        TL_TRY(dev_alloc_fill(&s->fld[k], bytes, f->cfg.init ? host : NULL)); /* zero fields: a device memset */
     }
     if (tl_fdtd_heterogeneous(&f->cfg))
         for (int k = 0; k < 4; k++) {
@@ -99,8 +99,8 @@ static tl_status cuda_setup(tl_fdtd *f)
 {
     int visible = 0;
     cudaError_t e = cudaGetDeviceCount(&visible);
-    TL_CHECK(e == cudaSuccess && visible > 0, TL_ERR_UNSUPPORTED, "the cuda backend needs a GPU, and none is visible (%s)",
-             e == cudaSuccess ? "0 devices" : cudaGetErrorString(e));
+    TL_CHECK(e == cudaSuccess, TL_ERR_CUDA, "the cuda backend needs a GPU: cudaGetDeviceCount: %s", cudaGetErrorString(e));
+    TL_CHECK(visible > 0, TL_ERR_INVAL, "the cuda backend needs a GPU, and none is visible");
     int ngpu = f->cfg.gpus > 0 ? f->cfg.gpus : visible;
     TL_CHECK(ngpu <= visible, TL_ERR_INVAL, "--gpus %d: only %d GPU%s visible", ngpu, visible, visible == 1 ? " is" : "s are");
     if (ngpu > f->nsub) ngpu = f->nsub;
@@ -182,7 +182,7 @@ static void cuda_teardown(tl_fdtd *f)
     f->bglobal = NULL;
 }
 
-static const char *const update_names[2][2] = {{"v_interior", "v_cpml"}, {"p_interior", "p_cpml"}};
+static const char *const update_names[2][2] = {{"update_v", "update_v_cpml"}, {"update_p", "update_p_cpml"}};
 
 static tl_status cuda_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b, int cpml)
 {
@@ -191,10 +191,13 @@ static tl_status cuda_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b
     tl_fdtd_cuda *g = f->bglobal;
     tl_fdtd_kargs a;
     tl_fdtd_kargs_of(f, sd, &a);
-    int tiled = f->cfg.kernel == TL_FDTD_KERNEL_TILED && !cpml;
+    /* tiled interior, CPML boundary boxes, or the baseline over any box */
+    int variant = f->cfg.kernel == TL_FDTD_KERNEL_NAIVE ? TL_FDTD_VARIANT_NAIVE
+                  : cpml                                ? TL_FDTD_VARIANT_CPML
+                                                        : TL_FDTD_VARIANT_TILED;
     TL_CUDA(cudaSetDevice(s->device));
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, update_names[which][cpml ? 1 : 0]);
-    tl_status st = tl_fdtd_cuda_update(&a, which, b->lo, b->hi, tiled, cpml, f->esz == 8, g->sms[s->device], cs->s_comp);
+    tl_status st = tl_fdtd_cuda_update(&a, which, b->lo, b->hi, variant, cpml, f->esz == 8, g->sms[s->device], cs->s_comp);
     tl_probe_pop(f->ctx);
     TL_TRY(st);
     return TL_OK;

@@ -141,9 +141,13 @@ __global__ void __launch_bounds__(TX *TY) tl_fdtd_v_tiled_kernel(const tl_fdtd_k
     const bool active = x >= x0 && x < x1 && y < y1;
     const bool col = x >= x0 - R && x < x1 + R && y >= y0 - R && y < y1 + R; /* inside the halo'd tile */
     const int64_t sx = a.sx, sxy = a.sxy;
-    const T *p = (const T *)a.f[0];
-    T *vx = (T *)a.f[1], *vy = (T *)a.f[2], *vz = (T *)a.f[3];
-    const T *mx = (const T *)a.mat[1], *my = (const T *)a.mat[2], *mz = (const T *)a.mat[3];
+    const T *__restrict__ p = (const T *)a.f[0];
+    T *__restrict__ vx = (T *)a.f[1];
+    T *__restrict__ vy = (T *)a.f[2];
+    T *__restrict__ vz = (T *)a.f[3];
+    const T *__restrict__ mx = (const T *)a.mat[1];
+    const T *__restrict__ my = (const T *)a.mat[2];
+    const T *__restrict__ mz = (const T *)a.mat[3];
     const T bdt = (T)a.bdt;
     T c[R];
 #pragma unroll
@@ -201,9 +205,11 @@ __global__ void __launch_bounds__(TX *TY) tl_fdtd_p_tiled_kernel(const tl_fdtd_k
     const bool active = x >= x0 && x < x1 && y < y1;
     const bool col = x >= x0 - R && x < x1 + R && y >= y0 - R && y < y1 + R;
     const int64_t sx = a.sx, sxy = a.sxy;
-    T *p = (T *)a.f[0];
-    const T *vx = (const T *)a.f[1], *vy = (const T *)a.f[2], *vz = (const T *)a.f[3];
-    const T *mk = (const T *)a.mat[0];
+    T *__restrict__ p = (T *)a.f[0];
+    const T *__restrict__ vx = (const T *)a.f[1];
+    const T *__restrict__ vy = (const T *)a.f[2];
+    const T *__restrict__ vz = (const T *)a.f[3];
+    const T *__restrict__ mk = (const T *)a.mat[0];
     const T kdt = (T)a.kdt;
     T c[R];
 #pragma unroll
@@ -244,10 +250,10 @@ __global__ void __launch_bounds__(TX *TY) tl_fdtd_p_tiled_kernel(const tl_fdtd_k
 }
 
 template <typename T, int R>
-cudaError_t launch_update(const tl_fdtd_kargs &a, int which, const box3 &b, int tiled, int cpml, int sms,
+cudaError_t launch_update(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, int cpml, int sms,
                           cudaStream_t s)
 {
-    if (tiled) {
+    if (variant == TL_FDTD_VARIANT_TILED) {
         int64_t xbase = b.lo[0] - (((b.lo[0] % TX) + TX) % TX);
         int64_t gx = (b.lo[0] + b.ex - xbase + TX - 1) / TX, gy = (b.ey + TY - 1) / TY;
         /* enough z chunks to fill the device about four blocks per SM deep;
@@ -263,25 +269,25 @@ cudaError_t launch_update(const tl_fdtd_kargs &a, int which, const box3 &b, int 
         else tl_fdtd_p_tiled_kernel<T, R><<<grid, block, 0, s>>>(a, xbase, b, zchunk);
     } else {
         dim3 block(32, 8), grid((unsigned)((b.ex + 31) / 32), (unsigned)((b.ey + 7) / 8), (unsigned)b.ez);
-        if (cpml) {
+        if (variant == TL_FDTD_VARIANT_CPML) {
             if (which == 0) tl_fdtd_v_cpml_kernel<T, R><<<grid, block, 0, s>>>(a, b);
             else tl_fdtd_p_cpml_kernel<T, R><<<grid, block, 0, s>>>(a, b);
         } else {
-            if (which == 0) tl_fdtd_v_naive_kernel<T, R><<<grid, block, 0, s>>>(a, b, false);
-            else tl_fdtd_p_naive_kernel<T, R><<<grid, block, 0, s>>>(a, b, false);
+            if (which == 0) tl_fdtd_v_naive_kernel<T, R><<<grid, block, 0, s>>>(a, b, cpml != 0);
+            else tl_fdtd_p_naive_kernel<T, R><<<grid, block, 0, s>>>(a, b, cpml != 0);
         }
     }
     return cudaPeekAtLastError();
 }
 
 template <typename T>
-cudaError_t launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int tiled, int cpml, int sms,
+cudaError_t launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, int cpml, int sms,
                          cudaStream_t s)
 {
     switch (a.r) {
-    case 1: return launch_update<T, 1>(a, which, b, tiled, cpml, sms, s);
-    case 2: return launch_update<T, 2>(a, which, b, tiled, cpml, sms, s);
-    default: return launch_update<T, 4>(a, which, b, tiled, cpml, sms, s);
+    case 1: return launch_update<T, 1>(a, which, b, variant, cpml, sms, s);
+    case 2: return launch_update<T, 2>(a, which, b, variant, cpml, sms, s);
+    default: return launch_update<T, 4>(a, which, b, variant, cpml, sms, s);
     }
 }
 
@@ -372,12 +378,12 @@ unsigned grid_for(int64_t n, int block)
 } // namespace
 
 extern "C" tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
-                                         int tiled, int cpml, int dbl, int sms, cudaStream_t s)
+                                         int variant, int cpml, int dbl, int sms, cudaStream_t s)
 {
     box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return TL_OK;
-    TL_CUDA(dbl ? launch_order<double>(*a, which, b, tiled, cpml, sms, s)
-                : launch_order<float>(*a, which, b, tiled, cpml, sms, s));
+    TL_CUDA(dbl ? launch_order<double>(*a, which, b, variant, cpml, sms, s)
+                : launch_order<float>(*a, which, b, variant, cpml, sms, s));
     return TL_OK;
 }
 

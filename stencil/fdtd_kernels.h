@@ -24,12 +24,16 @@ extern "C" {
 
 #include "runtime/error.h"
 
-/* which: 0 velocity, 1 pressure, over the box [lo, hi) (local coordinates).
- * tiled: shared-memory tiles in x-y with register queues marching along z
- * (interior points only: no CPML); otherwise one thread per point
- * (the baseline, and the CPML boundary kernel when cpml is set). */
+/* Kernel variants: TILED, shared-memory tiles in x-y with register queues
+ * marching along z (interior points only: no CPML); CPML, one thread per
+ * point of a boundary box (tl_fdtd_[vp]_cpml_kernel); NAIVE, the
+ * one-thread-per-point baseline over any box, CPML fused in when `cpml`. */
+enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE };
+
+/* which: 0 velocity, 1 pressure, over the box [lo, hi) (local coordinates);
+ * sms: the device's multiprocessors (the tiled kernels' z chunks). */
 tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
-                              int tiled, int cpml, int dbl, int sms, cudaStream_t s);
+                              int variant, int cpml, int dbl, int sms, cudaStream_t s);
 tl_status tl_fdtd_cuda_source(void *d_p, int64_t idx, double value, int dbl, cudaStream_t s);
 /* d_out[j] = p[d_idx[j]], j < n */
 tl_status tl_fdtd_cuda_sample(const void *d_p, const int64_t *d_idx, int n, double *d_out, int dbl, cudaStream_t s);
