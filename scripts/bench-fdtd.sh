@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # The FDTD benchmarks of issue 12 on one GPU, every step bounded in time:
-#   scripts/bench-fdtd.sh OUT [--sizes "320 480 640"] [--steps N] [--strategies "host peer nccl"]
+#   scripts/bench-fdtd.sh OUT [--sizes "320 480 640"] [--more "544 800 1024"] [--steps N]
+#                             [--strategies "host peer nccl"]
+#   scripts/bench-fdtd.sh --summary OUT     only (re)write OUT/summary.csv
+# In order of importance (bound the whole with `timeout` and run --summary after):
+# triad; the tuned kernels at --sizes with and without CPML; the baseline at 480^3;
+# the 4-subdomain runs; the --more sizes; double precision at 480^3.
 # Writes into OUT:
 #   stream.csv, stream.log      trilap-bench stream (triad: the bandwidth roofline)
 #   fdtd.csv, manifest.txt      trilap-fdtd run rows: tuned kernels at each size with and
@@ -14,53 +19,66 @@
 set -euo pipefail
 
 out=""
-sizes="320 480 544 640 800 1024"
+sizes="320 480 640"
+more="544 800 1024"
 steps=""
+summary_only=0
 strategies="host peer nccl"
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --sizes) sizes=$2; shift 2 ;;
+        --more) more=$2; shift 2 ;;
+        --summary) summary_only=1; shift ;;
         --steps) steps=$2; shift 2 ;;
         --strategies) strategies=$2; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "bench-fdtd.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) [[ -z $out ]] || { echo "bench-fdtd.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
     esac
 done
 [[ -n $out ]] || { echo "bench-fdtd.sh: no output folder (try --help)" >&2; exit 2; }
-for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-fdtd.sh: invalid size '$n' in --sizes" >&2; exit 2; }; done
+for n in $sizes $more; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-fdtd.sh: invalid size '$n' in --sizes" >&2; exit 2; }; done
 [[ -z $steps || $steps =~ ^[0-9]+$ ]] || { echo "bench-fdtd.sh: invalid --steps '$steps'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TL_BIN:-$here/bin}
-for p in trilap-fdtd trilap-bench; do
-    [[ -x $bin/$p ]] || { echo "bench-fdtd.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
-done
-mkdir -p "$out"
+if (( ! summary_only )); then
+    for p in trilap-fdtd trilap-bench; do
+        [[ -x $bin/$p ]] || { echo "bench-fdtd.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
+    done
+fi
 log=$out/bench.log
-: > "$log"
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
 # run LIMIT_S ARGS...: one bounded step; a failure is logged and the script goes on
 run() {
     local lim=$1; shift
     say "\$ $*"
-    if ! timeout "$lim" "$@" >> "$log" 2>&1; then say "  -> failed or timed out (limit ${lim}s)"; return 0; fi
+    if ! timeout "$lim" "$@" >> "$log" 2>&1; then say "  -> failed or timed out (limit ${lim}s)"; fi
+    return 0
 }
-
-run 90 "$bin/trilap-bench" stream --results "$out/stream.csv"
 # size-dependent steps: about a second of measured time per run at 40 Gpoints/s
-steps_for() { [[ -n $steps ]] && { echo "$steps"; return; }; (( $1 >= 800 )) && echo 40 || echo 100; }
+steps_for() { if [[ -n $steps ]]; then echo "$steps"; elif (( $1 >= 800 )); then echo 40; else echo 100; fi; }
 common=(--backend cuda --warmup 5 --cpml 20 --source center --results "$out/fdtd.csv")
-for n in $sizes; do
-    run 120 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --label tiled
-done
-run 120 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --kernel naive --label naive
-run 120 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --precision double --label tiled-double
-for st in $strategies; do
-    pen=(--backend cuda --grid 320 --warmup 5 --steps 40 --cpml 20 --decomp pencil-yz --strategy "$st")
-    run 90 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st" --results "$out/pencil.csv"
-    run 90 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st-overlap" --overlap --results "$out/pencil.csv"
-    run 90 "$bin/trilap-fdtd" run "${pen[@]}" --steps 10 --label "pencil-$st-traced" --trace "$out/pencil-$st"
-done
+
+if (( ! summary_only )); then
+    mkdir -p "$out"
+    : > "$log"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
+    run 60 "$bin/trilap-bench" stream --results "$out/stream.csv"
+    for n in $sizes; do
+        run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --label tiled
+    done
+    run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --kernel naive --label naive
+    for st in $strategies; do
+        pen=(--backend cuda --grid 320 --warmup 5 --steps 40 --cpml 20 --decomp pencil-yz --strategy "$st")
+        run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st" --results "$out/pencil.csv"
+        run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st-overlap" --overlap --results "$out/pencil.csv"
+        run 60 "$bin/trilap-fdtd" run "${pen[@]}" --steps 10 --label "pencil-$st-traced" --trace "$out/pencil-$st"
+    done
+    for n in $more; do
+        run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --label tiled
+    done
+    run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --precision double --label tiled-double
+fi
 
 # summary: bandwidth fractions against the measured triad
 triad=$(awk -F, '$1 == "triad" { print $7 }' "$out/stream.csv" 2>/dev/null | tail -n1)
@@ -76,9 +94,9 @@ if [[ -f $out/fdtd.csv ]]; then
                 k = order[i]; split(k, f, ",")
                 base = "naive," f[2] "," f[3]
                 sp = (f[1] == "tiled" && (base in mp) && mp[base] > 0) ? sprintf("%.2f", mp[k] / mp[base]) : ""
-                printf "%s,%.0f,%.1f,%.0f,%.3f,%s,%s\n", k, mp[k], gb[k], triad, triad > 0 ? gb[k] / triad : 0, ov[k], sp
+                printf "%s,%.0f,%.1f,%.0f,%.3f,%s,%s\n", k, mp[k], gb[k], triad, (triad > 0 ? gb[k] / triad : 0), ov[k], sp
             }
         }' "$out/fdtd.csv" > "$out/summary.csv"
     say "summary (triad ${triad} GB/s):"
-    column -s, -t < "$out/summary.csv" | tee -a "$log" >&2 || cat "$out/summary.csv" >&2
+    tee -a "$log" < "$out/summary.csv" >&2
 fi
