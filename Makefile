@@ -9,6 +9,17 @@ OPT ?= -O2
 V ?= 0
 
 comma := ,
+# `make check` and `make demo` first install the Debian packages that are
+# missing (scripts/install-deps.sh, mk/debian-packages.txt: as root or with
+# password-less sudo; otherwise it prints the command and the build goes on
+# with what is there). It runs here, while the Makefile is read, so that
+# mk/config.mk finds what it installed. TRILAP_NO_INSTALL=1 skips it.
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+  ifeq ($(TRILAP_DEPS_CHECKED),)
+    $(shell TRILAP_NO_INSTALL=$(TRILAP_NO_INSTALL) scripts/install-deps.sh >&2)
+    export TRILAP_DEPS_CHECKED := 1
+  endif
+endif
 include mk/config.mk
 
 MODULES :=

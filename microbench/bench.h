@@ -26,6 +26,7 @@ typedef struct tl_tristream_opts {
     const char *variants;   /* "all" or a comma list */
     const char *priorities; /* on|off */
     int64_t split_max_ctas, split_min_ctas, daxpy_blocks;
+    int64_t hw_queues;      /* CUDA_DEVICE_MAX_CONNECTIONS chosen for the process (0: CUDA's) */
     int64_t warmup, iters, repeat;
     const char *format;  /* table|csv|json */
     const char *results; /* CSV file to append to, or NULL */
@@ -62,6 +63,14 @@ extern const tl_option tl_stream_options[];
 extern const size_t tl_stream_noptions;
 extern const tl_option tl_commbench_options[];
 extern const size_t tl_commbench_noptions;
+
+/* Set CUDA_DEVICE_MAX_CONNECTIONS to `queues` before CUDA starts, unless
+ * the environment already sets it (the user's word wins) or queues is 0.
+ * With CUDA's default of 8 hardware queues the three streams' launches
+ * share queues and NCCL kernels wait behind the DAXPY (2 H200s: three-split
+ * 58.4 us, 1.18x the bound; with 32: 53.8 us, 1.09x). Says on stderr what
+ * it chose; the manifest records the variable. */
+void tl_bench_choose_hw_queues(int64_t queues);
 
 /* "trilap-bench: invalid --NAME 'VALUE': why (try --help)" on stderr;
  * returns TL_ERR_INVAL (main exits 2). */

@@ -67,6 +67,14 @@ const tl_option tl_tristream_options[] = {
      .help = "ncclConfig_t.minCTAs of the split communicator (0: NCCL default)",
      .min = 0,
      .max = 64},
+    {.name = "hw-queues",
+     .type = TL_OPT_INT,
+     .offset = TRI(hw_queues),
+     .def = "32",
+     .metavar = "N",
+     .help = "CUDA_DEVICE_MAX_CONNECTIONS for this run unless the environment sets it (0: CUDA's default, 8)",
+     .min = 0,
+     .max = 32},
     {.name = "daxpy-blocks",
      .type = TL_OPT_INT,
      .offset = TRI(daxpy_blocks),
@@ -123,7 +131,9 @@ const tl_option tl_tristream_options[] = {
      .offset = TRI(trace_mode),
      .def = "off",
      .choices = "off|nvtx|cupti",
-     .help = "probes around the timed loop itself (overhead measurement)"},
+     .help = "what the timed loop records, to measure its cost: off = only the NVTX ranges "
+             "every run emits for an attached tool (nsys); nvtx = + host ranges, into "
+             "DIR/timed-nvtx/ with --trace DIR; cupti = + CUPTI activity (needs --trace DIR)"},
     {.name = "sweep",
      .type = TL_OPT_CHOICE,
      .offset = TRI(sweep),
@@ -304,6 +314,19 @@ const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS] = {
                             .what = "three streams, allreduce on the split communicator"},
 };
 
+void tl_bench_choose_hw_queues(int64_t queues)
+{
+    const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    if (env && *env) {
+        tl_log("CUDA_DEVICE_MAX_CONNECTIONS=%s from the environment (not --hw-queues %lld)", env, (long long)queues);
+        return;
+    }
+    if (queues <= 0) return;
+    char v[24];
+    snprintf(v, sizeof v, "%lld", (long long)queues);
+    if (setenv("CUDA_DEVICE_MAX_CONNECTIONS", v, 1) != 0) tl_log("could not set CUDA_DEVICE_MAX_CONNECTIONS=%s", v);
+}
+
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
 {
     if (why && *why)
@@ -383,9 +406,18 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
     cfg->trace_mode = tl_opts_choice_index("off|nvtx|cupti", o->trace_mode ? o->trace_mode : "");
     if (cfg->trace_mode < 0)
         return tl_bench_invalid("trace-mode", o->trace_mode, "expected off|nvtx|cupti");
-    if (cfg->trace_mode > 0 && !o->trace)
+    /* nvtx without a folder: the loop's NVTX ranges are those every run
+     * emits; there is nowhere to write host ranges, so none are kept. */
+    if (cfg->trace_mode == 1 && !o->trace) {
+        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
+                        "the timed loop has the NVTX ranges of every run (trace_mode=off in "
+                        "the results)\n");
+        cfg->trace_mode = 0;
+    }
+    if (cfg->trace_mode == 2 && !o->trace)
         return tl_bench_invalid("trace-mode", o->trace_mode,
-                                "needs --trace DIR for its trace files");
+                                "needs --trace DIR for the CUPTI records (NVTX ranges for nsys "
+                                "are on in every run without it)");
     if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
     if (o->results && !*o->results)
         return tl_bench_invalid("results", o->results, "empty file name");

@@ -19,6 +19,7 @@
 #include "runtime/check.h"
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
+#include "runtime/nccl.h"
 #include "runtime/results.h"
 #include "runtime/timing.h"
 
@@ -30,8 +31,8 @@ typedef struct cbufs {
 static tl_status comm_call(tl_ctx *ctx, int op, ncclComm_t c, const cbufs *b, int64_t n)
 {
     const tl_gpu *g = ctx->gpu;
-    if (op == 0) return tl_bench_allreduce(ctx, b->send, b->recv, n, c, g->s_coll);
-    return tl_bench_ring(ctx, b->send, b->recv, n, c, g->s_p2p);
+    if (op == 0) return tl_bench_allreduce(ctx, b->send, b->recv, n, c, tl_gpu_stream(g, TL_ROLE_COLL));
+    return tl_bench_ring(ctx, b->send, b->recv, n, c, tl_gpu_stream(g, TL_ROLE_P2P));
 }
 
 /* One size of one op on one communicator: time per call (us, max over
@@ -39,7 +40,7 @@ static tl_status comm_call(tl_ctx *ctx, int op, ncclComm_t c, const cbufs *b, in
 static tl_status comm_point(tl_ctx *ctx, const tl_commbench_opts *o, int op, ncclComm_t c,
                             const cbufs *b, int64_t n, int salt, double *us, int64_t *wrong)
 {
-    cudaStream_t s = ctx->gpu->s_compute;
+    cudaStream_t s = tl_gpu_stream(ctx->gpu, TL_ROLE_COMPUTE);
     TL_TRY(tl_bench_fill(
         b->send, n, (tl_bench_expect){.kind = TL_EXPECT_PATTERN, .rank = ctx->rank, .salt = salt},
         s));
@@ -95,11 +96,12 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     TL_CHECKGOTO(tl_sweep_series(o->min_bytes, o->max_bytes, o->factor, &sizes, &nsizes, &why) ==
                      TL_OK,
                  TL_ERR_INVAL, st, fail, "--min-bytes/--max-bytes/--factor: %s", why);
-    tl_gpu_config gc = {.use_priorities = 0,
-                        .split = (comm_mask & 2) != 0,
-                        .split_max_ctas = (int)o->split_max_ctas,
-                        .split_min_ctas = (int)o->split_min_ctas};
+    tl_gpu_config gc = {.use_priorities = 0};
+    tl_nccl_config nc = {.split = (comm_mask & 2) != 0,
+                         .split_max_ctas = (int)o->split_max_ctas,
+                         .split_min_ctas = (int)o->split_min_ctas};
     TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+    TL_TRYGOTO(tl_nccl_create(ctx, &nc), st, fail);
     size_t maxn = (size_t)(o->max_bytes / 8 > 0 ? o->max_bytes / 8 : 1);
     TL_CUDAGOTO(cudaMalloc((void **)&b.send, maxn * sizeof(double)), st, fail);
     TL_CUDAGOTO(cudaMalloc((void **)&b.recv, maxn * sizeof(double)), st, fail);
@@ -111,7 +113,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
         if (!(ops_mask & (1 << op))) continue;
         for (int cs = 0; cs < 2; cs++) {
             if (!(comm_mask & (1 << cs))) continue;
-            ncclComm_t c = cs ? ctx->gpu->split : ctx->gpu->world;
+            ncclComm_t c = cs ? ctx->gpu->nccl->split : ctx->gpu->nccl->world;
             for (size_t i = 0; i < nsizes; i++) {
                 int64_t n = sizes[i] / 8 > 0 ? sizes[i] / 8 : 1;
                 double us = 0;

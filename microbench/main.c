@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "microbench/bench.h"
+#include "probes/probes.h"
 #include "runtime/launch.h"
 
 typedef struct subcommand {
@@ -88,6 +89,8 @@ int main(int argc, char **argv)
 
     tl_tristream_cfg cfg = {0};
     if (fn == tl_tristream_rank_main && tl_tristream_resolve(&to, &cfg) != TL_OK) return 2;
+    /* before anything starts CUDA: the launcher counts GPUs */
+    if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to.hw_queues);
     if (fn == tl_commbench_rank_main && co.max_bytes < co.min_bytes) {
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)co.max_bytes);
@@ -101,7 +104,10 @@ int main(int argc, char **argv)
         return 2;
     }
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};
-    int rc = tl_launch_run("trilap-bench", &lo, argc, argv, fn, &run);
+    /* every subcommand inside NVTX-only probes: nsys sees its ranges in
+     * every run, traced or not (probes/README.md) */
+    tl_probes_main pm = {.fn = fn, .arg = &run};
+    int rc = tl_launch_run("trilap-bench", &lo, argc, argv, tl_probes_rank_main, &pm);
     tl_tristream_cfg_free(&cfg);
     return rc;
 }

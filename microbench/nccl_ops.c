@@ -3,6 +3,7 @@
 
 #if TL_HAVE_CUDA && TL_HAVE_NCCL
 #include "runtime/check.h"
+#include "runtime/nccl.h"
 #include "runtime/gpu.h"
 
 tl_status tl_bench_nccl_done(tl_ctx *ctx, ncclResult_t r, ncclComm_t comm, const char *what)

@@ -49,28 +49,28 @@ tl_status tl_stream_host(int64_t n, int64_t iters, tl_stream_row rows[5])
     const double s = TL_STREAM_SCALAR;
     double sum = 0;
     for (int64_t k = 0; k < iters; k++) {
-        int64_t t0 = tl_time_ns();
+        int64_t t0 = tl_clock_ns();
         TL_OMP_FOR
         for (int64_t i = 0; i < n; i++)
             c[i] = a[i];
-        int64_t t1 = tl_time_ns();
+        int64_t t1 = tl_clock_ns();
         TL_OMP_FOR
         for (int64_t i = 0; i < n; i++)
             b[i] = s * c[i];
-        int64_t t2 = tl_time_ns();
+        int64_t t2 = tl_clock_ns();
         TL_OMP_FOR
         for (int64_t i = 0; i < n; i++)
             c[i] = a[i] + b[i];
-        int64_t t3 = tl_time_ns();
+        int64_t t3 = tl_clock_ns();
         TL_OMP_FOR
         for (int64_t i = 0; i < n; i++)
             a[i] = b[i] + s * c[i];
-        int64_t t4 = tl_time_ns();
+        int64_t t4 = tl_clock_ns();
         sum = 0;
         TL_OMP_FOR_SUM
         for (int64_t i = 0; i < n; i++)
             sum += a[i] * b[i];
-        int64_t t5 = tl_time_ns();
+        int64_t t5 = tl_clock_ns();
         int64_t ts[F_COUNT + 1] = {t0, t1, t2, t3, t4, t5};
         for (int f = 0; f < F_COUNT; f++)
             t[f * iters + k] = (double)(ts[f + 1] - ts[f]) * 1e-9;

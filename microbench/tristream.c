@@ -22,6 +22,7 @@
 #include "runtime/check.h"
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
+#include "runtime/nccl.h"
 #include "runtime/results.h"
 #include "runtime/timing.h"
 
@@ -35,18 +36,6 @@ typedef struct tri_state {
     int64_t daxpy_updates;              /* y = K * a after K updates since the reset */
     int sms;
 } tri_state;
-
-static cudaStream_t role_stream(const tl_gpu *g, tl_role r)
-{
-    switch (r) {
-    case TL_ROLE_P2P:
-        return g->s_p2p;
-    case TL_ROLE_COLL:
-        return g->s_coll;
-    default:
-        return g->s_compute;
-    }
-}
 
 static unsigned roles_used(const tl_tristream_variant *v)
 {
@@ -68,30 +57,30 @@ static tl_status tri_iteration(tl_ctx *ctx, tri_state *t, const tl_tristream_var
         if (!(used & (1u << r))) continue;
         for (int q = 0; q < TL_ROLE_NSTREAMS; q++)
             if (q != r && (used & (1u << q)))
-                TL_CUDA(cudaStreamWaitEvent(role_stream(g, r), t->ev_done[q], 0));
+                TL_CUDA(cudaStreamWaitEvent(tl_gpu_stream(g, r), t->ev_done[q], 0));
     }
     if (v->allreduce != TL_ROLE_NONE) {
-        ncclComm_t c = v->allreduce_comm == TL_CHAN_SPLIT ? g->split : g->world;
+        ncclComm_t c = tl_nccl_comm(ctx, v->allreduce_comm);
         tl_probe_push(ctx, TL_CAT_COLL, "allreduce");
         TL_TRY(tl_bench_allreduce(ctx, t->d_ar_send, t->d_ar_recv, t->ar_n, c,
-                                  role_stream(g, v->allreduce)));
+                                  tl_gpu_stream(g, v->allreduce)));
         tl_probe_pop(ctx);
     }
     if (v->ring != TL_ROLE_NONE) {
         tl_probe_push(ctx, TL_CAT_P2P, "ring");
-        TL_TRY(tl_bench_ring(ctx, t->d_ring_send, t->d_ring_recv, t->ring_n, g->world,
-                             role_stream(g, v->ring)));
+        TL_TRY(tl_bench_ring(ctx, t->d_ring_send, t->d_ring_recv, t->ring_n, g->nccl->world,
+                             tl_gpu_stream(g, v->ring)));
         tl_probe_pop(ctx);
     }
     if (v->daxpy != TL_ROLE_NONE) {
         tl_probe_push(ctx, TL_CAT_COMPUTE, "daxpy");
         TL_TRY(tl_bench_daxpy(t->dx_n, TL_BENCH_DAXPY_A, t->d_x, t->d_y, (int)t->cfg->daxpy_blocks,
-                              role_stream(g, v->daxpy)));
+                              tl_gpu_stream(g, v->daxpy)));
         tl_probe_pop(ctx);
         t->daxpy_updates++;
     }
     for (int r = 0; r < TL_ROLE_NSTREAMS; r++)
-        if (used & (1u << r)) TL_CUDA(cudaEventRecord(t->ev_done[r], role_stream(g, r)));
+        if (used & (1u << r)) TL_CUDA(cudaEventRecord(t->ev_done[r], tl_gpu_stream(g, r)));
     tl_probe_iter_end(ctx);
     return TL_OK;
 }
@@ -108,7 +97,7 @@ static tl_status tri_loop(tl_ctx *ctx, tri_state *t, const tl_tristream_variant 
  * the receive buffers, so a stale or missing result is caught. */
 static tl_status tri_refill(tl_ctx *ctx, tri_state *t, int salt)
 {
-    cudaStream_t s = ctx->gpu->s_compute;
+    cudaStream_t s = tl_gpu_stream(ctx->gpu, TL_ROLE_COMPUTE);
     tl_bench_expect pat = {.kind = TL_EXPECT_PATTERN, .rank = ctx->rank, .salt = salt};
     tl_bench_expect sentinel = {.kind = TL_EXPECT_CONST, .value = -1.0};
     TL_TRY(tl_bench_fill(t->d_ar_send, t->ar_n, pat, s));
@@ -121,7 +110,7 @@ static tl_status tri_refill(tl_ctx *ctx, tri_state *t, int salt)
 
 static tl_status tri_reset_daxpy(tl_ctx *ctx, tri_state *t)
 {
-    cudaStream_t s = ctx->gpu->s_compute;
+    cudaStream_t s = tl_gpu_stream(ctx->gpu, TL_ROLE_COMPUTE);
     TL_TRY(tl_bench_fill(t->d_x, t->dx_n, (tl_bench_expect){.kind = TL_EXPECT_CONST, .value = 1.0},
                          s));
     TL_TRY(tl_bench_fill(t->d_y, t->dx_n, (tl_bench_expect){.kind = TL_EXPECT_CONST, .value = 0.0},
@@ -135,7 +124,7 @@ static tl_status tri_reset_daxpy(tl_ctx *ctx, tri_state *t)
 static tl_status tri_check(tl_ctx *ctx, tri_state *t, const tl_tristream_variant *v, int salt,
                            int64_t *wrong)
 {
-    cudaStream_t s = ctx->gpu->s_compute;
+    cudaStream_t s = tl_gpu_stream(ctx->gpu, TL_ROLE_COMPUTE);
     TL_CUDA(cudaMemsetAsync(t->d_wrong, 0, sizeof *t->d_wrong, s));
     if (v->allreduce != TL_ROLE_NONE) {
         tl_bench_expect e = {.kind = TL_EXPECT_SUM, .nranks = ctx->size, .salt = salt};
@@ -169,9 +158,8 @@ static tl_status probes_start(tl_ctx *ctx, const char *dir, int cupti, int64_t i
         .outdir = dir, .cupti = cupti, .nvtx = 1, .max_ranges = (size_t)(4 * iters + 4096)};
     TL_TRY(tl_probes_create(ctx, &pc));
     const tl_gpu *g = ctx->gpu;
-    tl_probe_stream(ctx, (void *)g->s_compute, TL_ROLE_COMPUTE, "s_compute");
-    tl_probe_stream(ctx, (void *)g->s_p2p, TL_ROLE_P2P, "s_p2p");
-    tl_probe_stream(ctx, (void *)g->s_coll, TL_ROLE_COLL, "s_coll");
+    for (int r = TL_ROLE_COMPUTE; r <= TL_ROLE_COLL; r++)
+        tl_probe_stream(ctx, (void *)tl_gpu_stream(g, (tl_role)r), (tl_role)r, tl_role_name((tl_role)r));
     return TL_OK;
 }
 
@@ -403,11 +391,12 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
 
     TL_CHECKGOTO(ctx->device >= 0, TL_ERR_UNSUPPORTED, st, fail,
                  "tristream needs one GPU per rank (none visible, or --no-gpu)");
-    tl_gpu_config gc = {.use_priorities = cfg->priorities,
-                        .split = cfg->needs_split,
-                        .split_max_ctas = (int)cfg->split_max_ctas,
-                        .split_min_ctas = (int)cfg->split_min_ctas};
+    tl_gpu_config gc = {.use_priorities = cfg->priorities};
+    tl_nccl_config nc = {.split = cfg->needs_split,
+                         .split_max_ctas = (int)cfg->split_max_ctas,
+                         .split_min_ctas = (int)cfg->split_min_ctas};
     TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+    TL_TRYGOTO(tl_nccl_create(ctx, &nc), st, fail);
     TL_TRYGOTO(tri_alloc(ctx, &t), st, fail);
     samples = calloc((size_t)cfg->repeat, sizeof *samples);
     c.rows = calloc(cfg->npoints * TL_NVARIANTS, sizeof *c.rows);

@@ -82,7 +82,11 @@ define CONFIG_BODY
 endef
 # A copy of the tree without .git (a lent GPU machine) names its commit in
 # .trilap-commit: `git rev-parse --short=12 HEAD > .trilap-commit` before copying.
-GIT_COMMIT := $(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep . || (cat .trilap-commit 2>/dev/null || echo unknown) | head -n1)
+# Only this tree's own repository counts: a copy inside another checkout
+# (a carried worktree on a lent GPU machine) must not take the outer HEAD.
+GIT_TOPLEVEL := $(shell git rev-parse --show-toplevel 2>/dev/null)
+GIT_COMMIT := $(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep .),)
+GIT_COMMIT := $(or $(GIT_COMMIT),$(shell (cat .trilap-commit 2>/dev/null || echo unknown) | head -n1))
 TL_VERSION := 0.1.0
 export CONFIG_BODY
 $(CONFIG_H): FORCE

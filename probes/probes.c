@@ -27,7 +27,8 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
 {
     TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
     TL_CHECK(cfg->outdir && *cfg->outdir, TL_ERR_INVAL, "probes need an output folder");
-    TL_CHECK(!ctx->probes, TL_ERR_INVAL, "probes already created for rank %d", ctx->rank);
+    TL_CHECK(!ctx->probes || ctx->probes->nvtx_only, TL_ERR_INVAL,
+             "probes already created for rank %d", ctx->rank);
     TL_CHECK(cfg->max_buffers >= 0, TL_ERR_INVAL, "max_buffers=%d", cfg->max_buffers);
     TL_CHECK(cfg->buffer_bytes == 0 || cfg->buffer_bytes >= 4096, TL_ERR_INVAL,
              "buffer_bytes=%zu (at least 4096)", cfg->buffer_bytes);
@@ -63,6 +64,7 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
         p->cupti = TL_CUPTI_UNAVAILABLE; /* a host-only rank: nothing to collect */
     else
         tl_probe_cupti_attach(p);
+    p->outer = ctx->probes; /* NVTX-only probes, back at destroy */
     ctx->probes = p;
     return TL_OK;
 fail:
@@ -73,7 +75,8 @@ fail:
 
 tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg)
 {
-    TL_CHECK(ctx, TL_ERR_INVAL, "probes need a context");
+    TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
+    if (!cfg->outdir) return tl_probe_nvtx_only_create(ctx, cfg);
     return tl_probes_create_as(ctx, cfg, ctx->device >= 0 ? ctx->device : -1, 0);
 }
 
@@ -326,8 +329,13 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
 {
     if (!ctx || !ctx->probes) return TL_OK;
     tl_probes *p = ctx->probes;
-    ctx->probes = NULL;
-    int64_t now = tl_probe_now();
+    ctx->probes = p->outer;
+    if (p->nvtx_only) {
+        tl_probe_nvtx_only_destroy(p);
+        return TL_OK;
+    }
+    tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
+    int64_t now = tl_clock_ns();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =
             (tl_probe_iterval){.start = p->iter_start, .end = now, .iter = p->cur_iter};

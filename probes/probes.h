@@ -1,7 +1,17 @@
 /* The probes: NVTX ranges, CUPTI activity records and host ranges of one
  * rank, written as a trilap trace after the measured region. Every call is
- * a cheap no-op when ctx->probes is NULL (tracing off), so programs call
- * them unconditionally.
+ * a cheap no-op when ctx->probes is NULL, so programs call them
+ * unconditionally.
+ *
+ * Two kinds of probes. NVTX-only probes (no outdir) record nothing and
+ * write nothing: they exist so that the program's ranges reach an attached
+ * NVTX tool (nsys) in every run; without a tool none are made and
+ * ctx->probes stays NULL. A program makes them once per rank
+ *   TL_TRY(tl_probes_create(ctx, &(tl_probes_config){.nvtx = 1}));
+ * Tracing probes (an outdir) record host ranges, and CUPTI activity when
+ * asked, and write the trace at destroy. A tracing session may be opened
+ * while NVTX-only probes are on: it takes their place (its ranges go to
+ * NVTX and to the trace, once each) and its destroy puts them back.
  *
  *   tl_probes_config pc = {.outdir = "run1", .cupti = 1, .nvtx = 1};
  *   TL_TRY(tl_probes_create(ctx, &pc));
@@ -22,11 +32,12 @@
 
 #include "probes/trace.h"
 #include "runtime/ctx.h"
+#include "runtime/launch.h"
 
 typedef struct tl_probes_config {
-    const char *outdir;     /* trace.rank<R>.csv goes here (created if missing) */
-    int cupti;              /* 1: collect CUPTI activity when possible [1]; 0: NVTX + host only */
-    int nvtx;               /* 1: emit NVTX ranges [1] */
+    const char *outdir;     /* trace.rank<R>.csv goes here (created if missing); NULL: NVTX only */
+    int cupti;              /* 1: collect CUPTI activity when possible; 0: NVTX + host only */
+    int nvtx;               /* 1: emit NVTX ranges (reach a tool only when one is attached) */
     size_t buffer_bytes;    /* CUPTI buffer size [4 MiB] */
     int max_buffers;        /* bound on buffers in flight [64] */
     size_t max_ranges;      /* host ranges (and iterations) kept per rank [1 << 20]; more: dropped */
@@ -36,9 +47,28 @@ typedef struct tl_probes_config {
  * collector is one per process: the first rank to start it sets its buffer
  * size and count. */
 
+/* outdir NULL: NVTX-only probes (cfg->nvtx must be 1, cupti 0), made only
+ * when an NVTX tool is attached (else ctx->probes stays NULL). Fails when
+ * probes of the same kind are already on for the rank. */
 tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg);
-/* Flush, write the trace (temp file + rename), free; sets ctx->probes NULL. */
+/* Tracing probes: flush, write the trace (temp file + rename), free. Then
+ * ctx->probes is what it was before the create: the NVTX-only probes the
+ * session replaced, or NULL. Accepts ctx->probes NULL. */
 tl_status tl_probes_destroy(tl_ctx *ctx);
+
+/* A program's rank main wrapped in NVTX-only probes, so that an attached
+ * tool sees its ranges in every run: pass tl_probes_rank_main to
+ * tl_launch_run with a tl_probes_main naming the real one,
+ *   tl_probes_main pm = {.fn = my_rank_main, .arg = &opts};
+ *   tl_launch_run("trilap-x", &lo, argc, argv, tl_probes_rank_main, &pm);
+ * fn gets ctx->opts = arg as it would unwrapped. NVTX-only probes that
+ * cannot be made are said on stderr and the run goes on without them
+ * (tracing never stops a program); sessions fn leaves open are destroyed. */
+typedef struct tl_probes_main {
+    tl_rank_main_fn fn;
+    void *arg;
+} tl_probes_main;
+tl_status tl_probes_rank_main(tl_ctx *ctx, void *main);
 
 /* Register a CUDA stream (cudaStream_t passed as void *) with its lane. */
 void tl_probe_stream(tl_ctx *ctx, void *stream, tl_role lane, const char *label);

@@ -190,7 +190,7 @@ static struct {
 
 static uint64_t CUPTIAPI tl_cupti_clock(void)
 {
-    return (uint64_t)tl_probe_now();
+    return (uint64_t)tl_clock_ns();
 }
 
 static void CUPTIAPI tl_cupti_noop(void *ud, CUpti_CallbackDomain d, CUpti_CallbackId id,
@@ -267,9 +267,9 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
         int64_t best = INT64_MAX;
         for (int i = 0; i < 16; i++) {
             uint64_t c = 0;
-            int64_t t0 = tl_probe_now();
+            int64_t t0 = tl_clock_ns();
             if (cuptiGetTimestamp(&c) != CUPTI_SUCCESS) break;
-            int64_t t1 = tl_probe_now();
+            int64_t t1 = tl_clock_ns();
             if (t1 - t0 < best) {
                 best = t1 - t0;
                 tl_cupti.clock_offset = t0 + (t1 - t0) / 2 - (int64_t)c;

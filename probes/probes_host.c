@@ -6,14 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-int64_t tl_probe_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static uint32_t tl_name_add(tl_probes *p, const char *key, const char *s)
 {
@@ -121,14 +113,14 @@ void tl_probe_push(tl_ctx *ctx, tl_cat cat, const char *name)
     o->name = id;
     o->cat = (uint8_t)cat;
     o->iter = p->cur_iter;
-    o->start = tl_probe_now();
+    o->start = tl_clock_ns();
 }
 
 void tl_probe_pop(tl_ctx *ctx)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
     if (!p) return;
-    int64_t t = tl_probe_now();
+    int64_t t = tl_clock_ns();
     if (p->depth == 0) {
         p->unbalanced++;
         return;
@@ -156,14 +148,14 @@ void tl_probe_iter_begin(tl_ctx *ctx, int64_t iter)
     if (iter < 0) return; /* -1 is "outside any iteration" in the trace */
     tl_probe_nvtx_iter(p, iter);
     p->cur_iter = iter;
-    p->iter_start = tl_probe_now();
+    p->iter_start = tl_clock_ns();
 }
 
 void tl_probe_iter_end(tl_ctx *ctx)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
     if (!p || p->cur_iter < 0) return;
-    int64_t t = tl_probe_now();
+    int64_t t = tl_clock_ns();
     tl_probe_nvtx_pop(p);
     if (p->niters == p->cap_iters)
         p->host_dropped++;
@@ -176,11 +168,11 @@ void tl_probe_iter_end(tl_ctx *ctx)
 void tl_probe_window_start(tl_ctx *ctx)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
-    if (p) p->window_start = tl_probe_now();
+    if (p) p->window_start = tl_clock_ns();
 }
 
 void tl_probe_window_stop(tl_ctx *ctx)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
-    if (p) p->window_end = tl_probe_now();
+    if (p) p->window_end = tl_clock_ns();
 }

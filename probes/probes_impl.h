@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "probes/probes.h"
+#include "runtime/clock.h" /* the trace clock */
 
 enum {
     TL_PROBE_MAX_DEPTH = 64,   /* nesting of push/pop kept */
@@ -88,6 +89,9 @@ struct tl_probes {
     void *nvtx_domain; /* nvtxDomainHandle_t, NULL without NVTX */
     tl_cupti_status cupti;
     int cupti_attached;
+
+    int nvtx_only;            /* no outdir: NVTX ranges only, nothing written */
+    struct tl_probes *outer;  /* the NVTX-only probes a tracing session replaced */
 };
 
 enum { TL_PROBE_NAME_ITER = 0, TL_PROBE_NAME_OVERFLOW = 1 };
@@ -97,7 +101,6 @@ enum { TL_PROBE_NAME_ITER = 0, TL_PROBE_NAME_OVERFLOW = 1 };
 tl_status tl_probes_create_inject(tl_ctx *ctx, const tl_probes_config *cfg);
 tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane);
 
-int64_t tl_probe_now(void); /* CLOCK_MONOTONIC ns: the trace clock */
 
 /* probes_host.c */
 tl_status tl_probe_host_init(tl_probes *p);
@@ -109,6 +112,12 @@ int64_t tl_probe_iter_at(const tl_probes *p, int64_t t);
 
 /* probes_nvtx.c: all no-ops without NVTX in the build or with cfg.nvtx = 0 */
 void tl_probe_nvtx_init(tl_probes *p);
+/* NVTX-only probes (cfg->outdir NULL): made only when an NVTX tool is
+ * attached; their destroy closes what is still open and writes nothing. */
+tl_status tl_probe_nvtx_only_create(tl_ctx *ctx, const tl_probes_config *cfg);
+void tl_probe_nvtx_only_destroy(tl_probes *p);
+/* Pop the NVTX ranges (and iteration) the program left open. */
+void tl_probe_nvtx_close_open(tl_probes *p);
 void *tl_probe_nvtx_string(tl_probes *p, const char *s);
 void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name);
 void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter);

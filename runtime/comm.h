@@ -56,6 +56,10 @@ int tl_comm_peer_failed(const tl_ctx *ctx);
  * outcome agreement. */
 void tl_comm_announce_failure(tl_ctx *ctx);
 
+/* 1 when ranks are MPI processes and the MPI takes device pointers
+ * (CUDA-aware); 0 for thread ranks and plain MPI. */
+int tl_comm_cuda_aware(const tl_ctx *ctx);
+
 #if TL_HAVE_MPI
 #include <mpi.h>
 /* The MPI communicator of a channel (MPI mode only; MPI_COMM_NULL otherwise). */

@@ -12,6 +12,11 @@
 #include "runtime/check.h"
 
 #if TL_HAVE_MPI
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* Open MPI: MPIX_CUDA_AWARE_SUPPORT */
+#endif
+#endif
 
 typedef struct tl_mpicomm {
     tl_hostcomm base;
@@ -313,7 +318,27 @@ MPI_Comm tl_comm_mpi(const tl_ctx *ctx, tl_chan ch)
     return ((const tl_mpicomm *)ctx->hc)->chan[ch];
 }
 
+/* Open MPI and MPICH say at run time whether device pointers may be passed
+ * (MPIX_Query_cuda_support); TRILAP_CUDA_AWARE_MPI=0 turns it off. */
+int tl_comm_cuda_aware(const tl_ctx *ctx)
+{
+    if (!ctx || !ctx->hc || ctx->hc->ops != &tl_comm_mpi_ops) return 0;
+    const char *env = getenv("TRILAP_CUDA_AWARE_MPI");
+    if (env && strcmp(env, "0") == 0) return 0;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() == 1;
 #else
+    return 0;
+#endif
+}
+
+#else
+
+int tl_comm_cuda_aware(const tl_ctx *ctx)
+{
+    (void)ctx;
+    return 0;
+}
 
 tl_status tl_mpicomm_create(tl_hostcomm **out)
 {

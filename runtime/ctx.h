@@ -20,6 +20,9 @@ typedef struct tl_ctx {
     int rank, size;         /* in the world */
     int local_rank, local_size; /* on this host */
     int device;             /* CUDA device bound to this rank, -1 for none */
+    int gpu_shared;         /* other ranks of this host use the same device (--device-comm host) */
+    int device_comm;        /* tl_devcomm_kind chosen with --device-comm (runtime/devcomm.h) */
+    double timeout_s;       /* --nccl-timeout: watched GPU waits give up after this long */
     tl_launch_mode mode;    /* THREADS or MPI once launched */
     tl_hostcomm *hc;        /* host collectives and messages (MPI or threads) */
     tl_gpu *gpu;            /* streams and NCCL communicators; NULL until tl_gpu_create */

@@ -1,6 +1,9 @@
-/* Per-rank GPU state: the stream trio (compute / p2p / collective) and the
- * NCCL communicators, with the watchdog that turns a stuck or failed NCCL
- * operation into an error instead of a hang. Collective on ctx. */
+/* Per-rank device state without NCCL: the bound device, one stream per
+ * role (runtime/role.h) with priorities, pinned host buffers, peer access,
+ * and a watched stream sync that gives up after a deadline instead of
+ * hanging. The NCCL layer (runtime/nccl.h) sits on top and registers its
+ * communicators with the watch, so a sync also notices NCCL errors.
+ * Collective on ctx only where it says so. */
 #ifndef TL_GPU_H
 #define TL_GPU_H
 
@@ -8,73 +11,85 @@
 #include <stdint.h>
 
 #include "runtime/ctx.h"
+#include "runtime/role.h"
 
 #if TL_HAVE_CUDA
 #include <cuda_runtime.h>
 #endif
-#if TL_HAVE_NCCL
-#include <nccl.h>
-#endif
 
 typedef struct tl_gpu_config {
-    int use_priorities;  /* give s_p2p and s_coll the greatest priority, s_compute the least */
-    int split;           /* also create the split communicator (three-split schedule) */
-    int split_max_ctas;  /* ncclConfig_t.maxCTAs for the split communicator, 0: NCCL default */
-    int split_min_ctas;  /* ncclConfig_t.minCTAs, 0: NCCL default */
-    double timeout_s;    /* watchdog: abort communicators stuck this long (<= 0: 300 s) */
+    int use_priorities;  /* p2p, coll and copy streams get the greatest priority, compute the least */
+    double timeout_s;    /* watched syncs give up after this long (<= 0: the launcher's --nccl-timeout, else 300 s) */
 } tl_gpu_config;
+
+typedef struct tl_nccl tl_nccl; /* runtime/nccl.h */
+
+/* What a watched sync asks, at every poll, of the layers above the device
+ * (NCCL: ncclCommGetAsyncError; give_up: abort the communicators). */
+typedef struct tl_gpu_watch {
+    tl_status (*check)(tl_ctx *ctx, void *arg, const char *what); /* non-OK (reported): stop waiting, fail */
+    int (*pending)(tl_ctx *ctx, void *arg); /* work accepted but not on a stream yet: an idle stream is not done */
+    void (*give_up)(tl_ctx *ctx, void *arg); /* after a failure, deadline or a peer's failure */
+    void *arg;
+} tl_gpu_watch;
 
 struct tl_gpu {
     int device;
+    int shared;          /* other ranks use this device too (host-staged runs on one GPU) */
 #if TL_HAVE_CUDA
-    cudaStream_t s_compute, s_p2p, s_coll;
-#endif
-#if TL_HAVE_NCCL
-    ncclComm_t world;   /* all ranks */
-    ncclComm_t split;   /* ncclCommSplit of world (same ranks, its own resources); NULL unless asked */
+    cudaStream_t streams[TL_ROLE_NSTREAMS]; /* by role: tl_gpu_stream */
 #endif
     int prio_low, prio_high; /* the device's stream priority range, as used */
     double timeout_s;
+    tl_gpu_watch watch;  /* zero unless a layer above registered one */
+    tl_nccl *nccl;       /* NULL unless tl_nccl_create */
 };
 
-/* Create streams and NCCL communicators (unique id over MPI_Bcast, or
- * shared between threads through ctx->hc). Sets ctx->gpu. Without CUDA or
- * NCCL in the build: TL_ERR_UNSUPPORTED naming what is missing. */
+/* Bind ctx->device, create the streams. Sets ctx->gpu. Agreed across
+ * ranks (collective). Without CUDA: TL_ERR_UNSUPPORTED. */
 tl_status tl_gpu_create(tl_ctx *ctx, const tl_gpu_config *cfg);
+/* Finalize the layers above (NCCL), free the streams, ctx->gpu = NULL. Accepts NULL. */
 void tl_gpu_destroy(tl_ctx *ctx);
+/* After a failure: abort the layers above without waiting on other ranks, free. */
+void tl_gpu_abort(tl_ctx *ctx);
 
-/* Wait for a stream with the watchdog: polls the stream and
- * ncclCommGetAsyncError of the given communicators; on an NCCL error or
- * after the timeout, aborts them and returns an error naming the rank, the
- * operation `what` and the reason. comms may be NULL/0. */
-#if TL_HAVE_CUDA && TL_HAVE_NCCL
+#if TL_HAVE_CUDA
+/* The stream of a role (compute for roles without a stream of their own). */
+cudaStream_t tl_gpu_stream(const tl_gpu *g, tl_role role);
+/* Wait for stream s under the watch: polls the stream and the registered
+ * check; after timeout_s, or once a peer rank failed, gives up and returns
+ * an error naming the rank, `what` and the reason. */
 tl_status tl_gpu_sync(tl_ctx *ctx, cudaStream_t s, const char *what);
-/* Split `parent` with ncclCommSplit (color 0, key rank) and the CTA limits,
- * where the NCCL version has them. */
-tl_status tl_nccl_split(tl_ctx *ctx, ncclComm_t parent, int max_ctas, int min_ctas, ncclComm_t *out);
 #endif
-/* Device-wide: synchronise every stream of this rank, with the watchdog. */
+/* Every stream of this rank, watched. OK without ctx->gpu. */
 tl_status tl_gpu_sync_all(tl_ctx *ctx, const char *what);
+
+/* Page-locked host memory (cudaHostAlloc, portable), for staging and
+ * asynchronous copies. free accepts NULL and sets *p = NULL. */
+tl_status tl_gpu_host_alloc(void **p, size_t bytes);
+void tl_gpu_host_free(void **p);
+
+/* Enable access from `device` (current) to `peer`'s memory where the
+ * hardware allows; *enabled = 0 when it does not (not an error: callers
+ * fall back to cudaMemcpyPeerAsync through the host, and say so). Same
+ * device: *enabled = 1. Already enabled: OK. */
+tl_status tl_gpu_peer_enable(int device, int peer, int *enabled);
 
 /* Make `device` current for the calling thread (the launcher does this
  * for every rank before rank_main; CUDA state is per thread). */
 tl_status tl_gpu_bind(int device);
 
-/* After a failure: abort the NCCL communicators (never waits on other
- * ranks), free the streams, set ctx->gpu = NULL. Accepts ctx->gpu == NULL. */
-void tl_gpu_abort(tl_ctx *ctx);
-
 /* Device name for manifests ("NVIDIA H200"); "none" without CUDA or device. */
 void tl_gpu_device_name(int device, char *buf, size_t n);
 
-#if TL_HAVE_CUDA && TL_HAVE_NCCL
-/* NCCL is bootstrapped on a non-blocking communicator (config.blocking = 0)
- * so that init can time out; world and split are blocking ncclCommSplits
- * of it, so ordinary NCCL calls on them return ncclSuccess once enqueued.
- * For a non-blocking communicator of your own: after a call that returned
- * ncclInProgress, wait with this (polls ncclCommGetAsyncError under the
- * watchdog) before the next call on it. */
-tl_status tl_nccl_ready(tl_ctx *ctx, ncclComm_t comm, const char *what);
+#if TL_HAVE_CUDA
+/* The wait loop behind every watched operation, for the layers above the
+ * device (runtime/nccl.c). done() returns 1 when finished, 0 while
+ * running, -1 on its own error (put in *st, already reported). On an error,
+ * the watch's check failing, a peer's failure or the deadline it announces
+ * this rank's failure, calls the watch's give_up and returns the error. */
+typedef int (*tl_gpu_done_fn)(void *arg, tl_status *st);
+tl_status tl_gpu_wait(tl_ctx *ctx, const char *what, tl_gpu_done_fn done, void *arg);
 #endif
 
 /* Version strings for manifests ("13.0", "2.28.3", driver "580.95.05 (CUDA 13.0)");

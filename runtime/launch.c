@@ -12,6 +12,7 @@
 #include "runtime/check.h"
 #include "runtime/comm.h"
 #include "runtime/comm_impl.h"
+#include "runtime/devcomm.h"
 #include "runtime/gpu.h"
 #include "runtime/timing.h"
 
@@ -25,15 +26,22 @@ const tl_option tl_launch_options[] = {
      .def = "0", .metavar = "N",
      .help = "thread launcher: ranks in this process, one GPU each (0: every visible GPU, 1 without GPUs)",
      .min = 0, .max = 4096},
-    {.name = "launcher", .type = TL_OPT_CHOICE, .offset = offsetof(tl_launch_opts, launcher), .def = "auto",
-     .choices = "auto|threads|mpi", .help = "how ranks start; auto: mpi when started by mpirun/srun, else threads"},
+    {.name = "launcher", .type = TL_OPT_ENUM, .offset = offsetof(tl_launch_opts, launcher), .def = "auto",
+     .table = tl_launch_modes, .table_stride = sizeof tl_launch_modes[0], .table_count = 3,
+     .help = "how ranks start; auto: mpi when started by mpirun/srun, else threads"},
     {.name = "ranks", .type = TL_OPT_INT, .offset = offsetof(tl_launch_opts, ranks), .def = "0", .metavar = "N",
      .help = "thread launcher: number of ranks, e.g. host-only ranks (0: as --gpus)", .min = 0, .max = 4096},
     {.name = "nccl-timeout", .type = TL_OPT_INT, .offset = offsetof(tl_launch_opts, timeout_s), .def = "300",
-     .metavar = "S", .help = "abort NCCL communicators stuck this long, in seconds", .min = 1, .max = 86400},
+     .metavar = "S", .help = "give up GPU waits and abort NCCL communicators stuck this long, in seconds", .min = 1, .max = 86400},
     {.name = "no-gpu", .type = TL_OPT_FLAG, .offset = offsetof(tl_launch_opts, no_gpu), .def = "0",
      .help = "host-only ranks even where GPUs exist"},
+    {.name = "device-comm", .type = TL_OPT_ENUM, .offset = offsetof(tl_launch_opts, device_comm), .def = "nccl",
+     .table = tl_devcomm_kinds, .table_stride = sizeof tl_devcomm_kinds[0], .table_count = TL_DEVCOMM_COUNT,
+     .help = "device-buffer communication: nccl (one GPU per rank), or host-staged (ranks may share a GPU)"},
 };
+const tl_launch_mode_info tl_launch_modes[3] = {
+    [TL_LAUNCH_AUTO] = {"auto"}, [TL_LAUNCH_THREADS] = {"threads"}, [TL_LAUNCH_MPI] = {"mpi"}};
+
 const size_t tl_launch_noptions = sizeof tl_launch_options / sizeof tl_launch_options[0];
 
 tl_launch_mode tl_launch_detect(void)
@@ -66,12 +74,22 @@ static void gpu_cleanup(tl_ctx *ctx, int any_failed)
     else tl_gpu_destroy(ctx);
 }
 
-static tl_status check_gpus(const char *program, int ranks_here, int ngpu, const char *how)
+static tl_status check_gpus(const tl_launch_opts *lo, int ranks_here, int ngpu, const char *how)
 {
-    if (ngpu > 0 && ranks_here > ngpu)
-        return TL_FAIL(TL_ERR_INVAL, "%d ranks %s but only %d GPU%s visible; use fewer ranks, or --no-gpu for host-only ranks",
+    if (ngpu > 0 && ranks_here > ngpu && lo->device_comm != TL_DEVCOMM_HOST)
+        return TL_FAIL(TL_ERR_INVAL, "%d ranks %s but only %d GPU%s visible; use fewer ranks, --device-comm host to "
+                       "share GPUs, or --no-gpu for host-only ranks",
                        ranks_here, how, ngpu, ngpu == 1 ? " is" : "s are");
     return TL_OK;
+}
+
+/* Round-robin over the host's GPUs; shared when ranks outnumber them. */
+static void bind_device(tl_ctx *ctx, const tl_launch_opts *lo, int local_rank, int local_size, int ngpu)
+{
+    ctx->device_comm = lo->device_comm;
+    ctx->timeout_s = (double)lo->timeout_s;
+    ctx->device = ngpu > 0 ? local_rank % ngpu : -1;
+    ctx->gpu_shared = ngpu > 0 && local_size > ngpu;
 }
 
 /* ---- threads ------------------------------------------------------------- */
@@ -83,6 +101,7 @@ typedef struct launch_common {
     tl_rank_main_fn fn;
     void *arg;
     int nranks, ngpu;
+    const tl_launch_opts *lo;
     tl_threadcomm_shared *sh;
     /* completion, watched by the launching thread */
     pthread_mutex_t mu;
@@ -107,7 +126,7 @@ static void *rank_thread_main(void *p)
     ctx.rank = ctx.local_rank = rt->rank;
     ctx.size = ctx.local_size = lc->nranks;
     ctx.mode = TL_LAUNCH_THREADS;
-    ctx.device = lc->ngpu > 0 ? rt->rank : -1;
+    bind_device(&ctx, lc->lo, rt->rank, lc->nranks, lc->ngpu);
     tl_log_set_prefix(lc->program, lc->nranks > 1 ? rt->rank : -1);
 
     tl_status st = tl_threadcomm_create(lc->sh, rt->rank, &ctx.hc);
@@ -129,7 +148,7 @@ static void *rank_thread_main(void *p)
     lc->finished++;
     if (st != TL_OK && lc->first_failed < 0) {
         lc->first_failed = rt->rank;
-        lc->failed_at_ns = tl_time_ns();
+        lc->failed_at_ns = tl_clock_ns();
     }
     pthread_cond_broadcast(&lc->cv);
     pthread_mutex_unlock(&lc->mu);
@@ -142,7 +161,7 @@ static int wait_ranks(launch_common *lc, int started)
 {
     pthread_mutex_lock(&lc->mu);
     while (lc->finished < started) {
-        if (lc->first_failed >= 0 && (double)(tl_time_ns() - lc->failed_at_ns) * 1e-9 > TL_LAUNCH_GRACE_S) break;
+        if (lc->first_failed >= 0 && (double)(tl_clock_ns() - lc->failed_at_ns) * 1e-9 > TL_LAUNCH_GRACE_S) break;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_nsec += 100000000;
@@ -161,10 +180,10 @@ static int run_threads(const char *program, const tl_launch_opts *lo, int argc, 
                        tl_rank_main_fn fn, void *arg)
 {
     launch_common lc = {.program = program, .argc = argc, .argv = argv, .fn = fn, .arg = arg,
-                        .first_failed = -1};
+                        .lo = lo, .first_failed = -1};
     lc.ngpu = lo->no_gpu ? 0 : tl_gpu_count();
     lc.nranks = lo->ranks > 0 ? (int)lo->ranks : lo->gpus > 0 ? (int)lo->gpus : lc.ngpu > 0 ? lc.ngpu : 1;
-    if (check_gpus(program, lc.nranks, lc.ngpu, "in this process") != TL_OK) return 1;
+    if (check_gpus(lo, lc.nranks, lc.ngpu, "in this process") != TL_OK) return 1;
     if (tl_threadcomm_shared_create(lc.nranks, &lc.sh) != TL_OK) return 1;
     rank_thread *rt = calloc((size_t)lc.nranks, sizeof *rt);
     if (!rt) {
@@ -184,7 +203,7 @@ static int run_threads(const char *program, const tl_launch_opts *lo, int argc, 
             TL_FAIL(TL_ERR_SYS, "pthread_create for rank %d: %s", r, strerror(rc));
             tl_threadcomm_fail(lc.sh, r);
             pthread_mutex_lock(&lc.mu);
-            if (lc.first_failed < 0) lc.first_failed = r, lc.failed_at_ns = tl_time_ns();
+            if (lc.first_failed < 0) lc.first_failed = r, lc.failed_at_ns = tl_clock_ns();
             pthread_mutex_unlock(&lc.mu);
             failed = 1;
             break;
@@ -252,11 +271,9 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
         tl_log("note: --gpus and --ranks are for the thread launcher; under mpirun every process is one rank");
     st = mpi_local(&ctx.local_rank, &ctx.local_size);
     int ngpu = lo->no_gpu ? 0 : tl_gpu_count();
-    if (st == TL_OK) st = check_gpus(program, ctx.local_size, ngpu, "on this host");
-    if (st == TL_OK && ngpu > 0) {
-        ctx.device = ctx.local_rank;
-        st = tl_gpu_bind(ctx.device);
-    }
+    if (st == TL_OK) st = check_gpus(lo, ctx.local_size, ngpu, "on this host");
+    if (st == TL_OK) bind_device(&ctx, lo, ctx.local_rank, ctx.local_size, ngpu);
+    if (st == TL_OK && ctx.device >= 0) st = tl_gpu_bind(ctx.device);
     st = tl_comm_agree(&ctx, st);
     if (st == TL_OK) st = fn(&ctx, arg);
     if (st != TL_OK) {
@@ -285,13 +302,10 @@ int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char 
                   tl_rank_main_fn rank_main, void *arg)
 {
     tl_log_set_prefix(program, -1);
-    tl_launch_mode mode = TL_LAUNCH_AUTO;
-    const char *which = lo->launcher ? lo->launcher : "auto";
-    if (strcmp(which, "threads") == 0) mode = TL_LAUNCH_THREADS;
-    else if (strcmp(which, "mpi") == 0) mode = TL_LAUNCH_MPI;
-    else if (strcmp(which, "auto") == 0) mode = tl_launch_detect();
-    else {
-        TL_FAIL(TL_ERR_INVAL, "unknown launcher '%s' (auto|threads|mpi)", which);
+    tl_launch_mode mode = (tl_launch_mode)lo->launcher;
+    if (mode == TL_LAUNCH_AUTO) mode = tl_launch_detect();
+    if (mode != TL_LAUNCH_THREADS && mode != TL_LAUNCH_MPI) {
+        TL_FAIL(TL_ERR_INVAL, "unknown launcher %d (auto|threads|mpi)", lo->launcher);
         return 1;
     }
     if (mode == TL_LAUNCH_THREADS) return run_threads(program, lo, argc, argv, rank_main, arg);
@@ -299,7 +313,7 @@ int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char 
     return run_mpi(program, lo, argc, argv, rank_main, arg);
 #else
     TL_FAIL(TL_ERR_UNSUPPORTED, "%s: this build has no MPI (install libopenmpi-dev and rebuild); use --launcher threads",
-            strcmp(which, "mpi") == 0 ? "--launcher mpi" : "started by an MPI launcher");
+            lo->launcher == TL_LAUNCH_MPI ? "--launcher mpi" : "started by an MPI launcher");
     return 1;
 #endif
 }

@@ -22,20 +22,30 @@
 
 typedef struct tl_launch_opts {
     int64_t gpus;          /* thread mode: ranks in this process [number of visible GPUs, or 1 without a GPU] */
-    const char *launcher;  /* auto|threads|mpi */
+    int launcher;          /* tl_launch_mode: auto|threads|mpi */
     int64_t ranks;         /* thread mode without GPUs: host ranks (0: same as --gpus) */
     int64_t timeout_s;     /* NCCL watchdog: abort a collective stuck this long */
     int no_gpu;            /* run host-only even where GPUs exist */
+    int device_comm;       /* tl_devcomm_kind: nccl|host (runtime/devcomm.h) */
 } tl_launch_opts;
+
+/* The launch modes by tl_launch_mode, the table --launcher indexes. */
+typedef struct tl_launch_mode_info {
+    const char *name;
+} tl_launch_mode_info;
+extern const tl_launch_mode_info tl_launch_modes[3];
 
 extern const tl_option tl_launch_options[];
 extern const size_t tl_launch_noptions;
 
 typedef tl_status (*tl_rank_main_fn)(tl_ctx *ctx, void *arg);
 
-/* Detect the mode, start ranks, bind devices by local rank (a clear error
- * when ranks outnumber GPUs), set each rank's log prefix, build ctx->hc,
- * call rank_main, agree on the outcome, tear down. */
+/* Detect the mode, start ranks, bind devices by local rank, set each
+ * rank's log prefix, build ctx->hc, call rank_main, agree on the outcome,
+ * tear down. Ranks outnumbering the GPUs of a host are an error, except
+ * with --device-comm host, where they share them round-robin
+ * (ctx->gpu_shared: NCCL refuses shared GPUs, the host-staged provider
+ * does not). */
 int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char **argv,
                   tl_rank_main_fn rank_main, void *arg);
 

@@ -1,6 +1,7 @@
 MODULES += runtime
 runtime_C := runtime/error.c runtime/check.c runtime/options.c runtime/timing.c runtime/results.c \
-  runtime/manifest.c runtime/comm.c runtime/comm_threads.c runtime/comm_mpi.c runtime/launch.c runtime/gpu.c runtime/role.c
+  runtime/manifest.c runtime/comm.c runtime/comm_threads.c runtime/comm_mpi.c runtime/launch.c runtime/gpu.c runtime/role.c \
+  runtime/clock.c runtime/nccl.c runtime/evtimer.c runtime/devcomm.c runtime/devcomm_nccl.c runtime/devcomm_host.c
 runtime_CU :=
 
 HOST_TESTS += test_options test_results test_manifest test_launch
@@ -15,3 +16,9 @@ test_gpu_nccl_DEPS := runtime
 # a GPU "test" with no tests (--list prints nothing), so that make gpu-tests builds it
 GPU_TEST_HELPERS += helper_gpu_nccl
 helper_gpu_nccl_DEPS := runtime
+GPU_TESTS += test_gpu_runtime
+test_gpu_runtime_DEPS := probes runtime
+GPU_TEST_HELPERS += helper_gpu_runtime
+helper_gpu_runtime_CU := tests/gpu/test_gpu_probes_kernels.cu
+helper_gpu_runtime_DEPS := probes runtime
+$(BUILD)/tests/test_gpu_runtime: $(BUILD)/tests/helper_gpu_runtime

@@ -92,6 +92,33 @@ static void *field(const tl_optgroup *g, const tl_option *o) { return (char *)g-
 static int has_range(const tl_option *o) { return o->min < o->max; }
 
 /* Why `text` is not a valid value for `o` ("" when it is); stores it when valid. */
+const char *tl_opts_enum_name(const tl_option *o, int i)
+{
+    if (!o->table || i < 0 || i >= o->table_count) return NULL;
+    return *(const char *const *)((const char *)o->table + (size_t)i * o->table_stride);
+}
+
+const char *tl_opts_enum_choices(const tl_option *o, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n) buf[0] = '\0';
+    for (int i = 0; i < o->table_count && len < n; i++) {
+        int w = snprintf(buf + len, n - len, "%s%s", i ? "|" : "", tl_opts_enum_name(o, i));
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+static int enum_index(const tl_option *o, const char *text)
+{
+    for (int i = 0; i < o->table_count; i++) {
+        const char *name = tl_opts_enum_name(o, i);
+        if (name && text && strcmp(name, text) == 0) return i;
+    }
+    return -1;
+}
+
 static const char *store(const tl_optgroup *g, const tl_option *o, const char *text, char *why,
                          size_t nwhy)
 {
@@ -132,6 +159,16 @@ static const char *store(const tl_optgroup *g, const tl_option *o, const char *t
         }
         *(const char **)field(g, o) = text;
         return why;
+    case TL_OPT_ENUM: {
+        int i = enum_index(o, text);
+        if (i < 0) {
+            char list[256];
+            snprintf(why, nwhy, "expected one of %s", tl_opts_enum_choices(o, list, sizeof list));
+            return why;
+        }
+        *(int *)field(g, o) = i;
+        return why;
+    }
     case TL_OPT_STRING:
         *(const char **)field(g, o) = text;
         return why;
@@ -148,6 +185,7 @@ static void clear(const tl_optgroup *g, const tl_option *o)
     case TL_OPT_DOUBLE: *(double *)field(g, o) = 0.0; break;
     case TL_OPT_STRING:
     case TL_OPT_CHOICE: *(const char **)field(g, o) = NULL; break;
+    case TL_OPT_ENUM: *(int *)field(g, o) = 0; break;
     }
 }
 
@@ -349,6 +387,11 @@ static void format_value(const tl_optgroup *g, const tl_option *o, char *buf, si
         snprintf(buf, n, "%s", s ? s : "");
         break;
     }
+    case TL_OPT_ENUM: {
+        const char *s = tl_opts_enum_name(o, *(const int *)field(g, o));
+        snprintf(buf, n, "%s", s ? s : "");
+        break;
+    }
     }
 }
 
@@ -378,22 +421,24 @@ void tl_opts_print_help(const tl_optspec *spec, FILE *out)
         fprintf(out, "\n%s:\n", g->title ? g->title : "Options");
         for (size_t i = 0; i < g->nopts; i++) {
             const tl_option *o = &g->opts[i];
-            char lhs[128];
+            char lhs[128], list[256];
             const char *def = o->def;
+            const char *choices = o->type == TL_OPT_ENUM ? tl_opts_enum_choices(o, list, sizeof list)
+                                  : o->type == TL_OPT_CHOICE ? o->choices : NULL;
             if (o->type == TL_OPT_FLAG) {
                 int on = 0;
                 snprintf(lhs, sizeof lhs, "--%s", o->name);
                 def = (o->def && parse_bool(o->def, &on) == 0 && on) ? "on" : "off";
             } else {
                 const char *mv = o->metavar ? o->metavar
-                                 : o->type == TL_OPT_CHOICE && o->choices ? o->choices
+                                 : choices ? choices
                                  : o->type == TL_OPT_DOUBLE ? "X"
                                  : o->type == TL_OPT_STRING ? "S" : "N";
                 snprintf(lhs, sizeof lhs, "--%s %s", o->name, mv);
             }
             char help[512];
-            if (o->type == TL_OPT_CHOICE && o->metavar && o->choices)
-                snprintf(help, sizeof help, "%s (%s)", o->help ? o->help : "", o->choices);
+            if (choices && o->metavar)
+                snprintf(help, sizeof help, "%s (%s)", o->help ? o->help : "", choices);
             else
                 snprintf(help, sizeof help, "%s", o->help ? o->help : "");
             help_line(out, o->short_name, lhs, help, def);

@@ -11,8 +11,13 @@
  * Values land in the struct at `offset` of the group's destination:
  *   FLAG -> int (0/1; --name sets, --no-name clears), INT and SIZE -> int64_t,
  *   DOUBLE -> double, STRING and CHOICE -> const char * (points into argv or
- *   the table; never freed). SIZE accepts K, M, G suffixes (powers of 1024,
- *   as nccl-tests) and plain integers. CHOICE lists its values as "a|b|c". */
+ *   the table; never freed), ENUM -> int, the index of the chosen entry of
+ *   the option's table. SIZE accepts K, M, G suffixes (powers of 1024, as
+ *   nccl-tests) and plain integers. CHOICE lists its values as "a|b|c";
+ *   prefer ENUM where a table exists, so nothing compares the strings again:
+ *
+ *   {.name = "schedule", .type = TL_OPT_ENUM, .offset = offsetof(o, schedule), .def = "three-split",
+ *    .table = tl_schedules, .table_stride = sizeof tl_schedules[0], .table_count = TL_SCHED_COUNT} */
 #ifndef TL_OPTIONS_H
 #define TL_OPTIONS_H
 
@@ -22,7 +27,8 @@
 
 #include "runtime/error.h"
 
-typedef enum { TL_OPT_FLAG, TL_OPT_INT, TL_OPT_SIZE, TL_OPT_DOUBLE, TL_OPT_STRING, TL_OPT_CHOICE } tl_opt_type;
+typedef enum { TL_OPT_FLAG, TL_OPT_INT, TL_OPT_SIZE, TL_OPT_DOUBLE, TL_OPT_STRING, TL_OPT_CHOICE,
+               TL_OPT_ENUM } tl_opt_type;
 
 typedef struct tl_option {
     const char *name;    /* long name, without "--" */
@@ -34,6 +40,12 @@ typedef struct tl_option {
     const char *metavar; /* shown in --help: --ring-bytes B */
     const char *help;    /* one line; the default is appended in brackets */
     double min, max;     /* INT/SIZE/DOUBLE range check when min < max */
+    /* ENUM only: the table the value indexes (schedules, providers, ...),
+     * whose entries start with `const char *name`; the field gets the
+     * entry's index (int) and --help lists the names from the table. */
+    const void *table;
+    size_t table_stride; /* sizeof one entry */
+    int table_count;
 } tl_option;
 
 typedef struct tl_optgroup {
@@ -79,5 +91,9 @@ tl_status tl_opts_parse_double(const char *text, double *out);
 
 /* Index of `value` in a "a|b|c" list, or -1. */
 int tl_opts_choice_index(const char *choices, const char *value);
+/* ENUM: the name of entry i of the option's table (NULL out of range), and
+ * "a|b|c" of all of them into buf. */
+const char *tl_opts_enum_name(const tl_option *o, int i);
+const char *tl_opts_enum_choices(const tl_option *o, char *buf, size_t n);
 
 #endif

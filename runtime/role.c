@@ -9,7 +9,8 @@ static const char *const tl_role_names[TL_ROLE_COUNT] = {
 
 const char *tl_role_name(tl_role r)
 {
-    return r >= 0 && r < TL_ROLE_COUNT ? tl_role_names[r] : "none";
+    if (r == TL_ROLE_NONE) return "none";
+    return r >= 0 && r < TL_ROLE_COUNT ? tl_role_names[r] : "?";
 }
 
 tl_status tl_role_parse(const char *s, tl_role *out)

@@ -21,7 +21,7 @@ typedef enum {
 
 enum { TL_ROLE_NSTREAMS = TL_ROLE_COPY + 1 };
 
-/* "compute", "p2p", "coll", "copy", "host", "other"; "none" for NONE and out of range. */
+/* "compute", "p2p", "coll", "copy", "host", "other"; "none" for NONE, "?" out of range. */
 const char *tl_role_name(tl_role r);
 /* Quiet TL_ERR_PARSE on an unknown name (the caller names the input). */
 tl_status tl_role_parse(const char *s, tl_role *out);

@@ -3,30 +3,22 @@
 #include "runtime/timing.h"
 
 #include <stdlib.h>
-#include <time.h>
 
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
-
-int64_t tl_time_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 tl_status tl_time_start(tl_ctx *ctx, int64_t *t0_ns)
 {
     if (ctx->gpu) TL_TRY(tl_gpu_sync_all(ctx, "timing start"));
     TL_TRY(tl_comm_barrier(ctx));
-    *t0_ns = tl_time_ns();
+    *t0_ns = tl_clock_ns();
     return TL_OK;
 }
 
 tl_status tl_time_stop(tl_ctx *ctx, int64_t t0_ns, double *max_seconds)
 {
     if (ctx->gpu) TL_TRY(tl_gpu_sync_all(ctx, "timing stop"));
-    double s = (double)(tl_time_ns() - t0_ns) * 1e-9;
+    double s = (double)(tl_clock_ns() - t0_ns) * 1e-9;
     TL_TRY(tl_comm_allreduce(ctx, &s, 1, TL_DOUBLE, TL_MAX));
     *max_seconds = s;
     return TL_OK;

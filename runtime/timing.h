@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/clock.h"
 #include "runtime/ctx.h"
 
-int64_t tl_time_ns(void); /* CLOCK_MONOTONIC */
 
 /* Barrier (and device sync when ctx->gpu is set), then the clock. */
 tl_status tl_time_start(tl_ctx *ctx, int64_t *t0_ns);

@@ -7,7 +7,11 @@
 # three-split with --trace. Without one (or with --from RUNS): analyses the
 # recorded traces RUNS/<variant>/trace.rank*.csv, by default the H200 run
 # committed under results/tristream-h200x2, and says so in the report.
-set -euo pipefail
+# Without gnuplot the report and the CSV files are still written (it says
+# so at the start and in the report); TL_GNUPLOT names another gnuplot.
+# A failing step is named on stderr ("demo.sh: failed while ...") with the
+# command and its exit status, and no report is left behind.
+set -Eeuo pipefail
 
 out=demo-out
 from=""
@@ -17,7 +21,7 @@ while [[ $# -gt 0 ]]; do
         --out) out=$2; shift 2 ;;
         --from) from=$2; shift 2 ;;
         --gpus) gpus=$2; shift 2 ;;
-        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "demo.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) out=$1; shift ;;
     esac
@@ -31,20 +35,39 @@ variants=(two-stream three-naive three-split)
 start=$(date +%s)
 report=$out/report.txt
 
+# Which step is running, for the one line a failure prints.
+step="reading the arguments"
+on_error() {
+    echo "demo.sh: failed while $step (exit $1: $2)" >&2
+    rm -f "$report.tmp"
+}
+trap 'on_error $? "$BASH_COMMAND"' ERR
+
+gnuplot=${TL_GNUPLOT:-gnuplot}
+if ! command -v "$gnuplot" >/dev/null 2>&1; then
+    gnuplot=""
+    echo "demo.sh: gnuplot not found: the report and CSV files will be written, no pictures" \
+        "(scripts/install-deps.sh installs it, or: apt-get install gnuplot-nox)" >&2
+fi
+
 visible_gpus() {
-    command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return; }
-    nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
+    command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return 0; }
+    # a failing nvidia-smi (no driver) counts as no GPU, not as a failed demo
+    { nvidia-smi -L 2>/dev/null || true; } | awk '/^GPU/ { n++ } END { print n + 0 }'
 }
 
 if [[ -z $from ]]; then
+    step="counting the visible GPUs"
     n=$(visible_gpus)
     if [[ $n -gt 0 && -x $bin/trilap-bench ]]; then
         gpus=${gpus:-$n}
         from=$out/run
         source_line="live run: bin/trilap-bench tristream on $gpus GPU(s) of $(hostname)"
         echo "demo.sh: $source_line"
+        step="preparing $from"
         rm -rf "$from"
         mkdir -p "$from" # and $out, where bench.txt goes
+        step="running the microbenchmark (bin/trilap-bench tristream --gpus $gpus)"
         "$bin/trilap-bench" tristream --variants "$(IFS=,; echo "${variants[*]}")" --gpus "$gpus" \
             --trace "$from" --results "$from/results.csv" | tee "$out/bench.txt"
     else
@@ -64,18 +87,26 @@ for v in "${variants[@]}"; do
     }
 done
 echo "demo.sh: analysing $from into $out"
+step="making $out"
 mkdir -p "$out"
+rm -f "$report" # a failed run leaves no report behind, not even an older one
 
 files="" titles=""
 for v in "${variants[@]}"; do
+    step="analysing $v: trilap-analyze overlap $from/$v"
     "$analyze" overlap "$from/$v" --csv "$out/overlap-$v.csv" > "$out/overlap-$v.txt"
+    step="analysing $v: trilap-analyze diagnose $from/$v"
     "$analyze" diagnose "$from/$v" --csv "$out/diagnose-$v.csv" > "$out/diagnose-$v.txt"
+    step="analysing $v: trilap-analyze timeline $from/$v"
     "$analyze" timeline "$from/$v" -o "$out/timeline-$v.csv" > /dev/null
+    step="analysing $v: trilap-analyze perfetto $from/$v"
     "$analyze" perfetto "$from/$v" -o "$out/perfetto-$v.json" > /dev/null
     files+="$out/timeline-$v.csv " titles+="$v "
 done
+step="analysing: trilap-analyze breakdown of the three variants"
 "$analyze" breakdown "${variants[@]/#/$from/}" --csv "$out/breakdown.csv" --stack-csv "$out/breakdown-stack.csv" \
     > "$out/breakdown.txt"
+step="analysing: trilap-analyze compare"
 "$analyze" compare "$from/two-stream" "$from/three-split" > "$out/compare-two-stream-vs-three-split.txt"
 "$analyze" compare "$from/three-naive" "$from/three-split" > "$out/compare-three-naive-vs-three-split.txt"
 # the untraced timing of the same run (tracing slows every iteration down)
@@ -84,30 +115,35 @@ for f in "$from/results.csv" "$from/tristream.csv" "$from/../tristream.csv"; do
     [[ -f $f ]] && { timed=$f; break; }
 done
 if [[ -n $timed ]]; then
+    step="analysing: trilap-analyze compare $timed (untraced timing)"
     "$analyze" compare "$timed" --baseline two-stream --csv "$out/timed-speedup.csv" > "$out/timed-speedup.txt"
 fi
 # breakdown bars get the untraced median as a second marker where there is one
 has_timed=0
 if [[ -n $timed ]]; then
+    step="adding the untraced medians to breakdown-stack.csv"
     has_timed=1
     awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
                          t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
              /^#/ { print; next } !hh { print $0 ",timed_us"; hh = 1; next }
              { k = $1 "," $2; print $0 "," ((k in t) ? t[k] : "NaN") }' \
-        "$out/timed-speedup.csv" "$out/breakdown-stack.csv" > "$out/breakdown-stack.tmp" &&
-        mv "$out/breakdown-stack.tmp" "$out/breakdown-stack.csv"
+        "$out/timed-speedup.csv" "$out/breakdown-stack.csv" > "$out/breakdown-stack.tmp"
+    mv "$out/breakdown-stack.tmp" "$out/breakdown-stack.csv"
 fi
 
 plots=""
-if command -v gnuplot >/dev/null; then
+if [[ -n $gnuplot ]]; then
     for ext in png pdf; do
-        gnuplot -e "files='${files% }'; titles='${titles% }'; out='$out/timeline.$ext'" "$here/plots/timeline.gp"
-        gnuplot -e "file='$out/breakdown-stack.csv'; timed=$has_timed; out='$out/breakdown.$ext'" \
+        step="rendering timeline.$ext (gnuplot plots/timeline.gp)"
+        "$gnuplot" -e "files='${files% }'; titles='${titles% }'; out='$out/timeline.$ext'" "$here/plots/timeline.gp"
+        step="rendering breakdown.$ext (gnuplot plots/breakdown.gp)"
+        "$gnuplot" -e "file='$out/breakdown-stack.csv'; timed=$has_timed; out='$out/breakdown.$ext'" \
             "$here/plots/breakdown.gp"
     done
     plots="timeline.png/.pdf (lanes per rank, a few iterations of each variant side by side), breakdown.png/.pdf"
 else
-    plots="none: gnuplot not found (install gnuplot-nox); the CSV files are there to plot later"
+    plots="none: gnuplot not found (scripts/install-deps.sh, or apt-get install gnuplot-nox; then make demo);"
+    plots+=" the CSV files are there to plot later"
 fi
 
 # metric of the max row (or rank 0 with one rank) from an overlap CSV
@@ -117,6 +153,10 @@ metric() {
 }
 itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") {print $(i + 1); exit}}' "$1"; }
 
+# Lines a command may or may not print (one rank has no peer waits): sed
+# -n prints what matches and succeeds on no match, where grep | sed would
+# stop the script under pipefail.
+step="writing $report"
 {
     echo "trilap demo report ($(date -u '+%Y-%m-%d %H:%M UTC'))"
     echo "source: $source_line"
@@ -129,20 +169,20 @@ itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") 
     done
     echo "(traced median iteration; max over ranks; metrics defined in analysis/README.md; derived and idle over the whole traced window)"
     echo
-    grep '^# speedup' "$out/compare-two-stream-vs-three-split.txt" | sed 's/^# /traced: three-split vs two-stream, /'
-    grep '^# speedup' "$out/compare-three-naive-vs-three-split.txt" | sed 's/^# /traced: three-split vs three-naive, /'
+    sed -n 's/^# \(speedup\)/traced: three-split vs two-stream, \1/p' "$out/compare-two-stream-vs-three-split.txt"
+    sed -n 's/^# \(speedup\)/traced: three-split vs three-naive, \1/p' "$out/compare-three-naive-vs-three-split.txt"
     if [[ -n $timed ]]; then
         echo
         echo "untraced timing of the same run ($timed; median us per iteration, speedup over two-stream):"
-        grep -E '^# variant|^  ' "$out/timed-speedup.txt" | sed 's/^# /  /; s/^/  /'
+        sed -n -e 's/^# \(variant\)/    \1/p; t' -e 's/^  /    /p' "$out/timed-speedup.txt"
         echo "(the traced iterations are slower: the tracer adds work to every launch; compare variants"
         echo " with the untraced table, read the traces for where the time goes)"
     fi
     echo
     for v in "${variants[@]}"; do
         echo "== $v"
-        grep '^overlap rank' "$out/diagnose-$v.txt" | sed 's/^overlap /  overlapped: /'
-        grep '^peer wait rank' "$out/diagnose-$v.txt" | sed 's/^peer wait /  waiting:    /'
+        sed -n 's/^overlap \(rank\)/  overlapped: \1/p' "$out/diagnose-$v.txt"
+        sed -n 's/^peer wait \(rank\)/  waiting:    \1/p' "$out/diagnose-$v.txt"
         if grep -q '^FINDING' "$out/diagnose-$v.txt"; then
             awk '/^FINDING/ {p = 1} /^ok \[/ {p = 0} /^$/ {p = 0} p' "$out/diagnose-$v.txt" | sed 's/^/  /'
         else
@@ -153,5 +193,6 @@ itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") 
     echo "files: $plots; overlap-*.txt, diagnose-*.txt, breakdown.txt, compare-*.txt (tables, CSV beside them);"
     echo "       perfetto-*.json (open in https://ui.perfetto.dev)"
     echo "took $(( $(date +%s) - start )) s"
-} > "$report"
+} > "$report.tmp"
+mv "$report.tmp" "$report"
 cat "$report"

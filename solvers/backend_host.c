@@ -178,11 +178,11 @@ static tl_status host_vec_get(tl_backend *be, const tl_vec *v, double *local)
 static tl_status host_fill(tl_backend *be, tl_vec *v, double alpha)
 {
     int64_t n = be->m->nowned;
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     double *y = v->data;
     for (int64_t i = 0; i < n; i++)
         y[i] = alpha;
-    tl_backend_stat(be, TL_OP_UPDATE, tl_time_ns() - t0, (double)n * sizeof(double));
+    tl_backend_stat(be, TL_OP_UPDATE, tl_clock_ns() - t0, (double)n * sizeof(double));
     return TL_OK;
 }
 
@@ -215,7 +215,7 @@ static tl_status host_update(tl_backend *be, const tl_update *u, int nu)
     int64_t nvec = nrd, nwritten = nwr;
     int64_t n = be->m->nowned;
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     int64_t nchunks = (n + CHUNK - 1) / CHUNK;
     int nt = hb_of(be)->nthreads;
     if (nt <= 1 || n < HOST_OMP_MIN) {
@@ -226,7 +226,7 @@ static tl_status host_update(tl_backend *be, const tl_update *u, int nu)
         for (int64_t c = 0; c < nchunks; c++)
             update_chunk(u, nu, c * CHUNK, (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n);
     }
-    tl_backend_stat(be, TL_OP_UPDATE, tl_time_ns() - t0,
+    tl_backend_stat(be, TL_OP_UPDATE, tl_clock_ns() - t0,
                     (double)(nvec + nwritten) * n * sizeof(double));
     tl_probe_pop(be->ctx);
     return TL_OK;
@@ -258,7 +258,7 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
         }
     }
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     int64_t nchunks = (len + CHUNK - 1) / CHUNK;
     if (hb->nthreads <= 1 || len < HOST_OMP_MIN) {
         dot_chunk(n, xs, ys, 0, len, acc);
@@ -267,7 +267,7 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
         for (int64_t c = 0; c < nchunks; c++)
             dot_chunk(n, xs, ys, c * CHUNK, (c + 1) * CHUNK < len ? (c + 1) * CHUNK : len, acc);
     }
-    tl_backend_stat(be, TL_OP_DOT, tl_time_ns() - t0, (double)nseen * len * sizeof(double));
+    tl_backend_stat(be, TL_OP_DOT, tl_clock_ns() - t0, (double)nseen * len * sizeof(double));
     tl_probe_pop(be->ctx);
 
     memcpy(s->buf, acc, (size_t)n * sizeof(double));
@@ -276,13 +276,13 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     if (!hb->comm) return TL_OK;
     const tl_schedule *sc = be->cfg.schedule;
     tl_probe_push(be->ctx, TL_CAT_COLL, sc->overlap_allreduce ? "allreduce_post" : "allreduce");
-    t0 = tl_time_ns();
+    t0 = tl_clock_ns();
     tl_status st;
     if (sc->overlap_allreduce)
         st = tl_comm_iallreduce(be->ctx, sc->host_chan, s->buf, (size_t)n, &s->req);
     else
         st = tl_comm_allreduce(be->ctx, s->buf, (size_t)n, TL_DOUBLE, TL_SUM);
-    tl_backend_stat(be, TL_OP_ALLREDUCE, tl_time_ns() - t0, (double)n * sizeof(double));
+    tl_backend_stat(be, TL_OP_ALLREDUCE, tl_clock_ns() - t0, (double)n * sizeof(double));
     tl_probe_pop(be->ctx);
     if (st != TL_OK) {
         s->active = 0;
@@ -300,10 +300,10 @@ static tl_status host_dot_end(tl_backend *be, int slot, double *out)
     s->active = 0;
     if (s->req) {
         tl_probe_push(be->ctx, TL_CAT_COLL, "allreduce_wait");
-        int64_t t0 = tl_time_ns();
+        int64_t t0 = tl_clock_ns();
         tl_status st = tl_comm_wait(be->ctx, &s->req);
         /* count the wait as time of the same allreduce, not a second one */
-        be->stats[TL_OP_ALLREDUCE].ns += tl_time_ns() - t0;
+        be->stats[TL_OP_ALLREDUCE].ns += tl_clock_ns() - t0;
         tl_probe_pop(be->ctx);
         TL_TRY(st);
     }
@@ -318,10 +318,10 @@ static tl_status halo_post(tl_backend *be, tl_vec *x)
     host_backend *hb = hb_of(be);
     if (!hb->halo) return TL_OK;
     tl_probe_push(be->ctx, TL_CAT_P2P, "halo_post");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     tl_status st = tl_halo_begin(be->ctx, hb->halo, x->data);
     /* bytes are counted once per exchange, at the wait */
-    be->stats[TL_OP_HALO].ns += tl_time_ns() - t0;
+    be->stats[TL_OP_HALO].ns += tl_clock_ns() - t0;
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     hb->halo_pending = 1;
@@ -335,9 +335,9 @@ static tl_status halo_wait(tl_backend *be, tl_vec *x)
     hb->halo_pending = 0;
     const tl_halo_plan *h = &be->m->halo;
     tl_probe_push(be->ctx, TL_CAT_P2P, "halo_wait");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     tl_status st = tl_halo_end(be->ctx, hb->halo, x->data);
-    tl_backend_stat(be, TL_OP_HALO, tl_time_ns() - t0,
+    tl_backend_stat(be, TL_OP_HALO, tl_clock_ns() - t0,
                     (double)(h->nsend + h->nrecv) * sizeof(double));
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -348,9 +348,9 @@ static void spmv_diag(tl_backend *be, tl_vec *x, tl_vec *y)
 {
     const tl_dist_matrix *m = be->m;
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_diag");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     csr_rows(&m->diag, 0, m->nowned, x->data, y->data, 0, hb_of(be)->nthreads);
-    tl_backend_stat(be, TL_OP_SPMV, tl_time_ns() - t0,
+    tl_backend_stat(be, TL_OP_SPMV, tl_clock_ns() - t0,
                     csr_bytes(&m->diag, 0, m->nowned, m->nowned, 0));
     tl_probe_pop(be->ctx);
 }
@@ -360,12 +360,12 @@ static void spmv_offd(tl_backend *be, tl_vec *x, tl_vec *y)
     const tl_dist_matrix *m = be->m;
     if (m->nghost == 0 || m->nborder == 0) return;
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_offd");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     /* offd columns count from 0; ghost values sit after the owned ones */
     csr_rows(&m->offd, m->ninterior, m->nowned, x->data + m->nowned, y->data, 1,
              hb_of(be)->nthreads);
     /* the second half of the same product: time added, not counted again */
-    be->stats[TL_OP_SPMV].ns += tl_time_ns() - t0;
+    be->stats[TL_OP_SPMV].ns += tl_clock_ns() - t0;
     be->stats[TL_OP_SPMV].bytes += csr_bytes(&m->offd, m->ninterior, m->nowned, m->nghost, 1);
     tl_probe_pop(be->ctx);
 }
@@ -396,7 +396,7 @@ static tl_status host_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     const double *rv = r->data, *d = hb->dinv;
     double *zv = z->data;
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
-    int64_t t0 = tl_time_ns();
+    int64_t t0 = tl_clock_ns();
     if (d && (hb->nthreads <= 1 || n < HOST_OMP_MIN)) {
         for (int64_t i = 0; i < n; i++)
             zv[i] = d[i] * rv[i];
@@ -407,7 +407,7 @@ static tl_status host_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     } else if (zv != rv) {
         memcpy(zv, rv, (size_t)n * sizeof(double));
     }
-    tl_backend_stat(be, TL_OP_PRECOND, tl_time_ns() - t0, (double)n * sizeof(double) * (d ? 3 : 2));
+    tl_backend_stat(be, TL_OP_PRECOND, tl_clock_ns() - t0, (double)n * sizeof(double) * (d ? 3 : 2));
     tl_probe_pop(be->ctx);
     return TL_OK;
 }

@@ -5,3 +5,29 @@
 #   GPU_TEST_HELPERS += helper_y (the same, needing CUDA: built only with nvcc)
 HOST_TESTS += test_error
 test_error_DEPS := runtime
+
+# NVTX ranges as a tool sees them (a fake tool through NVTX3's static
+# injection): NVTX-only probes, nesting under a tracing session.
+HOST_TESTS += test_probes_nvtx
+test_probes_nvtx_DEPS := probes runtime
+
+# scripts/demo.sh on one GPU (tests/data/demo-1gpu), the live one-GPU path
+# with stand-ins, a failing step named; needs bin/trilap-analyze (make all).
+HOST_TESTS += test_demo
+test_demo_DEPS :=
+
+# scripts/install-deps.sh with stand-in dpkg-query/apt-get/sudo/id on PATH,
+# and the Makefile hook that runs it for `make check` / `make demo`.
+HOST_TESTS += test_install_deps
+test_install_deps_DEPS :=
+
+# trilap's NVTX domain read back from a real Nsight Systems sqlite export
+# (tests/data/nsys-tristream-1gpu.sqlite.gz); needs libsqlite3. HAVE_SQLITE
+# and SQLITE_LIBS are mk/config.mk's SQLite feature where it has one; until
+# then the header decides here.
+HAVE_SQLITE ?= $(if $(filter 0,$(SQLITE)),0,$(if $(wildcard /usr/include/sqlite3.h),1,0))
+ifeq ($(HAVE_SQLITE),1)
+HOST_TESTS += test_nsys_trilap
+test_nsys_trilap_DEPS := probes runtime
+test_nsys_trilap_LDLIBS := $(or $(SQLITE_LIBS),-lsqlite3)
+endif

@@ -721,10 +721,41 @@ TL_TEST(meta_captures_every_option)
     TL_ASSERT(tl_bench_format_parse("xml") < 0);
 }
 
+/* --trace-mode as its help says: nvtx needs no folder (the loop keeps the
+ * NVTX ranges every run emits, no host ranges: recorded as off), nvtx with
+ * a folder records host ranges, cupti needs one. */
+TL_TEST(trace_mode_without_folder)
+{
+    tl_tristream_opts to;
+    tl_tristream_cfg cfg;
+    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--trace-mode nvtx"));
+    TL_ASSERT_EQ(cfg.trace_mode, 0);
+    tl_tristream_cfg_free(&cfg);
+    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--trace-mode nvtx --trace /tmp/x"));
+    TL_ASSERT_EQ(cfg.trace_mode, 1);
+    tl_tristream_cfg_free(&cfg);
+    TL_ASSERT_EQ(parse_tristream(&to, &cfg, "--trace-mode cupti"), TL_ERR_INVAL);
+}
+
+/* The program picks 32 hardware queues unless the environment says otherwise. */
+TL_TEST(hw_queues_default_and_override)
+{
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    tl_bench_choose_hw_queues(0);
+    TL_ASSERT(getenv("CUDA_DEVICE_MAX_CONNECTIONS") == NULL);
+    tl_bench_choose_hw_queues(32);
+    TL_ASSERT_STREQ(getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "32");
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+    tl_bench_choose_hw_queues(32);
+    TL_ASSERT_STREQ(getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "4");
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+}
+
 TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
              invalid_message_format, variant_lists, variant_table, stream_and_comm_options,
              sweep_ranges, sweep_bad_ranges, sweep_points_apply, efficiency_arithmetic,
              derive_bound_speedup_efficiency, busbw_factors, pattern_sums_exact, daxpy_closed_form,
              count_wrong, stream_gold_values, stream_host_verifies, tristream_table_golden,
              tristream_csv_golden, tristream_json_golden, stream_and_comm_tables_golden,
-             results_rows, manifest_path_and_env, meta_captures_every_option)
+             results_rows, manifest_path_and_env, meta_captures_every_option,
+             trace_mode_without_folder, hw_queues_default_and_override)

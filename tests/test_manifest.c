@@ -58,7 +58,7 @@ TL_TEST(threads_manifest)
     setenv("UNRELATED_SECRET", "nope", 1);
     unsetenv("NCCL_NVLS_ENABLE");
     job j = {.path = path};
-    tl_launch_opts lo = {.launcher = "threads", .ranks = 3, .timeout_s = 300, .no_gpu = 1};
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 3, .timeout_s = 300, .no_gpu = 1};
     char *argv[] = {(char *)"trilap-bench", (char *)"--ring-bytes", (char *)"1M", (char *)"my file.mtx", NULL};
     TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
     for (int r = 0; r < 3; r++) TL_ASSERT_EQ(j.st[r], TL_OK);
@@ -91,7 +91,7 @@ TL_TEST(unwritable_manifest_fails_cleanly)
     char path[512];
     snprintf(path, sizeof path, "%s/no/such/dir/run.manifest", tl_test_tmpdir());
     job j = {.path = path};
-    tl_launch_opts lo = {.launcher = "threads", .ranks = 2, .timeout_s = 300, .no_gpu = 1};
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 2, .timeout_s = 300, .no_gpu = 1};
     char *argv[] = {(char *)"trilap-bench", NULL};
     TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 1, argv, write_manifest, &j), 1);
     TL_ASSERT_EQ(j.st[0], TL_ERR_IO);

@@ -105,7 +105,7 @@ TL_TEST(defaults)
     TL_ASSERT(f.b.out == NULL);
     TL_ASSERT_EQ(f.b.verify, 1);
     TL_ASSERT_EQ(f.b.prio, 0);
-    TL_ASSERT_STREQ(f.lo.launcher, "auto");
+    TL_ASSERT_EQ(f.lo.launcher, TL_LAUNCH_AUTO);
     TL_ASSERT_EQ(f.lo.timeout_s, 300);
 }
 
@@ -122,7 +122,7 @@ TL_TEST(long_short_and_negated_forms)
     TL_ASSERT_STREQ(f.b.out, "out.csv");
     TL_ASSERT_EQ(f.b.verify, 0);
     TL_ASSERT_EQ(f.b.prio, 1);
-    TL_ASSERT_STREQ(f.lo.launcher, "threads");
+    TL_ASSERT_EQ(f.lo.launcher, TL_LAUNCH_THREADS);
     TL_ASSERT_EQ(f.lo.ranks, 3);
     TL_ASSERT_EQ(f.res.npositional, 2);
     TL_ASSERT_STREQ(f.res.positional[0], "A.mtx");
@@ -303,5 +303,26 @@ TL_TEST(bad_default_is_reported)
     TL_ASSERT_EQ(tl_opts_defaults(&spec), TL_ERR_INVAL);
 }
 
+/* An ENUM option indexes its table; help and errors list the table's names. */
+TL_TEST(enum_indexes_its_table)
+{
+    fixture f;
+    setup(&f, 0, 1);
+    TL_ASSERT_EQ(f.lo.device_comm, 0);
+    TL_ASSERT_OK(parse(&f, ARGS("--device-comm", "host", "--launcher=mpi")));
+    TL_ASSERT_EQ(f.lo.device_comm, 1);
+    TL_ASSERT_EQ(f.lo.launcher, TL_LAUNCH_MPI);
+    TL_ASSERT_STREQ(tl_opts_enum_name(&tl_launch_options[1], TL_LAUNCH_THREADS), "threads");
+    TL_ASSERT(tl_opts_enum_name(&tl_launch_options[1], 3) == NULL);
+    char buf[64];
+    TL_ASSERT_STREQ(tl_opts_enum_choices(&tl_launch_options[1], buf, sizeof buf), "auto|threads|mpi");
+    expect_error(ARGS("--device-comm", "mpi"),
+                 "trilap-x: invalid --device-comm 'mpi': expected one of nccl|host (try --help)\n");
+    setup(&f, 0, 1);
+    TL_ASSERT_OK(parse(&f, ARGS("--help")));
+    TL_ASSERT(strstr(captured_out, "--device-comm nccl|host"));
+    TL_ASSERT(strstr(captured_out, "[nccl]"));
+}
+
 TL_TEST_MAIN(defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
-             help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported)
+             help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported, enum_indexes_its_table)

@@ -102,7 +102,7 @@ fail:
 static int launch(tl_rank_main_fn fn, void *arg, int nranks)
 {
     tl_launch_opts lo = {
-        .gpus = 0, .launcher = "threads", .ranks = nranks, .timeout_s = 60, .no_gpu = 1};
+        .gpus = 0, .launcher = TL_LAUNCH_THREADS, .ranks = nranks, .timeout_s = 60, .no_gpu = 1};
     char *argv[] = {"test_solvers", NULL};
     return tl_launch_run("test_solvers", &lo, 1, argv, fn, arg);
 }

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
+#include "runtime/nccl.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/timing.h"
@@ -63,31 +64,31 @@ static tl_status round_trip(tl_ctx *ctx, bufs *b, size_t n, ncclComm_t ar_comm, 
     char what[128];
     if (ar_comm) {
         fill(b->h, n, r + 1.0, 0.5 * r);
-        TL_CUDA(cudaMemcpyAsync(b->d_ar, b->h, bytes, cudaMemcpyHostToDevice, g->s_coll));
-        TL_NCCL(ncclAllReduce(b->d_ar, b->d_ar, n, ncclDouble, ncclSum, ar_comm, g->s_coll));
+        TL_CUDA(cudaMemcpyAsync(b->d_ar, b->h, bytes, cudaMemcpyHostToDevice, tl_gpu_stream(g, TL_ROLE_COLL)));
+        TL_NCCL(ncclAllReduce(b->d_ar, b->d_ar, n, ncclDouble, ncclSum, ar_comm, tl_gpu_stream(g, TL_ROLE_COLL)));
     }
     if (p2p_comm) {
         fill(b->h + n, n, 3.0, 1000.0 * r);
-        TL_CUDA(cudaMemcpyAsync(b->d_send, b->h + n, bytes, cudaMemcpyHostToDevice, g->s_p2p));
-        TL_CUDA(cudaMemsetAsync(b->d_recv, 0, bytes, g->s_p2p));
+        TL_CUDA(cudaMemcpyAsync(b->d_send, b->h + n, bytes, cudaMemcpyHostToDevice, tl_gpu_stream(g, TL_ROLE_P2P)));
+        TL_CUDA(cudaMemsetAsync(b->d_recv, 0, bytes, tl_gpu_stream(g, TL_ROLE_P2P)));
         TL_NCCL(ncclGroupStart());
-        TL_NCCL(ncclSend(b->d_send, n, ncclDouble, right, p2p_comm, g->s_p2p));
-        TL_NCCL(ncclRecv(b->d_recv, n, ncclDouble, left, p2p_comm, g->s_p2p));
+        TL_NCCL(ncclSend(b->d_send, n, ncclDouble, right, p2p_comm, tl_gpu_stream(g, TL_ROLE_P2P)));
+        TL_NCCL(ncclRecv(b->d_recv, n, ncclDouble, left, p2p_comm, tl_gpu_stream(g, TL_ROLE_P2P)));
         TL_NCCL(ncclGroupEnd());
     }
     snprintf(what, sizeof what, "%s", name);
     TL_TRY(tl_gpu_sync_all(ctx, what));
     if (ar_comm) {
-        TL_CUDA(cudaMemcpyAsync(b->h, b->d_ar, bytes, cudaMemcpyDeviceToHost, g->s_coll));
-        TL_TRY(tl_gpu_sync(ctx, g->s_coll, what));
+        TL_CUDA(cudaMemcpyAsync(b->h, b->d_ar, bytes, cudaMemcpyDeviceToHost, tl_gpu_stream(g, TL_ROLE_COLL)));
+        TL_TRY(tl_gpu_sync(ctx, tl_gpu_stream(g, TL_ROLE_COLL), what));
         /* sum over ranks q of (q+1)*i' + q/2 */
         double a = size * (size + 1) / 2.0, c = 0.5 * size * (size - 1) / 2.0;
         snprintf(what, sizeof what, "%s: allreduce", name);
         TL_TRY(compare(b->h, n, a, c, what, r));
     }
     if (p2p_comm) {
-        TL_CUDA(cudaMemcpyAsync(b->h + n, b->d_recv, bytes, cudaMemcpyDeviceToHost, g->s_p2p));
-        TL_TRY(tl_gpu_sync(ctx, g->s_p2p, what));
+        TL_CUDA(cudaMemcpyAsync(b->h + n, b->d_recv, bytes, cudaMemcpyDeviceToHost, tl_gpu_stream(g, TL_ROLE_P2P)));
+        TL_TRY(tl_gpu_sync(ctx, tl_gpu_stream(g, TL_ROLE_P2P), what));
         snprintf(what, sizeof what, "%s: ring send/recv from rank %d", name, left);
         TL_TRY(compare(b->h + n, n, 3.0, 1000.0 * left, what, r));
     }
@@ -96,18 +97,19 @@ static tl_status round_trip(tl_ctx *ctx, bufs *b, size_t n, ncclComm_t ar_comm, 
 
 static tl_status nccl_checks(tl_ctx *ctx, size_t n)
 {
-    tl_gpu_config cfg = {.use_priorities = 1, .split = 1, .split_max_ctas = 8, .split_min_ctas = 1,
-                         .timeout_s = 120};
+    tl_gpu_config cfg = {.use_priorities = 1, .timeout_s = 120};
+    tl_nccl_config nc = {.split = 1, .split_max_ctas = 8, .split_min_ctas = 1};
     TL_TRY(tl_gpu_create(ctx, &cfg));
+    TL_TRY(tl_nccl_create(ctx, &nc));
     tl_gpu *g = ctx->gpu;
     tl_status st = TL_OK;
     bufs b = {0};
     int prio = 0;
-    TL_CHECKGOTO(g->world && g->split, TL_ERR_INVAL, st, fail, "world %p split %p", (void *)g->world,
-                 (void *)g->split);
-    TL_CUDAGOTO(cudaStreamGetPriority(g->s_p2p, &prio), st, fail);
+    TL_CHECKGOTO(g->nccl->world && g->nccl->split, TL_ERR_INVAL, st, fail, "world %p split %p", (void *)g->nccl->world,
+                 (void *)g->nccl->split);
+    TL_CUDAGOTO(cudaStreamGetPriority(tl_gpu_stream(g, TL_ROLE_P2P), &prio), st, fail);
     TL_CHECKGOTO(prio == g->prio_high, TL_ERR_INVAL, st, fail, "p2p stream priority %d, want %d", prio, g->prio_high);
-    TL_CUDAGOTO(cudaStreamGetPriority(g->s_compute, &prio), st, fail);
+    TL_CUDAGOTO(cudaStreamGetPriority(tl_gpu_stream(g, TL_ROLE_COMPUTE), &prio), st, fail);
     TL_CHECKGOTO(prio == g->prio_low, TL_ERR_INVAL, st, fail, "compute stream priority %d, want %d", prio, g->prio_low);
     TL_CHECKGOTO(g->prio_high < g->prio_low, TL_ERR_INVAL, st, fail, "no priority range (%d..%d)", g->prio_low,
                  g->prio_high);
@@ -118,23 +120,23 @@ static tl_status nccl_checks(tl_ctx *ctx, size_t n)
     TL_CUDAGOTO(cudaMalloc((void **)&b.d_recv, n * sizeof(double)), st, fail);
     const size_t sizes[2] = {1, n};
     for (int k = 0; k < 2; k++) {
-        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], g->world, NULL, "world allreduce"), st, fail);
-        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], NULL, g->world, "world ring"), st, fail);
-        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], g->split, NULL, "split allreduce"), st, fail);
-        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], NULL, g->split, "split ring"), st, fail);
+        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], g->nccl->world, NULL, "world allreduce"), st, fail);
+        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], NULL, g->nccl->world, "world ring"), st, fail);
+        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], g->nccl->split, NULL, "split allreduce"), st, fail);
+        TL_TRYGOTO(round_trip(ctx, &b, sizes[k], NULL, g->nccl->split, "split ring"), st, fail);
         /* the three-split pattern: the collective on the split communicator
          * beside point-to-point on the world communicator */
         for (int rep = 0; rep < 5; rep++)
-            TL_TRYGOTO(round_trip(ctx, &b, sizes[k], g->split, g->world, "split allreduce + world ring"), st, fail);
+            TL_TRYGOTO(round_trip(ctx, &b, sizes[k], g->nccl->split, g->nccl->world, "split allreduce + world ring"), st, fail);
     }
     int64_t t0 = 0;
     double el = 0;
     TL_TRYGOTO(tl_time_start(ctx, &t0), st, fail);
     TL_TRYGOTO(tl_time_stop(ctx, t0, &el), st, fail);
     if (ctx->rank == 0) {
-        char rt[32], drv[96], nc[32];
-        tl_gpu_versions(rt, sizeof rt, drv, sizeof drv, nc, sizeof nc);
-        printf("versions: cuda %s, driver %s, nccl %s; priorities %d..%d\n", rt, drv, nc, g->prio_low, g->prio_high);
+        char rt[32], drv[96], ncv[32];
+        tl_gpu_versions(rt, sizeof rt, drv, sizeof drv, ncv, sizeof ncv);
+        printf("versions: cuda %s, driver %s, nccl %s; priorities %d..%d\n", rt, drv, ncv, g->prio_low, g->prio_high);
     }
 fail:
     free(b.h);
@@ -149,20 +151,22 @@ fail:
 static tl_status mismatch(tl_ctx *ctx, double timeout_s)
 {
     /* bootstrap under a generous limit; only the induced hang gets the short one */
-    tl_gpu_config cfg = {.split = 1, .timeout_s = 120};
+    tl_gpu_config cfg = {.timeout_s = 120};
+    tl_nccl_config nc = {.split = 1};
     TL_TRY(tl_gpu_create(ctx, &cfg));
+    TL_TRY(tl_nccl_create(ctx, &nc));
     tl_gpu *g = ctx->gpu;
     g->timeout_s = timeout_s;
     double *d = NULL;
     TL_CUDA(cudaMalloc((void **)&d, 4096 * sizeof(double)));
     tl_status st = TL_OK;
     if (ctx->rank == 0) {
-        int64_t t0 = tl_time_ns();
-        /* a size the warm-up connected (see warm_up in runtime/gpu.c) */
+        int64_t t0 = tl_clock_ns();
+        /* a size the warm-up connected (see warm_up in runtime/nccl.c) */
         tl_log("starting an allreduce the other ranks never join");
-        TL_NCCL(ncclAllReduce(d, d, 4096, ncclDouble, ncclSum, g->world, g->s_coll));
-        st = tl_gpu_sync(ctx, g->s_coll, "mismatched allreduce");
-        printf("rank 0: watchdog returned '%s' after %.1f s\n", tl_strerror(st), (double)(tl_time_ns() - t0) * 1e-9);
+        TL_NCCL(ncclAllReduce(d, d, 4096, ncclDouble, ncclSum, g->nccl->world, tl_gpu_stream(g, TL_ROLE_COLL)));
+        st = tl_gpu_sync(ctx, tl_gpu_stream(g, TL_ROLE_COLL), "mismatched allreduce");
+        printf("rank 0: watchdog returned '%s' after %.1f s\n", tl_strerror(st), (double)(tl_clock_ns() - t0) * 1e-9);
         fflush(stdout);
         if (st == TL_OK) st = TL_FAIL(TL_ERR_INVAL, "the mismatched allreduce completed?");
     }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Installs the Debian packages of mk/debian-packages.txt that are missing.
+#   scripts/install-deps.sh [--require] [--list]
+# `make check` and `make demo` run it first (before the build looks for its
+# features), .ci/run with --require. As root it runs apt-get; with sudo that
+# needs no password, sudo apt-get; otherwise it prints the one command that
+# would install them and exits 0, so the caller goes on with what is there.
+# Silent when nothing is missing.
+#   --require            exit 1 when packages are still missing at the end (CI)
+#   --list               print the package names and exit
+#   TRILAP_NO_INSTALL=1  do nothing (make check TRILAP_NO_INSTALL=1 works too)
+#   TRILAP_DRY_RUN=1     say what would run, run nothing
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+list=${TRILAP_PACKAGES:-$here/mk/debian-packages.txt}
+require=0
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --require) require=1; shift ;;
+        --list) sed 's/#.*//' "$list" | awk 'NF { print $1 }'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install-deps.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
+    esac
+done
+[[ ${TRILAP_NO_INSTALL:-0} == 1 ]] && exit 0
+[[ -r $list ]] || { echo "install-deps.sh: cannot read the package list $list" >&2; exit 1; }
+mapfile -t pkgs < <(sed 's/#.*//' "$list" | awk 'NF { print $1 }')
+
+# Installed means dpkg's "ii" (dpkg -s also answers for a removed package
+# whose configuration files remain).
+missing_now() {
+    local installed
+    installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${pkgs[@]}" 2>/dev/null |
+        awk '$2 ~ /^ii/ { print $1 }') || true
+    local p
+    for p in "${pkgs[@]}"; do
+        grep -qxF -- "$p" <<<"$installed" || echo "$p"
+    done
+}
+
+[[ ${#pkgs[@]} -gt 0 ]] || exit 0
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps.sh: not a Debian system (no dpkg-query/apt-get): install the equivalents" \
+        "of ${pkgs[*]} yourself" >&2
+    exit 0
+fi
+mapfile -t missing < <(missing_now)
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+# Who may install: root, or sudo without a password.
+run_as=()
+if [[ $(id -u) == 0 ]]; then
+    how="as root"
+elif command -v sudo >/dev/null 2>&1 && sudo -n true >/dev/null 2>&1; then
+    run_as=(sudo -n)
+    how="with sudo"
+else
+    how=""
+fi
+cmd_line="sudo apt-get install -y --no-install-recommends ${missing[*]}"
+[[ $(id -u) == 0 ]] && cmd_line="apt-get install -y --no-install-recommends ${missing[*]}"
+echo "install-deps.sh: missing Debian packages: ${missing[*]}" >&2
+if [[ -z $how ]]; then
+    echo "install-deps.sh: not root and no password-less sudo; to install them run" >&2
+    echo "  $cmd_line" >&2
+    echo "install-deps.sh: going on without them (TRILAP_NO_INSTALL=1 skips this check)" >&2
+    [[ $require == 1 ]] && exit 1
+    exit 0
+fi
+
+# apt-get's and dpkg's chatter goes to a log, shown only when a step fails.
+log=$(mktemp "${TMPDIR:-/tmp}/trilap-install-XXXXXX")
+trap 'rm -f "$log"' EXIT
+apt() {
+    if [[ ${TRILAP_DRY_RUN:-0} == 1 ]]; then
+        echo "install-deps.sh: would run: ${run_as[*]+${run_as[*]} }apt-get $*" >&2
+        return 0
+    fi
+    if ! ${run_as[@]+"${run_as[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$log" 2>&1; then
+        tail -n 5 "$log" | sed 's/^/  /' >&2
+        return 1
+    fi
+}
+echo "install-deps.sh: installing them $how (apt-get; TRILAP_NO_INSTALL=1 skips this)" >&2
+ok=1
+apt update -qq || { echo "install-deps.sh: apt-get update failed" >&2; ok=0; }
+if [[ $ok == 1 ]] && ! apt install -y -qq --no-install-recommends "${missing[@]}"; then
+    # One name this release lacks fails the whole install: the others one by one.
+    echo "install-deps.sh: apt-get install failed; trying the packages one by one" >&2
+    for p in "${missing[@]}"; do
+        apt install -y -qq --no-install-recommends "$p" ||
+            echo "install-deps.sh: could not install $p" >&2
+    done
+fi
+[[ ${TRILAP_DRY_RUN:-0} == 1 ]] && exit 0
+mapfile -t still < <(missing_now)
+if [[ ${#still[@]} -gt 0 ]]; then
+    echo "install-deps.sh: still missing: ${still[*]}; going on without them" >&2
+    [[ $require == 1 ]] && exit 1
+    exit 0
+fi
+echo "install-deps.sh: installed ${missing[*]}" >&2

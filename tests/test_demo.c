@@ -1,0 +1,205 @@
+/* scripts/demo.sh on one GPU: the analysis stage on the committed one-rank
+ * traces (tests/data/demo-1gpu) finishes under set -euo pipefail, with and
+ * without gnuplot; the live one-GPU path (stand-in nvidia-smi and
+ * trilap-bench) writes the report; a failing step is named and leaves no
+ * report. The one-GPU run has no peer waits: `grep '^peer wait rank' | sed`
+ * stopped the script there (exit 1 right after "analysing ..."). */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
+
+static const char *const data = "tests/data/demo-1gpu";
+
+static int is_png(const char *path)
+{
+    unsigned char m[8] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = fread(m, 1, 8, f);
+    fclose(f);
+    return n == 8 && memcmp(m, "\x89PNG\r\n\x1a\n", 8) == 0;
+}
+
+static char *report_of(const char *out)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/report.txt", out);
+    return tl_test_read(p);
+}
+
+/* Every variant's section, rank 0 only, no peer wait (one rank). */
+static void check_one_rank_report(const char *text)
+{
+    static const char *const v[] = {"== two-stream", "== three-naive", "== three-split"};
+    for (int i = 0; i < 3; i++)
+        TL_ASSERT_MSG(strstr(text, v[i]), "no '%s' in:\n%s", v[i], text);
+    TL_ASSERT_MSG(strstr(text, "overlapped: rank 0:"), "%s", text);
+    TL_ASSERT_MSG(!strstr(text, "overlapped: rank 1:"), "%s", text);
+    TL_ASSERT_MSG(!strstr(text, "waiting:"), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "traced: three-split vs two-stream, speedup"), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "\ntook "), "report not finished:\n%s", text);
+}
+
+TL_TEST(one_gpu_trace_without_gnuplot)
+{
+    const char *t = tl_test_tmpdir();
+    char cmd[2048], out[600];
+    snprintf(out, sizeof out, "%s/demo", t);
+    snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent/gnuplot scripts/demo.sh --from %s --out %s",
+             data, out);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
+    /* said before the analysis, not only in the report */
+    TL_ASSERT_MSG(strstr(e, "demo.sh: gnuplot not found: the report and CSV files will be written"),
+                  "%s", e);
+    char *text = report_of(out);
+    check_one_rank_report(text);
+    TL_ASSERT_MSG(strstr(text, "files: none: gnuplot not found"), "%s", text);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/timeline.png", out);
+    TL_ASSERT(access(p, F_OK) != 0);
+    snprintf(p, sizeof p, "%s/timeline-three-split.csv", out);
+    TL_ASSERT(access(p, R_OK) == 0);
+    free(text);
+    free(o);
+    free(e);
+}
+
+TL_TEST(one_gpu_trace_renders)
+{
+    if (!strcmp(tl_test_env("TL_HAVE_GNUPLOT", "1"), "0"))
+        TL_SKIP("built without gnuplot (TL_HAVE_GNUPLOT=0)");
+    const char *t = tl_test_tmpdir();
+    char cmd[2048], out[600], p[1024];
+    snprintf(out, sizeof out, "%s/demo", t);
+    snprintf(cmd, sizeof cmd, "scripts/demo.sh --from %s --out %s", data, out);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
+    char *text = report_of(out);
+    check_one_rank_report(text);
+    static const char *const figs[] = {"timeline.png", "breakdown.png"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/%s", out, figs[i]);
+        TL_ASSERT_MSG(is_png(p), "%s is not a PNG", p);
+    }
+    free(text);
+    free(o);
+    free(e);
+}
+
+/* The live path on one GPU: nvidia-smi lists one, trilap-bench writes the
+ * one-rank traces where --trace says and the untraced results. */
+TL_TEST(live_one_gpu_path)
+{
+    const char *t = tl_test_tmpdir();
+    char cwd[1024], fake[600], p[1024], cmd[4096];
+    TL_ASSERT(getcwd(cwd, sizeof cwd));
+    snprintf(fake, sizeof fake, "%s/bin", t);
+    TL_ASSERT_EQ(mkdir(fake, 0755), 0);
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    snprintf(cmd, sizeof cmd, "ln -s %s%s%s/trilap-analyze %s/trilap-analyze",
+             bin[0] == '/' ? "" : cwd, bin[0] == '/' ? "" : "/", bin, fake);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    snprintf(p, sizeof p, "%s/trilap-bench", fake);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(
+        f,
+        "#!/bin/sh\n"
+        "while [ $# -gt 0 ]; do case $1 in --trace) tr=$2; shift 2;; --results) res=$2; shift 2;;"
+        " --gpus) g=$2; shift 2;; *) shift;; esac; done\n"
+        "[ \"$g\" = 1 ] || { echo \"trilap-bench: asked for $g GPUs\" >&2; exit 1; }\n"
+        "cp -r %s/%s/. \"$tr\"/ || exit 1\n"
+        "printf 'variant,nranks,rep,us_per_iter\\ntwo-stream,1,0,60\\nthree-naive,1,0,66\\n"
+        "three-split,1,0,57\\n' > \"$res\"\n"
+        "echo 'three-split 57 us'\n",
+        cwd, data);
+    fclose(f);
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/nvidia-smi", fake);
+    f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-0)'\n");
+    fclose(f);
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    snprintf(cmd, sizeof cmd,
+             "PATH=%s:$PATH TL_BIN=%s TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo", fake,
+             fake, t);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
+    snprintf(p, sizeof p, "%s/demo", t);
+    char *text = report_of(p);
+    TL_ASSERT_MSG(strstr(text, "source: live run: bin/trilap-bench tristream on 1 GPU(s)"), "%s",
+                  text);
+    TL_ASSERT_MSG(strstr(text, "untraced timing of the same run"), "%s", text);
+    check_one_rank_report(text);
+    free(text);
+    free(o);
+    free(e);
+}
+
+/* nvidia-smi that fails (a machine whose driver is gone) counts as no GPU:
+ * the demo replays the committed run instead of stopping. */
+TL_TEST(failing_nvidia_smi_is_no_gpu)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], p[1024], cmd[4096];
+    snprintf(fake, sizeof fake, "%s/bin", t);
+    TL_ASSERT_EQ(mkdir(fake, 0755), 0);
+    snprintf(p, sizeof p, "%s/nvidia-smi", fake);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\necho 'NVIDIA-SMI has failed because it could not communicate with the "
+               "NVIDIA driver.'\nexit 9\n");
+    fclose(f);
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    snprintf(cmd, sizeof cmd, "PATH=%s:$PATH TL_GNUPLOT=/nonexistent scripts/demo.sh --out %s/demo",
+             fake, t);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
+    TL_ASSERT_MSG(strstr(o, "source: recorded trace: no GPU visible"), "%s", o);
+    free(o);
+    free(e);
+}
+
+/* A broken trace: the step and the command are named, no report is left. */
+TL_TEST(failing_step_is_named)
+{
+    const char *t = tl_test_tmpdir();
+    char runs[600], out[600], cmd[4096], p[1024];
+    snprintf(runs, sizeof runs, "%s/runs", t);
+    snprintf(out, sizeof out, "%s/demo", t);
+    snprintf(cmd, sizeof cmd,
+             "cp -r %s %s && sed -i '40s/.*/not,a,row/' %s/three-naive/trace.rank0.csv", data, runs,
+             runs);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    /* an older report in the folder must not survive a failed run */
+    TL_ASSERT_EQ(mkdir(out, 0755), 0);
+    snprintf(p, sizeof p, "%s/report.txt", out);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fputs("old report\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent scripts/demo.sh --from %s --out %s", runs,
+             out);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc != 0, "exit 0 on a broken trace\n%s", o);
+    TL_ASSERT_MSG(strstr(e, "wrong field count"), "%s", e); /* trilap-analyze's own line */
+    TL_ASSERT_MSG(strstr(e, "demo.sh: failed while analysing three-naive: trilap-analyze overlap "),
+                  "%s", e);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "a report was left behind");
+    snprintf(p, sizeof p, "%s/report.txt.tmp", out);
+    TL_ASSERT(access(p, F_OK) != 0);
+    free(o);
+    free(e);
+}
+
+TL_TEST_MAIN(one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
+             failing_nvidia_smi_is_no_gpu, failing_step_is_named)
