@@ -365,7 +365,7 @@ static void join_cmdline(char *buf, size_t n, int argc, char **argv)
 
 static int launch(run_args *ra, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda)
 {
-    tl_launch_opts lo = {.gpus = 0, .launcher = "threads", .ranks = 1, .timeout_s = 300, .no_gpu = !cuda};
+    tl_launch_opts lo = {.gpus = 0, .launcher = TL_LAUNCH_THREADS, .ranks = 1, .timeout_s = 300, .no_gpu = !cuda};
     return tl_launch_run(PROG, &lo, argc, argv, fn, arg);
 }
 

@@ -10,7 +10,7 @@
 
 #include "probes/probes.h"
 #include "runtime/results.h"
-#include "runtime/timing.h"
+#include "runtime/clock.h"
 #include "stencil/fdtd_impl.h"
 #include "stencil/fill.h"
 
@@ -350,7 +350,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
         if (n == c->warmup) {
             TL_TRYGOTO(f->be->sync(f), st, done);
             tl_probe_window_start(ctx);
-            t0 = tl_time_ns();
+            t0 = tl_clock_ns();
         }
         int t = (int)(f->step % c->s) + 1;
         TL_TRYGOTO(one_step(f, t, f->step), st, done);
@@ -365,9 +365,9 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
         }
         if (c->slice_every > 0 && c->slice_dir && f->step % c->slice_every == 0) TL_TRYGOTO(write_slice(f, f->step), st, done);
     }
-    if (total == c->warmup) t0 = tl_time_ns();
+    if (total == c->warmup) t0 = tl_clock_ns();
     TL_TRYGOTO(f->be->sync(f), st, done);
-    f->stats.seconds = (double)(tl_time_ns() - t0) * 1e-9;
+    f->stats.seconds = (double)(tl_clock_ns() - t0) * 1e-9;
     tl_probe_window_stop(ctx);
     TL_TRYGOTO(check_fields(f, f->step), st, done);
     TL_TRYGOTO(f->be->fetch_traces(f), st, done);
