@@ -554,15 +554,16 @@ static tl_status verify_reflection(verify_args *va)
     char buf[1024], *names[32];
     snprintf(buf, sizeof buf, "%s", va->o.decomps);
     int nd = split_names(buf, names, 32);
-    printf("decomp,cells,ratio\n");
+    tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
-        tl_fdtd_vopts v = va->v;
-        TL_CHECK(parse_decomp(names[i], v.pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s' in --decomps", names[i]);
-        double r[16];
-        TL_TRY(tl_fdtd_verify_reflection(&v, va->o.n_int, va->o.f0, cells, nc, r));
-        for (int j = 0; j < nc; j++) printf("%s,%" PRId64 ",%.6e\n", names[i], cells[j], r[j]);
-        fflush(stdout);
+        v[i] = va->v;
+        TL_CHECK(parse_decomp(names[i], v[i].pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s' in --decomps", names[i]);
     }
+    double r[32 * 16];
+    TL_TRY(tl_fdtd_verify_reflection(v, nd, va->o.n_int, va->o.f0, cells, nc, r));
+    printf("decomp,cells,ratio\n");
+    for (int i = 0; i < nd; i++)
+        for (int j = 0; j < nc; j++) printf("%s,%" PRId64 ",%.6e\n", names[i], cells[j], r[i * nc + j]);
     return TL_OK;
 }
 

@@ -141,8 +141,8 @@ done:
     return st;
 }
 
-tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int64_t n_int, double f0, const int64_t *cells, int ncells,
-                                    double *ratio)
+tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
+                                    int ncells, double *ratio)
 {
     tl_fdtd_config c, r;
     /* reference: no boundary reachable within the window (there and back
@@ -158,9 +158,11 @@ tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int64_t n_int, doubl
     double *a = NULL, *b = NULL;
     tl_status st = TL_OK;
     TL_TRYGOTO(receiver_trace(&r, rr, &b), st, done);
-    for (int k = 0; k < ncells; k++) {
-        pulse_config(&c, v, n_int, cells[k], cells[k], f0);
-        int64_t rc[3] = {cells[k] + n_int - 1 - 4, cells[k] + n_int / 2, cells[k] + n_int / 2};
+    for (int k = 0; k < ncells * ndecomp; k++) {
+        tl_fdtd_vopts vk = v[k / ncells];
+        int64_t L = cells[k % ncells];
+        pulse_config(&c, &vk, n_int, L, L, f0);
+        int64_t rc[3] = {L + n_int - 1 - 4, L + n_int / 2, L + n_int / 2};
         TL_TRYGOTO(receiver_trace(&c, rc, &a), st, done);
         double num = 0, den = 0;
         for (int64_t t = 0; t < c.steps; t++) {

@@ -37,11 +37,12 @@ tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, doub
 
 /* Reflection ratio for CPMLs of cells[k] (0: none) around an interior of
  * n_int^3 points, order 8, Ricker of peak frequency f0 (cycles per time
- * unit; c = h = 1), into ratio[k]. The receiver sits 4 points inside the
+ * unit; c = h = 1), for each of the ndecomp settings v[d] (decompositions),
+ * into ratio[d * ncells + k]. The receiver sits 4 points inside the
  * interior's upper x face, level with the source at the centre; one
- * reference run serves every thickness. */
-tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int64_t n_int, double f0, const int64_t *cells, int ncells,
-                                    double *ratio);
+ * single-domain reference run serves them all. */
+tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
+                                    int ncells, double *ratio);
 
 /* Energy every `every` steps for `steps` steps on an n^3 grid with a
  * centred Ricker source, with a CPML of `cells` (0: none): *count pairs
