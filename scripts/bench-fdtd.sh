@@ -4,16 +4,16 @@
 #                             [--strategies "host peer nccl"]
 #   scripts/bench-fdtd.sh --summary OUT     only (re)write OUT/summary.csv
 # In order of importance (bound the whole with `timeout` and run --summary after):
-# triad; the tuned kernels at --sizes with and without CPML; the baseline at 480^3;
-# the 4-subdomain runs; the --more sizes; double precision at 480^3.
+# triad; the tuned and the baseline kernels at --sizes with and without CPML; the
+# 4-subdomain runs (tiled kernels); the --more sizes; double precision at 480^3.
 # Writes into OUT:
 #   stream.csv, stream.log      trilap-bench stream (triad: the bandwidth roofline)
-#   fdtd.csv, manifest.txt      trilap-fdtd run rows: tuned kernels at each size with and
-#                               without CPML (--compare-cpml), the baseline at 480^3, double at 480^3
+#   fdtd.csv, manifest.txt      trilap-fdtd run rows: tuned (tiled) and baseline (naive) kernels
+#                               at each size with and without CPML (--compare-cpml), double at 480^3
 #   pencil.csv                  4-subdomain pencil-yz (1x2x2) on one GPU per strategy, untraced
 #   pencil-<strategy>/          the same run traced (trace.rank0.csv)
 #   summary.csv                 Mpoints/s, GB/s at the kernel's minimum bytes per point, fraction
-#                               of the triad bandwidth, CPML overhead, tuned / baseline at 480^3
+#                               of the triad bandwidth, CPML overhead, tuned / baseline
 #   bench.log                   everything the programs printed
 # Needs bin/trilap-fdtd and bin/trilap-bench built with CUDA.
 set -euo pipefail
@@ -65,19 +65,22 @@ if (( ! summary_only )); then
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
     run 60 "$bin/trilap-bench" stream --results "$out/stream.csv"
     for n in $sizes; do
-        run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --label tiled
+        for k in tiled naive; do
+            run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --kernel $k --label $k
+        done
     done
-    run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --kernel naive --label naive
     for st in $strategies; do
-        pen=(--backend cuda --grid 320 --warmup 5 --steps 40 --cpml 20 --decomp pencil-yz --strategy "$st")
+        pen=(--backend cuda --kernel tiled --grid 320 --warmup 5 --steps 40 --cpml 20 --decomp pencil-yz --strategy "$st")
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st" --results "$out/pencil.csv"
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st-overlap" --overlap --results "$out/pencil.csv"
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --steps 10 --label "pencil-$st-traced" --trace "$out/pencil-$st"
     done
     for n in $more; do
-        run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --label tiled
+        for k in tiled naive; do
+            run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --kernel $k --label $k
+        done
     done
-    run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --precision double --label tiled-double
+    run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --kernel tiled --precision double --label tiled-double
 fi
 
 # summary: bandwidth fractions against the measured triad

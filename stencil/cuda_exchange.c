@@ -17,6 +17,7 @@
 
 #include "probes/probes.h"
 #include "runtime/check.h"
+#include "runtime/gpu.h"
 #include "stencil/cuda_impl.h"
 
 #if TL_HAVE_CUDA
@@ -31,7 +32,7 @@ static tl_status host_setup(tl_fdtd *f)
         for (int k = 0; k < f->nmsg[d]; k++) {
             tl_fdtd_msg *m = &f->msg[d][k];
             tl_fdtd_cuda_msg *cm = m->state;
-            TL_CUDA(cudaHostAlloc(&cm->h_stage, (size_t)m->count * f->esz, cudaHostAllocPortable));
+            TL_TRY(tl_gpu_host_alloc(&cm->h_stage, (size_t)m->count * f->esz));
         }
     return TL_OK;
 }
@@ -41,8 +42,7 @@ static void host_teardown(tl_fdtd *f)
     for (int d = 0; d < 3; d++)
         for (int k = 0; k < f->nmsg[d]; k++) {
             tl_fdtd_cuda_msg *cm = f->msg[d][k].state;
-            if (cm && cm->h_stage) cudaFreeHost(cm->h_stage);
-            if (cm) cm->h_stage = NULL;
+            if (cm) tl_gpu_host_free(&cm->h_stage);
         }
 }
 
@@ -86,16 +86,9 @@ static tl_status peer_setup(tl_fdtd *f)
     for (int a = 0; a < g->ngpu; a++)
         for (int b = 0; b < g->ngpu; b++) {
             if (a == b) continue;
-            int can = 0;
-            TL_CUDA(cudaDeviceCanAccessPeer(&can, a, b));
-            if (!can) {
-                tl_log("note: GPU %d cannot access GPU %d directly; cudaMemcpyPeerAsync goes through the host", a, b);
-                continue;
-            }
-            TL_CUDA(cudaSetDevice(a));
-            cudaError_t e = cudaDeviceEnablePeerAccess(b, 0);
-            if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
-            else TL_CUDA(e);
+            int on = 0;
+            TL_TRY(tl_gpu_peer_enable(a, b, &on));
+            if (!on) tl_log("note: GPU %d cannot access GPU %d directly; cudaMemcpyPeerAsync goes through the host", a, b);
         }
     return TL_OK;
 }

@@ -177,7 +177,7 @@ TL_TEST(gpu_traced_run)
     const char *dir = tl_test_tmpdir();
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "%s/trilap-fdtd run --backend cuda --grid 64 --cpml 8 --steps 6 --decomp pencil-yz --strategy peer "
+             "%s/trilap-fdtd run --backend cuda --kernel tiled --grid 64 --cpml 8 --steps 6 --decomp pencil-yz --strategy peer "
              "--trace %s/tr",
              tl_test_env("TL_BIN", "bin"), dir);
     char *out, *err;
