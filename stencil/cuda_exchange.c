@@ -130,6 +130,7 @@ typedef struct nccl_state {
     ncclComm_t comm[TL_FDTD_MAXGPU];
     cudaStream_t s[TL_FDTD_MAXGPU];
     cudaEvent_t done[TL_FDTD_MAXGPU];
+    const tl_ctx *registered; /* the run whose probes know the NCCL streams */
 } nccl_state;
 
 static void nccl_teardown(tl_fdtd *f)
@@ -169,6 +170,10 @@ static tl_status nccl_setup(tl_fdtd *f)
 static tl_status nccl_transfer(tl_fdtd *f, int phase)
 {
     nccl_state *ns = f->sglobal;
+    if (f->ctx && ns->registered != f->ctx) { /* the trace puts the NCCL kernels on the p2p lane */
+        for (int d = 0; d < ns->ngpu; d++) tl_probe_stream(f->ctx, ns->s[d], TL_ROLE_P2P, "nccl");
+        ns->registered = f->ctx;
+    }
     for (int k = 0; k < f->nmsg[phase]; k++) {
         tl_fdtd_msg *m = &f->msg[phase][k];
         tl_fdtd_cuda_msg *cm = m->state;

@@ -419,7 +419,8 @@ static const tl_option verify_options[] = {
      .help = "decomp: strategies (default: the backend's: copy, or host,peer,nccl)"},
     {.name = "s", .type = TL_OPT_INT, .offset = V(s), .def = "1", .metavar = "S", .help = "local steps between exchanges",
      .min = 1, .max = 64},
-    {.name = "ss", .type = TL_OPT_STRING, .offset = V(ss), .def = "1,2,4", .metavar = "LIST", .help = "decomp: values of s"},
+    {.name = "ss", .type = TL_OPT_STRING, .offset = V(ss), .def = "1,2", .metavar = "LIST",
+     .help = "decomp: values of s (subdomains must be at least g = 2 r s thick)"},
     {.name = "orders", .type = TL_OPT_STRING, .offset = V(orders), .def = "2,4,8", .metavar = "LIST",
      .help = "convergence: orders"},
     {.name = "sizes", .type = TL_OPT_STRING, .offset = V(sizes), .def = "8,16,32", .metavar = "LIST",
@@ -429,7 +430,7 @@ static const tl_option verify_options[] = {
     {.name = "cfls", .type = TL_OPT_STRING, .offset = V(cfls), .def = "0.8,0.4,0.2,0.1", .metavar = "LIST",
      .help = "time: CFL fractions (dt halves along the list)"},
     {.name = "n", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N",
-     .help = "time: grid size [16]; energy: [64]; decomp: [40]", .min = 0, .max = 4096},
+     .help = "time: grid size [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
     {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .def = "0,8,12,16,24", .metavar = "LIST",
      .help = "reflection: CPML thicknesses; energy: the one with CPML is the first non-zero [20]"},
     {.name = "n-int", .type = TL_OPT_INT, .offset = V(n_int), .def = "40", .metavar = "N",
@@ -621,7 +622,7 @@ static tl_status verify_decomp(verify_args *va)
     int64_t ss[8];
     int nss = parse_list(va->o.ss, ss, 8);
     TL_CHECK(nss > 0, TL_ERR_INVAL, "invalid --ss '%s'", va->o.ss);
-    int64_t n = va->o.n > 0 ? va->o.n : 40;
+    int64_t n = va->o.n > 0 ? va->o.n : 64;
     printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n");
     int wrong = 0, rows = 0;
     for (int i = 0; i < nd; i++)
