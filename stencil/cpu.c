@@ -132,6 +132,7 @@ static tl_status cpu_unpack(tl_fdtd *f, tl_fdtd_msg *m)
 }
 
 static tl_status cpu_nothing(tl_fdtd *f) { return TL_OK; }
+static tl_status cpu_timers(tl_fdtd *f, int reset) { return TL_OK; }
 static tl_status cpu_mark(tl_fdtd *f, int what) { return TL_OK; }
 
 static tl_status cpu_download(tl_fdtd *f, int sd, int field, void *host)
@@ -177,5 +178,6 @@ const tl_fdtd_backend tl_fdtd_backend_cpu = {
     .check = cpu_check,
     .energy = cpu_energy,
     .fetch_traces = cpu_nothing,
+    .timers = cpu_timers,
     .teardown = cpu_teardown,
 };

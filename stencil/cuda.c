@@ -8,11 +8,55 @@
 
 #include "probes/probes.h"
 #include "runtime/check.h"
+#include "runtime/evtimer.h"
 #include "stencil/cuda_impl.h"
 #include "stencil/fill.h"
 
 #if TL_HAVE_CUDA
 #include "stencil/fdtd_kernels.h"
+
+static const char *const op_names[] = {[TL_FDTD_OP_V] = "update_v",      [TL_FDTD_OP_V_CPML] = "update_v_cpml",
+                                       [TL_FDTD_OP_P] = "update_p",      [TL_FDTD_OP_P_CPML] = "update_p_cpml",
+                                       [TL_FDTD_OP_PACK] = "pack",       [TL_FDTD_OP_COPY] = "copy",
+                                       [TL_FDTD_OP_UNPACK] = "unpack"};
+
+tl_status tl_fdtd_cuda_time(tl_fdtd *f, int dev, int op, int end, cudaStream_t s)
+{
+    tl_fdtd_cuda *g = f->bglobal;
+    if (!g || !g->evt[dev]) return TL_OK;
+    TL_TRY(end ? tl_evtimer_end(g->evt[dev], op, s) : tl_evtimer_begin(g->evt[dev], op, s));
+    return TL_OK;
+}
+
+static tl_status cuda_timers(tl_fdtd *f, int reset)
+{
+    tl_fdtd_cuda *g = f->bglobal;
+    if (!g->evt[0]) return TL_OK;
+    tl_fdtd_stats *S = &f->stats;
+    S->nops = (int)(sizeof op_names / sizeof op_names[0]);
+    for (int k = 0; k < S->nops; k++) {
+        S->op[k].name = op_names[k];
+        S->op[k].count = 0;
+        S->op[k].total_s = S->op[k].min_s = S->op[k].max_s = 0;
+    }
+    for (int d = 0; d < g->ngpu; d++) {
+        TL_CUDA(cudaSetDevice(d));
+        if (reset) {
+            TL_TRY(tl_evtimer_reset(g->evt[d]));
+            continue;
+        }
+        TL_TRY(tl_evtimer_collect(g->evt[d]));
+        for (int k = 0; k < S->nops; k++) {
+            tl_evtimer_stat e = tl_evtimer_stat_of(g->evt[d], k);
+            if (e.count == 0) continue;
+            if (S->op[k].count == 0 || e.min_s < S->op[k].min_s) S->op[k].min_s = e.min_s;
+            if (e.max_s > S->op[k].max_s) S->op[k].max_s = e.max_s;
+            S->op[k].count += e.count;
+            S->op[k].total_s += e.total_s;
+        }
+    }
+    return TL_OK;
+}
 
 static tl_status dev_alloc_fill(void **d, size_t bytes, const void *host)
 {
@@ -109,7 +153,13 @@ static tl_status cuda_setup(tl_fdtd *f)
     TL_ALLOC(g, 1);
     f->bglobal = g;
     g->ngpu = ngpu;
-    for (int d = 0; d < ngpu; d++) TL_CUDA(cudaDeviceGetAttribute(&g->sms[d], cudaDevAttrMultiProcessorCount, d));
+    for (int d = 0; d < ngpu; d++) {
+        TL_CUDA(cudaDeviceGetAttribute(&g->sms[d], cudaDevAttrMultiProcessorCount, d));
+        if (f->cfg.breakdown) { /* events belong to a device: one timer per GPU */
+            TL_CUDA(cudaSetDevice(d));
+            TL_TRY(tl_evtimer_create(&g->evt[d], (int)(sizeof op_names / sizeof op_names[0]), op_names));
+        }
+    }
     size_t maxcount = tl_fdtd_profiles_count(f);
     for (int i = 0; i < f->nsub; i++) {
         f->sub[i].device = (int)((int64_t)i * ngpu / f->nsub);
@@ -178,6 +228,13 @@ static void cuda_teardown(tl_fdtd *f)
         free(cs);
         s->bstate = NULL;
     }
+    tl_fdtd_cuda *g = f->bglobal;
+    if (g)
+        for (int d = 0; d < g->ngpu; d++)
+            if (g->evt[d]) {
+                cudaSetDevice(d);
+                tl_evtimer_destroy(&g->evt[d]);
+            }
     free(f->bglobal);
     f->bglobal = NULL;
 }
@@ -196,10 +253,14 @@ static tl_status cuda_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b
                   : cpml                                ? TL_FDTD_VARIANT_CPML
                                                         : TL_FDTD_VARIANT_TILED;
     TL_CUDA(cudaSetDevice(s->device));
+    /* the fused baseline counts as the plain update */
+    int op = (which ? TL_FDTD_OP_P : TL_FDTD_OP_V) + (variant == TL_FDTD_VARIANT_CPML);
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, update_names[which][cpml ? 1 : 0]);
+    TL_TRY(tl_fdtd_cuda_time(f, s->device, op, 0, cs->s_comp));
     tl_status st = tl_fdtd_cuda_update(&a, which, b->lo, b->hi, variant, cpml, f->esz == 8, g->sms[s->device], cs->s_comp);
     tl_probe_pop(f->ctx);
     TL_TRY(st);
+    TL_TRY(tl_fdtd_cuda_time(f, s->device, op, 1, cs->s_comp));
     return TL_OK;
 }
 
@@ -249,9 +310,11 @@ static tl_status cuda_pack(tl_fdtd *f, tl_fdtd_msg *m)
     TL_CUDA(cudaSetDevice(A->device));
     TL_CUDA(cudaStreamWaitEvent(cs->s_xch, cm->sent, 0)); /* the last transfer has read the buffer */
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, "pack");
+    TL_TRY(tl_fdtd_cuda_time(f, A->device, TL_FDTD_OP_PACK, 0, cs->s_xch));
     tl_status st = tl_fdtd_cuda_pack(cm->d_src, m->nseg, m->count, m->send, 0, f->esz == 8, cs->s_xch);
     tl_probe_pop(f->ctx);
     TL_TRY(st);
+    TL_TRY(tl_fdtd_cuda_time(f, A->device, TL_FDTD_OP_PACK, 1, cs->s_xch));
     TL_CUDA(cudaEventRecord(cm->packed, cs->s_xch));
     return TL_OK;
 }
@@ -264,9 +327,11 @@ static tl_status cuda_unpack(tl_fdtd *f, tl_fdtd_msg *m)
     TL_CUDA(cudaSetDevice(B->device));
     TL_CUDA(cudaStreamWaitEvent(cs->s_xch, cm->arrived, 0));
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, "unpack");
+    TL_TRY(tl_fdtd_cuda_time(f, B->device, TL_FDTD_OP_UNPACK, 0, cs->s_xch));
     tl_status st = tl_fdtd_cuda_pack(cm->d_dst, m->nseg, m->count, m->recv, 1, f->esz == 8, cs->s_xch);
     tl_probe_pop(f->ctx);
     TL_TRY(st);
+    TL_TRY(tl_fdtd_cuda_time(f, B->device, TL_FDTD_OP_UNPACK, 1, cs->s_xch));
     TL_CUDA(cudaEventRecord(cm->unpacked, cs->s_xch));
     return TL_OK;
 }
@@ -361,6 +426,7 @@ const tl_fdtd_backend tl_fdtd_backend_cuda = {
     .check = cuda_check,
     .energy = cuda_energy,
     .fetch_traces = cuda_fetch_traces,
+    .timers = cuda_timers,
     .teardown = cuda_teardown,
 };
 

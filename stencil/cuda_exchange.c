@@ -56,13 +56,17 @@ static tl_status host_transfer(tl_fdtd *f, int phase)
         TL_CUDA(cudaSetDevice(f->sub[m->from].device));
         TL_CUDA(cudaStreamWaitEvent(A->s_xch, cm->unpacked, 0)); /* the pinned buffer is free */
         tl_probe_push(f->ctx, TL_CAT_MEMCPY, "copy_d2h");
+        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->from].device, TL_FDTD_OP_COPY, 0, A->s_xch));
         TL_CUDA(cudaMemcpyAsync(cm->h_stage, m->send, bytes, cudaMemcpyDeviceToHost, A->s_xch));
+        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->from].device, TL_FDTD_OP_COPY, 1, A->s_xch));
         tl_probe_pop(f->ctx);
         TL_CUDA(cudaEventRecord(cm->sent, A->s_xch));
         TL_CUDA(cudaSetDevice(f->sub[m->to].device));
         TL_CUDA(cudaStreamWaitEvent(B->s_xch, cm->sent, 0));
         tl_probe_push(f->ctx, TL_CAT_MEMCPY, "copy_h2d");
+        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->to].device, TL_FDTD_OP_COPY, 0, B->s_xch));
         TL_CUDA(cudaMemcpyAsync(m->recv, cm->h_stage, bytes, cudaMemcpyHostToDevice, B->s_xch));
+        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->to].device, TL_FDTD_OP_COPY, 1, B->s_xch));
         tl_probe_pop(f->ctx);
         TL_CUDA(cudaEventRecord(cm->arrived, B->s_xch));
     }
@@ -103,7 +107,9 @@ static tl_status peer_transfer(tl_fdtd *f, int phase)
         TL_CUDA(cudaSetDevice(da));
         TL_CUDA(cudaStreamWaitEvent(A->s_xch, cm->unpacked, 0)); /* the receive buffer is free */
         tl_probe_push(f->ctx, TL_CAT_MEMCPY, "copy_peer");
+        TL_TRY(tl_fdtd_cuda_time(f, da, TL_FDTD_OP_COPY, 0, A->s_xch));
         TL_CUDA(cudaMemcpyPeerAsync(m->recv, db, m->send, da, (size_t)m->count * f->esz, A->s_xch));
+        TL_TRY(tl_fdtd_cuda_time(f, da, TL_FDTD_OP_COPY, 1, A->s_xch));
         tl_probe_pop(f->ctx);
         TL_CUDA(cudaEventRecord(cm->sent, A->s_xch));
         TL_CUDA(cudaSetDevice(db));
@@ -184,6 +190,10 @@ static tl_status nccl_transfer(tl_fdtd *f, int phase)
         TL_CUDA(cudaStreamWaitEvent(ns->s[db], cm->unpacked, 0));
     }
     tl_probe_push(f->ctx, TL_CAT_P2P, "nccl_sendrecv");
+    for (int d = 0; d < ns->ngpu; d++) {
+        TL_CUDA(cudaSetDevice(d));
+        TL_TRY(tl_fdtd_cuda_time(f, d, TL_FDTD_OP_COPY, 0, ns->s[d]));
+    }
     TL_NCCL(ncclGroupStart());
     for (int k = 0; k < f->nmsg[phase]; k++) {
         tl_fdtd_msg *m = &f->msg[phase][k];
@@ -196,6 +206,7 @@ static tl_status nccl_transfer(tl_fdtd *f, int phase)
     tl_probe_pop(f->ctx);
     for (int d = 0; d < ns->ngpu; d++) {
         TL_CUDA(cudaSetDevice(d));
+        TL_TRY(tl_fdtd_cuda_time(f, d, TL_FDTD_OP_COPY, 1, ns->s[d]));
         TL_CUDA(cudaEventRecord(ns->done[d], ns->s[d]));
     }
     for (int k = 0; k < f->nmsg[phase]; k++) {

@@ -33,10 +33,17 @@ typedef struct tl_fdtd_cuda_msg {
     void *h_stage;               /* host-staged strategy: pinned buffer */
 } tl_fdtd_cuda_msg;
 
+typedef struct tl_evtimer tl_evtimer; /* runtime/evtimer.h */
+
 typedef struct tl_fdtd_cuda {
     int ngpu;
     int sms[TL_FDTD_MAXGPU];
+    tl_evtimer *evt[TL_FDTD_MAXGPU]; /* --breakdown: event pairs per operation, one timer per GPU */
 } tl_fdtd_cuda;
+
+/* Event-pair timing of operation op (TL_FDTD_OP_*) on stream s of GPU dev;
+ * nothing without --breakdown. */
+tl_status tl_fdtd_cuda_time(tl_fdtd *f, int dev, int op, int end, cudaStream_t s);
 
 static inline tl_fdtd_cuda_sub *tl_fdtd_cuda_sub_of(tl_fdtd *f, int sd) { return f->sub[sd].bstate; }
 static inline tl_fdtd_cuda_msg *tl_fdtd_cuda_msg_of(tl_fdtd_msg *m) { return m->state; }

@@ -80,6 +80,7 @@ typedef struct tl_fdtd_config {
     const char *slice_dir;
     const char *trace_dir; /* probes trace (trace.rank0.csv) here; NULL: off */
     int64_t warmup;      /* steps run (and discarded from timing) before the measured ones */
+    int breakdown;       /* cuda: time every kernel and copy with event pairs (runtime/evtimer.h) */
 } tl_fdtd_config;
 
 void tl_fdtd_config_defaults(tl_fdtd_config *c);
@@ -95,6 +96,15 @@ typedef struct tl_fdtd_stats {
     double paper_mem_bytes; /* the paper's Table 14 estimate: 10 full fields of N^3 */
     double dt;
     int64_t steps;
+    /* with breakdown: device time of the measured steps per operation, summed
+     * over subdomains (update_v, update_v_cpml, update_p, update_p_cpml,
+     * pack, copy, unpack) */
+    int nops;
+    struct {
+        const char *name;
+        int64_t count;
+        double total_s, min_s, max_s;
+    } op[8];
 } tl_fdtd_stats;
 
 /* Checks the configuration (CFL, sizes, decomposition against the ghost

@@ -70,8 +70,14 @@ typedef struct tl_fdtd_backend {
     tl_status (*check)(struct tl_fdtd *f, int sd, int64_t *bad_idx, double *value);
     tl_status (*energy)(struct tl_fdtd *f, int sd, double *e);
     tl_status (*fetch_traces)(struct tl_fdtd *f);
+    /* --breakdown: forget (reset = 1) or collect the per-operation device times */
+    tl_status (*timers)(struct tl_fdtd *f, int reset);
     void (*teardown)(struct tl_fdtd *f);
 } tl_fdtd_backend;
+
+/* Operations of the device-time breakdown (tl_fdtd_stats.op). */
+enum { TL_FDTD_OP_V = 0, TL_FDTD_OP_V_CPML, TL_FDTD_OP_P, TL_FDTD_OP_P_CPML, TL_FDTD_OP_PACK, TL_FDTD_OP_COPY,
+       TL_FDTD_OP_UNPACK };
 
 /* mark(): register the streams with the probes (at the start of a run);
  * the exchange stream waits for the compute stream; the compute stream

@@ -51,7 +51,7 @@ typedef struct fdtd_opts {
     const char *slice;
     int64_t slice_every;
     const char *slice_dir;
-    const char *seismogram, *energy_out, *results, *trace, *label;
+    const char *seismogram, *energy_out, *results, *trace, *label, *breakdown;
     int compare_cpml;
 } fdtd_opts;
 
@@ -138,6 +138,8 @@ static const tl_option exec_options[] = {
      .help = "append the results row here (manifest.txt beside it)"},
     {.name = "trace", .type = TL_OPT_STRING, .offset = O(trace), .metavar = "DIR",
      .help = "probes trace of the run (trace.rank0.csv) into DIR"},
+    {.name = "breakdown", .type = TL_OPT_STRING, .offset = O(breakdown), .metavar = "FILE",
+     .help = "cuda: device time of every kernel and copy (CUDA event pairs) as CSV (op,count,total_s,mean_us,min_us,max_us)"},
     {.name = "label", .type = TL_OPT_STRING, .offset = O(label), .def = "run", .metavar = "NAME",
      .help = "first column of the results row"},
     {.name = "compare-cpml", .type = TL_OPT_FLAG, .offset = O(compare_cpml), .def = "0",
@@ -273,6 +275,7 @@ static int build_config(run_args *ra)
         c->slice_dir = o->slice_dir;
     }
     c->trace_dir = o->trace;
+    c->breakdown = o->breakdown != NULL;
     return 0;
 }
 
@@ -332,6 +335,18 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
         size_t n = (size_t)snprintf(hdr, sizeof hdr, "step,time_s");
         for (int r = 0; r < c->nrec && n < sizeof hdr - 32; r++) n += (size_t)snprintf(hdr + n, sizeof hdr - n, ",r%d", r);
         TL_TRYGOTO(write_csv_series(o->seismogram, hdr, tl_fdtd_traces(f), c->steps + c->warmup, c->nrec, S.dt, 0), st, done);
+    }
+    if (o->breakdown && S.nops > 0) {
+        char text[4096];
+        size_t n = (size_t)snprintf(text, sizeof text, "op,count,total_s,mean_us,min_us,max_us\n");
+        for (int k = 0; k < S.nops && n < sizeof text - 128; k++) {
+            double mean = S.op[k].count ? 1e6 * S.op[k].total_s / (double)S.op[k].count : 0;
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s,%" PRId64 ",%.6f,%.3f,%.3f,%.3f\n", S.op[k].name,
+                                  S.op[k].count, S.op[k].total_s, mean, 1e6 * S.op[k].min_s, 1e6 * S.op[k].max_s);
+            printf("# breakdown: %-14s %8" PRId64 " calls %10.3f ms\n", S.op[k].name, S.op[k].count, 1e3 * S.op[k].total_s);
+        }
+        TL_TRYGOTO(tl_mkdir_parent(o->breakdown), st, done);
+        TL_TRYGOTO(tl_file_write_atomic(o->breakdown, text, n), st, done);
     }
     if (o->energy_out && c->energy_every > 0) {
         int64_t ne;

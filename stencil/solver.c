@@ -30,6 +30,8 @@ static tl_status check_config(const tl_fdtd_config *c)
              "K and rho must be positive");
     TL_CHECK(c->steps >= 0 && c->warmup >= 0, TL_ERR_INVAL, "steps must be >= 0");
     TL_CHECK(!(c->periodic && c->cpml > 0), TL_ERR_INVAL, "a periodic grid has no outer boundary: use --cpml 0");
+    TL_CHECK(!c->breakdown || c->backend == TL_FDTD_BACKEND_CUDA, TL_ERR_INVAL,
+             "the per-kernel breakdown times GPU work with CUDA events: it needs --backend cuda");
     if (c->cpml > 0) {
         for (int d = 0; d < 3; d++)
             TL_CHECK(c->n[d] >= 2 * c->cpml + 2, TL_ERR_INVAL,
@@ -349,6 +351,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     for (int64_t n = 0; n < total; n++) {
         if (n == c->warmup) {
             TL_TRYGOTO(f->be->sync(f), st, done);
+            TL_TRYGOTO(f->be->timers(f, 1), st, done);
             tl_probe_window_start(ctx);
             t0 = tl_clock_ns();
         }
@@ -369,6 +372,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     TL_TRYGOTO(f->be->sync(f), st, done);
     f->stats.seconds = (double)(tl_clock_ns() - t0) * 1e-9;
     tl_probe_window_stop(ctx);
+    TL_TRYGOTO(f->be->timers(f, 0), st, done);
     TL_TRYGOTO(check_fields(f, f->step), st, done);
     TL_TRYGOTO(f->be->fetch_traces(f), st, done);
     {

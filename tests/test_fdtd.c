@@ -129,19 +129,19 @@ TL_TEST(cpml_reflection)
 {
     tl_fdtd_vopts v;
     tl_fdtd_vopts_defaults(&v);
-    const int64_t cells[3] = {0, 6, 10};
+    const int64_t cells[3] = {0, 5, 8};
     double r[3];
-    TL_ASSERT_OK(tl_fdtd_verify_reflection(&v, 1, 12, 0.12, cells, 3, r));
-    TL_ASSERT_MSG(r[0] > 0.2, "no CPML: ratio %.3e", r[0]);
-    TL_ASSERT_MSG(r[1] < 0.02, "6 cells: ratio %.3e", r[1]);
-    TL_ASSERT_MSG(r[2] < r[1], "10 cells (%.3e) no better than 6 (%.3e)", r[2], r[1]);
+    TL_ASSERT_OK(tl_fdtd_verify_reflection(&v, 1, 10, 0.15, cells, 3, r));
+    TL_ASSERT_MSG(r[0] > 0.1, "no CPML: ratio %.3e", r[0]);
+    TL_ASSERT_MSG(r[1] < 0.02, "5 cells: ratio %.3e", r[1]);
+    TL_ASSERT_MSG(r[2] < 0.6 * r[1], "8 cells (%.3e) not clearly better than 5 (%.3e)", r[2], r[1]);
     /* the same, decomposed along z and x: bit for bit */
     tl_fdtd_vopts w[2] = {v, v};
     w[0].pd[2] = 2;
     w[1].pd[0] = 2;
     w[1].pd[1] = 2;
     double q[4];
-    TL_ASSERT_OK(tl_fdtd_verify_reflection(w, 2, 12, 0.12, cells + 1, 2, q));
+    TL_ASSERT_OK(tl_fdtd_verify_reflection(w, 2, 10, 0.15, cells + 1, 2, q));
     TL_ASSERT(q[0] == r[1] && q[1] == r[2] && q[2] == r[1] && q[3] == r[2]);
 }
 

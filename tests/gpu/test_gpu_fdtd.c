@@ -194,5 +194,35 @@ TL_TEST(gpu_traced_run)
     free(err);
 }
 
+TL_TEST(gpu_breakdown_counts)
+{
+    need_gpu();
+    tl_fdtd_config c = base(8, 6, 0, 0);
+    c.backend = TL_FDTD_BACKEND_CUDA;
+    c.kernel = TL_FDTD_KERNEL_TILED;
+    c.pd[2] = 2;
+    c.steps = 4;
+    c.warmup = 2;
+    c.breakdown = 1;
+    c.strategy = "host";
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    tl_fdtd_stats S = tl_fdtd_stats_of(f);
+    TL_ASSERT_EQ(S.nops, 7);
+    /* per measured step and subdomain: one interior box and 5 slab boxes
+     * (the interface face has none) per update; 1 message each way, a copy
+     * out and a copy in per message */
+    TL_ASSERT_EQ(S.op[0].count, 4 * 2 * 1);
+    TL_ASSERT_EQ(S.op[1].count, 4 * 2 * 5);
+    TL_ASSERT_EQ(S.op[2].count, 4 * 2 * 1);
+    TL_ASSERT_EQ(S.op[3].count, 4 * 2 * 5);
+    TL_ASSERT_EQ(S.op[4].count, 4 * 2);
+    TL_ASSERT_EQ(S.op[5].count, 4 * 2 * 2);
+    TL_ASSERT_EQ(S.op[6].count, 4 * 2);
+    for (int k = 0; k < 7; k++) TL_ASSERT(S.op[k].total_s > 0 && S.op[k].min_s <= S.op[k].max_s);
+    tl_fdtd_destroy(&f);
+}
+
 TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain, gpu_periodic_decomposed,
-             gpu_blowup_detected, gpu_traced_run)
+             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)
