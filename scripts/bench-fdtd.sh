@@ -12,6 +12,8 @@
 #                               at each size with and without CPML (--compare-cpml), double at 480^3
 #   pencil.csv                  4-subdomain pencil-yz (1x2x2) on one GPU per strategy, untraced
 #   pencil-<strategy>/          the same run traced (trace.rank0.csv)
+#   breakdown-*.csv             per-operation device times (--breakdown): 480^3 per kernel,
+#                               and the pencil runs per strategy
 #   summary.csv                 Mpoints/s, GB/s at the kernel's minimum bytes per point, fraction
 #                               of the triad bandwidth, CPML overhead, tuned / baseline
 #   bench.log                   everything the programs printed
@@ -31,7 +33,7 @@ while [[ $# -gt 0 ]]; do
         --summary) summary_only=1; shift ;;
         --steps) steps=$2; shift 2 ;;
         --strategies) strategies=$2; shift 2 ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "bench-fdtd.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) [[ -z $out ]] || { echo "bench-fdtd.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
     esac
@@ -71,9 +73,14 @@ if (( ! summary_only )); then
     done
     for st in $strategies; do
         pen=(--backend cuda --kernel tiled --grid 320 --warmup 5 --steps 40 --cpml 20 --decomp pencil-yz --strategy "$st")
-        run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st" --results "$out/pencil.csv"
+        run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st" --results "$out/pencil.csv" \
+            --breakdown "$out/breakdown-pencil-$st.csv"
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st-overlap" --overlap --results "$out/pencil.csv"
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --steps 10 --label "pencil-$st-traced" --trace "$out/pencil-$st"
+    done
+    for k in tiled naive; do # per-kernel device times (event pairs), outside fdtd.csv
+        run 60 "$bin/trilap-fdtd" run --backend cuda --warmup 5 --cpml 20 --grid 480 --steps 50 --kernel $k \
+            --label "breakdown-$k" --breakdown "$out/breakdown-$k-480.csv"
     done
     for n in $more; do
         for k in tiled naive; do
