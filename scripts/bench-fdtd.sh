@@ -33,7 +33,7 @@ while [[ $# -gt 0 ]]; do
         --summary) summary_only=1; shift ;;
         --steps) steps=$2; shift 2 ;;
         --strategies) strategies=$2; shift 2 ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "bench-fdtd.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) [[ -z $out ]] || { echo "bench-fdtd.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
     esac
