@@ -19,7 +19,7 @@ while [[ $# -gt 0 ]]; do
         --cpu) cpu=$2; shift 2 ;;
         --gpu) gpu=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "render-fdtd-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
