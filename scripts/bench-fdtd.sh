@@ -67,7 +67,7 @@ if (( ! summary_only )); then
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
     run 60 "$bin/trilap-bench" stream --results "$out/stream.csv"
     for n in $sizes; do
-        for k in tiled naive; do
+        for k in tiled naive pipelined; do
             run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --kernel $k --label $k
         done
     done
@@ -78,12 +78,12 @@ if (( ! summary_only )); then
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st-overlap" --overlap --results "$out/pencil.csv"
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --steps 10 --label "pencil-$st-traced" --trace "$out/pencil-$st"
     done
-    for k in tiled naive; do # per-kernel device times (event pairs), outside fdtd.csv
+    for k in tiled naive pipelined; do # per-kernel device times (event pairs), outside fdtd.csv
         run 60 "$bin/trilap-fdtd" run --backend cuda --warmup 5 --cpml 20 --grid 480 --steps 50 --kernel $k \
             --label "breakdown-$k" --breakdown "$out/breakdown-$k-480.csv"
     done
     for n in $more; do
-        for k in tiled naive; do
+        for k in tiled naive pipelined; do
             run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --kernel $k --label $k
         done
     done

@@ -251,6 +251,7 @@ static tl_status cuda_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b
     /* tiled interior, CPML boundary boxes, or the baseline over any box */
     int variant = f->cfg.kernel == TL_FDTD_KERNEL_NAIVE ? TL_FDTD_VARIANT_NAIVE
                   : cpml                                ? TL_FDTD_VARIANT_CPML
+                  : f->cfg.kernel == TL_FDTD_KERNEL_PIPE ? TL_FDTD_VARIANT_PIPE
                                                         : TL_FDTD_VARIANT_TILED;
     TL_CUDA(cudaSetDevice(s->device));
     /* the fused baseline counts as the plain update */

@@ -30,7 +30,7 @@
 
 enum { TL_FDTD_P = 0, TL_FDTD_VX, TL_FDTD_VY, TL_FDTD_VZ, TL_FDTD_NFIELDS };
 typedef enum { TL_FDTD_BACKEND_CPU = 0, TL_FDTD_BACKEND_CUDA } tl_fdtd_backend_kind;
-typedef enum { TL_FDTD_KERNEL_TILED = 0, TL_FDTD_KERNEL_NAIVE } tl_fdtd_kernel_kind;
+typedef enum { TL_FDTD_KERNEL_TILED = 0, TL_FDTD_KERNEL_NAIVE, TL_FDTD_KERNEL_PIPE } tl_fdtd_kernel_kind;
 
 /* Initial value of field `field` at global point (i, j, k) (for v_x the
  * point is (i + 1/2, j, k)), time 0 for p and -dt/2 for v. */

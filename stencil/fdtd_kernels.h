@@ -27,8 +27,10 @@ extern "C" {
 /* Kernel variants: TILED, shared-memory tiles in x-y with register queues
  * marching along z (interior points only: no CPML); CPML, one thread per
  * point of a boundary box (tl_fdtd_[vp]_cpml_kernel); NAIVE, the
- * one-thread-per-point baseline over any box, CPML fused in when `cpml`. */
-enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE };
+ * one-thread-per-point baseline over any box, CPML fused in when `cpml`;
+ * PIPE, the tiled kernels with every load of the next plane issued before
+ * the current plane's barriers (not yet measured). */
+enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE, TL_FDTD_VARIANT_PIPE };
 
 /* which: 0 velocity, 1 pressure, over the box [lo, hi) (local coordinates);
  * sms: the device's multiprocessors (the tiled kernels' z chunks). */

@@ -24,7 +24,8 @@ typedef struct named {
     const char *name;
 } named;
 static const named backend_names[] = {[TL_FDTD_BACKEND_CPU] = {"cpu"}, [TL_FDTD_BACKEND_CUDA] = {"cuda"}};
-static const named kernel_names[] = {[TL_FDTD_KERNEL_TILED] = {"tiled"}, [TL_FDTD_KERNEL_NAIVE] = {"naive"}};
+static const named kernel_names[] = {[TL_FDTD_KERNEL_TILED] = {"tiled"}, [TL_FDTD_KERNEL_NAIVE] = {"naive"},
+                                     [TL_FDTD_KERNEL_PIPE] = {"pipelined"}};
 static const named precision_names[] = {{"single"}, {"double"}};
 #define TABLE(t) .table = t, .table_stride = sizeof t[0], .table_count = (int)(sizeof t / sizeof t[0])
 
@@ -107,7 +108,7 @@ static const tl_option exec_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = O(backend), .def = "cpu", TABLE(backend_names),
      .help = "CPU reference (OpenMP) or CUDA kernels"},
     {.name = "kernel", .type = TL_OPT_ENUM, .offset = O(kernel), .def = "naive", TABLE(kernel_names),
-     .help = "cuda: tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels) or naive (one thread per point, CPML fused: the baseline, 2x faster on H200)"},
+     .help = "cuda: tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels), naive (one thread per point, CPML fused: the baseline, 2x faster on H200), pipelined (tiled with the next plane's loads in flight; not yet measured)"},
     {.name = "decomp", .type = TL_OPT_STRING, .offset = O(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "subdomains per axis, or slab-z (1x1x4), block-xy (2x2x1), pencil-yz (1x2x2)"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = O(strategy), .metavar = "NAME",

@@ -71,21 +71,23 @@ static void compare_backends(int dbl, double tol)
     const int orders[3] = {2, 4, 8};
     for (int o = 0; o < 3; o++)
         for (int cp = 0; cp < 2; cp++)
-            for (int kern = 0; kern < 2; kern++) {
+            for (int kern = 0; kern < 3; kern++) {
                 tl_fdtd_config c = base(orders[o], cp ? 6 : 0, dbl, cp && o == 2);
                 int64_t N = c.n[0] * c.n[1] * c.n[2];
                 double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
                 TL_ASSERT(a && b);
                 fields_of(&c, b);
                 c.backend = TL_FDTD_BACKEND_CUDA;
-                c.kernel = kern ? TL_FDTD_KERNEL_NAIVE : TL_FDTD_KERNEL_TILED;
+                const tl_fdtd_kernel_kind kinds[3] = {TL_FDTD_KERNEL_TILED, TL_FDTD_KERNEL_NAIVE, TL_FDTD_KERNEL_PIPE};
+                const char *const kname[3] = {"tiled", "naive", "pipelined"};
+                c.kernel = kinds[kern];
                 fields_of(&c, a);
                 for (int k = 0; k < 4; k++) {
                     double r = rel_diff(a + k * N, b + k * N, N);
                     fprintf(stderr, "order %d cpml %d %s %s field %d: relative difference %.3e\n", orders[o], cp,
-                            kern ? "naive" : "tiled", dbl ? "double" : "single", k, r);
+                            kname[kern], dbl ? "double" : "single", k, r);
                     TL_ASSERT_MSG(r <= tol, "order %d cpml %d kernel %s field %d: %.3e > %.0e", orders[o], cp,
-                                  kern ? "naive" : "tiled", k, r, tol);
+                                  kname[kern], k, r, tol);
                 }
                 free(a);
                 free(b);
@@ -114,14 +116,14 @@ TL_TEST(gpu_decomposed_equals_single_domain)
         for (int sh = 0; sh < 4; sh++)
             for (int s = 1; s <= 2; s++)
                 for (int ov = 0; ov < 2; ov++)
-                    for (int kern = 0; kern < (st == 1 ? 2 : 1); kern++) { /* the baseline kernel with peer only */
+                    for (int kern = 0; kern < (st == 1 ? 3 : 1); kern++) { /* the other kernels with peer only */
                         tl_fdtd_config c = base(8, sh % 2 ? 6 : 0, sh == 3, 0);
                         c.n[0] = 48;
                         c.n[1] = 44;
                         c.n[2] = 66;
                         c.steps = 11;
                         c.backend = TL_FDTD_BACKEND_CUDA;
-                        c.kernel = kern ? TL_FDTD_KERNEL_NAIVE : TL_FDTD_KERNEL_TILED;
+                        c.kernel = kern == 1 ? TL_FDTD_KERNEL_NAIVE : kern == 2 ? TL_FDTD_KERNEL_PIPE : TL_FDTD_KERNEL_TILED;
                         c.strategy = strategies[st];
                         for (int d = 0; d < 3; d++) c.pd[d] = shapes[sh][d];
                         c.s = s;
@@ -131,8 +133,8 @@ TL_TEST(gpu_decomposed_equals_single_domain)
                         c.rec = rec;
                         double m = -1;
                         TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
-                        fprintf(stderr, "%s %dx%dx%d s=%d overlap=%d %s: max |diff| %g\n", strategies[st], shapes[sh][0],
-                                shapes[sh][1], shapes[sh][2], s, ov, kern ? "naive" : "tiled", m);
+                        fprintf(stderr, "%s %dx%dx%d s=%d overlap=%d kernel %d: max |diff| %g\n", strategies[st],
+                                shapes[sh][0], shapes[sh][1], shapes[sh][2], s, ov, kern, m);
                         TL_ASSERT_MSG(m == 0, "%s %dx%dx%d s=%d overlap=%d: %g", strategies[st], shapes[sh][0],
                                       shapes[sh][1], shapes[sh][2], s, ov, m);
                     }
