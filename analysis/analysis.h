@@ -72,14 +72,29 @@ void tl_an_names_destroy(tl_an_names **n);
 tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id);
 const char *tl_an_names_get(const tl_an_names *n, uint32_t id);
 size_t tl_an_names_count(const tl_an_names *n);
+/* What people read: the demangled name, and the short one (Nsight Systems'
+ * way: function name without scope, template arguments, parameters). The
+ * trace keeps the name as CUPTI gave it (mangled). */
+const char *tl_an_names_full(const tl_an_names *n, uint32_t id);
+const char *tl_an_names_short(const tl_an_names *n, uint32_t id);
+
+/* analysis/demangle.c: abi::__cxa_demangle (libstdc++); names that are not
+ * mangled C++ (extern "C", nvjet_...) come back as they are; *full malloc'd. */
+tl_status tl_an_demangle(const char *name, char **full);
+void tl_an_qualified_name(const char *full, char *out, size_t n); /* "ns::f" of "void ns::f<T>(int)" */
+void tl_an_short_name(const char *full, char *out, size_t n);     /* "f" */
 
 /* Categories of the breakdown (table in analysis/README.md). */
 typedef enum {
     TL_AN_G_SPMV, TL_AN_G_FUSED, TL_AN_G_DOT, TL_AN_G_PRECOND, TL_AN_G_PACK, TL_AN_G_AXPY,
-    TL_AN_G_ALLREDUCE, TL_AN_G_COLL, TL_AN_G_P2P, TL_AN_G_MEMCPY, TL_AN_G_MEMSET, TL_AN_G_OTHER,
+    TL_AN_G_ALLREDUCE, TL_AN_G_COLL, TL_AN_G_P2P, TL_AN_G_MEMCPY, TL_AN_G_MEMSET, TL_AN_G_COMPUTE,
+    /* library families of foreign programs (after the first 12: cat_id of the timeline is stable) */
+    TL_AN_G_GEMM, TL_AN_G_CUTLASS, TL_AN_G_SPARSE, TL_AN_G_DNN, TL_AN_G_ELEMENTWISE, TL_AN_G_REDUCTION,
     TL_AN_G_COUNT
 } tl_an_group;
 tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name);
+/* The same for an interned name, without demangling again. */
+tl_an_group tl_an_names_group(const tl_an_names *n, uint32_t id, tl_kind kind, tl_cat cat);
 const char *tl_an_group_name(tl_an_group g);
 
 /* ---- runs --------------------------------------------------------------- */
@@ -93,7 +108,16 @@ typedef struct tl_an_meta {
     int complete;          /* complete=yes (or absent) */
     int iters_from_host;   /* iteration bounds from the host's "iter" ranges (tl_an_rank) */
     int64_t dropped;
+    /* clock alignment to rank 0 (probes/clock_align.c), applied by tl_an_scan
+     * unless TL_AN_RAW_CLOCK: t_rank0 = t - (offset + (t - at) * drift_ppb / 1e9) */
+    int clock_aligned;
+    char clock_sync[32];   /* metadata clock_sync, "none" without */
+    int64_t clock_offset, clock_at, clock_unc;
+    double clock_drift_ppb;
 } tl_an_meta;
+
+/* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written */
+enum { TL_AN_RAW_CLOCK = 1 << 8 };
 
 /* Called for each record of a trace; non-zero status stops the scan. */
 typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);
@@ -102,7 +126,21 @@ typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);
  * computed from GPU activity), cb for each record. */
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta);
 
-/* trace.rank*.csv of a run dir, sorted by rank number; free each and the array. */
+/* ---- Nsight Systems exports (analysis/nsys.c) ----------------------------
+ * An export (`nsys export --type sqlite`) stands wherever a run folder does:
+ * tl_an_run_files lists its ranks as "FILE.sqlite#R" and tl_an_scan reads
+ * them. Without sqlite3 in the build these fail saying so. */
+int tl_an_is_nsys(const char *path); /* an SQLite file */
+/* "FILE#R" naming rank R of an export: 1 with file and rank set. */
+int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank);
+tl_status tl_an_nsys_ranks(const char *path, int *nranks);
+/* Metadata of an imported rank, as trilap trace keys (for `import`). */
+typedef tl_status (*tl_an_nsys_meta_fn)(void *user, const char *key, const char *value);
+tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
+                          tl_an_nsys_meta_fn mfn);
+
+/* trace.rank*.csv of a run dir, sorted by rank number (or the ranks of an
+ * Nsight Systems export); free each and the array. */
 tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
@@ -140,7 +178,9 @@ tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
 typedef struct tl_an_table tl_an_table;
 tl_status tl_an_table_create(tl_an_table **t, const char *title);
 void tl_an_table_destroy(tl_an_table **t);
-/* Column with its unit ("us", "%", "" for none); right-aligned unless text. */
+/* Column with its unit ("us", "%", "" for none); right-aligned unless text
+ * (1: text, cut to 60 characters when printed, the footer says how many;
+ * 2: text written to the CSV only). */
 tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text);
 tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -184,6 +224,7 @@ int tl_an_cmd_timeline(int argc, char **argv);
 int tl_an_cmd_perfetto(int argc, char **argv);
 int tl_an_cmd_compare(int argc, char **argv);
 int tl_an_cmd_sweep(int argc, char **argv);
+int tl_an_cmd_import(int argc, char **argv);
 
 /* Shared by overlap, diagnose, compare: the metrics of one run. */
 typedef struct tl_an_rank_result {

@@ -9,6 +9,8 @@
 const tl_option tl_an_common_opts[] = {
     {.name = "accept-incomplete", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, accept_incomplete),
      .def = "0", .help = "analyse traces marked complete=no (dropped records) instead of rejecting them"},
+    {.name = "raw-clock", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, raw_clock), .def = "0",
+     .help = "use each rank's own clock: ignore the offsets to rank 0 measured by the probes (clock_offset_ns)"},
     {.name = "csv", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, csv), .metavar = "FILE",
      .help = "also write the main table as CSV (units in the column names)"},
     {.name = "iters", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
@@ -54,7 +56,8 @@ tl_status tl_an_table_std_meta(tl_an_table *t, const char *command, const char *
 
 tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
 {
-    return (tl_an_overlap_opts){.flags = c->accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0,
+    return (tl_an_overlap_opts){.flags = (c->accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) |
+                                         (c->raw_clock ? TL_AN_RAW_CLOCK : 0),
                                 .iter_lo = c->iter_lo,
                                 .iter_hi = c->iter_hi,
                                 .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};

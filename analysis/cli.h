@@ -10,6 +10,7 @@
 
 typedef struct tl_an_common {
     int accept_incomplete;
+    int raw_clock;         /* --raw-clock: leave the clock alignment of the metadata unapplied */
     const char *csv;       /* --csv FILE */
     const char *iters;     /* --iters A:B */
     double launch_gap_us;  /* --launch-gap-us */

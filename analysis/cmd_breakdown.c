@@ -63,7 +63,7 @@ static tl_status bd_record(void *user, const tl_trace_record *r)
     if (a->count == 0) {
         a->min = d;
         a->max = d;
-        a->group = (uint8_t)tl_an_group_of(r->kind, r->cat, r->name ? r->name : "");
+        a->group = (uint8_t)tl_an_names_group(s->names, id, r->kind, r->cat);
     }
     a->count++;
     a->total += d;
@@ -102,7 +102,8 @@ static void acc_merge(stat_acc *g, const stat_acc *a)
 }
 
 static tl_status row(tl_an_table *t, const char *run, const char *rank, const char *level, const char *cat,
-                     const char *name, const stat_acc *a, double w, double niter, double scale)
+                     const char *name, const char *full, const stat_acc *a, double w, double niter,
+                     double scale)
 {
     /* scale: 1 for one rank; for "mean" rows the totals are sums over ranks */
     TL_TRY(tl_an_table_row(t));
@@ -123,6 +124,7 @@ static tl_status row(tl_an_table *t, const char *run, const char *rank, const ch
     int bw = a->nbytes == a->count && a->count > 0;
     TL_TRY(tl_an_table_num(t, bw ? (double)a->bytes / scale : NAN, 0));
     TL_TRY(tl_an_table_num(t, bw && a->total > 0 ? (double)a->bytes / (double)a->total : NAN, 3));
+    TL_TRY(tl_an_table_str(t, full));
     return TL_OK;
 }
 
@@ -152,7 +154,7 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
         bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
                       .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
                       .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
-        int flags = o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0;
+        int flags = (o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) | (o->c.raw_clock ? TL_AN_RAW_CLOCK : 0);
         if (s.by_iter) {
             /* The selection's time span, exactly as overlap computes it. */
             tl_an_rank rk;
@@ -190,13 +192,14 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
         snprintf(rk, sizeof rk, "%d", rb[f].rank);
         for (int g = 0; g < TL_AN_G_COUNT; g++)
             if (rb[f].group[g].count)
-                TL_TRYGOTO(row(t, label, rk, "category", tl_an_group_name(g), "*", &rb[f].group[g], (double)rb[f].w,
+                TL_TRYGOTO(row(t, label, rk, "category", tl_an_group_name(g), "*", "*", &rb[f].group[g], (double)rb[f].w,
                                (double)rb[f].niter, 1),
                            st, fail);
         for (size_t k = 0; k < rb[f].nname; k++)
             if (rb[f].by_name[k].count)
                 TL_TRYGOTO(row(t, label, rk, "name", tl_an_group_name(rb[f].by_name[k].group),
-                               tl_an_names_get(names, (uint32_t)k), &rb[f].by_name[k], (double)rb[f].w,
+                               tl_an_names_short(names, (uint32_t)k), tl_an_names_full(names, (uint32_t)k),
+                               &rb[f].by_name[k], (double)rb[f].w,
                                (double)rb[f].niter, 1),
                            st, fail);
     }
@@ -218,10 +221,10 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
         if (!sum.count) continue;
         per_iter[g] = imean > 0 ? (double)sum.total / (double)nf / 1e3 / imean : NAN;
         if (nf > 1) {
-            TL_TRYGOTO(row(t, label, "max", "category", tl_an_group_name(g), "*", &mx, (double)rb[fm].w,
+            TL_TRYGOTO(row(t, label, "max", "category", tl_an_group_name(g), "*", "*", &mx, (double)rb[fm].w,
                            (double)rb[fm].niter, 1),
                        st, fail);
-            TL_TRYGOTO(row(t, label, "mean", "category", tl_an_group_name(g), "*", &sum, wmean, imean,
+            TL_TRYGOTO(row(t, label, "mean", "category", tl_an_group_name(g), "*", "*", &sum, wmean, imean,
                            (double)nf),
                        st, fail);
         }
@@ -240,10 +243,11 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
             if (fm == nf || rb[f].by_name[k].total > rb[fm].by_name[k].total) fm = f;
         }
         if (!sum.count) continue;
-        const char *nm = tl_an_names_get(names, (uint32_t)k), *cat = tl_an_group_name(sum.group);
-        TL_TRYGOTO(row(t, label, "max", "name", cat, nm, &rb[fm].by_name[k], (double)rb[fm].w, (double)rb[fm].niter, 1),
+        const char *nm = tl_an_names_short(names, (uint32_t)k), *cat = tl_an_group_name(sum.group);
+        const char *full = tl_an_names_full(names, (uint32_t)k);
+        TL_TRYGOTO(row(t, label, "max", "name", cat, nm, full, &rb[fm].by_name[k], (double)rb[fm].w, (double)rb[fm].niter, 1),
                    st, fail);
-        TL_TRYGOTO(row(t, label, "mean", "name", cat, nm, &sum, wmean, imean, (double)nf), st, fail);
+        TL_TRYGOTO(row(t, label, "mean", "name", cat, nm, full, &sum, wmean, imean, (double)nf), st, fail);
     }
     if (stack) {
         TL_TRYGOTO(tl_an_table_row(stack), st, fail);
@@ -292,9 +296,12 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     static const char *const cols[][2] = {{"run", ""}, {"rank", ""}, {"level", ""}, {"category", ""}, {"name", ""},
                                           {"count", ""}, {"total", "us"}, {"mean", "us"}, {"min", "us"},
                                           {"max", "us"}, {"share", "%"}, {"per_iter", "us"}, {"bytes", "B"},
-                                          {"eff_bw", "GB/s"}};
+                                          {"eff_bw", "GB/s"}, {"full_name", ""}};
+    /* name: the short name (Nsight Systems' way); full_name, the demangled
+     * one, only in the CSV */
     for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
-        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j < 5), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j < 5 ? 1 : !strcmp(cols[j][0], "full_name") ? 2 : 0),
+                   st, fail);
     if (o.stack_csv) {
         TL_TRYGOTO(tl_an_table_create(&stack, "breakdown per iteration"), st, fail);
         TL_TRYGOTO(tl_an_table_col(stack, "run", "", 1), st, fail);

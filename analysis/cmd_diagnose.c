@@ -382,10 +382,16 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
                        st, fail);
             if (!found) continue;
             any = 1;
-            len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                    "    rank %d: p2p %.1f%% and coll %.1f%% of the window, both in %zu of %zu "
-                                    "iterations, overlapping in %zu of them (comm_comm %.2f%%)\n",
-                                    d->rank, p, c, d->n_both, d->n_either, d->n_both_overlap, cc);
+            if (d->n_either)
+                len += (size_t)snprintf(ev + len, sizeof ev - len,
+                                        "    rank %d: p2p %.1f%% and coll %.1f%% of the window, both in %zu of %zu "
+                                        "iterations, overlapping in %zu of them (comm_comm %.2f%%)\n",
+                                        d->rank, p, c, d->n_both, d->n_either, d->n_both_overlap, cc);
+            else /* a program that marks no iterations (injection, nsys): the window */
+                len += (size_t)snprintf(ev + len, sizeof ev - len,
+                                        "    rank %d: p2p %.1f%% and coll %.1f%% of the window, no iterations "
+                                        "marked, so over the whole window (comm_comm %.2f%%)\n",
+                                        d->rank, p, c, cc);
             if (d->ex_iter >= 0 && len < sizeof ev)
                 len += (size_t)snprintf(ev + len, sizeof ev - len,
                                         "      e.g. iteration %lld: p2p %.1f..%.1f us, coll %.1f..%.1f us "
@@ -461,7 +467,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, cons
                 if (!isfinite(worst) || ratio > worst) worst = ratio;
                 if (ratio < o->starve_ratio || share < o->starve_share) continue;
                 any = found = 1;
-                const char *nm = tl_an_names_get(s->names, d->st[a].name);
+                const char *nm = tl_an_names_short(s->names, d->st[a].name);
                 len += (size_t)snprintf(ev + len, sizeof ev - len,
                                         "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute "
                                         "vs %.1f us over %zu alone (%.2fx), %.1f us extra = %.1f%% of the window%s\n",

@@ -118,13 +118,21 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
                                 o->c.iters ? ", restricted to --iters" : ""),
                 st, fail);
     if (o->c.iters) TL_TRYGOTO(tl_an_table_meta(t, "iters", "%s", o->c.iters), st, fail);
-    for (size_t r = 0; r < nr; r++)
-        TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s%s", res[r].meta.rank, res[r].meta.device,
-                                    res[r].meta.device_name, res[r].meta.host,
-                                    res[r].meta.complete ? "complete" : "INCOMPLETE (records dropped)",
-                                    res[r].meta.iters_from_host ? "; iterations bounded by the host's iter ranges "
-                                                                  "(no GPU activity carries its iteration)" : ""),
+    for (size_t r = 0; r < nr; r++) {
+        char clk[160] = "";
+        const tl_an_meta *m = &res[r].meta;
+        if (m->clock_aligned)
+            snprintf(clk, sizeof clk, "; clock put on rank 0's: offset %.3f us +- %.3f us, drift %.1f ppb (%s)",
+                     (double)m->clock_offset / 1e3, (double)m->clock_unc / 1e3, m->clock_drift_ppb, m->clock_sync);
+        else if (strcmp(m->clock_sync, "none") != 0 && strcmp(m->clock_sync, "reference") != 0)
+            snprintf(clk, sizeof clk, "; own clock (--raw-clock), measured +- %.3f us", (double)m->clock_unc / 1e3);
+        TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s%s%s", m->rank, m->device, m->device_name,
+                                    m->host, m->complete ? "complete" : "INCOMPLETE (records dropped)",
+                                    m->iters_from_host ? "; iterations bounded by the host's iter ranges "
+                                                         "(no GPU activity carries its iteration)" : "",
+                                    clk),
                    st, fail);
+    }
     TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; hidden = |comm∩compute|/U(comm), "
                                               "comm_comm = |p2p∩coll|/min(U(p2p),U(coll)), triple = "
                                               "|p2p∩coll∩compute|/W, nccl = measured U(comm)"),

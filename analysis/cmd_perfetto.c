@@ -1,8 +1,13 @@
 /* trilap-analyze perfetto RUN_DIR -o trace.json: Chrome trace JSON ("X"
  * complete events, µs) that Perfetto and Holistic Trace Analysis-style tools
- * load. pid = rank, tid = lane; activities of one lane that overlap without
- * nesting go to sub-tracks so every track is strictly nested, which the
- * Chrome JSON importer requires. */
+ * load. pid = rank; per rank one track group per GPU lane (tid lane*100+k),
+ * then the iterations (700+k), the host and NVTX ranges (800+k) and the
+ * CUDA API calls and host waits (900+k). Events of one group that overlap
+ * without nesting go to sub-tracks so every track is strictly nested, which
+ * the Chrome JSON importer requires. Kernels carry their short name (the
+ * Nsight way), the demangled and the raw name in args; a flow arrow ("s" to
+ * "f") joins each launch to its kernel where the trace has the launch (a
+ * host row with the kernel's correlation id: Nsight Systems imports). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +20,22 @@ typedef struct pf_opts {
     tl_an_common c;
 } pf_opts;
 
+/* groups of tracks of a rank, after the GPU lanes (0 .. TL_ROLE_COUNT-1) */
+enum { G_ITER = TL_ROLE_COUNT, G_HOST, G_API, G_N };
+static const int group_tid0[G_N] = {[G_ITER] = 700, [G_HOST] = 800, [G_API] = 900};
+static const char *const group_label[G_N] = {[G_ITER] = "iterations", [G_HOST] = "host ranges",
+                                             [G_API] = "CUDA API"};
+
+typedef struct pev {
+    int64_t start, end;
+    uint64_t corr, stream;
+    uint32_t name;
+    int32_t iter;
+    uint8_t kind, lane, cat, group; /* group: the track group (above); for GPU rows tl_an_group in agroup */
+    uint8_t agroup;
+    int tid;
+} pev;
+
 typedef struct track {
     int64_t *stack; /* ends of the open events */
     size_t n, cap;
@@ -23,9 +44,10 @@ typedef struct track {
 typedef struct pf_state {
     FILE *f;
     tl_an_names *names;
-    int nevents;
-    int64_t w0, w1;
-    int all;
+    int flags, all;
+    int nevents, nflows;
+    pev *ev;
+    size_t n, cap;
 } pf_state;
 
 static void json_str(FILE *f, const char *s)
@@ -40,9 +62,15 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void sep(pf_state *s)
+static void sep(pf_state *s) { fputs(s->nevents++ ? ",\n" : "\n", s->f); }
+
+static void put_us(FILE *f, int64_t ns)
 {
-    fputs(s->nevents++ ? ",\n" : "\n", s->f);
+    if (ns < 0) {
+        fputc('-', f);
+        ns = -ns;
+    }
+    fprintf(f, "%" PRId64 ".%03d", ns / 1000, (int)(ns % 1000));
 }
 
 static tl_status track_push(track *t, int64_t end)
@@ -58,62 +86,177 @@ static tl_status track_push(track *t, int64_t end)
     return TL_OK;
 }
 
+static int is_gpu(int kind) { return kind == TL_KIND_KERNEL || kind == TL_KIND_MEMCPY || kind == TL_KIND_MEMSET; }
+
+static tl_status collect(void *user, const tl_trace_record *r)
+{
+    pf_state *s = user;
+    pev e = {.start = r->start_ns, .end = r->end_ns, .corr = r->corr, .stream = r->stream,
+             .iter = (int32_t)(r->iter < 0 ? -1 : r->iter), .kind = (uint8_t)r->kind, .cat = (uint8_t)r->cat};
+    TL_TRY(tl_an_names_intern(s->names, r->name ? r->name : "", &e.name));
+    if (is_gpu(r->kind)) {
+        e.lane = (uint8_t)(r->lane < TL_ROLE_COUNT ? r->lane : TL_ROLE_OTHER);
+        e.group = e.lane;
+        e.agroup = (uint8_t)tl_an_names_group(s->names, e.name, r->kind, r->cat);
+    } else if (r->kind == TL_KIND_SYNC || (r->corr && r->name && !strncmp(r->name, "cuda:", 5))) {
+        e.group = G_API;
+    } else if (r->kind == TL_KIND_HOST && r->name && !strcmp(r->name, "iter")) {
+        e.group = G_ITER;
+    } else if (r->kind == TL_KIND_HOST || r->kind == TL_KIND_NVTX) {
+        e.group = G_HOST;
+    } else {
+        return TL_OK;
+    }
+    if (s->n == s->cap) {
+        size_t c = s->cap ? 2 * s->cap : 4096;
+        pev *ne = realloc(s->ev, c * sizeof *ne);
+        TL_CHECK(ne, TL_ERR_NOMEM, "%zu events", c);
+        s->ev = ne;
+        s->cap = c;
+    }
+    s->ev[s->n++] = e;
+    return TL_OK;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+    const pev *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    if (x->end != y->end) return x->end > y->end ? -1 : 1; /* containers first */
+    return 0;
+}
+
+typedef struct corr_ix {
+    uint64_t corr;
+    size_t i;
+} corr_ix;
+
+static int cmp_corr(const void *a, const void *b)
+{
+    const corr_ix *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+static void emit_event(pf_state *s, int pid, const pev *e)
+{
+    sep(s);
+    fprintf(s->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":", pid, e->tid);
+    put_us(s->f, e->start);
+    fputs(",\"dur\":", s->f);
+    put_us(s->f, e->end - e->start);
+    fputs(",\"name\":", s->f);
+    const char *raw = tl_an_names_get(s->names, e->name);
+    if (is_gpu(e->kind)) {
+        json_str(s->f, tl_an_names_short(s->names, e->name));
+        fprintf(s->f, ",\"cat\":\"%s\",\"args\":{\"category\":\"%s\",\"iter\":%d,\"stream\":%" PRIu64,
+                tl_cat_name((tl_cat)e->cat), tl_an_group_name((tl_an_group)e->agroup), e->iter, e->stream);
+        fputs(",\"full_name\":", s->f);
+        json_str(s->f, tl_an_names_full(s->names, e->name));
+        if (strcmp(raw, tl_an_names_full(s->names, e->name)) != 0) {
+            fputs(",\"mangled_name\":", s->f);
+            json_str(s->f, raw);
+        }
+    } else {
+        json_str(s->f, raw);
+        const char *cat = e->group == G_ITER ? "iteration" : e->group == G_API ? "cuda_api" : "range";
+        fprintf(s->f, ",\"cat\":\"%s\",\"args\":{\"kind\":\"%s\",\"iter\":%d", cat, tl_kind_name((tl_kind)e->kind),
+                e->iter);
+    }
+    if (e->corr) fprintf(s->f, ",\"correlation\":%" PRIu64, e->corr);
+    fputs("}}", s->f);
+}
+
 static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
 {
     pf_state *s = user;
     tl_status st = TL_OK;
     int pid = rk->meta.rank;
-    track *tracks[TL_ROLE_COUNT] = {NULL};
-    size_t ntracks[TL_ROLE_COUNT] = {0};
+    track *tracks[G_N] = {NULL};
+    size_t ntracks[G_N] = {0};
+    corr_ix *api = NULL;
+    tl_an_meta m;
+    s->n = 0;
+    /* a second pass over the rank's file: host ranges, iterations, CUDA API
+     * rows and the correlation ids, which the overlap pass does not keep */
+    TL_TRY(tl_an_scan(rk->meta.path, s->flags, collect, s, &m));
+    qsort(s->ev, s->n, sizeof *s->ev, cmp_start);
     sep(s);
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"rank %d / GPU %d\"}}", pid,
             pid, rk->meta.device);
     sep(s);
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":%d}}", pid, pid);
-    /* Events arrive sorted by start, longer first: a greedy placement on the
-     * first track whose open events all contain the new one keeps every
-     * track a proper stack. */
-    for (size_t j = 0; j < rk->n; j++) {
-        const tl_an_ival *v = &rk->v[j];
+    /* Events sorted by start, longer first: a greedy placement on the first
+     * track whose open events all contain the new one keeps every track a
+     * proper stack. */
+    size_t napi = 0;
+    for (size_t j = 0; j < s->n; j++) {
+        pev *v = &s->ev[j];
+        v->tid = -1;
         if (!s->all && (v->end <= res->meta.w0 || v->start >= res->meta.w1)) continue;
-        int lane = v->lane < TL_ROLE_COUNT ? v->lane : TL_ROLE_OTHER;
+        int g = v->group;
         size_t k = 0;
-        for (; k < ntracks[lane]; k++) {
-            track *t = &tracks[lane][k];
+        for (; k < ntracks[g]; k++) {
+            track *t = &tracks[g][k];
             while (t->n && t->stack[t->n - 1] <= v->start) t->n--;
             if (!t->n || v->end <= t->stack[t->n - 1]) break;
         }
-        if (k == ntracks[lane]) {
-            track *nt = realloc(tracks[lane], (k + 1) * sizeof *nt);
+        if (k == ntracks[g]) {
+            track *nt = realloc(tracks[g], (k + 1) * sizeof *nt);
             TL_CHECKGOTO(nt, TL_ERR_NOMEM, st, fail, "tracks");
-            tracks[lane] = nt;
+            tracks[g] = nt;
             memset(&nt[k], 0, sizeof nt[k]);
-            ntracks[lane]++;
+            ntracks[g]++;
         }
-        TL_TRYGOTO(track_push(&tracks[lane][k], v->end), st, fail);
-        sep(s);
-        fprintf(s->f, "{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%" PRId64 ".%03d,\"dur\":%" PRId64 ".%03d,\"name\":",
-                pid, lane * 100 + (int)k, v->start / 1000, (int)(v->start % 1000), (v->end - v->start) / 1000,
-                (int)((v->end - v->start) % 1000));
-        json_str(s->f, tl_an_names_get(s->names, v->name));
-        fprintf(s->f, ",\"cat\":\"%s\",\"args\":{\"category\":\"%s\",\"iter\":%d,\"stream\":%" PRIu64 "}}",
-                tl_cat_name((tl_cat)v->cat), tl_an_group_name(v->group), v->iter, rk->streams[v->stream]);
+        TL_TRYGOTO(track_push(&tracks[g][k], v->end), st, fail);
+        v->tid = (g < TL_ROLE_COUNT ? g * 100 : group_tid0[g]) + (int)k;
+        emit_event(s, pid, v);
+        if (g == G_API && v->corr) napi++;
     }
-    for (int l = 0; l < TL_ROLE_COUNT; l++)
-        for (size_t k = 0; k < ntracks[l]; k++) {
+    /* flows: launch (CUDA API row) -> GPU row of the same correlation id */
+    if (napi) {
+        api = malloc(napi * sizeof *api);
+        TL_CHECKGOTO(api, TL_ERR_NOMEM, st, fail, "%zu launches", napi);
+        size_t a = 0;
+        for (size_t j = 0; j < s->n; j++)
+            if (s->ev[j].tid >= 0 && s->ev[j].group == G_API && s->ev[j].corr) api[a++] = (corr_ix){s->ev[j].corr, j};
+        qsort(api, napi, sizeof *api, cmp_corr);
+        for (size_t j = 0; j < s->n; j++) {
+            const pev *v = &s->ev[j];
+            if (v->tid < 0 || !is_gpu(v->kind) || !v->corr) continue;
+            corr_ix key = {.corr = v->corr};
+            const corr_ix *hit = bsearch(&key, api, napi, sizeof *api, cmp_corr);
+            if (!hit) continue;
+            const pev *l = &s->ev[hit->i];
+            /* both ends at the middle of their slice: each binds to its own slice */
+            uint64_t id = ((uint64_t)(unsigned)pid << 40) ^ v->corr;
             sep(s);
-            fprintf(s->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s%s",
-                    pid, l * 100 + (int)k, tl_role_name((tl_role)l), k ? " #" : "");
+            fprintf(s->f, "{\"ph\":\"s\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"ts\":", id, pid, l->tid);
+            put_us(s->f, l->start + (l->end - l->start) / 2);
+            fputs(",\"name\":\"launch\",\"cat\":\"launch\"}", s->f);
+            sep(s);
+            fprintf(s->f, "{\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64 ",\"pid\":%d,\"tid\":%d,\"ts\":", id, pid, v->tid);
+            put_us(s->f, v->start + (v->end - v->start) / 2);
+            fputs(",\"name\":\"launch\",\"cat\":\"launch\"}", s->f);
+            s->nflows++;
+        }
+    }
+    for (int g = 0; g < G_N; g++)
+        for (size_t k = 0; k < ntracks[g]; k++) {
+            int tid = (g < TL_ROLE_COUNT ? g * 100 : group_tid0[g]) + (int)k;
+            sep(s);
+            fprintf(s->f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s%s", pid,
+                    tid, g < TL_ROLE_COUNT ? tl_role_name((tl_role)g) : group_label[g], k ? " #" : "");
             if (k) fprintf(s->f, "%zu", k + 1);
             fputs("\"}}", s->f);
             sep(s);
             fprintf(s->f, "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
-                    pid, l * 100 + (int)k, l * 100 + (int)k);
+                    pid, tid, tid);
         }
 fail:
-    for (int l = 0; l < TL_ROLE_COUNT; l++) {
-        for (size_t k = 0; k < ntracks[l]; k++) free(tracks[l][k].stack);
-        free(tracks[l]);
+    free(api);
+    for (int g = 0; g < G_N; g++) {
+        for (size_t k = 0; k < ntracks[g]; k++) free(tracks[g][k].stack);
+        free(tracks[g]);
     }
     return st;
 }
@@ -131,8 +274,8 @@ int tl_an_cmd_perfetto(int argc, char **argv)
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
     const tl_optspec spec = {.program = "trilap-analyze perfetto", .usage = "[options] RUN_DIR -o trace.json",
-                             .purpose = "Export GPU activity as Chrome/Perfetto trace JSON (pid = rank, tid = lane, "
-                                        "strictly nested tracks).",
+                             .purpose = "Export GPU activity, host ranges, iterations and launches as "
+                                        "Chrome/Perfetto trace JSON (pid = rank, strictly nested tracks).",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
@@ -148,18 +291,21 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     size_t nr = 0;
     tl_an_out out = {0};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
+    pf_state s = {.all = o.c.iters == NULL, .flags = oo.flags};
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
-    pf_state s = {.f = out.f, .names = names, .all = o.c.iters == NULL};
+    s.f = out.f;
+    s.names = names;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"trilap-analyze perfetto\"},\"traceEvents\":[", out.f);
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, emit_rank, &s, &res, &nr), st, fail);
     fputs("\n]}\n", out.f);
     TL_TRYGOTO(tl_an_out_close(&out, 1), st, fail);
-    printf("# program: trilap-analyze perfetto\n# input: %s\n# ranks: %zu\n# events: %d written to %s (open in "
-           "https://ui.perfetto.dev)\n",
-           pr.positional[0], nr, s.nevents, o.out);
+    printf("# program: trilap-analyze perfetto\n# input: %s\n# ranks: %zu\n# events: %d written to %s (%d launch -> "
+           "kernel flows; open in https://ui.perfetto.dev)\n",
+           pr.positional[0], nr, s.nevents, o.out, s.nflows);
 fail:
     tl_an_out_close(&out, 0);
+    free(s.ev);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);
     free(pr.positional);

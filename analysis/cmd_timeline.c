@@ -16,6 +16,7 @@ typedef struct tl_opts_t {
 
 typedef struct kept {
     int rank;
+    int64_t clock_unc; /* the rank's clock uncertainty against rank 0, ns (0: rank 0 or unmeasured) */
     tl_an_ival v;
 } kept;
 
@@ -60,6 +61,7 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
             s->cap = c;
         }
         s->k[s->n].rank = rk->meta.rank;
+        s->k[s->n].clock_unc = rk->meta.clock_aligned ? rk->meta.clock_unc : 0;
         s->k[s->n].v = *v;
         s->n++;
     }
@@ -131,6 +133,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     tl_state s = {.origin = INT64_MAX, .end = INT64_MIN};
     tl_an_out out = {0};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
+    int no_iters = 0;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
         /* A first, cheap pass over rank 0 finds the iteration count. */
@@ -148,15 +151,19 @@ int tl_an_cmd_timeline(int argc, char **argv)
                 hi = (int64_t)k;
             }
         tl_an_rank_free(&rk);
-        TL_CHECKGOTO(lo >= 0, TL_ERR_INVAL, st, fail, "%s: no iterations recorded (iter is -1 everywhere); give "
-                     "--iters", pr.positional[0]);
-        int64_t mid = lo + (hi - lo + 1 - o.count) / 2;
-        oo.iter_lo = mid > lo ? mid : lo;
-        oo.iter_hi = oo.iter_lo + o.count - 1 < hi ? oo.iter_lo + o.count - 1 : hi;
+        if (lo >= 0) {
+            int64_t mid = lo + (hi - lo + 1 - o.count) / 2;
+            oo.iter_lo = mid > lo ? mid : lo;
+            oo.iter_hi = oo.iter_lo + o.count - 1 < hi ? oo.iter_lo + o.count - 1 : hi;
+        } else {
+            /* a program that marks no iterations (injection, nsys of a
+             * foreign program): the whole window */
+            no_iters = 1;
+        }
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
     TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
-    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us\n");
+    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
     size_t written = 0;
     for (size_t j = 0; j < s.n; j++) {
         const tl_an_ival *v = &s.k[j].v;
@@ -164,7 +171,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         int64_t a = v->start > s.origin ? v->start : s.origin, b = v->end < s.end ? v->end : s.end;
         written++;
         int lp = lane_pos(v->lane);
-        const char *nm = tl_an_names_get(names, v->name);
+        const char *nm = tl_an_names_short(names, v->name);
         fprintf(out.f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
                 lane_label[lp], tl_role_name((tl_role)v->lane), tl_cat_name((tl_cat)v->cat),
                 tl_an_group_name(v->group), v->group);
@@ -174,15 +181,25 @@ int tl_an_cmd_timeline(int argc, char **argv)
         }
         int64_t ws = work_start(&s, j);
         ws = ws < a ? a : ws > b ? b : ws;
-        fprintf(out.f, "\",%.3f,%.3f,%d,%.3f\n", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3, v->iter,
-                (double)(ws - s.origin) / 1e3);
+        fprintf(out.f, "\",%.3f,%.3f,%d,%.3f,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3,
+                v->iter, (double)(ws - s.origin) / 1e3, (double)s.k[j].clock_unc / 1e3);
+        for (const char *p = tl_an_names_full(names, v->name); *p; p++) {
+            if (*p == '"') fputc('"', out.f);
+            fputc(*p == '\n' ? ' ' : *p, out.f);
+        }
+        fputs("\"\n", out.f);
     }
     TL_TRYGOTO(tl_an_out_close(&out, 1), st, fail);
-    printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %lld:%lld\n# ranks: %zu\n"
+    if (no_iters)
+        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: none recorded (iter -1 everywhere): "
+               "the whole window\n# ranks: %zu\n", pr.positional[0], nr);
+    else
+        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %lld:%lld\n# ranks: %zu\n", pr.positional[0],
+               (long long)oo.iter_lo, (long long)oo.iter_hi, nr);
+    printf(
            "# span: %.1f us, the selection on the first rank; every rank drawn over it, activity clipped\n"
            "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",
-           pr.positional[0], (long long)oo.iter_lo, (long long)oo.iter_hi, nr, (double)(s.end - s.origin) / 1e3,
-           written, o.out);
+           (double)(s.end - s.origin) / 1e3, written, o.out);
 fail:
     tl_an_out_close(&out, 0);
     free(s.k);

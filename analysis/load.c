@@ -29,13 +29,48 @@ static tl_status meta_i64(const tl_trace_reader *rd, const char *path, const cha
     return TL_OK;
 }
 
+/* A time of the rank's clock on rank 0's: minus the offset at that time. */
+static int64_t to_ref(const tl_an_meta *m, int64_t t)
+{
+    double drift = m->clock_drift_ppb * 1e-9 * (double)(t - m->clock_at);
+    return t - m->clock_offset - (int64_t)(drift < 0 ? drift - 0.5 : drift + 0.5);
+}
+
+static tl_status clock_meta(const tl_trace_reader *rd, const char *path, int flags, tl_an_meta *meta)
+{
+    const char *s = tl_trace_reader_meta(rd, "clock_sync");
+    snprintf(meta->clock_sync, sizeof meta->clock_sync, "%s", s ? s : "none");
+    int f_off = 0, f_at = 0, f_unc = 0;
+    TL_TRY(meta_i64(rd, path, "clock_offset_ns", &meta->clock_offset, &f_off));
+    TL_TRY(meta_i64(rd, path, "clock_offset_at_ns", &meta->clock_at, &f_at));
+    TL_TRY(meta_i64(rd, path, "clock_uncertainty_ns", &meta->clock_unc, &f_unc));
+    TL_CHECK(!f_unc || meta->clock_unc >= 0, TL_ERR_PARSE, "%s: clock_uncertainty_ns %lld is negative", path,
+             (long long)meta->clock_unc);
+    const char *d = tl_trace_reader_meta(rd, "clock_drift_ppb");
+    meta->clock_drift_ppb = 0;
+    if (d) {
+        char *end = NULL;
+        errno = 0;
+        meta->clock_drift_ppb = strtod(d, &end);
+        TL_CHECK(errno == 0 && end != d && *end == '\0' && meta->clock_drift_ppb > -1e8 && meta->clock_drift_ppb < 1e8,
+                 TL_ERR_PARSE, "%s: metadata clock_drift_ppb='%s' is not a drift in ppb", path, d);
+    }
+    TL_CHECK(f_off == f_at, TL_ERR_PARSE, "%s: clock_offset_ns and clock_offset_at_ns come together", path);
+    meta->clock_aligned = f_off && !(flags & TL_AN_RAW_CLOCK);
+    if (!meta->clock_aligned) meta->clock_offset = meta->clock_at = 0, meta->clock_drift_ppb = 0;
+    return TL_OK;
+}
+
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
     tl_status st = TL_OK;
+    char nfile[1024];
+    int nrank = 0;
+    if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank)) return tl_an_nsys_scan(nfile, nrank, cb, user, meta, NULL);
     tl_trace_reader *rd = NULL;
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
-    TL_TRYGOTO(tl_trace_reader_open(&rd, path, flags), st, fail);
+    TL_TRYGOTO(tl_trace_reader_open(&rd, path, flags & TL_TRACE_ACCEPT_INCOMPLETE), st, fail);
     int found = 0, fw0 = 0, fw1 = 0;
     int64_t x = 0;
     meta->rank = meta->nranks = meta->device = -1;
@@ -43,8 +78,13 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     if (found) meta->rank = (int)x;
     TL_TRYGOTO(meta_i64(rd, path, "nranks", &x, &found), st, fail);
     if (found) meta->nranks = (int)x;
-    TL_TRYGOTO(meta_i64(rd, path, "device", &x, &found), st, fail);
-    if (found) meta->device = (int)x;
+    /* device=all: the injection library traces every device of its process;
+     * the rank's device is then the first device of its GPU records */
+    const char *dv = tl_trace_reader_meta(rd, "device");
+    if (!dv || strcmp(dv, "all") != 0) {
+        TL_TRYGOTO(meta_i64(rd, path, "device", &x, &found), st, fail);
+        if (found) meta->device = (int)x;
+    }
     TL_TRYGOTO(meta_i64(rd, path, "dropped", &meta->dropped, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &meta->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &meta->w1, &fw1), st, fail);
@@ -55,6 +95,11 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     s = tl_trace_reader_meta(rd, "complete");
     meta->complete = !s || strcmp(s, "no") != 0;
     meta->window_from_meta = fw0 && fw1;
+    TL_TRYGOTO(clock_meta(rd, path, flags, meta), st, fail);
+    if (meta->clock_aligned) {
+        if (fw0) meta->w0 = to_ref(meta, meta->w0);
+        if (fw1) meta->w1 = to_ref(meta, meta->w1);
+    }
     TL_CHECKGOTO(!meta->window_from_meta || meta->w1 >= meta->w0, TL_ERR_PARSE, st, fail,
                  "%s: window_end_ns %" PRId64 " before window_start_ns %" PRId64, path, meta->w1, meta->w0);
     int64_t first = INT64_MAX, last = INT64_MIN, afirst = INT64_MAX, alast = INT64_MIN;
@@ -65,6 +110,10 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
         if (!got) break;
         if (meta->rank < 0) meta->rank = rec.rank;
         if (meta->device < 0 && rec.device >= 0) meta->device = rec.device;
+        if (meta->clock_aligned) {
+            rec.start_ns = to_ref(meta, rec.start_ns);
+            rec.end_ns = to_ref(meta, rec.end_ns);
+        }
         if (rec.start_ns < afirst) afirst = rec.start_ns;
         if (rec.end_ns > alast) alast = rec.end_ns;
         if (is_gpu_activity(&rec)) {
@@ -100,6 +149,24 @@ tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
 {
     *files = NULL;
     *nfiles = 0;
+    if (tl_an_is_nsys(dir)) {
+        int nr = 0;
+        TL_TRY(tl_an_nsys_ranks(dir, &nr));
+        char **f = calloc((size_t)nr, sizeof *f);
+        TL_CHECK(f, TL_ERR_NOMEM, "%d ranks", nr);
+        for (int r = 0; r < nr; r++) {
+            size_t len = strlen(dir) + 16;
+            f[r] = malloc(len);
+            if (!f[r]) {
+                tl_an_run_files_free(&f, (size_t)r);
+                return TL_FAIL(TL_ERR_NOMEM, "path");
+            }
+            snprintf(f[r], len, "%s#%d", dir, r);
+        }
+        *files = f;
+        *nfiles = (size_t)nr;
+        return TL_OK;
+    }
     DIR *d = opendir(dir);
     if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run directory: %s", dir, strerror(errno));
     tl_status st = TL_OK;
@@ -200,8 +267,8 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     v->lane = (uint8_t)r->lane;
     v->cat = (uint8_t)r->cat;
     v->kind = (uint8_t)r->kind;
-    v->group = (uint8_t)tl_an_group_of(r->kind, r->cat, r->name ? r->name : "");
     TL_TRY(tl_an_names_intern(ls->names, r->name ? r->name : "", &v->name));
+    v->group = (uint8_t)tl_an_names_group(ls->names, v->name, r->kind, r->cat);
     size_t s = 0;
     while (s < rk->nstreams && rk->streams[s] != r->stream) s++;
     if (s == rk->nstreams) {

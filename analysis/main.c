@@ -17,13 +17,14 @@ static const struct {
     {"timeline", tl_an_cmd_timeline, "gnuplot-ready timeline rows of a few iterations (RUN_DIR -o FILE.csv)"},
     {"perfetto", tl_an_cmd_perfetto, "Chrome/Perfetto trace JSON (RUN_DIR -o trace.json)"},
     {"compare", tl_an_cmd_compare, "two runs or results files side by side (A B)"},
+    {"import", tl_an_cmd_import, "an Nsight Systems sqlite export as trilap trace files (FILE.sqlite -o DIR)"},
     {"sweep", tl_an_cmd_sweep, "microbenchmark results per size: median/min/max per variant, ideal bound"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: trilap-analyze COMMAND [options] ARGS...\n"
-                 "Analyse trilap traces (run directories holding trace.rank<R>.csv) and results CSV files.\n\n"
+                 "Analyse trilap traces (run directories holding trace.rank<R>.csv, or Nsight Systems sqlite exports) and results CSV files.\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].what);
     fprintf(out, "\n`trilap-analyze COMMAND --help` lists the options of one command; metrics are defined in "

@@ -1,12 +1,17 @@
 MODULES += analysis
-analysis_C := analysis/sweep.c analysis/names.c analysis/load.c analysis/table.c analysis/run.c \
+analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/load.c analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c
+  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
+# __cxa_demangle (analysis/demangle.c) is libstdc++'s; sqlite3 reads nsys
+# exports (analysis/nsys.c; TL_HAVE_SQLITE until config.h has it)
+TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS)
+EXTRA_CFLAGS_analysis_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
+trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots
 TEST_HELPERS += helper_synth_trace
@@ -14,6 +19,9 @@ helper_synth_trace_DEPS := probes runtime
 test_analysis_DEPS := analysis probes runtime
 test_analysis_cli_DEPS := analysis probes runtime
 test_plots_DEPS := analysis probes runtime
+test_analysis_LDLIBS += $(TL_AN_LDLIBS)
+test_analysis_cli_LDLIBS += $(TL_AN_LDLIBS)
+test_plots_LDLIBS += $(TL_AN_LDLIBS)
 
 # `make demo`: the three-stream microbenchmark traced on every visible GPU
 # (or the committed H200 traces without a GPU), analysed and plotted.
@@ -25,3 +33,34 @@ demo: $(BIN)/trilap-analyze $(if $(filter trilap-bench,$(PROGRAMS)),$(BIN)/trila
 PLOTS_OUT ?= plots/out
 plots: $(BIN)/trilap-analyze
 	TL_BIN=$(BIN) scripts/render-plots.sh --results results --out $(PLOTS_OUT)
+
+# Nsight Systems exports: the kern_sum cross-check on real H200 exports
+HOST_TESTS += test_nsys
+test_nsys_DEPS := analysis probes runtime
+test_nsys_LDLIBS += $(TL_AN_LDLIBS)
+EXTRA_CFLAGS_tests_test_nsys.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
+$(BUILD)/tests/test_nsys: $(BIN)/trilap-analyze
+
+# clock alignment across ranks (probes/clock_align.c): host-only ranks with
+# an artificial skew, aligned back by trilap-analyze
+HOST_TESTS += test_clock_align
+test_clock_align_DEPS := analysis probes runtime
+test_clock_align_LDLIBS += $(TL_AN_LDLIBS)
+TEST_HELPERS += helper_clock_skew
+helper_clock_skew_DEPS := probes runtime
+$(BUILD)/tests/test_clock_align: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze
+
+# Perfetto export loaded back and every event checked
+HOST_TESTS += test_perfetto
+test_perfetto_DEPS := analysis probes runtime
+test_perfetto_LDLIBS += $(TL_AN_LDLIBS)
+EXTRA_CFLAGS_tests_test_perfetto.c := -DTL_HAVE_SQLITE=$(HAVE_SQLITE)
+$(BUILD)/tests/test_perfetto: $(BUILD)/tests/helper_clock_skew $(BIN)/trilap-analyze
+
+# the GPU injection test runs trilap-analyze on what the injection wrote
+$(BUILD)/tests/test_gpu_probes: $(BIN)/trilap-analyze
+
+# the injection traces of PyTorch and CuPy (results/foreign-h200) analysed
+HOST_TESTS += test_foreign
+test_foreign_DEPS := runtime
+$(BUILD)/tests/test_foreign: $(BIN)/trilap-analyze

@@ -6,12 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct name_info {
+    char *full, *short_; /* demangled, and shortened the way Nsight Systems does */
+    uint8_t family;      /* tl_an_group of the name as a compute kernel */
+} name_info;
+
 struct tl_an_names {
     char **str;
+    name_info *info;
     size_t n, cap;
     uint32_t *slot; /* open addressing: id + 1, 0 empty */
     size_t nslot;
 };
+
+static tl_an_group family_of(const char *full);
 
 static uint64_t hash_str(const char *s)
 {
@@ -38,8 +46,13 @@ void tl_an_names_destroy(tl_an_names **pn)
 {
     if (!pn || !*pn) return;
     tl_an_names *n = *pn;
-    for (size_t i = 0; i < n->n; i++) free(n->str[i]);
+    for (size_t i = 0; i < n->n; i++) {
+        free(n->str[i]);
+        free(n->info[i].full);
+        free(n->info[i].short_);
+    }
     free(n->str);
+    free(n->info);
     free(n->slot);
     free(n);
     *pn = NULL;
@@ -77,10 +90,29 @@ tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
         char **str = realloc(n->str, cap * sizeof *str);
         TL_CHECK(str, TL_ERR_NOMEM, "%zu names", cap);
         n->str = str;
+        name_info *info = realloc(n->info, cap * sizeof *info);
+        TL_CHECK(info, TL_ERR_NOMEM, "%zu names", cap);
+        n->info = info;
         n->cap = cap;
     }
+    /* once per distinct name: demangling costs microseconds, a trace
+     * repeats a few names millions of times */
+    name_info ni = {0};
+    char sh[1024];
+    TL_TRY(tl_an_demangle(s, &ni.full));
+    /* only a demangled C++ name is shortened: "memcpy HtoD" stays whole */
+    if (strcmp(ni.full, s) != 0) tl_an_short_name(ni.full, sh, sizeof sh);
+    else snprintf(sh, sizeof sh, "%s", s);
+    ni.short_ = strdup(sh);
     n->str[n->n] = strdup(s);
-    TL_CHECK(n->str[n->n], TL_ERR_NOMEM, "name of %zu bytes", strlen(s));
+    if (!n->str[n->n] || !ni.short_) {
+        free(n->str[n->n]);
+        free(ni.full);
+        free(ni.short_);
+        return TL_FAIL(TL_ERR_NOMEM, "name of %zu bytes", strlen(s));
+    }
+    ni.family = (uint8_t)family_of(ni.full);
+    n->info[n->n] = ni;
     n->slot[h] = (uint32_t)n->n + 1;
     *id = (uint32_t)n->n++;
     if (2 * n->n > n->nslot) TL_TRY(rehash(n));
@@ -89,28 +121,56 @@ tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
 
 const char *tl_an_names_get(const tl_an_names *n, uint32_t id) { return id < n->n ? n->str[id] : "?"; }
 size_t tl_an_names_count(const tl_an_names *n) { return n->n; }
+const char *tl_an_names_full(const tl_an_names *n, uint32_t id) { return id < n->n ? n->info[id].full : "?"; }
+const char *tl_an_names_short(const tl_an_names *n, uint32_t id) { return id < n->n ? n->info[id].short_ : "?"; }
+
 
 static const char *const group_names[TL_AN_G_COUNT] = {
     [TL_AN_G_SPMV] = "spmv",          [TL_AN_G_FUSED] = "fused-update", [TL_AN_G_DOT] = "dot",
     [TL_AN_G_PRECOND] = "precond",    [TL_AN_G_PACK] = "pack-unpack",   [TL_AN_G_AXPY] = "axpy",
     [TL_AN_G_ALLREDUCE] = "nccl-allreduce", [TL_AN_G_COLL] = "nccl-coll-other",
     [TL_AN_G_P2P] = "nccl-sendrecv",  [TL_AN_G_MEMCPY] = "memcpy",      [TL_AN_G_MEMSET] = "memset",
-    [TL_AN_G_OTHER] = "other",
+    [TL_AN_G_COMPUTE] = "compute",    [TL_AN_G_GEMM] = "gemm",          [TL_AN_G_CUTLASS] = "cutlass",
+    [TL_AN_G_SPARSE] = "cusparse",    [TL_AN_G_DNN] = "cudnn",          [TL_AN_G_ELEMENTWISE] = "elementwise",
+    [TL_AN_G_REDUCTION] = "reduction",
 };
 
 const char *tl_an_group_name(tl_an_group g) { return g < TL_AN_G_COUNT ? group_names[g] : "?"; }
 
-/* First match wins, in this order (documented in analysis/README.md). */
+/* trilap's own kernels (short name tl_...): first match wins, in this order,
+ * on the short name (documented in analysis/README.md). */
 static const struct {
     tl_an_group g;
     const char *needles[6];
-} name_rules[] = {
-    {TL_AN_G_SPMV, {"spmv", "csrmv", "cusparse", "spmm"}},
+} own_rules[] = {
+    {TL_AN_G_SPMV, {"spmv", "csrmv", "spmm"}},
     {TL_AN_G_PRECOND, {"jacobi", "precond"}},
     {TL_AN_G_PACK, {"unpack", "pack", "gather", "scatter", "halo"}},
     {TL_AN_G_FUSED, {"fused", "update"}},
     {TL_AN_G_DOT, {"dot", "reduc", "nrm2", "norm"}},
     {TL_AN_G_AXPY, {"axpy", "axpby"}},
+};
+
+/* Library kernels by their exact short name (the function name without
+ * scope, template arguments and parameters). */
+static const struct {
+    tl_an_group g;
+    const char *names[16];
+} short_rules[] = {
+    /* PyTorch ATen elementwise launchers (at::native), incl. its random-number kernels */
+    {TL_AN_G_ELEMENTWISE,
+     {"vectorized_elementwise_kernel", "unrolled_elementwise_kernel", "elementwise_kernel",
+      "elementwise_kernel_with_index", "index_elementwise_kernel", "vectorized_templated_elementwise_kernel",
+      "distribution_elementwise_grid_stride_kernel", "distribution_nullary_kernel"}},
+    /* PyTorch reductions and normalisations */
+    {TL_AN_G_REDUCTION,
+     {"reduce_kernel", "softmax_warp_forward", "softmax_warp_backward", "cunn_SoftMaxForward",
+      "cunn_SoftMaxBackward", "cunn_SoftMaxForwardSmem", "vectorized_layer_norm_kernel", "layer_norm_kernel",
+      "RowwiseMomentsCUDAKernel", "batch_norm_collect_statistics_kernel", "DeviceReduceKernel",
+      "DeviceReduceSingleTileKernel", "DeviceSegmentedReduceKernel"}},
+    /* cuBLAS kernels without a library namespace */
+    {TL_AN_G_GEMM, {"gemv2T_kernel_val", "gemv2N_kernel", "gemvNSP_kernel", "gemmk1_kernel",
+                    "splitKreduce_kernel", "gemmSN_TN_kernel", "gemmSN_NN_kernel"}},
 };
 
 static int contains_ci(const char *hay, const char *needle)
@@ -124,14 +184,80 @@ static int contains_ci(const char *hay, const char *needle)
     return 0;
 }
 
-tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name)
+static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+/* cuBLAS / cuBLASLt / cuDNN SASS kernels: sm90_xmma_gemm_..., ampere_sgemm_...,
+ * volta_h884gemm_... (an architecture prefix and "gemm" in the name). */
+static int arch_gemm(const char *s)
 {
+    static const char *const arch[] = {"sm", "ampere_", "volta_", "turing_", "maxwell_", "hopper_", "blackwell_"};
+    for (size_t k = 0; k < sizeof arch / sizeof arch[0]; k++)
+        if (starts(s, arch[k])) {
+            const char *p = s + strlen(arch[k]);
+            if (k == 0) {
+                if (!isdigit((unsigned char)*p)) return 0;
+                while (isdigit((unsigned char)*p)) p++;
+                if (*p != '_') return 0;
+            }
+            return strstr(p, "gemm") != NULL || strstr(p, "Gemm") != NULL;
+        }
+    return 0;
+}
+
+/* The family of a compute kernel from its demangled full name. */
+static tl_an_group family_of(const char *full)
+{
+    char q[4096], sh[1024];
+    tl_an_qualified_name(full, q, sizeof q);
+    tl_an_short_name(full, sh, sizeof sh);
+    if (starts(sh, "tl_")) {
+        for (size_t r = 0; r < sizeof own_rules / sizeof own_rules[0]; r++)
+            for (size_t k = 0; k < 6 && own_rules[r].needles[k]; k++)
+                if (contains_ci(sh, own_rules[r].needles[k])) return own_rules[r].g;
+        return TL_AN_G_COMPUTE;
+    }
+    if (starts(q, "cusparse::") || starts(sh, "cusparse")) return TL_AN_G_SPARSE;
+    if (starts(q, "cudnn::") || starts(sh, "cudnn")) return TL_AN_G_DNN;
+    if (starts(sh, "nvjet_") || arch_gemm(sh) || starts(q, "cublasLt::") || starts(q, "cublas::")) return TL_AN_G_GEMM;
+    if (starts(q, "cutlass::") || starts(sh, "cutlass")) {
+        /* cutlass::Kernel<cutlass_80_simt_sgemm_...>: the operator type names the GEMM */
+        const char *lt = strchr(full, '<');
+        return lt && (strstr(lt, "gemm") || strstr(lt, "Gemm")) ? TL_AN_G_GEMM : TL_AN_G_CUTLASS;
+    }
+    for (size_t r = 0; r < sizeof short_rules / sizeof short_rules[0]; r++)
+        for (size_t k = 0; k < 16 && short_rules[r].names[k]; k++)
+            if (!strcmp(sh, short_rules[r].names[k])) return short_rules[r].g;
+    return TL_AN_G_COMPUTE;
+}
+
+static tl_an_group group_by_cat(tl_kind kind, tl_cat cat, const char *name, int *family)
+{
+    *family = 0;
     if (kind == TL_KIND_MEMCPY || cat == TL_CAT_MEMCPY) return TL_AN_G_MEMCPY;
     if (kind == TL_KIND_MEMSET || cat == TL_CAT_MEMSET) return TL_AN_G_MEMSET;
     if (cat == TL_CAT_P2P) return TL_AN_G_P2P;
-    if (cat == TL_CAT_COLL) return contains_ci(name, "allreduce") ? TL_AN_G_ALLREDUCE : TL_AN_G_COLL;
-    for (size_t r = 0; r < sizeof name_rules / sizeof name_rules[0]; r++)
-        for (size_t k = 0; k < 6 && name_rules[r].needles[k]; k++)
-            if (contains_ci(name, name_rules[r].needles[k])) return name_rules[r].g;
-    return TL_AN_G_OTHER;
+    if (cat == TL_CAT_COLL) return tl_trace_nccl_kernel(name) != TL_NCCL_NONE && contains_ci(name, "allreduce")
+                                       ? TL_AN_G_ALLREDUCE
+                                       : TL_AN_G_COLL;
+    *family = 1;
+    return TL_AN_G_COMPUTE;
+}
+
+tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name)
+{
+    int family = 0;
+    tl_an_group g = group_by_cat(kind, cat, name, &family);
+    if (!family) return g;
+    char *full = NULL;
+    if (tl_an_demangle(name, &full) != TL_OK) return TL_AN_G_COMPUTE;
+    g = family_of(full);
+    free(full);
+    return g;
+}
+
+tl_an_group tl_an_names_group(const tl_an_names *n, uint32_t id, tl_kind kind, tl_cat cat)
+{
+    int family = 0;
+    tl_an_group g = group_by_cat(kind, cat, tl_an_names_get(n, id), &family);
+    return family && id < n->n ? (tl_an_group)n->info[id].family : g;
 }

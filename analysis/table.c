@@ -130,21 +130,48 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
     return c ? c : "-";
 }
 
+/* Text columns wider than this are cut in the printed table (the CSV keeps
+ * every character) and the footer says so: a C++ kernel name can run to
+ * hundreds of characters. */
+enum { MAX_TEXT_W = 60 };
+
+static void put_cell(FILE *out, const col *c, size_t w, const char *s)
+{
+    size_t len = strlen(s);
+    if (c->text && len > w) {
+        fprintf(out, " %.*s...", (int)(w - 3), s);
+        return;
+    }
+    fprintf(out, c->text ? " %-*s" : " %*s", (int)w, s);
+}
+
 void tl_an_table_print(const tl_an_table *t, FILE *out)
 {
     if (t->title[0]) fprintf(out, "# table: %s\n", t->title);
     for (size_t i = 0; i < t->nmeta; i++) fprintf(out, "# %s\n", t->meta[i]);
     size_t *w = calloc(t->ncols ? t->ncols : 1, sizeof *w);
     if (!w) return;
+    size_t *ncut = calloc(t->ncols ? t->ncols : 1, sizeof *ncut);
+    if (!ncut) {
+        free(w);
+        return;
+    }
     for (size_t j = 0; j < t->ncols; j++) {
         w[j] = strlen(t->cols[j].name);
         if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
-        for (size_t i = 0; i < t->nrows; i++)
-            if (strlen(cell(t, i, j)) > w[j]) w[j] = strlen(cell(t, i, j));
+        for (size_t i = 0; i < t->nrows; i++) {
+            size_t len = strlen(cell(t, i, j));
+            if (t->cols[j].text && len > MAX_TEXT_W) {
+                ncut[j]++;
+                len = MAX_TEXT_W;
+            }
+            if (len > w[j]) w[j] = len;
+        }
     }
     for (int row = 0; row < 2; row++) {
         fputc('#', out);
         for (size_t j = 0; j < t->ncols; j++) {
+            if (t->cols[j].text == 2) continue;
             const char *s = row == 0 ? t->cols[j].name : (t->cols[j].unit[0] ? t->cols[j].unit : "-");
             fprintf(out, t->cols[j].text ? " %-*s" : " %*s", (int)w[j], s);
         }
@@ -153,10 +180,15 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
     for (size_t i = 0; i < t->nrows; i++) {
         fputc(' ', out);
         for (size_t j = 0; j < t->ncols; j++)
-            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", (int)w[j], cell(t, i, j));
+            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], cell(t, i, j));
         fputc('\n', out);
     }
     fprintf(out, "# %zu rows\n", t->nrows);
+    for (size_t j = 0; j < t->ncols; j++)
+        if (ncut[j] && t->cols[j].text != 2)
+            fprintf(out, "# column %s: %zu cell%s cut to %d characters (\"...\"); the CSV (--csv) has them whole\n",
+                    t->cols[j].name, ncut[j], ncut[j] == 1 ? "" : "s", MAX_TEXT_W);
+    free(ncut);
     free(w);
 }
 

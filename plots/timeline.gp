@@ -52,6 +52,16 @@ do for [i = 1:n] {
 do for [i = 1:n] {
     f = word(files, i)
     set autoscale xy  # stats honours the ranges of the previous panel
+    # a rank put on rank 0's clock (traces of several nodes): its
+    # uncertainty, drawn below as a shaded band of +-U at the start and a
+    # note by its rows (older timeline files have no clock_unc_us column)
+    array unc[nranks]
+    do for [r = 1:nranks] { unc[r] = 0 }
+    hdr = system("head -n 1 '" . f . "'")
+    do for [r = 1:(strstrt(hdr, "clock_unc_us") ? nranks - 1 : 0)] {
+        stats f using (int(column("row")) / 4 == r ? column("clock_unc_us") : 0) nooutput
+        unc[r + 1] = STATS_max
+    }
     set yrange [4 * nranks - (has_other ? 0.5 : 1.4) : -0.6]
     set xrange [0 : tall * 1.02]
     tfont = sprintf(",%d", fontsize + 2)
@@ -70,6 +80,14 @@ do for [i = 1:n] {
     unset key
     unset object
     unset label
+    do for [r = 1:nranks - 1] {
+        u = unc[r + 1]
+        if (u > 0) {
+            set object 200 + r rect from first -u, first 4 * r - 0.45 to first u, first 4 * r + 2.45 \
+                fc rgb "#f4a582" fs transparent solid 0.5 noborder behind
+            set label 200 + r sprintf("clock +-%.2f µs", u) at graph 1, first 4 * r - 0.3 right font ",9" tc rgb "#b2182b" front
+        }
+    }
     if (i == 1) {
         # the legend: one strip across the figure (a key would wrap inside a panel)
         step = 200.0 / width

@@ -22,8 +22,8 @@ enum {
 };
 
 
-static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
-                                     int infer)
+static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                      int infer)
 {
     TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
     TL_CHECK(cfg->outdir && *cfg->outdir, TL_ERR_INVAL, "probes need an output folder");
@@ -70,6 +70,19 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
 fail:
     tl_probe_host_fini(p);
     free(p);
+    return st;
+}
+
+/* Collective over the ranks (every rank creates its probes): the ranks agree
+ * that all made them, then measure their clock offsets to rank 0
+ * (clock_align.c); a rank whose create failed still takes part in the
+ * agreement, so nobody waits for it. */
+static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, int device,
+                                     int infer)
+{
+    tl_status st = tl_probes_create_one(ctx, cfg, device, infer);
+    if (ctx && tl_clock_align_start(ctx, st == TL_OK ? &ctx->probes->clock : NULL) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 failed; this trace keeps its own clock");
     return st;
 }
 
@@ -305,6 +318,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
                    p->streams[j].id == p->streams[i].id;
         if (!dup) TL_TRYGOTO(tl_trace_writer_meta(w, key, val), st, fail);
     }
+    TL_TRYGOTO(tl_clock_align_meta(&p->clock, w), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "complete", complete ? "yes" : "no"), st, fail);
     for (size_t i = 0; i < n; i++)
         TL_TRYGOTO(tl_trace_writer_record(w, &all[i]), st, fail);
@@ -334,6 +348,9 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
         tl_probe_nvtx_only_destroy(p);
         return TL_OK;
     }
+    /* the second offset, for the drift (collective, where create was) */
+    if (tl_clock_align_stop(ctx, &p->clock) != TL_OK)
+        tl_log("probes: clock alignment to rank 0 at stop failed; no drift measured");
     tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
     int64_t now = tl_clock_ns();
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)

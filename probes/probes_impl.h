@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probes/clock_align.h"
 #include "probes/probes.h"
 #include "runtime/clock.h" /* the trace clock */
 
@@ -85,6 +86,8 @@ struct tl_probes {
 
     tl_probe_streamreg streams[TL_PROBE_MAX_STREAMS];
     int nstreams;
+
+    tl_clock_align clock; /* offset to rank 0's clock at start and stop (clock_align.c) */
 
     void *nvtx_domain; /* nvtxDomainHandle_t, NULL without NVTX */
     tl_cupti_status cupti;

@@ -120,6 +120,17 @@ tl_nccl_kind tl_trace_nccl_kernel(const char *name)
         tl_nccl_kind kind = tl_nccl_op_at(p + 4, 1);
         if (kind != TL_NCCL_NONE) return kind;
     }
+    /* NCCL's one-rank reduce (src/device/onerank.cu, 2.12+): a 1-rank
+     * communicator's ncclAvg/PreMulSum allreduce runs as
+     * oneRankReduce<FuncPreMulSum<T>>, in an anonymous namespace, so the
+     * mangled name has it with its length: "13oneRankReduceI..." */
+    for (const char *p = strstr(name, "oneRankReduce"); p; p = strstr(p + 1, "oneRankReduce")) {
+        char next = p[13];
+        int mangled = p - name >= 2 && p[-2] == '1' && p[-1] == '3';
+        int plain = p == name || (p - name >= 2 && p[-2] == ':' && p[-1] == ':');
+        if ((mangled && next == 'I') || (plain && (next == '<' || next == '(' || next == '\0')))
+            return TL_NCCL_COLL;
+    }
     return TL_NCCL_NONE;
 }
 

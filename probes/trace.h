@@ -52,7 +52,9 @@ tl_cat tl_trace_classify_kernel(const char *name);
  * (ncclDevKernel_Generic, _Generic_1/_2/_4) for grouped or mixed work, whose
  * operation the name does not tell; tl_trace_classify_kernel counts it as
  * coll, tl_trace_classify_kernel_lane as p2p on a p2p lane, coll elsewhere.
- * An NCCL kernel with an operation not listed above counts as coll. */
+ * An NCCL kernel with an operation not listed above counts as coll, and
+ * so does NCCL's one-rank reduce kernel (oneRankReduce<...>, the ncclAvg
+ * allreduce of a 1-rank communicator). */
 typedef enum { TL_NCCL_NONE = 0, TL_NCCL_P2P, TL_NCCL_COLL, TL_NCCL_GENERIC } tl_nccl_kind;
 tl_nccl_kind tl_trace_nccl_kernel(const char *name);
 tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane);

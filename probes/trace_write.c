@@ -3,6 +3,7 @@
  * to a temporary file beside the target, renamed into place on commit, so a
  * reader never sees half a trace. */
 #include "probes/trace.h"
+#include "probes/clock_align.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@ struct tl_trace_writer {
     char *path, *tmp;
     int header_done;
     long long nrecords;
+    int64_t skew; /* test only: TRILAP_TEST_CLOCK_SKEW of the file's rank (probes/clock_align.h) */
 };
 
 tl_status tl_trace_writer_open(tl_trace_writer **out, const char *path)
@@ -79,6 +81,11 @@ tl_status tl_trace_writer_meta(tl_trace_writer *w, const char *key, const char *
              key ? key : "(null)");
     TL_CHECK(tl_meta_key_ok(key), TL_ERR_INVAL, "%s: bad metadata key '%s' (letters, digits, _-.)",
              w->path, key ? key : "(null)");
+    if (!strcmp(key, "rank") && value) w->skew = tl_clock_test_skew(atoi(value));
+    if (w->skew && value && (!strcmp(key, "window_start_ns") || !strcmp(key, "window_end_ns"))) {
+        fprintf(w->f, "# %s=%lld\n", key, strtoll(value, NULL, 10) + (long long)w->skew);
+        return TL_OK;
+    }
     fprintf(w->f, "# %s=", key);
     /* One line per key: a newline in a value (an argument, say) becomes a space. */
     for (const char *v = value ? value : ""; *v; v++)
@@ -119,8 +126,8 @@ tl_status tl_trace_writer_record(tl_trace_writer *w, const tl_trace_record *r)
     fprintf(w->f, "%" PRId32 ",%" PRId32 ",%" PRIu64 ",%s,%s,%s,", r->rank, r->device, r->stream,
             tl_role_name(r->lane), tl_cat_name(r->cat), tl_kind_name(r->kind));
     tl_write_name(w->f, r->name);
-    fprintf(w->f, ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 "\n", r->start_ns,
-            r->end_ns, r->corr, r->bytes, r->iter);
+    fprintf(w->f, ",%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRId64 ",%" PRId64 "\n", r->start_ns + w->skew,
+            r->end_ns + w->skew, r->corr, r->bytes, r->iter);
     w->nrecords++;
     return TL_OK;
 }

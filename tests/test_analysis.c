@@ -149,18 +149,167 @@ TL_TEST(union_segments)
 
 TL_TEST(categories)
 {
-    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "cusparse::csrmv_v3_kernel"), TL_AN_G_SPMV);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "_ZN8cusparse15csrmv_v3_kernelIidEEviPKi"), TL_AN_G_SPARSE);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_halo_pack_kernel"), TL_AN_G_PACK);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_jacobi_apply"), TL_AN_G_PRECOND);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_pcg_fused_update"), TL_AN_G_FUSED);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "tl_dot_kernel"), TL_AN_G_DOT);
-    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "void tl_daxpy_kernel<double>(long)"), TL_AN_G_AXPY);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "_Z15tl_daxpy_kernelIdEvl"), TL_AN_G_AXPY);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "_Z21tl_bench_daxpy_kernelldPKdPd"), TL_AN_G_AXPY);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COLL, "ncclDevKernel_AllReduce_Sum_f64_RING_LL"), TL_AN_G_ALLREDUCE);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COLL, "ncclKernel_AllGather_RING"), TL_AN_G_COLL);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_P2P, "ncclDevKernel_SendRecv"), TL_AN_G_P2P);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_MEMCPY, TL_CAT_MEMCPY, "memcpy HtoD"), TL_AN_G_MEMCPY);
     TL_ASSERT_EQ(tl_an_group_of(TL_KIND_MEMSET, TL_CAT_MEMSET, "memset"), TL_AN_G_MEMSET);
-    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "mystery"), TL_AN_G_OTHER);
+    TL_ASSERT_EQ(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, "mystery"), TL_AN_G_COMPUTE);
+    /* the kernels of the PyTorch and CuPy programs on the H200 (results/foreign-h200) */
+    static const struct {
+        const char *name;
+        tl_an_group g;
+    } real[] = {
+        {"_ZN7cutlass7Kernel2I43cutlass_80_simt_sgemm_256x128_8x4_nn_align1EEvNT_6ParamsE", TL_AN_G_GEMM},
+        {"nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT", TL_AN_G_GEMM},
+        {"sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1", TL_AN_G_GEMM},
+        {"ampere_sgemm_128x64_nn", TL_AN_G_GEMM},
+        {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_21CUDAFunctorOnSelf_addIfEESt5arrayIPcLm2EEEEviT0_T1_",
+         TL_AN_G_ELEMENTWISE},
+        /* the random-number kernel: "normal" inside its mangled name is no norm reduction */
+        {"_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_0c5b6e8543distribution_elementwise_grid_"
+         "stride_kernelIfLi4EZNS0_9templates4cuda20normal_and_transformIffPNS_17CUDAGeneratorImplEZZZNS4_13normal_"
+         "kernelIS7_EEvRKNS_10TensorBaseEddT_ENKUlvE_clEvENKUlvE0_clEvEUlfE_EEvRNS_18TensorIteratorBaseET1_T2_"
+         "EUlP24curandStatePhilox4_32_10E0_ZNS1_27distribution_nullary_kernelIff6float4S7_SM_SF_EEvSH_SJ_RKT3_T4_"
+         "EUlifE_EEvlNS_15PhiloxCudaStateESI_SJ_",
+         TL_AN_G_ELEMENTWISE},
+        {"_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_functorIfffEclERNS_"
+         "14TensorIteratorEEUlffE_EEjfLi4ELi4EEEEEvT1_",
+         TL_AN_G_REDUCTION},
+        {"_ZN43_GLOBAL__N__b6de9c8c_10_SoftMax_cu_9f978f6320softmax_warp_forwardIfffLi10ELb0ELb0EEEvPT0_PKT_iiiPKbib",
+         TL_AN_G_REDUCTION},
+        {"_ZN3cub43CUB_300102_SM_750_800_860_890_900_1000_12006detail6reduce18DeviceReduceKernelINS2_10policy_hubIfjN4"
+         "cuda3std3__44plusIvEEE10Policy1000EPfjS9_fNS7_8identityEEEvT0_PT3_T1_NS0_13GridEvenShareISH_EET2_T4_",
+         TL_AN_G_REDUCTION},
+        {"_Z13gen_sequencedI17curandStateXORWOWfiXadL_Z21curand_uniform_noargsIS0_EfPT_iEE10rng_configIS0_L14curandOrd"
+         "ering101EEEvS3_PT0_mmT1_",
+         TL_AN_G_COMPUTE},
+        {"scale_add", TL_AN_G_COMPUTE},
+        {"__nv_static_32__b4148644_10_onerank_cu_fdf47990__ZN43_GLOBAL__N__b4148644_10_onerank_cu_fdf4799013oneRank"
+         "ReduceI13FuncPreMulSumIfEEEvPvS3_mmb",
+         TL_AN_G_COMPUTE},
+        {"_ZN5cudnn3cnn5infer21conv2d_grouped_directILi4EEEvv", TL_AN_G_DNN},
+        {"_ZN7cutlass6KernelINS_4conv6kernel22ImplicitConvolutionFwdEEEvv", TL_AN_G_CUTLASS},
+    };
+    for (size_t k = 0; k < sizeof real / sizeof real[0]; k++)
+        TL_ASSERT_MSG(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, real[k].name) == real[k].g, "%s: %s, want %s",
+                      real[k].name, tl_an_group_name(tl_an_group_of(TL_KIND_KERNEL, TL_CAT_COMPUTE, real[k].name)),
+                      tl_an_group_name(real[k].g));
+    /* an interned name gives the same group without demangling again */
+    tl_an_names *n = NULL;
+    uint32_t id;
+    TL_ASSERT_OK(tl_an_names_create(&n));
+    TL_ASSERT_OK(tl_an_names_intern(n, real[0].name, &id));
+    TL_ASSERT_EQ(tl_an_names_group(n, id, TL_KIND_KERNEL, TL_CAT_COMPUTE), TL_AN_G_GEMM);
+    TL_ASSERT_EQ(tl_an_names_group(n, id, TL_KIND_MEMCPY, TL_CAT_MEMCPY), TL_AN_G_MEMCPY);
+    tl_an_names_destroy(&n);
+}
+
+/* Short names equal Nsight Systems' shortName for every kernel of the four
+ * H200 exports (results/foreign-h200; the pairs are the exports' StringIds). */
+TL_TEST(demangle_short_names)
+{
+    static const char *const pairs[][2] = {
+        {"_ZN2at6native29vectorized_elementwise_kernelILi8EZNS0_25bfloat16_copy_kernel_cudaERNS_18TensorIteratorBaseEE"
+         "UlfE_St5arrayIPcLm2EEEEviT0_T1_",
+         "vectorized_elementwise_kernel"},
+        {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_",
+         "vectorized_elementwise_kernel"},
+        {"_ZN7cutlass7Kernel2I43cutlass_80_simt_sgemm_256x128_8x4_nn_align1EEvNT_6ParamsE", "Kernel2"},
+        {"nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT", "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"},
+        {"_ZN2at6native29vectorized_elementwise_kernelILi4EZZZNS0_49_GLOBAL__N__d2ba64fb_16_TensorCompare_cu_71e06f4e"
+         "19launch_clamp_scalarERNS_18TensorIteratorBaseEN3c106ScalarES6_NS0_6detail11ClampLimitsEENKUlvE_clEvENKUlvE5"
+         "_clEvEUlfE_St5arrayIPcLm2EEEEviT0_T1_",
+         "vectorized_elementwise_kernel"},
+        {"_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_functorIfffEclERNS_"
+         "14TensorIteratorEEUlffE_EEjfLi4ELi4EEEEEvT1_",
+         "reduce_kernel"},
+        {"_ZN43_GLOBAL__N__b6de9c8c_10_SoftMax_cu_9f978f6320softmax_warp_forwardIfffLi10ELb0ELb0EEEvPT0_PKT_iiiPKbib",
+         "softmax_warp_forward"},
+        {"__nv_static_32__b4148644_10_onerank_cu_fdf47990__ZN43_GLOBAL__N__b4148644_10_onerank_cu_fdf4799013oneRank"
+         "ReduceI13FuncPreMulSumIfEEEvPvS3_mmb",
+         "oneRankReduce"},
+        {"_Z20generate_seed_pseudoI10rng_configI17curandStateXORWOWL14curandOrdering101EEEvyyyS2_PS1_Pj",
+         "generate_seed_pseudo"},
+        {"_Z13gen_sequencedI17curandStateXORWOWfiXadL_Z21curand_uniform_noargsIS0_EfPT_iEE10rng_configIS0_L14curandOrd"
+         "ering101EEEvS3_PT0_mmT1_",
+         "gen_sequenced"},
+        {"cupy_random_x_mod_1", "cupy_random_x_mod_1"},
+        {"_ZN3cub43CUB_300102_SM_750_800_860_890_900_1000_12006detail6reduce28DeviceReduceSingleTileKernelINS2_10policy_"
+         "hubIfjN4cuda3std3__44plusIvEEE10Policy1000EPfSC_iS9_ffNS7_8identityEEEvT0_T1_T2_T3_T4_T6_",
+         "DeviceReduceSingleTileKernel"},
+        {"_Z20tl_bench_fill_kernelPdl15tl_bench_expect", "tl_bench_fill_kernel"},
+        {"_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE", "ncclDevKernel_SendRecv"},
+        {"_Z19helper_scale_kernelPddm", "helper_scale_kernel"},
+        {"_ZNK3foo3barclEv", "operator()"},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        char *full = NULL, sh[1024];
+        TL_ASSERT_OK(tl_an_demangle(pairs[k][0], &full));
+        tl_an_short_name(full, sh, sizeof sh);
+        TL_ASSERT_MSG(!strcmp(sh, pairs[k][1]), "%s\n  demangled %s\n  short '%s', want '%s'", pairs[k][0], full, sh,
+                      pairs[k][1]);
+        free(full);
+    }
+    char *full = NULL;
+    TL_ASSERT_OK(tl_an_demangle("_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE", &full));
+    TL_ASSERT_STREQ(full, "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)");
+    free(full);
+    TL_ASSERT_OK(tl_an_demangle("_Zbroken", &full)); /* not demanglable: as it is */
+    TL_ASSERT_STREQ(full, "_Zbroken");
+    free(full);
+}
+
+/* text columns are cut at 60 characters when printed, and the table says so;
+ * CSV-only columns are not printed; the CSV keeps everything */
+TL_TEST(table_caps_text_columns)
+{
+    tl_an_table *t = NULL;
+    TL_ASSERT_OK(tl_an_table_create(&t, "caps"));
+    TL_ASSERT_OK(tl_an_table_col(t, "name", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "n", "", 0));
+    TL_ASSERT_OK(tl_an_table_col(t, "full_name", "", 2));
+    char longname[200];
+    memset(longname, 'x', 150);
+    longname[150] = '\0';
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, longname));
+    TL_ASSERT_OK(tl_an_table_int(t, 7));
+    TL_ASSERT_OK(tl_an_table_str(t, "only-in-csv"));
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, "short"));
+    TL_ASSERT_OK(tl_an_table_int(t, 8));
+    TL_ASSERT_OK(tl_an_table_str(t, "also-csv"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_an_table_print(t, f);
+    fclose(f);
+    char want[100];
+    memset(want, 'x', 57);
+    memcpy(want + 57, "... ", 5);
+    TL_ASSERT_MSG(strstr(buf, want), "%s", buf);
+    TL_ASSERT_MSG(!strstr(buf, longname), "%s", buf);
+    TL_ASSERT_MSG(strstr(buf, "# column name: 1 cell cut to 60 characters"), "%s", buf);
+    TL_ASSERT_MSG(!strstr(buf, "only-in-csv") && !strstr(buf, "full_name"), "%s", buf);
+    free(buf);
+    const char *csv = tl_test_path("caps.csv");
+    TL_ASSERT_OK(tl_an_table_write_csv(t, csv));
+    f = fopen(csv, "r");
+    char line[512];
+    TL_ASSERT(fgets(line, sizeof line, f));
+    TL_ASSERT_STREQ(line, "name,n,full_name\n");
+    TL_ASSERT(fgets(line, sizeof line, f));
+    TL_ASSERT(strstr(line, longname) && strstr(line, ",7,only-in-csv"));
+    fclose(f);
+    tl_an_table_destroy(&t);
 }
 
 TL_TEST(names_intern)
@@ -203,4 +352,4 @@ TL_TEST(parse_iters)
 }
 
 TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
-             empty_and_bad_window, union_segments, categories, names_intern, parse_iters)
+             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, names_intern, parse_iters)

@@ -307,11 +307,11 @@ TL_TEST(starvation_is_work_not_peer_wait)
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 0:0 -o %s", bin(), late, tl), 0);
     o = slurp(tl);
-    TL_ASSERT_MSG(strstr(o, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",0.500,7.000,-1,6.000\n"),
+    TL_ASSERT_MSG(strstr(o, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",0.500,7.000,-1,6.000,0.000,\"ncclDevKernel_SendRecv\"\n"),
                   "%s", o);
-    TL_ASSERT_MSG(strstr(o, "1,5,r1 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",6.000,7.000,-1,6.000\n"),
+    TL_ASSERT_MSG(strstr(o, "1,5,r1 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",6.000,7.000,-1,6.000,0.000,\"ncclDevKernel_SendRecv\"\n"),
                   "%s", o);
-    TL_ASSERT_MSG(strstr(o, "\"tl_daxpy_kernel\",0.000,6.000,0,0.000\n"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "\"tl_daxpy_kernel\",0.000,6.000,0,0.000,0.000,\"tl_daxpy_kernel\"\n"), "%s", o);
     free(o);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), slow), 0);
     o = out_of(t, "out");
@@ -554,7 +554,7 @@ TL_TEST(timeline_and_perfetto)
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 1:2 -o %s", bin(), run, tl), 0);
     char *c = slurp(tl);
-    TL_ASSERT(strstr(c, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us\n"));
+    TL_ASSERT(strstr(c, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n"));
     /* window starts at iteration 1 (40 us): outer is clipped in, inner is not */
     TL_ASSERT(strstr(c, "\"straddle\",0.000,30.000,1"));
     TL_ASSERT_MSG(strstr(c, "\"outer\",0.000,10.000,0"), "%s", c);
@@ -562,7 +562,7 @@ TL_TEST(timeline_and_perfetto)
     TL_ASSERT(!strstr(c, "inner"));
     /* one span for all ranks: rank 0's selection, 40..80 us */
     TL_ASSERT_MSG(strstr(c, "1,5,r1 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",5.000,10.000,-1"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "1,4,r1 Compute,compute,compute,other,11,\"late\",20.000,40.000,1"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1,4,r1 Compute,compute,compute,compute,11,\"late\",20.000,40.000,1"), "%s", c);
     TL_ASSERT(!strstr(c, ",55.000,59.000,"));
     free(c);
 }

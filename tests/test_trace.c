@@ -203,6 +203,14 @@ TL_TEST(classify_nccl_kernels)
     }
     TL_ASSERT_EQ(bad, 0);
     TL_ASSERT_EQ(tl_trace_classify_kernel(NULL), TL_CAT_COMPUTE);
+    /* NCCL 2.28.9's one-rank reduce under PyTorch (results/foreign-h200), mangled and demangled */
+    TL_ASSERT_EQ(tl_trace_classify_kernel("__nv_static_32__b4148644_10_onerank_cu_fdf47990__ZN43_GLOBAL__N__b4148644_"
+                                          "10_onerank_cu_fdf4799013oneRankReduceI13FuncPreMulSumIfEEEvPvS3_mmb"),
+                 TL_CAT_COLL);
+    TL_ASSERT_EQ(tl_trace_classify_kernel("void (anonymous namespace)::oneRankReduce<FuncPreMulSum<float>>(void*, "
+                                          "void*, unsigned long, unsigned long, bool)"),
+                 TL_CAT_COLL);
+    TL_ASSERT_EQ(tl_trace_classify_kernel("_Z16myoneRankReduceIfEvv"), TL_CAT_COMPUTE);
 }
 
 TL_TEST(classify_generic_by_lane)

@@ -12,6 +12,9 @@
  *   inject_traces_helper   libtrilap-inject.so traces helper_inject_target
  *                          (unmodified NCCL program): p2p, coll, compute lanes
  *                          inferred; TRILAP_LANES overrides one
+ *   inject_analysed        the injected trace read by every trilap-analyze
+ *                          command (breakdown, overlap, diagnose, timeline,
+ *                          perfetto), demangled names, categories
  *   subscriber_present     another CUPTI subscriber first: the probes keep host
  *                          ranges, say so once, mark the trace incomplete */
 #include "probes/probes.h"
@@ -27,6 +30,7 @@
 #endif
 
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 int tl_test_spin(uint64_t ns, cudaStream_t s);
 int tl_test_empty(cudaStream_t s);
@@ -477,6 +481,47 @@ TL_TEST(inject_traces_helper)
     TL_ASSERT_MSG(on_copy > 0, "no records on stream %" PRIu64 " in the second run", p2p_stream);
 }
 
+/* What the injection wrote, through every analysis command (issue 13: the
+ * analysis refused device=all and printed mangled names). */
+TL_TEST(inject_analysed)
+{
+    NEED_GPUS(1);
+    const char *dir = tl_test_tmpdir();
+    run_helper(dir, "");
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    static const char *const cmds[] = {"breakdown %s", "overlap %s", "diagnose %s", "timeline %s -o %s/tl.csv",
+                                       "perfetto %s -o %s/p.json"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char sub[1024], cmd[4096];
+        snprintf(sub, sizeof sub, cmds[k], dir, dir);
+        snprintf(cmd, sizeof cmd, "'%s/trilap-analyze' %s > '%s/out%zu' 2>&1", bin, sub, dir, k);
+        int rc = system(cmd);
+        char p[700];
+        snprintf(p, sizeof p, "%s/out%zu", dir, k);
+        char *o = tl_test_slurp_or_null(p);
+        fprintf(stderr, "$ trilap-analyze %s\n%s", sub, o ? o : "");
+        TL_ASSERT_MSG(WIFEXITED(rc) && WEXITSTATUS(rc) == 0, "trilap-analyze %s failed:\n%s", sub, o ? o : "");
+        if (k == 0) {
+            /* the short, demangled name; no mangled one in the table */
+            int found = 0;
+            for (const char *l = o; l && *l && !found; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+                char run[256], rank[32], level[32], cat[64], name[256];
+                found = sscanf(l, "%255s %31s %31s %63s %255s", run, rank, level, cat, name) == 5 &&
+                      !strcmp(level, "name") && !strcmp(cat, "compute") && !strcmp(name, "helper_scale_kernel");
+            }
+            TL_ASSERT_MSG(found, "no row 'name compute helper_scale_kernel' in\n%s", o ? o : "");
+            TL_ASSERT_MSG(!strstr(o, "_Z19helper_scale_kernel"), "%s", o);
+        }
+        free(o);
+    }
+    char p[700];
+    snprintf(p, sizeof p, "%s/p.json", dir);
+    char *j = tl_test_slurp_or_null(p);
+    TL_ASSERT_MSG(j && strstr(j, "\"name\":\"helper_scale_kernel\""), "perfetto: no short kernel name");
+    TL_ASSERT(strstr(j, "\"full_name\":\"helper_scale_kernel(double*, double, unsigned long)\""));
+    free(j);
+}
+
 /* ---- another CUPTI client first ---------------------------------------------- */
 
 #if TL_HAVE_CUPTI
@@ -559,4 +604,4 @@ TL_TEST(subscriber_present)
 }
 
 TL_TEST_MAIN(lanes_durations_clock, no_drops_10000, repeated_sessions, two_gpu_threads,
-             inject_traces_helper, subscriber_present)
+             inject_traces_helper, inject_analysed, subscriber_present)

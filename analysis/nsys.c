@@ -1,0 +1,792 @@
+/* Nsight Systems exports (`nsys export --type sqlite`) read as trilap
+ * traces: one process with CUDA activity is one rank (processes in globalPid
+ * order), its records streamed in start order as tl_trace_record rows, so
+ * every command reads an export the way it reads a run folder.
+ *
+ * Tables read: CUPTI_ACTIVITY_KIND_KERNEL (names through StringIds, the
+ * mangled name when the export has it), _MEMCPY, _MEMSET,
+ * _SYNCHRONIZATION, NVTX_EVENTS (push/pop and start/end ranges; domains and
+ * categories from their create/name events), TARGET_INFO_GPU. A table the
+ * export lacks (no memsets, no NVTX) is skipped. Mapping (analysis/README.md,
+ * "Nsight Systems exports"):
+ *   kernel      kind kernel, cat by probes/trace.h's NCCL rules and the lane
+ *   memcpy      "memcpy HtoD" ... by copyKind, bytes
+ *   memset      "memset", bytes
+ *   sync        cudaEventSynchronize / cudaStreamWaitEvent / cudaStreamSynchronize / cudaDeviceSynchronize
+ *   NVTX trilap domain: kind host, "<category>:<text>" as the probes write
+ *               them; "iter" ranges with their int64 payload as the iteration,
+ *               renumbered after the previous loop's when the count restarts
+ *   NVTX others: kind nvtx, "<domain>:<text>" ("NCCL:ncclAllReduce"), the
+ *               default domain's as they are
+ *   launches    the CUDA API calls (CUPTI_ACTIVITY_KIND_RUNTIME) of the GPU
+ *               rows: kind host, "cuda:cudaLaunchKernel_v7000", the GPU
+ *               row's correlation id (Perfetto draws launch -> kernel)
+ * Lanes per (device, stream) are inferred as the injection library infers
+ * them (probes/README.md) and TRILAP_LANES="stream:lane,..." overrides. Times
+ * are the export's (nanoseconds of the profiling session, one clock for all
+ * processes of the report). */
+#include "analysis/analysis.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef TL_HAVE_SQLITE
+#define TL_HAVE_SQLITE 0
+#endif
+
+int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
+{
+    /* FILE.sqlite#R names rank R of an export (tl_an_run_files makes them) */
+    const char *hash = strrchr(path, '#');
+    if (hash && hash[1]) {
+        char *end = NULL;
+        long r = strtol(hash + 1, &end, 10);
+        if (*end == '\0' && r >= 0 && r < 1 << 20) {
+            snprintf(file, n, "%.*s", (int)(hash - path), path);
+            *rank = (int)r;
+            return tl_an_is_nsys(file);
+        }
+    }
+    return 0;
+}
+
+int tl_an_is_nsys(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char head[16] = {0};
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return got == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+#if TL_HAVE_SQLITE
+#include <sqlite3.h>
+
+typedef struct lane_of {
+    int64_t device, stream;
+    uint64_t p2p, coll;
+    tl_role lane;
+} lane_of;
+
+typedef struct nsys {
+    const char *path;
+    sqlite3 *db;
+    int has_kernel, has_memcpy, has_memset, has_sync, has_nvtx, has_gpu, has_runtime;
+    int64_t *pids;
+    int npids;
+    lane_of *lanes;
+    size_t nlanes;
+    /* NVTX domains and categories of the process: (domain, id) -> name */
+    struct dom { int64_t id; char *name; } *doms;
+    size_t ndoms;
+    struct ncat { int64_t dom, id; char *name; } *cats;
+    size_t ncats;
+    int64_t trilap_dom; /* -1: none */
+    /* NCCL kernels whose operation NCCL's NVTX ranges tell (nccl_ops) */
+    struct nccl_op { int64_t corr; int p2p; } *ops;
+    size_t nops, nops_named, nops_disagree; /* of them: named kernels, and named ones the ranges contradict */
+} nsys;
+
+static tl_status sq_fail(nsys *x, const char *what)
+{
+    return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s: %s", x->path, what, sqlite3_errmsg(x->db));
+}
+
+static int has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *s = NULL;
+    int yes = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", -1, &s, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+        yes = sqlite3_step(s) == SQLITE_ROW;
+    }
+    sqlite3_finalize(s);
+    return yes;
+}
+
+static void nsys_close(nsys *x)
+{
+    if (x->db) sqlite3_close(x->db);
+    free(x->pids);
+    free(x->lanes);
+    for (size_t i = 0; i < x->ndoms; i++) free(x->doms[i].name);
+    free(x->doms);
+    for (size_t i = 0; i < x->ncats; i++) free(x->cats[i].name);
+    free(x->cats);
+    free(x->ops);
+    memset(x, 0, sizeof *x);
+}
+
+static tl_status nsys_open(nsys *x, const char *path)
+{
+    memset(x, 0, sizeof *x);
+    x->path = path;
+    x->trilap_dom = -1;
+    TL_CHECK(tl_an_is_nsys(path), TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
+    if (sqlite3_open_v2(path, &x->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        tl_status st = sq_fail(x, "cannot open");
+        nsys_close(x);
+        return st;
+    }
+    x->has_kernel = has_table(x->db, "CUPTI_ACTIVITY_KIND_KERNEL");
+    x->has_memcpy = has_table(x->db, "CUPTI_ACTIVITY_KIND_MEMCPY");
+    x->has_memset = has_table(x->db, "CUPTI_ACTIVITY_KIND_MEMSET");
+    x->has_sync = has_table(x->db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    x->has_nvtx = has_table(x->db, "NVTX_EVENTS");
+    x->has_gpu = has_table(x->db, "TARGET_INFO_GPU");
+    x->has_runtime = has_table(x->db, "CUPTI_ACTIVITY_KIND_RUNTIME");
+    if (!has_table(x->db, "StringIds") || !(x->has_kernel || x->has_memcpy || x->has_memset)) {
+        nsys_close(x);
+        return TL_FAIL(TL_ERR_PARSE, "%s: no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET) "
+                                     "and StringIds: not an Nsight Systems export of a CUDA trace (nsys profile -t cuda)",
+                       path);
+    }
+    /* the ranks: processes that ran GPU work */
+    char q[512] = "SELECT DISTINCT globalPid FROM (";
+    const char *u = "";
+    static const char *const acts[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                       "CUPTI_ACTIVITY_KIND_MEMSET"};
+    const int have[] = {x->has_kernel, x->has_memcpy, x->has_memset};
+    for (int k = 0; k < 3; k++)
+        if (have[k]) {
+            snprintf(q + strlen(q), sizeof q - strlen(q), "%sSELECT globalPid FROM %s", u, acts[k]);
+            u = " UNION ";
+        }
+    snprintf(q + strlen(q), sizeof q - strlen(q), ") ORDER BY globalPid");
+    sqlite3_stmt *s = NULL;
+    tl_status st = TL_OK;
+    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) {
+        st = sq_fail(x, "listing processes");
+        goto fail;
+    }
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int64_t *np = realloc(x->pids, (size_t)(x->npids + 1) * sizeof *np);
+        TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");
+        x->pids = np;
+        x->pids[x->npids++] = sqlite3_column_int64(s, 0);
+    }
+    TL_CHECKGOTO(x->npids > 0, TL_ERR_PARSE, st, fail, "%s: the export holds no CUDA kernels, copies or memsets", path);
+fail:
+    sqlite3_finalize(s);
+    if (st != TL_OK) nsys_close(x);
+    return st;
+}
+
+/* TRILAP_LANES="stream:lane,..." (the injection library's syntax) */
+static int lane_override(int64_t stream, tl_role *lane)
+{
+    const char *spec = getenv("TRILAP_LANES");
+    if (!spec || !*spec) return 0;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", spec);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(tok, ':'), *end = NULL;
+        if (!colon) continue;
+        long long id = strtoll(tok, &end, 10);
+        if (end != colon || id != stream) continue;
+        if (tl_role_parse(colon + 1, lane) == TL_OK) return 1;
+    }
+    return 0;
+}
+
+/* What an NCCL API range says: 1 p2p (ncclSend, ncclRecv), 2 a collective,
+ * 3 a group's end (its operations tell), 4 a group's start, 0 nothing. */
+static int nccl_range_kind(const char *t)
+{
+    static const char *const coll[] = {"ncclAllReduce", "ncclAllGather", "ncclReduceScatter", "ncclBroadcast",
+                                       "ncclReduce", "ncclBcast", "ncclAllToAll", "ncclGather", "ncclScatter"};
+    if (!strcmp(t, "ncclSend") || !strcmp(t, "ncclRecv")) return 1;
+    for (size_t k = 0; k < sizeof coll / sizeof coll[0]; k++)
+        if (!strcmp(t, coll[k])) return 2;
+    if (!strcmp(t, "ncclGroupEnd")) return 3;
+    if (!strcmp(t, "ncclGroupStart")) return 4;
+    return 0;
+}
+
+typedef struct nrange {
+    int64_t tid, start, end;
+    int kind;
+} nrange;
+
+static int cmp_nrange(const void *a, const void *b)
+{
+    const nrange *x = a, *y = b;
+    if (x->tid != y->tid) return x->tid < y->tid ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->end > y->end ? -1 : x->end < y->end;
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+    const struct nccl_op *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+/* NCCL's NVTX ranges (domain "NCCL", on by default) enclose the launches of
+ * the kernels they enqueue: the launch of an NCCL kernel (the API call of
+ * the same correlation id) inside ncclAllReduce is a collective's, inside
+ * ncclGroupEnd the group's operations (ncclSend/ncclRecv/... ranges on the
+ * same thread since its ncclGroupStart) tell: all p2p, or all collectives.
+ * For the Generic kernels, whose names do not say (probes/README.md). */
+static tl_status nccl_ops(nsys *x, int64_t pid)
+{
+    int64_t dom = -1;
+    for (size_t i = 0; i < x->ndoms; i++)
+        if (!strcmp(x->doms[i].name, "NCCL")) dom = x->doms[i].id;
+    if (dom < 0 || !x->has_runtime || !x->has_kernel) return TL_OK;
+    tl_status st = TL_OK;
+    sqlite3_stmt *s = NULL;
+    nrange *rg = NULL;
+    size_t nr = 0, cap = 0;
+    const char *q = "SELECT globalTid, start, end, coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) FROM "
+                    "NVTX_EVENTS WHERE domainId = ?2 AND eventType IN (59, 60) AND end IS NOT NULL AND "
+                    "globalTid / 16777216 * 16777216 = ?1";
+    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NCCL ranges");
+    sqlite3_bind_int64(s, 1, pid);
+    sqlite3_bind_int64(s, 2, dom);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(s, 3);
+        int kind = t ? nccl_range_kind(t) : 0;
+        if (!kind) continue;
+        if (nr == cap) {
+            cap = cap ? 2 * cap : 256;
+            nrange *n = realloc(rg, cap * sizeof *n);
+            TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL ranges");
+            rg = n;
+        }
+        rg[nr++] = (nrange){sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), kind};
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    if (!nr) goto fail;
+    qsort(rg, nr, sizeof *rg, cmp_nrange);
+    /* the launches of NCCL kernels */
+    q = "SELECT r.correlationId, r.globalTid, r.start, (SELECT value FROM StringIds WHERE id = "
+        "coalesce(k.mangledName, k.demangledName)) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+        "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 * 16777216 = k.globalPid WHERE k.globalPid = ?1";
+    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) {
+        st = sq_fail(x, "NCCL launches");
+        goto fail;
+    }
+    sqlite3_bind_int64(s, 1, pid);
+    size_t ocap = 0;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(s, 3);
+        if (!name || tl_trace_nccl_kernel(name) == TL_NCCL_NONE) continue;
+        int64_t corr = sqlite3_column_int64(s, 0), tid = sqlite3_column_int64(s, 1), t = sqlite3_column_int64(s, 2);
+        /* the innermost op or group-end range of the thread around the launch */
+        size_t lo = 0, hi = nr; /* first range after (tid, t) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rg[mid].tid < tid || (rg[mid].tid == tid && rg[mid].start <= t)) lo = mid + 1;
+            else hi = mid;
+        }
+        /* back from there: the first that contains t started last, the innermost */
+        long in = -1;
+        for (long i = (long)lo - 1, k = 0; i >= 0 && rg[i].tid == tid && k < 1024; i--, k++)
+            if (rg[i].kind != 4 && t <= rg[i].end) {
+                in = i;
+                break;
+            }
+        if (in < 0) continue;
+        int p2p = 0, coll = 0;
+        if (rg[in].kind == 3) {
+            /* the operations since the group's start on that thread */
+            long g = -1;
+            for (long i = in - 1; i >= 0 && rg[i].tid == tid; i--)
+                if (rg[i].kind == 4 && rg[i].end <= rg[in].start) {
+                    g = i;
+                    break;
+                }
+            for (long i = g + 1; g >= 0 && i < in; i++) {
+                p2p += rg[i].kind == 1;
+                coll += rg[i].kind == 2;
+            }
+        } else {
+            p2p = rg[in].kind == 1;
+            coll = rg[in].kind == 2;
+        }
+        if ((p2p > 0) == (coll > 0)) continue; /* none, or mixed: the name and the lane decide */
+        if (x->nops == ocap) {
+            ocap = ocap ? 2 * ocap : 256;
+            struct nccl_op *n = realloc(x->ops, ocap * sizeof *n);
+            TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL operations");
+            x->ops = n;
+        }
+        x->ops[x->nops++] = (struct nccl_op){corr, p2p > 0};
+        tl_nccl_kind nk = tl_trace_nccl_kernel(name);
+        if (nk == TL_NCCL_P2P || nk == TL_NCCL_COLL) {
+            x->nops_named++;
+            x->nops_disagree += (nk == TL_NCCL_P2P) != (p2p > 0);
+        }
+    }
+    qsort(x->ops, x->nops, sizeof *x->ops, cmp_op);
+fail:
+    sqlite3_finalize(s);
+    free(rg);
+    return st;
+}
+
+/* 1 p2p, 0 coll, -1 unknown */
+static int nccl_op_of(const nsys *x, int64_t corr)
+{
+    struct nccl_op key = {.corr = corr};
+    const struct nccl_op *hit = x->nops ? bsearch(&key, x->ops, x->nops, sizeof *x->ops, cmp_op) : NULL;
+    return hit ? hit->p2p : -1;
+}
+
+/* Lanes of the process's streams, inferred like the injection library's. */
+static tl_status infer_lanes(nsys *x, int64_t pid)
+{
+    sqlite3_stmt *s = NULL;
+    tl_status st = TL_OK;
+    const char *q = "SELECT k.deviceId, k.streamId, s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
+                    "StringIds s ON s.id = coalesce(k.mangledName, k.demangledName) WHERE k.globalPid = ?1 "
+                    "GROUP BY 1, 2, 3";
+    if (x->has_kernel && sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "kernels per stream");
+    if (s) sqlite3_bind_int64(s, 1, pid);
+    while (s && sqlite3_step(s) == SQLITE_ROW) {
+        int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
+        const char *name = (const char *)sqlite3_column_text(s, 2);
+        uint64_t cnt = (uint64_t)sqlite3_column_int64(s, 3);
+        size_t j = 0;
+        while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
+        if (j == x->nlanes) {
+            lane_of *nl = realloc(x->lanes, (j + 1) * sizeof *nl);
+            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "streams");
+            x->lanes = nl;
+            x->lanes[j] = (lane_of){.device = dev, .stream = str};
+            x->nlanes++;
+        }
+        switch (tl_trace_nccl_kernel(name)) {
+        case TL_NCCL_P2P: x->lanes[j].p2p += cnt; break;
+        case TL_NCCL_COLL:
+        case TL_NCCL_GENERIC: x->lanes[j].coll += cnt; break;
+        default: break;
+        }
+    }
+    /* streams that ran only copies or memsets: in the table too, so the
+     * per-row lookup never falls back to parsing TRILAP_LANES */
+    for (int t = 0; t < 2; t++) {
+        if (!(t ? x->has_memset : x->has_memcpy)) continue;
+        sqlite3_finalize(s);
+        s = NULL;
+        const char *q2 = t ? "SELECT DISTINCT deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1"
+                           : "SELECT DISTINCT deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1";
+        if (sqlite3_prepare_v2(x->db, q2, -1, &s, NULL) != SQLITE_OK) {
+            st = sq_fail(x, "copies per stream");
+            goto fail;
+        }
+        sqlite3_bind_int64(s, 1, pid);
+        while (sqlite3_step(s) == SQLITE_ROW) {
+            int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
+            size_t j = 0;
+            while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
+            if (j < x->nlanes) continue;
+            lane_of *nl = realloc(x->lanes, (j + 1) * sizeof *nl);
+            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "streams");
+            x->lanes = nl;
+            x->lanes[j] = (lane_of){.device = dev, .stream = str};
+            x->nlanes++;
+        }
+    }
+    for (size_t j = 0; j < x->nlanes; j++) {
+        lane_of *l = &x->lanes[j];
+        l->lane = l->p2p && l->p2p > l->coll ? TL_ROLE_P2P : l->coll ? TL_ROLE_COLL : TL_ROLE_COMPUTE;
+        tl_role o;
+        if (lane_override(l->stream, &o)) l->lane = o;
+    }
+fail:
+    sqlite3_finalize(s);
+    return st;
+}
+
+static tl_role lane_find(const nsys *x, int64_t dev, int64_t stream)
+{
+    for (size_t j = 0; j < x->nlanes; j++)
+        if (x->lanes[j].device == dev && x->lanes[j].stream == stream) return x->lanes[j].lane;
+    tl_role o;
+    if (lane_override(stream, &o)) return o;
+    /* a stream that ran no kernel (copies only): compute, as the injection
+     * library infers it; device-wide rows have no stream */
+    return dev >= 0 && stream > 0 ? TL_ROLE_COMPUTE : TL_ROLE_OTHER;
+}
+
+/* NVTX domain names (DomainCreate, event type 75) and category names
+ * (NvtxCategory, 33) of the process. */
+static tl_status read_nvtx_names(nsys *x, int64_t pid)
+{
+    if (!x->has_nvtx) return TL_OK;
+    sqlite3_stmt *s = NULL;
+    tl_status st = TL_OK;
+    const char *q = "SELECT eventType, coalesce(domainId, 0), coalesce(category, 0), coalesce(text, (SELECT value FROM "
+                    "StringIds WHERE id = textId)) FROM NVTX_EVENTS WHERE eventType IN (33, 75) AND "
+                    "globalTid / 16777216 * 16777216 = ?1";
+    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NVTX domains");
+    sqlite3_bind_int64(s, 1, pid);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        int type = sqlite3_column_int(s, 0);
+        int64_t dom = sqlite3_column_int64(s, 1), cat = sqlite3_column_int64(s, 2);
+        const char *txt = (const char *)sqlite3_column_text(s, 3);
+        char *name = strdup(txt ? txt : "");
+        TL_CHECKGOTO(name, TL_ERR_NOMEM, st, fail, "NVTX names");
+        if (type == 75) {
+            void *nd = realloc(x->doms, (x->ndoms + 1) * sizeof *x->doms);
+            if (!nd) free(name);
+            TL_CHECKGOTO(nd, TL_ERR_NOMEM, st, fail, "NVTX domains");
+            x->doms = nd;
+            x->doms[x->ndoms].id = dom;
+            x->doms[x->ndoms++].name = name;
+            if (!strcmp(name, "trilap")) x->trilap_dom = dom;
+        } else {
+            void *nc = realloc(x->cats, (x->ncats + 1) * sizeof *x->cats);
+            if (!nc) free(name);
+            TL_CHECKGOTO(nc, TL_ERR_NOMEM, st, fail, "NVTX categories");
+            x->cats = nc;
+            x->cats[x->ncats].dom = dom;
+            x->cats[x->ncats].id = cat;
+            x->cats[x->ncats++].name = name;
+        }
+    }
+fail:
+    sqlite3_finalize(s);
+    return st;
+}
+
+static const char *dom_name(const nsys *x, int64_t dom)
+{
+    for (size_t i = 0; i < x->ndoms; i++)
+        if (x->doms[i].id == dom) return x->doms[i].name;
+    return NULL;
+}
+
+static const char *cat_name(const nsys *x, int64_t dom, int64_t cat)
+{
+    for (size_t i = 0; i < x->ncats; i++)
+        if (x->cats[i].dom == dom && x->cats[i].id == cat) return x->cats[i].name;
+    return NULL;
+}
+
+static const char *memcpy_name(int kind)
+{
+    /* ENUM_CUDA_MEMCPY_OPER, the same values as CUpti_ActivityMemcpyKind */
+    static const char *const names[] = {"memcpy", "memcpy HtoD", "memcpy DtoH", "memcpy HtoA", "memcpy AtoH",
+                                        "memcpy AtoA", "memcpy AtoD", "memcpy DtoA", "memcpy DtoD", "memcpy HtoH",
+                                        "memcpy PtoP"};
+    return kind >= 0 && kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "memcpy";
+}
+
+static const char *sync_name(int type)
+{
+    switch (type) { /* ENUM_CUPTI_SYNC_TYPE */
+    case 1: return "cudaEventSynchronize";
+    case 2: return "cudaStreamWaitEvent";
+    case 3: return "cudaStreamSynchronize";
+    case 4: return "cudaDeviceSynchronize";
+    default: return "synchronize";
+    }
+}
+
+/* One statement over every activity table of the process, in start order
+ * (an enclosing range before what it encloses). */
+static tl_status prepare_records(nsys *x, sqlite3_stmt **out)
+{
+    char q[4096] = "";
+    const char *u = "";
+    size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(q + n, sizeof q - n, __VA_ARGS__))
+    if (x->has_kernel) {
+        ADD("%sSELECT 0, start, end, deviceId, streamId, correlationId, (SELECT value FROM StringIds WHERE id = "
+            "coalesce(mangledName, demangledName)), -1, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1",
+            u);
+        u = " UNION ALL ";
+    }
+    if (x->has_memcpy) {
+        ADD("%sSELECT 1, start, end, deviceId, streamId, correlationId, NULL, bytes, copyKind, 0 FROM "
+            "CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1",
+            u);
+        u = " UNION ALL ";
+    }
+    if (x->has_memset) {
+        ADD("%sSELECT 2, start, end, deviceId, streamId, correlationId, NULL, bytes, 0, 0 FROM "
+            "CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1",
+            u);
+        u = " UNION ALL ";
+    }
+    if (x->has_sync) {
+        ADD("%sSELECT 3, start, end, deviceId, streamId, correlationId, NULL, -1, syncType, 0 FROM "
+            "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE globalPid = ?1",
+            u);
+        u = " UNION ALL ";
+    }
+    if (x->has_nvtx) {
+        ADD("%sSELECT 4, start, end, coalesce(domainId, 0), coalesce(category, 0), int64Value IS NOT NULL, "
+            "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)), coalesce(int64Value, -1), 0, 0 FROM "
+            "NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL AND globalTid / 16777216 * 16777216 = ?1",
+            u);
+        /* each probes session creates the trilap domain anew: its iterations restart at 0 */
+        ADD(" UNION ALL SELECT 5, start, start, 0, 0, 0, NULL, -1, 0, 0 FROM NVTX_EVENTS WHERE eventType = 75 AND "
+            "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'trilap' AND "
+            "globalTid / 16777216 * 16777216 = ?1");
+    }
+    if (x->has_runtime) {
+        /* the CUDA API calls that launched the GPU rows (same correlation id) */
+        ADD("%sSELECT 6, start, end, 0, 0, correlationId, (SELECT value FROM StringIds WHERE id = nameId), -1, 0, 0 "
+            "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 * 16777216 = ?1 AND correlationId IN (",
+            u);
+        const char *v = "";
+        if (x->has_kernel) {
+            ADD("SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1");
+            v = " UNION ";
+        }
+        if (x->has_memcpy) {
+            ADD("%sSELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1", v);
+            v = " UNION ";
+        }
+        if (x->has_memset) ADD("%sSELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1", v);
+        ADD(")");
+    }
+    ADD(" ORDER BY 2, 3 DESC");
+#undef ADD
+    TL_CHECK(n < sizeof q, TL_ERR_INVAL, "query too long");
+    if (sqlite3_prepare_v2(x->db, q, -1, out, NULL) != SQLITE_OK) return sq_fail(x, "reading activity");
+    return TL_OK;
+}
+
+static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_fn mfn, void *user)
+{
+    memset(meta, 0, sizeof *meta);
+    snprintf(meta->path, sizeof meta->path, "%s#%d", x->path, rank);
+    meta->rank = rank;
+    meta->nranks = x->npids;
+    meta->device = -1;
+    meta->complete = 1;
+    snprintf(meta->host, sizeof meta->host, "%s", "?");
+    snprintf(meta->device_name, sizeof meta->device_name, "%s", "?");
+    sqlite3_stmt *s = NULL;
+    if (x->has_kernel &&
+        sqlite3_prepare_v2(x->db, "SELECT min(deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1", -1, &s,
+                           NULL) == SQLITE_OK) {
+        sqlite3_bind_int64(s, 1, x->pids[rank]);
+        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+            meta->device = sqlite3_column_int(s, 0);
+    }
+    sqlite3_finalize(s);
+    s = NULL;
+    if (x->has_gpu && meta->device >= 0 &&
+        sqlite3_prepare_v2(x->db, "SELECT name FROM TARGET_INFO_GPU WHERE cuDevice = ?1 LIMIT 1", -1, &s, NULL) ==
+            SQLITE_OK) {
+        sqlite3_bind_int(s, 1, meta->device);
+        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+            snprintf(meta->device_name, sizeof meta->device_name, "%s", (const char *)sqlite3_column_text(s, 0));
+    }
+    sqlite3_finalize(s);
+    if (mfn) {
+        char v[64];
+        TL_TRY(mfn(user, "format", "trilap-trace"));
+        TL_TRY(mfn(user, "version", "1"));
+        snprintf(v, sizeof v, "%d", rank);
+        TL_TRY(mfn(user, "rank", v));
+        snprintf(v, sizeof v, "%d", x->npids);
+        TL_TRY(mfn(user, "nranks", v));
+        snprintf(v, sizeof v, "%d", meta->device);
+        TL_TRY(mfn(user, "device", v));
+        TL_TRY(mfn(user, "device_name", meta->device_name));
+        TL_TRY(mfn(user, "clock", "nsys-session"));
+        TL_TRY(mfn(user, "source", "nsys-sqlite"));
+        snprintf(v, sizeof v, "%lld", (long long)(x->pids[rank] / 16777216 % 16777216));
+        TL_TRY(mfn(user, "pid", v));
+        TL_TRY(mfn(user, "lanes", "inferred"));
+        /* NCCL kernels whose operation NCCL's NVTX ranges told (Generic ones
+         * take their cat from it), of them named ones, and named ones the
+         * ranges contradict (0 expected) */
+        snprintf(v, sizeof v, "%zu", x->nops);
+        TL_TRY(mfn(user, "nccl_nvtx_ops", v));
+        snprintf(v, sizeof v, "%zu", x->nops_named);
+        TL_TRY(mfn(user, "nccl_nvtx_named", v));
+        snprintf(v, sizeof v, "%zu", x->nops_disagree);
+        TL_TRY(mfn(user, "nccl_nvtx_disagree", v));
+        TL_TRY(mfn(user, "window", "records"));
+        TL_TRY(mfn(user, "complete", "yes"));
+    }
+    return TL_OK;
+}
+
+tl_status tl_an_nsys_ranks(const char *path, int *nranks)
+{
+    nsys x;
+    *nranks = 0;
+    TL_TRY(nsys_open(&x, path));
+    *nranks = x.npids;
+    nsys_close(&x);
+    return TL_OK;
+}
+
+tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                          tl_an_nsys_meta_fn mfn)
+{
+    nsys x;
+    sqlite3_stmt *s = NULL;
+    tl_status st = TL_OK;
+    TL_TRY(nsys_open(&x, path));
+    TL_CHECKGOTO(rank >= 0 && rank < x.npids, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d processes "
+                 "with CUDA activity)", path, rank, x.npids);
+    int64_t pid = x.pids[rank];
+    TL_TRYGOTO(read_nvtx_names(&x, pid), st, fail);
+    TL_TRYGOTO(nccl_ops(&x, pid), st, fail);
+    TL_TRYGOTO(fill_meta(&x, rank, meta, mfn, user), st, fail);
+    TL_TRYGOTO(infer_lanes(&x, pid), st, fail);
+    TL_TRYGOTO(prepare_records(&x, &s), st, fail);
+    sqlite3_bind_int64(s, 1, pid);
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    /* the iteration open on the host (trilap "iter" ranges), for the iter column of host ranges */
+    int64_t it_end = INT64_MIN, it_num = -1, it_base = 0, it_max = -1, it_last = -1;
+    char name[1024];
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int what = sqlite3_column_int(s, 0);
+        if (what == 5) {
+            /* a new session: number its iterations after the previous ones' */
+            it_base = it_max + 1;
+            it_last = -1;
+            continue;
+        }
+        tl_trace_record r = {.rank = rank, .bytes = -1, .iter = -1};
+        r.start_ns = sqlite3_column_int64(s, 1);
+        r.end_ns = sqlite3_column_int64(s, 2);
+        if (r.end_ns < r.start_ns) r.end_ns = r.start_ns;
+        const char *txt = (const char *)sqlite3_column_text(s, 6);
+        if (what == 6) {
+            /* a launch: a host row carrying the correlation id of its GPU row */
+            r.device = -1;
+            r.lane = TL_ROLE_HOST;
+            r.cat = TL_CAT_RANGE;
+            r.kind = TL_KIND_HOST;
+            r.corr = (uint64_t)sqlite3_column_int64(s, 5);
+            snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
+            r.name = name;
+            r.iter = r.start_ns < it_end ? it_num : -1;
+            if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
+            continue;
+        }
+        if (what <= 3) {
+            r.device = sqlite3_column_int(s, 3);
+            int64_t stream = sqlite3_column_int64(s, 4);
+            r.stream = stream < 0 || stream == 4294967295LL ? 0 : (uint64_t)stream;
+            r.corr = (uint64_t)sqlite3_column_int64(s, 5);
+            r.lane = lane_find(&x, r.device, stream);
+            /* GPU rows keep iter -1: their launch time is not read, and the
+             * analysis places them by time in the host's iteration ranges */
+        }
+        switch (what) {
+        case 0:
+            r.kind = TL_KIND_KERNEL;
+            r.name = txt ? txt : "?";
+            r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
+            if (tl_trace_nccl_kernel(r.name) != TL_NCCL_NONE) {
+                /* what NCCL's NVTX ranges say about the operation: for
+                 * Generic kernels it decides; for named ones it agrees */
+                int op = nccl_op_of(&x, (int64_t)r.corr);
+                if (op >= 0 && tl_trace_nccl_kernel(r.name) == TL_NCCL_GENERIC) r.cat = op ? TL_CAT_P2P : TL_CAT_COLL;
+            }
+            break;
+        case 1:
+            r.kind = TL_KIND_MEMCPY;
+            r.cat = TL_CAT_MEMCPY;
+            r.name = memcpy_name(sqlite3_column_int(s, 8));
+            r.bytes = sqlite3_column_int64(s, 7);
+            break;
+        case 2:
+            r.kind = TL_KIND_MEMSET;
+            r.cat = TL_CAT_MEMSET;
+            r.name = "memset";
+            r.bytes = sqlite3_column_int64(s, 7);
+            break;
+        case 3:
+            r.kind = TL_KIND_SYNC;
+            r.cat = TL_CAT_SYNC;
+            r.name = sync_name(sqlite3_column_int(s, 8));
+            if (!r.stream) r.lane = TL_ROLE_OTHER;
+            break;
+        default: {
+            int64_t dom = sqlite3_column_int64(s, 3), cat = sqlite3_column_int64(s, 4);
+            int has_payload = sqlite3_column_int(s, 5);
+            int64_t payload = sqlite3_column_int64(s, 7);
+            r.device = -1;
+            r.lane = TL_ROLE_HOST;
+            r.cat = TL_CAT_RANGE;
+            if (!txt) txt = "";
+            if (dom == x.trilap_dom && dom >= 0) {
+                r.kind = TL_KIND_HOST;
+                if (!strcmp(txt, "iter") && has_payload && payload >= 0) {
+                    snprintf(name, sizeof name, "iter");
+                    /* a loop's iterations count up: one that does not is a
+                     * new loop (warm-up then timed, the next variant) */
+                    if (payload <= it_last) it_base = it_max + 1;
+                    it_last = payload;
+                    r.iter = it_base + payload;
+                    if (r.iter > it_max) it_max = r.iter;
+                    it_end = r.end_ns;
+                    it_num = r.iter;
+                } else {
+                    const char *cn = cat_name(&x, dom, cat);
+                    snprintf(name, sizeof name, "%s:%s", cn ? cn : "range", txt);
+                    r.iter = r.start_ns < it_end ? it_num : -1;
+                }
+            } else {
+                r.kind = TL_KIND_NVTX;
+                const char *dn = dom ? dom_name(&x, dom) : NULL;
+                if (dn) snprintf(name, sizeof name, "%s:%s", dn, txt);
+                else snprintf(name, sizeof name, "%s", txt);
+                r.iter = r.start_ns < it_end ? it_num : -1;
+            }
+            r.name = name;
+            break;
+        }
+        }
+        if (what <= 2) {
+            if (r.start_ns < first) first = r.start_ns;
+            if (r.end_ns > last) last = r.end_ns;
+        }
+        if (meta->device < 0 && r.device >= 0) meta->device = r.device;
+        if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
+    }
+    if (rc != SQLITE_DONE) {
+        st = sq_fail(&x, "reading activity");
+        goto fail;
+    }
+    meta->w0 = first != INT64_MAX ? first : 0;
+    meta->w1 = last != INT64_MIN ? last : meta->w0;
+fail:
+    sqlite3_finalize(s);
+    nsys_close(&x);
+    return st;
+}
+
+#else /* !TL_HAVE_SQLITE */
+
+tl_status tl_an_nsys_ranks(const char *path, int *nranks)
+{
+    *nranks = 0;
+    return TL_FAIL(TL_ERR_INVAL, "%s: reading Nsight Systems exports needs sqlite3 (install libsqlite3-dev and "
+                                 "rebuild)", path);
+}
+
+tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                          tl_an_nsys_meta_fn mfn)
+{
+    (void)rank;
+    (void)cb;
+    (void)user;
+    (void)mfn;
+    memset(meta, 0, sizeof *meta);
+    return TL_FAIL(TL_ERR_INVAL, "%s: reading Nsight Systems exports needs sqlite3 (install libsqlite3-dev and "
+                                 "rebuild)", path);
+}
+
+#endif

@@ -1,0 +1,159 @@
+/* Clock alignment over host messages: NTP's estimate on a ping-pong.
+ * Rank 0 sends at t0 (its clock), rank r answers with its clock t1, rank 0
+ * receives at t2: if the two legs take the same time, r's clock minus rank
+ * 0's is t1 - (t0 + t2) / 2, wrong by at most (t2 - t0) / 2 however the
+ * legs differ. Of TL_CLOCK_ALIGN_ROUNDS exchanges the one of least round
+ * trip is kept (the others met a delay). Measured at start and at stop, the
+ * two offsets give the drift between the clocks over the run. */
+#include "probes/clock_align.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/clock.h"
+#include "runtime/comm.h"
+
+/* Weak: the shared libraries (libtrilap-probes.so, libtrilap-inject.so)
+ * carry no host communication, and a context with host messages (ctx->hc)
+ * only comes from the launcher, whose program links runtime/comm.c. */
+#pragma weak tl_comm_isend
+#pragma weak tl_comm_irecv
+#pragma weak tl_comm_wait
+#pragma weak tl_comm_allreduce
+
+int64_t tl_clock_test_skew(int rank)
+{
+    const char *s = getenv("TRILAP_TEST_CLOCK_SKEW");
+    while (s && *s) {
+        char *end = NULL;
+        long r = strtol(s, &end, 10);
+        if (end == s || *end != ':') return 0;
+        const char *v = end + 1;
+        long long ns = strtoll(v, &end, 10);
+        if (end == v) return 0;
+        if (r == rank) return ns;
+        s = *end == ',' ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int64_t tl_clock_align_now(const tl_clock_align *ca) { return tl_clock_ns() + ca->skew; }
+
+static tl_status send_i64(tl_ctx *ctx, const int64_t *v, int n, int peer)
+{
+    tl_request *rq = NULL;
+    TL_TRY(tl_comm_isend(ctx, TL_CHAN_WORLD, v, (size_t)n * sizeof *v, peer, TL_CLOCK_ALIGN_TAG, &rq));
+    return tl_comm_wait(ctx, &rq);
+}
+
+static tl_status recv_i64(tl_ctx *ctx, int64_t *v, int n, int peer)
+{
+    tl_request *rq = NULL;
+    TL_TRY(tl_comm_irecv(ctx, TL_CHAN_WORLD, v, (size_t)n * sizeof *v, peer, TL_CLOCK_ALIGN_TAG, &rq));
+    return tl_comm_wait(ctx, &rq);
+}
+
+tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca)
+{
+    if (ca->nsamples == 0) {
+        ca->skew = tl_clock_test_skew(ctx->rank);
+        ca->reference = ctx->rank == 0;
+        ca->method = "none";
+    }
+    if (!ctx->hc || ctx->size < 2 || ca->nsamples >= 2 || !tl_comm_isend) return TL_OK;
+    tl_clock_sample *out = &ca->s[ca->nsamples];
+    if (ctx->rank == 0) {
+        for (int r = 1; r < ctx->size; r++) {
+            tl_clock_sample best = {.rtt = INT64_MAX};
+            for (int k = 0; k < TL_CLOCK_ALIGN_ROUNDS; k++) {
+                int64_t t0 = tl_clock_align_now(ca), t1 = 0;
+                TL_TRY(send_i64(ctx, &t0, 1, r));
+                TL_TRY(recv_i64(ctx, &t1, 1, r));
+                int64_t t2 = tl_clock_align_now(ca);
+                if (t2 - t0 < best.rtt)
+                    best = (tl_clock_sample){.offset = t1 - (t0 + (t2 - t0) / 2), .at = t1, .rtt = t2 - t0,
+                                             .unc = (t2 - t0 + 1) / 2};
+            }
+            int64_t res[4] = {best.offset, best.at, best.rtt, best.unc};
+            TL_TRY(send_i64(ctx, res, 4, r));
+        }
+        *out = (tl_clock_sample){.at = tl_clock_align_now(ca)};
+    } else {
+        for (int k = 0; k < TL_CLOCK_ALIGN_ROUNDS; k++) {
+            int64_t t0 = 0;
+            TL_TRY(recv_i64(ctx, &t0, 1, 0));
+            int64_t t1 = tl_clock_align_now(ca);
+            TL_TRY(send_i64(ctx, &t1, 1, 0));
+        }
+        int64_t res[4];
+        TL_TRY(recv_i64(ctx, res, 4, 0));
+        *out = (tl_clock_sample){.offset = res[0], .at = res[1], .rtt = res[2], .unc = res[3]};
+    }
+    ca->method = ctx->mode == TL_LAUNCH_MPI ? "mpi-pingpong" : "threads-pingpong";
+    ca->nsamples++;
+    return TL_OK;
+}
+
+tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca)
+{
+    if (ca) {
+        memset(ca, 0, sizeof *ca);
+        ca->skew = tl_clock_test_skew(ctx->rank);
+        ca->reference = ctx->rank == 0;
+        ca->method = "none";
+    }
+    if (!ctx->hc || ctx->size < 2 || !tl_comm_allreduce || !tl_comm_isend) return TL_OK;
+    int32_t all = ca != NULL;
+    TL_TRY(tl_comm_allreduce(ctx, &all, 1, TL_INT32, TL_MIN));
+    if (!all || !ca) return TL_OK;
+    return tl_clock_align_measure(ctx, ca);
+}
+
+tl_status tl_clock_align_stop(tl_ctx *ctx, tl_clock_align *ca)
+{
+    /* measured at start means every rank has probes and comes here too */
+    if (!ca || ca->nsamples != 1) return TL_OK;
+    return tl_clock_align_measure(ctx, ca);
+}
+
+static tl_status meta_i64(tl_trace_writer *w, const char *key, int64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRId64, v);
+    return tl_trace_writer_meta(w, key, b);
+}
+
+tl_status tl_clock_align_meta(const tl_clock_align *ca, tl_trace_writer *w)
+{
+    if (ca->nsamples == 0) {
+        TL_TRY(tl_trace_writer_meta(w, "clock_sync", "none"));
+        return TL_OK;
+    }
+    TL_TRY(tl_trace_writer_meta(w, "clock_sync", ca->reference ? "reference" : ca->method));
+    TL_TRY(meta_i64(w, "clock_ref_rank", 0));
+    if (ca->reference) return TL_OK;
+    const tl_clock_sample *b = &ca->s[0], *e = &ca->s[ca->nsamples - 1];
+    TL_TRY(meta_i64(w, "clock_offset_ns", b->offset));
+    TL_TRY(meta_i64(w, "clock_offset_at_ns", b->at));
+    TL_TRY(meta_i64(w, "clock_rtt_ns", b->rtt));
+    int64_t unc = b->unc;
+    if (ca->nsamples == 2) {
+        TL_TRY(meta_i64(w, "clock_offset_end_ns", e->offset));
+        TL_TRY(meta_i64(w, "clock_offset_end_at_ns", e->at));
+        TL_TRY(meta_i64(w, "clock_rtt_end_ns", e->rtt));
+        if (e->unc > unc) unc = e->unc;
+        /* drift in parts per billion: ns of offset gained per second */
+        double dt = (double)(e->at - b->at);
+        double ppb = dt > 0 ? (double)(e->offset - b->offset) / dt * 1e9 : 0.0;
+        char v[48];
+        snprintf(v, sizeof v, "%.3f", ppb);
+        TL_TRY(tl_trace_writer_meta(w, "clock_drift_ppb", v));
+    } else {
+        TL_TRY(tl_trace_writer_meta(w, "clock_drift_ppb", "0"));
+    }
+    TL_TRY(meta_i64(w, "clock_uncertainty_ns", unc));
+    TL_TRY(meta_i64(w, "clock_rounds", TL_CLOCK_ALIGN_ROUNDS));
+    return TL_OK;
+}

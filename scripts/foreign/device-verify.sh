@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The second lent H200 call of issue 13: the finished injection + analysis
+# against fresh runs. Builds the injection library, trilap-analyze and the
+# GPU probes test; runs test_gpu_probes (inject_analysed: the injected
+# helper through every command); the PyTorch and CuPy programs with
+# --iters 2000 untraced and traced, alternating, REPS times (overhead of a
+# 1 s loop); every analysis command on the first traced run of each; the
+# clock-alignment test under mpirun. Everything in $OUT/verify.tar.gz.
+#   scripts/foreign/device-verify.sh [BUDGET_SECONDS=280]
+set -uo pipefail
+budget=${1:-280}
+start=$(date +%s)
+out=${OUT:-device-out}
+d=$(mktemp -d)/verify
+mkdir -p "$d" "$out"
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+left() { echo $((budget - ($(date +%s) - start))); }
+step() { # step NAME SECONDS command...
+  local name=$1 want=$2; shift 2
+  if [ "$(left)" -lt "$want" ]; then echo "== $name: skipped ($(left)s left)" | tee -a "$d/steps.txt"; return; fi
+  local t0=$(date +%s.%N)
+  timeout -k 5 "$want" "$@" > "$d/$name.log" 2>&1
+  local rc=$?
+  echo "== $name: rc=$rc in $(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t0}")s" | tee -a "$d/steps.txt"
+}
+INJ=$PWD/build/lib/libtrilap-inject.so
+cat .trilap-commit > "$d/commit.txt" 2>/dev/null
+step build 150 make -j16 CUDA_ARCH=90 bin/trilap-analyze bin/trilap-bench build/lib/libtrilap-inject.so \
+  build/tests/helper_inject_target build/tests/test_gpu_probes build/tests/test_clock_align build/tests/helper_clock_skew
+tail -n 3 "$d/build.log"
+step gpu-probes 80 env TL_TEST_TIMEOUT=40 TL_BUILD=build TL_BIN=bin tests/run.sh build/tests/test_gpu_probes
+grep -E '^(ok|not ok|[0-9]+ passed)' "$d/gpu-probes.log"
+cp build/test-logs/test_gpu_probes.inject_analysed.log "$d/" 2>/dev/null
+step clock-align 40 env TL_BUILD=build TL_BIN=bin TL_HAVE_MPI=1 TL_MPIRUN=$(command -v mpirun) tests/run.sh build/tests/test_clock_align
+grep -E '^(ok|not ok|[0-9]+ passed)' "$d/clock-align.log"
+cp build/test-logs/test_clock_align.*.log "$d/" 2>/dev/null
+REPS=${REPS:-4}
+for r in $(seq 1 "$REPS"); do
+  for prog in torch cupy; do
+    step $prog-plain-$r 40 python3 scripts/foreign/${prog}_prog.py --iters 2000
+    step $prog-inject-$r 40 env CUDA_INJECTION64_PATH=$INJ TRILAP_TRACE_DIR=$d/$prog-inject-$r \
+      python3 scripts/foreign/${prog}_prog.py --iters 2000
+  done
+done
+grep -h -E 'prog:' "$d"/*-plain-*.log "$d"/*-inject-*.log
+for prog in torch cupy; do
+  t=$d/$prog-inject-1
+  [ -f "$t/trace.rank0.csv" ] || continue
+  for c in breakdown overlap diagnose; do step an-$prog-$c 20 bin/trilap-analyze $c "$t"; done
+  step an-$prog-timeline 20 bin/trilap-analyze timeline "$t" -o "$t/timeline.csv"
+  step an-$prog-perfetto 30 bin/trilap-analyze perfetto "$t" -o "$t/perfetto.json"
+  gzip -9 "$t/trace.rank0.csv" "$t/perfetto.json" "$t/timeline.csv" 2>/dev/null
+done
+for r in $(seq 2 "$REPS"); do rm -rf "$d"/*-inject-$r; done
+echo "== total $(( $(date +%s) - start ))s" | tee -a "$d/steps.txt"
+tar -C "$(dirname "$d")" -czf "$out/verify.tar.gz" verify
+ls -la "$out"

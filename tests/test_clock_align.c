@@ -1,0 +1,221 @@
+/* Clock alignment across ranks on one machine: TRILAP_TEST_CLOCK_SKEW puts
+ * one rank's clock 5 s (or -3 ms) ahead, the probes measure every rank's
+ * offset to rank 0 at start and stop, and
+ *   - the measured offset recovers the skew to within the measured
+ *     uncertainty (the ranks really share one clock),
+ *   - trilap-analyze puts the skewed rank back on rank 0's clock: the
+ *     iterations, which start together after barriers, start together
+ *     again (within the uncertainty plus the barrier's own spread),
+ *   - --raw-clock leaves them 5 s apart,
+ *   - bad clock metadata is refused naming file and key.
+ * Thread ranks always; MPI ranks when mpirun is there. */
+#include <stdarg.h>
+#include <sys/wait.h>
+
+#include "tl_test.h"
+
+#include "analysis/analysis.h"
+
+static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
+static const char *build(void) { return tl_test_env("TL_BUILD", "build"); }
+
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+enum { MAXIT = 64 };
+typedef struct iters {
+    int64_t start[MAXIT];
+    int n;
+} iters;
+
+static tl_status keep_iter(void *user, const tl_trace_record *r)
+{
+    iters *it = user;
+    if (r->kind == TL_KIND_HOST && !strcmp(r->name, "iter") && r->iter >= 0 && r->iter < MAXIT) {
+        it->start[r->iter] = r->start_ns;
+        if (r->iter + 1 > it->n) it->n = (int)r->iter + 1;
+    }
+    return TL_OK;
+}
+
+/* Scans rank r's trace of dir (aligned unless raw) into it and meta. */
+static void scan(const char *dir, int r, int raw, iters *it, tl_an_meta *m)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
+    memset(it, 0, sizeof *it);
+    TL_ASSERT_OK(tl_an_scan(p, raw ? TL_AN_RAW_CLOCK : 0, keep_iter, it, m));
+}
+
+/* the largest |start of iteration k on rank r - on rank 0| */
+static int64_t max_gap(const iters *a, const iters *b)
+{
+    int64_t g = 0;
+    TL_ASSERT_EQ(a->n, b->n);
+    for (int k = 0; k < a->n; k++) {
+        int64_t d = a->start[k] - b->start[k];
+        if (d < 0) d = -d;
+        if (d > g) g = d;
+    }
+    return g;
+}
+
+static void check_run(const char *dir, int nranks, int skew_rank, int64_t skew, const char *method)
+{
+    iters i0, ir, raw;
+    tl_an_meta m0, mr, mraw;
+    scan(dir, 0, 0, &i0, &m0);
+    TL_ASSERT_STREQ(m0.clock_sync, "reference");
+    TL_ASSERT(!m0.clock_aligned);
+    TL_ASSERT_EQ(i0.n, 20);
+    for (int r = 1; r < nranks; r++) {
+        scan(dir, r, 0, &ir, &mr);
+        scan(dir, r, 1, &raw, &mraw);
+        TL_ASSERT_STREQ(mr.clock_sync, method);
+        TL_ASSERT(mr.clock_aligned);
+        int64_t want = r == skew_rank ? skew : 0;
+        /* 1. the offset recovers the skew within its own uncertainty */
+        int64_t err = mr.clock_offset - want;
+        printf("%s rank %d: skew %lld ns, measured %lld ns +- %lld ns (error %lld ns), drift %.1f ppb\n", method, r,
+               (long long)want, (long long)mr.clock_offset, (long long)mr.clock_unc, (long long)err,
+               mr.clock_drift_ppb);
+        TL_ASSERT_MSG(err <= mr.clock_unc && -err <= mr.clock_unc, "rank %d: offset %lld, skew %lld, uncertainty %lld",
+                      r, (long long)mr.clock_offset, (long long)want, (long long)mr.clock_unc);
+        TL_ASSERT(mr.clock_unc > 0 && mr.clock_unc < 50000000);
+        /* one machine, one clock: no drift beyond what the two measurements' uncertainty allows */
+        TL_ASSERT_MSG(mr.clock_drift_ppb > -1e6 && mr.clock_drift_ppb < 1e6, "drift %g ppb", mr.clock_drift_ppb);
+        /* 2. aligned: the iterations start together again */
+        int64_t g = max_gap(&ir, &i0);
+        printf("%s rank %d: iterations start within %lld ns of rank 0's (aligned)\n", method, r, (long long)g);
+        TL_ASSERT_MSG(g <= mr.clock_unc + 20000000, "aligned iterations %lld ns apart (uncertainty %lld ns)",
+                      (long long)g, (long long)mr.clock_unc);
+        /* 3. raw: the skew is still there */
+        int64_t gr = max_gap(&raw, &i0);
+        if (want) TL_ASSERT_MSG(gr >= (want > 0 ? want : -want) - 20000000, "raw gap %lld", (long long)gr);
+        /* the window moved with the records */
+        TL_ASSERT(mraw.w0 - mr.w0 >= want - mr.clock_unc - 1000000 && mraw.w0 - mr.w0 <= want + mr.clock_unc + 1000000);
+    }
+}
+
+TL_TEST(threads_skew_recovered)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew --launcher threads --ranks 3 "
+                    "--no-gpu %s > %s/log 2>&1",
+                    build(), t, t),
+                 0);
+    check_run(t, 3, 1, 5000000000LL, "threads-pingpong");
+    /* a negative skew, on the last rank */
+    char d2[600];
+    snprintf(d2, sizeof d2, "%s/neg", t);
+    TL_ASSERT_EQ(sh("TRILAP_TEST_CLOCK_SKEW=2:-3000000 %s/tests/helper_clock_skew --launcher threads --ranks 3 "
+                    "--no-gpu %s > %s/log2 2>&1",
+                    build(), d2, t),
+                 0);
+    check_run(d2, 3, 2, -3000000LL, "threads-pingpong");
+}
+
+TL_TEST(mpi_skew_recovered)
+{
+    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
+    const char *m = tl_test_env("TL_MPIRUN", "");
+    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("%s -np 2 --oversubscribe -x TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew "
+                    "--no-gpu %s > %s/log 2>&1",
+                    m, build(), t, t),
+                 0);
+    check_run(t, 2, 1, 5000000000LL, "mpi-pingpong");
+}
+
+/* the analysis commands use the aligned clock and say so */
+TL_TEST(analysis_reports_alignment)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew --launcher threads --ranks 2 "
+                    "--no-gpu %s > %s/log 2>&1",
+                    build(), t, t),
+                 0);
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s", t);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", bin(), dir, dir), 0);
+    /* "clock put on rank 0's: offset 5000000.123 us +- 2.5 us": the skew within the uncertainty */
+    TL_ASSERT_EQ(sh("grep \"rank: 1 \" %s/ov.txt | sed -n \"s/.*clock put on rank 0's: offset \\([-0-9.]*\\) us +- "
+                    "\\([0-9.]*\\) us.*/\\1 \\2/p\" | awk '{d = $1 - 5000000; if (d < 0) d = -d; exit !(NF == 2 && d <= $2)}'",
+                    dir),
+                 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap --raw-clock %s > %s/ov2.txt 2>&1", bin(), dir, dir), 0);
+    TL_ASSERT_EQ(sh("grep -q 'own clock (--raw-clock)' %s/ov2.txt", dir), 0);
+}
+
+/* a rank whose probes fail to start: the others neither wait for it nor
+ * align (clock_sync=none), at start and at stop */
+TL_TEST(rank_without_probes)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("timeout 60 %s/tests/helper_clock_skew --launcher threads --ranks 3 --no-gpu --bad-rank 1 %s "
+                    "> %s/log 2>&1",
+                    build(), t, t),
+                 0);
+    for (int r = 0; r < 3; r += 2) {
+        iters it;
+        tl_an_meta m;
+        scan(t, r, 0, &it, &m);
+        TL_ASSERT_STREQ(m.clock_sync, "none");
+        TL_ASSERT(!m.clock_aligned);
+        TL_ASSERT_EQ(it.n, 20);
+    }
+    TL_ASSERT_EQ(sh("test ! -e %s/trace.rank1.csv", t), 0);
+}
+
+TL_TEST(bad_clock_metadata)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const bad[][2] = {
+        {"# clock_offset_ns=12x\n# clock_offset_at_ns=5\n", "clock_offset_ns='12x' is not an integer"},
+        {"# clock_offset_ns=12\n", "clock_offset_ns and clock_offset_at_ns come together"},
+        {"# clock_offset_ns=12\n# clock_offset_at_ns=5\n# clock_drift_ppb=fast\n", "clock_drift_ppb='fast'"},
+        {"# clock_offset_ns=12\n# clock_offset_at_ns=5\n# clock_uncertainty_ns=-4\n", "negative"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/trace.rank0.csv", t);
+        FILE *f = fopen(p, "w");
+        TL_ASSERT(f);
+        fprintf(f, "# format=trilap-trace\n# version=1\n# rank=0\n%s"
+                   "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
+                   "0,0,1,compute,compute,kernel,k,100,200,1,-1,0\n",
+                bad[k][0]);
+        fclose(f);
+        TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/out 2> %s/err", bin(), t, t, t), 1);
+        TL_ASSERT_EQ(sh("grep -q \"trace.rank0.csv: .*%s\" %s/err", bad[k][1], t), 0);
+    }
+    /* a good one: applied with its drift, t - (offset + (t - at) * ppb / 1e9) */
+    char p[1024];
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "# format=trilap-trace\n# version=1\n# rank=0\n# clock_sync=mpi-pingpong\n"
+               "# clock_offset_ns=1000\n# clock_offset_at_ns=0\n# clock_drift_ppb=1000000\n"
+               "# clock_uncertainty_ns=7\n"
+               "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
+               "0,-1,0,host,range,host,iter,1000000,2000000,0,-1,0\n");
+    fclose(f);
+    iters it;
+    tl_an_meta m;
+    scan(t, 0, 0, &it, &m);
+    /* at t = 1e6: offset 1000 + 1e6 * 1e-3 = 2000 */
+    TL_ASSERT_EQ(it.start[0], 1000000 - 2000);
+    TL_ASSERT_EQ(m.clock_unc, 7);
+}
+
+TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
+             bad_clock_metadata)

@@ -1,0 +1,407 @@
+/* Nsight Systems exports read by trilap-analyze: the per-kernel totals and
+ * counts equal `nsys stats --report cuda_gpu_kern_sum` of the same file
+ * (four real H200 exports: PyTorch, CuPy, trilap-bench tristream, the inject
+ * helper), every command runs on an export, `import` writes trace files
+ * that analyse the same, trilap's NVTX domain gives host ranges and
+ * iterations, bad inputs are refused naming the file. */
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "tl_test.h"
+
+#include "analysis/analysis.h"
+
+#ifndef TL_HAVE_SQLITE
+#define TL_HAVE_SQLITE 0
+#endif
+#if TL_HAVE_SQLITE
+#include <sqlite3.h>
+#endif
+
+static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
+static const char *FIXTURE = "tests/data/nsys-torch-h200.sqlite";
+
+static int sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) TL_TEST_FAIL_("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+static void need_sqlite(void)
+{
+    if (!TL_HAVE_SQLITE) TL_SKIP("built without sqlite3 (libsqlite3-dev)");
+}
+
+typedef struct ksum {
+    int64_t total, count, min, max;
+} ksum;
+
+static int cmp_ksum(const void *a, const void *b)
+{
+    const ksum *x = a, *y = b;
+    if (x->total != y->total) return x->total < y->total ? -1 : 1;
+    return x->count < y->count ? -1 : x->count > y->count;
+}
+
+typedef struct acc {
+    tl_an_names *names;
+    ksum *k;
+    size_t n;
+} acc;
+
+static tl_status add_kernel(void *user, const tl_trace_record *r)
+{
+    acc *a = user;
+    if (r->kind != TL_KIND_KERNEL) return TL_OK;
+    uint32_t id;
+    TL_TRY(tl_an_names_intern(a->names, r->name, &id));
+    if (id >= a->n) {
+        ksum *nk = realloc(a->k, (id + 1) * sizeof *nk);
+        TL_CHECK(nk, TL_ERR_NOMEM, "kernels");
+        memset(nk + a->n, 0, (id + 1 - a->n) * sizeof *nk);
+        a->k = nk;
+        a->n = id + 1;
+    }
+    ksum *k = &a->k[id];
+    int64_t d = r->end_ns - r->start_ns;
+    if (!k->count || d < k->min) k->min = d;
+    if (!k->count || d > k->max) k->max = d;
+    k->total += d;
+    k->count++;
+    return TL_OK;
+}
+
+/* kern_sum CSV: a "Processing [...]" line, the header, one row per kernel:
+ * Time (%),Total Time (ns),Instances,Avg,Med,Min,Max,StdDev,Name */
+static size_t read_kern_sum(const char *path, ksum *out, size_t max)
+{
+    char *text = slurp(path), *save = NULL;
+    size_t n = 0;
+    int header = 0;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "Time (%),Total Time (ns),Instances", 34)) {
+            header = 1;
+            continue;
+        }
+        if (!header) continue;
+        double pct, avg, med, sd;
+        long long tot, inst, mn, mx;
+        TL_ASSERT_MSG(sscanf(line, "%lf,%lld,%lld,%lf,%lf,%lld,%lld,%lf,", &pct, &tot, &inst, &avg, &med, &mn, &mx,
+                             &sd) == 8,
+                      "%s: bad row %s", path, line);
+        TL_ASSERT(n < max);
+        out[n++] = (ksum){.total = tot, .count = inst, .min = mn, .max = mx};
+    }
+    TL_ASSERT_MSG(header, "%s: no kern_sum header", path);
+    free(text);
+    return n;
+}
+
+/* trilap's per-kernel totals, counts, min and max equal nsys stats' */
+static void cross_check(const char *sqlite, const char *kern_sum)
+{
+    acc a = {0};
+    TL_ASSERT_OK(tl_an_names_create(&a.names));
+    int nr = 0;
+    TL_ASSERT_OK(tl_an_nsys_ranks(sqlite, &nr));
+    TL_ASSERT(nr >= 1);
+    for (int r = 0; r < nr; r++) {
+        tl_an_meta m;
+        TL_ASSERT_OK(tl_an_nsys_scan(sqlite, r, add_kernel, &a, &m, NULL));
+    }
+    ksum ref[256];
+    size_t nref = read_kern_sum(kern_sum, ref, 256);
+    size_t nk = 0;
+    for (size_t i = 0; i < a.n; i++)
+        if (a.k[i].count) a.k[nk++] = a.k[i];
+    TL_ASSERT_MSG(nk == nref, "%s: %zu kernel names, nsys stats has %zu", sqlite, nk, nref);
+    qsort(a.k, nk, sizeof *a.k, cmp_ksum);
+    qsort(ref, nref, sizeof *ref, cmp_ksum);
+    int64_t sum = 0;
+    for (size_t i = 0; i < nk; i++) {
+        TL_ASSERT_MSG(a.k[i].total == ref[i].total && a.k[i].count == ref[i].count && a.k[i].min == ref[i].min &&
+                          a.k[i].max == ref[i].max,
+                      "%s: kernel %zu: trilap total %lld ns x%lld [%lld, %lld], nsys %lld x%lld [%lld, %lld]", sqlite, i,
+                      (long long)a.k[i].total, (long long)a.k[i].count, (long long)a.k[i].min, (long long)a.k[i].max,
+                      (long long)ref[i].total, (long long)ref[i].count, (long long)ref[i].min, (long long)ref[i].max);
+        sum += a.k[i].total;
+    }
+    printf("%s: %zu kernels, %lld ns in all, equal to nsys stats cuda_gpu_kern_sum\n", sqlite, nk, (long long)sum);
+    free(a.k);
+    tl_an_names_destroy(&a.names);
+}
+
+TL_TEST(kern_sum_fixture)
+{
+    need_sqlite();
+    cross_check(FIXTURE, "tests/data/nsys-torch-h200.kern_sum.csv");
+}
+
+/* the full exports of results/foreign-h200, gunzipped into a temporary folder */
+TL_TEST(kern_sum_h200_exports)
+{
+    need_sqlite();
+    static const char *const names[] = {"torch", "cupy", "tristream", "helper"};
+    const char *dir = tl_test_tmpdir();
+    for (size_t k = 0; k < 4; k++) {
+        char gz[512], db[512], ks[512];
+        snprintf(gz, sizeof gz, "results/foreign-h200/%s.sqlite.gz", names[k]);
+        snprintf(db, sizeof db, "%s/%s.sqlite", dir, names[k]);
+        snprintf(ks, sizeof ks, "results/foreign-h200/%s.kern_sum.csv", names[k]);
+        struct stat sb;
+        if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
+        TL_ASSERT_EQ(sh("gzip -dc %s > %s", gz, db), 0);
+        cross_check(db, ks);
+    }
+}
+
+/* breakdown, overlap, diagnose, timeline, perfetto, compare on an export */
+TL_TEST(commands_on_export)
+{
+    need_sqlite();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt", bin(), FIXTURE, t, t), 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/bd.txt", t);
+    char *o = slurp(p);
+    /* readable names and library categories */
+    TL_ASSERT_MSG(strstr(o, "gemm            nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "gemm            Kernel2 "), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "reduction       softmax_warp_forward "), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "elementwise     distribution_elementwise_grid_stride_kernel "), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "nccl-coll-other oneRankReduce "), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "memcpy          memcpy HtoD "), "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "_ZN"), "mangled names printed:\n%s", o);
+    free(o);
+    snprintf(p, sizeof p, "%s/bd.csv", t);
+    o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, ",void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_"
+                            "sgemm_256x128_8x4_nn_align1::Params)\n"),
+                  "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/ov.txt", bin(), FIXTURE, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze diagnose %s > %s/dg.txt", bin(), FIXTURE, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt", bin(), FIXTURE, t, t), 0);
+    snprintf(p, sizeof p, "%s/tl.csv", t);
+    o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, ",gemm,12,\"Kernel2\","), "%.2000s", o);
+    free(o);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt", bin(), FIXTURE, t, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze compare %s %s > %s/cmp.txt", bin(), FIXTURE, FIXTURE, t), 0);
+    snprintf(p, sizeof p, "%s/cmp.txt", t);
+    o = slurp(p);
+    /* the same file twice: every metric equal (no iterations: the window stands for the time) */
+    TL_ASSERT_MSG(strstr(o, "  window                us   483804.60 483804.60      0.00    1.000"), "%s", o);
+    free(o);
+}
+
+/* import writes trace files; they analyse exactly as the export does */
+TL_TEST(import_round_trip)
+{
+    need_sqlite();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s -o %s/run > %s/imp.txt", bin(), FIXTURE, t, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s --csv %s/a.csv > /dev/null", bin(), FIXTURE, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s/run --csv %s/b.csv > /dev/null", bin(), t, t), 0);
+    /* the first column is the run's name */
+    TL_ASSERT_EQ(sh("cut -d, -f2- %s/a.csv > %s/a2 && cut -d, -f2- %s/b.csv > %s/b2 && cmp %s/a2 %s/b2", t, t, t, t,
+                    t, t),
+                 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s --csv %s/oa.csv > /dev/null && %s/trilap-analyze overlap %s/run "
+                    "--csv %s/ob.csv > /dev/null && cmp %s/oa.csv %s/ob.csv",
+                    bin(), FIXTURE, t, bin(), t, t, t, t),
+                 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/run/trace.rank0.csv", t);
+    char *o = slurp(p);
+    TL_ASSERT(strstr(o, "# format=trilap-trace\n# version=1\n# rank=0\n# nranks=1\n# device=0\n"));
+    TL_ASSERT(strstr(o, "# source=nsys-sqlite\n"));
+    /* NCCL's one-rank reduce launched inside ncclAllReduce ranges: 35 of 35 agree */
+    TL_ASSERT(strstr(o, "# nccl_nvtx_ops=35\n# nccl_nvtx_named=35\n# nccl_nvtx_disagree=0\n"));
+    /* NCCL's NVTX ranges, the program's own (default domain) ranges, kept mangled kernel names */
+    TL_ASSERT(strstr(o, ",host,range,nvtx,NCCL:ncclAllReduce,"));
+    TL_ASSERT(strstr(o, ",host,range,nvtx,step 3,"));
+    TL_ASSERT(strstr(o, ",kernel,_ZN7cutlass7Kernel2I43cutlass_80_simt_sgemm_256x128_8x4_nn_align1EEvNT_6ParamsE,"));
+    TL_ASSERT(strstr(o, ",compute,sync,sync,cudaStreamWaitEvent,"));
+    TL_ASSERT(strstr(o, ",other,sync,sync,cudaEventSynchronize,"));
+    free(o);
+}
+
+/* trilap's NVTX domain under nsys: host ranges named <category>:<text>,
+ * iterations from the payload, renumbered per probes session */
+TL_TEST(trilap_domain)
+{
+    need_sqlite();
+    const char *gz = "results/foreign-h200/tristream.sqlite.gz";
+    struct stat sb;
+    if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("gzip -dc %s > %s/tri.sqlite", gz, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s/tri.sqlite -o %s/run > /dev/null", bin(), t, t), 0);
+    TL_ASSERT_EQ(sh("grep -c ',host,range,host,iter,' %s/run/trace.rank0.csv | grep -qx 600", t), 0);
+    TL_ASSERT_EQ(sh("grep -q ',host,range,host,iter,[0-9]*,[0-9]*,0,-1,599$' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(sh("grep -q ',host,range,host,p2p:ring,' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(sh("grep -q ',host,range,host,compute:daxpy,' %s/run/trace.rank0.csv", t), 0);
+    /* the send/recv kernel's stream inferred p2p, the kernel p2p */
+    TL_ASSERT_EQ(sh("grep -q ',p2p,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s/tri.sqlite --iters 100:199 > %s/ov.txt", bin(), t, t), 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/ov.txt", t);
+    char *o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, "iterations bounded by the host's iter ranges"), "%s", o);
+    free(o);
+    /* NCCL's NVTX ranges agree with every named kernel: the send/recv
+     * kernels launched in ncclGroupEnd after ncclSend + ncclRecv */
+    TL_ASSERT_EQ(sh("grep -q '^# nccl_nvtx_ops=1680$' %s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_named=1680$' "
+                    "%s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_disagree=0$' %s/run/trace.rank0.csv",
+                    t, t, t),
+                 0);
+    /* TRILAP_LANES overrides the inference */
+    TL_ASSERT_EQ(sh("TRILAP_LANES=$(grep -m1 ',p2p,p2p,kernel,' %s/run/trace.rank0.csv | cut -d, -f3):coll "
+                    "%s/trilap-analyze import %s/tri.sqlite -o %s/run2 > /dev/null",
+                    t, bin(), t, t),
+                 0);
+    TL_ASSERT_EQ(sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
+}
+
+/* NVTX-only probes under nsys (tests/data/nsys-tristream-1gpu.sqlite.gz,
+ * from results/nsys-h200): one session for every variant, the iteration
+ * count restarting for each warm-up and timed loop: 6 x (10 + 100) */
+TL_TEST(iterations_restarting)
+{
+    need_sqlite();
+    const char *gz = "tests/data/nsys-tristream-1gpu.sqlite.gz";
+    struct stat sb;
+    if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh("gzip -dc %s > %s/n.sqlite", gz, t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s/n.sqlite > %s/ov.txt", bin(), t, t), 0);
+    TL_ASSERT_EQ(sh("grep -q 'over 660 iterations' %s/ov.txt", t), 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze timeline %s/n.sqlite -o %s/tl.csv > %s/tl.txt && grep -q 'iterations: 328:330' "
+                    "%s/tl.txt",
+                    bin(), t, t, t, t),
+                 0);
+}
+
+#if TL_HAVE_SQLITE
+static void exec(sqlite3 *db, const char *q)
+{
+    char *err = NULL;
+    TL_ASSERT_MSG(sqlite3_exec(db, q, NULL, NULL, &err) == SQLITE_OK, "%s: %s", q, err ? err : "");
+}
+#endif
+
+/* Generic NCCL kernels, whose names do not say p2p or coll, take it from
+ * NCCL's NVTX range around their launch: an export made here with the
+ * tables and columns nsys 2025.3 writes (only those read) */
+TL_TEST(generic_kernels_by_nvtx)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/generic.sqlite", t);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+             " mangledName INTEGER);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+             " correlationId INTEGER, nameId INTEGER, returnValue INTEGER);"
+             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
+             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"
+             " uint64Value INTEGER, int64Value INTEGER);"
+             "INSERT INTO StringIds VALUES (1, '_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE'),"
+             " (2, 'ncclDevKernel_Generic_1'), (3, 'cuLaunchKernelEx'), (4, '_Z10my_computev');");
+    /* pid 5 (globalPid 5 << 24), thread 7; NCCL domain 1 */
+    exec(db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+             " (0, 0, 75, 'NCCL', 83886087, 1),"
+             " (1000, 2000, 59, 'ncclAllReduce', 83886087, 1),"
+             " (3000, 3100, 59, 'ncclGroupStart', 83886087, 1), (3200, 3300, 59, 'ncclSend', 83886087, 1),"
+             " (3400, 3500, 59, 'ncclRecv', 83886087, 1), (3600, 4000, 59, 'ncclGroupEnd', 83886087, 1),"
+             " (5000, 5100, 59, 'ncclGroupStart', 83886087, 1), (5200, 5300, 59, 'ncclSend', 83886087, 1),"
+             " (5400, 5500, 59, 'ncclAllReduce', 83886087, 1), (5600, 6000, 59, 'ncclGroupEnd', 83886087, 1);"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1500, 1600, 1, 83886087, 11, 3, 0),"
+             " (3700, 3800, 1, 83886087, 12, 3, 0), (5700, 5800, 1, 83886087, 13, 3, 0), (7000, 7100, 1, 83886087, 14, 3, 0);"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10000, 11000, 0, 1, 20, 11, 83886080, 2, 2, 1),"
+             " (12000, 13000, 0, 1, 20, 12, 83886080, 2, 2, 1), (14000, 15000, 0, 1, 20, 13, 83886080, 2, 2, 1),"
+             " (16000, 17000, 0, 1, 21, 14, 83886080, 4, 4, 4);");
+    sqlite3_close(db);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s -o %s/run > %s/out 2>&1", bin(), db_path, t, t), 0);
+    char p[700];
+    snprintf(p, sizeof p, "%s/run/trace.rank0.csv", t);
+    char *o = slurp(p);
+    /* in ncclAllReduce: coll; after ncclSend + ncclRecv: p2p; a mixed group: the lane decides (coll) */
+    TL_ASSERT_MSG(strstr(o, "0,0,20,coll,coll,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
+                            "10000,11000,11,"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "0,0,20,coll,p2p,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
+                            "12000,13000,12,"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "0,0,20,coll,coll,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
+                            "14000,15000,13,"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "0,0,21,compute,compute,kernel,_Z10my_computev,16000,17000,14,"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "# nccl_nvtx_ops=2\n# nccl_nvtx_named=0\n# nccl_nvtx_disagree=0\n"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, ",host,range,nvtx,NCCL:ncclGroupEnd,3600,4000,"), "%s", o);
+    free(o);
+#endif
+}
+
+TL_TEST(bad_inputs)
+{
+    const char *t = tl_test_tmpdir();
+    /* a file that is not SQLite, a folder with no traces: one line naming it */
+    TL_ASSERT_EQ(sh("echo hello > %s/x.sqlite; %s/trilap-analyze import %s/x.sqlite -o %s/o 2> %s/err", t, bin(), t,
+                    t, t),
+                 1);
+    char p[512];
+    snprintf(p, sizeof p, "%s/err", t);
+    char *o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, "x.sqlite: not an SQLite file"), "%s", o);
+    free(o);
+    need_sqlite();
+    TL_ASSERT_EQ(sh("sqlite3 %s/empty.sqlite 'CREATE TABLE t(a)' 2>/dev/null || "
+                    "python3 -c \"import sqlite3; sqlite3.connect('%s/empty.sqlite').execute('CREATE TABLE t(a)')\"",
+                    t, t),
+                 0);
+    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s/empty.sqlite 2> %s/err", bin(), t, t), 1);
+    o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, "empty.sqlite: no CUDA activity tables"), "%s", o);
+    free(o);
+    /* nothing half-written */
+    TL_ASSERT_EQ(sh("test ! -e %s/o/trace.rank0.csv", t), 0);
+    /* a folder with another run's rank 3: refused, nothing written */
+    TL_ASSERT_EQ(sh("mkdir -p %s/stale && touch %s/stale/trace.rank3.csv && %s/trilap-analyze import %s -o %s/stale "
+                    "2> %s/err",
+                    t, t, bin(), FIXTURE, t, t),
+                 1);
+    o = slurp(p);
+    TL_ASSERT_MSG(strstr(o, "stale: holds trace.rank3.csv, a rank the export (1 rank) does not have"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh("test ! -e %s/stale/trace.rank0.csv", t), 0);
+}
+
+TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,
+             iterations_restarting, generic_kernels_by_nvtx, bad_inputs)
