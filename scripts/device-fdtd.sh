@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One bounded device session for stencil/ on a lent H200 (about 290 s):
+# One bounded device session for stencil/ on a lent H200 (limits add up to 285 s;
+# about 110 s on H200):
 #   scripts/device-fdtd.sh OUT
 # builds trilap-fdtd, trilap-bench and the GPU test, runs the GPU tests,
 # scripts/bench-fdtd.sh, the verification tables on the GPU, and packs
@@ -14,11 +15,11 @@ step() { local lim=$1 log=$2; shift 2; echo "\$ $* (limit ${lim}s)" >> "$r/$log"
 t0=$(date +%s)
 git_commit=$(cat .trilap-commit 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 { echo "commit: $git_commit"; echo "date: $(date -u +%FT%TZ)"; echo "host: $(hostname)"; nvidia-smi -L || true; } > "$r/manifest.txt"
-step 110 build.log make -j16 CUDA_ARCH=90 WERROR=0 bin/trilap-fdtd bin/trilap-bench build/tests/test_gpu_fdtd
+step 60 build.log make -j16 CUDA_ARCH=90 WERROR=0 bin/trilap-fdtd bin/trilap-bench build/tests/test_gpu_fdtd
 echo "build: $(( $(date +%s) - t0 )) s" >> "$r/manifest.txt"
 step 80 gpu-tests.log env TL_BIN=bin TL_TEST_TIMEOUT=75 tests/run.sh build/tests/test_gpu_fdtd
 echo "gpu tests: $(( $(date +%s) - t0 )) s" >> "$r/manifest.txt"
-step 75 bench-driver.log scripts/bench-fdtd.sh "$r/bench"
+step 120 bench-driver.log scripts/bench-fdtd.sh "$r/bench"
 scripts/bench-fdtd.sh --summary "$r/bench" >> "$r/bench-driver.log" 2>&1 || true
 echo "bench: $(( $(date +%s) - t0 )) s" >> "$r/manifest.txt"
 step 10 verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32
