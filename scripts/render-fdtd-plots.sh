@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Renders the FDTD figures (PNG and PDF) from committed raw results with gnuplot:
+#   scripts/render-fdtd-plots.sh [--cpu DIR] [--gpu DIR] [--out DIR]
+#   fdtd-snapshots.{png,pdf}  pressure with and without CPML (the paper's Fig. 2),
+#                             from DIR_cpu/slices/{cpml,none}/p-<step>.txt
+#   fdtd-energy.{png,pdf}     normalised energy with and without CPML (Fig. 3),
+#                             from DIR_cpu/energy.csv (`trilap-fdtd verify energy`)
+#   fdtd-pencil-timeline.{png,pdf}  the 4-subdomain pencil-yz runs on one GPU per
+#                             strategy (host, peer, nccl), two steps each, from
+#                             DIR_gpu/bench/pencil-<strategy>/trace.rank0.csv[.gz]
+#                             through `trilap-analyze timeline`
+# Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out.
+set -euo pipefail
+cpu=results/fdtd-cpu
+gpu=results/fdtd-h200
+out=plots/out
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --cpu) cpu=$2; shift 2 ;;
+        --gpu) gpu=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        *) echo "render-fdtd-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
+    esac
+done
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${TL_BIN:-$here/bin}
+command -v gnuplot >/dev/null || { echo "render-fdtd-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
+mkdir -p "$out"
+made=0
+if [[ -f $cpu/energy.csv ]]; then
+    for ext in png pdf; do gnuplot -e "file='$cpu/energy.csv'; out='$out/fdtd-energy.$ext'" "$here/plots/fdtd-energy.gp"; done
+    made=$((made + 1))
+fi
+if [[ -d $cpu/slices/cpml && -d $cpu/slices/none ]]; then
+    steps=${FDTD_STEPS:-"150 250 350"}
+    for ext in png pdf; do
+        gnuplot -e "dirs='$cpu/slices/cpml $cpu/slices/none'; titles='CPML none'; steps='$steps'; out='$out/fdtd-snapshots.$ext'" \
+            "$here/plots/fdtd-snapshots.gp"
+    done
+    made=$((made + 1))
+fi
+files="" titles=""
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for s in host peer nccl; do
+    t=$gpu/bench/pencil-$s/trace.rank0.csv
+    [[ -f $t || -f $t.gz ]] || continue
+    [[ -x $bin/trilap-analyze ]] || { echo "render-fdtd-plots.sh: $bin/trilap-analyze not built (make)" >&2; exit 1; }
+    mkdir -p "$tmp/$s"
+    if [[ -f $t ]]; then cp "$t" "$tmp/$s/"; else gunzip -c "$t.gz" > "$tmp/$s/trace.rank0.csv"; fi
+    "$bin/trilap-analyze" timeline "$tmp/$s" --iters 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
+    files+="$out/fdtd-pencil-$s.csv "
+    titles+="$s "
+done
+if [[ -n $files ]]; then
+    for ext in png pdf; do
+        gnuplot -e "files='${files% }'; titles='${titles% }'; out='$out/fdtd-pencil-timeline.$ext'" "$here/plots/timeline.gp"
+    done
+    made=$((made + 1))
+fi
+(( made > 0 )) || { echo "render-fdtd-plots.sh: nothing to draw under $cpu or $gpu" >&2; exit 1; }
+echo "render-fdtd-plots.sh: $made figures in $out" >&2

@@ -1,0 +1,183 @@
+/* The CPU reference backend (C with OpenMP): the check of the GPU kernels
+ * and CI's FDTD. Subdomains are host arrays; the exchange copies them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stencil/fdtd_impl.h"
+#include "stencil/fill.h"
+
+#define T float
+#define SFX _f
+#include "stencil/cpu_kernels_impl.h"
+#undef T
+#undef SFX
+#define T double
+#define SFX _d
+#include "stencil/cpu_kernels_impl.h"
+#undef T
+#undef SFX
+
+static tl_status cpu_alloc(void **p, size_t count, size_t esz)
+{
+    *p = calloc(count ? count : 1, esz);
+    TL_CHECK(*p != NULL, TL_ERR_NOMEM, "%zu x %zu bytes for a field", count, esz);
+    return TL_OK;
+}
+
+static tl_status cpu_setup(tl_fdtd *f)
+{
+    size_t esz = f->esz;
+    for (int i = 0; i < f->nsub; i++) {
+        tl_fdtd_sub *s = &f->sub[i];
+        s->device = -1;
+        for (int k = 0; k < TL_FDTD_NFIELDS; k++) {
+            TL_TRY(cpu_alloc(&s->fld[k], s->full.count, esz));
+            TL_TRY(tl_fdtd_fill_field(f, i, k, s->fld[k]));
+        }
+        if (tl_fdtd_heterogeneous(&f->cfg))
+            for (int k = 0; k < 4; k++) {
+                TL_TRY(cpu_alloc(&s->mat[k], s->full.count, esz));
+                TL_TRY(tl_fdtd_fill_material(f, i, k, s->mat[k]));
+            }
+        for (int m = 0; m < TL_FDTD_NPSI; m++)
+            for (int side = 0; side < 2; side++)
+                if (s->psi[m][side].count) TL_TRY(cpu_alloc(&s->psi_mem[m][side], s->psi[m][side].count, esz));
+        TL_TRY(cpu_alloc(&s->prof, tl_fdtd_profiles_count(f), esz));
+        TL_TRY(tl_fdtd_fill_profiles(f, s->prof));
+    }
+    for (int d = 0; d < 3; d++)
+        for (int k = 0; k < f->nmsg[d]; k++) {
+            tl_fdtd_msg *m = &f->msg[d][k];
+            TL_TRY(cpu_alloc(&m->send, (size_t)m->count, esz));
+            TL_TRY(cpu_alloc(&m->recv, (size_t)m->count, esz));
+        }
+    return TL_OK;
+}
+
+static void cpu_teardown(tl_fdtd *f)
+{
+    for (int i = 0; i < f->nsub; i++) {
+        tl_fdtd_sub *s = &f->sub[i];
+        for (int k = 0; k < 4; k++) {
+            free(s->fld[k]);
+            free(s->mat[k]);
+            s->fld[k] = s->mat[k] = NULL;
+        }
+        for (int m = 0; m < TL_FDTD_NPSI; m++)
+            for (int side = 0; side < 2; side++) {
+                free(s->psi_mem[m][side]);
+                s->psi_mem[m][side] = NULL;
+            }
+        free(s->prof);
+        s->prof = NULL;
+    }
+    for (int d = 0; d < 3; d++)
+        for (int k = 0; k < f->nmsg[d]; k++) {
+            free(f->msg[d][k].send);
+            free(f->msg[d][k].recv);
+            f->msg[d][k].send = f->msg[d][k].recv = NULL;
+        }
+}
+
+static tl_status cpu_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b, int cpml)
+{
+    tl_fdtd_kargs a;
+    tl_fdtd_kargs_of(f, sd, &a);
+    if (f->esz == 4) {
+        if (which == 0) update_v_f(&a, b, cpml);
+        else update_p_f(&a, b, cpml);
+    } else {
+        if (which == 0) update_v_d(&a, b, cpml);
+        else update_p_d(&a, b, cpml);
+    }
+    return TL_OK;
+}
+
+static tl_status cpu_add_source(tl_fdtd *f, int sd, int64_t idx, double value)
+{
+    void *p = f->sub[sd].fld[TL_FDTD_P];
+    if (f->esz == 4) ((float *)p)[idx] += (float)value;
+    else ((double *)p)[idx] += value;
+    return TL_OK;
+}
+
+static tl_status cpu_sample(tl_fdtd *f, int sd, int64_t step)
+{
+    const void *p = f->sub[sd].fld[TL_FDTD_P];
+    for (int r = 0; r < f->cfg.nrec; r++) {
+        if (f->rec_sub[r] != sd) continue;
+        int64_t i = f->rec_idx[r];
+        f->traces[step * f->cfg.nrec + r] = f->esz == 4 ? (double)((const float *)p)[i] : ((const double *)p)[i];
+    }
+    return TL_OK;
+}
+
+static tl_status cpu_pack(tl_fdtd *f, tl_fdtd_msg *m)
+{
+    tl_fdtd_segdesc d[TL_FDTD_MAXSEG];
+    tl_fdtd_msg_descs(f, m, 1, d);
+    if (f->esz == 4) pack_f(d, m->nseg, m->send, 0);
+    else pack_d(d, m->nseg, m->send, 0);
+    return TL_OK;
+}
+
+static tl_status cpu_unpack(tl_fdtd *f, tl_fdtd_msg *m)
+{
+    tl_fdtd_segdesc d[TL_FDTD_MAXSEG];
+    tl_fdtd_msg_descs(f, m, 0, d);
+    if (f->esz == 4) pack_f(d, m->nseg, m->recv, 1);
+    else pack_d(d, m->nseg, m->recv, 1);
+    return TL_OK;
+}
+
+static tl_status cpu_nothing(tl_fdtd *f) { return TL_OK; }
+static tl_status cpu_timers(tl_fdtd *f, int reset) { return TL_OK; }
+static tl_status cpu_mark(tl_fdtd *f, int what) { return TL_OK; }
+
+static tl_status cpu_download(tl_fdtd *f, int sd, int field, void *host)
+{
+    memcpy(host, f->sub[sd].fld[field], f->sub[sd].full.count * f->esz);
+    return TL_OK;
+}
+
+static tl_status cpu_check(tl_fdtd *f, int sd, int64_t *bad, double *value)
+{
+    const tl_fdtd_sub *s = &f->sub[sd];
+    *bad = f->esz == 4 ? check_f(s->fld[0], &s->full, s->n, f->cfg.blowup)
+                       : check_d(s->fld[0], &s->full, s->n, f->cfg.blowup);
+    if (*bad >= 0) {
+        int64_t x = *bad % s->n[0], y = *bad / s->n[0] % s->n[1], z = *bad / (s->n[0] * s->n[1]);
+        int64_t i = tl_fdtd_index(&s->full, x, y, z);
+        *value = f->esz == 4 ? (double)((const float *)s->fld[0])[i] : ((const double *)s->fld[0])[i];
+    }
+    return TL_OK;
+}
+
+static tl_status cpu_energy(tl_fdtd *f, int sd, double *e)
+{
+    tl_fdtd_kargs a;
+    tl_fdtd_kargs_of(f, sd, &a);
+    tl_fdtd_medium md = tl_fdtd_medium_of(&f->cfg);
+    *e = f->esz == 4 ? energy_f(&a, f->sub[sd].n, &md) : energy_d(&a, f->sub[sd].n, &md);
+    return TL_OK;
+}
+
+const tl_fdtd_backend tl_fdtd_backend_cpu = {
+    .name = "cpu",
+    .default_strategy = "copy",
+    .setup = cpu_setup,
+    .update = cpu_update,
+    .add_source = cpu_add_source,
+    .sample = cpu_sample,
+    .pack = cpu_pack,
+    .unpack = cpu_unpack,
+    .mark = cpu_mark,
+    .sync = cpu_nothing,
+    .download = cpu_download,
+    .check = cpu_check,
+    .energy = cpu_energy,
+    .fetch_traces = cpu_nothing,
+    .timers = cpu_timers,
+    .teardown = cpu_teardown,
+};

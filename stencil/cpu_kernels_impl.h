@@ -1,0 +1,144 @@
+/* The CPU reference updates, included by cpu.c once per precision with
+ * T (float or double) and SFX (_f or _d) defined. Every point is updated
+ * by the same expression, whichever box it is in, so a decomposed run
+ * repeats the single-domain arithmetic exactly. */
+#define TL_CAT2_(a, b) a##b
+#define TL_CAT_(a, b) TL_CAT2_(a, b)
+#define FN(name) TL_CAT_(name, SFX)
+
+/* The memory variable of axis d at global coordinate g: psi of slab side,
+ * or NULL outside the slabs. */
+static inline T *FN(psi_at)(const tl_fdtd_kargs *a, int m, int64_t g, int64_t x, int64_t y, int64_t z)
+{
+    int d = m % 3;
+    int side = g < a->L ? 0 : g >= a->N[d] - 1 - a->L ? 1 : -1;
+    if (side < 0) return NULL;
+    const tl_fdtd_layout *l = &a->psil[m][side];
+    return (T *)a->psi[m][side] + l->off + x + y * l->sx + z * l->sxy;
+}
+
+static void FN(update_v)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
+{
+    const T *p = a->f[0];
+    T *vx = a->f[1], *vy = a->f[2], *vz = a->f[3];
+    const T *mx = a->mat[1], *my = a->mat[2], *mz = a->mat[3];
+    const int r = a->r;
+    const int64_t sx = a->sx, sxy = a->sxy;
+    T c[4], bdt = (T)a->bdt;
+    for (int m = 0; m < 4; m++) c[m] = (T)a->c[m];
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int64_t z = b->lo[2]; z < b->hi[2]; z++)
+        for (int64_t y = b->lo[1]; y < b->hi[1]; y++)
+            for (int64_t x = b->lo[0]; x < b->hi[0]; x++) {
+                int64_t i = a->off + x + y * sx + z * sxy;
+                T dx = 0, dy = 0, dz = 0;
+                for (int m = 0; m < r; m++) {
+                    dx += c[m] * (p[i + m + 1] - p[i - m]);
+                    dy += c[m] * (p[i + (m + 1) * sx] - p[i - m * sx]);
+                    dz += c[m] * (p[i + (m + 1) * sxy] - p[i - m * sxy]);
+                }
+                if (cpml) {
+                    T *d[3] = {&dx, &dy, &dz};
+                    int64_t lc[3] = {x, y, z};
+                    for (int e = 0; e < 3; e++) {
+                        int64_t g = a->o[e] + lc[e];
+                        T *ps = FN(psi_at)(a, e, g, x, y, z);
+                        if (!ps) continue;
+                        const T *pr = a->prof[e];
+                        int64_t n = a->N[e];
+                        *ps = pr[TL_FDTD_PROF_BH * n + g] * *ps + pr[TL_FDTD_PROF_AH * n + g] * *d[e];
+                        *d[e] = *d[e] * pr[TL_FDTD_PROF_IKH * n + g] + *ps;
+                    }
+                }
+                vx[i] -= (mx ? mx[i] : bdt) * dx;
+                vy[i] -= (my ? my[i] : bdt) * dy;
+                vz[i] -= (mz ? mz[i] : bdt) * dz;
+            }
+}
+
+static void FN(update_p)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
+{
+    T *p = a->f[0];
+    const T *vx = a->f[1], *vy = a->f[2], *vz = a->f[3];
+    const T *mk = a->mat[0];
+    const int r = a->r;
+    const int64_t sx = a->sx, sxy = a->sxy;
+    T c[4], kdt = (T)a->kdt;
+    for (int m = 0; m < 4; m++) c[m] = (T)a->c[m];
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int64_t z = b->lo[2]; z < b->hi[2]; z++)
+        for (int64_t y = b->lo[1]; y < b->hi[1]; y++)
+            for (int64_t x = b->lo[0]; x < b->hi[0]; x++) {
+                int64_t i = a->off + x + y * sx + z * sxy;
+                T dx = 0, dy = 0, dz = 0;
+                for (int m = 0; m < r; m++) {
+                    dx += c[m] * (vx[i + m] - vx[i - m - 1]);
+                    dy += c[m] * (vy[i + m * sx] - vy[i - (m + 1) * sx]);
+                    dz += c[m] * (vz[i + m * sxy] - vz[i - (m + 1) * sxy]);
+                }
+                if (cpml) {
+                    T *d[3] = {&dx, &dy, &dz};
+                    int64_t lc[3] = {x, y, z};
+                    for (int e = 0; e < 3; e++) {
+                        int64_t g = a->o[e] + lc[e];
+                        T *ps = FN(psi_at)(a, 3 + e, g, x, y, z);
+                        if (!ps) continue;
+                        const T *pr = a->prof[e];
+                        int64_t n = a->N[e];
+                        *ps = pr[TL_FDTD_PROF_B * n + g] * *ps + pr[TL_FDTD_PROF_A * n + g] * *d[e];
+                        *d[e] = *d[e] * pr[TL_FDTD_PROF_IK * n + g] + *ps;
+                    }
+                }
+                p[i] -= (mk ? mk[i] : kdt) * (dx + dy + dz);
+            }
+}
+
+static void FN(pack)(const tl_fdtd_segdesc *d, int nseg, T *buf, int unpack)
+{
+    for (int s = 0; s < nseg; s++) {
+        T *base = d[s].ptr;
+        T *bp = buf + d[s].buf_off;
+        int64_t ex = d[s].ext[0], ey = d[s].ext[1], ez = d[s].ext[2];
+        for (int64_t z = 0; z < ez; z++)
+            for (int64_t y = 0; y < ey; y++) {
+                T *row = base + d[s].off + d[s].lo[0] + (d[s].lo[1] + y) * d[s].sx + (d[s].lo[2] + z) * d[s].sxy;
+                T *br = bp + (z * ey + y) * ex;
+                if (unpack) memcpy(row, br, (size_t)ex * sizeof(T));
+                else memcpy(br, row, (size_t)ex * sizeof(T));
+            }
+    }
+}
+
+/* First point of the owned box (z, y, x order) where p is not finite or
+ * above `limit` in magnitude; -1 if none. */
+static int64_t FN(check)(const T *p, const tl_fdtd_layout *l, const int64_t n[3], double limit)
+{
+    for (int64_t z = 0; z < n[2]; z++)
+        for (int64_t y = 0; y < n[1]; y++)
+            for (int64_t x = 0; x < n[0]; x++) {
+                double v = (double)p[l->off + x + y * l->sx + z * l->sxy];
+                if (!isfinite(v) || fabs(v) > limit) return (z * n[1] + y) * n[0] + x;
+            }
+    return -1;
+}
+
+static double FN(energy)(const tl_fdtd_kargs *a, const int64_t n[3], const tl_fdtd_medium *md)
+{
+    const T *p = a->f[0], *vx = a->f[1], *vy = a->f[2], *vz = a->f[3];
+    double e = 0;
+#pragma omp parallel for collapse(2) reduction(+ : e) schedule(static)
+    for (int64_t z = 0; z < n[2]; z++)
+        for (int64_t y = 0; y < n[1]; y++)
+            for (int64_t x = 0; x < n[0]; x++) {
+                int64_t i = a->off + x + y * a->sx + z * a->sxy;
+                double pp = p[i], ux = vx[i], uy = vy[i], uz = vz[i];
+                int lower = md->layer_k > 0 && a->o[2] + z >= md->layer_k;
+                double K = lower ? md->K2 : md->K, rho = lower ? md->rho2 : md->rho;
+                e += pp * pp / K + rho * (ux * ux + uy * uy + uz * uz);
+            }
+    return 0.5 * e;
+}
+
+#undef FN
+#undef TL_CAT_
+#undef TL_CAT2_

@@ -1,0 +1,50 @@
+/* Plain-C structs shared by the host code and the CUDA kernels: an array
+ * layout, the arguments of an update kernel, a pack/unpack segment. */
+#ifndef TL_FDTD_KARGS_H
+#define TL_FDTD_KARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Element (x, y, z) of a box, local coordinates, is at off + x + y sx + z sxy. */
+typedef struct tl_fdtd_layout {
+    int64_t off, sx, sxy;
+    int64_t lo[3], hi[3]; /* the box the array covers */
+    size_t count;         /* elements allocated; 0: no array */
+} tl_fdtd_layout;
+
+/* CPML profile of an axis of N points: six arrays of N, in this order:
+ * a, b, 1/kappa at p points (pressure update), the same at v points
+ * (velocity update, i + 1/2). */
+enum { TL_FDTD_PROF_A = 0, TL_FDTD_PROF_B, TL_FDTD_PROF_IK, TL_FDTD_PROF_AH, TL_FDTD_PROF_BH,
+       TL_FDTD_PROF_IKH, TL_FDTD_PROF_N };
+
+typedef struct tl_fdtd_kargs {
+    void *f[4];            /* p, vx, vy, vz */
+    const void *mat[4];    /* K dt; dt/rho at vx, vy, vz; all NULL: homogeneous */
+    double kdt, bdt;       /* homogeneous K dt and dt / rho */
+    double c[4];           /* difference coefficients over h */
+    int r;
+    int64_t off, sx, sxy;  /* the full-field layout */
+    int64_t o[3], N[3];    /* global origin of local 0, global size */
+    int64_t L;             /* CPML thickness; 0: none */
+    void *psi[6][2];
+    tl_fdtd_layout psil[6][2];
+    const void *prof[3];   /* per axis, TL_FDTD_PROF_N * N[d] values */
+} tl_fdtd_kargs;
+
+/* The medium, for the energy monitor: K, rho, or K2, rho2 for global k >= layer_k > 0. */
+typedef struct tl_fdtd_medium {
+    double K, rho, K2, rho2;
+    int64_t layer_k;
+} tl_fdtd_medium;
+
+/* One segment of a message: a box of one array and its place in the buffer. */
+typedef struct tl_fdtd_segdesc {
+    void *ptr;
+    int64_t off, sx, sxy;
+    int64_t lo[3], ext[3];
+    int64_t buf_off, count;
+} tl_fdtd_segdesc;
+
+#endif

@@ -1,0 +1,56 @@
+/* CUDA kernels of the FDTD solver behind C launchers (stream last; each
+ * checks its launch). Only built with CUDA.
+ *
+ * Bytes a time step must move per point (single precision, homogeneous
+ * medium): the velocity update reads p and reads and writes vx, vy, vz
+ * (7 words, 28 B); the pressure update reads vx, vy, vz and reads and
+ * writes p (5 words, 20 B): 48 B per point per step (96 B in double; a
+ * layered medium adds K and three buoyancies, 64 B). A CPML point adds
+ * the read and write of one memory variable per slab axis per update
+ * (16 B per axis). What each kernel achieves is measured in
+ * results/fdtd-h200/ and stated in stencil/README.md. */
+#ifndef TL_FDTD_KERNELS_H
+#define TL_FDTD_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#include "stencil/fdtd_kargs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "runtime/error.h"
+
+/* Kernel variants: TILED, shared-memory tiles in x-y with register queues
+ * marching along z (interior points only: no CPML); CPML, one thread per
+ * point of a boundary box (tl_fdtd_[vp]_cpml_kernel); NAIVE, the
+ * one-thread-per-point baseline over any box, CPML fused in when `cpml`;
+ * PIPE, the tiled kernels with every load of the next plane issued before
+ * the current plane's barriers (not yet measured). */
+enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE, TL_FDTD_VARIANT_PIPE };
+
+/* which: 0 velocity, 1 pressure, over the box [lo, hi) (local coordinates);
+ * sms: the device's multiprocessors (the tiled kernels' z chunks). */
+tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
+                              int variant, int cpml, int dbl, int sms, cudaStream_t s);
+tl_status tl_fdtd_cuda_source(void *d_p, int64_t idx, double value, int dbl, cudaStream_t s);
+/* d_out[j] = p[d_idx[j]], j < n */
+tl_status tl_fdtd_cuda_sample(const void *d_p, const int64_t *d_idx, int n, double *d_out, int dbl, cudaStream_t s);
+/* unpack 0: the segments' boxes into d_buf; 1: d_buf into the boxes */
+tl_status tl_fdtd_cuda_pack(const tl_fdtd_segdesc *d_desc, int nseg, int64_t total, void *d_buf, int unpack,
+                            int dbl, cudaStream_t s);
+/* *d_bad = min over owned points q (x fastest) where p is not finite or |p| > limit */
+tl_status tl_fdtd_cuda_check(const void *d_p, const tl_fdtd_layout *l, const int64_t n[3], double limit,
+                             unsigned long long *d_bad, int dbl, cudaStream_t s);
+/* *d_e += 1/2 sum (p^2 / K + rho |v|^2) over the owned points */
+tl_status tl_fdtd_cuda_energy(const tl_fdtd_kargs *a, const int64_t n[3], const tl_fdtd_medium *md, double *d_e,
+                              int dbl, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

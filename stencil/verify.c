@@ -1,0 +1,267 @@
+/* Verification experiments: standing waves, reflection, energy, decompositions. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stencil/verify.h"
+
+void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v)
+{
+    memset(v, 0, sizeof *v);
+    v->dbl = 1;
+    v->pd[0] = v->pd[1] = v->pd[2] = 1;
+    v->s = 1;
+    v->kernel = TL_FDTD_KERNEL_NAIVE;
+}
+
+static void apply_vopts(tl_fdtd_config *c, const tl_fdtd_vopts *v)
+{
+    c->backend = v->backend;
+    c->kernel = v->kernel;
+    c->dbl = v->dbl;
+    c->strategy = v->strategy;
+    for (int d = 0; d < 3; d++) c->pd[d] = v->pd[d];
+    c->s = v->s;
+    c->gpus = v->gpus;
+}
+
+typedef struct wave {
+    double h, dt, W, B; /* B: velocity amplitude at t = -dt/2, times C S S */
+} wave;
+
+static double wave_init(void *arg, int field, int64_t i, int64_t j, int64_t k)
+{
+    const wave *w = arg;
+    double q[3] = {(double)i * w->h, (double)j * w->h, (double)k * w->h};
+    double s[3], c[3];
+    for (int d = 0; d < 3; d++) {
+        s[d] = sin(2 * M_PI * q[d]);
+        c[d] = cos(2 * M_PI * (q[d] + 0.5 * w->h)); /* v_d sits half a cell up along d */
+    }
+    if (field == TL_FDTD_P) return s[0] * s[1] * s[2];
+    double amp = w->B * sin(-0.5 * w->W * w->dt);
+    if (field == TL_FDTD_VX) return amp * c[0] * s[1] * s[2];
+    if (field == TL_FDTD_VY) return amp * s[0] * c[1] * s[2];
+    return amp * s[0] * s[1] * c[2];
+}
+
+tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, double cfl, int spatial, double *l2,
+                              double *linf)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    apply_vopts(&c, v);
+    c.n[0] = c.n[1] = c.n[2] = n;
+    c.order = order;
+    c.h = 1.0 / (double)n;
+    c.periodic = 1;
+    c.cpml = 0;
+    c.source = 0;
+    const double Tend = 0.5;
+    double dtmax = tl_fdtd_dt_max(&c);
+    c.steps = (int64_t)ceil(Tend / (cfl * dtmax));
+    c.dt = Tend / (double)c.steps;
+    double k = 2 * M_PI, w;
+    if (spatial) {
+        w = k * sqrt(3.0);
+    } else {
+        double cm[4], kt = 0;
+        tl_fdtd_coefficients(order, cm);
+        for (int m = 0; m < 4; m++) kt += 2.0 / c.h * cm[m] * sin((2 * m + 1) * k * c.h / 2);
+        k = kt;
+        w = k * sqrt(3.0);
+    }
+    wave wv = {.h = c.h, .dt = c.dt};
+    wv.W = spatial ? 2.0 / c.dt * asin(w * c.dt / 2) : w;
+    wv.B = -k / w; /* rho = 1: -k / (rho w), the same for both references */
+    c.init = wave_init;
+    c.init_arg = &wv;
+    tl_fdtd *f = NULL;
+    double *p = NULL;
+    tl_status st = TL_OK;
+    TL_TRY(tl_fdtd_create(&f, &c));
+    TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
+    p = malloc((size_t)(n * n * n) * sizeof *p);
+    TL_CHECKGOTO(p != NULL, TL_ERR_NOMEM, st, done, "%lld doubles", (long long)(n * n * n));
+    TL_TRYGOTO(tl_fdtd_gather(f, TL_FDTD_P, p), st, done);
+    double amp = cos(wv.W * Tend), s2 = 0, mx = 0;
+    for (int64_t z = 0; z < n; z++)
+        for (int64_t y = 0; y < n; y++)
+            for (int64_t x = 0; x < n; x++) {
+                double ref = amp * sin(2 * M_PI * x * c.h) * sin(2 * M_PI * y * c.h) * sin(2 * M_PI * z * c.h);
+                double e = fabs(p[(z * n + y) * n + x] - ref);
+                s2 += e * e;
+                if (e > mx) mx = e;
+            }
+    *l2 = sqrt(s2 / (double)(n * n * n));
+    *linf = mx;
+done:
+    free(p);
+    tl_fdtd_destroy(&f);
+    return st;
+}
+
+/* The reflection experiment's pulse: Ricker of peak frequency f0 (0.05:
+ * 20 cells a wavelength at the peak, 8 at 2.5 f0), c = 1, h = 1, order 8,
+ * CFL 0.5, source at the centre; the window ends
+ * when the pulse has crossed the interior once more after its emission. */
+static void pulse_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int64_t n_int, int64_t margin, int64_t cells,
+                         double f0)
+{
+    tl_fdtd_config_defaults(c);
+    apply_vopts(c, v);
+    c->order = 8;
+    c->cpml = cells;
+    int64_t N = n_int + 2 * margin;
+    c->n[0] = c->n[1] = c->n[2] = N;
+    c->source = 1;
+    c->f0 = f0;
+    c->amp = 1.0;
+    for (int d = 0; d < 3; d++) c->src[d] = margin + n_int / 2;
+    double t_end = 2.4 / c->f0 + (double)n_int;
+    c->steps = (int64_t)ceil(t_end / (c->cfl * tl_fdtd_dt_max(c)));
+}
+
+static tl_status receiver_trace(tl_fdtd_config *c, const int64_t rec[3], double **out)
+{
+    const int64_t r1[1][3] = {{rec[0], rec[1], rec[2]}};
+    c->nrec = 1;
+    c->rec = r1;
+    tl_fdtd *f = NULL;
+    tl_status st = TL_OK;
+    *out = NULL;
+    TL_TRY(tl_fdtd_create(&f, c));
+    TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
+    *out = malloc((size_t)c->steps * sizeof **out);
+    TL_CHECKGOTO(*out != NULL, TL_ERR_NOMEM, st, done, "trace of %lld steps", (long long)c->steps);
+    memcpy(*out, tl_fdtd_traces(f), (size_t)c->steps * sizeof **out);
+done:
+    tl_fdtd_destroy(&f);
+    c->nrec = 0;
+    c->rec = NULL;
+    return st;
+}
+
+tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
+                                    int ncells, double *ratio)
+{
+    tl_fdtd_config c, r;
+    /* reference: no boundary reachable within the window (there and back
+     * from the receiver, which sits 4 points inside the interior's x face) */
+    pulse_config(&c, v, n_int, 0, 0, f0);
+    double reach = (double)c.steps * c.cfl * tl_fdtd_dt_max(&c);
+    int64_t margin = (int64_t)ceil(reach / 2) + 8;
+    tl_fdtd_vopts one = *v;
+    one.pd[0] = one.pd[1] = one.pd[2] = 1;
+    one.s = 1;
+    pulse_config(&r, &one, n_int, margin, 0, f0);
+    int64_t rr[3] = {margin + n_int - 1 - 4, margin + n_int / 2, margin + n_int / 2};
+    double *a = NULL, *b = NULL;
+    tl_status st = TL_OK;
+    TL_TRYGOTO(receiver_trace(&r, rr, &b), st, done);
+    for (int k = 0; k < ncells * ndecomp; k++) {
+        tl_fdtd_vopts vk = v[k / ncells];
+        int64_t L = cells[k % ncells];
+        pulse_config(&c, &vk, n_int, L, L, f0);
+        int64_t rc[3] = {L + n_int - 1 - 4, L + n_int / 2, L + n_int / 2};
+        TL_TRYGOTO(receiver_trace(&c, rc, &a), st, done);
+        double num = 0, den = 0;
+        for (int64_t t = 0; t < c.steps; t++) {
+            double d = fabs(a[t] - b[t]), m = fabs(b[t]);
+            if (d > num) num = d;
+            if (m > den) den = m;
+        }
+        free(a);
+        a = NULL;
+        TL_CHECKGOTO(den > 0, TL_ERR_NUMERIC, st, done, "the reference trace is zero");
+        ratio[k] = num / den;
+    }
+done:
+    free(a);
+    free(b);
+    return st;
+}
+
+tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
+                                const char *slices, double **out, int64_t *count)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    apply_vopts(&c, v);
+    c.order = 8;
+    c.n[0] = c.n[1] = c.n[2] = n;
+    c.cpml = cells;
+    c.source = 1;
+    c.f0 = 0.05;
+    for (int d = 0; d < 3; d++) c.src[d] = n / 2;
+    c.steps = steps;
+    c.energy_every = every;
+    if (slices) {
+        c.slice_dir = slices;
+        c.slice_every = every;
+        c.slice_axis = 2;
+        c.slice_index = n / 2;
+    }
+    tl_fdtd *f = NULL;
+    tl_status st = TL_OK;
+    *out = NULL;
+    TL_TRY(tl_fdtd_create(&f, &c));
+    TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
+    const double *e = tl_fdtd_energy(f, count);
+    *out = malloc((size_t)(2 * *count) * sizeof **out);
+    TL_CHECKGOTO(*out != NULL, TL_ERR_NOMEM, st, done, "energy series");
+    memcpy(*out, e, (size_t)(2 * *count) * sizeof **out);
+done:
+    tl_fdtd_destroy(&f);
+    return st;
+}
+
+double tl_fdtd_init_noise(void *arg, int field, int64_t i, int64_t j, int64_t k)
+{
+    uint64_t h = (uint64_t)i * 0x9E3779B97F4A7C15ULL ^ (uint64_t)j * 0xC2B2AE3D27D4EB4FULL ^
+                 (uint64_t)k * 0x165667B19E3779F9ULL ^ (uint64_t)(field + 1) * 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    return ((double)(h >> 11) / 9007199254740992.0 - 0.5) * 1e-3;
+}
+
+static tl_status run_fields(const tl_fdtd_config *c, double *out)
+{
+    tl_fdtd *f = NULL;
+    tl_status st = TL_OK;
+    int64_t N = c->n[0] * c->n[1] * c->n[2];
+    TL_TRY(tl_fdtd_create(&f, c));
+    TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
+    for (int k = 0; k < TL_FDTD_NFIELDS; k++) TL_TRYGOTO(tl_fdtd_gather(f, k, out + k * N), st, done);
+    if (c->nrec > 0) memcpy(out + 4 * N, tl_fdtd_traces(f), (size_t)(c->nrec * (c->steps + c->warmup)) * sizeof *out);
+done:
+    tl_fdtd_destroy(&f);
+    return st;
+}
+
+tl_status tl_fdtd_verify_decomp(const tl_fdtd_config *c, double *maxdiff)
+{
+    tl_fdtd_config one = *c;
+    one.pd[0] = one.pd[1] = one.pd[2] = 1;
+    one.s = 1;
+    one.strategy = NULL;
+    one.overlap = 0;
+    int64_t N = c->n[0] * c->n[1] * c->n[2];
+    size_t len = (size_t)(4 * N + c->nrec * (c->steps + c->warmup));
+    double *a = malloc(len * sizeof *a), *b = malloc(len * sizeof *b);
+    tl_status st = TL_OK;
+    TL_CHECKGOTO(a && b, TL_ERR_NOMEM, st, done, "%zu doubles", 2 * len);
+    TL_TRYGOTO(run_fields(c, a), st, done);
+    TL_TRYGOTO(run_fields(&one, b), st, done);
+    double m = 0;
+    for (size_t i = 0; i < len; i++) {
+        double d = a[i] == b[i] ? 0 : isnan(a[i]) || isnan(b[i]) ? INFINITY : fabs(a[i] - b[i]);
+        if (d > m) m = d;
+    }
+    *maxdiff = m;
+done:
+    free(a);
+    free(b);
+    return st;
+}

@@ -1,0 +1,62 @@
+/* The verification experiments of the paper (Tables 6-9, Figs. 2-3), as
+ * library calls used by `trilap-fdtd verify` and the tests:
+ *
+ *   convergence  standing wave in a periodic unit cube, p = cos(W t)
+ *                sin(2 pi x) sin(2 pi y) sin(2 pi z), K = rho = 1; the
+ *                reference is the leapfrog solution of the continuous-space
+ *                problem (sin(W dt / 2) = w dt / 2, w = 2 pi sqrt 3), so
+ *                the error is the spatial one alone: rates 2, 4, 8;
+ *   time         the same wave against the exact solution of the
+ *                semi-discrete problem (w from the differences' symbol),
+ *                so the error is the temporal one alone: rate 2;
+ *   reflection   a Ricker pulse recorded near the CPML, against the same
+ *                interior in a grid large enough that nothing returns in
+ *                the window: max |p - p_ref| / max |p_ref|;
+ *   energy       field energy with and without CPML after the source;
+ *   decomp       every decomposition / strategy / s against one domain. */
+#ifndef TL_FDTD_VERIFY_H
+#define TL_FDTD_VERIFY_H
+
+#include "stencil/fdtd.h"
+
+/* What the experiments share: backend, precision, kernel, strategy, decomposition. */
+typedef struct tl_fdtd_vopts {
+    tl_fdtd_backend_kind backend;
+    tl_fdtd_kernel_kind kernel;
+    int dbl;
+    const char *strategy;
+    int pd[3], s, gpus;
+} tl_fdtd_vopts;
+
+void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v);
+
+/* Standing-wave error at t = 0.5 on an n^3 periodic grid. spatial = 1:
+ * against the time-discrete reference; 0: against the semi-discrete one. */
+tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, double cfl, int spatial,
+                              double *l2, double *linf);
+
+/* Reflection ratio for CPMLs of cells[k] (0: none) around an interior of
+ * n_int^3 points, order 8, Ricker of peak frequency f0 (cycles per time
+ * unit; c = h = 1), for each of the ndecomp settings v[d] (decompositions),
+ * into ratio[d * ncells + k]. The receiver sits 4 points inside the
+ * interior's upper x face, level with the source at the centre; one
+ * single-domain reference run serves them all. */
+tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
+                                    int ncells, double *ratio);
+
+/* Energy every `every` steps for `steps` steps on an n^3 grid with a
+ * centred Ricker source, with a CPML of `cells` (0: none): *count pairs
+ * (step, energy) in *out (malloc'd). slices: write pressure slices there
+ * every `every` steps (NULL: none). */
+tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
+                                const char *slices, double **out, int64_t *count);
+
+/* Deterministic pseudo-random initial values of size 1e-3 at every point
+ * (CPML slabs and subdomain interfaces included), for comparisons. */
+double tl_fdtd_init_noise(void *arg, int field, int64_t i, int64_t j, int64_t k);
+
+/* Largest |a - b| over every field after `steps` steps of config c run
+ * as given and run again on one domain (s = 1, same backend and kernel). */
+tl_status tl_fdtd_verify_decomp(const tl_fdtd_config *c, double *maxdiff);
+
+#endif

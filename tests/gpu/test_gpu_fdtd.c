@@ -1,0 +1,230 @@
+/* stencil/ on a GPU: the CUDA kernels (tuned and baseline) against the
+ * CPU reference for every order, with and without CPML, in double
+ * (1e-12 relative) and single (1e-5); decomposed runs on one GPU (several
+ * subdomains to a GPU) equal to the single domain bit for bit for every
+ * strategy, s and overlap; the blow-up check; a traced run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "runtime/gpu.h"
+#include "stencil/fdtd.h"
+#include "stencil/verify.h"
+#include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
+
+static void need_gpu(void)
+{
+    if (tl_gpu_count() < 1) TL_SKIP("no GPU visible");
+}
+
+static tl_fdtd_config base(int order, int64_t cpml, int dbl, int layered)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    c.n[0] = 45; /* not a multiple of the 32-wide tiles */
+    c.n[1] = 38;
+    c.n[2] = 41;
+    c.order = order;
+    c.cpml = cpml;
+    c.dbl = dbl;
+    c.steps = 25;
+    c.init = tl_fdtd_init_noise;
+    c.source = 1;
+    c.f0 = 0.15;
+    c.src[0] = 20;
+    c.src[1] = 17;
+    c.src[2] = 30;
+    if (layered) {
+        c.layer_k = 22;
+        c.K2 = 2.0;
+        c.rho2 = 1.5;
+    }
+    return c;
+}
+
+static void fields_of(const tl_fdtd_config *c, double *out)
+{
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    int64_t N = c->n[0] * c->n[1] * c->n[2];
+    for (int k = 0; k < TL_FDTD_NFIELDS; k++) TL_ASSERT_OK(tl_fdtd_gather(f, k, out + k * N));
+    tl_fdtd_destroy(&f);
+}
+
+static double rel_diff(const double *a, const double *b, int64_t n)
+{
+    double d = 0, m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(a[i]) || !isfinite(b[i])) return INFINITY;
+        d = fmax(d, fabs(a[i] - b[i]));
+        m = fmax(m, fabs(b[i]));
+    }
+    return m > 0 ? d / m : d;
+}
+
+static void compare_backends(int dbl, double tol)
+{
+    const int orders[3] = {2, 4, 8};
+    for (int o = 0; o < 3; o++)
+        for (int cp = 0; cp < 2; cp++)
+            for (int kern = 0; kern < 3; kern++) {
+                tl_fdtd_config c = base(orders[o], cp ? 6 : 0, dbl, cp && o == 2);
+                int64_t N = c.n[0] * c.n[1] * c.n[2];
+                double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
+                TL_ASSERT(a && b);
+                fields_of(&c, b);
+                c.backend = TL_FDTD_BACKEND_CUDA;
+                const tl_fdtd_kernel_kind kinds[3] = {TL_FDTD_KERNEL_TILED, TL_FDTD_KERNEL_NAIVE, TL_FDTD_KERNEL_PIPE};
+                const char *const kname[3] = {"tiled", "naive", "pipelined"};
+                c.kernel = kinds[kern];
+                fields_of(&c, a);
+                for (int k = 0; k < 4; k++) {
+                    double r = rel_diff(a + k * N, b + k * N, N);
+                    fprintf(stderr, "order %d cpml %d %s %s field %d: relative difference %.3e\n", orders[o], cp,
+                            kname[kern], dbl ? "double" : "single", k, r);
+                    TL_ASSERT_MSG(r <= tol, "order %d cpml %d kernel %s field %d: %.3e > %.0e", orders[o], cp,
+                                  kname[kern], k, r, tol);
+                }
+                free(a);
+                free(b);
+            }
+}
+
+TL_TEST(gpu_equals_cpu_double)
+{
+    need_gpu();
+    compare_backends(1, 1e-12);
+}
+
+TL_TEST(gpu_equals_cpu_single)
+{
+    need_gpu();
+    compare_backends(0, 1e-5);
+}
+
+TL_TEST(gpu_decomposed_equals_single_domain)
+{
+    need_gpu();
+    const char *strategies[3] = {"host", "peer", "nccl"};
+    const int shapes[4][3] = {{1, 1, 4}, {2, 2, 1}, {1, 2, 2}, {2, 1, 3}};
+    int ns = TL_HAVE_NCCL ? 3 : 2;
+    for (int st = 0; st < ns; st++)
+        for (int sh = 0; sh < 4; sh++)
+            for (int s = 1; s <= 2; s++)
+                for (int ov = 0; ov < 2; ov++)
+                    for (int kern = 0; kern < (st == 1 ? 3 : 1); kern++) { /* the other kernels with peer only */
+                        tl_fdtd_config c = base(8, sh % 2 ? 6 : 0, sh == 3, 0);
+                        c.n[0] = 48;
+                        c.n[1] = 44;
+                        c.n[2] = 66;
+                        c.steps = 11;
+                        c.backend = TL_FDTD_BACKEND_CUDA;
+                        c.kernel = kern == 1 ? TL_FDTD_KERNEL_NAIVE : kern == 2 ? TL_FDTD_KERNEL_PIPE : TL_FDTD_KERNEL_TILED;
+                        c.strategy = strategies[st];
+                        for (int d = 0; d < 3; d++) c.pd[d] = shapes[sh][d];
+                        c.s = s;
+                        c.overlap = ov;
+                        const int64_t rec[2][3] = {{3, 4, 5}, {40, 22, 33}};
+                        c.nrec = 2;
+                        c.rec = rec;
+                        double m = -1;
+                        TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+                        fprintf(stderr, "%s %dx%dx%d s=%d overlap=%d kernel %d: max |diff| %g\n", strategies[st],
+                                shapes[sh][0], shapes[sh][1], shapes[sh][2], s, ov, kern, m);
+                        TL_ASSERT_MSG(m == 0, "%s %dx%dx%d s=%d overlap=%d: %g", strategies[st], shapes[sh][0],
+                                      shapes[sh][1], shapes[sh][2], s, ov, m);
+                    }
+}
+
+TL_TEST(gpu_periodic_decomposed)
+{
+    need_gpu();
+    tl_fdtd_config c = base(4, 0, 1, 0);
+    c.n[0] = 40;
+    c.n[1] = 36;
+    c.n[2] = 34;
+    c.periodic = 1;
+    c.backend = TL_FDTD_BACKEND_CUDA;
+    c.pd[1] = 2;
+    c.pd[2] = 2;
+    c.s = 2;
+    double m = -1;
+    TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+    TL_ASSERT(m == 0);
+}
+
+TL_TEST(gpu_blowup_detected)
+{
+    need_gpu();
+    tl_fdtd_config c = base(8, 0, 0, 0);
+    c.init = NULL;
+    c.amp = 1e8;
+    c.blowup = 10;
+    c.check_every = 2;
+    c.steps = 30;
+    c.backend = TL_FDTD_BACKEND_CUDA;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_EQ(tl_fdtd_run(f, NULL), TL_ERR_NUMERIC);
+    tl_fdtd_destroy(&f);
+}
+
+TL_TEST(gpu_traced_run)
+{
+    need_gpu();
+    const char *dir = tl_test_tmpdir();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "%s/trilap-fdtd run --backend cuda --kernel tiled --grid 64 --cpml 8 --steps 6 --decomp pencil-yz --strategy peer "
+             "--trace %s/tr",
+             tl_test_env("TL_BIN", "bin"), dir);
+    char *out, *err;
+    int rc = tl_test_run(cmd, &out, &err);
+    fprintf(stderr, "$ %s -> %d\n%s%s", cmd, rc, out, err);
+    TL_ASSERT_EQ(rc, 0);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tr/trace.rank0.csv", dir);
+    char *t = tl_test_read(p);
+    TL_ASSERT(strstr(t, "tl_fdtd_pack_kernel") && strstr(t, "tl_fdtd_unpack_kernel"));
+    TL_ASSERT(strstr(t, "tl_fdtd_v_tiled_kernel") && strstr(t, "tl_fdtd_p_cpml_kernel"));
+    free(t);
+    free(out);
+    free(err);
+}
+
+TL_TEST(gpu_breakdown_counts)
+{
+    need_gpu();
+    tl_fdtd_config c = base(8, 6, 0, 0);
+    c.backend = TL_FDTD_BACKEND_CUDA;
+    c.kernel = TL_FDTD_KERNEL_TILED;
+    c.pd[2] = 2;
+    c.steps = 4;
+    c.warmup = 2;
+    c.breakdown = 1;
+    c.strategy = "host";
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    tl_fdtd_stats S = tl_fdtd_stats_of(f);
+    TL_ASSERT_EQ(S.nops, 7);
+    /* per measured step and subdomain: one interior box and 5 slab boxes
+     * (the interface face has none) per update; 1 message each way, a copy
+     * out and a copy in per message */
+    TL_ASSERT_EQ(S.op[0].count, 4 * 2 * 1);
+    TL_ASSERT_EQ(S.op[1].count, 4 * 2 * 5);
+    TL_ASSERT_EQ(S.op[2].count, 4 * 2 * 1);
+    TL_ASSERT_EQ(S.op[3].count, 4 * 2 * 5);
+    TL_ASSERT_EQ(S.op[4].count, 4 * 2);
+    TL_ASSERT_EQ(S.op[5].count, 4 * 2 * 2);
+    TL_ASSERT_EQ(S.op[6].count, 4 * 2);
+    for (int k = 0; k < 7; k++) TL_ASSERT(S.op[k].total_s > 0 && S.op[k].min_s <= S.op[k].max_s);
+    tl_fdtd_destroy(&f);
+}
+
+TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain, gpu_periodic_decomposed,
+             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)

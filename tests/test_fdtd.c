@@ -1,0 +1,296 @@
+/* stencil/: the CPU reference FDTD, its verification and decompositions. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stencil/fdtd.h"
+#include "stencil/fdtd_impl.h"
+#include "stencil/verify.h"
+#include "tests/tl_test.h"
+
+static tl_fdtd_config small(int64_t n)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    c.n[0] = c.n[1] = c.n[2] = n;
+    c.steps = 10;
+    c.cpml = 0;
+    return c;
+}
+
+TL_TEST(cfl_limit_is_an_error)
+{
+    tl_fdtd_config c = small(16);
+    double dtmax = tl_fdtd_dt_max(&c);
+    /* sqrt(3) sum|c_m| for order 8 is 2.2280 */
+    TL_ASSERT_NEAR(dtmax, 1.0 / 2.22798, 1e-4);
+    c.dt = 1.01 * dtmax;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    TL_ASSERT(f == NULL);
+    c.dt = 0.99 * dtmax;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    tl_fdtd_destroy(&f);
+    TL_ASSERT(f == NULL);
+    /* the fastest layer sets the limit */
+    c.dt = 0;
+    c.layer_k = 8;
+    c.K2 = 4;
+    TL_ASSERT_NEAR(tl_fdtd_dt_max(&c), dtmax / 2, 1e-12);
+}
+
+TL_TEST(bad_configurations)
+{
+    tl_fdtd *f = NULL;
+    tl_fdtd_config c = small(16);
+    c.order = 6;
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    c = small(16);
+    c.cpml = 8; /* 16 < 2 * 8 + 2 */
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    c = small(16);
+    c.periodic = 1;
+    c.cpml = 4;
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    c = small(16);
+    c.pd[2] = 4; /* 4 points per subdomain < g = 8 */
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    c = small(16);
+    c.strategy = "peer"; /* a cuda strategy on the cpu backend */
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    c = small(16);
+    c.source = 1;
+    c.src[1] = 16;
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    TL_ASSERT(f == NULL);
+}
+
+TL_TEST(cpml_profiles)
+{
+    tl_fdtd_config c = small(48);
+    c.cpml = 20;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    for (int d = 0; d < 3; d++) {
+        const double *p = f->prof_host[d];
+        int64_t n = 48;
+        for (int64_t i = 0; i < n; i++) {
+            double a = p[TL_FDTD_PROF_A * n + i], b = p[TL_FDTD_PROF_B * n + i], ik = p[TL_FDTD_PROF_IK * n + i];
+            double ah = p[TL_FDTD_PROF_AH * n + i], ikh = p[TL_FDTD_PROF_IKH * n + i];
+            TL_ASSERT(a <= 0 && ah <= 0 && b >= 0 && b <= 1 && ik > 0 && ik <= 1 && ikh <= 1);
+            if (i >= 20 && i < n - 21) TL_ASSERT(a == 0 && ah == 0 && ik == 1 && ikh == 1);
+        }
+        /* the outer face: depth 1, kappa = kappa_max */
+        TL_ASSERT_NEAR(p[TL_FDTD_PROF_IK * n + 0], 1.0 / 5.0, 1e-12);
+        TL_ASSERT_NEAR(p[TL_FDTD_PROF_IKH * n + n - 1], 1.0 / (1.0 + 4.0 * pow(20.5 / 20.0 > 1 ? 1 : 20.5 / 20.0, 3)), 1e-12);
+        /* sigma / kappa grows towards the face: b falls */
+        TL_ASSERT(p[TL_FDTD_PROF_B * n + 0] < p[TL_FDTD_PROF_B * n + 10]);
+        TL_ASSERT(p[TL_FDTD_PROF_B * n + 10] < p[TL_FDTD_PROF_B * n + 19]);
+        TL_ASSERT(p[TL_FDTD_PROF_B * n + n - 1] < p[TL_FDTD_PROF_B * n + n - 12]);
+    }
+    tl_fdtd_destroy(&f);
+}
+
+static void rates_of(int order, const int64_t *n, int k, double *rate_fine)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    double e[4], li;
+    for (int i = 0; i < k; i++) TL_ASSERT_OK(tl_fdtd_verify_wave(&v, order, n[i], 0.5, 1, &e[i], &li));
+    *rate_fine = log(e[k - 2] / e[k - 1]) / log((double)n[k - 1] / (double)n[k - 2]);
+}
+
+TL_TEST(spatial_convergence)
+{
+    const int64_t n[3] = {8, 16, 32};
+    double r2, r4, r8;
+    rates_of(2, n, 3, &r2);
+    rates_of(4, n, 3, &r4);
+    rates_of(8, n, 3, &r8);
+    TL_ASSERT_MSG(fabs(r2 - 2) < 0.15, "order 2 rate %.3f", r2);
+    TL_ASSERT_MSG(fabs(r4 - 4) < 0.2, "order 4 rate %.3f", r4);
+    TL_ASSERT_MSG(fabs(r8 - 8) < 0.4, "order 8 rate %.3f", r8);
+}
+
+TL_TEST(temporal_convergence)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    double e[3], li;
+    const double cfl[3] = {0.4, 0.2, 0.1};
+    for (int i = 0; i < 3; i++) TL_ASSERT_OK(tl_fdtd_verify_wave(&v, 8, 16, cfl[i], 0, &e[i], &li));
+    for (int i = 1; i < 3; i++) {
+        double r = log(e[i - 1] / e[i]) / log(2.0);
+        TL_ASSERT_MSG(fabs(r - 2) < 0.1, "temporal rate %.3f", r); /* dt halves to within a step */
+    }
+}
+
+TL_TEST(cpml_reflection)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    const int64_t cells[3] = {0, 5, 8};
+    double r[3];
+    TL_ASSERT_OK(tl_fdtd_verify_reflection(&v, 1, 10, 0.15, cells, 3, r));
+    TL_ASSERT_MSG(r[0] > 0.1, "no CPML: ratio %.3e", r[0]);
+    TL_ASSERT_MSG(r[1] < 0.02, "5 cells: ratio %.3e", r[1]);
+    TL_ASSERT_MSG(r[2] < 0.6 * r[1], "8 cells (%.3e) not clearly better than 5 (%.3e)", r[2], r[1]);
+    /* the same, decomposed along z and x: bit for bit */
+    tl_fdtd_vopts w[2] = {v, v};
+    w[0].pd[2] = 2;
+    w[1].pd[0] = 2;
+    w[1].pd[1] = 2;
+    double q[4];
+    TL_ASSERT_OK(tl_fdtd_verify_reflection(w, 2, 10, 0.15, cells + 1, 2, q));
+    TL_ASSERT(q[0] == r[1] && q[1] == r[2] && q[2] == r[1] && q[3] == r[2]);
+}
+
+TL_TEST(energy_decays_only_with_cpml)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    v.dbl = 0;
+    double *a = NULL, *b = NULL;
+    int64_t na, nb;
+    TL_ASSERT_OK(tl_fdtd_verify_energy(&v, 36, 8, 280, 20, NULL, &a, &na));
+    TL_ASSERT_OK(tl_fdtd_verify_energy(&v, 36, 0, 280, 20, NULL, &b, &nb));
+    TL_ASSERT_EQ(na, 15);
+    TL_ASSERT_EQ(nb, 15);
+    double ma = 0, mb = 0;
+    for (int i = 0; i < na; i++) {
+        ma = fmax(ma, a[2 * i + 1]);
+        mb = fmax(mb, b[2 * i + 1]);
+    }
+    TL_ASSERT_MSG(a[2 * (na - 1) + 1] / ma < 1e-2, "with CPML: %.3e of the maximum", a[2 * (na - 1) + 1] / ma);
+    TL_ASSERT_MSG(b[2 * (nb - 1) + 1] / mb > 0.5, "without: %.3e of the maximum", b[2 * (nb - 1) + 1] / mb);
+    free(a);
+    free(b);
+}
+
+static void decomp_case(int64_t nx, int64_t ny, int64_t nz, int px, int py, int pz, int s, int boundary, int dbl,
+                        int layered)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    c.n[0] = nx;
+    c.n[1] = ny;
+    c.n[2] = nz;
+    c.pd[0] = px;
+    c.pd[1] = py;
+    c.pd[2] = pz;
+    c.s = s;
+    c.dbl = dbl;
+    c.steps = 9; /* not a multiple of s: the last window is short */
+    c.cpml = boundary == 1 ? 5 : 0;
+    c.periodic = boundary == 2;
+    c.init = tl_fdtd_init_noise;
+    c.source = 1;
+    c.f0 = 0.2;
+    c.src[0] = nx / 2;
+    c.src[1] = ny / 3;
+    c.src[2] = nz - 2;
+    const int64_t rec[2][3] = {{1, 2, 3}, {nx - 1, ny / 2, nz / 2}};
+    c.nrec = 2;
+    c.rec = rec;
+    if (layered) {
+        c.layer_k = nz / 2 + 1;
+        c.K2 = 2.5;
+        c.rho2 = 1.7;
+    }
+    double m = -1;
+    TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+    TL_ASSERT_MSG(m == 0, "%dx%dx%d s=%d boundary %d: max |diff| %g", px, py, pz, s, boundary, m);
+}
+
+TL_TEST(decomposed_equals_single_domain)
+{
+    /* slab-z, block-xy, pencil-yz and an odd shape; zero outer faces, CPML, periodic; s = 1, 2, 3 */
+    for (int b = 0; b < 3; b++) {
+        decomp_case(20, 18, 40, 1, 1, 4, 1, b, 1, 0);
+        decomp_case(36, 34, 17, 2, 2, 1, 2, b, 0, 0);
+        decomp_case(18, 36, 33, 1, 2, 2, 2, b, 1, b == 1);
+        decomp_case(25, 26, 27, 2, 3, 1, 1, b, 0, 0);
+    }
+    decomp_case(50, 16, 16, 2, 1, 1, 3, 1, 0, 1);
+}
+
+TL_TEST(overlap_schedule_same_result)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    c.n[0] = 34;
+    c.n[1] = 34;
+    c.n[2] = 40;
+    c.pd[1] = 2;
+    c.pd[2] = 2;
+    c.s = 1;
+    c.overlap = 1;
+    c.cpml = 4;
+    c.steps = 7;
+    c.init = tl_fdtd_init_noise;
+    double m = -1;
+    TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+    TL_ASSERT(m == 0);
+}
+
+static double nan_at_point(void *arg, int field, int64_t i, int64_t j, int64_t k)
+{
+    return field == TL_FDTD_P && i == 5 && j == 6 && k == 7 ? NAN : 0.0;
+}
+
+TL_TEST(blowup_and_nan_stop_the_run)
+{
+    tl_fdtd_config c = small(16);
+    c.init = nan_at_point;
+    c.check_every = 3;
+    c.pd[2] = 2;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_EQ(tl_fdtd_run(f, NULL), TL_ERR_NUMERIC);
+    TL_ASSERT_EQ(f->step, 3); /* stopped at the first check */
+    tl_fdtd_destroy(&f);
+    c = small(16);
+    c.source = 1;
+    c.src[0] = c.src[1] = c.src[2] = 8;
+    c.f0 = 0.2;
+    c.amp = 1e6;
+    c.blowup = 1.0;
+    c.check_every = 1;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_EQ(tl_fdtd_run(f, NULL), TL_ERR_NUMERIC);
+    TL_ASSERT(f->step < 10);
+    tl_fdtd_destroy(&f);
+}
+
+TL_TEST(receivers_and_source)
+{
+    tl_fdtd_config c = small(20);
+    c.source = 1;
+    c.src[0] = c.src[1] = c.src[2] = 10;
+    c.f0 = 0.2;
+    c.steps = 30;
+    const int64_t rec[2][3] = {{10, 10, 10}, {13, 10, 10}};
+    c.nrec = 2;
+    c.rec = rec;
+    c.pd[0] = 2;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    const double *t = tl_fdtd_traces(f);
+    double *p = malloc(20 * 20 * 20 * sizeof *p);
+    TL_ASSERT_OK(tl_fdtd_gather(f, TL_FDTD_P, p));
+    /* the last samples are the final field at the receivers */
+    TL_ASSERT(t[29 * 2 + 0] == p[(10 * 20 + 10) * 20 + 10]);
+    TL_ASSERT(t[29 * 2 + 1] == p[(10 * 20 + 10) * 20 + 13]);
+    /* the first sample at the source is the first injection, dt * ricker(dt / 2) */
+    double dt = tl_fdtd_dt(f);
+    TL_ASSERT_NEAR(t[0], dt * tl_fdtd_ricker(0.5 * dt, 0.2), 1e-7 * fabs(t[0]) + 1e-12);
+    /* the receiver 3 points away hears it later */
+    TL_ASSERT(t[0 * 2 + 1] == 0 && t[29 * 2 + 1] != 0);
+    free(p);
+    tl_fdtd_destroy(&f);
+}
+
+TL_TEST_MAIN(cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
+             cpml_reflection, energy_decays_only_with_cpml, decomposed_equals_single_domain, overlap_schedule_same_result,
+             blowup_and_nan_stop_the_run, receivers_and_source)
