@@ -86,7 +86,10 @@ endef
 # Only this tree's own repository counts: a copy inside another checkout
 # (a carried worktree on a lent GPU machine) must not take the outer HEAD.
 GIT_TOPLEVEL := $(shell git rev-parse --show-toplevel 2>/dev/null)
-GIT_COMMIT := $(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep .),)
+# TRILAP_COMMIT (set by scripts/device-session.sh from .trilap-commit) wins: a
+# lent machine's copy may be a git checkout whose HEAD is another commit.
+GIT_COMMIT := $(TRILAP_COMMIT)
+GIT_COMMIT := $(or $(GIT_COMMIT),$(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep .),))
 GIT_COMMIT := $(or $(GIT_COMMIT),$(shell (cat .trilap-commit 2>/dev/null || echo unknown) | head -n1))
 TL_VERSION := 0.1.0
 export CONFIG_BODY

@@ -36,6 +36,7 @@ step() {
     return 0
 }
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
+[ -f .trilap-commit ] && export TRILAP_COMMIT=$(head -n1 .trilap-commit)
 export TL_BUILD=build TL_BIN=bin TL_HAVE_CUDA=1 TL_DATA=${TL_DATA:-$PWD/../shared/data}
 [ -d "$TL_DATA/matrices" ] || export TL_DATA=$PWD/.carry/data
 mpirun_path=$(command -v mpirun || true)
