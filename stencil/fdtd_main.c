@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "probes/probes.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
@@ -393,7 +394,9 @@ static void join_cmdline(char *buf, size_t n, int argc, char **argv)
 static int launch(run_args *ra, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda)
 {
     tl_launch_opts lo = {.gpus = 0, .launcher = TL_LAUNCH_THREADS, .ranks = 1, .timeout_s = 300, .no_gpu = !cuda};
-    return tl_launch_run(PROG, &lo, argc, argv, fn, arg);
+    /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
+    tl_probes_main pm = {.fn = fn, .arg = arg};
+    return tl_launch_run(PROG, &lo, argc, argv, tl_probes_rank_main, &pm);
 }
 
 static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
