@@ -25,7 +25,7 @@ test_plots_LDLIBS += $(TL_AN_LDLIBS)
 # `make demo`: the three-stream microbenchmark traced on every visible GPU
 # (or the committed H200 traces without a GPU), analysed and plotted.
 DEMO_OUT ?= demo-out
-demo: $(BIN)/trilap-analyze $(if $(filter trilap-bench,$(PROGRAMS)),$(BIN)/trilap-bench)
+demo: $(BIN)/trilap-analyze $(BIN)/trilap-solve $(if $(filter trilap-bench,$(PROGRAMS)),$(BIN)/trilap-bench)
 	TL_BIN=$(BIN) scripts/demo.sh --out $(DEMO_OUT)
 
 # `make plots`: render the committed results under results/ into plots/out.

@@ -157,6 +157,12 @@ itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") 
 # Lines a command may or may not print (one rank has no peer waits): sed
 # -n prints what matches and succeeds on no match, where grep | sed would
 # stop the script under pipefail.
+# the solver part: Pipe-PCG two-stream vs three-split (GPU, or the host
+# backend with the committed GPU traces)
+step="the solver part: scripts/demo-solver.sh $out/solver"
+SOLVE=$bin/trilap-solve ANALYZE=$analyze GNUPLOT=$([[ -n $gnuplot ]] && echo 1 || echo 0) \
+    "$here/scripts/demo-solver.sh" "$out/solver" > "$out/solver.log" 2>&1
+
 step="writing $report"
 {
     echo "trilap demo report ($(date -u '+%Y-%m-%d %H:%M UTC'))"
@@ -190,6 +196,8 @@ step="writing $report"
             echo "  no lost overlap found (every rule of diagnose passed)"
         fi
     done
+    echo
+    cat "$out/solver/report.md"
     echo
     echo "files: $plots; overlap-*.txt, diagnose-*.txt, breakdown.txt, compare-*.txt (tables, CSV beside them);"
     echo "       perfetto-*.json (open in https://ui.perfetto.dev)"
