@@ -13,7 +13,6 @@
 #include "runtime/check.h"
 #include "runtime/clock.h"
 #include "runtime/comm.h"
-#include "runtime/nccl.h"
 
 #define TL_GPU_DEFAULT_TIMEOUT_S 300.0
 
@@ -248,7 +247,7 @@ void tl_gpu_abort(tl_ctx *ctx)
     if (!ctx || !ctx->gpu) return;
     tl_gpu *g = ctx->gpu;
     cudaSetDevice(g->device);
-    tl_nccl_abort(ctx);
+    if (g->watch.release) g->watch.release(ctx, g->watch.arg, 1);
     free_streams(g);
     free(g);
     ctx->gpu = NULL;
@@ -259,7 +258,7 @@ void tl_gpu_destroy(tl_ctx *ctx)
     if (!ctx || !ctx->gpu) return;
     tl_gpu *g = ctx->gpu;
     cudaSetDevice(g->device);
-    tl_nccl_destroy(ctx);
+    if (g->watch.release) g->watch.release(ctx, g->watch.arg, 0);
     free_streams(g);
     free(g);
     ctx->gpu = NULL;

@@ -30,6 +30,9 @@ typedef struct tl_gpu_watch {
     tl_status (*check)(tl_ctx *ctx, void *arg, const char *what); /* non-OK (reported): stop waiting, fail */
     int (*pending)(tl_ctx *ctx, void *arg); /* work accepted but not on a stream yet: an idle stream is not done */
     void (*give_up)(tl_ctx *ctx, void *arg); /* after a failure, deadline or a peer's failure */
+    /* tl_gpu_destroy (abort 0) or tl_gpu_abort (abort 1): the layer frees
+     * itself first, so the device layer never calls up into it */
+    void (*release)(tl_ctx *ctx, void *arg, int abort);
     void *arg;
 } tl_gpu_watch;
 
@@ -48,7 +51,7 @@ struct tl_gpu {
 /* Bind ctx->device, create the streams. Sets ctx->gpu. Agreed across
  * ranks (collective). Without CUDA: TL_ERR_UNSUPPORTED. */
 tl_status tl_gpu_create(tl_ctx *ctx, const tl_gpu_config *cfg);
-/* Finalize the layers above (NCCL), free the streams, ctx->gpu = NULL. Accepts NULL. */
+/* Release the layers above (their registered watch), free the streams, ctx->gpu = NULL. Accepts NULL. */
 void tl_gpu_destroy(tl_ctx *ctx);
 /* After a failure: abort the layers above without waiting on other ranks, free. */
 void tl_gpu_abort(tl_ctx *ctx);

@@ -314,6 +314,13 @@ fail:
     return st;
 }
 
+static void release(tl_ctx *ctx, void *arg, int abort)
+{
+    (void)arg;
+    if (abort) tl_nccl_abort(ctx);
+    else tl_nccl_destroy(ctx);
+}
+
 tl_status tl_nccl_create(tl_ctx *ctx, const tl_nccl_config *cfg)
 {
     TL_CHECK(ctx && cfg, TL_ERR_INVAL, "ctx and cfg are required");
@@ -334,7 +341,8 @@ tl_status tl_nccl_create(tl_ctx *ctx, const tl_nccl_config *cfg)
         return st;
     }
     g->nccl = n;
-    g->watch = (tl_gpu_watch){.check = check_comms, .pending = comms_pending, .give_up = give_up, .arg = n};
+    g->watch = (tl_gpu_watch){
+        .check = check_comms, .pending = comms_pending, .give_up = give_up, .release = release, .arg = n};
     TL_TRYGOTO(world_init(ctx, n), st, fail);
     TL_TRYGOTO(warm_up(ctx, n->world, "world"), st, fail);
     if (cfg->split) {

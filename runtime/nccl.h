@@ -39,8 +39,9 @@ tl_status tl_nccl_ready(tl_ctx *ctx, ncclComm_t comm, const char *what);
  * ranks share a GPU (NCCL refuses that: use --device-comm host) or the
  * build has no NCCL. */
 tl_status tl_nccl_create(tl_ctx *ctx, const tl_nccl_config *cfg);
-/* Finalize (or abort, if finalizing cannot finish) and free; called by
- * tl_gpu_destroy. abort: never waits on other ranks. Accept NULL. */
+/* Finalize (or abort, if finalizing cannot finish) and free; reached from
+ * tl_gpu_destroy / tl_gpu_abort through the watch's release hook (the
+ * device layer never calls up). abort: never waits on other ranks. Accept NULL. */
 void tl_nccl_destroy(tl_ctx *ctx);
 void tl_nccl_abort(tl_ctx *ctx);
 
