@@ -7,12 +7,12 @@
 # DEST.tgz holds it in one file.
 #
 #   scripts/device-session.sh DEST [TOTAL_SECONDS] [STEPS]
-#   STEPS: comma list of build,tests,fdtd,solver-tests,solver-bench [all]
+#   STEPS: comma list of build,tests,fdtd,solver-tests,solver-bench,demo [all]
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
 set -u
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
-steps=${3:-build,tests,fdtd,solver-tests,solver-bench}
+steps=${3:-build,tests,fdtd,solver-tests,solver-bench,demo}
 mkdir -p "$dest" || exit 1
 start=$SECONDS
 left() { echo $((total - (SECONDS - start))); }
@@ -73,6 +73,10 @@ if want solver-tests && [ -x build/tests/test_gpu_solvers ]; then
         "timeout $t build/tests/test_gpu_solvers {} >'$dest/solver-tests/{}.out' 2>'$dest/solver-tests/{}.err'; echo \"{} exit \$?\" >>'$dest/solver-tests/status.txt'"
     log "solver tests done"
     cat "$dest/solver-tests/status.txt" >>"$dest/session.log" 2>/dev/null
+fi
+# the live demo first when asked with the bench: its solver part is short
+if want demo; then
+    step 120 demo.log env TRILAP_NO_INSTALL=1 make CUDA_ARCH=90 demo DEMO_OUT="$dest/demo"
 fi
 if want solver-bench; then
     b=$(($(left) - 20))
