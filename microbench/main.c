@@ -1,5 +1,6 @@
 /* trilap-bench: one program, three subcommands, one option table each
  * (plus the launcher's group). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,16 +10,34 @@
 #include "probes/probes.h"
 #include "runtime/launch.h"
 
+/* Every subcommand's options, side by side: the table entry names the
+ * member its option group fills. */
+typedef struct bench_options {
+    tl_tristream_opts to;
+    tl_stream_opts so;
+    tl_commbench_opts co;
+} bench_options;
+
 typedef struct subcommand {
-    const char *name, *purpose;
+    const char *name, *purpose, *title, *usage;
+    const tl_option *opts;
+    const size_t *nopts;
+    size_t offset; /* of its options in bench_options */
+    tl_rank_main_fn fn;
 } subcommand;
 
 static const subcommand subs[] = {
-    {"tristream",
-     "allreduce + ring send/recv + DAXPY on one, two or three streams (the paper's Sec. II-C)"},
-    {"stream", "BabelStream copy/mul/add/triad/dot bandwidth on each GPU, or the host"},
-    {"comm",
-     "NCCL allreduce and ring send/recv latency and bandwidth, world and split communicators"},
+    {.name = "tristream",
+     .purpose = "allreduce + ring send/recv + DAXPY on one, two or three streams (the paper's Sec. II-C)",
+     .title = "Tristream", .usage = "tristream [options]", .opts = tl_tristream_options,
+     .nopts = &tl_tristream_noptions, .offset = offsetof(bench_options, to), .fn = tl_tristream_rank_main},
+    {.name = "stream", .purpose = "BabelStream copy/mul/add/triad/dot bandwidth on each GPU, or the host",
+     .title = "Stream", .usage = "stream [options]", .opts = tl_stream_options, .nopts = &tl_stream_noptions,
+     .offset = offsetof(bench_options, so), .fn = tl_stream_rank_main},
+    {.name = "comm",
+     .purpose = "NCCL allreduce and ring send/recv latency and bandwidth, world and split communicators",
+     .title = "Comm", .usage = "comm [options]", .opts = tl_commbench_options, .nopts = &tl_commbench_noptions,
+     .offset = offsetof(bench_options, co), .fn = tl_commbench_rank_main},
 };
 
 static void usage(FILE *out)
@@ -48,58 +67,47 @@ int main(int argc, char **argv)
         printf("trilap-bench %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
         return 0;
     }
+    const subcommand *sub = NULL;
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0] && !sub; i++)
+        if (strcmp(argv[1], subs[i].name) == 0) sub = &subs[i];
+    if (!sub) {
+        fprintf(stderr, "trilap-bench: unknown subcommand '%s' (try --help)\n", argv[1]);
+        return 2;
+    }
     tl_launch_opts lo;
-    tl_tristream_opts to;
-    tl_stream_opts so;
-    tl_commbench_opts co;
-    tl_optgroup groups[2] = {{0}, {"Launch", tl_launch_options, tl_launch_noptions, &lo}};
+    bench_options all;
+    tl_tristream_opts *to = &all.to;
+    tl_stream_opts *so = &all.so;
+    tl_commbench_opts *co = &all.co;
+    void *opts = (char *)&all + sub->offset;
+    tl_optgroup groups[2] = {{sub->title, sub->opts, *sub->nopts, opts},
+                             {"Launch", tl_launch_options, tl_launch_noptions, &lo}};
     tl_optspec spec = {.program = "trilap-bench",
+                       .usage = sub->usage,
+                       .purpose = sub->purpose,
                        .groups = groups,
                        .ngroups = 2,
                        .min_positional = 0,
                        .max_positional = 0};
-    tl_rank_main_fn fn = NULL;
-    const void *opts = NULL;
-    if (strcmp(argv[1], "tristream") == 0) {
-        groups[0] = (tl_optgroup){"Tristream", tl_tristream_options, tl_tristream_noptions, &to};
-        spec.usage = "tristream [options]";
-        spec.purpose = subs[0].purpose;
-        fn = tl_tristream_rank_main;
-        opts = &to;
-    } else if (strcmp(argv[1], "stream") == 0) {
-        groups[0] = (tl_optgroup){"Stream", tl_stream_options, tl_stream_noptions, &so};
-        spec.usage = "stream [options]";
-        spec.purpose = subs[1].purpose;
-        fn = tl_stream_rank_main;
-        opts = &so;
-    } else if (strcmp(argv[1], "comm") == 0) {
-        groups[0] = (tl_optgroup){"Comm", tl_commbench_options, tl_commbench_noptions, &co};
-        spec.usage = "comm [options]";
-        spec.purpose = subs[2].purpose;
-        fn = tl_commbench_rank_main;
-        opts = &co;
-    } else {
-        fprintf(stderr, "trilap-bench: unknown subcommand '%s' (try --help)\n", argv[1]);
-        return 2;
-    }
+    tl_rank_main_fn fn = sub->fn;
     tl_optresult res;
     if (tl_opts_parse(&spec, argc - 1, argv + 1, &res) != TL_OK) return 2;
     free(res.positional);
     if (res.exit_now) return 0;
 
     tl_tristream_cfg cfg = {0};
-    if (fn == tl_tristream_rank_main && tl_tristream_resolve(&to, &cfg) != TL_OK) return 2;
+    if (fn == tl_tristream_rank_main && tl_tristream_resolve(to, &cfg) != TL_OK) return 2;
     /* before anything starts CUDA: the launcher counts GPUs */
-    if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to.hw_queues);
-    if (fn == tl_commbench_rank_main && co.max_bytes < co.min_bytes) {
+    if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to->hw_queues);
+    if (fn == tl_commbench_rank_main && co->max_bytes < co->min_bytes) {
         char v[32];
-        snprintf(v, sizeof v, "%lld", (long long)co.max_bytes);
+        snprintf(v, sizeof v, "%lld", (long long)co->max_bytes);
         tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
         return 2;
     }
-    if (fn == tl_stream_rank_main && so.block % 32 != 0) {
+    if (fn == tl_stream_rank_main && so->block % 32 != 0) {
         char v[32];
-        snprintf(v, sizeof v, "%lld", (long long)so.block);
+        snprintf(v, sizeof v, "%lld", (long long)so->block);
         tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");
         return 2;
     }
