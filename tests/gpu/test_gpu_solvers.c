@@ -6,7 +6,10 @@
  * the true residual (recomputed on the GPU) is within 10x the tolerance.
  * pipecg runs the scalar-program method (solvers/pipecg_async.c) on both
  * sides, and method_pipecg.c in pipecg_host_scalars. Tolerances: see
- * compare(). Needs a GPU; skips otherwise. */
+ * compare(). Every run of an invocation (--schedule all x the solver
+ * list) must print its block and is compared; each trilap-solve run is
+ * bounded (60 s, 3000 iterations: above every host count here). Needs a
+ * GPU; skips otherwise. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
