@@ -230,6 +230,79 @@ TL_TEST(thread_launcher_every_method)
     }
 }
 
+/* Every run of one invocation starts from a clean state: with several
+ * schedules and solvers (and warm-up + repeats) in one process, each
+ * (solver, schedule) block and each timed solve's CSV row equals a run of
+ * that solver alone (the host schedules differ only in the MPI channel, so
+ * the numbers are the same to the last printed digit). The CUDA backend
+ * once broke every run after the first of a process (device memory
+ * reused from the previous run, zero-fills not ordered with its streams);
+ * this is the same check on the host backend, with host and program
+ * scalars. */
+TL_TEST(runs_in_one_invocation_equal_single_runs)
+{
+    static const char *const modes[] = {"host", "program"};
+    static const char *const sched[] = {"sync", "two-stream", "three-naive", "three-split"};
+    const char *dir = tl_test_tmpdir();
+    for (int m = 0; m < 2; m++) {
+        char csv[600];
+        snprintf(csv, sizeof csv, "%s/multi_%s.csv", dir, modes[m]);
+        TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --warmup 1 --repeat 2 "
+                         "--scalars %s --schedule all --solver cg,pcg,pipecg,bicgstab,pipebicgstab "
+                         "--results %s gen:poisson7:12",
+                         bin(), modes[m], csv),
+                     0);
+        char *multi = out_buf;
+        out_buf = NULL;
+        for (int k = 0; k < 5; k++) {
+            TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --warmup 0 --repeat 1 "
+                             "--scalars %s --schedule sync --solver %s gen:poisson7:12",
+                             bin(), modes[m], all5[k]),
+                         0);
+            char its[64], res[64], tres[64];
+            snprintf(its, sizeof its, "%s", value("iterations", 0));
+            snprintf(res, sizeof res, "%s", value("residual", 0));
+            snprintf(tres, sizeof tres, "%s", value("true residual", 0));
+            TL_ASSERT_MSG(atol(its) > 3, "%s alone: %s iterations", all5[k], its);
+            char *single = out_buf;
+            out_buf = multi;
+            for (int c = 0; c < 4; c++) {
+                int b = c * 5 + k; /* schedules outer, solvers inner */
+                TL_ASSERT_STREQ(value("solver", b), all5[k]);
+                TL_ASSERT_STREQ(value("schedule", b), sched[c]);
+                TL_ASSERT_MSG(strcmp(value("iterations", b), its) == 0 &&
+                                  strcmp(value("residual", b), res) == 0 &&
+                                  strcmp(value("true residual", b), tres) == 0,
+                              "scalars %s, %s %s (run %d of the invocation): iterations %s, "
+                              "residual %s, true %s; alone: %s, %s, %s",
+                              modes[m], all5[k], sched[c], b + 1, value("iterations", b),
+                              value("residual", b), value("true residual", b), its, res, tres);
+            }
+            multi = out_buf;
+            out_buf = single;
+            /* every timed solve (2 per block) in the CSV */
+            char *rows = tl_test_slurp(csv);
+            int nrows = 0;
+            for (char *line = strchr(rows, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+                char solver[32] = "";
+                long it = -1;
+                /* solver,precond,schedule,backend,"matrix",nranks,rep,iterations,... */
+                if (sscanf(line + 1, "%31[^,]", solver) != 1 || strcmp(solver, all5[k]) != 0)
+                    continue;
+                const char *q = strchr(line + 1, '"');
+                q = q ? strchr(q + 1, '"') : NULL;
+                TL_ASSERT(q && sscanf(q + 1, ",%*d,%*d,%ld", &it) == 1);
+                TL_ASSERT_MSG(it == atol(its), "CSV row of %s: %ld iterations, alone %s", all5[k],
+                              it, its);
+                nrows++;
+            }
+            free(rows);
+            TL_ASSERT_EQ(nrows, 4 * 2);
+        }
+        free(multi);
+    }
+}
+
 TL_TEST(output_keys_files_and_tables)
 {
     const char *d = tl_test_tmpdir();
@@ -450,7 +523,8 @@ TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 }
 
 TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2d_mpi,
-             thread_launcher_every_method, output_keys_files_and_tables,
+             thread_launcher_every_method, runs_in_one_invocation_equal_single_runs,
+             output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, cuda_and_petsc_backends_refuse_cleanly)

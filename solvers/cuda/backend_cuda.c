@@ -150,9 +150,21 @@ static tl_status cuda_vec_create(tl_backend *be, tl_vec **out)
     v->nalloc = be->m->nowned + be->m->nghost;
     size_t bytes = (size_t)(v->nalloc ? v->nalloc : 1) * sizeof(double);
     TL_CUDAGOTO(cudaMalloc((void **)&v->data, bytes), st, fail);
-    TL_CUDAGOTO(cudaMemset(v->data, 0, bytes), st, fail);
+    /* Zero-filled on the rank's own stream and waited for: a plain
+     * cudaMemset runs on the legacy default stream, which the role streams
+     * (cudaStreamNonBlocking) are not ordered with, so it could land after
+     * the first upload or kernel on the vector. That was the "0 iterations
+     * after the first run" bug: from the second run of a process on,
+     * cudaMalloc hands back the previous run's memory (not zero), and a
+     * late zero-fill wiped b after vec_set (b = 0: "x = 0", 0 iterations)
+     * or left stale values in work vectors a method assumes zero. */
+    cudaStream_t s = cb_of(be)->s[TL_SOP_UPDATE];
+    TL_CUDAGOTO(cudaMemsetAsync(v->data, 0, bytes, s), st, fail_mem);
+    TL_TRYGOTO(tl_gpu_sync(be->ctx, s, "vector zero-fill"), st, fail_mem);
     *out = v;
     return TL_OK;
+fail_mem:
+    cudaFree(v->data);
 fail:
     free(v);
     return st;
@@ -243,6 +255,11 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
         a.prog = cb->pend_prog;
         a.io = cb->pend_io;
         cb->pend_prog = TL_SC_NONE;
+    } else if (cb->have_regs) {
+        /* no program here: sref coefficients read the registers the last
+         * program left in device memory (a program flushed on its own, e.g.
+         * pipebicgstab's beta/alpha before regs_post, wrote them there) */
+        a.io.regs = cb->d_regs;
     }
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
@@ -592,6 +609,11 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     const tl_backend_config *cfg = &be->cfg;
     for (int op = 0; op < TL_SOP_COUNT; op++)
         cb->s[op] = tl_gpu_stream(be->ctx->gpu, step(be, op)->role);
+    /* Every initial value goes through the rank's update stream, waited for
+     * at the end: device memory may be a previous run's (cudaMalloc reuses
+     * it), and the legacy default stream of plain cudaMemset / cudaMemcpy
+     * is not ordered with the non-blocking role streams. */
+    cudaStream_t s0 = cb->s[TL_SOP_UPDATE];
     TL_TRY(make_event(&cb->ev_input));
     TL_TRY(make_event(&cb->ev_halo));
     for (int q = 0; q < TL_DOT_SLOTS; q++) {
@@ -599,8 +621,9 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         TL_CUDA(
             cudaMalloc((void **)&sl->d_part, TL_CU_DOT_BLOCKS * TL_CU_DOT_MAX * sizeof(double)));
         TL_CUDA(cudaMalloc((void **)&sl->d_count, sizeof(unsigned)));
-        TL_CUDA(cudaMemset(sl->d_count, 0, sizeof(unsigned)));
+        TL_CUDA(cudaMemsetAsync(sl->d_count, 0, sizeof(unsigned), s0));
         TL_CUDA(cudaMalloc((void **)&sl->d_res, TL_CU_DOT_MAX * sizeof(double)));
+        TL_CUDA(cudaMemsetAsync(sl->d_res, 0, TL_CU_DOT_MAX * sizeof(double), s0));
         TL_TRY(tl_gpu_host_alloc((void **)&sl->h_res, TL_CU_DOT_MAX * sizeof(double)));
         TL_TRY(make_event(&sl->ev_dots));
         TL_TRY(make_event(&sl->ev_reduced));
@@ -609,9 +632,9 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
     cb->update_blocks = 4 * (sms > 0 ? sms : 1);
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
-    TL_CUDA(cudaMemset(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double)));
+    TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
-    TL_CUDA(cudaMemset(cb->d_regs, 0, TL_SC_REGS * sizeof(double)));
+    TL_CUDA(cudaMemsetAsync(cb->d_regs, 0, TL_SC_REGS * sizeof(double), s0));
     TL_TRY(tl_gpu_host_alloc((void **)&cb->h_state, TL_SC_STATE * sizeof(double)));
     TL_TRY(tl_gpu_host_alloc((void **)&cb->h_ring, TL_SC_RING * TL_SC_REGS * sizeof(double)));
     for (int q = 0; q < TL_SC_RING; q++) {
@@ -621,7 +644,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     tl_cu_spmv_config sc = {.impl = cfg->spmv,
                             .cusparse_alg = cfg->cusparse_alg,
                             .threads_per_row = cfg->spmv_threads_per_row};
-    TL_TRY(tl_cu_spmv_create(m, &sc, &cb->spmv));
+    TL_TRY(tl_cu_spmv_create(m, &sc, s0, &cb->spmv));
     if (cfg->precond == TL_PRECOND_JACOBI && m->nowned > 0) {
         double *dinv = malloc((size_t)m->nowned * sizeof *dinv);
         TL_CHECK(dinv, TL_ERR_NOMEM, "inverse diagonal of %lld rows", (long long)m->nowned);
@@ -629,8 +652,9 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
             dinv[i] = diag[i] != 0.0 ? 1.0 / diag[i] : 0.0;
         cudaError_t e = cudaMalloc((void **)&cb->d_dinv, (size_t)m->nowned * sizeof(double));
         if (e == cudaSuccess)
-            e = cudaMemcpy(cb->d_dinv, dinv, (size_t)m->nowned * sizeof(double),
-                           cudaMemcpyHostToDevice);
+            e = cudaMemcpyAsync(cb->d_dinv, dinv, (size_t)m->nowned * sizeof(double),
+                                cudaMemcpyHostToDevice, s0);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s0); /* before dinv is freed */
         free(dinv);
         TL_CUDA(e);
     }
@@ -645,8 +669,9 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
             idx[i] = (int32_t)h->send_idx[i];
         cudaError_t e = cudaMalloc((void **)&cb->d_send_idx, (size_t)(h->nsend + 1) * sizeof *idx);
         if (e == cudaSuccess)
-            e = cudaMemcpy(cb->d_send_idx, idx, (size_t)h->nsend * sizeof *idx,
-                           cudaMemcpyHostToDevice);
+            e = cudaMemcpyAsync(cb->d_send_idx, idx, (size_t)h->nsend * sizeof *idx,
+                                cudaMemcpyHostToDevice, s0);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s0); /* before idx is freed */
         free(idx);
         TL_CUDA(e);
         TL_CUDA(cudaMalloc((void **)&cb->d_sendbuf, (size_t)(h->nsend + 1) * sizeof(double)));
@@ -660,6 +685,9 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         }
     }
     if (cfg->op_timer) TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
+    /* every initial value above is in place before the first operation,
+     * whichever stream that runs on */
+    TL_TRY(tl_gpu_sync(be->ctx, s0, "backend initial values"));
     return TL_OK;
 }
 

@@ -34,8 +34,13 @@ static tl_status launched(void)
 extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
 {
     if (max_row > 256 && (double)max_row > 16.0 * mean_row) return 0;
-    int t = 1;
-    while (t < 32 && 2.0 * t < mean_row * 0.75)
+    /* H200, results/solvers-h200/run2-b2d4186: one thread per row is the
+     * fastest on 7-point rows (poisson7 256^3: 0.87 of triad against 0.56
+     * for the 4-lane sub-warp the old rule chose), and 8 lanes on 27-point
+     * rows (poisson27 128^3: 0.70, against 0.56 for 16 and 0.39 for 32) */
+    if (mean_row <= 12.0) return 1;
+    int t = 2;
+    while (t < 32 && 2.0 * t <= mean_row / 3.0)
         t *= 2;
     return t;
 }
@@ -281,7 +286,16 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
 
 /* Thread 0 of every block runs the scalar program on the reduced dots into
  * shared registers (a few flops on values in L2: cheaper than a launch),
- * block 0 also stores registers and the next state. Then each entry goes
+ * block 0 also stores registers and the next state. Without a program the
+ * shared registers are loaded from io.regs (what the last program, run in
+ * an earlier kernel of this stream, stored); before, they were left
+ * unwritten, so an update after a program that ran on its own
+ * (pipebicgstab's first group, whose beta/alpha program is flushed by
+ * regs_post) took its coefficients from stale shared memory: the
+ * "(q, y) = -nan, (y, y) = inf at iteration 4" breakdown. No block reads
+ * what block 0 writes in the same launch: the state is double-buffered by
+ * parity, and registers are read from memory only by kernels without a
+ * program. Then each entry goes
  * through tl_cu_update_entry (update_entry.h): all loads first, the
  * memory-level parallelism a chain of dependent load-store updates lacks.
  * Distinct vectors cross DRAM once; repeated loads of one vector hit L1.
@@ -306,6 +320,8 @@ __global__ void __launch_bounds__(BLOCK)
             for (int q = 0; q < TL_SC_REGS; q++)
                 a.io.regs[q] = regs[q];
         }
+    } else if (a.prog == TL_SC_NONE && threadIdx.x < TL_SC_REGS) {
+        regs[threadIdx.x] = a.io.regs ? a.io.regs[threadIdx.x] : 0.0;
     }
     __syncthreads();
     if (threadIdx.x < TL_CU_UPD_MAX * TL_CU_UPD_TERMS) {

@@ -30,10 +30,13 @@ typedef struct tl_cu_csr {
     int tpr;
 } tl_cu_csr;
 
-/* Threads per row the trilap kernel picks for a row-length profile:
- * the power of two nearest to half the mean row length (a sub-warp reads
- * a row's values in one or two coalesced transactions), and the
- * nonzero-split path when the longest row exceeds 16x the mean and 256. */
+/* Threads per row the trilap kernel picks for a row-length profile
+ * (measured on an H200, solvers/cuda/README.md): one per row for a mean
+ * row length up to 12 (stencils of 7 points: neighbouring rows' loads
+ * coalesce across the warp, and no shuffle reduction), above that the
+ * largest power of two (2..32) at most a third of the mean (27 points: 8);
+ * the nonzero-split path when the longest row exceeds 16x the mean and
+ * 256. */
 int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row);
 
 /* y[yoff + i] (=|+=) sum_k val[k] x[colidx[k]] for rows i of a.

@@ -56,7 +56,7 @@ int tl_cusparse_alg_parse(const char *s)
 
 /* rows [r0, r1) of `src` as an int32 device CSR */
 static tl_status upload(const tl_csr *src, int64_t r0, int64_t r1, const tl_cu_spmv_config *cfg,
-                        tl_cu_csr *a)
+                        cudaStream_t s, tl_cu_csr *a)
 {
     tl_status st = TL_OK;
     int64_t nrows = r1 - r0, k0 = src->rowptr[r0], nnz = src->rowptr[r1] - k0;
@@ -84,14 +84,19 @@ static tl_status upload(const tl_csr *src, int64_t r0, int64_t r1, const tl_cu_s
     TL_CUDAGOTO(cudaMalloc((void **)&a->d_rowptr, (size_t)(nrows + 1) * sizeof *rp), st, done);
     TL_CUDAGOTO(cudaMalloc((void **)&a->d_colidx, (size_t)(nnz ? nnz : 1) * sizeof *ci), st, done);
     TL_CUDAGOTO(cudaMalloc((void **)&a->d_val, (size_t)(nnz ? nnz : 1) * sizeof(double)), st, done);
+    /* on the caller's (non-blocking) stream, waited for: a plain cudaMemcpy
+     * from pageable memory may return before its DMA is done, and the
+     * legacy stream it uses is not ordered with the role streams */
+    TL_CUDAGOTO(cudaMemcpyAsync(a->d_rowptr, rp, (size_t)(nrows + 1) * sizeof *rp,
+                                cudaMemcpyHostToDevice, s),
+                st, done);
     TL_CUDAGOTO(
-        cudaMemcpy(a->d_rowptr, rp, (size_t)(nrows + 1) * sizeof *rp, cudaMemcpyHostToDevice), st,
+        cudaMemcpyAsync(a->d_colidx, ci, (size_t)nnz * sizeof *ci, cudaMemcpyHostToDevice, s), st,
         done);
-    TL_CUDAGOTO(cudaMemcpy(a->d_colidx, ci, (size_t)nnz * sizeof *ci, cudaMemcpyHostToDevice), st,
-                done);
-    TL_CUDAGOTO(
-        cudaMemcpy(a->d_val, src->val + k0, (size_t)nnz * sizeof(double), cudaMemcpyHostToDevice),
-        st, done);
+    TL_CUDAGOTO(cudaMemcpyAsync(a->d_val, src->val + k0, (size_t)nnz * sizeof(double),
+                                cudaMemcpyHostToDevice, s),
+                st, done);
+    TL_CUDAGOTO(cudaStreamSynchronize(s), st, done); /* before rp, ci are freed */
 done:
     free(rp);
     free(ci);
@@ -133,7 +138,8 @@ static tl_status cusparse_setup(tl_cu_spmv *sp, cu_block *b)
     return TL_OK;
 }
 
-tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cfg, tl_cu_spmv **out)
+tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cfg, cudaStream_t s,
+                            tl_cu_spmv **out)
 {
     tl_status st = TL_OK;
     tl_cu_spmv *sp = calloc(1, sizeof *sp);
@@ -144,8 +150,8 @@ tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cf
             (cfg->threads_per_row <= 0 || (cfg->threads_per_row & (cfg->threads_per_row - 1)) == 0),
         TL_ERR_INVAL, st, fail, "--spmv-threads-per-row %d (0, -1 or 1, 2, 4, ..., 32)",
         cfg->threads_per_row);
-    TL_TRYGOTO(upload(&m->diag, 0, m->nowned, cfg, &sp->diag.a), st, fail);
-    TL_TRYGOTO(upload(&m->offd, m->ninterior, m->nowned, cfg, &sp->offd.a), st, fail);
+    TL_TRYGOTO(upload(&m->diag, 0, m->nowned, cfg, s, &sp->diag.a), st, fail);
+    TL_TRYGOTO(upload(&m->offd, m->ninterior, m->nowned, cfg, s, &sp->offd.a), st, fail);
     sp->diag.yoff = 0;
     sp->diag.xoff = 0;
     sp->offd.yoff = m->ninterior;

@@ -1,7 +1,7 @@
 /* The rank's matrix on the device and its product, two implementations
  * behind one option (--spmv cusparse|trilap):
- *   trilap    solvers/cuda/kernels.cu: sub-warp per row sized by the mean
- *             row length, or a nonzero split for irregular rows;
+ *   trilap    solvers/cuda/kernels.cu: a thread per row (mean row length
+ *             <= 12), a sub-warp above, or a nonzero split for irregular rows;
  *   cusparse  cusparseSpMV on CSR (algorithm --cusparse-alg), buffers and
  *             preprocessing done once at create.
  * Both read the same int32 CSR arrays, so they move the same bytes. The
@@ -32,8 +32,9 @@ typedef struct tl_cu_spmv_config {
 
 typedef struct tl_cu_spmv tl_cu_spmv;
 
-/* Upload m's blocks (rank-local; fails on local matrices beyond int32). */
-tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cfg,
+/* Upload m's blocks on stream s, waited for (rank-local; fails on local
+ * matrices beyond int32). */
+tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cfg, cudaStream_t s,
                             tl_cu_spmv **out);
 void tl_cu_spmv_destroy(tl_cu_spmv **sp);
 /* y[0..nowned) = A_diag x */

@@ -6,7 +6,10 @@
  * the true residual (recomputed on the GPU) is within 10x the tolerance.
  * pipecg runs the scalar-program method (solvers/pipecg_async.c) on both
  * sides, and method_pipecg.c in pipecg_host_scalars. Tolerances: see
- * compare(). Needs a GPU; skips otherwise. */
+ * compare(). Every run of an invocation (--schedule all x the solver
+ * list) must print its block and is compared; each trilap-solve run is
+ * bounded (60 s, 3000 iterations: above every host count here). Needs a
+ * GPU; skips otherwise. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +35,10 @@ static const char *bin(void)
     snprintf(path, sizeof path, "%s/trilap-solve", tl_test_env("TL_BIN", "bin"));
     return path;
 }
+
+/* Every trilap-solve run of this test is bounded: a hung or runaway run
+ * is one FAIL line (exit 124), not the whole case's time limit. */
+#define RUN_LIMIT "timeout -k 5 60 "
 
 static void need_gpu(void)
 {
@@ -158,8 +165,11 @@ static void compare(const char *matrix, const char *solvers_in, const char *extr
     /* pipecg alike on both sides: the scalar-program method unless the
      * case asks for method_pipecg.c (--scalars host) */
     char extra[512];
-    snprintf(extra, sizeof extra, "%s%s", strstr(extra_in, "--scalars") ? "" : "--scalars program ",
-             extra_in);
+    /* an iteration cap above every host count of these cases (1138_bus cg:
+     * 1898), so that a run gone wrong stops in seconds, not at the default
+     * 10000 iterations on 4 spinning host-staged ranks */
+    snprintf(extra, sizeof extra, "%s%s%s", strstr(extra_in, "--scalars") ? "" : "--scalars program ",
+             strstr(extra_in, "--max-iterations") ? "" : "--max-iterations 3000 ", extra_in);
     need_gpu();
     const char *dir = tl_test_tmpdir();
     const char *mpirun = getenv("TL_MPIRUN");
@@ -172,7 +182,7 @@ static void compare(const char *matrix, const char *solvers_in, const char *extr
     memset(&ref, 0, sizeof ref);
     for (int r = 0; r < NRANKS; r++) {
         snprintf(cmd, sizeof cmd,
-                 "%s --launcher threads --ranks %d --no-gpu --partition block --schedule all "
+                 RUN_LIMIT "%s --launcher threads --ranks %d --no-gpu --partition block --schedule all "
                  "--solver %s --warmup 0 --repeat 1 --no-stats --history %s/host%d.csv %s %s",
                  bin(), ranks[r], solvers, dir, ranks[r], extra, matrix);
         char *out = NULL, *err = NULL;
@@ -203,7 +213,7 @@ static void compare(const char *matrix, const char *solvers_in, const char *extr
         }
         for (int c = 0; c < ncfg; c++) {
             snprintf(cmd, sizeof cmd,
-                     "%s --backend cuda --partition block --schedule all --solver %s --warmup 0 "
+                     RUN_LIMIT "%s --backend cuda --partition block --schedule all --solver %s --warmup 0 "
                      "--repeat 1 --no-stats --history %s/gpu%d_%d.csv %s %s",
                      cfg[c], solvers, dir, np, c, extra, matrix);
             char *gout = NULL, *gerr = NULL;
@@ -218,6 +228,16 @@ static void compare(const char *matrix, const char *solvers_in, const char *extr
             }
             block gb[MAXBLK];
             int ng = parse(gout, gb, MAXBLK);
+            /* every run of the invocation printed its block (4 schedules x
+             * the solver list), and each is compared below */
+            int nsolvers = 1;
+            for (const char *ch = solvers; *ch; ch++)
+                nsolvers += *ch == ',';
+            if (ng != 4 * nsolvers) {
+                fprintf(stderr, "FAIL %s, %d ranks (%s): %d output blocks, expected %d\n", matrix,
+                        np, how[c], ng, 4 * nsolvers);
+                failures++;
+            }
             snprintf(copy, sizeof copy, "%s", solvers_in);
             for (char *save = NULL, *sv = strtok_r(copy, ",", &save); sv;
                  sv = strtok_r(NULL, ",", &save))
@@ -328,8 +348,9 @@ TL_TEST(pipecg_host_scalars)
     compare("gen:poisson7:16", "pipecg,pcg", "--scalars host");
 }
 
-/* Fixed-iteration mode runs exactly K iterations on the GPU, with the
- * trilap and the cuSPARSE SpMV, device scalars on and off. */
+/* Fixed-iteration mode runs exactly K iterations on the GPU in every
+ * timed solve, with the trilap (thread per row, 4 and 32 lanes, nonzero
+ * split) and the cuSPARSE SpMV, device scalars on and off. */
 TL_TEST(fixed_iterations_and_spmv_choices)
 {
     need_gpu();
@@ -338,13 +359,18 @@ TL_TEST(fixed_iterations_and_spmv_choices)
                               "--spmv cusparse --cusparse-alg csr2",
                               "--spmv trilap --spmv-threads-per-row -1",
                               "--scalars host",
-                              "--spmv-threads-per-row 1 --no-op-timer"};
+                              /* the default is a thread per row on poisson7:
+                               * the sub-warp paths explicitly */
+                              "--spmv-threads-per-row 4 --no-op-timer",
+                              "--spmv trilap:32"};
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        char cmd[1024], *out = NULL, *err = NULL;
+        char cmd[2048], csv[600], *out = NULL, *err = NULL;
+        snprintf(csv, sizeof csv, "%s/fixed%zu.csv", tl_test_tmpdir(), v);
         snprintf(cmd, sizeof cmd,
-                 "%s --launcher threads --gpus 1 --backend cuda --solver pipecg,pipebicgstab "
-                 "--rtol 0 --atol 0 --max-iterations 40 --warmup 1 --repeat 2 %s gen:poisson7:20",
-                 bin(), variants[v]);
+                 RUN_LIMIT "%s --launcher threads --gpus 1 --backend cuda --solver pipecg,pipebicgstab "
+                 "--rtol 0 --atol 0 --max-iterations 40 --warmup 1 --repeat 2 --results %s %s "
+                 "gen:poisson7:20",
+                 bin(), csv, variants[v]);
         int rc = tl_test_run(cmd, &out, &err);
         fprintf(stderr, "$ %s -> %d\n", cmd, rc);
         TL_ASSERT_MSG(rc == 0, "exit %d\n%s", rc, err);
@@ -354,6 +380,23 @@ TL_TEST(fixed_iterations_and_spmv_choices)
         for (int k = 0; k < n; k++)
             TL_ASSERT_EQ(b[k].iterations, 40);
         TL_ASSERT(strstr(out, "spmv "));
+        /* every timed solve, not only the last one printed: 2 solvers x 2
+         * repeats, each 40 iterations (the warm-up solve ran before them in
+         * the same backend) */
+        char *rows = tl_test_read(csv);
+        int nrows = 0;
+        for (char *line = strchr(rows, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+            long it = -1;
+            const char *q = strchr(line + 1, '"');
+            q = q ? strchr(q + 1, '"') : NULL;
+            TL_ASSERT_MSG(q && sscanf(q + 1, ",%*d,%*d,%ld", &it) == 1, "CSV row: %.200s",
+                          line + 1);
+            TL_ASSERT_MSG(it == 40, "%s: a timed solve ran %ld iterations\n%.200s", variants[v],
+                          it, line + 1);
+            nrows++;
+        }
+        free(rows);
+        TL_ASSERT_EQ(nrows, 4);
         free(out);
         free(err);
     }
