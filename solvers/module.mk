@@ -1,8 +1,8 @@
 MODULES += solvers
-solvers_C := solvers/csr.c solvers/outfile.c solvers/mmio.c solvers/binfmt.c solvers/gen.c solvers/partition.c
-solvers_C += solvers/dist.c solvers/halo.c
+solvers_C := solvers/matrix/csr.c solvers/matrix/outfile.c solvers/matrix/mmio.c solvers/matrix/binfmt.c solvers/matrix/gen.c solvers/dist/partition.c
+solvers_C += solvers/dist/dist.c solvers/dist/halo.c
 PROGRAMS += trilap-matgen
-trilap-matgen_C := solvers/matgen_main.c
+trilap-matgen_C := solvers/driver/matgen_main.c
 trilap-matgen_DEPS := solvers runtime
 HOST_TESTS += test_mmio test_binfmt test_gen test_partition
 test_mmio_DEPS := solvers runtime
@@ -10,16 +10,16 @@ test_binfmt_DEPS := solvers runtime
 test_gen_DEPS := solvers runtime
 test_partition_DEPS := solvers runtime
 # Krylov methods, backends, schedules, driver (trilap-solve)
-solvers_C += solvers/schedule.c solvers/backend.c solvers/backend_host.c solvers/method.c
-solvers_C += solvers/method_cg.c solvers/method_pipecg.c solvers/method_bicgstab.c solvers/method_pipebicgstab.c
-solvers_C += solvers/solve.c solvers/scalars_host.c solvers/pipecg_async.c solvers/pipebicgstab_async.c
-# CUDA backend (solvers/cuda/README.md); the C files compile to nothing without CUDA
-solvers_C += solvers/cuda/backend_cuda.c solvers/cuda/spmv.c
-solvers_CU += solvers/cuda/kernels.cu
-solvers_C += solvers/petsc_solve.c
-EXTRA_CFLAGS_solvers_petsc_solve.c := $(PETSC_CFLAGS)
+solvers_C += solvers/backends/schedule.c solvers/backends/backend.c solvers/backends/backend_host.c solvers/methods/method.c
+solvers_C += solvers/methods/method_cg.c solvers/methods/method_pipecg.c solvers/methods/method_bicgstab.c solvers/methods/method_pipebicgstab.c
+solvers_C += solvers/methods/solve.c solvers/backends/scalars_host.c solvers/methods/pipecg_async.c solvers/methods/pipebicgstab_async.c
+# CUDA backend (solvers/backends/cuda/README.md); the C files compile to nothing without CUDA
+solvers_C += solvers/backends/cuda/backend_cuda.c solvers/backends/cuda/spmv.c
+solvers_CU += solvers/backends/cuda/kernels.cu
+solvers_C += solvers/methods/petsc_solve.c
+EXTRA_CFLAGS_solvers_methods_petsc_solve.c := $(PETSC_CFLAGS)
 PROGRAMS += trilap-solve
-trilap-solve_C := solvers/solve_main.c
+trilap-solve_C := solvers/driver/solve_main.c
 trilap-solve_DEPS := solvers probes runtime
 HOST_TESTS += test_dist
 test_dist_DEPS := solvers runtime
@@ -33,8 +33,8 @@ test_download_DEPS := solvers runtime
 FUZZ_CC ?= clang
 HAVE_FUZZ := $(shell f=$$($(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null); [ -f "$$f" ] && echo 1 || echo 0)
 FUZZ_MMIO := $(BUILD)/fuzz/fuzz_mmio
-FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/mmio.c solvers/csr.c solvers/outfile.c runtime/error.c
-$(FUZZ_MMIO): $(FUZZ_MMIO_SRC) solvers/mmio.h solvers/csr.h solvers/outfile.h $(BUILD)/config.h
+FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c
+$(FUZZ_MMIO): $(FUZZ_MMIO_SRC) solvers/matrix/mmio.h solvers/matrix/csr.h solvers/matrix/outfile.h $(BUILD)/config.h
 	$(say) FUZZ $@
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "solvers/mmio.h"
+#include "solvers/matrix/mmio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

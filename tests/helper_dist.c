@@ -12,10 +12,10 @@
 #include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
-#include "solvers/binfmt.h"
-#include "solvers/dist.h"
-#include "solvers/gen.h"
-#include "solvers/partition.h"
+#include "solvers/matrix/binfmt.h"
+#include "solvers/dist/dist.h"
+#include "solvers/matrix/gen.h"
+#include "solvers/dist/partition.h"
 
 typedef struct hopts {
     const char *partition;

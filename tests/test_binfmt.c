@@ -2,8 +2,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "solvers/binfmt.h"
-#include "solvers/mmio.h"
+#include "solvers/matrix/binfmt.h"
+#include "solvers/matrix/mmio.h"
 #include "tl_test.h"
 
 static void load_1138(tl_csr *a)

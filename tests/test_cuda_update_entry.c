@@ -1,4 +1,4 @@
-/* The fused update kernel's per-entry logic (solvers/cuda/update_entry.h,
+/* The fused update kernel's per-entry logic (solvers/backends/cuda/update_entry.h,
  * the code the CUDA kernel runs with its loops unrolled), on the host:
  * loads first, then in-order updates whose terms take earlier updates'
  * values through src, must equal the plain in-order semantics of
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solvers/cuda/update_entry.h"
+#include "solvers/backends/cuda/update_entry.h"
 #include "tests/tl_test.h"
 
 enum { N = 37, NV = 8 };

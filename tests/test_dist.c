@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "solvers/gen.h"
-#include "solvers/partition.h"
+#include "solvers/matrix/gen.h"
+#include "solvers/dist/partition.h"
 #include "tests/tl_test_run.h"
 #include "tl_test.h"
 

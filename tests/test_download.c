@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <unistd.h>
 
-#include "solvers/mmio.h"
+#include "solvers/matrix/mmio.h"
 #include "tests/tl_test_run.h"
 #include "tl_test.h"
 

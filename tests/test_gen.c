@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "solvers/binfmt.h"
-#include "solvers/gen.h"
-#include "solvers/mmio.h"
+#include "solvers/matrix/binfmt.h"
+#include "solvers/matrix/gen.h"
+#include "solvers/matrix/mmio.h"
 #include "tests/tl_test_run.h"
 #include "tl_test.h"
 

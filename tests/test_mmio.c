@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "solvers/mmio.h"
+#include "solvers/matrix/mmio.h"
 #include "tl_test.h"
 #if TL_HAVE_ZLIB
 #include <zlib.h>

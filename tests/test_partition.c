@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "solvers/gen.h"
-#include "solvers/mmio.h"
-#include "solvers/partition.h"
+#include "solvers/matrix/gen.h"
+#include "solvers/matrix/mmio.h"
+#include "solvers/dist/partition.h"
 #include "tl_test.h"
 
 static void load(const char *name, tl_csr *a)

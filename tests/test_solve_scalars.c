@@ -1,4 +1,4 @@
-/* pipecg on scalar programs (solvers/pipecg_async.c, what the CUDA
+/* pipecg on scalar programs (solvers/methods/pipecg_async.c, what the CUDA
  * backend runs with its scalars on the device), on the host backend,
  * where the wrappers run the same programs:
  *  - the host reading the registers late changes nothing: --check-every 1
@@ -11,7 +11,7 @@
  *    residual replacement is the difference), both converged;
  *  - benchmark mode runs exactly the iterations asked for past rounding
  *    level and says where that was, as method_pipecg.c does;
- *  - pipebicgstab on programs (solvers/pipebicgstab_async.c) equals
+ *  - pipebicgstab on programs (solvers/methods/pipebicgstab_async.c) equals
  *    method_pipebicgstab.c bit for bit, restarts and residual replacement
  *    included, whether checked every iteration or 9 late. */
 #include <stdarg.h>

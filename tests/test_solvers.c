@@ -8,12 +8,12 @@
 
 #include "runtime/comm.h"
 #include "runtime/launch.h"
-#include "solvers/backend.h"
-#include "solvers/dist.h"
-#include "solvers/gen.h"
-#include "solvers/method.h"
-#include "solvers/partition.h"
-#include "solvers/solve.h"
+#include "solvers/backends/backend.h"
+#include "solvers/dist/dist.h"
+#include "solvers/matrix/gen.h"
+#include "solvers/methods/method.h"
+#include "solvers/dist/partition.h"
+#include "solvers/methods/solve.h"
 #include "tests/tl_test.h"
 
 /* One solve on `nranks` thread ranks; rank 0 fills the outputs. */

@@ -4,7 +4,7 @@
  * one GPU with 1 rank over NCCL and with 1, 2 and 4 ranks sharing the GPU
  * over the host-staged provider, under the thread launcher and mpirun;
  * the true residual (recomputed on the GPU) is within 10x the tolerance.
- * pipecg runs the scalar-program method (solvers/pipecg_async.c) on both
+ * pipecg runs the scalar-program method (solvers/methods/pipecg_async.c) on both
  * sides, and method_pipecg.c in pipecg_host_scalars. Tolerances: see
  * compare(). Every run of an invocation (--schedule all x the solver
  * list) must print its block and is compared; each trilap-solve run is

@@ -1,0 +1,126 @@
+#include "solvers/backends/backend.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "runtime/comm.h"
+
+static const char *const tl_precond_names[TL_PRECOND_COUNT] = {
+    [TL_PRECOND_NONE] = "none",
+    [TL_PRECOND_JACOBI] = "jacobi",
+};
+
+const char *tl_precond_name(tl_precond p)
+{
+    return (p >= 0 && p < TL_PRECOND_COUNT) ? tl_precond_names[p] : "unknown";
+}
+
+tl_status tl_precond_parse(const char *s, tl_precond *out)
+{
+    for (int i = 0; i < TL_PRECOND_COUNT; i++)
+        if (s && strcmp(s, tl_precond_names[i]) == 0) {
+            *out = (tl_precond)i;
+            return TL_OK;
+        }
+    return TL_FAIL(TL_ERR_INVAL, "unknown preconditioner '%s' (none|jacobi)", s ? s : "(null)");
+}
+
+static const char *const tl_op_names[TL_OP_COUNT] = {
+    [TL_OP_SPMV] = "spmv",           [TL_OP_HALO] = "halo",     [TL_OP_DOT] = "dot",
+    [TL_OP_ALLREDUCE] = "allreduce", [TL_OP_UPDATE] = "update", [TL_OP_PRECOND] = "precond",
+};
+
+const char *tl_op_name(tl_op_kind k)
+{
+    return (k >= 0 && k < TL_OP_COUNT) ? tl_op_names[k] : "unknown";
+}
+
+static const tl_backend_ops *const tl_backends[] = {&tl_backend_host_ops, &tl_backend_cuda_ops};
+
+const tl_backend_ops *tl_backend_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof tl_backends / sizeof tl_backends[0]; i++)
+        if (name && strcmp(tl_backends[i]->name, name) == 0) return tl_backends[i];
+    return NULL;
+}
+
+tl_status tl_backend_init_base(tl_backend *be, const tl_backend_ops *ops, tl_ctx *ctx,
+                               const tl_dist_matrix *m, const tl_backend_config *cfg,
+                               const double *diag_local)
+{
+    be->ops = ops;
+    be->ctx = ctx;
+    be->m = m;
+    be->cfg = *cfg;
+    be->nglobal = m->nglobal;
+    int64_t g[3] = {m->diag.nnz + m->offd.nnz, 0, 0};
+    for (int64_t i = 0; i < m->nowned; i++) {
+        g[1] += diag_local[i] <= 0.0 || diag_local[i] != diag_local[i];
+        g[2] += diag_local[i] == 0.0;
+    }
+    /* ||A||_inf and the longest row, for the rounding-error bounds of the
+     * pipelined methods (method_pipecg.c) */
+    double amax = 0.0;
+    int64_t rmax = 0;
+    for (int64_t i = 0; i < m->nowned; i++) {
+        double s = 0.0;
+        const tl_csr *parts[2] = {&m->diag, &m->offd};
+        int64_t len = 0;
+        for (int q = 0; q < 2; q++) {
+            const tl_csr *a = parts[q];
+            if (a->nrows <= i || !a->rowptr) continue;
+            for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+                s += fabs(a->val[k]);
+            len += a->rowptr[i + 1] - a->rowptr[i];
+        }
+        if (s > amax || s != s) amax = s;
+        if (len > rmax) rmax = len;
+    }
+    int64_t gmax = rmax;
+    /* A one-rank context without host communication (unit tests, serial
+     * reference) has nothing to reduce. */
+    if (ctx->size > 1 || ctx->hc) {
+        TL_TRY(tl_comm_allreduce(ctx, g, 3, TL_INT64, TL_SUM));
+        TL_TRY(tl_comm_allreduce(ctx, &amax, 1, TL_DOUBLE, TL_MAX));
+        TL_TRY(tl_comm_allreduce(ctx, &gmax, 1, TL_INT64, TL_MAX));
+    }
+    be->nnz_global = g[0];
+    be->nonpos_diag = g[1];
+    be->zero_diag = g[2];
+    be->norm_inf = amax;
+    be->max_row_nnz = gmax;
+    tl_backend_stats_reset(be);
+    return TL_OK;
+}
+
+void tl_backend_stats_reset(tl_backend *be)
+{
+    memset(be->stats, 0, sizeof be->stats);
+}
+
+tl_status tl_be_spmv(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    TL_TRY(tl_be_spmv_begin(be, x, y));
+    TL_TRY(tl_be_spmv_end(be, x, y));
+    return TL_OK;
+}
+
+tl_status tl_be_dots(tl_backend *be, int n, tl_vec *const *x, tl_vec *const *y, double *out)
+{
+    TL_TRY(tl_be_dot_begin(be, 0, n, x, y));
+    TL_TRY(tl_be_dot_end(be, 0, out));
+    return TL_OK;
+}
+
+tl_status tl_be_copy(tl_backend *be, tl_vec *y, tl_vec *x)
+{
+    tl_update u = {.y = y, .nterms = 1, .coef = {1.0}, .x = {x}};
+    return tl_be_update(be, &u, 1);
+}
+
+tl_status tl_be_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec *r, tl_vec *tmp)
+{
+    TL_TRY(tl_be_spmv(be, x, tmp));
+    tl_update u = {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {b, tmp}};
+    return tl_be_update(be, &u, 1);
+}

@@ -1,0 +1,285 @@
+/* The operations a Krylov method is written against. A method (method_*.c)
+ * is written once in terms of these; a backend implements them: the host
+ * backend (backend_host.c) with OpenMP kernels and non-blocking tl_comm_*
+ * calls, the CUDA backend (cuda/backend_cuda.c) by enqueueing onto the
+ * role streams, joined by events as the schedule's steps say. Which stream
+ * and which communicator each operation uses comes from the schedule
+ * (solvers/backends/schedule.h), not from the method.
+ *
+ * Split-phase operations overlap communication with computation:
+ *   dot_begin(slot, n pairs)  local dots, then start ONE allreduce of all n
+ *   dot_end(slot, out)        wait, out[k] = global (x_k, y_k)
+ *   spmv_begin(x, y)          post the halo exchange of x, y = A_diag x_owned
+ *   spmv_end(x, y)            wait for the halo, y[border] += A_offd x_ghost
+ *   update(u, n)              n vector updates y = sum_k c_k x_k fused into
+ *                             one pass over memory, applied in order per entry
+ *   precond(z, r)             z = M^-1 r (none: a copy; Jacobi: D^-1 r)
+ *   update_sq(u, n, slot, v)  optional: update, and in the same pass the local
+ *                             sums of squares of v[k], reduced by the next
+ *                             dot_begin on `slot` with its dots (rounding-
+ *                             error bounds of pipelined CG at no extra pass)
+ * Vectors hold the owned entries in the distributed matrix's local order
+ * (interior | border), with room for the ghosts after them.
+ *
+ * Every operation records count, time and bytes in be->stats (rank-local)
+ * and, when tracing, a host range (probes/probes.h). Host backends time an
+ * operation with the host clock; GPU backends with the event timer
+ * (runtime/evtimer.h), moved into stats by finish(). */
+#ifndef TL_BACKEND_H
+#define TL_BACKEND_H
+
+#include <stdint.h>
+
+#include "runtime/ctx.h"
+#include "solvers/dist/dist.h"
+#include "solvers/backends/scalars.h"
+#include "solvers/backends/schedule.h"
+
+/* Backend-owned vector; `data` is a host or device pointer as the backend
+ * decides. Methods never touch data directly. */
+typedef struct tl_vec {
+    double *data;
+    int64_t nalloc; /* owned + ghost entries */
+} tl_vec;
+
+enum {
+    TL_UPDATE_MAXTERMS = 4, /* terms of one update */
+    TL_UPDATE_MAX = 12,     /* updates fused in one call */
+    TL_DOT_MAX = 16,        /* dots (+ update_sq sums) fused into one allreduce */
+    TL_DOT_SLOTS = 2        /* reductions in flight at once */
+};
+
+/* y = coef[0] x[0] + ... + coef[nterms-1] x[nterms-1]; y may be one of x.
+ * sref[k] > 0: the coefficient is coef[k] times register sref[k] - 1 of
+ * the last scalar program (tl_be_scalars), which stays where the backend
+ * computed it (on the device for GPU backends). */
+typedef struct tl_update {
+    tl_vec *y;
+    int nterms;
+    double coef[TL_UPDATE_MAXTERMS];
+    tl_vec *x[TL_UPDATE_MAXTERMS];
+    unsigned char sref[TL_UPDATE_MAXTERMS];
+} tl_update;
+
+typedef enum { TL_PRECOND_NONE, TL_PRECOND_JACOBI, TL_PRECOND_COUNT } tl_precond;
+const char *tl_precond_name(tl_precond p);
+tl_status tl_precond_parse(const char *s, tl_precond *out);
+
+/* Per-operation statistics. */
+typedef enum {
+    TL_OP_SPMV,      /* diagonal + off-diagonal block products */
+    TL_OP_HALO,      /* halo pack/post + wait (P2P) */
+    TL_OP_DOT,       /* local dot products */
+    TL_OP_ALLREDUCE, /* post + wait of the (i)allreduce */
+    TL_OP_UPDATE,    /* fused vector updates (AXPY family) */
+    TL_OP_PRECOND,   /* preconditioner application */
+    TL_OP_COUNT
+} tl_op_kind;
+const char *tl_op_name(tl_op_kind k);
+
+typedef struct tl_opstat {
+    int64_t count;
+    int64_t ns;   /* time in the operation (host clock; GPU: event timer) */
+    double bytes; /* bytes moved (memory for kernels, payload for communication) */
+} tl_opstat;
+
+typedef struct tl_backend_config {
+    const tl_schedule *schedule;
+    tl_precond precond;
+    int omp_threads; /* host: OpenMP threads per rank; 0: cores / ranks on the host */
+    /* CUDA backend (zero: defaults; the host backend ignores them) */
+    int spmv;                           /* solvers/backends/cuda/spmv.h tl_spmv_impl: 0 trilap, 1 cusparse */
+    int cusparse_alg;                   /* cusparseSpMVAlg_t, 0 default */
+    int spmv_threads_per_row;           /* trilap kernel: 0 auto, 1..32, -1 the nonzero split */
+    int stream_priorities;              /* p2p and coll streams above compute */
+    int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
+    int op_timer;                       /* per-operation event timer (statistics times) */
+    int check_every; /* device-scalar methods: host checks every N iterations, N late */
+} tl_backend_config;
+
+typedef struct tl_backend tl_backend;
+
+typedef struct tl_backend_ops {
+    const char *name;
+    const char *unavailable; /* NULL when built; else why not (create() fails with it) */
+    /* Collective on ctx. `m` must outlive the backend. */
+    tl_status (*create)(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
+                        tl_backend **out);
+    void (*destroy)(tl_backend **be);
+    tl_status (*vec_create)(tl_backend *be, tl_vec **out); /* zero-filled */
+    void (*vec_destroy)(tl_backend *be, tl_vec **v);
+    tl_status (*vec_set)(tl_backend *be, tl_vec *v,
+                         const double *local); /* owned entries from host */
+    tl_status (*vec_get)(tl_backend *be, const tl_vec *v,
+                         double *local); /* owned entries to host */
+    tl_status (*fill)(tl_backend *be, tl_vec *v, double alpha);
+    tl_status (*update)(tl_backend *be, const tl_update *u, int n);
+    tl_status (*dot_begin)(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y);
+    tl_status (*dot_end)(tl_backend *be, int slot, double *out);
+    tl_status (*spmv_begin)(tl_backend *be, tl_vec *x, tl_vec *y);
+    tl_status (*spmv_end)(tl_backend *be, tl_vec *x, tl_vec *y);
+    tl_status (*precond)(tl_backend *be, tl_vec *z, tl_vec *r);
+    tl_status (*finish)(tl_backend *be); /* wait for all queued work (device sync) */
+    /* Optional (NULL: methods compute the same sums with dots). As
+     * update(u, n); in the same pass, the rank-local sums of squares of
+     * v[0..nsq-1] as they stand after the pass (per entry, all n updates
+     * applied) are kept for dot slot `slot` (not active). The next
+     * dot_begin(slot, n', ...) reduces them in the same allreduce as its
+     * n' dots (n' + nsq <= TL_DOT_MAX) and dot_end returns them after the
+     * dots: out[n' + k] = global sum of squares of v[k]. */
+    tl_status (*update_sq)(tl_backend *be, const tl_update *u, int n, int slot, int nsq,
+                           tl_vec *const *v);
+    /* Optional device-resident scalars (all NULL: the tl_be_* wrappers
+     * below run them on the host, solvers/backends/scalars_host.c):
+     *   dot_end_async(slot)     the reduced dots stay on the device; the
+     *                           compute stream waits for the reduction
+     *   dot_fetch(slot, out, n) after dot_end_async: wait, copy n to the host
+     *   scalars(prog, slot)     run program prog on them; registers for the
+     *                           next update's sref coefficients
+     *   scalars_init(state)     program state (TL_SC_STATE doubles)
+     *   regs_post(tag)          copy the registers towards the host
+     *   regs_get(tag, regs)     wait for that copy, regs[TL_SC_REGS]
+     * update() then honours tl_update.sref. */
+    tl_status (*dot_end_async)(tl_backend *be, int slot);
+    tl_status (*dot_fetch)(tl_backend *be, int slot, double *out, int n);
+    tl_status (*scalars)(tl_backend *be, tl_sc_prog prog, int slot);
+    tl_status (*scalars_init)(tl_backend *be, const double *state);
+    tl_status (*regs_post)(tl_backend *be, int64_t tag);
+    tl_status (*regs_get)(tl_backend *be, int64_t tag, double *regs);
+} tl_backend_ops;
+
+/* The host side of scalar programs (backends without device scalars). */
+typedef struct tl_sc_host {
+    double dots[TL_DOT_SLOTS][TL_DOT_MAX]; /* the last dot_end of each slot */
+    double state[2 * TL_SC_STATE];
+    double regs[TL_SC_REGS];
+    double ring[TL_SC_RING][TL_SC_REGS];
+    int parity;
+} tl_sc_host;
+
+/* The part every backend shares (first member of each backend's struct). */
+struct tl_backend {
+    const tl_backend_ops *ops;
+    tl_ctx *ctx;
+    const tl_dist_matrix *m;
+    tl_backend_config cfg;
+    int64_t nglobal, nnz_global;
+    int64_t nonpos_diag; /* global number of diagonal entries <= 0 (SPD test for Jacobi) */
+    int64_t zero_diag;   /* global number of zero diagonal entries */
+    double norm_inf;     /* ||A||_inf, max absolute row sum (rounding-error bounds) */
+    int64_t max_row_nnz; /* most nonzeros in one row, over all ranks */
+    tl_opstat stats[TL_OP_COUNT];
+    tl_sc_host sc;
+};
+
+/* Backends by name ("host", "cuda"); NULL when unknown. A backend that is
+ * not built is listed with a create() that returns TL_ERR_UNSUPPORTED. */
+const tl_backend_ops *tl_backend_find(const char *name);
+
+extern const tl_backend_ops tl_backend_host_ops;
+/* solvers/backends/cuda/backend_cuda.c; without CUDA a listed backend whose create()
+ * fails with `unavailable`. */
+extern const tl_backend_ops tl_backend_cuda_ops;
+
+/* Shared by the backends: global matrix facts, stats bookkeeping. */
+tl_status tl_backend_init_base(tl_backend *be, const tl_backend_ops *ops, tl_ctx *ctx,
+                               const tl_dist_matrix *m, const tl_backend_config *cfg,
+                               const double *diag_local);
+static inline void tl_backend_stat(tl_backend *be, tl_op_kind k, int64_t ns, double bytes)
+{
+    be->stats[k].count++;
+    be->stats[k].ns += ns;
+    be->stats[k].bytes += bytes;
+}
+void tl_backend_stats_reset(tl_backend *be);
+
+/* ---- what methods call --------------------------------------------------- */
+static inline tl_status tl_be_vec(tl_backend *be, tl_vec **v)
+{
+    return be->ops->vec_create(be, v);
+}
+static inline void tl_be_vec_free(tl_backend *be, tl_vec **v)
+{
+    be->ops->vec_destroy(be, v);
+}
+/* n work vectors into v[0..n-1], which start NULL; after a failure the ones
+ * made are still in v, for tl_be_vecs_free. */
+static inline tl_status tl_be_vecs(tl_backend *be, tl_vec **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        TL_TRY(tl_be_vec(be, &v[i]));
+    return TL_OK;
+}
+static inline void tl_be_vecs_free(tl_backend *be, tl_vec **v, int n)
+{
+    for (int i = 0; i < n; i++)
+        tl_be_vec_free(be, &v[i]);
+}
+/* Updates whose coefficients may refer to scalar registers (sref). */
+tl_status tl_be_update_host_sref(tl_backend *be, const tl_update *u, int n);
+static inline int tl_be_has_device_scalars(const tl_backend *be)
+{
+    return be->ops->scalars != NULL;
+}
+static inline tl_status tl_be_update(tl_backend *be, const tl_update *u, int n)
+{
+    if (!tl_be_has_device_scalars(be))
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < u[j].nterms && k < TL_UPDATE_MAXTERMS; k++)
+                if (u[j].sref[k]) return tl_be_update_host_sref(be, u, n);
+    return be->ops->update(be, u, n);
+}
+static inline tl_status tl_be_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x,
+                                        tl_vec *const *y)
+{
+    return be->ops->dot_begin(be, slot, n, x, y);
+}
+static inline tl_status tl_be_dot_end(tl_backend *be, int slot, double *out)
+{
+    return be->ops->dot_end(be, slot, out);
+}
+/* Scalar programs (solvers/backends/scalars.h), device-resident where the backend
+ * can: the method never waits for the dots it feeds to a program. */
+tl_status tl_be_dot_end_async(tl_backend *be, int slot);
+tl_status tl_be_dot_fetch(tl_backend *be, int slot, double *out, int n);
+tl_status tl_be_scalars(tl_backend *be, tl_sc_prog prog, int slot);
+tl_status tl_be_scalars_init(tl_backend *be, const double *state);
+tl_status tl_be_regs_post(tl_backend *be, int64_t tag);
+tl_status tl_be_regs_get(tl_backend *be, int64_t tag, double *regs);
+static inline tl_status tl_be_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    return be->ops->spmv_begin(be, x, y);
+}
+static inline tl_status tl_be_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    return be->ops->spmv_end(be, x, y);
+}
+/* update_sq when the backend has it; TL_ERR_UNSUPPORTED otherwise (check
+ * tl_be_has_update_sq first). */
+static inline int tl_be_has_update_sq(const tl_backend *be)
+{
+    return be->ops->update_sq != NULL;
+}
+static inline tl_status tl_be_update_sq(tl_backend *be, const tl_update *u, int n, int slot,
+                                        int nsq, tl_vec *const *v)
+{
+    TL_CHECK(be->ops->update_sq, TL_ERR_UNSUPPORTED, "backend %s: no update_sq", be->ops->name);
+    return be->ops->update_sq(be, u, n, slot, nsq, v);
+}
+static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
+{
+    return be->ops->precond(be, z, r);
+}
+/* Helpers built on the operations. */
+tl_status tl_be_spmv(tl_backend *be, tl_vec *x, tl_vec *y); /* y = A x */
+tl_status tl_be_dots(tl_backend *be, int n, tl_vec *const *x, tl_vec *const *y,
+                     double *out);                          /* blocking */
+tl_status tl_be_copy(tl_backend *be, tl_vec *y, tl_vec *x); /* y = x */
+static inline tl_status tl_be_fill(tl_backend *be, tl_vec *y, double alpha)
+{
+    return be->ops->fill(be, y, alpha);
+}
+/* r = b - A x, using `tmp` for A x. */
+tl_status tl_be_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec *r, tl_vec *tmp);
+
+#endif

@@ -1,0 +1,782 @@
+/* CUDA backend: the operations of solvers/backends/backend.h enqueued on the
+ * rank's role streams, in the order and with the joins the schedule row
+ * gives (solvers/backends/schedule.h: per step a stream role, a communicator and
+ * the events it waits for). Cross-stream dependencies go only through
+ * events; the host waits only where a method needs a value (dot_end) and
+ * in finish. Communication goes through runtime/devcomm.h (NCCL, or the
+ * host-staged provider that lets ranks share a GPU).
+ *
+ * Per-operation times come from the event timer (runtime/evtimer.h), a
+ * pair of events around each operation on its stream, collected in
+ * finish: a host clock around an enqueue would measure the enqueue. */
+#include "config.h"
+
+#if TL_HAVE_CUDA
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "probes/probes.h"
+#include "runtime/check.h"
+#include "runtime/comm.h"
+#include "runtime/devcomm.h"
+#include "runtime/evtimer.h"
+#include "runtime/gpu.h"
+#include "solvers/backends/backend.h"
+#include "solvers/backends/cuda/kernels.h"
+#include "solvers/backends/cuda/spmv.h"
+
+/* Event-timer operations, mapped to the statistics rows. */
+enum {
+    ET_SPMV_INT,
+    ET_SPMV_BORDER,
+    ET_HALO,
+    ET_DOT,
+    ET_ALLREDUCE,
+    ET_UPDATE,
+    ET_PRECOND,
+    ET_COUNT
+};
+static const char *const et_names[ET_COUNT] = {"spmv_interior", "spmv_border", "halo",   "dot",
+                                               "allreduce",     "update",      "precond"};
+static const tl_op_kind et_op[ET_COUNT] = {TL_OP_SPMV,      TL_OP_SPMV,   TL_OP_HALO,   TL_OP_DOT,
+                                           TL_OP_ALLREDUCE, TL_OP_UPDATE, TL_OP_PRECOND};
+
+typedef struct cuda_slot {
+    double *d_part; /* block partials of the dot kernel */
+    unsigned *d_count;
+    double *d_res; /* TL_DOT_MAX reduced dots */
+    double *h_res; /* pinned copy */
+    cudaEvent_t ev_dots, ev_reduced;
+    int n, active;
+} cuda_slot;
+
+typedef struct cuda_backend {
+    tl_backend base;
+    int own_gpu;
+    tl_devcomm *dc;
+    cudaStream_t s[TL_SOP_COUNT]; /* stream of each step */
+    cudaEvent_t ev_input, ev_halo;
+    tl_cu_spmv *spmv;
+    double *d_dinv;
+    int32_t *d_send_idx;
+    double *d_sendbuf;
+    tl_devcomm_peer *peers;
+    int npeers;
+    int halo; /* ranks to talk to */
+    int halo_pending;
+    cuda_slot slot[TL_DOT_SLOTS];
+    tl_evtimer *et;
+    /* device-resident scalars: program state (two parities), registers,
+     * the program the next update's prologue runs, and a ring of pinned
+     * register copies for the host's lagged checks */
+    double *d_state, *d_regs, *h_state;
+    double *h_ring; /* TL_SC_RING * TL_SC_REGS */
+    cudaEvent_t ev_ring[TL_SC_RING];
+    int64_t ring_tag[TL_SC_RING];
+    int parity, have_regs;
+    int update_blocks; /* grid of an update with a scalar program: 4 blocks per SM */
+    tl_sc_prog pend_prog;
+    tl_sc_io pend_io;
+} cuda_backend;
+
+_Static_assert((int)TL_UPDATE_MAX <= (int)TL_CU_UPD_MAX &&
+                   (int)TL_UPDATE_MAXTERMS <= (int)TL_CU_UPD_TERMS,
+               "fused update kernel too small for tl_update");
+_Static_assert((int)TL_DOT_MAX <= (int)TL_CU_DOT_MAX, "dot kernel too small for TL_DOT_MAX");
+
+static inline cuda_backend *cb_of(tl_backend *be)
+{
+    return (cuda_backend *)be;
+}
+
+static const tl_sched_step *step(const tl_backend *be, tl_sched_op op)
+{
+    return tl_schedule_step(be->cfg.schedule, op);
+}
+
+/* Enqueue the waits of step `op` on its stream: each event of its mask that
+ * was produced on another stream. */
+static tl_status join(cuda_backend *cb, tl_sched_op op, int slot)
+{
+    tl_backend *be = &cb->base;
+    unsigned w = step(be, op)->waits;
+    cudaStream_t s = cb->s[op];
+    struct {
+        unsigned bit;
+        cudaEvent_t ev;
+        tl_sched_op from;
+    } src[] = {
+        {TL_SEV_INPUT, cb->ev_input, TL_SOP_PRECOND},
+        {TL_SEV_HALO, cb->ev_halo, TL_SOP_HALO_POST},
+        {TL_SEV_DOTS, cb->slot[slot].ev_dots, TL_SOP_DOT},
+        {TL_SEV_REDUCED, cb->slot[slot].ev_reduced, TL_SOP_ALLREDUCE},
+    };
+    for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
+        if ((w & src[i].bit) && cb->s[src[i].from] != s)
+            TL_CUDA(cudaStreamWaitEvent(s, src[i].ev, 0));
+    return TL_OK;
+}
+
+static tl_status timer_begin(cuda_backend *cb, int et, cudaStream_t s)
+{
+    return cb->et ? tl_evtimer_begin(cb->et, et, s) : TL_OK;
+}
+static tl_status timer_end(cuda_backend *cb, int et, cudaStream_t s)
+{
+    return cb->et ? tl_evtimer_end(cb->et, et, s) : TL_OK;
+}
+
+/* A scalar program not consumed by an update runs alone (its dots may be
+ * overwritten by what comes next). */
+static tl_status flush_scalars(cuda_backend *cb)
+{
+    if (cb->pend_prog == TL_SC_NONE) return TL_OK;
+    tl_sc_prog p = cb->pend_prog;
+    cb->pend_prog = TL_SC_NONE;
+    return tl_cu_scalars_run(p, cb->pend_io, cb->s[TL_SOP_UPDATE]);
+}
+
+/* ---- vectors ----------------------------------------------------------- */
+
+static tl_status cuda_vec_create(tl_backend *be, tl_vec **out)
+{
+    tl_status st = TL_OK;
+    tl_vec *v = NULL;
+    TL_ALLOC(v, 1);
+    v->nalloc = be->m->nowned + be->m->nghost;
+    size_t bytes = (size_t)(v->nalloc ? v->nalloc : 1) * sizeof(double);
+    TL_CUDAGOTO(cudaMalloc((void **)&v->data, bytes), st, fail);
+    /* Zero-filled on the rank's own stream and waited for: a plain
+     * cudaMemset runs on the legacy default stream, which the role streams
+     * (cudaStreamNonBlocking) are not ordered with, so it could land after
+     * the first upload or kernel on the vector. That was the "0 iterations
+     * after the first run" bug: from the second run of a process on,
+     * cudaMalloc hands back the previous run's memory (not zero), and a
+     * late zero-fill wiped b after vec_set (b = 0: "x = 0", 0 iterations)
+     * or left stale values in work vectors a method assumes zero. */
+    cudaStream_t s = cb_of(be)->s[TL_SOP_UPDATE];
+    TL_CUDAGOTO(cudaMemsetAsync(v->data, 0, bytes, s), st, fail_mem);
+    TL_TRYGOTO(tl_gpu_sync(be->ctx, s, "vector zero-fill"), st, fail_mem);
+    *out = v;
+    return TL_OK;
+fail_mem:
+    cudaFree(v->data);
+fail:
+    free(v);
+    return st;
+}
+
+static void cuda_vec_destroy(tl_backend *be, tl_vec **v)
+{
+    if (!v || !*v) return;
+    cudaFree((*v)->data);
+    free(*v);
+    *v = NULL;
+}
+
+static tl_status cuda_vec_set(tl_backend *be, tl_vec *v, const double *local)
+{
+    cudaStream_t s = cb_of(be)->s[TL_SOP_UPDATE];
+    TL_CUDA(cudaMemcpyAsync(v->data, local, (size_t)be->m->nowned * sizeof(double),
+                            cudaMemcpyHostToDevice, s));
+    return tl_gpu_sync(be->ctx, s, "vector upload");
+}
+
+static tl_status cuda_vec_get(tl_backend *be, const tl_vec *v, double *local)
+{
+    cudaStream_t s = cb_of(be)->s[TL_SOP_UPDATE];
+    TL_CUDA(cudaMemcpyAsync(local, v->data, (size_t)be->m->nowned * sizeof(double),
+                            cudaMemcpyDeviceToHost, s));
+    return tl_gpu_sync(be->ctx, s, "vector download");
+}
+
+static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
+{
+    cuda_backend *cb = cb_of(be);
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    int64_t n = be->m->nowned;
+    TL_TRY(flush_scalars(cb));
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "fill");
+    tl_status st = timer_begin(cb, ET_UPDATE, s);
+    if (st == TL_OK) st = tl_cu_fill(v->data, alpha, n, s);
+    if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    tl_backend_stat(be, TL_OP_UPDATE, 0, (double)n * sizeof(double));
+    return TL_OK;
+}
+
+/* ---- fused updates ----------------------------------------------------- */
+
+static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(nu >= 1 && nu <= TL_UPDATE_MAX, TL_ERR_INVAL, "%d updates (1..%d)", nu, TL_UPDATE_MAX);
+    tl_cu_update_args a;
+    memset(&a, 0, sizeof a);
+    a.nu = nu;
+    a.prog = TL_SC_NONE;
+    /* bytes: each vector read before the pass writes it, and each written, once */
+    const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
+    int nrd = 0, nwr = 0;
+    for (int j = 0; j < nu; j++) {
+        TL_CHECK(u[j].nterms >= 1 && u[j].nterms <= TL_UPDATE_MAXTERMS && u[j].y, TL_ERR_INVAL,
+                 "update %d: %d terms", j, u[j].nterms);
+        a.u[j].y = u[j].y->data;
+        a.u[j].nterms = u[j].nterms;
+        for (int k = 0; k < u[j].nterms; k++) {
+            a.u[j].x[k] = u[j].x[k]->data;
+            a.u[j].coef[k] = u[j].coef[k];
+            a.u[j].sref[k] = (signed char)u[j].sref[k];
+            TL_CHECK(u[j].sref[k] <= TL_SC_REGS && (!u[j].sref[k] || cb->have_regs), TL_ERR_INVAL,
+                     "update %d term %d: register %d%s", j, k, u[j].sref[k] - 1,
+                     cb->have_regs ? "" : " before any scalar program ran");
+            int known = 0;
+            for (int q = 0; q < nrd; q++)
+                known |= rd[q] == u[j].x[k];
+            for (int q = 0; q < nwr; q++)
+                known |= wr[q] == u[j].x[k];
+            if (!known) rd[nrd++] = u[j].x[k];
+        }
+        int dup = 0;
+        for (int q = 0; q < nwr; q++)
+            dup |= wr[q] == u[j].y;
+        if (!dup) wr[nwr++] = u[j].y;
+    }
+    int64_t n = be->m->nowned;
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    tl_cu_update_link(&a);
+    if (cb->pend_prog != TL_SC_NONE) {
+        /* the pending scalar program runs in this kernel's prologue */
+        a.prog = cb->pend_prog;
+        a.io = cb->pend_io;
+        cb->pend_prog = TL_SC_NONE;
+    } else if (cb->have_regs) {
+        /* no program here: sref coefficients read the registers the last
+         * program left in device memory (a program flushed on its own, e.g.
+         * pipebicgstab's beta/alpha before regs_post, wrote them there) */
+        a.io.regs = cb->d_regs;
+    }
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
+    tl_status st = join(cb, TL_SOP_UPDATE, 0);
+    if (st == TL_OK) st = timer_begin(cb, ET_UPDATE, s);
+    if (st == TL_OK) st = tl_cu_update_run(&a, n, a.prog != TL_SC_NONE ? cb->update_blocks : 0, s);
+    if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * n * sizeof(double));
+    return TL_OK;
+}
+
+/* ---- dots and the allreduce ---------------------------------------------- */
+
+static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    TL_CHECK(n >= 1 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", n, TL_DOT_MAX);
+    cuda_slot *sl = &cb->slot[slot];
+    TL_CHECK(!sl->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
+    TL_TRY(flush_scalars(cb));
+    tl_cu_dot_args a = {.n = n};
+    const tl_vec *seen[2 * TL_DOT_MAX];
+    int nseen = 0;
+    for (int k = 0; k < n; k++) {
+        a.x[k] = x[k]->data;
+        a.y[k] = y[k]->data;
+        for (int e = 0; e < 2; e++) {
+            const tl_vec *v = e ? y[k] : x[k];
+            int found = 0;
+            for (int q = 0; q < nseen; q++)
+                found |= seen[q] == v;
+            if (!found) seen[nseen++] = v;
+        }
+    }
+    int64_t len = be->m->nowned;
+    cudaStream_t s = cb->s[TL_SOP_DOT];
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
+    tl_status st = join(cb, TL_SOP_DOT, slot);
+    if (st == TL_OK) st = timer_begin(cb, ET_DOT, s);
+    if (st == TL_OK) st = tl_cu_dots(&a, len, sl->d_part, sl->d_count, sl->d_res, s);
+    if (st == TL_OK) st = timer_end(cb, ET_DOT, s);
+    if (st == TL_OK)
+        st = cudaEventRecord(sl->ev_dots, s) == cudaSuccess
+                 ? TL_OK
+                 : TL_FAIL(TL_ERR_CUDA, "cudaEventRecord(ev_dots)");
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    tl_backend_stat(be, TL_OP_DOT, 0, (double)nseen * len * sizeof(double));
+    sl->n = n;
+    sl->active = 1;
+
+    cudaStream_t sa = cb->s[TL_SOP_ALLREDUCE];
+    if (cb->dc) {
+        tl_probe_push(be->ctx, TL_CAT_COLL, "allreduce");
+        st = join(cb, TL_SOP_ALLREDUCE, slot);
+        if (st == TL_OK) st = timer_begin(cb, ET_ALLREDUCE, sa);
+        if (st == TL_OK)
+            st = tl_devcomm_allreduce(be->ctx, cb->dc, step(be, TL_SOP_ALLREDUCE)->chan, sl->d_res,
+                                      (size_t)n, sa);
+        if (st == TL_OK) st = timer_end(cb, ET_ALLREDUCE, sa);
+        tl_probe_pop(be->ctx);
+        if (st != TL_OK) {
+            sl->active = 0;
+            return tl_error_frame(st, TL_FILE_, __LINE__);
+        }
+        tl_backend_stat(be, TL_OP_ALLREDUCE, 0, (double)n * sizeof(double));
+    }
+    TL_CUDA(cudaEventRecord(sl->ev_reduced, cb->dc ? sa : s));
+    return TL_OK;
+}
+
+/* The host-scalar path: the method needs the dots on the host, so the
+ * compute stream waits for the reduction, copies it to pinned memory, and
+ * the host waits for that copy (watched). */
+static tl_status cuda_dot_end(tl_backend *be, int slot, double *out)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    cuda_slot *sl = &cb->slot[slot];
+    TL_CHECK(sl->active, TL_ERR_INVAL, "dot_end on slot %d without dot_begin", slot);
+    sl->active = 0;
+    cudaStream_t s = cb->s[TL_SOP_DOT_WAIT];
+    tl_probe_push(be->ctx, TL_CAT_SYNC, "dot_wait");
+    tl_status st = join(cb, TL_SOP_DOT_WAIT, slot);
+    if (st == TL_OK)
+        st = cudaMemcpyAsync(sl->h_res, sl->d_res, (size_t)sl->n * sizeof(double),
+                             cudaMemcpyDeviceToHost, s) == cudaSuccess
+                 ? TL_OK
+                 : TL_FAIL(TL_ERR_CUDA, "cudaMemcpyAsync(dots to host)");
+    if (st == TL_OK) st = tl_gpu_sync(be->ctx, s, "dot results");
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    memcpy(out, sl->h_res, (size_t)sl->n * sizeof(double));
+    return TL_OK;
+}
+
+/* ---- device-resident scalars ---------------------------------------------- */
+
+/* The compute stream waits for the reduction; nothing reaches the host. */
+static tl_status cuda_dot_end_async(tl_backend *be, int slot)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    cuda_slot *sl = &cb->slot[slot];
+    TL_CHECK(sl->active, TL_ERR_INVAL, "dot_end on slot %d without dot_begin", slot);
+    sl->active = 0;
+    return join(cb, TL_SOP_DOT_WAIT, slot);
+}
+
+static tl_status cuda_dot_fetch(tl_backend *be, int slot, double *out, int n)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS && n >= 0 && n <= TL_DOT_MAX, TL_ERR_INVAL,
+             "dot slot %d, %d values", slot, n);
+    cuda_slot *sl = &cb->slot[slot];
+    cudaStream_t s = cb->s[TL_SOP_DOT_WAIT];
+    TL_CUDA(cudaMemcpyAsync(sl->h_res, sl->d_res, (size_t)n * sizeof(double),
+                            cudaMemcpyDeviceToHost, s));
+    TL_TRY(tl_gpu_sync(be->ctx, s, "dot results"));
+    memcpy(out, sl->h_res, (size_t)n * sizeof(double));
+    return TL_OK;
+}
+
+static tl_status cuda_scalars_init(tl_backend *be, const double *state)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_TRY(flush_scalars(cb));
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    memcpy(cb->h_state, state, TL_SC_STATE * sizeof(double));
+    TL_CUDA(cudaMemcpyAsync(cb->d_state, cb->h_state, TL_SC_STATE * sizeof(double),
+                            cudaMemcpyHostToDevice, s));
+    /* once per solve: the pinned source must outlive the copy */
+    TL_TRY(tl_gpu_sync(be->ctx, s, "scalar state"));
+    cb->parity = 0;
+    return TL_OK;
+}
+
+static tl_status cuda_scalars(tl_backend *be, tl_sc_prog prog, int slot)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(prog > TL_SC_NONE && prog < TL_SC_COUNT && slot >= 0 && slot < TL_DOT_SLOTS,
+             TL_ERR_INVAL, "scalar program %d on slot %d", (int)prog, slot);
+    TL_TRY(flush_scalars(cb));
+    cb->pend_prog = prog;
+    cb->pend_io = (tl_sc_io){.dots = cb->slot[slot].d_res,
+                             .state = cb->d_state,
+                             .regs = cb->d_regs,
+                             .parity = cb->parity};
+    cb->parity = 1 - cb->parity;
+    cb->have_regs = 1;
+    return TL_OK;
+}
+
+static tl_status cuda_regs_post(tl_backend *be, int64_t tag)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(tag >= 0, TL_ERR_INVAL, "register tag %lld", (long long)tag);
+    TL_TRY(flush_scalars(cb));
+    int q = (int)(tag % TL_SC_RING);
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
+                            TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+    TL_CUDA(cudaEventRecord(cb->ev_ring[q], s));
+    cb->ring_tag[q] = tag;
+    return TL_OK;
+}
+
+static int event_done(void *arg, tl_status *st)
+{
+    cudaError_t e = cudaEventQuery(*(cudaEvent_t *)arg);
+    if (e == cudaErrorNotReady) return 0;
+    if (e == cudaSuccess) return 1;
+    *st =
+        TL_FAIL(TL_ERR_CUDA, "cudaEventQuery: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+    return -1;
+}
+
+static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
+{
+    cuda_backend *cb = cb_of(be);
+    int q = (int)(tag % TL_SC_RING);
+    TL_CHECK(tag >= 0 && cb->ring_tag[q] == tag, TL_ERR_INVAL,
+             "registers of %lld not posted (or overwritten: more than %d in flight)",
+             (long long)tag, TL_SC_RING);
+    TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", event_done, &cb->ev_ring[q]));
+    memcpy(regs, cb->h_ring + (size_t)q * TL_SC_REGS, TL_SC_REGS * sizeof(double));
+    return TL_OK;
+}
+
+/* ---- SpMV with the halo exchange ----------------------------------------- */
+
+static tl_status halo_post(cuda_backend *cb, tl_vec *x)
+{
+    tl_backend *be = &cb->base;
+    const tl_dist_matrix *m = be->m;
+    const tl_halo_plan *h = &m->halo;
+    cudaStream_t s = cb->s[TL_SOP_HALO_POST];
+    for (int q = 0; q < cb->npeers; q++)
+        cb->peers[q].d_recv = x->data + m->nowned + h->recv_offset[q];
+    tl_probe_push(be->ctx, TL_CAT_P2P, "halo");
+    tl_status st = join(cb, TL_SOP_HALO_POST, 0);
+    if (st == TL_OK) st = timer_begin(cb, ET_HALO, s);
+    if (st == TL_OK) st = tl_cu_pack(x->data, cb->d_send_idx, h->nsend, cb->d_sendbuf, s);
+    if (st == TL_OK)
+        st = tl_devcomm_exchange(be->ctx, cb->dc, step(be, TL_SOP_HALO_POST)->chan, cb->peers,
+                                 cb->npeers, s);
+    if (st == TL_OK) st = timer_end(cb, ET_HALO, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    TL_CUDA(cudaEventRecord(cb->ev_halo, s));
+    tl_backend_stat(be, TL_OP_HALO, 0, (double)(h->nsend + h->nrecv) * sizeof(double));
+    cb->halo_pending = 1;
+    return TL_OK;
+}
+
+static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(x != y, TL_ERR_INVAL, "spmv in place");
+    TL_CHECK(!cb->halo_pending, TL_ERR_INVAL, "spmv_begin twice without spmv_end");
+    TL_TRY(flush_scalars(cb));
+    /* the operand was written on the compute stream */
+    TL_CUDA(cudaEventRecord(cb->ev_input, cb->s[TL_SOP_PRECOND]));
+    if (cb->halo)
+        TL_TRY(halo_post(cb, x));
+    else
+        cb->halo_pending = 1;
+    cudaStream_t s = cb->s[TL_SOP_SPMV_INTERIOR];
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_interior");
+    tl_status st = join(cb, TL_SOP_SPMV_INTERIOR, 0);
+    if (st == TL_OK) st = timer_begin(cb, ET_SPMV_INT, s);
+    if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, s);
+    if (st == TL_OK) st = timer_end(cb, ET_SPMV_INT, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    tl_backend_stat(be, TL_OP_SPMV, 0, tl_cu_spmv_diag_bytes(cb->spmv));
+    return TL_OK;
+}
+
+static tl_status cuda_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(cb->halo_pending, TL_ERR_INVAL, "spmv_end without spmv_begin");
+    cb->halo_pending = 0;
+    if (!cb->halo || be->m->nborder == 0 || be->m->nghost == 0) return TL_OK;
+    cudaStream_t s = cb->s[TL_SOP_SPMV_BORDER];
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_border");
+    tl_status st = join(cb, TL_SOP_SPMV_BORDER, 0);
+    if (st == TL_OK) st = timer_begin(cb, ET_SPMV_BORDER, s);
+    if (st == TL_OK) st = tl_cu_spmv_offd(cb->spmv, x->data, y->data, s);
+    if (st == TL_OK) st = timer_end(cb, ET_SPMV_BORDER, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    /* the second half of the same product: bytes added, not counted again */
+    be->stats[TL_OP_SPMV].bytes += tl_cu_spmv_offd_bytes(cb->spmv);
+    return TL_OK;
+}
+
+/* ---- preconditioner, finish ------------------------------------------------ */
+
+static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
+{
+    cuda_backend *cb = cb_of(be);
+    int64_t n = be->m->nowned;
+    cudaStream_t s = cb->s[TL_SOP_PRECOND];
+    TL_TRY(flush_scalars(cb));
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
+    tl_status st = join(cb, TL_SOP_PRECOND, 0);
+    if (st == TL_OK) st = timer_begin(cb, ET_PRECOND, s);
+    if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, s);
+    if (st == TL_OK) st = timer_end(cb, ET_PRECOND, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    tl_backend_stat(be, TL_OP_PRECOND, 0, (double)n * sizeof(double) * (cb->d_dinv ? 3 : 2));
+    return TL_OK;
+}
+
+/* Wait for every stream, then move the event timer's times into the
+ * statistics (and forget them, so that a statistics reset between the
+ * warm-up and the timed solves also resets the times). */
+static tl_status cuda_finish(tl_backend *be)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_gpu_sync_all(be->ctx, "solve"));
+    if (!cb->et) return TL_OK;
+    TL_TRY(tl_evtimer_collect(cb->et));
+    for (int k = 0; k < ET_COUNT; k++) {
+        tl_evtimer_stat es = tl_evtimer_stat_of(cb->et, k);
+        be->stats[et_op[k]].ns += (int64_t)llround(es.total_s * 1e9);
+    }
+    TL_TRY(tl_evtimer_reset(cb->et));
+    return TL_OK;
+}
+
+/* ---- life cycle --------------------------------------------------------- */
+
+static void cuda_destroy(tl_backend **bep)
+{
+    if (!bep || !*bep) return;
+    cuda_backend *cb = cb_of(*bep);
+    tl_ctx *ctx = cb->base.ctx;
+    if (ctx && ctx->gpu) tl_gpu_sync_all(ctx, "backend teardown");
+    tl_cu_spmv_destroy(&cb->spmv);
+    cudaFree(cb->d_dinv);
+    cudaFree(cb->d_send_idx);
+    cudaFree(cb->d_sendbuf);
+    free(cb->peers);
+    for (int q = 0; q < TL_DOT_SLOTS; q++) {
+        cuda_slot *sl = &cb->slot[q];
+        cudaFree(sl->d_part);
+        cudaFree(sl->d_count);
+        cudaFree(sl->d_res);
+        tl_gpu_host_free((void **)&sl->h_res);
+        if (sl->ev_dots) cudaEventDestroy(sl->ev_dots);
+        if (sl->ev_reduced) cudaEventDestroy(sl->ev_reduced);
+    }
+    cudaFree(cb->d_state);
+    cudaFree(cb->d_regs);
+    tl_gpu_host_free((void **)&cb->h_state);
+    tl_gpu_host_free((void **)&cb->h_ring);
+    for (int q = 0; q < TL_SC_RING; q++)
+        if (cb->ev_ring[q]) cudaEventDestroy(cb->ev_ring[q]);
+    if (cb->ev_input) cudaEventDestroy(cb->ev_input);
+    if (cb->ev_halo) cudaEventDestroy(cb->ev_halo);
+    tl_evtimer_destroy(&cb->et);
+    tl_devcomm_destroy(&cb->dc);
+    if (cb->own_gpu && ctx) tl_gpu_destroy(ctx);
+    free(cb);
+    *bep = NULL;
+}
+
+static tl_status make_event(cudaEvent_t *ev)
+{
+    TL_CUDA(cudaEventCreateWithFlags(ev, cudaEventDisableTiming));
+    return TL_OK;
+}
+
+/* Rank-local part of create (device memory, matrix upload); agreed on
+ * across ranks by the caller before any collective. */
+static tl_status create_local(cuda_backend *cb, const double *diag)
+{
+    tl_backend *be = &cb->base;
+    const tl_dist_matrix *m = be->m;
+    const tl_backend_config *cfg = &be->cfg;
+    for (int op = 0; op < TL_SOP_COUNT; op++)
+        cb->s[op] = tl_gpu_stream(be->ctx->gpu, step(be, op)->role);
+    /* Every initial value goes through the rank's update stream, waited for
+     * at the end: device memory may be a previous run's (cudaMalloc reuses
+     * it), and the legacy default stream of plain cudaMemset / cudaMemcpy
+     * is not ordered with the non-blocking role streams. */
+    cudaStream_t s0 = cb->s[TL_SOP_UPDATE];
+    TL_TRY(make_event(&cb->ev_input));
+    TL_TRY(make_event(&cb->ev_halo));
+    for (int q = 0; q < TL_DOT_SLOTS; q++) {
+        cuda_slot *sl = &cb->slot[q];
+        TL_CUDA(
+            cudaMalloc((void **)&sl->d_part, TL_CU_DOT_BLOCKS * TL_CU_DOT_MAX * sizeof(double)));
+        TL_CUDA(cudaMalloc((void **)&sl->d_count, sizeof(unsigned)));
+        TL_CUDA(cudaMemsetAsync(sl->d_count, 0, sizeof(unsigned), s0));
+        TL_CUDA(cudaMalloc((void **)&sl->d_res, TL_CU_DOT_MAX * sizeof(double)));
+        TL_CUDA(cudaMemsetAsync(sl->d_res, 0, TL_CU_DOT_MAX * sizeof(double), s0));
+        TL_TRY(tl_gpu_host_alloc((void **)&sl->h_res, TL_CU_DOT_MAX * sizeof(double)));
+        TL_TRY(make_event(&sl->ev_dots));
+        TL_TRY(make_event(&sl->ev_reduced));
+    }
+    int sms = 0;
+    TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
+    cb->update_blocks = 4 * (sms > 0 ? sms : 1);
+    TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
+    TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
+    TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
+    TL_CUDA(cudaMemsetAsync(cb->d_regs, 0, TL_SC_REGS * sizeof(double), s0));
+    TL_TRY(tl_gpu_host_alloc((void **)&cb->h_state, TL_SC_STATE * sizeof(double)));
+    TL_TRY(tl_gpu_host_alloc((void **)&cb->h_ring, TL_SC_RING * TL_SC_REGS * sizeof(double)));
+    for (int q = 0; q < TL_SC_RING; q++) {
+        TL_TRY(make_event(&cb->ev_ring[q]));
+        cb->ring_tag[q] = -1;
+    }
+    tl_cu_spmv_config sc = {.impl = cfg->spmv,
+                            .cusparse_alg = cfg->cusparse_alg,
+                            .threads_per_row = cfg->spmv_threads_per_row};
+    TL_TRY(tl_cu_spmv_create(m, &sc, s0, &cb->spmv));
+    if (cfg->precond == TL_PRECOND_JACOBI && m->nowned > 0) {
+        double *dinv = malloc((size_t)m->nowned * sizeof *dinv);
+        TL_CHECK(dinv, TL_ERR_NOMEM, "inverse diagonal of %lld rows", (long long)m->nowned);
+        for (int64_t i = 0; i < m->nowned; i++)
+            dinv[i] = diag[i] != 0.0 ? 1.0 / diag[i] : 0.0;
+        cudaError_t e = cudaMalloc((void **)&cb->d_dinv, (size_t)m->nowned * sizeof(double));
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(cb->d_dinv, dinv, (size_t)m->nowned * sizeof(double),
+                                cudaMemcpyHostToDevice, s0);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s0); /* before dinv is freed */
+        free(dinv);
+        TL_CUDA(e);
+    }
+    const tl_halo_plan *h = &m->halo;
+    cb->halo = be->ctx->size > 1 && h->nneighbors > 0;
+    if (cb->halo) {
+        TL_CHECK(h->nsend < INT32_MAX, TL_ERR_UNSUPPORTED, "%lld halo values to send",
+                 (long long)h->nsend);
+        int32_t *idx = malloc((size_t)(h->nsend ? h->nsend : 1) * sizeof *idx);
+        TL_CHECK(idx, TL_ERR_NOMEM, "halo index list");
+        for (int64_t i = 0; i < h->nsend; i++)
+            idx[i] = (int32_t)h->send_idx[i];
+        cudaError_t e = cudaMalloc((void **)&cb->d_send_idx, (size_t)(h->nsend + 1) * sizeof *idx);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(cb->d_send_idx, idx, (size_t)h->nsend * sizeof *idx,
+                                cudaMemcpyHostToDevice, s0);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(s0); /* before idx is freed */
+        free(idx);
+        TL_CUDA(e);
+        TL_CUDA(cudaMalloc((void **)&cb->d_sendbuf, (size_t)(h->nsend + 1) * sizeof(double)));
+        TL_ALLOC(cb->peers, h->nneighbors);
+        cb->npeers = h->nneighbors;
+        for (int q = 0; q < h->nneighbors; q++) {
+            cb->peers[q].rank = h->neighbors[q];
+            cb->peers[q].d_send = cb->d_sendbuf + h->send_offset[q];
+            cb->peers[q].send_bytes = (size_t)h->send_count[q] * sizeof(double);
+            cb->peers[q].recv_bytes = (size_t)h->recv_count[q] * sizeof(double);
+        }
+    }
+    if (cfg->op_timer) TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
+    /* every initial value above is in place before the first operation,
+     * whichever stream that runs on */
+    TL_TRY(tl_gpu_sync(be->ctx, s0, "backend initial values"));
+    return TL_OK;
+}
+
+static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
+                             tl_backend **out)
+{
+    tl_status st = TL_OK, lst = TL_OK;
+    cuda_backend *cb = NULL;
+    double *diag = NULL;
+    *out = NULL;
+    TL_CHECK(cfg && cfg->schedule, TL_ERR_INVAL, "no schedule");
+    cb = calloc(1, sizeof *cb);
+    TL_CHECK(cb, TL_ERR_NOMEM, "cuda backend");
+    cb->base.ctx = ctx;
+    diag = calloc((size_t)(m->nowned ? m->nowned : 1), sizeof *diag);
+    lst = diag ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "diagonal of %lld rows", (long long)m->nowned);
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    tl_csr_diagonal(&m->diag, diag);
+    TL_TRYGOTO(tl_backend_init_base(&cb->base, &tl_backend_cuda_ops, ctx, m, cfg, diag), st, fail);
+    if (cb->base.zero_diag > 0 && cfg->precond == TL_PRECOND_JACOBI) {
+        st = TL_FAIL(TL_ERR_NUMERIC, "Jacobi preconditioner: %lld zero diagonal entries",
+                     (long long)cb->base.zero_diag);
+        goto fail;
+    }
+    if (!ctx->gpu) {
+        tl_gpu_config gc = {.use_priorities = cfg->stream_priorities};
+        TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
+        cb->own_gpu = 1;
+    }
+    if (ctx->size > 1 || ctx->hc) {
+        tl_devcomm_config dcc = {.kind = (tl_devcomm_kind)ctx->device_comm,
+                                 .split = 1,
+                                 .split_max_ctas = cfg->split_max_ctas,
+                                 .split_min_ctas = cfg->split_min_ctas};
+        TL_TRYGOTO(tl_devcomm_create(ctx, &dcc, &cb->dc), st, fail);
+    }
+    lst = create_local(cb, diag);
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    free(diag);
+    *out = &cb->base;
+    return TL_OK;
+fail:
+    free(diag);
+    {
+        tl_backend *b = &cb->base;
+        cb->base.ctx = ctx;
+        cuda_destroy(&b);
+    }
+    return st;
+}
+
+const tl_backend_ops tl_backend_cuda_ops = {
+    .name = "cuda",
+    .create = cuda_create,
+    .destroy = cuda_destroy,
+    .vec_create = cuda_vec_create,
+    .vec_destroy = cuda_vec_destroy,
+    .vec_set = cuda_vec_set,
+    .vec_get = cuda_vec_get,
+    .fill = cuda_fill,
+    .update = cuda_update,
+    .dot_begin = cuda_dot_begin,
+    .dot_end = cuda_dot_end,
+    .spmv_begin = cuda_spmv_begin,
+    .spmv_end = cuda_spmv_end,
+    .precond = cuda_precond,
+    .finish = cuda_finish,
+    .dot_end_async = cuda_dot_end_async,
+    .dot_fetch = cuda_dot_fetch,
+    .scalars = cuda_scalars,
+    .scalars_init = cuda_scalars_init,
+    .regs_post = cuda_regs_post,
+    .regs_get = cuda_regs_get,
+};
+
+#endif /* TL_HAVE_CUDA */
+
+#if !TL_HAVE_CUDA
+#include "solvers/backends/backend.h"
+
+/* Without CUDA the name is known and refuses cleanly. */
+#define CUDA_UNBUILT "built without CUDA (nvcc not found or CUDA=0)"
+static tl_status cuda_create_unbuilt(tl_ctx *ctx, const tl_dist_matrix *m,
+                                     const tl_backend_config *cfg, tl_backend **out)
+{
+    *out = NULL;
+    return TL_FAIL(TL_ERR_UNSUPPORTED, CUDA_UNBUILT);
+}
+
+const tl_backend_ops tl_backend_cuda_ops = {
+    .name = "cuda", .unavailable = CUDA_UNBUILT, .create = cuda_create_unbuilt};
+#endif

@@ -1,0 +1,407 @@
+/* Kernels of the CUDA solver backend (see kernels.h). What each must move
+ * and what it achieves on an H200 is in solvers/backends/cuda/README.md. */
+#include "solvers/backends/cuda/kernels.h"
+
+#include <math.h>
+
+/* runtime/check.h pulls in MPI, which nvcc does not see: the same check here */
+#define TL_CUDA(expr)                                                                              \
+    do {                                                                                           \
+        cudaError_t e_ = (expr);                                                                   \
+        if (e_ != cudaSuccess)                                                                     \
+            return tl_error_report(TL_ERR_CUDA, TL_FILE_, __LINE__, #expr, "%s (%s)",              \
+                                   cudaGetErrorString(e_), cudaGetErrorName(e_));                  \
+    } while (0)
+
+#define BLOCK 256
+
+static unsigned grid_for(int64_t work, int per_block)
+{
+    int64_t g = (work + per_block - 1) / per_block;
+    if (g < 1) g = 1;
+    if (g > 2147483647) g = 2147483647;
+    return (unsigned)g;
+}
+
+static tl_status launched(void)
+{
+    TL_CUDA(cudaPeekAtLastError());
+    return TL_OK;
+}
+
+/* ---- SpMV ----------------------------------------------------------------- */
+
+extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
+{
+    if (max_row > 256 && (double)max_row > 16.0 * mean_row) return 0;
+    /* H200, results/solvers-h200/run2-b2d4186: one thread per row is the
+     * fastest on 7-point rows (poisson7 256^3: 0.87 of triad against 0.56
+     * for the 4-lane sub-warp the old rule chose), and 8 lanes on 27-point
+     * rows (poisson27 128^3: 0.70, against 0.56 for 16 and 0.39 for 32) */
+    if (mean_row <= 12.0) return 1;
+    int t = 2;
+    while (t < 32 && 2.0 * t <= mean_row / 3.0)
+        t *= 2;
+    return t;
+}
+
+/* T threads per row (a sub-warp): lane j of the sub-warp reads entries
+ * rowptr[i] + j, + T, ...; values and indices of consecutive rows are
+ * contiguous, so a warp's loads cover 32/T rows in few transactions. The
+ * sum is reduced with shuffles; lane 0 writes y once. x is read through
+ * the read-only path (__ldg), which keeps the neighbours' reuse in L1/L2. */
+template <int T>
+__global__ void __launch_bounds__(BLOCK)
+    tl_spmv_vector_kernel(int32_t nrows, const int32_t *__restrict__ rowptr,
+                          const int32_t *__restrict__ colidx, const double *__restrict__ val,
+                          const double *__restrict__ x, double *__restrict__ y, int accumulate)
+{
+    int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int64_t row = tid / T;
+    int lane = (int)(tid % T);
+    if (row >= nrows) return;
+    int32_t k0 = __ldg(rowptr + row), k1 = __ldg(rowptr + row + 1);
+    double s = 0.0;
+    int32_t k = k0 + lane;
+    /* two entries per step: their index, value and x loads are all in
+     * flight together (three dependent round trips per row, not five) */
+    for (; k + T < k1; k += 2 * T) {
+        int32_t c0 = __ldg(colidx + k), c1 = __ldg(colidx + k + T);
+        double v0 = __ldg(val + k), v1 = __ldg(val + k + T);
+        s += v0 * __ldg(x + c0) + v1 * __ldg(x + c1);
+    }
+    if (k < k1) s += __ldg(val + k) * __ldg(x + __ldg(colidx + k));
+    if (T > 1) {
+        unsigned mask = T == 32 ? 0xffffffffu : (((1u << T) - 1u) << ((threadIdx.x & 31) / T * T));
+        for (int o = T / 2; o > 0; o /= 2)
+            s += __shfl_down_sync(mask, s, o, T);
+    }
+    if (lane == 0) y[row] = accumulate ? y[row] + s : s;
+}
+
+/* Nonzero split for irregular rows: each warp takes NZW consecutive
+ * nonzeros (equal work whatever the row lengths, the load balance of a
+ * merge-path SpMV), finds the row of its first one by binary search, and
+ * accumulates per row with a segmented warp reduction; partial rows at
+ * the chunk boundaries are added with atomics (y zeroed or holding the
+ * value to accumulate onto). */
+#define NZW 256
+__device__ static int32_t row_of(const int32_t *rowptr, int32_t nrows, int64_t k)
+{
+    int32_t lo = 0, hi = nrows; /* largest r with rowptr[r] <= k */
+    while (hi - lo > 1) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (__ldg(rowptr + mid) <= k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+__global__ void __launch_bounds__(BLOCK)
+    tl_spmv_nzsplit_kernel(int32_t nrows, int64_t nnz, const int32_t *__restrict__ rowptr,
+                           const int32_t *__restrict__ colidx, const double *__restrict__ val,
+                           const double *__restrict__ x, double *__restrict__ y)
+{
+    int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    int lane = threadIdx.x & 31;
+    int64_t k0 = warp * NZW;
+    if (k0 >= nnz) return;
+    int64_t k1 = k0 + NZW < nnz ? k0 + NZW : nnz;
+    int32_t row = row_of(rowptr, nrows, k0);
+    for (int64_t base = k0; base < k1; base += 32) {
+        int64_t k = base + lane;
+        double v = 0.0;
+        int32_t r = -1;
+        if (k < k1) {
+            v = __ldg(val + k) * __ldg(x + __ldg(colidx + k));
+            /* advance to the row holding k (rows may be empty) */
+            r = row;
+            while (__ldg(rowptr + r + 1) <= k)
+                r++;
+        }
+        /* segmented inclusive reduction from the right: each run of equal r
+         * ends up summed at its first lane */
+        for (int o = 1; o < 32; o *= 2) {
+            double vo = __shfl_down_sync(0xffffffffu, v, o);
+            int32_t ro = __shfl_down_sync(0xffffffffu, r, o);
+            /* rows rise with k, so equal rows o lanes apart mean one run */
+            if (lane + o < 32 && ro == r) v += vo;
+        }
+        int32_t rprev = __shfl_up_sync(0xffffffffu, r, 1);
+        int head = r >= 0 && (lane == 0 || rprev != r);
+        if (head) atomicAdd(y + r, v);
+        int32_t rlast = __shfl_sync(0xffffffffu, r, 31);
+        if (rlast >= 0)
+            row = rlast;
+        else {
+            /* the tail of the chunk: the last valid lane's row */
+            unsigned valid = __ballot_sync(0xffffffffu, r >= 0);
+            int last = 31 - __clz(valid);
+            row = __shfl_sync(0xffffffffu, r, last);
+        }
+    }
+}
+
+extern "C" double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate)
+{
+    return (double)a->nnz * (sizeof(double) + sizeof(int32_t)) +
+           (double)(a->nrows + 1) * sizeof(int32_t) + (double)a->ncols * sizeof(double) +
+           (double)a->nrows * sizeof(double) * (accumulate ? 2 : 1);
+}
+
+extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y,
+                                    int accumulate, cudaStream_t s)
+{
+    if (a->nrows == 0) return TL_OK;
+    if (a->tpr == 0) {
+        if (!accumulate) TL_CUDA(cudaMemsetAsync(d_y, 0, (size_t)a->nrows * sizeof(double), s));
+        if (a->nnz == 0) return TL_OK;
+        int64_t warps = (a->nnz + NZW - 1) / NZW;
+        tl_spmv_nzsplit_kernel<<<grid_for(warps * 32, BLOCK), BLOCK, 0, s>>>(
+            a->nrows, a->nnz, a->d_rowptr, a->d_colidx, a->d_val, d_x, d_y);
+        return launched();
+    }
+    unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
+#define SPMV_CASE(T)                                                                               \
+    case T:                                                                                        \
+        tl_spmv_vector_kernel<T><<<g, BLOCK, 0, s>>>(a->nrows, a->d_rowptr, a->d_colidx, a->d_val, \
+                                                     d_x, d_y, accumulate);                        \
+        break
+    switch (a->tpr) {
+        SPMV_CASE(1);
+        SPMV_CASE(2);
+        SPMV_CASE(4);
+        SPMV_CASE(8);
+        SPMV_CASE(16);
+        SPMV_CASE(32);
+    default:
+        return TL_FAIL(TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
+    }
+#undef SPMV_CASE
+    return launched();
+}
+
+/* ---- halo pack ----------------------------------------------------------- */
+
+__global__ void tl_pack_kernel(const double *__restrict__ x, const int32_t *__restrict__ idx,
+                               int64_t n, double *__restrict__ buf)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) buf[i] = x[idx[i]];
+}
+
+extern "C" tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double *d_buf,
+                                cudaStream_t s)
+{
+    if (n == 0) return TL_OK;
+    tl_pack_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_x, d_idx, n, d_buf);
+    return launched();
+}
+
+/* ---- fused dots ------------------------------------------------------------ */
+
+/* Block-wide sum of v (every thread gets it); sh holds BLOCK / 32 doubles. */
+__device__ static double block_sum(double v, double *sh)
+{
+    int lane = threadIdx.x & 31, wid = threadIdx.x / 32;
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    __syncthreads(); /* sh reused across calls */
+    if (lane == 0) sh[wid] = v;
+    __syncthreads();
+    double t = 0.0;
+    for (int w = 0; w < BLOCK / 32; w++)
+        t += sh[w];
+    return t;
+}
+
+/* Each thread keeps N partial sums over a grid-stride loop (the first
+ * a.n used; N a compile-time bound so they stay in registers), blocks
+ * reduce them and store their partials; the last block to finish
+ * (threadfence, barrier, counter) adds the partials with all its threads
+ * in a fixed order, so the result does not depend on scheduling. */
+template <int N>
+__global__ void __launch_bounds__(BLOCK)
+    tl_dots_kernel(tl_cu_dot_args a, int64_t len, double *part, unsigned *count, double *out)
+{
+    __shared__ double sh[BLOCK / 32];
+    __shared__ int last;
+    double acc[N];
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        acc[k] = 0.0;
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (k < a.n) acc[k] += a.x[k][i] * a.y[k][i];
+    }
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k >= a.n) break;
+        double v = block_sum(acc[k], sh);
+        if (threadIdx.x == 0) part[(int64_t)blockIdx.x * TL_CU_DOT_MAX + k] = v;
+    }
+    __threadfence();
+    __syncthreads(); /* every partial of this block is written and fenced */
+    if (threadIdx.x == 0) last = atomicAdd(count, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    for (int k = 0; k < a.n; k++) {
+        double v = 0.0;
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK)
+            v += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + k];
+        v = block_sum(v, sh);
+        if (threadIdx.x == 0) out[k] = v;
+    }
+    if (threadIdx.x == 0) *count = 0;
+}
+
+extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part,
+                                unsigned *d_count, double *d_out, cudaStream_t s)
+{
+    TL_CHECK(a->n >= 1 && a->n <= TL_CU_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", a->n,
+             TL_CU_DOT_MAX);
+    unsigned g = grid_for(len, BLOCK * 2);
+    if (g > TL_CU_DOT_BLOCKS) g = TL_CU_DOT_BLOCKS;
+    if (a->n <= 1)
+        tl_dots_kernel<1><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 2)
+        tl_dots_kernel<2><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 3)
+        tl_dots_kernel<3><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 5)
+        tl_dots_kernel<5><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else if (a->n <= 8)
+        tl_dots_kernel<8><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    else
+        tl_dots_kernel<TL_CU_DOT_MAX><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
+    return launched();
+}
+
+/* ---- fused updates with the scalar prologue -------------------------------- */
+
+/* Thread 0 of every block runs the scalar program on the reduced dots into
+ * shared registers (a few flops on values in L2: cheaper than a launch),
+ * block 0 also stores registers and the next state. Without a program the
+ * shared registers are loaded from io.regs (what the last program, run in
+ * an earlier kernel of this stream, stored); before, they were left
+ * unwritten, so an update after a program that ran on its own
+ * (pipebicgstab's first group, whose beta/alpha program is flushed by
+ * regs_post) took its coefficients from stale shared memory: the
+ * "(q, y) = -nan, (y, y) = inf at iteration 4" breakdown. No block reads
+ * what block 0 writes in the same launch: the state is double-buffered by
+ * parity, and registers are read from memory only by kernels without a
+ * program. Then each entry goes
+ * through tl_cu_update_entry (update_entry.h): all loads first, the
+ * memory-level parallelism a chain of dependent load-store updates lacks.
+ * Distinct vectors cross DRAM once; repeated loads of one vector hit L1.
+ * NU x NT is a compile-time bound of the shape (registers). The argument
+ * block is __grid_constant__, so its address can be taken without a copy
+ * to local memory. */
+#define UPD_GRID_MAX 8192
+template <int NU, int NT>
+__global__ void __launch_bounds__(BLOCK)
+    tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len)
+{
+    __shared__ double regs[TL_SC_REGS];
+    __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    if (a.prog != TL_SC_NONE && threadIdx.x == 0) {
+        double next[TL_SC_STATE];
+        const double *st = a.io.state + a.io.parity * TL_SC_STATE;
+        tl_sc_run(a.prog, a.io.dots, st, regs, next);
+        if (blockIdx.x == 0) {
+            double *stn = a.io.state + (1 - a.io.parity) * TL_SC_STATE;
+            for (int q = 0; q < TL_SC_STATE; q++)
+                stn[q] = next[q];
+            for (int q = 0; q < TL_SC_REGS; q++)
+                a.io.regs[q] = regs[q];
+        }
+    } else if (a.prog == TL_SC_NONE && threadIdx.x < TL_SC_REGS) {
+        regs[threadIdx.x] = a.io.regs ? a.io.regs[threadIdx.x] : 0.0;
+    }
+    __syncthreads();
+    if (threadIdx.x < TL_CU_UPD_MAX * TL_CU_UPD_TERMS) {
+        int j = threadIdx.x / TL_CU_UPD_TERMS, k = threadIdx.x % TL_CU_UPD_TERMS;
+        if (j < a.nu && k < a.u[j].nterms)
+            c[j][k] =
+                a.u[j].sref[k] > 0 ? a.u[j].coef[k] * regs[a.u[j].sref[k] - 1] : a.u[j].coef[k];
+    }
+    __syncthreads();
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride)
+        tl_cu_update_entry(&a, c, i, NU, NT);
+}
+
+extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks,
+                                      cudaStream_t s)
+{
+    TL_CHECK(a->nu >= 1 && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates", a->nu);
+    if (len == 0 && a->prog == TL_SC_NONE) return TL_OK;
+    int nt = 1;
+    for (int j = 0; j < a->nu; j++)
+        if (a->u[j].nterms > nt) nt = a->u[j].nterms;
+    unsigned g = grid_for(len, BLOCK);
+    if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
+    if (max_blocks > 0 && g > (unsigned)max_blocks) g = (unsigned)max_blocks;
+    if (a->nu <= 4 && nt <= 2)
+        tl_update_kernel<4, 2><<<g, BLOCK, 0, s>>>(*a, len);
+    else if (a->nu <= 4 && nt <= 3)
+        tl_update_kernel<4, 3><<<g, BLOCK, 0, s>>>(*a, len);
+    else if (a->nu <= 8 && nt <= 2)
+        tl_update_kernel<8, 2><<<g, BLOCK, 0, s>>>(*a, len);
+    else if (a->nu <= 8 && nt <= 3)
+        tl_update_kernel<8, 3><<<g, BLOCK, 0, s>>>(*a, len);
+    else
+        tl_update_kernel<TL_CU_UPD_MAX, TL_CU_UPD_TERMS><<<g, BLOCK, 0, s>>>(*a, len);
+    return launched();
+}
+
+__global__ void tl_scalars_kernel(tl_sc_prog prog, tl_sc_io io)
+{
+    double next[TL_SC_STATE], regs[TL_SC_REGS];
+    tl_sc_run(prog, io.dots, io.state + io.parity * TL_SC_STATE, regs, next);
+    for (int q = 0; q < TL_SC_STATE; q++)
+        io.state[(1 - io.parity) * TL_SC_STATE + q] = next[q];
+    for (int q = 0; q < TL_SC_REGS; q++)
+        io.regs[q] = regs[q];
+}
+
+extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s)
+{
+    tl_scalars_kernel<<<1, 1, 0, s>>>(prog, io);
+    return launched();
+}
+
+/* ---- Jacobi, fill ----------------------------------------------------------- */
+
+__global__ void tl_jacobi_kernel(const double *__restrict__ d, const double *__restrict__ r,
+                                 double *__restrict__ z, int64_t n)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) z[i] = d ? d[i] * r[i] : r[i];
+}
+
+extern "C" tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
+                                  cudaStream_t s)
+{
+    if (n == 0 || (!d_dinv && d_r == d_z)) return TL_OK;
+    tl_jacobi_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
+    return launched();
+}
+
+__global__ void tl_fill_kernel(double *y, double alpha, int64_t n)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = alpha;
+}
+
+extern "C" tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, cudaStream_t s)
+{
+    if (n == 0) return TL_OK;
+    tl_fill_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_y, alpha, n);
+    return launched();
+}

@@ -1,0 +1,84 @@
+/* CUDA kernels of the solver backend, behind C launchers (stream last,
+ * each checks its launch). Only built with CUDA. Index arrays on the
+ * device are int32: a rank's local matrix has fewer than 2^31 rows +
+ * ghosts and nonzeros (the backend checks), and 4-byte indices cut the
+ * SpMV's traffic from 16 to 12 bytes per nonzero. */
+#ifndef TL_CUDA_KERNELS_H
+#define TL_CUDA_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "runtime/error.h"
+#include "solvers/backends/cuda/update_entry.h"
+#include "solvers/backends/scalars.h"
+
+/* A CSR block on the device: rows [0, nrows) of y, columns index x. */
+typedef struct tl_cu_csr {
+    int32_t nrows, ncols;
+    int64_t nnz;
+    int32_t *d_rowptr, *d_colidx;
+    double *d_val;
+    int32_t max_row; /* longest row */
+    /* trilap kernel: threads per row (1, 2, 4, ..., 32), or 0 for the
+     * nonzero-split path (irregular rows) */
+    int tpr;
+} tl_cu_csr;
+
+/* Threads per row the trilap kernel picks for a row-length profile
+ * (measured on an H200, solvers/backends/cuda/README.md): one per row for a mean
+ * row length up to 12 (stencils of 7 points: neighbouring rows' loads
+ * coalesce across the warp, and no shuffle reduction), above that the
+ * largest power of two (2..32) at most a third of the mean (27 points: 8);
+ * the nonzero-split path when the longest row exceeds 16x the mean and
+ * 256. */
+int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row);
+
+/* y[yoff + i] (=|+=) sum_k val[k] x[colidx[k]] for rows i of a.
+ * accumulate 0: y = A x; 1: y += A x. */
+tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
+                         cudaStream_t s);
+/* Bytes the product must move: values and column indices once, row
+ * pointers, x (ncols) once, y written (and read when accumulating). */
+double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate);
+
+/* d_buf[i] = d_x[d_idx[i]], i < n (halo pack). */
+tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double *d_buf,
+                     cudaStream_t s);
+
+/* Fused dots: d_out[k] = sum_i x_k[i] y_k[i], k < n <= TL_CU_DOT_MAX, one
+ * kernel, deterministic (block partials in d_part, reduced by the last
+ * block to finish; d_count a zeroed counter the kernel leaves zeroed). */
+enum { TL_CU_DOT_MAX = 16, TL_CU_DOT_BLOCKS = 1056 };
+typedef struct tl_cu_dot_args {
+    int n;
+    const double *x[TL_CU_DOT_MAX], *y[TL_CU_DOT_MAX];
+} tl_cu_dot_args;
+tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsigned *d_count,
+                     double *d_out, cudaStream_t s);
+
+/* Fused updates: types and the per-entry arithmetic in update_entry.h. */
+/* max_blocks caps the grid (grid-stride loop): with a scalar program in the
+ * prologue every block pays its latency once, so a grid of about one wave
+ * (a few blocks per SM) is best; 0: one entry per thread. */
+tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks, cudaStream_t s);
+
+/* Run a scalar program alone (one thread), when no update follows. */
+tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s);
+
+/* z = d * r (Jacobi, d the inverse diagonal); d NULL: z = r. */
+tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
+                       cudaStream_t s);
+/* y[i] = alpha, i < n. */
+tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

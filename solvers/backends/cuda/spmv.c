@@ -1,0 +1,230 @@
+/* Device CSR blocks and the two SpMV implementations (see spmv.h). */
+#include "config.h"
+
+#if TL_HAVE_CUDA
+
+#include "solvers/backends/cuda/spmv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the legacy API is not used; its deprecation attributes would warn */
+#define DISABLE_CUSPARSE_DEPRECATED 1
+#include <cusparse.h>
+
+#include "runtime/check.h"
+#include "solvers/backends/cuda/kernels.h"
+
+#define TL_CUSPARSE(expr)                                                                          \
+    do {                                                                                           \
+        cusparseStatus_t cs_ = (expr);                                                             \
+        if (cs_ != CUSPARSE_STATUS_SUCCESS)                                                        \
+            return tl_error_report(TL_ERR_CUDA, TL_FILE_, __LINE__, #expr, "cuSPARSE: %s",         \
+                                   cusparseGetErrorString(cs_));                                   \
+    } while (0)
+
+typedef struct cu_block {
+    tl_cu_csr a;
+    int64_t yoff, xoff;       /* y and x offsets of the block (ghost block: ninterior, nowned) */
+    cusparseSpMatDescr_t mat; /* cusparse only */
+    cusparseDnVecDescr_t vx, vy;
+    void *d_buf;
+    int ready; /* buffer sized and preprocessed */
+} cu_block;
+
+struct tl_cu_spmv {
+    tl_cu_spmv_config cfg;
+    cu_block diag, offd;
+    cusparseHandle_t h;
+};
+
+const char *tl_spmv_impl_name(tl_spmv_impl k)
+{
+    static const char *const names[TL_SPMV_COUNT] = {
+        [TL_SPMV_TRILAP] = "trilap", [TL_SPMV_CUSPARSE] = "cusparse"};
+    return k >= 0 && k < TL_SPMV_COUNT ? names[k] : NULL;
+}
+
+int tl_cusparse_alg_parse(const char *s)
+{
+    if (!s) return -1;
+    if (strcmp(s, "default") == 0) return CUSPARSE_SPMV_ALG_DEFAULT;
+    if (strcmp(s, "csr1") == 0) return CUSPARSE_SPMV_CSR_ALG1;
+    if (strcmp(s, "csr2") == 0) return CUSPARSE_SPMV_CSR_ALG2;
+    return -1;
+}
+
+/* rows [r0, r1) of `src` as an int32 device CSR */
+static tl_status upload(const tl_csr *src, int64_t r0, int64_t r1, const tl_cu_spmv_config *cfg,
+                        cudaStream_t s, tl_cu_csr *a)
+{
+    tl_status st = TL_OK;
+    int64_t nrows = r1 - r0, k0 = src->rowptr[r0], nnz = src->rowptr[r1] - k0;
+    TL_CHECK(nrows < INT32_MAX && src->ncols < INT32_MAX && nnz < INT32_MAX, TL_ERR_UNSUPPORTED,
+             "local block of %lld rows, %lld columns, %lld nonzeros exceeds 32-bit indices",
+             (long long)nrows, (long long)src->ncols, (long long)nnz);
+    int32_t *rp = malloc((size_t)(nrows + 1) * sizeof *rp);
+    int32_t *ci = malloc((size_t)(nnz ? nnz : 1) * sizeof *ci);
+    TL_CHECKGOTO(rp && ci, TL_ERR_NOMEM, st, done, "CSR of %lld nonzeros", (long long)nnz);
+    int64_t maxrow = 0;
+    for (int64_t i = 0; i <= nrows; i++)
+        rp[i] = (int32_t)(src->rowptr[r0 + i] - k0);
+    for (int64_t i = 0; i < nrows; i++)
+        if (rp[i + 1] - rp[i] > maxrow) maxrow = rp[i + 1] - rp[i];
+    for (int64_t k = 0; k < nnz; k++)
+        ci[k] = (int32_t)src->colidx[k0 + k];
+    a->nrows = (int32_t)nrows;
+    a->ncols = (int32_t)src->ncols;
+    a->nnz = nnz;
+    a->max_row = (int32_t)maxrow;
+    a->tpr = cfg->threads_per_row > 0 ? cfg->threads_per_row
+             : cfg->threads_per_row < 0
+                 ? 0
+                 : tl_cu_spmv_pick_tpr(nrows ? (double)nnz / nrows : 0, maxrow);
+    TL_CUDAGOTO(cudaMalloc((void **)&a->d_rowptr, (size_t)(nrows + 1) * sizeof *rp), st, done);
+    TL_CUDAGOTO(cudaMalloc((void **)&a->d_colidx, (size_t)(nnz ? nnz : 1) * sizeof *ci), st, done);
+    TL_CUDAGOTO(cudaMalloc((void **)&a->d_val, (size_t)(nnz ? nnz : 1) * sizeof(double)), st, done);
+    /* on the caller's (non-blocking) stream, waited for: a plain cudaMemcpy
+     * from pageable memory may return before its DMA is done, and the
+     * legacy stream it uses is not ordered with the role streams */
+    TL_CUDAGOTO(cudaMemcpyAsync(a->d_rowptr, rp, (size_t)(nrows + 1) * sizeof *rp,
+                                cudaMemcpyHostToDevice, s),
+                st, done);
+    TL_CUDAGOTO(
+        cudaMemcpyAsync(a->d_colidx, ci, (size_t)nnz * sizeof *ci, cudaMemcpyHostToDevice, s), st,
+        done);
+    TL_CUDAGOTO(cudaMemcpyAsync(a->d_val, src->val + k0, (size_t)nnz * sizeof(double),
+                                cudaMemcpyHostToDevice, s),
+                st, done);
+    TL_CUDAGOTO(cudaStreamSynchronize(s), st, done); /* before rp, ci are freed */
+done:
+    free(rp);
+    free(ci);
+    return st;
+}
+
+static void block_free(cu_block *b)
+{
+    if (b->mat) cusparseDestroySpMat(b->mat);
+    if (b->vx) cusparseDestroyDnVec(b->vx);
+    if (b->vy) cusparseDestroyDnVec(b->vy);
+    cudaFree(b->d_buf);
+    cudaFree(b->a.d_rowptr);
+    cudaFree(b->a.d_colidx);
+    cudaFree(b->a.d_val);
+    memset(b, 0, sizeof *b);
+}
+
+void tl_cu_spmv_destroy(tl_cu_spmv **sp)
+{
+    if (!sp || !*sp) return;
+    block_free(&(*sp)->diag);
+    block_free(&(*sp)->offd);
+    if ((*sp)->h) cusparseDestroy((*sp)->h);
+    free(*sp);
+    *sp = NULL;
+}
+
+static tl_status cusparse_setup(tl_cu_spmv *sp, cu_block *b)
+{
+    tl_cu_csr *a = &b->a;
+    if (a->nrows == 0) return TL_OK;
+    TL_CUSPARSE(cusparseCreateCsr(&b->mat, a->nrows, a->ncols, a->nnz, a->d_rowptr, a->d_colidx,
+                                  a->d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    /* placeholder pointers: the vectors' values are set per call */
+    TL_CUSPARSE(cusparseCreateDnVec(&b->vx, a->ncols, a->d_val, CUDA_R_64F));
+    TL_CUSPARSE(cusparseCreateDnVec(&b->vy, a->nrows, a->d_val, CUDA_R_64F));
+    return TL_OK;
+}
+
+tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cfg, cudaStream_t s,
+                            tl_cu_spmv **out)
+{
+    tl_status st = TL_OK;
+    tl_cu_spmv *sp = calloc(1, sizeof *sp);
+    TL_CHECK(sp, TL_ERR_NOMEM, "spmv");
+    sp->cfg = *cfg;
+    TL_CHECKGOTO(
+        cfg->threads_per_row <= 32 && cfg->threads_per_row >= -1 &&
+            (cfg->threads_per_row <= 0 || (cfg->threads_per_row & (cfg->threads_per_row - 1)) == 0),
+        TL_ERR_INVAL, st, fail, "--spmv-threads-per-row %d (0, -1 or 1, 2, 4, ..., 32)",
+        cfg->threads_per_row);
+    TL_TRYGOTO(upload(&m->diag, 0, m->nowned, cfg, s, &sp->diag.a), st, fail);
+    TL_TRYGOTO(upload(&m->offd, m->ninterior, m->nowned, cfg, s, &sp->offd.a), st, fail);
+    sp->diag.yoff = 0;
+    sp->diag.xoff = 0;
+    sp->offd.yoff = m->ninterior;
+    sp->offd.xoff = m->nowned;
+    if (cfg->impl == TL_SPMV_CUSPARSE) {
+        cusparseStatus_t cs = cusparseCreate(&sp->h);
+        TL_CHECKGOTO(cs == CUSPARSE_STATUS_SUCCESS, TL_ERR_CUDA, st, fail, "cusparseCreate: %s",
+                     cusparseGetErrorString(cs));
+        TL_TRYGOTO(cusparse_setup(sp, &sp->diag), st, fail);
+        TL_TRYGOTO(cusparse_setup(sp, &sp->offd), st, fail);
+    }
+    *out = sp;
+    return TL_OK;
+fail:
+    tl_cu_spmv_destroy(&sp);
+    return st;
+}
+
+/* y[yoff..] (=|+=) A x[xoff..] with cuSPARSE; the work buffer is sized and
+ * the matrix preprocessed at the first call (on stream s). */
+static tl_status cusparse_run(tl_cu_spmv *sp, cu_block *b, const double *d_x, double *d_y,
+                              int accumulate, cudaStream_t s)
+{
+    if (b->a.nrows == 0) return TL_OK;
+    double one = 1.0, beta = accumulate ? 1.0 : 0.0;
+    cusparseSpMVAlg_t alg = (cusparseSpMVAlg_t)sp->cfg.cusparse_alg;
+    TL_CUSPARSE(cusparseSetStream(sp->h, s));
+    TL_CUSPARSE(cusparseDnVecSetValues(b->vx, (void *)(d_x + b->xoff)));
+    TL_CUSPARSE(cusparseDnVecSetValues(b->vy, (void *)(d_y + b->yoff)));
+    if (!b->ready) {
+        size_t bytes = 0;
+        TL_CUSPARSE(cusparseSpMV_bufferSize(sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat,
+                                            b->vx, &beta, b->vy, CUDA_R_64F, alg, &bytes));
+        TL_CUDA(cudaMalloc(&b->d_buf, bytes ? bytes : 1));
+        TL_CUSPARSE(cusparseSpMV_preprocess(sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat,
+                                            b->vx, &beta, b->vy, CUDA_R_64F, alg, b->d_buf));
+        b->ready = 1;
+    }
+    TL_CUSPARSE(cusparseSpMV(sp->h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, b->mat, b->vx, &beta,
+                             b->vy, CUDA_R_64F, alg, b->d_buf));
+    return TL_OK;
+}
+
+static tl_status block_run(tl_cu_spmv *sp, cu_block *b, const double *d_x, double *d_y,
+                           int accumulate, cudaStream_t s)
+{
+    if (sp->cfg.impl == TL_SPMV_CUSPARSE) return cusparse_run(sp, b, d_x, d_y, accumulate, s);
+    return tl_cu_csr_spmv(&b->a, d_x + b->xoff, d_y + b->yoff, accumulate, s);
+}
+
+tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, cudaStream_t s)
+{
+    return block_run(sp, &sp->diag, d_x, d_y, 0, s);
+}
+
+tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, cudaStream_t s)
+{
+    return block_run(sp, &sp->offd, d_x, d_y, 1, s);
+}
+
+double tl_cu_spmv_diag_bytes(const tl_cu_spmv *sp)
+{
+    return tl_cu_csr_bytes(&sp->diag.a, 0);
+}
+
+double tl_cu_spmv_offd_bytes(const tl_cu_spmv *sp)
+{
+    return sp->offd.a.nnz ? tl_cu_csr_bytes(&sp->offd.a, 1) : 0.0;
+}
+
+int tl_cu_spmv_tpr(const tl_cu_spmv *sp)
+{
+    return sp->diag.a.tpr;
+}
+
+#endif /* TL_HAVE_CUDA */

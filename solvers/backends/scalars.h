@@ -1,0 +1,282 @@
+/* Scalar programs: the few scalar recurrences of a pipelined method
+ * (alpha, beta from the allreduced dots), written once as host+device
+ * inline functions so that the CUDA backend can run them in the prologue
+ * of the fused update kernel (no scalar round trip through the host) and
+ * a host backend runs the same arithmetic in the same order (products
+ * that could be contracted into an FMA on the device use TL_SC_MUL).
+ *
+ * A program reads the dots of its reduction slot and its state, writes
+ * registers (what update coefficients refer to) and the next state. The
+ * state is double-buffered by iteration parity: every block of the fused
+ * kernel reads state[parity], block 0 writes state[1 - parity], so no
+ * block can see a half-written state within one launch. */
+#ifndef TL_SCALARS_H
+#define TL_SCALARS_H
+
+#include <math.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define TL_HD __host__ __device__ static inline
+#else
+#define TL_HD static inline
+#endif
+
+typedef enum {
+    TL_SC_NONE = 0,
+    TL_SC_PIPECG,      /* pipelined PCG: alpha, beta, stopping test */
+    TL_SC_PBICG_LOAD,  /* pipelined BiCGStab: registers from the state (start, restart) */
+    TL_SC_PBICG_OMEGA, /* pipelined BiCGStab: omega from (q, y), (y, y) */
+    TL_SC_PBICG_AB,    /* pipelined BiCGStab: beta, alpha from the r0 dots, stopping test */
+    TL_SC_COUNT
+} tl_sc_prog;
+
+/* A product the device compiler may not contract into an FMA, so that host
+ * and device round alike. */
+#if defined(__CUDA_ARCH__)
+#define TL_SC_MUL(a, b) __dmul_rn((a), (b))
+#else
+#define TL_SC_MUL(a, b) ((a) * (b))
+#endif
+
+enum {
+    TL_SC_STATE = 16, /* doubles of state per parity */
+    TL_SC_REGS = 8,   /* registers */
+    TL_SC_RING = 64   /* register copies the host can have in flight (tags modulo) */
+};
+
+typedef struct tl_sc_io {
+    const double *dots; /* the reduced dots of the slot the program reads */
+    double *state;      /* 2 * TL_SC_STATE doubles */
+    double *regs;       /* TL_SC_REGS doubles, written by block 0 */
+    int parity;         /* iteration & 1 */
+} tl_sc_io;
+
+/* Pipelined PCG registers and flags (method_pipecg.c's arithmetic). */
+enum {
+    TL_SC_PCG_ALPHA = 0,
+    TL_SC_PCG_BETA = 1,
+    TL_SC_PCG_SOFT = 2,  /* 1: a suspect step taken softly (benchmark mode at rounding level) */
+    TL_SC_PCG_FLAG = 3,  /* 0 ok, else TL_SC_FLAG_* (the update then freezes: alpha = beta = 0) */
+    TL_SC_PCG_RNORM = 4, /* sqrt((r, r)) */
+    TL_SC_PCG_CURV = 5,
+    TL_SC_PCG_GAMMA = 6,
+    TL_SC_PCG_DELTA = 7
+};
+/* Why a program froze the iteration (sticky: every later one freezes too). */
+enum {
+    TL_SC_FLAG_OK = 0,
+    TL_SC_FLAG_CONVERGED = 1, /* ||r|| met a tolerance of the state (or is 0) */
+    TL_SC_FLAG_GAMMA = 2,     /* (r, M r) <= 0 */
+    TL_SC_FLAG_CURV = 3,      /* p'Ap <= 0 */
+    TL_SC_FLAG_NONFINITE = 4  /* NaN or Inf in the dots */
+};
+
+/* State of a program (per parity). */
+enum {
+    TL_SC_ST_GAMMA_OLD = 0,
+    TL_SC_ST_ALPHA_OLD = 1,
+    TL_SC_ST_ITER = 2,
+    TL_SC_ST_STOPPED = 3,  /* the flag that froze an earlier iteration, 0 */
+    TL_SC_ST_RTOL = 4,     /* stop when ||r|| <= this (negative: never) */
+    TL_SC_ST_ATOL = 5,     /* stop when ||r|| <= this (negative: never) */
+    TL_SC_ST_SOFT_TOL = 6, /* benchmark mode: ||r|| at rounding level below this (negative: off) */
+    /* pipelined BiCGStab */
+    TL_SC_ST_ALPHA = 7,
+    TL_SC_ST_BETA = 8,
+    TL_SC_ST_OMEGA = 9,
+    TL_SC_ST_RHO = 10,
+    TL_SC_ST_RTNORM = 11,     /* ||r0~|| */
+    TL_SC_ST_RESTART_TOL = 12 /* restart when |(r0~, r)| <= this ||r0~|| ||r|| (TL_BICG_RESTART) */
+};
+
+/* Pipelined BiCGStab registers and flags (method_pipebicgstab.c). */
+enum {
+    TL_SC_BI_ALPHA = 0,
+    TL_SC_BI_BETA = 1,
+    TL_SC_BI_BO = 2, /* -beta omega */
+    TL_SC_BI_OMEGA = 3,
+    TL_SC_BI_OA = 4, /* omega alpha */
+    TL_SC_BI_FLAG = 5,
+    TL_SC_BI_RNORM = 6, /* AB: ||r||; OMEGA: (y, y) */
+    TL_SC_BI_AUX = 7    /* AB: the dot a flag is about; OMEGA: (q, y) */
+};
+enum {
+    TL_SC_FLAG_YY = 5,      /* (y, y) = 0 */
+    TL_SC_FLAG_OMEGA0 = 6,  /* omega = 0 */
+    TL_SC_FLAG_RESTART = 7, /* (r0~, r) at rounding level: the host restarts */
+    TL_SC_FLAG_DEN = 8,     /* (r0~, w + beta s - beta omega z) = 0 */
+    TL_SC_FLAG_QY = 9,      /* (q, y) or (y, y) not finite */
+    TL_SC_FLAG_R0DOT = 10   /* + k: r0~ dot k not finite */
+};
+
+/* The stopping test of solvers/methods/solve.c (tl_solve_check) on ||r||, without
+ * the iteration limit, which the host enforces by enqueueing no further
+ * iteration. Fixed-iteration mode gives both tolerances negative. */
+TL_HD int tl_sc_converged(double rnorm, const double *st)
+{
+    if (st[TL_SC_ST_RTOL] < 0 && st[TL_SC_ST_ATOL] < 0) return 0;
+    return rnorm == 0.0 || rnorm <= st[TL_SC_ST_RTOL] || rnorm <= st[TL_SC_ST_ATOL];
+}
+
+/* dots = {gamma = (r, u), delta = (w, u), (r, r)}.
+ * A suspect step (gamma or p'Ap not positive, or a scalar not finite)
+ * freezes the iteration with a flag; in benchmark mode once ||r|| is at
+ * rounding level (below st[SOFT_TOL], method_pipecg.c's sqrt(eps) ||r0||)
+ * it is taken softly instead, as method_pipecg.c does there: beta = 0,
+ * and alpha = 0 when even delta is not positive. */
+TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, double *st_next)
+{
+    double gamma = dots[0], delta = dots[1], rnorm = sqrt(dots[2]);
+    double it = st[TL_SC_ST_ITER];
+    double beta = it > 0 ? gamma / st[TL_SC_ST_GAMMA_OLD] : 0.0;
+    double curv = it > 0 ? delta - beta * gamma / st[TL_SC_ST_ALPHA_OLD] : delta;
+    double alpha = gamma / curv;
+    int flag = (int)st[TL_SC_ST_STOPPED], soft = 0;
+    int suspect = !(gamma > 0.0) || !(curv > 0.0) || !isfinite(beta) || !isfinite(alpha);
+    if (flag != TL_SC_FLAG_OK)
+        ;
+    else if (!isfinite(rnorm))
+        flag = TL_SC_FLAG_NONFINITE;
+    else if (tl_sc_converged(rnorm, st))
+        flag = TL_SC_FLAG_CONVERGED;
+    else if (!isfinite(gamma) || !isfinite(delta))
+        flag = TL_SC_FLAG_NONFINITE;
+    else if (suspect && st[TL_SC_ST_SOFT_TOL] >= 0 && rnorm <= st[TL_SC_ST_SOFT_TOL]) {
+        soft = 1;
+        beta = 0.0;
+        curv = delta;
+        alpha = gamma > 0.0 && curv > 0.0 ? gamma / curv : 0.0;
+    } else if (!(gamma > 0.0))
+        flag = TL_SC_FLAG_GAMMA;
+    else if (suspect)
+        flag = TL_SC_FLAG_CURV;
+    if (flag != TL_SC_FLAG_OK) alpha = beta = 0.0;
+    regs[TL_SC_PCG_ALPHA] = alpha;
+    regs[TL_SC_PCG_BETA] = beta;
+    regs[TL_SC_PCG_SOFT] = soft;
+    regs[TL_SC_PCG_FLAG] = flag;
+    regs[TL_SC_PCG_RNORM] = rnorm;
+    regs[TL_SC_PCG_CURV] = curv;
+    regs[TL_SC_PCG_GAMMA] = gamma;
+    regs[TL_SC_PCG_DELTA] = delta;
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    int step = flag == TL_SC_FLAG_OK;
+    st_next[TL_SC_ST_GAMMA_OLD] = step ? gamma : st[TL_SC_ST_GAMMA_OLD];
+    st_next[TL_SC_ST_ALPHA_OLD] = step ? alpha : st[TL_SC_ST_ALPHA_OLD];
+    st_next[TL_SC_ST_ITER] = it + 1;
+    st_next[TL_SC_ST_STOPPED] = flag;
+}
+
+/* Registers of the pipelined BiCGStab updates from the state; all zero
+ * coefficients once stopped (the iteration freezes). */
+TL_HD void tl_sc_pbicg_regs(const double *st, double *regs, int flag)
+{
+    int go = flag == TL_SC_FLAG_OK;
+    double alpha = go ? st[TL_SC_ST_ALPHA] : 0.0, beta = go ? st[TL_SC_ST_BETA] : 0.0;
+    double omega = go ? st[TL_SC_ST_OMEGA] : 0.0;
+    regs[TL_SC_BI_ALPHA] = alpha;
+    regs[TL_SC_BI_BETA] = beta;
+    regs[TL_SC_BI_BO] = -beta * omega;
+    regs[TL_SC_BI_OMEGA] = omega;
+    regs[TL_SC_BI_OA] = omega * alpha;
+    regs[TL_SC_BI_FLAG] = flag;
+}
+
+TL_HD void tl_sc_pbicg_load(const double *st, double *regs, double *st_next)
+{
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    tl_sc_pbicg_regs(st, regs, (int)st[TL_SC_ST_STOPPED]);
+    regs[TL_SC_BI_RNORM] = 0.0;
+    regs[TL_SC_BI_AUX] = 0.0;
+}
+
+/* dots = {(q, y), (y, y)}: omega (method_pipebicgstab.c after dot slot 0). */
+TL_HD void tl_sc_pbicg_omega(const double *dots, const double *st, double *regs, double *st_next)
+{
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    int flag = (int)st[TL_SC_ST_STOPPED];
+    if (flag != TL_SC_FLAG_OK)
+        ;
+    else if (!isfinite(dots[0]) || !isfinite(dots[1]))
+        flag = TL_SC_FLAG_QY;
+    else if (dots[1] == 0.0)
+        flag = TL_SC_FLAG_YY;
+    if (flag == TL_SC_FLAG_OK) st_next[TL_SC_ST_OMEGA] = dots[0] / dots[1];
+    st_next[TL_SC_ST_STOPPED] = flag;
+    tl_sc_pbicg_regs(st_next, regs, flag);
+    regs[TL_SC_BI_RNORM] = dots[1];
+    regs[TL_SC_BI_AUX] = dots[0];
+}
+
+/* dots = {(r0~, r), (r0~, w), (r0~, s), (r0~, z), (r, r)}: the stopping
+ * test, the breakdown and restart tests, beta, alpha and rho
+ * (method_pipebicgstab.c after dot slot 1, in its order). */
+TL_HD void tl_sc_pbicg_ab(const double *dots, const double *st, double *regs, double *st_next)
+{
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    double rnorm = sqrt(dots[4]), aux = 0.0;
+    double alpha = st[TL_SC_ST_ALPHA], omega = st[TL_SC_ST_OMEGA], rho = st[TL_SC_ST_RHO];
+    double beta = 0.0;
+    int flag = (int)st[TL_SC_ST_STOPPED];
+    if (flag == TL_SC_FLAG_OK) {
+        if (!isfinite(rnorm))
+            flag = TL_SC_FLAG_NONFINITE;
+        else if (tl_sc_converged(rnorm, st))
+            flag = TL_SC_FLAG_CONVERGED;
+        for (int k = 0; k < 4 && flag == TL_SC_FLAG_OK; k++)
+            if (!isfinite(dots[k])) {
+                flag = TL_SC_FLAG_R0DOT + k;
+                aux = dots[k];
+            }
+    }
+    if (flag != TL_SC_FLAG_OK)
+        ;
+    else if (omega == 0.0)
+        flag = TL_SC_FLAG_OMEGA0;
+    else if (fabs(dots[0]) <= st[TL_SC_ST_RESTART_TOL] * st[TL_SC_ST_RTNORM] * rnorm)
+        flag = TL_SC_FLAG_RESTART;
+    else {
+        beta = (alpha / omega) * (dots[0] / rho);
+        double den = dots[1] + TL_SC_MUL(beta, dots[2]) - TL_SC_MUL(beta * omega, dots[3]);
+        if (den == 0.0) {
+            flag = TL_SC_FLAG_DEN;
+        } else {
+            st_next[TL_SC_ST_ALPHA] = dots[0] / den;
+            st_next[TL_SC_ST_BETA] = beta;
+            st_next[TL_SC_ST_RHO] = dots[0];
+        }
+    }
+    st_next[TL_SC_ST_STOPPED] = flag;
+    tl_sc_pbicg_regs(st_next, regs, flag);
+    regs[TL_SC_BI_RNORM] = rnorm;
+    regs[TL_SC_BI_AUX] = aux;
+}
+
+/* Run program p on io's buffers (st_next = the other parity). */
+TL_HD void tl_sc_run(tl_sc_prog p, const double *dots, const double *st, double *regs,
+                     double *st_next)
+{
+    switch (p) {
+    case TL_SC_PIPECG:
+        tl_sc_pipecg(dots, st, regs, st_next);
+        break;
+    case TL_SC_PBICG_LOAD:
+        tl_sc_pbicg_load(st, regs, st_next);
+        break;
+    case TL_SC_PBICG_OMEGA:
+        tl_sc_pbicg_omega(dots, st, regs, st_next);
+        break;
+    case TL_SC_PBICG_AB:
+        tl_sc_pbicg_ab(dots, st, regs, st_next);
+        break;
+    default:
+        break;
+    }
+}
+
+#endif

@@ -1,0 +1,233 @@
+/* Partitioners and partition files (see partition.h). */
+#include "solvers/dist/partition.h"
+#include "solvers/matrix/input_check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "solvers/matrix/mmio.h"
+#if TL_HAVE_METIS
+#include <metis.h>
+#endif
+
+tl_status tl_partition_block(int64_t n, int nparts, int *part)
+{
+    TL_INPUT_CHECK(nparts >= 1 && n >= 0, TL_ERR_INVAL, "nparts=%d n=%lld", nparts, (long long)n);
+    int64_t base = n / nparts, extra = n % nparts, i = 0;
+    for (int p = 0; p < nparts; p++)
+        for (int64_t k = 0; k < base + (p < extra); k++)
+            part[i++] = p;
+    return TL_OK;
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+tl_status tl_graph_symmetrize(const tl_csr *a, int64_t **xadj_out, int64_t **adj_out)
+{
+    const int64_t n = a->nrows;
+    int64_t *xadj = NULL, *adj = NULL, *fill = NULL;
+    tl_status st = TL_OK;
+    TL_INPUT_CHECK(a->nrows == a->ncols, TL_ERR_INVAL, "graph of a %lld x %lld matrix",
+                   (long long)a->nrows, (long long)a->ncols);
+    xadj = calloc((size_t)n + 1, sizeof *xadj);
+    fill = calloc((size_t)n + 1, sizeof *fill);
+    TL_INPUT_CHECKGOTO(xadj && fill, TL_ERR_NOMEM, st, fail, "graph of %lld vertices",
+                       (long long)n);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            if (a->colidx[k] != i) xadj[i + 1]++, xadj[a->colidx[k] + 1]++;
+    for (int64_t i = 0; i < n; i++)
+        xadj[i + 1] += xadj[i];
+    adj = malloc((xadj[n] ? (size_t)xadj[n] : 1) * sizeof *adj);
+    TL_INPUT_CHECKGOTO(adj, TL_ERR_NOMEM, st, fail, "graph of %lld edges", (long long)xadj[n]);
+    memcpy(fill, xadj, ((size_t)n + 1) * sizeof *fill);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++) {
+            int64_t j = a->colidx[k];
+            if (j == i) continue;
+            adj[fill[i]++] = j;
+            adj[fill[j]++] = i;
+        }
+    /* sort and dedupe each list; insertion sort suits short graph rows,
+     * qsort the long ones */
+    int64_t out = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t b = xadj[i], e = xadj[i + 1], len = e - b;
+        int64_t *r = adj + b;
+        if (len > 32) {
+            qsort(r, (size_t)len, sizeof *r, cmp_i64);
+        } else {
+            for (int64_t p = 1; p < len; p++) {
+                int64_t v = r[p], q = p - 1;
+                while (q >= 0 && r[q] > v)
+                    r[q + 1] = r[q], q--;
+                r[q + 1] = v;
+            }
+        }
+        xadj[i] = out;
+        for (int64_t p = 0; p < len; p++)
+            if (p == 0 || r[p] != r[p - 1]) adj[out++] = r[p];
+    }
+    xadj[n] = out;
+    *xadj_out = xadj;
+    *adj_out = adj;
+    free(fill);
+    return TL_OK;
+fail:
+    free(xadj);
+    free(adj);
+    free(fill);
+    return st;
+}
+
+tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *part)
+{
+    TL_INPUT_CHECK(nparts >= 1, TL_ERR_INVAL, "nparts=%d", nparts);
+    TL_INPUT_CHECK(a->nrows == a->ncols, TL_ERR_INVAL, "partitioning a %lld x %lld matrix",
+                   (long long)a->nrows, (long long)a->ncols);
+    if (nparts == 1 || a->nrows == 0) {
+        for (int64_t i = 0; i < a->nrows; i++)
+            part[i] = 0;
+        return TL_OK;
+    }
+#if TL_HAVE_METIS
+    int64_t *xadj = NULL, *adj = NULL;
+    idx_t *mx = NULL, *ma = NULL, *mp = NULL;
+    tl_status st = TL_OK;
+    const int64_t n = a->nrows;
+    TL_TRY(tl_graph_symmetrize(a, &xadj, &adj));
+    if (sizeof(idx_t) < sizeof(int64_t) && xadj[n] > (int64_t)INT32_MAX) {
+        st = TL_FAIL(TL_ERR_UNSUPPORTED,
+                     "graph has %lld edges; this METIS has 32-bit indices (IDXTYPEWIDTH=32)",
+                     (long long)xadj[n]);
+        goto fail;
+    }
+    mx = malloc(((size_t)n + 1) * sizeof *mx);
+    ma = malloc((xadj[n] ? (size_t)xadj[n] : 1) * sizeof *ma);
+    mp = malloc((size_t)n * sizeof *mp);
+    TL_INPUT_CHECKGOTO(mx && ma && mp, TL_ERR_NOMEM, st, fail, "METIS graph of %lld edges",
+                       (long long)xadj[n]);
+    for (int64_t i = 0; i <= n; i++)
+        mx[i] = (idx_t)xadj[i];
+    for (int64_t k = 0; k < xadj[n]; k++)
+        ma[k] = (idx_t)adj[k];
+    idx_t nv = (idx_t)n, ncon = 1, np = (idx_t)nparts, cut = 0;
+    idx_t opts[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(opts);
+    opts[METIS_OPTION_NUMBERING] = 0;
+    opts[METIS_OPTION_SEED] = 1; /* reproducible partitions across runs */
+    int rc = recursive ? METIS_PartGraphRecursive(&nv, &ncon, mx, ma, NULL, NULL, NULL, &np, NULL,
+                                                  NULL, opts, &cut, mp)
+                       : METIS_PartGraphKway(&nv, &ncon, mx, ma, NULL, NULL, NULL, &np, NULL, NULL,
+                                             opts, &cut, mp);
+    TL_INPUT_CHECKGOTO(rc == METIS_OK, TL_ERR_UNSUPPORTED, st, fail, "%s into %d parts failed: %s",
+                       recursive ? "METIS_PartGraphRecursive" : "METIS_PartGraphKway", nparts,
+                       rc == METIS_ERROR_MEMORY  ? "out of memory"
+                       : rc == METIS_ERROR_INPUT ? "bad input"
+                                                 : "METIS error");
+    for (int64_t i = 0; i < n; i++)
+        part[i] = (int)mp[i];
+fail:
+    free(xadj);
+    free(adj);
+    free(mx);
+    free(ma);
+    free(mp);
+    return st;
+#else
+    (void)recursive;
+    return TL_FAIL(TL_ERR_UNSUPPORTED,
+                   "METIS partitioning needs METIS 5 (built without it; install libmetis-dev "
+                   "or use --partition block)");
+#endif
+}
+
+tl_status tl_partition_read(const char *path, int64_t n, int nparts, int *part)
+{
+    int64_t *v = NULL, len = 0;
+    TL_TRY(tl_mm_read_ivector(path, -1, &v, &len));
+    tl_status st = TL_OK;
+    if (len != n) {
+        st = TL_FAIL(
+            TL_ERR_PARSE,
+            "%s: partition file of the wrong length: %lld entries for a matrix of %lld rows", path,
+            (long long)len, (long long)n);
+        goto fail;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if (v[i] < 0 || v[i] >= nparts) {
+            st = TL_FAIL(TL_ERR_PARSE,
+                         "%s: entry %lld: part id %lld out of range [0, %d] for %d parts", path,
+                         (long long)i + 1, (long long)v[i], nparts - 1, nparts);
+            goto fail;
+        }
+        part[i] = (int)v[i];
+    }
+fail:
+    free(v);
+    return st;
+}
+
+tl_status tl_partition_write(const char *path, const int *part, int64_t n)
+{
+    int64_t *v = NULL;
+    TL_ALLOC(v, n);
+    for (int64_t i = 0; i < n; i++)
+        v[i] = part[i];
+    tl_status st = tl_mm_write_ivector(path, v, n);
+    free(v);
+    return st == TL_OK ? TL_OK : tl_error_frame(st, TL_FILE_, __LINE__);
+}
+
+tl_status tl_partition_by_spec(const char *spec, const tl_csr *a, int nparts, int *part)
+{
+    if (strcmp(spec, "block") == 0) return tl_partition_block(a->nrows, nparts, part);
+    if (strcmp(spec, "metis") == 0 || strcmp(spec, "metis-kway") == 0) {
+        TL_TRY(tl_partition_metis(a, nparts, 0, part));
+        return TL_OK;
+    }
+    if (strcmp(spec, "metis-recursive") == 0) {
+        TL_TRY(tl_partition_metis(a, nparts, 1, part));
+        return TL_OK;
+    }
+    TL_TRY(tl_partition_read(spec, a->nrows, nparts, part));
+    return TL_OK;
+}
+
+tl_status tl_partition_stats_compute(const tl_csr *a, const int *part, int nparts,
+                                     tl_partition_stats *s)
+{
+    int64_t *xadj = NULL, *adj = NULL, *rows = NULL, *nnz = NULL;
+    memset(s, 0, sizeof *s);
+    TL_INPUT_CHECK(nparts >= 1, TL_ERR_INVAL, "nparts=%d", nparts);
+    TL_TRY(tl_graph_symmetrize(a, &xadj, &adj));
+    rows = calloc((size_t)nparts, sizeof *rows);
+    nnz = calloc((size_t)nparts, sizeof *nnz);
+    if (!rows || !nnz) {
+        free(xadj), free(adj), free(rows), free(nnz);
+        return TL_FAIL(TL_ERR_NOMEM, "%d parts", nparts);
+    }
+    int64_t cut2 = 0;
+    for (int64_t i = 0; i < a->nrows; i++) {
+        rows[part[i]]++;
+        nnz[part[i]] += a->rowptr[i + 1] - a->rowptr[i];
+        for (int64_t k = xadj[i]; k < xadj[i + 1]; k++)
+            cut2 += part[adj[k]] != part[i];
+    }
+    s->nparts = nparts;
+    s->edgecut = cut2 / 2;
+    s->min_rows = rows[0];
+    for (int p = 0; p < nparts; p++) {
+        if (rows[p] < s->min_rows) s->min_rows = rows[p];
+        if (rows[p] > s->max_rows) s->max_rows = rows[p];
+        if (nnz[p] > s->max_nnz) s->max_nnz = nnz[p];
+    }
+    s->imbalance = a->nrows ? (double)s->max_rows / ((double)a->nrows / nparts) : 1.0;
+    free(xadj), free(adj), free(rows), free(nnz);
+    return TL_OK;
+}

@@ -1,0 +1,227 @@
+/* trilap-matgen: generate test matrices, convert Matrix Market to the
+ * binary format, partition a matrix, describe a matrix file. */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "runtime/options.h"
+#include "solvers/matrix/binfmt.h"
+#include "solvers/matrix/gen.h"
+#include "solvers/matrix/mmio.h"
+#include "solvers/matrix/outfile.h"
+#include "solvers/dist/partition.h"
+
+#define PROG "trilap-matgen"
+
+typedef struct matgen_opts {
+    double peclet;
+    double decades;
+    const char *rhs;
+    const char *method;
+} matgen_opts;
+
+static const tl_option matgen_options[] = {
+    {.name = "peclet",
+     .type = TL_OPT_DOUBLE,
+     .offset = offsetof(matgen_opts, peclet),
+     .def = "1",
+     .metavar = "P",
+     .help = "convdiff: cell Peclet number (0 = symmetric 7-point)",
+     .min = 0,
+     .max = 1e6},
+    {.name = "decades",
+     .type = TL_OPT_DOUBLE,
+     .offset = offsetof(matgen_opts, decades),
+     .def = "4",
+     .metavar = "D",
+     .help = "hetero2d: decades spanned by the edge coefficients (4: 1e-2 .. 1e2)",
+     .min = 0,
+     .max = 12},
+    {.name = "rhs",
+     .type = TL_OPT_STRING,
+     .offset = offsetof(matgen_opts, rhs),
+     .metavar = "FILE",
+     .help = "generators: also write b = A*ones (exact solution ones) as an array .mtx"},
+    {.name = "method",
+     .type = TL_OPT_CHOICE,
+     .offset = offsetof(matgen_opts, method),
+     .def = "metis",
+     .choices = "metis|metis-recursive|block",
+     .metavar = "M",
+     .help = "partition: partitioner"},
+};
+
+static const char usage[] =
+    "COMMAND ARGS...\n"
+    "commands:\n"
+    "  poisson7 N OUT        3D 7-point Laplacian on an N^3 grid (SPD)\n"
+    "  poisson27 N OUT       3D 27-point Laplacian on an N^3 grid (SPD, poisson3da family)\n"
+    "  convdiff N OUT        3D upwind convection-diffusion (nonsymmetric; --peclet)\n"
+    "  hetero2d N OUT        2D 5-point Laplacian, N^2 rows, edge coefficients over --decades (SPD)\n"
+    "  convert IN OUT        Matrix Market (.mtx, .mtx.gz) <-> binary (.tlcsr), by OUT's name\n"
+    "  partition A NPARTS OUT  write a partition file (--method); prints edge cut and imbalance\n"
+    "  info FILE             sizes and symmetry of a matrix file\n"
+    "OUT ending in .tlcsr is binary, .mtx or .mtx.gz is Matrix Market";
+
+static int bad_arg(const char *what, const char *value)
+{
+    fprintf(stderr, PROG ": invalid %s '%s' (try --help)\n", what, value);
+    return 2;
+}
+
+static int parse_n(const char *text, int64_t *n)
+{
+    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= 2097151;
+}
+
+static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
+{
+    tl_gen g = {.kind = kind,
+                .n = n,
+                .peclet = kind == TL_GEN_CONVDIFF   ? o->peclet
+                          : kind == TL_GEN_HETERO2D ? o->decades
+                                                    : 0.0};
+    TL_TRY(tl_gen_write(&g, out));
+    if (o->rhs) TL_TRY(tl_gen_write_rhs(&g, o->rhs));
+    int64_t rows = tl_gen_nrows(&g);
+    printf("matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
+           tl_gen_kind_name(kind), n, tl_gen_dims(&g), rows, tl_gen_symmetric(&g) ? "yes" : "no");
+    if (kind == TL_GEN_CONVDIFF) printf("peclet: %g\n", g.peclet);
+    if (kind == TL_GEN_HETERO2D) printf("decades: %g\n", g.peclet);
+    if (o->rhs) printf("rhs: %s (b = A*ones)\n", o->rhs);
+    return TL_OK;
+}
+
+static int is_symmetric(const tl_csr *a)
+{
+    if (a->nrows != a->ncols) return 0;
+    for (int64_t i = 0; i < a->nrows; i++)
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++) {
+            int64_t j = a->colidx[k], lo = a->rowptr[j], hi = a->rowptr[j + 1];
+            while (lo < hi) { /* binary search for (j, i) */
+                int64_t mid = lo + (hi - lo) / 2;
+                if (a->colidx[mid] < i)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == a->rowptr[j + 1] || a->colidx[lo] != i || a->val[lo] != a->val[k]) return 0;
+        }
+    return 1;
+}
+
+static tl_status cmd_convert(const char *in, const char *out)
+{
+    tl_csr a = {0};
+    tl_status st = TL_OK;
+    TL_TRY(tl_matrix_read(in, 0, &a));
+    int sym = is_symmetric(&a);
+    if (tl_path_has_suffix(out, ".tlcsr")) {
+        TL_TRYGOTO(tl_bin_write(out, &a, sym ? TL_BIN_FLAG_SYMMETRIC : 0), st, fail);
+    } else if (tl_path_has_suffix(out, ".mtx") || tl_path_has_suffix(out, ".mtx.gz")) {
+        TL_TRYGOTO(tl_mm_write_csr(out, &a, sym), st, fail);
+    } else {
+        st = TL_FAIL(TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", out);
+        goto fail;
+    }
+    printf("matrix: %s\nrows: %" PRId64 "\ncols: %" PRId64 "\nnonzeros: %" PRId64
+           "\nsymmetric: %s\nwritten: %s\n",
+           in, a.nrows, a.ncols, a.nnz, sym ? "yes" : "no", out);
+fail:
+    tl_csr_free(&a);
+    return st;
+}
+
+static tl_status cmd_partition(const char *in, int nparts, const char *out, const matgen_opts *o)
+{
+    tl_csr a = {0};
+    int *part = NULL;
+    tl_partition_stats s;
+    tl_status st = TL_OK;
+    TL_TRY(tl_matrix_read(in, 1, &a));
+    part = malloc((size_t)(a.nrows ? a.nrows : 1) * sizeof *part);
+    TL_CHECKGOTO(part, TL_ERR_NOMEM, st, fail, "partition of %" PRId64 " rows", a.nrows);
+    TL_TRYGOTO(tl_partition_by_spec(o->method, &a, nparts, part), st, fail);
+    TL_TRYGOTO(tl_partition_stats_compute(&a, part, nparts, &s), st, fail);
+    TL_TRYGOTO(tl_partition_write(out, part, a.nrows), st, fail);
+    printf("matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s\nedge cut: %" PRId64
+           "\nrows per part: %" PRId64 " .. %" PRId64 "\nimbalance: %.4f\nwritten: %s\n",
+           in, a.nrows, nparts, o->method, s.edgecut, s.min_rows, s.max_rows, s.imbalance, out);
+fail:
+    free(part);
+    tl_csr_free(&a);
+    return st;
+}
+
+static tl_status cmd_info(const char *in)
+{
+    tl_csr a = {0};
+    TL_TRY(tl_matrix_read(in, 0, &a));
+    int64_t maxrow = 0;
+    for (int64_t i = 0; i < a.nrows; i++)
+        if (a.rowptr[i + 1] - a.rowptr[i] > maxrow) maxrow = a.rowptr[i + 1] - a.rowptr[i];
+    printf("matrix: %s\nrows: %" PRId64 "\ncols: %" PRId64 "\nnonzeros: %" PRId64
+           "\nmax row: %" PRId64 "\nmean row: %.2f\nsymmetric: %s\n",
+           in, a.nrows, a.ncols, a.nnz, maxrow, a.nrows ? (double)a.nnz / (double)a.nrows : 0.0,
+           is_symmetric(&a) ? "yes" : "no");
+    tl_csr_free(&a);
+    return TL_OK;
+}
+
+int main(int argc, char **argv)
+{
+    matgen_opts o;
+    tl_optgroup groups[] = {
+        {"Options", matgen_options, sizeof matgen_options / sizeof matgen_options[0], &o}};
+    tl_optspec spec = {.program = PROG,
+                       .usage = usage,
+                       .purpose = "Generate, convert and partition sparse matrices for trilap.",
+                       .groups = groups,
+                       .ngroups = 1,
+                       .min_positional = 1,
+                       .max_positional = 4};
+    tl_optresult res = {0};
+    tl_log_set_prefix(PROG, -1);
+    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
+    if (res.exit_now) return 0;
+    char **pos = res.positional;
+    int np = res.npositional, rc = 0;
+    const char *cmd = pos[0];
+    tl_status st = TL_OK;
+    int kind = tl_gen_kind_parse(cmd);
+    if (kind >= 0) {
+        int64_t n;
+        if (np != 3)
+            rc = bad_arg("arguments for", cmd);
+        else if (!parse_n(pos[1], &n))
+            rc = bad_arg("grid size N", pos[1]);
+        else
+            st = cmd_generate((tl_gen_kind)kind, n, pos[2], &o);
+    } else if (strcmp(cmd, "convert") == 0) {
+        if (np != 3)
+            rc = bad_arg("arguments for", cmd);
+        else
+            st = cmd_convert(pos[1], pos[2]);
+    } else if (strcmp(cmd, "partition") == 0) {
+        int64_t k;
+        if (np != 4)
+            rc = bad_arg("arguments for", cmd);
+        else if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20)
+            rc = bad_arg("NPARTS", pos[2]);
+        else
+            st = cmd_partition(pos[1], (int)k, pos[3], &o);
+    } else if (strcmp(cmd, "info") == 0) {
+        if (np != 2)
+            rc = bad_arg("arguments for", cmd);
+        else
+            st = cmd_info(pos[1]);
+    } else {
+        rc = bad_arg("command", cmd);
+    }
+    free(res.positional);
+    if (rc) return rc;
+    return st == TL_OK ? 0 : 1;
+}

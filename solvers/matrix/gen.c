@@ -1,0 +1,271 @@
+/* Grid-matrix generators (definitions in gen.h), streamed row by row. */
+#include "solvers/matrix/gen.h"
+#include "solvers/matrix/input_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/matrix/binfmt.h"
+#include "solvers/matrix/outfile.h"
+
+static const char *const kind_names[] = {"poisson7", "poisson27", "convdiff", "hetero2d"};
+enum { NKINDS = sizeof kind_names / sizeof kind_names[0] };
+
+int tl_gen_kind_parse(const char *name)
+{
+    for (int k = 0; k < NKINDS; k++)
+        if (strcmp(name, kind_names[k]) == 0) return k;
+    return -1;
+}
+
+const char *tl_gen_kind_name(tl_gen_kind k)
+{
+    return (unsigned)k < NKINDS ? kind_names[k] : "?";
+}
+
+int tl_gen_dims(const tl_gen *g)
+{
+    return g->kind == TL_GEN_HETERO2D ? 2 : 3;
+}
+
+int64_t tl_gen_nrows(const tl_gen *g)
+{
+    return tl_gen_dims(g) == 2 ? g->n * g->n : g->n * g->n * g->n;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): a fixed, platform-independent
+ * hash, so the same spec gives the same matrix everywhere */
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double tl_gen_hetero_coef(const tl_gen *g, int64_t x, int64_t y, int dir)
+{
+    /* edges numbered on the (n+1) x (n+1) lattice of lower-left ends */
+    uint64_t id = ((uint64_t)(y + 1) * (uint64_t)(g->n + 1) + (uint64_t)(x + 1)) * 2u + (unsigned)dir;
+    /* two phases, half the edges each: the high-contrast medium is what
+     * makes pipelined CG lose accuracy (a log-uniform spread of the same
+     * range is much milder) */
+    return pow(10.0, (mix64(id) >> 63) ? 0.5 * g->peclet : -0.5 * g->peclet);
+}
+
+static int hetero_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals)
+{
+    const int64_t n = g->n, x = i % n, y = i / n;
+    /* the four edges of point (x, y); an end outside is the boundary */
+    double ks = tl_gen_hetero_coef(g, x, y - 1, 1), kw = tl_gen_hetero_coef(g, x - 1, y, 0);
+    double ke = tl_gen_hetero_coef(g, x, y, 0), kn = tl_gen_hetero_coef(g, x, y, 1);
+    int c = 0;
+    if (y > 0) cols[c] = i - n, vals[c++] = -ks;
+    if (x > 0) cols[c] = i - 1, vals[c++] = -kw;
+    cols[c] = i, vals[c++] = ks + kw + ke + kn;
+    if (x < n - 1) cols[c] = i + 1, vals[c++] = -ke;
+    if (y < n - 1) cols[c] = i + n, vals[c++] = -kn;
+    return c;
+}
+
+int tl_gen_symmetric(const tl_gen *g)
+{
+    return g->kind != TL_GEN_CONVDIFF || g->peclet == 0.0;
+}
+
+int tl_gen_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals)
+{
+    const int64_t n = g->n;
+    const int64_t x = i % n, y = (i / n) % n, z = i / (n * n);
+    int c = 0;
+    if (g->kind == TL_GEN_HETERO2D) return hetero_row(g, i, cols, vals);
+    if (g->kind == TL_GEN_POISSON27) {
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int64_t X = x + dx, Y = y + dy, Z = z + dz;
+                    if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= n) continue;
+                    cols[c] = X + n * (Y + n * Z);
+                    vals[c] = (dx | dy | dz) ? -1.0 : 26.0;
+                    c++;
+                }
+        return c;
+    }
+    const double p = g->kind == TL_GEN_CONVDIFF ? g->peclet : 0.0;
+    const double lo = -1.0 - p, hi = -1.0;
+    /* ascending column order: z-1, y-1, x-1, self, x+1, y+1, z+1 */
+    if (z > 0) cols[c] = i - n * n, vals[c++] = lo;
+    if (y > 0) cols[c] = i - n, vals[c++] = lo;
+    if (x > 0) cols[c] = i - 1, vals[c++] = lo;
+    cols[c] = i, vals[c++] = 6.0 + 3.0 * p;
+    if (x < n - 1) cols[c] = i + 1, vals[c++] = hi;
+    if (y < n - 1) cols[c] = i + n, vals[c++] = hi;
+    if (z < n - 1) cols[c] = i + n * n, vals[c++] = hi;
+    return c;
+}
+
+static tl_status check_gen(const tl_gen *g)
+{
+    TL_INPUT_CHECK(g->n >= 1 && g->n <= 2097151, TL_ERR_INVAL, "grid size n=%lld (1 .. 2^21-1)",
+                   (long long)g->n);
+    TL_INPUT_CHECK((unsigned)g->kind < NKINDS, TL_ERR_INVAL, "generator kind %d", (int)g->kind);
+    if (g->kind == TL_GEN_HETERO2D)
+        TL_INPUT_CHECK(g->peclet >= 0.0 && g->peclet <= 12.0, TL_ERR_INVAL,
+                       "hetero2d: %g decades (0 .. 12)", g->peclet);
+    else
+        TL_INPUT_CHECK(g->peclet >= 0.0, TL_ERR_INVAL, "Peclet number %g must be >= 0", g->peclet);
+    return TL_OK;
+}
+
+tl_status tl_gen_csr(const tl_gen *g, tl_csr *a)
+{
+    TL_TRY(check_gen(g));
+    int64_t n = tl_gen_nrows(g), cols[TL_GEN_MAX_ROW];
+    double vals[TL_GEN_MAX_ROW];
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < n; i++)
+        nnz += tl_gen_row(g, i, cols, vals);
+    TL_TRY(tl_csr_alloc(a, n, n, nnz));
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        a->rowptr[i] = k;
+        k += tl_gen_row(g, i, a->colidx + k, a->val + k);
+    }
+    a->rowptr[n] = k;
+    return TL_OK;
+}
+
+/* Buffered word stream into the file and the checksum. */
+typedef struct wstream {
+    tl_outfile *f;
+    tl_bin_sum *sum;
+    uint64_t buf[4096];
+    size_t n;
+} wstream;
+
+static tl_status ws_flush(wstream *w)
+{
+    tl_bin_sum_update(w->sum, w->buf, w->n);
+    TL_TRY(tl_outfile_write(w->f, w->buf, 8 * w->n));
+    w->n = 0;
+    return TL_OK;
+}
+
+static tl_status ws_put(wstream *w, const void *word)
+{
+    memcpy(&w->buf[w->n++], word, 8);
+    if (w->n == sizeof w->buf / sizeof w->buf[0]) TL_TRY(ws_flush(w));
+    return TL_OK;
+}
+
+static tl_status write_bin(const tl_gen *g, tl_outfile *f)
+{
+    const int64_t n = tl_gen_nrows(g);
+    int64_t cols[TL_GEN_MAX_ROW], nnz = 0;
+    double vals[TL_GEN_MAX_ROW];
+    tl_bin_sum sum;
+    unsigned char hdr[TL_BIN_HEADER_BYTES] = {0};
+    wstream w = {.f = f, .sum = &sum};
+    tl_bin_sum_init(&sum);
+    TL_TRY(tl_outfile_write(f, hdr, sizeof hdr)); /* rewritten at the end */
+    TL_TRY(ws_put(&w, &nnz));
+    for (int64_t i = 0; i < n; i++) {
+        nnz += tl_gen_row(g, i, cols, vals);
+        TL_TRY(ws_put(&w, &nnz));
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        for (int k = 0; k < c; k++)
+            TL_TRY(ws_put(&w, &cols[k]));
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        for (int k = 0; k < c; k++)
+            TL_TRY(ws_put(&w, &vals[k]));
+    }
+    TL_TRY(ws_flush(&w));
+    tl_bin_header h = {.version = TL_BIN_VERSION,
+                       .flags = tl_gen_symmetric(g) ? TL_BIN_FLAG_SYMMETRIC : 0,
+                       .nrows = n,
+                       .ncols = n,
+                       .nnz = nnz,
+                       .checksum = tl_bin_sum_final(&sum)};
+    tl_bin_header_encode(&h, hdr);
+    TL_TRY(tl_outfile_pwrite(f, hdr, sizeof hdr, 0));
+    return TL_OK;
+}
+
+static tl_status write_mtx(const tl_gen *g, tl_outfile *f)
+{
+    const int64_t n = tl_gen_nrows(g);
+    const int sym = tl_gen_symmetric(g);
+    int64_t cols[TL_GEN_MAX_ROW], nnz = 0;
+    double vals[TL_GEN_MAX_ROW];
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        for (int k = 0; k < c; k++)
+            nnz += !sym || cols[k] <= i;
+    }
+    TL_TRY(tl_outfile_printf(f, "%%%%MatrixMarket matrix coordinate real %s\n",
+                             sym ? "symmetric" : "general"));
+    TL_TRY(tl_outfile_printf(f, "%% trilap-matgen %s n=%lld", tl_gen_kind_name(g->kind),
+                             (long long)g->n));
+    if (g->kind == TL_GEN_CONVDIFF) TL_TRY(tl_outfile_printf(f, " peclet=%.17g", g->peclet));
+    if (g->kind == TL_GEN_HETERO2D) TL_TRY(tl_outfile_printf(f, " decades=%.17g", g->peclet));
+    TL_TRY(tl_outfile_printf(f, "\n%lld %lld %lld\n", (long long)n, (long long)n, (long long)nnz));
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        for (int k = 0; k < c; k++)
+            if (!sym || cols[k] <= i)
+                TL_TRY(tl_outfile_printf(f, "%lld %lld %.17g\n", (long long)i + 1,
+                                         (long long)cols[k] + 1, vals[k]));
+    }
+    return TL_OK;
+}
+
+tl_status tl_gen_write(const tl_gen *g, const char *path)
+{
+    tl_outfile *f = NULL;
+    tl_status st = TL_OK;
+    TL_TRY(check_gen(g));
+    int bin = tl_path_has_suffix(path, ".tlcsr");
+    TL_INPUT_CHECK(bin || tl_path_has_suffix(path, ".mtx") || tl_path_has_suffix(path, ".mtx.gz"),
+                   TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", path);
+    TL_TRY(tl_outfile_open(path, &f));
+    if (bin)
+        TL_TRYGOTO(write_bin(g, f), st, fail);
+    else
+        TL_TRYGOTO(write_mtx(g, f), st, fail);
+    return tl_outfile_commit(&f);
+fail:
+    tl_outfile_abort(&f);
+    return st;
+}
+
+tl_status tl_gen_write_rhs(const tl_gen *g, const char *path)
+{
+    tl_outfile *f = NULL;
+    tl_status st = TL_OK;
+    TL_TRY(check_gen(g));
+    const int64_t n = tl_gen_nrows(g);
+    int64_t cols[TL_GEN_MAX_ROW];
+    double vals[TL_GEN_MAX_ROW];
+    TL_TRY(tl_outfile_open(path, &f));
+    TL_TRYGOTO(
+        tl_outfile_printf(
+            f, "%%%%MatrixMarket matrix array real general\n%% b = A * ones, %s n=%lld\n%lld 1\n",
+            tl_gen_kind_name(g->kind), (long long)g->n, (long long)n),
+        st, fail);
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        double s = 0.0;
+        for (int k = 0; k < c; k++)
+            s += vals[k];
+        TL_TRYGOTO(tl_outfile_printf(f, "%.17g\n", s), st, fail);
+    }
+    return tl_outfile_commit(&f);
+fail:
+    tl_outfile_abort(&f);
+    return st;
+}

@@ -1,0 +1,60 @@
+/* Test-matrix generators on an n x n x n grid, lexicographic numbering
+ * i = x + n (y + n z), homogeneous Dirichlet boundary (neighbours outside
+ * the grid dropped), scaled by h^2 so entries are O(1):
+ *   poisson7   7-point Laplacian: 6 on the diagonal, -1 per neighbour (SPD)
+ *   poisson27  27-point: 26 on the diagonal, -1 per neighbour (SPD; the
+ *              paper's poisson3da family)
+ *   convdiff   -Laplace(u) + beta . grad(u), beta = (1,1,1), first-order
+ *              upwind: with cell Peclet number p = |beta_x| h, diagonal
+ *              6 + 3p, -(1 + p) for the x-1, y-1, z-1 neighbours and -1 for
+ *              x+1, y+1, z+1 (nonsymmetric M-matrix for p > 0; BiCGStab)
+ *   hetero2d   2D 5-point Laplacian on an n x n grid (n^2 rows) with
+ *              heterogeneous edge coefficients, a two-phase medium: edge e
+ *              between two points (or a point and the Dirichlet boundary)
+ *              has k_e = 10^(-D/2) or 10^(D/2), chosen by a fixed hash of
+ *              the edge (half each), so the coefficients span D decades
+ *              (D = 4: 1e-2 and 1e2);
+ *              row i: sum of its four k_e on the diagonal, -k_e per
+ *              neighbour (SPD, ill-conditioned; deterministic)
+ * Rows are produced one at a time, so writers stream. */
+#ifndef TL_GEN_H
+#define TL_GEN_H
+
+#include <stdint.h>
+
+#include "solvers/matrix/csr.h"
+
+typedef enum { TL_GEN_POISSON7, TL_GEN_POISSON27, TL_GEN_CONVDIFF, TL_GEN_HETERO2D } tl_gen_kind;
+
+typedef struct tl_gen {
+    tl_gen_kind kind;
+    int64_t n;     /* grid points per dimension */
+    double peclet; /* convdiff: cell Peclet number p >= 0; hetero2d: decades D (0 .. 12) */
+} tl_gen;
+
+#define TL_GEN_MAX_ROW 27
+
+/* "poisson7" | "poisson27" | "convdiff" | "hetero2d" -> kind; -1 when unknown. */
+int tl_gen_kind_parse(const char *name);
+const char *tl_gen_kind_name(tl_gen_kind k);
+
+int64_t tl_gen_nrows(const tl_gen *g); /* n^3, or n^2 for hetero2d */
+int tl_gen_dims(const tl_gen *g);       /* 3, or 2 for hetero2d */
+/* hetero2d: the coefficient of edge (x, y, dir): dir 0 joins (x, y) and
+ * (x+1, y), dir 1 joins (x, y) and (x, y+1); x, y in -1 .. n-1 (an end
+ * outside the grid is the boundary). */
+double tl_gen_hetero_coef(const tl_gen *g, int64_t x, int64_t y, int dir);
+int tl_gen_symmetric(const tl_gen *g);
+/* Row i: count (<= TL_GEN_MAX_ROW), columns ascending. */
+int tl_gen_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals);
+
+/* In memory (tests, small runs). */
+tl_status tl_gen_csr(const tl_gen *g, tl_csr *a);
+/* Streamed to a file chosen by its name: .tlcsr (binary: three passes over
+ * the rows, O(1) memory) or .mtx / .mtx.gz (symmetric storage for the
+ * symmetric kinds). */
+tl_status tl_gen_write(const tl_gen *g, const char *path);
+/* b = A * ones (so x = ones solves it), as a Matrix Market array. */
+tl_status tl_gen_write_rhs(const tl_gen *g, const char *path);
+
+#endif

@@ -1,0 +1,128 @@
+/* BiCGStab (H. A. van der Vorst, SIAM J. Sci. Stat. Comput. 13(2), 1992),
+ * right-preconditioned (A M^-1 y = b, x = M^-1 y) so that r is the true,
+ * unpreconditioned residual, as in PETSc's KSPBCGS with PC_RIGHT. Three
+ * blocking reductions per iteration: (r0, r) with (r, r); (r0, v);
+ * (t, s) with (t, t).
+ *
+ * Fixed-iteration (benchmark) mode runs exactly the iterations asked for:
+ * where the residual has reached rounding level the recurrences produce
+ * exact zeros (r = 0, so rho = 0; t = 0, so omega = 0; measured on
+ * convdiff n = 32 at iteration 817 and ani1_nonsymm at 278) that would
+ * stop the run. There, omega = 0 restarts the directions from r, r = 0
+ * recomputes r = b - A x first, and (r0, A p) = 0 takes no alpha step; the
+ * output says from which iteration the residual was at rounding level. */
+#include <math.h>
+
+#include "probes/probes.h"
+#include "solvers/methods/method.h"
+
+enum { R, RT, P, PH, V, S, SH, T, NV };
+
+tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
+                             tl_solve_result *res)
+{
+    tl_status st = TL_OK;
+    tl_ctx *ctx = be->ctx;
+    tl_vec *v[NV] = {NULL};
+    int in_iter = 0;
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
+    tl_vec *r = v[R], *rt = v[RT], *p = v[P], *ph = v[PH], *vv = v[V], *s = v[S], *sh = v[SH],
+           *t = v[T];
+
+    TL_TRYGOTO(tl_be_residual(be, b, x, r, t), st, fail);
+    TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail); /* shadow residual r0 */
+    const int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
+    double rho_old = 1.0, alpha = 1.0, omega = 1.0, rtnorm = 0.0; /* rtnorm: ||r0|| */
+    for (int64_t it = 0;;) {
+        double d[2];
+        TL_TRYGOTO(tl_be_dots(be, 2, (tl_vec *[]){rt, r}, (tl_vec *[]){r, r}, d), st, fail);
+        double rho = d[0], rnorm = sqrt(d[1]);
+        if (it == 0) TL_TRYGOTO(tl_solve_begin(ctx, prm, res, rnorm), st, fail);
+        if (tl_solve_check(ctx, prm, res, it, rnorm)) break;
+        if (!isfinite(rho) &&
+            tl_solve_stop(res, TL_STOP_NONFINITE, "rho = %g at iteration %lld", rho, (long long)it))
+            break;
+        if (fixed && it > 0 && (d[1] == 0.0 || omega == 0.0)) {
+            /* benchmark mode at rounding level (see the top) */
+            if (!res->rounding_at) {
+                res->rounding_at = it;
+                res->rounding_recursive = rnorm;
+            }
+            if (d[1] == 0.0) {
+                TL_TRYGOTO(tl_be_residual(be, b, x, r, t), st, fail);
+                TL_TRYGOTO(tl_be_dots(be, 1, &r, &r, &d[1]), st, fail);
+                rnorm = sqrt(d[1]);
+                if (res->rounding_at == it) res->rounding_rnorm = rnorm;
+                if (d[1] == 0.0) {
+                    tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld",
+                                  (long long)it);
+                    break;
+                }
+            }
+            rho = 0.0; /* forces the restart below */
+        }
+        if (it == 0) rtnorm = rnorm;
+        int restart = it > 0 && fabs(rho) <= TL_BICG_RESTART * rtnorm * rnorm;
+        if (restart) {
+            /* (r0, r) has decayed to rounding level: r0 = r, p = r */
+            TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail);
+            rho = d[1];
+            rtnorm = rnorm;
+            res->restarts++;
+        }
+        if (rho == 0.0 && tl_solve_stop(res, TL_STOP_BREAKDOWN,
+                                        "rho = (r0, r) = 0 at iteration %lld", (long long)it))
+            break;
+        tl_probe_iter_begin(ctx, it);
+        in_iter = 1;
+        if (it == 0 || restart) {
+            TL_TRYGOTO(tl_be_copy(be, p, r), st, fail);
+        } else {
+            if (omega == 0.0 &&
+                tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld", (long long)it))
+                break;
+            double beta = (rho / rho_old) * (alpha / omega);
+            tl_update u = {
+                .y = p, .nterms = 3, .coef = {1.0, beta, -beta * omega}, .x = {r, p, vv}};
+            TL_TRYGOTO(tl_be_update(be, &u, 1), st, fail);
+        }
+        TL_TRYGOTO(tl_be_precond(be, ph, p), st, fail);
+        TL_TRYGOTO(tl_be_spmv(be, ph, vv), st, fail);
+        double sigma;
+        TL_TRYGOTO(tl_be_dots(be, 1, &rt, &vv, &sigma), st, fail);
+        if (fixed && sigma == 0.0) {
+            if (!res->rounding_at) res->rounding_at = it, res->rounding_recursive = rnorm;
+            rho = 0.0, sigma = 1.0; /* alpha = 0: the step is s = r, then omega's */
+        }
+        if (!(sigma != 0.0) &&
+            tl_solve_stop(res, isfinite(sigma) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                          "(r0, A p) = %g at iteration %lld", sigma, (long long)it))
+            break;
+        alpha = rho / sigma;
+        tl_update us = {.y = s, .nterms = 2, .coef = {1.0, -alpha}, .x = {r, vv}};
+        TL_TRYGOTO(tl_be_update(be, &us, 1), st, fail);
+        TL_TRYGOTO(tl_be_precond(be, sh, s), st, fail);
+        TL_TRYGOTO(tl_be_spmv(be, sh, t), st, fail);
+        TL_TRYGOTO(tl_be_dots(be, 2, (tl_vec *[]){t, t}, (tl_vec *[]){s, t}, d), st, fail);
+        if (!isfinite(d[0]) || !isfinite(d[1])) {
+            tl_solve_stop(res, TL_STOP_NONFINITE, "(t, s) = %g, (t, t) = %g at iteration %lld",
+                          d[0], d[1], (long long)it);
+            break;
+        }
+        /* t = 0 means s = 0: x + alpha M^-1 p solves the system */
+        omega = d[1] > 0.0 ? d[0] / d[1] : 0.0;
+        tl_update ux[2] = {
+            {.y = x, .nterms = 3, .coef = {1.0, alpha, omega}, .x = {x, ph, sh}},
+            {.y = r, .nterms = 2, .coef = {1.0, -omega}, .x = {s, t}},
+        };
+        TL_TRYGOTO(tl_be_update(be, ux, 2), st, fail);
+        rho_old = rho;
+        it++;
+        tl_probe_iter_end(ctx);
+        in_iter = 0;
+    }
+fail:
+    if (in_iter) tl_probe_iter_end(ctx);
+    tl_be_vecs_free(be, v, NV);
+    return st;
+}

@@ -1,0 +1,311 @@
+/* PETSc cross-check: KSPCG / KSPPIPECG / KSPBCGS / KSPPIPEBCGS with PCJACOBI
+ * on trilap's distributed matrix (see petsc_solve.h for what is compared). */
+#include "solvers/methods/petsc_solve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+const char *tl_petsc_ksp_type(const char *method)
+{
+    static const char *const map[][2] = {{"cg", "cg"},
+                                         {"pcg", "cg"},
+                                         {"pipecg", "pipecg"},
+                                         {"bicgstab", "bcgs"},
+                                         {"pipebicgstab", "pipebcgs"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (method && strcmp(map[i][0], method) == 0) return map[i][1];
+    return NULL;
+}
+
+#if TL_HAVE_PETSC && TL_HAVE_MPI
+
+#include <petscksp.h>
+
+#include "runtime/comm.h"
+#include "runtime/timing.h"
+#include "solvers/methods/method.h"
+
+#define TL_PETSC(expr, res, label)                                                                 \
+    do {                                                                                           \
+        PetscErrorCode tl_pe_ = (expr);                                                            \
+        if (tl_pe_) {                                                                              \
+            const char *tl_pm_ = NULL;                                                             \
+            PetscErrorMessage(tl_pe_, &tl_pm_, NULL);                                              \
+            (res) = tl_error_report(TL_ERR_SYS, TL_FILE_, __LINE__, #expr, "PETSc error %d: %s",   \
+                                    (int)tl_pe_, tl_pm_ ? tl_pm_ : "unknown");                     \
+            goto label;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static tl_status need_mpi(tl_ctx *ctx)
+{
+    if (ctx->mode != TL_LAUNCH_MPI)
+        return TL_FAIL(
+            TL_ERR_UNSUPPORTED,
+            "the PETSc backend needs MPI ranks (mpirun -np N trilap-solve --backend petsc ...); "
+            "the thread launcher is not supported");
+    return TL_OK;
+}
+
+tl_status tl_petsc_init(tl_ctx *ctx)
+{
+    tl_status st = TL_OK;
+    TL_TRY(need_mpi(ctx));
+    PetscBool done = PETSC_FALSE;
+    PetscFinalized(&done);
+    TL_CHECK(!done, TL_ERR_UNSUPPORTED,
+             "PETSc was finalized in this process and cannot start again");
+    PetscBool inited = PETSC_FALSE;
+    PetscInitialized(&inited);
+    if (inited) return TL_OK;
+    PETSC_COMM_WORLD = tl_comm_mpi(ctx, TL_CHAN_WORLD);
+    TL_PETSC(PetscInitializeNoArguments(), st, fail);
+fail:
+    return st;
+}
+
+tl_status tl_petsc_finalize(tl_ctx *ctx)
+{
+    tl_status st = TL_OK;
+    PetscBool inited = PETSC_FALSE;
+    PetscInitialized(&inited);
+    if (inited) TL_PETSC(PetscFinalize(), st, fail);
+fail:
+    return st;
+}
+
+/* PETSc numbers rows contiguously per rank; trilap's local order (interior
+ * | border) becomes rows rstart .. rstart + nowned - 1. A ghost's PETSc
+ * index is its owner's rstart + local index, fetched with one halo
+ * exchange of those numbers (exact in a double below 2^53). */
+static tl_status build_matrix(tl_ctx *ctx, const tl_dist_matrix *m, Mat *A)
+{
+    tl_status st = TL_OK;
+    int64_t *counts = NULL;
+    double *num = NULL;
+    PetscInt *gcol = NULL, *dnz = NULL, *onz = NULL, *cols = NULL;
+    tl_halo_xchg *hx = NULL;
+    int64_t n = m->nowned, rstart = 0;
+    TL_CHECKGOTO(counts = calloc((size_t)ctx->size, sizeof *counts), TL_ERR_NOMEM, st, fail,
+                 "counts");
+    TL_TRYGOTO(tl_comm_allgather(ctx, &n, counts, sizeof n), st, fail);
+    for (int r = 0; r < ctx->rank; r++)
+        rstart += counts[r];
+    size_t nall = (size_t)(m->nowned + m->nghost);
+    num = calloc(nall + 1, sizeof *num);
+    gcol = calloc(nall + 1, sizeof *gcol);
+    dnz = calloc((size_t)n + 1, sizeof *dnz);
+    onz = calloc((size_t)n + 1, sizeof *onz);
+    int64_t maxrow = 1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t len =
+            m->diag.rowptr[i + 1] - m->diag.rowptr[i] + m->offd.rowptr[i + 1] - m->offd.rowptr[i];
+        if (len > maxrow) maxrow = len;
+    }
+    cols = calloc((size_t)maxrow, sizeof *cols);
+    TL_CHECKGOTO(num && gcol && dnz && onz && cols, TL_ERR_NOMEM, st, fail,
+                 "PETSc matrix of %lld rows", (long long)n);
+    for (int64_t i = 0; i < n; i++)
+        num[i] = (double)(rstart + i);
+    if (ctx->size > 1) {
+        TL_TRYGOTO(tl_halo_xchg_create(ctx, m, &hx), st, fail);
+        TL_TRYGOTO(tl_halo_begin(ctx, hx, num), st, fail);
+        TL_TRYGOTO(tl_halo_end(ctx, hx, num), st, fail);
+    }
+    for (size_t i = 0; i < nall; i++)
+        gcol[i] = (PetscInt)num[i];
+    for (int64_t i = 0; i < n; i++) {
+        dnz[i] = (PetscInt)(m->diag.rowptr[i + 1] - m->diag.rowptr[i]);
+        onz[i] = (PetscInt)(m->offd.rowptr[i + 1] - m->offd.rowptr[i]);
+    }
+    TL_PETSC(MatCreateAIJ(PETSC_COMM_WORLD, (PetscInt)n, (PetscInt)n, PETSC_DETERMINE,
+                          PETSC_DETERMINE, 0, dnz, 0, onz, A),
+             st, fail);
+    TL_PETSC(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), st, fail);
+    for (int64_t i = 0; i < n; i++) {
+        PetscInt row = (PetscInt)(rstart + i), k = 0;
+        for (int64_t j = m->diag.rowptr[i]; j < m->diag.rowptr[i + 1]; j++)
+            cols[k++] = gcol[m->diag.colidx[j]];
+        TL_PETSC(MatSetValues(*A, 1, &row, k, cols, m->diag.val + m->diag.rowptr[i], INSERT_VALUES),
+                 st, fail);
+        k = 0;
+        for (int64_t j = m->offd.rowptr[i]; j < m->offd.rowptr[i + 1]; j++)
+            cols[k++] = gcol[m->nowned + m->offd.colidx[j]];
+        if (k)
+            TL_PETSC(
+                MatSetValues(*A, 1, &row, k, cols, m->offd.val + m->offd.rowptr[i], INSERT_VALUES),
+                st, fail);
+    }
+    TL_PETSC(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY), st, fail);
+    TL_PETSC(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY), st, fail);
+fail:
+    tl_halo_xchg_destroy(&hx);
+    free(counts);
+    free(num);
+    free(gcol);
+    free(dnz);
+    free(onz);
+    free(cols);
+    return st;
+}
+
+static tl_stop_reason map_reason(KSPConvergedReason r, int fixed)
+{
+    switch (r) {
+    case KSP_CONVERGED_RTOL_NORMAL:
+    case KSP_CONVERGED_RTOL:
+        return TL_STOP_RTOL;
+    case KSP_CONVERGED_ATOL_NORMAL:
+    case KSP_CONVERGED_ATOL:
+        return TL_STOP_ATOL;
+    case KSP_CONVERGED_ITS:
+    case KSP_DIVERGED_ITS:
+        return fixed ? TL_STOP_FIXED : TL_STOP_MAXIT;
+    case KSP_DIVERGED_INDEFINITE_PC:
+    case KSP_DIVERGED_INDEFINITE_MAT:
+        return TL_STOP_NOT_SPD;
+    case KSP_DIVERGED_NANORINF:
+        return TL_STOP_NONFINITE;
+    default:
+        return r > 0 ? TL_STOP_RTOL : TL_STOP_BREAKDOWN;
+    }
+}
+
+tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
+                             const double *b_local, const double *x0_local, double *x_out,
+                             tl_solve_report *rep)
+{
+    tl_status st = TL_OK;
+    Mat A = NULL;
+    Vec b = NULL, x = NULL, x0 = NULL, r = NULL;
+    KSP ksp = NULL;
+    PC pc = NULL;
+    memset(rep, 0, sizeof *rep);
+    TL_TRY(need_mpi(ctx));
+    const char *type = tl_petsc_ksp_type(cfg->method->name);
+    TL_CHECK(type, TL_ERR_UNSUPPORTED, "no PETSc KSP for method %s", cfg->method->name);
+    const tl_solve_params *p = &cfg->params;
+    int64_t nrep = cfg->repeat, n = m->nowned;
+    int fixed = p->rtol == 0.0 && p->atol == 0.0;
+    TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
+
+    TL_TRYGOTO(build_matrix(ctx, m, &A), st, fail);
+    TL_PETSC(MatCreateVecs(A, &x, &b), st, fail);
+    TL_PETSC(VecDuplicate(x, &x0), st, fail);
+    TL_PETSC(VecDuplicate(x, &r), st, fail);
+    PetscScalar *a;
+    TL_PETSC(VecGetArray(b, &a), st, fail);
+    memcpy(a, b_local, (size_t)n * sizeof *a);
+    TL_PETSC(VecRestoreArray(b, &a), st, fail);
+    TL_PETSC(VecGetArray(x0, &a), st, fail);
+    if (x0_local)
+        memcpy(a, x0_local, (size_t)n * sizeof *a);
+    else
+        memset(a, 0, (size_t)n * sizeof *a);
+    TL_PETSC(VecRestoreArray(x0, &a), st, fail);
+
+    PetscReal bnorm, r0norm;
+    TL_PETSC(VecNorm(b, NORM_2, &bnorm), st, fail);
+    TL_PETSC(MatMult(A, x0, r), st, fail);
+    TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
+    TL_PETSC(VecNorm(r, NORM_2, &r0norm), st, fail);
+
+    TL_PETSC(KSPCreate(PETSC_COMM_WORLD, &ksp), st, fail);
+    TL_PETSC(KSPSetOperators(ksp, A, A), st, fail);
+    TL_PETSC(KSPSetType(ksp, type), st, fail);
+    TL_PETSC(KSPGetPC(ksp, &pc), st, fail);
+    TL_PETSC(PCSetType(pc, cfg->bcfg.precond == TL_PRECOND_JACOBI ? PCJACOBI : PCNONE), st, fail);
+    /* BiCGStab: right preconditioning, so r is the true residual as in trilap */
+    if (!cfg->method->spd) TL_PETSC(KSPSetPCSide(ksp, PC_RIGHT), st, fail);
+    TL_PETSC(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED), st, fail);
+    /* no divergence test: trilap has none either */
+    TL_PETSC(KSPSetTolerances(ksp, p->rtol, p->atol, PETSC_MAX_REAL, (PetscInt)p->max_iterations),
+             st, fail);
+    if (p->base == TL_BASE_R0) TL_PETSC(KSPConvergedDefaultSetUIRNorm(ksp), st, fail);
+    TL_PETSC(KSPSetInitialGuessNonzero(ksp, x0_local ? PETSC_TRUE : PETSC_FALSE), st, fail);
+    TL_PETSC(KSPSetUp(ksp), st, fail);
+
+    double base = p->base == TL_BASE_R0 ? r0norm : bnorm;
+    if (!(base > 0)) base = 1.0;
+    for (int64_t k = 0; k < cfg->warmup + nrep; k++) {
+        TL_PETSC(VecCopy(x0, x), st, fail);
+        int64_t t0;
+        double sec;
+        TL_TRYGOTO(tl_time_start(ctx, &t0), st, fail);
+        TL_PETSC(KSPSolve(ksp, b, x), st, fail);
+        TL_TRYGOTO(tl_time_stop(ctx, t0, &sec), st, fail);
+        if (k < cfg->warmup) continue;
+        int64_t ik = k - cfg->warmup;
+        PetscInt its;
+        PetscReal rn, tn;
+        KSPConvergedReason why;
+        TL_PETSC(KSPGetIterationNumber(ksp, &its), st, fail);
+        TL_PETSC(KSPGetResidualNorm(ksp, &rn), st, fail);
+        TL_PETSC(KSPGetConvergedReason(ksp, &why), st, fail);
+        TL_PETSC(MatMult(A, x, r), st, fail);
+        TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
+        TL_PETSC(VecNorm(r, NORM_2, &tn), st, fail);
+        rep->times[ik] = sec;
+        rep->iterations[ik] = its;
+        rep->residuals[ik] = rn / base;
+        rep->true_residuals[ik] = tn / base;
+        rep->true_rnorm = tn;
+        rep->res.iterations = its;
+        rep->res.rnorm = rn;
+        rep->res.r0norm = r0norm;
+        rep->res.base = p->base == TL_BASE_R0 ? r0norm : bnorm;
+        rep->res.reason = map_reason(why, fixed);
+        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s", type,
+                 KSPConvergedReasons[why]);
+    }
+    TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
+    PetscInt mrows, nz;
+    MatInfo info;
+    TL_PETSC(MatGetSize(A, &mrows, NULL), st, fail);
+    TL_PETSC(MatGetInfo(A, MAT_GLOBAL_SUM, &info), st, fail);
+    nz = (PetscInt)info.nz_used;
+    rep->nglobal = mrows;
+    rep->nnz = nz;
+    rep->have_stats = 0;
+    if (x_out) {
+        const PetscScalar *xa;
+        TL_PETSC(VecGetArrayRead(x, &xa), st, fail);
+        memcpy(x_out, xa, (size_t)n * sizeof *x_out);
+        TL_PETSC(VecRestoreArrayRead(x, &xa), st, fail);
+    }
+fail:
+    if (ksp) KSPDestroy(&ksp);
+    if (b) VecDestroy(&b);
+    if (x) VecDestroy(&x);
+    if (x0) VecDestroy(&x0);
+    if (r) VecDestroy(&r);
+    if (A) MatDestroy(&A);
+    return st;
+}
+
+#else
+
+tl_status tl_petsc_init(tl_ctx *ctx)
+{
+    return TL_FAIL(TL_ERR_UNSUPPORTED,
+                   "this build has no PETSc (install petsc-dev and MPI, rebuild)");
+}
+
+tl_status tl_petsc_finalize(tl_ctx *ctx)
+{
+    return TL_OK;
+}
+
+tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
+                             const double *b_local, const double *x0_local, double *x_out,
+                             tl_solve_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    return TL_FAIL(TL_ERR_UNSUPPORTED,
+                   "this build has no PETSc (install petsc-dev and MPI, rebuild)");
+}
+
+#endif

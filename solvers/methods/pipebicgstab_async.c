@@ -1,0 +1,252 @@
+/* Pipelined BiCGStab (Cools & Vanroose 2017, right-preconditioned) with
+ * its scalars where the backend computes them: the recurrences, fused
+ * update groups (Fig. 1b: eight updates, then four) and tests of
+ * method_pipebicgstab.c, but omega comes from the scalar program
+ * TL_SC_PBICG_OMEGA run in the prologue of the second group's kernel, and
+ * beta, alpha from TL_SC_PBICG_AB in the prologue of the next iteration's
+ * first group (solvers/backends/scalars.h), so no iteration waits for a reduction
+ * to reach the host. The programs also apply the stopping, breakdown and
+ * restart tests and freeze every later iteration (zero coefficients: x and
+ * r stay as they were); the host reads the registers of both programs
+ * asynchronously, `check_every` iterations late, and reports what a method
+ * that checked every reduction reports. A restart ((r0~, r) at rounding
+ * level) needs the host: the iterations after it ran frozen, the host
+ * restarts from that iteration (start(), blocking, as the first start) and
+ * goes on from there. Residual replacement (--residual-replacement N) is
+ * the same as method_pipebicgstab.c's. */
+#include <math.h>
+
+#include "probes/probes.h"
+#include "solvers/methods/method.h"
+#include "solvers/methods/pipecg_async.h"
+
+enum { R, RH, RT, P, PH, S, SH, Z, ZH, Q, QH, Y, W, WH, T, V, TMP, NV };
+
+/* method_pipebicgstab.c's residual replacement, step for step */
+static tl_status replace_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v)
+{
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
+    TL_TRY(tl_be_precond(be, v[RH], v[R]));
+    TL_TRY(tl_be_spmv(be, v[RH], v[W]));
+    TL_TRY(tl_be_spmv(be, v[PH], v[S]));
+    TL_TRY(tl_be_precond(be, v[SH], v[S]));
+    TL_TRY(tl_be_spmv(be, v[SH], v[Z]));
+    TL_TRY(tl_be_precond(be, v[ZH], v[Z]));
+    TL_TRY(tl_be_spmv(be, v[ZH], v[V]));
+    return TL_OK;
+}
+
+/* method_pipebicgstab.c's start and restart: r = b - A x, r0~ = r, rh = M r,
+ * w = A rh, wh = M w, t = A wh; d = {(r0~, r), (r0~, w), (r, r)} (blocking) */
+static tl_status start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v, double *d)
+{
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
+    TL_TRY(tl_be_copy(be, v[RT], v[R]));
+    TL_TRY(tl_be_precond(be, v[RH], v[R]));
+    TL_TRY(tl_be_spmv(be, v[RH], v[W]));
+    TL_TRY(tl_be_dot_begin(be, 1, 3, (tl_vec *[]){v[RT], v[RT], v[R]},
+                           (tl_vec *[]){v[R], v[W], v[R]}));
+    TL_TRY(tl_be_precond(be, v[WH], v[W]));
+    TL_TRY(tl_be_spmv_begin(be, v[WH], v[T]));
+    TL_TRY(tl_be_spmv_end(be, v[WH], v[T]));
+    TL_TRY(tl_be_dot_end(be, 1, d));
+    return TL_OK;
+}
+
+/* The state after a start: alpha = rho / (r0~, w), beta = omega = 0. */
+static tl_status load_state(tl_backend *be, const tl_solve_params *prm, const tl_solve_result *res,
+                            const double *d)
+{
+    double st[TL_SC_STATE] = {0};
+    st[TL_SC_ST_RTOL] = prm->rtol > 0 ? prm->rtol * res->base : -1.0;
+    st[TL_SC_ST_ATOL] = prm->atol > 0 ? prm->atol : -1.0;
+    st[TL_SC_ST_SOFT_TOL] = -1.0;
+    st[TL_SC_ST_RHO] = d[0];
+    st[TL_SC_ST_RTNORM] = sqrt(d[2]);
+    st[TL_SC_ST_ALPHA] = d[0] / d[1];
+    st[TL_SC_ST_RESTART_TOL] = TL_BICG_RESTART;
+    TL_TRY(tl_be_scalars_init(be, st));
+    TL_TRY(tl_be_scalars(be, TL_SC_PBICG_LOAD, 0));
+    return TL_OK;
+}
+
+/* The host's checks from the registers of tag `tag` (2i: omega of
+ * iteration i; 2i + 1: the r0~ dots after it, i.e. iteration i + 1), in
+ * method_pipebicgstab.c's order. Returns 1 to stop, 2 to restart at
+ * iteration i + 1, 0 to go on. */
+static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t tag,
+                     const double *g, tl_status *st)
+{
+    int64_t i = tag / 2;
+    int flag = (int)g[TL_SC_BI_FLAG];
+    if (tag % 2 == 0) {
+        switch (flag) {
+        case TL_SC_FLAG_OK:
+            return 0;
+        case TL_SC_FLAG_QY:
+            return tl_solve_stop(res, TL_STOP_NONFINITE,
+                                 "(q, y) = %g, (y, y) = %g at iteration %lld", g[TL_SC_BI_AUX],
+                                 g[TL_SC_BI_RNORM], (long long)i);
+        case TL_SC_FLAG_YY:
+            return tl_solve_stop(res, TL_STOP_BREAKDOWN, "(y, y) = 0 at iteration %lld",
+                                 (long long)i);
+        default:
+            break;
+        }
+    } else {
+        if (tl_solve_check(ctx, prm, res, i + 1, g[TL_SC_BI_RNORM])) return 1;
+        if (flag >= TL_SC_FLAG_R0DOT && flag < TL_SC_FLAG_R0DOT + 4)
+            return tl_solve_stop(res, TL_STOP_NONFINITE, "r0 dot %d = %g at iteration %lld",
+                                 flag - TL_SC_FLAG_R0DOT, g[TL_SC_BI_AUX], (long long)(i + 1));
+        switch (flag) {
+        case TL_SC_FLAG_OK:
+            return 0;
+        case TL_SC_FLAG_OMEGA0:
+            return tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld",
+                                 (long long)(i + 1));
+        case TL_SC_FLAG_RESTART:
+            return 2;
+        case TL_SC_FLAG_DEN:
+            return tl_solve_stop(res, TL_STOP_BREAKDOWN,
+                                 "(r0, w + beta s - beta omega z) = 0 at iteration %lld",
+                                 (long long)(i + 1));
+        default:
+            break;
+        }
+    }
+    *st =
+        TL_FAIL(TL_ERR_NUMERIC,
+                "pipebicgstab: device flag %d (register tag %lld) disagrees with the host's tests",
+                flag, (long long)tag);
+    return 1;
+}
+
+tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b,
+                                       tl_vec *x, tl_solve_result *res)
+{
+    tl_status st = TL_OK;
+    tl_ctx *ctx = be->ctx;
+    tl_vec *v[NV] = {NULL};
+    int in_iter = 0;
+    int every = be->cfg.check_every > 0 ? be->cfg.check_every : 1;
+    int lag = 2 * every; /* in register tags, two per iteration */
+    TL_CHECK(2 * lag + 4 <= TL_SC_RING, TL_ERR_INVAL, "--check-every %d (at most %d)", every,
+             (TL_SC_RING - 4) / 4);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
+    tl_vec *r = v[R], *rh = v[RH], *rt = v[RT], *p = v[P], *ph = v[PH], *s = v[S], *sh = v[SH],
+           *z = v[Z], *zh = v[ZH], *q = v[Q], *qh = v[QH], *y = v[Y], *w = v[W], *wh = v[WH],
+           *t = v[T], *vv = v[V];
+
+    double d[5];
+    TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+    TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
+    if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
+    if (!(d[1] != 0.0)) {
+        tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                      "(r0, A M r0) = %g", d[1]);
+        goto fail;
+    }
+    TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
+
+    /* register coefficients: sref = 1 + register */
+    enum {
+        A_ = 1 + TL_SC_BI_ALPHA,
+        B_ = 1 + TL_SC_BI_BETA,
+        BO_ = 1 + TL_SC_BI_BO,
+        OM_ = 1 + TL_SC_BI_OMEGA,
+        OA_ = 1 + TL_SC_BI_OA
+    };
+    int64_t maxit = prm->max_iterations, checked = 0; /* next register tag to check */
+    int stopped = 0;
+    for (int64_t it = 0; !stopped && it < maxit;) {
+        tl_probe_iter_begin(ctx, it);
+        in_iter = 1;
+        tl_update u1[8] = {
+            {.y = p, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {r, p, s}, .sref = {0, B_, BO_}},
+            {.y = ph,
+             .nterms = 3,
+             .coef = {1.0, 1.0, 1.0},
+             .x = {rh, ph, sh},
+             .sref = {0, B_, BO_}},
+            {.y = s, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {w, s, z}, .sref = {0, B_, BO_}},
+            {.y = sh,
+             .nterms = 3,
+             .coef = {1.0, 1.0, 1.0},
+             .x = {wh, sh, zh},
+             .sref = {0, B_, BO_}},
+            {.y = z, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {t, z, vv}, .sref = {0, B_, BO_}},
+            {.y = q, .nterms = 2, .coef = {1.0, -1.0}, .x = {r, s}, .sref = {0, A_}},
+            {.y = qh, .nterms = 2, .coef = {1.0, -1.0}, .x = {rh, sh}, .sref = {0, A_}},
+            {.y = y, .nterms = 2, .coef = {1.0, -1.0}, .x = {w, z}, .sref = {0, A_}},
+        };
+        TL_TRYGOTO(tl_be_update(be, u1, 8), st, fail);
+        TL_TRYGOTO(tl_be_dot_begin(be, 0, 2, (tl_vec *[]){q, y}, (tl_vec *[]){y, y}), st, fail);
+        TL_TRYGOTO(tl_be_precond(be, zh, z), st, fail);     /* zh = M z */
+        TL_TRYGOTO(tl_be_spmv_begin(be, zh, vv), st, fail); /* v = A zh */
+        TL_TRYGOTO(tl_be_spmv_end(be, zh, vv), st, fail);
+        TL_TRYGOTO(tl_be_dot_end_async(be, 0), st, fail);
+        TL_TRYGOTO(tl_be_scalars(be, TL_SC_PBICG_OMEGA, 0), st, fail);
+        /* x += alpha ph + omega qh, r = q - omega y,
+         * rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v) */
+        tl_update u2[4] = {
+            {.y = x, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {x, ph, qh}, .sref = {0, A_, OM_}},
+            {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {q, y}, .sref = {0, OM_}},
+            {.y = rh,
+             .nterms = 3,
+             .coef = {1.0, -1.0, 1.0},
+             .x = {qh, wh, zh},
+             .sref = {0, OM_, OA_}},
+            {.y = w, .nterms = 3, .coef = {1.0, -1.0, 1.0}, .x = {y, t, vv}, .sref = {0, OM_, OA_}},
+        };
+        TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
+        TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
+        if (prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0)
+            TL_TRYGOTO(replace_residual(be, b, x, v), st, fail);
+        TL_TRYGOTO(
+            tl_be_dot_begin(be, 1, 5, (tl_vec *[]){rt, rt, rt, rt, r}, (tl_vec *[]){r, w, s, z, r}),
+            st, fail);
+        TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail);    /* wh = M w */
+        TL_TRYGOTO(tl_be_spmv_begin(be, wh, t), st, fail); /* t = A wh */
+        TL_TRYGOTO(tl_be_spmv_end(be, wh, t), st, fail);
+        TL_TRYGOTO(tl_be_dot_end_async(be, 1), st, fail);
+        TL_TRYGOTO(tl_be_scalars(be, TL_SC_PBICG_AB, 1), st, fail);
+        TL_TRYGOTO(tl_be_regs_post(be, 2 * it + 1), st, fail);
+        it++;
+        tl_probe_iter_end(ctx);
+        in_iter = 0;
+        /* the host's checks, `lag` tags behind (all of them at the end) */
+        int last = it >= maxit;
+        if (!last && it % every != 0) continue;
+        int64_t upto = last ? 2 * it - 1 : 2 * it - 1 - lag;
+        for (; checked <= upto && !stopped; checked++) {
+            double g[TL_SC_REGS];
+            TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
+            int verdict = check_tag(ctx, prm, res, checked, g, &st);
+            TL_TRYGOTO(st, st, fail);
+            if (verdict == 1) stopped = 1;
+            if (verdict == 2) {
+                /* restart at iteration checked / 2 + 1: what the device ran
+                 * after it was frozen; go on from there */
+                it = checked / 2 + 1;
+                checked = 2 * it;
+                TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+                res->restarts++;
+                if (!(d[1] != 0.0) &&
+                    tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                                  "(r0, A M r0) = %g at the restart of iteration %lld", d[1],
+                                  (long long)it)) {
+                    stopped = 1;
+                    break;
+                }
+                TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
+                break;
+            }
+        }
+    }
+    TL_CHECKGOTO(stopped || maxit == 0, TL_ERR_NUMERIC, st, fail,
+                 "pipebicgstab: no stop after %lld iterations", (long long)maxit);
+fail:
+    if (in_iter) tl_probe_iter_end(ctx);
+    tl_be_vecs_free(be, v, NV);
+    return st;
+}

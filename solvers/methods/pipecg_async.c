@@ -1,0 +1,151 @@
+/* Pipelined PCG (Ghysels & Vanroose 2014, Alg. 4) with its scalars where
+ * the backend computes them: the same recurrences as method_pipecg.c, but
+ * alpha and beta come from the scalar program TL_SC_PIPECG
+ * (solvers/backends/scalars.h), which the CUDA backend runs in the prologue of the
+ * fused update kernel, so no iteration waits for a reduction to reach the
+ * host. The host reads the registers of each iteration (||r||, the
+ * breakdown flag) asynchronously, every `check_every` iterations and
+ * `check_every` iterations late; the program applies the stopping test
+ * itself and freezes every later iteration (alpha = beta = 0: x, r, u, w
+ * stay as they were), so the iteration count and x are those of a method
+ * that checked every iteration. On a backend without device scalars the
+ * wrappers run the same program on the host.
+ *
+ * This is Alg. 4 without method_pipecg.c's robustness measures (explicit
+ * checks of suspect steps, automatic residual replacement), which need a
+ * host decision every iteration: a suspect step stops the method ("not
+ * SPD"), except in benchmark mode once the residual is at rounding level,
+ * where it is taken softly as method_pipecg.c does, so that fixed
+ * iteration counts run past rounding level. */
+#include <float.h>
+#include <math.h>
+
+#include "probes/probes.h"
+#include "solvers/methods/method.h"
+#include "solvers/methods/pipecg_async.h"
+
+enum { R, U, W, M, N, Z, Q, S, P, TMP, NV };
+
+/* The host's checks of iteration `it` from its registers, in the order of
+ * method_pipecg.c; 1 when the method stops there. */
+static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t it,
+                     const double *g, tl_status *st)
+{
+    if (g[TL_SC_PCG_SOFT] != 0.0 && res->rounding_at == 0) {
+        /* benchmark mode: the first step the program took softly */
+        res->rounding_at = it;
+        res->rounding_recursive = g[TL_SC_PCG_RNORM];
+    }
+    if (tl_solve_check(ctx, prm, res, it, g[TL_SC_PCG_RNORM])) return 1;
+    double gamma = g[TL_SC_PCG_GAMMA], delta = g[TL_SC_PCG_DELTA];
+    switch ((int)g[TL_SC_PCG_FLAG]) {
+    case TL_SC_FLAG_OK:
+        return 0;
+    case TL_SC_FLAG_NONFINITE:
+        return tl_solve_stop(res, TL_STOP_NONFINITE, "gamma = %g, delta = %g at iteration %lld",
+                             gamma, delta, (long long)it);
+    case TL_SC_FLAG_GAMMA:
+        return tl_solve_stop(res, TL_STOP_NOT_SPD, "(r, M^-1 r) = %.3e <= 0 at iteration %lld",
+                             gamma, (long long)it);
+    case TL_SC_FLAG_CURV:
+        return tl_solve_stop(res, TL_STOP_NOT_SPD, "p'Ap = %.3e <= 0 at iteration %lld",
+                             g[TL_SC_PCG_CURV], (long long)it);
+    default:
+        /* the program's stopping test said converged, the host's did not */
+        *st = TL_FAIL(TL_ERR_NUMERIC,
+                      "pipecg: device stopping test (flag %g) disagrees with the host's at "
+                      "iteration %lld (||r|| = %.17g)",
+                      g[TL_SC_PCG_FLAG], (long long)it, g[TL_SC_PCG_RNORM]);
+        return 1;
+    }
+}
+
+tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
+                                 tl_solve_result *res)
+{
+    tl_status st = TL_OK;
+    tl_ctx *ctx = be->ctx;
+    tl_vec *v[NV] = {NULL};
+    int in_iter = 0;
+    int every = be->cfg.check_every > 0 ? be->cfg.check_every : 1;
+    /* how far the host trails (also on the host backend, where nothing
+     * needs waiting for: the same iterations run, frozen, on both) */
+    int lag = every;
+    TL_CHECK(2 * every + 2 <= TL_SC_RING, TL_ERR_INVAL, "--check-every %d (at most %d)", every,
+             (TL_SC_RING - 2) / 2);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
+    tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
+           *p = v[P];
+
+    /* r0 = b - A x0, u0 = M r0, w0 = A u0 */
+    TL_TRYGOTO(tl_be_residual(be, b, x, r, v[TMP]), st, fail);
+    TL_TRYGOTO(tl_be_precond(be, u, r), st, fail);
+    TL_TRYGOTO(tl_be_spmv(be, u, w), st, fail);
+
+    int64_t checked = 0, maxit = prm->max_iterations;
+    int stopped = 0;
+    for (int64_t it = 0; !stopped; it++) {
+        tl_probe_iter_begin(ctx, it);
+        in_iter = 1;
+        TL_TRYGOTO(tl_be_dot_begin(be, 0, 3, (tl_vec *[]){r, w, r}, (tl_vec *[]){u, u, r}), st,
+                   fail);
+        TL_TRYGOTO(tl_be_precond(be, m, w), st, fail);    /* m = M w */
+        TL_TRYGOTO(tl_be_spmv_begin(be, m, n), st, fail); /* n = A m */
+        TL_TRYGOTO(tl_be_spmv_end(be, m, n), st, fail);
+        TL_TRYGOTO(tl_be_dot_end_async(be, 0), st, fail);
+        if (it == 0) {
+            /* once per solve: ||r0|| sets the tolerance the program tests */
+            double d[3];
+            TL_TRYGOTO(tl_be_dot_fetch(be, 0, d, 3), st, fail);
+            TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
+            if (be->cfg.precond == TL_PRECOND_JACOBI && be->nonpos_diag > 0) {
+                tl_solve_stop(res, TL_STOP_NOT_SPD,
+                              "%lld diagonal entries <= 0 (Jacobi preconditioner not SPD)",
+                              (long long)be->nonpos_diag);
+                break;
+            }
+            double state[TL_SC_STATE] = {0};
+            state[TL_SC_ST_RTOL] = prm->rtol > 0 ? prm->rtol * res->base : -1.0;
+            state[TL_SC_ST_ATOL] = prm->atol > 0 ? prm->atol : -1.0;
+            int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
+            state[TL_SC_ST_SOFT_TOL] = fixed ? sqrt(DBL_EPSILON) * res->r0norm : -1.0;
+            TL_TRYGOTO(tl_be_scalars_init(be, state), st, fail);
+        }
+        TL_TRYGOTO(tl_be_scalars(be, TL_SC_PIPECG, 0), st, fail);
+        if (it < maxit) {
+            /* z = n + beta z, q = m + beta q, s = w + beta s, p = u + beta p,
+             * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z: one
+             * pass, coefficients from the registers */
+            enum { A = 1 + TL_SC_PCG_ALPHA, B = 1 + TL_SC_PCG_BETA };
+            tl_update up[8] = {
+                {.y = z, .nterms = 2, .coef = {1.0, 1.0}, .x = {n, z}, .sref = {0, B}},
+                {.y = q, .nterms = 2, .coef = {1.0, 1.0}, .x = {m, q}, .sref = {0, B}},
+                {.y = s, .nterms = 2, .coef = {1.0, 1.0}, .x = {w, s}, .sref = {0, B}},
+                {.y = p, .nterms = 2, .coef = {1.0, 1.0}, .x = {u, p}, .sref = {0, B}},
+                {.y = x, .nterms = 2, .coef = {1.0, 1.0}, .x = {x, p}, .sref = {0, A}},
+                {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {r, s}, .sref = {0, A}},
+                {.y = u, .nterms = 2, .coef = {1.0, -1.0}, .x = {u, q}, .sref = {0, A}},
+                {.y = w, .nterms = 2, .coef = {1.0, -1.0}, .x = {w, z}, .sref = {0, A}},
+            };
+            TL_TRYGOTO(tl_be_update(be, up, 8), st, fail);
+        }
+        TL_TRYGOTO(tl_be_regs_post(be, it), st, fail);
+        tl_probe_iter_end(ctx);
+        in_iter = 0;
+        /* the host's checks, `lag` iterations behind (all at the end) */
+        int64_t upto = it >= maxit ? it : it - lag;
+        if (lag > 0 && (it + 1) % every != 0 && it < maxit) continue;
+        for (; checked <= upto && !stopped; checked++) {
+            double g[TL_SC_REGS];
+            TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
+            stopped = check_one(ctx, prm, res, checked, g, &st);
+            TL_TRYGOTO(st, st, fail);
+        }
+        TL_CHECKGOTO(stopped || it < maxit, TL_ERR_NUMERIC, st, fail,
+                     "pipecg: no stop after %lld iterations", (long long)maxit);
+    }
+fail:
+    if (in_iter) tl_probe_iter_end(ctx);
+    tl_be_vecs_free(be, v, NV);
+    return st;
+}

@@ -1,0 +1,431 @@
+/* Stopping criteria, the timed driver and the output of trilap-solve. */
+#include "solvers/methods/solve.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/probes.h"
+#include "runtime/comm.h"
+#include "runtime/results.h"
+#include "solvers/methods/method.h"
+
+static const char *const tl_stop_names[TL_STOP_COUNT] = {
+    [TL_STOP_NONE] = "running",
+    [TL_STOP_RTOL] = "relative tolerance reached",
+    [TL_STOP_ATOL] = "absolute tolerance reached",
+    [TL_STOP_ZERO] = "residual is zero",
+    [TL_STOP_FIXED] = "fixed iteration count done (rtol = atol = 0, benchmark mode)",
+    [TL_STOP_MAXIT] = "maximum iterations reached",
+    [TL_STOP_NOT_SPD] = "matrix not SPD",
+    [TL_STOP_BREAKDOWN] = "breakdown",
+    [TL_STOP_NONFINITE] = "non-finite value",
+};
+
+const char *tl_stop_name(tl_stop_reason r)
+{
+    return (r >= 0 && r < TL_STOP_COUNT) ? tl_stop_names[r] : "unknown";
+}
+
+int tl_stop_converged(tl_stop_reason r)
+{
+    return r == TL_STOP_RTOL || r == TL_STOP_ATOL || r == TL_STOP_ZERO;
+}
+
+void tl_solve_result_free(tl_solve_result *r)
+{
+    if (!r) return;
+    free(r->history);
+    r->history = NULL;
+    r->nhistory = r->cap_history = 0;
+}
+
+static void history_push(tl_solve_result *res, double rnorm)
+{
+    if (res->nhistory == res->cap_history) {
+        int64_t cap = res->cap_history ? 2 * res->cap_history : 256;
+        double *h = realloc(res->history, (size_t)cap * sizeof *h);
+        if (!h) return; /* the history is a diagnostic; a short one is said in its length */
+        res->history = h;
+        res->cap_history = cap;
+    }
+    res->history[res->nhistory++] = rnorm;
+}
+
+tl_status tl_solve_begin(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, double r0norm)
+{
+    TL_CHECK(p->rtol >= 0 && p->atol >= 0 && p->max_iterations >= 0, TL_ERR_INVAL,
+             "rtol %g, atol %g, max iterations %lld", p->rtol, p->atol,
+             (long long)p->max_iterations);
+    res->reason = TL_STOP_NONE;
+    res->detail[0] = 0;
+    res->iterations = 0;
+    res->r0norm = r0norm;
+    res->rnorm = r0norm;
+    res->base = p->base == TL_BASE_R0 ? r0norm : p->bnorm;
+    res->nhistory = 0;
+    return TL_OK;
+}
+
+int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...)
+{
+    res->reason = why;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->detail, sizeof res->detail, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+int tl_solve_meets_tol(const tl_solve_params *p, const tl_solve_result *res, double rnorm)
+{
+    if (p->rtol == 0.0 && p->atol == 0.0) return 0;
+    return rnorm == 0.0 || (p->rtol > 0 && rnorm <= p->rtol * res->base) ||
+           (p->atol > 0 && rnorm <= p->atol);
+}
+
+int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, int64_t it,
+                   double rnorm)
+{
+    res->iterations = it;
+    res->rnorm = rnorm;
+    if (p->keep_history) history_push(res, rnorm);
+    if (p->monitor && ctx->rank == 0)
+        fprintf(stderr, "%6lld  ||r|| %.6e  ||r||/base %.6e\n", (long long)it, rnorm,
+                res->base > 0 ? rnorm / res->base : rnorm);
+    if (!isfinite(rnorm))
+        return tl_solve_stop(res, TL_STOP_NONFINITE, "||r|| = %g at iteration %lld", rnorm,
+                             (long long)it);
+    int fixed = p->rtol == 0.0 && p->atol == 0.0;
+    if (fixed) {
+        if (it >= p->max_iterations && res->rounding_at > 0)
+            return tl_solve_stop(res, TL_STOP_FIXED,
+                                 "%lld iterations; the residual was at rounding level from "
+                                 "iteration %lld on",
+                                 (long long)it, (long long)res->rounding_at);
+        if (it >= p->max_iterations)
+            return tl_solve_stop(res, TL_STOP_FIXED, "%lld iterations", (long long)it);
+        return 0;
+    }
+    if (rnorm == 0.0)
+        return tl_solve_stop(res, TL_STOP_ZERO, "||r|| = 0 at iteration %lld", (long long)it);
+    if (p->rtol > 0 && rnorm <= p->rtol * res->base)
+        return tl_solve_stop(res, TL_STOP_RTOL, "||r|| = %.3e <= rtol * %s = %.3e", rnorm,
+                             p->base == TL_BASE_R0 ? "||r0||" : "||b||", p->rtol * res->base);
+    if (p->atol > 0 && rnorm <= p->atol)
+        return tl_solve_stop(res, TL_STOP_ATOL, "||r|| = %.3e <= atol = %.3e", rnorm, p->atol);
+    if (it >= p->max_iterations)
+        return tl_solve_stop(res, TL_STOP_MAXIT, "%lld iterations, ||r|| = %.3e", (long long)it,
+                             rnorm);
+    return 0;
+}
+
+/* ---- driver ---------------------------------------------------------------- */
+
+void tl_solve_report_free(tl_solve_report *r)
+{
+    if (!r) return;
+    tl_solve_result_free(&r->res);
+    free(r->times);
+    free(r->iterations);
+    free(r->residuals);
+    free(r->true_residuals);
+    memset(r, 0, sizeof *r);
+}
+
+tl_status tl_solve_report_alloc(tl_solve_report *rep, int64_t nrep)
+{
+    rep->times = calloc((size_t)nrep, sizeof *rep->times);
+    rep->iterations = calloc((size_t)nrep, sizeof *rep->iterations);
+    rep->residuals = calloc((size_t)nrep, sizeof *rep->residuals);
+    rep->true_residuals = calloc((size_t)nrep, sizeof *rep->true_residuals);
+    TL_CHECK(rep->times && rep->iterations && rep->residuals && rep->true_residuals, TL_ERR_NOMEM,
+             "%lld repeats", (long long)nrep);
+    return TL_OK;
+}
+
+tl_status tl_solve_report_time_stats(tl_solve_report *rep, int64_t nrep)
+{
+    rep->ntimes = nrep;
+    double *sorted = malloc((size_t)nrep * sizeof *sorted);
+    TL_CHECK(sorted, TL_ERR_NOMEM, "%lld times", (long long)nrep);
+    memcpy(sorted, rep->times, (size_t)nrep * sizeof *sorted);
+    rep->time = tl_stats_of(sorted, (size_t)nrep);
+    free(sorted);
+    return TL_OK;
+}
+
+static int have_comm(const tl_ctx *ctx)
+{
+    return ctx->hc != NULL;
+}
+
+tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
+                       const double *b_local, const double *x0_local, double *x_out,
+                       tl_solve_report *rep)
+{
+    tl_status st = TL_OK;
+    tl_vec *b = NULL, *x = NULL, *r = NULL, *tmp = NULL;
+    memset(rep, 0, sizeof *rep);
+    TL_CHECK(cfg->method && cfg->repeat >= 1 && cfg->warmup >= 0, TL_ERR_INVAL,
+             "repeat %lld, warmup %lld", (long long)cfg->repeat, (long long)cfg->warmup);
+    int64_t nrep = cfg->repeat;
+    TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &b), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &x), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &r), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &tmp), st, fail);
+    TL_TRYGOTO(be->ops->vec_set(be, b, b_local), st, fail);
+    double bb;
+    TL_TRYGOTO(tl_be_dots(be, 1, &b, &b, &bb), st, fail);
+    tl_solve_params prm = cfg->params;
+    prm.bnorm = sqrt(bb);
+    rep->nglobal = be->nglobal;
+    rep->nnz = be->nnz_global;
+    rep->omp_threads = be->cfg.omp_threads;
+
+    for (int64_t k = 0; k < cfg->warmup + nrep; k++) {
+        int timed = k >= cfg->warmup;
+        int64_t ik = k - cfg->warmup;
+        if (k == cfg->warmup) {
+            tl_backend_stats_reset(be);
+            tl_probe_window_start(ctx);
+        }
+        if (x0_local)
+            TL_TRYGOTO(be->ops->vec_set(be, x, x0_local), st, fail);
+        else
+            TL_TRYGOTO(tl_be_fill(be, x, 0.0), st, fail);
+        tl_solve_result_free(&rep->res);
+        memset(&rep->res, 0, sizeof rep->res);
+        prm.keep_history = cfg->params.keep_history && k == cfg->warmup + nrep - 1;
+        prm.monitor = cfg->params.monitor && k == cfg->warmup + nrep - 1;
+        int64_t t0 = 0;
+        if (have_comm(ctx))
+            TL_TRYGOTO(tl_time_start(ctx, &t0), st, fail);
+        else
+            t0 = tl_clock_ns();
+        if (prm.bnorm == 0.0) {
+            /* x = 0 solves A x = 0 exactly; no method needed */
+            TL_TRYGOTO(tl_be_fill(be, x, 0.0), st, fail);
+            tl_solve_stop(&rep->res, TL_STOP_ZERO, "b = 0: x = 0");
+        } else {
+            TL_TRYGOTO(cfg->method->solve(be, &prm, b, x, &rep->res), st, fail);
+        }
+        TL_TRYGOTO(be->ops->finish(be), st, fail);
+        double sec;
+        if (have_comm(ctx))
+            TL_TRYGOTO(tl_time_stop(ctx, t0, &sec), st, fail);
+        else
+            sec = (double)(tl_clock_ns() - t0) * 1e-9;
+        if (!timed) continue;
+        if (ik == nrep - 1) tl_probe_window_stop(ctx);
+        /* the true residual, outside the timed region */
+        double rr;
+        TL_TRYGOTO(tl_be_residual(be, b, x, r, tmp), st, fail);
+        TL_TRYGOTO(tl_be_dots(be, 1, &r, &r, &rr), st, fail);
+        double base = rep->res.base > 0 ? rep->res.base : 1.0;
+        rep->times[ik] = sec;
+        rep->iterations[ik] = rep->res.iterations;
+        rep->residuals[ik] = rep->res.rnorm / base;
+        rep->true_residuals[ik] = sqrt(rr) / base;
+        rep->true_rnorm = sqrt(rr);
+    }
+    TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
+
+    /* statistics: time and count the maximum over ranks, bytes the sum */
+    int64_t nsmax[2 * TL_OP_COUNT];
+    double bytes[TL_OP_COUNT];
+    for (int o = 0; o < TL_OP_COUNT; o++) {
+        nsmax[o] = be->stats[o].ns;
+        nsmax[TL_OP_COUNT + o] = be->stats[o].count;
+        bytes[o] = be->stats[o].bytes;
+    }
+    if (have_comm(ctx)) {
+        TL_TRYGOTO(tl_comm_allreduce(ctx, nsmax, 2 * TL_OP_COUNT, TL_INT64, TL_MAX), st, fail);
+        TL_TRYGOTO(tl_comm_allreduce(ctx, bytes, TL_OP_COUNT, TL_DOUBLE, TL_SUM), st, fail);
+    }
+    for (int o = 0; o < TL_OP_COUNT; o++) {
+        rep->stats[o].ns = nsmax[o];
+        rep->stats[o].count = nsmax[TL_OP_COUNT + o];
+        rep->stats[o].bytes = bytes[o];
+    }
+    rep->have_stats = 1;
+    if (x_out) TL_TRYGOTO(be->ops->vec_get(be, x, x_out), st, fail);
+fail:
+    tl_be_vec_free(be, &b);
+    tl_be_vec_free(be, &x);
+    tl_be_vec_free(be, &r);
+    tl_be_vec_free(be, &tmp);
+    return st;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static const char *base_name(const tl_solve_params *p)
+{
+    return p->base == TL_BASE_R0 ? "||r0||" : "||b||";
+}
+
+void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config *cfg,
+                    const tl_solve_report *rep)
+{
+    const tl_solve_params *p = &cfg->params;
+    const tl_solve_result *res = &rep->res;
+    fprintf(out, "solver: %s\n", lb->solver);
+    fprintf(out, "precond: %s\n", lb->precond);
+    fprintf(out, "schedule: %s\n", lb->schedule);
+    fprintf(out, "backend: %s\n", lb->backend);
+    fprintf(out, "ranks: %d\n", lb->nranks);
+    if (lb->launcher) fprintf(out, "launcher: %s\n", lb->launcher);
+    if (rep->omp_threads > 0) fprintf(out, "omp threads per rank: %d\n", rep->omp_threads);
+    fprintf(out, "matrix: %s\n", lb->matrix);
+    if (lb->partition) fprintf(out, "partition: %s\n", lb->partition);
+    fprintf(out, "rows: %lld\n", (long long)rep->nglobal);
+    fprintf(out, "nonzeros: %lld\n", (long long)rep->nnz);
+    fprintf(out, "rtol: %g\n", p->rtol);
+    fprintf(out, "atol: %g\n", p->atol);
+    fprintf(out, "max iterations: %lld\n", (long long)p->max_iterations);
+    if (p->residual_replacement > 0)
+        fprintf(out, "residual replacement: every %lld iterations\n",
+                (long long)p->residual_replacement);
+    fprintf(out, "residual base: %s = %.6e\n", base_name(p), res->base);
+    fprintf(out, "converged: %s\n", tl_stop_converged(res->reason) ? "yes" : "no");
+    if (res->reason == TL_STOP_NOT_SPD || res->reason == TL_STOP_BREAKDOWN ||
+        res->reason == TL_STOP_NONFINITE)
+        fprintf(out, "reason: %s: %s\n", tl_stop_name(res->reason), res->detail);
+    else
+        fprintf(out, "reason: %s (%s)\n", tl_stop_name(res->reason), res->detail);
+    fprintf(out, "iterations: %lld\n", (long long)res->iterations);
+    if (res->restarts) fprintf(out, "restarts: %lld\n", (long long)res->restarts);
+    if (res->replacements)
+        fprintf(out, "residual replacements: %lld (automatic)\n", (long long)res->replacements);
+    if (res->rounding_at > 0)
+    {
+        if (res->rounding_rnorm > 0)
+            fprintf(out,
+                    "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
+                    "recursive ||r|| = %.3e, true ||b - Ax|| = %.3e there)\n",
+                    (long long)res->rounding_at, res->rounding_recursive, res->rounding_rnorm);
+        else
+            fprintf(out,
+                    "rounding level: from iteration %lld (recurrence scalars at rounding noise; "
+                    "recursive ||r|| = %.3e there)\n",
+                    (long long)res->rounding_at, res->rounding_recursive);
+    }
+    double base = res->base > 0 ? res->base : 1.0;
+    fprintf(out, "residual: %.6e\n", res->rnorm / base);
+    fprintf(out, "true residual: %.6e\n", rep->true_rnorm / base);
+    fprintf(out, "residual norms: recursive ||r|| and true ||b - Ax||, divided by %s\n",
+            base_name(p));
+    fprintf(out, "residual absolute: %.6e\n", res->rnorm);
+    fprintf(out, "true residual absolute: %.6e\n", rep->true_rnorm);
+    fprintf(out, "warmup solves: %lld\n", (long long)cfg->warmup);
+    fprintf(out, "timed solves: %lld\n", (long long)rep->ntimes);
+    fprintf(out, "solver time: %.6e s\n", rep->time.median);
+    fprintf(out, "solver time min: %.6e s\n", rep->time.min);
+    fprintf(out, "solver time median: %.6e s\n", rep->time.median);
+    fprintf(out, "solver time max: %.6e s\n", rep->time.max);
+    fprintf(out,
+            "solver time protocol: barrier, host clock, max over ranks, median of timed solves\n");
+    if (res->iterations > 0)
+        fprintf(out, "time per iteration: %.6e s\n", rep->time.median / (double)res->iterations);
+}
+
+void tl_solve_print_stats(FILE *out, const tl_solve_report *rep)
+{
+    if (!rep->have_stats) {
+        fprintf(out, "# per-operation statistics: not recorded by this backend\n");
+        return;
+    }
+    fprintf(out,
+            "# per-operation statistics over %lld timed solves; time: max over ranks, "
+            "bytes: sum over ranks\n",
+            (long long)rep->ntimes);
+    fprintf(out, "%-10s %10s %12s %14s %10s\n", "operation", "count", "time", "bytes", "rate");
+    fprintf(out, "%-10s %10s %12s %14s %10s\n", "", "", "s", "B", "GB/s");
+    for (int o = 0; o < TL_OP_COUNT; o++) {
+        const tl_opstat *s = &rep->stats[o];
+        double sec = (double)s->ns * 1e-9;
+        fprintf(out, "%-10s %10lld %12.4e %14.4e %10.3f\n", tl_op_name((tl_op_kind)o),
+                (long long)s->count, sec, s->bytes, sec > 0 ? s->bytes / sec * 1e-9 : 0.0);
+    }
+    fprintf(out, "# %d rows\n", (int)TL_OP_COUNT);
+}
+
+tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, int64_t exchanges)
+{
+    enum { K = 6 };
+    const tl_halo_plan *h = &m->halo;
+    int64_t mine[K] = {h->nneighbors, h->nsend,
+                       h->nrecv,      (h->nsend + h->nrecv) * (int64_t)sizeof(double),
+                       m->nowned,     m->nborder};
+    int64_t *all = calloc((size_t)ctx->size * K, sizeof *all);
+    TL_CHECK(all, TL_ERR_NOMEM, "%d ranks", ctx->size);
+    tl_status st = TL_OK;
+    if (ctx->hc)
+        st = tl_comm_allgather(ctx, mine, all, sizeof mine);
+    else
+        memcpy(all, mine, sizeof mine);
+    if (st == TL_OK && ctx->rank == 0) {
+        fprintf(out,
+                "# per-rank halo: values sent and received per exchange; %lld exchanges (max over "
+                "ranks)\n",
+                (long long)exchanges);
+        fprintf(out, "%6s %10s %10s %10s %10s %12s %12s\n", "rank", "rows", "border", "neighbours",
+                "send", "recv", "bytes");
+        fprintf(out, "%6s %10s %10s %10s %10s %12s %12s\n", "", "", "", "", "values", "values",
+                "B/exchange");
+        for (int r = 0; r < ctx->size; r++) {
+            const int64_t *a = all + (size_t)r * K;
+            fprintf(out, "%6d %10lld %10lld %10lld %10lld %12lld %12lld\n", r, (long long)a[4],
+                    (long long)a[5], (long long)a[0], (long long)a[1], (long long)a[2],
+                    (long long)a[3]);
+        }
+        fprintf(out, "# %d rows\n", ctx->size);
+    }
+    free(all);
+    if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
+    return TL_OK;
+}
+
+tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
+                                  const tl_solve_config *cfg, const tl_solve_report *rep)
+{
+    static const char header[] =
+        "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
+        "solver_time_s,"
+        "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads";
+    const tl_solve_params *p = &cfg->params;
+    for (int64_t k = 0; k < rep->ntimes; k++) {
+        char row[2048];
+        /* matrix names are file names: quote them so commas cannot split the row */
+        snprintf(
+            row, sizeof row,
+            "%s,%s,%s,%s,\"%s\",%d,%lld,%lld,%.6e,%.6e,%.6e,%s,%s,%lld,%lld,%g,%g,%s,%lld,%lld,%d",
+            lb->solver, lb->precond, lb->schedule, lb->backend, lb->matrix, lb->nranks,
+            (long long)k, (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k],
+            rep->times[k], tl_stop_converged(rep->res.reason) ? "yes" : "no",
+            tl_stop_name(rep->res.reason), (long long)rep->nglobal, (long long)rep->nnz, p->rtol,
+            p->atol, p->base == TL_BASE_R0 ? "r0" : "b", (long long)p->max_iterations,
+            (long long)cfg->warmup, rep->omp_threads);
+        TL_TRY(tl_results_append(path, header, row));
+    }
+    return TL_OK;
+}
+
+tl_status tl_solve_history_write(const char *path, const tl_solve_result *res)
+{
+    size_t cap = 64 + (size_t)res->nhistory * 64;
+    char *buf = malloc(cap);
+    TL_CHECK(buf, TL_ERR_NOMEM, "%zu bytes", cap);
+    size_t len = (size_t)snprintf(buf, cap, "iteration,residual,relative_residual\n");
+    double base = res->base > 0 ? res->base : 1.0;
+    for (int64_t k = 0; k < res->nhistory; k++)
+        len += (size_t)snprintf(buf + len, cap - len, "%lld,%.17g,%.17g\n", (long long)k,
+                                res->history[k], res->history[k] / base);
+    tl_status st = tl_file_write_atomic(path, buf, len);
+    free(buf);
+    if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
+    return TL_OK;
+}

@@ -1,0 +1,149 @@
+/* Solving: stopping criteria shared by every method, the timed driver (the
+ * paper's protocol), the true residual, statistics and output.
+ *
+ * Stopping test, on the 2-norm of the recursive unpreconditioned residual r:
+ *   ||r|| <= rtol * base   (base = ||b||, or ||r0|| with --rtol-base r0)
+ *   ||r|| <= atol
+ *   iterations == max_iterations
+ * With rtol = atol = 0 the method runs exactly max_iterations (fixed-
+ * iteration benchmark mode, as the paper ran). "iterations" counts updates
+ * of x: a method that stops on r_k returns x_k after k iterations. */
+#ifndef TL_SOLVE_H
+#define TL_SOLVE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "runtime/ctx.h"
+#include "runtime/timing.h"
+#include "solvers/backends/backend.h"
+
+typedef enum { TL_BASE_B, TL_BASE_R0 } tl_rtol_base;
+
+typedef enum {
+    TL_STOP_NONE,      /* still running */
+    TL_STOP_RTOL,      /* ||r|| <= rtol * base */
+    TL_STOP_ATOL,      /* ||r|| <= atol */
+    TL_STOP_ZERO,      /* residual exactly zero (or b = 0) */
+    TL_STOP_FIXED,     /* fixed-iteration mode: ran max_iterations */
+    TL_STOP_MAXIT,     /* max_iterations without meeting the tolerances */
+    TL_STOP_NOT_SPD,   /* non-positive curvature or preconditioner in a CG method */
+    TL_STOP_BREAKDOWN, /* a zero denominator */
+    TL_STOP_NONFINITE, /* NaN or Inf in a reduction */
+    TL_STOP_COUNT
+} tl_stop_reason;
+
+const char *tl_stop_name(tl_stop_reason r);
+int tl_stop_converged(tl_stop_reason r);
+
+typedef struct tl_solve_params {
+    double rtol, atol;
+    int64_t max_iterations;
+    tl_rtol_base base;
+    double bnorm;                 /* ||b||, computed once by the driver */
+    int64_t residual_replacement; /* pipelined BiCGStab: every N iterations (0: never) */
+    int monitor;                  /* rank 0 prints each residual on stderr */
+    int keep_history;             /* record every residual norm in the result */
+} tl_solve_params;
+
+typedef struct tl_solve_result {
+    tl_stop_reason reason;
+    char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
+    int64_t iterations;
+    int64_t restarts; /* BiCGStab restarts (shadow residual renewed) */
+    /* pipelined CG: residual replacements (r, u, w, s, q, z recomputed from
+     * x and p), by the rounding-error bound or after a suspect scalar */
+    int64_t replacements;
+    /* fixed-iteration mode: the iteration from which the residual was at
+     * rounding level (0: not reached or not detected by the method), the
+     * true ||b - A x|| and the recursive ||r|| there */
+    int64_t rounding_at;
+    double rounding_rnorm, rounding_recursive;
+    double r0norm;   /* ||r0|| (recursive, absolute) */
+    double rnorm;    /* last recursive ||r|| (absolute) */
+    double base;     /* what rtol multiplies */
+    double *history; /* keep_history: ||r_k||, k = 0..iterations */
+    int64_t nhistory, cap_history;
+} tl_solve_result;
+
+void tl_solve_result_free(tl_solve_result *r);
+
+/* Methods call these. tl_solve_begin records ||r0|| and the base; then
+ * tl_solve_check(it, ||r_it||) returns 1 when the method must stop (reason
+ * set), 0 to go on. Both are deterministic functions of allreduced values,
+ * so every rank stops at the same iteration. */
+tl_status tl_solve_begin(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res,
+                         double r0norm);
+int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, int64_t it,
+                   double rnorm);
+/* 1 when ||r|| = rnorm meets the tolerances (rtol or atol; never in
+ * fixed-iteration mode): a method that checks its recursive residual
+ * against the true one before stopping asks this first. */
+int tl_solve_meets_tol(const tl_solve_params *p, const tl_solve_result *res, double rnorm);
+/* Stop with a breakdown-type reason; returns 1 for `if (...) break;` use. */
+int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- the driver ------------------------------------------------------------ */
+
+typedef struct tl_method tl_method; /* solvers/methods/method.h */
+
+typedef struct tl_solve_config {
+    const tl_method *method;
+    const char *backend; /* "host", "cuda", "petsc" */
+    tl_backend_config bcfg;
+    tl_solve_params params;
+    int64_t warmup, repeat;
+} tl_solve_config;
+
+/* What one configuration produced, the same for every backend (rank 0's
+ * copy is complete; the others hold their own stats). */
+typedef struct tl_solve_report {
+    tl_solve_result res; /* of the last timed solve */
+    double true_rnorm;   /* ||b - A x|| recomputed after the last solve */
+    double *times;       /* per timed solve, seconds, max over ranks */
+    int64_t ntimes;
+    tl_stats time;                      /* min / median / max / mean of `times` */
+    int64_t *iterations;                /* per timed solve */
+    double *residuals, *true_residuals; /* per timed solve, relative to the base */
+    tl_opstat stats[TL_OP_COUNT]; /* summed over timed solves: ns max over ranks, bytes summed */
+    int have_stats;
+    int omp_threads;
+    int64_t nglobal, nnz;
+} tl_solve_report;
+
+void tl_solve_report_free(tl_solve_report *r);
+/* Allocate the per-solve arrays of `rep` (nrep entries each, zeroed);
+ * tl_solve_report_free releases them, also after a failure. */
+tl_status tl_solve_report_alloc(tl_solve_report *rep, int64_t nrep);
+/* Set rep->ntimes = nrep and rep->time from the first nrep rep->times. */
+tl_status tl_solve_report_time_stats(tl_solve_report *rep, int64_t nrep);
+
+/* Collective on ctx. Runs cfg->warmup untimed and cfg->repeat timed solves
+ * of A x = b from x0 (local owned parts, local order) with backend `be`;
+ * x_out (may be NULL) receives the last solution. */
+tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
+                       const double *b_local, const double *x0_local, double *x_out,
+                       tl_solve_report *rep);
+
+/* ---- output ----------------------------------------------------------------- */
+
+typedef struct tl_solve_labels {
+    const char *solver, *precond, *schedule, *backend, *matrix, *partition, *launcher;
+    int nranks;
+} tl_solve_labels;
+
+/* key: value lines (rank 0 only calls it). */
+void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config *cfg,
+                    const tl_solve_report *rep);
+/* Per-operation table. */
+void tl_solve_print_stats(FILE *out, const tl_solve_report *rep);
+/* Per-rank halo table; collective (gathers to rank 0, which prints). */
+tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, int64_t exchanges);
+/* One CSV row per timed solve (rank 0). */
+tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
+                                  const tl_solve_config *cfg, const tl_solve_report *rep);
+/* Residual history "iteration,residual,relative" (rank 0), atomically. */
+tl_status tl_solve_history_write(const char *path, const tl_solve_result *res);
+
+#endif
