@@ -152,6 +152,10 @@ TL_TEST(demo_gpu_path_creates_run_dir)
              bin[0] == '/' ? bin : "", fake);
     if (bin[0] != '/') snprintf(cmd, sizeof cmd, "ln -s %s/%s/trilap-analyze %s/trilap-analyze", cwd, bin, fake);
     TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    /* the demo's solver part runs the real trilap-solve (host backend here) */
+    snprintf(cmd, sizeof cmd, "ln -s %s%s%s/trilap-solve %s/trilap-solve", bin[0] == '/' ? "" : cwd,
+             bin[0] == '/' ? "" : "/", bin, fake);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
     snprintf(p, sizeof p, "%s/trilap-bench", fake);
     FILE *f = fopen(p, "w");
     TL_ASSERT(f);
