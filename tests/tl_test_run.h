@@ -75,6 +75,16 @@ static inline int tl_test_run(const char *cmd, char **out, char **err)
     return rc;
 }
 
+/* The printf-style command `fmt` in cmd; one too long for it fails the
+ * test rather than run cut short. */
+static inline void tl_test_vcommand(char *cmd, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static inline void tl_test_vcommand(char *cmd, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(cmd, cap, fmt, ap);
+    TL_ASSERT_MSG(n >= 0 && (size_t)n < cap, "command too long: %.100s...", cmd);
+}
+
 /* A program's exit code and its whole stdout and stderr (malloc'd). */
 typedef struct tl_test_output {
     int rc;
@@ -89,9 +99,8 @@ static inline tl_test_output tl_test_capture(const char *fmt, ...)
     char cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    TL_ASSERT_MSG(n >= 0 && (size_t)n < sizeof cmd, "command too long: %.100s...", cmd);
     tl_test_output r;
     r.rc = tl_test_run(cmd, &r.out, &r.err);
     fprintf(stderr, "$ %s -> %d\n%s%s", cmd, r.rc, r.out, r.err);
@@ -146,17 +155,15 @@ static inline int tl_test_sh_to(char *out, size_t cap, const char *fmt, ...)
 
 /* Run the printf-style command `fmt` through the shell, its output going
  * where the test's goes (redirect it in `fmt` to keep it). Returns the exit
- * code; a command too long for the buffer fails the test rather than run
- * cut short. */
+ * code. */
 static inline int tl_test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline int tl_test_sh(const char *fmt, ...)
 {
     char cmd[8192];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    TL_ASSERT_MSG(n >= 0 && (size_t)n < sizeof cmd, "command too long: %.100s...", cmd);
     return tl_test_exit_code(system(cmd));
 }
 
