@@ -113,23 +113,20 @@ static tl_status cpu_sample(tl_fdtd *f, int sd, int64_t step)
     return TL_OK;
 }
 
-static tl_status cpu_pack(tl_fdtd *f, tl_fdtd_msg *m)
+/* m's segments into its send buffer, or (unpack) its receive buffer into
+ * the halo segments. */
+static tl_status cpu_copy(tl_fdtd *f, tl_fdtd_msg *m, int unpack)
 {
     tl_fdtd_segdesc d[TL_FDTD_MAXSEG];
-    tl_fdtd_msg_descs(f, m, 1, d);
-    if (f->esz == 4) pack_f(d, m->nseg, m->send, 0);
-    else pack_d(d, m->nseg, m->send, 0);
+    tl_fdtd_msg_descs(f, m, !unpack, d);
+    void *buf = unpack ? m->recv : m->send;
+    if (f->esz == 4) pack_f(d, m->nseg, buf, unpack);
+    else pack_d(d, m->nseg, buf, unpack);
     return TL_OK;
 }
 
-static tl_status cpu_unpack(tl_fdtd *f, tl_fdtd_msg *m)
-{
-    tl_fdtd_segdesc d[TL_FDTD_MAXSEG];
-    tl_fdtd_msg_descs(f, m, 0, d);
-    if (f->esz == 4) pack_f(d, m->nseg, m->recv, 1);
-    else pack_d(d, m->nseg, m->recv, 1);
-    return TL_OK;
-}
+static tl_status cpu_pack(tl_fdtd *f, tl_fdtd_msg *m) { return cpu_copy(f, m, 0); }
+static tl_status cpu_unpack(tl_fdtd *f, tl_fdtd_msg *m) { return cpu_copy(f, m, 1); }
 
 static tl_status cpu_nothing(tl_fdtd *f) { return TL_OK; }
 static tl_status cpu_timers(tl_fdtd *f, int reset) { return TL_OK; }

@@ -17,6 +17,26 @@ static inline T *FN(psi_at)(const tl_fdtd_kargs *a, int m, int64_t g, int64_t x,
     return (T *)a->psi[m][side] + l->off + x + y * l->sx + z * l->sxy;
 }
 
+/* The CPML correction of the derivatives (dx, dy, dz) at (x, y, z): on each
+ * axis inside a slab, psi = b psi + a d, then d = d / kappa + psi. m0 is
+ * the first memory variable (0: v's, 3: p's) and pa the profile of a (b
+ * and 1 / kappa follow it: TL_FDTD_PROF_A or _AH). */
+static inline void FN(cpml_correct)(const tl_fdtd_kargs *a, int m0, int pa, int64_t x, int64_t y, int64_t z,
+                                    T *dx, T *dy, T *dz)
+{
+    T *d[3] = {dx, dy, dz};
+    int64_t lc[3] = {x, y, z};
+    for (int e = 0; e < 3; e++) {
+        int64_t g = a->o[e] + lc[e];
+        T *ps = FN(psi_at)(a, m0 + e, g, x, y, z);
+        if (!ps) continue;
+        const T *pr = a->prof[e];
+        int64_t n = a->N[e];
+        *ps = pr[(pa + 1) * n + g] * *ps + pr[pa * n + g] * *d[e];
+        *d[e] = *d[e] * pr[(pa + 2) * n + g] + *ps;
+    }
+}
+
 static void FN(update_v)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
 {
     const T *p = a->f[0];
@@ -37,19 +57,7 @@ static void FN(update_v)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
                     dy += c[m] * (p[i + (m + 1) * sx] - p[i - m * sx]);
                     dz += c[m] * (p[i + (m + 1) * sxy] - p[i - m * sxy]);
                 }
-                if (cpml) {
-                    T *d[3] = {&dx, &dy, &dz};
-                    int64_t lc[3] = {x, y, z};
-                    for (int e = 0; e < 3; e++) {
-                        int64_t g = a->o[e] + lc[e];
-                        T *ps = FN(psi_at)(a, e, g, x, y, z);
-                        if (!ps) continue;
-                        const T *pr = a->prof[e];
-                        int64_t n = a->N[e];
-                        *ps = pr[TL_FDTD_PROF_BH * n + g] * *ps + pr[TL_FDTD_PROF_AH * n + g] * *d[e];
-                        *d[e] = *d[e] * pr[TL_FDTD_PROF_IKH * n + g] + *ps;
-                    }
-                }
+                if (cpml) FN(cpml_correct)(a, 0, TL_FDTD_PROF_AH, x, y, z, &dx, &dy, &dz);
                 vx[i] -= (mx ? mx[i] : bdt) * dx;
                 vy[i] -= (my ? my[i] : bdt) * dy;
                 vz[i] -= (mz ? mz[i] : bdt) * dz;
@@ -76,19 +84,7 @@ static void FN(update_p)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
                     dy += c[m] * (vy[i + m * sx] - vy[i - (m + 1) * sx]);
                     dz += c[m] * (vz[i + m * sxy] - vz[i - (m + 1) * sxy]);
                 }
-                if (cpml) {
-                    T *d[3] = {&dx, &dy, &dz};
-                    int64_t lc[3] = {x, y, z};
-                    for (int e = 0; e < 3; e++) {
-                        int64_t g = a->o[e] + lc[e];
-                        T *ps = FN(psi_at)(a, 3 + e, g, x, y, z);
-                        if (!ps) continue;
-                        const T *pr = a->prof[e];
-                        int64_t n = a->N[e];
-                        *ps = pr[TL_FDTD_PROF_B * n + g] * *ps + pr[TL_FDTD_PROF_A * n + g] * *d[e];
-                        *d[e] = *d[e] * pr[TL_FDTD_PROF_IK * n + g] + *ps;
-                    }
-                }
+                if (cpml) FN(cpml_correct)(a, 3, TL_FDTD_PROF_A, x, y, z, &dx, &dy, &dz);
                 p[i] -= (mk ? mk[i] : kdt) * (dx + dy + dz);
             }
 }

@@ -303,39 +303,30 @@ static tl_status cuda_fetch_traces(tl_fdtd *f)
     return TL_OK;
 }
 
-static tl_status cuda_pack(tl_fdtd *f, tl_fdtd_msg *m)
+/* Packs m on its sender's exchange stream once the last transfer has read
+ * the send buffer, or (unpack) unpacks it on its receiver's once it has
+ * arrived; timed and traced, then `packed` / `unpacked` recorded. */
+static tl_status cuda_copy(tl_fdtd *f, tl_fdtd_msg *m, int unpack)
 {
-    tl_fdtd_sub *A = &f->sub[m->from];
-    tl_fdtd_cuda_sub *cs = A->bstate;
+    tl_fdtd_sub *S = &f->sub[unpack ? m->to : m->from];
+    tl_fdtd_cuda_sub *cs = S->bstate;
     tl_fdtd_cuda_msg *cm = m->state;
-    TL_CUDA(cudaSetDevice(A->device));
-    TL_CUDA(cudaStreamWaitEvent(cs->s_xch, cm->sent, 0)); /* the last transfer has read the buffer */
-    tl_probe_push(f->ctx, TL_CAT_COMPUTE, "pack");
-    TL_TRY(tl_fdtd_cuda_time(f, A->device, TL_FDTD_OP_PACK, 0, cs->s_xch));
-    tl_status st = tl_fdtd_cuda_pack(cm->d_src, m->nseg, m->count, m->send, 0, f->esz == 8, cs->s_xch);
+    const int op = unpack ? TL_FDTD_OP_UNPACK : TL_FDTD_OP_PACK;
+    TL_CUDA(cudaSetDevice(S->device));
+    TL_CUDA(cudaStreamWaitEvent(cs->s_xch, unpack ? cm->arrived : cm->sent, 0));
+    tl_probe_push(f->ctx, TL_CAT_COMPUTE, unpack ? "unpack" : "pack");
+    TL_TRY(tl_fdtd_cuda_time(f, S->device, op, 0, cs->s_xch));
+    tl_status st = tl_fdtd_cuda_pack(unpack ? cm->d_dst : cm->d_src, m->nseg, m->count, unpack ? m->recv : m->send,
+                                     unpack, f->esz == 8, cs->s_xch);
     tl_probe_pop(f->ctx);
     TL_TRY(st);
-    TL_TRY(tl_fdtd_cuda_time(f, A->device, TL_FDTD_OP_PACK, 1, cs->s_xch));
-    TL_CUDA(cudaEventRecord(cm->packed, cs->s_xch));
+    TL_TRY(tl_fdtd_cuda_time(f, S->device, op, 1, cs->s_xch));
+    TL_CUDA(cudaEventRecord(unpack ? cm->unpacked : cm->packed, cs->s_xch));
     return TL_OK;
 }
 
-static tl_status cuda_unpack(tl_fdtd *f, tl_fdtd_msg *m)
-{
-    tl_fdtd_sub *B = &f->sub[m->to];
-    tl_fdtd_cuda_sub *cs = B->bstate;
-    tl_fdtd_cuda_msg *cm = m->state;
-    TL_CUDA(cudaSetDevice(B->device));
-    TL_CUDA(cudaStreamWaitEvent(cs->s_xch, cm->arrived, 0));
-    tl_probe_push(f->ctx, TL_CAT_COMPUTE, "unpack");
-    TL_TRY(tl_fdtd_cuda_time(f, B->device, TL_FDTD_OP_UNPACK, 0, cs->s_xch));
-    tl_status st = tl_fdtd_cuda_pack(cm->d_dst, m->nseg, m->count, m->recv, 1, f->esz == 8, cs->s_xch);
-    tl_probe_pop(f->ctx);
-    TL_TRY(st);
-    TL_TRY(tl_fdtd_cuda_time(f, B->device, TL_FDTD_OP_UNPACK, 1, cs->s_xch));
-    TL_CUDA(cudaEventRecord(cm->unpacked, cs->s_xch));
-    return TL_OK;
-}
+static tl_status cuda_pack(tl_fdtd *f, tl_fdtd_msg *m) { return cuda_copy(f, m, 0); }
+static tl_status cuda_unpack(tl_fdtd *f, tl_fdtd_msg *m) { return cuda_copy(f, m, 1); }
 
 static tl_status cuda_mark(tl_fdtd *f, int what)
 {

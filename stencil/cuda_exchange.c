@@ -46,6 +46,23 @@ static void host_teardown(tl_fdtd *f)
         }
 }
 
+/* One half of a staged message: on GPU dev, stream s waits for `after`,
+ * copies bytes from src to dst (timed, traced as `name`), then records
+ * `done`. */
+static tl_status staged_copy(tl_fdtd *f, int dev, cudaStream_t s, cudaEvent_t after, const char *name, void *dst,
+                             const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaEvent_t done)
+{
+    TL_CUDA(cudaSetDevice(dev));
+    TL_CUDA(cudaStreamWaitEvent(s, after, 0));
+    tl_probe_push(f->ctx, TL_CAT_MEMCPY, name);
+    TL_TRY(tl_fdtd_cuda_time(f, dev, TL_FDTD_OP_COPY, 0, s));
+    TL_CUDA(cudaMemcpyAsync(dst, src, bytes, kind, s));
+    TL_TRY(tl_fdtd_cuda_time(f, dev, TL_FDTD_OP_COPY, 1, s));
+    tl_probe_pop(f->ctx);
+    TL_CUDA(cudaEventRecord(done, s));
+    return TL_OK;
+}
+
 static tl_status host_transfer(tl_fdtd *f, int phase)
 {
     for (int k = 0; k < f->nmsg[phase]; k++) {
@@ -53,22 +70,11 @@ static tl_status host_transfer(tl_fdtd *f, int phase)
         tl_fdtd_cuda_msg *cm = m->state;
         tl_fdtd_cuda_sub *A = tl_fdtd_cuda_sub_of(f, m->from), *B = tl_fdtd_cuda_sub_of(f, m->to);
         size_t bytes = (size_t)m->count * f->esz;
-        TL_CUDA(cudaSetDevice(f->sub[m->from].device));
-        TL_CUDA(cudaStreamWaitEvent(A->s_xch, cm->unpacked, 0)); /* the pinned buffer is free */
-        tl_probe_push(f->ctx, TL_CAT_MEMCPY, "copy_d2h");
-        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->from].device, TL_FDTD_OP_COPY, 0, A->s_xch));
-        TL_CUDA(cudaMemcpyAsync(cm->h_stage, m->send, bytes, cudaMemcpyDeviceToHost, A->s_xch));
-        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->from].device, TL_FDTD_OP_COPY, 1, A->s_xch));
-        tl_probe_pop(f->ctx);
-        TL_CUDA(cudaEventRecord(cm->sent, A->s_xch));
-        TL_CUDA(cudaSetDevice(f->sub[m->to].device));
-        TL_CUDA(cudaStreamWaitEvent(B->s_xch, cm->sent, 0));
-        tl_probe_push(f->ctx, TL_CAT_MEMCPY, "copy_h2d");
-        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->to].device, TL_FDTD_OP_COPY, 0, B->s_xch));
-        TL_CUDA(cudaMemcpyAsync(m->recv, cm->h_stage, bytes, cudaMemcpyHostToDevice, B->s_xch));
-        TL_TRY(tl_fdtd_cuda_time(f, f->sub[m->to].device, TL_FDTD_OP_COPY, 1, B->s_xch));
-        tl_probe_pop(f->ctx);
-        TL_CUDA(cudaEventRecord(cm->arrived, B->s_xch));
+        /* the pinned buffer is free once the last unpack has run */
+        TL_TRY(staged_copy(f, f->sub[m->from].device, A->s_xch, cm->unpacked, "copy_d2h", cm->h_stage, m->send,
+                           bytes, cudaMemcpyDeviceToHost, cm->sent));
+        TL_TRY(staged_copy(f, f->sub[m->to].device, B->s_xch, cm->sent, "copy_h2d", m->recv, cm->h_stage, bytes,
+                           cudaMemcpyHostToDevice, cm->arrived));
     }
     return TL_OK;
 }

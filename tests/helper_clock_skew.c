@@ -14,6 +14,7 @@
 #include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "tests/tl_test_helper.h"
 
 typedef struct helper_opts {
     int64_t iters, bad_rank;
@@ -51,21 +52,17 @@ static tl_status rank_main(tl_ctx *ctx, void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) return 0;
     tl_launch_opts lo;
     helper_opts ho;
-    const tl_optgroup groups[] = {
-        {"Helper", helper_options, sizeof helper_options / sizeof helper_options[0], &ho},
-        {"Launch", tl_launch_options, tl_launch_noptions, &lo},
-    };
-    const tl_optspec spec = {.program = "helper_clock_skew", .usage = "[options] OUTDIR",
-                             .purpose = "Host-only probes on every rank, iterations after barriers.",
-                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    if (res.exit_now) return 0;
-    ho.out = res.positional[0];
-    int rc = tl_launch_run("helper_clock_skew", &lo, argc, argv, rank_main, &ho);
-    free(res.positional);
-    return rc;
+    const tl_test_helper h = {.program = "helper_clock_skew",
+                              .usage = "[options] OUTDIR",
+                              .purpose = "Host-only probes on every rank, iterations after barriers.",
+                              .group = "Helper",
+                              .options = helper_options,
+                              .noptions = sizeof helper_options / sizeof helper_options[0],
+                              .opts = &ho,
+                              .lo = &lo,
+                              .positional = &ho.out,
+                              .rank_main = rank_main};
+    return tl_test_helper_main(&h, argc, argv);
 }

@@ -13,6 +13,7 @@
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
+#include "tests/tl_test_helper.h"
 
 typedef struct helper_opts {
     int64_t fail_rank;
@@ -207,25 +208,17 @@ static tl_status rank_main(tl_ctx *ctx, void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) return 0;
     tl_launch_opts lo;
     helper_opts ho;
-    const tl_optgroup groups[] = {
-        {"Scenario", helper_options, sizeof helper_options / sizeof helper_options[0], &ho},
-        {"Launch", tl_launch_options, tl_launch_noptions, &lo},
-    };
-    const tl_optspec spec = {.program = "helper_launch",
-                             .usage = "[options] collectives|p2p|agree-fail|fail|stuck|mismatch|truncate|manifest",
-                             .purpose = "Checks the runtime's host communication under either launcher.",
-                             .groups = groups,
-                             .ngroups = 2,
-                             .min_positional = 1,
-                             .max_positional = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    if (res.exit_now) return 0;
-    ho.scenario = res.positional[0];
-    int rc = tl_launch_run("helper_launch", &lo, argc, argv, rank_main, &ho);
-    free(res.positional);
-    return rc;
+    const tl_test_helper h = {.program = "helper_launch",
+                              .usage = "[options] collectives|p2p|agree-fail|fail|stuck|mismatch|truncate|manifest",
+                              .purpose = "Checks the runtime's host communication under either launcher.",
+                              .group = "Scenario",
+                              .options = helper_options,
+                              .noptions = sizeof helper_options / sizeof helper_options[0],
+                              .opts = &ho,
+                              .lo = &lo,
+                              .positional = &ho.scenario,
+                              .rank_main = rank_main};
+    return tl_test_helper_main(&h, argc, argv);
 }

@@ -9,13 +9,10 @@
 #include <unistd.h>
 
 #include "tl_test.h"
-
-static char cmdbuf[8192];
-
-static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
-static const char *build(void) { return tl_test_env("TL_BUILD", "build"); }
+#include "tl_test_run.h"
 
 /* Runs a shell command with stdout/stderr into dir/out, dir/err; exit code. */
+static int sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int sh(const char *dir, const char *fmt, ...)
 {
     char cmd[6000];
@@ -23,30 +20,14 @@ static int sh(const char *dir, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    snprintf(cmdbuf, sizeof cmdbuf, "( %s ) >%s/out 2>%s/err", cmd, dir, dir);
-    int rc = system(cmdbuf);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) TL_TEST_FAIL_("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
+    return tl_test_sh("( %s ) >%s/out 2>%s/err", cmd, dir, dir);
 }
 
 static char *out_of(const char *dir, const char *which)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/%s", dir, which);
-    return slurp(p);
+    return tl_test_read(p);
 }
 
 static void write_file(const char *path, const char *text)
@@ -115,8 +96,8 @@ TL_TEST(overlap_known_values)
           "1,1,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,12000,18000,4,16,0\n"
           "1,1,4,copy,memcpy,memcpy,memcpy DtoH,60000,70000,5,4096,1\n");
     snprintf(csv, sizeof csv, "%s/ov.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", bin(), run, csv), 0);
-    char *c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 100, 1e-9);
     TL_ASSERT_NEAR(csv_get(c, "0", "U_compute_us"), 60, 1e-9);
     TL_ASSERT_NEAR(csv_get(c, "0", "U_comm_us"), 40, 1e-9);
@@ -163,8 +144,8 @@ TL_TEST(breakdown_categories_and_bandwidth)
     trace(run, 1, "1,1,1,compute,compute,kernel,tl_daxpy_kernel,0,20000,1,100000,0\n");
     snprintf(csv, sizeof csv, "%s/bd.csv", t);
     snprintf(stack, sizeof stack, "%s/stack.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s --stack-csv %s", bin(), run, csv, stack), 0);
-    char *c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s --stack-csv %s", tl_test_bin(), run, csv, stack), 0);
+    char *c = tl_test_read(csv);
     /* the axpy category row: 2 kernels, 40 us total, 40%% of the 100 us window, 200 kB / 40 us = 5 GB/s */
     const char *row = strstr(c, "three-split,0,category,axpy,*,");
     TL_ASSERT_MSG(row, "no axpy category row in\n%s", c);
@@ -184,15 +165,15 @@ TL_TEST(breakdown_categories_and_bandwidth)
     TL_ASSERT_MSG(strstr(c, "three-split,max,category,axpy,*,2,40.0,20.00,10.00,30.00,40.0,"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "three-split,mean,category,axpy,*,1.5,30.0,20.00,10.00,30.00,30.0,"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "three-split,mean,name,axpy,tl_daxpy_kernel,1.5,30.0,"), "%s", c);
-    char *s = slurp(stack);
+    char *s = tl_test_read(stack);
     TL_ASSERT(strstr(s, "run,nranks,iters,window_per_iter_us,spmv"));
     TL_ASSERT_MSG(strstr(s, "three-split,2,"), "%s", s);
     /* --iters 1:1 selects iteration 1's time span (20..50 us): the second
      * daxpy and the unattributed (iter -1) sendrecv inside it, not iteration
      * 0's sendrecv; rank 1 has no iteration 1 and contributes nothing */
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iters 1:1 %s --csv %s", bin(), run, csv), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iters 1:1 %s --csv %s", tl_test_bin(), run, csv), 0);
     free(c);
-    c = slurp(csv);
+    c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0,30.00,30.00,30.00,100.0,30.00"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "three-split,0,category,nccl-sendrecv,*,1,2.0,"), "%s", c);
     TL_ASSERT(!strstr(c, "three-split,1,category"));
@@ -203,7 +184,7 @@ TL_TEST(breakdown_categories_and_bandwidth)
 static void synth(const char *dir, const char *variant, int nranks, int niter)
 {
     char tmp[1200];
-    snprintf(tmp, sizeof tmp, "%s/tests/helper_synth_trace %s %s %d %d", build(), dir, variant, nranks, niter);
+    snprintf(tmp, sizeof tmp, "%s/tests/helper_synth_trace %s %s %d %d", tl_test_build(), dir, variant, nranks, niter);
     TL_ASSERT_MSG(system(tmp) == 0, "%s failed", tmp);
 }
 
@@ -215,14 +196,14 @@ TL_TEST(diagnose_naive_vs_split)
     snprintf(split, sizeof split, "%s/three-split", t);
     synth(naive, "naive", 2, 40);
     synth(split, "split", 2, 40);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), naive), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", tl_test_bin(), naive), 0);
     char *o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "FINDING 1 [serialised-communicators]"), "%s", o);
     TL_ASSERT(strstr(o, "ncclCommSplit"));
     TL_ASSERT(strstr(o, "overlapping in 0 of them"));
     TL_ASSERT(!strstr(o, "[no-comm-compute-overlap]: communication never"));
     free(o);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), split), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", tl_test_bin(), split), 0);
     o = out_of(t, "out");
     TL_ASSERT_MSG(!strstr(o, "FINDING"), "%s", o);
     TL_ASSERT(strstr(o, "ok [serialised-communicators]"));
@@ -240,7 +221,7 @@ TL_TEST(diagnose_other_rules)
         char run[512];
         snprintf(run, sizeof run, "%s/%s", t, cases[i][0]);
         synth(run, cases[i][0], 1, 30);
-        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), run), 0);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", tl_test_bin(), run), 0);
         char *o = out_of(t, "out");
         TL_ASSERT_MSG(strstr(o, cases[i][1]), "%s: %s", cases[i][0], o);
         free(o);
@@ -248,7 +229,7 @@ TL_TEST(diagnose_other_rules)
     /* a threshold option moves the verdict: starvation ratio 3.33 is below 4 */
     char run[512];
     snprintf(run, sizeof run, "%s/starved", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio 4 %s", bin(), run), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio 4 %s", tl_test_bin(), run), 0);
     char *o = out_of(t, "out");
     TL_ASSERT(strstr(o, "ok [starved-communication]"));
     free(o);
@@ -294,7 +275,7 @@ TL_TEST(starvation_is_work_not_peer_wait)
     snprintf(slow, sizeof slow, "%s/slow", t);
     peer_run(late, 0);
     peer_run(slow, 1);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), late), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", tl_test_bin(), late), 0);
     char *o = out_of(t, "out");
     /* rank 0's raw spans (6.5 us over compute vs 1 us alone) are waiting for rank 1, not starvation */
     TL_ASSERT_MSG(strstr(o, "ok [starved-communication]"), "%s", o);
@@ -305,15 +286,15 @@ TL_TEST(starvation_is_work_not_peer_wait)
     /* the timeline marks where the work of rank 0's kernel begins: at rank 1's start */
     char tl[600];
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 0:0 -o %s", bin(), late, tl), 0);
-    o = slurp(tl);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 0:0 -o %s", tl_test_bin(), late, tl), 0);
+    o = tl_test_read(tl);
     TL_ASSERT_MSG(strstr(o, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",0.500,7.000,-1,6.000,0.000,\"ncclDevKernel_SendRecv\"\n"),
                   "%s", o);
     TL_ASSERT_MSG(strstr(o, "1,5,r1 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",6.000,7.000,-1,6.000,0.000,\"ncclDevKernel_SendRecv\"\n"),
                   "%s", o);
     TL_ASSERT_MSG(strstr(o, "\"tl_daxpy_kernel\",0.000,6.000,0,0.000,0.000,\"tl_daxpy_kernel\"\n"), "%s", o);
     free(o);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin(), slow), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", tl_test_bin(), slow), 0);
     o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "[starved-communication]: communication kernels take"), "%s", o);
     /* 5 us under compute vs 1 us alone, 5 x 4 us extra = 20 % of the 100 us window, on both ranks */
@@ -323,7 +304,7 @@ TL_TEST(starvation_is_work_not_peer_wait)
     TL_ASSERT(strstr(o, "rank 1: ncclDevKernel_SendRecv: median 5.0 us over 5"));
     free(o);
     /* the cost threshold moves the verdict */
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-share 25 %s", bin(), slow), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-share 25 %s", tl_test_bin(), slow), 0);
     o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "ok [starved-communication]"), "%s", o);
     free(o);
@@ -349,8 +330,8 @@ TL_TEST(diagnose_committed_h200)
         snprintf(csv, sizeof csv, "%s/diag.csv", t);
         for (int v = 0; v < 3; v++) {
             static const char *const var[] = {"three-naive", "two-stream", "three-split"};
-            TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s/%s --csv %s", bin(), dir, var[v], csv), 0);
-            char *o = out_of(t, "out"), *c = slurp(csv);
+            TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s/%s --csv %s", tl_test_bin(), dir, var[v], csv), 0);
+            char *o = out_of(t, "out"), *c = tl_test_read(csv);
             int serial = v < 2;
             TL_ASSERT_MSG(!strstr(o, "e.g. iteration") || !strstr(o, "922337"), "%s: garbage example span\n%s",
                           var[v], o);
@@ -375,16 +356,16 @@ TL_TEST(diagnose_committed_h200)
         }
         /* three-split: comm-comm and triple overlap; the DAXPY is the ~49 us kernel of the timed table */
         snprintf(csv, sizeof csv, "%s/ov.csv", t);
-        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/three-split --csv %s", bin(), dir, csv), 0);
-        char *c = slurp(csv);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/three-split --csv %s", tl_test_bin(), dir, csv), 0);
+        char *c = tl_test_read(csv);
         TL_ASSERT_MSG(csv_get(c, "max", "comm_comm_pct") > 20, "%s", c);
         TL_ASSERT_MSG(csv_get(c, "max", "triple_pct") > 0.5, "%s", c);
         double w = csv_get(c, "0", "W_us"), it = csv_get(c, "0", "iters");
         TL_ASSERT_MSG(it >= 100 && w / it > 49 && w / it < 100, "%s: %.1f us per iteration", dir, w / it);
         free(c);
         snprintf(csv, sizeof csv, "%s/bd.csv", t);
-        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s/three-split --csv %s", bin(), dir, csv), 0);
-        c = slurp(csv);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s/three-split --csv %s", tl_test_bin(), dir, csv), 0);
+        c = tl_test_read(csv);
         const char *row = strstr(c, "three-split,0,category,axpy,*,");
         TL_ASSERT_MSG(row, "%s", c);
         double count = 0, tot = 0, mean = 0;
@@ -419,26 +400,26 @@ TL_TEST(host_iteration_fallback)
         trace(run, r, buf);
     }
     snprintf(csv, sizeof csv, "%s/ov.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", bin(), run, csv), 0);
-    char *o = out_of(t, "out"), *c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(o, "iterations bounded by the host's iter ranges"), "%s", o);
     TL_ASSERT_NEAR(csv_get(c, "0", "iters"), 3, 0);
     TL_ASSERT_NEAR(csv_get(c, "0", "U_coll_us"), 30, 1e-9);
     free(o);
     free(c);
     /* --iters 1:1 is 30..60 us: the second allreduce */
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iters 1:1 --csv %s", bin(), run, csv), 0);
-    c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iters 1:1 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "1", "W_us"), 30, 1e-9);
     TL_ASSERT_NEAR(csv_get(c, "1", "U_coll_us"), 10, 1e-9);
     free(c);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --iters 1:2 --csv %s", bin(), run, csv), 0);
-    c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --iters 1:2 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "run,0,category,nccl-allreduce,*,2,20.0,10.00,10.00,10.00,33.3,10.00"), "%s", c);
     free(c);
     snprintf(csv, sizeof csv, "%s/tl.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1 -o %s", bin(), run, csv), 0);
-    c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1 -o %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "0,0,r0 Compute,compute,coll,nccl-allreduce,6,\"ncclDevKernel_AllReduce_Sum_f64\",5.000,15.000,-1"),
                   "%s", c);
     free(c);
@@ -456,7 +437,7 @@ static void expect_reject(const char *t, const char *name, const char *rows, con
         snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
         write_file(path, rows);
     }
-    int rc = sh(t, "%s/trilap-analyze overlap %s", bin(), run);
+    int rc = sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run);
     char *e = out_of(t, "err");
     TL_ASSERT_MSG(rc == 1, "%s: exit %d, stderr %s", name, rc, e);
     TL_ASSERT_MSG(strstr(e, "trace.rank0.csv"), "%s: error does not name the file: %s", name, e);
@@ -481,7 +462,7 @@ TL_TEST(reader_robustness)
     expect_reject(t, "noheader", "# format=trilap-trace\n# version=1\n0,0,1,compute,compute,kernel,k,0,1,1,-1,0\n",
                   "missing header", 0);
     /* a missing run directory and an empty one */
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/nonexistent", bin(), t), 1);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/nonexistent", tl_test_bin(), t), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "nonexistent"));
     free(e);
@@ -497,11 +478,11 @@ TL_TEST(incomplete_needs_flag)
     write_file(path, "# format=trilap-trace\n# version=1\n# rank=0\n# complete=no\n# dropped=12\n"
                      "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
                      "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", bin(), run), 1);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "incomplete"));
     free(e);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s", bin(), run), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s", tl_test_bin(), run), 0);
     char *o = out_of(t, "out");
     TL_ASSERT(strstr(o, "INCOMPLETE"));
     TL_ASSERT(strstr(o, "first start to last end")); /* no window metadata: said so */
@@ -511,14 +492,14 @@ TL_TEST(incomplete_needs_flag)
 TL_TEST(bad_arguments)
 {
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iters 5:2 %s", bin(), t), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iters 5:2 %s", tl_test_bin(), t), 2);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "invalid --iters '5:2' (try --help)"));
     free(e);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze frobnicate", bin()), 2);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio x %s", bin(), t), 2);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s", bin(), t), 2);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --help", bin()), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze frobnicate", tl_test_bin()), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio x %s", tl_test_bin(), t), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s", tl_test_bin(), t), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --help", tl_test_bin()), 0);
     char *o = out_of(t, "out");
     TL_ASSERT(strstr(o, "--stack-csv"));
     free(o);
@@ -542,8 +523,8 @@ TL_TEST(timeline_and_perfetto)
           "1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,45000,50000,2,-1,-1\n"
           "1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,95000,99000,3,-1,-1\n");
     snprintf(js, sizeof js, "%s/trace.json", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze perfetto %s -o %s", bin(), run, js), 0);
-    char *j = slurp(js);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze perfetto %s -o %s", tl_test_bin(), run, js), 0);
+    char *j = tl_test_read(js);
     TL_ASSERT(strstr(j, "\"traceEvents\""));
     TL_ASSERT(strstr(j, "\"rank 0 / GPU 0\""));
     TL_ASSERT(strstr(j, "\"tid\":0,\"ts\":0.000,\"dur\":50.000,\"name\":\"outer\""));
@@ -552,8 +533,8 @@ TL_TEST(timeline_and_perfetto)
     TL_ASSERT(strstr(j, "\"name\":\"compute #2\""));
     free(j);
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 1:2 -o %s", bin(), run, tl), 0);
-    char *c = slurp(tl);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 1:2 -o %s", tl_test_bin(), run, tl), 0);
+    char *c = tl_test_read(tl);
     TL_ASSERT(strstr(c, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n"));
     /* window starts at iteration 1 (40 us): outer is clipped in, inner is not */
     TL_ASSERT(strstr(c, "\"straddle\",0.000,30.000,1"));
@@ -575,7 +556,7 @@ TL_TEST(compare_runs_and_results)
     snprintf(b, sizeof b, "%s/three-split", t);
     synth(a, "two-stream", 2, 20);
     synth(b, "split", 2, 20);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", bin(), a, b), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), a, b), 0);
     char *o = out_of(t, "out");
     /* 65 us vs 55 us per iteration */
     TL_ASSERT_MSG(strstr(o, "# speedup of B over A: 1.182x"), "%s", o);
@@ -584,12 +565,12 @@ TL_TEST(compare_runs_and_results)
     write_file(res, "# a comment\nvariant,nranks,rep,us_per_iter,ring_bytes\n"
                     "two-stream,2,0,80.0,256000\ntwo-stream,2,1,82.0,256000\ntwo-stream,2,2,79.0,256000\n"
                     "three-split,2,0,64.0,256000\nthree-split,2,1,66.0,256000\nthree-split,2,2,65.0,256000\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream", bin(), res), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream", tl_test_bin(), res), 0);
     o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "three-split") && strstr(o, "1.231"), "%s", o); /* 80 / 65 */
     free(o);
     write_file(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,abc\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", bin(), res), 1);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", tl_test_bin(), res), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "results.csv:2: bad us_per_iter 'abc'"));
     free(e);
@@ -606,15 +587,15 @@ TL_TEST(sweep_ideal_and_efficiency)
                     "allreduce-only,2,0,12,1024\nring-only,2,0,20,1024\ndaxpy-only,2,0,50,1024\n"
                     "three-split,2,0,54,1024\nthree-split,2,1,55,1024\nthree-split,2,2,58,1024\n"
                     "three-split,2,0,99,4096\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", bin(), res, csv), 0);
-    char *c = slurp(csv);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
+    char *c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "ring_bytes,variant,nranks,reps,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "1024,three-split,2,3,55.000,54.000,58.000,50.000,82.000,84.4\n"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,20.000,20.000,20.000,50.000,82.000,NaN\n"), "%s", c);
     /* no parts measured at 4096: no bound */
     TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,99.000,99.000,99.000,NaN,NaN,NaN\n"), "%s", c);
     free(c);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x nosuchcol", bin(), res), 1);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x nosuchcol", tl_test_bin(), res), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "lacks the column nosuchcol"));
     free(e);
@@ -627,7 +608,7 @@ TL_TEST(huge_trace_streams)
     snprintf(run, sizeof run, "%s/huge", t);
     synth(run, "split", 1, 10); /* warm the helper path */
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "%s/tests/helper_synth_trace %s split 1 10 200000000", build(), run);
+    snprintf(cmd, sizeof cmd, "%s/tests/helper_synth_trace %s split 1 10 200000000", tl_test_build(), run);
     TL_ASSERT(system(cmd) == 0);
     snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
     struct stat sb;
@@ -636,7 +617,7 @@ TL_TEST(huge_trace_streams)
     pid_t pid = fork();
     if (pid == 0) {
         char exe[600];
-        snprintf(exe, sizeof exe, "%s/trilap-analyze", bin());
+        snprintf(exe, sizeof exe, "%s/trilap-analyze", tl_test_bin());
         if (!freopen("/dev/null", "w", stdout)) _exit(127);
         execl(exe, exe, "overlap", run, (char *)NULL);
         _exit(127);

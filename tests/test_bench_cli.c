@@ -8,42 +8,26 @@
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
 
-typedef struct run_out {
-    int rc;
-    char *out, *err;
-} run_out;
-
 /* Run `bin/trilap-bench ARGS` with stdout and stderr captured. */
-static run_out bench(const char *args)
+static tl_test_output bench(const char *args)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s/trilap-bench %s", tl_test_env("TL_BIN", "bin"), args);
-    run_out r;
-    r.rc = tl_test_run(cmd, &r.out, &r.err);
-    fprintf(stderr, "$ %s -> %d\n%s%s", cmd, r.rc, r.out, r.err);
-    return r;
-}
-
-static void run_free(run_out *r)
-{
-    free(r->out);
-    free(r->err);
+    return tl_test_capture("%s/trilap-bench %s", tl_test_bin(), args);
 }
 
 TL_TEST(help_lists_subcommands)
 {
-    run_out r = bench("--help");
+    tl_test_output r = bench("--help");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(strstr(r.out, "tristream") && strstr(r.out, "stream") && strstr(r.out, "comm"));
-    run_free(&r);
+    tl_test_output_free(&r);
     r = bench("");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(strstr(r.err, "usage: trilap-bench SUBCOMMAND"));
-    run_free(&r);
+    tl_test_output_free(&r);
     r = bench("--version");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(strncmp(r.out, "trilap-bench ", 13) == 0);
-    run_free(&r);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(subcommand_help)
@@ -53,11 +37,11 @@ TL_TEST(subcommand_help)
     for (int i = 0; i < 3; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", subs[i][0]);
-        run_out r = bench(args);
+        tl_test_output r = bench(args);
         TL_ASSERT_EQ(r.rc, 0);
         TL_ASSERT(strstr(r.out, subs[i][1]));
         TL_ASSERT(strstr(r.out, "--gpus")); /* the launcher group */
-        run_free(&r);
+        tl_test_output_free(&r);
     }
 }
 
@@ -75,11 +59,11 @@ TL_TEST(bad_arguments_exit_2)
         {"frobnicate", "trilap-bench: unknown subcommand 'frobnicate' (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        run_out r = bench(bad[i][0]);
+        tl_test_output r = bench(bad[i][0]);
         TL_ASSERT_MSG(r.rc == 2, "%s: exit %d", bad[i][0], r.rc);
         TL_ASSERT_MSG(strstr(r.err, bad[i][1]), "%s: stderr lacks '%s'", bad[i][0], bad[i][1]);
         TL_ASSERT_MSG(r.out[0] == '\0', "%s: wrote to stdout", bad[i][0]);
-        run_free(&r);
+        tl_test_output_free(&r);
     }
 }
 
@@ -89,11 +73,11 @@ TL_TEST(gpu_subcommands_without_gpu_fail_cleanly)
                                        "comm --no-gpu -e 64",
                                        "stream --no-gpu --count 4K --iters 2"};
     for (int i = 0; i < 3; i++) {
-        run_out r = bench(cmds[i]);
+        tl_test_output r = bench(cmds[i]);
         TL_ASSERT_MSG(r.rc == 1, "%s: exit %d", cmds[i], r.rc);
         TL_ASSERT_MSG(strstr(r.err, "GPU") || strstr(r.err, "CUDA"), "%s: no reason given",
                       cmds[i]);
-        run_free(&r);
+        tl_test_output_free(&r);
     }
 }
 
@@ -104,17 +88,17 @@ TL_TEST(host_stream_with_results)
     snprintf(path, sizeof path, "%s/stream.csv", dir);
     snprintf(man, sizeof man, "%s/manifest.txt", dir);
     snprintf(args, sizeof args, "stream --host --no-gpu --count 256K --iters 4 --results %s", path);
-    run_out r = bench(args);
+    tl_test_output r = bench(args);
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(strstr(r.out, "# program: trilap-bench stream\n"));
     TL_ASSERT(strstr(r.out, "# opt: count=262144\n"));
     TL_ASSERT(strstr(r.out, "# 5 rows, 0 wrong\n"));
     TL_ASSERT(strstr(r.out, "     triad    0         host     6291456"));
-    run_free(&r);
+    tl_test_output_free(&r);
     /* a second run appends under the same header */
     r = bench(args);
     TL_ASSERT_EQ(r.rc, 0);
-    run_free(&r);
+    tl_test_output_free(&r);
     char *csv = tl_test_slurp(path);
     int lines = 0;
     for (char *p = csv; *p; p++)
@@ -129,18 +113,18 @@ TL_TEST(host_stream_with_results)
 
 TL_TEST(host_stream_formats)
 {
-    run_out r = bench("stream --host --no-gpu --count 64K --iters 3 --format csv");
+    tl_test_output r = bench("stream --host --no-gpu --count 64K --iters 3 --format csv");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(
         strstr(r.out, "\nfunction,rank,device,bytes,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"));
     TL_ASSERT(strstr(r.out, "\ncopy,0,host,1048576,"));
-    run_free(&r);
+    tl_test_output_free(&r);
     r = bench("stream --host --no-gpu --count 64K --iters 3 --format json");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(r.out[0] == '{');
     TL_ASSERT(strstr(r.out, "\"function\": \"dot\""));
     TL_ASSERT(strstr(r.out, "\"wrong\": 0\n}"));
-    run_free(&r);
+    tl_test_output_free(&r);
 }
 
 TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2,

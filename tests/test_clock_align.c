@@ -9,28 +9,13 @@
  *   - --raw-clock leaves them 5 s apart,
  *   - bad clock metadata is refused naming file and key.
  * Thread ranks always; MPI ranks when mpirun is there. */
-#include <stdarg.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
 #include "tl_test.h"
+#include "tl_test_run.h"
 
 #include "analysis/analysis.h"
 #include "probes/trace.h"
-
-static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
-static const char *build(void) { return tl_test_env("TL_BUILD", "build"); }
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
 
 enum { MAXIT = 64 };
 typedef struct iters {
@@ -129,17 +114,17 @@ static void check_run(const char *dir, int nranks, int skew_rank, int64_t skew, 
 TL_TEST(threads_skew_recovered)
 {
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew --launcher threads --ranks 3 "
+    TL_ASSERT_EQ(tl_test_sh("TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew --launcher threads --ranks 3 "
                     "--no-gpu %s > %s/log 2>&1",
-                    build(), t, t),
+                    tl_test_build(), t, t),
                  0);
     check_run(t, 3, 1, 5000000000LL, "threads-pingpong");
     /* a negative skew, on the last rank */
     char d2[600];
     snprintf(d2, sizeof d2, "%s/neg", t);
-    TL_ASSERT_EQ(sh("TRILAP_TEST_CLOCK_SKEW=2:-3000000 %s/tests/helper_clock_skew --launcher threads --ranks 3 "
+    TL_ASSERT_EQ(tl_test_sh("TRILAP_TEST_CLOCK_SKEW=2:-3000000 %s/tests/helper_clock_skew --launcher threads --ranks 3 "
                     "--no-gpu %s > %s/log2 2>&1",
-                    build(), d2, t),
+                    tl_test_build(), d2, t),
                  0);
     check_run(d2, 3, 2, -3000000LL, "threads-pingpong");
 }
@@ -150,9 +135,9 @@ TL_TEST(mpi_skew_recovered)
     const char *m = tl_test_env("TL_MPIRUN", "");
     if (!*m) TL_SKIP("TL_MPIRUN is not set");
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("%s -np 2 --oversubscribe -x TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew "
+    TL_ASSERT_EQ(tl_test_sh("%s -np 2 --oversubscribe -x TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew "
                     "--no-gpu %s > %s/log 2>&1",
-                    m, build(), t, t),
+                    m, tl_test_build(), t, t),
                  0);
     check_run(t, 2, 1, 5000000000LL, "mpi-pingpong");
 }
@@ -161,20 +146,20 @@ TL_TEST(mpi_skew_recovered)
 TL_TEST(analysis_reports_alignment)
 {
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew --launcher threads --ranks 2 "
+    TL_ASSERT_EQ(tl_test_sh("TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew --launcher threads --ranks 2 "
                     "--no-gpu %s > %s/log 2>&1",
-                    build(), t, t),
+                    tl_test_build(), t, t),
                  0);
     char dir[600];
     snprintf(dir, sizeof dir, "%s", t);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", bin(), dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", tl_test_bin(), dir, dir), 0);
     /* "clock put on rank 0's: offset 5000000.123 us +- 2.5 us": the skew within the uncertainty */
-    TL_ASSERT_EQ(sh("grep \"rank: 1 \" %s/ov.txt | sed -n \"s/.*clock put on rank 0's: offset \\([-0-9.]*\\) us +- "
+    TL_ASSERT_EQ(tl_test_sh("grep \"rank: 1 \" %s/ov.txt | sed -n \"s/.*clock put on rank 0's: offset \\([-0-9.]*\\) us +- "
                     "\\([0-9.]*\\) us.*/\\1 \\2/p\" | awk '{d = $1 - 5000000; if (d < 0) d = -d; exit !(NF == 2 && d <= $2)}'",
                     dir),
                  0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap --raw-clock %s > %s/ov2.txt 2>&1", bin(), dir, dir), 0);
-    TL_ASSERT_EQ(sh("grep -q 'own clock (--raw-clock)' %s/ov2.txt", dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --raw-clock %s > %s/ov2.txt 2>&1", tl_test_bin(), dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q 'own clock (--raw-clock)' %s/ov2.txt", dir), 0);
 }
 
 /* a rank whose probes fail to start: the others neither wait for it nor
@@ -182,9 +167,9 @@ TL_TEST(analysis_reports_alignment)
 TL_TEST(rank_without_probes)
 {
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("timeout 60 %s/tests/helper_clock_skew --launcher threads --ranks 3 --no-gpu --bad-rank 1 %s "
+    TL_ASSERT_EQ(tl_test_sh("timeout 60 %s/tests/helper_clock_skew --launcher threads --ranks 3 --no-gpu --bad-rank 1 %s "
                     "> %s/log 2>&1",
-                    build(), t, t),
+                    tl_test_build(), t, t),
                  0);
     for (int r = 0; r < 3; r += 2) {
         iters it;
@@ -194,7 +179,7 @@ TL_TEST(rank_without_probes)
         TL_ASSERT(!m.clock_aligned);
         TL_ASSERT_EQ(it.n, 20);
     }
-    TL_ASSERT_EQ(sh("test ! -e %s/trace.rank1.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/trace.rank1.csv", t), 0);
 }
 
 TL_TEST(bad_clock_metadata)
@@ -216,8 +201,8 @@ TL_TEST(bad_clock_metadata)
                    "0,0,1,compute,compute,kernel,k,100,200,1,-1,0\n",
                 bad[k][0]);
         fclose(f);
-        TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/out 2> %s/err", bin(), t, t, t), 1);
-        TL_ASSERT_EQ(sh("grep -q \"trace.rank0.csv: .*%s\" %s/err", bad[k][1], t), 0);
+        TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/out 2> %s/err", tl_test_bin(), t, t, t), 1);
+        TL_ASSERT_EQ(tl_test_sh("grep -q \"trace.rank0.csv: .*%s\" %s/err", bad[k][1], t), 0);
     }
     /* a good one: applied with its drift, t - (offset + (t - at) * ppb / 1e9) */
     char p[1024];

@@ -1,24 +1,10 @@
 /* Traces of programs trilap did not write, recorded by libtrilap-inject.so
  * on an H200 (results/foreign-h200: PyTorch and CuPy, unmodified), read by
  * every analysis command with readable names and library categories. */
-#include <stdarg.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "tl_test.h"
 #include "tl_test_run.h"
-
-static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    return tl_test_exit_code(system(cmd));
-}
 
 /* gunzips results/foreign-h200/NAME/trace.rank0.csv.gz into a run folder */
 static const char *unpack(const char *name)
@@ -29,7 +15,7 @@ static const char *unpack(const char *name)
     struct stat sb;
     if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
     snprintf(dir, sizeof dir, "%s/%s", tl_test_tmpdir(), name);
-    TL_ASSERT_EQ(sh("mkdir -p %s && gzip -dc %s > %s/trace.rank0.csv", dir, gz, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && gzip -dc %s > %s/trace.rank0.csv", dir, gz, dir), 0);
     return dir;
 }
 
@@ -50,11 +36,11 @@ static int has_row(const char *bd, const char *cat, const char *name)
 /* every command exits 0; the breakdown's text in *bd */
 static void all_commands(const char *dir, char **bd)
 {
-    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt 2>&1", bin(), dir, dir, dir), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", bin(), dir, dir), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", bin(), dir, dir), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt 2>&1", bin(), dir, dir, dir), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt 2>&1", bin(), dir, dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt 2>&1", tl_test_bin(), dir, dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", tl_test_bin(), dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", tl_test_bin(), dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt 2>&1", tl_test_bin(), dir, dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt 2>&1", tl_test_bin(), dir, dir, dir), 0);
     char p[700];
     snprintf(p, sizeof p, "%s/bd.txt", dir);
     *bd = tl_test_slurp(p);
@@ -120,8 +106,8 @@ TL_TEST(pytorch_diagnosed)
     /* the lanes the injection inferred (probes/README.md): the pool's GEMM
      * and copy streams compute, the stream of NCCL's kernels coll, its
      * other kernels keeping cat compute */
-    TL_ASSERT_EQ(sh("grep -q '^# lanes=inferred$' %s/trace.rank0.csv", dir), 0);
-    TL_ASSERT_EQ(sh("test \"$(grep -v '^#' %s/trace.rank0.csv | awk -F, 'NR > 1 && $6 == \"kernel\" {print $3 \",\" $4 "
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# lanes=inferred$' %s/trace.rank0.csv", dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("test \"$(grep -v '^#' %s/trace.rank0.csv | awk -F, 'NR > 1 && $6 == \"kernel\" {print $3 \",\" $4 "
                     "\",\" $5}' | sort -u | tr '\\n' ' ')\" = '20,compute,compute 24,compute,compute 7,coll,coll "
                     "7,coll,compute '",
                     dir),
@@ -149,7 +135,7 @@ TL_TEST(serialised_without_iterations)
                 s0 + 41000, 3 * i + 3);
     }
     fclose(f);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", bin(), dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", tl_test_bin(), dir, dir), 0);
     snprintf(p, sizeof p, "%s/dg.txt", dir);
     char *dg = tl_test_slurp(p);
     TL_ASSERT_MSG(strstr(dg, "FINDING 1 [serialised-communicators]") &&

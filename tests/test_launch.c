@@ -3,7 +3,6 @@
  * $TL_MPIRUN -np 4 --oversubscribe (skipped without MPI). */
 #include "runtime/launch.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,28 +95,15 @@ TL_TEST(detect_from_environment)
 
 static char out_buf[65536];
 
-/* Runs a shell command with stderr merged, returns the exit code. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = tl_test_vsh(out_buf, sizeof out_buf, fmt, ap);
-    va_end(ap);
-    return rc;
-}
+/* the command's output, stderr merged, in out_buf; its exit code */
+#define RUN(...) tl_test_sh_to(out_buf, sizeof out_buf, __VA_ARGS__)
 
-static const char *helper(void)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/tests/helper_launch", tl_test_env("TL_BUILD", "build"));
-    return path;
-}
+static const char *helper(void) { return tl_test_helper("helper_launch"); }
 
 TL_TEST(threads_collectives)
 {
     for (int n = 1; n <= 4; n *= 2) {
-        TL_ASSERT_EQ(run("%s --launcher threads --ranks %d collectives", helper(), n), 0);
+        TL_ASSERT_EQ(RUN("%s --launcher threads --ranks %d collectives", helper(), n), 0);
         char want[64];
         snprintf(want, sizeof want, "collectives ok on %d ranks (threads)", n);
         TL_ASSERT(strstr(out_buf, want));
@@ -127,14 +113,14 @@ TL_TEST(threads_collectives)
 TL_TEST(threads_p2p_and_iallreduce)
 {
     for (int n = 1; n <= 4; n *= 2) {
-        TL_ASSERT_EQ(run("%s --launcher threads --ranks %d --iters 3000 p2p", helper(), n), 0);
+        TL_ASSERT_EQ(RUN("%s --launcher threads --ranks %d --iters 3000 p2p", helper(), n), 0);
         TL_ASSERT(strstr(out_buf, "p2p ok on"));
     }
 }
 
 TL_TEST(threads_agree_with_failing_rank)
 {
-    TL_ASSERT_EQ(run("%s --launcher threads --ranks 4 --fail-rank 2 agree-fail", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 4 --fail-rank 2 agree-fail", helper()), 1);
     TL_ASSERT(strstr(out_buf, "rank 2: agree: invalid argument"));
     TL_ASSERT(strstr(out_buf, "rank 0: agree: another rank failed"));
     TL_ASSERT(strstr(out_buf, "rank 1: agree: another rank failed"));
@@ -145,7 +131,7 @@ TL_TEST(threads_agree_with_failing_rank)
 TL_TEST(threads_rank_failing_without_agree)
 {
     int64_t t0 = tl_clock_ns();
-    TL_ASSERT_EQ(run("%s --launcher threads --ranks 4 --fail-rank 3 fail", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 4 --fail-rank 3 fail", helper()), 1);
     TL_ASSERT(strstr(out_buf, "rank 3: helper_launch.c"));
     TL_ASSERT(strstr(out_buf, "induced failure without agree"));
     TL_ASSERT((tl_clock_ns() - t0) < 5000000000LL);
@@ -154,7 +140,7 @@ TL_TEST(threads_rank_failing_without_agree)
 TL_TEST(threads_stuck_ranks_are_given_up)
 {
     int64_t t0 = tl_clock_ns();
-    TL_ASSERT_EQ(run("%s --launcher threads --ranks 3 --fail-rank 1 stuck", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 3 --fail-rank 1 stuck", helper()), 1);
     TL_ASSERT(strstr(out_buf, "induced failure while the others compute"));
     TL_ASSERT(strstr(out_buf, "2 ranks are still running 10 s after rank 1 failed; aborting"));
     TL_ASSERT((tl_clock_ns() - t0) < 30000000000LL);
@@ -162,13 +148,13 @@ TL_TEST(threads_stuck_ranks_are_given_up)
 
 TL_TEST(threads_errors_are_reported)
 {
-    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 mismatch", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 2 mismatch", helper()), 1);
     TL_ASSERT(strstr(out_buf, "collective mismatch"));
-    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 truncate", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 2 truncate", helper()), 1);
     TL_ASSERT(strstr(out_buf, "does not fit"));
-    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 nosuch", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 2 nosuch", helper()), 1);
     TL_ASSERT(strstr(out_buf, "unknown scenario 'nosuch'"));
-    TL_ASSERT_EQ(run("%s --launcher bogus collectives", helper()), 2);
+    TL_ASSERT_EQ(RUN("%s --launcher bogus collectives", helper()), 2);
     TL_ASSERT(strstr(out_buf, "helper_launch: invalid --launcher 'bogus'"));
 }
 
@@ -177,21 +163,21 @@ TL_TEST(threads_errors_are_reported)
 TL_TEST(mpi_collectives)
 {
     const char *m = tl_test_mpirun();
-    TL_ASSERT_EQ(run("%s -np 4 --oversubscribe %s collectives", m, helper()), 0);
+    TL_ASSERT_EQ(RUN("%s -np 4 --oversubscribe %s collectives", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "collectives ok on 4 ranks (mpi)"));
 }
 
 TL_TEST(mpi_p2p_and_iallreduce)
 {
     const char *m = tl_test_mpirun();
-    TL_ASSERT_EQ(run("%s -np 4 --oversubscribe %s --iters 500 p2p", m, helper()), 0);
+    TL_ASSERT_EQ(RUN("%s -np 4 --oversubscribe %s --iters 500 p2p", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "p2p ok on 4 ranks (mpi)"));
 }
 
 TL_TEST(mpi_agree_with_failing_rank)
 {
     const char *m = tl_test_mpirun();
-    TL_ASSERT(run("%s -np 4 --oversubscribe %s --fail-rank 1 agree-fail", m, helper()) != 0);
+    TL_ASSERT(RUN("%s -np 4 --oversubscribe %s --fail-rank 1 agree-fail", m, helper()) != 0);
     TL_ASSERT(strstr(out_buf, "rank 1: agree: invalid argument"));
     TL_ASSERT(strstr(out_buf, "rank 0: agree: another rank failed"));
     TL_ASSERT(strstr(out_buf, "rank 3: agree: another rank failed"));
@@ -202,7 +188,7 @@ TL_TEST(mpi_rank_failing_without_agree_aborts)
 {
     const char *m = tl_test_mpirun();
     int64_t t0 = tl_clock_ns();
-    TL_ASSERT(run("%s -np 4 --oversubscribe %s --fail-rank 2 fail", m, helper()) != 0);
+    TL_ASSERT(RUN("%s -np 4 --oversubscribe %s --fail-rank 2 fail", m, helper()) != 0);
     TL_ASSERT(strstr(out_buf, "rank 2: helper_launch.c"));
     TL_ASSERT(strstr(out_buf, "aborting the job"));
     TL_ASSERT((tl_clock_ns() - t0) < 60000000000LL);
@@ -212,7 +198,7 @@ TL_TEST(mpi_forced_threads_inside_mpirun)
 {
     /* --launcher threads overrides the environment: each process is a whole run */
     const char *m = tl_test_mpirun();
-    TL_ASSERT_EQ(run("%s -np 2 --oversubscribe %s --launcher threads --ranks 2 collectives", m, helper()), 0);
+    TL_ASSERT_EQ(RUN("%s -np 2 --oversubscribe %s --launcher threads --ranks 2 collectives", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "collectives ok on 2 ranks (threads)"));
 }
 

@@ -4,11 +4,10 @@
  * helper), every command runs on an export, `import` writes trace files
  * that analyse the same, trilap's NVTX domain gives host ranges and
  * iterations, bad inputs are refused naming the file. */
-#include <stdarg.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "tl_test.h"
+#include "tl_test_run.h"
 
 #include "analysis/analysis.h"
 
@@ -17,33 +16,7 @@
 #include <sqlite3.h>
 #endif
 
-static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
 static const char *FIXTURE = "tests/data/nsys-torch-h200.sqlite";
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) TL_TEST_FAIL_("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
 
 static void need_sqlite(void)
 {
@@ -93,7 +66,7 @@ static tl_status add_kernel(void *user, const tl_trace_record *r)
  * Time (%),Total Time (ns),Instances,Avg,Med,Min,Max,StdDev,Name */
 static size_t read_kern_sum(const char *path, ksum *out, size_t max)
 {
-    char *text = slurp(path), *save = NULL;
+    char *text = tl_test_read(path), *save = NULL;
     size_t n = 0;
     int header = 0;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -168,7 +141,7 @@ TL_TEST(kern_sum_h200_exports)
         snprintf(ks, sizeof ks, "results/foreign-h200/%s.kern_sum.csv", names[k]);
         struct stat sb;
         if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
-        TL_ASSERT_EQ(sh("gzip -dc %s > %s", gz, db), 0);
+        TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s", gz, db), 0);
         cross_check(db, ks);
     }
 }
@@ -178,10 +151,10 @@ TL_TEST(commands_on_export)
 {
     need_sqlite();
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt", bin(), FIXTURE, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt", tl_test_bin(), FIXTURE, t, t), 0);
     char p[512];
     snprintf(p, sizeof p, "%s/bd.txt", t);
-    char *o = slurp(p);
+    char *o = tl_test_read(p);
     /* readable names and library categories */
     TL_ASSERT_MSG(strstr(o, "gemm            nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), "%s", o);
     TL_ASSERT_MSG(strstr(o, "gemm            Kernel2 "), "%s", o);
@@ -192,22 +165,22 @@ TL_TEST(commands_on_export)
     TL_ASSERT_MSG(!strstr(o, "_ZN"), "mangled names printed:\n%s", o);
     free(o);
     snprintf(p, sizeof p, "%s/bd.csv", t);
-    o = slurp(p);
+    o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, ",void cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>(cutlass_80_simt_"
                             "sgemm_256x128_8x4_nn_align1::Params)\n"),
                   "%s", o);
     free(o);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s > %s/ov.txt", bin(), FIXTURE, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze diagnose %s > %s/dg.txt", bin(), FIXTURE, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt", bin(), FIXTURE, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt", tl_test_bin(), FIXTURE, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze diagnose %s > %s/dg.txt", tl_test_bin(), FIXTURE, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt", tl_test_bin(), FIXTURE, t, t), 0);
     snprintf(p, sizeof p, "%s/tl.csv", t);
-    o = slurp(p);
+    o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, ",gemm,12,\"Kernel2\","), "%.2000s", o);
     free(o);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt", bin(), FIXTURE, t, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze compare %s %s > %s/cmp.txt", bin(), FIXTURE, FIXTURE, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt", tl_test_bin(), FIXTURE, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze compare %s %s > %s/cmp.txt", tl_test_bin(), FIXTURE, FIXTURE, t), 0);
     snprintf(p, sizeof p, "%s/cmp.txt", t);
-    o = slurp(p);
+    o = tl_test_read(p);
     /* the same file twice: every metric equal (no iterations: the window stands for the time) */
     TL_ASSERT_MSG(strstr(o, "  window                us   483804.60 483804.60      0.00    1.000"), "%s", o);
     free(o);
@@ -218,20 +191,20 @@ TL_TEST(import_round_trip)
 {
     need_sqlite();
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s -o %s/run > %s/imp.txt", bin(), FIXTURE, t, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s --csv %s/a.csv > /dev/null", bin(), FIXTURE, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s/run --csv %s/b.csv > /dev/null", bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > %s/imp.txt", tl_test_bin(), FIXTURE, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/a.csv > /dev/null", tl_test_bin(), FIXTURE, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s/run --csv %s/b.csv > /dev/null", tl_test_bin(), t, t), 0);
     /* the first column is the run's name */
-    TL_ASSERT_EQ(sh("cut -d, -f2- %s/a.csv > %s/a2 && cut -d, -f2- %s/b.csv > %s/b2 && cmp %s/a2 %s/b2", t, t, t, t,
+    TL_ASSERT_EQ(tl_test_sh("cut -d, -f2- %s/a.csv > %s/a2 && cut -d, -f2- %s/b.csv > %s/b2 && cmp %s/a2 %s/b2", t, t, t, t,
                     t, t),
                  0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s --csv %s/oa.csv > /dev/null && %s/trilap-analyze overlap %s/run "
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s --csv %s/oa.csv > /dev/null && %s/trilap-analyze overlap %s/run "
                     "--csv %s/ob.csv > /dev/null && cmp %s/oa.csv %s/ob.csv",
-                    bin(), FIXTURE, t, bin(), t, t, t, t),
+                    tl_test_bin(), FIXTURE, t, tl_test_bin(), t, t, t, t),
                  0);
     char p[512];
     snprintf(p, sizeof p, "%s/run/trace.rank0.csv", t);
-    char *o = slurp(p);
+    char *o = tl_test_read(p);
     TL_ASSERT(strstr(o, "# format=trilap-trace\n# version=1\n# rank=0\n# nranks=1\n# device=0\n"));
     TL_ASSERT(strstr(o, "# source=nsys-sqlite\n"));
     /* NCCL's one-rank reduce launched inside ncclAllReduce ranges: 35 of 35 agree */
@@ -254,32 +227,32 @@ TL_TEST(trilap_domain)
     struct stat sb;
     if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("gzip -dc %s > %s/tri.sqlite", gz, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s/tri.sqlite -o %s/run > /dev/null", bin(), t, t), 0);
-    TL_ASSERT_EQ(sh("grep -c ',host,range,host,iter,' %s/run/trace.rank0.csv | grep -qx 600", t), 0);
-    TL_ASSERT_EQ(sh("grep -q ',host,range,host,iter,[0-9]*,[0-9]*,0,-1,599$' %s/run/trace.rank0.csv", t), 0);
-    TL_ASSERT_EQ(sh("grep -q ',host,range,host,p2p:ring,' %s/run/trace.rank0.csv", t), 0);
-    TL_ASSERT_EQ(sh("grep -q ',host,range,host,compute:daxpy,' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s/tri.sqlite", gz, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s/tri.sqlite -o %s/run > /dev/null", tl_test_bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -c ',host,range,host,iter,' %s/run/trace.rank0.csv | grep -qx 600", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',host,range,host,iter,[0-9]*,[0-9]*,0,-1,599$' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',host,range,host,p2p:ring,' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',host,range,host,compute:daxpy,' %s/run/trace.rank0.csv", t), 0);
     /* the send/recv kernel's stream inferred p2p, the kernel p2p */
-    TL_ASSERT_EQ(sh("grep -q ',p2p,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run/trace.rank0.csv", t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s/tri.sqlite --iters 100:199 > %s/ov.txt", bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',p2p,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/tri.sqlite --iters 100:199 > %s/ov.txt", tl_test_bin(), t, t), 0);
     char p[512];
     snprintf(p, sizeof p, "%s/ov.txt", t);
-    char *o = slurp(p);
+    char *o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, "iterations bounded by the host's iter ranges"), "%s", o);
     free(o);
     /* NCCL's NVTX ranges agree with every named kernel: the send/recv
      * kernels launched in ncclGroupEnd after ncclSend + ncclRecv */
-    TL_ASSERT_EQ(sh("grep -q '^# nccl_nvtx_ops=1680$' %s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_named=1680$' "
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# nccl_nvtx_ops=1680$' %s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_named=1680$' "
                     "%s/run/trace.rank0.csv && grep -q '^# nccl_nvtx_disagree=0$' %s/run/trace.rank0.csv",
                     t, t, t),
                  0);
     /* TRILAP_LANES overrides the inference */
-    TL_ASSERT_EQ(sh("TRILAP_LANES=$(grep -m1 ',p2p,p2p,kernel,' %s/run/trace.rank0.csv | cut -d, -f3):coll "
+    TL_ASSERT_EQ(tl_test_sh("TRILAP_LANES=$(grep -m1 ',p2p,p2p,kernel,' %s/run/trace.rank0.csv | cut -d, -f3):coll "
                     "%s/trilap-analyze import %s/tri.sqlite -o %s/run2 > /dev/null",
-                    t, bin(), t, t),
+                    t, tl_test_bin(), t, t),
                  0);
-    TL_ASSERT_EQ(sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
 }
 
 /* NVTX-only probes under nsys (tests/data/nsys-tristream-1gpu.sqlite.gz,
@@ -292,12 +265,12 @@ TL_TEST(iterations_restarting)
     struct stat sb;
     if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("gzip -dc %s > %s/n.sqlite", gz, t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze overlap %s/n.sqlite > %s/ov.txt", bin(), t, t), 0);
-    TL_ASSERT_EQ(sh("grep -q 'over 660 iterations' %s/ov.txt", t), 0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze timeline %s/n.sqlite -o %s/tl.csv > %s/tl.txt && grep -q 'iterations: 328:330' "
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s/n.sqlite", gz, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/n.sqlite > %s/ov.txt", tl_test_bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q 'over 660 iterations' %s/ov.txt", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze timeline %s/n.sqlite -o %s/tl.csv > %s/tl.txt && grep -q 'iterations: 328:330' "
                     "%s/tl.txt",
-                    bin(), t, t, t, t),
+                    tl_test_bin(), t, t, t, t),
                  0);
 }
 
@@ -346,10 +319,10 @@ TL_TEST(generic_kernels_by_nvtx)
              " (12000, 13000, 0, 1, 20, 12, 83886080, 2, 2, 1), (14000, 15000, 0, 1, 20, 13, 83886080, 2, 2, 1),"
              " (16000, 17000, 0, 1, 21, 14, 83886080, 4, 4, 4);");
     sqlite3_close(db);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze import %s -o %s/run > %s/out 2>&1", bin(), db_path, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > %s/out 2>&1", tl_test_bin(), db_path, t, t), 0);
     char p[700];
     snprintf(p, sizeof p, "%s/run/trace.rank0.csv", t);
-    char *o = slurp(p);
+    char *o = tl_test_read(p);
     /* in ncclAllReduce: coll; after ncclSend + ncclRecv: p2p; a mixed group: the lane decides (coll) */
     TL_ASSERT_MSG(strstr(o, "0,0,20,coll,coll,kernel,_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE,"
                             "10000,11000,11,"),
@@ -371,34 +344,34 @@ TL_TEST(bad_inputs)
 {
     const char *t = tl_test_tmpdir();
     /* a file that is not SQLite, a folder with no traces: one line naming it */
-    TL_ASSERT_EQ(sh("echo hello > %s/x.sqlite; %s/trilap-analyze import %s/x.sqlite -o %s/o 2> %s/err", t, bin(), t,
+    TL_ASSERT_EQ(tl_test_sh("echo hello > %s/x.sqlite; %s/trilap-analyze import %s/x.sqlite -o %s/o 2> %s/err", t, tl_test_bin(), t,
                     t, t),
                  1);
     char p[512];
     snprintf(p, sizeof p, "%s/err", t);
-    char *o = slurp(p);
+    char *o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, "x.sqlite: not an SQLite file"), "%s", o);
     free(o);
     need_sqlite();
-    TL_ASSERT_EQ(sh("sqlite3 %s/empty.sqlite 'CREATE TABLE t(a)' 2>/dev/null || "
+    TL_ASSERT_EQ(tl_test_sh("sqlite3 %s/empty.sqlite 'CREATE TABLE t(a)' 2>/dev/null || "
                     "python3 -c \"import sqlite3; sqlite3.connect('%s/empty.sqlite').execute('CREATE TABLE t(a)')\"",
                     t, t),
                  0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze breakdown %s/empty.sqlite 2> %s/err", bin(), t, t), 1);
-    o = slurp(p);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s/empty.sqlite 2> %s/err", tl_test_bin(), t, t), 1);
+    o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, "empty.sqlite: no CUDA activity tables"), "%s", o);
     free(o);
     /* nothing half-written */
-    TL_ASSERT_EQ(sh("test ! -e %s/o/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/o/trace.rank0.csv", t), 0);
     /* a folder with another run's rank 3: refused, nothing written */
-    TL_ASSERT_EQ(sh("mkdir -p %s/stale && touch %s/stale/trace.rank3.csv && %s/trilap-analyze import %s -o %s/stale "
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/stale && touch %s/stale/trace.rank3.csv && %s/trilap-analyze import %s -o %s/stale "
                     "2> %s/err",
-                    t, t, bin(), FIXTURE, t, t),
+                    t, t, tl_test_bin(), FIXTURE, t, t),
                  1);
-    o = slurp(p);
+    o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, "stale: holds trace.rank3.csv, a rank the export (1 rank) does not have"), "%s", o);
     free(o);
-    TL_ASSERT_EQ(sh("test ! -e %s/stale/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/stale/trace.rank0.csv", t), 0);
 }
 
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,

@@ -7,26 +7,11 @@
  * Nsight Systems export of PyTorch (launches known), host-only traces of
  * two ranks with iterations (tests/helper_clock_skew), a synthetic trace. */
 #include <ctype.h>
-#include <stdarg.h>
-#include <sys/wait.h>
 
 #include "tl_test.h"
+#include "tl_test_run.h"
 
 #include "config.h" /* TL_HAVE_SQLITE */
-
-static const char *bin(void) { return tl_test_env("TL_BIN", "bin"); }
-static const char *build(void) { return tl_test_env("TL_BUILD", "build"); }
-
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128;
-}
 
 /* ---- a JSON reader, enough for this output ---------------------------- */
 
@@ -157,20 +142,6 @@ static const char *jstr(const jv *o, const char *key)
     return v->str;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) TL_TEST_FAIL_("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* ---- the checks ---------------------------------------------------------- */
 
 typedef struct xev {
@@ -204,7 +175,7 @@ typedef struct counts {
 
 static counts check_json(const char *path)
 {
-    char *text = slurp(path);
+    char *text = tl_test_read(path);
     jp = text;
     jv root;
     jvalue(&root);
@@ -326,7 +297,7 @@ TL_TEST(nsys_pytorch_flows)
 {
     if (!TL_HAVE_SQLITE) TL_SKIP("built without sqlite3 (libsqlite3-dev)");
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("%s/trilap-analyze perfetto tests/data/nsys-torch-h200.sqlite -o %s/p.json > %s/out", bin(), t, t),
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto tests/data/nsys-torch-h200.sqlite -o %s/p.json > %s/out", tl_test_bin(), t, t),
                  0);
     char p[512];
     snprintf(p, sizeof p, "%s/p.json", t);
@@ -336,24 +307,24 @@ TL_TEST(nsys_pytorch_flows)
     TL_ASSERT_EQ(c.gpu, 716);
     TL_ASSERT_EQ(c.flows, 716);
     TL_ASSERT(c.host >= 30 + 60); /* the program's 30 "step" ranges and NCCL's ranges */
-    TL_ASSERT_EQ(sh("grep -q '\"name\":\"softmax_warp_forward\"' %s/p.json", t), 0);
-    TL_ASSERT_EQ(sh("grep -q '\"mangled_name\":\"_ZN43_GLOBAL__N__b6de9c8c_10_SoftMax_cu' %s/p.json", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"softmax_warp_forward\"' %s/p.json", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"mangled_name\":\"_ZN43_GLOBAL__N__b6de9c8c_10_SoftMax_cu' %s/p.json", t), 0);
 }
 
 TL_TEST(host_ranges_and_iterations)
 {
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh("%s/tests/helper_clock_skew --launcher threads --ranks 2 --no-gpu %s/run > %s/log 2>&1", build(), t,
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_clock_skew --launcher threads --ranks 2 --no-gpu %s/run > %s/log 2>&1", tl_test_build(), t,
                     t),
                  0);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze perfetto %s/run -o %s/p.json > %s/out", bin(), t, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s/run -o %s/p.json > %s/out", tl_test_bin(), t, t, t), 0);
     char p[512];
     snprintf(p, sizeof p, "%s/p.json", t);
     counts c = check_json(p);
     TL_ASSERT_EQ(c.iter, 40);  /* 20 per rank */
     TL_ASSERT_EQ(c.host, 40);  /* one "compute:tick" range per iteration */
     TL_ASSERT_EQ(c.gpu, 0);
-    TL_ASSERT_EQ(sh("grep -q '\"name\":\"compute:tick\"' %s/p.json && grep -q '\"pid\":1,\"tid\":700' %s/p.json", t, t),
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"compute:tick\"' %s/p.json && grep -q '\"pid\":1,\"tid\":700' %s/p.json", t, t),
                  0);
 }
 
@@ -374,7 +345,7 @@ TL_TEST(synthetic_overlaps_split)
           "0,0,2,p2p,p2p,kernel,_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE,5000,45000,7,-1,0\n",
           f);
     fclose(f);
-    TL_ASSERT_EQ(sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/out", bin(), t, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/out", tl_test_bin(), t, t, t), 0);
     snprintf(p, sizeof p, "%s/p.json", t);
     counts c = check_json(p);
     TL_ASSERT_EQ(c.gpu, 3);
@@ -382,8 +353,8 @@ TL_TEST(synthetic_overlaps_split)
     TL_ASSERT_EQ(c.host, 2);
     TL_ASSERT_EQ(c.flows, 0); /* no launches recorded */
     /* overlapping without nesting: a second track of the lane, and of the host ranges */
-    TL_ASSERT_EQ(sh("grep -q '\"tid\":1,\"ts\":20.000' %s && grep -q '\"tid\":801,\"ts\":50.000' %s", p, p), 0);
-    TL_ASSERT_EQ(sh("grep -q '\"name\":\"ncclDevKernel_SendRecv\"' %s", p), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"tid\":1,\"ts\":20.000' %s && grep -q '\"tid\":801,\"ts\":50.000' %s", p, p), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"ncclDevKernel_SendRecv\"' %s", p), 0);
 }
 
 TL_TEST_MAIN(nsys_pytorch_flows, host_ranges_and_iterations, synthetic_overlaps_split)

@@ -148,14 +148,13 @@ TL_TEST(demo_gpu_path_creates_run_dir)
     snprintf(fake, sizeof fake, "%s/bin", t);
     mkdir(fake, 0755);
     const char *bin = tl_test_env("TL_BIN", "bin"), *build = tl_test_env("TL_BUILD", "build");
-    snprintf(cmd, sizeof cmd, "ln -s %s%s/trilap-analyze %s/trilap-analyze", bin[0] == '/' ? "" : cwd,
-             bin[0] == '/' ? bin : "", fake);
-    if (bin[0] != '/') snprintf(cmd, sizeof cmd, "ln -s %s/%s/trilap-analyze %s/trilap-analyze", cwd, bin, fake);
-    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
-    /* the demo's solver part runs the real trilap-solve (host backend here) */
-    snprintf(cmd, sizeof cmd, "ln -s %s%s%s/trilap-solve %s/trilap-solve", bin[0] == '/' ? "" : cwd,
-             bin[0] == '/' ? "" : "/", bin, fake);
-    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    /* the real analyzer, and the solver for demo.sh's solver part */
+    static const char *const real[] = {"trilap-analyze", "trilap-solve"};
+    for (size_t k = 0; k < sizeof real / sizeof real[0]; k++) {
+        snprintf(cmd, sizeof cmd, "ln -s %s%s%s/%s %s/%s", bin[0] == '/' ? "" : cwd, bin[0] == '/' ? "" : "/", bin,
+                 real[k], fake, real[k]);
+        TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    }
     snprintf(p, sizeof p, "%s/trilap-bench", fake);
     FILE *f = fopen(p, "w");
     TL_ASSERT(f);

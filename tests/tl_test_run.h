@@ -75,6 +75,45 @@ static inline int tl_test_run(const char *cmd, char **out, char **err)
     return rc;
 }
 
+/* The printf-style command `fmt` in cmd; one too long for it fails the
+ * test rather than run cut short. */
+static inline void tl_test_vcommand(char *cmd, size_t cap, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static inline void tl_test_vcommand(char *cmd, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(cmd, cap, fmt, ap);
+    TL_ASSERT_MSG(n >= 0 && (size_t)n < cap, "command too long: %.100s...", cmd);
+}
+
+/* A program's exit code and its whole stdout and stderr (malloc'd). */
+typedef struct tl_test_output {
+    int rc;
+    char *out, *err;
+} tl_test_output;
+
+/* tl_test_run of the printf-style command `fmt`, logged on stderr with its
+ * exit code and output. */
+static inline tl_test_output tl_test_capture(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline tl_test_output tl_test_capture(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    tl_test_output r;
+    r.rc = tl_test_run(cmd, &r.out, &r.err);
+    fprintf(stderr, "$ %s -> %d\n%s%s", cmd, r.rc, r.out, r.err);
+    return r;
+}
+
+static inline void tl_test_output_free(tl_test_output *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
 /* Run `cmd` through popen; the first cap - 1 bytes of its stdout in `out`.
  * Returns the exit code. */
 static inline int tl_test_popen(const char *cmd, char *out, size_t cap)
@@ -100,6 +139,48 @@ static inline int tl_test_vsh(char *out, size_t cap, const char *fmt, va_list ap
     int rc = tl_test_popen(full, out, cap);
     fprintf(stderr, "%s(exit %d)\n", out, rc);
     return rc;
+}
+
+/* tl_test_vsh with its arguments inline. */
+static inline int tl_test_sh_to(char *out, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int tl_test_sh_to(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = tl_test_vsh(out, cap, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+/* Run the printf-style command `fmt` through the shell, its output going
+ * where the test's goes (redirect it in `fmt` to keep it). Returns the exit
+ * code. */
+static inline int tl_test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int tl_test_sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    return tl_test_exit_code(system(cmd));
+}
+
+/* $TL_BIN, where the programs are; $TL_BUILD, where the test binaries and
+ * helpers are. */
+static inline const char *tl_test_bin(void) { return tl_test_env("TL_BIN", "bin"); }
+static inline const char *tl_test_build(void) { return tl_test_env("TL_BUILD", "build"); }
+
+/* $TL_BUILD/tests/NAME, a test helper program. The path lives in one of four
+ * buffers taken in turn, so a few can stand in one command line. */
+static inline const char *tl_test_helper(const char *name)
+{
+    static char path[4][512];
+    static unsigned next;
+    char *p = path[next++ % 4];
+    snprintf(p, sizeof path[0], "%s/tests/%s", tl_test_build(), name);
+    return p;
 }
 
 /* $TL_MPIRUN; skips the test when built without MPI or when it is unset. */

@@ -20,15 +20,7 @@ if ls .dw/*.deb >/dev/null 2>&1; then
   for f in .dw/*.deb; do dpkg -x "$f" /tmp/dw; done
   export LD_LIBRARY_PATH=/tmp/dw/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
-left() { echo $((budget - ($(date +%s) - start))); }
-step() { # step NAME SECONDS command...
-  local name=$1 want=$2; shift 2
-  if [ "$(left)" -lt "$want" ]; then echo "== $name: skipped ($(left)s left)" | tee -a "$d/steps.txt"; return; fi
-  local t0=$(date +%s.%N)
-  timeout -k 5 "$want" "$@" > "$d/$name.log" 2>&1
-  local rc=$?
-  echo "== $name: rc=$rc in $(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t0}")s" | tee -a "$d/steps.txt"
-}
+. "$(dirname "$0")/steps.sh" # left, step
 INJ=$PWD/build/lib/libtrilap-inject.so
 { nvidia-smi -L; nproc; python3 -c 'import torch,sys;print("torch",torch.__version__,"cuda",torch.version.cuda,"nccl",torch.cuda.nccl.version())';
   python3 -c 'import cupy;print("cupy",cupy.__version__)'; "$NSYS" --version; cat .trilap-commit 2>/dev/null; } > "$d/machine.txt" 2>&1

@@ -14,15 +14,7 @@ out=${OUT:-device-out}
 d=$(mktemp -d)/verify
 mkdir -p "$d" "$out"
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-left() { echo $((budget - ($(date +%s) - start))); }
-step() { # step NAME SECONDS command...
-  local name=$1 want=$2; shift 2
-  if [ "$(left)" -lt "$want" ]; then echo "== $name: skipped ($(left)s left)" | tee -a "$d/steps.txt"; return; fi
-  local t0=$(date +%s.%N)
-  timeout -k 5 "$want" "$@" > "$d/$name.log" 2>&1
-  local rc=$?
-  echo "== $name: rc=$rc in $(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t0}")s" | tee -a "$d/steps.txt"
-}
+. "$(dirname "$0")/steps.sh" # left, step
 INJ=$PWD/build/lib/libtrilap-inject.so
 cat .trilap-commit > "$d/commit.txt" 2>/dev/null
 step build 150 make -j16 CUDA_ARCH=90 bin/trilap-analyze bin/trilap-bench build/lib/libtrilap-inject.so \

@@ -22,6 +22,7 @@
 
 #if TL_HAVE_CUDA && TL_HAVE_NCCL
 #include "runtime/check.h"
+#include "tests/tl_test_helper.h"
 
 typedef struct helper_opts {
     tl_launch_opts lo;
@@ -190,22 +191,18 @@ static tl_status rank_main(tl_ctx *ctx, void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) return 0;
     helper_opts ho;
-    const tl_optgroup groups[] = {
-        {"Scenario", helper_options, sizeof helper_options / sizeof helper_options[0], &ho},
-        {"Launch", tl_launch_options, tl_launch_noptions, &ho.lo},
-    };
-    const tl_optspec spec = {.program = "helper_gpu_nccl", .usage = "[options] nccl|mismatch",
-                             .purpose = "Checks NCCL bootstrap, split communicators and the watchdog.",
-                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    if (res.exit_now) return 0;
-    ho.scenario = res.positional[0];
-    int rc = tl_launch_run("helper_gpu_nccl", &ho.lo, argc, argv, rank_main, &ho);
-    free(res.positional);
-    return rc;
+    const tl_test_helper h = {.program = "helper_gpu_nccl",
+                              .usage = "[options] nccl|mismatch",
+                              .purpose = "Checks NCCL bootstrap, split communicators and the watchdog.",
+                              .group = "Scenario",
+                              .options = helper_options,
+                              .noptions = sizeof helper_options / sizeof helper_options[0],
+                              .opts = &ho,
+                              .lo = &ho.lo,
+                              .positional = &ho.scenario,
+                              .rank_main = rank_main};
+    return tl_test_helper_main(&h, argc, argv);
 }
 
 #else

@@ -1,7 +1,6 @@
 /* NCCL bootstrap in both launch modes, allreduce and ring send/recv on the
  * world and split communicators, and the watchdog turning an allreduce one
  * rank never joins into a clean error. Needs 2 GPUs; skips otherwise. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,22 +12,10 @@
 
 static char out_buf[65536];
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = tl_test_vsh(out_buf, sizeof out_buf, fmt, ap);
-    va_end(ap);
-    return rc;
-}
+/* the command's output, stderr merged, in out_buf; its exit code */
+#define RUN(...) tl_test_sh_to(out_buf, sizeof out_buf, __VA_ARGS__)
 
-static const char *helper(void)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/tests/helper_gpu_nccl", tl_test_env("TL_BUILD", "build"));
-    return path;
-}
+static const char *helper(void) { return tl_test_helper("helper_gpu_nccl"); }
 
 static int need_gpus(int n)
 {
@@ -55,7 +42,7 @@ TL_TEST(versions)
 TL_TEST(threads_bootstrap_world_and_split)
 {
     need_gpus(2);
-    TL_ASSERT_EQ(run("%s --launcher threads --gpus 2 nccl", helper()), 0);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --gpus 2 nccl", helper()), 0);
     TL_ASSERT(strstr(out_buf, "nccl ok on 2 ranks (threads)"));
 }
 
@@ -63,14 +50,14 @@ TL_TEST(mpi_bootstrap_world_and_split)
 {
     need_gpus(2);
     const char *m = tl_test_mpirun();
-    TL_ASSERT_EQ(run("%s -np 2 --oversubscribe %s nccl", m, helper()), 0);
+    TL_ASSERT_EQ(RUN("%s -np 2 --oversubscribe %s nccl", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "nccl ok on 2 ranks (mpi)"));
 }
 
 static void expect_watchdog(const char *cmd)
 {
     int64_t t0 = tl_clock_ns();
-    int rc = run("%s", cmd);
+    int rc = RUN("%s", cmd);
     double secs = (double)(tl_clock_ns() - t0) * 1e-9;
     TL_ASSERT_MSG(rc != 0, "the mismatched run succeeded");
     TL_ASSERT(strstr(out_buf, "rank 0: mismatched allreduce: not finished after 5 s"));
@@ -103,10 +90,10 @@ TL_TEST(mpi_watchdog_turns_mismatch_into_error)
 TL_TEST(more_ranks_than_gpus_is_a_clear_error)
 {
     int have = need_gpus(1);
-    TL_ASSERT_EQ(run("%s --launcher threads --gpus %d nccl", helper(), have + 1), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --gpus %d nccl", helper(), have + 1), 1);
     TL_ASSERT(strstr(out_buf, "ranks in this process but only"));
     /* host-only ranks ask for no GPU, and a GPU program says so */
-    TL_ASSERT_EQ(run("%s --launcher threads --no-gpu --ranks 2 nccl", helper()), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --no-gpu --ranks 2 nccl", helper()), 1);
     TL_ASSERT(strstr(out_buf, "has no GPU"));
 }
 

@@ -4,7 +4,6 @@
  * host-staged one (threads and mpirun). */
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +17,10 @@
 
 static char out_buf[65536];
 
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = tl_test_vsh(out_buf, sizeof out_buf, fmt, ap);
-    va_end(ap);
-    return rc;
-}
+/* the command's output, stderr merged, in out_buf; its exit code */
+#define RUN(...) tl_test_sh_to(out_buf, sizeof out_buf, __VA_ARGS__)
 
-static const char *helper(void)
-{
-    static char path[512];
-    snprintf(path, sizeof path, "%s/tests/helper_gpu_runtime", tl_test_env("TL_BUILD", "build"));
-    return path;
-}
+static const char *helper(void) { return tl_test_helper("helper_gpu_runtime"); }
 
 static void need_gpu(void)
 {
@@ -43,7 +30,7 @@ static void need_gpu(void)
 TL_TEST(streams_by_role_without_nccl)
 {
     need_gpu();
-    TL_ASSERT_EQ(run("%s --gpus 1 streams", helper()), 0);
+    TL_ASSERT_EQ(RUN("%s --gpus 1 streams", helper()), 0);
     TL_ASSERT(strstr(out_buf, "streams ok: 4 roles"));
 }
 
@@ -51,7 +38,7 @@ TL_TEST(watched_sync_gives_up_after_the_deadline)
 {
     need_gpu();
     int64_t t0 = tl_clock_ns();
-    int rc = run("%s --gpus 1 --nccl-timeout 1 timeout", helper());
+    int rc = RUN("%s --gpus 1 --nccl-timeout 1 timeout", helper());
     double secs = (double)(tl_clock_ns() - t0) * 1e-9;
     TL_ASSERT_MSG(rc != 0, "the endless kernel run succeeded");
     TL_ASSERT(strstr(out_buf, "endless kernel: not finished after 1 s"));
@@ -86,7 +73,7 @@ TL_TEST(event_timer_agrees_with_cupti)
 {
     need_gpu();
     const char *dir = tl_test_tmpdir();
-    TL_ASSERT_EQ(run("%s --gpus 1 --outdir %s evtimer", helper(), dir), 0);
+    TL_ASSERT_EQ(RUN("%s --gpus 1 --outdir %s evtimer", helper(), dir), 0);
     double ev_long = 0, ev_short = 0;
     const char *l = strstr(out_buf, "evtimer spin: count 12 total ");
     const char *s = strstr(out_buf, "evtimer short: count 12 total ");
@@ -111,7 +98,7 @@ TL_TEST(host_staged_threads_2_and_4_ranks_share_the_gpu)
 {
     need_gpu();
     for (int n = 2; n <= 4; n += 2) {
-        TL_ASSERT_EQ(run("%s --launcher threads --ranks %d --device-comm host devcomm", helper(), n), 0);
+        TL_ASSERT_EQ(RUN("%s --launcher threads --ranks %d --device-comm host devcomm", helper(), n), 0);
         char want[96];
         snprintf(want, sizeof want, "devcomm host ok on %d ranks (threads, gpu shared=%d)", n, tl_gpu_count() < n);
         TL_ASSERT_MSG(strstr(out_buf, want), "want '%s' in: %s", want, out_buf);
@@ -126,7 +113,7 @@ TL_TEST(host_staged_mpirun_2_and_4_ranks)
 #endif
     const char *m = tl_test_mpirun();
     for (int n = 2; n <= 4; n += 2) {
-        TL_ASSERT_EQ(run("%s -np %d --oversubscribe %s --device-comm host devcomm", m, n, helper()), 0);
+        TL_ASSERT_EQ(RUN("%s -np %d --oversubscribe %s --device-comm host devcomm", m, n, helper()), 0);
         char want[96];
         snprintf(want, sizeof want, "devcomm host ok on %d ranks (mpi", n);
         TL_ASSERT_MSG(strstr(out_buf, want), "want '%s' in: %s", want, out_buf);
@@ -136,9 +123,9 @@ TL_TEST(host_staged_mpirun_2_and_4_ranks)
 TL_TEST(host_staged_one_rank_and_large_messages)
 {
     need_gpu();
-    TL_ASSERT_EQ(run("%s --gpus 1 --device-comm host devcomm", helper()), 0);
+    TL_ASSERT_EQ(RUN("%s --gpus 1 --device-comm host devcomm", helper()), 0);
     TL_ASSERT(strstr(out_buf, "devcomm host ok on 1 ranks"));
-    TL_ASSERT_EQ(run("%s --ranks 2 --device-comm host --count 4M devcomm", helper()), 0);
+    TL_ASSERT_EQ(RUN("%s --ranks 2 --device-comm host --count 4M devcomm", helper()), 0);
 }
 
 TL_TEST(nccl_provider_on_one_gpu)
@@ -147,7 +134,7 @@ TL_TEST(nccl_provider_on_one_gpu)
 #if !TL_HAVE_NCCL
     TL_SKIP("built without NCCL");
 #endif
-    TL_ASSERT_EQ(run("%s --gpus 1 --device-comm nccl devcomm", helper()), 0);
+    TL_ASSERT_EQ(RUN("%s --gpus 1 --device-comm nccl devcomm", helper()), 0);
     TL_ASSERT(strstr(out_buf, "devcomm nccl ok on 1 ranks (threads, gpu shared=0)"));
 }
 
@@ -155,7 +142,7 @@ TL_TEST(nccl_refuses_shared_gpus_clearly)
 {
     need_gpu();
     if (tl_gpu_count() > 1) TL_SKIP("needs ranks to outnumber GPUs");
-    TL_ASSERT(run("%s --ranks 2 --device-comm nccl devcomm", helper()) != 0);
+    TL_ASSERT(RUN("%s --ranks 2 --device-comm nccl devcomm", helper()) != 0);
     TL_ASSERT_MSG(strstr(out_buf, "only 1 GPU is visible; use fewer ranks, --device-comm host"), "%s", out_buf);
 }
 
