@@ -35,7 +35,8 @@
 enum { MAX_SOLVERS = 8 };
 
 typedef struct solve_opts {
-    const char *solver, *precond, *schedule, *backend, *partition, *rtol_base;
+    const char *solver, *precond, *schedule, *partition, *rtol_base;
+    int backend; /* index into solve_backends */
     double rtol, atol;
     int64_t max_iterations, warmup, repeat, residual_replacement, omp_threads;
     const char *results, *trace, *history, *solution;
@@ -62,6 +63,15 @@ typedef struct solve_opts {
 } solve_opts;
 
 #define O(f) offsetof(solve_opts, f)
+/* --backend: what runs the operations; host and cuda are tl_backend_find
+ * names, petsc is the PETSc path (solvers/methods/petsc_solve.h). */
+typedef enum { SOLVE_HOST, SOLVE_CUDA, SOLVE_PETSC, SOLVE_NBACKENDS } solve_backend_id;
+typedef struct solve_backend {
+    const char *name;
+} solve_backend;
+static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
+    [SOLVE_HOST] = {"host"}, [SOLVE_CUDA] = {"cuda"}, [SOLVE_PETSC] = {"petsc"}};
+
 static const tl_option solve_options[] = {
     {.name = "solver",
      .type = TL_OPT_STRING,
@@ -113,10 +123,12 @@ static const tl_option solve_options[] = {
      .help = "overlap schedule sync|two-stream|three-naive|three-split (sync: none; three-split: "
              "allreduce on its own channel); a comma list or `all` runs each in turn"},
     {.name = "backend",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = O(backend),
      .def = "host",
-     .choices = "host|cuda|petsc",
+     .table = solve_backends,
+     .table_stride = sizeof solve_backends[0],
+     .table_count = SOLVE_NBACKENDS,
      .help = "host: OpenMP + MPI/threads; cuda: one GPU per rank (or ranks sharing GPUs over "
              "--device-comm host); petsc: PETSc KSP (MPI only)"},
     {.name = "partition",
@@ -348,10 +360,10 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     tl_backend *be = NULL;
     tl_solve_report rep = {0};
     double *xg = NULL;
-    int petsc = strcmp(o->backend, "petsc") == 0, cuda = strcmp(o->backend, "cuda") == 0;
+    int petsc = o->backend == SOLVE_PETSC, cuda = o->backend == SOLVE_CUDA;
     tl_solve_config cfg = {
         .method = meth,
-        .backend = o->backend,
+        .backend = solve_backends[o->backend].name,
         .bcfg = {.schedule = o->cur_schedule,
                  .omp_threads = (int)o->omp_threads,
                  .spmv = o->cur_spmv->impl,
@@ -383,7 +395,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
      * pipebicgstab_async.c) */
     tl_method async = *meth;
     int program = strcmp(o->scalars, "program") == 0 ||
-                  (strcmp(o->scalars, "auto") == 0 && strcmp(o->backend, "cuda") == 0);
+                  (strcmp(o->scalars, "auto") == 0 && cuda);
     if (program && !petsc && meth->solve == tl_method_pipecg) {
         async.solve = tl_method_pipecg_async;
         cfg.method = &async;
@@ -395,15 +407,15 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     if (petsc) {
         TL_TRYGOTO(tl_petsc_solve_run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
-        const tl_backend_ops *ops = tl_backend_find(o->backend);
-        TL_CHECKGOTO(ops, TL_ERR_INVAL, st, fail, "unknown backend %s", o->backend);
+        const tl_backend_ops *ops = tl_backend_find(solve_backends[o->backend].name);
+        TL_CHECKGOTO(ops, TL_ERR_INVAL, st, fail, "unknown backend %s", solve_backends[o->backend].name);
         TL_TRYGOTO(ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
         TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
     }
     tl_solve_labels lb = {.solver = meth->name,
                           .precond = tl_precond_name(cfg.bcfg.precond),
                           .schedule = petsc ? "petsc" : o->cur_schedule->name,
-                          .backend = o->backend,
+                          .backend = solve_backends[o->backend].name,
                           .matrix = o->matrix,
                           .partition = partdesc,
                           .launcher = ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads",
@@ -479,7 +491,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     int *part = NULL;
     tl_dist_matrix *dm = NULL;
     char partdesc[256] = "";
-    int petsc = strcmp(o->backend, "petsc") == 0, petsc_up = 0, probes_up = 0;
+    int petsc = o->backend == SOLVE_PETSC, petsc_up = 0, probes_up = 0;
 
     if (o->trace) {
         tl_probes_config pc = {.outdir = o->trace, .cupti = o->cupti, .nvtx = 1};
@@ -487,7 +499,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         probes_up = lst == TL_OK;
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    if (strcmp(o->backend, "cuda") == 0) {
+    if (o->backend == SOLVE_CUDA) {
         /* once for every run of this process (the NCCL communicators live
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
@@ -537,12 +549,12 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     if (o->results) {
         char mpath[4096], extra[512];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        int cuda = strcmp(o->backend, "cuda") == 0;
+        int cuda = o->backend == SOLVE_CUDA;
         char gpu[256] = "";
         if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
         snprintf(extra, sizeof extra,
                  "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
-                 partdesc, o->backend, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 partdesc, solve_backends[o->backend].name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
                  cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
@@ -681,13 +693,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
         return 2;
     }
-    if (strcmp(o.backend, "petsc") != 0) {
-        const tl_backend_ops *ops = tl_backend_find(o.backend);
+    if (o.backend != SOLVE_PETSC) {
+        const tl_backend_ops *ops = tl_backend_find(solve_backends[o.backend].name);
         if (ops && ops->unavailable) {
-            fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, o.backend, ops->unavailable);
+            fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, solve_backends[o.backend].name, ops->unavailable);
             return 1;
         }
-        if (strcmp(o.backend, "cuda") == 0 && (lo.no_gpu || tl_gpu_count() == 0)) {
+        if (o.backend == SOLVE_CUDA && (lo.no_gpu || tl_gpu_count() == 0)) {
             fprintf(stderr, "%s: --backend cuda: %s\n", PROGRAM,
                     lo.no_gpu ? "--no-gpu was given" : "no GPU visible");
             return 1;
