@@ -15,7 +15,7 @@
  *
  *   tl_probes_config pc = {.outdir = "run1", .cupti = 1, .nvtx = 1};
  *   TL_TRY(tl_probes_create(ctx, &pc));
- *   tl_probe_stream(ctx, g->s_compute, TL_ROLE_COMPUTE, "compute");
+ *   tl_probe_stream(ctx, tl_gpu_stream(g, TL_ROLE_COMPUTE), TL_ROLE_COMPUTE, "compute");
  *   tl_probe_window_start(ctx);
  *   for (it = 0; it < n; it++) {
  *       tl_probe_iter_begin(ctx, it);
