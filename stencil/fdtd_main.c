@@ -313,7 +313,10 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
 {
     const fdtd_opts *o = &ra->o;
     tl_fdtd *f = NULL;
-    tl_status st = tl_fdtd_create_on(&f, c, ctx);
+    /* rank 0 first: a bad configuration fails there alone, said once */
+    tl_status st = ctx->rank == 0 ? tl_fdtd_create_on(&f, c, ctx) : TL_OK;
+    st = tl_comm_agree(ctx, st);
+    if (st == TL_OK && ctx->rank != 0) st = tl_fdtd_create_on(&f, c, ctx);
     st = tl_comm_agree(ctx, st); /* no rank runs on without the others */
     TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(tl_fdtd_run(f, ctx), st, done);
