@@ -1,5 +1,7 @@
 /* The CPU reference backend (C with OpenMP): the check of the GPU kernels
- * and CI's FDTD. Subdomains are host arrays; the exchange copies them. */
+ * and CI's FDTD. Subdomains are host arrays, all in this process (the
+ * exchange copies them) or one per rank (only that one is allocated; the
+ * exchange sends host messages). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ static tl_status cpu_setup(tl_fdtd *f)
     for (int i = 0; i < f->nsub; i++) {
         tl_fdtd_sub *s = &f->sub[i];
         s->device = -1;
+        if (!tl_fdtd_mine(f, i)) continue; /* another rank's */
         for (int k = 0; k < TL_FDTD_NFIELDS; k++) {
             TL_TRY(cpu_alloc(&s->fld[k], s->full.count, esz));
             TL_TRY(tl_fdtd_fill_field(f, i, k, s->fld[k]));
@@ -49,8 +52,8 @@ static tl_status cpu_setup(tl_fdtd *f)
     for (int d = 0; d < 3; d++)
         for (int k = 0; k < f->nmsg[d]; k++) {
             tl_fdtd_msg *m = &f->msg[d][k];
-            TL_TRY(cpu_alloc(&m->send, (size_t)m->count, esz));
-            TL_TRY(cpu_alloc(&m->recv, (size_t)m->count, esz));
+            if (tl_fdtd_mine(f, m->from)) TL_TRY(cpu_alloc(&m->send, (size_t)m->count, esz));
+            if (tl_fdtd_mine(f, m->to)) TL_TRY(cpu_alloc(&m->recv, (size_t)m->count, esz));
         }
     return TL_OK;
 }

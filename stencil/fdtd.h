@@ -8,8 +8,9 @@
  * or 8. One global grid cut into px x py x pz subdomains with ghost depth
  * g = 2 r s (s local steps between exchanges, the ghost zone computed
  * redundantly); every subdomain lives in this process, on the CPU or on
- * one of the GPUs (several to a GPU when subdomains outnumber GPUs), and
- * the halo moves by one of the exchange strategies (exchange.h).
+ * one of the GPUs (several to a GPU when subdomains outnumber GPUs), or
+ * (strategy "ranks", cpu) one subdomain per rank, and the halo moves by
+ * one of the exchange strategies (fdtd_impl.h).
  *
  *   tl_fdtd_config c; tl_fdtd_config_defaults(&c); c.n[0] = ...;
  *   TL_TRY(tl_fdtd_create(&f, &c));
@@ -111,6 +112,12 @@ typedef struct tl_fdtd_stats {
  * depth), cuts the grid, allocates every subdomain on its backend, sets
  * the initial condition. Errors name the input and the reason. */
 tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg);
+/* The same over the ranks of ctx (collective on ctx) when the strategy is
+ * per-rank ("ranks", cpu): rank r holds subdomain r alone, and ctx->size
+ * must equal px py pz; the ghosts move as host messages (runtime/comm.h),
+ * and tl_fdtd_run, tl_fdtd_gather, tl_fdtd_energy_now become collective.
+ * Other strategies ignore ctx (tl_fdtd_create passes NULL). */
+tl_status tl_fdtd_create_on(tl_fdtd **out, const tl_fdtd_config *cfg, tl_ctx *ctx);
 void tl_fdtd_destroy(tl_fdtd **f);
 
 /* warmup + steps time steps (warm-up steps are counted in the simulated
@@ -118,9 +125,11 @@ void tl_fdtd_destroy(tl_fdtd **f);
  * naming the step and the point where p is not finite or exceeds blowup. */
 tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx);
 
-/* The global field (n[0] n[1] n[2] values, x fastest), in double. */
+/* The global field (n[0] n[1] n[2] values, x fastest), in double. Per-rank:
+ * collective, out filled on rank 0 only (others may pass NULL). */
 tl_status tl_fdtd_gather(tl_fdtd *f, int field, double *out);
-/* Receiver samples: nrec values per step, step-major (after tl_fdtd_run). */
+/* Receiver samples: nrec values per step, step-major (after tl_fdtd_run;
+ * per-rank: complete on rank 0, gathered at the end of the run). */
 const double *tl_fdtd_traces(const tl_fdtd *f);
 /* Energy monitor: (step, energy) pairs, *count of them. */
 const double *tl_fdtd_energy(const tl_fdtd *f, int64_t *count);

@@ -88,6 +88,9 @@ typedef struct tl_fdtd_strategy {
     const char *name;
     tl_fdtd_backend_kind backend;
     const char *what;    /* one line for --help and the README */
+    /* 1: rank r of the context holds subdomain r alone (ranks must equal
+     * subdomains); 0: this process holds every subdomain */
+    int per_rank;
     tl_status (*setup)(struct tl_fdtd *f);
     /* move every message of a phase from its send buffer into its receive
      * buffer, after the packs and before the unpacks */
@@ -117,6 +120,10 @@ struct tl_fdtd {
     void *bglobal;               /* backend-wide state */
     void *sglobal;               /* strategy-wide state */
     tl_ctx *ctx;                 /* during run, for the probes */
+    /* per-rank strategy: the ranks the subdomains are spread over and the
+     * one this rank holds; NULL and -1 when this process holds them all */
+    tl_ctx *comm;
+    int own;
     double *traces;              /* nrec x (warmup + steps) */
     int64_t *rec_sub, *rec_idx;  /* owner subdomain and local index per receiver */
     double *energy;              /* (step, energy) pairs */
@@ -125,6 +132,9 @@ struct tl_fdtd {
     tl_fdtd_box *inner;          /* per subdomain: the part of the last step beside the exchange */
     tl_fdtd_stats stats;
 };
+
+/* Whether this process holds subdomain sd (its memory, its updates). */
+static inline int tl_fdtd_mine(const struct tl_fdtd *f, int sd) { return f->own < 0 || f->own == sd; }
 
 /* Element index of local point (x, y, z) in a layout. */
 static inline int64_t tl_fdtd_index(const tl_fdtd_layout *l, int64_t x, int64_t y, int64_t z)

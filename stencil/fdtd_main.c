@@ -1,8 +1,11 @@
 /* trilap-fdtd: the 3D FDTD acoustic solver with CPML.
  *   trilap-fdtd run [options]                  one simulation, a results row
  *   trilap-fdtd verify convergence|time|reflection|energy|decomp [options]
- * Every subdomain is driven from one process (one thread rank of the
- * launcher), on the CPU or spread over the GPUs. */
+ * On one rank (the default) every subdomain is driven from this process,
+ * on the CPU or spread over the GPUs. On several ranks (--launcher threads
+ * --ranks N --no-gpu, or mpirun -np N) rank r holds subdomain r alone
+ * (cpu backend, strategy "ranks": host messages between the ranks); N must
+ * be px py pz. Rank 0 prints and writes. */
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -12,6 +15,7 @@
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
@@ -113,7 +117,7 @@ static const tl_option exec_options[] = {
     {.name = "decomp", .type = TL_OPT_STRING, .offset = O(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "subdomains per axis, or slab-z (1x1x4), block-xy (2x2x1), pencil-yz (1x2x2)"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = O(strategy), .metavar = "NAME",
-     .help = "exchange: cpu: copy; cuda: host (staged through pinned memory), peer (cudaMemcpyPeerAsync), nccl [copy / peer]"},
+     .help = "exchange: cpu: copy, ranks (one subdomain per rank: --ranks N or mpirun -np N, N = px*py*pz; the default on several ranks); cuda: host (staged through pinned memory), peer (cudaMemcpyPeerAsync), nccl [copy / peer]"},
     {.name = "s", .type = TL_OPT_INT, .offset = O(s), .def = "1", .metavar = "S",
      .help = "local steps between exchanges (ghost depth 2 r s)", .min = 1, .max = 64},
     {.name = "gpus", .type = TL_OPT_INT, .offset = O(gpus), .def = "0", .metavar = "N",
@@ -195,6 +199,7 @@ typedef struct run_args {
     int64_t (*rec)[3];
     int nrec;
     char cmdline[2048];
+    int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
 } run_args;
 
 static int build_config(run_args *ra)
@@ -308,11 +313,23 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
 {
     const fdtd_opts *o = &ra->o;
     tl_fdtd *f = NULL;
-    tl_status st = TL_OK;
-    TL_TRY(tl_fdtd_create(&f, c));
+    /* rank 0 first: a bad configuration fails there alone, said once */
+    tl_status st = ctx->rank == 0 ? tl_fdtd_create_on(&f, c, ctx) : TL_OK;
+    st = tl_comm_agree(ctx, st);
+    if (st == TL_OK && ctx->rank != 0) st = tl_fdtd_create_on(&f, c, ctx);
+    st = tl_comm_agree(ctx, st); /* no rank runs on without the others */
+    TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(tl_fdtd_run(f, ctx), st, done);
     tl_fdtd_stats S = tl_fdtd_stats_of(f);
     *seconds = S.seconds;
+    if (ctx->rank != 0) {
+        /* rank 0 prints and writes; the manifest is collective */
+        if (o->results) {
+            TL_TRYGOTO(tl_comm_agree(ctx, TL_OK), st, done);
+            TL_TRYGOTO(tl_manifest_write(ctx, "", NULL), st, done);
+        }
+        goto done;
+    }
     char decomp[64], over[32] = "";
     snprintf(decomp, sizeof decomp, "%dx%dx%d", c->pd[0], c->pd[1], c->pd[2]);
     if (none_s > 0) snprintf(over, sizeof over, "%.4f", (S.seconds - none_s) / none_s);
@@ -327,7 +344,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
     printf("%s\n", row);
     fflush(stdout);
     if (o->results) {
-        TL_TRYGOTO(tl_results_append(o->results, results_header, row), st, done);
+        TL_TRYGOTO(tl_comm_agree(ctx, tl_results_append(o->results, results_header, row)), st, done);
         char mpath[4096];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, NULL), st, done);
@@ -360,19 +377,57 @@ done:
     return st;
 }
 
+/* Several ranks: one subdomain each, cpu backend, strategy ranks (the
+ * default there), px py pz ranks. At odds: rank 0 prints one line, every
+ * rank stops (TL_ERR_REMOTE: the launcher adds nothing) and main exits 2. */
+static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
+{
+    int nsub = c->pd[0] * c->pd[1] * c->pd[2];
+    int ranked = ctx->size > 1 || (c->strategy && !strcmp(c->strategy, "ranks"));
+    char why[512] = "";
+    if (!ranked) return TL_OK;
+    if (c->backend != TL_FDTD_BACKEND_CPU)
+        snprintf(why, sizeof why,
+                 "%d ranks with --backend %s: the CUDA backend drives every subdomain from one process (peer copies "
+                 "need one address space); run it on one rank, or use --backend cpu for one subdomain per rank",
+                 ctx->size, backend_names[c->backend].name);
+    else if (c->strategy && strcmp(c->strategy, "ranks"))
+        snprintf(why, sizeof why,
+                 "%d ranks with --strategy %s: that strategy moves ghosts inside one process; several ranks use "
+                 "--strategy ranks (their default)",
+                 ctx->size, c->strategy);
+    else if (nsub != ctx->size)
+        snprintf(why, sizeof why,
+                 "%d rank%s for --decomp %dx%dx%d: one subdomain per rank needs px*py*pz = %d ranks "
+                 "(--ranks %d, or mpirun -np %d)",
+                 ctx->size, ctx->size == 1 ? "" : "s", c->pd[0], c->pd[1], c->pd[2], nsub, nsub, nsub);
+    if (!why[0]) {
+        c->strategy = "ranks";
+        return TL_OK;
+    }
+    if (ctx->rank == 0) fprintf(stderr, PROG ": %s\n", why);
+    if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) *usage_error = 1; /* thread ranks share it: rank 0 writes */
+    return TL_ERR_REMOTE;
+}
+
 static tl_status run_rank(tl_ctx *ctx, void *arg)
 {
     run_args *ra = arg;
-    const tl_fdtd_config *c = &ra->c;
-    printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
-    printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
-           c->n[0], c->n[1], c->n[2], c->order, c->steps, c->warmup);
-    printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, sigma_max = -4 c_max ln(R) / (2 L h)\n",
-           c->cpml, c->cpml_r, c->kappa_max, c->alpha_frac);
-    printf("# backend: %s  kernel: %s  decomposition: %dx%dx%d  s: %d  ghost: %d\n", backend_names[c->backend].name,
-           kernel_names[c->kernel].name,
-           c->pd[0], c->pd[1], c->pd[2], c->s, c->order * c->s);
-    printf("%s\n", results_header);
+    tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
+    const tl_fdtd_config *c = &cr;
+    TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    if (ctx->rank == 0) { /* rank 0 prints */
+        printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
+        printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
+               c->n[0], c->n[1], c->n[2], c->order, c->steps, c->warmup);
+        printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, sigma_max = -4 c_max ln(R) / (2 L h)\n",
+               c->cpml, c->cpml_r, c->kappa_max, c->alpha_frac);
+        printf("# backend: %s  kernel: %s  decomposition: %dx%dx%d  s: %d  ghost: %d\n", backend_names[c->backend].name,
+               kernel_names[c->kernel].name,
+               c->pd[0], c->pd[1], c->pd[2], c->s, c->order * c->s);
+        if (ctx->size > 1) printf("# ranks: %d, one subdomain each (strategy ranks, host messages)\n", ctx->size);
+        printf("%s\n", results_header);
+    }
     double t_none = 0, t = 0;
     if (ra->o.compare_cpml && c->cpml > 0) {
         tl_fdtd_config c0 = *c;
@@ -391,23 +446,52 @@ static void join_cmdline(char *buf, size_t n, int argc, char **argv)
     for (int i = 0; i < argc && len + 2 < n; i++) len += (size_t)snprintf(buf + len, n - len, i ? " %s" : "%s", argv[i]);
 }
 
-static int launch(run_args *ra, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda)
+/* The launcher's options these commands take: --launcher, --ranks, --no-gpu
+ * (its --gpus is run's own: the GPUs one process spreads subdomains over).
+ * One rank unless asked: several are one subdomain each. */
+enum { LAUNCH_NOPTS = 3 };
+static void launch_group(tl_option out[LAUNCH_NOPTS])
 {
-    tl_launch_opts lo = {.gpus = 0, .launcher = TL_LAUNCH_THREADS, .ranks = 1, .timeout_s = 300, .no_gpu = !cuda};
+    size_t n = 0;
+    for (size_t i = 0; i < tl_launch_noptions && n < LAUNCH_NOPTS; i++) {
+        const tl_option *t = &tl_launch_options[i];
+        if (strcmp(t->name, "launcher") && strcmp(t->name, "ranks") && strcmp(t->name, "no-gpu")) continue;
+        out[n] = *t;
+        if (!strcmp(t->name, "ranks")) {
+            out[n].def = "1";
+            out[n].min = 1;
+            out[n].help = "thread launcher: ranks, one subdomain each (cpu backend, --decomp px*py*pz of them); "
+                          "1: this process drives every subdomain";
+        }
+        n++;
+    }
+}
+
+static int launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda)
+{
+    lo->gpus = 0;
+    lo->timeout_s = 300;
+    if (lo->ranks < 1) lo->ranks = 1;
+    if (!cuda) lo->no_gpu = 1;
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     tl_probes_main pm = {.fn = fn, .arg = arg};
-    return tl_launch_run(PROG, &lo, argc, argv, tl_probes_rank_main, &pm);
+    return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 
 static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     run_args ra;
+    tl_launch_opts lo;
+    tl_option lopts[LAUNCH_NOPTS];
     memset(&ra, 0, sizeof ra);
+    memset(&lo, 0, sizeof lo);
+    launch_group(lopts);
     const tl_optgroup groups[] = {{"Model", model_options, sizeof model_options / sizeof model_options[0], &ra.o},
-                                  {"Execution and output", exec_options, sizeof exec_options / sizeof exec_options[0], &ra.o}};
+                                  {"Execution and output", exec_options, sizeof exec_options / sizeof exec_options[0], &ra.o},
+                                  {"Launch", lopts, LAUNCH_NOPTS, &lo}};
     const tl_optspec spec = {.program = PROG " run", .usage = "[options]",
                              .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results row.",
-                             .groups = groups, .ngroups = 2, .max_positional = 0};
+                             .groups = groups, .ngroups = 3, .max_positional = 0};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     free(res.positional);
@@ -418,9 +502,9 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return rc;
     }
     join_cmdline(ra.cmdline, sizeof ra.cmdline, full_argc, full_argv);
-    rc = launch(&ra, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA);
+    rc = launch(&lo, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA);
     free(ra.rec);
-    return rc;
+    return ra.usage_error ? 2 : rc;
 }
 
 /* ---- verify --------------------------------------------------------------- */
@@ -447,7 +531,7 @@ static const tl_option verify_options[] = {
      .metavar = "LIST", .help = "reflection, decomp: decompositions"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = V(strategy), .metavar = "NAME", .help = "exchange strategy"},
     {.name = "strategies", .type = TL_OPT_STRING, .offset = V(strategies), .metavar = "LIST",
-     .help = "decomp: strategies (default: the backend's: copy, or host,peer,nccl)"},
+     .help = "decomp: strategies (default: the backend's: copy, ranks on several ranks, or host,peer,nccl)"},
     {.name = "s", .type = TL_OPT_INT, .offset = V(s), .def = "1", .metavar = "S", .help = "local steps between exchanges",
      .min = 1, .max = 64},
     {.name = "ss", .type = TL_OPT_STRING, .offset = V(ss), .def = "1,2", .metavar = "LIST",
@@ -515,6 +599,7 @@ typedef struct verify_args {
     verify_opts o;
     const char *what;
     tl_fdtd_vopts v;
+    int usage_error;
 } verify_args;
 
 static double rate(double e0, double e1, double ratio) { return e0 > 0 && e1 > 0 ? log(e0 / e1) / log(ratio) : NAN; }
@@ -642,22 +727,37 @@ done:
     return st;
 }
 
-static tl_status verify_decomp(verify_args *va)
+static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
 {
     char buf[1024], sbuf[256], *names[32], *strats[8];
     snprintf(buf, sizeof buf, "%s", va->o.decomps);
     int nd = split_names(buf, names, 32);
-    const char *defs = va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer") : "copy";
+    const char *defs = va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
+                       : ctx->size > 1                      ? "ranks"
+                                                            : "copy";
+    int root = ctx->rank == 0; /* prints; alone runs the one-process strategies */
     snprintf(sbuf, sizeof sbuf, "%s", va->o.strategies ? va->o.strategies : defs);
     int ns = split_names(sbuf, strats, 8);
     int64_t ss[8];
     int nss = parse_list(va->o.ss, ss, 8);
     TL_CHECK(nss > 0, TL_ERR_INVAL, "invalid --ss '%s'", va->o.ss);
     int64_t n = va->o.n > 0 ? va->o.n : 64;
-    printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n");
+    if (root) printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n");
     int wrong = 0, rows = 0;
     for (int i = 0; i < nd; i++)
-        for (int j = 0; j < ns; j++)
+        for (int j = 0; j < ns; j++) {
+            /* ranks: the decomposition spread over this run's ranks, one
+             * subdomain each; a decomposition of another size needs another run */
+            int pd[3], ranked = !strcmp(strats[j], "ranks");
+            TL_CHECK(parse_decomp(names[i], pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s'", names[i]);
+            if (ranked && pd[0] * pd[1] * pd[2] != ctx->size) {
+                if (root)
+                    printf("# %s,ranks: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
+                           names[i], pd[0] * pd[1] * pd[2], ctx->size, ctx->size == 1 ? "" : "s", pd[0] * pd[1] * pd[2],
+                           pd[0] * pd[1] * pd[2]);
+                continue;
+            }
+            if (!ranked && !root) continue;
             for (int k = 0; k < nss; k++)
                 for (int ov = 0; ov < (va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1); ov++)
                     for (int cp = 0; cp < 3; cp++) { /* no CPML, CPML, periodic */
@@ -683,15 +783,20 @@ static tl_status verify_decomp(verify_args *va)
                         c.s = (int)ss[k];
                         c.overlap = ov;
                         double m;
-                        TL_TRY(tl_fdtd_verify_decomp(&c, &m));
-                        printf("%s,%s,%d,%d,%s,%.3e,%s\n", names[i], strats[j], c.s, ov,
-                               cp == 0 ? "zero" : cp == 1 ? "cpml8" : "periodic", m,
-                               m == 0 ? "yes" : "no");
-                        fflush(stdout);
+                        TL_TRY(tl_fdtd_verify_decomp_on(ranked ? ctx : NULL, &c, &m));
+                        if (root) {
+                            printf("%s,%s,%d,%d,%s,%.3e,%s\n", names[i], strats[j], c.s, ov,
+                                   cp == 0 ? "zero" : cp == 1 ? "cpml8" : "periodic", m, m == 0 ? "yes" : "no");
+                            fflush(stdout);
+                        }
                         wrong += m != 0;
                         rows++;
                     }
-    printf("# %d rows, %d not identical\n", rows, wrong);
+        }
+    if (root) printf("# %d rows, %d not identical\n", rows, wrong);
+    if (!root) return wrong ? TL_ERR_REMOTE : TL_OK; /* rank 0 says why */
+    TL_CHECK(rows > 0, TL_ERR_INVAL, "no decomposition in --decomps has %d subdomain%s for strategy ranks", ctx->size,
+             ctx->size == 1 ? "" : "s");
     TL_CHECK(wrong == 0, TL_ERR_NUMERIC, "%d decomposed runs differ from the single domain", wrong);
     return TL_OK;
 }
@@ -699,22 +804,34 @@ static tl_status verify_decomp(verify_args *va)
 static tl_status verify_rank(tl_ctx *ctx, void *arg)
 {
     verify_args *va = arg;
+    if (ctx->size > 1 && strcmp(va->what, "decomp")) {
+        if (ctx->rank == 0)
+            fprintf(stderr, PROG ": verify %s runs on one rank; only verify decomp takes several (strategy ranks)\n",
+                    va->what);
+        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
+        return TL_ERR_REMOTE;
+    }
     if (!strcmp(va->what, "convergence")) return verify_convergence(va);
     if (!strcmp(va->what, "time")) return verify_time(va);
     if (!strcmp(va->what, "reflection")) return verify_reflection(va);
     if (!strcmp(va->what, "energy")) return verify_energy(va);
-    return verify_decomp(va);
+    return verify_decomp(ctx, va);
 }
 
 static int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
 {
     verify_args va;
+    tl_launch_opts lo;
+    tl_option lopts[LAUNCH_NOPTS];
     memset(&va, 0, sizeof va);
+    memset(&lo, 0, sizeof lo);
+    launch_group(lopts);
     static const char *const kinds[] = {"convergence", "time", "reflection", "energy", "decomp"};
-    const tl_optgroup groups[] = {{"Verification", verify_options, sizeof verify_options / sizeof verify_options[0], &va.o}};
+    const tl_optgroup groups[] = {{"Verification", verify_options, sizeof verify_options / sizeof verify_options[0], &va.o},
+                                  {"Launch", lopts, LAUNCH_NOPTS, &lo}};
     const tl_optspec spec = {.program = PROG " verify", .usage = "convergence|time|reflection|energy|decomp [options]",
                              .purpose = "Reproduces the paper's verification tables as CSV on stdout.",
-                             .groups = groups, .ngroups = 1, .min_positional = 1, .max_positional = 1};
+                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) {
@@ -735,7 +852,8 @@ static int cmd_verify(int argc, char **argv, int full_argc, char **full_argv)
     va.v.gpus = (int)va.o.gpus;
     if (parse_decomp(va.o.decomp, va.v.pd) != 0)
         return bad("--decomp", va.o.decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
-    return launch(NULL, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA);
+    int rc = launch(&lo, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA);
+    return va.usage_error ? 2 : rc;
 }
 
 int main(int argc, char **argv)

@@ -11,6 +11,7 @@
 #include "probes/probes.h"
 #include "runtime/results.h"
 #include "runtime/clock.h"
+#include "runtime/comm.h"
 #include "stencil/fdtd_impl.h"
 #include "stencil/fill.h"
 
@@ -51,7 +52,9 @@ static tl_status check_config(const tl_fdtd_config *c)
     return TL_OK;
 }
 
-tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg)
+tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg) { return tl_fdtd_create_on(out, cfg, NULL); }
+
+tl_status tl_fdtd_create_on(tl_fdtd **out, const tl_fdtd_config *cfg, tl_ctx *ctx)
 {
     *out = NULL;
     TL_TRY(check_config(cfg));
@@ -62,6 +65,7 @@ tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg)
     f->r = cfg->order / 2;
     f->g = 2 * f->r * cfg->s;
     f->esz = cfg->dbl ? 8 : 4;
+    f->own = -1;
     double w[4];
     tl_fdtd_coefficients(cfg->order, w);
     for (int m = 0; m < 4; m++) f->c[m] = w[m] / cfg->h;
@@ -82,6 +86,17 @@ tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg)
     f->st = tl_fdtd_strategy_find(sname, cfg->backend);
     TL_CHECKGOTO(f->st != NULL, TL_ERR_INVAL, st, fail, "exchange strategy '%s' is not one of the %s backend's (%s)",
                  sname, f->be->name, tl_fdtd_strategy_names());
+    if (f->st->per_rank) {
+        int size = ctx ? ctx->size : 1;
+        TL_CHECKGOTO(size == f->nsub, TL_ERR_INVAL, st, fail,
+                     "strategy '%s' puts one subdomain on each rank: %d rank%s for %d subdomains (%dx%dx%d); "
+                     "run with px*py*pz = %d ranks",
+                     sname, size, size == 1 ? "" : "s", f->nsub, cfg->pd[0], cfg->pd[1], cfg->pd[2], f->nsub);
+        TL_CHECKGOTO(ctx != NULL && ctx->hc != NULL, TL_ERR_INVAL, st, fail,
+                     "strategy '%s' needs a rank context (inside tl_launch_run)", sname);
+        f->comm = ctx;
+        f->own = ctx->rank;
+    }
     int64_t total = cfg->warmup + cfg->steps;
     if (cfg->nrec > 0) {
         TL_ALLOC(f->traces, (size_t)(cfg->nrec * (total > 0 ? total : 1)));
@@ -185,9 +200,11 @@ static tl_status exchange(tl_fdtd *f)
     for (int d = 0; d < 3; d++) {
         if (f->nmsg[d] == 0) continue;
         tl_probe_push(f->ctx, TL_CAT_P2P, d == 0 ? "exchange_x" : d == 1 ? "exchange_y" : "exchange_z");
-        for (int k = 0; k < f->nmsg[d]; k++) TL_TRY(f->be->pack(f, &f->msg[d][k]));
+        for (int k = 0; k < f->nmsg[d]; k++)
+            if (tl_fdtd_mine(f, f->msg[d][k].from)) TL_TRY(f->be->pack(f, &f->msg[d][k]));
         TL_TRY(f->st->transfer(f, d));
-        for (int k = 0; k < f->nmsg[d]; k++) TL_TRY(f->be->unpack(f, &f->msg[d][k]));
+        for (int k = 0; k < f->nmsg[d]; k++)
+            if (tl_fdtd_mine(f, f->msg[d][k].to)) TL_TRY(f->be->unpack(f, &f->msg[d][k]));
         tl_probe_pop(f->ctx);
     }
     return TL_OK;
@@ -224,6 +241,7 @@ static tl_status one_step(tl_fdtd *f, int t, int64_t step)
     tl_probe_iter_begin(f->ctx, step);
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, "update_v");
     for (int i = 0; i < f->nsub; i++) {
+        if (!tl_fdtd_mine(f, i)) continue;
         tl_fdtd_box b = region_of(f, i, 0, t);
         TL_TRY(update_box(f, i, 0, &b));
     }
@@ -231,6 +249,7 @@ static tl_status one_step(tl_fdtd *f, int t, int64_t step)
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, "update_p");
     tl_fdtd_box *inner = f->inner;
     for (int i = 0; i < f->nsub; i++) {
+        if (!tl_fdtd_mine(f, i)) continue;
         tl_fdtd_box b = region_of(f, i, 1, t);
         if (overlap) {
             tl_fdtd_box sh[6];
@@ -250,6 +269,7 @@ static tl_status one_step(tl_fdtd *f, int t, int64_t step)
         if (overlap) {
             tl_probe_push(f->ctx, TL_CAT_COMPUTE, "update_p_inner");
             for (int i = 0; i < f->nsub; i++) {
+                if (!tl_fdtd_mine(f, i)) continue;
                 TL_TRY(update_box(f, i, 1, &inner[i]));
                 TL_TRY(source_in(f, i, &inner[i], step));
             }
@@ -259,18 +279,42 @@ static tl_status one_step(tl_fdtd *f, int t, int64_t step)
         TL_TRY(f->be->mark(f, TL_FDTD_MARK_XCH_END));
     }
     if (c->nrec > 0)
-        for (int i = 0; i < f->nsub; i++) TL_TRY(f->be->sample(f, i, step));
+        for (int i = 0; i < f->nsub; i++)
+            if (tl_fdtd_mine(f, i)) TL_TRY(f->be->sample(f, i, step));
     tl_probe_iter_end(f->ctx);
     return TL_OK;
 }
 
+/* Per rank: every rank's first bad point, so all ranks stop at the same
+ * step; rank 0 names the lowest subdomain's, as one process would. */
+typedef struct bad_point {
+    int64_t idx;
+    double value;
+} bad_point;
+
 static tl_status check_fields(tl_fdtd *f, int64_t step)
 {
+    bad_point *all = NULL;
+    if (f->comm) {
+        bad_point mine = {-1, 0};
+        TL_TRY(f->be->check(f, f->own, &mine.idx, &mine.value));
+        TL_ALLOC(all, (size_t)f->nsub);
+        tl_status st = tl_comm_allgather(f->comm, &mine, all, sizeof mine);
+        if (st != TL_OK) {
+            free(all);
+            return tl_error_frame(st, __FILE__, __LINE__);
+        }
+    }
     for (int i = 0; i < f->nsub; i++) {
         int64_t bad = -1;
         double v = 0;
-        TL_TRY(f->be->check(f, i, &bad, &v));
+        if (all) {
+            bad = all[i].idx;
+            v = all[i].value;
+        } else TL_TRY(f->be->check(f, i, &bad, &v));
         if (bad < 0) continue;
+        free(all);
+        if (f->comm && f->comm->rank != 0) return TL_ERR_REMOTE; /* rank 0 says why */
         const tl_fdtd_sub *s = &f->sub[i];
         int64_t x = bad % s->n[0], y = bad / s->n[0] % s->n[1], z = bad / (s->n[0] * s->n[1]);
         return TL_FAIL(TL_ERR_NUMERIC,
@@ -279,17 +323,29 @@ static tl_status check_fields(tl_fdtd *f, int64_t step)
                        step, v, s->o[0] + x, s->o[1] + y, s->o[2] + z, i,
                        isfinite(v) ? "beyond the blow-up limit" : "not finite");
     }
+    free(all);
     return TL_OK;
 }
 
 tl_status tl_fdtd_energy_now(tl_fdtd *f, double *e)
 {
     double sum = 0;
-    for (int i = 0; i < f->nsub; i++) {
-        double x = 0;
-        TL_TRY(f->be->energy(f, i, &x));
-        sum += x;
-    }
+    if (f->comm) {
+        /* every subdomain's sum on every rank, added in subdomain order as
+         * one process adds them: the same energy to the last bit */
+        double mine = 0, *all;
+        TL_TRY(f->be->energy(f, f->own, &mine));
+        TL_ALLOC(all, (size_t)f->nsub);
+        tl_status st = tl_comm_allgather(f->comm, &mine, all, sizeof mine);
+        for (int i = 0; i < f->nsub; i++) sum += all[i];
+        free(all);
+        TL_TRY(st);
+    } else
+        for (int i = 0; i < f->nsub; i++) {
+            double x = 0;
+            TL_TRY(f->be->energy(f, i, &x));
+            sum += x;
+        }
     *e = sum * f->cfg.h * f->cfg.h * f->cfg.h;
     return TL_OK;
 }
@@ -301,9 +357,12 @@ static tl_status write_slice(tl_fdtd *f, int64_t step)
     double *g = NULL;
     char *text = NULL;
     tl_status st = TL_OK;
-    g = malloc((size_t)N * sizeof *g);
-    TL_CHECKGOTO(g != NULL, TL_ERR_NOMEM, st, done, "%" PRId64 " doubles for a slice", N);
+    int root = !f->comm || f->comm->rank == 0;
+    if (root && !(g = malloc((size_t)N * sizeof *g))) st = TL_FAIL(TL_ERR_NOMEM, "%" PRId64 " doubles for a slice", N);
+    if (f->comm) st = tl_comm_agree(f->comm, st);
+    TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(tl_fdtd_gather(f, TL_FDTD_P, g), st, done);
+    if (!root) goto done; /* rank 0 writes */
     int a = c->slice_axis, u = a == 0 ? 1 : 0, v = a == 2 ? 1 : 2;
     size_t cap = (size_t)(c->n[u] * c->n[v]) * 16 + 256, len = 0;
     text = malloc(cap);
@@ -327,6 +386,59 @@ static tl_status write_slice(tl_fdtd *f, int64_t step)
 done:
     free(g);
     free(text);
+    return st;
+}
+
+static void memory_of(const tl_fdtd *f, tl_fdtd_stats *S);
+
+/* Per rank, at the end of a run: the receivers' traces gathered on rank 0
+ * (each from its owner), the slowest rank's time and the fullest rank's
+ * memory in the stats. */
+static tl_status ranks_finish(tl_fdtd *f)
+{
+    const tl_fdtd_config *c = &f->cfg;
+    tl_ctx *ctx = f->comm;
+    int64_t total = c->warmup + c->steps;
+    tl_status st = TL_OK;
+    double *send = NULL, *recv = NULL;
+    size_t *counts = NULL;
+    if (c->nrec > 0 && total > 0) {
+        int mine = 0;
+        for (int r = 0; r < c->nrec; r++) mine += f->rec_sub[r] == f->own;
+        send = malloc((size_t)(mine * total + 1) * sizeof *send);
+        if (ctx->rank == 0) {
+            recv = malloc((size_t)(c->nrec * total) * sizeof *recv);
+            counts = calloc((size_t)ctx->size, sizeof *counts);
+        }
+        int ok = send && (ctx->rank != 0 || (recv && counts));
+        TL_TRYGOTO(tl_comm_agree(ctx, ok ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "receiver traces")), st, done);
+        /* owner-major, receivers in order, each its whole series */
+        int64_t k = 0;
+        for (int r = 0; r < c->nrec; r++)
+            if (f->rec_sub[r] == f->own)
+                for (int64_t n = 0; n < total; n++) send[k++] = f->traces[n * c->nrec + r];
+        if (counts)
+            for (int r = 0; r < c->nrec; r++) counts[f->rec_sub[r]] += (size_t)total * sizeof(double);
+        TL_TRYGOTO(tl_comm_gatherv(ctx, send, (size_t)k * sizeof *send, recv, counts, 0), st, done);
+        if (ctx->rank == 0) {
+            k = 0;
+            for (int o = 0; o < f->nsub; o++)
+                for (int r = 0; r < c->nrec; r++)
+                    if (f->rec_sub[r] == o)
+                        for (int64_t n = 0; n < total; n++) f->traces[n * c->nrec + r] = recv[k++];
+        }
+    }
+    tl_fdtd_stats S = f->stats;
+    memory_of(f, &S);
+    double v[3] = {f->stats.seconds, S.mem_bytes, S.paper_mem_bytes};
+    TL_TRYGOTO(tl_comm_allreduce(ctx, v, 3, TL_DOUBLE, TL_MAX), st, done);
+    f->stats.seconds = v[0];
+    f->stats.mem_bytes = v[1];
+    f->stats.paper_mem_bytes = v[2];
+done:
+    free(send);
+    free(recv);
+    free(counts);
     return st;
 }
 
@@ -375,6 +487,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     TL_TRYGOTO(f->be->timers(f, 0), st, done);
     TL_TRYGOTO(check_fields(f, f->step), st, done);
     TL_TRYGOTO(f->be->fetch_traces(f), st, done);
+    if (f->comm) TL_TRYGOTO(ranks_finish(f), st, done);
     {
         double pts = (double)c->n[0] * (double)c->n[1] * (double)c->n[2] * (double)c->steps;
         tl_fdtd_stats *S = &f->stats;
@@ -393,10 +506,64 @@ done:
     return st;
 }
 
+/* The owned points of a subdomain's padded array h into doubles, x fastest. */
+static void owned_points(const tl_fdtd *f, const tl_fdtd_sub *s, const void *h, double *dst)
+{
+    int64_t k = 0;
+    for (int64_t z = 0; z < s->n[2]; z++)
+        for (int64_t y = 0; y < s->n[1]; y++)
+            for (int64_t x = 0; x < s->n[0]; x++) {
+                int64_t j = tl_fdtd_index(&s->full, x, y, z);
+                dst[k++] = f->esz == 4 ? (double)((const float *)h)[j] : ((const double *)h)[j];
+            }
+}
+
+/* Per rank: every rank's owned points to rank 0, placed there. */
+static tl_status gather_ranks(tl_fdtd *f, int field, double *out)
+{
+    const tl_fdtd_config *c = &f->cfg;
+    tl_ctx *ctx = f->comm;
+    const tl_fdtd_sub *me = &f->sub[f->own];
+    int64_t npts = me->n[0] * me->n[1] * me->n[2], N = c->n[0] * c->n[1] * c->n[2];
+    void *h = malloc(me->full.count * f->esz);
+    double *pts = malloc((size_t)npts * sizeof *pts), *all = NULL;
+    size_t *counts = NULL;
+    tl_status st = TL_OK;
+    if (ctx->rank == 0) {
+        all = malloc((size_t)N * sizeof *all);
+        counts = calloc((size_t)f->nsub, sizeof *counts);
+    }
+    int ok = h && pts && (ctx->rank != 0 || (all && counts && out));
+    TL_TRYGOTO(tl_comm_agree(ctx, ok ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "%" PRId64 " points to gather a field", N)), st, done);
+    TL_TRYGOTO(f->be->download(f, f->own, field, h), st, done);
+    owned_points(f, me, h, pts);
+    if (counts)
+        for (int i = 0; i < f->nsub; i++)
+            counts[i] = (size_t)(f->sub[i].n[0] * f->sub[i].n[1] * f->sub[i].n[2]) * sizeof(double);
+    TL_TRYGOTO(tl_comm_gatherv(ctx, pts, (size_t)npts * sizeof *pts, all, counts, 0), st, done);
+    if (ctx->rank == 0) {
+        int64_t k = 0;
+        for (int i = 0; i < f->nsub; i++) {
+            const tl_fdtd_sub *s = &f->sub[i];
+            for (int64_t z = 0; z < s->n[2]; z++)
+                for (int64_t y = 0; y < s->n[1]; y++)
+                    for (int64_t x = 0; x < s->n[0]; x++)
+                        out[((s->o[2] + z) * c->n[1] + s->o[1] + y) * c->n[0] + s->o[0] + x] = all[k++];
+        }
+    }
+done:
+    free(h);
+    free(pts);
+    free(all);
+    free(counts);
+    return st;
+}
+
 tl_status tl_fdtd_gather(tl_fdtd *f, int field, double *out)
 {
     const tl_fdtd_config *c = &f->cfg;
     TL_TRY(f->be->sync(f));
+    if (f->comm) return gather_ranks(f, field, out);
     for (int i = 0; i < f->nsub; i++) {
         const tl_fdtd_sub *s = &f->sub[i];
         void *h = malloc(s->full.count * f->esz);
@@ -432,6 +599,7 @@ static void memory_of(const tl_fdtd *f, tl_fdtd_stats *S)
 {
     double per[64] = {0}, pts[64] = {0};
     for (int i = 0; i < f->nsub; i++) {
+        if (!tl_fdtd_mine(f, i)) continue;
         const tl_fdtd_sub *s = &f->sub[i];
         int dv = s->device < 0 ? 0 : s->device % 64;
         double b = 4.0 * (double)s->full.count;
@@ -446,8 +614,8 @@ static void memory_of(const tl_fdtd *f, tl_fdtd_stats *S)
         for (int k = 0; k < f->nmsg[d]; k++) {
             const tl_fdtd_msg *m = &f->msg[d][k];
             int a = f->sub[m->from].device, b = f->sub[m->to].device;
-            per[a < 0 ? 0 : a % 64] += (double)m->count * (double)f->esz;
-            per[b < 0 ? 0 : b % 64] += (double)m->count * (double)f->esz;
+            if (tl_fdtd_mine(f, m->from)) per[a < 0 ? 0 : a % 64] += (double)m->count * (double)f->esz;
+            if (tl_fdtd_mine(f, m->to)) per[b < 0 ? 0 : b % 64] += (double)m->count * (double)f->esz;
         }
     int best = 0;
     for (int i = 1; i < 64; i++)
@@ -459,6 +627,6 @@ static void memory_of(const tl_fdtd *f, tl_fdtd_stats *S)
 tl_fdtd_stats tl_fdtd_stats_of(const tl_fdtd *f)
 {
     tl_fdtd_stats S = f->stats;
-    memory_of(f, &S);
+    if (!f->comm) memory_of(f, &S); /* per rank: the fullest rank's, from the end of the run */
     return S;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/comm.h"
 #include "stencil/verify.h"
 
 void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v)
@@ -226,39 +227,55 @@ double tl_fdtd_init_noise(void *arg, int field, int64_t i, int64_t j, int64_t k)
     return ((double)(h >> 11) / 9007199254740992.0 - 0.5) * 1e-3;
 }
 
-static tl_status run_fields(const tl_fdtd_config *c, double *out)
+/* A run's four fields and receiver traces into out (rank 0's; NULL on the
+ * others). ctx: the ranks of a per-rank strategy (collective), or NULL. */
+static tl_status run_fields(tl_ctx *ctx, const tl_fdtd_config *c, double *out)
 {
     tl_fdtd *f = NULL;
     tl_status st = TL_OK;
     int64_t N = c->n[0] * c->n[1] * c->n[2];
-    TL_TRY(tl_fdtd_create(&f, c));
+    st = tl_fdtd_create_on(&f, c, ctx);
+    if (ctx) st = tl_comm_agree(ctx, st);
+    TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
-    for (int k = 0; k < TL_FDTD_NFIELDS; k++) TL_TRYGOTO(tl_fdtd_gather(f, k, out + k * N), st, done);
-    if (c->nrec > 0) memcpy(out + 4 * N, tl_fdtd_traces(f), (size_t)(c->nrec * (c->steps + c->warmup)) * sizeof *out);
+    for (int k = 0; k < TL_FDTD_NFIELDS; k++) TL_TRYGOTO(tl_fdtd_gather(f, k, out ? out + k * N : NULL), st, done);
+    if (c->nrec > 0 && out)
+        memcpy(out + 4 * N, tl_fdtd_traces(f), (size_t)(c->nrec * (c->steps + c->warmup)) * sizeof *out);
 done:
     tl_fdtd_destroy(&f);
     return st;
 }
 
-tl_status tl_fdtd_verify_decomp(const tl_fdtd_config *c, double *maxdiff)
+tl_status tl_fdtd_verify_decomp(const tl_fdtd_config *c, double *maxdiff) { return tl_fdtd_verify_decomp_on(NULL, c, maxdiff); }
+
+tl_status tl_fdtd_verify_decomp_on(tl_ctx *ctx, const tl_fdtd_config *c, double *maxdiff)
 {
     tl_fdtd_config one = *c;
     one.pd[0] = one.pd[1] = one.pd[2] = 1;
     one.s = 1;
     one.strategy = NULL;
     one.overlap = 0;
+    int root = !ctx || ctx->rank == 0;
     int64_t N = c->n[0] * c->n[1] * c->n[2];
     size_t len = (size_t)(4 * N + c->nrec * (c->steps + c->warmup));
-    double *a = malloc(len * sizeof *a), *b = malloc(len * sizeof *b);
+    double *a = NULL, *b = NULL, m = 0;
     tl_status st = TL_OK;
-    TL_CHECKGOTO(a && b, TL_ERR_NOMEM, st, done, "%zu doubles", 2 * len);
-    TL_TRYGOTO(run_fields(c, a), st, done);
-    TL_TRYGOTO(run_fields(&one, b), st, done);
-    double m = 0;
-    for (size_t i = 0; i < len; i++) {
+    if (root) {
+        a = malloc(len * sizeof *a);
+        b = malloc(len * sizeof *b);
+        if (!a || !b) st = TL_FAIL(TL_ERR_NOMEM, "%zu doubles", 2 * len);
+    }
+    if (ctx) st = tl_comm_agree(ctx, st);
+    TL_TRYGOTO(st, st, done);
+    TL_TRYGOTO(run_fields(ctx, c, a), st, done);
+    if (root) st = run_fields(NULL, &one, b); /* the single domain, in this process */
+    if (ctx) st = tl_comm_agree(ctx, st);
+    TL_TRYGOTO(st, st, done);
+    for (size_t i = 0; root && i < len; i++) {
         double d = a[i] == b[i] ? 0 : isnan(a[i]) || isnan(b[i]) ? INFINITY : fabs(a[i] - b[i]);
         if (d > m) m = d;
     }
+    if (ctx) TL_TRYGOTO(tl_comm_bcast(ctx, &m, sizeof m, 0), st, done);
     *maxdiff = m;
 done:
     free(a);

@@ -58,5 +58,9 @@ double tl_fdtd_init_noise(void *arg, int field, int64_t i, int64_t j, int64_t k)
 /* Largest |a - b| over every field after `steps` steps of config c run
  * as given and run again on one domain (s = 1, same backend and kernel). */
 tl_status tl_fdtd_verify_decomp(const tl_fdtd_config *c, double *maxdiff);
+/* The same with a per-rank strategy ("ranks") over the ranks of ctx
+ * (collective; ctx->size = px py pz): the decomposed run spread over the
+ * ranks, the single domain on rank 0, *maxdiff on every rank. */
+tl_status tl_fdtd_verify_decomp_on(tl_ctx *ctx, const tl_fdtd_config *c, double *maxdiff);
 
 #endif

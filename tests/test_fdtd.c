@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/launch.h"
 #include "stencil/fdtd.h"
 #include "stencil/fdtd_impl.h"
 #include "stencil/verify.h"
@@ -167,8 +168,9 @@ TL_TEST(energy_decays_only_with_cpml)
     free(b);
 }
 
-static void decomp_case(int64_t nx, int64_t ny, int64_t nz, int px, int py, int pz, int s, int boundary, int dbl,
-                        int layered)
+/* A decomposed case: noise, a source, two receivers (rec, which c points to). */
+static tl_fdtd_config case_config(int64_t nx, int64_t ny, int64_t nz, int px, int py, int pz, int s, int boundary,
+                                  int dbl, int layered, int64_t rec[2][3])
 {
     tl_fdtd_config c;
     tl_fdtd_config_defaults(&c);
@@ -189,14 +191,23 @@ static void decomp_case(int64_t nx, int64_t ny, int64_t nz, int px, int py, int 
     c.src[0] = nx / 2;
     c.src[1] = ny / 3;
     c.src[2] = nz - 2;
-    const int64_t rec[2][3] = {{1, 2, 3}, {nx - 1, ny / 2, nz / 2}};
+    const int64_t r[2][3] = {{1, 2, 3}, {nx - 1, ny / 2, nz / 2}};
+    memcpy(rec, r, sizeof r);
     c.nrec = 2;
-    c.rec = rec;
+    c.rec = (const int64_t(*)[3])rec;
     if (layered) {
         c.layer_k = nz / 2 + 1;
         c.K2 = 2.5;
         c.rho2 = 1.7;
     }
+    return c;
+}
+
+static void decomp_case(int64_t nx, int64_t ny, int64_t nz, int px, int py, int pz, int s, int boundary, int dbl,
+                        int layered)
+{
+    int64_t rec[2][3];
+    tl_fdtd_config c = case_config(nx, ny, nz, px, py, pz, s, boundary, dbl, layered, rec);
     double m = -1;
     TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
     TL_ASSERT_MSG(m == 0, "%dx%dx%d s=%d boundary %d: max |diff| %g", px, py, pz, s, boundary, m);
@@ -231,6 +242,70 @@ TL_TEST(overlap_schedule_same_result)
     double m = -1;
     TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
     TL_ASSERT(m == 0);
+}
+
+/* One subdomain per thread rank (strategy ranks, host messages through
+ * runtime/comm.h) against one domain: fields and receivers bit for bit. */
+typedef struct ranks_case {
+    tl_fdtd_config c;
+    int64_t rec[2][3];
+    double m;     /* rank 0's */
+    tl_status st; /* rank 0's */
+} ranks_case;
+
+static tl_status ranks_case_rank(tl_ctx *ctx, void *arg)
+{
+    ranks_case *rc = arg;
+    double m = -1;
+    tl_status st = tl_fdtd_verify_decomp_on(ctx, &rc->c, &m);
+    if (ctx->rank == 0) {
+        rc->m = m;
+        rc->st = st;
+    }
+    return st;
+}
+
+static void ranks_case_run(int64_t nx, int64_t ny, int64_t nz, int px, int py, int pz, int s, int boundary, int dbl,
+                           int layered, int overlap)
+{
+    ranks_case rc;
+    memset(&rc, 0, sizeof rc);
+    rc.c = case_config(nx, ny, nz, px, py, pz, s, boundary, dbl, layered, rc.rec);
+    rc.c.strategy = "ranks";
+    rc.c.overlap = overlap;
+    rc.m = -1;
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = px * py * pz, .no_gpu = 1, .timeout_s = 60};
+    TL_ASSERT_EQ(tl_launch_run("test_fdtd", &lo, 0, NULL, ranks_case_rank, &rc), 0);
+    TL_ASSERT_OK(rc.st);
+    TL_ASSERT_MSG(rc.m == 0, "ranks %dx%dx%d s=%d boundary %d overlap %d: max |diff| %g", px, py, pz, s, boundary, overlap,
+                  rc.m);
+}
+
+static tl_status ranks_mismatch_rank(tl_ctx *ctx, void *arg)
+{
+    tl_fdtd *f = NULL;
+    tl_status st = tl_fdtd_create_on(&f, arg, ctx);
+    tl_fdtd_destroy(&f);
+    return st == TL_ERR_INVAL ? TL_OK : TL_FAIL(TL_ERR_INVAL, "create with 3 ranks for 4 subdomains gave %d", (int)st);
+}
+
+TL_TEST(ranks_equal_single_domain)
+{
+    for (int b = 0; b < 3; b++) {
+        ranks_case_run(20, 18, 40, 1, 1, 4, 1, b, 1, 0, 0);  /* slab-z */
+        ranks_case_run(36, 34, 17, 2, 2, 1, 2, b, 0, 0, 0);  /* block-xy */
+        ranks_case_run(18, 36, 33, 1, 2, 2, 2, b, 1, b == 1, 0); /* pencil-yz */
+    }
+    ranks_case_run(25, 26, 27, 2, 3, 1, 1, 1, 0, 0, 0);  /* 6 ranks, uneven cuts */
+    ranks_case_run(50, 16, 16, 2, 1, 1, 3, 1, 0, 1, 1);  /* 2 ranks, both sides to one peer when periodic: s 3, overlap */
+    ranks_case_run(50, 16, 16, 2, 1, 1, 1, 2, 1, 0, 0);
+    ranks_case_run(16, 16, 16, 1, 1, 1, 1, 2, 0, 0, 0);  /* one rank: every message to itself */
+    /* the library's own check: ranks must equal px py pz */
+    int64_t rec[2][3];
+    tl_fdtd_config c = case_config(20, 18, 40, 1, 2, 2, 1, 0, 0, 0, rec);
+    c.strategy = "ranks";
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 3, .no_gpu = 1, .timeout_s = 60};
+    TL_ASSERT_EQ(tl_launch_run("test_fdtd", &lo, 0, NULL, ranks_mismatch_rank, &c), 0);
 }
 
 static double nan_at_point(void *arg, int field, int64_t i, int64_t j, int64_t k)
@@ -293,4 +368,4 @@ TL_TEST(receivers_and_source)
 
 TL_TEST_MAIN(cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
              cpml_reflection, energy_decays_only_with_cpml, decomposed_equals_single_domain, overlap_schedule_same_result,
-             blowup_and_nan_stop_the_run, receivers_and_source)
+             blowup_and_nan_stop_the_run, receivers_and_source, ranks_equal_single_domain)

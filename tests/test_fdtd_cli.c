@@ -1,6 +1,8 @@
 /* trilap-fdtd as users call it: help, bad arguments (one line, exit 2),
  * the CFL and blow-up errors, a run with its results, seismogram, energy
- * and slice files, and the verify tables' headers (CPU backend). */
+ * and slice files, the verify tables' headers (CPU backend), and one
+ * subdomain per rank (strategy ranks) under the thread launcher and
+ * mpirun: bit for bit the single domain, rank 0's output alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,13 @@
 static tl_test_output fdtd(const char *args)
 {
     return tl_test_capture("OMP_NUM_THREADS=2 %s/trilap-fdtd %s", tl_test_bin(), args);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
 }
 
 static int count_char(const char *s, char c)
@@ -142,5 +151,159 @@ TL_TEST(verify_tables)
     tl_test_output_free(&r);
 }
 
+/* The rows of verify decomp for strategy ranks: all identical, `rows` of them. */
+static void check_ranks_table(const tl_test_output *r, int rows)
+{
+    TL_ASSERT_EQ(r->rc, 0);
+    int n = 0;
+    for (const char *p = strstr(r->out, ",ranks,"); p; p = strstr(p + 1, ",ranks,")) {
+        const char *eol = strchr(p, '\n');
+        TL_ASSERT(eol && eol - p > 22 && !strncmp(eol - 14, ",0.000e+00,yes", 14));
+        n++;
+    }
+    TL_ASSERT_EQ(n, rows);
+    char tail[64];
+    snprintf(tail, sizeof tail, "# %d rows, 0 not identical\n", rows);
+    TL_ASSERT(strstr(r->out, tail));
+}
+
+#define RANKS_DECOMP "verify decomp --strategies ranks --decomps slab-z,block-xy,pencil-yz --ss 1,2 --steps 8"
+
+TL_TEST(ranks_threads_equal_single_domain)
+{
+    /* slab-z, block-xy, pencil-yz x s = 1, 2 x zero / CPML / periodic faces,
+     * fields and receivers against one domain: max_abs_diff 0 */
+    tl_test_output r = fdtd(RANKS_DECOMP " --launcher threads --ranks 4 --no-gpu");
+    check_ranks_table(&r, 18);
+    TL_ASSERT(!strstr(r.out, "not run"));
+    tl_test_output_free(&r);
+    /* a decomposition of another size is named, not run */
+    r = fdtd("verify decomp --strategies ranks --decomps 1x2x1,2x2x1 --ss 1 --steps 4 --launcher threads --ranks 2 --no-gpu");
+    TL_ASSERT(strstr(r.out, "# 2x2x1,ranks: 4 subdomains, 2 ranks: not run (run with --ranks 4 or mpirun -np 4)\n"));
+    check_ranks_table(&r, 3);
+    tl_test_output_free(&r);
+}
+
+TL_TEST(ranks_mpirun_equal_single_domain)
+{
+    const char *m = tl_test_mpirun();
+    tl_test_output r = tl_test_capture("OMP_NUM_THREADS=1 %s -np 4 --oversubscribe %s/trilap-fdtd " RANKS_DECOMP, m,
+                                       tl_test_bin());
+    check_ranks_table(&r, 18);
+    tl_test_output_free(&r);
+}
+
+/* A run on 4 ranks (pre: mpirun, or post: the thread launcher's options)
+ * writes what one process writes, byte for byte (single precision: %.9g
+ * is exact), and prints its preamble and row once. */
+static void ranks_run_matches(const char *pre, const char *post)
+{
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    const char *common = "--grid 24x24x28 --cpml 4 --steps 30 --receivers '12,12,14;3,4,5;20,20,25' --energy-every 10 "
+                         "--slice-every 15 --check-every 5";
+    tl_test_output a = tl_test_capture("OMP_NUM_THREADS=1 %s/trilap-fdtd run %s --seismogram %s/s1.csv --energy-out %s/e1.csv "
+                                       "--slice-dir %s/sl1", tl_test_bin(), common, dir, dir, dir);
+    TL_ASSERT_EQ(a.rc, 0);
+    tl_test_output b = tl_test_capture("OMP_NUM_THREADS=1 %s %s/trilap-fdtd run %s --decomp pencil-yz %s --seismogram %s/s4.csv "
+                                       "--energy-out %s/e4.csv --slice-dir %s/sl4 --results %s/r4/r.csv",
+                                       pre, tl_test_bin(), common, post, dir, dir, dir, dir);
+    TL_ASSERT_EQ(b.rc, 0);
+    TL_ASSERT(strstr(b.out, "# ranks: 4, one subdomain each (strategy ranks, host messages)\n"));
+    int rows = 0, pre_lines = 0;
+    for (const char *p = strstr(b.out, "\nrun,"); p; p = strstr(p + 1, "\nrun,")) rows++;
+    for (const char *p = strstr(b.out, "# trilap-fdtd "); p; p = strstr(p + 1, "# trilap-fdtd ")) pre_lines++;
+    TL_ASSERT_EQ(rows, 1);
+    TL_ASSERT_EQ(pre_lines, 1);
+    TL_ASSERT(strstr(b.out, "\nrun,cpu,-,ranks,1x2x2,1,0,8,single,24,24,28,30,4,"));
+    static const char *const pairs[][2] = {{"s1.csv", "s4.csv"}, {"e1.csv", "e4.csv"},
+                                           {"sl1/p-000015.txt", "sl4/p-000015.txt"},
+                                           {"sl1/p-000030.txt", "sl4/p-000030.txt"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char pa[512], pb[512];
+        snprintf(pa, sizeof pa, "%s/%s", dir, pairs[i][0]);
+        snprintf(pb, sizeof pb, "%s/%s", dir, pairs[i][1]);
+        char *x = tl_test_slurp(pa), *y = tl_test_slurp(pb);
+        TL_ASSERT(strlen(x) > 40);
+        TL_ASSERT_STREQ(x, y);
+        free(x);
+        free(y);
+    }
+    char mp[512];
+    snprintf(mp, sizeof mp, "%s/r4/manifest.txt", dir);
+    char *man = tl_test_slurp(mp), *res = NULL;
+    TL_ASSERT(strstr(man, "\nranks: 4\n"));
+    snprintf(mp, sizeof mp, "%s/r4/r.csv", dir);
+    res = tl_test_slurp(mp);
+    TL_ASSERT_EQ(count_lines(res), 2); /* header and rank 0's row */
+    free(man);
+    free(res);
+    tl_test_output_free(&a);
+    tl_test_output_free(&b);
+}
+
+TL_TEST(ranks_run_writes_what_one_process_writes)
+{
+    ranks_run_matches("", "--launcher threads --ranks 4 --no-gpu");
+}
+
+TL_TEST(ranks_run_under_mpirun)
+{
+    char pre[512];
+    snprintf(pre, sizeof pre, "%s -np 4 --oversubscribe", tl_test_mpirun());
+    ranks_run_matches(pre, "");
+}
+
+/* The NaN / blow-up check over ranks stops every rank at the same step and
+ * names the point one process names, once. */
+TL_TEST(ranks_blowup_named_once)
+{
+    const char *args = "run --grid 16 --cpml 0 --steps 40 --amp 1e8 --f0 0.2 --blowup 10 --check-every 5 --decomp 1x2x2";
+    tl_test_output a = fdtd(args);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --launcher threads --ranks 4 --no-gpu", args);
+    tl_test_output b = fdtd(cmd);
+    TL_ASSERT_EQ(a.rc, 1);
+    TL_ASSERT_EQ(b.rc, 1);
+    const char *key = "step 5: p = ";
+    const char *pa = strstr(a.err, key), *pb = strstr(b.err, key);
+    TL_ASSERT(pa && pb && strstr(pa, ") (subdomain 0) is beyond the blow-up limit"));
+    TL_ASSERT(!strncmp(pa, pb, (size_t)(strchr(pa, '\n') - pa)));
+    TL_ASSERT(!strstr(pb + 1, key)); /* one rank says it */
+    tl_test_output_free(&a);
+    tl_test_output_free(&b);
+}
+
+/* Ranks at odds with the decomposition, the backend or the strategy: one
+ * line, exit 2, nothing run. */
+TL_TEST(ranks_mismatch_is_one_line_exit_2)
+{
+    tl_test_output r = fdtd("run --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 3 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 3 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
+                           "(--ranks 4, or mpirun -np 4)\n");
+    TL_ASSERT(!strstr(r.out, "run,cpu"));
+    tl_test_output_free(&r);
+    r = fdtd("run --grid 24 --cpml 4 --steps 4 --strategy ranks --decomp 1x2x2");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 1 rank for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
+                           "(--ranks 4, or mpirun -np 4)\n");
+    tl_test_output_free(&r);
+    r = fdtd("run --grid 24 --cpml 4 --steps 4 --strategy copy --decomp 1x2x2 --launcher threads --ranks 4 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "4 ranks with --strategy copy"));
+    tl_test_output_free(&r);
+    r = fdtd("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "the CUDA backend drives every subdomain from one process"));
+    tl_test_output_free(&r);
+    r = fdtd("verify energy --launcher threads --ranks 2 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
-             verify_tables)
+             verify_tables, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
+             ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
+             ranks_mismatch_is_one_line_exit_2)
