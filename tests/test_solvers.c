@@ -723,7 +723,25 @@ TL_TEST(jacobi_zero_diagonal_is_an_error)
     tl_csr_free(&A);
 }
 
-TL_TEST_MAIN(schedule_table, method_registry, backend_ops_all_schedules,
+/* The summary fields of a schedule row restate its steps (the host backend
+ * and the tests read the summary, the CUDA backend the steps): they must
+ * never drift apart. */
+TL_TEST(schedule_summaries_match_steps)
+{
+    for (int i = 0; i < TL_SCHED_COUNT; i++) {
+        const tl_schedule *s = &tl_schedules[i];
+        const tl_sched_step *ar = tl_schedule_step(s, TL_SOP_ALLREDUCE), *halo = tl_schedule_step(s, TL_SOP_HALO_POST);
+        TL_ASSERT_MSG(s->halo_lane == halo->role, "%s: halo_lane %s, step %s", s->name, tl_role_name(s->halo_lane),
+                      tl_role_name(halo->role));
+        TL_ASSERT_MSG(s->allreduce_lane == ar->role, "%s: allreduce_lane %s, step %s", s->name,
+                      tl_role_name(s->allreduce_lane), tl_role_name(ar->role));
+        TL_ASSERT_MSG(s->host_chan == ar->chan, "%s: host_chan %d, allreduce step channel %d", s->name,
+                      (int)s->host_chan, (int)ar->chan);
+        TL_ASSERT_MSG(s->split_comm == (ar->chan == TL_CHAN_SPLIT), "%s: split_comm %d", s->name, s->split_comm);
+    }
+}
+
+TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, backend_ops_all_schedules,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
              distributed_solution_matches_serial, schedules_do_not_change_numerics,
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
