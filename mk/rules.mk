@@ -175,9 +175,12 @@ TL_DATA ?= $(abspath ../shared/data)
 check: all tests
 	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES)
 
+# the solver comparisons run 4 at a time (their GPU runs take turns through
+# tests/gpu/test_gpu_solvers.c's GPU slots); every other GPU test runs alone
+TL_TEST_JOBS ?= 4
 check-gpu: all gpu-tests
 ifeq ($(HAVE_CUDA),1)
-	@$(TEST_ENV) tests/run.sh $(GPU_TEST_FILES)
+	@$(TEST_ENV) TL_TEST_JOBS=$(TL_TEST_JOBS) TL_TEST_PARALLEL='^test_gpu_solvers:' tests/run.sh $(GPU_TEST_FILES)
 else
 	@echo "check-gpu: built without CUDA (nvcc not found or CUDA=0): no GPU tests"; echo "0 passed, 0 failed, 0 skipped"
 endif

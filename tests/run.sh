@@ -3,35 +3,77 @@
 # timeout, TAP-style, and ends with "N passed, N failed, N skipped".
 # TL_TEST_TIMEOUT (seconds, default 300) bounds one test; TL_TEST_FILTER
 # (a grep -E pattern over binary:name) selects tests.
+# TL_TEST_JOBS=N (default 1) runs up to N tests at once, but only those
+# whose binary:name matches TL_TEST_PARALLEL (a grep -E pattern, default
+# none): the others run alone, after everything started before them has
+# finished, so tests that must not share the machine (timing, a GPU) keep
+# it to themselves. Results print in the order of the list either way.
 set -uo pipefail
 timeout_s=${TL_TEST_TIMEOUT:-300}
 filter=${TL_TEST_FILTER:-}
+jobs=${TL_TEST_JOBS:-1}
+parallel=${TL_TEST_PARALLEL:-}
+case $jobs in '' | *[!0-9]* | 0) echo "run.sh: invalid TL_TEST_JOBS '$jobs' (a positive integer)" >&2; exit 2 ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 logdir=${TL_BUILD:-build}/test-logs
 mkdir -p "$logdir"
 n=0 passed=0 failed=0 skipped=0
 failures=()
+# tests started and not yet reported, oldest first: "pid n base t"
+queue=()
+
+# one test in the background: its exit status and time land beside its log
+launch() {
+    local bin=$1 t=$2 log=$3
+    (
+        start=$(date +%s%N)
+        timeout -k 5 "$timeout_s" "$bin" "$t" >"$log" 2>&1
+        rc=$?
+        echo "$rc $(( ($(date +%s%N) - start) / 10000000 ))" >"$log.rc"
+    ) &
+    queue+=("$! $n $(basename "$bin") $t")
+}
+
+# wait for the oldest started test and print its line
+report_oldest() {
+    local pid k base t
+    read -r pid k base t <<<"${queue[0]}"
+    queue=("${queue[@]:1}")
+    wait "$pid"
+    local log="$logdir/$base.$t.log" rc cs
+    read -r rc cs <"$log.rc" 2>/dev/null || { rc=1; cs=0; }
+    rm -f "$log.rc"
+    local secs
+    secs=$(printf '%d.%02d' $((cs / 100)) $((cs % 100)))
+    case $rc in
+      0) passed=$((passed + 1)); echo "ok $k - $base:$t (${secs}s)" ;;
+      77) skipped=$((skipped + 1)); echo "ok $k - $base:$t # SKIP $(grep -m1 '^SKIP:' "$log" | cut -c7-)" ;;
+      124|137) failed=$((failed + 1)); failures+=("$base:$t"); echo "not ok $k - $base:$t # TIMEOUT after ${timeout_s}s"; sed 's/^/#   /' "$log" | tail -n 20 ;;
+      *) failed=$((failed + 1)); failures+=("$base:$t"); echo "not ok $k - $base:$t (exit $rc)"; sed 's/^/#   /' "$log" | tail -n 30 ;;
+    esac
+}
+
+drain() { while [ ${#queue[@]} -gt 0 ]; do report_oldest; done; }
+
 for bin in "$@"; do
-  [ -x "$bin" ] || { echo "run.sh: $bin: not built" >&2; failed=$((failed + 1)); continue; }
+  [ -x "$bin" ] || { drain; echo "run.sh: $bin: not built" >&2; failed=$((failed + 1)); continue; }
   base=$(basename "$bin")
-  names=$("$bin" --list) || { echo "run.sh: $bin --list failed" >&2; failed=$((failed + 1)); continue; }
+  names=$("$bin" --list) || { drain; echo "run.sh: $bin --list failed" >&2; failed=$((failed + 1)); continue; }
   for t in $names; do
     if [ -n "$filter" ] && ! grep -qE "$filter" <<<"$base:$t"; then continue; fi
     n=$((n + 1))
-    log="$logdir/$base.$t.log"
-    start=$(date +%s%N)
-    timeout -k 5 "$timeout_s" "$bin" "$t" >"$log" 2>&1
-    rc=$?
-    cs=$(( ($(date +%s%N) - start) / 10000000 )); secs=$(printf '%d.%02d' $((cs / 100)) $((cs % 100)))
-    case $rc in
-      0) passed=$((passed + 1)); echo "ok $n - $base:$t (${secs}s)" ;;
-      77) skipped=$((skipped + 1)); echo "ok $n - $base:$t # SKIP $(grep -m1 '^SKIP:' "$log" | cut -c7-)" ;;
-      124|137) failed=$((failed + 1)); failures+=("$base:$t"); echo "not ok $n - $base:$t # TIMEOUT after ${timeout_s}s"; sed 's/^/#   /' "$log" | tail -n 20 ;;
-      *) failed=$((failed + 1)); failures+=("$base:$t"); echo "not ok $n - $base:$t (exit $rc)"; sed 's/^/#   /' "$log" | tail -n 30 ;;
-    esac
+    if [ "$jobs" -gt 1 ] && [ -n "$parallel" ] && grep -qE "$parallel" <<<"$base:$t"; then
+      while [ ${#queue[@]} -ge "$jobs" ]; do report_oldest; done
+      launch "$bin" "$t" "$logdir/$base.$t.log"
+    else
+      drain
+      launch "$bin" "$t" "$logdir/$base.$t.log"
+      report_oldest
+    fi
   done
 done
+drain
 if [ ${#failures[@]} -gt 0 ]; then echo "# failed: ${failures[*]}"; fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

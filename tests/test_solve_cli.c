@@ -522,9 +522,64 @@ TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
         TL_ASSERT_MSG(strstr(err_buf, "no PETSc"), "stderr: %s", err_buf);
 }
 
+/* The benchmark protocol's columns and warm-up: --warmup-iterations bounds
+ * the warm-up solves only (the timed ones run --max-iterations), the CSV
+ * row says so and gives us_per_iter = solver_time_s / iterations * 1e6;
+ * with several SpMV kernels every run keeps its own history file. */
+TL_TEST(warmup_iterations_and_us_per_iter)
+{
+    const char *dir = tl_test_tmpdir();
+    char csv[600];
+    snprintf(csv, sizeof csv, "%s/w.csv", dir);
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --rtol 0 --atol 0 "
+                     "--max-iterations 25 --warmup 1 --warmup-iterations 3 --repeat 2 "
+                     "--solver pipecg,pcg --schedule sync --spmv trilap,cusparse --history %s/h.csv "
+                     "--results %s gen:poisson7:10",
+                     bin(), dir, csv),
+                 0);
+    TL_ASSERT_STREQ(value("warmup iterations", 0), "3 per warm-up solve");
+    TL_ASSERT_STREQ(value("iterations", 3), "25");
+    char *rows = tl_test_read(csv);
+    TL_ASSERT_MSG(strncmp(rows, "solver,", 7) == 0 &&
+                      strstr(rows, ",warmup,omp_threads,warmup_iterations,us_per_iter\n"),
+                  "header: %.300s", rows);
+    int n = 0;
+    for (char *line = strchr(rows, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        /* ...,"gen:poisson7:10",nranks,rep,iterations,residual,true_residual,solver_time_s,... */
+        const char *q = strchr(strchr(line + 1, '"') + 1, '"');
+        long it = 0;
+        double t = 0;
+        TL_ASSERT(sscanf(q + 1, ",%*d,%*d,%ld,%*g,%*g,%lg", &it, &t) == 2);
+        TL_ASSERT_EQ(it, 25);
+        char *end = strchr(line + 1, '\n');
+        char *last = end;
+        while (last > line + 1 && last[-1] != ',')
+            last--;
+        char *prev = last - 1;
+        while (prev > line + 1 && prev[-1] != ',')
+            prev--;
+        TL_ASSERT_EQ(atol(prev), 3);
+        TL_ASSERT_NEAR(strtod(last, NULL), t / it * 1e6, 1e-4 * t / it * 1e6);
+        n++;
+    }
+    free(rows);
+    TL_ASSERT_EQ(n, 2 * 2 * 2); /* solvers x SpMV kernels x repeats */
+    static const char *const names[] = {"pipecg.trilap", "pipecg.cusparse", "pcg.trilap",
+                                        "pcg.cusparse"};
+    for (int k = 0; k < 4; k++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/h.csv.%s", dir, names[k]);
+        TL_ASSERT_MSG(access(path, R_OK) == 0, "no history file %s", path);
+    }
+    /* PETSc runs its warm-up solves to --max-iterations: refused there */
+    TL_ASSERT_EQ(run("%s --backend petsc --warmup-iterations 3 gen:poisson7:4", bin()), 2);
+    TL_ASSERT(strstr(err_buf, "--warmup-iterations"));
+}
+
 TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2d_mpi,
              thread_launcher_every_method, runs_in_one_invocation_equal_single_runs,
              output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, cuda_and_petsc_backends_refuse_cleanly)
+             bad_inputs_fail_clearly, bad_arguments_exit_2, cuda_and_petsc_backends_refuse_cleanly,
+             warmup_iterations_and_us_per_iter)

@@ -38,7 +38,7 @@ typedef struct solve_opts {
     const char *solver, *precond, *schedule, *partition, *rtol_base;
     int backend; /* index into solve_backends */
     double rtol, atol;
-    int64_t max_iterations, warmup, repeat, residual_replacement, omp_threads;
+    int64_t max_iterations, warmup, warmup_iterations, repeat, residual_replacement, omp_threads;
     const char *results, *trace, *history, *solution;
     int monitor, stats;
     /* CUDA backend */
@@ -146,6 +146,14 @@ static const tl_option solve_options[] = {
      .help = "untimed solves before the timed ones",
      .min = 0,
      .max = 1000000},
+    {.name = "warmup-iterations",
+     .type = TL_OPT_INT,
+     .offset = O(warmup_iterations),
+     .def = "0",
+     .metavar = "N",
+     .help = "iteration limit of each warm-up solve (0: --max-iterations, as the timed ones)",
+     .min = 0,
+     .max = 1e12},
     {.name = "repeat",
      .type = TL_OPT_INT,
      .offset = O(repeat),
@@ -343,13 +351,15 @@ static int cusparse_alg_value(const char *s)
     return strcmp(s, "csr1") == 0 ? 2 : strcmp(s, "csr2") == 0 ? 3 : 0;
 }
 
-/* "x.mtx" for one solver; "x.mtx.pipecg" when several run. */
+/* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with a part for
+ * each list of several entries, so that no run overwrites another's. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
                             const tl_method *m)
 {
-    snprintf(buf, n, "%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
+    snprintf(buf, n, "%s%s%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
              o->nschedules > 1 ? o->cur_schedule->name : "", o->nmethods > 1 ? "." : "",
-             o->nmethods > 1 ? m->name : "");
+             o->nmethods > 1 ? m->name : "", o->nspmvs > 1 ? "." : "",
+             o->nspmvs > 1 ? o->cur_spmv->label : "");
 }
 
 static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
@@ -385,6 +395,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                    .keep_history = o->history != NULL},
         .warmup = o->warmup,
         .repeat = o->repeat,
+        .warmup_iterations = o->warmup_iterations,
     };
     if (strcmp(o->precond, "auto") == 0)
         cfg.bcfg.precond = meth->default_precond;
@@ -691,6 +702,11 @@ int main(int argc, char **argv)
     }
     if (parse_schedules(&o) != 0) {
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
+        return 2;
+    }
+    if (o.backend == SOLVE_PETSC && o.warmup_iterations > 0) {
+        fprintf(stderr, "%s: --warmup-iterations: not with --backend petsc (its warm-up solves run "
+                        "--max-iterations)\n", PROGRAM);
         return 2;
     }
     if (o.backend != SOLVE_PETSC) {

@@ -198,6 +198,8 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
             TL_TRYGOTO(tl_be_fill(be, x, 0.0), st, fail);
         tl_solve_result_free(&rep->res);
         memset(&rep->res, 0, sizeof rep->res);
+        prm.max_iterations = !timed && cfg->warmup_iterations > 0 ? cfg->warmup_iterations
+                                                                  : cfg->params.max_iterations;
         prm.keep_history = cfg->params.keep_history && k == cfg->warmup + nrep - 1;
         prm.monitor = cfg->params.monitor && k == cfg->warmup + nrep - 1;
         int64_t t0 = 0;
@@ -321,6 +323,9 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
     fprintf(out, "residual absolute: %.6e\n", res->rnorm);
     fprintf(out, "true residual absolute: %.6e\n", rep->true_rnorm);
     fprintf(out, "warmup solves: %lld\n", (long long)cfg->warmup);
+    if (cfg->warmup_iterations > 0)
+        fprintf(out, "warmup iterations: %lld per warm-up solve\n",
+                (long long)cfg->warmup_iterations);
     fprintf(out, "timed solves: %lld\n", (long long)rep->ntimes);
     fprintf(out, "solver time: %.6e s\n", rep->time.median);
     fprintf(out, "solver time min: %.6e s\n", rep->time.min);
@@ -395,20 +400,25 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
     static const char header[] =
         "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
         "solver_time_s,"
-        "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads";
+        "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads,"
+        "warmup_iterations,us_per_iter";
     const tl_solve_params *p = &cfg->params;
     for (int64_t k = 0; k < rep->ntimes; k++) {
         char row[2048];
         /* matrix names are file names: quote them so commas cannot split the row */
         snprintf(
             row, sizeof row,
-            "%s,%s,%s,%s,\"%s\",%d,%lld,%lld,%.6e,%.6e,%.6e,%s,%s,%lld,%lld,%g,%g,%s,%lld,%lld,%d",
+            "%s,%s,%s,%s,\"%s\",%d,%lld,%lld,%.6e,%.6e,%.6e,%s,%s,%lld,%lld,%g,%g,%s,%lld,%lld,%d,"
+            "%lld,%.6g",
             lb->solver, lb->precond, lb->schedule, lb->backend, lb->matrix, lb->nranks,
             (long long)k, (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k],
             rep->times[k], tl_stop_converged(rep->res.reason) ? "yes" : "no",
             tl_stop_name(rep->res.reason), (long long)rep->nglobal, (long long)rep->nnz, p->rtol,
             p->atol, p->base == TL_BASE_R0 ? "r0" : "b", (long long)p->max_iterations,
-            (long long)cfg->warmup, rep->omp_threads);
+            (long long)cfg->warmup, rep->omp_threads,
+            (long long)(cfg->warmup_iterations > 0 ? cfg->warmup_iterations : p->max_iterations),
+            /* solver_time_s is the max over ranks, so this is too */
+            rep->iterations[k] > 0 ? rep->times[k] / (double)rep->iterations[k] * 1e6 : 0.0);
         TL_TRY(tl_results_append(path, header, row));
     }
     return TL_OK;

@@ -94,6 +94,9 @@ typedef struct tl_solve_config {
     tl_backend_config bcfg;
     tl_solve_params params;
     int64_t warmup, repeat;
+    /* iteration limit of the warm-up solves (the paper's 10 warm-up
+     * iterations); 0: params.max_iterations, as the timed solves */
+    int64_t warmup_iterations;
 } tl_solve_config;
 
 /* What one configuration produced, the same for every backend (rank 0's
