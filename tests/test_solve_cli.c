@@ -545,6 +545,14 @@ TL_TEST(warmup_iterations_and_us_per_iter)
                   "header: %.300s", rows);
     int n = 0;
     for (char *line = strchr(rows, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        /* as many fields as the header: the reason ("rtol = atol = 0,
+         * benchmark mode") must not split a row for awk -F, */
+        int commas = 0, hcommas = 0;
+        for (char *q = line + 1; *q && *q != '\n'; q++)
+            commas += *q == ',';
+        for (char *q = rows; *q != '\n'; q++)
+            hcommas += *q == ',';
+        TL_ASSERT_EQ(commas, hcommas);
         /* ...,"gen:poisson7:10",nranks,rep,iterations,residual,true_residual,solver_time_s,... */
         const char *q = strchr(strchr(line + 1, '"') + 1, '"');
         long it = 0;

@@ -403,6 +403,14 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
         "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads,"
         "warmup_iterations,us_per_iter";
     const tl_solve_params *p = &cfg->params;
+    /* the stop reason is prose ("fixed iteration count done (rtol = atol =
+     * 0, benchmark mode)"): no commas in it, so that every reader that
+     * splits on commas (awk -F, in scripts/, gnuplot) finds the columns
+     * after it */
+    char reason[256];
+    snprintf(reason, sizeof reason, "%s", tl_stop_name(rep->res.reason));
+    for (char *q = reason; *q; q++)
+        if (*q == ',') *q = ';';
     for (int64_t k = 0; k < rep->ntimes; k++) {
         char row[2048];
         /* matrix names are file names: quote them so commas cannot split the row */
@@ -413,7 +421,7 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
             lb->solver, lb->precond, lb->schedule, lb->backend, lb->matrix, lb->nranks,
             (long long)k, (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k],
             rep->times[k], tl_stop_converged(rep->res.reason) ? "yes" : "no",
-            tl_stop_name(rep->res.reason), (long long)rep->nglobal, (long long)rep->nnz, p->rtol,
+            reason, (long long)rep->nglobal, (long long)rep->nnz, p->rtol,
             p->atol, p->base == TL_BASE_R0 ? "r0" : "b", (long long)p->max_iterations,
             (long long)cfg->warmup, rep->omp_threads,
             (long long)(cfg->warmup_iterations > 0 ? cfg->warmup_iterations : p->max_iterations),

@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# The paper's solver benchmark protocol on one GPU, bounded by a budget of
+# device time: the triad bandwidth first (trilap-bench stream), then per
+# input one trilap-solve --backend cuda invocation running every schedule
+# (sync, two-stream, three-naive, three-split) with 1 warm-up solve of 10
+# iterations and 3 timed solves of K fixed iterations (K = 10,000 Pipe-PCG,
+# 1,000 Pipe-BiCGStab, or fewer where the budget says so: the counts used
+# are in manifest.txt and in every row), then optionally (--breakdown) the
+# Sec. IV-C breakdown: two-stream vs three-split on a small and a large
+# input, traced, event timer against CUPTI.
+#
+#   scripts/bench-solvers-protocol.sh [--breakdown] [--inputs LIST] OUT [BUDGET_S]
+#
+# BUDGET_S: seconds of device time for the whole script (default 300).
+# Inputs, in this order (LIST: a space-separated subset of the names):
+#   p7-64 p7-128 p7-256  gen:poisson7:64|128|256, pipecg
+#   p27-128              gen:poisson27:128 (27-point stencil), pipecg
+#   cd-128               gen:convdiff:128 (upwind convection-diffusion), pipebicgstab
+#   1138_bus ani4        the shared SPD matrices, pipecg
+#   ani1_nonsymm         the shared nonsymmetric matrix, pipebicgstab
+#   p7-max               gen:poisson7:N, the largest N (multiple of 32, at most
+#                        512) whose footprint fits 80 % of the GPU's memory and
+#                        70 % of the host's available memory (manifest.txt
+#                        shows the arithmetic)
+# Each input gets the budget left over the inputs left; K is scaled down
+# from its estimated cost (setup + 4 schedules x (10 + 3 K) iterations at
+# the estimated iteration time: bytes per row over 70 % of triad, at least
+# 40 us); an input whose K would fall under 20 is skipped, and said so.
+#
+# OUT: stream.csv, raw/<input>.csv (trilap-solve --results: one row per
+# timed solve; us_per_iter and warmup_iterations included), logs/<input>.txt
+# (complete output), results.csv (solver, schedule, matrix, nranks, rep,
+# iterations, time_s (max over ranks), us_per_iter, bytes_per_iter,
+# roofline_us, roofline_ratio), summary.txt (median over reps per input and
+# schedule, speedup over two-stream; printed at the end), skipped.txt,
+# manifest.txt; with --breakdown: traces/<small|large>-<schedule>/,
+# breakdown/*.csv and breakdown.txt (op, event-timer us, CUPTI us, ratio).
+# Environment: SOLVE, BENCH, ANALYZE (binaries), TL_DATA (matrices: its
+# matrices/; default ../shared/data, else .carry/data), BACKEND=host (a
+# dry run of the plumbing on the host backend, no GPU: no triad, no
+# CUPTI), SIZES_MAX (the largest N considered for p7-max, default 512).
+# not -e: a failed run is recorded and the rest goes on
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+breakdown=0
+inputs="p7-64 p7-128 p7-256 p27-128 cd-128 1138_bus ani4 ani1_nonsymm p7-max"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --breakdown) breakdown=1; shift ;;
+    --inputs) inputs=$2; shift 2 ;;
+    -h | --help) sed -n '2,41p' "$0"; exit 0 ;;
+    -*) echo "bench-solvers-protocol.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench-solvers-protocol.sh [--breakdown] [--inputs LIST] OUT [BUDGET_S]" >&2; exit 2; }
+out=$1
+budget=${2:-300}
+case "$budget" in '' | *[!0-9]*) echo "bench-solvers-protocol.sh: invalid BUDGET_S '$budget' (seconds)" >&2; exit 2 ;; esac
+known=" p7-64 p7-128 p7-256 p27-128 cd-128 1138_bus ani4 ani1_nonsymm p7-max "
+for i in $inputs; do
+    [[ $known == *" $i "* ]] || { echo "bench-solvers-protocol.sh: unknown input '$i' (one of:$known)" >&2; exit 2; }
+done
+SOLVE=${SOLVE:-$here/bin/trilap-solve}
+BENCH=${BENCH:-$here/bin/trilap-bench}
+ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}
+backend=${BACKEND:-cuda}
+case $backend in cuda | host) ;; *) echo "bench-solvers-protocol.sh: BACKEND must be cuda or host" >&2; exit 2 ;; esac
+for b in "$SOLVE" "$BENCH" "$ANALYZE"; do
+    [ -x "$b" ] || { echo "bench-solvers-protocol.sh: $b not built (make all)" >&2; exit 2; }
+done
+data=${TL_DATA:-$here/../shared/data}
+[ -d "$data/matrices" ] || data=$here/.carry/data
+[ -e "$out/results.csv" ] && { echo "bench-solvers-protocol.sh: $out/results.csv exists; give a new OUT" >&2; exit 2; }
+mkdir -p "$out/raw" "$out/logs" || exit 1
+export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
+start=$SECONDS
+left() { echo $((budget - (SECONDS - start))); }
+log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
+: >"$out/skipped.txt"
+manifest=$out/manifest.txt
+{
+    echo "script: scripts/bench-solvers-protocol.sh $([ $breakdown -eq 1 ] && echo '--breakdown ')--inputs '$inputs' $out $budget"
+    echo "date: $(date -u +%FT%TZ)"
+    echo "host: $(hostname)"
+    echo "commit: $(cat "$here/.trilap-commit" 2>/dev/null || git -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+    echo "backend: $backend"
+    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | sed 's/^/gpu: /'
+    echo "protocol: 1 warm-up solve of 10 iterations, 3 timed solves of K fixed iterations (--rtol 0 --atol 0), schedules sync two-stream three-naive three-split, one rank over NCCL, block partition"
+} >"$manifest"
+
+# ---- triad -------------------------------------------------------------------
+triad=""
+if [ "$backend" = cuda ]; then
+    log "stream (triad)"
+    timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
+    triad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     $c["function"] == "triad" { print $c["bandwidth_gbs"] }' "$out/stream.csv" 2>/dev/null | head -n1)
+    [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt): stopping"; exit 1; }
+    log "triad $triad GB/s"
+    echo "triad_gbs: $triad" >>"$manifest"
+fi
+# for the cost estimate without a measured triad (host dry run): 50 GB/s
+est_bw=${triad:-50}
+
+# ---- the largest poisson7 ----------------------------------------------------
+# Footprint per row, pipecg with Jacobi, one GPU: CSR 7 x (8 B value + 4 B
+# column) + 8 B row pointer = 92 B, 16 vectors of 8 B = 128 B: 220 B. Host
+# (rank 0 generates the whole matrix with 64-bit indices, then the
+# distributed copy): 2 x (7 x 16 + 8) + 8 vectors x 8 B = 304 B.
+gpu_mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -n1 | tr -dc 0-9)
+host_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+maxn=$(awk -v g="${gpu_mib:-0}" -v h="${host_kib:-0}" -v cap="${SIZES_MAX:-512}" 'BEGIN {
+    rg = g > 0 ? 0.8 * g * 1048576 / 220 : 0; rh = 0.7 * h * 1024 / 304
+    r = (rg > 0 && rg < rh) ? rg : rh; if (g == 0) r = rh
+    n = int(exp(log(r) / 3) / 32) * 32; if (n > cap) n = cap; if (n < 32) n = 32; print n }')
+{
+    echo "p7-max: GPU memory ${gpu_mib:-unknown} MiB, host MemAvailable ${host_kib:-unknown} KiB; 220 B/row on the GPU (80 %), 304 B/row on the host (70 %), N a multiple of 32 <= ${SIZES_MAX:-512}: N = $maxn ($((maxn * maxn * maxn)) rows, GPU $((maxn * maxn * maxn * 220 / 1000000000)) GB)"
+} >>"$manifest"
+
+# name -> matrix solver K0 bytes-per-row (estimate)
+spec() {
+    case $1 in
+    p7-64) echo "gen:poisson7:64 pipecg 10000 300" ;;
+    p7-128) echo "gen:poisson7:128 pipecg 10000 300" ;;
+    p7-256) echo "gen:poisson7:256 pipecg 10000 300" ;;
+    p7-max) echo "gen:poisson7:$maxn pipecg 10000 300" ;;
+    p27-128) echo "gen:poisson27:128 pipecg 10000 550" ;;
+    cd-128) echo "gen:convdiff:128 pipebicgstab 1000 600" ;;
+    1138_bus) echo "$data/matrices/1138_bus.mtx pipecg 10000 300" ;;
+    ani4) echo "$data/matrices/ani4.mtx pipecg 10000 300" ;;
+    ani1_nonsymm) echo "$data/matrices/ani1_nonsymm.mtx pipebicgstab 1000 600" ;;
+    esac
+}
+rows_of() {
+    case $1 in
+    gen:*:*) local n=${1##*:}; echo $((n * n * n)) ;;
+    *) grep -v '^%' "$1" 2>/dev/null | head -n1 | awk '{ print $1 + 0 }' ;;
+    esac
+}
+
+# ---- the protocol runs -------------------------------------------------------
+launch=(--backend cuda --launcher threads --gpus 1 --device-comm nccl)
+[ "$backend" = host ] && launch=(--backend host --launcher threads --ranks 1 --no-gpu)
+set -- $inputs
+nleft=$#
+for name in "$@"; do
+    read -r matrix solver k0 brow <<<"$(spec "$name")"
+    nleft_now=$nleft
+    nleft=$((nleft - 1))
+    rows=$(rows_of "$matrix")
+    if [ -z "$rows" ] || [ "$rows" -le 0 ]; then
+        log "skip $name: $matrix not found"
+        echo "$name: skipped ($matrix not found)" >>"$out/skipped.txt"
+        continue
+    fi
+    # reserve for the breakdown step (4 traced runs of 200 iterations)
+    reserve=0
+    [ $breakdown -eq 1 ] && reserve=40
+    avail=$(( $(left) - reserve ))
+    share=$((avail / nleft_now))
+    read -r k est setup <<<"$(awk -v rows="$rows" -v b="$brow" -v bw="$est_bw" -v k0="$k0" -v share="$share" 'BEGIN {
+        t = rows * b / (0.7 * bw * 1e9); if (t < 40e-6) t = 40e-6
+        setup = 3 + rows * 3e-7
+        k = int((share - setup) / (4 * 3 * t)) - 4
+        if (k > k0) k = k0
+        if (k >= 100) { m = 10 ^ int(log(k) / log(10) - 1); k = int(k / m) * m }
+        est = setup + 4 * (10 + 3 * k) * t
+        printf "%d %d %d\n", k, est + 0.5, setup + 0.5 }')"
+    if [ "$k" -lt 20 ]; then
+        log "skip $name: $share s left for it, setup alone ~${setup} s (K would be $k)"
+        echo "$name: skipped (budget: $share s for it, K would be $k)" >>"$out/skipped.txt"
+        continue
+    fi
+    t=$((2 * est + 30))
+    rest=$(( $(left) + 10 ))
+    [ "$t" -gt "$rest" ] && t=$rest
+    if [ "$t" -le 5 ]; then
+        echo "$name: skipped (budget spent)" >>"$out/skipped.txt"
+        log "skip $name: budget spent"
+        continue
+    fi
+    echo "iterations $name: $matrix $solver K=$k (paper: $k0; estimated ${est} s, setup ${setup} s)" >>"$manifest"
+    cmd=("$SOLVE" "${launch[@]}" --partition block --solver "$solver" --schedule all
+        --rtol 0 --atol 0 --max-iterations "$k" --warmup 1 --warmup-iterations 10 --repeat 3
+        --no-op-timer --results "$out/raw/$name.csv" "$matrix")
+    echo "\$ ${cmd[*]}" >"$out/logs/$name.txt"
+    log "$name: K=$k (estimated ${est} s, limit ${t} s)"
+    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
+    rc=$?
+    log "$name: exit $rc"
+    [ $rc -eq 0 ] || echo "$name: exit $rc (logs/$name.txt)" >>"$out/skipped.txt"
+done
+
+# ---- results.csv: rows per timed solve with the byte roofline ----------------
+# bytes per iteration of each (solver, schedule) block: every operation's
+# bytes but halo and allreduce (summed over the 3 timed solves) / (3 K)
+for f in "$out"/logs/*.txt; do
+    case $f in */stream.txt) continue ;; esac
+    awk -v input="$(basename "$f" .txt)" '
+    function flush() { if (solver != "" && iters > 0 && nt > 0) printf "%s,%s,%s,%.1f\n", input, solver, schedule, sum / (nt * iters); solver = ""; sum = 0 }
+    /^solver: / { flush(); solver = $2 }
+    /^schedule: / { schedule = $2 }
+    /^iterations: / { iters = $2 }
+    /^timed solves: / { nt = $3 }
+    /^(spmv|dot|update|precond) +[0-9]/ { sum += $4 }
+    END { flush() }' "$f"
+done >"$out/bytes.csv"
+{
+    echo "input,solver,schedule,matrix,nranks,rep,iterations,time_s,us_per_iter,bytes_per_iter,roofline_us,roofline_ratio"
+    for f in "$out"/raw/*.csv; do
+        [ -f "$f" ] || continue
+        awk -F, -v input="$(basename "$f" .csv)" -v triad="${triad:-0}" '
+        FNR == NR { b[$1 "," $2 "," $3] = $4; next }
+        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { m = $c["matrix"]; gsub(/"/, "", m)
+          key = input "," $c["solver"] "," $c["schedule"]
+          by = (key in b) ? b[key] : 0
+          roof = (triad > 0 && by > 0) ? by / (triad * 1e3) : 0
+          us = $c["us_per_iter"]
+          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%.3f,%s\n", input, $c["solver"], $c["schedule"], m, $c["nranks"], $c["rep"],
+                 $c["iterations"], $c["solver_time_s"], us, by, roof, (roof > 0) ? sprintf("%.3f", us / roof) : "-" }' \
+            "$out/bytes.csv" "$f"
+    done
+} >"$out/results.csv"
+rm -f "$out/bytes.csv"
+
+# ---- summary: median over reps per input and schedule --------------------------
+{
+    echo "# triad: ${triad:-not measured (BACKEND=host)} GB/s; K per input: manifest.txt; time: max over ranks; roofline: bytes of all kernels of one iteration / triad"
+    printf '%-13s %-13s %-12s %6s %12s %10s %8s %8s\n' input solver schedule K "us/iter" roof_us ratio speedup
+    printf '%-13s %-13s %-12s %6s %12s %10s %8s %8s\n' "" "" "" "" median "" "" "vs 2-str"
+    awk -F, 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; n[k]++; v[k, n[k]] = $9; K[k] = $7; roof[k] = $11
+                      if (!(k in seen)) { seen[k] = 1; order[++no] = k } }
+        function med(k,   i, j, t, a, m) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i]
+            for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+        END { for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP); md[k] = med(k); base[p[1], p[2]] = (p[3] == "two-stream") ? md[k] : base[p[1], p[2]] }
+              for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP); b = base[p[1], p[2]]
+                  printf "%-13s %-13s %-12s %6d %12.2f %10.2f %8s %8s\n", p[1], p[2], p[3], K[k], md[k], roof[k],
+                         (roof[k] > 0) ? sprintf("%.3f", md[k] / roof[k]) : "-", (b > 0 && md[k] > 0) ? sprintf("%.3f", b / md[k]) : "-" } }' \
+        "$out/results.csv"
+    [ -s "$out/skipped.txt" ] && sed 's/^/# skipped or failed: /' "$out/skipped.txt"
+} >"$out/summary.txt"
+
+# ---- Sec. IV-C breakdown (optional) --------------------------------------------
+if [ $breakdown -eq 1 ] && [ "$backend" = cuda ]; then
+    mkdir -p "$out/traces" "$out/breakdown"
+    bk=200
+    for pair in "small gen:poisson7:64" "large gen:poisson7:256"; do
+        read -r size matrix <<<"$pair"
+        for sched in two-stream three-split; do
+            t=$(( $(left) + 10 ))
+            [ "$t" -gt 60 ] && t=60
+            if [ "$t" -le 10 ]; then
+                echo "breakdown $size $sched: skipped (budget spent)" >>"$out/skipped.txt"
+                continue
+            fi
+            d=$out/traces/$size-$sched
+            log "breakdown $size $sched ($bk iterations, traced)"
+            timeout "$t" "$SOLVE" "${launch[@]}" --partition block --solver pipecg --schedule "$sched" \
+                --rtol 0 --atol 0 --max-iterations $bk --warmup 1 --warmup-iterations 10 --repeat 1 \
+                --trace "$d" --cupti "$matrix" >"$out/logs/breakdown-$size-$sched.txt" 2>&1 ||
+                { echo "breakdown $size $sched: exit $? (logs/breakdown-$size-$sched.txt)" >>"$out/skipped.txt"; continue; }
+            timeout 60 "$ANALYZE" breakdown "$d" --csv "$out/breakdown/$size-$sched.csv" >"$out/breakdown/$size-$sched.txt" 2>&1
+            timeout 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$size-$sched-overlap.csv" >"$out/breakdown/$size-$sched-overlap.txt" 2>&1
+        done
+    done
+    "$here/scripts/solver-breakdown-table.sh" "$out" >"$out/breakdown.txt" 2>&1 ||
+        log "breakdown table failed (breakdown.txt)"
+    log "breakdown: $out/breakdown.txt"
+fi
+
+echo "elapsed_s: $((SECONDS - start))" >>"$manifest"
+last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
+[ -n "$last" ] && sed 's/^/trilap-solve /' "$last" >>"$manifest"
+cat "$out/summary.txt"
+[ $breakdown -eq 1 ] && [ -f "$out/breakdown.txt" ] && cat "$out/breakdown.txt"
+log "done in $((SECONDS - start)) s (budget $budget s)"
+[ ! -s "$out/skipped.txt" ] || ! grep -q "exit" "$out/skipped.txt"
