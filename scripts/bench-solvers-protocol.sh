@@ -16,16 +16,19 @@
 #   p7-64 p7-128 p7-256  gen:poisson7:64|128|256, pipecg
 #   p27-128              gen:poisson27:128 (27-point stencil), pipecg
 #   cd-128               gen:convdiff:128 (upwind convection-diffusion), pipebicgstab
-#   1138_bus ani4        the shared SPD matrices, pipecg
+#   1138_bus ani4        the shared SPD matrices, pipecg (TL_DATA/matrices)
 #   ani1_nonsymm         the shared nonsymmetric matrix, pipebicgstab
 #   p7-max               gen:poisson7:N, the largest N (multiple of 32, at most
 #                        512) whose footprint fits 80 % of the GPU's memory and
-#                        70 % of the host's available memory (manifest.txt
-#                        shows the arithmetic)
+#                        70 % of the host's available memory, and whose run
+#                        fits what is left of the budget with K >= 100
+#                        (manifest.txt shows the arithmetic; on one H200
+#                        with 128 GB: 512^3, 134M rows, 30 GB on the GPU)
 # Each input gets the budget left over the inputs left; K is scaled down
-# from its estimated cost (setup + 4 schedules x (10 + 3 K) iterations at
-# the estimated iteration time: bytes per row over 70 % of triad, at least
-# 40 us); an input whose K would fall under 20 is skipped, and said so.
+# from its estimated cost (plan(): setup + 4 schedules x (10 + 3 K)
+# iterations at the estimated iteration time); an input whose K would fall
+# under 20 is skipped, and said so. PLAN_ONLY=1 prints the plan (counts and
+# estimates) without running anything.
 #
 # OUT: stream.csv, raw/<input>.csv (trilap-solve --results: one row per
 # timed solve; us_per_iter and warmup_iterations included), logs/<input>.txt
@@ -75,7 +78,6 @@ data=${TL_DATA:-$here/../shared/data}
 mkdir -p "$out/raw" "$out/logs" || exit 1
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 start=$SECONDS
-left() { echo $((budget - (SECONDS - start))); }
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
 : >"$out/skipped.txt"
 manifest=$out/manifest.txt
@@ -90,8 +92,13 @@ manifest=$out/manifest.txt
 } >"$manifest"
 
 # ---- triad -------------------------------------------------------------------
+# PLAN_ONLY=1: print what would run (each run taking its estimate), run
+# nothing; TRIAD (GB/s) and GPU_MIB stand in for the measurements there
+plan_only=${PLAN_ONLY:-0}
 triad=""
-if [ "$backend" = cuda ]; then
+if [ "$plan_only" = 1 ]; then
+    triad=${TRIAD:-4394}
+elif [ "$backend" = cuda ]; then
     log "stream (triad)"
     timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
     triad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -108,65 +115,94 @@ est_bw=${triad:-50}
 # column) + 8 B row pointer = 92 B, 16 vectors of 8 B = 128 B: 220 B. Host
 # (rank 0 generates the whole matrix with 64-bit indices, then the
 # distributed copy): 2 x (7 x 16 + 8) + 8 vectors x 8 B = 304 B.
-gpu_mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -n1 | tr -dc 0-9)
+gpu_mib=${GPU_MIB:-$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -n1 | tr -dc 0-9)}
 host_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
 maxn=$(awk -v g="${gpu_mib:-0}" -v h="${host_kib:-0}" -v cap="${SIZES_MAX:-512}" 'BEGIN {
     rg = g > 0 ? 0.8 * g * 1048576 / 220 : 0; rh = 0.7 * h * 1024 / 304
     r = (rg > 0 && rg < rh) ? rg : rh; if (g == 0) r = rh
     n = int(exp(log(r) / 3) / 32) * 32; if (n > cap) n = cap; if (n < 32) n = 32; print n }')
 {
-    echo "p7-max: GPU memory ${gpu_mib:-unknown} MiB, host MemAvailable ${host_kib:-unknown} KiB; 220 B/row on the GPU (80 %), 304 B/row on the host (70 %), N a multiple of 32 <= ${SIZES_MAX:-512}: N = $maxn ($((maxn * maxn * maxn)) rows, GPU $((maxn * maxn * maxn * 220 / 1000000000)) GB)"
+    echo "p7-max memory: GPU memory ${gpu_mib:-unknown} MiB, host MemAvailable ${host_kib:-unknown} KiB; 220 B/row on the GPU (80 %), 304 B/row on the host (70 %), N a multiple of 32 <= ${SIZES_MAX:-512}: N = $maxn ($((maxn * maxn * maxn)) rows, GPU $((maxn * maxn * maxn * 220 / 1000000000)) GB)"
 } >>"$manifest"
 
-# name -> matrix solver K0 bytes-per-row (estimate)
+# name -> matrix solver K0 bytes-per-row nonzeros-per-row (estimates: bytes
+# one iteration moves per row, from results/device-session-b2d4186's
+# H200 runs: poisson7 pipecg 1.58 ms at 256^3 with triad 4394 GB/s)
 spec() {
     case $1 in
-    p7-64) echo "gen:poisson7:64 pipecg 10000 300" ;;
-    p7-128) echo "gen:poisson7:128 pipecg 10000 300" ;;
-    p7-256) echo "gen:poisson7:256 pipecg 10000 300" ;;
-    p7-max) echo "gen:poisson7:$maxn pipecg 10000 300" ;;
-    p27-128) echo "gen:poisson27:128 pipecg 10000 550" ;;
-    cd-128) echo "gen:convdiff:128 pipebicgstab 1000 600" ;;
-    1138_bus) echo "$data/matrices/1138_bus.mtx pipecg 10000 300" ;;
-    ani4) echo "$data/matrices/ani4.mtx pipecg 10000 300" ;;
-    ani1_nonsymm) echo "$data/matrices/ani1_nonsymm.mtx pipebicgstab 1000 600" ;;
+    p7-64) echo "gen:poisson7:64 pipecg 10000 300 7" ;;
+    p7-128) echo "gen:poisson7:128 pipecg 10000 300 7" ;;
+    p7-256) echo "gen:poisson7:256 pipecg 10000 300 7" ;;
+    p7-max) echo "gen:poisson7:$2 pipecg 10000 300 7" ;;
+    p27-128) echo "gen:poisson27:128 pipecg 10000 650 27" ;;
+    cd-128) echo "gen:convdiff:128 pipebicgstab 1000 900 7" ;;
+    1138_bus) echo "$data/matrices/1138_bus.mtx pipecg 10000 300 0" ;;
+    ani4) echo "$data/matrices/ani4.mtx pipecg 10000 300 0" ;;
+    ani1_nonsymm) echo "$data/matrices/ani1_nonsymm.mtx pipebicgstab 1000 900 0" ;;
     esac
 }
-rows_of() {
+# "rows nonzeros" of a generated spec or a Matrix Market file's size line
+# (symmetric storage counted twice: near enough for an estimate)
+size_of() {
     case $1 in
-    gen:*:*) local n=${1##*:}; echo $((n * n * n)) ;;
-    *) grep -v '^%' "$1" 2>/dev/null | head -n1 | awk '{ print $1 + 0 }' ;;
+    gen:*:*) local n=${1##*:}; echo "$((n * n * n)) $((n * n * n * $2))" ;;
+    *) grep -v '^%' "$1" 2>/dev/null | head -n1 | awk '{ print $1 + 0, 2 * $3 }' ;;
     esac
+}
+# plan ROWS NNZ BYTES_PER_ROW K0 SHARE -> "K EST SETUP": the iteration
+# time over 70 % of triad (at least 60 us: launch-bound small inputs),
+# setup (generation, distribution, upload: 3 s + 80 ns per nonzero, the
+# host's streaming rate measured in solvers/README.md, twice), K the
+# largest count (two significant digits, at most K0) whose estimated
+# cost setup + 4 schedules x (10 + 3 K) iterations fits SHARE
+plan() {
+    awk -v rows="$1" -v nnz="$2" -v b="$3" -v k0="$4" -v share="$5" -v bw="$est_bw" 'BEGIN {
+        t = rows * b / (0.7 * bw * 1e9); if (t < 60e-6) t = 60e-6
+        setup = 3 + nnz * 8e-8
+        k = int((share - setup) / (4 * 3 * t) - 10 / 3)
+        if (k > k0) k = k0
+        if (k >= 100) { m = 10 ^ int(log(k) / log(10) - 1); k = int(k / m) * m }
+        if (k < 0) k = 0
+        est = setup + 4 * (10 + 3 * k) * t
+        printf "%d %d %d\n", k, est + 0.5, setup + 0.5 }'
 }
 
 # ---- the protocol runs -------------------------------------------------------
 launch=(--backend cuda --launcher threads --gpus 1 --device-comm nccl)
 [ "$backend" = host ] && launch=(--backend host --launcher threads --ranks 1 --no-gpu)
+sim=0
+left() { echo $((budget - (SECONDS - start) - sim)); }
 set -- $inputs
 nleft=$#
+# reserve for the breakdown step (4 traced runs of 200 iterations)
+reserve=0
+[ $breakdown -eq 1 ] && reserve=40
 for name in "$@"; do
-    read -r matrix solver k0 brow <<<"$(spec "$name")"
     nleft_now=$nleft
     nleft=$((nleft - 1))
-    rows=$(rows_of "$matrix")
-    if [ -z "$rows" ] || [ "$rows" -le 0 ]; then
-        log "skip $name: $matrix not found"
-        echo "$name: skipped ($matrix not found)" >>"$out/skipped.txt"
-        continue
-    fi
-    # reserve for the breakdown step (4 traced runs of 200 iterations)
-    reserve=0
-    [ $breakdown -eq 1 ] && reserve=40
     avail=$(( $(left) - reserve ))
     share=$((avail / nleft_now))
-    read -r k est setup <<<"$(awk -v rows="$rows" -v b="$brow" -v bw="$est_bw" -v k0="$k0" -v share="$share" 'BEGIN {
-        t = rows * b / (0.7 * bw * 1e9); if (t < 40e-6) t = 40e-6
-        setup = 3 + rows * 3e-7
-        k = int((share - setup) / (4 * 3 * t)) - 4
-        if (k > k0) k = k0
-        if (k >= 100) { m = 10 ^ int(log(k) / log(10) - 1); k = int(k / m) * m }
-        est = setup + 4 * (10 + 3 * k) * t
-        printf "%d %d %d\n", k, est + 0.5, setup + 0.5 }')"
+    if [ "$name" = p7-max ]; then
+        # the largest N that fits memory and, with K >= 100, this input's share
+        n=$maxn
+        while :; do
+            read -r matrix solver k0 brow nzr <<<"$(spec p7-max "$n")"
+            read -r rows nnz <<<"$(size_of "$matrix" "$nzr")"
+            read -r k est setup <<<"$(plan "$rows" "$nnz" "$brow" "$k0" "$share")"
+            [ "$k" -ge 100 ] || [ "$n" -le 288 ] && break
+            n=$((n - 32))
+        done
+        echo "p7-max: N = $n (largest multiple of 32 <= $maxn with K >= 100 in ${share} s; K = $k)" >>"$manifest"
+    else
+        read -r matrix solver k0 brow nzr <<<"$(spec "$name")"
+        read -r rows nnz <<<"$(size_of "$matrix" "$nzr")"
+        if [ -z "${rows:-}" ] || [ "${rows:-0}" -le 0 ]; then
+            log "skip $name: $matrix not found"
+            echo "$name: skipped ($matrix not found)" >>"$out/skipped.txt"
+            continue
+        fi
+        read -r k est setup <<<"$(plan "$rows" "$nnz" "$brow" "$k0" "$share")"
+    fi
     if [ "$k" -lt 20 ]; then
         log "skip $name: $share s left for it, setup alone ~${setup} s (K would be $k)"
         echo "$name: skipped (budget: $share s for it, K would be $k)" >>"$out/skipped.txt"
@@ -185,12 +221,20 @@ for name in "$@"; do
         --rtol 0 --atol 0 --max-iterations "$k" --warmup 1 --warmup-iterations 10 --repeat 3
         --no-op-timer --results "$out/raw/$name.csv" "$matrix")
     echo "\$ ${cmd[*]}" >"$out/logs/$name.txt"
-    log "$name: K=$k (estimated ${est} s, limit ${t} s)"
+    log "$name: $matrix $solver K=$k (estimated ${est} s, limit ${t} s)"
+    if [ "$plan_only" = 1 ]; then
+        sim=$((sim + est))
+        continue
+    fi
     timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
     rc=$?
     log "$name: exit $rc"
     [ $rc -eq 0 ] || echo "$name: exit $rc (logs/$name.txt)" >>"$out/skipped.txt"
 done
+if [ "$plan_only" = 1 ]; then
+    log "plan only: estimated total $((SECONDS - start + sim)) s of $budget s (+ breakdown $reserve s)"
+    exit 0
+fi
 
 # ---- results.csv: rows per timed solve with the byte roofline ----------------
 # bytes per iteration of each (solver, schedule) block: every operation's

@@ -5,12 +5,17 @@
 #
 #   scripts/demo-solver.sh [--n N] [--iterations K] OUT
 #
-# With a GPU: trilap-solve --backend cuda (one rank over NCCL, CUPTI
-# kernels in the trace), gen:poisson7:N (default 128), K = 200 fixed
-# iterations, 3 timed solves per schedule. Without one: the host backend
-# on the same matrix (K = 20: it runs on the development machine's cores)
-# for the timing, and the timeline and breakdown rendered from the
-# committed GPU traces of results/solvers-h200 (say so in the report).
+# With a GPU: trilap-solve --backend cuda (one rank over NCCL),
+# gen:poisson7:N (default 128), K = 200 fixed iterations: per schedule 1
+# warm-up and 3 timed solves without tracing (the speedup), then 1 timed
+# solve traced with CUPTI kernel records (timeline, breakdown; the tracer
+# slows every launch, so its times are not the speedup's). Without one:
+# the host backend on the same matrix (K = 20: it runs on the development
+# machine's cores) for the timing, and the timeline and breakdown rendered
+# from the committed GPU traces of results/solvers-h200 (the report names
+# the traced run's matrix and command, from the traces' metadata). The
+# GPU probe's output is in OUT/gpu-probe.txt (the report quotes it when
+# nvidia-smi sees a GPU that trilap-solve could not use).
 # Environment: SOLVE, ANALYZE (binaries), GNUPLOT=0 (no figures).
 # not -e / pipefail: each step checks its own outcome
 set -u
@@ -21,7 +26,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --n) n=$2; shift 2 ;;
     --iterations) k=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "demo-solver.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -36,19 +41,26 @@ for b in "$SOLVE" "$ANALYZE"; do
 done
 mkdir -p "$out" || exit 1
 matrix=gen:poisson7:$n
+# this script's own outputs: a results CSV of an older run (or an older
+# column set) would make trilap-solve refuse to append
+rm -f "$out/results.csv" "$out/results-traced.csv"
 
 # a GPU if trilap-solve's CUDA backend finds one: two fixed iterations (exit
 # 0; a run to a tolerance in 2 iterations ends "not converged", exit 3, which
 # made the live one-H200 demo fall back to the host)
 gpu=0
-if "$SOLVE" --backend cuda --launcher threads --gpus 1 --no-stats --repeat 1 --warmup 0 \
-    --rtol 0 --atol 0 --max-iterations 2 gen:poisson7:4 >/dev/null 2>&1; then
+if timeout 60 "$SOLVE" --backend cuda --launcher threads --gpus 1 --no-stats --repeat 1 --warmup 0 \
+    --rtol 0 --atol 0 --max-iterations 2 gen:poisson7:4 >"$out/gpu-probe.txt" 2>&1; then
     gpu=1
+fi
+probe_note=""
+if [ $gpu -eq 0 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+    probe_note="nvidia-smi lists a GPU, but trilap-solve --backend cuda failed there: $(grep -m1 -i 'error\|fail\|cuda\|nccl' "$out/gpu-probe.txt" || head -n1 "$out/gpu-probe.txt")"
 fi
 if [ $gpu -eq 1 ]; then
     k=${k:-200}
-    launch=(--backend cuda --launcher threads --gpus 1 --cupti)
-    where="GPU: trilap-solve --backend cuda, one rank over NCCL, CUPTI kernel records"
+    launch=(--backend cuda --launcher threads --gpus 1)
+    where="GPU: trilap-solve --backend cuda, one rank over NCCL; the speedup from untraced runs, timeline and breakdown from a traced one (CUPTI kernel records)"
     traces=$out/traces
 else
     k=${k:-20}
@@ -58,15 +70,24 @@ else
     tarball=$(ls -d "$here"/results/solvers-h200/run*/traces.tar.gz 2>/dev/null | tail -n1)
     [ -n "$tarball" ] || { echo "demo-solver.sh: no committed GPU traces under results/solvers-h200" >&2; exit 1; }
     mkdir -p "$traces" && tar xzf "$tarball" -C "$traces" || exit 1
+    traced_args=$(sed -n 's/^# args=//p' "$traces/traces/large-two-stream/trace.rank0.csv" 2>/dev/null | head -n1)
+    where="$where (${tarball#"$here"/}, traced there as: ${traced_args:-unknown})"
 fi
+[ -n "$probe_note" ] && where="$where; $probe_note"
 
 for s in two-stream three-split; do
-    trace=()
-    [ $gpu -eq 1 ] && trace=(--trace "$traces/$s")
-    "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" --warmup 1 \
-        --repeat 3 --schedule "$s" --partition block --results "$out/results.csv" "${trace[@]}" \
+    timeout 300 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" \
+        --warmup 1 --repeat 3 --schedule "$s" --partition block --results "$out/results.csv" \
         "$matrix" >"$out/solve-$s.txt" 2>&1 || {
-        echo "demo-solver.sh: trilap-solve failed (schedule $s), output in $out/solve-$s.txt" >&2
+        echo "demo-solver.sh: trilap-solve failed (schedule $s, exit $?), output in $out/solve-$s.txt" >&2
+        exit 1
+    }
+    [ $gpu -eq 1 ] || continue
+    timeout 300 "$SOLVE" "${launch[@]}" --solver pipecg --rtol 0 --atol 0 --max-iterations "$k" \
+        --warmup 1 --warmup-iterations 10 --repeat 1 --schedule "$s" --partition block \
+        --results "$out/results-traced.csv" --trace "$traces/$s" --cupti \
+        "$matrix" >"$out/solve-$s-traced.txt" 2>&1 || {
+        echo "demo-solver.sh: traced trilap-solve failed (schedule $s, exit $?), output in $out/solve-$s-traced.txt" >&2
         exit 1
     }
 done
@@ -97,7 +118,7 @@ fi
     echo "## Pipelined CG: two-stream vs three-split"
     echo
     echo "- $where"
-    echo "- matrix $matrix, pipecg (Jacobi), $k fixed iterations, 1 warm-up and 3 timed solves per schedule"
+    echo "- matrix $matrix, pipecg (Jacobi), $k fixed iterations, 1 warm-up and 3 timed solves per schedule$([ $gpu -eq 1 ] && echo "; traced: 1 warm-up of 10 iterations and 1 timed solve")"
     echo "- solver time, median: two-stream $t2 s, three-split $t3 s; speedup of three-split: $speedup"
     echo "- timeline: $figure (rows: $files)"
     echo
