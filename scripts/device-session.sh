@@ -7,7 +7,8 @@
 # DEST.tgz holds it in one file.
 #
 #   scripts/device-session.sh DEST [TOTAL_SECONDS] [STEPS]
-#   STEPS: comma list of build,tests,fdtd,solver-tests,solver-bench,demo [all]
+#   STEPS: comma list of build,tests,fdtd,solver-tests,solver-protocol,solver-bench,demo
+#   [build,tests,fdtd,solver-tests,solver-bench,demo]
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
 set -u
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
@@ -66,13 +67,21 @@ if want fdtd; then
         --decomps slab-z,block-xy,pencil-yz --ss 1,2,4
 fi
 if want solver-tests && [ -x build/tests/test_gpu_solvers ]; then
+    # as make check-gpu runs them: 4 cases at a time, their GPU runs taking
+    # turns (tests/gpu/test_gpu_solvers.c), logs in build/test-logs
+    step 290 solver-tests.log env TL_TEST_TIMEOUT=280 TL_TEST_JOBS=4 TL_TEST_PARALLEL='^test_gpu_solvers:' \
+        tests/run.sh build/tests/test_gpu_solvers
     mkdir -p "$dest/solver-tests"
-    l=$(left)
-    t=$((l < 110 ? l : 110))
-    build/tests/test_gpu_solvers --list | xargs -P 5 -I{} sh -c \
-        "timeout $t build/tests/test_gpu_solvers {} >'$dest/solver-tests/{}.out' 2>'$dest/solver-tests/{}.err'; echo \"{} exit \$?\" >>'$dest/solver-tests/status.txt'"
-    log "solver tests done"
-    cat "$dest/solver-tests/status.txt" >>"$dest/session.log" 2>/dev/null
+    cp build/test-logs/test_gpu_solvers.*.log "$dest/solver-tests/" 2>/dev/null
+    grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log >"$dest/solver-tests/times.txt" 2>/dev/null
+fi
+if want solver-protocol; then
+    b=$(($(left) - 30))
+    if [ $b -gt 60 ]; then
+        step $((b + 25)) solver-protocol.log scripts/bench-solvers-protocol.sh --breakdown "$dest/solver-protocol" "$b"
+    else
+        log "solver protocol skipped (no time left)"
+    fi
 fi
 # the live demo first when asked with the bench: its solver part is short
 if want demo; then
