@@ -12,7 +12,9 @@
 # timed solve), logs/*.txt (complete output), traces/, results.csv (per
 # timed solve: solver, schedule, matrix, backend, nranks, rep, iterations,
 # time_s, us_per_iter), summary.csv and summary.txt (rates, fractions of
-# triad, roofline ratios), manifest.txt. Iterations: a few hundred per
+# triad, roofline ratios), breakdown.txt (Sec. IV-C: two-stream vs
+# three-split, small and large input, per operation event timer vs CUPTI
+# and the derived communication), manifest.txt. Iterations: a few hundred per
 # input by default (bounded time); --paper: the paper's protocol, 10,000
 # Pipe-PCG and 1,000 Pipe-BiCGStab iterations (benchmark mode runs past
 # rounding level); --quick: small sizes only (a smoke test of the
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --paper) paper=1; shift ;;
     --budget) budget=$2; shift 2 ;;
-    -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
     -*) echo "bench-solvers-gpu.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -190,12 +192,25 @@ rm -f "$out/summary.body"
         printf "%-18s %-13s %-14s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", $1, $2, be[2], $7, $8, $15, $16, $10, $17, $18 }' "$out/summary.csv"
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
-# Sec. IV-C: CUPTI kernel breakdown of the traced runs (host-side analysis)
+# Sec. IV-C: CUPTI kernel breakdown of the traced runs (host-side
+# analysis), and the table event timer vs CUPTI per operation
+# (scripts/solver-breakdown-table.sh: OUT/breakdown.txt)
 if [ -x "$ANALYZE" ]; then
+    mkdir -p "$out/breakdown"
     for d in "$out"/traces/*; do
         [ -d "$d" ] || continue
-        timeout 60 "$ANALYZE" breakdown "$d" >"$d.breakdown.txt" 2>&1 || log "breakdown of $d failed"
+        run=$(basename "$d")
+        timeout 60 "$ANALYZE" breakdown "$d" --csv "$out/breakdown/$run.csv" >"$d.breakdown.txt" 2>&1 ||
+            log "breakdown of $d failed"
+        timeout 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$run-overlap.csv" >"$out/breakdown/$run-overlap.txt" 2>&1 ||
+            log "overlap of $d failed"
     done
+    if "$(dirname "$0")/solver-breakdown-table.sh" "$out" >"$out/breakdown.txt" 2>&1; then
+        log "Sec. IV-C breakdown (event timer vs CUPTI, per operation): $out/breakdown.txt"
+        cat "$out/breakdown.txt" >&2
+    else
+        log "no Sec. IV-C table (breakdown.txt says why)"
+    fi
 fi
 # manifest: the last trilap-solve's, plus what this script ran
 last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
