@@ -14,9 +14,11 @@
  * method, schedule and SpMV kernel; the host references of a case run
  * once, in parallel, on the CPU; the GPU runs of all cases take turns
  * through TL_GPU_SLOTS (default 1) lock files, so cases run in parallel
- * (make check-gpu: 4 at a time) without fighting for the GPU (processes
- * sharing one GPU are time-sliced: five cases at once made every
- * host-staged step wait for the others' contexts). Each run is bounded
+ * (make check-gpu: 4 at a time) without fighting for the GPU: processes
+ * sharing one GPU are time-sliced, the likely reason why five cases at
+ * once took 4 ms per iteration on ani4's 3,081 rows (results/
+ * device-session-1540540: 5 of 7 configurations in 110 s), where one
+ * pipecg on one GPU takes 30-50 us. Each run is bounded
  * (60 s) and capped at 3000 iterations (above every host count here), and
  * prints its wall time. On 1138_bus (1000 to 1900 iterations to the
  * tolerance) the 2- and 4-rank configurations stop at 300 iterations on
