@@ -93,7 +93,7 @@ manifest=$out/manifest.txt
 
 # ---- triad -------------------------------------------------------------------
 # PLAN_ONLY=1: print what would run (each run taking its estimate), run
-# nothing; TRIAD (GB/s) and GPU_MIB stand in for the measurements there
+# nothing; TRIAD (GB/s), GPU_MIB and HOST_KIB stand in for the measurements
 plan_only=${PLAN_ONLY:-0}
 triad=""
 if [ "$plan_only" = 1 ]; then
@@ -116,7 +116,7 @@ est_bw=${triad:-50}
 # (rank 0 generates the whole matrix with 64-bit indices, then the
 # distributed copy): 2 x (7 x 16 + 8) + 8 vectors x 8 B = 304 B.
 gpu_mib=${GPU_MIB:-$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -n1 | tr -dc 0-9)}
-host_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+host_kib=${HOST_KIB:-$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)}
 maxn=$(awk -v g="${gpu_mib:-0}" -v h="${host_kib:-0}" -v cap="${SIZES_MAX:-512}" 'BEGIN {
     rg = g > 0 ? 0.8 * g * 1048576 / 220 : 0; rh = 0.7 * h * 1024 / 304
     r = (rg > 0 && rg < rh) ? rg : rh; if (g == 0) r = rh
