@@ -833,6 +833,14 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
         return TL_ERR_REMOTE;
     }
+    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) { /* said once, not per rank */
+        if (ctx->rank == 0)
+            fprintf(stderr, PROG ": %d ranks with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain "
+                            "per rank needs a GPU bound to every rank (ranks share one with --device-comm host)\n",
+                    ctx->size);
+        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
+        return TL_ERR_REMOTE;
+    }
     if (!strcmp(va->what, "convergence")) return verify_convergence(va);
     if (!strcmp(va->what, "time")) return verify_time(va);
     if (!strcmp(va->what, "reflection")) return verify_reflection(va);

@@ -332,6 +332,12 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
                            "(--ranks 4, or mpirun -np 4)\n");
     tl_test_output_free(&r);
+    r = fdtd("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                           "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                           "host)\n");
+    tl_test_output_free(&r);
     r = fdtd("verify energy --launcher threads --ranks 2 --no-gpu");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_STREQ(r.err, "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
