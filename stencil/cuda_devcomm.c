@@ -93,7 +93,12 @@ static tl_status devcomm_start(tl_fdtd *f)
         TL_TRY(tl_gpu_create(ctx, &gc)); /* agreed across ranks */
     }
     tl_devcomm_config dcfg = {.kind = (tl_devcomm_kind)ctx->device_comm};
-    tl_status st = tl_devcomm_create(ctx, &dcfg, &ds->dc);
+    /* the host provider's events belong to the current device: this rank's
+     * (a one-process run on this thread may have left another current) */
+    cudaError_t e = cudaSetDevice(f->sub[f->own].device);
+    tl_status st = e == cudaSuccess ? tl_devcomm_create(ctx, &dcfg, &ds->dc)
+                                    : TL_FAIL(TL_ERR_CUDA, "cudaSetDevice(%d): %s", f->sub[f->own].device,
+                                              cudaGetErrorString(e));
     TL_TRY(tl_comm_agree(ctx, st)); /* the host provider's is local: none exchanges without the others */
     return TL_OK;
 }
