@@ -216,7 +216,7 @@ TL_TEST(gpu_ranks_nccl_sharing_refused)
     if (tl_gpu_count() >= 4) TL_SKIP("4 GPUs visible: 4 ranks share none");
     tl_test_output r = fdtd("", "run --backend cuda --grid 24 --steps 2 --decomp pencil-yz --launcher threads "
                                 "--ranks 4 --device-comm nccl");
-    TL_ASSERT(r.rc != 0);
+    TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_EQ(count_lines(r.err), 1);
     TL_ASSERT(strstr(r.err, "4 ranks in this process but only") && strstr(r.err, "--device-comm host"));
     TL_ASSERT(!strstr(r.out, "run,cuda"));
