@@ -79,8 +79,15 @@ typedef struct cuda_backend {
     double *h_ring; /* TL_SC_RING * TL_SC_REGS */
     cudaEvent_t ev_ring[TL_SC_RING];
     int64_t ring_tag[TL_SC_RING];
+    /* without cfg.regs_copy: every program run's registers also go to a
+     * slot of h_runs (mapped pinned memory, RUN_SLOTS of them), written by
+     * the kernel itself, so a post is an event record, not a copy on the
+     * stream; run_of[tag % TL_SC_RING] is the slot a post refers to */
+    double *h_runs, *d_runs;
+    int64_t nruns;
+    int last_run, run_of[TL_SC_RING];
     int parity, have_regs;
-    int update_blocks; /* grid of an update with a scalar program: 4 blocks per SM */
+    int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
 } cuda_backend;
@@ -89,6 +96,10 @@ _Static_assert((int)TL_UPDATE_MAX <= (int)TL_CU_UPD_MAX &&
                    (int)TL_UPDATE_MAXTERMS <= (int)TL_CU_UPD_TERMS,
                "fused update kernel too small for tl_update");
 _Static_assert((int)TL_DOT_MAX <= (int)TL_CU_DOT_MAX, "dot kernel too small for TL_DOT_MAX");
+_Static_assert((int)TL_UPDATE_DOTS <= (int)TL_CU_FUSE_DOTS, "fused kernel too small for TL_UPDATE_DOTS");
+/* register slots of program runs: more than the host can trail by (a post
+ * per run at most, TL_SC_RING posts in flight) */
+enum { RUN_SLOTS = 2 * TL_SC_RING };
 
 static inline cuda_backend *cb_of(tl_backend *be)
 {
@@ -268,7 +279,7 @@ static tl_status update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu
     return TL_OK;
 }
 
-static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int max_blocks)
+static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms)
 {
     tl_backend *be = &cb->base;
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
@@ -276,7 +287,7 @@ static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int max_b
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, a->t.nd || a->t.pz ? "update_fused" : "update");
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_UPDATE, s);
-    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, max_blocks, s);
+    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, s);
     if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
     tl_probe_pop(be->ctx);
     return st;
@@ -290,7 +301,7 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
     int nrd = 0, nwr = 0;
     TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
-    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->update_blocks : 0));
+    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0));
     tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * be->m->nowned * sizeof(double));
     return TL_OK;
 }
@@ -351,7 +362,7 @@ static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
         a.t.count = sl->d_count;
         a.t.out = sl->d_res;
     }
-    TL_TRY(update_launch(cb, &a, cb->update_blocks));
+    TL_TRY(update_launch(cb, &a, cb->sms));
     tl_backend_stat(be, TL_OP_UPDATE, 0,
                     (double)(nrd + nwr + extra) * be->m->nowned * sizeof(double));
     if (sl) {
@@ -520,6 +531,10 @@ static tl_status cuda_scalars(tl_backend *be, tl_sc_prog prog, int slot)
                              .state = cb->d_state,
                              .regs = cb->d_regs,
                              .parity = cb->parity};
+    if (cb->d_runs) {
+        cb->last_run = (int)(cb->nruns++ % RUN_SLOTS);
+        cb->pend_io.copy = cb->d_runs + (size_t)cb->last_run * TL_SC_REGS;
+    }
     cb->parity = 1 - cb->parity;
     cb->have_regs = 1;
     return TL_OK;
@@ -532,8 +547,15 @@ static tl_status cuda_regs_post(tl_backend *be, int64_t tag)
     TL_TRY(flush_scalars(cb));
     int q = (int)(tag % TL_SC_RING);
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
-    TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
-                            TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+    if (cb->d_runs) {
+        /* the kernel that ran the last program wrote them to its slot */
+        TL_CHECK(cb->have_regs, TL_ERR_INVAL, "register post %lld before any scalar program",
+                 (long long)tag);
+        cb->run_of[q] = cb->last_run;
+    } else {
+        TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
+                                TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+    }
     TL_CUDA(cudaEventRecord(cb->ev_ring[q], s));
     cb->ring_tag[q] = tag;
     return TL_OK;
@@ -557,7 +579,9 @@ static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
              "registers of %lld not posted (or overwritten: more than %d in flight)",
              (long long)tag, TL_SC_RING);
     TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", event_done, &cb->ev_ring[q]));
-    memcpy(regs, cb->h_ring + (size_t)q * TL_SC_REGS, TL_SC_REGS * sizeof(double));
+    const double *src = cb->d_runs ? cb->h_runs + (size_t)cb->run_of[q] * TL_SC_REGS
+                                   : cb->h_ring + (size_t)q * TL_SC_REGS;
+    memcpy(regs, src, TL_SC_REGS * sizeof(double));
     return TL_OK;
 }
 
@@ -693,6 +717,7 @@ static void cuda_destroy(tl_backend **bep)
     cudaFree(cb->d_regs);
     tl_gpu_host_free((void **)&cb->h_state);
     tl_gpu_host_free((void **)&cb->h_ring);
+    if (cb->h_runs) cudaFreeHost(cb->h_runs);
     for (int q = 0; q < TL_SC_RING; q++)
         if (cb->ev_ring[q]) cudaEventDestroy(cb->ev_ring[q]);
     if (cb->ev_input) cudaEventDestroy(cb->ev_input);
@@ -746,7 +771,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     }
     int sms = 0;
     TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
-    cb->update_blocks = 4 * (sms > 0 ? sms : 1);
+    cb->sms = sms > 0 ? sms : 1;
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
@@ -756,6 +781,14 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     for (int q = 0; q < TL_SC_RING; q++) {
         TL_TRY(make_event(&cb->ev_ring[q]));
         cb->ring_tag[q] = -1;
+    }
+    int can_map = 0;
+    TL_CUDA(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, be->ctx->device));
+    if (!cfg->regs_copy && can_map) {
+        size_t bytes = (size_t)RUN_SLOTS * TL_SC_REGS * sizeof(double);
+        TL_CUDA(cudaHostAlloc((void **)&cb->h_runs, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+        memset(cb->h_runs, 0, bytes);
+        TL_CUDA(cudaHostGetDevicePointer((void **)&cb->d_runs, cb->h_runs, 0));
     }
     tl_cu_spmv_config sc = {.impl = cfg->spmv,
                             .cusparse_alg = cfg->cusparse_alg,

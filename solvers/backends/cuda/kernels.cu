@@ -335,6 +335,11 @@ __global__ void __launch_bounds__(BLOCK)
                 stn[q] = next[q];
             for (int q = 0; q < TL_SC_REGS; q++)
                 a.io.regs[q] = regs[q];
+            if (a.io.copy) {
+                for (int q = 0; q < TL_SC_REGS; q++)
+                    a.io.copy[q] = regs[q];
+                __threadfence_system();
+            }
         }
     } else if (a.prog == TL_SC_NONE && threadIdx.x < TL_SC_REGS) {
         regs[threadIdx.x] = a.io.regs ? a.io.regs[threadIdx.x] : 0.0;
@@ -369,28 +374,22 @@ __global__ void __launch_bounds__(BLOCK)
     }
 }
 
+typedef decltype(&tl_update_kernel<4, 2, 0>) update_kernel_fn;
+
 template <int ND>
-static void update_launch(const tl_cu_update_args *a, int nt, int64_t len, unsigned g,
-                          cudaStream_t s)
+static update_kernel_fn update_pick(const tl_cu_update_args *a, int nt)
 {
     if constexpr (ND == 0) {
-        if (a->nu <= 4 && nt <= 2) {
-            tl_update_kernel<4, 2, 0><<<g, BLOCK, 0, s>>>(*a, len);
-            return;
-        }
+        if (a->nu <= 4 && nt <= 2) return tl_update_kernel<4, 2, 0>;
     }
     /* with a tail, fewer shapes (compile time): 4 x 2 runs as 4 x 3 */
-    if (a->nu <= 4 && nt <= 3)
-        tl_update_kernel<4, 3, ND><<<g, BLOCK, 0, s>>>(*a, len);
-    else if (a->nu <= 8 && nt <= 2)
-        tl_update_kernel<8, 2, ND><<<g, BLOCK, 0, s>>>(*a, len);
-    else if (a->nu <= 8 && nt <= 3)
-        tl_update_kernel<8, 3, ND><<<g, BLOCK, 0, s>>>(*a, len);
-    else
-        tl_update_kernel<TL_CU_UPD_MAX, TL_CU_UPD_TERMS, ND><<<g, BLOCK, 0, s>>>(*a, len);
+    if (a->nu <= 4 && nt <= 3) return tl_update_kernel<4, 3, ND>;
+    if (a->nu <= 8 && nt <= 2) return tl_update_kernel<8, 2, ND>;
+    if (a->nu <= 8 && nt <= 3) return tl_update_kernel<8, 3, ND>;
+    return tl_update_kernel<TL_CU_UPD_MAX, TL_CU_UPD_TERMS, ND>;
 }
 
-extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks,
+extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms,
                                       cudaStream_t s)
 {
     TL_CHECK(a->nu >= 1 && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates", a->nu);
@@ -403,17 +402,24 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, i
     int nt = 1;
     for (int j = 0; j < a->nu; j++)
         if (a->u[j].nterms > nt) nt = a->u[j].nterms;
+    update_kernel_fn k = !tail            ? update_pick<0>(a, nt)
+                         : a->t.nd <= 3 ? update_pick<3>(a, nt)
+                                        : update_pick<TL_CU_FUSE_DOTS>(a, nt);
     unsigned g = grid_for(len, BLOCK);
     if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
-    if (max_blocks > 0 && g > (unsigned)max_blocks) g = (unsigned)max_blocks;
+    if (sms > 0) {
+        /* one wave: as many blocks as are resident at once (the kernel's
+         * occupancy: 80 registers, 3 blocks per SM, for Pipe-PCG's fused
+         * pass). A fixed 4 per SM left a partial second round whenever
+         * fewer fit, each block with a full share of the entries. */
+        int per_sm = 0;
+        TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, 0));
+        unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
+        if (g > wave) g = wave;
+    }
     /* block partials of the dots: at most the slot's buffer */
     if (a->t.nd > 0 && g > TL_CU_DOT_BLOCKS) g = TL_CU_DOT_BLOCKS;
-    if (!tail)
-        update_launch<0>(a, nt, len, g, s);
-    else if (a->t.nd <= 3)
-        update_launch<3>(a, nt, len, g, s);
-    else
-        update_launch<TL_CU_FUSE_DOTS>(a, nt, len, g, s);
+    k<<<g, BLOCK, 0, s>>>(*a, len);
     return launched();
 }
 
@@ -425,6 +431,11 @@ __global__ void tl_scalars_kernel(tl_sc_prog prog, tl_sc_io io)
         io.state[(1 - io.parity) * TL_SC_STATE + q] = next[q];
     for (int q = 0; q < TL_SC_REGS; q++)
         io.regs[q] = regs[q];
+    if (io.copy) {
+        for (int q = 0; q < TL_SC_REGS; q++)
+            io.copy[q] = regs[q];
+        __threadfence_system();
+    }
 }
 
 extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s)
