@@ -138,13 +138,9 @@ TL_CU_HD void tl_cu_update_entry(const tl_cu_update_args *a, const double (*c)[T
     tl_cu_update_values(a, c, i, nu_max, nt_max, r);
 }
 
-/* The value of a tail operand at entry i: an update's (r), the
- * preconditioned one (z) or memory. */
-TL_CU_HD double tl_cu_tail_value(signed char src, const double *v, const double *r, double z,
-                                 int64_t i, int nu_max)
+/* Register r[src] of the updates' values (src an update of the call). */
+TL_CU_HD double tl_cu_pick(const double *r, signed char src, int nu_max)
 {
-    if (src == TL_CU_SRC_PZ) return z;
-    if (src < 0) return v[i];
     double x = 0.0;
     TL_CU_UNROLL
     for (int q = 0; q < TL_CU_UPD_MAX; q++) {
@@ -156,24 +152,42 @@ TL_CU_HD double tl_cu_tail_value(signed char src, const double *v, const double 
 
 /* Entry i of update_fused: the updates, then pz = dinv * pr from the
  * value just computed, then acc[k] += dx_k * dy_k of the values after the
- * pass (nd_max bounds t.nd). */
+ * pass (nd_max bounds t.nd). The tail's memory operands (the inverse
+ * diagonal, and operands no update of the call writes, so the pass does
+ * not change them) are loaded first, with the updates' loads: one round
+ * trip per entry. Loaded after the updates' stores they cost a second one,
+ * as the compiler may not move a load above a store it cannot prove
+ * distinct (measured on an H200: the fused pass at 0.64 of triad at 128^3,
+ * against 0.79 for the update alone). */
 TL_CU_HD void tl_cu_fused_entry(const tl_cu_update_args *a, const double (*c)[TL_CU_UPD_TERMS],
                                 int64_t i, int nu_max, int nt_max, int nd_max, double *acc)
 {
+    const tl_cu_update_tail *t = &a->t;
+    double d = 1.0, pm = 0.0, xm[TL_CU_FUSE_DOTS], ym[TL_CU_FUSE_DOTS];
+    if (t->pz) {
+        if (t->dinv) d = t->dinv[i];
+        if (t->prsrc == TL_CU_SRC_MEM) pm = t->pr[i];
+    }
+    TL_CU_UNROLL
+    for (int k = 0; k < TL_CU_FUSE_DOTS; k++) {
+        if (k >= nd_max) break;
+        xm[k] = k < t->nd && t->dxsrc[k] == TL_CU_SRC_MEM ? t->dx[k][i] : 0.0;
+        ym[k] = k < t->nd && t->dysrc[k] == TL_CU_SRC_MEM ? t->dy[k][i] : 0.0;
+    }
     double r[TL_CU_UPD_MAX];
     tl_cu_update_values(a, c, i, nu_max, nt_max, r);
-    const tl_cu_update_tail *t = &a->t;
     double z = 0.0;
     if (t->pz) {
-        double v = tl_cu_tail_value(t->prsrc, t->pr, r, 0.0, i, nu_max);
-        z = t->dinv ? t->dinv[i] * v : v;
+        double v = t->prsrc == TL_CU_SRC_MEM ? pm : tl_cu_pick(r, t->prsrc, nu_max);
+        z = t->dinv ? d * v : v;
         t->pz[i] = z;
     }
     TL_CU_UNROLL
     for (int k = 0; k < TL_CU_FUSE_DOTS; k++) {
         if (k >= nd_max || k >= t->nd) break;
-        double x = tl_cu_tail_value(t->dxsrc[k], t->dx[k], r, z, i, nu_max);
-        double y = tl_cu_tail_value(t->dysrc[k], t->dy[k], r, z, i, nu_max);
+        signed char sx = t->dxsrc[k], sy = t->dysrc[k];
+        double x = sx == TL_CU_SRC_PZ ? z : sx == TL_CU_SRC_MEM ? xm[k] : tl_cu_pick(r, sx, nu_max);
+        double y = sy == TL_CU_SRC_PZ ? z : sy == TL_CU_SRC_MEM ? ym[k] : tl_cu_pick(r, sy, nu_max);
         acc[k] += x * y;
     }
 }
