@@ -13,7 +13,10 @@
  * level) needs the host: the iterations after it ran frozen, the host
  * restarts from that iteration (start(), blocking, as the first start) and
  * goes on from there. Residual replacement (--residual-replacement N) is
- * the same as method_pipebicgstab.c's. */
+ * the same as method_pipebicgstab.c's. Each group's pass also applies the
+ * preconditioner to the vector the next SpMV reads and keeps the local
+ * dots of the reduction that follows (tl_be_update_fused; not in an
+ * iteration whose residual replacement rewrites their vectors). */
 #include <math.h>
 
 #include "probes/probes.h"

@@ -9,7 +9,11 @@
  * itself and freezes every later iteration (alpha = beta = 0: x, r, u, w
  * stay as they were), so the iteration count and x are those of a method
  * that checked every iteration. On a backend without device scalars the
- * wrappers run the same program on the host.
+ * wrappers run the same program on the host. The update's pass also makes
+ * m = M w and the local dots of the next iteration (tl_be_update_fused):
+ * on the CUDA backend an iteration is the allreduce of those dots
+ * overlapped with n = A m, then that one pass; elsewhere the wrappers run
+ * precond and the dots apart, with the same values as before.
  *
  * This is Alg. 4 without method_pipecg.c's robustness measures (explicit
  * checks of suspect steps, automatic residual replacement), which need a
