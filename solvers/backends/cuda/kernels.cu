@@ -319,8 +319,12 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
  * the dots of the values after the pass, summed per thread), and the
  * dots end in reduce_partials, the dot kernel's deterministic reduction,
  * into the slot's result. */
+/* With a tail on the shapes the methods use (up to 8 updates), at least
+ * 2 blocks per SM (at most 128 registers, no spills): loading the tail's
+ * operands up front took Pipe-BiCGStab's groups from 128 to 192 and 171
+ * registers, one block of 8 warps per SM. */
 template <int NU, int NT, int ND>
-__global__ void __launch_bounds__(BLOCK)
+__global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
     tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len)
 {
     __shared__ double regs[TL_SC_REGS];
@@ -409,9 +413,10 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, i
     if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
     if (sms > 0) {
         /* one wave: as many blocks as are resident at once (the kernel's
-         * occupancy: 80 registers, 3 blocks per SM, for Pipe-PCG's fused
-         * pass). A fixed 4 per SM left a partial second round whenever
-         * fewer fit, each block with a full share of the entries. */
+         * occupancy: 2 per SM at 112-128 registers, the Pipe-PCG and
+         * Pipe-BiCGStab passes). A fixed 4 per SM left a partial second
+         * round whenever 3 fit (a44a310's fused pass at 80 registers),
+         * each block with a full share of the entries. */
         int per_sm = 0;
         TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, 0));
         unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
