@@ -6,7 +6,8 @@
 # without it, and the byte roofline; traces of two-stream vs three-split
 # for the Sec. IV-C breakdown. Everything is bounded in time.
 #
-#   scripts/bench-solvers-gpu.sh [--quick | --paper] [--budget S] OUTDIR
+#   scripts/bench-solvers-gpu.sh [--quick | --paper] [--budget S] [--cases NAMES]
+#                                [--fuse-compare] OUTDIR
 #
 # OUTDIR gets stream.csv, raw/*.csv (trilap-solve --results, one row per
 # timed solve), logs/*.txt (complete output), traces/, results.csv (per
@@ -20,23 +21,36 @@
 # rounding level); --quick: small sizes only (a smoke test of the
 # pipeline). 1 warm-up solve (of the same length) and 3 timed solves.
 # --budget: stop starting runs after S seconds (default 170; --paper
-# needs about 1500). Environment: SOLVE, BENCH, ANALYZE (binaries).
+# needs about 1500). --cases: only these inputs of the list (comma
+# separated names: p7-256,p7-128,...; the sweeps and the scalars runs are
+# left out, one traced breakdown at the large size stays). --fuse-compare:
+# each input's iteration time also with --no-fuse (update, precond and
+# dot kernels apart: the iteration before fusion) and, for pipecg, with
+# --regs-copy (a register copy on the stream every iteration).
+# Roofline: the bytes every kernel of one iteration must move (the
+# statistics' bytes per call times the calls per iteration, setup calls
+# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries).
 # not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 quick=0
 paper=0
 budget=170
+only=
+compare=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=1; shift ;;
     --paper) paper=1; shift ;;
     --budget) budget=$2; shift 2 ;;
-    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+    --cases) only=$2; shift 2 ;;
+    --fuse-compare) compare=1; shift ;;
+    -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
     -*) echo "bench-solvers-gpu.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac
 done
-[ $# -eq 1 ] || { echo "usage: bench-solvers-gpu.sh [--quick | --paper] [--budget S] OUTDIR" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: bench-solvers-gpu.sh [--quick | --paper] [--budget S] [--cases NAMES] [--fuse-compare] OUTDIR" >&2; exit 2; }
+case "$only" in *[!a-z0-9_,-]*) echo "bench-solvers-gpu.sh: invalid --cases '$only'" >&2; exit 2 ;; esac
 case "$budget" in '' | *[!0-9]*) echo "bench-solvers-gpu.sh: invalid --budget '$budget'" >&2; exit 2 ;; esac
 out=$1
 SOLVE=${SOLVE:-bin/trilap-solve}
@@ -110,11 +124,18 @@ cd-64 gen:convdiff:64 pipebicgstab 150 30 trilap,cusparse
 p7-320 gen:poisson7:320 pipecg 300 90 trilap,cusparse"
     small=gen:poisson7:64 large=gen:poisson7:128
 fi
+if [ -n "$only" ]; then
+    cases=$(awk -v only=",$only," 'index(only, "," $1 ",") { $6 = "trilap"; print }' <<<"$cases")
+    [ -n "$cases" ] || { echo "bench-solvers-gpu.sh: --cases '$only': none of the list" >&2; exit 2; }
+fi
 # Sec. IV-C first (small runs): two-stream vs three-split, traced (CUPTI
-# kernels + event timer)
-for pair in "small $small" "large $large"; do
+# kernels + event timer); with --cases only the large size, two-stream
+pairs=("small $small" "large $large")
+scheds="two-stream three-split"
+[ -n "$only" ] && pairs=("large $large") && scheds=two-stream
+for pair in "${pairs[@]}"; do
     set -- $pair
-    for sched in two-stream three-split; do
+    for sched in $scheds; do
         run "breakdown-$1-$sched" 60 --solver pipecg --max-iterations 50 --schedule "$sched" \
             --trace "$out/traces/$1-$sched" --cupti "$2"
     done
@@ -124,7 +145,7 @@ if [ $paper -eq 1 ]; then
 fi
 # the price of reading every reduction on the host (method_*.c on the
 # CUDA backend's generic operations) against the scalar programs
-if [ $quick -eq 0 ]; then
+if [ $quick -eq 0 ] && [ -z "$only" ]; then
     run scalars-host-p7-128 60 --solver pipecg,pipebicgstab --max-iterations 300 --schedule sync \
         --no-op-timer --scalars host gen:poisson7:128
     run scalars-program-p7-128 60 --solver pipecg,pipebicgstab --max-iterations 300 --schedule sync \
@@ -135,6 +156,13 @@ fi
 while read -r name mat solver k t variants; do
     run "$name-iter" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
         --spmv trilap,cusparse --no-op-timer "$mat"
+    if [ $compare -eq 1 ]; then
+        run "$name-iter-unfused" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
+            --spmv trilap --no-op-timer --no-fuse "$mat"
+        [ "$solver" = pipecg ] &&
+            run "$name-iter-regscopy" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
+                --spmv trilap --no-op-timer --regs-copy "$mat"
+    fi
     run "$name-ops" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
         --spmv "$variants" "$mat"
 done <<<"$cases"
@@ -152,20 +180,25 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions
-for f in "$out"/logs/*-iter.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
+for f in "$out"/logs/*-iter*.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
     [ -f "$f" ] || continue
     awk -v triad="$triad" -v run="$(basename "$f" .txt)" '
     function flush() {
         if (solver == "") return
-        per = (solver == "pipebicgstab") ? 2 : 1
+        # calls per iteration: the count over the timed solves, rounded
+        # (the few setup calls of a solve drop out); bytes per call are the
+        # average over all calls (setup ones included: a slight underestimate)
         bpi = 0
-        for (op in bytes) if (op != "halo" && op != "allreduce" && cnt[op] > 0) bpi += bytes[op] / cnt[op] * per
+        for (op in bytes) if (op != "halo" && op != "allreduce" && cnt[op] > 0 && iters > 0) {
+            k = int(cnt[op] / (iters * nsolves) + 0.5)
+            bpi += bytes[op] / cnt[op] * k
+        }
         roof = bpi / (triad * 1e3)
         us = tpi * 1e6
         ratio = roof > 0 ? us / roof : 0
         fs = triad > 0 ? rate["spmv"] / triad : 0
         fu = triad > 0 ? rate["update"] / triad : 0
-        printf "%s,%s,%s,%s,%s,%s,%d,%.3f,%s,%.1f,%.1f,%.1f,%.1f,%.0f,%.3f,%.3f,%.3f,%.3f\n", run, solver, schedule, matrix, backend, optimer, iters, us, rows, rate["spmv"], rate["update"], rate["dot"], rate["precond"], bpi, roof, ratio, fs, fu
+        printf "%s,%s,%s,%s,%s,%s,%d,%.3f,%s,%.1f,%.1f,%.1f,%.1f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%s\n", run, solver, schedule, matrix, backend, optimer, iters, us, rows, rate["spmv"], rate["update"], rate["dot"], rate["precond"], bpi, roof, ratio, fs, fu, fused, regs
         solver = ""; delete bytes; delete cnt; delete rate
     }
     /^solver: / { flush(); solver = $2 }
@@ -175,21 +208,24 @@ for f in "$out"/logs/*-iter.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt;
     /^rows: / { rows = $2 }
     /^iterations: / { iters = $2 }
     /^op timer: / { optimer = $3 }
+    /^fused: / { fused = $2 }
+    /^registers: / { regs = $2 }
+    /^timed solves: / { nsolves = $3 }
     /^time per iteration: / { tpi = $4 }
     /^(spmv|halo|dot|allreduce|update|precond) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
     END { flush() }' "$f"
 done >"$out/summary.body"
 {
-    echo "run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spmv_gbs,update_gbs,dot_gbs,precond_gbs,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad"
+    echo "run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spmv_gbs,update_gbs,dot_gbs,precond_gbs,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,fused,registers"
     cat "$out/summary.body"
 } >"$out/summary.csv"
 rm -f "$out/summary.body"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# iteration times: --no-op-timer runs; rates: event timer (-ops runs); roofline = bytes of all kernels of one iteration / triad"
-    printf '%-18s %-13s %-14s %6s %10s %10s %9s %9s %8s %8s\n' run solver spmv iters us/iter roof_us ratio spmv_GBs spmv/tri upd/tri
+    printf '%-22s %-13s %-14s %5s %6s %6s %10s %10s %9s %9s %8s %8s\n' run solver spmv fused regs iters us/iter roof_us ratio spmv_GBs spmv/tri upd/tri
     awk -F, 'NR > 1 { be[2] = substr($5, 6)
-        printf "%-18s %-13s %-14s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", $1, $2, be[2], $7, $8, $15, $16, $10, $17, $18 }' "$out/summary.csv"
+        printf "%-22s %-13s %-14s %5s %6s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", $1, $2, be[2], $19, $20, $7, $8, $15, $16, $10, $17, $18 }' "$out/summary.csv"
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
 # Sec. IV-C: CUPTI kernel breakdown of the traced runs (host-side
@@ -216,7 +252,7 @@ fi
 last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
 {
     [ -n "$last" ] && cat "$last"
-    echo "script: scripts/bench-solvers-gpu.sh $([ $quick -eq 1 ] && echo --quick)$([ $paper -eq 1 ] && echo --paper) --budget $budget"
+    echo "script: scripts/bench-solvers-gpu.sh $([ $quick -eq 1 ] && echo --quick)$([ $paper -eq 1 ] && echo --paper) --budget $budget${only:+ --cases $only}$([ $compare -eq 1 ] && echo ' --fuse-compare')"
     echo "triad_gbs: $triad"
     echo "elapsed_s: $((SECONDS - start))"
 } >"$out/manifest.txt"

@@ -122,4 +122,99 @@ TL_TEST(random_groups_every_aliasing)
     }
 }
 
-TL_TEST_MAIN(pipecg_eight_updates, pipebicgstab_groups, random_groups_every_aliasing)
+/* update_fused's entry (tl_cu_fused_entry): the updates, then pz = d * pr
+ * from the value just computed, then the dots of the values after the
+ * pass, must equal update, then Jacobi, then dots summed in entry order,
+ * bit for bit: Pipe-PCG's pass (m = D^-1 w; (r, u), (w, u), (r, r)) and
+ * a pass whose dots read a vector the updates do not write, the
+ * preconditioned one, and one written twice. */
+static int check_fused(const spec *sp, int pz, int pr, int use_d, int nd, const int (*dv)[2],
+                       int nu_max, int nt_max)
+{
+    static double d[N];
+    for (int i = 0; i < N; i++)
+        d[i] = 0.5 + (double)(i % 5) / 8;
+    tl_cu_update_args a;
+    memset(&a, 0, sizeof a);
+    a.nu = sp->nu;
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS] = {{0}};
+    for (int j = 0; j < sp->nu; j++) {
+        a.u[j].y = vec[0][sp->y[j]];
+        a.u[j].nterms = sp->nt[j];
+        for (int k = 0; k < sp->nt[j]; k++) {
+            a.u[j].x[k] = vec[0][sp->x[j][k]];
+            a.u[j].coef[k] = c[j][k] = sp->c[j][k];
+        }
+    }
+    a.t.pz = vec[0][pz];
+    a.t.pr = vec[0][pr];
+    a.t.dinv = use_d ? d : NULL;
+    a.t.nd = nd;
+    for (int k = 0; k < nd; k++) {
+        a.t.dx[k] = vec[0][dv[k][0]];
+        a.t.dy[k] = vec[0][dv[k][1]];
+    }
+    tl_cu_update_link(&a);
+    double acc[TL_CU_FUSE_DOTS] = {0}, ref[TL_CU_FUSE_DOTS] = {0};
+    for (int64_t i = 0; i < N; i++)
+        tl_cu_fused_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, nu_max, nt_max,
+                          TL_CU_FUSE_DOTS, acc);
+    for (int j = 0; j < sp->nu; j++)
+        for (int i = 0; i < N; i++) {
+            double t = sp->c[j][0] * vec[1][sp->x[j][0]][i];
+            for (int k = 1; k < sp->nt[j]; k++)
+                t += sp->c[j][k] * vec[1][sp->x[j][k]][i];
+            vec[1][sp->y[j]][i] = t;
+        }
+    for (int i = 0; i < N; i++)
+        vec[1][pz][i] = use_d ? d[i] * vec[1][pr][i] : vec[1][pr][i];
+    for (int i = 0; i < N; i++)
+        for (int k = 0; k < nd; k++)
+            ref[k] += vec[1][dv[k][0]][i] * vec[1][dv[k][1]][i];
+    return memcmp(vec[0], vec[1], sizeof vec[0]) == 0 && memcmp(acc, ref, sizeof acc) == 0;
+}
+
+TL_TEST(pipecg_fused_pass)
+{
+    /* the eight updates over x r u w m n z q s p folded into 8 vectors as
+     * in pipecg_eight_updates; then m = D^-1 w, dots (r, u), (w, u), (r, r)
+     * with r = m_ (the fifth update's y: n_), u, w */
+    enum { n_, z_, m_, q_, w_, s_, u_, p_ };
+    double al = 0.37, be = 0.81;
+    spec sp = {
+        .nu = 8,
+        .y = {z_, q_, s_, p_, n_, m_, u_, w_},
+        .nt = {2, 2, 2, 2, 2, 2, 2, 2},
+        .x = {{n_, z_}, {m_, q_}, {w_, s_}, {u_, p_}, {n_, p_}, {m_, s_}, {u_, q_}, {w_, z_}},
+        .c = {{1, be}, {1, be}, {1, be}, {1, be}, {1, al}, {1, -al}, {1, -al}, {1, -al}}};
+    /* m_ is written by the sixth update (r's role), then overwritten by the
+     * preconditioner: use the free vector q_ as the preconditioned one */
+    const int dv[3][2] = {{m_, u_}, {w_, u_}, {m_, m_}};
+    fill(5);
+    TL_ASSERT(check_fused(&sp, q_, w_, 1, 3, dv, 8, 2));
+    fill(6);
+    TL_ASSERT(check_fused(&sp, q_, w_, 0, 3, dv, TL_CU_UPD_MAX, TL_CU_UPD_TERMS));
+}
+
+TL_TEST(fused_pass_operands)
+{
+    /* z = a + 2 b, z = z - b (written twice), then p = D^-1 z; dots of a
+     * vector from memory (c), the preconditioned one (p), z */
+    enum { a_, b_, c_, z_, p_ };
+    spec sp = {.nu = 2,
+               .y = {z_, z_},
+               .nt = {2, 2},
+               .x = {{a_, b_}, {z_, b_}},
+               .c = {{1, 2}, {1, -1}}};
+    const int dv[5][2] = {{c_, c_}, {p_, z_}, {c_, p_}, {z_, z_}, {a_, b_}};
+    fill(7);
+    TL_ASSERT(check_fused(&sp, p_, z_, 1, 5, dv, 4, 3));
+    /* the preconditioner's input from memory, the output one of the inputs */
+    spec sq = {.nu = 1, .y = {z_}, .nt = {2}, .x = {{a_, p_}}, .c = {{1, 0.5}}};
+    const int dw[2][2] = {{p_, p_}, {z_, c_}};
+    fill(8);
+    TL_ASSERT(check_fused(&sq, p_, c_, 1, 2, dw, 4, 3));
+}
+
+TL_TEST_MAIN(pipecg_eight_updates, pipebicgstab_groups, random_groups_every_aliasing,
+             pipecg_fused_pass, fused_pass_operands)

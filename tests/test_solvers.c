@@ -285,6 +285,36 @@ static tl_status ops_rank(tl_ctx *ctx, void *arg)
     }
     /* misuse is an error, not a hang */
     if (tl_be_dot_end(be, 0, d0) == TL_OK) o->failures += 1000000;
+    /* update_fused on the host backend (the wrappers' fallback): the update,
+     * y = M^-1 a (none: a copy), and the dots (a, y), (b, b) of the values
+     * after it, reduced by the next dot_begin(1, 0); with a = 3 a0, b = a0
+     * (the update rewrites b as 2 b - b) */
+    {
+        tl_update ub = {.y = b, .nterms = 2, .coef = {2.0, -1.0}, .x = {b, b}};
+        tl_update_tail tail = {
+            .pz = y, .pr = a, .slot = 1, .ndots = 2, .x = {a, b}, .y = {y, b}};
+        double d4[2] = {0}, d5[1] = {0};
+        int64_t nprecond = be->stats[TL_OP_PRECOND].count;
+        TL_TRYGOTO(tl_be_update_fused(be, &ub, 1, &tail), st, fail);
+        TL_TRYGOTO(tl_be_dot_begin(be, 1, 0, NULL, NULL), st, fail);
+        TL_TRYGOTO(tl_be_dot_end(be, 1, d4), st, fail);
+        /* reduced once: a second dot_begin of kept dots has none */
+        if (tl_be_dot_begin(be, 1, 0, NULL, NULL) == TL_OK) o->failures += 100000000;
+        /* dots of its own forget the kept ones */
+        TL_TRYGOTO(tl_be_update_fused(be, &ub, 1, &tail), st, fail);
+        TL_TRYGOTO(tl_be_dot_begin(be, 1, 1, &b, &b), st, fail);
+        TL_TRYGOTO(tl_be_dot_end(be, 1, d5), st, fail);
+        if (tl_be_dot_begin(be, 1, 0, NULL, NULL) == TL_OK) o->failures += 200000000;
+        if (ctx->rank == 0) {
+            double bb = 0;
+            for (int64_t i = 0; i < n; i++)
+                bb += ga[i] * ga[i];
+            if (fabs(d4[0] - 9 * bb) > 1e-9 * bb || fabs(d4[1] - bb) > 1e-9 * bb ||
+                fabs(d5[0] - bb) > 1e-9 * bb)
+                o->failures += 400000000;
+        }
+        if (be->stats[TL_OP_PRECOND].count != nprecond + 2) o->failures += 800000000;
+    }
 fail:
     if (be) {
         tl_be_vec_free(be, &a);

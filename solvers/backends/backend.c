@@ -124,3 +124,63 @@ tl_status tl_be_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec *r, tl_vec
     tl_update u = {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {b, tmp}};
     return tl_be_update(be, &u, 1);
 }
+
+tl_status tl_be_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y)
+{
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    tl_kept_dots *k = &be->kept[slot];
+    if (n != 0) {
+        /* dots of its own: whatever an update_fused kept is forgotten */
+        k->n = 0;
+        return be->ops->dot_begin(be, slot, n, x, y);
+    }
+    TL_CHECK(k->n > 0, TL_ERR_INVAL, "dot slot %d: dot_begin of the kept dots, but no update_fused kept any",
+             slot);
+    int nk = k->n;
+    k->n = 0;
+    if (k->deferred) return be->ops->dot_begin(be, slot, nk, k->x, k->y);
+    return be->ops->dot_begin(be, slot, 0, NULL, NULL);
+}
+
+static tl_status keep_dots(tl_backend *be, const tl_update_tail *t, int deferred)
+{
+    if (t->ndots == 0) return TL_OK;
+    tl_kept_dots *k = &be->kept[t->slot];
+    k->n = t->ndots;
+    k->deferred = deferred;
+    for (int j = 0; j < t->ndots; j++) {
+        k->x[j] = t->x[j];
+        k->y[j] = t->y[j];
+    }
+    return TL_OK;
+}
+
+static tl_status check_tail(const tl_update_tail *t)
+{
+    TL_CHECK(t, TL_ERR_INVAL, "update_fused without a tail");
+    TL_CHECK(t->ndots >= 0 && t->ndots <= TL_UPDATE_DOTS, TL_ERR_INVAL,
+             "update_fused: %d dots (0..%d)", t->ndots, TL_UPDATE_DOTS);
+    TL_CHECK(t->ndots == 0 || (t->slot >= 0 && t->slot < TL_DOT_SLOTS), TL_ERR_INVAL,
+             "update_fused: dot slot %d", t->slot);
+    TL_CHECK(!t->pz == !t->pr, TL_ERR_INVAL, "update_fused: preconditioner step needs pz and pr");
+    for (int j = 0; j < t->ndots; j++)
+        TL_CHECK(t->x[j] && t->y[j], TL_ERR_INVAL, "update_fused: dot %d without vectors", j);
+    return TL_OK;
+}
+
+tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
+                                   const tl_update_tail *t)
+{
+    TL_TRY(check_tail(t));
+    TL_TRY(tl_be_update(be, u, n));
+    if (t->pz) TL_TRY(tl_be_precond(be, t->pz, t->pr));
+    return keep_dots(be, t, 1);
+}
+
+tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t)
+{
+    if (!be->ops->update_fused || be->cfg.unfused) return tl_be_update_fused_split(be, u, n, t);
+    TL_TRY(check_tail(t));
+    TL_TRY(be->ops->update_fused(be, u, n, t));
+    return keep_dots(be, t, 0);
+}

@@ -18,6 +18,11 @@
  *                             sums of squares of v[k], reduced by the next
  *                             dot_begin on `slot` with its dots (rounding-
  *                             error bounds of pipelined CG at no extra pass)
+ *   update_fused(u, n, t)     update, then z = M^-1 r and the local dots of
+ *                             the next reduction from the same pass; the
+ *                             next dot_begin(slot, 0) reduces them
+ *                             (optional: the wrappers run update, precond
+ *                             and the dots at that dot_begin instead)
  * Vectors hold the owned entries in the distributed matrix's local order
  * (interior | border), with room for the ghosts after them.
  *
@@ -46,7 +51,8 @@ enum {
     TL_UPDATE_MAXTERMS = 4, /* terms of one update */
     TL_UPDATE_MAX = 12,     /* updates fused in one call */
     TL_DOT_MAX = 16,        /* dots (+ update_sq sums) fused into one allreduce */
-    TL_DOT_SLOTS = 2        /* reductions in flight at once */
+    TL_DOT_SLOTS = 2,       /* reductions in flight at once */
+    TL_UPDATE_DOTS = 8      /* dots kept by one update_fused */
 };
 
 /* y = coef[0] x[0] + ... + coef[nterms-1] x[nterms-1]; y may be one of x.
@@ -60,6 +66,16 @@ typedef struct tl_update {
     tl_vec *x[TL_UPDATE_MAXTERMS];
     unsigned char sref[TL_UPDATE_MAXTERMS];
 } tl_update;
+
+/* What update_fused does after the updates, in the same pass: pz = M^-1 pr
+ * (the backend's preconditioner; pz NULL: none), then the local dots
+ * (x[k], y[k]), k < ndots, of the values after the pass (pz's included),
+ * kept for dot slot `slot`. */
+typedef struct tl_update_tail {
+    tl_vec *pz, *pr;
+    int slot, ndots;
+    tl_vec *x[TL_UPDATE_DOTS], *y[TL_UPDATE_DOTS];
+} tl_update_tail;
 
 typedef enum { TL_PRECOND_NONE, TL_PRECOND_JACOBI, TL_PRECOND_COUNT } tl_precond;
 const char *tl_precond_name(tl_precond p);
@@ -95,6 +111,10 @@ typedef struct tl_backend_config {
     int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
     int op_timer;                       /* per-operation event timer (statistics times) */
     int check_every; /* device-scalar methods: host checks every N iterations, N late */
+    int unfused;     /* update_fused as update, precond and dot kernels (the iteration before
+                        fusion, for comparison) */
+    int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
+                        update stream (0: the kernel writes them to mapped host memory) */
 } tl_backend_config;
 
 typedef struct tl_backend tl_backend;
@@ -129,6 +149,15 @@ typedef struct tl_backend_ops {
      * dots: out[n' + k] = global sum of squares of v[k]. */
     tl_status (*update_sq)(tl_backend *be, const tl_update *u, int n, int slot, int nsq,
                            tl_vec *const *v);
+    /* Optional (NULL: tl_be_update_fused_split). As update(u, n), then in
+     * the same pass what t says (tl_update_tail): t->pz = M^-1 t->pr and
+     * the local dots of t's pairs, kept for slot t->slot (not active).
+     * The next dot_begin(t->slot, 0, NULL, NULL) reduces them (no dot
+     * kernel), dot_end returns them in t's order; a dot_begin on the slot
+     * with dots of its own forgets them. The pairs' vectors must not be
+     * written in between (the fallback computes the dots at that
+     * dot_begin). */
+    tl_status (*update_fused)(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
     /* Optional device-resident scalars (all NULL: the tl_be_* wrappers
      * below run them on the host, solvers/backends/scalars_host.c):
      *   dot_end_async(slot)     the reduced dots stay on the device; the
@@ -157,6 +186,13 @@ typedef struct tl_sc_host {
     int parity;
 } tl_sc_host;
 
+/* Dots an update_fused left to the next dot_begin of a slot: computed by
+ * the backend (deferred 0) or, by the fallback, still to compute there. */
+typedef struct tl_kept_dots {
+    int n, deferred;
+    tl_vec *x[TL_UPDATE_DOTS], *y[TL_UPDATE_DOTS];
+} tl_kept_dots;
+
 /* The part every backend shares (first member of each backend's struct). */
 struct tl_backend {
     const tl_backend_ops *ops;
@@ -170,6 +206,7 @@ struct tl_backend {
     int64_t max_row_nnz; /* most nonzeros in one row, over all ranks */
     tl_opstat stats[TL_OP_COUNT];
     tl_sc_host sc;
+    tl_kept_dots kept[TL_DOT_SLOTS]; /* the tl_be_* wrappers' bookkeeping of update_fused */
 };
 
 /* Backends by name ("host", "cuda"); NULL when unknown. A backend that is
@@ -229,11 +266,8 @@ static inline tl_status tl_be_update(tl_backend *be, const tl_update *u, int n)
                 if (u[j].sref[k]) return tl_be_update_host_sref(be, u, n);
     return be->ops->update(be, u, n);
 }
-static inline tl_status tl_be_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x,
-                                        tl_vec *const *y)
-{
-    return be->ops->dot_begin(be, slot, n, x, y);
-}
+/* n = 0: the dots the last update_fused kept for the slot. */
+tl_status tl_be_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y);
 static inline tl_status tl_be_dot_end(tl_backend *be, int slot, double *out)
 {
     return be->ops->dot_end(be, slot, out);
@@ -270,6 +304,13 @@ static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 {
     return be->ops->precond(be, z, r);
 }
+/* update_fused where the backend has it (and it is not switched off), else
+ * tl_be_update_fused_split: update, precond, and the dots deferred to the
+ * next dot_begin(t->slot, 0). Both give the same values on a backend
+ * whose kernels sum alike; the fused pass sums the dots in its own order. */
+tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
+tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
+                                   const tl_update_tail *t);
 /* Helpers built on the operations. */
 tl_status tl_be_spmv(tl_backend *be, tl_vec *x, tl_vec *y); /* y = A x */
 tl_status tl_be_dots(tl_backend *be, int n, tl_vec *const *x, tl_vec *const *y,

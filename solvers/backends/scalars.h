@@ -49,6 +49,9 @@ typedef struct tl_sc_io {
     const double *dots; /* the reduced dots of the slot the program reads */
     double *state;      /* 2 * TL_SC_STATE doubles */
     double *regs;       /* TL_SC_REGS doubles, written by block 0 */
+    double *copy;       /* NULL, or a second copy of the registers block 0 writes (the CUDA
+                           backend: a slot of a ring in mapped host memory, read by the host
+                           without a copy on the stream) */
     int parity;         /* iteration & 1 */
 } tl_sc_io;
 

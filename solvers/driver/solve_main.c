@@ -44,7 +44,7 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti;
+    int stream_priorities, op_timer, cupti, fuse, regs_copy;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -258,6 +258,20 @@ static const tl_option solve_options[] = {
      .def = "1",
      .help = "cuda: per-operation times from CUDA events (--no-op-timer: none, for the fastest "
              "loop)"},
+    {.name = "fuse",
+     .type = TL_OPT_FLAG,
+     .offset = O(fuse),
+     .def = "1",
+     .help = "cuda, pipecg and pipebicgstab on scalar programs: each update pass also applies the "
+             "preconditioner and computes the next reduction's local dots (--no-fuse: separate "
+             "update, precond and dot kernels, for comparison)"},
+    {.name = "regs-copy",
+     .type = TL_OPT_FLAG,
+     .offset = O(regs_copy),
+     .def = "0",
+     .help = "cuda, scalar programs: copy each iteration's registers to the host with a "
+             "cudaMemcpyAsync on the update stream (default: the kernel writes them to mapped "
+             "host memory, no copy on the stream)"},
     {.name = "scalars",
      .type = TL_OPT_CHOICE,
      .offset = O(scalars),
@@ -385,7 +399,9 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .split_max_ctas = (int)o->split_max_ctas,
                  .split_min_ctas = (int)o->split_min_ctas,
                  .op_timer = o->op_timer,
-                 .check_every = (int)o->check_every},
+                 .check_every = (int)o->check_every,
+                 .unfused = !o->fuse,
+                 .regs_copy = o->regs_copy},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -440,12 +456,14 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
-            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\n", o->cur_spmv->label,
+            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: %s\n",
+                   o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ||
                            cfg.method->solve == tl_method_pipebicgstab_async
                        ? "program (device-resident)"
                        : "host",
-                   tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off");
+                   tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
+                   o->fuse ? "on" : "off", o->regs_copy ? "copy" : "mapped");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

@@ -13,7 +13,10 @@
  * level) needs the host: the iterations after it ran frozen, the host
  * restarts from that iteration (start(), blocking, as the first start) and
  * goes on from there. Residual replacement (--residual-replacement N) is
- * the same as method_pipebicgstab.c's. */
+ * the same as method_pipebicgstab.c's. Each group's pass also applies the
+ * preconditioner to the vector the next SpMV reads and keeps the local
+ * dots of the reduction that follows (tl_be_update_fused; not in an
+ * iteration whose residual replacement rewrites their vectors). */
 #include <math.h>
 
 #include "probes/probes.h"
@@ -179,9 +182,11 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
             {.y = qh, .nterms = 2, .coef = {1.0, -1.0}, .x = {rh, sh}, .sref = {0, A_}},
             {.y = y, .nterms = 2, .coef = {1.0, -1.0}, .x = {w, z}, .sref = {0, A_}},
         };
-        TL_TRYGOTO(tl_be_update(be, u1, 8), st, fail);
-        TL_TRYGOTO(tl_be_dot_begin(be, 0, 2, (tl_vec *[]){q, y}, (tl_vec *[]){y, y}), st, fail);
-        TL_TRYGOTO(tl_be_precond(be, zh, z), st, fail);     /* zh = M z */
+        /* the same pass: zh = M z and the local (q, y), (y, y) */
+        tl_update_tail t1 = {
+            .pz = zh, .pr = z, .slot = 0, .ndots = 2, .x = {q, y}, .y = {y, y}};
+        TL_TRYGOTO(tl_be_update_fused(be, u1, 8, &t1), st, fail);
+        TL_TRYGOTO(tl_be_dot_begin(be, 0, 0, NULL, NULL), st, fail);
         TL_TRYGOTO(tl_be_spmv_begin(be, zh, vv), st, fail); /* v = A zh */
         TL_TRYGOTO(tl_be_spmv_end(be, zh, vv), st, fail);
         TL_TRYGOTO(tl_be_dot_end_async(be, 0), st, fail);
@@ -198,14 +203,27 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
              .sref = {0, OM_, OA_}},
             {.y = w, .nterms = 3, .coef = {1.0, -1.0, 1.0}, .x = {y, t, vv}, .sref = {0, OM_, OA_}},
         };
-        TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
-        TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
-        if (prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0)
+        /* the same pass: wh = M w and the local r0~ dots and (r, r) of the
+         * next reduction, unless a residual replacement rewrites r, w, s, z
+         * in between (then the update alone, and the dots after it) */
+        tl_update_tail t2 = {.pz = wh,
+                             .pr = w,
+                             .slot = 1,
+                             .ndots = 5,
+                             .x = {rt, rt, rt, rt, r},
+                             .y = {r, w, s, z, r}};
+        int replace = prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0;
+        if (replace) {
+            TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
+            TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
             TL_TRYGOTO(replace_residual(be, b, x, v), st, fail);
-        TL_TRYGOTO(
-            tl_be_dot_begin(be, 1, 5, (tl_vec *[]){rt, rt, rt, rt, r}, (tl_vec *[]){r, w, s, z, r}),
-            st, fail);
-        TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail);    /* wh = M w */
+            TL_TRYGOTO(tl_be_dot_begin(be, 1, 5, t2.x, t2.y), st, fail);
+            TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail); /* wh = M w */
+        } else {
+            TL_TRYGOTO(tl_be_update_fused(be, u2, 4, &t2), st, fail);
+            TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
+            TL_TRYGOTO(tl_be_dot_begin(be, 1, 0, NULL, NULL), st, fail);
+        }
         TL_TRYGOTO(tl_be_spmv_begin(be, wh, t), st, fail); /* t = A wh */
         TL_TRYGOTO(tl_be_spmv_end(be, wh, t), st, fail);
         TL_TRYGOTO(tl_be_dot_end_async(be, 1), st, fail);

@@ -9,7 +9,11 @@
  * itself and freezes every later iteration (alpha = beta = 0: x, r, u, w
  * stay as they were), so the iteration count and x are those of a method
  * that checked every iteration. On a backend without device scalars the
- * wrappers run the same program on the host.
+ * wrappers run the same program on the host. The update's pass also makes
+ * m = M w and the local dots of the next iteration (tl_be_update_fused):
+ * on the CUDA backend an iteration is the allreduce of those dots
+ * overlapped with n = A m, then that one pass; elsewhere the wrappers run
+ * precond and the dots apart, with the same values as before.
  *
  * This is Alg. 4 without method_pipecg.c's robustness measures (explicit
  * checks of suspect steps, automatic residual replacement), which need a
@@ -77,19 +81,28 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
            *p = v[P];
 
-    /* r0 = b - A x0, u0 = M r0, w0 = A u0 */
+    /* r0 = b - A x0, u0 = M r0, w0 = A u0, m0 = M w0 */
     TL_TRYGOTO(tl_be_residual(be, b, x, r, v[TMP]), st, fail);
     TL_TRYGOTO(tl_be_precond(be, u, r), st, fail);
     TL_TRYGOTO(tl_be_spmv(be, u, w), st, fail);
+    TL_TRYGOTO(tl_be_precond(be, m, w), st, fail);
+    /* each update also makes the next m = M w and the local parts of the
+     * next iteration's dots (r, u), (w, u), (r, r), in the same pass where
+     * the backend can (tl_be_update_fused); the iteration is then the
+     * allreduce of those dots overlapped with n = A m, and that pass */
+    tl_update_tail tail = {
+        .pz = m, .pr = w, .slot = 0, .ndots = 3, .x = {r, w, r}, .y = {u, u, r}};
 
     int64_t checked = 0, maxit = prm->max_iterations;
     int stopped = 0;
     for (int64_t it = 0; !stopped; it++) {
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
-        TL_TRYGOTO(tl_be_dot_begin(be, 0, 3, (tl_vec *[]){r, w, r}, (tl_vec *[]){u, u, r}), st,
-                   fail);
-        TL_TRYGOTO(tl_be_precond(be, m, w), st, fail);    /* m = M w */
+        /* the dots of iteration 0, later the ones the last update kept */
+        if (it == 0)
+            TL_TRYGOTO(tl_be_dot_begin(be, 0, 3, tail.x, tail.y), st, fail);
+        else
+            TL_TRYGOTO(tl_be_dot_begin(be, 0, 0, NULL, NULL), st, fail);
         TL_TRYGOTO(tl_be_spmv_begin(be, m, n), st, fail); /* n = A m */
         TL_TRYGOTO(tl_be_spmv_end(be, m, n), st, fail);
         TL_TRYGOTO(tl_be_dot_end_async(be, 0), st, fail);
@@ -115,7 +128,8 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
         if (it < maxit) {
             /* z = n + beta z, q = m + beta q, s = w + beta s, p = u + beta p,
              * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z: one
-             * pass, coefficients from the registers */
+             * pass, coefficients from the registers; then m = M w and the
+             * dots (tail) */
             enum { A = 1 + TL_SC_PCG_ALPHA, B = 1 + TL_SC_PCG_BETA };
             tl_update up[8] = {
                 {.y = z, .nterms = 2, .coef = {1.0, 1.0}, .x = {n, z}, .sref = {0, B}},
@@ -127,7 +141,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
                 {.y = u, .nterms = 2, .coef = {1.0, -1.0}, .x = {u, q}, .sref = {0, A}},
                 {.y = w, .nterms = 2, .coef = {1.0, -1.0}, .x = {w, z}, .sref = {0, A}},
             };
-            TL_TRYGOTO(tl_be_update(be, up, 8), st, fail);
+            TL_TRYGOTO(tl_be_update_fused(be, up, 8, &tail), st, fail);
         }
         TL_TRYGOTO(tl_be_regs_post(be, it), st, fail);
         tl_probe_iter_end(ctx);

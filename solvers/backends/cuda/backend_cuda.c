@@ -51,7 +51,9 @@ typedef struct cuda_slot {
     double *d_res; /* TL_DOT_MAX reduced dots */
     double *h_res; /* pinned copy */
     cudaEvent_t ev_dots, ev_reduced;
+    cudaStream_t dots_on; /* where ev_dots was recorded (the update's stream after update_fused) */
     int n, active;
+    int kept; /* dots an update_fused left in d_res for the next dot_begin(slot, 0) */
 } cuda_slot;
 
 typedef struct cuda_backend {
@@ -77,8 +79,15 @@ typedef struct cuda_backend {
     double *h_ring; /* TL_SC_RING * TL_SC_REGS */
     cudaEvent_t ev_ring[TL_SC_RING];
     int64_t ring_tag[TL_SC_RING];
+    /* without cfg.regs_copy: every program run's registers also go to a
+     * slot of h_runs (mapped pinned memory, RUN_SLOTS of them), written by
+     * the kernel itself, so a post is an event record, not a copy on the
+     * stream; run_of[tag % TL_SC_RING] is the slot a post refers to */
+    double *h_runs, *d_runs;
+    int64_t nruns;
+    int last_run, run_of[TL_SC_RING];
     int parity, have_regs;
-    int update_blocks; /* grid of an update with a scalar program: 4 blocks per SM */
+    int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
 } cuda_backend;
@@ -87,6 +96,10 @@ _Static_assert((int)TL_UPDATE_MAX <= (int)TL_CU_UPD_MAX &&
                    (int)TL_UPDATE_MAXTERMS <= (int)TL_CU_UPD_TERMS,
                "fused update kernel too small for tl_update");
 _Static_assert((int)TL_DOT_MAX <= (int)TL_CU_DOT_MAX, "dot kernel too small for TL_DOT_MAX");
+_Static_assert((int)TL_UPDATE_DOTS <= (int)TL_CU_FUSE_DOTS, "fused kernel too small for TL_UPDATE_DOTS");
+/* register slots of program runs: more than the host can trail by (a post
+ * per run at most, TL_SC_RING posts in flight) */
+enum { RUN_SLOTS = 2 * TL_SC_RING };
 
 static inline cuda_backend *cb_of(tl_backend *be)
 {
@@ -115,9 +128,13 @@ static tl_status join(cuda_backend *cb, tl_sched_op op, int slot)
         {TL_SEV_DOTS, cb->slot[slot].ev_dots, TL_SOP_DOT},
         {TL_SEV_REDUCED, cb->slot[slot].ev_reduced, TL_SOP_ALLREDUCE},
     };
-    for (size_t i = 0; i < sizeof src / sizeof src[0]; i++)
-        if ((w & src[i].bit) && cb->s[src[i].from] != s)
-            TL_CUDA(cudaStreamWaitEvent(s, src[i].ev, 0));
+    for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
+        /* the dots may come from an update_fused on the update's stream */
+        cudaStream_t from = src[i].bit == TL_SEV_DOTS && cb->slot[slot].dots_on
+                                ? cb->slot[slot].dots_on
+                                : cb->s[src[i].from];
+        if ((w & src[i].bit) && from != s) TL_CUDA(cudaStreamWaitEvent(s, src[i].ev, 0));
+    }
     return TL_OK;
 }
 
@@ -212,26 +229,25 @@ static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
 
 /* ---- fused updates ----------------------------------------------------- */
 
-static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
+/* The kernel arguments of updates u (and the registers they read), and the
+ * distinct vectors the pass reads before writing them (rd) and writes (wr). */
+static tl_status update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu_update_args *a,
+                             const tl_vec **rd, int *nrd_out, const tl_vec **wr, int *nwr_out)
 {
-    cuda_backend *cb = cb_of(be);
     TL_CHECK(nu >= 1 && nu <= TL_UPDATE_MAX, TL_ERR_INVAL, "%d updates (1..%d)", nu, TL_UPDATE_MAX);
-    tl_cu_update_args a;
-    memset(&a, 0, sizeof a);
-    a.nu = nu;
-    a.prog = TL_SC_NONE;
-    /* bytes: each vector read before the pass writes it, and each written, once */
-    const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
+    memset(a, 0, sizeof *a);
+    a->nu = nu;
+    a->prog = TL_SC_NONE;
     int nrd = 0, nwr = 0;
     for (int j = 0; j < nu; j++) {
         TL_CHECK(u[j].nterms >= 1 && u[j].nterms <= TL_UPDATE_MAXTERMS && u[j].y, TL_ERR_INVAL,
                  "update %d: %d terms", j, u[j].nterms);
-        a.u[j].y = u[j].y->data;
-        a.u[j].nterms = u[j].nterms;
+        a->u[j].y = u[j].y->data;
+        a->u[j].nterms = u[j].nterms;
         for (int k = 0; k < u[j].nterms; k++) {
-            a.u[j].x[k] = u[j].x[k]->data;
-            a.u[j].coef[k] = u[j].coef[k];
-            a.u[j].sref[k] = (signed char)u[j].sref[k];
+            a->u[j].x[k] = u[j].x[k]->data;
+            a->u[j].coef[k] = u[j].coef[k];
+            a->u[j].sref[k] = (signed char)u[j].sref[k];
             TL_CHECK(u[j].sref[k] <= TL_SC_REGS && (!u[j].sref[k] || cb->have_regs), TL_ERR_INVAL,
                      "update %d term %d: register %d%s", j, k, u[j].sref[k] - 1,
                      cb->have_regs ? "" : " before any scalar program ran");
@@ -247,41 +263,124 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
             dup |= wr[q] == u[j].y;
         if (!dup) wr[nwr++] = u[j].y;
     }
-    int64_t n = be->m->nowned;
-    cudaStream_t s = cb->s[TL_SOP_UPDATE];
-    tl_cu_update_link(&a);
     if (cb->pend_prog != TL_SC_NONE) {
         /* the pending scalar program runs in this kernel's prologue */
-        a.prog = cb->pend_prog;
-        a.io = cb->pend_io;
+        a->prog = cb->pend_prog;
+        a->io = cb->pend_io;
         cb->pend_prog = TL_SC_NONE;
     } else if (cb->have_regs) {
         /* no program here: sref coefficients read the registers the last
          * program left in device memory (a program flushed on its own, e.g.
          * pipebicgstab's beta/alpha before regs_post, wrote them there) */
-        a.io.regs = cb->d_regs;
+        a->io.regs = cb->d_regs;
     }
-    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "update");
+    *nrd_out = nrd;
+    *nwr_out = nwr;
+    return TL_OK;
+}
+
+static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms)
+{
+    tl_backend *be = &cb->base;
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    tl_cu_update_link(a);
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, a->t.nd || a->t.pz ? "update_fused" : "update");
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_UPDATE, s);
-    if (st == TL_OK) st = tl_cu_update_run(&a, n, a.prog != TL_SC_NONE ? cb->update_blocks : 0, s);
+    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, s);
     if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
     tl_probe_pop(be->ctx);
-    TL_TRY(st);
-    tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * n * sizeof(double));
+    return st;
+}
+
+static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
+{
+    cuda_backend *cb = cb_of(be);
+    tl_cu_update_args a;
+    /* bytes: each vector read before the pass writes it, and each written, once */
+    const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
+    int nrd = 0, nwr = 0;
+    TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
+    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0));
+    tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * be->m->nowned * sizeof(double));
+    return TL_OK;
+}
+
+/* One kernel: the updates, the Jacobi step on a value just computed, the
+ * local dots of the values after the pass, reduced (deterministically,
+ * as the dot kernel does) into the slot's result, where the next
+ * dot_begin(slot, 0) finds them. It runs on the update's stream; create()
+ * sets cfg.unfused when the schedule puts the dots or the preconditioner
+ * on another stream, so a schedule's streams are always honoured. */
+static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
+                                   const tl_update_tail *t)
+{
+    cuda_backend *cb = cb_of(be);
+    tl_cu_update_args a;
+    const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS + 2 * TL_UPDATE_DOTS + 2],
+        *wr[TL_UPDATE_MAX + 1];
+    int nrd = 0, nwr = 0;
+    cuda_slot *sl = t->ndots ? &cb->slot[t->slot] : NULL;
+    TL_CHECK(!sl || !sl->active, TL_ERR_INVAL, "update_fused: dot slot %d is active", t->slot);
+    TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
+    /* the tail's memory operands: the preconditioner's input unless the
+     * pass wrote it, its inverse diagonal, each dot operand the pass did
+     * not write; its output, written once */
+    const tl_vec *tail_rd[2 * TL_UPDATE_DOTS + 1];
+    int ntail = 0;
+    if (t->pz) {
+        a.t.pz = t->pz->data;
+        a.t.pr = t->pr->data;
+        a.t.dinv = cb->d_dinv;
+        tail_rd[ntail++] = t->pr;
+    }
+    a.t.nd = t->ndots;
+    for (int k = 0; k < t->ndots; k++) {
+        a.t.dx[k] = t->x[k]->data;
+        a.t.dy[k] = t->y[k]->data;
+        tail_rd[ntail++] = t->x[k];
+        tail_rd[ntail++] = t->y[k];
+    }
+    for (int q = 0; q < ntail; q++) {
+        const tl_vec *v = tail_rd[q];
+        int known = v == t->pz;
+        for (int e = 0; e < nrd; e++)
+            known |= rd[e] == v;
+        for (int e = 0; e < nwr; e++)
+            known |= wr[e] == v;
+        if (!known) rd[nrd++] = v;
+    }
+    int extra = cb->d_dinv && t->pz; /* the inverse diagonal */
+    if (t->pz) {
+        int dup = 0;
+        for (int e = 0; e < nwr; e++)
+            dup |= wr[e] == t->pz;
+        if (!dup) wr[nwr++] = t->pz;
+    }
+    if (sl) {
+        a.t.part = sl->d_part;
+        a.t.count = sl->d_count;
+        a.t.out = sl->d_res;
+    }
+    TL_TRY(update_launch(cb, &a, cb->sms));
+    tl_backend_stat(be, TL_OP_UPDATE, 0,
+                    (double)(nrd + nwr + extra) * be->m->nowned * sizeof(double));
+    if (sl) {
+        cudaStream_t s = cb->s[TL_SOP_UPDATE];
+        TL_CUDA(cudaEventRecord(sl->ev_dots, s));
+        sl->dots_on = s;
+        sl->kept = t->ndots;
+    }
     return TL_OK;
 }
 
 /* ---- dots and the allreduce ---------------------------------------------- */
 
-static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y)
+/* The local dots of n pairs into the slot's result (the dot kernel). */
+static tl_status dot_local(cuda_backend *cb, int slot, int n, tl_vec *const *x, tl_vec *const *y)
 {
-    cuda_backend *cb = cb_of(be);
-    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
-    TL_CHECK(n >= 1 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", n, TL_DOT_MAX);
+    tl_backend *be = &cb->base;
     cuda_slot *sl = &cb->slot[slot];
-    TL_CHECK(!sl->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
-    TL_TRY(flush_scalars(cb));
     tl_cu_dot_args a = {.n = n};
     const tl_vec *seen[2 * TL_DOT_MAX];
     int nseen = 0;
@@ -310,9 +409,31 @@ static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     tl_backend_stat(be, TL_OP_DOT, 0, (double)nseen * len * sizeof(double));
+    sl->dots_on = s;
+    return TL_OK;
+}
+
+/* n = 0: the dots an update_fused already reduced into the slot's result
+ * (no dot kernel), else the dot kernel; then the allreduce. */
+static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    TL_CHECK(n >= 0 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (0..%d)", n, TL_DOT_MAX);
+    cuda_slot *sl = &cb->slot[slot];
+    TL_CHECK(!sl->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
+    TL_TRY(flush_scalars(cb));
+    if (n == 0) {
+        TL_CHECK(sl->kept > 0, TL_ERR_INVAL, "dot slot %d: no dots kept by an update_fused", slot);
+        n = sl->kept;
+    } else {
+        TL_TRY(dot_local(cb, slot, n, x, y));
+    }
+    sl->kept = 0; /* reduced now, or forgotten for dots of the call's own */
     sl->n = n;
     sl->active = 1;
 
+    tl_status st = TL_OK;
     cudaStream_t sa = cb->s[TL_SOP_ALLREDUCE];
     if (cb->dc) {
         tl_probe_push(be->ctx, TL_CAT_COLL, "allreduce");
@@ -329,7 +450,7 @@ static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
         }
         tl_backend_stat(be, TL_OP_ALLREDUCE, 0, (double)n * sizeof(double));
     }
-    TL_CUDA(cudaEventRecord(sl->ev_reduced, cb->dc ? sa : s));
+    TL_CUDA(cudaEventRecord(sl->ev_reduced, cb->dc ? sa : sl->dots_on));
     return TL_OK;
 }
 
@@ -410,6 +531,10 @@ static tl_status cuda_scalars(tl_backend *be, tl_sc_prog prog, int slot)
                              .state = cb->d_state,
                              .regs = cb->d_regs,
                              .parity = cb->parity};
+    if (cb->d_runs) {
+        cb->last_run = (int)(cb->nruns++ % RUN_SLOTS);
+        cb->pend_io.copy = cb->d_runs + (size_t)cb->last_run * TL_SC_REGS;
+    }
     cb->parity = 1 - cb->parity;
     cb->have_regs = 1;
     return TL_OK;
@@ -422,8 +547,15 @@ static tl_status cuda_regs_post(tl_backend *be, int64_t tag)
     TL_TRY(flush_scalars(cb));
     int q = (int)(tag % TL_SC_RING);
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
-    TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
-                            TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+    if (cb->d_runs) {
+        /* the kernel that ran the last program wrote them to its slot */
+        TL_CHECK(cb->have_regs, TL_ERR_INVAL, "register post %lld before any scalar program",
+                 (long long)tag);
+        cb->run_of[q] = cb->last_run;
+    } else {
+        TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
+                                TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+    }
     TL_CUDA(cudaEventRecord(cb->ev_ring[q], s));
     cb->ring_tag[q] = tag;
     return TL_OK;
@@ -447,7 +579,9 @@ static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
              "registers of %lld not posted (or overwritten: more than %d in flight)",
              (long long)tag, TL_SC_RING);
     TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", event_done, &cb->ev_ring[q]));
-    memcpy(regs, cb->h_ring + (size_t)q * TL_SC_REGS, TL_SC_REGS * sizeof(double));
+    const double *src = cb->d_runs ? cb->h_runs + (size_t)cb->run_of[q] * TL_SC_REGS
+                                   : cb->h_ring + (size_t)q * TL_SC_REGS;
+    memcpy(regs, src, TL_SC_REGS * sizeof(double));
     return TL_OK;
 }
 
@@ -583,6 +717,7 @@ static void cuda_destroy(tl_backend **bep)
     cudaFree(cb->d_regs);
     tl_gpu_host_free((void **)&cb->h_state);
     tl_gpu_host_free((void **)&cb->h_ring);
+    if (cb->h_runs) cudaFreeHost(cb->h_runs);
     for (int q = 0; q < TL_SC_RING; q++)
         if (cb->ev_ring[q]) cudaEventDestroy(cb->ev_ring[q]);
     if (cb->ev_input) cudaEventDestroy(cb->ev_input);
@@ -609,6 +744,12 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     const tl_backend_config *cfg = &be->cfg;
     for (int op = 0; op < TL_SOP_COUNT; op++)
         cb->s[op] = tl_gpu_stream(be->ctx->gpu, step(be, op)->role);
+    /* update_fused runs the dots and the preconditioner in the update's
+     * kernel: only where the schedule puts the three on one stream (every
+     * row of runtime/schedule.h does); elsewhere the separate kernels */
+    if (cb->s[TL_SOP_DOT] != cb->s[TL_SOP_UPDATE] || cb->s[TL_SOP_PRECOND] != cb->s[TL_SOP_UPDATE] ||
+        step(be, TL_SOP_DOT)->waits || step(be, TL_SOP_PRECOND)->waits)
+        be->cfg.unfused = 1;
     /* Every initial value goes through the rank's update stream, waited for
      * at the end: device memory may be a previous run's (cudaMalloc reuses
      * it), and the legacy default stream of plain cudaMemset / cudaMemcpy
@@ -630,7 +771,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     }
     int sms = 0;
     TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
-    cb->update_blocks = 4 * (sms > 0 ? sms : 1);
+    cb->sms = sms > 0 ? sms : 1;
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
@@ -640,6 +781,14 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     for (int q = 0; q < TL_SC_RING; q++) {
         TL_TRY(make_event(&cb->ev_ring[q]));
         cb->ring_tag[q] = -1;
+    }
+    int can_map = 0;
+    TL_CUDA(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, be->ctx->device));
+    if (!cfg->regs_copy && can_map) {
+        size_t bytes = (size_t)RUN_SLOTS * TL_SC_REGS * sizeof(double);
+        TL_CUDA(cudaHostAlloc((void **)&cb->h_runs, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+        memset(cb->h_runs, 0, bytes);
+        TL_CUDA(cudaHostGetDevicePointer((void **)&cb->d_runs, cb->h_runs, 0));
     }
     tl_cu_spmv_config sc = {.impl = cfg->spmv,
                             .cusparse_alg = cfg->cusparse_alg,
@@ -761,6 +910,7 @@ const tl_backend_ops tl_backend_cuda_ops = {
     .scalars_init = cuda_scalars_init,
     .regs_post = cuda_regs_post,
     .regs_get = cuda_regs_get,
+    .update_fused = cuda_update_fused,
 };
 
 #endif /* TL_HAVE_CUDA */

@@ -217,11 +217,41 @@ __device__ static double block_sum(double v, double *sh)
     return t;
 }
 
-/* Each thread keeps N partial sums over a grid-stride loop (the first
- * a.n used; N a compile-time bound so they stay in registers), blocks
- * reduce them and store their partials; the last block to finish
+/* The end of a deterministic reduction of n <= N per-thread sums acc:
+ * blocks reduce them and store their partials; the last block to finish
  * (threadfence, barrier, counter) adds the partials with all its threads
- * in a fixed order, so the result does not depend on scheduling. */
+ * in a fixed order, so the result does not depend on scheduling, stores
+ * out[0..n-1] and zeroes the counter again. n is the same in every thread
+ * (barriers). */
+template <int N>
+__device__ static void reduce_partials(const double *acc, int n, double *part, unsigned *count,
+                                       double *out, double *sh, int *last)
+{
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k >= n) break;
+        double v = block_sum(acc[k], sh);
+        if (threadIdx.x == 0) part[(int64_t)blockIdx.x * TL_CU_DOT_MAX + k] = v;
+    }
+    __threadfence();
+    __syncthreads(); /* every partial of this block is written and fenced */
+    if (threadIdx.x == 0) *last = atomicAdd(count, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!*last) return;
+    __threadfence();
+    for (int k = 0; k < n; k++) {
+        double v = 0.0;
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK)
+            v += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + k];
+        v = block_sum(v, sh);
+        if (threadIdx.x == 0) out[k] = v;
+    }
+    if (threadIdx.x == 0) *count = 0;
+}
+
+/* Each thread keeps N partial sums over a grid-stride loop (the first
+ * a.n used; N a compile-time bound so they stay in registers), reduced
+ * deterministically by reduce_partials. */
 template <int N>
 __global__ void __launch_bounds__(BLOCK)
     tl_dots_kernel(tl_cu_dot_args a, int64_t len, double *part, unsigned *count, double *out)
@@ -238,26 +268,7 @@ __global__ void __launch_bounds__(BLOCK)
         for (int k = 0; k < N; k++)
             if (k < a.n) acc[k] += a.x[k][i] * a.y[k][i];
     }
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        if (k >= a.n) break;
-        double v = block_sum(acc[k], sh);
-        if (threadIdx.x == 0) part[(int64_t)blockIdx.x * TL_CU_DOT_MAX + k] = v;
-    }
-    __threadfence();
-    __syncthreads(); /* every partial of this block is written and fenced */
-    if (threadIdx.x == 0) last = atomicAdd(count, 1u) == gridDim.x - 1;
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    for (int k = 0; k < a.n; k++) {
-        double v = 0.0;
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK)
-            v += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + k];
-        v = block_sum(v, sh);
-        if (threadIdx.x == 0) out[k] = v;
-    }
-    if (threadIdx.x == 0) *count = 0;
+    reduce_partials<N>(acc, a.n, part, count, out, sh, &last);
 }
 
 extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part,
@@ -303,8 +314,17 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
  * block is __grid_constant__, so its address can be taken without a copy
  * to local memory. */
 #define UPD_GRID_MAX 8192
-template <int NU, int NT>
-__global__ void __launch_bounds__(BLOCK)
+/* ND > 0: update_fused's kernel: the same entries also go through the
+ * tail (tl_cu_fused_entry: the preconditioner on a value just computed,
+ * the dots of the values after the pass, summed per thread), and the
+ * dots end in reduce_partials, the dot kernel's deterministic reduction,
+ * into the slot's result. */
+/* With a tail on the shapes the methods use (up to 8 updates), at least
+ * 2 blocks per SM (at most 128 registers, no spills): loading the tail's
+ * operands up front took Pipe-BiCGStab's groups from 128 to 192 and 171
+ * registers, one block of 8 warps per SM. */
+template <int NU, int NT, int ND>
+__global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
     tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len)
 {
     __shared__ double regs[TL_SC_REGS];
@@ -319,6 +339,11 @@ __global__ void __launch_bounds__(BLOCK)
                 stn[q] = next[q];
             for (int q = 0; q < TL_SC_REGS; q++)
                 a.io.regs[q] = regs[q];
+            if (a.io.copy) {
+                for (int q = 0; q < TL_SC_REGS; q++)
+                    a.io.copy[q] = regs[q];
+                __threadfence_system();
+            }
         }
     } else if (a.prog == TL_SC_NONE && threadIdx.x < TL_SC_REGS) {
         regs[threadIdx.x] = a.io.regs ? a.io.regs[threadIdx.x] : 0.0;
@@ -332,31 +357,74 @@ __global__ void __launch_bounds__(BLOCK)
     }
     __syncthreads();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride)
-        tl_cu_update_entry(&a, c, i, NU, NT);
+    int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if constexpr (ND == 0) {
+        for (int64_t i = i0; i < len; i += stride)
+            tl_cu_update_entry(&a, c, i, NU, NT);
+    } else {
+        /* the program in the prologue may read the slot's dots (pipecg:
+         * the reduced dots of this iteration, the buffer this kernel's
+         * last block overwrites with the next ones): every block read them
+         * before its counter increment, which the last block waits for */
+        __shared__ double sh[BLOCK / 32];
+        __shared__ int last;
+        double acc[ND];
+#pragma unroll
+        for (int k = 0; k < ND; k++)
+            acc[k] = 0.0;
+        for (int64_t i = i0; i < len; i += stride)
+            tl_cu_fused_entry(&a, c, i, NU, NT, ND, acc);
+        if (a.t.nd > 0) reduce_partials<ND>(acc, a.t.nd, a.t.part, a.t.count, a.t.out, sh, &last);
+    }
 }
 
-extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks,
+typedef decltype(&tl_update_kernel<4, 2, 0>) update_kernel_fn;
+
+template <int ND>
+static update_kernel_fn update_pick(const tl_cu_update_args *a, int nt)
+{
+    if constexpr (ND == 0) {
+        if (a->nu <= 4 && nt <= 2) return tl_update_kernel<4, 2, 0>;
+    }
+    /* with a tail, fewer shapes (compile time): 4 x 2 runs as 4 x 3 */
+    if (a->nu <= 4 && nt <= 3) return tl_update_kernel<4, 3, ND>;
+    if (a->nu <= 8 && nt <= 2) return tl_update_kernel<8, 2, ND>;
+    if (a->nu <= 8 && nt <= 3) return tl_update_kernel<8, 3, ND>;
+    return tl_update_kernel<TL_CU_UPD_MAX, TL_CU_UPD_TERMS, ND>;
+}
+
+extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms,
                                       cudaStream_t s)
 {
     TL_CHECK(a->nu >= 1 && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates", a->nu);
-    if (len == 0 && a->prog == TL_SC_NONE) return TL_OK;
+    TL_CHECK(a->t.nd >= 0 && a->t.nd <= TL_CU_FUSE_DOTS && (!a->t.nd || (a->t.part && a->t.out &&
+                                                                         a->t.count)),
+             TL_ERR_INVAL, "update tail: %d dots", a->t.nd);
+    int tail = a->t.pz || a->t.nd > 0;
+    /* with dots the kernel always runs: its last block writes the result */
+    if (len == 0 && a->prog == TL_SC_NONE && !a->t.nd) return TL_OK;
     int nt = 1;
     for (int j = 0; j < a->nu; j++)
         if (a->u[j].nterms > nt) nt = a->u[j].nterms;
+    update_kernel_fn k = !tail            ? update_pick<0>(a, nt)
+                         : a->t.nd <= 3 ? update_pick<3>(a, nt)
+                                        : update_pick<TL_CU_FUSE_DOTS>(a, nt);
     unsigned g = grid_for(len, BLOCK);
     if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
-    if (max_blocks > 0 && g > (unsigned)max_blocks) g = (unsigned)max_blocks;
-    if (a->nu <= 4 && nt <= 2)
-        tl_update_kernel<4, 2><<<g, BLOCK, 0, s>>>(*a, len);
-    else if (a->nu <= 4 && nt <= 3)
-        tl_update_kernel<4, 3><<<g, BLOCK, 0, s>>>(*a, len);
-    else if (a->nu <= 8 && nt <= 2)
-        tl_update_kernel<8, 2><<<g, BLOCK, 0, s>>>(*a, len);
-    else if (a->nu <= 8 && nt <= 3)
-        tl_update_kernel<8, 3><<<g, BLOCK, 0, s>>>(*a, len);
-    else
-        tl_update_kernel<TL_CU_UPD_MAX, TL_CU_UPD_TERMS><<<g, BLOCK, 0, s>>>(*a, len);
+    if (sms > 0) {
+        /* one wave: as many blocks as are resident at once (the kernel's
+         * occupancy: 2 per SM at 112-128 registers, the Pipe-PCG and
+         * Pipe-BiCGStab passes). A fixed 4 per SM left a partial second
+         * round whenever 3 fit (a44a310's fused pass at 80 registers),
+         * each block with a full share of the entries. */
+        int per_sm = 0;
+        TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, 0));
+        unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
+        if (g > wave) g = wave;
+    }
+    /* block partials of the dots: at most the slot's buffer */
+    if (a->t.nd > 0 && g > TL_CU_DOT_BLOCKS) g = TL_CU_DOT_BLOCKS;
+    k<<<g, BLOCK, 0, s>>>(*a, len);
     return launched();
 }
 
@@ -368,6 +436,11 @@ __global__ void tl_scalars_kernel(tl_sc_prog prog, tl_sc_io io)
         io.state[(1 - io.parity) * TL_SC_STATE + q] = next[q];
     for (int q = 0; q < TL_SC_REGS; q++)
         io.regs[q] = regs[q];
+    if (io.copy) {
+        for (int q = 0; q < TL_SC_REGS; q++)
+            io.copy[q] = regs[q];
+        __threadfence_system();
+    }
 }
 
 extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s)

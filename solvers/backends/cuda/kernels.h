@@ -63,10 +63,13 @@ tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsig
                      double *d_out, cudaStream_t s);
 
 /* Fused updates: types and the per-entry arithmetic in update_entry.h. */
-/* max_blocks caps the grid (grid-stride loop): with a scalar program in the
- * prologue every block pays its latency once, so a grid of about one wave
- * (a few blocks per SM) is best; 0: one entry per thread. */
-tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int max_blocks, cudaStream_t s);
+/* sms > 0: the grid is one wave of resident blocks on that many SMs (the
+ * kernel's occupancy; grid-stride loop): with a scalar program in the
+ * prologue every block pays its latency once, and the dots' partials are
+ * few; 0: one entry per thread. With a tail (a.t) the pass also applies
+ * the preconditioner and reduces the dots into a.t.out, deterministically
+ * (block partials, the last block adds them in a fixed order). */
+tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms, cudaStream_t s);
 
 /* Run a scalar program alone (one thread), when no update follows. */
 tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s);
