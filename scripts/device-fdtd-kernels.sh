@@ -26,9 +26,9 @@ step() { # step LIMIT_S LOG COMMAND...
     local rc=$?
     echo "[$(( $(date +%s) - t0 )) s] exit $rc: $* (limit ${lim}s)" >> "$man"
 }
-step 85 build.log make -j16 CUDA_ARCH=90 WERROR=0 TRILAP_COMMIT="$(cat .trilap-commit 2>/dev/null || echo unknown)" \
+step 110 build.log make -j16 CUDA_ARCH=90 WERROR=0 TRILAP_COMMIT="$(cat .trilap-commit 2>/dev/null || echo unknown)" \
     bin/trilap-fdtd bin/trilap-bench build/tests/test_gpu_fdtd
-step 60 gpu-tests.log env TL_TEST_TIMEOUT=55 tests/run.sh build/tests/test_gpu_fdtd
-step 85 bench-driver.log scripts/bench-fdtd-kernels.sh "$dest/bench" --sizes "480 320 640" --steps 200
+step 50 gpu-tests.log env TL_TEST_TIMEOUT=45 tests/run.sh build/tests/test_gpu_fdtd
+step 75 bench-driver.log scripts/bench-fdtd-kernels.sh "$dest/bench" --sizes "480 320 640" --steps 200
 tail -n 1 "$dest/gpu-tests.log" >> "$man"
 echo "[$(( $(date +%s) - t0 )) s] session done" >> "$man"
