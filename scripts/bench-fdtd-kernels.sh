@@ -26,9 +26,9 @@ set -euo pipefail
 out=""
 sizes="480"
 steps=100
-kernels="naive tiled pipelined zcol8 zcol16 zcol16-y4 zcol32-y4 zcol8-fused zcol16-fused"
-double="naive zcol16 zcol16-fused"
-breakdown="naive pipelined zcol16 zcol16-fused"
+kernels="naive tiled pipelined zcol8 zcol16 zcol16-y4 zcol32-y4 zcol8-fused zcol16-fused zcol16-y4-pf zcol32-y4-pf"
+double="naive pipelined zcol32-y4-pf"
+breakdown="naive pipelined zcol16-y4-pf zcol32-y4-pf"
 summary_only=0
 while [[ $# -gt 0 ]]; do
     case "$1" in

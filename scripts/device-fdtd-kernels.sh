@@ -4,8 +4,9 @@
 # build (bin/trilap-fdtd, bin/trilap-bench, the GPU test), tests/gpu/test_gpu_fdtd
 # (every kernel against the CPU, decomposed = single domain), then
 # scripts/bench-fdtd-kernels.sh DEST/bench (triad, every kernel at 480^3 with and
-# without CPML, double, breakdowns, 320^3 and 640^3). DEST/manifest.txt: commit,
-# date, GPU, and each step's exit status and end time. About 150 s on one H200.
+# without CPML, double, breakdowns, 640^3). DEST/manifest.txt: commit,
+# date, GPU, and each step's exit status and end time. About 110 s on one H200 at
+# 01e56df (results/fdtd-kernels-h200); more since the -pf kernels (build and tests).
 set -uo pipefail
 
 dest=${1:?usage: scripts/device-fdtd-kernels.sh DEST}
@@ -29,6 +30,6 @@ step() { # step LIMIT_S LOG COMMAND...
 step 110 build.log make -j16 CUDA_ARCH=90 WERROR=0 TRILAP_COMMIT="$(cat .trilap-commit 2>/dev/null || echo unknown)" \
     bin/trilap-fdtd bin/trilap-bench build/tests/test_gpu_fdtd
 step 50 gpu-tests.log env TL_TEST_TIMEOUT=45 tests/run.sh build/tests/test_gpu_fdtd
-step 75 bench-driver.log scripts/bench-fdtd-kernels.sh "$dest/bench" --sizes "480 320 640" --steps 200
+step 75 bench-driver.log scripts/bench-fdtd-kernels.sh "$dest/bench" --sizes "480 640" --steps 200
 tail -n 1 "$dest/gpu-tests.log" >> "$man"
 echo "[$(( $(date +%s) - t0 )) s] session done" >> "$man"

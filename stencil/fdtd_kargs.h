@@ -29,9 +29,11 @@ enum { TL_FDTD_PROF_A = 0, TL_FDTD_PROF_B, TL_FDTD_PROF_IK, TL_FDTD_PROF_AH, TL_
  * barriers; ZCOL<nz>[_Y<by>], z-column kernels: a thread marches nz
  * consecutive z points of its (x, y) column keeping the z stencil in a
  * sliding register window, blocks of 32 x by (8 unless named), any box,
- * CPML in when `cpml`. */
+ * CPML in when `cpml`; _PF: the next point's DRAM loads issued before
+ * this point's arithmetic. */
 enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE, TL_FDTD_VARIANT_PIPE,
-       TL_FDTD_VARIANT_ZCOL8, TL_FDTD_VARIANT_ZCOL16, TL_FDTD_VARIANT_ZCOL16_Y4, TL_FDTD_VARIANT_ZCOL32_Y4 };
+       TL_FDTD_VARIANT_ZCOL8, TL_FDTD_VARIANT_ZCOL16, TL_FDTD_VARIANT_ZCOL16_Y4, TL_FDTD_VARIANT_ZCOL32_Y4,
+       TL_FDTD_VARIANT_ZCOL16_Y4_PF, TL_FDTD_VARIANT_ZCOL32_Y4_PF };
 
 typedef struct tl_fdtd_kargs {
     void *f[4];            /* p, vx, vy, vz */

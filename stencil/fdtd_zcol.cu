@@ -8,7 +8,7 @@
 
 namespace tl_fdtd_zcol {
 /* defined in fdtd_zcol.cuh, instantiated in fdtd_zcol_<t><nz>.cu */
-template <typename T, int R, int NZ>
+template <typename T, int R, int NZ, bool PF>
 void launch(const tl_fdtd_kargs &a, int which, const int64_t lo[3], const int64_t hi[3], int by, bool cpml,
             cudaStream_t s);
 } // namespace tl_fdtd_zcol
@@ -19,11 +19,14 @@ template <typename T, int R>
 void launch_variant(const tl_fdtd_kargs &a, int which, const int64_t lo[3], const int64_t hi[3], int variant,
                     bool cpml, cudaStream_t s)
 {
-    switch (variant) { /* chunk of NZ points, blocks of 32 x by */
-    case TL_FDTD_VARIANT_ZCOL8: tl_fdtd_zcol::launch<T, R, 8>(a, which, lo, hi, 8, cpml, s); break;
-    case TL_FDTD_VARIANT_ZCOL16_Y4: tl_fdtd_zcol::launch<T, R, 16>(a, which, lo, hi, 4, cpml, s); break;
-    case TL_FDTD_VARIANT_ZCOL32_Y4: tl_fdtd_zcol::launch<T, R, 32>(a, which, lo, hi, 4, cpml, s); break;
-    default: tl_fdtd_zcol::launch<T, R, 16>(a, which, lo, hi, 8, cpml, s); break;
+    using namespace tl_fdtd_zcol;
+    switch (variant) { /* chunk of NZ points, blocks of 32 x by, prefetch */
+    case TL_FDTD_VARIANT_ZCOL8: launch<T, R, 8, false>(a, which, lo, hi, 8, cpml, s); break;
+    case TL_FDTD_VARIANT_ZCOL16_Y4: launch<T, R, 16, false>(a, which, lo, hi, 4, cpml, s); break;
+    case TL_FDTD_VARIANT_ZCOL32_Y4: launch<T, R, 32, false>(a, which, lo, hi, 4, cpml, s); break;
+    case TL_FDTD_VARIANT_ZCOL16_Y4_PF: launch<T, R, 16, true>(a, which, lo, hi, 4, cpml, s); break;
+    case TL_FDTD_VARIANT_ZCOL32_Y4_PF: launch<T, R, 32, true>(a, which, lo, hi, 4, cpml, s); break;
+    default: launch<T, R, 16, false>(a, which, lo, hi, 8, cpml, s); break;
     }
 }
 

@@ -20,4 +20,10 @@ const tl_fdtd_kernel_info tl_fdtd_kernels[TL_FDTD_KERNEL_COUNT] = {
     /* one launch per update, the CPML branch per point as the baseline's */
     [TL_FDTD_KERNEL_ZCOL8_FUSED] = {.name = "zcol8-fused", .interior = TL_FDTD_VARIANT_ZCOL8, .fused = 1},
     [TL_FDTD_KERNEL_ZCOL16_FUSED] = {.name = "zcol16-fused", .interior = TL_FDTD_VARIANT_ZCOL16, .fused = 1},
+    /* the next point's DRAM loads issued before this point's work (written
+     * after the H200 session: not measured yet) */
+    [TL_FDTD_KERNEL_ZCOL16_Y4_PF] = {.name = "zcol16-y4-pf", .interior = TL_FDTD_VARIANT_ZCOL16_Y4_PF,
+                                     .boundary = TL_FDTD_VARIANT_ZCOL16_Y4_PF},
+    [TL_FDTD_KERNEL_ZCOL32_Y4_PF] = {.name = "zcol32-y4-pf", .interior = TL_FDTD_VARIANT_ZCOL32_Y4_PF,
+                                     .boundary = TL_FDTD_VARIANT_ZCOL32_Y4_PF},
 };
