@@ -557,7 +557,7 @@ extern "C" tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, cons
 {
     box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return TL_OK;
-    if (variant >= TL_FDTD_VARIANT_ZCOL8) {
+    if (variant >= TL_FDTD_VARIANT_ZCOL8) { /* the z-column variants come last (fdtd_kargs.h) */
         TL_CUDA(tl_fdtd_cuda_zcol_update(a, which, lo, hi, variant, cpml, dbl, s));
         return TL_OK;
     }
