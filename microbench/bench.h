@@ -15,6 +15,7 @@
 #include "runtime/ctx.h"
 #include "runtime/options.h"
 #include "runtime/role.h"
+#include "runtime/schedule.h"
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -79,10 +80,17 @@ tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
 /* ---- tristream variants: one table entry, one driver -------------------- */
 
 
+/* A variant that is one of the solvers' schedules names its row
+ * (runtime/schedule.h) and takes its streams and communicators from it:
+ * allreduce = the ALLREDUCE step, ring = HALO_POST, DAXPY = UPDATE, so the
+ * microbenchmark runs what the CUDA solver backend enqueues. The parts
+ * alone name their stream here. Read variants through
+ * tl_tristream_variant_get, which fills a schedule's streams in. */
 typedef struct tl_tristream_variant {
     const char *name;
+    const tl_schedule *schedule;    /* NULL: the roles below */
     tl_role allreduce, ring, daxpy; /* stream of each operation; TL_ROLE_NONE: not run */
-    tl_chan allreduce_comm;         /* the ring always uses the world communicator */
+    tl_chan allreduce_comm, ring_comm;
     const char *what;
 } tl_tristream_variant;
 
@@ -96,6 +104,8 @@ enum {
     TL_NVARIANTS
 };
 extern const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS];
+/* Variant vi (0 <= vi < TL_NVARIANTS) with its schedule's streams filled in. */
+tl_tristream_variant tl_tristream_variant_get(int vi);
 
 /* "all" or "a,b,c" -> bit mask over tl_tristream_variants (table order). */
 tl_status tl_tristream_parse_variants(const char *list, unsigned *mask);

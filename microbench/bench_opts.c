@@ -297,22 +297,30 @@ const tl_tristream_variant tl_tristream_variants[TL_NVARIANTS] = {
                            .daxpy = TL_ROLE_COMPUTE,
                            .what = "the DAXPY alone"},
     [TL_VAR_TWO_STREAM] = {.name = "two-stream",
-                           .allreduce = TL_ROLE_COMPUTE,
-                           .ring = TL_ROLE_P2P,
-                           .daxpy = TL_ROLE_COMPUTE,
+                           .schedule = &tl_schedules[TL_SCHED_TWO_STREAM],
                            .what = "compute: allreduce then DAXPY; p2p: ring"},
     [TL_VAR_THREE_NAIVE] = {.name = "three-naive",
-                            .allreduce = TL_ROLE_COLL,
-                            .ring = TL_ROLE_P2P,
-                            .daxpy = TL_ROLE_COMPUTE,
+                            .schedule = &tl_schedules[TL_SCHED_THREE_NAIVE],
                             .what = "three streams, one communicator"},
     [TL_VAR_THREE_SPLIT] = {.name = "three-split",
-                            .allreduce = TL_ROLE_COLL,
-                            .ring = TL_ROLE_P2P,
-                            .daxpy = TL_ROLE_COMPUTE,
-                            .allreduce_comm = TL_CHAN_SPLIT,
+                            .schedule = &tl_schedules[TL_SCHED_THREE_SPLIT],
                             .what = "three streams, allreduce on the split communicator"},
 };
+
+tl_tristream_variant tl_tristream_variant_get(int vi)
+{
+    tl_tristream_variant v = tl_tristream_variants[vi];
+    if (v.schedule) {
+        const tl_sched_step *ar = tl_schedule_step(v.schedule, TL_SOP_ALLREDUCE);
+        const tl_sched_step *halo = tl_schedule_step(v.schedule, TL_SOP_HALO_POST);
+        v.allreduce = ar->role;
+        v.allreduce_comm = ar->chan;
+        v.ring = halo->role;
+        v.ring_comm = halo->chan;
+        v.daxpy = tl_schedule_step(v.schedule, TL_SOP_UPDATE)->role;
+    }
+    return v;
+}
 
 void tl_bench_choose_hw_queues(int64_t queues)
 {

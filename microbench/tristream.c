@@ -68,7 +68,7 @@ static tl_status tri_iteration(tl_ctx *ctx, tri_state *t, const tl_tristream_var
     }
     if (v->ring != TL_ROLE_NONE) {
         tl_probe_push(ctx, TL_CAT_P2P, "ring");
-        TL_TRY(tl_bench_ring(ctx, t->d_ring_send, t->d_ring_recv, t->ring_n, g->nccl->world,
+        TL_TRY(tl_bench_ring(ctx, t->d_ring_send, t->d_ring_recv, t->ring_n, tl_nccl_comm(ctx, v->ring_comm),
                              tl_gpu_stream(g, v->ring)));
         tl_probe_pop(ctx);
     }
@@ -183,7 +183,7 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
                              tri_collect *out)
 {
     const tl_tristream_cfg *cfg = t->cfg;
-    const tl_tristream_variant *v = &tl_tristream_variants[vi];
+    const tl_tristream_variant var = tl_tristream_variant_get(vi), *v = &var;
     static const char *const modes[] = {"off", "nvtx", "cupti"};
     int64_t wrong_total = 0, w = 0;
 
@@ -264,7 +264,7 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
 static tl_status tri_traced(tl_ctx *ctx, tri_state *t, int vi, size_t p, int64_t *wrong)
 {
     const tl_tristream_cfg *cfg = t->cfg;
-    const tl_tristream_variant *v = &tl_tristream_variants[vi];
+    const tl_tristream_variant var = tl_tristream_variant_get(vi), *v = &var;
     const int salt = (int)cfg->repeat + 1;
     char dir[1200];
     int64_t w = 0;

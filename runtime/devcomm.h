@@ -40,7 +40,12 @@ typedef struct tl_devcomm_config {
 } tl_devcomm_config;
 
 /* One neighbour of a grouped exchange. Rank a's entry for b pairs with b's
- * entry for a: a's send_bytes equal b's recv_bytes. Either side may be 0. */
+ * entry for a: a's send_bytes equal b's recv_bytes. Either side may be 0.
+ * Several entries for the same peer (two messages between one pair, as a
+ * periodic axis of two subdomains gives) pair up in the order they are
+ * listed: the k-th of a's entries for b with the k-th of b's for a, in
+ * both providers (NCCL runs one pair's calls in order; the host provider
+ * matches by order on one tag). */
 typedef struct tl_devcomm_peer {
     int rank;
     const void *d_send;

@@ -142,9 +142,8 @@ tl_status tl_gpu_wait(tl_ctx *ctx, const char *what, tl_gpu_done_fn done, void *
             st = TL_ERR_REMOTE;
         } else if (elapsed_s(t0) > timeout) {
             st = TL_FAIL(TL_ERR_TIMEOUT, "rank %d: %s: not finished after %.0f s (%s)", ctx->rank, what, timeout,
-                         g->nccl ? "a rank missing from a collective, or a mismatched send/recv?; aborting the "
-                                   "NCCL communicators"
-                                 : "a kernel that does not end, or a peer that never sent?");
+                         g->watch.timeout_hint ? g->watch.timeout_hint
+                                               : "a kernel that does not end, or a peer that never sent?");
         } else {
             backoff(t0);
             continue;

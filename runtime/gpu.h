@@ -33,6 +33,7 @@ typedef struct tl_gpu_watch {
     /* tl_gpu_destroy (abort 0) or tl_gpu_abort (abort 1): the layer frees
      * itself first, so the device layer never calls up into it */
     void (*release)(tl_ctx *ctx, void *arg, int abort);
+    const char *timeout_hint; /* the likely cause a deadline error names (NULL: a kernel that does not end) */
     void *arg;
 } tl_gpu_watch;
 

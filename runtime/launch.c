@@ -74,12 +74,16 @@ static void gpu_cleanup(tl_ctx *ctx, int any_failed)
     else tl_gpu_destroy(ctx);
 }
 
-static tl_status check_gpus(const tl_launch_opts *lo, int ranks_here, int ngpu, const char *how)
+/* A usage error (exit 2). Every rank of a host finds the same, so only
+ * the one that `says` prints it: one line, not one per rank. */
+static tl_status check_gpus(const tl_launch_opts *lo, int ranks_here, int ngpu, const char *how, int says)
 {
-    if (ngpu > 0 && ranks_here > ngpu && lo->device_comm != TL_DEVCOMM_HOST)
+    if (ngpu > 0 && ranks_here > ngpu && lo->device_comm != TL_DEVCOMM_HOST) {
+        if (!says) return TL_ERR_INVAL;
         return TL_FAIL(TL_ERR_INVAL, "%d ranks %s but only %d GPU%s visible; use fewer ranks, --device-comm host to "
                        "share GPUs, or --no-gpu for host-only ranks",
                        ranks_here, how, ngpu, ngpu == 1 ? " is" : "s are");
+    }
     return TL_OK;
 }
 
@@ -183,7 +187,7 @@ static int run_threads(const char *program, const tl_launch_opts *lo, int argc, 
                         .lo = lo, .first_failed = -1};
     lc.ngpu = lo->no_gpu ? 0 : tl_gpu_count();
     lc.nranks = lo->ranks > 0 ? (int)lo->ranks : lo->gpus > 0 ? (int)lo->gpus : lc.ngpu > 0 ? lc.ngpu : 1;
-    if (check_gpus(lo, lc.nranks, lc.ngpu, "in this process") != TL_OK) return 1;
+    if (check_gpus(lo, lc.nranks, lc.ngpu, "in this process", 1) != TL_OK) return 2;
     if (tl_threadcomm_shared_create(lc.nranks, &lc.sh) != TL_OK) return 1;
     rank_thread *rt = calloc((size_t)lc.nranks, sizeof *rt);
     if (!rt) {
@@ -271,7 +275,11 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
         tl_log("note: --gpus and --ranks are for the thread launcher; under mpirun every process is one rank");
     st = mpi_local(&ctx.local_rank, &ctx.local_size);
     int ngpu = lo->no_gpu ? 0 : tl_gpu_count();
-    if (st == TL_OK) st = check_gpus(lo, ctx.local_size, ngpu, "on this host");
+    int usage = 0;
+    if (st == TL_OK) {
+        st = check_gpus(lo, ctx.local_size, ngpu, "on this host", ctx.local_rank == 0);
+        usage = st != TL_OK;
+    }
     if (st == TL_OK) bind_device(&ctx, lo, ctx.local_rank, ctx.local_size, ngpu);
     if (st == TL_OK && ctx.device >= 0) st = tl_gpu_bind(ctx.device);
     st = tl_comm_agree(&ctx, st);
@@ -279,7 +287,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     if (st != TL_OK) {
         tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
-        if (st != TL_ERR_REMOTE) tl_log("failed: %s", tl_strerror(st));
+        if (st != TL_ERR_REMOTE && !usage) tl_log("failed: %s", tl_strerror(st));
     }
     int any_failed = 1;
     tl_status ast = tl_mpicomm_final_agree(ctx.hc, st, TL_LAUNCH_GRACE_S, &any_failed);
@@ -294,7 +302,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     gpu_cleanup(&ctx, any_failed);
     tl_hostcomm_destroy(&ctx.hc);
     if (!inited) MPI_Finalize();
-    return any_failed ? 1 : 0;
+    return !any_failed ? 0 : usage ? 2 : 1;
 }
 #endif
 

@@ -45,7 +45,7 @@ typedef tl_status (*tl_rank_main_fn)(tl_ctx *ctx, void *arg);
  * tear down. Ranks outnumbering the GPUs of a host are an error, except
  * with --device-comm host, where they share them round-robin
  * (ctx->gpu_shared: NCCL refuses shared GPUs, the host-staged provider
- * does not). */
+ * does not): one line, exit 2. Returns the exit status (0, 1, 2). */
 int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char **argv,
                   tl_rank_main_fn rank_main, void *arg);
 

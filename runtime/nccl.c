@@ -342,7 +342,13 @@ tl_status tl_nccl_create(tl_ctx *ctx, const tl_nccl_config *cfg)
     }
     g->nccl = n;
     g->watch = (tl_gpu_watch){
-        .check = check_comms, .pending = comms_pending, .give_up = give_up, .release = release, .arg = n};
+        .check = check_comms,
+        .pending = comms_pending,
+        .give_up = give_up,
+        .release = release,
+        .timeout_hint = "a rank missing from a collective, or a mismatched send/recv?; aborting the NCCL "
+                        "communicators",
+        .arg = n};
     TL_TRYGOTO(world_init(ctx, n), st, fail);
     TL_TRYGOTO(warm_up(ctx, n->world, "world"), st, fail);
     if (cfg->split) {

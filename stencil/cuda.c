@@ -1,5 +1,7 @@
 /* The CUDA backend: subdomains mapped onto the visible GPUs (block-wise,
- * several to a GPU when they outnumber the GPUs), arrays in device memory,
+ * several to a GPU when they outnumber the GPUs), or, per rank (strategy
+ * devcomm), this rank's subdomain alone on the rank's GPU (ctx->device:
+ * local rank % GPUs, as the launcher binds it); arrays in device memory,
  * kernels from fdtd_kernels.cu on each subdomain's compute stream, pack
  * and unpack on its exchange stream. Stubs without CUDA. */
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include "probes/probes.h"
 #include "runtime/check.h"
 #include "runtime/evtimer.h"
+#include "runtime/gpu.h"
 #include "stencil/cuda_impl.h"
 #include "stencil/fill.h"
 
@@ -28,10 +31,27 @@ tl_status tl_fdtd_cuda_time(tl_fdtd *f, int dev, int op, int end, cudaStream_t s
     return TL_OK;
 }
 
+/* Whether this process drives a subdomain on GPU d. */
+static int dev_used(const tl_fdtd *f, int d)
+{
+    for (int i = 0; i < f->nsub; i++)
+        if (tl_fdtd_mine(f, i) && f->sub[i].device == d) return 1;
+    return 0;
+}
+
+/* Wait for stream s: per rank under the runtime's watch (a peer that fails
+ * or never sends ends the wait with an error instead of a hang). */
+static tl_status stream_wait(tl_fdtd *f, cudaStream_t s, const char *what)
+{
+    if (f->comm && f->comm->gpu) TL_TRY(tl_gpu_sync(f->comm, s, what));
+    else TL_CUDA(cudaStreamSynchronize(s));
+    return TL_OK;
+}
+
 static tl_status cuda_timers(tl_fdtd *f, int reset)
 {
     tl_fdtd_cuda *g = f->bglobal;
-    if (!g->evt[0]) return TL_OK;
+    if (!f->cfg.breakdown) return TL_OK;
     tl_fdtd_stats *S = &f->stats;
     S->nops = (int)(sizeof op_names / sizeof op_names[0]);
     for (int k = 0; k < S->nops; k++) {
@@ -40,6 +60,7 @@ static tl_status cuda_timers(tl_fdtd *f, int reset)
         S->op[k].total_s = S->op[k].min_s = S->op[k].max_s = 0;
     }
     for (int d = 0; d < g->ngpu; d++) {
+        if (!g->evt[d]) continue; /* no subdomain of this process there */
         TL_CUDA(cudaSetDevice(d));
         if (reset) {
             TL_TRY(tl_evtimer_reset(g->evt[d]));
@@ -116,6 +137,9 @@ static tl_status setup_sub(tl_fdtd *f, int i, void *host)
     return TL_OK;
 }
 
+/* A message's buffers, segment descriptors and events: the sender's side
+ * where this process holds the sender, the receiver's where it holds the
+ * receiver (per rank: one side, or both for a message to itself). */
 static tl_status setup_msg(tl_fdtd *f, tl_fdtd_msg *m)
 {
     tl_fdtd_cuda_msg *cm;
@@ -124,18 +148,22 @@ static tl_status setup_msg(tl_fdtd *f, tl_fdtd_msg *m)
     size_t bytes = (size_t)m->count * f->esz;
     tl_fdtd_segdesc d[TL_FDTD_MAXSEG];
     const tl_fdtd_sub *A = &f->sub[m->from], *B = &f->sub[m->to];
-    TL_CUDA(cudaSetDevice(A->device));
-    TL_CUDA(cudaMalloc(&m->send, bytes));
-    tl_fdtd_msg_descs(f, m, 1, d);
-    TL_TRY(dev_alloc_fill((void **)&cm->d_src, sizeof d, d));
-    TL_CUDA(cudaEventCreateWithFlags(&cm->packed, cudaEventDisableTiming));
-    TL_CUDA(cudaEventCreateWithFlags(&cm->sent, cudaEventDisableTiming));
-    TL_CUDA(cudaSetDevice(B->device));
-    TL_CUDA(cudaMalloc(&m->recv, bytes));
-    tl_fdtd_msg_descs(f, m, 0, d);
-    TL_TRY(dev_alloc_fill((void **)&cm->d_dst, sizeof d, d));
-    TL_CUDA(cudaEventCreateWithFlags(&cm->arrived, cudaEventDisableTiming));
-    TL_CUDA(cudaEventCreateWithFlags(&cm->unpacked, cudaEventDisableTiming));
+    if (tl_fdtd_mine(f, m->from)) {
+        TL_CUDA(cudaSetDevice(A->device));
+        TL_CUDA(cudaMalloc(&m->send, bytes));
+        tl_fdtd_msg_descs(f, m, 1, d);
+        TL_TRY(dev_alloc_fill((void **)&cm->d_src, sizeof d, d));
+        TL_CUDA(cudaEventCreateWithFlags(&cm->packed, cudaEventDisableTiming));
+        TL_CUDA(cudaEventCreateWithFlags(&cm->sent, cudaEventDisableTiming));
+    }
+    if (tl_fdtd_mine(f, m->to)) {
+        TL_CUDA(cudaSetDevice(B->device));
+        TL_CUDA(cudaMalloc(&m->recv, bytes));
+        tl_fdtd_msg_descs(f, m, 0, d);
+        TL_TRY(dev_alloc_fill((void **)&cm->d_dst, sizeof d, d));
+        TL_CUDA(cudaEventCreateWithFlags(&cm->arrived, cudaEventDisableTiming));
+        TL_CUDA(cudaEventCreateWithFlags(&cm->unpacked, cudaEventDisableTiming));
+    }
     return TL_OK;
 }
 
@@ -145,15 +173,30 @@ static tl_status cuda_setup(tl_fdtd *f)
     cudaError_t e = cudaGetDeviceCount(&visible);
     TL_CHECK(e == cudaSuccess, TL_ERR_CUDA, "the cuda backend needs a GPU: cudaGetDeviceCount: %s", cudaGetErrorString(e));
     TL_CHECK(visible > 0, TL_ERR_INVAL, "the cuda backend needs a GPU, and none is visible");
-    int ngpu = f->cfg.gpus > 0 ? f->cfg.gpus : visible;
-    TL_CHECK(ngpu <= visible, TL_ERR_INVAL, "--gpus %d: only %d GPU%s visible", ngpu, visible, visible == 1 ? " is" : "s are");
-    if (ngpu > f->nsub) ngpu = f->nsub;
-    if (ngpu > TL_FDTD_MAXGPU) ngpu = TL_FDTD_MAXGPU;
+    int ngpu;
+    if (f->own >= 0) { /* per rank: the launcher's binding, several ranks to a GPU with --device-comm host */
+        int dev = f->comm->device;
+        TL_CHECK(dev >= 0, TL_ERR_INVAL,
+                 "rank %d has no GPU (--no-gpu, or none visible): one subdomain per rank on the cuda backend needs one",
+                 f->comm->rank);
+        TL_CHECK(dev < visible && dev < TL_FDTD_MAXGPU, TL_ERR_INVAL, "rank %d is bound to GPU %d of %d visible",
+                 f->comm->rank, dev, visible);
+        ngpu = dev + 1; /* device numbers 0..dev; this rank uses dev alone */
+        for (int i = 0; i < f->nsub; i++) f->sub[i].device = tl_fdtd_mine(f, i) ? dev : -1;
+    } else {
+        ngpu = f->cfg.gpus > 0 ? f->cfg.gpus : visible;
+        TL_CHECK(ngpu <= visible, TL_ERR_INVAL, "--gpus %d: only %d GPU%s visible", ngpu, visible,
+                 visible == 1 ? " is" : "s are");
+        if (ngpu > f->nsub) ngpu = f->nsub;
+        if (ngpu > TL_FDTD_MAXGPU) ngpu = TL_FDTD_MAXGPU;
+        for (int i = 0; i < f->nsub; i++) f->sub[i].device = (int)((int64_t)i * ngpu / f->nsub);
+    }
     tl_fdtd_cuda *g;
     TL_ALLOC(g, 1);
     f->bglobal = g;
     g->ngpu = ngpu;
     for (int d = 0; d < ngpu; d++) {
+        if (!dev_used(f, d)) continue;
         TL_CUDA(cudaDeviceGetAttribute(&g->sms[d], cudaDevAttrMultiProcessorCount, d));
         if (f->cfg.breakdown) { /* events belong to a device: one timer per GPU */
             TL_CUDA(cudaSetDevice(d));
@@ -161,22 +204,27 @@ static tl_status cuda_setup(tl_fdtd *f)
         }
     }
     size_t maxcount = tl_fdtd_profiles_count(f);
-    for (int i = 0; i < f->nsub; i++) {
-        f->sub[i].device = (int)((int64_t)i * ngpu / f->nsub);
-        if (f->sub[i].full.count > maxcount) maxcount = f->sub[i].full.count;
-    }
+    for (int i = 0; i < f->nsub; i++)
+        if (tl_fdtd_mine(f, i) && f->sub[i].full.count > maxcount) maxcount = f->sub[i].full.count;
     void *host = malloc(maxcount * f->esz);
     TL_CHECK(host != NULL, TL_ERR_NOMEM, "%zu bytes of staging for the initial fields", maxcount * f->esz);
     tl_status st = TL_OK;
-    for (int i = 0; i < f->nsub && st == TL_OK; i++) st = setup_sub(f, i, host);
+    for (int i = 0; i < f->nsub && st == TL_OK; i++)
+        if (tl_fdtd_mine(f, i)) st = setup_sub(f, i, host);
     free(host);
     TL_TRY(st);
     for (int d = 0; d < 3; d++)
-        for (int k = 0; k < f->nmsg[d]; k++) TL_TRY(setup_msg(f, &f->msg[d][k]));
-    for (int i = 0; i < f->nsub; i++) {
-        TL_CUDA(cudaSetDevice(f->sub[i].device));
-        TL_CUDA(cudaDeviceSynchronize());
-    }
+        for (int k = 0; k < f->nmsg[d]; k++) {
+            tl_fdtd_msg *m = &f->msg[d][k];
+            if (tl_fdtd_mine(f, m->from) || tl_fdtd_mine(f, m->to)) TL_TRY(setup_msg(f, m));
+        }
+    /* the uploads and memsets ran on the legacy stream, which the
+     * non-blocking streams do not wait for */
+    for (int d = 0; d < ngpu; d++)
+        if (dev_used(f, d)) {
+            TL_CUDA(cudaSetDevice(d));
+            TL_CUDA(cudaDeviceSynchronize());
+        }
     return TL_OK;
 }
 
@@ -287,7 +335,7 @@ static tl_status cuda_fetch_traces(tl_fdtd *f)
     int64_t total = f->cfg.warmup + f->cfg.steps;
     for (int i = 0; i < f->nsub; i++) {
         tl_fdtd_cuda_sub *cs = f->sub[i].bstate;
-        if (!cs->nloc || total == 0) continue;
+        if (!tl_fdtd_mine(f, i) || !cs->nloc || total == 0) continue;
         double *h = malloc((size_t)(cs->nloc * total) * sizeof *h);
         TL_CHECK(h != NULL, TL_ERR_NOMEM, "receiver traces");
         TL_CUDA(cudaSetDevice(f->sub[i].device));
@@ -329,6 +377,7 @@ static tl_status cuda_unpack(tl_fdtd *f, tl_fdtd_msg *m) { return cuda_copy(f, m
 static tl_status cuda_mark(tl_fdtd *f, int what)
 {
     for (int i = 0; i < f->nsub; i++) {
+        if (!tl_fdtd_mine(f, i)) continue;
         tl_fdtd_cuda_sub *cs = f->sub[i].bstate;
         TL_CUDA(cudaSetDevice(f->sub[i].device));
         if (what == TL_FDTD_MARK_REGISTER) {
@@ -348,10 +397,11 @@ static tl_status cuda_mark(tl_fdtd *f, int what)
 static tl_status cuda_sync(tl_fdtd *f)
 {
     for (int i = 0; i < f->nsub; i++) {
+        if (!tl_fdtd_mine(f, i)) continue;
         tl_fdtd_cuda_sub *cs = f->sub[i].bstate;
         TL_CUDA(cudaSetDevice(f->sub[i].device));
-        TL_CUDA(cudaStreamSynchronize(cs->s_comp));
-        TL_CUDA(cudaStreamSynchronize(cs->s_xch));
+        TL_TRY(stream_wait(f, cs->s_comp, "fdtd: the compute stream"));
+        TL_TRY(stream_wait(f, cs->s_xch, "fdtd: the exchange stream"));
     }
     return TL_OK;
 }
@@ -372,7 +422,7 @@ static tl_status cuda_check(tl_fdtd *f, int sd, int64_t *bad, double *value)
     TL_TRY(tl_fdtd_cuda_check(s->fld[TL_FDTD_P], &s->full, s->n, f->cfg.blowup, cs->d_bad, f->esz == 8, cs->s_comp));
     unsigned long long q = 0;
     TL_CUDA(cudaMemcpyAsync(&q, cs->d_bad, sizeof q, cudaMemcpyDeviceToHost, cs->s_comp));
-    TL_CUDA(cudaStreamSynchronize(cs->s_comp));
+    TL_TRY(stream_wait(f, cs->s_comp, "fdtd: the blow-up check"));
     *bad = q == ~0ULL ? -1 : (int64_t)q;
     if (*bad >= 0) {
         int64_t x = *bad % s->n[0], y = *bad / s->n[0] % s->n[1], z = *bad / (s->n[0] * s->n[1]);
@@ -397,7 +447,7 @@ static tl_status cuda_energy(tl_fdtd *f, int sd, double *e)
     TL_CUDA(cudaMemsetAsync(cs->d_e, 0, sizeof *cs->d_e, cs->s_comp));
     TL_TRY(tl_fdtd_cuda_energy(&a, s->n, &md, cs->d_e, f->esz == 8, cs->s_comp));
     TL_CUDA(cudaMemcpyAsync(e, cs->d_e, sizeof *e, cudaMemcpyDeviceToHost, cs->s_comp));
-    TL_CUDA(cudaStreamSynchronize(cs->s_comp));
+    TL_TRY(stream_wait(f, cs->s_comp, "fdtd: the energy"));
     return TL_OK;
 }
 

@@ -1,8 +1,9 @@
 /* The exchange strategies, one table each, chosen by name. The CPU
  * backend's "copy" (every subdomain in this process) and "ranks" (one
- * subdomain per rank, host messages) live here; the CUDA ones
- * (host-staged, peer, NCCL) in cuda_exchange.c, stubs there when the build
- * has no CUDA or NCCL. */
+ * subdomain per rank, host messages) live here; the CUDA ones in one
+ * process (host-staged, peer, NCCL) in cuda_exchange.c and the CUDA one
+ * per rank (device communication) in cuda_devcomm.c, stubs there when the
+ * build has no CUDA or NCCL. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,10 +104,10 @@ static const tl_fdtd_strategy xch_ranks = {
     .teardown = ranks_teardown,
 };
 
-extern const tl_fdtd_strategy tl_fdtd_xch_host, tl_fdtd_xch_peer, tl_fdtd_xch_nccl;
+extern const tl_fdtd_strategy tl_fdtd_xch_host, tl_fdtd_xch_peer, tl_fdtd_xch_nccl, tl_fdtd_xch_devcomm;
 
 static const tl_fdtd_strategy *const strategies[] = {&xch_copy, &xch_ranks, &tl_fdtd_xch_host, &tl_fdtd_xch_peer,
-                                                     &tl_fdtd_xch_nccl};
+                                                     &tl_fdtd_xch_nccl, &tl_fdtd_xch_devcomm};
 
 const tl_fdtd_strategy *tl_fdtd_strategy_find(const char *name, tl_fdtd_backend_kind b)
 {
@@ -115,4 +116,16 @@ const tl_fdtd_strategy *tl_fdtd_strategy_find(const char *name, tl_fdtd_backend_
     return NULL;
 }
 
-const char *tl_fdtd_strategy_names(void) { return "cpu: copy|ranks; cuda: host|peer|nccl"; }
+int tl_fdtd_strategy_per_rank(const char *name, tl_fdtd_backend_kind b)
+{
+    const tl_fdtd_strategy *s = name ? tl_fdtd_strategy_find(name, b) : NULL;
+    return s ? s->per_rank : -1;
+}
+
+const char *tl_fdtd_strategy_default(tl_fdtd_backend_kind b, int per_rank)
+{
+    if (b == TL_FDTD_BACKEND_CUDA) return per_rank ? "devcomm" : "peer";
+    return per_rank ? "ranks" : "copy";
+}
+
+const char *tl_fdtd_strategy_names(void) { return "cpu: copy|ranks; cuda: host|peer|nccl|devcomm"; }

@@ -9,8 +9,8 @@
  * g = 2 r s (s local steps between exchanges, the ghost zone computed
  * redundantly); every subdomain lives in this process, on the CPU or on
  * one of the GPUs (several to a GPU when subdomains outnumber GPUs), or
- * (strategy "ranks", cpu) one subdomain per rank, and the halo moves by
- * one of the exchange strategies (fdtd_impl.h).
+ * one subdomain per rank (strategy "ranks", cpu; "devcomm", cuda), and the
+ * halo moves by one of the exchange strategies (fdtd_impl.h).
  *
  *   tl_fdtd_config c; tl_fdtd_config_defaults(&c); c.n[0] = ...;
  *   TL_TRY(tl_fdtd_create(&f, &c));
@@ -138,12 +138,23 @@ typedef struct tl_fdtd_stats {
  * depth), cuts the grid, allocates every subdomain on its backend, sets
  * the initial condition. Errors name the input and the reason. */
 tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg);
-/* The same over the ranks of ctx (collective on ctx) when the strategy is
- * per-rank ("ranks", cpu): rank r holds subdomain r alone, and ctx->size
- * must equal px py pz; the ghosts move as host messages (runtime/comm.h),
- * and tl_fdtd_run, tl_fdtd_gather, tl_fdtd_energy_now become collective.
- * Other strategies ignore ctx (tl_fdtd_create passes NULL). */
+/* The same over the ranks of ctx when the strategy is per-rank: rank r
+ * holds subdomain r alone, and ctx->size must equal px py pz. "ranks"
+ * (cpu): the ghosts move as host messages (runtime/comm.h); "devcomm"
+ * (cuda): subdomain r on ctx->device, the ghosts over the device
+ * communication the launcher chose (runtime/devcomm.h: NCCL, or
+ * host-staged). Not collective itself (rank 0 may create first, so a bad
+ * configuration is said once); tl_fdtd_run, tl_fdtd_gather and
+ * tl_fdtd_energy_now are (devcomm: the first tl_fdtd_run creates ctx->gpu
+ * if it is not there, and the device communication). Other strategies
+ * ignore ctx (tl_fdtd_create passes NULL). */
 tl_status tl_fdtd_create_on(tl_fdtd **out, const tl_fdtd_config *cfg, tl_ctx *ctx);
+/* 1: strategy `name` of backend b puts one subdomain on each rank; 0: it
+ * drives every subdomain from one process; -1: b has no such strategy. */
+int tl_fdtd_strategy_per_rank(const char *name, tl_fdtd_backend_kind b);
+/* The default strategy of backend b: in one process (per_rank = 0: copy,
+ * peer) or one subdomain per rank (1: ranks, devcomm). */
+const char *tl_fdtd_strategy_default(tl_fdtd_backend_kind b, int per_rank);
 void tl_fdtd_destroy(tl_fdtd **f);
 
 /* warmup + steps time steps (warm-up steps are counted in the simulated

@@ -92,6 +92,10 @@ typedef struct tl_fdtd_strategy {
      * subdomains); 0: this process holds every subdomain */
     int per_rank;
     tl_status (*setup)(struct tl_fdtd *f);
+    /* optional, collective on f->comm: what needs every rank at once (a
+     * device communicator), at the start of every tl_fdtd_run, before the
+     * first step; setup runs where ranks may create one after another */
+    tl_status (*start)(struct tl_fdtd *f);
     /* move every message of a phase from its send buffer into its receive
      * buffer, after the packs and before the unpacks */
     tl_status (*transfer)(struct tl_fdtd *f, int phase);
@@ -99,7 +103,7 @@ typedef struct tl_fdtd_strategy {
 } tl_fdtd_strategy;
 
 const tl_fdtd_strategy *tl_fdtd_strategy_find(const char *name, tl_fdtd_backend_kind b);
-/* "copy" (cpu) or "host|peer|nccl" (cuda), for --help */
+/* "copy|ranks" (cpu) and "host|peer|nccl|devcomm" (cuda), for messages */
 const char *tl_fdtd_strategy_names(void);
 
 extern const tl_fdtd_backend tl_fdtd_backend_cpu;

@@ -3,9 +3,10 @@
  *   trilap-fdtd verify convergence|time|reflection|energy|decomp [options]
  * On one rank (the default) every subdomain is driven from this process,
  * on the CPU or spread over the GPUs. On several ranks (--launcher threads
- * --ranks N --no-gpu, or mpirun -np N) rank r holds subdomain r alone
- * (cpu backend, strategy "ranks": host messages between the ranks); N must
- * be px py pz. Rank 0 prints and writes. */
+ * --ranks N, or mpirun -np N) rank r holds subdomain r alone: cpu backend,
+ * strategy "ranks" (host messages between the ranks); cuda backend,
+ * strategy "devcomm" (subdomain r on the rank's GPU, ghosts over
+ * --device-comm nccl|host). N must be px py pz. Rank 0 prints and writes. */
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include "config.h"
 #include "probes/probes.h"
 #include "runtime/comm.h"
+#include "runtime/devcomm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
@@ -115,7 +117,7 @@ static const tl_option exec_options[] = {
     {.name = "decomp", .type = TL_OPT_STRING, .offset = O(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "subdomains per axis, or slab-z (1x1x4), block-xy (2x2x1), pencil-yz (1x2x2)"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = O(strategy), .metavar = "NAME",
-     .help = "exchange: cpu: copy, ranks (one subdomain per rank: --ranks N or mpirun -np N, N = px*py*pz; the default on several ranks); cuda: host (staged through pinned memory), peer (cudaMemcpyPeerAsync), nccl [copy / peer]"},
+     .help = "exchange: cpu: copy, ranks (one subdomain per rank: --ranks N or mpirun -np N, N = px*py*pz; the default on several ranks); cuda: host (staged through pinned memory), peer (cudaMemcpyPeerAsync), nccl (one process), devcomm (one subdomain per rank on its GPU, ghosts over --device-comm nccl|host; the default on several ranks) [copy / peer]"},
     {.name = "s", .type = TL_OPT_INT, .offset = O(s), .def = "1", .metavar = "S",
      .help = "local steps between exchanges (ghost depth 2 r s)", .min = 1, .max = 64},
     {.name = "gpus", .type = TL_OPT_INT, .offset = O(gpus), .def = "0", .metavar = "N",
@@ -336,7 +338,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
              "%s,%s,%s,%s,%s,%d,%d,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
              ",%.6g,%.6f,%.2f,%.2f,%.0f,%.0f,%.0f,%s",
              o->label, backend_names[c->backend].name, c->backend == TL_FDTD_BACKEND_CUDA ? tl_fdtd_kernels[c->kernel].name : "-",
-             c->strategy ? c->strategy : (c->backend == TL_FDTD_BACKEND_CUDA ? "peer" : "copy"), decomp, c->s,
+             c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0), decomp, c->s,
              c->overlap, c->order, c->dbl ? "double" : "single", c->n[0], c->n[1], c->n[2], c->steps, c->cpml,
              S.dt, S.seconds, S.mpoints_s, S.gbs, S.min_bytes_per_point, S.mem_bytes, S.paper_mem_bytes, over);
     printf("%s\n", row);
@@ -375,32 +377,44 @@ done:
     return st;
 }
 
-/* Several ranks: one subdomain each, cpu backend, strategy ranks (the
- * default there), px py pz ranks. At odds: rank 0 prints one line, every
- * rank stops (TL_ERR_REMOTE: the launcher adds nothing) and main exits 2. */
+/* Several ranks: one subdomain each, px py pz ranks, the backend's
+ * per-rank strategy (cpu: ranks; cuda: devcomm, a GPU bound to every
+ * rank). At odds: rank 0 prints one line, every rank stops (TL_ERR_REMOTE:
+ * the launcher adds nothing) and main exits 2. */
 static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
 {
     int nsub = c->pd[0] * c->pd[1] * c->pd[2];
-    int ranked = ctx->size > 1 || (c->strategy && !strcmp(c->strategy, "ranks"));
+    const char *def = tl_fdtd_strategy_default(c->backend, 1), *be = backend_names[c->backend].name;
+    int kind = c->strategy ? tl_fdtd_strategy_per_rank(c->strategy, c->backend) : 1;
+    int ranked = ctx->size > 1 || (c->strategy && kind == 1);
+    int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
     char why[512] = "";
     if (!ranked) return TL_OK;
-    if (c->backend != TL_FDTD_BACKEND_CPU)
+    if (kind < 0)
+        snprintf(why, sizeof why, "%d ranks with --strategy %s: not a strategy of --backend %s; several ranks use "
+                 "--strategy %s (their default)", ctx->size, c->strategy, be, def);
+    else if (kind == 0 && cuda && !strcmp(c->strategy, "peer"))
         snprintf(why, sizeof why,
-                 "%d ranks with --backend %s: the CUDA backend drives every subdomain from one process (peer copies "
-                 "need one address space); run it on one rank, or use --backend cpu for one subdomain per rank",
-                 ctx->size, backend_names[c->backend].name);
-    else if (c->strategy && strcmp(c->strategy, "ranks"))
+                 "%d ranks with --strategy peer: cudaMemcpyPeerAsync needs every subdomain in one process (CUDA IPC "
+                 "between ranks is not implemented); several ranks use --strategy devcomm (their default: NCCL or "
+                 "host-staged, by --device-comm)", ctx->size);
+    else if (kind == 0)
         snprintf(why, sizeof why,
                  "%d ranks with --strategy %s: that strategy moves ghosts inside one process; several ranks use "
-                 "--strategy ranks (their default)",
-                 ctx->size, c->strategy);
+                 "--strategy %s (their default%s)",
+                 ctx->size, c->strategy, def, cuda ? ": NCCL or host-staged, by --device-comm" : "");
     else if (nsub != ctx->size)
         snprintf(why, sizeof why,
                  "%d rank%s for --decomp %dx%dx%d: one subdomain per rank needs px*py*pz = %d ranks "
                  "(--ranks %d, or mpirun -np %d)",
                  ctx->size, ctx->size == 1 ? "" : "s", c->pd[0], c->pd[1], c->pd[2], nsub, nsub, nsub);
+    else if (cuda && ctx->device < 0)
+        snprintf(why, sizeof why,
+                 "%d rank%s with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain per rank needs a "
+                 "GPU bound to every rank (ranks share one with --device-comm host)",
+                 ctx->size, ctx->size == 1 ? "" : "s");
     if (!why[0]) {
-        c->strategy = "ranks";
+        c->strategy = def;
         return TL_OK;
     }
     if (ctx->rank == 0) fprintf(stderr, PROG ": %s\n", why);
@@ -423,7 +437,12 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         printf("# backend: %s  kernel: %s  decomposition: %dx%dx%d  s: %d  ghost: %d\n", backend_names[c->backend].name,
                tl_fdtd_kernels[c->kernel].name,
                c->pd[0], c->pd[1], c->pd[2], c->s, c->order * c->s);
-        if (ctx->size > 1) printf("# ranks: %d, one subdomain each (strategy ranks, host messages)\n", ctx->size);
+        if (ctx->size > 1 && c->backend == TL_FDTD_BACKEND_CUDA)
+            printf("# ranks: %d, one subdomain each (strategy devcomm, %s device communication%s)\n", ctx->size,
+                   ctx->device_comm == TL_DEVCOMM_HOST ? "host-staged" : "NCCL",
+                   ctx->gpu_shared ? ", ranks sharing GPUs" : "");
+        else if (ctx->size > 1)
+            printf("# ranks: %d, one subdomain each (strategy ranks, host messages)\n", ctx->size);
         printf("%s\n", results_header);
     }
     double t_none = 0, t = 0;
@@ -444,22 +463,25 @@ static void join_cmdline(char *buf, size_t n, int argc, char **argv)
     for (int i = 0; i < argc && len + 2 < n; i++) len += (size_t)snprintf(buf + len, n - len, i ? " %s" : "%s", argv[i]);
 }
 
-/* The launcher's options these commands take: --launcher, --ranks, --no-gpu
- * (its --gpus is run's own: the GPUs one process spreads subdomains over).
- * One rank unless asked: several are one subdomain each. */
-enum { LAUNCH_NOPTS = 3 };
+/* The launcher's options these commands take: --launcher, --ranks, --no-gpu,
+ * --device-comm (its --gpus is run's own: the GPUs one process spreads
+ * subdomains over). One rank unless asked: several are one subdomain each. */
+enum { LAUNCH_NOPTS = 4 };
 static void launch_group(tl_option out[LAUNCH_NOPTS])
 {
     size_t n = 0;
     for (size_t i = 0; i < tl_launch_noptions && n < LAUNCH_NOPTS; i++) {
         const tl_option *t = &tl_launch_options[i];
-        if (strcmp(t->name, "launcher") && strcmp(t->name, "ranks") && strcmp(t->name, "no-gpu")) continue;
+        if (strcmp(t->name, "launcher") && strcmp(t->name, "ranks") && strcmp(t->name, "no-gpu") &&
+            strcmp(t->name, "device-comm"))
+            continue;
         out[n] = *t;
         if (!strcmp(t->name, "ranks")) {
             out[n].def = "1";
             out[n].min = 1;
-            out[n].help = "thread launcher: ranks, one subdomain each (cpu backend, --decomp px*py*pz of them); "
-                          "1: this process drives every subdomain";
+            out[n].help = "thread launcher: ranks, one subdomain each (--decomp px*py*pz of them; cuda: rank r on "
+                          "GPU r % GPUs, several to a GPU with --device-comm host); 1: this process drives every "
+                          "subdomain";
         }
         n++;
     }
@@ -529,7 +551,7 @@ static const tl_option verify_options[] = {
      .metavar = "LIST", .help = "reflection, decomp: decompositions"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = V(strategy), .metavar = "NAME", .help = "exchange strategy"},
     {.name = "strategies", .type = TL_OPT_STRING, .offset = V(strategies), .metavar = "LIST",
-     .help = "decomp: strategies (default: the backend's: copy, ranks on several ranks, or host,peer,nccl)"},
+     .help = "decomp: strategies (default: the backend's: copy, or host,peer,nccl; on several ranks ranks, or devcomm)"},
     {.name = "s", .type = TL_OPT_INT, .offset = V(s), .def = "1", .metavar = "S", .help = "local steps between exchanges",
      .min = 1, .max = 64},
     {.name = "ss", .type = TL_OPT_STRING, .offset = V(ss), .def = "1,2", .metavar = "LIST",
@@ -730,9 +752,9 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
     char buf[1024], sbuf[256], *names[32], *strats[8];
     snprintf(buf, sizeof buf, "%s", va->o.decomps);
     int nd = split_names(buf, names, 32);
-    const char *defs = va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
-                       : ctx->size > 1                      ? "ranks"
-                                                            : "copy";
+    const char *defs = ctx->size > 1                          ? tl_fdtd_strategy_default(va->v.backend, 1)
+                       : va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
+                                                               : "copy";
     int root = ctx->rank == 0; /* prints; alone runs the one-process strategies */
     snprintf(sbuf, sizeof sbuf, "%s", va->o.strategies ? va->o.strategies : defs);
     int ns = split_names(sbuf, strats, 8);
@@ -746,13 +768,13 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
         for (int j = 0; j < ns; j++) {
             /* ranks: the decomposition spread over this run's ranks, one
              * subdomain each; a decomposition of another size needs another run */
-            int pd[3], ranked = !strcmp(strats[j], "ranks");
+            int pd[3], ranked = tl_fdtd_strategy_per_rank(strats[j], va->v.backend) == 1;
             TL_CHECK(parse_decomp(names[i], pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s'", names[i]);
             if (ranked && pd[0] * pd[1] * pd[2] != ctx->size) {
                 if (root)
-                    printf("# %s,ranks: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
-                           names[i], pd[0] * pd[1] * pd[2], ctx->size, ctx->size == 1 ? "" : "s", pd[0] * pd[1] * pd[2],
-                           pd[0] * pd[1] * pd[2]);
+                    printf("# %s,%s: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
+                           names[i], strats[j], pd[0] * pd[1] * pd[2], ctx->size, ctx->size == 1 ? "" : "s",
+                           pd[0] * pd[1] * pd[2], pd[0] * pd[1] * pd[2]);
                 continue;
             }
             if (!ranked && !root) continue;
@@ -793,8 +815,8 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
         }
     if (root) printf("# %d rows, %d not identical\n", rows, wrong);
     if (!root) return wrong ? TL_ERR_REMOTE : TL_OK; /* rank 0 says why */
-    TL_CHECK(rows > 0, TL_ERR_INVAL, "no decomposition in --decomps has %d subdomain%s for strategy ranks", ctx->size,
-             ctx->size == 1 ? "" : "s");
+    TL_CHECK(rows > 0, TL_ERR_INVAL, "no decomposition in --decomps has %d subdomain%s for a per-rank strategy",
+             ctx->size, ctx->size == 1 ? "" : "s");
     TL_CHECK(wrong == 0, TL_ERR_NUMERIC, "%d decomposed runs differ from the single domain", wrong);
     return TL_OK;
 }
@@ -806,6 +828,14 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
         if (ctx->rank == 0)
             fprintf(stderr, PROG ": verify %s runs on one rank; only verify decomp takes several (strategy ranks)\n",
                     va->what);
+        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
+        return TL_ERR_REMOTE;
+    }
+    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) { /* said once, not per rank */
+        if (ctx->rank == 0)
+            fprintf(stderr, PROG ": %d ranks with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain "
+                            "per rank needs a GPU bound to every rank (ranks share one with --device-comm host)\n",
+                    ctx->size);
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
         return TL_ERR_REMOTE;
     }

@@ -1,7 +1,7 @@
 # stencil/: 3D FDTD acoustic solver with CPML (arXiv 2606.06910)
 MODULES += stencil
 stencil_C := stencil/model.c stencil/grid.c stencil/fill.c stencil/cpu.c stencil/exchange.c \
-  stencil/solver.c stencil/verify.c stencil/cuda.c stencil/cuda_exchange.c
+  stencil/solver.c stencil/verify.c stencil/cuda.c stencil/cuda_exchange.c stencil/cuda_devcomm.c
 stencil_CU := stencil/fdtd_kernels.cu
 # the --kernel table; the z-column kernels
 stencil_C += stencil/kernels.c
@@ -15,8 +15,10 @@ HOST_TESTS += test_fdtd test_fdtd_cli
 test_fdtd_DEPS := stencil probes runtime
 test_fdtd_cli_DEPS := runtime
 
-GPU_TESTS += test_gpu_fdtd
+GPU_TESTS += test_gpu_fdtd test_gpu_fdtd_ranks
 test_gpu_fdtd_DEPS := stencil probes runtime
-# the GPU test runs the program too
+test_gpu_fdtd_ranks_DEPS := runtime
+# the GPU tests run the program too
 $(BUILD)/tests/test_gpu_fdtd: $(BIN)/trilap-fdtd
+$(BUILD)/tests/test_gpu_fdtd_ranks: $(BIN)/trilap-fdtd
 $(BUILD)/tests/test_fdtd_cli: $(BIN)/trilap-fdtd

@@ -391,9 +391,35 @@ done:
 
 static void memory_of(const tl_fdtd *f, tl_fdtd_stats *S);
 
+/* --breakdown per rank: every rank timed its own subdomain; the sums over
+ * ranks are the one process's sums over subdomains (counts, totals; the
+ * least minimum, the greatest maximum). */
+static tl_status ranks_breakdown(tl_fdtd *f)
+{
+    tl_fdtd_stats *S = &f->stats;
+    enum { NOP = sizeof S->op / sizeof S->op[0] };
+    double sum[2 * NOP], lo[NOP], hi[NOP];
+    for (int k = 0; k < S->nops; k++) {
+        sum[2 * k] = (double)S->op[k].count;
+        sum[2 * k + 1] = S->op[k].total_s;
+        lo[k] = S->op[k].count ? S->op[k].min_s : INFINITY;
+        hi[k] = S->op[k].max_s;
+    }
+    TL_TRY(tl_comm_allreduce(f->comm, sum, (size_t)(2 * S->nops), TL_DOUBLE, TL_SUM));
+    TL_TRY(tl_comm_allreduce(f->comm, lo, (size_t)S->nops, TL_DOUBLE, TL_MIN));
+    TL_TRY(tl_comm_allreduce(f->comm, hi, (size_t)S->nops, TL_DOUBLE, TL_MAX));
+    for (int k = 0; k < S->nops; k++) {
+        S->op[k].count = (int64_t)sum[2 * k];
+        S->op[k].total_s = sum[2 * k + 1];
+        S->op[k].min_s = S->op[k].count ? lo[k] : 0;
+        S->op[k].max_s = hi[k];
+    }
+    return TL_OK;
+}
+
 /* Per rank, at the end of a run: the receivers' traces gathered on rank 0
  * (each from its owner), the slowest rank's time and the fullest rank's
- * memory in the stats. */
+ * memory in the stats, the breakdown summed over ranks. */
 static tl_status ranks_finish(tl_fdtd *f)
 {
     const tl_fdtd_config *c = &f->cfg;
@@ -435,6 +461,7 @@ static tl_status ranks_finish(tl_fdtd *f)
     f->stats.seconds = v[0];
     f->stats.mem_bytes = v[1];
     f->stats.paper_mem_bytes = v[2];
+    if (f->stats.nops > 0) TL_TRYGOTO(ranks_breakdown(f), st, done); /* nops: the same on every rank (the config's) */
 done:
     free(send);
     free(recv);
@@ -452,6 +479,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
         tl_probes_config pc = {.outdir = c->trace_dir, .cupti = 1, .nvtx = 1};
         TL_TRY(tl_probes_create(ctx, &pc));
     }
+    if (f->st->start) TL_TRYGOTO(f->st->start(f), st, done); /* collective: every rank is here */
     TL_TRYGOTO(f->be->mark(f, TL_FDTD_MARK_REGISTER), st, done); /* register streams with the probes */
     if (c->energy_every > 0 && f->step == 0) {
         double e;

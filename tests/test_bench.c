@@ -209,7 +209,9 @@ TL_TEST(variant_lists)
 TL_TEST(variant_table)
 {
     /* the schedules of the paper: what runs where */
-    const tl_tristream_variant *v = tl_tristream_variants;
+    tl_tristream_variant v[TL_NVARIANTS];
+    for (int i = 0; i < TL_NVARIANTS; i++)
+        v[i] = tl_tristream_variant_get(i);
     TL_ASSERT_STREQ(v[TL_VAR_TWO_STREAM].name, "two-stream");
     TL_ASSERT_EQ(v[TL_VAR_TWO_STREAM].allreduce, TL_ROLE_COMPUTE);
     TL_ASSERT_EQ(v[TL_VAR_TWO_STREAM].daxpy, TL_ROLE_COMPUTE);
@@ -224,6 +226,27 @@ TL_TEST(variant_table)
     TL_ASSERT_EQ(v[TL_VAR_RING_ONLY].daxpy, TL_ROLE_NONE);
     TL_ASSERT_EQ(v[TL_VAR_DAXPY_ONLY].ring, TL_ROLE_NONE);
     TL_ASSERT_STREQ(tl_role_name(TL_ROLE_COLL), "coll");
+}
+
+TL_TEST(variants_are_the_solver_schedules)
+{
+    /* one vocabulary: each schedule variant runs what the solvers' row of
+     * the same name says, allreduce = ALLREDUCE, ring = HALO_POST, DAXPY = UPDATE */
+    int schedules = 0;
+    for (int i = 0; i < TL_NVARIANTS; i++) {
+        tl_tristream_variant v = tl_tristream_variant_get(i);
+        if (!v.schedule) continue;
+        schedules++;
+        const tl_schedule *s = tl_schedule_find(v.name);
+        TL_ASSERT(s == v.schedule);
+        TL_ASSERT_EQ(v.allreduce, s->steps[TL_SOP_ALLREDUCE].role);
+        TL_ASSERT_EQ(v.allreduce_comm, s->steps[TL_SOP_ALLREDUCE].chan);
+        TL_ASSERT_EQ(v.ring, s->steps[TL_SOP_HALO_POST].role);
+        TL_ASSERT_EQ(v.ring_comm, s->steps[TL_SOP_HALO_POST].chan);
+        TL_ASSERT_EQ(v.daxpy, s->steps[TL_SOP_UPDATE].role);
+        TL_ASSERT_EQ(v.allreduce_comm == TL_CHAN_SPLIT, s->split_comm);
+    }
+    TL_ASSERT_EQ(schedules, 3);
 }
 
 TL_TEST(stream_and_comm_options)
@@ -752,7 +775,7 @@ TL_TEST(hw_queues_default_and_override)
 }
 
 TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
-             invalid_message_format, variant_lists, variant_table, stream_and_comm_options,
+             invalid_message_format, variant_lists, variant_table, variants_are_the_solver_schedules, stream_and_comm_options,
              sweep_ranges, sweep_bad_ranges, sweep_points_apply, efficiency_arithmetic,
              derive_bound_speedup_efficiency, busbw_factors, pattern_sums_exact, daxpy_closed_form,
              count_wrong, stream_gold_values, stream_host_verifies, tristream_table_golden,

@@ -366,6 +366,33 @@ TL_TEST(receivers_and_source)
     tl_fdtd_destroy(&f);
 }
 
+/* Each backend's per-rank strategy (cpu ranks, cuda devcomm) and its
+ * one-process ones, by name; devcomm checks ranks = px py pz before it
+ * needs a GPU (this runs without one). */
+TL_TEST(per_rank_strategies)
+{
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("ranks", TL_FDTD_BACKEND_CPU), 1);
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("copy", TL_FDTD_BACKEND_CPU), 0);
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("devcomm", TL_FDTD_BACKEND_CUDA), 1);
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("peer", TL_FDTD_BACKEND_CUDA), 0);
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("nccl", TL_FDTD_BACKEND_CUDA), 0);
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("ranks", TL_FDTD_BACKEND_CUDA), -1);
+    TL_ASSERT_EQ(tl_fdtd_strategy_per_rank("devcomm", TL_FDTD_BACKEND_CPU), -1);
+    TL_ASSERT_STREQ(tl_fdtd_strategy_default(TL_FDTD_BACKEND_CPU, 0), "copy");
+    TL_ASSERT_STREQ(tl_fdtd_strategy_default(TL_FDTD_BACKEND_CPU, 1), "ranks");
+    TL_ASSERT_STREQ(tl_fdtd_strategy_default(TL_FDTD_BACKEND_CUDA, 0), "peer");
+    TL_ASSERT_STREQ(tl_fdtd_strategy_default(TL_FDTD_BACKEND_CUDA, 1), "devcomm");
+    int64_t rec[2][3];
+    tl_fdtd_config c = case_config(20, 18, 40, 1, 2, 2, 1, 0, 0, 0, rec);
+    c.backend = TL_FDTD_BACKEND_CUDA;
+    c.strategy = "devcomm";
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 3, .no_gpu = 1, .timeout_s = 60};
+    TL_ASSERT_EQ(tl_launch_run("test_fdtd", &lo, 0, NULL, ranks_mismatch_rank, &c), 0);
+    tl_fdtd *f = NULL; /* and without a rank context at all */
+    TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
+    TL_ASSERT(f == NULL);
+}
+
 TL_TEST_MAIN(cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
              cpml_reflection, energy_decays_only_with_cpml, decomposed_equals_single_domain, overlap_schedule_same_result,
-             blowup_and_nan_stop_the_run, receivers_and_source, ranks_equal_single_domain)
+             blowup_and_nan_stop_the_run, receivers_and_source, ranks_equal_single_domain, per_rank_strategies)

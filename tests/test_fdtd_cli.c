@@ -38,6 +38,7 @@ TL_TEST(help_and_bad_arguments)
     r = fdtd("run --help");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(strstr(r.out, "--decomp") && strstr(r.out, "--strategy") && strstr(r.out, "[20]"));
+    TL_ASSERT(strstr(r.out, "devcomm") && strstr(r.out, "--device-comm"));
     tl_test_output_free(&r);
     r = fdtd("run --grid 12x");
     TL_ASSERT_EQ(r.rc, 2);
@@ -293,9 +294,49 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "4 ranks with --strategy copy"));
     tl_test_output_free(&r);
+    /* cuda on several ranks (strategy devcomm) needs a GPU bound to every rank */
     r = fdtd("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu");
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "the CUDA backend drives every subdomain from one process"));
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                           "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                           "host)\n");
+    tl_test_output_free(&r);
+    /* peer copies between ranks would need CUDA IPC: refused, named */
+    r = fdtd("run --backend cuda --strategy peer --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
+             "--device-comm host");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "2 ranks with --strategy peer: cudaMemcpyPeerAsync needs every "
+                                                       "subdomain in one process (CUDA IPC between ranks is not "
+                                                       "implemented); several ranks use --strategy devcomm"));
+    tl_test_output_free(&r);
+    r = fdtd("run --backend cuda --strategy nccl --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
+             "--device-comm host");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "2 ranks with --strategy nccl: that strategy moves ghosts "
+                                                       "inside one process; several ranks use --strategy devcomm"));
+    tl_test_output_free(&r);
+    /* each backend's per-rank strategy is its own */
+    r = fdtd("run --backend cuda --strategy ranks --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --strategy ranks: not a strategy of --backend cuda; several "
+                           "ranks use --strategy devcomm (their default)\n");
+    tl_test_output_free(&r);
+    r = fdtd("run --strategy devcomm --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --strategy devcomm: not a strategy of --backend cpu; several "
+                           "ranks use --strategy ranks (their default)\n");
+    tl_test_output_free(&r);
+    r = fdtd("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 2 "
+             "--device-comm host");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
+                           "(--ranks 4, or mpirun -np 4)\n");
+    tl_test_output_free(&r);
+    r = fdtd("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu");
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                           "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                           "host)\n");
     tl_test_output_free(&r);
     r = fdtd("verify energy --launcher threads --ranks 2 --no-gpu");
     TL_ASSERT_EQ(r.rc, 2);

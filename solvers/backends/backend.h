@@ -4,7 +4,7 @@
  * calls, the CUDA backend (cuda/backend_cuda.c) by enqueueing onto the
  * role streams, joined by events as the schedule's steps say. Which stream
  * and which communicator each operation uses comes from the schedule
- * (solvers/backends/schedule.h), not from the method.
+ * (runtime/schedule.h), not from the method.
  *
  * Split-phase operations overlap communication with computation:
  *   dot_begin(slot, n pairs)  local dots, then start ONE allreduce of all n
@@ -33,7 +33,7 @@
 #include "runtime/ctx.h"
 #include "solvers/dist/dist.h"
 #include "solvers/backends/scalars.h"
-#include "solvers/backends/schedule.h"
+#include "runtime/schedule.h"
 
 /* Backend-owned vector; `data` is a host or device pointer as the backend
  * decides. Methods never touch data directly. */

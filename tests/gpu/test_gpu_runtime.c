@@ -142,7 +142,7 @@ TL_TEST(nccl_refuses_shared_gpus_clearly)
 {
     need_gpu();
     if (tl_gpu_count() > 1) TL_SKIP("needs ranks to outnumber GPUs");
-    TL_ASSERT(RUN("%s --ranks 2 --device-comm nccl devcomm", helper()) != 0);
+    TL_ASSERT_EQ(RUN("%s --ranks 2 --device-comm nccl devcomm", helper()), 2);
     TL_ASSERT_MSG(strstr(out_buf, "only 1 GPU is visible; use fewer ranks, --device-comm host"), "%s", out_buf);
 }
 

@@ -1,6 +1,6 @@
 /* CUDA backend: the operations of solvers/backends/backend.h enqueued on the
  * rank's role streams, in the order and with the joins the schedule row
- * gives (solvers/backends/schedule.h: per step a stream role, a communicator and
+ * gives (runtime/schedule.h: per step a stream role, a communicator and
  * the events it waits for). Cross-stream dependencies go only through
  * events; the host waits only where a method needs a value (dot_end) and
  * in finish. Communication goes through runtime/devcomm.h (NCCL, or the

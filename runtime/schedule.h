@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "probes/trace.h"
+#include "runtime/role.h"
 #include "runtime/comm.h"
 
 typedef enum {

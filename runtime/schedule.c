@@ -1,4 +1,4 @@
-#include "solvers/backends/schedule.h"
+#include "runtime/schedule.h"
 
 #include <string.h>
 
