@@ -296,14 +296,12 @@ static tl_status cuda_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b
     tl_fdtd_cuda *g = f->bglobal;
     tl_fdtd_kargs a;
     tl_fdtd_kargs_of(f, sd, &a);
-    /* tiled interior, CPML boundary boxes, or the baseline over any box */
-    int variant = f->cfg.kernel == TL_FDTD_KERNEL_NAIVE ? TL_FDTD_VARIANT_NAIVE
-                  : cpml                                ? TL_FDTD_VARIANT_CPML
-                  : f->cfg.kernel == TL_FDTD_KERNEL_PIPE ? TL_FDTD_VARIANT_PIPE
-                                                        : TL_FDTD_VARIANT_TILED;
+    /* the --kernel table: interior or CPML slab box, or fused over any box */
+    const tl_fdtd_kernel_info *ki = &tl_fdtd_kernels[f->cfg.kernel];
+    int variant = ki->fused || !cpml ? ki->interior : ki->boundary;
     TL_CUDA(cudaSetDevice(s->device));
-    /* the fused baseline counts as the plain update */
-    int op = (which ? TL_FDTD_OP_P : TL_FDTD_OP_V) + (variant == TL_FDTD_VARIANT_CPML);
+    /* a fused kernel counts as the plain update */
+    int op = (which ? TL_FDTD_OP_P : TL_FDTD_OP_V) + (cpml && !ki->fused);
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, update_names[which][cpml ? 1 : 0]);
     TL_TRY(tl_fdtd_cuda_time(f, s->device, op, 0, cs->s_comp));
     tl_status st = tl_fdtd_cuda_update(&a, which, b->lo, b->hi, variant, cpml, f->esz == 8, g->sms[s->device], cs->s_comp);

@@ -31,7 +31,33 @@
 
 enum { TL_FDTD_P = 0, TL_FDTD_VX, TL_FDTD_VY, TL_FDTD_VZ, TL_FDTD_NFIELDS };
 typedef enum { TL_FDTD_BACKEND_CPU = 0, TL_FDTD_BACKEND_CUDA } tl_fdtd_backend_kind;
-typedef enum { TL_FDTD_KERNEL_TILED = 0, TL_FDTD_KERNEL_NAIVE, TL_FDTD_KERNEL_PIPE } tl_fdtd_kernel_kind;
+/* CUDA kernels (--kernel), the entries of tl_fdtd_kernels (kernels.c). */
+typedef enum {
+    TL_FDTD_KERNEL_TILED = 0,
+    TL_FDTD_KERNEL_NAIVE,
+    TL_FDTD_KERNEL_PIPE,
+    TL_FDTD_KERNEL_ZCOL8,
+    TL_FDTD_KERNEL_ZCOL16,
+    TL_FDTD_KERNEL_ZCOL16_Y4,
+    TL_FDTD_KERNEL_ZCOL32_Y4,
+    TL_FDTD_KERNEL_ZCOL8_FUSED,
+    TL_FDTD_KERNEL_ZCOL16_FUSED,
+    TL_FDTD_KERNEL_ZCOL16_Y4_PF,
+    TL_FDTD_KERNEL_ZCOL32_Y4_PF,
+    TL_FDTD_KERNEL_COUNT
+} tl_fdtd_kernel_kind;
+
+/* What a --kernel name runs: the variant (TL_FDTD_VARIANT_*, fdtd_kargs.h)
+ * for the points outside the CPML slabs and the one for the slab boxes
+ * (tl_fdtd_grid_classify), or, fused, one launch over the whole box with
+ * CPML by a per-point branch. */
+typedef struct tl_fdtd_kernel_info {
+    const char *name; /* first: the --kernel option's table */
+    int interior;     /* variant of the interior box (fused: of every box) */
+    int boundary;     /* variant of the CPML slab boxes; unused when fused */
+    int fused;
+} tl_fdtd_kernel_info;
+extern const tl_fdtd_kernel_info tl_fdtd_kernels[TL_FDTD_KERNEL_COUNT];
 
 /* Initial value of field `field` at global point (i, j, k) (for v_x the
  * point is (i + 1/2, j, k)), time 0 for p and -dt/2 for v. */

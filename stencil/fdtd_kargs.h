@@ -19,6 +19,22 @@ typedef struct tl_fdtd_layout {
 enum { TL_FDTD_PROF_A = 0, TL_FDTD_PROF_B, TL_FDTD_PROF_IK, TL_FDTD_PROF_AH, TL_FDTD_PROF_BH,
        TL_FDTD_PROF_IKH, TL_FDTD_PROF_N };
 
+/* Kernel variants (fdtd_kernels.cu, fdtd_zcol.cu; the --kernel table in
+ * kernels.c says which a run uses where): TILED, shared-memory tiles in
+ * x-y with register queues marching along z (interior points only: no
+ * CPML); CPML, one thread per point of a boundary box
+ * (tl_fdtd_[vp]_cpml_kernel); NAIVE, the one-thread-per-point baseline
+ * over any box, CPML fused in when `cpml`; PIPE, the tiled kernels with
+ * every load of the next plane issued before the current plane's
+ * barriers; ZCOL<nz>[_Y<by>], z-column kernels: a thread marches nz
+ * consecutive z points of its (x, y) column keeping the z stencil in a
+ * sliding register window, blocks of 32 x by (8 unless named), any box,
+ * CPML in when `cpml`; _PF: the next point's DRAM loads issued before
+ * this point's arithmetic. */
+enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE, TL_FDTD_VARIANT_PIPE,
+       TL_FDTD_VARIANT_ZCOL8, TL_FDTD_VARIANT_ZCOL16, TL_FDTD_VARIANT_ZCOL16_Y4, TL_FDTD_VARIANT_ZCOL32_Y4,
+       TL_FDTD_VARIANT_ZCOL16_Y4_PF, TL_FDTD_VARIANT_ZCOL32_Y4_PF };
+
 typedef struct tl_fdtd_kargs {
     void *f[4];            /* p, vx, vy, vz */
     const void *mat[4];    /* K dt; dt/rho at vx, vy, vz; all NULL: homogeneous */

@@ -9,6 +9,7 @@
 
 /* includes runtime/error.h inside extern "C" */
 #include "stencil/fdtd_kernels.h"
+#include "stencil/fdtd_device.cuh"
 
 /* runtime/check.h would pull in mpi.h, which nvcc does not see */
 #define TL_CUDA(expr)                                                                              \
@@ -22,23 +23,6 @@
 namespace {
 
 constexpr int TX = 32, TY = 16; /* tile of the tuned kernels: 512 threads */
-
-/* The CPML correction of one derivative d along axis e at global
- * coordinate g: psi = b psi + a d, d / kappa + psi (the CPU's order). */
-template <typename T>
-__device__ __forceinline__ T cpml_term(const tl_fdtd_kargs &a, int m, int e, int64_t g, int64_t x, int64_t y,
-                                       int64_t z, T d, int pa)
-{
-    int side = g < a.L ? 0 : (g >= a.N[e] - 1 - a.L ? 1 : -1);
-    if (side < 0) return d;
-    const tl_fdtd_layout &l = a.psil[m][side];
-    T *ps = (T *)a.psi[m][side] + l.off + x + y * l.sx + z * l.sxy;
-    const T *pr = (const T *)a.prof[e];
-    int64_t n = a.N[e];
-    T v = pr[(pa + 1) * n + g] * *ps + pr[pa * n + g] * d;
-    *ps = v;
-    return d * pr[(pa + 2) * n + g] + v;
-}
 
 template <typename T, int R>
 __device__ __forceinline__ void v_point(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, bool cpml)
@@ -87,11 +71,6 @@ __device__ __forceinline__ void p_point(const tl_fdtd_kargs &a, int64_t x, int64
     T k = a.mat[0] ? ((const T *)a.mat[0])[i] : (T)a.kdt;
     ((T *)a.f[0])[i] -= k * (dx + dy + dz);
 }
-
-struct box3 {
-    int64_t lo[3];
-    int ex, ey, ez;
-};
 
 /* Baseline: one thread per point (block 32 x 8, grid z over planes). */
 template <typename T, int R>
@@ -154,14 +133,6 @@ __device__ __forceinline__ tile_pos tile_pos_of(const box3 &b, int64_t xbase, in
     t.hx = t.tx < R && t.y < t.y1 + R;
     t.hy = t.ty < R && t.x >= t.x0 - R && t.x < t.x1 + R;
     return t;
-}
-
-/* The stencil's coefficients, in registers. */
-template <typename T, int R>
-__device__ __forceinline__ void load_coeffs(const tl_fdtd_kargs &a, T (&c)[R])
-{
-#pragma unroll
-    for (int m = 0; m < R; m++) c[m] = (T)a.c[m];
 }
 
 /* The velocity update's derivatives of p at the thread's point: x and y
@@ -586,6 +557,10 @@ extern "C" tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, cons
 {
     box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return TL_OK;
+    if (variant >= TL_FDTD_VARIANT_ZCOL8) { /* the z-column variants come last (fdtd_kargs.h) */
+        TL_CUDA(tl_fdtd_cuda_zcol_update(a, which, lo, hi, variant, cpml, dbl, s));
+        return TL_OK;
+    }
     TL_CUDA(dbl ? launch_order<double>(*a, which, b, variant, cpml, sms, s)
                 : launch_order<float>(*a, which, b, variant, cpml, sms, s));
     return TL_OK;

@@ -8,7 +8,8 @@
  * layered medium adds K and three buoyancies, 64 B). A CPML point adds
  * the read and write of one memory variable per slab axis per update
  * (16 B per axis). What each kernel achieves is measured in
- * results/fdtd-h200/ and stated in stencil/README.md. */
+ * results/fdtd-h200/, results/fdtd-kernels-h200/ and stated in
+ * stencil/README.md. The variants (TL_FDTD_VARIANT_*) are in fdtd_kargs.h. */
 #ifndef TL_FDTD_KERNELS_H
 #define TL_FDTD_KERNELS_H
 
@@ -24,17 +25,10 @@ extern "C" {
 
 #include "runtime/error.h"
 
-/* Kernel variants: TILED, shared-memory tiles in x-y with register queues
- * marching along z (interior points only: no CPML); CPML, one thread per
- * point of a boundary box (tl_fdtd_[vp]_cpml_kernel); NAIVE, the
- * one-thread-per-point baseline over any box, CPML fused in when `cpml`;
- * PIPE, the tiled kernels with every load of the next plane issued before
- * the current plane's barriers (one H200, 480^3: 0.62 of triad, 1.11x the baseline without CPML;
- * results/device-session-b2d4186). */
-enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE, TL_FDTD_VARIANT_PIPE };
-
 /* which: 0 velocity, 1 pressure, over the box [lo, hi) (local coordinates);
- * sms: the device's multiprocessors (the tiled kernels' z chunks). */
+ * sms: the device's multiprocessors (the tiled kernels' z chunks); cpml:
+ * the box holds CPML points (the naive and z-column kernels take the
+ * memory variables then). */
 tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
                               int variant, int cpml, int dbl, int sms, cudaStream_t s);
 tl_status tl_fdtd_cuda_source(void *d_p, int64_t idx, double value, int dbl, cudaStream_t s);
@@ -49,6 +43,10 @@ tl_status tl_fdtd_cuda_check(const void *d_p, const tl_fdtd_layout *l, const int
 /* *d_e += 1/2 sum (p^2 / K + rho |v|^2) over the owned points */
 tl_status tl_fdtd_cuda_energy(const tl_fdtd_kargs *a, const int64_t n[3], const tl_fdtd_medium *md, double *d_e,
                               int dbl, cudaStream_t s);
+/* The z-column kernels (fdtd_zcol.cu, variants TL_FDTD_VARIANT_ZCOL*),
+ * called by tl_fdtd_cuda_update; returns the launch's error. */
+cudaError_t tl_fdtd_cuda_zcol_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
+                                     int variant, int cpml, int dbl, cudaStream_t s);
 
 #ifdef __cplusplus
 }

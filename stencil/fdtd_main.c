@@ -31,8 +31,6 @@ typedef struct named {
     const char *name;
 } named;
 static const named backend_names[] = {[TL_FDTD_BACKEND_CPU] = {"cpu"}, [TL_FDTD_BACKEND_CUDA] = {"cuda"}};
-static const named kernel_names[] = {[TL_FDTD_KERNEL_TILED] = {"tiled"}, [TL_FDTD_KERNEL_NAIVE] = {"naive"},
-                                     [TL_FDTD_KERNEL_PIPE] = {"pipelined"}};
 static const named precision_names[] = {{"single"}, {"double"}};
 #define TABLE(t) .table = t, .table_stride = sizeof t[0], .table_count = (int)(sizeof t / sizeof t[0])
 
@@ -114,8 +112,8 @@ static const tl_option model_options[] = {
 static const tl_option exec_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = O(backend), .def = "cpu", TABLE(backend_names),
      .help = "CPU reference (OpenMP) or CUDA kernels"},
-    {.name = "kernel", .type = TL_OPT_ENUM, .offset = O(kernel), .def = "naive", TABLE(kernel_names),
-     .help = "cuda: tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels), naive (one thread per point, CPML fused: the baseline; on one H200 2x tiled), pipelined (tiled with the next plane's loads in flight; on one H200 1.11x naive without CPML, 0.94x with)"},
+    {.name = "kernel", .type = TL_OPT_ENUM, .offset = O(kernel), .def = "naive", TABLE(tl_fdtd_kernels),
+     .help = "cuda: tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels), naive (one thread per point, CPML fused: the baseline; on one H200 2x tiled), pipelined (tiled with the next plane's loads in flight; on one H200 1.11x naive without CPML, 0.94x with), zcol8, zcol16, zcol16-y4, zcol32-y4 (a thread marches 8/16/32 z points of its column, z stencil in registers; blocks 32x8 or 32x4; CPML slabs by the same kernel; on one H200 0.85-0.94x naive), zcol8-fused, zcol16-fused (CPML fused as in naive), zcol16-y4-pf, zcol32-y4-pf (the next point's loads issued first; not measured yet); figures: stencil/README.md"},
     {.name = "decomp", .type = TL_OPT_STRING, .offset = O(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "subdomains per axis, or slab-z (1x1x4), block-xy (2x2x1), pencil-yz (1x2x2)"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = O(strategy), .metavar = "NAME",
@@ -339,7 +337,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
     snprintf(row, sizeof row,
              "%s,%s,%s,%s,%s,%d,%d,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
              ",%.6g,%.6f,%.2f,%.2f,%.0f,%.0f,%.0f,%s",
-             o->label, backend_names[c->backend].name, c->backend == TL_FDTD_BACKEND_CUDA ? kernel_names[c->kernel].name : "-",
+             o->label, backend_names[c->backend].name, c->backend == TL_FDTD_BACKEND_CUDA ? tl_fdtd_kernels[c->kernel].name : "-",
              c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0), decomp, c->s,
              c->overlap, c->order, c->dbl ? "double" : "single", c->n[0], c->n[1], c->n[2], c->steps, c->cpml,
              S.dt, S.seconds, S.mpoints_s, S.gbs, S.min_bytes_per_point, S.mem_bytes, S.paper_mem_bytes, over);
@@ -437,7 +435,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, sigma_max = -4 c_max ln(R) / (2 L h)\n",
                c->cpml, c->cpml_r, c->kappa_max, c->alpha_frac);
         printf("# backend: %s  kernel: %s  decomposition: %dx%dx%d  s: %d  ghost: %d\n", backend_names[c->backend].name,
-               kernel_names[c->kernel].name,
+               tl_fdtd_kernels[c->kernel].name,
                c->pd[0], c->pd[1], c->pd[2], c->s, c->order * c->s);
         if (ctx->size > 1 && c->backend == TL_FDTD_BACKEND_CUDA)
             printf("# ranks: %d, one subdomain each (strategy devcomm, %s device communication%s)\n", ctx->size,
@@ -543,7 +541,7 @@ typedef struct verify_opts {
 #define V(f) offsetof(verify_opts, f)
 static const tl_option verify_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = V(backend), .def = "cpu", TABLE(backend_names), .help = "backend"},
-    {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "naive", TABLE(kernel_names),
+    {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "naive", TABLE(tl_fdtd_kernels),
      .help = "cuda kernels"},
     {.name = "precision", .type = TL_OPT_ENUM, .offset = V(precision), .def = "double", TABLE(precision_names),
      .help = "floating point precision"},

@@ -162,7 +162,7 @@ static tl_fdtd_box region_of(const tl_fdtd *f, int sd, int which, int t)
 static tl_status update_box(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b)
 {
     if (tl_fdtd_box_empty(b)) return TL_OK;
-    if (f->cfg.kernel == TL_FDTD_KERNEL_NAIVE && f->cfg.backend == TL_FDTD_BACKEND_CUDA)
+    if (tl_fdtd_kernels[f->cfg.kernel].fused && f->cfg.backend == TL_FDTD_BACKEND_CUDA)
         return f->be->update(f, sd, which, b, f->cfg.cpml > 0); /* fused: one launch, per-point branch */
     tl_fdtd_box parts[7];
     int cls[7], n;

@@ -1,4 +1,4 @@
-/* stencil/ on a GPU: the CUDA kernels (tuned and baseline) against the
+/* stencil/ on a GPU: every CUDA kernel of the --kernel table against the
  * CPU reference for every order, with and without CPML, in double
  * (1e-12 relative) and single (1e-5); decomposed runs on one GPU (several
  * subdomains to a GPU) equal to the single domain bit for bit for every
@@ -66,32 +66,33 @@ static double rel_diff(const double *a, const double *b, int64_t n)
     return m > 0 ? d / m : d;
 }
 
+/* Every kernel of the --kernel table against one CPU run of the same configuration. */
 static void compare_backends(int dbl, double tol)
 {
     const int orders[3] = {2, 4, 8};
     for (int o = 0; o < 3; o++)
-        for (int cp = 0; cp < 2; cp++)
-            for (int kern = 0; kern < 3; kern++) {
-                tl_fdtd_config c = base(orders[o], cp ? 6 : 0, dbl, cp && o == 2);
-                int64_t N = c.n[0] * c.n[1] * c.n[2];
-                double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-                TL_ASSERT(a && b);
-                fields_of(&c, b);
-                c.backend = TL_FDTD_BACKEND_CUDA;
-                const tl_fdtd_kernel_kind kinds[3] = {TL_FDTD_KERNEL_TILED, TL_FDTD_KERNEL_NAIVE, TL_FDTD_KERNEL_PIPE};
-                const char *const kname[3] = {"tiled", "naive", "pipelined"};
-                c.kernel = kinds[kern];
+        for (int cp = 0; cp < 2; cp++) {
+            tl_fdtd_config c = base(orders[o], cp ? 6 : 0, dbl, cp && o == 2);
+            int64_t N = c.n[0] * c.n[1] * c.n[2];
+            double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
+            TL_ASSERT(a && b);
+            fields_of(&c, b);
+            c.backend = TL_FDTD_BACKEND_CUDA;
+            for (int kern = 0; kern < TL_FDTD_KERNEL_COUNT; kern++) {
+                const char *kname = tl_fdtd_kernels[kern].name;
+                c.kernel = (tl_fdtd_kernel_kind)kern;
                 fields_of(&c, a);
                 for (int k = 0; k < 4; k++) {
                     double r = rel_diff(a + k * N, b + k * N, N);
                     fprintf(stderr, "order %d cpml %d %s %s field %d: relative difference %.3e\n", orders[o], cp,
-                            kname[kern], dbl ? "double" : "single", k, r);
-                    TL_ASSERT_MSG(r <= tol, "order %d cpml %d kernel %s field %d: %.3e > %.0e", orders[o], cp,
-                                  kname[kern], k, r, tol);
+                            kname, dbl ? "double" : "single", k, r);
+                    TL_ASSERT_MSG(r <= tol, "order %d cpml %d kernel %s field %d: %.3e > %.0e", orders[o], cp, kname,
+                                  k, r, tol);
                 }
-                free(a);
-                free(b);
             }
+            free(a);
+            free(b);
+        }
 }
 
 TL_TEST(gpu_equals_cpu_double)
@@ -138,6 +139,41 @@ TL_TEST(gpu_decomposed_equals_single_domain)
                         TL_ASSERT_MSG(m == 0, "%s %dx%dx%d s=%d overlap=%d: %g", strategies[st], shapes[sh][0],
                                       shapes[sh][1], shapes[sh][2], s, ov, m);
                     }
+}
+
+/* The z-column kernels (split and fused CPML): 4 subdomains pencil-yz on
+ * one GPU, s = 1 and 2, zero and CPML faces, single and double, equal to
+ * the single domain bit for bit; orders 2 and 4 once each. */
+TL_TEST(gpu_zcol_decomposed_equals_single_domain)
+{
+    need_gpu();
+    for (int kern = TL_FDTD_KERNEL_ZCOL8; kern < TL_FDTD_KERNEL_COUNT; kern++)
+        for (int s = 1; s <= 2; s++)
+            for (int cp = 0; cp < 2; cp++)
+                for (int dbl = 0; dbl < 2; dbl++) {
+                    int order = cp && dbl ? 2 + 2 * (s - 1) : 8;
+                    tl_fdtd_config c = base(order, cp ? 6 : 0, dbl, cp && !dbl);
+                    c.n[0] = 48;
+                    c.n[1] = 44;
+                    c.n[2] = 66;
+                    c.steps = 11;
+                    c.backend = TL_FDTD_BACKEND_CUDA;
+                    c.kernel = (tl_fdtd_kernel_kind)kern;
+                    c.strategy = "peer";
+                    c.pd[1] = 2;
+                    c.pd[2] = 2;
+                    c.s = s;
+                    c.overlap = s == 2 && cp;
+                    const int64_t rec[2][3] = {{3, 4, 5}, {40, 22, 33}};
+                    c.nrec = 2;
+                    c.rec = rec;
+                    double m = -1;
+                    TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+                    fprintf(stderr, "%s pencil-yz s=%d cpml %d %s order %d overlap %d: max |diff| %g\n",
+                            tl_fdtd_kernels[kern].name, s, cp, dbl ? "double" : "single", order, c.overlap, m);
+                    TL_ASSERT_MSG(m == 0, "%s pencil-yz s=%d cpml %d %s: %g", tl_fdtd_kernels[kern].name, s, cp,
+                                  dbl ? "double" : "single", m);
+                }
 }
 
 TL_TEST(gpu_periodic_decomposed)
@@ -199,32 +235,40 @@ TL_TEST(gpu_traced_run)
 TL_TEST(gpu_breakdown_counts)
 {
     need_gpu();
-    tl_fdtd_config c = base(8, 6, 0, 0);
-    c.backend = TL_FDTD_BACKEND_CUDA;
-    c.kernel = TL_FDTD_KERNEL_TILED;
-    c.pd[2] = 2;
-    c.steps = 4;
-    c.warmup = 2;
-    c.breakdown = 1;
-    c.strategy = "host";
-    tl_fdtd *f = NULL;
-    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
-    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
-    tl_fdtd_stats S = tl_fdtd_stats_of(f);
-    TL_ASSERT_EQ(S.nops, 7);
-    /* per measured step and subdomain: one interior box and 5 slab boxes
-     * (the interface face has none) per update; 1 message each way, a copy
-     * out and a copy in per message */
-    TL_ASSERT_EQ(S.op[0].count, 4 * 2 * 1);
-    TL_ASSERT_EQ(S.op[1].count, 4 * 2 * 5);
-    TL_ASSERT_EQ(S.op[2].count, 4 * 2 * 1);
-    TL_ASSERT_EQ(S.op[3].count, 4 * 2 * 5);
-    TL_ASSERT_EQ(S.op[4].count, 4 * 2);
-    TL_ASSERT_EQ(S.op[5].count, 4 * 2 * 2);
-    TL_ASSERT_EQ(S.op[6].count, 4 * 2);
-    for (int k = 0; k < 7; k++) TL_ASSERT(S.op[k].total_s > 0 && S.op[k].min_s <= S.op[k].max_s);
-    tl_fdtd_destroy(&f);
+    const tl_fdtd_kernel_kind kinds[3] = {TL_FDTD_KERNEL_TILED, TL_FDTD_KERNEL_ZCOL16, TL_FDTD_KERNEL_ZCOL16_FUSED};
+    for (int kk = 0; kk < 3; kk++) {
+        tl_fdtd_config c = base(8, 6, 0, 0);
+        c.backend = TL_FDTD_BACKEND_CUDA;
+        c.kernel = kinds[kk];
+        c.pd[2] = 2;
+        c.steps = 4;
+        c.warmup = 2;
+        c.breakdown = 1;
+        c.strategy = "host";
+        tl_fdtd *f = NULL;
+        TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+        TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+        tl_fdtd_stats S = tl_fdtd_stats_of(f);
+        fprintf(stderr, "%s: update_v %lld, update_v_cpml %lld\n", tl_fdtd_kernels[kinds[kk]].name,
+                (long long)S.op[0].count, (long long)S.op[1].count);
+        TL_ASSERT_EQ(S.nops, 7);
+        /* per measured step and subdomain: one interior box and 5 slab boxes
+         * (the interface face has none) per update, or one fused launch; 1
+         * message each way, a copy out and a copy in per message */
+        int fused = tl_fdtd_kernels[kinds[kk]].fused;
+        TL_ASSERT_EQ(S.op[0].count, 4 * 2 * 1);
+        TL_ASSERT_EQ(S.op[1].count, fused ? 0 : 4 * 2 * 5);
+        TL_ASSERT_EQ(S.op[2].count, 4 * 2 * 1);
+        TL_ASSERT_EQ(S.op[3].count, fused ? 0 : 4 * 2 * 5);
+        TL_ASSERT_EQ(S.op[4].count, 4 * 2);
+        TL_ASSERT_EQ(S.op[5].count, 4 * 2 * 2);
+        TL_ASSERT_EQ(S.op[6].count, 4 * 2);
+        for (int k = 0; k < 7; k++)
+            if (!fused || (k != 1 && k != 3)) TL_ASSERT(S.op[k].total_s > 0 && S.op[k].min_s <= S.op[k].max_s);
+        tl_fdtd_destroy(&f);
+    }
 }
 
-TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain, gpu_periodic_decomposed,
+TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain,
+             gpu_zcol_decomposed_equals_single_domain, gpu_periodic_decomposed,
              gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)

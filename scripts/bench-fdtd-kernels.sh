@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Every FDTD CUDA kernel against the triad bandwidth and the baseline, in one command:
+#   scripts/bench-fdtd-kernels.sh OUT [--sizes "480"] [--steps N] [--kernels "naive tiled ..."]
+#                                     [--double "naive zcol16"] [--breakdown "naive zcol16"]
+#   scripts/bench-fdtd-kernels.sh --summary OUT     only (re)write OUT/summary.csv and the table
+# Steps in this order (bound the whole with `timeout`; each step is bounded too, a
+# failure is logged and the script goes on): triad (trilap-bench stream); every
+# --kernels entry at the first --sizes n^3, single precision, order 8, with and
+# without CPML (20 cells, --compare-cpml: one process); the --double kernels there
+# in double precision; the --breakdown kernels' per-operation device times there
+# with CPML; then every kernel at the other sizes.
+# Writes into OUT:
+#   stream.csv                  trilap-bench stream (triad: the bandwidth roofline)
+#   fdtd.csv, manifest.txt      trilap-fdtd run rows (columns: stencil/README.md)
+#   breakdown-<kernel>.csv      --breakdown: update_v, update_v_cpml, update_p, ... device times
+#   summary.csv                 kernel,precision,n,boundary,mpoints_s,gbs,min_bytes_per_point,
+#                               triad_gbs,fraction_of_triad,vs_naive,cpml_overhead
+#   table.txt                   the same as a fixed-width table (also printed)
+#   bench.log                   everything the programs printed
+# GB/s is the kernel's minimum bytes per point per step (48 B single, 96 B double:
+# every kernel here has the same minimum) times points and steps over the time;
+# vs_naive is Mpoints/s over the naive kernel's in the same size, precision and boundary.
+# Needs bin/trilap-fdtd and bin/trilap-bench built with CUDA.
+set -euo pipefail
+
+out=""
+sizes="480"
+steps=100
+kernels="naive tiled pipelined zcol8 zcol16 zcol16-y4 zcol32-y4 zcol8-fused zcol16-fused zcol16-y4-pf zcol32-y4-pf"
+double="naive pipelined zcol32-y4-pf"
+breakdown="naive pipelined zcol16-y4-pf zcol32-y4-pf"
+summary_only=0
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --sizes) sizes=$2; shift 2 ;;
+        --steps) steps=$2; shift 2 ;;
+        --kernels) kernels=$2; shift 2 ;;
+        --double) double=$2; shift 2 ;;
+        --breakdown) breakdown=$2; shift 2 ;;
+        --summary) summary_only=1; shift ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        -*) echo "bench-fdtd-kernels.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
+        *) [[ -z $out ]] || { echo "bench-fdtd-kernels.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
+    esac
+done
+[[ -n $out ]] || { echo "bench-fdtd-kernels.sh: no output folder (try --help)" >&2; exit 2; }
+for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-fdtd-kernels.sh: invalid size '$n' in --sizes" >&2; exit 2; }; done
+[[ $steps =~ ^[0-9]+$ ]] || { echo "bench-fdtd-kernels.sh: invalid --steps '$steps'" >&2; exit 2; }
+for k in $kernels $double $breakdown; do
+    [[ $k =~ ^[a-z0-9-]+$ ]] || { echo "bench-fdtd-kernels.sh: invalid kernel name '$k'" >&2; exit 2; }
+done
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${TL_BIN:-$here/bin}
+log=$out/bench.log
+say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
+run() {
+    local lim=$1; shift
+    say "\$ $*"
+    if ! timeout "$lim" "$@" >> "$log" 2>&1; then say "  -> failed or timed out (limit ${lim}s)"; fi
+    return 0
+}
+
+if (( ! summary_only )); then
+    for p in trilap-fdtd trilap-bench; do
+        [[ -x $bin/$p ]] || { echo "bench-fdtd-kernels.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
+    done
+    mkdir -p "$out"
+    : > "$log"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
+    run 60 "$bin/trilap-bench" stream --results "$out/stream.csv"
+    common=(--backend cuda --warmup 5 --cpml 20 --source center --steps "$steps" --compare-cpml --results "$out/fdtd.csv")
+    first=${sizes%% *}
+    for k in $kernels; do
+        run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$first" --kernel "$k" --label "$k"
+    done
+    for k in $double; do
+        run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$first" --kernel "$k" --label "$k" --precision double
+    done
+    for k in $breakdown; do # per-operation device times, outside fdtd.csv
+        run 60 "$bin/trilap-fdtd" run --backend cuda --warmup 5 --cpml 20 --source center --grid "$first" --steps 50 \
+            --kernel "$k" --label "breakdown-$k" --breakdown "$out/breakdown-$k.csv"
+    done
+    for n in ${sizes#"$first"}; do
+        for k in $kernels; do
+            run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --kernel "$k" --label "$k"
+        done
+    done
+fi
+
+[[ -f $out/fdtd.csv ]] || { echo "bench-fdtd-kernels.sh: no $out/fdtd.csv" >&2; exit 1; }
+triad=$(awk -F, '$1 == "triad" { print $7 }' "$out/stream.csv" 2>/dev/null | tail -n1)
+triad=${triad:-0}
+awk -F, -v triad="$triad" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $1 == "label" { next }
+    { key = $c["kernel"] "," $c["precision"] "," $c["nx"] "," ($c["cpml"] > 0 ? "cpml" : "none")
+      if (!(key in mp)) order[++n] = key
+      mp[key] = $c["mpoints_s"]; gb[key] = $c["gbs"]; mb[key] = $c["min_bytes_per_point"]; ov[key] = $c["cpml_overhead"] }
+    END {
+        print "kernel,precision,n,boundary,mpoints_s,gbs,min_bytes_per_point,triad_gbs,fraction_of_triad,vs_naive,cpml_overhead"
+        for (i = 1; i <= n; i++) {
+            k = order[i]; split(k, f, ",")
+            base = "naive," f[2] "," f[3] "," f[4]
+            vs = ((base in mp) && mp[base] > 0) ? sprintf("%.3f", mp[k] / mp[base]) : ""
+            printf "%s,%.0f,%.1f,%s,%.0f,%.3f,%s,%s\n", k, mp[k], gb[k], mb[k], triad, (triad > 0 ? gb[k] / triad : 0), vs, ov[k]
+        }
+    }' "$out/fdtd.csv" > "$out/summary.csv"
+awk -F, -v triad="$triad" '
+    NR == 1 { printf "# triad %s GB/s; GB/s at the minimum bytes per point (B/pt)\n", triad
+              printf "%-13s %-6s %5s %-5s %10s %8s %5s %9s %8s %9s\n", "kernel", "prec", "n", "CPML", "Mpoints/s", "GB/s", "B/pt", "of triad", "x naive", "CPML cost"; next }
+    { printf "%-13s %-6s %5s %-5s %10s %8s %5s %9s %8s %9s\n", $1, $2, $3, $4, $5, $6, $7, $9, $10, $11 }' \
+    "$out/summary.csv" > "$out/table.txt"
+mkdir -p "$out"
+touch "$log"
+tee -a "$log" < "$out/table.txt" >&2
