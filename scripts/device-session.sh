@@ -1,23 +1,35 @@
 #!/usr/bin/env bash
-# One bounded session on a lent GPU machine for everything that needs a GPU:
-# build, the GPU tests (runtime, probes, microbenchmark, NCCL; FDTD; the
-# solver comparisons, five cases at a time), then the FDTD and solver
-# benchmarks with what is left of the time. Each step is bounded; a failed
-# step is recorded and the rest goes on. Everything lands in DEST, and
-# DEST.tgz holds it in one file.
+# One bounded session on a lent GPU machine for everything that needs a GPU.
+# The steps run in the order given; each is bounded by its own limit and by
+# what is left of TOTAL_SECONDS; a failed step is recorded and the rest goes
+# on. Everything lands in DEST, and DEST.tgz holds it in one file.
 #
 #   scripts/device-session.sh DEST [TOTAL_SECONDS] [STEPS]
-#   STEPS: comma list of build,tests,fdtd,solver-tests,solver-protocol,solver-bench,demo
-#   [build,tests,fdtd,solver-tests,solver-bench,demo]
+#
+# STEPS, a comma list (default: build,check-gpu,fdtd-verify,demo):
+#   build            make all gpu-tests
+#   check-gpu        make check-gpu: every GPU test (test_gpu_solvers cases 4 at
+#                    a time, their GPU runs taking turns); logs in DEST/test-logs
+#   fdtd-verify      trilap-fdtd verify convergence / decomp on the GPU
+#   fdtd-ranks       one pencil-yz 320^3 row per path: 4 ranks host-staged
+#                    (strategy devcomm), one process host / peer
+#   demo             make demo (the live solver part on the GPU)
+#   fdtd-kernels     scripts/bench-fdtd-kernels.sh at 480^3 (FDTD_KERNELS)
+#   fdtd-sizes       naive and pipelined at 320 .. 1024^3 (FDTD_SIZES)
+#   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
+#   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
+#   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
 set -u
+case ${1:-} in -h | --help) sed -n '2,22p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
-steps=${3:-build,tests,fdtd,solver-tests,solver-bench,demo}
+steps=${3:-build,check-gpu,fdtd-verify,demo}
+fdtd_kernels=${FDTD_KERNELS:-naive pipelined zcol16-y4-pf zcol32-y4-pf}
+fdtd_sizes=${FDTD_SIZES:-320 544 640 800 1024}
 mkdir -p "$dest" || exit 1
 start=$SECONDS
 left() { echo $((total - (SECONDS - start))); }
-want() { [[ ",$steps," == *",$1,"* ]]; }
 log() { echo "[$((SECONDS - start)) s] $*" | tee -a "$dest/session.log"; }
 # step LIMIT LOGFILE CMD...: bounded by LIMIT and by what is left
 step() {
@@ -32,10 +44,11 @@ step() {
     fi
     echo "\$ $* (limit ${lim}s)" >>"$dest/$f"
     timeout "$lim" "$@" >>"$dest/$f" 2>&1
-    local rc=$?
-    log "exit $rc: $* (limit ${lim}s)"
+    log "exit $?: $* (limit ${lim}s)"
     return 0
 }
+# rest RESERVE: the seconds a budgeted step may use, keeping RESERVE for the tar
+rest() { echo $(($(left) - $1)); }
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 [ -f .trilap-commit ] && export TRILAP_COMMIT=$(head -n1 .trilap-commit)
 export TL_BUILD=build TL_BIN=bin TL_HAVE_CUDA=1 TL_DATA=${TL_DATA:-$PWD/../shared/data}
@@ -46,54 +59,69 @@ mpirun_path=$(command -v mpirun || true)
     echo "commit: $(cat .trilap-commit 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
     echo "date: $(date -u +%FT%TZ)"
     echo "host: $(hostname)"
+    echo "steps: $steps (total ${total} s)"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
     echo "TL_DATA=$TL_DATA"
-} >"$dest/manifest.txt" 2>&1
+} >>"$dest/manifest.txt" 2>&1
 
-want build && step 150 build.log make -j16 CUDA_ARCH=90 all gpu-tests
-if want tests; then
-    others=()
-    for t in build/tests/test_gpu_*; do
-        case $t in *test_gpu_solvers | *test_gpu_fdtd) ;; *) others+=("$t") ;; esac
-    done
-    step 150 check-gpu.log env TL_TEST_TIMEOUT=100 tests/run.sh "${others[@]}"
-fi
-if want fdtd; then
-    step 80 fdtd-tests.log env TL_TEST_TIMEOUT=75 tests/run.sh build/tests/test_gpu_fdtd
-    step 120 fdtd-bench.log scripts/bench-fdtd.sh "$dest/fdtd-bench" --sizes "320 480 640" --more ""
-    scripts/bench-fdtd.sh --summary "$dest/fdtd-bench" >>"$dest/fdtd-bench.log" 2>&1
-    step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32
-    step 20 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
-        --decomps slab-z,block-xy,pencil-yz --ss 1,2,4
-fi
-if want solver-tests && [ -x build/tests/test_gpu_solvers ]; then
-    # as make check-gpu runs them: 4 cases at a time, their GPU runs taking
-    # turns (tests/gpu/test_gpu_solvers.c), logs in build/test-logs
-    step 290 solver-tests.log env TL_TEST_TIMEOUT=280 TL_TEST_JOBS=4 TL_TEST_PARALLEL='^test_gpu_solvers:' \
-        tests/run.sh build/tests/test_gpu_solvers
-    mkdir -p "$dest/solver-tests"
-    cp build/test-logs/test_gpu_solvers.*.log "$dest/solver-tests/" 2>/dev/null
-    grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log >"$dest/solver-tests/times.txt" 2>/dev/null
-fi
-if want solver-protocol; then
-    b=$(($(left) - 30))
-    if [ $b -gt 60 ]; then
-        step $((b + 25)) solver-protocol.log scripts/bench-solvers-protocol.sh --breakdown "$dest/solver-protocol" "$b"
-    else
-        log "solver protocol skipped (no time left)"
-    fi
-fi
-# the live demo first when asked with the bench: its solver part is short
-if want demo; then
-    step 120 demo.log env TRILAP_NO_INSTALL=1 make CUDA_ARCH=90 demo DEMO_OUT="$dest/demo"
-fi
-if want solver-bench; then
-    b=$(($(left) - 20))
-    if [ $b -gt 30 ]; then
-        step $((b + 15)) solver-bench.log scripts/bench-solvers-gpu.sh --budget "$b" "$dest/solver-bench"
-    else
-        log "solver bench skipped (no time left)"
-    fi
-fi
+IFS=, read -r -a order <<<"$steps"
+for s in "${order[@]}"; do
+    case $s in
+    build) step 170 build.log make -j16 CUDA_ARCH=90 all gpu-tests ;;
+    check-gpu)
+        step 420 check-gpu.log make CUDA_ARCH=90 TL_DATA="$TL_DATA" check-gpu
+        mkdir -p "$dest/test-logs"
+        cp build/test-logs/*.log "$dest/test-logs/" 2>/dev/null
+        grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log \
+            >"$dest/test-logs/solver-times.txt" 2>/dev/null
+        tail -n 1 "$dest/check-gpu.log" | tee -a "$dest/session.log"
+        ;;
+    fdtd-verify)
+        step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32
+        step 25 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
+            --decomps slab-z,block-xy,pencil-yz --ss 1,2
+        ;;
+    fdtd-ranks)
+        b=(run --backend cuda --grid 320 --cpml 20 --decomp pencil-yz --steps 50 --warmup 5
+            --results "$dest/fdtd-ranks/pencil.csv")
+        mkdir -p "$dest/fdtd-ranks"
+        step 25 fdtd-ranks.log bin/trilap-fdtd "${b[@]}" --label ranks4-host --launcher threads --ranks 4 \
+            --device-comm host
+        step 15 fdtd-ranks.log bin/trilap-fdtd "${b[@]}" --label process-host --strategy host
+        step 15 fdtd-ranks.log bin/trilap-fdtd "${b[@]}" --label process-peer --strategy peer
+        ;;
+    demo) step 150 demo.log env TRILAP_NO_INSTALL=1 make CUDA_ARCH=90 demo DEMO_OUT="$dest/demo" ;;
+    fdtd-kernels)
+        step 100 fdtd-kernels.log scripts/bench-fdtd-kernels.sh "$dest/fdtd-kernels" --sizes 480 --steps 100 \
+            --kernels "$fdtd_kernels" --double "naive pipelined" --breakdown "$fdtd_kernels"
+        ;;
+    fdtd-sizes)
+        step 110 fdtd-sizes.log scripts/bench-fdtd-kernels.sh "$dest/fdtd-sizes" --sizes "$fdtd_sizes" --steps 50 \
+            --kernels "naive pipelined" --double "" --breakdown ""
+        ;;
+    solver-fuse)
+        step 80 solver-fuse.log scripts/bench-solvers-gpu.sh --cases p7-128,p7-256 --fuse-compare --budget 60 \
+            "$dest/solver-fuse"
+        ;;
+    solver-protocol)
+        b=$(rest 30)
+        if [ "$b" -gt 60 ]; then
+            step $((b + 20)) solver-protocol.log scripts/bench-solvers-protocol.sh --breakdown \
+                "$dest/solver-protocol" "$b"
+        else
+            log "solver protocol skipped (no time left)"
+        fi
+        ;;
+    solver-bench)
+        b=$(rest 25)
+        if [ "$b" -gt 30 ]; then
+            step $((b + 15)) solver-bench.log scripts/bench-solvers-gpu.sh --budget "$b" "$dest/solver-bench"
+        else
+            log "solver bench skipped (no time left)"
+        fi
+        ;;
+    *) log "unknown step '$s' (scripts/device-session.sh --help lists them)" ;;
+    esac
+done
 log "session done"
 tar czf "$dest.tgz" -C "$(dirname "$dest")" "$(basename "$dest")"
