@@ -24,8 +24,8 @@
 # needs about 1500). --cases: only these inputs of the list (comma
 # separated names: p7-256,p7-128,...; the sweeps and the scalars runs are
 # left out, one traced breakdown at the large size stays). --fuse-compare:
-# each input's iteration time also with --no-fuse (update, precond and
-# dot kernels apart: the iteration before fusion) and, for pipecg, with
+# each input's iteration time also with --fuse (the update pass also
+# applies Jacobi and computes the next dots; off by default) and, for pipecg, with
 # --regs-copy (a register copy on the stream every iteration).
 # Roofline: the bytes every kernel of one iteration must move (the
 # statistics' bytes per call times the calls per iteration, setup calls
@@ -157,8 +157,8 @@ while read -r name mat solver k t variants; do
     run "$name-iter" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
         --spmv trilap,cusparse --no-op-timer "$mat"
     if [ $compare -eq 1 ]; then
-        run "$name-iter-unfused" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
-            --spmv trilap --no-op-timer --no-fuse "$mat"
+        run "$name-iter-fused" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
+            --spmv trilap --no-op-timer --fuse "$mat"
         [ "$solver" = pipecg ] &&
             run "$name-iter-regscopy" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
                 --spmv trilap --no-op-timer --regs-copy "$mat"

@@ -10,6 +10,8 @@
 #   build            make all gpu-tests
 #   check-gpu        make check-gpu: every GPU test (test_gpu_solvers cases 4 at
 #                    a time, their GPU runs taking turns); logs in DEST/test-logs
+#   solver-tests     test_gpu_solvers (4 cases at a time) and test_gpu_nccl alone,
+#                    as make check-gpu runs them (a re-run after a fix there)
 #   fdtd-verify      trilap-fdtd verify convergence / decomp on the GPU
 #   fdtd-ranks       one pencil-yz 320^3 row per path: 4 ranks host-staged
 #                    (strategy devcomm), one process host / peer
@@ -75,6 +77,13 @@ for s in "${order[@]}"; do
         grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log \
             >"$dest/test-logs/solver-times.txt" 2>/dev/null
         tail -n 1 "$dest/check-gpu.log" | tee -a "$dest/session.log"
+        ;;
+    solver-tests)
+        step 300 solver-tests.log env TL_TEST_TIMEOUT=280 TL_TEST_JOBS=4 TL_TEST_PARALLEL='^test_gpu_solvers:' \
+            tests/run.sh build/tests/test_gpu_solvers build/tests/test_gpu_nccl
+        mkdir -p "$dest/test-logs"
+        cp build/test-logs/test_gpu_solvers.*.log build/test-logs/test_gpu_nccl.*.log "$dest/test-logs/" 2>/dev/null
+        tail -n 1 "$dest/solver-tests.log" | tee -a "$dest/session.log"
         ;;
     fdtd-verify)
         step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32

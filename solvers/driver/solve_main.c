@@ -261,10 +261,11 @@ static const tl_option solve_options[] = {
     {.name = "fuse",
      .type = TL_OPT_FLAG,
      .offset = O(fuse),
-     .def = "1",
+     .def = "0",
      .help = "cuda, pipecg and pipebicgstab on scalar programs: each update pass also applies the "
-             "preconditioner and computes the next reduction's local dots (--no-fuse: separate "
-             "update, precond and dot kernels, for comparison)"},
+             "preconditioner and computes the next reduction's local dots (off: separate update, "
+             "precond and dot kernels; solvers/backends/cuda/README.md says why that is the "
+             "default)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),

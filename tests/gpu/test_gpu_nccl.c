@@ -90,7 +90,7 @@ TL_TEST(mpi_watchdog_turns_mismatch_into_error)
 TL_TEST(more_ranks_than_gpus_is_a_clear_error)
 {
     int have = need_gpus(1);
-    TL_ASSERT_EQ(RUN("%s --launcher threads --gpus %d nccl", helper(), have + 1), 1);
+    TL_ASSERT_EQ(RUN("%s --launcher threads --gpus %d nccl", helper(), have + 1), 2); /* a usage error */
     TL_ASSERT(strstr(out_buf, "ranks in this process but only"));
     /* host-only ranks ask for no GPU, and a GPU program says so */
     TL_ASSERT_EQ(RUN("%s --launcher threads --no-gpu --ranks 2 nccl", helper()), 1);

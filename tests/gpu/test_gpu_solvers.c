@@ -536,6 +536,14 @@ TL_TEST(bicgstab_family_convdiff)
 {
     compare(&(gcase){"gen:convdiff:12", "bicgstab,pipebicgstab", "", NULL, 0});
 }
+/* --fuse: the update pass also applies Jacobi and computes the next
+ * reduction's local dots (another summation order than the dot kernel's);
+ * off by default, so compared here on its own */
+TL_TEST(fused_pass)
+{
+    compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse", 0});
+    compare(&(gcase){"gen:convdiff:12", "pipebicgstab", "", "--fuse", 0});
+}
 
 /* method_pipecg.c (scalars read on the host each iteration, its explicit
  * checks and automatic residual replacement) on the CUDA backend's generic
@@ -609,5 +617,5 @@ TL_TEST(fixed_iterations_and_spmv_choices)
 
 TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, cg_family_ani4,
              bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
-             bicgstab_family_convdiff, pipecg_host_scalars, fixed_iterations_and_spmv_choices,
+             bicgstab_family_convdiff, fused_pass, pipecg_host_scalars, fixed_iterations_and_spmv_choices,
              comparison_catches_differences)
