@@ -440,6 +440,30 @@ TL_TEST(fixed_iterations_and_exit_codes)
     TL_ASSERT(rl && strstr(rl, "from iteration"));
 }
 
+/* The scalar-program pipecg (what --backend cuda runs) in benchmark mode:
+ * on 1138_bus p'Ap goes negative above rounding level near iteration
+ * 1120, where the program used to stop ("matrix not SPD", the GPU
+ * protocol run of poisson7:128 at 702 of 8800); now the step restarts the
+ * direction and the run does the iterations asked for, counting them */
+TL_TEST(fixed_iterations_scalar_program_1138_bus)
+{
+    TL_ASSERT_EQ(run("%s " QUICK " --solver pipecg --scalars program --rtol 0 --atol 0"
+                     " --max-iterations 1500 %s",
+                     bin(), tl_test_matrix("1138_bus.mtx")),
+                 0);
+    TL_ASSERT_STREQ(value("iterations", 0), "1500");
+    TL_ASSERT(strstr(value("reason", 0), "fixed"));
+    const char *rs = value("restarts", 0);
+    TL_ASSERT_MSG(rs && atoi(rs) >= 1, "restarts: %s", rs ? rs : "(none)");
+    /* past rounding level: sticky, as method_pipecg.c says it */
+    TL_ASSERT_EQ(run("%s " QUICK " --solver pipecg --scalars program --rtol 0 --atol 0"
+                     " --max-iterations 600 gen:poisson7:40",
+                     bin()),
+                 0);
+    TL_ASSERT_STREQ(value("iterations", 0), "600");
+    TL_ASSERT(strstr(value("reason", 0), "rounding level"));
+}
+
 TL_TEST(not_spd_matrix_to_cg)
 {
     const char *d = tl_test_tmpdir();
@@ -588,6 +612,6 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              thread_launcher_every_method, runs_in_one_invocation_equal_single_runs,
              output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
-             fixed_iterations_and_exit_codes, not_spd_matrix_to_cg,
+             fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)

@@ -59,7 +59,7 @@ typedef struct tl_sc_io {
 enum {
     TL_SC_PCG_ALPHA = 0,
     TL_SC_PCG_BETA = 1,
-    TL_SC_PCG_SOFT = 2,  /* 1: a suspect step taken softly (benchmark mode at rounding level) */
+    TL_SC_PCG_SOFT = 2,  /* benchmark mode, a suspect step taken softly: 1 at rounding level, 2 above it (a restart) */
     TL_SC_PCG_FLAG = 3,  /* 0 ok, else TL_SC_FLAG_* (the update then freezes: alpha = beta = 0) */
     TL_SC_PCG_RNORM = 4, /* sqrt((r, r)) */
     TL_SC_PCG_CURV = 5,
@@ -90,7 +90,8 @@ enum {
     TL_SC_ST_OMEGA = 9,
     TL_SC_ST_RHO = 10,
     TL_SC_ST_RTNORM = 11,     /* ||r0~|| */
-    TL_SC_ST_RESTART_TOL = 12 /* restart when |(r0~, r)| <= this ||r0~|| ||r|| (TL_BICG_RESTART) */
+    TL_SC_ST_RESTART_TOL = 12, /* restart when |(r0~, r)| <= this ||r0~|| ||r|| (TL_BICG_RESTART) */
+    TL_SC_ST_ROUNDED = 13      /* pipelined PCG, benchmark mode: the residual reached rounding level (sticky) */
 };
 
 /* Pipelined BiCGStab registers and flags (method_pipebicgstab.c). */
@@ -124,10 +125,16 @@ TL_HD int tl_sc_converged(double rnorm, const double *st)
 
 /* dots = {gamma = (r, u), delta = (w, u), (r, r)}.
  * A suspect step (gamma or p'Ap not positive, or a scalar not finite)
- * freezes the iteration with a flag; in benchmark mode once ||r|| is at
- * rounding level (below st[SOFT_TOL], method_pipecg.c's sqrt(eps) ||r0||)
- * it is taken softly instead, as method_pipecg.c does there: beta = 0,
- * and alpha = 0 when even delta is not positive. */
+ * freezes the iteration with a flag. In benchmark mode (st[SOFT_TOL] >= 0)
+ * it is taken softly instead, so that the run does the iterations asked
+ * for whatever the residual does: beta = 0 (the direction restarts from
+ * the recursive vectors), and alpha = 0 when even delta is not positive.
+ * Once ||r|| has been at rounding level (below st[SOFT_TOL],
+ * method_pipecg.c's sqrt(eps) ||r0||: sticky, as there, since the
+ * recursive ||r|| may grow again after it) that is SOFT 1; above it, where
+ * method_pipecg.c would check the scalars from explicit vectors, a host
+ * decision this program cannot wait for, SOFT 2: a restart the output
+ * counts. */
 TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, double *st_next)
 {
     double gamma = dots[0], delta = dots[1], rnorm = sqrt(dots[2]);
@@ -145,8 +152,8 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
         flag = TL_SC_FLAG_CONVERGED;
     else if (!isfinite(gamma) || !isfinite(delta))
         flag = TL_SC_FLAG_NONFINITE;
-    else if (suspect && st[TL_SC_ST_SOFT_TOL] >= 0 && rnorm <= st[TL_SC_ST_SOFT_TOL]) {
-        soft = 1;
+    else if (suspect && st[TL_SC_ST_SOFT_TOL] >= 0) {
+        soft = st[TL_SC_ST_ROUNDED] != 0.0 || rnorm <= st[TL_SC_ST_SOFT_TOL] ? 1 : 2;
         beta = 0.0;
         curv = delta;
         alpha = gamma > 0.0 && curv > 0.0 ? gamma / curv : 0.0;
@@ -170,6 +177,7 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
     st_next[TL_SC_ST_ALPHA_OLD] = step ? alpha : st[TL_SC_ST_ALPHA_OLD];
     st_next[TL_SC_ST_ITER] = it + 1;
     st_next[TL_SC_ST_STOPPED] = flag;
+    if (soft == 1) st_next[TL_SC_ST_ROUNDED] = 1.0;
 }
 
 /* Registers of the pipelined BiCGStab updates from the state; all zero

@@ -18,9 +18,11 @@
  * This is Alg. 4 without method_pipecg.c's robustness measures (explicit
  * checks of suspect steps, automatic residual replacement), which need a
  * host decision every iteration: a suspect step stops the method ("not
- * SPD"), except in benchmark mode once the residual is at rounding level,
- * where it is taken softly as method_pipecg.c does, so that fixed
- * iteration counts run past rounding level. */
+ * SPD"), except in benchmark mode, which runs exactly the iterations
+ * asked for: there it is taken softly (a direction restart, beta = 0;
+ * tl_sc_pipecg says how), reported as "rounding level: from iteration N"
+ * once the residual is at rounding level and counted as "restarts" above
+ * it. */
 #include <float.h>
 #include <math.h>
 
@@ -35,11 +37,12 @@ enum { R, U, W, M, N, Z, Q, S, P, TMP, NV };
 static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t it,
                      const double *g, tl_status *st)
 {
-    if (g[TL_SC_PCG_SOFT] != 0.0 && res->rounding_at == 0) {
-        /* benchmark mode: the first step the program took softly */
+    if (g[TL_SC_PCG_SOFT] == 1.0 && res->rounding_at == 0) {
+        /* benchmark mode: the first step the program took softly at rounding level */
         res->rounding_at = it;
         res->rounding_recursive = g[TL_SC_PCG_RNORM];
     }
+    if (g[TL_SC_PCG_SOFT] == 2.0) res->restarts++; /* benchmark mode, above rounding level */
     if (tl_solve_check(ctx, prm, res, it, g[TL_SC_PCG_RNORM])) return 1;
     double gamma = g[TL_SC_PCG_GAMMA], delta = g[TL_SC_PCG_DELTA];
     switch ((int)g[TL_SC_PCG_FLAG]) {

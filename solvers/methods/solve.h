@@ -50,7 +50,7 @@ typedef struct tl_solve_result {
     tl_stop_reason reason;
     char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
     int64_t iterations;
-    int64_t restarts; /* BiCGStab restarts (shadow residual renewed) */
+    int64_t restarts; /* BiCGStab: shadow residual renewed; pipecg on scalar programs, benchmark mode: suspect steps above rounding level taken as direction restarts */
     /* pipelined CG: residual replacements (r, u, w, s, q, z recomputed from
      * x and p), by the rounding-error bound or after a suspect scalar */
     int64_t replacements;
