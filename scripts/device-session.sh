@@ -12,10 +12,13 @@
 #                    a time, their GPU runs taking turns); logs in DEST/test-logs
 #   solver-tests     test_gpu_solvers (4 cases at a time) and test_gpu_nccl alone,
 #                    as make check-gpu runs them (a re-run after a fix there)
+#   fdtd-tests       test_gpu_fdtd and test_gpu_fdtd_ranks alone
 #   fdtd-verify      trilap-fdtd verify convergence / decomp on the GPU
 #   fdtd-ranks       one pencil-yz 320^3 row per path: 4 ranks host-staged
 #                    (strategy devcomm), one process host / peer
 #   demo             make demo (the live solver part on the GPU)
+#   fdtd-bench       scripts/bench-fdtd.sh: tiled and naive at 320-640^3, the
+#                    4-subdomain pencil-yz per strategy, traced
 #   fdtd-kernels     scripts/bench-fdtd-kernels.sh at 480^3 (FDTD_KERNELS)
 #   fdtd-sizes       naive and pipelined at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
@@ -23,7 +26,7 @@
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
 set -u
-case ${1:-} in -h | --help) sed -n '2,22p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,27p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}
@@ -84,6 +87,14 @@ for s in "${order[@]}"; do
         mkdir -p "$dest/test-logs"
         cp build/test-logs/test_gpu_solvers.*.log build/test-logs/test_gpu_nccl.*.log "$dest/test-logs/" 2>/dev/null
         tail -n 1 "$dest/solver-tests.log" | tee -a "$dest/session.log"
+        ;;
+    fdtd-tests)
+        step 120 fdtd-tests.log env TL_TEST_TIMEOUT=75 tests/run.sh build/tests/test_gpu_fdtd build/tests/test_gpu_fdtd_ranks
+        tail -n 1 "$dest/fdtd-tests.log" | tee -a "$dest/session.log"
+        ;;
+    fdtd-bench)
+        step 120 fdtd-bench.log scripts/bench-fdtd.sh "$dest/fdtd-bench" --sizes "320 480 640" --more ""
+        scripts/bench-fdtd.sh --summary "$dest/fdtd-bench" >>"$dest/fdtd-bench.log" 2>&1
         ;;
     fdtd-verify)
         step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32

@@ -211,25 +211,10 @@ static void ranks_run_matches(const char *pre, const char *post)
                                        pre, tl_test_bin(), common, post, dir, dir, dir, dir);
     TL_ASSERT_EQ(b.rc, 0);
     TL_ASSERT(strstr(b.out, "# ranks: 4, one subdomain each (strategy ranks, host messages)\n"));
-    int rows = 0, pre_lines = 0;
-    for (const char *p = strstr(b.out, "\nrun,"); p; p = strstr(p + 1, "\nrun,")) rows++;
-    for (const char *p = strstr(b.out, "# trilap-fdtd "); p; p = strstr(p + 1, "# trilap-fdtd ")) pre_lines++;
-    TL_ASSERT_EQ(rows, 1);
-    TL_ASSERT_EQ(pre_lines, 1);
+    TL_ASSERT_EQ(tl_test_count(b.out, "\nrun,"), 1);
+    TL_ASSERT_EQ(tl_test_count(b.out, "# trilap-fdtd "), 1);
     TL_ASSERT(strstr(b.out, "\nrun,cpu,-,ranks,1x2x2,1,0,8,single,24,24,28,30,4,"));
-    static const char *const pairs[][2] = {{"s1.csv", "s4.csv"}, {"e1.csv", "e4.csv"},
-                                           {"sl1/p-000015.txt", "sl4/p-000015.txt"},
-                                           {"sl1/p-000030.txt", "sl4/p-000030.txt"}};
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        char pa[512], pb[512];
-        snprintf(pa, sizeof pa, "%s/%s", dir, pairs[i][0]);
-        snprintf(pb, sizeof pb, "%s/%s", dir, pairs[i][1]);
-        char *x = tl_test_slurp(pa), *y = tl_test_slurp(pb);
-        TL_ASSERT(strlen(x) > 40);
-        TL_ASSERT_STREQ(x, y);
-        free(x);
-        free(y);
-    }
+    tl_test_same_run_files(dir);
     char mp[512];
     snprintf(mp, sizeof mp, "%s/r4/manifest.txt", dir);
     char *man = tl_test_slurp(mp), *res = NULL;

@@ -43,6 +43,36 @@ static inline char *tl_test_slurp(const char *path)
     return s;
 }
 
+/* How many times `needle` occurs in `s`. */
+static inline int tl_test_count(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *q = strstr(s, needle); q; q = strstr(q + 1, needle))
+        n++;
+    return n;
+}
+
+/* The FDTD run files a decomposed run must write byte for byte as the one
+ * domain wrote them: dir/X1 against dir/X4 for the seismogram, the energy
+ * and two slices (tests of one subdomain per rank, CPU and GPU). */
+static inline void tl_test_same_run_files(const char *dir)
+{
+    static const char *const pairs[][2] = {{"s1.csv", "s4.csv"},
+                                           {"e1.csv", "e4.csv"},
+                                           {"sl1/p-000015.txt", "sl4/p-000015.txt"},
+                                           {"sl1/p-000030.txt", "sl4/p-000030.txt"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char pa[512], pb[512];
+        snprintf(pa, sizeof pa, "%s/%s", dir, pairs[i][0]);
+        snprintf(pb, sizeof pb, "%s/%s", dir, pairs[i][1]);
+        char *x = tl_test_slurp(pa), *y = tl_test_slurp(pb);
+        TL_ASSERT_MSG(strlen(x) > 40, "%s: %zu bytes", pa, strlen(x));
+        TL_ASSERT_MSG(strcmp(x, y) == 0, "%s and %s differ", pa, pb);
+        free(x);
+        free(y);
+    }
+}
+
 /* The whole of `path` (malloc'd); the test fails when it cannot be opened. */
 static inline char *tl_test_read(const char *path)
 {
