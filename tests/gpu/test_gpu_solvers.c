@@ -615,7 +615,36 @@ TL_TEST(fixed_iterations_and_spmv_choices)
     }
 }
 
+/* Benchmark mode past suspect steps: on 1138_bus p'Ap goes negative above
+ * rounding level (the protocol run of results/device-session-401e5f3
+ * stopped it at 1326 of 10000 with "matrix not SPD", poisson7:128 at 702
+ * of 8800); the scalar program now restarts the direction there and the
+ * run does the iterations asked for, with and without the fused pass. */
+TL_TEST(fixed_iterations_past_suspect_steps)
+{
+    need_gpu();
+    static const char *const opts[] = {"", "--fuse"};
+    for (size_t v = 0; v < sizeof opts / sizeof opts[0]; v++) {
+        char cmd[2048], *out = NULL, *err = NULL;
+        snprintf(cmd, sizeof cmd,
+                 RUN_LIMIT "%s --launcher threads --gpus 1 --backend cuda --solver pipecg --rtol 0 --atol 0 "
+                 "--max-iterations 3000 --warmup 0 --repeat 1 %s %s",
+                 bin(), opts[v], tl_test_matrix("1138_bus.mtx"));
+        int lock = gpu_turn();
+        int rc = tl_test_run(cmd, &out, &err);
+        close(lock);
+        fprintf(stderr, "$ %s -> %d\n", cmd, rc);
+        TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, out, err);
+        block b[2];
+        TL_ASSERT_EQ(parse(out, b, 2), 1);
+        TL_ASSERT_EQ(b[0].iterations, 3000);
+        TL_ASSERT(strstr(out, "benchmark mode"));
+        free(out);
+        free(err);
+    }
+}
+
 TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, cg_family_ani4,
              bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
              bicgstab_family_convdiff, fused_pass, pipecg_host_scalars, fixed_iterations_and_spmv_choices,
-             comparison_catches_differences)
+             fixed_iterations_past_suspect_steps, comparison_catches_differences)
