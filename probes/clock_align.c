@@ -23,22 +23,6 @@
 #pragma weak tl_comm_wait
 #pragma weak tl_comm_allreduce
 
-int64_t tl_clock_test_skew(int rank)
-{
-    const char *s = getenv("TRILAP_TEST_CLOCK_SKEW");
-    while (s && *s) {
-        char *end = NULL;
-        long r = strtol(s, &end, 10);
-        if (end == s || *end != ':') return 0;
-        const char *v = end + 1;
-        long long ns = strtoll(v, &end, 10);
-        if (end == v) return 0;
-        if (r == rank) return ns;
-        s = *end == ',' ? end + 1 : NULL;
-    }
-    return 0;
-}
-
 int64_t tl_clock_align_now(const tl_clock_align *ca) { return tl_clock_ns() + ca->skew; }
 
 static tl_status send_i64(tl_ctx *ctx, const int64_t *v, int n, int peer)

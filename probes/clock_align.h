@@ -30,11 +30,6 @@ enum { TL_CLOCK_ALIGN_ROUNDS = 16, TL_CLOCK_ALIGN_TAG = 31770 };
 /* This rank's trace clock: CLOCK_MONOTONIC, plus the test skew. */
 int64_t tl_clock_align_now(const tl_clock_align *ca);
 
-/* TRILAP_TEST_CLOCK_SKEW="RANK:NS[,RANK:NS...]" (tests only): the shift of
- * `rank`'s clock, 0 when not named. Read by the alignment and by the trace
- * writer, which shifts every time it writes for that rank, so the trace
- * looks as if that rank's node clock were NS ahead. */
-int64_t tl_clock_test_skew(int rank);
 
 /* Collective over ctx's ranks (call it on every rank, at probes start and
  * at stop): rank 0 ping-pongs TL_CLOCK_ALIGN_ROUNDS times with each other

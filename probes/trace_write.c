@@ -3,7 +3,7 @@
  * to a temporary file beside the target, renamed into place on commit, so a
  * reader never sees half a trace. */
 #include "probes/trace.h"
-#include "probes/clock_align.h"
+#include "runtime/clock.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +18,7 @@ struct tl_trace_writer {
     char *path, *tmp;
     int header_done;
     long long nrecords;
-    int64_t skew; /* test only: TRILAP_TEST_CLOCK_SKEW of the file's rank (probes/clock_align.h) */
+    int64_t skew; /* test only: TRILAP_TEST_CLOCK_SKEW of the file's rank (runtime/clock.h) */
 };
 
 tl_status tl_trace_writer_open(tl_trace_writer **out, const char *path)
