@@ -18,38 +18,7 @@
 
 #include "probes/probes.h"
 #include "solvers/methods/method.h"
-
-enum { R, RH, RT, P, PH, S, SH, Z, ZH, Q, QH, Y, W, WH, T, V, TMP, NV };
-
-/* Recompute the auxiliary vectors from x, p, s (residual replacement). */
-static tl_status replace_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v)
-{
-    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP])); /* r = b - A x */
-    TL_TRY(tl_be_precond(be, v[RH], v[R]));         /* rh = M r */
-    TL_TRY(tl_be_spmv(be, v[RH], v[W]));            /* w = A rh */
-    TL_TRY(tl_be_spmv(be, v[PH], v[S]));            /* s = A ph */
-    TL_TRY(tl_be_precond(be, v[SH], v[S]));         /* sh = M s */
-    TL_TRY(tl_be_spmv(be, v[SH], v[Z]));            /* z = A sh */
-    TL_TRY(tl_be_precond(be, v[ZH], v[Z]));         /* zh = M z */
-    TL_TRY(tl_be_spmv(be, v[ZH], v[V]));            /* v = A zh */
-    return TL_OK;
-}
-
-/* The start, and a restart: r = b - A x, r0 = r, rh = M r, w = A rh,
- * wh = M w, t = A wh; d = {(r0, r), (r0, w), (r, r)}. */
-static tl_status start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v, double *d)
-{
-    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
-    TL_TRY(tl_be_copy(be, v[RT], v[R]));
-    TL_TRY(tl_be_precond(be, v[RH], v[R]));
-    TL_TRY(tl_be_spmv(be, v[RH], v[W]));
-    TL_TRY(tl_be_dot_begin(be, 1, 3, (tl_vec *[]){v[RT], v[RT], v[R]}, (tl_vec *[]){v[R], v[W], v[R]}));
-    TL_TRY(tl_be_precond(be, v[WH], v[W]));
-    TL_TRY(tl_be_spmv_begin(be, v[WH], v[T]));
-    TL_TRY(tl_be_spmv_end(be, v[WH], v[T]));
-    TL_TRY(tl_be_dot_end(be, 1, d));
-    return TL_OK;
-}
+#include "solvers/methods/pipebicgstab_steps.h"
 
 tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
                                  tl_solve_result *res)
@@ -64,7 +33,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
            *t = v[T], *vv = v[V];
 
     double d[5];
-    TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+    TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
     double rho = d[0], rtnorm = sqrt(d[2]); /* rtnorm: ||r0|| */
     TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
     if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
@@ -120,7 +89,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         };
         TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
         if (prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0)
-            TL_TRYGOTO(replace_residual(be, b, x, v), st, fail);
+            TL_TRYGOTO(tl_pipebicgstab_replace(be, b, x, v), st, fail);
 
         TL_TRYGOTO(
             tl_be_dot_begin(be, 1, 5, (tl_vec *[]){rt, rt, rt, rt, r}, (tl_vec *[]){r, w, s, z, r}),
@@ -145,7 +114,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         if (fabs(d[0]) <= TL_BICG_RESTART * rtnorm * sqrt(d[4])) {
             /* (r0, r) has decayed to rounding level: restart with r0 = r
              * (beta = 0 drops the old directions) */
-            TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+            TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
             res->restarts++;
             if (!(d[1] != 0.0) &&
                 tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,

@@ -11,7 +11,7 @@
  * asynchronously, `check_every` iterations late, and reports what a method
  * that checked every reduction reports. A restart ((r0~, r) at rounding
  * level) needs the host: the iterations after it ran frozen, the host
- * restarts from that iteration (start(), blocking, as the first start) and
+ * restarts from that iteration (tl_pipebicgstab_start, blocking, as the first start) and
  * goes on from there. Residual replacement (--residual-replacement N) is
  * the same as method_pipebicgstab.c's. Each group's pass also applies the
  * preconditioner to the vector the next SpMV reads and keeps the local
@@ -21,40 +21,8 @@
 
 #include "probes/probes.h"
 #include "solvers/methods/method.h"
+#include "solvers/methods/pipebicgstab_steps.h"
 #include "solvers/methods/pipecg_async.h"
-
-enum { R, RH, RT, P, PH, S, SH, Z, ZH, Q, QH, Y, W, WH, T, V, TMP, NV };
-
-/* method_pipebicgstab.c's residual replacement, step for step */
-static tl_status replace_residual(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v)
-{
-    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
-    TL_TRY(tl_be_precond(be, v[RH], v[R]));
-    TL_TRY(tl_be_spmv(be, v[RH], v[W]));
-    TL_TRY(tl_be_spmv(be, v[PH], v[S]));
-    TL_TRY(tl_be_precond(be, v[SH], v[S]));
-    TL_TRY(tl_be_spmv(be, v[SH], v[Z]));
-    TL_TRY(tl_be_precond(be, v[ZH], v[Z]));
-    TL_TRY(tl_be_spmv(be, v[ZH], v[V]));
-    return TL_OK;
-}
-
-/* method_pipebicgstab.c's start and restart: r = b - A x, r0~ = r, rh = M r,
- * w = A rh, wh = M w, t = A wh; d = {(r0~, r), (r0~, w), (r, r)} (blocking) */
-static tl_status start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v, double *d)
-{
-    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
-    TL_TRY(tl_be_copy(be, v[RT], v[R]));
-    TL_TRY(tl_be_precond(be, v[RH], v[R]));
-    TL_TRY(tl_be_spmv(be, v[RH], v[W]));
-    TL_TRY(tl_be_dot_begin(be, 1, 3, (tl_vec *[]){v[RT], v[RT], v[R]},
-                           (tl_vec *[]){v[R], v[W], v[R]}));
-    TL_TRY(tl_be_precond(be, v[WH], v[W]));
-    TL_TRY(tl_be_spmv_begin(be, v[WH], v[T]));
-    TL_TRY(tl_be_spmv_end(be, v[WH], v[T]));
-    TL_TRY(tl_be_dot_end(be, 1, d));
-    return TL_OK;
-}
 
 /* The state after a start: alpha = rho / (r0~, w), beta = omega = 0. */
 static tl_status load_state(tl_backend *be, const tl_solve_params *prm, const tl_solve_result *res,
@@ -141,7 +109,7 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
            *t = v[T], *vv = v[V];
 
     double d[5];
-    TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+    TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
     TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
     if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
     if (!(d[1] != 0.0)) {
@@ -216,7 +184,7 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
         if (replace) {
             TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
             TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
-            TL_TRYGOTO(replace_residual(be, b, x, v), st, fail);
+            TL_TRYGOTO(tl_pipebicgstab_replace(be, b, x, v), st, fail);
             TL_TRYGOTO(tl_be_dot_begin(be, 1, 5, t2.x, t2.y), st, fail);
             TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail); /* wh = M w */
         } else {
@@ -247,7 +215,7 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
                  * after it was frozen; go on from there */
                 it = checked / 2 + 1;
                 checked = 2 * it;
-                TL_TRYGOTO(start(be, b, x, v, d), st, fail);
+                TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
                 res->restarts++;
                 if (!(d[1] != 0.0) &&
                     tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,

@@ -1,0 +1,20 @@
+/* The vectors of pipelined BiCGStab and the steps both of its methods take
+ * (method_pipebicgstab.c, scalars on the host; pipebicgstab_async.c, on
+ * scalar programs): written once, so the two stay the same step for step. */
+#ifndef TL_PIPEBICGSTAB_STEPS_H
+#define TL_PIPEBICGSTAB_STEPS_H
+
+#include "solvers/backends/backend.h"
+
+/* v[] indices: r, its preconditioned rh, the shadow r0~, and the
+ * recurrences of Cools & Vanroose 2017 (Alg. 3) */
+enum { R, RH, RT, P, PH, S, SH, Z, ZH, Q, QH, Y, W, WH, T, V, TMP, NV };
+
+/* The start, and a restart: r = b - A x, r0~ = r, rh = M r, w = A rh,
+ * wh = M w, t = A wh; d = {(r0~, r), (r0~, w), (r, r)} (blocking). */
+tl_status tl_pipebicgstab_start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v, double *d);
+
+/* Residual replacement: the auxiliary vectors recomputed from x, p, s. */
+tl_status tl_pipebicgstab_replace(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v);
+
+#endif
