@@ -15,13 +15,6 @@ static tl_test_output fdtd(const char *args)
     return tl_test_capture("OMP_NUM_THREADS=2 %s/trilap-fdtd %s", tl_test_bin(), args);
 }
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++) n += *s == '\n';
-    return n;
-}
-
 static int count_char(const char *s, char c)
 {
     int n = 0;
@@ -152,22 +145,6 @@ TL_TEST(verify_tables)
     tl_test_output_free(&r);
 }
 
-/* The rows of verify decomp for strategy ranks: all identical, `rows` of them. */
-static void check_ranks_table(const tl_test_output *r, int rows)
-{
-    TL_ASSERT_EQ(r->rc, 0);
-    int n = 0;
-    for (const char *p = strstr(r->out, ",ranks,"); p; p = strstr(p + 1, ",ranks,")) {
-        const char *eol = strchr(p, '\n');
-        TL_ASSERT(eol && eol - p > 22 && !strncmp(eol - 14, ",0.000e+00,yes", 14));
-        n++;
-    }
-    TL_ASSERT_EQ(n, rows);
-    char tail[64];
-    snprintf(tail, sizeof tail, "# %d rows, 0 not identical\n", rows);
-    TL_ASSERT(strstr(r->out, tail));
-}
-
 #define RANKS_DECOMP "verify decomp --strategies ranks --decomps slab-z,block-xy,pencil-yz --ss 1,2 --steps 8"
 
 TL_TEST(ranks_threads_equal_single_domain)
@@ -175,13 +152,13 @@ TL_TEST(ranks_threads_equal_single_domain)
     /* slab-z, block-xy, pencil-yz x s = 1, 2 x zero / CPML / periodic faces,
      * fields and receivers against one domain: max_abs_diff 0 */
     tl_test_output r = fdtd(RANKS_DECOMP " --launcher threads --ranks 4 --no-gpu");
-    check_ranks_table(&r, 18);
+    tl_test_decomp_identical(&r, "ranks", 18);
     TL_ASSERT(!strstr(r.out, "not run"));
     tl_test_output_free(&r);
     /* a decomposition of another size is named, not run */
     r = fdtd("verify decomp --strategies ranks --decomps 1x2x1,2x2x1 --ss 1 --steps 4 --launcher threads --ranks 2 --no-gpu");
     TL_ASSERT(strstr(r.out, "# 2x2x1,ranks: 4 subdomains, 2 ranks: not run (run with --ranks 4 or mpirun -np 4)\n"));
-    check_ranks_table(&r, 3);
+    tl_test_decomp_identical(&r, "ranks", 3);
     tl_test_output_free(&r);
 }
 
@@ -190,7 +167,7 @@ TL_TEST(ranks_mpirun_equal_single_domain)
     const char *m = tl_test_mpirun();
     tl_test_output r = tl_test_capture("OMP_NUM_THREADS=1 %s -np 4 --oversubscribe %s/trilap-fdtd " RANKS_DECOMP, m,
                                        tl_test_bin());
-    check_ranks_table(&r, 18);
+    tl_test_decomp_identical(&r, "ranks", 18);
     tl_test_output_free(&r);
 }
 
@@ -221,7 +198,7 @@ static void ranks_run_matches(const char *pre, const char *post)
     TL_ASSERT(strstr(man, "\nranks: 4\n"));
     snprintf(mp, sizeof mp, "%s/r4/r.csv", dir);
     res = tl_test_slurp(mp);
-    TL_ASSERT_EQ(count_lines(res), 2); /* header and rank 0's row */
+    TL_ASSERT_EQ(tl_test_count(res, "\n"), 2); /* header and rank 0's row */
     free(man);
     free(res);
     tl_test_output_free(&a);
@@ -277,7 +254,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     tl_test_output_free(&r);
     r = fdtd("run --grid 24 --cpml 4 --steps 4 --strategy copy --decomp 1x2x2 --launcher threads --ranks 4 --no-gpu");
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "4 ranks with --strategy copy"));
+    TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "4 ranks with --strategy copy"));
     tl_test_output_free(&r);
     /* cuda on several ranks (strategy devcomm) needs a GPU bound to every rank */
     r = fdtd("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu");
@@ -290,14 +267,14 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     r = fdtd("run --backend cuda --strategy peer --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
              "--device-comm host");
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "2 ranks with --strategy peer: cudaMemcpyPeerAsync needs every "
+    TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "2 ranks with --strategy peer: cudaMemcpyPeerAsync needs every "
                                                        "subdomain in one process (CUDA IPC between ranks is not "
                                                        "implemented); several ranks use --strategy devcomm"));
     tl_test_output_free(&r);
     r = fdtd("run --backend cuda --strategy nccl --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
              "--device-comm host");
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(count_lines(r.err) == 1 && strstr(r.err, "2 ranks with --strategy nccl: that strategy moves ghosts "
+    TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "2 ranks with --strategy nccl: that strategy moves ghosts "
                                                        "inside one process; several ranks use --strategy devcomm"));
     tl_test_output_free(&r);
     /* each backend's per-rank strategy is its own */

@@ -52,27 +52,6 @@ static inline int tl_test_count(const char *s, const char *needle)
     return n;
 }
 
-/* The FDTD run files a decomposed run must write byte for byte as the one
- * domain wrote them: dir/X1 against dir/X4 for the seismogram, the energy
- * and two slices (tests of one subdomain per rank, CPU and GPU). */
-static inline void tl_test_same_run_files(const char *dir)
-{
-    static const char *const pairs[][2] = {{"s1.csv", "s4.csv"},
-                                           {"e1.csv", "e4.csv"},
-                                           {"sl1/p-000015.txt", "sl4/p-000015.txt"},
-                                           {"sl1/p-000030.txt", "sl4/p-000030.txt"}};
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        char pa[512], pb[512];
-        snprintf(pa, sizeof pa, "%s/%s", dir, pairs[i][0]);
-        snprintf(pb, sizeof pb, "%s/%s", dir, pairs[i][1]);
-        char *x = tl_test_slurp(pa), *y = tl_test_slurp(pb);
-        TL_ASSERT_MSG(strlen(x) > 40, "%s: %zu bytes", pa, strlen(x));
-        TL_ASSERT_MSG(strcmp(x, y) == 0, "%s and %s differ", pa, pb);
-        free(x);
-        free(y);
-    }
-}
-
 /* The whole of `path` (malloc'd); the test fails when it cannot be opened. */
 static inline char *tl_test_read(const char *path)
 {
@@ -221,6 +200,46 @@ static inline const char *tl_test_mpirun(void)
     const char *m = tl_test_env("TL_MPIRUN", "");
     if (!*m) TL_SKIP("TL_MPIRUN is not set");
     return m;
+}
+
+/* trilap-fdtd verify decomp's rows of `strategy`: `rows` of them, every
+ * one identical to the single domain (max_abs_diff 0), and the closing
+ * count line saying so. */
+static inline void tl_test_decomp_identical(const tl_test_output *r, const char *strategy, int rows)
+{
+    TL_ASSERT_EQ(r->rc, 0);
+    char key[64], tail[64];
+    snprintf(key, sizeof key, ",%s,", strategy);
+    int n = 0;
+    for (const char *q = strstr(r->out, key); q; q = strstr(q + 1, key)) {
+        const char *eol = strchr(q, '\n');
+        TL_ASSERT(eol && eol - q > (long)strlen(key) + 15 && !strncmp(eol - 14, ",0.000e+00,yes", 14));
+        n++;
+    }
+    TL_ASSERT_EQ(n, rows);
+    snprintf(tail, sizeof tail, "# %d rows, 0 not identical\n", rows);
+    TL_ASSERT(strstr(r->out, tail));
+}
+
+/* The FDTD run files a decomposed run must write byte for byte as the one
+ * domain wrote them: dir/X1 against dir/X4 for the seismogram, the energy
+ * and two slices (tests of one subdomain per rank, CPU and GPU). */
+static inline void tl_test_same_run_files(const char *dir)
+{
+    static const char *const pairs[][2] = {{"s1.csv", "s4.csv"},
+                                           {"e1.csv", "e4.csv"},
+                                           {"sl1/p-000015.txt", "sl4/p-000015.txt"},
+                                           {"sl1/p-000030.txt", "sl4/p-000030.txt"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char pa[512], pb[512];
+        snprintf(pa, sizeof pa, "%s/%s", dir, pairs[i][0]);
+        snprintf(pb, sizeof pb, "%s/%s", dir, pairs[i][1]);
+        char *x = tl_test_slurp(pa), *y = tl_test_slurp(pb);
+        TL_ASSERT_MSG(strlen(x) > 40, "%s: %zu bytes", pa, strlen(x));
+        TL_ASSERT_MSG(strcmp(x, y) == 0, "%s and %s differ", pa, pb);
+        free(x);
+        free(y);
+    }
 }
 
 #endif

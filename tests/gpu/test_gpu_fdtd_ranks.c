@@ -32,27 +32,10 @@ static const char *mpirun4(char *buf, size_t n)
     return buf;
 }
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++) n += *s == '\n';
-    return n;
-}
-
 /* verify decomp's devcomm rows: `rows` of them, every one max_abs_diff 0. */
 static void check_devcomm_table(const tl_test_output *r, int rows)
 {
-    TL_ASSERT_EQ(r->rc, 0);
-    int n = 0;
-    for (const char *p = strstr(r->out, ",devcomm,"); p; p = strstr(p + 1, ",devcomm,")) {
-        const char *eol = strchr(p, '\n');
-        TL_ASSERT(eol && eol - p > 24 && !strncmp(eol - 14, ",0.000e+00,yes", 14));
-        n++;
-    }
-    TL_ASSERT_EQ(n, rows);
-    char tail[64];
-    snprintf(tail, sizeof tail, "# %d rows, 0 not identical\n", rows);
-    TL_ASSERT(strstr(r->out, tail));
+    tl_test_decomp_identical(r, "devcomm", rows);
     TL_ASSERT(!strstr(r->out, "not run"));
 }
 
@@ -151,7 +134,7 @@ static void ranks_run_matches(const char *pre, const char *post)
     free(man);
     snprintf(mp, sizeof mp, "%s/r4/r.csv", dir);
     char *res = tl_test_slurp(mp);
-    TL_ASSERT_EQ(count_lines(res), 2); /* header and rank 0's row */
+    TL_ASSERT_EQ(tl_test_count(res, "\n"), 2); /* header and rank 0's row */
     free(res);
     tl_test_output_free(&a);
     tl_test_output_free(&b);
@@ -202,7 +185,7 @@ TL_TEST(gpu_ranks_nccl_sharing_refused)
     tl_test_output r = fdtd("", "run --backend cuda --grid 24 --steps 2 --decomp pencil-yz --launcher threads "
                                 "--ranks 4 --device-comm nccl");
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_EQ(count_lines(r.err), 1);
+    TL_ASSERT_EQ(tl_test_count(r.err, "\n"), 1);
     TL_ASSERT(strstr(r.err, "4 ranks in this process but only") && strstr(r.err, "--device-comm host"));
     TL_ASSERT(!strstr(r.out, "run,cuda"));
     tl_test_output_free(&r);
