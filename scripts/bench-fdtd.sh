@@ -1,53 +1,66 @@
 #!/usr/bin/env bash
 # The FDTD benchmarks of issue 12 on one GPU, every step bounded in time:
 #   scripts/bench-fdtd.sh OUT [--sizes "320 480 640"] [--more "544 800 1024"] [--steps N]
-#                             [--strategies "host peer nccl"]
-#   scripts/bench-fdtd.sh --summary OUT     only (re)write OUT/summary.csv
-# In order of importance (bound the whole with `timeout` and run --summary after):
-# triad; the tuned and the baseline kernels at --sizes with and without CPML; the
-# 4-subdomain runs (tiled kernels); the --more sizes; double precision at 480^3.
+#                             [--kernels "tiled naive pipelined"] [--double "tiled"]
+#                             [--breakdown "tiled naive pipelined"] [--strategies "host peer nccl"]
+#   scripts/bench-fdtd.sh --summary OUT     only (re)write OUT/summary.csv and OUT/table.txt
+# In order of importance (bound the whole with `timeout`; each step is bounded too, a
+# failure is logged and the script goes on): triad (trilap-bench stream); every
+# --kernels entry at each --sizes n^3, single precision, order 8, with and without
+# CPML (20 cells, --compare-cpml: one process); the --double kernels at the first
+# size in double precision; the --breakdown kernels' per-operation device times there
+# with CPML; the 4-subdomain pencil-yz (1x2x2) runs on one GPU per --strategies entry
+# (tiled kernels, 320^3: untimed, with --overlap, and traced); every kernel at the
+# --more sizes. Empty lists skip their step.
 # Writes into OUT:
-#   stream.csv, stream.log      trilap-bench stream (triad: the bandwidth roofline)
-#   fdtd.csv, manifest.txt      trilap-fdtd run rows: tuned (tiled) and baseline (naive) kernels
-#                               at each size with and without CPML (--compare-cpml), double at 480^3
-#   pencil.csv                  4-subdomain pencil-yz (1x2x2) on one GPU per strategy, untraced
-#   pencil-<strategy>/          the same run traced (trace.rank0.csv)
-#   breakdown-*.csv             per-operation device times (--breakdown): 480^3 per kernel,
-#                               and the pencil runs per strategy
-#   summary.csv                 Mpoints/s, GB/s at the kernel's minimum bytes per point, fraction
-#                               of the triad bandwidth, CPML overhead, tuned / baseline
+#   stream.csv                  trilap-bench stream (triad: the bandwidth roofline)
+#   fdtd.csv, manifest.txt      trilap-fdtd run rows (columns: stencil/README.md)
+#   breakdown-<kernel>.csv      --breakdown: update_v, update_v_cpml, update_p, ... device times
+#   pencil.csv, pencil-<st>/    the pencil-yz runs per strategy (trace.rank0.csv in the folder),
+#   breakdown-pencil-<st>.csv   and their per-operation device times
+#   summary.csv                 kernel,precision,n,boundary,mpoints_s,gbs,min_bytes_per_point,
+#                               triad_gbs,fraction_of_triad,vs_naive,cpml_overhead
+#   table.txt                   the same as a fixed-width table (also printed)
 #   bench.log                   everything the programs printed
-# Needs bin/trilap-fdtd and bin/trilap-bench built with CUDA.
+# GB/s is the kernel's minimum bytes per point per step (48 B single, 96 B double:
+# every kernel here has the same minimum) times points and steps over the time;
+# vs_naive is Mpoints/s over the naive kernel's in the same size, precision and boundary.
+# The steps per run: --steps, else 40 from 800^3 up and 100 below (about a second of
+# measured time at 40 Gpoints/s). Needs bin/trilap-fdtd and bin/trilap-bench built with CUDA.
 set -euo pipefail
 
 out=""
 sizes="320 480 640"
 more="544 800 1024"
 steps=""
-summary_only=0
+kernels="tiled naive pipelined"
+double="tiled"
+breakdown="tiled naive pipelined"
 strategies="host peer nccl"
+summary_only=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --sizes) sizes=$2; shift 2 ;;
         --more) more=$2; shift 2 ;;
-        --summary) summary_only=1; shift ;;
         --steps) steps=$2; shift 2 ;;
+        --kernels) kernels=$2; shift 2 ;;
+        --double) double=$2; shift 2 ;;
+        --breakdown) breakdown=$2; shift 2 ;;
         --strategies) strategies=$2; shift 2 ;;
+        --summary) summary_only=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "bench-fdtd.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) [[ -z $out ]] || { echo "bench-fdtd.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
     esac
 done
 [[ -n $out ]] || { echo "bench-fdtd.sh: no output folder (try --help)" >&2; exit 2; }
-for n in $sizes $more; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-fdtd.sh: invalid size '$n' in --sizes" >&2; exit 2; }; done
+for n in $sizes $more; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-fdtd.sh: invalid size '$n' in --sizes/--more" >&2; exit 2; }; done
 [[ -z $steps || $steps =~ ^[0-9]+$ ]] || { echo "bench-fdtd.sh: invalid --steps '$steps'" >&2; exit 2; }
+for k in $kernels $double $breakdown $strategies; do
+    [[ $k =~ ^[a-z0-9-]+$ ]] || { echo "bench-fdtd.sh: invalid kernel or strategy name '$k'" >&2; exit 2; }
+done
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TL_BIN:-$here/bin}
-if (( ! summary_only )); then
-    for p in trilap-fdtd trilap-bench; do
-        [[ -x $bin/$p ]] || { echo "bench-fdtd.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
-    done
-fi
 log=$out/bench.log
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
 # run LIMIT_S ARGS...: one bounded step; a failure is logged and the script goes on
@@ -57,20 +70,38 @@ run() {
     if ! timeout "$lim" "$@" >> "$log" 2>&1; then say "  -> failed or timed out (limit ${lim}s)"; fi
     return 0
 }
-# size-dependent steps: about a second of measured time per run at 40 Gpoints/s
 steps_for() { if [[ -n $steps ]]; then echo "$steps"; elif (( $1 >= 800 )); then echo 40; else echo 100; fi; }
-common=(--backend cuda --warmup 5 --cpml 20 --source center --results "$out/fdtd.csv")
 
 if (( ! summary_only )); then
+    for p in trilap-fdtd trilap-bench; do
+        [[ -x $bin/$p ]] || { echo "bench-fdtd.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
+    done
     mkdir -p "$out"
     : > "$log"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
     run 60 "$bin/trilap-bench" stream --results "$out/stream.csv"
-    for n in $sizes; do
-        for k in tiled naive pipelined; do
-            run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --kernel $k --label $k
+    common=(--backend cuda --warmup 5 --cpml 20 --source center --compare-cpml --results "$out/fdtd.csv")
+    sweep() { # sweep SIZE...: every kernel at each size
+        local n k
+        for n in "$@"; do
+            for k in $kernels; do
+                run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --kernel "$k" --label "$k"
+            done
         done
-    done
+    }
+    # shellcheck disable=SC2086
+    sweep $sizes
+    first=${sizes%% *}
+    if [[ -n $first ]]; then
+        for k in $double; do
+            run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$first" --steps "$(steps_for "$first")" --kernel "$k" \
+                --label "$k-double" --precision double
+        done
+        for k in $breakdown; do # per-operation device times, outside fdtd.csv
+            run 60 "$bin/trilap-fdtd" run --backend cuda --warmup 5 --cpml 20 --source center --grid "$first" --steps 50 \
+                --kernel "$k" --label "breakdown-$k" --breakdown "$out/breakdown-$k.csv"
+        done
+    fi
     for st in $strategies; do
         pen=(--backend cuda --kernel tiled --grid 320 --warmup 5 --steps 40 --cpml 20 --decomp pencil-yz --strategy "$st")
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st" --results "$out/pencil.csv" \
@@ -78,35 +109,33 @@ if (( ! summary_only )); then
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --label "pencil-$st-overlap" --overlap --results "$out/pencil.csv"
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --steps 10 --label "pencil-$st-traced" --trace "$out/pencil-$st"
     done
-    for k in tiled naive pipelined; do # per-kernel device times (event pairs), outside fdtd.csv
-        run 60 "$bin/trilap-fdtd" run --backend cuda --warmup 5 --cpml 20 --grid 480 --steps 50 --kernel $k \
-            --label "breakdown-$k" --breakdown "$out/breakdown-$k-480.csv"
-    done
-    for n in $more; do
-        for k in tiled naive pipelined; do
-            run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid "$n" --steps "$(steps_for "$n")" --compare-cpml --kernel $k --label $k
-        done
-    done
-    run 60 "$bin/trilap-fdtd" run "${common[@]}" --grid 480 --steps "$(steps_for 480)" --compare-cpml --kernel tiled --precision double --label tiled-double
+    # shellcheck disable=SC2086
+    sweep $more
 fi
 
-# summary: bandwidth fractions against the measured triad
-triad=$(awk -F, '$1 == "triad" { print $7 }' "$out/stream.csv" 2>/dev/null | tail -n1)
+[[ -f $out/fdtd.csv ]] || { echo "bench-fdtd.sh: no $out/fdtd.csv" >&2; exit 1; }
+triad=$( (awk -F, '$1 == "triad" { print $7 }' "$out/stream.csv" 2>/dev/null || true) | tail -n1)
 triad=${triad:-0}
-if [[ -f $out/fdtd.csv ]]; then
-    awk -F, -v triad="$triad" '
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { key = $c["label"] "," $c["nx"] "," ($c["cpml"] > 0 ? "cpml" : "none")
-          mp[key] = $c["mpoints_s"]; gb[key] = $c["gbs"]; ov[key] = $c["cpml_overhead"]; order[++n] = key }
-        END {
-            print "label,n,boundary,mpoints_s,gbs,triad_gbs,fraction_of_triad,cpml_overhead,speedup_vs_naive"
-            for (i = 1; i <= n; i++) {
-                k = order[i]; split(k, f, ",")
-                base = "naive," f[2] "," f[3]
-                sp = (f[1] == "tiled" && (base in mp) && mp[base] > 0) ? sprintf("%.2f", mp[k] / mp[base]) : ""
-                printf "%s,%.0f,%.1f,%.0f,%.3f,%s,%s\n", k, mp[k], gb[k], triad, (triad > 0 ? gb[k] / triad : 0), ov[k], sp
-            }
-        }' "$out/fdtd.csv" > "$out/summary.csv"
-    say "summary (triad ${triad} GB/s):"
-    tee -a "$log" < "$out/summary.csv" >&2
-fi
+awk -F, -v triad="$triad" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $1 == "label" { next }
+    { key = $c["kernel"] "," $c["precision"] "," $c["nx"] "," ($c["cpml"] > 0 ? "cpml" : "none")
+      if (!(key in mp)) order[++n] = key
+      mp[key] = $c["mpoints_s"]; gb[key] = $c["gbs"]; mb[key] = $c["min_bytes_per_point"]; ov[key] = $c["cpml_overhead"] }
+    END {
+        print "kernel,precision,n,boundary,mpoints_s,gbs,min_bytes_per_point,triad_gbs,fraction_of_triad,vs_naive,cpml_overhead"
+        for (i = 1; i <= n; i++) {
+            k = order[i]; split(k, f, ",")
+            base = "naive," f[2] "," f[3] "," f[4]
+            vs = ((base in mp) && mp[base] > 0) ? sprintf("%.3f", mp[k] / mp[base]) : ""
+            printf "%s,%.0f,%.1f,%s,%.0f,%.3f,%s,%s\n", k, mp[k], gb[k], mb[k], triad, (triad > 0 ? gb[k] / triad : 0), vs, ov[k]
+        }
+    }' "$out/fdtd.csv" > "$out/summary.csv"
+awk -F, -v triad="$triad" '
+    NR == 1 { printf "# triad %s GB/s; GB/s at the minimum bytes per point (B/pt)\n", triad
+              printf "%-13s %-6s %5s %-5s %10s %8s %5s %9s %8s %9s\n", "kernel", "prec", "n", "CPML", "Mpoints/s", "GB/s", "B/pt", "of triad", "x naive", "CPML cost"; next }
+    { printf "%-13s %-6s %5s %-5s %10s %8s %5s %9s %8s %9s\n", $1, $2, $3, $4, $5, $6, $7, $9, $10, $11 }' \
+    "$out/summary.csv" > "$out/table.txt"
+mkdir -p "$out"
+touch "$log"
+tee -a "$log" < "$out/table.txt" >&2

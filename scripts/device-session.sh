@@ -19,7 +19,7 @@
 #   demo             make demo (the live solver part on the GPU)
 #   fdtd-bench       scripts/bench-fdtd.sh: tiled and naive at 320-640^3, the
 #                    4-subdomain pencil-yz per strategy, traced
-#   fdtd-kernels     scripts/bench-fdtd-kernels.sh at 480^3 (FDTD_KERNELS)
+#   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS at 480^3, breakdowns
 #   fdtd-sizes       naive and pipelined at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
 #   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
@@ -112,12 +112,12 @@ for s in "${order[@]}"; do
         ;;
     demo) step 150 demo.log env TRILAP_NO_INSTALL=1 make CUDA_ARCH=90 demo DEMO_OUT="$dest/demo" ;;
     fdtd-kernels)
-        step 100 fdtd-kernels.log scripts/bench-fdtd-kernels.sh "$dest/fdtd-kernels" --sizes 480 --steps 100 \
-            --kernels "$fdtd_kernels" --double "naive pipelined" --breakdown "$fdtd_kernels"
+        step 100 fdtd-kernels.log scripts/bench-fdtd.sh "$dest/fdtd-kernels" --sizes 480 --more "" --steps 100 \
+            --kernels "$fdtd_kernels" --double "naive pipelined" --breakdown "$fdtd_kernels" --strategies ""
         ;;
     fdtd-sizes)
-        step 110 fdtd-sizes.log scripts/bench-fdtd-kernels.sh "$dest/fdtd-sizes" --sizes "$fdtd_sizes" --steps 50 \
-            --kernels "naive pipelined" --double "" --breakdown ""
+        step 110 fdtd-sizes.log scripts/bench-fdtd.sh "$dest/fdtd-sizes" --sizes "$fdtd_sizes" --more "" --steps 50 \
+            --kernels "naive pipelined" --double "" --breakdown "" --strategies ""
         ;;
     solver-fuse)
         step 80 solver-fuse.log scripts/bench-solvers-gpu.sh --cases p7-128,p7-256 --fuse-compare --budget 60 \
