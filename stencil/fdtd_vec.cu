@@ -1,0 +1,290 @@
+/* Vector-width FDTD kernels (--kernel vec2, vec4, vec4-x128; issue 12's
+ * tuned kernels, third try). A thread updates W consecutive x points
+ * (a "quad"), and every load it makes is a W-wide vector (float4, float2,
+ * double2): the x stencil comes from 2 ceil(R / W) + 1 vectors, each y or
+ * z neighbour row from one. The one-thread-per-point baseline is limited
+ * in single precision by the bytes each thread has in flight, not by
+ * DRAM: the same kernel in double, 8 B a load, reaches 0.72 of triad
+ * against 0.55 in float (results/device-session-401e5f3/fdtd-kernels).
+ * W-wide loads put W times the bytes in flight per load instruction.
+ *
+ * Bytes a step must move: 48 B per point (fdtd_kernels.h), like every
+ * kernel here; the x stencil's extra vectors are L1 hits.
+ *
+ * Arithmetic: per point exactly v_point / p_point (fdtd_device.cuh), each
+ * derivative summed over m = 0..R-1, in the same expressions, so a point
+ * gives the same bits whether its quad takes the vector path or the
+ * per-point one. The per-point path takes quads that leave the box or the
+ * allocated row, and, with CPML, quads with a point in a slab (CPML fused
+ * as in the baseline: one launch per update). So decomposed runs equal
+ * the single domain bit for bit. Layout: rows 32-element aligned at local
+ * x = 0 (grid.c), so element (x, y, z) is W-aligned when x is. CUDA only. */
+#include <cuda_runtime.h>
+
+/* includes runtime/error.h inside extern "C" */
+#include "stencil/fdtd_kernels.h"
+#include "stencil/fdtd_device.cuh"
+
+namespace {
+
+/* W consecutive T at a W * sizeof(T)-aligned address; RO: read-only
+ * during the kernel (the read-only data path) */
+template <typename T, int W> struct vec_io;
+template <> struct vec_io<float, 4> {
+    static __device__ __forceinline__ void ro(const float *p, float *o)
+    {
+        float4 v = __ldg((const float4 *)p);
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    }
+    static __device__ __forceinline__ void ld(const float *p, float *o)
+    {
+        float4 v = *(const float4 *)p;
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    }
+    static __device__ __forceinline__ void st(float *p, const float *o)
+    {
+        *(float4 *)p = make_float4(o[0], o[1], o[2], o[3]);
+    }
+};
+template <> struct vec_io<float, 2> {
+    static __device__ __forceinline__ void ro(const float *p, float *o)
+    {
+        float2 v = __ldg((const float2 *)p);
+        o[0] = v.x, o[1] = v.y;
+    }
+    static __device__ __forceinline__ void ld(const float *p, float *o)
+    {
+        float2 v = *(const float2 *)p;
+        o[0] = v.x, o[1] = v.y;
+    }
+    static __device__ __forceinline__ void st(float *p, const float *o) { *(float2 *)p = make_float2(o[0], o[1]); }
+};
+template <> struct vec_io<double, 2> {
+    static __device__ __forceinline__ void ro(const double *p, double *o)
+    {
+        double2 v = __ldg((const double2 *)p);
+        o[0] = v.x, o[1] = v.y;
+    }
+    static __device__ __forceinline__ void ld(const double *p, double *o)
+    {
+        double2 v = *(const double2 *)p;
+        o[0] = v.x, o[1] = v.y;
+    }
+    static __device__ __forceinline__ void st(double *p, const double *o) { *(double2 *)p = make_double2(o[0], o[1]); }
+};
+/* double, 4 wide: two 16-byte halves (no 32-byte vector type before sm_100) */
+template <> struct vec_io<double, 4> {
+    static __device__ __forceinline__ void ro(const double *p, double *o)
+    {
+        vec_io<double, 2>::ro(p, o);
+        vec_io<double, 2>::ro(p + 2, o + 2);
+    }
+    static __device__ __forceinline__ void ld(const double *p, double *o)
+    {
+        vec_io<double, 2>::ld(p, o);
+        vec_io<double, 2>::ld(p + 2, o + 2);
+    }
+    static __device__ __forceinline__ void st(double *p, const double *o)
+    {
+        vec_io<double, 2>::st(p, o);
+        vec_io<double, 2>::st(p + 2, o + 2);
+    }
+};
+
+/* the x halo of a quad, rounded up to whole vectors */
+template <int R, int W> __host__ __device__ constexpr int quad_halo() { return (R + W - 1) / W * W; }
+
+/* The W values at element i (aligned) and the x stencil around them:
+ * e[k] = f[i - HX + k], k < 2 HX + W. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void load_xrow(const T *f, int64_t i, T (&e)[2 * quad_halo<R, W>() + W])
+{
+    constexpr int HX = quad_halo<R, W>();
+#pragma unroll
+    for (int k = 0; k < (2 * HX + W) / W; k++)
+        vec_io<T, W>::ro(f + i - HX + k * W, e + k * W);
+}
+
+/* The velocity update of the quad at element i: v_point's arithmetic for
+ * W points at once, without CPML. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t i)
+{
+    constexpr int HX = quad_halo<R, W>();
+    const T *p = (const T *)a.f[0];
+    const int64_t sx = a.sx, sxy = a.sxy;
+    T e[2 * HX + W], dx[W], dy[W], dz[W];
+    load_xrow<T, R, W>(p, i, e);
+#pragma unroll
+    for (int j = 0; j < W; j++) dx[j] = dy[j] = dz[j] = 0;
+#pragma unroll
+    for (int m = 0; m < R; m++) {
+        T c = (T)a.c[m], yh[W], yl[W], zh[W], zl[W];
+        vec_io<T, W>::ro(p + i + (m + 1) * sx, yh);
+        vec_io<T, W>::ro(p + i + (m + 1) * sxy, zh);
+        if (m == 0) {
+#pragma unroll
+            for (int j = 0; j < W; j++) yl[j] = zl[j] = e[HX + j];
+        } else {
+            vec_io<T, W>::ro(p + i - m * sx, yl);
+            vec_io<T, W>::ro(p + i - m * sxy, zl);
+        }
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+            dx[j] += c * (e[HX + j + m + 1] - e[HX + j - m]);
+            dy[j] += c * (yh[j] - yl[j]);
+            dz[j] += c * (zh[j] - zl[j]);
+        }
+    }
+    T b[3][W], v[W];
+#pragma unroll
+    for (int d = 0; d < 3; d++) {
+        if (a.mat[1 + d]) vec_io<T, W>::ro((const T *)a.mat[1 + d] + i, b[d]);
+        else {
+#pragma unroll
+            for (int j = 0; j < W; j++) b[d][j] = (T)a.bdt;
+        }
+    }
+    T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
+    vec_io<T, W>::ld(vx, v);
+#pragma unroll
+    for (int j = 0; j < W; j++) v[j] -= b[0][j] * dx[j];
+    vec_io<T, W>::st(vx, v);
+    vec_io<T, W>::ld(vy, v);
+#pragma unroll
+    for (int j = 0; j < W; j++) v[j] -= b[1][j] * dy[j];
+    vec_io<T, W>::st(vy, v);
+    vec_io<T, W>::ld(vz, v);
+#pragma unroll
+    for (int j = 0; j < W; j++) v[j] -= b[2][j] * dz[j];
+    vec_io<T, W>::st(vz, v);
+}
+
+/* The pressure update of the quad at element i: p_point's arithmetic. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t i)
+{
+    constexpr int HX = quad_halo<R, W>();
+    const T *vx = (const T *)a.f[1], *vy = (const T *)a.f[2], *vz = (const T *)a.f[3];
+    const int64_t sx = a.sx, sxy = a.sxy;
+    T e[2 * HX + W], dx[W], dy[W], dz[W];
+    load_xrow<T, R, W>(vx, i, e);
+#pragma unroll
+    for (int j = 0; j < W; j++) dx[j] = dy[j] = dz[j] = 0;
+#pragma unroll
+    for (int m = 0; m < R; m++) {
+        T c = (T)a.c[m], yh[W], yl[W], zh[W], zl[W];
+        vec_io<T, W>::ro(vy + i + m * sx, yh);
+        vec_io<T, W>::ro(vy + i - (m + 1) * sx, yl);
+        vec_io<T, W>::ro(vz + i + m * sxy, zh);
+        vec_io<T, W>::ro(vz + i - (m + 1) * sxy, zl);
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+            dx[j] += c * (e[HX + j + m] - e[HX + j - m - 1]);
+            dy[j] += c * (yh[j] - yl[j]);
+            dz[j] += c * (zh[j] - zl[j]);
+        }
+    }
+    T k[W], pv[W];
+    if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
+    else {
+#pragma unroll
+        for (int j = 0; j < W; j++) k[j] = (T)a.kdt;
+    }
+    T *p = (T *)a.f[0] + i;
+    vec_io<T, W>::ld(p, pv);
+#pragma unroll
+    for (int j = 0; j < W; j++) pv[j] -= k[j] * (dx[j] + dy[j] + dz[j]);
+    vec_io<T, W>::st(p, pv);
+}
+
+/* cpml_term's test: global coordinate g of an axis of n points lies in a slab */
+__device__ __forceinline__ bool in_slab(int64_t g, int64_t L, int64_t n) { return g < L || g >= n - 1 - L; }
+
+/* Whether the quad at local x (W points from x) takes the vector path:
+ * inside the box, its x stencil inside the allocated row, and, with
+ * CPML, no point in a slab. */
+template <int R, int W>
+__device__ __forceinline__ bool quad_is_plain(const tl_fdtd_kargs &a, const box3 &b, int64_t x, int64_t y, int64_t z,
+                                              bool cpml)
+{
+    constexpr int HX = quad_halo<R, W>();
+    int64_t row0 = -(a.off % a.sx); /* local x of the row's first element (grid.c) */
+    if (x < b.lo[0] || x + W > b.lo[0] + b.ex || x - HX < row0 || x + W + HX > row0 + a.sx) return false;
+    if (!cpml) return true;
+    return !(in_slab(a.o[0] + x, a.L, a.N[0]) || in_slab(a.o[0] + x + W - 1, a.L, a.N[0]) ||
+             in_slab(a.o[1] + y, a.L, a.N[1]) || in_slab(a.o[2] + z, a.L, a.N[2]));
+}
+
+/* Blocks of BX x BY threads, a quad each (BX W points along x), one z
+ * plane per block row of the grid; xq: the box's first quad (W-aligned). */
+template <typename T, int R, int W, int BX, int BY>
+__global__ void __launch_bounds__(BX *BY) tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, bool cpml)
+{
+    int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
+            z = b.lo[2] + blockIdx.z;
+    if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
+    if (quad_is_plain<R, W>(a, b, x, y, z, cpml)) {
+        v_quad<T, R, W>(a, a.off + x + y * a.sx + z * a.sxy);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < W; j++)
+        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) v_point<T, R>(a, x + j, y, z, cpml);
+}
+template <typename T, int R, int W, int BX, int BY>
+__global__ void __launch_bounds__(BX *BY) tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, bool cpml)
+{
+    int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
+            z = b.lo[2] + blockIdx.z;
+    if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
+    if (quad_is_plain<R, W>(a, b, x, y, z, cpml)) {
+        p_quad<T, R, W>(a, a.off + x + y * a.sx + z * a.sxy);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < W; j++)
+        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) p_point<T, R>(a, x + j, y, z, cpml);
+}
+
+template <typename T, int R, int W, int BX, int BY>
+void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, cudaStream_t s)
+{
+    int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
+    int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
+    dim3 block(BX, BY), grid((unsigned)((quads + BX - 1) / BX), (unsigned)((b.ey + BY - 1) / BY), (unsigned)b.ez);
+    if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, cpml);
+    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, cpml);
+}
+
+template <typename T, int R>
+void launch_variant(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
+{
+    switch (variant) { /* width, block: quads along x, rows */
+    case TL_FDTD_VARIANT_VEC2: launch<T, R, 2, 16, 16>(a, which, b, cpml, s); break;
+    case TL_FDTD_VARIANT_VEC4_X128: launch<T, R, 4, 32, 8>(a, which, b, cpml, s); break;
+    default: launch<T, R, 4, 8, 32>(a, which, b, cpml, s); break;
+    }
+}
+
+template <typename T>
+void launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
+{
+    switch (a.r) {
+    case 1: launch_variant<T, 1>(a, which, b, variant, cpml, s); break;
+    case 2: launch_variant<T, 2>(a, which, b, variant, cpml, s); break;
+    default: launch_variant<T, 4>(a, which, b, variant, cpml, s); break;
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t tl_fdtd_cuda_vec_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3],
+                                               const int64_t hi[3], int variant, int cpml, int dbl, cudaStream_t s)
+{
+    box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
+    if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return cudaSuccess;
+    if (dbl) launch_order<double>(*a, which, b, variant, cpml != 0, s);
+    else launch_order<float>(*a, which, b, variant, cpml != 0, s);
+    return cudaPeekAtLastError();
+}
