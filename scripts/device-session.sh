@@ -22,7 +22,7 @@
 #                    4-subdomain pencil-yz per strategy, traced
 #   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS at 480^3 (FDTD_DOUBLE also in
 #                    double), breakdowns
-#   fdtd-sizes       naive and pipelined at 320 .. 1024^3 (FDTD_SIZES)
+#   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4) at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
 #   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
@@ -35,6 +35,7 @@ steps=${3:-build,check-gpu,fdtd-verify,demo}
 fdtd_kernels=${FDTD_KERNELS:-naive pipelined zcol16-y4-pf zcol32-y4-pf}
 fdtd_double=${FDTD_DOUBLE:-naive pipelined}
 fdtd_sizes=${FDTD_SIZES:-320 544 640 800 1024}
+fdtd_size_kernels=${FDTD_SIZE_KERNELS:-naive vec4}
 mkdir -p "$dest" || exit 1
 start=$SECONDS
 left() { echo $((total - (SECONDS - start))); }
@@ -124,7 +125,7 @@ for s in "${order[@]}"; do
         ;;
     fdtd-sizes)
         step 110 fdtd-sizes.log scripts/bench-fdtd.sh "$dest/fdtd-sizes" --sizes "$fdtd_sizes" --more "" --steps 50 \
-            --kernels "naive pipelined" --double "" --breakdown "" --strategies ""
+            --kernels "$fdtd_size_kernels" --double "" --breakdown "" --strategies ""
         ;;
     solver-fuse)
         step 80 solver-fuse.log scripts/bench-solvers-gpu.sh --cases p7-128,p7-256 --fuse-compare --budget 60 \

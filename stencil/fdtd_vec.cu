@@ -14,9 +14,11 @@
  * Arithmetic: per point exactly v_point / p_point (fdtd_device.cuh), each
  * derivative summed over m = 0..R-1, in the same expressions, so a point
  * gives the same bits whether its quad takes the vector path or the
- * per-point one. The per-point path takes quads that leave the box or the
- * allocated row, and, with CPML, quads with a point in a slab (CPML fused
- * as in the baseline: one launch per update). So decomposed runs equal
+ * per-point one, which takes the quads that leave the box or the allocated
+ * row. CPML is fused as in the baseline (one launch per update): the
+ * derivatives of a slab point go through cpml_term, its memory variables
+ * read and written per point (their slab arrays are not W-aligned). So
+ * decomposed runs equal
  * the single domain bit for bit. Layout: rows 32-element aligned at local
  * x = 0 (grid.c), so element (x, y, z) is W-aligned when x is. CUDA only. */
 #include <cuda_runtime.h>
@@ -105,10 +107,10 @@ __device__ __forceinline__ void load_xrow(const T *f, int64_t i, T (&e)[2 * quad
         vec_io<T, W>::ro(f + i - HX + k * W, e + k * W);
 }
 
-/* The velocity update of the quad at element i: v_point's arithmetic for
- * W points at once, without CPML. */
+/* The velocity update of the quad at (x, y, z), element i: v_point's
+ * arithmetic for W points at once, the CPML correction per point. */
 template <typename T, int R, int W>
-__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t i)
+__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     constexpr int HX = quad_halo<R, W>();
     const T *p = (const T *)a.f[0];
@@ -136,6 +138,14 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t i)
             dz[j] += c * (zh[j] - zl[j]);
         }
     }
+    if (cpml) {
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+            dx[j] = cpml_term<T>(a, 0, 0, a.o[0] + x + j, x + j, y, z, dx[j], TL_FDTD_PROF_AH);
+            dy[j] = cpml_term<T>(a, 1, 1, a.o[1] + y, x + j, y, z, dy[j], TL_FDTD_PROF_AH);
+            dz[j] = cpml_term<T>(a, 2, 2, a.o[2] + z, x + j, y, z, dz[j], TL_FDTD_PROF_AH);
+        }
+    }
     T b[3][W], v[W];
 #pragma unroll
     for (int d = 0; d < 3; d++) {
@@ -160,9 +170,9 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t i)
     vec_io<T, W>::st(vz, v);
 }
 
-/* The pressure update of the quad at element i: p_point's arithmetic. */
+/* The pressure update of the quad at (x, y, z), element i: p_point's arithmetic. */
 template <typename T, int R, int W>
-__device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t i)
+__device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     constexpr int HX = quad_halo<R, W>();
     const T *vx = (const T *)a.f[1], *vy = (const T *)a.f[2], *vz = (const T *)a.f[3];
@@ -185,6 +195,14 @@ __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t i)
             dz[j] += c * (zh[j] - zl[j]);
         }
     }
+    if (cpml) {
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+            dx[j] = cpml_term<T>(a, 3, 0, a.o[0] + x + j, x + j, y, z, dx[j], TL_FDTD_PROF_A);
+            dy[j] = cpml_term<T>(a, 4, 1, a.o[1] + y, x + j, y, z, dy[j], TL_FDTD_PROF_A);
+            dz[j] = cpml_term<T>(a, 5, 2, a.o[2] + z, x + j, y, z, dz[j], TL_FDTD_PROF_A);
+        }
+    }
     T k[W], pv[W];
     if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
     else {
@@ -198,53 +216,56 @@ __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t i)
     vec_io<T, W>::st(p, pv);
 }
 
-/* cpml_term's test: global coordinate g of an axis of n points lies in a slab */
-__device__ __forceinline__ bool in_slab(int64_t g, int64_t L, int64_t n) { return g < L || g >= n - 1 - L; }
-
 /* Whether the quad at local x (W points from x) takes the vector path:
- * inside the box, its x stencil inside the allocated row, and, with
- * CPML, no point in a slab. */
+ * inside the box and its x stencil inside the allocated row. */
 template <int R, int W>
-__device__ __forceinline__ bool quad_is_plain(const tl_fdtd_kargs &a, const box3 &b, int64_t x, int64_t y, int64_t z,
-                                              bool cpml)
+__device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3 &b, int64_t x)
 {
     constexpr int HX = quad_halo<R, W>();
     int64_t row0 = -(a.off % a.sx); /* local x of the row's first element (grid.c) */
-    if (x < b.lo[0] || x + W > b.lo[0] + b.ex || x - HX < row0 || x + W + HX > row0 + a.sx) return false;
-    if (!cpml) return true;
-    return !(in_slab(a.o[0] + x, a.L, a.N[0]) || in_slab(a.o[0] + x + W - 1, a.L, a.N[0]) ||
-             in_slab(a.o[1] + y, a.L, a.N[1]) || in_slab(a.o[2] + z, a.L, a.N[2]));
+    return x >= b.lo[0] && x + W <= b.lo[0] + b.ex && x - HX >= row0 && x + W + HX <= row0 + a.sx;
+}
+
+/* Blocks of 256 threads per SM the kernels are built for. Left to itself,
+ * ptxas's register count moves with unrelated changes (float, order 8:
+ * 44-64 without CPML, 80-94 with); these bounds keep float at 5 blocks
+ * without CPML (at most 51 registers: the first H200 run's 44-48 gave
+ * 0.77 of triad at 480^3) and 4 with (64), double at 4 and 3 (64, 85;
+ * unbounded, up to 177). */
+template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
+{
+    return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
 }
 
 /* Blocks of BX x BY threads, a quad each (BX W points along x), one z
  * plane per block row of the grid; xq: the box's first quad (W-aligned). */
-template <typename T, int R, int W, int BX, int BY>
-__global__ void __launch_bounds__(BX *BY) tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, bool cpml)
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
 {
     int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
             z = b.lo[2] + blockIdx.z;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
-    if (quad_is_plain<R, W>(a, b, x, y, z, cpml)) {
-        v_quad<T, R, W>(a, a.off + x + y * a.sx + z * a.sxy);
+    if (quad_is_whole<R, W>(a, b, x)) {
+        v_quad<T, R, W>(a, x, y, z, a.off + x + y * a.sx + z * a.sxy, CPML);
         return;
     }
 #pragma unroll
     for (int j = 0; j < W; j++)
-        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) v_point<T, R>(a, x + j, y, z, cpml);
+        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) v_point<T, R>(a, x + j, y, z, CPML);
 }
-template <typename T, int R, int W, int BX, int BY>
-__global__ void __launch_bounds__(BX *BY) tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, bool cpml)
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
 {
     int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
             z = b.lo[2] + blockIdx.z;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
-    if (quad_is_plain<R, W>(a, b, x, y, z, cpml)) {
-        p_quad<T, R, W>(a, a.off + x + y * a.sx + z * a.sxy);
+    if (quad_is_whole<R, W>(a, b, x)) {
+        p_quad<T, R, W>(a, x, y, z, a.off + x + y * a.sx + z * a.sxy, CPML);
         return;
     }
 #pragma unroll
     for (int j = 0; j < W; j++)
-        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) p_point<T, R>(a, x + j, y, z, cpml);
+        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) p_point<T, R>(a, x + j, y, z, CPML);
 }
 
 template <typename T, int R, int W, int BX, int BY>
@@ -253,8 +274,12 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, cudaStr
     int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
     dim3 block(BX, BY), grid((unsigned)((quads + BX - 1) / BX), (unsigned)((b.ey + BY - 1) / BY), (unsigned)b.ez);
-    if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, cpml);
-    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, cpml);
+    /* CPML a template argument: its branch costs 8 registers (48 -> 56,
+     * float, order 8: a block fewer per SM) where there is none */
+    if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq);
+    else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq);
+    else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq);
+    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq);
 }
 
 template <typename T, int R>
