@@ -112,7 +112,7 @@ static const tl_option model_options[] = {
 static const tl_option exec_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = O(backend), .def = "cpu", TABLE(backend_names),
      .help = "CPU reference (OpenMP) or CUDA kernels"},
-    {.name = "kernel", .type = TL_OPT_ENUM, .offset = O(kernel), .def = "naive", TABLE(tl_fdtd_kernels),
+    {.name = "kernel", .type = TL_OPT_ENUM, .offset = O(kernel), .def = "vec4", TABLE(tl_fdtd_kernels),
      .help = "cuda: tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels), naive (one thread per point, CPML fused: the baseline; on one H200 2x tiled), pipelined (tiled with the next plane's loads in flight; on one H200 1.11x naive without CPML, 0.94x with), zcol8, zcol16, zcol16-y4, zcol32-y4 (a thread marches 8/16/32 z points of its column, z stencil in registers; blocks 32x8 or 32x4; CPML slabs by the same kernel; on one H200 0.85-0.94x naive), zcol8-fused, zcol16-fused (CPML fused as in naive), zcol16-y4-pf, zcol32-y4-pf (the next point's loads issued first; 1.06-1.08x naive), vec2, vec4, vec4-x128 (a thread updates 2 or 4 consecutive x points with vector loads, CPML fused as in naive); figures: stencil/README.md"},
     {.name = "decomp", .type = TL_OPT_STRING, .offset = O(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "subdomains per axis, or slab-z (1x1x4), block-xy (2x2x1), pencil-yz (1x2x2)"},
@@ -541,7 +541,7 @@ typedef struct verify_opts {
 #define V(f) offsetof(verify_opts, f)
 static const tl_option verify_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = V(backend), .def = "cpu", TABLE(backend_names), .help = "backend"},
-    {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "naive", TABLE(tl_fdtd_kernels),
+    {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "vec4", TABLE(tl_fdtd_kernels),
      .help = "cuda kernels"},
     {.name = "precision", .type = TL_OPT_ENUM, .offset = V(precision), .def = "double", TABLE(precision_names),
      .help = "floating point precision"},
