@@ -48,32 +48,27 @@ template <> struct vec_io<float, 4> {
         *(float4 *)p = make_float4(o[0], o[1], o[2], o[3]);
     }
 };
-template <> struct vec_io<float, 2> {
-    static __device__ __forceinline__ void ro(const float *p, float *o)
+/* the 2-wide types (float2, double2): members x, y */
+template <typename T, typename V> struct vec_io2 {
+    static __device__ __forceinline__ void ro(const T *p, T *o)
     {
-        float2 v = __ldg((const float2 *)p);
+        V v = __ldg((const V *)p);
         o[0] = v.x, o[1] = v.y;
     }
-    static __device__ __forceinline__ void ld(const float *p, float *o)
+    static __device__ __forceinline__ void ld(const T *p, T *o)
     {
-        float2 v = *(const float2 *)p;
+        V v = *(const V *)p;
         o[0] = v.x, o[1] = v.y;
     }
-    static __device__ __forceinline__ void st(float *p, const float *o) { *(float2 *)p = make_float2(o[0], o[1]); }
+    static __device__ __forceinline__ void st(T *p, const T *o)
+    {
+        V v;
+        v.x = o[0], v.y = o[1];
+        *(V *)p = v;
+    }
 };
-template <> struct vec_io<double, 2> {
-    static __device__ __forceinline__ void ro(const double *p, double *o)
-    {
-        double2 v = __ldg((const double2 *)p);
-        o[0] = v.x, o[1] = v.y;
-    }
-    static __device__ __forceinline__ void ld(const double *p, double *o)
-    {
-        double2 v = *(const double2 *)p;
-        o[0] = v.x, o[1] = v.y;
-    }
-    static __device__ __forceinline__ void st(double *p, const double *o) { *(double2 *)p = make_double2(o[0], o[1]); }
-};
+template <> struct vec_io<float, 2> : vec_io2<float, float2> {};
+template <> struct vec_io<double, 2> : vec_io2<double, double2> {};
 /* double, 4 wide: two 16-byte halves (no 32-byte vector type before sm_100) */
 template <> struct vec_io<double, 4> {
     static __device__ __forceinline__ void ro(const double *p, double *o)
@@ -107,45 +102,65 @@ __device__ __forceinline__ void load_xrow(const T *f, int64_t i, T (&e)[2 * quad
         vec_io<T, W>::ro(f + i - HX + k * W, e + k * W);
 }
 
-/* The velocity update of the quad at (x, y, z), element i: v_point's
- * arithmetic for W points at once, the CPML correction per point. */
-template <typename T, int R, int W>
-__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
+/* The staggered derivatives of a quad at element i, each summed over m =
+ * 0..R-1 as v_point / p_point do: S = 1, the velocity update (of p at
+ * i + 1/2: f(i + m + 1) - f(i - m), fx = fy = fz = p), S = 0, the
+ * pressure update (of vx, vy, vz at i: f(i + m) - f(i - m - 1)). */
+template <typename T, int R, int W, int S>
+__device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx, const T *fy, const T *fz, int64_t i,
+                                            T (&dx)[W], T (&dy)[W], T (&dz)[W])
 {
     constexpr int HX = quad_halo<R, W>();
-    const T *p = (const T *)a.f[0];
     const int64_t sx = a.sx, sxy = a.sxy;
-    T e[2 * HX + W], dx[W], dy[W], dz[W];
-    load_xrow<T, R, W>(p, i, e);
+    T e[2 * HX + W];
+    load_xrow<T, R, W>(fx, i, e);
 #pragma unroll
     for (int j = 0; j < W; j++) dx[j] = dy[j] = dz[j] = 0;
 #pragma unroll
     for (int m = 0; m < R; m++) {
         T c = (T)a.c[m], yh[W], yl[W], zh[W], zl[W];
-        vec_io<T, W>::ro(p + i + (m + 1) * sx, yh);
-        vec_io<T, W>::ro(p + i + (m + 1) * sxy, zh);
-        if (m == 0) {
+        vec_io<T, W>::ro(fy + i + (m + S) * sx, yh);
+        vec_io<T, W>::ro(fz + i + (m + S) * sxy, zh);
+        if (S == 1 && m == 0) { /* the centre row: the x row's, all three fields being p */
 #pragma unroll
             for (int j = 0; j < W; j++) yl[j] = zl[j] = e[HX + j];
         } else {
-            vec_io<T, W>::ro(p + i - m * sx, yl);
-            vec_io<T, W>::ro(p + i - m * sxy, zl);
+            vec_io<T, W>::ro(fy + i - (m + 1 - S) * sx, yl);
+            vec_io<T, W>::ro(fz + i - (m + 1 - S) * sxy, zl);
         }
 #pragma unroll
         for (int j = 0; j < W; j++) {
-            dx[j] += c * (e[HX + j + m + 1] - e[HX + j - m]);
+            dx[j] += c * (e[HX + j + m + S] - e[HX + j - m - 1 + S]);
             dy[j] += c * (yh[j] - yl[j]);
             dz[j] += c * (zh[j] - zl[j]);
         }
     }
-    if (cpml) {
+}
+
+/* The CPML correction of a quad's derivatives, per point through
+ * cpml_term as v_point (memory variables 0-2, profile pa = AH) and p_point
+ * (3-5, A) do. */
+template <typename T, int W>
+__device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
+                                          T (&dx)[W], T (&dy)[W], T (&dz)[W])
+{
 #pragma unroll
-        for (int j = 0; j < W; j++) {
-            dx[j] = cpml_term<T>(a, 0, 0, a.o[0] + x + j, x + j, y, z, dx[j], TL_FDTD_PROF_AH);
-            dy[j] = cpml_term<T>(a, 1, 1, a.o[1] + y, x + j, y, z, dy[j], TL_FDTD_PROF_AH);
-            dz[j] = cpml_term<T>(a, 2, 2, a.o[2] + z, x + j, y, z, dz[j], TL_FDTD_PROF_AH);
-        }
+    for (int j = 0; j < W; j++) {
+        dx[j] = cpml_term<T>(a, m0, 0, a.o[0] + x + j, x + j, y, z, dx[j], pa);
+        dy[j] = cpml_term<T>(a, m0 + 1, 1, a.o[1] + y, x + j, y, z, dy[j], pa);
+        dz[j] = cpml_term<T>(a, m0 + 2, 2, a.o[2] + z, x + j, y, z, dz[j], pa);
     }
+}
+
+/* The velocity update of the quad at (x, y, z), element i: v_point's
+ * arithmetic for W points at once, the CPML correction per point. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
+{
+    T dx[W], dy[W], dz[W];
+    const T *p = (const T *)a.f[0];
+    quad_derivs<T, R, W, 1>(a, p, p, p, i, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
     T b[3][W], v[W];
 #pragma unroll
     for (int d = 0; d < 3; d++) {
@@ -174,35 +189,9 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
 template <typename T, int R, int W>
 __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
-    constexpr int HX = quad_halo<R, W>();
-    const T *vx = (const T *)a.f[1], *vy = (const T *)a.f[2], *vz = (const T *)a.f[3];
-    const int64_t sx = a.sx, sxy = a.sxy;
-    T e[2 * HX + W], dx[W], dy[W], dz[W];
-    load_xrow<T, R, W>(vx, i, e);
-#pragma unroll
-    for (int j = 0; j < W; j++) dx[j] = dy[j] = dz[j] = 0;
-#pragma unroll
-    for (int m = 0; m < R; m++) {
-        T c = (T)a.c[m], yh[W], yl[W], zh[W], zl[W];
-        vec_io<T, W>::ro(vy + i + m * sx, yh);
-        vec_io<T, W>::ro(vy + i - (m + 1) * sx, yl);
-        vec_io<T, W>::ro(vz + i + m * sxy, zh);
-        vec_io<T, W>::ro(vz + i - (m + 1) * sxy, zl);
-#pragma unroll
-        for (int j = 0; j < W; j++) {
-            dx[j] += c * (e[HX + j + m] - e[HX + j - m - 1]);
-            dy[j] += c * (yh[j] - yl[j]);
-            dz[j] += c * (zh[j] - zl[j]);
-        }
-    }
-    if (cpml) {
-#pragma unroll
-        for (int j = 0; j < W; j++) {
-            dx[j] = cpml_term<T>(a, 3, 0, a.o[0] + x + j, x + j, y, z, dx[j], TL_FDTD_PROF_A);
-            dy[j] = cpml_term<T>(a, 4, 1, a.o[1] + y, x + j, y, z, dy[j], TL_FDTD_PROF_A);
-            dz[j] = cpml_term<T>(a, 5, 2, a.o[2] + z, x + j, y, z, dz[j], TL_FDTD_PROF_A);
-        }
-    }
+    T dx[W], dy[W], dz[W];
+    quad_derivs<T, R, W, 0>(a, (const T *)a.f[1], (const T *)a.f[2], (const T *)a.f[3], i, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
     T k[W], pv[W];
     if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
     else {
@@ -237,35 +226,39 @@ template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
     return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
 }
 
-/* Blocks of BX x BY threads, a quad each (BX W points along x), one z
- * plane per block row of the grid; xq: the box's first quad (W-aligned). */
-template <typename T, int R, int W, int BX, int BY, bool CPML>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
+/* A thread's quad of an update (V: velocity, else pressure): blocks of
+ * BX x BY threads, a quad each (BX W points along x), one z plane per
+ * block row of the grid; xq: the box's first quad (W-aligned). */
+template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
+__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq)
 {
     int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
             z = b.lo[2] + blockIdx.z;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
     if (quad_is_whole<R, W>(a, b, x)) {
-        v_quad<T, R, W>(a, x, y, z, a.off + x + y * a.sx + z * a.sxy, CPML);
+        int64_t i = a.off + x + y * a.sx + z * a.sxy;
+        if (V) v_quad<T, R, W>(a, x, y, z, i, CPML);
+        else p_quad<T, R, W>(a, x, y, z, i, CPML);
         return;
     }
 #pragma unroll
-    for (int j = 0; j < W; j++)
-        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) v_point<T, R>(a, x + j, y, z, CPML);
+    for (int j = 0; j < W; j++) {
+        if (x + j < b.lo[0] || x + j >= b.lo[0] + b.ex) continue;
+        if (V) v_point<T, R>(a, x + j, y, z, CPML);
+        else p_point<T, R>(a, x + j, y, z, CPML);
+    }
+}
+
+/* two kernels, so the traces name the update */
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
+{
+    update_quad<T, R, W, BX, BY, CPML, true>(a, b, xq);
 }
 template <typename T, int R, int W, int BX, int BY, bool CPML>
 __global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
 {
-    int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
-            z = b.lo[2] + blockIdx.z;
-    if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
-    if (quad_is_whole<R, W>(a, b, x)) {
-        p_quad<T, R, W>(a, x, y, z, a.off + x + y * a.sx + z * a.sxy, CPML);
-        return;
-    }
-#pragma unroll
-    for (int j = 0; j < W; j++)
-        if (x + j >= b.lo[0] && x + j < b.lo[0] + b.ex) p_point<T, R>(a, x + j, y, z, CPML);
+    update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq);
 }
 
 template <typename T, int R, int W, int BX, int BY>
