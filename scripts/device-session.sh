@@ -106,7 +106,7 @@ for s in "${order[@]}"; do
         ;;
     fdtd-verify)
         step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32
-        step 25 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
+        step 75 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
             --decomps slab-z,block-xy,pencil-yz --ss 1,2
         ;;
     fdtd-ranks)
