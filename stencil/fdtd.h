@@ -47,6 +47,7 @@ typedef enum {
     TL_FDTD_KERNEL_VEC2,
     TL_FDTD_KERNEL_VEC4,
     TL_FDTD_KERNEL_VEC4_X128,
+    TL_FDTD_KERNEL_VEC4_BAND,
     TL_FDTD_KERNEL_COUNT
 } tl_fdtd_kernel_kind;
 

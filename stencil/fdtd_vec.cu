@@ -226,14 +226,41 @@ template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
     return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
 }
 
-/* A thread's quad of an update (V: velocity, else pressure): blocks of
- * BX x BY threads, a quad each (BX W points along x), one z plane per
- * block row of the grid; xq: the box's first quad (W-aligned). */
-template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
-__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq)
+/* Which block of the box a block is. Plain (bands == 0): the 3-D grid,
+ * x fastest, then y, then z, so the blocks in flight cover a plane or
+ * less and the 2R planes of the z stencil are reused through L2 only
+ * while 2R planes of the field fit there (about 800^2 floats of 50 MB,
+ * results/fdtd-vec-h200: 0.68 of triad at 800^3, 0.52 at 1024^3). Banded:
+ * a 1-D grid walking bands of `band` block rows through all z, then the
+ * next band, so the z window is that of a band; the y stencil re-reads R
+ * rows at a band's edges. */
+typedef struct block_order {
+    int nbx, nby, nz, band; /* blocks along x, y, z; block rows per band, 0: plain */
+} block_order;
+
+__device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
 {
-    int64_t x = xq + (int64_t)W * (blockIdx.x * BX + threadIdx.x), y = b.lo[1] + blockIdx.y * BY + threadIdx.y,
-            z = b.lo[2] + blockIdx.z;
+    if (o.band == 0) {
+        bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;
+        return;
+    }
+    int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
+    int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
+    bz = r / plane;
+    r -= bz * plane;
+    by = band * o.band + r / o.nbx;
+    bx = r % o.nbx;
+}
+
+/* A thread's quad of an update (V: velocity, else pressure): blocks of
+ * BX x BY threads, a quad each (BX W points along x), one z plane a
+ * block; xq: the box's first quad (W-aligned). */
+template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
+__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
+{
+    int64_t bx, by, bz;
+    block_of(o, bx, by, bz);
+    int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
     if (quad_is_whole<R, W>(a, b, x)) {
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
@@ -251,37 +278,59 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
 
 /* two kernels, so the traces name the update */
 template <typename T, int R, int W, int BX, int BY, bool CPML>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
+    tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
-    update_quad<T, R, W, BX, BY, CPML, true>(a, b, xq);
+    update_quad<T, R, W, BX, BY, CPML, true>(a, b, xq, o);
 }
 template <typename T, int R, int W, int BX, int BY, bool CPML>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>()) tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq)
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
+    tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
-    update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq);
+    update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
+}
+
+/* Block rows per band: the 2R planes of the z-reused field over a band
+ * (plus its R-row edges) within a quarter of the L2, which leaves room
+ * for the streamed fields; 0 (plain) where a whole plane fits. */
+template <typename T, int R, int BY>
+int band_rows(const tl_fdtd_kargs &a, int nby)
+{
+    int dev = 0, l2 = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess ||
+        l2 <= 0)
+        return 0;
+    double row = 2.0 * R * (double)a.sx * sizeof(T), rows = 0.25 * l2 / row - 2.0 * R;
+    int band = (int)(rows / BY);
+    if (band >= nby) return 0;
+    return band < 1 ? 1 : band;
 }
 
 template <typename T, int R, int W, int BX, int BY>
-void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, cudaStream_t s)
+void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
 {
     int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
-    dim3 block(BX, BY), grid((unsigned)((quads + BX - 1) / BX), (unsigned)((b.ey + BY - 1) / BY), (unsigned)b.ez);
+    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0};
+    if (banded) o.band = band_rows<T, R, BY>(a, o.nby);
+    dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
+    if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
     /* CPML a template argument: its branch costs 8 registers (48 -> 56,
      * float, order 8: a block fewer per SM) where there is none */
-    if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq);
-    else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq);
-    else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq);
-    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq);
+    if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
+    else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
+    else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
+    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
 }
 
 template <typename T, int R>
 void launch_variant(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
 {
     switch (variant) { /* width, block: quads along x, rows */
-    case TL_FDTD_VARIANT_VEC2: launch<T, R, 2, 16, 16>(a, which, b, cpml, s); break;
-    case TL_FDTD_VARIANT_VEC4_X128: launch<T, R, 4, 32, 8>(a, which, b, cpml, s); break;
-    default: launch<T, R, 4, 8, 32>(a, which, b, cpml, s); break;
+    case TL_FDTD_VARIANT_VEC2: launch<T, R, 2, 16, 16>(a, which, b, cpml, false, s); break;
+    case TL_FDTD_VARIANT_VEC4_X128: launch<T, R, 4, 32, 8>(a, which, b, cpml, false, s); break;
+    case TL_FDTD_VARIANT_VEC4_BAND: launch<T, R, 4, 8, 32>(a, which, b, cpml, true, s); break;
+    default: launch<T, R, 4, 8, 32>(a, which, b, cpml, false, s); break;
     }
 }
 
