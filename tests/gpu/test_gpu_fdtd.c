@@ -273,8 +273,8 @@ TL_TEST(gpu_breakdown_counts)
 /* vec4-band walks bands of block rows through all z only where 2r planes
  * of a wide grid's rows overflow a quarter of the L2: a 2048-wide grid
  * gives bands of 160 or 224 rows (the last one partial) of 250 on an
- * H200 (50 or 60 MB of L2). Its
- * fields equal plain vec4's bit for bit, single domain and slab-z. */
+ * H200 (50 or 60 MB of L2). Its fields equal plain vec4's bit for bit,
+ * single domain and slab-z. */
 TL_TEST(gpu_vec4_band_equals_plain)
 {
     need_gpu();
