@@ -26,7 +26,7 @@ typedef struct verify_opts {
 #define V(f) offsetof(verify_opts, f)
 static const tl_option verify_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = V(backend), .def = "cpu", TABLE(backend_names), .help = "backend"},
-    {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "vec4", TABLE(tl_fdtd_kernels),
+    {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "vec4-band", TABLE(tl_fdtd_kernels),
      .help = "cuda kernels"},
     {.name = "precision", .type = TL_OPT_ENUM, .offset = V(precision), .def = "double", TABLE(precision_names),
      .help = "floating point precision"},
