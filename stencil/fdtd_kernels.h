@@ -8,8 +8,8 @@
  * layered medium adds K and three buoyancies, 64 B). A CPML point adds
  * the read and write of one memory variable per slab axis per update
  * (16 B per axis). What each kernel achieves is measured in
- * results/fdtd-h200/, results/fdtd-kernels-h200/ and stated in
- * stencil/README.md. The variants (TL_FDTD_VARIANT_*) are in fdtd_kargs.h. */
+ * results/fdtd-h200/, results/fdtd-kernels-h200/, results/fdtd-vec-h200/
+ * and stated in stencil/README.md. The variants (TL_FDTD_VARIANT_*) are in fdtd_kargs.h. */
 #ifndef TL_FDTD_KERNELS_H
 #define TL_FDTD_KERNELS_H
 
