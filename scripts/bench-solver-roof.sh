@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # A Pipe-PCG iteration on one GPU against its byte roofline, side by
 # side: this build's kernels (separate update, Jacobi and dot kernels, the
-# default; the fused pass, --fuse; each with the one-wave grid, the
-# default, and the former grid, --grid rows) and, with --old BIN, another
-# build's trilap-solve (the kernels before), in one bounded command.
+# default; the fused pass, --fuse) and, with --old BIN, another build's
+# trilap-solve (the kernels before), in one bounded command.
 # gen:poisson7:N, Jacobi, one rank over NCCL, sync schedule, fixed
 # iterations (--rtol 0 --atol 0), 1 warm-up and 3 timed solves, the
 # median; iteration times without the event timer (-iter runs), per-kernel
@@ -85,8 +84,8 @@ run() {
 iters() { case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *) echo 100 ;; esac; }
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
 # the most telling first (the budget may end the list): iteration times,
-# then the grid comparison and per-kernel rates at 128^3, the traces,
-# the rates at the other sizes, the grid at 256^3
+# then the per-kernel rates at 128^3, the traces, the rates at the other
+# sizes
 for n in $sizes; do
     k=$(iters "$n") m=gen:poisson7:$n
     run "p7-$n-new-iter" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --spmv trilap,cusparse "$m"
@@ -102,13 +101,6 @@ ops() {
     run "p7-$n-new-ops-fused" 60 "$SOLVE" --max-iterations "$k" --fuse "$m"
     [ -n "$old" ] && run "p7-$n-old-ops" 60 "$old" --max-iterations "$k" "$m"
 }
-rows() {
-    local n=$1 k m
-    k=$(iters "$n") m=gen:poisson7:$n
-    run "p7-$n-new-iter-rows" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --grid rows "$m"
-    run "p7-$n-new-iter-fused-rows" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse --grid rows "$m"
-}
-has 128 && rows 128
 has 128 && ops 128
 if [ $trace -eq 1 ]; then
     run "trace-p7-128-new" 60 "$SOLVE" --max-iterations 50 --trace "$out/traces/p7-128-new" --cupti gen:poisson7:128
@@ -117,15 +109,14 @@ fi
 for n in $sizes; do
     [ "$n" = 128 ] || ops "$n"
 done
-for n in $sizes; do
-    [ "$n" -gt 128 ] && rows "$n"
-done
 
+# the kernels a run measured, from its name
+variant() { case $1 in *-old-*) echo before ;; *) echo this ;; esac; }
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions of triad
 for f in "$out"/logs/p7-*.txt; do
     [ -f "$f" ] || continue
-    awk -v triad="$triad" -v run="$(basename "$f" .txt)" '
+    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v variant="$(variant "$(basename "$f" .txt)")" '
     function flush() {
         if (solver == "") return
         # calls per iteration: the count over the timed solves, rounded
@@ -139,32 +130,30 @@ for f in "$out"/logs/p7-*.txt; do
         roof = bpi / (triad * 1e3)
         us = tpi * 1e6
         ratio = roof > 0 ? us / roof : 0
-        printf "%s,%s,%s,%s,%s,%d,%.3f,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", run, spmv, fused, grid, optimer, iters, us, rows, bpi, roof, ratio, rate["spmv"] / triad, rate["update"] / triad, rate["dot"] / triad, rate["precond"] / triad
-        solver = ""; grid = "rows(before)"; delete bytes; delete cnt; delete rate
+        printf "%s,%s,%s,%s,%s,%d,%.3f,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", run, spmv, fused, variant, optimer, iters, us, rows, bpi, roof, ratio, rate["spmv"] / triad, rate["update"] / triad, rate["dot"] / triad, rate["precond"] / triad
+        solver = ""; delete bytes; delete cnt; delete rate
     }
-    BEGIN { grid = "rows(before)" }
     /^solver: / { flush(); solver = $2 }
     /^rows: / { rows = $2 }
     /^iterations: / { iters = $2 }
     /^spmv: / { spmv = $2 }
     /^op timer: / { optimer = $3 }
     /^fused: / { fused = $2 }
-    /^grid: / { grid = $2 }
     /^timed solves: / { nsolves = $3 }
     /^time per iteration: / { tpi = $4 }
     /^(spmv|halo|dot|allreduce|update|precond) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
     END { flush() }' "$f"
 done >"$out/summary.body"
 {
-    echo "run,spmv,fused,grid,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad"
+    echo "run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad"
     cat "$out/summary.body"
 } >"$out/summary.csv"
 rm -f "$out/summary.body"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# -iter: no event timer (iteration time); -ops: event timer (per-kernel rates, launch gaps included); roofline = bytes of all kernels of one iteration / triad"
-    printf '%-28s %-9s %5s %-12s %6s %10s %9s %8s %7s %7s %7s %7s\n' run spmv fused grid iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr
-    awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-12s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15 }' "$out/summary.csv"
+    printf '%-28s %-9s %5s %-8s %6s %10s %9s %8s %7s %7s %7s %7s\n' run spmv fused kernels iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr
+    awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15 }' "$out/summary.csv"
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
 log "done in $((SECONDS - start)) s"

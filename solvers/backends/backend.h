@@ -113,8 +113,6 @@ typedef struct tl_backend_config {
     int check_every; /* device-scalar methods: host checks every N iterations, N late */
     int unfused;     /* update_fused as update, precond and dot kernels (the iteration before
                         fusion, for comparison) */
-    int grid_rows;   /* CUDA: SpMV rows and Jacobi entries a block per 256 threads' share, as
-                        before (0: one wave of resident blocks, grid-stride loops) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
 } tl_backend_config;

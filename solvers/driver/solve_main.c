@@ -45,7 +45,7 @@ typedef struct solve_opts {
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
     int stream_priorities, op_timer, cupti, fuse, regs_copy;
-    const char *scalars, *grid;
+    const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
     const tl_method *methods[MAX_SOLVERS];
@@ -266,13 +266,6 @@ static const tl_option solve_options[] = {
              "preconditioner and computes the next reduction's local dots (off: separate update, "
              "precond and dot kernels; solvers/backends/cuda/README.md says why that is the "
              "default)"},
-    {.name = "grid",
-     .type = TL_OPT_CHOICE,
-     .offset = O(grid),
-     .def = "wave",
-     .choices = "wave|rows",
-     .help = "cuda: grid of the SpMV row kernel and Jacobi: one wave of resident blocks looping "
-             "over the rows (wave), or a block per 256 threads' rows (rows, before)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -409,7 +402,6 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .op_timer = o->op_timer,
                  .check_every = (int)o->check_every,
                  .unfused = !o->fuse,
-                 .grid_rows = strcmp(o->grid, "rows") == 0,
                  .regs_copy = o->regs_copy},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
@@ -465,15 +457,14 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
-            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
-                   "%s\ngrid: %s\n",
+            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: %s\n",
                    o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ||
                            cfg.method->solve == tl_method_pipebicgstab_async
                        ? "program (device-resident)"
                        : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
-                   o->fuse ? "on" : "off", o->regs_copy ? "copy" : "mapped", o->grid);
+                   o->fuse ? "on" : "off", o->regs_copy ? "copy" : "mapped");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

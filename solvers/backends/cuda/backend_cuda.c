@@ -88,7 +88,6 @@ typedef struct cuda_backend {
     int last_run, run_of[TL_SC_RING];
     int parity, have_regs;
     int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
-    int grid_sms; /* the SpMV row kernel and Jacobi: sms, or 0 with cfg.grid_rows */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
 } cuda_backend;
@@ -666,7 +665,7 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
     tl_status st = join(cb, TL_SOP_PRECOND, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_PRECOND, s);
-    if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, cb->grid_sms, s);
+    if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, s);
     if (st == TL_OK) st = timer_end(cb, ET_PRECOND, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -773,7 +772,6 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     int sms = 0;
     TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
     cb->sms = sms > 0 ? sms : 1;
-    cb->grid_sms = cfg->grid_rows ? 0 : cb->sms;
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
@@ -794,8 +792,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     }
     tl_cu_spmv_config sc = {.impl = cfg->spmv,
                             .cusparse_alg = cfg->cusparse_alg,
-                            .threads_per_row = cfg->spmv_threads_per_row,
-                            .sms = cb->grid_sms};
+                            .threads_per_row = cfg->spmv_threads_per_row};
     TL_TRY(tl_cu_spmv_create(m, &sc, s0, &cb->spmv));
     if (cfg->precond == TL_PRECOND_JACOBI && m->nowned > 0) {
         double *dinv = malloc((size_t)m->nowned * sizeof *dinv);

@@ -50,10 +50,10 @@ extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
  * contiguous, so a warp's loads cover 32/T rows in few transactions. The
  * sum is reduced with shuffles; lane 0 writes y once. x is read through
  * the read-only path (__ldg), which keeps the neighbours' reuse in L1/L2.
- * The rows of a thread: one (grid of a block per 256 / T rows), or a
- * grid-stride loop over them (a.wave > 0: one wave of resident blocks,
- * every block a full share, no partial last wave); a row's arithmetic is
- * the same either way, so are the results. */
+ * The grid has a block per 256 / T rows. A one-wave grid whose threads
+ * loop over rows (every block a full share, no partial last wave) was
+ * measured on an H200 and dropped: equal at 128^3, 0.72 of triad against
+ * 0.88 at 256^3 (results/solver-roof-h200/). */
 template <int T>
 __device__ __forceinline__ static double spmv_row(int64_t row, int lane,
                                                   const int32_t *__restrict__ rowptr,
@@ -181,7 +181,6 @@ extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, doubl
         return launched();
     }
     unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
-    if (a->wave > 0 && g > (unsigned)a->wave) g = (unsigned)a->wave;
 #define SPMV_CASE(T)                                                                               \
     case T:                                                                                        \
         tl_spmv_vector_kernel<T><<<g, BLOCK, 0, s>>>(a->nrows, a->d_rowptr, a->d_colidx, a->d_val, \
@@ -199,26 +198,6 @@ extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, doubl
     }
 #undef SPMV_CASE
     return launched();
-}
-
-extern "C" tl_status tl_cu_csr_wave(tl_cu_csr *a, int sms)
-{
-    a->wave = 0;
-    if (sms <= 0 || a->tpr <= 0) return TL_OK;
-    const void *k = NULL;
-    switch (a->tpr) {
-    case 1: k = (const void *)tl_spmv_vector_kernel<1>; break;
-    case 2: k = (const void *)tl_spmv_vector_kernel<2>; break;
-    case 4: k = (const void *)tl_spmv_vector_kernel<4>; break;
-    case 8: k = (const void *)tl_spmv_vector_kernel<8>; break;
-    case 16: k = (const void *)tl_spmv_vector_kernel<16>; break;
-    case 32: k = (const void *)tl_spmv_vector_kernel<32>; break;
-    default: return TL_FAIL(TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
-    }
-    int per_sm = 0;
-    TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, 0));
-    a->wave = (per_sm > 0 ? per_sm : 1) * sms;
-    return TL_OK;
 }
 
 /* ---- halo pack ----------------------------------------------------------- */
@@ -239,6 +218,12 @@ extern "C" tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t
 }
 
 /* ---- fused dots ------------------------------------------------------------ */
+
+/* A hint: the line of p into L2 (no register waits for it). */
+__device__ __forceinline__ static void prefetch_l2(const double *p)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
 
 /* Block-wide sums of v[0..n-1] (every thread gets them; n the same in
  * every thread): per value a shuffle tree in each warp, then the warps'
@@ -418,11 +403,6 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
  * 2 blocks per SM (at most 128 registers, no spills): loading the tail's
  * operands up front took Pipe-BiCGStab's groups from 128 to 192 and 171
  * registers, one block of 8 warps per SM. */
-__device__ __forceinline__ static void prefetch_l2(const double *p)
-{
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-}
-
 /* L2 prefetch of entry i of every vector the entry reads from memory */
 template <int NU, int NT, int ND>
 __device__ __forceinline__ static void prefetch_operands(const tl_cu_update_args *a, int64_t i)
@@ -594,28 +574,25 @@ extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_
 
 /* ---- Jacobi, fill ----------------------------------------------------------- */
 
-/* z = d * r: 24 bytes per entry (16 without d). Pairs of entries as
- * 16-byte loads and stores (cudaMalloc'd vectors are aligned; the odd
- * last entry by thread 0), in a grid-stride loop over pairs when the grid
- * is one wave (sms > 0); per entry the same product either way. */
+/* z = d * r: 24 bytes per entry (16 without d), a pair of entries per
+ * thread as 16-byte loads and stores (cudaMalloc'd vectors are aligned;
+ * the odd last entry by the last pair's thread); per entry the product of
+ * the one-entry kernel. */
 __global__ void __launch_bounds__(BLOCK)
     tl_jacobi_kernel(const double *__restrict__ d, const double *__restrict__ r,
                      double *__restrict__ z, int64_t n)
 {
-    int64_t stride = (int64_t)gridDim.x * blockDim.x, npair = n / 2;
-    int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const double2 *r2 = (const double2 *)r, *d2 = (const double2 *)d;
-    double2 *z2 = (double2 *)z;
-    for (int64_t i = i0; i < npair; i += stride) {
-        double2 rv = r2[i];
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, npair = n / 2;
+    if (i < npair) {
+        double2 rv = ((const double2 *)r)[i];
         if (d) {
-            double2 dv = d2[i];
+            double2 dv = ((const double2 *)d)[i];
             rv.x = dv.x * rv.x;
             rv.y = dv.y * rv.y;
         }
-        z2[i] = rv;
+        ((double2 *)z)[i] = rv;
     }
-    if ((n & 1) && i0 == 0) z[n - 1] = d ? d[n - 1] * r[n - 1] : r[n - 1];
+    if ((n & 1) && i == (npair > 0 ? npair - 1 : 0)) z[n - 1] = d ? d[n - 1] * r[n - 1] : r[n - 1];
 }
 
 /* one entry per thread (unaligned vectors) */
@@ -632,21 +609,14 @@ static int aligned16(const void *p)
 }
 
 extern "C" tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
-                                  int sms, cudaStream_t s)
+                                  cudaStream_t s)
 {
     if (n == 0 || (!d_dinv && d_r == d_z)) return TL_OK;
     if (!aligned16(d_r) || !aligned16(d_z) || (d_dinv && !aligned16(d_dinv))) {
         tl_jacobi1_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
         return launched();
     }
-    unsigned g = grid_for(n / 2 > 0 ? n / 2 : 1, BLOCK);
-    if (sms > 0) {
-        int per_sm = 0;
-        TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tl_jacobi_kernel, BLOCK, 0));
-        unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
-        if (g > wave) g = wave;
-    }
-    tl_jacobi_kernel<<<g, BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
+    tl_jacobi_kernel<<<grid_for(n / 2 > 0 ? n / 2 : 1, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
     return launched();
 }
 

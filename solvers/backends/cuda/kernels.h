@@ -28,10 +28,6 @@ typedef struct tl_cu_csr {
     /* trilap kernel: threads per row (1, 2, 4, ..., 32), or 0 for the
      * nonzero-split path (irregular rows) */
     int tpr;
-    /* blocks of one wave of resident blocks of the row kernel (its
-     * occupancy x SMs), whose threads loop over rows; 0: a block per
-     * 256 / tpr rows */
-    int wave;
 } tl_cu_csr;
 
 /* Threads per row the trilap kernel picks for a row-length profile
@@ -47,9 +43,6 @@ int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row);
  * accumulate 0: y = A x; 1: y += A x. */
 tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
                          cudaStream_t s);
-/* Set a->wave for a->tpr from the row kernel's occupancy on sms SMs
- * (sms 0: a->wave = 0, a block per 256 / tpr rows). */
-tl_status tl_cu_csr_wave(tl_cu_csr *a, int sms);
 /* Bytes the product must move: values and column indices once, row
  * pointers, x (ncols) once, y written (and read when accumulating). */
 double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate);
@@ -81,10 +74,8 @@ tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms, cud
 /* Run a scalar program alone (one thread), when no update follows. */
 tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s);
 
-/* z = d * r (Jacobi, d the inverse diagonal); d NULL: z = r. sms > 0:
- * one wave of resident blocks on that many SMs (grid-stride); 0: a
- * thread per pair of entries. */
-tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n, int sms,
+/* z = d * r (Jacobi, d the inverse diagonal); d NULL: z = r. */
+tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
                        cudaStream_t s);
 /* y[i] = alpha, i < n. */
 tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, cudaStream_t s);

@@ -81,7 +81,6 @@ static tl_status upload(const tl_csr *src, int64_t r0, int64_t r1, const tl_cu_s
              : cfg->threads_per_row < 0
                  ? 0
                  : tl_cu_spmv_pick_tpr(nrows ? (double)nnz / nrows : 0, maxrow);
-    TL_TRYGOTO(tl_cu_csr_wave(a, cfg->sms), st, done);
     TL_CUDAGOTO(cudaMalloc((void **)&a->d_rowptr, (size_t)(nrows + 1) * sizeof *rp), st, done);
     TL_CUDAGOTO(cudaMalloc((void **)&a->d_colidx, (size_t)(nnz ? nnz : 1) * sizeof *ci), st, done);
     TL_CUDAGOTO(cudaMalloc((void **)&a->d_val, (size_t)(nnz ? nnz : 1) * sizeof(double)), st, done);

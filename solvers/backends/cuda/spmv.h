@@ -28,8 +28,6 @@ typedef struct tl_cu_spmv_config {
     int impl;            /* tl_spmv_impl */
     int cusparse_alg;    /* cusparseSpMVAlg_t (0: default) */
     int threads_per_row; /* trilap: 0 auto, 1..32 (power of 2), -1 the nonzero split */
-    int sms;             /* trilap row kernel: one wave of resident blocks on that many SMs
-                            (grid-stride over rows); 0: a block per 256 / T rows */
 } tl_cu_spmv_config;
 
 typedef struct tl_cu_spmv tl_cu_spmv;
