@@ -17,10 +17,13 @@
 # (per run: us/iter, bytes per iteration, roofline, ratio, per-operation
 # rates as fractions of triad), traces/ with --trace (CUPTI, 50
 # iterations at 128^3, fused and not; trilap-analyze breakdown reads
-# them), console.log. Roofline: the bytes every kernel of one iteration
+# them), bits.txt with --old (this build's default and --fuse against the
+# old build's default on 1138_bus to rtol 1e-6, pipecg, pcg and
+# pipebicgstab: residual histories compared byte for byte; the histories
+# and outputs in bits/), console.log. Roofline: the bytes every kernel of one iteration
 # must move (the statistics' bytes per call times the calls per
 # iteration, setup calls left out) over the triad. Environment: SOLVE,
-# BENCH (binaries; default bin/).
+# BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices).
 # not -e: a failed run is recorded and the rest goes on
 set -u
 old=
@@ -52,6 +55,26 @@ done
 mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
 start=$SECONDS
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
+
+# bit for bit: the kernels' results against the old build's
+data=${TL_DATA:-../shared/data}/matrices
+if [ -n "$old" ] && [ -f "$data/1138_bus.mtx" ]; then
+    mkdir -p "$out/bits"
+    for sv in pipecg pcg pipebicgstab; do
+        for v in old new new-fuse; do
+            bin=$SOLVE opt=
+            [ $v = old ] && bin=$old
+            [ $v = new-fuse ] && opt=--fuse
+            timeout 30 "$bin" --launcher threads --gpus 1 --backend cuda --solver $sv --rtol 1e-6 \
+                --warmup 0 --repeat 1 --history "$out/bits/$sv.$v.csv" $opt "$data/1138_bus.mtx" \
+                >"$out/bits/$sv.$v.txt" 2>&1
+        done
+        for v in new new-fuse; do
+            if cmp -s "$out/bits/$sv.old.csv" "$out/bits/$sv.$v.csv"; then r=identical; else r=DIFFERENT; fi
+            echo "1138_bus $sv: $v against old: history $r ($(grep -m1 '^iterations:' "$out/bits/$sv.$v.txt"); old $(grep -m1 '^iterations:' "$out/bits/$sv.old.txt"))"
+        done
+    done | tee "$out/bits.txt" >&2
+fi
 
 log "stream"
 timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
