@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A Pipe-PCG iteration on one GPU against its byte roofline, side by
 # side: this build's kernels (separate update, Jacobi and dot kernels, the
-# default; the fused pass, --fuse) and, with --old BIN, another build's
-# trilap-solve (the kernels before), in one bounded command.
+# default; the fused pass, --fuse; each also with --prefetch) and, with
+# --old BIN, another build's trilap-solve (the kernels before), in one
+# bounded command.
 # gen:poisson7:N, Jacobi, one rank over NCCL, sync schedule, fixed
 # iterations (--rtol 0 --atol 0), 1 warm-up and 3 timed solves, the
 # median; iteration times without the event timer (-iter runs), per-kernel
@@ -113,6 +114,8 @@ for n in $sizes; do
     k=$(iters "$n") m=gen:poisson7:$n
     run "p7-$n-new-iter" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --spmv trilap,cusparse "$m"
     run "p7-$n-new-iter-fused" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse "$m"
+    run "p7-$n-new-iter-prefetch" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --prefetch "$m"
+    run "p7-$n-new-iter-fused-prefetch" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse --prefetch "$m"
     [ -n "$old" ] && run "p7-$n-old-iter" 60 "$old" --max-iterations "$k" --no-op-timer "$m"
     [ -n "$old" ] && [ "$n" -ge 128 ] &&
         run "p7-$n-old-iter-fused" 60 "$old" --max-iterations "$k" --no-op-timer --fuse "$m"
@@ -122,19 +125,22 @@ ops() {
     k=$(iters "$n") m=gen:poisson7:$n
     run "p7-$n-new-ops" 60 "$SOLVE" --max-iterations "$k" "$m"
     run "p7-$n-new-ops-fused" 60 "$SOLVE" --max-iterations "$k" --fuse "$m"
+    run "p7-$n-new-ops-prefetch" 60 "$SOLVE" --max-iterations "$k" --prefetch "$m"
     [ -n "$old" ] && run "p7-$n-old-ops" 60 "$old" --max-iterations "$k" "$m"
 }
 has 128 && ops 128
 if [ $trace -eq 1 ]; then
     run "trace-p7-128-new" 60 "$SOLVE" --max-iterations 50 --trace "$out/traces/p7-128-new" --cupti gen:poisson7:128
     run "trace-p7-128-new-fused" 60 "$SOLVE" --max-iterations 50 --fuse --trace "$out/traces/p7-128-new-fused" --cupti gen:poisson7:128
+    run "trace-p7-128-new-prefetch" 60 "$SOLVE" --max-iterations 50 --prefetch --trace "$out/traces/p7-128-new-prefetch" --cupti gen:poisson7:128
+    run "trace-p7-128-new-fused-prefetch" 60 "$SOLVE" --max-iterations 50 --fuse --prefetch --trace "$out/traces/p7-128-new-fused-prefetch" --cupti gen:poisson7:128
 fi
 for n in $sizes; do
     [ "$n" = 128 ] || ops "$n"
 done
 
 # the kernels a run measured, from its name
-variant() { case $1 in *-old-*) echo before ;; *) echo this ;; esac; }
+variant() { case $1 in *-old-*) echo before ;; *-prefetch*) echo prefetch ;; *) echo this ;; esac; }
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions of triad
 for f in "$out"/logs/p7-*.txt; do

@@ -219,7 +219,12 @@ extern "C" tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t
 
 /* ---- fused dots ------------------------------------------------------------ */
 
-/* A hint: the line of p into L2 (no register waits for it). */
+/* A hint: the line of p into L2 (no register waits for it). --prefetch
+ * issues one per operand for each thread's next entry, one grid stride
+ * ahead: the bytes in flight per SM then no longer end at what the
+ * registers of the resident threads hold (the dot kernel reached 0.49 of
+ * triad at 128^3, the fused pass 0.65, with 2048 and 512 threads per SM;
+ * results/solver-roof-h200/). */
 __device__ __forceinline__ static void prefetch_l2(const double *p)
 {
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
@@ -338,6 +343,14 @@ __global__ void __launch_bounds__(BLOCK, N <= 5 ? 8 : 1)
         acc[k] = 0.0;
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
+        if (a.prefetch && i + stride < len) {
+#pragma unroll
+            for (int k = 0; k < N; k++)
+                if (k < a.n) {
+                    prefetch_l2(a.x[k] + i + stride);
+                    prefetch_l2(a.y[k] + i + stride);
+                }
+        }
 #pragma unroll
         for (int k = 0; k < N; k++)
             if (k < a.n) acc[k] += a.x[k][i] * a.y[k][i];
@@ -470,8 +483,10 @@ __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if constexpr (ND == 0) {
-        for (int64_t i = i0; i < len; i += stride)
+        for (int64_t i = i0; i < len; i += stride) {
+            if (a.prefetch && i + stride < len) prefetch_operands<NU, NT, ND>(&a, i + stride);
             tl_cu_update_entry(&a, c, i, NU, NT);
+        }
     } else {
         /* the program in the prologue may read the slot's dots (pipecg:
          * the reduced dots of this iteration, the buffer this kernel's
@@ -485,8 +500,10 @@ __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
 #pragma unroll
             for (int k = 0; k < ND; k++)
                 acc[k] = 0.0;
-            for (int64_t i = vb * blockDim.x + threadIdx.x; i < len; i += vstride)
+            for (int64_t i = vb * blockDim.x + threadIdx.x; i < len; i += vstride) {
+                if (a.prefetch && i + vstride < len) prefetch_operands<NU, NT, ND>(&a, i + vstride);
                 tl_cu_fused_entry(&a, c, i, NU, NT, ND, acc);
+            }
             if (a.t.nd > 0) store_partial<ND>(acc, a.t.nd, a.t.part, vb, sh);
         }
         if (a.t.nd > 0) finish_partials<ND>(a.t.nd, nvb, a.t.part, a.t.count, a.t.out, sh, &last);

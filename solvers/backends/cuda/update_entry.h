@@ -59,6 +59,7 @@ typedef struct tl_cu_update_args {
     tl_sc_prog prog; /* program of the prologue (TL_SC_NONE: registers unused) */
     tl_sc_io io;     /* its inputs and outputs in device memory */
     tl_cu_update_tail t;
+    int prefetch; /* kernel: L2 prefetch of each thread's next entry (--prefetch) */
 } tl_cu_update_args;
 /* The update of a that writes v last, or TL_CU_SRC_MEM. */
 static inline signed char tl_cu_last_writer(const tl_cu_update_args *a, int before,
