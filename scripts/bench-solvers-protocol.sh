@@ -174,9 +174,10 @@ sim=0
 left() { echo $((budget - (SECONDS - start) - sim)); }
 set -- $inputs
 nleft=$#
-# reserve for the breakdown step (4 traced runs of 200 iterations)
+# reserve for the breakdown step (4 traced runs of 200 iterations; a
+# 256^3 one takes 15-25 s with its matrix generation: 40 s was too little at 401e5f3)
 reserve=0
-[ $breakdown -eq 1 ] && reserve=40
+[ $breakdown -eq 1 ] && reserve=90
 for name in "$@"; do
     nleft_now=$nleft
     nleft=$((nleft - 1))

@@ -8,6 +8,7 @@
 #
 # STEPS, a comma list (default: build,check-gpu,fdtd-verify,demo):
 #   build            make all gpu-tests
+#   build-fdtd       only what the fdtd-* steps need (trilap-fdtd, trilap-bench, the FDTD GPU tests)
 #   check-gpu        make check-gpu: every GPU test (test_gpu_solvers cases 4 at
 #                    a time, their GPU runs taking turns); logs in DEST/test-logs
 #   solver-tests     test_gpu_solvers (4 cases at a time) and test_gpu_nccl alone,
@@ -19,8 +20,9 @@
 #   demo             make demo (the live solver part on the GPU)
 #   fdtd-bench       scripts/bench-fdtd.sh: tiled and naive at 320-640^3, the
 #                    4-subdomain pencil-yz per strategy, traced
-#   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS at 480^3, breakdowns
-#   fdtd-sizes       naive and pipelined at 320 .. 1024^3 (FDTD_SIZES)
+#   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS at 480^3 (FDTD_DOUBLE also in
+#                    double), breakdowns
+#   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4) at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
 #   solver-roof      scripts/bench-solver-roof.sh --trace: Pipe-PCG on poisson7 64-256^3
 #                    against its byte roofline, separate kernels and fused; with
@@ -30,12 +32,14 @@
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
 set -u
-case ${1:-} in -h | --help) sed -n '2,31p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,33p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}
 fdtd_kernels=${FDTD_KERNELS:-naive pipelined zcol16-y4-pf zcol32-y4-pf}
+fdtd_double=${FDTD_DOUBLE:-naive pipelined}
 fdtd_sizes=${FDTD_SIZES:-320 544 640 800 1024}
+fdtd_size_kernels=${FDTD_SIZE_KERNELS:-naive vec4}
 mkdir -p "$dest" || exit 1
 start=$SECONDS
 left() { echo $((total - (SECONDS - start))); }
@@ -77,6 +81,10 @@ IFS=, read -r -a order <<<"$steps"
 for s in "${order[@]}"; do
     case $s in
     build) step 170 build.log make -j16 CUDA_ARCH=90 all gpu-tests ;;
+    build-fdtd)
+        step 120 build.log make -j16 CUDA_ARCH=90 bin/trilap-fdtd bin/trilap-bench build/tests/test_gpu_fdtd \
+            build/tests/test_gpu_fdtd_ranks
+        ;;
     check-gpu)
         step 420 check-gpu.log make CUDA_ARCH=90 TL_DATA="$TL_DATA" check-gpu
         mkdir -p "$dest/test-logs"
@@ -102,7 +110,7 @@ for s in "${order[@]}"; do
         ;;
     fdtd-verify)
         step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32
-        step 25 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
+        step 75 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
             --decomps slab-z,block-xy,pencil-yz --ss 1,2
         ;;
     fdtd-ranks)
@@ -117,11 +125,11 @@ for s in "${order[@]}"; do
     demo) step 150 demo.log env TRILAP_NO_INSTALL=1 make CUDA_ARCH=90 demo DEMO_OUT="$dest/demo" ;;
     fdtd-kernels)
         step 100 fdtd-kernels.log scripts/bench-fdtd.sh "$dest/fdtd-kernels" --sizes 480 --more "" --steps 100 \
-            --kernels "$fdtd_kernels" --double "naive pipelined" --breakdown "$fdtd_kernels" --strategies ""
+            --kernels "$fdtd_kernels" --double "$fdtd_double" --breakdown "$fdtd_kernels" --strategies ""
         ;;
     fdtd-sizes)
         step 110 fdtd-sizes.log scripts/bench-fdtd.sh "$dest/fdtd-sizes" --sizes "$fdtd_sizes" --more "" --steps 50 \
-            --kernels "naive pipelined" --double "" --breakdown "" --strategies ""
+            --kernels "$fdtd_size_kernels" --double "" --breakdown "" --strategies ""
         ;;
     solver-fuse)
         step 80 solver-fuse.log scripts/bench-solvers-gpu.sh --cases p7-128,p7-256 --fuse-compare --budget 60 \

@@ -47,6 +47,9 @@ tl_status tl_fdtd_cuda_energy(const tl_fdtd_kargs *a, const int64_t n[3], const 
  * called by tl_fdtd_cuda_update; returns the launch's error. */
 cudaError_t tl_fdtd_cuda_zcol_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
                                      int variant, int cpml, int dbl, cudaStream_t s);
+/* The vector kernels (fdtd_vec.cu, variants TL_FDTD_VARIANT_VEC*), the same. */
+cudaError_t tl_fdtd_cuda_vec_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
+                                    int variant, int cpml, int dbl, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@
  * loads first) were written after that run and are not measured yet.
  *
  * Arithmetic: per point exactly the baseline's (v_point, p_point in
- * fdtd_kernels.cu), each derivative accumulated over m = 0..R-1 in that
+ * fdtd_device.cuh), each derivative accumulated over m = 0..R-1 in that
  * order, the CPML correction through the same cpml_term; a point's result
  * does not depend on where its chunk starts, so decomposed runs equal the
  * single domain bit for bit.

@@ -28,4 +28,12 @@ const tl_fdtd_kernel_info tl_fdtd_kernels[TL_FDTD_KERNEL_COUNT] = {
                                      .boundary = TL_FDTD_VARIANT_CPML},
     [TL_FDTD_KERNEL_ZCOL32_Y4_PF] = {.name = "zcol32-y4-pf", .interior = TL_FDTD_VARIANT_ZCOL32_Y4_PF,
                                      .boundary = TL_FDTD_VARIANT_CPML},
+    /* w consecutive x points a thread, w-wide loads (fdtd_vec.cu); CPML
+     * fused per point as in the baseline */
+    [TL_FDTD_KERNEL_VEC2] = {.name = "vec2", .interior = TL_FDTD_VARIANT_VEC2, .fused = 1},
+    [TL_FDTD_KERNEL_VEC4] = {.name = "vec4", .interior = TL_FDTD_VARIANT_VEC4, .fused = 1},
+    [TL_FDTD_KERNEL_VEC4_X128] = {.name = "vec4-x128", .interior = TL_FDTD_VARIANT_VEC4_X128, .fused = 1},
+    /* vec4 in bands of block rows through all z, where a plane's z window
+     * does not fit in L2 (800^3 and up) */
+    [TL_FDTD_KERNEL_VEC4_BAND] = {.name = "vec4-band", .interior = TL_FDTD_VARIANT_VEC4_BAND, .fused = 1},
 };

@@ -5,10 +5,10 @@ stencil_C := stencil/model.c stencil/grid.c stencil/fill.c stencil/cpu.c stencil
 stencil_CU := stencil/fdtd_kernels.cu
 # the --kernel table; the z-column kernels
 stencil_C += stencil/kernels.c
-stencil_CU += stencil/fdtd_zcol.cu $(foreach t,f d,$(foreach n,8 16 32,stencil/fdtd_zcol_$(t)$(n).cu))
+stencil_CU += stencil/fdtd_vec.cu stencil/fdtd_zcol.cu $(foreach t,f d,$(foreach n,8 16 32,stencil/fdtd_zcol_$(t)$(n).cu))
 
 PROGRAMS += trilap-fdtd
-trilap-fdtd_C := stencil/fdtd_main.c
+trilap-fdtd_C := stencil/fdtd_main.c stencil/fdtd_verify_main.c stencil/fdtd_cli.c
 trilap-fdtd_DEPS := stencil probes runtime
 
 HOST_TESTS += test_fdtd test_fdtd_cli

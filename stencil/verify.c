@@ -12,7 +12,7 @@ void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v)
     v->dbl = 1;
     v->pd[0] = v->pd[1] = v->pd[2] = 1;
     v->s = 1;
-    v->kernel = TL_FDTD_KERNEL_NAIVE;
+    v->kernel = TL_FDTD_KERNEL_VEC4_BAND;
 }
 
 static void apply_vopts(tl_fdtd_config *c, const tl_fdtd_vopts *v)

@@ -2,7 +2,8 @@
  * CPU reference for every order, with and without CPML, in double
  * (1e-12 relative) and single (1e-5); decomposed runs on one GPU (several
  * subdomains to a GPU) equal to the single domain bit for bit for every
- * strategy, s and overlap; the blow-up check; a traced run. */
+ * strategy, s and overlap; the banded vector kernel equal to the plain
+ * one; the blow-up check; a traced run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,44 @@ TL_TEST(gpu_breakdown_counts)
     }
 }
 
+/* vec4-band walks bands of block rows through all z only where 2r planes
+ * of a wide grid's rows overflow a quarter of the L2: a 2048-wide grid
+ * gives bands of 160 or 224 rows (the last one partial) of 250 on an
+ * H200 (50 or 60 MB of L2). Its fields equal plain vec4's bit for bit,
+ * single domain and slab-z. */
+TL_TEST(gpu_vec4_band_equals_plain)
+{
+    need_gpu();
+    for (int cp = 0; cp < 2; cp++) {
+        tl_fdtd_config c = base(8, cp ? 4 : 0, 0, 0);
+        c.n[0] = 2048;
+        c.n[1] = 250;
+        c.n[2] = 24;
+        c.steps = 3;
+        c.src[0] = 1000;
+        c.src[1] = 120;
+        c.src[2] = 12;
+        c.backend = TL_FDTD_BACKEND_CUDA;
+        int64_t N = c.n[0] * c.n[1] * c.n[2];
+        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
+        TL_ASSERT(a && b);
+        c.kernel = TL_FDTD_KERNEL_VEC4;
+        fields_of(&c, a);
+        c.kernel = TL_FDTD_KERNEL_VEC4_BAND;
+        fields_of(&c, b);
+        int64_t differ = 0;
+        for (int64_t i = 0; i < 4 * N; i++) differ += memcmp(a + i, b + i, sizeof *a) != 0;
+        free(a);
+        free(b);
+        TL_ASSERT_MSG(differ == 0, "cpml %d: %lld of %lld values differ", cp, (long long)differ, (long long)(4 * N));
+        c.pd[2] = 2;
+        c.strategy = "peer";
+        double m = -1;
+        TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+        TL_ASSERT_MSG(m == 0, "vec4-band slab-z cpml %d: %g", cp, m);
+    }
+}
+
 TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain,
-             gpu_zcol_decomposed_equals_single_domain, gpu_periodic_decomposed,
+             gpu_zcol_decomposed_equals_single_domain, gpu_vec4_band_equals_plain, gpu_periodic_decomposed,
              gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)

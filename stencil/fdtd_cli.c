@@ -1,0 +1,89 @@
+/* trilap-fdtd's command-line pieces that run (fdtd_main.c) and verify
+ * (fdtd_verify_main.c) share: option errors, the grid and decomposition
+ * parsers, the launcher's options and the launch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/probes.h"
+#include "stencil/fdtd_cli.h"
+
+int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why)
+{
+    fprintf(stderr, PROG ": invalid %s '%s'%s%s (try --help)\n", opt, val, why ? ": " : "", why ? why : "");
+    return 2;
+}
+
+int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_one)
+{
+    char *end;
+    for (int d = 0; d < 3; d++) {
+        long long v = strtoll(s, &end, 10);
+        if (end == s || v < 0) return -1;
+        out[d] = v;
+        if (d < 2) {
+            if (*end == '\0' && d == 0 && allow_one) {
+                out[1] = out[2] = v;
+                return 0;
+            }
+            if (*end != sep) return -1;
+            s = end + 1;
+        }
+    }
+    return *end == '\0' ? 0 : -1;
+}
+
+int tl_fdtd_cli_parse_decomp(const char *s, int pd[3])
+{
+    int64_t p[3];
+    if (!strcmp(s, "slab-z")) s = "1x1x4";
+    else if (!strcmp(s, "block-xy")) s = "2x2x1";
+    else if (!strcmp(s, "pencil-yz")) s = "1x2x2";
+    if (tl_fdtd_cli_parse_triple(s, 'x', p, 0) != 0) return -1;
+    for (int d = 0; d < 3; d++) {
+        if (p[d] < 1 || p[d] > 4096) return -1;
+        pd[d] = (int)p[d];
+    }
+    return 0;
+}
+
+void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < argc && len + 2 < n; i++) len += (size_t)snprintf(buf + len, n - len, i ? " %s" : "%s", argv[i]);
+}
+
+/* The launcher's options these commands take: --launcher, --ranks, --no-gpu,
+ * --device-comm (its --gpus is run's own: the GPUs one process spreads
+ * subdomains over). One rank unless asked: several are one subdomain each. */
+void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tl_launch_noptions && n < TL_FDTD_CLI_LAUNCH_NOPTS; i++) {
+        const tl_option *t = &tl_launch_options[i];
+        if (strcmp(t->name, "launcher") && strcmp(t->name, "ranks") && strcmp(t->name, "no-gpu") &&
+            strcmp(t->name, "device-comm"))
+            continue;
+        out[n] = *t;
+        if (!strcmp(t->name, "ranks")) {
+            out[n].def = "1";
+            out[n].min = 1;
+            out[n].help = "thread launcher: ranks, one subdomain each (--decomp px*py*pz of them; cuda: rank r on "
+                          "GPU r % GPUs, several to a GPU with --device-comm host); 1: this process drives every "
+                          "subdomain";
+        }
+        n++;
+    }
+}
+
+int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda)
+{
+    lo->gpus = 0;
+    lo->timeout_s = 300;
+    if (lo->ranks < 1) lo->ranks = 1;
+    if (!cuda) lo->no_gpu = 1;
+    /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
+    tl_probes_main pm = {.fn = fn, .arg = arg};
+    return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
+}

@@ -1,0 +1,40 @@
+/* trilap-fdtd's command-line pieces shared by its two commands: run
+ * (fdtd_main.c) and verify (fdtd_verify_main.c). Internal to the program. */
+#ifndef TL_FDTD_CLI_H
+#define TL_FDTD_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/launch.h"
+#include "runtime/options.h"
+#include "stencil/fdtd.h"
+
+#define PROG "trilap-fdtd"
+
+/* The values of the enumerated options, indexed by the library's enums. */
+typedef struct named {
+    const char *name;
+} named;
+static const named backend_names[] = {[TL_FDTD_BACKEND_CPU] = {"cpu"}, [TL_FDTD_BACKEND_CUDA] = {"cuda"}};
+static const named precision_names[] = {{"single"}, {"double"}};
+#define TABLE(t) .table = t, .table_stride = sizeof t[0], .table_count = (int)(sizeof t / sizeof t[0])
+
+/* "invalid OPT 'VAL': WHY (try --help)" on stderr; returns 2, the usage exit */
+int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why);
+/* "AxBxC" (sep 'x') into out; allow_one: "N" means N, N, N. 0, or -1 if malformed */
+int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_one);
+/* PXxPYxPZ or slab-z, block-xy, pencil-yz; 0, or -1 */
+int tl_fdtd_cli_parse_decomp(const char *s, int pd[3]);
+void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv);
+
+/* The launcher's options both commands take (--launcher, --ranks, --no-gpu, --device-comm). */
+enum { TL_FDTD_CLI_LAUNCH_NOPTS = 4 };
+void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS]);
+/* fn on each rank, inside the probes' rank main; returns the exit status */
+int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda);
+
+/* trilap-fdtd verify (fdtd_verify_main.c) */
+int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv);
+
+#endif

@@ -1,0 +1,357 @@
+/* Vector-width FDTD kernels (--kernel vec2, vec4, vec4-x128; issue 12's
+ * tuned kernels, third try). A thread updates W consecutive x points
+ * (a "quad"), and every load it makes is a W-wide vector (float4, float2,
+ * double2): the x stencil comes from 2 ceil(R / W) + 1 vectors, each y or
+ * z neighbour row from one. The one-thread-per-point baseline is limited
+ * in single precision by the bytes each thread has in flight, not by
+ * DRAM: the same kernel in double, 8 B a load, reaches 0.72 of triad
+ * against 0.55 in float (results/device-session-401e5f3/fdtd-kernels).
+ * W-wide loads put W times the bytes in flight per load instruction.
+ *
+ * Bytes a step must move: 48 B per point (fdtd_kernels.h), like every
+ * kernel here; the x stencil's extra vectors are L1 hits.
+ *
+ * Arithmetic: per point exactly v_point / p_point (fdtd_device.cuh), each
+ * derivative summed over m = 0..R-1, in the same expressions, so a point
+ * gives the same bits whether its quad takes the vector path or the
+ * per-point one, which takes the quads that leave the box or the allocated
+ * row. CPML is fused as in the baseline (one launch per update): the
+ * derivatives of a slab point go through cpml_term, its memory variables
+ * read and written per point (their slab arrays are not W-aligned). So
+ * decomposed runs equal
+ * the single domain bit for bit. Layout: rows 32-element aligned at local
+ * x = 0 (grid.c), so element (x, y, z) is W-aligned when x is. CUDA only. */
+#include <cuda_runtime.h>
+
+/* includes runtime/error.h inside extern "C" */
+#include "stencil/fdtd_kernels.h"
+#include "stencil/fdtd_device.cuh"
+
+namespace {
+
+/* W consecutive T at a W * sizeof(T)-aligned address; RO: read-only
+ * during the kernel (the read-only data path) */
+template <typename T, int W> struct vec_io;
+template <> struct vec_io<float, 4> {
+    static __device__ __forceinline__ void ro(const float *p, float *o)
+    {
+        float4 v = __ldg((const float4 *)p);
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    }
+    static __device__ __forceinline__ void ld(const float *p, float *o)
+    {
+        float4 v = *(const float4 *)p;
+        o[0] = v.x, o[1] = v.y, o[2] = v.z, o[3] = v.w;
+    }
+    static __device__ __forceinline__ void st(float *p, const float *o)
+    {
+        *(float4 *)p = make_float4(o[0], o[1], o[2], o[3]);
+    }
+};
+/* the 2-wide types (float2, double2): members x, y */
+template <typename T, typename V> struct vec_io2 {
+    static __device__ __forceinline__ void ro(const T *p, T *o)
+    {
+        V v = __ldg((const V *)p);
+        o[0] = v.x, o[1] = v.y;
+    }
+    static __device__ __forceinline__ void ld(const T *p, T *o)
+    {
+        V v = *(const V *)p;
+        o[0] = v.x, o[1] = v.y;
+    }
+    static __device__ __forceinline__ void st(T *p, const T *o)
+    {
+        V v;
+        v.x = o[0], v.y = o[1];
+        *(V *)p = v;
+    }
+};
+template <> struct vec_io<float, 2> : vec_io2<float, float2> {};
+template <> struct vec_io<double, 2> : vec_io2<double, double2> {};
+/* double, 4 wide: two 16-byte halves (no 32-byte vector type before sm_100) */
+template <> struct vec_io<double, 4> {
+    static __device__ __forceinline__ void ro(const double *p, double *o)
+    {
+        vec_io<double, 2>::ro(p, o);
+        vec_io<double, 2>::ro(p + 2, o + 2);
+    }
+    static __device__ __forceinline__ void ld(const double *p, double *o)
+    {
+        vec_io<double, 2>::ld(p, o);
+        vec_io<double, 2>::ld(p + 2, o + 2);
+    }
+    static __device__ __forceinline__ void st(double *p, const double *o)
+    {
+        vec_io<double, 2>::st(p, o);
+        vec_io<double, 2>::st(p + 2, o + 2);
+    }
+};
+
+/* the x halo of a quad, rounded up to whole vectors */
+template <int R, int W> __host__ __device__ constexpr int quad_halo() { return (R + W - 1) / W * W; }
+
+/* The W values at element i (aligned) and the x stencil around them:
+ * e[k] = f[i - HX + k], k < 2 HX + W. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void load_xrow(const T *f, int64_t i, T (&e)[2 * quad_halo<R, W>() + W])
+{
+    constexpr int HX = quad_halo<R, W>();
+#pragma unroll
+    for (int k = 0; k < (2 * HX + W) / W; k++)
+        vec_io<T, W>::ro(f + i - HX + k * W, e + k * W);
+}
+
+/* The staggered derivatives of a quad at element i, each summed over m =
+ * 0..R-1 as v_point / p_point do: S = 1, the velocity update (of p at
+ * i + 1/2: f(i + m + 1) - f(i - m), fx = fy = fz = p), S = 0, the
+ * pressure update (of vx, vy, vz at i: f(i + m) - f(i - m - 1)). */
+template <typename T, int R, int W, int S>
+__device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx, const T *fy, const T *fz, int64_t i,
+                                            T (&dx)[W], T (&dy)[W], T (&dz)[W])
+{
+    constexpr int HX = quad_halo<R, W>();
+    const int64_t sx = a.sx, sxy = a.sxy;
+    T e[2 * HX + W];
+    load_xrow<T, R, W>(fx, i, e);
+#pragma unroll
+    for (int j = 0; j < W; j++) dx[j] = dy[j] = dz[j] = 0;
+#pragma unroll
+    for (int m = 0; m < R; m++) {
+        T c = (T)a.c[m], yh[W], yl[W], zh[W], zl[W];
+        vec_io<T, W>::ro(fy + i + (m + S) * sx, yh);
+        vec_io<T, W>::ro(fz + i + (m + S) * sxy, zh);
+        if (S == 1 && m == 0) { /* the centre row: the x row's, all three fields being p */
+#pragma unroll
+            for (int j = 0; j < W; j++) yl[j] = zl[j] = e[HX + j];
+        } else {
+            vec_io<T, W>::ro(fy + i - (m + 1 - S) * sx, yl);
+            vec_io<T, W>::ro(fz + i - (m + 1 - S) * sxy, zl);
+        }
+#pragma unroll
+        for (int j = 0; j < W; j++) {
+            dx[j] += c * (e[HX + j + m + S] - e[HX + j - m - 1 + S]);
+            dy[j] += c * (yh[j] - yl[j]);
+            dz[j] += c * (zh[j] - zl[j]);
+        }
+    }
+}
+
+/* The CPML correction of a quad's derivatives, per point through
+ * cpml_term as v_point (memory variables 0-2, profile pa = AH) and p_point
+ * (3-5, A) do. */
+template <typename T, int W>
+__device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
+                                          T (&dx)[W], T (&dy)[W], T (&dz)[W])
+{
+#pragma unroll
+    for (int j = 0; j < W; j++) {
+        dx[j] = cpml_term<T>(a, m0, 0, a.o[0] + x + j, x + j, y, z, dx[j], pa);
+        dy[j] = cpml_term<T>(a, m0 + 1, 1, a.o[1] + y, x + j, y, z, dy[j], pa);
+        dz[j] = cpml_term<T>(a, m0 + 2, 2, a.o[2] + z, x + j, y, z, dz[j], pa);
+    }
+}
+
+/* The velocity update of the quad at (x, y, z), element i: v_point's
+ * arithmetic for W points at once, the CPML correction per point. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
+{
+    T dx[W], dy[W], dz[W];
+    const T *p = (const T *)a.f[0];
+    quad_derivs<T, R, W, 1>(a, p, p, p, i, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
+    T b[3][W], v[W];
+#pragma unroll
+    for (int d = 0; d < 3; d++) {
+        if (a.mat[1 + d]) vec_io<T, W>::ro((const T *)a.mat[1 + d] + i, b[d]);
+        else {
+#pragma unroll
+            for (int j = 0; j < W; j++) b[d][j] = (T)a.bdt;
+        }
+    }
+    T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
+    vec_io<T, W>::ld(vx, v);
+#pragma unroll
+    for (int j = 0; j < W; j++) v[j] -= b[0][j] * dx[j];
+    vec_io<T, W>::st(vx, v);
+    vec_io<T, W>::ld(vy, v);
+#pragma unroll
+    for (int j = 0; j < W; j++) v[j] -= b[1][j] * dy[j];
+    vec_io<T, W>::st(vy, v);
+    vec_io<T, W>::ld(vz, v);
+#pragma unroll
+    for (int j = 0; j < W; j++) v[j] -= b[2][j] * dz[j];
+    vec_io<T, W>::st(vz, v);
+}
+
+/* The pressure update of the quad at (x, y, z), element i: p_point's arithmetic. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
+{
+    T dx[W], dy[W], dz[W];
+    quad_derivs<T, R, W, 0>(a, (const T *)a.f[1], (const T *)a.f[2], (const T *)a.f[3], i, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
+    T k[W], pv[W];
+    if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
+    else {
+#pragma unroll
+        for (int j = 0; j < W; j++) k[j] = (T)a.kdt;
+    }
+    T *p = (T *)a.f[0] + i;
+    vec_io<T, W>::ld(p, pv);
+#pragma unroll
+    for (int j = 0; j < W; j++) pv[j] -= k[j] * (dx[j] + dy[j] + dz[j]);
+    vec_io<T, W>::st(p, pv);
+}
+
+/* Whether the quad at local x (W points from x) takes the vector path:
+ * inside the box and its x stencil inside the allocated row. */
+template <int R, int W>
+__device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3 &b, int64_t x)
+{
+    constexpr int HX = quad_halo<R, W>();
+    int64_t row0 = -(a.off % a.sx); /* local x of the row's first element (grid.c) */
+    return x >= b.lo[0] && x + W <= b.lo[0] + b.ex && x - HX >= row0 && x + W + HX <= row0 + a.sx;
+}
+
+/* Blocks of 256 threads per SM the kernels are built for. Left to itself,
+ * ptxas's register count moves with unrelated changes (float, order 8:
+ * 44-64 without CPML, 80-94 with); these bounds keep float at 5 blocks
+ * without CPML (at most 51 registers: the first H200 run's 44-48 gave
+ * 0.77 of triad at 480^3) and 4 with (64), double at 4 and 3 (64, 85;
+ * unbounded, up to 177). */
+template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
+{
+    return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
+}
+
+/* Which block of the box a block is. Plain (bands == 0): the 3-D grid,
+ * x fastest, then y, then z, so the blocks in flight cover a plane or
+ * less and the 2R planes of the z stencil are reused through L2 only
+ * while 2R planes of the field fit there (about 800^2 floats of 50 MB,
+ * results/fdtd-vec-h200: 0.68 of triad at 800^3, 0.52 at 1024^3). Banded:
+ * a 1-D grid walking bands of `band` block rows through all z, then the
+ * next band, so the z window is that of a band; the y stencil re-reads R
+ * rows at a band's edges. */
+typedef struct block_order {
+    int nbx, nby, nz, band; /* blocks along x, y, z; block rows per band, 0: plain */
+} block_order;
+
+__device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
+{
+    if (o.band == 0) {
+        bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;
+        return;
+    }
+    int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
+    int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
+    bz = r / plane;
+    r -= bz * plane;
+    by = band * o.band + r / o.nbx;
+    bx = r % o.nbx;
+}
+
+/* A thread's quad of an update (V: velocity, else pressure): blocks of
+ * BX x BY threads, a quad each (BX W points along x), one z plane a
+ * block; xq: the box's first quad (W-aligned). */
+template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
+__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
+{
+    int64_t bx, by, bz;
+    block_of(o, bx, by, bz);
+    int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
+    if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
+    if (quad_is_whole<R, W>(a, b, x)) {
+        int64_t i = a.off + x + y * a.sx + z * a.sxy;
+        if (V) v_quad<T, R, W>(a, x, y, z, i, CPML);
+        else p_quad<T, R, W>(a, x, y, z, i, CPML);
+        return;
+    }
+#pragma unroll
+    for (int j = 0; j < W; j++) {
+        if (x + j < b.lo[0] || x + j >= b.lo[0] + b.ex) continue;
+        if (V) v_point<T, R>(a, x + j, y, z, CPML);
+        else p_point<T, R>(a, x + j, y, z, CPML);
+    }
+}
+
+/* two kernels, so the traces name the update */
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
+    tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
+{
+    update_quad<T, R, W, BX, BY, CPML, true>(a, b, xq, o);
+}
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
+    tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
+{
+    update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
+}
+
+/* Block rows per band: the 2R planes of the z-reused field over a band
+ * (plus its R-row edges) within a quarter of the L2, which leaves room
+ * for the streamed fields; 0 (plain) where a whole plane fits. */
+template <typename T, int R, int BY>
+int band_rows(const tl_fdtd_kargs &a, int nby)
+{
+    int dev = 0, l2 = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess ||
+        l2 <= 0)
+        return 0;
+    double row = 2.0 * R * (double)a.sx * sizeof(T), rows = 0.25 * l2 / row - 2.0 * R;
+    int band = (int)(rows / BY);
+    if (band >= nby) return 0;
+    return band < 1 ? 1 : band;
+}
+
+template <typename T, int R, int W, int BX, int BY>
+void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
+{
+    int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
+    int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
+    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0};
+    if (banded) o.band = band_rows<T, R, BY>(a, o.nby);
+    dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
+    if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
+    /* CPML a template argument: its branch costs 8 registers (48 -> 56,
+     * float, order 8: a block fewer per SM) where there is none */
+    if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
+    else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
+    else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
+    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
+}
+
+template <typename T, int R>
+void launch_variant(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
+{
+    switch (variant) { /* width, block: quads along x, rows */
+    case TL_FDTD_VARIANT_VEC2: launch<T, R, 2, 16, 16>(a, which, b, cpml, false, s); break;
+    case TL_FDTD_VARIANT_VEC4_X128: launch<T, R, 4, 32, 8>(a, which, b, cpml, false, s); break;
+    case TL_FDTD_VARIANT_VEC4_BAND: launch<T, R, 4, 8, 32>(a, which, b, cpml, true, s); break;
+    default: launch<T, R, 4, 8, 32>(a, which, b, cpml, false, s); break;
+    }
+}
+
+template <typename T>
+void launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
+{
+    switch (a.r) {
+    case 1: launch_variant<T, 1>(a, which, b, variant, cpml, s); break;
+    case 2: launch_variant<T, 2>(a, which, b, variant, cpml, s); break;
+    default: launch_variant<T, 4>(a, which, b, variant, cpml, s); break;
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t tl_fdtd_cuda_vec_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3],
+                                               const int64_t hi[3], int variant, int cpml, int dbl, cudaStream_t s)
+{
+    box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
+    if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return cudaSuccess;
+    if (dbl) launch_order<double>(*a, which, b, variant, cpml != 0, s);
+    else launch_order<float>(*a, which, b, variant, cpml != 0, s);
+    return cudaPeekAtLastError();
+}
