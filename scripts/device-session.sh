@@ -24,11 +24,15 @@
 #                    double), breakdowns
 #   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4) at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
+#   solver-roof      scripts/bench-solver-roof.sh --trace: Pipe-PCG on poisson7 64-256^3
+#                    against its byte roofline, separate kernels and fused; with
+#                    OLD_TREE (a source tree) also its trilap-solve, built here, side
+#                    by side and bit for bit
 #   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
 set -u
-case ${1:-} in -h | --help) sed -n '2,29p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,33p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}
@@ -130,6 +134,21 @@ for s in "${order[@]}"; do
     solver-fuse)
         step 80 solver-fuse.log scripts/bench-solvers-gpu.sh --cases p7-128,p7-256 --fuse-compare --budget 60 \
             "$dest/solver-fuse"
+        ;;
+    solver-roof)
+        old=
+        if [ -n "${OLD_TREE:-}" ]; then
+            step 150 solver-roof-build-old.log make -C "$OLD_TREE" -j16 CUDA_ARCH=90 bin/trilap-solve
+            [ -x "$OLD_TREE/bin/trilap-solve" ] && old=$OLD_TREE/bin/trilap-solve
+        fi
+        b=$(rest 30)
+        [ "$b" -gt 170 ] && b=170
+        if [ "$b" -gt 40 ]; then
+            step $((b + 30)) solver-roof.log scripts/bench-solver-roof.sh ${old:+--old "$old"} --budget "$b" \
+                --trace "$dest/solver-roof"
+        else
+            log "solver roof skipped (no time left)"
+        fi
         ;;
     solver-protocol)
         b=$(rest 30)

@@ -113,6 +113,8 @@ typedef struct tl_backend_config {
     int check_every; /* device-scalar methods: host checks every N iterations, N late */
     int unfused;     /* update_fused as update, precond and dot kernels (the iteration before
                         fusion, for comparison) */
+    int prefetch;    /* CUDA: the dot and update kernels prefetch each thread's next entry into
+                        L2 (--prefetch; not measured yet, off) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
 } tl_backend_config;

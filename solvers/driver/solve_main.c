@@ -44,7 +44,7 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti, fuse, regs_copy;
+    int stream_priorities, op_timer, cupti, fuse, regs_copy, prefetch;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -266,6 +266,12 @@ static const tl_option solve_options[] = {
              "preconditioner and computes the next reduction's local dots (off: separate update, "
              "precond and dot kernels; solvers/backends/cuda/README.md says why that is the "
              "default)"},
+    {.name = "prefetch",
+     .type = TL_OPT_FLAG,
+     .offset = O(prefetch),
+     .def = "0",
+     .help = "cuda: the dot, update and fused-pass kernels prefetch each thread's next entry into "
+             "L2, one grid stride ahead (the same values; not measured yet)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -402,7 +408,8 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .op_timer = o->op_timer,
                  .check_every = (int)o->check_every,
                  .unfused = !o->fuse,
-                 .regs_copy = o->regs_copy},
+                 .regs_copy = o->regs_copy,
+                 .prefetch = o->prefetch},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -457,14 +464,15 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
-            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: %s\n",
+            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
+                   "%s\nprefetch: %s\n",
                    o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ||
                            cfg.method->solve == tl_method_pipebicgstab_async
                        ? "program (device-resident)"
                        : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
-                   o->fuse ? "on" : "off", o->regs_copy ? "copy" : "mapped");
+                   o->fuse ? "on" : "off", o->regs_copy ? "copy" : "mapped", o->prefetch ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

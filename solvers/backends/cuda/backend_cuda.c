@@ -238,6 +238,7 @@ static tl_status update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu
     memset(a, 0, sizeof *a);
     a->nu = nu;
     a->prog = TL_SC_NONE;
+    a->prefetch = cb->base.cfg.prefetch;
     int nrd = 0, nwr = 0;
     for (int j = 0; j < nu; j++) {
         TL_CHECK(u[j].nterms >= 1 && u[j].nterms <= TL_UPDATE_MAXTERMS && u[j].y, TL_ERR_INVAL,
@@ -381,7 +382,7 @@ static tl_status dot_local(cuda_backend *cb, int slot, int n, tl_vec *const *x, 
 {
     tl_backend *be = &cb->base;
     cuda_slot *sl = &cb->slot[slot];
-    tl_cu_dot_args a = {.n = n};
+    tl_cu_dot_args a = {.n = n, .prefetch = be->cfg.prefetch};
     const tl_vec *seen[2 * TL_DOT_MAX];
     int nseen = 0;
     for (int k = 0; k < n; k++) {

@@ -49,17 +49,18 @@ extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
  * rowptr[i] + j, + T, ...; values and indices of consecutive rows are
  * contiguous, so a warp's loads cover 32/T rows in few transactions. The
  * sum is reduced with shuffles; lane 0 writes y once. x is read through
- * the read-only path (__ldg), which keeps the neighbours' reuse in L1/L2. */
+ * the read-only path (__ldg), which keeps the neighbours' reuse in L1/L2.
+ * The grid has a block per 256 / T rows. A one-wave grid whose threads
+ * loop over rows (every block a full share, no partial last wave) was
+ * measured on an H200 and dropped: equal at 128^3, 0.72 of triad against
+ * 0.88 at 256^3 (results/solver-roof-h200/). */
 template <int T>
-__global__ void __launch_bounds__(BLOCK)
-    tl_spmv_vector_kernel(int32_t nrows, const int32_t *__restrict__ rowptr,
-                          const int32_t *__restrict__ colidx, const double *__restrict__ val,
-                          const double *__restrict__ x, double *__restrict__ y, int accumulate)
+__device__ __forceinline__ static double spmv_row(int64_t row, int lane,
+                                                  const int32_t *__restrict__ rowptr,
+                                                  const int32_t *__restrict__ colidx,
+                                                  const double *__restrict__ val,
+                                                  const double *__restrict__ x)
 {
-    int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int64_t row = tid / T;
-    int lane = (int)(tid % T);
-    if (row >= nrows) return;
     int32_t k0 = __ldg(rowptr + row), k1 = __ldg(rowptr + row + 1);
     double s = 0.0;
     int32_t k = k0 + lane;
@@ -76,7 +77,23 @@ __global__ void __launch_bounds__(BLOCK)
         for (int o = T / 2; o > 0; o /= 2)
             s += __shfl_down_sync(mask, s, o, T);
     }
-    if (lane == 0) y[row] = accumulate ? y[row] + s : s;
+    return s;
+}
+
+template <int T>
+__global__ void __launch_bounds__(BLOCK)
+    tl_spmv_vector_kernel(int32_t nrows, const int32_t *__restrict__ rowptr,
+                          const int32_t *__restrict__ colidx, const double *__restrict__ val,
+                          const double *__restrict__ x, double *__restrict__ y, int accumulate)
+{
+    int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = (int)(tid % T);
+    /* T divides BLOCK, so the lanes of a sub-warp share every row */
+    int64_t rstride = (int64_t)gridDim.x * blockDim.x / T;
+    for (int64_t row = tid / T; row < nrows; row += rstride) {
+        double s = spmv_row<T>(row, lane, rowptr, colidx, val, x);
+        if (lane == 0) y[row] = accumulate ? y[row] + s : s;
+    }
 }
 
 /* Nonzero split for irregular rows: each warp takes NZW consecutive
@@ -202,61 +219,123 @@ extern "C" tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t
 
 /* ---- fused dots ------------------------------------------------------------ */
 
-/* Block-wide sum of v (every thread gets it); sh holds BLOCK / 32 doubles. */
-__device__ static double block_sum(double v, double *sh)
+/* A hint: the line of p into L2 (no register waits for it). --prefetch
+ * issues one per operand for each thread's next entry, one grid stride
+ * ahead: the bytes in flight per SM then no longer end at what the
+ * registers of the resident threads hold (the dot kernel reached 0.49 of
+ * triad at 128^3, the fused pass 0.65, with 2048 and 512 threads per SM;
+ * results/solver-roof-h200/). */
+__device__ __forceinline__ static void prefetch_l2(const double *p)
 {
-    int lane = threadIdx.x & 31, wid = threadIdx.x / 32;
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    __syncthreads(); /* sh reused across calls */
-    if (lane == 0) sh[wid] = v;
-    __syncthreads();
-    double t = 0.0;
-    for (int w = 0; w < BLOCK / 32; w++)
-        t += sh[w];
-    return t;
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
-/* The end of a deterministic reduction of n <= N per-thread sums acc:
- * blocks reduce them and store their partials; the last block to finish
- * (threadfence, barrier, counter) adds the partials with all its threads
- * in a fixed order, so the result does not depend on scheduling, stores
- * out[0..n-1] and zeroes the counter again. n is the same in every thread
- * (barriers). */
+/* Block-wide sums of v[0..n-1] (every thread gets them; n the same in
+ * every thread): per value a shuffle tree in each warp, then the warps'
+ * sums in warp order, all n values through one pair of barriers. Each
+ * value is summed exactly as a block_sum of it alone would be. sh holds
+ * N x BLOCK / 32 doubles. */
 template <int N>
-__device__ static void reduce_partials(const double *acc, int n, double *part, unsigned *count,
-                                       double *out, double *sh, int *last)
+__device__ static void block_sums(double *v, int n, double (*sh)[BLOCK / 32])
 {
+    int lane = threadIdx.x & 31, wid = threadIdx.x / 32;
 #pragma unroll
     for (int k = 0; k < N; k++) {
         if (k >= n) break;
-        double v = block_sum(acc[k], sh);
-        if (threadIdx.x == 0) part[(int64_t)blockIdx.x * TL_CU_DOT_MAX + k] = v;
+        for (int o = 16; o > 0; o /= 2)
+            v[k] += __shfl_down_sync(0xffffffffu, v[k], o);
     }
+    __syncthreads(); /* sh reused across calls */
+    if (lane == 0) {
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            if (k >= n) break;
+            sh[k][wid] = v[k];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k >= n) break;
+        double t = 0.0;
+        for (int w = 0; w < BLOCK / 32; w++)
+            t += sh[k][w];
+        v[k] = t;
+    }
+}
+
+/* The number of block partials of a reduction over len entries: the dot
+ * kernel's grid (2 entries per thread, at most TL_CU_DOT_BLOCKS blocks).
+ * Partial b sums entries b * BLOCK + t + j * nvb * BLOCK (thread t, j in
+ * order, then block_sums): the fused update pass makes the same partials
+ * as virtual blocks, so its dots equal the dot kernel's bit for bit. */
+static unsigned dot_partials(int64_t len)
+{
+    unsigned g = grid_for(len, BLOCK * 2);
+    return g > (unsigned)TL_CU_DOT_BLOCKS ? (unsigned)TL_CU_DOT_BLOCKS : g;
+}
+
+/* Partial vb of n <= N per-thread sums acc into part[vb] (the sums are
+ * consumed). */
+template <int N>
+__device__ static void store_partial(double *acc, int n, double *part, int64_t vb,
+                                     double (*sh)[BLOCK / 32])
+{
+    block_sums<N>(acc, n, sh);
+    if (threadIdx.x < n) {
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (k == (int)threadIdx.x) part[vb * TL_CU_DOT_MAX + k] = acc[k];
+    }
+}
+
+/* The end of a deterministic reduction of nvb partials of n <= N sums:
+ * the last block to finish (threadfence, barrier, counter) adds the
+ * partials with all its threads in a fixed order, so the result does not
+ * depend on scheduling, stores out[0..n-1] and zeroes the counter again.
+ * Called by every block after its store_partial calls. */
+template <int N>
+__device__ static void finish_partials(int n, unsigned nvb, double *part, unsigned *count,
+                                       double *out, double (*sh)[BLOCK / 32], int *last)
+{
     __threadfence();
     __syncthreads(); /* every partial of this block is written and fenced */
     if (threadIdx.x == 0) *last = atomicAdd(count, 1u) == gridDim.x - 1;
     __syncthreads();
     if (!*last) return;
     __threadfence();
-    for (int k = 0; k < n; k++) {
-        double v = 0.0;
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK)
-            v += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + k];
-        v = block_sum(v, sh);
-        if (threadIdx.x == 0) out[k] = v;
+    double v[N];
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        v[k] = 0.0;
+    /* all n sums in one loop (their loads in flight together), each in
+     * the order b = t, t + BLOCK, ... */
+    for (unsigned b = threadIdx.x; b < nvb; b += BLOCK) {
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (k < n) v[k] += ((volatile double *)part)[(int64_t)b * TL_CU_DOT_MAX + k];
+    }
+    block_sums<N>(v, n, sh);
+    if (threadIdx.x < n) {
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            if (k == (int)threadIdx.x) out[k] = v[k];
     }
     if (threadIdx.x == 0) *count = 0;
 }
 
 /* Each thread keeps N partial sums over a grid-stride loop (the first
  * a.n used; N a compile-time bound so they stay in registers), reduced
- * deterministically by reduce_partials. */
+ * deterministically (store_partial, finish_partials). Up to 5 dots the
+ * kernel is built for 8 blocks per SM (at most 32 registers), so the
+ * TL_CU_DOT_BLOCKS = 8 x 132 blocks are resident at once on an H200: at
+ * 40 registers (3 dots) 6 fitted, and a third of the grid ran as a
+ * second round. */
 template <int N>
-__global__ void __launch_bounds__(BLOCK)
+__global__ void __launch_bounds__(BLOCK, N <= 5 ? 8 : 1)
     tl_dots_kernel(tl_cu_dot_args a, int64_t len, double *part, unsigned *count, double *out)
 {
-    __shared__ double sh[BLOCK / 32];
+    __shared__ double sh[N][BLOCK / 32];
     __shared__ int last;
     double acc[N];
 #pragma unroll
@@ -264,11 +343,20 @@ __global__ void __launch_bounds__(BLOCK)
         acc[k] = 0.0;
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
+        if (a.prefetch && i + stride < len) {
+#pragma unroll
+            for (int k = 0; k < N; k++)
+                if (k < a.n) {
+                    prefetch_l2(a.x[k] + i + stride);
+                    prefetch_l2(a.y[k] + i + stride);
+                }
+        }
 #pragma unroll
         for (int k = 0; k < N; k++)
             if (k < a.n) acc[k] += a.x[k][i] * a.y[k][i];
     }
-    reduce_partials<N>(acc, a.n, part, count, out, sh, &last);
+    store_partial<N>(acc, a.n, part, blockIdx.x, sh);
+    finish_partials<N>(a.n, gridDim.x, part, count, out, sh, &last);
 }
 
 extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part,
@@ -276,8 +364,7 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
 {
     TL_CHECK(a->n >= 1 && a->n <= TL_CU_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", a->n,
              TL_CU_DOT_MAX);
-    unsigned g = grid_for(len, BLOCK * 2);
-    if (g > TL_CU_DOT_BLOCKS) g = TL_CU_DOT_BLOCKS;
+    unsigned g = dot_partials(len);
     if (a->n <= 1)
         tl_dots_kernel<1><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
     else if (a->n <= 2)
@@ -317,18 +404,55 @@ extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_
 /* ND > 0: update_fused's kernel: the same entries also go through the
  * tail (tl_cu_fused_entry: the preconditioner on a value just computed,
  * the dots of the values after the pass, summed per thread), and the
- * dots end in reduce_partials, the dot kernel's deterministic reduction,
- * into the slot's result. */
+ * dots end in the dot kernel's deterministic reduction into the slot's
+ * result. Its blocks take the dot kernel's nvb blocks in turn as virtual
+ * blocks (vb = blockIdx.x, + gridDim.x, ...: thread t of vb does entries
+ * vb * BLOCK + t + j * nvb * BLOCK, j in order, and stores partial vb),
+ * so the dots, and with them the whole iteration, equal the separate
+ * update, Jacobi and dot kernels' bit for bit; before, the one-wave grid
+ * summed in another order, which moved Pipe-PCG's count on 1138_bus by 7
+ * (results/device-session-070b323). */
 /* With a tail on the shapes the methods use (up to 8 updates), at least
  * 2 blocks per SM (at most 128 registers, no spills): loading the tail's
  * operands up front took Pipe-BiCGStab's groups from 128 to 192 and 171
  * registers, one block of 8 warps per SM. */
+/* L2 prefetch of entry i of every vector the entry reads from memory */
+template <int NU, int NT, int ND>
+__device__ __forceinline__ static void prefetch_operands(const tl_cu_update_args *a, int64_t i)
+{
+#pragma unroll
+    for (int j = 0; j < NU; j++) {
+        if (j >= a->nu) break;
+#pragma unroll
+        for (int k = 0; k < NT; k++)
+            if (k < a->u[j].nterms && a->u[j].src[k] < 0) prefetch_l2(a->u[j].x[k] + i);
+    }
+    if constexpr (ND > 0) {
+        const tl_cu_update_tail *t = &a->t;
+        if (t->pz && t->dinv) prefetch_l2(t->dinv + i);
+        if (t->pz && t->prsrc == TL_CU_SRC_MEM) prefetch_l2(t->pr + i);
+#pragma unroll
+        for (int k = 0; k < ND; k++) {
+            if (k >= t->nd) break;
+            if (t->dxsrc[k] == TL_CU_SRC_MEM) prefetch_l2(t->dx[k] + i);
+            if (t->dysrc[k] == TL_CU_SRC_MEM) prefetch_l2(t->dy[k] + i);
+        }
+    }
+}
+
 template <int NU, int NT, int ND>
 __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
-    tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len)
+    tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len, unsigned nvb)
 {
     __shared__ double regs[TL_SC_REGS];
     __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    /* the prologue (a chain of L2 round trips in thread 0) holds every
+     * thread at the barrier: meanwhile the lines of each thread's first
+     * entry come into L2 */
+    if (a.prog != TL_SC_NONE) {
+        int64_t ip = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        if (ip < len) prefetch_operands<NU, NT, ND>(&a, ip);
+    }
     if (a.prog != TL_SC_NONE && threadIdx.x == 0) {
         double next[TL_SC_STATE];
         const double *st = a.io.state + a.io.parity * TL_SC_STATE;
@@ -359,22 +483,30 @@ __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if constexpr (ND == 0) {
-        for (int64_t i = i0; i < len; i += stride)
+        for (int64_t i = i0; i < len; i += stride) {
+            if (a.prefetch && i + stride < len) prefetch_operands<NU, NT, ND>(&a, i + stride);
             tl_cu_update_entry(&a, c, i, NU, NT);
+        }
     } else {
         /* the program in the prologue may read the slot's dots (pipecg:
          * the reduced dots of this iteration, the buffer this kernel's
          * last block overwrites with the next ones): every block read them
          * before its counter increment, which the last block waits for */
-        __shared__ double sh[BLOCK / 32];
+        __shared__ double sh[ND][BLOCK / 32];
         __shared__ int last;
-        double acc[ND];
+        int64_t vstride = (int64_t)nvb * blockDim.x;
+        for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {
+            double acc[ND];
 #pragma unroll
-        for (int k = 0; k < ND; k++)
-            acc[k] = 0.0;
-        for (int64_t i = i0; i < len; i += stride)
-            tl_cu_fused_entry(&a, c, i, NU, NT, ND, acc);
-        if (a.t.nd > 0) reduce_partials<ND>(acc, a.t.nd, a.t.part, a.t.count, a.t.out, sh, &last);
+            for (int k = 0; k < ND; k++)
+                acc[k] = 0.0;
+            for (int64_t i = vb * blockDim.x + threadIdx.x; i < len; i += vstride) {
+                if (a.prefetch && i + vstride < len) prefetch_operands<NU, NT, ND>(&a, i + vstride);
+                tl_cu_fused_entry(&a, c, i, NU, NT, ND, acc);
+            }
+            if (a.t.nd > 0) store_partial<ND>(acc, a.t.nd, a.t.part, vb, sh);
+        }
+        if (a.t.nd > 0) finish_partials<ND>(a.t.nd, nvb, a.t.part, a.t.count, a.t.out, sh, &last);
     }
 }
 
@@ -408,9 +540,13 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, i
         if (a->u[j].nterms > nt) nt = a->u[j].nterms;
     update_kernel_fn k = !tail            ? update_pick<0>(a, nt)
                          : a->t.nd <= 3 ? update_pick<3>(a, nt)
+                         : a->t.nd <= 5 ? update_pick<5>(a, nt)
                                         : update_pick<TL_CU_FUSE_DOTS>(a, nt);
     unsigned g = grid_for(len, BLOCK);
     if (g > UPD_GRID_MAX) g = UPD_GRID_MAX;
+    /* with a tail: the dot kernel's partials as virtual blocks */
+    unsigned nvb = tail ? dot_partials(len) : 0;
+    if (tail) g = nvb;
     if (sms > 0) {
         /* one wave: as many blocks as are resident at once (the kernel's
          * occupancy: 2 per SM at 112-128 registers, the Pipe-PCG and
@@ -422,9 +558,13 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, i
         unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
         if (g > wave) g = wave;
     }
-    /* block partials of the dots: at most the slot's buffer */
-    if (a->t.nd > 0 && g > TL_CU_DOT_BLOCKS) g = TL_CU_DOT_BLOCKS;
-    k<<<g, BLOCK, 0, s>>>(*a, len);
+    if (tail) {
+        /* as many virtual blocks per block everywhere (1056 partials on
+         * 264 resident blocks: 4 each) */
+        unsigned per = (nvb + g - 1) / g;
+        g = (nvb + per - 1) / per;
+    }
+    k<<<g, BLOCK, 0, s>>>(*a, len, nvb);
     return launched();
 }
 
@@ -451,18 +591,49 @@ extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_
 
 /* ---- Jacobi, fill ----------------------------------------------------------- */
 
-__global__ void tl_jacobi_kernel(const double *__restrict__ d, const double *__restrict__ r,
-                                 double *__restrict__ z, int64_t n)
+/* z = d * r: 24 bytes per entry (16 without d), a pair of entries per
+ * thread as 16-byte loads and stores (cudaMalloc'd vectors are aligned;
+ * the odd last entry by the last pair's thread); per entry the product of
+ * the one-entry kernel. */
+__global__ void __launch_bounds__(BLOCK)
+    tl_jacobi_kernel(const double *__restrict__ d, const double *__restrict__ r,
+                     double *__restrict__ z, int64_t n)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, npair = n / 2;
+    if (i < npair) {
+        double2 rv = ((const double2 *)r)[i];
+        if (d) {
+            double2 dv = ((const double2 *)d)[i];
+            rv.x = dv.x * rv.x;
+            rv.y = dv.y * rv.y;
+        }
+        ((double2 *)z)[i] = rv;
+    }
+    if ((n & 1) && i == (npair > 0 ? npair - 1 : 0)) z[n - 1] = d ? d[n - 1] * r[n - 1] : r[n - 1];
+}
+
+/* one entry per thread (unaligned vectors) */
+__global__ void tl_jacobi1_kernel(const double *__restrict__ d, const double *__restrict__ r,
+                                  double *__restrict__ z, int64_t n)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) z[i] = d ? d[i] * r[i] : r[i];
+}
+
+static int aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15u) == 0;
 }
 
 extern "C" tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
                                   cudaStream_t s)
 {
     if (n == 0 || (!d_dinv && d_r == d_z)) return TL_OK;
-    tl_jacobi_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
+    if (!aligned16(d_r) || !aligned16(d_z) || (d_dinv && !aligned16(d_dinv))) {
+        tl_jacobi1_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
+        return launched();
+    }
+    tl_jacobi_kernel<<<grid_for(n / 2 > 0 ? n / 2 : 1, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
     return launched();
 }
 

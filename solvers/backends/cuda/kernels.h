@@ -57,6 +57,7 @@ tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double 
 enum { TL_CU_DOT_MAX = 16, TL_CU_DOT_BLOCKS = 1056 };
 typedef struct tl_cu_dot_args {
     int n;
+    int prefetch; /* L2 prefetch of each thread's next entries (--prefetch) */
     const double *x[TL_CU_DOT_MAX], *y[TL_CU_DOT_MAX];
 } tl_cu_dot_args;
 tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsigned *d_count,

@@ -59,6 +59,7 @@ typedef struct tl_cu_update_args {
     tl_sc_prog prog; /* program of the prologue (TL_SC_NONE: registers unused) */
     tl_sc_io io;     /* its inputs and outputs in device memory */
     tl_cu_update_tail t;
+    int prefetch; /* kernel: L2 prefetch of each thread's next entry (--prefetch) */
 } tl_cu_update_args;
 /* The update of a that writes v last, or TL_CU_SRC_MEM. */
 static inline signed char tl_cu_last_writer(const tl_cu_update_args *a, int before,
@@ -86,15 +87,26 @@ static inline void tl_cu_update_link(tl_cu_update_args *a)
     }
 }
 
+/* The tail operands an update of the call writes, taken as the update's
+ * value is made (see tl_cu_update_values). */
+typedef struct tl_cu_picked {
+    double pr, x[TL_CU_FUSE_DOTS], y[TL_CU_FUSE_DOTS];
+} tl_cu_picked;
+
 /* Entry i of the updates of a, with coefficients c (sref resolved):
  * every term that reads memory is loaded first (all loads independent, so
  * a GPU thread has them all in flight), then the updates are applied in
  * order in registers (a term reading a vector an earlier update wrote
  * takes that update's value, src), and each y is stored once; r[j] is
  * update j's value. nu_max and nt_max bound a->nu and the terms
- * (compile-time constants in the kernel). */
+ * (compile-time constants in the kernel). With pk (update_fused), each
+ * tail operand an update writes (a->t's prsrc, dxsrc, dysrc; nd_max
+ * bounds the dots) is copied into pk as that update's value is made:
+ * picked from r[] afterwards by a runtime index, the compiler kept r[] in
+ * local memory (a store and a load per value and entry). */
 TL_CU_HD void tl_cu_update_values(const tl_cu_update_args *a, const double (*c)[TL_CU_UPD_TERMS],
-                                  int64_t i, int nu_max, int nt_max, double *r)
+                                  int64_t i, int nu_max, int nt_max, double *r, int nd_max,
+                                  tl_cu_picked *pk)
 {
     double t[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
     TL_CU_UNROLL
@@ -128,6 +140,15 @@ TL_CU_HD void tl_cu_update_values(const tl_cu_update_args *a, const double (*c)[
         }
         r[j] = acc;
         a->u[j].y[i] = acc;
+        if (pk) {
+            if (a->t.prsrc == j) pk->pr = acc;
+            TL_CU_UNROLL
+            for (int k = 0; k < TL_CU_FUSE_DOTS; k++) {
+                if (k >= nd_max) break;
+                if (a->t.dxsrc[k] == j) pk->x[k] = acc;
+                if (a->t.dysrc[k] == j) pk->y[k] = acc;
+            }
+        }
     }
 }
 
@@ -135,19 +156,7 @@ TL_CU_HD void tl_cu_update_entry(const tl_cu_update_args *a, const double (*c)[T
                                  int64_t i, int nu_max, int nt_max)
 {
     double r[TL_CU_UPD_MAX];
-    tl_cu_update_values(a, c, i, nu_max, nt_max, r);
-}
-
-/* Register r[src] of the updates' values (src an update of the call). */
-TL_CU_HD double tl_cu_pick(const double *r, signed char src, int nu_max)
-{
-    double x = 0.0;
-    TL_CU_UNROLL
-    for (int q = 0; q < TL_CU_UPD_MAX; q++) {
-        if (q >= nu_max) break;
-        if (q == src) x = r[q];
-    }
-    return x;
+    tl_cu_update_values(a, c, i, nu_max, nt_max, r, 0, (tl_cu_picked *)0);
 }
 
 /* Entry i of update_fused: the updates, then pz = dinv * pr from the
@@ -163,31 +172,31 @@ TL_CU_HD void tl_cu_fused_entry(const tl_cu_update_args *a, const double (*c)[TL
                                 int64_t i, int nu_max, int nt_max, int nd_max, double *acc)
 {
     const tl_cu_update_tail *t = &a->t;
-    double d = 1.0, pm = 0.0, xm[TL_CU_FUSE_DOTS], ym[TL_CU_FUSE_DOTS];
+    double d = 1.0;
+    tl_cu_picked pk;
+    pk.pr = 0.0;
     if (t->pz) {
         if (t->dinv) d = t->dinv[i];
-        if (t->prsrc == TL_CU_SRC_MEM) pm = t->pr[i];
+        if (t->prsrc == TL_CU_SRC_MEM) pk.pr = t->pr[i];
     }
     TL_CU_UNROLL
     for (int k = 0; k < TL_CU_FUSE_DOTS; k++) {
         if (k >= nd_max) break;
-        xm[k] = k < t->nd && t->dxsrc[k] == TL_CU_SRC_MEM ? t->dx[k][i] : 0.0;
-        ym[k] = k < t->nd && t->dysrc[k] == TL_CU_SRC_MEM ? t->dy[k][i] : 0.0;
+        pk.x[k] = k < t->nd && t->dxsrc[k] == TL_CU_SRC_MEM ? t->dx[k][i] : 0.0;
+        pk.y[k] = k < t->nd && t->dysrc[k] == TL_CU_SRC_MEM ? t->dy[k][i] : 0.0;
     }
     double r[TL_CU_UPD_MAX];
-    tl_cu_update_values(a, c, i, nu_max, nt_max, r);
+    tl_cu_update_values(a, c, i, nu_max, nt_max, r, nd_max, &pk);
     double z = 0.0;
     if (t->pz) {
-        double v = t->prsrc == TL_CU_SRC_MEM ? pm : tl_cu_pick(r, t->prsrc, nu_max);
-        z = t->dinv ? d * v : v;
+        z = t->dinv ? d * pk.pr : pk.pr;
         t->pz[i] = z;
     }
     TL_CU_UNROLL
     for (int k = 0; k < TL_CU_FUSE_DOTS; k++) {
         if (k >= nd_max || k >= t->nd) break;
-        signed char sx = t->dxsrc[k], sy = t->dysrc[k];
-        double x = sx == TL_CU_SRC_PZ ? z : sx == TL_CU_SRC_MEM ? xm[k] : tl_cu_pick(r, sx, nu_max);
-        double y = sy == TL_CU_SRC_PZ ? z : sy == TL_CU_SRC_MEM ? ym[k] : tl_cu_pick(r, sy, nu_max);
+        double x = t->dxsrc[k] == TL_CU_SRC_PZ ? z : pk.x[k];
+        double y = t->dysrc[k] == TL_CU_SRC_PZ ? z : pk.y[k];
         acc[k] += x * y;
     }
 }

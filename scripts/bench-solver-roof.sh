@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# A Pipe-PCG iteration on one GPU against its byte roofline, side by
+# side: this build's kernels (separate update, Jacobi and dot kernels, the
+# default; the fused pass, --fuse; each also with --prefetch) and, with
+# --old BIN, another build's trilap-solve (the kernels before), in one
+# bounded command.
+# gen:poisson7:N, Jacobi, one rank over NCCL, sync schedule, fixed
+# iterations (--rtol 0 --atol 0), 1 warm-up and 3 timed solves, the
+# median; iteration times without the event timer (-iter runs), per-kernel
+# rates with it (-ops runs), cuSPARSE's SpMV in the same process as
+# trilap's (the unfused -iter runs).
+#
+#   scripts/bench-solver-roof.sh [--old BIN] [--budget S] [--sizes "64 128 256"]
+#                                [--trace] OUTDIR
+#
+# OUTDIR gets stream.csv (the triad), logs/*.txt (complete output of each
+# run), raw/*.csv (trilap-solve --results), summary.csv and summary.txt
+# (per run: us/iter, bytes per iteration, roofline, ratio, per-operation
+# rates as fractions of triad), traces/ with --trace (CUPTI, 50
+# iterations at 128^3, fused and not; trilap-analyze breakdown reads
+# them), bits.txt with --old (this build's default and --fuse against the
+# old build's default on 1138_bus to rtol 1e-6, pipecg, pcg and
+# pipebicgstab: residual histories compared byte for byte; the histories
+# and outputs in bits/), console.log. Roofline: the bytes every kernel of one iteration
+# must move (the statistics' bytes per call times the calls per
+# iteration, setup calls left out) over the triad. Environment: SOLVE,
+# BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices).
+# not -e: a failed run is recorded and the rest goes on
+set -u
+old=
+budget=200
+sizes="64 128 256"
+trace=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --old) old=$2; shift 2 ;;
+    --budget) budget=$2; shift 2 ;;
+    --sizes) sizes=$2; shift 2 ;;
+    --trace) trace=1; shift ;;
+    -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
+    -*) echo "bench-solver-roof.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 1 ] || { echo "usage: bench-solver-roof.sh [--old BIN] [--budget S] [--sizes LIST] [--trace] OUTDIR" >&2; exit 2; }
+case "$budget" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --budget '$budget'" >&2; exit 2 ;; esac
+for n in $sizes; do
+    case "$n" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --sizes '$sizes'" >&2; exit 2 ;; esac
+done
+out=$1
+SOLVE=${SOLVE:-bin/trilap-solve}
+BENCH=${BENCH:-bin/trilap-bench}
+for b in "$SOLVE" "$BENCH" ${old:+"$old"}; do
+    [ -x "$b" ] || { echo "bench-solver-roof.sh: $b not built" >&2; exit 2; }
+done
+mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
+start=$SECONDS
+log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
+
+# bit for bit: the kernels' results against the old build's
+data=${TL_DATA:-../shared/data}/matrices
+if [ -n "$old" ] && [ -f "$data/1138_bus.mtx" ]; then
+    mkdir -p "$out/bits"
+    for sv in pipecg pcg pipebicgstab; do
+        for v in old new new-fuse; do
+            bin=$SOLVE opt=
+            [ $v = old ] && bin=$old
+            [ $v = new-fuse ] && opt=--fuse
+            timeout 30 "$bin" --launcher threads --gpus 1 --backend cuda --solver $sv --rtol 1e-6 \
+                --warmup 0 --repeat 1 --history "$out/bits/$sv.$v.csv" $opt "$data/1138_bus.mtx" \
+                >"$out/bits/$sv.$v.txt" 2>&1
+        done
+        for v in new new-fuse; do
+            if cmp -s "$out/bits/$sv.old.csv" "$out/bits/$sv.$v.csv"; then r=identical; else r=DIFFERENT; fi
+            echo "1138_bus $sv: $v against old: history $r ($(grep -m1 '^iterations:' "$out/bits/$sv.$v.txt"); old $(grep -m1 '^iterations:' "$out/bits/$sv.old.txt"))"
+        done
+    done | tee "$out/bits.txt" >&2
+fi
+
+log "stream"
+timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
+triad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                 $c["function"] == "triad" { print $c["bandwidth_gbs"] }' "$out/stream.csv" 2>/dev/null | head -n1)
+[ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
+log "triad ${triad} GB/s"
+
+# run NAME TIMEOUT BIN trilap-solve-args...
+run() {
+    local name=$1 t=$2 bin=$3
+    shift 3
+    if [ $((SECONDS - start)) -ge "$budget" ]; then
+        log "skip $name (budget ${budget}s spent)"
+        echo "$name skipped (budget)" >>"$out/skipped.txt"
+        return
+    fi
+    local rest=$((budget + 15 - (SECONDS - start)))
+    [ "$t" -gt "$rest" ] && t=$rest
+    local cmd=("$bin" --launcher threads --gpus 1 --backend cuda --partition block --rtol 0
+        --atol 0 --warmup 1 --repeat 3 --solver pipecg --schedule sync
+        --results "$out/raw/$name.csv" "$@")
+    echo "$ ${cmd[*]}" >"$out/logs/$name.txt"
+    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
+    local rc=$?
+    log "$name: exit $rc"
+    [ $rc -eq 0 ] || echo "$name exit $rc" >>"$out/failed.txt"
+}
+
+iters() { case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *) echo 100 ;; esac; }
+has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
+# the most telling first (the budget may end the list): iteration times,
+# then the per-kernel rates at 128^3, the traces, the rates at the other
+# sizes
+for n in $sizes; do
+    k=$(iters "$n") m=gen:poisson7:$n
+    run "p7-$n-new-iter" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --spmv trilap,cusparse "$m"
+    run "p7-$n-new-iter-fused" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse "$m"
+    run "p7-$n-new-iter-prefetch" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --prefetch "$m"
+    run "p7-$n-new-iter-fused-prefetch" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse --prefetch "$m"
+    [ -n "$old" ] && run "p7-$n-old-iter" 60 "$old" --max-iterations "$k" --no-op-timer "$m"
+    [ -n "$old" ] && [ "$n" -ge 128 ] &&
+        run "p7-$n-old-iter-fused" 60 "$old" --max-iterations "$k" --no-op-timer --fuse "$m"
+done
+ops() {
+    local n=$1 k m
+    k=$(iters "$n") m=gen:poisson7:$n
+    run "p7-$n-new-ops" 60 "$SOLVE" --max-iterations "$k" "$m"
+    run "p7-$n-new-ops-fused" 60 "$SOLVE" --max-iterations "$k" --fuse "$m"
+    run "p7-$n-new-ops-prefetch" 60 "$SOLVE" --max-iterations "$k" --prefetch "$m"
+    [ -n "$old" ] && run "p7-$n-old-ops" 60 "$old" --max-iterations "$k" "$m"
+}
+has 128 && ops 128
+if [ $trace -eq 1 ]; then
+    run "trace-p7-128-new" 60 "$SOLVE" --max-iterations 50 --trace "$out/traces/p7-128-new" --cupti gen:poisson7:128
+    run "trace-p7-128-new-fused" 60 "$SOLVE" --max-iterations 50 --fuse --trace "$out/traces/p7-128-new-fused" --cupti gen:poisson7:128
+    run "trace-p7-128-new-prefetch" 60 "$SOLVE" --max-iterations 50 --prefetch --trace "$out/traces/p7-128-new-prefetch" --cupti gen:poisson7:128
+    run "trace-p7-128-new-fused-prefetch" 60 "$SOLVE" --max-iterations 50 --fuse --prefetch --trace "$out/traces/p7-128-new-fused-prefetch" --cupti gen:poisson7:128
+fi
+for n in $sizes; do
+    [ "$n" = 128 ] || ops "$n"
+done
+
+# the kernels a run measured, from its name
+variant() { case $1 in *-old-*) echo before ;; *-prefetch*) echo prefetch ;; *) echo this ;; esac; }
+# per block of output: rates (event timer), bytes per iteration, iteration
+# time, roofline (bytes over triad) and fractions of triad
+for f in "$out"/logs/p7-*.txt; do
+    [ -f "$f" ] || continue
+    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v variant="$(variant "$(basename "$f" .txt)")" '
+    function flush() {
+        if (solver == "") return
+        # calls per iteration: the count over the timed solves, rounded
+        # (the setup calls of a solve drop out); bytes per call: the
+        # average over all calls
+        bpi = 0
+        for (op in bytes) if (op != "halo" && op != "allreduce" && cnt[op] > 0 && iters > 0) {
+            k = int(cnt[op] / (iters * nsolves) + 0.5)
+            bpi += bytes[op] / cnt[op] * k
+        }
+        roof = bpi / (triad * 1e3)
+        us = tpi * 1e6
+        ratio = roof > 0 ? us / roof : 0
+        printf "%s,%s,%s,%s,%s,%d,%.3f,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", run, spmv, fused, variant, optimer, iters, us, rows, bpi, roof, ratio, rate["spmv"] / triad, rate["update"] / triad, rate["dot"] / triad, rate["precond"] / triad
+        solver = ""; delete bytes; delete cnt; delete rate
+    }
+    /^solver: / { flush(); solver = $2 }
+    /^rows: / { rows = $2 }
+    /^iterations: / { iters = $2 }
+    /^spmv: / { spmv = $2 }
+    /^op timer: / { optimer = $3 }
+    /^fused: / { fused = $2 }
+    /^timed solves: / { nsolves = $3 }
+    /^time per iteration: / { tpi = $4 }
+    /^(spmv|halo|dot|allreduce|update|precond) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
+    END { flush() }' "$f"
+done >"$out/summary.body"
+{
+    echo "run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad"
+    cat "$out/summary.body"
+} >"$out/summary.csv"
+rm -f "$out/summary.body"
+{
+    echo "# triad: $triad GB/s (trilap-bench stream, same command)"
+    echo "# -iter: no event timer (iteration time); -ops: event timer (per-kernel rates, launch gaps included); roofline = bytes of all kernels of one iteration / triad"
+    printf '%-28s %-9s %5s %-8s %6s %10s %9s %8s %7s %7s %7s %7s\n' run spmv fused kernels iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr
+    awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15 }' "$out/summary.csv"
+} >"$out/summary.txt"
+cat "$out/summary.txt" >&2
+log "done in $((SECONDS - start)) s"
