@@ -79,30 +79,16 @@ fi
 
 log "stream"
 timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
-triad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                 $c["function"] == "triad" { print $c["bandwidth_gbs"] }' "$out/stream.csv" 2>/dev/null | head -n1)
+triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
 [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
 log "triad ${triad} GB/s"
 
-# run NAME TIMEOUT BIN trilap-solve-args...
+# run NAME TIMEOUT BIN trilap-solve-args...: pipecg, sync schedule (bench-run.sh)
+. "$(dirname "$0")/bench-run.sh"
 run() {
     local name=$1 t=$2 bin=$3
     shift 3
-    if [ $((SECONDS - start)) -ge "$budget" ]; then
-        log "skip $name (budget ${budget}s spent)"
-        echo "$name skipped (budget)" >>"$out/skipped.txt"
-        return
-    fi
-    local rest=$((budget + 15 - (SECONDS - start)))
-    [ "$t" -gt "$rest" ] && t=$rest
-    local cmd=("$bin" --launcher threads --gpus 1 --backend cuda --partition block --rtol 0
-        --atol 0 --warmup 1 --repeat 3 --solver pipecg --schedule sync
-        --results "$out/raw/$name.csv" "$@")
-    echo "$ ${cmd[*]}" >"$out/logs/$name.txt"
-    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
-    local rc=$?
-    log "$name: exit $rc"
-    [ $rc -eq 0 ] || echo "$name exit $rc" >>"$out/failed.txt"
+    bench_run "$name" "$t" "$bin" --solver pipecg --schedule sync "$@"
 }
 
 iters() { case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *) echo 100 ;; esac; }
@@ -143,38 +129,13 @@ done
 variant() { case $1 in *-old-*) echo before ;; *-prefetch*) echo prefetch ;; *) echo this ;; esac; }
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions of triad
+cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad
 for f in "$out"/logs/p7-*.txt; do
     [ -f "$f" ] || continue
-    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v variant="$(variant "$(basename "$f" .txt)")" '
-    function flush() {
-        if (solver == "") return
-        # calls per iteration: the count over the timed solves, rounded
-        # (the setup calls of a solve drop out); bytes per call: the
-        # average over all calls
-        bpi = 0
-        for (op in bytes) if (op != "halo" && op != "allreduce" && cnt[op] > 0 && iters > 0) {
-            k = int(cnt[op] / (iters * nsolves) + 0.5)
-            bpi += bytes[op] / cnt[op] * k
-        }
-        roof = bpi / (triad * 1e3)
-        us = tpi * 1e6
-        ratio = roof > 0 ? us / roof : 0
-        printf "%s,%s,%s,%s,%s,%d,%.3f,%s,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", run, spmv, fused, variant, optimer, iters, us, rows, bpi, roof, ratio, rate["spmv"] / triad, rate["update"] / triad, rate["dot"] / triad, rate["precond"] / triad
-        solver = ""; delete bytes; delete cnt; delete rate
-    }
-    /^solver: / { flush(); solver = $2 }
-    /^rows: / { rows = $2 }
-    /^iterations: / { iters = $2 }
-    /^spmv: / { spmv = $2 }
-    /^op timer: / { optimer = $3 }
-    /^fused: / { fused = $2 }
-    /^timed solves: / { nsolves = $3 }
-    /^time per iteration: / { tpi = $4 }
-    /^(spmv|halo|dot|allreduce|update|precond) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
-    END { flush() }' "$f"
+    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v kernels="$(variant "$(basename "$f" .txt)")" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
 done >"$out/summary.body"
 {
-    echo "run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad"
+    echo "$cols"
     cat "$out/summary.body"
 } >"$out/summary.csv"
 rm -f "$out/summary.body"

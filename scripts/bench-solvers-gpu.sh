@@ -67,32 +67,18 @@ log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.lo
 # ---- triad -----------------------------------------------------------------
 log "stream"
 timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
-triad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                 $c["function"] == "triad" { print $c["bandwidth_gbs"] }' "$out/stream.csv" 2>/dev/null | head -n1)
+triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
 [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
 log "triad ${triad} GB/s"
 
 # ---- solver runs ---------------------------------------------------------------
 # run NAME TIMEOUT trilap-solve-args...   (one GPU, NCCL, block partition,
 # fixed iterations, 1 warm-up solve and 3 timed solves)
+. "$(dirname "$0")/bench-run.sh"
 run() {
     local name=$1 t=$2
     shift 2
-    if [ $((SECONDS - start)) -ge "$budget" ]; then
-        log "skip $name (budget ${budget}s spent)"
-        echo "$name skipped (budget)" >>"$out/skipped.txt"
-        return
-    fi
-    # never past the budget by more than 15 s, so the summary gets written
-    local rest=$((budget + 15 - (SECONDS - start)))
-    [ "$t" -gt "$rest" ] && t=$rest
-    local cmd=("$SOLVE" --launcher threads --gpus 1 --backend cuda --partition block --rtol 0
-        --atol 0 --warmup 1 --repeat 3 --results "$out/raw/$name.csv" "$@")
-    echo "$ ${cmd[*]}" >"$out/logs/$name.txt"
-    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
-    local rc=$?
-    log "$name: exit $rc"
-    [ $rc -eq 0 ] || echo "$name exit $rc" >>"$out/failed.txt"
+    bench_run "$name" "$t" "$SOLVE" "$@"
 }
 
 # name matrix solver iterations timeout
@@ -180,43 +166,13 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions
+cols=run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spmv_gbs,update_gbs,dot_gbs,precond_gbs,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,fused,registers
 for f in "$out"/logs/*-iter*.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
     [ -f "$f" ] || continue
-    awk -v triad="$triad" -v run="$(basename "$f" .txt)" '
-    function flush() {
-        if (solver == "") return
-        # calls per iteration: the count over the timed solves, rounded
-        # (the few setup calls of a solve drop out); bytes per call are the
-        # average over all calls (setup ones included: a slight underestimate)
-        bpi = 0
-        for (op in bytes) if (op != "halo" && op != "allreduce" && cnt[op] > 0 && iters > 0) {
-            k = int(cnt[op] / (iters * nsolves) + 0.5)
-            bpi += bytes[op] / cnt[op] * k
-        }
-        roof = bpi / (triad * 1e3)
-        us = tpi * 1e6
-        ratio = roof > 0 ? us / roof : 0
-        fs = triad > 0 ? rate["spmv"] / triad : 0
-        fu = triad > 0 ? rate["update"] / triad : 0
-        printf "%s,%s,%s,%s,%s,%s,%d,%.3f,%s,%.1f,%.1f,%.1f,%.1f,%.0f,%.3f,%.3f,%.3f,%.3f,%s,%s\n", run, solver, schedule, matrix, backend, optimer, iters, us, rows, rate["spmv"], rate["update"], rate["dot"], rate["precond"], bpi, roof, ratio, fs, fu, fused, regs
-        solver = ""; delete bytes; delete cnt; delete rate
-    }
-    /^solver: / { flush(); solver = $2 }
-    /^schedule: / { schedule = $2 }
-    /^matrix: / { matrix = $2 }
-    /^backend: / { backend = $2 }
-    /^rows: / { rows = $2 }
-    /^iterations: / { iters = $2 }
-    /^op timer: / { optimer = $3 }
-    /^fused: / { fused = $2 }
-    /^registers: / { regs = $2 }
-    /^timed solves: / { nsolves = $3 }
-    /^time per iteration: / { tpi = $4 }
-    /^(spmv|halo|dot|allreduce|update|precond) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
-    END { flush() }' "$f"
+    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
 done >"$out/summary.body"
 {
-    echo "run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spmv_gbs,update_gbs,dot_gbs,precond_gbs,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,fused,registers"
+    echo "$cols"
     cat "$out/summary.body"
 } >"$out/summary.csv"
 rm -f "$out/summary.body"

@@ -101,8 +101,7 @@ if [ "$plan_only" = 1 ]; then
 elif [ "$backend" = cuda ]; then
     log "stream (triad)"
     timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
-    triad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                     $c["function"] == "triad" { print $c["bandwidth_gbs"] }' "$out/stream.csv" 2>/dev/null | head -n1)
+    triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
     [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt): stopping"; exit 1; }
     log "triad $triad GB/s"
     echo "triad_gbs: $triad" >>"$manifest"

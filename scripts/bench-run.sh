@@ -1,0 +1,29 @@
+# Sourced by bench-solvers-gpu.sh and bench-solver-roof.sh: one bounded
+# trilap-solve run of a GPU benchmark. The caller sets out, budget, start
+# (its $SECONDS at the beginning) and log().
+#
+#   bench_run NAME TIMEOUT BIN trilap-solve-args...
+#
+# One GPU over NCCL, block partition, fixed iterations, 1 warm-up and 3
+# timed solves; the command and its output in $out/logs/NAME.txt, the
+# results in $out/raw/NAME.csv; a skip for the budget in skipped.txt, a
+# failure in failed.txt. Never past the budget by more than 15 s, so the
+# caller's summary gets written.
+bench_run() {
+    local name=$1 t=$2 bin=$3
+    shift 3
+    if [ $((SECONDS - start)) -ge "$budget" ]; then
+        log "skip $name (budget ${budget}s spent)"
+        echo "$name skipped (budget)" >>"$out/skipped.txt"
+        return
+    fi
+    local rest=$((budget + 15 - (SECONDS - start)))
+    [ "$t" -gt "$rest" ] && t=$rest
+    local cmd=("$bin" --launcher threads --gpus 1 --backend cuda --partition block --rtol 0
+        --atol 0 --warmup 1 --repeat 3 --results "$out/raw/$name.csv" "$@")
+    echo "$ ${cmd[*]}" >"$out/logs/$name.txt"
+    timeout "$t" "${cmd[@]}" >>"$out/logs/$name.txt" 2>&1
+    local rc=$?
+    log "$name: exit $rc"
+    [ $rc -eq 0 ] || echo "$name exit $rc" >>"$out/failed.txt"
+}
