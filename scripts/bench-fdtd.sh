@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The FDTD benchmarks of issue 12 on one GPU, every step bounded in time:
 #   scripts/bench-fdtd.sh OUT [--sizes "320 480 640"] [--more "544 800 1024"] [--steps N]
-#                             [--kernels "tiled naive pipelined"] [--double "tiled"]
-#                             [--breakdown "tiled naive pipelined"] [--strategies "host peer nccl"]
+#                             [--kernels "naive pipelined vec4 vec4-band"] [--double "naive vec2"]
+#                             [--breakdown "naive pipelined vec4"] [--strategies "host peer nccl"]
 #   scripts/bench-fdtd.sh --summary OUT     only (re)write OUT/summary.csv and OUT/table.txt
 # In order of importance (bound the whole with `timeout`; each step is bounded too, a
 # failure is logged and the script goes on): triad (trilap-bench stream); every
@@ -33,9 +33,9 @@ out=""
 sizes="320 480 640"
 more="544 800 1024"
 steps=""
-kernels="tiled naive pipelined"
-double="tiled"
-breakdown="tiled naive pipelined"
+kernels="naive pipelined vec4 vec4-band"
+double="naive vec2"
+breakdown="naive pipelined vec4"
 strategies="host peer nccl"
 summary_only=0
 while [[ $# -gt 0 ]]; do

@@ -18,11 +18,11 @@
 #   fdtd-ranks       one pencil-yz 320^3 row per path: 4 ranks host-staged
 #                    (strategy devcomm), one process host / peer
 #   demo             make demo (the live solver part on the GPU)
-#   fdtd-bench       scripts/bench-fdtd.sh: tiled and naive at 320-640^3, the
+#   fdtd-bench       scripts/bench-fdtd.sh: its default kernels at 320-640^3, the
 #                    4-subdomain pencil-yz per strategy, traced
 #   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS at 480^3 (FDTD_DOUBLE also in
 #                    double), breakdowns
-#   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4) at 320 .. 1024^3 (FDTD_SIZES)
+#   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4, vec4-band) at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
 #   solver-roof      scripts/bench-solver-roof.sh --trace: Pipe-PCG on poisson7 64-256^3
 #                    against its byte roofline, separate kernels and fused; with
@@ -36,10 +36,10 @@ case ${1:-} in -h | --help) sed -n '2,33p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}
-fdtd_kernels=${FDTD_KERNELS:-naive pipelined zcol16-y4-pf zcol32-y4-pf}
-fdtd_double=${FDTD_DOUBLE:-naive pipelined}
+fdtd_kernels=${FDTD_KERNELS:-naive pipelined vec2 vec4 vec4-x128 vec4-band}
+fdtd_double=${FDTD_DOUBLE:-naive vec2 vec4}
 fdtd_sizes=${FDTD_SIZES:-320 544 640 800 1024}
-fdtd_size_kernels=${FDTD_SIZE_KERNELS:-naive vec4}
+fdtd_size_kernels=${FDTD_SIZE_KERNELS:-naive vec4 vec4-band}
 mkdir -p "$dest" || exit 1
 start=$SECONDS
 left() { echo $((total - (SECONDS - start))); }
