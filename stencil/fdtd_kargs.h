@@ -34,8 +34,9 @@ enum { TL_FDTD_PROF_A = 0, TL_FDTD_PROF_B, TL_FDTD_PROF_IK, TL_FDTD_PROF_AH, TL_
  * points with w-wide loads, blocks of 8 x 32 threads (32 x 32 points; w = 2:
  * 16 x 16), _X128: 32 x 8 threads (128 x 8 points), any box, CPML in when
  * `cpml` (fdtd_vec.cu); VEC4_BAND: VEC4 walking bands of block rows
- * through all z (the z window in L2 at large planes). The z-column variants, then the vector ones, come
- * last: tl_fdtd_cuda_update dispatches on the ranges. */
+ * through all z (the z window in L2 at large planes). The z-column
+ * variants, then the vector ones, come last: tl_fdtd_cuda_update
+ * dispatches on the ranges. */
 enum { TL_FDTD_VARIANT_TILED = 0, TL_FDTD_VARIANT_CPML, TL_FDTD_VARIANT_NAIVE, TL_FDTD_VARIANT_PIPE,
        TL_FDTD_VARIANT_ZCOL8, TL_FDTD_VARIANT_ZCOL16, TL_FDTD_VARIANT_ZCOL16_Y4, TL_FDTD_VARIANT_ZCOL32_Y4,
        TL_FDTD_VARIANT_ZCOL16_Y4_PF, TL_FDTD_VARIANT_ZCOL32_Y4_PF,
