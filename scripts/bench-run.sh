@@ -1,6 +1,11 @@
-# Sourced by bench-solvers-gpu.sh and bench-solver-roof.sh: one bounded
-# trilap-solve run of a GPU benchmark. The caller sets out, budget, start
-# (its $SECONDS at the beginning) and log().
+# Sourced by bench-solvers-gpu.sh and bench-solver-roof.sh: the triad and
+# one bounded trilap-solve run of a GPU benchmark. The caller sets out,
+# BENCH, budget, start (its $SECONDS at the beginning) and log().
+#
+#   bench_triad
+#
+# trilap-bench stream into $out/stream.csv (output: logs/stream.txt), the
+# triad bandwidth in GB/s into triad; without one the caller stops (exit 1).
 #
 #   bench_run NAME TIMEOUT BIN trilap-solve-args...
 #
@@ -26,4 +31,12 @@ bench_run() {
     local rc=$?
     log "$name: exit $rc"
     [ $rc -eq 0 ] || echo "$name exit $rc" >>"$out/failed.txt"
+}
+
+bench_triad() {
+    log "stream"
+    timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
+    triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
+    [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
+    log "triad ${triad} GB/s"
 }

@@ -77,14 +77,10 @@ if [ -n "$old" ] && [ -f "$data/1138_bus.mtx" ]; then
     done | tee "$out/bits.txt" >&2
 fi
 
-log "stream"
-timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
-triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
-[ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
-log "triad ${triad} GB/s"
+. "$(dirname "$0")/bench-run.sh"
+bench_triad
 
 # run NAME TIMEOUT BIN trilap-solve-args...: pipecg, sync schedule (bench-run.sh)
-. "$(dirname "$0")/bench-run.sh"
 run() {
     local name=$1 t=$2 bin=$3
     shift 3
@@ -130,15 +126,13 @@ variant() { case $1 in *-old-*) echo before ;; *-prefetch*) echo prefetch ;; *) 
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions of triad
 cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad
-for f in "$out"/logs/p7-*.txt; do
-    [ -f "$f" ] || continue
-    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v kernels="$(variant "$(basename "$f" .txt)")" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
-done >"$out/summary.body"
 {
     echo "$cols"
-    cat "$out/summary.body"
+    for f in "$out"/logs/p7-*.txt; do
+        [ -f "$f" ] || continue
+        awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v kernels="$(variant "$(basename "$f" .txt)")" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
+    done
 } >"$out/summary.csv"
-rm -f "$out/summary.body"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# -iter: no event timer (iteration time); -ops: event timer (per-kernel rates, launch gaps included); roofline = bytes of all kernels of one iteration / triad"

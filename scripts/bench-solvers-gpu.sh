@@ -65,16 +65,12 @@ start=$SECONDS
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
 
 # ---- triad -----------------------------------------------------------------
-log "stream"
-timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
-triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
-[ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
-log "triad ${triad} GB/s"
+. "$(dirname "$0")/bench-run.sh"
+bench_triad
 
 # ---- solver runs ---------------------------------------------------------------
 # run NAME TIMEOUT trilap-solve-args...   (one GPU, NCCL, block partition,
 # fixed iterations, 1 warm-up solve and 3 timed solves)
-. "$(dirname "$0")/bench-run.sh"
 run() {
     local name=$1 t=$2
     shift 2
@@ -167,15 +163,13 @@ awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions
 cols=run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spmv_gbs,update_gbs,dot_gbs,precond_gbs,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,fused,registers
-for f in "$out"/logs/*-iter*.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
-    [ -f "$f" ] || continue
-    awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
-done >"$out/summary.body"
 {
     echo "$cols"
-    cat "$out/summary.body"
+    for f in "$out"/logs/*-iter*.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
+        [ -f "$f" ] || continue
+        awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
+    done
 } >"$out/summary.csv"
-rm -f "$out/summary.body"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# iteration times: --no-op-timer runs; rates: event timer (-ops runs); roofline = bytes of all kernels of one iteration / triad"
