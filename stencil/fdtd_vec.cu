@@ -227,10 +227,11 @@ template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
     return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
 }
 
-/* Which block of the box a block is. Plain (bands == 0): the 3-D grid,
+/* Which block of the box a block is. Plain (band == 0): the 3-D grid,
  * x fastest, then y, then z, so the blocks in flight cover a plane or
  * less and the 2R planes of the z stencil are reused through L2 only
- * while 2R planes of the field fit there (about 800^2 floats of 50 MB,
+ * while 2R whole planes of the field fit there beside the streamed fields
+ * (on an H200's 50 MB the drop starts near 800^2 floats,
  * results/fdtd-vec-h200: 0.68 of triad at 800^3, 0.52 at 1024^3). Banded:
  * a 1-D grid walking bands of `band` block rows through all z, then the
  * next band, so the z window is that of a band; the y stencil re-reads R
