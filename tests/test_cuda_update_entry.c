@@ -60,19 +60,28 @@ static int check(const spec *sp, int nu_max, int nt_max)
     return memcmp(vec[0], vec[1], sizeof vec[0]) == 0;
 }
 
+/* Pipe-PCG's eight updates, z = n + b z, q = m + b q, s = w + b s, p = u +
+ * b p, x += a p, r -= a s, u -= a q, w -= a z, over vectors 0..7 = n z m q
+ * w s u p (x and r reuse n and m: the pattern's aliasing is what matters) */
+enum { PCG_N, PCG_Z, PCG_M, PCG_Q, PCG_W, PCG_S, PCG_U, PCG_P };
+static spec pipecg_updates(void)
+{
+    double al = 0.37, be = 0.81;
+    spec sp = {.nu = 8,
+               .y = {PCG_Z, PCG_Q, PCG_S, PCG_P, PCG_N, PCG_M, PCG_U, PCG_W},
+               .nt = {2, 2, 2, 2, 2, 2, 2, 2},
+               .x = {{PCG_N, PCG_Z}, {PCG_M, PCG_Q}, {PCG_W, PCG_S}, {PCG_U, PCG_P}, {PCG_N, PCG_P}, {PCG_M, PCG_S},
+                     {PCG_U, PCG_Q}, {PCG_W, PCG_Z}},
+               .c = {{1, be}, {1, be}, {1, be}, {1, be}, {1, al}, {1, -al}, {1, -al}, {1, -al}}};
+    return sp;
+}
+
 TL_TEST(pipecg_eight_updates)
 {
     /* z = n + b z, q = m + b q, s = w + b s, p = u + b p, x += a p,
      * r -= a s, u -= a q, w -= a z; vectors 0..7 = n z m q w s u p, x r in 0, 1
      * reuse: the pattern's aliasing is what matters */
-    enum { n_, z_, m_, q_, w_, s_, u_, p_ };
-    double al = 0.37, be = 0.81;
-    spec sp = {
-        .nu = 8,
-        .y = {z_, q_, s_, p_, n_, m_, u_, w_},
-        .nt = {2, 2, 2, 2, 2, 2, 2, 2},
-        .x = {{n_, z_}, {m_, q_}, {w_, s_}, {u_, p_}, {n_, p_}, {m_, s_}, {u_, q_}, {w_, z_}},
-        .c = {{1, be}, {1, be}, {1, be}, {1, be}, {1, al}, {1, -al}, {1, -al}, {1, -al}}};
+    spec sp = pipecg_updates();
     fill(1);
     TL_ASSERT(check(&sp, 8, 2));
     fill(2);
@@ -178,22 +187,15 @@ TL_TEST(pipecg_fused_pass)
 {
     /* the eight updates over x r u w m n z q s p folded into 8 vectors as
      * in pipecg_eight_updates; then m = D^-1 w, dots (r, u), (w, u), (r, r)
-     * with r = m_ (the fifth update's y: n_), u, w */
-    enum { n_, z_, m_, q_, w_, s_, u_, p_ };
-    double al = 0.37, be = 0.81;
-    spec sp = {
-        .nu = 8,
-        .y = {z_, q_, s_, p_, n_, m_, u_, w_},
-        .nt = {2, 2, 2, 2, 2, 2, 2, 2},
-        .x = {{n_, z_}, {m_, q_}, {w_, s_}, {u_, p_}, {n_, p_}, {m_, s_}, {u_, q_}, {w_, z_}},
-        .c = {{1, be}, {1, be}, {1, be}, {1, be}, {1, al}, {1, -al}, {1, -al}, {1, -al}}};
-    /* m_ is written by the sixth update (r's role), then overwritten by the
-     * preconditioner: use the free vector q_ as the preconditioned one */
-    const int dv[3][2] = {{m_, u_}, {w_, u_}, {m_, m_}};
+     * with r = PCG_M (the fifth update's y: PCG_N), u, w */
+    spec sp = pipecg_updates();
+    /* PCG_M is written by the sixth update (r's role), then overwritten by the
+     * preconditioner: use the free vector PCG_Q as the preconditioned one */
+    const int dv[3][2] = {{PCG_M, PCG_U}, {PCG_W, PCG_U}, {PCG_M, PCG_M}};
     fill(5);
-    TL_ASSERT(check_fused(&sp, q_, w_, 1, 3, dv, 8, 2));
+    TL_ASSERT(check_fused(&sp, PCG_Q, PCG_W, 1, 3, dv, 8, 2));
     fill(6);
-    TL_ASSERT(check_fused(&sp, q_, w_, 0, 3, dv, TL_CU_UPD_MAX, TL_CU_UPD_TERMS));
+    TL_ASSERT(check_fused(&sp, PCG_Q, PCG_W, 0, 3, dv, TL_CU_UPD_MAX, TL_CU_UPD_TERMS));
 }
 
 TL_TEST(fused_pass_operands)

@@ -15,6 +15,15 @@ static tl_test_output fdtd(const char *args)
     return tl_test_capture("OMP_NUM_THREADS=2 %s/trilap-fdtd %s", tl_test_bin(), args);
 }
 
+/* trilap-fdtd ARGS refuses with exit 2 and exactly the line err */
+static void usage_error(const char *args, const char *err)
+{
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, err);
+    tl_test_output_free(&r);
+}
+
 static int count_char(const char *s, char c)
 {
     int n = 0;
@@ -33,18 +42,12 @@ TL_TEST(help_and_bad_arguments)
     TL_ASSERT(strstr(r.out, "--decomp") && strstr(r.out, "--strategy") && strstr(r.out, "[20]"));
     TL_ASSERT(strstr(r.out, "devcomm") && strstr(r.out, "--device-comm"));
     tl_test_output_free(&r);
-    r = fdtd("run --grid 12x");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: invalid --grid '12x': expected N or NXxNYxNZ (try --help)\n");
-    tl_test_output_free(&r);
-    r = fdtd("run --decomp 2x2");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: invalid --decomp '2x2': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try --help)\n");
-    tl_test_output_free(&r);
-    r = fdtd("run --order 6");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: invalid --order '6': must be 2, 4 or 8 (try --help)\n");
-    tl_test_output_free(&r);
+    usage_error("run --grid 12x",
+                "trilap-fdtd: invalid --grid '12x': expected N or NXxNYxNZ (try --help)\n");
+    usage_error("run --decomp 2x2",
+                "trilap-fdtd: invalid --decomp '2x2': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try --help)\n");
+    usage_error("run --order 6",
+                "trilap-fdtd: invalid --order '6': must be 2, 4 or 8 (try --help)\n");
     r = fdtd("verify sideways");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(strstr(r.err, "invalid experiment 'sideways'"));
@@ -247,22 +250,18 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                            "(--ranks 4, or mpirun -np 4)\n");
     TL_ASSERT(!strstr(r.out, "run,cpu"));
     tl_test_output_free(&r);
-    r = fdtd("run --grid 24 --cpml 4 --steps 4 --strategy ranks --decomp 1x2x2");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 1 rank for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
-                           "(--ranks 4, or mpirun -np 4)\n");
-    tl_test_output_free(&r);
+    usage_error("run --grid 24 --cpml 4 --steps 4 --strategy ranks --decomp 1x2x2",
+                "trilap-fdtd: 1 rank for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
+                "(--ranks 4, or mpirun -np 4)\n");
     r = fdtd("run --grid 24 --cpml 4 --steps 4 --strategy copy --decomp 1x2x2 --launcher threads --ranks 4 --no-gpu");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "4 ranks with --strategy copy"));
     tl_test_output_free(&r);
     /* cuda on several ranks (strategy devcomm) needs a GPU bound to every rank */
-    r = fdtd("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
-                           "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
-                           "host)\n");
-    tl_test_output_free(&r);
+    usage_error("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu",
+                "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                "host)\n");
     /* peer copies between ranks would need CUDA IPC: refused, named */
     r = fdtd("run --backend cuda --strategy peer --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 "
              "--device-comm host");
@@ -278,32 +277,22 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                                                        "inside one process; several ranks use --strategy devcomm"));
     tl_test_output_free(&r);
     /* each backend's per-rank strategy is its own */
-    r = fdtd("run --backend cuda --strategy ranks --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --strategy ranks: not a strategy of --backend cuda; several "
-                           "ranks use --strategy devcomm (their default)\n");
-    tl_test_output_free(&r);
-    r = fdtd("run --strategy devcomm --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --strategy devcomm: not a strategy of --backend cpu; several "
-                           "ranks use --strategy ranks (their default)\n");
-    tl_test_output_free(&r);
-    r = fdtd("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 2 "
-             "--device-comm host");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
-                           "(--ranks 4, or mpirun -np 4)\n");
-    tl_test_output_free(&r);
-    r = fdtd("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
-                           "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
-                           "host)\n");
-    tl_test_output_free(&r);
-    r = fdtd("verify energy --launcher threads --ranks 2 --no-gpu");
-    TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
-    tl_test_output_free(&r);
+    usage_error("run --backend cuda --strategy ranks --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2",
+                "trilap-fdtd: 2 ranks with --strategy ranks: not a strategy of --backend cuda; several "
+                "ranks use --strategy devcomm (their default)\n");
+    usage_error("run --strategy devcomm --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu",
+                "trilap-fdtd: 2 ranks with --strategy devcomm: not a strategy of --backend cpu; several "
+                "ranks use --strategy ranks (their default)\n");
+    usage_error("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 2 "
+                "--device-comm host",
+                "trilap-fdtd: 2 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
+                "(--ranks 4, or mpirun -np 4)\n");
+    usage_error("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu",
+                "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
+                "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
+                "host)\n");
+    usage_error("verify energy --launcher threads --ranks 2 --no-gpu",
+                "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
