@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A Pipe-PCG iteration on one GPU against its byte roofline, side by
-# side: this build's kernels (separate update, Jacobi and dot kernels, the
-# default; the fused pass, --fuse; each also with --prefetch) and, with
+# side: this build's kernel variants (VARIANTS, below: the separate
+# update, Jacobi and dot kernels; the fused pass, --fuse; the update then
+# the tail kernel, --fuse-tail; each with --prefetch, --pdl) and, with
 # --old BIN, another build's trilap-solve (the kernels before), in one
 # bounded command.
 # gen:poisson7:N, Jacobi, one rank over NCCL, sync schedule, fixed
@@ -24,7 +25,11 @@
 # and outputs in bits/), console.log. Roofline: the bytes every kernel of one iteration
 # must move (the statistics' bytes per call times the calls per
 # iteration, setup calls left out) over the triad. Environment: SOLVE,
-# BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices).
+# BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices),
+# VARIANTS (space-separated NAME=OPTIONS, the options comma-separated;
+# "base=" is this build's default; the most telling first, the budget may
+# end the list), TRACE_VARIANTS (the names traced; default base pdl
+# tail-pdl).
 # not -e: a failed run is recorded and the rest goes on
 set -u
 old=
@@ -87,42 +92,51 @@ run() {
     bench_run "$name" "$t" "$bin" --solver pipecg --schedule sync "$@"
 }
 
+variants=${VARIANTS:-base= tail-pdl=--fuse-tail,--pdl pdl=--pdl tail=--fuse-tail tail-pdl-prefetch=--fuse-tail,--pdl,--prefetch pdl-prefetch=--pdl,--prefetch prefetch=--prefetch fused-pdl=--fuse,--pdl fused=--fuse}
+traced=${TRACE_VARIANTS:-base pdl tail-pdl}
+for v in $variants; do
+    case "$v" in *=*) ;; *) echo "bench-solver-roof.sh: invalid VARIANTS entry '$v' (NAME=OPTIONS)" >&2; exit 2 ;; esac
+done
+opts_of() { local o=${1#*=}; echo "${o//,/ }"; }
 iters() { case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *) echo 100 ;; esac; }
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
 # the most telling first (the budget may end the list): iteration times,
 # then the per-kernel rates at 128^3, the traces, the rates at the other
-# sizes
+# sizes. Run names: p7-N-VARIANT-iter|ops; -old- for the other build.
 for n in $sizes; do
     k=$(iters "$n") m=gen:poisson7:$n
-    run "p7-$n-new-iter" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --spmv trilap,cusparse "$m"
-    run "p7-$n-new-iter-fused" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse "$m"
-    run "p7-$n-new-iter-prefetch" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --prefetch "$m"
-    run "p7-$n-new-iter-fused-prefetch" 60 "$SOLVE" --max-iterations "$k" --no-op-timer --fuse --prefetch "$m"
+    for v in $variants; do
+        name=${v%%=*} spmv=
+        [ "$name" = base ] && spmv="--spmv trilap,cusparse"
+        # shellcheck disable=SC2046
+        run "p7-$n-$name-iter" 60 "$SOLVE" --max-iterations "$k" --no-op-timer $spmv $(opts_of "$v") "$m"
+    done
     [ -n "$old" ] && run "p7-$n-old-iter" 60 "$old" --max-iterations "$k" --no-op-timer "$m"
-    [ -n "$old" ] && [ "$n" -ge 128 ] &&
-        run "p7-$n-old-iter-fused" 60 "$old" --max-iterations "$k" --no-op-timer --fuse "$m"
 done
 ops() {
-    local n=$1 k m
+    local n=$1 k m v
     k=$(iters "$n") m=gen:poisson7:$n
-    run "p7-$n-new-ops" 60 "$SOLVE" --max-iterations "$k" "$m"
-    run "p7-$n-new-ops-fused" 60 "$SOLVE" --max-iterations "$k" --fuse "$m"
-    run "p7-$n-new-ops-prefetch" 60 "$SOLVE" --max-iterations "$k" --prefetch "$m"
+    for v in $variants; do
+        # shellcheck disable=SC2046
+        run "p7-$n-${v%%=*}-ops" 60 "$SOLVE" --max-iterations "$k" $(opts_of "$v") "$m"
+    done
     [ -n "$old" ] && run "p7-$n-old-ops" 60 "$old" --max-iterations "$k" "$m"
 }
 has 128 && ops 128
 if [ $trace -eq 1 ]; then
-    run "trace-p7-128-new" 60 "$SOLVE" --max-iterations 50 --trace "$out/traces/p7-128-new" --cupti gen:poisson7:128
-    run "trace-p7-128-new-fused" 60 "$SOLVE" --max-iterations 50 --fuse --trace "$out/traces/p7-128-new-fused" --cupti gen:poisson7:128
-    run "trace-p7-128-new-prefetch" 60 "$SOLVE" --max-iterations 50 --prefetch --trace "$out/traces/p7-128-new-prefetch" --cupti gen:poisson7:128
-    run "trace-p7-128-new-fused-prefetch" 60 "$SOLVE" --max-iterations 50 --fuse --prefetch --trace "$out/traces/p7-128-new-fused-prefetch" --cupti gen:poisson7:128
+    for v in $variants; do
+        case " $traced " in *" ${v%%=*} "*) ;; *) continue ;; esac
+        # shellcheck disable=SC2046
+        run "trace-p7-128-${v%%=*}" 60 "$SOLVE" --max-iterations 50 $(opts_of "$v") \
+            --trace "$out/traces/p7-128-${v%%=*}" --cupti gen:poisson7:128
+    done
 fi
 for n in $sizes; do
     [ "$n" = 128 ] || ops "$n"
 done
 
-# the kernels a run measured, from its name
-variant() { case $1 in *-old-*) echo before ;; *-prefetch*) echo prefetch ;; *) echo this ;; esac; }
+# the kernels a run measured, from its name (p7-N-VARIANT-iter|ops)
+variant() { local r=${1#p7-*-}; echo "${r%-*}"; }
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions of triad
 cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad

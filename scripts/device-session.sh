@@ -25,9 +25,10 @@
 #   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4, vec4-band) at 320 .. 1024^3 (FDTD_SIZES)
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
 #   solver-roof      scripts/bench-solver-roof.sh --trace: Pipe-PCG on poisson7 64-256^3
-#                    against its byte roofline, separate kernels and fused; with
-#                    OLD_TREE (a source tree) also its trilap-solve, built here, side
-#                    by side and bit for bit
+#                    against its byte roofline, the kernel variants side by side
+#                    (VARIANTS); with OLD_TREE (a source tree) also its trilap-solve,
+#                    built here, side by side and bit for bit; ROOF_BUDGET its
+#                    seconds (default 170)
 #   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
 # Matrices: TL_DATA (default ../shared/data, else .carry/data).
@@ -142,7 +143,7 @@ for s in "${order[@]}"; do
             [ -x "$OLD_TREE/bin/trilap-solve" ] && old=$OLD_TREE/bin/trilap-solve
         fi
         b=$(rest 30)
-        [ "$b" -gt 170 ] && b=170
+        [ "$b" -gt "${ROOF_BUDGET:-170}" ] && b=${ROOF_BUDGET:-170}
         if [ "$b" -gt 40 ]; then
             step $((b + 30)) solver-roof.log scripts/bench-solver-roof.sh ${old:+--old "$old"} --budget "$b" \
                 --trace "$dest/solver-roof"

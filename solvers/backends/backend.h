@@ -113,8 +113,12 @@ typedef struct tl_backend_config {
     int check_every; /* device-scalar methods: host checks every N iterations, N late */
     int unfused;     /* update_fused as update, precond and dot kernels (the iteration before
                         fusion, for comparison) */
+    int fuse_tail;   /* CUDA, update_fused: the update kernel, then the preconditioner and the
+                        dots in one kernel of their own (--fuse-tail) */
     int prefetch;    /* CUDA: the dot and update kernels prefetch each thread's next entry into
-                        L2 (--prefetch; not measured yet, off) */
+                        L2 (--prefetch) */
+    int pdl;         /* CUDA: kernels by programmatic dependent launch (--pdl; compute
+                        capability 9.0 and up) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
 } tl_backend_config;

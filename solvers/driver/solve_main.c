@@ -44,7 +44,7 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti, fuse, regs_copy, prefetch;
+    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -266,12 +266,26 @@ static const tl_option solve_options[] = {
              "preconditioner and computes the next reduction's local dots (off: separate update, "
              "precond and dot kernels; solvers/backends/cuda/README.md says why that is the "
              "default)"},
+    {.name = "fuse-tail",
+     .type = TL_OPT_FLAG,
+     .offset = O(fuse_tail),
+     .def = "0",
+     .help = "cuda, pipecg and pipebicgstab on scalar programs: the update kernel, then the "
+             "preconditioner and the next reduction's local dots in one kernel (the same values as "
+             "the separate kernels)"},
     {.name = "prefetch",
      .type = TL_OPT_FLAG,
      .offset = O(prefetch),
      .def = "0",
      .help = "cuda: the dot, update and fused-pass kernels prefetch each thread's next entry into "
-             "L2, one grid stride ahead (the same values; not measured yet)"},
+             "L2, one grid stride ahead (the same values)"},
+    {.name = "pdl",
+     .type = TL_OPT_FLAG,
+     .offset = O(pdl),
+     .def = "0",
+     .help = "cuda: launch the solver's kernels by programmatic dependent launch (compute "
+             "capability 9.0 and up; elsewhere ignored): each may start while the one before it "
+             "drains (the same values)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -407,9 +421,11 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .split_min_ctas = (int)o->split_min_ctas,
                  .op_timer = o->op_timer,
                  .check_every = (int)o->check_every,
-                 .unfused = !o->fuse,
+                 .unfused = !o->fuse && !o->fuse_tail,
+                 .fuse_tail = o->fuse_tail,
                  .regs_copy = o->regs_copy,
-                 .prefetch = o->prefetch},
+                 .prefetch = o->prefetch,
+                 .pdl = o->pdl},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -465,14 +481,15 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
             printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
-                   "%s\nprefetch: %s\n",
+                   "%s\nprefetch: %s\npdl: %s\n",
                    o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ||
                            cfg.method->solve == tl_method_pipebicgstab_async
                        ? "program (device-resident)"
                        : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
-                   o->fuse ? "on" : "off", o->regs_copy ? "copy" : "mapped", o->prefetch ? "on" : "off");
+                   o->fuse ? "on" : o->fuse_tail ? "tail" : "off", o->regs_copy ? "copy" : "mapped",
+                   o->prefetch ? "on" : "off", o->pdl ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
@@ -729,6 +746,11 @@ int main(int argc, char **argv)
     }
     if (parse_schedules(&o) != 0) {
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
+        return 2;
+    }
+    if (o.fuse && o.fuse_tail) {
+        fprintf(stderr, "%s: --fuse and --fuse-tail: one or the other (one pass, or the update "
+                        "and then the tail)\n", PROGRAM);
         return 2;
     }
     if (o.backend == SOLVE_PETSC && o.warmup_iterations > 0) {

@@ -537,19 +537,23 @@ TL_TEST(bicgstab_family_convdiff)
     compare(&(gcase){"gen:convdiff:12", "bicgstab,pipebicgstab", "", NULL, 0});
 }
 /* --fuse: the update pass also applies Jacobi and computes the next
- * reduction's local dots (another summation order than the dot kernel's);
- * off by default, so compared here on its own */
+ * reduction's local dots; --fuse-tail: those two in a kernel after the
+ * update's; --pdl: every kernel by programmatic dependent launch (on 2 and
+ * 4 ranks over the host-staged provider too, and in the schedules with
+ * their cross-stream events). Compared here against the host on their own. */
 TL_TEST(fused_pass)
 {
     compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse", 0});
-    compare(&(gcase){"gen:convdiff:12", "pipebicgstab", "", "--fuse", 0});
+    compare(&(gcase){"gen:convdiff:12", "pipebicgstab", "", "--fuse --pdl", 0});
+    compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse-tail --pdl", 0});
 }
 
 /* The fused pass equals the separate update, Jacobi and dot kernels bit
  * for bit: its blocks take the dot kernel's blocks in turn as virtual
- * blocks, so its dots sum in the dot kernel's order; --prefetch (L2
- * prefetch hints in the dot, update and fused loops) changes no value
- * either. Same iteration count, same residual history to the last digit,
+ * blocks, so its dots sum in the dot kernel's order, and so do the tail
+ * kernel's (--fuse-tail); --prefetch (L2 prefetch hints in the dot,
+ * update and fused loops) and --pdl (programmatic dependent launch)
+ * change no value either. Same iteration count, same residual history to the last digit,
  * same true residual: on 1138_bus, where the fused pass's former order
  * moved Pipe-PCG's count by 7, on convdiff (Pipe-BiCGStab, both groups
  * folded) and on poisson7 96^3 (884,736 rows: the dot kernel's full 1056
@@ -563,7 +567,14 @@ TL_TEST(fused_pass_equals_separate_kernels)
     } cases[] = {{"1138_bus.mtx", "pipecg", "--rtol 1e-5", 1},
                  {"gen:convdiff:12", "pipebicgstab", "", 1},
                  {"gen:poisson7:96", "pipecg,pipebicgstab", "--rtol 0 --atol 0 --max-iterations 60", 2}};
-    static const char *const variants[] = {"", "--fuse", "--prefetch", "--fuse --prefetch"};
+    static const char *const variants[] = {"",
+                                           "--fuse",
+                                           "--prefetch",
+                                           "--fuse --prefetch",
+                                           "--fuse-tail",
+                                           "--pdl",
+                                           "--fuse --pdl",
+                                           "--fuse-tail --pdl --prefetch"};
     enum { NV = sizeof variants / sizeof variants[0] };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const char *m = cases[c].matrix[0] == 'g' ? cases[c].matrix : tl_test_matrix(cases[c].matrix);
@@ -584,7 +595,7 @@ TL_TEST(fused_pass_equals_separate_kernels)
             TL_ASSERT_MSG(rc == 0, "exit %d\n%s", rc, err);
             TL_ASSERT_EQ(parse(out, b[v], 2), cases[c].nsolvers);
             for (int k = 0; k < cases[c].nsolvers; k++) {
-                char path[2200];
+                char path[3200];
                 if (cases[c].nsolvers > 1)
                     snprintf(path, sizeof path, "%s.%s", hp, b[v][k].solver);
                 else

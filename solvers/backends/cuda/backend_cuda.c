@@ -88,6 +88,8 @@ typedef struct cuda_backend {
     int last_run, run_of[TL_SC_RING];
     int parity, have_regs;
     int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
+    int pdl; /* kernels by programmatic dependent launch (cfg.pdl, on devices that have it) */
+    unsigned ev_needed; /* TL_SEV_* events some step waits for on another stream */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
 } cuda_backend;
@@ -109,6 +111,50 @@ static inline cuda_backend *cb_of(tl_backend *be)
 static const tl_sched_step *step(const tl_backend *be, tl_sched_op op)
 {
     return tl_schedule_step(be->cfg.schedule, op);
+}
+
+static tl_cu_launch on(const cuda_backend *cb, cudaStream_t s)
+{
+    return (tl_cu_launch){.s = s, .pdl = cb->pdl};
+}
+
+/* The steps whose stream an event of mask bit may be recorded on (the
+ * dots also on the update's, after update_fused; the reduction on the
+ * dots' stream without a device communicator). */
+static const struct {
+    unsigned bit;
+    tl_sched_op from[3];
+} event_sources[] = {
+    {TL_SEV_INPUT, {TL_SOP_PRECOND, TL_SOP_PRECOND, TL_SOP_PRECOND}},
+    {TL_SEV_HALO, {TL_SOP_HALO_POST, TL_SOP_HALO_POST, TL_SOP_HALO_POST}},
+    {TL_SEV_DOTS, {TL_SOP_DOT, TL_SOP_UPDATE, TL_SOP_DOT}},
+    {TL_SEV_REDUCED, {TL_SOP_ALLREDUCE, TL_SOP_DOT, TL_SOP_UPDATE}},
+};
+
+/* The events some step waits for on a stream other than one they may be
+ * recorded on (join waits only then). The others are not recorded: in a
+ * schedule on one stream nothing waits for them, and a record between two
+ * kernels may cost the second its programmatic early launch. */
+static unsigned events_needed(const cuda_backend *cb)
+{
+    const tl_backend *be = &cb->base;
+    unsigned need = 0;
+    for (int op = 0; op < TL_SOP_COUNT; op++) {
+        unsigned w = step(be, op)->waits;
+        for (size_t e = 0; e < sizeof event_sources / sizeof event_sources[0]; e++) {
+            if (!(w & event_sources[e].bit)) continue;
+            for (int k = 0; k < 3; k++)
+                if (cb->s[event_sources[e].from[k]] != cb->s[op]) need |= event_sources[e].bit;
+        }
+    }
+    return need;
+}
+
+static tl_status record(const cuda_backend *cb, unsigned bit, cudaEvent_t ev, cudaStream_t s)
+{
+    if (!(cb->ev_needed & bit)) return TL_OK;
+    TL_CUDA(cudaEventRecord(ev, s));
+    return TL_OK;
 }
 
 /* Enqueue the waits of step `op` on its stream: each event of its mask that
@@ -154,7 +200,7 @@ static tl_status flush_scalars(cuda_backend *cb)
     if (cb->pend_prog == TL_SC_NONE) return TL_OK;
     tl_sc_prog p = cb->pend_prog;
     cb->pend_prog = TL_SC_NONE;
-    return tl_cu_scalars_run(p, cb->pend_io, cb->s[TL_SOP_UPDATE]);
+    return tl_cu_scalars_run(p, cb->pend_io, on(cb, cb->s[TL_SOP_UPDATE]));
 }
 
 /* ---- vectors ----------------------------------------------------------- */
@@ -219,7 +265,7 @@ static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
     TL_TRY(flush_scalars(cb));
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "fill");
     tl_status st = timer_begin(cb, ET_UPDATE, s);
-    if (st == TL_OK) st = tl_cu_fill(v->data, alpha, n, s);
+    if (st == TL_OK) st = tl_cu_fill(v->data, alpha, n, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -280,16 +326,18 @@ static tl_status update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu
     return TL_OK;
 }
 
-static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms)
+/* The kernel of a (updates, a tail, or both), timed as `et`. */
+static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms, int et,
+                               const char *name)
 {
     tl_backend *be = &cb->base;
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
     tl_cu_update_link(a);
-    tl_probe_push(be->ctx, TL_CAT_COMPUTE, a->t.nd || a->t.pz ? "update_fused" : "update");
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, name);
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
-    if (st == TL_OK) st = timer_begin(cb, ET_UPDATE, s);
-    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, s);
-    if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
+    if (st == TL_OK) st = timer_begin(cb, et, s);
+    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, on(cb, s));
+    if (st == TL_OK) st = timer_end(cb, et, s);
     tl_probe_pop(be->ctx);
     return st;
 }
@@ -302,7 +350,7 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
     int nrd = 0, nwr = 0;
     TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
-    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0));
+    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0, ET_UPDATE, "update"));
     tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * be->m->nowned * sizeof(double));
     return TL_OK;
 }
@@ -310,9 +358,11 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
 /* One kernel: the updates, the Jacobi step on a value just computed, the
  * local dots of the values after the pass, reduced (deterministically,
  * as the dot kernel does) into the slot's result, where the next
- * dot_begin(slot, 0) finds them. It runs on the update's stream; create()
- * sets cfg.unfused when the schedule puts the dots or the preconditioner
- * on another stream, so a schedule's streams are always honoured. */
+ * dot_begin(slot, 0) finds them. With cfg.fuse_tail two: the update
+ * kernel, then the tail alone (the Jacobi step and the dots, summed in
+ * the same order). It runs on the update's stream; create() sets
+ * cfg.unfused when the schedule puts the dots or the preconditioner on
+ * another stream, so a schedule's streams are always honoured. */
 static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
                                    const tl_update_tail *t)
 {
@@ -321,9 +371,18 @@ static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
     const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS + 2 * TL_UPDATE_DOTS + 2],
         *wr[TL_UPDATE_MAX + 1];
     int nrd = 0, nwr = 0;
+    int alone = be->cfg.fuse_tail; /* the tail in a kernel of its own */
     cuda_slot *sl = t->ndots ? &cb->slot[t->slot] : NULL;
     TL_CHECK(!sl || !sl->active, TL_ERR_INVAL, "update_fused: dot slot %d is active", t->slot);
-    TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
+    if (alone) {
+        /* the tail then reads what the updates wrote from memory */
+        TL_TRY(cuda_update(be, u, nu));
+        memset(&a, 0, sizeof a);
+        a.prog = TL_SC_NONE;
+        a.prefetch = be->cfg.prefetch;
+    } else {
+        TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
+    }
     /* the tail's memory operands: the preconditioner's input unless the
      * pass wrote it, its inverse diagonal, each dot operand the pass did
      * not write; its output, written once */
@@ -363,12 +422,13 @@ static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
         a.t.count = sl->d_count;
         a.t.out = sl->d_res;
     }
-    TL_TRY(update_launch(cb, &a, cb->sms));
-    tl_backend_stat(be, TL_OP_UPDATE, 0,
+    TL_TRY(update_launch(cb, &a, cb->sms, alone ? ET_DOT : ET_UPDATE,
+                         alone ? "dot" : "update_fused"));
+    tl_backend_stat(be, alone ? TL_OP_DOT : TL_OP_UPDATE, 0,
                     (double)(nrd + nwr + extra) * be->m->nowned * sizeof(double));
     if (sl) {
         cudaStream_t s = cb->s[TL_SOP_UPDATE];
-        TL_CUDA(cudaEventRecord(sl->ev_dots, s));
+        TL_TRY(record(cb, TL_SEV_DOTS, sl->ev_dots, s));
         sl->dots_on = s;
         sl->kept = t->ndots;
     }
@@ -401,12 +461,9 @@ static tl_status dot_local(cuda_backend *cb, int slot, int n, tl_vec *const *x, 
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
     tl_status st = join(cb, TL_SOP_DOT, slot);
     if (st == TL_OK) st = timer_begin(cb, ET_DOT, s);
-    if (st == TL_OK) st = tl_cu_dots(&a, len, sl->d_part, sl->d_count, sl->d_res, s);
+    if (st == TL_OK) st = tl_cu_dots(&a, len, sl->d_part, sl->d_count, sl->d_res, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_DOT, s);
-    if (st == TL_OK)
-        st = cudaEventRecord(sl->ev_dots, s) == cudaSuccess
-                 ? TL_OK
-                 : TL_FAIL(TL_ERR_CUDA, "cudaEventRecord(ev_dots)");
+    if (st == TL_OK) st = record(cb, TL_SEV_DOTS, sl->ev_dots, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     tl_backend_stat(be, TL_OP_DOT, 0, (double)nseen * len * sizeof(double));
@@ -451,7 +508,7 @@ static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
         }
         tl_backend_stat(be, TL_OP_ALLREDUCE, 0, (double)n * sizeof(double));
     }
-    TL_CUDA(cudaEventRecord(sl->ev_reduced, cb->dc ? sa : sl->dots_on));
+    TL_TRY(record(cb, TL_SEV_REDUCED, sl->ev_reduced, cb->dc ? sa : sl->dots_on));
     return TL_OK;
 }
 
@@ -599,14 +656,14 @@ static tl_status halo_post(cuda_backend *cb, tl_vec *x)
     tl_probe_push(be->ctx, TL_CAT_P2P, "halo");
     tl_status st = join(cb, TL_SOP_HALO_POST, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_HALO, s);
-    if (st == TL_OK) st = tl_cu_pack(x->data, cb->d_send_idx, h->nsend, cb->d_sendbuf, s);
+    if (st == TL_OK) st = tl_cu_pack(x->data, cb->d_send_idx, h->nsend, cb->d_sendbuf, on(cb, s));
     if (st == TL_OK)
         st = tl_devcomm_exchange(be->ctx, cb->dc, step(be, TL_SOP_HALO_POST)->chan, cb->peers,
                                  cb->npeers, s);
     if (st == TL_OK) st = timer_end(cb, ET_HALO, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
-    TL_CUDA(cudaEventRecord(cb->ev_halo, s));
+    TL_TRY(record(cb, TL_SEV_HALO, cb->ev_halo, s));
     tl_backend_stat(be, TL_OP_HALO, 0, (double)(h->nsend + h->nrecv) * sizeof(double));
     cb->halo_pending = 1;
     return TL_OK;
@@ -619,7 +676,7 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     TL_CHECK(!cb->halo_pending, TL_ERR_INVAL, "spmv_begin twice without spmv_end");
     TL_TRY(flush_scalars(cb));
     /* the operand was written on the compute stream */
-    TL_CUDA(cudaEventRecord(cb->ev_input, cb->s[TL_SOP_PRECOND]));
+    TL_TRY(record(cb, TL_SEV_INPUT, cb->ev_input, cb->s[TL_SOP_PRECOND]));
     if (cb->halo)
         TL_TRY(halo_post(cb, x));
     else
@@ -628,7 +685,7 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_interior");
     tl_status st = join(cb, TL_SOP_SPMV_INTERIOR, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_SPMV_INT, s);
-    if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, s);
+    if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_SPMV_INT, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -646,7 +703,7 @@ static tl_status cuda_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_border");
     tl_status st = join(cb, TL_SOP_SPMV_BORDER, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_SPMV_BORDER, s);
-    if (st == TL_OK) st = tl_cu_spmv_offd(cb->spmv, x->data, y->data, s);
+    if (st == TL_OK) st = tl_cu_spmv_offd(cb->spmv, x->data, y->data, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_SPMV_BORDER, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -666,7 +723,7 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
     tl_status st = join(cb, TL_SOP_PRECOND, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_PRECOND, s);
-    if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, s);
+    if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_PRECOND, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -745,6 +802,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     const tl_backend_config *cfg = &be->cfg;
     for (int op = 0; op < TL_SOP_COUNT; op++)
         cb->s[op] = tl_gpu_stream(be->ctx->gpu, step(be, op)->role);
+    cb->ev_needed = events_needed(cb);
     /* update_fused runs the dots and the preconditioner in the update's
      * kernel: only where the schedule puts the three on one stream (every
      * row of runtime/schedule.h does); elsewhere the separate kernels */
@@ -770,9 +828,11 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         TL_TRY(make_event(&sl->ev_dots));
         TL_TRY(make_event(&sl->ev_reduced));
     }
-    int sms = 0;
+    int sms = 0, major = 0;
     TL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, be->ctx->device));
     cb->sms = sms > 0 ? sms : 1;
+    TL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, be->ctx->device));
+    cb->pdl = cfg->pdl && major >= 9;
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));

@@ -23,10 +23,61 @@ static unsigned grid_for(int64_t work, int per_block)
     return (unsigned)g;
 }
 
-static tl_status launched(void)
+/* Kernel k on grid blocks of `threads` threads, as l says (kernels.h). */
+template <typename... P, typename... A>
+static tl_status launch_n(void (*k)(P...), unsigned grid, unsigned threads, tl_cu_launch l,
+                          A... args)
 {
-    TL_CUDA(cudaPeekAtLastError());
+    cudaLaunchConfig_t c = {};
+    cudaLaunchAttribute at[1];
+    c.gridDim = dim3(grid);
+    c.blockDim = dim3(threads);
+    c.stream = l.s;
+    if (l.pdl) {
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        c.attrs = at;
+        c.numAttrs = 1;
+    }
+    TL_CUDA(cudaLaunchKernelEx(&c, k, args...));
     return TL_OK;
+}
+
+template <typename... P, typename... A>
+static tl_status launch(void (*k)(P...), unsigned grid, tl_cu_launch l, A... args)
+{
+    return launch_n(k, grid, BLOCK, l, args...);
+}
+
+/* Programmatic dependent launch, device side. wait: the previous kernel
+ * of the stream has completed and its memory is visible (at once without
+ * a programmatic dependency); every kernel calls it before its first
+ * load or store. Then it lets the next kernel of the stream be scheduled:
+ * once every block has done so, that kernel's blocks take the SMs this
+ * one's last blocks leave, and prefetch, while it drains. Called after
+ * the wait, not before: a kernel that let its successor start before its
+ * own wait could have that successor's prefetches run beside the kernel
+ * before it, which is harmless, but also its blocks hold SMs that kernel
+ * still needs. */
+__device__ __forceinline__ static void pdl_begin(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
+/* A hint: the line of p into L2 (no register waits for it). L2 is where
+ * global memory is coherent, so a prefetch before pdl_begin reads no
+ * stale value, whatever the previous kernel still writes. --prefetch
+ * also issues one per operand for each thread's next entry, one grid
+ * stride ahead: the bytes in flight per SM then no longer end at what the
+ * registers of the resident threads hold (the dot kernel reached 0.49 of
+ * triad at 128^3, the fused pass 0.65, with 2048 and 512 threads per SM;
+ * results/solver-roof-h200/). */
+__device__ __forceinline__ static void prefetch_l2(const void *p)
+{
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
 /* ---- SpMV ----------------------------------------------------------------- */
@@ -90,6 +141,14 @@ __global__ void __launch_bounds__(BLOCK)
     int lane = (int)(tid % T);
     /* T divides BLOCK, so the lanes of a sub-warp share every row */
     int64_t rstride = (int64_t)gridDim.x * blockDim.x / T;
+    /* the matrix never changes during a solve: the first row's entries
+     * may come while the previous kernel drains */
+    if (tid / T < nrows) {
+        int32_t k0 = __ldg(rowptr + tid / T) + lane;
+        prefetch_l2(val + k0);
+        prefetch_l2(colidx + k0);
+    }
+    pdl_begin();
     for (int64_t row = tid / T; row < nrows; row += rstride) {
         double s = spmv_row<T>(row, lane, rowptr, colidx, val, x);
         if (lane == 0) y[row] = accumulate ? y[row] + s : s;
@@ -123,6 +182,7 @@ __global__ void __launch_bounds__(BLOCK)
 {
     int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x & 31;
+    pdl_begin();
     int64_t k0 = warp * NZW;
     if (k0 >= nnz) return;
     int64_t k1 = k0 + NZW < nnz ? k0 + NZW : nnz;
@@ -169,23 +229,22 @@ extern "C" double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate)
 }
 
 extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y,
-                                    int accumulate, cudaStream_t s)
+                                    int accumulate, tl_cu_launch l)
 {
     if (a->nrows == 0) return TL_OK;
     if (a->tpr == 0) {
-        if (!accumulate) TL_CUDA(cudaMemsetAsync(d_y, 0, (size_t)a->nrows * sizeof(double), s));
+        if (!accumulate) TL_CUDA(cudaMemsetAsync(d_y, 0, (size_t)a->nrows * sizeof(double), l.s));
         if (a->nnz == 0) return TL_OK;
         int64_t warps = (a->nnz + NZW - 1) / NZW;
-        tl_spmv_nzsplit_kernel<<<grid_for(warps * 32, BLOCK), BLOCK, 0, s>>>(
-            a->nrows, a->nnz, a->d_rowptr, a->d_colidx, a->d_val, d_x, d_y);
-        return launched();
+        return launch(tl_spmv_nzsplit_kernel, grid_for(warps * 32, BLOCK), l, a->nrows, a->nnz,
+                      (const int32_t *)a->d_rowptr, (const int32_t *)a->d_colidx,
+                      (const double *)a->d_val, d_x, d_y);
     }
     unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
 #define SPMV_CASE(T)                                                                               \
     case T:                                                                                        \
-        tl_spmv_vector_kernel<T><<<g, BLOCK, 0, s>>>(a->nrows, a->d_rowptr, a->d_colidx, a->d_val, \
-                                                     d_x, d_y, accumulate);                        \
-        break
+        return launch(tl_spmv_vector_kernel<T>, g, l, a->nrows, (const int32_t *)a->d_rowptr,     \
+                      (const int32_t *)a->d_colidx, (const double *)a->d_val, d_x, d_y, accumulate)
     switch (a->tpr) {
         SPMV_CASE(1);
         SPMV_CASE(2);
@@ -197,7 +256,6 @@ extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, doubl
         return TL_FAIL(TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
     }
 #undef SPMV_CASE
-    return launched();
 }
 
 /* ---- halo pack ----------------------------------------------------------- */
@@ -206,29 +264,18 @@ __global__ void tl_pack_kernel(const double *__restrict__ x, const int32_t *__re
                                int64_t n, double *__restrict__ buf)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_begin();
     if (i < n) buf[i] = x[idx[i]];
 }
 
 extern "C" tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double *d_buf,
-                                cudaStream_t s)
+                                tl_cu_launch l)
 {
     if (n == 0) return TL_OK;
-    tl_pack_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_x, d_idx, n, d_buf);
-    return launched();
+    return launch(tl_pack_kernel, grid_for(n, BLOCK), l, d_x, d_idx, n, d_buf);
 }
 
 /* ---- fused dots ------------------------------------------------------------ */
-
-/* A hint: the line of p into L2 (no register waits for it). --prefetch
- * issues one per operand for each thread's next entry, one grid stride
- * ahead: the bytes in flight per SM then no longer end at what the
- * registers of the resident threads hold (the dot kernel reached 0.49 of
- * triad at 128^3, the fused pass 0.65, with 2048 and 512 threads per SM;
- * results/solver-roof-h200/). */
-__device__ __forceinline__ static void prefetch_l2(const double *p)
-{
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
-}
 
 /* Block-wide sums of v[0..n-1] (every thread gets them; n the same in
  * every thread): per value a shuffle tree in each warp, then the warps'
@@ -324,6 +371,18 @@ __device__ static void finish_partials(int n, unsigned nvb, double *part, unsign
     if (threadIdx.x == 0) *count = 0;
 }
 
+/* L2 prefetch of entry i of every dot operand */
+template <int N>
+__device__ __forceinline__ static void dot_prefetch(const tl_cu_dot_args *a, int64_t i)
+{
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        if (k < a->n) {
+            prefetch_l2(a->x[k] + i);
+            prefetch_l2(a->y[k] + i);
+        }
+}
+
 /* Each thread keeps N partial sums over a grid-stride loop (the first
  * a.n used; N a compile-time bound so they stay in registers), reduced
  * deterministically (store_partial, finish_partials). Up to 5 dots the
@@ -342,15 +401,11 @@ __global__ void __launch_bounds__(BLOCK, N <= 5 ? 8 : 1)
     for (int k = 0; k < N; k++)
         acc[k] = 0.0;
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < len; i += stride) {
-        if (a.prefetch && i + stride < len) {
-#pragma unroll
-            for (int k = 0; k < N; k++)
-                if (k < a.n) {
-                    prefetch_l2(a.x[k] + i + stride);
-                    prefetch_l2(a.y[k] + i + stride);
-                }
-        }
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len) dot_prefetch<N>(&a, i);
+    pdl_begin();
+    for (; i < len; i += stride) {
+        if (a.prefetch && i + stride < len) dot_prefetch<N>(&a, i + stride);
 #pragma unroll
         for (int k = 0; k < N; k++)
             if (k < a.n) acc[k] += a.x[k][i] * a.y[k][i];
@@ -360,24 +415,18 @@ __global__ void __launch_bounds__(BLOCK, N <= 5 ? 8 : 1)
 }
 
 extern "C" tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part,
-                                unsigned *d_count, double *d_out, cudaStream_t s)
+                                unsigned *d_count, double *d_out, tl_cu_launch l)
 {
     TL_CHECK(a->n >= 1 && a->n <= TL_CU_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", a->n,
              TL_CU_DOT_MAX);
     unsigned g = dot_partials(len);
-    if (a->n <= 1)
-        tl_dots_kernel<1><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
-    else if (a->n <= 2)
-        tl_dots_kernel<2><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
-    else if (a->n <= 3)
-        tl_dots_kernel<3><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
-    else if (a->n <= 5)
-        tl_dots_kernel<5><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
-    else if (a->n <= 8)
-        tl_dots_kernel<8><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
-    else
-        tl_dots_kernel<TL_CU_DOT_MAX><<<g, BLOCK, 0, s>>>(*a, len, d_part, d_count, d_out);
-    return launched();
+    auto k = a->n <= 1   ? tl_dots_kernel<1>
+             : a->n <= 2 ? tl_dots_kernel<2>
+             : a->n <= 3 ? tl_dots_kernel<3>
+             : a->n <= 5 ? tl_dots_kernel<5>
+             : a->n <= 8 ? tl_dots_kernel<8>
+                         : tl_dots_kernel<TL_CU_DOT_MAX>;
+    return launch(k, g, l, *a, len, d_part, d_count, d_out);
 }
 
 /* ---- fused updates with the scalar prologue -------------------------------- */
@@ -440,19 +489,45 @@ __device__ __forceinline__ static void prefetch_operands(const tl_cu_update_args
     }
 }
 
+/* The pass with a tail (ND > 0): virtual blocks, the dots' partials and
+ * their deterministic reduction (see above). c: the updates'
+ * coefficients (unused without updates, NU = 0). */
+template <int NU, int NT, int ND>
+__device__ __forceinline__ static void fused_pass(const tl_cu_update_args &a,
+                                                  const double (*c)[TL_CU_UPD_TERMS], int64_t len,
+                                                  unsigned nvb)
+{
+    __shared__ double sh[ND][BLOCK / 32];
+    __shared__ int last;
+    int64_t vstride = (int64_t)nvb * blockDim.x;
+    for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {
+        double acc[ND];
+#pragma unroll
+        for (int k = 0; k < ND; k++)
+            acc[k] = 0.0;
+        for (int64_t i = vb * blockDim.x + threadIdx.x; i < len; i += vstride) {
+            if (a.prefetch && i + vstride < len) prefetch_operands<NU, NT, ND>(&a, i + vstride);
+            tl_cu_fused_entry(&a, c, i, NU, NT, ND, acc);
+        }
+        if (a.t.nd > 0) store_partial<ND>(acc, a.t.nd, a.t.part, vb, sh);
+    }
+    if (a.t.nd > 0) finish_partials<ND>(a.t.nd, nvb, a.t.part, a.t.count, a.t.out, sh, &last);
+}
+
 template <int NU, int NT, int ND>
 __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
     tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len, unsigned nvb)
 {
     __shared__ double regs[TL_SC_REGS];
     __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
-    /* the prologue (a chain of L2 round trips in thread 0) holds every
-     * thread at the barrier: meanwhile the lines of each thread's first
-     * entry come into L2 */
-    if (a.prog != TL_SC_NONE) {
-        int64_t ip = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-        if (ip < len) prefetch_operands<NU, NT, ND>(&a, ip);
-    }
+    /* where threads have several entries, the lines of each one's first
+     * entry come into L2 while the previous kernel drains, and under the
+     * prologue (a chain of L2 round trips in thread 0 that holds every
+     * thread at the barrier) */
+    int64_t ip = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (ip < len && (a.prog != TL_SC_NONE || (int64_t)gridDim.x * blockDim.x < len))
+        prefetch_operands<NU, NT, ND>(&a, ip);
+    pdl_begin();
     if (a.prog != TL_SC_NONE && threadIdx.x == 0) {
         double next[TL_SC_STATE];
         const double *st = a.io.state + a.io.parity * TL_SC_STATE;
@@ -492,22 +567,23 @@ __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
          * the reduced dots of this iteration, the buffer this kernel's
          * last block overwrites with the next ones): every block read them
          * before its counter increment, which the last block waits for */
-        __shared__ double sh[ND][BLOCK / 32];
-        __shared__ int last;
-        int64_t vstride = (int64_t)nvb * blockDim.x;
-        for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {
-            double acc[ND];
-#pragma unroll
-            for (int k = 0; k < ND; k++)
-                acc[k] = 0.0;
-            for (int64_t i = vb * blockDim.x + threadIdx.x; i < len; i += vstride) {
-                if (a.prefetch && i + vstride < len) prefetch_operands<NU, NT, ND>(&a, i + vstride);
-                tl_cu_fused_entry(&a, c, i, NU, NT, ND, acc);
-            }
-            if (a.t.nd > 0) store_partial<ND>(acc, a.t.nd, a.t.part, vb, sh);
-        }
-        if (a.t.nd > 0) finish_partials<ND>(a.t.nd, nvb, a.t.part, a.t.count, a.t.out, sh, &last);
+        fused_pass<NU, NT, ND>(a, c, len, nvb);
     }
+}
+
+/* The tail alone (no update, no program: --fuse-tail, the preconditioner
+ * step and the dots after a separate update kernel), built for the dot
+ * kernel's 8 blocks per SM up to 3 dots (Pipe-PCG's tail: 32 registers,
+ * 16 bytes of spills), 4 above (no spills at 5); named for what dominates
+ * it (the analysis groups kernels by name: analysis/names.c). */
+template <int ND>
+__global__ void __launch_bounds__(BLOCK, ND <= 3 ? 8 : 4)
+    tl_dots_tail_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len, unsigned nvb)
+{
+    int64_t ip = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (ip < len) prefetch_operands<0, 1, ND>(&a, ip);
+    pdl_begin();
+    fused_pass<0, 1, ND>(a, (const double (*)[TL_CU_UPD_TERMS])0, len, nvb);
 }
 
 typedef decltype(&tl_update_kernel<4, 2, 0>) update_kernel_fn;
@@ -517,6 +593,8 @@ static update_kernel_fn update_pick(const tl_cu_update_args *a, int nt)
 {
     if constexpr (ND == 0) {
         if (a->nu <= 4 && nt <= 2) return tl_update_kernel<4, 2, 0>;
+    } else {
+        if (a->nu == 0) return tl_dots_tail_kernel<ND>;
     }
     /* with a tail, fewer shapes (compile time): 4 x 2 runs as 4 x 3 */
     if (a->nu <= 4 && nt <= 3) return tl_update_kernel<4, 3, ND>;
@@ -526,13 +604,14 @@ static update_kernel_fn update_pick(const tl_cu_update_args *a, int nt)
 }
 
 extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms,
-                                      cudaStream_t s)
+                                      tl_cu_launch l)
 {
-    TL_CHECK(a->nu >= 1 && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates", a->nu);
+    int tail = a->t.pz || a->t.nd > 0;
+    TL_CHECK(a->nu >= (tail ? 0 : 1) && a->nu <= TL_CU_UPD_MAX, TL_ERR_INVAL, "%d updates%s",
+             a->nu, tail ? " with a tail" : "");
     TL_CHECK(a->t.nd >= 0 && a->t.nd <= TL_CU_FUSE_DOTS && (!a->t.nd || (a->t.part && a->t.out &&
                                                                          a->t.count)),
              TL_ERR_INVAL, "update tail: %d dots", a->t.nd);
-    int tail = a->t.pz || a->t.nd > 0;
     /* with dots the kernel always runs: its last block writes the result */
     if (len == 0 && a->prog == TL_SC_NONE && !a->t.nd) return TL_OK;
     int nt = 1;
@@ -564,13 +643,13 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, i
         unsigned per = (nvb + g - 1) / g;
         g = (nvb + per - 1) / per;
     }
-    k<<<g, BLOCK, 0, s>>>(*a, len, nvb);
-    return launched();
+    return launch(k, g, l, *a, len, nvb);
 }
 
 __global__ void tl_scalars_kernel(tl_sc_prog prog, tl_sc_io io)
 {
     double next[TL_SC_STATE], regs[TL_SC_REGS];
+    pdl_begin();
     tl_sc_run(prog, io.dots, io.state + io.parity * TL_SC_STATE, regs, next);
     for (int q = 0; q < TL_SC_STATE; q++)
         io.state[(1 - io.parity) * TL_SC_STATE + q] = next[q];
@@ -583,10 +662,9 @@ __global__ void tl_scalars_kernel(tl_sc_prog prog, tl_sc_io io)
     }
 }
 
-extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s)
+extern "C" tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, tl_cu_launch l)
 {
-    tl_scalars_kernel<<<1, 1, 0, s>>>(prog, io);
-    return launched();
+    return launch_n(tl_scalars_kernel, 1, 1, l, prog, io);
 }
 
 /* ---- Jacobi, fill ----------------------------------------------------------- */
@@ -600,6 +678,11 @@ __global__ void __launch_bounds__(BLOCK)
                      double *__restrict__ z, int64_t n)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, npair = n / 2;
+    if (i < npair) {
+        prefetch_l2((const double2 *)r + i);
+        if (d) prefetch_l2((const double2 *)d + i);
+    }
+    pdl_begin();
     if (i < npair) {
         double2 rv = ((const double2 *)r)[i];
         if (d) {
@@ -617,6 +700,7 @@ __global__ void tl_jacobi1_kernel(const double *__restrict__ d, const double *__
                                   double *__restrict__ z, int64_t n)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_begin();
     if (i < n) z[i] = d ? d[i] * r[i] : r[i];
 }
 
@@ -626,26 +710,24 @@ static int aligned16(const void *p)
 }
 
 extern "C" tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
-                                  cudaStream_t s)
+                                  tl_cu_launch l)
 {
     if (n == 0 || (!d_dinv && d_r == d_z)) return TL_OK;
-    if (!aligned16(d_r) || !aligned16(d_z) || (d_dinv && !aligned16(d_dinv))) {
-        tl_jacobi1_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
-        return launched();
-    }
-    tl_jacobi_kernel<<<grid_for(n / 2 > 0 ? n / 2 : 1, BLOCK), BLOCK, 0, s>>>(d_dinv, d_r, d_z, n);
-    return launched();
+    if (!aligned16(d_r) || !aligned16(d_z) || (d_dinv && !aligned16(d_dinv)))
+        return launch(tl_jacobi1_kernel, grid_for(n, BLOCK), l, d_dinv, d_r, d_z, n);
+    return launch(tl_jacobi_kernel, grid_for(n / 2 > 0 ? n / 2 : 1, BLOCK), l, d_dinv, d_r, d_z,
+                  n);
 }
 
 __global__ void tl_fill_kernel(double *y, double alpha, int64_t n)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    pdl_begin();
     if (i < n) y[i] = alpha;
 }
 
-extern "C" tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, cudaStream_t s)
+extern "C" tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, tl_cu_launch l)
 {
     if (n == 0) return TL_OK;
-    tl_fill_kernel<<<grid_for(n, BLOCK), BLOCK, 0, s>>>(d_y, alpha, n);
-    return launched();
+    return launch(tl_fill_kernel, grid_for(n, BLOCK), l, d_y, alpha, n);
 }

@@ -1,5 +1,5 @@
-/* CUDA kernels of the solver backend, behind C launchers (stream last,
- * each checks its launch). Only built with CUDA. Index arrays on the
+/* CUDA kernels of the solver backend, behind C launchers (the launch
+ * last: stream and programmatic dependent launch; each checks its launch). Only built with CUDA. Index arrays on the
  * device are int32: a rank's local matrix has fewer than 2^31 rows +
  * ghosts and nonzeros (the backend checks), and 4-byte indices cut the
  * SpMV's traffic from 16 to 12 bytes per nonzero. */
@@ -17,6 +17,18 @@ extern "C" {
 #include "runtime/error.h"
 #include "solvers/backends/cuda/update_entry.h"
 #include "solvers/backends/scalars.h"
+
+/* Where and how a launcher enqueues its kernel. pdl: programmatic
+ * dependent launch (compute capability 9.0 and up; the backend clears it
+ * elsewhere): the kernel may be scheduled while the previous kernel of the
+ * stream drains, prefetches its first entries into L2 (a hint: L2 is
+ * coherent, so it reads no stale value), and waits for that kernel's
+ * completion (griddepcontrol.wait) before its first load or store. Every
+ * kernel here waits so, launched with pdl or not. */
+typedef struct tl_cu_launch {
+    cudaStream_t s;
+    int pdl;
+} tl_cu_launch;
 
 /* A CSR block on the device: rows [0, nrows) of y, columns index x. */
 typedef struct tl_cu_csr {
@@ -42,14 +54,14 @@ int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row);
 /* y[yoff + i] (=|+=) sum_k val[k] x[colidx[k]] for rows i of a.
  * accumulate 0: y = A x; 1: y += A x. */
 tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
-                         cudaStream_t s);
+                         tl_cu_launch l);
 /* Bytes the product must move: values and column indices once, row
  * pointers, x (ncols) once, y written (and read when accumulating). */
 double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate);
 
 /* d_buf[i] = d_x[d_idx[i]], i < n (halo pack). */
 tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double *d_buf,
-                     cudaStream_t s);
+                     tl_cu_launch l);
 
 /* Fused dots: d_out[k] = sum_i x_k[i] y_k[i], k < n <= TL_CU_DOT_MAX, one
  * kernel, deterministic (block partials in d_part, reduced by the last
@@ -61,7 +73,7 @@ typedef struct tl_cu_dot_args {
     const double *x[TL_CU_DOT_MAX], *y[TL_CU_DOT_MAX];
 } tl_cu_dot_args;
 tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsigned *d_count,
-                     double *d_out, cudaStream_t s);
+                     double *d_out, tl_cu_launch l);
 
 /* Fused updates: types and the per-entry arithmetic in update_entry.h. */
 /* sms > 0: the grid is one wave of resident blocks on that many SMs (the
@@ -70,16 +82,16 @@ tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsig
  * few; 0: one entry per thread. With a tail (a.t) the pass also applies
  * the preconditioner and reduces the dots into a.t.out, deterministically
  * (block partials, the last block adds them in a fixed order). */
-tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms, cudaStream_t s);
+tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms, tl_cu_launch l);
 
 /* Run a scalar program alone (one thread), when no update follows. */
-tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, cudaStream_t s);
+tl_status tl_cu_scalars_run(tl_sc_prog prog, tl_sc_io io, tl_cu_launch l);
 
 /* z = d * r (Jacobi, d the inverse diagonal); d NULL: z = r. */
 tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int64_t n,
-                       cudaStream_t s);
+                       tl_cu_launch l);
 /* y[i] = alpha, i < n. */
-tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, cudaStream_t s);
+tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, tl_cu_launch l);
 
 #ifdef __cplusplus
 }

@@ -196,20 +196,20 @@ static tl_status cusparse_run(tl_cu_spmv *sp, cu_block *b, const double *d_x, do
 }
 
 static tl_status block_run(tl_cu_spmv *sp, cu_block *b, const double *d_x, double *d_y,
-                           int accumulate, cudaStream_t s)
+                           int accumulate, tl_cu_launch l)
 {
-    if (sp->cfg.impl == TL_SPMV_CUSPARSE) return cusparse_run(sp, b, d_x, d_y, accumulate, s);
-    return tl_cu_csr_spmv(&b->a, d_x + b->xoff, d_y + b->yoff, accumulate, s);
+    if (sp->cfg.impl == TL_SPMV_CUSPARSE) return cusparse_run(sp, b, d_x, d_y, accumulate, l.s);
+    return tl_cu_csr_spmv(&b->a, d_x + b->xoff, d_y + b->yoff, accumulate, l);
 }
 
-tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, cudaStream_t s)
+tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l)
 {
-    return block_run(sp, &sp->diag, d_x, d_y, 0, s);
+    return block_run(sp, &sp->diag, d_x, d_y, 0, l);
 }
 
-tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, cudaStream_t s)
+tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l)
 {
-    return block_run(sp, &sp->offd, d_x, d_y, 1, s);
+    return block_run(sp, &sp->offd, d_x, d_y, 1, l);
 }
 
 double tl_cu_spmv_diag_bytes(const tl_cu_spmv *sp)

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "runtime/error.h"
+#include "solvers/backends/cuda/kernels.h"
 #include "solvers/dist/dist.h"
 
 typedef enum { TL_SPMV_TRILAP = 0, TL_SPMV_CUSPARSE, TL_SPMV_COUNT } tl_spmv_impl;
@@ -38,9 +39,9 @@ tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cf
                             tl_cu_spmv **out);
 void tl_cu_spmv_destroy(tl_cu_spmv **sp);
 /* y[0..nowned) = A_diag x */
-tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, cudaStream_t s);
+tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l);
 /* y[ninterior..nowned) += A_offd x[nowned..] */
-tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, cudaStream_t s);
+tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l);
 /* Bytes each must move (values, int32 indices, row pointers, x, y). */
 double tl_cu_spmv_diag_bytes(const tl_cu_spmv *sp);
 double tl_cu_spmv_offd_bytes(const tl_cu_spmv *sp);
