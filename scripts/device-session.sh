@@ -31,7 +31,8 @@
 #                    seconds (default 170)
 #   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
-# Matrices: TL_DATA (default ../shared/data, else .carry/data).
+# Matrices: TL_DATA (default ../shared/data, else .carry/data). CHECK_GPU_LIMIT:
+# the seconds of check-gpu (default 420).
 set -u
 case ${1:-} in -h | --help) sed -n '2,33p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
@@ -87,7 +88,7 @@ for s in "${order[@]}"; do
             build/tests/test_gpu_fdtd_ranks
         ;;
     check-gpu)
-        step 420 check-gpu.log make CUDA_ARCH=90 TL_DATA="$TL_DATA" check-gpu
+        step "${CHECK_GPU_LIMIT:-420}" check-gpu.log make CUDA_ARCH=90 TL_DATA="$TL_DATA" check-gpu
         mkdir -p "$dest/test-logs"
         cp build/test-logs/*.log "$dest/test-logs/" 2>/dev/null
         grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log \

@@ -44,7 +44,7 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl;
+    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, l2_hot;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -269,10 +269,10 @@ static const tl_option solve_options[] = {
     {.name = "fuse-tail",
      .type = TL_OPT_FLAG,
      .offset = O(fuse_tail),
-     .def = "0",
+     .def = "1",
      .help = "cuda, pipecg and pipebicgstab on scalar programs: the update kernel, then the "
-             "preconditioner and the next reduction's local dots in one kernel (the same values as "
-             "the separate kernels)"},
+             "preconditioner and the next reduction's local dots in one kernel (--no-fuse-tail: "
+             "three kernels; the same values; --fuse takes precedence)"},
     {.name = "prefetch",
      .type = TL_OPT_FLAG,
      .offset = O(prefetch),
@@ -282,10 +282,17 @@ static const tl_option solve_options[] = {
     {.name = "pdl",
      .type = TL_OPT_FLAG,
      .offset = O(pdl),
-     .def = "0",
+     .def = "1",
      .help = "cuda: launch the solver's kernels by programmatic dependent launch (compute "
              "capability 9.0 and up; elsewhere ignored): each may start while the one before it "
              "drains (the same values)"},
+    {.name = "l2-hot",
+     .type = TL_OPT_FLAG,
+     .offset = O(l2_hot),
+     .def = "0",
+     .help = "cuda: set aside what L2 the device allows for persisting accesses and keep the "
+             "vectors a method reuses most there (pipecg: w and m; compute capability 8.0 and "
+             "up, not under MIG; the same values)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -422,10 +429,11 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .op_timer = o->op_timer,
                  .check_every = (int)o->check_every,
                  .unfused = !o->fuse && !o->fuse_tail,
-                 .fuse_tail = o->fuse_tail,
+                 .fuse_tail = o->fuse_tail && !o->fuse,
                  .regs_copy = o->regs_copy,
                  .prefetch = o->prefetch,
-                 .pdl = o->pdl},
+                 .pdl = o->pdl,
+                 .l2_hot = o->l2_hot},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -481,7 +489,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
             printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
-                   "%s\nprefetch: %s\npdl: %s\n",
+                   "%s\nprefetch: %s\npdl: %s\nl2 hot: %s\n",
                    o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ||
                            cfg.method->solve == tl_method_pipebicgstab_async
@@ -489,7 +497,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                        : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
                    o->fuse ? "on" : o->fuse_tail ? "tail" : "off", o->regs_copy ? "copy" : "mapped",
-                   o->prefetch ? "on" : "off", o->pdl ? "on" : "off");
+                   o->prefetch ? "on" : "off", o->pdl ? "on" : "off", o->l2_hot ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
@@ -746,11 +754,6 @@ int main(int argc, char **argv)
     }
     if (parse_schedules(&o) != 0) {
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
-        return 2;
-    }
-    if (o.fuse && o.fuse_tail) {
-        fprintf(stderr, "%s: --fuse and --fuse-tail: one or the other (one pass, or the update "
-                        "and then the tail)\n", PROGRAM);
         return 2;
     }
     if (o.backend == SOLVE_PETSC && o.warmup_iterations > 0) {

@@ -536,24 +536,25 @@ TL_TEST(bicgstab_family_convdiff)
 {
     compare(&(gcase){"gen:convdiff:12", "bicgstab,pipebicgstab", "", NULL, 0});
 }
-/* --fuse: the update pass also applies Jacobi and computes the next
- * reduction's local dots; --fuse-tail: those two in a kernel after the
- * update's; --pdl: every kernel by programmatic dependent launch (on 2 and
- * 4 ranks over the host-staged provider too, and in the schedules with
- * their cross-stream events). Compared here against the host on their own. */
+/* The default (the update kernel, then Jacobi and the dots in the tail
+ * kernel, every kernel by programmatic dependent launch) runs in every
+ * comparison above. Here against the host, on 1, 2 and 4 ranks and every
+ * schedule: --fuse (the update pass also applies Jacobi and computes the
+ * next reduction's local dots), without programmatic launch, the three
+ * separate kernels, and the L2 persistence of the hot vectors. */
 TL_TEST(fused_pass)
 {
     compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse", 0});
-    compare(&(gcase){"gen:convdiff:12", "pipebicgstab", "", "--fuse --pdl", 0});
-    compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse-tail --pdl", 0});
+    compare(&(gcase){"gen:convdiff:12", "pipebicgstab", "", "--fuse --no-pdl", 0});
+    compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--no-fuse-tail --l2-hot", 0});
 }
 
 /* The fused pass equals the separate update, Jacobi and dot kernels bit
  * for bit: its blocks take the dot kernel's blocks in turn as virtual
  * blocks, so its dots sum in the dot kernel's order, and so do the tail
- * kernel's (--fuse-tail); --prefetch (L2 prefetch hints in the dot,
- * update and fused loops) and --pdl (programmatic dependent launch)
- * change no value either. Same iteration count, same residual history to the last digit,
+ * kernel's (the default); --prefetch (L2 prefetch hints in the dot,
+ * update and fused loops), --pdl (programmatic dependent launch) and
+ * --l2-hot (L2 persistence) change no value either. Same iteration count, same residual history to the last digit,
  * same true residual: on 1138_bus, where the fused pass's former order
  * moved Pipe-PCG's count by 7, on convdiff (Pipe-BiCGStab, both groups
  * folded) and on poisson7 96^3 (884,736 rows: the dot kernel's full 1056
@@ -567,14 +568,15 @@ TL_TEST(fused_pass_equals_separate_kernels)
     } cases[] = {{"1138_bus.mtx", "pipecg", "--rtol 1e-5", 1},
                  {"gen:convdiff:12", "pipebicgstab", "", 1},
                  {"gen:poisson7:96", "pipecg,pipebicgstab", "--rtol 0 --atol 0 --max-iterations 60", 2}};
-    static const char *const variants[] = {"",
+    static const char *const variants[] = {"--no-fuse-tail --no-pdl",
+                                           "",
+                                           "--no-fuse-tail",
+                                           "--no-pdl",
                                            "--fuse",
+                                           "--fuse --no-pdl --prefetch",
                                            "--prefetch",
-                                           "--fuse --prefetch",
-                                           "--fuse-tail",
-                                           "--pdl",
-                                           "--fuse --pdl",
-                                           "--fuse-tail --pdl --prefetch"};
+                                           "--l2-hot",
+                                           "--no-fuse-tail --l2-hot --prefetch"};
     enum { NV = sizeof variants / sizeof variants[0] };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const char *m = cases[c].matrix[0] == 'g' ? cases[c].matrix : tl_test_matrix(cases[c].matrix);
@@ -595,7 +597,7 @@ TL_TEST(fused_pass_equals_separate_kernels)
             TL_ASSERT_MSG(rc == 0, "exit %d\n%s", rc, err);
             TL_ASSERT_EQ(parse(out, b[v], 2), cases[c].nsolvers);
             for (int k = 0; k < cases[c].nsolvers; k++) {
-                char path[3200];
+                char path[4096];
                 if (cases[c].nsolvers > 1)
                     snprintf(path, sizeof path, "%s.%s", hp, b[v][k].solver);
                 else
