@@ -28,8 +28,8 @@
 # BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices),
 # VARIANTS (space-separated NAME=OPTIONS, the options comma-separated;
 # "base=" is this build's default; the most telling first, the budget may
-# end the list), TRACE_VARIANTS (the names traced; default base hot
-# sep).
+# end the list), TRACE_VARIANTS (the names traced; default base nopdl
+# tail).
 # not -e: a failed run is recorded and the rest goes on
 set -u
 old=
@@ -92,8 +92,8 @@ run() {
     bench_run "$name" "$t" "$bin" --solver pipecg --schedule sync "$@"
 }
 
-variants=${VARIANTS:-base= hot=--l2-hot sep=--no-fuse-tail,--no-pdl sep-pdl=--no-fuse-tail sep-hot=--no-fuse-tail,--l2-hot fused=--fuse fused-hot=--fuse,--l2-hot nopdl=--no-pdl prefetch=--prefetch}
-traced=${TRACE_VARIANTS:-base hot sep}
+variants=${VARIANTS:-base= nopdl=--no-pdl tail=--fuse-tail tail-nopdl=--fuse-tail,--no-pdl fused=--fuse fused-nopdl=--fuse,--no-pdl prefetch=--prefetch tail-prefetch=--fuse-tail,--prefetch}
+traced=${TRACE_VARIANTS:-base nopdl tail}
 for v in $variants; do
     case "$v" in *=*) ;; *) echo "bench-solver-roof.sh: invalid VARIANTS entry '$v' (NAME=OPTIONS)" >&2; exit 2 ;; esac
 done

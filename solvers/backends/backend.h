@@ -119,8 +119,6 @@ typedef struct tl_backend_config {
                         L2 (--prefetch) */
     int pdl;         /* CUDA: kernels by programmatic dependent launch (--pdl; compute
                         capability 9.0 and up) */
-    int l2_hot;      /* CUDA: the vectors a method names hot (tl_be_hot) persist in L2 (--l2-hot;
-                        compute capability 8.0 and up) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
 } tl_backend_config;
@@ -183,12 +181,6 @@ typedef struct tl_backend_ops {
     tl_status (*scalars_init)(tl_backend *be, const double *state);
     tl_status (*regs_post)(tl_backend *be, int64_t tag);
     tl_status (*regs_get)(tl_backend *be, int64_t tag, double *regs);
-    /* Optional (NULL: nothing): v[0..n-1] are the vectors the method reads
-     * and writes most per iteration, in that order of value; a backend may
-     * keep them in a faster level of memory (the CUDA backend: L2
-     * persistence, cfg.l2_hot). A hint: no value changes. Forgotten when a
-     * vector is destroyed. */
-    tl_status (*hot)(tl_backend *be, tl_vec *const *v, int n);
 } tl_backend_ops;
 
 /* The host side of scalar programs (backends without device scalars). */
@@ -260,10 +252,6 @@ static inline tl_status tl_be_vecs(tl_backend *be, tl_vec **v, int n)
     for (int i = 0; i < n; i++)
         TL_TRY(tl_be_vec(be, &v[i]));
     return TL_OK;
-}
-static inline tl_status tl_be_hot(tl_backend *be, tl_vec *const *v, int n)
-{
-    return be->ops->hot ? be->ops->hot(be, v, n) : TL_OK;
 }
 static inline void tl_be_vecs_free(tl_backend *be, tl_vec **v, int n)
 {

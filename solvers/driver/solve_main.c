@@ -44,7 +44,7 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, l2_hot;
+    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -269,10 +269,10 @@ static const tl_option solve_options[] = {
     {.name = "fuse-tail",
      .type = TL_OPT_FLAG,
      .offset = O(fuse_tail),
-     .def = "1",
+     .def = "0",
      .help = "cuda, pipecg and pipebicgstab on scalar programs: the update kernel, then the "
-             "preconditioner and the next reduction's local dots in one kernel (--no-fuse-tail: "
-             "three kernels; the same values; --fuse takes precedence)"},
+             "preconditioner and the next reduction's local dots in one kernel (off: three "
+             "kernels; the same values; --fuse takes precedence)"},
     {.name = "prefetch",
      .type = TL_OPT_FLAG,
      .offset = O(prefetch),
@@ -286,13 +286,6 @@ static const tl_option solve_options[] = {
      .help = "cuda: launch the solver's kernels by programmatic dependent launch (compute "
              "capability 9.0 and up; elsewhere ignored): each may start while the one before it "
              "drains (the same values)"},
-    {.name = "l2-hot",
-     .type = TL_OPT_FLAG,
-     .offset = O(l2_hot),
-     .def = "0",
-     .help = "cuda: set aside what L2 the device allows for persisting accesses and keep the "
-             "vectors a method reuses most there (pipecg: w and m; compute capability 8.0 and "
-             "up, not under MIG; the same values)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -432,8 +425,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .fuse_tail = o->fuse_tail && !o->fuse,
                  .regs_copy = o->regs_copy,
                  .prefetch = o->prefetch,
-                 .pdl = o->pdl,
-                 .l2_hot = o->l2_hot},
+                 .pdl = o->pdl},
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
@@ -489,7 +481,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         tl_solve_print(stdout, &lb, &cfg, &rep);
         if (cuda)
             printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
-                   "%s\nprefetch: %s\npdl: %s\nl2 hot: %s\n",
+                   "%s\nprefetch: %s\npdl: %s\n",
                    o->cur_spmv->label,
                    cfg.method->solve == tl_method_pipecg_async ||
                            cfg.method->solve == tl_method_pipebicgstab_async
@@ -497,7 +489,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                        : "host",
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
                    o->fuse ? "on" : o->fuse_tail ? "tail" : "off", o->regs_copy ? "copy" : "mapped",
-                   o->prefetch ? "on" : "off", o->pdl ? "on" : "off", o->l2_hot ? "on" : "off");
+                   o->prefetch ? "on" : "off", o->pdl ? "on" : "off");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

@@ -84,12 +84,6 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
            *p = v[P];
 
-    /* w and m are written once an iteration and read twice (the update,
-     * and the preconditioner with the dots; the SpMV and the update):
-     * where the backend can keep two vectors in a faster memory (L2 on an
-     * H200 at 128^3: 34 MB of 50), the iteration moves a sixth of its
-     * bytes less */
-    TL_TRYGOTO(tl_be_hot(be, (tl_vec *[]){w, m}, 2), st, fail);
     /* r0 = b - A x0, u0 = M r0, w0 = A u0, m0 = M w0 */
     TL_TRYGOTO(tl_be_residual(be, b, x, r, v[TMP]), st, fail);
     TL_TRYGOTO(tl_be_precond(be, u, r), st, fail);

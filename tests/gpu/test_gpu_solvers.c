@@ -536,25 +536,25 @@ TL_TEST(bicgstab_family_convdiff)
 {
     compare(&(gcase){"gen:convdiff:12", "bicgstab,pipebicgstab", "", NULL, 0});
 }
-/* The default (the update kernel, then Jacobi and the dots in the tail
- * kernel, every kernel by programmatic dependent launch) runs in every
- * comparison above. Here against the host, on 1, 2 and 4 ranks and every
- * schedule: --fuse (the update pass also applies Jacobi and computes the
- * next reduction's local dots), without programmatic launch, the three
- * separate kernels, and the L2 persistence of the hot vectors. */
+/* The default (separate update, Jacobi and dot kernels, every kernel by
+ * programmatic dependent launch) runs in every comparison above. Here
+ * against the host, on 1, 2 and 4 ranks and every schedule: --fuse (the
+ * update pass also applies Jacobi and computes the next reduction's local
+ * dots), also without programmatic launch, and --fuse-tail (Jacobi and the
+ * dots in one kernel after the update's). */
 TL_TEST(fused_pass)
 {
     compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse", 0});
     compare(&(gcase){"gen:convdiff:12", "pipebicgstab", "", "--fuse --no-pdl", 0});
-    compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--no-fuse-tail --l2-hot", 0});
+    compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse-tail", 0});
 }
 
 /* The fused pass equals the separate update, Jacobi and dot kernels bit
  * for bit: its blocks take the dot kernel's blocks in turn as virtual
  * blocks, so its dots sum in the dot kernel's order, and so do the tail
- * kernel's (the default); --prefetch (L2 prefetch hints in the dot,
- * update and fused loops), --pdl (programmatic dependent launch) and
- * --l2-hot (L2 persistence) change no value either. Same iteration count, same residual history to the last digit,
+ * kernel's (--fuse-tail); --prefetch (L2 prefetch hints in the dot,
+ * update and fused loops) and --pdl (programmatic dependent launch, the
+ * default) change no value either. Same iteration count, same residual history to the last digit,
  * same true residual: on 1138_bus, where the fused pass's former order
  * moved Pipe-PCG's count by 7, on convdiff (Pipe-BiCGStab, both groups
  * folded) and on poisson7 96^3 (884,736 rows: the dot kernel's full 1056
@@ -568,15 +568,14 @@ TL_TEST(fused_pass_equals_separate_kernels)
     } cases[] = {{"1138_bus.mtx", "pipecg", "--rtol 1e-5", 1},
                  {"gen:convdiff:12", "pipebicgstab", "", 1},
                  {"gen:poisson7:96", "pipecg,pipebicgstab", "--rtol 0 --atol 0 --max-iterations 60", 2}};
-    static const char *const variants[] = {"--no-fuse-tail --no-pdl",
+    static const char *const variants[] = {"--no-pdl",
                                            "",
-                                           "--no-fuse-tail",
-                                           "--no-pdl",
+                                           "--fuse-tail",
+                                           "--fuse-tail --no-pdl",
                                            "--fuse",
                                            "--fuse --no-pdl --prefetch",
                                            "--prefetch",
-                                           "--l2-hot",
-                                           "--no-fuse-tail --l2-hot --prefetch"};
+                                           "--fuse-tail --prefetch"};
     enum { NV = sizeof variants / sizeof variants[0] };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const char *m = cases[c].matrix[0] == 'g' ? cases[c].matrix : tl_test_matrix(cases[c].matrix);

@@ -56,8 +56,6 @@ typedef struct cuda_slot {
     int kept; /* dots an update_fused left in d_res for the next dot_begin(slot, 0) */
 } cuda_slot;
 
-enum { HOT_MAX = 4 };
-
 typedef struct cuda_backend {
     tl_backend base;
     int own_gpu;
@@ -91,13 +89,6 @@ typedef struct cuda_backend {
     int parity, have_regs;
     int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
     int pdl; /* kernels by programmatic dependent launch (cfg.pdl, on devices that have it) */
-    /* L2 persistence (cfg.l2_hot): the bytes set aside, the largest window,
-     * the vectors the method named hot (tl_be_hot) and the share of each
-     * one's lines that persists (all, when they fit together) */
-    size_t l2_persist, l2_window_max;
-    const tl_vec *hot[HOT_MAX];
-    int nhot;
-    float hot_ratio;
     unsigned ev_needed; /* TL_SEV_* events some step waits for on another stream */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
@@ -127,25 +118,6 @@ static tl_cu_launch on(const cuda_backend *cb, cudaStream_t s)
     return (tl_cu_launch){.s = s, .pdl = cb->pdl};
 }
 
-/* The launch of a kernel that writes w[0..n-1]: with the access policy
- * window of the first of them the method named hot, so its lines are
- * written into L2's persisting part and stay there for the kernels that
- * read it (a read hits a line wherever it is; only the writer needs the
- * window). */
-static tl_cu_launch writing(const cuda_backend *cb, cudaStream_t s, const tl_vec *const *w, int n)
-{
-    tl_cu_launch l = on(cb, s);
-    for (int k = 0; k < n; k++)
-        for (int q = 0; q < cb->nhot; q++)
-            if (w[k] == cb->hot[q]) {
-                size_t bytes = (size_t)cb->base.m->nowned * sizeof(double);
-                l.win = w[k]->data;
-                l.win_bytes = bytes < cb->l2_window_max ? bytes : cb->l2_window_max;
-                l.win_ratio = cb->hot_ratio;
-                return l;
-            }
-    return l;
-}
 
 /* The steps whose stream an event of mask bit may be recorded on (the
  * dots also on the update's, after update_fused; the reduction on the
@@ -265,11 +237,6 @@ fail:
 static void cuda_vec_destroy(tl_backend *be, tl_vec **v)
 {
     if (!v || !*v) return;
-    cuda_backend *cb = cb_of(be);
-    for (int q = 0; q < cb->nhot; q++)
-        if (cb->hot[q] == *v) {
-            cb->hot[q--] = cb->hot[--cb->nhot];
-        }
     cudaFree((*v)->data);
     free(*v);
     *v = NULL;
@@ -360,10 +327,9 @@ static tl_status update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu
     return TL_OK;
 }
 
-/* The kernel of a (updates, a tail, or both) writing wr[0..nwr-1], timed
- * as `et`. */
+/* The kernel of a (updates, a tail, or both), timed as `et`. */
 static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms, int et,
-                               const char *name, const tl_vec *const *wr, int nwr)
+                               const char *name)
 {
     tl_backend *be = &cb->base;
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
@@ -371,7 +337,7 @@ static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms, 
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, name);
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
     if (st == TL_OK) st = timer_begin(cb, et, s);
-    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, writing(cb, s, wr, nwr));
+    if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, et, s);
     tl_probe_pop(be->ctx);
     return st;
@@ -385,8 +351,7 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
     int nrd = 0, nwr = 0;
     TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
-    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0, ET_UPDATE, "update", wr,
-                         nwr));
+    TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0, ET_UPDATE, "update"));
     tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * be->m->nowned * sizeof(double));
     return TL_OK;
 }
@@ -459,7 +424,7 @@ static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
         a.t.out = sl->d_res;
     }
     TL_TRY(update_launch(cb, &a, cb->sms, alone ? ET_DOT : ET_UPDATE,
-                         alone ? "dot" : "update_fused", wr, nwr));
+                         alone ? "dot" : "update_fused"));
     tl_backend_stat(be, alone ? TL_OP_DOT : TL_OP_UPDATE, 0,
                     (double)(nrd + nwr + extra) * be->m->nowned * sizeof(double));
     if (sl) {
@@ -721,8 +686,7 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_interior");
     tl_status st = join(cb, TL_SOP_SPMV_INTERIOR, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_SPMV_INT, s);
-    if (st == TL_OK)
-        st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, writing(cb, s, (const tl_vec *[]){y}, 1));
+    if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_SPMV_INT, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -760,27 +724,11 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
     tl_status st = join(cb, TL_SOP_PRECOND, 0);
     if (st == TL_OK) st = timer_begin(cb, ET_PRECOND, s);
-    if (st == TL_OK)
-        st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, writing(cb, s, (const tl_vec *[]){z}, 1));
+    if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, on(cb, s));
     if (st == TL_OK) st = timer_end(cb, ET_PRECOND, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     tl_backend_stat(be, TL_OP_PRECOND, 0, (double)n * sizeof(double) * (cb->d_dinv ? 3 : 2));
-    return TL_OK;
-}
-
-/* With L2 set aside: the first HOT_MAX of v persist, each for the share of
- * its lines that lets them fit together. */
-static tl_status cuda_hot(tl_backend *be, tl_vec *const *v, int n)
-{
-    cuda_backend *cb = cb_of(be);
-    TL_CHECK(n >= 0, TL_ERR_INVAL, "%d hot vectors", n);
-    cb->nhot = 0;
-    if (cb->l2_persist == 0 || be->m->nowned == 0) return TL_OK;
-    for (int k = 0; k < n && cb->nhot < HOT_MAX; k++)
-        cb->hot[cb->nhot++] = v[k];
-    double bytes = (double)cb->nhot * be->m->nowned * sizeof(double);
-    cb->hot_ratio = bytes <= (double)cb->l2_persist ? 1.0f : (float)(cb->l2_persist / bytes);
     return TL_OK;
 }
 
@@ -835,11 +783,6 @@ static void cuda_destroy(tl_backend **bep)
     if (cb->ev_halo) cudaEventDestroy(cb->ev_halo);
     tl_evtimer_destroy(&cb->et);
     tl_devcomm_destroy(&cb->dc);
-    if (cb->l2_persist) {
-        /* the lines back to normal, and the L2 to everything else */
-        cudaCtxResetPersistingL2Cache();
-        cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
-    }
     if (cb->own_gpu && ctx) tl_gpu_destroy(ctx);
     free(cb);
     *bep = NULL;
@@ -891,17 +834,6 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     cb->sms = sms > 0 ? sms : 1;
     TL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, be->ctx->device));
     cb->pdl = cfg->pdl && major >= 9;
-    if (cfg->l2_hot) {
-        /* all the device allows (0 where it has none, and under MIG) */
-        int most = 0, window = 0;
-        TL_CUDA(cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, be->ctx->device));
-        TL_CUDA(cudaDeviceGetAttribute(&window, cudaDevAttrMaxAccessPolicyWindowSize, be->ctx->device));
-        if (most > 0 && window > 0) {
-            TL_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, (size_t)most));
-            TL_CUDA(cudaDeviceGetLimit(&cb->l2_persist, cudaLimitPersistingL2CacheSize));
-            cb->l2_window_max = (size_t)window;
-        }
-    }
     TL_CUDA(cudaMalloc((void **)&cb->d_state, 2 * TL_SC_STATE * sizeof(double)));
     TL_CUDA(cudaMemsetAsync(cb->d_state, 0, 2 * TL_SC_STATE * sizeof(double), s0));
     TL_CUDA(cudaMalloc((void **)&cb->d_regs, TL_SC_REGS * sizeof(double)));
@@ -1041,7 +973,6 @@ const tl_backend_ops tl_backend_cuda_ops = {
     .regs_post = cuda_regs_post,
     .regs_get = cuda_regs_get,
     .update_fused = cuda_update_fused,
-    .hot = cuda_hot,
 };
 
 #endif /* TL_HAVE_CUDA */

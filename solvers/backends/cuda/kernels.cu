@@ -29,25 +29,16 @@ static tl_status launch_n(void (*k)(P...), unsigned grid, unsigned threads, tl_c
                           A... args)
 {
     cudaLaunchConfig_t c = {};
-    cudaLaunchAttribute at[2];
-    unsigned n = 0;
+    cudaLaunchAttribute at[1];
     c.gridDim = dim3(grid);
     c.blockDim = dim3(threads);
     c.stream = l.s;
     if (l.pdl) {
-        at[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        at[n++].val.programmaticStreamSerializationAllowed = 1;
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        c.attrs = at;
+        c.numAttrs = 1;
     }
-    if (l.win_bytes > 0) {
-        at[n].id = cudaLaunchAttributeAccessPolicyWindow;
-        at[n].val.accessPolicyWindow.base_ptr = (void *)l.win;
-        at[n].val.accessPolicyWindow.num_bytes = l.win_bytes;
-        at[n].val.accessPolicyWindow.hitRatio = l.win_ratio;
-        at[n].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
-        at[n++].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    }
-    c.attrs = n ? at : NULL;
-    c.numAttrs = n;
     TL_CUDA(cudaLaunchKernelEx(&c, k, args...));
     return TL_OK;
 }

@@ -28,12 +28,6 @@ extern "C" {
 typedef struct tl_cu_launch {
     cudaStream_t s;
     int pdl;
-    /* win_bytes > 0: the kernel's access policy window, [win, win +
-     * win_bytes) persisting in L2 for a share win_ratio of its lines (the
-     * vector it writes that a method named hot) */
-    const void *win;
-    size_t win_bytes;
-    float win_ratio;
 } tl_cu_launch;
 
 /* A CSR block on the device: rows [0, nrows) of y, columns index x. */
