@@ -18,8 +18,8 @@
 # run), raw/*.csv (trilap-solve --results), summary.csv and summary.txt
 # (per run: us/iter, bytes per iteration, roofline, ratio, per-operation
 # rates as fractions of triad), traces/ with --trace (CUPTI, 50
-# iterations at 128^3, fused and not; trilap-analyze breakdown reads
-# them), bits.txt with --old (this build's default and --fuse against the
+# iterations at 128^3 of each of TRACE_VARIANTS; trilap-analyze breakdown
+# reads them), bits.txt with --old (this build's default and --fuse against the
 # old build's default on 1138_bus to rtol 1e-6, pipecg, pcg and
 # pipebicgstab: residual histories compared byte for byte; the histories
 # and outputs in bits/), console.log. Roofline: the bytes every kernel of one iteration
@@ -42,7 +42,7 @@ while [ $# -gt 0 ]; do
     --budget) budget=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --trace) trace=1; shift ;;
-    -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
     -*) echo "bench-solver-roof.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac

@@ -118,7 +118,6 @@ static tl_cu_launch on(const cuda_backend *cb, cudaStream_t s)
     return (tl_cu_launch){.s = s, .pdl = cb->pdl};
 }
 
-
 /* The steps whose stream an event of mask bit may be recorded on (the
  * dots also on the update's, after update_fused; the reduction on the
  * dots' stream without a device communicator). */

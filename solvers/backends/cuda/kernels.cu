@@ -49,16 +49,15 @@ static tl_status launch(void (*k)(P...), unsigned grid, tl_cu_launch l, A... arg
     return launch_n(k, grid, BLOCK, l, args...);
 }
 
-/* Programmatic dependent launch, device side. wait: the previous kernel
- * of the stream has completed and its memory is visible (at once without
- * a programmatic dependency); every kernel calls it before its first
- * load or store. Then it lets the next kernel of the stream be scheduled:
- * once every block has done so, that kernel's blocks take the SMs this
- * one's last blocks leave, and prefetch, while it drains. Called after
- * the wait, not before: a kernel that let its successor start before its
- * own wait could have that successor's prefetches run beside the kernel
- * before it, which is harmless, but also its blocks hold SMs that kernel
- * still needs. */
+/* Programmatic dependent launch, device side. The wait returns once the
+ * previous kernel of the stream has completed and its memory is visible
+ * (at once without a programmatic dependency); every kernel calls it
+ * before its first load or store of anything another kernel writes. Then
+ * the block lets the next kernel of the stream be scheduled: once every
+ * block has, that kernel's blocks take the SMs this one's last blocks
+ * leave, and prefetch, while it drains. The trigger comes after the wait:
+ * before it, a successor could be scheduled while the kernel before this
+ * one still runs, and hold SMs it needs. */
 __device__ __forceinline__ static void pdl_begin(void)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -71,10 +70,9 @@ __device__ __forceinline__ static void pdl_begin(void)
  * global memory is coherent, so a prefetch before pdl_begin reads no
  * stale value, whatever the previous kernel still writes. --prefetch
  * also issues one per operand for each thread's next entry, one grid
- * stride ahead: the bytes in flight per SM then no longer end at what the
- * registers of the resident threads hold (the dot kernel reached 0.49 of
- * triad at 128^3, the fused pass 0.65, with 2048 and 512 threads per SM;
- * results/solver-roof-h200/). */
+ * stride ahead, to put more bytes in flight than the resident threads'
+ * registers hold; measured on an H200 it made every iteration slower, up
+ * to 5 % (results/solver-pdl-h200/): off by default. */
 __device__ __forceinline__ static void prefetch_l2(const void *p)
 {
     asm volatile("prefetch.global.L2 [%0];" ::"l"(p));

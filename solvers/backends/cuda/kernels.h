@@ -81,7 +81,8 @@ tl_status tl_cu_dots(const tl_cu_dot_args *a, int64_t len, double *d_part, unsig
  * prologue every block pays its latency once, and the dots' partials are
  * few; 0: one entry per thread. With a tail (a.t) the pass also applies
  * the preconditioner and reduces the dots into a.t.out, deterministically
- * (block partials, the last block adds them in a fixed order). */
+ * (block partials, the last block adds them in a fixed order); with a
+ * tail and no update (a.nu = 0) it is the tail alone (--fuse-tail). */
 tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, int sms, tl_cu_launch l);
 
 /* Run a scalar program alone (one thread), when no update follows. */
