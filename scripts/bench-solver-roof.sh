@@ -52,6 +52,15 @@ case "$budget" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --budget '$
 for n in $sizes; do
     case "$n" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --sizes '$sizes'" >&2; exit 2 ;; esac
 done
+variants=${VARIANTS:-base= nopdl=--no-pdl tail=--fuse-tail tail-nopdl=--fuse-tail,--no-pdl fused=--fuse fused-nopdl=--fuse,--no-pdl prefetch=--prefetch tail-prefetch=--fuse-tail,--prefetch}
+traced=${TRACE_VARIANTS:-base nopdl tail}
+for v in $variants; do
+    case "$v" in
+    [a-z0-9]*=*) ;;
+    *) echo "bench-solver-roof.sh: invalid VARIANTS entry '$v' (NAME=OPTIONS, options comma-separated)" >&2; exit 2 ;;
+    esac
+    case "${v%%=*}" in *[!a-z0-9-]*) echo "bench-solver-roof.sh: invalid VARIANTS name '${v%%=*}' (a-z, 0-9, -)" >&2; exit 2 ;; esac
+done
 out=$1
 SOLVE=${SOLVE:-bin/trilap-solve}
 BENCH=${BENCH:-bin/trilap-bench}
@@ -92,11 +101,6 @@ run() {
     bench_run "$name" "$t" "$bin" --solver pipecg --schedule sync "$@"
 }
 
-variants=${VARIANTS:-base= nopdl=--no-pdl tail=--fuse-tail tail-nopdl=--fuse-tail,--no-pdl fused=--fuse fused-nopdl=--fuse,--no-pdl prefetch=--prefetch tail-prefetch=--fuse-tail,--prefetch}
-traced=${TRACE_VARIANTS:-base nopdl tail}
-for v in $variants; do
-    case "$v" in *=*) ;; *) echo "bench-solver-roof.sh: invalid VARIANTS entry '$v' (NAME=OPTIONS)" >&2; exit 2 ;; esac
-done
 opts_of() { local o=${1#*=}; echo "${o//,/ }"; }
 iters() { case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *) echo 100 ;; esac; }
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }

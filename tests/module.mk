@@ -29,3 +29,9 @@ HOST_TESTS += test_nsys_trilap
 test_nsys_trilap_DEPS := probes runtime
 test_nsys_trilap_LDLIBS := $(SQLITE_LIBS)
 endif
+
+# The GPU benchmarks' host side: scripts/solver-log.awk's roofline figures
+# on a known output, scripts/bench-solver-roof.sh's VARIANTS with stand-in
+# binaries (each variant's options, its summary rows, bad entries refused).
+HOST_TESTS += test_bench_scripts
+test_bench_scripts_DEPS :=

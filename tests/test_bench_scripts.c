@@ -1,0 +1,147 @@
+/* The host side of the GPU benchmarks, without a GPU: scripts/solver-log.awk
+ * (bytes per iteration, roofline, ratio from a trilap-solve output) on an
+ * output whose figures are known, and scripts/bench-solver-roof.sh with
+ * stand-ins for trilap-solve and trilap-bench: each VARIANTS entry runs
+ * with its options and gets its row in the summary; a bad entry is one
+ * error line, exit 2 and nothing written. */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
+
+/* One solver block of trilap-solve's output, in its format: 10 fixed
+ * iterations x 2 timed solves, 1 us per iteration; per call the SpMV moves
+ * 1000 bytes, the update 2000, the dots and Jacobi 300 each; the SpMV and
+ * Jacobi also ran in the setup of each solve (22 and 21 calls). */
+static const char block[] = "solver: pipecg\n"
+                            "schedule: sync\n"
+                            "backend: cuda:trilap\n"
+                            "matrix: gen:poisson7:4\n"
+                            "rows: 64\n"
+                            "iterations: 10\n"
+                            "timed solves: 2\n"
+                            "time per iteration: 1.000000e-06 s\n"
+                            "spmv: trilap\n"
+                            "op timer: on\n"
+                            "fused: off\n"
+                            "registers: mapped\n"
+                            "operation       count         time          bytes       rate\n"
+                            "spmv               22   1.0000e-05     2.2000e+04    500.000\n"
+                            "halo                0   0.0000e+00     0.0000e+00      0.000\n"
+                            "dot                20   1.0000e-05     6.0000e+03    250.000\n"
+                            "allreduce          20   1.0000e-05     4.8000e+02      1.000\n"
+                            "update             20   1.0000e-05     4.0000e+04    800.000\n"
+                            "precond            21   1.0000e-05     6.3000e+03    100.000\n";
+
+static void write_file(const char *path, const char *text, int exec)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    if (exec) TL_ASSERT_EQ(chmod(path, 0755), 0);
+}
+
+/* Calls per iteration are the timed calls rounded (setup calls drop out),
+ * bytes per call their average; halo and allreduce are not memory. */
+TL_TEST(solver_log_roofline)
+{
+    char log[600];
+    snprintf(log, sizeof log, "%s/solve.txt", tl_test_tmpdir());
+    write_file(log, block, 0);
+    tl_test_output r = tl_test_capture("awk -v triad=1 -v run=x -v kernels=k "
+                                 "-v cols=run,kernels,iterations,us_per_iter,bytes_per_iter,"
+                                 "roofline_us,roofline_ratio,update_frac_triad,dot_frac_triad "
+                                 "-f scripts/solver-log.awk %s",
+                                 log);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    /* 1000 + 2000 + 300 + 300 bytes; at 1 GB/s 3.6 us; 1 us / 3.6 us */
+    TL_ASSERT_STREQ(r.out, "x,k,10,1.000,3600,3.600,0.278,800.000,250.000\n");
+    tl_test_output_free(&r);
+    r = tl_test_capture("awk -v triad=1 -v run=x -v cols=run,nonsense -f scripts/solver-log.awk %s",
+                     log);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_MSG(strstr(r.err, "unknown column nonsense"), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
+/* Stand-ins: trilap-bench writes a triad of 1 GB/s to its --results file;
+ * trilap-solve logs its arguments and prints the block above. */
+static void stand_ins(const char *dir, const char *argslog)
+{
+    char p[700], body[2048];
+    TL_ASSERT_EQ(mkdir(dir, 0755), 0);
+    snprintf(p, sizeof p, "%s/trilap-bench", dir);
+    write_file(p,
+               "#!/bin/sh\n"
+               "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+               "printf 'function,bandwidth_gbs\\ncopy,2\\ntriad,1\\n' > \"$out\"\n",
+               1);
+    snprintf(p, sizeof p, "%s/block.txt", dir);
+    write_file(p, block, 0);
+    snprintf(p, sizeof p, "%s/trilap-solve", dir);
+    snprintf(body, sizeof body,
+             "#!/bin/sh\n"
+             "echo \"$*\" >> %s\n"
+             "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && : > \"$2\"; shift; done\n"
+             "cat %s/block.txt\n",
+             argslog, dir);
+    write_file(p, body, 1);
+}
+
+TL_TEST(roof_variants_side_by_side)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600], args[600], out[600];
+    snprintf(dir, sizeof dir, "%s/fake", t);
+    snprintf(args, sizeof args, "%s/args.txt", t);
+    snprintf(out, sizeof out, "%s/roof", t);
+    stand_ins(dir, args);
+    tl_test_output r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
+                                 "VARIANTS='base= two=--pdl,--fuse-tail' "
+                                 "scripts/bench-solver-roof.sh --budget 60 --sizes 64 %s",
+                                 dir, dir, out);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    /* each variant's runs with its options, the SpMV list on the base's only */
+    char *a = tl_test_read(args);
+    TL_ASSERT_MSG(strstr(a, "--no-op-timer --spmv trilap,cusparse gen:poisson7:64"), "%s", a);
+    TL_ASSERT_MSG(strstr(a, "--no-op-timer --pdl --fuse-tail gen:poisson7:64"), "%s", a);
+    TL_ASSERT_MSG(strstr(a, "--max-iterations 2000 --pdl --fuse-tail gen:poisson7:64"), "%s", a);
+    free(a);
+    char p[700];
+    snprintf(p, sizeof p, "%s/summary.csv", out);
+    char *s = tl_test_read(p);
+    /* a row per run and block: the -iter runs and the -ops runs */
+    TL_ASSERT_MSG(strstr(s, "\np7-64-base-iter,trilap,off,base,"), "%s", s);
+    TL_ASSERT_MSG(strstr(s, "\np7-64-two-iter,trilap,off,two,"), "%s", s);
+    TL_ASSERT_MSG(strstr(s, "\np7-64-two-ops,trilap,off,two,"), "%s", s);
+    TL_ASSERT_MSG(strstr(s, ",3600,3.600,0.278,"), "%s", s);
+    free(s);
+}
+
+TL_TEST(roof_variants_refused)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600], args[600], out[600];
+    snprintf(dir, sizeof dir, "%s/fake", t);
+    snprintf(args, sizeof args, "%s/args.txt", t);
+    snprintf(out, sizeof out, "%s/roof", t);
+    stand_ins(dir, args);
+    static const char *const bad[] = {"base= --pdl", "Two=--pdl", "=--pdl", "a/b=--pdl"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        tl_test_output r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench VARIANTS='%s' "
+                                     "scripts/bench-solver-roof.sh --sizes 64 %s",
+                                     dir, dir, bad[k], out);
+        TL_ASSERT_MSG(r.rc == 2, "VARIANTS='%s': exit %d", bad[k], r.rc);
+        TL_ASSERT_MSG(strstr(r.err, "bench-solver-roof.sh: invalid VARIANTS") &&
+                          !strchr(strchr(r.err, '\n') + 1, '\n'),
+                      "VARIANTS='%s': %s", bad[k], r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(access(out, F_OK) != 0, "VARIANTS='%s': %s written", bad[k], out);
+        TL_ASSERT_MSG(access(args, F_OK) != 0, "VARIANTS='%s': trilap-solve ran", bad[k]);
+    }
+}
+
+TL_TEST_MAIN(solver_log_roofline, roof_variants_side_by_side, roof_variants_refused)
