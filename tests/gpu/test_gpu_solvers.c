@@ -554,11 +554,12 @@ TL_TEST(fused_pass)
  * blocks, so its dots sum in the dot kernel's order, and so do the tail
  * kernel's (--fuse-tail); --prefetch (L2 prefetch hints in the dot,
  * update and fused loops) and --pdl (programmatic dependent launch, the
- * default) change no value either. Same iteration count, same residual history to the last digit,
- * same true residual: on 1138_bus, where the fused pass's former order
- * moved Pipe-PCG's count by 7, on convdiff (Pipe-BiCGStab, both groups
- * folded) and on poisson7 96^3 (884,736 rows: the dot kernel's full 1056
- * blocks, several virtual blocks per block of the pass). */
+ * default) change no value either. Same iteration count, same residual
+ * history to the last digit, same true residual: on 1138_bus, where the
+ * fused pass's former order moved Pipe-PCG's count by 7, on convdiff
+ * (Pipe-BiCGStab, both groups folded) and on poisson7 96^3 (884,736 rows:
+ * the dot kernel's full 1056 blocks, several virtual blocks per block of
+ * the pass). */
 TL_TEST(fused_pass_equals_separate_kernels)
 {
     need_gpu();
