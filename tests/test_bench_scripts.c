@@ -51,10 +51,10 @@ TL_TEST(solver_log_roofline)
     snprintf(log, sizeof log, "%s/solve.txt", tl_test_tmpdir());
     write_file(log, block, 0);
     tl_test_output r = tl_test_capture("awk -v triad=1 -v run=x -v kernels=k "
-                                 "-v cols=run,kernels,iterations,us_per_iter,bytes_per_iter,"
-                                 "roofline_us,roofline_ratio,update_frac_triad,dot_frac_triad "
-                                 "-f scripts/solver-log.awk %s",
-                                 log);
+                                       "-v cols=run,kernels,iterations,us_per_iter,bytes_per_iter,"
+                                       "roofline_us,roofline_ratio,update_frac_triad,dot_frac_triad "
+                                       "-f scripts/solver-log.awk %s",
+                                       log);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     /* 1000 + 2000 + 300 + 300 bytes; at 1 GB/s 3.6 us; 1 us / 3.6 us */
     TL_ASSERT_STREQ(r.out, "x,k,10,1.000,3600,3.600,0.278,800.000,250.000\n");
@@ -66,10 +66,20 @@ TL_TEST(solver_log_roofline)
     tl_test_output_free(&r);
 }
 
-/* Stand-ins: trilap-bench writes a triad of 1 GB/s to its --results file;
- * trilap-solve logs its arguments and prints the block above. */
-static void stand_ins(const char *dir, const char *argslog)
+/* Stand-ins in dir: trilap-bench writes a triad of 1 GB/s to its
+ * --results file; trilap-solve logs its arguments to args and prints the
+ * block above. The benchmark writes to out. */
+typedef struct {
+    char dir[600], args[600], out[600];
+} roof_env;
+
+static void stand_ins(roof_env *e)
 {
+    const char *t = tl_test_tmpdir();
+    snprintf(e->dir, sizeof e->dir, "%s/fake", t);
+    snprintf(e->args, sizeof e->args, "%s/args.txt", t);
+    snprintf(e->out, sizeof e->out, "%s/roof", t);
+    const char *dir = e->dir, *argslog = e->args;
     char p[700], body[2048];
     TL_ASSERT_EQ(mkdir(dir, 0755), 0);
     snprintf(p, sizeof p, "%s/trilap-bench", dir);
@@ -92,26 +102,22 @@ static void stand_ins(const char *dir, const char *argslog)
 
 TL_TEST(roof_variants_side_by_side)
 {
-    const char *t = tl_test_tmpdir();
-    char dir[600], args[600], out[600];
-    snprintf(dir, sizeof dir, "%s/fake", t);
-    snprintf(args, sizeof args, "%s/args.txt", t);
-    snprintf(out, sizeof out, "%s/roof", t);
-    stand_ins(dir, args);
+    roof_env e;
+    stand_ins(&e);
     tl_test_output r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
-                                 "VARIANTS='base= two=--pdl,--fuse-tail' "
-                                 "scripts/bench-solver-roof.sh --budget 60 --sizes 64 %s",
-                                 dir, dir, out);
+                                       "VARIANTS='base= two=--pdl,--fuse-tail' "
+                                       "scripts/bench-solver-roof.sh --budget 60 --sizes 64 %s",
+                                       e.dir, e.dir, e.out);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
     /* each variant's runs with its options, the SpMV list on the base's only */
-    char *a = tl_test_read(args);
+    char *a = tl_test_read(e.args);
     TL_ASSERT_MSG(strstr(a, "--no-op-timer --spmv trilap,cusparse gen:poisson7:64"), "%s", a);
     TL_ASSERT_MSG(strstr(a, "--no-op-timer --pdl --fuse-tail gen:poisson7:64"), "%s", a);
     TL_ASSERT_MSG(strstr(a, "--max-iterations 2000 --pdl --fuse-tail gen:poisson7:64"), "%s", a);
     free(a);
     char p[700];
-    snprintf(p, sizeof p, "%s/summary.csv", out);
+    snprintf(p, sizeof p, "%s/summary.csv", e.out);
     char *s = tl_test_read(p);
     /* a row per run and block: the -iter runs and the -ops runs */
     TL_ASSERT_MSG(strstr(s, "\np7-64-base-iter,trilap,off,base,"), "%s", s);
@@ -123,24 +129,21 @@ TL_TEST(roof_variants_side_by_side)
 
 TL_TEST(roof_variants_refused)
 {
-    const char *t = tl_test_tmpdir();
-    char dir[600], args[600], out[600];
-    snprintf(dir, sizeof dir, "%s/fake", t);
-    snprintf(args, sizeof args, "%s/args.txt", t);
-    snprintf(out, sizeof out, "%s/roof", t);
-    stand_ins(dir, args);
+    roof_env e;
+    stand_ins(&e);
     static const char *const bad[] = {"base= --pdl", "Two=--pdl", "=--pdl", "a/b=--pdl"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
-        tl_test_output r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench VARIANTS='%s' "
-                                     "scripts/bench-solver-roof.sh --sizes 64 %s",
-                                     dir, dir, bad[k], out);
+        tl_test_output r =
+            tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench VARIANTS='%s' "
+                            "scripts/bench-solver-roof.sh --sizes 64 %s",
+                            e.dir, e.dir, bad[k], e.out);
         TL_ASSERT_MSG(r.rc == 2, "VARIANTS='%s': exit %d", bad[k], r.rc);
         TL_ASSERT_MSG(strstr(r.err, "bench-solver-roof.sh: invalid VARIANTS") &&
                           !strchr(strchr(r.err, '\n') + 1, '\n'),
                       "VARIANTS='%s': %s", bad[k], r.err);
         tl_test_output_free(&r);
-        TL_ASSERT_MSG(access(out, F_OK) != 0, "VARIANTS='%s': %s written", bad[k], out);
-        TL_ASSERT_MSG(access(args, F_OK) != 0, "VARIANTS='%s': trilap-solve ran", bad[k]);
+        TL_ASSERT_MSG(access(e.out, F_OK) != 0, "VARIANTS='%s': %s written", bad[k], e.out);
+        TL_ASSERT_MSG(access(e.args, F_OK) != 0, "VARIANTS='%s': trilap-solve ran", bad[k]);
     }
 }
 
