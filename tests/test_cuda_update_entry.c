@@ -31,25 +31,27 @@ typedef struct spec {
     double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
 } spec;
 
-/* Runs spec both ways; 1 when every entry of every vector agrees exactly. */
-static int check(const spec *sp, int nu_max, int nt_max)
+/* The kernel arguments of spec's updates on the first vector set (the rest
+ * of a zero), and their coefficients in c. */
+static void updates_of(const spec *sp, tl_cu_update_args *a, double (*c)[TL_CU_UPD_TERMS])
 {
-    tl_cu_update_args a;
-    memset(&a, 0, sizeof a);
-    a.nu = sp->nu;
-    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS] = {{0}};
+    memset(a, 0, sizeof *a);
+    memset(c, 0, sizeof(double) * TL_CU_UPD_MAX * TL_CU_UPD_TERMS);
+    a->nu = sp->nu;
     for (int j = 0; j < sp->nu; j++) {
-        a.u[j].y = vec[0][sp->y[j]];
-        a.u[j].nterms = sp->nt[j];
+        a->u[j].y = vec[0][sp->y[j]];
+        a->u[j].nterms = sp->nt[j];
         for (int k = 0; k < sp->nt[j]; k++) {
-            a.u[j].x[k] = vec[0][sp->x[j][k]];
-            a.u[j].coef[k] = c[j][k] = sp->c[j][k];
+            a->u[j].x[k] = vec[0][sp->x[j][k]];
+            a->u[j].coef[k] = c[j][k] = sp->c[j][k];
         }
     }
-    tl_cu_update_link(&a);
-    for (int64_t i = 0; i < N; i++)
-        tl_cu_update_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, nu_max, nt_max);
-    /* reference: the in-order semantics, update by update over all entries */
+}
+
+/* The reference on the second vector set: the in-order semantics, update
+ * by update over all entries. */
+static void reference_updates(const spec *sp)
+{
     for (int j = 0; j < sp->nu; j++)
         for (int i = 0; i < N; i++) {
             double t = sp->c[j][0] * vec[1][sp->x[j][0]][i];
@@ -57,6 +59,18 @@ static int check(const spec *sp, int nu_max, int nt_max)
                 t += sp->c[j][k] * vec[1][sp->x[j][k]][i];
             vec[1][sp->y[j]][i] = t;
         }
+}
+
+/* Runs spec both ways; 1 when every entry of every vector agrees exactly. */
+static int check(const spec *sp, int nu_max, int nt_max)
+{
+    tl_cu_update_args a;
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    updates_of(sp, &a, c);
+    tl_cu_update_link(&a);
+    for (int64_t i = 0; i < N; i++)
+        tl_cu_update_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, nu_max, nt_max);
+    reference_updates(sp);
     return memcmp(vec[0], vec[1], sizeof vec[0]) == 0;
 }
 
@@ -144,17 +158,8 @@ static int check_fused(const spec *sp, int pz, int pr, int use_d, int nd, const 
     for (int i = 0; i < N; i++)
         d[i] = 0.5 + (double)(i % 5) / 8;
     tl_cu_update_args a;
-    memset(&a, 0, sizeof a);
-    a.nu = sp->nu;
-    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS] = {{0}};
-    for (int j = 0; j < sp->nu; j++) {
-        a.u[j].y = vec[0][sp->y[j]];
-        a.u[j].nterms = sp->nt[j];
-        for (int k = 0; k < sp->nt[j]; k++) {
-            a.u[j].x[k] = vec[0][sp->x[j][k]];
-            a.u[j].coef[k] = c[j][k] = sp->c[j][k];
-        }
-    }
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    updates_of(sp, &a, c);
     a.t.pz = vec[0][pz];
     a.t.pr = vec[0][pr];
     a.t.dinv = use_d ? d : NULL;
@@ -168,13 +173,7 @@ static int check_fused(const spec *sp, int pz, int pr, int use_d, int nd, const 
     for (int64_t i = 0; i < N; i++)
         tl_cu_fused_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, nu_max, nt_max,
                           TL_CU_FUSE_DOTS, acc);
-    for (int j = 0; j < sp->nu; j++)
-        for (int i = 0; i < N; i++) {
-            double t = sp->c[j][0] * vec[1][sp->x[j][0]][i];
-            for (int k = 1; k < sp->nt[j]; k++)
-                t += sp->c[j][k] * vec[1][sp->x[j][k]][i];
-            vec[1][sp->y[j]][i] = t;
-        }
+    reference_updates(sp);
     for (int i = 0; i < N; i++)
         vec[1][pz][i] = use_d ? d[i] * vec[1][pr][i] : vec[1][pr][i];
     for (int i = 0; i < N; i++)
