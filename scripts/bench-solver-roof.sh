@@ -17,7 +17,8 @@
 # OUTDIR gets stream.csv (the triad), logs/*.txt (complete output of each
 # run), raw/*.csv (trilap-solve --results), summary.csv and summary.txt
 # (per run: us/iter, bytes per iteration, roofline, ratio, per-operation
-# rates as fractions of triad), traces/ with --trace (CUPTI, 50
+# rates as fractions of triad; with three sizes or more, roof-fit.awk's
+# fixed and proportional part of each variant's iteration), traces/ with --trace (CUPTI, 50
 # iterations at 128^3 of each of TRACE_VARIANTS; trilap-analyze breakdown
 # reads them), bits.txt with --old (this build's default and --fuse against the
 # old build's default on 1138_bus to rtol 1e-6, pipecg, pcg and
@@ -102,7 +103,12 @@ run() {
 }
 
 opts_of() { local o=${1#*=}; echo "${o//,/ }"; }
-iters() { case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *) echo 100 ;; esac; }
+# about 1.3e9 row-iterations per solve (0.3-0.6 s), 100 to 2000
+iters() {
+    case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *)
+        awk -v n="$1" 'BEGIN { k = int(1.3e9 / (n * n * n)); print k < 100 ? 100 : k > 2000 ? 2000 : k }' ;;
+    esac
+}
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
 # the most telling first (the budget may end the list): iteration times,
 # then the per-kernel rates at 128^3, the traces, the rates at the other
@@ -156,6 +162,9 @@ cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,
     echo "# -iter: no event timer (iteration time); -ops: event timer (per-kernel rates, launch gaps included); roofline = bytes of all kernels of one iteration / triad"
     printf '%-28s %-9s %5s %-8s %6s %10s %9s %8s %7s %7s %7s %7s\n' run spmv fused kernels iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr
     awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15 }' "$out/summary.csv"
+    # three sizes or more: the fixed and the proportional part of each variant's iteration
+    echo
+    awk -v triad="$triad" -f "$(dirname "$0")/roof-fit.awk" "$out/summary.csv"
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
 log "done in $((SECONDS - start)) s"

@@ -1,6 +1,8 @@
 /* The host side of the GPU benchmarks, without a GPU: scripts/solver-log.awk
  * (bytes per iteration, roofline, ratio from a trilap-solve output) on an
- * output whose figures are known, and scripts/bench-solver-roof.sh with
+ * output whose figures are known, scripts/roof-fit.awk (the fixed and the
+ * proportional part of an iteration) on sizes that cost a known line,
+ * and scripts/bench-solver-roof.sh with
  * stand-ins for trilap-solve and trilap-bench: each VARIANTS entry runs
  * with its options and gets its row in the summary; a bad entry is one
  * error line, exit 2 and nothing written. */
@@ -63,6 +65,55 @@ TL_TEST(solver_log_roofline)
                      log);
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_MSG(strstr(r.err, "unknown column nonsense"), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
+/* roof-fit.awk on iterations that cost exactly 10 us + 0.1 ns per row
+ * (296 B/row, triad 3700 GB/s: 0.8 of triad once the size hides the 10
+ * us); at 128^3 even no fixed cost would leave the ratio above 1.15, so
+ * the allowed fixed cost is negative. The -ops run and the variant with
+ * two sizes are left out; no triad or a missing column is refused. */
+TL_TEST(roof_fit_fixed_and_proportional)
+{
+    char csv[600];
+    snprintf(csv, sizeof csv, "%s/summary.csv", tl_test_tmpdir());
+    write_file(csv,
+               "run,spmv,kernels,rows,us_per_iter,bytes_per_iter\n"
+               "p7-64-base-iter,trilap,base,262144,36.2144,77594624\n"
+               "p7-128-base-iter,trilap,base,2097152,219.7152,620756992\n"
+               "p7-128-base-ops,trilap,base,2097152,400,620756992\n"
+               "p7-256-base-iter,trilap,base,16777216,1687.7216,4966055936\n"
+               "p7-64-tail-iter,trilap,tail,262144,30,77594624\n"
+               "p7-128-tail-iter,trilap,tail,2097152,200,620756992\n",
+               0);
+    tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    const char *row = strstr(r.out, "\nbase ");
+    TL_ASSERT_MSG(row, "%s", r.out);
+    char kern[16], spmv[16], allowed[16];
+    int sizes;
+    double fixed, ns, bpr, prop, pratio, dev;
+    TL_ASSERT_EQ(sscanf(row + 1, "%15s %15s %d %lf %lf %lf %lf %lf %lf %15s", kern, spmv, &sizes,
+                        &fixed, &ns, &bpr, &prop, &pratio, &dev, allowed),
+                 10);
+    TL_ASSERT_EQ(sizes, 3);
+    TL_ASSERT_NEAR(fixed, 10.0, 0.006);
+    TL_ASSERT_NEAR(ns, 0.1, 1e-4);
+    TL_ASSERT_NEAR(bpr, 296.0, 0.06);
+    TL_ASSERT_NEAR(prop, 0.8, 6e-4);
+    TL_ASSERT_NEAR(pratio, 1.25, 6e-4);
+    TL_ASSERT_NEAR(dev, 0.0, 6e-4);
+    TL_ASSERT_STREQ(allowed, "-16.8");
+    TL_ASSERT_MSG(!strstr(r.out, "\ntail "), "two sizes fitted: %s", r.out);
+    tl_test_output_free(&r);
+    r = tl_test_capture("awk -f scripts/roof-fit.awk %s", csv);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_MSG(strstr(r.err, "triad"), "%s", r.err);
+    tl_test_output_free(&r);
+    write_file(csv, "run,kernels,rows\n", 0);
+    r = tl_test_capture("awk -v triad=1 -f scripts/roof-fit.awk %s", csv);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_MSG(strstr(r.err, "no column spmv"), "%s", r.err);
     tl_test_output_free(&r);
 }
 
@@ -147,4 +198,5 @@ TL_TEST(roof_variants_refused)
     }
 }
 
-TL_TEST_MAIN(solver_log_roofline, roof_variants_side_by_side, roof_variants_refused)
+TL_TEST_MAIN(solver_log_roofline, roof_fit_fixed_and_proportional, roof_variants_side_by_side,
+             roof_variants_refused)
