@@ -106,7 +106,7 @@ opts_of() { local o=${1#*=}; echo "${o//,/ }"; }
 # about 1.3e9 row-iterations per solve (0.3-0.6 s), 100 to 2000
 iters() {
     case $1 in 64) echo 2000 ;; 128) echo 600 ;; 256) echo 150 ;; *)
-        awk -v n="$1" 'BEGIN { k = int(1.3e9 / (n * n * n)); print k < 100 ? 100 : k > 2000 ? 2000 : k }' ;;
+        awk -v n="$1" 'BEGIN { k = int(1.3e9 / (n * n * n)); print (k < 100 ? 100 : (k > 2000 ? 2000 : k)) }' ;;
     esac
 }
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }

@@ -157,7 +157,7 @@ TL_TEST(roof_variants_side_by_side)
     stand_ins(&e);
     tl_test_output r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
                                        "VARIANTS='base= two=--pdl,--fuse-tail' "
-                                       "scripts/bench-solver-roof.sh --budget 60 --sizes 64 %s",
+                                       "scripts/bench-solver-roof.sh --budget 60 --sizes '64 160' %s",
                                        e.dir, e.dir, e.out);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
@@ -166,6 +166,8 @@ TL_TEST(roof_variants_side_by_side)
     TL_ASSERT_MSG(strstr(a, "--no-op-timer --spmv trilap,cusparse gen:poisson7:64"), "%s", a);
     TL_ASSERT_MSG(strstr(a, "--no-op-timer --pdl --fuse-tail gen:poisson7:64"), "%s", a);
     TL_ASSERT_MSG(strstr(a, "--max-iterations 2000 --pdl --fuse-tail gen:poisson7:64"), "%s", a);
+    /* a size without its own count: about 1.3e9 row-iterations */
+    TL_ASSERT_MSG(strstr(a, "--max-iterations 317 --pdl --fuse-tail gen:poisson7:160"), "%s", a);
     free(a);
     char p[700];
     snprintf(p, sizeof p, "%s/summary.csv", e.out);
