@@ -18,9 +18,9 @@
 # run), raw/*.csv (trilap-solve --results), summary.csv and summary.txt
 # (per run: us/iter, bytes per iteration, roofline, ratio, per-operation
 # rates as fractions of triad; with three sizes or more, roof-fit.awk's
-# fixed and proportional part of each variant's iteration), traces/ with --trace (CUPTI, 50
-# iterations at 128^3 of each of TRACE_VARIANTS; trilap-analyze breakdown
-# reads them), bits.txt with --old (this build's default and --fuse against the
+# fixed and proportional part of each variant's iteration), traces/ with
+# --trace (CUPTI, 50 iterations at 128^3 of each of TRACE_VARIANTS;
+# trilap-analyze breakdown reads them), bits.txt with --old (this build's default and --fuse against the
 # old build's default on 1138_bus to rtol 1e-6, pipecg, pcg and
 # pipebicgstab: residual histories compared byte for byte; the histories
 # and outputs in bits/), console.log. Roofline: the bytes every kernel of one iteration
@@ -163,8 +163,7 @@ cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,
     printf '%-28s %-9s %5s %-8s %6s %10s %9s %8s %7s %7s %7s %7s\n' run spmv fused kernels iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr
     awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15 }' "$out/summary.csv"
     # three sizes or more: the fixed and the proportional part of each variant's iteration
-    echo
-    awk -v triad="$triad" -f "$(dirname "$0")/roof-fit.awk" "$out/summary.csv"
+    awk -v triad="$triad" -f "$(dirname "$0")/roof-fit.awk" "$out/summary.csv" | sed '1s/^/\n/'
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
 log "done in $((SECONDS - start)) s"

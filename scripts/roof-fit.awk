@@ -9,7 +9,7 @@
 # limit of the variant's ratio at large sizes), and fix@1.15 the fixed_us
 # a ratio of 1.15 would allow at `at` rows (default 2097152, 128^3; "-"
 # without a run of that size). A variant with fewer than 3 sizes is left
-# out.
+# out; without any, nothing is printed.
 #
 #   awk -v triad=GB/s [-v at=ROWS] -f scripts/roof-fit.awk summary.csv
 BEGIN {
@@ -38,8 +38,6 @@ $col["run"] ~ /-iter$/ && $col["rows"] > 0 && $col["us_per_iter"] > 0 {
 }
 END {
     if (bad) exit 2
-    printf "# us/iter = fixed_us + rows x ns_per_row / 1000, least squares over each variant's -iter runs; triad %s GB/s\n", triad
-    printf "%-10s %-9s %5s %9s %10s %9s %8s %10s %11s %9s\n", "kernels", "spmv", "sizes", "fixed_us", "ns_per_row", "B_per_row", "prop/tr", "prop_ratio", "max_rel_dev", "fix@1.15"
     for (o = 1; o <= ng; o++) {
         g = order[o]
         m = n[g]
@@ -61,11 +59,15 @@ END {
             if (e < 0) e = -e
             if (e > dev) dev = e
         }
-        # bytes per row over us per row: B/us = MB/s
+        # bytes per row over us per row: B/us, i.e. MB/s; in GB/s
         prop = p > 0 ? bpr / p / 1000 : 0
         allowed = "-"
         if (here) allowed = sprintf("%.1f", 1.15 * b[g, here] * at / (triad * 1000) - p * at)
         split(g, gs, ",")
+        if (!said++) {
+            printf "# us/iter = fixed_us + rows x ns_per_row / 1000, least squares over each variant's -iter runs; triad %s GB/s\n", triad
+            printf "%-10s %-9s %5s %9s %10s %9s %8s %10s %11s %9s\n", "kernels", "spmv", "sizes", "fixed_us", "ns_per_row", "B_per_row", "prop/tr", "prop_ratio", "max_rel_dev", "fix@1.15"
+        }
         printf "%-10s %-9s %5d %9.2f %10.4f %9.1f %8.3f %10.3f %11.3f %9s\n", gs[1], gs[2], m, f, p * 1000, bpr, prop / triad, (prop > 0 ? triad / prop : 0), dev, allowed
     }
 }
