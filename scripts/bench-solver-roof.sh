@@ -12,7 +12,7 @@
 # trilap's (the unfused -iter runs).
 #
 #   scripts/bench-solver-roof.sh [--old BIN] [--budget S] [--sizes "64 128 256"]
-#                                [--trace] OUTDIR
+#                                [--trace] [--marginal] OUTDIR
 #
 # OUTDIR gets stream.csv (the triad), logs/*.txt (complete output of each
 # run), raw/*.csv (trilap-solve --results), summary.csv and summary.txt
@@ -20,12 +20,15 @@
 # rates as fractions of triad; with three sizes or more, roof-fit.awk's
 # fixed and proportional part of each variant's iteration), traces/ with
 # --trace (CUPTI, 50 iterations at 128^3 of each of TRACE_VARIANTS;
-# trilap-analyze breakdown reads them), bits.txt with --old (this build's default and --fuse against the
-# old build's default on 1138_bus to rtol 1e-6, pipecg, pcg and
-# pipebicgstab: residual histories compared byte for byte; the histories
-# and outputs in bits/), console.log. Roofline: the bytes every kernel of one iteration
-# must move (the statistics' bytes per call times the calls per
-# iteration, setup calls left out) over the triad. Environment: SOLVE,
+# trilap-analyze breakdown reads them), bits.txt with --old (this build's
+# default and --fuse against the old build's default on 1138_bus to rtol
+# 1e-6, pipecg, pcg and pipebicgstab: residual histories compared byte
+# for byte; the histories and outputs in bits/), console.log. --marginal:
+# each -iter run also at a quarter of its iterations (-iterq), so that
+# roof-fit.awk takes the marginal iteration, without the solve's setup
+# spread over it. Roofline: the bytes every kernel of one iteration must
+# move (the statistics' bytes per call times the calls per iteration,
+# setup calls left out) over the triad. Environment: SOLVE,
 # BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices),
 # VARIANTS (space-separated NAME=OPTIONS, the options comma-separated;
 # "base=" is this build's default; the most telling first, the budget may
@@ -37,18 +40,20 @@ old=
 budget=200
 sizes="64 128 256"
 trace=0
+marginal=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --old) old=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --trace) trace=1; shift ;;
-    -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
+    --marginal) marginal=1; shift ;;
+    -h | --help) sed -n '2,36p' "$0"; exit 0 ;;
     -*) echo "bench-solver-roof.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac
 done
-[ $# -eq 1 ] || { echo "usage: bench-solver-roof.sh [--old BIN] [--budget S] [--sizes LIST] [--trace] OUTDIR" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: bench-solver-roof.sh [--old BIN] [--budget S] [--sizes LIST] [--trace] [--marginal] OUTDIR" >&2; exit 2; }
 case "$budget" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --budget '$budget'" >&2; exit 2 ;; esac
 for n in $sizes; do
     case "$n" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --sizes '$sizes'" >&2; exit 2 ;; esac
@@ -112,7 +117,7 @@ iters() {
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
 # the most telling first (the budget may end the list): iteration times,
 # then the per-kernel rates at 128^3, the traces, the rates at the other
-# sizes. Run names: p7-N-VARIANT-iter|ops; -old- for the other build.
+# sizes. Run names: p7-N-VARIANT-iter|iterq|ops; -old- for the other build.
 for n in $sizes; do
     k=$(iters "$n") m=gen:poisson7:$n
     for v in $variants; do
@@ -120,6 +125,9 @@ for n in $sizes; do
         [ "$name" = base ] && spmv="--spmv trilap,cusparse"
         # shellcheck disable=SC2046
         run "p7-$n-$name-iter" 60 "$SOLVE" --max-iterations "$k" --no-op-timer $spmv $(opts_of "$v") "$m"
+        # shellcheck disable=SC2046
+        [ $marginal -eq 1 ] && run "p7-$n-$name-iterq" 60 "$SOLVE" --max-iterations $((k / 4)) \
+            --no-op-timer $spmv $(opts_of "$v") "$m"
     done
     [ -n "$old" ] && run "p7-$n-old-iter" 60 "$old" --max-iterations "$k" --no-op-timer "$m"
 done
@@ -145,7 +153,7 @@ for n in $sizes; do
     [ "$n" = 128 ] || ops "$n"
 done
 
-# the kernels a run measured, from its name (p7-N-VARIANT-iter|ops)
+# the kernels a run measured, from its name (p7-N-VARIANT-iter|iterq|ops)
 variant() { local r=${1#p7-*-}; echo "${r%-*}"; }
 # per block of output: rates (event timer), bytes per iteration, iteration
 # time, roofline (bytes over triad) and fractions of triad

@@ -11,6 +11,14 @@
 # without a run of that size). A variant with fewer than 3 sizes is left
 # out; without any, nothing is printed.
 #
+# A run's us_per_iter is its solve time over its iterations, so the
+# solve's setup (r0, u0, w0, the first reduction read by the host, the
+# final true residual) is spread over them. Where a size also has a
+# -iterq run (bench-solver-roof.sh --marginal: the same at fewer
+# iterations), its point is the marginal iteration instead, (K T - Kq Tq)
+# / (K - Kq), which the setup does not reach (column marg: how many
+# points are); then the marginal times and their ratios follow, per size.
+#
 #   awk -v triad=GB/s [-v at=ROWS] -f scripts/roof-fit.awk summary.csv
 BEGIN {
     FS = ","
@@ -19,7 +27,7 @@ BEGIN {
 }
 NR == 1 {
     for (i = 1; i <= NF; i++) col[$i] = i
-    nneed = split("run spmv kernels rows us_per_iter bytes_per_iter", need, " ")
+    nneed = split("run spmv kernels iterations rows us_per_iter bytes_per_iter", need, " ")
     for (k = 1; k <= nneed; k++)
         if (!(need[k] in col)) {
             print "roof-fit.awk: no column " need[k] " in " FILENAME > "/dev/stderr"
@@ -28,26 +36,47 @@ NR == 1 {
         }
     next
 }
-$col["run"] ~ /-iter$/ && $col["rows"] > 0 && $col["us_per_iter"] > 0 {
+$col["run"] ~ /-iterq?$/ && $col["rows"] > 0 && $col["us_per_iter"] > 0 && $col["iterations"] > 0 {
     g = $col["kernels"] "," $col["spmv"]
-    if (!(g in n)) order[++ng] = g
-    k = ++n[g]
-    x[g, k] = $col["rows"] + 0
-    y[g, k] = $col["us_per_iter"] + 0
-    b[g, k] = $col["bytes_per_iter"] / $col["rows"]
+    r = $col["rows"] + 0
+    q = $col["run"] ~ /q$/
+    if (!((g, r) in seen)) {
+        seen[g, r] = 1
+        if (!(g in n)) order[++ng] = g
+        x[g, ++n[g]] = r
+    }
+    kk[g, r, q] = $col["iterations"] + 0
+    tt[g, r, q] = $col["us_per_iter"] + 0
+    bb[g, r] = $col["bytes_per_iter"] / r
 }
 END {
     if (bad) exit 2
     for (o = 1; o <= ng; o++) {
         g = order[o]
-        m = n[g]
-        if (m < 3) continue
+        # the sizes in increasing order (the summary lists its logs by name)
+        for (j = 2; j <= n[g]; j++)
+            for (i = j; i > 1 && x[g, i - 1] > x[g, i]; i--) {
+                r = x[g, i]; x[g, i] = x[g, i - 1]; x[g, i - 1] = r
+            }
+        m = 0
         sx = sy = sxx = sxy = sb = 0
-        here = 0
-        for (k = 1; k <= m; k++) {
-            sx += x[g, k]; sy += y[g, k]; sxx += x[g, k] * x[g, k]; sxy += x[g, k] * y[g, k]; sb += b[g, k]
-            if (x[g, k] == at) here = k
+        here = marg = 0
+        for (j = 1; j <= n[g]; j++) {
+            r = x[g, j]
+            if (!((g, r, 0) in tt)) continue
+            t = tt[g, r, 0]
+            if ((g, r, 1) in tt && kk[g, r, 1] < kk[g, r, 0]) {
+                t = (kk[g, r, 0] * t - kk[g, r, 1] * tt[g, r, 1]) / (kk[g, r, 0] - kk[g, r, 1])
+                marg++
+                mt[g, r] = t
+            }
+            m++
+            px[m] = r
+            py[m] = t
+            sx += r; sy += t; sxx += r * r; sxy += r * t; sb += bb[g, r]
+            if (r == at) here = m
         }
+        if (m < 3) continue
         d = m * sxx - sx * sx
         if (d <= 0) continue
         p = (m * sxy - sx * sy) / d # us per row
@@ -55,19 +84,33 @@ END {
         bpr = sb / m
         dev = 0
         for (k = 1; k <= m; k++) {
-            e = (f + p * x[g, k]) / y[g, k] - 1
+            e = (f + p * px[k]) / py[k] - 1
             if (e < 0) e = -e
             if (e > dev) dev = e
         }
         # bytes per row over us per row: B/us, i.e. MB/s; in GB/s
         prop = p > 0 ? bpr / p / 1000 : 0
         allowed = "-"
-        if (here) allowed = sprintf("%.1f", 1.15 * b[g, here] * at / (triad * 1000) - p * at)
+        if (here) allowed = sprintf("%.1f", 1.15 * bb[g, at] * at / (triad * 1000) - p * at)
         split(g, gs, ",")
         if (!said++) {
             printf "# us/iter = fixed_us + rows x ns_per_row / 1000, least squares over each variant's -iter runs; triad %s GB/s\n", triad
-            printf "%-10s %-9s %5s %9s %10s %9s %8s %10s %11s %9s\n", "kernels", "spmv", "sizes", "fixed_us", "ns_per_row", "B_per_row", "prop/tr", "prop_ratio", "max_rel_dev", "fix@1.15"
+            printf "%-10s %-9s %5s %4s %9s %10s %9s %8s %10s %11s %9s\n", "kernels", "spmv", "sizes", "marg", "fixed_us", "ns_per_row", "B_per_row", "prop/tr", "prop_ratio", "max_rel_dev", "fix@1.15"
         }
-        printf "%-10s %-9s %5d %9.2f %10.4f %9.1f %8.3f %10.3f %11.3f %9s\n", gs[1], gs[2], m, f, p * 1000, bpr, prop / triad, (prop > 0 ? triad / prop : 0), dev, allowed
+        printf "%-10s %-9s %5d %4d %9.2f %10.4f %9.1f %8.3f %10.3f %11.3f %9s\n", gs[1], gs[2], m, marg, f, p * 1000, bpr, prop / triad, (prop > 0 ? triad / prop : 0), dev, allowed
+        anymarg += marg
+    }
+    if (!anymarg) exit 0
+    printf "# marginal iterations (the setup left out): us/iter, roofline us, ratio\n"
+    printf "%-10s %-9s %10s %10s %10s %8s\n", "kernels", "spmv", "rows", "us/iter", "roof_us", "ratio"
+    for (o = 1; o <= ng; o++) {
+        g = order[o]
+        split(g, gs, ",")
+        for (j = 1; j <= n[g]; j++) {
+            r = x[g, j]
+            if (!((g, r) in mt)) continue
+            roof = bb[g, r] * r / (triad * 1000)
+            printf "%-10s %-9s %10d %10.2f %10.2f %8.3f\n", gs[1], gs[2], r, mt[g, r], roof, mt[g, r] / roof
+        }
     }
 }

@@ -72,31 +72,26 @@ TL_TEST(solver_log_roofline)
  * (296 B/row, triad 3700 GB/s: 0.8 of triad once the size hides the 10
  * us); at 128^3 even no fixed cost would leave the ratio above 1.15, so
  * the allowed fixed cost is negative. The -ops run and the variant with
- * two sizes are left out; no triad or a missing column is refused. */
-TL_TEST(roof_fit_fixed_and_proportional)
+ * two sizes are left out; no triad or a missing column is refused. Then
+ * with a setup of 1000 us per solve spread over the iterations, and
+ * -iterq runs at a quarter of them: the marginal iterations give the
+ * same line. */
+/* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
+ * marginal points */
+static void roof_fit_expect(const char *csv, int nmarg)
 {
-    char csv[600];
-    snprintf(csv, sizeof csv, "%s/summary.csv", tl_test_tmpdir());
-    write_file(csv,
-               "run,spmv,kernels,rows,us_per_iter,bytes_per_iter\n"
-               "p7-64-base-iter,trilap,base,262144,36.2144,77594624\n"
-               "p7-128-base-iter,trilap,base,2097152,219.7152,620756992\n"
-               "p7-128-base-ops,trilap,base,2097152,400,620756992\n"
-               "p7-256-base-iter,trilap,base,16777216,1687.7216,4966055936\n"
-               "p7-64-tail-iter,trilap,tail,262144,30,77594624\n"
-               "p7-128-tail-iter,trilap,tail,2097152,200,620756992\n",
-               0);
     tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     const char *row = strstr(r.out, "\nbase ");
     TL_ASSERT_MSG(row, "%s", r.out);
     char kern[16], spmv[16], allowed[16];
-    int sizes;
+    int sizes, marg;
     double fixed, ns, bpr, prop, pratio, dev;
-    TL_ASSERT_EQ(sscanf(row + 1, "%15s %15s %d %lf %lf %lf %lf %lf %lf %15s", kern, spmv, &sizes,
-                        &fixed, &ns, &bpr, &prop, &pratio, &dev, allowed),
-                 10);
+    TL_ASSERT_EQ(sscanf(row + 1, "%15s %15s %d %d %lf %lf %lf %lf %lf %lf %15s", kern, spmv,
+                        &sizes, &marg, &fixed, &ns, &bpr, &prop, &pratio, &dev, allowed),
+                 11);
     TL_ASSERT_EQ(sizes, 3);
+    TL_ASSERT_EQ(marg, nmarg);
     TL_ASSERT_NEAR(fixed, 10.0, 0.006);
     TL_ASSERT_NEAR(ns, 0.1, 1e-4);
     TL_ASSERT_NEAR(bpr, 296.0, 0.06);
@@ -105,6 +100,40 @@ TL_TEST(roof_fit_fixed_and_proportional)
     TL_ASSERT_NEAR(dev, 0.0, 6e-4);
     TL_ASSERT_STREQ(allowed, "-16.8");
     TL_ASSERT_MSG(!strstr(r.out, "\ntail "), "two sizes fitted: %s", r.out);
+    tl_test_output_free(&r);
+}
+
+TL_TEST(roof_fit_fixed_and_proportional)
+{
+    char csv[600];
+    snprintf(csv, sizeof csv, "%s/summary.csv", tl_test_tmpdir());
+    write_file(csv,
+               "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
+               "p7-64-base-iter,trilap,base,2000,262144,36.2144,77594624\n"
+               "p7-128-base-iter,trilap,base,600,2097152,219.7152,620756992\n"
+               "p7-128-base-ops,trilap,base,600,2097152,400,620756992\n"
+               "p7-256-base-iter,trilap,base,150,16777216,1687.7216,4966055936\n"
+               "p7-64-tail-iter,trilap,tail,2000,262144,30,77594624\n"
+               "p7-128-tail-iter,trilap,tail,600,2097152,200,620756992\n",
+               0);
+    roof_fit_expect(csv, 0);
+    /* + 1000 us / K on every point; the quarter runs carry 4x as much */
+    write_file(csv,
+               "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
+               "p7-128-base-iter,trilap,base,600,2097152,221.381867,620756992\n"
+               "p7-128-base-iterq,trilap,base,150,2097152,226.381867,620756992\n"
+               "p7-256-base-iter,trilap,base,150,16777216,1694.388267,4966055936\n"
+               "p7-256-base-iterq,trilap,base,37,16777216,1714.748627,4966055936\n"
+               "p7-64-base-iter,trilap,base,2000,262144,36.7144,77594624\n"
+               "p7-64-base-iterq,trilap,base,500,262144,38.2144,77594624\n",
+               0);
+    roof_fit_expect(csv, 3);
+    tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
+    /* the marginal times, by size: 128^3 at 219.72 us, ratio 219.7152 / 167.7722 */
+    TL_ASSERT_MSG(strstr(r.out, "base       trilap       2097152     219.72     167.77    1.310\n"),
+                  "%s", r.out);
+    TL_ASSERT_MSG(strstr(r.out, "    262144") < strstr(r.out, "   2097152"), "sizes in order: %s",
+                  r.out);
     tl_test_output_free(&r);
     r = tl_test_capture("awk -f scripts/roof-fit.awk %s", csv);
     TL_ASSERT_EQ(r.rc, 2);
@@ -157,7 +186,7 @@ TL_TEST(roof_variants_side_by_side)
     stand_ins(&e);
     tl_test_output r = tl_test_capture("SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
                                        "VARIANTS='base= two=--pdl,--fuse-tail' "
-                                       "scripts/bench-solver-roof.sh --budget 60 --sizes '64 160' %s",
+                                       "scripts/bench-solver-roof.sh --budget 60 --sizes '64 160' --marginal %s",
                                        e.dir, e.dir, e.out);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
@@ -168,6 +197,9 @@ TL_TEST(roof_variants_side_by_side)
     TL_ASSERT_MSG(strstr(a, "--max-iterations 2000 --pdl --fuse-tail gen:poisson7:64"), "%s", a);
     /* a size without its own count: about 1.3e9 row-iterations */
     TL_ASSERT_MSG(strstr(a, "--max-iterations 317 --pdl --fuse-tail gen:poisson7:160"), "%s", a);
+    /* --marginal: each -iter run again at a quarter of its iterations */
+    TL_ASSERT_MSG(strstr(a, "--max-iterations 500 --no-op-timer --pdl --fuse-tail gen:poisson7:64"),
+                  "%s", a);
     free(a);
     char p[700];
     snprintf(p, sizeof p, "%s/summary.csv", e.out);
@@ -176,6 +208,7 @@ TL_TEST(roof_variants_side_by_side)
     TL_ASSERT_MSG(strstr(s, "\np7-64-base-iter,trilap,off,base,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, "\np7-64-two-iter,trilap,off,two,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, "\np7-64-two-ops,trilap,off,two,"), "%s", s);
+    TL_ASSERT_MSG(strstr(s, "\np7-64-two-iterq,trilap,off,two,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, ",3600,3.600,0.278,"), "%s", s);
     free(s);
 }
