@@ -153,25 +153,6 @@ for n in $sizes; do
     [ "$n" = 128 ] || ops "$n"
 done
 
-# the kernels a run measured, from its name (p7-N-VARIANT-iter|iterq|ops)
-variant() { local r=${1#p7-*-}; echo "${r%-*}"; }
-# per block of output: rates (event timer), bytes per iteration, iteration
-# time, roofline (bytes over triad) and fractions of triad
-cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,update_frac_triad,dot_frac_triad,precond_frac_triad
-{
-    echo "$cols"
-    for f in "$out"/logs/p7-*.txt; do
-        [ -f "$f" ] || continue
-        awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v kernels="$(variant "$(basename "$f" .txt)")" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
-    done
-} >"$out/summary.csv"
-{
-    echo "# triad: $triad GB/s (trilap-bench stream, same command)"
-    echo "# -iter: no event timer (iteration time); -ops: event timer (per-kernel rates, launch gaps included); roofline = bytes of all kernels of one iteration / triad"
-    printf '%-28s %-9s %5s %-8s %6s %10s %9s %8s %7s %7s %7s %7s\n' run spmv fused kernels iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr
-    awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15 }' "$out/summary.csv"
-    # three sizes or more: the fixed and the proportional part of each variant's iteration
-    awk -v triad="$triad" -f "$(dirname "$0")/roof-fit.awk" "$out/summary.csv" | sed '1s/^/\n/'
-} >"$out/summary.txt"
+"$(dirname "$0")/roof-summary.sh" "$out" "$triad" || log "no summary"
 cat "$out/summary.txt" >&2
 log "done in $((SECONDS - start)) s"

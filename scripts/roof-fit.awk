@@ -47,7 +47,8 @@ $col["run"] ~ /-iterq?$/ && $col["rows"] > 0 && $col["us_per_iter"] > 0 && $col[
     }
     kk[g, r, q] = $col["iterations"] + 0
     tt[g, r, q] = $col["us_per_iter"] + 0
-    bb[g, r] = $col["bytes_per_iter"] / r
+    # the bytes of the -iter run's iterations (fewer ones count setup calls differently)
+    if (!q) bb[g, r] = $col["bytes_per_iter"] / r
 }
 END {
     if (bad) exit 2
@@ -63,7 +64,7 @@ END {
         here = marg = 0
         for (j = 1; j <= n[g]; j++) {
             r = x[g, j]
-            if (!((g, r, 0) in tt)) continue
+            if (!((g, r, 0) in tt)) continue # an -iterq run alone
             t = tt[g, r, 0]
             if ((g, r, 1) in tt && kk[g, r, 1] < kk[g, r, 0]) {
                 t = (kk[g, r, 0] * t - kk[g, r, 1] * tt[g, r, 1]) / (kk[g, r, 0] - kk[g, r, 1])

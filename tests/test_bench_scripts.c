@@ -2,7 +2,8 @@
  * (bytes per iteration, roofline, ratio from a trilap-solve output) on an
  * output whose figures are known, scripts/roof-fit.awk (the fixed and the
  * proportional part of an iteration) on sizes that cost a known line,
- * and scripts/bench-solver-roof.sh with
+ * with and without marginal runs, scripts/roof-summary.sh (a summary
+ * rebuilt from the logs), and scripts/bench-solver-roof.sh with
  * stand-ins for trilap-solve and trilap-bench: each VARIANTS entry runs
  * with its options and gets its row in the summary; a bad entry is one
  * error line, exit 2 and nothing written. */
@@ -117,15 +118,16 @@ TL_TEST(roof_fit_fixed_and_proportional)
                "p7-128-tail-iter,trilap,tail,600,2097152,200,620756992\n",
                0);
     roof_fit_expect(csv, 0);
-    /* + 1000 us / K on every point; the quarter runs carry 4x as much */
+    /* + 1000 us / K on every point; the quarter runs carry 4x as much, and
+     * their bytes per iteration (setup calls rounded in) do not count */
     write_file(csv,
                "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
                "p7-128-base-iter,trilap,base,600,2097152,221.381867,620756992\n"
-               "p7-128-base-iterq,trilap,base,150,2097152,226.381867,620756992\n"
+               "p7-128-base-iterq,trilap,base,150,2097152,226.381867,610000000\n"
                "p7-256-base-iter,trilap,base,150,16777216,1694.388267,4966055936\n"
-               "p7-256-base-iterq,trilap,base,37,16777216,1714.748627,4966055936\n"
+               "p7-256-base-iterq,trilap,base,37,16777216,1714.748627,4900000000\n"
                "p7-64-base-iter,trilap,base,2000,262144,36.7144,77594624\n"
-               "p7-64-base-iterq,trilap,base,500,262144,38.2144,77594624\n",
+               "p7-64-base-iterq,trilap,base,500,262144,38.2144,77000000\n",
                0);
     roof_fit_expect(csv, 3);
     tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
@@ -210,6 +212,14 @@ TL_TEST(roof_variants_side_by_side)
     TL_ASSERT_MSG(strstr(s, "\np7-64-two-ops,trilap,off,two,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, "\np7-64-two-iterq,trilap,off,two,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, ",3600,3.600,0.278,"), "%s", s);
+    /* roof-summary.sh rebuilds the same summary from the logs and stream.csv */
+    TL_ASSERT_EQ(unlink(p), 0);
+    r = tl_test_capture("scripts/roof-summary.sh %s", e.out);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    char *again = tl_test_read(p);
+    TL_ASSERT_STREQ(again, s);
+    free(again);
     free(s);
 }
 
@@ -231,6 +241,13 @@ TL_TEST(roof_variants_refused)
         TL_ASSERT_MSG(access(e.out, F_OK) != 0, "VARIANTS='%s': %s written", bad[k], e.out);
         TL_ASSERT_MSG(access(e.args, F_OK) != 0, "VARIANTS='%s': trilap-solve ran", bad[k]);
     }
+    /* a summary of nothing: one line, exit 2 */
+    tl_test_output r = tl_test_capture("scripts/roof-summary.sh %s", e.out);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_MSG(strstr(r.err, "roof-summary.sh: ") && strstr(r.err, "logs: no such directory") &&
+                      !strchr(strchr(r.err, '\n') + 1, '\n'),
+                  "%s", r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST_MAIN(solver_log_roofline, roof_fit_fixed_and_proportional, roof_variants_side_by_side,
