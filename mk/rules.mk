@@ -88,9 +88,16 @@ endef
 GIT_TOPLEVEL := $(shell git rev-parse --show-toplevel 2>/dev/null)
 # TRILAP_COMMIT (set by scripts/device-session.sh from .trilap-commit) wins: a
 # lent machine's copy may be a git checkout whose HEAD is another commit.
+# Without it, a .trilap-commit naming a commit this repository does not have
+# was written by the newer checkout the tree was copied from, and names the
+# tree better than this checkout's HEAD (a plain make there labelled every
+# binary with the copy's stale HEAD); one this repository has is an old note
+# of a later checkout, and git's HEAD wins.
+TRILAP_COMMIT_FILE ?= .trilap-commit
 GIT_COMMIT := $(TRILAP_COMMIT)
+GIT_COMMIT := $(or $(GIT_COMMIT),$(shell c=$$(head -n1 '$(TRILAP_COMMIT_FILE)' 2>/dev/null) && [ -n "$$c" ] && ! git cat-file -e "$$c^{commit}" 2>/dev/null && echo "$$c"))
 GIT_COMMIT := $(or $(GIT_COMMIT),$(if $(filter $(abspath $(CURDIR)),$(abspath $(GIT_TOPLEVEL))),$(shell (git rev-parse --short=12 HEAD 2>/dev/null && (git diff --quiet HEAD 2>/dev/null || echo -dirty)) | paste -sd '' - | grep .),))
-GIT_COMMIT := $(or $(GIT_COMMIT),$(shell (cat .trilap-commit 2>/dev/null || echo unknown) | head -n1))
+GIT_COMMIT := $(or $(GIT_COMMIT),$(shell (cat '$(TRILAP_COMMIT_FILE)' 2>/dev/null || echo unknown) | head -n1))
 TL_VERSION := 0.1.0
 export CONFIG_BODY
 $(CONFIG_H): FORCE

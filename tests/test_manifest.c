@@ -115,4 +115,57 @@ TL_TEST(mpi_manifest)
     free(text);
 }
 
-TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest)
+/* The commit a build is labelled with (mk/rules.mk, what git_commit and
+ * --version print): a .trilap-commit naming a commit this repository does
+ * not have (a tree copied from a newer checkout onto an older one) wins
+ * over HEAD; one it has (an old note) does not; TRILAP_COMMIT wins over
+ * both. Read off `make summary`'s first line. */
+static char *build_label(const char *commit_file, const char *extra)
+{
+    tl_test_output r = tl_test_capture("make -s summary TRILAP_COMMIT_FILE='%s' %s | head -n1",
+                                       commit_file, extra);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    char *open = strchr(r.out, '('), *close = open ? strchr(open, ')') : NULL;
+    TL_ASSERT_MSG(open && close, "%s", r.out);
+    *close = '\0';
+    char *label = strdup(open + 1);
+    tl_test_output_free(&r);
+    return label;
+}
+
+TL_TEST(commit_label_of_a_copied_tree)
+{
+    tl_test_output g = tl_test_capture("git rev-parse --short=12 HEAD");
+    if (g.rc != 0) {
+        tl_test_output_free(&g);
+        TL_SKIP("no git repository here");
+    }
+    char head[64] = "", root[64] = "";
+    TL_ASSERT_EQ(sscanf(g.out, "%63s", head), 1);
+    tl_test_output_free(&g);
+    g = tl_test_capture("git rev-list --max-parents=0 HEAD");
+    TL_ASSERT_MSG(g.rc == 0 && sscanf(g.out, "%63s", root) == 1, "%s", g.err);
+    tl_test_output_free(&g);
+    char f[600];
+    snprintf(f, sizeof f, "%s/trilap-commit", tl_test_tmpdir());
+    FILE *fp = fopen(f, "w");
+    TL_ASSERT(fp);
+    fputs("0123456789ab\n", fp); /* no such commit here */
+    fclose(fp);
+    char *l = build_label(f, "");
+    TL_ASSERT_STREQ(l, "0123456789ab");
+    free(l);
+    l = build_label(f, "TRILAP_COMMIT=fedcba987654");
+    TL_ASSERT_STREQ(l, "fedcba987654");
+    free(l);
+    fp = fopen(f, "w");
+    TL_ASSERT(fp);
+    fprintf(fp, "%s\n", root); /* a commit this repository has: an old note */
+    fclose(fp);
+    l = build_label(f, "");
+    TL_ASSERT_MSG(strncmp(l, head, strlen(head)) == 0, "label %s, HEAD %s", l, head);
+    free(l);
+}
+
+TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
+             commit_label_of_a_copied_tree)
