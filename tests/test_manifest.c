@@ -1,5 +1,6 @@
 /* Run manifest: every key present, the environment captured, written
- * atomically by rank 0 only; under MPI through helper_launch. */
+ * atomically by rank 0 only; under MPI through helper_launch. And the
+ * commit the build is labelled with, which the manifest records. */
 #include "runtime/results.h"
 
 #include <stdio.h>
