@@ -9,7 +9,10 @@
 # limit of the variant's ratio at large sizes), and fix@1.15 the fixed_us
 # a ratio of 1.15 would allow at `at` rows (default 2097152, 128^3; "-"
 # without a run of that size). A variant with fewer than 3 sizes is left
-# out; without any, nothing is printed.
+# out; without any, nothing is printed. -v min_rows=R fits only the sizes
+# of at least R rows (884736: 96^3 and up, leaving out the sizes whose
+# vectors fit in L2, which lie below the line); the table of marginal
+# times still lists every size.
 #
 # A run's us_per_iter is its solve time over its iterations, so the
 # solve's setup (r0, u0, w0, the first reduction read by the host, the
@@ -19,7 +22,7 @@
 # / (K - Kq), which the setup does not reach (column marg: how many
 # points are); then the marginal times and their ratios follow, per size.
 #
-#   awk -v triad=GB/s [-v at=ROWS] -f scripts/roof-fit.awk summary.csv
+#   awk -v triad=GB/s [-v at=ROWS] [-v min_rows=ROWS] -f scripts/roof-fit.awk summary.csv
 BEGIN {
     FS = ","
     if (at == "") at = 2097152
@@ -68,9 +71,11 @@ END {
             t = tt[g, r, 0]
             if ((g, r, 1) in tt && kk[g, r, 1] < kk[g, r, 0]) {
                 t = (kk[g, r, 0] * t - kk[g, r, 1] * tt[g, r, 1]) / (kk[g, r, 0] - kk[g, r, 1])
-                marg++
                 mt[g, r] = t
+                if (r < min_rows + 0) continue
+                marg++
             }
+            if (r < min_rows + 0) continue
             m++
             px[m] = r
             py[m] = t
@@ -95,7 +100,7 @@ END {
         if (here) allowed = sprintf("%.1f", 1.15 * bb[g, at] * at / (triad * 1000) - p * at)
         split(g, gs, ",")
         if (!said++) {
-            printf "# us/iter = fixed_us + rows x ns_per_row / 1000, least squares over each variant's -iter runs; triad %s GB/s\n", triad
+            printf "# us/iter = fixed_us + rows x ns_per_row / 1000, least squares over each variant's -iter runs%s; triad %s GB/s\n", (min_rows + 0 > 0 ? " of at least " min_rows " rows" : ""), triad
             printf "%-10s %-9s %5s %4s %9s %10s %9s %8s %10s %11s %9s\n", "kernels", "spmv", "sizes", "marg", "fixed_us", "ns_per_row", "B_per_row", "prop/tr", "prop_ratio", "max_rel_dev", "fix@1.15"
         }
         printf "%-10s %-9s %5d %4d %9.2f %10.4f %9.1f %8.3f %10.3f %11.3f %9s\n", gs[1], gs[2], m, marg, f, p * 1000, bpr, prop / triad, (prop > 0 ? triad / prop : 0), dev, allowed

@@ -79,9 +79,10 @@ TL_TEST(solver_log_roofline)
  * same line. */
 /* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
  * marginal points */
-static void roof_fit_expect(const char *csv, int nmarg)
+static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
 {
-    tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
+    tl_test_output r =
+        tl_test_capture("awk -v triad=3700 %s -f scripts/roof-fit.awk %s", opts, csv);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     const char *row = strstr(r.out, "\nbase ");
     TL_ASSERT_MSG(row, "%s", r.out);
@@ -117,7 +118,23 @@ TL_TEST(roof_fit_fixed_and_proportional)
                "p7-64-tail-iter,trilap,tail,2000,262144,30,77594624\n"
                "p7-128-tail-iter,trilap,tail,600,2097152,200,620756992\n",
                0);
-    roof_fit_expect(csv, 0);
+    roof_fit_expect(csv, 0, "");
+    /* a size below the others' line (its vectors in L2) moves the fit,
+     * unless min_rows leaves it out */
+    write_file(csv,
+               "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
+               "p7-32-base-iter,trilap,base,2000,32768,5,9699328\n"
+               "p7-64-base-iter,trilap,base,2000,262144,36.2144,77594624\n"
+               "p7-128-base-iter,trilap,base,600,2097152,219.7152,620756992\n"
+               "p7-256-base-iter,trilap,base,150,16777216,1687.7216,4966055936\n",
+               0);
+    roof_fit_expect(csv, 0, "-v min_rows=262144");
+    tl_test_output r0 = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
+    TL_ASSERT_MSG(strstr(r0.out, "\nbase       trilap        4    0 "), "%s", r0.out);
+    tl_test_output_free(&r0);
+    r0 = tl_test_capture("awk -v triad=3700 -v min_rows=262144 -f scripts/roof-fit.awk %s", csv);
+    TL_ASSERT_MSG(strstr(r0.out, "runs of at least 262144 rows;"), "%s", r0.out);
+    tl_test_output_free(&r0);
     /* + 1000 us / K on every point; the quarter runs carry 4x as much, and
      * their bytes per iteration (setup calls rounded in) do not count */
     write_file(csv,
@@ -129,7 +146,7 @@ TL_TEST(roof_fit_fixed_and_proportional)
                "p7-64-base-iter,trilap,base,2000,262144,36.7144,77594624\n"
                "p7-64-base-iterq,trilap,base,500,262144,38.2144,77000000\n",
                0);
-    roof_fit_expect(csv, 3);
+    roof_fit_expect(csv, 3, "");
     tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
     /* the marginal times, by size: 128^3 at 219.72 us, ratio 219.7152 / 167.7722 */
     TL_ASSERT_MSG(strstr(r.out, "base       trilap       2097152     219.72     167.77    1.310\n"),
