@@ -105,16 +105,21 @@ static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
     tl_test_output_free(&r);
 }
 
+/* roof-fit.awk's input: the columns it reads, and base's -iter runs on
+ * 10 us + 0.1 ns per row exactly (296 bytes per row) */
+#define ROOF_CSV_HEADER "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
+#define ROOF_CSV_EXACT                                                                             \
+    "p7-64-base-iter,trilap,base,2000,262144,36.2144,77594624\n"                                  \
+    "p7-128-base-iter,trilap,base,600,2097152,219.7152,620756992\n"                               \
+    "p7-256-base-iter,trilap,base,150,16777216,1687.7216,4966055936\n"
+
 TL_TEST(roof_fit_fixed_and_proportional)
 {
     char csv[600];
     snprintf(csv, sizeof csv, "%s/summary.csv", tl_test_tmpdir());
     write_file(csv,
-               "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
-               "p7-64-base-iter,trilap,base,2000,262144,36.2144,77594624\n"
-               "p7-128-base-iter,trilap,base,600,2097152,219.7152,620756992\n"
+               ROOF_CSV_HEADER ROOF_CSV_EXACT
                "p7-128-base-ops,trilap,base,600,2097152,400,620756992\n"
-               "p7-256-base-iter,trilap,base,150,16777216,1687.7216,4966055936\n"
                "p7-64-tail-iter,trilap,tail,2000,262144,30,77594624\n"
                "p7-128-tail-iter,trilap,tail,600,2097152,200,620756992\n",
                0);
@@ -122,11 +127,7 @@ TL_TEST(roof_fit_fixed_and_proportional)
     /* a size below the others' line (its vectors in L2) moves the fit,
      * unless min_rows leaves it out */
     write_file(csv,
-               "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
-               "p7-32-base-iter,trilap,base,2000,32768,5,9699328\n"
-               "p7-64-base-iter,trilap,base,2000,262144,36.2144,77594624\n"
-               "p7-128-base-iter,trilap,base,600,2097152,219.7152,620756992\n"
-               "p7-256-base-iter,trilap,base,150,16777216,1687.7216,4966055936\n",
+               ROOF_CSV_HEADER ROOF_CSV_EXACT "p7-32-base-iter,trilap,base,2000,32768,5,9699328\n",
                0);
     roof_fit_expect(csv, 0, "-v min_rows=262144");
     tl_test_output r0 = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
@@ -138,7 +139,7 @@ TL_TEST(roof_fit_fixed_and_proportional)
     /* + 1000 us / K on every point; the quarter runs carry 4x as much, and
      * their bytes per iteration (setup calls rounded in) do not count */
     write_file(csv,
-               "run,spmv,kernels,iterations,rows,us_per_iter,bytes_per_iter\n"
+               ROOF_CSV_HEADER
                "p7-128-base-iter,trilap,base,600,2097152,221.381867,620756992\n"
                "p7-128-base-iterq,trilap,base,150,2097152,226.381867,610000000\n"
                "p7-256-base-iter,trilap,base,150,16777216,1694.388267,4966055936\n"
