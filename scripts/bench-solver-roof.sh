@@ -24,9 +24,9 @@
 # default and --fuse against the old build's default on 1138_bus to rtol
 # 1e-6, pipecg, pcg and pipebicgstab: residual histories compared byte
 # for byte; the histories and outputs in bits/), console.log. --marginal:
-# each -iter run also at a quarter of its iterations (-iterq), so that
-# roof-fit.awk takes the marginal iteration, without the solve's setup
-# spread over it. Roofline: the bytes every kernel of one iteration must
+# each -iter run (the old build's too) also at a quarter of its
+# iterations (-iterq), so that roof-fit.awk takes the marginal iteration,
+# without the solve's setup spread over it. Roofline: the bytes every kernel of one iteration must
 # move (the statistics' bytes per call times the calls per iteration,
 # setup calls left out) over the triad. Environment: SOLVE,
 # BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices),
@@ -130,6 +130,8 @@ for n in $sizes; do
             --no-op-timer $spmv $(opts_of "$v") "$m"
     done
     [ -n "$old" ] && run "p7-$n-old-iter" 60 "$old" --max-iterations "$k" --no-op-timer "$m"
+    [ -n "$old" ] && [ $marginal -eq 1 ] && run "p7-$n-old-iterq" 60 "$old" \
+        --max-iterations $((k / 4)) --no-op-timer "$m"
 done
 ops() {
     local n=$1 k m v
