@@ -26,9 +26,10 @@
 # for byte; the histories and outputs in bits/), console.log. --marginal:
 # each -iter run (the old build's too) also at a quarter of its
 # iterations (-iterq), so that roof-fit.awk takes the marginal iteration,
-# without the solve's setup spread over it. Roofline: the bytes every kernel of one iteration must
-# move (the statistics' bytes per call times the calls per iteration,
-# setup calls left out) over the triad. Environment: SOLVE,
+# without the solve's setup spread over it. Roofline: the bytes every
+# kernel of one iteration must move (the statistics' bytes per call times
+# the calls per iteration, setup calls left out) over the triad.
+# Environment: SOLVE,
 # BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices),
 # VARIANTS (space-separated NAME=OPTIONS, the options comma-separated;
 # "base=" is this build's default; the most telling first, the budget may
@@ -48,7 +49,7 @@ while [ $# -gt 0 ]; do
     --sizes) sizes=$2; shift 2 ;;
     --trace) trace=1; shift ;;
     --marginal) marginal=1; shift ;;
-    -h | --help) sed -n '2,36p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
     -*) echo "bench-solver-roof.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac

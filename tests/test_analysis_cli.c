@@ -30,14 +30,6 @@ static char *out_of(const char *dir, const char *which)
     return tl_test_read(p);
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) TL_TEST_FAIL_("cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
 static const char *META = "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# device=%d\n"
                           "# window_start_ns=0\n# window_end_ns=100000\n# complete=yes\n"
                           "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n";
@@ -435,7 +427,7 @@ static void expect_reject(const char *t, const char *name, const char *rows, con
         char path[600];
         mkdir(run, 0755);
         snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
-        write_file(path, rows);
+        tl_test_write(path, rows);
     }
     int rc = sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run);
     char *e = out_of(t, "err");
@@ -475,9 +467,10 @@ TL_TEST(incomplete_needs_flag)
     snprintf(run, sizeof run, "%s/run", t);
     mkdir(run, 0755);
     snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
-    write_file(path, "# format=trilap-trace\n# version=1\n# rank=0\n# complete=no\n# dropped=12\n"
-                     "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
-                     "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
+    tl_test_write(path,
+                  "# format=trilap-trace\n# version=1\n# rank=0\n# complete=no\n# dropped=12\n"
+                  "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
+                  "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "incomplete"));
@@ -562,14 +555,16 @@ TL_TEST(compare_runs_and_results)
     TL_ASSERT_MSG(strstr(o, "# speedup of B over A: 1.182x"), "%s", o);
     free(o);
     snprintf(res, sizeof res, "%s/results.csv", t);
-    write_file(res, "# a comment\nvariant,nranks,rep,us_per_iter,ring_bytes\n"
-                    "two-stream,2,0,80.0,256000\ntwo-stream,2,1,82.0,256000\ntwo-stream,2,2,79.0,256000\n"
-                    "three-split,2,0,64.0,256000\nthree-split,2,1,66.0,256000\nthree-split,2,2,65.0,256000\n");
+    tl_test_write(
+        res,
+        "# a comment\nvariant,nranks,rep,us_per_iter,ring_bytes\n"
+        "two-stream,2,0,80.0,256000\ntwo-stream,2,1,82.0,256000\ntwo-stream,2,2,79.0,256000\n"
+        "three-split,2,0,64.0,256000\nthree-split,2,1,66.0,256000\nthree-split,2,2,65.0,256000\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream", tl_test_bin(), res), 0);
     o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "three-split") && strstr(o, "1.231"), "%s", o); /* 80 / 65 */
     free(o);
-    write_file(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,abc\n");
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,abc\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", tl_test_bin(), res), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "results.csv:2: bad us_per_iter 'abc'"));
@@ -583,10 +578,10 @@ TL_TEST(sweep_ideal_and_efficiency)
     snprintf(res, sizeof res, "%s/results.csv", t);
     snprintf(csv, sizeof csv, "%s/sweep.csv", t);
     /* parts 12, 20, 50 us: ideal 50, sum 82; three-split median 55 -> (82-55)/(82-50) = 84.375 % */
-    write_file(res, "variant,nranks,rep,us_per_iter,ring_bytes\n"
-                    "allreduce-only,2,0,12,1024\nring-only,2,0,20,1024\ndaxpy-only,2,0,50,1024\n"
-                    "three-split,2,0,54,1024\nthree-split,2,1,55,1024\nthree-split,2,2,58,1024\n"
-                    "three-split,2,0,99,4096\n");
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes\n"
+                       "allreduce-only,2,0,12,1024\nring-only,2,0,20,1024\ndaxpy-only,2,0,50,1024\n"
+                       "three-split,2,0,54,1024\nthree-split,2,1,55,1024\nthree-split,2,2,58,1024\n"
+                       "three-split,2,0,99,4096\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
     char *c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "ring_bytes,variant,nranks,reps,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n"), "%s", c);

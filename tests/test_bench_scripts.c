@@ -37,13 +37,11 @@ static const char block[] = "solver: pipecg\n"
                             "update             20   1.0000e-05     4.0000e+04    800.000\n"
                             "precond            21   1.0000e-05     6.3000e+03    100.000\n";
 
-static void write_file(const char *path, const char *text, int exec)
+/* a stand-in program at path */
+static void write_script(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "w");
-    TL_ASSERT_MSG(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-    if (exec) TL_ASSERT_EQ(chmod(path, 0755), 0);
+    tl_test_write(path, text);
+    TL_ASSERT_EQ(chmod(path, 0755), 0);
 }
 
 /* Calls per iteration are the timed calls rounded (setup calls drop out),
@@ -52,7 +50,7 @@ TL_TEST(solver_log_roofline)
 {
     char log[600];
     snprintf(log, sizeof log, "%s/solve.txt", tl_test_tmpdir());
-    write_file(log, block, 0);
+    tl_test_write(log, block);
     tl_test_output r = tl_test_capture("awk -v triad=1 -v run=x -v kernels=k "
                                        "-v cols=run,kernels,iterations,us_per_iter,bytes_per_iter,"
                                        "roofline_us,roofline_ratio,update_frac_triad,dot_frac_triad "
@@ -69,14 +67,6 @@ TL_TEST(solver_log_roofline)
     tl_test_output_free(&r);
 }
 
-/* roof-fit.awk on iterations that cost exactly 10 us + 0.1 ns per row
- * (296 B/row, triad 3700 GB/s: 0.8 of triad once the size hides the 10
- * us); at 128^3 even no fixed cost would leave the ratio above 1.15, so
- * the allowed fixed cost is negative. The -ops run and the variant with
- * two sizes are left out; no triad or a missing column is refused. Then
- * with a setup of 1000 us per solve spread over the iterations, and
- * -iterq runs at a quarter of them: the marginal iterations give the
- * same line. */
 /* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
  * marginal points */
 static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
@@ -113,22 +103,27 @@ static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
     "p7-128-base-iter,trilap,base,600,2097152,219.7152,620756992\n"                               \
     "p7-256-base-iter,trilap,base,150,16777216,1687.7216,4966055936\n"
 
+/* roof-fit.awk on iterations that cost exactly 10 us + 0.1 ns per row
+ * (296 B/row, triad 3700 GB/s: 0.8 of triad once the size hides the 10
+ * us); at 128^3 even no fixed cost would leave the ratio above 1.15, so
+ * the allowed fixed cost is negative. The -ops run and the variant with
+ * two sizes are left out; no triad or a missing column is refused. Then
+ * with a setup of 1000 us per solve spread over the iterations, and
+ * -iterq runs at a quarter of them: the marginal iterations give the
+ * same line. */
 TL_TEST(roof_fit_fixed_and_proportional)
 {
     char csv[600];
     snprintf(csv, sizeof csv, "%s/summary.csv", tl_test_tmpdir());
-    write_file(csv,
-               ROOF_CSV_HEADER ROOF_CSV_EXACT
-               "p7-128-base-ops,trilap,base,600,2097152,400,620756992\n"
-               "p7-64-tail-iter,trilap,tail,2000,262144,30,77594624\n"
-               "p7-128-tail-iter,trilap,tail,600,2097152,200,620756992\n",
-               0);
+    tl_test_write(csv, ROOF_CSV_HEADER ROOF_CSV_EXACT
+                  "p7-128-base-ops,trilap,base,600,2097152,400,620756992\n"
+                  "p7-64-tail-iter,trilap,tail,2000,262144,30,77594624\n"
+                  "p7-128-tail-iter,trilap,tail,600,2097152,200,620756992\n");
     roof_fit_expect(csv, 0, "");
     /* a size below the others' line (its vectors in L2) moves the fit,
      * unless min_rows leaves it out */
-    write_file(csv,
-               ROOF_CSV_HEADER ROOF_CSV_EXACT "p7-32-base-iter,trilap,base,2000,32768,5,9699328\n",
-               0);
+    tl_test_write(csv, ROOF_CSV_HEADER ROOF_CSV_EXACT
+                  "p7-32-base-iter,trilap,base,2000,32768,5,9699328\n");
     roof_fit_expect(csv, 0, "-v min_rows=262144");
     tl_test_output r0 = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
     TL_ASSERT_MSG(strstr(r0.out, "\nbase       trilap        4    0 "), "%s", r0.out);
@@ -138,15 +133,13 @@ TL_TEST(roof_fit_fixed_and_proportional)
     tl_test_output_free(&r0);
     /* + 1000 us / K on every point; the quarter runs carry 4x as much, and
      * their bytes per iteration (setup calls rounded in) do not count */
-    write_file(csv,
-               ROOF_CSV_HEADER
-               "p7-128-base-iter,trilap,base,600,2097152,221.381867,620756992\n"
-               "p7-128-base-iterq,trilap,base,150,2097152,226.381867,610000000\n"
-               "p7-256-base-iter,trilap,base,150,16777216,1694.388267,4966055936\n"
-               "p7-256-base-iterq,trilap,base,37,16777216,1714.748627,4900000000\n"
-               "p7-64-base-iter,trilap,base,2000,262144,36.7144,77594624\n"
-               "p7-64-base-iterq,trilap,base,500,262144,38.2144,77000000\n",
-               0);
+    tl_test_write(csv, ROOF_CSV_HEADER
+                  "p7-128-base-iter,trilap,base,600,2097152,221.381867,620756992\n"
+                  "p7-128-base-iterq,trilap,base,150,2097152,226.381867,610000000\n"
+                  "p7-256-base-iter,trilap,base,150,16777216,1694.388267,4966055936\n"
+                  "p7-256-base-iterq,trilap,base,37,16777216,1714.748627,4900000000\n"
+                  "p7-64-base-iter,trilap,base,2000,262144,36.7144,77594624\n"
+                  "p7-64-base-iterq,trilap,base,500,262144,38.2144,77000000\n");
     roof_fit_expect(csv, 3, "");
     tl_test_output r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
     /* the marginal times, by size: 128^3 at 219.72 us, ratio 219.7152 / 167.7722 */
@@ -159,7 +152,7 @@ TL_TEST(roof_fit_fixed_and_proportional)
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_MSG(strstr(r.err, "triad"), "%s", r.err);
     tl_test_output_free(&r);
-    write_file(csv, "run,kernels,rows\n", 0);
+    tl_test_write(csv, "run,kernels,rows\n");
     r = tl_test_capture("awk -v triad=1 -f scripts/roof-fit.awk %s", csv);
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_MSG(strstr(r.err, "no column spmv"), "%s", r.err);
@@ -183,13 +176,11 @@ static void stand_ins(roof_env *e)
     char p[700], body[2048];
     TL_ASSERT_EQ(mkdir(dir, 0755), 0);
     snprintf(p, sizeof p, "%s/trilap-bench", dir);
-    write_file(p,
-               "#!/bin/sh\n"
-               "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
-               "printf 'function,bandwidth_gbs\\ncopy,2\\ntriad,1\\n' > \"$out\"\n",
-               1);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "printf 'function,bandwidth_gbs\\ncopy,2\\ntriad,1\\n' > \"$out\"\n");
     snprintf(p, sizeof p, "%s/block.txt", dir);
-    write_file(p, block, 0);
+    tl_test_write(p, block);
     snprintf(p, sizeof p, "%s/trilap-solve", dir);
     snprintf(body, sizeof body,
              "#!/bin/sh\n"
@@ -197,7 +188,7 @@ static void stand_ins(roof_env *e)
              "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && : > \"$2\"; shift; done\n"
              "cat %s/block.txt\n",
              argslog, dir);
-    write_file(p, body, 1);
+    write_script(p, body);
 }
 
 TL_TEST(roof_variants_side_by_side)

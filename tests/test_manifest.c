@@ -149,20 +149,16 @@ TL_TEST(commit_label_of_a_copied_tree)
     tl_test_output_free(&g);
     char f[600];
     snprintf(f, sizeof f, "%s/trilap-commit", tl_test_tmpdir());
-    FILE *fp = fopen(f, "w");
-    TL_ASSERT(fp);
-    fputs("0123456789ab\n", fp); /* no such commit here */
-    fclose(fp);
+    tl_test_write(f, "0123456789ab\n"); /* no such commit here */
     char *l = build_label(f, "");
     TL_ASSERT_STREQ(l, "0123456789ab");
     free(l);
     l = build_label(f, "TRILAP_COMMIT=fedcba987654");
     TL_ASSERT_STREQ(l, "fedcba987654");
     free(l);
-    fp = fopen(f, "w");
-    TL_ASSERT(fp);
-    fprintf(fp, "%s\n", root); /* a commit this repository has: an old note */
-    fclose(fp);
+    char note[80];
+    snprintf(note, sizeof note, "%s\n", root); /* a commit this repository has: an old note */
+    tl_test_write(f, note);
     l = build_label(f, "");
     TL_ASSERT_MSG(strncmp(l, head, strlen(head)) == 0, "label %s, HEAD %s", l, head);
     free(l);

@@ -19,14 +19,6 @@ static char *path_in(const char *dir, const char *name)
     return p;
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    TL_ASSERT(f);
-    fputs(text, f);
-    TL_ASSERT(fclose(f) == 0);
-}
-
 /* Runs fn with stderr captured; returns what was printed. */
 static char captured[4096];
 static int stderr_saved = -1;
@@ -77,7 +69,7 @@ static void expect_error(const char *dir, const char *name, const char *text, in
                          tl_status want, int want_line, const char *reason)
 {
     const char *path = path_in(dir, name);
-    write_file(path, text);
+    tl_test_write(path, text);
     int nrec;
     capture_begin(dir);
     tl_status st = read_all(path, flags, &nrec);
@@ -324,7 +316,7 @@ TL_TEST(quoting_rfc4180)
     snprintf(buf, sizeof buf, "%s%s\n\"0\",\"1\",2,p2p,p2p,kernel,\"a\"\"b\",3,4,5,-1,\"-1\"\n",
              good_meta, TL_TRACE_HEADER);
     const char *p2 = path_in(dir, "q2.csv");
-    write_file(p2, buf);
+    tl_test_write(p2, buf);
     tl_trace_reader *r = NULL;
     TL_ASSERT_OK(tl_trace_reader_open(&r, p2, 0));
     tl_trace_record rec;
@@ -403,7 +395,7 @@ TL_TEST(metadata_parsing)
              "# args=--ring-bytes=4096 --x a=b\n# unknown_future_key=anything, at all\n"
              "# dropped=0\n# complete=yes\n# window_start_ns=123\n# window_end_ns=456\n%s\n",
              TL_TRACE_HEADER);
-    write_file(path, buf);
+    tl_test_write(path, buf);
     tl_trace_reader *r = NULL;
     TL_ASSERT_OK(tl_trace_reader_open(&r, path, 0));
     TL_ASSERT_STREQ(tl_trace_reader_meta(r, "version"), "1");

@@ -60,6 +60,16 @@ static inline char *tl_test_read(const char *path)
     return s;
 }
 
+/* Write text to `path` (created or truncated); the test fails when it
+ * cannot be written. */
+static inline void tl_test_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "cannot write %s", path);
+    fputs(text, f);
+    TL_ASSERT_MSG(fclose(f) == 0, "cannot write %s", path);
+}
+
 /* Run `cmd` through the shell with stdout, and stderr unless `err` is NULL,
  * sent to files in a temporary directory of its own. Returns the exit code;
  * the output in *out and *err (malloc'd, the caller frees). */
