@@ -6,6 +6,7 @@
  * two groups of Pipe-BiCGStab and random groups with every kind of
  * aliasing (y among its own terms, a vector written twice, read after
  * being written). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +56,9 @@ static void reference_updates(const spec *sp)
     for (int j = 0; j < sp->nu; j++)
         for (int i = 0; i < N; i++) {
             double t = sp->c[j][0] * vec[1][sp->x[j][0]][i];
+            /* each further term rounded once, as the device contracts it */
             for (int k = 1; k < sp->nt[j]; k++)
-                t += sp->c[j][k] * vec[1][sp->x[j][k]][i];
+                t = fma(sp->c[j][k], vec[1][sp->x[j][k]][i], t);
             vec[1][sp->y[j]][i] = t;
         }
 }
@@ -217,5 +219,98 @@ TL_TEST(fused_pass_operands)
     TL_ASSERT(check_fused(&sq, p_, c_, 1, 2, dw, 4, 3));
 }
 
+/* Pipe-PCG's update over ten distinct vectors, as the methods call it. */
+enum { P_N, P_M, P_W, P_U, P_X, P_R, P_Z, P_Q, P_S, P_P, P_COUNT };
+static double pv[2][P_COUNT][N];
+static void pipecg_args(tl_cu_update_args *a, double (*c)[TL_CU_UPD_TERMS], int set)
+{
+    static const int y[8] = {P_Z, P_Q, P_S, P_P, P_X, P_R, P_U, P_W};
+    static const int x[8][2] = {{P_N, P_Z}, {P_M, P_Q}, {P_W, P_S}, {P_U, P_P},
+                                {P_X, P_P}, {P_R, P_S}, {P_U, P_Q}, {P_W, P_Z}};
+    const double al = 0.37, be = 0.81, c1[8] = {be, be, be, be, al, -al, -al, -al};
+    memset(a, 0, sizeof *a);
+    a->nu = 8;
+    for (int j = 0; j < 8; j++) {
+        a->u[j].y = pv[set][y[j]];
+        a->u[j].nterms = 2;
+        for (int k = 0; k < 2; k++)
+            a->u[j].x[k] = pv[set][x[j][k]];
+        a->u[j].coef[0] = c[j][0] = 1.0;
+        a->u[j].coef[1] = c[j][1] = c1[j];
+    }
+    tl_cu_update_link(a);
+}
+
+TL_TEST(pipecg_shape_kernel_equals_generic)
+{
+    srand(99);
+    for (int v = 0; v < P_COUNT; v++)
+        for (int i = 0; i < N; i++)
+            pv[0][v][i] = pv[1][v][i] = (double)rand() / RAND_MAX - 0.5;
+    tl_cu_update_args a, b;
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS] = {{0}};
+    pipecg_args(&a, c, 0);
+    pipecg_args(&b, c, 1);
+    TL_ASSERT(tl_cu_update_is_pipecg(&b));
+    /* the roles the kernel loads and stores */
+    const double *src[10];
+    double *dst[8];
+    tl_cu_pipecg_operands(&b, src, dst);
+    static const int in_role[10] = {P_N, P_M, P_W, P_U, P_X, P_R, P_Z, P_Q, P_S, P_P};
+    static const int out_role[8] = {P_Z, P_Q, P_S, P_P, P_X, P_R, P_U, P_W};
+    for (int k = 0; k < 10; k++)
+        TL_ASSERT_MSG(src[k] == pv[1][in_role[k]], "operand %d", k);
+    for (int k = 0; k < 8; k++)
+        TL_ASSERT_MSG(dst[k] == pv[1][out_role[k]], "result %d", k);
+    /* the kernel's loop on set 1, the generic entry on set 0 */
+    double cf[8];
+    for (int j = 0; j < 8; j++)
+        cf[j] = c[j][1];
+    for (int64_t i = 0; i < N; i++) {
+        double in[10], out[8];
+        for (int k = 0; k < 10; k++)
+            in[k] = src[k][i];
+        tl_cu_pipecg_values(in, cf, out);
+        for (int k = 0; k < 8; k++)
+            dst[k][i] = out[k];
+        tl_cu_update_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, 8, 2);
+    }
+    TL_ASSERT(memcmp(pv[0], pv[1], sizeof pv[0]) == 0);
+}
+
+TL_TEST(pipecg_shape_only_that_shape)
+{
+    tl_cu_update_args a;
+    double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    /* the generic kernel for anything else: a first coefficient not 1 or
+     * from a register, two roles on one vector, another order, fewer
+     * updates, a tail */
+    pipecg_args(&a, c, 0);
+    a.u[5].coef[0] = 2.0;
+    TL_ASSERT(!tl_cu_update_is_pipecg(&a));
+    pipecg_args(&a, c, 0);
+    a.u[2].sref[0] = 1;
+    TL_ASSERT(!tl_cu_update_is_pipecg(&a));
+    pipecg_args(&a, c, 0);
+    a.u[1].x[0] = pv[0][P_N]; /* q = n + b q: n read twice, m unused */
+    tl_cu_update_link(&a);
+    TL_ASSERT(!tl_cu_update_is_pipecg(&a));
+    pipecg_args(&a, c, 0);
+    tl_cu_update t = a.u[4];
+    a.u[4] = a.u[5];
+    a.u[5] = t;
+    tl_cu_update_link(&a);
+    TL_ASSERT(!tl_cu_update_is_pipecg(&a));
+    pipecg_args(&a, c, 0);
+    a.nu = 7;
+    TL_ASSERT(!tl_cu_update_is_pipecg(&a));
+    pipecg_args(&a, c, 0);
+    a.t.nd = 1;
+    TL_ASSERT(!tl_cu_update_is_pipecg(&a));
+    pipecg_args(&a, c, 0);
+    TL_ASSERT(tl_cu_update_is_pipecg(&a));
+}
+
 TL_TEST_MAIN(pipecg_eight_updates, pipebicgstab_groups, random_groups_every_aliasing,
-             pipecg_fused_pass, fused_pass_operands)
+             pipecg_fused_pass, fused_pass_operands, pipecg_shape_kernel_equals_generic,
+             pipecg_shape_only_that_shape)

@@ -512,20 +512,12 @@ __device__ __forceinline__ static void fused_pass(const tl_cu_update_args &a,
     if (a.t.nd > 0) finish_partials<ND>(a.t.nd, nvb, a.t.part, a.t.count, a.t.out, sh, &last);
 }
 
-template <int NU, int NT, int ND>
-__global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
-    tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len, unsigned nvb)
+/* Every update kernel's start, after pdl_begin: the scalar program (or
+ * the registers it left in memory) into regs, then the coefficients
+ * c[j][k] of the updates. */
+__device__ static void update_prologue(const tl_cu_update_args &a, double *regs,
+                                       double (*c)[TL_CU_UPD_TERMS])
 {
-    __shared__ double regs[TL_SC_REGS];
-    __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
-    /* where threads have several entries, the lines of each one's first
-     * entry come into L2 while the previous kernel drains, and under the
-     * prologue (a chain of L2 round trips in thread 0 that holds every
-     * thread at the barrier) */
-    int64_t ip = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (ip < len && (a.prog != TL_SC_NONE || (int64_t)gridDim.x * blockDim.x < len))
-        prefetch_operands<NU, NT, ND>(&a, ip);
-    pdl_begin();
     if (a.prog != TL_SC_NONE && threadIdx.x == 0) {
         double next[TL_SC_STATE];
         const double *st = a.io.state + a.io.parity * TL_SC_STATE;
@@ -553,6 +545,23 @@ __global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
                 a.u[j].sref[k] > 0 ? a.u[j].coef[k] * regs[a.u[j].sref[k] - 1] : a.u[j].coef[k];
     }
     __syncthreads();
+}
+
+template <int NU, int NT, int ND>
+__global__ void __launch_bounds__(BLOCK, (ND > 0 && NU <= 8) ? 2 : 0)
+    tl_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len, unsigned nvb)
+{
+    __shared__ double regs[TL_SC_REGS];
+    __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    /* where threads have several entries, the lines of each one's first
+     * entry come into L2 while the previous kernel drains, and under the
+     * prologue (a chain of L2 round trips in thread 0 that holds every
+     * thread at the barrier) */
+    int64_t ip = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (ip < len && (a.prog != TL_SC_NONE || (int64_t)gridDim.x * blockDim.x < len))
+        prefetch_operands<NU, NT, ND>(&a, ip);
+    pdl_begin();
+    update_prologue(a, regs, c);
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if constexpr (ND == 0) {
@@ -582,6 +591,52 @@ __global__ void __launch_bounds__(BLOCK, ND <= 3 ? 8 : 4)
     if (ip < len) prefetch_operands<0, 1, ND>(&a, ip);
     pdl_begin();
     fused_pass<0, 1, ND>(a, (const double (*)[TL_CU_UPD_TERMS])0, len, nvb);
+}
+
+/* Pipe-PCG's eight AXPYs (update_entry.h, tl_cu_update_is_pipecg): the
+ * ten vectors by role, each loaded once, the terms fixed at compile time
+ * (tl_cu_pipecg_values); the generic kernel's prologue and grid. 64
+ * registers: 4 blocks per SM fill the register file, as the generic
+ * kernel's 3 at 80 do. Held to 3 per SM it was faster alone but slower
+ * per iteration at 256^3 (1,296 against 1,270 us; results/solver-shape-h200/). */
+__global__ void __launch_bounds__(BLOCK)
+    tl_pipecg_update_kernel(const __grid_constant__ tl_cu_update_args a, int64_t len,
+                            unsigned nvb)
+{
+    (void)nvb;
+    __shared__ double regs[TL_SC_REGS];
+    __shared__ double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
+    const double *src[10];
+    double *dst[8];
+    tl_cu_pipecg_operands(&a, src, dst);
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i0 < len && (a.prog != TL_SC_NONE || stride < len)) {
+#pragma unroll
+        for (int k = 0; k < 10; k++)
+            prefetch_l2(src[k] + i0);
+    }
+    pdl_begin();
+    update_prologue(a, regs, c);
+    double cf[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        cf[j] = c[j][1];
+    for (int64_t i = i0; i < len; i += stride) {
+        double in[10], out[8];
+        if (a.prefetch && i + stride < len) {
+#pragma unroll
+            for (int k = 0; k < 10; k++)
+                prefetch_l2(src[k] + i + stride);
+        }
+#pragma unroll
+        for (int k = 0; k < 10; k++)
+            in[k] = src[k][i];
+        tl_cu_pipecg_values(in, cf, out);
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            dst[k][i] = out[k];
+    }
 }
 
 typedef decltype(&tl_update_kernel<4, 2, 0>) update_kernel_fn;
@@ -615,7 +670,8 @@ extern "C" tl_status tl_cu_update_run(const tl_cu_update_args *a, int64_t len, i
     int nt = 1;
     for (int j = 0; j < a->nu; j++)
         if (a->u[j].nterms > nt) nt = a->u[j].nterms;
-    update_kernel_fn k = !tail            ? update_pick<0>(a, nt)
+    update_kernel_fn k = tl_cu_update_is_pipecg(a) ? tl_pipecg_update_kernel
+                         : !tail                   ? update_pick<0>(a, nt)
                          : a->t.nd <= 3 ? update_pick<3>(a, nt)
                          : a->t.nd <= 5 ? update_pick<5>(a, nt)
                                         : update_pick<TL_CU_FUSE_DOTS>(a, nt);
