@@ -12,7 +12,7 @@
 # out; without any, nothing is printed. -v min_rows=R fits only the sizes
 # of at least R rows (884736: 96^3 and up, leaving out the sizes whose
 # vectors fit in L2, which lie below the line); the table of marginal
-# times still lists every size.
+# times still lists every size, of every variant, fitted or not.
 #
 # A run's us_per_iter is its solve time over its iterations, so the
 # solve's setup (r0, u0, w0, the first reduction read by the host, the
@@ -82,6 +82,7 @@ END {
             sx += r; sy += t; sxx += r * r; sxy += r * t; sb += bb[g, r]
             if (r == at) here = m
         }
+        anymarg += marg
         if (m < 3) continue
         d = m * sxx - sx * sx
         if (d <= 0) continue
@@ -104,7 +105,6 @@ END {
             printf "%-10s %-9s %5s %4s %9s %10s %9s %8s %10s %11s %9s\n", "kernels", "spmv", "sizes", "marg", "fixed_us", "ns_per_row", "B_per_row", "prop/tr", "prop_ratio", "max_rel_dev", "fix@1.15"
         }
         printf "%-10s %-9s %5d %4d %9.2f %10.4f %9.1f %8.3f %10.3f %11.3f %9s\n", gs[1], gs[2], m, marg, f, p * 1000, bpr, prop / triad, (prop > 0 ? triad / prop : 0), dev, allowed
-        anymarg += marg
     }
     if (!anymarg) exit 0
     printf "# marginal iterations (the setup left out): us/iter, roofline us, ratio\n"

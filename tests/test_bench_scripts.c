@@ -110,7 +110,7 @@ static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
  * two sizes are left out; no triad or a missing column is refused. Then
  * with a setup of 1000 us per solve spread over the iterations, and
  * -iterq runs at a quarter of them: the marginal iterations give the
- * same line. */
+ * same line, and with two sizes (no line) are still listed. */
 TL_TEST(roof_fit_fixed_and_proportional)
 {
     char csv[600];
@@ -147,6 +147,17 @@ TL_TEST(roof_fit_fixed_and_proportional)
                   "%s", r.out);
     TL_ASSERT_MSG(strstr(r.out, "    262144") < strstr(r.out, "   2097152"), "sizes in order: %s",
                   r.out);
+    tl_test_output_free(&r);
+    /* two sizes: no fit, the marginal times all the same */
+    tl_test_write(csv, ROOF_CSV_HEADER
+                  "p7-128-base-iter,trilap,base,600,2097152,221.381867,620756992\n"
+                  "p7-128-base-iterq,trilap,base,150,2097152,226.381867,610000000\n"
+                  "p7-256-base-iter,trilap,base,150,16777216,1694.388267,4966055936\n");
+    r = tl_test_capture("awk -v triad=3700 -f scripts/roof-fit.awk %s", csv);
+    TL_ASSERT_MSG(!strstr(r.out, "fixed_us"), "fitted on two sizes: %s", r.out);
+    TL_ASSERT_MSG(strstr(r.out, "base       trilap       2097152     219.72     167.77    1.310\n"),
+                  "%s", r.out);
+    TL_ASSERT_MSG(!strstr(r.out, "16777216"), "a size without -iterq: %s", r.out);
     tl_test_output_free(&r);
     r = tl_test_capture("awk -f scripts/roof-fit.awk %s", csv);
     TL_ASSERT_EQ(r.rc, 2);

@@ -97,10 +97,10 @@ static inline void tl_cu_update_link(tl_cu_update_args *a)
  * x += a p, r -= a s, u -= a q, w -= a z. The generic kernel reads the
  * vectors and each term's source from its arguments at run time, loads u
  * and w twice and takes 80 registers; its own kernel loads the ten
- * distinct vectors once, in 64 registers: 0.869 of triad against 0.829
- * at 128^3 on an H200 (results/solver-shape-h200/). Same values bit for
- * bit: each y = x0 + c x1 in the generic term order (fma(c1, x1, c0 x0),
- * c0 = 1 exactly). */
+ * distinct vectors once, in 64 registers (on an H200 at 128^3: 0.869 of
+ * triad against 0.829, and 3 us less per iteration;
+ * results/solver-shape-h200/). Same values bit for bit: each y = x0 + c
+ * x1 in the generic term order (fma(c1, x1, c0 x0), c0 = 1 exactly). */
 
 /* Its operands by role, from the updates of a: in = n m w u x r z q s p,
  * out = z q s p x r u w (the updates' y in order). */
