@@ -32,18 +32,19 @@ typedef struct spec {
     double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
 } spec;
 
-/* The kernel arguments of spec's updates on the first vector set (the rest
- * of a zero), and their coefficients in c. */
-static void updates_of(const spec *sp, tl_cu_update_args *a, double (*c)[TL_CU_UPD_TERMS])
+/* The kernel arguments of spec's updates on the vectors v (the rest of a
+ * zero), and their coefficients in c. */
+static void updates_of(const spec *sp, double (*v)[N], tl_cu_update_args *a,
+                       double (*c)[TL_CU_UPD_TERMS])
 {
     memset(a, 0, sizeof *a);
     memset(c, 0, sizeof(double) * TL_CU_UPD_MAX * TL_CU_UPD_TERMS);
     a->nu = sp->nu;
     for (int j = 0; j < sp->nu; j++) {
-        a->u[j].y = vec[0][sp->y[j]];
+        a->u[j].y = v[sp->y[j]];
         a->u[j].nterms = sp->nt[j];
         for (int k = 0; k < sp->nt[j]; k++) {
-            a->u[j].x[k] = vec[0][sp->x[j][k]];
+            a->u[j].x[k] = v[sp->x[j][k]];
             a->u[j].coef[k] = c[j][k] = sp->c[j][k];
         }
     }
@@ -68,7 +69,7 @@ static int check(const spec *sp, int nu_max, int nt_max)
 {
     tl_cu_update_args a;
     double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
-    updates_of(sp, &a, c);
+    updates_of(sp, vec[0], &a, c);
     tl_cu_update_link(&a);
     for (int64_t i = 0; i < N; i++)
         tl_cu_update_entry(&a, (const double(*)[TL_CU_UPD_TERMS])c, i, nu_max, nt_max);
@@ -78,15 +79,16 @@ static int check(const spec *sp, int nu_max, int nt_max)
 
 /* Pipe-PCG's eight updates, z = n + b z, q = m + b q, s = w + b s, p = u +
  * b p, x += a p, r -= a s, u -= a q, w -= a z, over vectors 0..7 = n z m q
- * w s u p (x and r reuse n and m: the pattern's aliasing is what matters) */
-enum { PCG_N, PCG_Z, PCG_M, PCG_Q, PCG_W, PCG_S, PCG_U, PCG_P };
-static spec pipecg_updates(void)
+ * w s u p, and x and r in vectors x_ and r_ (n and m where the pattern's
+ * aliasing is what matters; PCG_X, PCG_R for ten distinct vectors) */
+enum { PCG_N, PCG_Z, PCG_M, PCG_Q, PCG_W, PCG_S, PCG_U, PCG_P, PCG_X, PCG_R, PCG_COUNT };
+static spec pipecg_updates(int x_, int r_)
 {
     double al = 0.37, be = 0.81;
     spec sp = {.nu = 8,
-               .y = {PCG_Z, PCG_Q, PCG_S, PCG_P, PCG_N, PCG_M, PCG_U, PCG_W},
+               .y = {PCG_Z, PCG_Q, PCG_S, PCG_P, x_, r_, PCG_U, PCG_W},
                .nt = {2, 2, 2, 2, 2, 2, 2, 2},
-               .x = {{PCG_N, PCG_Z}, {PCG_M, PCG_Q}, {PCG_W, PCG_S}, {PCG_U, PCG_P}, {PCG_N, PCG_P}, {PCG_M, PCG_S},
+               .x = {{PCG_N, PCG_Z}, {PCG_M, PCG_Q}, {PCG_W, PCG_S}, {PCG_U, PCG_P}, {x_, PCG_P}, {r_, PCG_S},
                      {PCG_U, PCG_Q}, {PCG_W, PCG_Z}},
                .c = {{1, be}, {1, be}, {1, be}, {1, be}, {1, al}, {1, -al}, {1, -al}, {1, -al}}};
     return sp;
@@ -97,7 +99,7 @@ TL_TEST(pipecg_eight_updates)
     /* z = n + b z, q = m + b q, s = w + b s, p = u + b p, x += a p,
      * r -= a s, u -= a q, w -= a z; vectors 0..7 = n z m q w s u p, x r in 0, 1
      * reuse: the pattern's aliasing is what matters */
-    spec sp = pipecg_updates();
+    spec sp = pipecg_updates(PCG_N, PCG_M);
     fill(1);
     TL_ASSERT(check(&sp, 8, 2));
     fill(2);
@@ -161,7 +163,7 @@ static int check_fused(const spec *sp, int pz, int pr, int use_d, int nd, const 
         d[i] = 0.5 + (double)(i % 5) / 8;
     tl_cu_update_args a;
     double c[TL_CU_UPD_MAX][TL_CU_UPD_TERMS];
-    updates_of(sp, &a, c);
+    updates_of(sp, vec[0], &a, c);
     a.t.pz = vec[0][pz];
     a.t.pr = vec[0][pr];
     a.t.dinv = use_d ? d : NULL;
@@ -189,7 +191,7 @@ TL_TEST(pipecg_fused_pass)
     /* the eight updates over x r u w m n z q s p folded into 8 vectors as
      * in pipecg_eight_updates; then m = D^-1 w, dots (r, u), (w, u), (r, r)
      * with r = PCG_M (the fifth update's y: PCG_N), u, w */
-    spec sp = pipecg_updates();
+    spec sp = pipecg_updates(PCG_N, PCG_M);
     /* PCG_M is written by the sixth update (r's role), then overwritten by the
      * preconditioner: use the free vector PCG_Q as the preconditioned one */
     const int dv[3][2] = {{PCG_M, PCG_U}, {PCG_W, PCG_U}, {PCG_M, PCG_M}};
@@ -219,32 +221,20 @@ TL_TEST(fused_pass_operands)
     TL_ASSERT(check_fused(&sq, p_, c_, 1, 2, dw, 4, 3));
 }
 
-/* Pipe-PCG's update over ten distinct vectors, as the methods call it. */
-enum { P_N, P_M, P_W, P_U, P_X, P_R, P_Z, P_Q, P_S, P_P, P_COUNT };
-static double pv[2][P_COUNT][N];
+/* Pipe-PCG's update over ten distinct vectors of set, as the methods call
+ * it */
+static double pv[2][PCG_COUNT][N];
 static void pipecg_args(tl_cu_update_args *a, double (*c)[TL_CU_UPD_TERMS], int set)
 {
-    static const int y[8] = {P_Z, P_Q, P_S, P_P, P_X, P_R, P_U, P_W};
-    static const int x[8][2] = {{P_N, P_Z}, {P_M, P_Q}, {P_W, P_S}, {P_U, P_P},
-                                {P_X, P_P}, {P_R, P_S}, {P_U, P_Q}, {P_W, P_Z}};
-    const double al = 0.37, be = 0.81, c1[8] = {be, be, be, be, al, -al, -al, -al};
-    memset(a, 0, sizeof *a);
-    a->nu = 8;
-    for (int j = 0; j < 8; j++) {
-        a->u[j].y = pv[set][y[j]];
-        a->u[j].nterms = 2;
-        for (int k = 0; k < 2; k++)
-            a->u[j].x[k] = pv[set][x[j][k]];
-        a->u[j].coef[0] = c[j][0] = 1.0;
-        a->u[j].coef[1] = c[j][1] = c1[j];
-    }
+    spec sp = pipecg_updates(PCG_X, PCG_R);
+    updates_of(&sp, pv[set], a, c);
     tl_cu_update_link(a);
 }
 
 TL_TEST(pipecg_shape_kernel_equals_generic)
 {
     srand(99);
-    for (int v = 0; v < P_COUNT; v++)
+    for (int v = 0; v < PCG_COUNT; v++)
         for (int i = 0; i < N; i++)
             pv[0][v][i] = pv[1][v][i] = (double)rand() / RAND_MAX - 0.5;
     tl_cu_update_args a, b;
@@ -256,8 +246,9 @@ TL_TEST(pipecg_shape_kernel_equals_generic)
     const double *src[10];
     double *dst[8];
     tl_cu_pipecg_operands(&b, src, dst);
-    static const int in_role[10] = {P_N, P_M, P_W, P_U, P_X, P_R, P_Z, P_Q, P_S, P_P};
-    static const int out_role[8] = {P_Z, P_Q, P_S, P_P, P_X, P_R, P_U, P_W};
+    static const int in_role[10] = {PCG_N, PCG_M, PCG_W, PCG_U, PCG_X,
+                                    PCG_R, PCG_Z, PCG_Q, PCG_S, PCG_P};
+    static const int out_role[8] = {PCG_Z, PCG_Q, PCG_S, PCG_P, PCG_X, PCG_R, PCG_U, PCG_W};
     for (int k = 0; k < 10; k++)
         TL_ASSERT_MSG(src[k] == pv[1][in_role[k]], "operand %d", k);
     for (int k = 0; k < 8; k++)
@@ -292,7 +283,7 @@ TL_TEST(pipecg_shape_only_that_shape)
     a.u[2].sref[0] = 1;
     TL_ASSERT(!tl_cu_update_is_pipecg(&a));
     pipecg_args(&a, c, 0);
-    a.u[1].x[0] = pv[0][P_N]; /* q = n + b q: n read twice, m unused */
+    a.u[1].x[0] = pv[0][PCG_N]; /* q = n + b q: n read twice, m unused */
     tl_cu_update_link(&a);
     TL_ASSERT(!tl_cu_update_is_pipecg(&a));
     pipecg_args(&a, c, 0);
