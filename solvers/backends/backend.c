@@ -177,6 +177,24 @@ tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
     return keep_dots(be, t, 1);
 }
 
+tl_status tl_be_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
+                            const tl_update_tail *t, int64_t first_tag, int n)
+{
+    TL_CHECK(tl_be_has_pipecg_loop(be), TL_ERR_UNSUPPORTED, "backend %s: no persistent loop",
+             be->ops->name);
+    TL_CHECK(n >= 1 && first_tag >= 0, TL_ERR_INVAL, "persistent loop: %d iterations from %lld", n,
+             (long long)first_tag);
+    TL_TRY(check_tail(t));
+    TL_CHECK(t->pz && t->ndots > 0, TL_ERR_INVAL, "persistent loop: a tail without %s",
+             t->pz ? "dots" : "preconditioner step");
+    /* the loop computes t's dots itself, from the vectors as they stand */
+    be->kept[t->slot].n = 0;
+    TL_TRY(be->ops->pipecg_loop(be, sx, sy, u, nu, t, first_tag, n));
+    /* its last iteration's m is M^-1 of the w before the last update */
+    TL_TRY(tl_be_precond(be, t->pz, t->pr));
+    return keep_dots(be, t, 1);
+}
+
 tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t)
 {
     if (!be->ops->update_fused || be->cfg.unfused) return tl_be_update_fused_split(be, u, n, t);

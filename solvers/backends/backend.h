@@ -121,6 +121,8 @@ typedef struct tl_backend_config {
                         capability 9.0 and up) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
+    int persistent;  /* CUDA: pipecg's iterations in one persistent kernel (pipecg_loop; the
+                        backend clears it where it cannot run it) */
 } tl_backend_config;
 
 typedef struct tl_backend tl_backend;
@@ -164,6 +166,16 @@ typedef struct tl_backend_ops {
      * written in between (the fallback computes the dots at that
      * dot_begin). */
     tl_status (*update_fused)(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
+    /* Optional (NULL, or cfg.persistent 0: the method enqueues its
+     * iterations one by one). n iterations of pipelined PCG as
+     * solvers/methods/pipecg_async.c enqueues them from its second on, in
+     * one device-side loop: t's dots reduced, sy = A sx, the program
+     * TL_SC_PIPECG on those dots, the updates u[0..nu-1], t->pz = M^-1
+     * t->pr; iteration j's registers posted as tag first_tag + j. Only
+     * Pipe-PCG's shape (its eight updates, t = m = M^-1 w with (r, u), (w,
+     * u), (r, r)); through tl_be_pipecg_loop. */
+    tl_status (*pipecg_loop)(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
+                             const tl_update_tail *t, int64_t first_tag, int n);
     /* Optional device-resident scalars (all NULL: the tl_be_* wrappers
      * below run them on the host, solvers/backends/scalars_host.c):
      *   dot_end_async(slot)     the reduced dots stay on the device; the
@@ -317,6 +329,16 @@ static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
 tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
                                    const tl_update_tail *t);
+/* pipecg_loop where the backend runs it (cfg.persistent): n iterations,
+ * then t->pz = M^-1 t->pr from the last one and t's dots deferred to the
+ * next dot_begin(t->slot, 0), as after update_fused. Check with
+ * tl_be_has_pipecg_loop first. */
+static inline int tl_be_has_pipecg_loop(const tl_backend *be)
+{
+    return be->ops->pipecg_loop && be->cfg.persistent;
+}
+tl_status tl_be_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
+                            const tl_update_tail *t, int64_t first_tag, int n);
 /* Helpers built on the operations. */
 tl_status tl_be_spmv(tl_backend *be, tl_vec *x, tl_vec *y); /* y = A x */
 tl_status tl_be_dots(tl_backend *be, int n, tl_vec *const *x, tl_vec *const *y,

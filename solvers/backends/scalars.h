@@ -51,7 +51,9 @@ typedef struct tl_sc_io {
     double *regs;       /* TL_SC_REGS doubles, written by block 0 */
     double *copy;       /* NULL, or a second copy of the registers block 0 writes (the CUDA
                            backend: a slot of a ring in mapped host memory, read by the host
-                           without a copy on the stream) */
+                           without a copy on the stream), then copy_seq after them */
+    double copy_seq;    /* the run's number, stored in copy[TL_SC_REGS] once the registers
+                           are visible to the host: what the host polls for */
     int parity;         /* iteration & 1 */
 } tl_sc_io;
 

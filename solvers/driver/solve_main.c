@@ -44,7 +44,7 @@ typedef struct solve_opts {
     /* CUDA backend */
     const char *spmv, *cusparse_alg;
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl;
+    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, persistent;
     const char *scalars;
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -286,6 +286,14 @@ static const tl_option solve_options[] = {
      .help = "cuda: launch the solver's kernels by programmatic dependent launch (compute "
              "capability 9.0 and up; elsewhere ignored): each may start while the one before it "
              "drains (the same values)"},
+    {.name = "persistent",
+     .type = TL_OPT_FLAG,
+     .offset = O(persistent),
+     .def = "0",
+     .help = "cuda, pipecg on scalar programs: the iterations in one persistent kernel whose "
+             "blocks take the tiles of the product, the dots with Jacobi and the update in "
+             "dependency order (one rank without device communication, Jacobi, --spmv trilap, "
+             "mapped registers; printed off elsewhere)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -424,6 +432,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .unfused = !o->fuse && !o->fuse_tail,
                  .fuse_tail = o->fuse_tail && !o->fuse,
                  .regs_copy = o->regs_copy,
+                 .persistent = o->persistent,
                  .prefetch = o->prefetch,
                  .pdl = o->pdl},
         .params = {.rtol = o->rtol,
@@ -490,6 +499,12 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                    tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
                    o->fuse ? "on" : o->fuse_tail ? "tail" : "off", o->regs_copy ? "copy" : "mapped",
                    o->prefetch ? "on" : "off", o->pdl ? "on" : "off");
+        if (cuda && o->persistent)
+            printf("persistent: %s\n",
+                   be && tl_be_has_pipecg_loop(be) && cfg.method->solve == tl_method_pipecg_async
+                       ? "on"
+                       : "off (pipecg on scalar programs, one rank without device communication, "
+                         "Jacobi, --spmv trilap and mapped registers only)");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

@@ -725,8 +725,51 @@ TL_TEST(fixed_iterations_past_suspect_steps)
     }
 }
 
+/* The persistent loop (--persistent: pipecg's iterations in one kernel
+ * on one rank; elsewhere the separate kernels run) against the host on 1,
+ * 2 and 4 ranks and every schedule; then on one rank that it runs, that a
+ * benchmark run does every iteration asked for (calls of 16 iterations,
+ * here not a multiple of them), and that a converging run stops within
+ * one iteration of the separate kernels' with the same true residual
+ * (the loop sums the dots in tile order: the last digits differ). */
+static void run_ok(const char *opts, block *b)
+{
+    char cmd[2048], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd,
+             RUN_LIMIT "%s --launcher threads --gpus 1 --backend cuda --solver pipecg --warmup 0 "
+             "--repeat 1 %s",
+             bin(), opts);
+    int lock = gpu_turn();
+    int rc = tl_test_run(cmd, &out, &err);
+    close(lock);
+    fprintf(stderr, "$ %s -> %d\n", cmd, rc);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, out, err);
+    TL_ASSERT_EQ(parse(out, b, 1), 1);
+    if (strstr(opts, "--persistent")) TL_ASSERT_MSG(strstr(out, "persistent: on\n"), "%s", out);
+    free(out);
+    free(err);
+}
+
+TL_TEST(persistent_loop)
+{
+    compare(&(gcase){"gen:poisson7:16", "pipecg", "", "--persistent", 0});
+    compare(&(gcase){tl_test_matrix("1138_bus.mtx"), "pipecg", "", "--persistent", 0});
+    char opts[1024];
+    block b[2];
+    snprintf(opts, sizeof opts, "--rtol 0 --atol 0 --max-iterations 301 --persistent %s",
+             tl_test_matrix("1138_bus.mtx"));
+    run_ok(opts, &b[0]);
+    TL_ASSERT_EQ(b[0].iterations, 301);
+    run_ok("--rtol 1e-8 gen:poisson7:40", &b[0]);
+    run_ok("--rtol 1e-8 --persistent gen:poisson7:40", &b[1]);
+    TL_ASSERT(b[0].converged && b[1].converged);
+    TL_ASSERT_MSG(labs(b[0].iterations - b[1].iterations) <= 1, "%ld against %ld iterations",
+                  b[1].iterations, b[0].iterations);
+    TL_ASSERT_NEAR(b[1].true_residual, b[0].true_residual, 0.05 * b[0].true_residual);
+}
+
 TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, cg_family_ani4,
              bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
              bicgstab_family_convdiff, fused_pass, fused_pass_equals_separate_kernels,
              pipecg_host_scalars, fixed_iterations_and_spmv_choices,
-             fixed_iterations_past_suspect_steps, comparison_catches_differences)
+             fixed_iterations_past_suspect_steps, persistent_loop, comparison_catches_differences)

@@ -14,6 +14,7 @@
 #if TL_HAVE_CUDA
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@
 #include "runtime/gpu.h"
 #include "solvers/backends/backend.h"
 #include "solvers/backends/cuda/kernels.h"
+#include "solvers/backends/cuda/loop_plan.h"
 #include "solvers/backends/cuda/spmv.h"
 
 /* Event-timer operations, mapped to the statistics rows. */
@@ -80,11 +82,13 @@ typedef struct cuda_backend {
     cudaEvent_t ev_ring[TL_SC_RING];
     int64_t ring_tag[TL_SC_RING];
     /* without cfg.regs_copy: every program run's registers also go to a
-     * slot of h_runs (mapped pinned memory, RUN_SLOTS of them), written by
-     * the kernel itself, so a post is an event record, not a copy on the
-     * stream; run_of[tag % TL_SC_RING] is the slot a post refers to */
+     * slot of h_runs (mapped pinned memory, RUN_SLOTS slots of RUN_STRIDE
+     * doubles), written by the kernel itself with the run's number after
+     * them, so a post puts nothing on the stream (an event record between
+     * two kernels would stop the programmatic launch of the second): the
+     * host polls the slot for run_seq[tag % TL_SC_RING], in run_of[] */
     double *h_runs, *d_runs;
-    int64_t nruns;
+    int64_t nruns, run_seq[TL_SC_RING];
     int last_run, run_of[TL_SC_RING];
     int parity, have_regs;
     int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
@@ -92,6 +96,14 @@ typedef struct cuda_backend {
     unsigned ev_needed; /* TL_SEV_* events some step waits for on another stream */
     tl_sc_prog pend_prog;
     tl_sc_io pend_io;
+    /* the persistent loop (cfg.persistent): its plan and state on the
+     * device, made at its first call (loop.items non-NULL), the blocks it
+     * runs, its iterations numbered for the backend's life (loop_iter: the
+     * next one), and the tag that continues the current solve */
+    tl_cu_loop_args loop;
+    int loop_blocks;
+    unsigned loop_iter;
+    int64_t loop_tag;
 } cuda_backend;
 
 _Static_assert((int)TL_UPDATE_MAX <= (int)TL_CU_UPD_MAX &&
@@ -101,7 +113,7 @@ _Static_assert((int)TL_DOT_MAX <= (int)TL_CU_DOT_MAX, "dot kernel too small for 
 _Static_assert((int)TL_UPDATE_DOTS <= (int)TL_CU_FUSE_DOTS, "fused kernel too small for TL_UPDATE_DOTS");
 /* register slots of program runs: more than the host can trail by (a post
  * per run at most, TL_SC_RING posts in flight) */
-enum { RUN_SLOTS = 2 * TL_SC_RING };
+enum { RUN_SLOTS = 2 * TL_SC_RING, RUN_STRIDE = TL_SC_REGS + 1 };
 
 static inline cuda_backend *cb_of(tl_backend *be)
 {
@@ -575,6 +587,7 @@ static tl_status cuda_scalars_init(tl_backend *be, const double *state)
     /* once per solve: the pinned source must outlive the copy */
     TL_TRY(tl_gpu_sync(be->ctx, s, "scalar state"));
     cb->parity = 0;
+    cb->loop_tag = -1; /* a new solve: its loop iterations start afresh */
     return TL_OK;
 }
 
@@ -591,7 +604,8 @@ static tl_status cuda_scalars(tl_backend *be, tl_sc_prog prog, int slot)
                              .parity = cb->parity};
     if (cb->d_runs) {
         cb->last_run = (int)(cb->nruns++ % RUN_SLOTS);
-        cb->pend_io.copy = cb->d_runs + (size_t)cb->last_run * TL_SC_REGS;
+        cb->pend_io.copy = cb->d_runs + (size_t)cb->last_run * RUN_STRIDE;
+        cb->pend_io.copy_seq = (double)cb->nruns;
     }
     cb->parity = 1 - cb->parity;
     cb->have_regs = 1;
@@ -610,11 +624,12 @@ static tl_status cuda_regs_post(tl_backend *be, int64_t tag)
         TL_CHECK(cb->have_regs, TL_ERR_INVAL, "register post %lld before any scalar program",
                  (long long)tag);
         cb->run_of[q] = cb->last_run;
+        cb->run_seq[q] = cb->nruns;
     } else {
         TL_CUDA(cudaMemcpyAsync(cb->h_ring + (size_t)q * TL_SC_REGS, cb->d_regs,
                                 TL_SC_REGS * sizeof(double), cudaMemcpyDeviceToHost, s));
+        TL_CUDA(cudaEventRecord(cb->ev_ring[q], s));
     }
-    TL_CUDA(cudaEventRecord(cb->ev_ring[q], s));
     cb->ring_tag[q] = tag;
     return TL_OK;
 }
@@ -629,6 +644,30 @@ static int event_done(void *arg, tl_status *st)
     return -1;
 }
 
+/* A run's slot in mapped memory: done once its number is there. While it
+ * is not, the stream is asked whether it has failed, or finished without
+ * writing it (the kernel's writes are visible once it has completed). */
+typedef struct run_wait {
+    const volatile double *seq;
+    double want;
+    cudaStream_t s;
+} run_wait;
+
+static int run_done(void *arg, tl_status *st)
+{
+    run_wait *w = arg;
+    if (*w->seq == w->want) return 1;
+    cudaError_t e = cudaStreamQuery(w->s);
+    if (e == cudaErrorNotReady) return 0;
+    if (e == cudaSuccess && *w->seq == w->want) return 1;
+    *st = e == cudaSuccess
+              ? TL_FAIL(TL_ERR_CUDA, "scalar registers of run %.0f: the stream finished, the slot "
+                                     "holds run %.0f", w->want, *w->seq)
+              : TL_FAIL(TL_ERR_CUDA, "cudaStreamQuery: %s (%s)", cudaGetErrorString(e),
+                        cudaGetErrorName(e));
+    return -1;
+}
+
 static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
 {
     cuda_backend *cb = cb_of(be);
@@ -636,10 +675,199 @@ static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
     TL_CHECK(tag >= 0 && cb->ring_tag[q] == tag, TL_ERR_INVAL,
              "registers of %lld not posted (or overwritten: more than %d in flight)",
              (long long)tag, TL_SC_RING);
-    TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", event_done, &cb->ev_ring[q]));
-    const double *src = cb->d_runs ? cb->h_runs + (size_t)cb->run_of[q] * TL_SC_REGS
-                                   : cb->h_ring + (size_t)q * TL_SC_REGS;
-    memcpy(regs, src, TL_SC_REGS * sizeof(double));
+    if (!cb->d_runs) {
+        TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", event_done, &cb->ev_ring[q]));
+        memcpy(regs, cb->h_ring + (size_t)q * TL_SC_REGS, TL_SC_REGS * sizeof(double));
+        return TL_OK;
+    }
+    const double *slot = cb->h_runs + (size_t)cb->run_of[q] * RUN_STRIDE;
+    run_wait w = {.seq = slot + TL_SC_REGS,
+                  .want = (double)cb->run_seq[q],
+                  .s = cb->s[TL_SOP_UPDATE]};
+    TL_TRY(tl_gpu_wait(be->ctx, "scalar registers", run_done, &w));
+    /* the registers were stored before the number (a system fence between) */
+    atomic_thread_fence(memory_order_acquire);
+    memcpy(regs, slot, TL_SC_REGS * sizeof(double));
+    return TL_OK;
+}
+
+/* ---- the persistent loop ------------------------------------------------------ */
+
+static void loop_free(cuda_backend *cb)
+{
+    tl_cu_loop_args *a = &cb->loop;
+    cudaFree((void *)a->items);
+    cudaFree((void *)a->flo);
+    cudaFree((void *)a->fhi);
+    cudaFree((void *)a->rlo);
+    cudaFree((void *)a->rhi);
+    cudaFree(a->counter); /* the flags too */
+    cudaFree(a->part);    /* the dots too */
+    memset(a, 0, sizeof *a);
+}
+
+static tl_status upload_i32(const void *src, size_t bytes, void **dst, cudaStream_t s)
+{
+    TL_CUDA(cudaMalloc(dst, bytes));
+    TL_CUDA(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, s));
+    return TL_OK;
+}
+
+/* The plan of the rank's diagonal block and the loop's device state. */
+static tl_status loop_make(cuda_backend *cb)
+{
+    const tl_csr *d = &cb->base.m->diag;
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    tl_status st = TL_OK;
+    int32_t *rp = malloc((size_t)(d->nrows + 1) * sizeof *rp);
+    int32_t *ci = malloc((size_t)(d->nnz ? d->nnz : 1) * sizeof *ci);
+    tl_cu_loop_plan p = {0};
+    TL_CHECKGOTO(rp && ci, TL_ERR_NOMEM, st, done, "persistent loop: CSR of %lld nonzeros",
+                 (long long)d->nnz);
+    for (int64_t i = 0; i <= d->nrows; i++)
+        rp[i] = (int32_t)d->rowptr[i];
+    for (int64_t k = 0; k < d->nnz; k++)
+        ci[k] = (int32_t)d->colidx[k];
+    TL_TRYGOTO(tl_cu_pipecg_loop_blocks(cb->sms, &cb->loop_blocks), st, done);
+    TL_TRYGOTO(tl_cu_loop_plan_make(rp, ci, (int32_t)d->nrows, cb->loop_blocks, &p), st, done);
+    TL_TRYGOTO(tl_cu_loop_plan_check(&p), st, done);
+    tl_cu_loop_args *a = &cb->loop;
+    size_t nt = (size_t)p.ntiles;
+    a->nrows = d->nrows;
+    a->tile = p.tile;
+    a->ntiles = p.ntiles;
+    a->nitems = p.nitems;
+    TL_TRYGOTO(upload_i32(p.items, (size_t)p.nitems * sizeof *p.items, (void **)&a->items, s), st,
+               done);
+    TL_TRYGOTO(upload_i32(p.flo, nt * sizeof(int32_t), (void **)&a->flo, s), st, done);
+    TL_TRYGOTO(upload_i32(p.fhi, nt * sizeof(int32_t), (void **)&a->fhi, s), st, done);
+    TL_TRYGOTO(upload_i32(p.rlo, nt * sizeof(int32_t), (void **)&a->rlo, s), st, done);
+    TL_TRYGOTO(upload_i32(p.rhi, nt * sizeof(int32_t), (void **)&a->rhi, s), st, done);
+    /* the counters and flags in one zeroed allocation: counter, djcount[2],
+     * prog_done, then fu, fdj, fs per tile */
+    size_t nflags = 4 + 3 * nt;
+    TL_CUDAGOTO(cudaMalloc((void **)&a->counter, nflags * sizeof(unsigned)), st, done);
+    TL_CUDAGOTO(cudaMemsetAsync(a->counter, 0, nflags * sizeof(unsigned), s), st, done);
+    a->djcount = a->counter + 1;
+    a->prog_done = a->counter + 3;
+    a->fu = a->counter + 4;
+    a->fdj = a->fu + nt;
+    a->fs = a->fdj + nt;
+    /* the tiles' partials, then the reduced dots */
+    TL_CUDAGOTO(cudaMalloc((void **)&a->part, (3 * nt + 3) * sizeof(double)), st, done);
+    a->dots = a->part + 3 * nt;
+    const tl_cu_csr *csr = tl_cu_spmv_diag_csr(cb->spmv);
+    a->rowptr = csr->d_rowptr;
+    a->colidx = csr->d_colidx;
+    a->val = csr->d_val;
+    a->dinv = cb->d_dinv;
+    a->state = cb->d_state;
+    a->regs = cb->d_regs;
+    a->ring = cb->d_runs;
+    a->ring_slots = RUN_SLOTS;
+    TL_TRYGOTO(tl_gpu_sync(cb->base.ctx, s, "persistent loop plan"), st, done);
+done:
+    if (st != TL_OK) loop_free(cb);
+    tl_cu_loop_plan_free(&p);
+    free(rp);
+    free(ci);
+    return st;
+}
+
+/* The loop's vectors by role from the method's description of its
+ * iteration, refused unless it is Pipe-PCG's: the eight updates with
+ * coefficients 1 or -1 on the alpha and beta registers, the tail m = M^-1 w
+ * with (r, u), (w, u), (r, r), the product n = A m. */
+static tl_status loop_operands(cuda_backend *cb, tl_vec *sx, tl_vec *sy, const tl_update *u,
+                               int nu, const tl_update_tail *t, tl_cu_loop_args *a)
+{
+    tl_cu_update_args ua;
+    const tl_vec *rd[2 * TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
+    int nrd = 0, nwr = 0;
+    TL_TRY(update_args(cb, u, nu, &ua, rd, &nrd, wr, &nwr));
+    tl_cu_update_link(&ua);
+    TL_CHECK(tl_cu_update_is_pipecg(&ua), TL_ERR_INVAL,
+             "persistent loop: the updates are not Pipe-PCG's eight");
+    int beta = ua.u[0].sref[1], alpha = ua.u[4].sref[1];
+    for (int j = 0; j < 8; j++)
+        TL_CHECK(ua.u[j].sref[1] == (j < 4 ? beta : alpha) && ua.u[j].sref[1] > 0 &&
+                     ua.u[j].coef[1] == (j < 5 ? 1.0 : -1.0),
+                 TL_ERR_INVAL, "persistent loop: update %d is %g x register %d", j,
+                 ua.u[j].coef[1], ua.u[j].sref[1] - 1);
+    const double *in[10];
+    double *out[8];
+    tl_cu_pipecg_operands(&ua, in, out);
+    enum { N_, M_, W_, U_, X_, R_, Z_, Q_, S_, P_ };
+    TL_CHECK(sx->data == in[M_] && sy->data == in[N_] && t->pz->data == in[M_] &&
+                 t->pr->data == in[W_] && t->ndots == 3,
+             TL_ERR_INVAL, "persistent loop: the product or the tail is not n = A m, m = M^-1 w");
+    const double *dx[3] = {in[R_], in[W_], in[R_]}, *dy[3] = {in[U_], in[U_], in[R_]};
+    for (int k = 0; k < 3; k++)
+        TL_CHECK(t->x[k]->data == dx[k] && t->y[k]->data == dy[k], TL_ERR_INVAL,
+                 "persistent loop: dot %d is not (r, u), (w, u), (r, r)'s", k);
+    a->n = (double *)in[N_];
+    a->m = (double *)in[M_];
+    a->w = (double *)in[W_];
+    a->u = (double *)in[U_];
+    a->x = (double *)in[X_];
+    a->r = (double *)in[R_];
+    a->z = (double *)in[Z_];
+    a->q = (double *)in[Q_];
+    a->s = (double *)in[S_];
+    a->p = (double *)in[P_];
+    a->reg_alpha = alpha - 1;
+    a->reg_beta = beta - 1;
+    return TL_OK;
+}
+
+static tl_status cuda_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u,
+                                  int nu, const tl_update_tail *t, int64_t first_tag, int n)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(be->cfg.persistent, TL_ERR_INVAL, "persistent loop switched off");
+    TL_CHECK(n <= TL_SC_RING / 2, TL_ERR_INVAL,
+             "persistent loop: %d iterations at once (their registers: at most %d)", n,
+             TL_SC_RING / 2);
+    TL_TRY(flush_scalars(cb));
+    if (!cb->loop.items) TL_TRY(loop_make(cb));
+    tl_cu_loop_args *a = &cb->loop;
+    TL_TRY(loop_operands(cb, sx, sy, u, nu, t, a));
+    if (first_tag != cb->loop_tag) {
+        /* a new run of loop iterations: whatever other streams still do
+         * is done before it (the loop runs on the update stream alone),
+         * and its first DJ items wait for nothing */
+        TL_TRY(tl_gpu_sync_all(be->ctx, "persistent loop start"));
+        a->first = cb->loop_iter;
+    }
+    a->base = cb->loop_iter;
+    a->iters = n;
+    a->run0 = cb->nruns;
+    a->parity0 = cb->parity;
+    cudaStream_t s = cb->s[TL_SOP_UPDATE];
+    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "pipecg_loop");
+    tl_status st = tl_cu_pipecg_loop(a, cb->loop_blocks, s);
+    tl_probe_pop(be->ctx);
+    TL_TRY(st);
+    for (int j = 0; j < n; j++) {
+        int q = (int)((first_tag + j) % TL_SC_RING);
+        cb->run_of[q] = (int)((cb->nruns + j) % RUN_SLOTS);
+        cb->run_seq[q] = cb->nruns + j + 1;
+        cb->ring_tag[q] = first_tag + j;
+    }
+    cb->nruns += n;
+    cb->parity ^= n & 1;
+    cb->have_regs = 1;
+    cb->loop_iter += (unsigned)n;
+    cb->loop_tag = first_tag + n;
+    /* counted as the kernels it replaces: the product, the tail as the dot
+     * row (its bytes: r, u, w, the inverse diagonal read, m written; as
+     * --fuse-tail's), the update; no times (one kernel for all of them) */
+    double rows = (double)be->m->nowned;
+    for (int j = 0; j < n; j++) {
+        tl_backend_stat(be, TL_OP_SPMV, 0, tl_cu_spmv_diag_bytes(cb->spmv));
+        tl_backend_stat(be, TL_OP_DOT, 0, 40.0 * rows);
+        tl_backend_stat(be, TL_OP_UPDATE, 0, 144.0 * rows);
+    }
     return TL_OK;
 }
 
@@ -758,6 +986,7 @@ static void cuda_destroy(tl_backend **bep)
     tl_ctx *ctx = cb->base.ctx;
     if (ctx && ctx->gpu) tl_gpu_sync_all(ctx, "backend teardown");
     tl_cu_spmv_destroy(&cb->spmv);
+    loop_free(cb);
     cudaFree(cb->d_dinv);
     cudaFree(cb->d_send_idx);
     cudaFree(cb->d_sendbuf);
@@ -846,7 +1075,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     int can_map = 0;
     TL_CUDA(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, be->ctx->device));
     if (!cfg->regs_copy && can_map) {
-        size_t bytes = (size_t)RUN_SLOTS * TL_SC_REGS * sizeof(double);
+        size_t bytes = (size_t)RUN_SLOTS * RUN_STRIDE * sizeof(double);
         TL_CUDA(cudaHostAlloc((void **)&cb->h_runs, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
         memset(cb->h_runs, 0, bytes);
         TL_CUDA(cudaHostGetDevicePointer((void **)&cb->d_runs, cb->h_runs, 0));
@@ -895,6 +1124,16 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         }
     }
     if (cfg->op_timer) TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
+    /* the persistent loop: one rank and no device communication (no halo,
+     * no allreduce between the dots and the update), Jacobi, trilap's
+     * product, registers in mapped memory, and the steps it replaces on the
+     * update's stream (what runs before and after it is ordered by it) */
+    cudaStream_t su = cb->s[TL_SOP_UPDATE];
+    be->cfg.persistent = cfg->persistent && be->ctx->size == 1 && !cb->dc && cb->d_dinv &&
+                         cfg->spmv == TL_SPMV_TRILAP && cb->d_runs && m->nghost == 0 &&
+                         m->nowned > 0 && cb->s[TL_SOP_PRECOND] == su &&
+                         cb->s[TL_SOP_DOT] == su && cb->s[TL_SOP_SPMV_INTERIOR] == su;
+    cb->loop_tag = -1;
     /* every initial value above is in place before the first operation,
      * whichever stream that runs on */
     TL_TRY(tl_gpu_sync(be->ctx, s0, "backend initial values"));
@@ -972,6 +1211,7 @@ const tl_backend_ops tl_backend_cuda_ops = {
     .regs_post = cuda_regs_post,
     .regs_get = cuda_regs_get,
     .update_fused = cuda_update_fused,
+    .pipecg_loop = cuda_pipecg_loop,
 };
 
 #endif /* TL_HAVE_CUDA */

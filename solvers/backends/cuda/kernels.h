@@ -94,6 +94,45 @@ tl_status tl_cu_jacobi(const double *d_dinv, const double *d_r, double *d_z, int
 /* y[i] = alpha, i < n. */
 tl_status tl_cu_fill(double *d_y, double alpha, int64_t n, tl_cu_launch l);
 
+/* The persistent Pipe-PCG loop (loop_plan.h): iterations base .. base +
+ * iters - 1 of pipecg_async.c's iteration in one kernel whose resident
+ * blocks take tiles from a counter: per tile the dots (r, u), (w, u),
+ * (r, r) and m = D^-1 w (DJ), n = A m (S), then after the program
+ * TL_SC_PIPECG on the reduced dots (run by the last DJ item) the eight
+ * AXPYs (U, the arithmetic of tl_pipecg_update_kernel). Iteration numbers
+ * are absolute and only grow (the per-tile flags hold 1 + the last
+ * iteration done); `first` is the solve's first loop iteration, whose DJ
+ * items wait for nothing. Each iteration's registers go to slot (run0 + j)
+ * % ring_slots of the mapped ring, run number run0 + j + 1 after them
+ * (what regs_get polls for). */
+typedef struct tl_cu_loop_args {
+    int64_t nrows;
+    int32_t tile, ntiles, nitems;
+    const uint32_t *items;                /* loop_plan.h, on the device */
+    const int32_t *flo, *fhi, *rlo, *rhi; /* the plan's windows, on the device */
+    const int32_t *rowptr, *colidx;       /* the rank's diagonal block */
+    const double *val, *dinv;
+    double *r, *u, *w, *m, *n, *z, *q, *s, *p, *x;
+    int reg_alpha, reg_beta;              /* x += alpha p, z = n + beta z: their registers */
+    unsigned *counter;                    /* zeroed by the launcher */
+    unsigned *fu, *fdj, *fs;              /* per tile, zero-filled once */
+    unsigned *djcount;                    /* 2, zero-filled once */
+    unsigned *prog_done;                  /* 1 + the last iteration whose program ran */
+    double *part;                         /* 3 per tile */
+    double *dots;                         /* the reduced dots (3) */
+    double *state;                        /* the programs' state, two parities */
+    double *regs;                         /* TL_SC_REGS */
+    double *ring;                         /* ring_slots slots of TL_SC_REGS + 1 */
+    int ring_slots, parity0;              /* the state parity of iteration base */
+    int64_t run0;
+    unsigned first, base;
+    int iters;
+} tl_cu_loop_args;
+
+/* Blocks of the loop resident at once on `sms` SMs (its grid). */
+tl_status tl_cu_pipecg_loop_blocks(int sms, int *blocks);
+tl_status tl_cu_pipecg_loop(const tl_cu_loop_args *a, int blocks, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -227,4 +227,9 @@ int tl_cu_spmv_tpr(const tl_cu_spmv *sp)
     return sp->diag.a.tpr;
 }
 
+const tl_cu_csr *tl_cu_spmv_diag_csr(const tl_cu_spmv *sp)
+{
+    return &sp->diag.a;
+}
+
 #endif /* TL_HAVE_CUDA */

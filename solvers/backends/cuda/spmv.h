@@ -48,5 +48,7 @@ double tl_cu_spmv_offd_bytes(const tl_cu_spmv *sp);
 /* Threads per row the trilap kernel uses for the diagonal block (0: the
  * nonzero split), for output. */
 int tl_cu_spmv_tpr(const tl_cu_spmv *sp);
+/* The rank's diagonal block on the device (the persistent loop's product). */
+const tl_cu_csr *tl_cu_spmv_diag_csr(const tl_cu_spmv *sp);
 
 #endif
