@@ -121,8 +121,8 @@ typedef struct tl_backend_config {
                         capability 9.0 and up) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
-    int persistent;  /* CUDA: pipecg's iterations in one persistent kernel (pipecg_loop; the
-                        backend clears it where it cannot run it) */
+    int persistent;  /* CUDA: pipecg's iterations in one persistent kernel (pipecg_loop; one
+                        rank: the backend clears it where it cannot run it) */
 } tl_backend_config;
 
 typedef struct tl_backend tl_backend;

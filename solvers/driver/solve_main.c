@@ -292,8 +292,8 @@ static const tl_option solve_options[] = {
      .def = "0",
      .help = "cuda, pipecg on scalar programs: the iterations in one persistent kernel whose "
              "blocks take the tiles of the product, the dots with Jacobi and the update in "
-             "dependency order (one rank without device communication, Jacobi, --spmv trilap, "
-             "mapped registers; printed off elsewhere)"},
+             "dependency order (one rank, Jacobi, --spmv trilap, mapped registers; printed off "
+             "elsewhere)"},
     {.name = "regs-copy",
      .type = TL_OPT_FLAG,
      .offset = O(regs_copy),
@@ -503,8 +503,8 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
             printf("persistent: %s\n",
                    be && tl_be_has_pipecg_loop(be) && cfg.method->solve == tl_method_pipecg_async
                        ? "on"
-                       : "off (pipecg on scalar programs, one rank without device communication, "
-                         "Jacobi, --spmv trilap and mapped registers only)");
+                       : "off (pipecg on scalar programs, one rank, Jacobi, --spmv trilap and "
+                         "mapped registers only)");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

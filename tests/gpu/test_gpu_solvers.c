@@ -753,7 +753,6 @@ static void run_ok(const char *opts, block *b)
 TL_TEST(persistent_loop)
 {
     compare(&(gcase){"gen:poisson7:16", "pipecg", "", "--persistent", 0});
-    compare(&(gcase){tl_test_matrix("1138_bus.mtx"), "pipecg", "", "--persistent", 0});
     char opts[1024];
     block b[2];
     snprintf(opts, sizeof opts, "--rtol 0 --atol 0 --max-iterations 301 --persistent %s",

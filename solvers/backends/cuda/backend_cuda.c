@@ -1124,12 +1124,15 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         }
     }
     if (cfg->op_timer) TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
-    /* the persistent loop: one rank and no device communication (no halo,
-     * no allreduce between the dots and the update), Jacobi, trilap's
+    /* the persistent loop: one rank (no halo; the allreduce between the
+     * dots and the update, over NCCL or the host-staged provider, is the
+     * identity on one rank and the loop leaves it out), Jacobi, trilap's
      * product, registers in mapped memory, and the steps it replaces on the
-     * update's stream (what runs before and after it is ordered by it) */
+     * update's stream (what runs before and after it is ordered by it).
+     * Device run 10 of results/solver-persistent-h200 had !cb->dc here,
+     * which a one-rank NCCL run (the benchmarks') never met. */
     cudaStream_t su = cb->s[TL_SOP_UPDATE];
-    be->cfg.persistent = cfg->persistent && be->ctx->size == 1 && !cb->dc && cb->d_dinv &&
+    be->cfg.persistent = cfg->persistent && be->ctx->size == 1 && cb->d_dinv &&
                          cfg->spmv == TL_SPMV_TRILAP && cb->d_runs && m->nghost == 0 &&
                          m->nowned > 0 && cb->s[TL_SOP_PRECOND] == su &&
                          cb->s[TL_SOP_DOT] == su && cb->s[TL_SOP_SPMV_INTERIOR] == su;
