@@ -190,8 +190,6 @@ tl_status tl_be_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_upd
     /* the loop computes t's dots itself, from the vectors as they stand */
     be->kept[t->slot].n = 0;
     TL_TRY(be->ops->pipecg_loop(be, sx, sy, u, nu, t, first_tag, n));
-    /* its last iteration's m is M^-1 of the w before the last update */
-    TL_TRY(tl_be_precond(be, t->pz, t->pr));
     return keep_dots(be, t, 1);
 }
 

@@ -171,7 +171,8 @@ typedef struct tl_backend_ops {
      * solvers/methods/pipecg_async.c enqueues them from its second on, in
      * one device-side loop: t's dots reduced, sy = A sx, the program
      * TL_SC_PIPECG on those dots, the updates u[0..nu-1], t->pz = M^-1
-     * t->pr; iteration j's registers posted as tag first_tag + j. Only
+     * t->pr (also after the last); iteration j's registers posted as tag
+     * first_tag + j. Only
      * Pipe-PCG's shape (its eight updates, t = m = M^-1 w with (r, u), (w,
      * u), (r, r)); through tl_be_pipecg_loop. */
     tl_status (*pipecg_loop)(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
@@ -330,7 +331,7 @@ tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl
 tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
                                    const tl_update_tail *t);
 /* pipecg_loop where the backend runs it (cfg.persistent): n iterations,
- * then t->pz = M^-1 t->pr from the last one and t's dots deferred to the
+ * after which t->pz = M^-1 t->pr holds and t's dots are deferred to the
  * next dot_begin(t->slot, 0), as after update_fused. Check with
  * tl_be_has_pipecg_loop first. */
 static inline int tl_be_has_pipecg_loop(const tl_backend *be)

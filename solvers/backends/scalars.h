@@ -42,7 +42,8 @@ typedef enum {
 enum {
     TL_SC_STATE = 16, /* doubles of state per parity */
     TL_SC_REGS = 8,   /* registers */
-    TL_SC_RING = 64   /* register copies the host can have in flight (tags modulo) */
+    TL_SC_RING = 256  /* register copies the host can have in flight (tags modulo); the
+                         CUDA backend's persistent loop runs a quarter of it per call */
 };
 
 typedef struct tl_sc_io {

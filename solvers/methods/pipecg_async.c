@@ -115,7 +115,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     int stopped = 0;
     /* Where the backend runs the iterations in one persistent loop
      * (tl_be_has_pipecg_loop), each call runs `chunk` of them and the host
-     * checks one call behind: 16 at a time in benchmark mode (nothing to
+     * checks one call behind: 64 at a time in benchmark mode (nothing to
      * stop early; the registers of two calls in flight fit the ring), else
      * the check interval, so that a converged run goes on as far as it
      * does here. Iteration 0 and the last program (no update) run as

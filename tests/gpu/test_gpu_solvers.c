@@ -728,7 +728,7 @@ TL_TEST(fixed_iterations_past_suspect_steps)
 /* The persistent loop (--persistent: pipecg's iterations in one kernel
  * on one rank; elsewhere the separate kernels run) against the host on 1,
  * 2 and 4 ranks and every schedule; then on one rank that it runs, that a
- * benchmark run does every iteration asked for (calls of 16 iterations,
+ * benchmark run does every iteration asked for (calls of 64 iterations,
  * here not a multiple of them), and that a converging run stops within
  * one iteration of the separate kernels' with the same true residual
  * (the loop sums the dots in tile order: the last digits differ). */

@@ -918,9 +918,11 @@ __device__ static void loop_s(const tl_cu_loop_args &a, int32_t t, unsigned k, i
 }
 
 /* U_k(t): tl_pipecg_update_kernel's arithmetic, its coefficients from the
- * registers of iteration k's program. */
+ * registers of iteration k's program; in the launch's last iteration also
+ * m = D^-1 w from the new w (Jacobi's product), which no DJ item of this
+ * launch will make. */
 __device__ static void loop_u(const tl_cu_loop_args &a, int32_t t, unsigned k, int64_t e0,
-                              int64_t e1, double *cf)
+                              int64_t e1, double *cf, int last_iteration)
 {
     if (threadIdx.x == 0) {
         while ((int)(ld_acquire(a.prog_done) - (k + 1)) < 0)
@@ -950,6 +952,7 @@ __device__ static void loop_u(const tl_cu_loop_args &a, int32_t t, unsigned k, i
         a.r[i] = out[5];
         a.u[i] = out[6];
         a.w[i] = out[7];
+        if (last_iteration) a.m[i] = __ldg(a.dinv + i) * out[7];
     }
     loop_publish(a.fu + t, k + 1);
 }
@@ -979,7 +982,7 @@ __global__ void __launch_bounds__(BLOCK, 4) tl_pipecg_loop_kernel(const __grid_c
         int64_t e0 = (int64_t)t * a.tile, e1 = e0 + a.tile < a.nrows ? e0 + a.tile : a.nrows;
         unsigned k = a.base + (unsigned)kb;
         if (step == TL_CU_STEP_U && kb > 0)
-            loop_u(a, t, k - 1, e0, e1, cf);
+            loop_u(a, t, k - 1, e0, e1, cf, kb == a.iters);
         else if (step == TL_CU_STEP_DJ && kb < a.iters)
             loop_dj(a, t, k, e0, e1, sh, &last);
         else if (step == TL_CU_STEP_S && kb < a.iters)
