@@ -920,7 +920,8 @@ __device__ static void loop_s(const tl_cu_loop_args &a, int32_t t, unsigned k, i
 /* U_k(t): tl_pipecg_update_kernel's arithmetic, its coefficients from the
  * registers of iteration k's program; in the launch's last iteration also
  * m = D^-1 w from the new w (Jacobi's product), which no DJ item of this
- * launch will make. */
+ * launch will make: then only once every S_k reading m(t) is done with it,
+ * not just the tile's own. */
 __device__ static void loop_u(const tl_cu_loop_args &a, int32_t t, unsigned k, int64_t e0,
                               int64_t e1, double *cf, int last_iteration)
 {
@@ -930,7 +931,10 @@ __device__ static void loop_u(const tl_cu_loop_args &a, int32_t t, unsigned k, i
         cf[0] = __ldcg(a.regs + a.reg_alpha);
         cf[1] = __ldcg(a.regs + a.reg_beta);
     }
-    loop_wait(a.fs, t, t, k + 1);
+    if (last_iteration)
+        loop_wait(a.fs, a.rlo[t], a.rhi[t], k + 1);
+    else
+        loop_wait(a.fs, t, t, k + 1);
     /* the second terms' coefficients as update_prologue makes them (1 or
      * -1 times a register: exact), from two registers */
     double alpha = cf[0], beta = cf[1];

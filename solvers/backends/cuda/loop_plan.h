@@ -15,7 +15,9 @@
  *   DJ_k(t)  U_{k-1}(t), and S_{k-1} of the tiles whose rows read m(t)
  *   S_k(t)   DJ_k of the tiles its rows read
  *   U_k(t)   S_k(t) (and through it DJ_k(t)), and the program of
- *            iteration k, run by the last DJ_k item once all are done
+ *            iteration k, run by the last DJ_k item once all are done;
+ *            in a launch's last iteration, where it also writes m(t),
+ *            S_k of the tiles whose rows read m(t)
  * and each of those is handed out earlier, so that some running block
  * holds it: the loop cannot deadlock (tl_cu_loop_plan_check). */
 #ifndef TL_CUDA_LOOP_PLAN_H
