@@ -247,7 +247,7 @@ for f in "$out"/logs/*.txt; do
     /^schedule: / { schedule = $2 }
     /^iterations: / { iters = $2 }
     /^timed solves: / { nt = $3 }
-    /^(spmv|dot|update|precond) +[0-9]/ { sum += $4 }
+    /^(spmv|dot|update|precond|loop) +[0-9]/ { sum += $4 }
     END { flush() }' "$f"
 done >"$out/bytes.csv"
 {

@@ -7,8 +7,9 @@
 #
 # Columns: run solver schedule matrix backend spmv kernels op_timer fused
 # registers iterations us_per_iter rows bytes_per_iter roofline_us
-# roofline_ratio, per operation (spmv update dot precond) <op>_gbs and
-# <op>_frac_triad.
+# roofline_ratio, per operation (spmv update dot precond loop) <op>_gbs and
+# <op>_frac_triad (loop: the persistent loop's iterations, --persistent,
+# whose row carries the bytes of the kernels it runs in one).
 function flush(    op, k, bpi, roof, us, n, i, name, sep) {
     if (solver == "") return
     # calls per iteration: the count over the timed solves, rounded (the
@@ -26,8 +27,8 @@ function flush(    op, k, bpi, roof, us, n, i, name, sep) {
     v["fused"] = fused; v["registers"] = regs; v["iterations"] = sprintf("%d", iters)
     v["us_per_iter"] = sprintf("%.3f", us); v["rows"] = rows; v["bytes_per_iter"] = sprintf("%.0f", bpi)
     v["roofline_us"] = sprintf("%.3f", roof); v["roofline_ratio"] = sprintf("%.3f", roof > 0 ? us / roof : 0)
-    split("spmv update dot precond", ops, " ")
-    for (i = 1; i <= 4; i++) {
+    split("spmv update dot precond loop", ops, " ")
+    for (i = 1; i <= 5; i++) {
         v[ops[i] "_gbs"] = sprintf("%.1f", rate[ops[i]])
         v[ops[i] "_frac_triad"] = sprintf("%.3f", triad > 0 ? rate[ops[i]] / triad : 0)
     }
@@ -51,5 +52,5 @@ function flush(    op, k, bpi, roof, us, n, i, name, sep) {
 /^registers: / { regs = $2 }
 /^timed solves: / { nsolves = $3 }
 /^time per iteration: / { tpi = $4 }
-/^(spmv|halo|dot|allreduce|update|precond) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
+/^(spmv|halo|dot|allreduce|update|precond|loop) +[0-9]/ { cnt[$1] = $2; bytes[$1] = $4; rate[$1] = $5 }
 END { flush() }

@@ -67,6 +67,40 @@ TL_TEST(solver_log_roofline)
     tl_test_output_free(&r);
 }
 
+/* A run of the persistent loop (--persistent): iterations 1 to 9 of each
+ * of the 2 solves in its row, 3300 bytes each (what the product, the dots
+ * with Jacobi and the update move), 18 us of kernel in all; the separate
+ * kernels ran only in the setup, iteration 0 and the last program (their
+ * calls round to none per iteration). The iteration's bytes are the
+ * loop's; its rate is its own bytes over its own time. */
+TL_TEST(solver_log_roofline_of_the_loop)
+{
+    static const char loop_block[] =
+        "solver: pipecg\n"
+        "rows: 64\n"
+        "iterations: 10\n"
+        "timed solves: 2\n"
+        "time per iteration: 4.000000e-06 s\n"
+        "operation       count         time          bytes       rate\n"
+        "spmv                6   3.0000e-06     6.0000e+03      2.000\n"
+        "dot                 4   1.0000e-06     1.2000e+03      1.200\n"
+        "update              2   2.0000e-06     4.0000e+03      2.000\n"
+        "precond             4   1.0000e-06     1.2000e+03      1.200\n"
+        "loop               18   1.8000e-05     5.9400e+04      3.300\n";
+    char log[600];
+    snprintf(log, sizeof log, "%s/loop.txt", tl_test_tmpdir());
+    tl_test_write(log, loop_block);
+    tl_test_output r = tl_test_capture("awk -v triad=2 -v run=x "
+                                       "-v cols=run,bytes_per_iter,roofline_us,roofline_ratio,"
+                                       "spmv_frac_triad,loop_gbs,loop_frac_triad "
+                                       "-f scripts/solver-log.awk %s",
+                                       log);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    /* 3300 bytes at 2 GB/s: 1.65 us; 4 us / 1.65 us */
+    TL_ASSERT_STREQ(r.out, "x,3300,1.650,2.424,1.000,3.3,1.650\n");
+    tl_test_output_free(&r);
+}
+
 /* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
  * marginal points */
 static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
@@ -270,5 +304,5 @@ TL_TEST(roof_variants_refused)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(solver_log_roofline, roof_fit_fixed_and_proportional, roof_variants_side_by_side,
-             roof_variants_refused)
+TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
+             roof_variants_side_by_side, roof_variants_refused)

@@ -28,6 +28,7 @@ tl_status tl_precond_parse(const char *s, tl_precond *out)
 static const char *const tl_op_names[TL_OP_COUNT] = {
     [TL_OP_SPMV] = "spmv",           [TL_OP_HALO] = "halo",     [TL_OP_DOT] = "dot",
     [TL_OP_ALLREDUCE] = "allreduce", [TL_OP_UPDATE] = "update", [TL_OP_PRECOND] = "precond",
+    [TL_OP_LOOP] = "loop",
 };
 
 const char *tl_op_name(tl_op_kind k)

@@ -89,6 +89,8 @@ typedef enum {
     TL_OP_ALLREDUCE, /* post + wait of the (i)allreduce */
     TL_OP_UPDATE,    /* fused vector updates (AXPY family) */
     TL_OP_PRECOND,   /* preconditioner application */
+    TL_OP_LOOP,      /* iterations of a persistent loop (pipecg_loop), one call each: the
+                        bytes of the operations it runs in one kernel, the kernel's time */
     TL_OP_COUNT
 } tl_op_kind;
 const char *tl_op_name(tl_op_kind k);

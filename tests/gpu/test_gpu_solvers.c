@@ -731,8 +731,10 @@ TL_TEST(fixed_iterations_past_suspect_steps)
  * benchmark run does every iteration asked for (calls of 64 iterations,
  * here not a multiple of them), and that a converging run stops within
  * one iteration of the separate kernels' with the same true residual
- * (the loop sums the dots in tile order: the last digits differ). */
-static void run_ok(const char *opts, block *b)
+ * (the loop sums the dots in tile order: the last digits differ). The
+ * statistics give the loop a row of its own: one call per iteration it
+ * ran, with the event timer's time; *looped gets its count. */
+static void run_ok(const char *opts, block *b, long *looped)
 {
     char cmd[2048], *out = NULL, *err = NULL;
     snprintf(cmd, sizeof cmd,
@@ -746,6 +748,11 @@ static void run_ok(const char *opts, block *b)
     TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, out, err);
     TL_ASSERT_EQ(parse(out, b, 1), 1);
     if (strstr(opts, "--persistent")) TL_ASSERT_MSG(strstr(out, "persistent: on\n"), "%s", out);
+    const char *row = strstr(out, "\nloop ");
+    double seconds = -1.0;
+    TL_ASSERT_MSG(row && sscanf(row, " loop %ld %lf", looped, &seconds) == 2, "%s", out);
+    TL_ASSERT_MSG(*looped == 0 || seconds > 0.0, "%ld loop iterations in %g s\n%s", *looped,
+                  seconds, out);
     free(out);
     free(err);
 }
@@ -755,12 +762,17 @@ TL_TEST(persistent_loop)
     compare(&(gcase){"gen:poisson7:16", "pipecg", "", "--persistent", 0});
     char opts[1024];
     block b[2];
+    long looped[2];
     snprintf(opts, sizeof opts, "--rtol 0 --atol 0 --max-iterations 301 --persistent %s",
              tl_test_matrix("1138_bus.mtx"));
-    run_ok(opts, &b[0]);
+    run_ok(opts, &b[0], &looped[0]);
     TL_ASSERT_EQ(b[0].iterations, 301);
-    run_ok("--rtol 1e-8 gen:poisson7:40", &b[0]);
-    run_ok("--rtol 1e-8 --persistent gen:poisson7:40", &b[1]);
+    TL_ASSERT_EQ(looped[0], 300); /* all but iteration 0 and the last program */
+    run_ok("--rtol 1e-8 gen:poisson7:40", &b[0], &looped[0]);
+    run_ok("--rtol 1e-8 --persistent gen:poisson7:40", &b[1], &looped[1]);
+    TL_ASSERT_EQ(looped[0], 0);
+    TL_ASSERT_MSG(looped[1] >= b[1].iterations - 1, "%ld loop iterations of %ld", looped[1],
+                  b[1].iterations);
     TL_ASSERT(b[0].converged && b[1].converged);
     TL_ASSERT_MSG(labs(b[0].iterations - b[1].iterations) <= 1, "%ld against %ld iterations",
                   b[1].iterations, b[0].iterations);
