@@ -44,24 +44,33 @@ static void write_script(const char *path, const char *text)
     TL_ASSERT_EQ(chmod(path, 0755), 0);
 }
 
+/* solver-log.awk's row of the output in log at the triad and with the
+ * columns given, which must be `expect`. */
+static void solver_log_expect(const char *log, const char *triad, const char *cols,
+                              const char *expect)
+{
+    tl_test_output r = tl_test_capture(
+        "awk -v triad=%s -v run=x -v kernels=k -v cols=%s -f scripts/solver-log.awk %s", triad,
+        cols, log);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_STREQ(r.out, expect);
+    tl_test_output_free(&r);
+}
+
 /* Calls per iteration are the timed calls rounded (setup calls drop out),
  * bytes per call their average; halo and allreduce are not memory. */
 TL_TEST(solver_log_roofline)
 {
-    char log[600];
-    snprintf(log, sizeof log, "%s/solve.txt", tl_test_tmpdir());
+    const char *log = tl_test_path("solve.txt");
     tl_test_write(log, block);
-    tl_test_output r = tl_test_capture("awk -v triad=1 -v run=x -v kernels=k "
-                                       "-v cols=run,kernels,iterations,us_per_iter,bytes_per_iter,"
-                                       "roofline_us,roofline_ratio,update_frac_triad,dot_frac_triad "
-                                       "-f scripts/solver-log.awk %s",
-                                       log);
-    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     /* 1000 + 2000 + 300 + 300 bytes; at 1 GB/s 3.6 us; 1 us / 3.6 us */
-    TL_ASSERT_STREQ(r.out, "x,k,10,1.000,3600,3.600,0.278,800.000,250.000\n");
-    tl_test_output_free(&r);
-    r = tl_test_capture("awk -v triad=1 -v run=x -v cols=run,nonsense -f scripts/solver-log.awk %s",
-                     log);
+    solver_log_expect(log, "1",
+                      "run,kernels,iterations,us_per_iter,bytes_per_iter,roofline_us,"
+                      "roofline_ratio,update_frac_triad,dot_frac_triad",
+                      "x,k,10,1.000,3600,3.600,0.278,800.000,250.000\n");
+    tl_test_output r =
+        tl_test_capture("awk -v triad=1 -v run=x -v cols=run,nonsense -f scripts/solver-log.awk %s",
+                        log);
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_MSG(strstr(r.err, "unknown column nonsense"), "%s", r.err);
     tl_test_output_free(&r);
@@ -87,18 +96,13 @@ TL_TEST(solver_log_roofline_of_the_loop)
         "update              2   2.0000e-06     4.0000e+03      2.000\n"
         "precond             4   1.0000e-06     1.2000e+03      1.200\n"
         "loop               18   1.8000e-05     5.9400e+04      3.300\n";
-    char log[600];
-    snprintf(log, sizeof log, "%s/loop.txt", tl_test_tmpdir());
+    const char *log = tl_test_path("loop.txt");
     tl_test_write(log, loop_block);
-    tl_test_output r = tl_test_capture("awk -v triad=2 -v run=x "
-                                       "-v cols=run,bytes_per_iter,roofline_us,roofline_ratio,"
-                                       "spmv_frac_triad,loop_gbs,loop_frac_triad "
-                                       "-f scripts/solver-log.awk %s",
-                                       log);
-    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     /* 3300 bytes at 2 GB/s: 1.65 us; 4 us / 1.65 us */
-    TL_ASSERT_STREQ(r.out, "x,3300,1.650,2.424,1.000,3.3,1.650\n");
-    tl_test_output_free(&r);
+    solver_log_expect(log, "2",
+                      "run,bytes_per_iter,roofline_us,roofline_ratio,spmv_frac_triad,loop_gbs,"
+                      "loop_frac_triad",
+                      "x,3300,1.650,2.424,1.000,3.3,1.650\n");
 }
 
 /* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
