@@ -1133,7 +1133,7 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
      * identity on one rank and the loop leaves it out), Jacobi, trilap's
      * product, registers in mapped memory, and the steps it replaces on the
      * update's stream (what runs before and after it is ordered by it).
-     * Device run 10 of results/solver-persistent-h200 had !cb->dc here,
+     * Call 4 of results/solver-persistent-h200 (run4-backend) had !cb->dc here,
      * which a one-rank NCCL run (the benchmarks') never met. */
     cudaStream_t su = cb->s[TL_SOP_UPDATE];
     be->cfg.persistent = cfg->persistent && be->ctx->size == 1 && cb->d_dinv &&
