@@ -67,6 +67,21 @@ static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
     }
 }
 
+/* The host's checks of iterations *checked .. upto, in order, until one
+ * stops the method (*stopped); *checked ends past the last one checked. */
+static tl_status check_through(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
+                               int64_t upto, int64_t *checked, int *stopped)
+{
+    tl_status st = TL_OK;
+    for (; *checked <= upto && !*stopped; (*checked)++) {
+        double g[TL_SC_REGS];
+        TL_TRY(tl_be_regs_get(be, *checked, g));
+        *stopped = check_one(be->ctx, prm, res, *checked, g, &st);
+        TL_TRY(st);
+    }
+    return TL_OK;
+}
+
 tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
                                  tl_solve_result *res)
 {
@@ -132,12 +147,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
             it += k - 1;
             tl_probe_iter_end(ctx);
             in_iter = 0;
-            for (int64_t upto = it - chunk; checked <= upto && !stopped; checked++) {
-                double g[TL_SC_REGS];
-                TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
-                stopped = check_one(ctx, prm, res, checked, g, &st);
-                TL_TRYGOTO(st, st, fail);
-            }
+            TL_TRYGOTO(check_through(be, prm, res, it - chunk, &checked, &stopped), st, fail);
             continue;
         }
         /* the dots of iteration 0, later the ones the last update kept */
@@ -174,12 +184,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
         /* the host's checks, `lag` iterations behind (all at the end) */
         int64_t upto = it >= maxit ? it : it - lag;
         if (lag > 0 && (it + 1) % every != 0 && it < maxit) continue;
-        for (; checked <= upto && !stopped; checked++) {
-            double g[TL_SC_REGS];
-            TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
-            stopped = check_one(ctx, prm, res, checked, g, &st);
-            TL_TRYGOTO(st, st, fail);
-        }
+        TL_TRYGOTO(check_through(be, prm, res, upto, &checked, &stopped), st, fail);
         TL_CHECKGOTO(stopped || it < maxit, TL_ERR_NUMERIC, st, fail,
                      "pipecg: no stop after %lld iterations", (long long)maxit);
     }
