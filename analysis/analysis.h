@@ -14,8 +14,10 @@
 
 /* ---- intervals -------------------------------------------------------- */
 
-/* One GPU activity (kernel, memcpy, memset) of one rank: 32 bytes, so a
- * 1 GB trace keeps at most a third of its size in memory. */
+/* One activity of one rank: a kernel, memcpy or memset, or a host
+ * communication mark (kind host on lane p2p/coll: the host itself carrying
+ * a halo exchange or a reduction, probes/README.md). 32 bytes, so a 1 GB
+ * trace keeps at most a third of its size in memory. */
 typedef struct tl_an_ival {
     int64_t start, end;  /* ns, trace clock */
     int32_t iter;        /* -1 outside an iteration */
@@ -23,12 +25,35 @@ typedef struct tl_an_ival {
     uint16_t stream;     /* rank-local stream index (tl_an_rank.streams) */
     uint8_t lane, cat;   /* tl_role, tl_cat */
     uint8_t kind, group; /* tl_kind, tl_an_group */
-    uint8_t pad_[2];
+    uint8_t flags;       /* TL_AN_F_* */
+    uint8_t pad_;
 } tl_an_ival;
 
-/* Overlap classes of the sweep: one bit each. */
-enum { TL_AN_C_COMPUTE = 1, TL_AN_C_P2P = 2, TL_AN_C_COLL = 4, TL_AN_C_OTHER = 8, TL_AN_NMASK = 16 };
+/* flags: the part of a communication operation spent before its last rank
+ * arrived (match.c), and the rest of an operation split so (not counted
+ * again as an activity). */
+enum { TL_AN_F_WAIT = 1, TL_AN_F_SPLIT = 2 };
+
+/* Overlap classes of the sweep: one bit each. P2P and COLL are
+ * communication doing work (transfer); P2P_WAIT and COLL_WAIT the same
+ * operations while they wait for the last rank to arrive (match.c).
+ * Communication is NCCL kernels, copies on a p2p/coll lane (staging, peer
+ * copies) and the host's communication marks. */
+enum {
+    TL_AN_C_COMPUTE = 1, TL_AN_C_P2P = 2, TL_AN_C_COLL = 4, TL_AN_C_OTHER = 8,
+    TL_AN_C_P2P_WAIT = 16, TL_AN_C_COLL_WAIT = 32, TL_AN_NCLASS = 6, TL_AN_NMASK = 64,
+    TL_AN_C_COMM = TL_AN_C_P2P | TL_AN_C_COLL,
+    TL_AN_C_P2P_ALL = TL_AN_C_P2P | TL_AN_C_P2P_WAIT,
+    TL_AN_C_COLL_ALL = TL_AN_C_COLL | TL_AN_C_COLL_WAIT,
+    TL_AN_C_COMM_ALL = TL_AN_C_P2P_ALL | TL_AN_C_COLL_ALL,
+};
 int tl_an_ival_class(const tl_an_ival *v);
+/* Is it one of the activities communication consists of (any class above
+ * with P2P/COLL, waiting or not)? */
+int tl_an_ival_is_comm(const tl_an_ival *v);
+/* A communication operation that can be matched across ranks: an NCCL
+ * kernel or a host communication mark (copies are parts of those). */
+int tl_an_ival_is_comm_op(const tl_an_ival *v);
 
 /* Sort by start (then longer first, so containers come before contents). */
 void tl_an_ival_sort(tl_an_ival *v, size_t n);
@@ -45,10 +70,23 @@ typedef struct tl_an_metrics {
 
 int64_t tl_an_m_union(const tl_an_metrics *m, int classes); /* |any of classes busy| */
 int64_t tl_an_m_inter(const tl_an_metrics *m, int classes); /* |all of classes busy| */
+/* |for each of the n groups, at least one of its classes busy| */
+int64_t tl_an_m_cover(const tl_an_metrics *m, const int *groups, int n);
 int64_t tl_an_m_idle(const tl_an_metrics *m);
-double tl_an_m_hidden(const tl_an_metrics *m);   /* |comm ∩ compute| / U(comm), NaN if U(comm)=0 */
-double tl_an_m_ccover(const tl_an_metrics *m);   /* |p2p ∩ coll| / min(U(p2p),U(coll)) */
-double tl_an_m_triple(const tl_an_metrics *m);   /* |p2p ∩ coll ∩ compute| / W */
+/* Ratios, NaN when the denominator is 0 (printed "-" with the reason). On
+ * transfer time (waiting for a late rank is not communication hidden):
+ *   hidden  |comm ∩ compute| / U(comm)       triple |p2p ∩ coll ∩ compute| / W
+ * on the operations' whole time (the figures before wave 3):
+ *   hidden_all, triple_all, and comm_comm |p2p ∩ coll| / min(U(p2p), U(coll)). */
+double tl_an_m_hidden(const tl_an_metrics *m);
+double tl_an_m_hidden_all(const tl_an_metrics *m);
+double tl_an_m_ccover(const tl_an_metrics *m);
+double tl_an_m_triple(const tl_an_metrics *m);
+double tl_an_m_triple_all(const tl_an_metrics *m);
+/* Communication exposed: U(comm, waiting included) not under compute. */
+int64_t tl_an_m_exposed(const tl_an_metrics *m);
+/* Time communication only waits: U(comm, waiting included) − U(comm transfer). */
+int64_t tl_an_m_waiting(const tl_an_metrics *m);
 int64_t tl_an_m_derived(const tl_an_metrics *m); /* W − Σ compute-kernel durations */
 void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m);
 
@@ -170,6 +208,41 @@ void tl_an_rank_free(tl_an_rank *rk);
 tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_t **bounds,
                             int64_t **iters, size_t *nb, int64_t *w0, int64_t *w1);
 
+/* ---- communication operations matched across ranks (analysis/match.c) -- */
+
+typedef struct tl_an_op {
+    uint32_t name;    /* interned name: an NCCL kernel or a host mark */
+    int64_t k;        /* ordinal among that name's operations, on every rank */
+    int64_t iter;     /* the iteration of the last rank's part */
+    int64_t first;    /* earliest start over the ranks */
+    int64_t arrive;   /* latest start: the last rank arrives */
+    int last_rank;    /* index (in rank-file order) of the last rank */
+} tl_an_op;
+
+typedef struct tl_an_ops {
+    size_t nranks;
+    tl_an_op *op;     /* by name, then k */
+    size_t nop, capop;
+    size_t *base, *count; /* by name id: first op index, number of ops */
+    size_t nnames;
+    size_t unmatched_names, unmatched_ops; /* names whose count differs between ranks */
+} tl_an_ops;
+
+/* Scan every rank's communication operations (one rank at a time) and
+ * match them. One rank: nothing to match (nop = 0). */
+tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o);
+void tl_an_ops_free(tl_an_ops *o);
+
+/* A rank's matched operations split at the last arrival: [start, arrive)
+ * flagged TL_AN_F_WAIT, [arrive, end) appended (TL_AN_F_SPLIT); rk->v
+ * sorted again. rk must hold every record of its rank (the ordinals count
+ * from the first). */
+typedef struct tl_an_split {
+    size_t matched;
+    int64_t wait_ns, transfer_ns; /* Σ over the rank's matched operations */
+} tl_an_split;
+tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum);
+
 /* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
 
@@ -234,6 +307,10 @@ typedef struct tl_an_rank_result {
     int64_t *iters;        /* iteration numbers of the slices */
     int64_t *iter_w;       /* slice lengths (iteration times), always */
     size_t nslices;
+    tl_an_split split;     /* its communication operations matched across ranks (whole trace) */
+    int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes */
+    int64_t n_comm_copies;
+    int64_t n_nccl;        /* NCCL kernels */
 } tl_an_rank_result;
 
 typedef struct tl_an_overlap_opts {
@@ -241,6 +318,8 @@ typedef struct tl_an_overlap_opts {
     int64_t iter_lo, iter_hi;
     int64_t gap_ns;       /* launch-gap threshold */
     int slices;           /* per-iteration metrics: 0 none, 1 for `each` only, 2 kept in the result */
+    int match;            /* 1: split communication into waiting and transfer (match.c); 0: whole kernels */
+    tl_an_ops *ops_out;   /* if set: receives the matched operations (the caller frees them) */
 } tl_an_overlap_opts;
 
 /* Per rank, one rank file at a time (memory: the largest rank's intervals).

@@ -49,6 +49,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x)
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o->c);
+    oo.match = 1; /* hidden and triple on transfer time, as overlap prints them */
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(dir, &oo, names, NULL, NULL, &res, &nr), st, fail);
     for (int j = 0; j < NM; j++) x[j] = -INFINITY;
@@ -67,7 +68,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x)
                         (double)m->w / 1e3,
                         (double)res[r].nslices,
                         (double)tl_an_m_derived(m) / 1e3 / it,
-                        (double)tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL) / 1e3 / it,
+                        (double)tl_an_m_union(m, TL_AN_C_COMM_ALL) / 1e3 / it,
                         (double)tl_an_m_idle(m) / 1e3 / it,
                         100 * tl_an_m_hidden(m),
                         100 * tl_an_m_ccover(m),

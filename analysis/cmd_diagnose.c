@@ -1,7 +1,10 @@
 /* trilap-analyze diagnose RUN_DIR: lost-overlap findings with evidence and
- * remedies. Rules and thresholds are documented in analysis/README.md
- * ("Diagnosis rules"); every threshold is an option. */
+ * remedies. The rules are rows of one table (name, what is measured, the
+ * threshold option, a verdict function that also writes the evidence, the
+ * remedy); the report is written once over it. Rules and thresholds are
+ * documented in analysis/README.md ("Diagnosis rules"). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +22,21 @@ typedef struct diag_opts {
     int64_t min_samples;
     double launch_share;     /* % of compute-lane time in short gaps */
     double short_kernel_us;
+    double exposed_share;    /* exposed communication, % of W */
+    double wait_share;       /* waiting, % of the matched operations' time */
+    double staging_share;    /* host-carried communication, % of W */
     tl_an_common c;
 } diag_opts;
 
 #define MAX_STARVE 16
 #define US(x) ((double)(x) / 1e3)
 
-/* Every instance of one communication kernel name on one rank, in start
- * order, so the k-th instance can be paired with the k-th on the other
- * ranks (NCCL matches the operations of a communicator in issue order). */
+/* Working times (transfer, after the last rank arrived) of one
+ * communication kernel name on one rank, with compute or alone. */
 typedef struct starve_acc {
     uint32_t name;
-    int64_t *s, *e;
-    size_t n, cap;
+    double *over, *alone;
+    size_t no, na, capo, capa;
 } starve_acc;
 
 typedef struct rank_diag {
@@ -45,11 +50,11 @@ typedef struct rank_diag {
     /* launch-bound */
     int64_t nlane, gaps_short, ngaps_short, lane_busy;
     double med_lane_us;
-    /* starvation, per comm kernel name; the compute union for the overlap test */
     starve_acc st[MAX_STARVE];
     size_t nst;
-    int64_t *cseg;
-    size_t ncseg;
+    /* who carries the communication: NCCL kernels, or the host (its
+     * exchanges and the copies that stage them) */
+    int64_t u_nccl, u_host, u_host_p2p, u_host_coll, host_pc_overlap;
 } rank_diag;
 
 typedef struct diag_state {
@@ -57,6 +62,8 @@ typedef struct diag_state {
     size_t n, cap;
     const diag_opts *o;
     tl_an_names *names;
+    const tl_an_rank_result *res;
+    const tl_an_ops *ops;
 } diag_state;
 
 static int cmp_d(const void *a, const void *b)
@@ -85,115 +92,170 @@ static tl_status push_d(double **a, size_t *n, size_t *cap, double v)
     return TL_OK;
 }
 
-static tl_status push_se(starve_acc *a, int64_t s, int64_t e)
+/* ---- per-rank facts ------------------------------------------------------ */
+
+typedef int (*ival_pred)(const tl_an_ival *v);
+static int is_nccl(const tl_an_ival *v) { return v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v); }
+static int is_host_comm(const tl_an_ival *v) { return v->kind != TL_KIND_KERNEL && tl_an_ival_is_comm(v); }
+static int is_host_p2p(const tl_an_ival *v)
 {
-    if (a->n == a->cap) {
-        size_t c = a->cap ? 2 * a->cap : 256;
-        int64_t *ns = realloc(a->s, c * sizeof *ns);
-        TL_CHECK(ns, TL_ERR_NOMEM, "%zu instances", c);
-        a->s = ns;
-        int64_t *ne = realloc(a->e, c * sizeof *ne);
-        TL_CHECK(ne, TL_ERR_NOMEM, "%zu instances", c);
-        a->e = ne;
-        a->cap = c;
+    return is_host_comm(v) && (tl_an_ival_class(v) & TL_AN_C_P2P_ALL);
+}
+static int is_host_coll(const tl_an_ival *v)
+{
+    return is_host_comm(v) && (tl_an_ival_class(v) & TL_AN_C_COLL_ALL);
+}
+
+/* Union of the intervals that satisfy pred, clipped to [w0, w1), as disjoint
+ * segments (v is sorted by start). */
+static tl_status segments(const tl_an_rank *rk, ival_pred pred, int64_t w0, int64_t w1, int64_t **seg, size_t *n)
+{
+    size_t m = 0, cap = 64;
+    int64_t *s = malloc(2 * cap * sizeof *s);
+    TL_CHECK(s, TL_ERR_NOMEM, "segments");
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        int64_t a = v->start > w0 ? v->start : w0, b = v->end < w1 ? v->end : w1;
+        if (b <= a || !pred(v)) continue;
+        if (m && a <= s[2 * m - 1]) {
+            if (b > s[2 * m - 1]) s[2 * m - 1] = b;
+            continue;
+        }
+        if (m == cap) {
+            int64_t *ns = realloc(s, 4 * cap * sizeof *ns);
+            if (!ns) {
+                free(s);
+                return TL_FAIL(TL_ERR_NOMEM, "segments");
+            }
+            s = ns;
+            cap *= 2;
+        }
+        s[2 * m] = a;
+        s[2 * m + 1] = b;
+        m++;
     }
-    a->s[a->n] = s;
-    a->e[a->n] = e;
-    a->n++;
+    *seg = s;
+    *n = m;
     return TL_OK;
 }
 
-static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
+static int64_t seg_total(const int64_t *s, size_t n)
 {
-    diag_state *s = user;
-    tl_status st = TL_OK;
-    double *lane_d = NULL;
-    uint8_t *compute_stream = NULL;
-    if (s->n == s->cap) {
-        size_t c = s->cap ? 2 * s->cap : 8;
-        rank_diag *nr = realloc(s->rd, c * sizeof *nr);
-        TL_CHECK(nr, TL_ERR_NOMEM, "%zu ranks", c);
-        s->rd = nr;
-        s->cap = c;
-    }
-    rank_diag *d = &s->rd[s->n++];
-    memset(d, 0, sizeof *d);
-    d->rank = rk->meta.rank;
-    d->w0 = res->meta.w0;
-    d->w1 = res->meta.w1;
-    d->w = res->whole.w;
-    d->ex_iter = -1;
-    int64_t w0 = res->meta.w0, w1 = res->meta.w1;
+    int64_t t = 0;
+    for (size_t k = 0; k < n; k++) t += s[2 * k + 1] - s[2 * k];
+    return t;
+}
 
-    /* Serialisation: iterations that hold both p2p and coll, and whether they overlap. */
+static tl_status union_of(const tl_an_rank *rk, ival_pred pred, int64_t w0, int64_t w1, int64_t *u)
+{
+    int64_t *s = NULL;
+    size_t n = 0;
+    TL_TRY(segments(rk, pred, w0, w1, &s, &n));
+    *u = seg_total(s, n);
+    free(s);
+    return TL_OK;
+}
+
+static tl_status facts_carriers(rank_diag *d, const tl_an_rank *rk)
+{
+    int64_t *p = NULL, *c = NULL;
+    size_t np = 0, nc = 0;
+    tl_status st = TL_OK;
+    TL_TRY(union_of(rk, is_nccl, d->w0, d->w1, &d->u_nccl));
+    TL_TRY(union_of(rk, is_host_comm, d->w0, d->w1, &d->u_host));
+    TL_TRYGOTO(segments(rk, is_host_p2p, d->w0, d->w1, &p, &np), st, fail);
+    TL_TRYGOTO(segments(rk, is_host_coll, d->w0, d->w1, &c, &nc), st, fail);
+    d->u_host_p2p = seg_total(p, np);
+    d->u_host_coll = seg_total(c, nc);
+    for (size_t k = 0; k < np; k++) d->host_pc_overlap += tl_an_overlap_with(c, nc, p[2 * k], p[2 * k + 1]);
+fail:
+    free(p);
+    free(c);
+    return st;
+}
+
+/* Serialisation: iterations that hold both p2p and coll, whether they
+ * overlap, and an example from the middle of the serialised ones. */
+static tl_status facts_serial(rank_diag *d, const diag_state *s, const tl_an_rank *rk, const tl_an_rank_result *res)
+{
     for (size_t k = 0; k < res->nslices; k++) {
         const tl_an_metrics *m = &res->slices[k];
-        int64_t p = tl_an_m_union(m, TL_AN_C_P2P), c = tl_an_m_union(m, TL_AN_C_COLL);
+        int64_t p = tl_an_m_union(m, TL_AN_C_P2P_ALL), c = tl_an_m_union(m, TL_AN_C_COLL_ALL);
+        const int g[2] = {TL_AN_C_P2P_ALL, TL_AN_C_COLL_ALL};
         if (p > 0 || c > 0) d->n_either++;
         if (p > 0 && c > 0) {
             d->n_both++;
-            if (tl_an_m_inter(m, TL_AN_C_P2P | TL_AN_C_COLL) > 0) d->n_both_overlap++;
+            if (tl_an_m_cover(m, g, 2) > 0) d->n_both_overlap++;
         }
     }
     /* The example: the middle one of the serialised iterations, away from
      * the warm-up of the first ones. */
     for (size_t k = 0, seen = 0, want = (d->n_both - d->n_both_overlap) / 2; k < res->nslices; k++) {
         const tl_an_metrics *m = &res->slices[k];
-        if (!tl_an_m_union(m, TL_AN_C_P2P) || !tl_an_m_union(m, TL_AN_C_COLL) ||
-            tl_an_m_inter(m, TL_AN_C_P2P | TL_AN_C_COLL) > 0)
+        const int g[2] = {TL_AN_C_P2P_ALL, TL_AN_C_COLL_ALL};
+        if (!tl_an_m_union(m, TL_AN_C_P2P_ALL) || !tl_an_m_union(m, TL_AN_C_COLL_ALL) || tl_an_m_cover(m, g, 2) > 0)
             continue;
         if (seen++ == want) {
             d->ex_iter = res->iters[k];
             break;
         }
     }
-    if (d->ex_iter >= 0) {
-        /* The example's spans come from the slice's time range, not from the
-         * records' iter: NCCL kernels may carry iter=-1 (launch not attributed). */
-        int64_t *bounds = NULL, *its = NULL, sw0 = w0, sw1 = w1;
-        size_t nb = 0;
-        TL_TRYGOTO(tl_an_rank_slices(rk, s->o->c.iter_lo, s->o->c.iter_hi, &bounds, &its, &nb, &sw0, &sw1), st, fail);
-        size_t k = 0;
-        while (k < nb && its[k] != d->ex_iter) k++;
-        int64_t lo = k < nb && bounds[k] > w0 ? bounds[k] : w0, hi = k + 1 < nb && bounds[k + 1] < w1 ? bounds[k + 1] : w1;
-        free(bounds);
-        free(its);
-        d->ex_p2p[0] = d->ex_coll[0] = INT64_MAX;
-        d->ex_p2p[1] = d->ex_coll[1] = INT64_MIN;
-        for (size_t j = 0; j < rk->n && rk->v[j].start < hi; j++) {
-            const tl_an_ival *v = &rk->v[j];
-            if (v->end <= lo) continue;
-            int c = tl_an_ival_class(v);
-            int64_t *x = c == TL_AN_C_P2P ? d->ex_p2p : c == TL_AN_C_COLL ? d->ex_coll : NULL;
-            if (!x) continue;
-            int64_t a = v->start > lo ? v->start : lo, b = v->end < hi ? v->end : hi;
-            if (a < x[0]) x[0] = a;
-            if (b > x[1]) x[1] = b;
-        }
-        if (d->ex_p2p[0] == INT64_MAX || d->ex_coll[0] == INT64_MAX) d->ex_iter = -1;
+    if (d->ex_iter < 0) return TL_OK;
+    /* The example's spans come from the slice's time range, not from the
+     * records' iter: NCCL kernels may carry iter=-1 (launch not attributed). */
+    int64_t *bounds = NULL, *its = NULL, sw0 = d->w0, sw1 = d->w1;
+    size_t nb = 0;
+    TL_TRY(tl_an_rank_slices(rk, s->o->c.iter_lo, s->o->c.iter_hi, &bounds, &its, &nb, &sw0, &sw1));
+    size_t k = 0;
+    while (k < nb && its[k] != d->ex_iter) k++;
+    int64_t lo = k < nb && bounds[k] > d->w0 ? bounds[k] : d->w0;
+    int64_t hi = k + 1 < nb && bounds[k + 1] < d->w1 ? bounds[k + 1] : d->w1;
+    free(bounds);
+    free(its);
+    d->ex_p2p[0] = d->ex_coll[0] = INT64_MAX;
+    d->ex_p2p[1] = d->ex_coll[1] = INT64_MIN;
+    for (size_t j = 0; j < rk->n && rk->v[j].start < hi; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        if (v->end <= lo) continue;
+        int c = tl_an_ival_class(v);
+        int64_t *x = c & TL_AN_C_P2P_ALL ? d->ex_p2p : c & TL_AN_C_COLL_ALL ? d->ex_coll : NULL;
+        if (!x) continue;
+        int64_t a = v->start > lo ? v->start : lo, b = v->end < hi ? v->end : hi;
+        if (a < x[0]) x[0] = a;
+        if (b > x[1]) x[1] = b;
     }
+    if (d->ex_p2p[0] == INT64_MAX || d->ex_coll[0] == INT64_MAX) d->ex_iter = -1;
+    return TL_OK;
+}
 
-    /* Streams: communication kernels on a stream that also runs compute kernels. */
-    compute_stream = calloc(rk->nstreams ? rk->nstreams : 1, 1);
-    TL_CHECKGOTO(compute_stream, TL_ERR_NOMEM, st, fail, "streams");
+/* Communication kernels on a stream that also runs compute kernels. */
+static tl_status facts_streams(rank_diag *d, const tl_an_rank *rk)
+{
+    uint8_t *compute_stream = calloc(rk->nstreams ? rk->nstreams : 1, 1);
+    TL_CHECK(compute_stream, TL_ERR_NOMEM, "streams");
     for (size_t j = 0; j < rk->n; j++)
         if (tl_an_ival_class(&rk->v[j]) == TL_AN_C_COMPUTE) compute_stream[rk->v[j].stream] = 1;
     for (size_t j = 0; j < rk->n; j++) {
-        int c = tl_an_ival_class(&rk->v[j]);
-        if (c != TL_AN_C_P2P && c != TL_AN_C_COLL) continue;
-        if (rk->v[j].end <= w0 || rk->v[j].start >= w1) continue;
+        const tl_an_ival *v = &rk->v[j];
+        if (!is_nccl(v) || (v->flags & TL_AN_F_SPLIT) || v->end <= d->w0 || v->start >= d->w1) continue;
         d->ncomm++;
-        if (compute_stream[rk->v[j].stream]) d->comm_on_compute_stream++;
+        if (compute_stream[v->stream]) d->comm_on_compute_stream++;
     }
+    free(compute_stream);
+    return TL_OK;
+}
 
-    /* Starvation: every communication kernel of the trace (the window is
-     * applied in report(), after pairing instances across ranks) and the
-     * compute union they are tested against. */
-    TL_TRYGOTO(tl_an_union_segments(rk->v, rk->n, TL_AN_C_COMPUTE, &d->cseg, &d->ncseg), st, fail);
+/* Starvation: the working time of every NCCL kernel in the window (its
+ * transfer part: waiting for a late peer is not work), with compute or alone. */
+static tl_status facts_starve(rank_diag *d, const tl_an_rank *rk)
+{
+    int64_t *cseg = NULL;
+    size_t ncseg = 0;
+    tl_status st = TL_OK;
+    TL_TRY(tl_an_union_segments(rk->v, rk->n, TL_AN_C_COMPUTE, &cseg, &ncseg));
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        int c = tl_an_ival_class(v);
-        if (c != TL_AN_C_P2P && c != TL_AN_C_COLL) continue;
+        if (!is_nccl(v) || (v->flags & TL_AN_F_WAIT) || v->start < d->w0 || v->start >= d->w1) continue;
         size_t a = 0;
         while (a < d->nst && d->st[a].name != v->name) a++;
         if (a == d->nst) {
@@ -202,22 +264,30 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
             d->st[a].name = v->name;
             d->nst++;
         }
-        TL_TRYGOTO(push_se(&d->st[a], v->start, v->end), st, fail);
+        starve_acc *sa = &d->st[a];
+        int64_t dur = v->end - v->start, ov = tl_an_overlap_with(cseg, ncseg, v->start, v->end);
+        if (dur > 0 && 2 * ov >= dur) TL_TRYGOTO(push_d(&sa->over, &sa->no, &sa->capo, US(dur)), st, fail);
+        else TL_TRYGOTO(push_d(&sa->alone, &sa->na, &sa->capa, US(dur)), st, fail);
     }
+fail:
+    free(cseg);
+    return st;
+}
 
-    /* Launch-bound compute: gaps between consecutive kernels of the compute lane. */
+/* Launch-bound compute: gaps between consecutive kernels of the compute lane. */
+static tl_status facts_launch(rank_diag *d, const tl_an_rank *rk, double gap_us)
+{
+    double *lane_d = NULL;
     size_t nl = 0, capl = 0;
+    tl_status st = TL_OK;
     int64_t max_end = INT64_MIN, busy_s = 0, busy_e = INT64_MIN;
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        if (v->lane != TL_ROLE_COMPUTE || v->kind != TL_KIND_KERNEL || v->start < w0 || v->start >= w1) continue;
-        TL_TRYGOTO(push_d(&lane_d, &nl, &capl, (double)(v->end - v->start) / 1e3), st, fail);
-        if (max_end != INT64_MIN && v->start > max_end) {
-            int64_t gap = v->start - max_end;
-            if (gap <= s->o->c.launch_gap_us * 1e3) {
-                d->gaps_short += gap;
-                d->ngaps_short++;
-            }
+        if (v->lane != TL_ROLE_COMPUTE || v->kind != TL_KIND_KERNEL || v->start < d->w0 || v->start >= d->w1) continue;
+        TL_TRYGOTO(push_d(&lane_d, &nl, &capl, US(v->end - v->start)), st, fail);
+        if (max_end != INT64_MIN && v->start > max_end && v->start - max_end <= gap_us * 1e3) {
+            d->gaps_short += v->start - max_end;
+            d->ngaps_short++;
         }
         if (v->start > busy_e) {
             if (busy_e != INT64_MIN) d->lane_busy += busy_e - busy_s;
@@ -233,381 +303,468 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     d->med_lane_us = median(lane_d, nl);
 fail:
     free(lane_d);
-    free(compute_stream);
     return st;
 }
 
-/* One communication kernel name on one rank, its instances in the window
- * paired with the same instance on every rank: the kernel can only make
- * progress once the last rank has launched its part, so its working time is
- * end - (latest start over the ranks), and the time before is a wait for a
- * peer, not work. Unpaired (counts differ across ranks, or one rank): the
- * raw durations. */
-typedef struct starve_eval {
-    size_t no, na;          /* instances overlapping compute (>= half their working time), alone */
-    double mo, ma;          /* median working time, us */
-    double excess_us;       /* Σ (overlapped working time - median alone) */
-    double wait_us;         /* Σ waits for the last peer */
-    double sum_us;          /* Σ kernel durations */
-    double med_wait_us;
-    size_t nwin;            /* instances in the window */
-    int paired;
-} starve_eval;
-
-static const starve_acc *find_acc(const rank_diag *d, uint32_t name)
+static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
 {
-    for (size_t a = 0; a < d->nst; a++)
-        if (d->st[a].name == name) return &d->st[a];
-    return NULL;
-}
-
-static tl_status eval_starve(const diag_state *s, size_t r, const starve_acc *sa, starve_eval *ev)
-{
-    tl_status st = TL_OK;
-    const rank_diag *d = &s->rd[r];
-    double *over = NULL, *alone = NULL, *wait = NULL;
-    size_t capo = 0, capa = 0, capw = 0, nw = 0;
-    memset(ev, 0, sizeof *ev);
-    ev->paired = s->n > 1;
-    for (size_t q = 0; q < s->n && ev->paired; q++) {
-        const starve_acc *o = find_acc(&s->rd[q], sa->name);
-        if (!o || o->n != sa->n) ev->paired = 0;
+    diag_state *s = user;
+    if (s->n == s->cap) {
+        size_t c = s->cap ? 2 * s->cap : 8;
+        rank_diag *nr = realloc(s->rd, c * sizeof *nr);
+        TL_CHECK(nr, TL_ERR_NOMEM, "%zu ranks", c);
+        s->rd = nr;
+        s->cap = c;
     }
-    for (size_t i = 0; i < sa->n; i++) {
-        if (sa->s[i] < d->w0 || sa->s[i] >= d->w1) continue;
-        int64_t eff = sa->s[i];
-        if (ev->paired)
-            for (size_t q = 0; q < s->n; q++) {
-                int64_t sq = find_acc(&s->rd[q], sa->name)->s[i];
-                if (sq > eff) eff = sq;
-            }
-        if (eff >= sa->e[i]) eff = sa->s[i]; /* a peer started after this one ended: not the same operation */
-        int64_t dur = sa->e[i] - eff, ov = tl_an_overlap_with(d->cseg, d->ncseg, eff, sa->e[i]);
-        ev->nwin++;
-        ev->wait_us += US(eff - sa->s[i]);
-        ev->sum_us += US(sa->e[i] - sa->s[i]);
-        TL_TRYGOTO(push_d(&wait, &nw, &capw, US(eff - sa->s[i])), st, fail);
-        if (dur > 0 && 2 * ov >= dur) TL_TRYGOTO(push_d(&over, &ev->no, &capo, US(dur)), st, fail);
-        else TL_TRYGOTO(push_d(&alone, &ev->na, &capa, US(dur)), st, fail);
-    }
-    ev->mo = median(over, ev->no);
-    ev->ma = median(alone, ev->na);
-    ev->med_wait_us = median(wait, nw);
-    for (size_t i = 0; i < ev->no && ev->na; i++)
-        if (over[i] > ev->ma) ev->excess_us += over[i] - ev->ma;
-fail:
-    free(over);
-    free(alone);
-    free(wait);
-    return st;
+    rank_diag *d = &s->rd[s->n++];
+    memset(d, 0, sizeof *d);
+    d->rank = rk->meta.rank;
+    d->w0 = res->meta.w0;
+    d->w1 = res->meta.w1;
+    d->w = res->whole.w;
+    d->ex_iter = -1;
+    TL_TRY(facts_serial(d, s, rk, res));
+    TL_TRY(facts_streams(d, rk));
+    TL_TRY(facts_starve(d, rk));
+    TL_TRY(facts_launch(d, rk, s->o->c.launch_gap_us));
+    TL_TRY(facts_carriers(d, rk));
+    return TL_OK;
 }
 
 static void free_diag(diag_state *s)
 {
-    for (size_t r = 0; r < s->n; r++) {
+    for (size_t r = 0; r < s->n; r++)
         for (size_t a = 0; a < s->rd[r].nst; a++) {
-            free(s->rd[r].st[a].s);
-            free(s->rd[r].st[a].e);
+            free(s->rd[r].st[a].over);
+            free(s->rd[r].st[a].alone);
         }
-        free(s->rd[r].cseg);
-    }
     free(s->rd);
 }
 
-typedef struct verdicts {
-    int serial, nohide, starve, launch;
-} verdicts;
+/* ---- the rules ----------------------------------------------------------- */
 
-static tl_status add_rule_row(tl_an_table *t, const char *rule, int rank, int found, double value, double thr,
-                              const char *what)
+/* Evidence of one rule: lines appended over the ranks it fires on. */
+typedef struct evidence {
+    char text[8192];
+    size_t len;
+} evidence;
+
+static void say(evidence *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(evidence *e, const char *fmt, ...)
 {
-    TL_TRY(tl_an_table_row(t));
-    TL_TRY(tl_an_table_str(t, rule));
-    TL_TRY(tl_an_table_int(t, rank));
-    TL_TRY(tl_an_table_str(t, found ? "FINDING" : "ok"));
-    TL_TRY(tl_an_table_num(t, value, 2));
-    TL_TRY(tl_an_table_num(t, thr, 2));
-    TL_TRY(tl_an_table_str(t, what));
-    return TL_OK;
+    if (e->len >= sizeof e->text - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(e->text + e->len, sizeof e->text - e->len, fmt, ap);
+    va_end(ap);
+    if (n > 0) e->len += (size_t)n;
+    if (e->len >= sizeof e->text) e->len = sizeof e->text - 1;
 }
 
-static tl_status report(const char *dir, const diag_opts *o, diag_state *s, const tl_an_rank_result *res, size_t nr)
+/* A verdict: 1 when the rule fires on rank r; *value is what it measured
+ * (NaN: not applicable, printed "-"); evidence written only when it fires. */
+typedef int (*verdict_fn)(const diag_state *s, size_t r, double *value, evidence *e);
+
+static double pct_of_w(const rank_diag *d, int64_t x) { return d->w > 0 ? 100.0 * (double)x / (double)d->w : 0; }
+
+static int serial_common(const diag_state *s, size_t r, double *value, int by_host)
+{
+    const diag_opts *o = s->o;
+    const tl_an_metrics *m = &s->res[r].whole;
+    const rank_diag *d = &s->rd[r];
+    double p = pct_of_w(d, tl_an_m_union(m, TL_AN_C_P2P_ALL)), c = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COLL_ALL));
+    double cc = 100 * tl_an_m_ccover(m), both = d->n_either ? 100.0 * (double)d->n_both / (double)d->n_either : 0;
+    *value = cc;
+    /* who carries most of the communication decides which rule it is */
+    if ((d->u_host > d->u_nccl) != by_host) {
+        *value = NAN;
+        return 0;
+    }
+    int substantial = p >= o->min_comm_share && c >= o->min_comm_share;
+    int together = both >= o->both_iters || d->n_either == 0;
+    return substantial && together && isfinite(cc) && cc < o->serial_overlap;
+}
+
+static void serial_evidence(const diag_state *s, size_t r, evidence *e)
+{
+    const tl_an_metrics *m = &s->res[r].whole;
+    const rank_diag *d = &s->rd[r];
+    double p = pct_of_w(d, tl_an_m_union(m, TL_AN_C_P2P_ALL)), c = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COLL_ALL));
+    double cc = 100 * tl_an_m_ccover(m);
+    if (d->n_either)
+        say(e, "    rank %d: p2p %.1f%% and coll %.1f%% of the window, both in %zu of %zu iterations, overlapping in "
+               "%zu of them (comm_comm %.2f%%)\n",
+            d->rank, p, c, d->n_both, d->n_either, d->n_both_overlap, cc);
+    else /* a program that marks no iterations (injection, nsys): the window */
+        say(e, "    rank %d: p2p %.1f%% and coll %.1f%% of the window, no iterations marked, so over the whole "
+               "window (comm_comm %.2f%%)\n",
+            d->rank, p, c, cc);
+    if (d->ex_iter >= 0)
+        say(e, "      e.g. iteration %lld: p2p %.1f..%.1f us, coll %.1f..%.1f us (relative to the window start): one "
+               "waits for the other\n",
+            (long long)d->ex_iter, US(d->ex_p2p[0] - d->w0), US(d->ex_p2p[1] - d->w0), US(d->ex_coll[0] - d->w0),
+            US(d->ex_coll[1] - d->w0));
+}
+
+static int v_serial(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    if (!serial_common(s, r, value, 0)) return 0;
+    serial_evidence(s, r, e);
+    return 1;
+}
+
+static int v_serial_host(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    if (!serial_common(s, r, value, 1)) return 0;
+    serial_evidence(s, r, e);
+    const rank_diag *d = &s->rd[r];
+    say(e, "      the host carries %.1f us of p2p and %.1f us of coll exchanges, overlapping %.1f us\n",
+        US(d->u_host_p2p), US(d->u_host_coll), US(d->host_pc_overlap));
+    return 1;
+}
+
+static int v_nohide(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const diag_opts *o = s->o;
+    const tl_an_metrics *m = &s->res[r].whole;
+    const rank_diag *d = &s->rd[r];
+    double cm = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMM_ALL)), cp = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMPUTE));
+    double h = 100 * tl_an_m_hidden(m);
+    *value = h;
+    if (!(cm >= o->min_comm_share && cp >= o->min_comm_share && isfinite(h) && h < o->hidden_min)) return 0;
+    say(e, "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden %.2f%% of the transfer time; "
+           "%lld of %lld NCCL kernels ran on a stream that also runs compute kernels\n",
+        d->rank, cm, cp, h, (long long)d->comm_on_compute_stream, (long long)d->ncomm);
+    return 1;
+}
+
+static int v_exposed(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const tl_an_metrics *m = &s->res[r].whole;
+    const rank_diag *d = &s->rd[r];
+    int64_t ex = tl_an_m_exposed(m);
+    *value = pct_of_w(d, ex);
+    if (*value < s->o->exposed_share || ex == 0) return 0;
+    const tl_an_rank_result *res = &s->res[r];
+    say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; of all its "
+           "communication, NCCL kernels %.1f us (%.1f us of it only waiting for other ranks), the host carrying it "
+           "(exchanges, staging copies) %.1f us",
+        d->rank, US(ex), US(d->w), *value, US(d->u_nccl), US(tl_an_m_waiting(m)), US(d->u_host));
+    if (res->nslices) say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
+    say(e, "\n");
+    return 1;
+}
+
+static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const tl_an_rank_result *res = &s->res[r];
+    const rank_diag *d = &s->rd[r];
+    int64_t tot = res->split.wait_ns + res->split.transfer_ns;
+    *value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
+    if (!tot || *value < s->o->wait_share || pct_of_w(d, res->split.wait_ns) < s->o->min_comm_share) return 0;
+    /* who the others waited for, and the compute each rank does */
+    size_t nlast = 0, worst = 0;
+    int64_t worst_delay = -1;
+    for (size_t i = 0; i < s->ops->nop; i++) {
+        const tl_an_op *op = &s->ops->op[i];
+        if (op->arrive <= op->first) continue;
+        if ((size_t)op->last_rank != r) nlast++;
+        if (op->arrive - op->first > worst_delay) worst_delay = op->arrive - op->first, worst = i;
+    }
+    say(e, "    rank %d: %.1f of %.1f us (%.1f%%) of its %zu matched communication operations waited for a later rank; "
+           "in %zu operations another rank came last\n",
+        d->rank, US(res->split.wait_ns), US(tot), *value, res->split.matched, nlast);
+    if (worst_delay > 0) {
+        const tl_an_op *op = &s->ops->op[worst];
+        say(e, "      most delayed: %s #%lld (iteration %lld), rank %d came %.1f us after the first\n",
+            tl_an_names_short(s->names, op->name), (long long)op->k, (long long)op->iter,
+            s->res[op->last_rank].meta.rank, US(worst_delay));
+    }
+    return 1;
+}
+
+static int v_staging(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const rank_diag *d = &s->rd[r];
+    const tl_an_rank_result *res = &s->res[r];
+    *value = pct_of_w(d, d->u_host);
+    if (*value < s->o->staging_share || d->u_host == 0) return 0;
+    say(e, "    rank %d: the host carries communication %.1f%% of the window (%.1f us): %lld host exchanges, %lld "
+           "staging or peer copies on the p2p/coll lanes\n",
+        d->rank, *value, US(d->u_host), (long long)res->n_marks, (long long)res->n_comm_copies);
+    return 1;
+}
+
+static int v_starve(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const diag_opts *o = s->o;
+    const rank_diag *d = &s->rd[r];
+    int found = 0;
+    *value = NAN;
+    for (size_t a = 0; a < d->nst; a++) {
+        starve_acc *sa = (starve_acc *)&d->st[a];
+        if ((int64_t)sa->na < o->min_samples || (int64_t)sa->no < o->min_samples) continue;
+        double mo = median(sa->over, sa->no), ma = median(sa->alone, sa->na), excess = 0;
+        for (size_t i = 0; i < sa->no; i++)
+            if (sa->over[i] > ma) excess += sa->over[i] - ma;
+        double ratio = mo / ma, share = d->w > 0 ? 100 * excess / US(d->w) : 0;
+        if (isnan(*value) || ratio > *value) *value = ratio;
+        if (ratio < o->starve_ratio || share < o->starve_share) continue;
+        found = 1;
+        say(e, "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu alone "
+               "(%.2fx), %.1f us extra = %.1f%% of the window\n",
+            d->rank, tl_an_names_short(s->names, sa->name), mo, sa->no, ma, sa->na, ratio, excess, share);
+    }
+    return found;
+}
+
+static int v_launch(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const diag_opts *o = s->o;
+    const rank_diag *d = &s->rd[r];
+    double tot = (double)(d->gaps_short + d->lane_busy);
+    *value = tot > 0 ? 100.0 * (double)d->gaps_short / tot : NAN;
+    if (!(d->nlane >= 10 && isfinite(*value) && *value >= o->launch_share && d->med_lane_us <= o->short_kernel_us))
+        return 0;
+    size_t ns = s->res[r].nslices;
+    say(e, "    rank %d: %lld compute-lane kernels", d->rank, (long long)d->nlane);
+    if (ns) say(e, " (%.1f per iteration)", (double)d->nlane / (double)ns);
+    say(e, ", median %.2f us; %lld gaps <= %g us add up to %.1f us = %.1f%% of the lane's time\n", d->med_lane_us,
+        (long long)d->ngaps_short, o->c.launch_gap_us, US(d->gaps_short), *value);
+    return 1;
+}
+
+typedef struct rule {
+    const char *name;
+    const char *measure;   /* the value column */
+    const char *option;    /* the threshold's option */
+    size_t thr;            /* offset of the threshold in diag_opts */
+    verdict_fn verdict;
+    const char *headline;  /* FINDING */
+    const char *evidence;  /* the evidence's heading */
+    const char *remedy;
+    const char *ok;        /* what an ok means */
+} rule;
+
+static const rule rules[] = {
+    {.name = "serialised-communicators", .measure = "comm_comm %", .option = "serial-overlap",
+     .thr = offsetof(diag_opts, serial_overlap), .verdict = v_serial,
+     .headline = "P2P and collective kernels are issued in the same iterations but never run at the same time",
+     .remedy = "they share one NCCL communicator, and NCCL runs the operations of a communicator one after the "
+               "other whatever the streams. Put the collective on its own communicator (ncclCommSplit(comm, 0, rank, "
+               "&coll_comm, NULL)), as the three-split schedule does.",
+     .ok = "no rank has substantial NCCL p2p and coll, issued together, overlapping less than the threshold"},
+    {.name = "serialised-host-lane", .measure = "comm_comm %", .option = "serial-overlap",
+     .thr = offsetof(diag_opts, serial_overlap), .verdict = v_serial_host,
+     .headline = "P2P and collective communication are issued on two streams but one host thread carries both, one "
+                 "after the other",
+     .remedy = "host-staged device communication (--device-comm host) waits for each stream and exchanges on the "
+               "rank's one host thread, so the halo and the reduction cannot overlap whatever the schedule. With one "
+               "GPU per rank use NCCL (--device-comm nccl) and the three-split schedule; on a shared GPU this is the "
+               "price of staging.",
+     .ok = "no rank's host carries both p2p and coll communication one after the other"},
+    {.name = "no-comm-compute-overlap", .measure = "hidden %", .option = "hidden-min",
+     .thr = offsetof(diag_opts, hidden_min), .verdict = v_nohide,
+     .headline = "communication never overlaps compute",
+     .remedy = "if the communication kernels share the compute stream, give them their own stream (the p2p/coll "
+               "lanes); otherwise a cudaStreamWaitEvent makes compute wait for the whole communication (a missing or "
+               "wrong event dependency): wait only for the data the kernel reads.",
+     .ok = "hidden communication at or above the threshold wherever communication and compute are substantial"},
+    {.name = "exposed-communication", .measure = "exposed % of W", .option = "exposed-share",
+     .thr = offsetof(diag_opts, exposed_share), .verdict = v_exposed,
+     .headline = "communication takes a large share of the window with no compute to hide it",
+     .remedy = "overlap it with work that does not need its data (interior rows of the SpMV while the halo moves, "
+               "the pipelined methods' SpMV under the reduction); where the host carries it (staging), see "
+               "host-staging; where ranks wait for each other, see late-ranks.",
+     .ok = "exposed communication stays below the threshold"},
+    {.name = "late-ranks", .measure = "waiting % of comm", .option = "wait-share",
+     .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
+     .headline = "communication operations wait for a rank that arrives late",
+     .evidence = "evidence (waiting = before the last rank of the same operation started it, aligned clock):",
+     .remedy = "the operation cannot move data before every rank has joined it. Compare the ranks' compute per "
+               "iteration (overlap's U_compute): a rank with more rows or nonzeros arrives last, so balance the "
+               "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
+               "shared GPU, OS noise).",
+     .ok = "no rank's matched communication waits for others at or above the threshold"},
+    {.name = "host-staging", .measure = "host comm % of W", .option = "staging-share",
+     .thr = offsetof(diag_opts, staging_share), .verdict = v_staging,
+     .headline = "communication is staged through the host",
+     .remedy = "device to host copies, an exchange on the host and copies back cost two PCIe or C2C crossings and a "
+               "host wait per operation. With one GPU per rank use NCCL (--device-comm nccl), or CUDA-aware MPI; the "
+               "host path exists so several ranks can share one GPU.",
+     .ok = "the host carries communication less than the threshold"},
+    {.name = "starved-communication", .measure = "overlapped/alone", .option = "starve-ratio",
+     .thr = offsetof(diag_opts, starve_ratio), .verdict = v_starve,
+     .headline = "communication kernels take far longer while compute runs than alone",
+     .evidence = "evidence (working time = end - latest start of the same operation over the ranks, so waiting for "
+                 "a late peer does not count):",
+     .remedy = "the compute kernels occupy the SMs and memory bandwidth NCCL needs. Create the communication "
+               "streams with a higher priority (cudaStreamCreateWithPriority), bound the compute grid, or give NCCL "
+               "its own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on the split "
+               "communicator).",
+     .ok = "no communication kernel works that much longer with compute than alone (needs --min-samples of each)"},
+    {.name = "launch-bound-compute", .measure = "gap share %", .option = "launch-share",
+     .thr = offsetof(diag_opts, launch_share), .verdict = v_launch,
+     .headline = "the compute stream waits on kernel launches between many short kernels",
+     .remedy = "fuse the short kernels (e.g. the vector updates of one iteration into one kernel) or capture the "
+               "iteration into a CUDA graph and launch it once.",
+     .ok = "compute-lane launch gaps stay below the threshold, or the kernels are long"},
+};
+enum { NRULES = sizeof rules / sizeof rules[0] };
+
+static double threshold(const diag_opts *o, const rule *ru) { return *(const double *)((const char *)o + ru->thr); }
+
+static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
+{
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_metrics *m = &res[r].whole;
+        double w = m->w > 0 ? (double)m->w : 1;
+        char hid[64], cc[64];
+        double h = tl_an_m_hidden(m), c = tl_an_m_ccover(m);
+        if (isfinite(h)) snprintf(hid, sizeof hid, "%.1f%%", 100 * h);
+        else snprintf(hid, sizeof hid, "- (no communication)");
+        if (isfinite(c)) snprintf(cc, sizeof cc, "%.1f%%", 100 * c);
+        else snprintf(cc, sizeof cc, "- (no %s)", tl_an_m_union(m, TL_AN_C_P2P_ALL) ? "collective" : "p2p");
+        printf("# rank %d: window %.1f us, %zu iterations; compute %.1f%%, p2p %.1f%%, coll %.1f%%, exposed "
+               "communication %.1f%%, idle %.1f%% of the window; hidden %s, comm_comm %s, triple %.2f%%\n",
+               res[r].meta.rank, US(m->w), res[r].nslices, 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w,
+               100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w, 100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w,
+               100 * tl_an_m_exposed(m) / w, 100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
+    }
+}
+
+/* What did overlap, and how long operations waited for their last rank. */
+static void print_what_overlapped(const tl_an_rank_result *res, size_t nr)
+{
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_metrics *m = &res[r].whole;
+        if (!tl_an_m_union(m, TL_AN_C_COMM_ALL)) {
+            printf("overlap rank %d: no communication in the window\n", res[r].meta.rank);
+            continue;
+        }
+        char cc[48], hid[48];
+        double ccv = tl_an_m_ccover(m), h = tl_an_m_hidden(m);
+        if (isfinite(ccv)) snprintf(cc, sizeof cc, "%.1f%%", 100 * ccv);
+        else snprintf(cc, sizeof cc, "- (no %s activity)", m->np2p > 0 ? "collective" : "p2p");
+        if (isfinite(h)) snprintf(hid, sizeof hid, "%.1f%%", 100 * h);
+        else snprintf(hid, sizeof hid, "- (it only waits)");
+        printf("overlap rank %d: %s of communication transfer hidden under compute (%.1f%% counting its waits), p2p "
+               "and coll overlap %s, all three lanes transferring/computing together %.2f%% of the window\n",
+               res[r].meta.rank, hid, 100 * tl_an_m_hidden_all(m), cc, 100 * tl_an_m_triple(m));
+    }
+    for (size_t r = 0; r < nr && nr > 1; r++) {
+        const tl_an_split *sp = &res[r].split;
+        int64_t tot = sp->wait_ns + sp->transfer_ns;
+        if (!sp->matched || !tot) continue;
+        printf("peer wait rank %d: %zu communication operations spent %.1f of their %.1f us (%.0f%%, %.1f us each) "
+               "waiting for the last rank to start the same operation; hidden and triple count only the rest\n",
+               res[r].meta.rank, sp->matched, US(sp->wait_ns), US(tot), 100.0 * (double)sp->wait_ns / (double)tot,
+               US(sp->wait_ns) / (double)sp->matched);
+    }
+}
+
+static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size_t nr)
 {
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
+    evidence *ev = malloc(sizeof *ev);
+    TL_CHECK(ev, TL_ERR_NOMEM, "evidence");
     TL_TRYGOTO(tl_an_table_create(&t, "diagnosis rules"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "diagnose", dir), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "thresholds",
-                                "min-comm-share %g%%, serial-overlap %g%%, both-iters %g%%, hidden-min %g%%, "
-                                "starve-ratio %g, starve-share %g%%, min-samples %lld, launch-share %g%%, short-kernel-us %g, "
-                                "launch-gap-us %g",
-                                o->min_comm_share, o->serial_overlap, o->both_iters, o->hidden_min, o->starve_ratio,
-                                o->starve_share, (long long)o->min_samples, o->launch_share, o->short_kernel_us, o->c.launch_gap_us),
-                st, fail);
-    static const char *const cols[][2] = {{"rule", ""}, {"rank", ""}, {"verdict", ""}, {"value", ""},
-                                          {"threshold", ""}, {"measure", ""}};
-    for (size_t j = 0; j < 6; j++) TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j != 1 && j != 3 && j != 4), st, fail);
-
-    int nfind = 0;
-    char ev[4096];
+    char thr[1024];
+    size_t len = 0;
+    for (int i = 0; i < NRULES && len < sizeof thr; i++) {
+        int dup = 0;
+        for (int j = 0; j < i; j++) dup |= rules[j].thr == rules[i].thr;
+        if (!dup)
+            len += (size_t)snprintf(thr + len, sizeof thr - len, "%s%s %g", len ? ", " : "", rules[i].option,
+                                    threshold(o, &rules[i]));
+    }
+    TL_TRYGOTO(tl_an_table_meta(t, "thresholds", "%s, min-comm-share %g, both-iters %g, starve-share %g, min-samples "
+                                                 "%lld, short-kernel-us %g, launch-gap-us %g",
+                                thr, o->min_comm_share, o->both_iters, o->starve_share, (long long)o->min_samples,
+                                o->short_kernel_us, o->c.launch_gap_us),
+               st, fail);
+    static const struct {
+        const char *name;
+        int text;
+    } cols[] = {{"rule", 1}, {"rank", 0}, {"verdict", 1}, {"value", 0}, {"threshold", 0}, {"measure", 1}};
+    for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(t, cols[j].name, "", cols[j].text), st, fail);
     printf("# program: trilap-analyze diagnose %s (git %s)\n# input: %s\n", TL_VERSION, TL_GIT_COMMIT, dir);
-    for (size_t r = 0; r < nr; r++) {
-        const tl_an_metrics *m = &res[r].whole;
-        double w = (double)m->w;
-        printf("# rank %d: window %.1f us, %zu iterations; compute %.1f%%, p2p %.1f%%, coll %.1f%% of the window; "
-               "hidden %.1f%%, comm_comm %.1f%%, triple %.2f%%, idle %.1f%%\n",
-               res[r].meta.rank, US(m->w), res[r].nslices, 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w,
-               100 * tl_an_m_union(m, TL_AN_C_P2P) / w, 100 * tl_an_m_union(m, TL_AN_C_COLL) / w,
-               100 * tl_an_m_hidden(m), 100 * tl_an_m_ccover(m), 100 * tl_an_m_triple(m),
-               100 * tl_an_m_idle(m) / w);
+    print_rank_summary(s->res, nr);
+    putchar('\n');
+    int nfind = 0;
+    for (int i = 0; i < NRULES; i++) {
+        const rule *ru = &rules[i];
+        ev->len = 0;
+        ev->text[0] = '\0';
+        int any = 0;
+        for (size_t r = 0; r < nr; r++) {
+            double value = NAN;
+            int found = ru->verdict(s, r, &value, ev);
+            any |= found;
+            TL_TRYGOTO(tl_an_table_row(t), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, ru->name), st, fail);
+            TL_TRYGOTO(tl_an_table_int(t, s->rd[r].rank), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, found ? "FINDING" : "ok"), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, value, 2), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, threshold(o, ru), 2), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, ru->measure), st, fail);
+        }
+        if (any)
+            printf("FINDING %d [%s]: %s\n  %s\n%s  remedy: %s\n\n", ++nfind, ru->name, ru->headline,
+                   ru->evidence ? ru->evidence : "evidence:", ev->text, ru->remedy);
+        else
+            printf("ok [%s]: %s (--%s %g)\n", ru->name, ru->ok, ru->option, threshold(o, ru));
     }
     putchar('\n');
-
-    /* Rule 1: serialised communicators. */
-    {
-        int any = 0;
-        size_t len = 0;
-        ev[0] = '\0';
-        for (size_t r = 0; r < nr; r++) {
-            const tl_an_metrics *m = &res[r].whole;
-            const rank_diag *d = &s->rd[r];
-            double w = (double)m->w, p = 100 * tl_an_m_union(m, TL_AN_C_P2P) / w,
-                   c = 100 * tl_an_m_union(m, TL_AN_C_COLL) / w, cc = 100 * tl_an_m_ccover(m);
-            double both = d->n_either ? 100.0 * (double)d->n_both / (double)d->n_either : 0;
-            int substantial = p >= o->min_comm_share && c >= o->min_comm_share;
-            int together = both >= o->both_iters || d->n_either == 0;
-            int found = substantial && together && isfinite(cc) && cc < o->serial_overlap;
-            TL_TRYGOTO(add_rule_row(t, "serialised-communicators", d->rank, found, cc, o->serial_overlap,
-                                    "comm_comm %"),
-                       st, fail);
-            if (!found) continue;
-            any = 1;
-            if (d->n_either)
-                len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                        "    rank %d: p2p %.1f%% and coll %.1f%% of the window, both in %zu of %zu "
-                                        "iterations, overlapping in %zu of them (comm_comm %.2f%%)\n",
-                                        d->rank, p, c, d->n_both, d->n_either, d->n_both_overlap, cc);
-            else /* a program that marks no iterations (injection, nsys): the window */
-                len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                        "    rank %d: p2p %.1f%% and coll %.1f%% of the window, no iterations "
-                                        "marked, so over the whole window (comm_comm %.2f%%)\n",
-                                        d->rank, p, c, cc);
-            if (d->ex_iter >= 0 && len < sizeof ev)
-                len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                        "      e.g. iteration %lld: p2p %.1f..%.1f us, coll %.1f..%.1f us "
-                                        "(relative to the window start): one waits for the other\n",
-                                        (long long)d->ex_iter, US(d->ex_p2p[0] - d->w0), US(d->ex_p2p[1] - d->w0),
-                                        US(d->ex_coll[0] - d->w0), US(d->ex_coll[1] - d->w0));
-            if (len >= sizeof ev) len = sizeof ev - 1;
-        }
-        if (any) {
-            nfind++;
-            printf("FINDING %d [serialised-communicators]: P2P and collective kernels are issued in the same "
-                   "iterations but never run at the same time\n  evidence:\n%s"
-                   "  remedy: they share one NCCL communicator, and NCCL runs the operations of a communicator one "
-                   "after the other whatever the streams. Put the collective on its own communicator "
-                   "(ncclCommSplit(comm, 0, rank, &coll_comm, NULL)), as the three-split schedule does.\n\n",
-                   nfind, ev);
-        } else {
-            printf("ok [serialised-communicators]: no rank has substantial p2p and coll (>= %g%% of the window "
-                   "each, together in >= %g%% of the iterations) overlapping less than %g%%\n",
-                   o->min_comm_share, o->both_iters, o->serial_overlap);
-        }
-    }
-    /* Rule 2: no comm/compute overlap. */
-    {
-        int any = 0;
-        size_t len = 0;
-        ev[0] = '\0';
-        for (size_t r = 0; r < nr; r++) {
-            const tl_an_metrics *m = &res[r].whole;
-            const rank_diag *d = &s->rd[r];
-            double w = (double)m->w, cm = 100 * tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL) / w,
-                   cp = 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w, h = 100 * tl_an_m_hidden(m);
-            int found = cm >= o->min_comm_share && cp >= o->min_comm_share && isfinite(h) && h < o->hidden_min;
-            TL_TRYGOTO(add_rule_row(t, "no-comm-compute-overlap", d->rank, found, h, o->hidden_min, "hidden %"), st,
-                       fail);
-            if (!found) continue;
-            any = 1;
-            len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                    "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden "
-                                    "%.2f%%; %lld of %lld communication kernels ran on a stream that also runs "
-                                    "compute kernels\n",
-                                    d->rank, cm, cp, h, (long long)d->comm_on_compute_stream, (long long)d->ncomm);
-            if (len >= sizeof ev) len = sizeof ev - 1;
-        }
-        if (any) {
-            nfind++;
-            printf("FINDING %d [no-comm-compute-overlap]: communication never overlaps compute\n  evidence:\n%s"
-                   "  remedy: if the communication kernels share the compute stream, give them their own stream "
-                   "(the p2p/coll lanes); otherwise a cudaStreamWaitEvent makes compute wait for the whole "
-                   "communication (a missing or wrong event dependency): wait only for the data the kernel reads.\n\n",
-                   nfind, ev);
-        } else {
-            printf("ok [no-comm-compute-overlap]: hidden communication >= %g%% wherever communication and compute "
-                   "are both >= %g%% of the window\n",
-                   o->hidden_min, o->min_comm_share);
-        }
-    }
-    /* Rule 3: starved communication kernels (working time after the last
-     * peer arrived, with compute vs alone). */
-    {
-        int any = 0;
-        size_t len = 0;
-        ev[0] = '\0';
-        for (size_t r = 0; r < nr; r++) {
-            rank_diag *d = &s->rd[r];
-            double worst = NAN;
-            int found = 0;
-            for (size_t a = 0; a < d->nst; a++) {
-                starve_eval se;
-                TL_TRYGOTO(eval_starve(s, r, &d->st[a], &se), st, fail);
-                if ((int64_t)se.na < o->min_samples || (int64_t)se.no < o->min_samples) continue;
-                double ratio = se.mo / se.ma, share = d->w > 0 ? 100 * se.excess_us / US(d->w) : 0;
-                if (!isfinite(worst) || ratio > worst) worst = ratio;
-                if (ratio < o->starve_ratio || share < o->starve_share) continue;
-                any = found = 1;
-                const char *nm = tl_an_names_short(s->names, d->st[a].name);
-                len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                        "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute "
-                                        "vs %.1f us over %zu alone (%.2fx), %.1f us extra = %.1f%% of the window%s\n",
-                                        d->rank, nm, se.mo, se.no, se.ma, se.na, ratio, se.excess_us, share,
-                                        se.paired ? "" : " (raw durations: instances not paired across ranks)");
-                if (len >= sizeof ev) len = sizeof ev - 1;
-            }
-            TL_TRYGOTO(add_rule_row(t, "starved-communication", d->rank, found, worst, o->starve_ratio,
-                                    "overlapped/alone median"),
-                       st, fail);
-        }
-        if (any) {
-            nfind++;
-            printf("FINDING %d [starved-communication]: communication kernels take far longer while compute runs "
-                   "than alone\n  evidence (working time = end - latest start of the same operation over the "
-                   "ranks, so waiting for a late peer does not count):\n%s"
-                   "  remedy: the compute kernels occupy the SMs and memory bandwidth NCCL needs. Create the "
-                   "communication streams with a higher priority (cudaStreamCreateWithPriority), bound the compute "
-                   "grid, or give NCCL its own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on "
-                   "the split communicator).\n\n",
-                   nfind, ev);
-        } else {
-            printf("ok [starved-communication]: no communication kernel works %gx longer with compute than alone "
-                   "at a cost of >= %g%% of the window (needs >= %lld instances of each)\n",
-                   o->starve_ratio, o->starve_share, (long long)o->min_samples);
-        }
-    }
-    /* Rule 4: launch-bound compute. */
-    {
-        int any = 0;
-        size_t len = 0;
-        ev[0] = '\0';
-        for (size_t r = 0; r < nr; r++) {
-            const rank_diag *d = &s->rd[r];
-            double tot = (double)(d->gaps_short + d->lane_busy);
-            double share = tot > 0 ? 100.0 * (double)d->gaps_short / tot : NAN;
-            int found = d->nlane >= 10 && isfinite(share) && share >= o->launch_share &&
-                        d->med_lane_us <= o->short_kernel_us;
-            TL_TRYGOTO(add_rule_row(t, "launch-bound-compute", d->rank, found, share, o->launch_share, "gap share %"),
-                       st, fail);
-            if (!found) continue;
-            any = 1;
-            len += (size_t)snprintf(ev + len, sizeof ev - len,
-                                    "    rank %d: %lld compute-lane kernels (%.1f per iteration), median %.2f us; "
-                                    "%lld gaps <= %g us add up to %.1f us = %.1f%% of the lane's time\n",
-                                    d->rank, (long long)d->nlane,
-                                    res[r].nslices ? (double)d->nlane / (double)res[r].nslices : NAN, d->med_lane_us,
-                                    (long long)d->ngaps_short, o->c.launch_gap_us, US(d->gaps_short), share);
-            if (len >= sizeof ev) len = sizeof ev - 1;
-        }
-        if (any) {
-            nfind++;
-            printf("FINDING %d [launch-bound-compute]: the compute stream waits on kernel launches between many "
-                   "short kernels\n  evidence:\n%s"
-                   "  remedy: fuse the short kernels (e.g. the vector updates of one iteration into one kernel) or "
-                   "capture the iteration into a CUDA graph and launch it once.\n\n",
-                   nfind, ev);
-        } else {
-            printf("ok [launch-bound-compute]: compute-lane gaps <= %g us stay below %g%% of the lane's time, or "
-                   "the kernels are long (median > %g us)\n",
-                   o->c.launch_gap_us, o->launch_share, o->short_kernel_us);
-        }
-    }
-    /* What did overlap, for the report. */
-    putchar('\n');
-    for (size_t r = 0; r < nr; r++) {
-        const tl_an_metrics *m = &res[r].whole;
-        /* with no p2p or no collective kernel the ratio has no denominator */
-        char cc[48];
-        double ccv = tl_an_m_ccover(m);
-        if (isfinite(ccv)) snprintf(cc, sizeof cc, "%.1f%%", 100 * ccv);
-        else snprintf(cc, sizeof cc, "- (no %s activity)", m->np2p > 0 ? "collective" : "p2p");
-        printf("overlap rank %d: %.1f%% of communication hidden under compute, p2p and coll overlap %s, all "
-               "three lanes busy together %.2f%% of the window\n",
-               res[r].meta.rank, 100 * tl_an_m_hidden(m), cc, 100 * tl_an_m_triple(m));
-    }
-    for (size_t r = 0; r < nr && nr > 1; r++) {
-        const rank_diag *d = &s->rd[r];
-        double wsum = 0, ksum = 0;
-        size_t npaired = 0, nwin = 0;
-        for (size_t a = 0; a < d->nst; a++) {
-            starve_eval se;
-            TL_TRYGOTO(eval_starve(s, r, &d->st[a], &se), st, fail);
-            if (!se.paired) continue;
-            npaired++;
-            nwin += se.nwin;
-            wsum += se.wait_us;
-            ksum += se.sum_us;
-        }
-        if (!npaired || !nwin) continue;
-        printf("peer wait rank %d: %zu NCCL kernels spent %.1f of their %.1f us (%.0f%%, %.1f us each) waiting for "
-               "the last rank to start the same operation; U(comm) and hidden include that wait\n",
-               d->rank, nwin, wsum, ksum, ksum > 0 ? 100 * wsum / ksum : 0, wsum / (double)nwin);
-    }
+    print_what_overlapped(s->res, nr);
     putchar('\n');
     tl_an_table_print(t, stdout);
+    printf("# -: the rule does not apply to that rank (no such activity)\n");
     printf("# %d finding%s\n", nfind, nfind == 1 ? "" : "s");
     if (o->c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o->c.csv), st, fail);
 fail:
+    free(ev);
     tl_an_table_destroy(&t);
     return st;
 }
+
+#define PCT_OPT(n, field, d, text)                                                                                \
+    {.name = n, .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, field), .def = d, .metavar = "PCT",         \
+     .help = text, .min = 0, .max = 100}
 
 int tl_an_cmd_diagnose(int argc, char **argv)
 {
     diag_opts o;
     memset(&o, 0, sizeof o);
     const tl_option own[] = {
-        {.name = "min-comm-share", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, min_comm_share), .def = "2",
-         .metavar = "PCT", .help = "communication counts as substantial from this % of the window", .min = 0,
-         .max = 100},
-        {.name = "serial-overlap", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, serial_overlap), .def = "5",
-         .metavar = "PCT", .help = "p2p/coll overlap below this % means serialised", .min = 0, .max = 100},
-        {.name = "both-iters", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, both_iters), .def = "50",
-         .metavar = "PCT", .help = "p2p and coll issued together: both in this % of iterations", .min = 0,
-         .max = 100},
-        {.name = "hidden-min", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, hidden_min), .def = "5",
-         .metavar = "PCT", .help = "hidden communication below this % means no comm/compute overlap", .min = 0,
-         .max = 100},
+        PCT_OPT("min-comm-share", min_comm_share, "2", "communication counts as substantial from this % of the window"),
+        PCT_OPT("serial-overlap", serial_overlap, "5", "p2p/coll overlap below this % means serialised"),
+        PCT_OPT("both-iters", both_iters, "50", "p2p and coll issued together: both in this % of iterations"),
+        PCT_OPT("hidden-min", hidden_min, "5", "hidden communication below this % means no comm/compute overlap"),
         {.name = "starve-ratio", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, starve_ratio), .def = "1.5",
          .metavar = "X", .help = "median overlapped / median alone duration that means starved", .min = 1,
          .max = 1e6},
-        {.name = "starve-share", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, starve_share), .def = "2",
-         .metavar = "PCT", .help = "starved only if the extra working time is this % of the window", .min = 0,
-         .max = 100},
+        PCT_OPT("starve-share", starve_share, "2", "starved only if the extra working time is this % of the window"),
         {.name = "min-samples", .type = TL_OPT_INT, .offset = offsetof(diag_opts, min_samples), .def = "3",
          .metavar = "N", .help = "instances needed on each side for the starvation rule", .min = 1, .max = 1e9},
-        {.name = "launch-share", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, launch_share), .def = "25",
-         .metavar = "PCT", .help = "compute-lane time in launch gaps that means launch-bound", .min = 0,
-         .max = 100},
+        PCT_OPT("launch-share", launch_share, "25", "compute-lane time in launch gaps that means launch-bound"),
         {.name = "short-kernel-us", .type = TL_OPT_DOUBLE, .offset = offsetof(diag_opts, short_kernel_us),
          .def = "20", .metavar = "US", .help = "launch-bound needs a median compute kernel at most this long",
          .min = 0, .max = 1e9},
+        PCT_OPT("exposed-share", exposed_share, "10", "communication not under compute from this % of the window"),
+        PCT_OPT("wait-share", wait_share, "30", "late ranks: this % of the matched operations' time spent waiting"),
+        PCT_OPT("staging-share", staging_share, "5", "host-carried communication from this % of the window"),
     };
     const tl_optgroup groups[] = {
         {.title = "rules", .opts = own, .nopts = sizeof own / sizeof own[0], .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
     const tl_optspec spec = {.program = "trilap-analyze diagnose", .usage = "[options] RUN_DIR",
-                             .purpose = "Lost-overlap findings (serialised communicators, no comm/compute overlap, "
+                             .purpose = "Lost-overlap findings (serialised communicators or host lane, no "
+                                        "comm/compute overlap, exposed communication, late ranks, host staging, "
                                         "starved communication, launch-bound compute) with evidence and remedies.",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
@@ -617,15 +774,21 @@ int tl_an_cmd_diagnose(int argc, char **argv)
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
-    diag_state ds = {.o = &o};
+    tl_an_ops ops;
+    memset(&ops, 0, sizeof ops);
+    diag_state ds = {.o = &o, .ops = &ops};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     oo.slices = 1;
+    oo.ops_out = &ops;
+    oo.match = 1;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     ds.names = names;
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, diag_rank, &ds, &res, &nr), st, fail);
-    TL_TRYGOTO(report(pr.positional[0], &o, &ds, res, nr), st, fail);
+    ds.res = res;
+    TL_TRYGOTO(report(pr.positional[0], &o, &ds, nr), st, fail);
 fail:
     free_diag(&ds);
+    tl_an_ops_free(&ops);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);
     free(pr.positional);

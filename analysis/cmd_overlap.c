@@ -16,43 +16,67 @@ typedef struct overlap_opts {
 
 #define US(x) ((double)(x) / 1e3)
 
-enum { NV = 12 };
+/* The columns of the overlap table: each a metric of analysis/README.md,
+ * beside its own formula. Ratios are NaN (printed "-") without a
+ * denominator, said under the table. */
+typedef double (*ov_fn)(const tl_an_metrics *m, int64_t iters);
+#define RATIO(f) static double f##_pct(const tl_an_metrics *m, int64_t n) { (void)n; return 100 * tl_an_m_##f(m); }
+#define TIME(f, e) static double f##_us(const tl_an_metrics *m, int64_t n) { (void)n; return US(e); }
+TIME(w, m->w)
+TIME(compute, tl_an_m_union(m, TL_AN_C_COMPUTE))
+TIME(p2p, tl_an_m_union(m, TL_AN_C_P2P_ALL))
+TIME(coll, tl_an_m_union(m, TL_AN_C_COLL_ALL))
+TIME(comm, tl_an_m_union(m, TL_AN_C_COMM_ALL))
+TIME(waiting, tl_an_m_waiting(m))
+TIME(exposed, tl_an_m_exposed(m))
+TIME(derived, tl_an_m_derived(m))
+TIME(idle, tl_an_m_idle(m))
+RATIO(hidden)
+RATIO(hidden_all)
+RATIO(ccover)
+RATIO(triple)
+RATIO(triple_all)
+static double iters_n(const tl_an_metrics *m, int64_t n) { (void)m; return (double)n; }
+
 static const struct {
     const char *name, *unit;
     int dec;
-} ov_cols[NV] = {
-    {"W", "us", 1},         {"U_compute", "us", 1}, {"U_p2p", "us", 1},       {"U_coll", "us", 1},
-    {"U_comm", "us", 1},    {"hidden", "%", 1},     {"comm_comm", "%", 1},    {"triple", "%", 2},
-    {"derived_comm", "us", 1}, {"nccl", "us", 1},   {"idle", "us", 1},        {"iters", "", 0},
+    ov_fn fn;
+} ov_cols[] = {
+    {"W", "us", 1, w_us},
+    {"U_compute", "us", 1, compute_us},
+    {"U_p2p", "us", 1, p2p_us},
+    {"U_coll", "us", 1, coll_us},
+    {"U_comm", "us", 1, comm_us},
+    {"waiting", "us", 1, waiting_us},
+    {"exposed", "us", 1, exposed_us},
+    {"hidden", "%", 1, hidden_pct},
+    {"hidden_all", "%", 1, hidden_all_pct},
+    {"comm_comm", "%", 1, ccover_pct},
+    {"triple", "%", 2, triple_pct},
+    {"triple_all", "%", 2, triple_all_pct},
+    {"derived_comm", "us", 1, derived_us},
+    {"idle", "us", 1, idle_us},
+    {"iters", "", 0, iters_n},
 };
+enum { NV = sizeof ov_cols / sizeof ov_cols[0] };
 
 static void ov_values(const tl_an_metrics *m, int64_t iters, double *x)
 {
-    x[0] = US(m->w);
-    x[1] = US(tl_an_m_union(m, TL_AN_C_COMPUTE));
-    x[2] = US(tl_an_m_union(m, TL_AN_C_P2P));
-    x[3] = US(tl_an_m_union(m, TL_AN_C_COLL));
-    x[4] = US(tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL));
-    x[5] = 100 * tl_an_m_hidden(m);
-    x[6] = 100 * tl_an_m_ccover(m);
-    x[7] = 100 * tl_an_m_triple(m);
-    x[8] = US(tl_an_m_derived(m));
-    x[9] = x[4]; /* measured NCCL kernel time = U(comm) */
-    x[10] = US(tl_an_m_idle(m));
-    x[11] = (double)iters;
+    for (int j = 0; j < NV; j++) x[j] = ov_cols[j].fn(m, iters);
 }
 
 enum { NR = 8 };
-static const char *const rc_cols[NR] = {"derived_comm", "nccl", "idle", "launch_gaps", "memcpy_only",
+static const char *const rc_cols[NR] = {"derived_comm", "comm", "idle", "launch_gaps", "memcpy_only",
                                         "hidden_comm", "compute_concurrent", "residual"};
 
 /* derived = U(comm) + idle + memcpy_only − hidden − compute_concurrent (exact;
- * the derivation is in analysis/README.md), so residual must be 0. */
+ * the derivation is in analysis/README.md), so residual must be 0. U(comm)
+ * is every communication activity, waiting included. */
 static void rc_values(const tl_an_metrics *m, double *x)
 {
-    int64_t comm = tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL);
-    int64_t hid = comm - (tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL | TL_AN_C_COMPUTE) -
-                          tl_an_m_union(m, TL_AN_C_COMPUTE));
+    int64_t comm = tl_an_m_union(m, TL_AN_C_COMM_ALL);
+    int64_t hid = comm - (tl_an_m_union(m, TL_AN_C_COMM_ALL | TL_AN_C_COMPUTE) - tl_an_m_union(m, TL_AN_C_COMPUTE));
     int64_t conc = m->sum_compute - tl_an_m_union(m, TL_AN_C_COMPUTE);
     int64_t other = m->by_mask[TL_AN_C_OTHER];
     int64_t idle = tl_an_m_idle(m), der = tl_an_m_derived(m);
@@ -94,13 +118,116 @@ static tl_status add_rows(tl_an_table *t, const char *label, double *vals, size_
     return TL_OK;
 }
 
+/* Why a ratio shows "-": said once under the table, never "nan". */
+static tl_status undefined_note(const tl_an_rank_result *res, size_t nr)
+{
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_metrics *m = &res[r].whole;
+        if (tl_an_m_union(m, TL_AN_C_COMM_ALL) == 0) {
+            printf("# -: rank %d has no communication activity in the window, so hidden, comm_comm and triple are "
+                   "undefined\n",
+                   res[r].meta.rank);
+        } else if (isnan(tl_an_m_ccover(m))) {
+            printf("# -: rank %d has no %s activity, so comm_comm is undefined\n", res[r].meta.rank,
+                   tl_an_m_union(m, TL_AN_C_P2P_ALL) ? "collective" : "p2p");
+        } else if (isnan(tl_an_m_hidden(m))) {
+            printf("# -: rank %d's communication only waits in the window (no transfer), so hidden is undefined\n",
+                   res[r].meta.rank);
+        }
+    }
+    return TL_OK;
+}
+
+static int cmp_delay(const void *a, const void *b)
+{
+    const tl_an_op *x = *(const tl_an_op *const *)a, *y = *(const tl_an_op *const *)b;
+    int64_t dx = x->arrive - x->first, dy = y->arrive - y->first;
+    return dx > dy ? -1 : dx < dy;
+}
+
+enum { TOP_DELAYED = 10 };
+
+/* Waiting and transfer per rank, and the operations whose last rank came
+ * latest (DESIGN.md "Wave 3": NCCL time is waiting plus transfer). */
+static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, const tl_an_rank_result *res,
+                             size_t nr)
+{
+    tl_status st = TL_OK;
+    tl_an_table *t = NULL, *d = NULL;
+    const tl_an_op **by = NULL;
+    size_t *last = calloc(nr ? nr : 1, sizeof *last);
+    TL_CHECK(last, TL_ERR_NOMEM, "%zu ranks", nr);
+    putchar('\n');
+    if (nr < 2) {
+        printf("# waiting: one rank, so no communication waits for another (all of it is transfer)\n");
+        goto fail;
+    }
+    for (size_t i = 0; i < ops->nop; i++)
+        if ((size_t)ops->op[i].last_rank < nr && ops->op[i].arrive > ops->op[i].first) last[ops->op[i].last_rank]++;
+    TL_TRYGOTO(tl_an_table_create(&t, "communication waiting and transfer"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a name on every rank, on the aligned clock; "
+                                               "waiting = before the last rank starts it, transfer = the rest"),
+               st, fail);
+    if (ops->unmatched_names)
+        TL_TRYGOTO(tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks "
+                                                    "stay whole (counted as transfer)",
+                                    ops->unmatched_ops, ops->unmatched_names),
+                   st, fail);
+    static const char *const cols[][2] = {{"matched", ""}, {"waiting", "us"},  {"transfer", "us"},
+                                          {"wait", "%"},   {"last", "ops"}};
+    TL_TRYGOTO(tl_an_table_col(t, "rank", "", 1), st, fail);
+    for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], 0), st, fail);
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_split *sp = &res[r].split;
+        int64_t tot = sp->wait_ns + sp->transfer_ns;
+        TL_TRYGOTO(tl_an_table_row(t), st, fail);
+        TL_TRYGOTO(tl_an_table_fmt(t, "%d", res[r].meta.rank), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, (int64_t)sp->matched), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, US(sp->wait_ns), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, US(sp->transfer_ns), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, tot ? 100.0 * (double)sp->wait_ns / (double)tot : 0, 1), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, (int64_t)last[r]), st, fail);
+    }
+    tl_an_table_print(t, stdout);
+    if (!ops->nop) goto fail;
+    by = malloc(ops->nop * sizeof *by);
+    TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
+    for (size_t i = 0; i < ops->nop; i++) by[i] = &ops->op[i];
+    qsort(by, ops->nop, sizeof *by, cmp_delay);
+    TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation"), st, fail);
+    static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
+                                           {"delay", "us"}};
+    for (size_t j = 0; j < sizeof dcols / sizeof dcols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(d, dcols[j][0], dcols[j][1], j == 0), st, fail);
+    for (size_t i = 0; i < ops->nop && i < TOP_DELAYED && by[i]->arrive > by[i]->first; i++) {
+        TL_TRYGOTO(tl_an_table_row(d), st, fail);
+        TL_TRYGOTO(tl_an_table_str(d, tl_an_names_short(names, by[i]->name)), st, fail);
+        TL_TRYGOTO(tl_an_table_int(d, by[i]->k), st, fail);
+        TL_TRYGOTO(tl_an_table_num(d, by[i]->iter >= 0 ? (double)by[i]->iter : NAN, 0), st, fail);
+        TL_TRYGOTO(tl_an_table_int(d, res[by[i]->last_rank].meta.rank), st, fail);
+        TL_TRYGOTO(tl_an_table_num(d, US(by[i]->arrive - by[i]->first), 1), st, fail);
+    }
+    putchar('\n');
+    tl_an_table_print(d, stdout);
+    printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
+fail:
+    free(last);
+    free(by);
+    tl_an_table_destroy(&t);
+    tl_an_table_destroy(&d);
+    return st;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
-static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_result *res, size_t nr)
+static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_result *res, size_t nr,
+                        const tl_an_ops *ops, const tl_an_names *names)
 {
     tl_status st = TL_OK;
     tl_an_table *t = NULL, *rc = NULL, *it = NULL;
@@ -133,10 +260,22 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
                                     clk),
                    st, fail);
     }
-    TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; hidden = |comm∩compute|/U(comm), "
-                                              "comm_comm = |p2p∩coll|/min(U(p2p),U(coll)), triple = "
-                                              "|p2p∩coll∩compute|/W, nccl = measured U(comm)"),
+    TL_TRYGOTO(tl_an_table_meta(t, "metrics", "defined in analysis/README.md; communication = NCCL kernels, copies "
+                                              "serving a halo or reduction, the host's own exchanges; waiting = "
+                                              "before the last rank arrived; hidden = |transfer∩compute|/U(transfer), "
+                                              "triple = |p2p∩coll∩compute|/W on transfer time; *_all: the same on "
+                                              "whole operations (waiting included); comm_comm = "
+                                              "|p2p∩coll|/min(U(p2p),U(coll)); exposed = U(comm) not under compute"),
                st, fail);
+    for (size_t r = 0; r < nr; r++)
+        TL_TRYGOTO(tl_an_table_meta(t, "communication", "rank %d: %lld NCCL kernels, %lld copies on p2p/coll lanes, "
+                                                        "%lld host exchanges%s",
+                                    res[r].meta.rank, (long long)res[r].n_nccl, (long long)res[r].n_comm_copies,
+                                    (long long)res[r].n_marks,
+                                    res[r].n_nccl + res[r].n_comm_copies + res[r].n_marks
+                                        ? ""
+                                        : " (none: comm-based columns are 0 or -)"),
+                   st, fail);
     TL_TRYGOTO(tl_an_table_col(t, "rank", "", 1), st, fail);
     int dec[NV];
     for (int j = 0; j < NV; j++) {
@@ -149,13 +288,14 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     }
     TL_TRYGOTO(add_rows(t, "overlap", vals, nr, NV, dec), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
+    TL_TRYGOTO(undefined_note(res, nr), st, fail);
 
     TL_TRYGOTO(tl_an_table_create(&rc, "reconciliation"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(rc, "identity", "derived_comm = nccl + idle + memcpy_only - hidden_comm - "
+    TL_TRYGOTO(tl_an_table_meta(rc, "identity", "derived_comm = comm + idle + memcpy_only - hidden_comm - "
                                                 "compute_concurrent (residual must be 0)"),
                st, fail);
-    TL_TRYGOTO(tl_an_table_meta(rc, "why", "derived_comm counts idle time (launch gaps, waits) and memcpy/memset "
-                                           "as communication, and misses NCCL time hidden under compute"),
+    TL_TRYGOTO(tl_an_table_meta(rc, "why", "derived_comm counts idle time (launch gaps, waits) and other copies "
+                                           "as communication, and misses communication hidden under compute"),
                st, fail);
     TL_TRYGOTO(tl_an_table_meta(rc, "launch_gaps", "part of idle in stretches <= %g us", o->c.launch_gap_us), st,
                fail);
@@ -168,6 +308,8 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_TRYGOTO(add_rows(rc, "reconciliation", rv, nr, NR, rdec), st, fail);
     putchar('\n');
     TL_TRYGOTO(tl_an_emit(rc, NULL), st, fail);
+
+    TL_TRYGOTO(wait_tables(ops, names, res, nr), st, fail);
 
     /* iteration time (slice length) distribution, rank by rank */
     for (size_t r = 0; r < nr && res[r].nslices; r++) {
@@ -239,10 +381,15 @@ int tl_an_cmd_overlap(int argc, char **argv)
     tl_status st = TL_OK;
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     oo.slices = o.per_iter || o.iter_csv ? 2 : 0;
+    tl_an_ops ops;
+    memset(&ops, 0, sizeof ops);
+    oo.ops_out = &ops;
+    oo.match = 1;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, NULL, NULL, &res, &nr), st, fail);
-    TL_TRYGOTO(report(pr.positional[0], &o, res, nr), st, fail);
+    TL_TRYGOTO(report(pr.positional[0], &o, res, nr, &ops, names), st, fail);
 fail:
+    tl_an_ops_free(&ops);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);
     free(pr.positional);

@@ -14,6 +14,13 @@ static int is_gpu_activity(const tl_trace_record *r)
     return r->kind == TL_KIND_KERNEL || r->kind == TL_KIND_MEMCPY || r->kind == TL_KIND_MEMSET;
 }
 
+/* The host carrying communication itself (runtime/marks.h): a host range
+ * on a p2p or coll lane. */
+static int is_comm_mark(const tl_trace_record *r)
+{
+    return r->kind == TL_KIND_HOST && (r->lane == TL_ROLE_P2P || r->lane == TL_ROLE_COLL);
+}
+
 static tl_status meta_i64(const tl_trace_reader *rd, const char *path, const char *key, int64_t *out, int *found)
 {
     const char *s = tl_trace_reader_meta(rd, key);
@@ -250,7 +257,8 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     tl_an_rank *rk = ls->rk;
     if (r->kind == TL_KIND_HOST && r->iter >= 0 && r->name && !strcmp(r->name, "iter"))
         return keep_host_iter(rk, r);
-    if (!is_gpu_activity(r)) return TL_OK;
+    int mark = is_comm_mark(r);
+    if (!is_gpu_activity(r) && !mark) return TL_OK;
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "iteration %" PRId64 " beyond %d", r->iter, MAX_ITER);
     if (rk->n == rk->cap) {
         size_t cap = rk->cap ? rk->cap + rk->cap / 2 : 4096;
@@ -279,7 +287,7 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
         rk->streams[rk->nstreams++] = r->stream;
     }
     v->stream = (uint16_t)s;
-    if (r->iter >= 0) {
+    if (r->iter >= 0 && !mark) { /* iterations are bounded by their GPU activity */
         size_t it = (size_t)r->iter;
         TL_TRY(grow_iters(&rk->iter_start, &rk->iter_end, &rk->niter, it));
         if (r->start_ns < rk->iter_start[it]) rk->iter_start[it] = r->start_ns;

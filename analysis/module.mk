@@ -2,7 +2,7 @@ MODULES += analysis
 analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/load.c analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c
+  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c analysis/match.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
@@ -12,15 +12,17 @@ trilap-analyze_DEPS := analysis probes runtime
 TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS)
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
-HOST_TESTS += test_analysis test_analysis_cli test_plots
+HOST_TESTS += test_analysis test_analysis_cli test_plots test_multirank
 TEST_HELPERS += helper_synth_trace
 helper_synth_trace_DEPS := probes runtime
 test_analysis_DEPS := analysis probes runtime
 test_analysis_cli_DEPS := analysis probes runtime
 test_plots_DEPS := analysis probes runtime
+test_multirank_DEPS := analysis probes runtime
 test_analysis_LDLIBS += $(TL_AN_LDLIBS)
 test_analysis_cli_LDLIBS += $(TL_AN_LDLIBS)
 test_plots_LDLIBS += $(TL_AN_LDLIBS)
+test_multirank_LDLIBS += $(TL_AN_LDLIBS)
 
 # `make demo`: the three-stream microbenchmark traced on every visible GPU
 # (or the committed H200 traces without a GPU), analysed and plotted.

@@ -28,14 +28,26 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
     tl_an_rank rk;
     memset(&rk, 0, sizeof rk);
     int64_t *bounds = NULL;
+    tl_an_ops ops;
+    memset(&ops, 0, sizeof ops);
     *out = NULL;
     *nranks = 0;
     TL_TRYGOTO(tl_an_run_files(dir, &files, &nf), st, fail);
     res = calloc(nf, sizeof *res);
     TL_CHECKGOTO(res, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    /* a first pass over every rank: when did the last rank arrive at each
+     * communication operation (match.c) */
+    if (o->match) TL_TRYGOTO(tl_an_ops_build(files, nf, o->flags, names, &ops), st, fail);
     for (size_t f = 0; f < nf; f++) {
         TL_TRYGOTO(tl_an_rank_load(files[f], o->flags, names, &rk), st, fail);
         tl_an_rank_result *r = &res[f];
+        for (size_t j = 0; j < rk.n; j++) {
+            const tl_an_ival *v = &rk.v[j];
+            r->n_marks += v->kind == TL_KIND_HOST;
+            r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
+            r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);
+        }
+        TL_TRYGOTO(tl_an_ops_split(&ops, &rk, &r->split), st, fail);
         r->meta = rk.meta;
         int64_t w0 = rk.meta.w0, w1 = rk.meta.w1;
         size_t nb = 0;
@@ -71,7 +83,12 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
     *out = res;
     *nranks = nf;
     res = NULL;
+    if (o->ops_out) {
+        *o->ops_out = ops;
+        memset(&ops, 0, sizeof ops);
+    }
 fail:
+    tl_an_ops_free(&ops);
     free(bounds);
     tl_an_rank_free(&rk);
     tl_an_rank_results_free(&res, nf);

@@ -10,15 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int comm_lane_class(uint8_t lane)
+{
+    return lane == TL_ROLE_P2P ? TL_AN_C_P2P : lane == TL_ROLE_COLL ? TL_AN_C_COLL : 0;
+}
+
 int tl_an_ival_class(const tl_an_ival *v)
 {
-    if (v->kind != TL_KIND_KERNEL) return TL_AN_C_OTHER;
-    switch (v->cat) {
-    case TL_CAT_COMPUTE: return TL_AN_C_COMPUTE;
-    case TL_CAT_P2P: return TL_AN_C_P2P;
-    case TL_CAT_COLL: return TL_AN_C_COLL;
-    default: return TL_AN_C_OTHER;
-    }
+    int c;
+    if (v->kind == TL_KIND_KERNEL)
+        c = v->cat == TL_CAT_COMPUTE ? TL_AN_C_COMPUTE
+            : v->cat == TL_CAT_P2P   ? TL_AN_C_P2P
+            : v->cat == TL_CAT_COLL  ? TL_AN_C_COLL
+                                     : TL_AN_C_OTHER;
+    else /* copies and host marks: the lane says what they serve */
+        c = comm_lane_class(v->lane);
+    if (!c) return TL_AN_C_OTHER;
+    if ((v->flags & TL_AN_F_WAIT) && (c & TL_AN_C_COMM)) c <<= 3; /* P2P -> P2P_WAIT, COLL -> COLL_WAIT */
+    return c;
+}
+
+int tl_an_ival_is_comm(const tl_an_ival *v) { return (tl_an_ival_class(v) & TL_AN_C_COMM_ALL) != 0; }
+
+int tl_an_ival_is_comm_op(const tl_an_ival *v)
+{
+    return tl_an_ival_is_comm(v) && (v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_HOST);
 }
 
 static int cmp_ival(const void *a, const void *b)
@@ -50,27 +66,57 @@ int64_t tl_an_m_inter(const tl_an_metrics *m, int classes)
     return s;
 }
 
+int64_t tl_an_m_cover(const tl_an_metrics *m, const int *groups, int n)
+{
+    int64_t s = 0;
+    for (int k = 0; k < TL_AN_NMASK; k++) {
+        int all = 1;
+        for (int g = 0; g < n && all; g++) all = (k & groups[g]) != 0;
+        if (all) s += m->by_mask[k];
+    }
+    return s;
+}
+
 int64_t tl_an_m_idle(const tl_an_metrics *m) { return m->by_mask[0]; }
 
 static double ratio(int64_t a, int64_t b) { return b > 0 ? (double)a / (double)b : NAN; }
 
-double tl_an_m_hidden(const tl_an_metrics *m)
+static double hidden_of(const tl_an_metrics *m, int comm)
 {
-    int64_t comm = tl_an_m_union(m, TL_AN_C_P2P | TL_AN_C_COLL);
-    int64_t hid = tl_an_m_inter(m, TL_AN_C_COMPUTE | TL_AN_C_P2P) + tl_an_m_inter(m, TL_AN_C_COMPUTE | TL_AN_C_COLL) -
-                  tl_an_m_inter(m, TL_AN_C_COMPUTE | TL_AN_C_P2P | TL_AN_C_COLL);
-    return ratio(hid, comm);
+    const int g[2] = {comm, TL_AN_C_COMPUTE};
+    return ratio(tl_an_m_cover(m, g, 2), tl_an_m_union(m, comm));
 }
+
+double tl_an_m_hidden(const tl_an_metrics *m) { return hidden_of(m, TL_AN_C_COMM); }
+double tl_an_m_hidden_all(const tl_an_metrics *m) { return hidden_of(m, TL_AN_C_COMM_ALL); }
 
 double tl_an_m_ccover(const tl_an_metrics *m)
 {
-    int64_t p = tl_an_m_union(m, TL_AN_C_P2P), c = tl_an_m_union(m, TL_AN_C_COLL);
-    return ratio(tl_an_m_inter(m, TL_AN_C_P2P | TL_AN_C_COLL), p < c ? p : c);
+    const int g[2] = {TL_AN_C_P2P_ALL, TL_AN_C_COLL_ALL};
+    int64_t p = tl_an_m_union(m, TL_AN_C_P2P_ALL), c = tl_an_m_union(m, TL_AN_C_COLL_ALL);
+    return ratio(tl_an_m_cover(m, g, 2), p < c ? p : c);
 }
 
 double tl_an_m_triple(const tl_an_metrics *m)
 {
     return ratio(tl_an_m_inter(m, TL_AN_C_P2P | TL_AN_C_COLL | TL_AN_C_COMPUTE), m->w);
+}
+
+double tl_an_m_triple_all(const tl_an_metrics *m)
+{
+    const int g[3] = {TL_AN_C_P2P_ALL, TL_AN_C_COLL_ALL, TL_AN_C_COMPUTE};
+    return ratio(tl_an_m_cover(m, g, 3), m->w);
+}
+
+int64_t tl_an_m_exposed(const tl_an_metrics *m)
+{
+    const int g[2] = {TL_AN_C_COMM_ALL, TL_AN_C_COMPUTE};
+    return tl_an_m_union(m, TL_AN_C_COMM_ALL) - tl_an_m_cover(m, g, 2);
+}
+
+int64_t tl_an_m_waiting(const tl_an_metrics *m)
+{
+    return tl_an_m_union(m, TL_AN_C_COMM_ALL) - tl_an_m_union(m, TL_AN_C_COMM);
 }
 
 int64_t tl_an_m_derived(const tl_an_metrics *m) { return m->w - m->sum_compute; }
@@ -87,7 +133,12 @@ void tl_an_m_add(tl_an_metrics *acc, const tl_an_metrics *m)
     acc->nother += m->nother;
 }
 
-static int class_index(int c) { return c == 1 ? 0 : c == 2 ? 1 : c == 4 ? 2 : 3; }
+static int class_index(int c)
+{
+    int i = 0;
+    while (c > 1) c >>= 1, i++;
+    return i;
+}
 
 /* Slice of time t: the last k with bounds[k] <= t, -1 before the first. */
 static ptrdiff_t slice_of(const int64_t *b, size_t nb, int64_t t)
@@ -135,8 +186,8 @@ tl_status tl_an_sweep(const tl_an_ival *v, size_t n, int64_t w0, int64_t w1, con
             slices[k].w = hi > lo ? hi - lo : 0;
         }
     }
-    int64_t cur_end[4] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN};
-    static const int bit[4] = {TL_AN_C_COMPUTE, TL_AN_C_P2P, TL_AN_C_COLL, TL_AN_C_OTHER};
+    int64_t cur_end[TL_AN_NCLASS];
+    for (int c = 0; c < TL_AN_NCLASS; c++) cur_end[c] = INT64_MIN;
     size_t i = 0;
     int64_t t = w0, gap_start = -1;
     ptrdiff_t k = nb ? slice_of(bounds, nb, t) : -1;
@@ -150,9 +201,9 @@ tl_status tl_an_sweep(const tl_an_ival *v, size_t n, int64_t w0, int64_t w1, con
         if (t >= w1) break;
         int mask = 0;
         int64_t next = w1;
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < TL_AN_NCLASS; c++)
             if (cur_end[c] > t) {
-                mask |= bit[c];
+                mask |= 1 << c;
                 if (cur_end[c] < next) next = cur_end[c];
             }
         if (i < n && v[i].start < next) next = v[i].start;
@@ -179,11 +230,11 @@ tl_status tl_an_sweep(const tl_an_ival *v, size_t n, int64_t w0, int64_t w1, con
     for (size_t j = 0; j < n; j++) {
         int64_t s = v[j].start > w0 ? v[j].start : w0, e = v[j].end < w1 ? v[j].end : w1;
         int c = tl_an_ival_class(&v[j]);
-        if (v[j].start >= w0 && v[j].start < w1) {
-            size_t f = c == TL_AN_C_COMPUTE ? offsetof(tl_an_metrics, ncompute)
-                       : c == TL_AN_C_P2P   ? offsetof(tl_an_metrics, np2p)
-                       : c == TL_AN_C_COLL  ? offsetof(tl_an_metrics, ncoll)
-                                            : offsetof(tl_an_metrics, nother);
+        if (v[j].start >= w0 && v[j].start < w1 && !(v[j].flags & TL_AN_F_SPLIT)) {
+            size_t f = c == TL_AN_C_COMPUTE              ? offsetof(tl_an_metrics, ncompute)
+                       : c & TL_AN_C_P2P_ALL             ? offsetof(tl_an_metrics, np2p)
+                       : c & TL_AN_C_COLL_ALL            ? offsetof(tl_an_metrics, ncoll)
+                                                         : offsetof(tl_an_metrics, nother);
             *(int64_t *)((char *)whole + f) += 1;
             ptrdiff_t ks = nb ? slice_of(bounds, nb, v[j].start) : -1;
             if (slices && ks >= 0) *(int64_t *)((char *)&slices[ks] + f) += 1;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "runtime/results.h"
@@ -49,6 +50,7 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     p->nranks = ctx->size > 0 ? ctx->size : 1;
     p->device = device;
     p->infer_lanes = infer;
+    p->tid = (uint32_t)syscall(SYS_gettid); /* the rank's own thread: probes are made by it */
     p->program = ctx->program ? ctx->program : "trilap";
     size_t used = 0;
     for (int i = 0; i < ctx->argc && ctx->argv; i++) {
@@ -66,6 +68,7 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
         tl_probe_cupti_attach(p);
     p->outer = ctx->probes; /* NVTX-only probes, back at destroy */
     ctx->probes = p;
+    ctx->marks = &tl_probe_marks;
     return TL_OK;
 fail:
     tl_probe_host_fini(p);
@@ -89,7 +92,11 @@ static tl_status tl_probes_create_as(tl_ctx *ctx, const tl_probes_config *cfg, i
 tl_status tl_probes_create(tl_ctx *ctx, const tl_probes_config *cfg)
 {
     TL_CHECK(ctx && cfg, TL_ERR_INVAL, "probes need a context and a configuration");
-    if (!cfg->outdir) return tl_probe_nvtx_only_create(ctx, cfg);
+    if (!cfg->outdir) {
+        TL_TRY(tl_probe_nvtx_only_create(ctx, cfg));
+        if (ctx->probes) ctx->marks = &tl_probe_marks; /* the host's communication in the tool too */
+        return TL_OK;
+    }
     return tl_probes_create_as(ctx, cfg, ctx->device >= 0 ? ctx->device : -1, 0);
 }
 
@@ -226,7 +233,7 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
         const tl_probe_range *r = &p->ranges[i];
         all[k++] = (tl_trace_record){.rank = p->rank,
                                      .device = -1,
-                                     .lane = TL_ROLE_HOST,
+                                     .lane = (tl_role)r->lane,
                                      .cat = TL_CAT_RANGE,
                                      .kind = TL_KIND_HOST,
                                      .name = tl_label(lb, p, r->name, r->cat, &st),
@@ -308,6 +315,13 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     TL_TRYGOTO(tl_meta_i64(w, "cupti_overhead_ns", (int64_t)g->overhead_ns), st, fail);
     TL_TRYGOTO(tl_meta_i64(w, "cupti_overhead_records", (int64_t)g->overhead_n), st, fail);
     TL_TRYGOTO(tl_meta_i64(w, "records", (int64_t)n), st, fail);
+    /* how each GPU record was found to be this rank's (probes_owner.c) */
+    for (int r = 0; r < TL_OWN_COUNT; r++) {
+        char key[32];
+        snprintf(key, sizeof key, "owner_%s", tl_owner_rule_name((tl_owner_rule)r));
+        TL_TRYGOTO(tl_meta_i64(w, key, (int64_t)g->by_rule[r]), st, fail);
+    }
+    TL_TRYGOTO(tl_meta_i64(w, "comm_copies", (int64_t)g->comm_copies), st, fail);
     for (int i = 0; i < p->nstreams; i++) {
         char key[64], val[96];
         snprintf(key, sizeof key, "stream.%d.%u", p->streams[i].device, p->streams[i].id);
@@ -366,7 +380,8 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
                                                        .end = now,
                                                        .iter = p->stack[d].iter,
                                                        .name = p->stack[d].name,
-                                                       .cat = p->stack[d].cat};
+                                                       .cat = p->stack[d].cat,
+                                                       .lane = p->stack[d].lane};
     }
     tl_probe_gpu g;
     tl_status st = tl_probe_cupti_collect(p, &g);

@@ -29,6 +29,7 @@ void tl_probe_gpu_free(tl_probe_gpu *g)
 typedef struct {
     uint32_t *key; /* correlation id, 0 empty */
     int64_t *t;    /* API start, trace clock */
+    uint32_t *tid; /* the calling thread (gettid) */
     size_t mask;
 } tl_corrmap;
 
@@ -37,7 +38,7 @@ static size_t tl_hash32(uint32_t k)
     return (size_t)(k * 2654435761u);
 }
 
-static void tl_corr_put(tl_corrmap *m, uint32_t k, int64_t t)
+static void tl_corr_put(tl_corrmap *m, uint32_t k, int64_t t, uint32_t tid)
 {
     if (!k) return;
     for (size_t i = tl_hash32(k) & m->mask;; i = (i + 1) & m->mask)
@@ -45,17 +46,20 @@ static void tl_corr_put(tl_corrmap *m, uint32_t k, int64_t t)
             if (m->key[i] == 0) {
                 m->key[i] = k;
                 m->t[i] = t;
+                m->tid[i] = tid;
             }
             return;
         }
 }
 
-static int tl_corr_get(const tl_corrmap *m, uint32_t k, int64_t *t)
+/* The launching call of correlation id k: its start and thread. */
+static int tl_corr_get(const tl_corrmap *m, uint32_t k, int64_t *t, uint32_t *tid)
 {
     if (!k || !m->key) return 0;
     for (size_t i = tl_hash32(k) & m->mask;; i = (i + 1) & m->mask) {
         if (m->key[i] == k) {
             *t = m->t[i];
+            *tid = m->tid[i];
             return 1;
         }
         if (m->key[i] == 0) return 0;
@@ -259,55 +263,168 @@ fail:
     return st;
 }
 
-static int tl_ctxdev_find(const uint32_t (*map)[2], int n, uint32_t ctx)
+typedef struct {
+    uint32_t map[64][2]; /* context -> device */
+    int n;
+} tl_ctxdev;
+
+static int tl_ctxdev_find(const tl_ctxdev *m, uint32_t ctx)
 {
-    for (int i = 0; i < n; i++)
-        if (map[i][0] == ctx) return (int)map[i][1];
+    for (int i = 0; i < m->n; i++)
+        if (m->map[i][0] == ctx) return (int)m->map[i][1];
     return -1;
 }
 
+static void tl_ctxdev_add(tl_ctxdev *m, uint32_t ctx, uint32_t dev)
+{
+    if (tl_ctxdev_find(m, ctx) < 0 && m->n < 64) {
+        m->map[m->n][0] = ctx;
+        m->map[m->n][1] = dev;
+        m->n++;
+    }
+}
+
+/* One GPU activity (kernel, memcpy, memset) or host wait (sync) as a trace
+ * record: 1, or 0 for other kinds. Names are copied only with nc. */
+static int tl_decode(const CUpti_Activity *a, int64_t off, const tl_ctxdev *cd, tl_namecopy *nc,
+                     tl_status *st, tl_trace_record *r, uint32_t *stream)
+{
+    *r = (tl_trace_record){.bytes = -1, .iter = -1};
+    switch (a->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
+        r->device = (int32_t)k->deviceId;
+        *stream = k->streamId;
+        r->kind = TL_KIND_KERNEL;
+        r->name = nc ? tl_names_copy(nc, k->name, st) : k->name;
+        r->start_ns = (int64_t)k->start + off;
+        r->end_ns = (int64_t)k->end + off;
+        r->corr = k->correlationId;
+        return 1;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)a;
+        r->device = (int32_t)m->deviceId;
+        *stream = m->streamId;
+        r->kind = TL_KIND_MEMCPY;
+        r->cat = TL_CAT_MEMCPY;
+        r->name = tl_memcpy_name(m->copyKind);
+        r->start_ns = (int64_t)m->start + off;
+        r->end_ns = (int64_t)m->end + off;
+        r->corr = m->correlationId;
+        r->bytes = (int64_t)m->bytes;
+        return 1;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)a;
+        r->device = (int32_t)m->deviceId;
+        *stream = m->streamId;
+        r->kind = TL_KIND_MEMSET;
+        r->cat = TL_CAT_MEMSET;
+        r->name = "memset";
+        r->start_ns = (int64_t)m->start + off;
+        r->end_ns = (int64_t)m->end + off;
+        r->corr = m->correlationId;
+        r->bytes = (int64_t)m->bytes;
+        return 1;
+    }
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+        const CUpti_ActivitySynchronization2 *s = (const CUpti_ActivitySynchronization2 *)a;
+        r->device = tl_ctxdev_find(cd, s->contextId);
+        *stream = s->streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s->streamId;
+        r->kind = TL_KIND_SYNC;
+        r->cat = TL_CAT_SYNC;
+        r->name = tl_sync_name(s->type);
+        r->start_ns = (int64_t)s->start + off;
+        r->end_ns = (int64_t)s->end + off;
+        r->corr = s->correlationId;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* CUPTI's overhead records: counted for every rank, written (as host rows)
+ * by the owner of their device. */
+static void tl_overhead(tl_probes *p, const tl_probe_owners *own, int me, const CUpti_Activity *a,
+                        int64_t off, tl_probe_gpu *g)
+{
+    const CUpti_ActivityOverhead3 *o = (const CUpti_ActivityOverhead3 *)a;
+    int dev = -1;
+    if (o->objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE || o->objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT ||
+        o->objectKind == CUPTI_ACTIVITY_OBJECT_STREAM)
+        dev = (int)o->objectId.dcs.deviceId;
+    tl_owner_rule rule;
+    if (dev >= 0 && tl_probe_owner_of(own, dev, 0, 0, &rule) != me) return;
+    g->overhead_ns += o->end > o->start ? o->end - o->start : 0;
+    g->overhead_n++;
+    if (dev < 0) return; /* process- and thread-wide overhead: counted (by every rank), written by none */
+    tl_trace_record r = {.rank = p->rank,
+                         .device = -1,
+                         .lane = TL_ROLE_HOST,
+                         .cat = TL_CAT_RANGE,
+                         .kind = TL_KIND_HOST,
+                         .name = tl_overhead_name(o->overheadKind),
+                         .start_ns = (int64_t)o->start + off,
+                         .end_ns = (int64_t)(o->end > o->start ? o->end : o->start) + off,
+                         .corr = o->correlationId,
+                         .bytes = -1};
+    r.iter = tl_probe_iter_at(p, r.start_ns);
+    g->recs[g->n++] = r;
+}
+
 /* The names of g->recs point into nc's copies or static strings. */
-static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t off,
-                          tl_probe_gpu *g, tl_namecopy *nc)
+static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, const tl_cbuf *bufs, int nbufs,
+                          int64_t off, tl_probe_gpu *g, tl_namecopy *nc)
 {
     tl_status st = TL_OK;
     tl_corrmap cm = {0};
-    uint32_t ctxdev[64][2];
-    int nctx = 0;
+    tl_ctxdev cd = {.n = 0};
+    tl_owner_rank ranks[256];
+    tl_probe_owners own = {.ranks = ranks};
+    tl_probe_commidx comm = {0};
     size_t napi = 0, ngpu = 0;
-    CUpti_Activity *a;
+    int me = -1;
+    const CUpti_Activity *a;
+    CUpti_Activity *it;
+    TL_CHECK(nround > 0 && nround <= 256, TL_ERR_INVAL, "probes: a round of %d ranks", nround);
+    for (int i = 0; i < nround; i++) {
+        ranks[i] = (tl_owner_rank){.device = round[i]->device,
+                                   .tid = round[i]->tid,
+                                   .streams = round[i]->streams,
+                                   .nstreams = round[i]->nstreams};
+        if (round[i] == p) me = i;
+    }
+    own.n = nround;
+    TL_CHECK(me >= 0, TL_ERR_INVAL, "probes: rank %d is not in its collection round", p->rank);
+    TL_TRY(tl_probe_commidx_build(p, &comm));
     /* Pass 1: sizes, context -> device. */
     for (int b = 0; b < nbufs; b++) {
-        a = NULL;
-        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &a) == CUPTI_SUCCESS) {
-            uint32_t c = 0, d = 0;
+        it = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &it) == CUPTI_SUCCESS) {
+            a = it;
             switch (a->kind) {
             case CUPTI_ACTIVITY_KIND_RUNTIME:
             case CUPTI_ACTIVITY_KIND_DRIVER:
                 napi++;
                 continue;
             case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-                c = ((CUpti_ActivityKernel10 *)a)->contextId;
-                d = ((CUpti_ActivityKernel10 *)a)->deviceId;
+                tl_ctxdev_add(&cd, ((const CUpti_ActivityKernel10 *)a)->contextId,
+                              ((const CUpti_ActivityKernel10 *)a)->deviceId);
                 break;
             case CUPTI_ACTIVITY_KIND_MEMCPY:
-                c = ((CUpti_ActivityMemcpy6 *)a)->contextId;
-                d = ((CUpti_ActivityMemcpy6 *)a)->deviceId;
+                tl_ctxdev_add(&cd, ((const CUpti_ActivityMemcpy6 *)a)->contextId,
+                              ((const CUpti_ActivityMemcpy6 *)a)->deviceId);
                 break;
             case CUPTI_ACTIVITY_KIND_MEMSET:
-                c = ((CUpti_ActivityMemset4 *)a)->contextId;
-                d = ((CUpti_ActivityMemset4 *)a)->deviceId;
+                tl_ctxdev_add(&cd, ((const CUpti_ActivityMemset4 *)a)->contextId,
+                              ((const CUpti_ActivityMemset4 *)a)->deviceId);
                 break;
             default:
-                ngpu++;
-                continue;
+                break;
             }
             ngpu++;
-            if (tl_ctxdev_find((const uint32_t(*)[2])ctxdev, nctx, c) < 0 && nctx < 64) {
-                ctxdev[nctx][0] = c;
-                ctxdev[nctx][1] = d;
-                nctx++;
-            }
         }
     }
     if (napi) {
@@ -316,8 +433,9 @@ static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t 
             cap *= 2;
         cm.key = calloc(cap, sizeof *cm.key);
         cm.t = malloc(cap * sizeof *cm.t);
+        cm.tid = malloc(cap * sizeof *cm.tid);
         cm.mask = cap - 1;
-        if (!cm.key || !cm.t) {
+        if (!cm.key || !cm.t || !cm.tid) {
             st = TL_FAIL(TL_ERR_NOMEM, "probes: correlation map of %zu", cap);
             goto fail;
         }
@@ -327,117 +445,73 @@ static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t 
         st = TL_FAIL(TL_ERR_NOMEM, "probes: %zu GPU records", ngpu);
         goto fail;
     }
-    /* Pass 2: launches. */
+    /* Pass 2: launches, with their threads. */
     for (int b = 0; b < nbufs; b++) {
-        a = NULL;
-        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &a) == CUPTI_SUCCESS)
-            if (a->kind == CUPTI_ACTIVITY_KIND_RUNTIME || a->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
-                const CUpti_ActivityAPI *api = (const CUpti_ActivityAPI *)a;
-                tl_corr_put(&cm, api->correlationId, (int64_t)api->start + off);
+        it = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &it) == CUPTI_SUCCESS)
+            if (it->kind == CUPTI_ACTIVITY_KIND_RUNTIME || it->kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+                const CUpti_ActivityAPI *api = (const CUpti_ActivityAPI *)it;
+                tl_corr_put(&cm, api->correlationId, (int64_t)api->start + off, api->threadId);
             }
     }
-    /* Pass 3: this rank's records. */
-    int all = p->device == TL_PROBE_ALL_DEVICES;
+    /* Pass 3: the streams' owners by the decisive rules, for the vote of
+     * records whose launch is not known (NCCL's driver launches). */
+    for (int b = 0; nround > 1 && b < nbufs; b++) {
+        it = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &it) == CUPTI_SUCCESS) {
+            tl_trace_record r;
+            uint32_t stream = 0, tid = 0;
+            int64_t launch;
+            if (!tl_decode(it, off, &cd, NULL, &st, &r, &stream) || r.kind == TL_KIND_SYNC) continue;
+            tl_corr_get(&cm, (uint32_t)r.corr, &launch, &tid);
+            tl_owner_rule rule;
+            int o = tl_probe_owner_of(&own, r.device, stream, tid, &rule);
+            if (o >= 0 && rule <= TL_OWN_THREAD) TL_TRYGOTO(tl_probe_owner_vote(&own, r.device, stream, o), st, fail);
+        }
+    }
+    /* Pass 4: this rank's records. */
     for (int b = 0; b < nbufs; b++) {
-        a = NULL;
-        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &a) == CUPTI_SUCCESS) {
-            tl_trace_record r = {.rank = p->rank, .bytes = -1, .iter = -1};
-            uint32_t stream = 0;
-            switch (a->kind) {
-            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-                const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)a;
-                r.device = (int32_t)k->deviceId;
-                stream = k->streamId;
-                r.kind = TL_KIND_KERNEL;
-                r.name = tl_names_copy(nc, k->name, &st);
-                r.start_ns = (int64_t)k->start + off;
-                r.end_ns = (int64_t)k->end + off;
-                r.corr = k->correlationId;
-                break;
-            }
-            case CUPTI_ACTIVITY_KIND_MEMCPY: {
-                const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)a;
-                r.device = (int32_t)m->deviceId;
-                stream = m->streamId;
-                r.kind = TL_KIND_MEMCPY;
-                r.cat = TL_CAT_MEMCPY;
-                r.name = tl_memcpy_name(m->copyKind);
-                r.start_ns = (int64_t)m->start + off;
-                r.end_ns = (int64_t)m->end + off;
-                r.corr = m->correlationId;
-                r.bytes = (int64_t)m->bytes;
-                break;
-            }
-            case CUPTI_ACTIVITY_KIND_MEMSET: {
-                const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)a;
-                r.device = (int32_t)m->deviceId;
-                stream = m->streamId;
-                r.kind = TL_KIND_MEMSET;
-                r.cat = TL_CAT_MEMSET;
-                r.name = "memset";
-                r.start_ns = (int64_t)m->start + off;
-                r.end_ns = (int64_t)m->end + off;
-                r.corr = m->correlationId;
-                r.bytes = (int64_t)m->bytes;
-                break;
-            }
-            case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
-                const CUpti_ActivitySynchronization2 *s = (const CUpti_ActivitySynchronization2 *)a;
-                r.device = tl_ctxdev_find((const uint32_t(*)[2])ctxdev, nctx, s->contextId);
-                if (r.device < 0 && !all) continue; /* a context this rank never ran work on */
-                stream = s->streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s->streamId;
-                r.kind = TL_KIND_SYNC;
-                r.cat = TL_CAT_SYNC;
-                r.name = tl_sync_name(s->type);
-                r.start_ns = (int64_t)s->start + off;
-                r.end_ns = (int64_t)s->end + off;
-                r.corr = s->correlationId;
-                break;
-            }
-            case CUPTI_ACTIVITY_KIND_OVERHEAD: {
-                const CUpti_ActivityOverhead3 *o = (const CUpti_ActivityOverhead3 *)a;
-                int dev = -1;
-                if (o->objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE ||
-                    o->objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT ||
-                    o->objectKind == CUPTI_ACTIVITY_OBJECT_STREAM)
-                    dev = (int)o->objectId.dcs.deviceId;
-                if (dev >= 0 && !all && dev != p->device) continue;
-                g->overhead_ns += o->end > o->start ? o->end - o->start : 0;
-                g->overhead_n++;
-                /* Process- and thread-wide overhead is counted (by every rank), written by none. */
-                if (dev < 0) continue;
-                r.device = -1;
-                r.lane = TL_ROLE_HOST;
-                r.cat = TL_CAT_RANGE;
-                r.kind = TL_KIND_HOST;
-                r.name = tl_overhead_name(o->overheadKind);
-                r.start_ns = (int64_t)o->start + off;
-                r.end_ns = (int64_t)(o->end > o->start ? o->end : o->start) + off;
-                r.corr = o->correlationId;
-                r.iter = tl_probe_iter_at(p, r.start_ns);
-                g->recs[g->n++] = r;
+        it = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &it) == CUPTI_SUCCESS) {
+            if (it->kind == CUPTI_ACTIVITY_KIND_OVERHEAD) {
+                tl_overhead(p, &own, me, it, off, g);
                 continue;
             }
-            default:
-                continue;
-            }
-            if (!all && r.device != p->device) continue;
+            tl_trace_record r;
+            uint32_t stream = 0, tid = 0;
+            int64_t launch = 0;
+            if (!tl_decode(it, off, &cd, NULL, &st, &r, &stream)) continue;
+            if (r.device < 0) continue; /* a wait on a context no rank ran work on */
+            int known = tl_corr_get(&cm, (uint32_t)r.corr, &launch, &tid);
+            tl_owner_rule rule;
+            if (tl_probe_owner_of(&own, r.device, stream, tid, &rule) != me) continue;
             if (r.start_ns == off || r.end_ns < r.start_ns) {
                 /* Flushed before it finished: CUPTI leaves its times at 0. */
                 g->incomplete++;
                 continue;
             }
+            if (r.kind == TL_KIND_KERNEL) r.name = tl_names_copy(nc, r.name, &st);
+            r.rank = p->rank;
             r.stream = stream;
+            g->by_rule[rule]++;
             if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_ROLE_OTHER;
             if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
-            int64_t launch;
             if (r.kind == TL_KIND_SYNC)
-                r.iter =
-                    tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
-            else if (tl_corr_get(&cm, (uint32_t)r.corr, &launch))
+                r.iter = tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
+            else if (known)
                 r.iter = tl_probe_iter_at(p, launch);
             else
                 g->iter_unknown++;
+            /* A copy enqueued inside a halo exchange or a reduction serves it
+             * (staging through the host, CUDA-aware MPI, peer copies): its
+             * lane is that communication's, whatever stream ran it. */
+            if (known && (r.kind == TL_KIND_MEMCPY || r.kind == TL_KIND_MEMSET)) {
+                tl_role cl = tl_probe_comm_lane_at(&comm, launch);
+                if (cl != TL_ROLE_NONE) {
+                    r.lane = cl;
+                    g->comm_copies++;
+                }
+            }
             g->recs[g->n++] = r;
         }
     }
@@ -445,14 +519,17 @@ static tl_status tl_parse(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t 
 fail:
     free(cm.key);
     free(cm.t);
+    free(cm.tid);
+    tl_probe_owners_free(&own);
+    tl_probe_commidx_free(&comm);
     return st;
 }
 
-tl_status tl_probe_convert(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t offset_ns,
-                           tl_probe_gpu *g)
+tl_status tl_probe_convert(tl_probes *p, tl_probes *const *round, int nround, const tl_cbuf *bufs,
+                           int nbufs, int64_t offset_ns, tl_probe_gpu *g)
 {
     tl_namecopy nc = {0};
-    tl_status st = tl_parse(p, bufs, nbufs, offset_ns, g, &nc);
+    tl_status st = tl_parse(p, round, nround, bufs, nbufs, offset_ns, g, &nc);
     /* The name copies go with g and are freed with it. */
     g->names = nc.copy;
     g->nnames = nc.cap;

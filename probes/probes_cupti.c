@@ -279,6 +279,11 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
                "measured offset (within %" PRId64 " ns) instead",
                tl_cupti_err(r), best);
     }
+    /* API records name the OS thread (gettid) that made the call, which is
+     * how ranks sharing a process and a device tell their launches apart. */
+    if (cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) != CUPTI_SUCCESS)
+        tl_log("probes: cuptiSetThreadIdType(SYSTEM) failed: ranks sharing a GPU in one process are "
+               "told apart by their streams only");
     r = cuptiActivityRegisterCallbacks(tl_cupti_request, tl_cupti_complete);
     pthread_mutex_lock(&tl_cupti.mu);
     tl_cupti.buffer_bytes = p->cfg.buffer_bytes;
@@ -374,10 +379,15 @@ static void tl_round_finish(void)
     CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     if (r != CUPTI_SUCCESS) tl_log("probes: cuptiActivityFlushAll: %s", tl_cupti_err(r));
     pthread_mutex_lock(&tl_cupti.mu);
+    /* Ranks of one process share CUPTI's buffers: each takes the records it
+     * issued (probes_owner.c), decided against the whole round. */
+    tl_probes *ps[TL_MAX_ROUND];
+    for (int i = 0; i < tl_cupti.nround; i++)
+        ps[i] = tl_cupti.round[i].p;
     for (int i = 0; i < tl_cupti.nround; i++) {
         tl_probe_gpu *g = tl_cupti.round[i].g;
-        *tl_cupti.round[i].st = tl_probe_convert(tl_cupti.round[i].p, tl_cupti.done, tl_cupti.ndone,
-                                                 tl_cupti.clock_offset, g);
+        *tl_cupti.round[i].st = tl_probe_convert(tl_cupti.round[i].p, ps, tl_cupti.nround, tl_cupti.done,
+                                                 tl_cupti.ndone, tl_cupti.clock_offset, g);
         g->clock = tl_cupti.clock_mode;
         tl_cupti.round[i].p->cupti_attached = 0;
     }

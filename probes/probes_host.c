@@ -99,22 +99,104 @@ int64_t tl_probe_iter_at(const tl_probes *p, int64_t t)
     return -1;
 }
 
+/* ---- communication ranges: what a copy was enqueued for ------------------ */
+
+static int cmp_range_start(const void *a, const void *b)
+{
+    const tl_probe_range *x = *(const tl_probe_range *const *)a, *y = *(const tl_probe_range *const *)b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->end > y->end ? -1 : x->end < y->end; /* the enclosing one first */
+}
+
+void tl_probe_commidx_free(tl_probe_commidx *ix)
+{
+    free(ix->start);
+    free(ix->end);
+    free(ix->maxend);
+    free(ix->lane);
+    memset(ix, 0, sizeof *ix);
+}
+
+tl_status tl_probe_commidx_build(const tl_probes *p, tl_probe_commidx *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    size_t n = 0;
+    for (size_t i = 0; i < p->nranges; i++)
+        n += p->ranges[i].cat == TL_CAT_P2P || p->ranges[i].cat == TL_CAT_COLL;
+    if (!n) return TL_OK;
+    const tl_probe_range **r = malloc(n * sizeof *r);
+    ix->start = malloc(n * sizeof *ix->start);
+    ix->end = malloc(n * sizeof *ix->end);
+    ix->maxend = malloc(n * sizeof *ix->maxend);
+    ix->lane = malloc(n);
+    if (!r || !ix->start || !ix->end || !ix->maxend || !ix->lane) {
+        free(r);
+        tl_probe_commidx_free(ix);
+        return TL_FAIL(TL_ERR_NOMEM, "probes: %zu communication ranges", n);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < p->nranges; i++)
+        if (p->ranges[i].cat == TL_CAT_P2P || p->ranges[i].cat == TL_CAT_COLL) r[k++] = &p->ranges[i];
+    qsort(r, n, sizeof *r, cmp_range_start);
+    for (size_t i = 0; i < n; i++) {
+        ix->start[i] = r[i]->start;
+        ix->end[i] = r[i]->end;
+        ix->maxend[i] = i && ix->maxend[i - 1] > r[i]->end ? ix->maxend[i - 1] : r[i]->end;
+        ix->lane[i] = r[i]->cat == TL_CAT_COLL ? TL_ROLE_COLL : TL_ROLE_P2P;
+    }
+    ix->n = n;
+    free(r);
+    return TL_OK;
+}
+
+tl_role tl_probe_comm_lane_at(const tl_probe_commidx *ix, int64_t t)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) { /* entries with start <= t: [0, lo) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->start[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* the latest-starting range that still contains t is the innermost */
+    for (size_t i = lo; i > 0 && ix->maxend[i - 1] >= t; i--)
+        if (ix->end[i - 1] >= t) return (tl_role)ix->lane[i - 1];
+    return TL_ROLE_NONE;
+}
+
 /* ---- the public hot-path calls --------------------------------------- */
 
-void tl_probe_push(tl_ctx *ctx, tl_cat cat, const char *name)
+static void range_begin(tl_ctx *ctx, tl_cat cat, tl_role lane, const char *name)
 {
     tl_probes *p = ctx ? ctx->probes : NULL;
     if (!p) return;
     int d = p->depth++;
     if (d >= TL_PROBE_MAX_DEPTH) return;
     uint32_t id = tl_probe_name_id(p, name);
-    tl_probe_nvtx_push(p, cat, id);
+    tl_probe_nvtx_push(p, cat, lane, id);
     tl_probe_open *o = &p->stack[d];
     o->name = id;
     o->cat = (uint8_t)cat;
+    o->lane = (uint8_t)lane;
     o->iter = p->cur_iter;
     o->start = tl_clock_ns();
 }
+
+void tl_probe_push(tl_ctx *ctx, tl_cat cat, const char *name)
+{
+    range_begin(ctx, cat, TL_ROLE_HOST, name);
+}
+
+/* A host communication mark is a range whose lane is the communication it
+ * serves; its category follows the lane. */
+static void mark_begin(tl_ctx *ctx, tl_role lane, const char *what)
+{
+    tl_role l = lane == TL_ROLE_COLL ? TL_ROLE_COLL : TL_ROLE_P2P;
+    range_begin(ctx, l == TL_ROLE_COLL ? TL_CAT_COLL : TL_CAT_P2P, l, what);
+}
+
+const tl_comm_marks tl_probe_marks = {.begin = mark_begin, .end = tl_probe_pop};
 
 void tl_probe_pop(tl_ctx *ctx)
 {
@@ -137,7 +219,7 @@ void tl_probe_pop(tl_ctx *ctx)
     }
     const tl_probe_open *o = &p->stack[d];
     p->ranges[p->nranges++] = (tl_probe_range){
-        .start = o->start, .end = t, .iter = o->iter, .name = o->name, .cat = o->cat};
+        .start = o->start, .end = t, .iter = o->iter, .name = o->name, .cat = o->cat, .lane = o->lane};
 }
 
 void tl_probe_iter_begin(tl_ctx *ctx, int64_t iter)

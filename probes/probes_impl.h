@@ -10,6 +10,7 @@
 #include "probes/clock_align.h"
 #include "probes/probes.h"
 #include "runtime/clock.h" /* the trace clock */
+#include "runtime/marks.h"
 
 enum {
     TL_PROBE_MAX_DEPTH = 64,   /* nesting of push/pop kept */
@@ -17,6 +18,9 @@ enum {
     TL_PROBE_NAME_ARENA = 64 * 1024,
     TL_PROBE_MAX_STREAMS = 64, /* registered streams per rank */
     TL_PROBE_ALL_DEVICES = -2, /* consumer device: take every device's records (injection) */
+    /* NVTX categories of host communication marks, after cat + 1 */
+    TL_NVTX_CAT_HOST_P2P = TL_CAT_COUNT + 1,
+    TL_NVTX_CAT_HOST_COLL = TL_CAT_COUNT + 2,
 };
 
 typedef enum {
@@ -27,17 +31,19 @@ typedef enum {
 } tl_cupti_status;
 const char *tl_cupti_status_name(tl_cupti_status s);
 
-/* A finished host range: name id into the rank's name table. */
+/* A finished host range: name id into the rank's name table. lane is
+ * TL_ROLE_HOST for the program's ranges, TL_ROLE_P2P or TL_ROLE_COLL for
+ * host communication marks (runtime/marks.h). */
 typedef struct tl_probe_range {
     int64_t start, end, iter;
     uint32_t name;
-    uint8_t cat;
+    uint8_t cat, lane;
 } tl_probe_range;
 
 typedef struct tl_probe_open {
     int64_t start, iter;
     uint32_t name;
-    uint8_t cat;
+    uint8_t cat, lane;
 } tl_probe_open;
 
 typedef struct tl_probe_iterval {
@@ -93,6 +99,7 @@ struct tl_probes {
     tl_cupti_status cupti;
     int cupti_attached;
 
+    uint32_t tid;             /* the rank's thread (gettid), which CUPTI's API records name */
     int nvtx_only;            /* no outdir: NVTX ranges only, nothing written */
     struct tl_probes *outer;  /* the NVTX-only probes a tracing session replaced */
 };
@@ -112,6 +119,21 @@ uint32_t tl_probe_name_id(tl_probes *p, const char *name);
 const char *tl_probe_name_str(const tl_probes *p, uint32_t id);
 /* Iteration current on this rank's host at time t (-1 outside any). */
 int64_t tl_probe_iter_at(const tl_probes *p, int64_t t);
+/* The host communication ranges of a rank (ranges of category p2p or coll,
+ * marks included), sorted by start, to find the communication a copy was
+ * enqueued for. */
+typedef struct tl_probe_commidx {
+    int64_t *start, *end, *maxend; /* maxend[i]: the largest end of entries 0..i */
+    uint8_t *lane;
+    size_t n;
+} tl_probe_commidx;
+tl_status tl_probe_commidx_build(const tl_probes *p, tl_probe_commidx *ix);
+void tl_probe_commidx_free(tl_probe_commidx *ix);
+/* TL_ROLE_P2P or TL_ROLE_COLL when host time t lies inside a communication
+ * range (the innermost one), else TL_ROLE_NONE. */
+tl_role tl_probe_comm_lane_at(const tl_probe_commidx *ix, int64_t t);
+/* The marks table the probes install in ctx->marks. */
+extern const tl_comm_marks tl_probe_marks;
 
 /* probes_nvtx.c: all no-ops without NVTX in the build or with cfg.nvtx = 0 */
 void tl_probe_nvtx_init(tl_probes *p);
@@ -122,10 +144,50 @@ void tl_probe_nvtx_only_destroy(tl_probes *p);
 /* Pop the NVTX ranges (and iteration) the program left open. */
 void tl_probe_nvtx_close_open(tl_probes *p);
 void *tl_probe_nvtx_string(tl_probes *p, const char *s);
-void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name);
+void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, tl_role lane, uint32_t name);
 void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter);
 void tl_probe_nvtx_pop(const tl_probes *p);
 void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label);
+
+/* probes_owner.c: which rank of a collection round issued a GPU record.
+ * Ranks may share a device and a process (thread launcher, host-staged
+ * device communication), so the device alone does not say; in order:
+ *   device  the only rank of the round on the record's device;
+ *   stream  the only rank that registered the record's (device, stream);
+ *   thread  the rank whose thread made the launching API call (CUPTI's
+ *           correlation id, thread ids of type SYSTEM = gettid);
+ *   vote    the rank that owns most of the stream's other records;
+ *   guess   the lowest rank on the device (counted: owner_guessed).
+ * Every rank of the round applies the same rules to the same buffers, so
+ * the union of their traces holds each record once. */
+typedef enum { TL_OWN_DEVICE, TL_OWN_STREAM, TL_OWN_THREAD, TL_OWN_VOTE, TL_OWN_GUESS,
+               TL_OWN_COUNT } tl_owner_rule;
+typedef struct tl_owner_rank {
+    int device; /* TL_PROBE_ALL_DEVICES: every device (injection) */
+    uint32_t tid;
+    const tl_probe_streamreg *streams;
+    int nstreams;
+} tl_owner_rank;
+typedef struct tl_owner_vote {
+    int device;
+    uint32_t stream;
+    uint32_t *count; /* per rank of the round */
+} tl_owner_vote;
+typedef struct tl_probe_owners {
+    const tl_owner_rank *ranks; /* the round, in rank order */
+    int n;
+    tl_owner_vote *votes;
+    size_t nvotes, capvotes;
+} tl_probe_owners;
+/* Index into ranks of the owner, -1 when no rank of the round runs on the
+ * device; tid 0: the launching call is unknown. *rule says which rule
+ * decided. Pure: no CUPTI, so host tests cover it. */
+int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uint32_t tid,
+                      tl_owner_rule *rule);
+/* Record that rank idx issued a record on (device, stream), for the vote. */
+tl_status tl_probe_owner_vote(tl_probe_owners *o, int device, uint32_t stream, int idx);
+void tl_probe_owners_free(tl_probe_owners *o);
+const char *tl_owner_rule_name(tl_owner_rule r);
 
 /* probes_cupti.c: the process-wide collector (see the file's comment) */
 typedef struct tl_probe_gpu {
@@ -135,6 +197,8 @@ typedef struct tl_probe_gpu {
     size_t nnames;
     uint64_t overhead_ns, overhead_n, iter_unknown;
     uint64_t incomplete; /* records flushed unfinished, left out */
+    uint64_t by_rule[TL_OWN_COUNT]; /* how this rank's GPU records were attributed */
+    uint64_t comm_copies;           /* copies enqueued inside a communication range */
     const char *clock;   /* how CUPTI times reached the trace clock; NULL without CUPTI */
 } tl_probe_gpu;
 /* Attach this rank; sets p->cupti. Failures to start CUPTI are reported
@@ -155,8 +219,10 @@ typedef struct tl_cbuf {
     uint8_t *data;
     size_t valid;
 } tl_cbuf;
-/* offset_ns is added to every CUPTI time (0 when CUPTI uses our clock). */
-tl_status tl_probe_convert(tl_probes *p, const tl_cbuf *bufs, int nbufs, int64_t offset_ns,
-                           tl_probe_gpu *g);
+/* offset_ns is added to every CUPTI time (0 when CUPTI uses our clock).
+ * round: the ranks collecting together (p among them), whose records the
+ * buffers mix; p gets only the records it issued (probes_owner.c). */
+tl_status tl_probe_convert(tl_probes *p, tl_probes *const *round, int nround, const tl_cbuf *bufs,
+                           int nbufs, int64_t offset_ns, tl_probe_gpu *g);
 
 #endif

@@ -97,9 +97,25 @@ void tl_probe_nvtx_init(tl_probes *p)
     nvtxDomainHandle_t d = nvtxDomainCreateA("trilap");
     p->nvtx_domain = d;
     if (!d) return; /* no tool attached: every call below is skipped */
-    /* Category 0 is NVTX's "none"; ours are cat + 1. */
+    /* Category 0 is NVTX's "none"; ours are cat + 1, then the host's
+     * communication marks (runtime/marks.h), which the Nsight Systems reader
+     * counts as communication by these names. */
     for (int c = 0; c < TL_CAT_COUNT; c++)
         nvtxDomainNameCategoryA(d, (uint32_t)c + 1, tl_cat_name((tl_cat)c));
+    nvtxDomainNameCategoryA(d, TL_NVTX_CAT_HOST_P2P, "host-p2p");
+    nvtxDomainNameCategoryA(d, TL_NVTX_CAT_HOST_COLL, "host-coll");
+    /* Which rank this thread is: ranks may be threads of one process, and
+     * the Nsight Systems reader keeps them apart by the thread of this mark. */
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = (uint32_t)TL_CAT_RANGE + 1;
+    a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
+    a.payload.llValue = p->rank;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "rank";
+    nvtxDomainMarkEx(d, &a);
 }
 
 void *tl_probe_nvtx_string(tl_probes *p, const char *s)
@@ -122,10 +138,12 @@ static nvtxEventAttributes_t nvtx_attrs(tl_cat cat)
     return a;
 }
 
-void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name)
+void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, tl_role lane, uint32_t name)
 {
     if (!p->nvtx_domain) return;
     nvtxEventAttributes_t a = nvtx_attrs(cat);
+    if (lane == TL_ROLE_P2P) a.category = TL_NVTX_CAT_HOST_P2P;
+    if (lane == TL_ROLE_COLL) a.category = TL_NVTX_CAT_HOST_COLL;
     if (p->names[name].nvtx) {
         a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
         a.message.registered = (nvtxStringHandle_t)p->names[name].nvtx;
@@ -169,7 +187,7 @@ void *tl_probe_nvtx_string(tl_probes *p, const char *s)
 {
     return NULL;
 }
-void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, uint32_t name) {}
+void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, tl_role lane, uint32_t name) {}
 void tl_probe_nvtx_iter(const tl_probes *p, int64_t iter) {}
 void tl_probe_nvtx_pop(const tl_probes *p) {}
 void tl_probe_nvtx_stream(const tl_probes *p, void *stream, const char *label) {}

@@ -14,6 +14,7 @@ typedef enum { TL_LAUNCH_AUTO = 0, TL_LAUNCH_THREADS, TL_LAUNCH_MPI } tl_launch_
 typedef struct tl_hostcomm tl_hostcomm; /* runtime/comm.h */
 typedef struct tl_gpu tl_gpu;           /* runtime/gpu.h */
 typedef struct tl_probes tl_probes;     /* probes/probes.h */
+typedef struct tl_comm_marks tl_comm_marks; /* runtime/marks.h */
 
 typedef struct tl_ctx {
     const char *program;    /* "trilap-bench", for messages */
@@ -27,6 +28,7 @@ typedef struct tl_ctx {
     tl_hostcomm *hc;        /* host collectives and messages (MPI or threads) */
     tl_gpu *gpu;            /* streams and NCCL communicators; NULL until tl_gpu_create */
     tl_probes *probes;      /* tracing; NULL when off */
+    const tl_comm_marks *marks; /* host communication marks (runtime/marks.h), set by the probes */
     const void *opts;       /* the program's parsed options, read-only */
     int argc;
     char **argv;            /* the command line, for manifests */

@@ -11,6 +11,7 @@
 
 #include "runtime/check.h"
 #include "runtime/comm.h"
+#include "runtime/marks.h"
 
 enum { TL_DEVCOMM_TAG = 0x7d0c };
 
@@ -110,8 +111,8 @@ static void host_fini(tl_devcomm *dc)
 }
 
 #if TL_HAVE_CUDA
-static tl_status host_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double *d_buf, size_t count,
-                                cudaStream_t s)
+static tl_status staged_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double *d_buf, size_t count,
+                                  cudaStream_t s)
 {
     tl_devcomm_host *h = dc->host;
     size_t bytes = count * sizeof(double);
@@ -132,8 +133,8 @@ static tl_status host_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double 
     return TL_OK;
 }
 
-static tl_status host_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_devcomm_peer *peers, int n,
-                               cudaStream_t s)
+static tl_status staged_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_devcomm_peer *peers, int n,
+                                 cudaStream_t s)
 {
     tl_devcomm_host *h = dc->host;
     size_t sbytes = 0, rbytes = 0;
@@ -189,6 +190,27 @@ static tl_status host_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl
     }
     TL_TRY(staging_read_by(&h->recv, s));
     return TL_OK;
+}
+
+/* The host's whole part of an operation (waiting for the stream, the host
+ * exchange, enqueueing the copies back) is communication the host carries:
+ * marked so that traces count it (runtime/marks.h). */
+static tl_status host_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double *d_buf, size_t count,
+                                cudaStream_t s)
+{
+    tl_mark_begin(ctx, TL_ROLE_COLL, dc->host->cuda_aware ? "mpi allreduce" : "staged allreduce");
+    tl_status st = staged_allreduce(ctx, dc, ch, d_buf, count, s);
+    tl_mark_end(ctx);
+    return st;
+}
+
+static tl_status host_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_devcomm_peer *peers, int n,
+                               cudaStream_t s)
+{
+    tl_mark_begin(ctx, TL_ROLE_P2P, dc->host->cuda_aware ? "mpi exchange" : "staged exchange");
+    tl_status st = staged_exchange(ctx, dc, ch, peers, n, s);
+    tl_mark_end(ctx);
+    return st;
 }
 #endif
 

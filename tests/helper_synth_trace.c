@@ -3,7 +3,10 @@
  * tests, the demo check and the 1 GB timing:
  *   helper_synth_trace OUTDIR VARIANT NRANKS NITER [MIN_BYTES]
  * VARIANT: naive (allreduce and ring serialised: one communicator), split
- * (they overlap), two-stream, launch-bound, starved, no-overlap.
+ * (they overlap), two-stream, launch-bound, starved, no-overlap, staged
+ * (host-staged allreduce and halo exchange carried by the host, rank r
+ * computing 10r us longer, so the others wait for the last rank), and
+ * compute-only (no communication at all).
  * MIN_BYTES > 0 repeats the iterations until each rank file reaches it. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,7 +23,7 @@ static const char *const K_SHORT = "tl_vec_update_kernel";
 
 typedef struct ctx {
     tl_trace_writer *w;
-    int rank;
+    int rank, nranks;
     int64_t base;
     long long rows;
 } ctx;
@@ -86,6 +89,26 @@ static double iteration(ctx *c, const char *v, int64_t it, double t, int *err)
         *err |= e;
         return 66;
     }
+    if (!strcmp(v, "staged")) {
+        /* compute, then the allreduce staged through the host, then the halo:
+         * each exchange completes 5 us after the last rank arrives */
+        double c0 = 40 + 10.0 * c->rank, last = 40 + 10.0 * (c->nranks - 1);
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t, t + c0, 201326592, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy DtoH", t + c0, t + c0 + 2, 16, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_RANGE, TL_KIND_HOST, "coll:staged allreduce", t + c0, t + last + 9, -1, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy HtoD", t + last + 7, t + last + 9, 16, it);
+        double h = t + last + 9;
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy DtoH", h, h + 3, 65536, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_RANGE, TL_KIND_HOST, "p2p:staged exchange", h, h + 12, -1, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy HtoD", h + 9, h + 12, 65536, it);
+        *err |= e;
+        return last + 22;
+    }
+    if (!strcmp(v, "compute-only")) {
+        e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t, t + 50, 201326592, it);
+        *err |= e;
+        return 52;
+    }
     *err = 2;
     return 0;
 }
@@ -93,7 +116,7 @@ static double iteration(ctx *c, const char *v, int64_t it, double t, int *err)
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s OUTDIR naive|split|two-stream|launch-bound|starved|no-overlap NRANKS NITER [MIN_BYTES]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUTDIR naive|split|two-stream|launch-bound|starved|no-overlap|staged|compute-only NRANKS NITER [MIN_BYTES]\n", argv[0]);
         return 2;
     }
     const char *dir = argv[1], *v = argv[2];
@@ -104,7 +127,7 @@ int main(int argc, char **argv)
         char path[4096], buf[64];
         snprintf(path, sizeof path, "%s/trace.rank%d.csv", dir, r);
         /* dry run of one iteration: its period and rows (metadata goes first) */
-        ctx dry = {.rank = r};
+        ctx dry = {.rank = r, .nranks = nranks};
         int err = 0;
         double period = iteration(&dry, v, 1, 0, &err);
         if (err || period <= 0) {
@@ -113,7 +136,7 @@ int main(int argc, char **argv)
         }
         long long n = niter, per_rows = dry.rows;
         if (min_bytes > 0 && n * per_rows * 110 < min_bytes) n = min_bytes / (per_rows * 110) + 1;
-        ctx c = {.rank = r, .base = 1000000000LL + r * 500};
+        ctx c = {.rank = r, .nranks = nranks, .base = 1000000000LL + r * 500};
         if (tl_trace_writer_open(&c.w, path) != TL_OK) return 1;
         tl_trace_writer_meta(c.w, "format", "trilap-trace");
         tl_trace_writer_meta(c.w, "version", "1");

@@ -271,9 +271,13 @@ TL_TEST(starvation_is_work_not_peer_wait)
     char *o = out_of(t, "out");
     /* rank 0's raw spans (6.5 us over compute vs 1 us alone) are waiting for rank 1, not starvation */
     TL_ASSERT_MSG(strstr(o, "ok [starved-communication]"), "%s", o);
-    TL_ASSERT_MSG(strstr(o, "peer wait rank 0: 10 NCCL kernels spent 27.5 of their 37.5 us (73%, 2.8 us each)"),
+    TL_ASSERT_MSG(strstr(o, "peer wait rank 0: 10 communication operations spent 27.5 of their 37.5 us (73%, 2.8 us "
+                            "each)"),
                   "%s", o);
-    TL_ASSERT_MSG(strstr(o, "peer wait rank 1: 10 NCCL kernels spent 0.0 of their 10.0 us"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "peer wait rank 1: 10 communication operations spent 0.0 of their 10.0 us"), "%s", o);
+    /* the waiting is rank 0's, for rank 1 */
+    TL_ASSERT_MSG(strstr(o, "rank 0: 27.5 of 37.5 us (73.3%) of its 10 matched communication operations waited"),
+                  "%s", o);
     free(o);
     /* the timeline marks where the work of rank 0's kernel begins: at rank 1's start */
     char tl[600];

@@ -1,0 +1,262 @@
+/* Multi-rank truth (DESIGN.md "Wave 3"): which rank a GPU record belongs to
+ * when ranks share a GPU and a process (probes_owner.c), which
+ * communication a copy serves (the host ranges it was enqueued in), the
+ * communication classes of copies and host marks, operations matched across
+ * ranks split into waiting and transfer, and the diagnosis rules of
+ * multi-rank runs, each fired where planted and silent where not. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "probes/probes_impl.h"
+#include "tl_test.h"
+#include "tl_test_run.h"
+
+/* ---- attribution ---------------------------------------------------------- */
+
+TL_TEST(owner_shared_gpu)
+{
+    /* two thread ranks on device 0 (streams 13/14 and 15/16), one on device 1 */
+    tl_probe_streamreg s0[] = {{.device = 0, .id = 13}, {.device = 0, .id = 14}};
+    tl_probe_streamreg s1[] = {{.device = 0, .id = 15}, {.device = 0, .id = 16}};
+    tl_probe_streamreg s2[] = {{.device = 1, .id = 13}};
+    tl_owner_rank ranks[] = {{.device = 0, .tid = 100, .streams = s0, .nstreams = 2},
+                             {.device = 0, .tid = 101, .streams = s1, .nstreams = 2},
+                             {.device = 1, .tid = 102, .streams = s2, .nstreams = 1}};
+    tl_probe_owners o = {.ranks = ranks, .n = 3};
+    tl_owner_rule rule;
+    /* alone on its device: the device decides */
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 1, 99, 0, &rule), 2);
+    TL_ASSERT_EQ(rule, TL_OWN_DEVICE);
+    /* a registered stream decides between ranks sharing device 0 */
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 0, 13, 101, &rule), 0);
+    TL_ASSERT_EQ(rule, TL_OWN_STREAM);
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 0, 16, 0, &rule), 1);
+    /* an unregistered stream (the legacy default stream): the launching thread */
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 0, 7, 101, &rule), 1);
+    TL_ASSERT_EQ(rule, TL_OWN_THREAD);
+    /* no launch known: the stream's vote, else the lowest rank, said */
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 0, 7, 0, &rule), 0);
+    TL_ASSERT_EQ(rule, TL_OWN_GUESS);
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 1));
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 1));
+    TL_ASSERT_OK(tl_probe_owner_vote(&o, 0, 7, 0));
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 0, 7, 0, &rule), 1);
+    TL_ASSERT_EQ(rule, TL_OWN_VOTE);
+    /* a device no rank of the round runs on */
+    TL_ASSERT_EQ(tl_probe_owner_of(&o, 5, 13, 0, &rule), -1);
+    tl_probe_owners_free(&o);
+}
+
+TL_TEST(owner_every_record_once)
+{
+    /* four ranks on one GPU, random records: each lands on exactly one rank,
+     * and on the right one whenever its stream or thread says */
+    tl_probe_streamreg s[4][2];
+    tl_owner_rank ranks[4];
+    for (int r = 0; r < 4; r++) {
+        s[r][0] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(20 + 2 * r)};
+        s[r][1] = (tl_probe_streamreg){.device = 0, .id = (uint32_t)(21 + 2 * r)};
+        ranks[r] = (tl_owner_rank){.device = 0, .tid = (uint32_t)(500 + r), .streams = s[r], .nstreams = 2};
+    }
+    tl_probe_owners o = {.ranks = ranks, .n = 4};
+    srand(7);
+    for (int i = 0; i < 2000; i++) {
+        int issuer = rand() % 4, registered = rand() % 2, known = rand() % 2;
+        uint32_t stream = registered ? (uint32_t)(20 + 2 * issuer + rand() % 2) : 7;
+        tl_owner_rule rule;
+        int got = tl_probe_owner_of(&o, 0, stream, known ? (uint32_t)(500 + issuer) : 0, &rule);
+        TL_ASSERT(got >= 0 && got < 4);
+        if (registered || known) TL_ASSERT_EQ(got, issuer);
+    }
+    tl_probe_owners_free(&o);
+}
+
+TL_TEST(copy_serves_enclosing_communication)
+{
+    /* host ranges: compute 0..100, coll allreduce 10..50 holding a staged
+     * allreduce mark 20..45, p2p halo 60..90 */
+    tl_probes p;
+    memset(&p, 0, sizeof p);
+    tl_probe_range r[] = {{.start = 60, .end = 90, .cat = TL_CAT_P2P, .lane = TL_ROLE_HOST},
+                          {.start = 20, .end = 45, .cat = TL_CAT_COLL, .lane = TL_ROLE_COLL},
+                          {.start = 10, .end = 50, .cat = TL_CAT_COLL, .lane = TL_ROLE_HOST},
+                          {.start = 0, .end = 100, .cat = TL_CAT_COMPUTE, .lane = TL_ROLE_HOST}};
+    p.ranges = r;
+    p.nranges = 4;
+    tl_probe_commidx ix;
+    TL_ASSERT_OK(tl_probe_commidx_build(&p, &ix));
+    TL_ASSERT_EQ(ix.n, 3);
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 5), TL_ROLE_NONE);
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 15), TL_ROLE_COLL);
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 30), TL_ROLE_COLL);
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 48), TL_ROLE_COLL); /* the outer range, after the inner ended */
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 55), TL_ROLE_NONE);
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 60), TL_ROLE_P2P);
+    TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 95), TL_ROLE_NONE);
+    tl_probe_commidx_free(&ix);
+}
+
+/* ---- classes and the wait/transfer split ---------------------------------- */
+
+static tl_an_ival iv(tl_kind kind, tl_cat cat, tl_role lane, int64_t s, int64_t e)
+{
+    tl_an_ival v;
+    memset(&v, 0, sizeof v);
+    v.kind = (uint8_t)kind;
+    v.cat = (uint8_t)cat;
+    v.lane = (uint8_t)lane;
+    v.start = s;
+    v.end = e;
+    return v;
+}
+
+TL_TEST(comm_classes)
+{
+    tl_an_ival k = iv(TL_KIND_KERNEL, TL_CAT_COLL, TL_ROLE_COMPUTE, 0, 1);
+    TL_ASSERT_EQ(tl_an_ival_class(&k), TL_AN_C_COLL);
+    tl_an_ival c = iv(TL_KIND_MEMCPY, TL_CAT_MEMCPY, TL_ROLE_P2P, 0, 1);
+    TL_ASSERT_EQ(tl_an_ival_class(&c), TL_AN_C_P2P);
+    TL_ASSERT(!tl_an_ival_is_comm_op(&c)); /* part of an operation, not one */
+    tl_an_ival plain = iv(TL_KIND_MEMCPY, TL_CAT_MEMCPY, TL_ROLE_COPY, 0, 1);
+    TL_ASSERT_EQ(tl_an_ival_class(&plain), TL_AN_C_OTHER);
+    tl_an_ival mark = iv(TL_KIND_HOST, TL_CAT_RANGE, TL_ROLE_COLL, 0, 1);
+    TL_ASSERT_EQ(tl_an_ival_class(&mark), TL_AN_C_COLL);
+    TL_ASSERT(tl_an_ival_is_comm_op(&mark));
+    mark.flags = TL_AN_F_WAIT;
+    TL_ASSERT_EQ(tl_an_ival_class(&mark), TL_AN_C_COLL_WAIT);
+    tl_an_ival comp = iv(TL_KIND_KERNEL, TL_CAT_COMPUTE, TL_ROLE_COMPUTE, 0, 1);
+    comp.flags = TL_AN_F_WAIT; /* only communication waits */
+    TL_ASSERT_EQ(tl_an_ival_class(&comp), TL_AN_C_COMPUTE);
+}
+
+TL_TEST(waiting_is_not_hidden)
+{
+    /* a collective kernel 0..100 whose last rank arrives at 60, under compute
+     * 0..50: before the split it looks half hidden, after it nothing of its
+     * transfer (60..100) is */
+    tl_an_ival v[] = {iv(TL_KIND_KERNEL, TL_CAT_COLL, TL_ROLE_COLL, 0, 60),
+                      iv(TL_KIND_KERNEL, TL_CAT_COLL, TL_ROLE_COLL, 60, 100),
+                      iv(TL_KIND_KERNEL, TL_CAT_COMPUTE, TL_ROLE_COMPUTE, 0, 50)};
+    v[0].flags = TL_AN_F_WAIT;
+    v[1].flags = TL_AN_F_SPLIT;
+    tl_an_ival_sort(v, 3);
+    tl_an_metrics m;
+    TL_ASSERT_OK(tl_an_sweep(v, 3, 0, 100, NULL, 0, 0, &m, NULL));
+    TL_ASSERT_NEAR(tl_an_m_hidden(&m), 0.0, 1e-12);
+    TL_ASSERT_NEAR(tl_an_m_hidden_all(&m), 0.5, 1e-12);
+    TL_ASSERT_EQ(tl_an_m_waiting(&m), 60);
+    TL_ASSERT_EQ(tl_an_m_exposed(&m), 50);
+    TL_ASSERT_EQ(m.ncoll, 1); /* one operation, not two */
+    /* triple: p2p 70..90 beside it, compute 70..80 */
+    tl_an_ival w[] = {v[0], v[1], v[2], iv(TL_KIND_KERNEL, TL_CAT_P2P, TL_ROLE_P2P, 20, 90),
+                      iv(TL_KIND_KERNEL, TL_CAT_COMPUTE, TL_ROLE_COMPUTE, 70, 80)};
+    tl_an_ival_sort(w, 5);
+    TL_ASSERT_OK(tl_an_sweep(w, 5, 0, 100, NULL, 0, 0, &m, NULL));
+    TL_ASSERT_NEAR(tl_an_m_triple(&m), 10.0 / 100, 1e-12);     /* 70..80 */
+    TL_ASSERT_NEAR(tl_an_m_triple_all(&m), 40.0 / 100, 1e-12); /* 20..50 and 70..80 */
+}
+
+/* ---- whole runs through trilap-analyze -------------------------------------- */
+
+static char *run_cmd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *run_cmd(const char *fmt, ...)
+{
+    char cmd[4096], path[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s", tl_test_path("out"));
+    int rc = tl_test_sh("( %s ) >%s 2>&1", cmd, path);
+    TL_ASSERT_MSG(rc == 0, "%s: exit %d: %s", cmd, rc, tl_test_read(path));
+    return tl_test_read(path);
+}
+
+static void synth(const char *dir, const char *variant, int nranks, int niter)
+{
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_synth_trace %s %s %d %d", tl_test_build(), dir, variant, nranks, niter), 0);
+}
+
+/* The rule's verdict line for `rule` on `rank` in diagnose's table. */
+static int fired(const char *out, const char *rule, int rank)
+{
+    char key[128];
+    snprintf(key, sizeof key, "\n  %s", rule);
+    for (const char *p = strstr(out, key); p; p = strstr(p + 1, key)) {
+        int rk = -1;
+        char verdict[16] = "";
+        if (sscanf(p + strlen(key), " %d %15s", &rk, verdict) == 2 && rk == rank) return !strcmp(verdict, "FINDING");
+    }
+    TL_TEST_FAIL_("no row for %s rank %d", rule, rank);
+    return 0;
+}
+
+TL_TEST(staged_run_diagnosed)
+{
+    char dir[1024], tmp[512], p[1100];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/staged", tmp);
+    synth(dir, "staged", 2, 30);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(!strstr(o, "nan"), "%s", o);
+    TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
+    TL_ASSERT(fired(o, "host-staging", 0) && fired(o, "host-staging", 1));
+    TL_ASSERT(fired(o, "serialised-host-lane", 0));
+    TL_ASSERT(!fired(o, "serialised-communicators", 0)); /* the host, not NCCL, serialises them */
+    /* rank 0 computes 10 us less (and starts 0.5 us earlier) and waits for
+     * rank 1, not the reverse */
+    TL_ASSERT(fired(o, "late-ranks", 0));
+    TL_ASSERT(!fired(o, "late-ranks", 1));
+    TL_ASSERT(strstr(o, "rank 1 came 10.5 us after the first"));
+    TL_ASSERT(strstr(o, "--device-comm nccl"));
+    free(o);
+    o = run_cmd("%s/trilap-analyze overlap %s --csv %s/ov.csv", tl_test_bin(), dir, tmp);
+    TL_ASSERT_MSG(!strstr(o, "nan"), "%s", o);
+    TL_ASSERT(strstr(o, "rank 0: 0 NCCL kernels, 120 copies on p2p/coll lanes, 60 host exchanges"));
+    TL_ASSERT(strstr(o, "communication waiting and transfer"));
+    free(o);
+    snprintf(p, sizeof p, "%s/ov.csv", tmp);
+    char *csv = tl_test_read(p);
+    /* per iteration (72 us): compute 40, allreduce 40..59 (waiting 40..50.5
+     * less the staging copy 40..42), halo 59..71, all of it exposed */
+    TL_ASSERT_MSG(strstr(csv, "rank,W_us,U_compute_us,U_p2p_us,U_coll_us,U_comm_us,waiting_us,exposed_us"), "%s", csv);
+    TL_ASSERT_MSG(strstr(csv, "\n0,2160.0,1200.0,360.0,570.0,930.0,255.0,930.0,"), "%s", csv);
+    free(csv);
+}
+
+TL_TEST(one_rank_without_communication_is_silent)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/compute", tl_test_tmpdir());
+    synth(dir, "compute-only", 1, 40);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# 0 findings"), "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "nan"), "%s", o);
+    TL_ASSERT(strstr(o, "hidden - (no communication)"));
+    free(o);
+    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(!strstr(o, "nan"), "%s", o);
+    TL_ASSERT(strstr(o, "no communication activity in the window"));
+    TL_ASSERT(strstr(o, "one rank, so no communication waits"));
+    free(o);
+}
+
+TL_TEST(nccl_wait_split_on_naive)
+{
+    /* the synthetic three-naive run shifts rank 1 by 0.5 us: every matched
+     * NCCL kernel of rank 0 waits 0.5 us, rank 1's none */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/naive", tl_test_tmpdir());
+    synth(dir, "naive", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "  0         40    20.0    500.0  3.8    0"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  1         40     0.0    520.0  0.0   40"), "%s", o);
+    free(o);
+}
+
+TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
+             waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
+             nccl_wait_split_on_naive)
