@@ -26,7 +26,10 @@ test_probes_host_DEPS := probes runtime
 # GPU tests: kernels on registered streams, drops, injection, nsys-style
 # subscriber. helper_inject_target is the unmodified NCCL program the
 # injection test traces; it does not link the probes.
-GPU_TESTS += test_gpu_probes
+GPU_TESTS += test_gpu_probes test_gpu_multirank
+# ranks sharing one GPU, traced: attribution, host-staged communication counted
+test_gpu_multirank_C := tests/gpu/test_gpu_multirank.c
+test_gpu_multirank_DEPS := runtime
 test_gpu_probes_C := tests/gpu/test_gpu_probes.c
 test_gpu_probes_CU := tests/gpu/test_gpu_probes_kernels.cu
 test_gpu_probes_DEPS := probes runtime

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Issue 26's acceptance on one GPU: Pipe-PCG on gen:poisson7:128 (200
+# fixed iterations) with 1, 2 and 4 ranks over --device-comm host, under
+# the thread launcher and mpirun, traced with CUPTI; the same commands under
+# `nsys profile` untraced, whose kernel summary the traces' kernel counts
+# are set against (per rank and summed); the FDTD with 4 host-staged ranks
+# (pencil-yz); overlap, diagnose and breakdown of every run. Everything
+# lands in DEST (traces gzipped) with a manifest.
+#   scripts/run-multirank-h200.sh DEST [BUDGET_SECONDS=540]
+# Nsight Systems' importer needs libdw: .carry-dw/*.deb (apt-get download
+# libdw1 libelf1) are unpacked into /tmp/dw when present.
+set -uo pipefail # a failed step is recorded and the rest goes on
+dest=${1:?usage: run-multirank-h200.sh DEST [BUDGET_SECONDS]}
+budget=${2:-540}
+start=$(date +%s)
+mkdir -p "$dest"
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=4
+NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
+if ls .carry-dw/*.deb >/dev/null 2>&1; then
+    for f in .carry-dw/*.deb; do dpkg -x "$f" /tmp/dw; done
+    export LD_LIBRARY_PATH=/tmp/dw/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+fi
+left() { echo $((budget - ($(date +%s) - start))); }
+step() { # step NAME SECONDS command...
+    local name=$1 want=$2
+    shift 2
+    if [ "$(left)" -lt "$want" ]; then
+        echo "== $name: skipped ($(left)s left)" | tee -a "$dest/steps.txt"
+        return 1
+    fi
+    local t0=$SECONDS
+    echo "\$ $*" >"$dest/$name.log"
+    timeout -k 5 "$want" "$@" >>"$dest/$name.log" 2>&1
+    local rc=$?
+    echo "== $name: rc=$rc in $((SECONDS - t0))s" | tee -a "$dest/steps.txt"
+    return $rc
+}
+{
+    echo "commit: $(cat .trilap-commit 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+    echo "date: $(date -u +%FT%TZ)"
+    echo "host: $(hostname)"
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+    "$NSYS" --version
+    mpirun --version | head -n 1
+} >"$dest/manifest.txt" 2>&1
+step build 240 make -j16 CUDA_ARCH=90 bin/trilap-solve bin/trilap-fdtd bin/trilap-analyze \
+    build/tests/test_gpu_multirank || exit 1
+solve="bin/trilap-solve --backend cuda --solver pipecg --device-comm host gen:poisson7:128 --rtol 0 --atol 0
+       --max-iterations 200 --warmup 0 --repeat 1 --stats"
+analyse() { # analyse RUN
+    local run=$1 n
+    n=$(basename "$run")
+    bin/trilap-analyze overlap "$run" --csv "$run.overlap.csv" >"$dest/$n.overlap.txt" 2>&1
+    bin/trilap-analyze diagnose "$run" >"$dest/$n.diagnose.txt" 2>&1
+    bin/trilap-analyze breakdown "$run" --csv "$run.breakdown.csv" >"$dest/$n.breakdown.txt" 2>&1
+}
+# kernels per rank in a trace (every row of kind kernel, whole session) and
+# the Instances of nsys's kernel summary
+count() { # count RUN NSYS_CSV
+    python3 - "$@" <<'PY'
+import csv, glob, sys
+run, ns = sys.argv[1], sys.argv[2]
+per = {}
+for f in sorted(glob.glob(run + "/trace.rank*.csv")):
+    rows = (l for l in open(f) if not l.startswith("#"))
+    for r in csv.DictReader(rows):
+        if r["kind"] == "kernel":
+            per[int(r["rank"])] = per.get(int(r["rank"]), 0) + 1
+tot = 0
+try:
+    rows = [l for l in open(ns) if "," in l]
+    for r in csv.DictReader(rows):
+        tot += int(r["Instances"])
+except OSError:
+    tot = -1
+s = sum(per.values())
+print("run,rank,kernels_trace,kernels_sum_over_ranks,kernels_nsys,equal")
+for k in sorted(per):
+    print("%s,%d,%d,%d,%d,%s" % (run.split("/")[-1], k, per[k], s, tot, "yes" if s == tot else "NO"))
+PY
+}
+for r in 1 2 4; do
+    step "pcg-threads-r$r" 90 $solve --ranks "$r" --trace "$dest/pcg-threads-r$r" --cupti && analyse "$dest/pcg-threads-r$r"
+    step "pcg-mpi-r$r" 90 mpirun -np "$r" $solve --launcher mpi --trace "$dest/pcg-mpi-r$r" --cupti &&
+        analyse "$dest/pcg-mpi-r$r"
+    step "nsys-r$r" 90 "$NSYS" profile -t cuda,nvtx --sample none --cpuctxsw none --force-overwrite true \
+        -o "$dest/nsys-r$r" $solve --ranks "$r" &&
+        step "nsys-stats-r$r" 60 "$NSYS" stats -r cuda_gpu_kern_sum --format csv --force-export true \
+            -o "$dest/nsys-r$r" "$dest/nsys-r$r.nsys-rep"
+    count "$dest/pcg-threads-r$r" "$dest/nsys-r${r}_cuda_gpu_kern_sum.csv" >>"$dest/kernel-counts.csv"
+    count "$dest/pcg-mpi-r$r" "$dest/nsys-r${r}_cuda_gpu_kern_sum.csv" >>"$dest/kernel-counts.csv"
+done
+# a short two-rank export for the Nsight Systems reader (ranks are threads of one process)
+step nsys-export-r2 120 bash -c "'$NSYS' profile -t cuda,nvtx --sample none --cpuctxsw none --force-overwrite true \
+    -o '$dest/nsys-short-r2' ${solve/--max-iterations 200/--max-iterations 20} --ranks 2 &&
+    '$NSYS' export --type sqlite --force-overwrite true -o '$dest/nsys-short-r2.sqlite' '$dest/nsys-short-r2.nsys-rep'" &&
+    bin/trilap-analyze overlap "$dest/nsys-short-r2.sqlite" >"$dest/nsys-short-r2.overlap.txt" 2>&1
+step fdtd-r4 120 bin/trilap-fdtd run --backend cuda --ranks 4 --device-comm host --decomp pencil-yz --grid 256 \
+    --steps 50 --trace "$dest/fdtd-r4" && analyse "$dest/fdtd-r4"
+step fdtd-r1 60 bin/trilap-fdtd run --backend cuda --grid 256 --steps 50 --trace "$dest/fdtd-r1" &&
+    analyse "$dest/fdtd-r1"
+# the GPU test of these cases, as make check-gpu runs it
+step test-gpu-multirank 150 env TL_BIN=bin TL_BUILD=build TL_HAVE_MPI=1 TL_MPIRUN="$(command -v mpirun)" \
+    tests/run.sh build/tests/test_gpu_multirank
+rm -f "$dest"/*.qdstrm "$dest"/nsys-r?.nsys-rep "$dest"/nsys-r?.sqlite
+find "$dest" -name 'trace.rank*.csv' -exec gzip -9 {} +
+echo "== total $(($(date +%s) - start))s" | tee -a "$dest/steps.txt"
