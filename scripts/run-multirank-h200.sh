@@ -46,8 +46,8 @@ step() { # step NAME SECONDS command...
 } >"$dest/manifest.txt" 2>&1
 step build 240 make -j16 CUDA_ARCH=90 bin/trilap-solve bin/trilap-fdtd bin/trilap-analyze \
     build/tests/test_gpu_multirank || exit 1
-solve="bin/trilap-solve --backend cuda --solver pipecg --device-comm host gen:poisson7:128 --rtol 0 --atol 0
-       --max-iterations 200 --warmup 0 --repeat 1 --stats"
+solve="bin/trilap-solve --backend cuda --solver pipecg --device-comm host gen:poisson7:128 --rtol 0 --atol 0"
+solve="$solve --max-iterations 200 --warmup 0 --repeat 1 --stats"
 analyse() { # analyse RUN
     local run=$1 n
     n=$(basename "$run")
