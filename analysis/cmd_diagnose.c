@@ -446,10 +446,11 @@ static int v_exposed(const diag_state *s, size_t r, double *value, evidence *e)
     *value = pct_of_w(d, ex);
     if (*value < s->o->exposed_share || ex == 0) return 0;
     const tl_an_rank_result *res = &s->res[r];
-    say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; of all its "
-           "communication, NCCL kernels %.1f us (%.1f us of it only waiting for other ranks), the host carrying it "
-           "(exchanges, staging copies) %.1f us",
-        d->rank, US(ex), US(d->w), *value, US(d->u_nccl), US(tl_an_m_waiting(m)), US(d->u_host));
+    say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; all its "
+           "communication %.1f us (%.1f us of it only waiting for other ranks): NCCL kernels %.1f us, the host "
+           "carrying it (exchanges, staging copies) %.1f us",
+        d->rank, US(ex), US(d->w), *value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), US(tl_an_m_waiting(m)),
+        US(d->u_nccl), US(d->u_host));
     if (res->nslices) say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
     say(e, "\n");
     return 1;

@@ -69,12 +69,20 @@ typedef struct lane_of {
     tl_role lane;
 } lane_of;
 
+/* A rank of an export: a process, or one thread of it when several of
+ * its threads announced a trilap rank (probes_nvtx.c's "rank" mark: ranks
+ * as threads of one process). */
+typedef struct nsys_rank {
+    int64_t pid, tid; /* tid 0: the whole process */
+    int64_t number;   /* the rank the mark announced, -1 for a process */
+} nsys_rank;
+
 typedef struct nsys {
     const char *path;
     sqlite3 *db;
     int has_kernel, has_memcpy, has_memset, has_sync, has_nvtx, has_gpu, has_runtime;
-    int64_t *pids;
-    int npids;
+    nsys_rank *ranks;
+    int nranks;
     lane_of *lanes;
     size_t nlanes;
     /* NVTX domains and categories of the process: (domain, id) -> name */
@@ -109,7 +117,7 @@ static int has_table(sqlite3 *db, const char *name)
 static void nsys_close(nsys *x)
 {
     if (x->db) sqlite3_close(x->db);
-    free(x->pids);
+    free(x->ranks);
     free(x->lanes);
     for (size_t i = 0; i < x->ndoms; i++) free(x->doms[i].name);
     free(x->doms);
@@ -117,6 +125,42 @@ static void nsys_close(nsys *x)
     free(x->cats);
     free(x->ops);
     memset(x, 0, sizeof *x);
+}
+
+static tl_status push_rank(nsys *x, nsys_rank r)
+{
+    nsys_rank *n = realloc(x->ranks, (size_t)(x->nranks + 1) * sizeof *n);
+    TL_CHECK(n, TL_ERR_NOMEM, "ranks");
+    x->ranks = n;
+    x->ranks[x->nranks++] = r;
+    return TL_OK;
+}
+
+/* The ranks of one process: the threads that announced a trilap rank, in
+ * rank order, when there are several (their GPU work is told apart by the
+ * thread of each launch, probes/README.md), else the process. */
+static tl_status add_ranks(nsys *x, int64_t pid)
+{
+    tl_status st = TL_OK;
+    sqlite3_stmt *s = NULL;
+    int first = x->nranks;
+    if (x->has_nvtx && x->has_runtime) {
+        const char *q = "SELECT globalTid, min(int64Value) FROM NVTX_EVENTS WHERE eventType = 34 AND int64Value IS NOT "
+                        "NULL AND coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'rank' AND "
+                        "globalTid / 16777216 * 16777216 = ?1 AND domainId IN (SELECT domainId FROM NVTX_EVENTS "
+                        "WHERE eventType = 75 AND globalTid / 16777216 * 16777216 = ?1 AND coalesce(text, (SELECT "
+                        "value FROM StringIds WHERE id = textId)) = 'trilap') GROUP BY globalTid ORDER BY 2, 1";
+        if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "rank threads");
+        sqlite3_bind_int64(s, 1, pid);
+        while (st == TL_OK && sqlite3_step(s) == SQLITE_ROW)
+            st = push_rank(x, (nsys_rank){.pid = pid, .tid = sqlite3_column_int64(s, 0),
+                                          .number = sqlite3_column_int64(s, 1)});
+        sqlite3_finalize(s);
+        TL_TRY(st);
+    }
+    if (x->nranks - first >= 2) return TL_OK;
+    x->nranks = first; /* one thread or none: the process is the rank */
+    return push_rank(x, (nsys_rank){.pid = pid, .number = -1});
 }
 
 static tl_status nsys_open(nsys *x, const char *path)
@@ -161,13 +205,21 @@ static tl_status nsys_open(nsys *x, const char *path)
         st = sq_fail(x, "listing processes");
         goto fail;
     }
+    int64_t *pids = NULL;
+    int npids = 0;
     while (sqlite3_step(s) == SQLITE_ROW) {
-        int64_t *np = realloc(x->pids, (size_t)(x->npids + 1) * sizeof *np);
+        int64_t *np = realloc(pids, (size_t)(npids + 1) * sizeof *np);
+        if (!np) free(pids);
         TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");
-        x->pids = np;
-        x->pids[x->npids++] = sqlite3_column_int64(s, 0);
+        pids = np;
+        pids[npids++] = sqlite3_column_int64(s, 0);
     }
-    TL_CHECKGOTO(x->npids > 0, TL_ERR_PARSE, st, fail, "%s: the export holds no CUDA kernels, copies or memsets", path);
+    sqlite3_finalize(s);
+    s = NULL;
+    for (int i = 0; i < npids && st == TL_OK; i++) st = add_ranks(x, pids[i]);
+    free(pids);
+    if (st != TL_OK) goto fail;
+    TL_CHECKGOTO(x->nranks > 0, TL_ERR_PARSE, st, fail, "%s: the export holds no CUDA kernels, copies or memsets", path);
 fail:
     sqlite3_finalize(s);
     if (st != TL_OK) nsys_close(x);
@@ -330,6 +382,28 @@ fail:
     return st;
 }
 
+/* The communication an MPI call carries: point-to-point (sends,
+ * receives, their waits and tests, one-sided) or collective; TL_ROLE_NONE
+ * for other calls (MPI_Comm_rank, ...) and names that are not MPI's. A
+ * wait is counted as p2p: its request does not say what it waits for. */
+static tl_role mpi_lane(const char *fn)
+{
+    static const char *const coll[] = {"Allreduce", "Iallreduce", "Reduce", "Ireduce", "Bcast", "Ibcast",
+                                       "Allgather", "Iallgather", "Gather", "Igather", "Scatter", "Iscatter",
+                                       "Alltoall", "Ialltoall", "Reduce_scatter", "Ireduce_scatter", "Barrier",
+                                       "Ibarrier", "Scan", "Exscan", "Neighbor_"};
+    static const char *const p2p[] = {"Send", "Isend", "Ssend", "Issend", "Bsend", "Rsend", "Recv", "Irecv",
+                                      "Sendrecv", "Wait", "Test", "Probe", "Iprobe", "Mprobe", "Mrecv", "Put",
+                                      "Get", "Accumulate", "Start", "Win_"};
+    if (strncmp(fn, "MPI_", 4) != 0) return TL_ROLE_NONE;
+    fn += 4;
+    for (size_t k = 0; k < sizeof coll / sizeof coll[0]; k++)
+        if (!strncmp(fn, coll[k], strlen(coll[k]))) return TL_ROLE_COLL;
+    for (size_t k = 0; k < sizeof p2p / sizeof p2p[0]; k++)
+        if (!strncmp(fn, p2p[k], strlen(p2p[k]))) return TL_ROLE_P2P;
+    return TL_ROLE_NONE;
+}
+
 /* 1 p2p, 0 coll, -1 unknown */
 static int nccl_op_of(const nsys *x, int64_t corr)
 {
@@ -490,53 +564,103 @@ static const char *sync_name(int type)
     }
 }
 
-/* One statement over every activity table of the process, in start order
- * (an enclosing range before what it encloses). */
-static tl_status prepare_records(nsys *x, sqlite3_stmt **out)
+/* The thread that issued each GPU row of a process, for ranks that are
+ * threads: the thread of its launching API call (same correlation id),
+ * else the thread that launched most of its stream's other rows (NCCL's
+ * launches may be missing). Temporary tables of this connection (the
+ * export itself stays read-only). */
+static tl_status thread_owners(nsys *x, int64_t pid)
 {
-    char q[4096] = "";
+    static const char *const ddl =
+        "DROP TABLE IF EXISTS temp.tl_corr_tid; DROP TABLE IF EXISTS temp.tl_stream_tid;"
+        "CREATE TEMP TABLE tl_corr_tid(corr INTEGER PRIMARY KEY, tid INTEGER);"
+        "CREATE TEMP TABLE tl_stream_tid(dev INTEGER, stream INTEGER, tid INTEGER, PRIMARY KEY(dev, stream));";
+    if (sqlite3_exec(x->db, ddl, NULL, NULL, NULL) != SQLITE_OK) return sq_fail(x, "thread owners");
+    char q[2048];
+    size_t n = (size_t)snprintf(q, sizeof q, "INSERT OR IGNORE INTO temp.tl_stream_tid SELECT dev, stream, tid FROM "
+                                             "(SELECT k.deviceId AS dev, k.streamId AS stream, c.tid AS tid, count(*) "
+                                             "AS cnt FROM (");
+    static const char *const acts[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                       "CUPTI_ACTIVITY_KIND_MEMSET"};
+    const int have[] = {x->has_kernel, x->has_memcpy, x->has_memset};
+    const char *u = "";
+    for (int k = 0; k < 3; k++)
+        if (have[k]) {
+            n += (size_t)snprintf(q + n, sizeof q - n,
+                                  "%sSELECT deviceId, streamId, correlationId FROM %s WHERE globalPid = ?1", u, acts[k]);
+            u = " UNION ALL ";
+        }
+    snprintf(q + n, sizeof q - n, ") k JOIN temp.tl_corr_tid c ON c.corr = k.correlationId GROUP BY 1, 2, 3 "
+                                  "ORDER BY cnt DESC, tid)");
+    const char *const steps[] = {"INSERT OR IGNORE INTO temp.tl_corr_tid SELECT correlationId, globalTid FROM "
+                                 "CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 * 16777216 = ?1 AND "
+                                 "correlationId IS NOT NULL",
+                                 q};
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *s = NULL;
+        if (sqlite3_prepare_v2(x->db, steps[i], -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "thread owners");
+        sqlite3_bind_int64(s, 1, pid);
+        int rc = sqlite3_step(s);
+        sqlite3_finalize(s);
+        if (rc != SQLITE_DONE) return sq_fail(x, "thread owners");
+    }
+    return TL_OK;
+}
+
+/* One statement over every activity table of the process, in start order
+ * (an enclosing range before what it encloses). by_thread: only the rows
+ * of thread ?2 (thread_owners made its tables). */
+static tl_status prepare_records(nsys *x, int by_thread, sqlite3_stmt **out)
+{
+    char q[6144] = "";
     const char *u = "";
     size_t n = 0;
+    const char *gpu_own = by_thread ? " AND coalesce((SELECT tid FROM temp.tl_corr_tid WHERE corr = correlationId), "
+                                      "(SELECT tid FROM temp.tl_stream_tid WHERE dev = deviceId AND stream = "
+                                      "streamId)) = ?2"
+                                    : "";
+    const char *host_own = by_thread ? " AND globalTid = ?2" : "";
 #define ADD(...) (n += (size_t)snprintf(q + n, sizeof q - n, __VA_ARGS__))
     if (x->has_kernel) {
         ADD("%sSELECT 0, start, end, deviceId, streamId, correlationId, (SELECT value FROM StringIds WHERE id = "
-            "coalesce(mangledName, demangledName)), -1, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1",
-            u);
+            "coalesce(mangledName, demangledName)), -1, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1%s",
+            u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_memcpy) {
         ADD("%sSELECT 1, start, end, deviceId, streamId, correlationId, NULL, bytes, copyKind, 0 FROM "
-            "CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1",
-            u);
+            "CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1%s",
+            u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_memset) {
         ADD("%sSELECT 2, start, end, deviceId, streamId, correlationId, NULL, bytes, 0, 0 FROM "
-            "CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1",
-            u);
+            "CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1%s",
+            u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_sync) {
         ADD("%sSELECT 3, start, end, deviceId, streamId, correlationId, NULL, -1, syncType, 0 FROM "
-            "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE globalPid = ?1",
-            u);
+            "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE globalPid = ?1%s",
+            u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_nvtx) {
         ADD("%sSELECT 4, start, end, coalesce(domainId, 0), coalesce(category, 0), int64Value IS NOT NULL, "
             "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)), coalesce(int64Value, -1), 0, 0 FROM "
-            "NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL AND globalTid / 16777216 * 16777216 = ?1",
-            u);
+            "NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL AND globalTid / 16777216 * 16777216 = ?1%s",
+            u, host_own);
         /* each probes session creates the trilap domain anew: its iterations restart at 0 */
         ADD(" UNION ALL SELECT 5, start, start, 0, 0, 0, NULL, -1, 0, 0 FROM NVTX_EVENTS WHERE eventType = 75 AND "
             "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'trilap' AND "
-            "globalTid / 16777216 * 16777216 = ?1");
+            "globalTid / 16777216 * 16777216 = ?1%s",
+            host_own);
     }
     if (x->has_runtime) {
         /* the CUDA API calls that launched the GPU rows (same correlation id) */
         ADD("%sSELECT 6, start, end, 0, 0, correlationId, (SELECT value FROM StringIds WHERE id = nameId), -1, 0, 0 "
-            "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 * 16777216 = ?1 AND correlationId IN (",
-            u);
+            "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 * 16777216 = ?1%s AND correlationId IN (",
+            u, host_own);
         const char *v = "";
         if (x->has_kernel) {
             ADD("SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1");
@@ -561,16 +685,17 @@ static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s#%d", x->path, rank);
     meta->rank = rank;
-    meta->nranks = x->npids;
+    meta->nranks = x->nranks;
     meta->device = -1;
     meta->complete = 1;
+    snprintf(meta->clock_sync, sizeof meta->clock_sync, "none"); /* one session clock */
     snprintf(meta->host, sizeof meta->host, "%s", "?");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", "?");
     sqlite3_stmt *s = NULL;
     if (x->has_kernel &&
         sqlite3_prepare_v2(x->db, "SELECT min(deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1", -1, &s,
                            NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(s, 1, x->pids[rank]);
+        sqlite3_bind_int64(s, 1, x->ranks[rank].pid);
         if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
             meta->device = sqlite3_column_int(s, 0);
     }
@@ -590,15 +715,19 @@ static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_
         TL_TRY(mfn(user, "version", "1"));
         snprintf(v, sizeof v, "%d", rank);
         TL_TRY(mfn(user, "rank", v));
-        snprintf(v, sizeof v, "%d", x->npids);
+        snprintf(v, sizeof v, "%d", x->nranks);
         TL_TRY(mfn(user, "nranks", v));
         snprintf(v, sizeof v, "%d", meta->device);
         TL_TRY(mfn(user, "device", v));
         TL_TRY(mfn(user, "device_name", meta->device_name));
         TL_TRY(mfn(user, "clock", "nsys-session"));
         TL_TRY(mfn(user, "source", "nsys-sqlite"));
-        snprintf(v, sizeof v, "%lld", (long long)(x->pids[rank] / 16777216 % 16777216));
+        snprintf(v, sizeof v, "%lld", (long long)(x->ranks[rank].pid / 16777216 % 16777216));
         TL_TRY(mfn(user, "pid", v));
+        if (x->ranks[rank].tid) {
+            snprintf(v, sizeof v, "%lld", (long long)(x->ranks[rank].tid % 16777216));
+            TL_TRY(mfn(user, "tid", v));
+        }
         TL_TRY(mfn(user, "lanes", "inferred"));
         /* NCCL kernels whose operation NCCL's NVTX ranges told (Generic ones
          * take their cat from it), of them named ones, and named ones the
@@ -620,7 +749,7 @@ tl_status tl_an_nsys_ranks(const char *path, int *nranks)
     nsys x;
     *nranks = 0;
     TL_TRY(nsys_open(&x, path));
-    *nranks = x.npids;
+    *nranks = x.nranks;
     nsys_close(&x);
     return TL_OK;
 }
@@ -632,19 +761,28 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     sqlite3_stmt *s = NULL;
     tl_status st = TL_OK;
     TL_TRY(nsys_open(&x, path));
-    TL_CHECKGOTO(rank >= 0 && rank < x.npids, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d processes "
-                 "with CUDA activity)", path, rank, x.npids);
-    int64_t pid = x.pids[rank];
+    TL_CHECKGOTO(rank >= 0 && rank < x.nranks, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d ranks "
+                 "with CUDA activity)", path, rank, x.nranks);
+    int64_t pid = x.ranks[rank].pid, tid = x.ranks[rank].tid;
     TL_TRYGOTO(read_nvtx_names(&x, pid), st, fail);
     TL_TRYGOTO(nccl_ops(&x, pid), st, fail);
     TL_TRYGOTO(fill_meta(&x, rank, meta, mfn, user), st, fail);
     TL_TRYGOTO(infer_lanes(&x, pid), st, fail);
-    TL_TRYGOTO(prepare_records(&x, &s), st, fail);
+    if (tid) TL_TRYGOTO(thread_owners(&x, pid), st, fail);
+    TL_TRYGOTO(prepare_records(&x, tid != 0, &s), st, fail);
     sqlite3_bind_int64(s, 1, pid);
+    if (tid) sqlite3_bind_int64(s, 2, tid);
     int64_t first = INT64_MAX, last = INT64_MIN;
     /* the iteration open on the host (trilap "iter" ranges), for the iter column of host ranges */
     int64_t it_end = INT64_MIN, it_num = -1, it_base = 0, it_max = -1, it_last = -1;
     char name[1024];
+    /* launches made inside the host's communication ranges: their copies
+     * serve that communication (the probes' rule, probes_convert.c) */
+    enum { NLAUNCH = 1024 };
+    struct { int64_t corr; tl_role lane; } in_comm[NLAUNCH];
+    size_t nin = 0;
+    int64_t comm_end = INT64_MIN;
+    tl_role comm_lane = TL_ROLE_NONE;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int what = sqlite3_column_int(s, 0);
@@ -669,6 +807,11 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
             r.name = name;
             r.iter = r.start_ns < it_end ? it_num : -1;
+            if (r.start_ns < comm_end) {
+                in_comm[nin % NLAUNCH].corr = (int64_t)r.corr;
+                in_comm[nin % NLAUNCH].lane = comm_lane;
+                nin++;
+            }
             if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
             continue;
         }
@@ -698,6 +841,8 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.cat = TL_CAT_MEMCPY;
             r.name = memcpy_name(sqlite3_column_int(s, 8));
             r.bytes = sqlite3_column_int64(s, 7);
+            for (size_t k = 0; k < nin && k < NLAUNCH; k++)
+                if (in_comm[k].corr == (int64_t)r.corr) r.lane = in_comm[k].lane;
             break;
         case 2:
             r.kind = TL_KIND_MEMSET;
@@ -733,6 +878,13 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
                     it_num = r.iter;
                 } else {
                     const char *cn = cat_name(&x, dom, cat);
+                    /* the host's own communication (runtime/marks.h): on its lane */
+                    if (cn && !strcmp(cn, "host-p2p")) r.lane = TL_ROLE_P2P, cn = "p2p";
+                    if (cn && !strcmp(cn, "host-coll")) r.lane = TL_ROLE_COLL, cn = "coll";
+                    if (cn && (!strcmp(cn, "p2p") || !strcmp(cn, "coll")) && r.end_ns > comm_end) {
+                        comm_end = r.end_ns;
+                        comm_lane = !strcmp(cn, "p2p") ? TL_ROLE_P2P : TL_ROLE_COLL;
+                    }
                     snprintf(name, sizeof name, "%s:%s", cn ? cn : "range", txt);
                     r.iter = r.start_ns < it_end ? it_num : -1;
                 }
@@ -742,6 +894,13 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
                 if (dn) snprintf(name, sizeof name, "%s:%s", dn, txt);
                 else snprintf(name, sizeof name, "%s", txt);
                 r.iter = r.start_ns < it_end ? it_num : -1;
+                /* an MPI call (nsys -t mpi, or an MPI NVTX layer) is the host communicating */
+                tl_role ml = mpi_lane(txt);
+                if (ml != TL_ROLE_NONE) {
+                    r.kind = TL_KIND_HOST;
+                    r.lane = ml;
+                    snprintf(name, sizeof name, "%s:%s", ml == TL_ROLE_P2P ? "p2p" : "coll", txt);
+                }
             }
             r.name = name;
             break;

@@ -198,6 +198,7 @@ static tl_status staged_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const 
 static tl_status host_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double *d_buf, size_t count,
                                 cudaStream_t s)
 {
+    if (ctx->size == 1) return TL_OK; /* the sum over one rank is its own value: nothing to wait for or move */
     tl_mark_begin(ctx, TL_ROLE_COLL, dc->host->cuda_aware ? "mpi allreduce" : "staged allreduce");
     tl_status st = staged_allreduce(ctx, dc, ch, d_buf, count, s);
     tl_mark_end(ctx);
@@ -207,6 +208,15 @@ static tl_status host_allreduce(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, double 
 static tl_status host_exchange(tl_ctx *ctx, tl_devcomm *dc, tl_chan ch, const tl_devcomm_peer *peers, int n,
                                cudaStream_t s)
 {
+    int remote = 0;
+    for (int i = 0; i < n; i++) remote |= peers[i].rank != ctx->rank;
+    if (!remote) { /* only this rank's own faces (periodic on one rank): copies on the stream, no host part */
+        for (int i = 0; i < n; i++)
+            if (peers[i].send_bytes)
+                TL_CUDA(cudaMemcpyAsync(peers[i].d_recv, peers[i].d_send, peers[i].send_bytes,
+                                        cudaMemcpyDeviceToDevice, s));
+        return TL_OK;
+    }
     tl_mark_begin(ctx, TL_ROLE_P2P, dc->host->cuda_aware ? "mpi exchange" : "staged exchange");
     tl_status st = staged_exchange(ctx, dc, ch, peers, n, s);
     tl_mark_end(ctx);

@@ -257,6 +257,32 @@ TL_TEST(nccl_wait_split_on_naive)
     free(o);
 }
 
+TL_TEST(nsys_threads_are_ranks)
+{
+    /* an Nsight Systems export of trilap-solve --ranks 2 --device-comm host
+     * on one H200: one process, two rank threads (tests/data/README.md) */
+    char db[600];
+    snprintf(db, sizeof db, "%s", tl_test_path("r2.sqlite"));
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc tests/data/nsys-ranks/pipecg-r2-threads.sqlite.gz > %s", db), 0);
+    char *o = run_cmd("%s/trilap-analyze overlap %s --iters 1:", tl_test_bin(), db);
+    TL_ASSERT_MSG(strstr(o, "# ranks: 2\n"), "%s", o);
+    /* each rank its own 20 iterations (plus the set-up one), not 42 merged */
+    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 94 copies on p2p/coll lanes, 47 host exchanges"), "%s", o);
+    TL_ASSERT(strstr(o, "rank 1: 0 NCCL kernels, 94 copies on p2p/coll lanes, 47 host exchanges"));
+    TL_ASSERT(strstr(o, "over 20 iterations"));
+    TL_ASSERT(!strstr(o, "nan"));
+    free(o);
+    /* the kernels split between the ranks: 48 SpMV parts each */
+    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), db);
+    TL_ASSERT_MSG(strstr(o, "r2.sqlite 0    category spmv         *                          48"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "r2.sqlite 1    category spmv         *                          48"), "%s", o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze diagnose %s --iters 1:", tl_test_bin(), db);
+    TL_ASSERT_MSG(strstr(o, "[exposed-communication]: communication takes"), "%s", o);
+    TL_ASSERT(strstr(o, "[serialised-host-lane]: P2P and collective"));
+    free(o);
+}
+
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             nccl_wait_split_on_naive)
+             nccl_wait_split_on_naive, nsys_threads_are_ranks)

@@ -70,8 +70,9 @@ static int cmp_ll(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Every GPU record in one rank's file only; the ranks did the same work. */
-static void check_attribution(const char *dir, int nranks)
+/* Every GPU record in one rank's file only; same_work: the ranks issued
+ * the same kernels (the solver; the FDTD's source lives on one rank). */
+static void check_attribution(const char *dir, int nranks, int same_work)
 {
     rank_rows rr[4];
     long long *all = NULL;
@@ -86,7 +87,7 @@ static void check_attribution(const char *dir, int nranks)
         memcpy(all + n, rr[r].key, rr[r].n * sizeof *all);
         n += rr[r].n;
     }
-    for (int r = 1; r < nranks; r++)
+    for (int r = 1; r < nranks && same_work; r++)
         TL_ASSERT_MSG(rr[r].kernels * 10 >= rr[0].kernels * 9 && rr[r].kernels * 9 <= rr[0].kernels * 10,
                       "rank %d: %ld kernels, rank 0: %ld", r, rr[r].kernels, rr[0].kernels);
     qsort(all, n, sizeof *all, cmp_ll);
@@ -130,7 +131,7 @@ TL_TEST(gpu_solver_threads_share_one_gpu)
     tl_test_output r = tl_test_capture("%s/trilap-solve " SOLVE " --ranks 2 --trace %s", tl_test_bin(), d);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
-    check_attribution(d, 2);
+    check_attribution(d, 2, 1);
     check_analysis(d, 2);
 }
 
@@ -145,7 +146,7 @@ TL_TEST(gpu_solver_mpi_ranks_share_one_gpu)
                         mpirun, tl_test_bin(), d);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
-    check_attribution(d, 2);
+    check_attribution(d, 2, 1);
     check_analysis(d, 2);
 }
 
@@ -158,7 +159,7 @@ TL_TEST(gpu_fdtd_four_ranks_share_one_gpu)
                                        tl_test_bin(), d);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
-    check_attribution(d, 4);
+    check_attribution(d, 4, 0);
     check_analysis(d, 4);
 }
 
