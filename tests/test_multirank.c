@@ -283,6 +283,40 @@ TL_TEST(nsys_threads_are_ranks)
     free(o);
 }
 
+TL_TEST(no_nan_on_committed_runs)
+{
+    /* every run folder and Nsight Systems export under results/, every
+     * command: undefined values print "-" with a reason, never nan */
+    char list[600], out[600];
+    snprintf(list, sizeof list, "%s", tl_test_path("runs"));
+    snprintf(out, sizeof out, "%s", tl_test_path("tl.csv"));
+    TL_ASSERT_EQ(tl_test_sh("{ find results -name 'trace.rank0.csv' -printf '%%h\\n'; "
+                            "find results -name '*.sqlite.gz'; } | sort -u > %s", list), 0);
+    char *runs = tl_test_read(list), *save = NULL;
+    int n = 0;
+    for (char *run = strtok_r(runs, "\n", &save); run; run = strtok_r(NULL, "\n", &save)) {
+        char input[700];
+        snprintf(input, sizeof input, "%s", run);
+        if (strstr(run, ".sqlite.gz")) {
+            snprintf(input, sizeof input, "%s", tl_test_path("x.sqlite"));
+            TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s", run, input), 0);
+        }
+        static const char *const cmds[] = {"overlap", "diagnose", "breakdown"};
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+            char *o = run_cmd("%s/trilap-analyze %s --accept-incomplete %s", tl_test_bin(), cmds[c], input);
+            TL_ASSERT_MSG(!strstr(o, "nan") && !strstr(o, "NaN"), "%s %s:\n%s", cmds[c], run, o);
+            free(o);
+        }
+        free(run_cmd("%s/trilap-analyze timeline --accept-incomplete %s -o %s", tl_test_bin(), input, out));
+        char *t = tl_test_read(out);
+        TL_ASSERT_MSG(!strstr(t, "nan"), "timeline %s", run);
+        free(t);
+        n++;
+    }
+    TL_ASSERT_MSG(n >= 10, "only %d runs found under results/", n);
+    free(runs);
+}
+
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             nccl_wait_split_on_naive, nsys_threads_are_ranks)
+             nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs)
