@@ -237,10 +237,18 @@ void tl_an_ops_free(tl_an_ops *o);
  * flagged TL_AN_F_WAIT, [arrive, end) appended (TL_AN_F_SPLIT); rk->v
  * sorted again. rk must hold every record of its rank (the ordinals count
  * from the first). */
-typedef struct tl_an_split {
+typedef struct tl_an_split_sum {
+    uint32_t name;                /* an operation's name (id in tl_an_names); unused in the totals */
     size_t matched;
     int64_t wait_ns, transfer_ns; /* Σ over the rank's matched operations */
+} tl_an_split_sum;
+typedef struct tl_an_split {
+    size_t matched;
+    int64_t wait_ns, transfer_ns;
+    tl_an_split_sum *by_name;     /* the same per operation name; free with tl_an_split_free */
+    size_t nnames;
 } tl_an_split;
+void tl_an_split_free(tl_an_split *s);
 tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum);
 
 /* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */

@@ -173,23 +173,30 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                                     "stay whole (counted as transfer)",
                                     ops->unmatched_ops, ops->unmatched_names),
                    st, fail);
-    static const char *const cols[][2] = {{"matched", ""}, {"waiting", "us"},  {"transfer", "us"},
-                                          {"wait", "%"},   {"last", "ops"}};
+    static const char *const cols[][2] = {{"operation", ""}, {"matched", ""}, {"waiting", "us"},
+                                          {"transfer", "us"}, {"wait", "%"},    {"last", "ops"}};
     TL_TRYGOTO(tl_an_table_col(t, "rank", "", 1), st, fail);
     for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
-        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], 0), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0), st, fail);
     for (size_t r = 0; r < nr; r++) {
         const tl_an_split *sp = &res[r].split;
-        int64_t tot = sp->wait_ns + sp->transfer_ns;
-        TL_TRYGOTO(tl_an_table_row(t), st, fail);
-        TL_TRYGOTO(tl_an_table_fmt(t, "%d", res[r].meta.rank), st, fail);
-        TL_TRYGOTO(tl_an_table_int(t, (int64_t)sp->matched), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, US(sp->wait_ns), 1), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, US(sp->transfer_ns), 1), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, tot ? 100.0 * (double)sp->wait_ns / (double)tot : 0, 1), st, fail);
-        TL_TRYGOTO(tl_an_table_int(t, (int64_t)last[r]), st, fail);
+        /* the rank's total, then each operation name */
+        for (size_t i = 0; i <= sp->nnames; i++) {
+            const tl_an_split_sum *b = i ? &sp->by_name[i - 1] : NULL;
+            size_t matched = b ? b->matched : sp->matched;
+            int64_t w = b ? b->wait_ns : sp->wait_ns, x = b ? b->transfer_ns : sp->transfer_ns, tot = w + x;
+            TL_TRYGOTO(tl_an_table_row(t), st, fail);
+            TL_TRYGOTO(tl_an_table_fmt(t, "%d", res[r].meta.rank), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, b ? tl_an_names_short(names, b->name) : "*"), st, fail);
+            TL_TRYGOTO(tl_an_table_int(t, (int64_t)matched), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, US(w), 1), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, US(x), 1), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, tot ? 100.0 * (double)w / (double)tot : 0, 1), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, b ? NAN : (double)last[r], 0), st, fail);
+        }
     }
     tl_an_table_print(t, stdout);
+    printf("# operation *: all of the rank's matched operations; last: how often it was the last rank to arrive\n");
     if (!ops->nop) goto fail;
     by = malloc(ops->nop * sizeof *by);
     TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);

@@ -161,6 +161,34 @@ static tl_status push_ival(tl_an_rank *rk, const tl_an_ival *v)
     return TL_OK;
 }
 
+void tl_an_split_free(tl_an_split *s)
+{
+    if (!s) return;
+    free(s->by_name);
+    s->by_name = NULL;
+    s->nnames = 0;
+}
+
+static tl_status count_split(tl_an_split *sum, uint32_t name, int64_t wait, int64_t transfer)
+{
+    size_t i = 0;
+    while (i < sum->nnames && sum->by_name[i].name != name) i++;
+    if (i == sum->nnames) {
+        tl_an_split_sum *n = realloc(sum->by_name, (i + 1) * sizeof *n);
+        TL_CHECK(n, TL_ERR_NOMEM, "%zu operation names", i + 1);
+        sum->by_name = n;
+        sum->by_name[sum->nnames++] = (tl_an_split_sum){.name = name};
+    }
+    tl_an_split_sum *b = &sum->by_name[i];
+    b->matched++;
+    b->wait_ns += wait;
+    b->transfer_ns += transfer;
+    sum->matched++;
+    sum->wait_ns += wait;
+    sum->transfer_ns += transfer;
+    return TL_OK;
+}
+
 tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum)
 {
     memset(sum, 0, sizeof *sum);
@@ -175,17 +203,15 @@ tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum)
         size_t k = seen[v.name]++;
         if (k >= o->count[v.name]) continue;
         const tl_an_op *op = &o->op[o->base[v.name] + k];
-        sum->matched++;
         if (op->arrive <= v.start || op->arrive >= v.end) {
             /* first to nobody's wait, or a peer that began after this one
              * ended: not the same operation after all, left whole */
-            sum->transfer_ns += v.end - v.start;
+            TL_TRYGOTO(count_split(sum, v.name, 0, v.end - v.start), st, fail);
             continue;
         }
         rk->v[j].end = op->arrive;
         rk->v[j].flags |= TL_AN_F_WAIT;
-        sum->wait_ns += op->arrive - v.start;
-        sum->transfer_ns += v.end - op->arrive;
+        TL_TRYGOTO(count_split(sum, v.name, op->arrive - v.start, v.end - op->arrive), st, fail);
         tl_an_ival rest = v;
         rest.start = op->arrive;
         rest.flags |= TL_AN_F_SPLIT;

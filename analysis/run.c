@@ -13,6 +13,7 @@ void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
         free((*pr)[i].slices);
         free((*pr)[i].iters);
         free((*pr)[i].iter_w);
+        tl_an_split_free(&(*pr)[i].split);
     }
     free(*pr);
     *pr = NULL;
