@@ -76,6 +76,67 @@ fail:
     return st;
 }
 
+/* ---- NVTX-only probes and the program wrapper ---------------------------- */
+
+/* NVTX-only probes: a rank's ranges for an attached tool, in every run.
+ * They reuse the hot path of probes_host.c unchanged; its host bookkeeping
+ * gets room for one range and one iteration, fills at once and is never
+ * written (its two clock reads per range, some 40 ns, are small next to
+ * the tool's own handling of each range). Without a tool nothing is made and
+ * ctx->probes stays NULL, so a program without a tool pays nothing. */
+tl_status tl_probe_nvtx_only_create(tl_ctx *ctx, const tl_probes_config *cfg)
+{
+    TL_CHECK(!cfg->cupti, TL_ERR_INVAL, "probes: CUPTI activity needs an output folder (outdir)");
+    TL_CHECK(cfg->nvtx, TL_ERR_INVAL,
+             "probes need an output folder (or nvtx = 1 for NVTX ranges only)");
+    TL_CHECK(!ctx->probes, TL_ERR_INVAL, "probes already created for rank %d", ctx->rank);
+    tl_status st = TL_OK;
+    tl_probes *p = calloc(1, sizeof *p);
+    if (!p) return TL_FAIL(TL_ERR_NOMEM, "probes: %zu bytes", sizeof *p);
+    p->cfg = *cfg;
+    p->cfg.max_ranges = 1;
+    p->cfg.outdir = p->outdir; /* "" */
+    p->nvtx_only = 1;
+    p->rank = ctx->rank;
+    p->nranks = ctx->size > 0 ? ctx->size : 1;
+    p->device = ctx->device >= 0 ? ctx->device : -1;
+    p->program = ctx->program ? ctx->program : "trilap";
+    p->cupti = TL_CUPTI_OFF;
+    tl_probe_nvtx_init(p); /* before the names: they register NVTX strings */
+    if (!p->nvtx_domain) {
+        free(p);
+        return TL_OK;
+    }
+    TL_TRYGOTO(tl_probe_host_init(p), st, fail);
+    ctx->probes = p;
+    return TL_OK;
+fail:
+    free(p);
+    return st;
+}
+
+void tl_probe_nvtx_only_destroy(tl_probes *p)
+{
+    tl_probe_nvtx_close_open(p); /* so the tool's stack is balanced */
+    tl_probe_host_fini(p);
+    free(p);
+}
+
+tl_status tl_probes_rank_main(tl_ctx *ctx, void *main)
+{
+    const tl_probes_main *m = main;
+    ctx->opts = m->arg;
+    tl_status pst = tl_probes_create(ctx, &(tl_probes_config){.nvtx = 1});
+    if (pst != TL_OK) tl_log("probes: no NVTX ranges in this run (%s)", tl_strerror(pst));
+    tl_status st = m->fn(ctx, m->arg);
+    /* a tracing session fn left open on its error path, then ours */
+    while (ctx->probes) {
+        pst = tl_probes_destroy(ctx);
+        if (st == TL_OK) st = pst;
+    }
+    return st;
+}
+
 /* Collective over the ranks (every rank creates its probes): the ranks agree
  * that all made them, then measure their clock offsets to rank 0
  * (clock_align.c); a rank whose create failed still takes part in the

@@ -75,11 +75,6 @@ uint32_t tl_probe_name_id(tl_probes *p, const char *name)
     return TL_PROBE_NAME_OVERFLOW;
 }
 
-const char *tl_probe_name_str(const tl_probes *p, uint32_t id)
-{
-    return id < p->nnames ? p->arena + p->names[id].off : "?";
-}
-
 int64_t tl_probe_iter_at(const tl_probes *p, int64_t t)
 {
     /* Iterations are appended in time order and do not overlap. */

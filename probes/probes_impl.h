@@ -116,7 +116,10 @@ tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane)
 tl_status tl_probe_host_init(tl_probes *p);
 void tl_probe_host_fini(tl_probes *p);
 uint32_t tl_probe_name_id(tl_probes *p, const char *name);
-const char *tl_probe_name_str(const tl_probes *p, uint32_t id);
+static inline const char *tl_probe_name_str(const tl_probes *p, uint32_t id)
+{
+    return id < p->nnames ? p->arena + p->names[id].off : "?";
+}
 /* Iteration current on this rank's host at time t (-1 outside any). */
 int64_t tl_probe_iter_at(const tl_probes *p, int64_t t);
 /* The host communication ranges of a rank (ranges of category p2p or coll,
@@ -135,12 +138,14 @@ tl_role tl_probe_comm_lane_at(const tl_probe_commidx *ix, int64_t t);
 /* The marks table the probes install in ctx->marks. */
 extern const tl_comm_marks tl_probe_marks;
 
-/* probes_nvtx.c: all no-ops without NVTX in the build or with cfg.nvtx = 0 */
-void tl_probe_nvtx_init(tl_probes *p);
-/* NVTX-only probes (cfg->outdir NULL): made only when an NVTX tool is
- * attached; their destroy closes what is still open and writes nothing. */
+/* probes.c: NVTX-only probes (cfg->outdir NULL), made only when an NVTX
+ * tool is attached; their destroy closes what is still open and writes
+ * nothing. */
 tl_status tl_probe_nvtx_only_create(tl_ctx *ctx, const tl_probes_config *cfg);
 void tl_probe_nvtx_only_destroy(tl_probes *p);
+
+/* probes_nvtx.c: all no-ops without NVTX in the build or with cfg.nvtx = 0 */
+void tl_probe_nvtx_init(tl_probes *p);
 /* Pop the NVTX ranges (and iteration) the program left open. */
 void tl_probe_nvtx_close_open(tl_probes *p);
 void *tl_probe_nvtx_string(tl_probes *p, const char *s);
