@@ -16,7 +16,7 @@
  * no argument, so the injection keeps its one rank context in a static
  * struct: the second documented exception to "no mutable globals" (the
  * first is the CUPTI collector in probes_cupti.c). */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * trace written at destroy from the host ranges, the iterations and the
  * rank's CUPTI records, merged in time order. Nothing here runs inside the
  * measured window except tl_probe_stream (registration, before it). */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <dlfcn.h>
 #include <errno.h>

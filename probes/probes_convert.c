@@ -6,7 +6,7 @@
  * DRIVER API record, whose start time falls in one of the rank's iteration
  * intervals. Runs in tl_probes_destroy, after the measured window, on the
  * buffers probes_cupti.c kept. */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <stdlib.h>
 #include <string.h>

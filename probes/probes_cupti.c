@@ -21,7 +21,7 @@
  *
  * Timestamps: a timestamp callback hands CUPTI CLOCK_MONOTONIC ns, so CUPTI
  * converts GPU timestamps to the same clock as the host ranges. */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * iterations recorded on CLOCK_MONOTONIC into preallocated arrays. The
  * push/pop/iteration calls touch only the rank's own struct: no lock, no
  * allocation, no I/O. */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <stdlib.h>
 #include <string.h>

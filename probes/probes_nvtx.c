@@ -3,7 +3,7 @@
  * once per rank, iterations as an "iter" range carrying the iteration
  * number as its payload. Without a tool attached NVTX calls return at
  * once; NCCL's own NVTX ranges live in NCCL's domain and are left alone. */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <stdio.h>
 #include <stdlib.h>

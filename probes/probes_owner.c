@@ -1,7 +1,7 @@
 /* Which rank of a collection round issued a GPU record (the rules are in
- * probes_impl.h, "probes_owner.c"). Pure bookkeeping, no CUPTI: the host
+ * rank_state.h, "probes_owner.c"). Pure bookkeeping, no CUPTI: the host
  * tests drive it with the cases the GPU cannot show on one machine. */
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 
 #include <stdlib.h>
 #include <string.h>

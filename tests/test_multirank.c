@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "probes/probes_impl.h"
+#include "probes/rank_state.h"
 #include "tl_test.h"
 #include "tl_test_run.h"
 
