@@ -32,6 +32,32 @@ static const uint32_t tl_nvtx_colors[TL_CAT_COUNT] = {
     [TL_CAT_RANGE] = 0xFF8C8C8C,
 };
 
+/* Event attributes carrying the category and its colour; the caller adds
+ * the message (and a payload). */
+static nvtxEventAttributes_t nvtx_attrs(tl_cat cat)
+{
+    nvtxEventAttributes_t a;
+    memset(&a, 0, sizeof a);
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.category = (uint32_t)cat + 1;
+    a.colorType = NVTX_COLOR_ARGB;
+    a.color = (unsigned)cat < TL_CAT_COUNT ? tl_nvtx_colors[cat] : 0xFF000000;
+    return a;
+}
+
+/* Which rank this thread is: ranks may be threads of one process, and the
+ * Nsight Systems reader keeps them apart by the thread of this mark. */
+static void mark_rank(const tl_probes *p)
+{
+    nvtxEventAttributes_t a = nvtx_attrs(TL_CAT_RANGE);
+    a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
+    a.payload.llValue = p->rank;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "rank";
+    nvtxDomainMarkEx((nvtxDomainHandle_t)p->nvtx_domain, &a);
+}
+
 void tl_probe_nvtx_init(tl_probes *p)
 {
     if (!p->cfg.nvtx) return;
@@ -45,38 +71,13 @@ void tl_probe_nvtx_init(tl_probes *p)
         nvtxDomainNameCategoryA(d, (uint32_t)c + 1, tl_cat_name((tl_cat)c));
     nvtxDomainNameCategoryA(d, TL_NVTX_CAT_HOST_P2P, "host-p2p");
     nvtxDomainNameCategoryA(d, TL_NVTX_CAT_HOST_COLL, "host-coll");
-    /* Which rank this thread is: ranks may be threads of one process, and
-     * the Nsight Systems reader keeps them apart by the thread of this mark. */
-    nvtxEventAttributes_t a;
-    memset(&a, 0, sizeof a);
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.category = (uint32_t)TL_CAT_RANGE + 1;
-    a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
-    a.payload.llValue = p->rank;
-    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    a.message.ascii = "rank";
-    nvtxDomainMarkEx(d, &a);
+    mark_rank(p);
 }
 
 void *tl_probe_nvtx_string(tl_probes *p, const char *s)
 {
     if (!p->nvtx_domain) return NULL;
     return nvtxDomainRegisterStringA((nvtxDomainHandle_t)p->nvtx_domain, s);
-}
-
-/* Event attributes carrying the category and its colour; the caller adds
- * the message (and a payload). */
-static nvtxEventAttributes_t nvtx_attrs(tl_cat cat)
-{
-    nvtxEventAttributes_t a;
-    memset(&a, 0, sizeof a);
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.category = (uint32_t)cat + 1;
-    a.colorType = NVTX_COLOR_ARGB;
-    a.color = (unsigned)cat < TL_CAT_COUNT ? tl_nvtx_colors[cat] : 0xFF000000;
-    return a;
 }
 
 void tl_probe_nvtx_push(const tl_probes *p, tl_cat cat, tl_role lane, uint32_t name)
