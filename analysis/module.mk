@@ -2,14 +2,16 @@ MODULES += analysis
 analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/load.c analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c
+  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c \
+  analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
 # __cxa_demangle (analysis/demangle.c) is libstdc++'s; sqlite3 reads nsys
 # exports (analysis/nsys.c; TL_HAVE_SQLITE in config.h)
-TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS)
+# json-c reads PyTorch profiler (Kineto) traces (analysis/kineto.c; TL_HAVE_JSONC)
+TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS) $(JSONC_LIBS)
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots
