@@ -39,7 +39,10 @@ enum {
 
 int64_t tl_kt_ns(const tl_kt_trace *t, double us)
 {
-    return t->base_ns + llround(us * 1e3);
+    /* whole µs and the fraction apart: epoch µs (1.7e15) times 1e3 is past
+     * a double's 2^53, the parts are not */
+    double whole = floor(us);
+    return t->base_ns + (int64_t)whole * 1000 + llround((us - whole) * 1e3);
 }
 
 void tl_kt_free(tl_kt_trace **t)
