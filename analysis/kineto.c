@@ -94,8 +94,8 @@ static tl_status refill(loader *L)
     int zerr = Z_OK;
     const char *msg = gzerror(L->gz, &zerr);
     if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
-        return TL_FAIL(TL_ERR_PARSE, "%s: corrupt compressed data after %" PRId64 " bytes: %s", L->path, L->off,
-                       msg ? msg : "gzread failed");
+        return TL_FAIL(TL_ERR_PARSE, "%s: corrupt compressed data (%s) after %" PRId64 " bytes of JSON",
+                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed", L->off);
     L->len = (size_t)n;
     L->eof = n == 0;
     return TL_OK;

@@ -63,3 +63,10 @@ $(BUILD)/tests/test_gpu_probes: $(BIN)/trilap-analyze
 HOST_TESTS += test_foreign
 test_foreign_DEPS := runtime
 $(BUILD)/tests/test_foreign: $(BIN)/trilap-analyze
+
+# PyTorch profiler (Kineto) traces: HTA's figures on ../shared/data/kineto,
+# the records, bad traces refused (needs json-c)
+HOST_TESTS += test_kineto
+test_kineto_DEPS := analysis probes runtime
+test_kineto_LDLIBS += $(TL_AN_LDLIBS)
+$(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
