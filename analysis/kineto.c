@@ -465,8 +465,8 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
         gzbuffer(L.gz, 1 << 18);
     }
     TL_TRYGOTO(walk(&L), st, fail);
-    qsort(t->c, t->nc, sizeof *t->c, cmp_crow);
-    qsort(t->steps, t->nsteps, sizeof *t->steps, cmp_step);
+    if (t->nc) qsort(t->c, t->nc, sizeof *t->c, cmp_crow);
+    if (t->nsteps) qsort(t->steps, t->nsteps, sizeof *t->steps, cmp_step);
     snprintf(t->device_name, sizeof t->device_name, "?");
     for (size_t i = 0; i < t->ns; i++)
         if (t->s[i].kind <= TL_KT_MEMSET && t->s[i].device >= 0) {

@@ -70,3 +70,25 @@ HOST_TESTS += test_kineto
 test_kineto_DEPS := analysis probes runtime
 test_kineto_LDLIBS += $(TL_AN_LDLIBS)
 $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
+
+# libFuzzer build of the Kineto reader (the reader's files instrumented,
+# the rest of trilap linked from its libraries); `make fuzz`, and built with
+# the tests when available so test_fuzz_kineto can run it.
+FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
+FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c
+$(FUZZ_KINETO): $(FUZZ_KINETO_SRC) analysis/kineto.h analysis/analysis.h $(BUILD)/config.h \
+  $(call MODULE_LIB,analysis) $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime)
+	$(say) FUZZ $@
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $(FUZZ_KINETO_SRC) -Wl,--start-group $(call MODULE_LIB,analysis) \
+	  $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime) -Wl,--end-group $(TL_AN_LDLIBS) \
+	  $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(LDLIBS_OMP) -lpthread -lm -ldl
+ifeq ($(HAVE_JSONC),1)
+fuzz: $(FUZZ_KINETO)
+ifeq ($(HAVE_FUZZ),1)
+tests: $(FUZZ_KINETO)
+endif
+endif
+HOST_TESTS += test_fuzz_kineto
+test_fuzz_kineto_DEPS := runtime
