@@ -91,6 +91,30 @@ int64_t tl_kt_ns(const tl_kt_trace *t, double us);
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
                      tl_an_nsys_meta_fn mfn);
 
+/* ---- collectives (analysis/kineto_comm.c) ------------------------------ */
+
+/* What the CPU side says about the NCCL kernel of row `i`: the operation
+ * (all_reduce, all_to_all, send, ... from the innermost nccl:* op around its
+ * launch, else record_param_comms' Collective name), the process group and
+ * the message size of the record_param_comms around the launch, and the
+ * launch itself. 0 when the launch or the operation is not in the trace. */
+typedef struct tl_kt_comm {
+    const tl_kt_crow *launch;
+    char op[64];      /* "all_reduce" */
+    char pg[96];      /* "0 (default_pg)", "?" without */
+    int64_t nelems;   /* -1 without */
+    int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
+} tl_kt_comm;
+int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out);
+/* The runtime call of a correlation id (the first), or NULL. */
+const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
+
+/* `trilap-analyze collectives`: every NCCL kernel with its operation,
+ * process group, launch delay and what it waited behind; the operations
+ * matched across the ranks given, with their skew; communication
+ * concurrency per rank. */
+int tl_an_cmd_collectives(int argc, char **argv);
+
 /* ---- HTA (analysis/kineto_hta.c) --------------------------------------- */
 
 typedef struct tl_kt_hta {

@@ -2,8 +2,10 @@
  * the way it reads a run folder (analysis/README.md, "PyTorch profiler
  * (Kineto) traces"):
  *   kernel       kind kernel on its device and stream; NCCL kernels p2p or
- *                coll by name (probes/trace.h), on the lane their stream
- *                plays (a stream that runs mostly SendRecv is a p2p lane)
+ *                coll by the operation they served (nccl:all_to_all -> coll,
+ *                nccl:send -> p2p; analysis/kineto_comm.c), by name where
+ *                the trace has no operation; lanes by name (a stream that
+ *                runs mostly SendRecv kernels is a p2p lane)
  *   gpu_memcpy   kind memcpy, bytes; gpu_memset kind memset, bytes
  *   cuda_sync    kind sync
  *   iteration    the ProfilerStep#N range that holds the launch (the
@@ -58,19 +60,6 @@ static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
     *out = l;
     *nout = n;
     return TL_OK;
-}
-
-/* The runtime call of a correlation id (the first, in time), or NULL. */
-static const tl_kt_crow *launch_of(const tl_kt_trace *t, int64_t corr)
-{
-    if (corr < 0) return NULL;
-    size_t lo = 0, hi = t->nc;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->c[mid].corr < corr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->nc && t->c[lo].corr == corr ? &t->c[lo] : NULL;
 }
 
 /* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
@@ -131,7 +120,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         if (s->kind > TL_KT_SYNC) continue;
         size_t j = 0;
         while (j < nl && !(lanes[j].device == s->device && lanes[j].stream == s->stream)) j++;
-        const tl_kt_crow *ln = launch_of(t, s->corr);
+        const tl_kt_crow *ln = tl_kt_launch_of(t, s->corr);
         tl_trace_record r = {.rank = meta->rank, .device = s->device, .stream = s->stream > 0 ? (uint64_t)s->stream : 0,
                              .lane = j < nl ? lanes[j].lane : TL_ROLE_OTHER,
                              .name = tl_an_names_get(t->names, s->name),
@@ -143,6 +132,12 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
             r.kind = TL_KIND_KERNEL;
             r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
             r.bytes = -1;
+            /* communication is defined by the operation (DESIGN.md, Wave 3):
+             * a SendRecv kernel serving nccl:all_to_all is a collective's */
+            if (r.cat == TL_CAT_P2P || r.cat == TL_CAT_COLL) {
+                tl_kt_comm cm;
+                if (tl_kt_comm_of(t, i, &cm)) r.cat = cm.p2p ? TL_CAT_P2P : TL_CAT_COLL;
+            }
             break;
         case TL_KT_MEMCPY: r.kind = TL_KIND_MEMCPY; r.cat = TL_CAT_MEMCPY; break;
         case TL_KT_MEMSET: r.kind = TL_KIND_MEMSET; r.cat = TL_CAT_MEMSET; break;

@@ -3,7 +3,7 @@ analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/loa
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
   analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c \
-  analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c
+  analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
@@ -75,7 +75,8 @@ $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
 # the rest of trilap linked from its libraries); `make fuzz`, and built with
 # the tests when available so test_fuzz_kineto can run it.
 FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
-FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c
+FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
+  analysis/kineto_comm.c
 $(FUZZ_KINETO): $(FUZZ_KINETO_SRC) analysis/kineto.h analysis/analysis.h $(BUILD)/config.h \
   $(call MODULE_LIB,analysis) $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime)
 	$(say) FUZZ $@

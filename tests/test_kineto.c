@@ -110,7 +110,7 @@ TL_TEST(hta_figures_exact)
 }
 
 typedef struct counts {
-    int64_t kernels, p2p, coll, memcpy, memset, iter_min, iter_max, in_iter, launches, steps, comm_ops;
+    int64_t kernels, p2p, coll, by_name_p2p, by_name_coll, memcpy, memset, iter_min, iter_max, in_iter, launches, steps, comm_ops;
     int64_t gpu_first, gpu_last, bytes;
 } counts;
 
@@ -127,6 +127,9 @@ static tl_status count(void *user, const tl_trace_record *r)
         c->kernels++;
         c->p2p += r->cat == TL_CAT_P2P;
         c->coll += r->cat == TL_CAT_COLL;
+        tl_nccl_kind nk = tl_trace_nccl_kernel(r->name);
+        c->by_name_p2p += nk == TL_NCCL_P2P;
+        c->by_name_coll += nk == TL_NCCL_COLL;
     }
     c->memcpy += r->kind == TL_KIND_MEMCPY;
     c->memset += r->kind == TL_KIND_MEMSET;
@@ -147,8 +150,10 @@ static counts scan(const char *path, tl_an_meta *m)
     return c;
 }
 
-/* The NCCL kernels of the data README, p2p and coll by name; iterations
- * from the ProfilerStep ranges; rank and world size from distributedInfo. */
+/* The NCCL kernels of the data README by name, and p2p or coll by the
+ * operation they served (the SendRecv kernels of nccl:all_to_all and
+ * nccl:all_reduce are a collective's); iterations from the ProfilerStep
+ * ranges; rank and world size from distributedInfo. */
 TL_TEST(records_of_shared_traces)
 {
     need_jsonc();
@@ -157,6 +162,7 @@ TL_TEST(records_of_shared_traces)
     snprintf(p, sizeof p, "%s/nccl_data.json.gz", data_dir("nccl_parser_config"));
     counts c = scan(p, &m);
     TL_ASSERT_EQ(c.coll, 21);
+    TL_ASSERT_EQ(c.by_name_coll, 21);
     TL_ASSERT_EQ(c.p2p, 0);
     TL_ASSERT_EQ(c.kernels, 2700);
     TL_ASSERT_EQ(c.memcpy, 960);
@@ -172,16 +178,19 @@ TL_TEST(records_of_shared_traces)
     TL_ASSERT_STREQ(m.device_name, "NVIDIA A100-PG509-200");
     snprintf(p, sizeof p, "%s/control.json.gz", data_dir("trace_diff_control"));
     c = scan(p, &m);
-    TL_ASSERT_EQ(c.p2p, 42);
-    TL_ASSERT_EQ(c.coll, 18);
+    TL_ASSERT_EQ(c.by_name_p2p, 42);
+    TL_ASSERT_EQ(c.by_name_coll, 18);
+    TL_ASSERT_EQ(c.p2p, 0); /* the SendRecv kernels serve nccl:all_to_all */
+    TL_ASSERT_EQ(c.coll, 60);
     TL_ASSERT_EQ(m.rank, 3);
     TL_ASSERT_EQ(m.nranks, 8);
     TL_ASSERT_EQ(m.device, 3);
     for (int r = 0; r < 2; r++) {
         snprintf(p, sizeof p, "%s/sampled_rank-%d.json.gz", data_dir("trace_filter"), r);
         c = scan(p, &m);
-        TL_ASSERT_EQ(c.p2p, 10);
-        TL_ASSERT_EQ(c.coll, 0);
+        TL_ASSERT_EQ(c.by_name_p2p, 10);
+        TL_ASSERT_EQ(c.p2p, 0); /* nccl:all_to_all, all_reduce, _all_gather_base */
+        TL_ASSERT_EQ(c.coll, 10);
         TL_ASSERT_EQ(m.rank, r);
         TL_ASSERT_EQ(m.nranks, 128);
         TL_ASSERT(c.iter_min == 551 && c.iter_max == 552);
@@ -218,7 +227,8 @@ TL_TEST(json_and_gz_alike)
 }
 
 /* A small trace of known content: kernels on two streams, an NCCL
- * SendRecv (new naming) on a third, a copy, a launch inside ProfilerStep#7. */
+ * SendRecv (new naming) serving nccl:send of process group 1 on a third,
+ * a copy, launches inside ProfilerStep#7 and #8. */
 static const char *SMALL =
     "{\"schemaVersion\": 1, \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},\n"
     " \"traceEvents\": [\n"
@@ -238,6 +248,11 @@ static const char *SMALL =
     "\"pid\": 0, \"tid\": 20, \"ts\": 1040, \"dur\": 40, \"args\": {\"device\": 0, \"stream\": 20, \"correlation\": 12}},\n"
     "  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pinned -> Device)\", \"pid\": 0, \"tid\": 9, "
     "\"ts\": 1160, \"dur\": 2.5, \"args\": {\"device\": 0, \"stream\": 9, \"correlation\": 13, \"bytes\": 4096}},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"nccl:send\", \"pid\": 1, \"tid\": 1, \"ts\": 1018, "
+    "\"dur\": 10},\n"
+    "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": 1019, "
+    "\"dur\": 8, \"args\": {\"Collective name\": \"send\", \"Process Group Name\": \"1\", "
+    "\"Process Group Description\": \"pp\", \"In msg nelems\": 256}},\n"
     "  {\"ph\": \"f\", \"id\": 11, \"pid\": 1, \"tid\": 1, \"ts\": 1010, \"cat\": \"ac2g\", \"name\": \"ac2g\"}\n"
     " ], \"traceName\": \"small.json\"}\n";
 
@@ -402,5 +417,36 @@ TL_TEST(every_command_reads_kineto)
     free(err);
 }
 
-TL_TEST_MAIN(hta_figures_exact, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+/* `collectives`: the operation, process group and size of each NCCL
+ * kernel, its launch delay; matched across the two trace_filter ranks with
+ * the clock offset estimated from their ends. */
+TL_TEST(collectives_command)
+{
+    need_jsonc();
+    char cmd[1024], *out = NULL, *err = NULL;
+    const char *p = tl_test_path("small.json");
+    tl_test_write(p, SMALL);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), p);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    /* rank step op pg seq elems stream delay waited duration behind */
+    TL_ASSERT_MSG(strstr(out, "     1    7 send 1 (pp)   0   256     20  20.0    0.0     40.0 launch"), "%s", out);
+    free(out);
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), data_dir("nccl_parser_config"));
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    TL_ASSERT_EQ(tl_test_count(out, " all_reduce 0 (default_pg) "), 15);
+    TL_ASSERT_EQ(tl_test_count(out, " broadcast  0 (default_pg) "), 6);
+    TL_ASSERT(strstr(out, "# 21 rows"));
+    free(out);
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), data_dir("trace_filter"));
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    TL_ASSERT_MSG(strstr(out, "offset to rank 0 estimated") && strstr(out, "from 10 matched ends"), "%s", out);
+    TL_ASSERT_EQ(tl_test_count(out, "_all_gather_base"), 4 + 2);
+    TL_ASSERT(strstr(out, "# finding: largest arrival skew:"));
+    free(out);
+    free(err);
+}
+
+TL_TEST_MAIN(hta_figures_exact, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto)
