@@ -93,3 +93,10 @@ endif
 endif
 HOST_TESTS += test_fuzz_kineto
 test_fuzz_kineto_DEPS := runtime
+
+# a Kineto trace of any size from a shared one (scripts/bench-kineto.sh,
+# test_kineto's bounded-memory test)
+TEST_HELPERS += helper_kineto_big
+helper_kineto_big_DEPS :=
+helper_kineto_big_LDLIBS += $(JSONC_LIBS)
+$(BUILD)/tests/test_kineto: $(BUILD)/tests/helper_kineto_big

@@ -6,7 +6,10 @@
  * naming the file and the reason. Needs ../shared/data/kineto (skips
  * without it) and json-c in the build. */
 #include <math.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tl_test.h"
 #include "tl_test_run.h"
@@ -448,5 +451,51 @@ TL_TEST(collectives_command)
     free(err);
 }
 
-TL_TEST_MAIN(hta_figures_exact, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+/* Peak resident memory (KB) of one run of trilap-analyze, its exit code. */
+static long peak_kb(char *const argv[], int *rc)
+{
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout)) _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    TL_ASSERT(wait4(pid, &status, 0, &ru) == pid);
+    *rc = tl_test_exit_code(status);
+    return ru.ru_maxrss;
+}
+
+/* issue 27: a trace of hundreds of MB analysed in no more than twice its
+ * size (TL_KINETO_BIG_MB, 64 by default; scripts/bench-kineto.sh runs 200
+ * and reports the rate). The reader keeps ~64 bytes per GPU activity, not
+ * the JSON: 0.12 times the file at 200 MB. */
+TL_TEST(big_trace_bounded_memory)
+{
+    need_jsonc();
+    char src[600], big[600], an[600];
+    snprintf(src, sizeof src, "%s/sampled_rank-0.json.gz", data_dir("trace_filter"));
+    snprintf(big, sizeof big, "%s/big.json", tl_test_tmpdir());
+    int mb = atoi(tl_test_env("TL_KINETO_BIG_MB", "64"));
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_kineto_big %s %s %d", tl_test_env("TL_BUILD", "build"), src, big,
+                            mb > 0 ? mb : 64), 0);
+    struct stat sb;
+    TL_ASSERT(stat(big, &sb) == 0);
+    snprintf(an, sizeof an, "%s/trilap-analyze", tl_test_bin());
+    char *hta[] = {an, "overlap", "--hta", big, NULL}, *own[] = {an, "overlap", big, NULL};
+    int rc = 0;
+    long k1 = peak_kb(hta, &rc);
+    TL_ASSERT_EQ(rc, 0);
+    long k2 = peak_kb(own, &rc);
+    TL_ASSERT_EQ(rc, 0);
+    double file_kb = (double)sb.st_size / 1024;
+    printf("%.1f MB trace: peak %.1f MB (overlap --hta), %.1f MB (overlap): %.3f and %.3f of the file\n",
+           file_kb / 1024, (double)k1 / 1024, (double)k2 / 1024, (double)k1 / file_kb, (double)k2 / file_kb);
+    TL_ASSERT_MSG(k1 <= 2 * file_kb && k2 <= 2 * file_kb, "peak %ld / %ld KB for a %.0f KB trace", k1, k2, file_kb);
+    remove(big);
+}
+
+TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto)
