@@ -599,6 +599,13 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
+        if (!strncmp(e->d_name, "trace.rank", 10)) {
+            /* a trilap run folder: its JSON files (Perfetto exports,
+             * manifests) are not the run */
+            for (size_t i = 0; i < n; i++) free(rf[i].path);
+            n = 0;
+            goto fail;
+        }
         int json = len > 5 && !strcmp(e->d_name + len - 5, ".json");
         int gz = len > 8 && !strcmp(e->d_name + len - 8, ".json.gz");
         if (!json && !gz) continue;
