@@ -177,6 +177,17 @@ typedef tl_status (*tl_an_nsys_meta_fn)(void *user, const char *key, const char 
 tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
                           tl_an_nsys_meta_fn mfn);
 
+/* ---- PyTorch profiler (Kineto) traces (analysis/kineto*.c) ---------------
+ * A Kineto trace (.json or .json.gz, one per rank) stands wherever a run
+ * folder does, and so does a folder of them (ranks from distributedInfo).
+ * Without json-c in the build these fail saying so. */
+int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
+/* The rank files of a Kineto trace or a folder of them, sorted by rank;
+ * *found = 0 (and nothing listed) when `dir` is neither. */
+tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found);
+tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
+                            tl_an_nsys_meta_fn mfn);
+
 /* trace.rank*.csv of a run dir, sorted by rank number (or the ranks of an
  * Nsight Systems export); free each and the array. */
 tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles);

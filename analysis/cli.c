@@ -19,6 +19,10 @@ const tl_option tl_an_common_opts[] = {
      .metavar = "US", .help = "idle stretches up to this long count as launch gaps", .min = 0, .max = 1e9},
 };
 const size_t tl_an_common_nopts = sizeof tl_an_common_opts / sizeof tl_an_common_opts[0];
+const tl_option tl_an_hta_opt = {
+    .name = "hta", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, hta), .def = "0",
+    .help = "PyTorch profiler (Kineto) traces: Holistic Trace Analysis's selection and kernel classes, its figures "
+            "exactly (analysis/README.md)"};
 
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {

@@ -15,10 +15,13 @@ typedef struct tl_an_common {
     const char *iters;     /* --iters A:B */
     double launch_gap_us;  /* --launch-gap-us */
     int64_t iter_lo, iter_hi;
+    int hta;               /* --hta (overlap, breakdown): Holistic Trace Analysis's rules on Kineto traces */
 } tl_an_common;
 
 extern const tl_option tl_an_common_opts[];
 extern const size_t tl_an_common_nopts;
+/* --hta, a group of its own (dst: the tl_an_common) for the commands that have it */
+extern const tl_option tl_an_hta_opt;
 
 /* Parse argv into the groups (the last group must be the common one):
  * returns -1 to go on (the caller frees res->positional), or the exit code

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "analysis/kineto.h"
 
 typedef struct stat_acc {
     int64_t count, total, min, max, bytes, nbytes; /* nbytes: records with bytes known */
@@ -274,14 +275,20 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     };
     const tl_optgroup groups[] = {
         {.title = "breakdown", .opts = own, .nopts = 1, .dst = &o},
+        {.title = "HTA", .opts = &tl_an_hta_opt, .nopts = 1, .dst = &o.c},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
     const tl_optspec spec = {.program = "trilap-analyze breakdown", .usage = "[options] RUN_DIR...",
                              .purpose = "GPU time per kernel name and category, per rank and max/mean over ranks.",
-                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = -1};
+                             .groups = groups, .ngroups = 3, .min_positional = 1, .max_positional = -1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
+    if (o.c.hta) { /* Kineto traces: HTA's temporal breakdown (analysis/kineto_hta.c) */
+        for (int i = 0; i < pr.npositional && rc <= 0; i++) rc = tl_kt_hta_report(1, pr.positional[i], &o.c);
+        free(pr.positional);
+        return rc;
+    }
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
     tl_an_table *t = NULL, *stack = NULL;

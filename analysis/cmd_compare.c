@@ -25,12 +25,18 @@ static const char *const mnames[NM][2] = {
 static int has_traces(const char *dir)
 {
     if (tl_an_is_nsys(dir)) return 1; /* an Nsight Systems export stands for a run */
+    if (tl_an_is_kineto(dir)) return 1; /* so does a PyTorch profiler trace */
     DIR *d = opendir(dir);
     if (!d) return 0;
     struct dirent *e;
     int found = 0;
-    while ((e = readdir(d)))
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
         if (!strncmp(e->d_name, "trace.rank", 10)) found = 1;
+        /* a folder of PyTorch profiler traces, one per rank */
+        if ((n > 5 && !strcmp(e->d_name + n - 5, ".json")) || (n > 8 && !strcmp(e->d_name + n - 8, ".json.gz")))
+            found = 1;
+    }
     closedir(d);
     return found;
 }

@@ -60,9 +60,9 @@ int tl_an_cmd_import(int argc, char **argv)
         {.title = "import", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze import", .usage = "[options] FILE.sqlite -o DIR",
-                             .purpose = "Convert an Nsight Systems export (nsys export --type sqlite) to trilap "
-                                        "trace files, one per process with CUDA activity.",
+    const tl_optspec spec = {.program = "trilap-analyze import", .usage = "[options] FILE.sqlite|TRACE.json[.gz]|DIR -o DIR",
+                             .purpose = "Convert an Nsight Systems export (nsys export --type sqlite) or PyTorch "
+                                        "profiler traces to trilap trace files, one per process (rank).",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
@@ -77,9 +77,15 @@ int tl_an_cmd_import(int argc, char **argv)
     tl_trace_writer *w = NULL;
     int nr = 0, written = 0;
     char tmpdir[1100] = "";
-    TL_CHECKGOTO(tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export --type sqlite "
-                 "makes one)", in);
-    TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
+    /* a PyTorch profiler (Kineto) trace or a folder of them: one file per rank */
+    char **kfiles = NULL;
+    size_t nk = 0;
+    int kineto = 0;
+    TL_TRYGOTO(tl_an_kineto_run_files(in, &kfiles, &nk, &kineto), st, fail);
+    TL_CHECKGOTO(kineto || tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export "
+                 "--type sqlite makes one), nor a PyTorch profiler trace (.json, .json.gz or a folder of them)", in);
+    if (kineto) nr = (int)nk;
+    else TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
     TL_TRYGOTO(check_no_stale(o.out, nr), st, fail);
     TL_CHECKGOTO(mkdir(o.out, 0777) == 0 || errno == EEXIST, TL_ERR_IO, st, fail, "%s: cannot create: %s", o.out,
                  strerror(errno));
@@ -92,7 +98,8 @@ int tl_an_cmd_import(int argc, char **argv)
         tl_an_meta meta;
         snprintf(path, sizeof path, "%s/trace.rank%d.csv", tmpdir, r);
         TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
-        TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, w, &meta, put_meta), st, fail);
+        if (kineto) TL_TRYGOTO(tl_an_kineto_scan(kfiles[r], put_record, w, &meta, put_meta), st, fail);
+        else TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, w, &meta, put_meta), st, fail);
         TL_TRYGOTO(tl_trace_writer_close(&w, 1), st, fail);
         written = r + 1;
         printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s/trace.rank%d.csv\n", in, r, meta.device,
@@ -105,6 +112,7 @@ int tl_an_cmd_import(int argc, char **argv)
         TL_CHECKGOTO(rename(from, to) == 0, TL_ERR_IO, st, fail, "%s: cannot move into place: %s", to, strerror(errno));
     }
 fail:
+    tl_an_run_files_free(&kfiles, nk);
     if (w) tl_trace_writer_close(&w, 0);
     if (tmpdir[0]) {
         for (int r = 0; r < written; r++) {

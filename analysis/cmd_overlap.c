@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "analysis/kineto.h"
 
 typedef struct overlap_opts {
     int per_iter;
@@ -373,15 +374,21 @@ int tl_an_cmd_overlap(int argc, char **argv)
     };
     const tl_optgroup groups[] = {
         {.title = "overlap", .opts = own, .nopts = 2, .dst = &o},
+        {.title = "HTA", .opts = &tl_an_hta_opt, .nopts = 1, .dst = &o.c},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
     const tl_optspec spec = {.program = "trilap-analyze overlap", .usage = "[options] RUN_DIR",
                              .purpose = "Overlap metrics (DESIGN.md) per rank, max/mean over ranks and per "
                                         "iteration, with the derived-communication reconciliation.",
-                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
+                             .groups = groups, .ngroups = 3, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
+    if (o.c.hta) { /* Kineto traces: HTA's figures (analysis/kineto_hta.c) */
+        rc = tl_kt_hta_report(0, pr.positional[0], &o.c);
+        free(pr.positional);
+        return rc;
+    }
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;

@@ -74,6 +74,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     char nfile[1024];
     int nrank = 0;
     if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank)) return tl_an_nsys_scan(nfile, nrank, cb, user, meta, NULL);
+    if (tl_an_is_kineto(path)) return tl_an_kineto_scan(path, cb, user, meta, NULL);
     tl_trace_reader *rd = NULL;
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
@@ -174,6 +175,9 @@ tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
         *nfiles = (size_t)nr;
         return TL_OK;
     }
+    int kineto = 0;
+    TL_TRY(tl_an_kineto_run_files(dir, files, nfiles, &kineto));
+    if (kineto) return TL_OK;
     DIR *d = opendir(dir);
     if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run directory: %s", dir, strerror(errno));
     tl_status st = TL_OK;

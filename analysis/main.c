@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/kineto.h"
 #include "config.h"
 
 static const struct {
@@ -18,6 +19,8 @@ static const struct {
     {"perfetto", tl_an_cmd_perfetto, "Chrome/Perfetto trace JSON (RUN_DIR -o trace.json)"},
     {"compare", tl_an_cmd_compare, "two runs or results files side by side (A B)"},
     {"import", tl_an_cmd_import, "an Nsight Systems sqlite export as trilap trace files (FILE.sqlite -o DIR)"},
+    {"collectives", tl_an_cmd_collectives, "PyTorch profiler traces: each NCCL kernel's operation, process group, "
+                                           "launch delay and what it waited behind; skew across ranks (TRACE|DIR)"},
     {"sweep", tl_an_cmd_sweep, "microbenchmark results per size: median/min/max per variant, ideal bound"},
 };
 

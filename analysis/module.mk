@@ -2,14 +2,16 @@ MODULES += analysis
 analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/load.c analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c analysis/match.c
+  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c analysis/match.c \
+  analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
 # __cxa_demangle (analysis/demangle.c) is libstdc++'s; sqlite3 reads nsys
 # exports (analysis/nsys.c; TL_HAVE_SQLITE in config.h)
-TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS)
+# json-c reads PyTorch profiler (Kineto) traces (analysis/kineto.c; TL_HAVE_JSONC)
+TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS) $(JSONC_LIBS)
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots test_multirank
@@ -63,3 +65,40 @@ $(BUILD)/tests/test_gpu_probes: $(BIN)/trilap-analyze
 HOST_TESTS += test_foreign
 test_foreign_DEPS := runtime
 $(BUILD)/tests/test_foreign: $(BIN)/trilap-analyze
+
+# PyTorch profiler (Kineto) traces: HTA's figures on ../shared/data/kineto,
+# the records, bad traces refused (needs json-c)
+HOST_TESTS += test_kineto
+test_kineto_DEPS := analysis probes runtime
+test_kineto_LDLIBS += $(TL_AN_LDLIBS)
+$(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
+
+# libFuzzer build of the Kineto reader (the reader's files instrumented,
+# the rest of trilap linked from its libraries); `make fuzz`, and built with
+# the tests when available so test_fuzz_kineto can run it.
+FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
+FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
+  analysis/kineto_comm.c
+$(FUZZ_KINETO): $(FUZZ_KINETO_SRC) analysis/kineto.h analysis/analysis.h $(BUILD)/config.h \
+  $(call MODULE_LIB,analysis) $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime)
+	$(say) FUZZ $@
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $(FUZZ_KINETO_SRC) -Wl,--start-group $(call MODULE_LIB,analysis) \
+	  $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime) -Wl,--end-group $(TL_AN_LDLIBS) \
+	  $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(LDLIBS_OMP) -lpthread -lm -ldl
+ifeq ($(HAVE_JSONC),1)
+fuzz: $(FUZZ_KINETO)
+ifeq ($(HAVE_FUZZ),1)
+tests: $(FUZZ_KINETO)
+endif
+endif
+HOST_TESTS += test_fuzz_kineto
+test_fuzz_kineto_DEPS := runtime
+
+# a Kineto trace of any size from a shared one (scripts/bench-kineto.sh,
+# test_kineto's bounded-memory test)
+TEST_HELPERS += helper_kineto_big
+helper_kineto_big_DEPS :=
+helper_kineto_big_LDLIBS += $(JSONC_LIBS)
+$(BUILD)/tests/test_kineto: $(BUILD)/tests/helper_kineto_big

@@ -100,8 +100,12 @@ tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
     name_info ni = {0};
     char sh[1024];
     TL_TRY(tl_an_demangle(s, &ni.full));
-    /* only a demangled C++ name is shortened: "memcpy HtoD" stays whole */
-    if (strcmp(ni.full, s) != 0) tl_an_short_name(ni.full, sh, sizeof sh);
+    /* only a demangled C++ name is shortened: "memcpy HtoD" stays whole;
+     * so is one a tracer wrote demangled (Kineto: "void f<T>(int)"), a
+     * call form with no space before its '(' */
+    const char *paren = strchr(s, '(');
+    int demangled = paren && paren > s && paren[-1] != ' ' && s[strlen(s) - 1] == ')';
+    if (strcmp(ni.full, s) != 0 || demangled) tl_an_short_name(ni.full, sh, sizeof sh);
     else snprintf(sh, sizeof sh, "%s", s);
     ni.short_ = strdup(sh);
     n->str[n->n] = strdup(s);

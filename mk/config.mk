@@ -61,6 +61,12 @@ SQLITE_H := $(firstword $(wildcard $(SQLITE_HOME)/include/sqlite3.h /usr/include
 $(eval $(call feature_check,SQLITE,$(SQLITE_H),sqlite3 (install libsqlite3-dev)))
 SQLITE_LIBS := $(if $(filter 1,$(HAVE_SQLITE)),$(if $(SQLITE_HOME),-L$(SQLITE_HOME)/lib) -lsqlite3)
 
+# json-c: trilap-analyze reads PyTorch profiler (Kineto) traces (its
+# incremental tokener parses one event at a time: bounded memory)
+JSONC_OK := $(shell pkg-config --exists json-c 2>/dev/null && echo yes)
+$(eval $(call feature_check,JSONC,$(JSONC_OK),json-c (install libjson-c-dev)))
+JSONC_LIBS := $(if $(filter 1,$(HAVE_JSONC)),$(shell pkg-config --libs json-c))
+
 GNUPLOT ?= $(shell command -v gnuplot 2>/dev/null)
 $(eval $(call feature_check,GNUPLOT,$(GNUPLOT),gnuplot (install gnuplot-nox)))
 

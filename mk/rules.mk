@@ -75,6 +75,7 @@ define CONFIG_BODY
 #define TL_HAVE_PETSC $(HAVE_PETSC)
 #define TL_HAVE_OPENMP $(HAVE_OPENMP)
 #define TL_HAVE_SQLITE $(HAVE_SQLITE)
+#define TL_HAVE_JSONC $(HAVE_JSONC)
 #define TL_GIT_COMMIT "$(GIT_COMMIT)"
 #define TL_VERSION "$(TL_VERSION)"
 #define TL_MPIRUN "$(MPIRUN)"
@@ -205,7 +206,8 @@ summary:
 	  gnuplot "$(if $(filter 1,$(HAVE_GNUPLOT)),$(GNUPLOT),no)" \
 	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
-	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no)"
+	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no)" \
+	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)"
 
 help:
 	@echo 'targets: all (default) | check | check-gpu | demo | plots | install PREFIX=dir | clean | help'

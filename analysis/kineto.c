@@ -1,0 +1,653 @@
+/* PyTorch profiler (Kineto) traces: the Chrome-trace JSON that
+ * torch.profiler's export_chrome_trace writes, one file per rank, plain or
+ * gzip-compressed.
+ *
+ * The JSON is parsed by json-c's incremental tokener one event at a time:
+ * the top-level object's keys are walked here, and each value (each element
+ * of traceEvents, each other top-level value) is handed to json_tokener_parse_ex
+ * across read chunks, parsed, used and freed. Memory is the compact rows
+ * kept (tl_kt_srow ~64 bytes per GPU activity, tl_kt_crow ~48 per runtime
+ * call) plus one event, never the document. zlib's gzread reads both plain
+ * and compressed files and checks the gzip trailer; nothing is sized from a
+ * length the file claims. */
+#include "analysis/kineto.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
+
+#if TL_HAVE_JSONC
+#include <json-c/json.h>
+#endif
+#if TL_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+enum {
+    KT_CHUNK = 1 << 20,
+    KT_MAX_VALUE = 64 << 20, /* one event (or top-level value) longer than this is refused */
+    KT_MAX_DEPTH = 32,       /* json-c's default nesting limit */
+    KT_MAX_STEP = 1 << 24,   /* ProfilerStep numbers are iteration indices */
+    KT_MAX_DEVICES = 64
+};
+
+int64_t tl_kt_ns(const tl_kt_trace *t, double us)
+{
+    /* whole µs and the fraction apart: epoch µs (1.7e15) times 1e3 is past
+     * a double's 2^53, the parts are not */
+    double whole = floor(us);
+    return t->base_ns + (int64_t)whole * 1000 + llround((us - whole) * 1e3);
+}
+
+void tl_kt_free(tl_kt_trace **t)
+{
+    if (!t || !*t) return;
+    tl_an_names_destroy(&(*t)->names);
+    free((*t)->s);
+    free((*t)->c);
+    free((*t)->steps);
+    free((*t)->ops);
+    free(*t);
+    *t = NULL;
+}
+
+#if TL_HAVE_JSONC && TL_HAVE_ZLIB
+
+typedef struct loader {
+    tl_kt_trace *t;
+    const char *path;
+    int meta_only;            /* stop at traceEvents once distributedInfo is known */
+    gzFile gz;
+    const char *mem;          /* tl_kt_load_mem */
+    size_t msize, mpos;
+    char *buf;
+    size_t pos, len;
+    int64_t off;              /* file offset of buf[0] (uncompressed) */
+    int eof;
+    json_tokener *tok;
+    size_t cap_s, cap_c, cap_steps, cap_ops;
+    int di_seen, has_events;
+    struct { int64_t id; char name[128]; } dev[KT_MAX_DEVICES];
+    int ndev;
+} loader;
+
+static tl_status refill(loader *L)
+{
+    L->off += (int64_t)L->len;
+    L->pos = L->len = 0;
+    if (L->eof) return TL_OK;
+    if (L->mem) {
+        size_t n = L->msize - L->mpos < KT_CHUNK ? L->msize - L->mpos : KT_CHUNK;
+        memcpy(L->buf, L->mem + L->mpos, n);
+        L->mpos += n;
+        L->len = n;
+        L->eof = n == 0;
+        return TL_OK;
+    }
+    int n = gzread(L->gz, L->buf, KT_CHUNK);
+    int zerr = Z_OK;
+    const char *msg = gzerror(L->gz, &zerr);
+    if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
+        return TL_FAIL(TL_ERR_PARSE, "%s: corrupt compressed data (%s) after %" PRId64 " bytes of JSON",
+                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed", L->off);
+    L->len = (size_t)n;
+    L->eof = n == 0;
+    return TL_OK;
+}
+
+/* The next non-blank character (left in place); 0 at the end of the input. */
+static tl_status peek(loader *L, int *c)
+{
+    for (;;) {
+        while (L->pos < L->len) {
+            char ch = L->buf[L->pos];
+            if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') {
+                *c = (unsigned char)ch;
+                return TL_OK;
+            }
+            L->pos++;
+        }
+        TL_TRY(refill(L));
+        if (L->len == 0) {
+            *c = 0;
+            return TL_OK;
+        }
+    }
+}
+
+static tl_status expect(loader *L, const char *what, const char *set, int *got)
+{
+    TL_TRY(peek(L, got));
+    if (!*got)
+        return TL_FAIL(TL_ERR_PARSE, "%s: the JSON ends early (truncated?) where %s was expected", L->path, what);
+    if (!strchr(set, *got))
+        return TL_FAIL(TL_ERR_PARSE, "%s: byte %" PRId64 ": '%c' where %s was expected: not a Kineto JSON trace",
+                       L->path, L->off + (int64_t)L->pos, *got >= 32 && *got < 127 ? *got : '?', what);
+    L->pos++;
+    return TL_OK;
+}
+
+/* One JSON value, fed to the tokener across chunks. */
+static tl_status parse_value(loader *L, json_object **out)
+{
+    *out = NULL;
+    json_tokener_reset(L->tok);
+    size_t fed = 0;
+    int64_t start = L->off + (int64_t)L->pos;
+    for (;;) {
+        if (L->pos == L->len) {
+            TL_TRY(refill(L));
+            if (L->len == 0)
+                return TL_FAIL(TL_ERR_PARSE, "%s: the JSON ends early inside the value at byte %" PRId64
+                                             " (truncated?)", L->path, start);
+        }
+        size_t avail = L->len - L->pos;
+        json_object *o = json_tokener_parse_ex(L->tok, L->buf + L->pos, (int)avail);
+        enum json_tokener_error err = json_tokener_get_error(L->tok);
+        if (err == json_tokener_success) {
+            L->pos += json_tokener_get_parse_end(L->tok);
+            *out = o;
+            return TL_OK;
+        }
+        if (err != json_tokener_continue) {
+            json_object_put(o);
+            return TL_FAIL(TL_ERR_PARSE, "%s: byte %" PRId64 ": invalid JSON: %s", L->path,
+                           L->off + (int64_t)L->pos + (int64_t)json_tokener_get_parse_end(L->tok),
+                           json_tokener_error_desc(err));
+        }
+        L->pos = L->len;
+        fed += avail;
+        TL_CHECK(fed <= KT_MAX_VALUE, TL_ERR_PARSE, "%s: byte %" PRId64 ": one value longer than %d MiB: not a "
+                 "trace event", L->path, start, KT_MAX_VALUE >> 20);
+    }
+}
+
+#define GROW(arr, n, cap)                                                                \
+    do {                                                                                 \
+        if ((n) == (cap)) {                                                              \
+            size_t nc_ = (cap) ? (cap) + (cap) / 2 : 1024;                               \
+            void *np_ = realloc((arr), nc_ * sizeof *(arr));                             \
+            TL_CHECK(np_, TL_ERR_NOMEM, "%s: %zu rows", L->path, nc_);                   \
+            (arr) = np_;                                                                 \
+            (cap) = nc_;                                                                 \
+        }                                                                                \
+    } while (0)
+
+static int get_num(json_object *o, const char *key, double *v, int *is_double)
+{
+    json_object *x;
+    if (!o || !json_object_object_get_ex(o, key, &x)) return 0;
+    json_type ty = json_object_get_type(x);
+    if (ty == json_type_int) {
+        *v = (double)json_object_get_int64(x);
+        if (is_double) *is_double = 0;
+        return 1;
+    }
+    if (ty == json_type_double) {
+        *v = json_object_get_double(x);
+        if (is_double) *is_double = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* An integer argument: ints, integral doubles and numeric strings (HTA's
+ * pd.to_numeric); `def` otherwise. */
+static int64_t get_int(json_object *o, const char *key, int64_t def)
+{
+    json_object *x;
+    if (!o || !json_object_object_get_ex(o, key, &x)) return def;
+    switch (json_object_get_type(x)) {
+    case json_type_int: return json_object_get_int64(x);
+    case json_type_double: {
+        double d = json_object_get_double(x);
+        return isfinite(d) && fabs(d) < 9e18 ? (int64_t)d : def;
+    }
+    case json_type_string: {
+        const char *s = json_object_get_string(x);
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        return errno == 0 && end != s && *end == '\0' ? v : def;
+    }
+    default: return def;
+    }
+}
+
+static const char *get_str(json_object *o, const char *key)
+{
+    json_object *x;
+    if (!o || !json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string)) return NULL;
+    return json_object_get_string(x);
+}
+
+static tl_kt_kind kind_of(const char *cat)
+{
+    if (!strcasecmp(cat, "kernel")) return TL_KT_KERNEL;
+    if (!strcasecmp(cat, "gpu_memcpy") || !strcasecmp(cat, "memcpy")) return TL_KT_MEMCPY;
+    if (!strcasecmp(cat, "gpu_memset") || !strcasecmp(cat, "memset")) return TL_KT_MEMSET;
+    if (!strcasecmp(cat, "cuda_sync")) return TL_KT_SYNC;
+    if (!strcasecmp(cat, "cuda_runtime") || !strcasecmp(cat, "cuda_driver") || !strcasecmp(cat, "runtime") ||
+        !strcasecmp(cat, "driver"))
+        return TL_KT_RUNTIME;
+    return TL_KT_OTHER;
+}
+
+static int is_comm_op(const char *name)
+{
+    return !strcmp(name, "record_param_comms") || !strncmp(name, "nccl:", 5) || !strncmp(name, "c10d::", 6);
+}
+
+/* "ProfilerStep#N" (HTA's ^ProfilerStep#(\d+)): N, or -1. */
+static int64_t step_number(const char *name)
+{
+    if (strncmp(name, "ProfilerStep#", 13) != 0) return -1;
+    const char *p = name + 13;
+    if (*p < '0' || *p > '9') return -1;
+    int64_t n = 0;
+    while (*p >= '0' && *p <= '9' && n <= KT_MAX_STEP) n = n * 10 + (*p++ - '0');
+    return n;
+}
+
+static tl_status check_time(loader *L, const char *name, double ts, double dur)
+{
+    /* base_ns + ts µs must stay an int64 of ns; a duration below zero is an
+     * end before the start */
+    TL_CHECK(isfinite(ts) && isfinite(dur) && fabs(ts) < 4e15, TL_ERR_PARSE,
+             "%s: event '%.80s' has ts=%g dur=%g: not a time in µs", L->path, name, ts, dur);
+    TL_CHECK(dur >= 0, TL_ERR_PARSE, "%s: event '%.80s' at ts=%.3f ends before it starts (dur=%g)", L->path, name, ts,
+             dur);
+    TL_CHECK(dur < 4e15, TL_ERR_PARSE, "%s: event '%.80s' at ts=%.3f lasts %g µs: not a time", L->path, name, ts,
+             dur);
+    return TL_OK;
+}
+
+static tl_status on_event(loader *L, json_object *e)
+{
+    tl_kt_trace *t = L->t;
+    TL_CHECK(json_object_is_type(e, json_type_object), TL_ERR_PARSE,
+             "%s: traceEvents[%" PRId64 "] is not an object", L->path, t->nevents);
+    t->nevents++;
+    if (L->meta_only) return TL_OK;
+    double ts = 0, dur = 0;
+    int ts_double = 0;
+    /* HTA (pandas) rounds every time when the ts column is not all integers */
+    if (!get_num(e, "ts", &ts, &ts_double)) t->ts_float = 1;
+    else if (ts_double) t->ts_float = 1;
+    const char *cat = get_str(e, "cat");
+    if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_OK;
+    const char *name = get_str(e, "name");
+    if (!name) name = "";
+    json_object *args = NULL;
+    if (!json_object_object_get_ex(e, "args", &args) || !json_object_is_type(args, json_type_object)) args = NULL;
+    tl_kt_kind kind = kind_of(cat);
+    int64_t stream = get_int(args, "stream", -1), corr = get_int(args, "correlation", -1);
+    int gpu = kind <= TL_KT_SYNC;
+    if (gpu || stream != -1) {
+        TL_TRY(check_time(L, name, ts, dur));
+        GROW(t->s, t->ns, L->cap_s);
+        tl_kt_srow *r = &t->s[t->ns];
+        *r = (tl_kt_srow){.ts_us = ts, .dur_us = dur, .stream = stream, .corr = corr,
+                          .bytes = get_int(args, "bytes", -1), .device = (int32_t)get_int(args, "device", -1),
+                          .kind = (uint8_t)kind};
+        TL_TRY(tl_an_names_intern(t->names, name, &r->name));
+        t->ns++;
+        return TL_OK;
+    }
+    int64_t step = step_number(name);
+    if (step >= 0) {
+        TL_CHECK(step < KT_MAX_STEP, TL_ERR_PARSE, "%s: '%.80s': step number beyond %d", L->path, name, KT_MAX_STEP);
+        TL_TRY(check_time(L, name, ts, dur));
+        GROW(t->steps, t->nsteps, L->cap_steps);
+        t->steps[t->nsteps++] = (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step};
+    }
+    /* HTA counts these device-wide syncs as GPU rows, never as CPU ones */
+    int gpu_sync = !strcmp(name, "Event Sync") || !strcmp(name, "Context Sync");
+    if (corr != -1 && !gpu_sync) {
+        TL_TRY(check_time(L, name, ts, dur));
+        GROW(t->c, t->nc, L->cap_c);
+        tl_kt_crow *r = &t->c[t->nc];
+        *r = (tl_kt_crow){.ts_us = ts, .dur_us = dur, .corr = corr, .tid = get_int(e, "tid", -1),
+                          .kind = (uint8_t)kind};
+        TL_TRY(tl_an_names_intern(t->names, name, &r->name));
+        t->nc++;
+    }
+    if (kind == TL_KT_OTHER && is_comm_op(name)) {
+        TL_TRY(check_time(L, name, ts, dur));
+        GROW(t->ops, t->nops, L->cap_ops);
+        tl_kt_op *o = &t->ops[t->nops];
+        *o = (tl_kt_op){.ts_us = ts, .dur_us = dur, .tid = get_int(e, "tid", -1),
+                        .ext = get_int(args, "External id", -1), .nelems = get_int(args, "In msg nelems", -1)};
+        TL_TRY(tl_an_names_intern(t->names, name, &o->name));
+        const char *coll = get_str(args, "Collective name");
+        if (coll) TL_TRY(tl_an_names_intern(t->names, coll, &o->coll));
+        const char *pg = get_str(args, "Process Group Name"), *pgd = get_str(args, "Process Group Description");
+        if (pg || pgd) {
+            char b[256];
+            snprintf(b, sizeof b, "%s%s%s%s", pg ? pg : "?", pgd ? " (" : "", pgd ? pgd : "", pgd ? ")" : "");
+            TL_TRY(tl_an_names_intern(t->names, b, &o->pg));
+        }
+        t->nops++;
+    }
+    return TL_OK;
+}
+
+static tl_status on_top_value(loader *L, const char *key, json_object *v)
+{
+    tl_kt_trace *t = L->t;
+    if (!strcmp(key, "distributedInfo") && json_object_is_type(v, json_type_object)) {
+        int64_t r = get_int(v, "rank", -1), w = get_int(v, "world_size", -1);
+        TL_CHECK(r >= -1 && r < 1 << 24 && w >= -1 && w < 1 << 24 && (w < 0 || r < w), TL_ERR_PARSE,
+                 "%s: distributedInfo rank %" PRId64 " of world_size %" PRId64 " is not a rank", L->path, r, w);
+        t->rank = (int)r;
+        t->world = (int)w;
+        L->di_seen = 1;
+    } else if (!strcmp(key, "baseTimeNanoseconds")) {
+        /* ts are µs after it (newer Kineto): the epoch time of the trace */
+        int ok = json_object_is_type(v, json_type_int);
+        int64_t b = ok ? json_object_get_int64(v) : -1;
+        TL_CHECK(ok && b >= 0 && b < (int64_t)4e18, TL_ERR_PARSE,
+                 "%s: baseTimeNanoseconds is not a time in ns", L->path);
+        t->base_ns = b;
+    } else if (!strcmp(key, "deviceProperties") && json_object_is_type(v, json_type_array)) {
+        size_t n = json_object_array_length(v);
+        for (size_t i = 0; i < n && L->ndev < KT_MAX_DEVICES; i++) {
+            json_object *d = json_object_array_get_idx(v, i);
+            const char *nm = get_str(d, "name");
+            if (!nm) continue;
+            L->dev[L->ndev].id = get_int(d, "id", -1);
+            snprintf(L->dev[L->ndev].name, sizeof L->dev[0].name, "%s", nm);
+            L->ndev++;
+        }
+    }
+    return TL_OK;
+}
+
+/* The top-level object: its keys walked here, traceEvents element by element. */
+static tl_status walk(loader *L)
+{
+    int c;
+    json_object *v = NULL;
+    tl_status st = TL_OK;
+    TL_TRY(peek(L, &c));
+    TL_CHECK(c, TL_ERR_PARSE, "%s: empty file: not a Kineto JSON trace", L->path);
+    TL_TRY(expect(L, "'{' (a Kineto trace is one JSON object)", "{", &c));
+    TL_TRY(peek(L, &c));
+    if (c == '}') {
+        L->pos++;
+        goto done;
+    }
+    for (;;) {
+        TL_TRY(peek(L, &c));
+        TL_CHECK(c == '"', TL_ERR_PARSE, "%s: byte %" PRId64 ": a key of the top-level object was expected%s",
+                 L->path, L->off + (int64_t)L->pos, c ? "" : " (the JSON ends early: truncated?)");
+        TL_TRY(parse_value(L, &v));
+        char key[64];
+        snprintf(key, sizeof key, "%s", json_object_get_string(v));
+        json_object_put(v);
+        v = NULL;
+        TL_TRY(expect(L, "':'", ":", &c));
+        if (!strcmp(key, "traceEvents")) {
+            TL_TRY(expect(L, "'[' (traceEvents is an array)", "[", &c));
+            L->has_events = 1;
+            if (L->meta_only && L->di_seen) return TL_OK;
+            TL_TRY(peek(L, &c));
+            if (c == ']') L->pos++;
+            else
+                for (;;) {
+                    TL_TRY(parse_value(L, &v));
+                    TL_TRYGOTO(on_event(L, v), st, fail);
+                    json_object_put(v);
+                    v = NULL;
+                    TL_TRY(expect(L, "',' or ']' in traceEvents", ",]", &c));
+                    if (c == ']') break;
+                }
+        } else {
+            TL_TRY(parse_value(L, &v));
+            TL_TRYGOTO(on_top_value(L, key, v), st, fail);
+            json_object_put(v);
+            v = NULL;
+            if (L->meta_only && L->di_seen && L->has_events) return TL_OK;
+        }
+        TL_TRY(expect(L, "',' or '}' after a top-level value", ",}", &c));
+        if (c == '}') break;
+    }
+done:
+    TL_TRY(peek(L, &c));
+    TL_CHECK(c == 0, TL_ERR_PARSE, "%s: byte %" PRId64 ": text after the end of the JSON object", L->path,
+             L->off + (int64_t)L->pos);
+    TL_CHECK(L->has_events, TL_ERR_PARSE, "%s: no traceEvents array: not a PyTorch profiler (Kineto) trace",
+             L->path);
+    return TL_OK;
+fail:
+    json_object_put(v);
+    return st;
+}
+
+static int cmp_crow(const void *a, const void *b)
+{
+    const tl_kt_crow *x = a, *y = b;
+    if (x->corr != y->corr) return x->corr < y->corr ? -1 : 1;
+    return x->ts_us < y->ts_us ? -1 : x->ts_us > y->ts_us;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+    const tl_kt_step *x = a, *y = b;
+    return x->ts_us < y->ts_us ? -1 : x->ts_us > y->ts_us;
+}
+
+static tl_status load(const char *label, const char *mem, size_t msize, int meta_only, tl_kt_trace **out)
+{
+    *out = NULL;
+    tl_status st = TL_OK;
+    loader L = {.path = label, .meta_only = meta_only, .mem = mem, .msize = msize};
+    tl_kt_trace *t = calloc(1, sizeof *t);
+    TL_CHECK(t, TL_ERR_NOMEM, "trace");
+    L.t = t;
+    snprintf(t->path, sizeof t->path, "%s", label);
+    t->rank = t->world = -1;
+    TL_TRYGOTO(tl_an_names_create(&t->names), st, fail);
+    uint32_t id0;
+    TL_TRYGOTO(tl_an_names_intern(t->names, "", &id0), st, fail);
+    L.buf = malloc(KT_CHUNK);
+    L.tok = json_tokener_new_ex(KT_MAX_DEPTH);
+    TL_CHECKGOTO(L.buf && L.tok, TL_ERR_NOMEM, st, fail, "reader buffers");
+    if (!mem) {
+        L.gz = gzopen(label, "rb");
+        TL_CHECKGOTO(L.gz, TL_ERR_IO, st, fail, "%s: cannot open: %s", label, strerror(errno ? errno : ENOENT));
+        gzbuffer(L.gz, 1 << 18);
+    }
+    TL_TRYGOTO(walk(&L), st, fail);
+    if (t->nc) qsort(t->c, t->nc, sizeof *t->c, cmp_crow);
+    if (t->nsteps) qsort(t->steps, t->nsteps, sizeof *t->steps, cmp_step);
+    snprintf(t->device_name, sizeof t->device_name, "?");
+    for (size_t i = 0; i < t->ns; i++)
+        if (t->s[i].kind <= TL_KT_MEMSET && t->s[i].device >= 0) {
+            for (int d = 0; d < L.ndev; d++)
+                if (L.dev[d].id == t->s[i].device) snprintf(t->device_name, sizeof t->device_name, "%s", L.dev[d].name);
+            break;
+        }
+    *out = t;
+    t = NULL;
+fail:
+    if (L.gz) gzclose(L.gz);
+    if (L.tok) json_tokener_free(L.tok);
+    free(L.buf);
+    tl_kt_free(&t);
+    return st;
+}
+
+tl_status tl_kt_load(const char *path, tl_kt_trace **out)
+{
+    return load(path, NULL, 0, 0, out);
+}
+
+tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt_trace **out)
+{
+    return load(label, data, size, 0, out);
+}
+
+static tl_status kt_rank_of(const char *path, int *rank)
+{
+    tl_kt_trace *t = NULL;
+    TL_TRY(load(path, NULL, 0, 1, &t));
+    *rank = t->rank;
+    tl_kt_free(&t);
+    return TL_OK;
+}
+
+#else /* no json-c or no zlib */
+
+#define KT_MISSING "reading PyTorch profiler (Kineto) traces needs json-c and zlib (install libjson-c-dev and " \
+                   "zlib1g-dev, then rebuild)"
+
+tl_status tl_kt_load(const char *path, tl_kt_trace **out)
+{
+    *out = NULL;
+    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
+}
+
+tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt_trace **out)
+{
+    (void)data;
+    (void)size;
+    *out = NULL;
+    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
+}
+
+static tl_status kt_rank_of(const char *path, int *rank)
+{
+    *rank = -1;
+    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
+}
+
+#endif
+
+/* ---- what the rest of trilap sees -------------------------------------- */
+
+/* A Kineto trace: a file whose (decompressed) text starts with '{'. */
+int tl_an_is_kineto(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    unsigned char head[2] = {0};
+    size_t got = fread(head, 1, 2, f);
+    fclose(f);
+    if (got == 2 && head[0] == 0x1f && head[1] == 0x8b) {
+        /* gzip: the name tells (.json.gz), the content is checked on reading */
+        size_t n = strlen(path);
+        return n > 8 && !strcmp(path + n - 8, ".json.gz");
+    }
+    if (got < 1) return 0;
+    f = fopen(path, "rb");
+    if (!f) return 0;
+    int c;
+    while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
+    fclose(f);
+    return c == '{';
+}
+
+typedef struct rank_file {
+    int rank;
+    char *path;
+} rank_file;
+
+static int cmp_rank_file(const void *a, const void *b)
+{
+    const rank_file *x = a, *y = b;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return strcmp(x->path, y->path);
+}
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found)
+{
+    *files = NULL;
+    *nfiles = 0;
+    *found = 0;
+    struct stat sb;
+    if (stat(dir, &sb) != 0) return TL_OK;
+    if (S_ISREG(sb.st_mode)) {
+        if (!tl_an_is_kineto(dir)) return TL_OK;
+        char **f = calloc(1, sizeof *f);
+        TL_CHECK(f, TL_ERR_NOMEM, "path");
+        f[0] = strdup(dir);
+        if (!f[0]) {
+            free(f);
+            return TL_FAIL(TL_ERR_NOMEM, "path");
+        }
+        *files = f;
+        *nfiles = 1;
+        *found = 1;
+        return TL_OK;
+    }
+    if (!S_ISDIR(sb.st_mode)) return TL_OK;
+    DIR *d = opendir(dir);
+    if (!d) return TL_OK;
+    tl_status st = TL_OK;
+    rank_file *rf = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (!strncmp(e->d_name, "trace.rank", 10)) {
+            /* a trilap run folder: its JSON files (Perfetto exports,
+             * manifests) are not the run */
+            for (size_t i = 0; i < n; i++) free(rf[i].path);
+            n = 0;
+            goto fail;
+        }
+        int json = len > 5 && !strcmp(e->d_name + len - 5, ".json");
+        int gz = len > 8 && !strcmp(e->d_name + len - 8, ".json.gz");
+        if (!json && !gz) continue;
+        char *p = malloc(strlen(dir) + len + 2);
+        TL_CHECKGOTO(p, TL_ERR_NOMEM, st, fail, "path");
+        sprintf(p, "%s/%s", dir, e->d_name);
+        if (!tl_an_is_kineto(p)) {
+            free(p);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? 2 * cap : 8;
+            rank_file *nr = realloc(rf, cap * sizeof *nr);
+            if (!nr) free(p);
+            TL_CHECKGOTO(nr, TL_ERR_NOMEM, st, fail, "%zu files", cap);
+            rf = nr;
+        }
+        rf[n++] = (rank_file){.rank = -1, .path = p};
+    }
+    if (!n) goto fail;
+    /* ranks from distributedInfo; files without it after those with it */
+    for (size_t i = 0; i < n; i++) {
+        TL_TRYGOTO(kt_rank_of(rf[i].path, &rf[i].rank), st, fail);
+        if (rf[i].rank < 0) rf[i].rank = 1 << 30;
+    }
+    qsort(rf, n, sizeof *rf, cmp_rank_file);
+    for (size_t i = 1; i < n; i++)
+        TL_CHECKGOTO(rf[i].rank != rf[i - 1].rank || rf[i].rank == 1 << 30, TL_ERR_PARSE, st, fail,
+                     "%s and %s: both are rank %d (distributedInfo): one folder holds one run", rf[i - 1].path,
+                     rf[i].path, rf[i].rank);
+    char **f = calloc(n, sizeof *f);
+    TL_CHECKGOTO(f, TL_ERR_NOMEM, st, fail, "%zu files", n);
+    for (size_t i = 0; i < n; i++) {
+        f[i] = rf[i].path;
+        rf[i].path = NULL;
+    }
+    *files = f;
+    *nfiles = n;
+    *found = 1;
+fail:
+    closedir(d);
+    for (size_t i = 0; i < n; i++) free(rf[i].path);
+    free(rf);
+    return st;
+}

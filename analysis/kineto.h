@@ -1,0 +1,137 @@
+/* PyTorch profiler (Kineto) Chrome-trace JSON, read into a compact form
+ * (analysis/kineto.c) that the trace records of every command and HTA's
+ * figures (analysis/kineto_hta.c) are both computed from. One file is one
+ * rank; a folder of them is a run. Mapping and rules: analysis/README.md,
+ * "PyTorch profiler (Kineto) traces". */
+#ifndef TL_ANALYSIS_KINETO_H
+#define TL_ANALYSIS_KINETO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analysis.h"
+#include "analysis/cli.h"
+
+/* What an event with a duration is, as far as the readers care. */
+typedef enum {
+    TL_KT_KERNEL, TL_KT_MEMCPY, TL_KT_MEMSET, TL_KT_SYNC, /* GPU side */
+    TL_KT_RUNTIME,                                         /* cuda_runtime / cuda_driver: launches */
+    TL_KT_OTHER                                            /* cpu_op, user_annotation, ... */
+} tl_kt_kind;
+
+/* An event that carries a "stream" (GPU activity, and anything else that
+ * names one): kept whole, because HTA's rules look at the raw values. */
+typedef struct tl_kt_srow {
+    double ts_us, dur_us;   /* as written (µs, relative to base_ns) */
+    int64_t stream;         /* args.stream as an integer; -1 when not numeric */
+    int64_t corr;           /* args.correlation, -1 without */
+    int64_t bytes;          /* args.bytes, -1 without */
+    uint32_t name;          /* id in the trace's names */
+    int32_t device;         /* args.device, -1 without */
+    uint8_t kind;           /* tl_kt_kind */
+} tl_kt_srow;
+
+/* An event without a stream that has a correlation id (the runtime calls
+ * that launched GPU work): HTA keeps a kernel only when its launch was
+ * recorded before the last ProfilerStep; trilap reads launch delays. */
+typedef struct tl_kt_crow {
+    double ts_us, dur_us;
+    int64_t corr, tid;
+    uint32_t name;
+    uint8_t kind;
+} tl_kt_crow;
+
+/* ProfilerStep#N ranges (any event so named without a stream). */
+typedef struct tl_kt_step {
+    double ts_us, dur_us;
+    int64_t num;
+} tl_kt_step;
+
+/* The communication operations of the CPU side: record_param_comms,
+ * nccl:*, c10d::* ops with what they say about the collective. */
+typedef struct tl_kt_op {
+    double ts_us, dur_us;
+    int64_t tid, ext;       /* thread, External id */
+    int64_t nelems;         /* In msg nelems, -1 without */
+    uint32_t name, coll, pg;/* op name; Collective name; "pg NAME (DESC)"; 0: none */
+} tl_kt_op;
+
+typedef struct tl_kt_trace {
+    char path[1024];
+    int rank, world;        /* distributedInfo; -1 without */
+    int64_t base_ns;        /* baseTimeNanoseconds (0 without): ts are µs after it */
+    int ts_float;           /* some ts was not an integer (or missing): HTA rounds inward */
+    tl_an_names *names;     /* id 0 is "" */
+    tl_kt_srow *s;
+    size_t ns;
+    tl_kt_crow *c;
+    size_t nc;
+    tl_kt_step *steps;
+    size_t nsteps;
+    tl_kt_op *ops;
+    size_t nops;
+    char device_name[128];  /* deviceProperties name of the first GPU row's device */
+    int64_t nevents;        /* traceEvents entries read */
+} tl_kt_trace;
+
+/* Read one Kineto trace (.json, or gzip-compressed). Refuses, naming the
+ * file and the reason: text that is not JSON or ends early, no traceEvents
+ * array, events that are not objects, GPU activity with a negative or
+ * non-finite duration or time, a corrupt gzip stream. */
+tl_status tl_kt_load(const char *path, tl_kt_trace **out);
+void tl_kt_free(tl_kt_trace **t);
+
+/* The same reader over a buffer already in memory (the fuzz target). */
+tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt_trace **out);
+
+/* Times: ns on the trace's clock (base_ns + ts µs). */
+int64_t tl_kt_ns(const tl_kt_trace *t, double us);
+
+/* Records as tl_an_scan hands them to its callback (from a loaded trace). */
+tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                     tl_an_nsys_meta_fn mfn);
+
+/* ---- collectives (analysis/kineto_comm.c) ------------------------------ */
+
+/* What the CPU side says about the NCCL kernel of row `i`: the operation
+ * (all_reduce, all_to_all, send, ... from the innermost nccl:* op around its
+ * launch, else record_param_comms' Collective name), the process group and
+ * the message size of the record_param_comms around the launch, and the
+ * launch itself. 0 when the launch or the operation is not in the trace. */
+typedef struct tl_kt_comm {
+    const tl_kt_crow *launch;
+    char op[64];      /* "all_reduce" */
+    char pg[96];      /* "0 (default_pg)", "?" without */
+    int64_t nelems;   /* -1 without */
+    int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
+} tl_kt_comm;
+int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out);
+/* The runtime call of a correlation id (the first), or NULL. */
+const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
+
+/* `trilap-analyze collectives`: every NCCL kernel with its operation,
+ * process group, launch delay and what it waited behind; the operations
+ * matched across the ranks given, with their skew; communication
+ * concurrency per rank. */
+int tl_an_cmd_collectives(int argc, char **argv);
+
+/* ---- HTA (analysis/kineto_hta.c) --------------------------------------- */
+
+typedef struct tl_kt_hta {
+    int rank;
+    int64_t comm_us, comp_us, overlap_us;  /* unions and |comm ∩ comp| */
+    int64_t kernel_us, idle_us;            /* first start to last end; gaps in it */
+    size_t kept, dropped;                  /* GPU rows HTA's filter kept, dropped */
+    int filtered;                          /* the filter ran (two or more ProfilerStep names) */
+    double last_step_us;                   /* the last ProfilerStep's start (µs, trace clock) */
+} tl_kt_hta;
+
+/* HTA's figures of one trace; `filter`: apply HTA's ProfilerStep filter
+ * (HTA applies it when the ranks it loads name two or more steps). */
+tl_status tl_kt_hta_compute(const tl_kt_trace *t, int filter, tl_kt_hta *out);
+
+/* `overlap --hta` (what = 0) and `breakdown --hta` (what = 1) on a run
+ * (a Kineto file or a folder of them): prints HTA's table; exit code. */
+int tl_kt_hta_report(int what, const char *input, const tl_an_common *c);
+
+#endif

@@ -1,0 +1,488 @@
+/* What HTA does not report, on the same Kineto traces
+ * (`trilap-analyze collectives`, analysis/README.md "Collectives"):
+ *   - the operation each NCCL kernel served (its launch's correlation id ->
+ *     the runtime call -> the nccl:* / record_param_comms ops around it on
+ *     the launching thread), with process group and message size
+ *   - the delay from the launch call to the kernel's start, and what the
+ *     kernel waited behind: the previous activity on its stream still
+ *     running at the launch ("stream"), an event wait on the stream
+ *     ("event"), or nothing but the launch path ("launch")
+ *   - communication concurrency: the time two or more NCCL kernels run at
+ *     once (several streams or process groups), beside p2p ∩ coll
+ *   - the operations matched across the ranks given, by (ProfilerStep,
+ *     process group, operation, n-th of them in the step), with their skew;
+ *     Kineto's clocks are each host's own, so the offset of each rank to the
+ *     first is estimated as the median difference of the matched operations'
+ *     ends (a collective ends on all its ranks together) and the skew is
+ *     given both raw and on the estimated common clock. */
+#include "analysis/kineto.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr)
+{
+    if (corr < 0) return NULL;
+    size_t lo = 0, hi = t->nc;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->c[mid].corr < corr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < t->nc && t->c[lo].corr == corr ? &t->c[lo] : NULL;
+}
+
+static int is_p2p_op(const char *op)
+{
+    return !strcmp(op, "send") || !strcmp(op, "recv") || !strncmp(op, "batch_isend_irecv", 17) ||
+           !strcmp(op, "isend") || !strcmp(op, "irecv");
+}
+
+int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nelems = -1;
+    snprintf(out->pg, sizeof out->pg, "?");
+    const tl_kt_crow *ln = tl_kt_launch_of(t, t->s[i].corr);
+    if (!ln) return 0;
+    out->launch = ln;
+    double best_nccl = -INFINITY, best_rpc = -INFINITY;
+    for (size_t k = 0; k < t->nops; k++) {
+        const tl_kt_op *o = &t->ops[k];
+        if (o->tid != ln->tid || o->ts_us > ln->ts_us || ln->ts_us > o->ts_us + o->dur_us) continue;
+        const char *name = tl_an_names_get(t->names, o->name);
+        /* the innermost of each kind: the one that started last */
+        if (!strncmp(name, "nccl:", 5) && o->ts_us > best_nccl) {
+            best_nccl = o->ts_us;
+            snprintf(out->op, sizeof out->op, "%s", name + 5);
+        } else if (!strcmp(name, "record_param_comms") && o->ts_us > best_rpc) {
+            best_rpc = o->ts_us;
+            if (o->pg) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, o->pg));
+            out->nelems = o->nelems;
+            if (!out->op[0] && o->coll) snprintf(out->op, sizeof out->op, "%s", tl_an_names_get(t->names, o->coll));
+        }
+    }
+    if (!out->op[0]) return 0;
+    out->p2p = is_p2p_op(out->op);
+    return 1;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+typedef struct crow_out {
+    int rank;
+    int64_t step, seq, nelems, stream;
+    int64_t launch, start, end; /* ns */
+    int64_t waited;             /* ns of the delay spent behind `behind` */
+    char op[64], pg[96], behind[112];
+    int p2p;
+} crow_out;
+
+typedef struct rank_conc {
+    int rank;
+    int64_t comm, multi, p2p_coll; /* ns: U(comm), >= 2 NCCL kernels at once, p2p ∩ coll */
+    int nstreams;
+    int64_t offset;                /* estimated clock offset to the first rank, ns */
+    int noffset;                   /* matched operations it rests on */
+} rank_conc;
+
+typedef struct cstate {
+    crow_out *rows;
+    size_t n, cap;
+} cstate;
+
+/* GPU rows ordered by device, stream, start */
+typedef struct gkey {
+    int32_t device;
+    int64_t stream;
+    double ts;
+    size_t i;
+} gkey;
+
+static int cmp_gkey(const void *a, const void *b)
+{
+    const gkey *x = a, *y = b;
+    if (x->device != y->device) return x->device < y->device ? -1 : 1;
+    if (x->stream != y->stream) return x->stream < y->stream ? -1 : 1;
+    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+typedef struct ev {
+    int64_t t;
+    int d, p2p;
+} ev;
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const ev *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->d - y->d; /* ends before starts at the same time */
+}
+
+/* U(comm), the time >= 2 NCCL kernels run, p2p ∩ coll, over one rank. */
+static tl_status concurrency(const crow_out *r, size_t n, rank_conc *c)
+{
+    ev *e = malloc((2 * n + 1) * sizeof *e);
+    TL_CHECK(e, TL_ERR_NOMEM, "%zu kernels", n);
+    for (size_t i = 0; i < n; i++) {
+        e[2 * i] = (ev){r[i].start, 1, r[i].p2p};
+        e[2 * i + 1] = (ev){r[i].end, -1, r[i].p2p};
+    }
+    qsort(e, 2 * n, sizeof *e, cmp_ev);
+    int active = 0, ap = 0, ac = 0;
+    for (size_t i = 0; n && i + 1 < 2 * n; i++) {
+        active += e[i].d;
+        if (e[i].p2p) ap += e[i].d;
+        else ac += e[i].d;
+        int64_t dt = e[i + 1].t - e[i].t;
+        if (active >= 1) c->comm += dt;
+        if (active >= 2) c->multi += dt;
+        if (ap >= 1 && ac >= 1) c->p2p_coll += dt;
+    }
+    free(e);
+    return TL_OK;
+}
+
+static int64_t step_of(const tl_kt_trace *t, double us)
+{
+    int64_t it = -1;
+    for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
+        if (us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
+    return it;
+}
+
+static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc *conc)
+{
+    size_t ng = 0, first = cs->n;
+    tl_status st = TL_OK;
+    gkey *gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
+    TL_CHECK(gi, TL_ERR_NOMEM, "%zu rows", t->ns);
+    for (size_t i = 0; i < t->ns; i++)
+        if (t->s[i].kind <= TL_KT_SYNC) gi[ng++] = (gkey){t->s[i].device, t->s[i].stream, t->s[i].ts_us, i};
+    if (ng) qsort(gi, ng, sizeof *gi, cmp_gkey);
+    int64_t *streams = NULL;
+    size_t nstreams = 0;
+    for (size_t g = 0; g < ng; g++) {
+        const tl_kt_srow *k = &t->s[gi[g].i];
+        if (k->kind != TL_KT_KERNEL) continue;
+        if (tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_NONE) continue;
+        tl_kt_comm cm;
+        int known = tl_kt_comm_of(t, gi[g].i, &cm);
+        if (cs->n == cs->cap) {
+            size_t cap = cs->cap ? 2 * cs->cap : 256;
+            crow_out *nr = realloc(cs->rows, cap * sizeof *nr);
+            TL_CHECKGOTO(nr, TL_ERR_NOMEM, st, fail, "%zu collectives", cap);
+            cs->rows = nr;
+            cs->cap = cap;
+        }
+        crow_out *r = &cs->rows[cs->n++];
+        memset(r, 0, sizeof *r);
+        r->rank = rank;
+        r->stream = k->stream;
+        r->start = tl_kt_ns(t, k->ts_us);
+        r->end = r->start + llround(k->dur_us * 1e3);
+        r->nelems = known ? cm.nelems : -1;
+        r->p2p = known ? cm.p2p : tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_P2P;
+        snprintf(r->pg, sizeof r->pg, "%s", cm.pg);
+        if (known) snprintf(r->op, sizeof r->op, "%s", cm.op);
+        else {
+            char sn[64];
+            tl_an_short_name(tl_an_names_get(t->names, k->name), sn, sizeof sn);
+            snprintf(r->op, sizeof r->op, "(kernel %.50s)", sn);
+        }
+        r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
+        r->step = cm.launch ? step_of(t, cm.launch->ts_us) : -1;
+        /* behind what: the activity before it on its stream, if still running at the launch */
+        snprintf(r->behind, sizeof r->behind, "%s", cm.launch ? "launch" : "no launch in the trace");
+        for (size_t p = g; p-- > 0;) {
+            const tl_kt_srow *q = &t->s[gi[p].i];
+            if (q->device != k->device || q->stream != k->stream) break;
+            int64_t qe = tl_kt_ns(t, q->ts_us) + llround(q->dur_us * 1e3);
+            if (q->kind == TL_KT_SYNC) {
+                if (qe >= r->launch && qe <= r->start + 1000) {
+                    snprintf(r->behind, sizeof r->behind, "event: %s", tl_an_names_get(t->names, q->name));
+                    r->waited = qe - r->launch;
+                    break;
+                }
+                continue;
+            }
+            if (cm.launch && qe > r->launch) {
+                char sn[80];
+                tl_an_short_name(tl_an_names_get(t->names, q->name), sn, sizeof sn);
+                snprintf(r->behind, sizeof r->behind, "stream: %s", sn);
+                r->waited = (qe < r->start ? qe : r->start) - r->launch;
+            }
+            break;
+        }
+        size_t s = 0;
+        while (s < nstreams && streams[s] != k->stream) s++;
+        if (s == nstreams) {
+            int64_t *ns = realloc(streams, (nstreams + 1) * sizeof *ns);
+            TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "streams");
+            streams = ns;
+            streams[nstreams++] = k->stream;
+        }
+    }
+    conc->rank = rank;
+    conc->nstreams = (int)nstreams;
+    TL_TRYGOTO(concurrency(cs->rows + first, cs->n - first, conc), st, fail);
+    /* the n-th operation of its kind in its step, by launch */
+    for (size_t i = first; i < cs->n; i++) {
+        crow_out *r = &cs->rows[i];
+        for (size_t j = first; j < cs->n; j++) {
+            const crow_out *q = &cs->rows[j];
+            r->seq += q->step == r->step && !strcmp(q->op, r->op) && !strcmp(q->pg, r->pg) &&
+                      (q->launch < r->launch || (q->launch == r->launch && j < i));
+        }
+    }
+fail:
+    free(gi);
+    free(streams);
+    return st;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int same_op(const crow_out *a, const crow_out *b)
+{
+    return a->step == b->step && a->seq == b->seq && !strcmp(a->op, b->op) && !strcmp(a->pg, b->pg);
+}
+
+/* Each rank's clock offset to the first rank: the median of the matched
+ * operations' end differences. */
+static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
+{
+    int64_t *d = malloc((n ? n : 1) * sizeof *d);
+    TL_CHECK(d, TL_ERR_NOMEM, "%zu collectives", n);
+    for (size_t k = 1; k < nr; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].rank != rc[k].rank) continue;
+            for (size_t j = 0; j < n; j++)
+                if (r[j].rank == rc[0].rank && same_op(&r[i], &r[j])) {
+                    d[m++] = r[i].end - r[j].end;
+                    break;
+                }
+        }
+        if (m) {
+            qsort(d, m, sizeof *d, cmp_i64);
+            rc[k].offset = d[m / 2];
+        }
+        rc[k].noffset = (int)m;
+    }
+    free(d);
+    return TL_OK;
+}
+
+#define US(x) ((double)(x) / 1e3)
+
+static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr)
+{
+    tl_status st = TL_OK;
+    tl_an_table *t = NULL, *m = NULL, *cc = NULL;
+    TL_TRYGOTO(tl_an_table_create(&t, "collectives"), st, fail);
+    TL_TRYGOTO(tl_an_table_std_meta(t, "collectives", input), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "operation", "the nccl:* op (else record_param_comms' Collective name) around the "
+                                                "kernel's launch; pg and elems from record_param_comms"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "delay", "kernel start - launch call start; waited: the part spent behind "
+                                            "`behind` (stream: the previous activity on the stream was still "
+                                            "running at the launch; event: a wait on the stream)"),
+               st, fail);
+    static const char *const cols[][2] = {{"rank", ""}, {"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""},
+                                          {"elems", ""}, {"stream", ""}, {"delay", "us"}, {"waited", "us"},
+                                          {"duration", "us"}, {"behind", ""}};
+    for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 2 || j == 3 || j == 10), st, fail);
+    for (size_t i = 0; i < n; i++) {
+        TL_TRYGOTO(tl_an_table_row(t), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, r[i].rank), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, r[i].step), st, fail);
+        TL_TRYGOTO(tl_an_table_str(t, r[i].op), st, fail);
+        TL_TRYGOTO(tl_an_table_str(t, r[i].pg), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, r[i].seq), st, fail);
+        TL_TRYGOTO(r[i].nelems >= 0 ? tl_an_table_int(t, r[i].nelems) : tl_an_table_str(t, "-"), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, r[i].stream), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, US(r[i].start - r[i].launch), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, US(r[i].waited), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(t, US(r[i].end - r[i].start), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_str(t, r[i].behind), st, fail);
+    }
+    TL_TRYGOTO(tl_an_emit(t, c->csv), st, fail);
+
+    TL_TRYGOTO(tl_an_table_create(&cc, "communication concurrency"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(cc, "columns", "U_comm: union of NCCL kernels; multi: two or more at once (streams, "
+                                               "process groups); p2p_coll: a p2p and a collective operation at once"),
+               st, fail);
+    static const char *const ccols[][2] = {{"rank", ""}, {"comm_streams", ""}, {"U_comm", "us"},
+                                           {"multi", "us"}, {"multi", "%"}, {"p2p_coll", "us"}};
+    for (size_t j = 0; j < sizeof ccols / sizeof ccols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(cc, ccols[j][0], ccols[j][1], 0), st, fail);
+    for (size_t k = 0; k < nr; k++) {
+        TL_TRYGOTO(tl_an_table_row(cc), st, fail);
+        TL_TRYGOTO(tl_an_table_int(cc, rc[k].rank), st, fail);
+        TL_TRYGOTO(tl_an_table_int(cc, rc[k].nstreams), st, fail);
+        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].comm), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].multi), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(cc, rc[k].comm ? 100.0 * (double)rc[k].multi / (double)rc[k].comm : NAN, 1), st,
+                   fail);
+        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].p2p_coll), 1), st, fail);
+    }
+    putchar('\n');
+    TL_TRYGOTO(tl_an_emit(cc, NULL), st, fail);
+
+    /* across ranks */
+    int64_t worst = -1;
+    size_t worst_i = 0;
+    if (nr > 1) {
+        TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given; together: "
+                                                "the kernels overlap on the estimated common clock (else the match "
+                                                "pairs different operations, e.g. other process groups)"),
+                   st, fail);
+        for (size_t k = 1; k < nr; k++)
+            TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
+                                                    "offset to rank %d estimated %+.1f us from %d matched ends",
+                                        rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
+                       st, fail);
+        static const char *const mcols[][2] = {{"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""}, {"ranks", ""},
+                                               {"skew_raw", "us"}, {"skew", "us"}, {"last_rank", ""},
+                                               {"end_spread", "us"}, {"together", ""}};
+        for (size_t j = 0; j < sizeof mcols / sizeof mcols[0]; j++)
+            TL_TRYGOTO(tl_an_table_col(m, mcols[j][0], mcols[j][1], j == 1 || j == 2 || j == 9), st, fail);
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].rank != rc[0].rank) continue;
+            int cnt = 0, last = r[i].rank;
+            int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
+            for (size_t j = 0; j < n; j++) {
+                if (!same_op(&r[i], &r[j])) continue;
+                int64_t off = 0;
+                for (size_t k = 0; k < nr; k++)
+                    if (rc[k].rank == r[j].rank) off = rc[k].offset;
+                int64_t s = r[j].start - off, e = r[j].end - off;
+                cnt++;
+                if (r[j].start < s0) s0 = r[j].start;
+                if (r[j].start > s1) s1 = r[j].start;
+                if (s < a0) a0 = s;
+                if (s > a1) {
+                    a1 = s;
+                    last = r[j].rank;
+                }
+                if (e < e0) e0 = e;
+                if (e > e1) e1 = e;
+            }
+            if (cnt < 2) continue;
+            TL_TRYGOTO(tl_an_table_row(m), st, fail);
+            TL_TRYGOTO(tl_an_table_int(m, r[i].step), st, fail);
+            TL_TRYGOTO(tl_an_table_str(m, r[i].op), st, fail);
+            TL_TRYGOTO(tl_an_table_str(m, r[i].pg), st, fail);
+            TL_TRYGOTO(tl_an_table_int(m, r[i].seq), st, fail);
+            TL_TRYGOTO(tl_an_table_int(m, cnt), st, fail);
+            TL_TRYGOTO(tl_an_table_num(m, US(s1 - s0), 1), st, fail);
+            TL_TRYGOTO(tl_an_table_num(m, US(a1 - a0), 1), st, fail);
+            TL_TRYGOTO(tl_an_table_int(m, last), st, fail);
+            TL_TRYGOTO(tl_an_table_num(m, US(e1 - e0), 1), st, fail);
+            /* one collective's kernels run together on the common clock: the
+             * last start before the first end; a match that does not is two
+             * different operations (other process groups, a sampled window) */
+            int together = a1 < e0;
+            TL_TRYGOTO(tl_an_table_str(m, together ? "yes" : "no"), st, fail);
+            if (together && a1 - a0 > worst) {
+                worst = a1 - a0;
+                worst_i = i;
+            }
+        }
+        putchar('\n');
+        TL_TRYGOTO(tl_an_emit(m, NULL), st, fail);
+    }
+    /* findings, each naming the operation and its process group */
+    for (size_t k = 0; k < nr; k++) {
+        int64_t w = 0, tot = 0;
+        size_t wi = n;
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].rank != rc[k].rank || strncmp(r[i].behind, "stream", 6)) continue;
+            tot += r[i].waited;
+            if (r[i].waited > w) {
+                w = r[i].waited;
+                wi = i;
+            }
+        }
+        int behind_nccl = wi < n && strstr(r[wi].behind, "nccl") != NULL;
+        if (wi < n && tot > 0)
+            printf("# finding: rank %d: collectives waited %.1f us in all behind earlier work on their stream; "
+                   "longest: %s pg %s in step %lld (#%lld), %.1f us behind %s. %s\n",
+                   rc[k].rank, US(tot), r[wi].op, r[wi].pg, (long long)r[wi].step, (long long)r[wi].seq, US(w),
+                   r[wi].behind + 8,
+                   behind_nccl ? "Its process group runs its operations in order on one stream: fewer, larger "
+                                 "collectives (gradient buckets) or a second process group let it start at launch."
+                               : "It was queued behind compute on the same stream: a stream of its own for the "
+                                 "process group lets it start at launch.");
+        if (rc[k].comm > 0 && rc[k].multi > rc[k].comm / 10)
+            printf("# finding: rank %d: two or more NCCL kernels ran at once for %.1f%% of communication time "
+                   "(%d streams): they share the links and SMs.\n",
+                   rc[k].rank, 100.0 * (double)rc[k].multi / (double)rc[k].comm, rc[k].nstreams);
+    }
+    if (worst > 0)
+        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on the estimated common "
+               "clock; the ranks that arrived first waited that long inside the kernel for the last.\n",
+               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst));
+fail:
+    tl_an_table_destroy(&t);
+    tl_an_table_destroy(&m);
+    tl_an_table_destroy(&cc);
+    return st;
+}
+
+int tl_an_cmd_collectives(int argc, char **argv)
+{
+    tl_an_common c;
+    memset(&c, 0, sizeof c);
+    const tl_optgroup groups[] = {
+        {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &c},
+    };
+    const tl_optspec spec = {.program = "trilap-analyze collectives", .usage = "[options] TRACE.json[.gz]|DIR",
+                             .purpose = "PyTorch profiler (Kineto) traces: every NCCL kernel with the operation and "
+                                        "process group it served, its launch delay and what it waited behind; "
+                                        "communication concurrency; operations matched across ranks with their "
+                                        "skew.",
+                             .groups = groups, .ngroups = 1, .min_positional = 1, .max_positional = 1};
+    tl_optresult pr;
+    int rc = tl_an_parse(&spec, argc, argv, &pr, &c);
+    if (rc >= 0) return rc;
+    const char *input = pr.positional[0];
+    char **files = NULL;
+    size_t nf = 0;
+    int found = 0;
+    cstate cs = {0};
+    rank_conc *conc = NULL;
+    tl_kt_trace *t = NULL;
+    tl_status st = tl_an_kineto_run_files(input, &files, &nf, &found);
+    if (st == TL_OK && !found)
+        st = TL_FAIL(TL_ERR_INVAL, "%s: collectives reads PyTorch profiler (Kineto) traces (a .json or .json.gz "
+                                   "trace, or a folder of them); this is not one", input);
+    if (st != TL_OK) goto fail;
+    conc = calloc(nf, sizeof *conc);
+    TL_CHECKGOTO(conc, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    for (size_t f = 0; f < nf; f++) {
+        TL_TRYGOTO(tl_kt_load(files[f], &t), st, fail);
+        TL_TRYGOTO(rank_rows(t, t->rank >= 0 ? t->rank : (int)f, &cs, &conc[f]), st, fail);
+        tl_kt_free(&t);
+    }
+    TL_TRYGOTO(offsets(cs.rows, cs.n, conc, nf), st, fail);
+    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf), st, fail);
+fail:
+    tl_kt_free(&t);
+    tl_an_run_files_free(&files, nf);
+    free(cs.rows);
+    free(conc);
+    free(pr.positional);
+    return st == TL_OK ? 0 : 1;
+}

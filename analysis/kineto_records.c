@@ -1,0 +1,195 @@
+/* A loaded Kineto trace as trilap trace records, so every command reads it
+ * the way it reads a run folder (analysis/README.md, "PyTorch profiler
+ * (Kineto) traces"):
+ *   kernel       kind kernel on its device and stream; NCCL kernels p2p or
+ *                coll by the operation they served (nccl:all_to_all -> coll,
+ *                nccl:send -> p2p; analysis/kineto_comm.c), by name where
+ *                the trace has no operation; lanes by name (a stream that
+ *                runs mostly SendRecv kernels is a p2p lane)
+ *   gpu_memcpy   kind memcpy, bytes; gpu_memset kind memset, bytes
+ *   cuda_sync    kind sync
+ *   iteration    the ProfilerStep#N range that holds the launch (the
+ *                runtime call of the same correlation id), as HTA assigns it
+ *   host rows    "iter" per ProfilerStep (iteration N), "cuda:<call>" per
+ *                launch with its correlation id, "comm:<collective> pg P"
+ *                per communication op (record_param_comms, nccl:*, c10d::*)
+ * Times: ns = baseTimeNanoseconds + ts µs: the host's system clock of each
+ * rank; ranks on different hosts agree as far as their clocks do (NTP),
+ * Kineto measures no offsets. */
+#include "analysis/kineto.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct lane_acc {
+    int32_t device;
+    int64_t stream;
+    uint64_t p2p, coll;
+    tl_role lane;
+} lane_acc;
+
+static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
+{
+    lane_acc *l = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < t->ns; i++) {
+        const tl_kt_srow *r = &t->s[i];
+        if (r->kind > TL_KT_SYNC) continue;
+        size_t j = 0;
+        while (j < n && !(l[j].device == r->device && l[j].stream == r->stream)) j++;
+        if (j == n) {
+            lane_acc *nl = realloc(l, (n + 1) * sizeof *nl);
+            if (!nl) {
+                free(l);
+                return TL_FAIL(TL_ERR_NOMEM, "streams");
+            }
+            l = nl;
+            l[n++] = (lane_acc){.device = r->device, .stream = r->stream};
+        }
+        if (r->kind != TL_KT_KERNEL) continue;
+        switch (tl_trace_nccl_kernel(tl_an_names_get(t->names, r->name))) {
+        case TL_NCCL_P2P: l[j].p2p++; break;
+        case TL_NCCL_COLL:
+        case TL_NCCL_GENERIC: l[j].coll++; break;
+        default: break;
+        }
+    }
+    for (size_t j = 0; j < n; j++)
+        l[j].lane = l[j].p2p && l[j].p2p > l[j].coll ? TL_ROLE_P2P : l[j].coll ? TL_ROLE_COLL : TL_ROLE_COMPUTE;
+    *out = l;
+    *nout = n;
+    return TL_OK;
+}
+
+/* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
+ * such), its number or -1. */
+static int64_t step_at(const tl_kt_trace *t, double us)
+{
+    int64_t it = -1;
+    for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
+        if (us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
+    return it;
+}
+
+static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys_meta_fn mfn, void *user)
+{
+    char v[64];
+    TL_TRY(mfn(user, "format", "trilap-trace"));
+    TL_TRY(mfn(user, "version", "1"));
+    snprintf(v, sizeof v, "%d", m->rank);
+    TL_TRY(mfn(user, "rank", v));
+    snprintf(v, sizeof v, "%d", m->nranks);
+    TL_TRY(mfn(user, "nranks", v));
+    snprintf(v, sizeof v, "%d", m->device);
+    TL_TRY(mfn(user, "device", v));
+    TL_TRY(mfn(user, "device_name", m->device_name));
+    TL_TRY(mfn(user, "clock", "kineto-host (baseTimeNanoseconds + ts; ranks agree as far as their hosts' clocks)"));
+    TL_TRY(mfn(user, "source", "kineto-json"));
+    TL_TRY(mfn(user, "lanes", "inferred"));
+    snprintf(v, sizeof v, "%zu", t->nsteps);
+    TL_TRY(mfn(user, "profiler_steps", v));
+    TL_TRY(mfn(user, "window", "records"));
+    TL_TRY(mfn(user, "complete", "yes"));
+    return TL_OK;
+}
+
+tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                     tl_an_nsys_meta_fn mfn)
+{
+    memset(meta, 0, sizeof *meta);
+    snprintf(meta->path, sizeof meta->path, "%s", t->path);
+    meta->rank = t->rank >= 0 ? t->rank : 0;
+    meta->nranks = t->world > 0 ? t->world : 1;
+    meta->device = -1;
+    meta->complete = 1;
+    snprintf(meta->host, sizeof meta->host, "?");
+    snprintf(meta->device_name, sizeof meta->device_name, "%s", t->device_name);
+    snprintf(meta->clock_sync, sizeof meta->clock_sync, "none");
+    for (size_t i = 0; i < t->ns && meta->device < 0; i++)
+        if (t->s[i].kind <= TL_KT_SYNC) meta->device = t->s[i].device;
+    if (mfn) TL_TRY(emit_meta(t, meta, mfn, user));
+    lane_acc *lanes = NULL;
+    size_t nl = 0;
+    TL_TRY(infer_lanes(t, &lanes, &nl));
+    tl_status st = TL_OK;
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    char name[512];
+    for (size_t i = 0; i < t->ns; i++) {
+        const tl_kt_srow *s = &t->s[i];
+        if (s->kind > TL_KT_SYNC) continue;
+        size_t j = 0;
+        while (j < nl && !(lanes[j].device == s->device && lanes[j].stream == s->stream)) j++;
+        const tl_kt_crow *ln = tl_kt_launch_of(t, s->corr);
+        tl_trace_record r = {.rank = meta->rank, .device = s->device, .stream = s->stream > 0 ? (uint64_t)s->stream : 0,
+                             .lane = j < nl ? lanes[j].lane : TL_ROLE_OTHER,
+                             .name = tl_an_names_get(t->names, s->name),
+                             .start_ns = tl_kt_ns(t, s->ts_us), .corr = s->corr > 0 ? (uint64_t)s->corr : 0,
+                             .bytes = s->bytes, .iter = ln ? step_at(t, ln->ts_us) : -1};
+        r.end_ns = r.start_ns + llround(s->dur_us * 1e3);
+        switch (s->kind) {
+        case TL_KT_KERNEL:
+            r.kind = TL_KIND_KERNEL;
+            r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
+            r.bytes = -1;
+            /* communication is defined by the operation (DESIGN.md, Wave 3):
+             * a SendRecv kernel serving nccl:all_to_all is a collective's */
+            if (r.cat == TL_CAT_P2P || r.cat == TL_CAT_COLL) {
+                tl_kt_comm cm;
+                if (tl_kt_comm_of(t, i, &cm)) r.cat = cm.p2p ? TL_CAT_P2P : TL_CAT_COLL;
+            }
+            break;
+        case TL_KT_MEMCPY: r.kind = TL_KIND_MEMCPY; r.cat = TL_CAT_MEMCPY; break;
+        case TL_KT_MEMSET: r.kind = TL_KIND_MEMSET; r.cat = TL_CAT_MEMSET; break;
+        default: r.kind = TL_KIND_SYNC; r.cat = TL_CAT_SYNC; r.bytes = -1; break;
+        }
+        if (r.kind != TL_KIND_SYNC) {
+            if (r.start_ns < first) first = r.start_ns;
+            if (r.end_ns > last) last = r.end_ns;
+        }
+        if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
+        if (ln && cb) {
+            /* the launch: a host row carrying the GPU row's correlation id */
+            snprintf(name, sizeof name, "cuda:%s", tl_an_names_get(t->names, ln->name));
+            tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
+                                 .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, ln->ts_us),
+                                 .end_ns = tl_kt_ns(t, ln->ts_us + ln->dur_us), .corr = r.corr, .bytes = -1,
+                                 .iter = r.iter};
+            TL_TRYGOTO(cb(user, &h), st, fail);
+        }
+    }
+    for (size_t k = 0; k < t->nsteps && cb; k++) {
+        tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
+                             .kind = TL_KIND_HOST, .name = "iter", .start_ns = tl_kt_ns(t, t->steps[k].ts_us),
+                             .end_ns = tl_kt_ns(t, t->steps[k].ts_us + t->steps[k].dur_us), .bytes = -1,
+                             .iter = t->steps[k].num};
+        TL_TRYGOTO(cb(user, &h), st, fail);
+    }
+    for (size_t k = 0; k < t->nops && cb; k++) {
+        const tl_kt_op *o = &t->ops[k];
+        if (!o->coll) continue; /* the record_param_comms row says it; the c10d:: op around it repeats it */
+        snprintf(name, sizeof name, "comm:%s pg %s", tl_an_names_get(t->names, o->coll),
+                 o->pg ? tl_an_names_get(t->names, o->pg) : "?");
+        tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
+                             .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, o->ts_us),
+                             .end_ns = tl_kt_ns(t, o->ts_us + o->dur_us), .bytes = -1,
+                             .iter = step_at(t, o->ts_us)};
+        TL_TRYGOTO(cb(user, &h), st, fail);
+    }
+    meta->w0 = first != INT64_MAX ? first : 0;
+    meta->w1 = last != INT64_MIN ? last : meta->w0;
+fail:
+    free(lanes);
+    return st;
+}
+
+tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, tl_an_meta *meta,
+                            tl_an_nsys_meta_fn mfn)
+{
+    tl_kt_trace *t = NULL;
+    memset(meta, 0, sizeof *meta);
+    TL_TRY(tl_kt_load(path, &t));
+    tl_status st = tl_kt_emit(t, cb, user, meta, mfn);
+    tl_kt_free(&t);
+    return st == TL_OK ? TL_OK : tl_error_frame(st, __FILE__, __LINE__);
+}

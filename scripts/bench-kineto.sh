@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Size and speed of the PyTorch profiler (Kineto) reader: a trace of MB
+# megabytes made from a shared one (tests/helper_kineto_big: its events
+# repeated, shifted in time), plain and gzip-compressed, analysed by
+# `overlap --hta`, `overlap` and `collectives`; prints per run the seconds,
+# the rate in MB/s of uncompressed JSON, the peak resident memory and its
+# ratio to the uncompressed size (issue 27 asks for at most 2).
+#
+#   scripts/bench-kineto.sh [MB [SRC.json.gz]]        (defaults: 200, trace_filter rank 0)
+set -euo pipefail
+mb=${1:-200}
+root=$(cd "$(dirname "$0")/.." && pwd)
+src=${2:-$root/../shared/data/kineto/trace_filter/sampled_rank-0.json.gz}
+[[ $mb =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [MB [SRC.json.gz]]" >&2; exit 2; }
+an=${TL_BIN:-$root/bin}/trilap-analyze
+big=${TL_BUILD:-$root/build}/tests/helper_kineto_big
+for x in "$an" "$big"; do [ -x "$x" ] || { echo "$0: $x not built (run make and make tests)" >&2; exit 1; }; done
+[ -f "$src" ] || { echo "$0: $src: no such trace" >&2; exit 1; }
+command -v /usr/bin/time >/dev/null || [ -x /usr/bin/time ] || { echo "$0: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-kineto-bench-XXXXXX")}
+mkdir -p "$out"
+"$big" "$src" "$out/big.json" "$mb"
+gzip -1 -c "$out/big.json" > "$out/big.json.gz.tmp" && mv "$out/big.json.gz.tmp" "$out/big.json.gz"
+bytes=$(stat -c %s "$out/big.json")
+printf '# Kineto reader: %s (%.1f MB uncompressed, %.1f MB gzip) from %s on %s, %s\n' "$out/big.json" \
+  "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$(awk -v b="$(stat -c %s "$out/big.json.gz")" 'BEGIN { print b / 1e6 }')" \
+  "$(basename "$src")" "$(uname -n)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+printf '%-12s %-14s %8s %8s %9s %9s\n' input command seconds MB_s rss_MB rss_ratio
+for input in big.json big.json.gz; do
+  for cmd in "overlap --hta" overlap collectives; do
+    # shellcheck disable=SC2086
+    /usr/bin/time -f '%e %M' -o "$out/time" "$an" $cmd "$out/$input" > "$out/out.txt"
+    read -r sec kb < "$out/time"
+    awk -v i="$input" -v c="$cmd" -v s="$sec" -v k="$kb" -v b="$bytes" 'BEGIN {
+      printf "%-12s %-14s %8.2f %8.1f %9.1f %9.3f\n", i, c, s, b / 1e6 / (s > 0 ? s : 1e-9), k / 1024, k * 1024 / b }'
+  done
+done
