@@ -128,14 +128,15 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
 
     int64_t checked = 0, maxit = prm->max_iterations;
     int stopped = 0;
-    /* Where the backend runs the iterations in one persistent loop
-     * (tl_be_has_pipecg_loop), each call runs `chunk` of them and the host
+    /* Where the driver chose the loop variant (the backend's
+     * fused_iterations: one persistent kernel on CUDA), each call runs `chunk` of them and the host
      * checks one call behind: 64 at a time in benchmark mode (nothing to
      * stop early; the registers of two calls in flight fit the ring), else
      * the check interval, so that a converged run goes on as far as it
      * does here. Iteration 0 and the last program (no update) run as
      * below. */
-    int looping = tl_be_has_pipecg_loop(be);
+    int looping = tl_be_has_fused_iterations(be);
+    const tl_iteration iter = {.sx = m, .sy = n, .prog = TL_SC_PIPECG, .u = up, .nu = 8, .t = &tail};
     int fixed_mode = prm->rtol == 0.0 && prm->atol == 0.0;
     int chunk = fixed_mode ? TL_SC_RING / 4 : every;
     for (int64_t it = 0; !stopped; it++) {
@@ -143,7 +144,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
         in_iter = 1;
         if (looping && it > 0 && it < maxit) {
             int k = maxit - it < chunk ? (int)(maxit - it) : chunk;
-            TL_TRYGOTO(tl_be_pipecg_loop(be, m, n, up, 8, &tail, it, k), st, fail);
+            TL_TRYGOTO(tl_be_fused_iterations(be, &iter, it, k), st, fail);
             it += k - 1;
             tl_probe_iter_end(ctx);
             in_iter = 0;
