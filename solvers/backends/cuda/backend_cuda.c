@@ -107,11 +107,11 @@ static tl_status join(cuda_backend *cb, tl_sched_op op, int slot)
 
 tl_status tl_cu_be_timer_begin(cuda_backend *cb, int et, cudaStream_t s)
 {
-    return cb->et ? tl_evtl_cu_be_timer_begin(cb->et, et, s) : TL_OK;
+    return cb->et ? tl_evtimer_begin(cb->et, et, s) : TL_OK;
 }
 tl_status tl_cu_be_timer_end(cuda_backend *cb, int et, cudaStream_t s)
 {
-    return cb->et ? tl_evtl_cu_be_timer_end(cb->et, et, s) : TL_OK;
+    return cb->et ? tl_evtimer_end(cb->et, et, s) : TL_OK;
 }
 
 /* A scalar program not consumed by an update runs alone (its dots may be
