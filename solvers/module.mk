@@ -55,6 +55,9 @@ GPU_TESTS += test_gpu_solvers
 test_gpu_solvers_DEPS := runtime
 HOST_TESTS += test_solve_scalars
 test_solve_scalars_DEPS := runtime
+# Pipe-PCG's forms against the one statement of its recurrences, iteration by iteration
+HOST_TESTS += test_pipecg_forms
+test_pipecg_forms_DEPS := solvers probes runtime
 HOST_TESTS += test_cuda_update_entry
 test_cuda_update_entry_DEPS := runtime
 HOST_TESTS += test_cuda_loop_plan
