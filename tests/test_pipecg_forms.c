@@ -182,7 +182,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
             d->h->r[k] = rep.res.history[k];
         d->h->x = calloc((size_t)n, sizeof(double));
     }
-    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, d->h->x), st, fail);
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, ctx->rank == 0 ? d->h->x : NULL), st, fail);
 fail:
     if (be) be->ops->destroy(&be);
     tl_solve_report_free(&rep);

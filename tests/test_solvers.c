@@ -90,7 +90,8 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         memcpy(s->stats, rep.stats, sizeof s->stats);
         s->x = calloc((size_t)n, sizeof *s->x);
     }
-    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, s->x), st, fail);
+    /* only rank 0 reads s->x, which rank 0 alone writes (ThreadSanitizer) */
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, ctx->rank == 0 ? s->x : NULL), st, fail);
 fail:
     if (be) be->ops->destroy(&be);
     tl_solve_report_free(&rep);

@@ -644,7 +644,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
                            st, fail);
             }
     if (o->results) {
-        char mpath[4096], extra[512];
+        char mpath[4096], extra[1024];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
         int cuda = o->backend == SOLVE_CUDA;
         char gpu[256] = "";
