@@ -10,7 +10,7 @@
 #     spell of a shared machine hits both; the ratio trilap / PETSc of the
 #     median time per iteration, and per round (side by side).
 #
-#   scripts/petsc-compare.sh [--ranks "1 2 4"] [--rtol 1e-6] [--iterations K] [--rounds C]
+#   scripts/bench-petsc-compare.sh [--ranks "1 2 4"] [--rtol 1e-6] [--iterations K] [--rounds C]
 #                            [--repeat R] [--solvers LIST] [--out DIR] [--csv] [MATRIX ...]
 #
 # MATRIX: a Matrix Market file, a .tlcsr file or gen:KIND:N (default: the
@@ -32,7 +32,7 @@ args=("$@")
 ranks="1 2 4" rtol=1e-6 repeat=3 csv=0 iters=0 rounds=1 solvers_opt="" out=""
 mats=()
 usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
-need() { [ $# -ge 2 ] && [ -n "$2" ] || { echo "petsc-compare.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
+need() { [ $# -ge 2 ] && [ -n "$2" ] || { echo "bench-petsc-compare.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case $1 in
     --ranks) need "$@"; ranks=$2; shift 2 ;;
@@ -44,16 +44,16 @@ while [ $# -gt 0 ]; do
     --out) need "$@"; out=$2; shift 2 ;;
     --csv) csv=1; shift ;;
     -h|--help) usage; exit 0 ;;
-    -*) echo "petsc-compare.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    -*) echo "bench-petsc-compare.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) mats+=("$1"); shift ;;
   esac
 done
 for v in "$iters" "$rounds" "$repeat"; do
-  [[ $v =~ ^[0-9]+$ ]] || { echo "petsc-compare.sh: invalid count '$v' (try --help)" >&2; exit 2; }
+  [[ $v =~ ^[0-9]+$ ]] || { echo "bench-petsc-compare.sh: invalid count '$v' (try --help)" >&2; exit 2; }
 done
-[ "$rounds" -ge 1 ] && [ "$repeat" -ge 1 ] || { echo "petsc-compare.sh: --rounds and --repeat must be >= 1" >&2; exit 2; }
+[ "$rounds" -ge 1 ] && [ "$repeat" -ge 1 ] || { echo "bench-petsc-compare.sh: --rounds and --repeat must be >= 1" >&2; exit 2; }
 for r in $ranks; do
-  [[ $r =~ ^[1-9][0-9]*$ ]] || { echo "petsc-compare.sh: invalid rank count '$r' (try --help)" >&2; exit 2; }
+  [[ $r =~ ^[1-9][0-9]*$ ]] || { echo "bench-petsc-compare.sh: invalid rank count '$r' (try --help)" >&2; exit 2; }
 done
 if [ ${#mats[@]} -eq 0 ]; then
   if [ "$iters" -gt 0 ]; then
@@ -64,12 +64,12 @@ if [ ${#mats[@]} -eq 0 ]; then
   fi
 fi
 for m in "${mats[@]}"; do
-  case $m in gen:*) ;; *) [ -r "$m" ] || { echo "petsc-compare.sh: $m: no such matrix file" >&2; exit 2; } ;; esac
+  case $m in gen:*) ;; *) [ -r "$m" ] || { echo "bench-petsc-compare.sh: $m: no such matrix file" >&2; exit 2; } ;; esac
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-[ -x "$bin/trilap-solve" ] || { echo "petsc-compare.sh: $bin/trilap-solve not built (make)" >&2; exit 1; }
+[ -x "$bin/trilap-solve" ] || { echo "bench-petsc-compare.sh: $bin/trilap-solve not built (make)" >&2; exit 1; }
 if [ -n "$out" ]; then
-  [ -e "$out/summary.txt" ] && { echo "petsc-compare.sh: $out/summary.txt exists; choose another --out" >&2; exit 2; }
+  [ -e "$out/summary.txt" ] && { echo "bench-petsc-compare.sh: $out/summary.txt exists; choose another --out" >&2; exit 2; }
   mkdir -p "$out/raw"
 fi
 tmp=$(mktemp -d)

@@ -5,15 +5,15 @@
 # bench-solver-roof.sh ends with it; run it again to rebuild a summary
 # (the triad from OUTDIR/stream.csv when not given).
 #
-#   scripts/roof-summary.sh OUTDIR [TRIAD_GBS]
-set -u
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: roof-summary.sh OUTDIR [TRIAD_GBS]" >&2; exit 2; }
+#   scripts/render-roof-summary.sh OUTDIR [TRIAD_GBS]
+set -euo pipefail
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: render-roof-summary.sh OUTDIR [TRIAD_GBS]" >&2; exit 2; }
 out=$1
 here=$(dirname "$0")
-[ -d "$out/logs" ] || { echo "roof-summary.sh: $out/logs: no such directory" >&2; exit 2; }
-triad=${2:-$(awk -F, -f "$here/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)}
+[ -d "$out/logs" ] || { echo "render-roof-summary.sh: $out/logs: no such directory" >&2; exit 2; }
+triad=${2:-$(awk -F, -f "$here/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1 || true)}
 case "$triad" in
-'' | *[!0-9.]*) echo "roof-summary.sh: no triad (give it, or $out/stream.csv)" >&2; exit 2 ;;
+'' | *[!0-9.]*) echo "render-roof-summary.sh: no triad (give it, or $out/stream.csv)" >&2; exit 2 ;;
 esac
 # the kernels a run measured, from its name (p7-N-VARIANT-iter|iterq|ops)
 variant() { local r=${1#p7-*-}; echo "${r%-*}"; }

@@ -6,7 +6,7 @@
 # kernels per operation and the derived communication, in us per
 # iteration, from both sources, and their ratio (event timer / CUPTI).
 #
-#   scripts/solver-breakdown-table.sh OUT
+#   scripts/render-solver-breakdown.sh OUT
 #
 # Event timer: an operation's time summed over the timed solves (CUDA
 # events around it on its stream: the wait for its inputs is included)
@@ -19,7 +19,7 @@
 # (categories coll / p2p). Both cover the same timed solves (the trace
 # window).
 set -euo pipefail
-out=${1:?usage: solver-breakdown-table.sh OUT}
+out=${1:?usage: render-solver-breakdown.sh OUT}
 shopt -s nullglob
 found=0
 echo "# Sec. IV-C breakdown: us per iteration; event timer: trilap-solve per-operation statistics; CUPTI: trilap-analyze breakdown/overlap of the same run's trace"
@@ -77,6 +77,6 @@ for log in "$out"/logs/breakdown-*.txt; do
         printf "%-22s %14.2f\n", "iteration (host clock)", tpi
     }' "$log"
 done
-[ $found -eq 1 ] || { echo "solver-breakdown-table.sh: no traced breakdown runs under $out" >&2; exit 1; }
+[ $found -eq 1 ] || { echo "render-solver-breakdown.sh: no traced breakdown runs under $out" >&2; exit 1; }
 echo
 echo "# the event timer brackets each operation with CUDA events on its stream, so its figure includes waits for inputs on other streams; CUPTI counts kernel execution only; a ratio near 1 for spmv/update/precond says the two agree, dot may differ by the stream wait"

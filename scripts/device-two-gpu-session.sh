@@ -7,11 +7,13 @@
 # bounded; a failed step is recorded and the rest goes on. Everything lands
 # in DEST (one folder per study, each with its manifest) and DEST.tgz.
 #
-#   scripts/two-gpu-session.sh DEST [TOTAL_SECONDS] [STEPS]
+#   scripts/device-two-gpu-session.sh DEST [TOTAL_SECONDS] [STEPS]
 #   STEPS: comma list of build,check,tristream,solvers,fdtd [all]
 #   PROTOCOL=quick: 1,000 / 100 solver iterations instead of 10,000 / 1,000
+# not -e / pipefail: every step is bounded and its outcome logged; a failed
+# step must not cost the lent session the steps after it
 set -u
-dest=${1:?usage: two-gpu-session.sh DEST [TOTAL_SECONDS] [STEPS]}
+dest=${1:?usage: device-two-gpu-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-1500}
 steps=${3:-build,check,tristream,solvers,fdtd}
 mkdir -p "$dest" || exit 1
