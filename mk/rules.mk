@@ -201,7 +201,7 @@ endif
 # the thread launcher needs neither. Any report fails the test (exitcode).
 TSAN_BUILD ?= build-tsan
 TSAN_TESTS := test_solvers test_pipecg_forms test_fdtd test_solve_cli test_fdtd_cli
-TSAN_FILTER ?= test_solvers:|test_pipecg_forms:|test_fdtd:|thread_launcher|runs_in_one_invocation|ranks_threads|ranks_run_writes|ranks_blowup|fixed_iterations_and_exit
+TSAN_FILTER ?= test_solvers:|test_pipecg_forms:|test_fdtd:(ranks_equal_single_domain|per_rank_strategies|overlap_schedule_same_result)|thread_launcher|runs_in_one_invocation|ranks_threads|ranks_run_writes|ranks_blowup|fixed_iterations_and_exit
 TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) BIN=$(TSAN_BUILD)/bin \
   CUDA=0 MPI=0 OPENMP=0 PETSC=0 OPT='-O1 -fsanitize=thread -Wno-unknown-pragmas' TRILAP_NO_INSTALL=1
 tsan:
