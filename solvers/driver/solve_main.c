@@ -75,14 +75,34 @@ typedef struct solve_job {
 } solve_job;
 
 #define O(f) offsetof(solve_opts, f)
-/* --backend: what runs the operations; host and cuda are tl_backend_find
- * names, petsc is the PETSc path (solvers/methods/petsc_solve.h). */
+/* --backend: what runs a configuration, as rows. host and cuda run
+ * trilap's methods on a backend's operations (ops); petsc runs a solver of
+ * its own (run: PETSc's KSP, solvers/methods/petsc_solve.h), set up once
+ * per process. Nothing else in this file names a backend. */
 typedef enum { SOLVE_HOST, SOLVE_CUDA, SOLVE_PETSC, SOLVE_NBACKENDS } solve_backend_id;
+typedef tl_status (*solve_run_fn)(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
+                                  const double *b, const double *x0, double *x,
+                                  tl_solve_report *rep);
 typedef struct solve_backend {
-    const char *name;
+    const char *name; /* first: the option table reads it */
+    const tl_backend_ops *ops;
+    solve_run_fn run;                     /* instead of ops */
+    tl_status (*setup)(tl_ctx *ctx);      /* once per process, before the runs */
+    tl_status (*teardown)(tl_ctx *ctx);   /* after them, also after a failure */
+    const char *schedule_label;           /* the results' schedule column; NULL: the run's */
+    int device;                           /* one GPU per rank: GPU setup, SpMV label, choices */
+    const char *no_warmup_iterations;     /* why --warmup-iterations cannot be honoured */
 } solve_backend;
 static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
-    [SOLVE_HOST] = {"host"}, [SOLVE_CUDA] = {"cuda"}, [SOLVE_PETSC] = {"petsc"}};
+    [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops},
+    [SOLVE_CUDA] = {.name = "cuda", .ops = &tl_backend_cuda_ops, .device = 1},
+    [SOLVE_PETSC] = {.name = "petsc",
+                     .run = tl_petsc_solve_run,
+                     .setup = tl_petsc_init,
+                     .teardown = tl_petsc_finalize,
+                     .schedule_label = "petsc",
+                     .no_warmup_iterations = "its warm-up solves run --max-iterations"},
+};
 
 static const tl_option solve_options[] = {
     {.name = "solver",
@@ -501,22 +521,21 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
     tl_backend *be = NULL;
     tl_solve_report rep = {0};
     double *xg = NULL;
-    int petsc = o->backend == SOLVE_PETSC, cuda = o->backend == SOLVE_CUDA;
+    const solve_backend *sb = &solve_backends[o->backend];
+    int cuda = sb->device;
     tl_solve_config cfg;
     tl_method_choice choice = {.variant = TL_VARIANT_HOST};
     TL_TRY(run_config(o, run, &cfg));
-    if (petsc) {
-        TL_TRYGOTO(tl_petsc_solve_run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
+    if (sb->run) {
+        TL_TRYGOTO(sb->run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
-        const tl_backend_ops *ops = tl_backend_find(solve_backends[o->backend].name);
-        TL_CHECKGOTO(ops, TL_ERR_INVAL, st, fail, "unknown backend %s", solve_backends[o->backend].name);
-        TL_TRYGOTO(choose(ctx, o, ops, dm, &cfg, &choice), st, fail);
-        TL_TRYGOTO(ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
+        TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &choice), st, fail);
+        TL_TRYGOTO(sb->ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
         TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
     }
     tl_solve_labels lb = {.solver = run->method->name,
                           .precond = tl_precond_name(cfg.bcfg.precond),
-                          .schedule = petsc ? "petsc" : run->schedule->name,
+                          .schedule = sb->schedule_label ? sb->schedule_label : run->schedule->name,
                           .backend = solve_backends[o->backend].name,
                           .matrix = o->matrix,
                           .partition = partdesc,
@@ -538,7 +557,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
             *not_converged = 1;
         if (o->stats) tl_solve_print_stats(stdout, &rep);
     }
-    if (o->stats && !petsc) {
+    if (o->stats && sb->ops) { /* the halo plan's table: trilap's exchanges only */
         fflush(stdout);
         TL_TRYGOTO(tl_solve_print_halo(ctx, stdout, dm, rep.stats[TL_OP_HALO].count), st, fail);
     }
@@ -588,7 +607,8 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     int *part = NULL;
     tl_dist_matrix *dm = NULL;
     char partdesc[256] = "";
-    int petsc = o->backend == SOLVE_PETSC, petsc_up = 0, probes_up = 0;
+    const solve_backend *sb = &solve_backends[o->backend];
+    int setup_done = 0, probes_up = 0;
 
     if (o->trace) {
         tl_probes_config pc = {.outdir = o->trace, .cupti = o->cupti, .nvtx = 1};
@@ -596,7 +616,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         probes_up = lst == TL_OK;
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    if (o->backend == SOLVE_CUDA) {
+    if (sb->device) {
         /* once for every run of this process (the NCCL communicators live
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
@@ -630,9 +650,9 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     free(bg);
     free(x0g);
     bg = x0g = NULL;
-    if (petsc) {
-        TL_TRYGOTO(tl_petsc_init(ctx), st, fail);
-        petsc_up = 1;
+    if (sb->setup) {
+        TL_TRYGOTO(sb->setup(ctx), st, fail);
+        setup_done = 1;
     }
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
@@ -646,19 +666,19 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     if (o->results) {
         char mpath[4096], extra[1024];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        int cuda = o->backend == SOLVE_CUDA;
+        int cuda = sb->device;
         char gpu[256] = "";
         if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
         snprintf(extra, sizeof extra,
                  "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
-                 partdesc, solve_backends[o->backend].name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
                  cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
     }
 fail:
-    if (petsc_up) {
-        tl_status fst = tl_petsc_finalize(ctx);
+    if (setup_done && sb->teardown) {
+        tl_status fst = sb->teardown(ctx);
         if (st == TL_OK) st = fst;
     }
     if (probes_up) {
@@ -788,18 +808,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
         return 2;
     }
-    if (o.backend == SOLVE_PETSC && o.warmup_iterations > 0) {
-        fprintf(stderr, "%s: --warmup-iterations: not with --backend petsc (its warm-up solves run "
-                        "--max-iterations)\n", PROGRAM);
+    const solve_backend *sb = &solve_backends[o.backend];
+    if (sb->no_warmup_iterations && o.warmup_iterations > 0) {
+        fprintf(stderr, "%s: --warmup-iterations: not with --backend %s (%s)\n", PROGRAM, sb->name,
+                sb->no_warmup_iterations);
         return 2;
     }
-    if (o.backend != SOLVE_PETSC) {
-        const tl_backend_ops *ops = tl_backend_find(solve_backends[o.backend].name);
-        if (ops && ops->unavailable) {
-            fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, solve_backends[o.backend].name, ops->unavailable);
+    if (sb->ops) {
+        if (sb->ops->unavailable) {
+            fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, sb->name, sb->ops->unavailable);
             return 1;
         }
-        if (o.backend == SOLVE_CUDA && (lo.no_gpu || tl_gpu_count() == 0)) {
+        if (sb->device && (lo.no_gpu || tl_gpu_count() == 0)) {
             fprintf(stderr, "%s: --backend cuda: %s\n", PROGRAM,
                     lo.no_gpu ? "--no-gpu was given" : "no GPU visible");
             return 1;
