@@ -209,19 +209,27 @@ tl_status tl_bench_meta_add_opt(tl_bench_meta *m, const char *name, const char *
 tl_status tl_bench_meta_add_opts(tl_bench_meta *m, const tl_optspec *spec);
 void tl_bench_meta_free(tl_bench_meta *m);
 
-typedef enum { TL_COL_STR, TL_COL_INT, TL_COL_REAL } tl_bench_coltype;
+/* The row member a column shows: const char * (STR), int64_t (INT), int
+ * (INT32), double (REAL). */
+typedef enum { TL_COL_STR, TL_COL_INT, TL_COL_INT32, TL_COL_REAL } tl_bench_coltype;
+/* A column names its value: the member of the row struct at `field`, so a
+ * column and its value sit on one line of the table. */
 typedef struct tl_bench_col {
     const char *name; /* table names row */
     const char *unit; /* table units row, "" for none */
     const char *key;  /* CSV/JSON name, with the unit: "median_us" */
     tl_bench_coltype type;
     int width, prec; /* table width (grown to fit the names), decimals of REAL */
+    size_t field;    /* offsetof the row member */
 } tl_bench_col;
 typedef struct tl_bench_cell {
     const char *s; /* STR */
     int64_t i;     /* INT */
     double d;      /* REAL; NAN prints "-" (table), "" (CSV), null (JSON) */
 } tl_bench_cell;
+
+/* The cells of one row (a tl_*_row) as cols name them. */
+void tl_bench_cells(const tl_bench_col *cols, size_t ncols, const void *row, tl_bench_cell *cells);
 
 /* Preamble, names row, units row, rows (cells row-major, ncols per row),
  * footer "# N rows, N wrong". */

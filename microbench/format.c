@@ -5,6 +5,7 @@
 #include "microbench/bench.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -96,6 +97,7 @@ static void cell_text(const tl_bench_col *c, const tl_bench_cell *v, tl_bench_fo
         snprintf(buf, n, "%s", v->s ? v->s : "");
         break;
     case TL_COL_INT:
+    case TL_COL_INT32:
         snprintf(buf, n, "%" PRId64, v->i);
         break;
     case TL_COL_REAL:
@@ -245,90 +247,95 @@ tl_status tl_bench_write(FILE *out, tl_bench_format fmt, const tl_bench_meta *me
     return TL_OK;
 }
 
+void tl_bench_cells(const tl_bench_col *cols, size_t ncols, const void *row, tl_bench_cell *cells)
+{
+    const char *base = row;
+    for (size_t c = 0; c < ncols; c++) {
+        const char *m = base + cols[c].field;
+        tl_bench_cell v = {0};
+        switch (cols[c].type) {
+        case TL_COL_STR:
+            memcpy(&v.s, m, sizeof v.s);
+            break;
+        case TL_COL_INT:
+            memcpy(&v.i, m, sizeof v.i);
+            break;
+        case TL_COL_INT32: {
+            int k;
+            memcpy(&k, m, sizeof k);
+            v.i = k;
+            break;
+        }
+        case TL_COL_REAL:
+            memcpy(&v.d, m, sizeof v.d);
+            break;
+        }
+        cells[c] = v;
+    }
+}
+
 /* ---- the three tables --------------------------------------------------------- */
+/* One line per column: name, unit, CSV/JSON key, type, width, decimals, and
+ * the row member it shows. */
+#define COL(row, member, name_, unit_, key_, type_, w, p)                                            \
+    {.name = name_, .unit = unit_, .key = key_, .type = type_, .width = w, .prec = p,              \
+     .field = offsetof(row, member)}
 
 const tl_bench_col tl_tristream_cols[] = {
-    {"variant", "", "variant", TL_COL_STR, 14, 0},
-    {"allreduce", "B", "allreduce_bytes", TL_COL_INT, 9, 0},
-    {"ring", "B", "ring_bytes", TL_COL_INT, 9, 0},
-    {"daxpy", "B", "daxpy_bytes", TL_COL_INT, 10, 0},
-    {"median", "us", "median_us", TL_COL_REAL, 8, 2},
-    {"min", "us", "min_us", TL_COL_REAL, 8, 2},
-    {"max", "us", "max_us", TL_COL_REAL, 8, 2},
-    {"speedup", "x", "speedup", TL_COL_REAL, 7, 3},
-    {"bound", "us", "bound_us", TL_COL_REAL, 8, 2},
-    {"eff", "%", "overlap_eff_pct", TL_COL_REAL, 6, 1},
-    {"#wrong", "", "wrong", TL_COL_INT, 6, 0},
+    COL(tl_tristream_row, variant, "variant", "", "variant", TL_COL_STR, 14, 0),
+    COL(tl_tristream_row, allreduce_bytes, "allreduce", "B", "allreduce_bytes", TL_COL_INT, 9, 0),
+    COL(tl_tristream_row, ring_bytes, "ring", "B", "ring_bytes", TL_COL_INT, 9, 0),
+    COL(tl_tristream_row, daxpy_bytes, "daxpy", "B", "daxpy_bytes", TL_COL_INT, 10, 0),
+    COL(tl_tristream_row, median_us, "median", "us", "median_us", TL_COL_REAL, 8, 2),
+    COL(tl_tristream_row, min_us, "min", "us", "min_us", TL_COL_REAL, 8, 2),
+    COL(tl_tristream_row, max_us, "max", "us", "max_us", TL_COL_REAL, 8, 2),
+    COL(tl_tristream_row, speedup, "speedup", "x", "speedup", TL_COL_REAL, 7, 3),
+    COL(tl_tristream_row, bound_us, "bound", "us", "bound_us", TL_COL_REAL, 8, 2),
+    COL(tl_tristream_row, eff_pct, "eff", "%", "overlap_eff_pct", TL_COL_REAL, 6, 1),
+    COL(tl_tristream_row, wrong, "#wrong", "", "wrong", TL_COL_INT, 6, 0),
 };
 const size_t tl_tristream_ncols = sizeof tl_tristream_cols / sizeof tl_tristream_cols[0];
 
 void tl_tristream_cells(const tl_tristream_row *r, tl_bench_cell *c)
 {
-    c[0].s = r->variant;
-    c[1].i = r->allreduce_bytes;
-    c[2].i = r->ring_bytes;
-    c[3].i = r->daxpy_bytes;
-    c[4].d = r->median_us;
-    c[5].d = r->min_us;
-    c[6].d = r->max_us;
-    c[7].d = r->speedup;
-    c[8].d = r->bound_us;
-    c[9].d = r->eff_pct;
-    c[10].i = r->wrong;
+    tl_bench_cells(tl_tristream_cols, tl_tristream_ncols, r, c);
 }
 
 const tl_bench_col tl_stream_cols[] = {
-    {"function", "", "function", TL_COL_STR, 8, 0},
-    {"rank", "", "rank", TL_COL_INT, 4, 0},
-    {"device", "", "device", TL_COL_STR, 12, 0},
-    {"bytes", "B", "bytes", TL_COL_INT, 11, 0},
-    {"bandwidth", "GB/s", "bandwidth_gbs", TL_COL_REAL, 9, 1},
-    {"min", "ms", "min_ms", TL_COL_REAL, 8, 4},
-    {"max", "ms", "max_ms", TL_COL_REAL, 8, 4},
-    {"avg", "ms", "avg_ms", TL_COL_REAL, 8, 4},
-    {"#wrong", "", "wrong", TL_COL_INT, 6, 0},
+    COL(tl_stream_row, function, "function", "", "function", TL_COL_STR, 8, 0),
+    COL(tl_stream_row, rank, "rank", "", "rank", TL_COL_INT32, 4, 0),
+    COL(tl_stream_row, device, "device", "", "device", TL_COL_STR, 12, 0),
+    COL(tl_stream_row, bytes, "bytes", "B", "bytes", TL_COL_INT, 11, 0),
+    COL(tl_stream_row, gbs, "bandwidth", "GB/s", "bandwidth_gbs", TL_COL_REAL, 9, 1),
+    COL(tl_stream_row, min_ms, "min", "ms", "min_ms", TL_COL_REAL, 8, 4),
+    COL(tl_stream_row, max_ms, "max", "ms", "max_ms", TL_COL_REAL, 8, 4),
+    COL(tl_stream_row, avg_ms, "avg", "ms", "avg_ms", TL_COL_REAL, 8, 4),
+    COL(tl_stream_row, wrong, "#wrong", "", "wrong", TL_COL_INT, 6, 0),
 };
 const size_t tl_stream_ncols = sizeof tl_stream_cols / sizeof tl_stream_cols[0];
 
 void tl_stream_cells(const tl_stream_row *r, tl_bench_cell *c)
 {
-    c[0].s = r->function;
-    c[1].i = r->rank;
-    c[2].s = r->device;
-    c[3].i = r->bytes;
-    c[4].d = r->gbs;
-    c[5].d = r->min_ms;
-    c[6].d = r->max_ms;
-    c[7].d = r->avg_ms;
-    c[8].i = r->wrong;
+    tl_bench_cells(tl_stream_cols, tl_stream_ncols, r, c);
 }
 
 const tl_bench_col tl_comm_cols[] = {
-    {"op", "", "op", TL_COL_STR, 9, 0},
-    {"comm", "", "comm", TL_COL_STR, 5, 0},
-    {"size", "B", "size_bytes", TL_COL_INT, 10, 0},
-    {"count", "elements", "count", TL_COL_INT, 10, 0},
-    {"type", "", "type", TL_COL_STR, 6, 0},
-    {"redop", "", "redop", TL_COL_STR, 5, 0},
-    {"time", "us", "time_us", TL_COL_REAL, 8, 2},
-    {"algbw", "GB/s", "algbw_gbs", TL_COL_REAL, 7, 2},
-    {"busbw", "GB/s", "busbw_gbs", TL_COL_REAL, 7, 2},
-    {"#wrong", "", "wrong", TL_COL_INT, 6, 0},
+    COL(tl_comm_row, op, "op", "", "op", TL_COL_STR, 9, 0),
+    COL(tl_comm_row, comm, "comm", "", "comm", TL_COL_STR, 5, 0),
+    COL(tl_comm_row, bytes, "size", "B", "size_bytes", TL_COL_INT, 10, 0),
+    COL(tl_comm_row, count, "count", "elements", "count", TL_COL_INT, 10, 0),
+    COL(tl_comm_row, type, "type", "", "type", TL_COL_STR, 6, 0),
+    COL(tl_comm_row, redop, "redop", "", "redop", TL_COL_STR, 5, 0),
+    COL(tl_comm_row, time_us, "time", "us", "time_us", TL_COL_REAL, 8, 2),
+    COL(tl_comm_row, algbw_gbs, "algbw", "GB/s", "algbw_gbs", TL_COL_REAL, 7, 2),
+    COL(tl_comm_row, busbw_gbs, "busbw", "GB/s", "busbw_gbs", TL_COL_REAL, 7, 2),
+    COL(tl_comm_row, wrong, "#wrong", "", "wrong", TL_COL_INT, 6, 0),
 };
 const size_t tl_comm_ncols = sizeof tl_comm_cols / sizeof tl_comm_cols[0];
 
 void tl_comm_cells(const tl_comm_row *r, tl_bench_cell *c)
 {
-    c[0].s = r->op;
-    c[1].s = r->comm;
-    c[2].i = r->bytes;
-    c[3].i = r->count;
-    c[4].s = r->type;
-    c[5].s = r->redop;
-    c[6].d = r->time_us;
-    c[7].d = r->algbw_gbs;
-    c[8].d = r->busbw_gbs;
-    c[9].i = r->wrong;
+    tl_bench_cells(tl_comm_cols, tl_comm_ncols, r, c);
 }
 
 /* ---- results-file rows ------------------------------------------------------- */

@@ -193,6 +193,28 @@ else
 	@echo "check-gpu: built without CUDA (nvcc not found or CUDA=0): no GPU tests"; echo "0 passed, 0 failed, 0 skipped"
 endif
 
+# ThreadSanitizer on the rank code that runs as threads of one process:
+# the solver and FDTD tests that run ranks on the thread launcher, in
+# process and through bin/trilap-solve (the serial numerics tests and the
+# MPI ones are left out: nothing races there, and under TSan the FDTD
+# convergence tests alone would take CI's ten minutes). A build of its own ($(TSAN_BUILD)),
+# host only, with OpenMP, MPI and PETSc off: libgomp and the MPI library
+# are not instrumented (their synchronisation would read as races; the
+# OpenMP pragmas are then ignored, hence -Wno-unknown-pragmas), and
+# the thread launcher needs neither. Any report fails the test (exitcode).
+TSAN_BUILD ?= build-tsan
+TSAN_TESTS := test_solvers test_pipecg_forms test_fdtd test_solve_cli
+TSAN_FILTER ?= test_solvers:|test_pipecg_forms:|test_fdtd:(ranks_equal_single_domain|per_rank_strategies|overlap_schedule_same_result)|test_solve_cli:(thread_launcher_every_method|runs_in_one_invocation_equal_single_runs)
+TSAN_MAKE = $(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) BIN=$(TSAN_BUILD)/bin \
+  CUDA=0 MPI=0 OPENMP=0 PETSC=0 OPT='-O1 -fsanitize=thread -Wno-unknown-pragmas' TRILAP_NO_INSTALL=1
+tsan:
+	@$(TSAN_MAKE) $(TSAN_BUILD)/bin/trilap-solve \
+	  $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
+	@TL_BUILD=$(TSAN_BUILD) TL_BIN=$(TSAN_BUILD)/bin TL_HAVE_MPI=0 TL_HAVE_PETSC=0 TL_HAVE_CUDA=0 \
+	  TL_HAVE_METIS=$(HAVE_METIS) TL_HAVE_ZLIB=$(HAVE_ZLIB) TL_HAVE_GNUPLOT=0 TL_DATA=$(TL_DATA) \
+	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
+	  TL_TEST_FILTER='$(TSAN_FILTER)' tests/run.sh $(addprefix $(TSAN_BUILD)/tests/,$(TSAN_TESTS))
+
 summary:
 	@printf 'trilap %s (%s) configuration:\n' '$(TL_VERSION)' '$(GIT_COMMIT)'
 	@printf '  %-8s %s\n' \
@@ -210,7 +232,7 @@ summary:
 	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)"
 
 help:
-	@echo 'targets: all (default) | check | check-gpu | demo | plots | install PREFIX=dir | clean | help'
+	@echo 'targets: all (default) | check | check-gpu | tsan | demo | plots | install PREFIX=dir | clean | help'
 	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= (0 off, 1 required)'
 	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
 	@$(MAKE) --no-print-directory summary
@@ -226,5 +248,5 @@ install: all
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-.PHONY: all tests gpu-tests check check-gpu summary help install clean demo plots FORCE
+.PHONY: all tests gpu-tests check check-gpu tsan summary help install clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)

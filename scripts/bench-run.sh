@@ -1,4 +1,5 @@
-# Sourced by bench-solvers-gpu.sh and bench-solver-roof.sh: the triad and
+# Sourced (no `set` of its own: the caller's options hold) by
+# bench-solvers-gpu.sh and bench-solver-roof.sh: the triad and
 # one bounded trilap-solve run of a GPU benchmark. The caller sets out,
 # BENCH, budget, start (its $SECONDS at the beginning) and log().
 #

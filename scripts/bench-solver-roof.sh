@@ -157,6 +157,6 @@ for n in $sizes; do
     [ "$n" = 128 ] || ops "$n"
 done
 
-"$(dirname "$0")/roof-summary.sh" "$out" "$triad" || log "no summary"
+"$(dirname "$0")/render-roof-summary.sh" "$out" "$triad" || log "no summary"
 cat "$out/summary.txt" >&2
 log "done in $((SECONDS - start)) s"

@@ -180,7 +180,7 @@ cols=run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spm
 cat "$out/summary.txt" >&2
 # Sec. IV-C: CUPTI kernel breakdown of the traced runs (host-side
 # analysis), and the table event timer vs CUPTI per operation
-# (scripts/solver-breakdown-table.sh: OUT/breakdown.txt)
+# (scripts/render-solver-breakdown.sh: OUT/breakdown.txt)
 if [ -x "$ANALYZE" ]; then
     mkdir -p "$out/breakdown"
     for d in "$out"/traces/*; do
@@ -191,7 +191,7 @@ if [ -x "$ANALYZE" ]; then
         timeout 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$run-overlap.csv" >"$out/breakdown/$run-overlap.txt" 2>&1 ||
             log "overlap of $d failed"
     done
-    if "$(dirname "$0")/solver-breakdown-table.sh" "$out" >"$out/breakdown.txt" 2>&1; then
+    if "$(dirname "$0")/render-solver-breakdown.sh" "$out" >"$out/breakdown.txt" 2>&1; then
         log "Sec. IV-C breakdown (event timer vs CUPTI, per operation): $out/breakdown.txt"
         cat "$out/breakdown.txt" >&2
     else

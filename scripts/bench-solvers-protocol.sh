@@ -310,7 +310,7 @@ if [ $breakdown -eq 1 ] && [ "$backend" = cuda ]; then
             timeout 60 "$ANALYZE" overlap "$d" --csv "$out/breakdown/$size-$sched-overlap.csv" >"$out/breakdown/$size-$sched-overlap.txt" 2>&1
         done
     done
-    "$here/scripts/solver-breakdown-table.sh" "$out" >"$out/breakdown.txt" 2>&1 ||
+    "$here/scripts/render-solver-breakdown.sh" "$out" >"$out/breakdown.txt" 2>&1 ||
         log "breakdown table failed (breakdown.txt)"
     log "breakdown: $out/breakdown.txt"
 fi

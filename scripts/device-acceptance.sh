@@ -4,6 +4,7 @@
 # benchmarks, each bounded so one stuck step cannot eat the others. Raw
 # results land in results/<run>/ (commit them); logs in $DEV_OUT.
 #   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]
+# not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 usage() { echo "usage: $0 [NGPUS [BUDGET_SECONDS]]   (on a machine with NGPUS GPUs)" >&2; exit 2; }
 n=${1:-2}

@@ -9,6 +9,7 @@
 #   scripts/device-nsys-demo.sh [BUDGET_SECONDS=280]
 # Nsight Systems' importer needs libdw: .dw/*.deb (apt-get download libdw1
 # libelf1) are unpacked into /tmp/dw when present.
+# not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 budget=${1:-280}
 start=$(date +%s)

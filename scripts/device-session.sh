@@ -33,6 +33,8 @@
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
 # Matrices: TL_DATA (default ../shared/data, else .carry/data). CHECK_GPU_LIMIT:
 # the seconds of check-gpu (default 420).
+# not -e / pipefail: every step is bounded and its outcome logged; a failed
+# step must not cost the lent session the steps after it
 set -u
 case ${1:-} in -h | --help) sed -n '2,33p' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}

@@ -2,7 +2,7 @@
  * (bytes per iteration, roofline, ratio from a trilap-solve output) on an
  * output whose figures are known, scripts/roof-fit.awk (the fixed and the
  * proportional part of an iteration) on sizes that cost a known line,
- * with and without marginal runs, scripts/roof-summary.sh (a summary
+ * with and without marginal runs, scripts/render-roof-summary.sh (a summary
  * rebuilt from the logs), and scripts/bench-solver-roof.sh with
  * stand-ins for trilap-solve and trilap-bench: each VARIANTS entry runs
  * with its options and gets its row in the summary; a bad entry is one
@@ -270,9 +270,9 @@ TL_TEST(roof_variants_side_by_side)
     TL_ASSERT_MSG(strstr(s, "\np7-64-two-ops,trilap,off,two,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, "\np7-64-two-iterq,trilap,off,two,"), "%s", s);
     TL_ASSERT_MSG(strstr(s, ",3600,3.600,0.278,"), "%s", s);
-    /* roof-summary.sh rebuilds the same summary from the logs and stream.csv */
+    /* render-roof-summary.sh rebuilds the same summary from the logs and stream.csv */
     TL_ASSERT_EQ(unlink(p), 0);
-    r = tl_test_capture("scripts/roof-summary.sh %s", e.out);
+    r = tl_test_capture("scripts/render-roof-summary.sh %s", e.out);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
     char *again = tl_test_read(p);
@@ -300,13 +300,49 @@ TL_TEST(roof_variants_refused)
         TL_ASSERT_MSG(access(e.args, F_OK) != 0, "VARIANTS='%s': trilap-solve ran", bad[k]);
     }
     /* a summary of nothing: one line, exit 2 */
-    tl_test_output r = tl_test_capture("scripts/roof-summary.sh %s", e.out);
+    tl_test_output r = tl_test_capture("scripts/render-roof-summary.sh %s", e.out);
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT_MSG(strstr(r.err, "roof-summary.sh: ") && strstr(r.err, "logs: no such directory") &&
+    TL_ASSERT_MSG(strstr(r.err, "render-roof-summary.sh: ") && strstr(r.err, "logs: no such directory") &&
                       !strchr(strchr(r.err, '\n') + 1, '\n'),
                   "%s", r.err);
     tl_test_output_free(&r);
 }
 
+/* results/INDEX.md is what scripts/render-results-index.sh makes from the
+ * table of results/README.md; on a copy, a folder without a row, a row
+ * without a folder and a stale index are each refused, naming what. */
+TL_TEST(results_index_current_and_checked)
+{
+    tl_test_output r = tl_test_capture("scripts/render-results-index.sh --check");
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    const char *t = tl_test_tmpdir();
+    r = tl_test_capture("mkdir -p %s/res/a %s/res/b && echo x > %s/res/a/manifest.txt && "
+                        "printf '| folder | what | commit | command |\n| --- | --- | --- | --- |\n"
+                        "| `a/` | claim A | c1 | `cmd a` |\n' > %s/res/README.md && "
+                        "scripts/render-results-index.sh --results %s/res",
+                        t, t, t, t, t);
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "/res/b/ has no row"), "%s", r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("rmdir %s/res/b && mkdir %s/res/c && echo '| `c/`, `d/` | claim CD | c2 | "
+                        "`cmd c` |' >> %s/res/README.md && scripts/render-results-index.sh --results %s/res",
+                        t, t, t, t);
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "names d/, which"), "%s", r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("mkdir %s/res/d && scripts/render-results-index.sh --results %s/res && "
+                        "cat %s/res/INDEX.md", t, t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "| `a/` | claim A | c1 | `cmd a` | 1 |") &&
+                      strstr(r.out, "| `d/` | claim CD | c2 |") && strstr(r.out, "3 folders"),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("echo y > %s/res/c/more.csv && scripts/render-results-index.sh --results %s/res --check",
+                        t, t);
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "out of date"), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
-             roof_variants_side_by_side, roof_variants_refused)
+             roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked)

@@ -90,7 +90,8 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         memcpy(s->stats, rep.stats, sizeof s->stats);
         s->x = calloc((size_t)n, sizeof *s->x);
     }
-    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, s->x), st, fail);
+    /* only rank 0 reads s->x, which rank 0 alone writes (ThreadSanitizer) */
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, ctx->rank == 0 ? s->x : NULL), st, fail);
 fail:
     if (be) be->ops->destroy(&be);
     tl_solve_report_free(&rep);
@@ -776,10 +777,43 @@ TL_TEST(schedule_summaries_match_steps)
     }
 }
 
+/* The driver's choice of a method's variant from what was asked and the
+ * backend's capabilities (tl_method_choose), and the host backend's
+ * answer to the capabilities query. */
+TL_TEST(variants_chosen_from_capabilities)
+{
+    const tl_method *pcg = tl_method_find("pipecg"), *pbi = tl_method_find("pipebicgstab"),
+                    *bi = tl_method_find("bicgstab");
+    tl_backend_caps host;
+    tl_backend_config bc = {.schedule = tl_schedule_find("three-split")};
+    TL_ASSERT_OK(tl_backend_caps_query(&tl_backend_host_ops, NULL, NULL, &bc, &host));
+    TL_ASSERT(!host.device_scalars && !host.fused_iterations && host.why_not[0]);
+    tl_backend_caps gpu = {.device_scalars = 1, .fused_update = 1, .fused_iterations = 1};
+    tl_backend_caps gpu2 = {.device_scalars = 1, .fused_update = 1, .why_not = "one rank only"};
+    tl_method_ask aut = {.scalars = TL_ASK_SCALARS_AUTO}, loop = {.fused_iterations = 1};
+    tl_method_ask prog = {.scalars = TL_ASK_SCALARS_PROGRAM};
+    TL_ASSERT_EQ(tl_method_choose(pcg, &host, &aut).variant, TL_VARIANT_HOST);
+    TL_ASSERT_EQ(tl_method_choose(pcg, &host, &prog).variant, TL_VARIANT_PROGRAM);
+    TL_ASSERT_EQ(tl_method_choose(pcg, &gpu, &aut).variant, TL_VARIANT_PROGRAM);
+    TL_ASSERT_EQ(tl_method_choose(pcg, &gpu, &loop).variant, TL_VARIANT_LOOP);
+    tl_method_choice c = tl_method_choose(pcg, &gpu2, &loop);
+    TL_ASSERT_EQ(c.variant, TL_VARIANT_PROGRAM);
+    TL_ASSERT_STREQ(c.loop_why_not, "one rank only");
+    c = tl_method_choose(pbi, &gpu, &loop);
+    TL_ASSERT_EQ(c.variant, TL_VARIANT_PROGRAM);
+    TL_ASSERT(strstr(c.loop_why_not, "pipecg on scalar programs only"));
+    TL_ASSERT_EQ(tl_method_choose(bi, &gpu, &prog).variant, TL_VARIANT_HOST);
+    /* every variant a method lists runs; the program and loop forms only
+     * where the method has them */
+    for (int i = 0; i < tl_nmethods; i++)
+        TL_ASSERT_MSG(tl_methods[i].variants[TL_VARIANT_HOST], "%s", tl_methods[i].name);
+    TL_ASSERT(pcg->variants[TL_VARIANT_LOOP] && !pbi->variants[TL_VARIANT_LOOP]);
+}
+
 TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, backend_ops_all_schedules,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
              distributed_solution_matches_serial, schedules_do_not_change_numerics,
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
              nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
              statistics_recorded, jacobi_zero_diagonal_is_an_error, pipecg_converges_on_hetero2d,
-             fixed_iterations_past_rounding_level)
+             fixed_iterations_past_rounding_level, variants_chosen_from_capabilities)

@@ -8,6 +8,7 @@
 # sqlite with `nsys stats` cuda_gpu_kern_sum next to them. Everything
 # lands in $OUT/foreign.tar.gz.
 #   scripts/foreign/device-run.sh [BUDGET_SECONDS=280]
+# not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 budget=${1:-280}
 start=$(date +%s)

@@ -1,4 +1,5 @@
 # Bounded steps for the lent-GPU scripts of this folder, sourced by them
+# (no `set` of its own: the caller's options hold)
 # after they set `budget` (seconds), `start` (date +%s) and `d` (the
 # output folder). A step that would not fit in what is left is skipped,
 # saying so, rather than cut short by the lent call's own limit.

@@ -1,6 +1,7 @@
 #include "solvers/backends/backend.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "runtime/comm.h"
@@ -178,20 +179,35 @@ tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
     return keep_dots(be, t, 1);
 }
 
-tl_status tl_be_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
-                            const tl_update_tail *t, int64_t first_tag, int n)
+tl_status tl_be_fused_iterations(tl_backend *be, const tl_iteration *it, int64_t first_tag, int n)
 {
-    TL_CHECK(tl_be_has_pipecg_loop(be), TL_ERR_UNSUPPORTED, "backend %s: no persistent loop",
-             be->ops->name);
-    TL_CHECK(n >= 1 && first_tag >= 0, TL_ERR_INVAL, "persistent loop: %d iterations from %lld", n,
+    TL_CHECK(tl_be_has_fused_iterations(be), TL_ERR_UNSUPPORTED,
+             "backend %s: no fused iterations", be->ops->name);
+    TL_CHECK(n >= 1 && first_tag >= 0, TL_ERR_INVAL, "fused iterations: %d from %lld", n,
              (long long)first_tag);
+    const tl_update_tail *t = it->t;
     TL_TRY(check_tail(t));
-    TL_CHECK(t->pz && t->ndots > 0, TL_ERR_INVAL, "persistent loop: a tail without %s",
+    TL_CHECK(t->pz && t->ndots > 0, TL_ERR_INVAL, "fused iterations: a tail without %s",
              t->pz ? "dots" : "preconditioner step");
     /* the loop computes t's dots itself, from the vectors as they stand */
     be->kept[t->slot].n = 0;
-    TL_TRY(be->ops->pipecg_loop(be, sx, sy, u, nu, t, first_tag, n));
+    TL_TRY(be->ops->fused_iterations(be, it, first_tag, n));
     return keep_dots(be, t, 1);
+}
+
+tl_status tl_backend_caps_query(const tl_backend_ops *ops, tl_ctx *ctx, const tl_dist_matrix *m,
+                                const tl_backend_config *cfg, tl_backend_caps *out)
+{
+    *out = (tl_backend_caps){.device_scalars = ops->scalars != NULL,
+                             .fused_update = ops->update_fused != NULL};
+    if (!ops->caps) {
+        snprintf(out->why_not, sizeof out->why_not, "backend %s has no fused iterations",
+                 ops->name);
+        return TL_OK;
+    }
+    TL_TRY(ops->caps(ctx, m, cfg, out));
+    if (!ops->fused_iterations) out->fused_iterations = 0;
+    return TL_OK;
 }
 
 tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t)

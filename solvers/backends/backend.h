@@ -89,8 +89,8 @@ typedef enum {
     TL_OP_ALLREDUCE, /* post + wait of the (i)allreduce */
     TL_OP_UPDATE,    /* fused vector updates (AXPY family) */
     TL_OP_PRECOND,   /* preconditioner application */
-    TL_OP_LOOP,      /* iterations of a persistent loop (pipecg_loop), one call each: the
-                        bytes of the operations it runs in one kernel, the kernel's time */
+    TL_OP_LOOP,      /* fused iterations (fused_iterations), one call each: the bytes of
+                        the operations it runs in one kernel, the kernel's time */
     TL_OP_COUNT
 } tl_op_kind;
 const char *tl_op_name(tl_op_kind k);
@@ -113,8 +113,11 @@ typedef struct tl_backend_config {
     int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
     int op_timer;                       /* per-operation event timer (statistics times) */
     int check_every; /* device-scalar methods: host checks every N iterations, N late */
+    /* The driver decides the next two from the backend's capabilities
+     * (tl_backend_caps); create() refuses what it cannot run, it never
+     * rewrites them. */
     int unfused;     /* update_fused as update, precond and dot kernels (the iteration before
-                        fusion, for comparison) */
+                        fusion, for comparison; also where caps.fused_update is 0) */
     int fuse_tail;   /* CUDA, update_fused: the update kernel, then the preconditioner and the
                         dots in one kernel of their own (--fuse-tail) */
     int prefetch;    /* CUDA: the dot and update kernels prefetch each thread's next entry into
@@ -123,11 +126,36 @@ typedef struct tl_backend_config {
                         capability 9.0 and up) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
-    int persistent;  /* CUDA: pipecg's iterations in one persistent kernel (pipecg_loop; one
-                        rank: the backend clears it where it cannot run it) */
+    int fused_iterations; /* the method's iterations through fused_iterations (a method
+                             variant's choice; only where caps.fused_iterations says yes) */
 } tl_backend_config;
 
 typedef struct tl_backend tl_backend;
+
+/* What a backend can run for one matrix, rank count and configuration
+ * (the schedule, preconditioner, SpMV and register path in cfg): the
+ * driver asks before create() and chooses the method variant and the
+ * fusion from the answer. */
+typedef struct tl_backend_caps {
+    int device_scalars;   /* scalar programs run where the vectors live (no host round trip) */
+    int fused_update;     /* update_fused in one pass (the schedule puts the update, the
+                             dots and the preconditioner on one stream, none waiting) */
+    int fused_iterations; /* fused_iterations for this configuration */
+    char why_not[160];    /* fused_iterations 0: why, in the user's terms */
+} tl_backend_caps;
+
+/* One iteration of a pipelined method as a backend may run many of them
+ * in one device-side loop (fused_iterations): the dots the tail kept for
+ * `slot` reduced; sy = A sx; the scalar program `prog` on the reduced
+ * dots; the updates u[0..nu-1] with coefficients from its registers; then
+ * the tail t (t->pz = M^-1 t->pr and the next dots, kept for t->slot). */
+typedef struct tl_iteration {
+    tl_vec *sx, *sy;
+    tl_sc_prog prog;
+    const tl_update *u;
+    int nu;
+    const tl_update_tail *t;
+} tl_iteration;
 
 typedef struct tl_backend_ops {
     const char *name;
@@ -135,6 +163,10 @@ typedef struct tl_backend_ops {
     /* Collective on ctx. `m` must outlive the backend. */
     tl_status (*create)(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
                         tl_backend **out);
+    /* Rank-local, before create (the GPU of ctx may be bound): what this
+     * backend can run for m and cfg (tl_backend_caps). */
+    tl_status (*caps)(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_config *cfg,
+                      tl_backend_caps *out);
     void (*destroy)(tl_backend **be);
     tl_status (*vec_create)(tl_backend *be, tl_vec **out); /* zero-filled */
     void (*vec_destroy)(tl_backend *be, tl_vec **v);
@@ -168,17 +200,15 @@ typedef struct tl_backend_ops {
      * written in between (the fallback computes the dots at that
      * dot_begin). */
     tl_status (*update_fused)(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
-    /* Optional (NULL, or cfg.persistent 0: the method enqueues its
-     * iterations one by one). n iterations of pipelined PCG as
-     * solvers/methods/pipecg_async.c enqueues them from its second on, in
-     * one device-side loop: t's dots reduced, sy = A sx, the program
-     * TL_SC_PIPECG on those dots, the updates u[0..nu-1], t->pz = M^-1
-     * t->pr (also after the last); iteration j's registers posted as tag
-     * first_tag + j. Only
-     * Pipe-PCG's shape (its eight updates, t = m = M^-1 w with (r, u), (w,
-     * u), (r, r)); through tl_be_pipecg_loop. */
-    tl_status (*pipecg_loop)(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
-                             const tl_update_tail *t, int64_t first_tag, int n);
+    /* Optional (NULL: the method enqueues its iterations one by one). n
+     * iterations as `it` describes (tl_iteration), in one device-side
+     * loop, iteration j's registers posted as tag first_tag + j; after
+     * them t->pz = M^-1 t->pr holds and t's dots are kept, as after
+     * update_fused. A backend runs the shapes it has a loop for and
+     * refuses any other (the CUDA backend: Pipe-PCG's, cuda/README.md);
+     * only when cfg.fused_iterations; through tl_be_fused_iterations. */
+    tl_status (*fused_iterations)(tl_backend *be, const tl_iteration *it, int64_t first_tag,
+                                  int n);
     /* Optional device-resident scalars (all NULL: the tl_be_* wrappers
      * below run them on the host, solvers/backends/scalars_host.c):
      *   dot_end_async(slot)     the reduced dots stay on the device; the
@@ -332,16 +362,19 @@ static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
 tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
                                    const tl_update_tail *t);
-/* pipecg_loop where the backend runs it (cfg.persistent): n iterations,
- * after which t->pz = M^-1 t->pr holds and t's dots are deferred to the
- * next dot_begin(t->slot, 0), as after update_fused. Check with
- * tl_be_has_pipecg_loop first. */
-static inline int tl_be_has_pipecg_loop(const tl_backend *be)
+/* fused_iterations where the driver chose them (cfg.fused_iterations, from
+ * the backend's capabilities): n iterations, after which t->pz = M^-1
+ * t->pr holds and t's dots are deferred to the next dot_begin(t->slot, 0),
+ * as after update_fused. Check with tl_be_has_fused_iterations first. */
+static inline int tl_be_has_fused_iterations(const tl_backend *be)
 {
-    return be->ops->pipecg_loop && be->cfg.persistent;
+    return be->ops->fused_iterations && be->cfg.fused_iterations;
 }
-tl_status tl_be_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u, int nu,
-                            const tl_update_tail *t, int64_t first_tag, int n);
+tl_status tl_be_fused_iterations(tl_backend *be, const tl_iteration *it, int64_t first_tag, int n);
+/* The backend's capabilities for m and cfg; a backend without a caps
+ * query can run none of the optional forms. */
+tl_status tl_backend_caps_query(const tl_backend_ops *ops, tl_ctx *ctx, const tl_dist_matrix *m,
+                                const tl_backend_config *cfg, tl_backend_caps *out);
 /* Helpers built on the operations. */
 tl_status tl_be_spmv(tl_backend *be, tl_vec *x, tl_vec *y); /* y = A x */
 tl_status tl_be_dots(tl_backend *be, int n, tl_vec *const *x, tl_vec *const *y,

@@ -21,6 +21,7 @@
 #else
 #define TL_HD static inline
 #endif
+#include "solvers/backends/pipecg_form.h"
 
 typedef enum {
     TL_SC_NONE = 0,
@@ -142,8 +143,9 @@ TL_HD void tl_sc_pipecg(const double *dots, const double *st, double *regs, doub
 {
     double gamma = dots[0], delta = dots[1], rnorm = sqrt(dots[2]);
     double it = st[TL_SC_ST_ITER];
-    double beta = it > 0 ? gamma / st[TL_SC_ST_GAMMA_OLD] : 0.0;
-    double curv = it > 0 ? delta - beta * gamma / st[TL_SC_ST_ALPHA_OLD] : delta;
+    double beta, t2; /* the recurrences of pipecg_form.h */
+    double curv = tl_pcg_curvature(gamma, delta, st[TL_SC_ST_GAMMA_OLD], st[TL_SC_ST_ALPHA_OLD],
+                                   it > 0, &beta, &t2);
     double alpha = gamma / curv;
     int flag = (int)st[TL_SC_ST_STOPPED], soft = 0;
     int suspect = !(gamma > 0.0) || !(curv > 0.0) || !isfinite(beta) || !isfinite(alpha);

@@ -28,7 +28,6 @@
 #include "solvers/matrix/outfile.h"
 #include "solvers/dist/partition.h"
 #include "solvers/methods/petsc_solve.h"
-#include "solvers/methods/pipecg_async.h"
 #include "solvers/methods/solve.h"
 
 #define PROGRAM "trilap-solve"
@@ -52,25 +51,58 @@ typedef struct solve_opts {
     int nmethods;
     const tl_schedule *schedules[TL_SCHED_COUNT];
     int nschedules;
-    const tl_schedule *cur_schedule; /* of the run in progress */
     struct spmv_choice {
         int impl, tpr, alg; /* tpr, alg: -2 when the entry leaves them to the options */
         char label[32];
     } spmvs[8];
     int nspmvs;
-    const struct spmv_choice *cur_spmv;
-    int not_converged; /* written by rank 0 only */
 } solve_opts;
 
+/* One run of the lists given (schedule x SpMV x method): an immutable
+ * description made by each rank from the read-only options and passed
+ * down; no rank writes shared state to say what it runs. */
+typedef struct solve_run {
+    const tl_method *method;
+    const tl_schedule *schedule;
+    const struct spmv_choice *spmv;
+} solve_run;
+
+/* What every rank thread receives: the options, read only, and the one
+ * result rank 0 hands back to main (read after the launcher joined). */
+typedef struct solve_job {
+    const solve_opts *o;
+    int not_converged; /* written by rank 0 only */
+} solve_job;
+
 #define O(f) offsetof(solve_opts, f)
-/* --backend: what runs the operations; host and cuda are tl_backend_find
- * names, petsc is the PETSc path (solvers/methods/petsc_solve.h). */
+/* --backend: what runs a configuration, as rows. host and cuda run
+ * trilap's methods on a backend's operations (ops); petsc runs a solver of
+ * its own (run: PETSc's KSP, solvers/methods/petsc_solve.h), set up once
+ * per process. Nothing else in this file names a backend. */
 typedef enum { SOLVE_HOST, SOLVE_CUDA, SOLVE_PETSC, SOLVE_NBACKENDS } solve_backend_id;
+typedef tl_status (*solve_run_fn)(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
+                                  const double *b, const double *x0, double *x,
+                                  tl_solve_report *rep);
 typedef struct solve_backend {
-    const char *name;
+    const char *name; /* first: the option table reads it */
+    const tl_backend_ops *ops;
+    solve_run_fn run;                     /* instead of ops */
+    tl_status (*setup)(tl_ctx *ctx);      /* once per process, before the runs */
+    tl_status (*teardown)(tl_ctx *ctx);   /* after them, also after a failure */
+    const char *schedule_label;           /* the results' schedule column; NULL: the run's */
+    int device;                           /* one GPU per rank: GPU setup, SpMV label, choices */
+    const char *no_warmup_iterations;     /* why --warmup-iterations cannot be honoured */
 } solve_backend;
 static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
-    [SOLVE_HOST] = {"host"}, [SOLVE_CUDA] = {"cuda"}, [SOLVE_PETSC] = {"petsc"}};
+    [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops},
+    [SOLVE_CUDA] = {.name = "cuda", .ops = &tl_backend_cuda_ops, .device = 1},
+    [SOLVE_PETSC] = {.name = "petsc",
+                     .run = tl_petsc_solve_run,
+                     .setup = tl_petsc_init,
+                     .teardown = tl_petsc_finalize,
+                     .schedule_label = "petsc",
+                     .no_warmup_iterations = "its warm-up solves run --max-iterations"},
+};
 
 static const tl_option solve_options[] = {
     {.name = "solver",
@@ -397,33 +429,26 @@ static int cusparse_alg_value(const char *s)
 /* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with a part for
  * each list of several entries, so that no run overwrites another's. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
-                            const tl_method *m)
+                            const solve_run *run)
 {
     snprintf(buf, n, "%s%s%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
-             o->nschedules > 1 ? o->cur_schedule->name : "", o->nmethods > 1 ? "." : "",
-             o->nmethods > 1 ? m->name : "", o->nspmvs > 1 ? "." : "",
-             o->nspmvs > 1 ? o->cur_spmv->label : "");
+             o->nschedules > 1 ? run->schedule->name : "", o->nmethods > 1 ? "." : "",
+             o->nmethods > 1 ? run->method->name : "", o->nspmvs > 1 ? "." : "",
+             o->nspmvs > 1 ? run->spmv->label : "");
 }
 
-static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
-                         const tl_dist_matrix *dm, const double *bl, const double *x0l, double *xl,
-                         const char *partdesc)
+/* The configuration of one run from the options and its description. */
+static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_config *cfg)
 {
-    tl_status st = TL_OK, lst = TL_OK;
-    tl_backend *be = NULL;
-    tl_solve_report rep = {0};
-    double *xg = NULL;
-    int petsc = o->backend == SOLVE_PETSC, cuda = o->backend == SOLVE_CUDA;
-    tl_solve_config cfg = {
-        .method = meth,
+    const struct spmv_choice *sp = run->spmv;
+    *cfg = (tl_solve_config){
+        .method = run->method,
         .backend = solve_backends[o->backend].name,
-        .bcfg = {.schedule = o->cur_schedule,
+        .bcfg = {.schedule = run->schedule,
                  .omp_threads = (int)o->omp_threads,
-                 .spmv = o->cur_spmv->impl,
-                 .cusparse_alg = o->cur_spmv->alg != -2 ? o->cur_spmv->alg
-                                                        : cusparse_alg_value(o->cusparse_alg),
-                 .spmv_threads_per_row =
-                     o->cur_spmv->tpr != -2 ? o->cur_spmv->tpr : (int)o->spmv_tpr,
+                 .spmv = sp->impl,
+                 .cusparse_alg = sp->alg != -2 ? sp->alg : cusparse_alg_value(o->cusparse_alg),
+                 .spmv_threads_per_row = sp->tpr != -2 ? sp->tpr : (int)o->spmv_tpr,
                  .stream_priorities = o->stream_priorities,
                  .split_max_ctas = (int)o->split_max_ctas,
                  .split_min_ctas = (int)o->split_min_ctas,
@@ -432,7 +457,6 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
                  .unfused = !o->fuse && !o->fuse_tail,
                  .fuse_tail = o->fuse_tail && !o->fuse,
                  .regs_copy = o->regs_copy,
-                 .persistent = o->persistent,
                  .prefetch = o->prefetch,
                  .pdl = o->pdl},
         .params = {.rtol = o->rtol,
@@ -447,34 +471,71 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         .warmup_iterations = o->warmup_iterations,
     };
     if (strcmp(o->precond, "auto") == 0)
-        cfg.bcfg.precond = meth->default_precond;
+        cfg->bcfg.precond = run->method->default_precond;
     else
-        TL_TRY(tl_precond_parse(o->precond, &cfg.bcfg.precond));
-    /* the pipelined methods on scalar programs: the same recurrences, the
-     * scalars never visit the host (solvers/methods/pipecg_async.c,
-     * pipebicgstab_async.c) */
-    tl_method async = *meth;
-    int program = strcmp(o->scalars, "program") == 0 ||
-                  (strcmp(o->scalars, "auto") == 0 && cuda);
-    if (program && !petsc && meth->solve == tl_method_pipecg) {
-        async.solve = tl_method_pipecg_async;
-        cfg.method = &async;
-    }
-    if (program && !petsc && meth->solve == tl_method_pipebicgstab) {
-        async.solve = tl_method_pipebicgstab_async;
-        cfg.method = &async;
-    }
-    if (petsc) {
-        TL_TRYGOTO(tl_petsc_solve_run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
+        TL_TRY(tl_precond_parse(o->precond, &cfg->bcfg.precond));
+    return TL_OK;
+}
+
+/* Ask the backend what it can run for this matrix and configuration,
+ * choose the method's variant and the fusion from the answer (the
+ * backend's create() then refuses what it cannot run, it never rewrites
+ * its configuration). */
+static tl_status choose(tl_ctx *ctx, const solve_opts *o, const tl_backend_ops *ops,
+                        const tl_dist_matrix *dm, tl_solve_config *cfg, tl_method_choice *choice)
+{
+    tl_backend_caps caps;
+    TL_TRY(tl_backend_caps_query(ops, ctx, dm, &cfg->bcfg, &caps));
+    tl_method_ask ask = {.scalars = strcmp(o->scalars, "program") == 0 ? TL_ASK_SCALARS_PROGRAM
+                                    : strcmp(o->scalars, "host") == 0  ? TL_ASK_SCALARS_HOST
+                                                                       : TL_ASK_SCALARS_AUTO,
+                         .fused_iterations = o->persistent};
+    *choice = tl_method_choose(cfg->method, &caps, &ask);
+    cfg->variant = choice->variant;
+    cfg->bcfg.fused_iterations = choice->variant == TL_VARIANT_LOOP;
+    if (!caps.fused_update) cfg->bcfg.unfused = 1;
+    return TL_OK;
+}
+
+/* The CUDA run's choices, printed from the choice itself. */
+static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solve_run *run,
+                              const tl_solve_config *cfg, const tl_method_choice *choice)
+{
+    const tl_backend_config *b = &cfg->bcfg;
+    printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
+           "%s\nprefetch: %s\npdl: %s\n",
+           run->spmv->label, tl_variant_scalars_name((tl_variant)cfg->variant),
+           tl_devcomm_kinds[ctx->device_comm].name, b->op_timer ? "on" : "off",
+           b->unfused ? "off" : b->fuse_tail ? "tail" : "on", b->regs_copy ? "copy" : "mapped",
+           b->prefetch ? "on" : "off", b->pdl ? "on" : "off");
+    if (o->persistent)
+        printf("persistent: %s%s%s\n", cfg->variant == TL_VARIANT_LOOP ? "on" : "off (",
+               choice->loop_why_not, cfg->variant == TL_VARIANT_LOOP ? "" : ")");
+}
+
+static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
+                         const tl_dist_matrix *dm, const double *bl, const double *x0l, double *xl,
+                         const char *partdesc, int *not_converged)
+{
+    tl_status st = TL_OK, lst = TL_OK;
+    tl_backend *be = NULL;
+    tl_solve_report rep = {0};
+    double *xg = NULL;
+    const solve_backend *sb = &solve_backends[o->backend];
+    int cuda = sb->device;
+    tl_solve_config cfg;
+    tl_method_choice choice = {.variant = TL_VARIANT_HOST};
+    TL_TRY(run_config(o, run, &cfg));
+    if (sb->run) {
+        TL_TRYGOTO(sb->run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
-        const tl_backend_ops *ops = tl_backend_find(solve_backends[o->backend].name);
-        TL_CHECKGOTO(ops, TL_ERR_INVAL, st, fail, "unknown backend %s", solve_backends[o->backend].name);
-        TL_TRYGOTO(ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
+        TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &choice), st, fail);
+        TL_TRYGOTO(sb->ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
         TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
     }
-    tl_solve_labels lb = {.solver = meth->name,
+    tl_solve_labels lb = {.solver = run->method->name,
                           .precond = tl_precond_name(cfg.bcfg.precond),
-                          .schedule = petsc ? "petsc" : o->cur_schedule->name,
+                          .schedule = sb->schedule_label ? sb->schedule_label : run->schedule->name,
                           .backend = solve_backends[o->backend].name,
                           .matrix = o->matrix,
                           .partition = partdesc,
@@ -483,36 +544,20 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
     /* the SpMV implementation is part of what a CUDA row measured */
     char belabel[48];
     if (cuda) {
-        snprintf(belabel, sizeof belabel, "cuda:%s", o->cur_spmv->label);
+        snprintf(belabel, sizeof belabel, "cuda:%s", run->spmv->label);
         lb.backend = belabel;
     }
     if (ctx->rank == 0) {
         tl_solve_print(stdout, &lb, &cfg, &rep);
-        if (cuda)
-            printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
-                   "%s\nprefetch: %s\npdl: %s\n",
-                   o->cur_spmv->label,
-                   cfg.method->solve == tl_method_pipecg_async ||
-                           cfg.method->solve == tl_method_pipebicgstab_async
-                       ? "program (device-resident)"
-                       : "host",
-                   tl_devcomm_kinds[ctx->device_comm].name, o->op_timer ? "on" : "off",
-                   o->fuse ? "on" : o->fuse_tail ? "tail" : "off", o->regs_copy ? "copy" : "mapped",
-                   o->prefetch ? "on" : "off", o->pdl ? "on" : "off");
-        if (cuda && o->persistent)
-            printf("persistent: %s\n",
-                   be && tl_be_has_pipecg_loop(be) && cfg.method->solve == tl_method_pipecg_async
-                       ? "on"
-                       : "off (pipecg on scalar programs, one rank, Jacobi, --spmv trilap and "
-                         "mapped registers only)");
+        if (cuda) print_cuda_choice(ctx, o, run, &cfg, &choice);
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
         if (!tl_stop_converged(rep.res.reason) && rep.res.reason != TL_STOP_FIXED)
-            o->not_converged = 1;
+            *not_converged = 1;
         if (o->stats) tl_solve_print_stats(stdout, &rep);
     }
-    if (o->stats && !petsc) {
+    if (o->stats && sb->ops) { /* the halo plan's table: trilap's exchanges only */
         fflush(stdout);
         TL_TRYGOTO(tl_solve_print_halo(ctx, stdout, dm, rep.stats[TL_OP_HALO].count), st, fail);
     }
@@ -521,7 +566,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         if (o->results) lst = tl_mkdir_parent(o->results);
         if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, &lb, &cfg, &rep);
         if (lst == TL_OK && o->history) {
-            per_solver_path(path, sizeof path, o->history, o, meth);
+            per_solver_path(path, sizeof path, o->history, o, run);
             lst = tl_mkdir_parent(path);
             if (lst == TL_OK) lst = tl_solve_history_write(path, &rep.res);
         }
@@ -539,7 +584,7 @@ static tl_status run_one(tl_ctx *ctx, solve_opts *o, const tl_method *meth,
         TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
         if (ctx->rank == 0) {
             char path[4096];
-            per_solver_path(path, sizeof path, o->solution, o, meth);
+            per_solver_path(path, sizeof path, o->solution, o, run);
             lst = tl_mkdir_parent(path);
             if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
         }
@@ -554,14 +599,16 @@ fail:
 
 static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
 {
-    solve_opts *o = arg;
+    solve_job *job = arg;
+    const solve_opts *o = job->o;
     tl_status st = TL_OK, lst = TL_OK;
     tl_csr A = {0};
     double *bg = NULL, *x0g = NULL, *bl = NULL, *x0l = NULL, *xl = NULL;
     int *part = NULL;
     tl_dist_matrix *dm = NULL;
     char partdesc[256] = "";
-    int petsc = o->backend == SOLVE_PETSC, petsc_up = 0, probes_up = 0;
+    const solve_backend *sb = &solve_backends[o->backend];
+    int setup_done = 0, probes_up = 0;
 
     if (o->trace) {
         tl_probes_config pc = {.outdir = o->trace, .cupti = o->cupti, .nvtx = 1};
@@ -569,7 +616,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         probes_up = lst == TL_OK;
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    if (o->backend == SOLVE_CUDA) {
+    if (sb->device) {
         /* once for every run of this process (the NCCL communicators live
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
@@ -603,35 +650,35 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     free(bg);
     free(x0g);
     bg = x0g = NULL;
-    if (petsc) {
-        TL_TRYGOTO(tl_petsc_init(ctx), st, fail);
-        petsc_up = 1;
+    if (sb->setup) {
+        TL_TRYGOTO(sb->setup(ctx), st, fail);
+        setup_done = 1;
     }
-    for (int c = 0; c < o->nschedules; c++) {
-        o->cur_schedule = o->schedules[c];
-        for (int v = 0; v < o->nspmvs; v++) {
-            o->cur_spmv = &o->spmvs[v];
-            for (int k = 0; k < o->nmethods; k++)
-                TL_TRYGOTO(run_one(ctx, o, o->methods[k], dm, bl, o->x0 ? x0l : NULL, xl, partdesc),
+    for (int c = 0; c < o->nschedules; c++)
+        for (int v = 0; v < o->nspmvs; v++)
+            for (int k = 0; k < o->nmethods; k++) {
+                const solve_run run = {
+                    .method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
+                TL_TRYGOTO(run_one(ctx, o, &run, dm, bl, o->x0 ? x0l : NULL, xl, partdesc,
+                                   &job->not_converged),
                            st, fail);
-        }
-    }
+            }
     if (o->results) {
-        char mpath[4096], extra[512];
+        char mpath[4096], extra[1024];
         tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        int cuda = o->backend == SOLVE_CUDA;
+        int cuda = sb->device;
         char gpu[256] = "";
         if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
         snprintf(extra, sizeof extra,
                  "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
-                 partdesc, solve_backends[o->backend].name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
                  cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
         TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
     }
 fail:
-    if (petsc_up) {
-        tl_status fst = tl_petsc_finalize(ctx);
+    if (setup_done && sb->teardown) {
+        tl_status fst = sb->teardown(ctx);
         if (st == TL_OK) st = fst;
     }
     if (probes_up) {
@@ -680,7 +727,6 @@ static int parse_spmvs(solve_opts *o)
         snprintf(c->label, sizeof c->label, "%s%s%s", tok, arg ? ":" : "", arg ? arg : "");
         o->nspmvs++;
     }
-    o->cur_spmv = o->nspmvs ? &o->spmvs[0] : NULL;
     return o->nspmvs > 0 ? 0 : -1;
 }
 
@@ -701,7 +747,6 @@ static int parse_schedules(solve_opts *o)
         if (!sc || o->nschedules == TL_SCHED_COUNT) return -1;
         o->schedules[o->nschedules++] = sc;
     }
-    o->cur_schedule = o->nschedules ? o->schedules[0] : NULL;
     return o->nschedules > 0 ? 0 : -1;
 }
 
@@ -763,26 +808,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
         return 2;
     }
-    if (o.backend == SOLVE_PETSC && o.warmup_iterations > 0) {
-        fprintf(stderr, "%s: --warmup-iterations: not with --backend petsc (its warm-up solves run "
-                        "--max-iterations)\n", PROGRAM);
+    const solve_backend *sb = &solve_backends[o.backend];
+    if (sb->no_warmup_iterations && o.warmup_iterations > 0) {
+        fprintf(stderr, "%s: --warmup-iterations: not with --backend %s (%s)\n", PROGRAM, sb->name,
+                sb->no_warmup_iterations);
         return 2;
     }
-    if (o.backend != SOLVE_PETSC) {
-        const tl_backend_ops *ops = tl_backend_find(solve_backends[o.backend].name);
-        if (ops && ops->unavailable) {
-            fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, solve_backends[o.backend].name, ops->unavailable);
+    if (sb->ops) {
+        if (sb->ops->unavailable) {
+            fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, sb->name, sb->ops->unavailable);
             return 1;
         }
-        if (o.backend == SOLVE_CUDA && (lo.no_gpu || tl_gpu_count() == 0)) {
+        if (sb->device && (lo.no_gpu || tl_gpu_count() == 0)) {
             fprintf(stderr, "%s: --backend cuda: %s\n", PROGRAM,
                     lo.no_gpu ? "--no-gpu was given" : "no GPU visible");
             return 1;
         }
     }
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
-    tl_probes_main pm = {.fn = solve_rank_main, .arg = &o};
+    solve_job job = {.o = &o};
+    tl_probes_main pm = {.fn = solve_rank_main, .arg = &job};
     int rc = tl_launch_run(PROGRAM, &lo, argc, argv, tl_probes_rank_main, &pm);
-    if (rc == 0 && o.not_converged) rc = 3;
+    if (rc == 0 && job.not_converged) rc = 3;
     return rc;
 }

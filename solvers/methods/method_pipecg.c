@@ -38,6 +38,7 @@
 
 #include "probes/probes.h"
 #include "solvers/methods/method.h"
+#include "solvers/methods/pipecg_steps.h"
 
 enum { R, U, W, M, N, Z, Q, S, P, X, TMP, TMP2, NV };
 
@@ -170,6 +171,9 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
     v[X] = x;
     tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
            *p = v[P];
+    tl_vec *vec[TL_PCG_NVEC] = {[TL_PCG_N] = n, [TL_PCG_M] = m, [TL_PCG_W] = w, [TL_PCG_U] = u,
+                                [TL_PCG_X] = x, [TL_PCG_R] = r, [TL_PCG_Z] = z, [TL_PCG_Q] = q,
+                                [TL_PCG_S] = s, [TL_PCG_P] = p};
     tl_vec *normv[NNORM] = {[NX] = x, [NU] = u, [NW] = w, [NS] = s,
                             [NZ] = z, [NP] = p, [NQ] = q, [NM] = m};
     const int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
@@ -254,9 +258,8 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
                 scheduled = bd.valid && bd.f_prev <= tau * bd.r_prev && bd.f > tau * rnorm;
             }
         }
-        double beta = have_p ? gamma / gamma_old : 0.0;
-        double t2 = have_p ? beta * gamma / alpha_old : 0.0;
-        double curv = delta - t2; /* p'Ap of this iteration's direction */
+        double beta, t2; /* the recurrences of solvers/backends/pipecg_form.h */
+        double curv = tl_pcg_curvature(gamma, delta, gamma_old, alpha_old, have_p, &beta, &t2);
         int suspect = !(gamma > 0.0) || !(curv > PIPECG_CURV_TOL * (fabs(delta) + fabs(t2)));
         int soft = fixed && rounding_checked;
         if (suspect && !soft && !explicit_now) {
@@ -318,18 +321,9 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
             if (!(gamma > 0.0) || !(curv > 0.0)) gamma = curv = 0.0;
         }
         double alpha = curv != 0.0 ? gamma / curv : 0.0;
-        /* z = n + beta z, q = m + beta q, s = w + beta s, p = u + beta p,
-         * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z: one pass */
-        tl_update up[8] = {
-            {.y = z, .nterms = 2, .coef = {1.0, beta}, .x = {n, z}},
-            {.y = q, .nterms = 2, .coef = {1.0, beta}, .x = {m, q}},
-            {.y = s, .nterms = 2, .coef = {1.0, beta}, .x = {w, s}},
-            {.y = p, .nterms = 2, .coef = {1.0, beta}, .x = {u, p}},
-            {.y = x, .nterms = 2, .coef = {1.0, alpha}, .x = {x, p}},
-            {.y = r, .nterms = 2, .coef = {1.0, -alpha}, .x = {r, s}},
-            {.y = u, .nterms = 2, .coef = {1.0, -alpha}, .x = {u, q}},
-            {.y = w, .nterms = 2, .coef = {1.0, -alpha}, .x = {w, z}},
-        };
+        /* the eight updates of pipecg_form.h, in one pass */
+        tl_update up[TL_PCG_NAXPY];
+        tl_pipecg_updates(vec, alpha, beta, 0, 0, up);
         if (sq_in_update)
             TL_TRYGOTO(tl_be_update_sq(be, up, 8, 0, NNORM, normv), st, fail);
         else

@@ -29,6 +29,7 @@
 #include "probes/probes.h"
 #include "solvers/methods/method.h"
 #include "solvers/methods/pipecg_async.h"
+#include "solvers/methods/pipecg_steps.h"
 
 enum { R, U, W, M, N, Z, Q, S, P, TMP, NV };
 
@@ -111,31 +112,27 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     tl_update_tail tail = {
         .pz = m, .pr = w, .slot = 0, .ndots = 3, .x = {r, w, r}, .y = {u, u, r}};
 
-    /* z = n + beta z, q = m + beta q, s = w + beta s, p = u + beta p,
-     * x += alpha p, r -= alpha s, u -= alpha q, w -= alpha z: one pass,
-     * coefficients from the registers; then m = M w and the dots (tail) */
+    /* the eight updates of pipecg_form.h in one pass, coefficients from
+     * the registers; then m = M w and the dots (tail) */
     enum { A = 1 + TL_SC_PCG_ALPHA, B = 1 + TL_SC_PCG_BETA };
-    const tl_update up[8] = {
-        {.y = z, .nterms = 2, .coef = {1.0, 1.0}, .x = {n, z}, .sref = {0, B}},
-        {.y = q, .nterms = 2, .coef = {1.0, 1.0}, .x = {m, q}, .sref = {0, B}},
-        {.y = s, .nterms = 2, .coef = {1.0, 1.0}, .x = {w, s}, .sref = {0, B}},
-        {.y = p, .nterms = 2, .coef = {1.0, 1.0}, .x = {u, p}, .sref = {0, B}},
-        {.y = x, .nterms = 2, .coef = {1.0, 1.0}, .x = {x, p}, .sref = {0, A}},
-        {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {r, s}, .sref = {0, A}},
-        {.y = u, .nterms = 2, .coef = {1.0, -1.0}, .x = {u, q}, .sref = {0, A}},
-        {.y = w, .nterms = 2, .coef = {1.0, -1.0}, .x = {w, z}, .sref = {0, A}},
-    };
+    tl_vec *vec[TL_PCG_NVEC] = {[TL_PCG_N] = n, [TL_PCG_M] = m, [TL_PCG_W] = w, [TL_PCG_U] = u,
+                                [TL_PCG_X] = x, [TL_PCG_R] = r, [TL_PCG_Z] = z, [TL_PCG_Q] = q,
+                                [TL_PCG_S] = s, [TL_PCG_P] = p};
+    tl_update up[TL_PCG_NAXPY];
+    tl_pipecg_updates(vec, 1.0, 1.0, A, B, up);
 
     int64_t checked = 0, maxit = prm->max_iterations;
     int stopped = 0;
-    /* Where the backend runs the iterations in one persistent loop
-     * (tl_be_has_pipecg_loop), each call runs `chunk` of them and the host
-     * checks one call behind: 64 at a time in benchmark mode (nothing to
+    /* Where the driver chose the loop variant (the backend's
+     * fused_iterations: one persistent kernel on CUDA), each call runs
+     * `chunk` iterations and the host checks one call behind: 64 at a time in benchmark mode (nothing to
      * stop early; the registers of two calls in flight fit the ring), else
      * the check interval, so that a converged run goes on as far as it
      * does here. Iteration 0 and the last program (no update) run as
      * below. */
-    int looping = tl_be_has_pipecg_loop(be);
+    int looping = tl_be_has_fused_iterations(be);
+    const tl_iteration iter = {
+        .sx = m, .sy = n, .prog = TL_SC_PIPECG, .u = up, .nu = TL_PCG_NAXPY, .t = &tail};
     int fixed_mode = prm->rtol == 0.0 && prm->atol == 0.0;
     int chunk = fixed_mode ? TL_SC_RING / 4 : every;
     for (int64_t it = 0; !stopped; it++) {
@@ -143,7 +140,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
         in_iter = 1;
         if (looping && it > 0 && it < maxit) {
             int k = maxit - it < chunk ? (int)(maxit - it) : chunk;
-            TL_TRYGOTO(tl_be_pipecg_loop(be, m, n, up, 8, &tail, it, k), st, fail);
+            TL_TRYGOTO(tl_be_fused_iterations(be, &iter, it, k), st, fail);
             it += k - 1;
             tl_probe_iter_end(ctx);
             in_iter = 0;
@@ -177,7 +174,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
             TL_TRYGOTO(tl_be_scalars_init(be, state), st, fail);
         }
         TL_TRYGOTO(tl_be_scalars(be, TL_SC_PIPECG, 0), st, fail);
-        if (it < maxit) TL_TRYGOTO(tl_be_update_fused(be, up, 8, &tail), st, fail);
+        if (it < maxit) TL_TRYGOTO(tl_be_update_fused(be, up, TL_PCG_NAXPY, &tail), st, fail);
         TL_TRYGOTO(tl_be_regs_post(be, it), st, fail);
         tl_probe_iter_end(ctx);
         in_iter = 0;

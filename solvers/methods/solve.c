@@ -170,6 +170,10 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
     memset(rep, 0, sizeof *rep);
     TL_CHECK(cfg->method && cfg->repeat >= 1 && cfg->warmup >= 0, TL_ERR_INVAL,
              "repeat %lld, warmup %lld", (long long)cfg->repeat, (long long)cfg->warmup);
+    TL_CHECK(cfg->variant >= 0 && cfg->variant < TL_VARIANT_COUNT &&
+                 cfg->method->variants[cfg->variant],
+             TL_ERR_INVAL, "%s has no variant %d", cfg->method->name, cfg->variant);
+    tl_method_fn solve = cfg->method->variants[cfg->variant];
     int64_t nrep = cfg->repeat;
     TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
     TL_TRYGOTO(tl_be_vec(be, &b), st, fail);
@@ -212,7 +216,7 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
             TL_TRYGOTO(tl_be_fill(be, x, 0.0), st, fail);
             tl_solve_stop(&rep->res, TL_STOP_ZERO, "b = 0: x = 0");
         } else {
-            TL_TRYGOTO(cfg->method->solve(be, &prm, b, x, &rep->res), st, fail);
+            TL_TRYGOTO(solve(be, &prm, b, x, &rep->res), st, fail);
         }
         TL_TRYGOTO(be->ops->finish(be), st, fail);
         double sec;

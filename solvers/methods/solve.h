@@ -90,6 +90,7 @@ typedef struct tl_method tl_method; /* solvers/methods/method.h */
 
 typedef struct tl_solve_config {
     const tl_method *method;
+    int variant; /* tl_variant (method.h) of the method to run; 0: host scalars */
     const char *backend; /* "host", "cuda", "petsc" */
     tl_backend_config bcfg;
     tl_solve_params params;

@@ -27,22 +27,9 @@
 #include "runtime/evtimer.h"
 #include "runtime/gpu.h"
 #include "solvers/backends/backend.h"
-#include "solvers/backends/cuda/kernels.h"
-#include "solvers/backends/cuda/loop_plan.h"
-#include "solvers/backends/cuda/spmv.h"
+#include "solvers/backends/cuda/backend_cuda.h"
 
-/* Event-timer operations, mapped to the statistics rows. */
-enum {
-    ET_SPMV_INT,
-    ET_SPMV_BORDER,
-    ET_HALO,
-    ET_DOT,
-    ET_ALLREDUCE,
-    ET_UPDATE,
-    ET_PRECOND,
-    ET_LOOP,
-    ET_COUNT
-};
+/* Event-timer operations (backend_cuda.h) by name, and their statistics rows. */
 static const char *const et_names[ET_COUNT] = {"spmv_interior", "spmv_border", "halo",
                                                "dot",           "allreduce",   "update",
                                                "precond",       "loop"};
@@ -50,88 +37,7 @@ static const tl_op_kind et_op[ET_COUNT] = {TL_OP_SPMV,   TL_OP_SPMV,    TL_OP_HA
                                            TL_OP_DOT,    TL_OP_ALLREDUCE, TL_OP_UPDATE,
                                            TL_OP_PRECOND, TL_OP_LOOP};
 
-typedef struct cuda_slot {
-    double *d_part; /* block partials of the dot kernel */
-    unsigned *d_count;
-    double *d_res; /* TL_DOT_MAX reduced dots */
-    double *h_res; /* pinned copy */
-    cudaEvent_t ev_dots, ev_reduced;
-    cudaStream_t dots_on; /* where ev_dots was recorded (the update's stream after update_fused) */
-    int n, active;
-    int kept; /* dots an update_fused left in d_res for the next dot_begin(slot, 0) */
-} cuda_slot;
 
-typedef struct cuda_backend {
-    tl_backend base;
-    int own_gpu;
-    tl_devcomm *dc;
-    cudaStream_t s[TL_SOP_COUNT]; /* stream of each step */
-    cudaEvent_t ev_input, ev_halo;
-    tl_cu_spmv *spmv;
-    double *d_dinv;
-    int32_t *d_send_idx;
-    double *d_sendbuf;
-    tl_devcomm_peer *peers;
-    int npeers;
-    int halo; /* ranks to talk to */
-    int halo_pending;
-    cuda_slot slot[TL_DOT_SLOTS];
-    tl_evtimer *et;
-    /* device-resident scalars: program state (two parities), registers,
-     * the program the next update's prologue runs, and a ring of pinned
-     * register copies for the host's lagged checks */
-    double *d_state, *d_regs, *h_state;
-    double *h_ring; /* TL_SC_RING * TL_SC_REGS */
-    cudaEvent_t ev_ring[TL_SC_RING];
-    int64_t ring_tag[TL_SC_RING];
-    /* without cfg.regs_copy: every program run's registers also go to a
-     * slot of h_runs (mapped pinned memory, RUN_SLOTS slots of RUN_STRIDE
-     * doubles), written by the kernel itself with the run's number after
-     * them, so a post puts nothing on the stream (an event record between
-     * two kernels would stop the programmatic launch of the second): the
-     * host polls the slot for run_seq[tag % TL_SC_RING], in run_of[] */
-    double *h_runs, *d_runs;
-    int64_t nruns, run_seq[TL_SC_RING];
-    int last_run, run_of[TL_SC_RING];
-    int parity, have_regs;
-    int sms; /* an update with a scalar program or a tail runs one wave of blocks on them */
-    int pdl; /* kernels by programmatic dependent launch (cfg.pdl, on devices that have it) */
-    unsigned ev_needed; /* TL_SEV_* events some step waits for on another stream */
-    tl_sc_prog pend_prog;
-    tl_sc_io pend_io;
-    /* the persistent loop (cfg.persistent): its plan and state on the
-     * device, made at its first call (loop.items non-NULL), the blocks it
-     * runs, its iterations numbered for the backend's life (loop_iter: the
-     * next one), and the tag that continues the current solve */
-    tl_cu_loop_args loop;
-    int loop_blocks;
-    unsigned loop_iter;
-    int64_t loop_tag;
-} cuda_backend;
-
-_Static_assert((int)TL_UPDATE_MAX <= (int)TL_CU_UPD_MAX &&
-                   (int)TL_UPDATE_MAXTERMS <= (int)TL_CU_UPD_TERMS,
-               "fused update kernel too small for tl_update");
-_Static_assert((int)TL_DOT_MAX <= (int)TL_CU_DOT_MAX, "dot kernel too small for TL_DOT_MAX");
-_Static_assert((int)TL_UPDATE_DOTS <= (int)TL_CU_FUSE_DOTS, "fused kernel too small for TL_UPDATE_DOTS");
-/* register slots of program runs: more than the host can trail by (a post
- * per run at most, TL_SC_RING posts in flight) */
-enum { RUN_SLOTS = 2 * TL_SC_RING, RUN_STRIDE = TL_SC_REGS + 1 };
-
-static inline cuda_backend *cb_of(tl_backend *be)
-{
-    return (cuda_backend *)be;
-}
-
-static const tl_sched_step *step(const tl_backend *be, tl_sched_op op)
-{
-    return tl_schedule_step(be->cfg.schedule, op);
-}
-
-static tl_cu_launch on(const cuda_backend *cb, cudaStream_t s)
-{
-    return (tl_cu_launch){.s = s, .pdl = cb->pdl};
-}
 
 /* The steps whose stream an event of mask bit may be recorded on (the
  * dots also on the update's, after update_fused; the reduction on the
@@ -199,18 +105,18 @@ static tl_status join(cuda_backend *cb, tl_sched_op op, int slot)
     return TL_OK;
 }
 
-static tl_status timer_begin(cuda_backend *cb, int et, cudaStream_t s)
+tl_status tl_cu_be_timer_begin(cuda_backend *cb, int et, cudaStream_t s)
 {
     return cb->et ? tl_evtimer_begin(cb->et, et, s) : TL_OK;
 }
-static tl_status timer_end(cuda_backend *cb, int et, cudaStream_t s)
+tl_status tl_cu_be_timer_end(cuda_backend *cb, int et, cudaStream_t s)
 {
     return cb->et ? tl_evtimer_end(cb->et, et, s) : TL_OK;
 }
 
 /* A scalar program not consumed by an update runs alone (its dots may be
  * overwritten by what comes next). */
-static tl_status flush_scalars(cuda_backend *cb)
+tl_status tl_cu_be_flush_scalars(cuda_backend *cb)
 {
     if (cb->pend_prog == TL_SC_NONE) return TL_OK;
     tl_sc_prog p = cb->pend_prog;
@@ -277,11 +183,11 @@ static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
     cuda_backend *cb = cb_of(be);
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
     int64_t n = be->m->nowned;
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "fill");
-    tl_status st = timer_begin(cb, ET_UPDATE, s);
+    tl_status st = tl_cu_be_timer_begin(cb, ET_UPDATE, s);
     if (st == TL_OK) st = tl_cu_fill(v->data, alpha, n, on(cb, s));
-    if (st == TL_OK) st = timer_end(cb, ET_UPDATE, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_UPDATE, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     tl_backend_stat(be, TL_OP_UPDATE, 0, (double)n * sizeof(double));
@@ -292,8 +198,8 @@ static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
 
 /* The kernel arguments of updates u (and the registers they read), and the
  * distinct vectors the pass reads before writing them (rd) and writes (wr). */
-static tl_status update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu_update_args *a,
-                             const tl_vec **rd, int *nrd_out, const tl_vec **wr, int *nwr_out)
+tl_status tl_cu_be_update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu_update_args *a,
+                               const tl_vec **rd, int *nrd_out, const tl_vec **wr, int *nwr_out)
 {
     TL_CHECK(nu >= 1 && nu <= TL_UPDATE_MAX, TL_ERR_INVAL, "%d updates (1..%d)", nu, TL_UPDATE_MAX);
     memset(a, 0, sizeof *a);
@@ -350,9 +256,9 @@ static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms, 
     tl_cu_update_link(a);
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, name);
     tl_status st = join(cb, TL_SOP_UPDATE, 0);
-    if (st == TL_OK) st = timer_begin(cb, et, s);
+    if (st == TL_OK) st = tl_cu_be_timer_begin(cb, et, s);
     if (st == TL_OK) st = tl_cu_update_run(a, be->m->nowned, sms, on(cb, s));
-    if (st == TL_OK) st = timer_end(cb, et, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, et, s);
     tl_probe_pop(be->ctx);
     return st;
 }
@@ -364,7 +270,7 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
     /* bytes: each vector read before the pass writes it, and each written, once */
     const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
     int nrd = 0, nwr = 0;
-    TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
+    TL_TRY(tl_cu_be_update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
     TL_TRY(update_launch(cb, &a, a.prog != TL_SC_NONE ? cb->sms : 0, ET_UPDATE, "update"));
     tl_backend_stat(be, TL_OP_UPDATE, 0, (double)(nrd + nwr) * be->m->nowned * sizeof(double));
     return TL_OK;
@@ -375,9 +281,11 @@ static tl_status cuda_update(tl_backend *be, const tl_update *u, int nu)
  * as the dot kernel does) into the slot's result, where the next
  * dot_begin(slot, 0) finds them. With cfg.fuse_tail two: the update
  * kernel, then the tail alone (the Jacobi step and the dots, summed in
- * the same order). It runs on the update's stream; create() sets
- * cfg.unfused when the schedule puts the dots or the preconditioner on
- * another stream, so a schedule's streams are always honoured. */
+ * the same order). It runs on the update's stream; where the schedule
+ * puts the dots or the preconditioner on another stream the capabilities
+ * say no fused update (tl_cu_be_caps), the driver sets cfg.unfused and
+ * create() refuses it otherwise, so a schedule's streams are always
+ * honoured. */
 static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
                                    const tl_update_tail *t)
 {
@@ -396,7 +304,7 @@ static tl_status cuda_update_fused(tl_backend *be, const tl_update *u, int nu,
         a.prog = TL_SC_NONE;
         a.prefetch = be->cfg.prefetch;
     } else {
-        TL_TRY(update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
+        TL_TRY(tl_cu_be_update_args(cb, u, nu, &a, rd, &nrd, wr, &nwr));
     }
     /* the tail's memory operands: the preconditioner's input unless the
      * pass wrote it, its inverse diagonal, each dot operand the pass did
@@ -475,9 +383,9 @@ static tl_status dot_local(cuda_backend *cb, int slot, int n, tl_vec *const *x, 
     cudaStream_t s = cb->s[TL_SOP_DOT];
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
     tl_status st = join(cb, TL_SOP_DOT, slot);
-    if (st == TL_OK) st = timer_begin(cb, ET_DOT, s);
+    if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_DOT, s);
     if (st == TL_OK) st = tl_cu_dots(&a, len, sl->d_part, sl->d_count, sl->d_res, on(cb, s));
-    if (st == TL_OK) st = timer_end(cb, ET_DOT, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_DOT, s);
     if (st == TL_OK) st = record(cb, TL_SEV_DOTS, sl->ev_dots, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -495,7 +403,7 @@ static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     TL_CHECK(n >= 0 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (0..%d)", n, TL_DOT_MAX);
     cuda_slot *sl = &cb->slot[slot];
     TL_CHECK(!sl->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     if (n == 0) {
         TL_CHECK(sl->kept > 0, TL_ERR_INVAL, "dot slot %d: no dots kept by an update_fused", slot);
         n = sl->kept;
@@ -511,11 +419,11 @@ static tl_status cuda_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     if (cb->dc) {
         tl_probe_push(be->ctx, TL_CAT_COLL, "allreduce");
         st = join(cb, TL_SOP_ALLREDUCE, slot);
-        if (st == TL_OK) st = timer_begin(cb, ET_ALLREDUCE, sa);
+        if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_ALLREDUCE, sa);
         if (st == TL_OK)
             st = tl_devcomm_allreduce(be->ctx, cb->dc, step(be, TL_SOP_ALLREDUCE)->chan, sl->d_res,
                                       (size_t)n, sa);
-        if (st == TL_OK) st = timer_end(cb, ET_ALLREDUCE, sa);
+        if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_ALLREDUCE, sa);
         tl_probe_pop(be->ctx);
         if (st != TL_OK) {
             sl->active = 0;
@@ -582,7 +490,7 @@ static tl_status cuda_dot_fetch(tl_backend *be, int slot, double *out, int n)
 static tl_status cuda_scalars_init(tl_backend *be, const double *state)
 {
     cuda_backend *cb = cb_of(be);
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
     memcpy(cb->h_state, state, TL_SC_STATE * sizeof(double));
     TL_CUDA(cudaMemcpyAsync(cb->d_state, cb->h_state, TL_SC_STATE * sizeof(double),
@@ -599,7 +507,7 @@ static tl_status cuda_scalars(tl_backend *be, tl_sc_prog prog, int slot)
     cuda_backend *cb = cb_of(be);
     TL_CHECK(prog > TL_SC_NONE && prog < TL_SC_COUNT && slot >= 0 && slot < TL_DOT_SLOTS,
              TL_ERR_INVAL, "scalar program %d on slot %d", (int)prog, slot);
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     cb->pend_prog = prog;
     cb->pend_io = (tl_sc_io){.dots = cb->slot[slot].d_res,
                              .state = cb->d_state,
@@ -619,7 +527,7 @@ static tl_status cuda_regs_post(tl_backend *be, int64_t tag)
 {
     cuda_backend *cb = cb_of(be);
     TL_CHECK(tag >= 0, TL_ERR_INVAL, "register tag %lld", (long long)tag);
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     int q = (int)(tag % TL_SC_RING);
     cudaStream_t s = cb->s[TL_SOP_UPDATE];
     if (cb->d_runs) {
@@ -694,187 +602,6 @@ static tl_status cuda_regs_get(tl_backend *be, int64_t tag, double *regs)
     return TL_OK;
 }
 
-/* ---- the persistent loop ------------------------------------------------------ */
-
-static void loop_free(cuda_backend *cb)
-{
-    tl_cu_loop_args *a = &cb->loop;
-    cudaFree((void *)a->items);
-    cudaFree((void *)a->flo);
-    cudaFree((void *)a->fhi);
-    cudaFree((void *)a->rlo);
-    cudaFree((void *)a->rhi);
-    cudaFree(a->counter); /* the flags too */
-    cudaFree(a->part);    /* the dots too */
-    memset(a, 0, sizeof *a);
-}
-
-static tl_status upload_i32(const void *src, size_t bytes, void **dst, cudaStream_t s)
-{
-    TL_CUDA(cudaMalloc(dst, bytes));
-    TL_CUDA(cudaMemcpyAsync(*dst, src, bytes, cudaMemcpyHostToDevice, s));
-    return TL_OK;
-}
-
-/* The plan of the rank's diagonal block and the loop's device state. */
-static tl_status loop_make(cuda_backend *cb)
-{
-    const tl_csr *d = &cb->base.m->diag;
-    cudaStream_t s = cb->s[TL_SOP_UPDATE];
-    tl_status st = TL_OK;
-    int32_t *rp = malloc((size_t)(d->nrows + 1) * sizeof *rp);
-    int32_t *ci = malloc((size_t)(d->nnz ? d->nnz : 1) * sizeof *ci);
-    tl_cu_loop_plan p = {0};
-    TL_CHECKGOTO(rp && ci, TL_ERR_NOMEM, st, done, "persistent loop: CSR of %lld nonzeros",
-                 (long long)d->nnz);
-    for (int64_t i = 0; i <= d->nrows; i++)
-        rp[i] = (int32_t)d->rowptr[i];
-    for (int64_t k = 0; k < d->nnz; k++)
-        ci[k] = (int32_t)d->colidx[k];
-    TL_TRYGOTO(tl_cu_pipecg_loop_blocks(cb->sms, &cb->loop_blocks), st, done);
-    TL_TRYGOTO(tl_cu_loop_plan_make(rp, ci, (int32_t)d->nrows, cb->loop_blocks, &p), st, done);
-    TL_TRYGOTO(tl_cu_loop_plan_check(&p), st, done);
-    tl_cu_loop_args *a = &cb->loop;
-    size_t nt = (size_t)p.ntiles;
-    a->nrows = d->nrows;
-    a->tile = p.tile;
-    a->ntiles = p.ntiles;
-    a->nitems = p.nitems;
-    TL_TRYGOTO(upload_i32(p.items, (size_t)p.nitems * sizeof *p.items, (void **)&a->items, s), st,
-               done);
-    TL_TRYGOTO(upload_i32(p.flo, nt * sizeof(int32_t), (void **)&a->flo, s), st, done);
-    TL_TRYGOTO(upload_i32(p.fhi, nt * sizeof(int32_t), (void **)&a->fhi, s), st, done);
-    TL_TRYGOTO(upload_i32(p.rlo, nt * sizeof(int32_t), (void **)&a->rlo, s), st, done);
-    TL_TRYGOTO(upload_i32(p.rhi, nt * sizeof(int32_t), (void **)&a->rhi, s), st, done);
-    /* the counters and flags in one zeroed allocation: counter, djcount[2],
-     * prog_done, then fu, fdj, fs per tile */
-    size_t nflags = 4 + 3 * nt;
-    TL_CUDAGOTO(cudaMalloc((void **)&a->counter, nflags * sizeof(unsigned)), st, done);
-    TL_CUDAGOTO(cudaMemsetAsync(a->counter, 0, nflags * sizeof(unsigned), s), st, done);
-    a->djcount = a->counter + 1;
-    a->prog_done = a->counter + 3;
-    a->fu = a->counter + 4;
-    a->fdj = a->fu + nt;
-    a->fs = a->fdj + nt;
-    /* the tiles' partials, then the reduced dots */
-    TL_CUDAGOTO(cudaMalloc((void **)&a->part, (3 * nt + 3) * sizeof(double)), st, done);
-    a->dots = a->part + 3 * nt;
-    const tl_cu_csr *csr = tl_cu_spmv_diag_csr(cb->spmv);
-    a->rowptr = csr->d_rowptr;
-    a->colidx = csr->d_colidx;
-    a->val = csr->d_val;
-    a->dinv = cb->d_dinv;
-    a->state = cb->d_state;
-    a->regs = cb->d_regs;
-    a->ring = cb->d_runs;
-    a->ring_slots = RUN_SLOTS;
-    TL_TRYGOTO(tl_gpu_sync(cb->base.ctx, s, "persistent loop plan"), st, done);
-done:
-    if (st != TL_OK) loop_free(cb);
-    tl_cu_loop_plan_free(&p);
-    free(rp);
-    free(ci);
-    return st;
-}
-
-/* The loop's vectors by role from the method's description of its
- * iteration, refused unless it is Pipe-PCG's: the eight updates with
- * coefficients 1 or -1 on the alpha and beta registers, the tail m = M^-1 w
- * with (r, u), (w, u), (r, r), the product n = A m. */
-static tl_status loop_operands(cuda_backend *cb, tl_vec *sx, tl_vec *sy, const tl_update *u,
-                               int nu, const tl_update_tail *t, tl_cu_loop_args *a)
-{
-    tl_cu_update_args ua;
-    const tl_vec *rd[2 * TL_UPDATE_MAX * TL_UPDATE_MAXTERMS], *wr[TL_UPDATE_MAX];
-    int nrd = 0, nwr = 0;
-    TL_TRY(update_args(cb, u, nu, &ua, rd, &nrd, wr, &nwr));
-    tl_cu_update_link(&ua);
-    TL_CHECK(tl_cu_update_is_pipecg(&ua), TL_ERR_INVAL,
-             "persistent loop: the updates are not Pipe-PCG's eight");
-    int beta = ua.u[0].sref[1], alpha = ua.u[4].sref[1];
-    for (int j = 0; j < 8; j++)
-        TL_CHECK(ua.u[j].sref[1] == (j < 4 ? beta : alpha) && ua.u[j].sref[1] > 0 &&
-                     ua.u[j].coef[1] == (j < 5 ? 1.0 : -1.0),
-                 TL_ERR_INVAL, "persistent loop: update %d is %g x register %d", j,
-                 ua.u[j].coef[1], ua.u[j].sref[1] - 1);
-    const double *in[10];
-    double *out[8];
-    tl_cu_pipecg_operands(&ua, in, out);
-    enum { N_, M_, W_, U_, X_, R_, Z_, Q_, S_, P_ };
-    TL_CHECK(sx->data == in[M_] && sy->data == in[N_] && t->pz->data == in[M_] &&
-                 t->pr->data == in[W_] && t->ndots == 3,
-             TL_ERR_INVAL, "persistent loop: the product or the tail is not n = A m, m = M^-1 w");
-    const double *dx[3] = {in[R_], in[W_], in[R_]}, *dy[3] = {in[U_], in[U_], in[R_]};
-    for (int k = 0; k < 3; k++)
-        TL_CHECK(t->x[k]->data == dx[k] && t->y[k]->data == dy[k], TL_ERR_INVAL,
-                 "persistent loop: dot %d is not (r, u), (w, u), (r, r)'s", k);
-    a->n = (double *)in[N_];
-    a->m = (double *)in[M_];
-    a->w = (double *)in[W_];
-    a->u = (double *)in[U_];
-    a->x = (double *)in[X_];
-    a->r = (double *)in[R_];
-    a->z = (double *)in[Z_];
-    a->q = (double *)in[Q_];
-    a->s = (double *)in[S_];
-    a->p = (double *)in[P_];
-    a->reg_alpha = alpha - 1;
-    a->reg_beta = beta - 1;
-    return TL_OK;
-}
-
-static tl_status cuda_pipecg_loop(tl_backend *be, tl_vec *sx, tl_vec *sy, const tl_update *u,
-                                  int nu, const tl_update_tail *t, int64_t first_tag, int n)
-{
-    cuda_backend *cb = cb_of(be);
-    TL_CHECK(be->cfg.persistent, TL_ERR_INVAL, "persistent loop switched off");
-    TL_CHECK(n <= TL_SC_RING / 2, TL_ERR_INVAL,
-             "persistent loop: %d iterations at once (their registers: at most %d)", n,
-             TL_SC_RING / 2);
-    TL_TRY(flush_scalars(cb));
-    if (!cb->loop.items) TL_TRY(loop_make(cb));
-    tl_cu_loop_args *a = &cb->loop;
-    TL_TRY(loop_operands(cb, sx, sy, u, nu, t, a));
-    if (first_tag != cb->loop_tag) {
-        /* a new run of loop iterations: whatever other streams still do
-         * is done before it (the loop runs on the update stream alone),
-         * and its first DJ items wait for nothing */
-        TL_TRY(tl_gpu_sync_all(be->ctx, "persistent loop start"));
-        a->first = cb->loop_iter;
-    }
-    a->base = cb->loop_iter;
-    a->iters = n;
-    a->run0 = cb->nruns;
-    a->parity0 = cb->parity;
-    cudaStream_t s = cb->s[TL_SOP_UPDATE];
-    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "pipecg_loop");
-    tl_status st = timer_begin(cb, ET_LOOP, s);
-    if (st == TL_OK) st = tl_cu_pipecg_loop(a, cb->loop_blocks, s);
-    if (st == TL_OK) st = timer_end(cb, ET_LOOP, s);
-    tl_probe_pop(be->ctx);
-    TL_TRY(st);
-    for (int j = 0; j < n; j++) {
-        int q = (int)((first_tag + j) % TL_SC_RING);
-        cb->run_of[q] = (int)((cb->nruns + j) % RUN_SLOTS);
-        cb->run_seq[q] = cb->nruns + j + 1;
-        cb->ring_tag[q] = first_tag + j;
-    }
-    cb->nruns += n;
-    cb->parity ^= n & 1;
-    cb->have_regs = 1;
-    cb->loop_iter += (unsigned)n;
-    cb->loop_tag = first_tag + n;
-    /* a row of its own, one call per iteration, not the rows of the
-     * kernels it replaces: their times could not include it, and their
-     * rates would count its bytes over their time alone. Its bytes: the
-     * product's, the dots with Jacobi (r, u, w, the inverse diagonal read,
-     * m written; --fuse-tail's tail), the update's */
-    double per_iteration = tl_cu_spmv_diag_bytes(cb->spmv) + (40.0 + 144.0) * be->m->nowned;
-    for (int j = 0; j < n; j++)
-        tl_backend_stat(be, TL_OP_LOOP, 0, per_iteration);
-    return TL_OK;
-}
-
 /* ---- SpMV with the halo exchange ----------------------------------------- */
 
 static tl_status halo_post(cuda_backend *cb, tl_vec *x)
@@ -887,12 +614,12 @@ static tl_status halo_post(cuda_backend *cb, tl_vec *x)
         cb->peers[q].d_recv = x->data + m->nowned + h->recv_offset[q];
     tl_probe_push(be->ctx, TL_CAT_P2P, "halo");
     tl_status st = join(cb, TL_SOP_HALO_POST, 0);
-    if (st == TL_OK) st = timer_begin(cb, ET_HALO, s);
+    if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_HALO, s);
     if (st == TL_OK) st = tl_cu_pack(x->data, cb->d_send_idx, h->nsend, cb->d_sendbuf, on(cb, s));
     if (st == TL_OK)
         st = tl_devcomm_exchange(be->ctx, cb->dc, step(be, TL_SOP_HALO_POST)->chan, cb->peers,
                                  cb->npeers, s);
-    if (st == TL_OK) st = timer_end(cb, ET_HALO, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_HALO, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     TL_TRY(record(cb, TL_SEV_HALO, cb->ev_halo, s));
@@ -906,7 +633,7 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     cuda_backend *cb = cb_of(be);
     TL_CHECK(x != y, TL_ERR_INVAL, "spmv in place");
     TL_CHECK(!cb->halo_pending, TL_ERR_INVAL, "spmv_begin twice without spmv_end");
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     /* the operand was written on the compute stream */
     TL_TRY(record(cb, TL_SEV_INPUT, cb->ev_input, cb->s[TL_SOP_PRECOND]));
     if (cb->halo)
@@ -916,9 +643,9 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     cudaStream_t s = cb->s[TL_SOP_SPMV_INTERIOR];
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_interior");
     tl_status st = join(cb, TL_SOP_SPMV_INTERIOR, 0);
-    if (st == TL_OK) st = timer_begin(cb, ET_SPMV_INT, s);
+    if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_SPMV_INT, s);
     if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, on(cb, s));
-    if (st == TL_OK) st = timer_end(cb, ET_SPMV_INT, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_SPMV_INT, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     tl_backend_stat(be, TL_OP_SPMV, 0, tl_cu_spmv_diag_bytes(cb->spmv));
@@ -934,9 +661,9 @@ static tl_status cuda_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
     cudaStream_t s = cb->s[TL_SOP_SPMV_BORDER];
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_border");
     tl_status st = join(cb, TL_SOP_SPMV_BORDER, 0);
-    if (st == TL_OK) st = timer_begin(cb, ET_SPMV_BORDER, s);
+    if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_SPMV_BORDER, s);
     if (st == TL_OK) st = tl_cu_spmv_offd(cb->spmv, x->data, y->data, on(cb, s));
-    if (st == TL_OK) st = timer_end(cb, ET_SPMV_BORDER, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_SPMV_BORDER, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     /* the second half of the same product: bytes added, not counted again */
@@ -951,12 +678,12 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
     cuda_backend *cb = cb_of(be);
     int64_t n = be->m->nowned;
     cudaStream_t s = cb->s[TL_SOP_PRECOND];
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "precond");
     tl_status st = join(cb, TL_SOP_PRECOND, 0);
-    if (st == TL_OK) st = timer_begin(cb, ET_PRECOND, s);
+    if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_PRECOND, s);
     if (st == TL_OK) st = tl_cu_jacobi(cb->d_dinv, r->data, z->data, n, on(cb, s));
-    if (st == TL_OK) st = timer_end(cb, ET_PRECOND, s);
+    if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_PRECOND, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     tl_backend_stat(be, TL_OP_PRECOND, 0, (double)n * sizeof(double) * (cb->d_dinv ? 3 : 2));
@@ -969,7 +696,7 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 static tl_status cuda_finish(tl_backend *be)
 {
     cuda_backend *cb = cb_of(be);
-    TL_TRY(flush_scalars(cb));
+    TL_TRY(tl_cu_be_flush_scalars(cb));
     TL_TRY(tl_gpu_sync_all(be->ctx, "solve"));
     if (!cb->et) return TL_OK;
     TL_TRY(tl_evtimer_collect(cb->et));
@@ -990,7 +717,7 @@ static void cuda_destroy(tl_backend **bep)
     tl_ctx *ctx = cb->base.ctx;
     if (ctx && ctx->gpu) tl_gpu_sync_all(ctx, "backend teardown");
     tl_cu_spmv_destroy(&cb->spmv);
-    loop_free(cb);
+    tl_cu_be_loop_free(cb);
     cudaFree(cb->d_dinv);
     cudaFree(cb->d_send_idx);
     cudaFree(cb->d_sendbuf);
@@ -1036,12 +763,15 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     for (int op = 0; op < TL_SOP_COUNT; op++)
         cb->s[op] = tl_gpu_stream(be->ctx->gpu, step(be, op)->role);
     cb->ev_needed = events_needed(cb);
-    /* update_fused runs the dots and the preconditioner in the update's
-     * kernel: only where the schedule puts the three on one stream (every
-     * row of runtime/schedule.h does); elsewhere the separate kernels */
-    if (cb->s[TL_SOP_DOT] != cb->s[TL_SOP_UPDATE] || cb->s[TL_SOP_PRECOND] != cb->s[TL_SOP_UPDATE] ||
-        step(be, TL_SOP_DOT)->waits || step(be, TL_SOP_PRECOND)->waits)
-        be->cfg.unfused = 1;
+    /* the choices the driver made from tl_cu_be_caps: refused, never
+     * rewritten, where they do not hold */
+    tl_backend_caps caps;
+    TL_TRY(tl_cu_be_caps(be->ctx, m, cfg, &caps));
+    TL_CHECK(cfg->unfused || caps.fused_update, TL_ERR_INVAL,
+             "update_fused: schedule %s puts the dots or the preconditioner on another stream "
+             "than the update (run it unfused)", cfg->schedule->name);
+    TL_CHECK(!cfg->fused_iterations || caps.fused_iterations, TL_ERR_INVAL,
+             "fused iterations: %s", caps.why_not);
     /* Every initial value goes through the rank's update stream, waited for
      * at the end: device memory may be a previous run's (cudaMalloc reuses
      * it), and the legacy default stream of plain cudaMemset / cudaMemcpy
@@ -1128,18 +858,6 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
         }
     }
     if (cfg->op_timer) TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
-    /* the persistent loop: one rank (no halo; the allreduce between the
-     * dots and the update, over NCCL or the host-staged provider, is the
-     * identity on one rank and the loop leaves it out), Jacobi, trilap's
-     * product, registers in mapped memory, and the steps it replaces on the
-     * update's stream (what runs before and after it is ordered by it).
-     * Call 4 of results/solver-persistent-h200 (run4-backend) had !cb->dc here,
-     * which a one-rank NCCL run (the benchmarks') never met. */
-    cudaStream_t su = cb->s[TL_SOP_UPDATE];
-    be->cfg.persistent = cfg->persistent && be->ctx->size == 1 && cb->d_dinv &&
-                         cfg->spmv == TL_SPMV_TRILAP && cb->d_runs && m->nghost == 0 &&
-                         m->nowned > 0 && cb->s[TL_SOP_PRECOND] == su &&
-                         cb->s[TL_SOP_DOT] == su && cb->s[TL_SOP_SPMV_INTERIOR] == su;
     cb->loop_tag = -1;
     /* every initial value above is in place before the first operation,
      * whichever stream that runs on */
@@ -1198,6 +916,7 @@ fail:
 const tl_backend_ops tl_backend_cuda_ops = {
     .name = "cuda",
     .create = cuda_create,
+    .caps = tl_cu_be_caps,
     .destroy = cuda_destroy,
     .vec_create = cuda_vec_create,
     .vec_destroy = cuda_vec_destroy,
@@ -1218,7 +937,7 @@ const tl_backend_ops tl_backend_cuda_ops = {
     .regs_post = cuda_regs_post,
     .regs_get = cuda_regs_get,
     .update_fused = cuda_update_fused,
-    .pipecg_loop = cuda_pipecg_loop,
+    .fused_iterations = tl_cu_be_fused_iterations,
 };
 
 #endif /* TL_HAVE_CUDA */
