@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/tmpfile.h"
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
 #include "runtime/launch.h"
@@ -438,8 +439,12 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1, argc, argv);
-    if (argc >= 2 && !strcmp(argv[1], "verify")) return tl_fdtd_cli_verify(argc - 1, argv + 1, argc, argv);
+    if (tl_tmpfile_handle_signals(PROG) != TL_OK) return 1;
+    int rc = -1;
+    if (argc >= 2 && !strcmp(argv[1], "run")) rc = cmd_run(argc - 1, argv + 1, argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "verify")) rc = tl_fdtd_cli_verify(argc - 1, argv + 1, argc, argv);
+    if (rc > 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
+    if (rc >= 0) return rc;
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf(PROG " %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
         return 0;

@@ -74,11 +74,11 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                           d[0], d[1], (long long)it);
             break;
         }
-        if (d[1] == 0.0) {
-            tl_solve_stop(res, TL_STOP_BREAKDOWN, "(y, y) = 0 at iteration %lld", (long long)it);
-            break;
-        }
-        omega = d[0] / d[1];
+        /* y = A M q = 0 means q = 0: x + alpha ph solves the system (an
+         * exact first step, a diagonal matrix). omega = 0 takes that step;
+         * the next test then finds ||r|| = 0, and only a nonzero r with
+         * omega = 0 is a breakdown, as in method_bicgstab.c. */
+        omega = d[1] > 0.0 ? d[0] / d[1] : 0.0;
         /* x += alpha ph + omega qh, r = q - omega y,
          * rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v) */
         tl_update u2[4] = {

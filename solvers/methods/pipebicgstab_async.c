@@ -58,9 +58,6 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
             return tl_solve_stop(res, TL_STOP_NONFINITE,
                                  "(q, y) = %g, (y, y) = %g at iteration %lld", g[TL_SC_BI_AUX],
                                  g[TL_SC_BI_RNORM], (long long)i);
-        case TL_SC_FLAG_YY:
-            return tl_solve_stop(res, TL_STOP_BREAKDOWN, "(y, y) = 0 at iteration %lld",
-                                 (long long)i);
         default:
             break;
         }
