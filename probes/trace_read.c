@@ -182,9 +182,13 @@ static tl_status tl_meta_int(tl_trace_reader *r, const char *key, int64_t lo, in
     errno = 0;
     const char *d = *s == '-' ? s + 1 : s;
     long long v = *d >= '0' && *d <= '9' ? strtoll(s, &e, 10) : 0;
-    if (!e || *e || errno || v < lo || v > hi)
-        return TL_ROW_ERR(r, "metadata %s=%.40s is not an integer in [%" PRId64 ", %" PRId64 "]",
-                          key, s, lo, hi);
+    if (!e || *e || (errno && errno != ERANGE))
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata %s='%.40s' is not an integer", r->path, key, s);
+    if (lo == 0 && v < 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata %s=%.40s is negative", r->path, key, s);
+    if (errno || v < lo || v > hi)
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata %s=%.40s is out of range [%" PRId64 ", %" PRId64 "]",
+                       r->path, key, s, lo, hi);
     *out = v;
     *found = 1;
     return TL_OK;
@@ -199,12 +203,13 @@ static tl_status tl_meta_check(tl_trace_reader *r)
     TL_TRY(tl_meta_int(r, "rank", 0, INT32_MAX - 1, &rank, &frank));
     TL_TRY(tl_meta_int(r, "nranks", 1, INT32_MAX, &nranks, &fnr));
     if (frank && fnr && rank >= nranks)
-        return TL_ROW_ERR(r, "metadata rank=%" PRId64 " is not below nranks=%" PRId64, rank, nranks);
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata rank=%" PRId64 " is not below nranks=%" PRId64,
+                       r->path, rank, nranks);
     TL_TRY(tl_meta_int(r, "window_start_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &w0, &fw0));
     TL_TRY(tl_meta_int(r, "window_end_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &w1, &fw1));
     if (fw0 && fw1 && w1 < w0)
-        return TL_ROW_ERR(r, "metadata window_end_ns=%" PRId64 " before window_start_ns=%" PRId64,
-                          w1, w0);
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata window_end_ns=%" PRId64
+                                     " before window_start_ns=%" PRId64, r->path, w1, w0);
     /* clock alignment (probes/clock_align.c): offsets are differences of
      * two clocks, bounded like the times themselves */
     TL_TRY(tl_meta_int(r, "clock_offset_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &v, &f));

@@ -38,6 +38,21 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
         TL_TRYGOTO(tl_be_dots(be, 2, (tl_vec *[]){rt, r}, (tl_vec *[]){r, r}, d), st, fail);
         double rho = d[0], rnorm = sqrt(d[1]);
         if (it == 0) TL_TRYGOTO(tl_solve_begin(ctx, prm, res, rnorm), st, fail);
+        int drifted = 0; /* r replaced by b - A x: restart from it */
+        if (!fixed && it > 0 && tl_solve_meets_tol(prm, res, rnorm)) {
+            /* the recursive residual says converged: ask b - A x too, and
+             * go on from it when it disagrees (the driver's verdict checks
+             * it again, so a stop here is never a false "converged") */
+            double tt;
+            TL_TRYGOTO(tl_be_residual(be, b, x, t, s), st, fail);
+            TL_TRYGOTO(tl_be_dots(be, 1, &t, &t, &tt), st, fail);
+            rnorm = sqrt(tt);
+            if (!tl_solve_meets_tol(prm, res, rnorm)) {
+                TL_TRYGOTO(tl_be_copy(be, r, t), st, fail);
+                d[1] = tt;
+                drifted = 1;
+            }
+        }
         if (tl_solve_check(ctx, prm, res, it, rnorm)) break;
         if (!isfinite(rho) &&
             tl_solve_stop(res, TL_STOP_NONFINITE, "rho = %g at iteration %lld", rho, (long long)it))
@@ -62,7 +77,7 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
             rho = 0.0; /* forces the restart below */
         }
         if (it == 0) rtnorm = rnorm;
-        int restart = it > 0 && fabs(rho) <= TL_BICG_RESTART * rtnorm * rnorm;
+        int restart = it > 0 && (drifted || fabs(rho) <= TL_BICG_RESTART * rtnorm * rnorm);
         if (restart) {
             /* (r0, r) has decayed to rounding level: r0 = r, p = r */
             TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail);

@@ -101,6 +101,23 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         it++;
         tl_probe_iter_end(ctx);
         in_iter = 0;
+        if (tl_solve_meets_tol(prm, res, sqrt(d[4]))) {
+            /* the recursive residual says converged: ask b - A x too
+             * (restarting from it computes it), and go on from it when it
+             * disagrees, as a restart */
+            TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
+            if (tl_solve_check(ctx, prm, res, it, sqrt(d[2]))) break;
+            res->restarts++;
+            if (!(d[1] != 0.0) &&
+                tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                              "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
+                break;
+            rho = d[0];
+            rtnorm = sqrt(d[2]);
+            alpha = rho / d[1];
+            beta = 0.0;
+            continue;
+        }
         if (tl_solve_check(ctx, prm, res, it, sqrt(d[4]))) break;
         for (int k = 0; k < 4; k++)
             if (!isfinite(d[k])) {
