@@ -24,6 +24,7 @@
 #include "runtime/results.h"
 #include "stencil/fdtd.h"
 #include "stencil/fdtd_cli.h"
+#include "stencil/memneed.h"
 
 typedef struct fdtd_opts {
     const char *grid;
@@ -380,6 +381,8 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    /* a grid the host cannot hold is refused before the preamble */
+    TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
     if (ctx->rank == 0) { /* rank 0 prints */
         printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
         printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
