@@ -43,6 +43,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         goto fail;
     }
     double alpha = rho / d[1], beta = 0.0, omega = 0.0;
+    double true_last = INFINITY; /* b - A x at the last restart from it */
 
     for (int64_t it = 0;;) {
         tl_probe_iter_begin(ctx, it);
@@ -107,6 +108,12 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
              * disagrees, as a restart */
             TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
             if (tl_solve_check(ctx, prm, res, it, sqrt(d[2]))) break;
+            if (!(sqrt(d[2]) <= TL_TRUE_RESTART_GAIN * true_last) &&
+                tl_solve_stop_true(prm, res, sqrt(d[2]),
+                                   "the recursive residual converged again after a restart from "
+                                   "b - A x without reducing it"))
+                break;
+            true_last = sqrt(d[2]);
             res->restarts++;
             if (!(d[1] != 0.0) &&
                 tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,

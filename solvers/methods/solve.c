@@ -129,20 +129,24 @@ int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, 
  * converged" (on a matrix with condition number 4e14 the recurrences reach
  * rtol 1e-8 while b - A x stays at 1e-3). Every rank holds the same
  * allreduced norms, so every rank reaches the same verdict. */
+int tl_solve_stop_true(const tl_solve_params *p, tl_solve_result *res, double true_rnorm,
+                       const char *why)
+{
+    if (p->rtol > 0 && res->base > 0)
+        return tl_solve_stop(res, TL_STOP_TRUE_RESIDUAL,
+                             "true residual %.3e (||b - A x|| / %s) > rtol = %.3e; %s",
+                             true_rnorm / res->base, p->base == TL_BASE_R0 ? "||r0||" : "||b||",
+                             p->rtol, why);
+    return tl_solve_stop(res, TL_STOP_TRUE_RESIDUAL, "true residual %.3e (||b - A x||) > atol = %.3e; %s",
+                         true_rnorm, p->atol, why);
+}
+
 void tl_solve_true_verdict(const tl_solve_params *p, tl_solve_result *res, double true_rnorm)
 {
     if (!tl_stop_converged(res->reason) || tl_solve_meets_tol(p, res, true_rnorm)) return;
-    char was[sizeof res->detail];
-    snprintf(was, sizeof was, "%s", res->detail);
-    if (p->rtol > 0 && res->base > 0)
-        tl_solve_stop(res, TL_STOP_TRUE_RESIDUAL,
-                      "true residual %.3e (||b - A x|| / %s) > rtol = %.3e; recursive: %s",
-                      true_rnorm / res->base, p->base == TL_BASE_R0 ? "||r0||" : "||b||", p->rtol,
-                      was);
-    else
-        tl_solve_stop(res, TL_STOP_TRUE_RESIDUAL,
-                      "true residual %.3e (||b - A x||) > atol = %.3e; recursive: %s", true_rnorm,
-                      p->atol, was);
+    char was[sizeof res->detail + 16];
+    snprintf(was, sizeof was, "recursive: %s", res->detail);
+    tl_solve_stop_true(p, res, true_rnorm, was);
 }
 
 void tl_solve_report_free(tl_solve_report *r)
