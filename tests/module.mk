@@ -35,3 +35,9 @@ endif
 # binaries (each variant's options, its summary rows, bad entries refused).
 HOST_TESTS += test_bench_scripts
 test_bench_scripts_DEPS :=
+
+# issue 32, no false verdicts and no silent garbage: the solvers' verdict
+# against b - A x over every shared matrix, generator and method on 1 and
+# 3 ranks; bad and edge inputs of every reader; interrupted writers.
+HOST_TESTS += test_reliability_solve
+test_reliability_solve_DEPS :=
