@@ -12,8 +12,12 @@ const char *tl_bytes_str(double bytes, char *buf, size_t n)
 {
     if (bytes >= 1024.0 * 1024.0 * 1024.0)
         snprintf(buf, n, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    else
+    else if (bytes >= 1024.0 * 1024.0)
         snprintf(buf, n, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    else if (bytes >= 1024.0)
+        snprintf(buf, n, "%.1f KiB", bytes / 1024.0);
+    else
+        snprintf(buf, n, "%.0f bytes", bytes);
     return buf;
 }
 

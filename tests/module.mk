@@ -41,3 +41,6 @@ test_bench_scripts_DEPS :=
 # 3 ranks; bad and edge inputs of every reader; interrupted writers.
 HOST_TESTS += test_reliability_solve
 test_reliability_solve_DEPS :=
+HOST_TESTS += test_reliability_input
+test_reliability_input_DEPS :=
+test_reliability_input_LDLIBS := $(SQLITE_LIBS)
