@@ -44,3 +44,5 @@ test_reliability_solve_DEPS :=
 HOST_TESTS += test_reliability_input
 test_reliability_input_DEPS :=
 test_reliability_input_LDLIBS := $(SQLITE_LIBS)
+HOST_TESTS += test_reliability_interrupt
+test_reliability_interrupt_DEPS := runtime
