@@ -15,6 +15,11 @@ CFLAGS_BASE := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -Wshadow -Wno-unused-param
 ifeq ($(WERROR),1)
   CFLAGS_BASE += -Werror
 endif
+# SANITIZE=address,undefined: a sanitizer build (`make asan` makes one in
+# $(BUILD)/asan); compile and link flags alike
+ifneq ($(SANITIZE),)
+  CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
 ifeq ($(HAVE_OPENMP),1)
   CFLAGS_BASE += -fopenmp
   LDLIBS_OMP := -fopenmp

@@ -45,6 +45,7 @@ tests: $(FUZZ_MMIO)
 endif
 HOST_TESTS += test_fuzz_mmio
 test_fuzz_mmio_DEPS := solvers runtime
+test_fuzz_mmio_LDLIBS := $(SQLITE_LIBS)
 .PHONY: fuzz
 HOST_TESTS += test_solvers test_solve_cli test_petsc
 test_solvers_DEPS := solvers probes runtime
