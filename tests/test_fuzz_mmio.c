@@ -1,5 +1,5 @@
 /* Runs the libFuzzer builds of the readers for a bounded time each
- * (TL_FUZZ_SECONDS, default 20), under AddressSanitizer and
+ * (TL_FUZZ_SECONDS, default 10), under AddressSanitizer and
  * UndefinedBehaviorSanitizer, from seed corpora made here:
  *   fuzz_mmio   the Matrix Market reader: the shared matrices' first lines
  *               and small files of every kind
@@ -55,12 +55,12 @@ static void corpus(const char *dir, const char *const *seed, size_t n, const cha
 static void run_fuzzer(const char *fuzzer, const char *dir, int max_len)
 {
     char cmd[4096];
-    int secs = atoi(tl_test_env("TL_FUZZ_SECONDS", "20"));
+    int secs = atoi(tl_test_env("TL_FUZZ_SECONDS", "10"));
     snprintf(cmd, sizeof cmd,
              "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 "
              "%s -max_total_time=%d -max_len=%d -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 "
              "-artifact_prefix=%s/ %s/corpus > %s/fuzz.log 2>&1",
-             fuzzer, secs > 0 ? secs : 20, max_len, dir, dir, dir);
+             fuzzer, secs > 0 ? secs : 10, max_len, dir, dir, dir);
     int st = system(cmd);
     int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
     snprintf(cmd, sizeof cmd, "tail -n 40 %s/fuzz.log >&2", dir);
