@@ -99,6 +99,10 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     if (meta->clock_aligned) {
         if (fw0) meta->w0 = to_ref(meta, meta->w0);
         if (fw1) meta->w1 = to_ref(meta, meta->w1);
+        TL_CHECKGOTO((!fw0 || (meta->w0 >= -TL_TRACE_MAX_NS && meta->w0 <= TL_TRACE_MAX_NS)) &&
+                         (!fw1 || (meta->w1 >= -TL_TRACE_MAX_NS && meta->w1 <= TL_TRACE_MAX_NS)),
+                     TL_ERR_PARSE, st, fail, "%s: clock_offset_ns %" PRId64 " moves the window beyond +-2^61 ns", path,
+                     meta->clock_offset);
     }
     TL_CHECKGOTO(!meta->window_from_meta || meta->w1 >= meta->w0, TL_ERR_PARSE, st, fail,
                  "%s: window_end_ns %" PRId64 " before window_start_ns %" PRId64, path, meta->w1, meta->w0);
@@ -113,6 +117,13 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
         if (meta->clock_aligned) {
             rec.start_ns = to_ref(meta, rec.start_ns);
             rec.end_ns = to_ref(meta, rec.end_ns);
+            /* the reader bounded both the times and the offset; the sum may
+             * not stay inside, and every later difference relies on it */
+            TL_CHECKGOTO(rec.start_ns >= -TL_TRACE_MAX_NS && rec.end_ns <= TL_TRACE_MAX_NS,
+                         TL_ERR_PARSE, st, fail,
+                         "%s: clock_offset_ns %" PRId64 " moves a record to %" PRId64 " .. %" PRId64
+                         " ns, beyond +-2^61 ns (a corrupt offset)",
+                         path, meta->clock_offset, rec.start_ns, rec.end_ns);
         }
         if (rec.start_ns < afirst) afirst = rec.start_ns;
         if (rec.end_ns > alast) alast = rec.end_ns;

@@ -260,6 +260,17 @@ TL_TEST(trace_times_near_int64_limits)
         tl_test_output o = overlap(run, "");
         refused(&o, 1, "trace.rank0.csv:", "bad number in start_ns");
     }
+    /* an iteration beyond any run: named with its file */
+    snprintf(run, sizeof run, "%s/iter", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", "0,0,1,compute,compute,kernel,k,100,200,1,-1,134217728\n");
+    tl_test_output it = overlap(run, "");
+    refused(&it, 1, "trace.rank0.csv: iteration 134217728 beyond", "a corrupt trace");
+    /* times and offset each in range, their difference not */
+    snprintf(run, sizeof run, "%s/offset", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# clock_offset_ns=2305843009213693952\n# clock_offset_at_ns=0\n",
+          "0,0,1,compute,compute,kernel,k,-2305843009213693952,0,1,-1,0\n");
+    it = overlap(run, "");
+    refused(&it, 1, "trace.rank0.csv: clock_offset_ns 2305843009213693952 moves a record", "beyond +-2^61 ns");
     static const char *const meta[][2] = {
         {"# window_start_ns=-9223372036854775808\n# window_end_ns=9223372036854775807\n", "window_start_ns"},
         {"# clock_offset_ns=9223372036854775807\n# clock_offset_at_ns=0\n", "clock_offset_ns"},
