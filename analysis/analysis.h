@@ -189,8 +189,12 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
                             tl_an_nsys_meta_fn mfn);
 
 /* trace.rank*.csv of a run dir, sorted by rank number (or the ranks of an
- * Nsight Systems export); free each and the array. */
-tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles);
+ * Nsight Systems export); free each and the array. The ranks must be
+ * 0..n-1, each once, and agree with each file's rank= and nranks=
+ * metadata; a name such as trace.rank01.csv is refused. flags: with
+ * TL_TRACE_ACCEPT_INCOMPLETE a gap or disagreement is accepted and said on
+ * stderr. */
+tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
 /* One rank's GPU activity intervals and iteration bounds. */

@@ -147,7 +147,7 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
     rank_bd *rb = NULL;
     char label[256];
     run_label(dir, label, sizeof label);
-    TL_TRYGOTO(tl_an_run_files(dir, &files, &nf), st, fail);
+    TL_TRYGOTO(tl_an_run_files(dir, o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, &files, &nf), st, fail);
     rb = calloc(nf, sizeof *rb);
     TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     for (size_t f = 0; f < nf; f++) {

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "analysis/cli.h"
+#include "runtime/results.h"
+#include "runtime/tmpfile.h"
 
 typedef struct imp_opts {
     const char *out;
@@ -87,12 +89,12 @@ int tl_an_cmd_import(int argc, char **argv)
     if (kineto) nr = (int)nk;
     else TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
     TL_TRYGOTO(check_no_stale(o.out, nr), st, fail);
-    TL_CHECKGOTO(mkdir(o.out, 0777) == 0 || errno == EEXIST, TL_ERR_IO, st, fail, "%s: cannot create: %s", o.out,
-                 strerror(errno));
+    TL_TRYGOTO(tl_mkdir_p(o.out), st, fail); /* registered: removed again if the import fails */
     /* every rank into a folder of its own first, moved into DIR when all
      * are written: a failure leaves DIR as it was */
     snprintf(tmpdir, sizeof tmpdir, "%s/.import.%ld", o.out, (long)getpid());
     TL_CHECKGOTO(mkdir(tmpdir, 0777) == 0, TL_ERR_IO, st, fail, "%s: cannot create: %s", tmpdir, strerror(errno));
+    TL_TRYGOTO(tl_tmpfile_add(tmpdir, TL_TMP_FOLDER), st, fail); /* an interrupt removes it too */
     for (int r = 0; r < nr; r++) {
         char path[2200];
         tl_an_meta meta;

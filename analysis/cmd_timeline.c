@@ -140,7 +140,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         char **files = NULL;
         size_t nf = 0;
         tl_an_rank rk;
-        TL_TRYGOTO(tl_an_run_files(pr.positional[0], &files, &nf), st, fail);
+        TL_TRYGOTO(tl_an_run_files(pr.positional[0], oo.flags, &files, &nf), st, fail);
         st = tl_an_rank_load(files[0], oo.flags, names, &rk);
         tl_an_run_files_free(&files, nf);
         TL_TRYGOTO(st, st, fail);

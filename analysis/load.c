@@ -107,6 +107,10 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     if (meta->clock_aligned) {
         if (fw0) meta->w0 = to_ref(meta, meta->w0);
         if (fw1) meta->w1 = to_ref(meta, meta->w1);
+        TL_CHECKGOTO((!fw0 || (meta->w0 >= -TL_TRACE_MAX_NS && meta->w0 <= TL_TRACE_MAX_NS)) &&
+                         (!fw1 || (meta->w1 >= -TL_TRACE_MAX_NS && meta->w1 <= TL_TRACE_MAX_NS)),
+                     TL_ERR_PARSE, st, fail, "%s: clock_offset_ns %" PRId64 " moves the window beyond +-2^61 ns", path,
+                     meta->clock_offset);
     }
     TL_CHECKGOTO(!meta->window_from_meta || meta->w1 >= meta->w0, TL_ERR_PARSE, st, fail,
                  "%s: window_end_ns %" PRId64 " before window_start_ns %" PRId64, path, meta->w1, meta->w0);
@@ -121,6 +125,13 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
         if (meta->clock_aligned) {
             rec.start_ns = to_ref(meta, rec.start_ns);
             rec.end_ns = to_ref(meta, rec.end_ns);
+            /* the reader bounded both the times and the offset; the sum may
+             * not stay inside, and every later difference relies on it */
+            TL_CHECKGOTO(rec.start_ns >= -TL_TRACE_MAX_NS && rec.end_ns <= TL_TRACE_MAX_NS,
+                         TL_ERR_PARSE, st, fail,
+                         "%s: clock_offset_ns %" PRId64 " moves a record to %" PRId64 " .. %" PRId64
+                         " ns, beyond +-2^61 ns (a corrupt offset)",
+                         path, meta->clock_offset, rec.start_ns, rec.end_ns);
         }
         if (rec.start_ns < afirst) afirst = rec.start_ns;
         if (rec.end_ns > alast) alast = rec.end_ns;
@@ -129,6 +140,13 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
             if (rec.end_ns > last) last = rec.end_ns;
         }
         if (cb) TL_TRYGOTO(cb(user, &rec), st, fail);
+    }
+    long long declared = 0, nread = 0;
+    if (tl_trace_reader_count(rd, &declared, &nread)) {
+        /* only reached under TL_TRACE_ACCEPT_INCOMPLETE (the reader refuses otherwise) */
+        tl_log("%s: incomplete trace accepted: the metadata says records=%lld, the file has %lld", path,
+               declared, nread);
+        meta->complete = 0;
     }
     if (!meta->window_from_meta) {
         meta->w0 = first != INT64_MAX ? first : afirst != INT64_MAX ? afirst : 0;
@@ -140,11 +158,23 @@ fail:
     return st;
 }
 
+/* trace.rank<R>.csv: R in decimal digits. -1: not a rank file at all;
+ * -2: a rank file name that cannot be trusted (trace.rank01.csv, a rank
+ * beyond int): refused, since trace.rank1.csv may stand beside it. */
 static int rank_of_file(const char *name)
 {
-    int r = -1, n = 0;
-    if (sscanf(name, "trace.rank%d.csv%n", &r, &n) == 1 && name[n] == '\0' && r >= 0) return r;
-    return -1;
+    static const char pre[] = "trace.rank", suf[] = ".csv";
+    size_t np = sizeof pre - 1, ns = sizeof suf - 1, n = strlen(name);
+    if (n <= np + ns || strncmp(name, pre, np) != 0 || strcmp(name + n - ns, suf) != 0) return -1;
+    const char *d = name + np, *e = name + n - ns;
+    long long r = 0;
+    for (const char *p = d; p < e; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        r = 10 * r + (*p - '0');
+        if (r > INT_MAX) return -2;
+    }
+    if (e - d > 1 && *d == '0') return -2;
+    return (int)r;
 }
 
 static int cmp_files(const void *a, const void *b)
@@ -153,7 +183,50 @@ static int cmp_files(const void *a, const void *b)
     return rank_of_file(x) - rank_of_file(y);
 }
 
-tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
+/* The rank set of a run folder: files[k] is trace.rank<k>.csv for k =
+ * 0..n-1, each file's rank= metadata is its name's, and every nranks= is
+ * n. A gap or a disagreement is refused; with TL_TRACE_ACCEPT_INCOMPLETE
+ * it is accepted and said on stderr. */
+static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
+{
+    char why[512] = "";
+    int64_t nranks = -1;
+    for (size_t k = 0; k < n && !why[0]; k++) {
+        const char *base = strrchr(f[k], '/') + 1;
+        int r = rank_of_file(base);
+        if ((size_t)r != k) {
+            snprintf(why, sizeof why, "rank %zu missing (the next file is %s)", k, base);
+            break;
+        }
+        tl_trace_reader *rd = NULL;
+        TL_TRY(tl_trace_reader_open(&rd, f[k], TL_TRACE_ACCEPT_INCOMPLETE));
+        int64_t v = 0;
+        int found = 0;
+        tl_status st = meta_i64(rd, f[k], "rank", &v, &found);
+        if (st == TL_OK && found && v != r)
+            snprintf(why, sizeof why, "%s says rank=%lld in its metadata", base, (long long)v);
+        if (st == TL_OK && !why[0]) st = meta_i64(rd, f[k], "nranks", &v, &found);
+        if (st == TL_OK && !why[0] && found) {
+            if (nranks >= 0 && v != nranks)
+                snprintf(why, sizeof why, "%s says nranks=%lld, %s said nranks=%lld", base,
+                         (long long)v, strrchr(f[0], '/') + 1, (long long)nranks);
+            nranks = v;
+        }
+        tl_trace_reader_close(&rd);
+        TL_TRY(st);
+    }
+    if (!why[0] && nranks >= 0 && (size_t)nranks != n)
+        snprintf(why, sizeof why, "the metadata says nranks=%lld, the folder has %zu rank file%s",
+                 (long long)nranks, n, n == 1 ? "" : "s");
+    if (!why[0]) return TL_OK;
+    if (!(flags & TL_TRACE_ACCEPT_INCOMPLETE))
+        return TL_FAIL(TL_ERR_PARSE, "%s: incomplete run: %s; accept it explicitly to read it anyway",
+                       dir, why);
+    tl_log("%s: incomplete run accepted: %s", dir, why);
+    return TL_OK;
+}
+
+tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles)
 {
     *files = NULL;
     *nfiles = 0;
@@ -179,13 +252,23 @@ tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
     TL_TRY(tl_an_kineto_run_files(dir, files, nfiles, &kineto));
     if (kineto) return TL_OK;
     DIR *d = opendir(dir);
-    if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run directory: %s", dir, strerror(errno));
+    if (!d && errno == ENOTDIR) {
+        size_t n = strlen(dir);
+        if (n > 7 && !strcmp(dir + n - 7, ".sqlite"))
+            return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", dir);
+        return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder nor an Nsight Systems sqlite export", dir);
+    }
+    if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run folder: %s", dir, strerror(errno));
     tl_status st = TL_OK;
     size_t n = 0, cap = 0;
     char **f = NULL;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (rank_of_file(e->d_name) < 0) continue;
+        int r = rank_of_file(e->d_name);
+        TL_CHECKGOTO(r != -2, TL_ERR_PARSE, st, fail,
+                     "%s/%s: not a rank file name (trace.rank<R>.csv, R without leading zeros)", dir,
+                     e->d_name);
+        if (r < 0) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 8;
             char **nf = realloc(f, cap * sizeof *nf);
@@ -201,11 +284,13 @@ tl_status tl_an_run_files(const char *dir, char ***files, size_t *nfiles)
     TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv files", dir);
     qsort(f, n, sizeof *f, cmp_files);
     closedir(d);
+    d = NULL;
+    TL_TRYGOTO(check_rank_set(dir, f, n, flags), st, fail);
     *files = f;
     *nfiles = n;
     return TL_OK;
 fail:
-    closedir(d);
+    if (d) closedir(d);
     tl_an_run_files_free(&f, n);
     return st;
 }
@@ -247,7 +332,8 @@ static tl_status grow_iters(int64_t **a, int64_t **b, size_t *n, size_t it)
 
 static tl_status keep_host_iter(tl_an_rank *rk, const tl_trace_record *r)
 {
-    TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "iteration %" PRId64 " beyond %d", r->iter, MAX_ITER);
+    TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
+             rk->meta.path, r->iter, MAX_ITER);
     size_t it = (size_t)r->iter;
     TL_TRY(grow_iters(&rk->host_start, &rk->host_end, &rk->nhost, it));
     if (r->start_ns < rk->host_start[it]) rk->host_start[it] = r->start_ns;
@@ -263,7 +349,8 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
         return keep_host_iter(rk, r);
     int mark = is_comm_mark(r);
     if (!is_gpu_activity(r) && !mark) return TL_OK;
-    TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "iteration %" PRId64 " beyond %d", r->iter, MAX_ITER);
+    TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
+             rk->meta.path, r->iter, MAX_ITER);
     if (rk->n == rk->cap) {
         size_t cap = rk->cap ? rk->cap + rk->cap / 2 : 4096;
         tl_an_ival *nv = realloc(rk->v, cap * sizeof *nv);

@@ -6,6 +6,7 @@
 #include "analysis/analysis.h"
 #include "analysis/kineto.h"
 #include "config.h"
+#include "runtime/tmpfile.h"
 
 static const struct {
     const char *name;
@@ -37,6 +38,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     tl_log_set_prefix("trilap-analyze", -1);
+    if (tl_tmpfile_handle_signals("trilap-analyze") != TL_OK) return 1;
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -50,7 +52,11 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (!strcmp(argv[1], cmds[i].name)) return cmds[i].fn(argc - 1, argv + 1);
+        if (!strcmp(argv[1], cmds[i].name)) {
+            int rc = cmds[i].fn(argc - 1, argv + 1);
+            if (rc != 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
+            return rc;
+        }
     fprintf(stderr, "trilap-analyze: unknown command '%s' (try --help)\n", argv[1]);
     return 2;
 }

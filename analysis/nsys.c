@@ -101,17 +101,38 @@ static tl_status sq_fail(nsys *x, const char *what)
     return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s: %s", x->path, what, sqlite3_errmsg(x->db));
 }
 
+/* 1 the table is there, 0 not, -1 sqlite could not tell (a damaged
+ * file: "database disk image is malformed", "file is not a database") */
 static int has_table(sqlite3 *db, const char *name)
 {
     sqlite3_stmt *s = NULL;
-    int yes = 0;
+    int yes = -1;
     if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", -1, &s, NULL) ==
         SQLITE_OK) {
         sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-        yes = sqlite3_step(s) == SQLITE_ROW;
+        int rc = sqlite3_step(s);
+        yes = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
     }
     sqlite3_finalize(s);
     return yes;
+}
+
+/* A time column as read: an integer (not NULL, text or real) within
+ * +-TL_TRACE_MAX_NS, so that no difference of two can overflow. */
+static tl_status check_time(const nsys *x, sqlite3_stmt *s, int col, const char *table, int64_t row,
+                            const char *what, int64_t *out)
+{
+    int type = sqlite3_column_type(s, col);
+    if (type != SQLITE_INTEGER)
+        return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s row %lld: %s is %s, not an integer time", x->path,
+                       table, (long long)row, what,
+                       type == SQLITE_NULL ? "NULL" : type == SQLITE_TEXT ? "text" : type == SQLITE_FLOAT ? "a real" : "a blob");
+    int64_t v = sqlite3_column_int64(s, col);
+    if (v < -TL_TRACE_MAX_NS || v > TL_TRACE_MAX_NS)
+        return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s row %lld: %s %lld ns is beyond +-2^61 ns", x->path,
+                       table, (long long)row, what, (long long)v);
+    *out = v;
+    return TL_OK;
 }
 
 static void nsys_close(nsys *x)
@@ -181,11 +202,18 @@ static tl_status nsys_open(nsys *x, const char *path)
     x->has_nvtx = has_table(x->db, "NVTX_EVENTS");
     x->has_gpu = has_table(x->db, "TARGET_INFO_GPU");
     x->has_runtime = has_table(x->db, "CUPTI_ACTIVITY_KIND_RUNTIME");
-    if (!has_table(x->db, "StringIds") || !(x->has_kernel || x->has_memcpy || x->has_memset)) {
+    int has_strings = has_table(x->db, "StringIds");
+    if (x->has_kernel < 0 || x->has_memcpy < 0 || x->has_memset < 0 || x->has_sync < 0 || x->has_nvtx < 0 ||
+        x->has_gpu < 0 || x->has_runtime < 0 || has_strings < 0) {
+        tl_status st = sq_fail(x, "reading the list of tables");
         nsys_close(x);
-        return TL_FAIL(TL_ERR_PARSE, "%s: no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET) "
-                                     "and StringIds: not an Nsight Systems export of a CUDA trace (nsys profile -t cuda)",
-                       path);
+        return st;
+    }
+    if (!has_strings || !x->has_kernel) {
+        nsys_close(x);
+        return TL_FAIL(TL_ERR_PARSE, "%s: no CUDA activity tables (%s missing): not an Nsight Systems export of a "
+                                     "CUDA trace (nsys profile -t cuda; nsys export --type sqlite)",
+                       path, has_strings ? "CUPTI_ACTIVITY_KIND_KERNEL" : "StringIds");
     }
     /* the ranks: processes that ran GPU work */
     char q[512] = "SELECT DISTINCT globalPid FROM (";
@@ -207,12 +235,18 @@ static tl_status nsys_open(nsys *x, const char *path)
     }
     int64_t *pids = NULL;
     int npids = 0;
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int64_t *np = realloc(pids, (size_t)(npids + 1) * sizeof *np);
         if (!np) free(pids);
         TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");
         pids = np;
         pids[npids++] = sqlite3_column_int64(s, 0);
+    }
+    if (rc != SQLITE_DONE) {
+        free(pids);
+        st = sq_fail(x, "listing processes");
+        goto fail;
     }
     sqlite3_finalize(s);
     s = NULL;
@@ -299,7 +333,8 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
     if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NCCL ranges");
     sqlite3_bind_int64(s, 1, pid);
     sqlite3_bind_int64(s, 2, dom);
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(s, 3);
         int kind = t ? nccl_range_kind(t) : 0;
         if (!kind) continue;
@@ -310,6 +345,10 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             rg = n;
         }
         rg[nr++] = (nrange){sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), kind};
+    }
+    if (rc != SQLITE_DONE) {
+        st = sq_fail(x, "NCCL ranges");
+        goto fail;
     }
     sqlite3_finalize(s);
     s = NULL;
@@ -325,7 +364,7 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
     }
     sqlite3_bind_int64(s, 1, pid);
     size_t ocap = 0;
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         const char *name = (const char *)sqlite3_column_text(s, 3);
         if (!name || tl_trace_nccl_kernel(name) == TL_NCCL_NONE) continue;
         int64_t corr = sqlite3_column_int64(s, 0), tid = sqlite3_column_int64(s, 1), t = sqlite3_column_int64(s, 2);
@@ -375,7 +414,11 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             x->nops_disagree += (nk == TL_NCCL_P2P) != (p2p > 0);
         }
     }
-    qsort(x->ops, x->nops, sizeof *x->ops, cmp_op);
+    if (rc != SQLITE_DONE) {
+        st = sq_fail(x, "NCCL launches");
+        goto fail;
+    }
+    if (x->nops) qsort(x->ops, x->nops, sizeof *x->ops, cmp_op); /* never on NULL */
 fail:
     sqlite3_finalize(s);
     free(rg);
@@ -422,7 +465,8 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
                     "GROUP BY 1, 2, 3";
     if (x->has_kernel && sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "kernels per stream");
     if (s) sqlite3_bind_int64(s, 1, pid);
-    while (s && sqlite3_step(s) == SQLITE_ROW) {
+    int rc = SQLITE_DONE;
+    while (s && (rc = sqlite3_step(s)) == SQLITE_ROW) {
         int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
         const char *name = (const char *)sqlite3_column_text(s, 2);
         uint64_t cnt = (uint64_t)sqlite3_column_int64(s, 3);
@@ -442,6 +486,10 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
         default: break;
         }
     }
+    if (rc != SQLITE_DONE) {
+        st = sq_fail(x, "kernels per stream");
+        goto fail;
+    }
     /* streams that ran only copies or memsets: in the table too, so the
      * per-row lookup never falls back to parsing TRILAP_LANES */
     for (int t = 0; t < 2; t++) {
@@ -455,7 +503,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
             goto fail;
         }
         sqlite3_bind_int64(s, 1, pid);
-        while (sqlite3_step(s) == SQLITE_ROW) {
+        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
             int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
             size_t j = 0;
             while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
@@ -465,6 +513,10 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
             x->lanes = nl;
             x->lanes[j] = (lane_of){.device = dev, .stream = str};
             x->nlanes++;
+        }
+        if (rc != SQLITE_DONE) {
+            st = sq_fail(x, "copies per stream");
+            goto fail;
         }
     }
     for (size_t j = 0; j < x->nlanes; j++) {
@@ -501,7 +553,8 @@ static tl_status read_nvtx_names(nsys *x, int64_t pid)
                     "globalTid / 16777216 * 16777216 = ?1";
     if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NVTX domains");
     sqlite3_bind_int64(s, 1, pid);
-    while (sqlite3_step(s) == SQLITE_ROW) {
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int type = sqlite3_column_int(s, 0);
         int64_t dom = sqlite3_column_int64(s, 1), cat = sqlite3_column_int64(s, 2);
         const char *txt = (const char *)sqlite3_column_text(s, 3);
@@ -525,6 +578,7 @@ static tl_status read_nvtx_names(nsys *x, int64_t pid)
             x->cats[x->ncats++].name = name;
         }
     }
+    if (rc != SQLITE_DONE) st = sq_fail(x, "NVTX domains");
 fail:
     sqlite3_finalize(s);
     return st;
@@ -623,42 +677,42 @@ static tl_status prepare_records(nsys *x, int by_thread, sqlite3_stmt **out)
 #define ADD(...) (n += (size_t)snprintf(q + n, sizeof q - n, __VA_ARGS__))
     if (x->has_kernel) {
         ADD("%sSELECT 0, start, end, deviceId, streamId, correlationId, (SELECT value FROM StringIds WHERE id = "
-            "coalesce(mangledName, demangledName)), -1, 0, 0 FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1%s",
+            "coalesce(mangledName, demangledName)), -1, 0, rowid FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1%s",
             u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_memcpy) {
-        ADD("%sSELECT 1, start, end, deviceId, streamId, correlationId, NULL, bytes, copyKind, 0 FROM "
+        ADD("%sSELECT 1, start, end, deviceId, streamId, correlationId, NULL, bytes, copyKind, rowid FROM "
             "CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1%s",
             u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_memset) {
-        ADD("%sSELECT 2, start, end, deviceId, streamId, correlationId, NULL, bytes, 0, 0 FROM "
+        ADD("%sSELECT 2, start, end, deviceId, streamId, correlationId, NULL, bytes, 0, rowid FROM "
             "CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1%s",
             u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_sync) {
-        ADD("%sSELECT 3, start, end, deviceId, streamId, correlationId, NULL, -1, syncType, 0 FROM "
+        ADD("%sSELECT 3, start, end, deviceId, streamId, correlationId, NULL, -1, syncType, rowid FROM "
             "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION WHERE globalPid = ?1%s",
             u, gpu_own);
         u = " UNION ALL ";
     }
     if (x->has_nvtx) {
         ADD("%sSELECT 4, start, end, coalesce(domainId, 0), coalesce(category, 0), int64Value IS NOT NULL, "
-            "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)), coalesce(int64Value, -1), 0, 0 FROM "
+            "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)), coalesce(int64Value, -1), 0, rowid FROM "
             "NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL AND globalTid / 16777216 * 16777216 = ?1%s",
             u, host_own);
         /* each probes session creates the trilap domain anew: its iterations restart at 0 */
-        ADD(" UNION ALL SELECT 5, start, start, 0, 0, 0, NULL, -1, 0, 0 FROM NVTX_EVENTS WHERE eventType = 75 AND "
+        ADD(" UNION ALL SELECT 5, start, start, 0, 0, 0, NULL, -1, 0, rowid FROM NVTX_EVENTS WHERE eventType = 75 AND "
             "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'trilap' AND "
             "globalTid / 16777216 * 16777216 = ?1%s",
             host_own);
     }
     if (x->has_runtime) {
         /* the CUDA API calls that launched the GPU rows (same correlation id) */
-        ADD("%sSELECT 6, start, end, 0, 0, correlationId, (SELECT value FROM StringIds WHERE id = nameId), -1, 0, 0 "
+        ADD("%sSELECT 6, start, end, 0, 0, correlationId, (SELECT value FROM StringIds WHERE id = nameId), -1, 0, rowid "
             "FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE globalTid / 16777216 * 16777216 = ?1%s AND correlationId IN (",
             u, host_own);
         const char *v = "";
@@ -793,10 +847,26 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             continue;
         }
         tl_trace_record r = {.rank = rank, .bytes = -1, .iter = -1};
-        r.start_ns = sqlite3_column_int64(s, 1);
-        r.end_ns = sqlite3_column_int64(s, 2);
-        if (r.end_ns < r.start_ns) r.end_ns = r.start_ns;
+        /* what was read is checked as the CSV reader checks a row */
+        static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                             "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                             "NVTX_EVENTS", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME"};
+        const char *table = what >= 0 && what <= 6 ? tables[what] : "?";
+        int64_t row = sqlite3_column_int64(s, 9);
+        TL_TRYGOTO(check_time(&x, s, 1, table, row, "start", &r.start_ns), st, fail);
+        TL_TRYGOTO(check_time(&x, s, 2, table, row, "end", &r.end_ns), st, fail);
+        TL_CHECKGOTO(r.end_ns >= r.start_ns, TL_ERR_PARSE, st, fail,
+                     "%s: Nsight Systems export: %s row %lld: ends before it starts (end %lld < start %lld)", path,
+                     table, (long long)row, (long long)r.end_ns, (long long)r.start_ns);
         const char *txt = (const char *)sqlite3_column_text(s, 6);
+        /* a kernel or API call whose name is not in StringIds: an NCCL
+         * kernel would silently count as compute */
+        TL_CHECKGOTO(txt || (what != 0 && what != 6), TL_ERR_PARSE, st, fail,
+                     "%s: Nsight Systems export: %s row %lld: its %s is not in StringIds", path, table,
+                     (long long)row, what == 0 ? "name (mangledName / demangledName)" : "nameId");
+        TL_CHECKGOTO((what != 1 && what != 2) || sqlite3_column_int64(s, 7) >= 0, TL_ERR_PARSE, st, fail,
+                     "%s: Nsight Systems export: %s row %lld: bytes %lld is negative", path, table, (long long)row,
+                     (long long)sqlite3_column_int64(s, 7));
         if (what == 6) {
             /* a launch: a host row carrying the correlation id of its GPU row */
             r.device = -1;
@@ -866,6 +936,9 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             if (!txt) txt = "";
             if (dom == x.trilap_dom && dom >= 0) {
                 r.kind = TL_KIND_HOST;
+                TL_CHECKGOTO(!has_payload || payload <= INT32_MAX, TL_ERR_PARSE, st, fail,
+                             "%s: Nsight Systems export: NVTX_EVENTS row %lld: iteration payload %lld out of range",
+                             path, (long long)row, (long long)payload);
                 if (!strcmp(txt, "iter") && has_payload && payload >= 0) {
                     snprintf(name, sizeof name, "iter");
                     /* a loop's iterations count up: one that does not is a

@@ -2,6 +2,7 @@
  * right-aligned columns, "# N rows" footer; the same columns as CSV with the
  * units folded into the names (total_us) for gnuplot. */
 #include "analysis/analysis.h"
+#include "runtime/tmpfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -240,8 +241,19 @@ tl_status tl_an_out_open(tl_an_out *o, const char *path)
     memset(o, 0, sizeof *o);
     snprintf(o->path, sizeof o->path, "%s", path);
     snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
+    sigset_t held;
+    tl_tmpfile_hold(&held);
     o->f = fopen(o->tmp, "w");
-    if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", o->tmp, strerror(errno));
+    int err = errno;
+    tl_status reg = o->f ? tl_tmpfile_add(o->tmp, TL_TMP_FILE) : TL_OK;
+    tl_tmpfile_release(&held);
+    if (reg != TL_OK) {
+        fclose(o->f);
+        o->f = NULL;
+        remove(o->tmp);
+        return reg;
+    }
+    if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", o->tmp, strerror(err));
     return TL_OK;
 }
 
@@ -253,12 +265,16 @@ tl_status tl_an_out_close(tl_an_out *o, int commit)
     o->f = NULL;
     if (!commit || bad) {
         remove(o->tmp);
+        tl_tmpfile_forget(o->tmp);
         if (commit) return TL_FAIL(TL_ERR_IO, "%s: write failed", o->path);
         return TL_OK;
     }
     if (rename(o->tmp, o->path) != 0) {
+        int err = errno;
         remove(o->tmp);
-        return TL_FAIL(TL_ERR_IO, "%s: rename failed: %s", o->path, strerror(errno));
+        tl_tmpfile_forget(o->tmp);
+        return TL_FAIL(TL_ERR_IO, "%s: rename failed: %s", o->path, strerror(err));
     }
+    tl_tmpfile_forget(o->tmp);
     return TL_OK;
 }

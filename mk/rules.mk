@@ -15,6 +15,11 @@ CFLAGS_BASE := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -Wshadow -Wno-unused-param
 ifeq ($(WERROR),1)
   CFLAGS_BASE += -Werror
 endif
+# SANITIZE=address,undefined: a sanitizer build (`make asan` makes one in
+# $(BUILD)/asan); compile and link flags alike
+ifneq ($(SANITIZE),)
+  CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
 ifeq ($(HAVE_OPENMP),1)
   CFLAGS_BASE += -fopenmp
   LDLIBS_OMP := -fopenmp
@@ -182,6 +187,30 @@ TL_DATA ?= $(abspath ../shared/data)
 
 check: all tests
 	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES)
+	@$(MAKE) --no-print-directory asan ASAN_FUZZ=0
+
+# `make asan`: the programs and the reader and reliability tests built with
+# AddressSanitizer and UndefinedBehaviorSanitizer in $(ASAN_BUILD) and run
+# (two tests at a time), then the fuzz targets for TL_FUZZ_SECONDS each
+# (ASAN_FUZZ=0 leaves them to `make check`, which runs them already). The
+# FDTD tests stay out: stencil/ is the longest build and reads no files.
+ASAN_BUILD ?= $(BUILD)/asan
+ASAN_PROGRAMS := trilap-matgen trilap-analyze trilap-solve
+ASAN_TESTS := test_mmio test_binfmt test_trace test_reliability_input test_reliability_solve
+ASAN_FUZZ ?= 1
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+asan:
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) BIN=$(ASAN_BUILD)/bin SANITIZE=address,undefined OPT=-O1 \
+	  WERROR=0 CUDA=0 $(addprefix $(ASAN_BUILD)/bin/,$(ASAN_PROGRAMS)) $(addprefix $(ASAN_BUILD)/tests/,$(ASAN_TESTS))
+	@echo "# asan: $(ASAN_TESTS) under AddressSanitizer + UndefinedBehaviorSanitizer"
+	@$(ASAN_ENV) $(subst TL_BUILD=$(BUILD),TL_BUILD=$(ASAN_BUILD),$(subst TL_BIN=$(BIN),TL_BIN=$(ASAN_BUILD)/bin,$(TEST_ENV))) \
+	  TL_TEST_JOBS=2 TL_TEST_PARALLEL=. TL_TEST_FILTER='^(test_reliability_input:[^f]|test_reliability_solve|test_mmio|test_binfmt|test_trace)' \
+	  tests/run.sh $(addprefix $(ASAN_BUILD)/tests/,$(ASAN_TESTS))
+ifneq ($(ASAN_FUZZ),0)
+	@$(MAKE) --no-print-directory $(BUILD)/tests/test_fuzz_mmio fuzz
+	@$(TEST_ENV) tests/run.sh $(BUILD)/tests/test_fuzz_mmio
+endif
 
 # the solver comparisons run 4 at a time (their GPU runs take turns through
 # tests/gpu/test_gpu_solvers.c's GPU slots); every other GPU test runs alone
@@ -232,7 +261,7 @@ summary:
 	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)"
 
 help:
-	@echo 'targets: all (default) | check | check-gpu | tsan | demo | plots | install PREFIX=dir | clean | help'
+	@echo 'targets: all (default) | check | check-gpu | tsan | asan | fuzz | demo | plots | install PREFIX=dir | clean | help'
 	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= (0 off, 1 required)'
 	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
 	@$(MAKE) --no-print-directory summary
@@ -248,5 +277,5 @@ install: all
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-.PHONY: all tests gpu-tests check check-gpu tsan summary help install clean demo plots FORCE
+.PHONY: all tests gpu-tests check check-gpu tsan asan summary help install clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)

@@ -63,6 +63,11 @@ tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane);
  * bytes are rejected by the reader (it keeps one row in memory). */
 #define TL_TRACE_HEADER "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter"
 enum { TL_TRACE_NFIELDS = 12, TL_TRACE_MAX_ROW = 65536 };
+/* Times (start_ns, end_ns, the window, clock offsets) lie within
+ * +-2^61 ns (73 years): the difference of two and the sum of two such
+ * differences cannot overflow int64, so no later arithmetic on them can.
+ * The reader refuses anything outside. */
+#define TL_TRACE_MAX_NS ((int64_t)1 << 61)
 
 /* ---- writer: temp file, renamed into place by close(commit=1) ---------- */
 typedef struct tl_trace_writer tl_trace_writer;
@@ -76,13 +81,21 @@ tl_status tl_trace_writer_close(tl_trace_writer **w, int commit);
 typedef struct tl_trace_reader tl_trace_reader;
 enum { TL_TRACE_ACCEPT_INCOMPLETE = 1 };
 /* Reads the metadata and header; rejects a missing header, another format
- * or version, and (without the flag) complete=no, naming the file. */
+ * or version, metadata that cannot be true (rank >= nranks, a window
+ * ending before it starts, times beyond TL_TRACE_MAX_NS, a records count
+ * that is not a number) and (without the flag) complete=no, naming the
+ * file. LF or CR LF line endings, one kind per file. */
 tl_status tl_trace_reader_open(tl_trace_reader **r, const char *path, int flags);
 const char *tl_trace_reader_meta(const tl_trace_reader *r, const char *key); /* NULL if absent */
 /* 1: a record in *rec; 0: end of file; errors name file, row and reason
- * (bad number, end before start, unknown lane/cat/kind, wrong field count,
- * truncated last row). */
+ * (bad number, a time beyond TL_TRACE_MAX_NS, end before start, unknown
+ * lane/cat/kind, wrong field count, a NUL byte, a name that is not UTF-8,
+ * truncated last row). At the end of the file, a records=N metadata line
+ * that disagrees with the rows read is refused (without the flag). */
 tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *got);
+/* After the end: 1 when the rows read disagree with records=N (accepted
+ * under TL_TRACE_ACCEPT_INCOMPLETE, for the caller to say so). */
+int tl_trace_reader_count(const tl_trace_reader *r, long long *declared, long long *read);
 void tl_trace_reader_close(tl_trace_reader **r);
 
 #endif

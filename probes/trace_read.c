@@ -22,6 +22,11 @@ struct tl_trace_reader {
     size_t len;
     int nmeta;
     char *meta_key[TL_TRACE_MAX_META], *meta_val[TL_TRACE_MAX_META];
+    int eol;            /* line endings: 0 not seen yet, 1 LF, 2 CR LF */
+    int flags;
+    long long declared; /* records=N from the metadata, -1 without */
+    long long nread;    /* records read so far */
+    int at_end;         /* end of file reached, count checked */
 };
 
 #define TL_ROW_ERR(r, ...) tl_row_error((r), __FILE__, __LINE__, __VA_ARGS__)
@@ -47,6 +52,8 @@ static tl_status tl_read_line(tl_trace_reader *r, int *got)
     int c, any = 0;
     while ((c = getc_unlocked(f)) != EOF) {
         any = 1;
+        if (c == '\0')
+            return TL_ROW_ERR(r, "NUL byte in line %lld (binary data, not a trace)", r->line + 1);
         if (c == '\n') {
             r->buf[r->len] = '\0';
             r->line++;
@@ -61,6 +68,29 @@ static tl_status tl_read_line(tl_trace_reader *r, int *got)
     r->buf[r->len] = '\0';
     if (any) r->line++;
     *got = any ? 2 : 0;
+    return TL_OK;
+}
+
+/* The line just read ended in '\n': a CR before it is the file's line
+ * ending (a trace saved on Windows), the same for every line, and dropped.
+ * Inside a quoted name a lone CR is the name's own in an LF file. */
+static tl_status tl_line_end(tl_trace_reader *r, int inq)
+{
+    int cr = r->len > 0 && r->buf[r->len - 1] == '\r';
+    if (r->eol == 0) r->eol = cr ? 2 : 1;
+    if (r->eol == 2) {
+        if (cr) {
+            r->buf[--r->len] = '\0';
+            return TL_OK;
+        }
+        if (!inq)
+            return TL_ROW_ERR(r, "line %lld ends in LF, the lines before it in CR LF (mixed line "
+                                 "endings)", r->line);
+        return TL_OK;
+    }
+    if (cr && !inq)
+        return TL_ROW_ERR(r, "line %lld ends in CR LF, the lines before it in LF (mixed line "
+                             "endings)", r->line);
     return TL_OK;
 }
 
@@ -80,6 +110,7 @@ static tl_status tl_read_row(tl_trace_reader *r, int *got)
         for (size_t i = 0; i < r->len; i++)
             if (r->buf[i] == '"') inq = !inq;
         if (g == 2) return TL_ROW_ERR(r, "truncated last row (no newline at the end of the file)");
+        TL_TRY(tl_line_end(r, inq));
         if (!inq) break;
         r->buf[r->len++] = '\n';
         TL_TRY(tl_read_line(r, &g));
@@ -140,6 +171,57 @@ static tl_status tl_meta_line(tl_trace_reader *r)
     return TL_OK;
 }
 
+/* An integer metadata value in [lo, hi]; *found 0 when the key is absent. */
+static tl_status tl_meta_int(tl_trace_reader *r, const char *key, int64_t lo, int64_t hi,
+                             int64_t *out, int *found)
+{
+    const char *s = tl_trace_reader_meta(r, key);
+    *found = 0;
+    if (!s) return TL_OK;
+    char *e = NULL;
+    errno = 0;
+    const char *d = *s == '-' ? s + 1 : s;
+    long long v = *d >= '0' && *d <= '9' ? strtoll(s, &e, 10) : 0;
+    if (!e || *e || (errno && errno != ERANGE))
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata %s='%.40s' is not an integer", r->path, key, s);
+    if (lo == 0 && v < 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata %s=%.40s is negative", r->path, key, s);
+    if (errno || v < lo || v > hi)
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata %s=%.40s is out of range [%" PRId64 ", %" PRId64 "]",
+                       r->path, key, s, lo, hi);
+    *out = v;
+    *found = 1;
+    return TL_OK;
+}
+
+/* What the metadata declares must be possible: a rank below nranks, a
+ * window inside the time range rows may have, a record count. */
+static tl_status tl_meta_check(tl_trace_reader *r)
+{
+    int64_t rank = 0, nranks = 0, w0 = 0, w1 = 0, v = 0;
+    int frank, fnr, fw0, fw1, f;
+    TL_TRY(tl_meta_int(r, "rank", 0, INT32_MAX - 1, &rank, &frank));
+    TL_TRY(tl_meta_int(r, "nranks", 1, INT32_MAX, &nranks, &fnr));
+    if (frank && fnr && rank >= nranks)
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata rank=%" PRId64 " is not below nranks=%" PRId64,
+                       r->path, rank, nranks);
+    TL_TRY(tl_meta_int(r, "window_start_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &w0, &fw0));
+    TL_TRY(tl_meta_int(r, "window_end_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &w1, &fw1));
+    if (fw0 && fw1 && w1 < w0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: metadata window_end_ns=%" PRId64
+                                     " before window_start_ns=%" PRId64, r->path, w1, w0);
+    /* clock alignment (probes/clock_align.c): offsets are differences of
+     * two clocks, bounded like the times themselves */
+    TL_TRY(tl_meta_int(r, "clock_offset_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &v, &f));
+    TL_TRY(tl_meta_int(r, "clock_offset_at_ns", -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &v, &f));
+    TL_TRY(tl_meta_int(r, "clock_uncertainty_ns", 0, TL_TRACE_MAX_NS, &v, &f));
+    TL_TRY(tl_meta_int(r, "dropped", 0, INT64_MAX, &v, &f));
+    int64_t n = -1;
+    TL_TRY(tl_meta_int(r, "records", 0, INT64_MAX, &n, &f));
+    r->declared = f ? n : -1;
+    return TL_OK;
+}
+
 tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flags)
 {
     TL_CHECK(out && path, TL_ERR_INVAL, "trace reader needs a path");
@@ -153,6 +235,7 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
         tl_reader_free(r);
         return TL_FAIL(TL_ERR_NOMEM, "trace reader for %s", path);
     }
+    r->declared = -1;
     r->f = fopen(path, "r");
     if (!r->f) {
         st = TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -203,6 +286,8 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
                         dropped ? dropped : "?", cupti ? cupti : "?");
         goto fail;
     }
+    TL_TRYGOTO(tl_meta_check(r), st, fail);
+    r->flags = flags;
     r->row_line = r->line;
     *out = r;
     return TL_OK;
@@ -271,6 +356,42 @@ static tl_status tl_int(tl_trace_reader *r, const char *s, int col, int64_t lo, 
     return TL_OK;
 }
 
+/* Offset of the first byte that does not belong to a well-formed UTF-8
+ * sequence (overlong forms, surrogates and code points above U+10FFFF
+ * included), (size_t)-1 when the string is valid. */
+static size_t tl_utf8_bad(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (p[i]) {
+        unsigned c = p[i];
+        int n;
+        unsigned lo = 0x80, hi = 0xbf;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            if (c == 0xe0) lo = 0xa0;
+            if (c == 0xed) hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            if (c == 0xf0) lo = 0x90;
+            if (c == 0xf4) hi = 0x8f;
+        } else {
+            return i;
+        }
+        for (int k = 1; k <= n; k++) {
+            unsigned b = p[i + k];
+            if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xbf)) return i;
+        }
+        i += (size_t)n + 1;
+    }
+    return (size_t)-1;
+}
+
 static tl_status tl_uint(tl_trace_reader *r, const char *s, int col, uint64_t *out)
 {
     char *e;
@@ -287,9 +408,21 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
 {
     TL_CHECK(r && rec && got, TL_ERR_INVAL, "reader, record and got needed");
     *got = 0;
+    if (r->at_end) return TL_OK;
     int g;
     TL_TRY(tl_read_row(r, &g));
-    if (!g) return TL_OK;
+    if (!g) {
+        r->at_end = 1;
+        if (r->declared >= 0 && r->nread != r->declared && !(r->flags & TL_TRACE_ACCEPT_INCOMPLETE)) {
+            r->row_line = r->line;
+            return TL_ROW_ERR(r,
+                              "the metadata says records=%lld, the file has %lld (%s); accept it "
+                              "explicitly to read it anyway",
+                              r->declared, r->nread,
+                              r->nread < r->declared ? "cut short" : "rows added after it was written");
+        }
+        return TL_OK;
+    }
     char *f[TL_TRACE_NFIELDS];
     int n = 0;
     TL_TRY(tl_split(r, f, &n));
@@ -307,16 +440,28 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
     if (tl_kind_parse(f[5], &rec->kind) != TL_OK)
         return TL_ROW_ERR(r, "unknown kind '%.40s'", f[5]);
     rec->name = f[6];
-    TL_TRY(tl_int(r, f[7], 7, INT64_MIN, INT64_MAX, &rec->start_ns));
-    TL_TRY(tl_int(r, f[8], 8, INT64_MIN, INT64_MAX, &rec->end_ns));
+    size_t bad = tl_utf8_bad(f[6]);
+    if (bad != (size_t)-1)
+        return TL_ROW_ERR(r, "name is not valid UTF-8 (byte 0x%02x at offset %zu)",
+                          (unsigned char)f[6][bad], bad);
+    TL_TRY(tl_int(r, f[7], 7, -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &rec->start_ns));
+    TL_TRY(tl_int(r, f[8], 8, -TL_TRACE_MAX_NS, TL_TRACE_MAX_NS, &rec->end_ns));
     if (rec->end_ns < rec->start_ns)
         return TL_ROW_ERR(r, "end before start: end_ns %" PRId64 " < start_ns %" PRId64,
                           rec->end_ns, rec->start_ns);
     TL_TRY(tl_uint(r, f[9], 9, &rec->corr));
     TL_TRY(tl_int(r, f[10], 10, -1, INT64_MAX, &rec->bytes));
     TL_TRY(tl_int(r, f[11], 11, -1, INT64_MAX, &rec->iter));
+    r->nread++;
     *got = 1;
     return TL_OK;
+}
+
+int tl_trace_reader_count(const tl_trace_reader *r, long long *declared, long long *read)
+{
+    *declared = r->declared;
+    *read = r->nread;
+    return r->at_end && r->declared >= 0 && r->nread != r->declared;
 }
 
 void tl_trace_reader_close(tl_trace_reader **r)

@@ -4,6 +4,7 @@
  * reader never sees half a trace. */
 #include "probes/trace.h"
 #include "runtime/clock.h"
+#include "runtime/tmpfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@ struct tl_trace_writer {
     char *path, *tmp;
     int header_done;
     long long nrecords;
+    long long declared; /* the records=N metadata, -1 when not given */
     int64_t skew; /* test only: TRILAP_TEST_CLOCK_SKEW of the file's rank (runtime/clock.h) */
 };
 
@@ -31,8 +33,22 @@ tl_status tl_trace_writer_open(tl_trace_writer **out, const char *path)
     w->path = strdup(path);
     w->tmp = malloc(n + 16);
     if (!w->path || !w->tmp) goto nomem;
+    w->declared = -1;
     snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    sigset_t held;
+    tl_tmpfile_hold(&held);
     int fd = mkstemp(w->tmp);
+    tl_status reg = fd >= 0 ? tl_tmpfile_add(w->tmp, TL_TMP_FILE) : TL_OK;
+    tl_tmpfile_release(&held);
+    if (reg != TL_OK) {
+        close(fd);
+        unlink(w->tmp);
+        tl_tmpfile_forget(w->tmp);
+        free(w->tmp);
+        free(w->path);
+        free(w);
+        return reg;
+    }
     if (fd < 0) {
         tl_status st =
             TL_FAIL(TL_ERR_IO, "%s: cannot create a temporary file: %s", path, strerror(errno));
@@ -82,6 +98,14 @@ tl_status tl_trace_writer_meta(tl_trace_writer *w, const char *key, const char *
     TL_CHECK(tl_meta_key_ok(key), TL_ERR_INVAL, "%s: bad metadata key '%s' (letters, digits, _-.)",
              w->path, key ? key : "(null)");
     if (!strcmp(key, "rank") && value) w->skew = tl_clock_test_skew(atoi(value));
+    if (!strcmp(key, "records")) {
+        /* the count the reader checks the file against: it must be one */
+        char *end = NULL;
+        long long v = value ? strtoll(value, &end, 10) : -1;
+        TL_CHECK(value && *value && end && !*end && v >= 0, TL_ERR_INVAL,
+                 "%s: metadata records=%s is not a record count", w->path, value ? value : "");
+        w->declared = v;
+    }
     if (w->skew && value && (!strcmp(key, "window_start_ns") || !strcmp(key, "window_end_ns"))) {
         fprintf(w->f, "# %s=%lld\n", key, strtoll(value, NULL, 10) + (long long)w->skew);
         return TL_OK;
@@ -116,6 +140,10 @@ tl_status tl_trace_writer_record(tl_trace_writer *w, const tl_trace_record *r)
                  (unsigned)r->kind < TL_KIND_COUNT,
              TL_ERR_INVAL, "%s: record %lld: lane %d, cat %d, kind %d out of range", w->path,
              w->nrecords + 1, (int)r->lane, (int)r->cat, (int)r->kind);
+    TL_CHECK(r->start_ns >= -TL_TRACE_MAX_NS && r->end_ns <= TL_TRACE_MAX_NS &&
+                 r->start_ns + w->skew >= -TL_TRACE_MAX_NS && r->end_ns + w->skew <= TL_TRACE_MAX_NS,
+             TL_ERR_INVAL, "%s: record %lld (%s): times %" PRId64 " .. %" PRId64 " beyond +-2^61 ns",
+             w->path, w->nrecords + 1, r->name ? r->name : "", r->start_ns, r->end_ns);
     TL_CHECK(r->end_ns >= r->start_ns, TL_ERR_INVAL,
              "%s: record %lld (%s): end %" PRId64 " before start %" PRId64, w->path,
              w->nrecords + 1, r->name ? r->name : "", r->end_ns, r->start_ns);
@@ -139,6 +167,12 @@ tl_status tl_trace_writer_close(tl_trace_writer **pw, int commit)
     *pw = NULL;
     tl_status st = TL_OK;
     if (commit && !w->header_done) fputs(TL_TRACE_HEADER "\n", w->f);
+    if (commit && w->declared >= 0 && w->declared != w->nrecords) {
+        /* a file that disagrees with its own metadata is never put in place */
+        st = TL_FAIL(TL_ERR_INVAL, "%s: metadata says records=%lld, %lld written", w->path,
+                     w->declared, w->nrecords);
+        commit = 0;
+    }
     int werr = ferror(w->f);
     int ferr = fflush(w->f);
     int serr = commit && !werr && !ferr ? fsync(fileno(w->f)) : 0;
@@ -154,6 +188,7 @@ tl_status tl_trace_writer_close(tl_trace_writer **pw, int commit)
     } else {
         unlink(w->tmp);
     }
+    tl_tmpfile_forget(w->tmp);
     free(w->tmp);
     free(w->path);
     free(w);

@@ -2,6 +2,7 @@
  * write(2), so rows from concurrent ranks and processes never interleave.
  * And tl_file_write_atomic: temp file in the same folder, then rename. */
 #include "runtime/results.h"
+#include "runtime/tmpfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,8 +82,16 @@ tl_status tl_mkdir_p(const char *dir)
         if (*s == '/' || *s == '\0') {
             char c = *s;
             *s = '\0';
-            if (mkdir(path, 0777) != 0 && errno != EEXIST)
-                return TL_FAIL(TL_ERR_IO, "cannot create folder %s: %s", path, strerror(errno));
+            sigset_t held;
+            tl_tmpfile_hold(&held);
+            int made = mkdir(path, 0777) == 0, err = errno;
+            /* a folder made for an output goes again if the program fails
+             * or is interrupted (only while empty: tl_tmpfile_cleanup) */
+            tl_status reg = made ? tl_tmpfile_add(path, TL_TMP_FOLDER) : TL_OK;
+            tl_tmpfile_release(&held);
+            TL_TRY(reg);
+            if (!made && err != EEXIST)
+                return TL_FAIL(TL_ERR_IO, "cannot create folder %s: %s", path, strerror(err));
             *s = c;
             if (!c) break;
         }
@@ -181,8 +190,18 @@ tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)
         int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld.%d", path, (long)getpid(), (long)gettid(),
                          (int)(now.tv_nsec % 1000000) + attempt);
         TL_CHECK(n > 0 && (size_t)n < sizeof tmp, TL_ERR_INVAL, "%s: path too long", path);
+        sigset_t held;
+        tl_tmpfile_hold(&held);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) return TL_FAIL(TL_ERR_IO, "%s: open: %s", tmp, strerror(errno));
+        int err = errno;
+        tl_status reg = fd >= 0 ? tl_tmpfile_add(tmp, TL_TMP_FILE) : TL_OK;
+        tl_tmpfile_release(&held);
+        if (reg != TL_OK) {
+            close(fd);
+            unlink(tmp);
+            return reg;
+        }
+        if (fd < 0 && err != EEXIST) return TL_FAIL(TL_ERR_IO, "%s: open: %s", tmp, strerror(err));
     }
     if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: no free temporary name", path);
     TL_TRYGOTO(write_all(fd, data, bytes, tmp), st, fail);
@@ -200,9 +219,11 @@ tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)
         st = TL_FAIL(TL_ERR_IO, "%s: rename from %s: %s", path, tmp, strerror(errno));
         goto fail;
     }
+    tl_tmpfile_forget(tmp);
     return TL_OK;
 fail:
     if (fd >= 0) close(fd);
     unlink(tmp);
+    tl_tmpfile_forget(tmp);
     return st;
 }

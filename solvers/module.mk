@@ -33,7 +33,7 @@ test_download_DEPS := solvers runtime
 FUZZ_CC ?= clang
 HAVE_FUZZ := $(shell f=$$($(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null); [ -f "$$f" ] && echo 1 || echo 0)
 FUZZ_MMIO := $(BUILD)/fuzz/fuzz_mmio
-FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c
+FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c runtime/tmpfile.c runtime/hostmem.c
 $(FUZZ_MMIO): $(FUZZ_MMIO_SRC) solvers/matrix/mmio.h solvers/matrix/csr.h solvers/matrix/outfile.h $(BUILD)/config.h
 	$(say) FUZZ $@
 	@mkdir -p $(@D)
@@ -45,6 +45,7 @@ tests: $(FUZZ_MMIO)
 endif
 HOST_TESTS += test_fuzz_mmio
 test_fuzz_mmio_DEPS := solvers runtime
+test_fuzz_mmio_LDLIBS := $(SQLITE_LIBS)
 .PHONY: fuzz
 HOST_TESTS += test_solvers test_solve_cli test_petsc
 test_solvers_DEPS := solvers probes runtime

@@ -8,6 +8,7 @@
 
 #include "stencil/fdtd_impl.h"
 #include "stencil/fill.h"
+#include "stencil/memneed.h"
 
 #define T float
 #define SFX _f
@@ -30,6 +31,7 @@ static tl_status cpu_alloc(void **p, size_t count, size_t esz)
 static tl_status cpu_setup(tl_fdtd *f)
 {
     size_t esz = f->esz;
+    TL_TRY(tl_fdtd_check_host_memory(f, 0.0));
     for (int i = 0; i < f->nsub; i++) {
         tl_fdtd_sub *s = &f->sub[i];
         s->device = -1;

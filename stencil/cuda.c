@@ -14,6 +14,8 @@
 #include "runtime/gpu.h"
 #include "stencil/cuda_impl.h"
 #include "stencil/fill.h"
+#include "stencil/memneed.h"
+#include "runtime/hostmem.h"
 
 #if TL_HAVE_CUDA
 #include "stencil/fdtd_kernels.h"
@@ -167,6 +169,34 @@ static tl_status setup_msg(tl_fdtd *f, tl_fdtd_msg *m)
     return TL_OK;
 }
 
+/* Every GPU's share of the subdomains against its free memory
+ * (cudaMemGetInfo), and the host's staging of the initial fields, before
+ * anything is allocated. */
+static tl_status check_device_memory(tl_fdtd *f, int ngpu, double host_staging)
+{
+    char what[256], a[32], b[32], c[32];
+    tl_fdtd_run_label(f, what, sizeof what);
+    for (int d = 0; d < ngpu; d++) {
+        double need = 0;
+        int nsub = 0;
+        for (int i = 0; i < f->nsub; i++)
+            if (tl_fdtd_mine(f, i) && f->sub[i].device == d) {
+                need += tl_fdtd_sub_bytes(f, i);
+                nsub++;
+            }
+        if (!nsub) continue;
+        size_t free_b = 0, total_b = 0;
+        TL_CUDA(cudaSetDevice(d));
+        TL_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        TL_CHECK(need <= (double)free_b, TL_ERR_NOMEM,
+                 "%s needs %s on GPU %d (%d subdomain%s); %s of its %s is free: use more GPUs "
+                 "(--gpus, --decomp) or a smaller grid",
+                 what, tl_bytes_str(need, a, sizeof a), d, nsub, nsub == 1 ? "" : "s",
+                 tl_bytes_str((double)free_b, b, sizeof b), tl_bytes_str((double)total_b, c, sizeof c));
+    }
+    return tl_hostmem_check(what, host_staging);
+}
+
 static tl_status cuda_setup(tl_fdtd *f)
 {
     int visible = 0;
@@ -206,6 +236,7 @@ static tl_status cuda_setup(tl_fdtd *f)
     size_t maxcount = tl_fdtd_profiles_count(f);
     for (int i = 0; i < f->nsub; i++)
         if (tl_fdtd_mine(f, i) && f->sub[i].full.count > maxcount) maxcount = f->sub[i].full.count;
+    TL_TRY(check_device_memory(f, ngpu, (double)maxcount * (double)f->esz));
     void *host = malloc(maxcount * f->esz);
     TL_CHECK(host != NULL, TL_ERR_NOMEM, "%zu bytes of staging for the initial fields", maxcount * f->esz);
     tl_status st = TL_OK;

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/tmpfile.h"
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
 #include "runtime/launch.h"
@@ -23,6 +24,7 @@
 #include "runtime/results.h"
 #include "stencil/fdtd.h"
 #include "stencil/fdtd_cli.h"
+#include "stencil/memneed.h"
 
 typedef struct fdtd_opts {
     const char *grid;
@@ -379,6 +381,8 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    /* a grid the host cannot hold is refused before the preamble */
+    TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
     if (ctx->rank == 0) { /* rank 0 prints */
         printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
         printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
@@ -438,8 +442,12 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1, argc, argv);
-    if (argc >= 2 && !strcmp(argv[1], "verify")) return tl_fdtd_cli_verify(argc - 1, argv + 1, argc, argv);
+    if (tl_tmpfile_handle_signals(PROG) != TL_OK) return 1;
+    int rc = -1;
+    if (argc >= 2 && !strcmp(argv[1], "run")) rc = cmd_run(argc - 1, argv + 1, argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "verify")) rc = tl_fdtd_cli_verify(argc - 1, argv + 1, argc, argv);
+    if (rc > 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
+    if (rc >= 0) return rc;
     if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf(PROG " %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
         return 0;

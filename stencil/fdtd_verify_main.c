@@ -247,17 +247,28 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
     int nss = parse_list(va->o.ss, ss, 8);
     TL_CHECK(nss > 0, TL_ERR_INVAL, "invalid --ss '%s'", va->o.ss);
     int64_t n = va->o.n > 0 ? va->o.n : 64;
-    if (root) printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n");
+    for (int i = 0; i < nd; i++) {
+        int pd[3];
+        TL_CHECK(tl_fdtd_cli_parse_decomp(names[i], pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s' in --decomps",
+                 names[i]);
+    }
+    /* the table is printed whole once every run has succeeded: a run that
+     * fails half-way leaves no rows that look like a result */
+    char *table = NULL;
+    size_t table_len = 0;
+    FILE *out = root ? open_memstream(&table, &table_len) : NULL;
+    TL_CHECK(!root || out, TL_ERR_NOMEM, "verify decomp: the table");
+    tl_status st = TL_OK;
     int wrong = 0, rows = 0;
     for (int i = 0; i < nd; i++)
         for (int j = 0; j < ns; j++) {
             /* ranks: the decomposition spread over this run's ranks, one
              * subdomain each; a decomposition of another size needs another run */
             int pd[3], ranked = tl_fdtd_strategy_per_rank(strats[j], va->v.backend) == 1;
-            TL_CHECK(tl_fdtd_cli_parse_decomp(names[i], pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s'", names[i]);
+            tl_fdtd_cli_parse_decomp(names[i], pd); /* checked above */
             if (ranked && pd[0] * pd[1] * pd[2] != ctx->size) {
                 if (root)
-                    printf("# %s,%s: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
+                    fprintf(out, "# %s,%s: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
                            names[i], strats[j], pd[0] * pd[1] * pd[2], ctx->size, ctx->size == 1 ? "" : "s",
                            pd[0] * pd[1] * pd[2], pd[0] * pd[1] * pd[2]);
                 continue;
@@ -283,27 +294,36 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
                         int64_t rec[2][3] = {{n / 4, n / 2, n / 2}, {n - 3, n - 5, 2}};
                         c.nrec = 2;
                         c.rec = (const int64_t(*)[3])rec;
-                        TL_CHECK(tl_fdtd_cli_parse_decomp(names[i], c.pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s'", names[i]);
+                        tl_fdtd_cli_parse_decomp(names[i], c.pd);
                         c.strategy = strats[j];
                         c.s = (int)ss[k];
                         c.overlap = ov;
                         double m;
-                        TL_TRY(tl_fdtd_verify_decomp_on(ranked ? ctx : NULL, &c, &m));
-                        if (root) {
-                            printf("%s,%s,%d,%d,%s,%.3e,%s\n", names[i], strats[j], c.s, ov,
-                                   cp == 0 ? "zero" : cp == 1 ? "cpml8" : "periodic", m, m == 0 ? "yes" : "no");
-                            fflush(stdout);
-                        }
+                        TL_TRYGOTO(tl_fdtd_verify_decomp_on(ranked ? ctx : NULL, &c, &m), st, fail);
+                        if (root)
+                            fprintf(out, "%s,%s,%d,%d,%s,%.3e,%s\n", names[i], strats[j], c.s, ov,
+                                    cp == 0 ? "zero" : cp == 1 ? "cpml8" : "periodic", m, m == 0 ? "yes" : "no");
                         wrong += m != 0;
                         rows++;
                     }
         }
-    if (root) printf("# %d rows, %d not identical\n", rows, wrong);
     if (!root) return wrong ? TL_ERR_REMOTE : TL_OK; /* rank 0 says why */
-    TL_CHECK(rows > 0, TL_ERR_INVAL, "no decomposition in --decomps has %d subdomain%s for a per-rank strategy",
-             ctx->size, ctx->size == 1 ? "" : "s");
+    TL_CHECKGOTO(rows > 0, TL_ERR_INVAL, st, fail,
+                 "no decomposition in --decomps has %d subdomain%s for a per-rank strategy", ctx->size,
+                 ctx->size == 1 ? "" : "s");
+    fclose(out);
+    out = NULL;
+    printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n%s# %d rows, %d not identical\n", table, rows,
+           wrong);
+    free(table);
+    table = NULL;
+    /* rows that differ are the result itself: printed, and the exit says so */
     TL_CHECK(wrong == 0, TL_ERR_NUMERIC, "%d decomposed runs differ from the single domain", wrong);
     return TL_OK;
+fail:
+    if (out) fclose(out);
+    free(table);
+    return st;
 }
 
 static tl_status verify_rank(tl_ctx *ctx, void *arg)

@@ -1,6 +1,6 @@
 # stencil/: 3D FDTD acoustic solver with CPML (arXiv 2606.06910)
 MODULES += stencil
-stencil_C := stencil/model.c stencil/grid.c stencil/fill.c stencil/cpu.c stencil/exchange.c \
+stencil_C := stencil/model.c stencil/grid.c stencil/memneed.c stencil/fill.c stencil/cpu.c stencil/exchange.c \
   stencil/solver.c stencil/verify.c stencil/cuda.c stencil/cuda_exchange.c stencil/cuda_devcomm.c
 stencil_CU := stencil/fdtd_kernels.cu
 # the --kernel table; the z-column kernels

@@ -35,3 +35,34 @@ endif
 # binaries (each variant's options, its summary rows, bad entries refused).
 HOST_TESTS += test_bench_scripts
 test_bench_scripts_DEPS :=
+
+# issue 32, no false verdicts and no silent garbage: the solvers' verdict
+# against b - A x over every shared matrix, generator and method on 1 and
+# 3 ranks; bad and edge inputs of every reader; interrupted writers.
+HOST_TESTS += test_reliability_solve
+test_reliability_solve_DEPS :=
+HOST_TESTS += test_reliability_input
+test_reliability_input_DEPS :=
+test_reliability_input_LDLIBS := $(SQLITE_LIBS)
+HOST_TESTS += test_reliability_interrupt
+test_reliability_interrupt_DEPS := runtime
+
+# The same for the trace reader with a run folder's rank set, and for the
+# Nsight Systems sqlite reader (tests/fuzz_trace.c, tests/fuzz_nsys.c):
+# analysis/, the trace reader and what they use of runtime/, built whole
+# with the sanitizers.
+FUZZ_AN_SRC := $(filter-out analysis/main.c,$(analysis_C)) probes/trace.c probes/trace_read.c probes/trace_write.c \
+  runtime/error.c runtime/role.c runtime/results.c runtime/tmpfile.c runtime/hostmem.c runtime/options.c \
+  runtime/clock.c
+FUZZ_TRACE := $(BUILD)/fuzz/fuzz_trace
+FUZZ_NSYS := $(BUILD)/fuzz/fuzz_nsys
+$(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: tests/%.c $(FUZZ_AN_SRC) $(wildcard analysis/*.h probes/*.h runtime/*.h) $(BUILD)/config.h
+	$(say) FUZZ $@
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $< $(FUZZ_AN_SRC) $(SQLITE_LIBS) -lstdc++ -lpthread -lm
+FUZZ_AN := $(FUZZ_TRACE) $(if $(filter 1,$(HAVE_SQLITE)),$(FUZZ_NSYS))
+fuzz: $(FUZZ_AN)
+ifeq ($(HAVE_FUZZ),1)
+tests: $(FUZZ_AN)
+endif

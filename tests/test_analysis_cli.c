@@ -30,21 +30,28 @@ static char *out_of(const char *dir, const char *which)
     return tl_test_read(p);
 }
 
-static const char *META = "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# device=%d\n"
+static const char *META = "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=%d\n# device=%d\n"
                           "# window_start_ns=0\n# window_end_ns=100000\n# complete=yes\n"
                           "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n";
 
-static void trace(const char *dir, int rank, const char *rows)
+/* rank `rank` of a run of `nranks` */
+static void trace_of(const char *dir, int rank, int nranks, const char *rows)
 {
     char path[1024], head[1024];
     mkdir(dir, 0755);
     snprintf(path, sizeof path, "%s/trace.rank%d.csv", dir, rank);
-    snprintf(head, sizeof head, META, rank, rank);
+    snprintf(head, sizeof head, META, rank, nranks, rank);
     FILE *f = fopen(path, "w");
     if (!f) TL_TEST_FAIL_("cannot write %s", path);
     fputs(head, f);
     fputs(rows, f);
     fclose(f);
+}
+
+/* rank `rank` of a two-rank run */
+static void trace(const char *dir, int rank, const char *rows)
+{
+    trace_of(dir, rank, 2, rows);
 }
 
 /* Value of column `col` in the CSV row whose first field is `key`. */
@@ -426,7 +433,7 @@ static void expect_reject(const char *t, const char *name, const char *rows, con
     char run[512];
     snprintf(run, sizeof run, "%s/%s", t, name);
     if (header) {
-        trace(run, 0, rows);
+        trace_of(run, 0, 1, rows);
     } else {
         char path[600];
         mkdir(run, 0755);

@@ -237,7 +237,7 @@ static const tl_trace_record sample[] = {
     {0, -1, 0, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "compute:spmv, halo", 900, 3100, 0, -1, 1},
     {0, -1, 0, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_NVTX, "say \"hi\"", 950, 960, 0, -1, -1},
     {0, -1, 0, TL_ROLE_OTHER, TL_CAT_RANGE, TL_KIND_HOST, "two\nlines, \"quoted\"", -5,
-     9223372036854775807LL, 18446744073709551615ULL, 9223372036854775807LL, 1},
+     TL_TRACE_MAX_NS, 18446744073709551615ULL, 9223372036854775807LL, 1},
     {0, -1, 0, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "", 0, 0, 0, -1, -1},
 };
 enum { NSAMPLE = sizeof sample / sizeof sample[0] };

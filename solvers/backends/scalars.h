@@ -110,7 +110,7 @@ enum {
     TL_SC_BI_AUX = 7    /* AB: the dot a flag is about; OMEGA: (q, y) */
 };
 enum {
-    TL_SC_FLAG_YY = 5,      /* (y, y) = 0 */
+    TL_SC_FLAG_YY = 5,      /* retired: (y, y) = 0 is an exact step, omega = 0 */
     TL_SC_FLAG_OMEGA0 = 6,  /* omega = 0 */
     TL_SC_FLAG_RESTART = 7, /* (r0~, r) at rounding level: the host restarts */
     TL_SC_FLAG_DEN = 8,     /* (r0~, w + beta s - beta omega z) = 0 */
@@ -219,9 +219,9 @@ TL_HD void tl_sc_pbicg_omega(const double *dots, const double *st, double *regs,
         ;
     else if (!isfinite(dots[0]) || !isfinite(dots[1]))
         flag = TL_SC_FLAG_QY;
-    else if (dots[1] == 0.0)
-        flag = TL_SC_FLAG_YY;
-    if (flag == TL_SC_FLAG_OK) st_next[TL_SC_ST_OMEGA] = dots[0] / dots[1];
+    /* (y, y) = 0: q = 0, an exact step; omega = 0 lets the next test find
+     * ||r|| = 0 (method_pipebicgstab.c), a breakdown only if r is not 0 */
+    if (flag == TL_SC_FLAG_OK) st_next[TL_SC_ST_OMEGA] = dots[1] > 0.0 ? dots[0] / dots[1] : 0.0;
     st_next[TL_SC_ST_STOPPED] = flag;
     tl_sc_pbicg_regs(st_next, regs, flag);
     regs[TL_SC_BI_RNORM] = dots[1];

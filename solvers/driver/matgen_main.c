@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "runtime/options.h"
+#include "runtime/tmpfile.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/gen.h"
 #include "solvers/matrix/mmio.h"
@@ -185,6 +186,7 @@ int main(int argc, char **argv)
                        .max_positional = 4};
     tl_optresult res = {0};
     tl_log_set_prefix(PROG, -1);
+    if (tl_tmpfile_handle_signals(PROG) != TL_OK) return 1;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
     char **pos = res.positional;
@@ -223,5 +225,6 @@ int main(int argc, char **argv)
     }
     free(res.positional);
     if (rc) return rc;
+    if (st != TL_OK) tl_tmpfile_cleanup();
     return st == TL_OK ? 0 : 1;
 }

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/tmpfile.h"
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
 #include "runtime/gpu.h"
@@ -786,6 +787,7 @@ int main(int argc, char **argv)
         .max_positional = 3,
     };
     tl_log_set_prefix(PROGRAM, -1);
+    if (tl_tmpfile_handle_signals(PROGRAM) != TL_OK) return 1;
     tl_optresult res = {0};
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) {
@@ -829,6 +831,7 @@ int main(int argc, char **argv)
     solve_job job = {.o = &o};
     tl_probes_main pm = {.fn = solve_rank_main, .arg = &job};
     int rc = tl_launch_run(PROGRAM, &lo, argc, argv, tl_probes_rank_main, &pm);
+    if (rc != 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     if (rc == 0 && job.not_converged) rc = 3;
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "solvers/matrix/mmio.h"
+#include "runtime/hostmem.h"
 #include "solvers/matrix/outfile.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -202,6 +203,10 @@ tl_status tl_bin_read(const char *path, tl_csr *a, uint32_t *flags)
     tl_status st = TL_OK;
     memset(a, 0, sizeof *a);
     TL_TRY(open_checked(path, &fp, &h));
+    char what[600];
+    snprintf(what, sizeof what, "%s: a %lld x %lld matrix with %lld nonzeros", path,
+             (long long)h.nrows, (long long)h.ncols, (long long)h.nnz);
+    TL_TRYGOTO(tl_hostmem_check(what, 8.0 * ((double)h.nrows + 1) + 16.0 * (double)h.nnz), st, fail);
     TL_TRYGOTO(tl_csr_alloc(a, h.nrows, h.ncols, h.nnz), st, fail);
     tl_bin_sum_init(&s);
     TL_TRYGOTO(read_words(fp, path, a->rowptr, (size_t)h.nrows + 1, &s), st, fail);

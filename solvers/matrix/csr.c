@@ -3,6 +3,10 @@
 #include "solvers/matrix/csr.h"
 #include "solvers/matrix/input_check.h"
 
+#include <stdio.h>
+
+#include "runtime/hostmem.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,11 @@ tl_status tl_csr_alloc(tl_csr *a, int64_t nrows, int64_t ncols, int64_t nnz)
                    "nrows=%lld ncols=%lld nnz=%lld", (long long)nrows, (long long)ncols,
                    (long long)nnz);
     memset(a, 0, sizeof *a);
+    /* calloc "succeeds" beyond the machine (overcommit): ask first */
+    char what[96];
+    snprintf(what, sizeof what, "a CSR matrix of %lld rows and %lld nonzeros", (long long)nrows,
+             (long long)nnz);
+    TL_TRY(tl_hostmem_check(what, 8.0 * ((double)nrows + 1) + 16.0 * (double)nnz));
     a->rowptr = calloc((size_t)nrows + 1, sizeof *a->rowptr);
     a->colidx = malloc((nnz ? (size_t)nnz : 1) * sizeof *a->colidx);
     a->val = malloc((nnz ? (size_t)nnz : 1) * sizeof *a->val);

@@ -3,9 +3,11 @@
 #include "solvers/matrix/input_check.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/hostmem.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/outfile.h"
 
@@ -123,6 +125,11 @@ tl_status tl_gen_csr(const tl_gen *g, tl_csr *a)
     TL_TRY(check_gen(g));
     int64_t n = tl_gen_nrows(g), cols[TL_GEN_MAX_ROW];
     double vals[TL_GEN_MAX_ROW];
+    /* at least a diagonal per row: refuse what cannot fit before counting
+     * 10^18 rows (tl_csr_alloc checks the exact size after) */
+    char what[96];
+    snprintf(what, sizeof what, "a generated matrix of %lld rows", (long long)n);
+    TL_TRY(tl_hostmem_check(what, 24.0 * (double)n));
     int64_t nnz = 0;
     for (int64_t i = 0; i < n; i++)
         nnz += tl_gen_row(g, i, cols, vals);

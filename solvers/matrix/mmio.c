@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "config.h"
+#include "runtime/hostmem.h"
 #include "solvers/matrix/outfile.h"
 #if TL_HAVE_ZLIB
 #include <zlib.h>
@@ -24,7 +25,12 @@ enum { MM_BUF = 1 << 20 }; /* also the longest accepted line */
 typedef struct mm_src {
     const char *name;
 #if TL_HAVE_ZLIB
-    gzFile gz;
+    /* gzip input through inflate itself, not gzread: gzread ignores bytes
+     * after the last member, and a file with something appended is not
+     * the file that was written (gzip(1) warns about it, exit 2) */
+    z_stream zs;
+    unsigned char *zin;
+    int gz, zeof, member_done;
 #endif
     FILE *fp;
     const char *mem;
@@ -45,25 +51,31 @@ typedef struct mm_header {
     int64_t nrows, ncols, nentries;
 } mm_header;
 
+enum { MM_ZIN = 1 << 18 };
+
 static tl_status src_open_file(mm_src *s, const char *path)
 {
     memset(s, 0, sizeof *s);
     s->name = path;
-#if TL_HAVE_ZLIB
-    s->gz = gzopen(path, "rb");
-    if (!s->gz)
-        return TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path,
-                       errno ? strerror(errno) : "zlib error");
-    gzbuffer(s->gz, MM_BUF);
-#else
     s->fp = fopen(path, "rb");
     if (!s->fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t n = strlen(path);
-    if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
-        fclose(s->fp);
-        s->fp = NULL;
-        return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: reading gzip needs zlib (built without it)", path);
+    /* gzip by its magic bytes, whatever the name (as gzopen did) */
+    int c0 = getc(s->fp), c1 = c0 == EOF ? EOF : getc(s->fp);
+    int gz = c0 == 0x1f && c1 == 0x8b;
+    if (fseek(s->fp, 0, SEEK_SET) != 0)
+        return TL_FAIL(TL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+#if TL_HAVE_ZLIB
+    if (gz) {
+        s->zin = malloc(MM_ZIN);
+        if (!s->zin) return TL_FAIL(TL_ERR_NOMEM, "%s: input buffer", path);
+        if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
+            return TL_FAIL(TL_ERR_NOMEM, "%s: zlib: %s", path, s->zs.msg ? s->zs.msg : "init");
+        s->gz = 1;
     }
+#else
+    size_t n = strlen(path);
+    if (gz || (n > 3 && strcmp(path + n - 3, ".gz") == 0))
+        return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: reading gzip needs zlib (built without it)", path);
 #endif
     s->cap = MM_BUF;
     s->buf = malloc(s->cap + 1);
@@ -86,12 +98,59 @@ static tl_status src_open_mem(mm_src *s, const char *name, const char *data, siz
 static void src_close(mm_src *s)
 {
 #if TL_HAVE_ZLIB
-    if (s->gz) gzclose(s->gz);
+    if (s->gz) inflateEnd(&s->zs);
+    free(s->zin);
 #endif
     if (s->fp) fclose(s->fp);
     free(s->buf);
     memset(s, 0, sizeof *s);
 }
+
+#if TL_HAVE_ZLIB
+/* Decompress up to `room` bytes after s->end. Members may follow one
+ * another (pigz, bgzip); anything else after a member is refused, as is a
+ * member cut short. Errors name the line being read. */
+static tl_status gz_fill(mm_src *s, size_t room, size_t *got)
+{
+    z_stream *z = &s->zs;
+    z->next_out = (unsigned char *)s->buf + s->end;
+    z->avail_out = (unsigned)room;
+    while (z->avail_out == room) {
+        if (z->avail_in == 0 && !s->zeof) {
+            size_t n = fread(s->zin, 1, MM_ZIN, s->fp);
+            if (n == 0 && ferror(s->fp))
+                return TL_FAIL(TL_ERR_IO, "%s:%lld: read error: %s", s->name,
+                               (long long)s->lineno + 1, strerror(errno));
+            if (n == 0) s->zeof = 1;
+            z->next_in = s->zin;
+            z->avail_in = (unsigned)n;
+        }
+        if (z->avail_in == 0) {
+            if (!s->member_done)
+                return TL_FAIL(TL_ERR_IO, "%s:%lld: truncated or corrupt file: gzip data ends "
+                                          "inside a member",
+                               s->name, (long long)s->lineno + 1);
+            break;
+        }
+        if (s->member_done) {
+            if (z->next_in[0] != 0x1f)
+                return TL_FAIL(TL_ERR_PARSE, "%s:%lld: %u bytes or more after the end of the "
+                                             "gzip data (not another gzip member)",
+                               s->name, (long long)s->lineno + 1, z->avail_in);
+            inflateReset(z);
+            s->member_done = 0;
+        }
+        int rc = inflate(z, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END)
+            s->member_done = 1;
+        else if (rc != Z_OK && rc != Z_BUF_ERROR)
+            return TL_FAIL(TL_ERR_IO, "%s:%lld: truncated or corrupt file: %s", s->name,
+                           (long long)s->lineno + 1, z->msg ? z->msg : "inflate failed");
+    }
+    *got = room - z->avail_out;
+    return TL_OK;
+}
+#endif
 
 /* Append more bytes after s->end; sets eof at the end of input. */
 static tl_status src_fill(mm_src *s)
@@ -104,20 +163,7 @@ static tl_status src_fill(mm_src *s)
         s->mempos += got;
 #if TL_HAVE_ZLIB
     } else if (s->gz) {
-        int n = gzread(s->gz, s->buf + s->end, (unsigned)room);
-        int err = Z_OK;
-        const char *msg = gzerror(s->gz, &err);
-        /* use what was decompressed; report the damage once it is all parsed */
-        if (n < 0 || (n == 0 && err != Z_OK && err != Z_STREAM_END)) {
-            size_t len = strlen(s->name);
-            /* zlib's message starts with the path; ours already does */
-            if (msg && strncmp(msg, s->name, len) == 0 && msg[len] == ':') msg += len + 1;
-            while (msg && *msg == ' ')
-                msg++;
-            return TL_FAIL(TL_ERR_IO, "%s:%lld: truncated or corrupt file: %s", s->name,
-                           (long long)s->lineno + 1, msg ? msg : "read error");
-        }
-        got = (size_t)n;
+        TL_TRY(gz_fill(s, room, &got));
 #endif
     } else {
         got = fread(s->buf + s->end, 1, room, s->fp);
@@ -210,6 +256,10 @@ static int parse_f64(const char **p, double *v)
     while (*q == ' ' || *q == '\t')
         q++;
     if (*q == '\0') return -1;
+    /* decimal only: strtod would also read 0x10 as 16 (inf and nan it
+     * reads, and isfinite refuses below) */
+    for (const char *c = q; !at_token_end(c); c++)
+        if (*c == 'x' || *c == 'X') return -5;
     char *end;
     double x = strtod(q, &end);
     if (end == q || !at_token_end(end)) return -2;
@@ -228,6 +278,8 @@ static const char *num_reason(int rc)
         return "not a number";
     case -3:
         return "out of range";
+    case -5:
+        return "not a number (a hexadecimal one: Matrix Market values are decimal)";
     default:
         return "not finite";
     }
@@ -514,6 +566,23 @@ fail:
     return st;
 }
 
+/* What reading the declared matrix will claim at its peak, before any of
+ * it is allocated: the triplets (24 B an entry, twice for symmetric
+ * storage), assemble()'s counts and sorted copy (8 B a row or column, 24 B
+ * an entry) and the CSR (8 B a row, 16 B an entry). A header declaring
+ * 2e9 rows is refused here, not killed by the kernel 30 GB later. */
+static tl_status check_memory(const mm_src *s, const mm_header *h)
+{
+    double e = (double)h->nentries * (h->symmetry == TL_MM_GENERAL ? 1.0 : 2.0);
+    double m = (double)(h->nrows > h->ncols ? h->nrows : h->ncols);
+    double need = 8.0 * (m + 1) + 8.0 * ((double)h->nrows + 1) + e * (24.0 + 24.0 + 16.0);
+    char what[512];
+    snprintf(what, sizeof what, "%s:%lld: a %lld x %lld matrix with %lld entries", s->name,
+             (long long)(s->lineno), (long long)h->nrows, (long long)h->ncols,
+             (long long)h->nentries);
+    return tl_hostmem_check(what, need);
+}
+
 static tl_status read_csr_src(mm_src *s, int square, int64_t max_dim, tl_csr *a, tl_mm_info *info)
 {
     mm_header h;
@@ -526,6 +595,7 @@ static tl_status read_csr_src(mm_src *s, int square, int64_t max_dim, tl_csr *a,
     TL_INPUT_CHECK(!square || h.nrows == h.ncols, TL_ERR_PARSE,
                    "%s: matrix is %lld x %lld, but a square matrix is needed", s->name,
                    (long long)h.nrows, (long long)h.ncols);
+    TL_TRY(check_memory(s, &h));
     TL_TRYGOTO(read_coord(s, &h, &t), st, fail);
     TL_TRYGOTO(assemble(&t, h.nrows, h.ncols, s->name, a), st, fail);
     if (info) {
@@ -582,6 +652,7 @@ static tl_status read_vector_src(mm_src *s, int64_t expect_n, int integral, doub
                    "%s: wrong length: %lld entries, expected %lld", s->name, (long long)n,
                    (long long)expect_n);
     if (h.format == MM_COORD) {
+        TL_TRY(check_memory(s, &h));
         TL_TRYGOTO(read_coord(s, &h, &t), st, fail);
         v = calloc(n ? (size_t)n : 1, sizeof *v);
         TL_INPUT_CHECKGOTO(v, TL_ERR_NOMEM, st, fail, "%s: vector of %lld", s->name, (long long)n);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "runtime/tmpfile.h"
 #if TL_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -42,7 +43,16 @@ tl_status tl_outfile_open(const char *path, tl_outfile **out)
     f->tmp = malloc(n + 16);
     if (!f->path || !f->tmp) goto nomem;
     snprintf(f->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    sigset_t held;
+    tl_tmpfile_hold(&held);
     fd = mkstemp(f->tmp);
+    tl_status reg = fd >= 0 ? tl_tmpfile_add(f->tmp, TL_TMP_FILE) : TL_OK;
+    tl_tmpfile_release(&held);
+    if (reg != TL_OK) {
+        close(fd);
+        tl_outfile_abort(&f);
+        return reg;
+    }
     if (fd < 0) {
         tl_status st = TL_FAIL(TL_ERR_IO, "%s: cannot create a temporary file beside it: %s", path,
                                strerror(errno));
@@ -140,6 +150,7 @@ tl_status tl_outfile_commit(tl_outfile **pf)
     } else if (rename(f->tmp, f->path) != 0) {
         st = TL_FAIL(TL_ERR_IO, "%s: rename from %s failed: %s", f->path, f->tmp, strerror(errno));
     } else {
+        tl_tmpfile_forget(f->tmp);
         free(f->tmp);
         f->tmp = NULL;
     }
@@ -155,7 +166,10 @@ void tl_outfile_abort(tl_outfile **pf)
     if (f->gz) gzclose(f->gz);
 #endif
     if (f->fp) fclose(f->fp);
-    if (f->tmp) unlink(f->tmp);
+    if (f->tmp) {
+        unlink(f->tmp);
+        tl_tmpfile_forget(f->tmp);
+    }
     free(f->vbuf);
     free(f->tmp);
     free(f->path);

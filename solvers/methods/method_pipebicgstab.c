@@ -43,6 +43,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         goto fail;
     }
     double alpha = rho / d[1], beta = 0.0, omega = 0.0;
+    double true_last = INFINITY; /* b - A x at the last restart from it */
 
     for (int64_t it = 0;;) {
         tl_probe_iter_begin(ctx, it);
@@ -74,11 +75,11 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                           d[0], d[1], (long long)it);
             break;
         }
-        if (d[1] == 0.0) {
-            tl_solve_stop(res, TL_STOP_BREAKDOWN, "(y, y) = 0 at iteration %lld", (long long)it);
-            break;
-        }
-        omega = d[0] / d[1];
+        /* y = A M q = 0 means q = 0: x + alpha ph solves the system (an
+         * exact first step, a diagonal matrix). omega = 0 takes that step;
+         * the next test then finds ||r|| = 0, and only a nonzero r with
+         * omega = 0 is a breakdown, as in method_bicgstab.c. */
+        omega = d[1] > 0.0 ? d[0] / d[1] : 0.0;
         /* x += alpha ph + omega qh, r = q - omega y,
          * rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v) */
         tl_update u2[4] = {
@@ -101,6 +102,29 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
         it++;
         tl_probe_iter_end(ctx);
         in_iter = 0;
+        if (tl_solve_meets_tol(prm, res, sqrt(d[4]))) {
+            /* the recursive residual says converged: ask b - A x too
+             * (restarting from it computes it), and go on from it when it
+             * disagrees, as a restart */
+            TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
+            if (tl_solve_check(ctx, prm, res, it, sqrt(d[2]))) break;
+            if (!(sqrt(d[2]) <= TL_TRUE_RESTART_GAIN * true_last) &&
+                tl_solve_stop_true(prm, res, sqrt(d[2]),
+                                   "the recursive residual converged again after a restart from "
+                                   "b - A x without reducing it"))
+                break;
+            true_last = sqrt(d[2]);
+            res->restarts++;
+            if (!(d[1] != 0.0) &&
+                tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                              "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
+                break;
+            rho = d[0];
+            rtnorm = sqrt(d[2]);
+            alpha = rho / d[1];
+            beta = 0.0;
+            continue;
+        }
         if (tl_solve_check(ctx, prm, res, it, sqrt(d[4]))) break;
         for (int k = 0; k < 4; k++)
             if (!isfinite(d[k])) {

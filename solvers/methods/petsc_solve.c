@@ -260,6 +260,7 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
         rep->res.reason = map_reason(why, fixed);
         snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s", type,
                  KSPConvergedReasons[why]);
+        tl_solve_true_verdict(p, &rep->res, tn);
     }
     TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
     PetscInt mrows, nz;

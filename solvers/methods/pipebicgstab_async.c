@@ -44,7 +44,8 @@ static tl_status load_state(tl_backend *be, const tl_solve_params *prm, const tl
 /* The host's checks from the registers of tag `tag` (2i: omega of
  * iteration i; 2i + 1: the r0~ dots after it, i.e. iteration i + 1), in
  * method_pipebicgstab.c's order. Returns 1 to stop, 2 to restart at
- * iteration i + 1, 0 to go on. */
+ * iteration i + 1, 3 to ask b - A x there (the recursive residual
+ * converged), 0 to go on. */
 static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t tag,
                      const double *g, tl_status *st)
 {
@@ -58,13 +59,13 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
             return tl_solve_stop(res, TL_STOP_NONFINITE,
                                  "(q, y) = %g, (y, y) = %g at iteration %lld", g[TL_SC_BI_AUX],
                                  g[TL_SC_BI_RNORM], (long long)i);
-        case TL_SC_FLAG_YY:
-            return tl_solve_stop(res, TL_STOP_BREAKDOWN, "(y, y) = 0 at iteration %lld",
-                                 (long long)i);
         default:
             break;
         }
     } else {
+        /* the recursive residual meets the tolerance: the device froze
+         * there; b - A x decides (method_pipebicgstab.c's order) */
+        if (tl_solve_meets_tol(prm, res, g[TL_SC_BI_RNORM])) return 3;
         if (tl_solve_check(ctx, prm, res, i + 1, g[TL_SC_BI_RNORM])) return 1;
         if (flag >= TL_SC_FLAG_R0DOT && flag < TL_SC_FLAG_R0DOT + 4)
             return tl_solve_stop(res, TL_STOP_NONFINITE, "r0 dot %d = %g at iteration %lld",
@@ -129,6 +130,7 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
     };
     int64_t maxit = prm->max_iterations, checked = 0; /* next register tag to check */
     int stopped = 0;
+    double true_last = INFINITY; /* b - A x at the last restart from it */
     for (int64_t it = 0; !stopped && it < maxit;) {
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
@@ -210,6 +212,33 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
             int verdict = check_tag(ctx, prm, res, checked, g, &st);
             TL_TRYGOTO(st, st, fail);
             if (verdict == 1) stopped = 1;
+            if (verdict == 3) {
+                /* as method_pipebicgstab.c: restarting computes b - A x;
+                 * it stops the solve, or the solve goes on from it */
+                it = checked / 2 + 1;
+                checked = 2 * it;
+                TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
+                double tr = sqrt(d[2]);
+                if (tl_solve_check(ctx, prm, res, it, tr) ||
+                    (!(tr <= TL_TRUE_RESTART_GAIN * true_last) &&
+                     tl_solve_stop_true(prm, res, tr,
+                                        "the recursive residual converged again after a restart "
+                                        "from b - A x without reducing it"))) {
+                    stopped = 1;
+                    break;
+                }
+                true_last = tr;
+                res->restarts++;
+                if (!(d[1] != 0.0) &&
+                    tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                                  "(r0, A M r0) = %g at the restart of iteration %lld", d[1],
+                                  (long long)it)) {
+                    stopped = 1;
+                    break;
+                }
+                TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
+                break;
+            }
             if (verdict == 2) {
                 /* restart at iteration checked / 2 + 1: what the device ran
                  * after it was frozen; go on from there */

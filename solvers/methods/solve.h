@@ -30,6 +30,9 @@ typedef enum {
     TL_STOP_NOT_SPD,   /* non-positive curvature or preconditioner in a CG method */
     TL_STOP_BREAKDOWN, /* a zero denominator */
     TL_STOP_NONFINITE, /* NaN or Inf in a reduction */
+    /* the recursive residual met the tolerance, the true ||b - A x||
+     * computed by the driver afterwards does not: not converged */
+    TL_STOP_TRUE_RESIDUAL,
     TL_STOP_COUNT
 } tl_stop_reason;
 
@@ -67,6 +70,19 @@ typedef struct tl_solve_result {
 } tl_solve_result;
 
 void tl_solve_result_free(tl_solve_result *r);
+
+/* After a solve: a converged verdict whose true residual ||b - A x||
+ * (absolute) misses the tolerance becomes TL_STOP_TRUE_RESIDUAL, the
+ * recursive verdict kept in the detail. */
+void tl_solve_true_verdict(const tl_solve_params *p, tl_solve_result *res, double true_rnorm);
+/* A method's own stop with that verdict: the recursive residual met the
+ * tolerance, b - A x (absolute) did not, and going on from it did not help
+ * (`why` says so). Returns 1, as tl_solve_stop. */
+int tl_solve_stop_true(const tl_solve_params *p, tl_solve_result *res, double true_rnorm,
+                       const char *why);
+/* Going on from b - A x when the recursive residual alone converged pays
+ * while each such restart at least halves the true residual. */
+#define TL_TRUE_RESTART_GAIN 0.5
 
 /* Methods call these. tl_solve_begin records ||r0|| and the base; then
  * tl_solve_check(it, ||r_it||) returns 1 when the method must stop (reason

@@ -1,0 +1,77 @@
+/* Available host memory and the check before large allocations. */
+#include "runtime/hostmem.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+const char *tl_bytes_str(double bytes, char *buf, size_t n)
+{
+    if (bytes >= 1024.0 * 1024.0 * 1024.0)
+        snprintf(buf, n, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    else if (bytes >= 1024.0 * 1024.0)
+        snprintf(buf, n, "%.1f MiB", bytes / (1024.0 * 1024.0));
+    else if (bytes >= 1024.0)
+        snprintf(buf, n, "%.1f KiB", bytes / 1024.0);
+    else
+        snprintf(buf, n, "%.0f bytes", bytes);
+    return buf;
+}
+
+static int meminfo_available(double *bytes)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long kb;
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+            *bytes = (double)kb * 1024.0;
+            found = 1;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+tl_status tl_hostmem_available(double *bytes)
+{
+    const char *t = getenv("TRILAP_TEST_HOST_MEM");
+    if (t && *t) {
+        char *end = NULL;
+        errno = 0;
+        double v = strtod(t, &end);
+        TL_CHECK(!errno && end && !*end && v >= 0, TL_ERR_INVAL,
+                 "TRILAP_TEST_HOST_MEM='%s' is not a byte count", t);
+        *bytes = v;
+        return TL_OK;
+    }
+    double avail = 0;
+    if (!meminfo_available(&avail)) {
+        long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+        TL_CHECK(pages > 0 && psize > 0, TL_ERR_SYS,
+                 "cannot tell the available memory (no /proc/meminfo, sysconf failed)");
+        avail = (double)pages * (double)psize;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (double)rl.rlim_cur < avail)
+        avail = (double)rl.rlim_cur;
+    *bytes = avail;
+    return TL_OK;
+}
+
+tl_status tl_hostmem_check(const char *what, double need)
+{
+    double avail;
+    TL_TRY(tl_hostmem_available(&avail));
+    if (need <= avail) return TL_OK;
+    char a[32], b[32];
+    return TL_FAIL(TL_ERR_NOMEM, "%s needs %s of host memory; %s is available", what,
+                   tl_bytes_str(need, a, sizeof a), tl_bytes_str(avail, b, sizeof b));
+}

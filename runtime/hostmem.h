@@ -1,0 +1,26 @@
+/* Host memory an input may still claim, checked before a large
+ * allocation: Linux overcommits, so a calloc of 30 GB "succeeds" and the
+ * kernel kills the program when the pages are touched. Every reader and
+ * generator asks here first and refuses what cannot fit, in one line
+ * naming the need and what is available. */
+#ifndef TL_HOSTMEM_H
+#define TL_HOSTMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/error.h"
+
+/* MemAvailable from /proc/meminfo (sysconf's available pages where there
+ * is none), lowered to RLIMIT_AS when that is set. TRILAP_TEST_HOST_MEM
+ * (bytes) replaces it, so tests can play a small machine. */
+tl_status tl_hostmem_available(double *bytes);
+
+/* TL_ERR_NOMEM when `need` bytes exceed what is available:
+ * "<what> needs 31.9 GiB of host memory; 21.7 GiB is available". */
+tl_status tl_hostmem_check(const char *what, double need);
+
+/* Bytes as "31.9 GiB" / "512.0 MiB" into buf. */
+const char *tl_bytes_str(double bytes, char *buf, size_t n);
+
+#endif

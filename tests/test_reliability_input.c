@@ -1,0 +1,420 @@
+/* Inputs checked against what they declare (issue 32, families 2-5, 7, 8),
+ * each with inputs made here: a reader refuses in one line naming the input
+ * and the true reason, exits non-zero and writes nothing; what it accepts
+ * it reads whole.
+ *   matrices: sizes against the available memory, hexadecimal values,
+ *             bytes after the gzip data
+ *   FDTD:     a grid the host cannot hold; verify decomp without a row
+ *             before a failure
+ *   traces:   records=N against the rows, CR LF, NUL, invalid UTF-8, times
+ *             near the ends of int64, the rank set of a run folder
+ *   Nsight Systems exports: impossible rows, NULL and text times, int64
+ *             ends, names missing from StringIds, a missing kernel table, a
+ *             damaged file, a text file named .sqlite */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "config.h"
+#include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
+#if TL_HAVE_SQLITE
+#include <sqlite3.h>
+#endif
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static void write_to(const char *dir, const char *name, const char *text)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    tl_test_write(p, text);
+}
+
+/* The refusal every bad input gets: exit `rc`, `needle` on stderr naming
+ * `input`, and nothing on stdout. */
+static void refused(tl_test_output *o, int rc, const char *input, const char *needle)
+{
+    TL_ASSERT_MSG(o->rc == rc, "exit %d, expected %d:\n%s", o->rc, rc, o->err);
+    TL_ASSERT_MSG(strstr(o->err, input), "the refusal does not name %s:\n%s", input, o->err);
+    TL_ASSERT_MSG(strstr(o->err, needle), "the refusal lacks '%s':\n%s", needle, o->err);
+    TL_ASSERT_MSG(o->out[0] == '\0', "output before the refusal:\n%s", o->out);
+    tl_test_output_free(o);
+}
+
+/* ---- matrices ------------------------------------------------------------- */
+
+TL_TEST(matrix_size_beyond_memory)
+{
+    const char *t = tl_test_tmpdir();
+    /* 2e9 rows and one entry: 30 GB to read, refused before allocating */
+    write_to(t, "huge.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1\n1 1 1.0\n");
+    tl_test_output o = tl_test_capture("%s/trilap-matgen info %s/huge.mtx", tl_test_bin(), t);
+    refused(&o, 1, "huge.mtx:2:", "of host memory;");
+    /* the same check on a small machine (TRILAP_TEST_HOST_MEM): 1000 rows
+     * need about 24 kB; refused with 10 kB, read with 1 MB */
+    FILE *f;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/small.mtx", t);
+    TL_ASSERT((f = fopen(p, "w")));
+    fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n1000 1000 1000\n");
+    for (int i = 1; i <= 1000; i++) fprintf(f, "%d %d 2\n", i, i);
+    TL_ASSERT(fclose(f) == 0);
+    o = tl_test_capture("TRILAP_TEST_HOST_MEM=10000 %s/trilap-matgen info %s", tl_test_bin(), p);
+    refused(&o, 1, "small.mtx:2:", "needs");
+    o = tl_test_capture("TRILAP_TEST_HOST_MEM=1000000 %s/trilap-matgen info %s", tl_test_bin(), p);
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(strstr(o.out, "nonzeros: 1000\n"), "%s", o.out);
+    tl_test_output_free(&o);
+    /* a generated matrix the solver assembles */
+    o = tl_test_capture("TRILAP_TEST_HOST_MEM=10000 %s/trilap-solve gen:poisson7:64 --warmup 0 --repeat 1", tl_test_bin());
+    TL_ASSERT_EQ(o.rc, 1);
+    TL_ASSERT_MSG(strstr(o.err, "a generated matrix of 262144 rows needs") && strstr(o.err, "KiB is available"),
+                  "%s", o.err);
+    TL_ASSERT_MSG(!strstr(o.out, "converged"), "%s", o.out);
+    tl_test_output_free(&o);
+}
+
+TL_TEST(matrix_hex_value_refused)
+{
+    const char *t = tl_test_tmpdir();
+    write_to(t, "hex.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 0x10\n2 2 1\n");
+    tl_test_output o = tl_test_capture("%s/trilap-matgen info %s/hex.mtx", tl_test_bin(), t);
+    refused(&o, 1, "hex.mtx:3:", "value not a number");
+    /* decimal forms stay accepted */
+    write_to(t, "dec.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1.6e1\n2 2 -.5E+0\n");
+    o = tl_test_capture("%s/trilap-matgen info %s/dec.mtx", tl_test_bin(), t);
+    TL_ASSERT_EQ(o.rc, 0);
+    tl_test_output_free(&o);
+}
+
+TL_TEST(matrix_gzip_trailing_bytes)
+{
+    const char *t = tl_test_tmpdir();
+    const char *mm = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 4\n2 2 5\n";
+    write_to(t, "a.mtx", mm);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && gzip -c a.mtx > ok.mtx.gz && cp ok.mtx.gz tail.mtx.gz && "
+                            "printf 'junk' >> tail.mtx.gz && head -c 20 ok.mtx.gz > cut.mtx.gz && "
+                            "printf '%%%%%%%%MatrixMarket matrix coordinate real general\\n2 2 2\\n' | gzip -c > two.mtx.gz && "
+                            "printf '1 1 4\\n2 2 5\\n' | gzip -c >> two.mtx.gz",
+                            t),
+                 0);
+    tl_test_output o = tl_test_capture("%s/trilap-matgen info %s/tail.mtx.gz", tl_test_bin(), t);
+    refused(&o, 1, "tail.mtx.gz", "after the end of the gzip data");
+    o = tl_test_capture("%s/trilap-matgen info %s/cut.mtx.gz", tl_test_bin(), t);
+    refused(&o, 1, "cut.mtx.gz", "truncated or corrupt");
+    /* gzip members one after another (pigz, bgzip) are one file */
+    const char *good[] = {"ok.mtx.gz", "two.mtx.gz"};
+    for (int k = 0; k < 2; k++) {
+        o = tl_test_capture("%s/trilap-matgen info %s/%s", tl_test_bin(), t, good[k]);
+        TL_ASSERT_EQ(o.rc, 0);
+        TL_ASSERT_MSG(strstr(o.out, "nonzeros: 2\n"), "%s", o.out);
+        tl_test_output_free(&o);
+    }
+}
+
+/* ---- FDTD ------------------------------------------------------------------ */
+
+TL_TEST(fdtd_grid_beyond_memory)
+{
+    /* 1250^3 points: 29 GiB of fields; refused before the preamble */
+    tl_test_output o = tl_test_capture("TRILAP_TEST_HOST_MEM=1e9 %s/trilap-fdtd run --grid 1250 --cpml 0", tl_test_bin());
+    refused(&o, 1, "1250x1250x1250 grid", "of host memory; 953.7 MiB is available");
+    /* the exact check at set-up: the lower bound passes, the CPML slabs
+     * and ghosts do not (64^3 floats are 4 MiB of fields) */
+    o = tl_test_capture("TRILAP_TEST_HOST_MEM=4300000 %s/trilap-fdtd run --grid 64 --cpml 8 --steps 1", tl_test_bin());
+    TL_ASSERT_EQ(o.rc, 1);
+    TL_ASSERT_MSG(strstr(o.err, "64x64x64 grid (order 8, CPML 8, float, 1 subdomain) needs"), "%s", o.err);
+    TL_ASSERT_MSG(!strstr(o.out, "\nsingle,") && !strstr(o.out, ",cpu,"), "a result row:\n%s", o.out);
+    tl_test_output_free(&o);
+}
+
+TL_TEST(fdtd_verify_decomp_no_row_before_failure)
+{
+    /* 1x1x2 runs, then 1x1x16 is too thin for the ghosts: no row of the
+     * first may stand as if the verification had passed */
+    tl_test_output o =
+        tl_test_capture("%s/trilap-fdtd verify decomp --decomps 1x1x2,1x1x16 --n 24 --steps 2 --ss 1", tl_test_bin());
+    refused(&o, 1, "subdomain 0 has 2 points along z", "fewer than the ghost depth");
+    o = tl_test_capture("%s/trilap-fdtd verify decomp --decomps 1x1x2,nonsense --n 24 --steps 2 --ss 1", tl_test_bin());
+    refused(&o, 1, "nonsense", "invalid decomposition");
+    o = tl_test_capture("%s/trilap-fdtd verify decomp --decomps 1x1x2 --n 24 --steps 2 --ss 1", tl_test_bin());
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(strstr(o.out, "decomp,strategy,s,") && strstr(o.out, "# 3 rows, 0 not identical"), "%s", o.out);
+    tl_test_output_free(&o);
+}
+
+/* ---- traces ----------------------------------------------------------------- */
+
+static const char *const ROWS = "0,0,1,compute,compute,kernel,k,100,1000,1,-1,0\n"
+                                "0,0,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,500,1500,2,-1,0\n"
+                                "0,0,1,compute,compute,kernel,k,1500,2500,3,-1,1\n";
+
+/* rank `rank` of `nranks` in dir, with extra metadata and the rows */
+static void trace(const char *dir, const char *file, int rank, int nranks, const char *meta, const char *rows)
+{
+    char p[1024];
+    mkdir(dir, 0755);
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f,
+            "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=%d\n# device=0\n# complete=yes\n%s"
+            "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n%s",
+            rank, nranks, meta, rows);
+    TL_ASSERT(fclose(f) == 0);
+}
+
+static tl_test_output overlap(const char *dir, const char *flags)
+{
+    return tl_test_capture("%s/trilap-analyze overlap %s %s", tl_test_bin(), dir, flags);
+}
+
+TL_TEST(trace_record_count)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/cut", t);
+    /* cut at a row boundary: 3 rows of a declared 5 */
+    trace(run, "trace.rank0.csv", 0, 1, "# records=5\n", ROWS);
+    tl_test_output o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "the metadata says records=5, the file has 3 (cut short)");
+    o = overlap(run, "--accept-incomplete");
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(strstr(o.err, "incomplete trace accepted: the metadata says records=5, the file has 3"), "%s",
+                  o.err);
+    tl_test_output_free(&o);
+    snprintf(run, sizeof run, "%s/whole", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# records=3\n", ROWS);
+    o = overlap(run, "");
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(!strstr(o.err, "incomplete"), "%s", o.err);
+    tl_test_output_free(&o);
+    snprintf(run, sizeof run, "%s/notanumber", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# records=3x\n", ROWS);
+    o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "metadata records='3x' is not an integer");
+}
+
+TL_TEST(trace_line_endings_and_bytes)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600], p[700];
+    /* CR LF throughout: read as the LF file is */
+    snprintf(run, sizeof run, "%s/lf", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", ROWS);
+    tl_test_output lf = overlap(run, "");
+    TL_ASSERT_EQ(lf.rc, 0);
+    snprintf(run, sizeof run, "%s/crlf", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", ROWS);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", run);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/$/\\r/' %s", p), 0);
+    tl_test_output crlf = overlap(run, "");
+    TL_ASSERT_MSG(crlf.rc == 0, "CR LF refused:\n%s", crlf.err);
+    /* the same figures (the run folder's name aside) */
+    char *a = strstr(lf.out, "# ranks:"), *b = strstr(crlf.out, "# ranks:");
+    TL_ASSERT_MSG(a && b && !strcmp(a, b), "LF:\n%s\nCR LF:\n%s", lf.out, crlf.out);
+    tl_test_output_free(&lf);
+    tl_test_output_free(&crlf);
+    /* mixed: one LF line in a CR LF file */
+    TL_ASSERT_EQ(tl_test_sh("sed -i '$ s/\\r$//' %s", p), 0);
+    tl_test_output o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "mixed line endings");
+    /* a NUL byte in a name */
+    snprintf(run, sizeof run, "%s/nul", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", ROWS);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", run);
+    TL_ASSERT_EQ(tl_test_sh("printf '0,0,1,compute,compute,kernel,a\\000b,3000,3100,4,-1,2\\n' >> %s", p), 0);
+    o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "NUL byte");
+    /* invalid UTF-8: a lone continuation byte, an overlong '/' */
+    static const char *const bad[] = {"k\\200", "k\\300\\257", "k\\355\\240\\200"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(run, sizeof run, "%s/utf8-%d", t, k);
+        trace(run, "trace.rank0.csv", 0, 1, "", ROWS);
+        snprintf(p, sizeof p, "%s/trace.rank0.csv", run);
+        TL_ASSERT_EQ(tl_test_sh("printf '0,0,1,compute,compute,kernel,%s,3000,3100,4,-1,2\\n' >> %s", bad[k], p), 0);
+        o = overlap(run, "");
+        refused(&o, 1, "trace.rank0.csv:", "name is not valid UTF-8");
+    }
+    /* valid UTF-8 stays accepted */
+    snprintf(run, sizeof run, "%s/utf8-ok", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", "0,0,1,compute,compute,kernel,\xce\xbb-k\xe2\x82\xac,100,200,1,-1,0\n");
+    o = overlap(run, "");
+    TL_ASSERT_EQ(o.rc, 0);
+    tl_test_output_free(&o);
+}
+
+TL_TEST(trace_times_near_int64_limits)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    static const char *const rows[] = {
+        "0,0,1,compute,compute,kernel,k,9223372036854775000,9223372036854775807,1,-1,0\n",
+        "0,0,1,compute,compute,kernel,k,-9223372036854775808,0,1,-1,0\n",
+    };
+    for (int k = 0; k < 2; k++) {
+        snprintf(run, sizeof run, "%s/r%d", t, k);
+        trace(run, "trace.rank0.csv", 0, 1, "", rows[k]);
+        tl_test_output o = overlap(run, "");
+        refused(&o, 1, "trace.rank0.csv:", "bad number in start_ns");
+    }
+    /* an iteration beyond any run: named with its file */
+    snprintf(run, sizeof run, "%s/iter", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", "0,0,1,compute,compute,kernel,k,100,200,1,-1,134217728\n");
+    tl_test_output it = overlap(run, "");
+    refused(&it, 1, "trace.rank0.csv: iteration 134217728 beyond", "a corrupt trace");
+    /* times and offset each in range, their difference not */
+    snprintf(run, sizeof run, "%s/offset", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# clock_offset_ns=2305843009213693952\n# clock_offset_at_ns=0\n",
+          "0,0,1,compute,compute,kernel,k,-2305843009213693952,0,1,-1,0\n");
+    it = overlap(run, "");
+    refused(&it, 1, "trace.rank0.csv: clock_offset_ns 2305843009213693952 moves a record", "beyond +-2^61 ns");
+    static const char *const meta[][2] = {
+        {"# window_start_ns=-9223372036854775808\n# window_end_ns=9223372036854775807\n", "window_start_ns"},
+        {"# clock_offset_ns=9223372036854775807\n# clock_offset_at_ns=0\n", "clock_offset_ns"},
+        {"# window_start_ns=2000\n# window_end_ns=1000\n", "window_end_ns=1000 before window_start_ns=2000"},
+    };
+    for (int k = 0; k < 3; k++) {
+        snprintf(run, sizeof run, "%s/m%d", t, k);
+        trace(run, "trace.rank0.csv", 0, 1, meta[k][0], ROWS);
+        tl_test_output o = overlap(run, "");
+        refused(&o, 1, "trace.rank0.csv: metadata", meta[k][1]);
+    }
+}
+
+TL_TEST(run_folder_rank_set)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    /* trace.rank01.csv beside trace.rank1.csv */
+    snprintf(run, sizeof run, "%s/zero", t);
+    trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, "", ROWS);
+    trace(run, "trace.rank01.csv", 1, 2, "", ROWS);
+    tl_test_output o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "trace.rank01.csv", "not a rank file name");
+    /* a missing rank */
+    snprintf(run, sizeof run, "%s/gap", t);
+    trace(run, "trace.rank0.csv", 0, 3, "", ROWS);
+    trace(run, "trace.rank2.csv", 2, 3, "", ROWS);
+    o = overlap(run, "");
+    refused(&o, 1, "gap", "rank 1 missing");
+    o = overlap(run, "--accept-incomplete");
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(strstr(o.err, "incomplete run accepted: rank 1 missing"), "%s", o.err);
+    tl_test_output_free(&o);
+    /* one trace.rank1.csv, labelled rank 0 */
+    snprintf(run, sizeof run, "%s/alone", t);
+    trace(run, "trace.rank1.csv", 0, 1, "", ROWS);
+    o = overlap(run, "");
+    refused(&o, 1, "alone", "rank 0 missing");
+    /* rank= disagreeing with the name */
+    snprintf(run, sizeof run, "%s/label", t);
+    trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
+    trace(run, "trace.rank1.csv", 0, 2, "", ROWS);
+    o = overlap(run, "");
+    refused(&o, 1, "label", "trace.rank1.csv says rank=0");
+    /* nranks= that the folder does not hold */
+    snprintf(run, sizeof run, "%s/short", t);
+    trace(run, "trace.rank0.csv", 0, 4, "", ROWS);
+    trace(run, "trace.rank1.csv", 1, 4, "", ROWS);
+    o = overlap(run, "");
+    refused(&o, 1, "short", "the metadata says nranks=4, the folder has 2 rank files");
+    /* rank >= nranks in one file */
+    snprintf(run, sizeof run, "%s/beyond", t);
+    trace(run, "trace.rank0.csv", 3, 1, "", ROWS);
+    o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "trace.rank0.csv", "metadata rank=3 is not below nranks=1");
+    /* and a whole one is accepted, silently */
+    snprintf(run, sizeof run, "%s/whole", t);
+    trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, "", ROWS);
+    o = overlap(run, "");
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(!strstr(o.err, "incomplete"), "%s", o.err);
+    tl_test_output_free(&o);
+}
+
+/* ---- Nsight Systems exports ------------------------------------------------ */
+
+#if TL_HAVE_SQLITE
+/* A minimal export (the tables and columns nsys writes that are read):
+ * pid 5, two kernels, then `change` (SQL) applied. */
+static void export_with(const char *path, const char *change)
+{
+    sqlite3 *db = NULL;
+    remove(path);
+    TL_ASSERT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    char *err = NULL;
+    const char *base =
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+        " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+        " mangledName INTEGER);"
+        "INSERT INTO StringIds VALUES (1, '_Z10my_computev'), (2, 'ncclDevKernel_AllReduce_Sum_f64_RING_LL');"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 20, 11, 83886080, 1, 1, 1),"
+        " (1500, 3000, 0, 1, 21, 12, 83886080, 2, 2, 2);";
+    TL_ASSERT_MSG(sqlite3_exec(db, base, NULL, NULL, &err) == SQLITE_OK, "%s", err ? err : "");
+    if (change) TL_ASSERT_MSG(sqlite3_exec(db, change, NULL, NULL, &err) == SQLITE_OK, "%s: %s", change, err ? err : "");
+    sqlite3_close(db);
+}
+#endif
+
+TL_TEST(nsys_impossible_content)
+{
+    if (!TL_HAVE_SQLITE) TL_SKIP("built without sqlite3 (libsqlite3-dev)");
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db[600];
+    snprintf(db, sizeof db, "%s/n.sqlite", t);
+    export_with(db, NULL);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s", tl_test_bin(), db);
+    TL_ASSERT_MSG(o.rc == 0, "the good export: %s", o.err);
+    tl_test_output_free(&o);
+    static const char *const cases[][2] = {
+        {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 500 WHERE correlationId = 12",
+         "CUPTI_ACTIVITY_KIND_KERNEL row 2: ends before it starts"},
+        {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = NULL WHERE correlationId = 11",
+         "CUPTI_ACTIVITY_KIND_KERNEL row 1: start is NULL"},
+        {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 'late' WHERE correlationId = 12",
+         "CUPTI_ACTIVITY_KIND_KERNEL row 2: end is text"},
+        {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 9223372036854775807 WHERE correlationId = 12",
+         "CUPTI_ACTIVITY_KIND_KERNEL row 2: end 9223372036854775807 ns is beyond"},
+        {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -9223372036854775808 WHERE correlationId = 11",
+         "CUPTI_ACTIVITY_KIND_KERNEL row 1: start -9223372036854775808 ns is beyond"},
+        {"DELETE FROM StringIds WHERE id = 2", "CUPTI_ACTIVITY_KIND_KERNEL row 2: its name"},
+        {"DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER, end INTEGER,"
+         " deviceId INTEGER, streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER);"
+         " INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (1, 2, 0, 20, 1, 83886080, 64)",
+         "no CUDA activity tables (CUPTI_ACTIVITY_KIND_KERNEL missing)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        export_with(db, cases[k][0]);
+        o = tl_test_capture("%s/trilap-analyze overlap %s", tl_test_bin(), db);
+        refused(&o, 1, "n.sqlite", cases[k][1]);
+        /* import writes nothing either */
+        o = tl_test_capture("%s/trilap-analyze import %s -o %s/imp%zu", tl_test_bin(), db, t, k);
+        TL_ASSERT_EQ(o.rc, 1);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/imp%zu/trace.rank0.csv", t, k), 0);
+        tl_test_output_free(&o);
+    }
+    /* a damaged file: sqlite's reason, not "no tables" */
+    export_with(db, NULL);
+    TL_ASSERT_EQ(tl_test_sh("printf 'XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' | "
+                            "dd of=%s bs=1 seek=100 conv=notrunc 2>/dev/null",
+                            db),
+                 0);
+    o = tl_test_capture("%s/trilap-analyze overlap %s", tl_test_bin(), db);
+    refused(&o, 1, "n.sqlite", "database disk image is malformed");
+    /* a text file named .sqlite */
+    write_to(t, "x.sqlite", "not a database\n");
+    o = tl_test_capture("%s/trilap-analyze overlap %s/x.sqlite", tl_test_bin(), t);
+    refused(&o, 1, "x.sqlite", "not an SQLite file");
+#endif
+}
+
+TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
+             fdtd_verify_decomp_no_row_before_failure, trace_record_count, trace_line_endings_and_bytes,
+             trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content)
