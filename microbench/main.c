@@ -105,6 +105,11 @@ int main(int argc, char **argv)
         tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
         return 2;
     }
+    if (fn == tl_stream_rank_main) {
+        char note[512];
+        tl_stream_resolve_sizes(so, note, sizeof note);
+        if (note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
+    }
     if (fn == tl_stream_rank_main && so->block % 32 != 0) {
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)so->block);

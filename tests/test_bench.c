@@ -499,7 +499,7 @@ TL_TEST(stream_gold_values)
 TL_TEST(stream_host_verifies)
 {
     tl_stream_row rows[5];
-    TL_ASSERT_OK(tl_stream_host(100003, 4, rows));
+    TL_ASSERT_OK(tl_stream_host(100003, 4, 0, rows));
     static const char *const names[5] = {"copy", "mul", "add", "triad", "dot"};
     for (int f = 0; f < 5; f++) {
         TL_ASSERT_STREQ(rows[f].function, names[f]);
@@ -508,8 +508,8 @@ TL_TEST(stream_host_verifies)
         TL_ASSERT(rows[f].gbs > 0 && isfinite(rows[f].gbs));
         TL_ASSERT(rows[f].min_ms <= rows[f].avg_ms && rows[f].avg_ms <= rows[f].max_ms);
     }
-    TL_ASSERT(tl_stream_host(0, 4, rows) != TL_OK);
-    TL_ASSERT(tl_stream_host(16, 1, rows) != TL_OK);
+    TL_ASSERT(tl_stream_host(0, 4, 0, rows) != TL_OK);
+    TL_ASSERT(tl_stream_host(16, 1, 0, rows) != TL_OK);
 }
 
 /* ---- output formats ------------------------------------------------------------- */
