@@ -284,9 +284,14 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
 {
     memset(res, 0, sizeof *res);
     TL_TRY(tl_opts_defaults(spec));
-    char **pos = calloc((size_t)(argc > 0 ? argc : 1), sizeof *pos);
-    if (!pos) return TL_FAIL(TL_ERR_NOMEM, "%d argument pointers", argc);
-    int npos = 0, only_positional = 0;
+    /* one block: the positional pointers, then the fields argv set (one
+     * free() releases both) */
+    size_t slots = (size_t)(argc > 0 ? argc : 1);
+    void **block = calloc(2 * slots, sizeof(void *));
+    if (!block) return TL_FAIL(TL_ERR_NOMEM, "%d argument pointers", argc);
+    char **pos = (char **)block;
+    const void **given = (const void **)(block + slots);
+    int npos = 0, ngiven = 0, only_positional = 0;
     tl_status st = TL_OK;
 
     for (int i = 1; i < argc; i++) {
@@ -327,6 +332,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
                 if (neg.o && neg.o->type == TL_OPT_FLAG) {
                     if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
                     *(int *)field(neg.g, neg.o) = 0;
+                    given[ngiven++] = field(neg.g, neg.o);
                     continue;
                 }
             }
@@ -364,6 +370,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
         }
         if (f.o->type == TL_OPT_FLAG && !value) {
             *(int *)field(f.g, f.o) = 1;
+            given[ngiven++] = field(f.g, f.o);
             continue;
         }
         if (!value) {
@@ -379,6 +386,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
             st = bad_value(spec, shown, value, why);
             goto done;
         }
+        given[ngiven++] = field(f.g, f.o);
     }
 
     if (npos < spec->min_positional) {
@@ -393,13 +401,23 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
     }
 done:
     if (st != TL_OK || res->exit_now) {
-        free(pos);
+        free(block);
         pos = NULL;
-        npos = 0;
+        given = NULL;
+        npos = ngiven = 0;
     }
     res->positional = pos;
     res->npositional = npos;
+    res->given = given;
+    res->ngiven = ngiven;
     return st;
+}
+
+int tl_opts_given(const tl_optresult *res, const void *field_ptr)
+{
+    for (int i = 0; i < res->ngiven; i++)
+        if (res->given[i] == field_ptr) return 1;
+    return 0;
 }
 
 /* ---- help and echo --------------------------------------------------------- */

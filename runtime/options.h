@@ -71,6 +71,10 @@ typedef struct tl_optresult {
     int exit_now;            /* --help or --version was printed: exit 0 */
     int npositional;
     char **positional;       /* pointers into argv, in order */
+    /* the destination fields argv set (a default that was not typed is
+     * not here): in the same block as `positional`, freed with it */
+    const void **given;
+    int ngiven;
 } tl_optresult;
 
 /* Fill every group's destination with the defaults. */
@@ -86,6 +90,11 @@ tl_status tl_opts_defaults(const tl_optspec *spec);
 tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res);
 
 void tl_opts_print_help(const tl_optspec *spec, FILE *out);
+
+/* The user typed the option whose field is `field_ptr` (&o.cpml): a
+ * default can then adapt (a CPML shrunk to a small grid) where a value the
+ * user asked for is refused instead. Valid until res->positional is freed. */
+int tl_opts_given(const tl_optresult *res, const void *field_ptr);
 
 /* "# opt: name=value" for every option of every group, current values. */
 void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);
