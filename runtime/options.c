@@ -509,6 +509,7 @@ void tl_opts_print_help(const tl_optspec *spec, FILE *out)
     if (spec->purpose) fprintf(out, "%s\n", spec->purpose);
     for (size_t gi = 0; gi < spec->ngroups; gi++) {
         const tl_optgroup *g = &spec->groups[gi];
+        if (g->nopts == 0) continue; /* a shared group this command takes nothing of */
         fprintf(out, "\n%s:\n", g->title ? g->title : "Options");
         for (size_t i = 0; i < g->nopts; i++) {
             const tl_option *o = &g->opts[i];
