@@ -180,7 +180,7 @@ TEST_ENV = TL_BUILD=$(BUILD) TL_BIN=$(BIN) TL_HAVE_MPI=$(HAVE_MPI) TL_HAVE_CUDA=
 TL_DATA ?= $(abspath ../shared/data)
 
 check: all tests
-	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES)
+	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)
 
 # the solver comparisons run 4 at a time (their GPU runs take turns through
 # tests/gpu/test_gpu_solvers.c's GPU slots); every other GPU test runs alone
