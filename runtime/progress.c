@@ -36,7 +36,7 @@ static void clock_text(double s, char *buf, size_t n)
         snprintf(buf, n, "?");
         return;
     }
-    long t = lround(s);
+    long t = (long)s; /* whole seconds gone, as tqdm counts them */
     if (t >= 3600)
         snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
     else

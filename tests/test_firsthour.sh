@@ -15,10 +15,12 @@
 #                     with --progress, none without it off a terminal, and a
 #                     plain stream --host within its stated time
 #   aliases           an old option name works, with a note naming the new one
+#   install_headers   make install: every library's public headers (solvers/
+#                     too), no private *_impl.h, every include resolvable
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
-tests="help_walk errors_one_line fdtd_small_grid compare_solver progress aliases"
+tests="help_walk errors_one_line fdtd_small_grid compare_solver progress aliases install_headers"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -190,6 +192,28 @@ aliases() {
     "$bin"/trilap-fdtd verify time --grid 8 --cfls 0.8,0.4 >"$tmp/out2" 2>"$tmp/err" || fail "verify time --grid"
     cmp -s "$tmp/out" "$tmp/out2" || fail "--n 8 and --grid 8 differ"
     if grep -q note "$tmp/err"; then fail "a note without an alias: $(cat "$tmp/err")"; fi
+}
+
+install_headers() {
+    local top
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    # the headers alone: `make install` would first build `all` in this
+    # test's environment, which need not be the configuration make check used
+    make -C "$top" -s install-headers DESTDIR="$tmp/inst" PREFIX=/usr BUILD="${TL_BUILD:-build}" >"$tmp/log" 2>&1 ||
+        fail "make install-headers: $(tail -5 "$tmp/log")"
+    local inc=$tmp/inst/usr/include/trilap
+    for m in runtime probes solvers microbench analysis stencil; do
+        [ -n "$(find "$inc/$m" -name '*.h' 2>/dev/null)" ] || fail "no headers of $m installed"
+    done
+    [ -f "$inc/solvers/matrix/csr.h" ] || fail "solvers/matrix/csr.h not installed"
+    [ -z "$(find "$inc" -name '*_impl.h')" ] || fail "private headers installed: $(find "$inc" -name '*_impl.h')"
+    # every trilap include of an installed header is installed too
+    local h i
+    while read -r h; do
+        while read -r i; do
+            [ -f "$inc/$i" ] || fail "${h#"$inc"/} includes $i, which is not installed"
+        done < <(sed -n 's/^#include "\([a-z]*\/[a-z0-9_/]*\.h\)".*/\1/p' "$h")
+    done < <(find "$inc" -name '*.h')
 }
 
 case ${1:-} in
