@@ -68,8 +68,8 @@ static const tl_option model_options[] = {
     {.name = "h", .type = TL_OPT_DOUBLE, .offset = O(h), .def = "1", .metavar = "M",
      .help = "grid spacing in m", .min = 1e-30, .max = 1e30},
     {.name = "cpml", .type = TL_OPT_INT, .offset = O(cpml), .def = "20", .metavar = "CELLS",
-     .help = "CPML thickness on every outer face (0: none, p = v = 0 outside) [20; on a grid smaller than 42 "
-             "points a quarter of its smallest axis, with a note; 0 with --periodic]",
+     .help = "CPML thickness on every outer face (0: none, p = v = 0 outside; when not given, a grid smaller than "
+             "42 points gets a quarter of its smallest axis, with a note, and --periodic gets 0)",
      .min = 0, .max = 100000},
     {.name = "cpml-r", .type = TL_OPT_DOUBLE, .offset = O(cpml_r), .def = "1e-8", .metavar = "R",
      .help = "CPML target reflection", .min = 1e-300, .max = 1},
@@ -153,6 +153,7 @@ typedef struct run_args {
     int nrec;
     char cmdline[2048];
     int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
+    char note[512];      /* a default adapted to the input, said before the header */
 } run_args;
 
 /* The CPML the grid allows. The default (20 cells) needs 2 x 20 + 2 = 42
@@ -160,7 +161,7 @@ typedef struct run_args {
  * smallest axis (half the grid stays interior) with a note, and --periodic
  * has none. A thickness the user typed is kept or refused, before anything
  * is printed: silently changing what was asked would mislabel the row. */
-static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given)
+static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, size_t nnote)
 {
     int64_t nmin = c->n[0] < c->n[1] ? c->n[0] : c->n[1];
     nmin = nmin < c->n[2] ? nmin : c->n[2];
@@ -179,11 +180,13 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given)
         return 2;
     }
     if (o->cpml > fits) {
+        /* said by rank 0 once the run is known to start: a refusal of
+         * something else stays the one line it should be */
         int64_t L = nmin / 4;
-        fprintf(stderr,
-                PROG " run: note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default %" PRId64
-                     ", which needs %" PRId64 " points per axis; --cpml N sets it\n",
-                L, L == 1 ? "" : "s", nmin, o->cpml, 2 * o->cpml + 2);
+        snprintf(note, nnote,
+                 PROG " run: note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default "
+                      "%" PRId64 ", which needs %" PRId64 " points per axis; --cpml N sets it",
+                 L, L == 1 ? "" : "s", nmin, o->cpml, 2 * o->cpml + 2);
         o->cpml = L;
     }
     c->cpml = o->cpml;
@@ -203,7 +206,7 @@ static int build_config(run_args *ra, const tl_optresult *res)
                         "(add --backend cuda, or drop --kernel)\n", tl_fdtd_kernels[o->kernel].name);
         return 2;
     }
-    if (resolve_cpml(o, c, tl_opts_given(res, &o->cpml)) != 0) return 2;
+    if (resolve_cpml(o, c, tl_opts_given(res, &o->cpml), ra->note, sizeof ra->note) != 0) return 2;
     if (o->order != 2 && o->order != 4 && o->order != 8) {
         char b[32];
         snprintf(b, sizeof b, "%" PRId64, o->order);
@@ -422,11 +425,12 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     run_args *ra = arg;
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
-    if (tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run")) {
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run")) {
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1;
         return TL_ERR_REMOTE;
     }
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);
     if (ctx->rank == 0) { /* rank 0 prints */
         printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
         printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
