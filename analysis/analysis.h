@@ -301,13 +301,17 @@ tl_status tl_an_out_close(tl_an_out *o, int commit);
 /* ---- results CSV (microbenchmark results) ------------------------------ */
 
 typedef struct tl_an_result {
-    char variant[64];
+    /* the variant column; in a trilap-solve results file (no variant
+     * column) solver/precond/schedule/backend:matrix */
+    char variant[192];
     int nranks;
     double x;                  /* value of the x column (sweeps); 0 without one */
     int64_t n;                 /* repetitions */
     double median, min, max;   /* us_per_iter */
 } tl_an_result;
 /* Groups by (variant, nranks[, xcol]) in first-seen order; *out malloc'd.
+ * Reads microbenchmark results (variant, nranks, us_per_iter) and
+ * trilap-solve --results files (solver, schedule, ..., nranks, us_per_iter).
  * xcol: a numeric column to group by too (a sweep's size), or NULL. */
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout);
 

@@ -13,8 +13,8 @@ const tl_option tl_an_common_opts[] = {
      .help = "use each rank's own clock: ignore the offsets to rank 0 measured by the probes (clock_offset_ns)"},
     {.name = "csv", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, csv), .metavar = "FILE",
      .help = "also write the main table as CSV (units in the column names)"},
-    {.name = "iters", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
-     .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
+    {.name = "iter-range", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
+     .aliases = "iters", .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
     {.name = "launch-gap-us", .type = TL_OPT_DOUBLE, .offset = offsetof(tl_an_common, launch_gap_us), .def = "10",
      .metavar = "US", .help = "idle stretches up to this long count as launch gaps", .min = 0, .max = 1e9},
 };
@@ -24,16 +24,60 @@ const tl_option tl_an_hta_opt = {
     .help = "PyTorch profiler (Kineto) traces: Holistic Trace Analysis's selection and kernel classes, its figures "
             "exactly (analysis/README.md)"};
 
+/* Which common options each command honours: a command lists (and so
+ * accepts) only the ones that change what it prints or writes. A command
+ * missing here gets them all; a new common option is added to the rows of
+ * the commands that use it. */
+static const struct {
+    const char *command, *options;
+} common_use[] = {
+    {"breakdown", "accept-incomplete|raw-clock|csv|iter-range"},
+    {"overlap", "accept-incomplete|raw-clock|csv|iter-range|launch-gap-us"},
+    {"diagnose", "accept-incomplete|raw-clock|csv|iter-range|launch-gap-us"},
+    {"compare", "accept-incomplete|raw-clock|csv|iter-range|launch-gap-us"},
+    {"timeline", "accept-incomplete|raw-clock|iter-range"},
+    {"perfetto", "accept-incomplete|raw-clock|iter-range"},
+    {"sweep", "csv"},
+    {"import", ""},
+};
+
+static const char *common_list(const char *program)
+{
+    const char *cmd = strrchr(program, ' ');
+    cmd = cmd ? cmd + 1 : program;
+    for (size_t i = 0; i < sizeof common_use / sizeof common_use[0]; i++)
+        if (!strcmp(common_use[i].command, cmd)) return common_use[i].options;
+    return NULL;
+}
+
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
     int rc = -1;
     memset(res, 0, sizeof *res);
-    if (tl_opts_parse(spec, argc, argv, res) != TL_OK)
+    /* the command's own spec with the common group cut to what it uses */
+    tl_option mine[32];
+    tl_optgroup groups[8];
+    tl_optspec cut = *spec;
+    const char *list = common_list(spec->program);
+    if (list && spec->ngroups <= sizeof groups / sizeof groups[0] && tl_an_common_nopts <= 32) {
+        for (size_t g = 0; g < spec->ngroups; g++) {
+            groups[g] = spec->groups[g];
+            if (groups[g].opts != tl_an_common_opts) continue;
+            size_t n = 0;
+            for (size_t i = 0; i < tl_an_common_nopts; i++)
+                if (tl_opts_choice_index(list, tl_an_common_opts[i].name) >= 0) mine[n++] = tl_an_common_opts[i];
+            groups[g].opts = mine;
+            groups[g].nopts = n;
+        }
+        cut.groups = groups;
+    }
+    if (tl_opts_parse(&cut, argc, argv, res) != TL_OK)
         rc = 2;
     else if (res->exit_now)
         rc = 0;
     else if (tl_an_parse_iters(c->iters, &c->iter_lo, &c->iter_hi) != TL_OK) {
-        fprintf(stderr, "%s: invalid --iters '%s' (try --help)\n", spec->program, c->iters);
+        fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
+                c->iters);
         rc = 2;
     }
     if (rc >= 0) {

@@ -12,7 +12,7 @@ typedef struct tl_an_common {
     int accept_incomplete;
     int raw_clock;         /* --raw-clock: leave the clock alignment of the metadata unapplied */
     const char *csv;       /* --csv FILE */
-    const char *iters;     /* --iters A:B */
+    const char *iters;     /* --iter-range A:B (old name --iters) */
     double launch_gap_us;  /* --launch-gap-us */
     int64_t iter_lo, iter_hi;
     int hta;               /* --hta (overlap, breakdown): Holistic Trace Analysis's rules on Kineto traces */

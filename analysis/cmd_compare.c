@@ -91,14 +91,79 @@ fail:
     return st;
 }
 
-static const char *results_path(const char *p, char *buf, size_t n)
+/* A results file, or the results file of a run directory: results.csv,
+ * else the one results*.csv there. A traced run directory without one
+ * is refused with what compare does with it instead. */
+static tl_status results_path(const char *p, char *buf, size_t n, const char **out)
 {
     struct stat sb;
-    if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(buf, n, "%s/results.csv", p);
-        return buf;
+    *out = p;
+    if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)) return TL_OK;
+    snprintf(buf, n, "%s/results.csv", p);
+    *out = buf;
+    if (stat(buf, &sb) == 0) return TL_OK;
+    DIR *d = opendir(p);
+    int found = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (!strncmp(e->d_name, "results", 7) && len > 4 && !strcmp(e->d_name + len - 4, ".csv")) {
+            if (found++ == 0) snprintf(buf, n, "%s/%s", p, e->d_name);
+        }
     }
-    return p;
+    if (d) closedir(d);
+    if (found == 1) return TL_OK;
+    if (found > 1)
+        return TL_FAIL(TL_ERR_INVAL, "%s holds %d results*.csv files; name one (compare %s/FILE.csv ...)", p, found, p);
+    if (has_traces(p))
+        return TL_FAIL(TL_ERR_INVAL,
+                       "%s is one traced run and holds no results file: compare needs a second run to set beside it "
+                       "(trilap-analyze compare %s OTHER_RUN), or a results file of several variants",
+                       p, p);
+    return TL_FAIL(TL_ERR_IO, "%s: no results.csv in this directory (trilap-solve, trilap-bench --results FILE write one)",
+                   p);
+}
+
+/* B's group for A's row x: the same variant at the same ranks; failing
+ * that, when each file holds one variant (two runs of one program, a
+ * schedule or build changed between them), B's row at the same ranks. */
+static const tl_an_result *partner(const tl_an_result *x, const tl_an_result *rb, size_t nb, int single)
+{
+    const tl_an_result *y = NULL;
+    for (size_t k = 0; k < nb; k++)
+        if (!strcmp(rb[k].variant, x->variant) && rb[k].nranks == x->nranks) y = &rb[k];
+    for (size_t k = 0; !y && single && k < nb; k++)
+        if (rb[k].nranks == x->nranks) y = &rb[k];
+    return y;
+}
+
+/* y is x's baseline: named `base` (microbenchmark variants), or a solver
+ * label (solver/precond/schedule/backend:matrix) equal to x's but for one
+ * part, which is `base` (the schedule two-stream of the same solve). */
+static int is_baseline(const char *x, const char *y, const char *base)
+{
+    if (!strcmp(y, base)) return 1;
+    int diff = 0, hit = 0;
+    while (*x || *y) {
+        size_t lx = strcspn(x, "/:"), ly = strcspn(y, "/:");
+        int is_base = ly == strlen(base) && !strncmp(y, base, ly);
+        hit |= is_base;
+        if (lx != ly || strncmp(x, y, lx)) {
+            if (!is_base || ++diff > 1) return 0;
+        }
+        x += lx;
+        y += ly;
+        if (*x != *y) return 0;
+        if (*x) x++, y++;
+    }
+    return hit;
+}
+
+static int one_variant(const tl_an_result *r, size_t n)
+{
+    for (size_t k = 1; k < n; k++)
+        if (strcmp(r[k].variant, r[0].variant)) return 0;
+    return n > 0;
 }
 
 static tl_status compare_results(const char *a, const char *b, const cmp_opts *o, tl_an_table *t)
@@ -107,17 +172,25 @@ static tl_status compare_results(const char *a, const char *b, const cmp_opts *o
     tl_an_result *ra = NULL, *rb = NULL;
     size_t na = 0, nb = 0;
     char pa[1100], pb[1100];
-    TL_TRYGOTO(tl_an_results_read(results_path(a, pa, sizeof pa), NULL, &ra, &na), st, fail);
-    if (b) TL_TRYGOTO(tl_an_results_read(results_path(b, pb, sizeof pb), NULL, &rb, &nb), st, fail);
+    const char *fa = NULL, *fb = NULL;
+    TL_TRYGOTO(results_path(a, pa, sizeof pa, &fa), st, fail);
+    TL_TRYGOTO(tl_an_results_read(fa, NULL, &ra, &na), st, fail);
+    if (b) TL_TRYGOTO(results_path(b, pb, sizeof pb, &fb), st, fail);
+    if (b) TL_TRYGOTO(tl_an_results_read(fb, NULL, &rb, &nb), st, fail);
+    int single = b && one_variant(ra, na) && one_variant(rb, nb) && strcmp(ra[0].variant, rb[0].variant) != 0;
     static const char *const cols[][2] = {{"variant", ""}, {"nranks", ""}, {"A_median", "us"}, {"A_min", "us"},
                                           {"A_max", "us"}, {"B_median", "us"}, {"B_min", "us"}, {"B_max", "us"},
-                                          {"speedup", "x"}};
-    for (size_t j = 0; j < 9; j++) TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0), st, fail);
+                                          {"speedup", "x"}, {"B_variant", ""}};
+    size_t ncols = single ? 10 : 9;
+    for (size_t j = 0; j < ncols; j++) TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0 || j == 9), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
     if (b) {
         TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "speedup", "A_median / B_median (us_per_iter, median over repetitions)"), st,
                    fail);
+        if (single)
+            TL_TRYGOTO(tl_an_table_meta(t, "pairing", "one variant in each file: A's row beside B's at the same ranks"),
+                       st, fail);
     } else {
         TL_TRYGOTO(tl_an_table_meta(t, "B", "baseline variant %s of A at the same nranks", o->baseline), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "speedup", "baseline median / variant median"), st, fail);
@@ -125,11 +198,10 @@ static tl_status compare_results(const char *a, const char *b, const cmp_opts *o
     for (size_t i = 0; i < na; i++) {
         const tl_an_result *x = &ra[i], *y = NULL;
         if (b) {
-            for (size_t k = 0; k < nb; k++)
-                if (!strcmp(rb[k].variant, x->variant) && rb[k].nranks == x->nranks) y = &rb[k];
+            y = partner(x, rb, nb, single);
         } else {
             for (size_t k = 0; k < na; k++)
-                if (!strcmp(ra[k].variant, o->baseline) && ra[k].nranks == x->nranks) y = &ra[k];
+                if (is_baseline(x->variant, ra[k].variant, o->baseline) && ra[k].nranks == x->nranks) y = &ra[k];
         }
         TL_TRYGOTO(tl_an_table_row(t), st, fail);
         TL_TRYGOTO(tl_an_table_str(t, x->variant), st, fail);
@@ -142,6 +214,7 @@ static tl_status compare_results(const char *a, const char *b, const cmp_opts *o
         TL_TRYGOTO(tl_an_table_num(t, y ? y->max : NAN, 2), st, fail);
         double sp = !y ? NAN : b ? x->median / y->median : y->median / x->median;
         TL_TRYGOTO(tl_an_table_num(t, sp, 3), st, fail);
+        if (single) TL_TRYGOTO(tl_an_table_str(t, y ? y->variant : "-"), st, fail);
     }
 fail:
     free(ra);

@@ -1,5 +1,7 @@
-/* Microbenchmark results CSV (columns variant, nranks, rep, us_per_iter,
- * ... in any order; '#' lines skipped), grouped by (variant, nranks). */
+/* Results CSV, grouped by (variant, nranks): microbenchmark results
+ * (columns variant, nranks, rep, us_per_iter, ... in any order; '#' lines
+ * skipped) and trilap-solve --results files, whose variant is named by
+ * their solver, precond, schedule, backend and matrix columns. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +46,23 @@ static int cmp_d(const void *a, const void *b)
 
 enum { MAXF = 128 };
 
+/* the columns that name a trilap-solve row's variant, in label order */
+enum { NSOLVE_KEYS = 5 };
+static const char *const solve_keys[NSOLVE_KEYS] = {"solver", "precond", "schedule", "backend", "matrix"};
+
+static void solve_variant(char *const *f, const int *ck, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < NSOLVE_KEYS && len < n; k++) {
+        if (ck[k] < 0) continue;
+        const char *sep = len == 0 ? "" : k == NSOLVE_KEYS - 1 ? ":" : "/";
+        int w = snprintf(buf + len, n - len, "%s%s", sep, f[ck[k]]);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+}
+
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout)
 {
     *out = NULL;
@@ -54,7 +73,8 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     char *line = NULL;
     size_t lcap = 0;
     long lineno = 0;
-    int cv = -1, cn = -1, cu = -1, cx = -1, have_header = 0;
+    int cv = -1, cn = -1, cu = -1, cx = -1, have_header = 0, ck[NSOLVE_KEYS];
+    for (int k = 0; k < NSOLVE_KEYS; k++) ck[k] = -1;
     tl_an_result *g = NULL;
     double **samples = NULL;
     size_t ng = 0;
@@ -70,16 +90,26 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
                 if (!strcmp(f[i], "nranks")) cn = i;
                 if (!strcmp(f[i], "us_per_iter")) cu = i;
                 if (xcol && !strcmp(f[i], xcol)) cx = i;
+                for (int k = 0; k < NSOLVE_KEYS; k++)
+                    if (!strcmp(f[i], solve_keys[k])) ck[k] = i;
             }
+            if (cv < 0 && ck[0] >= 0) cv = ck[0]; /* a trilap-solve results file */
+            else
+                for (int k = 0; k < NSOLVE_KEYS; k++) ck[k] = -1;
             TL_CHECKGOTO(!xcol || cx >= 0, TL_ERR_PARSE, st, fail, "%s:%ld: header lacks the column %s", path, lineno,
                          xcol);
             TL_CHECKGOTO(cv >= 0 && cn >= 0 && cu >= 0, TL_ERR_PARSE, st, fail,
-                         "%s:%ld: header lacks variant, nranks or us_per_iter", path, lineno);
+                         "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve "
+                               "--results files have them)",
+                               path, lineno,
+                               cv < 0 ? "a variant (or solver) column" : cn < 0 ? "nranks" : "us_per_iter");
             have_header = 1;
             continue;
         }
         int need = cv > cn ? (cv > cu ? cv : cu) : (cn > cu ? cn : cu);
         if (cx > need) need = cx;
+        for (int k = 0; k < NSOLVE_KEYS; k++)
+            if (ck[k] > need) need = ck[k];
         TL_CHECKGOTO(nf > need, TL_ERR_PARSE, st, fail, "%s:%ld: %d fields, expected at least %d", path, lineno, nf,
                      need + 1);
         char *end = NULL;
@@ -97,8 +127,13 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
             TL_CHECKGOTO(!errno && end != f[cx] && *end == '\0' && isfinite(x), TL_ERR_PARSE, st, fail,
                          "%s:%ld: bad %s '%s'", path, lineno, xcol, f[cx]);
         }
+        char variant[sizeof g->variant];
+        if (ck[0] >= 0)
+            solve_variant(f, ck, variant, sizeof variant);
+        else
+            snprintf(variant, sizeof variant, "%s", f[cv]);
         size_t k = 0;
-        while (k < ng && !(strcmp(g[k].variant, f[cv]) == 0 && g[k].nranks == nr && g[k].x == x)) k++;
+        while (k < ng && !(strcmp(g[k].variant, variant) == 0 && g[k].nranks == nr && g[k].x == x)) k++;
         if (k == ng) {
             tl_an_result *ngp = realloc(g, (ng + 1) * sizeof *ngp);
             TL_CHECKGOTO(ngp, TL_ERR_NOMEM, st, fail, "results");
@@ -107,7 +142,7 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
             TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "results");
             samples = ns;
             memset(&g[ng], 0, sizeof g[ng]);
-            snprintf(g[ng].variant, sizeof g[ng].variant, "%s", f[cv]);
+            snprintf(g[ng].variant, sizeof g[ng].variant, "%s", variant);
             g[ng].nranks = (int)nr;
             g[ng].x = x;
             samples[ng] = NULL;

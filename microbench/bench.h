@@ -46,7 +46,15 @@ typedef struct tl_stream_opts {
     int host;       /* run on the host (OpenMP) instead of the GPU */
     const char *format;
     const char *results;
+    int progress;   /* --progress: the progress line also off a terminal */
 } tl_stream_opts;
+
+/* --count 0 / --iters 0 (the defaults) made concrete: on GPUs 256M doubles
+ * and 100 calls; on the host (--host) arrays of 4x the last-level cache, at
+ * most 64 MiB per online core (a time bound: a plain run takes seconds) and
+ * 1/8 of the available memory for the three, and 20 calls. `note` (may be
+ * NULL) gets one line when the cap left the arrays below 4x the cache. */
+void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote);
 
 typedef struct tl_commbench_opts {
     int64_t min_bytes, max_bytes, factor;
@@ -309,7 +317,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg);
 
 /* Host STREAM (OpenMP): fills rows[0..5) for arrays of n doubles. Returns
  * TL_ERR_NUMERIC when verification fails (rows still filled, wrong > 0). */
-tl_status tl_stream_host(int64_t n, int64_t iters, tl_stream_row rows[5]);
+tl_status tl_stream_host(int64_t n, int64_t iters, int progress, tl_stream_row rows[5]);
 
 /* Common preamble of every subcommand (version, commit, ranks, devices). */
 tl_status tl_bench_meta_common(tl_bench_meta *m, tl_ctx *ctx, const char *subcommand);

@@ -2,7 +2,9 @@
  * the checks that need more than one option. */
 #include "microbench/bench.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #define TRI(f) offsetof(tl_tristream_opts, f)
@@ -152,17 +154,18 @@ const tl_option tl_stream_options[] = {
     {.name = "count",
      .type = TL_OPT_SIZE,
      .offset = STR(count),
-     .def = "256M",
+     .def = "0",
      .metavar = "N",
-     .help = "doubles per array (3 arrays)",
-     .min = 1024,
+     .help = "doubles per array, 3 arrays (0: 256M on GPUs; with --host 4x the last-level cache, at most "
+             "64 MiB per online core and 1/8 of the available memory, so that a plain run takes seconds) [0]",
+     .min = 0,
      .max = 1LL << 34},
     {.name = "iters",
      .type = TL_OPT_INT,
      .offset = STR(iters),
-     .def = "100",
-     .help = "calls of each function; the first is dropped",
-     .min = 2,
+     .def = "0",
+     .help = "calls of each function; the first is dropped (0: 100 on GPUs, 20 with --host) [0]",
+     .min = 0,
      .max = 1e6},
     {.name = "block",
      .type = TL_OPT_INT,
@@ -193,6 +196,11 @@ const tl_option tl_stream_options[] = {
      .offset = STR(results),
      .metavar = "FILE",
      .help = "append a CSV row per function and rank; manifest.txt beside it"},
+    {.name = "progress",
+     .type = TL_OPT_FLAG,
+     .offset = STR(progress),
+     .help = "with --host: a progress line on stderr even when it is not a terminal (on a terminal it is always "
+             "shown)"},
 };
 const size_t tl_stream_noptions = sizeof tl_stream_options / sizeof tl_stream_options[0];
 
@@ -483,4 +491,41 @@ void tl_tristream_point(const tl_tristream_cfg *cfg, size_t p, int64_t *allreduc
     default:
         break;
     }
+}
+
+/* The last-level cache in bytes: the highest level sysconf knows, else
+ * 32 MiB (a server's L3; too large only makes the arrays larger). */
+static int64_t last_level_cache(void)
+{
+    const int names[] = {_SC_LEVEL4_CACHE_SIZE, _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        long v = sysconf(names[i]);
+        if (v > 0) return v;
+    }
+    return 32LL << 20;
+}
+
+void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote)
+{
+    if (note && nnote) note[0] = '\0';
+    if (o->iters == 0) o->iters = o->host ? 20 : 100;
+    if (o->count != 0) return;
+    if (!o->host) {
+        o->count = 256LL << 20;
+        return;
+    }
+    /* BabelStream's rule: each array at least 4x the last-level cache, so
+     * that memory, not cache, is measured */
+    int64_t llc = last_level_cache(), want = 4 * llc;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    int64_t cap = (int64_t)(cores > 0 ? cores : 1) * (64LL << 20);
+    if (pages > 0 && psz > 0 && (int64_t)pages * psz / 8 / 3 < cap) cap = (int64_t)pages * psz / 8 / 3;
+    int64_t bytes = want < cap ? want : cap;
+    if (bytes < 1024 * 8) bytes = 1024 * 8;
+    o->count = bytes / 8;
+    if (bytes < want && note)
+        snprintf(note, nnote,
+                 "note: stream --host: arrays of %lld MiB, below 4x the %lld MiB last-level cache (capped at 64 MiB "
+                 "per core and 1/8 of the free memory); some of the traffic may hit the cache; --count sets the size",
+                 (long long)(bytes >> 20), (long long)(llc >> 20));
 }

@@ -105,6 +105,17 @@ int main(int argc, char **argv)
         tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
         return 2;
     }
+    if (fn == tl_stream_rank_main && so->count > 0 && so->count < 1024) {
+        char v[32];
+        snprintf(v, sizeof v, "%lld", (long long)so->count);
+        tl_bench_invalid("count", v, "at least 1024 doubles (0: sized from the machine)");
+        return 2;
+    }
+    if (fn == tl_stream_rank_main) {
+        char note[512];
+        tl_stream_resolve_sizes(so, note, sizeof note);
+        if (note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
+    }
     if (fn == tl_stream_rank_main && so->block % 32 != 0) {
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)so->block);

@@ -171,7 +171,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     int nrows_rank = 5;
 
     if (o->host) {
-        if (ctx->rank == 0) local = tl_stream_host(o->count, o->iters, mine);
+        if (ctx->rank == 0) local = tl_stream_host(o->count, o->iters, o->progress, mine);
         if (local == TL_ERR_NUMERIC) local = TL_OK; /* reported as wrong values below */
     } else {
 #if TL_HAVE_CUDA

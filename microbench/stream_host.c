@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "config.h"
+#include "runtime/clock.h"
+#include "runtime/progress.h"
 #include "runtime/timing.h"
 
 #if TL_HAVE_OPENMP
@@ -28,7 +30,7 @@ static int64_t count_far(const double *x, int64_t n, double want)
     return tl_bench_count_wrong(x, n, &e);
 }
 
-tl_status tl_stream_host(int64_t n, int64_t iters, tl_stream_row rows[5])
+tl_status tl_stream_host(int64_t n, int64_t iters, int progress, tl_stream_row rows[5])
 {
     TL_CHECK(n > 0 && iters >= 2, TL_ERR_INVAL, "n=%lld iters=%lld", (long long)n,
              (long long)iters);
@@ -48,6 +50,8 @@ tl_status tl_stream_host(int64_t n, int64_t iters, tl_stream_row rows[5])
     }
     const double s = TL_STREAM_SCALAR;
     double sum = 0;
+    tl_progress bar;
+    tl_progress_begin(&bar, "stream --host", (double)iters, "calls", tl_progress_mode_of(progress));
     for (int64_t k = 0; k < iters; k++) {
         int64_t t0 = tl_clock_ns();
         TL_OMP_FOR
@@ -74,7 +78,9 @@ tl_status tl_stream_host(int64_t n, int64_t iters, tl_stream_row rows[5])
         int64_t ts[F_COUNT + 1] = {t0, t1, t2, t3, t4, t5};
         for (int f = 0; f < F_COUNT; f++)
             t[f * iters + k] = (double)(ts[f + 1] - ts[f]) * 1e-9;
+        tl_progress_update(&bar, (double)(k + 1));
     }
+    tl_progress_end(&bar);
     tl_stream_gold g = tl_stream_gold_of(iters, n);
     int64_t wrong[F_COUNT] = {0};
     /* the last add left c, mul b, triad a; copy is checked through c as BabelStream does */

@@ -4,6 +4,13 @@
 
 CUDA_HOME ?= $(firstword $(wildcard /usr/local/cuda) $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)))
 NVCC      ?= $(if $(CUDA_HOME),$(wildcard $(CUDA_HOME)/bin/nvcc))
+# sm_90 (H100/H200) and sm_80 (A100). In CI (CI=true, as GitHub Actions,
+# GitLab and most runners set it) the CUDA code is only compiled, never
+# run, so one architecture proves it compiles at half the nvcc time;
+# CUDA_ARCH=... on the command line still wins.
+ifeq ($(CI),true)
+  CUDA_ARCH ?= 90
+endif
 CUDA_ARCH ?= 90 80
 
 # feature_check(NAME, found-value): sets HAVE_NAME to 1/0, honouring NAME=0/1.

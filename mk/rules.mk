@@ -186,7 +186,7 @@ TEST_ENV = TL_BUILD=$(BUILD) TL_BIN=$(BIN) TL_HAVE_MPI=$(HAVE_MPI) TL_HAVE_CUDA=
 TL_DATA ?= $(abspath ../shared/data)
 
 check: all tests
-	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES)
+	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)
 	@$(MAKE) --no-print-directory asan ASAN_FUZZ=0
 
 # `make asan`: the programs and the reader and reliability tests built with
@@ -266,16 +266,26 @@ help:
 	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
 	@$(MAKE) --no-print-directory summary
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/trilap
+# the public headers of every installed library: each module's headers in
+# its folder and below (solvers/ keeps them in matrix/, dist/, ...), laid
+# out as the sources include them; *_impl.h are the modules' private
+# interiors and stay behind, and so does a header that includes one
+INSTALL_HEADERS = $(shell find $(MODULES) -name '*.h' ! -name '*_impl.h' 2>/dev/null | xargs grep -L '_impl\.h"' | sort)
+install: all install-headers
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	$(if $(PROGRAM_FILES),install -m 755 $(PROGRAM_FILES) $(DESTDIR)$(PREFIX)/bin)
 	install -m 644 $(foreach m,$(MODULES),$(call MODULE_LIB,$(m))) $(DESTDIR)$(PREFIX)/lib
 	$(if $(SHLIB_FILES),install -m 755 $(SHLIB_FILES) $(DESTDIR)$(PREFIX)/lib)
-	for h in $(CONFIG_H) $(foreach m,$(MODULES),$(wildcard $(m)/*.h)); do \
+
+# headers alone, building nothing (tests/test_firsthour.sh checks the set);
+# config.h as the last build wrote it
+install-headers:
+	install -d $(DESTDIR)$(PREFIX)/include/trilap
+	for h in $(wildcard $(CONFIG_H)) $(INSTALL_HEADERS); do \
 	  d=$(DESTDIR)$(PREFIX)/include/trilap/$$(dirname $${h#$(BUILD)/}); install -d $$d; install -m 644 $$h $$d; done
 
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-.PHONY: all tests gpu-tests check check-gpu tsan asan summary help install clean demo plots FORCE
+.PHONY: all tests gpu-tests check check-gpu tsan asan summary help install install-headers clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)

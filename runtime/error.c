@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const tl_status_names[TL_ERR_COUNT_] = {
@@ -14,7 +15,7 @@ static const char *const tl_status_names[TL_ERR_COUNT_] = {
     [TL_ERR_PARSE] = "parse error",
     [TL_ERR_INVAL] = "invalid argument",
     [TL_ERR_NOMEM] = "out of memory",
-    [TL_ERR_UNSUPPORTED] = "not supported in this build",
+    [TL_ERR_UNSUPPORTED] = "not supported",
     [TL_ERR_SYS] = "system error",
     [TL_ERR_TIMEOUT] = "timed out",
     [TL_ERR_NUMERIC] = "numerical breakdown",
@@ -45,6 +46,26 @@ static const char *tl_basename(const char *path)
     return slash ? slash + 1 : path;
 }
 
+int tl_error_debug(void)
+{
+    /* read at each error rather than cached: errors are rare, and a cache
+     * would be one more piece of mutable process state (--debug sets the
+     * variable before any rank starts, so every rank sees it) */
+    const char *v = getenv("TRILAP_DEBUG");
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
+/* A CUDA, NCCL, MPI or CUPTI failure is not the user's input: the call, the
+ * file and the line are what a bug report needs, so they always show. */
+static int internal_error(tl_status st)
+{
+    return st == TL_ERR_CUDA || st == TL_ERR_NCCL || st == TL_ERR_MPI || st == TL_ERR_CUPTI;
+}
+
+static _Thread_local int tl_reported;
+
+int tl_error_reported(void) { return tl_reported; }
+
 tl_status tl_error_report(tl_status st, const char *file, int line, const char *what,
                           const char *fmt, ...)
 {
@@ -54,6 +75,13 @@ tl_status tl_error_report(tl_status st, const char *file, int line, const char *
         va_start(ap, fmt);
         vsnprintf(detail, sizeof detail, fmt, ap);
         va_end(ap);
+    }
+    tl_reported++;
+    if (!tl_error_debug() && !internal_error(st)) {
+        /* the user's line: the message alone; the C condition and the
+         * source position mean nothing to the person who typed the command */
+        fprintf(stderr, "%s%s\n", tl_prefix_buf, detail[0] ? detail : tl_strerror(st));
+        return st;
     }
     if (what && detail[0])
         fprintf(stderr, "%s%s:%d: %s: %s\n", tl_prefix_buf, tl_basename(file), line, what, detail);
@@ -65,7 +93,8 @@ tl_status tl_error_report(tl_status st, const char *file, int line, const char *
 
 tl_status tl_error_frame(tl_status st, const char *file, int line)
 {
-    if (st != TL_ERR_REMOTE) fprintf(stderr, "%s    -> %s:%d\n", tl_prefix_buf, tl_basename(file), line);
+    if (st != TL_ERR_REMOTE && (internal_error(st) || tl_error_debug()))
+        fprintf(stderr, "%s    -> %s:%d\n", tl_prefix_buf, tl_basename(file), line);
     return st;
 }
 

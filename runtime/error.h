@@ -39,10 +39,17 @@ const char *tl_strerror(tl_status st);
 void tl_log_set_prefix(const char *program, int rank);
 const char *tl_log_prefix(void);
 
-/* Print "<prefix>file:line: what: detail" once, return st. */
+/* TRILAP_DEBUG is set and not "0" (--debug sets it): developer detail. */
+int tl_error_debug(void);
+/* Errors this thread has reported so far: a caller that would add a closing
+ * "failed" line adds it only when nothing has said why. */
+int tl_error_reported(void);
+
+/* Print "<prefix>detail" (debug or internal: "<prefix>file:line: what:
+ * detail") once, return st. */
 tl_status tl_error_report(tl_status st, const char *file, int line, const char *what,
                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Print "    -> file:line" for a status passing through. */
+/* Print "    -> file:line" for a status passing through (debug or internal). */
 tl_status tl_error_frame(tl_status st, const char *file, int line);
 /* Plain log line on stderr with the prefix (progress, warnings). */
 void tl_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -139,7 +139,7 @@ static void *rank_thread_main(void *p)
     if (st != TL_OK) {
         tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
-        if (st != TL_ERR_REMOTE) tl_log("failed: %s", tl_strerror(st));
+        if (st != TL_ERR_REMOTE && (tl_error_debug() || !tl_error_reported())) tl_log("failed: %s", tl_strerror(st));
         /* wake everyone waiting for this rank */
         tl_threadcomm_fail(lc->sh, rt->rank);
     } else {
@@ -287,7 +287,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     if (st != TL_OK) {
         tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
-        if (st != TL_ERR_REMOTE && !usage) tl_log("failed: %s", tl_strerror(st));
+        if (st != TL_ERR_REMOTE && !usage && (tl_error_debug() || !tl_error_reported())) tl_log("failed: %s", tl_strerror(st));
     }
     int any_failed = 1;
     tl_status ast = tl_mpicomm_final_agree(ctx.hc, st, TL_LAUNCH_GRACE_S, &any_failed);

@@ -165,7 +165,13 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra)
     addf(&t, "program: %s\n", ctx->program ? ctx->program : "unknown");
     add_command(&t, ctx->argc, ctx->argv);
     addf(&t, "version: %s\n", TL_VERSION);
-    addf(&t, "git_commit: %s\n", TL_GIT_COMMIT);
+    /* every provenance field names its value or why there is none */
+    if (!strncmp(TL_GIT_COMMIT, "unknown", 7))
+        addf(&t, "git_commit: unknown (built outside a git checkout and without .trilap-commit)\n");
+    else if (strstr(TL_GIT_COMMIT, "-dirty"))
+        addf(&t, "git_commit: %s (the build tree had uncommitted changes)\n", TL_GIT_COMMIT);
+    else
+        addf(&t, "git_commit: %s\n", TL_GIT_COMMIT);
     addf(&t, "date: %s\n", date);
     addf(&t, "cwd: %s\n", getcwd(cwd, sizeof cwd) ? cwd : "unknown");
     addf(&t, "launcher: %s\n", ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads");
@@ -173,13 +179,16 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra)
     addf(&t, "ranks_per_host: %d\n", ctx->local_size);
     for (int r = 0; r < ctx->size; r++) {
         addf(&t, "host.rank%d: %s\n", r, all[r].host);
-        addf(&t, "gpu.rank%d: %s\n", r, all[r].gpu);
+        addf(&t, "gpu.rank%d: %s%s\n", r, all[r].gpu,
+             !strcmp(all[r].gpu, "none") ? " (a host-only rank: --no-gpu, no GPU visible, or no CUDA in this build)" : "");
     }
     char rt[32], drv[96], nccl[32];
     tl_gpu_versions(rt, sizeof rt, drv, sizeof drv, nccl, sizeof nccl);
-    addf(&t, "cuda_runtime: %s\n", rt);
-    addf(&t, "driver: %s\n", drv);
-    addf(&t, "nccl: %s\n", nccl);
+    addf(&t, "cuda_runtime: %s%s\n", rt,
+         strcmp(rt, "none") ? "" : TL_HAVE_CUDA ? " (the CUDA runtime reported no version: no driver?)" : " (built without CUDA)");
+    addf(&t, "driver: %s%s\n", drv, strcmp(drv, "none") ? "" : " (no NVIDIA driver loaded on this host)");
+    addf(&t, "nccl: %s%s\n", nccl,
+         strcmp(nccl, "none") ? "" : TL_HAVE_NCCL ? " (NCCL reported no version)" : " (built without NCCL)");
 #if TL_HAVE_CUPTI
     uint32_t cupti = 0;
     if (cuptiGetVersion(&cupti) == CUPTI_SUCCESS) addf(&t, "cupti: api %u\n", cupti);

@@ -91,7 +91,6 @@ static void *field(const tl_optgroup *g, const tl_option *o) { return (char *)g-
 
 static int has_range(const tl_option *o) { return o->min < o->max; }
 
-/* Why `text` is not a valid value for `o` ("" when it is); stores it when valid. */
 const char *tl_opts_enum_name(const tl_option *o, int i)
 {
     if (!o->table || i < 0 || i >= o->table_count) return NULL;
@@ -119,61 +118,73 @@ static int enum_index(const tl_option *o, const char *text)
     return -1;
 }
 
-static const char *store(const tl_optgroup *g, const tl_option *o, const char *text, char *why,
-                         size_t nwhy)
+/* Stores `text` into o's field when valid; otherwise says why in `why`
+ * ("out of range ..." / "expected one of ..." are shown to the user, the
+ * other reasons stand behind the one documented form) and stores nothing. */
+static tl_status store(const tl_optgroup *g, const tl_option *o, const char *text, char *why, size_t nwhy)
 {
     why[0] = '\0';
     switch (o->type) {
     case TL_OPT_FLAG: {
         int b = 0;
-        if (parse_bool(text, &b) != 0) return "expected 0|1|yes|no";
+        if (parse_bool(text, &b) != 0) {
+            snprintf(why, nwhy, "expected 0|1|yes|no");
+            return TL_ERR_PARSE;
+        }
         *(int *)field(g, o) = b;
-        return why;
+        return TL_OK;
     }
     case TL_OPT_INT:
     case TL_OPT_SIZE: {
         int64_t v = 0;
         tl_status st = o->type == TL_OPT_INT ? tl_opts_parse_int(text, &v) : tl_opts_parse_size(text, &v);
-        if (st != TL_OK) return o->type == TL_OPT_INT ? "not an integer" : "not a size (N, NK, NM, NG)";
+        if (st != TL_OK) {
+            snprintf(why, nwhy, "%s", o->type == TL_OPT_INT ? "not an integer" : "not a size (N, NK, NM, NG)");
+            return TL_ERR_PARSE;
+        }
         if (has_range(o) && ((double)v < o->min || (double)v > o->max)) {
             snprintf(why, nwhy, "out of range [%.15g, %.15g]", o->min, o->max);
-            return why;
+            return TL_ERR_INVAL;
         }
         *(int64_t *)field(g, o) = v;
-        return why;
+        return TL_OK;
     }
     case TL_OPT_DOUBLE: {
         double v = 0;
-        if (tl_opts_parse_double(text, &v) != TL_OK) return "not a number";
+        if (tl_opts_parse_double(text, &v) != TL_OK) {
+            snprintf(why, nwhy, "not a number");
+            return TL_ERR_PARSE;
+        }
         if (has_range(o) && (v < o->min || v > o->max)) {
             snprintf(why, nwhy, "out of range [%.15g, %.15g]", o->min, o->max);
-            return why;
+            return TL_ERR_INVAL;
         }
         *(double *)field(g, o) = v;
-        return why;
+        return TL_OK;
     }
     case TL_OPT_CHOICE:
         if (tl_opts_choice_index(o->choices, text) < 0) {
             snprintf(why, nwhy, "expected one of %s", o->choices ? o->choices : "(none)");
-            return why;
+            return TL_ERR_INVAL;
         }
         *(const char **)field(g, o) = text;
-        return why;
+        return TL_OK;
     case TL_OPT_ENUM: {
         int i = enum_index(o, text);
         if (i < 0) {
-            char list[256];
-            snprintf(why, nwhy, "expected one of %s", tl_opts_enum_choices(o, list, sizeof list));
-            return why;
+            size_t len = (size_t)snprintf(why, nwhy, "expected one of ");
+            if (len < nwhy) tl_opts_enum_choices(o, why + len, nwhy - len);
+            return TL_ERR_INVAL;
         }
         *(int *)field(g, o) = i;
-        return why;
+        return TL_OK;
     }
     case TL_OPT_STRING:
         *(const char **)field(g, o) = text;
-        return why;
+        return TL_OK;
     }
-    return "unknown option type";
+    snprintf(why, nwhy, "unknown option type %d", (int)o->type);
+    return TL_ERR_INVAL;
 }
 
 static void clear(const tl_optgroup *g, const tl_option *o)
@@ -197,11 +208,11 @@ tl_status tl_opts_defaults(const tl_optspec *spec)
             const tl_option *o = &g->opts[i];
             clear(g, o);
             if (!o->def) continue;
-            char why[160];
-            const char *bad = store(g, o, o->def, why, sizeof why);
+            char why[1024];
             /* a bad default is a bug in the program's table, not user input */
-            TL_CHECK(bad[0] == '\0', TL_ERR_INVAL, "%s: default of --%s '%s': %s", spec->program,
-                     o->name, o->def, bad);
+            if (store(g, o, o->def, why, sizeof why) != TL_OK)
+                return TL_FAIL(TL_ERR_INVAL, "%s: internal error: the default of --%s, '%s', is invalid: %s",
+                               spec->program, o->name, o->def, why);
         }
     }
     return TL_OK;
@@ -212,6 +223,7 @@ tl_status tl_opts_defaults(const tl_optspec *spec)
 typedef struct found {
     const tl_optgroup *g;
     const tl_option *o;
+    int by_alias; /* matched one of o->aliases, an old name */
 } found;
 
 static found find_long(const tl_optspec *spec, const char *name, size_t len)
@@ -220,9 +232,20 @@ static found find_long(const tl_optspec *spec, const char *name, size_t len)
         for (size_t i = 0; i < spec->groups[gi].nopts; i++) {
             const tl_option *o = &spec->groups[gi].opts[i];
             if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
-                return (found){&spec->groups[gi], o};
+                return (found){&spec->groups[gi], o, 0};
         }
-    return (found){NULL, NULL};
+    /* the current names first: an alias never shadows an option */
+    for (size_t gi = 0; gi < spec->ngroups; gi++)
+        for (size_t i = 0; i < spec->groups[gi].nopts; i++) {
+            const tl_option *o = &spec->groups[gi].opts[i];
+            for (const char *p = o->aliases; p && *p;) {
+                const char *bar = strchr(p, '|');
+                size_t alen = bar ? (size_t)(bar - p) : strlen(p);
+                if (alen == len && strncmp(p, name, len) == 0) return (found){&spec->groups[gi], o, 1};
+                p = bar ? bar + 1 : p + alen;
+            }
+        }
+    return (found){NULL, NULL, 0};
 }
 
 static found find_short(const tl_optspec *spec, char c)
@@ -230,9 +253,9 @@ static found find_short(const tl_optspec *spec, char c)
     for (size_t gi = 0; gi < spec->ngroups; gi++)
         for (size_t i = 0; i < spec->groups[gi].nopts; i++) {
             const tl_option *o = &spec->groups[gi].opts[i];
-            if (o->short_name && o->short_name == c) return (found){&spec->groups[gi], o};
+            if (o->short_name && o->short_name == c) return (found){&spec->groups[gi], o, 0};
         }
-    return (found){NULL, NULL};
+    return (found){NULL, NULL, 0};
 }
 
 /* ---- parse --------------------------------------------------------------- */
@@ -249,13 +272,26 @@ static tl_status bad_value(const tl_optspec *spec, const char *shown, const char
     return TL_ERR_INVAL;
 }
 
+/* An old name still works for one release; the note says what replaces it
+ * so that scripts are changed before it goes. */
+static void alias_note(const tl_optspec *spec, const char *name, size_t len, const tl_option *o)
+{
+    fprintf(stderr, "%s: note: --%.*s is now --%s; the old name will be removed in the next release\n",
+            spec->program, (int)len, name, o->name);
+}
+
 tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res)
 {
     memset(res, 0, sizeof *res);
     TL_TRY(tl_opts_defaults(spec));
-    char **pos = calloc((size_t)(argc > 0 ? argc : 1), sizeof *pos);
-    if (!pos) return TL_FAIL(TL_ERR_NOMEM, "%d argument pointers", argc);
-    int npos = 0, only_positional = 0;
+    /* one block: the positional pointers, then the fields argv set (one
+     * free() releases both) */
+    size_t slots = (size_t)(argc > 0 ? argc : 1);
+    void **block = calloc(2 * slots, sizeof(void *));
+    if (!block) return TL_FAIL(TL_ERR_NOMEM, "%d argument pointers", argc);
+    char **pos = (char **)block;
+    const void **given = (const void **)(block + slots);
+    int npos = 0, ngiven = 0, only_positional = 0;
     tl_status st = TL_OK;
 
     for (int i = 1; i < argc; i++) {
@@ -268,7 +304,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
             only_positional = 1;
             continue;
         }
-        found f = {NULL, NULL};
+        found f = {NULL, NULL, 0};
         const char *value = NULL;
         char shown[160];
         if (arg[1] == '-') {
@@ -285,10 +321,18 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
                 res->exit_now = 1;
                 goto done;
             }
+            if (!f.o && len == 5 && strncmp(name, "debug", 5) == 0 && !eq) {
+                /* through the environment, which error.c reads: every rank,
+                 * thread or process, sees it without a global of our own */
+                setenv("TRILAP_DEBUG", "1", 1);
+                continue;
+            }
             if (!f.o && len > 3 && strncmp(name, "no-", 3) == 0 && !eq) {
                 found neg = find_long(spec, name + 3, len - 3);
                 if (neg.o && neg.o->type == TL_OPT_FLAG) {
+                    if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
                     *(int *)field(neg.g, neg.o) = 0;
+                    given[ngiven++] = field(neg.g, neg.o);
                     continue;
                 }
             }
@@ -298,6 +342,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
                 st = TL_ERR_INVAL;
                 goto done;
             }
+            if (f.by_alias) alias_note(spec, name, len, f.o);
             snprintf(shown, sizeof shown, "--%s", f.o->name);
             if (eq) value = eq + 1;
         } else {
@@ -325,6 +370,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
         }
         if (f.o->type == TL_OPT_FLAG && !value) {
             *(int *)field(f.g, f.o) = 1;
+            given[ngiven++] = field(f.g, f.o);
             continue;
         }
         if (!value) {
@@ -335,12 +381,12 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
             }
             value = argv[++i];
         }
-        char why[160];
-        const char *bad = store(f.g, f.o, value, why, sizeof why);
-        if (bad[0]) {
-            st = bad_value(spec, shown, value, bad);
+        char why[1024];
+        if (store(f.g, f.o, value, why, sizeof why) != TL_OK) {
+            st = bad_value(spec, shown, value, why);
             goto done;
         }
+        given[ngiven++] = field(f.g, f.o);
     }
 
     if (npos < spec->min_positional) {
@@ -355,13 +401,23 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
     }
 done:
     if (st != TL_OK || res->exit_now) {
-        free(pos);
+        free(block);
         pos = NULL;
-        npos = 0;
+        given = NULL;
+        npos = ngiven = 0;
     }
     res->positional = pos;
     res->npositional = npos;
+    res->given = given;
+    res->ngiven = ngiven;
     return st;
+}
+
+int tl_opts_given(const tl_optresult *res, const void *field_ptr)
+{
+    for (int i = 0; i < res->ngiven; i++)
+        if (res->given[i] == field_ptr) return 1;
+    return 0;
 }
 
 /* ---- help and echo --------------------------------------------------------- */
@@ -395,21 +451,56 @@ static void format_value(const tl_optgroup *g, const tl_option *o, char *buf, si
     }
 }
 
-static void help_line(FILE *out, char short_name, const char *lhs_long, const char *help,
-                      const char *def)
+/* Help lines: the option at the left, its text from column 32, words
+ * wrapped before column 100 and nothing cut, however long a list of
+ * choices or a text grows (a cut list hid the default kernel once). */
+enum { HELP_COL = 32, HELP_WIDTH = 100 };
+
+static void put_wrapped(FILE *out, const char *text, int col)
 {
-    char lhs[128];
-    if (short_name)
-        snprintf(lhs, sizeof lhs, "  -%c, %s", short_name, lhs_long);
-    else
-        snprintf(lhs, sizeof lhs, "      %s", lhs_long);
-    if (strlen(lhs) > 30)
-        fprintf(out, "%s\n%-32s", lhs, "");
-    else
-        fprintf(out, "%-32s", lhs);
-    fprintf(out, "%s", help ? help : "");
-    if (def) fprintf(out, " [%s]", def);
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ') p++;
+        const char *w = p;
+        while (*p && *p != ' ') p++;
+        int wl = (int)(p - w);
+        if (wl == 0) break;
+        if (col > HELP_COL && col + 1 + wl > HELP_WIDTH) {
+            fprintf(out, "\n%*s", HELP_COL, "");
+            col = HELP_COL;
+        } else if (col > HELP_COL) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", wl, w);
+        col += wl;
+    }
     fputc('\n', out);
+}
+
+static void help_line(FILE *out, char short_name, const char *lhs_long, const char *lhs_arg,
+                      const char *help, const char *choices, const char *def)
+{
+    int col = short_name ? fprintf(out, "  -%c, --%s", short_name, lhs_long) : fprintf(out, "      --%s", lhs_long);
+    if (lhs_arg) col += fprintf(out, " %s", lhs_arg);
+    if (col > HELP_COL - 2) {
+        fputc('\n', out);
+        col = 0;
+    }
+    fprintf(out, "%*s", HELP_COL - col, "");
+    /* one text, then wrapped: help, the choices where the metavar hid them,
+     * and the default in brackets unless the text states its own */
+    size_t n = strlen(help ? help : "") + (choices ? strlen(choices) + 3 : 0) + (def ? strlen(def) + 3 : 0) + 1;
+    char *text = malloc(n);
+    if (!text) {
+        fprintf(out, "%s\n", help ? help : "");
+        return;
+    }
+    size_t len = (size_t)snprintf(text, n, "%s", help ? help : "");
+    if (choices) len += (size_t)snprintf(text + len, n - len, "%s(%s)", len ? " " : "", choices);
+    if (def && !(help && strchr(help, '['))) snprintf(text + len, n - len, "%s[%s]", len ? " " : "", def);
+    put_wrapped(out, text, HELP_COL);
+    free(text);
 }
 
 void tl_opts_print_help(const tl_optspec *spec, FILE *out)
@@ -418,35 +509,39 @@ void tl_opts_print_help(const tl_optspec *spec, FILE *out)
     if (spec->purpose) fprintf(out, "%s\n", spec->purpose);
     for (size_t gi = 0; gi < spec->ngroups; gi++) {
         const tl_optgroup *g = &spec->groups[gi];
+        if (g->nopts == 0) continue; /* a shared group this command takes nothing of */
         fprintf(out, "\n%s:\n", g->title ? g->title : "Options");
         for (size_t i = 0; i < g->nopts; i++) {
             const tl_option *o = &g->opts[i];
-            char lhs[128], list[256];
-            const char *def = o->def;
-            const char *choices = o->type == TL_OPT_ENUM ? tl_opts_enum_choices(o, list, sizeof list)
-                                  : o->type == TL_OPT_CHOICE ? o->choices : NULL;
+            char *list = NULL;
+            const char *def = o->def, *choices = NULL, *arg = NULL;
+            if (o->type == TL_OPT_ENUM) {
+                size_t n = 1;
+                for (int k = 0; k < o->table_count; k++) n += strlen(tl_opts_enum_name(o, k)) + 1;
+                list = malloc(n);
+                if (list) choices = tl_opts_enum_choices(o, list, n);
+            } else if (o->type == TL_OPT_CHOICE) {
+                choices = o->choices;
+            }
             if (o->type == TL_OPT_FLAG) {
                 int on = 0;
-                snprintf(lhs, sizeof lhs, "--%s", o->name);
                 def = (o->def && parse_bool(o->def, &on) == 0 && on) ? "on" : "off";
             } else {
-                const char *mv = o->metavar ? o->metavar
-                                 : choices ? choices
-                                 : o->type == TL_OPT_DOUBLE ? "X"
-                                 : o->type == TL_OPT_STRING ? "S" : "N";
-                snprintf(lhs, sizeof lhs, "--%s %s", o->name, mv);
+                arg = o->metavar ? o->metavar
+                      : choices ? choices
+                      : o->type == TL_OPT_DOUBLE ? "X"
+                      : o->type == TL_OPT_STRING ? "S" : "N";
             }
-            char help[512];
-            if (choices && o->metavar)
-                snprintf(help, sizeof help, "%s (%s)", o->help ? o->help : "", choices);
-            else
-                snprintf(help, sizeof help, "%s", o->help ? o->help : "");
-            help_line(out, o->short_name, lhs, help, def);
+            help_line(out, o->short_name, o->name, arg, o->help, choices && o->metavar ? choices : NULL, def);
+            free(list);
         }
     }
     fprintf(out, "\nGeneral:\n");
-    help_line(out, 'h', "--help", "show this help and exit", NULL);
-    help_line(out, 0, "--version", "print the version and git commit and exit", NULL);
+    help_line(out, 'h', "help", NULL, "show this help and exit", NULL, NULL);
+    help_line(out, 0, "version", NULL, "print the version and git commit and exit", NULL, NULL);
+    help_line(out, 0, "debug", NULL,
+              "errors name the source file and line, the failing check and the call frames (as TRILAP_DEBUG=1)",
+              NULL, NULL);
 }
 
 void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix)

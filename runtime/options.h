@@ -46,6 +46,9 @@ typedef struct tl_option {
     const void *table;
     size_t table_stride; /* sizeof one entry */
     int table_count;
+    /* old names, "n|size": still accepted for one release, with a note on
+     * stderr naming the new one; not shown in --help */
+    const char *aliases;
 } tl_option;
 
 typedef struct tl_optgroup {
@@ -68,6 +71,10 @@ typedef struct tl_optresult {
     int exit_now;            /* --help or --version was printed: exit 0 */
     int npositional;
     char **positional;       /* pointers into argv, in order */
+    /* the destination fields argv set (a default that was not typed is
+     * not here): in the same block as `positional`, freed with it */
+    const void **given;
+    int ngiven;
 } tl_optresult;
 
 /* Fill every group's destination with the defaults. */
@@ -76,10 +83,18 @@ tl_status tl_opts_defaults(const tl_optspec *spec);
 /* Defaults, then argv. Bad input prints one line on stderr,
  *   trilap-bench: invalid --ring-bytes 'x' (try --help)
  * and returns TL_ERR_INVAL (callers exit 2). --help/-h and --version print
- * to stdout and set exit_now. `res->positional` must be freed by free(). */
+ * to stdout and set exit_now. --debug (every program) sets TRILAP_DEBUG=1:
+ * error lines then carry file:line, the failing expression and the frames.
+ * An alias prints a note and counts as its option. `res->positional` must
+ * be freed by free(). */
 tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res);
 
 void tl_opts_print_help(const tl_optspec *spec, FILE *out);
+
+/* The user typed the option whose field is `field_ptr` (&o.cpml): a
+ * default can then adapt (a CPML shrunk to a small grid) where a value the
+ * user asked for is refused instead. Valid until res->positional is freed. */
+int tl_opts_given(const tl_optresult *res, const void *field_ptr);
 
 /* "# opt: name=value" for every option of every group, current values. */
 void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);

@@ -49,7 +49,7 @@ for s in host peer nccl; do
     [[ -x $bin/trilap-analyze ]] || { echo "render-fdtd-plots.sh: $bin/trilap-analyze not built (make)" >&2; exit 1; }
     mkdir -p "$tmp/$s"
     if [[ -f $t ]]; then cp "$t" "$tmp/$s/"; else gunzip -c "$t.gz" > "$tmp/$s/trace.rank0.csv"; fi
-    "$bin/trilap-analyze" timeline "$tmp/$s" --iters 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
+    "$bin/trilap-analyze" timeline "$tmp/$s" --iter-range 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
     files+="$out/fdtd-pencil-$s.csv "
     titles+="$s "
 done

@@ -76,7 +76,7 @@ while IFS= read -r parent; do
             case $v in two-stream|three-naive|three-split) [[ $group == schedules ]] || continue ;;
                        *) [[ $group == parts ]] || continue ;; esac
             csv=$out/$name-timeline-$v.csv
-            "$analyze" timeline "$parent/$v" ${iters:+--iters "$iters"} -o "$csv" >/dev/null
+            "$analyze" timeline "$parent/$v" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
             files+="$csv " titles+="$v "
         done
         [[ -n $files ]] || continue

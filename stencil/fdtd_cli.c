@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "probes/probes.h"
 #include "stencil/fdtd_cli.h"
 
@@ -86,4 +87,18 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_f
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     tl_probes_main pm = {.fn = fn, .arg = arg};
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
+}
+
+int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda, const char *cmd)
+{
+    if (!cuda || (TL_HAVE_CUDA && ctx->device >= 0)) return 0;
+    if (ctx->rank == 0) {
+        if (!TL_HAVE_CUDA)
+            fprintf(stderr, PROG " %s: --backend cuda is not in this build (nvcc was not found, or make CUDA=0); "
+                            "use --backend cpu, or rebuild with the CUDA toolkit\n", cmd);
+        else
+            fprintf(stderr, PROG " %s: --backend cuda needs a GPU and none is visible (no device, --no-gpu, or a "
+                            "driver too old for this CUDA); use --backend cpu\n", cmd);
+    }
+    return 1;
 }

@@ -37,4 +37,9 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_f
 /* trilap-fdtd verify (fdtd_verify_main.c) */
 int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv);
 
+/* --backend cuda where there is no CUDA in the build or no GPU to run on:
+ * rank 0 says so in one line, before anything is printed; returns 1 (the
+ * caller stops every rank and exits 2), else 0. */
+int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda, const char *cmd);
+
 #endif

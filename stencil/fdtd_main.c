@@ -70,7 +70,9 @@ static const tl_option model_options[] = {
     {.name = "h", .type = TL_OPT_DOUBLE, .offset = O(h), .def = "1", .metavar = "M",
      .help = "grid spacing in m", .min = 1e-30, .max = 1e30},
     {.name = "cpml", .type = TL_OPT_INT, .offset = O(cpml), .def = "20", .metavar = "CELLS",
-     .help = "CPML thickness on every outer face (0: none, p = v = 0 outside)", .min = 0, .max = 100000},
+     .help = "CPML thickness on every outer face (0: none, p = v = 0 outside; when not given, a grid smaller than "
+             "42 points gets a quarter of its smallest axis, with a note, and --periodic gets 0)",
+     .min = 0, .max = 100000},
     {.name = "cpml-r", .type = TL_OPT_DOUBLE, .offset = O(cpml_r), .def = "1e-8", .metavar = "R",
      .help = "CPML target reflection", .min = 1e-300, .max = 1},
     {.name = "kappa-max", .type = TL_OPT_DOUBLE, .offset = O(kappa_max), .def = "5", .metavar = "K",
@@ -105,14 +107,14 @@ static const tl_option exec_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = O(backend), .def = "cpu", TABLE(backend_names),
      .help = "CPU reference (OpenMP) or CUDA kernels"},
     {.name = "kernel", .type = TL_OPT_ENUM, .offset = O(kernel), .def = "vec4-band", TABLE(tl_fdtd_kernels),
-     .help = "cuda: tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels), naive (one thread per point, CPML fused: the baseline; on one H200 2x tiled), pipelined (tiled with the next plane's loads in flight; on one H200 1.11x naive without CPML, 0.94x with), zcol8, zcol16, zcol16-y4, zcol32-y4 (a thread marches 8/16/32 z points of its column, z stencil in registers; blocks 32x8 or 32x4; CPML slabs by the same kernel; on one H200 0.85-0.94x naive), zcol8-fused, zcol16-fused (CPML fused as in naive), zcol16-y4-pf, zcol32-y4-pf (the next point's loads issued first; 1.06-1.08x naive), vec2, vec4, vec4-x128 (a thread updates 2 or 4 consecutive x points with vector loads, CPML fused as in naive; on one H200 vec4 1.38x naive, 1.20x with CPML), vec4-band (default: vec4 in bands of rows through all z where a plane's z window does not fit in L2; 1.62x naive at 1024^3); figures: stencil/README.md"},
+     .help = "--backend cuda only (the CPU has one reference kernel): tiled (shared-memory x-y tiles, z register queues, CPML boundary kernels), naive (one thread per point, CPML fused: the baseline; on one H200 2x tiled), pipelined (tiled with the next plane's loads in flight; on one H200 1.11x naive without CPML, 0.94x with), zcol8, zcol16, zcol16-y4, zcol32-y4 (a thread marches 8/16/32 z points of its column, z stencil in registers; blocks 32x8 or 32x4; CPML slabs by the same kernel; on one H200 0.85-0.94x naive), zcol8-fused, zcol16-fused (CPML fused as in naive), zcol16-y4-pf, zcol32-y4-pf (the next point's loads issued first; 1.06-1.08x naive), vec2, vec4, vec4-x128 (a thread updates 2 or 4 consecutive x points with vector loads, CPML fused as in naive; on one H200 vec4 1.38x naive, 1.20x with CPML), vec4-band (default: vec4 in bands of rows through all z where a plane's z window does not fit in L2; 1.62x naive at 1024^3); figures: stencil/README.md"},
     {.name = "decomp", .type = TL_OPT_STRING, .offset = O(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "subdomains per axis, or slab-z (1x1x4), block-xy (2x2x1), pencil-yz (1x2x2)"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = O(strategy), .metavar = "NAME",
      .help = "exchange: cpu: copy, ranks (one subdomain per rank: --ranks N or mpirun -np N, N = px*py*pz; the default on several ranks); cuda: host (staged through pinned memory), peer (cudaMemcpyPeerAsync), nccl (one process), devcomm (one subdomain per rank on its GPU, ghosts over --device-comm nccl|host; the default on several ranks) [copy / peer]"},
     {.name = "s", .type = TL_OPT_INT, .offset = O(s), .def = "1", .metavar = "S",
      .help = "local steps between exchanges (ghost depth 2 r s)", .min = 1, .max = 64},
-    {.name = "gpus", .type = TL_OPT_INT, .offset = O(gpus), .def = "0", .metavar = "N",
+    {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = O(gpus), .def = "0", .metavar = "N",
      .help = "cuda: GPUs to spread the subdomains over (0: every visible one)", .min = 0, .max = 64},
     {.name = "overlap", .type = TL_OPT_FLAG, .offset = O(overlap), .def = "0",
      .help = "update the inner points of the last local step while the exchange runs"},
@@ -153,14 +155,60 @@ typedef struct run_args {
     int nrec;
     char cmdline[2048];
     int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
+    char note[512];      /* a default adapted to the input, said before the header */
 } run_args;
 
-static int build_config(run_args *ra)
+/* The CPML the grid allows. The default (20 cells) needs 2 x 20 + 2 = 42
+ * points per axis; on a smaller grid it shrinks to a quarter of the
+ * smallest axis (half the grid stays interior) with a note, and --periodic
+ * has none. A thickness the user typed is kept or refused, before anything
+ * is printed: silently changing what was asked would mislabel the row. */
+static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, size_t nnote)
+{
+    int64_t nmin = c->n[0] < c->n[1] ? c->n[0] : c->n[1];
+    nmin = nmin < c->n[2] ? nmin : c->n[2];
+    int64_t fits = nmin >= 2 ? (nmin - 2) / 2 : 0; /* largest L with n >= 2 L + 2 */
+    if (o->periodic && !given) o->cpml = 0;
+    if (given && o->periodic && o->cpml > 0) {
+        fprintf(stderr, PROG " run: --periodic has no outer boundary for a CPML; drop --cpml %" PRId64 " (or use --cpml 0)\n",
+                o->cpml);
+        return 2;
+    }
+    if (o->cpml > fits && given) {
+        fprintf(stderr,
+                PROG " run: --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
+                     " points per axis); use --cpml %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
+                o->grid, o->cpml, 2 * o->cpml + 2, fits, 2 * o->cpml + 2);
+        return 2;
+    }
+    if (o->cpml > fits) {
+        /* said by rank 0 once the run is known to start: a refusal of
+         * something else stays the one line it should be */
+        int64_t L = nmin / 4;
+        snprintf(note, nnote,
+                 PROG " run: note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default "
+                      "%" PRId64 ", which needs %" PRId64 " points per axis; --cpml N sets it",
+                 L, L == 1 ? "" : "s", nmin, o->cpml, 2 * o->cpml + 2);
+        o->cpml = L;
+    }
+    c->cpml = o->cpml;
+    return 0;
+}
+
+static int build_config(run_args *ra, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
     tl_fdtd_config *c = &ra->c;
     tl_fdtd_config_defaults(c);
     if (tl_fdtd_cli_parse_triple(o->grid, 'x', c->n, 1) != 0) return tl_fdtd_cli_bad("--grid", o->grid, "expected N or NXxNYxNZ");
+    for (int d = 0; d < 3; d++)
+        if (c->n[d] < 1) return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs at least one point");
+    if (o->backend != TL_FDTD_BACKEND_CUDA && tl_opts_given(res, &o->kernel)) {
+        fprintf(stderr, PROG " run: --kernel %s is a CUDA kernel; --backend cpu runs its one reference kernel "
+                        "(add --backend cuda, or drop --kernel)\n", tl_fdtd_kernels[o->kernel].name);
+        return 2;
+    }
+    if (resolve_cpml(o, c, tl_opts_given(res, &o->cpml), ra->note, sizeof ra->note) != 0) return 2;
     if (o->order != 2 && o->order != 4 && o->order != 8) {
         char b[32];
         snprintf(b, sizeof b, "%" PRId64, o->order);
@@ -172,7 +220,6 @@ static int build_config(run_args *ra)
     c->dt = o->dt;
     c->cfl = o->cfl;
     c->h = o->h;
-    c->cpml = o->cpml;
     c->cpml_r = o->cpml_r;
     c->kappa_max = o->kappa_max;
     c->alpha_frac = o->alpha_frac;
@@ -380,9 +427,14 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     run_args *ra = arg;
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run")) {
+        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1;
+        return TL_ERR_REMOTE;
+    }
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
+    if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);
     if (ctx->rank == 0) { /* rank 0 prints */
         printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
         printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
@@ -390,7 +442,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, sigma_max = -4 c_max ln(R) / (2 L h)\n",
                c->cpml, c->cpml_r, c->kappa_max, c->alpha_frac);
         printf("# backend: %s  kernel: %s  decomposition: %dx%dx%d  s: %d  ghost: %d\n", backend_names[c->backend].name,
-               tl_fdtd_kernels[c->kernel].name,
+               c->backend == TL_FDTD_BACKEND_CUDA ? tl_fdtd_kernels[c->kernel].name : "cpu reference",
                c->pd[0], c->pd[1], c->pd[2], c->s, c->order * c->s);
         if (ctx->size > 1 && c->backend == TL_FDTD_BACKEND_CUDA)
             printf("# ranks: %d, one subdomain each (strategy devcomm, %s device communication%s)\n", ctx->size,
@@ -427,9 +479,9 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
                              .groups = groups, .ngroups = 3, .max_positional = 0};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    free(res.positional);
     if (res.exit_now) return 0;
-    int rc = build_config(&ra);
+    int rc = build_config(&ra, &res);
+    free(res.positional);
     if (rc) {
         free(ra.rec);
         return rc;

@@ -11,6 +11,7 @@
 
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
+#include "runtime/progress.h"
 #include "stencil/fdtd_cli.h"
 #include "stencil/verify.h"
 
@@ -21,6 +22,7 @@ typedef struct verify_opts {
     int64_t s, n_int, n, steps, every, gpus;
     double f0, cfl;
     const char *slices;
+    int progress;
 } verify_opts;
 
 #define V(f) offsetof(verify_opts, f)
@@ -32,8 +34,9 @@ static const tl_option verify_options[] = {
      .help = "floating point precision"},
     {.name = "decomp", .type = TL_OPT_STRING, .offset = V(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
      .help = "convergence, time, energy: decomposition"},
-    {.name = "decomps", .type = TL_OPT_STRING, .offset = V(decomps), .def = "1x1x1,slab-z,block-xy,pencil-yz",
-     .metavar = "LIST", .help = "reflection, decomp: decompositions"},
+    {.name = "decomps", .type = TL_OPT_STRING, .offset = V(decomps), .metavar = "LIST",
+     .help = "reflection: decompositions [1x1x1: decomposed runs equal the single domain bit for bit, which "
+             "verify decomp checks]; decomp: [1x1x1,slab-z,block-xy,pencil-yz]"},
     {.name = "strategy", .type = TL_OPT_STRING, .offset = V(strategy), .metavar = "NAME", .help = "exchange strategy"},
     {.name = "strategies", .type = TL_OPT_STRING, .offset = V(strategies), .metavar = "LIST",
      .help = "decomp: strategies (default: the backend's: copy, or host,peer,nccl; on several ranks ranks, or devcomm)"},
@@ -49,10 +52,10 @@ static const tl_option verify_options[] = {
      .help = "convergence: CFL fraction", .min = 1e-6, .max = 1},
     {.name = "cfls", .type = TL_OPT_STRING, .offset = V(cfls), .def = "0.8,0.4,0.2,0.1", .metavar = "LIST",
      .help = "time: CFL fractions (dt halves along the list)"},
-    {.name = "n", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N",
-     .help = "time: grid size [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
-    {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .def = "0,8,12,16,24", .metavar = "LIST",
-     .help = "reflection: CPML thicknesses; energy: the one with CPML is the first non-zero [20]"},
+    {.name = "grid", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N", .aliases = "n",
+     .help = "time: grid points per axis [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
+    {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .metavar = "LIST",
+     .help = "reflection: CPML thicknesses [0,8,12,16,24]; energy: the one with CPML is the first non-zero [20]"},
     {.name = "n-int", .type = TL_OPT_INT, .offset = V(n_int), .def = "40", .metavar = "N",
      .help = "reflection: interior points per axis", .min = 8, .max = 4096},
     {.name = "f0", .type = TL_OPT_DOUBLE, .offset = V(f0), .def = "0.05", .metavar = "F",
@@ -63,8 +66,10 @@ static const tl_option verify_options[] = {
      .help = "energy: sampling period in steps", .min = 1, .max = 1e9},
     {.name = "slices", .type = TL_OPT_STRING, .offset = V(slices), .metavar = "DIR",
      .help = "energy: pressure slices into DIR/cpml and DIR/none"},
-    {.name = "gpus", .type = TL_OPT_INT, .offset = V(gpus), .def = "0", .metavar = "N", .help = "cuda: GPUs to use",
-     .min = 0, .max = 64},
+    {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = V(gpus), .def = "0", .metavar = "N",
+     .help = "cuda: GPUs to use", .min = 0, .max = 64},
+    {.name = "progress", .type = TL_OPT_FLAG, .offset = V(progress),
+     .help = "reflection: a progress line on stderr (runs done, time left) even when it is not a terminal"},
 };
 #undef V
 
@@ -171,10 +176,11 @@ static int split_names(char *s, char **out, int max)
 static tl_status verify_reflection(verify_args *va)
 {
     int64_t cells[16];
-    int nc = parse_list(va->o.cells, cells, 16);
-    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cells '%s'", va->o.cells);
+    const char *list = va->o.cells ? va->o.cells : "0,8,12,16,24";
+    int nc = parse_list(list, cells, 16);
+    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cells '%s'", list);
     char buf[1024], *names[32];
-    snprintf(buf, sizeof buf, "%s", va->o.decomps);
+    snprintf(buf, sizeof buf, "%s", va->o.decomps ? va->o.decomps : "1x1x1");
     int nd = split_names(buf, names, 32);
     tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
@@ -182,7 +188,13 @@ static tl_status verify_reflection(verify_args *va)
         TL_CHECK(tl_fdtd_cli_parse_decomp(names[i], v[i].pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s' in --decomps", names[i]);
     }
     double r[32 * 16];
-    TL_TRY(tl_fdtd_verify_reflection(v, nd, va->o.n_int, va->o.f0, cells, nc, r));
+    /* one unit per run: the reference, then every decomposition x thickness */
+    tl_progress bar;
+    tl_progress_begin(&bar, "verify reflection", 1.0 + nd * nc, "runs", tl_progress_mode_of(va->o.progress));
+    for (int i = 0; i < nd; i++) v[i].progress = &bar;
+    tl_status st = tl_fdtd_verify_reflection(v, nd, va->o.n_int, va->o.f0, cells, nc, r);
+    tl_progress_end(&bar);
+    TL_TRY(st);
     printf("decomp,cells,ratio\n");
     for (int i = 0; i < nd; i++)
         for (int j = 0; j < nc; j++) printf("%s,%" PRId64 ",%.6e\n", names[i], cells[j], r[i * nc + j]);
@@ -192,15 +204,15 @@ static tl_status verify_reflection(verify_args *va)
 static tl_status verify_energy(verify_args *va)
 {
     int64_t cells[16];
-    int nc = parse_list(va->o.cells, cells, 16);
-    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cells '%s'", va->o.cells);
+    const char *list = va->o.cells ? va->o.cells : "20";
+    int nc = parse_list(list, cells, 16);
+    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cells '%s'", list);
     int64_t L = 20;
     for (int j = 0; j < nc; j++)
         if (cells[j] > 0) {
             L = cells[j];
             break;
         }
-    if (!strcmp(va->o.cells, "0,8,12,16,24")) L = 20; /* the default list is the reflection experiment's */
     int64_t n = va->o.n > 0 ? va->o.n : 64, steps = va->o.steps > 0 ? va->o.steps : 600;
     double *a = NULL, *b = NULL;
     int64_t na = 0, nb = 0;
@@ -235,7 +247,7 @@ done:
 static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
 {
     char buf[1024], sbuf[256], *names[32], *strats[8];
-    snprintf(buf, sizeof buf, "%s", va->o.decomps);
+    snprintf(buf, sizeof buf, "%s", va->o.decomps ? va->o.decomps : "1x1x1,slab-z,block-xy,pencil-yz");
     int nd = split_names(buf, names, 32);
     const char *defs = ctx->size > 1                          ? tl_fdtd_strategy_default(va->v.backend, 1)
                        : va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
@@ -334,6 +346,10 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
             fprintf(stderr, PROG ": verify %s runs on one rank; only verify decomp takes several (strategy ranks)\n",
                     va->what);
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
+        return TL_ERR_REMOTE;
+    }
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA, "verify")) {
+        va->usage_error = 1;
         return TL_ERR_REMOTE;
     }
     if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) { /* said once, not per rank */

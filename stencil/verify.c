@@ -6,6 +6,8 @@
 #include "runtime/comm.h"
 #include "stencil/verify.h"
 
+#include "runtime/progress.h"
+
 void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v)
 {
     memset(v, 0, sizeof *v);
@@ -160,6 +162,7 @@ tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t
     double *a = NULL, *b = NULL;
     tl_status st = TL_OK;
     TL_TRYGOTO(receiver_trace(&r, rr, &b), st, done);
+    if (v->progress) tl_progress_update(v->progress, 1);
     for (int k = 0; k < ncells * ndecomp; k++) {
         tl_fdtd_vopts vk = v[k / ncells];
         int64_t L = cells[k % ncells];
@@ -176,6 +179,7 @@ tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t
         a = NULL;
         TL_CHECKGOTO(den > 0, TL_ERR_NUMERIC, st, done, "the reference trace is zero");
         ratio[k] = num / den;
+        if (v->progress) tl_progress_update(v->progress, 2.0 + k);
     }
 done:
     free(a);

@@ -66,3 +66,9 @@ fuzz: $(FUZZ_AN)
 ifeq ($(HAVE_FUZZ),1)
 tests: $(FUZZ_AN)
 endif
+
+# A user's first hour (issue 31) without a GPU: every program's --help and
+# every listed option, one-line errors, trilap-fdtd run --grid 32, compare
+# on solver results, progress lines, old option names. A script that
+# answers --list / NAME as the test binaries do; needs bin/ (make all).
+HOST_TEST_SCRIPTS += tests/test_firsthour.sh

@@ -22,6 +22,10 @@ n=0 passed=0 failed=0 skipped=0
 failures=()
 # tests started and not yet reported, oldest first: "pid n base t"
 queue=()
+# seconds (in hundredths) each suite (binary or script) took, and their order
+declare -A suite_cs=()
+suites=()
+run_start=$(date +%s%N)
 
 # one test in the background: its exit status and time land beside its log
 launch() {
@@ -46,6 +50,8 @@ report_oldest() {
     rm -f "$log.rc"
     local secs
     secs=$(printf '%d.%02d' $((cs / 100)) $((cs % 100)))
+    [ -n "${suite_cs[$base]+x}" ] || { suite_cs[$base]=0; suites+=("$base"); }
+    suite_cs[$base]=$((suite_cs[$base] + cs))
     case $rc in
       0) passed=$((passed + 1)); echo "ok $k - $base:$t (${secs}s)" ;;
       77) skipped=$((skipped + 1)); echo "ok $k - $base:$t # SKIP $(grep -m1 '^SKIP:' "$log" | cut -c7-)" ;;
@@ -74,6 +80,14 @@ for bin in "$@"; do
   done
 done
 drain
+# where the time went: every suite, slowest first, then the whole run
+if [ ${#suites[@]} -gt 0 ]; then
+  echo "# time per suite (s):"
+  for b in "${suites[@]}"; do printf '%d %s\n' "${suite_cs[$b]}" "$b"; done | sort -rn |
+    while read -r cs b; do printf '#   %8d.%02d  %s\n' $((cs / 100)) $((cs % 100)) "$b"; done
+  total=$(( ($(date +%s%N) - run_start) / 10000000 ))
+  printf '#   %8d.%02d  total (wall)\n' $((total / 100)) $((total % 100))
+fi
 if [ ${#failures[@]} -gt 0 ]; then echo "# failed: ${failures[*]}"; fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -167,10 +167,10 @@ TL_TEST(breakdown_categories_and_bandwidth)
     char *s = tl_test_read(stack);
     TL_ASSERT(strstr(s, "run,nranks,iters,window_per_iter_us,spmv"));
     TL_ASSERT_MSG(strstr(s, "three-split,2,"), "%s", s);
-    /* --iters 1:1 selects iteration 1's time span (20..50 us): the second
+    /* --iter-range 1:1 selects iteration 1's time span (20..50 us): the second
      * daxpy and the unattributed (iter -1) sendrecv inside it, not iteration
      * 0's sendrecv; rank 1 has no iteration 1 and contributes nothing */
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iters 1:1 %s --csv %s", tl_test_bin(), run, csv), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iter-range 1:1 %s --csv %s", tl_test_bin(), run, csv), 0);
     free(c);
     c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0,30.00,30.00,30.00,100.0,30.00"), "%s", c);
@@ -289,7 +289,7 @@ TL_TEST(starvation_is_work_not_peer_wait)
     /* the timeline marks where the work of rank 0's kernel begins: at rank 1's start */
     char tl[600];
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 0:0 -o %s", tl_test_bin(), late, tl), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 0:0 -o %s", tl_test_bin(), late, tl), 0);
     o = tl_test_read(tl);
     TL_ASSERT_MSG(strstr(o, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",0.500,7.000,-1,6.000,0.000,\"ncclDevKernel_SendRecv\"\n"),
                   "%s", o);
@@ -410,13 +410,13 @@ TL_TEST(host_iteration_fallback)
     TL_ASSERT_NEAR(csv_get(c, "0", "U_coll_us"), 30, 1e-9);
     free(o);
     free(c);
-    /* --iters 1:1 is 30..60 us: the second allreduce */
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iters 1:1 --csv %s", tl_test_bin(), run, csv), 0);
+    /* --iter-range 1:1 is 30..60 us: the second allreduce */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 1:1 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "1", "W_us"), 30, 1e-9);
     TL_ASSERT_NEAR(csv_get(c, "1", "U_coll_us"), 10, 1e-9);
     free(c);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --iters 1:2 --csv %s", tl_test_bin(), run, csv), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --iter-range 1:2 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(c, "run,0,category,nccl-allreduce,*,2,20.0,10.00,10.00,10.00,33.3,10.00"), "%s", c);
     free(c);
@@ -496,9 +496,9 @@ TL_TEST(incomplete_needs_flag)
 TL_TEST(bad_arguments)
 {
     const char *t = tl_test_tmpdir();
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iters 5:2 %s", tl_test_bin(), t), 2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iter-range 5:2 %s", tl_test_bin(), t), 2);
     char *e = out_of(t, "err");
-    TL_ASSERT(strstr(e, "invalid --iters '5:2' (try --help)"));
+    TL_ASSERT(strstr(e, "invalid --iter-range '5:2'"));
     free(e);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze frobnicate", tl_test_bin()), 2);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio x %s", tl_test_bin(), t), 2);
@@ -537,7 +537,7 @@ TL_TEST(timeline_and_perfetto)
     TL_ASSERT(strstr(j, "\"name\":\"compute #2\""));
     free(j);
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iters 1:2 -o %s", tl_test_bin(), run, tl), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 1:2 -o %s", tl_test_bin(), run, tl), 0);
     char *c = tl_test_read(tl);
     TL_ASSERT(strstr(c, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n"));
     /* window starts at iteration 1 (40 us): outer is clipped in, inner is not */

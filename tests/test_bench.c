@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/results.h"
 #include "tests/tl_test.h"
@@ -258,10 +259,30 @@ TL_TEST(stream_and_comm_options)
     tl_optspec ss = {.program = "trilap-bench", .groups = &gs, .ngroups = 1};
     tl_optspec cs = {.program = "trilap-bench", .groups = &gc, .ngroups = 1};
     TL_ASSERT_OK(tl_opts_defaults(&ss));
-    TL_ASSERT_EQ(so.count, 1LL << 28);
-    TL_ASSERT_EQ(so.iters, 100);
+    /* 0: sized when the run starts (GPU: 256M doubles, 100 calls) */
+    TL_ASSERT_EQ(so.count, 0);
+    TL_ASSERT_EQ(so.iters, 0);
     TL_ASSERT_EQ(so.vector, 2);
     TL_ASSERT_EQ(so.host, 0);
+    tl_stream_opts gpu = so;
+    tl_stream_resolve_sizes(&gpu, NULL, 0);
+    TL_ASSERT_EQ(gpu.count, 1LL << 28);
+    TL_ASSERT_EQ(gpu.iters, 100);
+    /* the host: 4x the last-level cache within 64 MiB per core and 1/8 of
+     * free memory; 20 calls; a typed size stays */
+    tl_stream_opts host = so;
+    host.host = 1;
+    char note[512];
+    tl_stream_resolve_sizes(&host, note, sizeof note);
+    TL_ASSERT_EQ(host.iters, 20);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    TL_ASSERT(host.count >= 1024 && host.count * 8 <= (cores > 0 ? cores : 1) * (64LL << 20));
+    host.count = 4096;
+    host.iters = 7;
+    tl_stream_resolve_sizes(&host, note, sizeof note);
+    TL_ASSERT_EQ(host.count, 4096);
+    TL_ASSERT_EQ(host.iters, 7);
+    TL_ASSERT_STREQ(note, "");
     TL_ASSERT_OK(tl_opts_defaults(&cs));
     TL_ASSERT_EQ(co.min_bytes, 8);
     TL_ASSERT_EQ(co.max_bytes, 128LL << 20);
@@ -281,7 +302,7 @@ TL_TEST(stream_and_comm_options)
     TL_ASSERT_EQ(co.iters, 3);
     TL_ASSERT_STREQ(co.comm, "split");
     char *bad1[] = {"stream", "--vector", "4", NULL};
-    char *bad2[] = {"stream", "--count", "10", NULL};
+    char *bad2[] = {"stream", "--count", "10x", NULL};
     char *bad3[] = {"comm", "--comm", "both,world", NULL};
     char *bad4[] = {"comm", "-f", "1", NULL};
     TL_ASSERT(tl_opts_parse(&ss, 3, bad1, &res) == TL_ERR_INVAL);
@@ -499,7 +520,7 @@ TL_TEST(stream_gold_values)
 TL_TEST(stream_host_verifies)
 {
     tl_stream_row rows[5];
-    TL_ASSERT_OK(tl_stream_host(100003, 4, rows));
+    TL_ASSERT_OK(tl_stream_host(100003, 4, 0, rows));
     static const char *const names[5] = {"copy", "mul", "add", "triad", "dot"};
     for (int f = 0; f < 5; f++) {
         TL_ASSERT_STREQ(rows[f].function, names[f]);
@@ -508,8 +529,8 @@ TL_TEST(stream_host_verifies)
         TL_ASSERT(rows[f].gbs > 0 && isfinite(rows[f].gbs));
         TL_ASSERT(rows[f].min_ms <= rows[f].avg_ms && rows[f].avg_ms <= rows[f].max_ms);
     }
-    TL_ASSERT(tl_stream_host(0, 4, rows) != TL_OK);
-    TL_ASSERT(tl_stream_host(16, 1, rows) != TL_OK);
+    TL_ASSERT(tl_stream_host(0, 4, 0, rows) != TL_OK);
+    TL_ASSERT(tl_stream_host(16, 1, 0, rows) != TL_OK);
 }
 
 /* ---- output formats ------------------------------------------------------------- */

@@ -1,6 +1,9 @@
 #include "runtime/error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tests/tl_test.h"
 
@@ -32,4 +35,65 @@ TL_TEST(try_passes_status_up)
     TL_ASSERT_STREQ(tl_log_prefix(), "trilap-test: rank 1: ");
 }
 
-TL_TEST_MAIN(status_names, try_passes_status_up)
+/* Run f with stderr captured into buf. */
+static tl_status captured(tl_status (*f)(void), char *buf, size_t n)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/err", tl_test_tmpdir());
+    fflush(stderr);
+    int se = dup(2);
+    if (!freopen(path, "w", stderr)) return TL_ERR_IO;
+    tl_status st = f();
+    fflush(stderr);
+    dup2(se, 2);
+    close(se);
+    FILE *fp = fopen(path, "r");
+    size_t got = fp ? fread(buf, 1, n - 1, fp) : 0;
+    buf[got] = '\0';
+    if (fp) fclose(fp);
+    return st;
+}
+
+static tl_status check_zero(void)
+{
+    TL_TRY(checks(0));
+    return TL_OK;
+}
+static tl_status cuda_like(void)
+{
+    TL_TRY(tl_error_report(TL_ERR_CUDA, __FILE__, __LINE__, "cudaMalloc(&d, 8)", "out of memory"));
+    return TL_OK;
+}
+
+/* The user's line: the message alone, no position, no C condition, no
+ * frames; --debug (TRILAP_DEBUG=1) brings all three back. */
+TL_TEST(user_line_and_debug_detail)
+{
+    char err[4096];
+    tl_log_set_prefix("trilap-test", -1);
+    unsetenv("TRILAP_DEBUG");
+    int before = tl_error_reported();
+    TL_ASSERT_EQ(captured(check_zero, err, sizeof err), TL_ERR_INVAL);
+    TL_ASSERT_STREQ(err, "trilap-test: n=0\n");
+    TL_ASSERT_EQ(tl_error_reported(), before + 1);
+    setenv("TRILAP_DEBUG", "1", 1);
+    TL_ASSERT_EQ(captured(check_zero, err, sizeof err), TL_ERR_INVAL);
+    TL_ASSERT_MSG(strstr(err, "test_error.c:") && strstr(err, "n > 0: n=0") && strstr(err, "    -> test_error.c:"),
+                  "%s", err);
+    unsetenv("TRILAP_DEBUG");
+}
+
+/* An internal failure (CUDA, NCCL, MPI, CUPTI) always shows the call and
+ * where, and its frames: a bug report needs them. */
+TL_TEST(internal_errors_keep_position)
+{
+    char err[4096];
+    tl_log_set_prefix("trilap-test", -1);
+    unsetenv("TRILAP_DEBUG");
+    TL_ASSERT_EQ(captured(cuda_like, err, sizeof err), TL_ERR_CUDA);
+    TL_ASSERT_MSG(strstr(err, "test_error.c:") && strstr(err, "cudaMalloc(&d, 8): out of memory") && strstr(err, "->"),
+                  "%s", err);
+    TL_ASSERT_STREQ(tl_strerror(TL_ERR_UNSUPPORTED), "not supported");
+}
+
+TL_TEST_MAIN(status_names, try_passes_status_up, user_line_and_debug_detail, internal_errors_keep_position)

@@ -29,7 +29,7 @@ static tl_status write_manifest(tl_ctx *ctx, void *arg)
 static void expect_keys(const char *m, int nranks, const char *launcher)
 {
     char want[128];
-    const char *keys[] = {"program: ", "\ncommand: ", "\nversion: " TL_VERSION "\n", "\ngit_commit: " TL_GIT_COMMIT "\n",
+    const char *keys[] = {"program: ", "\ncommand: ", "\nversion: " TL_VERSION "\n", "\ngit_commit: " TL_GIT_COMMIT,
                           "\ndate: 20", "\ncwd: /", "\ncuda_runtime: ", "\ndriver: ", "\nnccl: ", "\ncupti: ", "\nmpi: ",
                           "\nnccl_nvls_enable: ", "\nranks_per_host: "};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -71,7 +71,7 @@ TL_TEST(threads_manifest)
     TL_ASSERT(strstr(m, "\nenv.CUDA_VISIBLE_DEVICES: 0,1\n"));
     TL_ASSERT(strstr(m, "\nenv.NCCL_ALGO: Ring Tree\n"));
     TL_ASSERT(strstr(m, "\nnccl_nvls_enable: unset (NCCL default)\n"));
-    TL_ASSERT(strstr(m, "\ngpu.rank0: none\n"));
+    TL_ASSERT(strstr(m, "\ngpu.rank0: none (a host-only rank"));
     TL_ASSERT(strstr(m, "\nschedule: three-split\n"));
     TL_ASSERT(!strstr(m, "UNRELATED_SECRET"));
     /* every line is "key: value" */

@@ -235,7 +235,7 @@ TL_TEST(trilap_domain)
     TL_ASSERT_EQ(tl_test_sh("grep -q ',host,range,host,compute:daxpy,' %s/run/trace.rank0.csv", t), 0);
     /* the send/recv kernel's stream inferred p2p, the kernel p2p */
     TL_ASSERT_EQ(tl_test_sh("grep -q ',p2p,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run/trace.rank0.csv", t), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/tri.sqlite --iters 100:199 > %s/ov.txt", tl_test_bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/tri.sqlite --iter-range 100:199 > %s/ov.txt", tl_test_bin(), t, t), 0);
     char p[512];
     snprintf(p, sizeof p, "%s/ov.txt", t);
     char *o = tl_test_read(p);

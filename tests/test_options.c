@@ -24,7 +24,7 @@ static const tl_option bench_table[] = {
     {.name = "reps", .short_name = 'n', .type = TL_OPT_INT, .offset = offsetof(bench_opts, reps), .def = "5",
      .metavar = "N", .help = "repetitions", .min = 1, .max = 1000},
     {.name = "tol", .type = TL_OPT_DOUBLE, .offset = offsetof(bench_opts, tol), .def = "1e-8", .help = "tolerance",
-     .min = 0, .max = 1},
+     .min = 0, .max = 1, .aliases = "rtol|tolerance"},
     {.name = "schedule", .type = TL_OPT_CHOICE, .offset = offsetof(bench_opts, schedule), .def = "three-split",
      .choices = "two-stream|three-naive|three-split", .help = "stream schedule"},
     {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(bench_opts, out), .metavar = "FILE",
@@ -324,5 +324,96 @@ TL_TEST(enum_indexes_its_table)
     TL_ASSERT(strstr(captured_out, "[nccl]"));
 }
 
-TL_TEST_MAIN(defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
+TL_TEST(aliases_note_and_store)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("--tolerance", "0.25")));
+    TL_ASSERT_NEAR(f.b.tol, 0.25, 0);
+    TL_ASSERT_MSG(strstr(captured_err, "trilap-x: note: --tolerance is now --tol;"), "%s", captured_err);
+    free(f.res.positional);
+    TL_ASSERT_OK(parse(&f, ARGS("--rtol=0.5")));
+    TL_ASSERT_NEAR(f.b.tol, 0.5, 0);
+    TL_ASSERT_MSG(strstr(captured_err, "--rtol is now --tol"), "%s", captured_err);
+    free(f.res.positional);
+    /* the current name: no note; an alias is not in --help */
+    TL_ASSERT_OK(parse(&f, ARGS("--tol", "0.5")));
+    TL_ASSERT_STREQ(captured_err, "");
+    free(f.res.positional);
+    TL_ASSERT_OK(parse(&f, ARGS("--help")));
+    TL_ASSERT(!strstr(captured_out, "--tolerance") && !strstr(captured_out, "rtol"));
+    TL_ASSERT(strstr(captured_out, "--debug"));
+}
+
+TL_TEST(given_tells_typed_from_default)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("-n", "5", "--no-verify")));
+    TL_ASSERT(tl_opts_given(&f.res, &f.b.reps));     /* typed, though equal to the default */
+    TL_ASSERT(tl_opts_given(&f.res, &f.b.verify));
+    TL_ASSERT(!tl_opts_given(&f.res, &f.b.tol));
+    TL_ASSERT(!tl_opts_given(&f.res, &f.b.ring_bytes));
+    free(f.res.positional);
+}
+
+TL_TEST(debug_sets_the_environment)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    unsetenv("TRILAP_DEBUG");
+    TL_ASSERT(!tl_error_debug());
+    TL_ASSERT_OK(parse(&f, ARGS("--debug")));
+    TL_ASSERT(tl_error_debug());
+    free(f.res.positional);
+    setenv("TRILAP_DEBUG", "0", 1);
+    TL_ASSERT(!tl_error_debug());
+}
+
+/* A long list of choices and a long text: wrapped at word boundaries,
+ * every word kept, the default once at the end. */
+TL_TEST(help_nothing_cut)
+{
+    typedef struct {
+        int kind;
+    } kopts;
+    static const struct {
+        const char *name;
+    } kinds[] = {{"tiled"}, {"naive"}, {"pipelined"}, {"zcol8"}, {"zcol16"}, {"zcol16-y4"}, {"zcol32-y4"},
+                 {"zcol8-fused"}, {"zcol16-fused"}, {"zcol16-y4-pf"}, {"zcol32-y4-pf"}, {"vec2"}, {"vec4"},
+                 {"vec4-x128"}, {"vec4-band"}};
+    char longhelp[1200] = "";
+    for (int i = 0; i < 40; i++) strcat(longhelp, i ? " word" : "start");
+    strcat(longhelp, " finish");
+    const tl_option t[] = {{.name = "kernel", .type = TL_OPT_ENUM, .offset = 0, .def = "vec4-band", .table = kinds,
+                            .table_stride = sizeof kinds[0], .table_count = 15, .help = longhelp}};
+    kopts k;
+    tl_optgroup g = {"K", t, 1, &k};
+    tl_optspec spec = {.program = "p", .groups = &g, .ngroups = 1, .max_positional = 0};
+    const char *dir = tl_test_tmpdir();
+    char path[300];
+    snprintf(path, sizeof path, "%s/help", dir);
+    FILE *fp = fopen(path, "w");
+    TL_ASSERT(fp);
+    tl_opts_print_help(&spec, fp);
+    fclose(fp);
+    static char text[16384];
+    slurp(path, text, sizeof text);
+    TL_ASSERT_MSG(strstr(text, "vec4-x128|vec4-band"), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "finish [vec4-band]\n"), "%s", text);
+    int words = 0;
+    for (const char *p = text; (p = strstr(p, " word")); p++) words++;
+    TL_ASSERT_EQ(words, 39);
+    /* every help-text line within 100 columns (the option column may be longer) */
+    for (const char *line = strstr(text, "start"), *nl; line && *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (!nl) break;
+        const char *bol = line;
+        while (bol > text && bol[-1] != '\n') bol--;
+        TL_ASSERT_MSG(nl - bol <= 100, "%.*s", (int)(nl - bol), bol);
+    }
+}
+
+TL_TEST_MAIN(aliases_note_and_store, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
+             defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
              help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported, enum_indexes_its_table)

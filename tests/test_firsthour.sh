@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# A user's first hour (issue 31) on a machine without a GPU, driven the way
+# tests/run.sh drives the C test binaries: `test_firsthour.sh --list` names
+# the tests, `test_firsthour.sh NAME` runs one (exit 0 pass, 1 fail, 77 skip).
+#   help_walk         every program's and command's --help: nothing cut, one
+#                     default per option, every listed option accepted with
+#                     its default, options a command ignores not accepted
+#   errors_one_line   the issue's error cases: one line each, no "->" frame,
+#                     no file:line, no C expression; --debug brings them back
+#   fdtd_small_grid   trilap-fdtd run --grid 32 runs (the CPML shrinks, with a
+#                     note); a CPML the grid cannot hold is refused first
+#   compare_solver    trilap-analyze compare on two trilap-solve results
+#                     files and on a run directory
+#   progress          stream --host and verify reflection: a progress line
+#                     with --progress, none without it off a terminal, and a
+#                     plain stream --host within its stated time
+#   aliases           an old option name works, with a note naming the new one
+#   install_headers   make install: every library's public headers (solvers/
+#                     too), no private *_impl.h, every include resolvable
+set -euo pipefail
+bin=${TL_BIN:-bin}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+tests="help_walk errors_one_line fdtd_small_grid compare_solver progress aliases install_headers"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# every command line that has its own --help
+commands() {
+    echo "trilap-solve"
+    echo "trilap-matgen"
+    for s in tristream stream comm; do echo "trilap-bench $s"; done
+    for s in breakdown overlap diagnose timeline perfetto compare import sweep; do echo "trilap-analyze $s"; done
+    echo "trilap-fdtd run"
+    echo "trilap-fdtd verify"
+}
+
+# "--name ARG [default]" of each option line of a help text, one per line:
+# name, then the argument word (or -), then the default (or -)
+options_of() {
+    awk '
+        /^(  -[a-zA-Z], |      )--[a-z]/ {
+            line = $0; sub(/^ *(-[a-zA-Z], )?/, "", line)
+            n = split(line, w, " "); name = w[1]; sub(/^--/, "", name)
+            arg = (n >= 2 && w[2] !~ /^[a-z(]/ || w[2] ~ /\|/) ? w[2] : "-"
+            cur = name; args[cur] = arg; order[++k] = cur; text[cur] = line; next
+        }
+        /^ {20,}/ && cur != "" { text[cur] = text[cur] " " $0; next }
+        { cur = "" }
+        END {
+            for (i = 1; i <= k; i++) {
+                o = order[i]; t = text[o]; d = "-"
+                if (match(t, /\[[^]]*\] *$/)) d = substr(t, RSTART + 1, RLENGTH - 2)
+                sub(/ *$/, "", d)
+                print o "\t" args[o] "\t" d
+            }
+        }'
+}
+
+help_walk() {
+    local cmd out n=0
+    while read -r cmd; do
+        # shellcheck disable=SC2086
+        out=$("$bin"/$cmd --help) || fail "$cmd --help exited non-zero"
+        [ -n "$out" ] || fail "$cmd --help printed nothing"
+        grep -q '^usage: ' <<<"$out" || fail "$cmd --help has no usage line"
+        grep -q -- '--debug' <<<"$out" || fail "$cmd --help does not list --debug"
+        # a default printed twice ("[20] [0,8,12,16,24]") or a list cut short
+        if grep -v '^usage: ' <<<"$out" | grep -nE '\] \[[^]]*\]$'; then fail "$cmd --help: two defaults on one option"; fi
+        if grep -nE '\|[a-z0-9-]?$' <<<"$out"; then fail "$cmd --help: a list of choices cut short"; fi
+        while IFS=$'\t' read -r name arg def; do
+            case $name in help | version | debug) continue ;; esac
+            n=$((n + 1))
+            local args=("--$name")
+            if [ "$arg" != "-" ]; then
+                local v=$def
+                case $v in - | '' | *' '* | *:*' '*) v= ;; esac
+                if [ -z "$v" ]; then
+                    case $arg in
+                      *'|'*) v=${arg%%|*} ;;
+                      FILE* | *.csv | *.json | *.png) v=$tmp/opt-$name.out ;;
+                      DIR*) v=$tmp/dir-$name ;;
+                      *) continue ;; # no default to try: the functional tests cover it
+                    esac
+                fi
+                args+=("$v")
+            fi
+            # the parser stores the value, then --help exits 0: a listed
+            # option refused with its own default is a bug in the table
+            # shellcheck disable=SC2086
+            "$bin"/$cmd "${args[@]}" --help >/dev/null 2>"$tmp/err" ||
+                fail "$cmd ${args[*]}: refused ($(head -c 300 "$tmp/err"))"
+        done < <(options_of <<<"$out")
+    done < <(commands)
+    [ "$n" -gt 100 ] || fail "only $n options found across the programs' help"
+    # options a command would ignore are not accepted there
+    "$bin"/trilap-analyze perfetto --csv "$tmp/x.csv" --help >/dev/null 2>&1 && fail "perfetto accepts --csv"
+    "$bin"/trilap-analyze timeline --launch-gap-us 5 --help >/dev/null 2>&1 && fail "timeline accepts --launch-gap-us"
+    "$bin"/trilap-analyze sweep --iter-range 1:2 --help >/dev/null 2>&1 && fail "sweep accepts --iter-range"
+    # the whole kernel list, the default at its end
+    "$bin"/trilap-fdtd run --help | tr '\n' ' ' | grep -q 'vec4-band.*\[vec4-band\]' ||
+        fail "trilap-fdtd run --help: the kernel list or its default is missing"
+    echo "$n options exercised"
+}
+
+# one error line: exit status non-zero, stderr exactly one line, no frame,
+# no source position, no C expression
+one_line() {
+    local want_rc=$1
+    shift
+    local rc=0
+    "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 0 ] || fail "$* succeeded"
+    [ "$want_rc" = any ] || [ "$rc" -eq "$want_rc" ] || fail "$*: exit $rc, expected $want_rc"
+    local lines
+    lines=$(grep -vc '^trilap-[a-z]*\( [a-z]*\)\?: note: ' "$tmp/err" || true)
+    [ "$lines" -eq 1 ] || fail "$*: $lines error lines: $(cat "$tmp/err")"
+    if grep -E -- '-> |\.c:[0-9]|&&|\|\||[a-z_]+->[a-z_]|>= [0-9]|failed: ' "$tmp/err"; then
+        fail "$*: developer detail in the user's line"
+    fi
+}
+
+errors_one_line() {
+    one_line 2 "$bin"/trilap-fdtd run --grid 32 --cpml 20
+    [ ! -s "$tmp/out" ] || fail "trilap-fdtd run refused after printing: $(head -3 "$tmp/out")"
+    grep -q 'use --cpml 15' "$tmp/err" || fail "the CPML refusal does not say what to do: $(cat "$tmp/err")"
+    # the no-GPU refusals, where there is no GPU to run on (on a GPU
+    # machine these commands run; make check-gpu covers them there)
+    local gpu=0
+    if [ "${TL_HAVE_CUDA:-0}" = 1 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then gpu=1; fi
+    if [ $gpu = 0 ]; then
+        one_line 2 "$bin"/trilap-fdtd run --grid 16 --backend cuda
+        [ ! -s "$tmp/out" ] || fail "trilap-fdtd --backend cuda printed before failing"
+        one_line 1 "$bin"/trilap-bench tristream
+        one_line 1 "$bin"/trilap-bench stream
+    fi
+    one_line 2 "$bin"/trilap-fdtd run --grid 16 --kernel naive
+    one_line 1 "$bin"/trilap-solve "$tmp/missing.mtx"
+    one_line 1 "$bin"/trilap-solve gen:poisson7:8 --backend petsc
+    grep -q 'not supported in this build' "$tmp/err" && fail "petsc: 'not supported in this build' in a build that has it"
+    printf 'a,b\n1,2\n' >"$tmp/notresults.csv"
+    one_line 1 "$bin"/trilap-analyze compare "$tmp/notresults.csv"
+    one_line 2 "$bin"/trilap-bench stream --host --count x
+    # the developer's view is one switch away
+    local rc=0
+    TRILAP_DEBUG=1 "$bin"/trilap-analyze compare "$tmp/notresults.csv" >/dev/null 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 0 ] && grep -qE '\.c:[0-9]+' "$tmp/err" || fail "TRILAP_DEBUG=1 shows no source position: $(cat "$tmp/err")"
+    rc=0
+    "$bin"/trilap-analyze compare --debug "$tmp/notresults.csv" >/dev/null 2>"$tmp/err" || rc=$?
+    [ "$rc" -ne 0 ] && grep -qE '\.c:[0-9]+' "$tmp/err" || fail "--debug shows no source position: $(cat "$tmp/err")"
+}
+
+fdtd_small_grid() {
+    "$bin"/trilap-fdtd run --grid 32 --steps 4 >"$tmp/out" 2>"$tmp/err" || fail "run --grid 32: $(cat "$tmp/err")"
+    grep -q '^run,cpu,-,copy,1x1x1,1,0,8,single,32,32,32,4,8,' "$tmp/out" || fail "no results row with an 8-cell CPML: $(cat "$tmp/out")"
+    grep -q 'note: a CPML of 8 cells' "$tmp/err" || fail "no note on the shrunk CPML: $(cat "$tmp/err")"
+    grep -q 'kernel: cpu reference' "$tmp/out" || fail "the header names a CUDA kernel on the CPU"
+    "$bin"/trilap-fdtd run --grid 32 --steps 2 --compare-cpml >"$tmp/out" 2>"$tmp/err" || fail "--compare-cpml: $(cat "$tmp/err")"
+    [ "$(grep -c '^run,' "$tmp/out")" -eq 2 ] || fail "--compare-cpml: not two rows"
+    "$bin"/trilap-fdtd run --grid 8 --steps 2 --periodic >/dev/null 2>"$tmp/err" || fail "--periodic on a small grid: $(cat "$tmp/err")"
+}
+
+compare_solver() {
+    cd "$tmp"
+    "$bin"/trilap-solve gen:poisson7:8 --repeat 2 --schedule two-stream --results a.csv >/dev/null 2>&1 || fail "trilap-solve a"
+    "$bin"/trilap-solve gen:poisson7:8 --repeat 2 --schedule three-split --results b.csv >/dev/null 2>&1 || fail "trilap-solve b"
+    "$bin"/trilap-analyze compare a.csv b.csv --csv c.csv >out 2>err || fail "compare a.csv b.csv: $(cat err)"
+    grep -q 'two-stream' c.csv && grep -q 'three-split' c.csv || fail "compare: the two variants are not named: $(cat c.csv)"
+    awk -F, 'NR == 2 { exit !($2 == 1 && $9 > 0) }' c.csv || fail "compare: no speedup for the pair: $(cat c.csv)"
+    mkdir run && cat a.csv >run/results.csv && tail -n +2 b.csv >>run/results.csv
+    "$bin"/trilap-analyze compare run --csv d.csv >out 2>err || fail "compare RUN_DIR: $(cat err)"
+    # the three-split row's baseline is the two-stream row of the same solve
+    awk -F, '/three-split/ { found = 1; ok = $6 != "" && $6 != "-" } END { exit !(found && ok) }' d.csv ||
+        fail "compare RUN_DIR: the three-split row has no two-stream baseline: $(cat d.csv)"
+}
+
+progress() {
+    local err
+    "$bin"/trilap-bench stream --host --count 1M --iters 5 --progress >/dev/null 2>"$tmp/err" || fail "stream --host --progress"
+    grep -qE 'stream --host 100% 5/5 calls \[[0-9:]+, [0-9.]+ calls/s\]' "$tmp/err" ||
+        fail "no final progress line: $(cat "$tmp/err")"
+    "$bin"/trilap-bench stream --host --count 1M --iters 5 >/dev/null 2>"$tmp/err" || fail "stream --host"
+    if grep -q 'calls/s' "$tmp/err"; then fail "a progress line off a terminal without --progress"; fi
+    # the plain command, sized from the machine: seconds, bounded here at 60
+    local t0=$SECONDS
+    timeout 60 "$bin"/trilap-bench stream --host >/dev/null 2>&1 || fail "plain stream --host failed or ran past 60 s"
+    echo "stream --host: $((SECONDS - t0)) s"
+    "$bin"/trilap-fdtd verify reflection --n-int 8 --cells 0,4 --progress >"$tmp/out" 2>"$tmp/err" ||
+        fail "verify reflection: $(cat "$tmp/err")"
+    grep -q 'verify reflection 100% 3/3 runs' "$tmp/err" || fail "verify reflection: no progress line: $(cat "$tmp/err")"
+    [ "$(grep -c '^1x1x1,' "$tmp/out")" -eq 2 ] || fail "verify reflection: not one row per thickness: $(cat "$tmp/out")"
+}
+
+aliases() {
+    "$bin"/trilap-fdtd verify time --n 8 --cfls 0.8,0.4 >"$tmp/out" 2>"$tmp/err" || fail "verify time --n: $(cat "$tmp/err")"
+    grep -q 'note: --n is now --grid' "$tmp/err" || fail "no note for the alias --n: $(cat "$tmp/err")"
+    "$bin"/trilap-fdtd verify time --grid 8 --cfls 0.8,0.4 >"$tmp/out2" 2>"$tmp/err" || fail "verify time --grid"
+    cmp -s "$tmp/out" "$tmp/out2" || fail "--n 8 and --grid 8 differ"
+    if grep -q note "$tmp/err"; then fail "a note without an alias: $(cat "$tmp/err")"; fi
+}
+
+install_headers() {
+    local top
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    # the headers alone: `make install` would first build `all` in this
+    # test's environment, which need not be the configuration make check used
+    make -C "$top" -s install-headers DESTDIR="$tmp/inst" PREFIX=/usr BUILD="${TL_BUILD:-build}" >"$tmp/log" 2>&1 ||
+        fail "make install-headers: $(tail -5 "$tmp/log")"
+    local inc=$tmp/inst/usr/include/trilap
+    for m in runtime probes solvers microbench analysis stencil; do
+        [ -n "$(find "$inc/$m" -name '*.h' 2>/dev/null)" ] || fail "no headers of $m installed"
+    done
+    [ -f "$inc/solvers/matrix/csr.h" ] || fail "solvers/matrix/csr.h not installed"
+    [ -z "$(find "$inc" -name '*_impl.h')" ] || fail "private headers installed: $(find "$inc" -name '*_impl.h')"
+    # every trilap include of an installed header is installed too
+    local h i
+    while read -r h; do
+        while read -r i; do
+            [ -f "$inc/$i" ] || fail "${h#"$inc"/} includes $i, which is not installed"
+        done < <(sed -n 's/^#include "\([a-z]*\/[a-z0-9_/]*\.h\)".*/\1/p' "$h")
+    done < <(find "$inc" -name '*.h')
+}
+
+case ${1:-} in
+  --list) printf '%s\n' $tests ;;
+  '') echo "usage: $0 --list | TEST" >&2; exit 2 ;;
+  *)
+    grep -qw -- "$1" <<<"$tests" || { echo "$0: unknown test '$1'" >&2; exit 2; }
+    "$1"
+    ;;
+esac
