@@ -75,6 +75,7 @@ define CONFIG_BODY
 #define TL_HAVE_PETSC $(HAVE_PETSC)
 #define TL_HAVE_OPENMP $(HAVE_OPENMP)
 #define TL_HAVE_SQLITE $(HAVE_SQLITE)
+#define TL_HAVE_SIMGRID $(HAVE_SIMGRID)
 #define TL_GIT_COMMIT "$(GIT_COMMIT)"
 #define TL_VERSION "$(TL_VERSION)"
 #define TL_MPIRUN "$(MPIRUN)"
@@ -205,11 +206,12 @@ summary:
 	  gnuplot "$(if $(filter 1,$(HAVE_GNUPLOT)),$(GNUPLOT),no)" \
 	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
-	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no)"
+	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no)" \
+	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
 
 help:
 	@echo 'targets: all (default) | check | check-gpu | demo | plots | install PREFIX=dir | clean | help'
-	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= (0 off, 1 required)'
+	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= SIMGRID= (0 off, 1 required)'
 	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
 	@$(MAKE) --no-print-directory summary
 
