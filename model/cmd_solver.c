@@ -105,14 +105,18 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         ok = tl_mjob_pipecg(&j, sch[i], &ps, k, c, (int)o->iters) == TL_OK;
         if (ok) {
             tl_mplatform_params q = {.nccl_rate = c->nccl_rate, .port_lat_us = -1};
+            tl_status sst;
             if (o->platform_file) {
                 j.platform = o->platform_file;
-                ok = tl_model_simulate(&j, &r) == TL_OK;
+                sst = tl_model_simulate(&j, &r);
             } else
-                ok = tl_mfit_run(&j, p, &q, cli->workdir, &r) == TL_OK;
-            if (!ok)
+                sst = tl_mfit_run(&j, p, &q, cli->workdir, &r);
+            ok = sst == TL_OK;
+            if (sst == TL_ERR_PARSE && o->platform_file)
+                tl_mcli_error("platform %s refused: %s", o->platform_file, r.error);
+            else if (!ok)
                 tl_mcli_error("simulating %s on %d GPUs of %s failed: %s", sch[i]->name, gpus,
-                              o->platform_file ? o->platform_file : p->name, "reason above");
+                              o->platform_file ? o->platform_file : p->name, r.error[0] ? r.error : "reason above");
         }
         tl_mjob_free(&j);
         if (!ok) break;

@@ -102,6 +102,7 @@ typedef struct tl_mresult {
     double compute_s, exposed_p2p_s, exposed_coll_s; /* of the slowest rank, per iteration */
     int slowest;
     double wall_s;   /* seconds the simulation itself took */
+    char error[512]; /* why the simulation failed (TL_ERR_PARSE), one line */
 } tl_mresult;
 
 static inline double *tl_mjob_cost(const tl_mjob *j, int rank, int lane, int op)
@@ -117,8 +118,9 @@ void tl_mjob_free(tl_mjob *j);
 tl_status tl_mjob_check(const tl_mjob *j);
 
 /* Runs the job under SimGrid in a child process (SimGrid's engine is one per
- * process) and returns what it measured. A platform SimGrid refuses comes
- * back as TL_ERR_PARSE with its reason in one line. */
+ * process) and returns what it measured. A platform SimGrid refuses (or one
+ * without the hosts a rank needs) comes back as TL_ERR_PARSE, nothing
+ * printed, its reason in res->error: the caller says it in one line. */
 tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res);
 
 /* Whether this build has SimGrid (mk/config.mk: TL_HAVE_SIMGRID). */

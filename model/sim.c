@@ -315,7 +315,7 @@ static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
     snprintf(name, sizeof name, fmt, i);
     sg_host_t h = sg_host_by_name(name);
     if (!h) {
-        fprintf(stderr, "platform %s has no host '%s' (each rank R needs gpu<R> and nccl<R>)\n", platform, name);
+        fprintf(stderr, "no host '%s' (rank R needs hosts gpu<R> and nccl<R>; model/README.md)\n", name);
         exit(3);
     }
     return h;
@@ -323,7 +323,7 @@ static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
 
 static void child_run(const tl_mjob *j, int fd)
 {
-    char *args[] = {"trilap-model", "--log=root.thres:critical", "--cfg=network/model:CM02",
+    char *args[] = {"trilap-model", "--log=root.thres:error", "--cfg=network/model:CM02",
                     "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:64", NULL};
     int argc = 5;
     simgrid_init(&argc, args);
@@ -344,7 +344,7 @@ static void child_run(const tl_mjob *j, int fd)
         R->gpu = host_or_die("gpu%d", r, j->platform);
         R->nccl = host_or_die("nccl%d", r, j->platform);
         if (sg_host_get_nb_pstates(R->nccl) < 2) {
-            fprintf(stderr, "platform %s: host nccl%d needs two speeds (alone, beside compute)\n", j->platform, r);
+            fprintf(stderr, "host nccl%d needs two speeds (alone, beside compute; model/README.md)\n", r);
             exit(3);
         }
         R->nccl_speed0 = sg_host_get_pstate_speed(R->nccl, 0);
@@ -405,20 +405,29 @@ static void child_run(const tl_mjob *j, int fd)
     exit(0);
 }
 
-/* The child's last non-empty stderr line: SimGrid's reason, or ours. */
-static void last_line(FILE *f, char *buf, size_t n)
+/* The child's reason: SimGrid's first error message without its log
+ * prefix ("[0.0] file:95: [xbt_exception/ERROR] Parse error at ..."), or
+ * else its last non-empty stderr line (ours). */
+static void child_reason(FILE *f, char *buf, size_t n)
 {
     char line[1024];
+    int have_error = 0;
     buf[0] = 0;
     rewind(f);
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        if (line[0]) snprintf(buf, n, "%s", line);
+        const char *e = strstr(line, "/ERROR] ");
+        if (e && !have_error && !strstr(e, "Exiting now")) {
+            snprintf(buf, n, "%.500s", e + 8);
+            have_error = 1;
+        } else if (line[0] && !have_error && !e)
+            snprintf(buf, n, "%.500s", line);
     }
 }
 
 tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
 {
+    memset(res, 0, sizeof *res);
     TL_TRY(tl_mjob_check(j));
     TL_CHECK(j->platform, TL_ERR_INVAL, "no platform");
     tl_status st = TL_OK;
@@ -456,12 +465,11 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        char why[1024];
-        last_line(err, why, sizeof why);
-        st = TL_FAIL(TL_ERR_PARSE, "%s", why[0] ? why : "the simulation stopped without a reason");
+        child_reason(err, res->error, sizeof res->error);
+        if (!res->error[0]) snprintf(res->error, sizeof res->error, "the simulation stopped without a reason");
+        st = TL_ERR_PARSE; /* not printed here: the caller names the platform in one line */
         goto fail;
     }
-    memset(res, 0, sizeof *res);
     res->nranks = j->nranks;
     for (int r = 0; r < j->nranks; r++)
         if (rr[r].end_s > rr[res->slowest].end_s) res->slowest = r;
