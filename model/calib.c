@@ -202,8 +202,8 @@ fail:
     X(triad_gbs, "trilap-bench stream: triad, GB/s")                                                        \
     X(pcg_fixed_us, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
     X(pcg_bw_frac, "fraction of triad of the rest (same fit)")                                              \
-    X(alpha_coll_us, "fitted: NCCL allreduce fixed cost, us (simulated allreduce-only = measured)")         \
-    X(alpha_p2p_us, "fitted: NCCL send/recv fixed cost, us (simulated ring-only = measured)")               \
+    X(alpha_coll_us, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
+    X(alpha_p2p_us, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
     X(nccl_rate, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path)

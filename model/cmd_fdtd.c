@@ -123,7 +123,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                     bad += fabs(err) > 10;
                     if (fabs(err) > maxerr) maxerr = fabs(err);
                 }
-                const char *table = staged ? "13" : s == 1 ? "12,13" : "12";
+                const char *table = staged ? "13" : s == 1 ? "12+13" : "12";
                 printf(" %5s %5d %12s %3d %9.3f %10.3f %+8.1f  %s\n", table, row->n, staged ? "host-staged" : "peer",
                        s, paper, t, err, role);
                 if (w.f)
