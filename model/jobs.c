@@ -96,15 +96,15 @@ tl_status tl_mjob_pipecg(tl_mjob *j, const tl_schedule *s, const tl_mpart *part,
             if (b.producer[ev] == lane) continue; /* same stream: ordered already */
             push(j, lane, (tl_mop){.kind = TL_MOP_WAIT, .ev = ev, .cat = cat_of_event(ev), .name = "wait"});
         }
-        tl_mop *o = NULL;
+        tl_mop *o;
         switch (op) {
         case TL_SOP_HALO_POST:
-            o = push(j, lane, (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .chan = st->chan == TL_CHAN_SPLIT,
+            push(j, lane, (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .chan = st->chan == TL_CHAN_SPLIT,
                                        .cat = TL_MCAT_P2P, .name = "halo"});
             break;
         case TL_SOP_ALLREDUCE:
             /* the fused dots of one iteration: gamma, delta and |r|^2 */
-            o = push(j, lane, (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_ALLREDUCE,
+            push(j, lane, (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_ALLREDUCE,
                                        .chan = st->chan == TL_CHAN_SPLIT, .bytes = 24, .cat = TL_MCAT_COLL,
                                        .name = "allreduce"});
             break;
@@ -134,7 +134,6 @@ tl_status tl_mjob_pipecg(tl_mjob *j, const tl_schedule *s, const tl_mpart *part,
                 }
             break;
         }
-        (void)o;
         if (pipecg_order[i].produces >= 0)
             push(j, lane, (tl_mop){.kind = TL_MOP_RECORD, .ev = pipecg_order[i].produces, .name = "record"});
     }

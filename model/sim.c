@@ -90,8 +90,10 @@ static sg_mailbox_t stage_box(int node)
     return sg_mailbox_by_name(name);
 }
 
-/* A non-NULL payload for messages whose content does not matter. */
-static char payload_token;
+/* A non-NULL payload for messages whose content does not matter (never
+ * written through). */
+static const char payload_token;
+#define PAYLOAD ((void *)&payload_token)
 
 static void nccl_fixed_cost(sim_rank *R, double seconds)
 {
@@ -121,7 +123,7 @@ static void xfer_add(sim_xfer *x, sg_comm_t c)
 
 static void xfer_send(sim_xfer *x, int chan, int src, int dst, int64_t bytes)
 {
-    xfer_add(x, sg_mailbox_put_async(msg_box(chan, src, dst), &payload_token, (long)(bytes > 0 ? bytes : 1)));
+    xfer_add(x, sg_mailbox_put_async(msg_box(chan, src, dst), PAYLOAD, (long)(bytes > 0 ? bytes : 1)));
 }
 
 static void xfer_recv(sim_xfer *x, int chan, int src, int dst)
@@ -230,7 +232,7 @@ static void stage_main(int argc, char **argv)
     sg_mailbox_t box = stage_box(node);
     for (;;) {
         sim_stage_msg *m = sg_mailbox_get(box);
-        sg_mailbox_put(msg_box(m->chan, m->src, m->dst), &payload_token, (long)(m->bytes > 0 ? m->bytes : 1));
+        sg_mailbox_put(msg_box(m->chan, m->src, m->dst), PAYLOAD, (long)(m->bytes > 0 ? m->bytes : 1));
         free(m);
     }
 }
