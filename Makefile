@@ -35,6 +35,7 @@ include runtime/module.mk
 -include microbench/module.mk
 -include analysis/module.mk
 -include stencil/module.mk
+-include model/module.mk
 -include tests/module.mk
 
 include mk/rules.mk

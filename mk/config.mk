@@ -73,6 +73,11 @@ SQLITE_LIBS := $(if $(filter 1,$(HAVE_SQLITE)),$(if $(SQLITE_HOME),-L$(SQLITE_HO
 JSONC_OK := $(shell pkg-config --exists json-c 2>/dev/null && echo yes)
 $(eval $(call feature_check,JSONC,$(JSONC_OK),json-c (install libjson-c-dev)))
 JSONC_LIBS := $(if $(filter 1,$(HAVE_JSONC)),$(shell pkg-config --libs json-c))
+# SimGrid: the engine of trilap-model (model/); without it the program says so
+SIMGRID_H := $(firstword $(wildcard $(SIMGRID_HOME)/include/simgrid/actor.h /usr/include/simgrid/actor.h /usr/local/include/simgrid/actor.h))
+$(eval $(call feature_check,SIMGRID,$(SIMGRID_H),SimGrid (install libsimgrid-dev)))
+SIMGRID_LIBS := $(if $(filter 1,$(HAVE_SIMGRID)),$(if $(SIMGRID_HOME),-L$(SIMGRID_HOME)/lib -Wl$(comma)-rpath$(comma)$(SIMGRID_HOME)/lib) -lsimgrid)
+SIMGRID_VERSION_STR := $(if $(filter 1,$(HAVE_SIMGRID)),$(shell sed -n 's/^\#define SIMGRID_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' $(dir $(SIMGRID_H))version.h | paste -sd.))
 
 GNUPLOT ?= $(shell command -v gnuplot 2>/dev/null)
 $(eval $(call feature_check,GNUPLOT,$(GNUPLOT),gnuplot (install gnuplot-nox)))

@@ -81,6 +81,7 @@ define CONFIG_BODY
 #define TL_HAVE_OPENMP $(HAVE_OPENMP)
 #define TL_HAVE_SQLITE $(HAVE_SQLITE)
 #define TL_HAVE_JSONC $(HAVE_JSONC)
+#define TL_HAVE_SIMGRID $(HAVE_SIMGRID)
 #define TL_GIT_COMMIT "$(GIT_COMMIT)"
 #define TL_VERSION "$(TL_VERSION)"
 #define TL_MPIRUN "$(MPIRUN)"
@@ -258,11 +259,12 @@ summary:
 	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
 	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no)" \
-	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)"
+	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)" \
+	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
 
 help:
 	@echo 'targets: all (default) | check | check-gpu | tsan | asan | fuzz | demo | plots | install PREFIX=dir | clean | help'
-	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= (0 off, 1 required)'
+	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= SIMGRID= (0 off, 1 required)'
 	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
 	@$(MAKE) --no-print-directory summary
 
@@ -270,7 +272,7 @@ help:
 # its folder and below (solvers/ keeps them in matrix/, dist/, ...), laid
 # out as the sources include them; *_impl.h are the modules' private
 # interiors and stay behind, and so does a header that includes one
-INSTALL_HEADERS = $(shell find $(MODULES) -name '*.h' ! -name '*_impl.h' 2>/dev/null | xargs grep -L '_impl\.h"' | sort)
+INSTALL_HEADERS = $(shell find $(MODULES) -name '*.h' ! -name '*_impl.h' ! -name 'rank_state.h' 2>/dev/null | xargs grep -L -e '_impl\.h"' -e 'rank_state\.h"' | sort)
 install: all install-headers
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	$(if $(PROGRAM_FILES),install -m 755 $(PROGRAM_FILES) $(DESTDIR)$(PREFIX)/bin)

@@ -124,7 +124,7 @@ typedef struct tl_fdtd_stats {
     double gbs;          /* min_bytes_per_point * Nx Ny Nz Nt / T / 1e9 */
     double min_bytes_per_point; /* of the update without CPML: 12 words per point per step */
     double mem_bytes;    /* allocated for fields, memory variables, buffers (largest device) */
-    double paper_mem_bytes; /* the paper's Table 14 estimate: 10 full fields of N^3 */
+    double paper_mem_bytes; /* the paper's Table 14 estimate: 10 fields of (nx+16)(ny+16)(nz+16) per device */
     double dt;
     int64_t steps;
     /* with breakdown: device time of the measured steps per operation, summed

@@ -636,7 +636,9 @@ static void memory_of(const tl_fdtd *f, tl_fdtd_stats *S)
             for (int side = 0; side < 2; side++) b += (double)s->psi[m][side].count;
         b += (double)tl_fdtd_profiles_count(f);
         per[dv] += b * (double)f->esz;
-        pts[dv] += (double)(s->n[0] * s->n[1] * s->n[2]);
+        /* the paper's Table 14: 10 fields of (N/px + 16)(N/py + 16)(N/pz + 16)
+         * points per GPU, which reproduces its nine values exactly */
+        pts[dv] += (double)(s->n[0] + 16) * (double)(s->n[1] + 16) * (double)(s->n[2] + 16);
     }
     for (int d = 0; d < 3; d++)
         for (int k = 0; k < f->nmsg[d]; k++) {

@@ -1,0 +1,284 @@
+/* Reading the measured numbers a calibration needs from trilap's own result
+ * files, and the calibration file itself. */
+#include "model/calib.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *dup_range(const char *a, size_t n)
+{
+    char *s = malloc(n + 1);
+    if (!s) return NULL;
+    memcpy(s, a, n);
+    s[n] = 0;
+    return s;
+}
+
+/* Split a line at commas (the result files quote nothing). */
+static int split(const char *line, char ***out)
+{
+    int n = 1;
+    for (const char *p = line; *p; p++) n += *p == ',';
+    char **f = calloc((size_t)n, sizeof *f);
+    if (!f) return -1;
+    const char *a = line;
+    for (int i = 0; i < n; i++) {
+        const char *b = strchr(a, ',');
+        size_t len = b ? (size_t)(b - a) : strcspn(a, "\r\n");
+        f[i] = dup_range(a, len);
+        if (!f[i]) return -1;
+        a = b ? b + 1 : a + len;
+    }
+    *out = f;
+    return n;
+}
+
+void tl_csv_free(tl_csv *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->ncols && t->head; i++) free(t->head[i]);
+    free(t->head);
+    for (int r = 0; r < t->nrows; r++) {
+        for (int i = 0; i < t->ncols; i++) free(t->rows[r][i]);
+        free(t->rows[r]);
+    }
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+tl_status tl_csv_read(const char *path, tl_csv *t)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", path, strerror(errno));
+    tl_status st = TL_OK;
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        if (line[0] == '#' || line[0] == '\n') continue;
+        char **fields = NULL;
+        int n = split(line, &fields);
+        TL_CHECKGOTO(n > 0, TL_ERR_NOMEM, st, fail, "%s:%d", path, lineno);
+        if (!t->head) {
+            t->head = fields;
+            t->ncols = n;
+            continue;
+        }
+        if (n != t->ncols) {
+            for (int i = 0; i < n; i++) free(fields[i]);
+            free(fields);
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %d fields where the header has %d", path, lineno, n, t->ncols);
+            goto fail;
+        }
+        char ***rows = realloc(t->rows, (size_t)(t->nrows + 1) * sizeof *rows);
+        TL_CHECKGOTO(rows, TL_ERR_NOMEM, st, fail, "%s", path);
+        t->rows = rows;
+        t->rows[t->nrows++] = fields;
+    }
+    TL_CHECKGOTO(t->head, TL_ERR_PARSE, st, fail, "%s: no header row", path);
+fail:
+    free(line);
+    fclose(f);
+    if (st != TL_OK) tl_csv_free(t);
+    return st;
+}
+
+int tl_csv_col(const tl_csv *t, const char *name)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->head[i], name) == 0) return i;
+    return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of column `val` over the rows whose column `key` equals `want`. */
+static tl_status median_where(const tl_csv *t, const char *path, const char *key, const char *want, const char *val,
+                              double *out)
+{
+    int k = tl_csv_col(t, key), v = tl_csv_col(t, val);
+    TL_CHECK(k >= 0 && v >= 0, TL_ERR_PARSE, "%s: no column '%s' or '%s'", path, key, val);
+    double x[256];
+    int n = 0;
+    for (int r = 0; r < t->nrows && n < 256; r++)
+        if (strcmp(t->rows[r][k], want) == 0) x[n++] = strtod(t->rows[r][v], NULL);
+    TL_CHECK(n > 0, TL_ERR_PARSE, "%s: no row with %s = %s", path, key, want);
+    qsort(x, (size_t)n, sizeof x[0], cmp_double);
+    *out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    return TL_OK;
+}
+
+static void add_source(tl_mcalib *c, const char *path)
+{
+    size_t len = strlen(c->source);
+    snprintf(c->source + len, sizeof c->source - len, "%s%s", len ? " " : "", path);
+}
+
+tl_status tl_mcalib_read_tristream(tl_mcalib *c, const char *csv)
+{
+    tl_csv t;
+    TL_TRY(tl_csv_read(csv, &t));
+    tl_status st = TL_OK;
+    struct {
+        const char *variant;
+        double *dst;
+    } want[] = {{"allreduce-only", &c->ts_allreduce_us}, {"ring-only", &c->ts_ring_us},
+                {"daxpy-only", &c->ts_daxpy_us},         {"two-stream", &c->ts_two_us},
+                {"three-naive", &c->ts_naive_us},        {"three-split", &c->ts_split_us}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        TL_TRYGOTO(median_where(&t, csv, "variant", want[i].variant, "us_per_iter", want[i].dst), st, fail);
+    TL_TRYGOTO(median_where(&t, csv, "variant", "three-split", "ring_bytes", &c->ts_ring_bytes), st, fail);
+    TL_TRYGOTO(median_where(&t, csv, "variant", "three-split", "allreduce_bytes", &c->ts_allreduce_bytes), st, fail);
+    add_source(c, csv);
+fail:
+    tl_csv_free(&t);
+    return st;
+}
+
+tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv)
+{
+    tl_csv t;
+    TL_TRY(tl_csv_read(csv, &t));
+    tl_status st = TL_OK;
+    int op = tl_csv_col(&t, "op"), comm = tl_csv_col(&t, "comm"), size = tl_csv_col(&t, "size_bytes"),
+        time = tl_csv_col(&t, "time_us"), busbw = tl_csv_col(&t, "busbw_gbs");
+    TL_CHECKGOTO(op >= 0 && comm >= 0 && size >= 0 && time >= 0 && busbw >= 0, TL_ERR_PARSE, st, fail,
+                 "%s: not a trilap-bench comm results file (op, comm, size_bytes, time_us, busbw_gbs)", csv);
+    c->comm_allreduce16_us = c->comm_sendrecv8_us = c->port_gbs = NAN;
+    double largest = -1;
+    for (int r = 0; r < t.nrows; r++) {
+        char **f = t.rows[r];
+        if (strcmp(f[comm], "world") != 0) continue;
+        double s = strtod(f[size], NULL);
+        if (strcmp(f[op], "allreduce") == 0 && s == 16) c->comm_allreduce16_us = strtod(f[time], NULL);
+        if (strcmp(f[op], "sendrecv") == 0 && s == 8) c->comm_sendrecv8_us = strtod(f[time], NULL);
+        if (strcmp(f[op], "sendrecv") == 0 && s > largest) {
+            largest = s;
+            c->port_gbs = strtod(f[busbw], NULL);
+        }
+    }
+    TL_CHECKGOTO(!isnan(c->comm_allreduce16_us) && !isnan(c->comm_sendrecv8_us) && !isnan(c->port_gbs),
+                 TL_ERR_PARSE, st, fail, "%s: needs world allreduce at 16 B and sendrecv at 8 B and above", csv);
+    add_source(c, csv);
+fail:
+    tl_csv_free(&t);
+    return st;
+}
+
+tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv)
+{
+    tl_csv t;
+    TL_TRY(tl_csv_read(csv, &t));
+    tl_status st = TL_OK;
+    TL_TRYGOTO(median_where(&t, csv, "function", "triad", "bandwidth_gbs", &c->triad_gbs), st, fail);
+    add_source(c, csv);
+fail:
+    tl_csv_free(&t);
+    return st;
+}
+
+/* The calibration file: one `key = value` per field. */
+#define CALIB_FIELDS(X)                                                                                     \
+    X(ts_allreduce_us, "tristream allreduce-only, us/iter (median)")                                        \
+    X(ts_ring_us, "tristream ring-only, us/iter")                                                           \
+    X(ts_daxpy_us, "tristream daxpy-only, us/iter (one GPU's kernel)")                                      \
+    X(ts_two_us, "tristream two-stream, us/iter (validation only)")                                         \
+    X(ts_naive_us, "tristream three-naive, us/iter (validation only)")                                      \
+    X(ts_split_us, "tristream three-split, us/iter (fits nccl_rate)")                                       \
+    X(ts_ring_bytes, "tristream ring payload, B")                                                           \
+    X(ts_allreduce_bytes, "tristream allreduce payload, B")                                                 \
+    X(comm_allreduce16_us, "trilap-bench comm: allreduce 16 B, world, us")                                  \
+    X(comm_sendrecv8_us, "trilap-bench comm: sendrecv 8 B, world, us")                                      \
+    X(port_gbs, "trilap-bench comm: sendrecv busbw at the largest size, GB/s (the NVLink port)")            \
+    X(triad_gbs, "trilap-bench stream: triad, GB/s")                                                        \
+    X(pcg_fixed_us, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
+    X(pcg_bw_frac, "fraction of triad of the rest (same fit)")                                              \
+    X(alpha_coll_us, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
+    X(alpha_p2p_us, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
+    X(nccl_rate, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")
+
+tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "r");
+    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", path, strerror(errno));
+    char line[1024];
+    int lineno = 0, seen = 0;
+    tl_status st = TL_OK;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char *sv = line + strspn(line, " \t");
+        if (strncmp(sv, "source", 6) == 0 && (sv = strchr(sv, '='))) {
+            sv += 1 + strspn(sv + 1, " \t");
+            sv[strcspn(sv, "\r\n")] = 0;
+            snprintf(c->source, sizeof c->source, "%s", sv);
+            continue;
+        }
+        char key[64];
+        char val[600];
+        if (sscanf(line, " %63[a-z0-9_] = %599s", key, val) != 2) {
+            if (strspn(line, " \t\r\n") == strlen(line)) continue;
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: not 'key = value'", path, lineno);
+            goto done;
+        }
+        char *end;
+        double v = strtod(val, &end);
+        int known = 0;
+#define X(name, what)                                                                                       \
+    if (strcmp(key, #name) == 0) {                                                                          \
+        c->name = v;                                                                                        \
+        known = 1;                                                                                          \
+    }
+        CALIB_FIELDS(X)
+#undef X
+        if (!known || *end) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s '%s'", path, lineno, known ? "bad number" : "unknown key", known ? val : key);
+            goto done;
+        }
+        seen++;
+    }
+    if (seen == 0) st = TL_FAIL(TL_ERR_PARSE, "%s: no calibration values", path);
+done:
+    fclose(f);
+    return st;
+}
+
+void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix)
+{
+#define X(name, what) fprintf(out, "%s%-20s = %-12.6g # %s\n", prefix, #name, c->name, what);
+    CALIB_FIELDS(X)
+#undef X
+}
+
+tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)
+{
+    if (strcmp(path, "-") == 0) {
+        fprintf(stdout, "source = %s\n", c->source[0] ? c->source : "-");
+        tl_mcalib_print(c, stdout, "");
+        return TL_OK;
+    }
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", tmp, strerror(errno));
+    fprintf(f, "# trilap-model calibration: measured values and the parameters fitted on them\n");
+    fprintf(f, "source = %s\n", c->source[0] ? c->source : "-");
+    tl_mcalib_print(c, f, "");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        return TL_FAIL(TL_ERR_IO, "%s: write failed", path);
+    }
+    return TL_OK;
+}

@@ -1,0 +1,53 @@
+/* The calibration a prediction rests on: measured numbers (read from the
+ * committed results) and the parameters fitted on them, each with where it
+ * came from. Written and read as `key = value  # source` lines. */
+#ifndef TL_MODEL_CALIB_H
+#define TL_MODEL_CALIB_H
+
+#include <stdio.h>
+
+#include "runtime/error.h"
+
+typedef struct tl_mcalib {
+    /* measured: the three-stream microbenchmark's parts alone (us per
+     * iteration, median of repetitions) and its variants */
+    double ts_allreduce_us, ts_ring_us, ts_daxpy_us;
+    double ts_two_us, ts_naive_us, ts_split_us;
+    double ts_ring_bytes, ts_allreduce_bytes;
+    /* measured: trilap-bench comm on two GPUs */
+    double comm_allreduce16_us; /* allreduce of 2 doubles, world */
+    double comm_sendrecv8_us;   /* sendrecv of 8 B */
+    double port_gbs;            /* sendrecv busbw at the largest size */
+    /* measured: triad on one GPU (GB/s) */
+    double triad_gbs;
+    /* measured on one H200 (results/solver-fixed-cost-h200, roof-fit.awk over
+     * 96^3-256^3): Pipe-PCG us/iter = fixed + bytes / (frac x triad) */
+    double pcg_fixed_us, pcg_bw_frac;
+    /* fitted by simulation (model/fit.c) */
+    double alpha_coll_us, alpha_p2p_us; /* an NCCL operation's fixed cost */
+    double nccl_rate;                   /* NCCL progress beside a compute kernel */
+    char source[512];                   /* the files it came from */
+} tl_mcalib;
+
+/* Measured numbers from result files (NULL: that part is left unset). */
+tl_status tl_mcalib_read_tristream(tl_mcalib *c, const char *csv);
+tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv);
+tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv);
+
+tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
+/* Temporary name + rename; "-" writes to stdout. */
+tl_status tl_mcalib_save(const tl_mcalib *c, const char *path);
+void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix);
+
+/* One CSV file's rows as fields; header names looked up once. Exposed for
+ * the tests. */
+typedef struct tl_csv {
+    int ncols, nrows;
+    char **head;  /* ncols */
+    char ***rows; /* nrows x ncols */
+} tl_csv;
+tl_status tl_csv_read(const char *path, tl_csv *t);
+int tl_csv_col(const tl_csv *t, const char *name); /* -1 when absent */
+void tl_csv_free(tl_csv *t);
+
+#endif

@@ -1,0 +1,68 @@
+#include "model/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path)
+{
+    fprintf(out, "# program: trilap-model %s\n", sub);
+    fprintf(out, "# version: %s\n# commit: %s\n", TL_VERSION, TL_GIT_COMMIT);
+    fprintf(out, "# engine: SimGrid (CM02 network model: latency + size / shared bandwidth, max-min sharing)\n");
+    fprintf(out, "# PREDICTION: every time below is simulated, not measured\n");
+    if (calib_path) fprintf(out, "# calibration: %s\n", calib_path);
+    if (c && c->source[0]) fprintf(out, "# calibrated on: %s\n", c->source);
+    if (c) tl_mcalib_print(c, out, "# calib: ");
+    if (cli->spec) tl_opts_echo(cli->spec, out, "# opt: ");
+}
+
+tl_status tl_mcsv_open(tl_mcsv *w, const char *path, const char *header)
+{
+    memset(w, 0, sizeof *w);
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp%ld", path, (long)getpid());
+    w->f = fopen(w->tmp, "w");
+    if (!w->f) return TL_FAIL(TL_ERR_IO, "%s: %s", w->tmp, strerror(errno));
+    fprintf(w->f, "%s\n", header);
+    return TL_OK;
+}
+
+tl_status tl_mcsv_commit(tl_mcsv *w)
+{
+    if (!w->f) return TL_OK;
+    int bad = ferror(w->f);
+    bad |= fclose(w->f) != 0;
+    w->f = NULL;
+    if (bad || rename(w->tmp, w->path) != 0) {
+        remove(w->tmp);
+        return TL_FAIL(TL_ERR_IO, "%s: write failed", w->path);
+    }
+    return TL_OK;
+}
+
+void tl_mcsv_abort(tl_mcsv *w)
+{
+    if (!w->f) return;
+    fclose(w->f);
+    w->f = NULL;
+    remove(w->tmp);
+}
+
+int tl_mcli_int_list(const char *text, int *out, int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || v > 1 << 20 || n == max) return 0;
+        out[n++] = (int)v;
+        if (*end == 0) break;
+        if (*end != ',') return 0;
+        p = end + 1;
+    }
+    return n;
+}

@@ -1,0 +1,43 @@
+/* trilap-model's subcommands and what they share: the preamble, the work
+ * directory for platform files, the results CSV (temporary name, then
+ * rename). */
+#ifndef TL_MODEL_CLI_H
+#define TL_MODEL_CLI_H
+
+#include <stdio.h>
+
+#include "model/calib.h"
+#include "runtime/options.h"
+
+typedef struct tl_mcli {
+    const tl_optspec *spec; /* for the `# opt:` lines */
+    char workdir[256];      /* platform files; removed at exit */
+} tl_mcli;
+
+typedef int (*tl_mcmd_fn)(int argc, char **argv, tl_mcli *cli);
+
+int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli);
+int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli);
+int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli);
+int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli);
+int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli);
+
+/* `# key: value` lines every output starts with. */
+void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);
+
+/* A results CSV being written: header first, rows, then commit (rename). */
+typedef struct tl_mcsv {
+    FILE *f;
+    char path[4096], tmp[4200];
+} tl_mcsv;
+tl_status tl_mcsv_open(tl_mcsv *w, const char *path, const char *header);
+tl_status tl_mcsv_commit(tl_mcsv *w);
+void tl_mcsv_abort(tl_mcsv *w);
+
+/* "4,8,16" -> ints (at most max); 0 on a bad list. */
+int tl_mcli_int_list(const char *text, int *out, int max);
+
+/* One line for the user: "trilap-model: <what>". */
+void tl_mcli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

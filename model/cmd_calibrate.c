@@ -1,0 +1,58 @@
+/* trilap-model calibrate: the measured numbers from trilap's result files,
+ * the model's fixed costs and NCCL rate fitted on them by simulation, all
+ * written to one calibration file that every prediction names. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/cli.h"
+#include "model/fit.h"
+
+typedef struct calib_opts {
+    const char *tristream, *comm, *stream, *out;
+    double pcg_fixed_us, pcg_bw_frac;
+} calib_opts;
+
+static const tl_option calib_options[] = {
+    {.name = "tristream", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, tristream),
+     .def = "results/tristream-h200x2/tristream.csv", .metavar = "CSV",
+     .help = "trilap-bench tristream results on two GPUs (parts alone, variants)"},
+    {.name = "comm", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, comm), .def = "results/comm-h200x2/comm.csv",
+     .metavar = "CSV", .help = "trilap-bench comm results on the same two GPUs"},
+    {.name = "stream", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, stream),
+     .def = "results/stream-h200/stream.csv", .metavar = "CSV", .help = "trilap-bench stream results on one GPU"},
+    {.name = "pcg-fixed-us", .type = TL_OPT_DOUBLE, .offset = offsetof(calib_opts, pcg_fixed_us), .def = "21.6",
+     .metavar = "US", .help = "Pipe-PCG us per iteration that do not scale with rows (roof-fit.awk; "
+                              "results/solver-fixed-cost-h200)", .min = 0, .max = 1e6},
+    {.name = "pcg-bw-frac", .type = TL_OPT_DOUBLE, .offset = offsetof(calib_opts, pcg_bw_frac), .def = "0.905",
+     .metavar = "F", .help = "the fraction of triad the rest runs at (same fit)", .min = 0.01, .max = 1},
+    {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(calib_opts, out), .def = "-",
+     .metavar = "FILE", .help = "calibration file to write (- for stdout)"},
+};
+
+int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
+{
+    calib_opts o;
+    tl_optgroup g = {"Calibrate", calib_options, sizeof calib_options / sizeof calib_options[0], &o};
+    tl_optspec spec = {.program = "trilap-model calibrate", .usage = "[options]",
+                       .purpose = "Reads measured results and fits the model's fixed costs and NCCL rate on them.",
+                       .groups = &g, .ngroups = 1, .min_positional = 0, .max_positional = 0};
+    tl_optresult res;
+    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
+    free(res.positional);
+    if (res.exit_now) return 0;
+    cli->spec = &spec;
+    tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
+    if (tl_mcalib_read_tristream(&c, o.tristream) != TL_OK || tl_mcalib_read_comm(&c, o.comm) != TL_OK ||
+        tl_mcalib_read_stream(&c, o.stream) != TL_OK) {
+        tl_mcli_error("cannot read the measured results (the line above names the file and the reason)");
+        return 1;
+    }
+    fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
+    if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
+        tl_mcli_error("calibration failed (reason above)");
+        return 1;
+    }
+    if (tl_mcalib_save(&c, o.out) != TL_OK) return 1;
+    return 0;
+}

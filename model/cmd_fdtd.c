@@ -1,0 +1,136 @@
+/* trilap-model fdtd: seed paper 2's four-GPU pencil-yz runs (Tables 12 and
+ * 13) predicted from its one-GPU Table 10 and two calibration grids: per
+ * strategy (peer, host-staged), the PCIe port's latency and bandwidth are
+ * fitted so that the two calibration rows at s = 1 come out exact; every
+ * other row (the other grids, and s = 2, 4, 8) is a prediction. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/cli.h"
+#include "model/fit.h"
+#include "model/paper.h"
+
+typedef struct fdtd_opts {
+    const char *calib_sizes, *results;
+} fdtd_opts;
+
+static const tl_option fdtd_options[] = {
+    {.name = "calib-sizes", .type = TL_OPT_STRING, .offset = offsetof(fdtd_opts, calib_sizes), .def = "320,800",
+     .metavar = "N1,N2", .help = "the two grids of Tables 12-13 the port is fitted on (320, 480, 544, 640, 800)"},
+    {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(fdtd_opts, results), .metavar = "CSV",
+     .help = "also write the rows to CSV"},
+};
+
+static tl_mfdtd job_for(const tl_paper2_row *row, int s, int staged)
+{
+    return (tl_mfdtd){.n = row->n, .px = 1, .py = 2, .pz = 2, .radius = TL_PAPER2_RADIUS, .s = s,
+                      .steps = TL_PAPER2_STEPS, .staged = staged, .mpoints_s = row->cpml_mpoints_s,
+                      .bytes_per_value = 4, .fields_per_exchange = 2};
+}
+
+static int row_index(int n)
+{
+    for (int i = 0; i < TL_PAPER2_NGRIDS; i++)
+        if (tl_paper2[i].n == n) return i;
+    return -1;
+}
+
+static tl_status predict(const tl_mfdtd *f, const tl_mplatform *p, double lat, double gbs, const char *dir,
+                         double *t)
+{
+    tl_mjob j;
+    TL_TRY(tl_mjob_fdtd(&j, f));
+    tl_mplatform_params q = {.nccl_rate = 1, .port_gbs = gbs, .port_lat_us = lat};
+    tl_mresult r;
+    tl_status st = tl_mfit_run(&j, p, &q, dir, &r);
+    if (st == TL_OK) *t = r.iter_s * j.iters;
+    tl_mjob_free(&j);
+    return st;
+}
+
+int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
+{
+    fdtd_opts o;
+    tl_optgroup g = {"FDTD", fdtd_options, sizeof fdtd_options / sizeof fdtd_options[0], &o};
+    tl_optspec spec = {.program = "trilap-model fdtd", .usage = "[options]",
+                       .purpose = "Predicts seed paper 2's Tables 12-13 (4 x RTX 6000, pencil-yz) from its Table 10 "
+                                  "and two calibration grids.",
+                       .groups = &g, .ngroups = 1};
+    tl_optresult res;
+    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
+    free(res.positional);
+    if (res.exit_now) return 0;
+    cli->spec = &spec;
+    int cal[2];
+    if (tl_mcli_int_list(o.calib_sizes, cal, 2) != 2 || row_index(cal[0]) < 0 || row_index(cal[1]) < 0 ||
+        cal[0] == cal[1]) {
+        tl_mcli_error("invalid --calib-sizes '%s' (two different grids of 320, 480, 544, 640, 800)", o.calib_sizes);
+        return 2;
+    }
+    const tl_mplatform *p = tl_mplatform_find("rtx6000-pcie");
+    double lat[2], gbs[2];
+    for (int staged = 0; staged < 2; staged++) {
+        tl_mfdtd f[2];
+        double m[2];
+        for (int i = 0; i < 2; i++) {
+            const tl_paper2_row *row = &tl_paper2[row_index(cal[i])];
+            f[i] = job_for(row, 1, staged);
+            m[i] = staged ? row->staged_s : row->peer_s[0];
+        }
+        if (tl_mfit_fdtd_port(f, m, p, cli->workdir, &lat[staged], &gbs[staged]) != TL_OK) {
+            tl_mcli_error("fitting the %s exchange on grids %d and %d failed (reason above)",
+                          staged ? "host-staged" : "peer", cal[0], cal[1]);
+            return 1;
+        }
+    }
+    tl_mcsv w = {0};
+    if (o.results && tl_mcsv_open(&w, o.results,
+                                  "table,grid,strategy,s,paper_s,predicted_s,error_pct,role") != TL_OK)
+        return 1;
+    tl_mcli_preamble(stdout, cli, "fdtd", NULL, NULL);
+    printf("# paper: seed paper 2 (arXiv 2606.06910), 4 x Quadro RTX 6000 over PCIe, pencil-yz 1x2x2, radius %d, "
+           "%d steps, single precision\n", TL_PAPER2_RADIUS, TL_PAPER2_STEPS);
+    printf("# compute per step: local points (+ the ghost layers recomputed when s > 1) / Table 10's one-GPU "
+           "CPML rate at that grid\n");
+    printf("# exchange: p and the normal velocity, r deep, after each half step (s = 1); both fields r*s deep "
+           "every s steps (s > 1)\n");
+    printf("# fitted on grids %d and %d at s = 1: peer port %.2f us, %.2f GB/s; host-staged port %.2f us, %.2f GB/s\n",
+           cal[0], cal[1], lat[0], gbs[0], lat[1], gbs[1]);
+    printf("#%5s %5s %12s %3s %9s %10s %8s  %s\n", "table", "grid", "strategy", "s", "paper", "predicted", "error",
+           "role");
+    printf("#%5s %5s %12s %3s %9s %10s %8s\n", "", "", "", "", "(s)", "(s)", "(%)");
+    int npred = 0, bad = 0;
+    double maxerr = 0;
+    for (int staged = 0; staged < 2; staged++)
+        for (int si = 0; si < (staged ? 1 : 4); si++)
+            for (int i = 0; i < TL_PAPER2_NGRIDS; i++) {
+                const tl_paper2_row *row = &tl_paper2[i];
+                int s = tl_paper2_s[si];
+                double paper = staged ? row->staged_s : row->peer_s[si], t = 0;
+                tl_mfdtd f = job_for(row, s, staged);
+                if (predict(&f, p, lat[staged], gbs[staged], cli->workdir, &t) != TL_OK) {
+                    tl_mcli_error("simulating grid %d s=%d failed (reason above)", row->n, s);
+                    tl_mcsv_abort(&w);
+                    return 1;
+                }
+                double err = 100 * (t - paper) / paper;
+                int calib = s == 1 && (row->n == cal[0] || row->n == cal[1]);
+                const char *role = calib ? "calibration" : "prediction";
+                if (!calib) {
+                    npred++;
+                    bad += fabs(err) > 10;
+                    if (fabs(err) > maxerr) maxerr = fabs(err);
+                }
+                const char *table = staged ? "13" : s == 1 ? "12+13" : "12";
+                printf(" %5s %5d %12s %3d %9.3f %10.3f %+8.1f  %s\n", table, row->n, staged ? "host-staged" : "peer",
+                       s, paper, t, err, role);
+                if (w.f)
+                    fprintf(w.f, "%s,%d,%s,%d,%.3f,%.4f,%.2f,%s\n", table, row->n, staged ? "host-staged" : "peer", s,
+                            paper, t, err, role);
+            }
+    printf("# %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
+    if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
+    return 0;
+}

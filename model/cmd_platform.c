@@ -1,0 +1,53 @@
+/* trilap-model platform: a built-in platform written as a SimGrid platform
+ * file, to read or to edit and pass back with --platform-file. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/cli.h"
+#include "model/platform.h"
+
+typedef struct plat_opts {
+    const char *name, *out;
+    int64_t gpus;
+    double nccl_rate;
+} plat_opts;
+
+static const tl_option plat_options[] = {
+    {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(plat_opts, name), .def = "a100-hdr",
+     .metavar = "NAME", .help = "h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
+    {.name = "gpus", .type = TL_OPT_INT, .offset = offsetof(plat_opts, gpus), .def = "8", .metavar = "N",
+     .help = "GPUs (ranks)", .min = 1, .max = 4096},
+    {.name = "nccl-rate", .type = TL_OPT_DOUBLE, .offset = offsetof(plat_opts, nccl_rate), .def = "1", .metavar = "F",
+     .help = "NCCL progress beside a compute kernel (the calibration's nccl_rate)", .min = 1e-6, .max = 1},
+    {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(plat_opts, out), .metavar = "XML",
+     .help = "file to write (required)"},
+};
+
+int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
+{
+    plat_opts o;
+    tl_optgroup g = {"Platform", plat_options, sizeof plat_options / sizeof plat_options[0], &o};
+    tl_optspec spec = {.program = "trilap-model platform", .usage = "--out XML [options]",
+                       .purpose = "Writes a built-in platform as a SimGrid platform file.", .groups = &g, .ngroups = 1};
+    tl_optresult res;
+    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
+    free(res.positional);
+    if (res.exit_now) return 0;
+    cli->spec = &spec;
+    const tl_mplatform *p = tl_mplatform_find(o.name);
+    if (!p) {
+        tl_mcli_error("invalid --platform '%s' (%s)", o.name, tl_mplatform_choices());
+        return 2;
+    }
+    if (!o.out) {
+        tl_mcli_error("platform needs --out XML (try --help)");
+        return 2;
+    }
+    tl_mplatform_params q = {.nccl_rate = o.nccl_rate, .port_lat_us = -1};
+    if (tl_mplatform_write(p, &q, (int)o.gpus, o.out) != TL_OK) {
+        tl_mcli_error("cannot write %s (reason above)", o.out);
+        return 1;
+    }
+    return 0;
+}

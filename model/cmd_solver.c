@@ -1,0 +1,208 @@
+/* trilap-model solver: Pipe-PCG under trilap's schedules on N GPUs of a
+ * platform: the real partition's rows, nonzeros and halo plan per rank,
+ * kernel times from the one-H200 measurements scaled by bytes and by the
+ * platform's memory bandwidth, NCCL costs from the calibration. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/cli.h"
+#include "model/fit.h"
+#include "model/partstats.h"
+#include "solvers/dist/partition.h"
+#include "solvers/matrix/mmio.h"
+
+typedef struct solver_opts {
+    const char *calib, *platform, *platform_file, *gpus, *schedules, *matrix, *partition, *results;
+    int64_t iters;
+} solver_opts;
+
+static const tl_option solver_options[] = {
+    {.name = "calib", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, calib),
+     .def = "results/model/calib-h200.txt", .metavar = "FILE", .help = "calibration file (trilap-model calibrate)"},
+    {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform), .def = "a100-hdr",
+     .metavar = "NAME", .help = "built-in platform: h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
+    {.name = "platform-file", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform_file),
+     .metavar = "XML", .help = "a SimGrid platform file instead (hosts gpu<R>, nccl<R>; model/README.md); "
+                               "--platform still gives the GPU's memory bandwidth"},
+    {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
+     .metavar = "LIST", .help = "GPU counts"},
+    {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
+     .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
+    {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
+     .metavar = "SPEC", .help = "gen:poisson7|poisson27|convdiff:N, or a Matrix Market file"},
+    {.name = "partition", .type = TL_OPT_CHOICE, .offset = offsetof(solver_opts, partition), .def = "block",
+     .choices = "block|metis", .help = "row partition (metis needs the matrix in memory)"},
+    {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(solver_opts, iters), .def = "100", .metavar = "N",
+     .help = "iterations simulated", .min = 1, .max = 1e6},
+    {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, results), .metavar = "CSV",
+     .help = "also write the rows to CSV"},
+};
+
+typedef struct matrix_src {
+    tl_gen gen;
+    tl_csr csr;
+    tl_mmatrix m;
+} matrix_src;
+
+static int load_matrix(const char *spec, int need_csr, matrix_src *s)
+{
+    memset(s, 0, sizeof *s);
+    if (strncmp(spec, "gen:", 4) == 0) {
+        char kind[32] = "";
+        long long n = 0;
+        int used = 0;
+        int k = sscanf(spec, "gen:%31[a-z0-9]:%lld%n", kind, &n, &used) == 2 && spec[used] == 0
+                    ? tl_gen_kind_parse(kind)
+                    : -1;
+        if (k < 0 || k == TL_GEN_HETERO2D || n < 2 || n > 4096) {
+            tl_mcli_error("invalid --matrix '%s' (gen:poisson7|poisson27|convdiff:N, N = 2..4096)", spec);
+            return 0;
+        }
+        s->gen = (tl_gen){.kind = (tl_gen_kind)k, .n = n, .peclet = 0.5};
+        if (need_csr) {
+            if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 0;
+            s->m.csr = &s->csr;
+        } else
+            s->m.gen = &s->gen;
+        return 1;
+    }
+    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) {
+        tl_mcli_error("cannot read --matrix %s (reason above)", spec);
+        return 0;
+    }
+    s->m.csr = &s->csr;
+    return 1;
+}
+
+/* Per GPU count: partition, statistics, one simulation per schedule. */
+static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
+                     matrix_src *ms, int gpus, const tl_schedule **sch, int nsch, tl_mcsv *w, tl_mcli *cli)
+{
+    int64_t n = tl_mmatrix_nrows(&ms->m);
+    int *part = malloc((size_t)n * sizeof *part);
+    if (!part) {
+        tl_mcli_error("out of memory for a %lld-row partition", (long long)n);
+        return 0;
+    }
+    tl_status st = strcmp(o->partition, "metis") == 0 ? tl_partition_metis(&ms->csr, gpus, 0, part)
+                                                       : tl_partition_block(n, gpus, part);
+    tl_mpart ps;
+    if (st == TL_OK) st = tl_mpart_compute(&ms->m, part, gpus, &ps);
+    free(part);
+    if (st != TL_OK) {
+        tl_mcli_error("partitioning %s into %d parts failed (reason above)", o->matrix, gpus);
+        return 0;
+    }
+    int maxnb = 0;
+    for (int r = 0; r < gpus; r++) maxnb = ps.halo[r].n > maxnb ? ps.halo[r].n : maxnb;
+    double two = 0;
+    int ok = 1;
+    for (int i = 0; i < nsch && ok; i++) {
+        tl_mjob j;
+        tl_mresult r;
+        ok = tl_mjob_pipecg(&j, sch[i], &ps, k, c, (int)o->iters) == TL_OK;
+        if (ok) {
+            tl_mplatform_params q = {.nccl_rate = c->nccl_rate, .port_lat_us = -1};
+            tl_status sst;
+            if (o->platform_file) {
+                j.platform = o->platform_file;
+                sst = tl_model_simulate(&j, &r);
+            } else
+                sst = tl_mfit_run(&j, p, &q, cli->workdir, &r);
+            ok = sst == TL_OK;
+            if (sst == TL_ERR_PARSE && o->platform_file)
+                tl_mcli_error("platform %s refused: %s", o->platform_file, r.error);
+            else if (!ok)
+                tl_mcli_error("simulating %s on %d GPUs of %s failed: %s", sch[i]->name, gpus,
+                              o->platform_file ? o->platform_file : p->name, r.error[0] ? r.error : "reason above");
+        }
+        tl_mjob_free(&j);
+        if (!ok) break;
+        double us = 1e6 * r.iter_s;
+        if (sch[i]->id == TL_SCHED_TWO_STREAM) two = us;
+        double speedup = two > 0 ? two / us : 0;
+        printf(" %5d %12s %10.2f %9.2f %9.2f %9.2f %8.3f %6d %8.2f\n", gpus, sch[i]->name, us, 1e6 * r.compute_s,
+               1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
+        if (w->f)
+            fprintf(w->f, "%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%.4f,%d,%.3f\n",
+                    o->platform_file ? o->platform_file : p->name, o->matrix, o->partition, gpus, sch[i]->name, us,
+                    1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
+        fflush(stdout);
+    }
+    tl_mpart_free(&ps);
+    return ok;
+}
+
+int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
+{
+    solver_opts o;
+    tl_optgroup g = {"Solver", solver_options, sizeof solver_options / sizeof solver_options[0], &o};
+    tl_optspec spec = {.program = "trilap-model solver", .usage = "[options]",
+                       .purpose = "Predicts a Pipe-PCG iteration under trilap's schedules on N GPUs of a platform.",
+                       .groups = &g, .ngroups = 1};
+    tl_optresult res;
+    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
+    free(res.positional);
+    if (res.exit_now) return 0;
+    cli->spec = &spec;
+    const tl_mplatform *p = tl_mplatform_find(o.platform);
+    if (!p) {
+        tl_mcli_error("invalid --platform '%s' (%s)", o.platform, tl_mplatform_choices());
+        return 2;
+    }
+    int gpus[64];
+    int ngpus = tl_mcli_int_list(o.gpus, gpus, 64);
+    if (!ngpus) {
+        tl_mcli_error("invalid --gpus '%s' (a list such as 4,8,64)", o.gpus);
+        return 2;
+    }
+    const tl_schedule *sch[TL_SCHED_COUNT];
+    int nsch = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", o.schedules);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const tl_schedule *s = tl_schedule_find(t);
+        if (!s || nsch == TL_SCHED_COUNT) {
+            tl_mcli_error("invalid --schedules entry '%s' (%s)", t, tl_schedule_choices());
+            return 2;
+        }
+        sch[nsch++] = s;
+    }
+    tl_mcalib c;
+    if (tl_mcalib_load(&c, o.calib) != TL_OK) {
+        tl_mcli_error("cannot read the calibration %s (reason above)", o.calib);
+        return 1;
+    }
+    matrix_src ms;
+    if (!load_matrix(o.matrix, strcmp(o.partition, "metis") == 0, &ms)) return 1;
+    tl_mkcost k = tl_mkcost_for(&c, p);
+    tl_mcsv w = {0};
+    if (o.results &&
+        tl_mcsv_open(&w, o.results,
+                     "platform,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
+                     "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK)
+        return 1;
+    tl_mcli_preamble(stdout, cli, "solver", &c, o.calib);
+    printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
+    printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+           "nominal)\n",
+           1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
+    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree of 24 B messages\n", o.matrix,
+           (long long)tl_mmatrix_nrows(&ms.m), o.partition);
+    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
+           "speedup", "neigh", "sim");
+    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",
+           "(s)");
+    int ok = 1;
+    for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, gpus[i], sch, nsch, &w, cli);
+    tl_csr_free(&ms.csr);
+    if (!ok) {
+        tl_mcsv_abort(&w);
+        return 1;
+    }
+    printf("# %d rows (predicted)\n", ngpus * nsch);
+    if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
+    return 0;
+}

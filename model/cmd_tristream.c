@@ -1,0 +1,88 @@
+/* trilap-model tristream: the microbenchmark's parts and variants on the two
+ * H200s, predicted from the calibration, beside what was measured. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/cli.h"
+#include "model/fit.h"
+
+typedef struct ts_opts {
+    const char *calib, *results;
+} ts_opts;
+
+static const tl_option ts_options[] = {
+    {.name = "calib", .type = TL_OPT_STRING, .offset = offsetof(ts_opts, calib), .def = "results/model/calib-h200.txt",
+     .metavar = "FILE", .help = "calibration file (trilap-model calibrate)"},
+    {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(ts_opts, results), .metavar = "CSV",
+     .help = "also write the rows to CSV"},
+};
+
+int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
+{
+    ts_opts o;
+    tl_optgroup g = {"Tristream", ts_options, sizeof ts_options / sizeof ts_options[0], &o};
+    tl_optspec spec = {.program = "trilap-model tristream", .usage = "[options]",
+                       .purpose = "Predicts the three-stream microbenchmark on two H200s and compares with the "
+                                  "measured run the calibration names.",
+                       .groups = &g, .ngroups = 1};
+    tl_optresult res;
+    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
+    free(res.positional);
+    if (res.exit_now) return 0;
+    cli->spec = &spec;
+    tl_mcalib c;
+    if (tl_mcalib_load(&c, o.calib) != TL_OK) {
+        tl_mcli_error("cannot read the calibration %s (reason above)", o.calib);
+        return 1;
+    }
+    const struct {
+        const char *variant;
+        double measured;
+        const char *role;
+    } rows[] = {
+        {"allreduce-only", c.ts_allreduce_us, "predicted (alpha from the comm results)"},
+        {"ring-only", c.ts_ring_us, "predicted"},
+        {"daxpy-only", c.ts_daxpy_us, "input (one-GPU kernel time)"},
+        {"two-stream", c.ts_two_us, "predicted"},
+        {"three-naive", c.ts_naive_us, "predicted"},
+        {"three-split", c.ts_split_us, "fitted (nccl_rate)"},
+    };
+    tl_mcsv w = {0};
+    if (o.results && tl_mcsv_open(&w, o.results,
+                                  "variant,measured_us,predicted_us,error_pct,compute_us,exposed_p2p_us,"
+                                  "exposed_coll_us,role") != TL_OK)
+        return 1;
+    tl_mcli_preamble(stdout, cli, "tristream", &c, o.calib);
+    printf("# platform: h200-nvlink, 2 GPUs (port %.0f GB/s measured)\n", c.port_gbs);
+    printf("#%15s %10s %10s %8s %9s %9s %9s  %s\n", "variant", "measured", "predicted", "error", "compute", "exp.p2p",
+           "exp.coll", "role");
+    printf("#%15s %10s %10s %8s %9s %9s %9s\n", "", "(us)", "(us)", "(%)", "(us)", "(us)", "(us)");
+    double pred[6];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        tl_mresult r;
+        if (tl_mfit_tristream(&c, rows[i].variant, cli->workdir, &r) != TL_OK) {
+            tl_mcli_error("simulating %s failed (reason above)", rows[i].variant);
+            tl_mcsv_abort(&w);
+            return 1;
+        }
+        pred[i] = 1e6 * r.iter_s;
+        double err = 100 * (pred[i] - rows[i].measured) / rows[i].measured;
+        bad += fabs(err) > 10;
+        printf(" %15s %10.2f %10.2f %+8.1f %9.2f %9.2f %9.2f  %s\n", rows[i].variant, rows[i].measured, pred[i], err,
+               1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, rows[i].role);
+        if (w.f)
+            fprintf(w.f, "%s,%.3f,%.3f,%.2f,%.3f,%.3f,%.3f,%s\n", rows[i].variant, rows[i].measured, pred[i], err,
+                    1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, rows[i].role);
+    }
+    /* the order of the three schedule variants, measured and predicted */
+    int mo = (c.ts_split_us < c.ts_two_us) + 2 * (c.ts_two_us < c.ts_naive_us);
+    int po = (pred[5] < pred[3]) + 2 * (pred[3] < pred[4]);
+    printf("# order three-split < two-stream < three-naive: measured %s, predicted %s\n", mo == 3 ? "yes" : "no",
+           po == 3 ? "yes" : "no");
+    printf("# %zu rows, %d beyond 10%%\n", sizeof rows / sizeof rows[0], bad);
+    if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
+    return 0;
+}

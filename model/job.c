@@ -1,0 +1,93 @@
+/* A job's storage and its structural checks (no SimGrid here: the CLI and
+ * the tests build and check jobs without it). */
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+tl_status tl_mjob_alloc(tl_mjob *j, int nranks)
+{
+    TL_CHECK(nranks >= 1, TL_ERR_INVAL, "a model needs at least one rank (got %d)", nranks);
+    memset(j, 0, sizeof *j);
+    j->nranks = nranks;
+    j->cost = calloc((size_t)nranks * TL_MODEL_MAX_LANES * TL_MODEL_MAX_OPS, sizeof *j->cost);
+    j->halo = calloc((size_t)nranks, sizeof *j->halo);
+    if (!j->cost || !j->halo) {
+        tl_mjob_free(j);
+        return TL_FAIL(TL_ERR_NOMEM, "job tables for %d ranks", nranks);
+    }
+    return TL_OK;
+}
+
+void tl_mjob_free(tl_mjob *j)
+{
+    if (!j) return;
+    if (j->halo)
+        for (int r = 0; r < j->nranks; r++) {
+            free(j->halo[r].peer);
+            free(j->halo[r].bytes);
+            free(j->halo[r].from);
+        }
+    free(j->halo);
+    free(j->cost);
+    j->halo = NULL;
+    j->cost = NULL;
+}
+
+tl_status tl_mhalo_add(tl_mhalo *halo, int a, int b, int64_t bytes)
+{
+    tl_mhalo *s = &halo[a], *d = &halo[b];
+    int64_t *nb = realloc(s->bytes, (size_t)(s->n + 1) * sizeof *nb);
+    if (nb) s->bytes = nb;
+    int *np = realloc(s->peer, (size_t)(s->n + 1) * sizeof *np);
+    if (np) s->peer = np;
+    int *nf = realloc(d->from, (size_t)(d->nfrom + 1) * sizeof *nf);
+    if (nf) d->from = nf;
+    TL_CHECK(nb && np && nf, TL_ERR_NOMEM, "halo lists");
+    s->peer[s->n] = b;
+    s->bytes[s->n++] = bytes;
+    d->from[d->nfrom++] = a;
+    return TL_OK;
+}
+
+/* Each event is recorded on exactly one lane and waited for at most once
+ * per lane per iteration: the engine gives every (event, waiting lane) its
+ * own counting semaphore, which is only right under these two rules. */
+tl_status tl_mjob_check(const tl_mjob *j)
+{
+    TL_CHECK(j->nlanes >= 1 && j->nlanes <= TL_MODEL_MAX_LANES, TL_ERR_INVAL, "%d lanes", j->nlanes);
+    TL_CHECK(j->iters >= 1, TL_ERR_INVAL, "%d iterations", j->iters);
+    int recorder[TL_MODEL_MAX_EVENTS];
+    for (int e = 0; e < TL_MODEL_MAX_EVENTS; e++) recorder[e] = -1;
+    for (int l = 0; l < j->nlanes; l++) {
+        const tl_mlane *L = &j->lanes[l];
+        TL_CHECK(L->nops >= 0 && L->nops <= TL_MODEL_MAX_OPS, TL_ERR_INVAL, "lane %d: %d ops", l, L->nops);
+        for (int k = 0; k < L->nops; k++) {
+            const tl_mop *o = &L->ops[k];
+            if (o->kind == TL_MOP_RECORD || o->kind == TL_MOP_WAIT)
+                TL_CHECK(o->ev >= 0 && o->ev < TL_MODEL_MAX_EVENTS, TL_ERR_INVAL, "lane %d op %d: event %d", l, k,
+                         o->ev);
+            if (o->kind == TL_MOP_RECORD) {
+                TL_CHECK(recorder[o->ev] < 0 || recorder[o->ev] == l, TL_ERR_INVAL,
+                         "event %d recorded on lanes %d and %d", o->ev, recorder[o->ev], l);
+                recorder[o->ev] = l;
+            }
+            if (o->kind == TL_MOP_COMM)
+                TL_CHECK(o->chan >= 0 && o->chan < TL_MODEL_MAX_CHANS, TL_ERR_INVAL, "lane %d op %d: channel %d",
+                         l, k, o->chan);
+        }
+    }
+    for (int l = 0; l < j->nlanes; l++) {
+        int waited[TL_MODEL_MAX_EVENTS] = {0};
+        for (int k = 0; k < j->lanes[l].nops; k++) {
+            const tl_mop *o = &j->lanes[l].ops[k];
+            if (o->kind != TL_MOP_WAIT) continue;
+            TL_CHECK(recorder[o->ev] >= 0 && recorder[o->ev] != l, TL_ERR_INVAL,
+                     "lane %s waits for event %d, which no other lane records", j->lanes[l].name, o->ev);
+            TL_CHECK(!waited[o->ev], TL_ERR_INVAL, "lane %s waits twice for event %d in one iteration",
+                     j->lanes[l].name, o->ev);
+            waited[o->ev] = 1;
+        }
+    }
+    return TL_OK;
+}

@@ -1,0 +1,87 @@
+/* trilap-model: predictions of trilap's schedules at scale on SimGrid.
+ * One program, one option table per subcommand (model/cmd_*.c). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "model/cli.h"
+#include "model/model.h"
+
+static const struct {
+    const char *name, *purpose;
+    tl_mcmd_fn fn;
+    int needs_simgrid;
+} cmds[] = {
+    {"calibrate", "measured results -> a calibration file (the fixed costs and rates fitted by simulation)",
+     tl_mcmd_calibrate, 1},
+    {"tristream", "the three-stream microbenchmark's variants on two H200s, predicted against measured",
+     tl_mcmd_tristream, 1},
+    {"solver", "Pipe-PCG under each schedule on 1-256+ GPUs of a platform (predicted)", tl_mcmd_solver, 1},
+    {"fdtd", "seed paper 2's four-GPU FDTD tables (peer, host-staged, enlarged ghosts), predicted against the paper",
+     tl_mcmd_fdtd, 1},
+    {"platform", "write a built-in platform as a SimGrid platform file", tl_mcmd_platform, 0},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: trilap-model SUBCOMMAND [options]\n"
+                 "Predicts trilap's schedules and exchange strategies at scale with SimGrid, from one- and two-GPU\n"
+                 "measurements. Every time it prints is a prediction.\n\nSubcommands:\n");
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].purpose);
+    fprintf(out, "\n`trilap-model SUBCOMMAND --help` lists its options.\n");
+}
+
+void tl_mcli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("trilap-model: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("trilap-model %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(argv[1], cmds[i].name) != 0) continue;
+        if (cmds[i].needs_simgrid && !tl_model_have_simgrid()) {
+            int help = 0;
+            for (int a = 2; a < argc; a++) help |= !strcmp(argv[a], "--help") || !strcmp(argv[a], "-h");
+            if (!help) {
+                tl_mcli_error("built without SimGrid, the simulation engine: install libsimgrid-dev "
+                              "(mk/debian-packages.txt) and rebuild");
+                return 3;
+            }
+        }
+        tl_log_set_prefix("trilap-model", -1);
+        tl_mcli cli = {0};
+        snprintf(cli.workdir, sizeof cli.workdir, "%s/trilap-model-XXXXXX",
+                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(cli.workdir)) {
+            tl_mcli_error("cannot make a work directory under %s: %s", cli.workdir, strerror(errno));
+            return 1;
+        }
+        int rc = cmds[i].fn(argc - 1, argv + 1, &cli);
+        rmdir(cli.workdir);
+        return rc;
+    }
+    tl_mcli_error("unknown subcommand '%s' (try --help)", argv[1]);
+    return 2;
+}

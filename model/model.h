@@ -1,0 +1,129 @@
+/* model/: predictions at scale. A job is what every rank does in one
+ * iteration (or one FDTD step): its streams ("lanes"), the operations on
+ * each, the events that join them and the communications they hand to a
+ * communicator. SimGrid runs the job on a platform (GPUs, NVLink or PCIe
+ * inside a node, InfiniBand between nodes) and returns per rank the time
+ * and its split into compute, exposed p2p and exposed collective time.
+ *
+ * Every number that comes out is a prediction; model/README.md says what
+ * each parameter was measured or fitted on. */
+#ifndef TL_MODEL_H
+#define TL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/error.h"
+
+#define TL_MODEL_MAX_LANES 3
+#define TL_MODEL_MAX_OPS 24
+#define TL_MODEL_MAX_EVENTS 8
+#define TL_MODEL_MAX_CHANS 2
+
+typedef enum {
+    TL_MOP_KERNEL, /* a compute kernel: cost[rank][op] seconds on the GPU */
+    TL_MOP_COMM,   /* a communication handed to channel `chan`; the lane waits for it */
+    TL_MOP_RECORD, /* record event `ev` */
+    TL_MOP_WAIT,   /* wait for event `ev` (recorded on another lane) */
+} tl_mop_kind;
+
+typedef enum {
+    TL_MCOMM_HALO,      /* every rank sends halo[rank] messages to its neighbours */
+    TL_MCOMM_ALLREDUCE, /* `bytes` reduced over all ranks (tree or ring as messages) */
+    TL_MCOMM_RING,      /* `bytes` to rank+1, from rank-1 (the microbenchmark's ring) */
+    TL_MCOMM_STAGED,    /* halo through the node's host: GPU -> host, host -> GPU */
+} tl_mcomm_kind;
+
+/* What the exposed time of a wait or a communication on the compute lane
+ * is counted as. */
+typedef enum { TL_MCAT_COMPUTE, TL_MCAT_P2P, TL_MCAT_COLL } tl_mcat;
+
+typedef struct tl_mop {
+    tl_mop_kind kind;
+    int ev;            /* RECORD / WAIT */
+    int skip_first;    /* WAIT: not in the first iteration (joins iteration i-1) */
+    int chan;          /* COMM: communicator (0 world, 1 split) */
+    tl_mcomm_kind comm;
+    tl_mcat cat;       /* COMM and WAIT: category of its exposed time */
+    int64_t bytes;     /* ALLREDUCE, RING */
+    const char *name;  /* for listings */
+    int issue;         /* COMM: the order the host issues it in, within an iteration;
+                          a communicator runs its operations in this order (NCCL's) */
+} tl_mop;
+
+typedef struct tl_mlane {
+    const char *name; /* "compute", "p2p", "coll" */
+    int nops;
+    tl_mop ops[TL_MODEL_MAX_OPS];
+} tl_mlane;
+
+/* One halo message list per rank: bytes[k] to peer[k]; and the ranks it
+ * receives from (a non-symmetric matrix may send one way only). */
+typedef struct tl_mhalo {
+    int n;
+    int *peer;
+    int64_t *bytes;
+    int nfrom;
+    int *from;
+} tl_mhalo;
+
+/* Append a send of `bytes` from rank a to rank b (both lists). */
+tl_status tl_mhalo_add(tl_mhalo *halo, int a, int b, int64_t bytes);
+
+typedef enum { TL_MAR_TREE, TL_MAR_RING } tl_mar_algo;
+
+typedef struct tl_mjob {
+    int nranks;
+    int iters;
+    int nlanes;
+    tl_mlane lanes[TL_MODEL_MAX_LANES]; /* lane 0 is the compute lane */
+    double *cost;        /* [nranks][TL_MODEL_MAX_LANES][TL_MODEL_MAX_OPS] seconds (KERNEL) */
+    tl_mhalo *halo;      /* [nranks] (HALO, STAGED) */
+    tl_mar_algo ar_algo;
+    /* NCCL: the fixed cost of one operation (launch, setup, the kernel's
+     * own latency), run on the rank's NCCL engine, which progresses at
+     * `nccl_rate_beside_compute` of its speed while a compute kernel runs
+     * on that GPU (measured: model/README.md). */
+    double alpha_p2p_s, alpha_coll_s;
+    double nccl_rate_beside_compute;
+    double staged_alpha_s; /* host-staged: per exchange, host copies and synchronisation */
+    const char *platform;  /* SimGrid platform file: hosts gpu<R>, nccl<R>, cpu<R> */
+} tl_mjob;
+
+typedef struct tl_mrank_result {
+    double end_s;                   /* end of the last iteration */
+    double compute_s;               /* compute kernels on the compute lane */
+    double exposed_p2p_s, exposed_coll_s;
+} tl_mrank_result;
+
+typedef struct tl_mresult {
+    int nranks;
+    double iter_s;   /* max over ranks of end / iters */
+    double compute_s, exposed_p2p_s, exposed_coll_s; /* of the slowest rank, per iteration */
+    int slowest;
+    double wall_s;   /* seconds the simulation itself took */
+    char error[512]; /* why the simulation failed (TL_ERR_PARSE), one line */
+} tl_mresult;
+
+static inline double *tl_mjob_cost(const tl_mjob *j, int rank, int lane, int op)
+{
+    return &j->cost[((size_t)rank * TL_MODEL_MAX_LANES + (size_t)lane) * TL_MODEL_MAX_OPS + (size_t)op];
+}
+
+/* Job storage: cost table and halo lists for nranks, zeroed. */
+tl_status tl_mjob_alloc(tl_mjob *j, int nranks);
+void tl_mjob_free(tl_mjob *j);
+/* Structural checks: every WAIT has a RECORD of its event on another lane,
+ * channels and lanes in range. */
+tl_status tl_mjob_check(const tl_mjob *j);
+
+/* Runs the job under SimGrid in a child process (SimGrid's engine is one per
+ * process) and returns what it measured. A platform SimGrid refuses (or one
+ * without the hosts a rank needs) comes back as TL_ERR_PARSE, nothing
+ * printed, its reason in res->error: the caller says it in one line. */
+tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res);
+
+/* Whether this build has SimGrid (mk/config.mk: TL_HAVE_SIMGRID). */
+int tl_model_have_simgrid(void);
+
+#endif

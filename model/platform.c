@@ -1,0 +1,157 @@
+/* Built-in platforms: the papers' machines and the lent H200 pair, written
+ * out as SimGrid platform files (one zone, Full routing: every route
+ * listed, so what a message crosses is explicit). Per GPU: host gpu<R>
+ * (compute), host nccl<R> (the NCCL engine: alone, and beside compute), a
+ * full-duplex port into the node's switch (NVSwitch or the PCIe root) and a
+ * full-duplex NIC; one shared core link per fat tree carries every
+ * inter-node message, so NICs and the core contend. Host cpu<N> per node
+ * stages host-staged halos over the GPUs' ports. */
+#include "model/platform.h"
+
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Latencies per hop are NCCL's own LL-protocol hardware latencies
+ * (src/graph/tuning.cc, hwLat: NVLink ~0.5 us, PCI 1.0 us, network 5 us
+ * split over NIC, core, NIC). Bandwidths: vendor sheets and the centres'
+ * node descriptions, except the H200 pair's port, measured
+ * (results/comm-h200x2: sendrecv at 128 MB, 287 GB/s). */
+static const tl_mplatform platforms[] = {
+    {.name = "h200-nvlink",
+     .gpu = "H200 SXM (141 GB)",
+     .network = "NVLink 4 (NV18) inside one node; NDR 400 Gb/s NIC per GPU beyond",
+     .gpus_per_node = 8,
+     .mem_gbs = 4800,
+     .port_gbs = 287,
+     .port_lat_us = 0.5,
+     .nic_gbs = 50,
+     .nic_lat_us = 2.0,
+     .core_lat_us = 1.0},
+    {.name = "a100-hdr",
+     .gpu = "A100 SXM (Leonardo Booster: 4 per node)",
+     .network = "NVLink 3 inside a node; HDR100 (100 Gb/s) per GPU, fat tree",
+     .gpus_per_node = 4,
+     .mem_gbs = 2039,
+     .port_gbs = 200,
+     .port_lat_us = 0.5,
+     .nic_gbs = 12.5,
+     .nic_lat_us = 2.0,
+     .core_lat_us = 1.0},
+    {.name = "h100-ndr",
+     .gpu = "H100 SXM (MareNostrum 5 ACC: 4 per node)",
+     .network = "NVLink 4 inside a node; NDR200 (200 Gb/s) per GPU, fat tree",
+     .gpus_per_node = 4,
+     .mem_gbs = 3350,
+     .port_gbs = 300,
+     .port_lat_us = 0.5,
+     .nic_gbs = 25,
+     .nic_lat_us = 2.0,
+     .core_lat_us = 1.0},
+    {.name = "rtx6000-pcie",
+     .gpu = "Quadro RTX 6000 (4 in one PCIe node)",
+     .network = "PCIe 3.0 x16 per GPU to the root complex; no network",
+     .gpus_per_node = 4,
+     .mem_gbs = 672,
+     .port_gbs = 12,
+     .port_lat_us = 1.0,
+     .nic_gbs = 12,
+     .nic_lat_us = 2.0,
+     .core_lat_us = 1.0},
+};
+
+const tl_mplatform *tl_mplatform_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+        if (strcmp(platforms[i].name, name) == 0) return &platforms[i];
+    return NULL;
+}
+
+const char *tl_mplatform_choices(void)
+{
+    return "h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie";
+}
+
+const tl_mplatform *tl_mplatform_at(int i)
+{
+    return i >= 0 && i < (int)(sizeof platforms / sizeof platforms[0]) ? &platforms[i] : NULL;
+}
+
+static void link_ctn(FILE *f, const char *prefix, int i, const char *dir)
+{
+    fprintf(f, "<link_ctn id=\"%s%d\" direction=\"%s\"/>", prefix, i, dir);
+}
+
+tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path)
+{
+    TL_CHECK(nranks >= 1, TL_ERR_INVAL, "%d GPUs", nranks);
+    TL_CHECK(q->nccl_rate > 0 && q->nccl_rate <= 1, TL_ERR_INVAL,
+             "the NCCL rate beside compute must lie in (0, 1] (got %g)", q->nccl_rate);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", tmp, strerror(errno));
+    double port_gbs = q->port_gbs > 0 ? q->port_gbs : p->port_gbs;
+    double port_lat = q->port_lat_us >= 0 ? q->port_lat_us : p->port_lat_us;
+    int g = p->gpus_per_node;
+    int nodes = (nranks + g - 1) / g;
+    fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    fprintf(f, "<!-- trilap-model built-in platform %s: %s; %s; %d GPUs, %d per node -->\n", p->name, p->gpu,
+            p->network, nranks, g);
+    fprintf(f, "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n");
+    for (int r = 0; r < nranks; r++) {
+        fprintf(f, "<host id=\"gpu%d\" speed=\"1Gf\"><prop id=\"node\" value=\"%d\"/></host>\n", r, r / g);
+        /* cores: NCCL kernels of different communicators run side by side */
+        fprintf(f, "<host id=\"nccl%d\" speed=\"1Gf,%.9gGf\" core=\"%d\" pstate=\"0\"/>\n", r, q->nccl_rate,
+                TL_MODEL_MAX_CHANS);
+    }
+    for (int n = 0; n < nodes; n++) fprintf(f, "<host id=\"cpu%d\" speed=\"1Gf\"/>\n", n);
+    for (int r = 0; r < nranks; r++) {
+        fprintf(f, "<link id=\"port%d\" bandwidth=\"%.9gGBps\" latency=\"%.9gus\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                r, port_gbs, port_lat);
+        if (nodes > 1)
+            fprintf(f, "<link id=\"nic%d\" bandwidth=\"%.9gGBps\" latency=\"%.9gus\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                    r, p->nic_gbs, p->nic_lat_us);
+    }
+    /* non-blocking fat tree: the core carries every NIC at once */
+    if (nodes > 1)
+        fprintf(f, "<link id=\"core\" bandwidth=\"%.9gGBps\" latency=\"%.9gus\"/>\n", p->nic_gbs * nranks,
+                p->core_lat_us);
+    for (int a = 0; a < nranks; a++)
+        for (int b = 0; b < nranks; b++) {
+            if (a == b) continue;
+            fprintf(f, "<route src=\"gpu%d\" dst=\"gpu%d\" symmetrical=\"NO\">", a, b);
+            if (a / g == b / g) {
+                link_ctn(f, "port", a, "UP");
+                link_ctn(f, "port", b, "DOWN");
+            } else {
+                link_ctn(f, "nic", a, "UP");
+                fprintf(f, "<link_ctn id=\"core\"/>");
+                link_ctn(f, "nic", b, "DOWN");
+            }
+            fprintf(f, "</route>\n");
+        }
+    /* host staging: a GPU's port to its node's host memory and back */
+    for (int r = 0; r < nranks; r++) {
+        fprintf(f, "<route src=\"gpu%d\" dst=\"cpu%d\" symmetrical=\"NO\">", r, r / g);
+        link_ctn(f, "port", r, "UP");
+        fprintf(f, "</route>\n<route src=\"cpu%d\" dst=\"gpu%d\" symmetrical=\"NO\">", r / g, r);
+        link_ctn(f, "port", r, "DOWN");
+        fprintf(f, "</route>\n");
+    }
+    fprintf(f, "</zone>\n</platform>\n");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        remove(tmp);
+        return TL_FAIL(TL_ERR_IO, "%s: write failed", tmp);
+    }
+    if (rename(tmp, path) != 0) {
+        remove(tmp);
+        return TL_FAIL(TL_ERR_IO, "%s: %s", path, strerror(errno));
+    }
+    return TL_OK;
+}

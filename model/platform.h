@@ -1,0 +1,34 @@
+/* Built-in SimGrid platforms (the papers' machines and the lent H200
+ * pair) and the writer that turns one into a platform file for N GPUs. */
+#ifndef TL_MODEL_PLATFORM_H
+#define TL_MODEL_PLATFORM_H
+
+#include "runtime/error.h"
+
+typedef struct tl_mplatform {
+    const char *name;    /* "a100-hdr" */
+    const char *gpu;     /* for output */
+    const char *network; /* for output */
+    int gpus_per_node;
+    double mem_gbs;      /* nominal memory bandwidth: scales the measured kernel times */
+    double port_gbs, port_lat_us; /* per GPU, into the node's switch (NVLink / PCIe) */
+    double nic_gbs, nic_lat_us;   /* per GPU NIC between nodes */
+    double core_lat_us;           /* the fat tree's switches */
+} tl_mplatform;
+
+/* What a run changes in a platform: the NCCL engine's rate beside compute
+ * (model/README.md: measured), and a port fitted to measurements
+ * (port_gbs <= 0, port_lat_us < 0: the table's). */
+typedef struct tl_mplatform_params {
+    double nccl_rate;
+    double port_gbs, port_lat_us;
+} tl_mplatform_params;
+
+const tl_mplatform *tl_mplatform_find(const char *name);
+const tl_mplatform *tl_mplatform_at(int i); /* NULL past the last */
+const char *tl_mplatform_choices(void);
+
+/* The platform file for nranks GPUs at path (temporary name, then rename). */
+tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path);
+
+#endif

@@ -1,0 +1,39 @@
+# trilap-model's predictions at scale in the style of the seed paper's
+# Figs. 3-6: per GPU count one bar per schedule (us per iteration), the
+# three-split speedup over two-stream printed above each group (at the
+# two-stream bar's height). Every bar is a SimGrid prediction and the title
+# says so.
+#   gnuplot -e "file='results/model/pipecg-poisson7-256-a100-hdr.csv'; out='x.png'" plots/model-scaling.gp
+# Input: `trilap-model solver --results` (gpus, schedule, iter_us,
+# speedup_vs_two_stream). Optional: `title`, `schedules` (default
+# "two-stream three-naive three-split"), `width`, `height`.
+if (!exists("file") || !exists("out")) { print "model-scaling.gp: set file='x.csv' and out='x.png'"; exit status 2 }
+if (!exists("width")) width = 1000
+if (!exists("height")) height = 520
+if (!exists("fontsize")) fontsize = 11
+if (!exists("schedules")) schedules = "two-stream three-naive three-split"
+if (!exists("title")) title = file
+dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
+if (!exists("dir")) dir = dirname(ARG0)
+load dir . "common.gp"
+set title "PREDICTED (SimGrid, trilap-model): " . title noenhanced
+set ylabel "µs per Pipe-PCG iteration (predicted)"
+set xlabel "GPUs"
+set style fill solid 0.85 border lc rgb "#333333"
+set grid ytics lc rgb "#dddddd"
+set yrange [0:*]
+set key outside top center horizontal noenhanced
+n = words(schedules)
+bw = 0.8 / n
+set boxwidth bw
+lg(x) = log(x) / log(2)
+set xtics ()
+stats file using (lg(column("gpus"))) nooutput
+set xrange [STATS_min - 0.6:STATS_max + 0.6]
+do for [k = int(STATS_min):int(STATS_max)] { set xtics add (sprintf("%d", 2**k) k) }
+scolors = "2062260 14034728 2924588 16744206"
+pick(name) = strcol("schedule") eq name ? column("iter_us") : 1/0
+plot for [i = 1:n] file using (lg(column("gpus")) + (i - (n + 1) / 2.0) * bw):(pick(word(schedules, i))) \
+       with boxes lc rgb int(word(scolors, i)) title word(schedules, i), \
+     file using (lg(column("gpus"))):(strcol("schedule") eq "three-split" ? column("iter_us") * column("speedup_vs_two_stream") : 1/0):\
+       (sprintf("%.2fx", column("speedup_vs_two_stream"))) with labels offset 0, 1.2 font ",9" notitle

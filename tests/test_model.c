@@ -1,0 +1,257 @@
+/* model/: the engine's known answers (a critical path worked out by hand),
+ * the schedules' order where the answer is known, monotonicity in
+ * bandwidth, the halo plan of a grid partition, calibration files, and bad
+ * platforms refused in one line. Timings here are simulated, never
+ * measured: asserting them is asserting arithmetic. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "model/calib.h"
+#include "model/fit.h"
+#include "model/jobs.h"
+#include "model/model.h"
+#include "model/partstats.h"
+#include "model/platform.h"
+#include "tl_test.h"
+
+static void need_simgrid(void)
+{
+    if (!tl_model_have_simgrid()) TL_SKIP("built without SimGrid (libsimgrid-dev): no engine to test");
+}
+
+/* A platform of two GPUs in one node, 100 GB/s ports with 1 us latency. */
+static const tl_mplatform two_gpus = {.name = "test", .gpu = "test", .network = "test", .gpus_per_node = 8,
+                                      .mem_gbs = 4800, .port_gbs = 100, .port_lat_us = 1, .nic_gbs = 10,
+                                      .nic_lat_us = 2, .core_lat_us = 1};
+
+/* Each rank: a 10 us kernel, then a 1 MB halo to the other rank with a
+ * 3 us fixed cost. By hand: 10 + 3 + (1 + 1) us latency + 1e6 B / 1e11 B/s
+ * = 25 us per iteration, 15 of them exposed p2p (the two directions of a
+ * full-duplex port do not share). */
+TL_TEST(two_ranks_critical_path)
+{
+    need_simgrid();
+    tl_mjob j;
+    TL_ASSERT_OK(tl_mjob_alloc(&j, 2));
+    j.iters = 10;
+    j.nlanes = 1;
+    j.lanes[0] = (tl_mlane){.name = "compute", .nops = 2};
+    j.lanes[0].ops[0] = (tl_mop){.kind = TL_MOP_KERNEL, .name = "k"};
+    j.lanes[0].ops[1] = (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .cat = TL_MCAT_P2P, .name = "halo"};
+    j.alpha_p2p_s = 3e-6;
+    j.nccl_rate_beside_compute = 1;
+    for (int r = 0; r < 2; r++) {
+        *tl_mjob_cost(&j, r, 0, 0) = 10e-6;
+        TL_ASSERT_OK(tl_mhalo_add(j.halo, r, 1 - r, 1000000));
+    }
+    tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
+    tl_mresult res;
+    TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+    TL_ASSERT_NEAR(res.iter_s, 25e-6, 1e-12);
+    TL_ASSERT_NEAR(res.compute_s, 10e-6, 1e-12);
+    TL_ASSERT_NEAR(res.exposed_p2p_s, 15e-6, 1e-12);
+    TL_ASSERT_NEAR(res.exposed_coll_s, 0, 1e-15);
+    tl_mjob_free(&j);
+}
+
+/* The same kernel beside an NCCL fixed cost on another lane: at rate 1/4
+ * beside compute, 8 us of NCCL work does 2.5 us during the 10 us kernel and
+ * the remaining 5.5 at full speed: the iteration ends at 15.5 us. */
+TL_TEST(nccl_rate_beside_compute)
+{
+    need_simgrid();
+    tl_mcalib c = {.ts_daxpy_us = 10, .ts_allreduce_bytes = 1, .ts_ring_bytes = 1, .alpha_coll_us = 8,
+                   .alpha_p2p_us = 0, .nccl_rate = 0.25};
+    tl_mjob j;
+    TL_ASSERT_OK(tl_mjob_tristream(&j, tl_schedule_find("three-split"), NULL, 1, &c, 4));
+    tl_mplatform_params q = {.nccl_rate = 0.25, .port_lat_us = -1};
+    tl_mresult res;
+    TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+    TL_ASSERT_NEAR(res.iter_s, 15.5e-6, 1e-11);
+    tl_mjob_free(&j);
+}
+
+static double tristream_us(const char *variant, const tl_mcalib *c)
+{
+    tl_mresult r;
+    TL_ASSERT_OK(tl_mfit_tristream(c, variant, tl_test_tmpdir(), &r));
+    return 1e6 * r.iter_s;
+}
+
+/* Both communications long (1 MB allreduce, 8 MB ring) beside a short
+ * kernel: three-naive runs them one after the other on one communicator,
+ * three-split side by side, so naive is slower by about the shorter one. */
+TL_TEST(naive_slower_than_split_when_both_long)
+{
+    need_simgrid();
+    tl_mcalib c = {.ts_daxpy_us = 5, .ts_allreduce_bytes = 1 << 20, .ts_ring_bytes = 8 << 20, .alpha_coll_us = 5,
+                   .alpha_p2p_us = 5, .nccl_rate = 1, .port_gbs = 100};
+    double naive = tristream_us("three-naive", &c), split = tristream_us("three-split", &c);
+    double two = tristream_us("two-stream", &c);
+    TL_ASSERT_MSG(naive > split * 1.05, "three-naive %.2f us, three-split %.2f us", naive, split);
+    TL_ASSERT_MSG(two >= split, "two-stream %.2f us, three-split %.2f us", two, split);
+}
+
+static tl_status poisson_part(int n, int nranks, tl_mpart *ps)
+{
+    tl_gen g = {.kind = TL_GEN_POISSON7, .n = n};
+    tl_mmatrix m = {.gen = &g};
+    int64_t rows = tl_gen_nrows(&g);
+    int *part = malloc((size_t)rows * sizeof *part);
+    for (int64_t i = 0; i < rows; i++) part[i] = (int)(i * nranks / rows);
+    tl_status st = tl_mpart_compute(&m, part, nranks, ps);
+    free(part);
+    return st;
+}
+
+/* z-slabs of an 8^3 grid in 2 parts: 256 rows each, one 8x8 plane of
+ * ghosts (64 values = 512 B) from the one neighbour. */
+TL_TEST(halo_plan_of_slabs)
+{
+    tl_mpart ps;
+    TL_ASSERT_OK(poisson_part(8, 2, &ps));
+    for (int r = 0; r < 2; r++) {
+        TL_ASSERT_EQ(ps.r[r].rows, 256);
+        TL_ASSERT_EQ(ps.r[r].ghosts, 64);
+        TL_ASSERT_EQ(ps.r[r].border_rows, 64);
+        TL_ASSERT_EQ(ps.r[r].nnz_offd, 64);
+        TL_ASSERT_EQ(ps.halo[r].n, 1);
+        TL_ASSERT_EQ(ps.halo[r].peer[0], 1 - r);
+        TL_ASSERT_EQ(ps.halo[r].bytes[0], 512);
+    }
+    TL_ASSERT_EQ(ps.r[0].nnz_diag + ps.r[0].nnz_offd + ps.r[1].nnz_diag + ps.r[1].nnz_offd, ps.nnz);
+    tl_mpart_free(&ps);
+    /* 4 slabs: the middle ones have two neighbours */
+    TL_ASSERT_OK(poisson_part(8, 4, &ps));
+    TL_ASSERT_EQ(ps.halo[0].n, 1);
+    TL_ASSERT_EQ(ps.halo[1].n, 2);
+    TL_ASSERT_EQ(ps.halo[1].nfrom, 2);
+    tl_mpart_free(&ps);
+}
+
+static tl_mcalib test_calib(void)
+{
+    return (tl_mcalib){.pcg_fixed_us = 21.6, .pcg_bw_frac = 0.905, .triad_gbs = 4400, .alpha_coll_us = 8,
+                       .alpha_p2p_us = 9, .nccl_rate = 0.2};
+}
+
+static double pipecg_us(const char *sched, const tl_mplatform *p, int n, int nranks)
+{
+    tl_mcalib c = test_calib();
+    tl_mpart ps;
+    TL_ASSERT_OK(poisson_part(n, nranks, &ps));
+    tl_mkcost k = tl_mkcost_for(&c, p);
+    tl_mjob j;
+    TL_ASSERT_OK(tl_mjob_pipecg(&j, tl_schedule_find(sched), &ps, &k, &c, 5));
+    tl_mplatform_params q = {.nccl_rate = c.nccl_rate, .port_lat_us = -1};
+    tl_mresult r;
+    TL_ASSERT_OK(tl_mfit_run(&j, p, &q, tl_test_tmpdir(), &r));
+    tl_mjob_free(&j);
+    tl_mpart_free(&ps);
+    return 1e6 * r.iter_s;
+}
+
+/* Doubling every bandwidth of the network never makes a schedule slower. */
+TL_TEST(more_bandwidth_never_slower)
+{
+    need_simgrid();
+    tl_mplatform slow = *tl_mplatform_find("a100-hdr"), fast = slow;
+    fast.nic_gbs *= 2;
+    fast.port_gbs *= 2;
+    const char *sch[] = {"sync", "two-stream", "three-naive", "three-split"};
+    for (int i = 0; i < 4; i++) {
+        double a = pipecg_us(sch[i], &slow, 24, 16), b = pipecg_us(sch[i], &fast, 24, 16);
+        TL_ASSERT_MSG(b <= a * (1 + 1e-9), "%s: %.3f us at twice the bandwidth, %.3f us before", sch[i], b, a);
+    }
+}
+
+/* With the allreduce far longer than the work it can hide behind, the
+ * split schedule hides it and two-stream exposes it; sync exposes all. */
+TL_TEST(pipecg_schedules_order)
+{
+    need_simgrid();
+    const tl_mplatform *p = tl_mplatform_find("a100-hdr");
+    double sync = pipecg_us("sync", p, 32, 32), two = pipecg_us("two-stream", p, 32, 32),
+           split = pipecg_us("three-split", p, 32, 32);
+    TL_ASSERT_MSG(split < two && two <= sync * (1 + 1e-9), "sync %.2f, two-stream %.2f, three-split %.2f us", sync,
+                  two, split);
+}
+
+TL_TEST(calibration_roundtrip_and_errors)
+{
+    tl_mcalib c = test_calib(), d;
+    snprintf(c.source, sizeof c.source, "a.csv b.csv");
+    const char *path = tl_test_path("calib.txt");
+    TL_ASSERT_OK(tl_mcalib_save(&c, path));
+    TL_ASSERT_OK(tl_mcalib_load(&d, path));
+    TL_ASSERT_NEAR(d.alpha_coll_us, 8, 0);
+    TL_ASSERT_NEAR(d.nccl_rate, 0.2, 1e-12);
+    TL_ASSERT_STREQ(d.source, "a.csv b.csv");
+    FILE *f = fopen(path, "a");
+    fputs("no_such_key = 3\n", f);
+    fclose(f);
+    TL_ASSERT(tl_mcalib_load(&d, path) == TL_ERR_PARSE);
+    tl_mcalib e = {0};
+    TL_ASSERT(tl_mcalib_read_comm(&e, path) != TL_OK); /* not a comm results file */
+}
+
+/* Runs bin/trilap-model with stderr captured; returns the exit status and
+ * the number of stderr lines. */
+static int run_model(const char *args, char *err, size_t n, int *lines)
+{
+    char cmd[2048];
+    const char *errpath = tl_test_path("stderr.txt");
+    snprintf(cmd, sizeof cmd, "%s/trilap-model %s >/dev/null 2>%s", tl_test_env("TL_BIN", "bin"), args, errpath);
+    int st = system(cmd);
+    FILE *f = fopen(errpath, "r");
+    *lines = 0;
+    err[0] = 0;
+    char line[1024];
+    while (f && fgets(line, sizeof line, f)) {
+        if (!*lines) snprintf(err, n, "%s", line);
+        (*lines)++;
+    }
+    if (f) fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TL_TEST(invalid_platform_refused_in_one_line)
+{
+    need_simgrid();
+    const char *bad = tl_test_path("bad.xml");
+    FILE *f = fopen(bad, "w");
+    fputs("<platform version=\"4.1\"><zone id=\"w\" routing=\"Full\"><host id=\"gpu0\"", f);
+    fclose(f);
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", bad);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "trilap-model: platform ") && strstr(err, "refused"), "%d lines: %s",
+                  lines, err);
+    /* valid XML but without the hosts a rank needs */
+    const char *one = tl_test_path("one.xml");
+    snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 1 -o %s", one);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", one);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "no host 'gpu1'"), "%d lines: %s", lines, err);
+}
+
+TL_TEST(bad_arguments)
+{
+    need_simgrid();
+    char err[1024];
+    int lines;
+    TL_ASSERT(run_model("solver --platform nowhere", err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "invalid --platform 'nowhere'"), "%s", err);
+    TL_ASSERT(run_model("solver --gpus 4,x", err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "invalid --gpus"), "%s", err);
+    TL_ASSERT(run_model("frobnicate", err, sizeof err, &lines) == 2);
+    TL_ASSERT(run_model("fdtd --calib-sizes 320,321", err, sizeof err, &lines) == 2);
+}
+
+TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, naive_slower_than_split_when_both_long,
+             halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, calibration_roundtrip_and_errors,
+             invalid_platform_refused_in_one_line, bad_arguments)
