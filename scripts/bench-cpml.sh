@@ -72,11 +72,15 @@ for n in $sizes; do
     done
 done
 if (( ncu )); then
-    if command -v ncu > /dev/null; then
+    ncu_bin=$(command -v ncu || true)
+    for d in "${CUDA_HOME:-}" /usr/local/cuda; do
+        [[ -z $ncu_bin && -n $d && -x $d/bin/ncu ]] && ncu_bin=$d/bin/ncu
+    done
+    if [[ -n $ncu_bin ]]; then
         first=${sizes%% *}
         for c in 0 "$cpml"; do
-            say "\$ ncu ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
-            timeout 600 ncu --csv --page details --kernel-name regex:vec --launch-skip 4 --launch-count 6 \
+            say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
+            timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip 4 --launch-count 6 \
                 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
                 "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
                 > "$out/ncu-$first-cpml$c.csv" 2>> "$log" || say "  -> ncu failed or timed out"
