@@ -17,14 +17,14 @@
  * per-point one, which takes the quads that leave the box or the allocated
  * row. With CPML an update is two launches (launch_cpml): the interior
  * kernel, without any CPML code, over the points in no slab (x cut to
- * whole quads), and the slab kernel over the rest of the box in
- * one 1-D grid, each slab quad's memory variables loaded before any of its
- * stores (cpml_quad), their arithmetic cpml_apply's. A point's arithmetic
- * is the same in both kernels and both paths (an interior point's CPML
- * terms are the identity), so decomposed runs equal the single domain bit
- * for bit wherever the cut falls. Layout: rows 32-element aligned at
- * local x = 0 (grid.c), so element (x, y, z) is W-aligned when x is. Measured on one H200: stencil/README.md,
- * results/fdtd-vec-h200. CUDA only. */
+ * whole quads), and the slab kernel over the rest of the box in one 1-D
+ * grid, each slab quad's memory variables loaded before any of its stores
+ * (cpml_quad), their arithmetic cpml_apply's. A point's arithmetic is the
+ * same in both kernels and both paths (an interior point's CPML terms are
+ * the identity), so decomposed runs equal the single domain bit for bit
+ * wherever the cut falls. Layout: rows 32-element aligned at local x = 0
+ * (grid.c), so element (x, y, z) is W-aligned when x is. Measured on one
+ * H200: stencil/README.md, results/fdtd-vec-h200. CUDA only. */
 #include <cuda_runtime.h>
 
 /* includes runtime/error.h inside extern "C" */
