@@ -60,7 +60,7 @@ $(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: tests/%.c $(FUZZ_AN_SRC) $(wildcard
 	$(say) FUZZ $@
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $< $(FUZZ_AN_SRC) $(SQLITE_LIBS) -lstdc++ -lpthread -lm
+	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $< $(FUZZ_AN_SRC) $(SQLITE_LIBS) $(JSONC_LIBS) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lstdc++ -lpthread -lm
 FUZZ_AN := $(FUZZ_TRACE) $(if $(filter 1,$(HAVE_SQLITE)),$(FUZZ_NSYS))
 fuzz: $(FUZZ_AN)
 ifeq ($(HAVE_FUZZ),1)
