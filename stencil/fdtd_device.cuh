@@ -16,41 +16,21 @@ struct box3 {
     int ex, ey, ez;
 };
 
-/* The CPML slab of axis e that global coordinate g is in: 0 low (g < L),
- * 1 high (g >= N - 1 - L), -1 none. */
-__device__ __forceinline__ int cpml_side(const tl_fdtd_kargs &a, int e, int64_t g)
-{
-    return g < a.L ? 0 : (g >= a.N[e] - 1 - a.L ? 1 : -1);
-}
-
-/* The CPML arithmetic of one derivative d, given the profile's b, a and
- * 1/kappa at the point and its memory variable psi (updated in place):
- * psi = b psi + a d, d / kappa + psi (the CPU's order). Every kernel's
- * CPML goes through this one expression, so every path of every kernel
- * rounds alike. */
-template <typename T> __device__ __forceinline__ T cpml_apply(T pb, T pa, T ik, T &psi, T d)
-{
-    T v = pb * psi + pa * d;
-    psi = v;
-    return d * ik + v;
-}
-
 /* The CPML correction of one derivative d along axis e at global
- * coordinate g (memory variable m, profile pa: TL_FDTD_PROF_A or _AH). */
+ * coordinate g: psi = b psi + a d, d / kappa + psi (the CPU's order). */
 template <typename T>
 __device__ __forceinline__ T cpml_term(const tl_fdtd_kargs &a, int m, int e, int64_t g, int64_t x, int64_t y,
                                        int64_t z, T d, int pa)
 {
-    int side = cpml_side(a, e, g);
+    int side = g < a.L ? 0 : (g >= a.N[e] - 1 - a.L ? 1 : -1);
     if (side < 0) return d;
     const tl_fdtd_layout &l = a.psil[m][side];
     T *ps = (T *)a.psi[m][side] + l.off + x + y * l.sx + z * l.sxy;
     const T *pr = (const T *)a.prof[e];
     int64_t n = a.N[e];
-    T psi = *ps;
-    d = cpml_apply<T>(pr[(pa + 1) * n + g], pr[pa * n + g], pr[(pa + 2) * n + g], psi, d);
-    *ps = psi;
-    return d;
+    T v = pr[(pa + 1) * n + g] * *ps + pr[pa * n + g] * d;
+    *ps = v;
+    return d * pr[(pa + 2) * n + g] + v;
 }
 
 /* One point of the velocity (v_point) or pressure (p_point) update, the

@@ -15,16 +15,13 @@
  * derivative summed over m = 0..R-1, in the same expressions, so a point
  * gives the same bits whether its quad takes the vector path or the
  * per-point one, which takes the quads that leave the box or the allocated
- * row. With CPML an update is two launches (launch_cpml): the interior
- * kernel, without any CPML code, over the points in no slab (x cut to
- * whole quads), and the slab kernel over the rest of the box in one 1-D
- * grid, each slab quad's memory variables loaded before any of its stores
- * (cpml_quad), their arithmetic cpml_apply's. A point's arithmetic is the
- * same in both kernels and both paths (an interior point's CPML terms are
- * the identity), so decomposed runs equal the single domain bit for bit
- * wherever the cut falls. Layout: rows 32-element aligned at local x = 0
- * (grid.c), so element (x, y, z) is W-aligned when x is. Measured on one
- * H200: stencil/README.md, results/fdtd-vec-h200. CUDA only. */
+ * row. CPML is fused as in the baseline (one launch per update): the
+ * derivatives of a slab point go through cpml_term, its memory variables
+ * read and written per point (their slab arrays are not W-aligned). So
+ * decomposed runs equal the single domain bit for bit. Layout: rows
+ * 32-element aligned at local x = 0 (grid.c), so element (x, y, z) is
+ * W-aligned when x is. Measured on one H200: stencil/README.md,
+ * results/fdtd-vec-h200. CUDA only. */
 #include <cuda_runtime.h>
 
 /* includes runtime/error.h inside extern "C" */
@@ -141,122 +138,31 @@ __device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx,
     }
 }
 
-/* y and z of a quad per point through cpml_term (the rare quad with both
- * x slabs; speed does not matter there). */
-template <typename T, int W>
-__device__ __forceinline__ void cpml_quad_yz(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
-                                             int side_y, int side_z, int64_t gy, int64_t gz, T (&dy)[W], T (&dz)[W])
-{
-#pragma unroll
-    for (int j = 0; j < W; j++) {
-        if (side_y >= 0) dy[j] = cpml_term<T>(a, m0 + 1, 1, gy, x + j, y, z, dy[j], pa);
-        if (side_z >= 0) dz[j] = cpml_term<T>(a, m0 + 2, 2, gz, x + j, y, z, dz[j], pa);
-    }
-}
-
-/* The CPML correction of a quad's derivatives (memory variables m0..m0+2
- * along x, y, z, profile pa: TL_FDTD_PROF_AH in the velocity update,
- * TL_FDTD_PROF_A in the pressure one), each point's arithmetic that of
- * cpml_term (cpml_apply), but every load of the quad's memory variables
- * issued before the first store. Through cpml_term, the store of one psi
- * may alias the next psi's load as far as the compiler knows, which
- * chains up to 3 W dependent DRAM round trips per thread in a kernel that
- * lives on the bytes it has in flight: the fused kernel's 33% CPML cost
- * at 480^3 is about four times the slab points' extra bytes (16 B on
- * 23% of the points, against 48 B a point). y and z are in one slab or
- * none for the whole quad; x per point (a quad may straddle a slab's
- * edge). */
+/* The CPML correction of a quad's derivatives, per point through
+ * cpml_term as v_point (memory variables 0-2, profile pa = AH) and p_point
+ * (3-5, A) do. */
 template <typename T, int W>
 __device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
                                           T (&dx)[W], T (&dy)[W], T (&dz)[W])
 {
-    const int64_t gx = a.o[0] + x, gy = a.o[1] + y, gz = a.o[2] + z;
-    const int side_y = cpml_side(a, 1, gy), side_z = cpml_side(a, 2, gz);
-    const int side_x0 = cpml_side(a, 0, gx), side_x1 = cpml_side(a, 0, gx + W - 1);
-    if (side_x0 >= 0 && side_x1 >= 0 && side_x0 != side_x1) {
-        /* both x slabs in one quad (an interior narrower than a quad): x per
-         * point, as the per-point code does it */
 #pragma unroll
-        for (int j = 0; j < W; j++) dx[j] = cpml_term<T>(a, m0, 0, gx + j, x + j, y, z, dx[j], pa);
-        cpml_quad_yz<T, W>(a, m0, pa, x, y, z, side_y, side_z, gy, gz, dy, dz);
-        return;
+    for (int j = 0; j < W; j++) {
+        dx[j] = cpml_term<T>(a, m0, 0, a.o[0] + x + j, x + j, y, z, dx[j], pa);
+        dy[j] = cpml_term<T>(a, m0 + 1, 1, a.o[1] + y, x + j, y, z, dy[j], pa);
+        dz[j] = cpml_term<T>(a, m0 + 2, 2, a.o[2] + z, x + j, y, z, dz[j], pa);
     }
-    /* the quad's x slab (if any) and which of its points are in it */
-    const int side_x = side_x0 >= 0 ? side_x0 : side_x1;
-    unsigned in_x = 0;
-#pragma unroll
-    for (int j = 0; j < W; j++) in_x |= (unsigned)(cpml_side(a, 0, gx + j) >= 0) << j;
-    T *px = nullptr, *py = nullptr, *pz = nullptr, sx_[W], sy_[W], sz_[W];
-    /* the slab arrays' layouts selected field by field (a dynamic index into
-     * the kernel's parameters would copy them to local memory) */
-#define TL_PSI_AT(m, s)                                                                                                \
-    ((T *)((s) ? a.psi[m][1] : a.psi[m][0]) + ((s) ? a.psil[m][1].off : a.psil[m][0].off) + x +                        \
-     y * ((s) ? a.psil[m][1].sx : a.psil[m][0].sx) + z * ((s) ? a.psil[m][1].sxy : a.psil[m][0].sxy))
-    if (in_x) {
-        px = TL_PSI_AT(m0, side_x);
-#pragma unroll
-        for (int j = 0; j < W; j++)
-            if (in_x >> j & 1) sx_[j] = px[j];
-    }
-    if (side_y >= 0) {
-        py = TL_PSI_AT(m0 + 1, side_y);
-#pragma unroll
-        for (int j = 0; j < W; j++) sy_[j] = py[j];
-    }
-    if (side_z >= 0) {
-        pz = TL_PSI_AT(m0 + 2, side_z);
-#pragma unroll
-        for (int j = 0; j < W; j++) sz_[j] = pz[j];
-    }
-#undef TL_PSI_AT
-    if (in_x) {
-        const T *pr = (const T *)a.prof[0];
-        const int64_t n = a.N[0];
-#pragma unroll
-        for (int j = 0; j < W; j++)
-            if (in_x >> j & 1)
-                dx[j] = cpml_apply<T>(pr[(pa + 1) * n + gx + j], pr[pa * n + gx + j], pr[(pa + 2) * n + gx + j], sx_[j],
-                                      dx[j]);
-    }
-    if (py) {
-        const T *pr = (const T *)a.prof[1];
-        const int64_t n = a.N[1];
-        T pb = pr[(pa + 1) * n + gy], pa_ = pr[pa * n + gy], ik = pr[(pa + 2) * n + gy];
-#pragma unroll
-        for (int j = 0; j < W; j++) dy[j] = cpml_apply<T>(pb, pa_, ik, sy_[j], dy[j]);
-    }
-    if (pz) {
-        const T *pr = (const T *)a.prof[2];
-        const int64_t n = a.N[2];
-        T pb = pr[(pa + 1) * n + gz], pa_ = pr[pa * n + gz], ik = pr[(pa + 2) * n + gz];
-#pragma unroll
-        for (int j = 0; j < W; j++) dz[j] = cpml_apply<T>(pb, pa_, ik, sz_[j], dz[j]);
-    }
-    if (px)
-#pragma unroll
-        for (int j = 0; j < W; j++)
-            if (in_x >> j & 1) px[j] = sx_[j];
-    if (py)
-#pragma unroll
-        for (int j = 0; j < W; j++) py[j] = sy_[j];
-    if (pz)
-#pragma unroll
-        for (int j = 0; j < W; j++) pz[j] = sz_[j];
 }
 
 /* The velocity update of the quad at (x, y, z), element i: v_point's
- * arithmetic for W points at once. With CPML (slab blocks only) the
- * velocities are loaded with the memory variables, before any store, so
- * the slab quad's DRAM round trips overlap; without, the interior
- * kernel's code as measured. */
-template <typename T, int R, int W, bool CPML>
-__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i)
+ * arithmetic for W points at once, the CPML correction per point. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     T dx[W], dy[W], dz[W];
     const T *p = (const T *)a.f[0];
     quad_derivs<T, R, W, 1>(a, p, p, p, i, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
     T b[3][W], v[W];
-    T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
 #pragma unroll
     for (int d = 0; d < 3; d++) {
         if (a.mat[1 + d]) vec_io<T, W>::ro((const T *)a.mat[1 + d] + i, b[d]);
@@ -265,54 +171,36 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
             for (int j = 0; j < W; j++) b[d][j] = (T)a.bdt;
         }
     }
-    if (CPML) {
-        T w[3][W];
-        vec_io<T, W>::ld(vx, w[0]);
-        vec_io<T, W>::ld(vy, w[1]);
-        vec_io<T, W>::ld(vz, w[2]);
-        cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
+    T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
+    vec_io<T, W>::ld(vx, v);
 #pragma unroll
-        for (int j = 0; j < W; j++) {
-            w[0][j] -= b[0][j] * dx[j];
-            w[1][j] -= b[1][j] * dy[j];
-            w[2][j] -= b[2][j] * dz[j];
-        }
-        vec_io<T, W>::st(vx, w[0]);
-        vec_io<T, W>::st(vy, w[1]);
-        vec_io<T, W>::st(vz, w[2]);
-    } else {
-        vec_io<T, W>::ld(vx, v);
+    for (int j = 0; j < W; j++) v[j] -= b[0][j] * dx[j];
+    vec_io<T, W>::st(vx, v);
+    vec_io<T, W>::ld(vy, v);
 #pragma unroll
-        for (int j = 0; j < W; j++) v[j] -= b[0][j] * dx[j];
-        vec_io<T, W>::st(vx, v);
-        vec_io<T, W>::ld(vy, v);
+    for (int j = 0; j < W; j++) v[j] -= b[1][j] * dy[j];
+    vec_io<T, W>::st(vy, v);
+    vec_io<T, W>::ld(vz, v);
 #pragma unroll
-        for (int j = 0; j < W; j++) v[j] -= b[1][j] * dy[j];
-        vec_io<T, W>::st(vy, v);
-        vec_io<T, W>::ld(vz, v);
-#pragma unroll
-        for (int j = 0; j < W; j++) v[j] -= b[2][j] * dz[j];
-        vec_io<T, W>::st(vz, v);
-    }
+    for (int j = 0; j < W; j++) v[j] -= b[2][j] * dz[j];
+    vec_io<T, W>::st(vz, v);
 }
 
-/* The pressure update of the quad at (x, y, z), element i: p_point's
- * arithmetic; with CPML the pressure loaded before the memory variables'
- * stores, as in v_quad. */
-template <typename T, int R, int W, bool CPML>
-__device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i)
+/* The pressure update of the quad at (x, y, z), element i: p_point's arithmetic. */
+template <typename T, int R, int W>
+__device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     T dx[W], dy[W], dz[W];
     quad_derivs<T, R, W, 0>(a, (const T *)a.f[1], (const T *)a.f[2], (const T *)a.f[3], i, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
     T k[W], pv[W];
-    T *p = (T *)a.f[0] + i;
     if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
     else {
 #pragma unroll
         for (int j = 0; j < W; j++) k[j] = (T)a.kdt;
     }
+    T *p = (T *)a.f[0] + i;
     vec_io<T, W>::ld(p, pv);
-    if (CPML) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
 #pragma unroll
     for (int j = 0; j < W; j++) pv[j] -= k[j] * (dx[j] + dy[j] + dz[j]);
     vec_io<T, W>::st(p, pv);
@@ -330,15 +218,13 @@ __device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3
 
 /* Blocks of 256 threads per SM the kernels are built for. Left to itself,
  * ptxas's register count moves with unrelated changes (float, order 8:
- * 44-64 in the interior kernel); these bounds keep float at 5 blocks in
- * the interior kernel (at most 51 registers: the first H200 run's 44-48
- * gave 0.77 of triad at 480^3), double at 4 (64; unbounded, up to 177).
- * The slab kernel (CPML) keeps a quad's memory variables and fields in
- * registers to issue all its loads before its first store: 80 registers
- * in float (3 blocks; at 64, 176 B of spills), 128 in double (2). */
+ * 44-64 without CPML, 80-94 with); these bounds keep float at 5 blocks
+ * without CPML (at most 51 registers: the first H200 run's 44-48 gave
+ * 0.77 of triad at 480^3) and 4 with (64), double at 4 and 3 (64, 85;
+ * unbounded, up to 177). */
 template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
 {
-    return sizeof(T) == 4 ? (CPML ? 3 : 5) : (CPML ? 2 : 4);
+    return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
 }
 
 /* Which block of the box a block is. Plain (band == 0): the 3-D grid,
@@ -354,20 +240,13 @@ typedef struct block_order {
     int nbx, nby, nz, band; /* blocks along x, y, z; block rows per band, 0: plain */
 } block_order;
 
-/* Block r (0-based, in the order above) of a box walked by a 1-D grid:
- * banded, or (band == 0) x fastest, then y, then z. */
-__device__ __forceinline__ void block_at(const block_order &o, int64_t r, int64_t &bx, int64_t &by, int64_t &bz)
+__device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
 {
     if (o.band == 0) {
-        int64_t plane = (int64_t)o.nbx * o.nby;
-        bz = r / plane;
-        r -= bz * plane;
-        by = r / o.nbx;
-        bx = r - by * o.nbx;
+        bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;
         return;
     }
-    int64_t full = (int64_t)o.nbx * o.band * o.nz, band = r / full;
-    r -= band * full;
+    int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
     int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
     bz = r / plane;
     r -= bz * plane;
@@ -375,30 +254,20 @@ __device__ __forceinline__ void block_at(const block_order &o, int64_t r, int64_
     bx = r % o.nbx;
 }
 
-/* the plain kernel's block: the 3-D grid, or a banded 1-D one */
-__device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
-{
-    if (o.band == 0) {
-        bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;
-        return;
-    }
-    block_at(o, blockIdx.x, bx, by, bz);
-}
-
-/* A thread's quad of an update (V: velocity, else pressure) in block
- * (bx, by, bz) of box b: blocks of BX x BY threads, a quad each (BX W
- * points along x), one z plane a block; xq: the box's first quad
- * (W-aligned). */
+/* A thread's quad of an update (V: velocity, else pressure): blocks of
+ * BX x BY threads, a quad each (BX W points along x), one z plane a
+ * block; xq: the box's first quad (W-aligned). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
-__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, int64_t bx, int64_t by,
-                                            int64_t bz)
+__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
 {
+    int64_t bx, by, bz;
+    block_of(o, bx, by, bz);
     int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
     if (quad_is_whole<R, W>(a, b, x)) {
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
-        if (V) v_quad<T, R, W, CPML>(a, x, y, z, i);
-        else p_quad<T, R, W, CPML>(a, x, y, z, i);
+        if (V) v_quad<T, R, W>(a, x, y, z, i, CPML);
+        else p_quad<T, R, W>(a, x, y, z, i, CPML);
         return;
     }
 #pragma unroll
@@ -409,65 +278,18 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
     }
 }
 
-/* The boxes of one CPML launch (the slabs around an interior box, at most
- * 6), each walked in its own block order: blocks first[k] .. first[k + 1]
- * - 1 of the 1-D grid are box k's. */
-enum { SHELL_MAX = 6 };
-typedef struct shell {
-    int n;
-    box3 b[SHELL_MAX];
-    int64_t xq[SHELL_MAX];
-    block_order o[SHELL_MAX];
-    int64_t first[SHELL_MAX + 1];
-} shell;
-
-/* The interior kernels (no CPML code at all), two so the traces name the
- * update: a box's blocks, 3-D grid or banded. */
-template <typename T, int R, int W, int BX, int BY>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, false>())
+/* two kernels, so the traces name the update */
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
     tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
-    int64_t bx, by, bz;
-    block_of(o, bx, by, bz);
-    update_quad<T, R, W, BX, BY, false, true>(a, b, xq, bx, by, bz);
+    update_quad<T, R, W, BX, BY, CPML, true>(a, b, xq, o);
 }
-template <typename T, int R, int W, int BX, int BY>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, false>())
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
     tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
-    int64_t bx, by, bz;
-    block_of(o, bx, by, bz);
-    update_quad<T, R, W, BX, BY, false, false>(a, b, xq, bx, by, bz);
-}
-
-/* The slab kernels: the blocks of every box of a shell, CPML terms in.
- * The box of a block is found by comparisons with static indices only
- * (a dynamic index into the parameters would copy them to local memory). */
-template <typename T, int R, int W, int BX, int BY, bool V>
-__device__ __forceinline__ void update_shell(const tl_fdtd_kargs &a, const shell &sh)
-{
-    const int64_t id = blockIdx.x;
-    box3 b = sh.b[0];
-    int64_t xq = sh.xq[0], first = 0;
-    block_order o = sh.o[0];
-#pragma unroll
-    for (int k = 1; k < SHELL_MAX; k++)
-        if (k < sh.n && id >= sh.first[k]) b = sh.b[k], xq = sh.xq[k], o = sh.o[k], first = sh.first[k];
-    int64_t bx, by, bz;
-    block_at(o, id - first, bx, by, bz);
-    update_quad<T, R, W, BX, BY, true, V>(a, b, xq, bx, by, bz);
-}
-template <typename T, int R, int W, int BX, int BY>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, true>())
-    tl_fdtd_v_vec_cpml_kernel(const tl_fdtd_kargs a, const shell sh)
-{
-    update_shell<T, R, W, BX, BY, true>(a, sh);
-}
-template <typename T, int R, int W, int BX, int BY>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, true>())
-    tl_fdtd_p_vec_cpml_kernel(const tl_fdtd_kargs a, const shell sh)
-{
-    update_shell<T, R, W, BX, BY, false>(a, sh);
+    update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
 }
 
 /* Block rows per band: the 2R planes of the z-reused field over a band
@@ -486,108 +308,21 @@ int band_rows(const tl_fdtd_kargs &a, int nby)
     return band < 1 ? 1 : band;
 }
 
-/* x rounded down to a multiple of q (local x, any sign) */
-static int64_t floor_to(int64_t x, int64_t q) { return x >= 0 ? x / q * q : -((-x + q - 1) / q * q); }
-
-/* A box's first quad (at or below its start, a multiple of `anchor`, itself
- * a multiple of W) and block order. */
-template <typename T, int R, int W, int BX, int BY>
-void order_of(const tl_fdtd_kargs &a, const box3 &b, bool banded, int64_t anchor, int64_t &xq, block_order &o)
-{
-    xq = floor_to(b.lo[0], anchor);
-    int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
-    o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0};
-    if (banded) o.band = band_rows<T, R, BY>(a, o.nby);
-}
-
-/* The interior kernel over box b (no CPML terms), its quads from a
- * multiple of `anchor`. */
-template <typename T, int R, int W, int BX, int BY>
-void launch_plain(const tl_fdtd_kargs &a, int which, const box3 &b, bool banded, int64_t anchor, cudaStream_t s)
-{
-    int64_t xq;
-    block_order o;
-    order_of<T, R, W, BX, BY>(a, b, banded, anchor, xq, o);
-    dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
-    if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
-    if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, o);
-    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, o);
-}
-
-/* The box3 of local [lo, hi) */
-static box3 box_of(const int64_t lo[3], const int64_t hi[3])
-{
-    return {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
-}
-
-/* The inner box of b with CPML: the points in no slab of any axis (local
- * [L - o, N - 1 - L - o) along each, cpml_side), x shrunk to whole quads
- * (the slab kernel takes the at most W - 1 interior points this leaves it
- * at each end, their CPML terms the identity). Empty: in_lo[0] >=
- * in_hi[0] or alike. */
-template <int W> void inner_of(const tl_fdtd_kargs &a, const box3 &b, int64_t in_lo[3], int64_t in_hi[3])
-{
-    const int64_t ext[3] = {b.ex, b.ey, b.ez};
-    for (int e = 0; e < 3; e++) {
-        int64_t lo = a.L - a.o[e], hi = a.N[e] - 1 - a.L - a.o[e];
-        in_lo[e] = lo > b.lo[e] ? lo : b.lo[e];
-        in_hi[e] = hi < b.lo[e] + ext[e] ? hi : b.lo[e] + ext[e];
-    }
-    in_lo[0] = -floor_to(-in_lo[0], W); /* up */
-    in_hi[0] = floor_to(in_hi[0], W);
-}
-
-/* The update of box b with CPML: the interior kernel over the inner box,
- * the slab kernel over the rest (z below and above it over the whole x-y
- * extent, then y below and above over the inner z, then x either side over
- * the inner y and z) in one launch. Each point's arithmetic is that of
- * the fused kernel (an interior point's CPML terms are the identity there),
- * so the split changes no bit and decomposed runs stay equal to the single
- * domain. Without an inner box, the slab kernel over all of b. */
-template <typename T, int R, int W, int BX, int BY>
-void launch_cpml(const tl_fdtd_kargs &a, int which, const box3 &b, bool banded, cudaStream_t s)
-{
-    int64_t in_lo[3], in_hi[3];
-    const int64_t lo[3] = {b.lo[0], b.lo[1], b.lo[2]}, hi[3] = {b.lo[0] + b.ex, b.lo[1] + b.ey, b.lo[2] + b.ez};
-    inner_of<W>(a, b, in_lo, in_hi);
-    bool inner = in_lo[0] < in_hi[0] && in_lo[1] < in_hi[1] && in_lo[2] < in_hi[2];
-    box3 parts[SHELL_MAX];
-    int n = 0;
-    if (!inner) parts[n++] = b;
-    else {
-        /* [lo, hi) per axis of each part: z slabs, y slabs, x slabs */
-        const int64_t zl[3] = {lo[0], lo[1], lo[2]}, zh[3] = {hi[0], hi[1], in_lo[2]};
-        const int64_t zl2[3] = {lo[0], lo[1], in_hi[2]}, zh2[3] = {hi[0], hi[1], hi[2]};
-        const int64_t yl[3] = {lo[0], lo[1], in_lo[2]}, yh[3] = {hi[0], in_lo[1], in_hi[2]};
-        const int64_t yl2[3] = {lo[0], in_hi[1], in_lo[2]}, yh2[3] = {hi[0], hi[1], in_hi[2]};
-        const int64_t xl[3] = {lo[0], in_lo[1], in_lo[2]}, xh[3] = {in_lo[0], in_hi[1], in_hi[2]};
-        const int64_t xl2[3] = {in_hi[0], in_lo[1], in_lo[2]}, xh2[3] = {hi[0], in_hi[1], in_hi[2]};
-        const int64_t *pl[SHELL_MAX] = {zl, zl2, yl, yl2, xl, xl2}, *ph[SHELL_MAX] = {zh, zh2, yh, yh2, xh, xh2};
-        for (int k = 0; k < SHELL_MAX; k++)
-            if (pl[k][0] < ph[k][0] && pl[k][1] < ph[k][1] && pl[k][2] < ph[k][2]) parts[n++] = box_of(pl[k], ph[k]);
-        /* its blocks from a 32-element boundary, as the box without CPML
-         * (x = 0): a warp's rows are whole 128 B lines in single precision,
-         * the few quads left of the box idle */
-        launch_plain<T, R, W, BX, BY>(a, which, box_of(in_lo, in_hi), banded, 32, s);
-    }
-    shell sh = {};
-    sh.n = n;
-    for (int k = 0; k < n; k++) {
-        sh.b[k] = parts[k];
-        order_of<T, R, W, BX, BY>(a, parts[k], banded, W, sh.xq[k], sh.o[k]);
-        sh.first[k + 1] = sh.first[k] + (int64_t)sh.o[k].nbx * sh.o[k].nby * sh.o[k].nz;
-    }
-    if (n == 0) return; /* the inner box was all of b */
-    dim3 block(BX, BY), grid((unsigned)sh.first[n]);
-    if (which == 0) tl_fdtd_v_vec_cpml_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, sh);
-    else tl_fdtd_p_vec_cpml_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, sh);
-}
-
 template <typename T, int R, int W, int BX, int BY>
 void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
 {
-    if (cpml) launch_cpml<T, R, W, BX, BY>(a, which, b, banded, s);
-    else launch_plain<T, R, W, BX, BY>(a, which, b, banded, W, s);
+    int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
+    int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
+    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0};
+    if (banded) o.band = band_rows<T, R, BY>(a, o.nby);
+    dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
+    if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
+    /* CPML a template argument: its branch costs 8 registers (48 -> 56,
+     * float, order 8: a block fewer per SM) where there is none */
+    if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
+    else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
+    else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
+    else tl_fdtd_p_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
 }
 
 template <typename T, int R>

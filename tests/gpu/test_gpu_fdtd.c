@@ -3,7 +3,7 @@
  * (1e-12 relative) and single (1e-5); decomposed runs on one GPU (several
  * subdomains to a GPU) equal to the single domain bit for bit for every
  * strategy, s and overlap; the banded vector kernel equal to the plain
- * one; the vector kernels' interior / slab split with CPML; the blow-up check; a traced run. */
+ * one; the blow-up check; a traced run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,70 +308,6 @@ TL_TEST(gpu_vec4_band_equals_plain)
     }
 }
 
-/* The vector kernels with CPML split each update into an interior launch
- * (no CPML code) over the points in no slab, x cut to 32-point row
- * segments, and one slab launch over the rest (fdtd_vec.cu): on a grid
- * wide enough to have such an interior (100 x 72 x 60, 6 cells: the
- * smaller grids above have none in x), against the CPU in single and
- * double, and decomposed runs (the cut falls elsewhere in each subdomain)
- * equal to the single domain bit for bit, x, y-z and x-y-z cuts, s = 1
- * and 2, with and without overlap. */
-TL_TEST(gpu_vec_cpml_split)
-{
-    need_gpu();
-    for (int dbl = 0; dbl < 2; dbl++) {
-        tl_fdtd_config c = base(8, 6, dbl, 1);
-        c.n[0] = 100;
-        c.n[1] = 72;
-        c.n[2] = 60;
-        c.steps = 12;
-        c.src[0] = 50;
-        c.src[1] = 36;
-        c.src[2] = 30;
-        int64_t N = c.n[0] * c.n[1] * c.n[2];
-        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-        TL_ASSERT(a && b);
-        fields_of(&c, b);
-        c.backend = TL_FDTD_BACKEND_CUDA;
-        for (int kern = TL_FDTD_KERNEL_VEC2; kern <= TL_FDTD_KERNEL_VEC4_BAND; kern++) {
-            c.kernel = (tl_fdtd_kernel_kind)kern;
-            fields_of(&c, a);
-            for (int k = 0; k < 4; k++) {
-                double r = rel_diff(a + k * N, b + k * N, N);
-                TL_ASSERT_MSG(r <= (dbl ? 1e-12 : 1e-5), "%s %s field %d: %.3e", tl_fdtd_kernels[kern].name,
-                              dbl ? "double" : "single", k, r);
-            }
-        }
-        free(a);
-        free(b);
-    }
-    const int shapes[3][3] = {{3, 1, 1}, {1, 2, 2}, {2, 2, 2}};
-    for (int kern = TL_FDTD_KERNEL_VEC2; kern <= TL_FDTD_KERNEL_VEC4_BAND; kern++)
-        for (int sh = 0; sh < 3; sh++)
-            for (int s = 1; s <= 2; s++) {
-                tl_fdtd_config c = base(8, 6, 0, 1);
-                c.n[0] = 100;
-                c.n[1] = 72;
-                c.n[2] = 60;
-                c.steps = 9;
-                c.src[0] = 50;
-                c.src[1] = 36;
-                c.src[2] = 30;
-                c.backend = TL_FDTD_BACKEND_CUDA;
-                c.kernel = (tl_fdtd_kernel_kind)kern;
-                c.strategy = "peer";
-                for (int d = 0; d < 3; d++) c.pd[d] = shapes[sh][d];
-                c.s = s;
-                c.overlap = s == 2;
-                double m = -1;
-                TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
-                fprintf(stderr, "%s %dx%dx%d s=%d overlap %d cpml 6: max |diff| %g\n", tl_fdtd_kernels[kern].name,
-                        shapes[sh][0], shapes[sh][1], shapes[sh][2], s, c.overlap, m);
-                TL_ASSERT_MSG(m == 0, "%s %dx%dx%d s=%d: %g", tl_fdtd_kernels[kern].name, shapes[sh][0],
-                              shapes[sh][1], shapes[sh][2], s, m);
-            }
-}
-
 TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain,
-             gpu_zcol_decomposed_equals_single_domain, gpu_vec4_band_equals_plain, gpu_vec_cpml_split,
-             gpu_periodic_decomposed, gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)
+             gpu_zcol_decomposed_equals_single_domain, gpu_vec4_band_equals_plain, gpu_periodic_decomposed,
+             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)
