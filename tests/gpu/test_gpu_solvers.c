@@ -594,7 +594,10 @@ TL_TEST(fused_pass_equals_separate_kernels)
             int rc = tl_test_run(cmd, &out, &err);
             close(lock);
             fprintf(stderr, "$ %s -> %d (%.1f s)\n", cmd, rc, now_s() - t0);
-            TL_ASSERT_MSG(rc == 0, "exit %d\n%s", rc, err);
+            /* 3: the recursive residual met the tolerance and the true one
+             * did not (pipecg on 1138_bus at 1e-5, said since issue 32);
+             * what is compared here is the variants' histories */
+            TL_ASSERT_MSG(rc == 0 || rc == 3, "exit %d\n%s", rc, err);
             TL_ASSERT_EQ(parse(out, b[v], 2), cases[c].nsolvers);
             for (int k = 0; k < cases[c].nsolvers; k++) {
                 char path[4096];
