@@ -79,8 +79,10 @@ $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
 FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
 FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
   analysis/kineto_comm.c
+# (the libraries by path: MODULE_LIB is defined in mk/rules.mk, read after
+# this fragment, and prerequisites expand as they are read)
 $(FUZZ_KINETO): $(FUZZ_KINETO_SRC) analysis/kineto.h analysis/analysis.h $(BUILD)/config.h \
-  $(call MODULE_LIB,analysis) $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime)
+  $(BUILD)/lib/libtl_analysis.a $(BUILD)/lib/libtl_probes.a $(BUILD)/lib/libtl_runtime.a
 	$(say) FUZZ $@
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
