@@ -22,53 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr)
-{
-    if (corr < 0) return NULL;
-    size_t lo = 0, hi = t->nc;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->c[mid].corr < corr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < t->nc && t->c[lo].corr == corr ? &t->c[lo] : NULL;
-}
-
-static int is_p2p_op(const char *op)
-{
-    return !strcmp(op, "send") || !strcmp(op, "recv") || !strncmp(op, "batch_isend_irecv", 17) ||
-           !strcmp(op, "isend") || !strcmp(op, "irecv");
-}
-
-int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
-{
-    memset(out, 0, sizeof *out);
-    out->nelems = -1;
-    snprintf(out->pg, sizeof out->pg, "?");
-    const tl_kt_crow *ln = tl_kt_launch_of(t, t->s[i].corr);
-    if (!ln) return 0;
-    out->launch = ln;
-    double best_nccl = -INFINITY, best_rpc = -INFINITY;
-    for (size_t k = 0; k < t->nops; k++) {
-        const tl_kt_op *o = &t->ops[k];
-        if (o->tid != ln->tid || o->ts_us > ln->ts_us || ln->ts_us > o->ts_us + o->dur_us) continue;
-        const char *name = tl_an_names_get(t->names, o->name);
-        /* the innermost of each kind: the one that started last */
-        if (!strncmp(name, "nccl:", 5) && o->ts_us > best_nccl) {
-            best_nccl = o->ts_us;
-            snprintf(out->op, sizeof out->op, "%s", name + 5);
-        } else if (!strcmp(name, "record_param_comms") && o->ts_us > best_rpc) {
-            best_rpc = o->ts_us;
-            if (o->pg) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, o->pg));
-            out->nelems = o->nelems;
-            if (!out->op[0] && o->coll) snprintf(out->op, sizeof out->op, "%s", tl_an_names_get(t->names, o->coll));
-        }
-    }
-    if (!out->op[0]) return 0;
-    out->p2p = is_p2p_op(out->op);
-    return 1;
-}
-
 /* ---- the command ----------------------------------------------------------- */
 
 typedef struct crow_out {
