@@ -201,7 +201,7 @@ TL_TEST(records_of_shared_traces)
     /* the folder lists its ranks in rank order */
     char **files = NULL;
     size_t nf = 0;
-    TL_ASSERT_OK(tl_an_run_files(data_dir("trace_filter"), &files, &nf));
+    TL_ASSERT_OK(tl_an_run_files(data_dir("trace_filter"), 0, &files, &nf));
     TL_ASSERT_EQ(nf, 2);
     TL_ASSERT(strstr(files[0], "sampled_rank-0") && strstr(files[1], "sampled_rank-1"));
     tl_an_run_files_free(&files, nf);
