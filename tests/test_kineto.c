@@ -401,9 +401,10 @@ TL_TEST(every_command_reads_kineto)
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > /dev/null", bin, dir, t), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze compare %s %s > /dev/null", bin, dir, dir), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > /dev/null", bin, dir, t), 0);
-    /* a Perfetto export kept in the run folder leaves it a trilap run */
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s/run -o %s/run/p.json > /dev/null", bin, t, t), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter %s/run > %s/ov2.txt", bin, t, t), 0);
+    /* two of 128 ranks: the imported folder is incomplete and read so; a
+     * Perfetto export kept in it leaves it a trilap run */
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto --accept-incomplete %s/run -o %s/run/p.json > /dev/null", bin, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --accept-incomplete --per-iter %s/run > %s/ov2.txt", bin, t, t), 0);
     /* the same table from the imported CSV, but for the input line */
     TL_ASSERT_EQ(tl_test_sh("cd %s && grep -v '^# input\\|^# program' ov.txt > a && grep -v '^# input\\|^# program' "
                             "ov2.txt > b && diff a b >&2", t),
