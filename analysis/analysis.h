@@ -152,7 +152,14 @@ typedef struct tl_an_meta {
     char clock_sync[32];   /* metadata clock_sync, "none" without */
     int64_t clock_offset, clock_at, clock_unc;
     double clock_drift_ppb;
+    char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
 } tl_an_meta;
+
+/* How the ranks of a run were put on one clock, in one line for the
+ * output ("ranks aligned to rank 0 by offsets measured ...", "each rank on
+ * its own host's clock, offsets unknown: ..."), from their metadata. m[k]
+ * is at (const char *)m + k * stride (the meta of a result array). */
+void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len);
 
 /* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written */
 enum { TL_AN_RAW_CLOCK = 1 << 8 };
@@ -197,6 +204,17 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
+/* What a communication kernel served, from a host row named "op:<what>"
+ * that carries the kernel's correlation id (the Kineto reader writes them:
+ * "op:nccl:all_reduce 8.2 MB on process group 0 (default_pg, ranks 0-1)",
+ * at the launch call's times). Kept per rank, sorted by start. */
+typedef struct tl_an_oplabel {
+    int64_t start;    /* the kernel's start (its interval's, before any split) */
+    int64_t launch;   /* the start of the row: the launch call */
+    uint32_t label;   /* id in tl_an_names of <what> */
+    uint16_t stream;  /* rank-local stream index, as tl_an_ival.stream */
+} tl_an_oplabel;
+
 /* One rank's GPU activity intervals and iteration bounds. */
 typedef struct tl_an_rank {
     tl_an_meta meta;
@@ -212,7 +230,13 @@ typedef struct tl_an_rank {
     int64_t *host_start, *host_end;
     size_t nhost;
     int iters_from_host;
+    tl_an_oplabel *opl;    /* the operations its communication kernels served */
+    size_t nopl;
 } tl_an_rank;
+
+/* The operation communication kernel v of rk served, or NULL when the
+ * trace does not say (v a part split off at the last arrival: NULL). */
+const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *v);
 
 tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);
 void tl_an_rank_free(tl_an_rank *rk);

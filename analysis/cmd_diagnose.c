@@ -25,6 +25,7 @@ typedef struct diag_opts {
     double exposed_share;    /* exposed communication, % of W */
     double wait_share;       /* waiting, % of the matched operations' time */
     double staging_share;    /* host-carried communication, % of W */
+    double queued_share;     /* communication queued behind its stream after its launch, % of W */
     tl_an_common c;
 } diag_opts;
 
@@ -39,8 +40,37 @@ typedef struct starve_acc {
     size_t no, na, capo, capa;
 } starve_acc;
 
+/* The communication of one rank by operation: what the trace says each
+ * kernel served (an "op:" row: collective, size, process group) or, where
+ * it does not, the kernel's name, on one stream. */
+typedef struct op_acc {
+    uint32_t label, kernel;  /* names: the operation (or the kernel), the kernel */
+    int named;               /* label is an operation the trace named */
+    uint64_t stream;         /* CUDA stream id */
+    uint8_t lane;
+    size_t n;
+    int64_t total, exposed;  /* kernel time; the part not under compute */
+    int64_t queued;          /* Σ launch to start spent behind earlier work on the stream */
+    size_t nqueued;
+    int64_t worst_q, worst_q_iter; /* the longest of those, its iteration and what it waited behind: */
+    uint32_t worst_q_behind;       /* the activity's name, */
+    size_t worst_q_op;             /* and its operation (SIZE_MAX: not communication) */
+} op_acc;
+
+/* The k-th operation of a kernel name on a rank (match.c's ordinal) and
+ * the operation it served: late-ranks names the operation it reports. */
+typedef struct op_ord {
+    uint32_t kernel, acc;
+    int64_t k;
+} op_ord;
+
 typedef struct rank_diag {
     int rank;
+    op_acc *acc;
+    size_t nacc, capacc;
+    op_ord *ord;
+    size_t nord;
+    int64_t ex_label[2];     /* the serialised example's p2p and coll operations (acc index, -1 none) */
     int64_t w0, w1, w;
     /* serialisation */
     size_t n_either, n_both, n_both_overlap;
@@ -174,6 +204,9 @@ fail:
     return st;
 }
 
+static tl_status acc_of(rank_diag *d, const tl_an_rank *rk, const tl_an_ival *v, const tl_an_oplabel *ol,
+                        size_t *out);
+
 /* Serialisation: iterations that hold both p2p and coll, whether they
  * overlap, and an example from the middle of the serialised ones. */
 static tl_status facts_serial(rank_diag *d, const diag_state *s, const tl_an_rank *rk, const tl_an_rank_result *res)
@@ -220,6 +253,12 @@ static tl_status facts_serial(rank_diag *d, const diag_state *s, const tl_an_ran
         int c = tl_an_ival_class(v);
         int64_t *x = c & TL_AN_C_P2P_ALL ? d->ex_p2p : c & TL_AN_C_COLL_ALL ? d->ex_coll : NULL;
         if (!x) continue;
+        int64_t *lab = &d->ex_label[x == d->ex_coll];
+        if (*lab < 0 && tl_an_ival_is_comm_op(v) && !(v->flags & TL_AN_F_SPLIT)) {
+            size_t a = 0;
+            TL_TRY(acc_of(d, rk, v, v->kind == TL_KIND_KERNEL ? tl_an_rank_oplabel(rk, v) : NULL, &a));
+            *lab = (int64_t)a;
+        }
         int64_t a = v->start > lo ? v->start : lo, b = v->end < hi ? v->end : hi;
         if (a < x[0]) x[0] = a;
         if (b > x[1]) x[1] = b;
@@ -274,6 +313,120 @@ fail:
     return st;
 }
 
+/* The accumulator of v's operation (created on first sight). */
+static tl_status acc_of(rank_diag *d, const tl_an_rank *rk, const tl_an_ival *v, const tl_an_oplabel *ol, size_t *out)
+{
+    uint32_t label = ol ? ol->label : v->name;
+    int named = ol != NULL || v->kind != TL_KIND_KERNEL; /* a host mark's name is its operation */
+    uint64_t stream = v->kind == TL_KIND_KERNEL ? rk->streams[v->stream] : 0;
+    size_t a = 0;
+    while (a < d->nacc && !(d->acc[a].label == label && d->acc[a].kernel == v->name && d->acc[a].named == named &&
+                            d->acc[a].stream == stream))
+        a++;
+    if (a == d->nacc) {
+        if (d->nacc == d->capacc) {
+            size_t c = d->capacc ? 2 * d->capacc : 16;
+            op_acc *na = realloc(d->acc, c * sizeof *na);
+            TL_CHECK(na, TL_ERR_NOMEM, "%zu operations", c);
+            d->acc = na;
+            d->capacc = c;
+        }
+        d->acc[a] = (op_acc){.label = label, .kernel = v->name, .named = named, .stream = stream, .lane = v->lane,
+                             .worst_q_iter = -1, .worst_q_op = SIZE_MAX};
+        d->nacc++;
+    }
+    *out = a;
+    return TL_OK;
+}
+
+/* Per operation: kernel time, the part not under compute, and the time
+ * from its launch to its start spent behind earlier work on its stream
+ * (where the trace has the launch: an "op:" row); the ordinal of each
+ * operation among its kernel name's (match.c's k). */
+static tl_status facts_ops(rank_diag *d, const diag_state *s, const tl_an_rank *rk)
+{
+    int64_t *cseg = NULL, *send = NULL, *kcount = NULL;
+    size_t ncseg = 0, ns = rk->nstreams ? rk->nstreams : 1, nnames = tl_an_names_count(s->names);
+    uint32_t *sname = NULL;
+    size_t *split_acc = NULL, *sacc = NULL;
+    tl_status st = TL_OK;
+    TL_TRY(tl_an_union_segments(rk->v, rk->n, TL_AN_C_COMPUTE, &cseg, &ncseg));
+    send = malloc(ns * sizeof *send);
+    sname = calloc(ns, sizeof *sname);
+    split_acc = malloc(ns * sizeof *split_acc);
+    sacc = malloc(ns * sizeof *sacc);
+    kcount = calloc(nnames ? nnames : 1, sizeof *kcount);
+    d->ord = malloc((rk->n ? rk->n : 1) * sizeof *d->ord);
+    TL_CHECKGOTO(send && sname && split_acc && sacc && kcount && d->ord, TL_ERR_NOMEM, st, fail, "%zu streams", ns);
+    for (size_t k = 0; k < ns; k++) send[k] = INT64_MIN, split_acc[k] = sacc[k] = SIZE_MAX;
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        int op = tl_an_ival_is_comm_op(v) || (v->flags & TL_AN_F_SPLIT);
+        size_t a = SIZE_MAX;
+        if (op && (v->flags & TL_AN_F_SPLIT)) {
+            /* the transfer part of an operation split at its last arrival:
+             * it follows its waiting part on the same stream */
+            a = split_acc[v->stream];
+        } else if (op) {
+            const tl_an_oplabel *ol = v->kind == TL_KIND_KERNEL ? tl_an_rank_oplabel(rk, v) : NULL;
+            TL_TRYGOTO(acc_of(d, rk, v, ol, &a), st, fail);
+            op_acc *x = &d->acc[a];
+            if (v->kind == TL_KIND_KERNEL && v->name < nnames)
+                d->ord[d->nord++] = (op_ord){.kernel = v->name, .acc = (uint32_t)a, .k = kcount[v->name]++};
+            x->n += v->start >= d->w0 && v->start < d->w1;
+            int64_t prev = v->kind == TL_KIND_KERNEL ? send[v->stream] : INT64_MIN;
+            if (ol && prev > ol->launch && ol->launch < v->start && v->start >= d->w0 && v->start < d->w1) {
+                int64_t q = (prev < v->start ? prev : v->start) - ol->launch;
+                x->queued += q;
+                x->nqueued++;
+                if (q > x->worst_q) {
+                    x->worst_q = q;
+                    x->worst_q_iter = v->iter;
+                    x->worst_q_behind = sname[v->stream];
+                    x->worst_q_op = sacc[v->stream];
+                }
+            }
+            if (v->flags & TL_AN_F_WAIT) split_acc[v->stream] = a;
+        }
+        if (a != SIZE_MAX) {
+            int64_t lo = v->start > d->w0 ? v->start : d->w0, hi = v->end < d->w1 ? v->end : d->w1;
+            if (hi > lo) {
+                d->acc[a].total += hi - lo;
+                d->acc[a].exposed += hi - lo - tl_an_overlap_with(cseg, ncseg, lo, hi);
+            }
+        }
+        if (v->kind != TL_KIND_HOST && v->end > send[v->stream]) {
+            send[v->stream] = v->end;
+            sname[v->stream] = v->name;
+            sacc[v->stream] = a;
+        }
+    }
+fail:
+    free(cseg);
+    free(send);
+    free(sname);
+    free(split_acc);
+    free(sacc);
+    free(kcount);
+    return st;
+}
+
+/* What findings call an operation: "nccl:all_reduce 8.2 MB on process
+ * group 0 (default_pg, ranks 0-1) on stream 40" where the trace names it,
+ * "ncclDevKernel_AllReduce_Sum_f64_RING_LL (kernel) on the coll stream
+ * 14" where only the kernel says. */
+static void op_name(const diag_state *s, const op_acc *a, char *out, size_t n)
+{
+    if (a->named && a->stream)
+        snprintf(out, n, "%s on stream %llu", tl_an_names_get(s->names, a->label), (unsigned long long)a->stream);
+    else if (a->named)
+        snprintf(out, n, "%s (the host)", tl_an_names_get(s->names, a->label));
+    else
+        snprintf(out, n, "%.80s (kernel; the trace names no operation) on the %s stream %llu",
+                 tl_an_names_short(s->names, a->kernel), tl_role_name((tl_role)a->lane),
+                 (unsigned long long)a->stream);
+}
+
 /* Launch-bound compute: gaps between consecutive kernels of the compute lane. */
 static tl_status facts_launch(rank_diag *d, const tl_an_rank *rk, double gap_us)
 {
@@ -323,6 +476,8 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     d->w1 = res->meta.w1;
     d->w = res->whole.w;
     d->ex_iter = -1;
+    d->ex_label[0] = d->ex_label[1] = -1;
+    TL_TRY(facts_ops(d, s, rk));
     TL_TRY(facts_serial(d, s, rk, res));
     TL_TRY(facts_streams(d, rk));
     TL_TRY(facts_starve(d, rk));
@@ -333,11 +488,14 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
 
 static void free_diag(diag_state *s)
 {
-    for (size_t r = 0; r < s->n; r++)
+    for (size_t r = 0; r < s->n; r++) {
         for (size_t a = 0; a < s->rd[r].nst; a++) {
             free(s->rd[r].st[a].over);
             free(s->rd[r].st[a].alone);
         }
+        free(s->rd[r].acc);
+        free(s->rd[r].ord);
+    }
     free(s->rd);
 }
 
@@ -366,6 +524,44 @@ static void say(evidence *e, const char *fmt, ...)
 typedef int (*verdict_fn)(const diag_state *s, size_t r, double *value, evidence *e);
 
 static double pct_of_w(const rank_diag *d, int64_t x) { return d->w > 0 ? 100.0 * (double)x / (double)d->w : 0; }
+
+static int64_t acc_field(const op_acc *a, size_t off) { return *(const int64_t *)(const void *)((const char *)a + off); }
+
+/* The (up to) n operations of rank d with the largest int64 field at
+ * offset `off` (total, exposed, queued), that field > 0; their count. */
+static size_t top_ops(const rank_diag *d, size_t off, size_t *idx, size_t n)
+{
+    size_t m = 0;
+    for (size_t a = 0; a < d->nacc; a++) {
+        int64_t v = acc_field(&d->acc[a], off);
+        if (v <= 0) continue;
+        size_t p = m < n ? m++ : n;
+        if (p == n && v <= acc_field(&d->acc[idx[n - 1]], off)) continue;
+        if (p == n) p = n - 1;
+        while (p > 0 && acc_field(&d->acc[idx[p - 1]], off) < v) {
+            idx[p] = idx[p - 1];
+            p--;
+        }
+        idx[p] = a;
+    }
+    return m;
+}
+
+/* "      most exposed: OP: n operations, X us of Y us ..." for the top three. */
+static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, size_t off, const char *what)
+{
+    size_t idx[3];
+    size_t m = top_ops(d, off, idx, 3);
+    char nm[320];
+    for (size_t i = 0; i < m; i++) {
+        const op_acc *a = &d->acc[idx[i]];
+        op_name(s, a, nm, sizeof nm);
+        say(e, "      %s %s: %zu operation%s, %.1f us %s of their %.1f us\n", i ? "then" : what, nm, a->n,
+            a->n == 1 ? "" : "s", US(acc_field(a, off)), off == offsetof(op_acc, exposed) ? "not under compute"
+                                                                                              : "in all",
+            US(a->total));
+    }
+}
 
 static int serial_common(const diag_state *s, size_t r, double *value, int by_host)
 {
@@ -404,6 +600,12 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
                "waits for the other\n",
             (long long)d->ex_iter, US(d->ex_p2p[0] - d->w0), US(d->ex_p2p[1] - d->w0), US(d->ex_coll[0] - d->w0),
             US(d->ex_coll[1] - d->w0));
+    for (int k = 0; k < 2 && d->ex_iter >= 0; k++)
+        if (d->ex_label[k] >= 0) {
+            char nm[320];
+            op_name(s, &d->acc[d->ex_label[k]], nm, sizeof nm);
+            say(e, "      its %s: %s\n", k ? "collective" : "p2p", nm);
+        }
 }
 
 static int v_serial(const diag_state *s, size_t r, double *value, evidence *e)
@@ -435,6 +637,7 @@ static int v_nohide(const diag_state *s, size_t r, double *value, evidence *e)
     say(e, "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden %.2f%% of the transfer time; "
            "%lld of %lld NCCL kernels ran on a stream that also runs compute kernels\n",
         d->rank, cm, cp, h, (long long)d->comm_on_compute_stream, (long long)d->ncomm);
+    say_top_ops(s, d, e, offsetof(op_acc, exposed), "never hidden:");
     return 1;
 }
 
@@ -453,6 +656,7 @@ static int v_exposed(const diag_state *s, size_t r, double *value, evidence *e)
         US(d->u_nccl), US(d->u_host));
     if (res->nslices) say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
     say(e, "\n");
+    say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");
     return 1;
 }
 
@@ -477,9 +681,55 @@ static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
         d->rank, US(res->split.wait_ns), US(tot), *value, res->split.matched, nlast);
     if (worst_delay > 0) {
         const tl_an_op *op = &s->ops->op[worst];
-        say(e, "      most delayed: %s #%lld (iteration %lld), rank %d came %.1f us after the first\n",
-            tl_an_names_short(s->names, op->name), (long long)op->k, (long long)op->iter,
-            s->res[op->last_rank].meta.rank, US(worst_delay));
+        char nm[320];
+        snprintf(nm, sizeof nm, "%s", tl_an_names_short(s->names, op->name));
+        for (size_t i = 0; i < d->nord; i++)
+            if (d->ord[i].kernel == op->name && d->ord[i].k == op->k) {
+                op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
+                break;
+            }
+        say(e, "      most delayed: %s, #%lld of its kernel (iteration %lld): rank %d came %.1f us after the first\n",
+            nm, (long long)op->k, (long long)op->iter, s->res[op->last_rank].meta.rank, US(worst_delay));
+    }
+    say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
+    return 1;
+}
+
+/* Communication launched but queued: from its launch call to its start the
+ * stream still ran earlier work (compute, or an earlier operation of the
+ * same process group). Needs the launches (an "op:" row per kernel). */
+static int v_queued(const diag_state *s, size_t r, double *value, evidence *e)
+{
+    const rank_diag *d = &s->rd[r];
+    int64_t q = 0;
+    size_t nq = 0, nlaunch = 0;
+    for (size_t a = 0; a < d->nacc; a++) {
+        q += d->acc[a].queued;
+        nq += d->acc[a].nqueued;
+    }
+    for (size_t a = 0; a < d->nacc; a++) nlaunch += d->acc[a].named && d->acc[a].stream;
+    *value = nlaunch ? pct_of_w(d, q) : NAN;
+    if (!nlaunch || *value < s->o->queued_share || q == 0) return 0;
+    say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their launch "
+           "behind earlier work on their stream\n",
+        d->rank, nq, US(q), *value);
+    size_t idx[3];
+    size_t m = top_ops(d, offsetof(op_acc, queued), idx, 3);
+    char nm[320];
+    for (size_t i = 0; i < m; i++) {
+        const op_acc *a = &d->acc[idx[i]];
+        op_name(s, a, nm, sizeof nm);
+        char behind[400];
+        if (a->worst_q_op != SIZE_MAX && d->acc[a->worst_q_op].named) {
+            char bn[320];
+            op_name(s, &d->acc[a->worst_q_op], bn, sizeof bn);
+            snprintf(behind, sizeof behind, "%s", bn);
+        } else {
+            snprintf(behind, sizeof behind, "kernel %.80s", tl_an_names_short(s->names, a->worst_q_behind));
+        }
+        say(e, "      %s %s: %zu of %zu queued, %.1f us in all; longest %.1f us (iteration %lld) behind %s\n",
+            i ? "then" : "most:", nm, a->nqueued, a->n, US(a->queued), US(a->worst_q), (long long)a->worst_q_iter,
+            behind);
     }
     return 1;
 }
@@ -515,6 +765,29 @@ static int v_starve(const diag_state *s, size_t r, double *value, evidence *e)
         say(e, "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu alone "
                "(%.2fx), %.1f us extra = %.1f%% of the window\n",
             d->rank, tl_an_names_short(s->names, sa->name), mo, sa->no, ma, sa->na, ratio, excess, share);
+        /* the three operations it served longest, and how many more */
+        size_t pick[3], shown = 0, more = 0;
+        for (size_t i = 0; i < d->nacc; i++) {
+            const op_acc *x = &d->acc[i];
+            if (x->kernel != sa->name || !x->named) continue;
+            more++;
+            size_t p = shown < 3 ? shown++ : 3;
+            if (p == 3 && x->total <= d->acc[pick[2]].total) continue;
+            if (p == 3) p = 2;
+            while (p > 0 && d->acc[pick[p - 1]].total < x->total) {
+                pick[p] = pick[p - 1];
+                p--;
+            }
+            pick[p] = i;
+        }
+        for (size_t i = 0; i < shown; i++) {
+            char nm[320];
+            const op_acc *x = &d->acc[pick[i]];
+            op_name(s, x, nm, sizeof nm);
+            say(e, "      serving %s: %zu operation%s, %.1f us\n", nm, x->n, x->n == 1 ? "" : "s", US(x->total));
+        }
+        more -= shown;
+        if (shown && more) say(e, "      and %zu more of other sizes or process groups\n", more);
     }
     return found;
 }
@@ -587,6 +860,17 @@ static const rule rules[] = {
                "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
                "shared GPU, OS noise).",
      .ok = "no rank's matched communication waits for others at or above the threshold"},
+    {.name = "queued-communication", .measure = "queued % of W", .option = "queued-share",
+     .thr = offsetof(diag_opts, queued_share), .verdict = v_queued,
+     .headline = "communication kernels start long after their launch, queued behind earlier work on their stream",
+     .evidence = "evidence (queued = from the launch call to the kernel's start while the stream still ran earlier "
+                 "work; needs the launches, which PyTorch profiler traces carry):",
+     .remedy = "behind compute: the process group's NCCL stream waits for the compute it was made to depend on "
+               "(or shares its stream): depend only on the tensors the collective reads (per-bucket events, "
+               "DDP's gradient buckets). Behind another NCCL kernel: a process group runs its operations in order "
+               "on one stream, so fewer, larger collectives (bucket_cap_mb) or a second process group for the "
+               "independent traffic let it start at launch.",
+     .ok = "communication starts at its launch, or the trace has no launches (-)"},
     {.name = "host-staging", .measure = "host comm % of W", .option = "staging-share",
      .thr = offsetof(diag_opts, staging_share), .verdict = v_staging,
      .headline = "communication is staged through the host",
@@ -758,6 +1042,7 @@ int tl_an_cmd_diagnose(int argc, char **argv)
         PCT_OPT("exposed-share", exposed_share, "10", "communication not under compute from this % of the window"),
         PCT_OPT("wait-share", wait_share, "30", "late ranks: this % of the matched operations' time spent waiting"),
         PCT_OPT("staging-share", staging_share, "5", "host-carried communication from this % of the window"),
+        PCT_OPT("queued-share", queued_share, "5", "communication queued after its launch, this % of the window"),
     };
     const tl_optgroup groups[] = {
         {.title = "rules", .opts = own, .nopts = sizeof own / sizeof own[0], .dst = &o},
@@ -765,7 +1050,8 @@ int tl_an_cmd_diagnose(int argc, char **argv)
     };
     const tl_optspec spec = {.program = "trilap-analyze diagnose", .usage = "[options] RUN_DIR",
                              .purpose = "Lost-overlap findings (serialised communicators or host lane, no "
-                                        "comm/compute overlap, exposed communication, late ranks, host staging, "
+                                        "comm/compute overlap, exposed communication, late ranks, queued "
+                                        "communication, host staging, "
                                         "starved communication, launch-bound compute) with evidence and remedies.",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;

@@ -244,6 +244,82 @@ static int is_comm_op(const char *name)
     return !strcmp(name, "record_param_comms") || !strncmp(name, "nccl:", 5) || !strncmp(name, "c10d::", 6);
 }
 
+/* Bytes of one element of a PyTorch dtype as the profiler names it
+ * (record_param_comms' "dtype": Float, BFloat16; nccl:*'s "Input type":
+ * float, c10::Half); 0 when unknown. */
+static int dtype_bytes(const char *d)
+{
+    static const struct {
+        const char *name;
+        int bytes;
+    } tab[] = {{"float", 4},     {"double", 8},   {"half", 2},    {"c10::half", 2}, {"bfloat16", 2},
+               {"c10::bfloat16", 2}, {"int", 4},  {"long", 8},    {"long int", 8}, {"short", 2},
+               {"byte", 1},      {"char", 1},     {"bool", 1},    {"signed char", 1}, {"unsigned char", 1},
+               {"float8_e4m3fn", 1}, {"float8_e5m2", 1}, {"complexfloat", 8}, {"complexdouble", 16}};
+    for (size_t i = 0; d && i < sizeof tab / sizeof tab[0]; i++)
+        if (!strcasecmp(d, tab[i].name)) return tab[i].bytes;
+    return 0;
+}
+
+/* The message of a communication op in bytes, -1 when the event does not
+ * say: record_param_comms' "In msg nelems" x "dtype", else the tensors of
+ * "Input Dims" whose "Input type" has a known size (nccl:* ops). */
+static int64_t message_bytes(json_object *args)
+{
+    int64_t n = get_int(args, "In msg nelems", -1);
+    int b = dtype_bytes(get_str(args, "dtype"));
+    if (n >= 0 && b) return n * b;
+    json_object *dims = NULL, *types = NULL;
+    if (!args || !json_object_object_get_ex(args, "Input Dims", &dims) ||
+        !json_object_object_get_ex(args, "Input type", &types) || !json_object_is_type(dims, json_type_array) ||
+        !json_object_is_type(types, json_type_array))
+        return -1;
+    int64_t total = -1;
+    size_t nt = json_object_array_length(dims);
+    for (size_t i = 0; i < nt && i < json_object_array_length(types); i++) {
+        json_object *ty = json_object_array_get_idx(types, i), *d = json_object_array_get_idx(dims, i);
+        int eb = json_object_is_type(ty, json_type_string) ? dtype_bytes(json_object_get_string(ty)) : 0;
+        if (!eb || !json_object_is_type(d, json_type_array) || !json_object_array_length(d)) continue;
+        int64_t p = eb;
+        for (size_t k = 0; k < json_object_array_length(d) && p >= 0; k++) {
+            /* a claim past 2^50 bytes is no tensor: dropped, not wrapped */
+            int64_t x = json_object_get_int64(json_object_array_get_idx(d, k));
+            if (x < 0 || (x > 0 && p > ((int64_t)1 << 50) / x)) p = -1;
+            else p *= x;
+        }
+        if (p >= 0) total = (total < 0 ? 0 : total) + p;
+    }
+    return total;
+}
+
+/* "Process Group Ranks" ("[0, 1, 2, 3]") as "ranks 0-3" (a contiguous
+ * set) or "ranks 0,2,4,6" (the first eight, then "..."); "" without. */
+static void pg_ranks(const char *s, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (!s || *s != '[') return;
+    long long first = -1, prev = -1, cnt = 0;
+    int contiguous = 1;
+    char list[96] = "";
+    size_t len = 0;
+    for (const char *p = s + 1; *p;) {
+        char *end = NULL;
+        long long v = strtoll(p, &end, 10);
+        if (end == p) break;
+        if (cnt == 0) first = v;
+        else if (v != prev + 1) contiguous = 0;
+        if (cnt < 8 && len < sizeof list)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%lld", cnt ? "," : "", v);
+        prev = v;
+        cnt++;
+        p = end;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    if (!cnt) return;
+    if (contiguous && cnt > 1) snprintf(out, n, "ranks %lld-%lld", first, prev);
+    else snprintf(out, n, "rank%s %s%s", cnt > 1 ? "s" : "", list, cnt > 8 ? ",..." : "");
+}
+
 /* "ProfilerStep#N" (HTA's ^ProfilerStep#(\d+)): N, or -1. */
 static int64_t step_number(const char *name)
 {
@@ -323,14 +399,17 @@ static tl_status on_event(loader *L, json_object *e)
         GROW(t->ops, t->nops, L->cap_ops);
         tl_kt_op *o = &t->ops[t->nops];
         *o = (tl_kt_op){.ts_us = ts, .dur_us = dur, .tid = get_int(e, "tid", -1),
-                        .ext = get_int(args, "External id", -1), .nelems = get_int(args, "In msg nelems", -1)};
+                        .ext = get_int(args, "External id", -1), .nelems = get_int(args, "In msg nelems", -1),
+                        .bytes = message_bytes(args)};
         TL_TRY(tl_an_names_intern(t->names, name, &o->name));
         const char *coll = get_str(args, "Collective name");
         if (coll) TL_TRY(tl_an_names_intern(t->names, coll, &o->coll));
         const char *pg = get_str(args, "Process Group Name"), *pgd = get_str(args, "Process Group Description");
         if (pg || pgd) {
-            char b[256];
-            snprintf(b, sizeof b, "%s%s%s%s", pg ? pg : "?", pgd ? " (" : "", pgd ? pgd : "", pgd ? ")" : "");
+            char b[256], rk[112];
+            pg_ranks(get_str(args, "Process Group Ranks"), rk, sizeof rk);
+            snprintf(b, sizeof b, "%s%s%s%s%s%s", pg ? pg : "?", pgd || rk[0] ? " (" : "", pgd ? pgd : "",
+                     pgd && rk[0] ? ", " : "", rk, pgd || rk[0] ? ")" : "");
             TL_TRY(tl_an_names_intern(t->names, b, &o->pg));
         }
         t->nops++;

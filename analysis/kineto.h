@@ -53,7 +53,8 @@ typedef struct tl_kt_op {
     double ts_us, dur_us;
     int64_t tid, ext;       /* thread, External id */
     int64_t nelems;         /* In msg nelems, -1 without */
-    uint32_t name, coll, pg;/* op name; Collective name; "pg NAME (DESC)"; 0: none */
+    int64_t bytes;          /* the message: nelems x dtype, or Input Dims x Input type; -1 without */
+    uint32_t name, coll, pg;/* op name; Collective name; "NAME (DESC, ranks A-B)"; 0: none */
 } tl_kt_op;
 
 typedef struct tl_kt_trace {
@@ -101,11 +102,15 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
 typedef struct tl_kt_comm {
     const tl_kt_crow *launch;
     char op[64];      /* "all_reduce" */
-    char pg[96];      /* "0 (default_pg)", "?" without */
+    char pg[128];     /* "0 (default_pg, ranks 0-1)", "?" without */
     int64_t nelems;   /* -1 without */
+    int64_t bytes;    /* the message, -1 without (nccl:*'s tensors, else record_param_comms') */
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
 } tl_kt_comm;
 int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out);
+/* What findings call the operation: "nccl:all_reduce 8.2 MB on process
+ * group 0 (default_pg, ranks 0-1)", "... (process group not in the trace)". */
+void tl_kt_comm_label(const tl_kt_comm *c, char *out, size_t n);
 /* The runtime call of a correlation id (the first), or NULL. */
 const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
 

@@ -29,7 +29,7 @@ typedef struct crow_out {
     int64_t step, seq, nelems, stream;
     int64_t launch, start, end; /* ns */
     int64_t waited;             /* ns of the delay spent behind `behind` */
-    char op[64], pg[96], behind[112];
+    char op[64], pg[128], behind[112];
     int p2p;
 } crow_out;
 

@@ -10,9 +10,12 @@
  *   cuda_sync    kind sync
  *   iteration    the ProfilerStep#N range that holds the launch (the
  *                runtime call of the same correlation id), as HTA assigns it
- *   host rows    "iter" per ProfilerStep (iteration N), "cuda:<call>" per
- *                launch with its correlation id, "comm:<collective> pg P"
- *                per communication op (record_param_comms, nccl:*, c10d::*)
+ *   host rows    "iter" per ProfilerStep (iteration N); per launch, with
+ *                its correlation id: "op:nccl:all_reduce 8.2 MB on process
+ *                group 0 (default_pg, ranks 0-1)" for a communication
+ *                kernel whose operation the trace names (analysis/load.c
+ *                gives findings these names) beside "cuda:<call>";
+ *                "comm:<collective> pg P" per record_param_comms op
  * Times: ns = baseTimeNanoseconds + ts µs: the host's system clock of each
  * rank; ranks on different hosts agree as far as their clocks do (NTP),
  * Kineto measures no offsets. */
@@ -46,12 +49,13 @@ static int is_p2p_op(const char *op)
 int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
 {
     memset(out, 0, sizeof *out);
-    out->nelems = -1;
+    out->nelems = out->bytes = -1;
     snprintf(out->pg, sizeof out->pg, "?");
     const tl_kt_crow *ln = tl_kt_launch_of(t, t->s[i].corr);
     if (!ln) return 0;
     out->launch = ln;
     double best_nccl = -INFINITY, best_rpc = -INFINITY;
+    int64_t bytes_nccl = -1, bytes_rpc = -1;
     for (size_t k = 0; k < t->nops; k++) {
         const tl_kt_op *o = &t->ops[k];
         if (o->tid != ln->tid || o->ts_us > ln->ts_us || ln->ts_us > o->ts_us + o->dur_us) continue;
@@ -60,16 +64,31 @@ int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
         if (!strncmp(name, "nccl:", 5) && o->ts_us > best_nccl) {
             best_nccl = o->ts_us;
             snprintf(out->op, sizeof out->op, "%s", name + 5);
+            bytes_nccl = o->bytes;
         } else if (!strcmp(name, "record_param_comms") && o->ts_us > best_rpc) {
             best_rpc = o->ts_us;
             if (o->pg) snprintf(out->pg, sizeof out->pg, "%s", tl_an_names_get(t->names, o->pg));
             out->nelems = o->nelems;
+            bytes_rpc = o->bytes;
             if (!out->op[0] && o->coll) snprintf(out->op, sizeof out->op, "%s", tl_an_names_get(t->names, o->coll));
         }
     }
     if (!out->op[0]) return 0;
+    /* record_param_comms states the message; the nccl:* op's tensors stand in */
+    out->bytes = bytes_rpc >= 0 ? bytes_rpc : bytes_nccl;
     out->p2p = is_p2p_op(out->op);
     return 1;
+}
+
+void tl_kt_comm_label(const tl_kt_comm *c, char *out, size_t n)
+{
+    char size[32] = "";
+    double b = (double)c->bytes;
+    if (c->bytes >= 1000000) snprintf(size, sizeof size, " %.1f MB", b / 1e6);
+    else if (c->bytes >= 1000) snprintf(size, sizeof size, " %.1f kB", b / 1e3);
+    else if (c->bytes >= 0) snprintf(size, sizeof size, " %lld B", (long long)c->bytes);
+    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s%s on process group %s", c->op, size, c->pg);
+    else snprintf(out, n, "nccl:%s%s (process group not in the trace)", c->op, size);
 }
 
 
@@ -157,6 +176,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     snprintf(meta->host, sizeof meta->host, "?");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", t->device_name);
     snprintf(meta->clock_sync, sizeof meta->clock_sync, "none");
+    snprintf(meta->clock, sizeof meta->clock, "kineto-host");
     for (size_t i = 0; i < t->ns && meta->device < 0; i++)
         if (t->s[i].kind <= TL_KT_SYNC) meta->device = t->s[i].device;
     if (mfn) TL_TRY(emit_meta(t, meta, mfn, user));
@@ -172,6 +192,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         size_t j = 0;
         while (j < nl && !(lanes[j].device == s->device && lanes[j].stream == s->stream)) j++;
         const tl_kt_crow *ln = tl_kt_launch_of(t, s->corr);
+        const char *op = NULL; /* the "op:" row of a communication kernel */
         tl_trace_record r = {.rank = meta->rank, .device = s->device, .stream = s->stream > 0 ? (uint64_t)s->stream : 0,
                              .lane = j < nl ? lanes[j].lane : TL_ROLE_OTHER,
                              .name = tl_an_names_get(t->names, s->name),
@@ -187,7 +208,12 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
              * a SendRecv kernel serving nccl:all_to_all is a collective's */
             if (r.cat == TL_CAT_P2P || r.cat == TL_CAT_COLL) {
                 tl_kt_comm cm;
-                if (tl_kt_comm_of(t, i, &cm)) r.cat = cm.p2p ? TL_CAT_P2P : TL_CAT_COLL;
+                if (tl_kt_comm_of(t, i, &cm)) {
+                    r.cat = cm.p2p ? TL_CAT_P2P : TL_CAT_COLL;
+                    memcpy(name, "op:", 3);
+                    tl_kt_comm_label(&cm, name + 3, sizeof name - 3);
+                    op = name;
+                }
             }
             break;
         case TL_KT_MEMCPY: r.kind = TL_KIND_MEMCPY; r.cat = TL_CAT_MEMCPY; break;
@@ -200,13 +226,19 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         }
         if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
         if (ln && cb) {
-            /* the launch: a host row carrying the GPU row's correlation id */
-            snprintf(name, sizeof name, "cuda:%s", tl_an_names_get(t->names, ln->name));
+            /* the launch: a host row carrying the GPU row's correlation id;
+             * a second one names the operation it served, where the trace says */
+            char call[160];
+            snprintf(call, sizeof call, "cuda:%s", tl_an_names_get(t->names, ln->name));
             tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
-                                 .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, ln->ts_us),
+                                 .kind = TL_KIND_HOST, .name = call, .start_ns = tl_kt_ns(t, ln->ts_us),
                                  .end_ns = tl_kt_ns(t, ln->ts_us + ln->dur_us), .corr = r.corr, .bytes = -1,
                                  .iter = r.iter};
             TL_TRYGOTO(cb(user, &h), st, fail);
+            if (op) {
+                h.name = op;
+                TL_TRYGOTO(cb(user, &h), st, fail);
+            }
         }
     }
     for (size_t k = 0; k < t->nsteps && cb; k++) {

@@ -100,6 +100,8 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     snprintf(meta->host, sizeof meta->host, "%s", s ? s : "?");
     s = tl_trace_reader_meta(rd, "device_name");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", s ? s : "?");
+    s = tl_trace_reader_meta(rd, "clock");
+    snprintf(meta->clock, sizeof meta->clock, "%s", s ? s : "?");
     s = tl_trace_reader_meta(rd, "complete");
     meta->complete = !s || strcmp(s, "no") != 0;
     meta->window_from_meta = fw0 && fw1;
@@ -303,10 +305,80 @@ void tl_an_run_files_free(char ***files, size_t nfiles)
     *files = NULL;
 }
 
+/* One side of an "op:" row's join with its kernel: the correlation id and
+ * the kernel's start and stream, or the label and the launch. */
+typedef struct corr_side {
+    uint64_t corr;
+    int64_t t;
+    uint32_t id;
+} corr_side;
+
 typedef struct load_state {
     tl_an_rank *rk;
     tl_an_names *names;
+    corr_side *kern, *op; /* communication kernels with a correlation id; "op:" rows */
+    size_t nkern, capkern, nop, capop;
 } load_state;
+
+static tl_status push_side(corr_side **a, size_t *n, size_t *cap, corr_side v)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 256;
+        corr_side *na = realloc(*a, c * sizeof *na);
+        TL_CHECK(na, TL_ERR_NOMEM, "%zu operation rows", c);
+        *a = na;
+        *cap = c;
+    }
+    (*a)[(*n)++] = v;
+    return TL_OK;
+}
+
+static int cmp_side(const void *a, const void *b)
+{
+    const corr_side *x = a, *y = b;
+    return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+static int cmp_opl(const void *a, const void *b)
+{
+    const tl_an_oplabel *x = a, *y = b;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return (int)x->stream - (int)y->stream;
+}
+
+/* The operation of each communication kernel: its "op:" row by correlation
+ * id (either may come first in the trace). */
+static tl_status join_oplabels(load_state *ls)
+{
+    tl_an_rank *rk = ls->rk;
+    if (!ls->nkern || !ls->nop) return TL_OK;
+    qsort(ls->kern, ls->nkern, sizeof *ls->kern, cmp_side);
+    qsort(ls->op, ls->nop, sizeof *ls->op, cmp_side);
+    rk->opl = malloc(ls->nkern * sizeof *rk->opl);
+    TL_CHECK(rk->opl, TL_ERR_NOMEM, "%zu operations", ls->nkern);
+    for (size_t i = 0, j = 0; i < ls->nkern; i++) {
+        while (j < ls->nop && ls->op[j].corr < ls->kern[i].corr) j++;
+        if (j == ls->nop || ls->op[j].corr != ls->kern[i].corr) continue;
+        rk->opl[rk->nopl++] = (tl_an_oplabel){.start = ls->kern[i].t, .launch = ls->op[j].t,
+                                              .label = ls->op[j].id, .stream = (uint16_t)ls->kern[i].id};
+    }
+    qsort(rk->opl, rk->nopl, sizeof *rk->opl, cmp_opl);
+    return TL_OK;
+}
+
+const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *v)
+{
+    if (v->flags & TL_AN_F_SPLIT) return NULL;
+    size_t lo = 0, hi = rk->nopl;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->opl[mid].start < v->start) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < rk->nopl && rk->opl[lo].start == v->start; lo++)
+        if (rk->opl[lo].stream == v->stream) return &rk->opl[lo];
+    return NULL;
+}
 
 /* Iterations beyond this are a corrupt trace, not a long run. */
 #define MAX_ITER (1 << 26)
@@ -347,6 +419,11 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     tl_an_rank *rk = ls->rk;
     if (r->kind == TL_KIND_HOST && r->iter >= 0 && r->name && !strcmp(r->name, "iter"))
         return keep_host_iter(rk, r);
+    if (r->kind == TL_KIND_HOST && r->corr && r->name && !strncmp(r->name, "op:", 3) && r->name[3]) {
+        corr_side o = {.corr = r->corr, .t = r->start_ns};
+        TL_TRY(tl_an_names_intern(ls->names, r->name + 3, &o.id));
+        return push_side(&ls->op, &ls->nop, &ls->capop, o);
+    }
     int mark = is_comm_mark(r);
     if (!is_gpu_activity(r) && !mark) return TL_OK;
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
@@ -378,6 +455,9 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
         rk->streams[rk->nstreams++] = r->stream;
     }
     v->stream = (uint16_t)s;
+    if (r->corr && r->kind == TL_KIND_KERNEL && (r->cat == TL_CAT_P2P || r->cat == TL_CAT_COLL))
+        TL_TRY(push_side(&ls->kern, &ls->nkern, &ls->capkern,
+                         (corr_side){.corr = r->corr, .t = r->start_ns, .id = (uint32_t)s}));
     if (r->iter >= 0 && !mark) { /* iterations are bounded by their GPU activity */
         size_t it = (size_t)r->iter;
         TL_TRY(grow_iters(&rk->iter_start, &rk->iter_end, &rk->niter, it));
@@ -393,6 +473,9 @@ tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an
     memset(rk, 0, sizeof *rk);
     load_state ls = {.rk = rk, .names = names};
     tl_status st = tl_an_scan(path, flags, keep_record, &ls, &rk->meta);
+    if (st == TL_OK) st = join_oplabels(&ls);
+    free(ls.kern);
+    free(ls.op);
     if (st != TL_OK) {
         tl_an_rank_free(rk);
         return tl_error_frame(st, __FILE__, __LINE__);
@@ -433,6 +516,7 @@ void tl_an_rank_free(tl_an_rank *rk)
     free(rk->iter_end);
     free(rk->host_start);
     free(rk->host_end);
+    free(rk->opl);
     memset(rk, 0, sizeof *rk);
 }
 

@@ -743,6 +743,7 @@ static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_
     meta->device = -1;
     meta->complete = 1;
     snprintf(meta->clock_sync, sizeof meta->clock_sync, "none"); /* one session clock */
+    snprintf(meta->clock, sizeof meta->clock, "nsys-session");
     snprintf(meta->host, sizeof meta->host, "%s", "?");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", "?");
     sqlite3_stmt *s = NULL;

@@ -1,0 +1,58 @@
+/* How the ranks of a run were put on one clock, said in one line: every
+ * cross-rank figure (waiting for the last rank, late ranks, matched
+ * operations and their skew) is only as good as this. The cases follow
+ * the sources (DESIGN.md "Trace format", Wave 2 and 3): the probes'
+ * CLOCK_MONOTONIC with offsets measured over host messages, one host's
+ * clock, one Nsight Systems session, and Kineto's per-host system clock
+ * for which no offset is ever measured. */
+#include "analysis/analysis.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const tl_an_meta *meta_at(const tl_an_meta *m, size_t k, size_t stride)
+{
+    return (const tl_an_meta *)(const void *)((const char *)m + k * stride);
+}
+
+void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len)
+{
+    size_t aligned = 0, measured = 0, kineto = 0, nsys = 0;
+    int one_host = 1;
+    int64_t unc = 0;
+    for (size_t k = 0; k < n; k++) {
+        const tl_an_meta *x = meta_at(m, k, stride);
+        aligned += x->clock_aligned;
+        measured += strcmp(x->clock_sync, "none") != 0 && strcmp(x->clock_sync, "reference") != 0;
+        kineto += !strcmp(x->clock, "kineto-host");
+        nsys += !strcmp(x->clock, "nsys-session");
+        one_host &= !strcmp(x->host, meta_at(m, 0, stride)->host) && strcmp(x->host, "?") != 0;
+        if (x->clock_aligned && x->clock_unc > unc) unc = x->clock_unc;
+    }
+    if (n <= 1) {
+        snprintf(out, len, "one rank on its own clock (%s): nothing across ranks to align",
+                 n ? meta_at(m, 0, stride)->clock : "?");
+    } else if (kineto) {
+        snprintf(out, len, "each rank on its own host's system clock (Kineto: baseTimeNanoseconds + ts), offsets "
+                           "unknown (Kineto measures none): cross-rank figures (waiting for the last rank, "
+                           "late-ranks, matched skew) hold only as far as the hosts' clocks agree (exact on one "
+                           "host; NTP typically 0.1-10 ms across hosts); `trilap-analyze collectives` estimates "
+                           "the offsets from matched collective ends");
+    } else if (nsys == n) {
+        snprintf(out, len, "one Nsight Systems session clock for every rank: no offsets needed");
+    } else if (aligned && aligned + 1 >= n) {
+        snprintf(out, len, "ranks aligned to rank 0's clock by the offsets the probes measured over host messages "
+                           "(%s), uncertainty up to %.3f us: cross-rank figures hold to that",
+                 meta_at(m, n - 1, stride)->clock_sync, (double)unc / 1e3);
+    } else if (measured) {
+        snprintf(out, len, "each rank on its own clock: the measured offsets are ignored (--raw-clock or "
+                           "missing on some ranks): cross-rank figures hold only as far as the clocks agree");
+    } else if (one_host) {
+        snprintf(out, len, "all ranks on one host's %s: one clock, no offsets needed",
+                 meta_at(m, 0, stride)->clock);
+    } else {
+        snprintf(out, len, "each rank on its own clock (%s), offsets not measured: cross-rank figures (waiting, "
+                           "late-ranks, matched operations) are only meaningful if the ranks shared a host",
+                 meta_at(m, 0, stride)->clock);
+    }
+}
