@@ -24,8 +24,8 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
         const tl_an_meta *x = meta_at(m, k, stride);
         aligned += x->clock_aligned;
         measured += strcmp(x->clock_sync, "none") != 0 && strcmp(x->clock_sync, "reference") != 0;
-        kineto += !strcmp(x->clock, "kineto-host");
-        nsys += !strcmp(x->clock, "nsys-session");
+        kineto += !strncmp(x->clock, "kineto-host", 11); /* an imported trace keeps the whole sentence */
+        nsys += !strncmp(x->clock, "nsys-session", 12);
         one_host &= !strcmp(x->host, meta_at(m, 0, stride)->host) && strcmp(x->host, "?") != 0;
         if (x->clock_aligned && x->clock_unc > unc) unc = x->clock_unc;
     }

@@ -48,7 +48,7 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* Max over ranks of each metric (the slowest rank sets the pace). */
-static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x)
+static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, char *clock, size_t nclock)
 {
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
@@ -58,6 +58,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x)
     oo.match = 1; /* hidden and triple on transfer time, as overlap prints them */
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(dir, &oo, names, NULL, NULL, &res, &nr), st, fail);
+    tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, nclock);
     for (int j = 0; j < NM; j++) x[j] = -INFINITY;
     for (size_t r = 0; r < nr; r++) {
         const tl_an_metrics *m = &res[r].whole;
@@ -248,10 +249,13 @@ int tl_an_cmd_compare(int argc, char **argv)
     TL_TRYGOTO(tl_an_table_std_meta(t, "compare", a), st, fail);
     if (b && has_traces(a) && has_traces(b)) {
         double xa[NM], xb[NM];
-        TL_TRYGOTO(trace_metrics(a, &o, xa), st, fail);
-        TL_TRYGOTO(trace_metrics(b, &o, xb), st, fail);
+        char ca[512], cb[512];
+        TL_TRYGOTO(trace_metrics(a, &o, xa, ca, sizeof ca), st, fail);
+        TL_TRYGOTO(trace_metrics(b, &o, xb, cb, sizeof cb), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "clock A", "%s", ca), st, fail);
+        TL_TRYGOTO(tl_an_table_meta(t, "clock B", "%s", cb), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "values", "max over ranks; iteration_time = median iteration; speedup = "
                                                  "A/B for times"),
                    st, fail);

@@ -556,10 +556,12 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
     for (size_t i = 0; i < m; i++) {
         const op_acc *a = &d->acc[idx[i]];
         op_name(s, a, nm, sizeof nm);
-        say(e, "      %s %s: %zu operation%s, %.1f us %s of their %.1f us\n", i ? "then" : what, nm, a->n,
-            a->n == 1 ? "" : "s", US(acc_field(a, off)), off == offsetof(op_acc, exposed) ? "not under compute"
-                                                                                              : "in all",
-            US(a->total));
+        if (off == offsetof(op_acc, total))
+            say(e, "      %s %s: %zu operation%s, %.1f us\n", i ? "then" : what, nm, a->n, a->n == 1 ? "" : "s",
+                US(a->total));
+        else
+            say(e, "      %s %s: %zu operation%s, %.1f us not under compute of their %.1f us\n", i ? "then" : what,
+                nm, a->n, a->n == 1 ? "" : "s", US(acc_field(a, off)), US(a->total));
     }
 }
 
@@ -854,7 +856,8 @@ static const rule rules[] = {
     {.name = "late-ranks", .measure = "waiting % of comm", .option = "wait-share",
      .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
      .headline = "communication operations wait for a rank that arrives late",
-     .evidence = "evidence (waiting = before the last rank of the same operation started it, aligned clock):",
+     .evidence = "evidence (waiting = before the last rank of the same operation started it, on the clock the "
+                 "'# clock:' line states; operations matched by kernel name and order):",
      .remedy = "the operation cannot move data before every rank has joined it. Compare the ranks' compute per "
                "iteration (overlap's U_compute): a rank with more rows or nonzeros arrives last, so balance the "
                "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
@@ -976,7 +979,11 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     } cols[] = {{"rule", 1}, {"rank", 0}, {"verdict", 1}, {"value", 0}, {"threshold", 0}, {"measure", 1}};
     for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
         TL_TRYGOTO(tl_an_table_col(t, cols[j].name, "", cols[j].text), st, fail);
-    printf("# program: trilap-analyze diagnose %s (git %s)\n# input: %s\n", TL_VERSION, TL_GIT_COMMIT, dir);
+    char clock[512];
+    tl_an_clock_say(&s->res[0].meta, nr, sizeof *s->res, clock, sizeof clock);
+    TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
+    printf("# program: trilap-analyze diagnose %s (git %s)\n# input: %s\n# clock: %s\n", TL_VERSION, TL_GIT_COMMIT,
+           dir, clock);
     print_rank_summary(s->res, nr);
     putchar('\n');
     int nfind = 0;

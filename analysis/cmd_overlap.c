@@ -244,6 +244,9 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_TRYGOTO(tl_an_table_create(&t, "overlap"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "overlap", dir), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
+    char clock[512];
+    tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
+    TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
     int fallback = 0;
     for (size_t r = 0; r < nr; r++) fallback |= !res[r].meta.window_from_meta;
     TL_TRYGOTO(tl_an_table_meta(t, "window",

@@ -196,6 +196,9 @@ int tl_an_cmd_timeline(int argc, char **argv)
     else
         printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %lld:%lld\n# ranks: %zu\n", pr.positional[0],
                (long long)oo.iter_lo, (long long)oo.iter_hi, nr);
+    char clock[512];
+    tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
+    printf("# clock: %s\n", clock);
     printf(
            "# span: %.1f us, the selection on the first rank; every rank drawn over it, activity clipped\n"
            "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",

@@ -236,13 +236,15 @@ static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
 
 #define US(x) ((double)(x) / 1e3)
 
-static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr)
+static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr,
+                        const char *clock)
 {
     tl_status st = TL_OK;
     tl_an_table *t = NULL, *m = NULL, *cc = NULL;
     TL_TRYGOTO(tl_an_table_create(&t, "collectives"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "collectives", input), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "operation", "the nccl:* op (else record_param_comms' Collective name) around the "
                                                 "kernel's launch; pg and elems from record_param_comms"),
                st, fail);
@@ -416,6 +418,7 @@ int tl_an_cmd_collectives(int argc, char **argv)
     int found = 0;
     cstate cs = {0};
     rank_conc *conc = NULL;
+    tl_an_meta *metas = NULL;
     tl_kt_trace *t = NULL;
     tl_status st = tl_an_kineto_run_files(input, &files, &nf, &found);
     if (st == TL_OK && !found)
@@ -423,19 +426,24 @@ int tl_an_cmd_collectives(int argc, char **argv)
                                    "trace, or a folder of them); this is not one", input);
     if (st != TL_OK) goto fail;
     conc = calloc(nf, sizeof *conc);
-    TL_CHECKGOTO(conc, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    metas = calloc(nf, sizeof *metas);
+    TL_CHECKGOTO(conc && metas, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     for (size_t f = 0; f < nf; f++) {
         TL_TRYGOTO(tl_kt_load(files[f], &t), st, fail);
+        TL_TRYGOTO(tl_kt_emit(t, NULL, NULL, &metas[f], NULL), st, fail); /* its metadata: the clock */
         TL_TRYGOTO(rank_rows(t, t->rank >= 0 ? t->rank : (int)f, &cs, &conc[f]), st, fail);
         tl_kt_free(&t);
     }
     TL_TRYGOTO(offsets(cs.rows, cs.n, conc, nf), st, fail);
-    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf), st, fail);
+    char clock[512];
+    tl_an_clock_say(metas, nf, sizeof *metas, clock, sizeof clock);
+    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, clock), st, fail);
 fail:
     tl_kt_free(&t);
     tl_an_run_files_free(&files, nf);
     free(cs.rows);
     free(conc);
+    free(metas);
     free(pr.positional);
     return st == TL_OK ? 0 : 1;
 }

@@ -78,7 +78,7 @@ $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
 # the tests when available so test_fuzz_kineto can run it.
 FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
 FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
-  analysis/kineto_comm.c
+  analysis/kineto_comm.c analysis/clock_note.c
 # (the libraries by path: MODULE_LIB is defined in mk/rules.mk, read after
 # this fragment, and prerequisites expand as they are read)
 $(FUZZ_KINETO): $(FUZZ_KINETO_SRC) analysis/kineto.h analysis/analysis.h $(BUILD)/config.h \

@@ -440,8 +440,8 @@ TL_TEST(collectives_command)
     free(err);
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), data_dir("nccl_parser_config"));
     TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
-    TL_ASSERT_EQ(tl_test_count(out, " all_reduce 0 (default_pg) "), 15);
-    TL_ASSERT_EQ(tl_test_count(out, " broadcast  0 (default_pg) "), 6);
+    TL_ASSERT_EQ(tl_test_count(out, " all_reduce 0 (default_pg, ranks 0-1) "), 15);
+    TL_ASSERT_EQ(tl_test_count(out, " broadcast  0 (default_pg, ranks 0-1) "), 6);
     TL_ASSERT(strstr(out, "# 21 rows"));
     free(out);
     free(err);
@@ -452,6 +452,130 @@ TL_TEST(collectives_command)
     TL_ASSERT(strstr(out, "# finding: largest arrival skew:"));
     free(out);
     free(err);
+}
+
+/* The output of `trilap-analyze ARGS`, which must exit 0 (free it). */
+static char *analyze(const char *args)
+{
+    char cmd[1024], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", tl_test_bin(), args);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    free(err);
+    return out;
+}
+
+/* The evidence block of FINDING [rule] in diagnose's output (up to its
+ * remedy), or NULL when the rule did not fire. */
+static char *finding(const char *out, const char *rule)
+{
+    char key[96];
+    snprintf(key, sizeof key, "[%s]: ", rule);
+    const char *a = out;
+    for (;;) {
+        a = strstr(a, "\nFINDING ");
+        if (!a) return NULL;
+        a++;
+        const char *eol = strchr(a, '\n'), *k = strstr(a, key);
+        if (k && eol && k < eol) break;
+    }
+    const char *b = strstr(a, "  remedy:");
+    size_t n = b ? (size_t)(b - a) : strlen(a);
+    char *s = malloc(n + 1);
+    TL_ASSERT(s);
+    memcpy(s, a, n);
+    s[n] = '\0';
+    return s;
+}
+
+/* issue 27: diagnose's communication findings name the collective (its
+ * message size) and the process group where the trace records them, and
+ * the operation a collective waited behind. */
+TL_TEST(diagnose_names_collectives)
+{
+    need_jsonc();
+    char args[700];
+    /* record_param_comms: collective, size (2049000 floats) and process group with its ranks */
+    snprintf(args, sizeof args, "diagnose --exposed-share 1 %s", data_dir("nccl_parser_config"));
+    char *out = analyze(args), *f = finding(out, "exposed-communication");
+    TL_ASSERT_MSG(f, "exposed-communication did not fire:\n%s", out);
+    TL_ASSERT_MSG(strstr(f, "most exposed: nccl:all_reduce 8.2 MB on process group 0 (default_pg, ranks 0-1) on "
+                            "stream 40: 3 operations"),
+                  "%s", f);
+    printf("%s\n", f);
+    free(f);
+    free(out);
+    /* nccl:* ops only (no process group in these traces): the collective and
+     * its tensor size, the absence said */
+    snprintf(args, sizeof args, "diagnose %s", data_dir("trace_diff_control"));
+    out = analyze(args);
+    f = finding(out, "exposed-communication");
+    TL_ASSERT_MSG(f && strstr(f, "most exposed: nccl:all_to_all 288.9 MB (process group not in the trace) on stream 21"),
+                  "%s", out);
+    free(f);
+    f = finding(out, "queued-communication");
+    TL_ASSERT_MSG(f && strstr(f, "most: nccl:all_reduce 1.1 MB (process group not in the trace) on stream 21: 6 of 6 "
+                                 "queued") && strstr(f, "behind nccl:all_reduce 181.2 MB"),
+                  "%s", out);
+    printf("%s\n", f);
+    free(f);
+    f = finding(out, "starved-communication");
+    TL_ASSERT_MSG(f && strstr(f, "serving nccl:all_to_all 288.9 MB"), "%s", out);
+    free(f);
+    free(out);
+    /* across ranks: the most delayed operation named */
+    snprintf(args, sizeof args, "diagnose --wait-share 5 %s", data_dir("trace_filter"));
+    out = analyze(args);
+    f = finding(out, "late-ranks");
+    TL_ASSERT_MSG(f && strstr(f, "most delayed: nccl:") && strstr(f, "by time: nccl:all_to_all 419.4 MB"), "%s", out);
+    free(f);
+    f = finding(out, "queued-communication");
+    TL_ASSERT_MSG(f && strstr(f, "rank 0: 2 communication kernels waited 91521.0 us") &&
+                      strstr(f, "rank 1: 2 communication kernels waited 99926.0 us"),
+                  "%s", out);
+    free(f);
+    free(out);
+}
+
+/* issue 27: every command says how the ranks were put on one clock. */
+TL_TEST(clock_stated)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
+    static const char kineto[] = "# clock: each rank on its own host's system clock (Kineto: baseTimeNanoseconds + "
+                                 "ts), offsets unknown (Kineto measures none): cross-rank figures";
+    static const char *const cmds[] = {"overlap", "diagnose", "collectives", "compare"};
+    char args[1200];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (!strcmp(cmds[i], "compare")) snprintf(args, sizeof args, "compare %s %s", dir, dir);
+        else snprintf(args, sizeof args, "%s %s", cmds[i], dir);
+        char *out = analyze(args);
+        const char *want = !strcmp(cmds[i], "compare") ? "# clock A: each rank on its own host's system clock" : kineto;
+        TL_ASSERT_MSG(strstr(out, want), "%s does not say the clock:\n%s", cmds[i], out);
+        free(out);
+    }
+    snprintf(args, sizeof args, "timeline %s -o %s/tl.csv", dir, t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, kineto), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "overlap %s", data_dir("nccl_parser_config"));
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# clock: one rank on its own clock (kineto-host)"), "%s", out);
+    free(out);
+    /* trilap traces of two ranks on one host, without measured offsets */
+    for (int r = 0; r < 2; r++) {
+        char p[600], body[1024];
+        snprintf(p, sizeof p, "%s/trace.rank%d.csv", t, r);
+        snprintf(body, sizeof body,
+                 "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# host=node7\n# clock=CLOCK_MONOTONIC\n"
+                 "# complete=yes\n" TL_TRACE_HEADER "\n%d,0,13,compute,compute,kernel,k,1000,2000,1,-1,0\n", r, r);
+        tl_test_write(p, body);
+    }
+    snprintf(args, sizeof args, "overlap %s", t);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# clock: all ranks on one host's CLOCK_MONOTONIC: one clock, no offsets needed"), "%s",
+                  out);
+    free(out);
+    printf("%s...\n", kineto);
 }
 
 /* Peak resident memory (KB) of one run of trilap-analyze, its exit code. */
@@ -501,4 +625,4 @@ TL_TEST(big_trace_bounded_memory)
 }
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
-             bad_traces_refused, every_command_reads_kineto)
+             bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated)
