@@ -202,6 +202,9 @@ fail:
     X(triad_gbs, "trilap-bench stream: triad, GB/s")                                                        \
     X(pcg_fixed_us, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
     X(pcg_bw_frac, "fraction of triad of the rest (same fit)")                                              \
+    X(xstream_same_us, "tristream traces: kernel start after its same-stream predecessor, us (two-stream, allreduce -> DAXPY)") \
+    X(xstream_cross_us, "tristream traces: ring start after the allreduce it waits for on another stream, us (three-naive)") \
+    X(xstream_us, "a wait across streams costs this more than one on the same stream, us (cross - same)") \
     X(alpha_coll_us, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
     X(alpha_p2p_us, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
     X(nccl_rate, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")

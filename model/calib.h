@@ -23,6 +23,10 @@ typedef struct tl_mcalib {
     /* measured on one H200 (results/solver-fixed-cost-h200, roof-fit.awk over
      * 96^3-256^3): Pipe-PCG us/iter = fixed + bytes / (frac x triad) */
     double pcg_fixed_us, pcg_bw_frac;
+    /* measured in the tristream traces (model/calib_trace.c): a kernel's
+     * start after the kernel it waits for on the same stream, on another
+     * stream, and the excess the model charges per cross-stream wait */
+    double xstream_same_us, xstream_cross_us, xstream_us;
     /* fitted by simulation (model/fit.c) */
     double alpha_coll_us, alpha_p2p_us; /* an NCCL operation's fixed cost */
     double nccl_rate;                   /* NCCL progress beside a compute kernel */
@@ -33,6 +37,8 @@ typedef struct tl_mcalib {
 tl_status tl_mcalib_read_tristream(tl_mcalib *c, const char *csv);
 tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv);
 tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv);
+/* DIR/two-stream and DIR/three-naive traces of trilap-bench tristream. */
+tl_status tl_mcalib_read_traces(tl_mcalib *c, const char *dir);
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
 /* Temporary name + rename; "-" writes to stdout. */

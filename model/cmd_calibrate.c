@@ -9,7 +9,7 @@
 #include "model/fit.h"
 
 typedef struct calib_opts {
-    const char *tristream, *comm, *stream, *out;
+    const char *tristream, *traces, *comm, *stream, *out;
     double pcg_fixed_us, pcg_bw_frac;
 } calib_opts;
 
@@ -17,6 +17,9 @@ static const tl_option calib_options[] = {
     {.name = "tristream", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, tristream),
      .def = "results/tristream-h200x2/tristream.csv", .metavar = "CSV",
      .help = "trilap-bench tristream results on two GPUs (parts alone, variants)"},
+    {.name = "traces", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, traces),
+     .def = "results/tristream-h200x2", .metavar = "DIR",
+     .help = "its traces (DIR/two-stream, DIR/three-naive): the cost of a wait across streams"},
     {.name = "comm", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, comm), .def = "results/comm-h200x2/comm.csv",
      .metavar = "CSV", .help = "trilap-bench comm results on the same two GPUs"},
     {.name = "stream", .type = TL_OPT_STRING, .offset = offsetof(calib_opts, stream),
@@ -43,7 +46,8 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     if (res.exit_now) return 0;
     cli->spec = &spec;
     tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
-    if (tl_mcalib_read_tristream(&c, o.tristream) != TL_OK || tl_mcalib_read_comm(&c, o.comm) != TL_OK ||
+    if (tl_mcalib_read_tristream(&c, o.tristream) != TL_OK || tl_mcalib_read_traces(&c, o.traces) != TL_OK ||
+        tl_mcalib_read_comm(&c, o.comm) != TL_OK ||
         tl_mcalib_read_stream(&c, o.stream) != TL_OK) {
         tl_mcli_error("cannot read the measured results (the line above names the file and the reason)");
         return 1;

@@ -1,5 +1,5 @@
 /* trilap-model fdtd: seed paper 2's four-GPU pencil-yz runs (Tables 12 and
- * 13) predicted from its one-GPU Table 10 and two calibration grids: per
+ * 13, and the RTX 8000 strong scaling of Table 11) predicted from its one-GPU Table 10 and two calibration grids: per
  * strategy (peer, host-staged), the PCIe port's latency and bandwidth are
  * fitted so that the two calibration rows at s = 1 come out exact; every
  * other row (the other grids, and s = 2, 4, 8) is a prediction. */
@@ -48,6 +48,68 @@ static tl_status predict(const tl_mfdtd *f, const tl_mplatform *p, double lat, d
     if (st == TL_OK) *t = r.iter_s * j.iters;
     tl_mjob_free(&j);
     return st;
+}
+
+/* Table 11 (RTX 8000): the one-GPU rows give each grid's rate (1024^3,
+ * out of memory on one GPU, takes 800^3's); the port is fitted on the two
+ * GPU rows of 320^3 and 800^3; the other 2-GPU rows and every 4-GPU row,
+ * with their parallel efficiency T1 / (p Tp), are predictions. */
+static tl_mfdtd t11_job(int i, int gpus)
+{
+    const tl_paper2_t11_row *row = &tl_paper2_t11[i];
+    const tl_paper2_t11_row *rate_row = row->t_s[0] > 0 ? row : &tl_paper2_t11[i - 1];
+    double n = rate_row->n;
+    return (tl_mfdtd){.n = row->n, .px = 1, .py = gpus == 4 ? 2 : 1, .pz = gpus == 1 ? 1 : 2,
+                      .radius = TL_PAPER2_RADIUS, .s = 1, .steps = TL_PAPER2_STEPS,
+                      .mpoints_s = n * n * n * TL_PAPER2_STEPS / rate_row->t_s[0] / 1e6, .bytes_per_value = 4,
+                      .fields_per_exchange = 2};
+}
+
+static int table11(tl_mcli *cli, const tl_mplatform *p, tl_mcsv *w)
+{
+    tl_mfdtd f[2] = {t11_job(0, 2), t11_job(2, 2)};
+    double m[2] = {tl_paper2_t11[0].t_s[1], tl_paper2_t11[2].t_s[1]}, lat, gbs;
+    if (tl_mfit_fdtd_port(f, m, p, cli->workdir, &lat, &gbs) != TL_OK) {
+        tl_mcli_error("fitting Table 11's exchange on the 2-GPU rows of 320 and 800 failed (reason above)");
+        return 1;
+    }
+    printf("# Table 11 (RTX 8000, s = 1, 2 GPUs 1x1x2, 4 GPUs 1x2x2): rate from its 1-GPU rows; port fitted on "
+           "the 2-GPU rows of 320 and 800: %.2f us, %.2f GB/s\n", lat, gbs);
+    printf("#%5s %5s %4s %9s %10s %8s %9s %9s  %s\n", "table", "grid", "gpus", "paper", "predicted", "error",
+           "eff.paper", "eff.pred", "role");
+    printf("#%5s %5s %4s %9s %10s %8s %9s %9s\n", "", "", "", "(s)", "(s)", "(%)", "(%)", "(%)");
+    int npred = 0, bad = 0;
+    double maxerr = 0;
+    for (int i = 0; i < TL_PAPER2_T11_NGRIDS; i++) {
+        const tl_paper2_t11_row *row = &tl_paper2_t11[i];
+        for (int g = 1; g < 3; g++) {
+            int gpus = 1 << g;
+            double t = 0, paper = row->t_s[g];
+            tl_mfdtd job = t11_job(i, gpus);
+            if (predict(&job, p, lat, gbs, cli->workdir, &t) != TL_OK) {
+                tl_mcli_error("simulating Table 11's grid %d on %d GPUs failed (reason above)", row->n, gpus);
+                return 1;
+            }
+            int calib = gpus == 2 && (i == 0 || i == 2);
+            double err = 100 * (t - paper) / paper, t1 = row->t_s[0];
+            if (!calib) {
+                npred++;
+                bad += fabs(err) > 10;
+                if (fabs(err) > maxerr) maxerr = fabs(err);
+            }
+            char ep[16] = "-", eq[16] = "-";
+            if (t1 > 0) {
+                snprintf(ep, sizeof ep, "%.1f", 100 * t1 / (gpus * paper));
+                snprintf(eq, sizeof eq, "%.1f", 100 * t1 / (gpus * t));
+            }
+            const char *role = calib ? "calibration" : "prediction";
+            printf(" %5s %5d %4d %9.3f %10.3f %+8.1f %9s %9s  %s\n", "11", row->n, gpus, paper, t, err, ep, eq, role);
+            if (w->f)
+                fprintf(w->f, "11,%d,peer-%dgpu,1,%.3f,%.4f,%.2f,%s\n", row->n, gpus, paper, t, err, role);
+        }
+    }
+    printf("# Table 11: %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
+    return 0;
 }
 
 int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
@@ -131,6 +193,10 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                             paper, t, err, role);
             }
     printf("# %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
+    if (table11(cli, tl_mplatform_find("rtx6000-pcie"), &w) != 0) {
+        tl_mcsv_abort(&w);
+        return 1;
+    }
     if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
     return 0;
 }

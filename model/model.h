@@ -86,6 +86,10 @@ typedef struct tl_mjob {
      * on that GPU (measured: model/README.md). */
     double alpha_p2p_s, alpha_coll_s;
     double nccl_rate_beside_compute;
+    /* a lane that waits for another lane's event, or an NCCL operation
+     * that follows one issued to another stream on its communicator, starts
+     * this long after the event (measured: calib_trace.c) */
+    double cross_lane_s;
     double staged_alpha_s; /* host-staged: per exchange, host copies and synchronisation */
     const char *platform;  /* SimGrid platform file: hosts gpu<R>, nccl<R>, cpu<R> */
 } tl_mjob;

@@ -1,19 +1,19 @@
 # model/: trilap-model, predictions at scale on SimGrid (model/README.md).
 # Layering: model/ reads runtime/ (schedules), solvers/ (matrices,
-# partitions) and its own files; nothing below includes model/.
+# partitions), probes/ (trace reader) and its own files; nothing below includes model/.
 MODULES += model
-model_C := model/job.c model/sim.c model/platform.c model/calib.c model/partstats.c model/jobs.c \
+model_C := model/job.c model/sim.c model/platform.c model/calib.c model/calib_trace.c model/partstats.c model/jobs.c \
   model/fit.c model/paper.c model/cli.c model/cmd_calibrate.c model/cmd_tristream.c model/cmd_solver.c \
   model/cmd_fdtd.c model/cmd_platform.c
 
 PROGRAMS += trilap-model
 trilap-model_C := model/main.c
-trilap-model_DEPS := model solvers runtime
+trilap-model_DEPS := model solvers probes runtime
 trilap-model_LDLIBS += $(SIMGRID_LIBS)
 
 # the engine's known answers, the schedules' order, invalid platforms
 HOST_TESTS += test_model
-test_model_DEPS := model solvers runtime
+test_model_DEPS := model solvers probes runtime
 test_model_LDLIBS += $(SIMGRID_LIBS)
 $(BUILD)/tests/test_model: $(BIN)/trilap-model
 

@@ -11,6 +11,13 @@ const tl_paper2_row tl_paper2[TL_PAPER2_NGRIDS] = {
      .staged_s = 27.278},
 };
 
+const tl_paper2_t11_row tl_paper2_t11[TL_PAPER2_T11_NGRIDS] = {
+    {.n = 320, .t_s = {0.897, 0.864, 1.600}},
+    {.n = 544, .t_s = {4.666, 3.442, 4.482}},
+    {.n = 800, .t_s = {14.614, 9.658, 10.458}},
+    {.n = 1024, .t_s = {0, 19.050, 18.528}},
+};
+
 /* Abstract and Sec. V: 1.02-1.06x at 4 GPUs, 1.18-1.47x at 64 (Figs. 3-4,
  * SuiteSparse matrices, both machines), 1.06-1.52x at 256 (Fig. 5,
  * Leonardo: heart15 1.06, poisson3da_12 1.50, heart12 1.52). */

@@ -1,6 +1,6 @@
 /* The papers' own numbers that the model is calibrated on or checked
  * against, quoted from ../shared/papers (seed paper 2, arXiv 2606.06910:
- * Tables 10, 12, 13; seed paper 1: Figs. 3-5 and Sec. II's nccl-tests
+ * Tables 10-13; seed paper 1: Figs. 3-5 and Sec. II's nccl-tests
  * figure). */
 #ifndef TL_MODEL_PAPER_H
 #define TL_MODEL_PAPER_H
@@ -17,6 +17,15 @@ typedef struct tl_paper2_row {
 
 extern const tl_paper2_row tl_paper2[TL_PAPER2_NGRIDS];
 extern const int tl_paper2_s[4];
+/* Table 11: RTX 8000 GPUs, s = 1 halo exchange, 1, 2 (1x1x2) and 4 (1x2x2)
+ * GPUs; run time in s, 0 where one GPU ran out of memory (1024^3). */
+#define TL_PAPER2_T11_NGRIDS 4
+typedef struct tl_paper2_t11_row {
+    int n;
+    double t_s[3]; /* 1, 2, 4 GPUs */
+} tl_paper2_t11_row;
+extern const tl_paper2_t11_row tl_paper2_t11[TL_PAPER2_T11_NGRIDS];
+
 /* time steps of every run: Table 10's run time x rate / N^3 */
 #define TL_PAPER2_STEPS 64
 #define TL_PAPER2_RADIUS 4

@@ -3,7 +3,8 @@
  * communications handed to it in order (NCCL serialises the operations of
  * one communicator, whatever the stream: three-naive's cost); one daemon per
  * node stages host-staged halos. Events are counting semaphores, one per
- * (event, waiting lane). Compute kernels run on host gpu<R>; an NCCL
+ * (event, waiting lane); a wait across lanes ends the cross-lane latency
+ * after the record, as one across CUDA streams does. Compute kernels run on host gpu<R>; an NCCL
  * operation's fixed cost runs on host nccl<R>, whose second power state
  * (the rate beside compute) is switched on while a compute kernel runs.
  *
@@ -56,11 +57,21 @@ typedef struct sim_stage_msg {
     int64_t bytes;
 } sim_stage_msg;
 
+/* When each of the last SIM_EV_KEEP records of an event happened, for a
+ * waiting lane (its n-th wait matches the n-th record). Lanes are joined by
+ * their data every iteration, so a producer is never that far ahead. */
+enum { SIM_EV_KEEP = 16 };
+typedef struct sim_evtimes {
+    double t[SIM_EV_KEEP];
+    unsigned nrec, nwait;
+} sim_evtimes;
+
 typedef struct sim_rank {
     int rank;
     sg_host_t gpu, nccl;
     double nccl_speed0;
     sg_sem_t ev[TL_MODEL_MAX_EVENTS][TL_MODEL_MAX_LANES]; /* [event][waiting lane] */
+    sim_evtimes evt[TL_MODEL_MAX_EVENTS][TL_MODEL_MAX_LANES];
     sim_chan chan[TL_MODEL_MAX_CHANS];
     tl_mrank_result res;
 } sim_rank;
@@ -237,6 +248,17 @@ static void stage_main(int argc, char **argv)
     }
 }
 
+/* Sleeps until `t`, when that is still to come. */
+static void sleep_until(double t)
+{
+    double now = simgrid_get_clock();
+    if (t > now) sg_actor_sleep_for(t - now);
+}
+
+/* NCCL orders one communicator's operations by making the stream of the
+ * next wait for an event recorded after the previous one: across streams
+ * that costs the cross-lane latency (two-stream's ring after its allreduce,
+ * beside the DAXPY; three-naive's, after it), on one stream nothing. */
 static void chan_main(int argc, char **argv)
 {
     (void)argc;
@@ -246,12 +268,17 @@ static void chan_main(int argc, char **argv)
     sim_chan *c = &R->chan[a->lane];
     const tl_mjob *j = a->w->job;
     sim_xfer x = {0};
+    int prev_lane = -1;
+    double prev_end = 0;
     if (c->nslots == 0) return; /* a communicator this job never uses */
     for (;;)
         for (int i = 0; i < c->nslots; i++) {
             sim_slot *sl = &c->slot[i];
             sg_sem_acquire(sl->submitted);
+            if (prev_lane >= 0 && sl->lane != prev_lane) sleep_until(prev_end + j->cross_lane_s);
             run_comm(a->w, R, a->lane, &j->lanes[sl->lane].ops[sl->k], &x);
+            prev_lane = sl->lane;
+            prev_end = simgrid_get_clock();
             sg_sem_release(sl->done);
         }
 }
@@ -293,12 +320,24 @@ static void lane_main(int argc, char **argv)
             }
             case TL_MOP_RECORD:
                 for (int l = 0; l < j->nlanes; l++)
-                    if (w->nwaiters[o->ev][l]) sg_sem_release(R->ev[o->ev][l]);
+                    if (w->nwaiters[o->ev][l]) {
+                        sim_evtimes *et = &R->evt[o->ev][l];
+                        if (et->nrec - et->nwait >= SIM_EV_KEEP) {
+                            fprintf(stderr, "lane %s ran %d records of an event ahead of its waiter\n", L->name,
+                                    SIM_EV_KEEP);
+                            exit(6);
+                        }
+                        et->t[et->nrec++ % SIM_EV_KEEP] = simgrid_get_clock();
+                        sg_sem_release(R->ev[o->ev][l]);
+                    }
                 break;
-            case TL_MOP_WAIT:
+            case TL_MOP_WAIT: {
                 if (o->skip_first && it == 0) break;
                 sg_sem_acquire(R->ev[o->ev][a->lane]);
+                sim_evtimes *et = &R->evt[o->ev][a->lane];
+                sleep_until(et->t[et->nwait++ % SIM_EV_KEEP] + j->cross_lane_s);
                 break;
+            }
             }
             if (a->lane == 0 && (o->kind == TL_MOP_COMM || o->kind == TL_MOP_WAIT)) {
                 double dt = simgrid_get_clock() - t0;

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <errno.h>
+#include <math.h>
+#include <sys/stat.h>
 
 #include "model/calib.h"
 #include "model/fit.h"
@@ -14,6 +17,7 @@
 #include "model/model.h"
 #include "model/partstats.h"
 #include "model/platform.h"
+#include "probes/trace.h"
 #include "tl_test.h"
 
 static void need_simgrid(void)
@@ -71,6 +75,99 @@ TL_TEST(nccl_rate_beside_compute)
     TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
     TL_ASSERT_NEAR(res.iter_s, 15.5e-6, 1e-11);
     tl_mjob_free(&j);
+}
+
+/* One rank, NCCL at full speed, no messages (one rank): a 10 us DAXPY,
+ * an 8 us allreduce and a 6 us ring, a wait across streams 2 us dearer
+ * than one on the same stream. Each lane waits for the others' previous
+ * iteration (the join), each wait across lanes ending 2 us after the event.
+ * By hand (us, start-end):
+ *   three-split: DAXPY 0-10, 10-20 (its join: allreduce 8 + 2, ring 6 + 2),
+ *     the allreduce and ring of iteration 1 at 12 (DAXPY 10 + 2), so DAXPY
+ *     22-32 (allreduce 20 + 2), 32-42: 42 / 4 = 10.5;
+ *   three-naive: DAXPY 0-10, allreduce 0-8, ring 10-16 (it follows the
+ *     allreduce on one communicator from another stream: 8 + 2); then each
+ *     iteration starts 2 us after the last ring: 18, 36, 54, and ends 16
+ *     later: 70 / 4 = 17.5;
+ *   two-stream: allreduce 0-8 then DAXPY 8-18 on one stream, ring 10-16
+ *     beside it; the next allreduce at 18 (DAXPY's end, the ring's + 2):
+ *     period 18, 72 / 4 = 18.
+ * Without the latency three-naive would be 14 per iteration, below
+ * two-stream: the ring's wait across streams after the DAXPY is what costs. */
+TL_TEST(cross_stream_latency_by_hand)
+{
+    need_simgrid();
+    tl_mcalib c = {.ts_daxpy_us = 10, .ts_allreduce_bytes = 1, .ts_ring_bytes = 1, .alpha_coll_us = 8,
+                   .alpha_p2p_us = 6, .nccl_rate = 1, .xstream_us = 2};
+    struct {
+        const char *variant;
+        double us;
+    } want[] = {{"three-split", 10.5}, {"three-naive", 17.5}, {"two-stream", 18}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        tl_mjob j;
+        TL_ASSERT_OK(tl_mjob_tristream(&j, tl_schedule_find(want[i].variant), NULL, 1, &c, 4));
+        tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
+        tl_mresult res;
+        TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+        TL_ASSERT_MSG(fabs(1e6 * res.iter_s - want[i].us) < 1e-3, "%s: %.6f us, by hand %.1f", want[i].variant,
+                      1e6 * res.iter_s, want[i].us);
+        tl_mjob_free(&j);
+    }
+}
+
+/* A tristream trace of one rank: `n` iterations of allreduce, ring and
+ * DAXPY kernels (the order a variant runs them in given by the start
+ * offsets, us), each issued by the host 50 us before it starts. */
+static void synth_trace(const char *dir, const char *variant, int rank, const double off[3], const double dur[3])
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, variant);
+    TL_ASSERT(mkdir(path, 0755) == 0 || errno == EEXIST);
+    snprintf(path, sizeof path, "%s/%s/trace.rank%d.csv", dir, variant, rank);
+    tl_trace_writer *w;
+    TL_ASSERT_OK(tl_trace_writer_open(&w, path));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+    static const char *const kname[3] = {"ncclDevKernel_AllReduce_Sum_f64_RING_LL", "ncclDevKernel_SendRecv",
+                                         "tl_bench_daxpy_kernel"};
+    static const char *const hname[3] = {"coll:allreduce", "p2p:ring", "compute:daxpy"};
+    static const tl_cat cat[3] = {TL_CAT_COLL, TL_CAT_P2P, TL_CAT_COMPUTE};
+    static const tl_role lane[3] = {TL_ROLE_COLL, TL_ROLE_P2P, TL_ROLE_COMPUTE};
+    for (int it = 0; it < 20; it++)
+        for (int o = 0; o < 3; o++) {
+            int64_t t0 = 1000000 + (int64_t)it * 100000 + (int64_t)(1e3 * off[o]);
+            tl_trace_record h = {.rank = rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
+                                 .kind = TL_KIND_HOST, .name = hname[o], .start_ns = t0 - 51000,
+                                 .end_ns = t0 - 50000, .bytes = -1, .iter = it};
+            tl_trace_record k = {.rank = rank, .device = 0, .stream = 20 + (uint64_t)o, .lane = lane[o],
+                                 .cat = cat[o], .kind = TL_KIND_KERNEL, .name = kname[o], .start_ns = t0,
+                                 .end_ns = t0 + (int64_t)(1e3 * dur[o]), .bytes = -1, .iter = -1};
+            TL_ASSERT_OK(tl_trace_writer_record(w, &h));
+            TL_ASSERT_OK(tl_trace_writer_record(w, &k));
+        }
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 1));
+}
+
+/* The cross-stream latency read from traces: two-stream's DAXPY 3 us after
+ * its allreduce ends, three-naive's ring 5 us after: 2 us more. A folder
+ * without the traces is refused, naming it. */
+TL_TEST(cross_stream_latency_from_traces)
+{
+    const char *dir = tl_test_tmpdir();
+    const double dur[3] = {4, 7, 40};
+    for (int r = 0; r < 2; r++) {
+        synth_trace(dir, "two-stream", r, (const double[3]){0, 9, 7}, dur);      /* AR 0-4, DAXPY 7 */
+        synth_trace(dir, "three-naive", r, (const double[3]){0, 9, 0.5}, dur);   /* AR 0-4, ring 9 */
+    }
+    tl_mcalib c = {0};
+    TL_ASSERT_OK(tl_mcalib_read_traces(&c, dir));
+    TL_ASSERT_NEAR(c.xstream_same_us, 3, 1e-9);
+    TL_ASSERT_NEAR(c.xstream_cross_us, 5, 1e-9);
+    TL_ASSERT_NEAR(c.xstream_us, 2, 1e-9);
+    char missing[4096];
+    snprintf(missing, sizeof missing, "%s/none", dir);
+    tl_mcalib d = {0};
+    TL_ASSERT(tl_mcalib_read_traces(&d, missing) != TL_OK);
 }
 
 static double tristream_us(const char *variant, const tl_mcalib *c)
@@ -252,6 +349,7 @@ TL_TEST(bad_arguments)
     TL_ASSERT(run_model("fdtd --calib-sizes 320,321", err, sizeof err, &lines) == 2);
 }
 
-TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, naive_slower_than_split_when_both_long,
+TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
+             cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, calibration_roundtrip_and_errors,
              invalid_platform_refused_in_one_line, bad_arguments)

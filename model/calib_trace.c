@@ -1,0 +1,160 @@
+/* The cost of a dependency between two streams, measured in the two-H200
+ * tristream traces (CUPTI kernel times, NVTX host ranges). A kernel that
+ * waits for a kernel of another stream starts later after it than one that
+ * follows on the same stream: the event is recorded, the waiting stream's
+ * front end sees it, then launches. The op costs the model uses already
+ * hold the same-stream gap (they are back-to-back loops on one stream), so
+ * the model charges the excess:
+ *
+ *   same  = two-stream trace: allreduce end -> DAXPY start (compute stream)
+ *   cross = three-naive trace: allreduce end -> ring start (the ring waits
+ *           for the allreduce through NCCL's ordering of one communicator,
+ *           across the coll and p2p streams)
+ *   xstream_us = median(cross) - median(same), pooled over both ranks
+ *
+ * Only iterations whose waiting operation the host had issued before the
+ * kernel it waits for ended count: otherwise the gap is the host's. */
+#include "model/calib.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probes/trace.h"
+
+typedef struct span {
+    int64_t a, b;
+} span;
+
+typedef struct spans {
+    span *v;
+    int n, cap;
+} spans;
+
+static tl_status spans_add(spans *s, int64_t a, int64_t b)
+{
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 256;
+        span *v = realloc(s->v, (size_t)cap * sizeof *v);
+        TL_CHECK(v, TL_ERR_NOMEM, "trace spans");
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = (span){a, b};
+    return TL_OK;
+}
+
+/* One rank's trace: the kernels and host issue ranges of the allreduce,
+ * the ring and the DAXPY, in start order (the probes write them so). */
+enum { OP_AR, OP_RING, OP_DAXPY, OP_N };
+typedef struct rank_trace {
+    spans kernel[OP_N], host[OP_N];
+} rank_trace;
+
+static void rank_trace_free(rank_trace *t)
+{
+    for (int o = 0; o < OP_N; o++) {
+        free(t->kernel[o].v);
+        free(t->host[o].v);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+static int op_of_host(const char *name)
+{
+    return strcmp(name, "coll:allreduce") == 0 ? OP_AR
+         : strcmp(name, "p2p:ring") == 0       ? OP_RING
+         : strcmp(name, "compute:daxpy") == 0  ? OP_DAXPY
+                                               : -1;
+}
+
+static int cmp_span(const void *x, const void *y)
+{
+    const span *a = x, *b = y;
+    return (a->a > b->a) - (a->a < b->a);
+}
+
+static tl_status read_rank(const char *path, rank_trace *t)
+{
+    memset(t, 0, sizeof *t);
+    tl_trace_reader *rd = NULL;
+    TL_TRY(tl_trace_reader_open(&rd, path, 0));
+    tl_status st = TL_OK;
+    tl_trace_record rec;
+    int got = 0;
+    for (;;) {
+        TL_TRYGOTO(tl_trace_reader_next(rd, &rec, &got), st, fail);
+        if (!got) break;
+        int op = -1;
+        if (rec.kind == TL_KIND_KERNEL)
+            op = rec.cat == TL_CAT_COLL ? OP_AR : rec.cat == TL_CAT_P2P ? OP_RING : rec.cat == TL_CAT_COMPUTE ? OP_DAXPY : -1;
+        else if (rec.kind == TL_KIND_HOST)
+            op = op_of_host(rec.name);
+        if (op < 0) continue;
+        TL_TRYGOTO(spans_add(rec.kind == TL_KIND_KERNEL ? &t->kernel[op] : &t->host[op], rec.start_ns, rec.end_ns), st,
+                   fail);
+    }
+    for (int o = 0; o < OP_N; o++) {
+        qsort(t->kernel[o].v, (size_t)t->kernel[o].n, sizeof(span), cmp_span);
+        qsort(t->host[o].v, (size_t)t->host[o].n, sizeof(span), cmp_span);
+    }
+fail:
+    tl_trace_reader_close(&rd);
+    if (st != TL_OK) rank_trace_free(t);
+    return st;
+}
+
+/* Gaps (us) from the end of `from`'s i-th kernel to the start of `to`'s
+ * i-th, where `to` was issued before `from` ended; appended to *g. */
+static tl_status gaps(const rank_trace *t, int from, int to, spans *g)
+{
+    int n = t->kernel[from].n;
+    if (t->kernel[to].n < n) n = t->kernel[to].n;
+    if (t->host[to].n < n) n = t->host[to].n;
+    for (int i = 0; i < n; i++) {
+        int64_t end = t->kernel[from].v[i].b;
+        if (t->host[to].v[i].b < end) TL_TRY(spans_add(g, t->kernel[to].v[i].a - end, 0));
+    }
+    return TL_OK;
+}
+
+static double median_ns(spans *g)
+{
+    qsort(g->v, (size_t)g->n, sizeof(span), cmp_span);
+    return g->n % 2 ? (double)g->v[g->n / 2].a : 0.5 * (double)(g->v[g->n / 2 - 1].a + g->v[g->n / 2].a);
+}
+
+static tl_status variant_gaps(const char *dir, const char *variant, int from, int to, spans *g)
+{
+    for (int r = 0; r < 2; r++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s/trace.rank%d.csv", dir, variant, r);
+        rank_trace t;
+        TL_TRY(read_rank(path, &t));
+        tl_status st = gaps(&t, from, to, g);
+        rank_trace_free(&t);
+        TL_TRY(st);
+    }
+    return TL_OK;
+}
+
+tl_status tl_mcalib_read_traces(tl_mcalib *c, const char *dir)
+{
+    spans same = {0}, cross = {0};
+    tl_status st = TL_OK;
+    TL_TRYGOTO(variant_gaps(dir, "two-stream", OP_AR, OP_DAXPY, &same), st, fail);
+    TL_TRYGOTO(variant_gaps(dir, "three-naive", OP_AR, OP_RING, &cross), st, fail);
+    TL_CHECKGOTO(same.n >= 10 && cross.n >= 10, TL_ERR_PARSE, st, fail,
+                 "%s: %d same-stream and %d cross-stream gaps with the waiting operation issued in time (10 of each "
+                 "needed: traces of two-stream and three-naive on two GPUs)",
+                 dir, same.n, cross.n);
+    c->xstream_same_us = 1e-3 * median_ns(&same);
+    c->xstream_cross_us = 1e-3 * median_ns(&cross);
+    c->xstream_us = c->xstream_cross_us > c->xstream_same_us ? c->xstream_cross_us - c->xstream_same_us : 0;
+    size_t len = strlen(c->source);
+    snprintf(c->source + len, sizeof c->source - len, "%s%s/{two-stream,three-naive}", len ? " " : "", dir);
+fail:
+    free(same.v);
+    free(cross.v);
+    return st;
+}
