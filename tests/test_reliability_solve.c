@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
@@ -174,5 +175,32 @@ TL_TEST(exact_first_step_is_no_breakdown)
         }
 }
 
+
+/* Pipe-PCG on scalar programs (the GPU's path, run here by the host
+ * wrappers): on ani4 at rtol 1e-10 the recurrences meet the tolerance
+ * at iteration 492 while b - A x is 6e-10; the method must go on from the
+ * true residual (one replacement) and converge, not end "not converged"
+ * where the host-scalar method converges. */
+TL_TEST(program_pipecg_goes_on_from_the_true_residual)
+{
+    char m[1024];
+    snprintf(m, sizeof m, "%s/matrices/ani4.mtx", tl_test_env("TL_DATA", "../shared/data"));
+    if (access(m, R_OK) != 0) TL_SKIP("no %s", m);
+    for (int r = 1; r <= 3; r += 2) {
+        tl_test_output o = tl_test_capture("%s/trilap-solve --ranks %d --solver pipecg --scalars program "
+                                           "--rtol 1e-10 --max-iterations 5000 %s",
+                                           tl_test_bin(), r, m);
+        verdict v[2];
+        TL_ASSERT_EQ(verdicts(o.out, v, 2), 1);
+        TL_ASSERT_MSG(v[0].converged && v[0].true_res <= 1e-10 * (1 + 1e-6), "%d ranks: %s (true %.3e)", r,
+                      v[0].reason, v[0].true_res);
+        const char *rep = strstr(o.out, "residual replacements: ");
+        TL_ASSERT_MSG(rep && atoi(rep + strlen("residual replacements: ")) >= 1,
+                      "%d ranks: no replacement from b - A x in:\n%s", r, o.out);
+        TL_ASSERT_EQ(o.rc, 0);
+        tl_test_output_free(&o);
+    }
+}
+
 TL_TEST_MAIN(shared_matrices_1_and_3_ranks, generators_1_and_3_ranks, ill_conditioned_never_yes,
-             exact_first_step_is_no_breakdown)
+             exact_first_step_is_no_breakdown, program_pipecg_goes_on_from_the_true_residual)

@@ -15,9 +15,12 @@
  * overlapped with n = A m, then that one pass; elsewhere the wrappers run
  * precond and the dots apart, with the same values as before.
  *
- * This is Alg. 4 without method_pipecg.c's robustness measures (explicit
- * checks of suspect steps, automatic residual replacement), which need a
- * host decision every iteration: a suspect step stops the method ("not
+ * A converged recursive residual is confirmed by b - A x, as in
+ * method_pipecg.c: where the two disagree, the recurrences start again
+ * from the true residual (converge_or_restart). Otherwise this is Alg. 4
+ * without method_pipecg.c's robustness measures (explicit checks of
+ * suspect steps, automatic residual replacement), which need a host
+ * decision every iteration: a suspect step stops the method ("not
  * SPD"), except in benchmark mode, which runs exactly the iterations
  * asked for: there it is taken softly (a direction restart, beta = 0;
  * tl_sc_pipecg says how), reported as "rounding level: from iteration N"
@@ -33,8 +36,13 @@
 
 enum { R, U, W, M, N, Z, Q, S, P, TMP, NV };
 
+/* check_one's verdict that the recursive residual converged at an
+ * iteration: only b - A x there may say so */
+enum { ASK_TRUE = 3 };
+
 /* The host's checks of iteration `it` from its registers, in the order of
- * method_pipecg.c; 1 when the method stops there. */
+ * method_pipecg.c; 1 when the method stops there, ASK_TRUE when the
+ * recursive residual converged. */
 static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t it,
                      const double *g, tl_status *st)
 {
@@ -44,6 +52,9 @@ static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
         res->rounding_recursive = g[TL_SC_PCG_RNORM];
     }
     if (g[TL_SC_PCG_SOFT] == 2.0) res->restarts++; /* benchmark mode, above rounding level */
+    /* the recursive residual meets the tolerance: the device froze there;
+     * b - A x decides (converge_or_restart) */
+    if (it > 0 && tl_solve_meets_tol(prm, res, g[TL_SC_PCG_RNORM])) return ASK_TRUE;
     if (tl_solve_check(ctx, prm, res, it, g[TL_SC_PCG_RNORM])) return 1;
     double gamma = g[TL_SC_PCG_GAMMA], delta = g[TL_SC_PCG_DELTA];
     switch ((int)g[TL_SC_PCG_FLAG]) {
@@ -69,7 +80,8 @@ static int check_one(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
 }
 
 /* The host's checks of iterations *checked .. upto, in order, until one
- * stops the method (*stopped); *checked ends past the last one checked. */
+ * stops the method (*stopped); *checked ends past the last one checked,
+ * or at the iteration whose recursive residual converged (ASK_TRUE). */
 static tl_status check_through(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
                                int64_t upto, int64_t *checked, int *stopped)
 {
@@ -79,8 +91,45 @@ static tl_status check_through(tl_backend *be, const tl_solve_params *prm, tl_so
         TL_TRY(tl_be_regs_get(be, *checked, g));
         *stopped = check_one(be->ctx, prm, res, *checked, g, &st);
         TL_TRY(st);
+        if (*stopped == ASK_TRUE) break;
     }
     return TL_OK;
+}
+
+/* r = b - A x, u = M r, w = A u, m = M w: the start of the recurrences,
+ * at iteration 0 and at a restart from the true residual. */
+static tl_status start_from_x(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v)
+{
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
+    TL_TRY(tl_be_precond(be, v[U], v[R]));
+    TL_TRY(tl_be_spmv(be, v[U], v[W]));
+    TL_TRY(tl_be_precond(be, v[M], v[W]));
+    return TL_OK;
+}
+
+/* The recursive residual converged at iteration `it` and the device froze
+ * every later one, so x is that iteration's. The true residual, computed
+ * as the driver computes it, decides: it converged, or the recurrences
+ * start again from it (method_pipecg.c replaces the residual there), as
+ * long as each such restart at least halves it (TL_TRUE_RESTART_GAIN);
+ * 1 when the method stops. */
+static tl_status converge_or_restart(tl_backend *be, const tl_solve_params *prm, tl_vec *b,
+                                     tl_vec *x, tl_vec **v, tl_solve_result *res, int64_t it,
+                                     double *true_last, int *stop)
+{
+    double rr;
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
+    TL_TRY(tl_be_dots(be, 1, &v[R], &v[R], &rr));
+    double tr = sqrt(rr);
+    *stop = tl_solve_check(be->ctx, prm, res, it, tr) ||
+            (!(tr <= TL_TRUE_RESTART_GAIN * *true_last) &&
+             tl_solve_stop_true(prm, res, tr,
+                                "the recursive residual converged again after a restart from "
+                                "b - A x without reducing it"));
+    if (*stop) return TL_OK;
+    *true_last = tr;
+    res->replacements++;
+    return start_from_x(be, b, x, v);
 }
 
 tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
@@ -100,11 +149,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
            *p = v[P];
 
-    /* r0 = b - A x0, u0 = M r0, w0 = A u0, m0 = M w0 */
-    TL_TRYGOTO(tl_be_residual(be, b, x, r, v[TMP]), st, fail);
-    TL_TRYGOTO(tl_be_precond(be, u, r), st, fail);
-    TL_TRYGOTO(tl_be_spmv(be, u, w), st, fail);
-    TL_TRYGOTO(tl_be_precond(be, m, w), st, fail);
+    TL_TRYGOTO(start_from_x(be, b, x, v), st, fail);
     /* each update also makes the next m = M w and the local parts of the
      * next iteration's dots (r, u), (w, u), (r, r), in the same pass where
      * the backend can (tl_be_update_fused); the iteration is then the
@@ -123,6 +168,10 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
 
     int64_t checked = 0, maxit = prm->max_iterations;
     int stopped = 0;
+    /* the iteration the recurrences started at from b - A x (0, or a
+     * restart of converge_or_restart), and that true residual */
+    int64_t start = 0;
+    double true_last = INFINITY;
     /* Where the driver chose the loop variant (the backend's
      * fused_iterations: one persistent kernel on CUDA), each call runs
      * `chunk` iterations and the host checks one call behind: 64 at a time in benchmark mode (nothing to
@@ -138,29 +187,36 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     for (int64_t it = 0; !stopped; it++) {
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
-        if (looping && it > 0 && it < maxit) {
+        if (looping && it > start && it < maxit) {
             int k = maxit - it < chunk ? (int)(maxit - it) : chunk;
             TL_TRYGOTO(tl_be_fused_iterations(be, &iter, it, k), st, fail);
             it += k - 1;
             tl_probe_iter_end(ctx);
             in_iter = 0;
             TL_TRYGOTO(check_through(be, prm, res, it - chunk, &checked, &stopped), st, fail);
+            if (stopped == ASK_TRUE) {
+                TL_TRYGOTO(converge_or_restart(be, prm, b, x, v, res, checked, &true_last,
+                                               &stopped),
+                           st, fail);
+                it = (start = checked) - 1;
+            }
             continue;
         }
-        /* the dots of iteration 0, later the ones the last update kept */
-        if (it == 0)
+        /* the dots of the start, later the ones the last update kept */
+        if (it == start)
             TL_TRYGOTO(tl_be_dot_begin(be, 0, 3, tail.x, tail.y), st, fail);
         else
             TL_TRYGOTO(tl_be_dot_begin(be, 0, 0, NULL, NULL), st, fail);
         TL_TRYGOTO(tl_be_spmv_begin(be, m, n), st, fail); /* n = A m */
         TL_TRYGOTO(tl_be_spmv_end(be, m, n), st, fail);
         TL_TRYGOTO(tl_be_dot_end_async(be, 0), st, fail);
-        if (it == 0) {
-            /* once per solve: ||r0|| sets the tolerance the program tests */
+        if (it == start) {
+            /* once per solve: ||r0|| sets the tolerance the program tests;
+             * at a restart the program's state starts again (beta = 0) */
             double d[3];
             TL_TRYGOTO(tl_be_dot_fetch(be, 0, d, 3), st, fail);
-            TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
-            if (be->cfg.precond == TL_PRECOND_JACOBI && be->nonpos_diag > 0) {
+            if (it == 0) TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
+            if (it == 0 && be->cfg.precond == TL_PRECOND_JACOBI && be->nonpos_diag > 0) {
                 tl_solve_stop(res, TL_STOP_NOT_SPD,
                               "%lld diagonal entries <= 0 (Jacobi preconditioner not SPD)",
                               (long long)be->nonpos_diag);
@@ -182,6 +238,13 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
         int64_t upto = it >= maxit ? it : it - lag;
         if (lag > 0 && (it + 1) % every != 0 && it < maxit) continue;
         TL_TRYGOTO(check_through(be, prm, res, upto, &checked, &stopped), st, fail);
+        if (stopped == ASK_TRUE) {
+            /* iteration `checked` again, from b - A x, unless that converged */
+            TL_TRYGOTO(converge_or_restart(be, prm, b, x, v, res, checked, &true_last, &stopped),
+                       st, fail);
+            it = (start = checked) - 1;
+            continue;
+        }
         TL_CHECKGOTO(stopped || it < maxit, TL_ERR_NUMERIC, st, fail,
                      "pipecg: no stop after %lld iterations", (long long)maxit);
     }
