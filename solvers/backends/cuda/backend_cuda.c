@@ -27,9 +27,10 @@
 #include "runtime/evtimer.h"
 #include "runtime/gpu.h"
 #include "solvers/backends/backend.h"
-#include "solvers/backends/cuda/backend_cuda.h"
+#include "solvers/backends/cuda/cuda_backend.h"
+#include "solvers/backends/cuda/fused_iterations.h"
 
-/* Event-timer operations (backend_cuda.h) by name, and their statistics rows. */
+/* Event-timer operations (cuda_backend.h) by name, and their statistics rows. */
 static const char *const et_names[ET_COUNT] = {"spmv_interior", "spmv_border", "halo",
                                                "dot",           "allreduce",   "update",
                                                "precond",       "loop"};
@@ -105,25 +106,6 @@ static tl_status join(cuda_backend *cb, tl_sched_op op, int slot)
     return TL_OK;
 }
 
-tl_status tl_cu_be_timer_begin(cuda_backend *cb, int et, cudaStream_t s)
-{
-    return cb->et ? tl_evtimer_begin(cb->et, et, s) : TL_OK;
-}
-tl_status tl_cu_be_timer_end(cuda_backend *cb, int et, cudaStream_t s)
-{
-    return cb->et ? tl_evtimer_end(cb->et, et, s) : TL_OK;
-}
-
-/* A scalar program not consumed by an update runs alone (its dots may be
- * overwritten by what comes next). */
-tl_status tl_cu_be_flush_scalars(cuda_backend *cb)
-{
-    if (cb->pend_prog == TL_SC_NONE) return TL_OK;
-    tl_sc_prog p = cb->pend_prog;
-    cb->pend_prog = TL_SC_NONE;
-    return tl_cu_scalars_run(p, cb->pend_io, on(cb, cb->s[TL_SOP_UPDATE]));
-}
-
 /* ---- vectors ----------------------------------------------------------- */
 
 static tl_status cuda_vec_create(tl_backend *be, tl_vec **out)
@@ -195,57 +177,6 @@ static tl_status cuda_fill(tl_backend *be, tl_vec *v, double alpha)
 }
 
 /* ---- fused updates ----------------------------------------------------- */
-
-/* The kernel arguments of updates u (and the registers they read), and the
- * distinct vectors the pass reads before writing them (rd) and writes (wr). */
-tl_status tl_cu_be_update_args(cuda_backend *cb, const tl_update *u, int nu, tl_cu_update_args *a,
-                               const tl_vec **rd, int *nrd_out, const tl_vec **wr, int *nwr_out)
-{
-    TL_CHECK(nu >= 1 && nu <= TL_UPDATE_MAX, TL_ERR_INVAL, "%d updates (1..%d)", nu, TL_UPDATE_MAX);
-    memset(a, 0, sizeof *a);
-    a->nu = nu;
-    a->prog = TL_SC_NONE;
-    a->prefetch = cb->base.cfg.prefetch;
-    int nrd = 0, nwr = 0;
-    for (int j = 0; j < nu; j++) {
-        TL_CHECK(u[j].nterms >= 1 && u[j].nterms <= TL_UPDATE_MAXTERMS && u[j].y, TL_ERR_INVAL,
-                 "update %d: %d terms", j, u[j].nterms);
-        a->u[j].y = u[j].y->data;
-        a->u[j].nterms = u[j].nterms;
-        for (int k = 0; k < u[j].nterms; k++) {
-            a->u[j].x[k] = u[j].x[k]->data;
-            a->u[j].coef[k] = u[j].coef[k];
-            a->u[j].sref[k] = (signed char)u[j].sref[k];
-            TL_CHECK(u[j].sref[k] <= TL_SC_REGS && (!u[j].sref[k] || cb->have_regs), TL_ERR_INVAL,
-                     "update %d term %d: register %d%s", j, k, u[j].sref[k] - 1,
-                     cb->have_regs ? "" : " before any scalar program ran");
-            int known = 0;
-            for (int q = 0; q < nrd; q++)
-                known |= rd[q] == u[j].x[k];
-            for (int q = 0; q < nwr; q++)
-                known |= wr[q] == u[j].x[k];
-            if (!known) rd[nrd++] = u[j].x[k];
-        }
-        int dup = 0;
-        for (int q = 0; q < nwr; q++)
-            dup |= wr[q] == u[j].y;
-        if (!dup) wr[nwr++] = u[j].y;
-    }
-    if (cb->pend_prog != TL_SC_NONE) {
-        /* the pending scalar program runs in this kernel's prologue */
-        a->prog = cb->pend_prog;
-        a->io = cb->pend_io;
-        cb->pend_prog = TL_SC_NONE;
-    } else if (cb->have_regs) {
-        /* no program here: sref coefficients read the registers the last
-         * program left in device memory (a program flushed on its own, e.g.
-         * pipebicgstab's beta/alpha before regs_post, wrote them there) */
-        a->io.regs = cb->d_regs;
-    }
-    *nrd_out = nrd;
-    *nwr_out = nwr;
-    return TL_OK;
-}
 
 /* The kernel of a (updates, a tail, or both), timed as `et`. */
 static tl_status update_launch(cuda_backend *cb, tl_cu_update_args *a, int sms, int et,

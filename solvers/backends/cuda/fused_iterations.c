@@ -13,7 +13,7 @@
 #include "probes/probes.h"
 #include "runtime/check.h"
 #include "runtime/gpu.h"
-#include "solvers/backends/cuda/backend_cuda.h"
+#include "solvers/backends/cuda/fused_iterations.h"
 #include "solvers/backends/cuda/loop_plan.h"
 
 /* Stream roles as tl_gpu_stream maps them (roles past the streams share
