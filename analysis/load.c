@@ -2,6 +2,8 @@
  * keeping only GPU activity intervals (32 bytes each) of one rank at a time. */
 #include "analysis/analysis.h"
 
+#include "config.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -160,14 +162,23 @@ fail:
     return st;
 }
 
-/* trace.rank<R>.csv: R in decimal digits. -1: not a rank file at all;
- * -2: a rank file name that cannot be trusted (trace.rank01.csv, a rank
- * beyond int): refused, since trace.rank1.csv may stand beside it. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* trace.rank<R>.csv or, gzipped, trace.rank<R>.csv.gz (the trace reader
+ * reads both where zlib is built in): R in decimal digits. -1: not a rank
+ * file at all; -2: a rank file name that cannot be trusted
+ * (trace.rank01.csv, a rank beyond int): refused, since trace.rank1.csv
+ * may stand beside it. */
 static int rank_of_file(const char *name)
 {
-    static const char pre[] = "trace.rank", suf[] = ".csv";
-    size_t np = sizeof pre - 1, ns = sizeof suf - 1, n = strlen(name);
-    if (n <= np + ns || strncmp(name, pre, np) != 0 || strcmp(name + n - ns, suf) != 0) return -1;
+    static const char pre[] = "trace.rank";
+    size_t np = sizeof pre - 1, n = strlen(name);
+    size_t ns = ends_with(name, ".csv") ? 4 : TL_HAVE_ZLIB && ends_with(name, ".csv.gz") ? 7 : 0;
+    if (!ns || n <= np + ns || strncmp(name, pre, np) != 0) return -1;
     const char *d = name + np, *e = name + n - ns;
     long long r = 0;
     for (const char *p = d; p < e; p++) {
@@ -182,7 +193,8 @@ static int rank_of_file(const char *name)
 static int cmp_files(const void *a, const void *b)
 {
     const char *x = strrchr(*(char *const *)a, '/') + 1, *y = strrchr(*(char *const *)b, '/') + 1;
-    return rank_of_file(x) - rank_of_file(y);
+    int d = rank_of_file(x) - rank_of_file(y);
+    return d ? d : strcmp(x, y); /* trace.rank1.csv before trace.rank1.csv.gz */
 }
 
 /* The rank set of a run folder: files[k] is trace.rank<k>.csv for k =
@@ -196,6 +208,9 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
     for (size_t k = 0; k < n && !why[0]; k++) {
         const char *base = strrchr(f[k], '/') + 1;
         int r = rank_of_file(base);
+        if (k > 0 && r == rank_of_file(strrchr(f[k - 1], '/') + 1))
+            return TL_FAIL(TL_ERR_PARSE, "%s: rank %d has two trace files, %s and %s; keep one", dir,
+                           r, strrchr(f[k - 1], '/') + 1, base);
         if ((size_t)r != k) {
             snprintf(why, sizeof why, "rank %zu missing (the next file is %s)", k, base);
             break;
@@ -283,7 +298,8 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
         snprintf(f[n], len, "%s/%s", dir, e->d_name);
         n++;
     }
-    TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv files", dir);
+    TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv%s files", dir,
+                 TL_HAVE_ZLIB ? "[.gz]" : "");
     qsort(f, n, sizeof *f, cmp_files);
     closedir(d);
     d = NULL;

@@ -4,6 +4,8 @@
  * reason, and the reader refuses anything it does not fully understand. */
 #include "probes/trace.h"
 
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
@@ -11,10 +13,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if TL_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
 enum { TL_TRACE_MAX_META = 512 };
 
+/* A trace file read plainly or, with zlib, through gzread, which reads a
+ * plain file as it is: trace.rank<R>.csv.gz is read like the .csv (the
+ * committed results keep their traces gzipped). */
+#if TL_HAVE_ZLIB
+typedef gzFile tl_trace_file;
+#define TL_TF_OPEN(path) gzopen((path), "rb")
+#define TL_TF_GETC(f) gzgetc(f)
+#define TL_TF_CLOSE(f) gzclose(f)
+#else
+typedef FILE *tl_trace_file;
+#define TL_TF_OPEN(path) fopen((path), "r")
+#define TL_TF_GETC(f) getc_unlocked(f)
+#define TL_TF_CLOSE(f) fclose(f)
+#endif
+
 struct tl_trace_reader {
-    FILE *f;
+    tl_trace_file f;
     char *path;
     long long line;     /* lines consumed so far */
     long long row_line; /* where the current row started */
@@ -48,9 +69,9 @@ static tl_status tl_row_error(const tl_trace_reader *r, const char *file, int li
  * 1: a line ending in '\n'; 2: a last line without '\n'; 0: end of file. */
 static tl_status tl_read_line(tl_trace_reader *r, int *got)
 {
-    FILE *f = r->f;
+    tl_trace_file f = r->f;
     int c, any = 0;
-    while ((c = getc_unlocked(f)) != EOF) {
+    while ((c = TL_TF_GETC(f)) != EOF) {
         any = 1;
         if (c == '\0')
             return TL_ROW_ERR(r, "NUL byte in line %lld (binary data, not a trace)", r->line + 1);
@@ -64,7 +85,16 @@ static tl_status tl_read_line(tl_trace_reader *r, int *got)
             return TL_ROW_ERR(r, "row longer than %d bytes", (int)TL_TRACE_MAX_ROW);
         r->buf[r->len++] = (char)c;
     }
+#if TL_HAVE_ZLIB
+    int zerr = Z_OK;
+    const char *zmsg = gzerror(f, &zerr);
+    if (zerr != Z_OK && zerr != Z_STREAM_END)
+        return zerr == Z_ERRNO ? TL_FAIL(TL_ERR_IO, "%s: read error after line %lld: %s", r->path,
+                                         r->line, strerror(errno))
+                               : TL_FAIL(TL_ERR_IO, "%s after line %lld (gzip data)", zmsg, r->line);
+#else
     if (ferror(f)) return TL_FAIL(TL_ERR_IO, "%s: read error: %s", r->path, strerror(errno));
+#endif
     r->buf[r->len] = '\0';
     if (any) r->line++;
     *got = any ? 2 : 0;
@@ -123,7 +153,7 @@ static tl_status tl_read_row(tl_trace_reader *r, int *got)
 static void tl_reader_free(tl_trace_reader *r)
 {
     if (!r) return;
-    if (r->f) fclose(r->f);
+    if (r->f) TL_TF_CLOSE(r->f);
     for (int i = 0; i < r->nmeta; i++) {
         free(r->meta_key[i]);
         free(r->meta_val[i]);
@@ -236,9 +266,10 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
         return TL_FAIL(TL_ERR_NOMEM, "trace reader for %s", path);
     }
     r->declared = -1;
-    r->f = fopen(path, "r");
+    errno = 0;
+    r->f = TL_TF_OPEN(path);
     if (!r->f) {
-        st = TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        st = TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
         goto fail;
     }
     for (;;) {

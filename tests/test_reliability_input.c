@@ -327,6 +327,30 @@ TL_TEST(run_folder_rank_set)
     trace(run, "trace.rank0.csv", 3, 1, "", ROWS);
     o = overlap(run, "--accept-incomplete");
     refused(&o, 1, "trace.rank0.csv", "metadata rank=3 is not below nranks=1");
+    /* gzipped rank files read as the plain ones (results/ keeps its traces
+     * gzipped); a rank given both ways, or a cut gzip stream, refused */
+    if (strcmp(tl_test_env("TL_HAVE_ZLIB", "1"), "1") == 0) {
+        snprintf(run, sizeof run, "%s/gz", t);
+        trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
+        trace(run, "trace.rank1.csv", 1, 2, "", ROWS);
+        tl_test_output plain = overlap(run, "");
+        TL_ASSERT_EQ(plain.rc, 0);
+        TL_ASSERT_EQ(tl_test_sh("gzip -k %s/trace.rank1.csv", run), 0);
+        o = overlap(run, "");
+        refused(&o, 1, "gz", "rank 1 has two trace files, trace.rank1.csv and trace.rank1.csv.gz");
+        TL_ASSERT_EQ(tl_test_sh("rm %s/trace.rank1.csv", run), 0);
+        o = overlap(run, "");
+        TL_ASSERT_EQ(o.rc, 0);
+        /* the same table, the input line apart */
+        const char *a = strstr(plain.out, "\n# ranks"), *b = strstr(o.out, "\n# ranks");
+        TL_ASSERT_MSG(a && b && !strcmp(a, b), "gzipped:\n%s\nplain:\n%s", o.out, plain.out);
+        tl_test_output_free(&o);
+        tl_test_output_free(&plain);
+        TL_ASSERT_EQ(tl_test_sh("head -c 60 %s/trace.rank1.csv.gz > %s/cut.gz && mv %s/cut.gz %s/trace.rank1.csv.gz",
+                                    run, run, run, run), 0);
+        o = overlap(run, "");
+        refused(&o, 1, "trace.rank1.csv.gz", "unexpected end of file");
+    }
     /* and a whole one is accepted, silently */
     snprintf(run, sizeof run, "%s/whole", t);
     trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
