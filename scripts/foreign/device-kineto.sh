@@ -6,10 +6,11 @@
 # kernel by kineto_compare.py (counts and totals within 5 %) and analysed
 # (overlap --hta, breakdown --hta, overlap --per-iter, collectives) where
 # this machine's trilap-analyze reads Kineto traces (json-c); otherwise the
-# comparison is left to `scripts/foreign/kineto-h200.sh --compare DIR` on a
+# comparison is left to `scripts/foreign/device-kineto.sh --compare DIR` on a
 # machine that has it. Everything lands in $OUT/kineto-h200.
-#   scripts/foreign/kineto-h200.sh            (on the GPU machine)
-#   scripts/foreign/kineto-h200.sh --compare results/kineto-h200
+#   scripts/foreign/device-kineto.sh            (on the GPU machine)
+#   scripts/foreign/device-kineto.sh --compare results/kineto-h200
+# not -e: the comparison's exit status is kept and the analyses still run (rc below)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 an=$root/bin/trilap-analyze
@@ -51,7 +52,7 @@ if "$an" overlap --hta "$out/torch-kineto.rank0.json.gz" > /dev/null 2>&1; then
   compare "$out"; rc=$?
 else
   echo "kineto-h200: this trilap-analyze reads no Kineto traces (built without json-c): run" \
-       "scripts/foreign/kineto-h200.sh --compare DIR on the fetched folder"
+       "scripts/foreign/device-kineto.sh --compare DIR on the fetched folder"
   rm -f "$out/inject/trace.rank0.csv"
 fi
 ls -la "$out" "$out/inject"
