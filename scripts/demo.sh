@@ -5,7 +5,7 @@
 #   scripts/demo.sh [--out DIR] [--from RUNS] [--gpus N]
 # With a GPU: runs bin/trilap-bench tristream for two-stream, three-naive and
 # three-split with --trace. Without one (or with --from RUNS): analyses the
-# recorded traces RUNS/<variant>/trace.rank*.csv, by default the H200 run
+# recorded traces RUNS/<variant>/trace.rank*.csv[.gz], by default the H200 run
 # committed under results/tristream-h200x2, and says so in the report.
 # Without gnuplot the report and the CSV files are still written (it says
 # so at the start and in the report); TL_GNUPLOT names another gnuplot.
@@ -78,6 +78,14 @@ if [[ -z $from ]]; then
     fi
 else
     source_line="recorded trace: $from (given with --from)"
+fi
+# committed runs keep their traces gzipped (results/README.md); trilap-analyze
+# reads plain rank files, so a gzipped run is analysed from a copy in $out
+if [[ ! -f $from/${variants[0]}/trace.rank0.csv && -f $from/${variants[0]}/trace.rank0.csv.gz ]]; then
+    step="unpacking $from into $out/recorded (scripts/run-gunzip.sh)"
+    rm -rf "$out/recorded"
+    "$here/scripts/run-gunzip.sh" "$from" "$out/recorded"
+    from=$out/recorded
 fi
 for v in "${variants[@]}"; do
     [[ -f $from/$v/trace.rank0.csv ]] || {

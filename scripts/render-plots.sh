@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders the trilap figures (PNG and PDF) from CSV with gnuplot only:
 #   scripts/render-plots.sh [--results DIR] [--out DIR]
-# For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv):
+# For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv,
+# or gzipped, trace.rank*.csv.gz, where <folder> holds a three-stream results CSV):
 #   <name>-timeline.{png,pdf}   Fig. 2-style timelines of the variants side by side
 #   <name>-breakdown.{png,pdf}  stacked kernel-time bars per variant and GPU count
 #   <name>-timeline-parts.{png,pdf} the single-operation variants (allreduce-only, ...)
@@ -24,7 +25,7 @@ while [[ $# -gt 0 ]]; do
         --results) results=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --iters) iters=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -40,11 +41,11 @@ command -v gnuplot >/dev/null || { echo "render-plots.sh: gnuplot not found (ins
 order_variants() {
     local d v listed=" "
     for v in two-stream three-naive three-split; do
-        [[ -f $1/$v/trace.rank0.csv ]] && { printf '%s\n' "$v"; listed+="$v "; }
+        [[ -f $1/$v/trace.rank0.csv || -f $1/$v/trace.rank0.csv.gz ]] && { printf '%s\n' "$v"; listed+="$v "; }
     done
     for d in "$1"/*/; do
         v=$(basename "$d")
-        [[ -f $d/trace.rank0.csv && $listed != *" $v "* ]] && printf '%s\n' "$v"
+        [[ (-f $d/trace.rank0.csv || -f $d/trace.rank0.csv.gz) && $listed != *" $v "* ]] && printf '%s\n' "$v"
     done
     return 0
 }
@@ -59,16 +60,29 @@ gp() { # script, output base, gnuplot assignments
 
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 
+# committed runs keep their traces gzipped (results/README.md): such a
+# folder is rendered when it is a three-stream run (its results CSV beside
+# the variants), from a gunzipped copy, since trilap-analyze reads plain files
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+traced() { # the plain copy of variant folder $1/$2, in $tmp/$3 if gzipped
+    if [[ -f $1/$2/trace.rank0.csv ]]; then printf '%s\n' "$1/$2"; return; fi
+    [[ -d $tmp/$3 ]] || "$here/scripts/run-gunzip.sh" "$1" "$tmp/$3"
+    printf '%s\n' "$tmp/$3/$2"
+}
+tristream_run() { local f; for f in "$1/tristream.csv" "$1/results.csv"; do [[ -f $f ]] && is_tristream "$f" && return 0; done; return 1; }
+
 rendered=0
 while IFS= read -r parent; do
     name=$(echo "${parent#"$results"}" | sed 's|^/||; s|/|-|g')
     [[ -n $name ]] || name=$(basename "$parent")
+    [[ -n $(find "$parent" -mindepth 2 -maxdepth 2 -name trace.rank0.csv) ]] || tristream_run "$parent" || continue
     mapfile -t variants < <(order_variants "$parent")
     [[ ${#variants[@]} -gt 0 ]] || continue
     echo "render-plots.sh: $parent (${variants[*]})"
     mkdir -p "$out"
     dirs=()
-    for v in "${variants[@]}"; do dirs+=("$parent/$v"); done
+    for v in "${variants[@]}"; do dirs+=("$(traced "$parent" "$v" "$name")"); done
     # the schedules side by side; the single-operation variants in a figure of their own
     for group in schedules parts; do
         files="" titles=""
@@ -76,7 +90,7 @@ while IFS= read -r parent; do
             case $v in two-stream|three-naive|three-split) [[ $group == schedules ]] || continue ;;
                        *) [[ $group == parts ]] || continue ;; esac
             csv=$out/$name-timeline-$v.csv
-            "$analyze" timeline "$parent/$v" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
+            "$analyze" timeline "$(traced "$parent" "$v" "$name")" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
             files+="$csv " titles+="$v "
         done
         [[ -n $files ]] || continue
@@ -102,7 +116,7 @@ while IFS= read -r parent; do
     done
     gp breakdown.gp "$out/$name-breakdown" "file='$out/$name-breakdown.csv'; timed=$has_timed"
     rendered=$((rendered + 1))
-done < <(find "$results" -name 'trace.rank0.csv' -printf '%h\n' | xargs -r -n1 dirname | sort -u)
+done < <(find "$results" \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 dirname | sort -u)
 
 # median, min and max of us_per_iter per (configuration, variant) of a
 # tristream results CSV -> label,<variant>,<variant>_min,<variant>_max,...

@@ -322,14 +322,16 @@ TL_TEST(diagnose_committed_h200)
     const char *root = tl_test_env("TL_RESULTS", "results");
     static const char *const runs[] = {"tristream-h200x2", "tristream-maxconn32-h200x2"};
     char probe[1100];
-    snprintf(probe, sizeof probe, "%s/%s/three-naive/trace.rank0.csv", root, runs[0]);
+    snprintf(probe, sizeof probe, "%s/%s/three-naive/trace.rank0.csv.gz", root, runs[0]);
     if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s yet", probe);
     const char *t = tl_test_tmpdir();
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char dir[1024], csv[600];
-        snprintf(dir, sizeof dir, "%s/%s", root, runs[i]);
-        snprintf(probe, sizeof probe, "%s/three-naive/trace.rank0.csv", dir);
+        snprintf(probe, sizeof probe, "%s/%s/three-naive/trace.rank0.csv.gz", root, runs[i]);
         if (access(probe, R_OK) != 0) continue;
+        /* results/ keeps traces gzipped; trilap-analyze reads plain rank files */
+        snprintf(dir, sizeof dir, "%s/%s", t, runs[i]);
+        TL_ASSERT_EQ(tl_test_sh("cp -r %s/%s %s && gunzip -r %s", root, runs[i], t, dir), 0);
         snprintf(csv, sizeof csv, "%s/diag.csv", t);
         for (int v = 0; v < 3; v++) {
             static const char *const var[] = {"three-naive", "two-stream", "three-split"};

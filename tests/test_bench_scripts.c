@@ -318,22 +318,22 @@ TL_TEST(results_index_current_and_checked)
     tl_test_output_free(&r);
     const char *t = tl_test_tmpdir();
     r = tl_test_capture("mkdir -p %s/res/a %s/res/b && echo x > %s/res/a/manifest.txt && "
-                        "printf '| folder | what | commit | command |\n| --- | --- | --- | --- |\n"
-                        "| `a/` | claim A | c1 | `cmd a` |\n' > %s/res/README.md && "
+                        "printf '| folder | what | commit | command | hardware |\n| --- | --- | --- | --- | --- |\n"
+                        "| `a/` | claim A | c1 | `cmd a` | hw A |\n' > %s/res/README.md && "
                         "scripts/render-results-index.sh --results %s/res",
                         t, t, t, t, t);
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT_MSG(strstr(r.err, "/res/b/ has no row"), "%s", r.err);
     tl_test_output_free(&r);
     r = tl_test_capture("rmdir %s/res/b && mkdir %s/res/c && echo '| `c/`, `d/` | claim CD | c2 | "
-                        "`cmd c` |' >> %s/res/README.md && scripts/render-results-index.sh --results %s/res",
+                        "`cmd c` | hw CD |' >> %s/res/README.md && scripts/render-results-index.sh --results %s/res",
                         t, t, t, t);
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT_MSG(strstr(r.err, "names d/, which"), "%s", r.err);
     tl_test_output_free(&r);
     r = tl_test_capture("mkdir %s/res/d && scripts/render-results-index.sh --results %s/res && "
                         "cat %s/res/INDEX.md", t, t, t);
-    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "| `a/` | claim A | c1 | `cmd a` | 1 |") &&
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "| `a/` | claim A | c1 | `cmd a` | hw A | 1 |") &&
                       strstr(r.out, "| `d/` | claim CD | c2 |") && strstr(r.out, "3 folders"),
                   "%s%s", r.out, r.err);
     tl_test_output_free(&r);

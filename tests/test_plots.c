@@ -195,7 +195,7 @@ TL_TEST(demo_gpu_path_creates_run_dir)
 TL_TEST(demo_committed_h200)
 {
     need_gnuplot();
-    if (access("results/tristream-h200x2/three-naive/trace.rank0.csv", R_OK) != 0)
+    if (access("results/tristream-h200x2/three-naive/trace.rank0.csv.gz", R_OK) != 0)
         TL_SKIP("no committed H200 traces under results/tristream-h200x2 yet");
     const char *t = tl_test_tmpdir();
     char out[512], p[1024];

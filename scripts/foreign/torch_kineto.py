@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One PyTorch training-like step, run under torch.profiler (Kineto) or
 plain (for trilap's injection library), so the two traces of the same steps
-can be compared (issue 27, point 5; scripts/foreign/kineto-h200.sh).
+can be compared (issue 27, point 5; scripts/foreign/device-kineto.sh).
 
 Each step: on stream A two GEMMs (float32, bfloat16) and a ReLU; on stream B
 a pinned host-to-device copy, a device-to-device copy and elementwise
