@@ -1,5 +1,5 @@
-/* trilap-model solver: Pipe-PCG under trilap's schedules on N GPUs of a
- * platform: the real partition's rows, nonzeros and halo plan per rank,
+/* trilap-model solver: Pipe-PCG or Pipe-BiCGStab under trilap's schedules
+ * on N GPUs of a platform: the real partition's rows, nonzeros and halo plan per rank,
  * kernel times from the one-H200 measurements scaled by bytes and by the
  * platform's memory bandwidth, NCCL costs from the calibration. */
 #include <stddef.h>
@@ -14,13 +14,15 @@
 #include "solvers/matrix/mmio.h"
 
 typedef struct solver_opts {
-    const char *calib, *platform, *platform_file, *gpus, *schedules, *matrix, *partition, *results;
+    const char *calib, *method, *platform, *platform_file, *gpus, *schedules, *matrix, *partition, *results;
     int64_t iters;
 } solver_opts;
 
 static const tl_option solver_options[] = {
     {.name = "calib", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, calib),
      .def = "results/model/calib-h200.txt", .metavar = "FILE", .help = "calibration file (trilap-model calibrate)"},
+    {.name = "method", .type = TL_OPT_CHOICE, .offset = offsetof(solver_opts, method), .def = "pipecg",
+     .choices = "pipecg|pipebicgstab", .help = "the pipelined method whose iteration is simulated"},
     {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform), .def = "a100-hdr",
      .metavar = "NAME", .help = "built-in platform: h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
     {.name = "platform-file", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform_file),
@@ -102,7 +104,8 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
     for (int i = 0; i < nsch && ok; i++) {
         tl_mjob j;
         tl_mresult r;
-        ok = tl_mjob_pipecg(&j, sch[i], &ps, k, c, (int)o->iters) == TL_OK;
+        ok = (strcmp(o->method, "pipebicgstab") == 0 ? tl_mjob_pipebicgstab : tl_mjob_pipecg)(
+                 &j, sch[i], &ps, k, c, (int)o->iters) == TL_OK;
         if (ok) {
             tl_mplatform_params q = {.nccl_rate = c->nccl_rate, .port_lat_us = -1};
             tl_status sst;
@@ -126,8 +129,8 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         printf(" %5d %12s %10.2f %9.2f %9.2f %9.2f %8.3f %6d %8.2f\n", gpus, sch[i]->name, us, 1e6 * r.compute_s,
                1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
         if (w->f)
-            fprintf(w->f, "%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%.4f,%d,%.3f\n",
-                    o->platform_file ? o->platform_file : p->name, o->matrix, o->partition, gpus, sch[i]->name, us,
+            fprintf(w->f, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%.4f,%d,%.3f\n",
+                    o->platform_file ? o->platform_file : p->name, o->method, o->matrix, o->partition, gpus, sch[i]->name, us,
                     1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
         fflush(stdout);
     }
@@ -140,7 +143,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     solver_opts o;
     tl_optgroup g = {"Solver", solver_options, sizeof solver_options / sizeof solver_options[0], &o};
     tl_optspec spec = {.program = "trilap-model solver", .usage = "[options]",
-                       .purpose = "Predicts a Pipe-PCG iteration under trilap's schedules on N GPUs of a platform.",
+                       .purpose = "Predicts a Pipe-PCG or Pipe-BiCGStab iteration under trilap's schedules on N "
+                                  "GPUs of a platform.",
                        .groups = &g, .ngroups = 1};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
@@ -181,7 +185,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     tl_mcsv w = {0};
     if (o.results &&
         tl_mcsv_open(&w, o.results,
-                     "platform,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
+                     "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
                      "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK)
         return 1;
     tl_mcli_preamble(stdout, cli, "solver", &c, o.calib);
@@ -189,7 +193,11 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
            "nominal)\n",
            1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
-    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree of 24 B messages\n", o.matrix,
+    int bicg = strcmp(o.method, "pipebicgstab") == 0;
+    printf("# method: %s (%s)\n", o.method,
+           bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"
+                : "one SpMV with halo, one allreduce (24 B), 4 kernels per iteration");
+    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree\n", o.matrix,
            (long long)tl_mmatrix_nrows(&ms.m), o.partition);
     printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
            "speedup", "neigh", "sim");

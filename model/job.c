@@ -50,9 +50,13 @@ tl_status tl_mhalo_add(tl_mhalo *halo, int a, int b, int64_t bytes)
     return TL_OK;
 }
 
-/* Each event is recorded on exactly one lane and waited for at most once
- * per lane per iteration: the engine gives every (event, waiting lane) its
- * own counting semaphore, which is only right under these two rules. */
+/* Each event is recorded on exactly one lane, and a lane that waits for
+ * it waits as often per iteration as it is recorded: the engine gives
+ * every (event, waiting lane) its own counting semaphore and pairs the
+ * n-th wait with the n-th record, which is CUDA's pairing (a wait joins
+ * the last record issued before it) when the builders issue each record's
+ * wait before the next record, as they do (Pipe-BiCGStab records its
+ * events twice per iteration). */
 tl_status tl_mjob_check(const tl_mjob *j)
 {
     TL_CHECK(j->nlanes >= 1 && j->nlanes <= TL_MODEL_MAX_LANES, TL_ERR_INVAL, "%d lanes", j->nlanes);
@@ -77,6 +81,10 @@ tl_status tl_mjob_check(const tl_mjob *j)
                          l, k, o->chan);
         }
     }
+    int recorded[TL_MODEL_MAX_EVENTS] = {0};
+    for (int l = 0; l < j->nlanes; l++)
+        for (int k = 0; k < j->lanes[l].nops; k++)
+            if (j->lanes[l].ops[k].kind == TL_MOP_RECORD) recorded[j->lanes[l].ops[k].ev]++;
     for (int l = 0; l < j->nlanes; l++) {
         int waited[TL_MODEL_MAX_EVENTS] = {0};
         for (int k = 0; k < j->lanes[l].nops; k++) {
@@ -84,10 +92,12 @@ tl_status tl_mjob_check(const tl_mjob *j)
             if (o->kind != TL_MOP_WAIT) continue;
             TL_CHECK(recorder[o->ev] >= 0 && recorder[o->ev] != l, TL_ERR_INVAL,
                      "lane %s waits for event %d, which no other lane records", j->lanes[l].name, o->ev);
-            TL_CHECK(!waited[o->ev], TL_ERR_INVAL, "lane %s waits twice for event %d in one iteration",
-                     j->lanes[l].name, o->ev);
-            waited[o->ev] = 1;
+            waited[o->ev]++;
         }
+        for (int e = 0; e < TL_MODEL_MAX_EVENTS; e++)
+            TL_CHECK(!waited[e] || waited[e] == recorded[e], TL_ERR_INVAL,
+                     "lane %s waits %d times per iteration for event %d, recorded %d times", j->lanes[l].name,
+                     waited[e], e, recorded[e]);
     }
     return TL_OK;
 }

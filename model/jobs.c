@@ -58,21 +58,73 @@ static tl_mcat cat_of_event(int ev)
     return ev == EV_HALO ? TL_MCAT_P2P : ev == EV_REDUCED ? TL_MCAT_COLL : TL_MCAT_COMPUTE;
 }
 
-/* Pipe-PCG's steps in the order the CUDA backend enqueues them, the event
- * each produces (-1: none) and what it is. */
-static const struct {
+/* One step of a method's iteration in the order the CUDA backend enqueues
+ * it: the schedule row gives its stream, communicator and waits. */
+typedef struct mstep {
     tl_sched_op op;
-    int produces;
-} pipecg_order[] = {
-    {TL_SOP_DOT, EV_DOTS},          {TL_SOP_ALLREDUCE, EV_REDUCED}, {TL_SOP_PRECOND, EV_INPUT},
-    {TL_SOP_HALO_POST, EV_HALO},    {TL_SOP_SPMV_INTERIOR, -1},     {TL_SOP_SPMV_BORDER, -1},
-    {TL_SOP_DOT_WAIT, -1},          {TL_SOP_UPDATE, -1},
+    int produces;     /* event recorded right after it (-1: none) */
+    int mark;         /* no operation: only the record of `produces` on op's stream */
+    double row_bytes; /* vector kernels: bytes moved per owned row */
+    int64_t ar_bytes; /* ALLREDUCE: the dots reduced, 8 B each */
+    const char *name; /* a kernel that is not the op's own (the scalar program) */
+} mstep;
+
+/* Pipe-PCG (method_pipecg.c's order): dots, allreduce, precond, halo,
+ * interior and border SpMV, dot wait, update. */
+static const mstep pipecg_steps[] = {
+    {TL_SOP_DOT, EV_DOTS, 0, 3 * 8, 0, NULL}, /* r, u, w */
+    {TL_SOP_ALLREDUCE, EV_REDUCED, 0, 0, 24, NULL}, /* gamma, delta, |r|^2 */
+    {TL_SOP_PRECOND, EV_INPUT, 0, 3 * 8, 0, NULL}, /* w, 1/diag -> m */
+    {TL_SOP_HALO_POST, EV_HALO, 0, 0, 0, NULL},
+    {TL_SOP_SPMV_INTERIOR, -1, 0, 0, 0, NULL},
+    {TL_SOP_SPMV_BORDER, -1, 0, 0, 0, NULL},
+    {TL_SOP_DOT_WAIT, -1, 0, 0, 0, NULL},
+    {TL_SOP_UPDATE, -1, 0, 18 * 8, 0, NULL}, /* 10 vectors read, 8 written */
+};
+
+/* Pipe-BiCGStab (pipebicgstab_async.c): two halves, each an update group
+ * with zh = M z (w^ = M w) and its local dots, the allreduce of those dots,
+ * the SpMV of the preconditioned vector with its halo, and the wait for
+ * the reduced dots. The SpMV's operand is marked ready at spmv_begin, on
+ * the preconditioner's stream, after the allreduce was issued; beta and
+ * alpha come from a scalar program that runs as a kernel of its own at the
+ * iteration's end (regs_post flushes it; omega's runs in the second
+ * group's kernel). Bytes: each vector read before the pass writes it, and
+ * each written, once (the backend's statistics). */
+static const mstep pipebicgstab_steps[] = {
+    /* p, p^, s, s^, z (3 terms), q, q^, y (2): 12 read, 8 written */
+    {TL_SOP_UPDATE, -1, 0, 20 * 8, 0, NULL},
+    {TL_SOP_PRECOND, -1, 0, 3 * 8, 0, NULL},   /* z, 1/diag -> z^ */
+    {TL_SOP_DOT, EV_DOTS, 0, 2 * 8, 0, NULL},  /* (q, y), (y, y) */
+    {TL_SOP_ALLREDUCE, EV_REDUCED, 0, 0, 16, NULL},
+    {TL_SOP_PRECOND, EV_INPUT, 1, 0, 0, NULL},
+    {TL_SOP_HALO_POST, EV_HALO, 0, 0, 0, NULL},
+    {TL_SOP_SPMV_INTERIOR, -1, 0, 0, 0, NULL}, /* v = A z^ */
+    {TL_SOP_SPMV_BORDER, -1, 0, 0, 0, NULL},
+    {TL_SOP_DOT_WAIT, -1, 0, 0, 0, NULL},
+    /* x (3 terms), r (2), r^, w (3): x p^ q^ q y w^ z^ t v read, 4 written */
+    {TL_SOP_UPDATE, -1, 0, 13 * 8, 0, NULL},
+    {TL_SOP_PRECOND, -1, 0, 3 * 8, 0, NULL},   /* w, 1/diag -> w^ */
+    {TL_SOP_DOT, EV_DOTS, 0, 5 * 8, 0, NULL},  /* r0~ with r, w, s, z; (r, r) */
+    {TL_SOP_ALLREDUCE, EV_REDUCED, 0, 0, 40, NULL},
+    {TL_SOP_PRECOND, EV_INPUT, 1, 0, 0, NULL},
+    {TL_SOP_HALO_POST, EV_HALO, 0, 0, 0, NULL},
+    {TL_SOP_SPMV_INTERIOR, -1, 0, 0, 0, NULL}, /* t = A w^ */
+    {TL_SOP_SPMV_BORDER, -1, 0, 0, 0, NULL},
+    {TL_SOP_DOT_WAIT, -1, 0, 0, 0, NULL},
+    {TL_SOP_UPDATE, -1, 0, 0, 0, "scalars"},   /* beta, alpha: a launch, no vector */
 };
 
 static const int sev_bit_to_event[TL_SEV_NEVENTS] = {EV_INPUT, EV_HALO, EV_DOTS, EV_REDUCED};
 
-tl_status tl_mjob_pipecg(tl_mjob *j, const tl_schedule *s, const tl_mpart *part, const tl_mkcost *k,
-                         const tl_mcalib *c, int iters)
+#define PUSH(j, lane, ...)                                                                                    \
+    TL_CHECK(push((j), (lane), (tl_mop){__VA_ARGS__}), TL_ERR_INVAL, "more than %d operations on one lane", \
+             TL_MODEL_MAX_OPS)
+
+/* A method's iteration under a schedule: per step the waits its schedule
+ * row names for events of other lanes, the step, and its event. */
+static tl_status build_method(tl_mjob *j, const tl_schedule *s, const tl_mpart *part, const tl_mkcost *k,
+                              const tl_mcalib *c, int iters, const mstep *steps, size_t nsteps)
 {
     TL_TRY(tl_mjob_alloc(j, part->nranks));
     builder b;
@@ -84,64 +136,60 @@ tl_status tl_mjob_pipecg(tl_mjob *j, const tl_schedule *s, const tl_mpart *part,
     j->cross_lane_s = 1e-6 * c->xstream_us;
     j->ar_algo = TL_MAR_TREE;
     /* the producers first: a wait names the lane of its event's step */
-    for (size_t i = 0; i < sizeof pipecg_order / sizeof pipecg_order[0]; i++)
-        if (pipecg_order[i].produces >= 0)
-            b.producer[pipecg_order[i].produces] = lane_for(&b, tl_schedule_step(s, pipecg_order[i].op)->role);
-    for (size_t i = 0; i < sizeof pipecg_order / sizeof pipecg_order[0]; i++) {
-        tl_sched_op op = pipecg_order[i].op;
-        const tl_sched_step *st = tl_schedule_step(s, op);
+    for (size_t i = 0; i < nsteps; i++)
+        if (steps[i].produces >= 0)
+            b.producer[steps[i].produces] = lane_for(&b, tl_schedule_step(s, steps[i].op)->role);
+    for (size_t i = 0; i < nsteps; i++) {
+        const mstep *m = &steps[i];
+        const tl_sched_step *st = tl_schedule_step(s, m->op);
         int lane = lane_for(&b, st->role);
-        for (int bit = 0; bit < TL_SEV_NEVENTS; bit++) {
+        for (int bit = 0; bit < TL_SEV_NEVENTS && !m->mark; bit++) {
             if (!(st->waits & (1u << bit))) continue;
             int ev = sev_bit_to_event[bit];
             if (b.producer[ev] == lane) continue; /* same stream: ordered already */
-            push(j, lane, (tl_mop){.kind = TL_MOP_WAIT, .ev = ev, .cat = cat_of_event(ev), .name = "wait"});
+            PUSH(j, lane, .kind = TL_MOP_WAIT, .ev = ev, .cat = cat_of_event(ev), .name = "wait");
         }
-        tl_mop *o;
-        switch (op) {
-        case TL_SOP_HALO_POST:
-            push(j, lane, (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .chan = st->chan == TL_CHAN_SPLIT,
-                                       .cat = TL_MCAT_P2P, .name = "halo"});
-            break;
-        case TL_SOP_ALLREDUCE:
-            /* the fused dots of one iteration: gamma, delta and |r|^2 */
-            push(j, lane, (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_ALLREDUCE,
-                                       .chan = st->chan == TL_CHAN_SPLIT, .bytes = 24, .cat = TL_MCAT_COLL,
-                                       .name = "allreduce"});
-            break;
-        case TL_SOP_DOT_WAIT:
-        case TL_SOP_HALO_WAIT:
-            break;
-        default:
-            o = push(j, lane, (tl_mop){.kind = TL_MOP_KERNEL, .name = tl_sched_op_name(op)});
-            if (o)
-                for (int r = 0; r < part->nranks; r++) {
-                    const tl_mrank_stats *R = &part->r[r];
-                    double rows = (double)R->rows, bytes = 0;
-                    switch (op) {
-                    case TL_SOP_DOT: bytes = 3 * 8 * rows; break;     /* r, u, w */
-                    case TL_SOP_PRECOND: bytes = 3 * 8 * rows; break; /* w, 1/diag -> m */
-                    case TL_SOP_SPMV_INTERIOR:                        /* values + columns, x, y, row pointers */
-                        bytes = 12.0 * (double)R->nnz_diag + 20 * rows;
-                        break;
-                    case TL_SOP_SPMV_BORDER:
-                        bytes = 12.0 * (double)R->nnz_offd + 20.0 * (double)R->border_rows + 8.0 * (double)R->ghosts;
-                        break;
-                    case TL_SOP_UPDATE: bytes = 18 * 8 * rows; break; /* 10 vectors read, 8 written */
-                    default: break;
-                    }
-                    int no_border = op == TL_SOP_SPMV_BORDER && R->border_rows == 0;
-                    *tl_mjob_cost(j, r, lane, j->lanes[lane].nops - 1) = no_border ? 0 : kernel_s(k, bytes);
-                }
-            break;
+        int chan = st->chan == TL_CHAN_SPLIT;
+        if (m->mark) {
+            /* only the record below */
+        } else if (m->op == TL_SOP_HALO_POST) {
+            PUSH(j, lane, .kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .chan = chan, .cat = TL_MCAT_P2P,
+                 .name = "halo");
+        } else if (m->op == TL_SOP_ALLREDUCE) {
+            PUSH(j, lane, .kind = TL_MOP_COMM, .comm = TL_MCOMM_ALLREDUCE, .chan = chan, .bytes = m->ar_bytes,
+                 .cat = TL_MCAT_COLL, .name = "allreduce");
+        } else if (m->op != TL_SOP_DOT_WAIT && m->op != TL_SOP_HALO_WAIT) {
+            PUSH(j, lane, .kind = TL_MOP_KERNEL, .name = m->name ? m->name : tl_sched_op_name(m->op));
+            for (int r = 0; r < part->nranks; r++) {
+                const tl_mrank_stats *R = &part->r[r];
+                double bytes = m->row_bytes * (double)R->rows;
+                if (m->op == TL_SOP_SPMV_INTERIOR) /* values + columns, x, y, row pointers */
+                    bytes = 12.0 * (double)R->nnz_diag + 20.0 * (double)R->rows;
+                if (m->op == TL_SOP_SPMV_BORDER)
+                    bytes = 12.0 * (double)R->nnz_offd + 20.0 * (double)R->border_rows + 8.0 * (double)R->ghosts;
+                int no_border = m->op == TL_SOP_SPMV_BORDER && R->border_rows == 0;
+                *tl_mjob_cost(j, r, lane, j->lanes[lane].nops - 1) = no_border ? 0 : kernel_s(k, bytes);
+            }
         }
-        if (pipecg_order[i].produces >= 0)
-            push(j, lane, (tl_mop){.kind = TL_MOP_RECORD, .ev = pipecg_order[i].produces, .name = "record"});
+        if (m->produces >= 0) PUSH(j, lane, .kind = TL_MOP_RECORD, .ev = m->produces, .name = "record");
     }
     for (int r = 0; r < part->nranks; r++)
         for (int e = 0; e < part->halo[r].n; e++)
             TL_TRY(tl_mhalo_add(j->halo, r, part->halo[r].peer[e], part->halo[r].bytes[e]));
     return tl_mjob_check(j);
+}
+
+tl_status tl_mjob_pipecg(tl_mjob *j, const tl_schedule *s, const tl_mpart *part, const tl_mkcost *k,
+                         const tl_mcalib *c, int iters)
+{
+    return build_method(j, s, part, k, c, iters, pipecg_steps, sizeof pipecg_steps / sizeof pipecg_steps[0]);
+}
+
+tl_status tl_mjob_pipebicgstab(tl_mjob *j, const tl_schedule *s, const tl_mpart *part, const tl_mkcost *k,
+                               const tl_mcalib *c, int iters)
+{
+    return build_method(j, s, part, k, c, iters, pipebicgstab_steps,
+                        sizeof pipebicgstab_steps / sizeof pipebicgstab_steps[0]);
 }
 
 tl_status tl_mjob_tristream(tl_mjob *j, const tl_schedule *s, const char *part_alone, int nranks,

@@ -25,6 +25,14 @@ tl_mkcost tl_mkcost_for(const tl_mcalib *c, const tl_mplatform *p);
 tl_status tl_mjob_pipecg(tl_mjob *j, const tl_schedule *s, const tl_mpart *part, const tl_mkcost *k,
                          const tl_mcalib *c, int iters);
 
+/* Pipe-BiCGStab (Cools-Vanroose, right-preconditioned Jacobi), per
+ * iteration in pipebicgstab_async.c's order: two halves, each an update
+ * group, the preconditioner and local dots, their allreduce (2 and 5
+ * doubles), the SpMV with its halo, the wait for the reduced dots; then
+ * the scalar program's kernel. The same kernel costs as Pipe-PCG. */
+tl_status tl_mjob_pipebicgstab(tl_mjob *j, const tl_schedule *s, const tl_mpart *part, const tl_mkcost *k,
+                               const tl_mcalib *c, int iters);
+
 /* The microbenchmark: allreduce, ring, DAXPY per iteration, every lane
  * joined at the iteration's end. The parts alone: "allreduce-only",
  * "ring-only", "daxpy-only" (s == NULL, part named). */

@@ -16,7 +16,7 @@
 #include "runtime/error.h"
 
 #define TL_MODEL_MAX_LANES 3
-#define TL_MODEL_MAX_OPS 24
+#define TL_MODEL_MAX_OPS 32
 #define TL_MODEL_MAX_EVENTS 8
 #define TL_MODEL_MAX_CHANS 2
 

@@ -5,7 +5,8 @@
 # says so.
 #   gnuplot -e "file='results/model/pipecg-poisson7-256-a100-hdr.csv'; out='x.png'" plots/model-scaling.gp
 # Input: `trilap-model solver --results` (gpus, schedule, iter_us,
-# speedup_vs_two_stream). Optional: `title`, `schedules` (default
+# speedup_vs_two_stream). Optional: `title`, `method` (the y label's
+# method, default "Pipe-PCG"), `schedules` (default
 # "two-stream three-naive three-split"), `width`, `height`.
 if (!exists("file") || !exists("out")) { print "model-scaling.gp: set file='x.csv' and out='x.png'"; exit status 2 }
 if (!exists("width")) width = 1000
@@ -13,11 +14,12 @@ if (!exists("height")) height = 520
 if (!exists("fontsize")) fontsize = 11
 if (!exists("schedules")) schedules = "two-stream three-naive three-split"
 if (!exists("title")) title = file
+if (!exists("method")) method = "Pipe-PCG"
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
 load dir . "common.gp"
 set title "PREDICTED (SimGrid, trilap-model): " . title noenhanced
-set ylabel "µs per Pipe-PCG iteration (predicted)"
+set ylabel "µs per " . method . " iteration (predicted)"
 set xlabel "GPUs"
 set style fill solid 0.85 border lc rgb "#333333"
 set grid ytics lc rgb "#dddddd"

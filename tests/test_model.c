@@ -234,14 +234,17 @@ static tl_mcalib test_calib(void)
                        .alpha_p2p_us = 9, .nccl_rate = 0.2};
 }
 
-static double pipecg_us(const char *sched, const tl_mplatform *p, int n, int nranks)
+typedef tl_status (*method_fn)(tl_mjob *, const tl_schedule *, const tl_mpart *, const tl_mkcost *,
+                                const tl_mcalib *, int);
+
+static double method_us(method_fn method, const char *sched, const tl_mplatform *p, int n, int nranks)
 {
     tl_mcalib c = test_calib();
     tl_mpart ps;
     TL_ASSERT_OK(poisson_part(n, nranks, &ps));
     tl_mkcost k = tl_mkcost_for(&c, p);
     tl_mjob j;
-    TL_ASSERT_OK(tl_mjob_pipecg(&j, tl_schedule_find(sched), &ps, &k, &c, 5));
+    TL_ASSERT_OK(method(&j, tl_schedule_find(sched), &ps, &k, &c, 5));
     tl_mplatform_params q = {.nccl_rate = c.nccl_rate, .port_lat_us = -1};
     tl_mresult r;
     TL_ASSERT_OK(tl_mfit_run(&j, p, &q, tl_test_tmpdir(), &r));
@@ -250,7 +253,13 @@ static double pipecg_us(const char *sched, const tl_mplatform *p, int n, int nra
     return 1e6 * r.iter_s;
 }
 
-/* Doubling every bandwidth of the network never makes a schedule slower. */
+static double pipecg_us(const char *sched, const tl_mplatform *p, int n, int nranks)
+{
+    return method_us(tl_mjob_pipecg, sched, p, n, nranks);
+}
+
+/* Doubling every bandwidth of the network never makes a schedule of either
+ * method slower. */
 TL_TEST(more_bandwidth_never_slower)
 {
     need_simgrid();
@@ -258,10 +267,13 @@ TL_TEST(more_bandwidth_never_slower)
     fast.nic_gbs *= 2;
     fast.port_gbs *= 2;
     const char *sch[] = {"sync", "two-stream", "three-naive", "three-split"};
-    for (int i = 0; i < 4; i++) {
-        double a = pipecg_us(sch[i], &slow, 24, 16), b = pipecg_us(sch[i], &fast, 24, 16);
-        TL_ASSERT_MSG(b <= a * (1 + 1e-9), "%s: %.3f us at twice the bandwidth, %.3f us before", sch[i], b, a);
-    }
+    const method_fn methods[] = {tl_mjob_pipecg, tl_mjob_pipebicgstab};
+    for (int m = 0; m < 2; m++)
+        for (int i = 0; i < 4; i++) {
+            double a = method_us(methods[m], sch[i], &slow, 24, 16), b = method_us(methods[m], sch[i], &fast, 24, 16);
+            TL_ASSERT_MSG(b <= a * (1 + 1e-9), "%s %s: %.3f us at twice the bandwidth, %.3f us before",
+                          m ? "pipebicgstab" : "pipecg", sch[i], b, a);
+        }
 }
 
 /* With the allreduce far longer than the work it can hide behind, the
@@ -274,6 +286,58 @@ TL_TEST(pipecg_schedules_order)
            split = pipecg_us("three-split", p, 32, 32);
     TL_ASSERT_MSG(split < two && two <= sync * (1 + 1e-9), "sync %.2f, two-stream %.2f, three-split %.2f us", sync,
                   two, split);
+}
+
+/* Pipe-BiCGStab on two ranks of one node, by hand. Each rank: 100 rows,
+ * 500 diagonal and 10 ghost nonzeros on 10 border rows, 10 ghosts, a
+ * 100,000 B halo to the other rank; kernels 1 us + 1 us per 1000 B (jobs.c's
+ * bytes): update groups 17 and 11.4, precond 3.4, dots 2.6 and 5, interior
+ * SpMV 9, border 1.4, the scalar program 1 (64.6 us of compute). NCCL at
+ * full speed beside compute; allreduce 8 + 2 hops of 2 us = 12, halo
+ * 6 + 2 + 1 us = 9; a wait across streams X = 0.5 us. Per half (us):
+ *   sync: update..dots 23 (19.8), allreduce 12, halo 9, SpMV 9 + 1.4, all on
+ *     one stream: 54.4 + 52.2 + scalars 1 = 106.6;
+ *   two-stream: allreduce on the compute stream, then the halo (from the
+ *     operand's event, + X) beside the interior SpMV, the border after it
+ *     (+ X): 45.4 + 2X, 43.2 + 2X: 88.6 + 4X = 90.6;
+ *   three-naive: the allreduce right after the dots (+ X), the halo queued
+ *     behind it on one communicator (+ X), the border after that (+ X):
+ *     45.4 + 3X, 43.2 + 3X: 88.6 + 6X = 91.6;
+ *   three-split: allreduce and halo from the dots (+ X) side by side, the
+ *     interior SpMV beside both; the reduced dots are the last (+ X):
+ *     35 + 2X, 32.8 + 2X: 67.8 + 4X = 69.8.
+ * Each also carries the allreduces' bytes on its critical path, 2 x 16 and
+ * 2 x 40 B at 100 GB/s: 1.12 ns. */
+TL_TEST(pipebicgstab_two_ranks_by_hand)
+{
+    need_simgrid();
+    tl_mpart ps = {.nranks = 2};
+    ps.r = calloc(2, sizeof *ps.r);
+    ps.halo = calloc(2, sizeof *ps.halo);
+    TL_ASSERT(ps.r && ps.halo);
+    for (int r = 0; r < 2; r++) {
+        ps.r[r] = (tl_mrank_stats){.rows = 100, .nnz_diag = 500, .nnz_offd = 10, .border_rows = 10, .ghosts = 10};
+        TL_ASSERT_OK(tl_mhalo_add(ps.halo, r, 1 - r, 100000));
+    }
+    tl_mcalib c = {.alpha_coll_us = 8, .alpha_p2p_us = 6, .nccl_rate = 1, .xstream_us = 0.5};
+    tl_mkcost k = {.fixed_s = 1e-6, .gbs = 1};
+    struct {
+        const char *sched;
+        double us;
+    } want[] = {{"sync", 106.6}, {"two-stream", 90.6}, {"three-naive", 91.6}, {"three-split", 69.8}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        tl_mjob j;
+        TL_ASSERT_OK(tl_mjob_pipebicgstab(&j, tl_schedule_find(want[i].sched), &ps, &k, &c, 4));
+        tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
+        tl_mresult res;
+        TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+        TL_ASSERT_MSG(fabs(1e6 * res.iter_s - (want[i].us + 0.00112)) < 1e-5, "%s: %.6f us, by hand %.5f",
+                      want[i].sched, 1e6 * res.iter_s, want[i].us + 0.00112);
+        TL_ASSERT_MSG(fabs(1e6 * res.compute_s - 64.6) < 1e-3, "%s: compute %.6f us, by hand 64.6", want[i].sched,
+                      1e6 * res.compute_s);
+        tl_mjob_free(&j);
+    }
+    tl_mpart_free(&ps);
 }
 
 TL_TEST(calibration_roundtrip_and_errors)
@@ -351,5 +415,6 @@ TL_TEST(bad_arguments)
 
 TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
-             halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, calibration_roundtrip_and_errors,
+             halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
+             calibration_roundtrip_and_errors,
              invalid_platform_refused_in_one_line, bad_arguments)
