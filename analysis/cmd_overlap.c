@@ -139,6 +139,34 @@ static tl_status undefined_note(const tl_an_rank_result *res, size_t nr)
     return TL_OK;
 }
 
+/* A rank whose trace has no GPU lanes (a host-backend run: no device, no
+ * kernel, copy or NCCL record) has no compute kernels to subtract from the
+ * window: derived_comm would be the whole window and read as all
+ * communication. Its derived_comm (and the reconciliation's) is "-", and
+ * the table says why. */
+static int no_gpu_lanes(const tl_an_rank_result *r)
+{
+    return r->meta.device < 0 && r->whole.ncompute == 0 && r->n_nccl == 0 && r->n_comm_copies == 0;
+}
+
+static tl_status blank_host_only(tl_an_table *t, const tl_an_rank_result *res, size_t nr, double *vals,
+                                 double *rv)
+{
+    int derived = 0;
+    while (derived < NV && strcmp(ov_cols[derived].name, "derived_comm") != 0) derived++;
+    for (size_t r = 0; r < nr; r++) {
+        if (!no_gpu_lanes(&res[r])) continue;
+        vals[r * NV + derived] = NAN;
+        rv[r * NR] = rv[r * NR + NR - 1] = NAN; /* derived_comm, residual */
+        TL_TRY(tl_an_table_meta(t, "gpu_lanes",
+                                "rank %d: none (a host-only trace: no device, no kernels or copies recorded), so "
+                                "derived_comm is undefined and U_compute is 0; trace a --backend cuda run for the "
+                                "GPU figures",
+                                res[r].meta.rank));
+    }
+    return TL_OK;
+}
+
 static int cmp_delay(const void *a, const void *b)
 {
     const tl_an_op *x = *(const tl_an_op *const *)a, *y = *(const tl_an_op *const *)b;
@@ -297,6 +325,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         ov_values(&res[r].whole, (int64_t)res[r].nslices, vals + r * NV);
         rc_values(&res[r].whole, rv + r * NR);
     }
+    TL_TRYGOTO(blank_host_only(t, res, nr, vals, rv), st, fail);
     TL_TRYGOTO(add_rows(t, "overlap", vals, nr, NV, dec), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
     TL_TRYGOTO(undefined_note(res, nr), st, fail);

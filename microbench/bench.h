@@ -25,16 +25,16 @@ typedef struct tl_tristream_opts {
     int64_t ring_bytes;
     int64_t daxpy_count;    /* doubles per vector */
     const char *variants;   /* "all" or a comma list */
-    const char *priorities; /* on|off */
+    int priorities;         /* 1: on (p2p and coll above compute) */
     int64_t split_max_ctas, split_min_ctas, daxpy_blocks;
     int64_t hw_queues;      /* CUDA_DEVICE_MAX_CONNECTIONS chosen for the process (0: CUDA's) */
     int64_t warmup, iters, repeat;
-    const char *format;  /* table|csv|json */
+    int format;          /* tl_bench_format */
     const char *results; /* CSV file to append to, or NULL */
     const char *trace;   /* trace folder, or NULL */
     int64_t trace_iters;
-    const char *trace_mode;  /* off|nvtx|cupti: probes around the timed loop itself */
-    const char *sweep;       /* none|ring-bytes|allreduce-count|daxpy-bytes */
+    int trace_mode;          /* 0 off, 1 nvtx, 2 cupti: probes around the timed loop itself */
+    int sweep;               /* tl_bench_sweep_kind */
     const char *sweep_range; /* START:END[:FACTOR] */
 } tl_tristream_opts;
 
@@ -44,7 +44,7 @@ typedef struct tl_stream_opts {
     int64_t block;  /* threads per block */
     int64_t vector; /* doubles per thread and load: 1 or 2 */
     int host;       /* run on the host (OpenMP) instead of the GPU */
-    const char *format;
+    int format;     /* tl_bench_format */
     const char *results;
     int progress;   /* --progress: the progress line also off a terminal */
 } tl_stream_opts;
@@ -59,12 +59,15 @@ void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote);
 typedef struct tl_commbench_opts {
     int64_t min_bytes, max_bytes, factor;
     int64_t warmup, iters;
-    const char *comm; /* world|split|both */
-    const char *ops;  /* allreduce|sendrecv|both */
+    int comm; /* TL_COMMBENCH_WORLD, _SPLIT or _BOTH */
+    int ops;  /* TL_COMMBENCH_ALLREDUCE, _SENDRECV or _BOTH */
     int64_t split_max_ctas, split_min_ctas;
-    const char *format;
+    int format; /* tl_bench_format */
     const char *results;
 } tl_commbench_opts;
+/* --comm and --ops: one of the two, or both */
+enum { TL_COMMBENCH_WORLD = 0, TL_COMMBENCH_ALLREDUCE = 0, TL_COMMBENCH_SPLIT = 1, TL_COMMBENCH_SENDRECV = 1,
+       TL_COMMBENCH_BOTH = 2 };
 
 extern const tl_option tl_tristream_options[];
 extern const size_t tl_tristream_noptions;
@@ -149,6 +152,8 @@ typedef enum {
     TL_SWEEP_ALLREDUCE_COUNT,
     TL_SWEEP_DAXPY_BYTES
 } tl_bench_sweep_kind;
+/* "none", "ring-bytes", ... as --sweep spells them */
+const char *tl_bench_sweep_name(tl_bench_sweep_kind kind);
 #define TL_SWEEP_MAX_POINTS 64
 /* "START:END[:FACTOR]" (sizes take K/M/G), FACTOR an integer >= 2 [2]:
  * START, START*F, ... <= END. At most TL_SWEEP_MAX_POINTS points;
@@ -199,7 +204,6 @@ tl_stream_gold tl_stream_gold_of(int64_t iters, int64_t n);
 /* ---- output: one writer for the three formats --------------------------- */
 
 typedef enum { TL_FMT_TABLE = 0, TL_FMT_CSV, TL_FMT_JSON } tl_bench_format;
-int tl_bench_format_parse(const char *s); /* -1 on unknown */
 
 typedef struct tl_bench_kv {
     char *key, *value;

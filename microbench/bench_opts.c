@@ -11,6 +11,20 @@
 #define STR(f) offsetof(tl_stream_opts, f)
 #define COM(f) offsetof(tl_commbench_opts, f)
 
+/* the names of the choice options' values, indexed by the enums the code switches on */
+static const char *const format_names[] = {[TL_FMT_TABLE] = "table", [TL_FMT_CSV] = "csv", [TL_FMT_JSON] = "json"};
+static const char *const onoff_names[] = {"off", "on"};
+static const char *const trace_mode_names[] = {"off", "nvtx", "cupti"};
+static const char *const sweep_names[] = {[TL_SWEEP_NONE] = "none", [TL_SWEEP_RING_BYTES] = "ring-bytes",
+                                          [TL_SWEEP_ALLREDUCE_COUNT] = "allreduce-count",
+                                          [TL_SWEEP_DAXPY_BYTES] = "daxpy-bytes"};
+static const char *const comm_names[] = {
+    [TL_COMMBENCH_WORLD] = "world", [TL_COMMBENCH_SPLIT] = "split", [TL_COMMBENCH_BOTH] = "both"};
+static const char *const ops_names[] = {
+    [TL_COMMBENCH_ALLREDUCE] = "allreduce", [TL_COMMBENCH_SENDRECV] = "sendrecv", [TL_COMMBENCH_BOTH] = "both"};
+
+const char *tl_bench_sweep_name(tl_bench_sweep_kind kind) { return sweep_names[kind]; }
+
 const tl_option tl_tristream_options[] = {
     {.name = "allreduce-count",
      .type = TL_OPT_SIZE,
@@ -50,10 +64,10 @@ const tl_option tl_tristream_options[] = {
      .help =
          "comma list of allreduce-only,ring-only,daxpy-only,two-stream,three-naive,three-split"},
     {.name = "priorities",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = TRI(priorities),
      .def = "on",
-     .choices = "on|off",
+     TL_OPT_CHOICES(onoff_names),
      .help = "stream priorities: p2p and coll above compute"},
     {.name = "split-max-ctas",
      .type = TL_OPT_INT,
@@ -106,10 +120,10 @@ const tl_option tl_tristream_options[] = {
      .min = 1,
      .max = 1000},
     {.name = "format",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = TRI(format),
      .def = "table",
-     .choices = "table|csv|json",
+     TL_OPT_CHOICES(format_names),
      .help = "stdout format"},
     {.name = "results",
      .type = TL_OPT_STRING,
@@ -129,18 +143,18 @@ const tl_option tl_tristream_options[] = {
      .min = 1,
      .max = 1e7},
     {.name = "trace-mode",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = TRI(trace_mode),
      .def = "off",
-     .choices = "off|nvtx|cupti",
+     TL_OPT_CHOICES(trace_mode_names),
      .help = "what the timed loop records, to measure its cost: off = only the NVTX ranges "
              "every run emits for an attached tool (nsys); nvtx = + host ranges, into "
              "DIR/timed-nvtx/ with --trace DIR; cupti = + CUPTI activity (needs --trace DIR)"},
     {.name = "sweep",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = TRI(sweep),
      .def = "none",
-     .choices = "none|ring-bytes|allreduce-count|daxpy-bytes",
+     TL_OPT_CHOICES(sweep_names),
      .help = "size to sweep"},
     {.name = "sweep-range",
      .type = TL_OPT_STRING,
@@ -186,10 +200,10 @@ const tl_option tl_stream_options[] = {
      .offset = STR(host),
      .help = "measure the host (OpenMP, rank 0) instead of the GPUs"},
     {.name = "format",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = STR(format),
      .def = "table",
-     .choices = "table|csv|json",
+     TL_OPT_CHOICES(format_names),
      .help = "stdout format"},
     {.name = "results",
      .type = TL_OPT_STRING,
@@ -248,16 +262,16 @@ const tl_option tl_commbench_options[] = {
      .min = 1,
      .max = 1e7},
     {.name = "comm",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = COM(comm),
      .def = "both",
-     .choices = "world|split|both",
+     TL_OPT_CHOICES(comm_names),
      .help = "communicator"},
     {.name = "ops",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = COM(ops),
      .def = "both",
-     .choices = "allreduce|sendrecv|both",
+     TL_OPT_CHOICES(ops_names),
      .help = "operations"},
     {.name = "split-max-ctas",
      .type = TL_OPT_INT,
@@ -274,10 +288,10 @@ const tl_option tl_commbench_options[] = {
      .min = 0,
      .max = 64},
     {.name = "format",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = COM(format),
      .def = "table",
-     .choices = "table|csv|json",
+     TL_OPT_CHOICES(format_names),
      .help = "stdout format"},
     {.name = "results",
      .type = TL_OPT_STRING,
@@ -380,11 +394,6 @@ tl_status tl_tristream_parse_variants(const char *list, unsigned *mask)
     }
 }
 
-int tl_bench_format_parse(const char *s)
-{
-    return tl_opts_choice_index("table|csv|json", s ? s : "");
-}
-
 tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -405,7 +414,7 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
                                           : 32000;
     cfg->allreduce_count = o->allreduce_count;
     cfg->daxpy_count = o->daxpy_count;
-    cfg->priorities = o->priorities && strcmp(o->priorities, "on") == 0;
+    cfg->priorities = o->priorities;
     cfg->split_max_ctas = o->split_max_ctas;
     cfg->split_min_ctas = o->split_min_ctas;
     if (o->split_max_ctas > 0 && o->split_min_ctas > o->split_max_ctas) {
@@ -417,11 +426,8 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
     cfg->iters = o->iters;
     cfg->repeat = o->repeat;
     cfg->trace_iters = o->trace_iters;
-    cfg->format = tl_bench_format_parse(o->format);
-    if (cfg->format < 0) return tl_bench_invalid("format", o->format, "expected table|csv|json");
-    cfg->trace_mode = tl_opts_choice_index("off|nvtx|cupti", o->trace_mode ? o->trace_mode : "");
-    if (cfg->trace_mode < 0)
-        return tl_bench_invalid("trace-mode", o->trace_mode, "expected off|nvtx|cupti");
+    cfg->format = o->format;
+    cfg->trace_mode = o->trace_mode;
     /* nvtx without a folder: the loop's NVTX ranges are those every run
      * emits; there is nowhere to write host ranges, so none are kept. */
     if (cfg->trace_mode == 1 && !o->trace) {
@@ -431,15 +437,13 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
         cfg->trace_mode = 0;
     }
     if (cfg->trace_mode == 2 && !o->trace)
-        return tl_bench_invalid("trace-mode", o->trace_mode,
+        return tl_bench_invalid("trace-mode", "cupti",
                                 "needs --trace DIR for the CUPTI records (NVTX ranges for nsys "
                                 "are on in every run without it)");
     if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
     if (o->results && !*o->results)
         return tl_bench_invalid("results", o->results, "empty file name");
-    cfg->sweep = tl_opts_choice_index("none|ring-bytes|allreduce-count|daxpy-bytes",
-                                      o->sweep ? o->sweep : "");
-    if (cfg->sweep < 0) return tl_bench_invalid("sweep", o->sweep, "unknown sweep");
+    cfg->sweep = o->sweep;
     if (cfg->sweep != TL_SWEEP_NONE) {
         const char *why = NULL;
         if (!o->sweep_range)

@@ -89,8 +89,9 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     tl_status st = TL_OK;
     const char *why = NULL;
 
-    int ops_mask = strcmp(o->ops, "allreduce") == 0 ? 1 : strcmp(o->ops, "sendrecv") == 0 ? 2 : 3;
-    int comm_mask = strcmp(o->comm, "world") == 0 ? 1 : strcmp(o->comm, "split") == 0 ? 2 : 3;
+    /* bit 0: world / allreduce, bit 1: split / sendrecv */
+    int ops_mask = o->ops == TL_COMMBENCH_BOTH ? 3 : 1 << o->ops;
+    int comm_mask = o->comm == TL_COMMBENCH_BOTH ? 3 : 1 << o->comm;
     TL_CHECKGOTO(ctx->device >= 0, TL_ERR_UNSUPPORTED, st, fail,
                  "comm needs one GPU per rank (none visible, or --no-gpu)");
     TL_CHECKGOTO(tl_sweep_series(o->min_bytes, o->max_bytes, o->factor, &sizes, &nsizes, &why) ==
@@ -152,7 +153,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
         TL_CHECKGOTO(cells, TL_ERR_NOMEM, st, fail, "%zu cells", nrows * tl_comm_ncols);
         for (size_t i = 0; i < nrows; i++)
             tl_comm_cells(&rows[i], cells + i * tl_comm_ncols);
-        TL_TRYGOTO(tl_bench_write(stdout, tl_bench_format_parse(o->format), &m, tl_comm_cols,
+        TL_TRYGOTO(tl_bench_write(stdout, (tl_bench_format)o->format, &m, tl_comm_cols,
                                   tl_comm_ncols, cells, nrows, wrong_total),
                    st, fail);
         fflush(stdout);

@@ -238,7 +238,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
         TL_TRYGOTO(tl_bench_meta_add_opts(&m, run->spec), st, fail);
         for (size_t i = 0; i < nrows; i++)
             tl_stream_cells(&rows[i], cells + i * tl_stream_ncols);
-        TL_TRYGOTO(tl_bench_write(stdout, tl_bench_format_parse(o->format), &m, tl_stream_cols,
+        TL_TRYGOTO(tl_bench_write(stdout, (tl_bench_format)o->format, &m, tl_stream_cols,
                                   tl_stream_ncols, cells, nrows, wrong),
                    st, fail);
         fflush(stdout);

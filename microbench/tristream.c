@@ -169,7 +169,7 @@ static void trace_dir(const tri_state *t, size_t p, const char *sub, const char 
 {
     char point[96] = "";
     if (t->cfg->sweep != TL_SWEEP_NONE)
-        snprintf(point, sizeof point, "%s-%" PRId64 "/", t->opts->sweep, t->cfg->points[p]);
+        snprintf(point, sizeof point, "%s-%" PRId64 "/", tl_bench_sweep_name((tl_bench_sweep_kind)t->cfg->sweep), t->cfg->points[p]);
     snprintf(buf, n, "%s/%s%s%s", t->opts->trace, sub, point, variant);
 }
 

@@ -14,15 +14,23 @@
 #include "solvers/matrix/mmio.h"
 
 typedef struct solver_opts {
-    const char *calib, *method, *platform, *platform_file, *gpus, *schedules, *matrix, *partition, *results;
+    const char *calib, *platform, *platform_file, *gpus, *schedules, *matrix, *results;
+    int method;    /* METHOD_* */
+    int partition; /* PART_* */
     int64_t iters;
 } solver_opts;
+
+enum { PART_BLOCK, PART_METIS };
+enum { METHOD_PIPECG, METHOD_PIPEBICGSTAB };
+static const char *const method_names[] = {[METHOD_PIPECG] = "pipecg",
+                                           [METHOD_PIPEBICGSTAB] = "pipebicgstab"};
+static const char *const part_names[] = {[PART_BLOCK] = "block", [PART_METIS] = "metis"};
 
 static const tl_option solver_options[] = {
     {.name = "calib", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, calib),
      .def = "results/model/calib-h200.txt", .metavar = "FILE", .help = "calibration file (trilap-model calibrate)"},
-    {.name = "method", .type = TL_OPT_CHOICE, .offset = offsetof(solver_opts, method), .def = "pipecg",
-     .choices = "pipecg|pipebicgstab", .help = "the pipelined method whose iteration is simulated"},
+    {.name = "method", .type = TL_OPT_ENUM, .offset = offsetof(solver_opts, method), .def = "pipecg",
+     TL_OPT_CHOICES(method_names), .help = "the pipelined method whose iteration is simulated"},
     {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform), .def = "a100-hdr",
      .metavar = "NAME", .help = "built-in platform: h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
     {.name = "platform-file", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform_file),
@@ -34,8 +42,8 @@ static const tl_option solver_options[] = {
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
      .metavar = "SPEC", .help = "gen:poisson7|poisson27|convdiff:N, or a Matrix Market file"},
-    {.name = "partition", .type = TL_OPT_CHOICE, .offset = offsetof(solver_opts, partition), .def = "block",
-     .choices = "block|metis", .help = "row partition (metis needs the matrix in memory)"},
+    {.name = "partition", .type = TL_OPT_ENUM, .offset = offsetof(solver_opts, partition), .def = "block",
+     TL_OPT_CHOICES(part_names), .help = "row partition (metis needs the matrix in memory)"},
     {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(solver_opts, iters), .def = "100", .metavar = "N",
      .help = "iterations simulated", .min = 1, .max = 1e6},
     {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, results), .metavar = "CSV",
@@ -88,7 +96,7 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         tl_mcli_error("out of memory for a %lld-row partition", (long long)n);
         return 0;
     }
-    tl_status st = strcmp(o->partition, "metis") == 0 ? tl_partition_metis(&ms->csr, gpus, 0, part)
+    tl_status st = o->partition == PART_METIS ? tl_partition_metis(&ms->csr, gpus, 0, part)
                                                        : tl_partition_block(n, gpus, part);
     tl_mpart ps;
     if (st == TL_OK) st = tl_mpart_compute(&ms->m, part, gpus, &ps);
@@ -104,7 +112,7 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
     for (int i = 0; i < nsch && ok; i++) {
         tl_mjob j;
         tl_mresult r;
-        ok = (strcmp(o->method, "pipebicgstab") == 0 ? tl_mjob_pipebicgstab : tl_mjob_pipecg)(
+        ok = (o->method == METHOD_PIPEBICGSTAB ? tl_mjob_pipebicgstab : tl_mjob_pipecg)(
                  &j, sch[i], &ps, k, c, (int)o->iters) == TL_OK;
         if (ok) {
             tl_mplatform_params q = {.nccl_rate = c->nccl_rate, .port_lat_us = -1};
@@ -130,7 +138,7 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
                1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
         if (w->f)
             fprintf(w->f, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%.4f,%d,%.3f\n",
-                    o->platform_file ? o->platform_file : p->name, o->method, o->matrix, o->partition, gpus, sch[i]->name, us,
+                    o->platform_file ? o->platform_file : p->name, method_names[o->method], o->matrix, part_names[o->partition], gpus, sch[i]->name, us,
                     1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
         fflush(stdout);
     }
@@ -180,7 +188,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         return 1;
     }
     matrix_src ms;
-    if (!load_matrix(o.matrix, strcmp(o.partition, "metis") == 0, &ms)) return 1;
+    if (!load_matrix(o.matrix, o.partition == PART_METIS, &ms)) return 1;
     tl_mkcost k = tl_mkcost_for(&c, p);
     tl_mcsv w = {0};
     if (o.results &&
@@ -193,12 +201,12 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
            "nominal)\n",
            1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
-    int bicg = strcmp(o.method, "pipebicgstab") == 0;
-    printf("# method: %s (%s)\n", o.method,
+    int bicg = o.method == METHOD_PIPEBICGSTAB;
+    printf("# method: %s (%s)\n", method_names[o.method],
            bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"
                 : "one SpMV with halo, one allreduce (24 B), 4 kernels per iteration");
     printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree\n", o.matrix,
-           (long long)tl_mmatrix_nrows(&ms.m), o.partition);
+           (long long)tl_mmatrix_nrows(&ms.m), part_names[o.partition]);
     printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
            "speedup", "neigh", "sim");
     printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",

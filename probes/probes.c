@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/provenance.h"
 #include "runtime/results.h"
 
 enum {
@@ -210,34 +211,62 @@ uint64_t tl_probes_dropped(const tl_ctx *ctx)
 /* Versions for the metadata, from whatever the process has loaded: the
  * driver and NCCL are looked up by symbol so that the probes (and the
  * injection library) link neither. */
-static void tl_probe_versions(char *cuda, size_t n1, char *cupti, size_t n2, char *nccl, size_t n3,
-                              char *devname, size_t n4, int device)
+typedef struct tl_probe_prov {
+    char cuda[96], driver[128], cupti[64], nccl[64], devname[256], commit[160];
+} tl_probe_prov;
+
+static void tl_probe_versions(tl_probe_prov *v, int device)
 {
-    snprintf(cuda, n1, "unknown");
-    snprintf(cupti, n2, "none");
-    snprintf(nccl, n3, "none");
-    snprintf(devname, n4, "none");
+    snprintf(v->cupti, sizeof v->cupti, "none");
+    snprintf(v->nccl, sizeof v->nccl, "none");
+    int (*rt_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion");
     int (*drv_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "cuDriverGetVersion");
-    int v = 0;
-    if (drv_version && drv_version(&v) == 0 && v > 0)
-        snprintf(cuda, n1, "driver-api %d.%d", v / 1000, (v % 1000) / 10);
+    int rt = 0, drv = 0, x = 0;
+    if (drv_version && drv_version(&x) == 0 && x > 0) drv = x;
+    /* the runtime's own version where the process exports it (a shared
+     * libcudart); trilap's programs link it statically, and then the
+     * driver's CUDA version is what the metadata can name */
+    if (rt_version && rt_version(&x) == 0 && x > 0) rt = x;
+    if (rt)
+        snprintf(v->cuda, sizeof v->cuda, "%d.%d", rt / 1000, (rt % 1000) / 10);
+    else if (drv)
+        snprintf(v->cuda, sizeof v->cuda, "driver-api %d.%d (the runtime's own version is not visible to the probes)",
+                 drv / 1000, (drv % 1000) / 10);
+    else
+        snprintf(v->cuda, sizeof v->cuda, "none (no CUDA driver loaded in this process: a host-only run)");
+    char kmod[64];
+    tl_provenance_driver_module(kmod, sizeof kmod);
+    if (kmod[0] && drv)
+        snprintf(v->driver, sizeof v->driver, "%s (CUDA %d.%d)", kmod, drv / 1000, (drv % 1000) / 10);
+    else if (kmod[0])
+        snprintf(v->driver, sizeof v->driver, "%s", kmod);
+    else if (drv)
+        snprintf(v->driver, sizeof v->driver, "CUDA %d.%d (no /proc/driver/nvidia/version to name the module)",
+                 drv / 1000, (drv % 1000) / 10);
+    else
+        snprintf(v->driver, sizeof v->driver, "none (no NVIDIA driver loaded on this host)");
     int (*nccl_version)(int *) = (int (*)(int *))dlsym(RTLD_DEFAULT, "ncclGetVersion");
-    if (nccl_version && nccl_version(&v) == 0 && v > 0) {
+    if (nccl_version && nccl_version(&x) == 0 && x > 0) {
         /* NCCL_VERSION(X,Y,Z): X*1000+Y*100+Z before 2.9, X*10000+Y*100+Z after. */
-        if (v >= 20900)
-            snprintf(nccl, n3, "%d.%d.%d", v / 10000, (v % 10000) / 100, v % 100);
+        if (x >= 20900)
+            snprintf(v->nccl, sizeof v->nccl, "%d.%d.%d", x / 10000, (x % 10000) / 100, x % 100);
         else
-            snprintf(nccl, n3, "%d.%d.%d", v / 1000, (v % 1000) / 100, v % 100);
+            snprintf(v->nccl, sizeof v->nccl, "%d.%d.%d", x / 1000, (x % 1000) / 100, x % 100);
     }
-    if (device >= 0) {
+    if (device < 0) {
+        snprintf(v->devname, sizeof v->devname, "none (a host-only rank: no GPU in use)");
+    } else {
+        snprintf(v->devname, sizeof v->devname, "unknown (the CUDA driver named no device %d)", device);
         int (*dev_get)(int *, int) = (int (*)(int *, int))dlsym(RTLD_DEFAULT, "cuDeviceGet");
-        int (*dev_name)(char *, int, int) =
-            (int (*)(char *, int, int))dlsym(RTLD_DEFAULT, "cuDeviceGetName");
+        int (*dev_name)(char *, int, int) = (int (*)(char *, int, int))dlsym(RTLD_DEFAULT, "cuDeviceGetName");
         int dev = 0;
-        if (dev_get && dev_name && dev_get(&dev, device) == 0) dev_name(devname, (int)n4, dev);
+        char name[256];
+        if (dev_get && dev_name && dev_get(&dev, device) == 0 && dev_name(name, (int)sizeof name, dev) == 0 && name[0])
+            snprintf(v->devname, sizeof v->devname, "%s", name);
     }
     uint32_t cv = tl_probe_cupti_version();
-    if (cv) snprintf(cupti, n2, "%u", cv);
+    if (cv) snprintf(v->cupti, sizeof v->cupti, "%u", cv);
+    tl_provenance_commit(v->commit, sizeof v->commit);
 }
 
 static int tl_rec_cmp(const void *a, const void *b)
@@ -335,11 +364,10 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     uint64_t dropped = cdropped + p->host_dropped + g->incomplete;
     int complete = dropped == 0 && p->cupti != TL_CUPTI_SKIPPED_SUBSCRIBER &&
                    !(p->cupti == TL_CUPTI_UNAVAILABLE && p->device != -1 && p->cfg.cupti);
-    char host[256] = "unknown", cuda[64], cupti[64], nccl[64], devname[256], path[600], b[64];
+    char host[256] = "unknown", path[600], b[64];
     gethostname(host, sizeof host - 1);
-    tl_probe_versions(cuda, sizeof cuda, cupti, sizeof cupti, nccl, sizeof nccl, devname,
-                      sizeof devname,
-                      p->device >= 0 ? p->device : (p->device == TL_PROBE_ALL_DEVICES ? 0 : -1));
+    tl_probe_prov pv;
+    tl_probe_versions(&pv, p->device >= 0 ? p->device : (p->device == TL_PROBE_ALL_DEVICES ? 0 : -1));
     snprintf(path, sizeof path, "%s/trace.rank%d.csv", p->outdir, p->rank);
     TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "format", "trilap-trace"), st, fail);
@@ -350,13 +378,15 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     snprintf(b, sizeof b, "%s", p->device == TL_PROBE_ALL_DEVICES ? "all" : "");
     if (!b[0]) snprintf(b, sizeof b, "%d", p->device);
     TL_TRYGOTO(tl_trace_writer_meta(w, "device", b), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "device_name", devname), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "device_name", pv.devname), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "clock", "CLOCK_MONOTONIC"), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "program", p->program), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "args", p->args), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "cuda", cuda), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "nccl", nccl), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti", cupti), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "cuda", pv.cuda), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "driver", pv.driver), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "git_commit", pv.commit), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "nccl", pv.nccl), st, fail);
+    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti", pv.cupti), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "cupti_status", tl_cupti_status_name(p->cupti)), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "cupti_clock", g->clock ? g->clock : "none"), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "lanes", p->infer_lanes ? "inferred" : "registered"), st,

@@ -13,6 +13,7 @@
 #include "runtime/check.h"
 #include "runtime/clock.h"
 #include "runtime/comm.h"
+#include "runtime/provenance.h"
 
 #define TL_GPU_DEFAULT_TIMEOUT_S 300.0
 
@@ -75,24 +76,8 @@ void tl_gpu_versions(char *cuda_rt, size_t n1, char *driver, size_t n2, char *nc
     char api[32];
     cuda_version_text(drv, api, sizeof api);
     /* the kernel module's own version ("580.95.05"), which cudaDriverGetVersion does not give */
-    char kmod[64] = "";
-    FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    if (f) {
-        char line[256];
-        /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module for x86_64  580.95.05  Release ...":
-         * the first token shaped like a version */
-        if (fgets(line, sizeof line, f)) {
-            char *save = NULL;
-            for (char *t = strtok_r(line, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
-                unsigned a = 0, b = 0;
-                if (sscanf(t, "%u.%u", &a, &b) == 2) {
-                    snprintf(kmod, sizeof kmod, "%s", t);
-                    break;
-                }
-            }
-        }
-        fclose(f);
-    }
+    char kmod[64];
+    tl_provenance_driver_module(kmod, sizeof kmod);
     if (kmod[0]) snprintf(driver, n2, "%s (CUDA %s)", kmod, api);
     else if (drv > 0) snprintf(driver, n2, "CUDA %s", api);
 #endif

@@ -12,6 +12,7 @@
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
 #include "runtime/launch.h"
+#include "runtime/provenance.h"
 
 #if TL_HAVE_MPI
 #include <mpi.h>
@@ -166,12 +167,8 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra)
     add_command(&t, ctx->argc, ctx->argv);
     addf(&t, "version: %s\n", TL_VERSION);
     /* every provenance field names its value or why there is none */
-    if (!strncmp(TL_GIT_COMMIT, "unknown", 7))
-        addf(&t, "git_commit: unknown (built outside a git checkout and without .trilap-commit)\n");
-    else if (strstr(TL_GIT_COMMIT, "-dirty"))
-        addf(&t, "git_commit: %s (the build tree had uncommitted changes)\n", TL_GIT_COMMIT);
-    else
-        addf(&t, "git_commit: %s\n", TL_GIT_COMMIT);
+    char commit[160];
+    addf(&t, "git_commit: %s\n", tl_provenance_commit(commit, sizeof commit));
     addf(&t, "date: %s\n", date);
     addf(&t, "cwd: %s\n", getcwd(cwd, sizeof cwd) ? cwd : "unknown");
     addf(&t, "launcher: %s\n", ctx->mode == TL_LAUNCH_MPI ? "mpi" : "threads");

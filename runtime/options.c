@@ -162,13 +162,6 @@ static tl_status store(const tl_optgroup *g, const tl_option *o, const char *tex
         *(double *)field(g, o) = v;
         return TL_OK;
     }
-    case TL_OPT_CHOICE:
-        if (tl_opts_choice_index(o->choices, text) < 0) {
-            snprintf(why, nwhy, "expected one of %s", o->choices ? o->choices : "(none)");
-            return TL_ERR_INVAL;
-        }
-        *(const char **)field(g, o) = text;
-        return TL_OK;
     case TL_OPT_ENUM: {
         int i = enum_index(o, text);
         if (i < 0) {
@@ -194,8 +187,7 @@ static void clear(const tl_optgroup *g, const tl_option *o)
     case TL_OPT_INT:
     case TL_OPT_SIZE: *(int64_t *)field(g, o) = 0; break;
     case TL_OPT_DOUBLE: *(double *)field(g, o) = 0.0; break;
-    case TL_OPT_STRING:
-    case TL_OPT_CHOICE: *(const char **)field(g, o) = NULL; break;
+    case TL_OPT_STRING: *(const char **)field(g, o) = NULL; break;
     case TL_OPT_ENUM: *(int *)field(g, o) = 0; break;
     }
 }
@@ -437,8 +429,7 @@ static void format_value(const tl_optgroup *g, const tl_option *o, char *buf, si
         }
         break;
     }
-    case TL_OPT_STRING:
-    case TL_OPT_CHOICE: {
+    case TL_OPT_STRING: {
         const char *s = *(const char **)field(g, o);
         snprintf(buf, n, "%s", s ? s : "");
         break;
@@ -520,8 +511,6 @@ void tl_opts_print_help(const tl_optspec *spec, FILE *out)
                 for (int k = 0; k < o->table_count; k++) n += strlen(tl_opts_enum_name(o, k)) + 1;
                 list = malloc(n);
                 if (list) choices = tl_opts_enum_choices(o, list, n);
-            } else if (o->type == TL_OPT_CHOICE) {
-                choices = o->choices;
             }
             if (o->type == TL_OPT_FLAG) {
                 int on = 0;

@@ -10,11 +10,19 @@
  *
  * Values land in the struct at `offset` of the group's destination:
  *   FLAG -> int (0/1; --name sets, --no-name clears), INT and SIZE -> int64_t,
- *   DOUBLE -> double, STRING and CHOICE -> const char * (points into argv or
- *   the table; never freed), ENUM -> int, the index of the chosen entry of
- *   the option's table. SIZE accepts K, M, G suffixes (powers of 1024, as
- *   nccl-tests) and plain integers. CHOICE lists its values as "a|b|c";
- *   prefer ENUM where a table exists, so nothing compares the strings again:
+ *   DOUBLE -> double, STRING -> const char * (points into argv or the
+ *   table; never freed), ENUM -> int, the index of the chosen entry of the
+ *   option's table. SIZE accepts K, M, G suffixes (powers of 1024, as
+ *   nccl-tests) and plain integers. A choice among fixed words is an ENUM
+ *   over the caller's names, indexed by the caller's own enum, so the
+ *   caller switches on the value and nothing compares the strings again:
+ *
+ *   enum { FMT_TABLE, FMT_CSV, FMT_JSON };
+ *   static const char *const fmt_names[] = {[FMT_TABLE] = "table", [FMT_CSV] = "csv", [FMT_JSON] = "json"};
+ *   {.name = "format", .type = TL_OPT_ENUM, .offset = offsetof(o, format), .def = "table",
+ *    TL_OPT_CHOICES(fmt_names), .help = "output format"},
+ *
+ * or over a table of its own whose entries start with the name:
  *
  *   {.name = "schedule", .type = TL_OPT_ENUM, .offset = offsetof(o, schedule), .def = "three-split",
  *    .table = tl_schedules, .table_stride = sizeof tl_schedules[0], .table_count = TL_SCHED_COUNT} */
@@ -27,8 +35,11 @@
 
 #include "runtime/error.h"
 
-typedef enum { TL_OPT_FLAG, TL_OPT_INT, TL_OPT_SIZE, TL_OPT_DOUBLE, TL_OPT_STRING, TL_OPT_CHOICE,
-               TL_OPT_ENUM } tl_opt_type;
+typedef enum { TL_OPT_FLAG, TL_OPT_INT, TL_OPT_SIZE, TL_OPT_DOUBLE, TL_OPT_STRING, TL_OPT_ENUM } tl_opt_type;
+
+/* An ENUM option's table as an array of names: TL_OPT_CHOICES(fmt_names). */
+#define TL_OPT_CHOICES(names)                                                                   \
+    .table = (names), .table_stride = sizeof (names)[0], .table_count = (int)(sizeof(names) / sizeof (names)[0])
 
 typedef struct tl_option {
     const char *name;    /* long name, without "--" */
@@ -36,7 +47,6 @@ typedef struct tl_option {
     tl_opt_type type;
     size_t offset;       /* offsetof() into the group's destination struct */
     const char *def;     /* default, as text parsed like user input; NULL: zero/NULL */
-    const char *choices; /* CHOICE only: "a|b|c" */
     const char *metavar; /* shown in --help: --ring-bytes B */
     const char *help;    /* one line; the default is appended in brackets */
     double min, max;     /* INT/SIZE/DOUBLE range check when min < max */

@@ -243,7 +243,7 @@ for f in "$out"/logs/*.txt; do
     case $f in */stream.txt) continue ;; esac
     awk -v input="$(basename "$f" .txt)" '
     function flush() { if (solver != "" && iters > 0 && nt > 0) printf "%s,%s,%s,%.1f\n", input, solver, schedule, sum / (nt * iters); solver = ""; sum = 0 }
-    /^solver: / { flush(); solver = $2 }
+    /^solver: / { flush(); solver = $2; schedule = "-" }
     /^schedule: / { schedule = $2 }
     /^iterations: / { iters = $2 }
     /^timed solves: / { nt = $3 }

@@ -40,7 +40,7 @@ function flush(    op, k, bpi, roof, us, n, i, name, sep) {
     }
     solver = ""; delete bytes; delete cnt; delete rate
 }
-/^solver: / { flush(); solver = $2 }
+/^solver: / { flush(); solver = $2; schedule = "-" } # cg, pcg, bicgstab print no schedule
 /^schedule: / { schedule = $2 }
 /^matrix: / { matrix = $2 }
 /^backend: / { backend = $2 }

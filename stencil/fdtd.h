@@ -112,6 +112,7 @@ typedef struct tl_fdtd_config {
     const char *trace_dir; /* probes trace (trace.rank0.csv) here; NULL: off */
     int64_t warmup;      /* steps run (and discarded from timing) before the measured ones */
     int breakdown;       /* cuda: time every kernel and copy with event pairs (runtime/evtimer.h) */
+    struct tl_progress *progress; /* advanced one unit per step, warm-up included (NULL: none) */
 } tl_fdtd_config;
 
 void tl_fdtd_config_defaults(tl_fdtd_config *c);

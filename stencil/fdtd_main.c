@@ -21,6 +21,7 @@
 #include "runtime/devcomm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/progress.h"
 #include "runtime/results.h"
 #include "stencil/fdtd.h"
 #include "stencil/fdtd_cli.h"
@@ -51,6 +52,7 @@ typedef struct fdtd_opts {
     const char *slice_dir;
     const char *seismogram, *energy_out, *results, *trace, *label, *breakdown;
     int compare_cpml;
+    int progress;
 } fdtd_opts;
 
 #define O(f) offsetof(fdtd_opts, f)
@@ -144,6 +146,9 @@ static const tl_option exec_options[] = {
      .help = "first column of the results row"},
     {.name = "compare-cpml", .type = TL_OPT_FLAG, .offset = O(compare_cpml), .def = "0",
      .help = "run without CPML, then with it, and report the overhead (T_cpml - T_none) / T_none"},
+    {.name = "progress", .type = TL_OPT_FLAG, .offset = O(progress),
+     .help = "a progress line on stderr (steps done, time left) even when it is not a terminal (on a terminal it "
+             "is always on)"},
 };
 #undef O
 
@@ -309,10 +314,18 @@ static tl_status write_csv_series(const char *path, const char *header, const do
     return st;
 }
 
-static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, double none_s, double *seconds)
+static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, double none_s, double *seconds)
 {
     const fdtd_opts *o = &ra->o;
     tl_fdtd *f = NULL;
+    tl_fdtd_config cp = *c_in;
+    const tl_fdtd_config *c = &cp;
+    tl_progress bar;
+    if (ctx->rank == 0) { /* rank 0 speaks for the run: its steps are everyone's */
+        tl_progress_begin(&bar, ra->o.compare_cpml && c->cpml == 0 ? "run without CPML" : "run",
+                          (double)(c->warmup + c->steps), "steps", tl_progress_mode_of(o->progress));
+        cp.progress = &bar;
+    }
     /* rank 0 first: a bad configuration fails there alone, said once */
     tl_status st = ctx->rank == 0 ? tl_fdtd_create_on(&f, c, ctx) : TL_OK;
     st = tl_comm_agree(ctx, st);
@@ -320,6 +333,8 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
     st = tl_comm_agree(ctx, st); /* no rank runs on without the others */
     TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(tl_fdtd_run(f, ctx), st, done);
+    if (cp.progress) tl_progress_end(&bar);
+    cp.progress = NULL;
     tl_fdtd_stats S = tl_fdtd_stats_of(f);
     *seconds = S.seconds;
     if (ctx->rank != 0) {
@@ -373,6 +388,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c, dou
         TL_TRYGOTO(write_csv_series(o->energy_out, "step,time_s,energy", e, ne, 2, S.dt, 1), st, done);
     }
 done:
+    if (cp.progress) tl_progress_end(&bar); /* the line ends before an error's */
     tl_fdtd_destroy(&f);
     return st;
 }

@@ -12,6 +12,7 @@
 #include "runtime/results.h"
 #include "runtime/clock.h"
 #include "runtime/comm.h"
+#include "runtime/progress.h"
 #include "stencil/fdtd_impl.h"
 #include "stencil/fill.h"
 
@@ -507,6 +508,7 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
             f->nenergy++;
         }
         if (c->slice_every > 0 && c->slice_dir && f->step % c->slice_every == 0) TL_TRYGOTO(write_slice(f, f->step), st, done);
+        if (c->progress) tl_progress_update(c->progress, (double)(n + 1));
     }
     if (total == c->warmup) t0 = tl_clock_ns();
     TL_TRYGOTO(f->be->sync(f), st, done);

@@ -32,8 +32,7 @@ static tl_status parse_tristream(tl_tristream_opts *to, tl_tristream_cfg *cfg, c
     if (st != TL_OK) return st;
     /* argv points into buf; resolve before it goes away */
     st = tl_tristream_resolve(to, cfg);
-    to->variants = to->format = to->results = to->trace = to->sweep = to->sweep_range = NULL;
-    to->priorities = to->trace_mode = NULL;
+    to->variants = to->results = to->trace = to->sweep_range = NULL;
     return st;
 }
 
@@ -289,7 +288,7 @@ TL_TEST(stream_and_comm_options)
     TL_ASSERT_EQ(co.factor, 2);
     TL_ASSERT_EQ(co.warmup, 5);
     TL_ASSERT_EQ(co.iters, 20);
-    TL_ASSERT_STREQ(co.comm, "both");
+    TL_ASSERT_EQ(co.comm, TL_COMMBENCH_BOTH);
     /* nccl-tests' short options */
     char *args[] = {"comm", "-b", "512K", "-e", "8M",     "-f",    "4",
                     "-w",   "1",  "-n",   "3",  "--comm", "split", NULL};
@@ -300,7 +299,7 @@ TL_TEST(stream_and_comm_options)
     TL_ASSERT_EQ(co.max_bytes, 8 << 20);
     TL_ASSERT_EQ(co.factor, 4);
     TL_ASSERT_EQ(co.iters, 3);
-    TL_ASSERT_STREQ(co.comm, "split");
+    TL_ASSERT_EQ(co.comm, TL_COMMBENCH_SPLIT);
     char *bad1[] = {"stream", "--vector", "4", NULL};
     char *bad2[] = {"stream", "--count", "10x", NULL};
     char *bad3[] = {"comm", "--comm", "both,world", NULL};
@@ -761,8 +760,13 @@ TL_TEST(meta_captures_every_option)
     TL_ASSERT_EQ(seen, 3);
     tl_bench_meta_free(&m);
     TL_ASSERT_EQ(m.nopt, 0);
-    TL_ASSERT(tl_bench_format_parse("json") == TL_FMT_JSON);
-    TL_ASSERT(tl_bench_format_parse("xml") < 0);
+    tl_tristream_cfg cfg;
+    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--format json --sweep daxpy-bytes --sweep-range 1M:2M --priorities off"));
+    TL_ASSERT_EQ(cfg.format, TL_FMT_JSON);
+    TL_ASSERT_EQ(cfg.sweep, TL_SWEEP_DAXPY_BYTES);
+    TL_ASSERT_EQ(cfg.priorities, 0);
+    tl_tristream_cfg_free(&cfg);
+    TL_ASSERT(parse_tristream(&to, &cfg, "--format xml") != TL_OK);
 }
 
 /* --trace-mode as its help says: nvtx needs no folder (the loop keeps the

@@ -14,13 +14,24 @@
 #   progress          stream --host and verify reflection: a progress line
 #                     with --progress, none without it off a terminal, and a
 #                     plain stream --host within its stated time
+#   progress_runs     trilap-solve and trilap-fdtd run: a progress line with
+#                     --progress, none without it off a terminal
+#   solver_words      schedule printed only for the methods that have one; a
+#                     one-line warning for cg/pcg on a nonsymmetric matrix
+#   host_trace        overlap on a host-backend trace says it has no GPU
+#                     lanes and gives no derived communication
+#   provenance        manifest and trace metadata name the device, CUDA,
+#                     driver and commit, or why each is unknown
+#   demo_solver       the no-GPU solver demo says what it shows, quotes no
+#                     speedup, and runs both schedules on two ranks
 #   aliases           an old option name works, with a note naming the new one
 #   install_headers   make install: every library's public headers (solvers/
 #                     too), no private *_impl.h, every include resolvable
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
-tests="help_walk errors_one_line fdtd_small_grid compare_solver progress aliases install_headers"
+tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
+  demo_solver aliases install_headers"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -190,6 +201,87 @@ progress() {
         fail "verify reflection: $(cat "$tmp/err")"
     grep -q 'verify reflection 100% 3/3 runs' "$tmp/err" || fail "verify reflection: no progress line: $(cat "$tmp/err")"
     [ "$(grep -c '^1x1x1,' "$tmp/out")" -eq 2 ] || fail "verify reflection: not one row per thickness: $(cat "$tmp/out")"
+}
+
+progress_runs() {
+    "$bin"/trilap-solve gen:poisson7:16 --warmup 1 --repeat 2 --progress >/dev/null 2>"$tmp/err" || fail "solve --progress"
+    grep -qE '^trilap-solve: pipecg 100% 3/3 solves \[[0-9:]+, [0-9.]+ solves/s\]$' "$tmp/err" ||
+        fail "trilap-solve: no final progress line: $(cat "$tmp/err")"
+    "$bin"/trilap-solve gen:poisson7:16 --repeat 2 >/dev/null 2>"$tmp/err" || fail "solve"
+    if grep -q 'solves/s' "$tmp/err"; then fail "trilap-solve: a progress line off a terminal without --progress"; fi
+    "$bin"/trilap-fdtd run --grid 16 --steps 5 --warmup 1 --progress >"$tmp/out" 2>"$tmp/err" || fail "fdtd --progress"
+    grep -qE 'run 100% 6/6 steps \[[0-9:]+, [0-9.]+ steps/s\]$' "$tmp/err" ||
+        fail "trilap-fdtd run: no final progress line: $(cat "$tmp/err")"
+    if grep -q 'steps/s' "$tmp/out"; then fail "trilap-fdtd run: progress on stdout"; fi
+    "$bin"/trilap-fdtd run --grid 16 --steps 5 >/dev/null 2>"$tmp/err" || fail "fdtd run"
+    if grep -q 'steps/s' "$tmp/err"; then fail "trilap-fdtd run: a progress line off a terminal without --progress"; fi
+}
+
+solver_words() {
+    "$bin"/trilap-solve gen:poisson7:8 --solver cg,pcg,pipecg --repeat 1 --schedule two-stream >"$tmp/out" 2>"$tmp/err" ||
+        fail "trilap-solve cg,pcg,pipecg: $(cat "$tmp/err")"
+    # one schedule line, in pipecg's block
+    [ "$(grep -c '^schedule: ' "$tmp/out")" -eq 1 ] || fail "schedule lines: $(grep -E '^(solver|schedule): ' "$tmp/out")"
+    awk '/^solver: / { s = $2 } /^schedule: / { exit !(s == "pipecg" && $2 == "two-stream") }' "$tmp/out" ||
+        fail "the schedule line is not pipecg's"
+    [ ! -s "$tmp/err" ] || fail "a warning on a symmetric matrix: $(cat "$tmp/err")"
+    local m
+    for m in pcg cg; do
+        "$bin"/trilap-solve gen:convdiff:8 --solver $m --repeat 1 --max-iterations 50 >/dev/null 2>"$tmp/err" || true
+        [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^trilap-solve: warning: $m assumes a symmetric matrix and gen:convdiff:8 is not" "$tmp/err" ||
+            fail "$m on a nonsymmetric matrix: $(cat "$tmp/err")"
+    done
+    "$bin"/trilap-solve gen:convdiff:8 --solver bicgstab --repeat 1 >/dev/null 2>"$tmp/err" || fail "bicgstab on convdiff"
+    [ ! -s "$tmp/err" ] || fail "bicgstab warned: $(cat "$tmp/err")"
+}
+
+host_trace() {
+    "$bin"/trilap-solve gen:poisson7:12 --repeat 1 --launcher threads --ranks 2 --trace "$tmp/tr" >/dev/null 2>&1 ||
+        fail "traced host solve"
+    "$bin"/trilap-analyze overlap "$tmp/tr" --csv "$tmp/ov.csv" >"$tmp/out" 2>"$tmp/err" || fail "overlap: $(cat "$tmp/err")"
+    [ "$(grep -c '^# gpu_lanes: rank [01]: none' "$tmp/out")" -eq 2 ] || fail "no word on the missing GPU lanes: $(head -20 "$tmp/out")"
+    # derived_comm is "-", not the window
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^derived_comm/) c = i; next }
+             $1 == "0" || $1 == "1" { n++; if ($c != "" && $c != "-" && $c != "NaN") bad = 1 }
+             END { exit !(c && n == 2 && !bad) }' "$tmp/ov.csv" || fail "derived_comm given on a host trace: $(cat "$tmp/ov.csv")"
+}
+
+provenance() {
+    "$bin"/trilap-solve gen:poisson7:8 --repeat 1 --trace "$tmp/pt" --results "$tmp/pr/r.csv" >/dev/null 2>&1 ||
+        fail "solve with --trace and --results"
+    local m=$tmp/pr/manifest.txt t=$tmp/pt/trace.rank0.csv key v
+    for key in gpu.rank0 cuda_runtime driver git_commit; do
+        v=$(sed -n "s/^$key: //p" "$m")
+        [ -n "$v" ] || fail "manifest: no $key"
+        case $v in none* | unknown*) [[ $v == *'('*')'* ]] || fail "manifest: $key '$v' without a reason" ;; esac
+    done
+    for key in device_name cuda driver git_commit; do
+        v=$(sed -n "s/^# $key=//p" "$t")
+        [ -n "$v" ] || fail "trace metadata: no $key"
+        case $v in none* | unknown*) [[ $v == *'('*')'* ]] || fail "trace: $key '$v' without a reason" ;; esac
+    done
+    # both name the same commit
+    [ "$(sed -n 's/^git_commit: \([^ ]*\).*/\1/p' "$m")" = "$(sed -n 's/^# git_commit=\([^ ]*\).*/\1/p' "$t")" ] ||
+        fail "manifest and trace name different commits"
+}
+
+demo_solver() {
+    if [ "${TL_HAVE_CUDA:-0}" = 1 ] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+        echo "SKIP: a GPU is here: make check-gpu and the demo cover the GPU path"
+        exit 77
+    fi
+    local top
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    SOLVE="$bin"/trilap-solve ANALYZE="$bin"/trilap-analyze GNUPLOT=0 "$top"/scripts/demo-solver.sh --n 24 --iterations 10 \
+        "$tmp/demo" >"$tmp/out" 2>"$tmp/err" || fail "demo-solver.sh: $(cat "$tmp/err")"
+    local r=$tmp/demo/report.md
+    grep -q 'speedup of three-split: not measured here (no GPU' "$r" || fail "the no-GPU report quotes a speedup: $(cat "$r")"
+    grep -q 'no GPU here: both schedules run on the host backend (2 thread ranks)' "$r" || fail "the report does not say what it shows"
+    grep -q 'come from another run, the committed GPU traces' "$r" || fail "the report does not say where its timeline comes from"
+    grep -q "true residuals: .* (the same)" "$r" || fail "the two schedules disagree or are not compared: $(grep residual "$r")"
+    # both schedules in one invocation, on two ranks
+    grep -q '^ranks: 2$' "$tmp/demo/solve.txt" || fail "the demo's solve is not on two ranks"
+    [ "$(grep -c '^schedule: ' "$tmp/demo/solve.txt")" -eq 2 ] || fail "not both schedules in one invocation"
 }
 
 aliases() {

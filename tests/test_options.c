@@ -14,9 +14,14 @@
 typedef struct bench_opts {
     int64_t ring_bytes, reps;
     double tol;
-    const char *schedule, *out;
+    const char *out;
+    int schedule; /* SCHED_* */
     int verify, prio;
 } bench_opts;
+
+enum { SCHED_TWO, SCHED_NAIVE, SCHED_SPLIT };
+static const char *const sched_names[] = {[SCHED_TWO] = "two-stream", [SCHED_NAIVE] = "three-naive",
+                                          [SCHED_SPLIT] = "three-split"};
 
 static const tl_option bench_table[] = {
     {.name = "ring-bytes", .short_name = 'b', .type = TL_OPT_SIZE, .offset = offsetof(bench_opts, ring_bytes),
@@ -25,8 +30,8 @@ static const tl_option bench_table[] = {
      .metavar = "N", .help = "repetitions", .min = 1, .max = 1000},
     {.name = "tol", .type = TL_OPT_DOUBLE, .offset = offsetof(bench_opts, tol), .def = "1e-8", .help = "tolerance",
      .min = 0, .max = 1, .aliases = "rtol|tolerance"},
-    {.name = "schedule", .type = TL_OPT_CHOICE, .offset = offsetof(bench_opts, schedule), .def = "three-split",
-     .choices = "two-stream|three-naive|three-split", .help = "stream schedule"},
+    {.name = "schedule", .type = TL_OPT_ENUM, .offset = offsetof(bench_opts, schedule), .def = "three-split",
+     TL_OPT_CHOICES(sched_names), .help = "stream schedule"},
     {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(bench_opts, out), .metavar = "FILE",
      .help = "results file"},
     {.name = "verify", .type = TL_OPT_FLAG, .offset = offsetof(bench_opts, verify), .def = "1",
@@ -101,7 +106,7 @@ TL_TEST(defaults)
     TL_ASSERT_EQ(f.b.ring_bytes, 256000);
     TL_ASSERT_EQ(f.b.reps, 5);
     TL_ASSERT_NEAR(f.b.tol, 1e-8, 0);
-    TL_ASSERT_STREQ(f.b.schedule, "three-split");
+    TL_ASSERT_EQ(f.b.schedule, SCHED_SPLIT);
     TL_ASSERT(f.b.out == NULL);
     TL_ASSERT_EQ(f.b.verify, 1);
     TL_ASSERT_EQ(f.b.prio, 0);
@@ -118,7 +123,7 @@ TL_TEST(long_short_and_negated_forms)
     TL_ASSERT_EQ(f.b.ring_bytes, 65536);
     TL_ASSERT_EQ(f.b.reps, 7);
     TL_ASSERT_NEAR(f.b.tol, 0.5, 0);
-    TL_ASSERT_STREQ(f.b.schedule, "two-stream");
+    TL_ASSERT_EQ(f.b.schedule, SCHED_TWO);
     TL_ASSERT_STREQ(f.b.out, "out.csv");
     TL_ASSERT_EQ(f.b.verify, 0);
     TL_ASSERT_EQ(f.b.prio, 1);

@@ -253,6 +253,8 @@ TL_TEST(runs_in_one_invocation_equal_single_runs)
                          bin(), modes[m], csv),
                      0);
         char *multi = out_buf;
+        /* cg, pcg and bicgstab name no schedule: 4 schedules x 2 pipelined methods */
+        TL_ASSERT(value("schedule", 7) != NULL && value("schedule", 8) == NULL);
         out_buf = NULL;
         for (int k = 0; k < 5; k++) {
             TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --warmup 0 --repeat 1 "
@@ -269,7 +271,8 @@ TL_TEST(runs_in_one_invocation_equal_single_runs)
             for (int c = 0; c < 4; c++) {
                 int b = c * 5 + k; /* schedules outer, solvers inner */
                 TL_ASSERT_STREQ(value("solver", b), all5[k]);
-                TL_ASSERT_STREQ(value("schedule", b), sched[c]);
+                /* only the pipelined methods have a schedule to print */
+                if (k == 2 || k == 4) TL_ASSERT_STREQ(value("schedule", c * 2 + (k == 4)), sched[c]);
                 TL_ASSERT_MSG(strcmp(value("iterations", b), its) == 0 &&
                                   strcmp(value("residual", b), res) == 0 &&
                                   strcmp(value("true residual", b), tres) == 0,

@@ -21,8 +21,12 @@ typedef struct matgen_opts {
     double peclet;
     double decades;
     const char *rhs;
-    const char *method;
+    int method; /* PART_* */
 } matgen_opts;
+
+enum { PART_METIS, PART_METIS_RECURSIVE, PART_BLOCK };
+static const char *const part_names[] = {
+    [PART_METIS] = "metis", [PART_METIS_RECURSIVE] = "metis-recursive", [PART_BLOCK] = "block"};
 
 static const tl_option matgen_options[] = {
     {.name = "peclet",
@@ -47,10 +51,10 @@ static const tl_option matgen_options[] = {
      .metavar = "FILE",
      .help = "generators: also write b = A*ones (exact solution ones) as an array .mtx"},
     {.name = "method",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = offsetof(matgen_opts, method),
      .def = "metis",
-     .choices = "metis|metis-recursive|block",
+     TL_OPT_CHOICES(part_names),
      .metavar = "M",
      .help = "partition: partitioner"},
 };
@@ -145,12 +149,15 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
     TL_TRY(tl_matrix_read(in, 1, &a));
     part = malloc((size_t)(a.nrows ? a.nrows : 1) * sizeof *part);
     TL_CHECKGOTO(part, TL_ERR_NOMEM, st, fail, "partition of %" PRId64 " rows", a.nrows);
-    TL_TRYGOTO(tl_partition_by_spec(o->method, &a, nparts, part), st, fail);
+    switch (o->method) {
+    case PART_BLOCK: TL_TRYGOTO(tl_partition_block(a.nrows, nparts, part), st, fail); break;
+    default: TL_TRYGOTO(tl_partition_metis(&a, nparts, o->method == PART_METIS_RECURSIVE, part), st, fail); break;
+    }
     TL_TRYGOTO(tl_partition_stats_compute(&a, part, nparts, &s), st, fail);
     TL_TRYGOTO(tl_partition_write(out, part, a.nrows), st, fail);
     printf("matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s\nedge cut: %" PRId64
            "\nrows per part: %" PRId64 " .. %" PRId64 "\nimbalance: %.4f\nwritten: %s\n",
-           in, a.nrows, nparts, o->method, s.edgecut, s.min_rows, s.max_rows, s.imbalance, out);
+           in, a.nrows, nparts, part_names[o->method], s.edgecut, s.min_rows, s.max_rows, s.imbalance, out);
 fail:
     free(part);
     tl_csr_free(&a);

@@ -21,6 +21,7 @@
 #include "runtime/gpu.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/progress.h"
 #include "runtime/results.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/gen.h"
@@ -35,17 +36,20 @@
 enum { MAX_SOLVERS = 8 };
 
 typedef struct solve_opts {
-    const char *solver, *precond, *schedule, *partition, *rtol_base;
+    const char *solver, *schedule, *partition;
+    int precond;   /* PRECOND_* */
+    int rtol_base; /* tl_rtol_base */
     int backend; /* index into solve_backends */
     double rtol, atol;
     int64_t max_iterations, warmup, warmup_iterations, repeat, residual_replacement, omp_threads;
     const char *results, *trace, *history, *solution;
-    int monitor, stats;
+    int monitor, stats, progress;
     /* CUDA backend */
-    const char *spmv, *cusparse_alg;
+    const char *spmv;
+    int cusparse_alg; /* CUSPARSE_ALG_* */
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
     int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, persistent;
-    const char *scalars;
+    int scalars; /* tl_ask_scalars */
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
     const tl_method *methods[MAX_SOLVERS];
@@ -58,6 +62,17 @@ typedef struct solve_opts {
     } spmvs[8];
     int nspmvs;
 } solve_opts;
+
+/* the names of the choice options' values, indexed by what the code switches on */
+enum { PRECOND_AUTO, PRECOND_NONE, PRECOND_JACOBI };
+static const char *const precond_names[] = {[PRECOND_AUTO] = "auto", [PRECOND_NONE] = "none",
+                                            [PRECOND_JACOBI] = "jacobi"};
+static const char *const rtol_base_names[] = {[TL_BASE_B] = "b", [TL_BASE_R0] = "r0"};
+enum { CUSPARSE_ALG_DEFAULT, CUSPARSE_ALG_CSR1, CUSPARSE_ALG_CSR2 };
+static const char *const cusparse_alg_names[] = {
+    [CUSPARSE_ALG_DEFAULT] = "default", [CUSPARSE_ALG_CSR1] = "csr1", [CUSPARSE_ALG_CSR2] = "csr2"};
+static const char *const scalars_names[] = {
+    [TL_ASK_SCALARS_AUTO] = "auto", [TL_ASK_SCALARS_HOST] = "host", [TL_ASK_SCALARS_PROGRAM] = "program"};
 
 /* One run of the lists given (schedule x SpMV x method): an immutable
  * description made by each rank from the read-only options and passed
@@ -113,10 +128,10 @@ static const tl_option solve_options[] = {
      .metavar = "NAME[,NAME]",
      .help = "cg|pcg|pipecg|bicgstab|pipebicgstab; a comma list runs each in turn"},
     {.name = "precond",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = O(precond),
      .def = "auto",
-     .choices = "auto|none|jacobi",
+     TL_OPT_CHOICES(precond_names),
      .help = "preconditioner; auto: none for cg, jacobi for the others"},
     {.name = "rtol",
      .type = TL_OPT_DOUBLE,
@@ -135,10 +150,10 @@ static const tl_option solve_options[] = {
      .min = 0,
      .max = 1e300},
     {.name = "rtol-base",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = O(rtol_base),
      .def = "b",
-     .choices = "b|r0",
+     TL_OPT_CHOICES(rtol_base_names),
      .help = "what rtol is relative to: ||b|| or the initial residual ||r0||"},
     {.name = "max-iterations",
      .type = TL_OPT_INT,
@@ -236,6 +251,11 @@ static const tl_option solve_options[] = {
      .offset = O(monitor),
      .def = "0",
      .help = "print every residual norm of the last solve on stderr"},
+    {.name = "progress",
+     .type = TL_OPT_FLAG,
+     .offset = O(progress),
+     .help = "a progress line on stderr (solves done, time left) even when it is not a terminal (on a "
+             "terminal it is always on)"},
     {.name = "solution",
      .type = TL_OPT_STRING,
      .offset = O(solution),
@@ -250,10 +270,10 @@ static const tl_option solve_options[] = {
              "cusparse[:default|csr1|csr2] (cuSPARSE's generic SpMV); a comma list runs each in "
              "turn"},
     {.name = "cusparse-alg",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = O(cusparse_alg),
      .def = "default",
-     .choices = "default|csr1|csr2",
+     TL_OPT_CHOICES(cusparse_alg_names),
      .help = "cuda --spmv cusparse: CUSPARSE_SPMV_ALG_DEFAULT, CSR_ALG1 or CSR_ALG2"},
     {.name = "spmv-threads-per-row",
      .type = TL_OPT_INT,
@@ -335,10 +355,10 @@ static const tl_option solve_options[] = {
              "cudaMemcpyAsync on the update stream (default: the kernel writes them to mapped "
              "host memory, no copy on the stream)"},
     {.name = "scalars",
-     .type = TL_OPT_CHOICE,
+     .type = TL_OPT_ENUM,
      .offset = O(scalars),
      .def = "auto",
-     .choices = "auto|host|program",
+     TL_OPT_CHOICES(scalars_names),
      .help = "pipecg, pipebicgstab: host reads every reduction and computes the scalars; "
              "program: scalar programs compute them where the backend runs them (on the GPU for "
              "cuda), convergence read asynchronously; auto: program for cuda"},
@@ -395,6 +415,23 @@ static tl_status load_matrix(const char *spec, tl_csr *a)
 }
 
 /* Rank 0: matrix, vectors, partition. */
+/* cg, pcg and pipecg assume a symmetric (positive definite) matrix; on
+ * another one they stagnate or stop on a breakdown with no word why. */
+static void warn_nonsymmetric(const solve_opts *o, const tl_csr *a)
+{
+    int64_t i = 0, j = 0;
+    for (int k = 0; k < o->nmethods; k++) {
+        if (!o->methods[k]->spd) continue;
+        if (tl_csr_is_symmetric(a, &i, &j)) return;
+        fprintf(stderr,
+                "%s: warning: %s assumes a symmetric matrix and %s is not (entry %lld,%lld differs from "
+                "%lld,%lld); use --solver bicgstab or pipebicgstab\n",
+                PROGRAM, o->methods[k]->name, o->matrix, (long long)i + 1, (long long)j + 1, (long long)j + 1,
+                (long long)i + 1);
+        return;
+    }
+}
+
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
                              int **part, char *partdesc, size_t ndesc)
 {
@@ -422,9 +459,10 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
 
 /* cusparseSpMVAlg_t values (cusparse.h: DEFAULT 0, CSR_ALG1 2, CSR_ALG2 3),
  * kept here so that this file needs no CUDA header */
-static int cusparse_alg_value(const char *s)
+static int cusparse_alg_value(int alg)
 {
-    return strcmp(s, "csr1") == 0 ? 2 : strcmp(s, "csr2") == 0 ? 3 : 0;
+    static const int value[] = {[CUSPARSE_ALG_DEFAULT] = 0, [CUSPARSE_ALG_CSR1] = 2, [CUSPARSE_ALG_CSR2] = 3};
+    return value[alg];
 }
 
 /* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with a part for
@@ -463,7 +501,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
         .params = {.rtol = o->rtol,
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
-                   .base = strcmp(o->rtol_base, "r0") == 0 ? TL_BASE_R0 : TL_BASE_B,
+                   .base = (tl_rtol_base)o->rtol_base,
                    .residual_replacement = o->residual_replacement,
                    .monitor = o->monitor,
                    .keep_history = o->history != NULL},
@@ -471,10 +509,9 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
         .repeat = o->repeat,
         .warmup_iterations = o->warmup_iterations,
     };
-    if (strcmp(o->precond, "auto") == 0)
-        cfg->bcfg.precond = run->method->default_precond;
-    else
-        TL_TRY(tl_precond_parse(o->precond, &cfg->bcfg.precond));
+    cfg->bcfg.precond = o->precond == PRECOND_JACOBI ? TL_PRECOND_JACOBI
+                        : o->precond == PRECOND_NONE ? TL_PRECOND_NONE
+                                                     : run->method->default_precond;
     return TL_OK;
 }
 
@@ -487,9 +524,7 @@ static tl_status choose(tl_ctx *ctx, const solve_opts *o, const tl_backend_ops *
 {
     tl_backend_caps caps;
     TL_TRY(tl_backend_caps_query(ops, ctx, dm, &cfg->bcfg, &caps));
-    tl_method_ask ask = {.scalars = strcmp(o->scalars, "program") == 0 ? TL_ASK_SCALARS_PROGRAM
-                                    : strcmp(o->scalars, "host") == 0  ? TL_ASK_SCALARS_HOST
-                                                                       : TL_ASK_SCALARS_AUTO,
+    tl_method_ask ask = {.scalars = (tl_ask_scalars)o->scalars,
                          .fused_iterations = o->persistent};
     *choice = tl_method_choose(cfg->method, &caps, &ask);
     cfg->variant = choice->variant;
@@ -526,13 +561,24 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
     int cuda = sb->device;
     tl_solve_config cfg;
     tl_method_choice choice = {.variant = TL_VARIANT_HOST};
+    tl_progress bar;
     TL_TRY(run_config(o, run, &cfg));
+    if (ctx->rank == 0 && !sb->run) {
+        double nsolves = (double)(o->warmup + o->repeat);
+        tl_progress_begin(&bar, run->method->name, nsolves, "solves", tl_progress_mode_of(o->progress));
+        cfg.params.progress = &bar;
+    }
     if (sb->run) {
         TL_TRYGOTO(sb->run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
         TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &choice), st, fail);
         TL_TRYGOTO(sb->ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
         TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
+    }
+    if (cfg.params.progress) {
+        tl_progress_update(&bar, bar.total); /* a solve that converged early is done too */
+        tl_progress_end(&bar);
+        cfg.params.progress = NULL;
     }
     tl_solve_labels lb = {.solver = run->method->name,
                           .precond = tl_precond_name(cfg.bcfg.precond),
@@ -549,7 +595,11 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         lb.backend = belabel;
     }
     if (ctx->rank == 0) {
-        tl_solve_print(stdout, &lb, &cfg, &rep);
+        /* cg, pcg and bicgstab wait for each reduction: no schedule to name
+         * (the results row keeps its column, compare pairs rows by it) */
+        tl_solve_labels shown = lb;
+        if (!run->method->pipelined && !sb->schedule_label) shown.schedule = NULL;
+        tl_solve_print(stdout, &shown, &cfg, &rep);
         if (cuda) print_cuda_choice(ctx, o, run, &cfg, &choice);
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
@@ -592,6 +642,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     }
 fail:
+    if (cfg.params.progress) tl_progress_end(&bar); /* the line ended before the error's */
     free(xg);
     if (be) be->ops->destroy(&be);
     tl_solve_report_free(&rep);
@@ -632,8 +683,10 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         }
 #endif
     }
-    if (ctx->rank == 0)
+    if (ctx->rank == 0) {
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
+        if (lst == TL_OK) warn_nonsymmetric(o, &A);
+    }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     TL_TRYGOTO(tl_comm_bcast(ctx, partdesc, sizeof partdesc, 0), st, fail);
     TL_TRYGOTO(tl_dist_create(ctx, ctx->rank == 0 ? &A : NULL, part, &dm), st, fail);
@@ -719,9 +772,12 @@ static int parse_spmvs(solve_opts *o)
             if (arg) c->tpr = (int)t;
         } else if (strcmp(tok, "cusparse") == 0) {
             c->impl = 1;
-            if (arg && strcmp(arg, "default") && strcmp(arg, "csr1") && strcmp(arg, "csr2"))
-                return -1;
-            if (arg) c->alg = cusparse_alg_value(arg);
+            if (arg) {
+                int alg = CUSPARSE_ALG_CSR2;
+                while (alg >= 0 && strcmp(arg, cusparse_alg_names[alg]) != 0) alg--;
+                if (alg < 0) return -1;
+                c->alg = cusparse_alg_value(alg);
+            }
         } else {
             return -1;
         }

@@ -87,3 +87,42 @@ tl_status tl_csr_check(const tl_csr *a, const char *what)
     }
     return TL_OK;
 }
+
+/* a_ij of row i, 0 when not stored (columns sorted within the row) */
+static double csr_entry(const tl_csr *a, int64_t i, int64_t j)
+{
+    int64_t lo = a->rowptr[i], hi = a->rowptr[i + 1];
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (a->colidx[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < a->rowptr[i + 1] && a->colidx[lo] == j ? a->val[lo] : 0.0;
+}
+
+int tl_csr_is_symmetric(const tl_csr *a, int64_t *i_out, int64_t *j_out)
+{
+    if (a->nrows != a->ncols) return 0;
+    for (int64_t i = 0; i < a->nrows; i++)
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++) {
+            int64_t j = a->colidx[k];
+            if (j <= i) continue; /* each pair once, from its upper entry; the lower-only ones below */
+            double x = a->val[k], y = csr_entry(a, j, i);
+            if (fabs(x - y) > 1e-12 * fmax(fabs(x), fabs(y))) {
+                if (i_out) *i_out = i;
+                if (j_out) *j_out = j;
+                return 0;
+            }
+        }
+    /* an entry below the diagonal whose mirror above is absent */
+    for (int64_t i = 0; i < a->nrows; i++)
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1] && a->colidx[k] < i; k++)
+            if (a->val[k] != 0.0 && csr_entry(a, a->colidx[k], i) == 0.0) {
+                if (i_out) *i_out = i;
+                if (j_out) *j_out = a->colidx[k];
+                return 0;
+            }
+    return 1;
+}

@@ -8,6 +8,7 @@
 
 #include "probes/probes.h"
 #include "runtime/comm.h"
+#include "runtime/progress.h"
 #include "runtime/results.h"
 #include "solvers/methods/method.h"
 
@@ -92,6 +93,8 @@ int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, 
     res->iterations = it;
     res->rnorm = rnorm;
     if (p->keep_history) history_push(res, rnorm);
+    if (p->progress && p->max_iterations > 0)
+        tl_progress_update(p->progress, p->progress_at + fmin(1.0, (double)it / (double)p->max_iterations));
     if (p->monitor && ctx->rank == 0)
         fprintf(stderr, "%6lld  ||r|| %.6e  ||r||/base %.6e\n", (long long)it, rnorm,
                 res->base > 0 ? rnorm / res->base : rnorm);
@@ -232,6 +235,8 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
                                                                   : cfg->params.max_iterations;
         prm.keep_history = cfg->params.keep_history && k == cfg->warmup + nrep - 1;
         prm.monitor = cfg->params.monitor && k == cfg->warmup + nrep - 1;
+        prm.progress_at = (double)k;
+        if (prm.progress) tl_progress_update(prm.progress, (double)k);
         int64_t t0 = 0;
         if (have_comm(ctx))
             TL_TRYGOTO(tl_time_start(ctx, &t0), st, fail);
@@ -307,7 +312,7 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
     const tl_solve_result *res = &rep->res;
     fprintf(out, "solver: %s\n", lb->solver);
     fprintf(out, "precond: %s\n", lb->precond);
-    fprintf(out, "schedule: %s\n", lb->schedule);
+    if (lb->schedule) fprintf(out, "schedule: %s\n", lb->schedule); /* NULL: the method has none */
     fprintf(out, "backend: %s\n", lb->backend);
     fprintf(out, "ranks: %d\n", lb->nranks);
     if (lb->launcher) fprintf(out, "launcher: %s\n", lb->launcher);

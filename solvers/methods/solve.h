@@ -47,6 +47,10 @@ typedef struct tl_solve_params {
     int64_t residual_replacement; /* pipelined BiCGStab: every N iterations (0: never) */
     int monitor;                  /* rank 0 prints each residual on stderr */
     int keep_history;             /* record every residual norm in the result */
+    /* rank 0's progress line (NULL: none), counting solves: iteration it
+     * of the solve numbered progress_at shows progress_at + it / max_iterations */
+    struct tl_progress *progress;
+    double progress_at;
 } tl_solve_params;
 
 typedef struct tl_solve_result {
