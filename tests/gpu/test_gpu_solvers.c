@@ -99,14 +99,23 @@ static int parse(const char *out_in, block *b, int max)
     return n;
 }
 
-/* The block of solver and schedule (and SpMV kernel, unless NULL). */
+static const char *const schedules[] = {"sync", "two-stream", "three-naive", "three-split"};
+
+/* The block of solver and schedule (and SpMV kernel, unless NULL). A
+ * method without a schedule (cg, pcg, bicgstab) prints no schedule line;
+ * trilap-solve runs the schedule list in order (--schedule all), so its
+ * k-th block of that solver and SpMV is the run of schedules[k]. */
 static const block *find(const block *b, int n, const char *solver, const char *schedule,
                          const char *spmv)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(b[i].solver, solver) == 0 && strcmp(b[i].schedule, schedule) == 0 &&
-            (!spmv || strcmp(b[i].spmv, spmv) == 0))
-            return &b[i];
+    int want = -1, seen = 0;
+    for (int k = 0; k < 4; k++)
+        if (strcmp(schedules[k], schedule) == 0) want = k;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(b[i].solver, solver) != 0 || (spmv && strcmp(b[i].spmv, spmv) != 0)) continue;
+        if (strcmp(b[i].schedule, schedule) == 0) return &b[i];
+        if (!b[i].schedule[0] && seen++ == want) return &b[i];
+    }
     return NULL;
 }
 
@@ -125,7 +134,6 @@ static double *history(const char *path, int *n)
     return h;
 }
 
-static const char *const schedules[] = {"sync", "two-stream", "three-naive", "three-split"};
 static const int ranks[] = {1, 2, 4};
 enum { NRANKS = 3 };
 
