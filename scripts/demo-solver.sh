@@ -21,8 +21,9 @@
 # is quoted from them (the schedules are GPU stream layouts: on the host
 # they differ by noise).
 # The timeline and breakdown are then the committed GPU traces of
-# results/solvers-h200, and the report says they come from that other run
-# (its matrix and command, from the traces' metadata). The
+# results/device-session-b2d4186/solver-bench (read gzipped, as they are),
+# and the report says they come from that other run (its matrix and
+# command, from the traces' metadata). The
 # GPU probe's output is in OUT/gpu-probe.txt (the report quotes it when
 # nvidia-smi sees a GPU that trilap-solve could not use).
 # Environment: SOLVE, ANALYZE (binaries), GNUPLOT=0 (no figures).
@@ -83,12 +84,13 @@ else
     k=${k:-20}
     launch=(--backend host --launcher threads --ranks 2 --no-gpu)
     where="no GPU here: both schedules run on the host backend (2 thread ranks) to show they run and agree; the timeline and breakdown below come from another run, the committed GPU traces"
-    traces=$out/gpu-traces
-    tarball=$(ls -d "$here"/results/solvers-h200/run*/traces.tar.gz 2>/dev/null | tail -n1)
-    [ -n "$tarball" ] || { echo "demo-solver.sh: no committed GPU traces under results/solvers-h200" >&2; exit 1; }
-    mkdir -p "$traces" && tar xzf "$tarball" -C "$traces" || exit 1
-    traced_args=$(sed -n 's/^# args=//p' "$traces/traces/large-two-stream/trace.rank0.csv" 2>/dev/null | head -n1)
-    where="$where (${tarball#"$here"/}, traced there as: ${traced_args:-unknown})"
+    traces=$here/results/device-session-b2d4186/solver-bench/traces
+    [ -f "$traces/large-two-stream/trace.rank0.csv.gz" ] || {
+        echo "demo-solver.sh: no committed GPU traces $traces/large-two-stream/trace.rank0.csv.gz" >&2
+        exit 1
+    }
+    traced_args=$(gzip -dc "$traces/large-two-stream/trace.rank0.csv.gz" | sed -n 's/^# args=//p' | head -n1)
+    where="$where (${traces#"$here"/}, traced there as: ${traced_args:-unknown})"
 fi
 [ -n "$probe_note" ] && where="$where; $probe_note"
 matrix=gen:poisson7:$n
@@ -132,7 +134,7 @@ if [ $gpu -eq 1 ]; then
     dirs=("$traces/two-stream" "$traces/three-split")
     names=(two-stream three-split)
 else
-    dirs=("$traces"/traces/large-two-stream "$traces"/traces/large-three-split)
+    dirs=("$traces"/large-two-stream "$traces"/large-three-split)
     names=(large-two-stream large-three-split)
 fi
 files="" titles=""

@@ -79,17 +79,10 @@ if [[ -z $from ]]; then
 else
     source_line="recorded trace: $from (given with --from)"
 fi
-# committed runs keep their traces gzipped (results/README.md); trilap-analyze
-# reads plain rank files, so a gzipped run is analysed from a copy in $out
-if [[ ! -f $from/${variants[0]}/trace.rank0.csv && -f $from/${variants[0]}/trace.rank0.csv.gz ]]; then
-    step="unpacking $from into $out/recorded (scripts/run-gunzip.sh)"
-    rm -rf "$out/recorded"
-    "$here/scripts/run-gunzip.sh" "$from" "$out/recorded"
-    from=$out/recorded
-fi
 for v in "${variants[@]}"; do
-    [[ -f $from/$v/trace.rank0.csv ]] || {
-        echo "demo.sh: no trace $from/$v/trace.rank0.csv; record one with" >&2
+    # committed runs keep their traces gzipped (results/README.md); trilap-analyze reads either
+    [[ -f $from/$v/trace.rank0.csv || -f $from/$v/trace.rank0.csv.gz ]] || {
+        echo "demo.sh: no trace $from/$v/trace.rank0.csv[.gz]; record one with" >&2
         echo "  bin/trilap-bench tristream --variants two-stream,three-naive,three-split --trace $from" >&2
         exit 1
     }

@@ -10,7 +10,9 @@
 #   build            make all gpu-tests
 #   build-fdtd       only what the fdtd-* steps need (trilap-fdtd, trilap-bench, the FDTD GPU tests)
 #   check-gpu        make check-gpu: every GPU test (test_gpu_solvers cases 4 at
-#                    a time, their GPU runs taking turns); logs in DEST/test-logs
+#                    a time, their GPU runs taking turns); every test's log in
+#                    DEST/test-logs.txt (each after a `==> test-logs/NAME <==` line),
+#                    the solver tests' run times in DEST/solver-times.txt
 #   solver-tests     test_gpu_solvers (4 cases at a time) and test_gpu_nccl alone,
 #                    as make check-gpu runs them (a re-run after a fix there)
 #   fdtd-tests       test_gpu_fdtd and test_gpu_fdtd_ranks alone
@@ -31,12 +33,22 @@
 #                    seconds (default 170)
 #   solver-protocol  scripts/bench-solvers-protocol.sh --breakdown, with what is left
 #   solver-bench     scripts/bench-solvers-gpu.sh, with what is left
+# Two GPUs (issue 14; skipped with fewer), each study in a folder with its manifest:
+#   tristream-2gpu   run-tristream.sh 2 with the program's defaults, traced, and
+#                    bench-trace-overhead.sh 2 three-split
+#   solvers-2gpu     trilap-solve on 1 and 2 GPUs, every schedule, the paper's
+#                    protocol (10,000 Pipe-PCG / 1,000 Pipe-BiCGStab iterations;
+#                    PROTOCOL=quick: 1,000 / 100), traces of 64^3 and 256^3 diagnosed
+#   fdtd-2gpu        trilap-fdtd on 1 and 2 GPUs: strategies at 320-1024^3, ghost
+#                    widths, decompositions, traces, verify decomp
+#   (the two-GPU session: build,check-gpu,tristream-2gpu,solvers-2gpu,fdtd-2gpu
+#   in 1500 s, CHECK_GPU_LIMIT=600; it was scripts/device-two-gpu-session.sh)
 # Matrices: TL_DATA (default ../shared/data, else .carry/data). CHECK_GPU_LIMIT:
 # the seconds of check-gpu (default 420).
 # not -e / pipefail: every step is bounded and its outcome logged; a failed
 # step must not cost the lent session the steps after it
 set -u
-case ${1:-} in -h | --help) sed -n '2,33p' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}
@@ -66,6 +78,12 @@ step() {
 }
 # rest RESERVE: the seconds a budgeted step may use, keeping RESERVE for the tar
 rest() { echo $(($(left) - $1)); }
+# two_gpus STEP: true with two GPUs or more, else the step is logged as skipped
+two_gpus() {
+    [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ] && return 0
+    log "skipped $1: needs 2 GPUs"
+    return 1
+}
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-16}
 [ -f .trilap-commit ] && export TRILAP_COMMIT=$(head -n1 .trilap-commit)
 export TL_BUILD=build TL_BIN=bin TL_HAVE_CUDA=1 TL_DATA=${TL_DATA:-$PWD/../shared/data}
@@ -78,6 +96,7 @@ mpirun_path=$(command -v mpirun || true)
     echo "host: $(hostname)"
     echo "steps: $steps (total ${total} s)"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+    nvidia-smi topo -m # how the GPUs connect (the two-GPU steps)
     echo "TL_DATA=$TL_DATA"
 } >>"$dest/manifest.txt" 2>&1
 
@@ -94,7 +113,7 @@ for s in "${order[@]}"; do
         mkdir -p "$dest/test-logs"
         cp build/test-logs/*.log "$dest/test-logs/" 2>/dev/null
         grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log \
-            >"$dest/test-logs/solver-times.txt" 2>/dev/null
+            >"$dest/solver-times.txt" 2>/dev/null
         tail -n 1 "$dest/check-gpu.log" | tee -a "$dest/session.log"
         ;;
     solver-tests)
@@ -171,8 +190,64 @@ for s in "${order[@]}"; do
             log "solver bench skipped (no time left)"
         fi
         ;;
+    tristream-2gpu)
+        two_gpus "$s" || continue
+        # the program's defaults: no knob set by hand
+        step 300 tristream.log env OUT="$dest/tristream" TRACE=1 scripts/run-tristream.sh 2
+        step 200 overhead.log env OUT="$dest/trace-overhead" scripts/bench-trace-overhead.sh 2 three-split -- \
+            --iters 2000 --repeat 5
+        ;;
+    solvers-2gpu)
+        two_gpus "$s" || continue
+        if [ "${PROTOCOL:-paper}" = quick ]; then pcg_it=1000 bicg_it=100; else pcg_it=10000 bicg_it=1000; fi
+        d=$dest/solvers
+        mkdir -p "$d"
+        proto=(--rtol 0 --atol 0 --warmup 10 --repeat 3 --schedule all --backend cuda --results "$d/results.csv")
+        for g in 1 2; do
+            for m in gen:poisson7:64 gen:poisson7:128 gen:poisson7:256 gen:poisson27:128 \
+                "$TL_DATA/matrices/1138_bus.mtx" "$TL_DATA/matrices/ani4.mtx"; do
+                step 240 solvers.log bin/trilap-solve --gpus $g "${proto[@]}" --solver pipecg --max-iterations $pcg_it "$m"
+            done
+            for m in gen:convdiff:128 "$TL_DATA/matrices/ani1_nonsymm.mtx"; do
+                step 240 solvers.log bin/trilap-solve --gpus $g "${proto[@]}" --solver pipebicgstab \
+                    --max-iterations $bicg_it "$m"
+            done
+        done
+        # traces for the Sec. IV-C breakdown and diagnose: a small and a large input
+        for m in gen:poisson7:64 gen:poisson7:256; do
+            for sc in two-stream three-naive three-split; do
+                step 120 solvers.log bin/trilap-solve --gpus 2 --backend cuda --solver pipecg --schedule $sc --rtol 0 \
+                    --atol 0 --max-iterations 200 --warmup 10 --repeat 1 --cupti --trace "$d/trace-${m##*:}-$sc" "$m"
+                step 30 solvers.log bin/trilap-analyze diagnose "$d/trace-${m##*:}-$sc"
+            done
+        done
+        ;;
+    fdtd-2gpu)
+        two_gpus "$s" || continue
+        d=$dest/fdtd
+        mkdir -p "$d"
+        fdtd2() { step 120 fdtd.log bin/trilap-fdtd run --backend cuda --results "$d/results.csv" "$@"; }
+        for n in 320 480 640 800 1024; do
+            fdtd2 --grid $n --steps 100 --gpus 1 --label "1gpu-$n"
+            for st in host peer nccl; do
+                fdtd2 --grid $n --steps 100 --gpus 2 --decomp 1x1x2 --strategy $st --label "$st-$n"
+            done
+        done
+        for sv in 1 2 4 8; do fdtd2 --grid 480 --steps 96 --gpus 2 --decomp 1x1x2 --strategy peer --s $sv --label "s$sv-480"; done
+        for dc in 1x1x2 1x2x1 2x1x1; do
+            fdtd2 --grid 480 --steps 100 --gpus 2 --decomp $dc --strategy peer --label "decomp-$dc"
+        done
+        fdtd2 --grid 480 --steps 20 --gpus 2 --decomp 1x1x2 --strategy host --trace "$d/trace-host-480" --label trace-host
+        fdtd2 --grid 480 --steps 20 --gpus 2 --decomp 1x1x2 --strategy peer --trace "$d/trace-peer-480" --label trace-peer
+        step 120 fdtd-verify-decomp.csv bin/trilap-fdtd verify decomp --backend cuda --gpus 2 --n 128 \
+            --decomps 1x1x2,1x2x1,2x1x1 --ss 1,2,4,8
+        ;;
     *) log "unknown step '$s' (scripts/device-session.sh --help lists them)" ;;
     esac
 done
+# the tests' logs as one file, the way results/ keeps them
+if [ -d "$dest/test-logs" ]; then
+    (cd "$dest" && tail -n +1 test-logs/*.log >test-logs.txt 2>/dev/null) && rm -rf "$dest/test-logs"
+fi
 log "session done"
 tar czf "$dest.tgz" -C "$(dirname "$dest")" "$(basename "$dest")"

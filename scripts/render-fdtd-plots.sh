@@ -41,15 +41,11 @@ if [[ -d $cpu/slices/cpml && -d $cpu/slices/none ]]; then
     made=$((made + 1))
 fi
 files="" titles=""
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 for s in host peer nccl; do
     t=$gpu/bench/pencil-$s/trace.rank0.csv
     [[ -f $t || -f $t.gz ]] || continue
     [[ -x $bin/trilap-analyze ]] || { echo "render-fdtd-plots.sh: $bin/trilap-analyze not built (make)" >&2; exit 1; }
-    mkdir -p "$tmp/$s"
-    if [[ -f $t ]]; then cp "$t" "$tmp/$s/"; else gunzip -c "$t.gz" > "$tmp/$s/trace.rank0.csv"; fi
-    "$bin/trilap-analyze" timeline "$tmp/$s" --iter-range 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
+    "$bin/trilap-analyze" timeline "$gpu/bench/pencil-$s" --iter-range 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
     files+="$out/fdtd-pencil-$s.csv "
     titles+="$s "
 done

@@ -60,16 +60,10 @@ gp() { # script, output base, gnuplot assignments
 
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 
-# committed runs keep their traces gzipped (results/README.md): such a
-# folder is rendered when it is a three-stream run (its results CSV beside
-# the variants), from a gunzipped copy, since trilap-analyze reads plain files
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-traced() { # the plain copy of variant folder $1/$2, in $tmp/$3 if gzipped
-    if [[ -f $1/$2/trace.rank0.csv ]]; then printf '%s\n' "$1/$2"; return; fi
-    [[ -d $tmp/$3 ]] || "$here/scripts/run-gunzip.sh" "$1" "$tmp/$3"
-    printf '%s\n' "$tmp/$3/$2"
-}
+# committed runs keep their traces gzipped (results/README.md), and
+# trilap-analyze reads them so; of those, the three-stream runs (a results CSV
+# beside the variants) are rendered: the figure families of results/figures,
+# not every traced solver or FDTD run. A folder of plain traces (a fresh run) always is.
 tristream_run() { local f; for f in "$1/tristream.csv" "$1/results.csv"; do [[ -f $f ]] && is_tristream "$f" && return 0; done; return 1; }
 
 rendered=0
@@ -82,7 +76,7 @@ while IFS= read -r parent; do
     echo "render-plots.sh: $parent (${variants[*]})"
     mkdir -p "$out"
     dirs=()
-    for v in "${variants[@]}"; do dirs+=("$(traced "$parent" "$v" "$name")"); done
+    for v in "${variants[@]}"; do dirs+=("$parent/$v"); done
     # the schedules side by side; the single-operation variants in a figure of their own
     for group in schedules parts; do
         files="" titles=""
@@ -90,7 +84,7 @@ while IFS= read -r parent; do
             case $v in two-stream|three-naive|three-split) [[ $group == schedules ]] || continue ;;
                        *) [[ $group == parts ]] || continue ;; esac
             csv=$out/$name-timeline-$v.csv
-            "$analyze" timeline "$(traced "$parent" "$v" "$name")" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
+            "$analyze" timeline "$parent/$v" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
             files+="$csv " titles+="$v "
         done
         [[ -n $files ]] || continue

@@ -48,13 +48,16 @@ trap 'rm -f "$tmp"' EXIT
     total=0
     while IFS=$'\t' read -r d claim commit cmd hw; do
         files=$(find "$results/$d" -type f | wc -l)
-        kib=$(du -s --apparent-size --block-size=K "$results/$d" | cut -f1 | tr -d K)
+        # the files' own sizes: a folder's apparent size differs by file system, a
+        # file's last block by block size; these bytes are what git stores
+        bytes=$(find "$results/$d" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+        kib=$(((bytes + 1023) / 1024))
         man=$(find "$results/$d" -type f -name 'manifest*.txt' | wc -l)
-        total=$((total + kib))
+        total=$((total + bytes))
         echo "| \`$d/\` | $claim | $commit | $cmd | $hw | $files | $kib | $man |"
     done < <(sort -t$'\t' -k1,1 <<<"$rows")
     echo
-    echo "$(wc -l <<<"$rows") folders, $total KiB."
+    echo "$(wc -l <<<"$rows") folders, $(((total + 1023) / 1024)) KiB in their files ($total bytes)."
 } > "$tmp"
 if [[ $check == 1 ]]; then
     cmp -s "$tmp" "$results/INDEX.md" || { echo "render-results-index.sh: $results/INDEX.md is out of date (run scripts/render-results-index.sh)" >&2; exit 1; }

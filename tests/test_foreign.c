@@ -6,16 +6,15 @@
 #include "tl_test.h"
 #include "tl_test_run.h"
 
-/* gunzips results/foreign-h200/NAME/trace.rank0.csv.gz into a run folder */
-static const char *unpack(const char *name)
+/* the run folder results/foreign-h200/NAME, its trace gzipped (read as it is) */
+static const char *committed(const char *name)
 {
     static char dir[600];
-    char gz[512];
-    snprintf(gz, sizeof gz, "results/foreign-h200/%s/trace.rank0.csv.gz", name);
+    char gz[700];
+    snprintf(dir, sizeof dir, "results/foreign-h200/%s", name);
+    snprintf(gz, sizeof gz, "%s/trace.rank0.csv.gz", dir);
     struct stat sb;
     if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
-    snprintf(dir, sizeof dir, "%s/%s", tl_test_tmpdir(), name);
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && gzip -dc %s > %s/trace.rank0.csv", dir, gz, dir), 0);
     return dir;
 }
 
@@ -33,16 +32,16 @@ static int has_row(const char *bd, const char *cat, const char *name)
     return found;
 }
 
-/* every command exits 0; the breakdown's text in *bd */
-static void all_commands(const char *dir, char **bd)
+/* every command on run folder dir exits 0, its outputs in out; the breakdown's text in *bd */
+static void all_commands(const char *dir, const char *out, char **bd)
 {
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt 2>&1", tl_test_bin(), dir, dir, dir), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", tl_test_bin(), dir, dir), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", tl_test_bin(), dir, dir), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt 2>&1", tl_test_bin(), dir, dir, dir), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt 2>&1", tl_test_bin(), dir, dir, dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt 2>&1", tl_test_bin(), dir, out, out), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", tl_test_bin(), dir, out), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze diagnose %s > %s/dg.txt 2>&1", tl_test_bin(), dir, out), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze timeline %s -o %s/tl.csv > %s/tl.txt 2>&1", tl_test_bin(), dir, out, out), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > %s/pf.txt 2>&1", tl_test_bin(), dir, out, out), 0);
     char p[700];
-    snprintf(p, sizeof p, "%s/bd.txt", dir);
+    snprintf(p, sizeof p, "%s/bd.txt", out);
     *bd = tl_test_slurp(p);
     TL_ASSERT_MSG(!strstr(*bd, "_ZN") && !strstr(*bd, " _Z"), "mangled names in the breakdown:\n%s", *bd);
     /* no row wider than the capped columns allow */
@@ -51,9 +50,9 @@ static void all_commands(const char *dir, char **bd)
 
 TL_TEST(pytorch)
 {
-    const char *dir = unpack("torch-inject-1");
+    const char *out = tl_test_tmpdir();
     char *bd = NULL;
-    all_commands(dir, &bd);
+    all_commands(committed("torch-inject-1"), out, &bd);
     TL_ASSERT_MSG(strstr(bd, "category gemm "), "%s", bd);
     TL_ASSERT_MSG(has_row(bd, "gemm", "Kernel2"), "%s", bd);
     TL_ASSERT_MSG(has_row(bd, "gemm", "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT"), "%s", bd);
@@ -64,11 +63,11 @@ TL_TEST(pytorch)
     TL_ASSERT_MSG(!strstr(bd, "category dot") && !strstr(bd, "category other"), "%s", bd);
     free(bd);
     char p[700];
-    snprintf(p, sizeof p, "%s/bd.csv", dir);
+    snprintf(p, sizeof p, "%s/bd.csv", out);
     char *csv = tl_test_slurp(p);
     TL_ASSERT(strstr(csv, ",\"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float,"));
     free(csv);
-    snprintf(p, sizeof p, "%s/tl.txt", dir);
+    snprintf(p, sizeof p, "%s/tl.txt", out);
     char *tl = tl_test_slurp(p);
     TL_ASSERT_MSG(strstr(tl, "iterations: none recorded"), "%s", tl);
     free(tl);
@@ -76,9 +75,8 @@ TL_TEST(pytorch)
 
 TL_TEST(cupy)
 {
-    const char *dir = unpack("cupy-inject-1");
     char *bd = NULL;
-    all_commands(dir, &bd);
+    all_commands(committed("cupy-inject-1"), tl_test_tmpdir(), &bd);
     TL_ASSERT_MSG(has_row(bd, "gemm", "Kernel2"), "%s", bd);
     TL_ASSERT_MSG(has_row(bd, "compute", "scale_add"), "%s", bd);
     TL_ASSERT_MSG(has_row(bd, "compute", "squared_diff"), "%s", bd);
@@ -91,13 +89,13 @@ TL_TEST(cupy)
  * iterations, NCCL's one-rank reduce classified coll): diagnose names it short */
 TL_TEST(pytorch_diagnosed)
 {
-    const char *dir = unpack("verify/torch-inject-1");
+    const char *dir = committed("verify/torch-inject-1"), *out = tl_test_tmpdir();
     char *bd = NULL;
-    all_commands(dir, &bd);
+    all_commands(dir, out, &bd);
     TL_ASSERT_MSG(has_row(bd, "nccl-coll-other", "oneRankReduce"), "%s", bd);
     free(bd);
     char p[700];
-    snprintf(p, sizeof p, "%s/dg.txt", dir);
+    snprintf(p, sizeof p, "%s/dg.txt", out);
     char *dg = tl_test_slurp(p);
     TL_ASSERT_MSG(strstr(dg, "FINDING 1 [starved-communication]") && strstr(dg, "rank 0: oneRankReduce: median"), "%s",
                   dg);
@@ -106,8 +104,8 @@ TL_TEST(pytorch_diagnosed)
     /* the lanes the injection inferred (probes/README.md): the pool's GEMM
      * and copy streams compute, the stream of NCCL's kernels coll, its
      * other kernels keeping cat compute */
-    TL_ASSERT_EQ(tl_test_sh("grep -q '^# lanes=inferred$' %s/trace.rank0.csv", dir), 0);
-    TL_ASSERT_EQ(tl_test_sh("test \"$(grep -v '^#' %s/trace.rank0.csv | awk -F, 'NR > 1 && $6 == \"kernel\" {print $3 \",\" $4 "
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/trace.rank0.csv.gz | grep -q '^# lanes=inferred$'", dir), 0);
+    TL_ASSERT_EQ(tl_test_sh("test \"$(gzip -dc %s/trace.rank0.csv.gz | grep -v '^#' | awk -F, 'NR > 1 && $6 == \"kernel\" {print $3 \",\" $4 "
                     "\",\" $5}' | sort -u | tr '\\n' ' ')\" = '20,compute,compute 24,compute,compute 7,coll,coll "
                     "7,coll,compute '",
                     dir),
