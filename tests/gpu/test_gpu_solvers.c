@@ -708,7 +708,7 @@ TL_TEST(fixed_iterations_and_spmv_choices)
 }
 
 /* Benchmark mode past suspect steps: on 1138_bus p'Ap goes negative above
- * rounding level (the protocol run of results/device-session-401e5f3
+ * rounding level (the protocol run of da273aa:results/device-session-401e5f3
  * stopped it at 1326 of 10000 with "matrix not SPD", poisson7:128 at 702
  * of 8800); the scalar program now restarts the direction there and the
  * run does the iterations asked for, with and without the fused pass. */

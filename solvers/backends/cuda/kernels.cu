@@ -10,7 +10,7 @@
 extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
 {
     if (max_row > 256 && (double)max_row > 16.0 * mean_row) return 0;
-    /* H200, results/solvers-h200/run2-b2d4186: one thread per row is the
+    /* H200, results/device-session-b2d4186: one thread per row is the
      * fastest on 7-point rows (poisson7 256^3: 0.87 of triad against 0.56
      * for the 4-lane sub-warp the old rule chose), and 8 lanes on 27-point
      * rows (poisson27 128^3: 0.70, against 0.56 for 16 and 0.39 for 32) */
