@@ -139,6 +139,50 @@ static const char *run_label(const char *dir, char *buf, size_t n)
     return buf;
 }
 
+/* One rank's file: its totals per name and group, its window and
+ * iteration count (the --iters selection's, exactly as overlap computes
+ * them, when one is given). */
+static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *names, rank_bd *out)
+{
+    tl_an_meta meta;
+    bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
+                  .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
+                  .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
+    int flags = (o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) | (o->c.raw_clock ? TL_AN_RAW_CLOCK : 0);
+    if (s.by_iter) {
+        /* The selection's time span, exactly as overlap computes it. */
+        tl_an_rank rk;
+        int64_t *bounds = NULL, *its = NULL;
+        size_t nb = 0;
+        TL_TRY(tl_an_rank_load(file, flags, names, &rk));
+        s.sel_w0 = rk.meta.w0;
+        s.sel_w1 = rk.meta.w1;
+        tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
+        tl_an_rank_free(&rk);
+        free(bounds);
+        free(its);
+        TL_TRY(sst);
+        if (nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
+        s.sel_n = (int64_t)nb;
+    }
+    tl_status st = tl_an_scan(file, flags, bd_record, &s, &meta);
+    if (st != TL_OK) {
+        free(s.by_name);
+        return st;
+    }
+    out->rank = meta.rank;
+    out->by_name = s.by_name;
+    out->nname = s.cap;
+    if (s.by_iter) out->w = s.sel_w1 - s.sel_w0;
+    else if (!meta.window_from_meta) out->w = s.last > s.first ? s.last - s.first : 0;
+    else out->w = meta.w1 - meta.w0;
+    out->niter = s.by_iter ? s.sel_n
+                 : s.it_max >= s.it_min ? s.it_max - s.it_min + 1
+                 : s.hit_max >= s.hit_min ? s.hit_max - s.hit_min + 1 : 0;
+    for (size_t k = 0; k < s.cap; k++) acc_merge(&out->group[s.by_name[k].group], &s.by_name[k]);
+    return TL_OK;
+}
+
 static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, tl_an_table *t, tl_an_table *stack)
 {
     tl_status st = TL_OK;
@@ -150,44 +194,7 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
     TL_TRYGOTO(tl_an_run_files(dir, o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, &files, &nf), st, fail);
     rb = calloc(nf, sizeof *rb);
     TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
-    for (size_t f = 0; f < nf; f++) {
-        tl_an_meta meta;
-        bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
-                      .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
-                      .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
-        int flags = (o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) | (o->c.raw_clock ? TL_AN_RAW_CLOCK : 0);
-        if (s.by_iter) {
-            /* The selection's time span, exactly as overlap computes it. */
-            tl_an_rank rk;
-            int64_t *bounds = NULL, *its = NULL;
-            size_t nb = 0;
-            TL_TRYGOTO(tl_an_rank_load(files[f], flags, names, &rk), st, fail);
-            s.sel_w0 = rk.meta.w0;
-            s.sel_w1 = rk.meta.w1;
-            st = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
-            tl_an_rank_free(&rk);
-            free(bounds);
-            free(its);
-            TL_TRYGOTO(st, st, fail);
-            if (nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
-            s.sel_n = (int64_t)nb;
-        }
-        st = tl_an_scan(files[f], flags, bd_record, &s, &meta);
-        if (st != TL_OK) {
-            free(s.by_name);
-            TL_TRYGOTO(st, st, fail);
-        }
-        rb[f].rank = meta.rank;
-        rb[f].by_name = s.by_name;
-        rb[f].nname = s.cap;
-        if (s.by_iter) rb[f].w = s.sel_w1 - s.sel_w0;
-        else if (!meta.window_from_meta) rb[f].w = s.last > s.first ? s.last - s.first : 0;
-        else rb[f].w = meta.w1 - meta.w0;
-        rb[f].niter = s.by_iter ? s.sel_n
-                      : s.it_max >= s.it_min ? s.it_max - s.it_min + 1
-                      : s.hit_max >= s.hit_min ? s.hit_max - s.hit_min + 1 : 0;
-        for (size_t k = 0; k < s.cap; k++) acc_merge(&rb[f].group[s.by_name[k].group], &s.by_name[k]);
-    }
+    for (size_t f = 0; f < nf; f++) TL_TRYGOTO(scan_rank(files[f], o, names, &rb[f]), st, fail);
     char rk[32];
     for (size_t f = 0; f < nf; f++) {
         snprintf(rk, sizeof rk, "%d", rb[f].rank);

@@ -308,6 +308,78 @@ static tl_status tl_meta_i64(tl_trace_writer *w, const char *key, int64_t v)
     return tl_trace_writer_meta(w, key, b);
 }
 
+/* What a trace's metadata says of its records, besides the session's. */
+typedef struct trace_summary {
+    size_t n;                 /* records */
+    int64_t w0, w1;           /* the window */
+    const char *wsrc;         /* where the window came from */
+    uint64_t dropped, cdropped;
+} trace_summary;
+
+/* The metadata lines of a rank's trace, "complete" apart (written last,
+ * after everything it vouches for). */
+static tl_status tl_write_trace_meta(tl_trace_writer *w, const tl_probes *p,
+                                     const tl_probe_gpu *g, const trace_summary *sm)
+{
+    char host[256] = "unknown", b[64];
+    gethostname(host, sizeof host - 1);
+    tl_probe_prov pv;
+    tl_probe_versions(&pv, p->device >= 0 ? p->device : (p->device == TL_PROBE_ALL_DEVICES ? 0 : -1));
+    TL_TRY(tl_trace_writer_meta(w, "format", "trilap-trace"));
+    TL_TRY(tl_trace_writer_meta(w, "version", "1"));
+    TL_TRY(tl_meta_i64(w, "rank", p->rank));
+    TL_TRY(tl_meta_i64(w, "nranks", p->nranks));
+    TL_TRY(tl_trace_writer_meta(w, "host", host));
+    snprintf(b, sizeof b, "%s", p->device == TL_PROBE_ALL_DEVICES ? "all" : "");
+    if (!b[0]) snprintf(b, sizeof b, "%d", p->device);
+    TL_TRY(tl_trace_writer_meta(w, "device", b));
+    TL_TRY(tl_trace_writer_meta(w, "device_name", pv.devname));
+    TL_TRY(tl_trace_writer_meta(w, "clock", "CLOCK_MONOTONIC"));
+    TL_TRY(tl_trace_writer_meta(w, "program", p->program));
+    TL_TRY(tl_trace_writer_meta(w, "args", p->args));
+    TL_TRY(tl_trace_writer_meta(w, "cuda", pv.cuda));
+    TL_TRY(tl_trace_writer_meta(w, "driver", pv.driver));
+    TL_TRY(tl_trace_writer_meta(w, "git_commit", pv.commit));
+    TL_TRY(tl_trace_writer_meta(w, "nccl", pv.nccl));
+    TL_TRY(tl_trace_writer_meta(w, "cupti", pv.cupti));
+    TL_TRY(tl_trace_writer_meta(w, "cupti_status", tl_cupti_status_name(p->cupti)));
+    TL_TRY(tl_trace_writer_meta(w, "cupti_clock", g->clock ? g->clock : "none"));
+    TL_TRY(tl_trace_writer_meta(w, "lanes", p->infer_lanes ? "inferred" : "registered"));
+    TL_TRY(tl_meta_i64(w, "window_start_ns", sm->w0));
+    TL_TRY(tl_meta_i64(w, "window_end_ns", sm->w1));
+    TL_TRY(tl_trace_writer_meta(w, "window", sm->wsrc));
+    TL_TRY(tl_meta_i64(w, "buffer_bytes", (int64_t)p->cfg.buffer_bytes));
+    TL_TRY(tl_meta_i64(w, "max_buffers", p->cfg.max_buffers));
+    TL_TRY(tl_meta_i64(w, "dropped", (int64_t)sm->dropped));
+    TL_TRY(tl_meta_i64(w, "dropped_cupti", (int64_t)sm->cdropped));
+    TL_TRY(tl_meta_i64(w, "dropped_host", (int64_t)p->host_dropped));
+    TL_TRY(tl_meta_i64(w, "dropped_incomplete", (int64_t)g->incomplete));
+    TL_TRY(tl_meta_i64(w, "unbalanced_pops", (int64_t)p->unbalanced));
+    TL_TRY(tl_meta_i64(w, "names_dropped", (int64_t)p->names_dropped));
+    TL_TRY(tl_meta_i64(w, "iter_unknown", (int64_t)g->iter_unknown));
+    TL_TRY(tl_meta_i64(w, "cupti_overhead_ns", (int64_t)g->overhead_ns));
+    TL_TRY(tl_meta_i64(w, "cupti_overhead_records", (int64_t)g->overhead_n));
+    TL_TRY(tl_meta_i64(w, "records", (int64_t)sm->n));
+    /* how each GPU record was found to be this rank's (probes_owner.c) */
+    for (int r = 0; r < TL_OWN_COUNT; r++) {
+        char key[32];
+        snprintf(key, sizeof key, "owner_%s", tl_owner_rule_name((tl_owner_rule)r));
+        TL_TRY(tl_meta_i64(w, key, (int64_t)g->by_rule[r]));
+    }
+    TL_TRY(tl_meta_i64(w, "comm_copies", (int64_t)g->comm_copies));
+    for (int i = 0; i < p->nstreams; i++) {
+        char key[64], val[96];
+        snprintf(key, sizeof key, "stream.%d.%u", p->streams[i].device, p->streams[i].id);
+        snprintf(val, sizeof val, "%s %s", tl_role_name(p->streams[i].lane), p->streams[i].label);
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= p->streams[j].device == p->streams[i].device &&
+                   p->streams[j].id == p->streams[i].id;
+        if (!dup) TL_TRY(tl_trace_writer_meta(w, key, val));
+    }
+    return tl_clock_align_meta(&p->clock, w);
+}
+
 static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now)
 {
     tl_status st = TL_OK;
@@ -364,66 +436,12 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     uint64_t dropped = cdropped + p->host_dropped + g->incomplete;
     int complete = dropped == 0 && p->cupti != TL_CUPTI_SKIPPED_SUBSCRIBER &&
                    !(p->cupti == TL_CUPTI_UNAVAILABLE && p->device != -1 && p->cfg.cupti);
-    char host[256] = "unknown", path[600], b[64];
-    gethostname(host, sizeof host - 1);
-    tl_probe_prov pv;
-    tl_probe_versions(&pv, p->device >= 0 ? p->device : (p->device == TL_PROBE_ALL_DEVICES ? 0 : -1));
+    char path[600];
     snprintf(path, sizeof path, "%s/trace.rank%d.csv", p->outdir, p->rank);
     TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "format", "trilap-trace"), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "version", "1"), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "rank", p->rank), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "nranks", p->nranks), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "host", host), st, fail);
-    snprintf(b, sizeof b, "%s", p->device == TL_PROBE_ALL_DEVICES ? "all" : "");
-    if (!b[0]) snprintf(b, sizeof b, "%d", p->device);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "device", b), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "device_name", pv.devname), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "clock", "CLOCK_MONOTONIC"), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "program", p->program), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "args", p->args), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "cuda", pv.cuda), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "driver", pv.driver), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "git_commit", pv.commit), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "nccl", pv.nccl), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti", pv.cupti), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti_status", tl_cupti_status_name(p->cupti)), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "cupti_clock", g->clock ? g->clock : "none"), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "lanes", p->infer_lanes ? "inferred" : "registered"), st,
-               fail);
-    TL_TRYGOTO(tl_meta_i64(w, "window_start_ns", w0), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "window_end_ns", w1), st, fail);
-    TL_TRYGOTO(tl_trace_writer_meta(w, "window", wsrc), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "buffer_bytes", (int64_t)p->cfg.buffer_bytes), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "max_buffers", p->cfg.max_buffers), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "dropped", (int64_t)dropped), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "dropped_cupti", (int64_t)cdropped), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "dropped_host", (int64_t)p->host_dropped), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "dropped_incomplete", (int64_t)g->incomplete), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "unbalanced_pops", (int64_t)p->unbalanced), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "names_dropped", (int64_t)p->names_dropped), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "iter_unknown", (int64_t)g->iter_unknown), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "cupti_overhead_ns", (int64_t)g->overhead_ns), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "cupti_overhead_records", (int64_t)g->overhead_n), st, fail);
-    TL_TRYGOTO(tl_meta_i64(w, "records", (int64_t)n), st, fail);
-    /* how each GPU record was found to be this rank's (probes_owner.c) */
-    for (int r = 0; r < TL_OWN_COUNT; r++) {
-        char key[32];
-        snprintf(key, sizeof key, "owner_%s", tl_owner_rule_name((tl_owner_rule)r));
-        TL_TRYGOTO(tl_meta_i64(w, key, (int64_t)g->by_rule[r]), st, fail);
-    }
-    TL_TRYGOTO(tl_meta_i64(w, "comm_copies", (int64_t)g->comm_copies), st, fail);
-    for (int i = 0; i < p->nstreams; i++) {
-        char key[64], val[96];
-        snprintf(key, sizeof key, "stream.%d.%u", p->streams[i].device, p->streams[i].id);
-        snprintf(val, sizeof val, "%s %s", tl_role_name(p->streams[i].lane), p->streams[i].label);
-        int dup = 0;
-        for (int j = 0; j < i; j++)
-            dup |= p->streams[j].device == p->streams[i].device &&
-                   p->streams[j].id == p->streams[i].id;
-        if (!dup) TL_TRYGOTO(tl_trace_writer_meta(w, key, val), st, fail);
-    }
-    TL_TRYGOTO(tl_clock_align_meta(&p->clock, w), st, fail);
+    const trace_summary sm = {
+        .n = n, .w0 = w0, .w1 = w1, .wsrc = wsrc, .dropped = dropped, .cdropped = cdropped};
+    TL_TRYGOTO(tl_write_trace_meta(w, p, g, &sm), st, fail);
     TL_TRYGOTO(tl_trace_writer_meta(w, "complete", complete ? "yes" : "no"), st, fail);
     for (size_t i = 0; i < n; i++)
         TL_TRYGOTO(tl_trace_writer_record(w, &all[i]), st, fail);

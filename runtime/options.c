@@ -272,6 +272,83 @@ static void alias_note(const tl_optspec *spec, const char *name, size_t len, con
             spec->program, (int)len, name, o->name);
 }
 
+/* What one argument asked of the parser: take its option's value, go on
+ * to the next argument (it was handled whole), or stop (help, version, an
+ * error in *st). */
+enum { ARG_VALUE, ARG_NEXT, ARG_DONE };
+
+/* --name[=value], --no-name, and the built-in --help, --version, --debug. */
+static int long_option(const tl_optspec *spec, const char *name, found *f, const char **value,
+                       char *shown, size_t cap, tl_optresult *res, const void **given, int *ngiven,
+                       tl_status *st)
+{
+    const char *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    *f = find_long(spec, name, len);
+    if (!f->o && len == 4 && strncmp(name, "help", 4) == 0 && !eq) {
+        tl_opts_print_help(spec, stdout);
+        res->exit_now = 1;
+        return ARG_DONE;
+    }
+    if (!f->o && len == 7 && strncmp(name, "version", 7) == 0 && !eq) {
+        printf("%s %s (%s)\n", spec->program, TL_VERSION, TL_GIT_COMMIT);
+        res->exit_now = 1;
+        return ARG_DONE;
+    }
+    if (!f->o && len == 5 && strncmp(name, "debug", 5) == 0 && !eq) {
+        /* through the environment, which error.c reads: every rank,
+         * thread or process, sees it without a global of our own */
+        setenv("TRILAP_DEBUG", "1", 1);
+        return ARG_NEXT;
+    }
+    if (!f->o && len > 3 && strncmp(name, "no-", 3) == 0 && !eq) {
+        found neg = find_long(spec, name + 3, len - 3);
+        if (neg.o && neg.o->type == TL_OPT_FLAG) {
+            if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
+            *(int *)field(neg.g, neg.o) = 0;
+            given[(*ngiven)++] = field(neg.g, neg.o);
+            return ARG_NEXT;
+        }
+    }
+    if (!f->o) {
+        fprintf(stderr, "%s: unknown option '--%.*s' (try --help)\n", spec->program, (int)len, name);
+        *st = TL_ERR_INVAL;
+        return ARG_DONE;
+    }
+    if (f->by_alias) alias_note(spec, name, len, f->o);
+    snprintf(shown, cap, "--%s", f->o->name);
+    if (eq) *value = eq + 1;
+    return ARG_VALUE;
+}
+
+/* -x, -xVALUE, and the built-in -h. */
+static int short_option(const tl_optspec *spec, const char *arg, found *f, const char **value,
+                        char *shown, size_t cap, tl_optresult *res, tl_status *st)
+{
+    *f = find_short(spec, arg[1]);
+    if (!f->o && arg[1] == 'h' && arg[2] == '\0') {
+        tl_opts_print_help(spec, stdout);
+        res->exit_now = 1;
+        return ARG_DONE;
+    }
+    if (!f->o) {
+        fprintf(stderr, "%s: unknown option '-%c' (try --help)\n", spec->program, arg[1]);
+        *st = TL_ERR_INVAL;
+        return ARG_DONE;
+    }
+    snprintf(shown, cap, "-%c", arg[1]);
+    if (arg[2] != '\0') {
+        if (f->o->type == TL_OPT_FLAG) {
+            fprintf(stderr, "%s: option '-%c' takes no value, got '%s' (try --help)\n",
+                    spec->program, arg[1], arg);
+            *st = TL_ERR_INVAL;
+            return ARG_DONE;
+        }
+        *value = arg + 2; /* -n4 */
+    }
+    return ARG_VALUE;
+}
+
 tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res)
 {
     memset(res, 0, sizeof *res);
@@ -299,67 +376,11 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
         found f = {NULL, NULL, 0};
         const char *value = NULL;
         char shown[160];
-        if (arg[1] == '-') {
-            const char *name = arg + 2, *eq = strchr(name, '=');
-            size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            f = find_long(spec, name, len);
-            if (!f.o && len == 4 && strncmp(name, "help", 4) == 0 && !eq) {
-                tl_opts_print_help(spec, stdout);
-                res->exit_now = 1;
-                goto done;
-            }
-            if (!f.o && len == 7 && strncmp(name, "version", 7) == 0 && !eq) {
-                printf("%s %s (%s)\n", spec->program, TL_VERSION, TL_GIT_COMMIT);
-                res->exit_now = 1;
-                goto done;
-            }
-            if (!f.o && len == 5 && strncmp(name, "debug", 5) == 0 && !eq) {
-                /* through the environment, which error.c reads: every rank,
-                 * thread or process, sees it without a global of our own */
-                setenv("TRILAP_DEBUG", "1", 1);
-                continue;
-            }
-            if (!f.o && len > 3 && strncmp(name, "no-", 3) == 0 && !eq) {
-                found neg = find_long(spec, name + 3, len - 3);
-                if (neg.o && neg.o->type == TL_OPT_FLAG) {
-                    if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
-                    *(int *)field(neg.g, neg.o) = 0;
-                    given[ngiven++] = field(neg.g, neg.o);
-                    continue;
-                }
-            }
-            if (!f.o) {
-                fprintf(stderr, "%s: unknown option '--%.*s' (try --help)\n", spec->program, (int)len,
-                        name);
-                st = TL_ERR_INVAL;
-                goto done;
-            }
-            if (f.by_alias) alias_note(spec, name, len, f.o);
-            snprintf(shown, sizeof shown, "--%s", f.o->name);
-            if (eq) value = eq + 1;
-        } else {
-            f = find_short(spec, arg[1]);
-            if (!f.o && arg[1] == 'h' && arg[2] == '\0') {
-                tl_opts_print_help(spec, stdout);
-                res->exit_now = 1;
-                goto done;
-            }
-            if (!f.o) {
-                fprintf(stderr, "%s: unknown option '-%c' (try --help)\n", spec->program, arg[1]);
-                st = TL_ERR_INVAL;
-                goto done;
-            }
-            snprintf(shown, sizeof shown, "-%c", arg[1]);
-            if (arg[2] != '\0') {
-                if (f.o->type == TL_OPT_FLAG) {
-                    fprintf(stderr, "%s: option '-%c' takes no value, got '%s' (try --help)\n",
-                            spec->program, arg[1], arg);
-                    st = TL_ERR_INVAL;
-                    goto done;
-                }
-                value = arg + 2; /* -n4 */
-            }
-        }
+        int act = arg[1] == '-' ? long_option(spec, arg + 2, &f, &value, shown, sizeof shown, res,
+                                              given, &ngiven, &st)
+                                : short_option(spec, arg, &f, &value, shown, sizeof shown, res, &st);
+        if (act == ARG_DONE) goto done;
+        if (act == ARG_NEXT) continue;
         if (f.o->type == TL_OPT_FLAG && !value) {
             *(int *)field(f.g, f.o) = 1;
             given[ngiven++] = field(f.g, f.o);
