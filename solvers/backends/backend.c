@@ -217,3 +217,21 @@ tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl
     TL_TRY(be->ops->update_fused(be, u, n, t));
     return keep_dots(be, t, 0);
 }
+
+static int seen(const tl_vec *v, const tl_vec **a, int n)
+{
+    int known = 0;
+    for (int q = 0; q < n; q++)
+        known |= a[q] == v;
+    return known;
+}
+
+void tl_update_rw(const tl_update *u, int nu, const tl_vec **rd, int *nrd, const tl_vec **wr,
+                  int *nwr)
+{
+    for (int j = 0; j < nu; j++) {
+        for (int k = 0; k < u[j].nterms; k++)
+            if (!seen(u[j].x[k], rd, *nrd) && !seen(u[j].x[k], wr, *nwr)) rd[(*nrd)++] = u[j].x[k];
+        if (!seen(u[j].y, wr, *nwr)) wr[(*nwr)++] = u[j].y;
+    }
+}

@@ -359,6 +359,11 @@ static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
  * tl_be_update_fused_split: update, precond, and the dots deferred to the
  * next dot_begin(t->slot, 0). Both give the same values on a backend
  * whose kernels sum alike; the fused pass sums the dots in its own order. */
+/* The vectors a fused pass of updates u moves: each read before the pass
+ * writes it (rd, appended after *nrd of them) and each written (wr), once;
+ * the traffic the backends count and the CUDA kernel's operand lists. */
+void tl_update_rw(const tl_update *u, int nu, const tl_vec **rd, int *nrd, const tl_vec **wr,
+                  int *nwr);
 tl_status tl_be_update_fused(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
 tl_status tl_be_update_fused_split(tl_backend *be, const tl_update *u, int n,
                                    const tl_update_tail *t);

@@ -282,20 +282,7 @@ static tl_status host_update_pass(tl_backend *be, const tl_update *u, int nu, in
      * among them, or read once more). */
     const tl_vec *rd[TL_UPDATE_MAX * TL_UPDATE_MAXTERMS + TL_DOT_MAX], *wr[TL_UPDATE_MAX];
     int nrd = 0, nwr = 0;
-    for (int j = 0; j < nu; j++) {
-        for (int k = 0; k < u[j].nterms; k++) {
-            int known = 0;
-            for (int q = 0; q < nrd; q++)
-                known |= rd[q] == u[j].x[k];
-            for (int q = 0; q < nwr; q++)
-                known |= wr[q] == u[j].x[k];
-            if (!known) rd[nrd++] = u[j].x[k];
-        }
-        int dup = 0;
-        for (int q = 0; q < nwr; q++)
-            dup |= wr[q] == u[j].y;
-        if (!dup) wr[nwr++] = u[j].y;
-    }
+    tl_update_rw(u, nu, rd, &nrd, wr, &nwr);
     for (int k = 0; k < nsq; k++) {
         int known = 0;
         for (int q = 0; q < nrd; q++)

@@ -33,18 +33,9 @@ tl_status tl_cu_be_update_args(cuda_backend *cb, const tl_update *u, int nu, tl_
             TL_CHECK(u[j].sref[k] <= TL_SC_REGS && (!u[j].sref[k] || cb->have_regs), TL_ERR_INVAL,
                      "update %d term %d: register %d%s", j, k, u[j].sref[k] - 1,
                      cb->have_regs ? "" : " before any scalar program ran");
-            int known = 0;
-            for (int q = 0; q < nrd; q++)
-                known |= rd[q] == u[j].x[k];
-            for (int q = 0; q < nwr; q++)
-                known |= wr[q] == u[j].x[k];
-            if (!known) rd[nrd++] = u[j].x[k];
         }
-        int dup = 0;
-        for (int q = 0; q < nwr; q++)
-            dup |= wr[q] == u[j].y;
-        if (!dup) wr[nwr++] = u[j].y;
     }
+    tl_update_rw(u, nu, rd, &nrd, wr, &nwr);
     if (cb->pend_prog != TL_SC_NONE) {
         /* the pending scalar program runs in this kernel's prologue */
         a->prog = cb->pend_prog;
