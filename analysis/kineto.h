@@ -108,9 +108,11 @@ typedef struct tl_kt_comm {
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
 } tl_kt_comm;
 int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out);
-/* What findings call the operation: "nccl:all_reduce 8.2 MB on process
- * group 0 (default_pg, ranks 0-1)", "... (process group not in the trace)". */
-void tl_kt_comm_label(const tl_kt_comm *c, char *out, size_t n);
+/* What pairs it across ranks, the collective and its process group:
+ * "nccl:all_reduce on process group 0 (default_pg, ranks 0-1)",
+ * "nccl:all_reduce (process group not in the trace)"; findings call it so
+ * with the message size (tl_an_op_label): "nccl:all_reduce 8.2 MB on ...". */
+void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
 /* The runtime call of a correlation id (the first), or NULL. */
 const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
 

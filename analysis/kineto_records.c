@@ -11,10 +11,12 @@
  *   iteration    the ProfilerStep#N range that holds the launch (the
  *                runtime call of the same correlation id), as HTA assigns it
  *   host rows    "iter" per ProfilerStep (iteration N); per launch, with
- *                its correlation id: "op:nccl:all_reduce 8.2 MB on process
- *                group 0 (default_pg, ranks 0-1)" for a communication
- *                kernel whose operation the trace names (analysis/load.c
- *                gives findings these names) beside "cuda:<call>";
+ *                its correlation id: "op:nccl:all_reduce on process group 0
+ *                (default_pg, ranks 0-1)" with the message size in bytes
+ *                for a communication kernel whose operation the trace
+ *                names (analysis/load.c gives findings these names, with
+ *                the size; match.c pairs the ranks' kernels by them)
+ *                beside "cuda:<call>";
  *                "comm:<collective> pg P" per record_param_comms op
  * Times: ns = baseTimeNanoseconds + ts µs: the host's system clock of each
  * rank; ranks on different hosts agree as far as their clocks do (NTP),
@@ -80,17 +82,11 @@ int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
     return 1;
 }
 
-void tl_kt_comm_label(const tl_kt_comm *c, char *out, size_t n)
+void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
-    char size[32] = "";
-    double b = (double)c->bytes;
-    if (c->bytes >= 1000000) snprintf(size, sizeof size, " %.1f MB", b / 1e6);
-    else if (c->bytes >= 1000) snprintf(size, sizeof size, " %.1f kB", b / 1e3);
-    else if (c->bytes >= 0) snprintf(size, sizeof size, " %lld B", (long long)c->bytes);
-    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s%s on process group %s", c->op, size, c->pg);
-    else snprintf(out, n, "nccl:%s%s (process group not in the trace)", c->op, size);
+    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s on process group %s", c->op, c->pg);
+    else snprintf(out, n, "nccl:%s (process group not in the trace)", c->op);
 }
-
 
 typedef struct lane_acc {
     int32_t device;
@@ -192,7 +188,8 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         size_t j = 0;
         while (j < nl && !(lanes[j].device == s->device && lanes[j].stream == s->stream)) j++;
         const tl_kt_crow *ln = tl_kt_launch_of(t, s->corr);
-        const char *op = NULL; /* the "op:" row of a communication kernel */
+        const char *op = NULL; /* the "op:" row of a communication kernel: its key and message size */
+        int64_t op_bytes = -1;
         tl_trace_record r = {.rank = meta->rank, .device = s->device, .stream = s->stream > 0 ? (uint64_t)s->stream : 0,
                              .lane = j < nl ? lanes[j].lane : TL_ROLE_OTHER,
                              .name = tl_an_names_get(t->names, s->name),
@@ -211,8 +208,9 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
                 if (tl_kt_comm_of(t, i, &cm)) {
                     r.cat = cm.p2p ? TL_CAT_P2P : TL_CAT_COLL;
                     memcpy(name, "op:", 3);
-                    tl_kt_comm_label(&cm, name + 3, sizeof name - 3);
+                    tl_kt_comm_key(&cm, name + 3, sizeof name - 3);
                     op = name;
+                    op_bytes = cm.bytes;
                 }
             }
             break;
@@ -237,6 +235,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
             TL_TRYGOTO(cb(user, &h), st, fail);
             if (op) {
                 h.name = op;
+                h.bytes = op_bytes;
                 TL_TRYGOTO(cb(user, &h), st, fail);
             }
         }
