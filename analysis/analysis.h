@@ -153,6 +153,11 @@ typedef struct tl_an_meta {
     int64_t clock_offset, clock_at, clock_unc;
     double clock_drift_ppb;
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
+    /* --align-clocks (tl_an_run_overlap): the offset to the first rank
+     * estimated from the ends of clock_ends matched collectives and applied
+     * to the cross-rank figures; clock_ends 0: none estimated */
+    int64_t clock_est;
+    size_t clock_ends;
 } tl_an_meta;
 
 /* How the ranks of a run were put on one clock, in one line for the
@@ -161,8 +166,11 @@ typedef struct tl_an_meta {
  * is at (const char *)m + k * stride (the meta of a result array). */
 void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len);
 
-/* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written */
-enum { TL_AN_RAW_CLOCK = 1 << 8 };
+/* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written;
+ * tl_an_run_overlap / tl_an_ops_build flag: the ranks' clock offsets
+ * estimated from the ends of matched collectives and applied to the
+ * cross-rank figures (--align-clocks) */
+enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9 };
 
 /* Called for each record of a trace; non-zero status stops the scan. */
 typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);
@@ -288,23 +296,32 @@ typedef struct tl_an_op {
 
 typedef struct tl_an_ops {
     size_t nranks;
-    tl_an_op *op;     /* sorted by (group, name, k) */
+    tl_an_op *op;     /* sorted by (group, name, k); times on the first rank's clock less offset */
     size_t nop, capop;
     size_t unmatched_names, unmatched_ops; /* (group, key)s whose count differs between ranks */
+    int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0 */
+    size_t offset_ends; /* matched operations the estimate rests on (0: none made) */
 } tl_an_ops;
 
 /* Load every rank (one at a time) and match its communication operations.
- * One rank: nothing to match (nop = 0). */
+ * One rank: nothing to match (nop = 0). With TL_AN_ALIGN_ENDS in flags,
+ * each rank's clock offset to the first is estimated from the matched
+ * operations' ends (tl_an_offset_median of the differences: a collective
+ * ends on its ranks together) and the operations' times are put on the
+ * first rank's clock. */
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o);
 void tl_an_ops_free(tl_an_ops *o);
+/* The median of n differences (sorts d), 0 for none: the offset estimate
+ * of match.c and `collectives`. */
+int64_t tl_an_offset_median(int64_t *d, size_t n);
 /* The ranks' kernels of op ran at the same time (the last started before
  * the first ended): a pair that did not is not one operation. */
 int tl_an_op_together(const tl_an_op *op);
 
-/* A rank's matched operations split at the last arrival: [start, arrive)
- * flagged TL_AN_F_WAIT, [arrive, end) appended (TL_AN_F_SPLIT); rk->v
- * sorted again. rk must hold every record of its rank (the ordinals count
- * from the first). */
+/* Rank file f's matched operations split at the last arrival (on its own
+ * clock: plus its offset): [start, arrive) flagged TL_AN_F_WAIT, [arrive,
+ * end) appended (TL_AN_F_SPLIT); rk->v sorted again. rk must hold every
+ * record of its rank (the ordinals count from the first). */
 typedef struct tl_an_split_sum {
     uint32_t name;                /* an operation's name (id in tl_an_names); unused in the totals */
     int named;                    /* name is an operation the trace named (tl_an_op.named) */
@@ -318,7 +335,7 @@ typedef struct tl_an_split {
     size_t nnames;
 } tl_an_split;
 void tl_an_split_free(tl_an_split *s);
-tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum);
+tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_split *sum);
 
 /* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);

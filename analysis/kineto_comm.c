@@ -208,19 +208,14 @@ fail:
     return st;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int same_op(const crow_out *a, const crow_out *b)
 {
     return a->step == b->step && a->seq == b->seq && a->key == b->key;
 }
 
 /* Each rank's clock offset to the first rank: the median of the matched
- * operations' end differences. */
+ * operations' end differences (match.c's estimate, which --align-clocks
+ * applies in the other commands). */
 static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
 {
     int64_t *d = malloc((n ? n : 1) * sizeof *d);
@@ -235,10 +230,7 @@ static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
                     break;
                 }
         }
-        if (m) {
-            qsort(d, m, sizeof *d, cmp_i64);
-            rc[k].offset = d[m / 2];
-        }
+        rc[k].offset = tl_an_offset_median(d, m);
         rc[k].noffset = (int)m;
     }
     free(d);

@@ -106,10 +106,17 @@ static void key_range(const rank_ops *ro, int64_t group, uint32_t key, size_t *l
     *hi = a;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 void tl_an_ops_free(tl_an_ops *o)
 {
     if (!o) return;
     free(o->op);
+    free(o->offset);
     memset(o, 0, sizeof *o);
 }
 
@@ -126,7 +133,8 @@ static tl_status add_op(tl_an_ops *o, const tl_an_op *op)
     return TL_OK;
 }
 
-/* The k-th operation of (group, key) on every rank: one operation. */
+/* The k-th operation of (group, key) on every rank: one operation, its
+ * times on the first rank's clock (each rank's minus its offset). */
 static tl_status match_one(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *lo, size_t k)
 {
     const rop *r0 = &ro[0].v[lo[0] + k];
@@ -134,15 +142,44 @@ static tl_status match_one(tl_an_ops *o, const rank_ops *ro, size_t nf, const si
                    .k = (int64_t)k, .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX};
     for (size_t f = 0; f < nf; f++) {
         const rop *x = &ro[f].v[lo[f] + k];
-        if (x->start > op.arrive) {
-            op.arrive = x->start;
+        int64_t start = x->start - o->offset[f], end = x->end - o->offset[f];
+        if (start > op.arrive) {
+            op.arrive = start;
             op.last_rank = (int)f;
             op.iter = x->iter;
         }
-        if (x->start < op.first) op.first = x->start;
-        if (x->end < op.first_end) op.first_end = x->end;
+        if (start < op.first) op.first = start;
+        if (end < op.first_end) op.first_end = end;
     }
     return add_op(o, &op);
+}
+
+int64_t tl_an_offset_median(int64_t *d, size_t n)
+{
+    if (!n) return 0;
+    qsort(d, n, sizeof *d, cmp_i64);
+    return d[n / 2];
+}
+
+/* Each rank's offset to the first: the median over the pairs of (its end -
+ * the first rank's end); a collective ends on all its ranks together. */
+static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *glo, const size_t *gcnt,
+                                  size_t ng)
+{
+    size_t npairs = 0;
+    for (size_t g = 0; g < ng; g++) npairs += gcnt[g];
+    int64_t *d = malloc((npairs ? npairs : 1) * sizeof *d);
+    TL_CHECK(d, TL_ERR_NOMEM, "%zu matched operations", npairs);
+    for (size_t f = 1; f < nf; f++) {
+        size_t m = 0;
+        for (size_t g = 0; g < ng; g++)
+            for (size_t k = 0; k < gcnt[g]; k++)
+                d[m++] = ro[f].v[glo[g * nf + f] + k].end - ro[0].v[glo[g * nf] + k].end;
+        o->offset[f] = tl_an_offset_median(d, m);
+    }
+    o->offset_ends = npairs;
+    free(d);
+    return TL_OK;
 }
 
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o)
@@ -150,14 +187,24 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
     tl_status st = TL_OK;
     memset(o, 0, sizeof *o);
     o->nranks = nf;
+    o->offset = calloc(nf ? nf : 1, sizeof *o->offset);
+    TL_CHECK(o->offset, TL_ERR_NOMEM, "%zu ranks", nf);
     if (nf < 2) return TL_OK; /* one rank waits for nobody */
+    size_t *glo = NULL, *gcnt = NULL, ng = 0, capg = 0;
     rank_ops *ro = calloc(nf, sizeof *ro);
-    size_t *lo = calloc(nf, sizeof *lo);
-    TL_CHECKGOTO(ro && lo, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    TL_CHECKGOTO(ro, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     for (size_t f = 0; f < nf; f++) TL_TRYGOTO(collect(files[f], flags, names, &ro[f]), st, fail);
-    /* every (group, key) rank 0 has; one some other rank lacks is unmatched too */
+    /* the pairs: every (group, key) rank 0 has, as often on every rank; one
+     * some other rank lacks or has more of is unmatched */
     for (size_t i = 0; i < ro[0].n;) {
-        size_t hi0;
+        if (ng == capg) {
+            capg = capg ? 2 * capg : 64;
+            size_t *nl = realloc(glo, capg * nf * sizeof *nl), *nc = nl ? realloc(gcnt, capg * sizeof *nc) : NULL;
+            if (nl) glo = nl;
+            if (nc) gcnt = nc;
+            TL_CHECKGOTO(nl && nc, TL_ERR_NOMEM, st, fail, "%zu operation names", capg);
+        }
+        size_t *lo = &glo[ng * nf], hi0;
         key_range(&ro[0], ro[0].v[i].group, ro[0].v[i].key, &lo[0], &hi0);
         i = hi0;
         size_t cnt = hi0 - lo[0];
@@ -172,12 +219,16 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
             o->unmatched_ops += cnt;
             continue;
         }
-        for (size_t k = 0; k < cnt; k++) TL_TRYGOTO(match_one(o, ro, nf, lo, k), st, fail);
+        gcnt[ng++] = cnt;
     }
+    if (flags & TL_AN_ALIGN_ENDS) TL_TRYGOTO(estimate_offsets(o, ro, nf, glo, gcnt, ng), st, fail);
+    for (size_t g = 0; g < ng; g++)
+        for (size_t k = 0; k < gcnt[g]; k++) TL_TRYGOTO(match_one(o, ro, nf, &glo[g * nf], k), st, fail);
 fail:
     for (size_t f = 0; ro && f < nf; f++) free(ro[f].v);
     free(ro);
-    free(lo);
+    free(glo);
+    free(gcnt);
     if (st != TL_OK) tl_an_ops_free(o);
     return st;
 }
@@ -240,7 +291,7 @@ static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int64_t wait,
     return TL_OK;
 }
 
-tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum)
+tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_split *sum)
 {
     memset(sum, 0, sizeof *sum);
     if (!o->nop) return TL_OK;
@@ -254,17 +305,18 @@ tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum)
         if (!op) continue;
         size_t j = q[i].at;
         tl_an_ival v = rk->v[j];
-        if (op->arrive <= v.start || op->arrive >= v.end) {
+        int64_t arrive = op->arrive + (f < o->nranks && o->offset ? o->offset[f] : 0); /* on this rank's clock */
+        if (arrive <= v.start || arrive >= v.end) {
             /* first to nobody's wait, or a peer that began after this one
              * ended: not the same operation after all, left whole */
             TL_TRYGOTO(count_split(sum, op, 0, v.end - v.start), st, fail);
             continue;
         }
-        rk->v[j].end = op->arrive;
+        rk->v[j].end = arrive;
         rk->v[j].flags |= TL_AN_F_WAIT;
-        TL_TRYGOTO(count_split(sum, op, op->arrive - v.start, v.end - op->arrive), st, fail);
+        TL_TRYGOTO(count_split(sum, op, arrive - v.start, v.end - arrive), st, fail);
         tl_an_ival rest = v;
-        rest.start = op->arrive;
+        rest.start = arrive;
         rest.flags |= TL_AN_F_SPLIT;
         TL_TRYGOTO(push_ival(rk, &rest), st, fail);
     }

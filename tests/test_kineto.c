@@ -557,6 +557,18 @@ TL_TEST(clock_stated)
     char *out = analyze(args);
     TL_ASSERT_MSG(strstr(out, kineto), "%s", out);
     free(out);
+    /* --align-clocks: collectives' offset estimate applied, and said */
+    snprintf(args, sizeof args, "overlap --align-clocks %s", dir);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# clock: each rank on its own clock (kineto-host), offsets to rank 0 estimated from the "
+                              "ends of 10 matched collectives") &&
+                      strstr(out, "rank 1 +332.0 us; they hold to the spread of those ends"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "collectives %s", dir);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "offset to rank 0 estimated +332.0 us from 10 matched ends"), "%s", out);
+    free(out);
     snprintf(args, sizeof args, "overlap %s", data_dir("nccl_parser_config"));
     out = analyze(args);
     TL_ASSERT_MSG(strstr(out, "# clock: one rank on its own clock (kineto-host)"), "%s", out);
