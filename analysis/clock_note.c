@@ -37,17 +37,17 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
                     ? snprintf(out, len, "ranks on rank %d's clock by the probes' measured offsets (%s), then ", m0->rank,
                                meta_at(m, n - 1, stride)->clock_sync)
                     : snprintf(out, len, "each rank on its own clock (%s), ", m0->clock);
+        /* the caveat before the list: a long list is what gets cut */
         w += snprintf(out + w, (size_t)w < len ? len - (size_t)w : 0,
-                      "offsets to rank %d estimated from the ends of %zu matched collectives (the median "
-                      "difference; a collective ends on its ranks together) and applied to the cross-rank figures "
-                      "(--align-clocks: waiting for the last rank, late-ranks, most delayed):",
+                      "offsets to rank %d estimated from the ends of %zu matched collectives (median difference; a "
+                      "collective ends on its ranks together), applied to the cross-rank figures (--align-clocks: "
+                      "waiting, late-ranks, most delayed), holding to the spread of those ends, not to a measured "
+                      "offset:",
                       m0->rank, ends);
         for (size_t k = 1; k < n && k <= 8 && (size_t)w < len; k++)
             w += snprintf(out + w, len - (size_t)w, " rank %d %+.1f us%s", meta_at(m, k, stride)->rank,
                           (double)meta_at(m, k, stride)->clock_est / 1e3, k + 1 < n ? "," : "");
-        if (n > 9 && (size_t)w < len) w += snprintf(out + w, len - (size_t)w, " ...");
-        if ((size_t)w < len)
-            snprintf(out + w, len - (size_t)w, "; they hold to the spread of those ends, not to a measured offset");
+        if (n > 9 && (size_t)w < len) snprintf(out + w, len - (size_t)w, " ...");
     } else if (n <= 1) {
         snprintf(out, len, "one rank on its own clock (%s): nothing across ranks to align",
                  n ? meta_at(m, 0, stride)->clock : "?");
