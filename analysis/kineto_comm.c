@@ -103,14 +103,6 @@ static tl_status concurrency(const crow_out *r, size_t n, rank_conc *c)
     return TL_OK;
 }
 
-static int64_t step_of(const tl_kt_trace *t, double us)
-{
-    int64_t it = -1;
-    for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
-        if (us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
-    return it;
-}
-
 static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc *conc)
 {
     size_t ng = 0, first = cs->n;
@@ -157,7 +149,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         }
         TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
-        r->step = cm.launch ? step_of(t, cm.launch->ts_us) : -1;
+        r->step = cm.launch ? tl_kt_step_at(t, cm.launch->ts_us) : -1;
         /* behind what: the activity before it on its stream, if still running at the launch */
         snprintf(r->behind, sizeof r->behind, "%s", cm.launch ? "launch" : "no launch in the trace");
         for (size_t p = g; p-- > 0;) {

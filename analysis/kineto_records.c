@@ -128,9 +128,7 @@ static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
     return TL_OK;
 }
 
-/* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
- * such), its number or -1. */
-static int64_t step_at(const tl_kt_trace *t, double us)
+int64_t tl_kt_step_at(const tl_kt_trace *t, double us)
 {
     int64_t it = -1;
     for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
@@ -194,7 +192,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
                              .lane = j < nl ? lanes[j].lane : TL_ROLE_OTHER,
                              .name = tl_an_names_get(t->names, s->name),
                              .start_ns = tl_kt_ns(t, s->ts_us), .corr = s->corr > 0 ? (uint64_t)s->corr : 0,
-                             .bytes = s->bytes, .iter = ln ? step_at(t, ln->ts_us) : -1};
+                             .bytes = s->bytes, .iter = ln ? tl_kt_step_at(t, ln->ts_us) : -1};
         r.end_ns = r.start_ns + llround(s->dur_us * 1e3);
         switch (s->kind) {
         case TL_KT_KERNEL:
@@ -255,7 +253,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                              .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, o->ts_us),
                              .end_ns = tl_kt_ns(t, o->ts_us + o->dur_us), .bytes = -1,
-                             .iter = step_at(t, o->ts_us)};
+                             .iter = tl_kt_step_at(t, o->ts_us)};
         TL_TRYGOTO(cb(user, &h), st, fail);
     }
     meta->w0 = first != INT64_MAX ? first : 0;
