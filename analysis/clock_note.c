@@ -56,7 +56,8 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
                            "unknown (Kineto measures none): cross-rank figures (waiting for the last rank, "
                            "late-ranks, matched skew) hold only as far as the hosts' clocks agree (exact on one "
                            "host; NTP typically 0.1-10 ms across hosts); `trilap-analyze collectives` estimates "
-                           "the offsets from matched collective ends, --align-clocks applies them");
+                           "the offsets from matched collective ends; overlap, diagnose and compare apply them "
+                           "with --align-clocks");
     } else if (nsys == n) {
         snprintf(out, len, "one Nsight Systems session clock for every rank: no offsets needed");
     } else if (aligned && aligned + 1 >= n) {
