@@ -153,6 +153,11 @@ typedef struct tl_an_meta {
     int64_t clock_offset, clock_at, clock_unc;
     double clock_drift_ppb;
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
+    /* --align-clocks (tl_an_run_overlap): the offset to the first rank
+     * estimated from the ends of clock_ends matched collectives and applied
+     * to the cross-rank figures; clock_ends 0: none estimated */
+    int64_t clock_est;
+    size_t clock_ends;
 } tl_an_meta;
 
 /* How the ranks of a run were put on one clock, in one line for the
@@ -161,8 +166,11 @@ typedef struct tl_an_meta {
  * is at (const char *)m + k * stride (the meta of a result array). */
 void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len);
 
-/* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written */
-enum { TL_AN_RAW_CLOCK = 1 << 8 };
+/* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written;
+ * tl_an_run_overlap / tl_an_ops_build flag: the ranks' clock offsets
+ * estimated from the ends of matched collectives and applied to the
+ * cross-rank figures (--align-clocks) */
+enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9 };
 
 /* Called for each record of a trace; non-zero status stops the scan. */
 typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);
@@ -204,16 +212,23 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
-/* What a communication kernel served, from a host row named "op:<what>"
- * that carries the kernel's correlation id (the Kineto reader writes them:
- * "op:nccl:all_reduce 8.2 MB on process group 0 (default_pg, ranks 0-1)",
- * at the launch call's times). Kept per rank, sorted by start. */
+/* What a communication kernel served, from a host row named "op:<key>"
+ * that carries the kernel's correlation id and the message size in bytes
+ * (the Kineto reader writes them at the launch call's times; the key is
+ * the collective and its process group, "nccl:all_reduce on process group
+ * 0 (default_pg, ranks 0-1)"). Kept per rank, sorted by start. */
 typedef struct tl_an_oplabel {
     int64_t start;    /* the kernel's start (its interval's, before any split) */
     int64_t launch;   /* the start of the row: the launch call */
-    uint32_t label;   /* id in tl_an_names of <what> */
+    uint32_t label;   /* id in tl_an_names of what findings call it: the key with the size */
+    uint32_t key;     /* id of the key: what pairs it across ranks (match.c) */
     uint16_t stream;  /* rank-local stream index, as tl_an_ival.stream */
 } tl_an_oplabel;
+
+/* An operation's name with its message size where known (bytes < 0: the
+ * key alone): "nccl:all_reduce 8.2 MB on process group 0 (...)", the size
+ * after the key's first word. */
+void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n);
 
 /* One rank's GPU activity intervals and iteration bounds. */
 typedef struct tl_an_rank {
@@ -249,35 +264,67 @@ tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_
 
 /* ---- communication operations matched across ranks (analysis/match.c) -- */
 
+/* An operation's place in the pairing: the seq-th of its key in its group,
+ * in launch order. Where the trace names the operation (an "op:" row:
+ * Kineto's collective and process group) the key is that name and the
+ * group the iteration of the launch (ProfilerStep), as `collectives`
+ * matches them; elsewhere (trilap's own traces) the key is the kernel's or
+ * host mark's name and the group the whole trace (TL_AN_WHOLE). */
+#define TL_AN_WHOLE INT64_MIN
+typedef struct tl_an_opseq {
+    int64_t group;          /* iteration of the launch, or TL_AN_WHOLE */
+    int64_t launch, start;  /* ns: order within (group, key); ties by start, then `at` */
+    uint32_t key;
+    size_t at;              /* the caller's index */
+    int64_t seq;            /* set: n-th of (group, key), from 0 */
+} tl_an_opseq;
+/* Sorts v by (group, key, launch, start, at) and numbers each (group, key). */
+void tl_an_opseq_number(tl_an_opseq *v, size_t n);
+
 typedef struct tl_an_op {
-    uint32_t name;    /* interned name: an NCCL kernel or a host mark */
-    int64_t k;        /* ordinal among that name's operations, on every rank */
+    uint32_t name;    /* the key: an operation the trace names, or an NCCL kernel's or host mark's name */
+    uint32_t label;   /* what to call it: the first rank's label (with its size), else name */
+    int named;        /* the trace named the operation (paired within its iteration) */
+    int64_t group;    /* its iteration (named), or TL_AN_WHOLE */
+    int64_t k;        /* ordinal among (group, name)'s operations, on every rank */
     int64_t iter;     /* the iteration of the last rank's part */
     int64_t first;    /* earliest start over the ranks */
     int64_t arrive;   /* latest start: the last rank arrives */
+    int64_t first_end;/* earliest end: the ranks ran it together if arrive < first_end */
     int last_rank;    /* index (in rank-file order) of the last rank */
 } tl_an_op;
 
 typedef struct tl_an_ops {
     size_t nranks;
-    tl_an_op *op;     /* by name, then k */
+    tl_an_op *op;     /* sorted by (group, name, k); times on the first rank's clock less offset */
     size_t nop, capop;
-    size_t *base, *count; /* by name id: first op index, number of ops */
-    size_t nnames;
-    size_t unmatched_names, unmatched_ops; /* names whose count differs between ranks */
+    size_t unmatched_names, unmatched_ops; /* (group, key)s whose count differs between ranks */
+    int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0 */
+    size_t offset_ends; /* matched operations the estimate rests on (0: none made) */
 } tl_an_ops;
 
-/* Scan every rank's communication operations (one rank at a time) and
- * match them. One rank: nothing to match (nop = 0). */
+/* Load every rank (one at a time) and match its communication operations.
+ * One rank: nothing to match (nop = 0). With TL_AN_ALIGN_ENDS in flags,
+ * each rank's clock offset to the first is estimated from the matched
+ * operations' ends (tl_an_offset_median of the differences: a collective
+ * ends on its ranks together) and the operations' times are put on the
+ * first rank's clock. */
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o);
 void tl_an_ops_free(tl_an_ops *o);
+/* The median of n differences (sorts d), 0 for none: the offset estimate
+ * of match.c and `collectives`. */
+int64_t tl_an_offset_median(int64_t *d, size_t n);
+/* The ranks' kernels of op ran at the same time (the last started before
+ * the first ended): a pair that did not is not one operation. */
+int tl_an_op_together(const tl_an_op *op);
 
-/* A rank's matched operations split at the last arrival: [start, arrive)
- * flagged TL_AN_F_WAIT, [arrive, end) appended (TL_AN_F_SPLIT); rk->v
- * sorted again. rk must hold every record of its rank (the ordinals count
- * from the first). */
+/* Rank file f's matched operations split at the last arrival (on its own
+ * clock: plus its offset): [start, arrive) flagged TL_AN_F_WAIT, [arrive,
+ * end) appended (TL_AN_F_SPLIT); rk->v sorted again. rk must hold every
+ * record of its rank (the ordinals count from the first). */
 typedef struct tl_an_split_sum {
     uint32_t name;                /* an operation's name (id in tl_an_names); unused in the totals */
+    int named;                    /* name is an operation the trace named (tl_an_op.named) */
     size_t matched;
     int64_t wait_ns, transfer_ns; /* Σ over the rank's matched operations */
 } tl_an_split_sum;
@@ -288,7 +335,7 @@ typedef struct tl_an_split {
     size_t nnames;
 } tl_an_split;
 void tl_an_split_free(tl_an_split *s);
-tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum);
+tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_split *sum);
 
 /* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);

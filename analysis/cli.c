@@ -11,6 +11,10 @@ const tl_option tl_an_common_opts[] = {
      .def = "0", .help = "analyse traces marked complete=no (dropped records) instead of rejecting them"},
     {.name = "raw-clock", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, raw_clock), .def = "0",
      .help = "use each rank's own clock: ignore the offsets to rank 0 measured by the probes (clock_offset_ns)"},
+    {.name = "align-clocks", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, align_clocks), .def = "0",
+     .help = "estimate each rank's clock offset to the first from the ends of the matched collectives (they end "
+             "together; the median) and apply it to the cross-rank figures (waiting, late ranks): for traces "
+             "whose offsets nobody measured (PyTorch profiler)"},
     {.name = "csv", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, csv), .metavar = "FILE",
      .help = "also write the main table as CSV (units in the column names)"},
     {.name = "iter-range", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
@@ -32,9 +36,9 @@ static const struct {
     const char *command, *options;
 } common_use[] = {
     {"breakdown", "accept-incomplete|raw-clock|csv|iter-range"},
-    {"overlap", "accept-incomplete|raw-clock|csv|iter-range|launch-gap-us"},
-    {"diagnose", "accept-incomplete|raw-clock|csv|iter-range|launch-gap-us"},
-    {"compare", "accept-incomplete|raw-clock|csv|iter-range|launch-gap-us"},
+    {"overlap", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us"},
+    {"diagnose", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us"},
+    {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us"},
     {"timeline", "accept-incomplete|raw-clock|iter-range"},
     {"perfetto", "accept-incomplete|raw-clock|iter-range"},
     {"sweep", "csv"},
@@ -105,7 +109,8 @@ tl_status tl_an_table_std_meta(tl_an_table *t, const char *command, const char *
 tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
 {
     return (tl_an_overlap_opts){.flags = (c->accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) |
-                                         (c->raw_clock ? TL_AN_RAW_CLOCK : 0),
+                                         (c->raw_clock ? TL_AN_RAW_CLOCK : 0) |
+                                         (c->align_clocks ? TL_AN_ALIGN_ENDS : 0),
                                 .iter_lo = c->iter_lo,
                                 .iter_hi = c->iter_hi,
                                 .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};

@@ -11,6 +11,7 @@
 typedef struct tl_an_common {
     int accept_incomplete;
     int raw_clock;         /* --raw-clock: leave the clock alignment of the metadata unapplied */
+    int align_clocks;      /* --align-clocks: offsets estimated from matched collective ends (match.c) */
     const char *csv;       /* --csv FILE */
     const char *iters;     /* --iter-range A:B (old name --iters) */
     double launch_gap_us;  /* --launch-gap-us */

@@ -4,7 +4,8 @@
  * the sources (DESIGN.md "Trace format", Wave 2 and 3): the probes'
  * CLOCK_MONOTONIC with offsets measured over host messages, one host's
  * clock, one Nsight Systems session, and Kineto's per-host system clock
- * for which no offset is ever measured. */
+ * for which no offset is ever measured; and --align-clocks, offsets
+ * estimated from the ends of matched collectives (match.c). */
 #include "analysis/analysis.h"
 
 #include <stdio.h>
@@ -29,7 +30,25 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
         one_host &= !strcmp(x->host, meta_at(m, 0, stride)->host) && strcmp(x->host, "?") != 0;
         if (x->clock_aligned && x->clock_unc > unc) unc = x->clock_unc;
     }
-    if (n <= 1) {
+    size_t ends = n > 1 ? meta_at(m, 1, stride)->clock_ends : 0;
+    if (ends) {
+        const tl_an_meta *m0 = meta_at(m, 0, stride);
+        int w = aligned + 1 >= n && aligned
+                    ? snprintf(out, len, "ranks on rank %d's clock by the probes' measured offsets (%s), then ", m0->rank,
+                               meta_at(m, n - 1, stride)->clock_sync)
+                    : snprintf(out, len, "each rank on its own clock (%s), ", m0->clock);
+        /* the caveat before the list: a long list is what gets cut */
+        w += snprintf(out + w, (size_t)w < len ? len - (size_t)w : 0,
+                      "offsets to rank %d estimated from the ends of %zu matched collectives (median difference; a "
+                      "collective ends on its ranks together), applied to the cross-rank figures (--align-clocks: "
+                      "waiting, late-ranks, most delayed), holding to the spread of those ends, not to a measured "
+                      "offset:",
+                      m0->rank, ends);
+        for (size_t k = 1; k < n && k <= 8 && (size_t)w < len; k++)
+            w += snprintf(out + w, len - (size_t)w, " rank %d %+.1f us%s", meta_at(m, k, stride)->rank,
+                          (double)meta_at(m, k, stride)->clock_est / 1e3, k + 1 < n ? "," : "");
+        if (n > 9 && (size_t)w < len) snprintf(out + w, len - (size_t)w, " ...");
+    } else if (n <= 1) {
         snprintf(out, len, "one rank on its own clock (%s): nothing across ranks to align",
                  n ? meta_at(m, 0, stride)->clock : "?");
     } else if (kineto) {
@@ -37,7 +56,8 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
                            "unknown (Kineto measures none): cross-rank figures (waiting for the last rank, "
                            "late-ranks, matched skew) hold only as far as the hosts' clocks agree (exact on one "
                            "host; NTP typically 0.1-10 ms across hosts); `trilap-analyze collectives` estimates "
-                           "the offsets from matched collective ends");
+                           "the offsets from matched collective ends; overlap, diagnose and compare apply them "
+                           "with --align-clocks");
     } else if (nsys == n) {
         snprintf(out, len, "one Nsight Systems session clock for every rank: no offsets needed");
     } else if (aligned && aligned + 1 >= n) {

@@ -57,8 +57,9 @@ typedef struct op_acc {
     size_t worst_q_op;             /* and its operation (SIZE_MAX: not communication) */
 } op_acc;
 
-/* The k-th operation of a kernel name on a rank (match.c's ordinal) and
- * the operation it served: late-ranks names the operation it reports. */
+/* The k-th operation of a kernel name on a rank (match.c's ordinal where
+ * the trace does not name the operation) and its op_acc: late-ranks names
+ * the operation it reports. */
 typedef struct op_ord {
     uint32_t kernel, acc;
     int64_t k;
@@ -371,7 +372,7 @@ static tl_status facts_ops(rank_diag *d, const diag_state *s, const tl_an_rank *
             const tl_an_oplabel *ol = v->kind == TL_KIND_KERNEL ? tl_an_rank_oplabel(rk, v) : NULL;
             TL_TRYGOTO(acc_of(d, rk, v, ol, &a), st, fail);
             op_acc *x = &d->acc[a];
-            if (v->kind == TL_KIND_KERNEL && v->name < nnames)
+            if (v->kind == TL_KIND_KERNEL && !ol && v->name < nnames)
                 d->ord[d->nord++] = (op_ord){.kernel = v->name, .acc = (uint32_t)a, .k = kcount[v->name]++};
             x->n += v->start >= d->w0 && v->start < d->w1;
             int64_t prev = v->kind == TL_KIND_KERNEL ? send[v->stream] : INT64_MIN;
@@ -669,12 +670,13 @@ static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
     int64_t tot = res->split.wait_ns + res->split.transfer_ns;
     *value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
     if (!tot || *value < s->o->wait_share || pct_of_w(d, res->split.wait_ns) < s->o->min_comm_share) return 0;
-    /* who the others waited for, and the compute each rank does */
+    /* who the others waited for, and the compute each rank does; a pair
+     * whose kernels did not run together is not one operation */
     size_t nlast = 0, worst = 0;
     int64_t worst_delay = -1;
     for (size_t i = 0; i < s->ops->nop; i++) {
         const tl_an_op *op = &s->ops->op[i];
-        if (op->arrive <= op->first) continue;
+        if (op->arrive <= op->first || !tl_an_op_together(op)) continue;
         if ((size_t)op->last_rank != r) nlast++;
         if (op->arrive - op->first > worst_delay) worst_delay = op->arrive - op->first, worst = i;
     }
@@ -684,14 +686,20 @@ static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
     if (worst_delay > 0) {
         const tl_an_op *op = &s->ops->op[worst];
         char nm[320];
-        snprintf(nm, sizeof nm, "%s", tl_an_names_short(s->names, op->name));
-        for (size_t i = 0; i < d->nord; i++)
-            if (d->ord[i].kernel == op->name && d->ord[i].k == op->k) {
-                op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
-                break;
-            }
-        say(e, "      most delayed: %s, #%lld of its kernel (iteration %lld): rank %d came %.1f us after the first\n",
-            nm, (long long)op->k, (long long)op->iter, s->res[op->last_rank].meta.rank, US(worst_delay));
+        if (op->named) {
+            say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us after the first\n",
+                tl_an_names_get(s->names, op->label), (long long)op->k, (long long)op->group,
+                s->res[op->last_rank].meta.rank, US(worst_delay));
+        } else {
+            snprintf(nm, sizeof nm, "%s", tl_an_names_short(s->names, op->name));
+            for (size_t i = 0; i < d->nord; i++)
+                if (d->ord[i].kernel == op->name && d->ord[i].k == op->k) {
+                    op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
+                    break;
+                }
+            say(e, "      most delayed: %s, #%lld of its kernel (iteration %lld): rank %d came %.1f us after the first\n",
+                nm, (long long)op->k, (long long)op->iter, s->res[op->last_rank].meta.rank, US(worst_delay));
+        }
     }
     say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
     return 1;
@@ -857,7 +865,8 @@ static const rule rules[] = {
      .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
      .headline = "communication operations wait for a rank that arrives late",
      .evidence = "evidence (waiting = before the last rank of the same operation started it, on the clock the "
-                 "'# clock:' line states; operations matched by kernel name and order):",
+                 "'# clock:' line states; operations matched by the collective and process group the trace names, "
+                 "n-th in the iteration, else by kernel name and order):",
      .remedy = "the operation cannot move data before every rank has joined it. Compare the ranks' compute per "
                "iteration (overlap's U_compute): a rank with more rows or nonzeros arrives last, so balance the "
                "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "

@@ -194,8 +194,11 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     for (size_t i = 0; i < ops->nop; i++)
         if ((size_t)ops->op[i].last_rank < nr && ops->op[i].arrive > ops->op[i].first) last[ops->op[i].last_rank]++;
     TL_TRYGOTO(tl_an_table_create(&t, "communication waiting and transfer"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a name on every rank, on the aligned clock; "
-                                               "waiting = before the last rank starts it, transfer = the rest"),
+    TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a collective and process group in an "
+                                               "iteration where the trace names them (Kineto), else the k-th of a "
+                                               "kernel name, on every rank, on the clock the '# clock:' line "
+                                               "states; waiting = before the last rank starts it, transfer = the "
+                                               "rest"),
                st, fail);
     if (ops->unmatched_names)
         TL_TRYGOTO(tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks "
@@ -216,7 +219,9 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
             int64_t w = b ? b->wait_ns : sp->wait_ns, x = b ? b->transfer_ns : sp->transfer_ns, tot = w + x;
             TL_TRYGOTO(tl_an_table_row(t), st, fail);
             TL_TRYGOTO(tl_an_table_fmt(t, "%d", res[r].meta.rank), st, fail);
-            TL_TRYGOTO(tl_an_table_str(t, b ? tl_an_names_short(names, b->name) : "*"), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, !b ? "*" : b->named ? tl_an_names_get(names, b->name)
+                                                      : tl_an_names_short(names, b->name)),
+                       st, fail);
             TL_TRYGOTO(tl_an_table_int(t, (int64_t)matched), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, US(w), 1), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, US(x), 1), st, fail);
@@ -229,17 +234,24 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     if (!ops->nop) goto fail;
     by = malloc(ops->nop * sizeof *by);
     TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
-    for (size_t i = 0; i < ops->nop; i++) by[i] = &ops->op[i];
-    qsort(by, ops->nop, sizeof *by, cmp_delay);
+    size_t nby = 0;
+    for (size_t i = 0; i < ops->nop; i++)
+        if (tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
+    qsort(by, nby, sizeof *by, cmp_delay);
     TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
+                                            "whose kernels ran together on every rank (the last started before the "
+                                            "first ended: else not one operation)"),
+               st, fail);
     static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
                                            {"delay", "us"}};
     for (size_t j = 0; j < sizeof dcols / sizeof dcols[0]; j++)
         TL_TRYGOTO(tl_an_table_col(d, dcols[j][0], dcols[j][1], j == 0), st, fail);
-    for (size_t i = 0; i < ops->nop && i < TOP_DELAYED && by[i]->arrive > by[i]->first; i++) {
+    for (size_t i = 0; i < nby && i < TOP_DELAYED && by[i]->arrive > by[i]->first; i++) {
         TL_TRYGOTO(tl_an_table_row(d), st, fail);
-        TL_TRYGOTO(tl_an_table_str(d, tl_an_names_short(names, by[i]->name)), st, fail);
+        TL_TRYGOTO(tl_an_table_str(d, by[i]->named ? tl_an_names_get(names, by[i]->name)
+                                                   : tl_an_names_short(names, by[i]->name)),
+                   st, fail);
         TL_TRYGOTO(tl_an_table_int(d, by[i]->k), st, fail);
         TL_TRYGOTO(tl_an_table_num(d, by[i]->iter >= 0 ? (double)by[i]->iter : NAN, 0), st, fail);
         TL_TRYGOTO(tl_an_table_int(d, res[by[i]->last_rank].meta.rank), st, fail);

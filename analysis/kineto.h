@@ -88,6 +88,10 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
 /* Times: ns on the trace's clock (base_ns + ts µs). */
 int64_t tl_kt_ns(const tl_kt_trace *t, double us);
 
+/* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
+ * such), its number or -1: the iteration of a launch. */
+int64_t tl_kt_step_at(const tl_kt_trace *t, double us);
+
 /* Records as tl_an_scan hands them to its callback (from a loaded trace). */
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
                      tl_an_nsys_meta_fn mfn);
@@ -108,9 +112,11 @@ typedef struct tl_kt_comm {
     int p2p;          /* a point-to-point operation (send, recv, batch_isend_irecv) */
 } tl_kt_comm;
 int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out);
-/* What findings call the operation: "nccl:all_reduce 8.2 MB on process
- * group 0 (default_pg, ranks 0-1)", "... (process group not in the trace)". */
-void tl_kt_comm_label(const tl_kt_comm *c, char *out, size_t n);
+/* What pairs it across ranks, the collective and its process group:
+ * "nccl:all_reduce on process group 0 (default_pg, ranks 0-1)",
+ * "nccl:all_reduce (process group not in the trace)"; findings call it so
+ * with the message size (tl_an_op_label): "nccl:all_reduce 8.2 MB on ...". */
+void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
 /* The runtime call of a correlation id (the first), or NULL. */
 const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
 

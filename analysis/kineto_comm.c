@@ -10,7 +10,9 @@
  *   - communication concurrency: the time two or more NCCL kernels run at
  *     once (several streams or process groups), beside p2p ∩ coll
  *   - the operations matched across the ranks given, by (ProfilerStep,
- *     process group, operation, n-th of them in the step), with their skew;
+ *     process group, operation, n-th of them in the step: match.c's
+ *     tl_an_opseq_number, as the cross-rank figures of every command pair
+ *     them), with their skew;
  *     Kineto's clocks are each host's own, so the offset of each rank to the
  *     first is estimated as the median difference of the matched operations'
  *     ends (a collective ends on all its ranks together) and the skew is
@@ -29,6 +31,7 @@ typedef struct crow_out {
     int64_t step, seq, nelems, stream;
     int64_t launch, start, end; /* ns */
     int64_t waited;             /* ns of the delay spent behind `behind` */
+    uint32_t key;               /* op and pg (tl_kt_comm_key) in cstate.keys: what pairs it */
     char op[64], pg[128], behind[112];
     int p2p;
 } crow_out;
@@ -44,6 +47,7 @@ typedef struct rank_conc {
 typedef struct cstate {
     crow_out *rows;
     size_t n, cap;
+    tl_an_names *keys;
 } cstate;
 
 /* GPU rows ordered by device, stream, start */
@@ -99,14 +103,6 @@ static tl_status concurrency(const crow_out *r, size_t n, rank_conc *c)
     return TL_OK;
 }
 
-static int64_t step_of(const tl_kt_trace *t, double us)
-{
-    int64_t it = -1;
-    for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
-        if (us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
-    return it;
-}
-
 static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc *conc)
 {
     size_t ng = 0, first = cs->n;
@@ -118,6 +114,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     if (ng) qsort(gi, ng, sizeof *gi, cmp_gkey);
     int64_t *streams = NULL;
     size_t nstreams = 0;
+    tl_an_opseq *seq = NULL;
     for (size_t g = 0; g < ng; g++) {
         const tl_kt_srow *k = &t->s[gi[g].i];
         if (k->kind != TL_KT_KERNEL) continue;
@@ -140,14 +137,19 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         r->nelems = known ? cm.nelems : -1;
         r->p2p = known ? cm.p2p : tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_P2P;
         snprintf(r->pg, sizeof r->pg, "%s", cm.pg);
-        if (known) snprintf(r->op, sizeof r->op, "%s", cm.op);
-        else {
+        char key[256];
+        if (known) {
+            snprintf(r->op, sizeof r->op, "%s", cm.op);
+            tl_kt_comm_key(&cm, key, sizeof key);
+        } else {
             char sn[64];
             tl_an_short_name(tl_an_names_get(t->names, k->name), sn, sizeof sn);
             snprintf(r->op, sizeof r->op, "(kernel %.50s)", sn);
+            snprintf(key, sizeof key, "%s", r->op);
         }
+        TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
-        r->step = cm.launch ? step_of(t, cm.launch->ts_us) : -1;
+        r->step = cm.launch ? tl_kt_step_at(t, cm.launch->ts_us) : -1;
         /* behind what: the activity before it on its stream, if still running at the launch */
         snprintf(r->behind, sizeof r->behind, "%s", cm.launch ? "launch" : "no launch in the trace");
         for (size_t p = g; p-- > 0;) {
@@ -183,33 +185,29 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     conc->nstreams = (int)nstreams;
     TL_TRYGOTO(concurrency(cs->rows + first, cs->n - first, conc), st, fail);
     /* the n-th operation of its kind in its step, by launch */
+    seq = malloc((cs->n - first + 1) * sizeof *seq);
+    TL_CHECKGOTO(seq, TL_ERR_NOMEM, st, fail, "%zu collectives", cs->n - first);
     for (size_t i = first; i < cs->n; i++) {
-        crow_out *r = &cs->rows[i];
-        for (size_t j = first; j < cs->n; j++) {
-            const crow_out *q = &cs->rows[j];
-            r->seq += q->step == r->step && !strcmp(q->op, r->op) && !strcmp(q->pg, r->pg) &&
-                      (q->launch < r->launch || (q->launch == r->launch && j < i));
-        }
+        const crow_out *r = &cs->rows[i];
+        seq[i - first] = (tl_an_opseq){.group = r->step, .launch = r->launch, .start = r->start, .key = r->key, .at = i};
     }
+    tl_an_opseq_number(seq, cs->n - first);
+    for (size_t i = 0; i < cs->n - first; i++) cs->rows[seq[i].at].seq = seq[i].seq;
 fail:
     free(gi);
     free(streams);
+    free(seq);
     return st;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 static int same_op(const crow_out *a, const crow_out *b)
 {
-    return a->step == b->step && a->seq == b->seq && !strcmp(a->op, b->op) && !strcmp(a->pg, b->pg);
+    return a->step == b->step && a->seq == b->seq && a->key == b->key;
 }
 
 /* Each rank's clock offset to the first rank: the median of the matched
- * operations' end differences. */
+ * operations' end differences (match.c's estimate, which --align-clocks
+ * applies in the other commands). */
 static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
 {
     int64_t *d = malloc((n ? n : 1) * sizeof *d);
@@ -224,10 +222,7 @@ static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
                     break;
                 }
         }
-        if (m) {
-            qsort(d, m, sizeof *d, cmp_i64);
-            rc[k].offset = d[m / 2];
-        }
+        rc[k].offset = tl_an_offset_median(d, m);
         rc[k].noffset = (int)m;
     }
     free(d);
@@ -425,6 +420,7 @@ int tl_an_cmd_collectives(int argc, char **argv)
         st = TL_FAIL(TL_ERR_INVAL, "%s: collectives reads PyTorch profiler (Kineto) traces (a .json or .json.gz "
                                    "trace, or a folder of them); this is not one", input);
     if (st != TL_OK) goto fail;
+    TL_TRYGOTO(tl_an_names_create(&cs.keys), st, fail);
     conc = calloc(nf, sizeof *conc);
     metas = calloc(nf, sizeof *metas);
     TL_CHECKGOTO(conc && metas, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
@@ -442,6 +438,7 @@ fail:
     tl_kt_free(&t);
     tl_an_run_files_free(&files, nf);
     free(cs.rows);
+    tl_an_names_destroy(&cs.keys);
     free(conc);
     free(metas);
     free(pr.positional);

@@ -11,10 +11,12 @@
  *   iteration    the ProfilerStep#N range that holds the launch (the
  *                runtime call of the same correlation id), as HTA assigns it
  *   host rows    "iter" per ProfilerStep (iteration N); per launch, with
- *                its correlation id: "op:nccl:all_reduce 8.2 MB on process
- *                group 0 (default_pg, ranks 0-1)" for a communication
- *                kernel whose operation the trace names (analysis/load.c
- *                gives findings these names) beside "cuda:<call>";
+ *                its correlation id: "op:nccl:all_reduce on process group 0
+ *                (default_pg, ranks 0-1)" with the message size in bytes
+ *                for a communication kernel whose operation the trace
+ *                names (analysis/load.c gives findings these names, with
+ *                the size; match.c pairs the ranks' kernels by them)
+ *                beside "cuda:<call>";
  *                "comm:<collective> pg P" per record_param_comms op
  * Times: ns = baseTimeNanoseconds + ts µs: the host's system clock of each
  * rank; ranks on different hosts agree as far as their clocks do (NTP),
@@ -80,17 +82,11 @@ int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
     return 1;
 }
 
-void tl_kt_comm_label(const tl_kt_comm *c, char *out, size_t n)
+void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
-    char size[32] = "";
-    double b = (double)c->bytes;
-    if (c->bytes >= 1000000) snprintf(size, sizeof size, " %.1f MB", b / 1e6);
-    else if (c->bytes >= 1000) snprintf(size, sizeof size, " %.1f kB", b / 1e3);
-    else if (c->bytes >= 0) snprintf(size, sizeof size, " %lld B", (long long)c->bytes);
-    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s%s on process group %s", c->op, size, c->pg);
-    else snprintf(out, n, "nccl:%s%s (process group not in the trace)", c->op, size);
+    if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s on process group %s", c->op, c->pg);
+    else snprintf(out, n, "nccl:%s (process group not in the trace)", c->op);
 }
-
 
 typedef struct lane_acc {
     int32_t device;
@@ -132,9 +128,7 @@ static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
     return TL_OK;
 }
 
-/* The ProfilerStep holding time `us` (HTA: ts <= us < ts + dur; the last
- * such), its number or -1. */
-static int64_t step_at(const tl_kt_trace *t, double us)
+int64_t tl_kt_step_at(const tl_kt_trace *t, double us)
 {
     int64_t it = -1;
     for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
@@ -192,12 +186,13 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         size_t j = 0;
         while (j < nl && !(lanes[j].device == s->device && lanes[j].stream == s->stream)) j++;
         const tl_kt_crow *ln = tl_kt_launch_of(t, s->corr);
-        const char *op = NULL; /* the "op:" row of a communication kernel */
+        const char *op = NULL; /* the "op:" row of a communication kernel: its key and message size */
+        int64_t op_bytes = -1;
         tl_trace_record r = {.rank = meta->rank, .device = s->device, .stream = s->stream > 0 ? (uint64_t)s->stream : 0,
                              .lane = j < nl ? lanes[j].lane : TL_ROLE_OTHER,
                              .name = tl_an_names_get(t->names, s->name),
                              .start_ns = tl_kt_ns(t, s->ts_us), .corr = s->corr > 0 ? (uint64_t)s->corr : 0,
-                             .bytes = s->bytes, .iter = ln ? step_at(t, ln->ts_us) : -1};
+                             .bytes = s->bytes, .iter = ln ? tl_kt_step_at(t, ln->ts_us) : -1};
         r.end_ns = r.start_ns + llround(s->dur_us * 1e3);
         switch (s->kind) {
         case TL_KT_KERNEL:
@@ -211,8 +206,9 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
                 if (tl_kt_comm_of(t, i, &cm)) {
                     r.cat = cm.p2p ? TL_CAT_P2P : TL_CAT_COLL;
                     memcpy(name, "op:", 3);
-                    tl_kt_comm_label(&cm, name + 3, sizeof name - 3);
+                    tl_kt_comm_key(&cm, name + 3, sizeof name - 3);
                     op = name;
+                    op_bytes = cm.bytes;
                 }
             }
             break;
@@ -237,6 +233,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
             TL_TRYGOTO(cb(user, &h), st, fail);
             if (op) {
                 h.name = op;
+                h.bytes = op_bytes;
                 TL_TRYGOTO(cb(user, &h), st, fail);
             }
         }
@@ -256,7 +253,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                              .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, o->ts_us),
                              .end_ns = tl_kt_ns(t, o->ts_us + o->dur_us), .bytes = -1,
-                             .iter = step_at(t, o->ts_us)};
+                             .iter = tl_kt_step_at(t, o->ts_us)};
         TL_TRYGOTO(cb(user, &h), st, fail);
     }
     meta->w0 = first != INT64_MAX ? first : 0;

@@ -322,10 +322,10 @@ void tl_an_run_files_free(char ***files, size_t nfiles)
 }
 
 /* One side of an "op:" row's join with its kernel: the correlation id and
- * the kernel's start and stream, or the label and the launch. */
+ * the kernel's start and stream, or the key, message size and launch. */
 typedef struct corr_side {
     uint64_t corr;
-    int64_t t;
+    int64_t t, bytes;
     uint32_t id;
 } corr_side;
 
@@ -362,6 +362,17 @@ static int cmp_opl(const void *a, const void *b)
     return (int)x->stream - (int)y->stream;
 }
 
+void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n)
+{
+    char size[32] = "";
+    double b = (double)bytes;
+    if (bytes >= 1000000) snprintf(size, sizeof size, " %.1f MB", b / 1e6);
+    else if (bytes >= 1000) snprintf(size, sizeof size, " %.1f kB", b / 1e3);
+    else if (bytes >= 0) snprintf(size, sizeof size, " %lld B", (long long)bytes);
+    int w = (int)strcspn(key, " ");
+    snprintf(out, n, "%.*s%s%s", w, key, size, key + w);
+}
+
 /* The operation of each communication kernel: its "op:" row by correlation
  * id (either may come first in the trace). */
 static tl_status join_oplabels(load_state *ls)
@@ -375,8 +386,14 @@ static tl_status join_oplabels(load_state *ls)
     for (size_t i = 0, j = 0; i < ls->nkern; i++) {
         while (j < ls->nop && ls->op[j].corr < ls->kern[i].corr) j++;
         if (j == ls->nop || ls->op[j].corr != ls->kern[i].corr) continue;
-        rk->opl[rk->nopl++] = (tl_an_oplabel){.start = ls->kern[i].t, .launch = ls->op[j].t,
-                                              .label = ls->op[j].id, .stream = (uint16_t)ls->kern[i].id};
+        tl_an_oplabel *ol = &rk->opl[rk->nopl++];
+        *ol = (tl_an_oplabel){.start = ls->kern[i].t, .launch = ls->op[j].t, .label = ls->op[j].id,
+                              .key = ls->op[j].id, .stream = (uint16_t)ls->kern[i].id};
+        if (ls->op[j].bytes >= 0) {
+            char label[640];
+            tl_an_op_label(tl_an_names_get(ls->names, ol->key), ls->op[j].bytes, label, sizeof label);
+            TL_TRY(tl_an_names_intern(ls->names, label, &ol->label));
+        }
     }
     qsort(rk->opl, rk->nopl, sizeof *rk->opl, cmp_opl);
     return TL_OK;
@@ -436,7 +453,7 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     if (r->kind == TL_KIND_HOST && r->iter >= 0 && r->name && !strcmp(r->name, "iter"))
         return keep_host_iter(rk, r);
     if (r->kind == TL_KIND_HOST && r->corr && r->name && !strncmp(r->name, "op:", 3) && r->name[3]) {
-        corr_side o = {.corr = r->corr, .t = r->start_ns};
+        corr_side o = {.corr = r->corr, .t = r->start_ns, .bytes = r->bytes};
         TL_TRY(tl_an_names_intern(ls->names, r->name + 3, &o.id));
         return push_side(&ls->op, &ls->nop, &ls->capop, o);
     }

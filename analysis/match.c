@@ -1,75 +1,122 @@
 /* Communication operations matched across ranks. An NCCL collective or
  * send/recv, or a host-staged exchange, can only move data once every rank
- * of it has arrived: the k-th operation of one name on one rank is the k-th
- * of that name on every other rank (NCCL runs a communicator's operations in
- * issue order; trilap's host exchanges are collective calls in program
- * order). On the aligned clock, the time an operation spends before its
- * last rank starts it is waiting (skew), the rest is transfer
- * (DESIGN.md "Wave 3"). Names whose count differs between ranks are left
- * unmatched and counted. */
+ * of it has arrived. Where the trace names the operation a kernel served
+ * (an "op:" row: Kineto's collective and process group), the seq-th
+ * operation of that name in an iteration (by launch) is the seq-th on every
+ * other rank: one kernel (SendRecv) may serve several collectives in a
+ * different order on each rank, so the kernel's name cannot pair them.
+ * Elsewhere the k-th operation of one name on one rank is the k-th of that
+ * name on every other rank (NCCL runs a communicator's operations in issue
+ * order; trilap's host exchanges are collective calls in program order).
+ * On the aligned clock, the time an operation spends before its last rank
+ * starts it is waiting (skew), the rest is transfer (DESIGN.md "Wave 3").
+ * (iteration, name)s whose count differs between ranks are left unmatched
+ * and counted. */
 #include "analysis/analysis.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct opstart {
-    uint32_t name;
-    int64_t start, iter;
-} opstart;
-
-typedef struct rank_ops {
-    opstart *v;
-    size_t n, cap;
-    tl_an_names *names;
-} rank_ops;
-
-static tl_status collect(void *user, const tl_trace_record *r)
+static int cmp_opseq(const void *a, const void *b)
 {
-    rank_ops *ro = user;
-    tl_an_ival v = {.kind = (uint8_t)r->kind, .cat = (uint8_t)r->cat, .lane = (uint8_t)r->lane};
-    int mark = r->kind == TL_KIND_HOST && (r->lane == TL_ROLE_P2P || r->lane == TL_ROLE_COLL);
-    if (r->kind != TL_KIND_KERNEL && !mark) return TL_OK;
-    if (!tl_an_ival_is_comm_op(&v)) return TL_OK;
-    if (ro->n == ro->cap) {
-        size_t cap = ro->cap ? 2 * ro->cap : 256;
-        opstart *nv = realloc(ro->v, cap * sizeof *nv);
-        TL_CHECK(nv, TL_ERR_NOMEM, "%zu communication operations", cap);
-        ro->v = nv;
-        ro->cap = cap;
+    const tl_an_opseq *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->launch != y->launch) return x->launch < y->launch ? -1 : 1;
+    if (x->start != y->start) return x->start < y->start ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+void tl_an_opseq_number(tl_an_opseq *v, size_t n)
+{
+    if (n > 1) qsort(v, n, sizeof *v, cmp_opseq);
+    for (size_t i = 0; i < n; i++)
+        v[i].seq = i && v[i - 1].group == v[i].group && v[i - 1].key == v[i].key ? v[i - 1].seq + 1 : 0;
+}
+
+int tl_an_op_together(const tl_an_op *op) { return op->arrive < op->first_end; }
+
+/* The communication operations of a loaded rank (before any split),
+ * numbered for pairing: at is the index in rk->v. */
+static tl_status rank_opseq(const tl_an_rank *rk, tl_an_opseq **out, size_t *nout)
+{
+    *nout = 0;
+    tl_an_opseq *q = *out = malloc((rk->n ? rk->n : 1) * sizeof *q);
+    TL_CHECK(q, TL_ERR_NOMEM, "%zu communication operations", rk->n);
+    size_t m = 0;
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        if (!tl_an_ival_is_comm_op(v) || (v->flags & TL_AN_F_SPLIT)) continue;
+        const tl_an_oplabel *ol = v->kind == TL_KIND_KERNEL ? tl_an_rank_oplabel(rk, v) : NULL;
+        q[m++] = ol ? (tl_an_opseq){.group = v->iter, .launch = ol->launch, .start = v->start, .key = ol->key, .at = j}
+                    : (tl_an_opseq){.group = TL_AN_WHOLE, .launch = v->start, .start = v->start, .key = v->name,
+                                    .at = j};
     }
-    uint32_t id;
-    TL_TRY(tl_an_names_intern(ro->names, r->name ? r->name : "", &id));
-    ro->v[ro->n++] = (opstart){.name = id, .start = r->start_ns, .iter = r->iter};
+    tl_an_opseq_number(q, m);
+    *nout = m;
     return TL_OK;
 }
 
-static int cmp_opstart(const void *a, const void *b)
+/* One rank's operation as the matching needs it, in opseq order. */
+typedef struct rop {
+    int64_t group, start, end, iter;
+    uint32_t key, label;
+} rop;
+
+typedef struct rank_ops {
+    rop *v;
+    size_t n;
+} rank_ops;
+
+static tl_status collect(const char *path, int flags, tl_an_names *names, rank_ops *ro)
 {
-    const opstart *x = a, *y = b;
-    if (x->name != y->name) return x->name < y->name ? -1 : 1;
-    return x->start < y->start ? -1 : x->start > y->start;
+    tl_an_rank rk;
+    tl_an_opseq *q = NULL;
+    size_t m = 0;
+    tl_status st = TL_OK;
+    TL_TRY(tl_an_rank_load(path, flags, names, &rk));
+    TL_TRYGOTO(rank_opseq(&rk, &q, &m), st, fail);
+    ro->v = malloc((m ? m : 1) * sizeof *ro->v);
+    TL_CHECKGOTO(ro->v, TL_ERR_NOMEM, st, fail, "%zu communication operations", m);
+    for (size_t i = 0; i < m; i++) {
+        const tl_an_ival *v = &rk.v[q[i].at];
+        const tl_an_oplabel *ol = q[i].group != TL_AN_WHOLE ? tl_an_rank_oplabel(&rk, v) : NULL;
+        ro->v[i] = (rop){.group = q[i].group, .start = v->start, .end = v->end, .iter = v->iter, .key = q[i].key,
+                         .label = ol ? ol->label : q[i].key};
+    }
+    ro->n = m;
+fail:
+    free(q);
+    tl_an_rank_free(&rk);
+    return st;
 }
 
-/* Operations of one name on one rank: [lo, hi) of its sorted list. */
-static void name_range(const rank_ops *ro, uint32_t name, size_t *lo, size_t *hi)
+/* Operations of (group, key) on one rank: [lo, hi) of its sorted list. */
+static void key_range(const rank_ops *ro, int64_t group, uint32_t key, size_t *lo, size_t *hi)
 {
     size_t a = 0, b = ro->n;
     while (a < b) {
         size_t m = a + (b - a) / 2;
-        if (ro->v[m].name < name) a = m + 1;
+        const rop *x = &ro->v[m];
+        if (x->group < group || (x->group == group && x->key < key)) a = m + 1;
         else b = m;
     }
     *lo = a;
-    while (a < ro->n && ro->v[a].name == name) a++;
+    while (a < ro->n && ro->v[a].group == group && ro->v[a].key == key) a++;
     *hi = a;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 void tl_an_ops_free(tl_an_ops *o)
 {
     if (!o) return;
     free(o->op);
-    free(o->base);
-    free(o->count);
+    free(o->offset);
     memset(o, 0, sizeof *o);
 }
 
@@ -86,66 +133,120 @@ static tl_status add_op(tl_an_ops *o, const tl_an_op *op)
     return TL_OK;
 }
 
+/* The k-th operation of (group, key) on every rank: one operation, its
+ * times on the first rank's clock (each rank's minus its offset). */
+static tl_status match_one(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *lo, size_t k)
+{
+    const rop *r0 = &ro[0].v[lo[0] + k];
+    tl_an_op op = {.name = r0->key, .label = r0->label, .named = r0->group != TL_AN_WHOLE, .group = r0->group,
+                   .k = (int64_t)k, .arrive = INT64_MIN, .first = INT64_MAX, .first_end = INT64_MAX};
+    for (size_t f = 0; f < nf; f++) {
+        const rop *x = &ro[f].v[lo[f] + k];
+        int64_t start = x->start - o->offset[f], end = x->end - o->offset[f];
+        if (start > op.arrive) {
+            op.arrive = start;
+            op.last_rank = (int)f;
+            op.iter = x->iter;
+        }
+        if (start < op.first) op.first = start;
+        if (end < op.first_end) op.first_end = end;
+    }
+    return add_op(o, &op);
+}
+
+int64_t tl_an_offset_median(int64_t *d, size_t n)
+{
+    if (!n) return 0;
+    qsort(d, n, sizeof *d, cmp_i64);
+    return d[n / 2];
+}
+
+/* Each rank's offset to the first: the median over the pairs of (its end -
+ * the first rank's end); a collective ends on all its ranks together. */
+static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *glo, const size_t *gcnt,
+                                  size_t ng)
+{
+    size_t npairs = 0;
+    for (size_t g = 0; g < ng; g++) npairs += gcnt[g];
+    int64_t *d = malloc((npairs ? npairs : 1) * sizeof *d);
+    TL_CHECK(d, TL_ERR_NOMEM, "%zu matched operations", npairs);
+    for (size_t f = 1; f < nf; f++) {
+        size_t m = 0;
+        for (size_t g = 0; g < ng; g++)
+            for (size_t k = 0; k < gcnt[g]; k++)
+                d[m++] = ro[f].v[glo[g * nf + f] + k].end - ro[0].v[glo[g * nf] + k].end;
+        o->offset[f] = tl_an_offset_median(d, m);
+    }
+    o->offset_ends = npairs;
+    free(d);
+    return TL_OK;
+}
+
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o)
 {
     tl_status st = TL_OK;
     memset(o, 0, sizeof *o);
     o->nranks = nf;
+    o->offset = calloc(nf ? nf : 1, sizeof *o->offset);
+    TL_CHECK(o->offset, TL_ERR_NOMEM, "%zu ranks", nf);
     if (nf < 2) return TL_OK; /* one rank waits for nobody */
+    size_t *glo = NULL, *gcnt = NULL, ng = 0, capg = 0;
     rank_ops *ro = calloc(nf, sizeof *ro);
-    TL_CHECK(ro, TL_ERR_NOMEM, "%zu ranks", nf);
-    for (size_t f = 0; f < nf; f++) {
-        tl_an_meta meta;
-        ro[f].names = names;
-        TL_TRYGOTO(tl_an_scan(files[f], flags, collect, &ro[f], &meta), st, fail);
-        if (ro[f].n > 1) qsort(ro[f].v, ro[f].n, sizeof *ro[f].v, cmp_opstart);
-    }
-    size_t nn = tl_an_names_count(names);
-    o->base = calloc(nn ? nn : 1, sizeof *o->base);
-    o->count = calloc(nn ? nn : 1, sizeof *o->count);
-    TL_CHECKGOTO(o->base && o->count, TL_ERR_NOMEM, st, fail, "%zu names", nn);
-    o->nnames = nn;
-    /* every name rank 0 has; a name some other rank lacks is unmatched too */
+    TL_CHECKGOTO(ro, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
+    for (size_t f = 0; f < nf; f++) TL_TRYGOTO(collect(files[f], flags, names, &ro[f]), st, fail);
+    /* the pairs: every (group, key) rank 0 has, as often on every rank; one
+     * some other rank lacks or has more of is unmatched */
     for (size_t i = 0; i < ro[0].n;) {
-        uint32_t name = ro[0].v[i].name;
-        size_t lo0, hi0;
-        name_range(&ro[0], name, &lo0, &hi0);
+        if (ng == capg) {
+            capg = capg ? 2 * capg : 64;
+            size_t *nl = realloc(glo, capg * nf * sizeof *nl), *nc = nl ? realloc(gcnt, capg * sizeof *nc) : NULL;
+            if (nl) glo = nl;
+            if (nc) gcnt = nc;
+            TL_CHECKGOTO(nl && nc, TL_ERR_NOMEM, st, fail, "%zu operation names", capg);
+        }
+        size_t *lo = &glo[ng * nf], hi0;
+        key_range(&ro[0], ro[0].v[i].group, ro[0].v[i].key, &lo[0], &hi0);
         i = hi0;
-        size_t cnt = hi0 - lo0;
+        size_t cnt = hi0 - lo[0];
         int same = 1;
         for (size_t f = 1; f < nf && same; f++) {
-            size_t lo, hi;
-            name_range(&ro[f], name, &lo, &hi);
-            same = hi - lo == cnt;
+            size_t hi;
+            key_range(&ro[f], ro[0].v[lo[0]].group, ro[0].v[lo[0]].key, &lo[f], &hi);
+            same = hi - lo[f] == cnt;
         }
         if (!same) {
             o->unmatched_names++;
             o->unmatched_ops += cnt;
             continue;
         }
-        o->base[name] = o->nop;
-        o->count[name] = cnt;
-        for (size_t k = 0; k < cnt; k++) {
-            tl_an_op op = {.name = name, .k = (int64_t)k, .arrive = INT64_MIN, .first = INT64_MAX};
-            for (size_t f = 0; f < nf; f++) {
-                size_t lo, hi;
-                name_range(&ro[f], name, &lo, &hi);
-                const opstart *x = &ro[f].v[lo + k];
-                if (x->start > op.arrive) {
-                    op.arrive = x->start;
-                    op.last_rank = (int)f;
-                    op.iter = x->iter;
-                }
-                if (x->start < op.first) op.first = x->start;
-            }
-            TL_TRYGOTO(add_op(o, &op), st, fail);
-        }
+        gcnt[ng++] = cnt;
     }
+    if (flags & TL_AN_ALIGN_ENDS) TL_TRYGOTO(estimate_offsets(o, ro, nf, glo, gcnt, ng), st, fail);
+    for (size_t g = 0; g < ng; g++)
+        for (size_t k = 0; k < gcnt[g]; k++) TL_TRYGOTO(match_one(o, ro, nf, &glo[g * nf], k), st, fail);
 fail:
-    for (size_t f = 0; f < nf; f++) free(ro[f].v);
+    for (size_t f = 0; ro && f < nf; f++) free(ro[f].v);
     free(ro);
+    free(glo);
+    free(gcnt);
     if (st != TL_OK) tl_an_ops_free(o);
     return st;
+}
+
+/* The matched operation (group, key, seq), or NULL. */
+static const tl_an_op *find_op(const tl_an_ops *o, const tl_an_opseq *q)
+{
+    size_t a = 0, b = o->nop;
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        const tl_an_op *x = &o->op[m];
+        int less = x->group != q->group ? x->group < q->group : x->name != q->key ? x->name < q->key : x->k < q->seq;
+        if (less) a = m + 1;
+        else b = m;
+    }
+    if (a == o->nop) return NULL;
+    const tl_an_op *x = &o->op[a];
+    return x->group == q->group && x->name == q->key && x->k == q->seq ? x : NULL;
 }
 
 static tl_status push_ival(tl_an_rank *rk, const tl_an_ival *v)
@@ -169,15 +270,16 @@ void tl_an_split_free(tl_an_split *s)
     s->nnames = 0;
 }
 
-static tl_status count_split(tl_an_split *sum, uint32_t name, int64_t wait, int64_t transfer)
+static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int64_t wait, int64_t transfer)
 {
+    uint32_t name = op->name;
     size_t i = 0;
     while (i < sum->nnames && sum->by_name[i].name != name) i++;
     if (i == sum->nnames) {
         tl_an_split_sum *n = realloc(sum->by_name, (i + 1) * sizeof *n);
         TL_CHECK(n, TL_ERR_NOMEM, "%zu operation names", i + 1);
         sum->by_name = n;
-        sum->by_name[sum->nnames++] = (tl_an_split_sum){.name = name};
+        sum->by_name[sum->nnames++] = (tl_an_split_sum){.name = name, .named = op->named};
     }
     tl_an_split_sum *b = &sum->by_name[i];
     b->matched++;
@@ -189,36 +291,37 @@ static tl_status count_split(tl_an_split *sum, uint32_t name, int64_t wait, int6
     return TL_OK;
 }
 
-tl_status tl_an_ops_split(const tl_an_ops *o, tl_an_rank *rk, tl_an_split *sum)
+tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_split *sum)
 {
     memset(sum, 0, sizeof *sum);
     if (!o->nop) return TL_OK;
-    size_t *seen = calloc(o->nnames ? o->nnames : 1, sizeof *seen);
-    TL_CHECK(seen, TL_ERR_NOMEM, "%zu names", o->nnames);
+    tl_an_opseq *q = NULL;
+    size_t m = 0;
     tl_status st = TL_OK;
+    TL_TRYGOTO(rank_opseq(rk, &q, &m), st, fail);
     size_t n0 = rk->n;
-    for (size_t j = 0; j < n0; j++) {
+    for (size_t i = 0; i < m; i++) {
+        const tl_an_op *op = find_op(o, &q[i]);
+        if (!op) continue;
+        size_t j = q[i].at;
         tl_an_ival v = rk->v[j];
-        if (!tl_an_ival_is_comm_op(&v) || v.name >= o->nnames || !o->count[v.name]) continue;
-        size_t k = seen[v.name]++;
-        if (k >= o->count[v.name]) continue;
-        const tl_an_op *op = &o->op[o->base[v.name] + k];
-        if (op->arrive <= v.start || op->arrive >= v.end) {
+        int64_t arrive = op->arrive + (f < o->nranks && o->offset ? o->offset[f] : 0); /* on this rank's clock */
+        if (arrive <= v.start || arrive >= v.end) {
             /* first to nobody's wait, or a peer that began after this one
              * ended: not the same operation after all, left whole */
-            TL_TRYGOTO(count_split(sum, v.name, 0, v.end - v.start), st, fail);
+            TL_TRYGOTO(count_split(sum, op, 0, v.end - v.start), st, fail);
             continue;
         }
-        rk->v[j].end = op->arrive;
+        rk->v[j].end = arrive;
         rk->v[j].flags |= TL_AN_F_WAIT;
-        TL_TRYGOTO(count_split(sum, v.name, op->arrive - v.start, v.end - op->arrive), st, fail);
+        TL_TRYGOTO(count_split(sum, op, arrive - v.start, v.end - arrive), st, fail);
         tl_an_ival rest = v;
-        rest.start = op->arrive;
+        rest.start = arrive;
         rest.flags |= TL_AN_F_SPLIT;
         TL_TRYGOTO(push_ival(rk, &rest), st, fail);
     }
     if (rk->n != n0) tl_an_ival_sort(rk->v, rk->n);
 fail:
-    free(seen);
+    free(q);
     return st;
 }

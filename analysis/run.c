@@ -48,8 +48,12 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
             r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
             r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);
         }
-        TL_TRYGOTO(tl_an_ops_split(&ops, &rk, &r->split), st, fail);
+        TL_TRYGOTO(tl_an_ops_split(&ops, f, &rk, &r->split), st, fail);
         r->meta = rk.meta;
+        if (ops.offset_ends) {
+            r->meta.clock_est = ops.offset[f];
+            r->meta.clock_ends = ops.offset_ends;
+        }
         int64_t w0 = rk.meta.w0, w1 = rk.meta.w1;
         size_t nb = 0;
         TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);

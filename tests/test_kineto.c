@@ -557,6 +557,18 @@ TL_TEST(clock_stated)
     char *out = analyze(args);
     TL_ASSERT_MSG(strstr(out, kineto), "%s", out);
     free(out);
+    /* --align-clocks: collectives' offset estimate applied, and said */
+    snprintf(args, sizeof args, "overlap --align-clocks %s", dir);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# clock: each rank on its own clock (kineto-host), offsets to rank 0 estimated from the "
+                              "ends of 10 matched collectives") &&
+                      strstr(out, "not to a measured offset: rank 1 +332.0 us\n"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "collectives %s", dir);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "offset to rank 0 estimated +332.0 us from 10 matched ends"), "%s", out);
+    free(out);
     snprintf(args, sizeof args, "overlap %s", data_dir("nccl_parser_config"));
     out = analyze(args);
     TL_ASSERT_MSG(strstr(out, "# clock: one rank on its own clock (kineto-host)"), "%s", out);
@@ -576,6 +588,128 @@ TL_TEST(clock_stated)
                   out);
     free(out);
     printf("%s...\n", kineto);
+}
+
+/* One NCCL kernel of a shared trace as the test pairs it, from the reader's
+ * own API (not match.c): its collective, the ProfilerStep of its launch,
+ * launch and kernel times (ns). */
+typedef struct kop {
+    char op[64];
+    int64_t step, launch, start, end;
+} kop;
+
+static int cmp_kop(const void *a, const void *b)
+{
+    const kop *x = a, *y = b;
+    int c = strcmp(x->op, y->op);
+    if (c) return c;
+    if (x->step != y->step) return x->step < y->step ? -1 : 1;
+    return x->launch < y->launch ? -1 : x->launch > y->launch;
+}
+
+static size_t rank_kops(const char *path, kop *v, size_t cap)
+{
+    tl_kt_trace *t = NULL;
+    TL_ASSERT_OK(tl_kt_load(path, &t));
+    size_t n = 0;
+    for (size_t i = 0; i < t->ns; i++) {
+        tl_kt_comm cm;
+        if (t->s[i].kind != TL_KT_KERNEL || !tl_kt_comm_of(t, i, &cm)) continue;
+        TL_ASSERT(n < cap);
+        kop *k = &v[n++];
+        snprintf(k->op, sizeof k->op, "%s", cm.op);
+        k->step = -1;
+        for (size_t j = 0; j < t->nsteps; j++)
+            if (t->steps[j].ts_us <= cm.launch->ts_us && cm.launch->ts_us < t->steps[j].ts_us + t->steps[j].dur_us)
+                k->step = t->steps[j].num;
+        k->launch = tl_kt_ns(t, cm.launch->ts_us);
+        k->start = tl_kt_ns(t, t->s[i].ts_us);
+        k->end = k->start + llround(t->s[i].dur_us * 1e3);
+    }
+    tl_kt_free(&t);
+    qsort(v, n, sizeof *v, cmp_kop);
+    return n;
+}
+
+/* The k-th kernel of collective `op` launched in `step`, or NULL. */
+static const kop *kth(const kop *v, size_t n, const char *op, int64_t step, long long k)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].op, op) && v[i].step == step && k-- == 0) return &v[i];
+    return NULL;
+}
+
+/* issue 27: on trace_filter one SendRecv kernel serves all_to_all,
+ * all_reduce and _all_gather_base, in a different order on each rank.
+ * Paired by kernel name (the k-th SendRecv on each rank), late-ranks and
+ * overlap's most delayed operations put different collectives together
+ * (164 ms "delays" between an all_reduce and an all_to_all). Paired by
+ * operation, every reported pair is the k-th of one collective in one
+ * ProfilerStep on both ranks, its kernels run together, and the pairs are
+ * the `collectives` command's. */
+TL_TEST(late_ranks_pair_by_operation)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter");
+    static kop k0[64], k1[64];
+    char p[700], args[700];
+    snprintf(p, sizeof p, "%s/sampled_rank-0.json.gz", dir);
+    size_t n0 = rank_kops(p, k0, 64);
+    snprintf(p, sizeof p, "%s/sampled_rank-1.json.gz", dir);
+    size_t n1 = rank_kops(p, k1, 64);
+    TL_ASSERT_EQ(n0, (size_t)10);
+    TL_ASSERT_EQ(n1, (size_t)10);
+    snprintf(args, sizeof args, "overlap %s", dir);
+    char *out = analyze(args), *coll = NULL;
+    snprintf(args, sizeof args, "collectives %s", dir);
+    coll = analyze(args);
+    const char *tab = strstr(out, "# table: most delayed operations");
+    TL_ASSERT_MSG(tab, "%s", out);
+    int rows = 0;
+    double top = 0;
+    char top_op[64] = "";
+    long long top_k = -1, top_it = -1;
+    for (const char *line = strchr(tab, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        char op[64] = "", pg[64] = "";
+        long long k = -1, it = -1;
+        int last = -1;
+        double delay = -1;
+        /* "nccl:all_reduce (process group not in the trace) 1 552 1 22328.0" */
+        if (line[1] == '#' || sscanf(line + 1, " nccl:%63s (process group not in the %63[^)]) %lld %lld %d %lf", op,
+                                     pg, &k, &it, &last, &delay) != 6) {
+            TL_ASSERT_MSG(line[1] == '#' || strncmp(line + 1, "  ", 2) != 0, "a pair not named by its collective: %.120s",
+                          line + 1);
+            if (rows && line[1] == '#') break;
+            continue;
+        }
+        const kop *a = kth(k0, n0, op, it, k), *b = kth(k1, n1, op, it, k);
+        TL_ASSERT_MSG(a && b, "%s #%lld in step %lld: not on both ranks", op, k, it);
+        int64_t d = a->start > b->start ? a->start - b->start : b->start - a->start;
+        TL_ASSERT_MSG(fabs(delay - (double)d / 1e3) < 0.05, "%s #%lld in step %lld: delay %.1f us, the ranks' kernels "
+                      "of that collective start %.1f us apart", op, k, it, delay, (double)d / 1e3);
+        TL_ASSERT_MSG((a->start > b->start ? a->start : b->start) < (a->end < b->end ? a->end : b->end),
+                      "%s #%lld in step %lld: kernels that did not run together reported as one operation", op, k, it);
+        TL_ASSERT_EQ(last, a->start > b->start ? 0 : 1);
+        /* the same pair in `collectives`' matched table, raw skew alike */
+        char want[160];
+        snprintf(want, sizeof want, "%5lld %-16s ?  %3lld     2 %8.1f", it, op, k, delay);
+        TL_ASSERT_MSG(strstr(coll, want), "'%s' not in collectives' matched table:\n%s", want, coll);
+        if (delay > top) top = delay, top_k = k, top_it = it, snprintf(top_op, sizeof top_op, "%s", op);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows == 4, "%d pairs that ran together, 4 expected:\n%s", rows, tab);
+    free(out);
+    free(coll);
+    /* late-ranks names the most delayed of those, with its step and ordinal */
+    snprintf(args, sizeof args, "diagnose --wait-share 5 %s", dir);
+    out = analyze(args);
+    char *f = finding(out, "late-ranks"), want[200];
+    snprintf(want, sizeof want, "(process group not in the trace), #%lld of it in iteration %lld: rank 1 came %.1f us "
+                                "after the first", top_k, top_it, top);
+    TL_ASSERT_MSG(f && strstr(f, want) && strstr(f, top_op), "want '%s' (%s):\n%s", want, top_op, f ? f : out);
+    printf("most delayed: nccl:%s #%lld in step %lld, %.1f us\n", top_op, top_k, top_it, top);
+    free(f);
+    free(out);
 }
 
 /* Peak resident memory (KB) of one run of trilap-analyze, its exit code. */
@@ -625,4 +759,5 @@ TL_TEST(big_trace_bounded_memory)
 }
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
-             bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated)
+             bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
+             late_ranks_pair_by_operation)

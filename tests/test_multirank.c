@@ -267,6 +267,89 @@ TL_TEST(nccl_wait_split_on_naive)
     free(o);
 }
 
+/* Two ranks on one host doing four allreduces that end together, rank 1's
+ * clock `skew` ns ahead (`jitter`: one end 300 ns off, so the estimate is
+ * the median, not one pair); the run folder under the test dir. */
+static void write_skewed_run(const char *dir, int64_t skew)
+{
+    static const int64_t a0[] = {0, 100000, 0, 50000}, a1[] = {200000, 0, 150000, 50000},
+                         jitter[] = {0, 0, 300, 0};
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir), 0);
+    for (int r = 0; r < 2; r++) {
+        char p[1100], body[4096];
+        int w = snprintf(body, sizeof body,
+                         "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# host=node7\n"
+                         "# clock=CLOCK_MONOTONIC\n# complete=yes\n" TL_TRACE_HEADER "\n",
+                         r);
+        for (int i = 0; i < 4; i++) {
+            int64_t base = 1000000 + i * 1000000LL + (r ? skew : 0);
+            int64_t s = base + (r ? a1[i] : a0[i]), e = base + 500000 + (r ? jitter[i] : 0);
+            w += snprintf(body + w, sizeof body - (size_t)w,
+                          "%d,0,14,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f32_RING_LL,%lld,%lld,%d,-1,%d\n"
+                          "%d,0,13,compute,compute,kernel,gemm,%lld,%lld,%d,-1,%d\n",
+                          r, (long long)s, (long long)e, 10 + i, i, r, (long long)(base + 600000),
+                          (long long)(base + 900000), 20 + i, i);
+        }
+        snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
+        tl_test_write(p, body);
+    }
+}
+
+/* The waiting table of `overlap` (its rows, without the preamble). */
+static char *wait_table(const char *out)
+{
+    const char *a = strstr(out, "# table: communication waiting and transfer"), *b = a ? strstr(a, "# operation *") : NULL;
+    TL_ASSERT_MSG(a && b, "%s", out);
+    a = strstr(a, "\n# rank");
+    TL_ASSERT(a && a < b);
+    char *t = malloc((size_t)(b - a) + 1);
+    TL_ASSERT(t);
+    memcpy(t, a, (size_t)(b - a));
+    t[b - a] = '\0';
+    return t;
+}
+
+/* issue 27: --align-clocks estimates a rank's clock offset from the ends of
+ * the matched collectives and applies it to the cross-rank figures: on a
+ * run whose rank 1 clock is 5 ms ahead, the waiting figures are those of
+ * the same run without the skew, and the clock line says what was applied.
+ * Without it the skew hides every wait (rank 1 "starts" after rank 0
+ * ended). */
+TL_TEST(align_clocks_recovers_offset)
+{
+    char truth[1024], skewed[1024];
+    snprintf(truth, sizeof truth, "%s", tl_test_path("truth"));
+    snprintf(skewed, sizeof skewed, "%s", tl_test_path("skewed"));
+    write_skewed_run(truth, 0);
+    write_skewed_run(skewed, 5000000);
+    char *t = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), truth);
+    char *a = run_cmd("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), skewed);
+    char *raw = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), skewed);
+    char *wt = wait_table(t), *wa = wait_table(a), *wr = wait_table(raw);
+    TL_ASSERT_MSG(strstr(wt, "  0    *   ") && strstr(wt, " 4   350.0   1500.0 18.9    1\n") &&
+                      strstr(wt, " 4   100.0   1500.3  6.2    2\n"),
+                  "%s", wt);
+    TL_ASSERT_MSG(!strcmp(wt, wa), "aligned:\n%s\ntruth:\n%s", wa, wt);
+    TL_ASSERT_MSG(strcmp(wt, wr) != 0, "the skew changed nothing:\n%s", wr);
+    TL_ASSERT_MSG(strstr(a, "# clock: each rank on its own clock (CLOCK_MONOTONIC), offsets to rank 0 estimated from "
+                            "the ends of 4 matched collectives") &&
+                      strstr(a, "not to a measured offset: rank 1 +5000.0 us\n"),
+                  "%s", a);
+    TL_ASSERT_MSG(strstr(raw, "# clock: all ranks on one host's CLOCK_MONOTONIC"), "%s", raw);
+    /* the same estimate in diagnose: late-ranks on rank 0, its most delayed op */
+    char *d = run_cmd("%s/trilap-analyze diagnose --align-clocks --wait-share 5 --min-comm-share 0 %s", tl_test_bin(),
+                      skewed);
+    TL_ASSERT_MSG(strstr(d, "rank 1 came 200.0 us after the first"), "%s", d);
+    printf("%s", wa);
+    free(d);
+    free(wt);
+    free(wa);
+    free(wr);
+    free(t);
+    free(a);
+    free(raw);
+}
+
 TL_TEST(nsys_threads_are_ranks)
 {
     /* an Nsight Systems export of trilap-solve --ranks 2 --device-comm host
@@ -330,4 +413,5 @@ TL_TEST(no_nan_on_committed_runs)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs)
+             nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             align_clocks_recovers_offset)
