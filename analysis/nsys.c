@@ -269,11 +269,12 @@ static int lane_override(int64_t stream, tl_role *lane)
     snprintf(buf, sizeof buf, "%s", spec);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':'), *end = NULL;
-        if (!colon) continue;
-        long long id = strtoll(tok, &end, 10);
-        if (end != colon || id != stream) continue;
-        if (tl_role_parse(colon + 1, lane) == TL_OK) return 1;
+        uint64_t id;
+        tl_role l;
+        if (tl_trace_lane_item(tok, &id, &l) && stream >= 0 && id == (uint64_t)stream) {
+            *lane = l;
+            return 1;
+        }
     }
     return 0;
 }
@@ -521,7 +522,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
     }
     for (size_t j = 0; j < x->nlanes; j++) {
         lane_of *l = &x->lanes[j];
-        l->lane = l->p2p && l->p2p > l->coll ? TL_ROLE_P2P : l->coll ? TL_ROLE_COLL : TL_ROLE_COMPUTE;
+        l->lane = tl_trace_lane_of_stream(l->p2p, l->coll);
         tl_role o;
         if (lane_override(l->stream, &o)) l->lane = o;
     }

@@ -72,10 +72,9 @@ static void tl_inject_lanes(const char *spec)
     snprintf(buf, sizeof buf, "%s", spec);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        char *colon = strchr(tok, ':'), *end = NULL;
         tl_role lane;
-        unsigned long id = colon ? strtoul(tok, &end, 10) : 0;
-        if (!colon || end != colon || colon == tok || tl_role_parse(colon + 1, &lane) != TL_OK) {
+        uint64_t id = 0;
+        if (!tl_trace_lane_item(tok, &id, &lane)) {
             tl_log("TRILAP_LANES: ignoring '%s' (expected streamId:lane, lane one of "
                    "compute p2p coll copy host other)",
                    tok);

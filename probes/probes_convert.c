@@ -251,9 +251,7 @@ static tl_status tl_infer_lanes(tl_probe_gpu *g, const tl_probes *p)
         if (tl_lane_registered(p, r->device, (uint32_t)r->stream, &lane)) continue;
         for (size_t j = 0; j < nsc; j++)
             if (sc[j].device == r->device && sc[j].stream == r->stream) {
-                r->lane = sc[j].p2p > sc[j].coll ? TL_ROLE_P2P
-                          : sc[j].coll           ? TL_ROLE_COLL
-                                                 : TL_ROLE_COMPUTE;
+                r->lane = tl_trace_lane_of_stream(sc[j].p2p, sc[j].coll);
                 break;
             }
         if (r->kind == TL_KIND_KERNEL) r->cat = tl_trace_classify_kernel_lane(r->name, r->lane);

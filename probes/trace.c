@@ -3,6 +3,7 @@
 #include "probes/trace.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const tl_cat_names[TL_CAT_COUNT] = {
@@ -152,4 +153,20 @@ tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane)
 tl_cat tl_trace_classify_kernel(const char *name)
 {
     return tl_trace_classify_kernel_lane(name, TL_ROLE_OTHER);
+}
+
+tl_role tl_trace_lane_of_stream(uint64_t p2p, uint64_t coll)
+{
+    return p2p > coll ? TL_ROLE_P2P : coll ? TL_ROLE_COLL : TL_ROLE_COMPUTE;
+}
+
+int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane)
+{
+    const char *colon = strchr(item, ':');
+    char *end = NULL;
+    if (!colon || colon == item || !isdigit((unsigned char)item[0])) return 0;
+    unsigned long long id = strtoull(item, &end, 10);
+    if (end != colon || tl_role_parse(colon + 1, lane) != TL_OK) return 0;
+    *stream = id;
+    return 1;
 }

@@ -59,6 +59,16 @@ typedef enum { TL_NCCL_NONE = 0, TL_NCCL_P2P, TL_NCCL_COLL, TL_NCCL_GENERIC } tl
 tl_nccl_kind tl_trace_nccl_kernel(const char *name);
 tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane);
 
+/* The lane of a stream nobody registered, from the NCCL kernels it ran
+ * (counted with tl_trace_nccl_kernel; GENERIC counts as coll): p2p where
+ * p2p kernels are the most, coll where any collective ran, else compute.
+ * The one rule of the injection library and the Nsight Systems reader. */
+tl_role tl_trace_lane_of_stream(uint64_t p2p, uint64_t coll);
+
+/* One "streamId:lane" item of TRILAP_LANES (lane a tl_role name); 0 when
+ * it is not one. */
+int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane);
+
 /* The header row, without the newline; rows longer than TL_TRACE_MAX_ROW
  * bytes are rejected by the reader (it keeps one row in memory). */
 #define TL_TRACE_HEADER "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter"

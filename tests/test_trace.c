@@ -259,6 +259,23 @@ static void write_sample(const char *path)
     TL_ASSERT(w == NULL);
 }
 
+/* The one lane rule of the injection library and the Nsight reader, and
+ * TRILAP_LANES items. */
+TL_TEST(lane_of_stream_and_lane_items)
+{
+    TL_ASSERT_EQ(tl_trace_lane_of_stream(0, 0), TL_ROLE_COMPUTE);
+    TL_ASSERT_EQ(tl_trace_lane_of_stream(5, 0), TL_ROLE_P2P);
+    TL_ASSERT_EQ(tl_trace_lane_of_stream(5, 5), TL_ROLE_COLL); /* a tie: collectives ran */
+    TL_ASSERT_EQ(tl_trace_lane_of_stream(1, 7), TL_ROLE_COLL);
+    uint64_t id = 0;
+    tl_role lane = TL_ROLE_COMPUTE;
+    TL_ASSERT(tl_trace_lane_item("13:p2p", &id, &lane) && id == 13 && lane == TL_ROLE_P2P);
+    TL_ASSERT(tl_trace_lane_item("7:coll", &id, &lane) && id == 7 && lane == TL_ROLE_COLL);
+    static const char *const bad[] = {"13", ":p2p", "x:p2p", "13:", "13:sideways", "-1:p2p", "1x:p2p"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        TL_ASSERT_MSG(!tl_trace_lane_item(bad[k], &id, &lane), "accepted '%s'", bad[k]);
+}
+
 TL_TEST(roundtrip)
 {
     const char *dir = tl_test_tmpdir();
@@ -554,6 +571,6 @@ TL_TEST(many_records)
     TL_ASSERT_EQ(sum, want);
 }
 
-TL_TEST_MAIN(names_parse_back, classify_nccl_kernels, classify_generic_by_lane, roundtrip,
+TL_TEST_MAIN(names_parse_back, classify_nccl_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
              quoting_rfc4180, empty_trace_and_abort, writer_rejects_bad_input, metadata_parsing,
              reader_errors_header, reader_errors_rows, many_records)
