@@ -103,6 +103,9 @@ void tl_progress_update(tl_progress *p, double done)
     p->done = done;
     if (!p->on) return;
     int64_t now = tl_clock_ns();
+    /* off a terminal the finished line is tl_progress_end's alone: a log
+     * does not get the same 100% line twice */
+    if (!p->tty && p->total > 0 && done >= p->total) return;
     if (now - p->last_ns >= (p->tty ? TTY_PERIOD_NS : LOG_PERIOD_NS)) draw(p, now, 0);
 }
 

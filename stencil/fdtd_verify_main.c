@@ -69,7 +69,8 @@ static const tl_option verify_options[] = {
     {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = V(gpus), .def = "0", .metavar = "N",
      .help = "cuda: GPUs to use", .min = 0, .max = 64},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = V(progress),
-     .help = "reflection: a progress line on stderr (runs done, time left) even when it is not a terminal"},
+     .help = "reflection, energy, decomp: a progress line on stderr (runs or steps done, time left) even when "
+             "it is not a terminal"},
 };
 #undef V
 
@@ -222,8 +223,18 @@ static tl_status verify_energy(verify_args *va)
         snprintf(d1, sizeof d1, "%s/cpml", va->o.slices);
         snprintf(d2, sizeof d2, "%s/none", va->o.slices);
     }
-    TL_TRYGOTO(tl_fdtd_verify_energy(&va->v, n, L, steps, va->o.every, va->o.slices ? d1 : NULL, &a, &na), st, done);
-    TL_TRYGOTO(tl_fdtd_verify_energy(&va->v, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b, &nb), st, done);
+    /* a line per run, one unit per step (the two runs take as long) */
+    tl_fdtd_vopts vo = va->v;
+    tl_progress bar;
+    vo.progress = &bar;
+    tl_progress_begin(&bar, "verify energy, with CPML", (double)steps, "steps", tl_progress_mode_of(va->o.progress));
+    st = tl_fdtd_verify_energy(&vo, n, L, steps, va->o.every, va->o.slices ? d1 : NULL, &a, &na);
+    tl_progress_end(&bar);
+    TL_TRYGOTO(st, st, done);
+    tl_progress_begin(&bar, "verify energy, no CPML", (double)steps, "steps", tl_progress_mode_of(va->o.progress));
+    st = tl_fdtd_verify_energy(&vo, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b, &nb);
+    tl_progress_end(&bar);
+    TL_TRYGOTO(st, st, done);
     double ma = 0, mb = 0;
     for (int64_t i = 0; i < na; i++) ma = a[2 * i + 1] > ma ? a[2 * i + 1] : ma;
     for (int64_t i = 0; i < nb; i++) mb = b[2 * i + 1] > mb ? b[2 * i + 1] : mb;
@@ -272,6 +283,12 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
     TL_CHECK(!root || out, TL_ERR_NOMEM, "verify decomp: the table");
     tl_status st = TL_OK;
     int wrong = 0, rows = 0;
+    /* a unit per run of rank 0 (decompositions x strategies x s x overlap
+     * x boundaries; the runs a rank count skips end the line early) */
+    tl_progress bar;
+    tl_progress_begin(&bar, "verify decomp",
+                      (double)nd * ns * nss * (va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1) * 3, "runs",
+                      root ? tl_progress_mode_of(va->o.progress) : TL_PROGRESS_OFF);
     for (int i = 0; i < nd; i++)
         for (int j = 0; j < ns; j++) {
             /* ranks: the decomposition spread over this run's ranks, one
@@ -317,8 +334,10 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
                                     cp == 0 ? "zero" : cp == 1 ? "cpml8" : "periodic", m, m == 0 ? "yes" : "no");
                         wrong += m != 0;
                         rows++;
+                        tl_progress_update(&bar, bar.done + 1);
                     }
         }
+    tl_progress_end(&bar);
     if (!root) return wrong ? TL_ERR_REMOTE : TL_OK; /* rank 0 says why */
     TL_CHECKGOTO(rows > 0, TL_ERR_INVAL, st, fail,
                  "no decomposition in --decomps has %d subdomain%s for a per-rank strategy", ctx->size,
@@ -333,6 +352,7 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
     TL_CHECK(wrong == 0, TL_ERR_NUMERIC, "%d decomposed runs differ from the single domain", wrong);
     return TL_OK;
 fail:
+    tl_progress_end(&bar);
     if (out) fclose(out);
     free(table);
     return st;

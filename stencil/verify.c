@@ -201,6 +201,7 @@ tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells
     for (int d = 0; d < 3; d++) c.src[d] = n / 2;
     c.steps = steps;
     c.energy_every = every;
+    c.progress = v->progress; /* one unit per step */
     if (slices) {
         c.slice_dir = slices;
         c.slice_every = every;

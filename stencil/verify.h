@@ -26,7 +26,8 @@ typedef struct tl_fdtd_vopts {
     int dbl;
     const char *strategy;
     int pd[3], s, gpus;
-    struct tl_progress *progress; /* NULL, or a line advanced one unit per run (reflection) */
+    struct tl_progress *progress; /* NULL, or a line advanced one unit per run (reflection) or per
+                                     step (energy) */
 } tl_fdtd_vopts;
 
 void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v);

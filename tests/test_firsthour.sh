@@ -215,6 +215,16 @@ progress_runs() {
     if grep -q 'steps/s' "$tmp/out"; then fail "trilap-fdtd run: progress on stdout"; fi
     "$bin"/trilap-fdtd run --grid 16 --steps 5 >/dev/null 2>"$tmp/err" || fail "fdtd run"
     if grep -q 'steps/s' "$tmp/err"; then fail "trilap-fdtd run: a progress line off a terminal without --progress"; fi
+    # verify energy (two runs, a line each) and decomp (a unit per run)
+    "$bin"/trilap-fdtd verify energy --grid 48 --cells 12 --steps 20 --every 10 --progress >/dev/null 2>"$tmp/err" ||
+        fail "verify energy --progress: $(cat "$tmp/err")"
+    grep -qE 'verify energy, with CPML 100% 20/20 steps' "$tmp/err" && grep -qE 'verify energy, no CPML 100% 20/20 steps' "$tmp/err" ||
+        fail "verify energy: no final progress lines: $(cat "$tmp/err")"
+    "$bin"/trilap-fdtd verify decomp --grid 24 --decomps 1x1x1,1x1x2 --ss 1 --progress >/dev/null 2>"$tmp/err" ||
+        fail "verify decomp --progress: $(cat "$tmp/err")"
+    grep -qE 'verify decomp 100% 6/6 runs' "$tmp/err" || fail "verify decomp: no final progress line: $(cat "$tmp/err")"
+    "$bin"/trilap-fdtd verify decomp --grid 24 --decomps 1x1x1 --ss 1 >/dev/null 2>"$tmp/err" || fail "verify decomp"
+    if grep -q 'runs/s' "$tmp/err"; then fail "verify decomp: a progress line off a terminal without --progress"; fi
 }
 
 solver_words() {
