@@ -268,7 +268,7 @@ static int64_t message_bytes(json_object *args)
 {
     int64_t n = get_int(args, "In msg nelems", -1);
     int b = dtype_bytes(get_str(args, "dtype"));
-    if (n >= 0 && b) return n * b;
+    if (n >= 0 && b) return n <= ((int64_t)1 << 50) / b ? n * b : -1; /* a claim beyond 1 PB: none */
     json_object *dims = NULL, *types = NULL;
     if (!args || !json_object_object_get_ex(args, "Input Dims", &dims) ||
         !json_object_object_get_ex(args, "Input type", &types) || !json_object_is_type(dims, json_type_array) ||

@@ -187,9 +187,10 @@ TL_TEST(program_pipecg_goes_on_from_the_true_residual)
     snprintf(m, sizeof m, "%s/matrices/ani4.mtx", tl_test_env("TL_DATA", "../shared/data"));
     if (access(m, R_OK) != 0) TL_SKIP("no %s", m);
     for (int r = 1; r <= 3; r += 2) {
+        const char *hist = tl_test_path("restart-history.csv");
         tl_test_output o = tl_test_capture("%s/trilap-solve --ranks %d --solver pipecg --scalars program "
-                                           "--rtol 1e-10 --max-iterations 5000 %s",
-                                           tl_test_bin(), r, m);
+                                           "--rtol 1e-10 --max-iterations 5000 --history %s %s",
+                                           tl_test_bin(), r, hist, m);
         verdict v[2];
         TL_ASSERT_EQ(verdicts(o.out, v, 2), 1);
         TL_ASSERT_MSG(v[0].converged && v[0].true_res <= 1e-10 * (1 + 1e-6), "%d ranks: %s (true %.3e)", r,
@@ -198,6 +199,16 @@ TL_TEST(program_pipecg_goes_on_from_the_true_residual)
         TL_ASSERT_MSG(rep && atoi(rep + strlen("residual replacements: ")) >= 1,
                       "%d ranks: no replacement from b - A x in:\n%s", r, o.out);
         TL_ASSERT_EQ(o.rc, 0);
+        /* a history row per iteration, the restarted one once */
+        char *h = tl_test_read(hist);
+        long long row = -1, want = 0;
+        for (const char *l = strchr(h, '\n'); l && l[1]; l = strchr(l + 1, '\n'), want++) {
+            row = atoll(l + 1);
+            TL_ASSERT_MSG(row == want, "%d ranks: history row %lld where %lld was due", r, row, want);
+        }
+        TL_ASSERT_MSG(row == v[0].iterations, "%d ranks: history ends at %lld, %lld iterations", r, row,
+                      v[0].iterations);
+        free(h);
         tl_test_output_free(&o);
     }
 }

@@ -121,12 +121,18 @@ static tl_status converge_or_restart(tl_backend *be, const tl_solve_params *prm,
     TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP]));
     TL_TRY(tl_be_dots(be, 1, &v[R], &v[R], &rr));
     double tr = sqrt(rr);
-    *stop = tl_solve_check(be->ctx, prm, res, it, tr) ||
-            (!(tr <= TL_TRUE_RESTART_GAIN * *true_last) &&
-             tl_solve_stop_true(prm, res, tr,
-                                "the recursive residual converged again after a restart from "
-                                "b - A x without reducing it"));
-    if (*stop) return TL_OK;
+    *stop = 0;
+    int gained = tr <= TL_TRUE_RESTART_GAIN * *true_last;
+    if (!isfinite(tr) || tl_solve_meets_tol(prm, res, tr) || it >= prm->max_iterations || !gained) {
+        /* the method ends at `it` with b - A x as its last residual */
+        *stop = tl_solve_check(be->ctx, prm, res, it, tr) ||
+                tl_solve_stop_true(prm, res, tr,
+                                   "the recursive residual converged again after a restart from "
+                                   "b - A x without reducing it");
+        return TL_OK;
+    }
+    /* going on: iteration `it` runs again from b - A x and records its
+     * residual then (once: the history has a row per iteration) */
     *true_last = tr;
     res->replacements++;
     return start_from_x(be, b, x, v);
