@@ -91,7 +91,7 @@ static void rc_values(const tl_an_metrics *m, double *x)
     x[7] = US(der - (comm + idle + other - hid - conc));
 }
 
-static tl_status add_rows(tl_an_table *t, const char *label, double *vals, size_t nrank, size_t nv,
+static tl_status add_rows(tl_an_table *t, const char *label, const double *vals, size_t nrank, size_t nv,
                           const int *dec)
 {
     for (size_t r = 0; r < nrank; r++) {
@@ -274,11 +274,70 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The identity between derived_comm and the overlap columns, per rank. */
+static tl_status reconciliation_table(const overlap_opts *o, const double *rv, size_t nr)
+{
+    tl_status st = TL_OK;
+    tl_an_table *rc = NULL;
+    TL_TRYGOTO(tl_an_table_create(&rc, "reconciliation"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(rc, "identity", "derived_comm = comm + idle + memcpy_only - hidden_comm - "
+                                                "compute_concurrent (residual must be 0)"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_meta(rc, "why", "derived_comm counts idle time (launch gaps, waits) and other copies "
+                                           "as communication, and misses communication hidden under compute"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_meta(rc, "launch_gaps", "part of idle in stretches <= %g us", o->c.launch_gap_us), st,
+               fail);
+    TL_TRYGOTO(tl_an_table_col(rc, "rank", "", 1), st, fail);
+    int rdec[NR];
+    for (int j = 0; j < NR; j++) {
+        TL_TRYGOTO(tl_an_table_col(rc, rc_cols[j], "us", 0), st, fail);
+        rdec[j] = j == NR - 1 ? 3 : 1;
+    }
+    TL_TRYGOTO(add_rows(rc, "reconciliation", rv, nr, NR, rdec), st, fail);
+    putchar('\n');
+    TL_TRYGOTO(tl_an_emit(rc, NULL), st, fail);
+fail:
+    tl_an_table_destroy(&rc);
+    return st;
+}
+
+/* --per-iter and --iter-csv: the overlap columns of every iteration slice. */
+static tl_status per_iteration_table(const overlap_opts *o, const tl_an_rank_result *res, size_t nr)
+{
+    tl_status st = TL_OK;
+    tl_an_table *it = NULL;
+    TL_TRYGOTO(tl_an_table_create(&it, "overlap per iteration"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from the first start of its GPU activity to "
+                                              "that of iteration k+1 (they partition the window)"),
+               st, fail);
+    TL_TRYGOTO(tl_an_table_col(it, "rank", "", 0), st, fail);
+    TL_TRYGOTO(tl_an_table_col(it, "iter", "", 0), st, fail);
+    for (int j = 0; j < NV - 1; j++) TL_TRYGOTO(tl_an_table_col(it, ov_cols[j].name, ov_cols[j].unit, 0), st, fail);
+    for (size_t r = 0; r < nr; r++)
+        for (size_t k = 0; k < res[r].nslices; k++) {
+            double x[NV];
+            ov_values(&res[r].slices[k], 1, x);
+            TL_TRYGOTO(tl_an_table_row(it), st, fail);
+            TL_TRYGOTO(tl_an_table_int(it, res[r].meta.rank), st, fail);
+            TL_TRYGOTO(tl_an_table_int(it, res[r].iters[k]), st, fail);
+            for (int j = 0; j < NV - 1; j++) TL_TRYGOTO(tl_an_table_num(it, x[j], ov_cols[j].dec), st, fail);
+        }
+    if (o->per_iter) {
+        putchar('\n');
+        tl_an_table_print(it, stdout);
+    }
+    if (o->iter_csv) TL_TRYGOTO(tl_an_table_write_csv(it, o->iter_csv), st, fail);
+fail:
+    tl_an_table_destroy(&it);
+    return st;
+}
+
 static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_result *res, size_t nr,
                         const tl_an_ops *ops, const tl_an_names *names)
 {
     tl_status st = TL_OK;
-    tl_an_table *t = NULL, *rc = NULL, *it = NULL;
+    tl_an_table *t = NULL;
     double *vals = calloc(nr * NV, sizeof *vals), *rv = calloc(nr * NR, sizeof *rv);
     TL_CHECKGOTO(vals && rv, TL_ERR_NOMEM, st, fail, "%zu ranks", nr);
     TL_TRYGOTO(tl_an_table_create(&t, "overlap"), st, fail);
@@ -342,24 +401,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
     TL_TRYGOTO(undefined_note(res, nr), st, fail);
 
-    TL_TRYGOTO(tl_an_table_create(&rc, "reconciliation"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(rc, "identity", "derived_comm = comm + idle + memcpy_only - hidden_comm - "
-                                                "compute_concurrent (residual must be 0)"),
-               st, fail);
-    TL_TRYGOTO(tl_an_table_meta(rc, "why", "derived_comm counts idle time (launch gaps, waits) and other copies "
-                                           "as communication, and misses communication hidden under compute"),
-               st, fail);
-    TL_TRYGOTO(tl_an_table_meta(rc, "launch_gaps", "part of idle in stretches <= %g us", o->c.launch_gap_us), st,
-               fail);
-    TL_TRYGOTO(tl_an_table_col(rc, "rank", "", 1), st, fail);
-    int rdec[NR];
-    for (int j = 0; j < NR; j++) {
-        TL_TRYGOTO(tl_an_table_col(rc, rc_cols[j], "us", 0), st, fail);
-        rdec[j] = j == NR - 1 ? 3 : 1;
-    }
-    TL_TRYGOTO(add_rows(rc, "reconciliation", rv, nr, NR, rdec), st, fail);
-    putchar('\n');
-    TL_TRYGOTO(tl_an_emit(rc, NULL), st, fail);
+    TL_TRYGOTO(reconciliation_table(o, rv, nr), st, fail);
 
     TL_TRYGOTO(wait_tables(ops, names, res, nr), st, fail);
 
@@ -374,35 +416,11 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         free(w);
     }
 
-    if (o->per_iter || o->iter_csv) {
-        TL_TRYGOTO(tl_an_table_create(&it, "overlap per iteration"), st, fail);
-        TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from the first start of its GPU activity to "
-                                                  "that of iteration k+1 (they partition the window)"),
-                   st, fail);
-        TL_TRYGOTO(tl_an_table_col(it, "rank", "", 0), st, fail);
-        TL_TRYGOTO(tl_an_table_col(it, "iter", "", 0), st, fail);
-        for (int j = 0; j < NV - 1; j++) TL_TRYGOTO(tl_an_table_col(it, ov_cols[j].name, ov_cols[j].unit, 0), st, fail);
-        for (size_t r = 0; r < nr; r++)
-            for (size_t k = 0; k < res[r].nslices; k++) {
-                double x[NV];
-                ov_values(&res[r].slices[k], 1, x);
-                TL_TRYGOTO(tl_an_table_row(it), st, fail);
-                TL_TRYGOTO(tl_an_table_int(it, res[r].meta.rank), st, fail);
-                TL_TRYGOTO(tl_an_table_int(it, res[r].iters[k]), st, fail);
-                for (int j = 0; j < NV - 1; j++) TL_TRYGOTO(tl_an_table_num(it, x[j], ov_cols[j].dec), st, fail);
-            }
-        if (o->per_iter) {
-            putchar('\n');
-            tl_an_table_print(it, stdout);
-        }
-        if (o->iter_csv) TL_TRYGOTO(tl_an_table_write_csv(it, o->iter_csv), st, fail);
-    }
+    if (o->per_iter || o->iter_csv) TL_TRYGOTO(per_iteration_table(o, res, nr), st, fail);
 fail:
     free(vals);
     free(rv);
     tl_an_table_destroy(&t);
-    tl_an_table_destroy(&rc);
-    tl_an_table_destroy(&it);
     return st;
 }
 

@@ -231,11 +231,149 @@ static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
 
 #define US(x) ((double)(x) / 1e3)
 
+/* Two or more NCCL kernels at once, and p2p beside collectives, per rank. */
+static tl_status concurrency_table(const rank_conc *rc, size_t nr)
+{
+    tl_status st = TL_OK;
+    tl_an_table *cc = NULL;
+    TL_TRYGOTO(tl_an_table_create(&cc, "communication concurrency"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(cc, "columns", "U_comm: union of NCCL kernels; multi: two or more at once (streams, "
+                                               "process groups); p2p_coll: a p2p and a collective operation at once"),
+               st, fail);
+    static const char *const ccols[][2] = {{"rank", ""}, {"comm_streams", ""}, {"U_comm", "us"},
+                                           {"multi", "us"}, {"multi", "%"}, {"p2p_coll", "us"}};
+    for (size_t j = 0; j < sizeof ccols / sizeof ccols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(cc, ccols[j][0], ccols[j][1], 0), st, fail);
+    for (size_t k = 0; k < nr; k++) {
+        TL_TRYGOTO(tl_an_table_row(cc), st, fail);
+        TL_TRYGOTO(tl_an_table_int(cc, rc[k].rank), st, fail);
+        TL_TRYGOTO(tl_an_table_int(cc, rc[k].nstreams), st, fail);
+        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].comm), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].multi), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(cc, rc[k].comm ? 100.0 * (double)rc[k].multi / (double)rc[k].comm : NAN, 1), st,
+                   fail);
+        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].p2p_coll), 1), st, fail);
+    }
+    putchar('\n');
+    TL_TRYGOTO(tl_an_emit(cc, NULL), st, fail);
+fail:
+    tl_an_table_destroy(&cc);
+    return st;
+}
+
+/* Every operation of the first rank matched on the others (same_op), its
+ * skew raw and on the estimated common clock; *worst: the largest skew of
+ * a match whose kernels ran together, at r[*worst_i]. */
+static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc, size_t nr, int64_t *worst,
+                               size_t *worst_i)
+{
+    tl_status st = TL_OK;
+    tl_an_table *m = NULL;
+    TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
+    TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given; together: "
+                                            "the kernels overlap on the estimated common clock (else the match "
+                                            "pairs different operations, e.g. other process groups)"),
+               st, fail);
+    for (size_t k = 1; k < nr; k++)
+        TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
+                                                "offset to rank %d estimated %+.1f us from %d matched ends",
+                                    rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
+                   st, fail);
+    static const char *const mcols[][2] = {{"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""}, {"ranks", ""},
+                                           {"skew_raw", "us"}, {"skew", "us"}, {"last_rank", ""},
+                                           {"end_spread", "us"}, {"together", ""}};
+    for (size_t j = 0; j < sizeof mcols / sizeof mcols[0]; j++)
+        TL_TRYGOTO(tl_an_table_col(m, mcols[j][0], mcols[j][1], j == 1 || j == 2 || j == 9), st, fail);
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].rank != rc[0].rank) continue;
+        int cnt = 0, last = r[i].rank;
+        int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
+        for (size_t j = 0; j < n; j++) {
+            if (!same_op(&r[i], &r[j])) continue;
+            int64_t off = 0;
+            for (size_t k = 0; k < nr; k++)
+                if (rc[k].rank == r[j].rank) off = rc[k].offset;
+            int64_t s = r[j].start - off, e = r[j].end - off;
+            cnt++;
+            if (r[j].start < s0) s0 = r[j].start;
+            if (r[j].start > s1) s1 = r[j].start;
+            if (s < a0) a0 = s;
+            if (s > a1) {
+                a1 = s;
+                last = r[j].rank;
+            }
+            if (e < e0) e0 = e;
+            if (e > e1) e1 = e;
+        }
+        if (cnt < 2) continue;
+        TL_TRYGOTO(tl_an_table_row(m), st, fail);
+        TL_TRYGOTO(tl_an_table_int(m, r[i].step), st, fail);
+        TL_TRYGOTO(tl_an_table_str(m, r[i].op), st, fail);
+        TL_TRYGOTO(tl_an_table_str(m, r[i].pg), st, fail);
+        TL_TRYGOTO(tl_an_table_int(m, r[i].seq), st, fail);
+        TL_TRYGOTO(tl_an_table_int(m, cnt), st, fail);
+        TL_TRYGOTO(tl_an_table_num(m, US(s1 - s0), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_num(m, US(a1 - a0), 1), st, fail);
+        TL_TRYGOTO(tl_an_table_int(m, last), st, fail);
+        TL_TRYGOTO(tl_an_table_num(m, US(e1 - e0), 1), st, fail);
+        /* one collective's kernels run together on the common clock: the
+         * last start before the first end; a match that does not is two
+         * different operations (other process groups, a sampled window) */
+        int together = a1 < e0;
+        TL_TRYGOTO(tl_an_table_str(m, together ? "yes" : "no"), st, fail);
+        if (together && a1 - a0 > *worst) {
+            *worst = a1 - a0;
+            *worst_i = i;
+        }
+    }
+    putchar('\n');
+    TL_TRYGOTO(tl_an_emit(m, NULL), st, fail);
+fail:
+    tl_an_table_destroy(&m);
+    return st;
+}
+
+/* The findings, each naming the operation and its process group. */
+static void print_findings(const crow_out *r, size_t n, const rank_conc *rc, size_t nr, int64_t worst,
+                           size_t worst_i)
+{
+    for (size_t k = 0; k < nr; k++) {
+        int64_t w = 0, tot = 0;
+        size_t wi = n;
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].rank != rc[k].rank || strncmp(r[i].behind, "stream", 6)) continue;
+            tot += r[i].waited;
+            if (r[i].waited > w) {
+                w = r[i].waited;
+                wi = i;
+            }
+        }
+        int behind_nccl = wi < n && strstr(r[wi].behind, "nccl") != NULL;
+        if (wi < n && tot > 0)
+            printf("# finding: rank %d: collectives waited %.1f us in all behind earlier work on their stream; "
+                   "longest: %s pg %s in step %lld (#%lld), %.1f us behind %s. %s\n",
+                   rc[k].rank, US(tot), r[wi].op, r[wi].pg, (long long)r[wi].step, (long long)r[wi].seq, US(w),
+                   r[wi].behind + 8,
+                   behind_nccl ? "Its process group runs its operations in order on one stream: fewer, larger "
+                                 "collectives (gradient buckets) or a second process group let it start at launch."
+                               : "It was queued behind compute on the same stream: a stream of its own for the "
+                                 "process group lets it start at launch.");
+        if (rc[k].comm > 0 && rc[k].multi > rc[k].comm / 10)
+            printf("# finding: rank %d: two or more NCCL kernels ran at once for %.1f%% of communication time "
+                   "(%d streams): they share the links and SMs.\n",
+                   rc[k].rank, 100.0 * (double)rc[k].multi / (double)rc[k].comm, rc[k].nstreams);
+    }
+    if (worst > 0)
+        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on the estimated common "
+               "clock; the ranks that arrived first waited that long inside the kernel for the last.\n",
+               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst));
+}
+
 static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr,
                         const char *clock)
 {
     tl_status st = TL_OK;
-    tl_an_table *t = NULL, *m = NULL, *cc = NULL;
+    tl_an_table *t = NULL;
     TL_TRYGOTO(tl_an_table_create(&t, "collectives"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "collectives", input), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
@@ -268,126 +406,15 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     }
     TL_TRYGOTO(tl_an_emit(t, c->csv), st, fail);
 
-    TL_TRYGOTO(tl_an_table_create(&cc, "communication concurrency"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(cc, "columns", "U_comm: union of NCCL kernels; multi: two or more at once (streams, "
-                                               "process groups); p2p_coll: a p2p and a collective operation at once"),
-               st, fail);
-    static const char *const ccols[][2] = {{"rank", ""}, {"comm_streams", ""}, {"U_comm", "us"},
-                                           {"multi", "us"}, {"multi", "%"}, {"p2p_coll", "us"}};
-    for (size_t j = 0; j < sizeof ccols / sizeof ccols[0]; j++)
-        TL_TRYGOTO(tl_an_table_col(cc, ccols[j][0], ccols[j][1], 0), st, fail);
-    for (size_t k = 0; k < nr; k++) {
-        TL_TRYGOTO(tl_an_table_row(cc), st, fail);
-        TL_TRYGOTO(tl_an_table_int(cc, rc[k].rank), st, fail);
-        TL_TRYGOTO(tl_an_table_int(cc, rc[k].nstreams), st, fail);
-        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].comm), 1), st, fail);
-        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].multi), 1), st, fail);
-        TL_TRYGOTO(tl_an_table_num(cc, rc[k].comm ? 100.0 * (double)rc[k].multi / (double)rc[k].comm : NAN, 1), st,
-                   fail);
-        TL_TRYGOTO(tl_an_table_num(cc, US(rc[k].p2p_coll), 1), st, fail);
-    }
-    putchar('\n');
-    TL_TRYGOTO(tl_an_emit(cc, NULL), st, fail);
+    TL_TRYGOTO(concurrency_table(rc, nr), st, fail);
 
     /* across ranks */
     int64_t worst = -1;
     size_t worst_i = 0;
-    if (nr > 1) {
-        TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
-        TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given; together: "
-                                                "the kernels overlap on the estimated common clock (else the match "
-                                                "pairs different operations, e.g. other process groups)"),
-                   st, fail);
-        for (size_t k = 1; k < nr; k++)
-            TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
-                                                    "offset to rank %d estimated %+.1f us from %d matched ends",
-                                        rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
-                       st, fail);
-        static const char *const mcols[][2] = {{"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""}, {"ranks", ""},
-                                               {"skew_raw", "us"}, {"skew", "us"}, {"last_rank", ""},
-                                               {"end_spread", "us"}, {"together", ""}};
-        for (size_t j = 0; j < sizeof mcols / sizeof mcols[0]; j++)
-            TL_TRYGOTO(tl_an_table_col(m, mcols[j][0], mcols[j][1], j == 1 || j == 2 || j == 9), st, fail);
-        for (size_t i = 0; i < n; i++) {
-            if (r[i].rank != rc[0].rank) continue;
-            int cnt = 0, last = r[i].rank;
-            int64_t s0 = INT64_MAX, s1 = INT64_MIN, a0 = INT64_MAX, a1 = INT64_MIN, e0 = INT64_MAX, e1 = INT64_MIN;
-            for (size_t j = 0; j < n; j++) {
-                if (!same_op(&r[i], &r[j])) continue;
-                int64_t off = 0;
-                for (size_t k = 0; k < nr; k++)
-                    if (rc[k].rank == r[j].rank) off = rc[k].offset;
-                int64_t s = r[j].start - off, e = r[j].end - off;
-                cnt++;
-                if (r[j].start < s0) s0 = r[j].start;
-                if (r[j].start > s1) s1 = r[j].start;
-                if (s < a0) a0 = s;
-                if (s > a1) {
-                    a1 = s;
-                    last = r[j].rank;
-                }
-                if (e < e0) e0 = e;
-                if (e > e1) e1 = e;
-            }
-            if (cnt < 2) continue;
-            TL_TRYGOTO(tl_an_table_row(m), st, fail);
-            TL_TRYGOTO(tl_an_table_int(m, r[i].step), st, fail);
-            TL_TRYGOTO(tl_an_table_str(m, r[i].op), st, fail);
-            TL_TRYGOTO(tl_an_table_str(m, r[i].pg), st, fail);
-            TL_TRYGOTO(tl_an_table_int(m, r[i].seq), st, fail);
-            TL_TRYGOTO(tl_an_table_int(m, cnt), st, fail);
-            TL_TRYGOTO(tl_an_table_num(m, US(s1 - s0), 1), st, fail);
-            TL_TRYGOTO(tl_an_table_num(m, US(a1 - a0), 1), st, fail);
-            TL_TRYGOTO(tl_an_table_int(m, last), st, fail);
-            TL_TRYGOTO(tl_an_table_num(m, US(e1 - e0), 1), st, fail);
-            /* one collective's kernels run together on the common clock: the
-             * last start before the first end; a match that does not is two
-             * different operations (other process groups, a sampled window) */
-            int together = a1 < e0;
-            TL_TRYGOTO(tl_an_table_str(m, together ? "yes" : "no"), st, fail);
-            if (together && a1 - a0 > worst) {
-                worst = a1 - a0;
-                worst_i = i;
-            }
-        }
-        putchar('\n');
-        TL_TRYGOTO(tl_an_emit(m, NULL), st, fail);
-    }
-    /* findings, each naming the operation and its process group */
-    for (size_t k = 0; k < nr; k++) {
-        int64_t w = 0, tot = 0;
-        size_t wi = n;
-        for (size_t i = 0; i < n; i++) {
-            if (r[i].rank != rc[k].rank || strncmp(r[i].behind, "stream", 6)) continue;
-            tot += r[i].waited;
-            if (r[i].waited > w) {
-                w = r[i].waited;
-                wi = i;
-            }
-        }
-        int behind_nccl = wi < n && strstr(r[wi].behind, "nccl") != NULL;
-        if (wi < n && tot > 0)
-            printf("# finding: rank %d: collectives waited %.1f us in all behind earlier work on their stream; "
-                   "longest: %s pg %s in step %lld (#%lld), %.1f us behind %s. %s\n",
-                   rc[k].rank, US(tot), r[wi].op, r[wi].pg, (long long)r[wi].step, (long long)r[wi].seq, US(w),
-                   r[wi].behind + 8,
-                   behind_nccl ? "Its process group runs its operations in order on one stream: fewer, larger "
-                                 "collectives (gradient buckets) or a second process group let it start at launch."
-                               : "It was queued behind compute on the same stream: a stream of its own for the "
-                                 "process group lets it start at launch.");
-        if (rc[k].comm > 0 && rc[k].multi > rc[k].comm / 10)
-            printf("# finding: rank %d: two or more NCCL kernels ran at once for %.1f%% of communication time "
-                   "(%d streams): they share the links and SMs.\n",
-                   rc[k].rank, 100.0 * (double)rc[k].multi / (double)rc[k].comm, rc[k].nstreams);
-    }
-    if (worst > 0)
-        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on the estimated common "
-               "clock; the ranks that arrived first waited that long inside the kernel for the last.\n",
-               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst));
+    if (nr > 1) TL_TRYGOTO(matched_table(r, n, rc, nr, &worst, &worst_i), st, fail);
+    print_findings(r, n, rc, nr, worst, worst_i);
 fail:
     tl_an_table_destroy(&t);
-    tl_an_table_destroy(&m);
-    tl_an_table_destroy(&cc);
     return st;
 }
 
