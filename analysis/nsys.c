@@ -810,6 +810,110 @@ tl_status tl_an_nsys_ranks(const char *path, int *nranks)
     return TL_OK;
 }
 
+/* A row of the activity query checked as the CSV reader checks a row:
+ * times in range and in order, a kernel's or launch's name in StringIds
+ * (else an NCCL kernel would silently count as compute), bytes >= 0. */
+static tl_status check_row(nsys *x, sqlite3_stmt *s, const char *path, int what, int64_t row, const char *txt,
+                           tl_trace_record *r)
+{
+    static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                         "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                         "NVTX_EVENTS", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME"};
+    const char *table = what >= 0 && what <= 6 ? tables[what] : "?";
+    TL_TRY(check_time(x, s, 1, table, row, "start", &r->start_ns));
+    TL_TRY(check_time(x, s, 2, table, row, "end", &r->end_ns));
+    TL_CHECK(r->end_ns >= r->start_ns, TL_ERR_PARSE,
+             "%s: Nsight Systems export: %s row %lld: ends before it starts (end %lld < start %lld)", path, table,
+             (long long)row, (long long)r->end_ns, (long long)r->start_ns);
+    TL_CHECK(txt || (what != 0 && what != 6), TL_ERR_PARSE,
+             "%s: Nsight Systems export: %s row %lld: its %s is not in StringIds", path, table, (long long)row,
+             what == 0 ? "name (mangledName / demangledName)" : "nameId");
+    TL_CHECK((what != 1 && what != 2) || sqlite3_column_int64(s, 7) >= 0, TL_ERR_PARSE,
+             "%s: Nsight Systems export: %s row %lld: bytes %lld is negative", path, table, (long long)row,
+             (long long)sqlite3_column_int64(s, 7));
+    return TL_OK;
+}
+
+/* A kernel's class by name and lane; for NCCL's Generic kernels what
+ * NCCL's NVTX ranges say of the operation decides (for named ones it
+ * agrees). */
+static tl_cat kernel_cat(const nsys *x, const tl_trace_record *r)
+{
+    tl_cat cat = tl_trace_classify_kernel_lane(r->name, r->lane);
+    if (tl_trace_nccl_kernel(r->name) == TL_NCCL_GENERIC) {
+        int op = nccl_op_of(x, (int64_t)r->corr);
+        if (op >= 0) cat = op ? TL_CAT_P2P : TL_CAT_COLL;
+    }
+    return cat;
+}
+
+/* What the host's side of a scan carries from row to row: the iteration
+ * open on the host (trilap "iter" ranges, for the iter column of host
+ * ranges) and the communication range open on it. */
+typedef struct host_state {
+    int64_t it_end, it_num, it_base, it_max, it_last;
+    int64_t comm_end;
+    tl_role comm_lane;
+} host_state;
+
+/* An NVTX_EVENTS row: trilap's own ranges (iterations, host
+ * communication marks, operations) and foreign ones (MPI calls as the host
+ * communicating); the record's name is written into name[cap]. */
+static tl_status nvtx_row(nsys *x, sqlite3_stmt *s, const char *path, int64_t row, const char *txt, host_state *hs,
+                          tl_trace_record *r, char *name, size_t cap)
+{
+    int64_t dom = sqlite3_column_int64(s, 3), cat = sqlite3_column_int64(s, 4);
+    int has_payload = sqlite3_column_int(s, 5);
+    int64_t payload = sqlite3_column_int64(s, 7);
+    r->device = -1;
+    r->lane = TL_ROLE_HOST;
+    r->cat = TL_CAT_RANGE;
+    if (!txt) txt = "";
+    if (dom == x->trilap_dom && dom >= 0) {
+        r->kind = TL_KIND_HOST;
+        TL_CHECK(!has_payload || payload <= INT32_MAX, TL_ERR_PARSE,
+                 "%s: Nsight Systems export: NVTX_EVENTS row %lld: iteration payload %lld out of range", path,
+                 (long long)row, (long long)payload);
+        if (!strcmp(txt, "iter") && has_payload && payload >= 0) {
+            snprintf(name, cap, "iter");
+            /* a loop's iterations count up: one that does not is a
+             * new loop (warm-up then timed, the next variant) */
+            if (payload <= hs->it_last) hs->it_base = hs->it_max + 1;
+            hs->it_last = payload;
+            r->iter = hs->it_base + payload;
+            if (r->iter > hs->it_max) hs->it_max = r->iter;
+            hs->it_end = r->end_ns;
+            hs->it_num = r->iter;
+        } else {
+            const char *cn = cat_name(x, dom, cat);
+            /* the host's own communication (runtime/marks.h): on its lane */
+            if (cn && !strcmp(cn, "host-p2p")) r->lane = TL_ROLE_P2P, cn = "p2p";
+            if (cn && !strcmp(cn, "host-coll")) r->lane = TL_ROLE_COLL, cn = "coll";
+            if (cn && (!strcmp(cn, "p2p") || !strcmp(cn, "coll")) && r->end_ns > hs->comm_end) {
+                hs->comm_end = r->end_ns;
+                hs->comm_lane = !strcmp(cn, "p2p") ? TL_ROLE_P2P : TL_ROLE_COLL;
+            }
+            snprintf(name, cap, "%s:%s", cn ? cn : "range", txt);
+            r->iter = r->start_ns < hs->it_end ? hs->it_num : -1;
+        }
+    } else {
+        r->kind = TL_KIND_NVTX;
+        const char *dn = dom ? dom_name(x, dom) : NULL;
+        if (dn) snprintf(name, cap, "%s:%s", dn, txt);
+        else snprintf(name, cap, "%s", txt);
+        r->iter = r->start_ns < hs->it_end ? hs->it_num : -1;
+        /* an MPI call (nsys -t mpi, or an MPI NVTX layer) is the host communicating */
+        tl_role ml = mpi_lane(txt);
+        if (ml != TL_ROLE_NONE) {
+            r->kind = TL_KIND_HOST;
+            r->lane = ml;
+            snprintf(name, cap, "%s:%s", ml == TL_ROLE_P2P ? "p2p" : "coll", txt);
+        }
+    }
+    r->name = name;
+    return TL_OK;
+}
+
 tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, tl_an_meta *meta,
                           tl_an_nsys_meta_fn mfn)
 {
@@ -829,46 +933,27 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     sqlite3_bind_int64(s, 1, pid);
     if (tid) sqlite3_bind_int64(s, 2, tid);
     int64_t first = INT64_MAX, last = INT64_MIN;
-    /* the iteration open on the host (trilap "iter" ranges), for the iter column of host ranges */
-    int64_t it_end = INT64_MIN, it_num = -1, it_base = 0, it_max = -1, it_last = -1;
+    host_state hs = {.it_end = INT64_MIN, .it_num = -1, .it_max = -1, .it_last = -1, .comm_end = INT64_MIN,
+                     .comm_lane = TL_ROLE_NONE};
     char name[1024];
     /* launches made inside the host's communication ranges: their copies
      * serve that communication (the probes' rule, probes_convert.c) */
     enum { NLAUNCH = 1024 };
     struct { int64_t corr; tl_role lane; } in_comm[NLAUNCH];
     size_t nin = 0;
-    int64_t comm_end = INT64_MIN;
-    tl_role comm_lane = TL_ROLE_NONE;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         int what = sqlite3_column_int(s, 0);
         if (what == 5) {
             /* a new session: number its iterations after the previous ones' */
-            it_base = it_max + 1;
-            it_last = -1;
+            hs.it_base = hs.it_max + 1;
+            hs.it_last = -1;
             continue;
         }
         tl_trace_record r = {.rank = rank, .bytes = -1, .iter = -1};
-        /* what was read is checked as the CSV reader checks a row */
-        static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                                             "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
-                                             "NVTX_EVENTS", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_RUNTIME"};
-        const char *table = what >= 0 && what <= 6 ? tables[what] : "?";
         int64_t row = sqlite3_column_int64(s, 9);
-        TL_TRYGOTO(check_time(&x, s, 1, table, row, "start", &r.start_ns), st, fail);
-        TL_TRYGOTO(check_time(&x, s, 2, table, row, "end", &r.end_ns), st, fail);
-        TL_CHECKGOTO(r.end_ns >= r.start_ns, TL_ERR_PARSE, st, fail,
-                     "%s: Nsight Systems export: %s row %lld: ends before it starts (end %lld < start %lld)", path,
-                     table, (long long)row, (long long)r.end_ns, (long long)r.start_ns);
         const char *txt = (const char *)sqlite3_column_text(s, 6);
-        /* a kernel or API call whose name is not in StringIds: an NCCL
-         * kernel would silently count as compute */
-        TL_CHECKGOTO(txt || (what != 0 && what != 6), TL_ERR_PARSE, st, fail,
-                     "%s: Nsight Systems export: %s row %lld: its %s is not in StringIds", path, table,
-                     (long long)row, what == 0 ? "name (mangledName / demangledName)" : "nameId");
-        TL_CHECKGOTO((what != 1 && what != 2) || sqlite3_column_int64(s, 7) >= 0, TL_ERR_PARSE, st, fail,
-                     "%s: Nsight Systems export: %s row %lld: bytes %lld is negative", path, table, (long long)row,
-                     (long long)sqlite3_column_int64(s, 7));
+        TL_TRYGOTO(check_row(&x, s, path, what, row, txt, &r), st, fail);
         if (what == 6) {
             /* a launch: a host row carrying the correlation id of its GPU row */
             r.device = -1;
@@ -878,10 +963,10 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.corr = (uint64_t)sqlite3_column_int64(s, 5);
             snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
             r.name = name;
-            r.iter = r.start_ns < it_end ? it_num : -1;
-            if (r.start_ns < comm_end) {
+            r.iter = r.start_ns < hs.it_end ? hs.it_num : -1;
+            if (r.start_ns < hs.comm_end) {
                 in_comm[nin % NLAUNCH].corr = (int64_t)r.corr;
-                in_comm[nin % NLAUNCH].lane = comm_lane;
+                in_comm[nin % NLAUNCH].lane = hs.comm_lane;
                 nin++;
             }
             if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
@@ -900,13 +985,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
         case 0:
             r.kind = TL_KIND_KERNEL;
             r.name = txt ? txt : "?";
-            r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
-            if (tl_trace_nccl_kernel(r.name) != TL_NCCL_NONE) {
-                /* what NCCL's NVTX ranges say about the operation: for
-                 * Generic kernels it decides; for named ones it agrees */
-                int op = nccl_op_of(&x, (int64_t)r.corr);
-                if (op >= 0 && tl_trace_nccl_kernel(r.name) == TL_NCCL_GENERIC) r.cat = op ? TL_CAT_P2P : TL_CAT_COLL;
-            }
+            r.cat = kernel_cat(&x, &r);
             break;
         case 1:
             r.kind = TL_KIND_MEMCPY;
@@ -928,58 +1007,9 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.name = sync_name(sqlite3_column_int(s, 8));
             if (!r.stream) r.lane = TL_ROLE_OTHER;
             break;
-        default: {
-            int64_t dom = sqlite3_column_int64(s, 3), cat = sqlite3_column_int64(s, 4);
-            int has_payload = sqlite3_column_int(s, 5);
-            int64_t payload = sqlite3_column_int64(s, 7);
-            r.device = -1;
-            r.lane = TL_ROLE_HOST;
-            r.cat = TL_CAT_RANGE;
-            if (!txt) txt = "";
-            if (dom == x.trilap_dom && dom >= 0) {
-                r.kind = TL_KIND_HOST;
-                TL_CHECKGOTO(!has_payload || payload <= INT32_MAX, TL_ERR_PARSE, st, fail,
-                             "%s: Nsight Systems export: NVTX_EVENTS row %lld: iteration payload %lld out of range",
-                             path, (long long)row, (long long)payload);
-                if (!strcmp(txt, "iter") && has_payload && payload >= 0) {
-                    snprintf(name, sizeof name, "iter");
-                    /* a loop's iterations count up: one that does not is a
-                     * new loop (warm-up then timed, the next variant) */
-                    if (payload <= it_last) it_base = it_max + 1;
-                    it_last = payload;
-                    r.iter = it_base + payload;
-                    if (r.iter > it_max) it_max = r.iter;
-                    it_end = r.end_ns;
-                    it_num = r.iter;
-                } else {
-                    const char *cn = cat_name(&x, dom, cat);
-                    /* the host's own communication (runtime/marks.h): on its lane */
-                    if (cn && !strcmp(cn, "host-p2p")) r.lane = TL_ROLE_P2P, cn = "p2p";
-                    if (cn && !strcmp(cn, "host-coll")) r.lane = TL_ROLE_COLL, cn = "coll";
-                    if (cn && (!strcmp(cn, "p2p") || !strcmp(cn, "coll")) && r.end_ns > comm_end) {
-                        comm_end = r.end_ns;
-                        comm_lane = !strcmp(cn, "p2p") ? TL_ROLE_P2P : TL_ROLE_COLL;
-                    }
-                    snprintf(name, sizeof name, "%s:%s", cn ? cn : "range", txt);
-                    r.iter = r.start_ns < it_end ? it_num : -1;
-                }
-            } else {
-                r.kind = TL_KIND_NVTX;
-                const char *dn = dom ? dom_name(&x, dom) : NULL;
-                if (dn) snprintf(name, sizeof name, "%s:%s", dn, txt);
-                else snprintf(name, sizeof name, "%s", txt);
-                r.iter = r.start_ns < it_end ? it_num : -1;
-                /* an MPI call (nsys -t mpi, or an MPI NVTX layer) is the host communicating */
-                tl_role ml = mpi_lane(txt);
-                if (ml != TL_ROLE_NONE) {
-                    r.kind = TL_KIND_HOST;
-                    r.lane = ml;
-                    snprintf(name, sizeof name, "%s:%s", ml == TL_ROLE_P2P ? "p2p" : "coll", txt);
-                }
-            }
-            r.name = name;
+        default:
+            TL_TRYGOTO(nvtx_row(&x, s, path, row, txt, &hs, &r, name, sizeof name), st, fail);
             break;
-        }
         }
         if (what <= 2) {
             if (r.start_ns < first) first = r.start_ns;
