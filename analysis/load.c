@@ -162,38 +162,10 @@ fail:
     return st;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-/* trace.rank<R>.csv or, gzipped, trace.rank<R>.csv.gz (the trace reader
- * reads both where zlib is built in): R in decimal digits. -1: not a rank
- * file at all; -2: a rank file name that cannot be trusted
- * (trace.rank01.csv, a rank beyond int): refused, since trace.rank1.csv
- * may stand beside it. */
-static int rank_of_file(const char *name)
-{
-    static const char pre[] = "trace.rank";
-    size_t np = sizeof pre - 1, n = strlen(name);
-    size_t ns = ends_with(name, ".csv") ? 4 : TL_HAVE_ZLIB && ends_with(name, ".csv.gz") ? 7 : 0;
-    if (!ns || n <= np + ns || strncmp(name, pre, np) != 0) return -1;
-    const char *d = name + np, *e = name + n - ns;
-    long long r = 0;
-    for (const char *p = d; p < e; p++) {
-        if (*p < '0' || *p > '9') return -1;
-        r = 10 * r + (*p - '0');
-        if (r > INT_MAX) return -2;
-    }
-    if (e - d > 1 && *d == '0') return -2;
-    return (int)r;
-}
-
 static int cmp_files(const void *a, const void *b)
 {
     const char *x = strrchr(*(char *const *)a, '/') + 1, *y = strrchr(*(char *const *)b, '/') + 1;
-    int d = rank_of_file(x) - rank_of_file(y);
+    int d = tl_trace_rank_of_name(x) - tl_trace_rank_of_name(y);
     return d ? d : strcmp(x, y); /* trace.rank1.csv before trace.rank1.csv.gz */
 }
 
@@ -207,8 +179,8 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
     int64_t nranks = -1;
     for (size_t k = 0; k < n && !why[0]; k++) {
         const char *base = strrchr(f[k], '/') + 1;
-        int r = rank_of_file(base);
-        if (k > 0 && r == rank_of_file(strrchr(f[k - 1], '/') + 1))
+        int r = tl_trace_rank_of_name(base);
+        if (k > 0 && r == tl_trace_rank_of_name(strrchr(f[k - 1], '/') + 1))
             return TL_FAIL(TL_ERR_PARSE, "%s: rank %d has two trace files, %s and %s; keep one", dir,
                            r, strrchr(f[k - 1], '/') + 1, base);
         if ((size_t)r != k) {
@@ -281,7 +253,7 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     char **f = NULL;
     struct dirent *e;
     while ((e = readdir(d))) {
-        int r = rank_of_file(e->d_name);
+        int r = tl_trace_rank_of_name(e->d_name);
         TL_CHECKGOTO(r != -2, TL_ERR_PARSE, st, fail,
                      "%s/%s: not a rank file name (trace.rank<R>.csv, R without leading zeros)", dir,
                      e->d_name);

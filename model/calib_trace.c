@@ -19,9 +19,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include "config.h"
 
 #include "probes/trace.h"
 
@@ -131,10 +128,9 @@ static tl_status variant_gaps(const char *dir, const char *variant, int from, in
 {
     for (int r = 0; r < 2; r++) {
         char path[4096];
-        /* plain or, as results/ keeps them, gzipped (the reader reads both) */
-        snprintf(path, sizeof path, "%s/%s/trace.rank%d.csv", dir, variant, r);
-        if (TL_HAVE_ZLIB && access(path, R_OK) != 0)
-            snprintf(path, sizeof path, "%s/%s/trace.rank%d.csv.gz", dir, variant, r);
+        char vdir[4000];
+        snprintf(vdir, sizeof vdir, "%s/%s", dir, variant);
+        tl_trace_rank_path(vdir, r, path, sizeof path); /* plain or, as results/ keeps them, gzipped */
         rank_trace t;
         TL_TRY(read_rank(path, &t));
         tl_status st = gaps(&t, from, to, g);

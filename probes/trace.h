@@ -69,6 +69,16 @@ tl_role tl_trace_lane_of_stream(uint64_t p2p, uint64_t coll);
  * it is not one. */
 int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane);
 
+/* A rank's trace file: trace.rank<R>.csv or, gzipped, trace.rank<R>.csv.gz
+ * (the reader reads both where zlib is built in). tl_trace_rank_of_name:
+ * R of such a file name (decimal, no leading zeros); -1 not a rank file at
+ * all; -2 a rank file name that cannot be trusted (trace.rank01.csv, a
+ * rank beyond int), refused since trace.rank1.csv may stand beside it.
+ * tl_trace_rank_path: dir's file of rank R, the plain one unless only the
+ * gzipped one is there. */
+int tl_trace_rank_of_name(const char *name);
+void tl_trace_rank_path(const char *dir, int rank, char *buf, size_t cap);
+
 /* The header row, without the newline; rows longer than TL_TRACE_MAX_ROW
  * bytes are rejected by the reader (it keeps one row in memory). */
 #define TL_TRACE_HEADER "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter"

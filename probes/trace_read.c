@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if TL_HAVE_ZLIB
 #include <zlib.h>
@@ -500,4 +502,33 @@ void tl_trace_reader_close(tl_trace_reader **r)
     if (!r) return;
     tl_reader_free(*r);
     *r = NULL;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int tl_trace_rank_of_name(const char *name)
+{
+    static const char pre[] = "trace.rank";
+    size_t np = sizeof pre - 1, n = strlen(name);
+    size_t ns = ends_with(name, ".csv") ? 4 : TL_HAVE_ZLIB && ends_with(name, ".csv.gz") ? 7 : 0;
+    if (!ns || n <= np + ns || strncmp(name, pre, np) != 0) return -1;
+    const char *d = name + np, *e = name + n - ns;
+    long long r = 0;
+    for (const char *p = d; p < e; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        r = 10 * r + (*p - '0');
+        if (r > INT_MAX) return -2;
+    }
+    if (e - d > 1 && *d == '0') return -2;
+    return (int)r;
+}
+
+void tl_trace_rank_path(const char *dir, int rank, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/trace.rank%d.csv", dir, rank);
+    if (TL_HAVE_ZLIB && access(buf, F_OK) != 0) snprintf(buf, cap, "%s/trace.rank%d.csv.gz", dir, rank);
 }
