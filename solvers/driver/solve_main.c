@@ -422,7 +422,7 @@ static void warn_nonsymmetric(const solve_opts *o, const tl_csr *a)
     int64_t i = 0, j = 0;
     for (int k = 0; k < o->nmethods; k++) {
         if (!o->methods[k]->spd) continue;
-        if (tl_csr_is_symmetric(a, &i, &j)) return;
+        if (tl_csr_is_symmetric(a, 1e-12, &i, &j)) return;
         fprintf(stderr,
                 "%s: warning: %s assumes a symmetric matrix and %s is not (entry %lld,%lld differs from "
                 "%lld,%lld); use --solver bicgstab or pipebicgstab\n",

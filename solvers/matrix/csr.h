@@ -23,10 +23,12 @@ void tl_csr_diagonal(const tl_csr *a, double *d);
  * columns in range and strictly ascending within each row; values finite.
  * `what` names the matrix (a file) in the error line. */
 tl_status tl_csr_check(const tl_csr *a, const char *what);
-/* 1 when A is square and a_ji equals a_ij (to 1e-12 relative) for every
- * stored a_ij, absent entries counting as 0; else 0, with the first
- * offending (i, j) in *i_out, *j_out (may be NULL). O(nnz log(row length)):
- * cheap beside a solve. Columns must be sorted within rows (tl_csr_check). */
-int tl_csr_is_symmetric(const tl_csr *a, int64_t *i_out, int64_t *j_out);
+/* 1 when A is square and symmetric, else 0 with the first offending
+ * (i, j) in *i_out, *j_out (may be NULL). rtol 0: exactly, the same
+ * pattern and equal values (what symmetric storage needs); rtol > 0: a_ji
+ * within rtol of a_ij, absent entries counting as 0 (what a method that
+ * assumes symmetry needs). O(nnz log(row length)): cheap beside a solve.
+ * Columns must be sorted within rows (tl_csr_check). */
+int tl_csr_is_symmetric(const tl_csr *a, double rtol, int64_t *i_out, int64_t *j_out);
 
 #endif
