@@ -21,6 +21,8 @@ struct tl_evtimer {
     const char *const *names;
     tl_evtimer_stat *stats;
     int64_t *open;     /* per op: index into pend of its open begin, -1 */
+    unsigned char *untimed; /* per op: begun, not timed (sampling), not ended yet */
+    int every;         /* time one call in this many */
     evpair *pend;
     size_t npend, cappend;
 #if TL_HAVE_CUDA
@@ -47,7 +49,9 @@ tl_status tl_evtimer_create(tl_evtimer **out, int nops, const char *const *names
     t->names = names;
     t->stats = calloc((size_t)nops, sizeof *t->stats);
     t->open = malloc((size_t)nops * sizeof *t->open);
-    if (!t->stats || !t->open) {
+    t->untimed = calloc((size_t)nops, sizeof *t->untimed);
+    t->every = 1;
+    if (!t->stats || !t->open || !t->untimed) {
         tl_evtimer_destroy(&t);
         return TL_FAIL(TL_ERR_NOMEM, "event timer of %d operations", nops);
     }
@@ -92,7 +96,10 @@ static void drop_pending(tl_evtimer *t)
         pool_put(t, t->pend[i].b);
     }
     t->npend = 0;
-    for (int i = 0; i < t->nops; i++) t->open[i] = -1;
+    for (int i = 0; i < t->nops; i++) {
+        t->open[i] = -1;
+        if (t->untimed) t->untimed[i] = 0;
+    }
 }
 #endif
 
@@ -107,16 +114,29 @@ void tl_evtimer_destroy(tl_evtimer **pt)
 #endif
     free(t->pend);
     free(t->open);
+    free(t->untimed);
     free(t->stats);
     free(t);
     *pt = NULL;
+}
+
+tl_status tl_evtimer_sample(tl_evtimer *t, int every)
+{
+    TL_CHECK(every >= 1, TL_ERR_INVAL, "event timer: one call in %d", every);
+    t->every = every;
+    return TL_OK;
 }
 
 #if TL_HAVE_CUDA
 tl_status tl_evtimer_begin(tl_evtimer *t, int op, cudaStream_t s)
 {
     TL_CHECK(op >= 0 && op < t->nops, TL_ERR_INVAL, "event timer: operation %d of %d", op, t->nops);
-    TL_CHECK(t->open[op] < 0, TL_ERR_INVAL, "event timer: '%s' begun twice without an end", t->names[op]);
+    TL_CHECK(t->open[op] < 0 && !t->untimed[op], TL_ERR_INVAL,
+             "event timer: '%s' begun twice without an end", t->names[op]);
+    if (t->stats[op].calls++ % t->every != 0) {
+        t->untimed[op] = 1;
+        return TL_OK;
+    }
     if (t->npend == t->cappend) {
         size_t cap = t->cappend ? 2 * t->cappend : 256;
         evpair *p = realloc(t->pend, cap * sizeof *p);
@@ -135,6 +155,10 @@ tl_status tl_evtimer_begin(tl_evtimer *t, int op, cudaStream_t s)
 tl_status tl_evtimer_end(tl_evtimer *t, int op, cudaStream_t s)
 {
     TL_CHECK(op >= 0 && op < t->nops, TL_ERR_INVAL, "event timer: operation %d of %d", op, t->nops);
+    if (t->untimed[op]) {
+        t->untimed[op] = 0;
+        return TL_OK;
+    }
     TL_CHECK(t->open[op] >= 0, TL_ERR_INVAL, "event timer: '%s' ended without a begin", t->names[op]);
     evpair *e = &t->pend[t->open[op]];
     TL_TRY(pool_get(t, &e->b));
@@ -195,21 +219,23 @@ tl_status tl_evtimer_reduce(tl_ctx *ctx, const tl_evtimer *t, tl_evtimer_stat *o
 {
     int n = t->nops;
     double *mx = NULL;
-    TL_ALLOC(mx, 4 * (size_t)n);
-    double *mn = mx + 3 * n;
+    TL_ALLOC(mx, 5 * (size_t)n);
+    double *mn = mx + 4 * n;
     for (int i = 0; i < n; i++) {
         const tl_evtimer_stat *s = &t->stats[i];
-        mx[3 * i] = s->total_s;
-        mx[3 * i + 1] = (double)s->count;
-        mx[3 * i + 2] = s->max_s;
+        mx[4 * i] = s->total_s;
+        mx[4 * i + 1] = (double)s->count;
+        mx[4 * i + 2] = s->max_s;
+        mx[4 * i + 3] = (double)s->calls;
         mn[i] = s->count ? s->min_s : 1e300; /* a rank that never ran it does not set the minimum */
     }
-    tl_status st = tl_comm_allreduce(ctx, mx, 3 * (size_t)n, TL_DOUBLE, TL_MAX);
+    tl_status st = tl_comm_allreduce(ctx, mx, 4 * (size_t)n, TL_DOUBLE, TL_MAX);
     if (st == TL_OK) st = tl_comm_allreduce(ctx, mn, (size_t)n, TL_DOUBLE, TL_MIN);
     if (st == TL_OK)
         for (int i = 0; i < n; i++)
-            out[i] = (tl_evtimer_stat){.name = t->names[i], .total_s = mx[3 * i], .count = (int64_t)mx[3 * i + 1],
-                                       .max_s = mx[3 * i + 2], .min_s = mn[i] < 1e300 ? mn[i] : 0};
+            out[i] = (tl_evtimer_stat){.name = t->names[i], .total_s = mx[4 * i], .count = (int64_t)mx[4 * i + 1],
+                                       .max_s = mx[4 * i + 2], .calls = (int64_t)mx[4 * i + 3],
+                                       .min_s = mn[i] < 1e300 ? mn[i] : 0};
     free(mx);
     return st == TL_OK ? TL_OK : tl_error_frame(st, TL_FILE_, __LINE__);
 }

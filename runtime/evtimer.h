@@ -11,6 +11,13 @@
  *   TL_TRY(tl_evtimer_collect(t));
  *   TL_TRY(tl_evtimer_reduce(ctx, t, stats));   (max over ranks; collective)
  *
+ * tl_evtimer_sample(t, k) times one call in k of each operation (the
+ * first, then every k-th): a pair of events between two kernels may cost
+ * the second its programmatic early launch, so timing every call slows
+ * the loop it measures; the statistics say how many calls were timed
+ * (count) of how many (calls), and a caller scales the total by calls /
+ * count.
+ *
  * Events come from a pool that grows as needed, so begin/end never sync.
  * An operation's begin and end go on the same stream; intervals of one
  * operation may nest in none of its own. */
@@ -25,7 +32,8 @@ typedef struct tl_evtimer tl_evtimer;
 
 typedef struct tl_evtimer_stat {
     const char *name;
-    int64_t count;      /* completed pairs */
+    int64_t count;      /* completed pairs (the timed calls) */
+    int64_t calls;      /* begin/end calls, timed or not (tl_evtimer_sample) */
     double total_s;     /* sum of elapsed times */
     double min_s, max_s;/* of one pair; 0 when count == 0 */
 } tl_evtimer_stat;
@@ -33,6 +41,8 @@ typedef struct tl_evtimer_stat {
 /* names: nops operation names, kept by pointer (static strings). */
 tl_status tl_evtimer_create(tl_evtimer **out, int nops, const char *const *names);
 void tl_evtimer_destroy(tl_evtimer **t);
+/* Time one call in every `every` (>= 1; 1, the default: every call). */
+tl_status tl_evtimer_sample(tl_evtimer *t, int every);
 
 #if TL_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -45,7 +55,7 @@ tl_status tl_evtimer_collect(tl_evtimer *t);
 tl_status tl_evtimer_reset(tl_evtimer *t);
 int tl_evtimer_nops(const tl_evtimer *t);
 tl_evtimer_stat tl_evtimer_stat_of(const tl_evtimer *t, int op);
-/* out[nops]: totals, counts and maxima reduced with MAX over ranks, min
+/* out[nops]: totals, counts, calls and maxima reduced with MAX over ranks, min
  * with MIN (collective on ctx; call after collect on every rank). */
 tl_status tl_evtimer_reduce(tl_ctx *ctx, const tl_evtimer *t, tl_evtimer_stat *out);
 

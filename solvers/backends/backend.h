@@ -112,6 +112,7 @@ typedef struct tl_backend_config {
     int stream_priorities;              /* p2p and coll streams above compute */
     int split_max_ctas, split_min_ctas; /* the split communicator's CTA limits (0: NCCL's) */
     int op_timer;                       /* per-operation event timer (statistics times) */
+    int op_timer_every;                 /* time one call in this many of each operation (0, 1: all) */
     int check_every; /* device-scalar methods: host checks every N iterations, N late */
     /* The driver decides the next two from the backend's capabilities
      * (tl_backend_caps); create() refuses what it cannot run, it never

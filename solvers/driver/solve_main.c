@@ -48,7 +48,7 @@ typedef struct solve_opts {
     const char *spmv;
     int cusparse_alg; /* CUSPARSE_ALG_* */
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
-    int stream_priorities, op_timer, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, persistent;
+    int stream_priorities, op_timer, op_timer_every, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, persistent;
     int scalars; /* tl_ask_scalars */
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -311,6 +311,16 @@ static const tl_option solve_options[] = {
      .def = "1",
      .help = "cuda: per-operation times from CUDA events (--no-op-timer: none, for the fastest "
              "loop)"},
+    {.name = "op-timer-every",
+     .type = TL_OPT_INT,
+     .offset = O(op_timer_every),
+     .def = "8",
+     .metavar = "N",
+     .help = "cuda, with the op timer: time one call in N of each operation (the first, then every "
+             "N-th) and scale to all calls: events between kernels cost them their programmatic "
+             "early launch, so timing every call (1) slows the loop it measures",
+     .min = 1,
+     .max = 1000000},
     {.name = "fuse",
      .type = TL_OPT_FLAG,
      .offset = O(fuse),
@@ -492,6 +502,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
                  .split_max_ctas = (int)o->split_max_ctas,
                  .split_min_ctas = (int)o->split_min_ctas,
                  .op_timer = o->op_timer,
+                 .op_timer_every = o->op_timer_every,
                  .check_every = (int)o->check_every,
                  .unfused = !o->fuse && !o->fuse_tail,
                  .fuse_tail = o->fuse_tail && !o->fuse,
@@ -538,10 +549,16 @@ static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solv
                               const tl_solve_config *cfg, const tl_method_choice *choice)
 {
     const tl_backend_config *b = &cfg->bcfg;
+    char timer[96] = "off";
+    if (b->op_timer && b->op_timer_every > 1)
+        snprintf(timer, sizeof timer, "on (1 call in %d of each operation timed, totals scaled)",
+                 b->op_timer_every);
+    else if (b->op_timer)
+        snprintf(timer, sizeof timer, "on (every call timed)");
     printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
            "%s\nprefetch: %s\npdl: %s\n",
            run->spmv->label, tl_variant_scalars_name((tl_variant)cfg->variant),
-           tl_devcomm_kinds[ctx->device_comm].name, b->op_timer ? "on" : "off",
+           tl_devcomm_kinds[ctx->device_comm].name, timer,
            b->unfused ? "off" : b->fuse_tail ? "tail" : "on", b->regs_copy ? "copy" : "mapped",
            b->prefetch ? "on" : "off", b->pdl ? "on" : "off");
     if (o->persistent)

@@ -622,8 +622,9 @@ static tl_status cuda_precond(tl_backend *be, tl_vec *z, tl_vec *r)
 }
 
 /* Wait for every stream, then move the event timer's times into the
- * statistics (and forget them, so that a statistics reset between the
- * warm-up and the timed solves also resets the times). */
+ * statistics, each operation's timed calls scaled to all its calls (and
+ * forget them, so that a statistics reset between the warm-up and the
+ * timed solves also resets the times). */
 static tl_status cuda_finish(tl_backend *be)
 {
     cuda_backend *cb = cb_of(be);
@@ -632,8 +633,11 @@ static tl_status cuda_finish(tl_backend *be)
     if (!cb->et) return TL_OK;
     TL_TRY(tl_evtimer_collect(cb->et));
     for (int k = 0; k < ET_COUNT; k++) {
+        /* sampled calls stand for all of them (tl_evtimer_sample) */
         tl_evtimer_stat es = tl_evtimer_stat_of(cb->et, k);
-        be->stats[et_op[k]].ns += (int64_t)llround(es.total_s * 1e9);
+        if (es.count > 0)
+            be->stats[et_op[k]].ns +=
+                (int64_t)llround(es.total_s * 1e9 * (double)es.calls / (double)es.count);
     }
     TL_TRY(tl_evtimer_reset(cb->et));
     return TL_OK;
@@ -788,7 +792,10 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
             cb->peers[q].recv_bytes = (size_t)h->recv_count[q] * sizeof(double);
         }
     }
-    if (cfg->op_timer) TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
+    if (cfg->op_timer) {
+        TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
+        TL_TRY(tl_evtimer_sample(cb->et, cfg->op_timer_every > 1 ? cfg->op_timer_every : 1));
+    }
     cb->loop_tag = -1;
     /* every initial value above is in place before the first operation,
      * whichever stream that runs on */
