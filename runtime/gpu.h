@@ -100,6 +100,18 @@ tl_status tl_gpu_wait(tl_ctx *ctx, const char *what, tl_gpu_done_fn done, void *
  * "none" for what is missing. */
 void tl_gpu_versions(char *cuda_rt, size_t n1, char *driver, size_t n2, char *nccl, size_t n3);
 
+/* Free and total memory of the calling thread's device (cudaMemGetInfo;
+ * 0 without CUDA). TRILAP_TEST_DEVICE_MEM (bytes) replaces the free
+ * figure, so tests can play a small GPU. */
+tl_status tl_gpu_mem_info(double *free_b, double *total_b);
+
+/* Before a run allocates on ctx's GPU: TL_ERR_NOMEM on every rank unless
+ * `need` bytes, with what the other ranks sharing that GPU (--device-comm
+ * host, same host) ask, fit its free memory. One line, from the first
+ * rank of the GPU: "<what> needs 31.9 GiB on GPU 0; 20.1 GiB of its
+ * 139.8 GiB is free: <advice>". Collective on ctx. */
+tl_status tl_gpu_mem_check(tl_ctx *ctx, const char *what, double need, const char *advice);
+
 /* Number of visible GPUs (0 without CUDA or without devices). */
 int tl_gpu_count(void);
 

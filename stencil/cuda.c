@@ -185,14 +185,14 @@ static tl_status check_device_memory(tl_fdtd *f, int ngpu, double host_staging)
                 nsub++;
             }
         if (!nsub) continue;
-        size_t free_b = 0, total_b = 0;
+        double free_b = 0, total_b = 0;
         TL_CUDA(cudaSetDevice(d));
-        TL_CUDA(cudaMemGetInfo(&free_b, &total_b));
-        TL_CHECK(need <= (double)free_b, TL_ERR_NOMEM,
+        TL_TRY(tl_gpu_mem_info(&free_b, &total_b));
+        TL_CHECK(need <= free_b, TL_ERR_NOMEM,
                  "%s needs %s on GPU %d (%d subdomain%s); %s of its %s is free: use more GPUs "
                  "(--gpus, --decomp) or a smaller grid",
                  what, tl_bytes_str(need, a, sizeof a), d, nsub, nsub == 1 ? "" : "s",
-                 tl_bytes_str((double)free_b, b, sizeof b), tl_bytes_str((double)total_b, c, sizeof c));
+                 tl_bytes_str(free_b, b, sizeof b), tl_bytes_str(total_b, c, sizeof c));
     }
     return tl_hostmem_check(what, host_staging);
 }

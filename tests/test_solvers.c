@@ -9,6 +9,7 @@
 #include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "solvers/backends/backend.h"
+#include "solvers/backends/cuda/memneed.h"
 #include "solvers/dist/dist.h"
 #include "solvers/matrix/gen.h"
 #include "solvers/methods/method.h"
@@ -27,7 +28,9 @@ typedef struct run_spec {
     tl_rtol_base base;
     int nranks;
     int no_update_sq; /* run as a backend without update_sq (the CUDA one may be) */
+    tl_variant variant; /* 0: host scalars */
     /* outputs */
+    int vectors_peak; /* the most vectors the solve held at once */
     tl_solve_result res;
     double true_rel;
     int64_t nhistory;
@@ -64,6 +67,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     TL_CHECKGOTO(m, TL_ERR_INVAL, st, fail, "method %s", s->method);
     tl_solve_config cfg = {
         .method = m,
+        .variant = s->variant,
         .backend = "host",
         .bcfg = {.schedule = tl_schedule_find(s->schedule ? s->schedule : "three-split"),
                  .precond = s->precond >= 0 ? (tl_precond)s->precond : m->default_precond,
@@ -88,6 +92,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         s->nhistory = s->res.nhistory;
         s->true_rel = rep.true_residuals[0];
         memcpy(s->stats, rep.stats, sizeof s->stats);
+        s->vectors_peak = be->vectors_peak;
         s->x = calloc((size_t)n, sizeof *s->x);
     }
     /* only rank 0 reads s->x, which rank 0 alone writes (ThreadSanitizer) */
@@ -810,10 +815,70 @@ TL_TEST(variants_chosen_from_capabilities)
     TL_ASSERT(pcg->variants[TL_VARIANT_LOOP] && !pbi->variants[TL_VARIANT_LOOP]);
 }
 
+/* The device memory estimate counts each method's vectors from its
+ * table entry: every variant holds at most that many (tl_be_vec's count),
+ * and the largest variant exactly that many. */
+TL_TEST(work_vectors_bound_every_variant)
+{
+    tl_csr A;
+    gen(TL_GEN_POISSON7, 6, &A);
+    for (int i = 0; i < tl_nmethods; i++) {
+        const tl_method *m = &tl_methods[i];
+        int most = 0;
+        for (int v = 0; v < TL_VARIANT_COUNT; v++) {
+            if (!m->variants[v]) continue;
+            run_spec s = {.A = &A, .method = m->name, .precond = -1, .rtol = 1e-8, .bval = 1.0,
+                          .nranks = 2, .variant = (tl_variant)v};
+            s.st = launch(run_rank, &s, 2);
+            TL_ASSERT_EQ(s.st, 0);
+            TL_ASSERT_MSG(s.vectors_peak <= m->work_vectors + TL_SOLVE_VECTORS,
+                          "%s variant %d holds %d vectors, its entry says %d + %d", m->name, v,
+                          s.vectors_peak, m->work_vectors, TL_SOLVE_VECTORS);
+            if (s.vectors_peak > most) most = s.vectors_peak;
+            free_run(&s);
+        }
+        TL_ASSERT_MSG(most == m->work_vectors + TL_SOLVE_VECTORS, "%s: at most %d vectors, entry %d",
+                      m->name, most, m->work_vectors);
+    }
+    tl_csr_free(&A);
+}
+
+/* The CUDA backend's estimate, by hand on a small matrix (every
+ * allocation under the 2 MiB page) and in 2 MiB pages on a large one. */
+TL_TEST(cuda_memory_need_estimate)
+{
+    tl_dist_matrix m;
+    memset(&m, 0, sizeof m);
+    m.nowned = 512;
+    m.diag.nrows = 512, m.diag.nnz = 3200;
+    m.offd.nrows = 512, m.offd.nnz = 0;
+    tl_backend_config c = {.vectors = 8, .precond = TL_PRECOND_NONE};
+    double mib4 = 4.0 * 1024 * 1024;
+    double vec = 8 * 8.0 * 512, diag = 4.0 * 513 + 12.0 * 3200, offd = 4.0 * 513 + 12.0;
+    TL_ASSERT_NEAR(tl_cu_be_memory_need(&m, &c), vec + diag + offd + mib4, 0.5);
+    c.precond = TL_PRECOND_JACOBI;
+    TL_ASSERT_NEAR(tl_cu_be_memory_need(&m, &c), vec + diag + offd + 8.0 * 512 + mib4, 0.5);
+    c.vectors = 0; /* unknown: the largest method's */
+    TL_ASSERT_NEAR(tl_cu_be_memory_need(&m, &c),
+                   TL_BE_VECTORS_UNKNOWN * 8.0 * 512 + diag + offd + 8.0 * 512 + mib4, 0.5);
+    /* 2^27 rows, 7 nonzeros each and 2^26 ghost ones, 15 vectors: whole
+     * pages, nothing missed */
+    double page = 2.0 * 1024 * 1024, n = 134217728.0;
+    m.nowned = m.diag.nrows = m.offd.nrows = (int64_t)n;
+    m.diag.nnz = 7 * (int64_t)n;
+    m.offd.nnz = (int64_t)n / 2;
+    c = (tl_backend_config){.vectors = 15, .precond = TL_PRECOND_JACOBI};
+    double need = tl_cu_be_memory_need(&m, &c);
+    double exact = 15 * 8 * n + 2 * (4 * n) + 7 * n * 12 + n / 2 * 12 + 8 * n;
+    TL_ASSERT(need >= exact && need <= exact + 24 * page + mib4);
+    TL_ASSERT_EQ(fmod(need - mib4, page), 0.0);
+}
+
 TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, backend_ops_all_schedules,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
              distributed_solution_matches_serial, schedules_do_not_change_numerics,
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
              nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
              statistics_recorded, jacobi_zero_diagonal_is_an_error, pipecg_converges_on_hetero2d,
-             fixed_iterations_past_rounding_level, variants_chosen_from_capabilities)
+             fixed_iterations_past_rounding_level, variants_chosen_from_capabilities,
+             work_vectors_bound_every_variant, cuda_memory_need_estimate)

@@ -129,7 +129,13 @@ typedef struct tl_backend_config {
                         update stream (0: the kernel writes them to mapped host memory) */
     int fused_iterations; /* the method's iterations through fused_iterations (a method
                              variant's choice; only where caps.fused_iterations says yes) */
+    int vectors; /* the most vectors the solve holds at once (method + driver), for the
+                    memory estimate create() makes before allocating; 0: TL_BE_VECTORS_UNKNOWN */
 } tl_backend_config;
+
+/* The estimate's vector count when the caller gives none: the largest
+ * method's (pipebicgstab, 17) and tl_solve_run's four. */
+#define TL_BE_VECTORS_UNKNOWN 21
 
 typedef struct tl_backend tl_backend;
 
@@ -259,6 +265,7 @@ struct tl_backend {
     tl_opstat stats[TL_OP_COUNT];
     tl_sc_host sc;
     tl_kept_dots kept[TL_DOT_SLOTS]; /* the tl_be_* wrappers' bookkeeping of update_fused */
+    int vectors_live, vectors_peak;  /* tl_be_vec's count, against cfg.vectors in the tests */
 };
 
 /* Backends by name ("host", "cuda"); NULL when unknown. A backend that is
@@ -285,10 +292,13 @@ void tl_backend_stats_reset(tl_backend *be);
 /* ---- what methods call --------------------------------------------------- */
 static inline tl_status tl_be_vec(tl_backend *be, tl_vec **v)
 {
-    return be->ops->vec_create(be, v);
+    TL_TRY(be->ops->vec_create(be, v));
+    if (++be->vectors_live > be->vectors_peak) be->vectors_peak = be->vectors_live;
+    return TL_OK;
 }
 static inline void tl_be_vec_free(tl_backend *be, tl_vec **v)
 {
+    if (*v) be->vectors_live--;
     be->ops->vec_destroy(be, v);
 }
 /* n work vectors into v[0..n-1], which start NULL; after a failure the ones

@@ -31,6 +31,8 @@ const char *tl_variant_scalars_name(tl_variant v);
 struct tl_method {
     const char *name;
     tl_method_fn variants[TL_VARIANT_COUNT];
+    int work_vectors; /* the most vectors any variant holds at once, besides the four of
+                         tl_solve_run (TL_SOLVE_VECTORS): the device memory estimate */
     int spd; /* needs a symmetric positive definite matrix (and M) */
     int pipelined;
     tl_precond default_precond;

@@ -108,6 +108,9 @@ int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...
 
 typedef struct tl_method tl_method; /* solvers/methods/method.h */
 
+/* Vectors tl_solve_run holds besides the method's own: b, x, r, tmp. */
+#define TL_SOLVE_VECTORS 4
+
 typedef struct tl_solve_config {
     const tl_method *method;
     int variant; /* tl_variant (method.h) of the method to run; 0: host scalars */

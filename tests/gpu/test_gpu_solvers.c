@@ -790,8 +790,38 @@ TL_TEST(persistent_loop)
     TL_ASSERT_NEAR(b[1].true_residual, b[0].true_residual, 0.05 * b[0].true_residual);
 }
 
+/* A matrix the GPU cannot hold is refused before anything is allocated,
+ * in one line naming the need and the free memory; ranks that share the
+ * GPU are counted together and one of them speaks. TRILAP_TEST_DEVICE_MEM
+ * plays a GPU with 1 MiB free (every other case runs with the measured
+ * free memory). */
+static void refused_one_line(const char *env, const char *opts, const char *expect)
+{
+    need_gpu();
+    tl_test_output r = tl_test_capture("%s %s/trilap-solve --backend cuda %s gen:poisson7:32", env,
+                                       tl_test_env("TL_BIN", "bin"), opts);
+    TL_ASSERT(r.rc != 0);
+    TL_ASSERT_MSG(strstr(r.err, "needs") && strstr(r.err, "is free: run on more GPUs") &&
+                      strstr(r.err, expect),
+                  "%s", r.err);
+    int lines = 0;
+    for (const char *c = r.err; *c; c++)
+        lines += *c == '\n';
+    TL_ASSERT_MSG(lines == 1 && !strstr(r.err, "->"), "%s", r.err);
+    TL_ASSERT(!strstr(r.out, "converged"));
+    tl_test_output_free(&r);
+}
+
+TL_TEST(device_memory_refused)
+{
+    refused_one_line("TRILAP_TEST_DEVICE_MEM=1048576", "", "on GPU 0; 1.0 MiB of its");
+    refused_one_line("TRILAP_TEST_DEVICE_MEM=1048576",
+                     "--launcher threads --ranks 2 --device-comm host", "with the 2 ranks that share it");
+}
+
 TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, cg_family_ani4,
              bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
              bicgstab_family_convdiff, fused_pass, fused_pass_equals_separate_kernels,
              pipecg_host_scalars, fixed_iterations_and_spmv_choices,
-             fixed_iterations_past_suspect_steps, persistent_loop, comparison_catches_differences)
+             fixed_iterations_past_suspect_steps, persistent_loop, comparison_catches_differences,
+             device_memory_refused)

@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,7 @@
 #include "runtime/gpu.h"
 #include "solvers/backends/backend.h"
 #include "solvers/backends/cuda/cuda_backend.h"
+#include "solvers/backends/cuda/memneed.h"
 #include "solvers/backends/cuda/fused_iterations.h"
 
 /* Event-timer operations (cuda_backend.h) by name, and their statistics rows. */
@@ -836,6 +838,14 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
                                  .split_min_ctas = cfg->split_min_ctas};
         TL_TRYGOTO(tl_devcomm_create(ctx, &dcc, &cb->dc), st, fail);
     }
+    /* after the context and NCCL have taken theirs, before the solve's */
+    char what[192];
+    snprintf(what, sizeof what, "rank %d's %lld rows and %lld nonzeros with %d vectors", ctx->rank,
+             (long long)m->nowned, (long long)(m->diag.nnz + m->offd.nnz),
+             cfg->vectors > 0 ? cfg->vectors : TL_BE_VECTORS_UNKNOWN);
+    TL_TRYGOTO(tl_gpu_mem_check(ctx, what, tl_cu_be_memory_need(m, cfg),
+                                "run on more GPUs (-g, or ranks on more GPUs) or a smaller matrix"),
+               st, fail);
     lst = create_local(cb, diag);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     free(diag);
