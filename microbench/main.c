@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};
     /* every subcommand inside NVTX-only probes: nsys sees its ranges in
      * every run, traced or not (probes/README.md) */
-    tl_probes_main pm = {.fn = fn, .arg = &run};
+    tl_probes_main pm = {.fn = fn, .arg = &run, .trace = {.dir = to->trace, .cupti = 1}};
     int rc = tl_launch_run("trilap-bench", &lo, argc, argv, tl_probes_rank_main, &pm);
     tl_tristream_cfg_free(&cfg);
     return rc;

@@ -18,6 +18,7 @@
 
 #include "microbench/bench_kernels.h"
 #include "microbench/nccl_ops.h"
+#include "probes/gpu_lanes.h"
 #include "probes/probes.h"
 #include "runtime/check.h"
 #include "runtime/comm.h"
@@ -150,27 +151,26 @@ static tl_status tri_check(tl_ctx *ctx, tri_state *t, const tl_tristream_variant
     return TL_OK;
 }
 
-/* Probes for `iters` iterations: each has an iteration range and up to
- * three operation ranges. */
-static tl_status probes_start(tl_ctx *ctx, const char *dir, int cupti, int64_t iters)
+/* The session for `iters` iterations, in DIR/<sub>: each has an
+ * iteration range and up to three operation ranges. */
+static tl_status probes_start(tl_ctx *ctx, const char *sub, int cupti, int64_t iters)
 {
-    tl_probes_config pc = {
-        .outdir = dir, .cupti = cupti, .nvtx = 1, .max_ranges = (size_t)(4 * iters + 4096)};
-    TL_TRY(tl_probes_create(ctx, &pc));
-    const tl_gpu *g = ctx->gpu;
-    for (int r = TL_ROLE_COMPUTE; r <= TL_ROLE_COLL; r++)
-        tl_probe_stream(ctx, (void *)tl_gpu_stream(g, (tl_role)r), (tl_role)r, tl_role_name((tl_role)r));
+    TL_TRY(tl_probes_session_open(
+        ctx, &(tl_probes_session){.sub = sub, .cupti = cupti, .max_ranges = (size_t)(4 * iters + 4096)},
+        NULL));
+    tl_probe_gpu_roles(ctx);
     return TL_OK;
 }
 
-/* Folder of a variant's trace: DIR/<variant>, or DIR/<sweep>-<value>/<variant>. */
+/* Folder of a variant's trace under --trace DIR: <variant>, or
+ * <sweep>-<value>/<variant>. */
 static void trace_dir(const tri_state *t, size_t p, const char *sub, const char *variant, char *buf,
                       size_t n)
 {
     char point[96] = "";
     if (t->cfg->sweep != TL_SWEEP_NONE)
         snprintf(point, sizeof point, "%s-%" PRId64 "/", tl_bench_sweep_name((tl_bench_sweep_kind)t->cfg->sweep), t->cfg->points[p]);
-    snprintf(buf, n, "%s/%s%s%s", t->opts->trace, sub, point, variant);
+    snprintf(buf, n, "%s%s%s", sub, point, variant);
 }
 
 typedef struct tri_collect {
@@ -238,7 +238,7 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
         }
     }
     tl_probe_window_stop(ctx);
-    if (cfg->trace_mode > 0) TL_TRY(tl_probes_destroy(ctx));
+    if (cfg->trace_mode > 0) TL_TRY(tl_probes_session_close(ctx));
 
     if (ctx->rank == 0) {
         tl_stats s = tl_stats_of(samples, (size_t)cfg->repeat);
@@ -278,8 +278,8 @@ static tl_status tri_traced(tl_ctx *ctx, tri_state *t, int vi, size_t p, int64_t
     TL_TRY(tl_gpu_sync_all(ctx, "tristream traced window"));
     tl_probe_window_stop(ctx);
     uint64_t dropped = tl_probes_dropped(ctx);
-    TL_TRY(tl_probes_destroy(ctx));
-    if (dropped) tl_log("%s: trace of %s dropped %" PRIu64 " records", dir, v->name, dropped);
+    TL_TRY(tl_probes_session_close(ctx));
+    if (dropped) tl_log("%s/%s: trace of %s dropped %" PRIu64 " records", t->opts->trace, dir, v->name, dropped);
     TL_TRY(tri_check(ctx, t, v, salt, &w));
     *wrong += w;
     return TL_OK;
@@ -429,7 +429,7 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
         st = TL_ERR_NUMERIC;
     }
 fail:
-    if (ctx->probes) tl_probes_destroy(ctx);
+    tl_probes_session_close(ctx); /* one left open on an error path */
     tri_free(&t);
     free(samples);
     free(c.rows);

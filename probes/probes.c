@@ -127,6 +127,7 @@ tl_status tl_probes_rank_main(tl_ctx *ctx, void *main)
 {
     const tl_probes_main *m = main;
     ctx->opts = m->arg;
+    ctx->trace = &m->trace;
     tl_status pst = tl_probes_create(ctx, &(tl_probes_config){.nvtx = 1});
     if (pst != TL_OK) tl_log("probes: no NVTX ranges in this run (%s)", tl_strerror(pst));
     tl_status st = m->fn(ctx, m->arg);
@@ -135,6 +136,7 @@ tl_status tl_probes_rank_main(tl_ctx *ctx, void *main)
         pst = tl_probes_destroy(ctx);
         if (st == TL_OK) st = pst;
     }
+    ctx->trace = NULL;
     return st;
 }
 

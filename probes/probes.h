@@ -64,11 +64,38 @@ tl_status tl_probes_destroy(tl_ctx *ctx);
  * fn gets ctx->opts = arg as it would unwrapped. NVTX-only probes that
  * cannot be made are said on stderr and the run goes on without them
  * (tracing never stops a program); sessions fn leaves open are destroyed. */
+/* What a program was asked to trace, once, on its command line: the
+ * wrapper puts it in ctx->trace, and the program's measured runs open
+ * their sessions from it (tl_probes_session_open), so that one owner
+ * decides where traces go and what they hold. */
+struct tl_trace_request {
+    const char *dir; /* --trace DIR; NULL: no traces (the NVTX ranges still reach a tool) */
+    int cupti;       /* CUPTI activity records too (else host ranges and NVTX) */
+};
 typedef struct tl_probes_main {
     tl_rank_main_fn fn;
     void *arg;
+    tl_trace_request trace;
 } tl_probes_main;
 tl_status tl_probes_rank_main(tl_ctx *ctx, void *main);
+
+/* One measured run's tracing session, from ctx->trace: traces in
+ * DIR/<sub> (DIR when sub is NULL or ""), CUPTI as asked unless cupti is
+ * 0 or 1, room for max_ranges host ranges (0: the default); a program
+ * on trilap's GPU streams then registers them (probes/gpu_lanes.h). Nothing
+ * (TL_OK) when the program was not asked to trace; *on (may be NULL)
+ * says whether a session was opened. Close it with
+ * tl_probes_session_close, which the wrapper also does for a session
+ * left open on an error path. */
+typedef struct tl_probes_session {
+    const char *sub;
+    int cupti; /* -1: as the request says */
+    size_t max_ranges;
+} tl_probes_session;
+tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *on);
+/* The open tracing session: flushed and written (tl_probes_destroy); the
+ * NVTX-only probes come back. Nothing when none is open. */
+tl_status tl_probes_session_close(tl_ctx *ctx);
 
 /* Register a CUDA stream (cudaStream_t passed as void *) with its lane. */
 void tl_probe_stream(tl_ctx *ctx, void *stream, tl_role lane, const char *label);

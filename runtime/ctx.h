@@ -15,6 +15,7 @@ typedef struct tl_hostcomm tl_hostcomm; /* runtime/comm.h */
 typedef struct tl_gpu tl_gpu;           /* runtime/gpu.h */
 typedef struct tl_probes tl_probes;     /* probes/probes.h */
 typedef struct tl_comm_marks tl_comm_marks; /* runtime/marks.h */
+typedef struct tl_trace_request tl_trace_request; /* probes/probes.h */
 
 typedef struct tl_ctx {
     const char *program;    /* "trilap-bench", for messages */
@@ -28,6 +29,8 @@ typedef struct tl_ctx {
     tl_hostcomm *hc;        /* host collectives and messages (MPI or threads) */
     tl_gpu *gpu;            /* streams and NCCL communicators; NULL until tl_gpu_create */
     tl_probes *probes;      /* tracing; NULL when off */
+    const tl_trace_request *trace; /* what the program was asked to trace (--trace), set by the
+                                      probes' rank main wrapper; NULL: nothing */
     const tl_comm_marks *marks; /* host communication marks (runtime/marks.h), set by the probes */
     const void *opts;       /* the program's parsed options, read-only */
     int argc;

@@ -109,7 +109,8 @@ typedef struct tl_fdtd_config {
     int slice_axis;
     int64_t slice_index;
     const char *slice_dir;
-    const char *trace_dir; /* probes trace (trace.rank0.csv) here; NULL: off */
+    int trace; /* this run traced, in the session the program's --trace asked for
+                  (probes.h: tl_probes_session_open); 0: not this run */
     int64_t warmup;      /* steps run (and discarded from timing) before the measured ones */
     int breakdown;       /* cuda: time every kernel and copy with event pairs (runtime/evtimer.h) */
     struct tl_progress *progress; /* advanced one unit per step, warm-up included (NULL: none) */

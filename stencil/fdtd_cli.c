@@ -78,14 +78,15 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
     }
 }
 
-int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda)
+int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
+                       const char *trace_dir)
 {
     lo->gpus = 0;
     lo->timeout_s = 300;
     if (lo->ranks < 1) lo->ranks = 1;
     if (!cuda) lo->no_gpu = 1;
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
-    tl_probes_main pm = {.fn = fn, .arg = arg};
+    tl_probes_main pm = {.fn = fn, .arg = arg, .trace = {.dir = trace_dir, .cupti = cuda}};
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 

@@ -31,8 +31,11 @@ void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv);
 /* The launcher's options both commands take (--launcher, --ranks, --no-gpu, --device-comm). */
 enum { TL_FDTD_CLI_LAUNCH_NOPTS = 4 };
 void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS]);
-/* fn on each rank, inside the probes' rank main; returns the exit status */
-int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda);
+/* fn on each rank, inside the probes' rank main, which holds the trace
+ * request (trace_dir NULL: no traces; CUPTI on the GPU); returns the exit
+ * status */
+int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
+                       const char *trace_dir);
 
 /* trilap-fdtd verify (fdtd_verify_main.c) */
 int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv);

@@ -286,7 +286,7 @@ static int build_config(run_args *ra, const tl_optresult *res)
         c->slice_every = o->slice_every;
         c->slice_dir = o->slice_dir;
     }
-    c->trace_dir = o->trace;
+    c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
     return 0;
 }
@@ -472,7 +472,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     if (ra->o.compare_cpml && c->cpml > 0) {
         tl_fdtd_config c0 = *c;
         c0.cpml = 0;
-        c0.trace_dir = NULL;
+        c0.trace = 0;
         TL_TRY(one_run(ctx, ra, &c0, 0, &t_none));
     }
     TL_TRY(one_run(ctx, ra, c, t_none, &t));
@@ -503,7 +503,8 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return rc;
     }
     tl_fdtd_cli_join_cmdline(ra.cmdline, sizeof ra.cmdline, full_argc, full_argv);
-    rc = tl_fdtd_cli_launch(&lo, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA);
+    rc = tl_fdtd_cli_launch(&lo, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA,
+                            ra.o.trace);
     free(ra.rec);
     return ra.usage_error ? 2 : rc;
 }

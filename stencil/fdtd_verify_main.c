@@ -421,7 +421,8 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv)
     va.v.gpus = (int)va.o.gpus;
     if (tl_fdtd_cli_parse_decomp(va.o.decomp, va.v.pd) != 0)
         return tl_fdtd_cli_bad("--decomp", va.o.decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
-    int rc = tl_fdtd_cli_launch(&lo, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA);
+    int rc = tl_fdtd_cli_launch(&lo, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA,
+                            NULL);
     return va.usage_error ? 2 : rc;
 }
 

@@ -476,10 +476,8 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     tl_status st = TL_OK;
     int64_t total = c->warmup + c->steps, t0 = 0;
     f->ctx = ctx;
-    if (c->trace_dir && ctx) {
-        tl_probes_config pc = {.outdir = c->trace_dir, .cupti = 1, .nvtx = 1};
-        TL_TRY(tl_probes_create(ctx, &pc));
-    }
+    int traced = 0;
+    if (c->trace && ctx) TL_TRY(tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &traced));
     if (f->st->start) TL_TRYGOTO(f->st->start(f), st, done); /* collective: every rank is here */
     TL_TRYGOTO(f->be->mark(f, TL_FDTD_MARK_REGISTER), st, done); /* register streams with the probes */
     if (c->energy_every > 0 && f->step == 0) {
@@ -528,8 +526,8 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
         S->gbs = S->seconds > 0 ? S->min_bytes_per_point * pts / S->seconds / 1e9 : 0;
     }
 done:
-    if (c->trace_dir && ctx && ctx->probes) {
-        tl_status s2 = tl_probes_destroy(ctx);
+    if (traced) {
+        tl_status s2 = tl_probes_session_close(ctx);
         if (st == TL_OK) st = s2;
     }
     f->ctx = NULL;

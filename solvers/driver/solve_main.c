@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "probes/gpu_lanes.h"
 #include "probes/probes.h"
 #include "runtime/tmpfile.h"
 #include "runtime/comm.h"
@@ -680,26 +681,14 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     const solve_backend *sb = &solve_backends[o->backend];
     int setup_done = 0, probes_up = 0;
 
-    if (o->trace) {
-        tl_probes_config pc = {.outdir = o->trace, .cupti = o->cupti, .nvtx = 1};
-        lst = tl_probes_create(ctx, &pc);
-        probes_up = lst == TL_OK;
-    }
+    lst = tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &probes_up);
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     if (sb->device) {
         /* once for every run of this process (the NCCL communicators live
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
-#if TL_HAVE_CUDA
-        if (probes_up) {
-            /* trace lanes: kernels land on the lane of their stream's role */
-            static const tl_role roles[] = {TL_ROLE_COMPUTE, TL_ROLE_P2P, TL_ROLE_COLL};
-            for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
-                tl_probe_stream(ctx, (void *)tl_gpu_stream(ctx->gpu, roles[i]), roles[i],
-                                tl_role_name(roles[i]));
-        }
-#endif
+        tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
     }
     if (ctx->rank == 0) {
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
@@ -754,7 +743,7 @@ fail:
         if (st == TL_OK) st = fst;
     }
     if (probes_up) {
-        tl_status pst = tl_probes_destroy(ctx);
+        tl_status pst = tl_probes_session_close(ctx);
         if (st == TL_OK) st = pst;
     }
     tl_dist_destroy(&dm);
@@ -903,7 +892,7 @@ int main(int argc, char **argv)
     }
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     solve_job job = {.o = &o};
-    tl_probes_main pm = {.fn = solve_rank_main, .arg = &job};
+    tl_probes_main pm = {.fn = solve_rank_main, .arg = &job, .trace = {.dir = o.trace, .cupti = o.cupti}};
     int rc = tl_launch_run(PROGRAM, &lo, argc, argv, tl_probes_rank_main, &pm);
     if (rc != 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     if (rc == 0 && job.not_converged) rc = 3;

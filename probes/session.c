@@ -1,0 +1,34 @@
+/* A program's tracing sessions, opened from the one request its rank main
+ * wrapper holds (probes.h: tl_probes_session_open). */
+#include "probes/probes.h"
+
+#include <stdio.h>
+
+#include "probes/rank_state.h"
+#include "runtime/check.h"
+
+tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *on)
+{
+    if (on) *on = 0;
+    TL_CHECK(ctx, TL_ERR_INVAL, "a tracing session needs a rank context");
+    const tl_trace_request *rq = ctx->trace;
+    if (!rq || !rq->dir) return TL_OK;
+    char dir[1024];
+    const char *sub = s && s->sub && *s->sub ? s->sub : NULL;
+    int n = sub ? snprintf(dir, sizeof dir, "%s/%s", rq->dir, sub) : snprintf(dir, sizeof dir, "%s", rq->dir);
+    TL_CHECK(n > 0 && (size_t)n < sizeof dir, TL_ERR_INVAL, "--trace %s: the folder name is too long",
+             rq->dir);
+    tl_probes_config pc = {.outdir = dir,
+                           .cupti = s && s->cupti >= 0 ? s->cupti : rq->cupti,
+                           .nvtx = 1,
+                           .max_ranges = s ? s->max_ranges : 0};
+    TL_TRY(tl_probes_create(ctx, &pc));
+    if (on) *on = 1;
+    return TL_OK;
+}
+
+tl_status tl_probes_session_close(tl_ctx *ctx)
+{
+    if (!ctx || !ctx->probes || ctx->probes->nvtx_only) return TL_OK;
+    return tl_probes_destroy(ctx);
+}
