@@ -348,9 +348,51 @@ TL_TEST(rank_main_wrapper)
     TL_ASSERT_MSG(access(path, R_OK) == 0, "no %s", path);
 }
 
+/* One owner of tracing: the wrapper holds the request, sessions open from
+ * it in DIR/<sub> (nothing without a request), close, and one left open
+ * is written by the wrapper. */
+typedef struct {
+    int opened[3];
+    tl_status close_st;
+} session_arg;
+
+static tl_status sessions(tl_ctx *ctx, void *arg)
+{
+    session_arg *a = arg;
+    TL_TRY(tl_probes_session_open(ctx, &(tl_probes_session){.sub = "first/ring", .cupti = 0}, &a->opened[0]));
+    tl_probe_push(ctx, TL_CAT_P2P, "ring");
+    tl_probe_pop(ctx);
+    a->close_st = tl_probes_session_close(ctx);
+    TL_TRY(tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &a->opened[1]));
+    tl_probe_push(ctx, TL_CAT_COLL, "left-open");
+    return TL_OK;
+}
+
+TL_TEST(sessions_from_one_request)
+{
+    tl_ctx ctx = rank_ctx();
+    const char *dir = tl_test_tmpdir();
+    session_arg a = {.close_st = TL_ERR_INVAL};
+    tl_probes_main pm = {.fn = sessions, .arg = &a, .trace = {.dir = dir, .cupti = 0}};
+    TL_ASSERT_OK(tl_probes_rank_main(&ctx, &pm));
+    TL_ASSERT(a.opened[0] && a.opened[1] && a.close_st == TL_OK);
+    TL_ASSERT(ctx.probes == NULL && ctx.trace == NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/first/ring/trace.rank0.csv", dir);
+    TL_ASSERT_MSG(access(path, R_OK) == 0, "no %s", path);
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", dir); /* written by the wrapper */
+    TL_ASSERT_MSG(access(path, R_OK) == 0, "no %s", path);
+    /* no request: no session, nothing written, closing is harmless */
+    tl_ctx bare = rank_ctx();
+    int on = 1;
+    TL_ASSERT_OK(tl_probes_session_open(&bare, &(tl_probes_session){.sub = "x", .cupti = -1}, &on));
+    TL_ASSERT(!on && bare.probes == NULL);
+    TL_ASSERT_OK(tl_probes_session_close(&bare));
+}
+
 TL_TEST_MAIN(nvtx_only_emits_trilap_domain, no_tool_no_probes, nvtx_off_or_cupti_without_folder,
              session_replaces_nvtx_only, session_without_nvtx_is_silent,
-             open_ranges_closed_at_destroy, rank_main_wrapper)
+             open_ranges_closed_at_destroy, rank_main_wrapper, sessions_from_one_request)
 
 #else /* !TL_HAVE_NVTX */
 
