@@ -19,6 +19,74 @@
 
 enum { R, RT, P, PH, V, S, SH, T, NV };
 
+/* After a restart from b - A x the iteration diverged instead (measured
+ * on a 1D Neumann Laplacian shifted by 1e-14, condition 4e14): stop at
+ * PETSc's divergence tolerance, 1e5 times the residual restarted from,
+ * with the true residual now. */
+static tl_status stop_diverged(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
+                               tl_vec *b, tl_vec *x, tl_vec *const *v, int64_t it, double true_last)
+{
+    double tt;
+    char why[96];
+    TL_TRY(tl_be_residual(be, b, x, v[T], v[S]));
+    TL_TRY(tl_be_dots(be, 1, (tl_vec *[]){v[T]}, (tl_vec *[]){v[T]}, &tt));
+    snprintf(why, sizeof why, "going on from b - A x (%.3e there) diverged",
+             res->base > 0 ? true_last / res->base : true_last);
+    res->iterations = it;
+    tl_solve_stop_true(prm, res, sqrt(tt), why);
+    return TL_OK;
+}
+
+/* The recursive residual says converged: ask b - A x too, and go on from
+ * it when it disagrees (r = b - A x, *rr its square, *drifted; the
+ * driver's verdict checks it again, so a stop here is never a false
+ * "converged"); *stop when a restart from it did not reduce it. */
+static tl_status confirm(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
+                         tl_vec *b, tl_vec *x, tl_vec *const *v, int64_t it, double *true_last,
+                         double *rnorm, double *rr, int *drifted, int *stop)
+{
+    double tt;
+    TL_TRY(tl_be_residual(be, b, x, v[T], v[S]));
+    TL_TRY(tl_be_dots(be, 1, (tl_vec *[]){v[T]}, (tl_vec *[]){v[T]}, &tt));
+    *rnorm = sqrt(tt);
+    if (tl_solve_meets_tol(prm, res, *rnorm)) return TL_OK;
+    res->iterations = it;
+    if (!(*rnorm <= TL_TRUE_RESTART_GAIN * *true_last) &&
+        tl_solve_stop_true(prm, res, *rnorm,
+                           "the recursive residual converged again after a restart "
+                           "from b - A x without reducing it")) {
+        *stop = 1;
+        return TL_OK;
+    }
+    *true_last = *rnorm;
+    TL_TRY(tl_be_copy(be, v[R], v[T]));
+    *rr = tt;
+    *drifted = 1;
+    return TL_OK;
+}
+
+/* Benchmark mode at rounding level (see the top): note where it began; r
+ * = 0 is recomputed as b - A x (*rr, *rnorm), and *stop when that is zero
+ * too. */
+static tl_status at_rounding_level(tl_backend *be, tl_solve_result *res, tl_vec *b, tl_vec *x,
+                                   tl_vec *const *v, int64_t it, double *rr, double *rnorm,
+                                   int *stop)
+{
+    if (!res->rounding_at) {
+        res->rounding_at = it;
+        res->rounding_recursive = *rnorm;
+    }
+    if (*rr != 0.0) return TL_OK;
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[T]));
+    TL_TRY(tl_be_dots(be, 1, (tl_vec *[]){v[R]}, (tl_vec *[]){v[R]}, rr));
+    *rnorm = sqrt(*rr);
+    if (res->rounding_at == it) res->rounding_rnorm = *rnorm;
+    if (*rr == 0.0)
+        *stop = tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld",
+                              (long long)it);
+    return TL_OK;
+}
+
 tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
                              tl_solve_result *res)
 {
@@ -45,58 +113,24 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
          * (measured on a 1D Neumann Laplacian shifted by 1e-14, condition
          * 4e14): stop at PETSc's divergence tolerance, 1e5 times it */
         if (isfinite(true_last) && rnorm > 1e5 * true_last) {
-            double tt;
-            char why[96];
-            TL_TRYGOTO(tl_be_residual(be, b, x, t, s), st, fail);
-            TL_TRYGOTO(tl_be_dots(be, 1, &t, &t, &tt), st, fail);
-            snprintf(why, sizeof why, "going on from b - A x (%.3e there) diverged",
-                     res->base > 0 ? true_last / res->base : true_last);
-            res->iterations = it;
-            tl_solve_stop_true(prm, res, sqrt(tt), why);
+            TL_TRYGOTO(stop_diverged(be, prm, res, b, x, v, it, true_last), st, fail);
             break;
         }
         if (!fixed && it > 0 && tl_solve_meets_tol(prm, res, rnorm)) {
-            /* the recursive residual says converged: ask b - A x too, and
-             * go on from it when it disagrees (the driver's verdict checks
-             * it again, so a stop here is never a false "converged") */
-            double tt;
-            TL_TRYGOTO(tl_be_residual(be, b, x, t, s), st, fail);
-            TL_TRYGOTO(tl_be_dots(be, 1, &t, &t, &tt), st, fail);
-            rnorm = sqrt(tt);
-            if (!tl_solve_meets_tol(prm, res, rnorm)) {
-                res->iterations = it;
-                if (!(rnorm <= TL_TRUE_RESTART_GAIN * true_last) &&
-                    tl_solve_stop_true(prm, res, rnorm,
-                                       "the recursive residual converged again after a restart "
-                                       "from b - A x without reducing it"))
-                    break;
-                true_last = rnorm;
-                TL_TRYGOTO(tl_be_copy(be, r, t), st, fail);
-                d[1] = tt;
-                drifted = 1;
-            }
+            int stop = 0;
+            TL_TRYGOTO(
+                confirm(be, prm, res, b, x, v, it, &true_last, &rnorm, &d[1], &drifted, &stop), st,
+                fail);
+            if (stop) break;
         }
         if (tl_solve_check(ctx, prm, res, it, rnorm)) break;
         if (!isfinite(rho) &&
             tl_solve_stop(res, TL_STOP_NONFINITE, "rho = %g at iteration %lld", rho, (long long)it))
             break;
         if (fixed && it > 0 && (d[1] == 0.0 || omega == 0.0)) {
-            /* benchmark mode at rounding level (see the top) */
-            if (!res->rounding_at) {
-                res->rounding_at = it;
-                res->rounding_recursive = rnorm;
-            }
-            if (d[1] == 0.0) {
-                TL_TRYGOTO(tl_be_residual(be, b, x, r, t), st, fail);
-                TL_TRYGOTO(tl_be_dots(be, 1, &r, &r, &d[1]), st, fail);
-                rnorm = sqrt(d[1]);
-                if (res->rounding_at == it) res->rounding_rnorm = rnorm;
-                if (d[1] == 0.0) {
-                    tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld",
-                                  (long long)it);
-                    break;
-                }
-            }
+            int stop = 0;
+            TL_TRYGOTO(at_rounding_level(be, res, b, x, v, it, &d[1], &rnorm, &stop), st, fail);
+            if (stop) break;
             rho = 0.0; /* forces the restart below */
         }
         if (it == 0) rtnorm = rnorm;

@@ -20,21 +20,93 @@
 #include "solvers/methods/method.h"
 #include "solvers/methods/pipebicgstab_steps.h"
 
+/* x beside the method's own vectors, so the halves take one array */
+enum { X_ = NV };
+
+/* The scalars after a (re)start from b - A x: rho = (r0, r), ||r0||,
+ * alpha = rho / (r0, A M r0), beta = 0 (the old directions drop out); 1
+ * (stopped) when (r0, A M r0) is zero or not finite. */
+typedef struct pbicg_scalars {
+    double rho, rtnorm, alpha, beta, omega;
+} pbicg_scalars;
+
+static int restarted(tl_solve_result *res, const double *d, int64_t it, pbicg_scalars *sc)
+{
+    if (!(d[1] != 0.0) &&
+        tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                      "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
+        return 1;
+    sc->rho = d[0];
+    sc->rtnorm = sqrt(d[2]);
+    sc->alpha = sc->rho / d[1];
+    sc->beta = 0.0;
+    return 0;
+}
+
+/* The iteration's first half: p, ph, s, sh, z from their recurrences (beta
+ * = 0 at first: the zero-initialised old vectors drop out); then q, qh, y.
+ * Entry by entry in this order, so each reads the others' old values where
+ * the algorithm does. Then (q, y), (y, y) into d, overlapped with zh = M z
+ * and v = A zh. */
+static tl_status first_half(tl_backend *be, tl_vec *const *v, const pbicg_scalars *sc, double *d)
+{
+    double beta = sc->beta, bo = -sc->beta * sc->omega, alpha = sc->alpha;
+    tl_update u1[8] = {
+        {.y = v[P], .nterms = 3, .coef = {1.0, beta, bo}, .x = {v[R], v[P], v[S]}},
+        {.y = v[PH], .nterms = 3, .coef = {1.0, beta, bo}, .x = {v[RH], v[PH], v[SH]}},
+        {.y = v[S], .nterms = 3, .coef = {1.0, beta, bo}, .x = {v[W], v[S], v[Z]}},
+        {.y = v[SH], .nterms = 3, .coef = {1.0, beta, bo}, .x = {v[WH], v[SH], v[ZH]}},
+        {.y = v[Z], .nterms = 3, .coef = {1.0, beta, bo}, .x = {v[T], v[Z], v[V]}},
+        {.y = v[Q], .nterms = 2, .coef = {1.0, -alpha}, .x = {v[R], v[S]}},
+        {.y = v[QH], .nterms = 2, .coef = {1.0, -alpha}, .x = {v[RH], v[SH]}},
+        {.y = v[Y], .nterms = 2, .coef = {1.0, -alpha}, .x = {v[W], v[Z]}},
+    };
+    TL_TRY(tl_be_update(be, u1, 8));
+    TL_TRY(tl_be_dot_begin(be, 0, 2, (tl_vec *[]){v[Q], v[Y]}, (tl_vec *[]){v[Y], v[Y]}));
+    TL_TRY(tl_be_precond(be, v[ZH], v[Z]));    /* zh = M z */
+    TL_TRY(tl_be_spmv_begin(be, v[ZH], v[V])); /* v = A zh */
+    TL_TRY(tl_be_spmv_end(be, v[ZH], v[V]));
+    return tl_be_dot_end(be, 0, d);
+}
+
+/* The second half, omega known: x += alpha ph + omega qh, r = q - omega y,
+ * rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v); the
+ * residual replacement when due; then (r0, r), (r0, w), (r0, s), (r0, z),
+ * (r, r) into d, overlapped with wh = M w and t = A wh. */
+static tl_status second_half(tl_backend *be, const tl_solve_params *prm, tl_vec *b,
+                             tl_vec *const *v, const pbicg_scalars *sc, int64_t it, double *d)
+{
+    double alpha = sc->alpha, omega = sc->omega;
+    tl_update u2[4] = {
+        {.y = v[X_], .nterms = 3, .coef = {1.0, alpha, omega}, .x = {v[X_], v[PH], v[QH]}},
+        {.y = v[R], .nterms = 2, .coef = {1.0, -omega}, .x = {v[Q], v[Y]}},
+        {.y = v[RH], .nterms = 3, .coef = {1.0, -omega, omega * alpha}, .x = {v[QH], v[WH], v[ZH]}},
+        {.y = v[W], .nterms = 3, .coef = {1.0, -omega, omega * alpha}, .x = {v[Y], v[T], v[V]}},
+    };
+    TL_TRY(tl_be_update(be, u2, 4));
+    if (prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0)
+        TL_TRY(tl_pipebicgstab_replace(be, b, v[X_], (tl_vec **)v));
+    TL_TRY(tl_be_dot_begin(be, 1, 5, (tl_vec *[]){v[RT], v[RT], v[RT], v[RT], v[R]},
+                           (tl_vec *[]){v[R], v[W], v[S], v[Z], v[R]}));
+    TL_TRY(tl_be_precond(be, v[WH], v[W]));    /* wh = M w */
+    TL_TRY(tl_be_spmv_begin(be, v[WH], v[T])); /* t = A wh */
+    TL_TRY(tl_be_spmv_end(be, v[WH], v[T]));
+    return tl_be_dot_end(be, 1, d);
+}
+
 tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
                                  tl_solve_result *res)
 {
     tl_status st = TL_OK;
     tl_ctx *ctx = be->ctx;
-    tl_vec *v[NV] = {NULL};
+    tl_vec *v[NV + 1] = {NULL}; /* v[X_]: the caller's x */
     int in_iter = 0;
     TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
-    tl_vec *r = v[R], *rh = v[RH], *rt = v[RT], *p = v[P], *ph = v[PH], *s = v[S], *sh = v[SH],
-           *z = v[Z], *zh = v[ZH], *q = v[Q], *qh = v[QH], *y = v[Y], *w = v[W], *wh = v[WH],
-           *t = v[T], *vv = v[V];
+    v[X_] = x;
 
     double d[5];
     TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
-    double rho = d[0], rtnorm = sqrt(d[2]); /* rtnorm: ||r0|| */
+    pbicg_scalars sc = {.rho = d[0], .rtnorm = sqrt(d[2])}; /* rtnorm: ||r0|| */
     TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
     if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
     if (!(d[1] != 0.0)) {
@@ -42,34 +114,13 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                       "(r0, A M r0) = %g", d[1]);
         goto fail;
     }
-    double alpha = rho / d[1], beta = 0.0, omega = 0.0;
+    sc.alpha = sc.rho / d[1];
     double true_last = INFINITY; /* b - A x at the last restart from it */
 
     for (int64_t it = 0;;) {
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
-        /* p, ph, s, sh, z from their recurrences (beta = 0 at first: the
-         * zero-initialised old vectors drop out); then q, qh, y. Entry by
-         * entry in this order, so each reads the others' old values where
-         * the algorithm does. */
-        double bo = -beta * omega;
-        tl_update u1[8] = {
-            {.y = p, .nterms = 3, .coef = {1.0, beta, bo}, .x = {r, p, s}},
-            {.y = ph, .nterms = 3, .coef = {1.0, beta, bo}, .x = {rh, ph, sh}},
-            {.y = s, .nterms = 3, .coef = {1.0, beta, bo}, .x = {w, s, z}},
-            {.y = sh, .nterms = 3, .coef = {1.0, beta, bo}, .x = {wh, sh, zh}},
-            {.y = z, .nterms = 3, .coef = {1.0, beta, bo}, .x = {t, z, vv}},
-            {.y = q, .nterms = 2, .coef = {1.0, -alpha}, .x = {r, s}},
-            {.y = qh, .nterms = 2, .coef = {1.0, -alpha}, .x = {rh, sh}},
-            {.y = y, .nterms = 2, .coef = {1.0, -alpha}, .x = {w, z}},
-        };
-        TL_TRYGOTO(tl_be_update(be, u1, 8), st, fail);
-
-        TL_TRYGOTO(tl_be_dot_begin(be, 0, 2, (tl_vec *[]){q, y}, (tl_vec *[]){y, y}), st, fail);
-        TL_TRYGOTO(tl_be_precond(be, zh, z), st, fail);     /* zh = M z */
-        TL_TRYGOTO(tl_be_spmv_begin(be, zh, vv), st, fail); /* v = A zh */
-        TL_TRYGOTO(tl_be_spmv_end(be, zh, vv), st, fail);
-        TL_TRYGOTO(tl_be_dot_end(be, 0, d), st, fail);
+        TL_TRYGOTO(first_half(be, v, &sc, d), st, fail);
         if (!isfinite(d[0]) || !isfinite(d[1])) {
             tl_solve_stop(res, TL_STOP_NONFINITE, "(q, y) = %g, (y, y) = %g at iteration %lld",
                           d[0], d[1], (long long)it);
@@ -79,26 +130,8 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
          * exact first step, a diagonal matrix). omega = 0 takes that step;
          * the next test then finds ||r|| = 0, and only a nonzero r with
          * omega = 0 is a breakdown, as in method_bicgstab.c. */
-        omega = d[1] > 0.0 ? d[0] / d[1] : 0.0;
-        /* x += alpha ph + omega qh, r = q - omega y,
-         * rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v) */
-        tl_update u2[4] = {
-            {.y = x, .nterms = 3, .coef = {1.0, alpha, omega}, .x = {x, ph, qh}},
-            {.y = r, .nterms = 2, .coef = {1.0, -omega}, .x = {q, y}},
-            {.y = rh, .nterms = 3, .coef = {1.0, -omega, omega * alpha}, .x = {qh, wh, zh}},
-            {.y = w, .nterms = 3, .coef = {1.0, -omega, omega * alpha}, .x = {y, t, vv}},
-        };
-        TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
-        if (prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0)
-            TL_TRYGOTO(tl_pipebicgstab_replace(be, b, x, v), st, fail);
-
-        TL_TRYGOTO(
-            tl_be_dot_begin(be, 1, 5, (tl_vec *[]){rt, rt, rt, rt, r}, (tl_vec *[]){r, w, s, z, r}),
-            st, fail);
-        TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail);    /* wh = M w */
-        TL_TRYGOTO(tl_be_spmv_begin(be, wh, t), st, fail); /* t = A wh */
-        TL_TRYGOTO(tl_be_spmv_end(be, wh, t), st, fail);
-        TL_TRYGOTO(tl_be_dot_end(be, 1, d), st, fail);
+        sc.omega = d[1] > 0.0 ? d[0] / d[1] : 0.0;
+        TL_TRYGOTO(second_half(be, prm, b, v, &sc, it, d), st, fail);
         it++;
         tl_probe_iter_end(ctx);
         in_iter = 0;
@@ -115,14 +148,7 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                 break;
             true_last = sqrt(d[2]);
             res->restarts++;
-            if (!(d[1] != 0.0) &&
-                tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
-                              "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
-                break;
-            rho = d[0];
-            rtnorm = sqrt(d[2]);
-            alpha = rho / d[1];
-            beta = 0.0;
+            if (restarted(res, d, it, &sc)) break;
             continue;
         }
         if (tl_solve_check(ctx, prm, res, it, sqrt(d[4]))) break;
@@ -132,35 +158,29 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                               (long long)it);
                 goto fail;
             }
-        if (omega == 0.0 &&
+        if (sc.omega == 0.0 &&
             tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld", (long long)it))
             break;
-        if (fabs(d[0]) <= TL_BICG_RESTART * rtnorm * sqrt(d[4])) {
+        if (fabs(d[0]) <= TL_BICG_RESTART * sc.rtnorm * sqrt(d[4])) {
             /* (r0, r) has decayed to rounding level: restart with r0 = r
              * (beta = 0 drops the old directions) */
             TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
             res->restarts++;
-            if (!(d[1] != 0.0) &&
-                tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
-                              "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
-                break;
-            rho = d[0];
-            rtnorm = sqrt(d[2]);
-            alpha = rho / d[1];
-            beta = 0.0;
+            if (restarted(res, d, it, &sc)) break;
             continue;
         }
-        beta = (alpha / omega) * (d[0] / rho);
-        double den = d[1] + beta * d[2] - beta * omega * d[3];
+        sc.beta = (sc.alpha / sc.omega) * (d[0] / sc.rho);
+        double den = d[1] + sc.beta * d[2] - sc.beta * sc.omega * d[3];
         if (den == 0.0 &&
             tl_solve_stop(res, TL_STOP_BREAKDOWN,
                           "(r0, w + beta s - beta omega z) = 0 at iteration %lld", (long long)it))
             break;
-        alpha = d[0] / den;
-        rho = d[0];
+        sc.alpha = d[0] / den;
+        sc.rho = d[0];
     }
 fail:
     if (in_iter) tl_probe_iter_end(ctx);
+    v[X_] = NULL;
     tl_be_vecs_free(be, v, NV);
     return st;
 }

@@ -59,8 +59,8 @@ enum { NX, NU, NW, NS, NZ, NP, NQ, NM, NNORM };
 #define TL_PIPECG_CONFIRM 2.0
 
 typedef struct pipecg_bound {
-    double f, g, h, e; /* bounds on the gaps of r, s, w, z */
-    double f_prev, r_prev, r_last; /* r_last: ||r|| of the iteration just updated */
+    double f, g, h, e;              /* bounds on the gaps of r, s, w, z */
+    double f_prev, r_prev, r_last;  /* r_last: ||r|| of the iteration just updated */
     double cur[NNORM], prev[NNORM]; /* norms at the start of this and the last iteration */
     int valid;                      /* prev[] and the gaps describe the last iteration */
 } pipecg_bound;
@@ -148,13 +148,128 @@ static tl_status replace(tl_backend *be, tl_vec *b, tl_vec *const *v, int have_p
                       (tl_vec *[]){v[U], v[U], v[R], v[X], v[S], v[W], v[S]}, d));
     TL_TRY(tl_be_precond(be, v[M], v[W]));
     TL_TRY(tl_be_spmv(be, v[M], v[N]));
-    *ex = (pipecg_explicit){.gamma = d[0],
-                            .delta = d[1],
-                            .rr = d[2],
-                            .xx = d[3],
-                            .us = d[4],
-                            .pw = d[5],
-                            .ps = d[6]};
+    *ex = (pipecg_explicit){
+        .gamma = d[0], .delta = d[1], .rr = d[2], .xx = d[3], .us = d[4], .pw = d[5], .ps = d[6]};
+    return TL_OK;
+}
+
+/* One iteration's scalars: as the reduction gave them, or recomputed from
+ * x (explicit_now, with the explicit dots in ex) after a replacement. */
+typedef struct pcg_step {
+    double gamma, delta, rnorm;
+    int have_p;       /* a direction to keep (beta != 0) */
+    int explicit_now; /* r, u, w, s, q, z, m, n and the scalars recomputed */
+    pipecg_explicit ex;
+} pcg_step;
+
+/* The scalars of a replacement made now (restart: no direction). */
+static tl_status restart_from(tl_backend *be, tl_vec *b, tl_vec *const *v, tl_vec *r_true,
+                              tl_solve_result *res, pcg_step *sp)
+{
+    sp->have_p = 0;
+    TL_TRY(replace(be, b, v, 0, r_true, &sp->ex));
+    res->replacements++;
+    sp->explicit_now = 1;
+    sp->gamma = sp->ex.gamma;
+    sp->delta = sp->ex.delta;
+    sp->rnorm = sqrt(sp->ex.rr);
+    return TL_OK;
+}
+
+/* The recursive residual says converged: ask b - A x too, and restart
+ * from it when the gap is as large as the tolerance (the old direction
+ * belongs to another residual). */
+static tl_status confirm(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
+                         tl_vec *b, tl_vec *const *v, pcg_step *sp)
+{
+    double tt;
+    TL_TRY(tl_be_residual(be, b, v[X], v[TMP2], v[TMP]));
+    TL_TRY(tl_be_dots(be, 1, &v[TMP2], &v[TMP2], &tt));
+    if (!(sqrt(tt) <= TL_PIPECG_CONFIRM * sp->rnorm) &&
+        !tl_solve_meets_tol(prm, res, sqrt(tt) / TL_PIPECG_CONFIRM))
+        TL_TRY(restart_from(be, b, v, v[TMP2], res, sp));
+    return TL_OK;
+}
+
+/* The bound's bookkeeping at the start of iteration it, from the squared
+ * norms the reduction gave; 1 when the gap bound crossed sqrt(eps) ||r||
+ * (the paper's criterion; it stays below it afterwards): replace after
+ * this iteration's update. */
+static int bound_iteration(pipecg_bound *bd, const tl_backend *be, const tl_solve_params *prm,
+                           const double *sq, int64_t it, double alpha_old, double beta_old,
+                           double rnorm)
+{
+    for (int k = 0; k < NNORM; k++)
+        bd->cur[k] = sqrt(sq[k]);
+    if (it == 0) {
+        bound_reset(bd, be, prm->bnorm);
+        return 0;
+    }
+    bd->r_prev = bd->r_last;
+    bound_step(bd, be, alpha_old, beta_old);
+    double tau = sqrt(DBL_EPSILON);
+    return bd->valid && bd->f_prev <= tau * bd->r_prev && bd->f > tau * rnorm;
+}
+
+/* beta and p'Ap from the explicit dots of a replacement; 1 (stopped) when
+ * they are not finite or say the matrix or M is not SPD. */
+static int explicit_scalars(tl_solve_result *res, const pcg_step *sp, double gamma_old, int64_t it,
+                            double *beta, double *curv)
+{
+    const pipecg_explicit *ex = &sp->ex;
+    double gamma = sp->gamma;
+    *beta = sp->have_p ? gamma / gamma_old : 0.0;
+    /* p'Ap of p = u + beta p_old, s = w + beta s_old, explicitly */
+    *curv = sp->have_p ? ex->delta + *beta * (ex->us + ex->pw) + *beta * *beta * ex->ps : ex->delta;
+    if (!isfinite(*curv) || !isfinite(gamma))
+        return tl_solve_stop(res, TL_STOP_NONFINITE, "recomputed gamma = %g, p'Ap = %g", gamma,
+                             *curv);
+    if (!(gamma > 0.0))
+        return tl_solve_stop(res, TL_STOP_NOT_SPD,
+                             "(r, M^-1 r) = %.3e <= 0 at iteration %lld (recomputed from x)", gamma,
+                             (long long)it);
+    if (!(*curv > 0.0))
+        return tl_solve_stop(res, TL_STOP_NOT_SPD,
+                             "p'Ap = %.3e <= 0 at iteration %lld (recomputed from x and p)", *curv,
+                             (long long)it);
+    return 0;
+}
+
+/* The iteration's fused reduction, gamma = (r, u), delta = (w, u), (r, r)
+ * and, with_norms, the bound's squared norms into d[3..], overlapped with
+ * m = M w and n = A m. */
+static tl_status reduce_overlapped(tl_backend *be, tl_vec *const *v, tl_vec *const *normv,
+                                   int with_norms, double *d)
+{
+    tl_vec *dx[3 + NNORM] = {v[R], v[W], v[R]}, *dy[3 + NNORM] = {v[U], v[U], v[R]};
+    int nd = 3;
+    for (int k = 0; with_norms && k < NNORM; k++)
+        dx[nd] = dy[nd] = normv[k], nd++;
+    TL_TRY(tl_be_dot_begin(be, 0, nd, dx, dy));
+    TL_TRY(tl_be_precond(be, v[M], v[W]));    /* m = M w */
+    TL_TRY(tl_be_spmv_begin(be, v[M], v[N])); /* n = A m */
+    TL_TRY(tl_be_spmv_end(be, v[M], v[N]));
+    return tl_be_dot_end(be, 0, d);
+}
+
+/* A suspect step: restart from the explicit residual. After drift large
+ * enough to upset the curvature, the old direction does not belong to the
+ * true residual (keeping it gives beta = gamma_true / gamma_recursive,
+ * measured > 60 on gen:hetero2d:52:4, and the next curvature fails
+ * again). In benchmark mode, the residual down by 1e8 and the scalars at
+ * rounding noise, say so and check no more (*rounding_checked; a suspect
+ * step earlier is lost accuracy, checked each time). */
+static tl_status restart_suspect(tl_backend *be, tl_vec *b, tl_vec *const *v, tl_solve_result *res,
+                                 int fixed, int64_t it, int *rounding_checked, pcg_step *sp)
+{
+    double rnorm_rec = sp->rnorm;
+    TL_TRY(restart_from(be, b, v, NULL, res, sp));
+    if (fixed && !*rounding_checked && rnorm_rec <= sqrt(DBL_EPSILON) * res->r0norm) {
+        *rounding_checked = 1;
+        res->rounding_at = it;
+        res->rounding_rnorm = sp->rnorm;
+        res->rounding_recursive = rnorm_rec;
+    }
     return TL_OK;
 }
 
@@ -169,13 +284,12 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
     for (int k = 0; k < NV; k++)
         if (k != X) TL_TRYGOTO(tl_be_vec(be, &v[k]), st, fail);
     v[X] = x;
-    tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N], *z = v[Z], *q = v[Q], *s = v[S],
-           *p = v[P];
-    tl_vec *vec[TL_PCG_NVEC] = {[TL_PCG_N] = n, [TL_PCG_M] = m, [TL_PCG_W] = w, [TL_PCG_U] = u,
-                                [TL_PCG_X] = x, [TL_PCG_R] = r, [TL_PCG_Z] = z, [TL_PCG_Q] = q,
-                                [TL_PCG_S] = s, [TL_PCG_P] = p};
-    tl_vec *normv[NNORM] = {[NX] = x, [NU] = u, [NW] = w, [NS] = s,
-                            [NZ] = z, [NP] = p, [NQ] = q, [NM] = m};
+    tl_vec *r = v[R], *u = v[U], *w = v[W], *m = v[M], *n = v[N];
+    tl_vec *vec[TL_PCG_NVEC] = {
+        [TL_PCG_N] = n, [TL_PCG_M] = m,    [TL_PCG_W] = w,    [TL_PCG_U] = u,    [TL_PCG_X] = x,
+        [TL_PCG_R] = r, [TL_PCG_Z] = v[Z], [TL_PCG_Q] = v[Q], [TL_PCG_S] = v[S], [TL_PCG_P] = v[P]};
+    tl_vec *normv[NNORM] = {
+        [NX] = x, [NU] = u, [NW] = w, [NS] = v[S], [NZ] = v[Z], [NP] = v[P], [NQ] = v[Q], [NM] = m};
     const int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
     /* the bound's norms: from the update pass when the backend can, else
      * as dots in the same allreduce; none in benchmark mode */
@@ -194,20 +308,15 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
         double d[3 + NNORM];
-        tl_vec *dx[3 + NNORM] = {r, w, r}, *dy[3 + NNORM] = {u, u, r};
-        int nd = 3;
-        if (bounded && (!sq_in_update || it == 0)) {
-            for (int k = 0; k < NNORM; k++)
-                dx[nd] = dy[nd] = normv[k], nd++;
-        }
-        TL_TRYGOTO(tl_be_dot_begin(be, 0, nd, dx, dy), st, fail);
-        TL_TRYGOTO(tl_be_precond(be, m, w), st, fail);    /* m = M w */
-        TL_TRYGOTO(tl_be_spmv_begin(be, m, n), st, fail); /* n = A m */
-        TL_TRYGOTO(tl_be_spmv_end(be, m, n), st, fail);
-        TL_TRYGOTO(tl_be_dot_end(be, 0, d), st, fail);
-        double gamma = d[0], delta = d[1], rnorm = sqrt(d[2]);
+        TL_TRYGOTO(reduce_overlapped(be, v, normv, bounded && (!sq_in_update || it == 0), d), st,
+                   fail);
+        /* beta = 0 at the start and after a zero step (alpha_old = 0) */
+        pcg_step sp = {.gamma = d[0],
+                       .delta = d[1],
+                       .rnorm = sqrt(d[2]),
+                       .have_p = it > 0 && alpha_old != 0.0};
         if (it == 0) {
-            TL_TRYGOTO(tl_solve_begin(ctx, prm, res, rnorm), st, fail);
+            TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sp.rnorm), st, fail);
             if (be->cfg.precond == TL_PRECOND_JACOBI && be->nonpos_diag > 0) {
                 tl_solve_stop(res, TL_STOP_NOT_SPD,
                               "%lld diagonal entries <= 0 (Jacobi preconditioner not SPD)",
@@ -215,100 +324,27 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
                 break;
             }
         }
-        /* beta = 0 at the start and after a zero step (alpha_old = 0) */
-        int have_p = it > 0 && alpha_old != 0.0;
-        pipecg_explicit ex = {0};
-        int explicit_now = 0; /* r, u, w, s, q, z, m, n and the scalars recomputed */
-        if (!fixed && it > 0 && tl_solve_meets_tol(prm, res, rnorm)) {
-            /* the recursive residual says converged: ask b - A x too */
-            double tt;
-            TL_TRYGOTO(tl_be_residual(be, b, x, v[TMP2], v[TMP]), st, fail);
-            TL_TRYGOTO(tl_be_dots(be, 1, &v[TMP2], &v[TMP2], &tt), st, fail);
-            if (!(sqrt(tt) <= TL_PIPECG_CONFIRM * rnorm) &&
-                !tl_solve_meets_tol(prm, res, sqrt(tt) / TL_PIPECG_CONFIRM)) {
-                /* the gap is as large as the tolerance: the old direction
-                 * belongs to another residual, restart from the true one */
-                have_p = 0;
-                TL_TRYGOTO(replace(be, b, v, 0, v[TMP2], &ex), st, fail);
-                res->replacements++;
-                explicit_now = 1;
-                gamma = ex.gamma;
-                delta = ex.delta;
-                rnorm = sqrt(ex.rr);
-            }
-        }
-        if (tl_solve_check(ctx, prm, res, it, rnorm)) break;
-        if (!isfinite(gamma) || !isfinite(delta)) {
-            tl_solve_stop(res, TL_STOP_NONFINITE, "gamma = %g, delta = %g at iteration %lld", gamma,
-                          delta, (long long)it);
+        if (!fixed && it > 0 && tl_solve_meets_tol(prm, res, sp.rnorm))
+            TL_TRYGOTO(confirm(be, prm, res, b, v, &sp), st, fail);
+        if (tl_solve_check(ctx, prm, res, it, sp.rnorm)) break;
+        if (!isfinite(sp.gamma) || !isfinite(sp.delta)) {
+            tl_solve_stop(res, TL_STOP_NONFINITE, "gamma = %g, delta = %g at iteration %lld",
+                          sp.gamma, sp.delta, (long long)it);
             break;
         }
-        int scheduled = 0; /* replace after this iteration's update */
-        if (bounded) {
-            for (int k = 0; k < NNORM; k++)
-                bd.cur[k] = sqrt(d[3 + k]);
-            if (it == 0) {
-                bound_reset(&bd, be, prm->bnorm);
-            } else {
-                bd.r_prev = bd.r_last;
-                bound_step(&bd, be, alpha_old, beta_old);
-                /* the paper's criterion: replace when the gap bound crosses
-                 * sqrt(eps) ||r|| (it stays below it afterwards) */
-                double tau = sqrt(DBL_EPSILON);
-                scheduled = bd.valid && bd.f_prev <= tau * bd.r_prev && bd.f > tau * rnorm;
-            }
-        }
+        int scheduled =
+            bounded && bound_iteration(&bd, be, prm, d + 3, it, alpha_old, beta_old, sp.rnorm);
         double beta, t2; /* the recurrences of solvers/backends/pipecg_form.h */
-        double curv = tl_pcg_curvature(gamma, delta, gamma_old, alpha_old, have_p, &beta, &t2);
-        int suspect = !(gamma > 0.0) || !(curv > PIPECG_CURV_TOL * (fabs(delta) + fabs(t2)));
-        int soft = fixed && rounding_checked;
-        if (suspect && !soft && !explicit_now) {
-            /* restart from the explicit residual: after drift large enough
-             * to upset the curvature, the old direction does not belong to
-             * the true residual (keeping it gives beta = gamma_true /
-             * gamma_recursive, measured > 60 on gen:hetero2d:52:4, and the
-             * next curvature fails again) */
-            have_p = 0;
-            double rnorm_rec = rnorm;
-            TL_TRYGOTO(replace(be, b, v, 0, NULL, &ex), st, fail);
-            res->replacements++;
-            explicit_now = 1;
-            gamma = ex.gamma;
-            delta = ex.delta;
-            rnorm = sqrt(ex.rr);
-            if (fixed && !rounding_checked && rnorm_rec <= sqrt(DBL_EPSILON) * res->r0norm) {
-                /* benchmark mode, the residual down by 1e8 and the scalars
-                 * at rounding noise: say so, and check no more (a suspect
-                 * step earlier is lost accuracy, checked each time) */
-                rounding_checked = 1;
-                res->rounding_at = it;
-                res->rounding_rnorm = sqrt(ex.rr);
-                res->rounding_recursive = rnorm_rec;
-            }
-        }
-        if (explicit_now) {
-            beta = have_p ? gamma / gamma_old : 0.0;
-            /* p'Ap of p = u + beta p_old, s = w + beta s_old, explicitly */
-            curv = have_p ? ex.delta + beta * (ex.us + ex.pw) + beta * beta * ex.ps : ex.delta;
-            if (!isfinite(curv) || !isfinite(gamma)) {
-                tl_solve_stop(res, TL_STOP_NONFINITE, "recomputed gamma = %g, p'Ap = %g", gamma,
-                              curv);
-                break;
-            }
-            if (!(gamma > 0.0)) {
-                tl_solve_stop(res, TL_STOP_NOT_SPD,
-                              "(r, M^-1 r) = %.3e <= 0 at iteration %lld (recomputed from x)",
-                              gamma, (long long)it);
-                break;
-            }
-            if (!(curv > 0.0)) {
-                tl_solve_stop(res, TL_STOP_NOT_SPD,
-                              "p'Ap = %.3e <= 0 at iteration %lld (recomputed from x and p)", curv,
-                              (long long)it);
-                break;
-            }
+        double curv =
+            tl_pcg_curvature(sp.gamma, sp.delta, gamma_old, alpha_old, sp.have_p, &beta, &t2);
+        int suspect = !(sp.gamma > 0.0) || !(curv > PIPECG_CURV_TOL * (fabs(sp.delta) + fabs(t2)));
+        if (suspect && !(fixed && rounding_checked) && !sp.explicit_now)
+            TL_TRYGOTO(restart_suspect(be, b, v, res, fixed, it, &rounding_checked, &sp), st, fail);
+        double gamma = sp.gamma;
+        if (sp.explicit_now) {
+            if (explicit_scalars(res, &sp, gamma_old, it, &beta, &curv)) break;
             if (bounded) {
-                bd.cur[NX] = sqrt(ex.xx);
+                bd.cur[NX] = sqrt(sp.ex.xx);
                 bound_reset(&bd, be, prm->bnorm);
                 bd.f_prev = bd.f;
             }
@@ -317,7 +353,7 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
             /* benchmark mode at rounding level: restart the direction from
              * the recursive vectors; no step where even that curves wrong */
             beta = 0.0;
-            curv = delta;
+            curv = sp.delta;
             if (!(gamma > 0.0) || !(curv > 0.0)) gamma = curv = 0.0;
         }
         double alpha = curv != 0.0 ? gamma / curv : 0.0;
@@ -339,7 +375,7 @@ tl_status tl_method_pipecg(tl_backend *be, const tl_solve_params *prm, tl_vec *b
         if (bounded) {
             for (int k = 0; k < NNORM; k++)
                 bd.prev[k] = bd.cur[k];
-            bd.r_last = rnorm;
+            bd.r_last = sp.rnorm;
             bd.valid = 1;
         }
         gamma_old = gamma;

@@ -93,6 +93,144 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
     return 1;
 }
 
+/* register coefficients: sref = 1 + register */
+enum {
+    A_ = 1 + TL_SC_BI_ALPHA,
+    B_ = 1 + TL_SC_BI_BETA,
+    BO_ = 1 + TL_SC_BI_BO,
+    OM_ = 1 + TL_SC_BI_OMEGA,
+    OA_ = 1 + TL_SC_BI_OA
+};
+
+/* The first group: p, ph, s, sh, z from their recurrences, then q, qh, y
+ * (coefficients from the registers), in the same pass zh = M z and the
+ * local (q, y), (y, y); v = A zh; omega from the reduction on the device. */
+static tl_status first_group(tl_backend *be, tl_vec *const *v)
+{
+    tl_update u1[8] = {
+        {.y = v[P],
+         .nterms = 3,
+         .coef = {1.0, 1.0, 1.0},
+         .x = {v[R], v[P], v[S]},
+         .sref = {0, B_, BO_}},
+        {.y = v[PH],
+         .nterms = 3,
+         .coef = {1.0, 1.0, 1.0},
+         .x = {v[RH], v[PH], v[SH]},
+         .sref = {0, B_, BO_}},
+        {.y = v[S],
+         .nterms = 3,
+         .coef = {1.0, 1.0, 1.0},
+         .x = {v[W], v[S], v[Z]},
+         .sref = {0, B_, BO_}},
+        {.y = v[SH],
+         .nterms = 3,
+         .coef = {1.0, 1.0, 1.0},
+         .x = {v[WH], v[SH], v[ZH]},
+         .sref = {0, B_, BO_}},
+        {.y = v[Z],
+         .nterms = 3,
+         .coef = {1.0, 1.0, 1.0},
+         .x = {v[T], v[Z], v[V]},
+         .sref = {0, B_, BO_}},
+        {.y = v[Q], .nterms = 2, .coef = {1.0, -1.0}, .x = {v[R], v[S]}, .sref = {0, A_}},
+        {.y = v[QH], .nterms = 2, .coef = {1.0, -1.0}, .x = {v[RH], v[SH]}, .sref = {0, A_}},
+        {.y = v[Y], .nterms = 2, .coef = {1.0, -1.0}, .x = {v[W], v[Z]}, .sref = {0, A_}},
+    };
+    tl_update_tail t1 = {
+        .pz = v[ZH], .pr = v[Z], .slot = 0, .ndots = 2, .x = {v[Q], v[Y]}, .y = {v[Y], v[Y]}};
+    TL_TRY(tl_be_update_fused(be, u1, 8, &t1));
+    TL_TRY(tl_be_dot_begin(be, 0, 0, NULL, NULL));
+    TL_TRY(tl_be_spmv_begin(be, v[ZH], v[V])); /* v = A zh */
+    TL_TRY(tl_be_spmv_end(be, v[ZH], v[V]));
+    TL_TRY(tl_be_dot_end_async(be, 0));
+    return tl_be_scalars(be, TL_SC_PBICG_OMEGA, 0);
+}
+
+/* The second group of iteration it: x += alpha ph + omega qh, r = q -
+ * omega y, rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v);
+ * in the same pass wh = M w and the local r0~ dots and (r, r) of the next
+ * reduction, unless a residual replacement rewrites r, w, s, z in between
+ * (then the update alone, and the dots after it); t = A wh; beta, alpha on
+ * the device; the registers of both programs posted (tags 2 it, 2 it + 1). */
+static tl_status second_group(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
+                              tl_vec **v, int64_t it)
+{
+    tl_update u2[4] = {
+        {.y = x,
+         .nterms = 3,
+         .coef = {1.0, 1.0, 1.0},
+         .x = {x, v[PH], v[QH]},
+         .sref = {0, A_, OM_}},
+        {.y = v[R], .nterms = 2, .coef = {1.0, -1.0}, .x = {v[Q], v[Y]}, .sref = {0, OM_}},
+        {.y = v[RH],
+         .nterms = 3,
+         .coef = {1.0, -1.0, 1.0},
+         .x = {v[QH], v[WH], v[ZH]},
+         .sref = {0, OM_, OA_}},
+        {.y = v[W],
+         .nterms = 3,
+         .coef = {1.0, -1.0, 1.0},
+         .x = {v[Y], v[T], v[V]},
+         .sref = {0, OM_, OA_}},
+    };
+    tl_update_tail t2 = {.pz = v[WH],
+                         .pr = v[W],
+                         .slot = 1,
+                         .ndots = 5,
+                         .x = {v[RT], v[RT], v[RT], v[RT], v[R]},
+                         .y = {v[R], v[W], v[S], v[Z], v[R]}};
+    int replace = prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0;
+    if (replace) {
+        TL_TRY(tl_be_update(be, u2, 4));
+        TL_TRY(tl_be_regs_post(be, 2 * it));
+        TL_TRY(tl_pipebicgstab_replace(be, b, x, v));
+        TL_TRY(tl_be_dot_begin(be, 1, 5, t2.x, t2.y));
+        TL_TRY(tl_be_precond(be, v[WH], v[W])); /* wh = M w */
+    } else {
+        TL_TRY(tl_be_update_fused(be, u2, 4, &t2));
+        TL_TRY(tl_be_regs_post(be, 2 * it));
+        TL_TRY(tl_be_dot_begin(be, 1, 0, NULL, NULL));
+    }
+    TL_TRY(tl_be_spmv_begin(be, v[WH], v[T])); /* t = A wh */
+    TL_TRY(tl_be_spmv_end(be, v[WH], v[T]));
+    TL_TRY(tl_be_dot_end_async(be, 1));
+    TL_TRY(tl_be_scalars(be, TL_SC_PBICG_AB, 1));
+    return tl_be_regs_post(be, 2 * it + 1);
+}
+
+/* Restart at iteration it from b - A x (what the device ran after it was
+ * frozen is dropped): confirming (the recursive residual converged), as
+ * method_pipebicgstab.c, the solve stops there or goes on from it; a
+ * restart ((r0~, r) at rounding level) goes on. *stopped when it ends. */
+static tl_status restart_at(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
+                            tl_vec *b, tl_vec *x, tl_vec **v, int64_t it, int confirming,
+                            double *true_last, int *stopped)
+{
+    double d[5];
+    TL_TRY(tl_pipebicgstab_start(be, b, x, v, d));
+    if (confirming) {
+        double tr = sqrt(d[2]);
+        if (tl_solve_check(be->ctx, prm, res, it, tr) ||
+            (!(tr <= TL_TRUE_RESTART_GAIN * *true_last) &&
+             tl_solve_stop_true(prm, res, tr,
+                                "the recursive residual converged again after a restart "
+                                "from b - A x without reducing it"))) {
+            *stopped = 1;
+            return TL_OK;
+        }
+        *true_last = tr;
+    }
+    res->restarts++;
+    if (!(d[1] != 0.0) &&
+        tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
+                      "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it)) {
+        *stopped = 1;
+        return TL_OK;
+    }
+    return load_state(be, prm, res, d);
+}
+
 tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b,
                                        tl_vec *x, tl_solve_result *res)
 {
@@ -105,9 +243,6 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
     TL_CHECK(2 * lag + 4 <= TL_SC_RING, TL_ERR_INVAL, "--check-every %d (at most %d)", every,
              (TL_SC_RING - 4) / 4);
     TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
-    tl_vec *r = v[R], *rh = v[RH], *rt = v[RT], *p = v[P], *ph = v[PH], *s = v[S], *sh = v[SH],
-           *z = v[Z], *zh = v[ZH], *q = v[Q], *qh = v[QH], *y = v[Y], *w = v[W], *wh = v[WH],
-           *t = v[T], *vv = v[V];
 
     double d[5];
     TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
@@ -120,85 +255,14 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
     }
     TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
 
-    /* register coefficients: sref = 1 + register */
-    enum {
-        A_ = 1 + TL_SC_BI_ALPHA,
-        B_ = 1 + TL_SC_BI_BETA,
-        BO_ = 1 + TL_SC_BI_BO,
-        OM_ = 1 + TL_SC_BI_OMEGA,
-        OA_ = 1 + TL_SC_BI_OA
-    };
     int64_t maxit = prm->max_iterations, checked = 0; /* next register tag to check */
     int stopped = 0;
     double true_last = INFINITY; /* b - A x at the last restart from it */
     for (int64_t it = 0; !stopped && it < maxit;) {
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
-        tl_update u1[8] = {
-            {.y = p, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {r, p, s}, .sref = {0, B_, BO_}},
-            {.y = ph,
-             .nterms = 3,
-             .coef = {1.0, 1.0, 1.0},
-             .x = {rh, ph, sh},
-             .sref = {0, B_, BO_}},
-            {.y = s, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {w, s, z}, .sref = {0, B_, BO_}},
-            {.y = sh,
-             .nterms = 3,
-             .coef = {1.0, 1.0, 1.0},
-             .x = {wh, sh, zh},
-             .sref = {0, B_, BO_}},
-            {.y = z, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {t, z, vv}, .sref = {0, B_, BO_}},
-            {.y = q, .nterms = 2, .coef = {1.0, -1.0}, .x = {r, s}, .sref = {0, A_}},
-            {.y = qh, .nterms = 2, .coef = {1.0, -1.0}, .x = {rh, sh}, .sref = {0, A_}},
-            {.y = y, .nterms = 2, .coef = {1.0, -1.0}, .x = {w, z}, .sref = {0, A_}},
-        };
-        /* the same pass: zh = M z and the local (q, y), (y, y) */
-        tl_update_tail t1 = {
-            .pz = zh, .pr = z, .slot = 0, .ndots = 2, .x = {q, y}, .y = {y, y}};
-        TL_TRYGOTO(tl_be_update_fused(be, u1, 8, &t1), st, fail);
-        TL_TRYGOTO(tl_be_dot_begin(be, 0, 0, NULL, NULL), st, fail);
-        TL_TRYGOTO(tl_be_spmv_begin(be, zh, vv), st, fail); /* v = A zh */
-        TL_TRYGOTO(tl_be_spmv_end(be, zh, vv), st, fail);
-        TL_TRYGOTO(tl_be_dot_end_async(be, 0), st, fail);
-        TL_TRYGOTO(tl_be_scalars(be, TL_SC_PBICG_OMEGA, 0), st, fail);
-        /* x += alpha ph + omega qh, r = q - omega y,
-         * rh = qh - omega (wh - alpha zh), w = y - omega (t - alpha v) */
-        tl_update u2[4] = {
-            {.y = x, .nterms = 3, .coef = {1.0, 1.0, 1.0}, .x = {x, ph, qh}, .sref = {0, A_, OM_}},
-            {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {q, y}, .sref = {0, OM_}},
-            {.y = rh,
-             .nterms = 3,
-             .coef = {1.0, -1.0, 1.0},
-             .x = {qh, wh, zh},
-             .sref = {0, OM_, OA_}},
-            {.y = w, .nterms = 3, .coef = {1.0, -1.0, 1.0}, .x = {y, t, vv}, .sref = {0, OM_, OA_}},
-        };
-        /* the same pass: wh = M w and the local r0~ dots and (r, r) of the
-         * next reduction, unless a residual replacement rewrites r, w, s, z
-         * in between (then the update alone, and the dots after it) */
-        tl_update_tail t2 = {.pz = wh,
-                             .pr = w,
-                             .slot = 1,
-                             .ndots = 5,
-                             .x = {rt, rt, rt, rt, r},
-                             .y = {r, w, s, z, r}};
-        int replace = prm->residual_replacement > 0 && (it + 1) % prm->residual_replacement == 0;
-        if (replace) {
-            TL_TRYGOTO(tl_be_update(be, u2, 4), st, fail);
-            TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
-            TL_TRYGOTO(tl_pipebicgstab_replace(be, b, x, v), st, fail);
-            TL_TRYGOTO(tl_be_dot_begin(be, 1, 5, t2.x, t2.y), st, fail);
-            TL_TRYGOTO(tl_be_precond(be, wh, w), st, fail); /* wh = M w */
-        } else {
-            TL_TRYGOTO(tl_be_update_fused(be, u2, 4, &t2), st, fail);
-            TL_TRYGOTO(tl_be_regs_post(be, 2 * it), st, fail);
-            TL_TRYGOTO(tl_be_dot_begin(be, 1, 0, NULL, NULL), st, fail);
-        }
-        TL_TRYGOTO(tl_be_spmv_begin(be, wh, t), st, fail); /* t = A wh */
-        TL_TRYGOTO(tl_be_spmv_end(be, wh, t), st, fail);
-        TL_TRYGOTO(tl_be_dot_end_async(be, 1), st, fail);
-        TL_TRYGOTO(tl_be_scalars(be, TL_SC_PBICG_AB, 1), st, fail);
-        TL_TRYGOTO(tl_be_regs_post(be, 2 * it + 1), st, fail);
+        TL_TRYGOTO(first_group(be, v), st, fail);
+        TL_TRYGOTO(second_group(be, prm, b, x, v, it), st, fail);
         it++;
         tl_probe_iter_end(ctx);
         in_iter = 0;
@@ -212,48 +276,14 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
             int verdict = check_tag(ctx, prm, res, checked, g, &st);
             TL_TRYGOTO(st, st, fail);
             if (verdict == 1) stopped = 1;
-            if (verdict == 3) {
-                /* as method_pipebicgstab.c: restarting computes b - A x;
-                 * it stops the solve, or the solve goes on from it */
+            if (verdict == 2 || verdict == 3) {
+                /* at iteration checked / 2 + 1: b - A x asked (3) or a
+                 * restart (2); go on from there */
                 it = checked / 2 + 1;
                 checked = 2 * it;
-                TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
-                double tr = sqrt(d[2]);
-                if (tl_solve_check(ctx, prm, res, it, tr) ||
-                    (!(tr <= TL_TRUE_RESTART_GAIN * true_last) &&
-                     tl_solve_stop_true(prm, res, tr,
-                                        "the recursive residual converged again after a restart "
-                                        "from b - A x without reducing it"))) {
-                    stopped = 1;
-                    break;
-                }
-                true_last = tr;
-                res->restarts++;
-                if (!(d[1] != 0.0) &&
-                    tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
-                                  "(r0, A M r0) = %g at the restart of iteration %lld", d[1],
-                                  (long long)it)) {
-                    stopped = 1;
-                    break;
-                }
-                TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
-                break;
-            }
-            if (verdict == 2) {
-                /* restart at iteration checked / 2 + 1: what the device ran
-                 * after it was frozen; go on from there */
-                it = checked / 2 + 1;
-                checked = 2 * it;
-                TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
-                res->restarts++;
-                if (!(d[1] != 0.0) &&
-                    tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
-                                  "(r0, A M r0) = %g at the restart of iteration %lld", d[1],
-                                  (long long)it)) {
-                    stopped = 1;
-                    break;
-                }
-                TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
+                TL_TRYGOTO(
+                    restart_at(be, prm, res, b, x, v, it, verdict == 3, &true_last, &stopped), st,
+                    fail);
                 break;
             }
         }
