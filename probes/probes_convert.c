@@ -350,14 +350,16 @@ static void tl_overhead(tl_probes *p, const tl_probe_owners *own, int me, const 
 {
     const CUpti_ActivityOverhead3 *o = (const CUpti_ActivityOverhead3 *)a;
     int dev = -1;
-    if (o->objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE || o->objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT ||
+    if (o->objectKind == CUPTI_ACTIVITY_OBJECT_DEVICE ||
+        o->objectKind == CUPTI_ACTIVITY_OBJECT_CONTEXT ||
         o->objectKind == CUPTI_ACTIVITY_OBJECT_STREAM)
         dev = (int)o->objectId.dcs.deviceId;
     tl_owner_rule rule;
     if (dev >= 0 && tl_probe_owner_of(own, dev, 0, 0, &rule) != me) return;
     g->overhead_ns += o->end > o->start ? o->end - o->start : 0;
     g->overhead_n++;
-    if (dev < 0) return; /* process- and thread-wide overhead: counted (by every rank), written by none */
+    if (dev < 0)
+        return; /* process- and thread-wide overhead: counted (by every rank), written by none */
     tl_trace_record r = {.rank = p->rank,
                          .device = -1,
                          .lane = TL_ROLE_HOST,
@@ -372,9 +374,98 @@ static void tl_overhead(tl_probes *p, const tl_probe_owners *own, int me, const 
     g->recs[g->n++] = r;
 }
 
+/* Pass 1 of tl_parse: the API records (for the correlation map's size),
+ * the GPU records, and each context's device. */
+static void count_records(const tl_cbuf *bufs, int nbufs, tl_ctxdev *cd, size_t *napi, size_t *ngpu)
+{
+    for (int b = 0; b < nbufs; b++) {
+        CUpti_Activity *it = NULL;
+        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &it) == CUPTI_SUCCESS) {
+            const CUpti_Activity *a = it;
+            switch (a->kind) {
+            case CUPTI_ACTIVITY_KIND_RUNTIME:
+            case CUPTI_ACTIVITY_KIND_DRIVER:
+                ++*napi;
+                continue;
+            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+                tl_ctxdev_add(cd, ((const CUpti_ActivityKernel10 *)a)->contextId,
+                              ((const CUpti_ActivityKernel10 *)a)->deviceId);
+                break;
+            case CUPTI_ACTIVITY_KIND_MEMCPY:
+                tl_ctxdev_add(cd, ((const CUpti_ActivityMemcpy6 *)a)->contextId,
+                              ((const CUpti_ActivityMemcpy6 *)a)->deviceId);
+                break;
+            case CUPTI_ACTIVITY_KIND_MEMSET:
+                tl_ctxdev_add(cd, ((const CUpti_ActivityMemset4 *)a)->contextId,
+                              ((const CUpti_ActivityMemset4 *)a)->deviceId);
+                break;
+            default:
+                break;
+            }
+            ++*ngpu;
+        }
+    }
+}
+
+/* What pass 4 of tl_parse reads for each record. */
+typedef struct own_pass {
+    tl_probes *p;
+    const tl_probe_owners *own;
+    int me;
+    const tl_corrmap *cm;
+    const tl_probe_commidx *comm;
+    const tl_ctxdev *cd;
+    tl_namecopy *nc;
+    int64_t off;
+} own_pass;
+
+/* Pass 4 of tl_parse, one record: kept in g when this rank issued it, with
+ * its lane, category, iteration and (for a copy serving communication)
+ * that communication's lane. */
+static void keep_own(const own_pass *ps, const CUpti_Activity *it, tl_probe_gpu *g, tl_status *st)
+{
+    tl_probes *p = ps->p;
+    tl_trace_record r;
+    uint32_t stream = 0, tid = 0;
+    int64_t launch = 0;
+    if (!tl_decode(it, ps->off, ps->cd, NULL, st, &r, &stream)) return;
+    if (r.device < 0) return; /* a wait on a context no rank ran work on */
+    int known = tl_corr_get(ps->cm, (uint32_t)r.corr, &launch, &tid);
+    tl_owner_rule rule;
+    if (tl_probe_owner_of(ps->own, r.device, stream, tid, &rule) != ps->me) return;
+    if (r.start_ns == ps->off || r.end_ns < r.start_ns) {
+        /* Flushed before it finished: CUPTI leaves its times at 0. */
+        g->incomplete++;
+        return;
+    }
+    if (r.kind == TL_KIND_KERNEL) r.name = tl_names_copy(ps->nc, r.name, st);
+    r.rank = p->rank;
+    r.stream = stream;
+    g->by_rule[rule]++;
+    if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_ROLE_OTHER;
+    if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
+    if (r.kind == TL_KIND_SYNC)
+        r.iter = tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
+    else if (known)
+        r.iter = tl_probe_iter_at(p, launch);
+    else
+        g->iter_unknown++;
+    /* A copy enqueued inside a halo exchange or a reduction serves it
+     * (staging through the host, CUDA-aware MPI, peer copies): its lane is
+     * that communication's, whatever stream ran it. */
+    if (known && (r.kind == TL_KIND_MEMCPY || r.kind == TL_KIND_MEMSET)) {
+        tl_role cl = tl_probe_comm_lane_at(ps->comm, launch);
+        if (cl != TL_ROLE_NONE) {
+            r.lane = cl;
+            g->comm_copies++;
+        }
+    }
+    g->recs[g->n++] = r;
+}
+
 /* The names of g->recs point into nc's copies or static strings. */
-static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, const tl_cbuf *bufs, int nbufs,
-                          int64_t off, tl_probe_gpu *g, tl_namecopy *nc)
+static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, const tl_cbuf *bufs,
+                          int nbufs, int64_t off, tl_probe_gpu *g, tl_namecopy *nc)
 {
     tl_status st = TL_OK;
     tl_corrmap cm = {0};
@@ -384,7 +475,6 @@ static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, con
     tl_probe_commidx comm = {0};
     size_t napi = 0, ngpu = 0;
     int me = -1;
-    const CUpti_Activity *a;
     CUpti_Activity *it;
     TL_CHECK(nround > 0 && nround <= 256, TL_ERR_INVAL, "probes: a round of %d ranks", nround);
     for (int i = 0; i < nround; i++) {
@@ -397,34 +487,7 @@ static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, con
     own.n = nround;
     TL_CHECK(me >= 0, TL_ERR_INVAL, "probes: rank %d is not in its collection round", p->rank);
     TL_TRY(tl_probe_commidx_build(p, &comm));
-    /* Pass 1: sizes, context -> device. */
-    for (int b = 0; b < nbufs; b++) {
-        it = NULL;
-        while (cuptiActivityGetNextRecord(bufs[b].data, bufs[b].valid, &it) == CUPTI_SUCCESS) {
-            a = it;
-            switch (a->kind) {
-            case CUPTI_ACTIVITY_KIND_RUNTIME:
-            case CUPTI_ACTIVITY_KIND_DRIVER:
-                napi++;
-                continue;
-            case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-                tl_ctxdev_add(&cd, ((const CUpti_ActivityKernel10 *)a)->contextId,
-                              ((const CUpti_ActivityKernel10 *)a)->deviceId);
-                break;
-            case CUPTI_ACTIVITY_KIND_MEMCPY:
-                tl_ctxdev_add(&cd, ((const CUpti_ActivityMemcpy6 *)a)->contextId,
-                              ((const CUpti_ActivityMemcpy6 *)a)->deviceId);
-                break;
-            case CUPTI_ACTIVITY_KIND_MEMSET:
-                tl_ctxdev_add(&cd, ((const CUpti_ActivityMemset4 *)a)->contextId,
-                              ((const CUpti_ActivityMemset4 *)a)->deviceId);
-                break;
-            default:
-                break;
-            }
-            ngpu++;
-        }
-    }
+    count_records(bufs, nbufs, &cd, &napi, &ngpu); /* pass 1 */
     if (napi) {
         size_t cap = 16;
         while (cap < 2 * napi)
@@ -460,11 +523,13 @@ static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, con
             tl_trace_record r;
             uint32_t stream = 0, tid = 0;
             int64_t launch;
-            if (!tl_decode(it, off, &cd, NULL, &st, &r, &stream) || r.kind == TL_KIND_SYNC) continue;
+            if (!tl_decode(it, off, &cd, NULL, &st, &r, &stream) || r.kind == TL_KIND_SYNC)
+                continue;
             tl_corr_get(&cm, (uint32_t)r.corr, &launch, &tid);
             tl_owner_rule rule;
             int o = tl_probe_owner_of(&own, r.device, stream, tid, &rule);
-            if (o >= 0 && rule <= TL_OWN_THREAD) TL_TRYGOTO(tl_probe_owner_vote(&own, r.device, stream, o), st, fail);
+            if (o >= 0 && rule <= TL_OWN_THREAD)
+                TL_TRYGOTO(tl_probe_owner_vote(&own, r.device, stream, o), st, fail);
         }
     }
     /* Pass 4: this rank's records. */
@@ -475,42 +540,7 @@ static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, con
                 tl_overhead(p, &own, me, it, off, g);
                 continue;
             }
-            tl_trace_record r;
-            uint32_t stream = 0, tid = 0;
-            int64_t launch = 0;
-            if (!tl_decode(it, off, &cd, NULL, &st, &r, &stream)) continue;
-            if (r.device < 0) continue; /* a wait on a context no rank ran work on */
-            int known = tl_corr_get(&cm, (uint32_t)r.corr, &launch, &tid);
-            tl_owner_rule rule;
-            if (tl_probe_owner_of(&own, r.device, stream, tid, &rule) != me) continue;
-            if (r.start_ns == off || r.end_ns < r.start_ns) {
-                /* Flushed before it finished: CUPTI leaves its times at 0. */
-                g->incomplete++;
-                continue;
-            }
-            if (r.kind == TL_KIND_KERNEL) r.name = tl_names_copy(nc, r.name, &st);
-            r.rank = p->rank;
-            r.stream = stream;
-            g->by_rule[rule]++;
-            if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_ROLE_OTHER;
-            if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
-            if (r.kind == TL_KIND_SYNC)
-                r.iter = tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
-            else if (known)
-                r.iter = tl_probe_iter_at(p, launch);
-            else
-                g->iter_unknown++;
-            /* A copy enqueued inside a halo exchange or a reduction serves it
-             * (staging through the host, CUDA-aware MPI, peer copies): its
-             * lane is that communication's, whatever stream ran it. */
-            if (known && (r.kind == TL_KIND_MEMCPY || r.kind == TL_KIND_MEMSET)) {
-                tl_role cl = tl_probe_comm_lane_at(&comm, launch);
-                if (cl != TL_ROLE_NONE) {
-                    r.lane = cl;
-                    g->comm_copies++;
-                }
-            }
-            g->recs[g->n++] = r;
+            keep_own(&(own_pass){p, &own, me, &cm, &comm, &cd, nc, off}, it, g, &st);
         }
     }
     if (p->infer_lanes) TL_TRYGOTO(tl_infer_lanes(g, p), st, fail);

@@ -9,7 +9,8 @@
 #   scripts/run-multirank-h200.sh DEST [BUDGET_SECONDS=540]
 # Nsight Systems' importer needs libdw: .carry-dw/*.deb (apt-get download
 # libdw1 libelf1) are unpacked into /tmp/dw when present.
-set -uo pipefail # a failed step is recorded and the rest goes on
+# not -e: a failed step is recorded and the rest goes on
+set -uo pipefail
 dest=${1:?usage: run-multirank-h200.sh DEST [BUDGET_SECONDS]}
 budget=${2:-540}
 start=$(date +%s)

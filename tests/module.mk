@@ -72,3 +72,4 @@ endif
 # on solver results, progress lines, old option names. A script that
 # answers --list / NAME as the test binaries do; needs bin/ (make all).
 HOST_TEST_SCRIPTS += tests/test_firsthour.sh
+HOST_TEST_SCRIPTS += tests/test_structure.sh

@@ -8,6 +8,7 @@
 # none): the others run alone, after everything started before them has
 # finished, so tests that must not share the machine (timing, a GPU) keep
 # it to themselves. Results print in the order of the list either way.
+# not -e: a failing test is counted and the others still run
 set -uo pipefail
 timeout_s=${TL_TEST_TIMEOUT:-300}
 filter=${TL_TEST_FILTER:-}

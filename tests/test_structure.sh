@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The house rules a reader can check without building (issue 30), driven
+# as tests/run.sh drives the C tests: `--list`, then one NAME (exit 0 pass,
+# 1 fail, 77 skip).
+#   long_functions   no function outside tests/ over 120 lines (C, CUDA)
+#   scripts_strict   every shell script sets -euo pipefail, or says why not
+#                    ("not -e: ...", or a sourced file's "no `set` of its own")
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tests="long_functions scripts_strict"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# the tracked files are the ones that count: outside a git checkout, skip
+tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
+
+# Functions are found by their top-level braces after comments, strings
+# and character constants are blanked: a `{` at depth 0 whose text before
+# it ends with `)` opens one. Tracked files only, so a build tree or a
+# scratch file does not count.
+scan() { # file names on stdin (relative to the current folder)
+    python3 -c '
+import re, sys
+LIMIT = 120
+for f in sys.stdin.read().split():
+    s = open(f, errors="replace").read()
+    s = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), s, flags=re.S)
+    s = re.sub(r"//[^\n]*", "", s)
+    s = re.sub(r"\"(\\.|[^\"\\\n])*\"", "\"\"", s)
+    s = re.sub(r"\x27(\\.|[^\x27\\\n])*\x27", "\x27\x27", s)
+    lines = s.split("\n")
+    depth, start = 0, None
+    for i, l in enumerate(lines):
+        for k, ch in enumerate(l):
+            if ch == "{":
+                if depth == 0:
+                    j, txt = i, l[:k].strip()
+                    while not txt and j > 0:
+                        j -= 1
+                        txt = lines[j].strip()
+                    start = i if txt.endswith(")") else None
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0 and start is not None:
+                    if i - start + 1 > LIMIT:
+                        print("%s:%d: a function of %d lines" % (f, start + 1, i - start + 1))
+                    start = None
+'
+}
+
+long_functions() {
+    command -v python3 >/dev/null || { echo "no python3" >&2; exit 77; }
+    # the scan finds one when there is one (braces in strings and comments not counted)
+    local probe out
+    probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_structure.XXXXXX")
+    trap 'rm -rf "$probe"' RETURN
+    { echo 'static int f(int x)'; echo '{ /* } */'; for _ in $(seq 119); do echo '    x += "}"[0];'; done; echo '}'
+      echo 'int g(void) {'; echo '    return 0;'; echo '}'; } >"$probe/p.c"
+    out=$(cd "$probe" && echo p.c | scan)
+    [ "$out" = "p.c:2: a function of 121 lines" ] || fail "the scan missed the probe: '$out'"
+    tracked
+    out=$(cd "$top" && git ls-files '*.c' '*.cu' '*.h' '*.cuh' | grep -v '^tests/' | scan)
+    [ -z "$out" ] || fail "functions over 120 lines:
+$out"
+}
+
+scripts_strict() {
+    local f bad=""
+    tracked
+    while read -r f; do
+        grep -Eq '^set -E?euo pipefail' "$top/$f" && continue
+        grep -Eq '# (not -e|.*no `set` of its own)' "$top/$f" && continue
+        bad="$bad $f"
+    done < <(cd "$top" && git ls-files '*.sh' .ci/run | grep -v '^results/') # results/: commands as run
+    [ -z "$bad" ] || fail "scripts without set -euo pipefail or a stated reason:$bad"
+}
+
+case ${1:-} in
+  --list) printf '%s\n' $tests ;;
+  '') echo "usage: $0 --list | TEST" >&2; exit 2 ;;
+  *)
+    grep -qw -- "$1" <<<"$tests" || { echo "$0: unknown test '$1'" >&2; exit 2; }
+    "$1"
+    ;;
+esac
