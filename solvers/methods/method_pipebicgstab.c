@@ -105,16 +105,11 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
     v[X_] = x;
 
     double d[5];
-    TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
-    pbicg_scalars sc = {.rho = d[0], .rtnorm = sqrt(d[2])}; /* rtnorm: ||r0|| */
-    TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
-    if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
-    if (!(d[1] != 0.0)) {
-        tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
-                      "(r0, A M r0) = %g", d[1]);
-        goto fail;
-    }
-    sc.alpha = sc.rho / d[1];
+    int stopped;
+    TL_TRYGOTO(tl_pipebicgstab_begin(be, prm, res, b, x, v, d, &stopped), st, fail);
+    if (stopped) goto fail;
+    /* rtnorm: ||r0|| */
+    pbicg_scalars sc = {.rho = d[0], .rtnorm = sqrt(d[2]), .alpha = d[0] / d[1]};
     double true_last = INFINITY; /* b - A x at the last restart from it */
 
     for (int64_t it = 0;;) {

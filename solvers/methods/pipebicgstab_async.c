@@ -245,19 +245,13 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
     TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
 
     double d[5];
-    TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
-    TL_TRYGOTO(tl_solve_begin(ctx, prm, res, sqrt(d[2])), st, fail);
-    if (tl_solve_check(ctx, prm, res, 0, sqrt(d[2]))) goto fail;
-    if (!(d[1] != 0.0)) {
-        tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
-                      "(r0, A M r0) = %g", d[1]);
-        goto fail;
-    }
+    int stopped;
+    TL_TRYGOTO(tl_pipebicgstab_begin(be, prm, res, b, x, v, d, &stopped), st, fail);
+    if (stopped) goto fail;
     TL_TRYGOTO(load_state(be, prm, res, d), st, fail);
 
     int64_t maxit = prm->max_iterations, checked = 0; /* next register tag to check */
-    int stopped = 0;
-    double true_last = INFINITY; /* b - A x at the last restart from it */
+    double true_last = INFINITY;                      /* b - A x at the last restart from it */
     for (int64_t it = 0; !stopped && it < maxit;) {
         tl_probe_iter_begin(ctx, it);
         in_iter = 1;
