@@ -36,6 +36,7 @@ typedef struct tl_tristream_opts {
     int trace_mode;          /* 0 off, 1 nvtx, 2 cupti: probes around the timed loop itself */
     int sweep;               /* tl_bench_sweep_kind */
     const char *sweep_range; /* START:END[:FACTOR] */
+    int progress;            /* --progress: the progress line also off a terminal */
 } tl_tristream_opts;
 
 typedef struct tl_stream_opts {
@@ -64,6 +65,7 @@ typedef struct tl_commbench_opts {
     int64_t split_max_ctas, split_min_ctas;
     int format; /* tl_bench_format */
     const char *results;
+    int progress; /* --progress: the progress line also off a terminal */
 } tl_commbench_opts;
 /* --comm and --ops: one of the two, or both */
 enum { TL_COMMBENCH_WORLD = 0, TL_COMMBENCH_ALLREDUCE = 0, TL_COMMBENCH_SPLIT = 1, TL_COMMBENCH_SENDRECV = 1,

@@ -161,6 +161,11 @@ const tl_option tl_tristream_options[] = {
      .offset = TRI(sweep_range),
      .metavar = "S:E[:F]",
      .help = "sweep START:END:FACTOR, sizes with K/M/G"},
+    {.name = "progress",
+     .type = TL_OPT_FLAG,
+     .offset = TRI(progress),
+     .help = "a progress line on stderr (repetitions done, time left) even when it is not a terminal (on a "
+             "terminal it is always shown)"},
 };
 const size_t tl_tristream_noptions = sizeof tl_tristream_options / sizeof tl_tristream_options[0];
 
@@ -298,6 +303,11 @@ const tl_option tl_commbench_options[] = {
      .offset = COM(results),
      .metavar = "FILE",
      .help = "append a CSV row per size, op and communicator; manifest.txt beside it"},
+    {.name = "progress",
+     .type = TL_OPT_FLAG,
+     .offset = COM(progress),
+     .help = "a progress line on stderr (measurements done, time left) even when it is not a terminal (on a "
+             "terminal it is always shown)"},
 };
 const size_t tl_commbench_noptions = sizeof tl_commbench_options / sizeof tl_commbench_options[0];
 

@@ -20,6 +20,7 @@
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
 #include "runtime/nccl.h"
+#include "runtime/progress.h"
 #include "runtime/results.h"
 #include "runtime/timing.h"
 
@@ -88,6 +89,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     int64_t wrong_total = 0;
     tl_status st = TL_OK;
     const char *why = NULL;
+    tl_progress bar = {0}; /* rank 0's */
 
     /* bit 0: world / allreduce, bit 1: split / sendrecv */
     int ops_mask = o->ops == TL_COMMBENCH_BOTH ? 3 : 1 << o->ops;
@@ -109,6 +111,9 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     TL_CUDAGOTO(cudaMalloc((void **)&b.d_wrong, sizeof *b.d_wrong), st, fail);
     rows = calloc(4 * nsizes, sizeof *rows);
     TL_CHECKGOTO(rows, TL_ERR_NOMEM, st, fail, "%zu rows", 4 * nsizes);
+    if (ctx->rank == 0) /* one unit per size, op and communicator */
+        tl_progress_begin(&bar, "comm", (double)nsizes * (ops_mask == 3 ? 2 : 1) * (comm_mask == 3 ? 2 : 1),
+                          "sizes", tl_progress_mode_of(o->progress));
 
     for (int op = 0; op < 2; op++) {
         if (!(ops_mask & (1 << op))) continue;
@@ -133,9 +138,11 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
                                   .busbw_gbs = algbw * tl_busbw_factor(opnames[op], ctx->size),
                                   .wrong = w};
                 wrong_total += w;
+                tl_progress_update(&bar, (double)nrows);
             }
         }
     }
+    tl_progress_end(&bar);
 
     TL_TRYGOTO(tl_bench_meta_common(&m, ctx, "comm"), st, fail);
     if (ctx->rank == 0) {
@@ -176,6 +183,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
         st = TL_ERR_NUMERIC;
     }
 fail:
+    tl_progress_end(&bar); /* the line ended before an error's */
     cudaFree(b.send);
     cudaFree(b.recv);
     cudaFree(b.d_wrong);

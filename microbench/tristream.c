@@ -24,6 +24,7 @@
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
 #include "runtime/nccl.h"
+#include "runtime/progress.h"
 #include "runtime/results.h"
 #include "runtime/timing.h"
 
@@ -36,6 +37,7 @@ typedef struct tri_state {
     int64_t ar_n, ring_n, dx_n;         /* sizes at the current point */
     int64_t daxpy_updates;              /* y = K * a after K updates since the reset */
     int sms;
+    tl_progress bar; /* rank 0's: one unit per timed repetition and traced window */
 } tri_state;
 
 static unsigned roles_used(const tl_tristream_variant *v)
@@ -214,6 +216,7 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
         samples[rep] = secs / (double)cfg->iters * 1e6;
         TL_TRY(tri_check(ctx, t, v, salt, &w));
         wrong_total += w;
+        tl_progress_update(&t->bar, t->bar.done + 1);
         if (ctx->rank == 0 && t->opts->results) {
             char row[1024];
             tl_tristream_sample s = {.variant = v->name,
@@ -251,6 +254,7 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
                                .min_us = s.min,
                                .max_us = s.max,
                                .wrong = wrong_total};
+        tl_progress_clear(&t->bar);
         tl_log("tristream %-14s %10.2f us/iter (median of %lld), %lld wrong", v->name, s.median,
                (long long)cfg->repeat, (long long)wrong_total);
     }
@@ -282,6 +286,7 @@ static tl_status tri_traced(tl_ctx *ctx, tri_state *t, int vi, size_t p, int64_t
     if (dropped) tl_log("%s/%s: trace of %s dropped %" PRIu64 " records", t->opts->trace, dir, v->name, dropped);
     TL_TRY(tri_check(ctx, t, v, salt, &w));
     *wrong += w;
+    tl_progress_update(&t->bar, t->bar.done + 1);
     return TL_OK;
 }
 
@@ -401,6 +406,14 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     samples = calloc((size_t)cfg->repeat, sizeof *samples);
     c.rows = calloc(cfg->npoints * TL_NVARIANTS, sizeof *c.rows);
     TL_CHECKGOTO(samples && c.rows, TL_ERR_NOMEM, st, fail, "result arrays");
+    if (ctx->rank == 0) {
+        int nvar = 0;
+        for (int vi = 0; vi < TL_NVARIANTS; vi++)
+            nvar += (cfg->variants & (1u << vi)) != 0;
+        double per_variant = (double)cfg->repeat + (t.opts->trace ? 1.0 : 0.0);
+        tl_progress_begin(&t.bar, "tristream", (double)cfg->npoints * nvar * per_variant, "reps",
+                          tl_progress_mode_of(t.opts->progress));
+    }
     for (size_t p = 0; p < cfg->npoints; p++) {
         tl_tristream_point(cfg, p, &t.ar_n, &t.ring_n, &t.dx_n);
         size_t first = c.nrows;
@@ -417,6 +430,7 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
         }
         if (ctx->rank == 0) tl_tristream_derive(c.rows + first, c.nrows - first);
     }
+    tl_progress_end(&t.bar);
     TL_TRYGOTO(tri_report(ctx, run, &t, &c), st, fail);
     if (t.opts->results) {
         char path[1200], extra[256];
@@ -429,6 +443,7 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
         st = TL_ERR_NUMERIC;
     }
 fail:
+    tl_progress_end(&t.bar); /* the line ended before an error's */
     tl_probes_session_close(ctx); /* one left open on an error path */
     tri_free(&t);
     free(samples);

@@ -109,6 +109,14 @@ void tl_progress_update(tl_progress *p, double done)
     if (now - p->last_ns >= (p->tty ? TTY_PERIOD_NS : LOG_PERIOD_NS)) draw(p, now, 0);
 }
 
+void tl_progress_clear(tl_progress *p)
+{
+    if (!p->on || !p->tty || !p->drawn) return;
+    fputs("\r\033[K", p->out);
+    fflush(p->out);
+    p->last_ns = 0; /* redraw at the next update */
+}
+
 void tl_progress_end(tl_progress *p)
 {
     if (p->on) draw(p, tl_clock_ns(), 1);

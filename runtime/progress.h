@@ -36,6 +36,9 @@ void tl_progress_begin_on(tl_progress *p, FILE *out, int tty, const char *what, 
                           tl_progress_mode mode);
 /* `done` units are complete; redraws when enough time has passed. */
 void tl_progress_update(tl_progress *p, double done);
+/* Before a log line on stderr: a line drawn in place on a terminal is
+ * wiped, so the log starts at the margin; the next update draws it again. */
+void tl_progress_clear(tl_progress *p);
 /* The final line ("... 100% 100/100 reps [00:08, 12.1 reps/s]"), then off. */
 void tl_progress_end(tl_progress *p);
 

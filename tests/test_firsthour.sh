@@ -14,8 +14,8 @@
 #   progress          stream --host and verify reflection: a progress line
 #                     with --progress, none without it off a terminal, and a
 #                     plain stream --host within its stated time
-#   progress_runs     trilap-solve and trilap-fdtd run: a progress line with
-#                     --progress, none without it off a terminal
+#   progress_runs     trilap-solve (its PETSc path too) and trilap-fdtd run: a
+#                     progress line with --progress, none without it off a terminal
 #   solver_words      schedule printed only for the methods that have one; a
 #                     one-line warning for cg/pcg on a nonsymmetric matrix
 #   host_trace        overlap on a host-backend trace says it has no GPU
@@ -209,6 +209,14 @@ progress_runs() {
         fail "trilap-solve: no final progress line: $(cat "$tmp/err")"
     "$bin"/trilap-solve gen:poisson7:16 --repeat 2 >/dev/null 2>"$tmp/err" || fail "solve"
     if grep -q 'solves/s' "$tmp/err"; then fail "trilap-solve: a progress line off a terminal without --progress"; fi
+    # the PETSc path too (its KSP's monitor moves the line), where it is built
+    if [ "${TL_HAVE_PETSC:-0}" = 1 ] && [ -n "${TL_MPIRUN:-}" ]; then
+        # shellcheck disable=SC2086 # TL_MPIRUN is a command with its options
+        $TL_MPIRUN -np 2 "$bin"/trilap-solve --backend petsc gen:poisson7:16 --warmup 1 --repeat 2 --progress \
+            >/dev/null 2>"$tmp/err" || fail "solve --backend petsc --progress: $(cat "$tmp/err")"
+        grep -qE 'pipecg 100% 3/3 solves \[[0-9:]+, [0-9.]+ solves/s\]$' "$tmp/err" ||
+            fail "trilap-solve --backend petsc: no final progress line: $(cat "$tmp/err")"
+    fi
     "$bin"/trilap-fdtd run --grid 16 --steps 5 --warmup 1 --progress >"$tmp/out" 2>"$tmp/err" || fail "fdtd --progress"
     grep -qE 'run 100% 6/6 steps \[[0-9:]+, [0-9.]+ steps/s\]$' "$tmp/err" ||
         fail "trilap-fdtd run: no final progress line: $(cat "$tmp/err")"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime/error.h"
 #include "tests/tl_test.h"
@@ -68,4 +69,37 @@ TL_TEST(modes)
     free(s);
 }
 
-TL_TEST_MAIN(format, modes)
+/* A log line between two draws starts at the margin: on a terminal the
+ * drawn line is wiped first; off one (whole lines) nothing is written. */
+static char *clear_between(int tty)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/progress-clear", tl_test_tmpdir());
+    FILE *fp = fopen(path, "w");
+    TL_ASSERT(fp);
+    tl_progress p;
+    tl_progress_begin_on(&p, fp, tty, "work", 2, "steps", TL_PROGRESS_ON);
+    nanosleep(&(struct timespec){.tv_sec = 1, .tv_nsec = 100000000}, NULL); /* past both periods */
+    tl_progress_update(&p, 1);
+    tl_progress_clear(&p);
+    fputs("LOG\n", fp);
+    tl_progress_update(&p, 2); /* drawn again at once after a clear */
+    tl_progress_end(&p);
+    fclose(fp);
+    return tl_test_read(path);
+}
+
+TL_TEST(clear_before_a_log)
+{
+    tl_log_set_prefix("t", -1);
+    char *s = clear_between(1);
+    char *log = strstr(s, "LOG\n");
+    TL_ASSERT_MSG(log && log - s >= 4 && strncmp(log - 4, "\r\033[K", 4) == 0, "%s", s);
+    TL_ASSERT_MSG(strstr(log, "\r") && strstr(log, "100% 2/2 steps"), "%s", s);
+    free(s);
+    s = clear_between(0);
+    TL_ASSERT_MSG(!strchr(s, '\r') && !strstr(s, "\033[K") && strstr(s, "LOG\n"), "%s", s);
+    free(s);
+}
+
+TL_TEST_MAIN(format, modes, clear_before_a_log)

@@ -582,7 +582,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
     tl_method_choice choice = {.variant = TL_VARIANT_HOST};
     tl_progress bar;
     TL_TRY(run_config(o, run, &cfg));
-    if (ctx->rank == 0 && !sb->run) {
+    if (ctx->rank == 0) {
         double nsolves = (double)(o->warmup + o->repeat);
         tl_progress_begin(&bar, run->method->name, nsolves, "solves", tl_progress_mode_of(o->progress));
         cfg.params.progress = &bar;

@@ -25,6 +25,7 @@ const char *tl_petsc_ksp_type(const char *method)
 #include <petscksp.h>
 
 #include "runtime/comm.h"
+#include "runtime/progress.h"
 #include "runtime/timing.h"
 #include "solvers/methods/method.h"
 
@@ -174,6 +175,18 @@ static tl_stop_reason map_reason(KSPConvergedReason r, int fixed)
     }
 }
 
+/* Rank 0's progress line, advanced by KSP's monitor: iteration it of the
+ * solve numbered progress_at (set only when the line is shown, so that an
+ * unwatched run calls no monitor). */
+static PetscErrorCode progress_monitor(KSP ksp, PetscInt it, PetscReal rnorm, void *arg)
+{
+    (void)ksp;
+    (void)rnorm;
+    const tl_solve_params *p = arg;
+    tl_solve_progress(p, (int64_t)it);
+    return 0;
+}
+
 tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
                              const double *b_local, const double *x0_local, double *x_out,
                              tl_solve_report *rep)
@@ -227,11 +240,16 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
     if (p->base == TL_BASE_R0) TL_PETSC(KSPConvergedDefaultSetUIRNorm(ksp), st, fail);
     TL_PETSC(KSPSetInitialGuessNonzero(ksp, x0_local ? PETSC_TRUE : PETSC_FALSE), st, fail);
     TL_PETSC(KSPSetUp(ksp), st, fail);
+    tl_solve_params prog = *p; /* progress_at moves with the solves */
+    if (p->progress && p->progress->on)
+        TL_PETSC(KSPMonitorSet(ksp, progress_monitor, &prog, NULL), st, fail);
 
     double base = p->base == TL_BASE_R0 ? r0norm : bnorm;
     if (!(base > 0)) base = 1.0;
     for (int64_t k = 0; k < cfg->warmup + nrep; k++) {
         TL_PETSC(VecCopy(x0, x), st, fail);
+        prog.progress_at = (double)k;
+        if (prog.progress) tl_progress_update(prog.progress, (double)k);
         int64_t t0;
         double sec;
         TL_TRYGOTO(tl_time_start(ctx, &t0), st, fail);

@@ -87,14 +87,19 @@ int tl_solve_meets_tol(const tl_solve_params *p, const tl_solve_result *res, dou
            (p->atol > 0 && rnorm <= p->atol);
 }
 
+void tl_solve_progress(const tl_solve_params *p, int64_t it)
+{
+    if (p->progress && p->max_iterations > 0)
+        tl_progress_update(p->progress, p->progress_at + fmin(1.0, (double)it / (double)p->max_iterations));
+}
+
 int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, int64_t it,
                    double rnorm)
 {
     res->iterations = it;
     res->rnorm = rnorm;
     if (p->keep_history) history_push(res, rnorm);
-    if (p->progress && p->max_iterations > 0)
-        tl_progress_update(p->progress, p->progress_at + fmin(1.0, (double)it / (double)p->max_iterations));
+    tl_solve_progress(p, it);
     if (p->monitor && ctx->rank == 0)
         fprintf(stderr, "%6lld  ||r|| %.6e  ||r||/base %.6e\n", (long long)it, rnorm,
                 res->base > 0 ? rnorm / res->base : rnorm);

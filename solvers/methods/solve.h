@@ -99,6 +99,8 @@ int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, 
 /* 1 when ||r|| = rnorm meets the tolerances (rtol or atol; never in
  * fixed-iteration mode): a method that checks its recursive residual
  * against the true one before stopping asks this first. */
+/* The progress line at iteration it of the current solve (nothing without one). */
+void tl_solve_progress(const tl_solve_params *p, int64_t it);
 int tl_solve_meets_tol(const tl_solve_params *p, const tl_solve_result *res, double rnorm);
 /* Stop with a breakdown-type reason; returns 1 for `if (...) break;` use. */
 int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...)

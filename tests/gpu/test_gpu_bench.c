@@ -252,7 +252,29 @@ TL_TEST(comm_1gpu_and_2gpu)
     free(out);
 }
 
+/* tristream and comm: a progress line with --progress off a terminal
+ * (the tests' stderr is a file), none without it; one unit per timed
+ * repetition, per size, op and communicator. */
+TL_TEST(progress_lines)
+{
+    need_gpus(1);
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    tl_test_output r = tl_test_capture("%s/trilap-bench tristream --gpus 1 " SMALL " --progress", bin);
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(strstr(r.err, "tristream 100% 12/12 reps ["), "%s", r.err);
+    TL_ASSERT(!strstr(r.out, "reps/s"));
+    tl_test_output_free(&r);
+    r = tl_test_capture("%s/trilap-bench comm --gpus 1 -b 8 -e 64K -f 8 -w 1 -n 3 --progress", bin);
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(strstr(r.err, "comm 100% 20/20 sizes ["), "%s", r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("%s/trilap-bench comm --gpus 1 -b 8 -e 64K -f 8 -w 1 -n 3", bin);
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(!strstr(r.err, "sizes/s"), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(kernels_fill_check_daxpy, tristream_1gpu_all_variants,
              tristream_2gpu_all_variants_traced, tristream_2gpu_knobs_and_sweep,
              tristream_2gpu_trace_modes, tristream_2gpu_mpirun, stream_1gpu_verifies,
-             comm_1gpu_and_2gpu)
+             comm_1gpu_and_2gpu, progress_lines)
