@@ -170,7 +170,11 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
  * tl_an_run_overlap / tl_an_ops_build flag: the ranks' clock offsets
  * estimated from the ends of matched collectives and applied to the
  * cross-rank figures (--align-clocks) */
-enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9 };
+enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9, TL_AN_PROGRESS = 1 << 10 };
+/* Reading a rank file of at least this many records (its metadata's
+ * records=) draws a progress line on a terminal; with TL_AN_PROGRESS
+ * (--progress) every file does, on a terminal or not. */
+#define TL_AN_PROGRESS_RECORDS 1000000
 
 /* Called for each record of a trace; non-zero status stops the scan. */
 typedef tl_status (*tl_an_record_fn)(void *user, const tl_trace_record *r);

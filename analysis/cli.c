@@ -21,6 +21,9 @@ const tl_option tl_an_common_opts[] = {
      .aliases = "iters", .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
     {.name = "launch-gap-us", .type = TL_OPT_DOUBLE, .offset = offsetof(tl_an_common, launch_gap_us), .def = "10",
      .metavar = "US", .help = "idle stretches up to this long count as launch gaps", .min = 0, .max = 1e9},
+    {.name = "progress", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, progress), .def = "0",
+     .help = "a progress line on stderr for each rank file read, even when it is not a terminal (on a terminal "
+             "it is shown for files of a million records or more)"},
 };
 const size_t tl_an_common_nopts = sizeof tl_an_common_opts / sizeof tl_an_common_opts[0];
 const tl_option tl_an_hta_opt = {
@@ -35,12 +38,12 @@ const tl_option tl_an_hta_opt = {
 static const struct {
     const char *command, *options;
 } common_use[] = {
-    {"breakdown", "accept-incomplete|raw-clock|csv|iter-range"},
-    {"overlap", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us"},
-    {"diagnose", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us"},
-    {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us"},
-    {"timeline", "accept-incomplete|raw-clock|iter-range"},
-    {"perfetto", "accept-incomplete|raw-clock|iter-range"},
+    {"breakdown", "accept-incomplete|raw-clock|csv|iter-range|progress"},
+    {"overlap", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
+    {"diagnose", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
+    {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
+    {"timeline", "accept-incomplete|raw-clock|iter-range|progress"},
+    {"perfetto", "accept-incomplete|raw-clock|iter-range|progress"},
     {"sweep", "csv"},
     {"import", ""},
 };
@@ -110,7 +113,8 @@ tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
 {
     return (tl_an_overlap_opts){.flags = (c->accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) |
                                          (c->raw_clock ? TL_AN_RAW_CLOCK : 0) |
-                                         (c->align_clocks ? TL_AN_ALIGN_ENDS : 0),
+                                         (c->align_clocks ? TL_AN_ALIGN_ENDS : 0) |
+                                         (c->progress ? TL_AN_PROGRESS : 0),
                                 .iter_lo = c->iter_lo,
                                 .iter_hi = c->iter_hi,
                                 .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};

@@ -17,6 +17,7 @@ typedef struct tl_an_common {
     double launch_gap_us;  /* --launch-gap-us */
     int64_t iter_lo, iter_hi;
     int hta;               /* --hta (overlap, breakdown): Holistic Trace Analysis's rules on Kineto traces */
+    int progress;          /* --progress: a reading line per rank file, also off a terminal */
 } tl_an_common;
 
 extern const tl_option tl_an_common_opts[];

@@ -148,7 +148,7 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
                   .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
                   .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
-    int flags = (o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0) | (o->c.raw_clock ? TL_AN_RAW_CLOCK : 0);
+    int flags = tl_an_overlap_opts_of(&o->c).flags & ~TL_AN_ALIGN_ENDS;
     if (s.by_iter) {
         /* The selection's time span, exactly as overlap computes it. */
         tl_an_rank rk;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/progress.h"
+
 static int is_gpu_activity(const tl_trace_record *r)
 {
     return r->kind == TL_KIND_KERNEL || r->kind == TL_KIND_MEMCPY || r->kind == TL_KIND_MEMSET;
@@ -78,6 +80,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank)) return tl_an_nsys_scan(nfile, nrank, cb, user, meta, NULL);
     if (tl_an_is_kineto(path)) return tl_an_kineto_scan(path, cb, user, meta, NULL);
     tl_trace_reader *rd = NULL;
+    tl_progress bar = {0}; /* reading a large file */
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", path);
     TL_TRYGOTO(tl_trace_reader_open(&rd, path, flags & TL_TRACE_ACCEPT_INCOMPLETE), st, fail);
@@ -119,11 +122,21 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     TL_CHECKGOTO(!meta->window_from_meta || meta->w1 >= meta->w0, TL_ERR_PARSE, st, fail,
                  "%s: window_end_ns %" PRId64 " before window_start_ns %" PRId64, path, meta->w1, meta->w0);
     int64_t first = INT64_MAX, last = INT64_MIN, afirst = INT64_MAX, alast = INT64_MIN;
+    int64_t declared_n = 0, nrec = 0;
+    TL_TRYGOTO(meta_i64(rd, path, "records", &declared_n, &found), st, fail);
+    if ((flags & TL_AN_PROGRESS) || (found && declared_n >= TL_AN_PROGRESS_RECORDS)) {
+        const char *base = strrchr(path, '/');
+        char what[160];
+        snprintf(what, sizeof what, "reading %s", base ? base + 1 : path);
+        tl_progress_begin(&bar, what, found ? (double)declared_n : 0, "records",
+                          flags & TL_AN_PROGRESS ? TL_PROGRESS_ON : TL_PROGRESS_AUTO);
+    }
     for (;;) {
         tl_trace_record rec;
         int got = 0;
         TL_TRYGOTO(tl_trace_reader_next(rd, &rec, &got), st, fail);
         if (!got) break;
+        if ((++nrec & 0xffff) == 0) tl_progress_update(&bar, (double)nrec);
         if (meta->rank < 0) meta->rank = rec.rank;
         if (meta->device < 0 && rec.device >= 0) meta->device = rec.device;
         if (meta->clock_aligned) {
@@ -157,7 +170,9 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
         meta->w1 = last != INT64_MIN ? last : alast != INT64_MIN ? alast : meta->w0;
     }
     if (meta->rank < 0) meta->rank = 0;
+    tl_progress_update(&bar, (double)nrec);
 fail:
+    tl_progress_end(&bar);
     tl_trace_reader_close(&rd);
     return st;
 }

@@ -14,8 +14,9 @@
 #   progress          stream --host and verify reflection: a progress line
 #                     with --progress, none without it off a terminal, and a
 #                     plain stream --host within its stated time
-#   progress_runs     trilap-solve (its PETSc path too) and trilap-fdtd run: a
-#                     progress line with --progress, none without it off a terminal
+#   progress_runs     trilap-solve (its PETSc path too), trilap-fdtd run and
+#                     trilap-analyze (a line per rank file read): a progress
+#                     line with --progress, none without it off a terminal
 #   solver_words      schedule printed only for the methods that have one; a
 #                     one-line warning for cg/pcg on a nonsymmetric matrix
 #   host_trace        overlap on a host-backend trace says it has no GPU
@@ -217,6 +218,14 @@ progress_runs() {
         grep -qE 'pipecg 100% 3/3 solves \[[0-9:]+, [0-9.]+ solves/s\]$' "$tmp/err" ||
             fail "trilap-solve --backend petsc: no final progress line: $(cat "$tmp/err")"
     fi
+    # trilap-analyze: a reading line per rank file with --progress, none without it off a terminal
+    local run_dir
+    run_dir="$(cd "$(dirname "$0")" && pwd)/data/demo-1gpu/three-split"
+    "$bin"/trilap-analyze overlap "$run_dir" --progress >/dev/null 2>"$tmp/err" || fail "analyze --progress: $(cat "$tmp/err")"
+    grep -qE '^trilap-analyze: reading trace\.rank0\.csv(\.gz)? 100% [0-9]+/[0-9]+ records \[' "$tmp/err" ||
+        fail "trilap-analyze overlap: no reading line: $(cat "$tmp/err")"
+    "$bin"/trilap-analyze overlap "$run_dir" >/dev/null 2>"$tmp/err" || fail "analyze"
+    if grep -q 'records/s' "$tmp/err"; then fail "trilap-analyze: a progress line off a terminal without --progress"; fi
     "$bin"/trilap-fdtd run --grid 16 --steps 5 --warmup 1 --progress >"$tmp/out" 2>"$tmp/err" || fail "fdtd --progress"
     grep -qE 'run 100% 6/6 steps \[[0-9:]+, [0-9.]+ steps/s\]$' "$tmp/err" ||
         fail "trilap-fdtd run: no final progress line: $(cat "$tmp/err")"
