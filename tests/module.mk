@@ -53,7 +53,7 @@ test_reliability_interrupt_DEPS := runtime
 # with the sanitizers.
 FUZZ_AN_SRC := $(filter-out analysis/main.c,$(analysis_C)) probes/trace.c probes/trace_read.c probes/trace_write.c \
   runtime/error.c runtime/role.c runtime/results.c runtime/tmpfile.c runtime/hostmem.c runtime/options.c \
-  runtime/clock.c
+  runtime/clock.c runtime/progress.c
 FUZZ_TRACE := $(BUILD)/fuzz/fuzz_trace
 FUZZ_NSYS := $(BUILD)/fuzz/fuzz_nsys
 $(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: tests/%.c $(FUZZ_AN_SRC) $(wildcard analysis/*.h probes/*.h runtime/*.h) $(BUILD)/config.h
