@@ -1,22 +1,67 @@
 #!/usr/bin/env bash
-# Tracing overhead on the three-stream microbenchmark: the same timed loop
-# with the probes off, NVTX only, and NVTX + CUPTI (--trace-mode), printing
-# the three per-iteration times (median us) and the ratios to "off".
+# Tracing overhead: the same timed loop with the probes off, NVTX only, and
+# NVTX + CUPTI, printing the per-iteration times (median us) and the ratios
+# to "off".
 #
+# The three-stream microbenchmark (--trace-mode off|nvtx|cupti):
 #   scripts/bench-trace-overhead.sh [NGPUS [VARIANT]] [-- extra tristream options]
 #   scripts/bench-trace-overhead.sh 2 three-split -- --iters 2000 --repeat 3
+# The solver (trilap-solve --backend cuda, Pipe-PCG, fixed iterations; no
+# --trace / --trace DIR / --trace DIR --cupti), the three alternated ROUNDS
+# times (default 3), each run REPEAT timed solves (default 3):
+#   scripts/bench-trace-overhead.sh solver [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
+#   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+ratio_table() { # TITLE, then the times by mode in t[]
+  printf '%s\n' "$1"
+  printf '%-6s %10s %8s\n' mode us_iter ratio
+  for mode in off nvtx cupti; do
+    printf '%-6s %10s %8s\n' "$mode" "${t[$mode]}" "$(awk -v a="${t[$mode]}" -v b="${t[off]}" 'BEGIN { printf "%.4f", a / b }')"
+  done
+}
+declare -A t
+if [ "${1:-}" = solver ]; then
+  shift
+  matrix=gen:poisson7:128 iters=1000
+  if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
+  if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
+  if [ "${1:-}" = "--" ]; then shift; fi
+  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 solver [MATRIX [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
+  solve=${SOLVE:-$root/bin/trilap-solve}
+  [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
+  out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
+  mkdir -p "$out"
+  rounds=${ROUNDS:-3}
+  for ((r = 1; r <= rounds; r++)); do
+    for mode in off nvtx cupti; do
+      extra=()
+      [ "$mode" = nvtx ] && extra=(--trace "$out/trace-nvtx-$r")
+      [ "$mode" = cupti ] && extra=(--trace "$out/trace-cupti-$r" --cupti)
+      "$solve" --backend cuda --solver pipecg --rtol 0 --atol 0 --max-iterations "$iters" \
+        --repeat "${REPEAT:-3}" --results "$out/$mode.csv" ${extra[@]+"${extra[@]}"} "$@" "$matrix" \
+        >"$out/$mode.$r.txt"
+    done
+  done
+  for mode in off nvtx cupti; do
+    t[$mode]=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_iter") c = i; next } c { print $c }' \
+      "$out/$mode.csv" | median)
+    [ -n "${t[$mode]}" ] || { echo "$0: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
+  done
+  ratio_table "$(printf '# tracing overhead, pipecg %s, %s iterations, %s rounds alternated, median us/iter (raw: %s)' \
+    "$matrix" "$iters" "$rounds" "$out")"
+  exit 0
+fi
 n=2 variant=three-split
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then variant=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [NGPUS [VARIANT]] [-- tristream options...]" >&2; exit 2; }
-root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
 mkdir -p "$out"
-declare -A t
 for mode in off nvtx cupti; do
   extra=()
   [ "$mode" != off ] && extra=(--trace "$out/trace-$mode")
@@ -26,8 +71,4 @@ for mode in off nvtx cupti; do
   t[$mode]=$(awk -F, -v v="$variant" '$1 == v { print $5 }' "$out/$mode.csv")
   [ -n "${t[$mode]}" ] || { echo "$0: no $variant row in $out/$mode.csv" >&2; exit 1; }
 done
-printf '# tracing overhead, %s on %s GPU(s), median us/iter (raw: %s)\n' "$variant" "$n" "$out"
-printf '%-6s %10s %8s\n' mode us_iter ratio
-for mode in off nvtx cupti; do
-  printf '%-6s %10s %8s\n' "$mode" "${t[$mode]}" "$(awk -v a="${t[$mode]}" -v b="${t[off]}" 'BEGIN { printf "%.4f", a / b }')"
-done
+ratio_table "$(printf '# tracing overhead, %s on %s GPU(s), median us/iter (raw: %s)' "$variant" "$n" "$out")"
