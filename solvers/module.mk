@@ -12,7 +12,7 @@ test_partition_DEPS := solvers runtime
 # Krylov methods, backends, schedules, driver (trilap-solve)
 solvers_C += solvers/backends/backend.c solvers/backends/backend_host.c solvers/methods/method.c
 solvers_C += solvers/methods/method_cg.c solvers/methods/method_pipecg.c solvers/methods/method_bicgstab.c solvers/methods/method_pipebicgstab.c
-solvers_C += solvers/methods/solve.c solvers/backends/scalars_host.c solvers/methods/pipecg_async.c solvers/methods/pipebicgstab_async.c solvers/methods/pipebicgstab_steps.c
+solvers_C += solvers/methods/solve.c solvers/backends/scalars_host.c solvers/methods/pipecg_async.c solvers/methods/pipebicgstab_async.c solvers/methods/pipebicgstab_steps.c solvers/methods/cg_async.c
 # CUDA backend (solvers/backends/cuda/README.md); the C files compile to nothing without CUDA
 solvers_C += solvers/backends/cuda/backend_cuda.c solvers/backends/cuda/memneed.c solvers/backends/cuda/fused_iterations.c solvers/backends/cuda/update_args.c solvers/backends/cuda/spmv.c solvers/backends/cuda/loop_plan.c
 solvers_CU += solvers/backends/cuda/kernels.cu solvers/backends/cuda/loop_kernels.cu

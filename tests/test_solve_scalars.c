@@ -13,7 +13,8 @@
  *    level and says where that was, as method_pipecg.c does;
  *  - pipebicgstab on programs (solvers/methods/pipebicgstab_async.c) equals
  *    method_pipebicgstab.c bit for bit, restarts and residual replacement
- *    included, whether checked every iteration or 9 late. */
+ *    included, whether checked every iteration or 9 late; cg and pcg on
+ *    programs (solvers/methods/cg_async.c) equal method_cg.c the same way. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,16 +142,16 @@ TL_TEST(against_method_pipecg)
     close_to_host(4, a, 0.02);
 }
 
-/* pipebicgstab: programs with late checks (1 and 9 iterations) and
- * method_pipebicgstab.c give the same output and history bit for bit,
- * restarts and residual replacement included. */
-static void same_bicg(int ranks, const char *args)
+/* A method on programs with late checks (1 and 9 iterations) and its host
+ * form give the same output and history bit for bit (pipebicgstab:
+ * restarts and residual replacement included). */
+static void same_programs(const char *solver, int ranks, const char *args)
 {
     int rc[3];
     char *hist[3];
-    char *out[3] = {run_solver("pipebicgstab", ranks, "host", 1, args, &rc[0], &hist[0]),
-                    run_solver("pipebicgstab", ranks, "program", 1, args, &rc[1], &hist[1]),
-                    run_solver("pipebicgstab", ranks, "program", 9, args, &rc[2], &hist[2])};
+    char *out[3] = {run_solver(solver, ranks, "host", 1, args, &rc[0], &hist[0]),
+                    run_solver(solver, ranks, "program", 1, args, &rc[1], &hist[1]),
+                    run_solver(solver, ranks, "program", 9, args, &rc[2], &hist[2])};
     char *h[3];
     for (int k = 0; k < 3; k++) {
         strip_times(out[k]);
@@ -173,13 +174,31 @@ TL_TEST(pipebicgstab_programs_equal_the_method)
 {
     char a[600];
     snprintf(a, sizeof a, "--rtol 1e-6 %s", tl_test_matrix("1138_bus.mtx")); /* 4 restarts */
-    same_bicg(2, a);
-    same_bicg(3, tl_test_matrix("ani1_nonsymm.mtx"));
-    same_bicg(2, "gen:convdiff:12");
-    same_bicg(1, "--residual-replacement 10 gen:convdiff:12");
-    same_bicg(2, "--rtol 0 --atol 0 --max-iterations 300 gen:convdiff:8"); /* restarts */
-    same_bicg(2, "--max-iterations 7 gen:poisson7:8");
-    same_bicg(2, "--atol 1e-4 --rtol 0 --precond none gen:poisson7:8");
+    same_programs("pipebicgstab", 2, a);
+    same_programs("pipebicgstab", 3, tl_test_matrix("ani1_nonsymm.mtx"));
+    same_programs("pipebicgstab", 2, "gen:convdiff:12");
+    same_programs("pipebicgstab", 1, "--residual-replacement 10 gen:convdiff:12");
+    same_programs("pipebicgstab", 2, "--rtol 0 --atol 0 --max-iterations 300 gen:convdiff:8"); /* restarts */
+    same_programs("pipebicgstab", 2, "--max-iterations 7 gen:poisson7:8");
+    same_programs("pipebicgstab", 2, "--atol 1e-4 --rtol 0 --precond none gen:poisson7:8");
+}
+
+/* cg and pcg on programs (solvers/methods/cg_async.c) equal method_cg.c
+ * bit for bit: convergence, the limits, no preconditioner, the stops on
+ * a matrix that is not SPD, benchmark mode. */
+TL_TEST(cg_programs_equal_the_method)
+{
+    char a[600];
+    snprintf(a, sizeof a, "--rtol 1e-6 %s", tl_test_matrix("1138_bus.mtx"));
+    same_programs("pcg", 2, a);
+    same_programs("cg", 3, tl_test_matrix("ani4.mtx"));
+    same_programs("pcg", 3, "gen:poisson7:12");
+    same_programs("cg", 2, "--atol 1e-4 --rtol 0 gen:poisson7:8");
+    same_programs("pcg", 2, "--max-iterations 7 gen:poisson7:8");
+    same_programs("pcg", 2, "--max-iterations 0 gen:poisson7:8");
+    same_programs("pcg", 1, "--precond none --rtol-base r0 gen:poisson7:8");
+    same_programs("pcg", 2, "--rtol 0 --atol 0 --max-iterations 300 gen:poisson7:8");
+    same_programs("cg", 2, "gen:convdiff:8"); /* not SPD */
 }
 
 TL_TEST(benchmark_mode_past_rounding_level)
@@ -197,5 +216,5 @@ TL_TEST(benchmark_mode_past_rounding_level)
     free(hist);
 }
 
-TL_TEST_MAIN(late_checks_change_nothing, against_method_pipecg,
+TL_TEST_MAIN(late_checks_change_nothing, against_method_pipecg, cg_programs_equal_the_method,
              pipebicgstab_programs_equal_the_method, benchmark_mode_past_rounding_level)

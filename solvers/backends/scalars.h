@@ -29,6 +29,8 @@ typedef enum {
     TL_SC_PBICG_LOAD,  /* pipelined BiCGStab: registers from the state (start, restart) */
     TL_SC_PBICG_OMEGA, /* pipelined BiCGStab: omega from (q, y), (y, y) */
     TL_SC_PBICG_AB,    /* pipelined BiCGStab: beta, alpha from the r0 dots, stopping test */
+    TL_SC_CG_ALPHA,    /* CG / PCG: alpha from (p, A p) */
+    TL_SC_CG_BETA,     /* CG / PCG: beta from (r, M^-1 r), stopping test */
     TL_SC_COUNT
 } tl_sc_prog;
 
@@ -273,6 +275,69 @@ TL_HD void tl_sc_pbicg_ab(const double *dots, const double *st, double *regs, do
     regs[TL_SC_BI_AUX] = aux;
 }
 
+/* CG / PCG registers (method_cg.c's arithmetic); the state keeps rho =
+ * (r, M^-1 r) in TL_SC_ST_RHO and the tolerances. */
+enum {
+    TL_SC_CG_ALPHA_R = 0, /* alpha: x += alpha p, r -= alpha q */
+    TL_SC_CG_BETA_R = 1,  /* beta: p = z + beta p */
+    TL_SC_CG_FLAG = 2,    /* 0 ok, else TL_SC_FLAG_* (sticky; alpha = 0 from then on) */
+    TL_SC_CG_RNORM = 3,   /* BETA: sqrt((r, r)) */
+    TL_SC_CG_DOT = 4      /* ALPHA: (p, A p); BETA: (r, M^-1 r) */
+};
+
+/* dots = {(p, A p)}: alpha = rho / (p, A p), or the iteration frozen
+ * (alpha = 0) when a flag is up or (p, A p) is not positive (CURV) or not
+ * finite, as method_cg.c stops there before its update. */
+TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, double *st_next)
+{
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    double pq = dots[0];
+    int flag = (int)st[TL_SC_ST_STOPPED];
+    if (flag != TL_SC_FLAG_OK)
+        ;
+    else if (!isfinite(pq))
+        flag = TL_SC_FLAG_NONFINITE;
+    else if (pq <= 0.0)
+        flag = TL_SC_FLAG_CURV;
+    double alpha = flag == TL_SC_FLAG_OK ? st[TL_SC_ST_RHO] / pq : 0.0;
+    st_next[TL_SC_ST_STOPPED] = flag;
+    regs[TL_SC_CG_ALPHA_R] = alpha;
+    regs[TL_SC_CG_BETA_R] = 0.0;
+    regs[TL_SC_CG_FLAG] = flag;
+    regs[TL_SC_CG_RNORM] = 0.0;
+    regs[TL_SC_CG_DOT] = pq;
+}
+
+/* dots = {(r, M^-1 r), (r, r)} after the update: the stopping test (the
+ * host enforces the iteration limit), then (r, M^-1 r) > 0, then beta =
+ * (r, M^-1 r) / rho and rho for the next iteration, as method_cg.c. */
+TL_HD void tl_sc_cg_beta(const double *dots, const double *st, double *regs, double *st_next)
+{
+    for (int q = 0; q < TL_SC_STATE; q++)
+        st_next[q] = st[q];
+    double rz = dots[0], rnorm = sqrt(dots[1]), beta = 0.0;
+    int flag = (int)st[TL_SC_ST_STOPPED];
+    if (flag != TL_SC_FLAG_OK)
+        ;
+    else if (!isfinite(rnorm))
+        flag = TL_SC_FLAG_NONFINITE;
+    else if (tl_sc_converged(rnorm, st))
+        flag = TL_SC_FLAG_CONVERGED;
+    else if (rz <= 0.0)
+        flag = TL_SC_FLAG_GAMMA;
+    if (flag == TL_SC_FLAG_OK) {
+        beta = rz / st[TL_SC_ST_RHO];
+        st_next[TL_SC_ST_RHO] = rz;
+    }
+    st_next[TL_SC_ST_STOPPED] = flag;
+    regs[TL_SC_CG_ALPHA_R] = 0.0;
+    regs[TL_SC_CG_BETA_R] = beta;
+    regs[TL_SC_CG_FLAG] = flag;
+    regs[TL_SC_CG_RNORM] = rnorm;
+    regs[TL_SC_CG_DOT] = rz;
+}
+
 /* Run program p on io's buffers (st_next = the other parity). */
 TL_HD void tl_sc_run(tl_sc_prog p, const double *dots, const double *st, double *regs,
                      double *st_next)
@@ -289,6 +354,12 @@ TL_HD void tl_sc_run(tl_sc_prog p, const double *dots, const double *st, double 
         break;
     case TL_SC_PBICG_AB:
         tl_sc_pbicg_ab(dots, st, regs, st_next);
+        break;
+    case TL_SC_CG_ALPHA:
+        tl_sc_cg_alpha(dots, st, regs, st_next);
+        break;
+    case TL_SC_CG_BETA:
+        tl_sc_cg_beta(dots, st, regs, st_next);
         break;
     default:
         break;

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# CG and PCG against Pipe-PCG on one GPU (issue 29 point 4): the same
+# fixed-iteration solve of gen:poisson7:N with pipecg, cg and pcg on
+# scalar programs (the default), and cg and pcg with their scalars on the
+# host (--scalars host, the form before), alternated ROUNDS times (default
+# 3) in one command; prints each one's median us per iteration (of every
+# timed solve, REPEAT per run, default 3) and its ratio to pipecg's.
+#
+#   scripts/bench-cg.sh [SIZES [ITERATIONS]] [-- extra trilap-solve options]
+#   scripts/bench-cg.sh "128 256" 1000
+set -euo pipefail
+sizes="128 256" iters=1000
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then sizes=$1; shift; fi
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
+if [ "${1:-}" = "--" ]; then shift; fi
+[[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [SIZES [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
+for n in $sizes; do [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$0: invalid size '$n'" >&2; exit 2; }; done
+root=$(cd "$(dirname "$0")/.." && pwd)
+solve=${SOLVE:-$root/bin/trilap-solve}
+[ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
+out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-cg-XXXXXX")}
+mkdir -p "$out"
+rounds=${ROUNDS:-3}
+names=(pipecg cg pcg cg-host pcg-host)
+opts=("--solver pipecg" "--solver cg" "--solver pcg" "--solver cg --scalars host" "--solver pcg --scalars host")
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+for n in $sizes; do
+  for ((r = 1; r <= rounds; r++)); do
+    for k in "${!names[@]}"; do
+      # shellcheck disable=SC2086 # opts[k] is a list of words
+      "$solve" --backend cuda ${opts[k]} --rtol 0 --atol 0 --max-iterations "$iters" --repeat "${REPEAT:-3}" \
+        --results "$out/p7-$n-${names[k]}.csv" "$@" "gen:poisson7:$n" >"$out/p7-$n-${names[k]}.$r.txt"
+    done
+  done
+done
+printf '# cg and pcg against pipecg, poisson7, %s iterations, %s rounds alternated, median us/iter (raw: %s)\n' \
+  "$iters" "$rounds" "$out"
+printf '%-6s %-9s %10s %8s\n' size solver us_iter ratio
+for n in $sizes; do
+  declare -A t=()
+  for k in "${!names[@]}"; do
+    t[${names[k]}]=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_iter") c = i; next } c { print $c }' \
+      "$out/p7-$n-${names[k]}.csv" | median)
+    [ -n "${t[${names[k]}]}" ] || { echo "$0: no us_per_iter in $out/p7-$n-${names[k]}.csv" >&2; exit 1; }
+  done
+  for k in "${!names[@]}"; do
+    printf '%-6s %-9s %10.2f %8s\n' "$n" "${names[k]}" "${t[${names[k]}]}" \
+      "$(awk -v a="${t[${names[k]}]}" -v b="${t[pipecg]}" 'BEGIN { printf "%.4f", a / b }')"
+  done
+done

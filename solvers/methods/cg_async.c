@@ -1,0 +1,155 @@
+/* CG and PCG (method_cg.c) with their scalars where the backend computes
+ * them: alpha from the scalar program TL_SC_CG_ALPHA, run in the prologue
+ * of the update of x and r, and beta from TL_SC_CG_BETA, run in the
+ * prologue of the update of p (solvers/backends/scalars.h), so no
+ * iteration waits for a reduction to reach the host. The update of x and
+ * r also makes z = M^-1 r and the local (r, z), (r, r) in the same pass
+ * (tl_be_update_fused). The programs apply method_cg.c's tests (p'Ap and
+ * (r, M^-1 r) positive, the tolerances) and freeze every later iteration
+ * (alpha = 0: x and r stay as they were); the host reads the registers of
+ * both programs `check_every` iterations late and reports what method_cg.c
+ * reports: the same iterations, residuals and stop, the same numbers on
+ * the host backend (which runs the programs on the host). */
+#include <math.h>
+
+#include "probes/probes.h"
+#include "solvers/methods/method.h"
+#include "solvers/methods/pipecg_async.h"
+
+enum { R, Z, P, Q, NV };
+
+/* register coefficients: sref = 1 + register */
+enum { ALPHA_ = 1 + TL_SC_CG_ALPHA_R, BETA_ = 1 + TL_SC_CG_BETA_R };
+
+/* The host's checks from the registers of tag `tag` (2i: the alpha program
+ * of iteration i; 2i + 1: the beta program after its update, i.e. the
+ * residual of iteration i + 1), in method_cg.c's order; 1 to stop. */
+static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t tag,
+                     const double *g, tl_status *st)
+{
+    int64_t i = tag / 2;
+    int flag = (int)g[TL_SC_CG_FLAG];
+    double dot = g[TL_SC_CG_DOT];
+    if (tag % 2 == 0) {
+        switch (flag) {
+        case TL_SC_FLAG_OK:
+            return 0;
+        case TL_SC_FLAG_NONFINITE:
+            return tl_solve_stop(res, TL_STOP_NONFINITE, "p'Ap = %g at iteration %lld", dot,
+                                 (long long)i);
+        case TL_SC_FLAG_CURV:
+            return tl_solve_stop(res, TL_STOP_NOT_SPD, "p'Ap = %.3e <= 0 at iteration %lld", dot,
+                                 (long long)i);
+        default:
+            break;
+        }
+    } else {
+        if (tl_solve_check(ctx, prm, res, i + 1, g[TL_SC_CG_RNORM])) return 1;
+        if (flag == TL_SC_FLAG_OK) return 0;
+        if (flag == TL_SC_FLAG_GAMMA)
+            return tl_solve_stop(res, TL_STOP_NOT_SPD, "(r, M^-1 r) = %.3e <= 0 at iteration %lld",
+                                 dot, (long long)(i + 1));
+    }
+    /* the program stopped where the host's tests did not */
+    *st = TL_FAIL(TL_ERR_NUMERIC,
+                  "cg: device flag %d (register tag %lld) disagrees with the host's tests", flag,
+                  (long long)tag);
+    return 1;
+}
+
+/* One iteration, enqueued: q = A p; (p, q); alpha on the device; x += alpha
+ * p, r -= alpha q with z = M^-1 r and the local (r, z), (r, r) in the same
+ * pass; beta on the device; p = z + beta p. The registers of both programs
+ * are posted (tags 2 it, 2 it + 1). */
+static tl_status iteration(tl_backend *be, tl_vec *x, tl_vec *const *v, int64_t it)
+{
+    tl_vec *r = v[R], *z = v[Z], *p = v[P], *q = v[Q];
+    TL_TRY(tl_be_spmv(be, p, q));
+    TL_TRY(tl_be_dot_begin(be, 0, 1, &p, &q));
+    TL_TRY(tl_be_dot_end_async(be, 0));
+    TL_TRY(tl_be_scalars(be, TL_SC_CG_ALPHA, 0));
+    tl_update u[2] = {
+        {.y = x, .nterms = 2, .coef = {1.0, 1.0}, .x = {x, p}, .sref = {0, ALPHA_}},
+        {.y = r, .nterms = 2, .coef = {1.0, -1.0}, .x = {r, q}, .sref = {0, ALPHA_}},
+    };
+    tl_update_tail t = {.pz = z, .pr = r, .slot = 1, .ndots = 2, .x = {r, r}, .y = {z, r}};
+    TL_TRY(tl_be_update_fused(be, u, 2, &t));
+    TL_TRY(tl_be_regs_post(be, 2 * it));
+    TL_TRY(tl_be_dot_begin(be, 1, 0, NULL, NULL));
+    TL_TRY(tl_be_dot_end_async(be, 1));
+    TL_TRY(tl_be_scalars(be, TL_SC_CG_BETA, 1));
+    tl_update up = {.y = p, .nterms = 2, .coef = {1.0, 1.0}, .x = {z, p}, .sref = {0, BETA_}};
+    TL_TRY(tl_be_update(be, &up, 1));
+    return tl_be_regs_post(be, 2 * it + 1);
+}
+
+/* r = b - A x, z = M^-1 r, p = z, the blocking (r, z), (r, r), and the
+ * programs' state: rho and the tolerances; *stopped when the solve ends
+ * there (method_cg.c's start). */
+static tl_status start(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res, tl_vec *b,
+                       tl_vec *x, tl_vec *const *v, int *stopped)
+{
+    tl_ctx *ctx = be->ctx;
+    double d[2];
+    *stopped = 1;
+    TL_TRY(tl_be_residual(be, b, x, v[R], v[Q]));
+    TL_TRY(tl_be_precond(be, v[Z], v[R]));
+    TL_TRY(tl_be_dots(be, 2, (tl_vec *[]){v[R], v[R]}, (tl_vec *[]){v[Z], v[R]}, d));
+    TL_TRY(tl_solve_begin(ctx, prm, res, sqrt(d[1])));
+    if (be->cfg.precond == TL_PRECOND_JACOBI && be->nonpos_diag > 0) {
+        tl_solve_stop(res, TL_STOP_NOT_SPD,
+                      "%lld diagonal entries <= 0 (Jacobi preconditioner not SPD)",
+                      (long long)be->nonpos_diag);
+        return TL_OK;
+    }
+    if (tl_solve_check(ctx, prm, res, 0, sqrt(d[1]))) return TL_OK;
+    TL_TRY(tl_be_copy(be, v[P], v[Z]));
+    double state[TL_SC_STATE] = {0};
+    state[TL_SC_ST_RTOL] = prm->rtol > 0 ? prm->rtol * res->base : -1.0;
+    state[TL_SC_ST_ATOL] = prm->atol > 0 ? prm->atol : -1.0;
+    state[TL_SC_ST_SOFT_TOL] = -1.0;
+    state[TL_SC_ST_RHO] = d[0];
+    TL_TRY(tl_be_scalars_init(be, state));
+    *stopped = 0;
+    return TL_OK;
+}
+
+tl_status tl_method_cg_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
+                             tl_solve_result *res)
+{
+    tl_status st = TL_OK;
+    tl_ctx *ctx = be->ctx;
+    tl_vec *v[NV] = {NULL};
+    int in_iter = 0, stopped = 0;
+    int every = be->cfg.check_every > 0 ? be->cfg.check_every : 1;
+    int lag = 2 * every; /* in register tags, two per iteration */
+    TL_CHECK(2 * lag + 4 <= TL_SC_RING, TL_ERR_INVAL, "--check-every %d (at most %d)", every,
+             (TL_SC_RING - 4) / 4);
+    TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
+    TL_TRYGOTO(start(be, prm, res, b, x, v, &stopped), st, fail);
+    int64_t maxit = prm->max_iterations, checked = 0; /* next register tag to check */
+    for (int64_t it = 0; !stopped && it < maxit;) {
+        tl_probe_iter_begin(ctx, it);
+        in_iter = 1;
+        TL_TRYGOTO(iteration(be, x, v, it), st, fail);
+        it++;
+        tl_probe_iter_end(ctx);
+        in_iter = 0;
+        /* the host's checks, `lag` tags behind (all of them at the end) */
+        int last = it >= maxit;
+        if (!last && it % every != 0) continue;
+        int64_t upto = last ? 2 * it - 1 : 2 * it - 1 - lag;
+        for (; checked <= upto && !stopped; checked++) {
+            double g[TL_SC_REGS];
+            TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
+            stopped = check_tag(ctx, prm, res, checked, g, &st);
+            TL_TRYGOTO(st, st, fail);
+        }
+    }
+    TL_CHECKGOTO(stopped || maxit == 0, TL_ERR_NUMERIC, st, fail,
+                 "cg: no stop after %lld iterations", (long long)maxit);
+fail:
+    if (in_iter) tl_probe_iter_end(ctx);
+    tl_be_vecs_free(be, v, NV);
+    return st;
+}
