@@ -186,9 +186,19 @@ TEST_ENV = TL_BUILD=$(BUILD) TL_BIN=$(BIN) TL_HAVE_MPI=$(HAVE_MPI) TL_HAVE_CUDA=
   TL_HAVE_ZLIB=$(HAVE_ZLIB) TL_MPIRUN=$(MPIRUN) TL_DATA=$(TL_DATA)
 TL_DATA ?= $(abspath ../shared/data)
 
+# The host tests run CHECK_JOBS at a time (most wait on processes, files
+# and mpirun more than they compute), except the suites that time
+# themselves, spin, send signals at chosen moments or size their work from
+# the whole machine: those run alone. ASan + UBSan (make asan) and TSan
+# (make tsan) are targets of their own, which .ci/run runs after check.
+CHECK_JOBS ?= 2
+CHECK_ALONE := test_launch test_clock_align test_reliability_interrupt test_progress test_probes_host \
+  test_results test_firsthour.sh
+tl_empty :=
+tl_space := $(tl_empty) $(tl_empty)
+CHECK_PARALLEL = ^($(subst $(tl_space),|,$(strip $(filter-out $(CHECK_ALONE),$(notdir $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)))))):
 check: all tests
-	@$(TEST_ENV) tests/run.sh $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)
-	@$(MAKE) --no-print-directory asan ASAN_FUZZ=0
+	@$(TEST_ENV) TL_TEST_JOBS=$(CHECK_JOBS) TL_TEST_PARALLEL='$(CHECK_PARALLEL)' tests/run.sh $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)
 
 # `make asan`: the programs and the reader and reliability tests built with
 # AddressSanitizer and UndefinedBehaviorSanitizer in $(ASAN_BUILD) and run
