@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A Pipe-PCG iteration on one GPU against its byte roofline, side by
-# side: this build's kernel variants (VARIANTS, below: the separate
+# side, and CG's and PCG's against theirs (the cg and pcg variants: a later
+# --solver wins): this build's kernel variants (VARIANTS, below: the separate
 # update, Jacobi and dot kernels; the persistent loop, --persistent; the
 # fused pass, --fuse; the update then the tail kernel, --fuse-tail; each
 # with --prefetch, --pdl) and, with
@@ -60,7 +61,7 @@ case "$budget" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --budget '$
 for n in $sizes; do
     case "$n" in '' | *[!0-9]*) echo "bench-solver-roof.sh: invalid --sizes '$sizes'" >&2; exit 2 ;; esac
 done
-variants=${VARIANTS:-base= loop=--persistent nopdl=--no-pdl tail=--fuse-tail tail-nopdl=--fuse-tail,--no-pdl fused=--fuse fused-nopdl=--fuse,--no-pdl prefetch=--prefetch tail-prefetch=--fuse-tail,--prefetch}
+variants=${VARIANTS:-base= loop=--persistent nopdl=--no-pdl tail=--fuse-tail tail-nopdl=--fuse-tail,--no-pdl fused=--fuse fused-nopdl=--fuse,--no-pdl prefetch=--prefetch tail-prefetch=--fuse-tail,--prefetch cg=--solver,cg,--precond,none pcg=--solver,pcg}
 traced=${TRACE_VARIANTS:-base nopdl tail}
 for v in $variants; do
     case "$v" in
