@@ -192,13 +192,17 @@ TL_DATA ?= $(abspath ../shared/data)
 # the whole machine: those run alone. ASan + UBSan (make asan) and TSan
 # (make tsan) are targets of their own, which .ci/run runs after check.
 CHECK_JOBS ?= 2
-CHECK_ALONE := test_launch test_clock_align test_reliability_interrupt test_progress test_probes_host \
-  test_results test_firsthour.sh
+CHECK_ALONE := test_clock_align test_reliability_interrupt test_progress test_probes_host test_results \
+  test_firsthour.sh
+# seconds of each bounded fuzz run in check (`make fuzz` builds the targets
+# for longer runs by hand: build/fuzz/fuzz_* -max_total_time=N corpus/)
+CHECK_FUZZ_SECONDS ?= 5
 tl_empty :=
 tl_space := $(tl_empty) $(tl_empty)
 CHECK_PARALLEL = ^($(subst $(tl_space),|,$(strip $(filter-out $(CHECK_ALONE),$(notdir $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)))))):
 check: all tests
-	@$(TEST_ENV) TL_TEST_JOBS=$(CHECK_JOBS) TL_TEST_PARALLEL='$(CHECK_PARALLEL)' tests/run.sh $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)
+	@$(TEST_ENV) TL_TEST_JOBS=$(CHECK_JOBS) TL_TEST_PARALLEL='$(CHECK_PARALLEL)' TL_FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) \
+	  tests/run.sh $(HOST_TEST_FILES) $(HOST_TEST_SCRIPTS)
 
 # `make asan`: the programs and the reader and reliability tests built with
 # AddressSanitizer and UndefinedBehaviorSanitizer in $(ASAN_BUILD) and run
