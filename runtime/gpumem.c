@@ -1,7 +1,6 @@
 /* Free device memory and the check before a run allocates (runtime/gpu.h). */
 #include "runtime/gpu.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +24,10 @@ tl_status tl_gpu_mem_info(double *free_b, double *total_b)
     *free_b = (double)f;
     *total_b = (double)t;
 #endif
-    const char *s = getenv("TRILAP_TEST_DEVICE_MEM");
-    if (s && *s) {
-        char *end = NULL;
-        errno = 0;
-        double v = strtod(s, &end);
-        TL_CHECK(!errno && end && !*end && v >= 0, TL_ERR_INVAL,
-                 "TRILAP_TEST_DEVICE_MEM='%s' is not a byte count", s);
+    double v;
+    int set;
+    TL_TRY(tl_env_bytes("TRILAP_TEST_DEVICE_MEM", &v, &set));
+    if (set) {
         *free_b = v;
         if (*total_b < v) *total_b = v;
     }
@@ -58,7 +54,8 @@ static tl_status shared_need(tl_ctx *ctx, double need, double *total_need, int *
     if (!ctx->gpu_shared || !ctx->hc || ctx->size <= 1) return TL_OK;
     gpu_claim mine;
     memset(&mine, 0, sizeof mine);
-    if (gethostname(mine.host, sizeof mine.host - 1) != 0) snprintf(mine.host, sizeof mine.host, "unknown");
+    if (gethostname(mine.host, sizeof mine.host - 1) != 0)
+        snprintf(mine.host, sizeof mine.host, "unknown");
     mine.device = ctx->device;
     mine.need = need;
     gpu_claim *all = calloc((size_t)ctx->size, sizeof *all);
@@ -94,6 +91,7 @@ tl_status tl_gpu_mem_check(tl_ctx *ctx, const char *what, double need, const cha
               ? TL_OK
               : TL_FAIL(TL_ERR_NOMEM, "%s needs %s on GPU %d%s; %s of its %s is free: %s", what,
                         tl_bytes_str(need, a, sizeof a), ctx->device, shared,
-                        tl_bytes_str(free_b, b, sizeof b), tl_bytes_str(total_b, c, sizeof c), advice);
+                        tl_bytes_str(free_b, b, sizeof b), tl_bytes_str(total_b, c, sizeof c),
+                        advice);
     return tl_comm_agree(ctx, lst);
 }

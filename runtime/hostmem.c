@@ -39,18 +39,25 @@ static int meminfo_available(double *bytes)
     return found;
 }
 
+tl_status tl_env_bytes(const char *name, double *bytes, int *set)
+{
+    const char *t = getenv(name);
+    *set = t && *t;
+    if (!*set) return TL_OK;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(t, &end);
+    TL_CHECK(!errno && end && !*end && v >= 0, TL_ERR_INVAL, "%s='%s' is not a byte count", name,
+             t);
+    *bytes = v;
+    return TL_OK;
+}
+
 tl_status tl_hostmem_available(double *bytes)
 {
-    const char *t = getenv("TRILAP_TEST_HOST_MEM");
-    if (t && *t) {
-        char *end = NULL;
-        errno = 0;
-        double v = strtod(t, &end);
-        TL_CHECK(!errno && end && !*end && v >= 0, TL_ERR_INVAL,
-                 "TRILAP_TEST_HOST_MEM='%s' is not a byte count", t);
-        *bytes = v;
-        return TL_OK;
-    }
+    int set;
+    TL_TRY(tl_env_bytes("TRILAP_TEST_HOST_MEM", bytes, &set));
+    if (set) return TL_OK;
     double avail = 0;
     if (!meminfo_available(&avail)) {
         long pages = sysconf(_SC_AVPHYS_PAGES), psize = sysconf(_SC_PAGESIZE);

@@ -20,6 +20,11 @@ tl_status tl_hostmem_available(double *bytes);
  * "<what> needs 31.9 GiB of host memory; 21.7 GiB is available". */
 tl_status tl_hostmem_check(const char *what, double need);
 
+/* A byte count from the environment variable `name` (the tests' stand-ins
+ * for a machine's memory): *set = 0 when it is unset or empty, else the
+ * value; TL_ERR_INVAL when it is not a byte count. */
+tl_status tl_env_bytes(const char *name, double *bytes, int *set);
+
 /* Bytes as "31.9 GiB" / "512.0 MiB" into buf. */
 const char *tl_bytes_str(double bytes, char *buf, size_t n);
 

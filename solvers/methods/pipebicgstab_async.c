@@ -261,9 +261,7 @@ tl_status tl_method_pipebicgstab_async(tl_backend *be, const tl_solve_params *pr
         tl_probe_iter_end(ctx);
         in_iter = 0;
         /* the host's checks, `lag` tags behind (all of them at the end) */
-        int last = it >= maxit;
-        if (!last && it % every != 0) continue;
-        int64_t upto = last ? 2 * it - 1 : 2 * it - 1 - lag;
+        int64_t upto = tl_async_check_upto(it, maxit, every, lag);
         for (; checked <= upto && !stopped; checked++) {
             double g[TL_SC_REGS];
             TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
