@@ -32,7 +32,8 @@ typedef struct cbufs {
 static tl_status comm_call(tl_ctx *ctx, int op, ncclComm_t c, const cbufs *b, int64_t n)
 {
     const tl_gpu *g = ctx->gpu;
-    if (op == 0) return tl_bench_allreduce(ctx, b->send, b->recv, n, c, tl_gpu_stream(g, TL_ROLE_COLL));
+    if (op == 0)
+        return tl_bench_allreduce(ctx, b->send, b->recv, n, c, tl_gpu_stream(g, TL_ROLE_COLL));
     return tl_bench_ring(ctx, b->send, b->recv, n, c, tl_gpu_stream(g, TL_ROLE_P2P));
 }
 
@@ -112,7 +113,8 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     rows = calloc(4 * nsizes, sizeof *rows);
     TL_CHECKGOTO(rows, TL_ERR_NOMEM, st, fail, "%zu rows", 4 * nsizes);
     if (ctx->rank == 0) /* one unit per size, op and communicator */
-        tl_progress_begin(&bar, "comm", (double)nsizes * (ops_mask == 3 ? 2 : 1) * (comm_mask == 3 ? 2 : 1),
+        tl_progress_begin(&bar, "comm",
+                          (double)nsizes * (ops_mask == 3 ? 2 : 1) * (comm_mask == 3 ? 2 : 1),
                           "sizes", tl_progress_mode_of(o->progress));
 
     for (int op = 0; op < 2; op++) {

@@ -15,9 +15,10 @@ tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *o
     if (!rq || !rq->dir) return TL_OK;
     char dir[1024];
     const char *sub = s && s->sub && *s->sub ? s->sub : NULL;
-    int n = sub ? snprintf(dir, sizeof dir, "%s/%s", rq->dir, sub) : snprintf(dir, sizeof dir, "%s", rq->dir);
-    TL_CHECK(n > 0 && (size_t)n < sizeof dir, TL_ERR_INVAL, "--trace %s: the folder name is too long",
-             rq->dir);
+    int n = sub ? snprintf(dir, sizeof dir, "%s/%s", rq->dir, sub)
+                : snprintf(dir, sizeof dir, "%s", rq->dir);
+    TL_CHECK(n > 0 && (size_t)n < sizeof dir, TL_ERR_INVAL,
+             "--trace %s: the folder name is too long", rq->dir);
     tl_probes_config pc = {.outdir = dir,
                            .cupti = s && s->cupti >= 0 ? s->cupti : rq->cupti,
                            .nvtx = 1,

@@ -5,7 +5,9 @@
 static double rounded(double bytes)
 {
     const double page = 2.0 * 1024 * 1024;
-    return bytes <= 0 ? 0 : bytes < page ? bytes : ((double)(int64_t)((bytes + page - 1) / page)) * page;
+    return bytes <= 0     ? 0
+           : bytes < page ? bytes
+                          : ((double)(int64_t)((bytes + page - 1) / page)) * page;
 }
 
 static double csr_bytes(const tl_csr *a)
@@ -21,9 +23,12 @@ double tl_cu_be_memory_need(const tl_dist_matrix *m, const tl_backend_config *cf
     double need = vectors * rounded(8.0 * (len > 0 ? len : 1));
     need += csr_bytes(&m->diag) + csr_bytes(&m->offd);
     if (cfg->precond == TL_PRECOND_JACOBI) need += rounded(8.0 * rows);
-    if (m->halo.nsend > 0) need += rounded(4.0 * (double)(m->halo.nsend + 1)) + rounded(8.0 * (double)(m->halo.nsend + 1));
+    if (m->halo.nsend > 0)
+        need +=
+            rounded(4.0 * (double)(m->halo.nsend + 1)) + rounded(8.0 * (double)(m->halo.nsend + 1));
     /* cuSPARSE's CSR SpMV buffer, per block: at most a few words per row */
-    if (cfg->spmv != 0 /* cusparse */) need += rounded(16.0 * (rows + 1)) + rounded(16.0 * ((double)m->offd.nrows + 1));
+    if (cfg->spmv != 0 /* cusparse */)
+        need += rounded(16.0 * (rows + 1)) + rounded(16.0 * ((double)m->offd.nrows + 1));
     /* the persistent loop's tiles hold at least 32 rows, 64 bytes of plan each */
     if (cfg->fused_iterations) need += rounded(2.0 * (rows + 32));
     /* the small ones (dot slots' partials, scalar state, registers, events'
