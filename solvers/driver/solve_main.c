@@ -370,7 +370,7 @@ static const tl_option solve_options[] = {
      .offset = O(scalars),
      .def = "auto",
      TL_OPT_CHOICES(scalars_names),
-     .help = "pipecg, pipebicgstab: host reads every reduction and computes the scalars; "
+     .help = "pipecg, pipebicgstab, cg, pcg: host reads every reduction and computes the scalars; "
              "program: scalar programs compute them where the backend runs them (on the GPU for "
              "cuda), convergence read asynchronously; auto: program for cuda"},
     {.name = "check-every",
