@@ -23,7 +23,6 @@ mkdir -p "$out"
 rounds=${ROUNDS:-3}
 names=(pipecg cg pcg cg-host pcg-host)
 opts=("--solver pipecg" "--solver cg" "--solver pcg" "--solver cg --scalars host" "--solver pcg --scalars host")
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 for n in $sizes; do
   for ((r = 1; r <= rounds; r++)); do
     for k in "${!names[@]}"; do
@@ -39,8 +38,7 @@ printf '%-6s %-9s %10s %8s\n' size solver us_iter ratio
 for n in $sizes; do
   declare -A t=()
   for k in "${!names[@]}"; do
-    t[${names[k]}]=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_iter") c = i; next } c { print $c }' \
-      "$out/p7-$n-${names[k]}.csv" | median)
+    t[${names[k]}]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/p7-$n-${names[k]}.csv")
     [ -n "${t[${names[k]}]}" ] || { echo "$0: no us_per_iter in $out/p7-$n-${names[k]}.csv" >&2; exit 1; }
   done
   for k in "${!names[@]}"; do

@@ -30,12 +30,10 @@ for ((r = 1; r <= rounds; r++)); do
       >"$out/${names[k]}.$r.txt"
   done
 done
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 declare -A t
 for k in 0 1 2; do
-  # us_per_iter of each timed solve, then the median over all of them
-  t[${names[k]}]=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_iter") c = i; next } c { print $c }' \
-    "$out/${names[k]}.csv" | median)
+  # the median of every timed solve's us_per_iter
+  t[${names[k]}]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/${names[k]}.csv")
   [ -n "${t[${names[k]}]}" ] || { echo "$0: no us_per_iter in $out/${names[k]}.csv" >&2; exit 1; }
 done
 printf '# op timer cost, pipecg %s, %s iterations, %s rounds alternated (raw: %s)\n' "$matrix" "$iters" "$rounds" "$out"

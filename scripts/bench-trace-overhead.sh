@@ -13,7 +13,6 @@
 #   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 ratio_table() { # TITLE, then the times by mode in t[]
   printf '%s\n' "$1"
   printf '%-6s %10s %8s\n' mode us_iter ratio
@@ -45,8 +44,7 @@ if [ "${1:-}" = solver ]; then
     done
   done
   for mode in off nvtx cupti; do
-    t[$mode]=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "us_per_iter") c = i; next } c { print $c }' \
-      "$out/$mode.csv" | median)
+    t[$mode]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
     [ -n "${t[$mode]}" ] || { echo "$0: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
   done
   ratio_table "$(printf '# tracing overhead, pipecg %s, %s iterations, %s rounds alternated, median us/iter (raw: %s)' \
