@@ -352,6 +352,135 @@ TL_TEST(backend_ops_all_schedules)
     tl_csr_free(&A);
 }
 
+/* ---- spmv_dot: the product's pass also gives (x, A x) -------------------- */
+
+typedef struct spmvdot_spec {
+    const tl_csr *A;
+    int round_robin; /* rows dealt round-robin (every row a border row) or in blocks */
+    int omp_threads;
+    int failures;
+} spmvdot_spec;
+
+/* y = A x and (x, y) through one backend form; the dot stays in out. */
+static tl_status spmvdot_form(tl_backend *be, tl_vec *x, tl_vec *y, int fused, double *out)
+{
+    if (!fused) {
+        TL_TRY(tl_be_spmv(be, x, y));
+        return tl_be_dots(be, 1, &x, &y, out);
+    }
+    TL_TRY(tl_be_spmv_dot(be, x, y, 0));
+    TL_TRY(tl_be_dot_begin(be, 0, 0, NULL, NULL));
+    return tl_be_dot_end(be, 0, out);
+}
+
+static tl_status spmvdot_rank(tl_ctx *ctx, void *arg)
+{
+    spmvdot_spec *o = arg;
+    tl_status st = TL_OK;
+    int *part = NULL;
+    tl_dist_matrix *dm = NULL;
+    tl_backend *be = NULL;
+    tl_vec *x = NULL, *y[3] = {NULL};
+    double *gx = NULL, *gy = NULL, *lx = NULL, *ly[3] = {NULL};
+    int64_t n = o->A->nrows;
+    if (ctx->rank == 0) {
+        part = calloc((size_t)n, sizeof *part);
+        gx = calloc((size_t)n, sizeof *gx);
+        gy = calloc((size_t)n, sizeof *gy);
+        for (int64_t i = 0; i < n; i++)
+            gx[i] = 1.0 + (double)(i % 13) * 0.37 - (double)(i % 5) * 0.11;
+        if (o->round_robin)
+            for (int64_t i = 0; i < n; i++)
+                part[i] = (int)(i % ctx->size);
+        else
+            TL_TRYGOTO(tl_partition_block(n, ctx->size, part), st, fail);
+    }
+    TL_TRYGOTO(tl_dist_create(ctx, ctx->rank == 0 ? o->A : NULL, part, &dm), st, fail);
+    tl_backend_config bc = {.schedule = tl_schedule_find("three-split"),
+                            .precond = TL_PRECOND_NONE,
+                            .omp_threads = o->omp_threads};
+    TL_TRYGOTO(tl_backend_host_ops.create(ctx, dm, &bc, &be), st, fail);
+    lx = calloc((size_t)dm->nowned + 1, sizeof *lx);
+    for (int k = 0; k < 3; k++)
+        ly[k] = calloc((size_t)dm->nowned + 1, sizeof *ly[k]);
+    TL_TRYGOTO(tl_dist_scatter_vec(ctx, dm, gx, lx), st, fail);
+    TL_TRYGOTO(tl_be_vec(be, &x), st, fail);
+    TL_TRYGOTO(be->ops->vec_set(be, x, lx), st, fail);
+    /* 0: spmv + dots; 1: spmv_dot; 2: spmv_dot's fallback (cfg.unfused_spmv_dot) */
+    double d[3];
+    tl_opstat stats[3][TL_OP_COUNT];
+    for (int k = 0; k < 3; k++) {
+        TL_TRYGOTO(tl_be_vec(be, &y[k]), st, fail);
+        be->cfg.unfused_spmv_dot = k == 2;
+        tl_backend_stats_reset(be);
+        TL_TRYGOTO(spmvdot_form(be, x, y[k], k > 0, &d[k]), st, fail);
+        memcpy(stats[k], be->stats, sizeof stats[k]);
+        TL_TRYGOTO(be->ops->vec_get(be, y[k], ly[k]), st, fail);
+    }
+    /* on one thread the same numbers bit for bit; on several the dot of
+     * dot_begin after the product, whose OpenMP reduction has no fixed order */
+    double tol = o->omp_threads > 1 ? 1e-13 * fabs(d[0]) : 0.0;
+    for (int k = 1; k < 3; k++) {
+        if (memcmp(ly[k], ly[0], (size_t)dm->nowned * sizeof(double)) != 0) o->failures |= 1;
+        if (!(fabs(d[k] - d[0]) <= tol)) o->failures |= 2;
+    }
+    /* the fused pass is counted as the product: no dot pass of its own */
+    if (stats[1][TL_OP_SPMV].count != 1 || stats[1][TL_OP_DOT].count != 0 ||
+        stats[1][TL_OP_SPMV].bytes != stats[0][TL_OP_SPMV].bytes ||
+        stats[2][TL_OP_DOT].count != 1)
+        o->failures |= 4;
+    /* a dot_begin with dots of its own forgets the kept one */
+    double dd;
+    TL_TRYGOTO(tl_be_spmv_dot(be, x, y[1], 0), st, fail);
+    TL_TRYGOTO(tl_be_dots(be, 1, &x, &x, &dd), st, fail);
+    if (tl_be_dot_begin(be, 0, 0, NULL, NULL) == TL_OK) o->failures |= 8;
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, ly[1], gy), st, fail);
+    if (ctx->rank == 0) {
+        double ref = 0.0;
+        for (int64_t i = 0; i < n; i++)
+            ref += gx[i] * gy[i];
+        if (fabs(d[1] - ref) > 1e-12 * fabs(ref)) o->failures |= 16;
+    }
+fail:
+    if (be) {
+        tl_be_vec_free(be, &x);
+        for (int k = 0; k < 3; k++)
+            tl_be_vec_free(be, &y[k]);
+        be->ops->destroy(&be);
+    }
+    tl_dist_destroy(&dm);
+    free(part);
+    free(gx);
+    free(gy);
+    free(lx);
+    for (int k = 0; k < 3; k++)
+        free(ly[k]);
+    return st;
+}
+
+/* spmv_dot on the host backend equals spmv followed by the dot kernel bit
+ * for bit on 1-4 ranks, with the rows in blocks (interior and border
+ * rows) and dealt round-robin (border rows only), and its fallback alike;
+ * on two OpenMP threads within rounding. */
+TL_TEST(spmv_dot_equals_spmv_and_dot)
+{
+    tl_csr A = {0}, B = {0};
+    gen(TL_GEN_POISSON7, 11, &A);
+    gen(TL_GEN_POISSON7, 26, &B); /* 17,576 rows: above the one-thread limit */
+    for (int r = 1; r <= 4; r++)
+        for (int rr = 0; rr < 2; rr++) {
+            spmvdot_spec o = {.A = &A, .round_robin = rr, .omp_threads = 1};
+            TL_ASSERT_EQ(launch(spmvdot_rank, &o, r), 0);
+            TL_ASSERT_MSG(o.failures == 0, "%d ranks, %s rows: failures %#x", r,
+                          rr ? "round-robin" : "block", o.failures);
+        }
+    spmvdot_spec o = {.A = &B, .omp_threads = 2};
+    TL_ASSERT_EQ(launch(spmvdot_rank, &o, 1), 0);
+    TL_ASSERT_MSG(o.failures == 0, "2 threads: failures %#x", o.failures);
+    tl_csr_free(&A);
+    tl_csr_free(&B);
+}
+
 /* ---- methods ------------------------------------------------------------- */
 
 static void check_converged(const run_spec *s, const char *what)
@@ -877,6 +1006,7 @@ TL_TEST(cuda_memory_need_estimate)
 }
 
 TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, backend_ops_all_schedules,
+             spmv_dot_equals_spmv_and_dot,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
              distributed_solution_matches_serial, schedules_do_not_change_numerics,
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,

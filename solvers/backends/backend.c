@@ -144,16 +144,36 @@ tl_status tl_be_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_
     return be->ops->dot_begin(be, slot, 0, NULL, NULL);
 }
 
+static void keep_pairs(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y,
+                       int deferred)
+{
+    tl_kept_dots *k = &be->kept[slot];
+    k->n = n;
+    k->deferred = deferred;
+    for (int j = 0; j < n; j++) {
+        k->x[j] = x[j];
+        k->y[j] = y[j];
+    }
+}
+
 static tl_status keep_dots(tl_backend *be, const tl_update_tail *t, int deferred)
 {
-    if (t->ndots == 0) return TL_OK;
-    tl_kept_dots *k = &be->kept[t->slot];
-    k->n = t->ndots;
-    k->deferred = deferred;
-    for (int j = 0; j < t->ndots; j++) {
-        k->x[j] = t->x[j];
-        k->y[j] = t->y[j];
+    if (t->ndots > 0) keep_pairs(be, t->slot, t->ndots, t->x, t->y, deferred);
+    return TL_OK;
+}
+
+tl_status tl_be_spmv_dot(tl_backend *be, tl_vec *x, tl_vec *y, int slot)
+{
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "spmv_dot: dot slot %d", slot);
+    if (!be->ops->spmv_dot || be->cfg.unfused_spmv_dot) {
+        TL_TRY(tl_be_spmv(be, x, y));
+        keep_pairs(be, slot, 1, &x, &y, 1);
+        return TL_OK;
     }
+    /* whatever an earlier pass kept for the slot is replaced */
+    be->kept[slot].n = 0;
+    TL_TRY(be->ops->spmv_dot(be, x, y, slot));
+    keep_pairs(be, slot, 1, &x, &y, 0);
     return TL_OK;
 }
 

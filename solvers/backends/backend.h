@@ -23,6 +23,10 @@
  *                             next dot_begin(slot, 0) reduces them
  *                             (optional: the wrappers run update, precond
  *                             and the dots at that dot_begin instead)
+ *   spmv_dot(x, y, slot)      spmv_begin + spmv_end, and the local (x, y)
+ *                             from the pass that finishes each row; the
+ *                             next dot_begin(slot, 0) reduces it (optional:
+ *                             the wrappers compute it at that dot_begin)
  * Vectors hold the owned entries in the distributed matrix's local order
  * (interior | border), with room for the ghosts after them.
  *
@@ -125,6 +129,8 @@ typedef struct tl_backend_config {
                         L2 (--prefetch) */
     int pdl;         /* CUDA: kernels by programmatic dependent launch (--pdl; compute
                         capability 9.0 and up) */
+    int unfused_spmv_dot; /* spmv_dot as the product, then the dot at the next dot_begin (the
+                             form before the fused pass, for comparison: --no-spmv-dot) */
     int regs_copy;   /* CUDA: each regs_post copies the registers with a cudaMemcpyAsync on the
                         update stream (0: the kernel writes them to mapped host memory) */
     int fused_iterations; /* the method's iterations through fused_iterations (a method
@@ -207,6 +213,13 @@ typedef struct tl_backend_ops {
      * written in between (the fallback computes the dots at that
      * dot_begin). */
     tl_status (*update_fused)(tl_backend *be, const tl_update *u, int n, const tl_update_tail *t);
+    /* Optional (NULL: tl_be_spmv_dot's fallback). y = A x as spmv_begin
+     * and spmv_end, and the local (x, y) over the owned rows, each row's
+     * term taken once its value is final (interior rows after the
+     * diagonal block, border rows after the ghost block), kept for slot
+     * `slot` (not active) as after update_fused: the next
+     * dot_begin(slot, 0, NULL, NULL) reduces it. */
+    tl_status (*spmv_dot)(tl_backend *be, tl_vec *x, tl_vec *y, int slot);
     /* Optional (NULL: the method enqueues its iterations one by one). n
      * iterations as `it` describes (tl_iteration), in one device-side
      * loop, iteration j's registers posted as tag first_tag + j; after
@@ -393,6 +406,11 @@ tl_status tl_backend_caps_query(const tl_backend_ops *ops, tl_ctx *ctx, const tl
                                 const tl_backend_config *cfg, tl_backend_caps *out);
 /* Helpers built on the operations. */
 tl_status tl_be_spmv(tl_backend *be, tl_vec *x, tl_vec *y); /* y = A x */
+/* y = A x and the local (x, y) kept for the next dot_begin(slot, 0): in
+ * the product's pass where the backend has spmv_dot (and
+ * cfg.unfused_spmv_dot is 0), else computed at that dot_begin. x and y
+ * must not be written in between. */
+tl_status tl_be_spmv_dot(tl_backend *be, tl_vec *x, tl_vec *y, int slot);
 tl_status tl_be_dots(tl_backend *be, int n, tl_vec *const *x, tl_vec *const *y,
                      double *out);                          /* blocking */
 tl_status tl_be_copy(tl_backend *be, tl_vec *y, tl_vec *x); /* y = x */

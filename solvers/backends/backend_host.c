@@ -43,6 +43,8 @@ typedef struct host_slot {
     tl_request *req;
     double pend[TL_DOT_MAX]; /* update_sq sums waiting for the next dot_begin */
     int npend;
+    double kept; /* the local (x, A x) of a spmv_dot, for the next dot_begin(slot, 0) */
+    int has_kept;
 } host_slot;
 
 typedef struct host_backend {
@@ -330,44 +332,61 @@ static tl_status host_update_sq(tl_backend *be, const tl_update *u, int nu, int 
 
 /* ---- dots and the allreduce ---------------------------------------------- */
 
+/* The local dots (xs[k], ys[k]), k < n, over entries [0, len) into acc
+ * (zeroed): as one dot_range each on one thread, else per chunk. */
+static void local_dots(const host_backend *hb, int n, const double *const *xs,
+                       const double *const *ys, int64_t len, double *acc)
+{
+    int64_t nchunks = (len + CHUNK - 1) / CHUNK;
+    if (hb->nthreads <= 1 || len < HOST_OMP_MIN) {
+        dot_chunk(n, xs, ys, 0, len, acc);
+        return;
+    }
+#pragma omp parallel for num_threads(hb->nthreads) schedule(static) reduction(+ : acc[:TL_DOT_MAX])
+    for (int64_t c = 0; c < nchunks; c++)
+        dot_chunk(n, xs, ys, c * CHUNK, (c + 1) * CHUNK < len ? (c + 1) * CHUNK : len, acc);
+}
+
+/* n = 0: the dot a spmv_dot kept (no pass over the vectors). */
 static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y)
 {
     host_backend *hb = hb_of(be);
     TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
-    TL_CHECK(n >= 1 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (1..%d)", n, TL_DOT_MAX);
+    TL_CHECK(n >= 0 && n <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots (0..%d)", n, TL_DOT_MAX);
     host_slot *s = &hb->slot[slot];
     TL_CHECK(!s->active, TL_ERR_INVAL, "dot slot %d begun twice without dot_end", slot);
+    TL_CHECK(n > 0 || s->has_kept, TL_ERR_INVAL, "dot slot %d: no dots, and no spmv_dot kept one",
+             slot);
+    double acc[TL_DOT_MAX] = {0};
+    if (n == 0) {
+        acc[0] = s->kept;
+        n = 1;
+    } else {
+        int64_t len = be->m->nowned;
+        const double *xs[TL_DOT_MAX], *ys[TL_DOT_MAX];
+        const tl_vec *seen[2 * TL_DOT_MAX];
+        int nseen = 0;
+        for (int k = 0; k < n; k++) {
+            xs[k] = x[k]->data;
+            ys[k] = y[k]->data;
+            for (int e = 0; e < 2; e++) {
+                const tl_vec *v = e ? y[k] : x[k];
+                int found = 0;
+                for (int q = 0; q < nseen; q++)
+                    found |= seen[q] == v;
+                if (!found) seen[nseen++] = v;
+            }
+        }
+        tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
+        int64_t t0 = tl_clock_ns();
+        local_dots(hb, n, xs, ys, len, acc);
+        tl_backend_stat(be, TL_OP_DOT, tl_clock_ns() - t0, (double)nseen * len * sizeof(double));
+        tl_probe_pop(be->ctx);
+    }
+    /* dots of the call's own forget what a spmv_dot kept */
+    s->has_kept = 0;
     TL_CHECK(n + s->npend <= TL_DOT_MAX, TL_ERR_INVAL, "%d dots + %d update_sq sums (max %d)", n,
              s->npend, TL_DOT_MAX);
-    int64_t len = be->m->nowned;
-    double acc[TL_DOT_MAX] = {0};
-    const double *xs[TL_DOT_MAX], *ys[TL_DOT_MAX];
-    const tl_vec *seen[2 * TL_DOT_MAX];
-    int nseen = 0;
-    for (int k = 0; k < n; k++) {
-        xs[k] = x[k]->data;
-        ys[k] = y[k]->data;
-        for (int e = 0; e < 2; e++) {
-            const tl_vec *v = e ? y[k] : x[k];
-            int found = 0;
-            for (int q = 0; q < nseen; q++)
-                found |= seen[q] == v;
-            if (!found) seen[nseen++] = v;
-        }
-    }
-    tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
-    int64_t t0 = tl_clock_ns();
-    int64_t nchunks = (len + CHUNK - 1) / CHUNK;
-    if (hb->nthreads <= 1 || len < HOST_OMP_MIN) {
-        dot_chunk(n, xs, ys, 0, len, acc);
-    } else {
-#pragma omp parallel for num_threads(hb->nthreads) schedule(static) reduction(+ : acc[:TL_DOT_MAX])
-        for (int64_t c = 0; c < nchunks; c++)
-            dot_chunk(n, xs, ys, c * CHUNK, (c + 1) * CHUNK < len ? (c + 1) * CHUNK : len, acc);
-    }
-    tl_backend_stat(be, TL_OP_DOT, tl_clock_ns() - t0, (double)nseen * len * sizeof(double));
-    tl_probe_pop(be->ctx);
-
     memcpy(s->buf, acc, (size_t)n * sizeof(double));
     /* the sums an update_sq left for this slot ride in the same reduction */
     memcpy(s->buf + n, s->pend, (size_t)s->npend * sizeof(double));
@@ -378,7 +397,7 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     if (!hb->comm) return TL_OK;
     const tl_schedule *sc = be->cfg.schedule;
     tl_probe_push(be->ctx, TL_CAT_COLL, sc->overlap_allreduce ? "allreduce_post" : "allreduce");
-    t0 = tl_clock_ns();
+    int64_t t0 = tl_clock_ns();
     tl_status st;
     if (sc->overlap_allreduce)
         st = tl_comm_iallreduce(be->ctx, sc->host_chan, s->buf, (size_t)n, &s->req);
@@ -486,6 +505,58 @@ static tl_status host_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
 {
     TL_TRY(halo_wait(be, x));
     spmv_offd(be, x, y);
+    return TL_OK;
+}
+
+/* dot_range(x, y, 0, n) taken in pieces [i0, i1) in order: entry i goes
+ * to lane i % 4 below n4 = n - n % 4 and to lane 0 above, in order of i,
+ * so the pieces' sum is dot_range's bit for bit (and so the dot
+ * dot_begin would compute on one thread). */
+typedef struct host_lanes {
+    double s[4];
+    int64_t n4;
+} host_lanes;
+
+static void lanes_add(host_lanes *l, const double *x, const double *y, int64_t i0, int64_t i1)
+{
+    for (int64_t i = i0; i < i1; i++)
+        l->s[i < l->n4 ? (i & 3) : 0] += x[i] * y[i];
+}
+
+/* y = A x and the local (x, y) for the next dot_begin(slot, 0). On one
+ * thread the pass that finishes a row takes its term: the interior rows
+ * after the diagonal block, the border rows after the ghost block (the
+ * CUDA backend's split, here with dot_range's order); on several, the
+ * dot of dot_begin after the product. Counted as the SpMV (time only: the
+ * vectors are those the product just moved). */
+static tl_status host_spmv_dot(tl_backend *be, tl_vec *x, tl_vec *y, int slot)
+{
+    host_backend *hb = hb_of(be);
+    const tl_dist_matrix *m = be->m;
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    host_slot *hs = &hb->slot[slot];
+    TL_CHECK(!hs->active, TL_ERR_INVAL, "spmv_dot: dot slot %d is active", slot);
+    int64_t n = m->nowned;
+    /* spmv_offd finishes the border rows only where it runs */
+    int64_t nfinal = m->nghost > 0 && m->nborder > 0 ? m->ninterior : n;
+    int serial = hb->nthreads <= 1 || n < HOST_OMP_MIN;
+    host_lanes l = {.n4 = n - n % 4};
+    TL_TRY(host_spmv_begin(be, x, y));
+    int64_t t0 = tl_clock_ns();
+    if (serial) lanes_add(&l, x->data, y->data, 0, nfinal);
+    be->stats[TL_OP_SPMV].ns += tl_clock_ns() - t0;
+    TL_TRY(host_spmv_end(be, x, y));
+    t0 = tl_clock_ns();
+    double acc[TL_DOT_MAX] = {0};
+    if (serial) {
+        lanes_add(&l, x->data, y->data, nfinal, n);
+        acc[0] += (l.s[0] + l.s[1]) + (l.s[2] + l.s[3]);
+    } else {
+        local_dots(hb, 1, (const double *[]){x->data}, (const double *[]){y->data}, n, acc);
+    }
+    be->stats[TL_OP_SPMV].ns += tl_clock_ns() - t0;
+    hs->kept = acc[0];
+    hs->has_kept = 1;
     return TL_OK;
 }
 
@@ -628,4 +699,5 @@ const tl_backend_ops tl_backend_host_ops = {
     .precond = host_precond,
     .finish = host_finish,
     .update_sq = host_update_sq,
+    .spmv_dot = host_spmv_dot,
 };

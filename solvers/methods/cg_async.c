@@ -2,9 +2,10 @@
  * them: alpha from the scalar program TL_SC_CG_ALPHA, run in the prologue
  * of the update of x and r, and beta from TL_SC_CG_BETA, run in the
  * prologue of the update of p (solvers/backends/scalars.h), so no
- * iteration waits for a reduction to reach the host. The update of x and
- * r also makes z = M^-1 r and the local (r, z), (r, r) in the same pass
- * (tl_be_update_fused). The programs apply method_cg.c's tests (p'Ap and
+ * iteration waits for a reduction to reach the host. The product q = A p
+ * also makes the local (p, q) in its pass (tl_be_spmv_dot), and the
+ * update of x and r makes z = M^-1 r and the local (r, z), (r, r) in the
+ * same pass (tl_be_update_fused). The programs apply method_cg.c's tests (p'Ap and
  * (r, M^-1 r) positive, the tolerances) and freeze every later iteration
  * (alpha = 0: x and r stay as they were); the host reads the registers of
  * both programs `check_every` iterations late and reports what method_cg.c
@@ -57,15 +58,18 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
     return 1;
 }
 
-/* One iteration, enqueued: q = A p; (p, q); alpha on the device; x += alpha
+/* One iteration, enqueued: q = A p with the local (p, q) in the same
+ * pass (tl_be_spmv_dot); its reduction; alpha on the device; x += alpha
  * p, r -= alpha q with z = M^-1 r and the local (r, z), (r, r) in the same
  * pass; beta on the device; p = z + beta p. The registers of both programs
  * are posted (tags 2 it, 2 it + 1). */
 static tl_status iteration(tl_backend *be, tl_vec *x, tl_vec *const *v, int64_t it)
 {
     tl_vec *r = v[R], *z = v[Z], *p = v[P], *q = v[Q];
-    TL_TRY(tl_be_spmv(be, p, q));
-    TL_TRY(tl_be_dot_begin(be, 0, 1, &p, &q));
+    /* (p, q) from the product's pass where the backend can (no pass of
+     * its own over p and q), else at this dot_begin */
+    TL_TRY(tl_be_spmv_dot(be, p, q, 0));
+    TL_TRY(tl_be_dot_begin(be, 0, 0, NULL, NULL));
     TL_TRY(tl_be_dot_end_async(be, 0));
     TL_TRY(tl_be_scalars(be, TL_SC_CG_ALPHA, 0));
     tl_update u[2] = {
