@@ -50,6 +50,7 @@ typedef struct solve_opts {
     int cusparse_alg; /* CUSPARSE_ALG_* */
     int64_t spmv_tpr, split_max_ctas, split_min_ctas;
     int stream_priorities, op_timer, op_timer_every, cupti, fuse, fuse_tail, regs_copy, prefetch, pdl, persistent;
+    int spmv_dot;
     int scalars; /* tl_ask_scalars */
     int64_t check_every;
     const char *matrix, *rhs, *x0; /* positional */
@@ -337,6 +338,13 @@ static const tl_option solve_options[] = {
      .help = "cuda, pipecg and pipebicgstab on scalar programs: the update kernel, then the "
              "preconditioner and the next reduction's local dots in one kernel (off: three "
              "kernels; the same values; --fuse takes precedence)"},
+    {.name = "spmv-dot",
+     .type = TL_OPT_FLAG,
+     .offset = O(spmv_dot),
+     .def = "1",
+     .help = "cg and pcg on scalar programs: the local (p, A p) in the product's pass (cuda: "
+             "trilap's row kernel, where the SpMV and the dot share a stream; else a dot kernel "
+             "after it; off: always the dot kernel)"},
     {.name = "prefetch",
      .type = TL_OPT_FLAG,
      .offset = O(prefetch),
@@ -507,6 +515,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
                  .check_every = (int)o->check_every,
                  .unfused = !o->fuse && !o->fuse_tail,
                  .fuse_tail = o->fuse_tail && !o->fuse,
+                 .unfused_spmv_dot = !o->spmv_dot,
                  .regs_copy = o->regs_copy,
                  .prefetch = o->prefetch,
                  .pdl = o->pdl,

@@ -557,6 +557,18 @@ TL_TEST(fused_pass)
     compare(&(gcase){"gen:poisson7:16", "pipecg,pipebicgstab", "", "--fuse-tail", 0});
 }
 
+/* cg and pcg take (p, A p) from the product's pass (--spmv-dot, the
+ * default, in every cg and pcg comparison above; on 2 and 4 ranks the
+ * ghost block's pass adds the border rows' terms, with their final
+ * values, to the interior rows' sum): against the host with 250 blocks
+ * of partials (poisson7 40^3) and 4 threads per row, and the fallback
+ * (--no-spmv-dot: the dot kernel after the product). */
+TL_TEST(spmv_dot)
+{
+    compare(&(gcase){"gen:poisson7:40", "cg,pcg", "", "--spmv trilap,trilap:4", 0});
+    compare(&(gcase){"gen:poisson7:16", "cg,pcg", "", "--no-spmv-dot", 0});
+}
+
 /* The fused pass equals the separate update, Jacobi and dot kernels bit
  * for bit: its blocks take the dot kernel's blocks in turn as virtual
  * blocks, so its dots sum in the dot kernel's order, and so do the tail
@@ -821,7 +833,7 @@ TL_TEST(device_memory_refused)
 
 TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, cg_family_ani4,
              bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
-             bicgstab_family_convdiff, fused_pass, fused_pass_equals_separate_kernels,
+             bicgstab_family_convdiff, fused_pass, spmv_dot, fused_pass_equals_separate_kernels,
              pipecg_host_scalars, fixed_iterations_and_spmv_choices,
              fixed_iterations_past_suspect_steps, persistent_loop, comparison_catches_differences,
              device_memory_refused)

@@ -561,7 +561,17 @@ static tl_status halo_post(cuda_backend *cb, tl_vec *x)
     return TL_OK;
 }
 
-static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
+/* Whether spmv_end runs the ghost block (the border rows' second half). */
+static int has_border(const cuda_backend *cb)
+{
+    const tl_dist_matrix *m = cb->base.m;
+    return cb->halo && m->nborder > 0 && m->nghost > 0;
+}
+
+/* spmv_begin; with d_dot, the diagonal block's pass also sums x_i y_i
+ * (tl_cu_spmv_diag: into *d_dot, or with `border` over the interior rows
+ * for the ghost block's pass to finish). */
+static tl_status spmv_begin_dot(tl_backend *be, tl_vec *x, tl_vec *y, double *d_dot, int border)
 {
     cuda_backend *cb = cb_of(be);
     TL_CHECK(x != y, TL_ERR_INVAL, "spmv in place");
@@ -577,7 +587,7 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_interior");
     tl_status st = join(cb, TL_SOP_SPMV_INTERIOR, 0);
     if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_SPMV_INT, s);
-    if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, on(cb, s));
+    if (st == TL_OK) st = tl_cu_spmv_diag(cb->spmv, x->data, y->data, d_dot, border, on(cb, s));
     if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_SPMV_INT, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
@@ -585,22 +595,65 @@ static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
     return TL_OK;
 }
 
-static tl_status cuda_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
+/* spmv_end; with d_dot, *d_dot = the interior rows' sum + the border
+ * rows' from this pass (tl_cu_spmv_offd). */
+static tl_status spmv_end_dot(tl_backend *be, tl_vec *x, tl_vec *y, double *d_dot)
 {
     cuda_backend *cb = cb_of(be);
     TL_CHECK(cb->halo_pending, TL_ERR_INVAL, "spmv_end without spmv_begin");
     cb->halo_pending = 0;
-    if (!cb->halo || be->m->nborder == 0 || be->m->nghost == 0) return TL_OK;
+    if (!has_border(cb)) return TL_OK;
     cudaStream_t s = cb->s[TL_SOP_SPMV_BORDER];
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "spmv_border");
     tl_status st = join(cb, TL_SOP_SPMV_BORDER, 0);
     if (st == TL_OK) st = tl_cu_be_timer_begin(cb, ET_SPMV_BORDER, s);
-    if (st == TL_OK) st = tl_cu_spmv_offd(cb->spmv, x->data, y->data, on(cb, s));
+    if (st == TL_OK) st = tl_cu_spmv_offd(cb->spmv, x->data, y->data, d_dot, on(cb, s));
     if (st == TL_OK) st = tl_cu_be_timer_end(cb, ET_SPMV_BORDER, s);
     tl_probe_pop(be->ctx);
     TL_TRY(st);
     /* the second half of the same product: bytes added, not counted again */
     be->stats[TL_OP_SPMV].bytes += tl_cu_spmv_offd_bytes(cb->spmv);
+    return TL_OK;
+}
+
+static tl_status cuda_spmv_begin(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    return spmv_begin_dot(be, x, y, NULL, 0);
+}
+
+static tl_status cuda_spmv_end(tl_backend *be, tl_vec *x, tl_vec *y)
+{
+    return spmv_end_dot(be, x, y, NULL);
+}
+
+/* Where the product's pass can also make the local (x, y) (cb->spmv_dot:
+ * trilap's row kernel on both blocks, the product and the dot step on one
+ * stream), its kernels reduce it into the slot's result, deterministically
+ * (block partials, the last block's fixed-order sum; the ghost block's
+ * pass adds the border rows' terms, with their final values, to the
+ * interior rows' sum of the diagonal block's pass), where the next
+ * dot_begin(slot, 0) finds it; else the product, then the dot kernel.
+ * The fused pass is the SpMV row of the statistics (its bytes: the
+ * product's; p and y are the values the pass holds) and no dot call. */
+static tl_status cuda_spmv_dot(tl_backend *be, tl_vec *x, tl_vec *y, int slot)
+{
+    cuda_backend *cb = cb_of(be);
+    TL_CHECK(slot >= 0 && slot < TL_DOT_SLOTS, TL_ERR_INVAL, "dot slot %d", slot);
+    cuda_slot *sl = &cb->slot[slot];
+    TL_CHECK(!sl->active, TL_ERR_INVAL, "spmv_dot: dot slot %d is active", slot);
+    if (!cb->spmv_dot) {
+        TL_TRY(cuda_spmv_begin(be, x, y));
+        TL_TRY(cuda_spmv_end(be, x, y));
+        TL_TRY(dot_local(cb, slot, 1, &x, &y));
+    } else {
+        int border = has_border(cb);
+        TL_TRY(spmv_begin_dot(be, x, y, sl->d_res, border));
+        TL_TRY(spmv_end_dot(be, x, y, sl->d_res));
+        cudaStream_t s = cb->s[border ? TL_SOP_SPMV_BORDER : TL_SOP_SPMV_INTERIOR];
+        TL_TRY(record(cb, TL_SEV_DOTS, sl->ev_dots, s));
+        sl->dots_on = s;
+    }
+    sl->kept = 1;
     return TL_OK;
 }
 
@@ -794,6 +847,11 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
             cb->peers[q].recv_bytes = (size_t)h->recv_count[q] * sizeof(double);
         }
     }
+    /* the dot in the product's pass: its kernels run on the SpMV steps'
+     * stream, so the dot step must be on it too and wait for nothing */
+    cb->spmv_dot = tl_cu_spmv_can_dot(cb->spmv, has_border(cb)) &&
+                   cb->s[TL_SOP_SPMV_INTERIOR] == cb->s[TL_SOP_DOT] &&
+                   cb->s[TL_SOP_SPMV_BORDER] == cb->s[TL_SOP_DOT] && step(be, TL_SOP_DOT)->waits == 0;
     if (cfg->op_timer) {
         TL_TRY(tl_evtimer_create(&cb->et, ET_COUNT, et_names));
         TL_TRY(tl_evtimer_sample(cb->et, cfg->op_timer_every > 1 ? cfg->op_timer_every : 1));
@@ -885,6 +943,7 @@ const tl_backend_ops tl_backend_cuda_ops = {
     .regs_post = cuda_regs_post,
     .regs_get = cuda_regs_get,
     .update_fused = cuda_update_fused,
+    .spmv_dot = cuda_spmv_dot,
     .fused_iterations = tl_cu_be_fused_iterations,
 };
 

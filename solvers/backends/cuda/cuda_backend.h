@@ -52,6 +52,7 @@ typedef struct cuda_backend {
     int npeers;
     int halo; /* ranks to talk to */
     int halo_pending;
+    int spmv_dot; /* spmv_dot's dot in the product's pass (else the dot kernel after it) */
     cuda_slot slot[TL_DOT_SLOTS];
     tl_evtimer *et;
     /* device-resident scalars: program state (two parities), registers,

@@ -30,11 +30,50 @@ extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
  * loop over rows (every block a full share, no partial last wave) was
  * measured on an H200 and dropped: equal at 128^3, 0.72 of triad against
  * 0.88 at 256^3 (results/solver-roof-h200/). */
-template <int T>
+/* The end of tl_cu_csr_spmv_dot's dot, in every block: the block's sum
+ * (block_sums), its partial (thread 0 stores, fences and counts: a block
+ * that is not the last leaves after one counter increment), and in the
+ * last block to finish the partials in a fixed order: thread t adds
+ * partials t + j x BLOCK into 8 sums by j % 8 (8 loads in flight, not one
+ * chain), added pairwise, then the block sum. */
+__device__ static void spmv_dot_finish(double acc, const tl_cu_spmv_dot &d)
+{
+    __shared__ double sh[1][BLOCK / 32];
+    __shared__ int last;
+    block_sums<1>(&acc, 1, sh);
+    if (threadIdx.x == 0) {
+        d.part[blockIdx.x] = acc;
+        __threadfence();
+        last = atomicAdd(d.count, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    double v[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += 8u * BLOCK) {
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            if (b + j * BLOCK < gridDim.x) v[j] += __ldcg(d.part + b + j * BLOCK);
+    }
+    double t = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+    block_sums<1>(&t, 1, sh);
+    if (threadIdx.x == 0) {
+        *d.out = d.add ? __ldcg(d.add) + t : t;
+        *d.count = 0;
+    }
+}
+
+/* DOT: the product's pass also sums p[row] y[row] over the rows it
+ * finishes (tl_cu_csr_spmv_dot): y[row] is in the thread's register and
+ * p[row] is the operand's entry at the row, for the diagonal block one of
+ * the row's own loads (L1), so the dot adds no pass over p and y (16
+ * bytes per row and a launch in the dot kernel). */
+template <int T, bool DOT>
 __global__ void __launch_bounds__(BLOCK)
     tl_spmv_vector_kernel(int32_t nrows, const int32_t *__restrict__ rowptr,
                           const int32_t *__restrict__ colidx, const double *__restrict__ val,
-                          const double *__restrict__ x, double *__restrict__ y, int accumulate)
+                          const double *__restrict__ x, double *__restrict__ y, int accumulate,
+                          tl_cu_spmv_dot dot)
 {
     int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int lane = (int)(tid % T);
@@ -48,10 +87,16 @@ __global__ void __launch_bounds__(BLOCK)
         prefetch_l2(colidx + k0);
     }
     pdl_begin();
+    double acc = 0.0;
     for (int64_t row = tid / T; row < nrows; row += rstride) {
         double s = spmv_row<T>(row, lane, rowptr, colidx, val, x);
-        if (lane == 0) y[row] = accumulate ? y[row] + s : s;
+        if (lane == 0) {
+            double v = accumulate ? y[row] + s : s;
+            y[row] = v;
+            if (DOT && row < dot.nrows) acc += __ldg(dot.p + row) * v;
+        }
     }
+    if constexpr (DOT) spmv_dot_finish(acc, dot);
 }
 
 /* Nonzero split for irregular rows: each warp takes NZW consecutive
@@ -127,6 +172,30 @@ extern "C" double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate)
            (double)a->nrows * sizeof(double) * (accumulate ? 2 : 1);
 }
 
+/* The row kernel with T = a->tpr threads per row (1, 2, ..., 32). */
+template <bool DOT>
+static tl_status spmv_vector(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
+                             tl_cu_spmv_dot dot, tl_cu_launch l)
+{
+    unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
+#define SPMV_CASE(T)                                                                               \
+    case T:                                                                                        \
+        return launch(tl_spmv_vector_kernel<T, DOT>, g, l, a->nrows,                              \
+                      (const int32_t *)a->d_rowptr, (const int32_t *)a->d_colidx,                  \
+                      (const double *)a->d_val, d_x, d_y, accumulate, dot)
+    switch (a->tpr) {
+        SPMV_CASE(1);
+        SPMV_CASE(2);
+        SPMV_CASE(4);
+        SPMV_CASE(8);
+        SPMV_CASE(16);
+        SPMV_CASE(32);
+    default:
+        return TL_FAIL(TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
+    }
+#undef SPMV_CASE
+}
+
 extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y,
                                     int accumulate, tl_cu_launch l)
 {
@@ -139,22 +208,22 @@ extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, doubl
                       (const int32_t *)a->d_rowptr, (const int32_t *)a->d_colidx,
                       (const double *)a->d_val, d_x, d_y);
     }
-    unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
-#define SPMV_CASE(T)                                                                               \
-    case T:                                                                                        \
-        return launch(tl_spmv_vector_kernel<T>, g, l, a->nrows, (const int32_t *)a->d_rowptr,     \
-                      (const int32_t *)a->d_colidx, (const double *)a->d_val, d_x, d_y, accumulate)
-    switch (a->tpr) {
-        SPMV_CASE(1);
-        SPMV_CASE(2);
-        SPMV_CASE(4);
-        SPMV_CASE(8);
-        SPMV_CASE(16);
-        SPMV_CASE(32);
-    default:
-        return TL_FAIL(TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
-    }
-#undef SPMV_CASE
+    return spmv_vector<false>(a, d_x, d_y, accumulate, tl_cu_spmv_dot{}, l);
+}
+
+extern "C" int64_t tl_cu_csr_spmv_dot_blocks(const tl_cu_csr *a)
+{
+    return a->tpr > 0 ? (int64_t)grid_for((int64_t)a->nrows * a->tpr, BLOCK) : 0;
+}
+
+extern "C" tl_status tl_cu_csr_spmv_dot(const tl_cu_csr *a, const double *d_x, double *d_y,
+                                        int accumulate, const tl_cu_spmv_dot *dot, tl_cu_launch l)
+{
+    TL_CHECK(a->tpr > 0 && dot->part && dot->count && dot->out && dot->nrows <= a->nrows,
+             TL_ERR_INVAL, "spmv with its dot: %d threads per row, %d of %d rows", a->tpr,
+             dot->nrows, a->nrows);
+    /* without rows too: the last block writes the result */
+    return spmv_vector<true>(a, d_x, d_y, accumulate, *dot, l);
 }
 
 /* ---- halo pack ----------------------------------------------------------- */

@@ -36,6 +36,11 @@ struct tl_cu_spmv {
     tl_cu_spmv_config cfg;
     cu_block diag, offd;
     cusparseHandle_t h;
+    /* the dot in the product's pass (trilap's row kernel only): a partial
+     * per block of the larger grid, a counter per block (diag, offd), the
+     * interior rows' sum the ghost block's pass adds to */
+    double *d_part, *d_mid;
+    unsigned *d_count;
 };
 
 const char *tl_spmv_impl_name(tl_spmv_impl k)
@@ -115,12 +120,34 @@ static void block_free(cu_block *b)
     memset(b, 0, sizeof *b);
 }
 
+int tl_cu_spmv_can_dot(const tl_cu_spmv *sp, int with_offd)
+{
+    return sp->d_part && sp->diag.a.tpr > 0 && (!with_offd || sp->offd.a.tpr > 0);
+}
+
+/* The dot's partials, counters and interior sum, zeroed on stream s
+ * (waited for by the caller's upload sync). */
+static tl_status dot_alloc(tl_cu_spmv *sp, cudaStream_t s)
+{
+    int64_t nd = tl_cu_csr_spmv_dot_blocks(&sp->diag.a), no = tl_cu_csr_spmv_dot_blocks(&sp->offd.a);
+    int64_t np = nd > no ? nd : no;
+    TL_CUDA(cudaMalloc((void **)&sp->d_part, (size_t)(np > 0 ? np : 1) * sizeof(double)));
+    TL_CUDA(cudaMalloc((void **)&sp->d_mid, sizeof(double)));
+    TL_CUDA(cudaMalloc((void **)&sp->d_count, 2 * sizeof(unsigned)));
+    TL_CUDA(cudaMemsetAsync(sp->d_count, 0, 2 * sizeof(unsigned), s));
+    TL_CUDA(cudaMemsetAsync(sp->d_mid, 0, sizeof(double), s));
+    return TL_OK;
+}
+
 void tl_cu_spmv_destroy(tl_cu_spmv **sp)
 {
     if (!sp || !*sp) return;
     block_free(&(*sp)->diag);
     block_free(&(*sp)->offd);
     if ((*sp)->h) cusparseDestroy((*sp)->h);
+    cudaFree((*sp)->d_part);
+    cudaFree((*sp)->d_mid);
+    cudaFree((*sp)->d_count);
     free(*sp);
     *sp = NULL;
 }
@@ -162,6 +189,9 @@ tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cf
                      cusparseGetErrorString(cs));
         TL_TRYGOTO(cusparse_setup(sp, &sp->diag), st, fail);
         TL_TRYGOTO(cusparse_setup(sp, &sp->offd), st, fail);
+    } else if (sp->diag.a.tpr > 0) {
+        TL_TRYGOTO(dot_alloc(sp, s), st, fail);
+        TL_CUDAGOTO(cudaStreamSynchronize(s), st, fail); /* the zeroes before any kernel */
     }
     *out = sp;
     return TL_OK;
@@ -202,14 +232,33 @@ static tl_status block_run(tl_cu_spmv *sp, cu_block *b, const double *d_x, doubl
     return tl_cu_csr_spmv(&b->a, d_x + b->xoff, d_y + b->yoff, accumulate, l);
 }
 
-tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l)
+tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, double *d_dot,
+                          int offd, tl_cu_launch l)
 {
-    return block_run(sp, &sp->diag, d_x, d_y, 0, l);
+    if (!d_dot) return block_run(sp, &sp->diag, d_x, d_y, 0, l);
+    TL_CHECK(tl_cu_spmv_can_dot(sp, offd), TL_ERR_INVAL, "spmv: no dot in this product's pass");
+    /* with the ghost block to come, the border rows are not final here */
+    tl_cu_spmv_dot dot = {.p = d_x,
+                          .nrows = offd ? (int32_t)sp->offd.yoff : sp->diag.a.nrows,
+                          .part = sp->d_part,
+                          .count = sp->d_count,
+                          .out = offd ? sp->d_mid : d_dot};
+    return tl_cu_csr_spmv_dot(&sp->diag.a, d_x, d_y, 0, &dot, l);
 }
 
-tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l)
+tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, double *d_dot,
+                          tl_cu_launch l)
 {
-    return block_run(sp, &sp->offd, d_x, d_y, 1, l);
+    cu_block *b = &sp->offd;
+    if (!d_dot) return block_run(sp, b, d_x, d_y, 1, l);
+    TL_CHECK(tl_cu_spmv_can_dot(sp, 1), TL_ERR_INVAL, "spmv: no dot in this product's pass");
+    tl_cu_spmv_dot dot = {.p = d_x + b->yoff,
+                          .nrows = b->a.nrows,
+                          .part = sp->d_part,
+                          .count = sp->d_count + 1,
+                          .add = sp->d_mid,
+                          .out = d_dot};
+    return tl_cu_csr_spmv_dot(&b->a, d_x + b->xoff, d_y + b->yoff, 1, &dot, l);
 }
 
 double tl_cu_spmv_diag_bytes(const tl_cu_spmv *sp)

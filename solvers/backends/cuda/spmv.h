@@ -38,10 +38,21 @@ typedef struct tl_cu_spmv tl_cu_spmv;
 tl_status tl_cu_spmv_create(const tl_dist_matrix *m, const tl_cu_spmv_config *cfg, cudaStream_t s,
                             tl_cu_spmv **out);
 void tl_cu_spmv_destroy(tl_cu_spmv **sp);
-/* y[0..nowned) = A_diag x */
-tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l);
-/* y[ninterior..nowned) += A_offd x[nowned..] */
-tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, tl_cu_launch l);
+/* Whether the product can also give the local (x, A x) in its pass:
+ * trilap's row kernel on the diagonal block and, with_offd, on the ghost
+ * block (not the nonzero split, not cuSPARSE). */
+int tl_cu_spmv_can_dot(const tl_cu_spmv *sp, int with_offd);
+/* y[0..nowned) = A_diag x. With d_dot (where tl_cu_spmv_can_dot) the
+ * pass also sums x_i y_i deterministically over the rows it finishes:
+ * offd 0, every row, into *d_dot; offd 1 (tl_cu_spmv_offd follows on the
+ * same stream), the interior rows, kept for it. */
+tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, double *d_dot,
+                          int offd, tl_cu_launch l);
+/* y[ninterior..nowned) += A_offd x[nowned..]. With d_dot: *d_dot = the
+ * interior rows' sum of the diagonal pass before it + the border rows'
+ * x_i y_i, each with its final value. */
+tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, double *d_dot,
+                          tl_cu_launch l);
 /* Bytes each must move (values, int32 indices, row pointers, x, y). */
 double tl_cu_spmv_diag_bytes(const tl_cu_spmv *sp);
 double tl_cu_spmv_offd_bytes(const tl_cu_spmv *sp);
