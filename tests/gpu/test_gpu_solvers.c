@@ -560,12 +560,16 @@ TL_TEST(fused_pass)
 /* cg and pcg take (p, A p) from the product's pass (--spmv-dot, the
  * default, in every cg and pcg comparison above; on 2 and 4 ranks the
  * ghost block's pass adds the border rows' terms, with their final
- * values, to the interior rows' sum): against the host with 250 blocks
- * of partials (poisson7 40^3) and 4 threads per row, and the fallback
- * (--no-spmv-dot: the dot kernel after the product). */
+ * values, to the interior rows' sum): against the host, the pass one wave
+ * of blocks looping over rows: poisson7 40^3 with 1, 4 and 32 threads per
+ * row (250, 1000 and 8000 blocks' worth of rows: at 32, about 8 rows per
+ * sub-warp on an H200's 1056 resident blocks), poisson7 72^3 with one
+ * thread per row (1458 blocks' worth: a partial second round), and the
+ * fallback (--no-spmv-dot: the dot kernel after the product). */
 TL_TEST(spmv_dot)
 {
-    compare(&(gcase){"gen:poisson7:40", "cg,pcg", "", "--spmv trilap,trilap:4", 0});
+    compare(&(gcase){"gen:poisson7:40", "cg,pcg", "", "--spmv trilap,trilap:4,trilap:32", 0});
+    compare(&(gcase){"gen:poisson7:72", "cg,pcg", "", NULL, 0});
     compare(&(gcase){"gen:poisson7:16", "cg,pcg", "", "--no-spmv-dot", 0});
 }
 

@@ -806,7 +806,8 @@ static tl_status create_local(cuda_backend *cb, const double *diag)
     }
     tl_cu_spmv_config sc = {.impl = cfg->spmv,
                             .cusparse_alg = cfg->cusparse_alg,
-                            .threads_per_row = cfg->spmv_threads_per_row};
+                            .threads_per_row = cfg->spmv_threads_per_row,
+                            .sms = cb->sms};
     TL_TRY(tl_cu_spmv_create(m, &sc, s0, &cb->spmv));
     if (cfg->precond == TL_PRECOND_JACOBI && m->nowned > 0) {
         double *dinv = malloc((size_t)m->nowned * sizeof *dinv);

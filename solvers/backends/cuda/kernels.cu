@@ -26,16 +26,26 @@ extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
  * contiguous, so a warp's loads cover 32/T rows in few transactions. The
  * sum is reduced with shuffles; lane 0 writes y once. x is read through
  * the read-only path (__ldg), which keeps the neighbours' reuse in L1/L2.
- * The grid has a block per 256 / T rows. A one-wave grid whose threads
- * loop over rows (every block a full share, no partial last wave) was
- * measured on an H200 and dropped: equal at 128^3, 0.72 of triad against
- * 0.88 at 256^3 (results/solver-roof-h200/). */
+ * The product's grid has a block per 256 / T rows. A one-wave grid whose
+ * threads loop over rows (every block a full share, no partial last wave)
+ * was measured on an H200 and dropped for it: equal at 128^3, 0.72 of
+ * triad against 0.88 at 256^3 (results/solver-roof-h200/). The product
+ * with its dot (DOT) runs one wave (tl_cu_csr_spmv_dot_grid): a block per
+ * 256 / T rows made ~8,200 partials at 128^3, each block's end (reduction,
+ * fence, counter) likely holding its SM's next block back, and the last
+ * block added them all; the fused pass was 8.4 us per CG iteration slower
+ * than the product and the dot kernel (H200, scripts/bench-cg.sh 128).
+ * Same loop either way: consecutive sub-warps take consecutive rows, the
+ * stride is the grid's threads / T. */
 /* The end of tl_cu_csr_spmv_dot's dot, in every block: the block's sum
  * (block_sums), its partial (thread 0 stores, fences and counts: a block
  * that is not the last leaves after one counter increment), and in the
  * last block to finish the partials in a fixed order: thread t adds
  * partials t + j x BLOCK into 8 sums by j % 8 (8 loads in flight, not one
- * chain), added pairwise, then the block sum. */
+ * chain), added pairwise, then the block sum. The counter stays: the
+ * alpha program could add the partials itself (it runs next on the
+ * stream), but on several ranks the allreduce between them needs the
+ * rank's sum, and every block of the update runs the program. */
 __device__ static void spmv_dot_finish(double acc, const tl_cu_spmv_dot &d)
 {
     __shared__ double sh[1][BLOCK / 32];
@@ -67,7 +77,8 @@ __device__ static void spmv_dot_finish(double acc, const tl_cu_spmv_dot &d)
  * finishes (tl_cu_csr_spmv_dot): y[row] is in the thread's register and
  * p[row] is the operand's entry at the row, for the diagonal block one of
  * the row's own loads (L1), so the dot adds no pass over p and y (16
- * bytes per row and a launch in the dot kernel). */
+ * bytes per row and a launch in the dot kernel). Each thread sums its
+ * rows in loop order in a register; one partial per block. */
 template <int T, bool DOT>
 __global__ void __launch_bounds__(BLOCK)
     tl_spmv_vector_kernel(int32_t nrows, const int32_t *__restrict__ rowptr,
@@ -172,28 +183,40 @@ extern "C" double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate)
            (double)a->nrows * sizeof(double) * (accumulate ? 2 : 1);
 }
 
-/* The row kernel with T = a->tpr threads per row (1, 2, ..., 32). */
+typedef decltype(&tl_spmv_vector_kernel<1, false>) spmv_vector_fn;
+
+/* The row kernel with T = tpr threads per row (1, 2, 4, ..., 32); NULL
+ * for any other tpr. */
+template <bool DOT>
+static spmv_vector_fn vector_kernel(int tpr)
+{
+    switch (tpr) {
+    case 1:
+        return tl_spmv_vector_kernel<1, DOT>;
+    case 2:
+        return tl_spmv_vector_kernel<2, DOT>;
+    case 4:
+        return tl_spmv_vector_kernel<4, DOT>;
+    case 8:
+        return tl_spmv_vector_kernel<8, DOT>;
+    case 16:
+        return tl_spmv_vector_kernel<16, DOT>;
+    case 32:
+        return tl_spmv_vector_kernel<32, DOT>;
+    default:
+        return NULL;
+    }
+}
+
+/* The row kernel on grid g (without the dot: a block per 256 / T rows). */
 template <bool DOT>
 static tl_status spmv_vector(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
-                             tl_cu_spmv_dot dot, tl_cu_launch l)
+                             tl_cu_spmv_dot dot, unsigned g, tl_cu_launch l)
 {
-    unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
-#define SPMV_CASE(T)                                                                               \
-    case T:                                                                                        \
-        return launch(tl_spmv_vector_kernel<T, DOT>, g, l, a->nrows,                              \
-                      (const int32_t *)a->d_rowptr, (const int32_t *)a->d_colidx,                  \
-                      (const double *)a->d_val, d_x, d_y, accumulate, dot)
-    switch (a->tpr) {
-        SPMV_CASE(1);
-        SPMV_CASE(2);
-        SPMV_CASE(4);
-        SPMV_CASE(8);
-        SPMV_CASE(16);
-        SPMV_CASE(32);
-    default:
-        return TL_FAIL(TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
-    }
-#undef SPMV_CASE
+    spmv_vector_fn k = vector_kernel<DOT>(a->tpr);
+    TL_CHECK(k, TL_ERR_INVAL, "spmv: %d threads per row (1, 2, 4, ..., 32)", a->tpr);
+    return launch(k, g, l, a->nrows, (const int32_t *)a->d_rowptr, (const int32_t *)a->d_colidx,
+                  (const double *)a->d_val, d_x, d_y, accumulate, dot);
 }
 
 extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, double *d_y,
@@ -208,22 +231,34 @@ extern "C" tl_status tl_cu_csr_spmv(const tl_cu_csr *a, const double *d_x, doubl
                       (const int32_t *)a->d_rowptr, (const int32_t *)a->d_colidx,
                       (const double *)a->d_val, d_x, d_y);
     }
-    return spmv_vector<false>(a, d_x, d_y, accumulate, tl_cu_spmv_dot{}, l);
+    return spmv_vector<false>(a, d_x, d_y, accumulate, tl_cu_spmv_dot{},
+                              grid_for((int64_t)a->nrows * a->tpr, BLOCK), l);
 }
 
-extern "C" int64_t tl_cu_csr_spmv_dot_blocks(const tl_cu_csr *a)
+extern "C" tl_status tl_cu_csr_spmv_dot_grid(const tl_cu_csr *a, int sms, unsigned *grid)
 {
-    return a->tpr > 0 ? (int64_t)grid_for((int64_t)a->nrows * a->tpr, BLOCK) : 0;
+    *grid = 0;
+    if (a->tpr == 0) return TL_OK;
+    spmv_vector_fn k = vector_kernel<true>(a->tpr);
+    TL_CHECK(k && sms > 0, TL_ERR_INVAL, "spmv with its dot: %d threads per row on %d SMs", a->tpr,
+             sms);
+    int per_sm = 0;
+    TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, 0));
+    unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
+    unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
+    *grid = g < wave ? g : wave;
+    return TL_OK;
 }
 
 extern "C" tl_status tl_cu_csr_spmv_dot(const tl_cu_csr *a, const double *d_x, double *d_y,
                                         int accumulate, const tl_cu_spmv_dot *dot, tl_cu_launch l)
 {
-    TL_CHECK(a->tpr > 0 && dot->part && dot->count && dot->out && dot->nrows <= a->nrows,
-             TL_ERR_INVAL, "spmv with its dot: %d threads per row, %d of %d rows", a->tpr,
-             dot->nrows, a->nrows);
+    TL_CHECK(a->tpr > 0 && dot->grid > 0 && dot->part && dot->count && dot->out &&
+                 dot->nrows <= a->nrows,
+             TL_ERR_INVAL, "spmv with its dot: %d threads per row, %u blocks, %d of %d rows",
+             a->tpr, dot->grid, dot->nrows, a->nrows);
     /* without rows too: the last block writes the result */
-    return spmv_vector<true>(a, d_x, d_y, accumulate, *dot, l);
+    return spmv_vector<true>(a, d_x, d_y, accumulate, *dot, dot->grid, l);
 }
 
 /* ---- halo pack ----------------------------------------------------------- */

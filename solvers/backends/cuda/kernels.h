@@ -61,13 +61,15 @@ double tl_cu_csr_bytes(const tl_cu_csr *a, int accumulate);
 
 /* The local (p, y) in a product's pass (tl_cu_csr_spmv_dot): rows [0,
  * nrows) of the block add p[row] * y[row], y's value as the pass leaves
- * it (those rows must be final then); a partial per block into part, the
- * last block to finish adds them in a fixed order (deterministic), plus
- * *add when add is given, into *out. */
+ * it (those rows must be final then); the pass runs `grid` blocks, each
+ * thread looping over rows; a partial per block into part, the last block
+ * to finish adds them in a fixed order (deterministic: grid is fixed
+ * once, tl_cu_csr_spmv_dot_grid), plus *add when add is given, into *out. */
 typedef struct tl_cu_spmv_dot {
     const double *p;   /* the block's rows of the operand of the dot */
     int32_t nrows;     /* rows whose value this pass finishes */
-    double *part;      /* tl_cu_csr_spmv_dot_blocks(a) partials */
+    unsigned grid;     /* blocks of the pass (tl_cu_csr_spmv_dot_grid) */
+    double *part;      /* grid partials */
     unsigned *count;   /* zero; the kernel leaves it zero */
     const double *add; /* NULL, or a sum to add (written by an earlier kernel of the stream) */
     double *out;
@@ -75,8 +77,10 @@ typedef struct tl_cu_spmv_dot {
 /* The trilap row kernel's product (a->tpr > 0) with the dot above. */
 tl_status tl_cu_csr_spmv_dot(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
                              const tl_cu_spmv_dot *dot, tl_cu_launch l);
-/* The partials it needs: one per block of its grid (0 where a->tpr is 0). */
-int64_t tl_cu_csr_spmv_dot_blocks(const tl_cu_csr *a);
+/* Its grid on `sms` SMs: one wave of resident blocks (the occupancy of
+ * the kernel for a->tpr), fewer where the rows need fewer (a block per
+ * 256 / tpr rows, at least one); 0 where a->tpr is 0. */
+tl_status tl_cu_csr_spmv_dot_grid(const tl_cu_csr *a, int sms, unsigned *grid);
 
 /* d_buf[i] = d_x[d_idx[i]], i < n (halo pack). */
 tl_status tl_cu_pack(const double *d_x, const int32_t *d_idx, int64_t n, double *d_buf,

@@ -26,17 +26,14 @@ double tl_cu_be_memory_need(const tl_dist_matrix *m, const tl_backend_config *cf
     if (m->halo.nsend > 0)
         need +=
             rounded(4.0 * (double)(m->halo.nsend + 1)) + rounded(8.0 * (double)(m->halo.nsend + 1));
-    /* cuSPARSE's CSR SpMV buffer, per block: at most a few words per row;
-     * trilap's: the dot's partials, one per block of 256 threads (T
-     * threads per row, at most 32 where chosen automatically) */
+    /* cuSPARSE's CSR SpMV buffer, per block: at most a few words per row
+     * (trilap's dot partials, one per block of a wave, are small ones) */
     if (cfg->spmv != 0 /* cusparse */)
         need += rounded(16.0 * (rows + 1)) + rounded(16.0 * ((double)m->offd.nrows + 1));
-    else
-        need += rounded(8.0 * (rows * (cfg->spmv_threads_per_row > 0 ? cfg->spmv_threads_per_row
-                                                                      : 32) / 256.0 + 1));
     /* the persistent loop's tiles hold at least 32 rows, 64 bytes of plan each */
     if (cfg->fused_iterations) need += rounded(2.0 * (rows + 32));
-    /* the small ones (dot slots' partials, scalar state, registers, events'
+    /* the small ones (dot slots' partials, the SpMV's dot partials: at
+     * most 8 blocks of 256 per SM, scalar state, registers, events'
      * pages): under 1 MiB together, allowed 4 */
     need += 4.0 * 1024 * 1024;
     return need;

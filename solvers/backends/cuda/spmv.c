@@ -29,7 +29,8 @@ typedef struct cu_block {
     cusparseSpMatDescr_t mat; /* cusparse only */
     cusparseDnVecDescr_t vx, vy;
     void *d_buf;
-    int ready; /* buffer sized and preprocessed */
+    int ready;         /* buffer sized and preprocessed */
+    unsigned dot_grid; /* trilap: the blocks of the product with its dot */
 } cu_block;
 
 struct tl_cu_spmv {
@@ -37,8 +38,9 @@ struct tl_cu_spmv {
     cu_block diag, offd;
     cusparseHandle_t h;
     /* the dot in the product's pass (trilap's row kernel only): a partial
-     * per block of the larger grid, a counter per block (diag, offd), the
-     * interior rows' sum the ghost block's pass adds to */
+     * per block of the larger grid (one wave, a few per SM), a counter per
+     * block (diag, offd), the interior rows' sum the ghost block's pass
+     * adds to */
     double *d_part, *d_mid;
     unsigned *d_count;
 };
@@ -125,12 +127,14 @@ int tl_cu_spmv_can_dot(const tl_cu_spmv *sp, int with_offd)
     return sp->d_part && sp->diag.a.tpr > 0 && (!with_offd || sp->offd.a.tpr > 0);
 }
 
-/* The dot's partials, counters and interior sum, zeroed on stream s
- * (waited for by the caller's upload sync). */
+/* The dot's grids (fixed here, so its sums' order is the same in every
+ * pass), partials, counters and interior sum, zeroed on stream s (waited
+ * for by the caller's upload sync). */
 static tl_status dot_alloc(tl_cu_spmv *sp, cudaStream_t s)
 {
-    int64_t nd = tl_cu_csr_spmv_dot_blocks(&sp->diag.a), no = tl_cu_csr_spmv_dot_blocks(&sp->offd.a);
-    int64_t np = nd > no ? nd : no;
+    TL_TRY(tl_cu_csr_spmv_dot_grid(&sp->diag.a, sp->cfg.sms, &sp->diag.dot_grid));
+    TL_TRY(tl_cu_csr_spmv_dot_grid(&sp->offd.a, sp->cfg.sms, &sp->offd.dot_grid));
+    unsigned np = sp->diag.dot_grid > sp->offd.dot_grid ? sp->diag.dot_grid : sp->offd.dot_grid;
     TL_CUDA(cudaMalloc((void **)&sp->d_part, (size_t)(np > 0 ? np : 1) * sizeof(double)));
     TL_CUDA(cudaMalloc((void **)&sp->d_mid, sizeof(double)));
     TL_CUDA(cudaMalloc((void **)&sp->d_count, 2 * sizeof(unsigned)));
@@ -240,6 +244,7 @@ tl_status tl_cu_spmv_diag(tl_cu_spmv *sp, const double *d_x, double *d_y, double
     /* with the ghost block to come, the border rows are not final here */
     tl_cu_spmv_dot dot = {.p = d_x,
                           .nrows = offd ? (int32_t)sp->offd.yoff : sp->diag.a.nrows,
+                          .grid = sp->diag.dot_grid,
                           .part = sp->d_part,
                           .count = sp->d_count,
                           .out = offd ? sp->d_mid : d_dot};
@@ -254,6 +259,7 @@ tl_status tl_cu_spmv_offd(tl_cu_spmv *sp, const double *d_x, double *d_y, double
     TL_CHECK(tl_cu_spmv_can_dot(sp, 1), TL_ERR_INVAL, "spmv: no dot in this product's pass");
     tl_cu_spmv_dot dot = {.p = d_x + b->yoff,
                           .nrows = b->a.nrows,
+                          .grid = b->dot_grid,
                           .part = sp->d_part,
                           .count = sp->d_count + 1,
                           .add = sp->d_mid,

@@ -29,6 +29,7 @@ typedef struct tl_cu_spmv_config {
     int impl;            /* tl_spmv_impl */
     int cusparse_alg;    /* cusparseSpMVAlg_t (0: default) */
     int threads_per_row; /* trilap: 0 auto, 1..32 (power of 2), -1 the nonzero split */
+    int sms;             /* the device's SMs (trilap: the grid of the product with its dot) */
 } tl_cu_spmv_config;
 
 typedef struct tl_cu_spmv tl_cu_spmv;
