@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # CG and PCG against Pipe-PCG on one GPU (issue 29 point 4): the same
 # fixed-iteration solve of gen:poisson7:N with pipecg, cg and pcg on
-# scalar programs (the default), and cg and pcg with their scalars on the
-# host (--scalars host, the form before), alternated ROUNDS times (default
+# scalar programs (the default: (p, A p) in the product's pass), cg and pcg
+# with the product then the dot kernel (--no-spmv-dot: -sepdot), and cg
+# and pcg with their scalars on the host (--scalars host, the form
+# before), alternated ROUNDS times (default
 # 3) in one command; prints each one's median us per iteration (of every
 # timed solve, REPEAT per run, default 3) and its ratio to pipecg's.
 #
@@ -21,8 +23,9 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-cg-XXXXXX")}
 mkdir -p "$out"
 rounds=${ROUNDS:-3}
-names=(pipecg cg pcg cg-host pcg-host)
-opts=("--solver pipecg" "--solver cg" "--solver pcg" "--solver cg --scalars host" "--solver pcg --scalars host")
+names=(pipecg cg cg-sepdot pcg pcg-sepdot cg-host pcg-host)
+opts=("--solver pipecg" "--solver cg" "--solver cg --no-spmv-dot" "--solver pcg" "--solver pcg --no-spmv-dot"
+  "--solver cg --scalars host" "--solver pcg --scalars host")
 for n in $sizes; do
   for ((r = 1; r <= rounds; r++)); do
     for k in "${!names[@]}"; do
@@ -34,7 +37,7 @@ for n in $sizes; do
 done
 printf '# cg and pcg against pipecg, poisson7, %s iterations, %s rounds alternated, median us/iter (raw: %s)\n' \
   "$iters" "$rounds" "$out"
-printf '%-6s %-9s %10s %8s\n' size solver us_iter ratio
+printf '%-6s %-10s %10s %8s\n' size solver us_iter ratio
 for n in $sizes; do
   declare -A t=()
   for k in "${!names[@]}"; do
@@ -42,7 +45,7 @@ for n in $sizes; do
     [ -n "${t[${names[k]}]}" ] || { echo "$0: no us_per_iter in $out/p7-$n-${names[k]}.csv" >&2; exit 1; }
   done
   for k in "${!names[@]}"; do
-    printf '%-6s %-9s %10.2f %8s\n' "$n" "${names[k]}" "${t[${names[k]}]}" \
+    printf '%-6s %-10s %10.2f %8s\n' "$n" "${names[k]}" "${t[${names[k]}]}" \
       "$(awk -v a="${t[${names[k]}]}" -v b="${t[pipecg]}" 'BEGIN { printf "%.4f", a / b }')"
   done
 done
