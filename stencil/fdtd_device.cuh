@@ -16,21 +16,50 @@ struct box3 {
     int ex, ey, ez;
 };
 
+/* The slab along axis e that global coordinate g lies in: 0 low, 1 high,
+ * -1 none. */
+__device__ __forceinline__ int cpml_side(const tl_fdtd_kargs &a, int e, int64_t g)
+{
+    return g < a.L ? 0 : (g >= a.N[e] - 1 - a.L ? 1 : -1);
+}
+
+/* The CPML correction of one derivative d with memory variable psi and
+ * the profile's a, b, 1/kappa at the point: psi = b psi + a d, then
+ * d / kappa + psi (the CPU's order). The fused multiply-adds are written
+ * out so that every kernel, whichever path takes the point, rounds alike
+ * (a decomposed run equals the single domain bit for bit). */
+template <typename T>
+__device__ __forceinline__ T cpml_apply(T d, T &psi, T pa, T pb, T pik)
+{
+    psi = fma(pb, psi, pa * d);
+    return fma(d, pik, psi);
+}
+
+/* Element (x, y, z) of memory variable m in the slab of `side`. */
+template <typename T>
+__device__ __forceinline__ T *cpml_psi(const tl_fdtd_kargs &a, int m, int side, int64_t x, int64_t y, int64_t z)
+{
+    /* two constant-index parameter reads and a select, not a dynamic
+     * index into the parameter space */
+    const tl_fdtd_layout &l = side == 0 ? a.psil[m][0] : a.psil[m][1];
+    return (T *)(side == 0 ? a.psi[m][0] : a.psi[m][1]) + l.off + x + y * l.sx + z * l.sxy;
+}
+
 /* The CPML correction of one derivative d along axis e at global
- * coordinate g: psi = b psi + a d, d / kappa + psi (the CPU's order). */
+ * coordinate g (memory variable m, profile pa). */
 template <typename T>
 __device__ __forceinline__ T cpml_term(const tl_fdtd_kargs &a, int m, int e, int64_t g, int64_t x, int64_t y,
                                        int64_t z, T d, int pa)
 {
-    int side = g < a.L ? 0 : (g >= a.N[e] - 1 - a.L ? 1 : -1);
+    int side = cpml_side(a, e, g);
     if (side < 0) return d;
-    const tl_fdtd_layout &l = a.psil[m][side];
-    T *ps = (T *)a.psi[m][side] + l.off + x + y * l.sx + z * l.sxy;
+    T *ps = cpml_psi<T>(a, m, side, x, y, z);
     const T *pr = (const T *)a.prof[e];
     int64_t n = a.N[e];
-    T v = pr[(pa + 1) * n + g] * *ps + pr[pa * n + g] * d;
+    T v = *ps;
+    d = cpml_apply(d, v, pr[pa * n + g], pr[(pa + 1) * n + g], pr[(pa + 2) * n + g]);
     *ps = v;
-    return d * pr[(pa + 2) * n + g] + v;
+    return d;
 }
 
 /* One point of the velocity (v_point) or pressure (p_point) update, the

@@ -15,10 +15,11 @@
  * derivative summed over m = 0..R-1, in the same expressions, so a point
  * gives the same bits whether its quad takes the vector path or the
  * per-point one, which takes the quads that leave the box or the allocated
- * row. CPML is fused as in the baseline (one launch per update): the
- * derivatives of a slab point go through cpml_term, its memory variables
- * read and written per point (their slab arrays are not W-aligned). So
- * decomposed runs equal the single domain bit for bit. Layout: rows
+ * row. With CPML a box is cut into an interior that runs the plain
+ * kernel and a shell that runs the CPML build (`launch`); a slab quad's
+ * memory variables are one aligned vector per axis, corrected per point
+ * through cpml_apply as cpml_term does. So decomposed runs equal the
+ * single domain bit for bit. Layout: rows
  * 32-element aligned at local x = 0 (grid.c), so element (x, y, z) is
  * W-aligned when x is. Measured on one H200: stencil/README.md,
  * results/fdtd-vec-h200. CUDA only. */
@@ -27,6 +28,7 @@
 /* includes runtime/error.h inside extern "C" */
 #include "stencil/fdtd_kernels.h"
 #include "stencil/fdtd_device.cuh"
+
 
 namespace {
 
@@ -138,31 +140,76 @@ __device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx,
     }
 }
 
-/* The CPML correction of a quad's derivatives, per point through
- * cpml_term as v_point (memory variables 0-2, profile pa = AH) and p_point
- * (3-5, A) do. */
+/* The CPML correction along axis e of the derivatives d of the quad at
+ * local (x, y, z), memory variable m, profile pa: each point through
+ * cpml_apply, as cpml_term does it. Along y and z the quad's points share
+ * the coordinate, so they are all in one slab or in none; along x they
+ * are unless the slab's edge cuts the quad (then per point). In one slab,
+ * the quad's psi is one aligned vector (grid.c aligns psi rows as the
+ * fields' rows), read before and written after the arithmetic. */
+template <typename T, int W>
+__device__ __forceinline__ void cpml_axis_quad(const tl_fdtd_kargs &a, int m, int e, int pa, int64_t x, int64_t y,
+                                               int64_t z, T (&d)[W])
+{
+    const int64_t g0 = a.o[e] + (e == 0 ? x : e == 1 ? y : z);
+    const int side = cpml_side(a, e, g0);
+    if (e == 0 && cpml_side(a, 0, g0 + W - 1) != side) {
+#pragma unroll
+        for (int j = 0; j < W; j++) d[j] = cpml_term<T>(a, m, 0, g0 + j, x + j, y, z, d[j], pa);
+        return;
+    }
+    if (side < 0) return;
+    T *ps = cpml_psi<T>(a, m, side, x, y, z), psi[W];
+    vec_io<T, W>::ld(ps, psi);
+    const T *pr = (const T *)a.prof[e];
+    const int64_t n = a.N[e];
+#pragma unroll
+    for (int j = 0; j < W; j++) {
+        int64_t g = e == 0 ? g0 + j : g0;
+        d[j] = cpml_apply(d[j], psi[j], pr[pa * n + g], pr[(pa + 1) * n + g], pr[(pa + 2) * n + g]);
+    }
+    vec_io<T, W>::st(ps, psi);
+}
+
+/* The CPML correction of a quad's derivatives: memory variables m0..m0+2
+ * (0: the velocity update's, profile AH; 3: the pressure update's, A). */
 template <typename T, int W>
 __device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
                                           T (&dx)[W], T (&dy)[W], T (&dz)[W])
 {
-#pragma unroll
-    for (int j = 0; j < W; j++) {
-        dx[j] = cpml_term<T>(a, m0, 0, a.o[0] + x + j, x + j, y, z, dx[j], pa);
-        dy[j] = cpml_term<T>(a, m0 + 1, 1, a.o[1] + y, x + j, y, z, dy[j], pa);
-        dz[j] = cpml_term<T>(a, m0 + 2, 2, a.o[2] + z, x + j, y, z, dz[j], pa);
-    }
+    cpml_axis_quad<T, W>(a, m0, 0, pa, x, y, z, dx);
+    cpml_axis_quad<T, W>(a, m0 + 1, 1, pa, x, y, z, dy);
+    cpml_axis_quad<T, W>(a, m0 + 2, 2, pa, x, y, z, dz);
+}
+
+/* Whether a point of the quad at local (x, y, z) lies in a CPML slab. */
+template <int W>
+__device__ __forceinline__ bool quad_in_slab(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z)
+{
+    int64_t gx = a.o[0] + x, gy = a.o[1] + y, gz = a.o[2] + z;
+    return gx < a.L || gx + W - 1 >= a.N[0] - 1 - a.L || gy < a.L || gy >= a.N[1] - 1 - a.L || gz < a.L ||
+           gz >= a.N[2] - 1 - a.L;
 }
 
 /* The velocity update of the quad at (x, y, z), element i: v_point's
- * arithmetic for W points at once, the CPML correction per point. */
+ * arithmetic for W points at once, the CPML correction per point. In
+ * float the three fields are read before any is written, and before the
+ * memory variables are: the compiler cannot tell the arrays apart, so a
+ * load after a store to memory it might alias waits for that store, which
+ * waited for its own load (three DRAM round trips in a row instead of
+ * one; at 480^3 on one H200 0.764 -> 0.781 of triad without CPML, and
+ * the CPML kernel fits 64 registers). In double the twelve more
+ * registers spill (168 B with CPML) and it ran 7% slower, so there each
+ * field is read, updated and written in turn. */
 template <typename T, int R, int W>
 __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
+    constexpr bool fields_first = sizeof(T) == 4;
     T dx[W], dy[W], dz[W];
     const T *p = (const T *)a.f[0];
     quad_derivs<T, R, W, 1>(a, p, p, p, i, dx, dy, dz);
-    if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
-    T b[3][W], v[W];
+    T b[3][W], v[fields_first ? 3 : 1][W];
+    T *vf[3] = {(T *)a.f[1] + i, (T *)a.f[2] + i, (T *)a.f[3] + i};
 #pragma unroll
     for (int d = 0; d < 3; d++) {
         if (a.mat[1 + d]) vec_io<T, W>::ro((const T *)a.mat[1 + d] + i, b[d]);
@@ -170,29 +217,32 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
 #pragma unroll
             for (int j = 0; j < W; j++) b[d][j] = (T)a.bdt;
         }
+        if (fields_first) vec_io<T, W>::ld(vf[d], v[fields_first ? d : 0]);
     }
-    T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
-    vec_io<T, W>::ld(vx, v);
+    if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
+    T *dd[3] = {dx, dy, dz};
 #pragma unroll
-    for (int j = 0; j < W; j++) v[j] -= b[0][j] * dx[j];
-    vec_io<T, W>::st(vx, v);
-    vec_io<T, W>::ld(vy, v);
+    for (int d = 0; d < 3; d++) {
+        T *vd = v[fields_first ? d : 0];
+        if (!fields_first) vec_io<T, W>::ld(vf[d], vd);
 #pragma unroll
-    for (int j = 0; j < W; j++) v[j] -= b[1][j] * dy[j];
-    vec_io<T, W>::st(vy, v);
-    vec_io<T, W>::ld(vz, v);
+        for (int j = 0; j < W; j++) vd[j] -= b[d][j] * dd[d][j];
+        if (!fields_first) vec_io<T, W>::st(vf[d], vd);
+    }
+    if (fields_first) {
 #pragma unroll
-    for (int j = 0; j < W; j++) v[j] -= b[2][j] * dz[j];
-    vec_io<T, W>::st(vz, v);
+        for (int d = 0; d < 3; d++) vec_io<T, W>::st(vf[d], v[fields_first ? d : 0]);
+    }
 }
 
-/* The pressure update of the quad at (x, y, z), element i: p_point's arithmetic. */
+/* The pressure update of the quad at (x, y, z), element i: p_point's
+ * arithmetic; with CPML p and K read before the memory variables are
+ * written (v_quad says why). */
 template <typename T, int R, int W>
 __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     T dx[W], dy[W], dz[W];
     quad_derivs<T, R, W, 0>(a, (const T *)a.f[1], (const T *)a.f[2], (const T *)a.f[3], i, dx, dy, dz);
-    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
     T k[W], pv[W];
     if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
     else {
@@ -201,6 +251,7 @@ __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_
     }
     T *p = (T *)a.f[0] + i;
     vec_io<T, W>::ld(p, pv);
+    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
 #pragma unroll
     for (int j = 0; j < W; j++) pv[j] -= k[j] * (dx[j] + dy[j] + dz[j]);
     vec_io<T, W>::st(p, pv);
@@ -266,8 +317,11 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
     if (quad_is_whole<R, W>(a, b, x)) {
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
-        if (V) v_quad<T, R, W>(a, x, y, z, i, CPML);
-        else p_quad<T, R, W>(a, x, y, z, i, CPML);
+        /* one path per warp: a warp with no point in a slab runs the
+         * plain update, without a memory variable or a slab test */
+        bool cpml = CPML && __any_sync(__activemask(), quad_in_slab<W>(a, x, y, z));
+        if (V) v_quad<T, R, W>(a, x, y, z, i, cpml);
+        else p_quad<T, R, W>(a, x, y, z, i, cpml);
         return;
     }
 #pragma unroll
@@ -309,20 +363,80 @@ int band_rows(const tl_fdtd_kargs &a, int nby)
 }
 
 template <typename T, int R, int W, int BX, int BY>
-void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
+void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
 {
+    if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
     int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
     block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0};
     if (banded) o.band = band_rows<T, R, BY>(a, o.nby);
     dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
     if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
-    /* CPML a template argument: its branch costs 8 registers (48 -> 56,
-     * float, order 8: a block fewer per SM) where there is none */
+    /* CPML a template argument: its path costs 16 registers (48 -> 64,
+     * float, order 8: a block fewer per SM) */
     if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
     else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
     else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
     else tl_fdtd_p_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
+}
+
+/* The box of points from lo to hi (local, per axis). */
+static box3 box_of(const int64_t lo[3], const int64_t hi[3])
+{
+    return box3{{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
+}
+
+/* An update with CPML. The kernel with the CPML path has 64 registers
+ * (float) against the plain kernel's 48, so it runs a block fewer per SM
+ * (4 against 5), and that would slow every point if it took the whole
+ * box. So the box is cut: its interior (no point in a slab of any axis,
+ * x edges rounded inward to 32 elements, whole rows of blocks) runs the
+ * plain kernel, and the shell around it, six boxes (z below and above
+ * over the whole x-y extent, then y over the interior z, then x over the
+ * interior y and z), runs the CPML kernel. A point's arithmetic is the
+ * same in either kernel (an interior point's CPML terms are the
+ * identity), so the fields do not depend on where the cut falls. */
+template <typename T, int R, int W, int BX, int BY>
+void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
+{
+    if (!cpml) {
+        launch_box<T, R, W, BX, BY>(a, which, b, false, banded, s);
+        return;
+    }
+    const int ext[3] = {b.ex, b.ey, b.ez};
+    int64_t lo[3], hi[3], in_lo[3], in_hi[3];
+    bool interior = true;
+    for (int e = 0; e < 3; e++) {
+        lo[e] = b.lo[e];
+        hi[e] = b.lo[e] + ext[e];
+        int64_t slab_end = a.L - a.o[e], slab_start = a.N[e] - 1 - a.L - a.o[e]; /* local */
+        in_lo[e] = lo[e] < slab_end ? slab_end : lo[e];
+        in_hi[e] = hi[e] > slab_start ? slab_start : hi[e];
+        if (e == 0) { /* whole 32-element rows of quads: aligned, as in the plain launch */
+            if (in_lo[0] > lo[0]) in_lo[0] = in_lo[0] >= 0 ? (in_lo[0] + 31) / 32 * 32 : -(-in_lo[0] / 32 * 32);
+            if (in_hi[0] < hi[0]) in_hi[0] = in_hi[0] >= 0 ? in_hi[0] / 32 * 32 : -((-in_hi[0] + 31) / 32 * 32);
+        }
+        if (in_hi[e] <= in_lo[e]) interior = false;
+    }
+    if (!interior) {
+        launch_box<T, R, W, BX, BY>(a, which, b, true, banded, s);
+        return;
+    }
+    launch_box<T, R, W, BX, BY>(a, which, box_of(in_lo, in_hi), false, banded, s);
+    /* the shell, z first: along axis e, the interior on the axes cut
+     * before it and the box's whole extent on the others */
+    for (int e = 2; e >= 0; e--) {
+        int64_t l[3], h[3];
+        for (int d = 0; d < 3; d++) {
+            l[d] = d > e ? in_lo[d] : lo[d];
+            h[d] = d > e ? in_hi[d] : hi[d];
+        }
+        h[e] = in_lo[e];
+        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
+        l[e] = in_hi[e];
+        h[e] = hi[e];
+        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
+    }
 }
 
 template <typename T, int R>
@@ -351,7 +465,7 @@ void launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int variant,
 extern "C" cudaError_t tl_fdtd_cuda_vec_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3],
                                                const int64_t hi[3], int variant, int cpml, int dbl, cudaStream_t s)
 {
-    box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
+    box3 b = box_of(lo, hi);
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return cudaSuccess;
     if (dbl) launch_order<double>(*a, which, b, variant, cpml != 0, s);
     else launch_order<float>(*a, which, b, variant, cpml != 0, s);

@@ -50,10 +50,15 @@ static tl_status layouts_of(tl_fdtd *f, tl_fdtd_sub *s)
             q->lo[d] = max64(l->lo[d], glo - s->o[d]);
             q->hi[d] = min64(l->hi[d], ghi - s->o[d]);
             if (q->hi[d] <= q->lo[d]) continue;
-            int64_t ex = q->hi[0] - q->lo[0], ey = q->hi[1] - q->lo[1], ez = q->hi[2] - q->lo[2];
+            /* rows start at a local x that is a multiple of 4 and hold a
+             * multiple of 4, as the fields' rows do (32), so the quad at
+             * an aligned x is one aligned vector in psi as in the fields
+             * (fdtd_vec.cu) */
+            int64_t qx0 = q->lo[0] >= 0 ? q->lo[0] / 4 * 4 : -round_up(-q->lo[0], 4);
+            int64_t ex = round_up(q->hi[0] - qx0, 4), ey = q->hi[1] - q->lo[1], ez = q->hi[2] - q->lo[2];
             q->sx = ex;
             q->sxy = ex * ey;
-            q->off = -(q->lo[0] + q->lo[1] * q->sx + q->lo[2] * q->sxy);
+            q->off = -(qx0 + q->lo[1] * q->sx + q->lo[2] * q->sxy);
             q->count = (size_t)(ex * ey * ez);
         }
     return TL_OK;

@@ -3,7 +3,7 @@
  * (1e-12 relative) and single (1e-5); decomposed runs on one GPU (several
  * subdomains to a GPU) equal to the single domain bit for bit for every
  * strategy, s and overlap; the banded vector kernel equal to the plain
- * one; the blow-up check; a traced run. */
+ * one; the vector kernels' CPML cut; the blow-up check; a traced run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +308,51 @@ TL_TEST(gpu_vec4_band_equals_plain)
     }
 }
 
+/* The vector kernels with CPML cut each box into an interior that runs
+ * the plain kernel and a shell of up to six boxes that runs the CPML one
+ * (fdtd_vec.cu). A grid wide enough that the interior is not empty
+ * (100 x 72 x 60, 6 cells): single and double against the CPU, and
+ * decomposed runs, whose boxes are cut elsewhere, equal to the single
+ * domain bit for bit (3x1x1, 1x2x2, 2x2x2; s = 1, 2). */
+TL_TEST(gpu_vec_cpml_cut_equals_single_domain)
+{
+    need_gpu();
+    const int shapes[3][3] = {{3, 1, 1}, {1, 2, 2}, {2, 2, 2}};
+    for (int dbl = 0; dbl < 2; dbl++) {
+        tl_fdtd_config c = base(8, 6, dbl, 0);
+        c.n[0] = 100;
+        c.n[1] = 72;
+        c.n[2] = 60;
+        c.steps = 12;
+        c.src[0] = 50;
+        c.src[1] = 30;
+        c.src[2] = 25;
+        int64_t N = c.n[0] * c.n[1] * c.n[2];
+        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
+        TL_ASSERT(a && b);
+        fields_of(&c, b);
+        c.backend = TL_FDTD_BACKEND_CUDA;
+        c.kernel = TL_FDTD_KERNEL_VEC4;
+        fields_of(&c, a);
+        for (int k = 0; k < 4; k++) {
+            double r = rel_diff(a + k * N, b + k * N, N);
+            TL_ASSERT_MSG(r <= (dbl ? 1e-12 : 1e-5), "%s field %d: %.3e", dbl ? "double" : "single", k, r);
+        }
+        free(a);
+        free(b);
+        c.strategy = "peer";
+        for (int sh = 0; sh < 3; sh++)
+            for (int s = 1; s <= 2; s++) {
+                for (int d = 0; d < 3; d++) c.pd[d] = shapes[sh][d];
+                c.s = s;
+                double m = -1;
+                TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+                TL_ASSERT_MSG(m == 0, "%s %dx%dx%d s=%d: max |diff| %g", dbl ? "double" : "single", shapes[sh][0],
+                              shapes[sh][1], shapes[sh][2], s, m);
+            }
+    }
+}
+
 TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain,
              gpu_zcol_decomposed_equals_single_domain, gpu_vec4_band_equals_plain, gpu_periodic_decomposed,
-             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts)
+             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts, gpu_vec_cpml_cut_equals_single_domain)

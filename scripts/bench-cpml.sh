@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# What CPML costs the default FDTD kernel (issue 29, item 1), from one run:
+#   scripts/bench-cpml.sh OUT [--sizes "480 1024"] [--kernel vec4-band] [--cpml 20] [--reps 2] [--ncu]
+# Triad first (trilap-bench stream: the bandwidth roofline of this run), then per
+# size and repetition one `trilap-fdtd run --compare-cpml` process (the same kernel
+# without CPML, then with --cpml cells: order 8, single precision, centred source),
+# then, with --ncu and where Nsight Compute is installed, ncu's throughput,
+# occupancy and launch sections of both updates with and without CPML at the
+# first size. Steps: 100 below 800^3, 40 from 800^3 up (about a second each).
+# Targets (issue 29 point 1): with CPML at least 0.88 of the rate without at 480^3,
+# 0.92 at 1024^3.
+# Writes into OUT:
+#   stream.csv            trilap-bench stream
+#   fdtd.csv, manifest.txt trilap-fdtd run rows (columns: stencil/README.md)
+#   cpml.csv              n,rep,steps,none_mpoints_s,cpml_mpoints_s,ratio,target,none_of_triad,triad_gbs
+#   table.txt             the same, fixed width (also printed)
+#   ncu-<n>-cpml<c>.csv   --ncu: ncu --csv --page details of the vector kernels
+#   bench.log             everything the programs printed
+# Exit status: 0 when every size ran (whether or not it meets its target), 1 otherwise.
+set -euo pipefail
+
+out=""
+sizes="480 1024"
+kernel=vec4-band
+cpml=20
+reps=2
+ncu=0
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --sizes) sizes=$2; shift 2 ;;
+        --kernel) kernel=$2; shift 2 ;;
+        --cpml) cpml=$2; shift 2 ;;
+        --reps) reps=$2; shift 2 ;;
+        --ncu) ncu=1; shift ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        -*) echo "bench-cpml.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
+        *) [[ -z $out ]] || { echo "bench-cpml.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
+    esac
+done
+[[ -n $out ]] || { echo "bench-cpml.sh: no output folder (try --help)" >&2; exit 2; }
+for n in $sizes; do [[ $n =~ ^[0-9]+$ ]] || { echo "bench-cpml.sh: invalid size '$n' in --sizes" >&2; exit 2; }; done
+[[ -n $sizes ]] || { echo "bench-cpml.sh: empty --sizes" >&2; exit 2; }
+[[ $kernel =~ ^[a-z0-9-]+$ ]] || { echo "bench-cpml.sh: invalid --kernel '$kernel'" >&2; exit 2; }
+[[ $cpml =~ ^[1-9][0-9]*$ ]] || { echo "bench-cpml.sh: invalid --cpml '$cpml' (cells, at least 1)" >&2; exit 2; }
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench-cpml.sh: invalid --reps '$reps'" >&2; exit 2; }
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${TL_BIN:-$here/bin}
+for p in trilap-fdtd trilap-bench; do
+    [[ -x $bin/$p ]] || { echo "bench-cpml.sh: $bin/$p not built (make CUDA_ARCH=90 $bin/$p)" >&2; exit 1; }
+done
+mkdir -p "$out"
+log=$out/bench.log
+: > "$log"
+say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
+failed=0
+# run LIMIT_S ARGS...: one bounded step; a failure is logged, counted, and the script goes on
+run() {
+    local lim=$1; shift
+    say "\$ $*"
+    if ! timeout "$lim" "$@" >> "$log" 2>&1; then say "  -> failed or timed out (limit ${lim}s)"; failed=1; fi
+    return 0
+}
+steps_for() { if (( $1 >= 800 )); then echo 40; else echo 100; fi; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >> "$log" 2>&1 || true
+rm -f "$out/stream.csv" "$out/fdtd.csv"
+run 120 "$bin/trilap-bench" stream --results "$out/stream.csv"
+for n in $sizes; do
+    for ((r = 1; r <= reps; r++)); do
+        run 300 "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$n" --steps "$(steps_for "$n")" \
+            --warmup 5 --cpml "$cpml" --source center --compare-cpml --label "cpml-$n-rep$r" --results "$out/fdtd.csv"
+    done
+done
+if (( ncu )); then
+    ncu_bin=$(command -v ncu || true)
+    for cand in "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" /opt/nvidia/nsight-compute/*/ncu; do
+        [[ -z $ncu_bin && -x $cand ]] && ncu_bin=$cand
+    done
+    if [[ -n $ncu_bin ]]; then
+        first=${sizes%% *}
+        for c in 0 "$cpml"; do
+            say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
+            timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip 4 --launch-count 6 \
+                --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+                --section WarpStateStats --section SchedulerStats --section SourceCounters \
+                "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
+                > "$out/ncu-$first-cpml$c.csv" 2>> "$log" || say "  -> ncu failed or timed out"
+        done
+    else
+        say "bench-cpml.sh: --ncu: ncu not found, skipped"
+    fi
+fi
+
+[[ -f $out/fdtd.csv ]] || { echo "bench-cpml.sh: no $out/fdtd.csv (see $log)" >&2; exit 1; }
+triad=$( (awk -F, -f "$here/scripts/triad.awk" "$out/stream.csv" 2>/dev/null || true) | head -n1)
+triad=${triad:-0}
+# pair each label's rows: cpml 0 and cpml > 0 of one process
+awk -F, -v triad="$triad" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $1 == "label" { next }
+    { l = $c["label"]; if (!(l in seen)) { seen[l] = 1; order[++k] = l }
+      n[l] = $c["nx"]; st[l] = $c["steps"]
+      if ($c["cpml"] > 0) cp[l] = $c["mpoints_s"]; else { no[l] = $c["mpoints_s"]; gb[l] = $c["gbs"] } }
+    END {
+        print "n,rep,steps,none_mpoints_s,cpml_mpoints_s,ratio,target,none_of_triad,triad_gbs"
+        for (i = 1; i <= k; i++) {
+            l = order[i]; rep = l; sub(/.*-rep/, "", rep)
+            if (!(l in no) || !(l in cp) || no[l] <= 0) { printf "%s,%s,%s,%s,%s,,,,%s\n", n[l], rep, st[l], no[l], cp[l], triad; continue }
+            tgt = n[l] >= 1024 ? 0.92 : 0.88
+            printf "%s,%s,%s,%.0f,%.0f,%.3f,%.2f,%s,%s\n", n[l], rep, st[l], no[l], cp[l], cp[l] / no[l], tgt,
+                   (triad > 0 ? sprintf("%.3f", gb[l] / triad) : ""), triad
+        }
+    }' "$out/fdtd.csv" > "$out/cpml.csv"
+awk -F, -v kernel="$kernel" -v cells="$cpml" '
+    NR == 1 { printf "# kernel %s, CPML %s cells against none, one process per row; triad (same run) in GB/s\n", kernel, cells
+              printf "%5s %3s %5s %12s %12s %6s %6s %9s %7s\n", "n", "rep", "steps", "none Mpt/s", "CPML Mpt/s", "ratio", "target", "of triad", "triad"; next }
+    { printf "%5s %3s %5s %12s %12s %6s %6s %9s %7s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
+    "$out/cpml.csv" > "$out/table.txt"
+tee -a "$log" < "$out/table.txt"
+exit "$failed"
