@@ -246,6 +246,17 @@ static int seen(const tl_vec *v, const tl_vec **a, int n)
     return known;
 }
 
+int tl_dot_vectors(int n, tl_vec *const *x, tl_vec *const *y)
+{
+    const tl_vec *distinct[2 * TL_DOT_MAX];
+    int nd = 0;
+    for (int k = 0; k < n; k++) {
+        if (!seen(x[k], distinct, nd)) distinct[nd++] = x[k];
+        if (!seen(y[k], distinct, nd)) distinct[nd++] = y[k];
+    }
+    return nd;
+}
+
 void tl_update_rw(const tl_update *u, int nu, const tl_vec **rd, int *nrd, const tl_vec **wr,
                   int *nwr)
 {

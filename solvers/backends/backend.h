@@ -383,6 +383,9 @@ static inline tl_status tl_be_precond(tl_backend *be, tl_vec *z, tl_vec *r)
  * tl_be_update_fused_split: update, precond, and the dots deferred to the
  * next dot_begin(t->slot, 0). Both give the same values on a backend
  * whose kernels sum alike; the fused pass sums the dots in its own order. */
+/* How many distinct vectors the n dots (x[k], y[k]) read: the traffic a
+ * dot pass counts, each vector once. */
+int tl_dot_vectors(int n, tl_vec *const *x, tl_vec *const *y);
 /* The vectors a fused pass of updates u moves: each read before the pass
  * writes it (rd, appended after *nrd of them) and each written (wr), once;
  * the traffic the backends count and the CUDA kernel's operand lists. */

@@ -364,19 +364,11 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     } else {
         int64_t len = be->m->nowned;
         const double *xs[TL_DOT_MAX], *ys[TL_DOT_MAX];
-        const tl_vec *seen[2 * TL_DOT_MAX];
-        int nseen = 0;
         for (int k = 0; k < n; k++) {
             xs[k] = x[k]->data;
             ys[k] = y[k]->data;
-            for (int e = 0; e < 2; e++) {
-                const tl_vec *v = e ? y[k] : x[k];
-                int found = 0;
-                for (int q = 0; q < nseen; q++)
-                    found |= seen[q] == v;
-                if (!found) seen[nseen++] = v;
-            }
         }
+        int nseen = tl_dot_vectors(n, x, y);
         tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
         int64_t t0 = tl_clock_ns();
         local_dots(hb, n, xs, ys, len, acc);

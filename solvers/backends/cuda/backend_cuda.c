@@ -299,19 +299,11 @@ static tl_status dot_local(cuda_backend *cb, int slot, int n, tl_vec *const *x, 
     tl_backend *be = &cb->base;
     cuda_slot *sl = &cb->slot[slot];
     tl_cu_dot_args a = {.n = n, .prefetch = be->cfg.prefetch};
-    const tl_vec *seen[2 * TL_DOT_MAX];
-    int nseen = 0;
     for (int k = 0; k < n; k++) {
         a.x[k] = x[k]->data;
         a.y[k] = y[k]->data;
-        for (int e = 0; e < 2; e++) {
-            const tl_vec *v = e ? y[k] : x[k];
-            int found = 0;
-            for (int q = 0; q < nseen; q++)
-                found |= seen[q] == v;
-            if (!found) seen[nseen++] = v;
-        }
     }
+    int nseen = tl_dot_vectors(n, x, y);
     int64_t len = be->m->nowned;
     cudaStream_t s = cb->s[TL_SOP_DOT];
     tl_probe_push(be->ctx, TL_CAT_COMPUTE, "dot");
