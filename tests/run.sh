@@ -2,7 +2,8 @@
 # Runs every test of the given test binaries, each in its own process under a
 # timeout, TAP-style, and ends with "N passed, N failed, N skipped".
 # TL_TEST_TIMEOUT (seconds, default 300) bounds one test; TL_TEST_FILTER
-# (a grep -E pattern over binary:name) selects tests.
+# (a grep -E pattern over binary:name) selects tests; TL_TEST_EXCLUDE (the
+# same kind of pattern) drops tests from that selection.
 # TL_TEST_JOBS=N (default 1) runs up to N tests at once, but only those
 # whose binary:name matches TL_TEST_PARALLEL (a grep -E pattern, default
 # none): the others run alone, after everything started before them has
@@ -12,6 +13,7 @@
 set -uo pipefail
 timeout_s=${TL_TEST_TIMEOUT:-300}
 filter=${TL_TEST_FILTER:-}
+exclude=${TL_TEST_EXCLUDE:-}
 jobs=${TL_TEST_JOBS:-1}
 parallel=${TL_TEST_PARALLEL:-}
 case $jobs in '' | *[!0-9]* | 0) echo "run.sh: invalid TL_TEST_JOBS '$jobs' (a positive integer)" >&2; exit 2 ;; esac
@@ -69,6 +71,7 @@ for bin in "$@"; do
   names=$("$bin" --list) || { drain; echo "run.sh: $bin --list failed" >&2; failed=$((failed + 1)); continue; }
   for t in $names; do
     if [ -n "$filter" ] && ! grep -qE "$filter" <<<"$base:$t"; then continue; fi
+    if [ -n "$exclude" ] && grep -qE "$exclude" <<<"$base:$t"; then continue; fi
     n=$((n + 1))
     if [ "$jobs" -gt 1 ] && [ -n "$parallel" ] && grep -qE "$parallel" <<<"$base:$t"; then
       while [ ${#queue[@]} -ge "$jobs" ]; do report_oldest; done
