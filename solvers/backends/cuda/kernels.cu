@@ -36,7 +36,15 @@ extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
  * block added them all; the fused pass was 8.4 us per CG iteration slower
  * than the product and the dot kernel (H200, scripts/bench-cg.sh 128).
  * Same loop either way: consecutive sub-warps take consecutive rows, the
- * stride is the grid's threads / T. */
+ * stride is the grid's threads / T. One wave was in turn 7% slower than
+ * the product and the dot kernel at 256^3 (1,113 against 1,040 us per CG
+ * iteration), where 16 waves (~1,000 rows a block) were the fastest of
+ * 1, 4, 16 waves and the full grid (1,032; the full grid, 256 rows a
+ * block, 1,220); at 128^3 one wave (~2,000 rows a block) was (148 against
+ * 153 separate, 150 at 4 waves): so the grid gives each block about
+ * SPMV_DOT_ROWS_PER_BLOCK rows, and at least one wave
+ * (results/wave3-checks-h200/session3/waves). */
+#define SPMV_DOT_ROWS_PER_BLOCK 1024
 /* The end of tl_cu_csr_spmv_dot's dot, in every block: the block's sum
  * (block_sums), its partial (thread 0 stores, fences and counts: a block
  * that is not the last leaves after one counter increment), and in the
@@ -246,7 +254,9 @@ extern "C" tl_status tl_cu_csr_spmv_dot_grid(const tl_cu_csr *a, int sms, unsign
     TL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BLOCK, 0));
     unsigned wave = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)sms;
     unsigned g = grid_for((int64_t)a->nrows * a->tpr, BLOCK);
-    *grid = g < wave ? g : wave;
+    int64_t by_rows = ((int64_t)a->nrows + SPMV_DOT_ROWS_PER_BLOCK - 1) / SPMV_DOT_ROWS_PER_BLOCK;
+    unsigned want = by_rows > (int64_t)wave ? (unsigned)by_rows : wave;
+    *grid = g < want ? g : want;
     return TL_OK;
 }
 
