@@ -30,20 +30,18 @@ extern "C" int tl_cu_spmv_pick_tpr(double mean_row, int64_t max_row)
  * threads loop over rows (every block a full share, no partial last wave)
  * was measured on an H200 and dropped for it: equal at 128^3, 0.72 of
  * triad against 0.88 at 256^3 (results/solver-roof-h200/). The product
- * with its dot (DOT) runs one wave (tl_cu_csr_spmv_dot_grid): a block per
- * 256 / T rows made ~8,200 partials at 128^3, each block's end (reduction,
- * fence, counter) likely holding its SM's next block back, and the last
- * block added them all; the fused pass was 8.4 us per CG iteration slower
- * than the product and the dot kernel (H200, scripts/bench-cg.sh 128).
- * Same loop either way: consecutive sub-warps take consecutive rows, the
- * stride is the grid's threads / T. One wave was in turn 7% slower than
- * the product and the dot kernel at 256^3 (1,113 against 1,040 us per CG
- * iteration), where 16 waves (~1,000 rows a block) were the fastest of
- * 1, 4, 16 waves and the full grid (1,032; the full grid, 256 rows a
- * block, 1,220); at 128^3 one wave (~2,000 rows a block) was (148 against
- * 153 separate, 150 at 4 waves): so the grid gives each block about
- * SPMV_DOT_ROWS_PER_BLOCK rows, and at least one wave
- * (results/wave3-checks-h200/session3/waves). */
+ * with its dot (DOT) has a grid of its own (tl_cu_csr_spmv_dot_grid): on
+ * the product's grid, ~8,200 partials at 128^3, each block's end
+ * (reduction, fence, counter) likely holding its SM's next block back,
+ * the fused pass was 8.4 us per CG iteration slower than the product and
+ * the dot kernel; on one wave it was 5 us faster at 128^3 but 73 us
+ * slower at 256^3 (1,113 against 1,040). In waves of resident blocks the
+ * best were one at 128^3 (~2,000 rows a block: 148 us) and 16 at 256^3
+ * (~1,000 rows: 1,032; the product's grid 1,220), so each block gets
+ * about SPMV_DOT_ROWS_PER_BLOCK rows, the grid at least one wave (H200,
+ * results/wave3-checks-h200/session3/waves). Same loop either way:
+ * consecutive sub-warps take consecutive rows, the stride is the grid's
+ * threads / T. */
 #define SPMV_DOT_ROWS_PER_BLOCK 1024
 /* The end of tl_cu_csr_spmv_dot's dot, in every block: the block's sum
  * (block_sums), its partial (thread 0 stores, fences and counts: a block

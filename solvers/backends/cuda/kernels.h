@@ -77,9 +77,9 @@ typedef struct tl_cu_spmv_dot {
 /* The trilap row kernel's product (a->tpr > 0) with the dot above. */
 tl_status tl_cu_csr_spmv_dot(const tl_cu_csr *a, const double *d_x, double *d_y, int accumulate,
                              const tl_cu_spmv_dot *dot, tl_cu_launch l);
-/* Its grid on `sms` SMs: one wave of resident blocks (the occupancy of
- * the kernel for a->tpr), fewer where the rows need fewer (a block per
- * 256 / tpr rows, at least one); 0 where a->tpr is 0. */
+/* Its grid on `sms` SMs: a block per 1,024 rows, at least one wave of
+ * resident blocks (the occupancy of the kernel for a->tpr), at most the
+ * product's grid (a block per 256 / tpr rows); 0 where a->tpr is 0. */
 tl_status tl_cu_csr_spmv_dot_grid(const tl_cu_csr *a, int sms, unsigned *grid);
 
 /* d_buf[i] = d_x[d_idx[i]], i < n (halo pack). */

@@ -38,7 +38,7 @@ struct tl_cu_spmv {
     cu_block diag, offd;
     cusparseHandle_t h;
     /* the dot in the product's pass (trilap's row kernel only): a partial
-     * per block of the larger grid (one wave, a few per SM), a counter per
+     * per block of the larger grid (a block per 1,024 rows), a counter per
      * block (diag, offd), the interior rows' sum the ghost block's pass
      * adds to */
     double *d_part, *d_mid;
