@@ -81,12 +81,10 @@ FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records
   analysis/kineto_comm.c analysis/clock_note.c
 # (the libraries by path: MODULE_LIB is defined in mk/rules.mk, read after
 # this fragment, and prerequisites expand as they are read)
-$(FUZZ_KINETO): $(FUZZ_KINETO_SRC) analysis/kineto.h analysis/analysis.h $(BUILD)/config.h \
+$(FUZZ_KINETO): $(call fuzz_objs,$(FUZZ_KINETO_SRC)) \
   $(BUILD)/lib/libtl_analysis.a $(BUILD)/lib/libtl_probes.a $(BUILD)/lib/libtl_runtime.a
 	$(say) FUZZ $@
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $(FUZZ_KINETO_SRC) -Wl,--start-group $(call MODULE_LIB,analysis) \
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(call fuzz_objs,$(FUZZ_KINETO_SRC)) -Wl,--start-group $(call MODULE_LIB,analysis) \
 	  $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime) -Wl,--end-group $(TL_AN_LDLIBS) \
 	  $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(LDLIBS_OMP) -lpthread -lm -ldl
 ifeq ($(HAVE_JSONC),1)

@@ -58,6 +58,11 @@ ifeq ($(HAVE_CUDA),1)
 endif
 
 NVCCFLAGS ?= $(OPT) -g -lineinfo -std=c++17
+ifneq ($(strip $(CUDA_FAST_COMPILE)),)
+  ifeq ($(CUDA_FAST_COMPILE_OK),1)
+    NVCCFLAGS += --Ofast-compile=$(CUDA_FAST_COMPILE)
+  endif
+endif
 NVCCFLAGS += $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=$(CUDA_CODE)_$(a)) \
   -Xcompiler -fPIC,-Wall,-Wextra,-Wno-unused-parameter$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
   $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP
@@ -263,7 +268,7 @@ tsan:
 summary:
 	@printf 'trilap %s (%s) configuration:\n' '$(TL_VERSION)' '$(GIT_COMMIT)'
 	@printf '  %-8s %s\n' \
-	  CUDA   "$(if $(filter 1,$(HAVE_CUDA)),nvcc $(CUDA_VERSION_STR) at $(NVCC)$(comma) arch $(CUDA_ARCH)$(if $(filter compute,$(CUDA_CODE)), (PTX only)),no)" \
+	  CUDA   "$(if $(filter 1,$(HAVE_CUDA)),nvcc $(CUDA_VERSION_STR) at $(NVCC)$(comma) arch $(CUDA_ARCH)$(if $(filter compute,$(CUDA_CODE)), (PTX only))$(if $(and $(strip $(CUDA_FAST_COMPILE)),$(filter 1,$(CUDA_FAST_COMPILE_OK))),$(comma) fast compile $(CUDA_FAST_COMPILE)),no)" \
 	  NCCL   "$(if $(filter 1,$(HAVE_NCCL)),$(NCCL_VERSION_STR) ($(NCCL_H)),no)" \
 	  CUPTI  "$(if $(filter 1,$(HAVE_CUPTI)),yes ($(CUPTI_LIB)),no)" \
 	  NVTX3  "$(if $(filter 1,$(HAVE_NVTX)),yes,no)" \
@@ -306,3 +311,10 @@ clean:
 
 .PHONY: all tests gpu-tests check check-gpu tsan asan summary help install install-headers clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)
+
+# a libFuzzer build's object (mk/config.mk's fuzz_objs)
+$(BUILD)/fuzz/obj/%.o: %.c $(BUILD)/config.h
+	$(say) FUZZCC $<
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+-include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)

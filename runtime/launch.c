@@ -2,6 +2,7 @@
  * process, the same rank_main either way. */
 #include "runtime/launch.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,25 @@
 
 /* How long a failed rank waits for the others to reach the end before the
  * job is aborted: long enough for ranks that agreed on the failure, or
- * noticed it in a collective or the NCCL watchdog. */
+ * noticed it in a collective or the NCCL watchdog. TRILAP_ABORT_GRACE_S
+ * sets it (ranks that take longer to wind down; the tests, which induce
+ * stuck ranks, use less). */
 #define TL_LAUNCH_GRACE_S 10.0
+
+/* The grace period: TRILAP_ABORT_GRACE_S, else TL_LAUNCH_GRACE_S. */
+static tl_status launch_grace(double *grace_s)
+{
+    const char *name = "TRILAP_ABORT_GRACE_S", *t = getenv(name);
+    *grace_s = TL_LAUNCH_GRACE_S;
+    if (!t || !*t) return TL_OK;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(t, &end);
+    TL_CHECK(!errno && end != t && !*end && v > 0 && v <= 3600, TL_ERR_INVAL,
+             "%s='%s': seconds a failed rank waits for the others, more than 0 and at most 3600", name, t);
+    *grace_s = v;
+    return TL_OK;
+}
 
 const tl_option tl_launch_options[] = {
     {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = offsetof(tl_launch_opts, gpus),
@@ -112,6 +130,7 @@ typedef struct launch_common {
     pthread_cond_t cv;
     int finished, first_failed;
     int64_t failed_at_ns;
+    double grace_s; /* launch_grace */
 } launch_common;
 
 typedef struct rank_thread {
@@ -165,7 +184,7 @@ static int wait_ranks(launch_common *lc, int started)
 {
     pthread_mutex_lock(&lc->mu);
     while (lc->finished < started) {
-        if (lc->first_failed >= 0 && (double)(tl_clock_ns() - lc->failed_at_ns) * 1e-9 > TL_LAUNCH_GRACE_S) break;
+        if (lc->first_failed >= 0 && (double)(tl_clock_ns() - lc->failed_at_ns) * 1e-9 > lc->grace_s) break;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_nsec += 100000000;
@@ -175,16 +194,16 @@ static int wait_ranks(launch_common *lc, int started)
     int stuck = started - lc->finished, first = lc->first_failed;
     pthread_mutex_unlock(&lc->mu);
     if (stuck > 0)
-        tl_log("%d rank%s still running %.0f s after rank %d failed; aborting", stuck, stuck == 1 ? " is" : "s are",
-               TL_LAUNCH_GRACE_S, first);
+        tl_log("%d rank%s still running %.3g s after rank %d failed; aborting", stuck, stuck == 1 ? " is" : "s are",
+               lc->grace_s, first);
     return stuck;
 }
 
 static int run_threads(const char *program, const tl_launch_opts *lo, int argc, char **argv,
-                       tl_rank_main_fn fn, void *arg)
+                       tl_rank_main_fn fn, void *arg, double grace_s)
 {
     launch_common lc = {.program = program, .argc = argc, .argv = argv, .fn = fn, .arg = arg,
-                        .lo = lo, .first_failed = -1};
+                        .lo = lo, .first_failed = -1, .grace_s = grace_s};
     lc.ngpu = lo->no_gpu ? 0 : tl_gpu_count();
     lc.nranks = lo->ranks > 0 ? (int)lo->ranks : lo->gpus > 0 ? (int)lo->gpus : lc.ngpu > 0 ? lc.ngpu : 1;
     if (check_gpus(lo, lc.nranks, lc.ngpu, "in this process", 1) != TL_OK) return 2;
@@ -249,7 +268,7 @@ static tl_status mpi_local(int *local_rank, int *local_size)
 }
 
 static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char **argv,
-                   tl_rank_main_fn fn, void *arg)
+                   tl_rank_main_fn fn, void *arg, double grace_s)
 {
     int inited = 0, provided = 0;
     MPI_Initialized(&inited);
@@ -290,11 +309,11 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
         if (st != TL_ERR_REMOTE && !usage && (tl_error_debug() || !tl_error_reported())) tl_log("failed: %s", tl_strerror(st));
     }
     int any_failed = 1;
-    tl_status ast = tl_mpicomm_final_agree(ctx.hc, st, TL_LAUNCH_GRACE_S, &any_failed);
+    tl_status ast = tl_mpicomm_final_agree(ctx.hc, st, grace_s, &any_failed);
     if (ast != TL_OK) {
         /* the others are stuck somewhere this rank will never reach */
-        tl_log("the other ranks did not finish within %.0f s of this rank's failure; aborting the job",
-               TL_LAUNCH_GRACE_S);
+        tl_log("the other ranks did not finish within %.3g s of this rank's failure; aborting the job",
+               grace_s);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, 1);
         return 1;
@@ -316,9 +335,11 @@ int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char 
         TL_FAIL(TL_ERR_INVAL, "unknown launcher %d (auto|threads|mpi)", lo->launcher);
         return 1;
     }
-    if (mode == TL_LAUNCH_THREADS) return run_threads(program, lo, argc, argv, rank_main, arg);
+    double grace_s;
+    if (launch_grace(&grace_s) != TL_OK) return 2;
+    if (mode == TL_LAUNCH_THREADS) return run_threads(program, lo, argc, argv, rank_main, arg, grace_s);
 #if TL_HAVE_MPI
-    return run_mpi(program, lo, argc, argv, rank_main, arg);
+    return run_mpi(program, lo, argc, argv, rank_main, arg, grace_s);
 #else
     TL_FAIL(TL_ERR_UNSUPPORTED, "%s: this build has no MPI (install libopenmpi-dev and rebuild); use --launcher threads",
             lo->launcher == TL_LAUNCH_MPI ? "--launcher mpi" : "started by an MPI launcher");

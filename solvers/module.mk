@@ -27,18 +27,14 @@ TEST_HELPERS += helper_dist
 helper_dist_DEPS := solvers runtime
 HOST_TESTS += test_download
 test_download_DEPS := solvers runtime
-# libFuzzer build of the Matrix Market reader (clang with its fuzzer
-# runtime, e.g. Debian clang + libclang-rt-14-dev); `make fuzz`, and built
-# with the tests when available so test_fuzz_mmio can run it.
-FUZZ_CC ?= clang
-HAVE_FUZZ := $(shell f=$$($(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null); [ -f "$$f" ] && echo 1 || echo 0)
+# libFuzzer build of the Matrix Market reader (mk/config.mk's FUZZ_*);
+# `make fuzz`, and built with the tests when available so test_fuzz_mmio
+# can run it.
 FUZZ_MMIO := $(BUILD)/fuzz/fuzz_mmio
 FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c runtime/tmpfile.c runtime/hostmem.c
-$(FUZZ_MMIO): $(FUZZ_MMIO_SRC) solvers/matrix/mmio.h solvers/matrix/csr.h solvers/matrix/outfile.h $(BUILD)/config.h
+$(FUZZ_MMIO): $(call fuzz_objs,$(FUZZ_MMIO_SRC))
 	$(say) FUZZ $@
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $(FUZZ_MMIO_SRC) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm
 fuzz: $(FUZZ_MMIO)
 ifeq ($(HAVE_FUZZ),1)
 tests: $(FUZZ_MMIO)

@@ -56,11 +56,9 @@ FUZZ_AN_SRC := $(filter-out analysis/main.c,$(analysis_C)) probes/trace.c probes
   runtime/clock.c runtime/progress.c
 FUZZ_TRACE := $(BUILD)/fuzz/fuzz_trace
 FUZZ_NSYS := $(BUILD)/fuzz/fuzz_nsys
-$(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: tests/%.c $(FUZZ_AN_SRC) $(wildcard analysis/*.h probes/*.h runtime/*.h) $(BUILD)/config.h
+$(FUZZ_TRACE) $(FUZZ_NSYS): $(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/%.o $(call fuzz_objs,$(FUZZ_AN_SRC))
 	$(say) FUZZ $@
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	  -I$(BUILD) -I. -D_GNU_SOURCE -o $@ $< $(FUZZ_AN_SRC) $(SQLITE_LIBS) $(JSONC_LIBS) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lstdc++ -lpthread -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(SQLITE_LIBS) $(JSONC_LIBS) $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lstdc++ -lpthread -lm
 FUZZ_AN := $(FUZZ_TRACE) $(if $(filter 1,$(HAVE_SQLITE)),$(FUZZ_NSYS))
 fuzz: $(FUZZ_AN)
 ifeq ($(HAVE_FUZZ),1)

@@ -19,6 +19,10 @@ parallel=${TL_TEST_PARALLEL:-}
 case $jobs in '' | *[!0-9]* | 0) echo "run.sh: invalid TL_TEST_JOBS '$jobs' (a positive integer)" >&2; exit 2 ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
+# two tests at a time on two cores: an OpenMP team that spins at its
+# barriers (libgomp's default) takes the cores the other test and its own
+# ranks' threads wait for; passive threads sleep there instead
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 logdir=${TL_BUILD:-build}/test-logs
 mkdir -p "$logdir"
 n=0 passed=0 failed=0 skipped=0

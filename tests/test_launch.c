@@ -140,11 +140,26 @@ TL_TEST(threads_rank_failing_without_agree)
 
 TL_TEST(threads_stuck_ranks_are_given_up)
 {
+    /* the grace period shortened to 2 s (TRILAP_ABORT_GRACE_S; 10 s by default) */
     int64_t t0 = tl_clock_ns();
-    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 3 --fail-rank 1 stuck", helper()), 1);
+    TL_ASSERT_EQ(RUN("TRILAP_ABORT_GRACE_S=2 %s --launcher threads --ranks 3 --fail-rank 1 stuck", helper()), 1);
     TL_ASSERT(strstr(out_buf, "induced failure while the others compute"));
-    TL_ASSERT(strstr(out_buf, "2 ranks are still running 10 s after rank 1 failed; aborting"));
-    TL_ASSERT((tl_clock_ns() - t0) < 30000000000LL);
+    TL_ASSERT(strstr(out_buf, "2 ranks are still running 2 s after rank 1 failed; aborting"));
+    double s = (double)(tl_clock_ns() - t0) * 1e-9;
+    TL_ASSERT(s >= 2.0 && s < 20.0);
+}
+
+TL_TEST(abort_grace_refused_when_invalid)
+{
+    static const char *const bad[] = {"0", "-1", "abc", "2s", "7200"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        TL_ASSERT_EQ(RUN("TRILAP_ABORT_GRACE_S=%s %s --launcher threads --ranks 2 collectives", bad[i], helper()), 2);
+        char want[96];
+        snprintf(want, sizeof want, "TRILAP_ABORT_GRACE_S='%s': seconds a failed rank waits", bad[i]);
+        TL_ASSERT(strstr(out_buf, want));
+        TL_ASSERT(!strstr(out_buf, "collectives ok"));
+    }
+    TL_ASSERT_EQ(RUN("TRILAP_ABORT_GRACE_S=0.5 %s --launcher threads --ranks 2 collectives", helper()), 0);
 }
 
 TL_TEST(threads_errors_are_reported)
@@ -189,7 +204,8 @@ TL_TEST(mpi_rank_failing_without_agree_aborts)
 {
     const char *m = tl_test_mpirun();
     int64_t t0 = tl_clock_ns();
-    TL_ASSERT(RUN("%s -np 4 --oversubscribe %s --fail-rank 2 fail", m, helper()) != 0);
+    /* 2 s of grace instead of 10: mpirun passes the environment on */
+    TL_ASSERT(RUN("TRILAP_ABORT_GRACE_S=2 %s -np 4 --oversubscribe %s --fail-rank 2 fail", m, helper()) != 0);
     TL_ASSERT(strstr(out_buf, "rank 2: induced failure"));
     TL_ASSERT(strstr(out_buf, "aborting the job"));
     TL_ASSERT((tl_clock_ns() - t0) < 60000000000LL);
@@ -205,5 +221,5 @@ TL_TEST(mpi_forced_threads_inside_mpirun)
 
 TL_TEST_MAIN(threads_in_process, threads_failing_rank_exit_code, detect_from_environment, threads_collectives,
              threads_p2p_and_iallreduce, threads_agree_with_failing_rank, threads_rank_failing_without_agree,
-             threads_stuck_ranks_are_given_up, threads_errors_are_reported, mpi_collectives, mpi_p2p_and_iallreduce, mpi_agree_with_failing_rank,
+             threads_stuck_ranks_are_given_up, abort_grace_refused_when_invalid, threads_errors_are_reported, mpi_collectives, mpi_p2p_and_iallreduce, mpi_agree_with_failing_rank,
              mpi_rank_failing_without_agree_aborts, mpi_forced_threads_inside_mpirun)
