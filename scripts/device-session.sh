@@ -13,6 +13,10 @@
 #                    a time, their GPU runs taking turns); every test's log in
 #                    DEST/test-logs.txt (each after a `==> test-logs/NAME <==` line),
 #                    the solver tests' run times in DEST/solver-times.txt
+#   check-gpu-1      the same for the five longest solver comparisons only
+#                    (about 150 s on one H200), and
+#   check-gpu-2      for every other GPU test (about 260 s): make check-gpu in
+#                    two device calls, `build,check-gpu-1` then `build,check-gpu-2`
 #   solver-tests     test_gpu_solvers (4 cases at a time) and test_gpu_nccl alone,
 #                    as make check-gpu runs them (a re-run after a fix there)
 #   fdtd-tests       test_gpu_fdtd and test_gpu_fdtd_ranks alone
@@ -88,6 +92,8 @@ export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 [ -f .trilap-commit ] && export TRILAP_COMMIT=$(head -n1 .trilap-commit)
 export TL_BUILD=build TL_BIN=bin TL_HAVE_CUDA=1 TL_DATA=${TL_DATA:-$PWD/../shared/data}
 [ -d "$TL_DATA/matrices" ] || export TL_DATA=$PWD/.carry/data
+# the five test_gpu_solvers cases that take 65-125 s each (check-gpu-1)
+long_solver_tests='^test_gpu_solvers:(cg_family_1138_bus|bicgstab_family_1138_bus|cg_family_ani4|bicgstab_family_ani1_nonsymm|fused_pass_equals_separate_kernels)$'
 mpirun_path=$(command -v mpirun || true)
 [ -n "$mpirun_path" ] && export TL_HAVE_MPI=1 TL_MPIRUN="$mpirun_path"
 {
@@ -108,8 +114,11 @@ for s in "${order[@]}"; do
         step 120 build.log make -j16 CUDA_ARCH=90 bin/trilap-fdtd bin/trilap-bench build/tests/test_gpu_fdtd \
             build/tests/test_gpu_fdtd_ranks
         ;;
-    check-gpu)
-        step "${CHECK_GPU_LIMIT:-420}" check-gpu.log make CUDA_ARCH=90 TL_DATA="$TL_DATA" check-gpu
+    check-gpu | check-gpu-1 | check-gpu-2)
+        sel=()
+        [ "$s" = check-gpu-1 ] && sel=(TL_TEST_FILTER="$long_solver_tests")
+        [ "$s" = check-gpu-2 ] && sel=(TL_TEST_EXCLUDE="$long_solver_tests")
+        step "${CHECK_GPU_LIMIT:-420}" check-gpu.log env "${sel[@]}" make CUDA_ARCH=90 TL_DATA="$TL_DATA" check-gpu
         mkdir -p "$dest/test-logs"
         cp build/test-logs/*.log "$dest/test-logs/" 2>/dev/null
         grep -h '^gpu run:\|^host references:\|comparisons' build/test-logs/test_gpu_solvers.*.log \
