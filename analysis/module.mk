@@ -84,7 +84,7 @@ FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records
 $(FUZZ_KINETO): $(call fuzz_objs,$(FUZZ_KINETO_SRC)) \
   $(BUILD)/lib/libtl_analysis.a $(BUILD)/lib/libtl_probes.a $(BUILD)/lib/libtl_runtime.a
 	$(say) FUZZ $@
-	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(call fuzz_objs,$(FUZZ_KINETO_SRC)) -Wl,--start-group $(call MODULE_LIB,analysis) \
+	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--start-group $(call MODULE_LIB,analysis) \
 	  $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime) -Wl,--end-group $(TL_AN_LDLIBS) \
 	  $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(LDLIBS_OMP) -lpthread -lm -ldl
 ifeq ($(HAVE_JSONC),1)

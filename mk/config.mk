@@ -44,8 +44,10 @@ ifeq ($(HAVE_CUDA),1)
   CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64/libcudart.so $(CUDA_HOME)/lib/libcudart.so))
   CUDA_LIBDIR := $(patsubst %/,%,$(dir $(CUDA_LIBDIR)))
   CUDA_VERSION_STR := $(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
-  # --Ofast-compile came with 12.8: older nvcc compiles at full optimisation
-  CUDA_FAST_COMPILE_OK := $(shell echo '$(CUDA_VERSION_STR)' | awk -F. '{ print ($$1 > 12 || ($$1 == 12 && $$2 >= 8)) ? 1 : 0 }')
+  # the level nvcc is given: --Ofast-compile came with 12.8, an older nvcc
+  # compiles at full optimisation
+  CUDA_FAST_COMPILE_ON := $(if $(strip $(CUDA_FAST_COMPILE)),$(if $(filter 1,$(shell echo '$(CUDA_VERSION_STR)' | \
+    awk -F. '{ print ($$1 > 12 || ($$1 == 12 && $$2 >= 8)) ? 1 : 0 }')),$(strip $(CUDA_FAST_COMPILE))))
   NCCL_H := $(firstword $(wildcard $(NCCL_HOME)/include/nccl.h /usr/include/nccl.h $(CUDA_INC)/nccl.h))
   NCCL_LIB := $(firstword $(wildcard $(NCCL_HOME)/lib/libnccl.so /usr/lib/x86_64-linux-gnu/libnccl.so /usr/lib/x86_64-linux-gnu/libnccl.so.2 $(CUDA_LIBDIR)/libnccl.so))
   CUPTI_H := $(firstword $(wildcard $(CUDA_INC)/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))

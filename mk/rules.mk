@@ -58,11 +58,7 @@ ifeq ($(HAVE_CUDA),1)
 endif
 
 NVCCFLAGS ?= $(OPT) -g -lineinfo -std=c++17
-ifneq ($(strip $(CUDA_FAST_COMPILE)),)
-  ifeq ($(CUDA_FAST_COMPILE_OK),1)
-    NVCCFLAGS += --Ofast-compile=$(CUDA_FAST_COMPILE)
-  endif
-endif
+NVCCFLAGS += $(if $(CUDA_FAST_COMPILE_ON),--Ofast-compile=$(CUDA_FAST_COMPILE_ON))
 NVCCFLAGS += $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=$(CUDA_CODE)_$(a)) \
   -Xcompiler -fPIC,-Wall,-Wextra,-Wno-unused-parameter$(if $(filter 1,$(WERROR)),$(comma)-Werror) \
   $(if $(filter 1,$(WERROR)),-Werror all-warnings) -MMD -MP
@@ -268,7 +264,7 @@ tsan:
 summary:
 	@printf 'trilap %s (%s) configuration:\n' '$(TL_VERSION)' '$(GIT_COMMIT)'
 	@printf '  %-8s %s\n' \
-	  CUDA   "$(if $(filter 1,$(HAVE_CUDA)),nvcc $(CUDA_VERSION_STR) at $(NVCC)$(comma) arch $(CUDA_ARCH)$(if $(filter compute,$(CUDA_CODE)), (PTX only))$(if $(and $(strip $(CUDA_FAST_COMPILE)),$(filter 1,$(CUDA_FAST_COMPILE_OK))),$(comma) fast compile $(CUDA_FAST_COMPILE)),no)" \
+	  CUDA   "$(if $(filter 1,$(HAVE_CUDA)),nvcc $(CUDA_VERSION_STR) at $(NVCC)$(comma) arch $(CUDA_ARCH)$(if $(filter compute,$(CUDA_CODE)), (PTX only))$(if $(CUDA_FAST_COMPILE_ON),$(comma) fast compile $(CUDA_FAST_COMPILE_ON)),no)" \
 	  NCCL   "$(if $(filter 1,$(HAVE_NCCL)),$(NCCL_VERSION_STR) ($(NCCL_H)),no)" \
 	  CUPTI  "$(if $(filter 1,$(HAVE_CUPTI)),yes ($(CUPTI_LIB)),no)" \
 	  NVTX3  "$(if $(filter 1,$(HAVE_NVTX)),yes,no)" \

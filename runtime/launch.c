@@ -2,7 +2,6 @@
  * process, the same rank_main either way. */
 #include "runtime/launch.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +27,9 @@
 static tl_status launch_grace(double *grace_s)
 {
     const char *name = "TRILAP_ABORT_GRACE_S", *t = getenv(name);
-    *grace_s = TL_LAUNCH_GRACE_S;
-    if (!t || !*t) return TL_OK;
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(t, &end);
-    TL_CHECK(!errno && end != t && !*end && v > 0 && v <= 3600, TL_ERR_INVAL,
+    double v = TL_LAUNCH_GRACE_S;
+    *grace_s = v;
+    TL_CHECK(!t || !*t || (tl_opts_parse_double(t, &v) == TL_OK && v > 0 && v <= 3600), TL_ERR_INVAL,
              "%s='%s': seconds a failed rank waits for the others, more than 0 and at most 3600", name, t);
     *grace_s = v;
     return TL_OK;
