@@ -140,27 +140,74 @@ __device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx,
     }
 }
 
+/* The slab of axis e that the quad at local (x, y, z) lies in: 0 low,
+ * 1 high, -1 none, 2 the slab's edge cuts the quad (x only). */
+template <int W>
+__device__ __forceinline__ int quad_side(const tl_fdtd_kargs &a, int e, int64_t x, int64_t y, int64_t z)
+{
+    const int64_t g = a.o[e] + (e == 0 ? x : e == 1 ? y : z);
+    const int side = cpml_side(a, e, g);
+    return e == 0 && cpml_side(a, 0, g + W - 1) != side ? 2 : side;
+}
+
+__device__ __forceinline__ bool in_one_slab(int side)
+{
+    return side == 0 || side == 1;
+}
+
+/* One memory variable of a quad, read before the quad's fields are: the
+ * one along the first axis of z, y, x whose slab holds the whole quad, one
+ * aligned vector (grid.c aligns psi rows as the fields' rows). Behind a
+ * branch after the derivatives the read waited for the stencil's loads,
+ * two DRAM round trips in a row, and the CPML kernel ran its points at
+ * half the plain rate (ncu, results/perf-h200/cpml/cut). The read is not
+ * branched on (a quad in no slab reads its own element of a field it
+ * reads anyway, an L1 hit, and drops it), so it is issued with the
+ * stencil's loads. Only one: the three (edges and corners of the box,
+ * a few per cent of the shell's points) spilled 200 B in float's velocity
+ * kernel; the others are read where they are used. */
+template <typename T, int W> struct quad_psi {
+    T v[W];
+    int axis; /* -1: none */
+};
+
+template <typename T, int W>
+__device__ __forceinline__ void cpml_quad_read(const tl_fdtd_kargs &a, int m0, int64_t x, int64_t y, int64_t z,
+                                               const T *own, quad_psi<T, W> &q)
+{
+    int side = quad_side<W>(a, 2, x, y, z);
+    q.axis = 2;
+    if (!in_one_slab(side)) side = quad_side<W>(a, 1, x, y, z), q.axis = 1;
+    if (!in_one_slab(side)) side = quad_side<W>(a, 0, x, y, z), q.axis = 0;
+    if (!in_one_slab(side)) q.axis = -1;
+    const T *at = q.axis < 0 ? own : cpml_psi<T>(a, m0 + q.axis, side, x, y, z);
+    vec_io<T, W>::ld(at, q.v);
+}
+
 /* The CPML correction along axis e of the derivatives d of the quad at
  * local (x, y, z), memory variable m, profile pa: each point through
  * cpml_apply, as cpml_term does it. Along y and z the quad's points share
- * the coordinate, so they are all in one slab or in none; along x they
- * are unless the slab's edge cuts the quad (then per point). In one slab,
- * the quad's psi is one aligned vector (grid.c aligns psi rows as the
- * fields' rows), read before and written after the arithmetic. */
+ * the coordinate, so they are all in one slab or in none; along x a
+ * slab's edge may cut the quad, and then its points go one by one through
+ * cpml_term. The memory variables: q's when it read this axis's. */
 template <typename T, int W>
 __device__ __forceinline__ void cpml_axis_quad(const tl_fdtd_kargs &a, int m, int e, int pa, int64_t x, int64_t y,
-                                               int64_t z, T (&d)[W])
+                                               int64_t z, const quad_psi<T, W> &q, T (&d)[W])
 {
+    const int side = quad_side<W>(a, e, x, y, z);
     const int64_t g0 = a.o[e] + (e == 0 ? x : e == 1 ? y : z);
-    const int side = cpml_side(a, e, g0);
-    if (e == 0 && cpml_side(a, 0, g0 + W - 1) != side) {
+    if (side == 2) {
 #pragma unroll
         for (int j = 0; j < W; j++) d[j] = cpml_term<T>(a, m, 0, g0 + j, x + j, y, z, d[j], pa);
         return;
     }
     if (side < 0) return;
-    T *ps = cpml_psi<T>(a, m, side, x, y, z), psi[W];
-    vec_io<T, W>::ld(ps, psi);
+    T *at = cpml_psi<T>(a, m, side, x, y, z), psi[W];
+    if (q.axis == e) {
+#pragma unroll
+        for (int j = 0; j < W; j++) psi[j] = q.v[j];
+    } else
+        vec_io<T, W>::ld(at, psi);
     const T *pr = (const T *)a.prof[e];
     const int64_t n = a.N[e];
 #pragma unroll
@@ -168,18 +215,19 @@ __device__ __forceinline__ void cpml_axis_quad(const tl_fdtd_kargs &a, int m, in
         int64_t g = e == 0 ? g0 + j : g0;
         d[j] = cpml_apply(d[j], psi[j], pr[pa * n + g], pr[(pa + 1) * n + g], pr[(pa + 2) * n + g]);
     }
-    vec_io<T, W>::st(ps, psi);
+    vec_io<T, W>::st(at, psi);
 }
 
-/* The CPML correction of a quad's derivatives: memory variables m0..m0+2
- * (0: the velocity update's, profile AH; 3: the pressure update's, A). */
+/* The CPML correction of a quad's derivatives, q read by cpml_quad_read:
+ * memory variables m0..m0+2 (0: the velocity update's, profile AH; 3:
+ * the pressure update's, A). */
 template <typename T, int W>
 __device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
-                                          T (&dx)[W], T (&dy)[W], T (&dz)[W])
+                                          const quad_psi<T, W> &q, T (&dx)[W], T (&dy)[W], T (&dz)[W])
 {
-    cpml_axis_quad<T, W>(a, m0, 0, pa, x, y, z, dx);
-    cpml_axis_quad<T, W>(a, m0 + 1, 1, pa, x, y, z, dy);
-    cpml_axis_quad<T, W>(a, m0 + 2, 2, pa, x, y, z, dz);
+    cpml_axis_quad<T, W>(a, m0, 0, pa, x, y, z, q, dx);
+    cpml_axis_quad<T, W>(a, m0 + 1, 1, pa, x, y, z, q, dy);
+    cpml_axis_quad<T, W>(a, m0 + 2, 2, pa, x, y, z, q, dz);
 }
 
 /* Whether a point of the quad at local (x, y, z) lies in a CPML slab. */
@@ -230,6 +278,8 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
 {
     T dx[W], dy[W], dz[W];
     const T *p = (const T *)a.f[0];
+    quad_psi<T, W> q;
+    if (cpml) cpml_quad_read<T, W>(a, 0, x, y, z, p + i, q);
     quad_derivs<T, R, W, 1>(a, p, p, p, i, dx, dy, dz);
     T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
     if constexpr (sizeof(T) == 4) {
@@ -238,7 +288,7 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
         vec_io<T, W>::ld(vx, v[0]);
         vec_io<T, W>::ld(vy, v[1]);
         vec_io<T, W>::ld(vz, v[2]);
-        if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
+        if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, q, dx, dy, dz);
         sub_scaled<T, W>(v[0], b[0], dx);
         sub_scaled<T, W>(v[1], b[1], dy);
         sub_scaled<T, W>(v[2], b[2], dz);
@@ -246,7 +296,7 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
         vec_io<T, W>::st(vy, v[1]);
         vec_io<T, W>::st(vz, v[2]);
     } else {
-        if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, dx, dy, dz);
+        if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, q, dx, dy, dz);
         T b[3][W], v[W];
         buoyancy_quad<T, W>(a, i, b);
         vec_io<T, W>::ld(vx, v);
@@ -268,6 +318,8 @@ template <typename T, int R, int W>
 __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     T dx[W], dy[W], dz[W];
+    quad_psi<T, W> q;
+    if (cpml) cpml_quad_read<T, W>(a, 3, x, y, z, (const T *)a.f[0] + i, q);
     quad_derivs<T, R, W, 0>(a, (const T *)a.f[1], (const T *)a.f[2], (const T *)a.f[3], i, dx, dy, dz);
     T k[W], pv[W];
     if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
@@ -277,7 +329,7 @@ __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_
     }
     T *p = (T *)a.f[0] + i;
     vec_io<T, W>::ld(p, pv);
-    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, dx, dy, dz);
+    if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, q, dx, dy, dz);
 #pragma unroll
     for (int j = 0; j < W; j++) pv[j] -= k[j] * (dx[j] + dy[j] + dz[j]);
     vec_io<T, W>::st(p, pv);
@@ -412,6 +464,20 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
     return box3{{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
 }
 
+/* A box of the CPML shell. The y slabs are L rows deep (20 by default),
+ * which blocks of 32 rows fill to 20/32: there 32 x 8 threads (128 x 8
+ * points, vec4-x128's blocks) fill them to 20/24. */
+template <typename T, int R, int W, int BX, int BY>
+void launch_shell_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool banded, cudaStream_t s)
+{
+    if constexpr (W == 4 && BX == 8 && BY == 32)
+        if (b.ey < BY) {
+            launch_box<T, R, W, 32, 8>(a, which, b, true, banded, s);
+            return;
+        }
+    launch_box<T, R, W, BX, BY>(a, which, b, true, banded, s);
+}
+
 /* An update with CPML. The kernel with the CPML path has 64 registers
  * (float) against the plain kernel's 48, so it runs a block fewer per SM
  * (4 against 5), and that would slow every point if it took the whole
@@ -458,10 +524,10 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             h[d] = d > e ? in_hi[d] : hi[d];
         }
         h[e] = in_lo[e];
-        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
+        launch_shell_box<T, R, W, BX, BY>(a, which, box_of(l, h), banded, s);
         l[e] = in_hi[e];
         h[e] = hi[e];
-        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
+        launch_shell_box<T, R, W, BX, BY>(a, which, box_of(l, h), banded, s);
     }
 }
 
