@@ -464,20 +464,6 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
     return box3{{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
 }
 
-/* A box of the CPML shell. The y slabs are L rows deep (20 by default),
- * which blocks of 32 rows fill to 20/32: there 32 x 8 threads (128 x 8
- * points, vec4-x128's blocks) fill them to 20/24. */
-template <typename T, int R, int W, int BX, int BY>
-void launch_shell_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool banded, cudaStream_t s)
-{
-    if constexpr (W == 4 && BX == 8 && BY == 32)
-        if (b.ey < BY) {
-            launch_box<T, R, W, 32, 8>(a, which, b, true, banded, s);
-            return;
-        }
-    launch_box<T, R, W, BX, BY>(a, which, b, true, banded, s);
-}
-
 /* An update with CPML. The kernel with the CPML path has 64 registers
  * (float) against the plain kernel's 48, so it runs a block fewer per SM
  * (4 against 5), and that would slow every point if it took the whole
@@ -524,10 +510,10 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             h[d] = d > e ? in_hi[d] : hi[d];
         }
         h[e] = in_lo[e];
-        launch_shell_box<T, R, W, BX, BY>(a, which, box_of(l, h), banded, s);
+        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
         l[e] = in_hi[e];
         h[e] = hi[e];
-        launch_shell_box<T, R, W, BX, BY>(a, which, box_of(l, h), banded, s);
+        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
     }
 }
 
