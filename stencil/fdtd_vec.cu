@@ -140,14 +140,22 @@ __device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx,
     }
 }
 
-/* The slab of axis e that the quad at local (x, y, z) lies in: 0 low,
- * 1 high, -1 none, 2 the slab's edge cuts the quad (x only). */
+/* The slab of axis e that local coordinate c lies in: 0 low, 1 high, -1
+ * none, cpml_side's answer in local 32-bit coordinates (a box's extents
+ * are ints), which the CPML kernel tests several times a quad: in 64 bits
+ * each test was a chain of wide adds and compares. */
+__device__ __forceinline__ int local_side(const tl_fdtd_kargs &a, int e, int c)
+{
+    return c < (int)(a.L - a.o[e]) ? 0 : c >= (int)(a.N[e] - 1 - a.L - a.o[e]) ? 1 : -1;
+}
+
+/* The slab of axis e that the quad at local (x, y, z) lies in: as
+ * local_side, or 2 where the slab's edge cuts the quad (x only). */
 template <int W>
 __device__ __forceinline__ int quad_side(const tl_fdtd_kargs &a, int e, int64_t x, int64_t y, int64_t z)
 {
-    const int64_t g = a.o[e] + (e == 0 ? x : e == 1 ? y : z);
-    const int side = cpml_side(a, e, g);
-    return e == 0 && cpml_side(a, 0, g + W - 1) != side ? 2 : side;
+    const int c = (int)(e == 0 ? x : e == 1 ? y : z), side = local_side(a, e, c);
+    return e == 0 && local_side(a, 0, c + W - 1) != side ? 2 : side;
 }
 
 __device__ __forceinline__ bool in_one_slab(int side)
@@ -159,15 +167,17 @@ __device__ __forceinline__ bool in_one_slab(int side)
  * one along the first axis of z, y, x whose slab holds the whole quad, one
  * aligned vector (grid.c aligns psi rows as the fields' rows). Behind a
  * branch after the derivatives the read waited for the stencil's loads,
- * two DRAM round trips in a row, and the CPML kernel ran its points at
- * half the plain rate (ncu, results/perf-h200/cpml/cut). The read is not
- * branched on (a quad in no slab reads its own element of a field it
- * reads anyway, an L1 hit, and drops it), so it is issued with the
- * stencil's loads. Only one: the three (edges and corners of the box,
- * a few per cent of the shell's points) spilled 200 B in float's velocity
- * kernel; the others are read where they are used. */
+ * two DRAM round trips in a row; read with them, the pressure update of a
+ * z slab took 53 us instead of 61 at 480^3 (ncu, results/wave3-checks-h200/
+ * session4). The read is not branched on (a quad in no slab reads its own
+ * element of a field it reads anyway, an L1 hit, and drops it). Only one:
+ * the three (edges and corners of the box, a few per cent of the shell's
+ * points) spilled 200 B in float's velocity kernel; the others are read
+ * where they are used. Float only: in double even one spilled 12-32 B
+ * and the CPML update ran 0.3 % slower (same session). */
 template <typename T, int W> struct quad_psi {
     T v[W];
+    T *at;
     int axis; /* -1: none */
 };
 
@@ -175,13 +185,15 @@ template <typename T, int W>
 __device__ __forceinline__ void cpml_quad_read(const tl_fdtd_kargs &a, int m0, int64_t x, int64_t y, int64_t z,
                                                const T *own, quad_psi<T, W> &q)
 {
+    q.axis = -1;
+    if constexpr (sizeof(T) != 4) return;
     int side = quad_side<W>(a, 2, x, y, z);
     q.axis = 2;
     if (!in_one_slab(side)) side = quad_side<W>(a, 1, x, y, z), q.axis = 1;
     if (!in_one_slab(side)) side = quad_side<W>(a, 0, x, y, z), q.axis = 0;
     if (!in_one_slab(side)) q.axis = -1;
-    const T *at = q.axis < 0 ? own : cpml_psi<T>(a, m0 + q.axis, side, x, y, z);
-    vec_io<T, W>::ld(at, q.v);
+    q.at = q.axis < 0 ? (T *)own : cpml_psi<T>(a, m0 + q.axis, side, x, y, z);
+    vec_io<T, W>::ld(q.at, q.v);
 }
 
 /* The CPML correction along axis e of the derivatives d of the quad at
@@ -202,12 +214,15 @@ __device__ __forceinline__ void cpml_axis_quad(const tl_fdtd_kargs &a, int m, in
         return;
     }
     if (side < 0) return;
-    T *at = cpml_psi<T>(a, m, side, x, y, z), psi[W];
+    T *at, psi[W];
     if (q.axis == e) {
+        at = q.at;
 #pragma unroll
         for (int j = 0; j < W; j++) psi[j] = q.v[j];
-    } else
+    } else {
+        at = cpml_psi<T>(a, m, side, x, y, z);
         vec_io<T, W>::ld(at, psi);
+    }
     const T *pr = (const T *)a.prof[e];
     const int64_t n = a.N[e];
 #pragma unroll
@@ -234,9 +249,8 @@ __device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa
 template <int W>
 __device__ __forceinline__ bool quad_in_slab(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z)
 {
-    int64_t gx = a.o[0] + x, gy = a.o[1] + y, gz = a.o[2] + z;
-    return gx < a.L || gx + W - 1 >= a.N[0] - 1 - a.L || gy < a.L || gy >= a.N[1] - 1 - a.L || gz < a.L ||
-           gz >= a.N[2] - 1 - a.L;
+    return local_side(a, 0, (int)x) >= 0 || local_side(a, 0, (int)x + W - 1) >= 0 || local_side(a, 1, (int)y) >= 0 ||
+           local_side(a, 2, (int)z) >= 0;
 }
 
 /* The buoyancy times dt of the quad at element i, per axis. */
