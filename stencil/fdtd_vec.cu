@@ -142,8 +142,10 @@ __device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx,
 
 /* The slab of axis e that local coordinate c lies in: 0 low, 1 high, -1
  * none, cpml_side's answer in local 32-bit coordinates (a box's extents
- * are ints), which the CPML kernel tests several times a quad: in 64 bits
- * each test was a chain of wide adds and compares. */
+ * are ints), which the CPML kernel tests several times a quad. In 64 bits
+ * the tests held register pairs: float's velocity CPML kernel spilled 88 B
+ * (32 B now) and its z slabs took 71 us instead of 62 at 480^3 (ncu,
+ * results/wave3-checks-h200/session4). */
 __device__ __forceinline__ int local_side(const tl_fdtd_kargs &a, int e, int c)
 {
     return c < (int)(a.L - a.o[e]) ? 0 : c >= (int)(a.N[e] - 1 - a.L - a.o[e]) ? 1 : -1;
