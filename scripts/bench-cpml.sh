@@ -17,6 +17,8 @@
 #   cpml.csv              n,rep,steps,none_mpoints_s,cpml_mpoints_s,ratio,target,none_of_triad,triad_gbs
 #   table.txt             the same, fixed width (also printed)
 #   ncu-<n>-cpml<c>.csv   --ncu: ncu --csv --page details of the vector kernels
+#   ncu-<n>-cpml<c>.txt   --ncu: a line per launch and the CPML launches' share of
+#                         each update (scripts/ncu-launches.awk; also printed)
 #   bench.log             everything the programs printed
 # Exit status: 0 when every size ran (whether or not it meets its target), 1 otherwise.
 set -euo pipefail
@@ -92,6 +94,8 @@ if (( ncu )); then
                 --section WarpStateStats --section SchedulerStats --section SourceCounters \
                 "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
                 > "$out/ncu-$first-cpml$c.csv" 2>> "$log" || say "  -> ncu failed or timed out"
+            awk -f "$here/scripts/ncu-launches.awk" "$out/ncu-$first-cpml$c.csv" > "$out/ncu-$first-cpml$c.txt" \
+                2>> "$log" && cat "$out/ncu-$first-cpml$c.txt" >&2
         done
     else
         say "bench-cpml.sh: --ncu: ncu not found, skipped"

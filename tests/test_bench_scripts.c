@@ -344,5 +344,31 @@ TL_TEST(results_index_current_and_checked)
     tl_test_output_free(&r);
 }
 
+/* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
+ * (bench-cpml.sh --ncu): 14 launches, each update's plain interior and
+ * six CPML shell boxes, and the shell's share of each update; a file
+ * with no launch rows is refused in one line. */
+TL_TEST(ncu_launches_of_a_cpml_step)
+{
+    tl_test_output r = tl_test_capture("zcat results/wave3-checks-h200/session4/M/ncu/ncu-480-cpml20.csv.gz | "
+                                       "awk -f scripts/ncu-launches.awk");
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    int plain = tl_test_count(r.out, " plain ("), cpml = tl_test_count(r.out, " cpml  (");
+    TL_ASSERT_MSG(strstr(r.out, "0      v      plain (13, 14, 439)      48      653.5    222607242  72.12  94.87") &&
+                      strstr(r.out, "13     p      cpml  (1, 14, 439)       64       75.5     32045244  48.80  71.46"),
+                  "%s", r.out);
+    TL_ASSERT_MSG(plain == 2 && cpml == 12, "%d plain, %d cpml launches:\n%s", plain, cpml, r.out);
+    TL_ASSERT_MSG(strstr(r.out, "v             653.5        414.0        0.388") &&
+                      strstr(r.out, "p             500.1        364.1        0.421"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = tl_test_capture("echo 'not ncu' | awk -f scripts/ncu-launches.awk");
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "ncu-launches.awk: no launch rows") && !strchr(strchr(r.err, '\n') + 1, '\n'), "%s",
+                  r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
-             roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked)
+             roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
+             ncu_launches_of_a_cpml_step)
