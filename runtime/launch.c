@@ -28,7 +28,7 @@ static tl_status launch_grace(double *grace_s)
 {
     const char *name = "TRILAP_ABORT_GRACE_S", *t = getenv(name);
     double v = TL_LAUNCH_GRACE_S;
-    *grace_s = v;
+    *grace_s = v; /* set on the error path too: gcc's -Wmaybe-uninitialized at the caller */
     TL_CHECK(!t || !*t || (tl_opts_parse_double(t, &v) == TL_OK && v > 0 && v <= 3600), TL_ERR_INVAL,
              "%s='%s': seconds a failed rank waits for the others, more than 0 and at most 3600", name, t);
     *grace_s = v;
