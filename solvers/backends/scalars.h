@@ -90,7 +90,7 @@ enum {
     TL_SC_ST_RTOL = 4,     /* stop when ||r|| <= this (negative: never) */
     TL_SC_ST_ATOL = 5,     /* stop when ||r|| <= this (negative: never) */
     TL_SC_ST_SOFT_TOL = 6, /* benchmark mode: ||r|| at rounding level below this (negative: off) */
-    /* pipelined BiCGStab */
+    /* pipelined BiCGStab (ALPHA and RHO also CG's) */
     TL_SC_ST_ALPHA = 7,
     TL_SC_ST_BETA = 8,
     TL_SC_ST_OMEGA = 9,
@@ -278,7 +278,7 @@ TL_HD void tl_sc_pbicg_ab(const double *dots, const double *st, double *regs, do
 /* CG / PCG registers (method_cg.c's arithmetic); the state keeps rho =
  * (r, M^-1 r) in TL_SC_ST_RHO and the tolerances. */
 enum {
-    TL_SC_CG_ALPHA_R = 0, /* alpha: x += alpha p, r -= alpha q */
+    TL_SC_CG_ALPHA_R = 0, /* alpha: r -= alpha q (ALPHA), x += alpha p (BETA: the same alpha) */
     TL_SC_CG_BETA_R = 1,  /* beta: p = z + beta p */
     TL_SC_CG_FLAG = 2,    /* 0 ok, else TL_SC_FLAG_* (sticky; alpha = 0 from then on) */
     TL_SC_CG_RNORM = 3,   /* BETA: sqrt((r, r)) */
@@ -287,7 +287,8 @@ enum {
 
 /* dots = {(p, A p)}: alpha = rho / (p, A p), or the iteration frozen
  * (alpha = 0) when a flag is up or (p, A p) is not positive (CURV) or not
- * finite, as method_cg.c stops there before its update. */
+ * finite, as method_cg.c stops there before its update. alpha is also
+ * kept in the state for the beta program, whose update moves x. */
 TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, double *st_next)
 {
     for (int q = 0; q < TL_SC_STATE; q++)
@@ -302,6 +303,7 @@ TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, do
         flag = TL_SC_FLAG_CURV;
     double alpha = flag == TL_SC_FLAG_OK ? st[TL_SC_ST_RHO] / pq : 0.0;
     st_next[TL_SC_ST_STOPPED] = flag;
+    st_next[TL_SC_ST_ALPHA] = alpha;
     regs[TL_SC_CG_ALPHA_R] = alpha;
     regs[TL_SC_CG_BETA_R] = 0.0;
     regs[TL_SC_CG_FLAG] = flag;
@@ -311,7 +313,9 @@ TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, do
 
 /* dots = {(r, M^-1 r), (r, r)} after the update: the stopping test (the
  * host enforces the iteration limit), then (r, M^-1 r) > 0, then beta =
- * (r, M^-1 r) / rho and rho for the next iteration, as method_cg.c. */
+ * (r, M^-1 r) / rho and rho for the next iteration, as method_cg.c; and
+ * the iteration's alpha again (the alpha program's, 0 when it froze), for
+ * x += alpha p in the update of p, which stops or not after it. */
 TL_HD void tl_sc_cg_beta(const double *dots, const double *st, double *regs, double *st_next)
 {
     for (int q = 0; q < TL_SC_STATE; q++)
@@ -331,7 +335,7 @@ TL_HD void tl_sc_cg_beta(const double *dots, const double *st, double *regs, dou
         st_next[TL_SC_ST_RHO] = rz;
     }
     st_next[TL_SC_ST_STOPPED] = flag;
-    regs[TL_SC_CG_ALPHA_R] = 0.0;
+    regs[TL_SC_CG_ALPHA_R] = st[TL_SC_ST_ALPHA];
     regs[TL_SC_CG_BETA_R] = beta;
     regs[TL_SC_CG_FLAG] = flag;
     regs[TL_SC_CG_RNORM] = rnorm;
