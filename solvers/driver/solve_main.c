@@ -316,7 +316,7 @@ static const tl_option solve_options[] = {
     {.name = "op-timer-every",
      .type = TL_OPT_INT,
      .offset = O(op_timer_every),
-     .def = "8",
+     .def = "32",
      .metavar = "N",
      .help = "cuda, with the op timer: time one call in N of each operation (the first, then every "
              "N-th) and scale to all calls: events between kernels cost them their programmatic "

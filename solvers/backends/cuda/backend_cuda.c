@@ -44,7 +44,7 @@ static const tl_op_kind et_op[ET_COUNT] = {TL_OP_SPMV,   TL_OP_SPMV,    TL_OP_HA
 
 /* The steps whose stream an event of mask bit may be recorded on (the
  * dots also on the update's, after update_fused; the reduction on the
- * dots' stream without a device communicator). */
+ * dots' stream where no allreduce runs, cb->dc). */
 static const struct {
     unsigned bit;
     tl_sched_op from[3];
@@ -64,11 +64,15 @@ static unsigned events_needed(const cuda_backend *cb)
     const tl_backend *be = &cb->base;
     unsigned need = 0;
     for (int op = 0; op < TL_SOP_COUNT; op++) {
+        if (op == TL_SOP_ALLREDUCE && !cb->dc) continue; /* the step does not run */
         unsigned w = step(be, op)->waits;
         for (size_t e = 0; e < sizeof event_sources / sizeof event_sources[0]; e++) {
             if (!(w & event_sources[e].bit)) continue;
-            for (int k = 0; k < 3; k++)
-                if (cb->s[event_sources[e].from[k]] != cb->s[op]) need |= event_sources[e].bit;
+            for (int k = 0; k < 3; k++) {
+                tl_sched_op from = event_sources[e].from[k];
+                if (from == TL_SOP_ALLREDUCE && !cb->dc) continue;
+                if (cb->s[from] != cb->s[op]) need |= event_sources[e].bit;
+            }
         }
     }
     return need;
@@ -99,10 +103,12 @@ static tl_status join(cuda_backend *cb, tl_sched_op op, int slot)
         {TL_SEV_REDUCED, cb->slot[slot].ev_reduced, TL_SOP_ALLREDUCE},
     };
     for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
-        /* the dots may come from an update_fused on the update's stream */
-        cudaStream_t from = src[i].bit == TL_SEV_DOTS && cb->slot[slot].dots_on
-                                ? cb->slot[slot].dots_on
-                                : cb->s[src[i].from];
+        /* the dots may come from an update_fused on the update's stream,
+         * and without an allreduce they are the reduction */
+        int dots = src[i].bit == TL_SEV_DOTS || (src[i].bit == TL_SEV_REDUCED && !cb->dc);
+        cudaStream_t from = dots && cb->slot[slot].dots_on ? cb->slot[slot].dots_on
+                            : dots                          ? cb->s[TL_SOP_DOT]
+                                                            : cb->s[src[i].from];
         if ((w & src[i].bit) && from != s) TL_CUDA(cudaStreamWaitEvent(s, src[i].ev, 0));
     }
     return TL_OK;
@@ -882,7 +888,14 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
         cb->own_gpu = 1;
     }
-    if (ctx->size > 1 || ctx->hc) {
+    /* No device communicator on one rank: it has no halo, and an
+     * allreduce over one rank returns its input, yet on its own stream it
+     * cost each reduction two cross-stream joins between kernels that
+     * programmatic dependent launch would otherwise overlap (pcg, poisson7
+     * 128^3: 148.55 us with the default three-split schedule against
+     * 146.40 with --schedule sync, results/wave3-checks-h200/session5/R).
+     * Without one the local dots are the global ones (cuda_dot_begin). */
+    if (ctx->size > 1) {
         tl_devcomm_config dcc = {.kind = (tl_devcomm_kind)ctx->device_comm,
                                  .split = 1,
                                  .split_max_ctas = cfg->split_max_ctas,
