@@ -384,7 +384,8 @@ template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
 typedef struct block_order {
     int nbx, nby, nz, band; /* blocks along x, y, z; block rows per band, 0: plain */
     /* local x of a row's first element, -(off % sx) (grid.c), made on the
-     * host: a remainder in the kernel is a division per warp */
+     * host for the plain build: a remainder in the kernel is a division
+     * per warp */
     int row0;
     /* banded: the blocks of a band, of a plane of it and of the last
      * band's plane (fewer rows where band does not divide nby), and nbx,
@@ -403,10 +404,22 @@ static void block_order_band(block_order &o, int band)
     o.row = tl_fast_div_of((uint32_t)o.nbx);
 }
 
+/* BY_DIVISION: the banded walk by division, as the CPML build keeps it
+ * (update_quad says why) */
+template <bool BY_DIVISION>
 __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
 {
     if (o.band == 0) {
         bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;
+        return;
+    }
+    if (BY_DIVISION) {
+        int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
+        int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
+        bz = r / plane;
+        r -= bz * plane;
+        by = band * o.band + r / o.nbx;
+        bx = r % o.nbx;
         return;
     }
     /* the grid has fewer than 2^31 blocks (launch_box) */
@@ -422,15 +435,21 @@ __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int6
 
 /* A thread's quad of an update (V: velocity, else pressure): blocks of
  * BX x BY threads, a quad each (BX W points along x), one z plane a
- * block; xq: the box's first quad (W-aligned). */
+ * block; xq: the box's first quad (W-aligned). The CPML build keeps the
+ * divisions of the block walk and of row0: without them ptxas spilled
+ * 72 B instead of 32 in float's velocity CPML kernel (sm_90, order 8),
+ * and 480^3 with 20 cells ran 1 % slower; the plain build, without them,
+ * ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is banded
+ * (results/wave3-checks-h200/session6/S). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
 __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
 {
     int64_t bx, by, bz;
-    block_of(o, bx, by, bz);
+    block_of<CPML>(o, bx, by, bz);
+    const int row0 = CPML ? (int)-(a.off % a.sx) : o.row0;
     int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
-    if (quad_is_whole<R, W>(a, b, x, o.row0)) {
+    if (quad_is_whole<R, W>(a, b, x, row0)) {
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
         /* one path per warp: a warp with no point in a slab runs the
          * plain update, without a memory variable or a slab test */
