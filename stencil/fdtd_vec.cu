@@ -28,6 +28,7 @@
 /* includes runtime/error.h inside extern "C" */
 #include "stencil/fdtd_kernels.h"
 #include "stencil/fdtd_device.cuh"
+#include "stencil/fast_div.h"
 
 
 namespace {
@@ -354,10 +355,9 @@ __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_
 /* Whether the quad at local x (W points from x) takes the vector path:
  * inside the box and its x stencil inside the allocated row. */
 template <int R, int W>
-__device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3 &b, int64_t x)
+__device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3 &b, int64_t x, int row0)
 {
     constexpr int HX = quad_halo<R, W>();
-    int64_t row0 = -(a.off % a.sx); /* local x of the row's first element (grid.c) */
     return x >= b.lo[0] && x + W <= b.lo[0] + b.ex && x - HX >= row0 && x + W + HX <= row0 + a.sx;
 }
 
@@ -383,33 +383,73 @@ template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
  * rows at a band's edges. */
 typedef struct block_order {
     int nbx, nby, nz, band; /* blocks along x, y, z; block rows per band, 0: plain */
+    /* local x of a row's first element, -(off % sx) (grid.c), made on the
+     * host for the plain build: a remainder in the kernel is a division
+     * per warp */
+    int row0;
+    /* banded: the blocks of a band, of a plane of it and of the last
+     * band's plane (fewer rows where band does not divide nby), and nbx,
+     * as divisors (a multiply and a shift each: fast_div.h) */
+    tl_fast_div full, plane, plane_last, row;
 } block_order;
 
+/* o's divisors for its band (> 0) */
+static void block_order_band(block_order &o, int band)
+{
+    o.band = band;
+    const uint32_t last = (uint32_t)(o.nby - (o.nby - 1) / band * band);
+    o.full = tl_fast_div_of((uint32_t)o.nbx * (uint32_t)band * (uint32_t)o.nz);
+    o.plane = tl_fast_div_of((uint32_t)o.nbx * (uint32_t)band);
+    o.plane_last = tl_fast_div_of((uint32_t)o.nbx * last);
+    o.row = tl_fast_div_of((uint32_t)o.nbx);
+}
+
+/* BY_DIVISION: the banded walk by division, as the CPML build keeps it
+ * (update_quad says why) */
+template <bool BY_DIVISION>
 __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
 {
     if (o.band == 0) {
         bx = blockIdx.x, by = blockIdx.y, bz = blockIdx.z;
         return;
     }
-    int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
-    int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
-    bz = r / plane;
-    r -= bz * plane;
-    by = band * o.band + r / o.nbx;
-    bx = r % o.nbx;
+    if (BY_DIVISION) {
+        int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
+        int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
+        bz = r / plane;
+        r -= bz * plane;
+        by = band * o.band + r / o.nbx;
+        bx = r % o.nbx;
+        return;
+    }
+    /* the grid has fewer than 2^31 blocks (launch_box) */
+    uint32_t id = blockIdx.x, band = tl_fast_div_quot(o.full, id), r = id - band * o.full.d;
+    const tl_fast_div &plane = (band + 1) * (uint32_t)o.band > (uint32_t)o.nby ? o.plane_last : o.plane;
+    uint32_t z = tl_fast_div_quot(plane, r);
+    r -= z * plane.d;
+    uint32_t y = tl_fast_div_quot(o.row, r);
+    bz = z;
+    by = (int64_t)band * o.band + y;
+    bx = r - y * o.row.d;
 }
 
 /* A thread's quad of an update (V: velocity, else pressure): blocks of
  * BX x BY threads, a quad each (BX W points along x), one z plane a
- * block; xq: the box's first quad (W-aligned). */
+ * block; xq: the box's first quad (W-aligned). The CPML build keeps the
+ * divisions of the block walk and of row0: without them ptxas spilled
+ * 72 B instead of 32 in float's velocity CPML kernel (sm_90, order 8),
+ * and 480^3 with 20 cells ran 1 % slower; the plain build, without them,
+ * ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is banded
+ * (results/wave3-checks-h200/session6/S). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
 __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
 {
     int64_t bx, by, bz;
-    block_of(o, bx, by, bz);
+    block_of<CPML>(o, bx, by, bz);
+    const int row0 = CPML ? (int)-(a.off % a.sx) : o.row0;
     int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
-    if (quad_is_whole<R, W>(a, b, x)) {
+    if (quad_is_whole<R, W>(a, b, x, row0)) {
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
         /* one path per warp: a warp with no point in a slab runs the
          * plain update, without a memory variable or a slab test */
@@ -462,8 +502,11 @@ void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, boo
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
     int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
-    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0};
-    if (banded) o.band = band_rows<T, R, BY>(a, o.nby);
+    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0, (int)-(a.off % a.sx), {}, {}, {}, {}};
+    if (banded) {
+        int band = band_rows<T, R, BY>(a, o.nby);
+        if (band > 0) block_order_band(o, band);
+    }
     dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
     if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
     /* CPML a template argument: its path costs 16 registers (48 -> 64,

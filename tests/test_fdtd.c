@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/launch.h"
+#include "stencil/fast_div.h"
 #include "stencil/fdtd.h"
 #include "stencil/fdtd_impl.h"
 #include "stencil/verify.h"
@@ -64,6 +65,37 @@ TL_TEST(bad_configurations)
     c.src[1] = 16;
     TL_ASSERT_EQ(tl_fdtd_create(&f, &c), TL_ERR_INVAL);
     TL_ASSERT(f == NULL);
+}
+
+/* The vector kernels' block walk divides by numbers fixed at launch with
+ * a multiply and a shift (stencil/fast_div.h): the quotient equals `/`
+ * for every block index below 2^31, at the edges of each quotient and at
+ * random, for small, power-of-two, odd and large divisors. */
+TL_TEST(fast_division_equals_division)
+{
+    uint32_t ds[] = {1, 2, 3, 5, 7, 13, 14, 32, 33, 439, 440, 1000, 1023, 1024, 1025, 7462, 65535, 65536,
+                     753664, 1u << 20, (1u << 20) + 1, 99999989, (1u << 30) - 1, 1u << 30, (1u << 31) - 1,
+                     1u << 31};
+    uint64_t seed = 88172645463325252ull;
+    long checked = 0, wrong = 0;
+    for (size_t k = 0; k < sizeof ds / sizeof ds[0]; k++) {
+        tl_fast_div f = tl_fast_div_of(ds[k]);
+        uint32_t d = ds[k];
+        for (uint64_t q = 0; q * d < (1ull << 31) && q < 2000; q++)
+            for (int e = -1; e <= 1; e++) {
+                int64_t n = (int64_t)(q * d) + e;
+                if (n < 0 || n >= (1ll << 31)) continue;
+                wrong += tl_fast_div_quot(f, (uint32_t)n) != (uint32_t)n / d, checked++;
+            }
+        for (int i = 0; i < 20000; i++) {
+            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            uint32_t n = (uint32_t)(seed & 0x7fffffffu);
+            wrong += tl_fast_div_quot(f, n) != n / d, checked++;
+        }
+        wrong += tl_fast_div_quot(f, 0x7fffffffu) != 0x7fffffffu / d, checked++;
+    }
+    TL_ASSERT_MSG(wrong == 0, "%ld of %ld quotients wrong", wrong, checked);
+    TL_ASSERT(checked > 500000);
 }
 
 TL_TEST(cpml_profiles)
@@ -393,6 +425,6 @@ TL_TEST(per_rank_strategies)
     TL_ASSERT(f == NULL);
 }
 
-TL_TEST_MAIN(cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
+TL_TEST_MAIN(fast_division_equals_division, cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
              cpml_reflection, energy_decays_only_with_cpml, decomposed_equals_single_domain, overlap_schedule_same_result,
              blowup_and_nan_stop_the_run, receivers_and_source, ranks_equal_single_domain, per_rank_strategies)
