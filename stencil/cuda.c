@@ -103,6 +103,9 @@ static tl_status setup_sub(tl_fdtd *f, int i, void *host)
     TL_CUDA(cudaStreamCreateWithPriority(&cs->s_xch, cudaStreamNonBlocking, hi));
     TL_CUDA(cudaEventCreateWithFlags(&cs->ev_comp, cudaEventDisableTiming));
     TL_CUDA(cudaEventCreateWithFlags(&cs->ev_xch, cudaEventDisableTiming));
+    TL_CUDA(cudaStreamCreateWithPriority(&cs->shell.s, cudaStreamNonBlocking, hi));
+    TL_CUDA(cudaEventCreateWithFlags(&cs->shell.fork, cudaEventDisableTiming));
+    TL_CUDA(cudaEventCreateWithFlags(&cs->shell.join, cudaEventDisableTiming));
     for (int k = 0; k < TL_FDTD_NFIELDS; k++) {
         if (f->cfg.init) TL_TRY(tl_fdtd_fill_field(f, i, k, host));
         TL_TRY(dev_alloc_fill(&s->fld[k], bytes, f->cfg.init ? host : NULL)); /* zero fields: a device memset */
@@ -299,6 +302,9 @@ static void cuda_teardown(tl_fdtd *f)
         if (cs->s_xch) cudaStreamDestroy(cs->s_xch);
         if (cs->ev_comp) cudaEventDestroy(cs->ev_comp);
         if (cs->ev_xch) cudaEventDestroy(cs->ev_xch);
+        if (cs->shell.s) cudaStreamDestroy(cs->shell.s);
+        if (cs->shell.fork) cudaEventDestroy(cs->shell.fork);
+        if (cs->shell.join) cudaEventDestroy(cs->shell.join);
         cudaFree(cs->d_rec_idx);
         cudaFree(cs->d_traces);
         cudaFree(cs->d_bad);
@@ -335,7 +341,8 @@ static tl_status cuda_update(tl_fdtd *f, int sd, int which, const tl_fdtd_box *b
     int op = (which ? TL_FDTD_OP_P : TL_FDTD_OP_V) + (cpml && !ki->fused);
     tl_probe_push(f->ctx, TL_CAT_COMPUTE, update_names[which][cpml ? 1 : 0]);
     TL_TRY(tl_fdtd_cuda_time(f, s->device, op, 0, cs->s_comp));
-    tl_status st = tl_fdtd_cuda_update(&a, which, b->lo, b->hi, variant, cpml, f->esz == 8, g->sms[s->device], cs->s_comp);
+    tl_status st = tl_fdtd_cuda_update(&a, which, b->lo, b->hi, variant, cpml, f->esz == 8, g->sms[s->device], cs->s_comp,
+                                         &cs->shell);
     tl_probe_pop(f->ctx);
     TL_TRY(st);
     TL_TRY(tl_fdtd_cuda_time(f, s->device, op, 1, cs->s_comp));
@@ -414,6 +421,7 @@ static tl_status cuda_mark(tl_fdtd *f, int what)
         if (what == TL_FDTD_MARK_REGISTER) {
             tl_probe_stream(f->ctx, cs->s_comp, TL_ROLE_COMPUTE, "compute");
             tl_probe_stream(f->ctx, cs->s_xch, TL_ROLE_P2P, "exchange");
+            tl_probe_stream(f->ctx, cs->shell.s, TL_ROLE_COMPUTE, "compute-shell");
         } else if (what == TL_FDTD_MARK_XCH_BEGIN) {
             TL_CUDA(cudaEventRecord(cs->ev_comp, cs->s_comp));
             TL_CUDA(cudaStreamWaitEvent(cs->s_xch, cs->ev_comp, 0));

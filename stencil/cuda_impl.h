@@ -11,11 +11,14 @@
 #if TL_HAVE_CUDA
 #include <cuda_runtime.h>
 
+#include "stencil/fdtd_kernels.h"
+
 enum { TL_FDTD_MAXGPU = 64 };
 
 typedef struct tl_fdtd_cuda_sub {
     cudaStream_t s_comp, s_xch;  /* roles compute and p2p */
     cudaEvent_t ev_comp, ev_xch; /* compute done before the exchange; exchange done */
+    tl_fdtd_shell_stream shell;  /* the vector kernels' CPML shell (fdtd_kernels.h) */
     int nloc;                    /* receivers owned */
     int *loc_rec;                /* their numbers */
     int64_t *d_rec_idx;

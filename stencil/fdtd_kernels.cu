@@ -505,12 +505,13 @@ unsigned grid_for(int64_t n, int block)
 } // namespace
 
 extern "C" tl_status tl_fdtd_cuda_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3], const int64_t hi[3],
-                                         int variant, int cpml, int dbl, int sms, cudaStream_t s)
+                                         int variant, int cpml, int dbl, int sms, cudaStream_t s,
+                                         const tl_fdtd_shell_stream *shell)
 {
     box3 b = {{lo[0], lo[1], lo[2]}, (int)(hi[0] - lo[0]), (int)(hi[1] - lo[1]), (int)(hi[2] - lo[2])};
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return TL_OK;
     if (variant >= TL_FDTD_VARIANT_VEC2) { /* the vector variants come last, the z-column ones before */
-        TL_CUDA(tl_fdtd_cuda_vec_update(a, which, lo, hi, variant, cpml, dbl, s));
+        TL_CUDA(tl_fdtd_cuda_vec_update(a, which, lo, hi, variant, cpml, dbl, s, shell));
         return TL_OK;
     }
     if (variant >= TL_FDTD_VARIANT_ZCOL8) {

@@ -528,13 +528,18 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
  * (4 against 5), and that would slow every point if it took the whole
  * box. So the box is cut: its interior (no point in a slab of any axis,
  * x edges rounded inward to 32 elements, whole rows of blocks) runs the
- * plain kernel, and the shell around it, six boxes (z below and above
- * over the whole x-y extent, then y over the interior z, then x over the
- * interior y and z), runs the CPML kernel. A point's arithmetic is the
- * same in either kernel (an interior point's CPML terms are the
- * identity), so the fields do not depend on where the cut falls. */
+ * plain kernel on s, and the shell around it, six boxes (z below and
+ * above over the whole x-y extent, then y over the interior z, then x
+ * over the interior y and z), runs the CPML kernel on s_shell, beside it
+ * (tl_fdtd_shell_stream). A point's arithmetic is the same in either
+ * kernel (an interior point's CPML terms are the identity), so the fields
+ * do not depend on where the cut falls. Rounded to 8 or 4 elements
+ * instead of 32, the interior's rows began off their 128-byte lines and
+ * the update with CPML ran at 0.55 of the rate without instead of 0.80
+ * (480^3, results/wave3-checks-h200/session6/T). */
 template <typename T, int R, int W, int BX, int BY>
-void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
+void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s,
+            cudaStream_t s_shell)
 {
     if (!cpml) {
         launch_box<T, R, W, BX, BY>(a, which, b, false, banded, s);
@@ -569,42 +574,58 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             h[d] = d > e ? in_hi[d] : hi[d];
         }
         h[e] = in_lo[e];
-        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
+        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s_shell);
         l[e] = in_hi[e];
         h[e] = hi[e];
-        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s);
+        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s_shell);
     }
 }
 
 template <typename T, int R>
-void launch_variant(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
+void launch_variant(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s,
+                    cudaStream_t ss)
 {
     switch (variant) { /* width, block: quads along x, rows */
-    case TL_FDTD_VARIANT_VEC2: launch<T, R, 2, 16, 16>(a, which, b, cpml, false, s); break;
-    case TL_FDTD_VARIANT_VEC4_X128: launch<T, R, 4, 32, 8>(a, which, b, cpml, false, s); break;
-    case TL_FDTD_VARIANT_VEC4_BAND: launch<T, R, 4, 8, 32>(a, which, b, cpml, true, s); break;
-    default: launch<T, R, 4, 8, 32>(a, which, b, cpml, false, s); break;
+    case TL_FDTD_VARIANT_VEC2: launch<T, R, 2, 16, 16>(a, which, b, cpml, false, s, ss); break;
+    case TL_FDTD_VARIANT_VEC4_X128: launch<T, R, 4, 32, 8>(a, which, b, cpml, false, s, ss); break;
+    case TL_FDTD_VARIANT_VEC4_BAND: launch<T, R, 4, 8, 32>(a, which, b, cpml, true, s, ss); break;
+    default: launch<T, R, 4, 8, 32>(a, which, b, cpml, false, s, ss); break;
     }
 }
 
 template <typename T>
-void launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s)
+void launch_order(const tl_fdtd_kargs &a, int which, const box3 &b, int variant, bool cpml, cudaStream_t s,
+                  cudaStream_t ss)
 {
     switch (a.r) {
-    case 1: launch_variant<T, 1>(a, which, b, variant, cpml, s); break;
-    case 2: launch_variant<T, 2>(a, which, b, variant, cpml, s); break;
-    default: launch_variant<T, 4>(a, which, b, variant, cpml, s); break;
+    case 1: launch_variant<T, 1>(a, which, b, variant, cpml, s, ss); break;
+    case 2: launch_variant<T, 2>(a, which, b, variant, cpml, s, ss); break;
+    default: launch_variant<T, 4>(a, which, b, variant, cpml, s, ss); break;
     }
 }
 
 } // namespace
 
 extern "C" cudaError_t tl_fdtd_cuda_vec_update(const tl_fdtd_kargs *a, int which, const int64_t lo[3],
-                                               const int64_t hi[3], int variant, int cpml, int dbl, cudaStream_t s)
+                                               const int64_t hi[3], int variant, int cpml, int dbl, cudaStream_t s,
+                                               const tl_fdtd_shell_stream *shell)
 {
     box3 b = box_of(lo, hi);
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return cudaSuccess;
-    if (dbl) launch_order<double>(*a, which, b, variant, cpml != 0, s);
-    else launch_order<float>(*a, which, b, variant, cpml != 0, s);
-    return cudaPeekAtLastError();
+    const bool fork = cpml && shell;
+    cudaError_t e = cudaSuccess;
+    if (fork) {
+        e = cudaEventRecord(shell->fork, s);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(shell->s, shell->fork, 0);
+        if (e != cudaSuccess) return e;
+    }
+    cudaStream_t ss = fork ? shell->s : s;
+    if (dbl) launch_order<double>(*a, which, b, variant, cpml != 0, s, ss);
+    else launch_order<float>(*a, which, b, variant, cpml != 0, s, ss);
+    e = cudaPeekAtLastError();
+    if (e == cudaSuccess && fork) {
+        e = cudaEventRecord(shell->join, shell->s);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(s, shell->join, 0);
+    }
+    return e;
 }
