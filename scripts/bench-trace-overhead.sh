@@ -47,8 +47,11 @@ if [ "${1:-}" = solver ]; then
     t[$mode]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
     [ -n "${t[$mode]}" ] || { echo "$0: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
   done
-  ratio_table "$(printf '# tracing overhead, pipecg %s, %s iterations, %s rounds alternated, median us/iter (raw: %s)' \
-    "$matrix" "$iters" "$rounds" "$out")"
+  solver=pipecg # or the last --solver of the extra options
+  prev=
+  for a in "$@"; do [ "$prev" = --solver ] && solver=$a; prev=$a; done
+  ratio_table "$(printf '# tracing overhead, %s %s, %s iterations, %s rounds alternated, median us/iter (raw: %s)' \
+    "$solver" "$matrix" "$iters" "$rounds" "$out")"
   exit 0
 fi
 n=2 variant=three-split
