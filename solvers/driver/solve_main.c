@@ -566,10 +566,11 @@ static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solv
                  b->op_timer_every);
     else if (b->op_timer)
         snprintf(timer, sizeof timer, "on (every call timed)");
-    printf("spmv: %s\nscalars: %s\ndevice comm: %s\nop timer: %s\nfused: %s\nregisters: "
+    /* one rank has no device communicator (backend_cuda.c) */
+    printf("spmv: %s\nscalars: %s\ndevice comm: %s%s\nop timer: %s\nfused: %s\nregisters: "
            "%s\nprefetch: %s\npdl: %s\n",
            run->spmv->label, tl_variant_scalars_name((tl_variant)cfg->variant),
-           tl_devcomm_kinds[ctx->device_comm].name, timer,
+           tl_devcomm_kinds[ctx->device_comm].name, ctx->size > 1 ? "" : " (not used: one rank)", timer,
            b->unfused ? "off" : b->fuse_tail ? "tail" : "on", b->regs_copy ? "copy" : "mapped",
            b->prefetch ? "on" : "off", b->pdl ? "on" : "off");
     if (o->persistent)
