@@ -42,8 +42,9 @@ done
 printf '# op timer and schedule against the fastest, %s, %s iterations, %s rounds alternated (raw: %s)\n' \
   "$matrix" "$iters" "$rounds" "$out"
 printf '%-7s %-11s %10s %8s\n' solver config us_iter ratio
+declare -A t
 for s in "${solvers[@]}"; do
-  declare -A t=()
+  t=()
   best=
   for n in "${names[@]}"; do
     # the median of every timed solve's us_per_iter
@@ -55,5 +56,4 @@ for s in "${solvers[@]}"; do
     printf '%-7s %-11s %10.2f %8s\n' "$s" "$n" "${t[$n]}" \
       "$(awk -v a="${t[$n]}" -v b="$best" 'BEGIN { printf "%.4f", a / b }')"
   done
-  unset t
 done

@@ -47,9 +47,8 @@ if [ "${1:-}" = solver ]; then
     t[$mode]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
     [ -n "${t[$mode]}" ] || { echo "$0: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
   done
-  solver=pipecg # or the last --solver of the extra options
-  prev=
-  for a in "$@"; do [ "$prev" = --solver ] && solver=$a; prev=$a; done
+  # the method that ran, as the program names it (the extra options may set it)
+  solver=$(awk -F': ' '$1 == "solver" { print $2; exit }' "$out/off.1.txt")
   ratio_table "$(printf '# tracing overhead, %s %s, %s iterations, %s rounds alternated, median us/iter (raw: %s)' \
     "$solver" "$matrix" "$iters" "$rounds" "$out")"
   exit 0

@@ -154,6 +154,8 @@ typedef struct tl_backend_caps {
     int fused_update;     /* update_fused in one pass (the schedule puts the update, the
                              dots and the preconditioner on one stream, none waiting) */
     int fused_iterations; /* fused_iterations for this configuration */
+    int device_comm;      /* the dots and halos go through a device communicator (not on one
+                             rank: no halo, and its local dots are the global ones) */
     char why_not[160];    /* fused_iterations 0: why, in the user's terms */
 } tl_backend_caps;
 

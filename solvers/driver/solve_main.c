@@ -542,22 +542,23 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
  * backend's create() then refuses what it cannot run, it never rewrites
  * its configuration). */
 static tl_status choose(tl_ctx *ctx, const solve_opts *o, const tl_backend_ops *ops,
-                        const tl_dist_matrix *dm, tl_solve_config *cfg, tl_method_choice *choice)
+                        const tl_dist_matrix *dm, tl_solve_config *cfg, tl_backend_caps *caps,
+                        tl_method_choice *choice)
 {
-    tl_backend_caps caps;
-    TL_TRY(tl_backend_caps_query(ops, ctx, dm, &cfg->bcfg, &caps));
+    TL_TRY(tl_backend_caps_query(ops, ctx, dm, &cfg->bcfg, caps));
     tl_method_ask ask = {.scalars = (tl_ask_scalars)o->scalars,
                          .fused_iterations = o->persistent};
-    *choice = tl_method_choose(cfg->method, &caps, &ask);
+    *choice = tl_method_choose(cfg->method, caps, &ask);
     cfg->variant = choice->variant;
     cfg->bcfg.fused_iterations = choice->variant == TL_VARIANT_LOOP;
-    if (!caps.fused_update) cfg->bcfg.unfused = 1;
+    if (!caps->fused_update) cfg->bcfg.unfused = 1;
     return TL_OK;
 }
 
 /* The CUDA run's choices, printed from the choice itself. */
 static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solve_run *run,
-                              const tl_solve_config *cfg, const tl_method_choice *choice)
+                              const tl_solve_config *cfg, const tl_backend_caps *caps,
+                              const tl_method_choice *choice)
 {
     const tl_backend_config *b = &cfg->bcfg;
     char timer[96] = "off";
@@ -566,11 +567,10 @@ static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solv
                  b->op_timer_every);
     else if (b->op_timer)
         snprintf(timer, sizeof timer, "on (every call timed)");
-    /* one rank has no device communicator (backend_cuda.c) */
     printf("spmv: %s\nscalars: %s\ndevice comm: %s%s\nop timer: %s\nfused: %s\nregisters: "
            "%s\nprefetch: %s\npdl: %s\n",
            run->spmv->label, tl_variant_scalars_name((tl_variant)cfg->variant),
-           tl_devcomm_kinds[ctx->device_comm].name, ctx->size > 1 ? "" : " (not used: one rank)", timer,
+           tl_devcomm_kinds[ctx->device_comm].name, caps->device_comm ? "" : " (not used: one rank)", timer,
            b->unfused ? "off" : b->fuse_tail ? "tail" : "on", b->regs_copy ? "copy" : "mapped",
            b->prefetch ? "on" : "off", b->pdl ? "on" : "off");
     if (o->persistent)
@@ -590,6 +590,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
     int cuda = sb->device;
     tl_solve_config cfg;
     tl_method_choice choice = {.variant = TL_VARIANT_HOST};
+    tl_backend_caps caps = {0};
     tl_progress bar;
     TL_TRY(run_config(o, run, &cfg));
     if (ctx->rank == 0) {
@@ -600,7 +601,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
     if (sb->run) {
         TL_TRYGOTO(sb->run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
     } else {
-        TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &choice), st, fail);
+        TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &caps, &choice), st, fail);
         TL_TRYGOTO(sb->ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
         TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
     }
@@ -629,7 +630,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         tl_solve_labels shown = lb;
         if (!run->method->pipelined && !sb->schedule_label) shown.schedule = NULL;
         tl_solve_print(stdout, &shown, &cfg, &rep);
-        if (cuda) print_cuda_choice(ctx, o, run, &cfg, &choice);
+        if (cuda) print_cuda_choice(ctx, o, run, &cfg, &caps, &choice);
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */

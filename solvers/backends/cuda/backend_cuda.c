@@ -888,14 +888,7 @@ static tl_status cuda_create(tl_ctx *ctx, const tl_dist_matrix *m, const tl_back
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
         cb->own_gpu = 1;
     }
-    /* No device communicator on one rank: it has no halo, and an
-     * allreduce over one rank returns its input, yet on its own stream it
-     * cost each reduction two cross-stream joins between kernels that
-     * programmatic dependent launch would otherwise overlap (pcg, poisson7
-     * 128^3: 148.55 us with the default three-split schedule against
-     * 146.40 with --schedule sync, results/wave3-checks-h200/session5/R).
-     * Without one the local dots are the global ones (cuda_dot_begin). */
-    if (ctx->size > 1) {
+    if (tl_cu_be_device_comm(ctx)) {
         tl_devcomm_config dcc = {.kind = (tl_devcomm_kind)ctx->device_comm,
                                  .split = 1,
                                  .split_max_ctas = cfg->split_max_ctas,

@@ -111,6 +111,19 @@ static inline tl_cu_launch on(const cuda_backend *cb, cudaStream_t s)
     return (tl_cu_launch){.s = s, .pdl = cb->pdl};
 }
 
+/* Whether the backend makes a device communicator: not on one rank,
+ * which has no halo, and where an allreduce returns its input yet on its
+ * own stream cost each reduction two cross-stream joins between kernels
+ * that programmatic dependent launch would otherwise overlap (pcg,
+ * poisson7 128^3: 148.55 us with the default three-split schedule
+ * against 146.40 with --schedule sync, results/wave3-checks-h200/
+ * session5/R). Without one the local dots are the global ones
+ * (cuda_dot_begin). */
+static inline int tl_cu_be_device_comm(const tl_ctx *ctx)
+{
+    return ctx->size > 1;
+}
+
 /* The event timer of operation `et` (none without --op-timer). */
 static inline tl_status tl_cu_be_timer_begin(cuda_backend *cb, int et, cudaStream_t s)
 {

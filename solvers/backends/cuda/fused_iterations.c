@@ -31,6 +31,7 @@ tl_status tl_cu_be_caps(tl_ctx *ctx, const tl_dist_matrix *m, const tl_backend_c
     TL_CHECK(sc, TL_ERR_INVAL, "no schedule");
     memset(out, 0, sizeof *out);
     out->device_scalars = 1;
+    out->device_comm = tl_cu_be_device_comm(ctx);
     /* update_fused runs the dots and the preconditioner in the update's
      * kernel: only where the schedule puts the three on one stream (every
      * row of runtime/schedule.h does), none of them waiting */
