@@ -361,15 +361,32 @@ __device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3
     return x >= b.lo[0] && x + W <= b.lo[0] + b.ex && x - HX >= row0 && x + W + HX <= row0 + a.sx;
 }
 
-/* Blocks of 256 threads per SM the kernels are built for. Left to itself,
+/* Blocks of NT threads per SM the kernels are built for. Left to itself,
  * ptxas's register count moves with unrelated changes (float, order 8:
- * 44-64 without CPML, 80-94 with); these bounds keep float at 5 blocks
- * without CPML (at most 51 registers: the first H200 run's 44-48 gave
- * 0.77 of triad at 480^3) and 4 with (64), double at 4 and 3 (64, 85;
- * unbounded, up to 177). */
-template <typename T, bool CPML> __host__ __device__ constexpr int min_blocks()
+ * 44-64 without CPML, 80-94 with); in blocks of 256 these bounds keep
+ * float at 5 blocks without CPML (at most 51 registers: the first H200
+ * run's 44-48 gave 0.77 of triad at 480^3) and 4 with (64), double at 4
+ * and 3 (64, 85; unbounded, up to 177). The CPML shell runs in blocks of
+ * 64 (shell_rows): float's CPML build there at 14 blocks, 72 registers
+ * and no spill, where at 64 registers ptxas spilled 32 B, the freshly
+ * loaded velocities among them in a leaner build, each spill store then
+ * waiting for its load (results/wave3-checks-h200/session7/Z). */
+template <typename T, bool CPML, int NT> __host__ __device__ constexpr int min_blocks()
 {
-    return sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
+    return NT == 64 && sizeof(T) == 4 && CPML ? 14 : (sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4)) * 256 / NT;
+}
+
+/* Rows of the CPML shell's blocks: a quarter of the interior's, blocks of
+ * 64 threads. The shell runs beside the interior (launch) and its blocks
+ * are fitted in where the interior's leave room: at 480^3 with 20 cells
+ * the update with CPML ran at 0.845 of the rate without in blocks of 64,
+ * 0.841 in blocks of 128 and 0.829 in blocks of 256, while the shell
+ * alone took the same time in each (ncu, one launch at a time);
+ * float's CPML build in blocks of 256 at 80 registers (3 blocks, no
+ * spill) ran at 0.816 (results/wave3-checks-h200/session7/Z2). */
+template <int BY> constexpr int shell_rows()
+{
+    return BY >= 4 ? BY / 4 : 1;
 }
 
 /* Which block of the box a block is. Plain (band == 0): the 3-D grid,
@@ -468,13 +485,13 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
 
 /* two kernels, so the traces name the update */
 template <typename T, int R, int W, int BX, int BY, bool CPML>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
     tl_fdtd_v_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
     update_quad<T, R, W, BX, BY, CPML, true>(a, b, xq, o);
 }
 template <typename T, int R, int W, int BX, int BY, bool CPML>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML>())
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
     tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
     update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
@@ -531,7 +548,7 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
  * plain kernel on s, and the shell around it, six boxes (z below and
  * above over the whole x-y extent, then y over the interior z, then x
  * over the interior y and z), runs the CPML kernel on s_shell, beside it
- * (tl_fdtd_shell_stream). A point's arithmetic is the same in either
+ * (tl_fdtd_shell_stream), in smaller blocks (shell_rows). A point's arithmetic is the same in either
  * kernel (an interior point's CPML terms are the identity), so the fields
  * do not depend on where the cut falls. Rounded to 8 or 4 elements
  * instead of 32, the interior's rows began off their 128-byte lines and
@@ -574,10 +591,10 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             h[d] = d > e ? in_hi[d] : hi[d];
         }
         h[e] = in_lo[e];
-        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s_shell);
+        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, banded, s_shell);
         l[e] = in_hi[e];
         h[e] = hi[e];
-        launch_box<T, R, W, BX, BY>(a, which, box_of(l, h), true, banded, s_shell);
+        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, banded, s_shell);
     }
 }
 
