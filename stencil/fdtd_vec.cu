@@ -161,6 +161,22 @@ __device__ __forceinline__ int quad_side(const tl_fdtd_kargs &a, int e, int64_t 
     return e == 0 && local_side(a, 0, c + W - 1) != side ? 2 : side;
 }
 
+/* The slabs of all three axes of the quad at local (x, y, z), each
+ * quad_side + 1 in two bits (axis e at bit 2e): one register to keep
+ * across the stencil's loads instead of three tests made twice (read,
+ * then correct) */
+template <int W>
+__device__ __forceinline__ int quad_sides(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z)
+{
+    return (quad_side<W>(a, 0, x, y, z) + 1) | (quad_side<W>(a, 1, x, y, z) + 1) << 2 |
+           (quad_side<W>(a, 2, x, y, z) + 1) << 4;
+}
+
+__device__ __forceinline__ int side_of(int sides, int e)
+{
+    return (sides >> 2 * e & 3) - 1;
+}
+
 __device__ __forceinline__ bool in_one_slab(int side)
 {
     return side == 0 || side == 1;
@@ -181,7 +197,8 @@ __device__ __forceinline__ bool in_one_slab(int side)
 template <typename T, int W> struct quad_psi {
     T v[W];
     T *at;
-    int axis; /* -1: none */
+    int axis;  /* -1: none */
+    int sides; /* quad_sides */
 };
 
 template <typename T, int W>
@@ -190,10 +207,11 @@ __device__ __forceinline__ void cpml_quad_read(const tl_fdtd_kargs &a, int m0, i
 {
     q.axis = -1;
     if constexpr (sizeof(T) != 4) return;
-    int side = quad_side<W>(a, 2, x, y, z);
+    q.sides = quad_sides<W>(a, x, y, z);
+    int side = side_of(q.sides, 2);
     q.axis = 2;
-    if (!in_one_slab(side)) side = quad_side<W>(a, 1, x, y, z), q.axis = 1;
-    if (!in_one_slab(side)) side = quad_side<W>(a, 0, x, y, z), q.axis = 0;
+    if (!in_one_slab(side)) side = side_of(q.sides, 1), q.axis = 1;
+    if (!in_one_slab(side)) side = side_of(q.sides, 0), q.axis = 0;
     if (!in_one_slab(side)) q.axis = -1;
     q.at = q.axis < 0 ? (T *)own : cpml_psi<T>(a, m0 + q.axis, side, x, y, z);
     vec_io<T, W>::ld(q.at, q.v);
@@ -206,10 +224,9 @@ __device__ __forceinline__ void cpml_quad_read(const tl_fdtd_kargs &a, int m0, i
  * slab's edge may cut the quad, and then its points go one by one through
  * cpml_term. The memory variables: q's when it read this axis's. */
 template <typename T, int W>
-__device__ __forceinline__ void cpml_axis_quad(const tl_fdtd_kargs &a, int m, int e, int pa, int64_t x, int64_t y,
-                                               int64_t z, const quad_psi<T, W> &q, T (&d)[W])
+__device__ __forceinline__ void cpml_axis_quad(const tl_fdtd_kargs &a, int m, int e, int side, int pa, int64_t x,
+                                               int64_t y, int64_t z, const quad_psi<T, W> &q, T (&d)[W])
 {
-    const int side = quad_side<W>(a, e, x, y, z);
     const int64_t g0 = a.o[e] + (e == 0 ? x : e == 1 ? y : z);
     if (side == 2) {
 #pragma unroll
@@ -243,9 +260,11 @@ template <typename T, int W>
 __device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa, int64_t x, int64_t y, int64_t z,
                                           const quad_psi<T, W> &q, T (&dx)[W], T (&dy)[W], T (&dz)[W])
 {
-    cpml_axis_quad<T, W>(a, m0, 0, pa, x, y, z, q, dx);
-    cpml_axis_quad<T, W>(a, m0 + 1, 1, pa, x, y, z, q, dy);
-    cpml_axis_quad<T, W>(a, m0 + 2, 2, pa, x, y, z, q, dz);
+    /* in double the read took no test (cpml_quad_read) */
+    const int sides = sizeof(T) == 4 ? q.sides : quad_sides<W>(a, x, y, z);
+    cpml_axis_quad<T, W>(a, m0, 0, side_of(sides, 0), pa, x, y, z, q, dx);
+    cpml_axis_quad<T, W>(a, m0 + 1, 1, side_of(sides, 1), pa, x, y, z, q, dy);
+    cpml_axis_quad<T, W>(a, m0 + 2, 2, side_of(sides, 2), pa, x, y, z, q, dz);
 }
 
 /* Whether a point of the quad at local (x, y, z) lies in a CPML slab. */
@@ -404,6 +423,11 @@ typedef struct block_order {
      * host for the plain build: a remainder in the kernel is a division
      * per warp */
     int row0;
+    /* the CPML build: whether a warp first asks whether any of its quads
+     * lies in a slab (a box holding interior points); 0 for the shell's
+     * boxes, where every warp holds slab points (launch) and the vote
+     * and its four slab tests are instructions spent for nothing */
+    int vote;
     /* banded: the blocks of a band, of a plane of it and of the last
      * band's plane (fewer rows where band does not divide nby), and nbx,
      * as divisors (a multiply and a shift each: fast_div.h) */
@@ -470,7 +494,7 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
         /* one path per warp: a warp with no point in a slab runs the
          * plain update, without a memory variable or a slab test */
-        bool cpml = CPML && __any_sync(__activemask(), quad_in_slab<W>(a, x, y, z));
+        bool cpml = CPML && (!o.vote || __any_sync(__activemask(), quad_in_slab<W>(a, x, y, z)));
         if (V) v_quad<T, R, W>(a, x, y, z, i, cpml);
         else p_quad<T, R, W>(a, x, y, z, i, cpml);
         return;
@@ -514,12 +538,12 @@ int band_rows(const tl_fdtd_kargs &a, int nby)
 }
 
 template <typename T, int R, int W, int BX, int BY>
-void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s)
+void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool vote, bool banded, cudaStream_t s)
 {
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
     int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
-    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0, (int)-(a.off % a.sx), {}, {}, {}, {}};
+    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0, (int)-(a.off % a.sx), vote, {}, {}, {}, {}};
     if (banded) {
         int band = band_rows<T, R, BY>(a, o.nby);
         if (band > 0) block_order_band(o, band);
@@ -559,7 +583,7 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             cudaStream_t s_shell)
 {
     if (!cpml) {
-        launch_box<T, R, W, BX, BY>(a, which, b, false, banded, s);
+        launch_box<T, R, W, BX, BY>(a, which, b, false, false, banded, s);
         return;
     }
     const int ext[3] = {b.ex, b.ey, b.ez};
@@ -578,10 +602,10 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
         if (in_hi[e] <= in_lo[e]) interior = false;
     }
     if (!interior) {
-        launch_box<T, R, W, BX, BY>(a, which, b, true, banded, s);
+        launch_box<T, R, W, BX, BY>(a, which, b, true, true, banded, s);
         return;
     }
-    launch_box<T, R, W, BX, BY>(a, which, box_of(in_lo, in_hi), false, banded, s);
+    launch_box<T, R, W, BX, BY>(a, which, box_of(in_lo, in_hi), false, false, banded, s);
     /* the shell, z first: along axis e, the interior on the axes cut
      * before it and the box's whole extent on the others */
     for (int e = 2; e >= 0; e--) {
@@ -591,10 +615,10 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             h[d] = d > e ? in_hi[d] : hi[d];
         }
         h[e] = in_lo[e];
-        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, banded, s_shell);
+        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, false, banded, s_shell);
         l[e] = in_hi[e];
         h[e] = hi[e];
-        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, banded, s_shell);
+        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, false, banded, s_shell);
     }
 }
 
