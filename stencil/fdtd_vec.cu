@@ -145,7 +145,7 @@ __device__ __forceinline__ void quad_derivs(const tl_fdtd_kargs &a, const T *fx,
  * none, cpml_side's answer in local 32-bit coordinates (a box's extents
  * are ints), which the CPML kernel tests several times a quad. In 64 bits
  * the tests held register pairs: float's velocity CPML kernel spilled 88 B
- * (32 B now) and its z slabs took 71 us instead of 62 at 480^3 (ncu,
+ * (32 B after) and its z slabs took 71 us instead of 62 at 480^3 (ncu,
  * results/wave3-checks-h200/session4). */
 __device__ __forceinline__ int local_side(const tl_fdtd_kargs &a, int e, int c)
 {
@@ -386,13 +386,16 @@ __device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3
  * float at 5 blocks without CPML (at most 51 registers: the first H200
  * run's 44-48 gave 0.77 of triad at 480^3) and 4 with (64), double at 4
  * and 3 (64, 85; unbounded, up to 177). The CPML shell runs in blocks of
- * 64 (shell_rows): float's CPML build there at 14 blocks, 72 registers
- * and no spill, where at 64 registers ptxas spilled 32 B, the freshly
- * loaded velocities among them in a leaner build, each spill store then
- * waiting for its load (results/wave3-checks-h200/session7/Z). */
+ * 64 (shell_rows): float's CPML build there at 14 blocks and 72
+ * registers (the velocity kernel spills 8 B), where at 64 registers
+ * ptxas spilled 32-36 B, in one build the freshly loaded velocities,
+ * each spill store then waiting for its load (results/wave3-checks-h200/
+ * session7/Z). */
 template <typename T, bool CPML, int NT> __host__ __device__ constexpr int min_blocks()
 {
-    return NT == 64 && sizeof(T) == 4 && CPML ? 14 : (sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4)) * 256 / NT;
+    /* ptxas refuses more than 32 (the blocks an SM holds on sm_90) */
+    constexpr int n = NT == 64 && sizeof(T) == 4 && CPML ? 14 : (sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4)) * 256 / NT;
+    return n < 32 ? n : 32;
 }
 
 /* Rows of the CPML shell's blocks: a quarter of the interior's, blocks of
@@ -402,7 +405,9 @@ template <typename T, bool CPML, int NT> __host__ __device__ constexpr int min_b
  * 0.841 in blocks of 128 and 0.829 in blocks of 256, while the shell
  * alone took the same time in each (ncu, one launch at a time);
  * float's CPML build in blocks of 256 at 80 registers (3 blocks, no
- * spill) ran at 0.816 (results/wave3-checks-h200/session7/Z2). */
+ * spill) ran at 0.816 (results/wave3-checks-h200/session7/Z2). With the
+ * vote left out and the slab tests packed (o.vote, quad_sides), 0.852
+ * against 0.847 (session7/Z3). */
 template <int BY> constexpr int shell_rows()
 {
     return BY >= 4 ? BY / 4 : 1;
