@@ -369,6 +369,34 @@ TL_TEST(ncu_launches_of_a_cpml_step)
     tl_test_output_free(&r);
 }
 
+/* ncu-sass-ops.awk on session7's committed SASS pages of one launch each
+ * of the float velocity kernel: the CPML build on a z shell box (4,500
+ * blocks of 8 warps) executes 597 warp instructions a warp, the plain
+ * build on the interior 323; a file with no SASS rows is refused in one
+ * line. */
+TL_TEST(ncu_sass_ops_of_shell_and_interior)
+{
+    tl_test_output r = tl_test_capture("zcat results/wave3-checks-h200/session7/Y/ncu/zbox-sass.csv.gz | "
+                                       "awk -v warps=36000 -v top=3 -f scripts/ncu-sass-ops.awk");
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_MSG(strstr(r.out, "tl_fdtd_v_vec_kernel<float, (int)4, (int)4, (int)8, (int)32, (bool)1>") &&
+                      strstr(r.out, "warp instructions executed: 21482400 (596.7 per warp of 36000)") &&
+                      strstr(r.out, "FFMA                        2517600   11.7%     69.93") &&
+                      strstr(r.out, "FADD                        1728000    8.0%     48.00") && !strstr(r.out, "IMAD.MOV"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = tl_test_capture("zcat results/wave3-checks-h200/session7/Y/ncu/interior-sass.csv.gz | "
+                        "awk -v warps=639184 -f scripts/ncu-sass-ops.awk");
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "(322.7 per warp of 639184)") && tl_test_count(r.out, "%") == 25, "%s",
+                  r.out);
+    tl_test_output_free(&r);
+    r = tl_test_capture("echo 'not ncu' | awk -f scripts/ncu-sass-ops.awk");
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "ncu-sass-ops.awk: no SASS rows") && !strchr(strchr(r.err, '\n') + 1, '\n'), "%s",
+                  r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             ncu_launches_of_a_cpml_step)
+             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior)
