@@ -394,7 +394,8 @@ __device__ __forceinline__ bool quad_is_whole(const tl_fdtd_kargs &a, const box3
 template <typename T, bool CPML, int NT> __host__ __device__ constexpr int min_blocks()
 {
     /* ptxas refuses more than 32 (the blocks an SM holds on sm_90) */
-    constexpr int n = NT == 64 && sizeof(T) == 4 && CPML ? 14 : (sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4)) * 256 / NT;
+    constexpr int per256 = sizeof(T) == 4 ? (CPML ? 4 : 5) : (CPML ? 3 : 4);
+    constexpr int n = NT == 64 && sizeof(T) == 4 && CPML ? 14 : per256 * 256 / NT;
     return n < 32 ? n : 32;
 }
 
@@ -548,7 +549,8 @@ void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, boo
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
     int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
-    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0, (int)-(a.off % a.sx), vote, {}, {}, {}, {}};
+    block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0, (int)-(a.off % a.sx), vote,
+                     {}, {}, {}, {}};
     if (banded) {
         int band = band_rows<T, R, BY>(a, o.nby);
         if (band > 0) block_order_band(o, band);
@@ -556,7 +558,7 @@ void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, boo
     dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
     if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
     /* CPML a template argument: its path costs 16 registers (48 -> 64,
-     * float, order 8: a block fewer per SM) */
+     * float, order 8, blocks of 256: a block fewer per SM) */
     if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
     else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
     else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
@@ -570,19 +572,20 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
 }
 
 /* An update with CPML. The kernel with the CPML path has 64 registers
- * (float) against the plain kernel's 48, so it runs a block fewer per SM
- * (4 against 5), and that would slow every point if it took the whole
- * box. So the box is cut: its interior (no point in a slab of any axis,
- * x edges rounded inward to 32 elements, whole rows of blocks) runs the
- * plain kernel on s, and the shell around it, six boxes (z below and
- * above over the whole x-y extent, then y over the interior z, then x
- * over the interior y and z), runs the CPML kernel on s_shell, beside it
- * (tl_fdtd_shell_stream), in smaller blocks (shell_rows). A point's arithmetic is the same in either
- * kernel (an interior point's CPML terms are the identity), so the fields
- * do not depend on where the cut falls. Rounded to 8 or 4 elements
- * instead of 32, the interior's rows began off their 128-byte lines and
- * the update with CPML ran at 0.55 of the rate without instead of 0.80
- * (480^3, results/wave3-checks-h200/session6/T). */
+ * in blocks of 256 (float) against the plain kernel's 48, so it runs a
+ * block fewer per SM (4 against 5), and that would slow every point if
+ * it took the whole box. So the box is cut: its interior (no point in a
+ * slab of any axis, x edges rounded inward to 32 elements, whole rows of
+ * blocks) runs the plain kernel on s, and the shell around it, six boxes
+ * (z below and above over the whole x-y extent, then y over the interior
+ * z, then x over the interior y and z), runs the CPML kernel on s_shell,
+ * beside it (tl_fdtd_shell_stream), in smaller blocks (shell_rows). A
+ * point's arithmetic is the same in either kernel (an interior point's
+ * CPML terms are the identity), so the fields do not depend on where the
+ * cut falls. Rounded to 8 or 4 elements instead of 32, the interior's
+ * rows began off their 128-byte lines and the update with CPML ran at
+ * 0.55 of the rate without instead of 0.80 (480^3,
+ * results/wave3-checks-h200/session6/T). */
 template <typename T, int R, int W, int BX, int BY>
 void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s,
             cudaStream_t s_shell)
