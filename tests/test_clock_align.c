@@ -131,9 +131,7 @@ TL_TEST(threads_skew_recovered)
 
 TL_TEST(mpi_skew_recovered)
 {
-    if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0) TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
-    const char *m = tl_test_env("TL_MPIRUN", "");
-    if (!*m) TL_SKIP("TL_MPIRUN is not set");
+    const char *m = tl_test_mpirun();
     const char *t = tl_test_tmpdir();
     TL_ASSERT_EQ(tl_test_sh("%s -np 2 --oversubscribe -x TRILAP_TEST_CLOCK_SKEW=1:5000000000 %s/tests/helper_clock_skew "
                     "--no-gpu %s > %s/log 2>&1",

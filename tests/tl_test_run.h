@@ -202,9 +202,14 @@ static inline const char *tl_test_helper(const char *name)
     return p;
 }
 
-/* $TL_MPIRUN; skips the test when built without MPI or when it is unset. */
+/* $TL_MPIRUN; skips the test when built without MPI, when the runner
+ * did not say (make sets TL_HAVE_MPI from the build, as
+ * device-session.sh does where it finds mpirun; tests/run.sh alone does
+ * not) or when TL_MPIRUN is unset. */
 static inline const char *tl_test_mpirun(void)
 {
+    if (!getenv("TL_HAVE_MPI"))
+        TL_SKIP("TL_HAVE_MPI is not set (make check sets it from the build; tests/run.sh alone does not)");
     if (strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") != 0)
         TL_SKIP("built without MPI (TL_HAVE_MPI=0)");
     const char *m = tl_test_env("TL_MPIRUN", "");
