@@ -57,6 +57,23 @@ static void solver_log_expect(const char *log, const char *triad, const char *co
     tl_test_output_free(&r);
 }
 
+/* s holds exactly one line (a refusal's error) */
+static int one_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl && !strchr(nl + 1, '\n');
+}
+
+/* an ncu reader (scripts/<awk>) given no ncu file: exit 1 and one line
+ * naming the script and the reason */
+static void refuses_non_ncu(const char *awk, const char *reason)
+{
+    tl_test_output r = tl_test_capture("echo 'not ncu' | awk -f scripts/%s", awk);
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, reason) && one_line(r.err), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
 /* Calls per iteration are the timed calls rounded (setup calls drop out),
  * bytes per call their average; halo and allreduce are not memory. */
 TL_TEST(solver_log_roofline)
@@ -292,8 +309,7 @@ TL_TEST(roof_variants_refused)
                             "scripts/bench-solver-roof.sh --sizes 64 %s",
                             e.dir, e.dir, bad[k], e.out);
         TL_ASSERT_MSG(r.rc == 2, "VARIANTS='%s': exit %d", bad[k], r.rc);
-        TL_ASSERT_MSG(strstr(r.err, "bench-solver-roof.sh: invalid VARIANTS") &&
-                          !strchr(strchr(r.err, '\n') + 1, '\n'),
+        TL_ASSERT_MSG(strstr(r.err, "bench-solver-roof.sh: invalid VARIANTS") && one_line(r.err),
                       "VARIANTS='%s': %s", bad[k], r.err);
         tl_test_output_free(&r);
         TL_ASSERT_MSG(access(e.out, F_OK) != 0, "VARIANTS='%s': %s written", bad[k], e.out);
@@ -303,7 +319,7 @@ TL_TEST(roof_variants_refused)
     tl_test_output r = tl_test_capture("scripts/render-roof-summary.sh %s", e.out);
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT_MSG(strstr(r.err, "render-roof-summary.sh: ") && strstr(r.err, "logs: no such directory") &&
-                      !strchr(strchr(r.err, '\n') + 1, '\n'),
+                      one_line(r.err),
                   "%s", r.err);
     tl_test_output_free(&r);
 }
@@ -362,11 +378,7 @@ TL_TEST(ncu_launches_of_a_cpml_step)
                       strstr(r.out, "p             500.1        364.1        0.421"),
                   "%s", r.out);
     tl_test_output_free(&r);
-    r = tl_test_capture("echo 'not ncu' | awk -f scripts/ncu-launches.awk");
-    TL_ASSERT_EQ(r.rc, 1);
-    TL_ASSERT_MSG(strstr(r.err, "ncu-launches.awk: no launch rows") && !strchr(strchr(r.err, '\n') + 1, '\n'), "%s",
-                  r.err);
-    tl_test_output_free(&r);
+    refuses_non_ncu("ncu-launches.awk", "ncu-launches.awk: no launch rows");
 }
 
 /* ncu-sass-ops.awk on session7's committed SASS pages of one launch each
@@ -390,11 +402,7 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "(322.7 per warp of 639184)") && tl_test_count(r.out, "%") == 25, "%s",
                   r.out);
     tl_test_output_free(&r);
-    r = tl_test_capture("echo 'not ncu' | awk -f scripts/ncu-sass-ops.awk");
-    TL_ASSERT_EQ(r.rc, 1);
-    TL_ASSERT_MSG(strstr(r.err, "ncu-sass-ops.awk: no SASS rows") && !strchr(strchr(r.err, '\n') + 1, '\n'), "%s",
-                  r.err);
-    tl_test_output_free(&r);
+    refuses_non_ncu("ncu-sass-ops.awk", "ncu-sass-ops.awk: no SASS rows");
 }
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
