@@ -405,6 +405,32 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
     refuses_non_ncu("ncu-sass-ops.awk", "ncu-sass-ops.awk: no SASS rows");
 }
 
+/* ncu-raw-per-point.awk on session8's committed raw pages of one FDTD
+ * step at 480^3: without CPML, the two whole-grid launches' bytes per
+ * point slot (the velocity update's 4 B of spill each way among them);
+ * with CPML, the L2 fabric's share of its peak, plain interior against a
+ * z shell box; a file with no launch rows is refused in one line. */
+TL_TEST(ncu_raw_per_point_of_a_step)
+{
+    tl_test_output r = tl_test_capture("zcat results/wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz | "
+                                       "awk -f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_MSG(strstr(r.out, "0      v      plain   110.59     7873.3 16.46 11.88 0.156 82.00 35.26 12.00 4.00 4.00") &&
+                      strstr(r.out, "1      p      plain   110.59     6000.0 16.40 3.95 ") &&
+                      tl_test_count(r.out, "\n") == 3,
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = tl_test_capture("zcat results/wave3-checks-h200/session8/C/ncu/breakdown-cpml20.csv.gz | "
+                        "awk -f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, " lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed") &&
+                      strstr(r.out, "0      v      plain    81.82     7866.3 95.5 67.5") &&
+                      strstr(r.out, "1      v      cpml      4.61    12777.8 83.2 52.5") &&
+                      tl_test_count(r.out, " cpml ") == 12,
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    refuses_non_ncu("ncu-raw-per-point.awk", "ncu-raw-per-point.awk: no launch rows");
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior)
+             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_raw_per_point_of_a_step)

@@ -1,0 +1,59 @@
+# One line per kernel launch of an `ncu --csv --page raw` file of the
+# FDTD vector kernels: the update (v or p), plain or CPML build, grid,
+# time, and each counter the file holds per point slot (bytes: sectors
+# times 32), each .avg percentage as it is. A point slot is one of the
+# W points of a thread's quad (-v width, 4 by default): the launch's
+# threads times W, so a box's idle edge lanes count (at 480^3 the shell's
+# y boxes have 24 row slots for 20 or 21 rows, the interior 448 for 439).
+# What session8's analysis of the CPML shell's traffic read
+# (results/wave3-checks-h200/session8/C).
+#
+#   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
+function num(s) { gsub(/[",]/, "", s); return s + 0 }
+BEGIN { FS = "\",\""; if (!width) width = 4 }
+/^"ID"/ {
+    for (i = 1; i <= NF; i++) { h = $i; gsub(/"/, "", h); col[h] = i; head[i] = h }
+    ncol = NF
+    want_units = 1
+    next
+}
+want_units && /^"/ { for (i = 1; i <= NF; i++) { u = $i; gsub(/"/, "", u); unit[i] = u }; want_units = 0; next }
+ncol && /^"[0-9]+"/ { rows[++n] = $0 }
+END {
+    if (!n) { print "ncu-raw-per-point.awk: no launch rows (not an ncu --csv --page raw file?)" > "/dev/stderr"; exit 1 }
+    if (!("launch__thread_count" in col) || !("gpu__time_duration.sum" in col)) {
+        print "ncu-raw-per-point.awk: launch__thread_count or gpu__time_duration.sum missing" > "/dev/stderr"; exit 1
+    }
+    for (i = 1; i <= ncol; i++) {
+        h = head[i]
+        if (h ~ /^(lts|l1tex|dram)__.*\.sum$/ && h !~ /pct/) show[++m] = i
+        else if (h ~ /\.avg\.pct_of_peak/ && h ~ /^(lts__ltcfabric2ltc|lts__t_sectors\.|sm__warps_active)/) show[++m] = i
+    }
+    printf "%-6s %-6s %-5s %8s %10s", "launch", "update", "build", "slots_M", "ns/Mslot"
+    for (k = 1; k <= m; k++) printf " %s", head[show[k]]
+    printf "\n"
+    for (r = 1; r <= n; r++) {
+        split(rows[r], f, FS)
+        name = f[col["Kernel Name"]]
+        upd = name ~ /_v_vec_kernel/ ? "v" : name ~ /_p_vec_kernel/ ? "p" : "?"
+        build = name ~ /, 1>\(/ ? "cpml" : name ~ /, 0>\(/ ? "plain" : "?"
+        slots = num(f[col["launch__thread_count"]]) * width
+        ns = num(f[col["gpu__time_duration.sum"]])
+        if (unit[col["gpu__time_duration.sum"]] == "us") ns *= 1000
+        else if (unit[col["gpu__time_duration.sum"]] == "ms") ns *= 1e6
+        id = f[1]; gsub(/"/, "", id)
+        printf "%-6s %-6s %-5s %8.2f %10.1f", id, upd, build, slots / 1e6, ns / slots * 1e6
+        for (k = 1; k <= m; k++) {
+            i = show[k]
+            v = num(f[i])
+            if (head[i] ~ /pct/) printf " %.1f", v
+            else if (unit[i] == "sector") printf " %.2f", v * 32 / slots
+            else if (unit[i] == "byte") printf " %.2f", v / slots
+            else if (unit[i] == "Kbyte") printf " %.2f", v * 1e3 / slots
+            else if (unit[i] == "Mbyte") printf " %.2f", v * 1e6 / slots
+            else if (unit[i] == "Gbyte") printf " %.2f", v * 1e9 / slots
+            else printf " %.3f", v / slots
+        }
+        printf "\n"
+    }
+}
