@@ -74,6 +74,15 @@ static void refuses_non_ncu(const char *awk, const char *reason)
     tl_test_output_free(&r);
 }
 
+/* an ncu reader (its awk arguments) on a committed gzipped ncu file
+ * under results/, which it must read without error */
+static tl_test_output ncu_read(const char *gz, const char *awk_args)
+{
+    tl_test_output r = tl_test_capture("zcat results/%s | awk %s", gz, awk_args);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    return r;
+}
+
 /* Calls per iteration are the timed calls rounded (setup calls drop out),
  * bytes per call their average; halo and allreduce are not memory. */
 TL_TEST(solver_log_roofline)
@@ -366,9 +375,7 @@ TL_TEST(results_index_current_and_checked)
  * with no launch rows is refused in one line. */
 TL_TEST(ncu_launches_of_a_cpml_step)
 {
-    tl_test_output r = tl_test_capture("zcat results/wave3-checks-h200/session4/M/ncu/ncu-480-cpml20.csv.gz | "
-                                       "awk -f scripts/ncu-launches.awk");
-    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output r = ncu_read("wave3-checks-h200/session4/M/ncu/ncu-480-cpml20.csv.gz", "-f scripts/ncu-launches.awk");
     int plain = tl_test_count(r.out, " plain ("), cpml = tl_test_count(r.out, " cpml  (");
     TL_ASSERT_MSG(strstr(r.out, "0      v      plain (13, 14, 439)      48      653.5    222607242  72.12  94.87") &&
                       strstr(r.out, "13     p      cpml  (1, 14, 439)       64       75.5     32045244  48.80  71.46"),
@@ -388,18 +395,16 @@ TL_TEST(ncu_launches_of_a_cpml_step)
  * line. */
 TL_TEST(ncu_sass_ops_of_shell_and_interior)
 {
-    tl_test_output r = tl_test_capture("zcat results/wave3-checks-h200/session7/Y/ncu/zbox-sass.csv.gz | "
-                                       "awk -v warps=36000 -v top=3 -f scripts/ncu-sass-ops.awk");
-    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output r = ncu_read("wave3-checks-h200/session7/Y/ncu/zbox-sass.csv.gz",
+                                "-v warps=36000 -v top=3 -f scripts/ncu-sass-ops.awk");
     TL_ASSERT_MSG(strstr(r.out, "tl_fdtd_v_vec_kernel<float, (int)4, (int)4, (int)8, (int)32, (bool)1>") &&
                       strstr(r.out, "warp instructions executed: 21482400 (596.7 per warp of 36000)") &&
                       strstr(r.out, "FFMA                        2517600   11.7%     69.93") &&
                       strstr(r.out, "FADD                        1728000    8.0%     48.00") && !strstr(r.out, "IMAD.MOV"),
                   "%s", r.out);
     tl_test_output_free(&r);
-    r = tl_test_capture("zcat results/wave3-checks-h200/session7/Y/ncu/interior-sass.csv.gz | "
-                        "awk -v warps=639184 -f scripts/ncu-sass-ops.awk");
-    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "(322.7 per warp of 639184)") && tl_test_count(r.out, "%") == 25, "%s",
+    r = ncu_read("wave3-checks-h200/session7/Y/ncu/interior-sass.csv.gz", "-v warps=639184 -f scripts/ncu-sass-ops.awk");
+    TL_ASSERT_MSG(strstr(r.out, "(322.7 per warp of 639184)") && tl_test_count(r.out, "%") == 25, "%s",
                   r.out);
     tl_test_output_free(&r);
     refuses_non_ncu("ncu-sass-ops.awk", "ncu-sass-ops.awk: no SASS rows");
@@ -412,17 +417,14 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
  * z shell box; a file with no launch rows is refused in one line. */
 TL_TEST(ncu_raw_per_point_of_a_step)
 {
-    tl_test_output r = tl_test_capture("zcat results/wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz | "
-                                       "awk -f scripts/ncu-raw-per-point.awk");
-    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output r = ncu_read("wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
     TL_ASSERT_MSG(strstr(r.out, "0      v      plain   110.59     7873.3 16.46 11.88 0.156 82.00 35.26 12.00 4.00 4.00") &&
                       strstr(r.out, "1      p      plain   110.59     6000.0 16.40 3.95 ") &&
                       tl_test_count(r.out, "\n") == 3,
                   "%s", r.out);
     tl_test_output_free(&r);
-    r = tl_test_capture("zcat results/wave3-checks-h200/session8/C/ncu/breakdown-cpml20.csv.gz | "
-                        "awk -f scripts/ncu-raw-per-point.awk");
-    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, " lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed") &&
+    r = ncu_read("wave3-checks-h200/session8/C/ncu/breakdown-cpml20.csv.gz", "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, " lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed") &&
                       strstr(r.out, "0      v      plain    81.82     7866.3 95.5 67.5") &&
                       strstr(r.out, "1      v      cpml      4.61    12777.8 83.2 52.5") &&
                       tl_test_count(r.out, " cpml ") == 12,
