@@ -375,7 +375,8 @@ TL_TEST(results_index_current_and_checked)
  * with no launch rows is refused in one line. */
 TL_TEST(ncu_launches_of_a_cpml_step)
 {
-    tl_test_output r = ncu_read("wave3-checks-h200/session4/M/ncu/ncu-480-cpml20.csv.gz", "-f scripts/ncu-launches.awk");
+    tl_test_output r =
+        ncu_read("wave3-checks-h200/session4/M/ncu/ncu-480-cpml20.csv.gz", "-f scripts/ncu-launches.awk");
     int plain = tl_test_count(r.out, " plain ("), cpml = tl_test_count(r.out, " cpml  (");
     TL_ASSERT_MSG(strstr(r.out, "0      v      plain (13, 14, 439)      48      653.5    222607242  72.12  94.87") &&
                       strstr(r.out, "13     p      cpml  (1, 14, 439)       64       75.5     32045244  48.80  71.46"),
@@ -403,7 +404,8 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
                       strstr(r.out, "FADD                        1728000    8.0%     48.00") && !strstr(r.out, "IMAD.MOV"),
                   "%s", r.out);
     tl_test_output_free(&r);
-    r = ncu_read("wave3-checks-h200/session7/Y/ncu/interior-sass.csv.gz", "-v warps=639184 -f scripts/ncu-sass-ops.awk");
+    r = ncu_read("wave3-checks-h200/session7/Y/ncu/interior-sass.csv.gz",
+                 "-v warps=639184 -f scripts/ncu-sass-ops.awk");
     TL_ASSERT_MSG(strstr(r.out, "(322.7 per warp of 639184)") && tl_test_count(r.out, "%") == 25, "%s",
                   r.out);
     tl_test_output_free(&r);
@@ -417,8 +419,10 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
  * z shell box; a file with no launch rows is refused in one line. */
 TL_TEST(ncu_raw_per_point_of_a_step)
 {
-    tl_test_output r = ncu_read("wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
-    TL_ASSERT_MSG(strstr(r.out, "0      v      plain   110.59     7873.3 16.46 11.88 0.156 82.00 35.26 12.00 4.00 4.00") &&
+    tl_test_output r =
+        ncu_read("wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, "0      v      plain   110.59     7873.3 16.46 11.88 0.156 82.00 35.26 12.00 "
+                                "4.00 4.00") &&
                       strstr(r.out, "1      p      plain   110.59     6000.0 16.40 3.95 ") &&
                       tl_test_count(r.out, "\n") == 3,
                   "%s", r.out);
