@@ -6,7 +6,11 @@
 # threads times W, so a box's idle edge lanes count (at 480^3 the shell's
 # y boxes have 24 row slots for 20 or 21 rows, the interior 448 for 439).
 # What session8's analysis of the CPML shell's traffic read
-# (results/wave3-checks-h200/session8/C).
+# (results/wave3-checks-h200/session8/C). A last line sums the launches'
+# time and, where the file has the L2 fabric's share of its peak, the
+# time the fabric was busy (share times time): the fabric-bound time of
+# the step, whose ratio between two runs is what the slower one could
+# reach if every launch kept the fabric as busy as the other's.
 #
 #   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
 function num(s) { gsub(/[",]/, "", s); return s + 0 }
@@ -24,6 +28,7 @@ END {
     if (!("launch__thread_count" in col) || !("gpu__time_duration.sum" in col)) {
         print "ncu-raw-per-point.awk: launch__thread_count or gpu__time_duration.sum missing" > "/dev/stderr"; exit 1
     }
+    fabric = col["lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed"]
     for (i = 1; i <= ncol; i++) {
         h = head[i]
         if (h ~ /^(lts|l1tex|dram)__.*\.sum$/ && h !~ /pct/) show[++m] = i
@@ -43,6 +48,8 @@ END {
         else if (unit[col["gpu__time_duration.sum"]] == "ms") ns *= 1e6
         id = f[1]; gsub(/"/, "", id)
         printf "%-6s %-6s %-5s %8.2f %10.1f", id, upd, build, slots / 1e6, ns / slots * 1e6
+        total += ns
+        if (fabric) busy += ns * num(f[fabric]) / 100
         for (k = 1; k <= m; k++) {
             i = show[k]
             v = num(f[i])
@@ -56,4 +63,7 @@ END {
         }
         printf "\n"
     }
+    printf "total  %d launches, %.1f us", n, total / 1e3
+    if (fabric) printf ", L2 fabric busy %.1f us", busy / 1e3
+    printf "\n"
 }
