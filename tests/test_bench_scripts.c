@@ -417,9 +417,9 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
  * point slot (the velocity update's 4 B of spill each way among them);
  * with CPML, the L2 fabric's share of its peak, plain interior against a
  * z shell box; each file's totals, the fabric busy 1,479.9 us without
- * CPML (its breakdown page) against 1,664.5 with, 0.889, the ratio the
- * step could reach with the shell's traffic as it is; a file with no
- * launch rows is refused in one line. */
+ * CPML (its breakdown page) against 1,664.5 with: 0.889, what the step
+ * would reach were every launch to keep the fabric as busy as the
+ * interior does; a file with no launch rows is refused in one line. */
 TL_TEST(ncu_raw_per_point_of_a_step)
 {
     tl_test_output r =
