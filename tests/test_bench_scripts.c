@@ -438,6 +438,9 @@ TL_TEST(ncu_raw_per_point_of_a_step)
                       strstr(r.out, "\ntotal  14 launches, 1846.9 us, L2 fabric busy 1664.5 us\n"),
                   "%s", r.out);
     tl_test_output_free(&r);
+    r = ncu_read("wave3-checks-h200/session8/C/ncu/breakdown-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, "\ntotal  2 launches, 1533.6 us, L2 fabric busy 1479.9 us\n"), "%s", r.out);
+    tl_test_output_free(&r);
     refuses_non_ncu("ncu-raw-per-point.awk", "ncu-raw-per-point.awk: no launch rows");
 }
 
