@@ -14,7 +14,13 @@
 #
 #   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
 function num(s) { gsub(/[",]/, "", s); return s + 0 }
-BEGIN { FS = "\",\""; if (!width) width = 4 }
+BEGIN {
+    FS = "\",\""
+    if (!width) width = 4
+    # ncu's units to ns and to bytes
+    n_pairs = split("ns 1 us 1e3 ms 1e6 byte 1 Kbyte 1e3 Mbyte 1e6 Gbyte 1e9 sector 32", pairs, " ")
+    for (k = 1; k < n_pairs; k += 2) scale[pairs[k]] = pairs[k + 1]
+}
 /^"ID"/ {
     for (i = 1; i <= NF; i++) { h = $i; gsub(/"/, "", h); col[h] = i; head[i] = h }
     ncol = NF
@@ -43,9 +49,7 @@ END {
         upd = name ~ /_v_vec_kernel/ ? "v" : name ~ /_p_vec_kernel/ ? "p" : "?"
         build = name ~ /, 1>\(/ ? "cpml" : name ~ /, 0>\(/ ? "plain" : "?"
         slots = num(f[col["launch__thread_count"]]) * width
-        ns = num(f[col["gpu__time_duration.sum"]])
-        if (unit[col["gpu__time_duration.sum"]] == "us") ns *= 1000
-        else if (unit[col["gpu__time_duration.sum"]] == "ms") ns *= 1e6
+        ns = num(f[col["gpu__time_duration.sum"]]) * scale[unit[col["gpu__time_duration.sum"]]]
         id = f[1]; gsub(/"/, "", id)
         printf "%-6s %-6s %-5s %8.2f %10.1f", id, upd, build, slots / 1e6, ns / slots * 1e6
         total += ns
@@ -54,11 +58,7 @@ END {
             i = show[k]
             v = num(f[i])
             if (head[i] ~ /pct/) printf " %.1f", v
-            else if (unit[i] == "sector") printf " %.2f", v * 32 / slots
-            else if (unit[i] == "byte") printf " %.2f", v / slots
-            else if (unit[i] == "Kbyte") printf " %.2f", v * 1e3 / slots
-            else if (unit[i] == "Mbyte") printf " %.2f", v * 1e6 / slots
-            else if (unit[i] == "Gbyte") printf " %.2f", v * 1e9 / slots
+            else if (unit[i] in scale) printf " %.2f", v * scale[unit[i]] / slots
             else printf " %.3f", v / slots
         }
         printf "\n"
