@@ -11,6 +11,11 @@
 # time the fabric was busy (share times time): the fabric-bound time of
 # the step, whose ratio between two runs is what the slower one could
 # reach if every launch kept the fabric as busy as the other's.
+# Where the file has lts__t_sectors_srcunit_ltcfabric.sum, the last line
+# also sums the bytes that crossed the fabric between the two L2
+# partitions: the fabric's busy time follows them (66-70 fabric cycles
+# per kB in every launch of session11/A), so their ratio between two runs
+# is the ratio of the work the fabric-bound step must do.
 #
 #   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
 function num(s) { gsub(/[",]/, "", s); return s + 0 }
@@ -35,6 +40,7 @@ END {
         print "ncu-raw-per-point.awk: launch__thread_count or gpu__time_duration.sum missing" > "/dev/stderr"; exit 1
     }
     fabric = col["lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed"]
+    crossed = col["lts__t_sectors_srcunit_ltcfabric.sum"]
     for (i = 1; i <= ncol; i++) {
         h = head[i]
         if (h ~ /^(lts|l1tex|dram)__.*\.sum$/ && h !~ /pct/) show[++m] = i
@@ -54,6 +60,7 @@ END {
         printf "%-6s %-6s %-5s %8.2f %10.1f", id, upd, build, slots / 1e6, ns / slots * 1e6
         total += ns
         if (fabric) busy += ns * num(f[fabric]) / 100
+        if (crossed) moved += num(f[crossed]) * scale[unit[crossed]]
         for (k = 1; k <= m; k++) {
             i = show[k]
             v = num(f[i])
@@ -65,5 +72,6 @@ END {
     }
     printf "total  %d launches, %.1f us", n, total / 1e3
     if (fabric) printf ", L2 fabric busy %.1f us", busy / 1e3
+    if (crossed) printf ", %.1f MB over the L2 fabric", moved / 1e6
     printf "\n"
 }

@@ -419,7 +419,10 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
  * z shell box; each file's totals, the fabric busy 1,479.9 us without
  * CPML (its breakdown page) against 1,664.5 with: 0.889, what the step
  * would reach were every launch to keep the fabric as busy as the
- * interior does; a file with no launch rows is refused in one line. */
+ * interior does; where the file has the sectors that crossed the fabric
+ * (session11's, at the GPU's own clocks), their bytes summed: 3,482.2 MB
+ * without CPML against 3,819.3 with the memory variables' rows aligned;
+ * a file with no launch rows is refused in one line. */
 TL_TEST(ncu_raw_per_point_of_a_step)
 {
     tl_test_output r =
@@ -440,6 +443,15 @@ TL_TEST(ncu_raw_per_point_of_a_step)
     tl_test_output_free(&r);
     r = ncu_read("wave3-checks-h200/session8/C/ncu/breakdown-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
     TL_ASSERT_MSG(strstr(r.out, "\ntotal  2 launches, 1533.6 us, L2 fabric busy 1479.9 us\n"), "%s", r.out);
+    tl_test_output_free(&r);
+    r = ncu_read("wave3-checks-h200/session11/C/ncu/fabric-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, "\ntotal  2 launches, 1490.5 us, L2 fabric busy 1440.9 us, 3482.2 MB over the L2 fabric\n"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = ncu_read("wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz", "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, "1      v      cpml      4.61    11770.8 22.77 11.92 82.9 23.85 ") &&
+                      strstr(r.out, "\ntotal  14 launches, 1750.6 us, L2 fabric busy 1590.2 us, 3819.3 MB over the L2 fabric\n"),
+                  "%s", r.out);
     tl_test_output_free(&r);
     refuses_non_ncu("ncu-raw-per-point.awk", "ncu-raw-per-point.awk: no launch rows");
 }
