@@ -184,7 +184,8 @@ __device__ __forceinline__ bool in_one_slab(int side)
 
 /* One memory variable of a quad, read before the quad's fields are: the
  * one along the first axis of z, y, x whose slab holds the whole quad, one
- * aligned vector (grid.c aligns psi rows as the fields' rows). Behind a
+ * aligned vector (grid.c: a y or z slab's rows start on a 128-byte line,
+ * as the fields' rows do; an x slab's on 16 bytes). Behind a
  * branch after the derivatives the read waited for the stencil's loads,
  * two DRAM round trips in a row; read with them, the pressure update of a
  * z slab took 53 us instead of 61 at 480^3 (ncu, results/wave3-checks-h200/
