@@ -456,6 +456,35 @@ TL_TEST(ncu_raw_per_point_of_a_step)
     refuses_non_ncu("ncu-raw-per-point.awk", "ncu-raw-per-point.awk: no launch rows");
 }
 
+/* ncu-l2-excess.awk on session11's source pages of the z-lo shell box's
+ * velocity launch: before the memory variables' rows were aligned, their
+ * load and store each asked 720,000 sectors for 576,000 (a warp row 16
+ * bytes into a sector: 5 sectors for 4), the stores 7 % over in all;
+ * after, the store is gone from the list and the stores are 0.5 % over;
+ * a file with no SASS rows is refused in one line. */
+TL_TEST(ncu_l2_excess_of_the_shell_box)
+{
+    tl_test_output r = ncu_read("wave3-checks-h200/session11/C/ncu/source-zlo-v.csv.gz",
+                                "-v per=4610000 -f scripts/ncu-l2-excess.awk");
+    TL_ASSERT_MSG(strstr(r.out, "kernel: void <unnamed>::tl_fdtd_v_vec_kernel<float, (int)4, (int)4, (int)8, (int)8, (bool)1>") &&
+                      strstr(r.out, "\n  0x1940      36000     720000     576000     144000    25.0  LDG.E.128 R24, "
+                                    "desc[UR8][R10.64]\n") &&
+                      strstr(r.out, "\n  0x4e30      36000     720000     576000     144000    25.0  STG.E.128 "
+                                    "desc[UR8][R52.64], R24\n") &&
+                      strstr(r.out, "\nglobal stores  sectors 2571900, ideal 2403600, excess 168300 (7.0 %); 17.85 B "
+                                    "against 16.68 per item\n") &&
+                      strstr(r.out, "\nlocal          sectors 576000 (spill loads and stores); 4.00 B per item\n"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = ncu_read("wave3-checks-h200/session11/E/ncu/source-zlo-v.csv.gz", "-f scripts/ncu-l2-excess.awk");
+    TL_ASSERT_MSG(!strstr(r.out, "], R24\n") && tl_test_count(r.out, "\n  0x") == 6 &&
+                      strstr(r.out, "\nglobal stores  sectors 2415600, ideal 2403600, excess 12000 (0.5 %)\n"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    refuses_non_ncu("ncu-l2-excess.awk", "ncu-l2-excess.awk: no SASS rows with L2 sectors");
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_raw_per_point_of_a_step)
+             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_raw_per_point_of_a_step,
+             ncu_l2_excess_of_the_shell_box)
