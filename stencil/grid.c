@@ -50,20 +50,21 @@ static tl_status layouts_of(tl_fdtd *f, tl_fdtd_sub *s)
             q->lo[d] = max64(l->lo[d], glo - s->o[d]);
             q->hi[d] = min64(l->hi[d], ghi - s->o[d]);
             if (q->hi[d] <= q->lo[d]) continue;
-            /* rows start at a local x that is a multiple of A and hold a
-             * multiple of A, so the quad at an aligned x is one aligned
-             * vector in psi as in the fields (fdtd_vec.cu). A = 32 where
-             * the rows are whole rows of the box (the y and z slabs), as
-             * the fields' rows are: a warp's eight quads are then one
-             * 128-byte line, where at A = 4 x = 0 sat 16 bytes into a
-             * sector and each warp row of a z slab's memory variable
+            /* rows start at a local x that is a multiple of `align` and
+             * hold a multiple of it, so the quad at an aligned x is one
+             * aligned vector in psi as in the fields (fdtd_vec.cu). The
+             * y and z slabs' rows are whole rows of the box: aligned to
+             * 32 as the fields' rows are, a warp's eight quads are one
+             * 128-byte line. Aligned to 4 they started 16 bytes into a
+             * sector, and each warp row of a z slab's memory variable
              * touched 5 sectors for 4 (ncu's source counters: 25 % more
-             * L2 sectors than the bytes ask, in its load and in its
-             * store, results/wave3-checks-h200/session11/C). An x slab's
-             * rows are 20-odd points: 4, not 64 points of memory. */
-            const int64_t A = d == 0 ? 4 : 32;
-            int64_t qx0 = q->lo[0] >= 0 ? q->lo[0] / A * A : -round_up(-q->lo[0], A);
-            int64_t ex = round_up(q->hi[0] - qx0, A), ey = q->hi[1] - q->lo[1], ez = q->hi[2] - q->lo[2];
+             * L2 sectors than the bytes ask in its load and in its store,
+             * results/wave3-checks-h200/session11/C). An x slab's rows
+             * hold 20-odd points: at 32 they would take 64 points of
+             * memory for no fewer sectors. */
+            const int64_t align = d == 0 ? 4 : 32;
+            int64_t qx0 = q->lo[0] >= 0 ? q->lo[0] / align * align : -round_up(-q->lo[0], align);
+            int64_t ex = round_up(q->hi[0] - qx0, align), ey = q->hi[1] - q->lo[1], ez = q->hi[2] - q->lo[2];
             q->sx = ex;
             q->sxy = ex * ey;
             q->off = -(qx0 + q->lo[1] * q->sx + q->lo[2] * q->sxy);
