@@ -9,6 +9,12 @@
 static const char axis_name[3] = {'x', 'y', 'z'};
 
 static int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+/* the multiple of m at or below v, v of either sign */
+static int64_t round_down(int64_t v, int64_t m) { return v >= 0 ? v / m * m : -round_up(-v, m); }
+
+/* Elements a whole row is aligned to at local x = 0: 32 floats, one
+ * 128-byte line, so a warp's eight quads of a row are one line. */
+enum { ROW_ALIGN = 32 };
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -23,10 +29,10 @@ static void slab_range(int64_t n, int64_t L, int side, int64_t *lo, int64_t *hi)
 static tl_status layouts_of(tl_fdtd *f, tl_fdtd_sub *s)
 {
     const tl_fdtd_config *c = &f->cfg;
-    /* full fields: x rows start 32-element aligned at local x = 0, so a
+    /* full fields: x rows start ROW_ALIGN-aligned at local x = 0, so a
      * warp's loads of the owned points are aligned */
-    int64_t x0 = round_up(s->lpad[0], 32);
-    int64_t sx = round_up(x0 + s->n[0] + s->hpad[0], 32);
+    int64_t x0 = round_up(s->lpad[0], ROW_ALIGN);
+    int64_t sx = round_up(x0 + s->n[0] + s->hpad[0], ROW_ALIGN);
     int64_t sy = s->lpad[1] + s->n[1] + s->hpad[1];
     int64_t sz = s->lpad[2] + s->n[2] + s->hpad[2];
     tl_fdtd_layout *l = &s->full;
@@ -54,16 +60,16 @@ static tl_status layouts_of(tl_fdtd *f, tl_fdtd_sub *s)
              * hold a multiple of it, so the quad at an aligned x is one
              * aligned vector in psi as in the fields (fdtd_vec.cu). The
              * y and z slabs' rows are whole rows of the box: aligned to
-             * 32 as the fields' rows are, a warp's eight quads are one
-             * 128-byte line. Aligned to 4 they started 16 bytes into a
+             * ROW_ALIGN as the fields' rows are, a warp's eight quads are
+             * one 128-byte line. Aligned to 4 they started 16 bytes into a
              * sector, and each warp row of a z slab's memory variable
              * touched 5 sectors for 4 (ncu's source counters: 25 % more
              * L2 sectors than the bytes ask in its load and in its store,
              * results/wave3-checks-h200/session11/C). An x slab's rows
              * hold 20-odd points: at 32 they would take 64 points of
              * memory for no fewer sectors. */
-            const int64_t align = d == 0 ? 4 : 32;
-            int64_t qx0 = q->lo[0] >= 0 ? q->lo[0] / align * align : -round_up(-q->lo[0], align);
+            const int64_t align = d == 0 ? 4 : ROW_ALIGN;
+            int64_t qx0 = round_down(q->lo[0], align);
             int64_t ex = round_up(q->hi[0] - qx0, align), ey = q->hi[1] - q->lo[1], ez = q->hi[2] - q->lo[2];
             q->sx = ex;
             q->sxy = ex * ey;
