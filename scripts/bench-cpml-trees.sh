@@ -69,7 +69,7 @@ tmp=$out/.summary.txt.tmp
         for n in $sizes; do
             for ((r = 1; r <= rounds; r++)); do
                 f=$out/${names[k]}-r$r/cpml.csv
-                [[ -f $f ]] && awk -F, -v n="$n" 'NR > 1 && $1 == n && $4 > 0 && $5 > 0 { print $4, $5 }' "$f"
+                if [[ -f $f ]]; then awk -F, -v n="$n" 'NR > 1 && $1 == n && $4 > 0 && $5 > 0 { print $4, $5 }' "$f"; fi
             done | awk -v b="${names[k]}" -v n="$n" '
                 { none += $1; cp += $2; q = $2 / $1; s += q; if (k == 0 || q < lo) lo = q; if (k == 0 || q > hi) hi = q; k++ }
                 END {

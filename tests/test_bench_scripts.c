@@ -484,7 +484,87 @@ TL_TEST(ncu_l2_excess_of_the_shell_box)
     refuses_non_ncu("ncu-l2-excess.awk", "ncu-l2-excess.awk: no SASS rows with L2 sectors");
 }
 
+/* A stand-in trilap-fdtd in dir/NAME: logs "NAME args" to log and appends
+ * bench-cpml.sh's columns to its --results, the rate without CPML `none`
+ * and with it `cpml` plus 10 per round (the round from the output folder
+ * bench-cpml-trees.sh names NAME-rR); `fail` makes it exit 1 instead. */
+static void cpml_build(const char *dir, const char *name, int none, int cpml, int fail, const char *log)
+{
+    char p[700], body[1400];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    TL_ASSERT_EQ(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/%s/trilap-bench", dir, name);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "printf 'function,bandwidth_gbs\\ncopy,2\\ntriad,1\\n' > \"$out\"\n");
+    snprintf(p, sizeof p, "%s/%s/trilap-fdtd", dir, name);
+    snprintf(body, sizeof body,
+             "#!/bin/sh\n"
+             "echo \"%s $*\" >> %s\n"
+             "[ %d = 0 ] || exit 1\n"
+             "while [ $# -gt 0 ]; do case $1 in --grid) n=$2;; --label) l=$2;; --results) f=$2;; --cpml) c=$2;; "
+             "esac; shift; done\n"
+             "r=${f%%/fdtd.csv}; r=${r##*-r}\n"
+             "[ -f \"$f\" ] || echo label,nx,steps,cpml,mpoints_s,gbs > \"$f\"\n"
+             "echo \"$l,$n,100,0,%d,1\" >> \"$f\"\n"
+             "echo \"$l,$n,100,$c,$((%d + 10 * r)),1\" >> \"$f\"\n",
+             name, log, fail, none, cpml);
+    write_script(p, body);
+}
+
+/* scripts/bench-cpml-trees.sh over scripts/bench-cpml.sh and stand-in
+ * builds: rounds alternate the builds (a, b, c, then a again), each
+ * build's summary rows are the means of its rounds with their spread, a
+ * build whose runs fail has a row of none and the script exits 1; a bad
+ * argument is one line, exit 2 and nothing run or written. */
+TL_TEST(cpml_builds_alternated)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600], log[600], out[600], p[700];
+    snprintf(dir, sizeof dir, "%s/builds", t);
+    snprintf(log, sizeof log, "%s/runs.txt", t);
+    snprintf(out, sizeof out, "%s/cmp", t);
+    TL_ASSERT_EQ(mkdir(dir, 0755), 0);
+    cpml_build(dir, "a", 1000, 800, 0, log);
+    cpml_build(dir, "b", 1000, 900, 0, log);
+    cpml_build(dir, "c", 1000, 900, 1, log);
+    tl_test_output r = tl_test_capture("scripts/bench-cpml-trees.sh %s a=%s/a b=%s/b c=%s/c --rounds 2 --sizes '480 96'",
+                                       out, dir, dir, dir);
+    TL_ASSERT_MSG(r.rc == 1, "exit %d: %s", r.rc, r.err);
+    TL_ASSERT_MSG(strstr(r.err, "bench-cpml-trees.sh: c round 1 failed") && tl_test_count(r.err, "\n") == 2,
+                  "%s", r.err);
+    /* a: 810 and 820 against 1000 in rounds 1 and 2; b: 910, 920 */
+    TL_ASSERT_MSG(strstr(r.out, "\na              480      2         1000          815  0.8150 0.8100-0.8200\n") &&
+                      strstr(r.out, "\na               96      2         1000          815  0.8150 0.8100-0.8200\n") &&
+                      strstr(r.out, "\nb              480      2         1000          915  0.9150 0.9100-0.9200\n") &&
+                      strstr(r.out, "\nc              480      0            -            -       -             -\n"),
+                  "%s", r.out);
+    snprintf(p, sizeof p, "%s/summary.txt", out);
+    char *sum = tl_test_read(p);
+    TL_ASSERT_STREQ(sum, r.out);
+    free(sum);
+    tl_test_output_free(&r);
+    char *runs = tl_test_read(log);
+    const char *a1 = strstr(runs, "a run"), *b1 = strstr(runs, "b run"), *c1 = strstr(runs, "c run");
+    TL_ASSERT_MSG(a1 && b1 && c1 && a1 < b1 && b1 < c1 && strstr(c1, "a run") && strstr(runs, "--grid 96 "),
+                  "%s", runs);
+    TL_ASSERT_EQ(tl_test_count(runs, "a run"), 4);
+    free(runs);
+    static const char *const bad[] = {"A=%s/a", "a=%s/none", "a=%s/a a=%s/a", "a=%s/a --rounds 0", "a=%s/a --sizes x"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char args[800];
+        snprintf(args, sizeof args, bad[k], dir, dir);
+        char fresh[700];
+        snprintf(fresh, sizeof fresh, "%s/bad%zu", t, k);
+        r = tl_test_capture("scripts/bench-cpml-trees.sh %s %s", fresh, args);
+        TL_ASSERT_MSG(r.rc == 2 && strstr(r.err, "bench-cpml-trees.sh: ") && one_line(r.err), "'%s': exit %d, %s",
+                      args, r.rc, r.err);
+        TL_ASSERT_MSG(access(fresh, F_OK) != 0, "'%s': %s written", args, fresh);
+        tl_test_output_free(&r);
+    }
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box)
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated)

@@ -3,7 +3,8 @@
  * (1e-12 relative) and single (1e-5); decomposed runs on one GPU (several
  * subdomains to a GPU) equal to the single domain bit for bit for every
  * strategy, s and overlap; the banded vector kernel equal to the plain
- * one; the vector kernels' CPML cut; the blow-up check; a traced run. */
+ * one; the vector kernels' CPML cut, and a quad that both x slabs cut;
+ * the blow-up check; a traced run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,6 +354,42 @@ TL_TEST(gpu_vec_cpml_cut_equals_single_domain)
     }
 }
 
+/* A quad that the x slabs' edges cut: 14 points along x with 6 cells put
+ * 4 and 5 in the low slab, 6 in none and 7 in the high one, so the quad at
+ * 4 holds points of both (vec4) and the pair at 6 of one (vec2). Each
+ * against the CPU, single and double. */
+TL_TEST(gpu_vec_cpml_quad_cut_by_slabs)
+{
+    need_gpu();
+    const tl_fdtd_kernel_kind kinds[2] = {TL_FDTD_KERNEL_VEC4, TL_FDTD_KERNEL_VEC2};
+    for (int dbl = 0; dbl < 2; dbl++) {
+        tl_fdtd_config c = base(8, 6, dbl, 0);
+        c.n[0] = 14;
+        c.n[1] = 20;
+        c.n[2] = 16;
+        c.src[0] = 7;
+        c.src[1] = 10;
+        c.src[2] = 8;
+        int64_t N = c.n[0] * c.n[1] * c.n[2];
+        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
+        TL_ASSERT(a && b);
+        fields_of(&c, b);
+        c.backend = TL_FDTD_BACKEND_CUDA;
+        for (int kk = 0; kk < 2; kk++) {
+            c.kernel = kinds[kk];
+            fields_of(&c, a);
+            for (int k = 0; k < 4; k++) {
+                double r = rel_diff(a + k * N, b + k * N, N);
+                TL_ASSERT_MSG(r <= (dbl ? 1e-12 : 1e-5), "%s %s field %d: %.3e", tl_fdtd_kernels[kinds[kk]].name,
+                              dbl ? "double" : "single", k, r);
+            }
+        }
+        free(a);
+        free(b);
+    }
+}
+
 TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain,
              gpu_zcol_decomposed_equals_single_domain, gpu_vec4_band_equals_plain, gpu_periodic_decomposed,
-             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts, gpu_vec_cpml_cut_equals_single_domain)
+             gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts, gpu_vec_cpml_cut_equals_single_domain,
+             gpu_vec_cpml_quad_cut_by_slabs)
