@@ -6,7 +6,9 @@
  * rebuilt from the logs), and scripts/bench-solver-roof.sh with
  * stand-ins for trilap-solve and trilap-bench: each VARIANTS entry runs
  * with its options and gets its row in the summary; a bad entry is one
- * error line, exit 2 and nothing written. */
+ * error line, exit 2 and nothing written; scripts/bench-cpml-trees.sh
+ * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
+ * committed ncu files. */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -539,6 +541,13 @@ TL_TEST(cpml_builds_alternated)
                       strstr(r.out, "\nb              480      2         1000          915  0.9150 0.9100-0.9200\n") &&
                       strstr(r.out, "\nc              480      0            -            -       -             -\n"),
                   "%s", r.out);
+    /* bench-cpml.sh's own table: issue 29's target at 480^3, none at 96^3 */
+    snprintf(p, sizeof p, "%s/a-r2/table.txt", out);
+    char *table = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(table, "\n  480   1   100         1000          820  0.820   0.88 ") &&
+                      strstr(table, "\n   96   1   100         1000          820  0.820          "),
+                  "%s", table);
+    free(table);
     snprintf(p, sizeof p, "%s/summary.txt", out);
     char *sum = tl_test_read(p);
     TL_ASSERT_STREQ(sum, r.out);
