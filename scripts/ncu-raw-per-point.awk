@@ -52,7 +52,7 @@ END {
     for (r = 1; r <= n; r++) {
         split(rows[r], f, FS)
         name = f[col["Kernel Name"]]
-        upd = name ~ /_v_vec_kernel/ ? "v" : name ~ /_p_vec_kernel/ ? "p" : "?"
+        upd = name ~ /_v_vec_(shell_)?kernel/ ? "v" : name ~ /_p_vec_(shell_)?kernel/ ? "p" : "?"
         build = name ~ /, 1>\(/ ? "cpml" : name ~ /, 0>\(/ ? "plain" : "?"
         slots = num(f[col["launch__thread_count"]]) * width
         ns = num(f[col["gpu__time_duration.sum"]]) * scale[unit[col["gpu__time_duration.sum"]]]

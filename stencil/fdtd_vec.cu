@@ -452,6 +452,32 @@ static void block_order_band(block_order &o, int band)
     o.row = tl_fast_div_of((uint32_t)o.nbx);
 }
 
+/* Block id of the banded walk, by division */
+__device__ __forceinline__ void banded_by_division(const block_order &o, int64_t id, int64_t &bx, int64_t &by,
+                                                   int64_t &bz)
+{
+    int64_t full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
+    int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
+    bz = r / plane;
+    r -= bz * plane;
+    by = band * o.band + r / o.nbx;
+    bx = r % o.nbx;
+}
+
+/* Block id of a box walked as a 1-D grid (the shell's table): as the 3-D
+ * grid, x fastest, then y, then z; or banded */
+__device__ __forceinline__ void block_at(const block_order &o, uint32_t id, int64_t &bx, int64_t &by, int64_t &bz)
+{
+    if (o.band != 0) {
+        banded_by_division(o, id, bx, by, bz);
+        return;
+    }
+    const uint32_t row = id / (uint32_t)o.nbx;
+    bx = id - row * (uint32_t)o.nbx;
+    by = row % (uint32_t)o.nby;
+    bz = row / (uint32_t)o.nby;
+}
+
 /* BY_DIVISION: the banded walk by division, as the CPML build keeps it
  * (update_quad says why) */
 template <bool BY_DIVISION>
@@ -462,12 +488,7 @@ __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int6
         return;
     }
     if (BY_DIVISION) {
-        int64_t id = blockIdx.x, full = (int64_t)o.nbx * o.band * o.nz, band = id / full, r = id - band * full;
-        int64_t rows = o.nby - band * o.band < o.band ? o.nby - band * o.band : o.band, plane = (int64_t)o.nbx * rows;
-        bz = r / plane;
-        r -= bz * plane;
-        by = band * o.band + r / o.nbx;
-        bx = r % o.nbx;
+        banded_by_division(o, blockIdx.x, bx, by, bz);
         return;
     }
     /* the grid has fewer than 2^31 blocks (launch_box) */
@@ -490,10 +511,9 @@ __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int6
  * ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is banded
  * (results/wave3-checks-h200/session6/S). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
-__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
+__device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o,
+                                               int64_t bx, int64_t by, int64_t bz)
 {
-    int64_t bx, by, bz;
-    block_of<CPML>(o, bx, by, bz);
     const int row0 = CPML ? (int)-(a.off % a.sx) : o.row0;
     int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
@@ -514,6 +534,39 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
     }
 }
 
+template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
+__device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
+{
+    int64_t bx, by, bz;
+    block_of<CPML>(o, bx, by, bz);
+    update_quad_at<T, R, W, BX, BY, CPML, V>(a, b, xq, o, bx, by, bz);
+}
+
+/* The CPML shell's boxes in one launch: box k takes the blocks from
+ * first[k], in its own walk (block_at). One launch instead of six: each
+ * launch's last blocks leave SMs idle that the next could not take, and
+ * ncu's times of the six launches alone add up to the shell's time in
+ * the step beside the interior (results/wave3-checks-h200/session11/E) */
+struct shell_table {
+    uint32_t first[7]; /* first[n]: the blocks of all n boxes */
+    int n;
+    box3 b[6];
+    int64_t xq[6];
+    block_order o[6];
+};
+
+template <typename T, int R, int W, int BX, int BY, bool V>
+__device__ __forceinline__ void update_shell(const tl_fdtd_kargs &a, const shell_table &t)
+{
+    const uint32_t id = blockIdx.x;
+    int k = 0;
+#pragma unroll
+    for (int j = 1; j < 6; j++) k += j < t.n && id >= t.first[j];
+    int64_t bx, by, bz;
+    block_at(t.o[k], id - t.first[k], bx, by, bz);
+    update_quad_at<T, R, W, BX, BY, true, V>(a, t.b[k], t.xq[k], t.o[k], bx, by, bz);
+}
+
 /* two kernels, so the traces name the update */
 template <typename T, int R, int W, int BX, int BY, bool CPML>
 __global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
@@ -526,6 +579,20 @@ __global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
     tl_fdtd_p_vec_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
 {
     update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
+}
+/* the shell's, the CPML build (its name ends as tl_fdtd_[vp]_vec_kernel's
+ * CPML build does, for the trace and the ncu readers) */
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
+    tl_fdtd_v_vec_shell_kernel(const __grid_constant__ tl_fdtd_kargs a, const __grid_constant__ shell_table t)
+{
+    update_shell<T, R, W, BX, BY, true>(a, t);
+}
+template <typename T, int R, int W, int BX, int BY, bool CPML>
+__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
+    tl_fdtd_p_vec_shell_kernel(const __grid_constant__ tl_fdtd_kargs a, const __grid_constant__ shell_table t)
+{
+    update_shell<T, R, W, BX, BY, false>(a, t);
 }
 
 /* Block rows per band: the 2R planes of the z-reused field over a band
@@ -544,11 +611,11 @@ int band_rows(const tl_fdtd_kargs &a, int nby)
     return band < 1 ? 1 : band;
 }
 
+/* A box's first quad (W-aligned) and its blocks' walk */
 template <typename T, int R, int W, int BX, int BY>
-void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool vote, bool banded, cudaStream_t s)
+block_order order_of(const tl_fdtd_kargs &a, const box3 &b, bool vote, bool banded, int64_t &xq)
 {
-    if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
-    int64_t xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
+    xq = b.lo[0] >= 0 ? b.lo[0] / W * W : -((-b.lo[0] + W - 1) / W * W);
     int64_t quads = (b.lo[0] + b.ex - xq + W - 1) / W;
     block_order o = {(int)((quads + BX - 1) / BX), (b.ey + BY - 1) / BY, b.ez, 0, (int)-(a.off % a.sx), vote,
                      {}, {}, {}, {}};
@@ -556,6 +623,15 @@ void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, boo
         int band = band_rows<T, R, BY>(a, o.nby);
         if (band > 0) block_order_band(o, band);
     }
+    return o;
+}
+
+template <typename T, int R, int W, int BX, int BY>
+void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool vote, bool banded, cudaStream_t s)
+{
+    if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
+    int64_t xq;
+    block_order o = order_of<T, R, W, BX, BY>(a, b, vote, banded, xq);
     dim3 block(BX, BY), grid((unsigned)o.nbx, (unsigned)o.nby, (unsigned)b.ez);
     if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
     /* CPML a template argument: its path costs 16 registers (48 -> 64,
@@ -617,18 +693,29 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
     launch_box<T, R, W, BX, BY>(a, which, box_of(in_lo, in_hi), false, false, banded, s);
     /* the shell, z first: along axis e, the interior on the axes cut
      * before it and the box's whole extent on the others */
-    for (int e = 2; e >= 0; e--) {
-        int64_t l[3], h[3];
-        for (int d = 0; d < 3; d++) {
-            l[d] = d > e ? in_lo[d] : lo[d];
-            h[d] = d > e ? in_hi[d] : hi[d];
+    constexpr int SR = shell_rows<BY>();
+    shell_table t = {};
+    for (int e = 2; e >= 0; e--)
+        for (int side = 0; side < 2; side++) {
+            int64_t l[3], h[3];
+            for (int d = 0; d < 3; d++) {
+                l[d] = d > e ? in_lo[d] : lo[d];
+                h[d] = d > e ? in_hi[d] : hi[d];
+            }
+            if (side == 0) h[e] = in_lo[e];
+            else l[e] = in_hi[e];
+            box3 sb = box_of(l, h);
+            if (sb.ex <= 0 || sb.ey <= 0 || sb.ez <= 0) continue;
+            const int k = t.n++;
+            t.b[k] = sb;
+            t.o[k] = order_of<T, R, W, BX, SR>(a, sb, false, banded, t.xq[k]);
+            t.first[k + 1] = t.first[k] + (uint32_t)t.o[k].nbx * (uint32_t)t.o[k].nby * (uint32_t)t.o[k].nz;
         }
-        h[e] = in_lo[e];
-        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, false, banded, s_shell);
-        l[e] = in_hi[e];
-        h[e] = hi[e];
-        launch_box<T, R, W, BX, shell_rows<BY>()>(a, which, box_of(l, h), true, false, banded, s_shell);
-    }
+    if (t.n == 0) return;
+    for (int k = t.n + 1; k < 7; k++) t.first[k] = t.first[t.n];
+    dim3 block(BX, SR), grid(t.first[t.n]);
+    if (which == 0) tl_fdtd_v_vec_shell_kernel<T, R, W, BX, SR, true><<<grid, block, 0, s_shell>>>(a, t);
+    else tl_fdtd_p_vec_shell_kernel<T, R, W, BX, SR, true><<<grid, block, 0, s_shell>>>(a, t);
 }
 
 template <typename T, int R>
