@@ -542,11 +542,16 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
     update_quad_at<T, R, W, BX, BY, CPML, V>(a, b, xq, o, bx, by, bz);
 }
 
-/* The CPML shell's boxes in one launch: box k takes the blocks from
- * first[k], in its own walk (block_at). One launch instead of six: each
- * launch's last blocks leave SMs idle that the next could not take, and
- * ncu's times of the six launches alone add up to the shell's time in
- * the step beside the interior (results/wave3-checks-h200/session11/E) */
+/* The CPML shell's pressure update in one launch over its boxes: box k
+ * takes the blocks from first[k], in its own walk (block_at). ncu timed
+ * the six launches alone at 291-293 us at 480^3 with 20 cells, the one launch
+ * at 275 us (the L2 fabric 91 % busy against 80-86 %: no launch's last
+ * blocks leave SMs idle that the next could not take), and the step with
+ * CPML ran at 0.8615 of the rate without against 0.8594 (beside the
+ * interior, whose blocks take most of that idle time already;
+ * results/wave3-checks-h200/session12/E). The velocity update stays in
+ * six launches: with the box indexed by k ptxas spilled 28 B in its
+ * kernel against 8, and both updates in one launch each ran at 0.8543. */
 struct shell_table {
     uint32_t first[7]; /* first[n]: the blocks of all n boxes */
     int n;
@@ -555,7 +560,7 @@ struct shell_table {
     block_order o[6];
 };
 
-template <typename T, int R, int W, int BX, int BY, bool V>
+template <typename T, int R, int W, int BX, int BY>
 __device__ __forceinline__ void update_shell(const tl_fdtd_kargs &a, const shell_table &t)
 {
     const uint32_t id = blockIdx.x;
@@ -564,7 +569,7 @@ __device__ __forceinline__ void update_shell(const tl_fdtd_kargs &a, const shell
     for (int j = 1; j < 6; j++) k += j < t.n && id >= t.first[j];
     int64_t bx, by, bz;
     block_at(t.o[k], id - t.first[k], bx, by, bz);
-    update_quad_at<T, R, W, BX, BY, true, V>(a, t.b[k], t.xq[k], t.o[k], bx, by, bz);
+    update_quad_at<T, R, W, BX, BY, true, false>(a, t.b[k], t.xq[k], t.o[k], bx, by, bz);
 }
 
 /* two kernels, so the traces name the update */
@@ -580,19 +585,14 @@ __global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
 {
     update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
 }
-/* the shell's, the CPML build (its name ends as tl_fdtd_[vp]_vec_kernel's
- * CPML build does, for the trace and the ncu readers) */
-template <typename T, int R, int W, int BX, int BY, bool CPML>
-__global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
-    tl_fdtd_v_vec_shell_kernel(const __grid_constant__ tl_fdtd_kargs a, const __grid_constant__ shell_table t)
-{
-    update_shell<T, R, W, BX, BY, true>(a, t);
-}
+/* the shell's pressure update, the CPML build (CPML always true: its
+ * name ends as tl_fdtd_p_vec_kernel's CPML build does, for the trace and
+ * the ncu readers) */
 template <typename T, int R, int W, int BX, int BY, bool CPML>
 __global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
     tl_fdtd_p_vec_shell_kernel(const __grid_constant__ tl_fdtd_kargs a, const __grid_constant__ shell_table t)
 {
-    update_shell<T, R, W, BX, BY, false>(a, t);
+    update_shell<T, R, W, BX, BY>(a, t);
 }
 
 /* Block rows per band: the 2R planes of the z-reused field over a band
@@ -706,6 +706,10 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             else l[e] = in_hi[e];
             box3 sb = box_of(l, h);
             if (sb.ex <= 0 || sb.ey <= 0 || sb.ez <= 0) continue;
+            if (which == 0) { /* velocity: a launch a box (shell_table says why) */
+                launch_box<T, R, W, BX, SR>(a, which, sb, true, false, banded, s_shell);
+                continue;
+            }
             const int k = t.n++;
             t.b[k] = sb;
             t.o[k] = order_of<T, R, W, BX, SR>(a, sb, false, banded, t.xq[k]);
@@ -713,9 +717,7 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
         }
     if (t.n == 0) return;
     for (int k = t.n + 1; k < 7; k++) t.first[k] = t.first[t.n];
-    dim3 block(BX, SR), grid(t.first[t.n]);
-    if (which == 0) tl_fdtd_v_vec_shell_kernel<T, R, W, BX, SR, true><<<grid, block, 0, s_shell>>>(a, t);
-    else tl_fdtd_p_vec_shell_kernel<T, R, W, BX, SR, true><<<grid, block, 0, s_shell>>>(a, t);
+    tl_fdtd_p_vec_shell_kernel<T, R, W, BX, SR, true><<<t.first[t.n], dim3(BX, SR), 0, s_shell>>>(a, t);
 }
 
 template <typename T, int R>
