@@ -6,7 +6,8 @@
 # without CPML, then with --cpml cells: order 8, single precision, centred source),
 # then, with --ncu and where Nsight Compute is installed, ncu's throughput,
 # occupancy, launch and instruction sections of every launch of the second
-# step (both updates; with CPML the interior and the six shell boxes each),
+# step (both updates; with CPML the interior and the shell: the velocity
+# update's six boxes a launch each, the pressure update's in one),
 # with and without CPML, at the first size. Steps: 100 below 800^3, 40 from
 # 800^3 up (about a second each).
 # Targets (issue 29 point 1): with CPML at least 0.88 of the rate without at 480^3,
@@ -83,10 +84,12 @@ if (( ncu )); then
     if [[ -n $ncu_bin ]]; then
         first=${sizes%% *}
         for c in 0 "$cpml"; do
-            # the second step whole: an update is one launch without CPML,
-            # with it the interior and six shell boxes (stencil/fdtd_vec.cu)
+            # the second step whole: an update is one launch without CPML;
+            # with it the velocity update is the interior and six shell
+            # boxes, the pressure update the interior and one launch over
+            # the shell's boxes (stencil/fdtd_vec.cu)
             per_step=2
-            (( c > 0 )) && per_step=14
+            (( c > 0 )) && per_step=9
             say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
             timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip "$per_step" \
                 --launch-count "$per_step" --section InstructionStats \

@@ -26,7 +26,7 @@ END {
     printf "%-6s %-6s %-5s %-16s %4s %10s %12s %6s %6s\n", "launch", "update", "build", "grid", "regs", "us", "warp_instr", "dram%", "l2%"
     for (k = 1; k <= n; k++) {
         id = order[k]
-        upd = name[id] ~ /_v_vec_kernel/ ? "v" : name[id] ~ /_p_vec_kernel/ ? "p" : "?"
+        upd = name[id] ~ /_v_vec_(shell_)?kernel/ ? "v" : name[id] ~ /_p_vec_(shell_)?kernel/ ? "p" : "?"
         # the last template argument: the CPML build (1) or the plain one (0)
         build = name[id] ~ /, 1>\(/ ? "cpml" : "plain"
         printf "%-6s %-6s %-5s %-16s %4s %10.1f %12s %6s %6s\n", id, upd, build, grid[id], regs[id], time_us[id],

@@ -455,6 +455,13 @@ TL_TEST(ncu_raw_per_point_of_a_step)
                       strstr(r.out, "\ntotal  14 launches, 1750.6 us, L2 fabric busy 1590.2 us, 3819.3 MB over the L2 fabric\n"),
                   "%s", r.out);
     tl_test_output_free(&r);
+    /* session12's shell in one launch an update: the shell kernels named by their update */
+    r = ncu_read("wave3-checks-h200/session12/E/ncu/fabric-cpml20.csv.gz", "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, "\n1      v      cpml     31.92    11836.4 ") &&
+                      strstr(r.out, "\n3      p      cpml     31.92     8604.7 ") && !strstr(r.out, " ?  ") &&
+                      strstr(r.out, "\ntotal  4 launches, 1747.4 us, L2 fabric busy 1632.5 us, 3857.1 MB over the L2 fabric\n"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
     refuses_non_ncu("ncu-raw-per-point.awk", "ncu-raw-per-point.awk: no launch rows");
 }
 
