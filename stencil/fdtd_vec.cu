@@ -502,14 +502,11 @@ __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int6
     bx = r - y * o.row.d;
 }
 
-/* A thread's quad of an update (V: velocity, else pressure): blocks of
- * BX x BY threads, a quad each (BX W points along x), one z plane a
- * block; xq: the box's first quad (W-aligned). The CPML build keeps the
- * divisions of the block walk and of row0: without them ptxas spilled
- * 72 B instead of 32 in float's velocity CPML kernel (sm_90, order 8),
- * and 480^3 with 20 cells ran 1 % slower; the plain build, without them,
- * ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is banded
- * (results/wave3-checks-h200/session6/S). */
+/* A thread's quad of an update (V: velocity, else pressure) in block
+ * (bx, by, bz) of box b: blocks of BX x BY threads, a quad each (BX W
+ * points along x), one z plane a block; xq: the box's first quad
+ * (W-aligned). The CPML build keeps the division of row0 (update_quad
+ * says why). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
 __device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o,
                                                int64_t bx, int64_t by, int64_t bz)
@@ -534,6 +531,12 @@ __device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box
     }
 }
 
+/* The quad of the launch's block (block_of). The CPML build keeps the
+ * divisions of the block walk and of row0: without them ptxas spilled
+ * 72 B instead of 32 in float's velocity CPML kernel (sm_90, order 8),
+ * and 480^3 with 20 cells ran 1 % slower; the plain build, without them,
+ * ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is banded
+ * (results/wave3-checks-h200/session6/S). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
 __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
 {
