@@ -12,7 +12,8 @@
 # digits, '.', '_' or '-'. Each run is `bench-cpml.sh OUT/NAME-rR --sizes
 # SIZES --reps 1` (BENCH_CPML names another script with its interface).
 # Writes OUT/NAME-rR/ (bench-cpml.sh's folder: cpml.csv, table.txt, ...) and
-# OUT/summary.txt, also printed: per build and size the rounds that ran, the
+# OUT/summary.txt, printed on stdout (a line a run on stderr says which
+# round and build is running): per build and size the rounds that ran, the
 # mean rates without and with CPML (Mpoints/s), the mean ratio and the
 # least and greatest round's ratio.
 # Exit status: 2 for a bad argument (before anything runs), 1 when a run
@@ -52,6 +53,7 @@ for ((r = 1; r <= rounds; r++)); do
     for k in "${!names[@]}"; do
         run=$out/${names[k]}-r$r
         rm -rf "$run"
+        echo "$prog: round $r of $rounds, ${names[k]} (sizes $sizes)" >&2
         if ! TL_BIN=${dirs[k]} "$bench" "$run" --sizes "$sizes" --reps 1 > /dev/null 2>&1; then
             echo "$prog: ${names[k]} round $r failed (see $run/bench.log)" >&2
             failed=1

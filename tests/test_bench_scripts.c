@@ -544,7 +544,11 @@ TL_TEST(cpml_builds_alternated)
     tl_test_output r = tl_test_capture("scripts/bench-cpml-trees.sh %s a=%s/a b=%s/b c=%s/c --rounds 2 --sizes '480 96'",
                                        out, dir, dir, dir);
     TL_ASSERT_MSG(r.rc == 1, "exit %d: %s", r.rc, r.err);
-    TL_ASSERT_MSG(strstr(r.err, "bench-cpml-trees.sh: c round 1 failed") && tl_test_count(r.err, "\n") == 2,
+    TL_ASSERT_MSG(strstr(r.err, "bench-cpml-trees.sh: c round 1 failed") && tl_test_count(r.err, " failed (see ") == 2,
+                  "%s", r.err);
+    /* progress: a line a run, before it */
+    TL_ASSERT_MSG(tl_test_count(r.err, "bench-cpml-trees.sh: round ") == 6 &&
+                      strstr(r.err, "bench-cpml-trees.sh: round 2 of 2, c (sizes 480 96)\n"),
                   "%s", r.err);
     /* a: 810 and 820 against 1000 in rounds 1 and 2; b: 910, 920 */
     TL_ASSERT_MSG(strstr(r.out, "\na              480      2         1000          815  0.8150 0.8100-0.8200\n") &&
