@@ -68,45 +68,56 @@ static double rel_diff(const double *a, const double *b, int64_t n)
     return m > 0 ? d / m : d;
 }
 
-/* Every kernel of the --kernel table against one CPU run of the same configuration. */
-static void compare_backends(int dbl, double tol)
+/* Each of the nk CUDA kernels against one CPU run of c: every field
+ * within a relative 1e-12 (double) or 1e-5 (single) of the CPU's. */
+static void expect_kernels_match_cpu(tl_fdtd_config c, const tl_fdtd_kernel_kind *kinds, int nk)
 {
+    const double tol = c.dbl ? 1e-12 : 1e-5;
+    const char *prec = c.dbl ? "double" : "single";
+    int64_t N = c.n[0] * c.n[1] * c.n[2];
+    double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
+    TL_ASSERT(a && b);
+    c.backend = TL_FDTD_BACKEND_CPU;
+    fields_of(&c, b);
+    c.backend = TL_FDTD_BACKEND_CUDA;
+    for (int kk = 0; kk < nk; kk++) {
+        const char *kname = tl_fdtd_kernels[kinds[kk]].name;
+        c.kernel = kinds[kk];
+        fields_of(&c, a);
+        for (int k = 0; k < 4; k++) {
+            double r = rel_diff(a + k * N, b + k * N, N);
+            fprintf(stderr, "%s %s order %d cpml %lld field %d: relative difference %.3e\n", kname, prec, c.order,
+                    (long long)c.cpml, k, r);
+            TL_ASSERT_MSG(r <= tol, "%s %s order %d cpml %lld field %d: %.3e > %.0e", kname, prec, c.order,
+                          (long long)c.cpml, k, r, tol);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+/* Every kernel of the --kernel table against the CPU: orders 2, 4, 8,
+ * without CPML and with 6 cells (layered at order 8). */
+static void compare_backends(int dbl)
+{
+    tl_fdtd_kernel_kind all[TL_FDTD_KERNEL_COUNT];
+    for (int k = 0; k < TL_FDTD_KERNEL_COUNT; k++) all[k] = (tl_fdtd_kernel_kind)k;
     const int orders[3] = {2, 4, 8};
     for (int o = 0; o < 3; o++)
-        for (int cp = 0; cp < 2; cp++) {
-            tl_fdtd_config c = base(orders[o], cp ? 6 : 0, dbl, cp && o == 2);
-            int64_t N = c.n[0] * c.n[1] * c.n[2];
-            double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-            TL_ASSERT(a && b);
-            fields_of(&c, b);
-            c.backend = TL_FDTD_BACKEND_CUDA;
-            for (int kern = 0; kern < TL_FDTD_KERNEL_COUNT; kern++) {
-                const char *kname = tl_fdtd_kernels[kern].name;
-                c.kernel = (tl_fdtd_kernel_kind)kern;
-                fields_of(&c, a);
-                for (int k = 0; k < 4; k++) {
-                    double r = rel_diff(a + k * N, b + k * N, N);
-                    fprintf(stderr, "order %d cpml %d %s %s field %d: relative difference %.3e\n", orders[o], cp,
-                            kname, dbl ? "double" : "single", k, r);
-                    TL_ASSERT_MSG(r <= tol, "order %d cpml %d kernel %s field %d: %.3e > %.0e", orders[o], cp, kname,
-                                  k, r, tol);
-                }
-            }
-            free(a);
-            free(b);
-        }
+        for (int cp = 0; cp < 2; cp++)
+            expect_kernels_match_cpu(base(orders[o], cp ? 6 : 0, dbl, cp && o == 2), all, TL_FDTD_KERNEL_COUNT);
 }
 
 TL_TEST(gpu_equals_cpu_double)
 {
     need_gpu();
-    compare_backends(1, 1e-12);
+    compare_backends(1);
 }
 
 TL_TEST(gpu_equals_cpu_single)
 {
     need_gpu();
-    compare_backends(0, 1e-5);
+    compare_backends(0);
 }
 
 TL_TEST(gpu_decomposed_equals_single_domain)
@@ -328,19 +339,10 @@ TL_TEST(gpu_vec_cpml_cut_equals_single_domain)
         c.src[0] = 50;
         c.src[1] = 30;
         c.src[2] = 25;
-        int64_t N = c.n[0] * c.n[1] * c.n[2];
-        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-        TL_ASSERT(a && b);
-        fields_of(&c, b);
+        const tl_fdtd_kernel_kind vec4 = TL_FDTD_KERNEL_VEC4;
+        expect_kernels_match_cpu(c, &vec4, 1);
         c.backend = TL_FDTD_BACKEND_CUDA;
-        c.kernel = TL_FDTD_KERNEL_VEC4;
-        fields_of(&c, a);
-        for (int k = 0; k < 4; k++) {
-            double r = rel_diff(a + k * N, b + k * N, N);
-            TL_ASSERT_MSG(r <= (dbl ? 1e-12 : 1e-5), "%s field %d: %.3e", dbl ? "double" : "single", k, r);
-        }
-        free(a);
-        free(b);
+        c.kernel = vec4;
         c.strategy = "peer";
         for (int sh = 0; sh < 3; sh++)
             for (int s = 1; s <= 2; s++) {
@@ -370,22 +372,7 @@ TL_TEST(gpu_vec_cpml_quad_cut_by_slabs)
         c.src[0] = 7;
         c.src[1] = 10;
         c.src[2] = 8;
-        int64_t N = c.n[0] * c.n[1] * c.n[2];
-        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-        TL_ASSERT(a && b);
-        fields_of(&c, b);
-        c.backend = TL_FDTD_BACKEND_CUDA;
-        for (int kk = 0; kk < 2; kk++) {
-            c.kernel = kinds[kk];
-            fields_of(&c, a);
-            for (int k = 0; k < 4; k++) {
-                double r = rel_diff(a + k * N, b + k * N, N);
-                TL_ASSERT_MSG(r <= (dbl ? 1e-12 : 1e-5), "%s %s field %d: %.3e", tl_fdtd_kernels[kinds[kk]].name,
-                              dbl ? "double" : "single", k, r);
-            }
-        }
-        free(a);
-        free(b);
+        expect_kernels_match_cpu(c, kinds, 2);
     }
 }
 
