@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What CPML costs the default FDTD kernel (issue 29, item 1), from one run:
-#   scripts/bench-cpml.sh OUT [--sizes "480 1024"] [--kernel vec4-band] [--cpml 20] [--reps 2] [--ncu]
+#   scripts/bench-cpml.sh OUT [--sizes "480 1024"] [--kernel vec4-band] [--cpml 20] [--reps 2] [--ncu] [--ncu-fabric]
 # Triad first (trilap-bench stream: the bandwidth roofline of this run), then per
 # size and repetition one `trilap-fdtd run --compare-cpml` process (the same kernel
 # without CPML, then with --cpml cells: order 8, single precision, centred source),
@@ -8,8 +8,14 @@
 # occupancy, launch and instruction sections of every launch of the second
 # step (both updates; with CPML the interior and the shell: the velocity
 # update's six boxes a launch each, the pressure update's in one),
-# with and without CPML, at the first size. Steps: 100 below 800^3, 40 from
-# 800^3 up (about a second each).
+# with and without CPML, at the first size; with --ncu-fabric, ncu's raw
+# counters of the same launches at the GPU's own clocks: the bytes that
+# cross the fabric between the two L2 partitions, which bounds the update
+# (stencil/README.md), and the time it was busy, each step against the
+# other, and k, a shell point slot's cost beyond a plain point's, in plain
+# point-times, from the measured ratio (ratio = 1 / (1 + k s), s the
+# shell's point slots over the grid's points). Steps: 100 below 800^3, 40
+# from 800^3 up (about a second each).
 # Targets (issue 29 point 1): with CPML at least 0.88 of the rate without at 480^3,
 # 0.92 at 1024^3; the target column is empty at other sizes, which have none.
 # Writes into OUT:
@@ -20,6 +26,9 @@
 #   ncu-<n>-cpml<c>.csv   --ncu: ncu --csv --page details of the vector kernels
 #   ncu-<n>-cpml<c>.txt   --ncu: a line per launch and the CPML launches' share of
 #                         each update (scripts/ncu-launches.awk; also printed)
+#   ncu-fabric-<n>-cpml<c>.csv, .txt  --ncu-fabric: ncu --csv --page raw, and a line
+#                         per launch (scripts/ncu-raw-per-point.awk)
+#   fabric.txt            --ncu-fabric: the two steps side by side, and k (also printed)
 #   bench.log             everything the programs printed
 # Exit status: 0 when every size ran (whether or not it meets its target), 1 otherwise.
 set -euo pipefail
@@ -30,6 +39,7 @@ kernel=vec4-band
 cpml=20
 reps=2
 ncu=0
+ncu_fabric=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --sizes) sizes=$2; shift 2 ;;
@@ -37,6 +47,7 @@ while [[ $# -gt 0 ]]; do
         --cpml) cpml=$2; shift 2 ;;
         --reps) reps=$2; shift 2 ;;
         --ncu) ncu=1; shift ;;
+        --ncu-fabric) ncu_fabric=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         -*) echo "bench-cpml.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) [[ -z $out ]] || { echo "bench-cpml.sh: one output folder only ('$1')" >&2; exit 2; }; out=$1; shift ;;
@@ -76,33 +87,49 @@ for n in $sizes; do
             --warmup 5 --cpml "$cpml" --source center --compare-cpml --label "cpml-$n-rep$r" --results "$out/fdtd.csv"
     done
 done
-if (( ncu )); then
+first=${sizes%% *}
+ncu_bin=""
+if (( ncu || ncu_fabric )); then
     ncu_bin=$(command -v ncu || true)
     for cand in "${CUDA_HOME:-/usr/local/cuda}/bin/ncu" /opt/nvidia/nsight-compute/*/ncu; do
         [[ -z $ncu_bin && -x $cand ]] && ncu_bin=$cand
     done
-    if [[ -n $ncu_bin ]]; then
-        first=${sizes%% *}
-        for c in 0 "$cpml"; do
-            # the second step whole: an update is one launch without CPML;
-            # with it the velocity update is the interior and six shell
-            # boxes, the pressure update the interior and one launch over
-            # the shell's boxes (stencil/fdtd_vec.cu)
-            per_step=2
-            (( c > 0 )) && per_step=9
-            say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
-            timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip "$per_step" \
-                --launch-count "$per_step" --section InstructionStats \
-                --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
-                --section WarpStateStats --section SchedulerStats --section SourceCounters \
-                "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
-                > "$out/ncu-$first-cpml$c.csv" 2>> "$log" || say "  -> ncu failed or timed out"
-            awk -f "$here/scripts/ncu-launches.awk" "$out/ncu-$first-cpml$c.csv" > "$out/ncu-$first-cpml$c.txt" \
-                2>> "$log" && cat "$out/ncu-$first-cpml$c.txt" >&2
-        done
-    else
-        say "bench-cpml.sh: --ncu: ncu not found, skipped"
-    fi
+    [[ -n $ncu_bin ]] || say "bench-cpml.sh: --ncu / --ncu-fabric: ncu not found, skipped"
+fi
+# launches_per_step CELLS: the second step whole: an update is one launch
+# without CPML; with it the velocity update is the interior and six shell
+# boxes, the pressure update the interior and one launch over the shell's
+# boxes (stencil/fdtd_vec.cu)
+launches_per_step() { if (( $1 > 0 )); then echo 9; else echo 2; fi; }
+if (( ncu )) && [[ -n $ncu_bin ]]; then
+    for c in 0 "$cpml"; do
+        per_step=$(launches_per_step "$c")
+        say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
+        timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip "$per_step" \
+            --launch-count "$per_step" --section InstructionStats \
+            --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis \
+            --section WarpStateStats --section SchedulerStats --section SourceCounters \
+            "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
+            > "$out/ncu-$first-cpml$c.csv" 2>> "$log" || say "  -> ncu failed or timed out"
+        awk -f "$here/scripts/ncu-launches.awk" "$out/ncu-$first-cpml$c.csv" > "$out/ncu-$first-cpml$c.txt" \
+            2>> "$log" && cat "$out/ncu-$first-cpml$c.txt" >&2
+    done
+fi
+if (( ncu_fabric )) && [[ -n $ncu_bin ]]; then
+    fabric_metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum
+    fabric_metrics+=,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum
+    fabric_metrics+=,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed
+    for c in 0 "$cpml"; do
+        per_step=$(launches_per_step "$c")
+        f=$out/ncu-fabric-$first-cpml$c
+        say "\$ $ncu_bin --clock-control none --page raw ... trilap-fdtd run --grid $first --cpml $c > $f.csv"
+        timeout 150 "$ncu_bin" --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip "$per_step" \
+            --launch-count "$per_step" --metrics "$fabric_metrics" \
+            "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 3 --cpml "$c" \
+            > "$f.csv" 2>> "$log" || { say "  -> ncu failed or timed out"; failed=1; }
+        awk -f "$here/scripts/ncu-raw-per-point.awk" "$f.csv" > "$f.txt" 2>> "$log" ||
+            { say "  -> $f.csv: no launches read (see $log)"; failed=1; }
+    done
 fi
 
 [[ -f $out/fdtd.csv ]] || { echo "bench-cpml.sh: no $out/fdtd.csv (see $log)" >&2; exit 1; }
@@ -131,4 +158,32 @@ awk -F, -v kernel="$kernel" -v cells="$cpml" '
     { printf "%5s %3s %5s %12s %12s %6s %6s %9s %7s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
     "$out/cpml.csv" > "$out/table.txt"
 tee -a "$log" < "$out/table.txt"
+if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fabric-$first-cpml$cpml.txt ]]; then
+    # ncu-raw-per-point.awk's lines: launch, update, build, slots_M, ...;
+    # its last: "total  N launches, T us, L2 fabric busy B us, M MB over the L2 fabric"
+    awk -v n="$first" -v cells="$cpml" '
+        FNR == 1 { file++ }
+        $1 == "total" {
+            t = $0; sub(/.*launches, /, "", t); us[file] = t + 0
+            b = $0; sub(/.*fabric busy /, "", b); busy[file] = b + 0
+            m = $0; sub(/.*us, /, "", m); sub(/.*, /, "", m); mb[file] = m + 0; launches[file] = $2; next }
+        file == 2 && $2 == "v" && $3 == "cpml" { shell += $4 }
+        FILENAME ~ /cpml\.csv$/ && FNR > 1 && $1 == n && $6 != "" { ratio += $6; reps++ }
+        END {
+            if (!busy[1] || !busy[2] || !mb[1] || !mb[2]) { print "bench-cpml.sh: the ncu fabric files lack the fabric counters" > "/dev/stderr"; exit 1 }
+            printf "# L2 fabric of the second step at %d^3 (ncu --page raw, the GPU'"'"'s own clocks): MB between the two L2 partitions, us busy\n", n
+            printf "%5s %8s %10s %14s %10s\n", "cpml", "launches", "kernels_us", "fabric_busy_us", "fabric_MB"
+            printf "%5d %8d %10.1f %14.1f %10.1f\n", 0, launches[1], us[1], busy[1], mb[1]
+            printf "%5d %8d %10.1f %14.1f %10.1f\n", cells, launches[2], us[2], busy[2], mb[2]
+            printf "none / CPML: fabric bytes %.3f, fabric busy %.3f (the ratio the CPML step would reach at the other'"'"'s busy share)\n",
+                   mb[1] / mb[2], busy[1] / busy[2]
+            s = shell * 1e6 / (n * n * n)
+            if (reps && s > 0) {
+                r = ratio / reps
+                printf "shell: s = %.3f of the point slots; at the measured ratio %.4f (mean of %d), k = (1 / ratio - 1) / s = %.2f\n", s, r, reps, (1 / r - 1) / s
+            }
+        }' FS=' ' "$out/ncu-fabric-$first-cpml0.txt" "$out/ncu-fabric-$first-cpml$cpml.txt" FS=, "$out/cpml.csv" \
+        > "$out/fabric.txt.tmp" 2>> "$log" && mv "$out/fabric.txt.tmp" "$out/fabric.txt" && tee -a "$log" < "$out/fabric.txt" ||
+        { rm -f "$out/fabric.txt.tmp"; say "bench-cpml.sh: no fabric.txt (see $log)"; failed=1; }
+fi
 exit "$failed"

@@ -588,7 +588,68 @@ TL_TEST(cpml_builds_alternated)
     }
 }
 
+/* scripts/bench-cpml.sh --ncu-fabric with a stand-in ncu that prints
+ * session11's committed raw pages of the step without CPML (C) and with
+ * 20 cells (E, the 14 launches of the step before session12): the two
+ * steps side by side (3,482.2 MB over the fabric
+ * against 3,819.3, busy 1,440.9 us against 1,590.2: 0.912 and 0.906), the
+ * shell's six velocity boxes 31.93 M point slots of 480^3 (s = 0.289),
+ * and k from the stand-in build's ratio, 0.81: (1 / 0.81 - 1) / 0.289 =
+ * 0.81. Each ncu run skips the first step's launches and takes the
+ * second's (2 without CPML, 9 with); an ncu page without the fabric's
+ * counters leaves no fabric.txt and exits 1. */
+TL_TEST(cpml_fabric_of_two_steps)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600], log[600], out[700], p[800], body[1400];
+    snprintf(dir, sizeof dir, "%s/builds", t);
+    snprintf(log, sizeof log, "%s/runs.txt", t);
+    TL_ASSERT_EQ(mkdir(dir, 0755), 0);
+    cpml_build(dir, "a", 1000, 800, 0, log);
+    snprintf(p, sizeof p, "%s/a/ncu", dir);
+    snprintf(body, sizeof body,
+             "#!/bin/sh\n"
+             "echo \"ncu $*\" >> %s\n"
+             "while [ $# -gt 0 ]; do [ \"$1\" = --cpml ] && c=$2; shift; done\n"
+             "[ -n \"$NCU_PAGE\" ] && { zcat \"$NCU_PAGE\"; exit 0; }\n"
+             "if [ \"$c\" = 0 ]; then zcat results/wave3-checks-h200/session11/C/ncu/fabric-cpml0.csv.gz\n"
+             "else zcat results/wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz; fi\n",
+             log);
+    write_script(p, body);
+    snprintf(out, sizeof out, "%s/fab-r1", t);
+    tl_test_output r = tl_test_capture("PATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 "
+                                       "--ncu-fabric",
+                                       dir, dir, out);
+    TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
+    TL_ASSERT_MSG(strstr(r.out, "\n    0        2     1490.5         1440.9     3482.2\n"
+                                "   20       14     1750.6         1590.2     3819.3\n"
+                                "none / CPML: fabric bytes 0.912, fabric busy 0.906 ") &&
+                      strstr(r.out, "\nshell: s = 0.289 of the point slots; at the measured ratio 0.8100 (mean of 1), "
+                                    "k = (1 / ratio - 1) / s = 0.81\n"),
+                  "%s", r.out);
+    snprintf(p, sizeof p, "%s/fabric.txt", out);
+    char *fab = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(r.out, fab), "fabric.txt not as printed: %s", fab);
+    free(fab);
+    tl_test_output_free(&r);
+    char *runs = tl_test_read(log);
+    TL_ASSERT_MSG(strstr(runs, "ncu --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip 2 "
+                               "--launch-count 2 ") &&
+                      strstr(runs, "--launch-skip 9 --launch-count 9 ") && strstr(runs, "--grid 480 --steps 3 --cpml 20\n"),
+                  "%s", runs);
+    free(runs);
+    /* a page without the fabric's counters (session8's sectors page) */
+    snprintf(out, sizeof out, "%s/nofab-r1", t);
+    r = tl_test_capture("NCU_PAGE=results/wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz PATH=%s/a:$PATH "
+                        "TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 --ncu-fabric",
+                        dir, dir, out);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "bench-cpml.sh: no fabric.txt (see "), "exit %d: %s", r.rc, r.err);
+    snprintf(p, sizeof p, "%s/fabric.txt", out);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated)
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
