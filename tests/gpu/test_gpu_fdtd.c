@@ -47,14 +47,18 @@ static tl_fdtd_config base(int order, int64_t cpml, int dbl, int layered)
     return c;
 }
 
-static void fields_of(const tl_fdtd_config *c, double *out)
+/* The fields after c's run, gathered (in double) into a new buffer */
+static double *fields_of(const tl_fdtd_config *c)
 {
+    int64_t N = c->n[0] * c->n[1] * c->n[2];
+    double *out = malloc((size_t)(TL_FDTD_NFIELDS * N) * sizeof *out);
+    TL_ASSERT(out);
     tl_fdtd *f = NULL;
     TL_ASSERT_OK(tl_fdtd_create(&f, c));
     TL_ASSERT_OK(tl_fdtd_run(f, NULL));
-    int64_t N = c->n[0] * c->n[1] * c->n[2];
     for (int k = 0; k < TL_FDTD_NFIELDS; k++) TL_ASSERT_OK(tl_fdtd_gather(f, k, out + k * N));
     tl_fdtd_destroy(&f);
+    return out;
 }
 
 static double rel_diff(const double *a, const double *b, int64_t n)
@@ -75,15 +79,13 @@ static void expect_kernels_match_cpu(tl_fdtd_config c, const tl_fdtd_kernel_kind
     const double tol = c.dbl ? 1e-12 : 1e-5;
     const char *prec = c.dbl ? "double" : "single";
     int64_t N = c.n[0] * c.n[1] * c.n[2];
-    double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-    TL_ASSERT(a && b);
     c.backend = TL_FDTD_BACKEND_CPU;
-    fields_of(&c, b);
+    double *b = fields_of(&c);
     c.backend = TL_FDTD_BACKEND_CUDA;
     for (int kk = 0; kk < nk; kk++) {
         const char *kname = tl_fdtd_kernels[kinds[kk]].name;
         c.kernel = kinds[kk];
-        fields_of(&c, a);
+        double *a = fields_of(&c);
         for (int k = 0; k < 4; k++) {
             double r = rel_diff(a + k * N, b + k * N, N);
             fprintf(stderr, "%s %s order %d cpml %lld field %d: relative difference %.3e\n", kname, prec, c.order,
@@ -91,8 +93,8 @@ static void expect_kernels_match_cpu(tl_fdtd_config c, const tl_fdtd_kernel_kind
             TL_ASSERT_MSG(r <= tol, "%s %s order %d cpml %lld field %d: %.3e > %.0e", kname, prec, c.order,
                           (long long)c.cpml, k, r, tol);
         }
+        free(a);
     }
-    free(a);
     free(b);
 }
 
@@ -301,12 +303,10 @@ TL_TEST(gpu_vec4_band_equals_plain)
         c.src[2] = 12;
         c.backend = TL_FDTD_BACKEND_CUDA;
         int64_t N = c.n[0] * c.n[1] * c.n[2];
-        double *a = malloc((size_t)(4 * N) * sizeof *a), *b = malloc((size_t)(4 * N) * sizeof *b);
-        TL_ASSERT(a && b);
         c.kernel = TL_FDTD_KERNEL_VEC4;
-        fields_of(&c, a);
+        double *a = fields_of(&c);
         c.kernel = TL_FDTD_KERNEL_VEC4_BAND;
-        fields_of(&c, b);
+        double *b = fields_of(&c);
         int64_t differ = 0;
         for (int64_t i = 0; i < 4 * N; i++) differ += memcmp(a + i, b + i, sizeof *a) != 0;
         free(a);
