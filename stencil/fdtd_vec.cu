@@ -556,7 +556,7 @@ __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &
  * six launches: with the box indexed by k ptxas spilled 28 B in its
  * kernel against 8, and both updates in one launch each ran at 0.8543. */
 struct shell_table {
-    uint32_t first[7]; /* first[n]: the blocks of all n boxes */
+    uint32_t first[7]; /* first[n]: the blocks of all n boxes; unset past n (update_shell tests j < n) */
     int n;
     box3 b[6];
     int64_t xq[6];
@@ -719,7 +719,6 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
             t.first[k + 1] = t.first[k] + (uint32_t)t.o[k].nbx * (uint32_t)t.o[k].nby * (uint32_t)t.o[k].nz;
         }
     if (t.n == 0) return;
-    for (int k = t.n + 1; k < 7; k++) t.first[k] = t.first[t.n];
     tl_fdtd_p_vec_shell_kernel<T, R, W, BX, SR, true><<<t.first[t.n], dim3(BX, SR), 0, s_shell>>>(a, t);
 }
 
