@@ -427,8 +427,8 @@ template <int BY> constexpr int shell_rows()
 typedef struct block_order {
     int nbx, nby, nz, band; /* blocks along x, y, z; block rows per band, 0: plain */
     /* local x of a row's first element, -(off % sx) (grid.c), made on the
-     * host for the plain build: a remainder in the kernel is a division
-     * per warp */
+     * host for the plain build and the shell's: a remainder in the kernel
+     * is a 64-bit division per thread */
     int row0;
     /* the CPML build: whether a warp first asks whether any of its quads
      * lies in a slab (a box holding interior points); 0 for the shell's
@@ -478,8 +478,7 @@ __device__ __forceinline__ void block_at(const block_order &o, uint32_t id, int6
     bz = row / (uint32_t)o.nby;
 }
 
-/* BY_DIVISION: the banded walk by division, as the CPML build keeps it
- * (update_quad says why) */
+/* BY_DIVISION: the banded walk by division (divides_in_kernel) */
 template <bool BY_DIVISION>
 __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int64_t &by, int64_t &bz)
 {
@@ -502,16 +501,32 @@ __device__ __forceinline__ void block_of(const block_order &o, int64_t &bx, int6
     bx = r - y * o.row.d;
 }
 
+/* Whether a build divides in the kernel (the banded walk and row0)
+ * rather than taking the host's quotients: the CPML build in blocks of
+ * more than 64 threads (the whole box where it has no interior, launch),
+ * whose 64 registers spilled 72 B instead of 32 without the divisions in
+ * float's velocity kernel (sm_90, order 8), and 480^3 with 20 cells ran
+ * 1 % slower (results/wave3-checks-h200/session6/S). The plain build, without
+ * them, ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is
+ * banded; the shell's, in blocks of 64 at 72 registers, spills 8 B
+ * either way, and without the 64-bit remainder a thread that row0 was
+ * the update with CPML ran at 0.8641 of the rate without at 480^3
+ * against 0.8614, 0.9427 against 0.9395 at 1024^3 (three rounds
+ * alternated, results/wave3-checks-h200/session14/B). */
+template <bool CPML, int NT> __host__ __device__ constexpr bool divides_in_kernel()
+{
+    return CPML && NT > 64;
+}
+
 /* A thread's quad of an update (V: velocity, else pressure) in block
  * (bx, by, bz) of box b: blocks of BX x BY threads, a quad each (BX W
  * points along x), one z plane a block; xq: the box's first quad
- * (W-aligned). The CPML build keeps the division of row0 (update_quad
- * says why). */
+ * (W-aligned). */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
 __device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o,
                                                int64_t bx, int64_t by, int64_t bz)
 {
-    const int row0 = CPML ? (int)-(a.off % a.sx) : o.row0;
+    const int row0 = divides_in_kernel<CPML, BX * BY>() ? (int)-(a.off % a.sx) : o.row0;
     int64_t x = xq + (int64_t)W * (bx * BX + threadIdx.x), y = b.lo[1] + by * BY + threadIdx.y, z = b.lo[2] + bz;
     if (y >= b.lo[1] + b.ey || x >= b.lo[0] + b.ex) return;
     if (quad_is_whole<R, W>(a, b, x, row0)) {
@@ -531,17 +546,12 @@ __device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box
     }
 }
 
-/* The quad of the launch's block (block_of). The CPML build keeps the
- * divisions of the block walk and of row0: without them ptxas spilled
- * 72 B instead of 32 in float's velocity CPML kernel (sm_90, order 8),
- * and 480^3 with 20 cells ran 1 % slower; the plain build, without them,
- * ran 0.5 % faster at 480^3 and 2.6 % at 1024^3, where it is banded
- * (results/wave3-checks-h200/session6/S). */
+/* The quad of the launch's block (block_of) */
 template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
 __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
 {
     int64_t bx, by, bz;
-    block_of<CPML>(o, bx, by, bz);
+    block_of<divides_in_kernel<CPML, BX * BY>()>(o, bx, by, bz);
     update_quad_at<T, R, W, BX, BY, CPML, V>(a, b, xq, o, bx, by, bz);
 }
 
