@@ -5,8 +5,15 @@
 # then the `top` opcodes (default 25) by count, with their share. How
 # session7 compared the CPML shell's velocity kernel with the plain one
 # (results/wave3-checks-h200/session7/Y: 597 against 323 per warp).
+# With -v stalls=N, also where the warps waited: the warp-state samples
+# (Warp Stall Sampling, All Samples) by reason (the stall_* columns), each
+# reason's share, and the N instructions with the most samples, by their
+# row among the executed ones (results/wave3-checks-h200/session14/C: the
+# shell's warps 66 % of their samples on a long scoreboard, the plain
+# kernel's 84 %).
 #
 #   zcat zbox-sass.csv.gz | awk -v warps=36000 -f scripts/ncu-sass-ops.awk
+#   zcat vshell-zlo-sass.csv.gz | awk -v top=5 -v stalls=8 -f scripts/ncu-sass-ops.awk
 BEGIN { FS = "\",\""; if (top == "") top = 25 }
 /^"Kernel Name"/ { kernel = $2; sub(/",?$/, "", kernel); next }
 /^"Address"/ {
@@ -15,6 +22,8 @@ BEGIN { FS = "\",\""; if (top == "") top = 25 }
         gsub(/"/, "", h)
         if (h == "Source") src = k
         else if (h == "Instructions Executed") exe = k
+        else if (h == "Warp Stall Sampling (All Samples)") samp = k
+        else if (h ~ /^stall_/ && h !~ /Not Issued/) { reason[k] = substr(h, 7); nreason++ }
     }
     next
 }
@@ -28,6 +37,19 @@ src && exe && /^"/ {
     split(s, w, " ")
     if (!(w[1] in count)) names[++nops] = w[1]
     count[w[1]] += n
+    if (stalls > 0 && samp) {
+        row++
+        v = $samp
+        gsub(/[",]/, "", v)
+        at_row[row] = v + 0
+        text[row] = s
+        samples += v
+        for (k in reason) {
+            v = $k
+            gsub(/[",]/, "", v)
+            by_reason[reason[k]] += v
+        }
+    }
     total += n
 }
 END {
@@ -50,5 +72,28 @@ END {
         printf "%-22s %12d %6.1f%%", op, count[op], 100 * count[op] / total
         if (warps > 0) printf " %9.2f", count[op] / warps
         printf "\n"
+    }
+    if (stalls > 0) {
+        if (!samples) {
+            print "ncu-sass-ops.awk: no warp stall samples (collect the SourceCounters section)" > "/dev/stderr"
+            exit 1
+        }
+        printf "stall samples: %d\n%-22s %12s %7s\n", samples, "reason", "samples", "share"
+        for (r = 1; r <= nreason; r++) {
+            best = ""
+            for (k in by_reason)
+                if (!(k in shown) && (best == "" || by_reason[k] > by_reason[best])) best = k
+            if (best == "" || !by_reason[best]) break
+            shown[best] = 1
+            printf "%-22s %12d %6.1f%%\n", best, by_reason[best], 100 * by_reason[best] / samples
+        }
+        printf "%-6s %9s %7s  %s\n", "row", "samples", "share", "instruction"
+        for (r = 1; r <= stalls && r <= row; r++) {
+            best = 0
+            for (k = 1; k <= row; k++)
+                if (!(k in hot) && (!best || at_row[k] > at_row[best])) best = k
+            hot[best] = 1
+            printf "%-6d %9d %6.1f%%  %s\n", best, at_row[best], 100 * at_row[best] / samples, text[best]
+        }
     }
 }

@@ -420,6 +420,36 @@ TL_TEST(ncu_sass_ops_of_shell_and_interior)
     refuses_non_ncu("ncu-sass-ops.awk", "ncu-sass-ops.awk: no SASS rows");
 }
 
+/* ncu-sass-ops.awk -v stalls=N on session14's committed SASS page of the
+ * CPML shell's z-lo velocity launch: the warp-state samples by reason
+ * (long scoreboard 67.7 %) and the instructions with the most, the first
+ * a derivative's FADD waiting for the stencil; without stalls no sample
+ * is printed; a page whose rows carry no sample is refused in one line. */
+TL_TEST(ncu_sass_stalls_of_shell_launch)
+{
+    const char *page = "wave3-checks-h200/session14/C/ncu/vshell-zlo-sass.csv.gz";
+    tl_test_output r = ncu_read(page, "-v warps=36000 -v top=1 -v stalls=2 -f scripts/ncu-sass-ops.awk");
+    TL_ASSERT_MSG(strstr(r.out, "(541.1 per warp of 36000)") && strstr(r.out, "stall samples: 4861\n") &&
+                      strstr(r.out, "long_sb                        3292   67.7%") &&
+                      strstr(r.out, "wait                            519   10.7%") &&
+                      strstr(r.out, "417         1009   20.8%  FADD R13, R50, -R46\n") &&
+                      strstr(r.out, "248          914   18.8%  FADD R17, R25, -R17\n") &&
+                      !strstr(r.out, "FADD R68"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = ncu_read(page, "-f scripts/ncu-sass-ops.awk");
+    TL_ASSERT_MSG(!strstr(r.out, "stall samples"), "%s", r.out);
+    tl_test_output_free(&r);
+    const char *bare = tl_test_path("no-samples.csv");
+    tl_test_write(bare, "\"Address\",\"Source\",\"Instructions Executed\"\n\"0x0\",\"  FADD R1, R2, R3\",\"32\"\n");
+    r = tl_test_capture("awk -v stalls=3 -f scripts/ncu-sass-ops.awk %s", bare);
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.out, "warp instructions executed: 32") && strstr(r.err, "no warp stall samples") &&
+                      one_line(r.err),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* ncu-raw-per-point.awk on session8's committed raw pages of one FDTD
  * step at 480^3: without CPML, the two whole-grid launches' bytes per
  * point slot (the velocity update's 4 B of spill each way among them);
@@ -651,5 +681,6 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_raw_per_point_of_a_step,
+             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_sass_stalls_of_shell_launch,
+             ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
