@@ -9,8 +9,8 @@
 # (Warp Stall Sampling, All Samples) by reason (the stall_* columns), each
 # reason's share, and the N instructions with the most samples, by their
 # row among the executed ones (results/wave3-checks-h200/session14/C: the
-# shell's warps 66 % of their samples on a long scoreboard, the plain
-# kernel's 84 %).
+# shell's warps 67.7 % of their samples on a long scoreboard, the plain
+# kernel's 85.5 %).
 #
 #   zcat zbox-sass.csv.gz | awk -v warps=36000 -f scripts/ncu-sass-ops.awk
 #   zcat vshell-zlo-sass.csv.gz | awk -v top=5 -v stalls=8 -f scripts/ncu-sass-ops.awk
