@@ -161,12 +161,10 @@ tee -a "$log" < "$out/table.txt"
 if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fabric-$first-cpml$cpml.txt ]]; then
     # ncu-raw-per-point.awk's lines: launch, update, build, slots_M, ...;
     # its last: "total  N launches, T us, L2 fabric busy B us, M MB over the L2 fabric"
+    # (without a fabric counter B or M is not there, and the step is refused)
     awk -v n="$first" -v cells="$cpml" '
         FNR == 1 { file++ }
-        $1 == "total" {
-            t = $0; sub(/.*launches, /, "", t); us[file] = t + 0
-            b = $0; sub(/.*fabric busy /, "", b); busy[file] = b + 0
-            m = $0; sub(/.*us, /, "", m); sub(/.*, /, "", m); mb[file] = m + 0; launches[file] = $2; next }
+        $1 == "total" { launches[file] = $2; us[file] = $4 + 0; busy[file] = $9 + 0; mb[file] = $11 + 0; next }
         file == 2 && $2 == "v" && $3 == "cpml" { shell += $4 }
         FILENAME ~ /cpml\.csv$/ && FNR > 1 && $1 == n && $6 != "" { ratio += $6; reps++ }
         END {

@@ -483,7 +483,10 @@ __device__ __forceinline__ void banded_by_division(const block_order &o, int64_t
 }
 
 /* Block id of a box walked as a 1-D grid (the shell's table): as the 3-D
- * grid, x fastest, then y, then z; or banded */
+ * grid, x fastest, then y, then z; or banded, by division although the
+ * shell's builds otherwise take the host's quotients (divides_in_kernel):
+ * with the multiply-and-shift walk ptxas spilled 4 B in the shell's
+ * pressure kernel (sm_90, float, order 8; none by division) */
 __device__ __forceinline__ void block_at(const block_order &o, uint32_t id, int64_t &bx, int64_t &by, int64_t &bz)
 {
     if (o.band != 0) {
