@@ -16,9 +16,18 @@
 # partitions: the fabric's busy time follows them (66-70 fabric cycles
 # per kB in every launch of session11/A), so their ratio between two runs
 # is the ratio of the work the fabric-bound step must do.
+# Where the file has them, two last columns give a launch's rates alone:
+# dram_GB/s, DRAM bytes read and written over its time, and fabric_GB/s,
+# the bytes that crossed the fabric over its time. Launches of one step
+# compared by them show which moves its bytes slower than the interior
+# (session15: alone, the velocity shell's six launches at 75-83 % of the
+# velocity interior's DRAM rate, the pressure shell's one launch at 95 %,
+# where its six had been at 79-91 %, session11/E).
 #
 #   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
 function num(s) { gsub(/[",]/, "", s); return s + 0 }
+# field i of a split row in bytes, by its unit
+function bytes_of(f, i) { return num(f[i]) * scale[unit[i]] }
 BEGIN {
     FS = "\",\""
     if (!width) width = 4
@@ -41,6 +50,8 @@ END {
     }
     fabric = col["lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed"]
     crossed = col["lts__t_sectors_srcunit_ltcfabric.sum"]
+    dram_r = col["dram__bytes_read.sum"]
+    dram_w = col["dram__bytes_write.sum"]
     for (i = 1; i <= ncol; i++) {
         h = head[i]
         if (h ~ /^(lts|l1tex|dram)__.*\.sum$/ && h !~ /pct/) show[++m] = i
@@ -48,6 +59,8 @@ END {
     }
     printf "%-6s %-6s %-5s %8s %10s", "launch", "update", "build", "slots_M", "ns/Mslot"
     for (k = 1; k <= m; k++) printf " %s", head[show[k]]
+    if (dram_r && dram_w) printf " dram_GB/s"
+    if (crossed) printf " fabric_GB/s"
     printf "\n"
     for (r = 1; r <= n; r++) {
         split(rows[r], f, FS)
@@ -60,7 +73,7 @@ END {
         printf "%-6s %-6s %-5s %8.2f %10.1f", id, upd, build, slots / 1e6, ns / slots * 1e6
         total += ns
         if (fabric) busy += ns * num(f[fabric]) / 100
-        if (crossed) moved += num(f[crossed]) * scale[unit[crossed]]
+        if (crossed) moved += bytes_of(f, crossed)
         for (k = 1; k <= m; k++) {
             i = show[k]
             v = num(f[i])
@@ -68,6 +81,9 @@ END {
             else if (unit[i] in scale) printf " %.2f", v * scale[unit[i]] / slots
             else printf " %.3f", v / slots
         }
+        # bytes over ns: GB/s
+        if (dram_r && dram_w) printf " %.0f", (bytes_of(f, dram_r) + bytes_of(f, dram_w)) / ns
+        if (crossed) printf " %.0f", bytes_of(f, crossed) / ns
         printf "\n"
     }
     printf "total  %d launches, %.1f us", n, total / 1e3

@@ -460,13 +460,17 @@ TL_TEST(ncu_sass_stalls_of_shell_launch)
  * interior does; where the file has the sectors that crossed the fabric
  * (session11's, at the GPU's own clocks), their bytes summed: 3,482.2 MB
  * without CPML against 3,819.3 with the memory variables' rows aligned;
- * a file with no launch rows is refused in one line. */
+ * each launch's DRAM and fabric rates alone, where the file has their
+ * bytes (session11's z-lo shell box 2,947 and 2,026 GB/s against the
+ * interior's 3,631 and 2,345); a file with no launch rows is refused in
+ * one line. */
 TL_TEST(ncu_raw_per_point_of_a_step)
 {
     tl_test_output r =
         ncu_read("wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz", "-f scripts/ncu-raw-per-point.awk");
     TL_ASSERT_MSG(strstr(r.out, "0      v      plain   110.59     7873.3 16.46 11.88 0.156 82.00 35.26 12.00 "
                                 "4.00 4.00") &&
+                      strstr(r.out, " 53.8 3599\n") && strstr(r.out, " dram_GB/s\n") && !strstr(r.out, "fabric_GB/s") &&
                       strstr(r.out, "1      p      plain   110.59     6000.0 16.40 3.95 ") &&
                       strstr(r.out, "\ntotal  2 launches, 1534.3 us\n") && tl_test_count(r.out, "\n") == 4,
                   "%s", r.out);
@@ -488,6 +492,8 @@ TL_TEST(ncu_raw_per_point_of_a_step)
     tl_test_output_free(&r);
     r = ncu_read("wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz", "-f scripts/ncu-raw-per-point.awk");
     TL_ASSERT_MSG(strstr(r.out, "1      v      cpml      4.61    11770.8 22.77 11.92 82.9 23.85 ") &&
+                      strstr(r.out, " dram_GB/s fabric_GB/s\n") &&
+                      strstr(r.out, " 3631 2345\n1      v      cpml ") && strstr(r.out, " 2947 2026\n2      v      cpml ") &&
                       strstr(r.out, "\ntotal  14 launches, 1750.6 us, L2 fabric busy 1590.2 us, 3819.3 MB over the L2 fabric\n"),
                   "%s", r.out);
     tl_test_output_free(&r);
