@@ -78,7 +78,7 @@ END {
             i = show[k]
             v = num(f[i])
             if (head[i] ~ /pct/) printf " %.1f", v
-            else if (unit[i] in scale) printf " %.2f", v * scale[unit[i]] / slots
+            else if (unit[i] in scale) printf " %.2f", bytes_of(f, i) / slots
             else printf " %.3f", v / slots
         }
         # bytes over ns: GB/s
