@@ -6,8 +6,9 @@
 # without CPML, then with --cpml cells: order 8, single precision, centred source),
 # then, with --ncu and where Nsight Compute is installed, ncu's throughput,
 # occupancy, launch and instruction sections of every launch of the second
-# step (both updates; with CPML the interior and the shell: the velocity
-# update's six boxes a launch each, the pressure update's in one),
+# step (both updates; with CPML the interior and the shell: on main the
+# velocity update's six boxes a launch each, the pressure update's in one;
+# the launches a step are counted first, by ncu over a run of one step),
 # with and without CPML, at the first size; with --ncu-fabric, ncu's raw
 # counters of the same launches at the GPU's own clocks: the bytes that
 # cross the fabric between the two L2 partitions, which bounds the update
@@ -96,14 +97,26 @@ if (( ncu || ncu_fabric )); then
     done
     [[ -n $ncu_bin ]] || say "bench-cpml.sh: --ncu / --ncu-fabric: ncu not found, skipped"
 fi
-# launches_per_step CELLS: the second step whole: an update is one launch
-# without CPML; with it the velocity update is the interior and six shell
-# boxes, the pressure update the interior and one launch over the shell's
-# boxes (stencil/fdtd_vec.cu)
-launches_per_step() { if (( $1 > 0 )); then echo 9; else echo 2; fi; }
+# launches_per_step CELLS: the vector kernels' launches in one step, as
+# ncu counts them in a run of one step (one cheap metric, a few seconds),
+# so that the profiles below cover the second step whole whatever the
+# build launches (main: 2 without CPML, 9 with; a variant on a branch
+# may launch more or fewer, and a fixed count profiled the wrong ones);
+# 0 when ncu counted none
+launches_per_step() {
+    timeout 120 "$ncu_bin" --csv --page raw --kernel-name regex:vec --metrics launch__grid_size \
+        "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 1 --cpml "$1" 2>> "$log" |
+        grep -c '^"[0-9]' || true
+}
+# per_step_of CELLS: launches_per_step, said; fails where ncu counted none
+per_step_of() {
+    per_step=$(launches_per_step "$1")
+    say "ncu: $per_step launches a step at $first^3 with --cpml $1"
+    (( per_step > 0 )) || { say "  -> ncu counted no launch of a step (see $log)"; failed=1; return 1; }
+}
 if (( ncu )) && [[ -n $ncu_bin ]]; then
     for c in 0 "$cpml"; do
-        per_step=$(launches_per_step "$c")
+        per_step_of "$c" || continue
         say "\$ $ncu_bin ... trilap-fdtd run --grid $first --cpml $c > $out/ncu-$first-cpml$c.csv"
         timeout 150 "$ncu_bin" --csv --page details --kernel-name regex:vec --launch-skip "$per_step" \
             --launch-count "$per_step" --section InstructionStats \
@@ -120,7 +133,7 @@ if (( ncu_fabric )) && [[ -n $ncu_bin ]]; then
     fabric_metrics+=,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_ltcfabric.sum
     fabric_metrics+=,lts__ltcfabric2ltc_cycles_active.avg.pct_of_peak_sustained_elapsed
     for c in 0 "$cpml"; do
-        per_step=$(launches_per_step "$c")
+        per_step_of "$c" || continue
         f=$out/ncu-fabric-$first-cpml$c
         say "\$ $ncu_bin --clock-control none --page raw ... trilap-fdtd run --grid $first --cpml $c > $f.csv"
         timeout 150 "$ncu_bin" --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip "$per_step" \
