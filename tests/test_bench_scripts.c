@@ -635,9 +635,11 @@ TL_TEST(cpml_builds_alternated)
  * against 3,819.3, busy 1,440.9 us against 1,590.2: 0.912 and 0.906), the
  * shell's six velocity boxes 31.93 M point slots of 480^3 (s = 0.289),
  * and k from the stand-in build's ratio, 0.81: (1 / 0.81 - 1) / 0.289 =
- * 0.81. Each ncu run skips the first step's launches and takes the
- * second's (2 without CPML, 9 with); an ncu page without the fabric's
- * counters leaves no fabric.txt and exits 1. */
+ * 0.81. The launches a step are counted first, by an ncu run of one
+ * step (here the page's own: 2 without CPML, 14 with), and each profiling
+ * run skips the first step's and takes the second's; an ncu page
+ * without the fabric's counters leaves no fabric.txt and exits 1, and
+ * so does an ncu that lists no launch, named, with nothing profiled. */
 TL_TEST(cpml_fabric_of_two_steps)
 {
     const char *t = tl_test_tmpdir();
@@ -671,11 +673,17 @@ TL_TEST(cpml_fabric_of_two_steps)
     char *fab = tl_test_read(p);
     TL_ASSERT_MSG(strstr(r.out, fab), "fabric.txt not as printed: %s", fab);
     free(fab);
+    TL_ASSERT_MSG(strstr(r.err, "ncu: 2 launches a step at 480^3 with --cpml 0\n") &&
+                      strstr(r.err, "ncu: 14 launches a step at 480^3 with --cpml 20\n"),
+                  "%s", r.err);
     tl_test_output_free(&r);
     char *runs = tl_test_read(log);
-    TL_ASSERT_MSG(strstr(runs, "ncu --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip 2 "
-                               "--launch-count 2 ") &&
-                      strstr(runs, "--launch-skip 9 --launch-count 9 ") && strstr(runs, "--grid 480 --steps 3 --cpml 20\n"),
+    TL_ASSERT_MSG(strstr(runs, "ncu --csv --page raw --kernel-name regex:vec --metrics launch__grid_size ") &&
+                      strstr(runs, "--grid 480 --steps 1 --cpml 20\n") &&
+                      strstr(runs, "ncu --clock-control none --csv --page raw --kernel-name regex:vec --launch-skip 2 "
+                                   "--launch-count 2 ") &&
+                      strstr(runs, "--launch-skip 14 --launch-count 14 ") &&
+                      strstr(runs, "--grid 480 --steps 3 --cpml 20\n"),
                   "%s", runs);
     free(runs);
     /* a page without the fabric's counters (session8's sectors page) */
@@ -684,6 +692,19 @@ TL_TEST(cpml_fabric_of_two_steps)
                         "TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 --ncu-fabric",
                         dir, dir, out);
     TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "bench-cpml.sh: no fabric.txt (see "), "exit %d: %s", r.rc, r.err);
+    snprintf(p, sizeof p, "%s/fabric.txt", out);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
+    tl_test_output_free(&r);
+    /* an ncu that lists no launch: nothing profiled, named, exit 1 */
+    snprintf(out, sizeof out, "%s/none-r1", t);
+    r = tl_test_capture("NCU_PAGE=/dev/null PATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 "
+                        "--ncu-fabric",
+                        dir, dir, out);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "ncu: 0 launches a step at 480^3 with --cpml 0\n") &&
+                      strstr(r.err, "  -> ncu counted no launch of a step (see "),
+                  "exit %d: %s", r.rc, r.err);
+    snprintf(p, sizeof p, "%s/ncu-fabric-480-cpml0.csv", out);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
     snprintf(p, sizeof p, "%s/fabric.txt", out);
     TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
     tl_test_output_free(&r);
