@@ -108,11 +108,17 @@ launches_per_step() {
         "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 1 --cpml "$1" 2>> "$log" |
         grep -c '^"[0-9]' || true
 }
-# per_step_of CELLS: launches_per_step, said; fails where ncu counted none
+# per_step_of CELLS: launches_per_step, counted and said once for --ncu
+# and --ncu-fabric; fails where ncu counted none
+declare -A counted=()
 per_step_of() {
-    per_step=$(launches_per_step "$1")
-    say "ncu: $per_step launches a step at $first^3 with --cpml $1"
-    (( per_step > 0 )) || { say "  -> ncu counted no launch of a step (see $log)"; failed=1; return 1; }
+    if [[ -z ${counted[$1]:-} ]]; then
+        counted[$1]=$(launches_per_step "$1")
+        say "ncu: ${counted[$1]} launches a step at $first^3 with --cpml $1"
+        (( counted[$1] > 0 )) || { say "  -> ncu counted no launch of a step (see $log)"; failed=1; }
+    fi
+    per_step=${counted[$1]}
+    (( per_step > 0 ))
 }
 if (( ncu )) && [[ -n $ncu_bin ]]; then
     for c in 0 "$cpml"; do
