@@ -97,23 +97,18 @@ if (( ncu || ncu_fabric )); then
     done
     [[ -n $ncu_bin ]] || say "bench-cpml.sh: --ncu / --ncu-fabric: ncu not found, skipped"
 fi
-# launches_per_step CELLS: the vector kernels' launches in one step, as
-# ncu counts them in a run of one step (one cheap metric, a few seconds),
-# so that the profiles below cover the second step whole whatever the
-# build launches (main: 2 without CPML, 9 with; a variant on a branch
-# may launch more or fewer, and a fixed count profiled the wrong ones);
-# 0 when ncu counted none
-launches_per_step() {
-    timeout 120 "$ncu_bin" --csv --page raw --kernel-name regex:vec --metrics launch__grid_size \
-        "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 1 --cpml "$1" 2>> "$log" |
-        grep -c '^"[0-9]' || true
-}
-# per_step_of CELLS: launches_per_step, counted and said once for --ncu
-# and --ncu-fabric; fails where ncu counted none
+# per_step_of CELLS: per_step, the vector kernels' launches in one step,
+# as ncu counts them in a run of one step (one cheap metric, a few
+# seconds; once for --ncu and --ncu-fabric), so that the profiles below
+# cover the second step whole whatever the build launches (main: 2
+# without CPML, 9 with; a variant on a branch may launch more or fewer,
+# and a fixed count profiled the wrong ones); fails where ncu counted none
 declare -A counted=()
 per_step_of() {
     if [[ -z ${counted[$1]:-} ]]; then
-        counted[$1]=$(launches_per_step "$1")
+        counted[$1]=$(timeout 120 "$ncu_bin" --csv --page raw --kernel-name regex:vec --metrics launch__grid_size \
+            "$bin/trilap-fdtd" run --backend cuda --kernel "$kernel" --grid "$first" --steps 1 --cpml "$1" 2>> "$log" |
+            grep -c '^"[0-9]' || true)
         say "ncu: ${counted[$1]} launches a step at $first^3 with --cpml $1"
         (( counted[$1] > 0 )) || { say "  -> ncu counted no launch of a step (see $log)"; failed=1; }
     fi

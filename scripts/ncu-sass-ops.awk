@@ -14,6 +14,8 @@
 #
 #   zcat zbox-sass.csv.gz | awk -v warps=36000 -f scripts/ncu-sass-ops.awk
 #   zcat vshell-zlo-sass.csv.gz | awk -v top=5 -v stalls=8 -f scripts/ncu-sass-ops.awk
+# a quoted ncu number as a number
+function num(s) { gsub(/[",]/, "", s); return s + 0 }
 BEGIN { FS = "\",\""; if (top == "") top = 25 }
 /^"Kernel Name"/ { kernel = $2; sub(/",?$/, "", kernel); next }
 /^"Address"/ {
@@ -39,16 +41,10 @@ src && exe && /^"/ {
     count[w[1]] += n
     if (stalls > 0 && samp) {
         row++
-        v = $samp
-        gsub(/[",]/, "", v)
-        at_row[row] = v + 0
+        at_row[row] = num($samp)
         text[row] = s
-        samples += v
-        for (k in reason) {
-            v = $k
-            gsub(/[",]/, "", v)
-            by_reason[reason[k]] += v
-        }
+        samples += at_row[row]
+        for (k in reason) by_reason[reason[k]] += num($k)
     }
     total += n
 }
