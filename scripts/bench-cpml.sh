@@ -175,10 +175,14 @@ tee -a "$log" < "$out/table.txt"
 if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fabric-$first-cpml$cpml.txt ]]; then
     # ncu-raw-per-point.awk's lines: launch, update, build, slots_M, ...;
     # its last: "total  N launches, T us, L2 fabric busy B us, M MB over the L2 fabric"
-    # (without a fabric counter B or M is not there, and the step is refused)
+    # (without a fabric counter B or M is not there, and the step is refused).
+    # s is the velocity shell's slots (its boxes are the pressure shell's);
+    # a launch it cannot name (update or build ?: a branch's new kernel)
+    # would be left out of s, so then s and k are not printed at all
     awk -v n="$first" -v cells="$cpml" '
         FNR == 1 { file++ }
         $1 == "total" { launches[file] = $2; us[file] = $4 + 0; busy[file] = $9 + 0; mb[file] = $11 + 0; next }
+        file == 2 && $1 ~ /^[0-9]+$/ && ($2 == "?" || $3 == "?") { unknown = unknown (unknown == "" ? "" : ", ") $1 }
         file == 2 && $2 == "v" && $3 == "cpml" { shell += $4 }
         FILENAME ~ /cpml\.csv$/ && FNR > 1 && $1 == n && $6 != "" { ratio += $6; reps++ }
         END {
@@ -190,7 +194,9 @@ if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fab
             printf "none / CPML: fabric bytes %.3f, fabric busy %.3f (the ratio the CPML step would reach at the other'"'"'s busy share)\n",
                    mb[1] / mb[2], busy[1] / busy[2]
             s = shell * 1e6 / (n * n * n)
-            if (reps && s > 0) {
+            if (unknown != "")
+                printf "shell: s and k not computed: launch %s of the CPML step is not known as a v or p update of the plain or CPML build (ncu-fabric-%d-cpml%d.txt)\n", unknown, n, cells
+            else if (reps && s > 0) {
                 r = ratio / reps
                 printf "shell: s = %.3f of the point slots; at the measured ratio %.4f (mean of %d), k = (1 / ratio - 1) / s = %.2f\n", s, r, reps, (1 / r - 1) / s
             }

@@ -26,6 +26,21 @@
 #
 #   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
 function num(s) { gsub(/[",]/, "", s); return s + 0 }
+# v or p by the kernel's name (tl_fdtd_v_..., tl_fdtd_p_...), ? for
+# neither, or a kernel of another name
+function update_of(name) {
+    if (name ~ /tl_fdtd_v_[a-z_]*kernel</) return "v"
+    if (name ~ /tl_fdtd_p_[a-z_]*kernel</) return "p"
+    return "?"
+}
+# cpml or plain by the template's last argument, the CPML flag of every
+# FDTD vector kernel on main (so a branch's kernel of a new name is read
+# right where it keeps that flag last); ? where the name has no flag
+function build_of(name) {
+    if (name ~ /, (1|true)>\(/) return "cpml"
+    if (name ~ /, (0|false)>\(/) return "plain"
+    return "?"
+}
 # field i of a split row in bytes, by its unit
 function bytes_of(f, i) { return num(f[i]) * scale[unit[i]] }
 BEGIN {
@@ -65,8 +80,8 @@ END {
     for (r = 1; r <= n; r++) {
         split(rows[r], f, FS)
         name = f[col["Kernel Name"]]
-        upd = name ~ /_v_vec_(shell_)?kernel/ ? "v" : name ~ /_p_vec_(shell_)?kernel/ ? "p" : "?"
-        build = name ~ /, 1>\(/ ? "cpml" : name ~ /, 0>\(/ ? "plain" : "?"
+        upd = update_of(name)
+        build = build_of(name)
         slots = num(f[col["launch__thread_count"]]) * width
         ns = num(f[col["gpu__time_duration.sum"]]) * scale[unit[col["gpu__time_duration.sum"]]]
         id = f[1]; gsub(/"/, "", id)

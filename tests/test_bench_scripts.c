@@ -504,6 +504,15 @@ TL_TEST(ncu_raw_per_point_of_a_step)
                       strstr(r.out, "\ntotal  4 launches, 1747.4 us, L2 fabric busy 1632.5 us, 3857.1 MB over the L2 fabric\n"),
                   "%s", r.out);
     tl_test_output_free(&r);
+    /* session16's branch exp-deep-y: a kernel of a new name read by its
+     * update, and its build left ? where the name has no CPML flag */
+    r = ncu_read("wave3-checks-h200/session16/H/fab-deep/ncu-fabric-480-cpml20.csv.gz",
+                 "-f scripts/ncu-raw-per-point.awk");
+    TL_ASSERT_MSG(strstr(r.out, "\n4      v      cpml      6.18    12176.4 ") &&
+                      strstr(r.out, "\n5      v      ?        16.90    14564.4 ") &&
+                      strstr(r.out, "\n6      p      plain    81.82     5760.9 ") && tl_test_count(r.out, " ?  ") == 1,
+                  "%s", r.out);
+    tl_test_output_free(&r);
     refuses_non_ncu("ncu-raw-per-point.awk", "ncu-raw-per-point.awk: no launch rows");
 }
 
@@ -637,7 +646,9 @@ TL_TEST(cpml_builds_alternated)
  * and k from the stand-in build's ratio, 0.81: (1 / 0.81 - 1) / 0.289 =
  * 0.81. The launches a step are counted first, by an ncu run of one
  * step (here the page's own: 2 without CPML, 14 with), and each profiling
- * run skips the first step's and takes the second's; an ncu page
+ * run skips the first step's and takes the second's; a CPML step with a
+ * launch of a kernel that ncu-raw-per-point.awk cannot name (a branch's)
+ * gets its fabric figures but no s or k, said so; an ncu page
  * without the fabric's counters leaves no fabric.txt and exits 1, and
  * so does an ncu that lists no launch, named, with nothing profiled. */
 TL_TEST(cpml_fabric_of_two_steps)
@@ -654,6 +665,7 @@ TL_TEST(cpml_fabric_of_two_steps)
              "echo \"ncu $*\" >> %s\n"
              "while [ $# -gt 0 ]; do [ \"$1\" = --cpml ] && c=$2; shift; done\n"
              "[ -n \"$NCU_PAGE\" ] && { zcat \"$NCU_PAGE\"; exit 0; }\n"
+             "[ -n \"$NCU_CPML\" ] && [ \"$c\" != 0 ] && { zcat \"$NCU_CPML\"; exit 0; }\n"
              "if [ \"$c\" = 0 ]; then zcat results/wave3-checks-h200/session11/C/ncu/fabric-cpml0.csv.gz\n"
              "else zcat results/wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz; fi\n",
              log);
@@ -686,6 +698,19 @@ TL_TEST(cpml_fabric_of_two_steps)
                       strstr(runs, "--grid 480 --steps 3 --cpml 20\n"),
                   "%s", runs);
     free(runs);
+    /* a CPML step with a launch of a kernel the reader cannot name
+     * (session16's exp-deep-y): the fabric figures, but no s or k */
+    snprintf(out, sizeof out, "%s/deep-r1", t);
+    r = tl_test_capture("NCU_CPML=results/wave3-checks-h200/session16/H/fab-deep/ncu-fabric-480-cpml20.csv.gz "
+                        "PATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 --ncu-fabric",
+                        dir, dir, out);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "ncu: 8 launches a step at 480^3 with --cpml 20\n") &&
+                      strstr(r.out, "   20        8     1802.8         1603.0     3743.0\n") &&
+                      strstr(r.out, "\nshell: s and k not computed: launch 5 of the CPML step is not known as a v or p "
+                                    "update of the plain or CPML build (ncu-fabric-480-cpml20.txt)\n") &&
+                      !strstr(r.out, "k = "),
+                  "exit %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
     /* a page without the fabric's counters (session8's sectors page) */
     snprintf(out, sizeof out, "%s/nofab-r1", t);
     r = tl_test_capture("NCU_PAGE=results/wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz PATH=%s/a:$PATH "
