@@ -637,6 +637,24 @@ TL_TEST(cpml_builds_alternated)
     }
 }
 
+/* scripts/bench-cpml.sh --ncu-fabric at 480^3, one rep, into TMP/NAME
+ * (out), with the stand-in build and ncu in DIR/a and ENV before it
+ * (which page the stand-in ncu serves) */
+static tl_test_output fabric_run(const char *env, const char *dir, const char *name, char *out, size_t n)
+{
+    snprintf(out, n, "%s/%s", tl_test_tmpdir(), name);
+    return tl_test_capture("%sPATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 --ncu-fabric",
+                           env, dir, dir, out);
+}
+
+/* that bench-cpml.sh left no FILE in OUT */
+static void assert_not_written(const char *out, const char *file)
+{
+    char p[800];
+    snprintf(p, sizeof p, "%s/%s", out, file);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
+}
+
 /* scripts/bench-cpml.sh --ncu-fabric with a stand-in ncu that prints
  * session11's committed raw pages of the step without CPML (C) and with
  * 20 cells (E, the 14 launches of the step before session12): the two
@@ -670,10 +688,7 @@ TL_TEST(cpml_fabric_of_two_steps)
              "else zcat results/wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz; fi\n",
              log);
     write_script(p, body);
-    snprintf(out, sizeof out, "%s/fab-r1", t);
-    tl_test_output r = tl_test_capture("PATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 "
-                                       "--ncu-fabric",
-                                       dir, dir, out);
+    tl_test_output r = fabric_run("", dir, "fab-r1", out, sizeof out);
     TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
     TL_ASSERT_MSG(strstr(r.out, "\n    0        2     1490.5         1440.9     3482.2\n"
                                 "   20       14     1750.6         1590.2     3819.3\n"
@@ -700,10 +715,8 @@ TL_TEST(cpml_fabric_of_two_steps)
     free(runs);
     /* a CPML step with a launch of a kernel the reader cannot name
      * (session16's exp-deep-y): the fabric figures, but no s or k */
-    snprintf(out, sizeof out, "%s/deep-r1", t);
-    r = tl_test_capture("NCU_CPML=results/wave3-checks-h200/session16/H/fab-deep/ncu-fabric-480-cpml20.csv.gz "
-                        "PATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 --ncu-fabric",
-                        dir, dir, out);
+    r = fabric_run("NCU_CPML=results/wave3-checks-h200/session16/H/fab-deep/ncu-fabric-480-cpml20.csv.gz ", dir,
+                   "deep-r1", out, sizeof out);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "ncu: 8 launches a step at 480^3 with --cpml 20\n") &&
                       strstr(r.out, "   20        8     1802.8         1603.0     3743.0\n") &&
                       strstr(r.out, "\nshell: s and k not computed: launch 5 of the CPML step is not known as a v or p "
@@ -712,26 +725,18 @@ TL_TEST(cpml_fabric_of_two_steps)
                   "exit %d: %s%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
     /* a page without the fabric's counters (session8's sectors page) */
-    snprintf(out, sizeof out, "%s/nofab-r1", t);
-    r = tl_test_capture("NCU_PAGE=results/wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz PATH=%s/a:$PATH "
-                        "TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 --ncu-fabric",
-                        dir, dir, out);
+    r = fabric_run("NCU_PAGE=results/wave3-checks-h200/session8/C/ncu/sectors-cpml0.csv.gz ", dir, "nofab-r1", out,
+                   sizeof out);
     TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "bench-cpml.sh: no fabric.txt (see "), "exit %d: %s", r.rc, r.err);
-    snprintf(p, sizeof p, "%s/fabric.txt", out);
-    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
+    assert_not_written(out, "fabric.txt");
     tl_test_output_free(&r);
     /* an ncu that lists no launch: nothing profiled, named, exit 1 */
-    snprintf(out, sizeof out, "%s/none-r1", t);
-    r = tl_test_capture("NCU_PAGE=/dev/null PATH=%s/a:$PATH TL_BIN=%s/a scripts/bench-cpml.sh %s --sizes 480 --reps 1 "
-                        "--ncu-fabric",
-                        dir, dir, out);
+    r = fabric_run("NCU_PAGE=/dev/null ", dir, "none-r1", out, sizeof out);
     TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "ncu: 0 launches a step at 480^3 with --cpml 0\n") &&
                       strstr(r.err, "  -> ncu counted no launch of a step (see "),
                   "exit %d: %s", r.rc, r.err);
-    snprintf(p, sizeof p, "%s/ncu-fabric-480-cpml0.csv", out);
-    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
-    snprintf(p, sizeof p, "%s/fabric.txt", out);
-    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s written", p);
+    assert_not_written(out, "ncu-fabric-480-cpml0.csv");
+    assert_not_written(out, "fabric.txt");
     tl_test_output_free(&r);
 }
 
