@@ -6,6 +6,29 @@
 # the CPML shell read by hand (results/wave3-checks-h200/session4/).
 #
 #   zcat ncu-480-cpml20.csv.gz | awk -f scripts/ncu-launches.awk
+
+# The launch's update and build from its kernel's name, the same two
+# functions as in ncu-raw-per-point.awk (tests/test_bench_scripts.c's
+# ncu_readers_name_launches_alike holds the two readers to one answer).
+# v or p by the name (tl_fdtd_v_..., tl_fdtd_p_...), ? for neither, or a
+# kernel of another name
+function update_of(name) {
+    if (name ~ /tl_fdtd_v_[a-z_]*kernel</) return "v"
+    if (name ~ /tl_fdtd_p_[a-z_]*kernel</) return "p"
+    return "?"
+}
+# cpml for a kernel named for its CPML build (session5's
+# tl_fdtd_v_vec_cpml_kernel, whose last argument was a box kind), else by
+# the template's last argument, the CPML flag of every FDTD vector kernel
+# on main (so a branch's kernel of a new name is read right where it
+# keeps that flag last), spelled as ncu's pages spell it (1, true,
+# (bool)1); ? where the name has no flag
+function build_of(name) {
+    if (name ~ /tl_fdtd_[vp]_[a-z_]*cpml_kernel</) return "cpml"
+    if (name ~ /, (\(bool\))?(1|true)>\(/) return "cpml"
+    if (name ~ /, (\(bool\))?(0|false)>\(/) return "plain"
+    return "?"
+}
 BEGIN { FS = "\",\"" }
 /^"/ {
     id = $1
@@ -26,20 +49,23 @@ END {
     printf "%-6s %-6s %-5s %-16s %4s %10s %12s %6s %6s\n", "launch", "update", "build", "grid", "regs", "us", "warp_instr", "dram%", "l2%"
     for (k = 1; k <= n; k++) {
         id = order[k]
-        upd = name[id] ~ /_v_vec_(shell_)?kernel/ ? "v" : name[id] ~ /_p_vec_(shell_)?kernel/ ? "p" : "?"
-        # the last template argument: the CPML build (1) or the plain one (0)
-        build = name[id] ~ /, 1>\(/ ? "cpml" : "plain"
+        upd = update_of(name[id])
+        build = build_of(name[id])
         printf "%-6s %-6s %-5s %-16s %4s %10.1f %12s %6s %6s\n", id, upd, build, grid[id], regs[id], time_us[id],
                instr[id], dram[id], l2[id]
         sum[upd, build] += time_us[id]
         seen[upd] = 1
+        if (upd == "?" || build == "?") unknown = unknown " " id
+        if (build == "?") partial[upd] = 1
     }
     printf "%-6s %12s %12s %12s\n", "update", "plain_us", "cpml_us", "cpml_share"
     split("v p", ups, " ")
     for (u = 1; u <= 2; u++) {
         if (!(ups[u] in seen)) continue
         t = sum[ups[u], "plain"] + sum[ups[u], "cpml"]
-        share = t > 0 ? sum[ups[u], "cpml"] / t : 0
-        printf "%-6s %12.1f %12.1f %12.3f\n", ups[u], sum[ups[u], "plain"], sum[ups[u], "cpml"], share
+        share = t > 0 ? sprintf("%.3f", sum[ups[u], "cpml"] / t) : "0.000"
+        if (ups[u] in partial) share = "?"
+        printf "%-6s %12.1f %12.1f %12s\n", ups[u], sum[ups[u], "plain"], sum[ups[u], "cpml"], share
     }
+    if (unknown != "") printf "launches%s: update or build not known from the kernel's name, left out of the sums\n", unknown
 }

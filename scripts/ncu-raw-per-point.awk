@@ -26,19 +26,26 @@
 #
 #   zcat sectors-cpml20.csv.gz | awk -f scripts/ncu-raw-per-point.awk
 function num(s) { gsub(/[",]/, "", s); return s + 0 }
-# v or p by the kernel's name (tl_fdtd_v_..., tl_fdtd_p_...), ? for
-# neither, or a kernel of another name
+# The launch's update and build from its kernel's name, the same two
+# functions as in ncu-launches.awk (tests/test_bench_scripts.c's
+# ncu_readers_name_launches_alike holds the two readers to one answer).
+# v or p by the name (tl_fdtd_v_..., tl_fdtd_p_...), ? for neither, or a
+# kernel of another name
 function update_of(name) {
     if (name ~ /tl_fdtd_v_[a-z_]*kernel</) return "v"
     if (name ~ /tl_fdtd_p_[a-z_]*kernel</) return "p"
     return "?"
 }
-# cpml or plain by the template's last argument, the CPML flag of every
-# FDTD vector kernel on main (so a branch's kernel of a new name is read
-# right where it keeps that flag last); ? where the name has no flag
+# cpml for a kernel named for its CPML build (session5's
+# tl_fdtd_v_vec_cpml_kernel, whose last argument was a box kind), else by
+# the template's last argument, the CPML flag of every FDTD vector kernel
+# on main (so a branch's kernel of a new name is read right where it
+# keeps that flag last), spelled as ncu's pages spell it (1, true,
+# (bool)1); ? where the name has no flag
 function build_of(name) {
-    if (name ~ /, (1|true)>\(/) return "cpml"
-    if (name ~ /, (0|false)>\(/) return "plain"
+    if (name ~ /tl_fdtd_[vp]_[a-z_]*cpml_kernel</) return "cpml"
+    if (name ~ /, (\(bool\))?(1|true)>\(/) return "cpml"
+    if (name ~ /, (\(bool\))?(0|false)>\(/) return "plain"
     return "?"
 }
 # field i of a split row in bytes, by its unit

@@ -397,6 +397,66 @@ TL_TEST(ncu_launches_of_a_cpml_step)
     refuses_non_ncu("ncu-launches.awk", "ncu-launches.awk: no launch rows");
 }
 
+/* The kernel names of the FDTD launches, one a launch, as ncu's pages
+ * spell them: main's two builds (flag 0 or 1, false, (bool)1 on a source
+ * page), the shell's one pressure launch, session5's kernel named for its
+ * CPML build (its last argument a box kind), session16's branch kernel
+ * without the flag, and a kernel of another program. */
+static const char *const fdtd_names[] = {
+    "void <unnamed>::tl_fdtd_v_vec_kernel<float, 4, 4, 8, 32, 0>(tl_fdtd_kargs, <unnamed>::box3, long, "
+    "<unnamed>::block_order)",
+    "void <unnamed>::tl_fdtd_p_vec_kernel<float, 4, 4, 8, 8, 1>(tl_fdtd_kargs, <unnamed>::box3, long, "
+    "<unnamed>::block_order)",
+    "void <unnamed>::tl_fdtd_p_vec_shell_kernel<float, 4, 4, 8, 8, 1>(tl_fdtd_kargs, <unnamed>::shell_table)",
+    "void <unnamed>::tl_fdtd_v_vec_kernel<float, (int)4, (int)4, (int)8, (int)8, (bool)1>(tl_fdtd_kargs, "
+    "<unnamed>::box3, long, <unnamed>::block_order)",
+    "void <unnamed>::tl_fdtd_v_vec_cpml_kernel<float, 4, 4, 8, 32, 0>(tl_fdtd_kargs, "
+    "<unnamed>::box_list<list_len<T6>()>)",
+    "void <unnamed>::tl_fdtd_v_vec_deep_kernel<float, 4, 4, 8, 8>(tl_fdtd_kargs, <unnamed>::deep_plan)",
+    "void triad_kernel<float>(float *, const float *, const float *, float, long)",
+    "void <unnamed>::tl_fdtd_p_vec_kernel<double, 4, 4, 8, 32, false>(tl_fdtd_kargs, <unnamed>::box3, long, "
+    "<unnamed>::block_order)",
+};
+
+/* ncu-launches.awk (a details page) and ncu-raw-per-point.awk (a raw
+ * page) name each launch of fdtd_names alike, by one rule: the update
+ * from tl_fdtd_v_ / tl_fdtd_p_, the build from a _cpml_ kernel's name or
+ * the CPML flag, ? where the name says neither; ncu-launches.awk then
+ * leaves the unknown launches out of its sums, says which, and gives
+ * their update's share as ?. */
+TL_TEST(ncu_readers_name_launches_alike)
+{
+    const int n = (int)(sizeof fdtd_names / sizeof fdtd_names[0]);
+    const char *details = tl_test_path("details.csv"), *raw = tl_test_path("raw.csv");
+    FILE *d = fopen(details, "w"), *w = fopen(raw, "w");
+    TL_ASSERT(d && w);
+    fprintf(w, "\"ID\",\"Kernel Name\",\"launch__thread_count\",\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"ns\"\n");
+    for (int k = 0; k < n; k++) {
+        fprintf(d, "\"%d\",\"1\",\"trilap-fdtd\",\"h\",\"%s\",\"1\",\"7\",\"(64, 1, 1)\",\"(10, 1, 1)\",\"0\",\"9.0\","
+                   "\"GPU Speed Of Light Throughput\",\"Duration\",\"us\",\"%d\"\n",
+                k, fdtd_names[k], 10 * (k + 1));
+        fprintf(w, "\"%d\",\"%s\",\"1000\",\"10000\"\n", k, fdtd_names[k]);
+    }
+    TL_ASSERT(fclose(d) == 0 && fclose(w) == 0);
+    const char *names = "awk '$1 ~ /^[0-9]+$/ { printf \"%s %s %s;\", $1, $2, $3 }'";
+    tl_test_output a = tl_test_capture("awk -f scripts/ncu-launches.awk %s | %s", details, names);
+    tl_test_output b = tl_test_capture("awk -f scripts/ncu-raw-per-point.awk %s | %s", raw, names);
+    TL_ASSERT_MSG(a.rc == 0 && b.rc == 0, "%s%s", a.err, b.err);
+    TL_ASSERT_MSG(strcmp(a.out, "0 v plain;1 p cpml;2 p cpml;3 v cpml;4 v cpml;5 v ?;6 ? ?;7 p plain;") == 0,
+                  "ncu-launches.awk: %s", a.out);
+    TL_ASSERT_MSG(strcmp(a.out, b.out) == 0, "ncu-launches.awk: %s\nncu-raw-per-point.awk: %s", a.out, b.out);
+    tl_test_output_free(&a);
+    tl_test_output_free(&b);
+    /* the sums: v plain 10 us, v cpml 40 + 50 us, v's share ?; p plain 80, p cpml 20 + 30 */
+    a = tl_test_capture("awk -f scripts/ncu-launches.awk %s", details);
+    TL_ASSERT_MSG(strstr(a.out, "\nv              10.0         90.0            ?\n") &&
+                      strstr(a.out, "\np              80.0         50.0        0.385\n") &&
+                      strstr(a.out, "\nlaunches 5 6: update or build not known from the kernel's name, left out of "
+                                    "the sums\n"),
+                  "%s", a.out);
+    tl_test_output_free(&a);
+}
+
 /* ncu-sass-ops.awk on session7's committed SASS pages of one launch each
  * of the float velocity kernel: the CPML build on a z shell box (4,500
  * blocks of 8 warps) executes 597 warp instructions a warp, the plain
@@ -742,6 +802,6 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             ncu_launches_of_a_cpml_step, ncu_sass_ops_of_shell_and_interior, ncu_sass_stalls_of_shell_launch,
+             ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior, ncu_sass_stalls_of_shell_launch,
              ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
