@@ -455,6 +455,18 @@ TL_TEST(ncu_readers_name_launches_alike)
                                     "the sums\n"),
                   "%s", a.out);
     tl_test_output_free(&a);
+    /* session5's committed page of that design: its eight CPML launches
+     * by their kernel's name, its two interior launches (a name without
+     * the flag) unknown; the old rule read the first four ? and three of
+     * them plain */
+    a = ncu_read("wave3-checks-h200/session5/P/cpml/ncu/ncu-480-cpml20.csv.gz", "-f scripts/ncu-launches.awk");
+    TL_ASSERT_MSG(tl_test_count(a.out, "      v      cpml  (") == 4 &&
+                      tl_test_count(a.out, "      p      cpml  (") == 4 &&
+                      strstr(a.out, "\n0      v      ?     (13, 14, 439)") &&
+                      strstr(a.out, "\nv               0.0        436.8            ?\n") &&
+                      strstr(a.out, "\nlaunches 0 5: update or build not known"),
+                  "%s", a.out);
+    tl_test_output_free(&a);
 }
 
 /* ncu-sass-ops.awk on session7's committed SASS pages of one launch each
@@ -802,6 +814,6 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior, ncu_sass_stalls_of_shell_launch,
-             ncu_raw_per_point_of_a_step,
+             ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
+             ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
