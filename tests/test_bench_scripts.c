@@ -457,8 +457,8 @@ TL_TEST(ncu_readers_name_launches_alike)
     tl_test_output_free(&a);
     /* session5's committed page of that design: its eight CPML launches
      * by their kernel's name, its two interior launches (a name without
-     * the flag) unknown; the old rule read the first four ? and three of
-     * them plain */
+     * the flag) unknown; the old rule read all eight ? and six of them
+     * plain */
     a = ncu_read("wave3-checks-h200/session5/P/cpml/ncu/ncu-480-cpml20.csv.gz", "-f scripts/ncu-launches.awk");
     TL_ASSERT_MSG(tl_test_count(a.out, "      v      cpml  (") == 4 &&
                       tl_test_count(a.out, "      p      cpml  (") == 4 &&
