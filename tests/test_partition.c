@@ -73,6 +73,25 @@ TL_TEST(stats_on_grid)
     tl_csr_free(&a);
 }
 
+/* one part: every row on it, no edge cut, its rows and entries the
+ * matrix's (without building the graph) */
+TL_TEST(stats_of_one_part)
+{
+    tl_gen g = {.kind = TL_GEN_POISSON7, .n = 6};
+    tl_csr a;
+    int part[216] = {0};
+    TL_ASSERT_OK(tl_gen_csr(&g, &a));
+    tl_partition_stats s;
+    TL_ASSERT_OK(tl_partition_stats_compute(&a, part, 1, &s));
+    TL_ASSERT_EQ(s.nparts, 1);
+    TL_ASSERT_EQ(s.edgecut, 0);
+    TL_ASSERT_EQ(s.min_rows, 216);
+    TL_ASSERT_EQ(s.max_rows, 216);
+    TL_ASSERT_EQ(s.max_nnz, 216 * 7 - 6 * 36);
+    TL_ASSERT_NEAR(s.imbalance, 1.0, 0);
+    tl_csr_free(&a);
+}
+
 static void check_metis(const char *what, const tl_csr *a, int recursive)
 {
     int *part = malloc((size_t)a->nrows * sizeof *part),
@@ -211,6 +230,6 @@ TL_TEST(metis_stub_or_single_part)
     tl_csr_free(&a);
 }
 
-TL_TEST_MAIN(block_partition, symmetrised_graph, stats_on_grid, metis_1138_bus,
+TL_TEST_MAIN(block_partition, symmetrised_graph, stats_on_grid, stats_of_one_part, metis_1138_bus,
              metis_generated_and_nonsymmetric, partition_file_round_trip, partition_file_errors,
              metis_stub_or_single_part)
