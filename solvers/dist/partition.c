@@ -205,7 +205,7 @@ tl_status tl_partition_stats_compute(const tl_csr *a, const int *part, int npart
     int64_t *xadj = NULL, *adj = NULL, *rows = NULL, *nnz = NULL;
     memset(s, 0, sizeof *s);
     TL_INPUT_CHECK(nparts >= 1, TL_ERR_INVAL, "nparts=%d", nparts);
-    if (nparts == 1) { /* no edge can be cut: the graph, twice the matrix's entries, is not needed */
+    if (nparts == 1) { /* no edge can be cut: no graph (an array of twice the off-diagonal entries) */
         s->nparts = 1;
         s->min_rows = s->max_rows = a->nrows;
         s->max_nnz = a->rowptr[a->nrows];
