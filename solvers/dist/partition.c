@@ -205,7 +205,9 @@ tl_status tl_partition_stats_compute(const tl_csr *a, const int *part, int npart
     int64_t *xadj = NULL, *adj = NULL, *rows = NULL, *nnz = NULL;
     memset(s, 0, sizeof *s);
     TL_INPUT_CHECK(nparts >= 1, TL_ERR_INVAL, "nparts=%d", nparts);
-    if (nparts == 1) { /* no edge can be cut: no graph (an array of twice the off-diagonal entries) */
+    /* one part: no edge can be cut, so no graph (an array of twice the
+     * off-diagonal entries) */
+    if (nparts == 1) {
         s->nparts = 1;
         s->min_rows = s->max_rows = a->nrows;
         s->max_nnz = a->rowptr[a->nrows];
