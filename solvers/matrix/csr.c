@@ -88,8 +88,7 @@ tl_status tl_csr_check(const tl_csr *a, const char *what)
     return TL_OK;
 }
 
-/* Where a_ij of row i is stored, -1 when not (columns sorted within the row). */
-static int64_t csr_find(const tl_csr *a, int64_t i, int64_t j)
+int64_t tl_csr_find(const tl_csr *a, int64_t i, int64_t j)
 {
     int64_t lo = a->rowptr[i], hi = a->rowptr[i + 1];
     while (lo < hi) {
@@ -116,7 +115,7 @@ int tl_csr_is_symmetric(const tl_csr *a, double rtol, int64_t *i_out, int64_t *j
         for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++) {
             int64_t j = a->colidx[k];
             if (j <= i) continue; /* each pair once, from its upper entry; the lower-only ones below */
-            int64_t m = csr_find(a, j, i);
+            int64_t m = tl_csr_find(a, j, i);
             double x = a->val[k], y = m >= 0 ? a->val[m] : 0.0;
             if (rtol == 0.0 ? m < 0 || x != y : fabs(x - y) > rtol * fmax(fabs(x), fabs(y)))
                 return asym_at(i, j, i_out, j_out);
@@ -124,7 +123,7 @@ int tl_csr_is_symmetric(const tl_csr *a, double rtol, int64_t *i_out, int64_t *j
     /* an entry below the diagonal whose mirror above is absent */
     for (int64_t i = 0; i < a->nrows; i++)
         for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1] && a->colidx[k] < i; k++)
-            if ((rtol == 0.0 || a->val[k] != 0.0) && csr_find(a, a->colidx[k], i) < 0)
+            if ((rtol == 0.0 || a->val[k] != 0.0) && tl_csr_find(a, a->colidx[k], i) < 0)
                 return asym_at(i, a->colidx[k], i_out, j_out);
     return 1;
 }

@@ -17,6 +17,9 @@ tl_status tl_csr_alloc(tl_csr *a, int64_t nrows, int64_t ncols, int64_t nnz);
 void tl_csr_free(tl_csr *a); /* frees the arrays, zeroes the struct; NULL-safe */
 /* y = A x (serial reference). */
 void tl_csr_spmv(const tl_csr *a, const double *x, double *y);
+/* Where a_ij of row i is stored, -1 when not. O(log(row length));
+ * columns must be sorted within rows (tl_csr_check). */
+int64_t tl_csr_find(const tl_csr *a, int64_t i, int64_t j);
 /* Diagonal entries (0 where absent). */
 void tl_csr_diagonal(const tl_csr *a, double *d);
 /* Structural check: rowptr starts at 0, non-decreasing, ends at nnz;
