@@ -24,7 +24,10 @@ static int run(const char *fmt, ...)
     va_end(ap);
     free(out_buf);
     free(err_buf);
-    return tl_test_run(cmd, &out_buf, &err_buf);
+    int rc = tl_test_run(cmd, &out_buf, &err_buf);
+    /* a failing run's own words in the test's log, not only its exit code */
+    if (rc != 0) fprintf(stderr, "$ %s -> %d\n%s%s", cmd, rc, out_buf, err_buf);
+    return rc;
 }
 
 /* Read `path` into out_buf, for value() and count_of(). */
