@@ -71,3 +71,6 @@ endif
 # answers --list / NAME as the test binaries do; needs bin/ (make all).
 HOST_TEST_SCRIPTS += tests/test_firsthour.sh
 HOST_TEST_SCRIPTS += tests/test_structure.sh
+# tests/run.sh on a stand-in binary: the run's temporary folder removed
+# after a pass, kept and named after a failure.
+HOST_TEST_SCRIPTS += tests/test_runner.sh

@@ -9,6 +9,11 @@
 # none): the others run alone, after everything started before them has
 # finished, so tests that must not share the machine (timing, a GPU) keep
 # it to themselves. Results print in the order of the list either way.
+# The tests' temporary files (their mkdtemp folders, mpirun's session
+# files) go under one folder made for the run in TMPDIR, removed at the
+# end when every test passed and kept, named in the last lines, when one
+# failed. A run of `make check` left 418 folders and 303 MB in /tmp
+# before.
 # not -e: a failing test is counted and the others still run
 set -uo pipefail
 timeout_s=${TL_TEST_TIMEOUT:-300}
@@ -25,6 +30,21 @@ export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 logdir=${TL_BUILD:-build}/test-logs
 mkdir -p "$logdir"
+# one TMPDIR for the whole run, not one a test: tests running together
+# share lock files there (test_gpu_solvers' TL_GPU_SLOTS); a short name,
+# as mpirun puts its sockets' paths under it
+tmp_root=$(mktemp -d "${TMPDIR:-/tmp}/tlt.XXXXXX") ||
+  { echo "run.sh: cannot make a temporary folder in ${TMPDIR:-/tmp}" >&2; exit 2; }
+export TMPDIR=$tmp_root
+# stopped: the tests still running go too (timeout passes the signal on)
+stop() {
+  local p
+  for p in $(jobs -p); do pkill -TERM -P "$p" 2>/dev/null; done
+  wait
+  rm -rf "$tmp_root"
+  exit 130
+}
+trap stop INT TERM
 n=0 passed=0 failed=0 skipped=0
 failures=()
 # tests started and not yet reported, oldest first: "pid n base t"
@@ -95,6 +115,11 @@ if [ ${#suites[@]} -gt 0 ]; then
     while read -r cs b; do printf '#   %8d.%02d  %s\n' $((cs / 100)) $((cs % 100)) "$b"; done
   total=$(( ($(date +%s%N) - run_start) / 10000000 ))
   printf '#   %8d.%02d  total (wall)\n' $((total / 100)) $((total % 100))
+fi
+if [ "$failed" -eq 0 ]; then
+  rm -rf "$tmp_root"
+else
+  echo "# the tests' temporary files are kept in $tmp_root"
 fi
 if [ ${#failures[@]} -gt 0 ]; then echo "# failed: ${failures[*]}"; fi
 echo "$passed passed, $failed failed, $skipped skipped"
