@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h" /* TL_HAVE_SQLITE */
 
@@ -184,13 +185,39 @@ static tl_status add_ranks(nsys *x, int64_t pid)
     return push_rank(x, (nsys_rank){.pid = pid, .number = -1});
 }
 
+/* Opens the export read-only and, unless a write-ahead log beside it holds
+ * pages, immutable. Opened read-only the plain way, a file in WAL mode gets
+ * -shm and -wal files written beside it (the user's folder), and cannot be
+ * read at all from a folder this process may not write. A log with pages
+ * may hold what the file lacks: then the plain way, which reads it. */
+static int open_export(const char *path, sqlite3 **db)
+{
+    size_t n = strlen(path);
+    char *name = malloc(3 * n + 32);
+    if (!name) return SQLITE_NOMEM;
+    struct stat st;
+    snprintf(name, 3 * n + 32, "%s-wal", path);
+    if (stat(name, &st) == 0 && st.st_size > 0) {
+        free(name);
+        return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+    }
+    /* a URI: an absolute path after an empty authority; % ? # escaped */
+    char *u = name + sprintf(name, "file:%s", path[0] == '/' ? "//" : "");
+    for (const char *c = path; *c; c++)
+        u += *c == '%' || *c == '?' || *c == '#' ? sprintf(u, "%%%02X", (unsigned char)*c) : sprintf(u, "%c", *c);
+    strcpy(u, "?immutable=1");
+    int rc = sqlite3_open_v2(name, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    free(name);
+    return rc;
+}
+
 static tl_status nsys_open(nsys *x, const char *path)
 {
     memset(x, 0, sizeof *x);
     x->path = path;
     x->trilap_dom = -1;
     TL_CHECK(tl_an_is_nsys(path), TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
-    if (sqlite3_open_v2(path, &x->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    if (open_export(path, &x->db) != SQLITE_OK) {
         tl_status st = sq_fail(x, "cannot open");
         nsys_close(x);
         return st;

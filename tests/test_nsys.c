@@ -377,5 +377,46 @@ TL_TEST(bad_inputs)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/stale/trace.rank0.csv", t), 0);
 }
 
+/* An export in WAL mode (a file another tool opened and kept in that mode)
+ * is read where it lies: nothing written beside it (no -shm or -wal), and
+ * the same breakdown as the same export in rollback mode. A log that holds
+ * pages is read too (the plain read-only open). */
+TL_TEST(wal_export_read_in_place)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char w[512], side[600];
+    snprintf(w, sizeof w, "%s/a b%%?w.sqlite", t); /* characters a URI escapes */
+    TL_ASSERT_EQ(tl_test_sh("cp %s '%s'", FIXTURE, w), 0);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(w, &db), SQLITE_OK);
+    TL_ASSERT_EQ(sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL), SQLITE_OK);
+    TL_ASSERT_EQ(sqlite3_close(db), SQLITE_OK);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e '%s-wal' && test ! -e '%s-shm'", w, w), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown --csv %s/wal.csv '%s' > /dev/null", tl_test_bin(), t, w), 0);
+    snprintf(side, sizeof side, "%s-shm", w);
+    struct stat st;
+    TL_ASSERT_MSG(stat(side, &st) != 0, "%s written beside the export", side);
+    snprintf(side, sizeof side, "%s-wal", w);
+    TL_ASSERT_MSG(stat(side, &st) != 0, "%s written beside the export", side);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown --csv %s/plain.csv %s > /dev/null", tl_test_bin(), t, FIXTURE), 0);
+    /* the same rows but for the run's name */
+    TL_ASSERT_EQ(tl_test_sh("cut -d, -f2- %s/wal.csv > %s/w2 && cut -d, -f2- %s/plain.csv > %s/p2 && cmp %s/w2 %s/p2",
+                            t, t, t, t, t, t),
+                 0);
+    /* a log with pages: a row added there and not checkpointed is read */
+    TL_ASSERT_EQ(sqlite3_open(w, &db), SQLITE_OK);
+    TL_ASSERT_EQ(sqlite3_exec(db, "PRAGMA wal_autocheckpoint=0; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM "
+                                  "CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    TL_ASSERT_EQ(tl_test_sh("cp '%s' %s/l.sqlite && cp '%s-wal' %s/l.sqlite-wal", w, t, w, t), 0);
+    TL_ASSERT_EQ(sqlite3_close(db), SQLITE_OK);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown --csv %s/log.csv %s/l.sqlite > /dev/null", tl_test_bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("cut -d, -f2- %s/log.csv > %s/l2 && ! cmp -s %s/l2 %s/p2", t, t, t, t), 0);
+#endif
+}
+
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,
-             iterations_restarting, generic_kernels_by_nvtx, bad_inputs)
+             iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place)
