@@ -365,13 +365,6 @@ void tl_an_table_print(const tl_an_table *t, FILE *out);
 /* CSV, units in the names (total_us), atomically written. */
 tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path);
 
-/* Output file written to a temporary name and renamed by close(commit=1). */
-typedef struct tl_an_out {
-    FILE *f;
-    char path[1024], tmp[1100];
-} tl_an_out;
-tl_status tl_an_out_open(tl_an_out *o, const char *path);
-tl_status tl_an_out_close(tl_an_out *o, int commit);
 
 /* ---- results CSV (microbenchmark results) ------------------------------ */
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "runtime/out.h"
 
 typedef struct pf_opts {
     const char *out;
@@ -289,22 +290,22 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
-    tl_an_out out = {0};
+    tl_out out = {0};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     pf_state s = {.all = o.c.iters == NULL, .flags = oo.flags};
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
-    TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
+    TL_TRYGOTO(tl_out_open(&out, o.out), st, fail);
     s.f = out.f;
     s.names = names;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"trilap-analyze perfetto\"},\"traceEvents\":[", out.f);
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, emit_rank, &s, &res, &nr), st, fail);
     fputs("\n]}\n", out.f);
-    TL_TRYGOTO(tl_an_out_close(&out, 1), st, fail);
+    TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
     printf("# program: trilap-analyze perfetto\n# input: %s\n# ranks: %zu\n# events: %d written to %s (%d launch -> "
            "kernel flows; open in https://ui.perfetto.dev)\n",
            pr.positional[0], nr, s.nevents, o.out, s.nflows);
 fail:
-    tl_an_out_close(&out, 0);
+    tl_out_close(&out, 0);
     free(s.ev);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);

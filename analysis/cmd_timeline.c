@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "runtime/out.h"
 
 typedef struct tl_opts_t {
     const char *out;
@@ -131,7 +132,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
     tl_state s = {.origin = INT64_MAX, .end = INT64_MIN};
-    tl_an_out out = {0};
+    tl_out out = {0};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     int no_iters = 0;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
@@ -162,7 +163,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         }
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
-    TL_TRYGOTO(tl_an_out_open(&out, o.out), st, fail);
+    TL_TRYGOTO(tl_out_open(&out, o.out), st, fail);
     fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
     size_t written = 0;
     for (size_t j = 0; j < s.n; j++) {
@@ -189,7 +190,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         }
         fputs("\"\n", out.f);
     }
-    TL_TRYGOTO(tl_an_out_close(&out, 1), st, fail);
+    TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
     if (no_iters)
         printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: none recorded (iter -1 everywhere): "
                "the whole window\n# ranks: %zu\n", pr.positional[0], nr);
@@ -204,7 +205,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
            "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",
            (double)(s.end - s.origin) / 1e3, written, o.out);
 fail:
-    tl_an_out_close(&out, 0);
+    tl_out_close(&out, 0);
     free(s.k);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);

@@ -2,14 +2,12 @@
  * right-aligned columns, "# N rows" footer; the same columns as CSV with the
  * units folded into the names (total_us) for gnuplot. */
 #include "analysis/analysis.h"
-#include "runtime/tmpfile.h"
+#include "runtime/out.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct col {
     char name[48], unit[16];
@@ -217,8 +215,8 @@ static void csv_unit_name(FILE *f, const col *c)
 
 tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
 {
-    tl_an_out o;
-    TL_TRY(tl_an_out_open(&o, path));
+    tl_out o;
+    TL_TRY(tl_out_open(&o, path));
     for (size_t j = 0; j < t->ncols; j++) {
         if (j) fputc(',', o.f);
         csv_unit_name(o.f, &t->cols[j]);
@@ -232,49 +230,6 @@ tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
         }
         fputc('\n', o.f);
     }
-    TL_TRY(tl_an_out_close(&o, 1));
-    return TL_OK;
-}
-
-tl_status tl_an_out_open(tl_an_out *o, const char *path)
-{
-    memset(o, 0, sizeof *o);
-    snprintf(o->path, sizeof o->path, "%s", path);
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-    sigset_t held;
-    tl_tmpfile_hold(&held);
-    o->f = fopen(o->tmp, "w");
-    int err = errno;
-    tl_status reg = o->f ? tl_tmpfile_add(o->tmp, TL_TMP_FILE) : TL_OK;
-    tl_tmpfile_release(&held);
-    if (reg != TL_OK) {
-        fclose(o->f);
-        o->f = NULL;
-        remove(o->tmp);
-        return reg;
-    }
-    if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", o->tmp, strerror(err));
-    return TL_OK;
-}
-
-tl_status tl_an_out_close(tl_an_out *o, int commit)
-{
-    if (!o->f) return TL_OK;
-    int bad = ferror(o->f);
-    if (fclose(o->f) != 0) bad = 1;
-    o->f = NULL;
-    if (!commit || bad) {
-        remove(o->tmp);
-        tl_tmpfile_forget(o->tmp);
-        if (commit) return TL_FAIL(TL_ERR_IO, "%s: write failed", o->path);
-        return TL_OK;
-    }
-    if (rename(o->tmp, o->path) != 0) {
-        int err = errno;
-        remove(o->tmp);
-        tl_tmpfile_forget(o->tmp);
-        return TL_FAIL(TL_ERR_IO, "%s: rename failed: %s", o->path, strerror(err));
-    }
-    tl_tmpfile_forget(o->tmp);
+    TL_TRY(tl_out_close(&o, 1));
     return TL_OK;
 }

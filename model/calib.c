@@ -2,11 +2,12 @@
  * files, and the calibration file itself. */
 #include "model/calib.h"
 
+#include "runtime/out.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static char *dup_range(const char *a, size_t n)
 {
@@ -271,17 +272,10 @@ tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)
         tl_mcalib_print(c, stdout, "");
         return TL_OK;
     }
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", tmp, strerror(errno));
-    fprintf(f, "# trilap-model calibration: measured values and the parameters fitted on them\n");
-    fprintf(f, "source = %s\n", c->source[0] ? c->source : "-");
-    tl_mcalib_print(c, f, "");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return TL_FAIL(TL_ERR_IO, "%s: write failed", path);
-    }
-    return TL_OK;
+    tl_out o;
+    TL_TRY(tl_out_open(&o, path));
+    fprintf(o.f, "# trilap-model calibration: measured values and the parameters fitted on them\n");
+    fprintf(o.f, "source = %s\n", c->source[0] ? c->source : "-");
+    tl_mcalib_print(c, o.f, "");
+    return tl_out_close(&o, 1);
 }

@@ -1,9 +1,7 @@
 #include "model/cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 
@@ -19,36 +17,11 @@ void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_m
     if (cli->spec) tl_opts_echo(cli->spec, out, "# opt: ");
 }
 
-tl_status tl_mcsv_open(tl_mcsv *w, const char *path, const char *header)
+tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header)
 {
-    memset(w, 0, sizeof *w);
-    snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp%ld", path, (long)getpid());
-    w->f = fopen(w->tmp, "w");
-    if (!w->f) return TL_FAIL(TL_ERR_IO, "%s: %s", w->tmp, strerror(errno));
+    TL_TRY(tl_out_open(w, path));
     fprintf(w->f, "%s\n", header);
     return TL_OK;
-}
-
-tl_status tl_mcsv_commit(tl_mcsv *w)
-{
-    if (!w->f) return TL_OK;
-    int bad = ferror(w->f);
-    bad |= fclose(w->f) != 0;
-    w->f = NULL;
-    if (bad || rename(w->tmp, w->path) != 0) {
-        remove(w->tmp);
-        return TL_FAIL(TL_ERR_IO, "%s: write failed", w->path);
-    }
-    return TL_OK;
-}
-
-void tl_mcsv_abort(tl_mcsv *w)
-{
-    if (!w->f) return;
-    fclose(w->f);
-    w->f = NULL;
-    remove(w->tmp);
 }
 
 int tl_mcli_int_list(const char *text, int *out, int max)

@@ -8,6 +8,7 @@
 
 #include "model/calib.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 
 typedef struct tl_mcli {
     const tl_optspec *spec; /* for the `# opt:` lines */
@@ -25,14 +26,9 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli);
 /* `# key: value` lines every output starts with. */
 void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);
 
-/* A results CSV being written: header first, rows, then commit (rename). */
-typedef struct tl_mcsv {
-    FILE *f;
-    char path[4096], tmp[4200];
-} tl_mcsv;
-tl_status tl_mcsv_open(tl_mcsv *w, const char *path, const char *header);
-tl_status tl_mcsv_commit(tl_mcsv *w);
-void tl_mcsv_abort(tl_mcsv *w);
+/* A results CSV opened with its header line; rows follow, then
+ * tl_out_close (runtime/out.h) commits or drops it. */
+tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header);
 
 /* "4,8,16" -> ints (at most max); 0 on a bad list. */
 int tl_mcli_int_list(const char *text, int *out, int max);

@@ -65,7 +65,7 @@ static tl_mfdtd t11_job(int i, int gpus)
                       .fields_per_exchange = 2};
 }
 
-static int table11(tl_mcli *cli, const tl_mplatform *p, tl_mcsv *w)
+static int table11(tl_mcli *cli, const tl_mplatform *p, tl_out *w)
 {
     tl_mfdtd f[2] = {t11_job(0, 2), t11_job(2, 2)};
     double m[2] = {tl_paper2_t11[0].t_s[1], tl_paper2_t11[2].t_s[1]}, lat, gbs;
@@ -147,7 +147,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
             return 1;
         }
     }
-    tl_mcsv w = {0};
+    tl_out w = {0};
     if (o.results && tl_mcsv_open(&w, o.results,
                                   "table,grid,strategy,s,paper_s,predicted_s,error_pct,role") != TL_OK)
         return 1;
@@ -174,7 +174,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                 tl_mfdtd f = job_for(row, s, staged);
                 if (predict(&f, p, lat[staged], gbs[staged], cli->workdir, &t) != TL_OK) {
                     tl_mcli_error("simulating grid %d s=%d failed (reason above)", row->n, s);
-                    tl_mcsv_abort(&w);
+                    tl_out_close(&w, 0);
                     return 1;
                 }
                 double err = 100 * (t - paper) / paper;
@@ -194,9 +194,9 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
             }
     printf("# %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
     if (table11(cli, tl_mplatform_find("rtx6000-pcie"), &w) != 0) {
-        tl_mcsv_abort(&w);
+        tl_out_close(&w, 0);
         return 1;
     }
-    if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
+    if (tl_out_close(&w, 1) != TL_OK) return 1;
     return 0;
 }

@@ -88,7 +88,7 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
 
 /* Per GPU count: partition, statistics, one simulation per schedule. */
 static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
-                     matrix_src *ms, int gpus, const tl_schedule **sch, int nsch, tl_mcsv *w, tl_mcli *cli)
+                     matrix_src *ms, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
 {
     int64_t n = tl_mmatrix_nrows(&ms->m);
     int *part = malloc((size_t)n * sizeof *part);
@@ -190,7 +190,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     matrix_src ms;
     if (!load_matrix(o.matrix, o.partition == PART_METIS, &ms)) return 1;
     tl_mkcost k = tl_mkcost_for(&c, p);
-    tl_mcsv w = {0};
+    tl_out w = {0};
     if (o.results &&
         tl_mcsv_open(&w, o.results,
                      "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
@@ -215,10 +215,10 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, gpus[i], sch, nsch, &w, cli);
     tl_csr_free(&ms.csr);
     if (!ok) {
-        tl_mcsv_abort(&w);
+        tl_out_close(&w, 0);
         return 1;
     }
     printf("# %d rows (predicted)\n", ngpus * nsch);
-    if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
+    if (tl_out_close(&w, 1) != TL_OK) return 1;
     return 0;
 }

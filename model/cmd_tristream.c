@@ -49,7 +49,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
         {"three-naive", c.ts_naive_us, "predicted"},
         {"three-split", c.ts_split_us, "fitted (nccl_rate)"},
     };
-    tl_mcsv w = {0};
+    tl_out w = {0};
     if (o.results && tl_mcsv_open(&w, o.results,
                                   "variant,measured_us,predicted_us,error_pct,compute_us,exposed_p2p_us,"
                                   "exposed_coll_us,role") != TL_OK)
@@ -65,7 +65,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
         tl_mresult r;
         if (tl_mfit_tristream(&c, rows[i].variant, cli->workdir, &r) != TL_OK) {
             tl_mcli_error("simulating %s failed (reason above)", rows[i].variant);
-            tl_mcsv_abort(&w);
+            tl_out_close(&w, 0);
             return 1;
         }
         pred[i] = 1e6 * r.iter_s;
@@ -83,6 +83,6 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     printf("# order three-split < two-stream < three-naive: measured %s, predicted %s\n", mo == 3 ? "yes" : "no",
            po == 3 ? "yes" : "no");
     printf("# %zu rows, %d beyond 10%%\n", sizeof rows / sizeof rows[0], bad);
-    if (w.f && tl_mcsv_commit(&w) != TL_OK) return 1;
+    if (tl_out_close(&w, 1) != TL_OK) return 1;
     return 0;
 }

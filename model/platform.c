@@ -9,12 +9,11 @@
 #include "model/platform.h"
 
 #include "model/model.h"
+#include "runtime/out.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Latencies per hop are NCCL's own LL-protocol hardware latencies
  * (src/graph/tuning.cc, hwLat: NVLink ~0.5 us, PCI 1.0 us, network 5 us
@@ -91,10 +90,9 @@ tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q
     TL_CHECK(nranks >= 1, TL_ERR_INVAL, "%d GPUs", nranks);
     TL_CHECK(q->nccl_rate > 0 && q->nccl_rate <= 1, TL_ERR_INVAL,
              "the NCCL rate beside compute must lie in (0, 1] (got %g)", q->nccl_rate);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", tmp, strerror(errno));
+    tl_out o;
+    TL_TRY(tl_out_open(&o, path));
+    FILE *f = o.f;
     double port_gbs = q->port_gbs > 0 ? q->port_gbs : p->port_gbs;
     double port_lat = q->port_lat_us >= 0 ? q->port_lat_us : p->port_lat_us;
     int g = p->gpus_per_node;
@@ -144,14 +142,5 @@ tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q
         fprintf(f, "</route>\n");
     }
     fprintf(f, "</zone>\n</platform>\n");
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        return TL_FAIL(TL_ERR_IO, "%s: write failed", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-        remove(tmp);
-        return TL_FAIL(TL_ERR_IO, "%s: %s", path, strerror(errno));
-    }
-    return TL_OK;
+    return tl_out_close(&o, 1);
 }

@@ -2,6 +2,7 @@
  * write(2), so rows from concurrent ranks and processes never interleave.
  * And tl_file_write_atomic: temp file in the same folder, then rename. */
 #include "runtime/results.h"
+#include "runtime/out.h"
 #include "runtime/tmpfile.h"
 
 #include <errno.h>
@@ -180,6 +181,13 @@ fail:
 tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)
 {
     TL_CHECK(path && (data || bytes == 0), TL_ERR_INVAL, "path and data are required");
+    if (tl_out_in_place(path)) { /* a device or a pipe (runtime/out.h): no temporary name, no fsync */
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: open: %s", path, strerror(errno));
+        tl_status st = write_all(fd, data, bytes, path);
+        if (close(fd) < 0 && st == TL_OK) st = TL_FAIL(TL_ERR_IO, "%s: close: %s", path, strerror(errno));
+        return st;
+    }
     char tmp[4096];
     int fd = -1;
     tl_status st = TL_OK;

@@ -640,6 +640,40 @@ TL_TEST(huge_trace_streams)
     unlink(path);
 }
 
+/* -o and --csv to a pipe (a FIFO, as /dev/stdout behind `|`): the same
+ * text as to a file, and the pipe stays a pipe. Before, the output went to
+ * a temporary name renamed over the path, which put a regular file there
+ * (as root even over /dev/stdout or /dev/null). */
+TL_TEST(outputs_to_a_pipe)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], fifo[600], file[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0,
+          "0,0,1,compute,compute,kernel,k,0,50000,1,-1,0\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,20000,80000,2,-1,0\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    snprintf(fifo, sizeof fifo, "%s/pipe.csv", t);
+    snprintf(file, sizeof file, "%s/file.csv", t);
+    const char *how[] = {"timeline %s -o %s", "breakdown %s --csv %s", "perfetto %s -o %s"};
+    for (int k = 0; k < 3; k++) {
+        char to_pipe[1200], to_file[1200];
+        snprintf(to_pipe, sizeof to_pipe, how[k], run, fifo);
+        snprintf(to_file, sizeof to_file, how[k], run, file);
+        int rd = tl_test_fifo(fifo);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), to_pipe), 0);
+        char *piped = tl_test_fifo_read(fifo, rd);
+        close(rd);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), to_file), 0);
+        char *filed = tl_test_read(file);
+        TL_ASSERT_MSG(piped[0] && strcmp(piped, filed) == 0, "%s: through the pipe:\n%.300s\nto a file:\n%.300s", how[k],
+                      piped, filed);
+        free(piped);
+        free(filed);
+        TL_ASSERT_EQ(unlink(fifo), 0);
+    }
+}
+
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
-             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams)
+             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)

@@ -296,6 +296,33 @@ TL_TEST(matgen_bad_arguments)
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
 }
 
+/* To a pipe (a FIFO, as /dev/stdout behind `|`): Matrix Market streams
+ * through it and the pipe stays a pipe; a .tlcsr, whose header is written
+ * last, is refused before anything is written there. */
+TL_TEST(matgen_to_a_pipe)
+{
+    const char *mg = matgen();
+    char cmd[2048], out[8192];
+    const char *mtx = tl_test_path("pipe.mtx");
+    int rd = tl_test_fifo(mtx);
+    snprintf(cmd, sizeof cmd, "%s poisson7 4 %s 2>&1", mg, mtx);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    char *got = tl_test_fifo_read(mtx, rd);
+    TL_ASSERT_MSG(strncmp(got, "%%MatrixMarket matrix coordinate real symmetric\n", 48) == 0, "%.200s", got);
+    TL_ASSERT_MSG(strstr(got, "\n64 64 208\n"), "%.200s", got);
+    free(got);
+    close(rd);
+    const char *bin = tl_test_path("pipe.tlcsr");
+    rd = tl_test_fifo(bin);
+    snprintf(cmd, sizeof cmd, "%s poisson7 4 %s 2>&1", mg, bin);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+    TL_ASSERT_MSG(strstr(out, "pipe.tlcsr: a device or a pipe, but this file's header is written last"), "%s", out);
+    got = tl_test_fifo_read(bin, rd);
+    TL_ASSERT_MSG(!got[0], "%zu bytes written to the pipe", strlen(got));
+    free(got);
+    close(rd);
+}
+
 TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
              streamed_equals_memory,
-             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments)
+             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments, matgen_to_a_pipe)

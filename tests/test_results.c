@@ -3,12 +3,15 @@
 #include "runtime/results.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "runtime/out.h"
 #include "runtime/timing.h"
 #include "tests/tl_test.h"
 
@@ -140,6 +143,72 @@ TL_TEST(atomic_write)
     TL_ASSERT_EQ(count_entries(dir), 1);
 }
 
+TL_TEST(out_whole_or_not_at_all)
+{
+    const char *dir = tl_test_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/table.csv", dir);
+    tl_out o;
+    TL_ASSERT_OK(tl_out_open(&o, path));
+    fputs("a,b\n1,2\n", o.f);
+    TL_ASSERT_EQ(count_entries(dir), 1); /* only the temporary so far */
+    TL_ASSERT(access(path, F_OK) != 0);
+    TL_ASSERT_OK(tl_out_close(&o, 1));
+    char *s = slurp(path);
+    TL_ASSERT_STREQ(s, "a,b\n1,2\n");
+    free(s);
+    /* dropped: the old file stays as it was, no temporary left */
+    TL_ASSERT_OK(tl_out_open(&o, path));
+    fputs("half", o.f);
+    TL_ASSERT_OK(tl_out_close(&o, 0));
+    TL_ASSERT_OK(tl_out_close(&o, 1)); /* closed already: nothing */
+    s = slurp(path);
+    TL_ASSERT_STREQ(s, "a,b\n1,2\n");
+    free(s);
+    TL_ASSERT_EQ(count_entries(dir), 1);
+    /* a folder that is not there */
+    char bad[600];
+    snprintf(bad, sizeof bad, "%s/missing/x.csv", dir);
+    TL_ASSERT_EQ(tl_out_open(&o, bad), TL_ERR_IO);
+    TL_ASSERT(!tl_out_in_place(path) && !tl_out_in_place(dir) && !tl_out_in_place(bad));
+}
+
+/* A pipe (as behind /dev/stdout) is written in place and stays a pipe: a
+ * temporary file renamed over it would put a regular file there. The test
+ * holds the FIFO's read end itself (O_RDWR does not wait for a writer). */
+static void expect_through_fifo(const char *fifo, int rd, const char *want)
+{
+    struct stat st;
+    TL_ASSERT(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+    char got[256] = {0};
+    ssize_t n = read(rd, got, sizeof got - 1);
+    TL_ASSERT_MSG(n == (ssize_t)strlen(want) && memcmp(got, want, (size_t)n) == 0, "read %zd bytes: '%s'", n, got);
+}
+
+TL_TEST(pipes_written_in_place)
+{
+    const char *dir = tl_test_tmpdir();
+    char fifo[512], link[600];
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    snprintf(link, sizeof link, "%s/stdout", dir);
+    TL_ASSERT(mkfifo(fifo, 0600) == 0);
+    TL_ASSERT(symlink(fifo, link) == 0); /* as /dev/stdout -> /proc/self/fd/1 */
+    int rd = open(fifo, O_RDWR | O_NONBLOCK);
+    TL_ASSERT(rd >= 0);
+    TL_ASSERT(tl_out_in_place(fifo) && tl_out_in_place(link));
+    tl_out o;
+    TL_ASSERT_OK(tl_out_open(&o, link));
+    fputs("row 1\n", o.f);
+    TL_ASSERT_OK(tl_out_close(&o, 1));
+    struct stat st;
+    TL_ASSERT(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    expect_through_fifo(fifo, rd, "row 1\n");
+    TL_ASSERT_OK(tl_file_write_atomic(fifo, "manifest\n", 9));
+    expect_through_fifo(fifo, rd, "manifest\n");
+    TL_ASSERT_EQ(count_entries(dir), 2); /* the pipe and the link, no temporary */
+    close(rd);
+}
+
 TL_TEST(stats_and_clock)
 {
     double v[] = {5, 1, 4, 2, 3};
@@ -159,4 +228,5 @@ TL_TEST(stats_and_clock)
     TL_ASSERT(tl_clock_ns() - t0 >= 2000000);
 }
 
-TL_TEST_MAIN(header_once, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, stats_and_clock)
+TL_TEST_MAIN(header_once, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
+             pipes_written_in_place, stats_and_clock)

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/tl_test.h"
 
@@ -184,6 +187,32 @@ static inline int tl_test_sh(const char *fmt, ...)
     tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
     return tl_test_exit_code(system(cmd));
+}
+
+/* A FIFO at `path` whose read end this process holds (O_RDWR does not
+ * wait for a writer), so that a program run on it writes as to a pipe
+ * behind `|` or /dev/stdout, up to the pipe's 64 KiB. Returns the read end. */
+static inline int tl_test_fifo(const char *path)
+{
+    TL_ASSERT_MSG(mkfifo(path, 0600) == 0, "mkfifo %s", path);
+    int rd = open(path, O_RDWR | O_NONBLOCK);
+    TL_ASSERT_MSG(rd >= 0, "open %s", path);
+    return rd;
+}
+
+/* What has arrived in the FIFO at `path` (malloc'd), which must still be
+ * a FIFO: an output renamed over it would have put a regular file there. */
+static inline char *tl_test_fifo_read(const char *path, int rd)
+{
+    struct stat st;
+    TL_ASSERT_MSG(stat(path, &st) == 0 && S_ISFIFO(st.st_mode), "%s is no longer a FIFO", path);
+    size_t cap = 1 << 16, n = 0;
+    char *s = malloc(cap + 1);
+    TL_ASSERT(s);
+    for (ssize_t k; n < cap && (k = read(rd, s + n, cap - n)) > 0;)
+        n += (size_t)k;
+    s[n] = '\0';
+    return s;
 }
 
 /* $TL_BIN, where the programs are; $TL_BUILD, where the test binaries and

@@ -175,6 +175,7 @@ static tl_status write_bin(const tl_gen *g, tl_outfile *f)
     unsigned char hdr[TL_BIN_HEADER_BYTES] = {0};
     wstream w = {.f = f, .sum = &sum};
     tl_bin_sum_init(&sum);
+    TL_TRY(tl_outfile_need_seek(f));
     TL_TRY(tl_outfile_write(f, hdr, sizeof hdr)); /* rewritten at the end */
     TL_TRY(ws_put(&w, &nnz));
     for (int64_t i = 0; i < n; i++) {

@@ -2,6 +2,7 @@
 #include "solvers/matrix/outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "runtime/out.h"
 #include "runtime/tmpfile.h"
 #if TL_HAVE_ZLIB
 #include <zlib.h>
@@ -32,36 +34,9 @@ int tl_path_has_suffix(const char *path, const char *suffix)
     return n >= m && strcmp(path + n - m, suffix) == 0;
 }
 
-tl_status tl_outfile_open(const char *path, tl_outfile **out)
+/* f's stream over fd: gzip by the path's suffix, else buffered plain. */
+static tl_status wrap(tl_outfile *f, int fd, const char *path, tl_outfile **out)
 {
-    tl_outfile *f = NULL;
-    int fd = -1;
-    *out = NULL;
-    TL_ALLOC(f, 1);
-    size_t n = strlen(path);
-    f->path = strdup(path);
-    f->tmp = malloc(n + 16);
-    if (!f->path || !f->tmp) goto nomem;
-    snprintf(f->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    sigset_t held;
-    tl_tmpfile_hold(&held);
-    fd = mkstemp(f->tmp);
-    tl_status reg = fd >= 0 ? tl_tmpfile_add(f->tmp, TL_TMP_FILE) : TL_OK;
-    tl_tmpfile_release(&held);
-    if (reg != TL_OK) {
-        close(fd);
-        tl_outfile_abort(&f);
-        return reg;
-    }
-    if (fd < 0) {
-        tl_status st = TL_FAIL(TL_ERR_IO, "%s: cannot create a temporary file beside it: %s", path,
-                               strerror(errno));
-        free(f->tmp);
-        f->tmp = NULL;
-        tl_outfile_abort(&f);
-        return st;
-    }
-    fchmod(fd, 0644); /* mkstemp makes 0600; results are meant to be shared */
     if (tl_path_has_suffix(path, ".gz")) {
 #if TL_HAVE_ZLIB
         f->gz = gzdopen(fd, "wb6");
@@ -81,7 +56,52 @@ tl_status tl_outfile_open(const char *path, tl_outfile **out)
     *out = f;
     return TL_OK;
 nomem:
-    if (fd >= 0 && !f->fp) close(fd);
+    if (!f->fp) close(fd);
+    tl_outfile_abort(&f);
+    return TL_FAIL(TL_ERR_NOMEM, "%s: cannot set up the output file", path);
+}
+
+tl_status tl_outfile_open(const char *path, tl_outfile **out)
+{
+    tl_outfile *f = NULL;
+    *out = NULL;
+    TL_ALLOC(f, 1);
+    f->path = strdup(path);
+    if (!f->path) goto nomem;
+    if (tl_out_in_place(path)) { /* a device or a pipe (runtime/out.h): written as it is */
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        if (fd < 0) {
+            tl_status st = TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+            tl_outfile_abort(&f);
+            return st;
+        }
+        return wrap(f, fd, path, out);
+    }
+    size_t n = strlen(path);
+    f->tmp = malloc(n + 16);
+    if (!f->tmp) goto nomem;
+    snprintf(f->tmp, n + 16, "%s.tmp.XXXXXX", path);
+    sigset_t held;
+    tl_tmpfile_hold(&held);
+    int fd = mkstemp(f->tmp);
+    tl_status reg = fd >= 0 ? tl_tmpfile_add(f->tmp, TL_TMP_FILE) : TL_OK;
+    tl_tmpfile_release(&held);
+    if (reg != TL_OK) {
+        close(fd);
+        tl_outfile_abort(&f);
+        return reg;
+    }
+    if (fd < 0) {
+        tl_status st = TL_FAIL(TL_ERR_IO, "%s: cannot create a temporary file beside it: %s", path,
+                               strerror(errno));
+        free(f->tmp);
+        f->tmp = NULL;
+        tl_outfile_abort(&f);
+        return st;
+    }
+    fchmod(fd, 0644); /* mkstemp makes 0600; results are meant to be shared */
+    return wrap(f, fd, path, out);
+nomem:
     tl_outfile_abort(&f);
     return TL_FAIL(TL_ERR_NOMEM, "%s: cannot set up the output file", path);
 }
@@ -122,6 +142,13 @@ tl_status tl_outfile_printf(tl_outfile *f, const char *fmt, ...)
     return tl_outfile_write(f, buf, (size_t)n);
 }
 
+tl_status tl_outfile_need_seek(const tl_outfile *f)
+{
+    TL_CHECK(f->tmp, TL_ERR_INVAL, "%s: a device or a pipe, but this file's header is written last: write it to a file",
+             f->path);
+    return TL_OK;
+}
+
 tl_status tl_outfile_pwrite(tl_outfile *f, const void *data, size_t bytes, int64_t offset)
 {
     TL_CHECK(f->fp, TL_ERR_INVAL, "%s: cannot rewrite a compressed file", f->path);
@@ -147,9 +174,9 @@ tl_status tl_outfile_commit(tl_outfile **pf)
     }
     if (bad) {
         st = TL_FAIL(TL_ERR_IO, "%s: closing failed: %s", f->path, strerror(errno));
-    } else if (rename(f->tmp, f->path) != 0) {
+    } else if (f->tmp && rename(f->tmp, f->path) != 0) {
         st = TL_FAIL(TL_ERR_IO, "%s: rename from %s failed: %s", f->path, f->tmp, strerror(errno));
-    } else {
+    } else if (f->tmp) { /* else written in place */
         tl_tmpfile_forget(f->tmp);
         free(f->tmp);
         f->tmp = NULL;

@@ -16,7 +16,11 @@ tl_status tl_outfile_open(const char *path, tl_outfile **out);
 tl_status tl_outfile_write(tl_outfile *f, const void *data, size_t bytes);
 tl_status tl_outfile_printf(tl_outfile *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Rewrite bytes at an absolute offset (plain files only: headers written last). */
+/* Rewrite bytes at an absolute offset (plain files only: headers written last).
+ * A writer that will ask first: TL_ERR_INVAL, naming the path, when f
+ * writes a device or a pipe in place (runtime/out.h), before anything is
+ * written there. */
+tl_status tl_outfile_need_seek(const tl_outfile *f);
 tl_status tl_outfile_pwrite(tl_outfile *f, const void *data, size_t bytes, int64_t offset);
 /* Flush, close, rename onto the final name. Frees *f (also on failure). */
 tl_status tl_outfile_commit(tl_outfile **f);

@@ -1,0 +1,34 @@
+/* One output file, written whole or not at all.
+ *
+ * It is written under a temporary name beside it (registered with
+ * tmpfile.h, so a signal removes it) and renamed over the path on commit;
+ * abort, or a failed commit, removes it and leaves the path as it was.
+ *
+ * A path that exists and is neither a regular file nor a folder (a device
+ * such as /dev/null, the terminal or pipe behind /dev/stdout, a FIFO, a
+ * socket) is written in place: a rename would put a regular file where
+ * the device or pipe was (root may, even in /dev), and a stream's reader
+ * takes what arrives anyway. */
+#ifndef TL_OUT_H
+#define TL_OUT_H
+
+#include <stdio.h>
+
+#include "runtime/error.h"
+
+typedef struct tl_out {
+    FILE *f;
+    char path[4096], tmp[4200]; /* tmp empty: written in place */
+} tl_out;
+
+/* Open `path` for writing; o->f takes the text. */
+tl_status tl_out_open(tl_out *o, const char *path);
+/* commit: close and put the file in place (an error names the path and
+ * leaves it untouched); not commit: close and drop what was written.
+ * Closing a closed (or zeroed) tl_out does nothing. */
+tl_status tl_out_close(tl_out *o, int commit);
+/* 1 when `path` is written in place (above); writers with their own file
+ * handling (gzip, descriptors) ask this before making a temporary name. */
+int tl_out_in_place(const char *path);
+
+#endif
