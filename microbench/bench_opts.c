@@ -1,6 +1,7 @@
 /* trilap-bench option tables (one per subcommand), the variant table and
  * the checks that need more than one option. */
 #include "microbench/bench.h"
+#include "runtime/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,6 +454,8 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
     if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
     if (o->results && !*o->results)
         return tl_bench_invalid("results", o->results, "empty file name");
+    if (o->results && tl_results_unfit(o->results))
+        return tl_bench_invalid("results", o->results, tl_results_unfit(o->results));
     cfg->sweep = o->sweep;
     if (cfg->sweep != TL_SWEEP_NONE) {
         const char *why = NULL;

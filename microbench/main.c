@@ -9,6 +9,7 @@
 #include "microbench/bench.h"
 #include "probes/probes.h"
 #include "runtime/launch.h"
+#include "runtime/results.h"
 
 /* Every subcommand's options, side by side: the table entry names the
  * member its option group fills. */
@@ -120,6 +121,12 @@ int main(int argc, char **argv)
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)so->block);
         tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");
+        return 2;
+    }
+    /* tristream's is checked with its other options (tl_tristream_resolve) */
+    const char *results = fn == tl_stream_rank_main ? so->results : fn == tl_commbench_rank_main ? co->results : NULL;
+    if (results && tl_results_unfit(results)) {
+        tl_bench_invalid("results", results, tl_results_unfit(results));
         return 2;
     }
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};

@@ -123,9 +123,18 @@ tl_status tl_mkdir_parent(const char *path)
     return TL_OK;
 }
 
+const char *tl_results_unfit(const char *path)
+{
+    return tl_out_in_place(path) ? "a device or a pipe: results are rows appended to a CSV file, with manifest.txt "
+                                   "beside it; give a file name"
+                                 : NULL;
+}
+
 tl_status tl_results_append(const char *path, const char *header, const char *row)
 {
     TL_CHECK(path && header && row, TL_ERR_INVAL, "path, header and row are required");
+    const char *unfit = tl_results_unfit(path);
+    TL_CHECK(!unfit, TL_ERR_INVAL, "%s: %s", path, unfit);
     size_t hlen = chomp_len(header), rlen = chomp_len(row);
     TL_CHECK(!memchr(header, '\n', hlen) && !memchr(row, '\n', rlen), TL_ERR_INVAL,
              "%s: header and row must be single lines", path);

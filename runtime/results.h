@@ -9,8 +9,13 @@
 
 #include "runtime/ctx.h"
 
-/* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2" */
+/* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2".
+ * A device or a pipe is refused (tl_results_unfit). */
 tl_status tl_results_append(const char *path, const char *header, const char *row);
+/* Why `path` cannot take results, or NULL: a device or a pipe
+ * (/dev/stdout) has no header to find and no folder for manifest.txt.
+ * Programs ask before their run, to refuse the option at once. */
+const char *tl_results_unfit(const char *path);
 
 /* Manifest, key: value lines: program, command line, git commit, date,
  * host(s), launcher, ranks, GPU names per rank, driver/CUDA/NCCL/CUPTI/MPI

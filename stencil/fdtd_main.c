@@ -286,6 +286,8 @@ static int build_config(run_args *ra, const tl_optresult *res)
         c->slice_every = o->slice_every;
         c->slice_dir = o->slice_dir;
     }
+    if (o->results && tl_results_unfit(o->results))
+        return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
     return 0;

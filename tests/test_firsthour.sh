@@ -28,11 +28,14 @@
 #   aliases           an old option name works, with a note naming the new one
 #   install_headers   make install: every library's public headers (solvers/
 #                     too), no private *_impl.h, every include resolvable
+#   results_to_a_pipe --results naming a pipe (as /dev/stdout behind |):
+#                     refused at once in one line, nothing run or written,
+#                     no manifest.txt beside it (it went to /dev as root)
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
-  demo_solver aliases install_headers"
+  demo_solver aliases install_headers results_to_a_pipe"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -339,6 +342,19 @@ install_headers() {
             [ -f "$inc/$i" ] || fail "${h#"$inc"/} includes $i, which is not installed"
         done < <(sed -n 's/^#include "\([a-z]*\/[a-z0-9_/]*\.h\)".*/\1/p' "$h")
     done < <(find "$inc" -name '*.h')
+}
+
+results_to_a_pipe() {
+    local p=$tmp/pipe/results.csv
+    mkdir -p "$tmp/pipe" && mkfifo "$p"
+    one_line 2 "$bin"/trilap-solve --results "$p" gen:poisson7:8
+    one_line 2 "$bin"/trilap-fdtd run --grid 16 --steps 2 --results "$p"
+    one_line 2 "$bin"/trilap-bench tristream --results "$p"
+    one_line 2 "$bin"/trilap-bench stream --host --results "$p"
+    one_line 2 "$bin"/trilap-bench comm --results "$p"
+    grep -q "invalid --results '$p': a device or a pipe" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
+    [ -p "$p" ] || fail "$p is no longer a pipe"
+    [ "$(ls "$tmp/pipe")" = results.csv ] || fail "written beside the pipe: $(ls "$tmp/pipe")"
 }
 
 case ${1:-} in

@@ -884,6 +884,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
         return 2;
     }
+    const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
+    if (unfit) {
+        fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
+        return 2;
+    }
     const solve_backend *sb = &solve_backends[o.backend];
     if (sb->no_warmup_iterations && o.warmup_iterations > 0) {
         fprintf(stderr, "%s: --warmup-iterations: not with --backend %s (%s)\n", PROGRAM, sb->name,
