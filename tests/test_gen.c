@@ -323,6 +323,30 @@ TL_TEST(matgen_to_a_pipe)
     close(rd);
 }
 
+/* From a pipe (`zcat m.mtx.gz | trilap-solve /dev/stdin`, `<(...)`), which
+ * cannot seek back over the bytes that tell gzip from text: the same
+ * matrix, plain or gzip; a binary matrix there is named as one. */
+TL_TEST(matgen_reads_a_pipe)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[8192];
+    const char *mtx = tl_test_path("q.mtx"), *gz = tl_test_path("q.mtx.gz"), *bin = tl_test_path("q.tlcsr");
+    snprintf(cmd, sizeof cmd, "%s poisson27 5 %s >/dev/null && %s poisson27 5 %s >/dev/null && %s poisson27 5 %s >/dev/null",
+             mg, mtx, mg, gz, mg, bin);
+    TL_ASSERT_EQ(tl_test_sh("%s", cmd), 0);
+    const char *src[] = {mtx, gz};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "cat %s | %s info /dev/stdin 2>&1", src[k], mg);
+        TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+        TL_ASSERT_MSG(strstr(out, "rows: 125\n") && strstr(out, "nonzeros: 2197\n"), "%s: %s", src[k], out);
+    }
+    snprintf(cmd, sizeof cmd, "cat %s | %s info /dev/stdin 2>&1", bin, mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+    TL_ASSERT_MSG(strstr(out, "/dev/stdin: a trilap binary matrix, read as one by a file name ending in .tlcsr"), "%s",
+                  out);
+}
+
 TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
              streamed_equals_memory,
-             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments, matgen_to_a_pipe)
+             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments, matgen_to_a_pipe,
+             matgen_reads_a_pipe)

@@ -3,6 +3,7 @@
  * CSR assembly by two stable counting sorts (columns, then rows), so rows
  * come out sorted in O(nnz + n) and duplicates are adjacent for summing. */
 #include "solvers/matrix/mmio.h"
+#include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/input_check.h"
 
 #include <ctype.h>
@@ -60,10 +61,12 @@ static tl_status src_open_file(mm_src *s, const char *path)
     s->fp = fopen(path, "rb");
     if (!s->fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     /* gzip by its magic bytes, whatever the name (as gzopen did) */
-    int c0 = getc(s->fp), c1 = c0 == EOF ? EOF : getc(s->fp);
-    int gz = c0 == 0x1f && c1 == 0x8b;
-    if (fseek(s->fp, 0, SEEK_SET) != 0)
-        return TL_FAIL(TL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    unsigned char head[2];
+    size_t nhead = fread(head, 1, sizeof head, s->fp);
+    int gz = nhead == 2 && head[0] == 0x1f && head[1] == 0x8b;
+    /* a pipe (<(zcat m.mtx.gz)) cannot seek back: its two bytes are kept */
+    int kept = fseek(s->fp, 0, SEEK_SET) != 0;
+    if (kept && errno != ESPIPE) return TL_FAIL(TL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
 #if TL_HAVE_ZLIB
     if (gz) {
         s->zin = malloc(MM_ZIN);
@@ -71,6 +74,11 @@ static tl_status src_open_file(mm_src *s, const char *path)
         if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
             return TL_FAIL(TL_ERR_NOMEM, "%s: zlib: %s", path, s->zs.msg ? s->zs.msg : "init");
         s->gz = 1;
+        if (kept) {
+            memcpy(s->zin, head, nhead);
+            s->zs.next_in = s->zin;
+            s->zs.avail_in = (unsigned)nhead;
+        }
     }
 #else
     size_t n = strlen(path);
@@ -80,6 +88,10 @@ static tl_status src_open_file(mm_src *s, const char *path)
     s->cap = MM_BUF;
     s->buf = malloc(s->cap + 1);
     if (!s->buf) return TL_FAIL(TL_ERR_NOMEM, "%s: line buffer", path);
+    if (kept && !gz) {
+        memcpy(s->buf, head, nhead);
+        s->end = nhead;
+    }
     return TL_OK;
 }
 
@@ -306,6 +318,12 @@ static tl_status read_header(mm_src *s, mm_header *h, int64_t max_dim)
     char *line;
     char w[5][32];
     memset(h, 0, sizeof *h);
+    /* a binary matrix under another name (or through a pipe, which has none) */
+    size_t nmagic = strlen(TL_BIN_MAGIC);
+    while (s->end < nmagic && !s->eof)
+        TL_TRY(src_fill(s));
+    if (s->end >= nmagic && memcmp(s->buf, TL_BIN_MAGIC, nmagic) == 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: a trilap binary matrix, read as one by a file name ending in .tlcsr", s->name);
     TL_TRY(src_line(s, &line));
     if (!line)
         return TL_FAIL(TL_ERR_PARSE, "%s:1: empty file (expected a %%%%MatrixMarket banner)",
