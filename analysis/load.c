@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "runtime/progress.h"
 
@@ -260,7 +261,11 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
         size_t n = strlen(dir);
         if (n > 7 && !strcmp(dir + n - 7, ".sqlite"))
             return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", dir);
-        return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder nor an Nsight Systems sqlite export", dir);
+        struct stat sb;
+        if (stat(dir, &sb) == 0 && !S_ISREG(sb.st_mode))
+            return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files (the readers open them more than once)", dir);
+        return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
+                       dir);
     }
     if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run folder: %s", dir, strerror(errno));
     tl_status st = TL_OK;

@@ -470,6 +470,16 @@ TL_TEST(reader_robustness)
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "nonexistent"));
     free(e);
+    /* a file of none of the three kinds, and a pipe (which the readers
+     * cannot open twice): each named for what it is */
+    TL_ASSERT_EQ(sh(t, "echo hello > %s/hello.txt; %s/trilap-analyze overlap %s/hello.txt", t, tl_test_bin(), t), 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "hello.txt: neither a run folder, a PyTorch profiler trace nor an Nsight Systems"), "%s", e);
+    free(e);
+    TL_ASSERT_EQ(sh(t, "cat %s/hello.txt | %s/trilap-analyze overlap /dev/stdin", t, tl_test_bin()), 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "/dev/stdin: a pipe or a device: traces are read from files"), "%s", e);
+    free(e);
 }
 
 TL_TEST(incomplete_needs_flag)
