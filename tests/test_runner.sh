@@ -30,30 +30,26 @@ EOF
     echo "$probe"
 }
 
-# run.sh on the probe's binary, two tests at a time, TMPDIR in the probe
+# run.sh on a fresh probe's binary (in $probe, removed on exit), two tests
+# at a time, TMPDIR in the probe, with BAD_FAILS=$1; its last line must be $2
+probe=
+trap '[ -z "$probe" ] || rm -rf "$probe"' EXIT
 run_fake() {
-    local probe=$1
-    TMPDIR=$probe/tmp TL_BUILD=$probe/build TL_TEST_JOBS=2 TL_TEST_PARALLEL=. \
+    probe=$(probe_with_fake)
+    BAD_FAILS=$1 TMPDIR=$probe/tmp TL_BUILD=$probe/build TL_TEST_JOBS=2 TL_TEST_PARALLEL=. \
         "$top/tests/run.sh" "$probe/fake" >"$probe/out" 2>&1 || true
+    grep -qx "$2" "$probe/out" || fail "run.sh said: $(tail -n 3 "$probe/out")"
 }
 
 temporaries_go_after_a_pass() {
-    local probe
-    probe=$(probe_with_fake)
-    trap 'rm -rf "$probe"' RETURN
-    BAD_FAILS=0 run_fake "$probe"
-    grep -qx "2 passed, 0 failed, 0 skipped" "$probe/out" || fail "run.sh said: $(tail -n 3 "$probe/out")"
+    run_fake 0 "2 passed, 0 failed, 0 skipped"
     local left
     left=$(ls -A "$probe/tmp")
     [ -z "$left" ] || fail "left in TMPDIR after every test passed: $left"
 }
 
 temporaries_stay_after_a_fail() {
-    local probe
-    probe=$(probe_with_fake)
-    trap 'rm -rf "$probe"' RETURN
-    BAD_FAILS=1 run_fake "$probe"
-    grep -qx "1 passed, 1 failed, 0 skipped" "$probe/out" || fail "run.sh said: $(tail -n 3 "$probe/out")"
+    run_fake 1 "1 passed, 1 failed, 0 skipped"
     local kept
     kept=$(ls -d "$probe"/tmp/tlt.* 2>/dev/null) || fail "no run folder kept in TMPDIR: $(ls -A "$probe/tmp")"
     [ "$(echo "$kept" | wc -l)" -eq 1 ] || fail "more than one run folder: $kept"
