@@ -1,9 +1,9 @@
 /* Results writer: header once, header mismatch refused, concurrent appends
- * from several processes neither interleave nor get lost; atomic files. */
+ * from several processes neither interleave nor get lost; atomic files,
+ * whole-or-nothing outputs (runtime/out.h), pipes written in place. */
 #include "runtime/results.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +14,7 @@
 #include "runtime/out.h"
 #include "runtime/timing.h"
 #include "tests/tl_test.h"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    TL_ASSERT_MSG(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    TL_ASSERT(buf);
-    TL_ASSERT_EQ(fread(buf, 1, (size_t)n, f), n);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
+#include "tests/tl_test_run.h"
 
 static int count_entries(const char *dir)
 {
@@ -48,7 +34,7 @@ TL_TEST(header_once)
     TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "three-split,2,0,81.2"));
     TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter\n", "three-split,2,1,80.9\n"));
     TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "two-stream,2,0,95"));
-    char *s = slurp(path);
+    char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "variant,nranks,rep,us_per_iter\nthree-split,2,0,81.2\nthree-split,2,1,80.9\ntwo-stream,2,0,95\n");
     free(s);
 }
@@ -60,7 +46,7 @@ TL_TEST(header_mismatch_is_an_error)
     TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2"));
     TL_ASSERT_EQ(tl_results_append(path, "a,b,c", "1,2,3"), TL_ERR_INVAL);
     TL_ASSERT_EQ(tl_results_append(path, "a", "1"), TL_ERR_INVAL);
-    char *s = slurp(path);
+    char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "a,b\n1,2\n");
     free(s);
     /* multi-line rows would break the one-row-per-run format */
@@ -100,7 +86,7 @@ TL_TEST(concurrent_appends_from_processes)
         TL_ASSERT_EQ(waitpid(pids[p], &status, 0), pids[p]);
         TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer %d failed (status %d)", p, status);
     }
-    char *s = slurp(path);
+    char *s = tl_test_read(path);
     static unsigned char seen[P][ROWS];
     int lines = 0, headers = 0;
     for (char *save = NULL, *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save), lines++) {
@@ -129,12 +115,12 @@ TL_TEST(atomic_write)
     snprintf(path, sizeof path, "%s/manifest.txt", dir);
     TL_ASSERT_OK(tl_file_write_atomic(path, "one\n", 4));
     TL_ASSERT_OK(tl_file_write_atomic(path, "two lines\nhere\n", 15));
-    char *s = slurp(path);
+    char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "two lines\nhere\n");
     free(s);
     TL_ASSERT_EQ(count_entries(dir), 1); /* no temporary left behind */
     TL_ASSERT_OK(tl_file_write_atomic(path, "", 0));
-    s = slurp(path);
+    s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "");
     free(s);
     char bad[600];
@@ -154,7 +140,7 @@ TL_TEST(out_whole_or_not_at_all)
     TL_ASSERT_EQ(count_entries(dir), 1); /* only the temporary so far */
     TL_ASSERT(access(path, F_OK) != 0);
     TL_ASSERT_OK(tl_out_close(&o, 1));
-    char *s = slurp(path);
+    char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "a,b\n1,2\n");
     free(s);
     /* dropped: the old file stays as it was, no temporary left */
@@ -162,7 +148,7 @@ TL_TEST(out_whole_or_not_at_all)
     fputs("half", o.f);
     TL_ASSERT_OK(tl_out_close(&o, 0));
     TL_ASSERT_OK(tl_out_close(&o, 1)); /* closed already: nothing */
-    s = slurp(path);
+    s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "a,b\n1,2\n");
     free(s);
     TL_ASSERT_EQ(count_entries(dir), 1);
@@ -174,15 +160,12 @@ TL_TEST(out_whole_or_not_at_all)
 }
 
 /* A pipe (as behind /dev/stdout) is written in place and stays a pipe: a
- * temporary file renamed over it would put a regular file there. The test
- * holds the FIFO's read end itself (O_RDWR does not wait for a writer). */
+ * temporary file renamed over it would put a regular file there. */
 static void expect_through_fifo(const char *fifo, int rd, const char *want)
 {
-    struct stat st;
-    TL_ASSERT(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
-    char got[256] = {0};
-    ssize_t n = read(rd, got, sizeof got - 1);
-    TL_ASSERT_MSG(n == (ssize_t)strlen(want) && memcmp(got, want, (size_t)n) == 0, "read %zd bytes: '%s'", n, got);
+    char *got = tl_test_fifo_read(fifo, rd);
+    TL_ASSERT_STREQ(got, want);
+    free(got);
 }
 
 TL_TEST(pipes_written_in_place)
@@ -191,10 +174,8 @@ TL_TEST(pipes_written_in_place)
     char fifo[512], link[600];
     snprintf(fifo, sizeof fifo, "%s/pipe", dir);
     snprintf(link, sizeof link, "%s/stdout", dir);
-    TL_ASSERT(mkfifo(fifo, 0600) == 0);
+    int rd = tl_test_fifo(fifo);
     TL_ASSERT(symlink(fifo, link) == 0); /* as /dev/stdout -> /proc/self/fd/1 */
-    int rd = open(fifo, O_RDWR | O_NONBLOCK);
-    TL_ASSERT(rd >= 0);
     TL_ASSERT(tl_out_in_place(fifo) && tl_out_in_place(link));
     tl_out o;
     TL_ASSERT_OK(tl_out_open(&o, link));
