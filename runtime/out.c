@@ -46,7 +46,7 @@ tl_status tl_out_close(tl_out *o, int commit)
 {
     if (!o->f) return TL_OK;
     int bad = ferror(o->f);
-    int err = errno;
+    int err = errno ? errno : EIO; /* a failed write's, unless a later call took errno */
     if (fclose(o->f) != 0) bad = 1, err = errno;
     o->f = NULL;
     if (!o->tmp[0]) /* in place: nothing to drop or move */

@@ -514,9 +514,12 @@ TL_TEST(bad_inputs_fail_clearly)
     /* a right-hand side of the wrong length */
     TL_ASSERT(run("%s " QUICK " %s %s", bin(), tl_test_matrix("ani1_nonsymm.mtx"), part) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "part.mtx"), "stderr: %s", err_buf);
-    /* a bad generator spec */
+    /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
-    TL_ASSERT(strstr(err_buf, "gen:poisson9:4"));
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or hetero2d"),
+                  "stderr: %s", err_buf);
+    TL_ASSERT(run("%s " QUICK " gen:poisson7:99999999", bin()) != 0);
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N must lie in 1..2097152"), "stderr: %s", err_buf);
 }
 
 TL_TEST(bad_arguments_exit_2)

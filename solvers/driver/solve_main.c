@@ -410,11 +410,14 @@ static tl_status load_generated(const char *spec, tl_csr *a)
         used += more;
     }
     int k = got == 2 && spec[used] == 0 ? tl_gen_kind_parse(kind) : -1;
-    /* n^3 rows must fit: 2^21 per side is far beyond any memory */
-    if (k < 0 || n < 1 || n > (1 << 21) || !(peclet >= 0))
+    if (k < 0 || !(peclet >= 0))
         return TL_FAIL(TL_ERR_INVAL,
-                       "invalid generated matrix '%s' (gen:poisson7|poisson27|convdiff:N[:PECLET])",
+                       "invalid generated matrix '%s' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or "
+                       "hetero2d; PECLET convdiff's Peclet number or hetero2d's decades, at least 0)",
                        spec);
+    /* n^3 rows must fit: 2^21 per side is far beyond any memory */
+    if (n < 1 || n > (1 << 21))
+        return TL_FAIL(TL_ERR_INVAL, "invalid generated matrix '%s': N must lie in 1..%d", spec, 1 << 21);
     tl_gen g = {.kind = (tl_gen_kind)k, .n = n, .peclet = peclet};
     TL_TRY(tl_gen_csr(&g, a));
     return TL_OK;
