@@ -141,7 +141,7 @@ files="" titles=""
 for i in 0 1; do
     "$ANALYZE" breakdown "${dirs[$i]}" >"$out/breakdown-${names[$i]}.txt" 2>&1
     "$ANALYZE" timeline "${dirs[$i]}" -o "$out/timeline-${names[$i]}.csv" >/dev/null 2>&1
-    files+="$out/timeline-${names[$i]}.csv " titles+="${names[$i]} "
+    files+="\"$out/timeline-${names[$i]}.csv\" " titles+="${names[$i]} "
 done
 figure="none (gnuplot not found or GNUPLOT=0)"
 if [ "${GNUPLOT:-1}" != 0 ] && command -v gnuplot >/dev/null; then
@@ -155,7 +155,7 @@ fi
     echo "- matrix $matrix, pipecg (Jacobi), 2 ranks, $k fixed iterations, 1 warm-up and 3 timed solves per schedule, both schedules in one invocation$([ $gpu -eq 1 ] && echo "; traced: 1 warm-up of 10 iterations and 1 timed solve per schedule")"
     echo "- solver time, median: two-stream $t2 s, three-split $t3 s; speedup of three-split: $speedup"
     echo "- $agree"
-    echo "- timeline: $figure (rows: $files)"
+    echo "- timeline: $figure (rows: $(for n in "${names[@]}"; do printf '%s ' "$out/timeline-$n.csv"; done))"
     [ $gpu -eq 1 ] || echo "- the timeline and kernel breakdowns are the committed GPU run's, not the host timing's above; on the host one run's schedules differ only by noise"
     echo
     for i in 0 1; do

@@ -102,7 +102,7 @@ for v in "${variants[@]}"; do
     "$analyze" timeline "$from/$v" -o "$out/timeline-$v.csv" > /dev/null
     step="analysing $v: trilap-analyze perfetto $from/$v"
     "$analyze" perfetto "$from/$v" -o "$out/perfetto-$v.json" > /dev/null
-    files+="$out/timeline-$v.csv " titles+="$v "
+    files+="\"$out/timeline-$v.csv\" " titles+="$v "
 done
 step="analysing: trilap-analyze breakdown of the three variants"
 "$analyze" breakdown "${variants[@]/#/$from/}" --csv "$out/breakdown.csv" --stack-csv "$out/breakdown-stack.csv" \

@@ -35,7 +35,7 @@ fi
 if [[ -d $cpu/slices/cpml && -d $cpu/slices/none ]]; then
     steps=${FDTD_STEPS:-"150 250 350"}
     for ext in png pdf; do
-        gnuplot -e "dirs='$cpu/slices/cpml $cpu/slices/none'; titles='CPML none'; steps='$steps'; out='$out/fdtd-snapshots.$ext'" \
+        gnuplot -e "dirs='\"$cpu/slices/cpml\" \"$cpu/slices/none\"'; titles='CPML none'; steps='$steps'; out='$out/fdtd-snapshots.$ext'" \
             "$here/plots/fdtd-snapshots.gp"
     done
     made=$((made + 1))
@@ -46,7 +46,7 @@ for s in host peer nccl; do
     [[ -f $t || -f $t.gz ]] || continue
     [[ -x $bin/trilap-analyze ]] || { echo "render-fdtd-plots.sh: $bin/trilap-analyze not built (make)" >&2; exit 1; }
     "$bin/trilap-analyze" timeline "$gpu/bench/pencil-$s" --iter-range 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
-    files+="$out/fdtd-pencil-$s.csv "
+    files+="\"$out/fdtd-pencil-$s.csv\" "
     titles+="$s "
 done
 if [[ -n $files ]]; then

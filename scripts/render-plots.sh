@@ -85,11 +85,11 @@ while IFS= read -r parent; do
                        *) [[ $group == parts ]] || continue ;; esac
             csv=$out/$name-timeline-$v.csv
             "$analyze" timeline "$parent/$v" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
-            files+="$csv " titles+="$v "
+            files+="\"$csv\" " titles+="$v "
         done
         [[ -n $files ]] || continue
         base=$out/$name-timeline
-        [[ $group == parts && ${#variants[@]} -gt $(wc -w <<<"$files") ]] && base+=-parts
+        [[ $group == parts && ${#variants[@]} -gt $(wc -w <<<"$titles") ]] && base+=-parts
         gp timeline.gp "$base" "files='${files% }'; titles='${titles% }'; subtitle='$parent'"
     done
     "$analyze" breakdown "${dirs[@]}" --stack-csv "$out/$name-breakdown.csv" >/dev/null
@@ -110,7 +110,7 @@ while IFS= read -r parent; do
     done
     gp breakdown.gp "$out/$name-breakdown" "file='$out/$name-breakdown.csv'; timed=$has_timed"
     rendered=$((rendered + 1))
-done < <(find "$results" \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 dirname | sort -u)
+done < <(find "$results" \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 -d '\n' dirname | sort -u)
 
 # median, min and max of us_per_iter per (configuration, variant) of a
 # tristream results CSV -> label,<variant>,<variant>_min,<variant>_max,...

@@ -46,7 +46,7 @@ static void synth_runs(const char *parent)
         snprintf(dir, sizeof dir, "%s/%s", parent, v[i][0]);
         snprintf(n, sizeof n, "%d", 30);
         char cmd[2048];
-        snprintf(cmd, sizeof cmd, "%s/tests/helper_synth_trace %s %s 2 %s", tl_test_env("TL_BUILD", "build"), dir, v[i][1], n);
+        snprintf(cmd, sizeof cmd, "%s/tests/helper_synth_trace '%s' %s 2 %s", tl_test_env("TL_BUILD", "build"), dir, v[i][1], n);
         TL_ASSERT_MSG(system(cmd) == 0, "failed: %s", cmd);
     }
 }
@@ -56,8 +56,9 @@ TL_TEST(render_timeline_breakdown_sweep)
     need_gnuplot();
     const char *t = tl_test_tmpdir();
     char res[512], out[512], p[1024];
-    snprintf(res, sizeof res, "%s/results", t);
-    snprintf(out, sizeof out, "%s/out", t);
+    /* folders with a space in their names, as a laptop's often are */
+    snprintf(res, sizeof res, "%s/my results", t);
+    snprintf(out, sizeof out, "%s/my out", t);
     mkdir(res, 0755);
     snprintf(p, sizeof p, "%s/tristream", res);
     synth_runs(p);
@@ -77,7 +78,7 @@ TL_TEST(render_timeline_breakdown_sweep)
                 fprintf(f, "%s,2,%d,%.3f,16,%ld,67108864\n", vars[v], rep, t_us[v] * (1 + 0.01 * rep), rb);
             }
     fclose(f);
-    run_ok("scripts/render-plots.sh --results %s --out %s > %s/log 2>&1", res, out, t);
+    run_ok("scripts/render-plots.sh --results '%s' --out '%s' > %s/log 2>&1", res, out, t);
     static const char *const figs[] = {"tristream-timeline", "tristream-breakdown", "sweep-sweep-ring_bytes"};
     for (int i = 0; i < 3; i++)
         for (int e = 0; e < 2; e++) {
