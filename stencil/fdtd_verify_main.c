@@ -215,6 +215,11 @@ static tl_status verify_energy(verify_args *va)
             break;
         }
     int64_t n = va->o.n > 0 ? va->o.n : 64, steps = va->o.steps > 0 ? va->o.steps : 600;
+    /* said as run says it, before anything runs: what to change */
+    TL_CHECK(n >= 2 * L + 2, TL_ERR_INVAL,
+             "--grid %" PRId64 " is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
+             " points per axis); use --cells %" PRId64 " or less, or a grid of at least %" PRId64,
+             n, L, 2 * L + 2, (n - 2) / 2, 2 * L + 2);
     double *a = NULL, *b = NULL;
     int64_t na = 0, nb = 0;
     tl_status st = TL_OK;

@@ -140,6 +140,9 @@ errors_one_line() {
     one_line 2 "$bin"/trilap-fdtd run --grid 32 --cpml 20
     [ ! -s "$tmp/out" ] || fail "trilap-fdtd run refused after printing: $(head -3 "$tmp/out")"
     grep -q 'use --cpml 15' "$tmp/err" || fail "the CPML refusal does not say what to do: $(cat "$tmp/err")"
+    one_line any "$bin"/trilap-fdtd verify energy --grid 24 --steps 20
+    grep -q 'use --cells 11 or less, or a grid of at least 42' "$tmp/err" ||
+        fail "verify energy's CPML refusal does not say what to do: $(cat "$tmp/err")"
     # the no-GPU refusals, where there is no GPU to run on (on a GPU
     # machine these commands run; make check-gpu covers them there)
     local gpu=0
