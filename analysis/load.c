@@ -225,7 +225,7 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
                  (long long)nranks, n, n == 1 ? "" : "s");
     if (!why[0]) return TL_OK;
     if (!(flags & TL_TRACE_ACCEPT_INCOMPLETE))
-        return TL_FAIL(TL_ERR_PARSE, "%s: incomplete run: %s; accept it explicitly to read it anyway",
+        return TL_FAIL(TL_ERR_PARSE, "%s: incomplete run: %s; --accept-incomplete reads it anyway",
                        dir, why);
     tl_log("%s: incomplete run accepted: %s", dir, why);
     return TL_OK;

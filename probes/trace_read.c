@@ -315,7 +315,7 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
         const char *cupti = tl_trace_reader_meta(r, "cupti_status");
         st = TL_ROW_ERR(r,
                         "incomplete trace (complete=no, dropped=%s, cupti_status=%s); "
-                        "accept it explicitly to read it anyway",
+                        "read it anyway only on purpose (trilap-analyze --accept-incomplete)",
                         dropped ? dropped : "?", cupti ? cupti : "?");
         goto fail;
     }

@@ -495,7 +495,7 @@ TL_TEST(incomplete_needs_flag)
                   "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run), 1);
     char *e = out_of(t, "err");
-    TL_ASSERT(strstr(e, "incomplete"));
+    TL_ASSERT_MSG(strstr(e, "incomplete") && strstr(e, "--accept-incomplete"), "the flag is not named: %s", e);
     free(e);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s", tl_test_bin(), run), 0);
     char *o = out_of(t, "out");

@@ -300,7 +300,7 @@ TL_TEST(run_folder_rank_set)
     trace(run, "trace.rank0.csv", 0, 3, "", ROWS);
     trace(run, "trace.rank2.csv", 2, 3, "", ROWS);
     o = overlap(run, "");
-    refused(&o, 1, "gap", "rank 1 missing");
+    refused(&o, 1, "gap", "rank 1 missing (the next file is trace.rank2.csv); --accept-incomplete reads it anyway");
     o = overlap(run, "--accept-incomplete");
     TL_ASSERT_EQ(o.rc, 0);
     TL_ASSERT_MSG(strstr(o.err, "incomplete run accepted: rank 1 missing"), "%s", o.err);
