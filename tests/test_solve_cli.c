@@ -514,6 +514,10 @@ TL_TEST(bad_inputs_fail_clearly)
     /* a right-hand side of the wrong length */
     TL_ASSERT(run("%s " QUICK " %s %s", bin(), tl_test_matrix("ani1_nonsymm.mtx"), part) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "part.mtx"), "stderr: %s", err_buf);
+    /* a partition that is neither a method nor a file */
+    TL_ASSERT(run("%s " QUICK " --partition metsi gen:poisson7:4", bin()) != 0);
+    TL_ASSERT_MSG(strstr(err_buf, "partition 'metsi': not block, metis or metis-recursive, and no file of that name"),
+                  "stderr: %s", err_buf);
     /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or hetero2d"),

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "solvers/matrix/mmio.h"
@@ -195,6 +196,8 @@ tl_status tl_partition_by_spec(const char *spec, const tl_csr *a, int nparts, in
         TL_TRY(tl_partition_metis(a, nparts, 1, part));
         return TL_OK;
     }
+    TL_INPUT_CHECK(access(spec, F_OK) == 0, TL_ERR_INVAL,
+                   "partition '%s': not block, metis or metis-recursive, and no file of that name", spec);
     TL_TRY(tl_partition_read(spec, a->nrows, nparts, part));
     return TL_OK;
 }
