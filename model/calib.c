@@ -214,7 +214,7 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
 {
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
-    if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", path, strerror(errno));
+    if (!f) return TL_FAIL(TL_ERR_IO, "calibration %s: %s", path, strerror(errno));
     char line[1024];
     int lineno = 0, seen = 0;
     tl_status st = TL_OK;

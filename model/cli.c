@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 
@@ -15,6 +16,25 @@ void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_m
     if (c && c->source[0]) fprintf(out, "# calibrated on: %s\n", c->source);
     if (c) tl_mcalib_print(c, out, "# calib: ");
     if (cli->spec) tl_opts_echo(cli->spec, out, "# opt: ");
+}
+
+const char *tl_mcli_tree_path(const char *path, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", path);
+    if (path[0] == '/' || access(path, F_OK) == 0) return buf;
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0) return buf;
+    exe[k] = '\0';
+    for (int up = 0; up < 2; up++) { /* .../bin/trilap-model -> ... */
+        char *slash = strrchr(exe, '/');
+        if (!slash) return buf;
+        *slash = '\0';
+    }
+    char tree[8300];
+    snprintf(tree, sizeof tree, "%s/%s", exe, path);
+    if (access(tree, F_OK) == 0) snprintf(buf, n, "%s", tree);
+    return buf;
 }
 
 tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header)

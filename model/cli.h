@@ -30,6 +30,12 @@ void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_m
  * tl_out_close (runtime/out.h) commits or drops it. */
 tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header);
 
+/* `path` itself, or, when it is relative and not in the current folder,
+ * the same path in the trilap tree this program was built in (its
+ * bin/..): the default calibration is a file of that tree, and the
+ * program may run from anywhere. The answer is in buf (n bytes). */
+const char *tl_mcli_tree_path(const char *path, char *buf, size_t n);
+
 /* "4,8,16" -> ints (at most max); 0 on a bad list. */
 int tl_mcli_int_list(const char *text, int *out, int max);
 

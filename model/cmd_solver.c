@@ -78,10 +78,7 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
             s->m.gen = &s->gen;
         return 1;
     }
-    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) {
-        tl_mcli_error("cannot read --matrix %s (reason above)", spec);
-        return 0;
-    }
+    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 0; /* the reader's line names it */
     s->m.csr = &s->csr;
     return 1;
 }
@@ -183,10 +180,9 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         sch[nsch++] = s;
     }
     tl_mcalib c;
-    if (tl_mcalib_load(&c, o.calib) != TL_OK) {
-        tl_mcli_error("cannot read the calibration %s (reason above)", o.calib);
-        return 1;
-    }
+    char calib[4096];
+    o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     matrix_src ms;
     if (!load_matrix(o.matrix, o.partition == PART_METIS, &ms)) return 1;
     tl_mkcost k = tl_mkcost_for(&c, p);

@@ -33,10 +33,9 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     if (res.exit_now) return 0;
     cli->spec = &spec;
     tl_mcalib c;
-    if (tl_mcalib_load(&c, o.calib) != TL_OK) {
-        tl_mcli_error("cannot read the calibration %s (reason above)", o.calib);
-        return 1;
-    }
+    char calib[4096];
+    o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     const struct {
         const char *variant;
         double measured;

@@ -421,8 +421,29 @@ TL_TEST(bad_arguments)
     TL_ASSERT(run_model("fdtd --calib-sizes 320,321", err, sizeof err, &lines) == 2);
 }
 
+/* Run from another folder, the default calibration (a file of the trilap
+ * tree) is found beside the program; a missing --calib is one line. */
+TL_TEST(runs_from_any_folder)
+{
+    need_simgrid();
+    char bin[4096];
+    TL_ASSERT(realpath(tl_test_env("TL_BIN", "bin"), bin));
+    const char *t = tl_test_tmpdir();
+    char cmd[8192], path[600];
+    snprintf(cmd, sizeof cmd, "cd %s && %s/trilap-model tristream > out.txt 2> err.txt", t, bin);
+    TL_ASSERT_EQ(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/out.txt", t);
+    char *out = tl_test_read(path);
+    TL_ASSERT_MSG(strstr(out, "/results/model/calib-h200.txt\n") && strstr(out, "# calibration: /"), "%.600s", out);
+    free(out);
+    char err[1024];
+    int lines;
+    TL_ASSERT(run_model("tristream --calib nowhere/calib.txt", err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "calibration nowhere/calib.txt: No such file"), "%d lines: %s", lines, err);
+}
+
 TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors,
-             invalid_platform_refused_in_one_line, bad_arguments)
+             invalid_platform_refused_in_one_line, bad_arguments, runs_from_any_folder)
