@@ -46,12 +46,13 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     if (res.exit_now) return 0;
     cli->spec = &spec;
     tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
-    if (tl_mcalib_read_tristream(&c, o.tristream) != TL_OK || tl_mcalib_read_traces(&c, o.traces) != TL_OK ||
-        tl_mcalib_read_comm(&c, o.comm) != TL_OK ||
-        tl_mcalib_read_stream(&c, o.stream) != TL_OK) {
-        tl_mcli_error("cannot read the measured results (the line above names the file and the reason)");
-        return 1;
-    }
+    /* the defaults are files of the trilap tree, found from any folder */
+    char tri[4096], traces[4096], comm[4096], stream[4096];
+    if (tl_mcalib_read_tristream(&c, tl_mcli_tree_path(o.tristream, tri, sizeof tri)) != TL_OK ||
+        tl_mcalib_read_traces(&c, tl_mcli_tree_path(o.traces, traces, sizeof traces)) != TL_OK ||
+        tl_mcalib_read_comm(&c, tl_mcli_tree_path(o.comm, comm, sizeof comm)) != TL_OK ||
+        tl_mcalib_read_stream(&c, tl_mcli_tree_path(o.stream, stream, sizeof stream)) != TL_OK)
+        return 1; /* the reader's line names the file and the reason */
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_error("calibration failed (reason above)");
