@@ -20,6 +20,8 @@ tl_status tl_out_open(tl_out *o, const char *path)
     memset(o, 0, sizeof *o);
     int n = snprintf(o->path, sizeof o->path, "%s", path);
     TL_CHECK(n > 0 && (size_t)n < sizeof o->path, TL_ERR_INVAL, "output name empty or too long: %.200s", path);
+    struct stat st;
+    TL_CHECK(stat(path, &st) != 0 || !S_ISDIR(st.st_mode), TL_ERR_IO, "%s: a folder; give a file name", path);
     if (tl_out_in_place(path)) {
         o->f = fopen(path, "w");
         if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));

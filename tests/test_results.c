@@ -156,6 +156,9 @@ TL_TEST(out_whole_or_not_at_all)
     char bad[600];
     snprintf(bad, sizeof bad, "%s/missing/x.csv", dir);
     TL_ASSERT_EQ(tl_out_open(&o, bad), TL_ERR_IO);
+    /* a folder: refused at once, nothing written beside it */
+    TL_ASSERT_EQ(tl_out_open(&o, dir), TL_ERR_IO);
+    TL_ASSERT(o.f == NULL);
     TL_ASSERT(!tl_out_in_place(path) && !tl_out_in_place(dir) && !tl_out_in_place(bad));
 }
 
