@@ -2,9 +2,11 @@
 #include "runtime/out.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "runtime/tmpfile.h"
@@ -27,20 +29,39 @@ tl_status tl_out_open(tl_out *o, const char *path)
         if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         return TL_OK;
     }
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", path, (long)getpid());
-    sigset_t held;
-    tl_tmpfile_hold(&held);
-    o->f = fopen(o->tmp, "w");
-    int err = errno;
-    tl_status reg = o->f ? tl_tmpfile_add(o->tmp, TL_TMP_FILE) : TL_OK;
-    tl_tmpfile_release(&held);
-    if (reg != TL_OK) {
-        fclose(o->f);
-        o->f = NULL;
-        remove(o->tmp);
-        return reg;
+    /* pid + thread + clock, created exclusively: unique across the rank
+     * threads of one run without shared state */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int fd = -1, err = EEXIST;
+    for (int attempt = 0; attempt < 100 && fd < 0 && err == EEXIST; attempt++) {
+        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld.%ld.%d", path, (long)getpid(), (long)gettid(),
+                 (int)(now.tv_nsec % 1000000) + attempt);
+        sigset_t held;
+        tl_tmpfile_hold(&held);
+        fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        err = errno;
+        tl_status reg = fd >= 0 ? tl_tmpfile_add(o->tmp, TL_TMP_FILE) : TL_OK;
+        tl_tmpfile_release(&held);
+        if (reg != TL_OK) {
+            close(fd);
+            unlink(o->tmp);
+            o->tmp[0] = '\0';
+            return reg;
+        }
     }
-    if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write (under a temporary name beside it): %s", path, strerror(err));
+    if (fd < 0) {
+        o->tmp[0] = '\0';
+        return TL_FAIL(TL_ERR_IO, "%s: cannot write (under a temporary name beside it): %s", path, strerror(err));
+    }
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        close(fd);
+        unlink(o->tmp);
+        tl_tmpfile_forget(o->tmp);
+        o->tmp[0] = '\0';
+        return TL_FAIL(TL_ERR_NOMEM, "%s: cannot set up the output", path);
+    }
     return TL_OK;
 }
 
@@ -49,6 +70,8 @@ tl_status tl_out_close(tl_out *o, int commit)
     if (!o->f) return TL_OK;
     int bad = ferror(o->f);
     int err = errno ? errno : EIO; /* a failed write's, unless a later call took errno */
+    /* on disk before it takes the path's place (not for a stream) */
+    if (commit && !bad && o->tmp[0] && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)) bad = 1, err = errno;
     if (fclose(o->f) != 0) bad = 1, err = errno;
     o->f = NULL;
     if (!o->tmp[0]) /* in place: nothing to drop or move */

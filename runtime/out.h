@@ -1,8 +1,10 @@
 /* One output file, written whole or not at all.
  *
- * It is written under a temporary name beside it (registered with
- * tmpfile.h, so a signal removes it) and renamed over the path on commit;
- * abort, or a failed commit, removes it and leaves the path as it was.
+ * It is written under a temporary name beside it (unique to the process
+ * and thread, registered with tmpfile.h so that a signal removes it),
+ * synced, and renamed over the path on commit; abort, or a failed commit,
+ * removes it and leaves the path as it was. tl_file_write_atomic
+ * (results.h) writes a whole buffer through it.
  *
  * A path that exists and is neither a regular file nor a folder (a device
  * such as /dev/null, the terminal or pipe behind /dev/stdout, a FIFO, a

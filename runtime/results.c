@@ -1,6 +1,6 @@
 /* Results CSV: header once, rows appended under an exclusive flock in one
  * write(2), so rows from concurrent ranks and processes never interleave.
- * And tl_file_write_atomic: temp file in the same folder, then rename. */
+ * And tl_file_write_atomic: a whole file through runtime/out.h. */
 #include "runtime/results.h"
 #include "runtime/out.h"
 #include "runtime/tmpfile.h"
@@ -13,8 +13,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <time.h>
 
 static tl_status write_all(int fd, const char *buf, size_t n, const char *path)
 {
@@ -190,57 +188,12 @@ fail:
 tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)
 {
     TL_CHECK(path && (data || bytes == 0), TL_ERR_INVAL, "path and data are required");
-    if (tl_out_in_place(path)) { /* a device or a pipe (runtime/out.h): no temporary name, no fsync */
-        int fd = open(path, O_WRONLY | O_CLOEXEC);
-        if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: open: %s", path, strerror(errno));
-        tl_status st = write_all(fd, data, bytes, path);
-        if (close(fd) < 0 && st == TL_OK) st = TL_FAIL(TL_ERR_IO, "%s: close: %s", path, strerror(errno));
+    tl_out o;
+    TL_TRY(tl_out_open(&o, path));
+    if (bytes && fwrite(data, 1, bytes, o.f) != bytes) {
+        tl_status st = TL_FAIL(TL_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+        tl_out_close(&o, 0);
         return st;
     }
-    char tmp[4096];
-    int fd = -1;
-    tl_status st = TL_OK;
-    /* pid + thread + clock: unique across the ranks of one run without shared state */
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld.%d", path, (long)getpid(), (long)gettid(),
-                         (int)(now.tv_nsec % 1000000) + attempt);
-        TL_CHECK(n > 0 && (size_t)n < sizeof tmp, TL_ERR_INVAL, "%s: path too long", path);
-        sigset_t held;
-        tl_tmpfile_hold(&held);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        int err = errno;
-        tl_status reg = fd >= 0 ? tl_tmpfile_add(tmp, TL_TMP_FILE) : TL_OK;
-        tl_tmpfile_release(&held);
-        if (reg != TL_OK) {
-            close(fd);
-            unlink(tmp);
-            return reg;
-        }
-        if (fd < 0 && err != EEXIST) return TL_FAIL(TL_ERR_IO, "%s: open: %s", tmp, strerror(err));
-    }
-    if (fd < 0) return TL_FAIL(TL_ERR_IO, "%s: no free temporary name", path);
-    TL_TRYGOTO(write_all(fd, data, bytes, tmp), st, fail);
-    if (fsync(fd) < 0) {
-        st = TL_FAIL(TL_ERR_IO, "%s: fsync: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    if (close(fd) < 0) {
-        fd = -1;
-        st = TL_FAIL(TL_ERR_IO, "%s: close: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) < 0) {
-        st = TL_FAIL(TL_ERR_IO, "%s: rename from %s: %s", path, tmp, strerror(errno));
-        goto fail;
-    }
-    tl_tmpfile_forget(tmp);
-    return TL_OK;
-fail:
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    tl_tmpfile_forget(tmp);
-    return st;
+    return tl_out_close(&o, 1);
 }
