@@ -41,5 +41,8 @@ int tl_mcli_int_list(const char *text, int *out, int max);
 
 /* One line for the user: "trilap-model: <what>". */
 void tl_mcli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same line for a step that failed, printed only when nothing below
+ * it has said why (tl_error_reported): the error stays one line. */
+void tl_mcli_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

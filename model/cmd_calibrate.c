@@ -55,7 +55,7 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
         return 1; /* the reader's line names the file and the reason */
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
-        tl_mcli_error("calibration failed (reason above)");
+        tl_mcli_failed("calibration failed");
         return 1;
     }
     if (tl_mcalib_save(&c, o.out) != TL_OK) return 1;

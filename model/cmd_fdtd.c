@@ -70,7 +70,7 @@ static int table11(tl_mcli *cli, const tl_mplatform *p, tl_out *w)
     tl_mfdtd f[2] = {t11_job(0, 2), t11_job(2, 2)};
     double m[2] = {tl_paper2_t11[0].t_s[1], tl_paper2_t11[2].t_s[1]}, lat, gbs;
     if (tl_mfit_fdtd_port(f, m, p, cli->workdir, &lat, &gbs) != TL_OK) {
-        tl_mcli_error("fitting Table 11's exchange on the 2-GPU rows of 320 and 800 failed (reason above)");
+        tl_mcli_failed("fitting Table 11's exchange on the 2-GPU rows of 320 and 800 failed");
         return 1;
     }
     printf("# Table 11 (RTX 8000, s = 1, 2 GPUs 1x1x2, 4 GPUs 1x2x2): rate from its 1-GPU rows; port fitted on "
@@ -87,7 +87,7 @@ static int table11(tl_mcli *cli, const tl_mplatform *p, tl_out *w)
             double t = 0, paper = row->t_s[g];
             tl_mfdtd job = t11_job(i, gpus);
             if (predict(&job, p, lat, gbs, cli->workdir, &t) != TL_OK) {
-                tl_mcli_error("simulating Table 11's grid %d on %d GPUs failed (reason above)", row->n, gpus);
+                tl_mcli_failed("simulating Table 11's grid %d on %d GPUs failed", row->n, gpus);
                 return 1;
             }
             int calib = gpus == 2 && (i == 0 || i == 2);
@@ -142,7 +142,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
             m[i] = staged ? row->staged_s : row->peer_s[0];
         }
         if (tl_mfit_fdtd_port(f, m, p, cli->workdir, &lat[staged], &gbs[staged]) != TL_OK) {
-            tl_mcli_error("fitting the %s exchange on grids %d and %d failed (reason above)",
+            tl_mcli_failed("fitting the %s exchange on grids %d and %d failed",
                           staged ? "host-staged" : "peer", cal[0], cal[1]);
             return 1;
         }
@@ -173,7 +173,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                 double paper = staged ? row->staged_s : row->peer_s[si], t = 0;
                 tl_mfdtd f = job_for(row, s, staged);
                 if (predict(&f, p, lat[staged], gbs[staged], cli->workdir, &t) != TL_OK) {
-                    tl_mcli_error("simulating grid %d s=%d failed (reason above)", row->n, s);
+                    tl_mcli_failed("simulating grid %d s=%d failed", row->n, s);
                     tl_out_close(&w, 0);
                     return 1;
                 }

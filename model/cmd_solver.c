@@ -99,7 +99,7 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
     if (st == TL_OK) st = tl_mpart_compute(&ms->m, part, gpus, &ps);
     free(part);
     if (st != TL_OK) {
-        tl_mcli_error("partitioning %s into %d parts failed (reason above)", o->matrix, gpus);
+        tl_mcli_failed("partitioning %s into %d parts failed", o->matrix, gpus);
         return 0;
     }
     int maxnb = 0;
@@ -123,8 +123,8 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
             if (sst == TL_ERR_PARSE && o->platform_file)
                 tl_mcli_error("platform %s refused: %s", o->platform_file, r.error);
             else if (!ok)
-                tl_mcli_error("simulating %s on %d GPUs of %s failed: %s", sch[i]->name, gpus,
-                              o->platform_file ? o->platform_file : p->name, r.error[0] ? r.error : "reason above");
+                tl_mcli_failed("simulating %s on %d GPUs of %s failed", sch[i]->name, gpus,
+                               o->platform_file ? o->platform_file : p->name);
         }
         tl_mjob_free(&j);
         if (!ok) break;

@@ -63,7 +63,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         tl_mresult r;
         if (tl_mfit_tristream(&c, rows[i].variant, cli->workdir, &r) != TL_OK) {
-            tl_mcli_error("simulating %s failed (reason above)", rows[i].variant);
+            tl_mcli_failed("simulating %s failed", rows[i].variant);
             tl_out_close(&w, 0);
             return 1;
         }

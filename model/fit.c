@@ -16,6 +16,8 @@ tl_status tl_mfit_run(tl_mjob *j, const tl_mplatform *p, const tl_mplatform_para
     tl_status st = tl_model_simulate(j, res);
     j->platform = NULL;
     remove(path);
+    if (st != TL_OK && res->error[0]) /* the simulation's own reason, which tl_model_simulate leaves to us */
+        return TL_FAIL(st, "simulating %d GPUs of platform %s failed: %s", j->nranks, p->name, res->error);
     return st;
 }
 

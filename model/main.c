@@ -35,13 +35,27 @@ static void usage(FILE *out)
     fprintf(out, "\n`trilap-model SUBCOMMAND --help` lists its options.\n");
 }
 
+static void error_line(const char *fmt, va_list ap)
+{
+    fputs("trilap-model: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void tl_mcli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("trilap-model: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    error_line(fmt, ap);
+    va_end(ap);
+}
+
+void tl_mcli_failed(const char *fmt, ...)
+{
+    if (tl_error_reported()) return;
+    va_list ap;
+    va_start(ap, fmt);
+    error_line(fmt, ap);
     va_end(ap);
 }
 

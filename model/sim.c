@@ -446,9 +446,20 @@ static void child_run(const tl_mjob *j, int fd)
     exit(0);
 }
 
+/* The text after SimGrid's log prefix of an error or critical message
+ * ("[0.0] file:95: [xbt_exception/ERROR] Parse error at ..."), or NULL. */
+static const char *simgrid_error(const char *line)
+{
+    static const char *const levels[] = {"/ERROR] ", "/CRITICAL] "};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        const char *e = strstr(line, levels[i]);
+        if (e) return e + strlen(levels[i]);
+    }
+    return NULL;
+}
+
 /* The child's reason: SimGrid's first error message without its log
- * prefix ("[0.0] file:95: [xbt_exception/ERROR] Parse error at ..."), or
- * else its last non-empty stderr line (ours). */
+ * prefix, or else its last non-empty stderr line (ours). */
 static void child_reason(FILE *f, char *buf, size_t n)
 {
     char line[1024];
@@ -457,9 +468,9 @@ static void child_reason(FILE *f, char *buf, size_t n)
     rewind(f);
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        const char *e = strstr(line, "/ERROR] ");
+        const char *e = simgrid_error(line);
         if (e && !have_error && !strstr(e, "Exiting now")) {
-            snprintf(buf, n, "%.500s", e + 8);
+            snprintf(buf, n, "%.500s", e);
             have_error = 1;
         } else if (line[0] && !have_error && !e)
             snprintf(buf, n, "%.500s", line);
@@ -507,7 +518,11 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         child_reason(err, res->error, sizeof res->error);
-        if (!res->error[0]) snprintf(res->error, sizeof res->error, "the simulation stopped without a reason");
+        if (!res->error[0] && WIFSIGNALED(status))
+            snprintf(res->error, sizeof res->error, "the simulation was killed by signal %d (%s)", WTERMSIG(status),
+                     strsignal(WTERMSIG(status)));
+        else if (!res->error[0])
+            snprintf(res->error, sizeof res->error, "the simulation stopped without a reason");
         st = TL_ERR_PARSE; /* not printed here: the caller names the platform in one line */
         goto fail;
     }

@@ -35,22 +35,27 @@ static const tl_mplatform two_gpus = {.name = "test", .gpu = "test", .network = 
  * 3 us fixed cost. By hand: 10 + 3 + (1 + 1) us latency + 1e6 B / 1e11 B/s
  * = 25 us per iteration, 15 of them exposed p2p (the two directions of a
  * full-duplex port do not share). */
+static void halo_job(tl_mjob *j)
+{
+    TL_ASSERT_OK(tl_mjob_alloc(j, 2));
+    j->iters = 10;
+    j->nlanes = 1;
+    j->lanes[0] = (tl_mlane){.name = "compute", .nops = 2};
+    j->lanes[0].ops[0] = (tl_mop){.kind = TL_MOP_KERNEL, .name = "k"};
+    j->lanes[0].ops[1] = (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .cat = TL_MCAT_P2P, .name = "halo"};
+    j->alpha_p2p_s = 3e-6;
+    j->nccl_rate_beside_compute = 1;
+    for (int r = 0; r < 2; r++) {
+        *tl_mjob_cost(j, r, 0, 0) = 10e-6;
+        TL_ASSERT_OK(tl_mhalo_add(j->halo, r, 1 - r, 1000000));
+    }
+}
+
 TL_TEST(two_ranks_critical_path)
 {
     need_simgrid();
     tl_mjob j;
-    TL_ASSERT_OK(tl_mjob_alloc(&j, 2));
-    j.iters = 10;
-    j.nlanes = 1;
-    j.lanes[0] = (tl_mlane){.name = "compute", .nops = 2};
-    j.lanes[0].ops[0] = (tl_mop){.kind = TL_MOP_KERNEL, .name = "k"};
-    j.lanes[0].ops[1] = (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .cat = TL_MCAT_P2P, .name = "halo"};
-    j.alpha_p2p_s = 3e-6;
-    j.nccl_rate_beside_compute = 1;
-    for (int r = 0; r < 2; r++) {
-        *tl_mjob_cost(&j, r, 0, 0) = 10e-6;
-        TL_ASSERT_OK(tl_mhalo_add(j.halo, r, 1 - r, 1000000));
-    }
+    halo_job(&j);
     tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
     tl_mresult res;
     TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
@@ -408,6 +413,52 @@ TL_TEST(invalid_platform_refused_in_one_line)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "no host 'gpu1'"), "%d lines: %s", lines, err);
 }
 
+/* A failed step says why in one line. A simulation SimGrid stops: its
+ * reason, reported once, without SimGrid's log prefix (nothing else would
+ * say it: the child's stderr is not the user's). A calibration its inputs
+ * make impossible: the reason, no second "calibration failed" line, no
+ * file. */
+TL_TEST(failures_said_in_one_line)
+{
+    need_simgrid();
+    tl_mjob j;
+    halo_job(&j);
+    tl_mplatform broken = two_gpus;
+    broken.port_gbs = -5; /* SimGrid stops on a negative bandwidth */
+    tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
+    tl_mresult res;
+    int before = tl_error_reported();
+    TL_ASSERT(tl_mfit_run(&j, &broken, &q, tl_test_tmpdir(), &res) != TL_OK);
+    TL_ASSERT_EQ(tl_error_reported(), before + 1);
+    TL_ASSERT_MSG(res.error[0] && !strstr(res.error, "] ") && !strstr(res.error, "without a reason"), "%s",
+                  res.error);
+    tl_mjob_free(&j);
+
+    /* the measured 16 B allreduce made 0.001 us, below any platform's latency */
+    char *comm = tl_test_read("results/comm-h200x2/comm.csv");
+    const char *key = "allreduce,world,2,16,2,double,sum,20,";
+    char *time = strstr(comm, key);
+    TL_ASSERT(time);
+    time += strlen(key);
+    const char *doctored = tl_test_path("comm.csv");
+    FILE *f = fopen(doctored, "w");
+    fprintf(f, "%.*s0.001%s", (int)(time - comm), comm, strchr(time, ','));
+    fclose(f);
+    free(comm);
+    const char *out = tl_test_path("calib.txt");
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "calibrate --comm %s -o %s", doctored, out);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
+    char *all = tl_test_read(tl_test_path("stderr.txt"));
+    TL_ASSERT_MSG(lines == 2 && strstr(all, "faster than the platform's own latency") &&
+                      !strstr(all, "calibration failed"),
+                  "%d lines: %s", lines, all);
+    free(all);
+    struct stat sb;
+    TL_ASSERT(stat(out, &sb) != 0);
+}
+
 TL_TEST(bad_arguments)
 {
     need_simgrid();
@@ -446,4 +497,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors,
-             invalid_platform_refused_in_one_line, bad_arguments, runs_from_any_folder)
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, runs_from_any_folder)
