@@ -1,22 +1,19 @@
 /* Trace writer: metadata lines, then the header row (written with the first
- * record, or at commit for an empty trace), then records. Everything goes
- * to a temporary file beside the target, renamed into place on commit, so a
- * reader never sees half a trace. */
+ * record, or at commit for an empty trace), then records, through tl_out
+ * (runtime/out.h): a reader never sees half a trace. */
 #include "probes/trace.h"
 #include "runtime/clock.h"
-#include "runtime/tmpfile.h"
+#include "runtime/out.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 struct tl_trace_writer {
-    FILE *f;
-    char *path, *tmp;
+    tl_out out;
+    FILE *f; /* out.f */
+    const char *path; /* out.path */
     int header_done;
     long long nrecords;
     long long declared; /* the records=N metadata, -1 when not given */
@@ -29,55 +26,17 @@ tl_status tl_trace_writer_open(tl_trace_writer **out, const char *path)
     *out = NULL;
     tl_trace_writer *w = calloc(1, sizeof *w);
     if (!w) return TL_FAIL(TL_ERR_NOMEM, "trace writer for %s", path);
-    size_t n = strlen(path);
-    w->path = strdup(path);
-    w->tmp = malloc(n + 16);
-    if (!w->path || !w->tmp) goto nomem;
+    tl_status st = tl_out_open(&w->out, path);
+    if (st != TL_OK) {
+        free(w);
+        return st;
+    }
+    w->f = w->out.f;
+    w->path = w->out.path;
     w->declared = -1;
-    snprintf(w->tmp, n + 16, "%s.tmp.XXXXXX", path);
-    sigset_t held;
-    tl_tmpfile_hold(&held);
-    int fd = mkstemp(w->tmp);
-    tl_status reg = fd >= 0 ? tl_tmpfile_add(w->tmp, TL_TMP_FILE) : TL_OK;
-    tl_tmpfile_release(&held);
-    if (reg != TL_OK) {
-        close(fd);
-        unlink(w->tmp);
-        tl_tmpfile_forget(w->tmp);
-        free(w->tmp);
-        free(w->path);
-        free(w);
-        return reg;
-    }
-    if (fd < 0) {
-        tl_status st =
-            TL_FAIL(TL_ERR_IO, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        free(w->tmp);
-        free(w->path);
-        free(w);
-        return st;
-    }
-    w->f = fdopen(fd, "w");
-    if (!w->f) {
-        tl_status st = TL_FAIL(TL_ERR_IO, "%s: fdopen: %s", w->tmp, strerror(errno));
-        close(fd);
-        unlink(w->tmp);
-        free(w->tmp);
-        free(w->path);
-        free(w);
-        return st;
-    }
-    /* mkstemp makes 0600; a trace is an ordinary result file. */
-    if (fchmod(fd, 0644) != 0)
-        tl_log("%s: fchmod: %s (trace stays private)", w->tmp, strerror(errno));
     setvbuf(w->f, NULL, _IOFBF, 1 << 20);
     *out = w;
     return TL_OK;
-nomem:
-    free(w->tmp);
-    free(w->path);
-    free(w);
-    return TL_FAIL(TL_ERR_NOMEM, "trace writer for %s", path);
 }
 
 static int tl_meta_key_ok(const char *k)
@@ -173,24 +132,7 @@ tl_status tl_trace_writer_close(tl_trace_writer **pw, int commit)
                      w->declared, w->nrecords);
         commit = 0;
     }
-    int werr = ferror(w->f);
-    int ferr = fflush(w->f);
-    int serr = commit && !werr && !ferr ? fsync(fileno(w->f)) : 0;
-    int cerr = fclose(w->f);
-    if (commit) {
-        if (werr || ferr || serr || cerr) {
-            st = TL_FAIL(TL_ERR_IO, "%s: writing the trace failed: %s", w->path, strerror(errno));
-            unlink(w->tmp);
-        } else if (rename(w->tmp, w->path) != 0) {
-            st = TL_FAIL(TL_ERR_IO, "%s: rename from %s: %s", w->path, w->tmp, strerror(errno));
-            unlink(w->tmp);
-        }
-    } else {
-        unlink(w->tmp);
-    }
-    tl_tmpfile_forget(w->tmp);
-    free(w->tmp);
-    free(w->path);
+    tl_status cst = tl_out_close(&w->out, commit);
     free(w);
-    return st;
+    return st != TL_OK ? st : cst;
 }

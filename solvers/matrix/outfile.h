@@ -1,7 +1,8 @@
-/* An output file that appears complete or not at all: written under a
- * temporary name in the same folder and renamed on commit; gzip-compressed
- * when the name ends in ".gz". Large buffers, so streaming writers (the
- * generators) are not bound by small writes. */
+/* An output file that appears complete or not at all, through tl_out
+ * (runtime/out.h: a temporary name in the same folder, renamed on commit;
+ * a device or pipe written in place); gzip-compressed when the name ends
+ * in ".gz". Large buffers, so streaming writers (the generators) are not
+ * bound by small writes. */
 #ifndef TL_OUTFILE_H
 #define TL_OUTFILE_H
 
