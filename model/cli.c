@@ -59,3 +59,13 @@ int tl_mcli_int_list(const char *text, int *out, int max)
     }
     return n;
 }
+
+int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
+{
+    tl_optresult res;
+    if (tl_opts_parse(spec, argc, argv, &res) != TL_OK) return 2;
+    free(res.positional);
+    if (res.exit_now) return 0;
+    cli->spec = spec;
+    return -1;
+}

@@ -23,6 +23,11 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli);
 int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli);
 int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli);
 
+/* A subcommand's options (none positional) parsed by spec, which
+ * cli->spec then names: -1 to go on, else the exit status (0 after --help
+ * or --version, 2 after a bad option, said in one line). */
+int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv);
+
 /* `# key: value` lines every output starts with. */
 void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);
 

@@ -40,11 +40,8 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     tl_optspec spec = {.program = "trilap-model calibrate", .usage = "[options]",
                        .purpose = "Reads measured results and fits the model's fixed costs and NCCL rate on them.",
                        .groups = &g, .ngroups = 1, .min_positional = 0, .max_positional = 0};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    free(res.positional);
-    if (res.exit_now) return 0;
-    cli->spec = &spec;
+    int rc = tl_mcli_parse(cli, &spec, argc, argv);
+    if (rc >= 0) return rc;
     tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
     /* the defaults are files of the trilap tree, found from any folder */
     char tri[4096], traces[4096], comm[4096], stream[4096];

@@ -120,11 +120,8 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                        .purpose = "Predicts seed paper 2's Tables 12-13 (4 x RTX 6000, pencil-yz) from its Table 10 "
                                   "and two calibration grids.",
                        .groups = &g, .ngroups = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    free(res.positional);
-    if (res.exit_now) return 0;
-    cli->spec = &spec;
+    int rc = tl_mcli_parse(cli, &spec, argc, argv);
+    if (rc >= 0) return rc;
     int cal[2];
     if (tl_mcli_int_list(o.calib_sizes, cal, 2) != 2 || row_index(cal[0]) < 0 || row_index(cal[1]) < 0 ||
         cal[0] == cal[1]) {

@@ -30,11 +30,8 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
     tl_optgroup g = {"Platform", plat_options, sizeof plat_options / sizeof plat_options[0], &o};
     tl_optspec spec = {.program = "trilap-model platform", .usage = "--out XML [options]",
                        .purpose = "Writes a built-in platform as a SimGrid platform file.", .groups = &g, .ngroups = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    free(res.positional);
-    if (res.exit_now) return 0;
-    cli->spec = &spec;
+    int rc = tl_mcli_parse(cli, &spec, argc, argv);
+    if (rc >= 0) return rc;
     const tl_mplatform *p = tl_mplatform_find(o.name);
     if (!p) {
         tl_mcli_error("invalid --platform '%s' (%s)", o.name, tl_mplatform_choices());

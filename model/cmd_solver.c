@@ -151,11 +151,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
                        .purpose = "Predicts a Pipe-PCG or Pipe-BiCGStab iteration under trilap's schedules on N "
                                   "GPUs of a platform.",
                        .groups = &g, .ngroups = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    free(res.positional);
-    if (res.exit_now) return 0;
-    cli->spec = &spec;
+    int rc = tl_mcli_parse(cli, &spec, argc, argv);
+    if (rc >= 0) return rc;
     const tl_mplatform *p = tl_mplatform_find(o.platform);
     if (!p) {
         tl_mcli_error("invalid --platform '%s' (%s)", o.platform, tl_mplatform_choices());

@@ -27,11 +27,8 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
                        .purpose = "Predicts the three-stream microbenchmark on two H200s and compares with the "
                                   "measured run the calibration names.",
                        .groups = &g, .ngroups = 1};
-    tl_optresult res;
-    if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
-    free(res.positional);
-    if (res.exit_now) return 0;
-    cli->spec = &spec;
+    int rc = tl_mcli_parse(cli, &spec, argc, argv);
+    if (rc >= 0) return rc;
     tl_mcalib c;
     char calib[4096];
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
