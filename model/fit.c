@@ -17,7 +17,7 @@ tl_status tl_mfit_run(tl_mjob *j, const tl_mplatform *p, const tl_mplatform_para
     j->platform = NULL;
     remove(path);
     if (st != TL_OK && res->error[0]) /* the simulation's own reason, which tl_model_simulate leaves to us */
-        return TL_FAIL(st, "simulating %d GPUs of platform %s failed: %s", j->nranks, p->name, res->error);
+        return TL_FAIL(st, "SimGrid stopped the simulation of %d GPUs of platform %s: %s", j->nranks, p->name, res->error);
     return st;
 }
 

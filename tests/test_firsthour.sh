@@ -49,6 +49,7 @@ commands() {
     for s in breakdown overlap diagnose timeline perfetto compare import sweep; do echo "trilap-analyze $s"; done
     echo "trilap-fdtd run"
     echo "trilap-fdtd verify"
+    for s in calibrate tristream solver fdtd platform; do echo "trilap-model $s"; done
 }
 
 # "--name ARG [default]" of each option line of a help text, one per line:
@@ -160,6 +161,8 @@ errors_one_line() {
     printf 'a,b\n1,2\n' >"$tmp/notresults.csv"
     one_line 1 "$bin"/trilap-analyze compare "$tmp/notresults.csv"
     one_line 2 "$bin"/trilap-bench stream --host --count x
+    one_line 2 "$bin"/trilap-model solver --gpus 4,x
+    one_line 1 "$bin"/trilap-model tristream --calib "$tmp/missing.txt"
     # the developer's view is one switch away
     local rc=0
     TRILAP_DEBUG=1 "$bin"/trilap-analyze compare "$tmp/notresults.csv" >/dev/null 2>"$tmp/err" || rc=$?
