@@ -134,14 +134,28 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
  * hundreds of characters. */
 enum { MAX_TEXT_W = 60 };
 
+/* A control character in a name (a kernel name with a newline, as a
+ * foreign trace may hold) printed as a space: one row stays one line. */
+static void put_text(FILE *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && s[i]; i++) fputc((unsigned char)s[i] < 0x20 ? ' ' : s[i], out);
+}
+
 static void put_cell(FILE *out, const col *c, size_t w, const char *s)
 {
     size_t len = strlen(s);
-    if (c->text && len > w) {
-        fprintf(out, " %.*s...", (int)(w - 3), s);
+    if (!c->text) {
+        fprintf(out, " %*s", (int)w, s);
         return;
     }
-    fprintf(out, c->text ? " %-*s" : " %*s", (int)w, s);
+    fputc(' ', out);
+    if (len > w) {
+        put_text(out, s, w - 3);
+        fputs("...", out);
+        return;
+    }
+    put_text(out, s, len);
+    fprintf(out, "%*s", (int)(w - len), "");
 }
 
 void tl_an_table_print(const tl_an_table *t, FILE *out)
@@ -225,8 +239,10 @@ tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
     for (size_t i = 0; i < t->nrows; i++) {
         for (size_t j = 0; j < t->ncols; j++) {
             if (j) fputc(',', o.f);
+            /* a number that is not there is NaN, which gnuplot, pandas and R
+             * read as missing; a text cell ("-" for no unit) is its text */
             const char *c = cell(t, i, j);
-            csv_field(o.f, strcmp(c, "-") ? c : "NaN");
+            csv_field(o.f, t->cols[j].text || strcmp(c, "-") ? c : "NaN");
         }
         fputc('\n', o.f);
     }

@@ -2,6 +2,7 @@
  * with answers worked out by hand, plus the category table and --iters. */
 #include "analysis/analysis.h"
 #include "tl_test.h"
+#include "tl_test_run.h"
 
 static tl_an_ival iv(int cls, int64_t s, int64_t e)
 {
@@ -312,6 +313,35 @@ TL_TEST(table_caps_text_columns)
     tl_an_table_destroy(&t);
 }
 
+/* A missing number prints "-" and is NaN in the CSV, where a text cell
+ * "-" (no unit) stays "-"; a name with a newline stays on its row when
+ * printed, and whole (quoted) in the CSV. */
+TL_TEST(table_missing_numbers_and_control_characters)
+{
+    tl_an_table *t = NULL;
+    TL_ASSERT_OK(tl_an_table_create(&t, "gaps"));
+    TL_ASSERT_OK(tl_an_table_col(t, "name", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "unit", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "v", "", 0));
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, "k\nernel"));
+    TL_ASSERT_OK(tl_an_table_str(t, "-"));
+    TL_ASSERT_OK(tl_an_table_num(t, NAN, 2));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_an_table_print(t, f);
+    fclose(f);
+    TL_ASSERT_MSG(strstr(buf, "\n  k ernel -    -\n") && !strstr(buf, "nan"), "%s", buf);
+    free(buf);
+    const char *csv = tl_test_path("gaps.csv");
+    TL_ASSERT_OK(tl_an_table_write_csv(t, csv));
+    char *text = tl_test_read(csv);
+    TL_ASSERT_STREQ(text, "name,unit,v\n\"k\nernel\",-,NaN\n");
+    free(text);
+    tl_an_table_destroy(&t);
+}
+
 TL_TEST(names_intern)
 {
     tl_an_names *n = NULL;
@@ -352,4 +382,4 @@ TL_TEST(parse_iters)
 }
 
 TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
-             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, names_intern, parse_iters)
+             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_missing_numbers_and_control_characters, names_intern, parse_iters)
