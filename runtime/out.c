@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -11,10 +13,94 @@
 
 #include "runtime/tmpfile.h"
 
+static int under_stream_tree(const char *path)
+{
+    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
+/* N of "/proc/self/fd/N" or "/dev/fd/N", else -1. */
+static int own_descriptor(const char *path)
+{
+    const char *const dirs[] = {"/proc/self/fd/", "/dev/fd/"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        size_t k = strlen(dirs[i]);
+        if (strncmp(path, dirs[i], k) != 0) continue;
+        char *endp;
+        long fd = strtol(path + k, &endp, 10);
+        if (endp != path + k && !*endp && fd >= 0 && fd <= INT_MAX) return (int)fd;
+    }
+    return -1;
+}
+
+/* Follow `path`'s last component through its links: the file a write
+ * reaches (into end, n bytes), and 1 when a hop goes through /dev or /proc
+ * (/dev/stdout -> /proc/self/fd/1 -> wherever the shell sent it: the
+ * process's stream, whatever file it is), with *fd the process's own
+ * descriptor the path names (or -1). */
+static int follow_links(const char *path, char *end, size_t n, int *fd)
+{
+    snprintf(end, n, "%s", path);
+    *fd = -1;
+    int stream = 0;
+    for (int hop = 0; hop < 40; hop++) {
+        if (*fd < 0) *fd = own_descriptor(end);
+        stream |= under_stream_tree(end);
+        struct stat st;
+        if (lstat(end, &st) != 0 || !S_ISLNK(st.st_mode)) break;
+        char target[4096];
+        ssize_t k = readlink(end, target, sizeof target - 1);
+        if (k <= 0) break;
+        target[k] = '\0';
+        const char *slash = strrchr(end, '/');
+        if (target[0] == '/' || !slash)
+            snprintf(end, n, "%s", target);
+        else { /* relative to the link's folder */
+            size_t keep = (size_t)(slash - end) + 1;
+            if (keep + strlen(target) >= n) break;
+            memcpy(end + keep, target, strlen(target) + 1);
+        }
+    }
+    return stream;
+}
+
 int tl_out_in_place(const char *path)
 {
+    char end[4096];
+    int fd;
+    if (follow_links(path, end, sizeof end, &fd)) return 1;
     struct stat st;
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+tl_status tl_out_check(const char *path)
+{
+    TL_CHECK(path && *path, TL_ERR_INVAL, "an output file name is empty");
+    struct stat st;
+    TL_CHECK(stat(path, &st) != 0 || !S_ISDIR(st.st_mode), TL_ERR_IO, "%s: a folder; give a file name", path);
+    char end[4096];
+    int fd;
+    if (follow_links(path, end, sizeof end, &fd) || stat(path, &st) == 0) {
+        /* it is there (or is a stream): the file itself must take writes; a
+         * stream is not opened here (a FIFO's open waits for its reader) */
+        if (access(path, W_OK) != 0) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        if (tl_out_in_place(path)) return TL_OK;
+    }
+    /* the nearest folder above it that exists must be a folder we may
+     * write in: the writers make the missing ones */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", end);
+    for (;;) {
+        char *slash = strrchr(dir, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == dir) dir[1] = '\0';
+        else *slash = '\0';
+        if (stat(dir, &st) == 0) break;
+        if (errno != ENOENT) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", path, dir, strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode)) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s is not a folder", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, dir, strerror(errno));
+    return TL_OK;
 }
 
 tl_status tl_out_open(tl_out *o, const char *path)
@@ -24,18 +110,37 @@ tl_status tl_out_open(tl_out *o, const char *path)
     TL_CHECK(n > 0 && (size_t)n < sizeof o->path, TL_ERR_INVAL, "output name empty or too long: %.200s", path);
     struct stat st;
     TL_CHECK(stat(path, &st) != 0 || !S_ISDIR(st.st_mode), TL_ERR_IO, "%s: a folder; give a file name", path);
+    char end[4096];
+    int own;
+    follow_links(path, end, sizeof end, &own);
+    if (own >= 0) {
+        /* /dev/stdout and the like: this process's stream itself, at its
+         * offset (opening the path again would truncate a file stdout was
+         * sent to, and write over what stdout wrote there) */
+        fflush(NULL);
+        int d = dup(own);
+        o->f = d >= 0 ? fdopen(d, "w") : NULL;
+        if (!o->f) {
+            if (d >= 0) close(d);
+            return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+        }
+        return TL_OK;
+    }
     if (tl_out_in_place(path)) {
         o->f = fopen(path, "w");
         if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         return TL_OK;
     }
+    /* a link keeps its place: the file it names is the one replaced */
+    n = snprintf(o->target, sizeof o->target, "%s", end);
+    TL_CHECK((size_t)n < sizeof o->target, TL_ERR_INVAL, "%s: the file it links to has too long a name", path);
     /* pid + thread + clock, created exclusively: unique across the rank
      * threads of one run without shared state */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     int fd = -1, err = EEXIST;
     for (int attempt = 0; attempt < 100 && fd < 0 && err == EEXIST; attempt++) {
-        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld.%ld.%d", path, (long)getpid(), (long)gettid(),
+        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld.%ld.%d", o->target, (long)getpid(), (long)gettid(),
                  (int)(now.tv_nsec % 1000000) + attempt);
         sigset_t held;
         tl_tmpfile_hold(&held);
@@ -76,7 +181,7 @@ tl_status tl_out_close(tl_out *o, int commit)
     o->f = NULL;
     if (!o->tmp[0]) /* in place: nothing to drop or move */
         return commit && bad ? TL_FAIL(TL_ERR_IO, "%s: write failed: %s", o->path, strerror(err)) : TL_OK;
-    if (commit && !bad && rename(o->tmp, o->path) == 0) {
+    if (commit && !bad && rename(o->tmp, o->target) == 0) {
         tl_tmpfile_forget(o->tmp);
         return TL_OK;
     }

@@ -21,6 +21,7 @@
 typedef struct tl_out {
     FILE *f;
     char path[4096], tmp[4200]; /* tmp empty: written in place */
+    char target[4096];          /* what the rename replaces: path, or the file its link names */
 } tl_out;
 
 /* Open `path` for writing; o->f takes the text. */
@@ -29,8 +30,16 @@ tl_status tl_out_open(tl_out *o, const char *path);
  * leaves it untouched); not commit: close and drop what was written.
  * Closing a closed (or zeroed) tl_out does nothing. */
 tl_status tl_out_close(tl_out *o, int commit);
-/* 1 when `path` is written in place (above); writers with their own file
- * handling (gzip, descriptors) ask this before making a temporary name. */
+/* 1 when `path` is written in place (above): also a path under /dev or
+ * /proc, or a link through them (/dev/stdout is one whatever the shell
+ * sent the stream to). A link to a file is followed: the file is replaced
+ * whole, the link stays. */
 int tl_out_in_place(const char *path);
+/* Whether `path` could be written, before the work that makes it: not a
+ * folder; a file or stream that is there takes writes; else the nearest
+ * folder above it that exists is a folder this process may write in (the
+ * writers make the missing ones). One line naming the path and the
+ * reason on failure. */
+tl_status tl_out_check(const char *path);
 
 #endif

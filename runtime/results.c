@@ -123,8 +123,8 @@ tl_status tl_mkdir_parent(const char *path)
 
 const char *tl_results_unfit(const char *path)
 {
-    return tl_out_in_place(path) ? "a device or a pipe: results are rows appended to a CSV file, with manifest.txt "
-                                   "beside it; give a file name"
+    return tl_out_in_place(path) ? "a device or a pipe (or a link to one, as /dev/stdout is): results are rows "
+                                   "appended to a CSV file, with manifest.txt beside it; give a file name"
                                  : NULL;
 }
 

@@ -193,6 +193,68 @@ TL_TEST(pipes_written_in_place)
     close(rd);
 }
 
+/* Links. /dev/stdout when the shell sent stdout to a file (a link through
+ * /proc/self/fd): the stream itself, at its offset, as a stream; the file
+ * neither truncated nor replaced, the link kept. A link to an ordinary
+ * file: that file replaced whole, the link kept. --results refuses the
+ * first. */
+TL_TEST(links_written_through)
+{
+    const char *dir = tl_test_tmpdir();
+    char log[512], out[600], real[512], link[600], fdpath[64];
+    snprintf(log, sizeof log, "%s/job.log", dir);
+    snprintf(out, sizeof out, "%s/stdout", dir);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    TL_ASSERT(fd >= 0 && write(fd, "report\n", 7) == 7);
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fd);
+    TL_ASSERT(symlink(fdpath, out) == 0);
+    TL_ASSERT(tl_out_in_place(out) && tl_out_in_place("/dev/stdout"));
+    TL_ASSERT(tl_results_unfit(out) != NULL);
+    tl_out o;
+    TL_ASSERT_OK(tl_out_open(&o, out));
+    fputs("rows\n", o.f);
+    TL_ASSERT_OK(tl_out_close(&o, 1));
+    TL_ASSERT(write(fd, "more\n", 5) == 5);
+    close(fd);
+    char *text = tl_test_read(log);
+    TL_ASSERT_STREQ(text, "report\nrows\nmore\n");
+    free(text);
+    struct stat st;
+    TL_ASSERT(lstat(out, &st) == 0 && S_ISLNK(st.st_mode));
+
+    snprintf(real, sizeof real, "%s/real.csv", dir);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    TL_ASSERT_OK(tl_file_write_atomic(real, "old\n", 4));
+    TL_ASSERT(symlink("real.csv", link) == 0); /* relative, as ln -s makes it */
+    TL_ASSERT(!tl_out_in_place(link));
+    TL_ASSERT_OK(tl_file_write_atomic(link, "new\n", 4));
+    TL_ASSERT(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    text = tl_test_read(real);
+    TL_ASSERT_STREQ(text, "new\n");
+    free(text);
+    TL_ASSERT_EQ(count_entries(dir), 4); /* the log, two links, the file: no temporary */
+}
+
+/* tl_out_check answers before the work: a file under a file, a folder,
+ * an empty name refused naming the path; missing folders and a stream
+ * pass. */
+TL_TEST(out_check_before_the_work)
+{
+    const char *dir = tl_test_tmpdir();
+    char file[512], under[600], deep[600];
+    snprintf(file, sizeof file, "%s/afile", dir);
+    snprintf(under, sizeof under, "%s/afile/h.csv", dir);
+    snprintf(deep, sizeof deep, "%s/new/er/h.csv", dir);
+    TL_ASSERT_OK(tl_file_write_atomic(file, "x", 1));
+    TL_ASSERT(tl_out_check(under) == TL_ERR_IO);
+    TL_ASSERT(tl_out_check(dir) == TL_ERR_IO);
+    TL_ASSERT(tl_out_check("") == TL_ERR_INVAL);
+    TL_ASSERT_OK(tl_out_check(deep));
+    TL_ASSERT_OK(tl_out_check(file));
+    TL_ASSERT_OK(tl_out_check("/dev/null"));
+    TL_ASSERT_EQ(count_entries(dir), 1); /* nothing made */
+}
+
 TL_TEST(stats_and_clock)
 {
     double v[] = {5, 1, 4, 2, 3};
@@ -213,4 +275,4 @@ TL_TEST(stats_and_clock)
 }
 
 TL_TEST_MAIN(header_once, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
-             pipes_written_in_place, stats_and_clock)
+             pipes_written_in_place, links_written_through, out_check_before_the_work, stats_and_clock)
