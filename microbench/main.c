@@ -10,6 +10,7 @@
 #include "probes/probes.h"
 #include "runtime/launch.h"
 #include "runtime/results.h"
+#include "runtime/tmpfile.h"
 
 /* Every subcommand's options, side by side: the table entry names the
  * member its option group fills. */
@@ -55,6 +56,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    if (tl_tmpfile_handle_signals("trilap-bench") != TL_OK) return 1;
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -135,5 +137,6 @@ int main(int argc, char **argv)
     tl_probes_main pm = {.fn = fn, .arg = &run, .trace = {.dir = to->trace, .cupti = 1}};
     int rc = tl_launch_run("trilap-bench", &lo, argc, argv, tl_probes_rank_main, &pm);
     tl_tristream_cfg_free(&cfg);
+    if (rc != 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/schedule.h"
+#include "runtime/tmpfile.h"
 
 tl_status tl_mfit_run(tl_mjob *j, const tl_mplatform *p, const tl_mplatform_params *q, const char *dir,
                       tl_mresult *res)
@@ -12,10 +13,12 @@ tl_status tl_mfit_run(tl_mjob *j, const tl_mplatform *p, const tl_mplatform_para
     char path[4096];
     snprintf(path, sizeof path, "%s/%s-%d.xml", dir, p->name, j->nranks);
     TL_TRY(tl_mplatform_write(p, q, j->nranks, path));
+    tl_status st = tl_tmpfile_add(path, TL_TMP_FILE); /* an interrupted run leaves no platform behind */
     j->platform = path;
-    tl_status st = tl_model_simulate(j, res);
+    if (st == TL_OK) st = tl_model_simulate(j, res);
     j->platform = NULL;
     remove(path);
+    tl_tmpfile_forget(path);
     if (st != TL_OK && res->error[0]) /* the simulation's own reason, which tl_model_simulate leaves to us */
         return TL_FAIL(st, "SimGrid stopped the simulation of %d GPUs of platform %s: %s", j->nranks, p->name, res->error);
     return st;

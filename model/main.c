@@ -10,6 +10,7 @@
 #include "config.h"
 #include "model/cli.h"
 #include "model/model.h"
+#include "runtime/tmpfile.h"
 
 static const struct {
     const char *name, *purpose;
@@ -61,6 +62,7 @@ void tl_mcli_failed(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
+    if (tl_tmpfile_handle_signals("trilap-model") != TL_OK) return 1;
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -92,8 +94,14 @@ int main(int argc, char **argv)
             tl_mcli_error("cannot make a work directory under %s: %s", cli.workdir, strerror(errno));
             return 1;
         }
+        /* gone with the program, however it ends (its platform files are
+         * registered while they exist: model/fit.c) */
+        if (tl_tmpfile_add(cli.workdir, TL_TMP_FOLDER) != TL_OK) {
+            rmdir(cli.workdir);
+            return 1;
+        }
         int rc = cmds[i].fn(argc - 1, argv + 1, &cli);
-        rmdir(cli.workdir);
+        tl_tmpfile_cleanup();
         return rc;
     }
     tl_mcli_error("unknown subcommand '%s' (try --help)", argv[1]);

@@ -14,9 +14,11 @@
 #include "model/model.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -493,12 +495,19 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         st = TL_FAIL(TL_ERR_SYS, "fork: %s", strerror(errno));
         goto fail;
     }
     if (pid == 0) {
+        /* ^C reaches the child too: it dies quietly, and the parent alone
+         * removes its temporary files and says so (runtime/tmpfile.h) */
+        const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) signal(sigs[k], SIG_DFL);
+        /* and it ends with the parent, however the parent ends */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
         close(fds[0]);
         dup2(fileno(err), 2);
         child_run(j, fds[1]);

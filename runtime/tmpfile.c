@@ -1,11 +1,14 @@
-/* The registry of temporary outputs and the SIGINT/SIGTERM handler that
- * removes them (runtime/tmpfile.h). */
+/* The registry of temporary outputs and the signal handler that removes
+ * them (runtime/tmpfile.h). */
 #include "runtime/tmpfile.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -56,12 +59,30 @@ void tl_tmpfile_forget(const char *path)
     }
 }
 
+/* The signals that end a program with its temporary outputs removed: ^C,
+ * kill and scancel, a closed terminal or ssh session, and a write past
+ * the file size limit (ulimit -f), whose default leaves them behind. */
+static const struct {
+    int sig;
+    const char *said;
+} cleanup_signals[] = {
+    {SIGINT, ": interrupted (SIGINT); temporary outputs removed\n"},
+    {SIGTERM, ": terminated (SIGTERM); temporary outputs removed\n"},
+    {SIGHUP, ": hung up (SIGHUP); temporary outputs removed\n"},
+    {SIGXFSZ, ": file size limit exceeded (SIGXFSZ); temporary outputs removed\n"},
+};
+enum { NSIGNALS = sizeof cleanup_signals / sizeof cleanup_signals[0] };
+
+static void cleanup_set(sigset_t *set)
+{
+    sigemptyset(set);
+    for (int k = 0; k < NSIGNALS; k++) sigaddset(set, cleanup_signals[k].sig);
+}
+
 void tl_tmpfile_hold(sigset_t *old)
 {
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
+    cleanup_set(&set);
     pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
@@ -112,30 +133,44 @@ static void put(const char *s)
 
 static void on_signal(int sig)
 {
-    /* a second signal while cleaning up waits: the handler blocks both */
+    /* a second signal while cleaning up waits: the handler blocks them all */
     remove_all(1);
     put(tl_tmp.program);
-    put(sig == SIGINT ? ": interrupted (SIGINT); temporary outputs removed\n"
-                      : ": terminated (SIGTERM); temporary outputs removed\n");
+    for (int k = 0; k < NSIGNALS; k++)
+        if (cleanup_signals[k].sig == sig) put(cleanup_signals[k].said);
     _exit(128 + sig);
+}
+
+/* At exit: the program's report on stdout reached its file, or the run
+ * that printed it does not count as a success (`> /dev/full`, a full disk
+ * under a batch job's log). A reader that went away (`| head`) is not an
+ * error. */
+static void check_stdout(int status, void *installer)
+{
+    if (getpid() != (pid_t)(intptr_t)installer) return; /* a forked child's copy of stdout is not the report */
+    int failed = ferror(stdout), err = 0;
+    if (fflush(stdout) != 0) failed = 1, err = errno;
+    if (!failed || err == EPIPE) return;
+    fprintf(stderr, "%s: standard output: write failed%s%s\n", tl_tmp.program, err ? ": " : "",
+            err ? strerror(err) : "");
+    if (status == 0) _exit(1);
 }
 
 tl_status tl_tmpfile_handle_signals(const char *program)
 {
     snprintf(tl_tmp.program, sizeof tl_tmp.program, "%s", program);
+    if (on_exit(check_stdout, (void *)(intptr_t)getpid()) != 0) return TL_FAIL(TL_ERR_SYS, "on_exit failed");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    const int sigs[2] = {SIGINT, SIGTERM};
-    for (int k = 0; k < 2; k++) {
+    cleanup_set(&sa.sa_mask);
+    for (int k = 0; k < NSIGNALS; k++) {
         struct sigaction old;
-        /* a shell runs background jobs with SIGINT ignored: keep it so */
-        if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        if (sigaction(sigs[k], &sa, NULL) != 0)
-            return TL_FAIL(TL_ERR_SYS, "sigaction(%s) failed", sigs[k] == SIGINT ? "SIGINT" : "SIGTERM");
+        /* a shell runs background jobs with SIGINT ignored, nohup SIGHUP:
+         * keep them so */
+        if (sigaction(cleanup_signals[k].sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        if (sigaction(cleanup_signals[k].sig, &sa, NULL) != 0)
+            return TL_FAIL(TL_ERR_SYS, "sigaction(%s) failed", strsignal(cleanup_signals[k].sig));
     }
     return TL_OK;
 }

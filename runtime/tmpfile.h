@@ -5,8 +5,9 @@
  * analysis/table.c) registers the temporary name here while it exists, and
  * every folder made for an output is registered as it is made. A program
  * that installs the handlers (tl_tmpfile_handle_signals, first thing in
- * main) then removes them on SIGINT and SIGTERM, says it was interrupted,
- * and exits 130 or 143; on an error path main calls tl_tmpfile_cleanup.
+ * main) then removes them on SIGINT, SIGTERM, SIGHUP and SIGXFSZ, says
+ * why it stopped, and exits 128 + the signal; on an error path main calls
+ * tl_tmpfile_cleanup.
  *
  * The registry is the one piece of process-wide mutable state in trilap:
  * a signal handler has no context to be passed, so what it removes must be
@@ -33,16 +34,19 @@ void tl_tmpfile_forget(const char *path);
 /* Remove every registered file, then every registered folder that is
  * empty, newest first; forget them. For main's error path. */
 void tl_tmpfile_cleanup(void);
-/* Hold SIGINT and SIGTERM off in this thread between creating a
+/* Hold those signals off in this thread between creating a
  * temporary file and registering it (or renaming it and forgetting it),
  * so that no signal lands in between; release restores the old mask. In a
  * program with several threads another thread may still take the signal:
  * the window is a few instructions. */
 void tl_tmpfile_hold(sigset_t *old);
 void tl_tmpfile_release(const sigset_t *old);
-/* Install SIGINT and SIGTERM handlers that clean up, print
+/* What a program leaves when it ends. Install handlers for SIGINT,
+ * SIGTERM, SIGHUP and SIGXFSZ that clean up, print
  * "<program>: interrupted (SIGINT); temporary outputs removed" on stderr
- * and _exit(128 + signal). Programs call it; libraries never do (the
+ * and _exit(128 + signal); and check at exit that stdout took what was
+ * printed: if not, one line, and a run that would have exited 0 exits 1.
+ * Programs call it first thing in main; libraries never do (the
  * injection library lives in other people's processes). */
 tl_status tl_tmpfile_handle_signals(const char *program);
 

@@ -35,7 +35,7 @@ set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
-  demo_solver aliases install_headers results_to_a_pipe"
+  demo_solver aliases install_headers results_to_a_pipe output_limits model_interrupted"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -361,6 +361,53 @@ results_to_a_pipe() {
     grep -q "invalid --results '$p': a device or a pipe" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
     [ -p "$p" ] || fail "$p is no longer a pipe"
     [ "$(ls "$tmp/pipe")" = results.csv ] || fail "written beside the pipe: $(ls "$tmp/pipe")"
+}
+
+# a report that could not be written is a failure: stdout on a full
+# device; a write past the file size limit (ulimit -f) removes the
+# temporary output it was writing and says so
+output_limits() {
+    local top run rc=0
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    run=$top/results/tristream-h200x2/three-split
+    [ -c /dev/full ] || { echo "no /dev/full" >&2; return 0; }
+    "$bin"/trilap-analyze overlap "$run" >/dev/full 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        grep -q '^trilap-analyze: standard output: write failed: No space left on device$' "$tmp/err" ||
+        fail "overlap > /dev/full: exit $rc: $(cat "$tmp/err")"
+    rc=0
+    "$bin"/trilap-solve gen:poisson7:4 --repeat 1 >/dev/full 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 1 ] && grep -q '^trilap-solve: standard output: write failed' "$tmp/err" ||
+        fail "trilap-solve > /dev/full: exit $rc: $(cat "$tmp/err")"
+    { "$bin"/trilap-analyze overlap "$run" 2>"$tmp/err" | head -1 >/dev/null; } || true
+    [ ! -s "$tmp/err" ] || fail "a reader that stopped (| head) is reported: $(cat "$tmp/err")"
+    mkdir "$tmp/lim"
+    rc=0
+    (ulimit -f 100 && exec "$bin"/trilap-analyze perfetto "$run" -o "$tmp/lim/p.json") 2>"$tmp/err" || rc=$?
+    [ "$rc" -eq 153 ] && grep -q 'file size limit exceeded (SIGXFSZ); temporary outputs removed' "$tmp/err" ||
+        fail "perfetto past ulimit -f: exit $rc: $(cat "$tmp/err")"
+    [ -z "$(ls "$tmp/lim")" ] || fail "left after SIGXFSZ: $(ls "$tmp/lim")"
+}
+
+# trilap-model stopped in a simulation: its work folder and platform file
+# go, and so does the simulation's child process
+model_interrupted() {
+    "$bin"/trilap-model solver --help >/dev/null 2>&1 || return 0
+    "$bin"/trilap-model solver --gpus 4 --matrix gen:poisson7:4 >/dev/null 2>&1 || { echo "no SimGrid" >&2; return 0; }
+    mkdir "$tmp/mw"
+    TMPDIR=$tmp/mw "$bin"/trilap-model solver --gpus 1024 --matrix gen:poisson7:128 >/dev/null 2>"$tmp/err" &
+    local pid=$! n=0
+    while [ -z "$(ls "$tmp/mw")" ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+    sleep 0.5 # inside a simulation
+    kill -TERM "$pid"
+    local rc=0
+    wait "$pid" || rc=$?
+    [ "$rc" -eq 143 ] || fail "trilap-model after SIGTERM: exit $rc: $(cat "$tmp/err")"
+    sleep 0.2
+    [ -z "$(ls "$tmp/mw")" ] || fail "left after SIGTERM: $(ls -R "$tmp/mw")"
+    if pgrep -f "trilap-model solver --gpus 1024 --matrix gen:poisson7:128" >/dev/null; then
+        fail "the simulation outlived trilap-model"
+    fi
 }
 
 case ${1:-} in
