@@ -267,12 +267,7 @@ void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix)
 
 tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)
 {
-    if (strcmp(path, "-") == 0) {
-        fprintf(stdout, "source = %s\n", c->source[0] ? c->source : "-");
-        tl_mcalib_print(c, stdout, "");
-        return TL_OK;
-    }
-    tl_out o;
+    tl_out o; /* "-" is stdout */
     TL_TRY(tl_out_open(&o, path));
     fprintf(o.f, "# trilap-model calibration: measured values and the parameters fitted on them\n");
     fprintf(o.f, "source = %s\n", c->source[0] ? c->source : "-");

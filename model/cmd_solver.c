@@ -2,10 +2,12 @@
  * on N GPUs of a platform: the real partition's rows, nonzeros and halo plan per rank,
  * kernel times from the one-H200 measurements scaled by bytes and by the
  * platform's memory bandwidth, NCCL costs from the calibration. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/cli.h"
 #include "model/fit.h"
@@ -130,17 +132,55 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         if (!ok) break;
         double us = 1e6 * r.iter_s;
         if (sch[i]->id == TL_SCHED_TWO_STREAM) two = us;
-        double speedup = two > 0 ? two / us : 0;
-        printf(" %5d %12s %10.2f %9.2f %9.2f %9.2f %8.3f %6d %8.2f\n", gpus, sch[i]->name, us, 1e6 * r.compute_s,
+        /* against two-stream, which runs first when it is asked for
+         * (two_stream_first); without it there is nothing to compare */
+        char speedup[32] = "-", speedup_csv[32] = "NaN";
+        if (two > 0) {
+            snprintf(speedup, sizeof speedup, "%.3f", two / us);
+            snprintf(speedup_csv, sizeof speedup_csv, "%.4f", two / us);
+        }
+        printf(" %5d %12s %10.2f %9.2f %9.2f %9.2f %8s %6d %8.2f\n", gpus, sch[i]->name, us, 1e6 * r.compute_s,
                1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
         if (w->f)
-            fprintf(w->f, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%.4f,%d,%.3f\n",
-                    o->platform_file ? o->platform_file : p->name, method_names[o->method], o->matrix, part_names[o->partition], gpus, sch[i]->name, us,
-                    1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
+            fprintf(w->f, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f\n",
+                    o->platform_file ? o->platform_file : p->name, method_names[o->method], o->matrix,
+                    part_names[o->partition], gpus, sch[i]->name, us, 1e6 * r.compute_s, 1e6 * r.exposed_p2p_s,
+                    1e6 * r.exposed_coll_s, speedup_csv, maxnb, r.wall_s);
         fflush(stdout);
     }
     tl_mpart_free(&ps);
     return ok;
+}
+
+/* "two-stream,three-split" -> schedules, two-stream first when listed (the
+ * others' speedups are against it); 0, said in one line, on an unknown,
+ * repeated or empty entry. */
+static int schedule_list(const char *text, const tl_schedule *sch[TL_SCHED_COUNT])
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+        const tl_schedule *s = tl_schedule_find(name);
+        for (int i = 0; s && i < n; i++)
+            if (sch[i] == s) s = NULL;
+        if (!s || n == TL_SCHED_COUNT) {
+            tl_mcli_error("invalid --schedules entry '%s' in '%s' (%s, each once)", name, text, tl_schedule_choices());
+            return 0;
+        }
+        sch[n++] = s;
+        if (!p[len]) break;
+        p += len + 1;
+    }
+    for (int i = 1; i < n; i++)
+        if (sch[i]->id == TL_SCHED_TWO_STREAM) {
+            const tl_schedule *two = sch[i];
+            memmove(&sch[1], &sch[0], (size_t)i * sizeof sch[0]);
+            sch[0] = two;
+        }
+    return n;
 }
 
 int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
@@ -165,16 +205,11 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         return 2;
     }
     const tl_schedule *sch[TL_SCHED_COUNT];
-    int nsch = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", o.schedules);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        const tl_schedule *s = tl_schedule_find(t);
-        if (!s || nsch == TL_SCHED_COUNT) {
-            tl_mcli_error("invalid --schedules entry '%s' (%s)", t, tl_schedule_choices());
-            return 2;
-        }
-        sch[nsch++] = s;
+    int nsch = schedule_list(o.schedules, sch);
+    if (!nsch) return 2;
+    if (o.platform_file && access(o.platform_file, R_OK) != 0) {
+        tl_mcli_error("invalid --platform-file '%s': %s", o.platform_file, strerror(errno));
+        return 2;
     }
     tl_mcalib c;
     char calib[4096];
@@ -182,6 +217,13 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     matrix_src ms;
     if (!load_matrix(o.matrix, o.partition == PART_METIS, &ms)) return 1;
+    for (int i = 0; i < ngpus; i++)
+        if (gpus[i] > tl_mmatrix_nrows(&ms.m)) {
+            tl_mcli_error("invalid --gpus %d: %s has %lld rows, fewer than the parts asked", gpus[i], o.matrix,
+                          (long long)tl_mmatrix_nrows(&ms.m));
+            tl_csr_free(&ms.csr);
+            return 2;
+        }
     tl_mkcost k = tl_mkcost_for(&c, p);
     tl_out w = {0};
     if (o.results &&

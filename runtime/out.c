@@ -39,6 +39,11 @@ static int own_descriptor(const char *path)
  * descriptor the path names (or -1). */
 static int follow_links(const char *path, char *end, size_t n, int *fd)
 {
+    if (strcmp(path, "-") == 0) { /* the usual name for stdout */
+        snprintf(end, n, "/dev/stdout");
+        *fd = STDOUT_FILENO;
+        return 1;
+    }
     snprintf(end, n, "%s", path);
     *fd = -1;
     int stream = 0;

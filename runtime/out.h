@@ -32,8 +32,8 @@ tl_status tl_out_open(tl_out *o, const char *path);
 tl_status tl_out_close(tl_out *o, int commit);
 /* 1 when `path` is written in place (above): also a path under /dev or
  * /proc, or a link through them (/dev/stdout is one whatever the shell
- * sent the stream to). A link to a file is followed: the file is replaced
- * whole, the link stays. */
+ * sent the stream to), and "-", stdout. A link to a file is followed: the
+ * file is replaced whole, the link stays. */
 int tl_out_in_place(const char *path);
 /* Whether `path` could be written, before the work that makes it: not a
  * folder; a file or stream that is there takes writes; else the nearest

@@ -470,6 +470,53 @@ TL_TEST(bad_arguments)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "invalid --gpus"), "%s", err);
     TL_ASSERT(run_model("frobnicate", err, sizeof err, &lines) == 2);
     TL_ASSERT(run_model("fdtd --calib-sizes 320,321", err, sizeof err, &lines) == 2);
+    /* refused before the preamble: nothing on stdout */
+    static const char *const refused[][2] = {
+        {"solver --platform-file nothere.xml", "invalid --platform-file 'nothere.xml': No such file"},
+        {"solver --gpus 100 --matrix gen:poisson7:4", "invalid --gpus 100: gen:poisson7:4 has 64 rows"},
+        {"solver --schedules sync,", "invalid --schedules entry '' in 'sync,'"},
+        {"solver --schedules sync,sync", "invalid --schedules entry 'sync'"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s >%s", refused[i][0], tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 2 && lines == 1 && strstr(err, refused[i][1]),
+                      "%s: %d lines: %s", refused[i][0], lines, err);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", refused[i][0], out);
+        free(out);
+    }
+}
+
+/* Speedups are against two-stream, which runs first when listed; without
+ * it a row has none ("-", NaN in the CSV). "-o -" is stdout. */
+TL_TEST(speedups_and_stdout)
+{
+    need_simgrid();
+    char cmd[8192];
+    const char *csv = tl_test_path("rows.csv");
+    tl_test_output r = tl_test_capture("%s/trilap-model solver --gpus 4 --matrix gen:poisson7:8 --schedules "
+                                       "three-split,two-stream --results %s",
+                                       tl_test_env("TL_BIN", "bin"), csv);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "two-stream") < strstr(r.out, "three-split") &&
+                      strstr(r.out, "    1.000 "),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("%s/trilap-model solver --gpus 4 --matrix gen:poisson7:8 --schedules sync --results %s",
+                        tl_test_env("TL_BIN", "bin"), csv);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "        - "), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char *rows = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(rows, ",sync,") && strstr(rows, ",NaN,"), "%s", rows);
+    free(rows);
+    char bin[4096];
+    TL_ASSERT(realpath(tl_test_env("TL_BIN", "bin"), bin));
+    snprintf(cmd, sizeof cmd, "cd %s && %s/trilap-model platform --gpus 2 -o -", tl_test_tmpdir(), bin);
+    r = tl_test_capture("%s", cmd);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "<host id=\"gpu1\""), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    struct stat sb;
+    TL_ASSERT(stat(tl_test_path("-"), &sb) != 0);
 }
 
 /* Run from another folder, the default calibration (a file of the trilap
@@ -497,4 +544,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, runs_from_any_folder)
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, runs_from_any_folder)
