@@ -9,11 +9,12 @@
 #                             strategy (host, peer, nccl), two steps each, from
 #                             DIR_gpu/bench/pencil-<strategy>/trace.rank0.csv[.gz]
 #                             through `trilap-analyze timeline`
-# Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out.
+# Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out,
+# folders of the trilap tree, from whatever folder it runs.
 set -euo pipefail
-cpu=results/fdtd-cpu
-gpu=results/fdtd-h200
-out=plots/out
+cpu=""
+gpu=""
+out=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --cpu) cpu=$2; shift 2 ;;
@@ -24,6 +25,13 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 here=$(cd "$(dirname "$0")/.." && pwd)
+cpu=${cpu:-$here/results/fdtd-cpu}
+gpu=${gpu:-$here/results/fdtd-h200}
+out=${out:-$here/plots/out}
+for arg in "$cpu" "$gpu" "$out"; do
+    # gnuplot takes every path inside a quoted string
+    [[ $arg != *[\'\"]* ]] || { echo "render-fdtd-plots.sh: '$arg': gnuplot cannot take a path with a quote in it; choose another folder" >&2; exit 2; }
+done
 bin=${TL_BIN:-$here/bin}
 command -v gnuplot >/dev/null || { echo "render-fdtd-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
 mkdir -p "$out"

@@ -15,21 +15,29 @@
 # For STREAM results (function, bandwidth_gbs): <name>.{png,pdf} bandwidth bars
 # The CSV these plots read is written beside them, so a figure can be redrawn
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
+# Defaults: --results and --out the trilap tree's results/ and plots/out,
+# from whatever folder it runs.
 set -euo pipefail
 
-results=results
-out=plots/out
+results=""
+out=""
 iters=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --results) results=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --iters) iters=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
 here=$(cd "$(dirname "$0")/.." && pwd)
+results=${results:-$here/results}
+out=${out:-$here/plots/out}
+for arg in "$results" "$out"; do
+    # gnuplot takes every path inside a quoted string
+    [[ $arg != *[\'\"]* ]] || { echo "render-plots.sh: '$arg': gnuplot cannot take a path with a quote in it; choose another folder" >&2; exit 2; }
+done
 bin=${TL_BIN:-$here/bin}
 analyze=$bin/trilap-analyze
 plots=$here/plots

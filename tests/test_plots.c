@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "tl_test.h"
+#include "tl_test_run.h"
 
 static void need_gnuplot(void)
 {
@@ -14,7 +15,7 @@ static void need_gnuplot(void)
 
 static void run_ok(const char *fmt, const char *a, const char *b, const char *c)
 {
-    char cmd[4096];
+    char cmd[16384];
     snprintf(cmd, sizeof cmd, fmt, a, b, c);
     TL_ASSERT_MSG(system(cmd) == 0, "failed: %s", cmd);
 }
@@ -78,13 +79,27 @@ TL_TEST(render_timeline_breakdown_sweep)
                 fprintf(f, "%s,2,%d,%.3f,16,%ld,67108864\n", vars[v], rep, t_us[v] * (1 + 0.01 * rep), rb);
             }
     fclose(f);
-    run_ok("scripts/render-plots.sh --results '%s' --out '%s' > %s/log 2>&1", res, out, t);
+    /* run from another folder, the folders given relative to it */
+    char top[4096], bin[4096], in_t[8800];
+    TL_ASSERT(getcwd(top, sizeof top) && realpath(tl_test_env("TL_BIN", "bin"), bin));
+    snprintf(in_t, sizeof in_t, "cd '%s' && TL_BIN='%s'", t, bin);
+    run_ok("%s '%s/scripts/render-plots.sh' --results 'my results' --out 'my out' > log%s 2>&1", in_t, top, "");
     static const char *const figs[] = {"tristream-timeline", "tristream-breakdown", "sweep-sweep-ring_bytes"};
     for (int i = 0; i < 3; i++)
         for (int e = 0; e < 2; e++) {
             snprintf(p, sizeof p, "%s/%s.%s", out, figs[i], e ? "pdf" : "png");
             check_figure(p, e ? 5000 : 10000);
         }
+    /* a quote gnuplot would choke on: one line, before anything is drawn */
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out \"%s/o'q\"", res, t);
+    TL_ASSERT_MSG(r.rc == 2 && strstr(r.err, "gnuplot cannot take a path with a quote") &&
+                      tl_test_count(r.err, "\n") == 1,
+                  "%s", r.err);
+    tl_test_output_free(&r);
+    /* the FDTD figures from another folder: the tree's committed results */
+    run_ok("%s '%s/scripts/render-fdtd-plots.sh' --out fd > log%s 2>&1", in_t, top, "-fdtd");
+    snprintf(p, sizeof p, "%s/fd/fdtd-energy.png", t);
+    check_figure(p, 10000);
 }
 
 TL_TEST(gnuplot_script_needs_input)
