@@ -56,6 +56,10 @@ typedef struct tl_stream_opts {
  * 1/8 of the available memory for the three, and 20 calls. `note` (may be
  * NULL) gets one line when the cap left the arrays below 4x the cache. */
 void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote);
+/* stream's and comm's options checked before the run (sizes, the host's
+ * memory, --results), one line each; the sizes resolved (a note on
+ * stderr when the host's arrays are capped). */
+tl_status tl_stream_check(tl_stream_opts *o);
 
 typedef struct tl_commbench_opts {
     int64_t min_bytes, max_bytes, factor;
@@ -67,6 +71,9 @@ typedef struct tl_commbench_opts {
     const char *results;
     int progress; /* --progress: the progress line also off a terminal */
 } tl_commbench_opts;
+/* (tl_stream_check's twin for comm) */
+tl_status tl_commbench_check(const tl_commbench_opts *o);
+
 /* --comm and --ops: one of the two, or both */
 enum { TL_COMMBENCH_WORLD = 0, TL_COMMBENCH_ALLREDUCE = 0, TL_COMMBENCH_SPLIT = 1, TL_COMMBENCH_SENDRECV = 1,
        TL_COMMBENCH_BOTH = 2 };
@@ -89,6 +96,10 @@ void tl_bench_choose_hw_queues(int64_t queues);
 /* "trilap-bench: invalid --NAME 'VALUE': why (try --help)" on stderr;
  * returns TL_ERR_INVAL (main exits 2). */
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why);
+/* Every rank has a GPU, or rank 0 says in one line that `what` needs one
+ * per rank and every rank stops (TL_ERR_REMOTE on the others: one line
+ * for the run, not one a rank). Collective. */
+tl_status tl_bench_need_gpus(tl_ctx *ctx, const char *what);
 
 /* ---- tristream variants: one table entry, one driver -------------------- */
 

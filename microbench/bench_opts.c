@@ -1,6 +1,8 @@
 /* trilap-bench option tables (one per subcommand), the variant table and
  * the checks that need more than one option. */
 #include "microbench/bench.h"
+#include "runtime/comm.h"
+#include "runtime/hostmem.h"
 #include "runtime/results.h"
 
 #include <stdio.h>
@@ -368,6 +370,15 @@ void tl_bench_choose_hw_queues(int64_t queues)
     if (setenv("CUDA_DEVICE_MAX_CONNECTIONS", v, 1) != 0) tl_log("could not set CUDA_DEVICE_MAX_CONNECTIONS=%s", v);
 }
 
+tl_status tl_bench_need_gpus(tl_ctx *ctx, const char *what)
+{
+    tl_status st = tl_comm_agree(ctx, ctx->device >= 0 ? TL_OK : TL_ERR_UNSUPPORTED);
+    if (st == TL_OK) return TL_OK;
+    if (ctx->rank != 0) return TL_ERR_REMOTE;
+    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s needs one GPU per rank (none visible, or --no-gpu)%s", what,
+                   strcmp(what, "stream") == 0 ? "; use --host" : "");
+}
+
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why)
 {
     if (why && *why)
@@ -403,6 +414,17 @@ tl_status tl_tristream_parse_variants(const char *list, unsigned *mask)
         if (!comma) return TL_OK;
         p = comma + 1;
     }
+}
+
+/* Before the run, in one line each (exit 2): what the option table's
+ * ranges cannot say, and --results (tl_results_check: not after the
+ * measurement). */
+static tl_status results_check(const char *results, const char *header)
+{
+    if (!results) return TL_OK;
+    if (!*results) return tl_bench_invalid("results", results, "empty file name");
+    if (tl_results_unfit(results)) return tl_bench_invalid("results", results, tl_results_unfit(results));
+    return tl_results_check(results, header); /* its line names the file and why */
 }
 
 tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
@@ -452,10 +474,7 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
                                 "needs --trace DIR for the CUPTI records (NVTX ranges for nsys "
                                 "are on in every run without it)");
     if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
-    if (o->results && !*o->results)
-        return tl_bench_invalid("results", o->results, "empty file name");
-    if (o->results && tl_results_unfit(o->results))
-        return tl_bench_invalid("results", o->results, tl_results_unfit(o->results));
+    TL_TRY(results_check(o->results, tl_tristream_results_header));
     cfg->sweep = o->sweep;
     if (cfg->sweep != TL_SWEEP_NONE) {
         const char *why = NULL;
@@ -545,4 +564,37 @@ void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote)
                  "note: stream --host: arrays of %lld MiB, below 4x the %lld MiB last-level cache (capped at 64 MiB "
                  "per core and 1/8 of the free memory); some of the traffic may hit the cache; --count sets the size",
                  (long long)(bytes >> 20), (long long)(llc >> 20));
+}
+
+tl_status tl_stream_check(tl_stream_opts *o)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%lld", (long long)o->count);
+    if (o->count > 0 && o->count < 1024)
+        return tl_bench_invalid("count", v, "at least 1024 doubles (0: sized from the machine)");
+    if (o->iters == 1)
+        return tl_bench_invalid("iters", "1", "at least 2: the first call is dropped (0: 20 on the host, 100 on GPUs)");
+    char note[512];
+    tl_stream_resolve_sizes(o, note, sizeof note);
+    if (note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
+    if (o->block % 32 != 0) {
+        snprintf(v, sizeof v, "%lld", (long long)o->block);
+        return tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");
+    }
+    if (o->host) {
+        char what[96];
+        snprintf(what, sizeof what, "--count %lld (three arrays of doubles)", (long long)o->count);
+        TL_TRY(tl_hostmem_check(what, 3.0 * 8.0 * (double)o->count));
+    }
+    return results_check(o->results, tl_stream_results_header);
+}
+
+tl_status tl_commbench_check(const tl_commbench_opts *o)
+{
+    if (o->max_bytes < o->min_bytes) {
+        char v[32];
+        snprintf(v, sizeof v, "%lld", (long long)o->max_bytes);
+        return tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
+    }
+    return results_check(o->results, tl_comm_results_header);
 }

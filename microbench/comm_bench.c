@@ -95,8 +95,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     /* bit 0: world / allreduce, bit 1: split / sendrecv */
     int ops_mask = o->ops == TL_COMMBENCH_BOTH ? 3 : 1 << o->ops;
     int comm_mask = o->comm == TL_COMMBENCH_BOTH ? 3 : 1 << o->comm;
-    TL_CHECKGOTO(ctx->device >= 0, TL_ERR_UNSUPPORTED, st, fail,
-                 "comm needs one GPU per rank (none visible, or --no-gpu)");
+    TL_TRYGOTO(tl_bench_need_gpus(ctx, "comm"), st, fail);
     TL_CHECKGOTO(tl_sweep_series(o->min_bytes, o->max_bytes, o->factor, &sizes, &nsizes, &why) ==
                      TL_OK,
                  TL_ERR_INVAL, st, fail, "--min-bytes/--max-bytes/--factor: %s", why);

@@ -56,6 +56,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    tl_log_set_prefix("trilap-bench", -1);
     if (tl_tmpfile_handle_signals("trilap-bench") != TL_OK) return 1;
     if (argc < 2) {
         usage(stderr);
@@ -102,35 +103,8 @@ int main(int argc, char **argv)
     if (fn == tl_tristream_rank_main && tl_tristream_resolve(to, &cfg) != TL_OK) return 2;
     /* before anything starts CUDA: the launcher counts GPUs */
     if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to->hw_queues);
-    if (fn == tl_commbench_rank_main && co->max_bytes < co->min_bytes) {
-        char v[32];
-        snprintf(v, sizeof v, "%lld", (long long)co->max_bytes);
-        tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
-        return 2;
-    }
-    if (fn == tl_stream_rank_main && so->count > 0 && so->count < 1024) {
-        char v[32];
-        snprintf(v, sizeof v, "%lld", (long long)so->count);
-        tl_bench_invalid("count", v, "at least 1024 doubles (0: sized from the machine)");
-        return 2;
-    }
-    if (fn == tl_stream_rank_main) {
-        char note[512];
-        tl_stream_resolve_sizes(so, note, sizeof note);
-        if (note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
-    }
-    if (fn == tl_stream_rank_main && so->block % 32 != 0) {
-        char v[32];
-        snprintf(v, sizeof v, "%lld", (long long)so->block);
-        tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");
-        return 2;
-    }
-    /* tristream's is checked with its other options (tl_tristream_resolve) */
-    const char *results = fn == tl_stream_rank_main ? so->results : fn == tl_commbench_rank_main ? co->results : NULL;
-    if (results && tl_results_unfit(results)) {
-        tl_bench_invalid("results", results, tl_results_unfit(results));
-        return 2;
-    }
+    if (fn == tl_commbench_rank_main && tl_commbench_check(co) != TL_OK) return 2;
+    if (fn == tl_stream_rank_main && tl_stream_check(so) != TL_OK) return 2;
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};
     /* every subcommand inside NVTX-only probes: nsys sees its ranges in
      * every run, traced or not (probes/README.md) */

@@ -175,11 +175,8 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
         if (local == TL_ERR_NUMERIC) local = TL_OK; /* reported as wrong values below */
     } else {
 #if TL_HAVE_CUDA
-        if (ctx->device < 0)
-            local = TL_FAIL(TL_ERR_UNSUPPORTED,
-                            "stream needs a GPU per rank (none visible); use --host");
-        else
-            local = stream_device(ctx, o, mine, devname, sizeof devname);
+        TL_TRY(tl_bench_need_gpus(ctx, "stream"));
+        local = stream_device(ctx, o, mine, devname, sizeof devname);
 #else
         local = TL_FAIL(TL_ERR_UNSUPPORTED,
                         "stream on GPUs needs CUDA (this build has none); use --host");

@@ -394,8 +394,7 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     double *samples = NULL;
     tl_status st = TL_OK;
 
-    TL_CHECKGOTO(ctx->device >= 0, TL_ERR_UNSUPPORTED, st, fail,
-                 "tristream needs one GPU per rank (none visible, or --no-gpu)");
+    TL_TRYGOTO(tl_bench_need_gpus(ctx, "tristream"), st, fail);
     tl_gpu_config gc = {.use_priorities = cfg->priorities};
     tl_nccl_config nc = {.split = cfg->needs_split,
                          .split_max_ctas = (int)cfg->split_max_ctas,

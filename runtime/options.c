@@ -54,7 +54,9 @@ tl_status tl_opts_parse_double(const char *text, double *out)
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno == ERANGE && fabs(v) > 1.0) return TL_ERR_PARSE;
+    /* beyond a double either way: 1e400, and 1e-400, which would be read as 0
+     * (--rtol 1e-400 turned a solve into a fixed-iteration benchmark) */
+    if (errno == ERANGE) return TL_ERR_PARSE; /* errno stays ERANGE: store() says so */
     if (end == text || *end != '\0' || !isfinite(v)) return TL_ERR_PARSE;
     *out = v;
     return TL_OK;
@@ -152,7 +154,7 @@ static tl_status store(const tl_optgroup *g, const tl_option *o, const char *tex
     case TL_OPT_DOUBLE: {
         double v = 0;
         if (tl_opts_parse_double(text, &v) != TL_OK) {
-            snprintf(why, nwhy, "not a number");
+            snprintf(why, nwhy, errno == ERANGE ? "beyond the range of a double" : "not a number");
             return TL_ERR_PARSE;
         }
         if (has_range(o) && (v < o->min || v > o->max)) {
@@ -257,7 +259,8 @@ static tl_status bad_value(const tl_optspec *spec, const char *shown, const char
 {
     /* malformed values keep the one documented form; range and choice
      * errors say what would have been accepted */
-    if (why && why[0] && (strncmp(why, "out of", 6) == 0 || strncmp(why, "expected one", 12) == 0))
+    if (why && why[0] &&
+        (strncmp(why, "out of", 6) == 0 || strncmp(why, "expected one", 12) == 0 || strncmp(why, "beyond", 6) == 0))
         fprintf(stderr, "%s: invalid %s '%s': %s (try --help)\n", spec->program, shown, value, why);
     else
         fprintf(stderr, "%s: invalid %s '%s' (try --help)\n", spec->program, shown, value);

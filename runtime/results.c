@@ -121,6 +121,28 @@ tl_status tl_mkdir_parent(const char *path)
     return TL_OK;
 }
 
+tl_status tl_results_check(const char *path, const char *header)
+{
+    const char *unfit = tl_results_unfit(path);
+    TL_CHECK(!unfit, TL_ERR_INVAL, "%s: %s", path, unfit);
+    char manifest[4096];
+    tl_results_manifest_path(path, manifest, sizeof manifest);
+    TL_TRY(tl_out_check(path));
+    TL_TRY(tl_out_check(manifest));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return TL_OK; /* not there yet: it will be made */
+    char *first = NULL;
+    tl_status st = read_first_line(fd, path, &first);
+    close(fd);
+    TL_TRY(st);
+    size_t flen = chomp_len(first), hlen = chomp_len(header);
+    if (flen && (flen != hlen || strncmp(first, header, hlen) != 0))
+        st = TL_FAIL(TL_ERR_INVAL, "%s:1: header '%.*s' differs from this program's '%.*s'; write to a new file",
+                     path, (int)(flen < 80 ? flen : 80), first, (int)(hlen < 80 ? hlen : 80), header);
+    free(first);
+    return st;
+}
+
 const char *tl_results_unfit(const char *path)
 {
     return tl_out_in_place(path) ? "a device or a pipe (or a link to one, as /dev/stdout is): results are rows "
@@ -152,7 +174,7 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
         st = TL_FAIL(TL_ERR_IO, "%s: fstat: %s", path, strerror(errno));
         goto fail;
     }
-    int need_header = sb.st_size == 0;
+    int need_header = sb.st_size == 0, need_newline = 0;
     if (!need_header) {
         TL_TRYGOTO(read_first_line(fd, path, &first), st, fail);
         size_t flen = chomp_len(first);
@@ -161,15 +183,23 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
                          path, (int)flen, first, (int)hlen, header);
             goto fail;
         }
+        /* a file written by hand may end without one: the row starts its own line */
+        char last = '\n';
+        if (pread(fd, &last, 1, sb.st_size - 1) != 1) {
+            st = TL_FAIL(TL_ERR_IO, "%s: read failed: %s", path, strerror(errno));
+            goto fail;
+        }
+        need_newline = last != '\n';
     }
     /* one write for header and row, so a reader never sees half of either */
-    size_t n = (need_header ? hlen + 1 : 0) + rlen + 1;
+    size_t n = (need_header ? hlen + 1 : 0) + (size_t)need_newline + rlen + 1;
     buf = malloc(n + 1);
     if (!buf) {
         st = TL_FAIL(TL_ERR_NOMEM, "%zu bytes", n);
         goto fail;
     }
     size_t at = 0;
+    if (need_newline) buf[at++] = '\n';
     if (need_header) {
         memcpy(buf, header, hlen);
         buf[hlen] = '\n';

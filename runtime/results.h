@@ -12,6 +12,10 @@
 /* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2".
  * A device or a pipe is refused (tl_results_unfit). */
 tl_status tl_results_append(const char *path, const char *header, const char *row);
+/* Before the run: whether `path` can take this program's rows (not a
+ * stream, it and manifest.txt beside it writable, an existing file's
+ * header the same); one line naming the path and the reason. */
+tl_status tl_results_check(const char *path, const char *header);
 /* Why `path` cannot take results, or NULL: a device or a pipe
  * (/dev/stdout) has no header to find and no folder for manifest.txt.
  * Programs ask before their run, to refuse the option at once. */

@@ -56,6 +56,10 @@ TL_TEST(bad_arguments_exit_2)
         {"stream --block 100", "trilap-bench: invalid --block '100': not a multiple of 32"},
         {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q' (try --help)\n"},
         {"comm --max-bytes 8 --min-bytes 64", "invalid --max-bytes"},
+        /* refused before the measurement, not after it */
+        {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
+        {"stream --host --count 4K --iters 2 --results /", "trilap-bench: /: a folder; give a file name\n"},
+        {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
         {"frobnicate", "trilap-bench: unknown subcommand 'frobnicate' (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -65,18 +69,29 @@ TL_TEST(bad_arguments_exit_2)
         TL_ASSERT_MSG(r.out[0] == '\0', "%s: wrote to stdout", bad[i][0]);
         tl_test_output_free(&r);
     }
+    /* host arrays beyond the memory there is (a machine of 1 GiB played):
+     * refused, not killed by the kernel when the pages are touched */
+    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=1073741824 %s/trilap-bench stream --host --count 64M", tl_test_bin());
+    TL_ASSERT_MSG(r.rc == 2 && strstr(r.err, "--count 67108864 (three arrays of doubles) needs 1.5 GiB of host memory; "
+                                             "1.0 GiB is available") && !r.out[0],
+                  "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(gpu_subcommands_without_gpu_fail_cleanly)
 {
+    /* one line for the run, however many ranks lack a GPU */
     static const char *const cmds[] = {"tristream --no-gpu --iters 1 --repeat 1 --warmup 0",
                                        "comm --no-gpu -e 64",
-                                       "stream --no-gpu --count 4K --iters 2"};
-    for (int i = 0; i < 3; i++) {
+                                       "stream --no-gpu --count 4K --iters 2",
+                                       "comm --no-gpu --launcher threads --ranks 3 -e 64",
+                                       "stream --no-gpu --launcher threads --ranks 2 --count 4K --iters 2"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         tl_test_output r = bench(cmds[i]);
         TL_ASSERT_MSG(r.rc == 1, "%s: exit %d", cmds[i], r.rc);
         TL_ASSERT_MSG(strstr(r.err, "GPU") || strstr(r.err, "CUDA"), "%s: no reason given",
                       cmds[i]);
+        TL_ASSERT_MSG(tl_test_count(r.err, "\n") == 1, "%s: %s", cmds[i], r.err);
         tl_test_output_free(&r);
     }
 }

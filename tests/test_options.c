@@ -174,6 +174,10 @@ TL_TEST(value_parsers)
     TL_ASSERT_NEAR(d, 2.5e-3, 0);
     TL_ASSERT_EQ(tl_opts_parse_double("nan", &d), TL_ERR_PARSE);
     TL_ASSERT_EQ(tl_opts_parse_double("1e999", &d), TL_ERR_PARSE);
+    /* underflow too: 1e-400 would be 0, 1e-310 a subnormal */
+    TL_ASSERT_EQ(tl_opts_parse_double("1e-400", &d), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_double("1e-310", &d), TL_ERR_PARSE);
+    TL_ASSERT_OK(tl_opts_parse_double("0", &d));
     TL_ASSERT_EQ(tl_opts_parse_double("1.0.0", &d), TL_ERR_PARSE);
     TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "bb"), 1);
     TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "c"), 2);

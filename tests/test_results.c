@@ -39,6 +39,21 @@ TL_TEST(header_once)
     free(s);
 }
 
+/* A file written by hand without a final newline: the row starts its own
+ * line (it was glued to the header, and the next run refused the file). */
+TL_TEST(header_without_final_newline)
+{
+    const char *path = tl_test_path("hand.csv");
+    TL_ASSERT_OK(tl_file_write_atomic(path, "a,b", 3));
+    TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2"));
+    TL_ASSERT_OK(tl_results_append(path, "a,b", "3,4"));
+    char *text = tl_test_read(path);
+    TL_ASSERT_STREQ(text, "a,b\n1,2\n3,4\n");
+    free(text);
+    TL_ASSERT_OK(tl_results_check(path, "a,b"));
+    TL_ASSERT(tl_results_check(path, "a,c") == TL_ERR_INVAL);
+}
+
 TL_TEST(header_mismatch_is_an_error)
 {
     char path[512];
@@ -274,5 +289,5 @@ TL_TEST(stats_and_clock)
     TL_ASSERT(tl_clock_ns() - t0 >= 2000000);
 }
 
-TL_TEST_MAIN(header_once, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
+TL_TEST_MAIN(header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
              pipes_written_in_place, links_written_through, out_check_before_the_work, stats_and_clock)
