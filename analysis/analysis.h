@@ -242,11 +242,10 @@ typedef struct tl_an_rank {
     uint64_t *streams;     /* stream index -> CUDA stream id */
     size_t nstreams;
     int64_t *iter_start;   /* [iter]: first start of GPU activity of iter, INT64_MAX if none */
-    int64_t *iter_end;     /* [iter]: last end */
     size_t niter;          /* entries of iter_start */
     /* The host's "iter" ranges: the iteration bounds when no GPU activity
      * carries its iteration (iters_from_host = 1 then). */
-    int64_t *host_start, *host_end;
+    int64_t *host_start;
     size_t nhost;
     int iters_from_host;
     tl_an_oplabel *opl;    /* the operations its communication kernels served */
@@ -262,7 +261,11 @@ void tl_an_rank_free(tl_an_rank *rk);
 
 /* Per-iteration slice bounds from iter_start (monotone), restricted to
  * iterations lo..hi (hi < 0: all). bounds/iters: nb entries, malloc'd.
- * w0, w1: the window of the selection (unchanged when no iteration). */
+ * w0, w1: in, the rank's window; out, the selection's: from the first
+ * selected iteration's bound (the window start when that is the run's
+ * first iteration, whose slice then begins there) to the next
+ * iteration's bound (the window end when the last is selected), so the
+ * slices partition the window. Unchanged when no iteration is selected. */
 tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_t **bounds,
                             int64_t **iters, size_t *nb, int64_t *w0, int64_t *w1);
 

@@ -309,7 +309,8 @@ static tl_status per_iteration_table(const overlap_opts *o, const tl_an_rank_res
     tl_an_table *it = NULL;
     TL_TRYGOTO(tl_an_table_create(&it, "overlap per iteration"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from the first start of its GPU activity to "
-                                              "that of iteration k+1 (they partition the window)"),
+                                              "that of iteration k+1, the first from the window start, the last to "
+                                              "the window end (they partition the window)"),
                st, fail);
     TL_TRYGOTO(tl_an_table_col(it, "rank", "", 0), st, fail);
     TL_TRYGOTO(tl_an_table_col(it, "iter", "", 0), st, fail);

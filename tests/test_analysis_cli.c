@@ -167,13 +167,15 @@ TL_TEST(breakdown_categories_and_bandwidth)
     char *s = tl_test_read(stack);
     TL_ASSERT(strstr(s, "run,nranks,iters,window_per_iter_us,spmv"));
     TL_ASSERT_MSG(strstr(s, "three-split,2,"), "%s", s);
-    /* --iter-range 1:1 selects iteration 1's time span (20..50 us): the second
-     * daxpy and the unattributed (iter -1) sendrecv inside it, not iteration
-     * 0's sendrecv; rank 1 has no iteration 1 and contributes nothing */
+    /* --iter-range 1:1 selects iteration 1's time span (20 us to the window
+     * end at 100 us: the last iteration's slice runs to the window end): the
+     * second daxpy and the unattributed (iter -1) sendrecv inside it, not
+     * iteration 0's sendrecv; rank 1 has no iteration 1 and contributes
+     * nothing */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iter-range 1:1 %s --csv %s", tl_test_bin(), run, csv), 0);
     free(c);
     c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0,30.00,30.00,30.00,100.0,30.00"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0,30.00,30.00,30.00,37.5,30.00"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "three-split,0,category,nccl-sendrecv,*,1,2.0,"), "%s", c);
     TL_ASSERT(!strstr(c, "three-split,1,category"));
     free(c);
@@ -417,9 +419,10 @@ TL_TEST(host_iteration_fallback)
     TL_ASSERT_NEAR(csv_get(c, "1", "W_us"), 30, 1e-9);
     TL_ASSERT_NEAR(csv_get(c, "1", "U_coll_us"), 10, 1e-9);
     free(c);
+    /* 1:2 is 30 us to the window end (100 us): 20 of 70 us */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --iter-range 1:2 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "run,0,category,nccl-allreduce,*,2,20.0,10.00,10.00,10.00,33.3,10.00"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "run,0,category,nccl-allreduce,*,2,20.0,10.00,10.00,10.00,28.6,10.00"), "%s", c);
     free(c);
     snprintf(csv, sizeof csv, "%s/tl.csv", t);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1 -o %s", tl_test_bin(), run, csv), 0);
@@ -427,6 +430,84 @@ TL_TEST(host_iteration_fallback)
     TL_ASSERT_MSG(strstr(c, "0,0,r0 Compute,compute,coll,nccl-allreduce,6,\"ncclDevKernel_AllReduce_Sum_f64\",5.000,15.000,-1"),
                   "%s", c);
     free(c);
+}
+
+/* Sum of column `col` over the CSV rows whose first field is `key`. */
+static double csv_sum(const char *csv, const char *key, const char *col)
+{
+    char *dup = strdup(csv), *save = NULL;
+    char *line = strtok_r(dup, "\n", &save);
+    int ci = -1, i = 0;
+    for (char *p = line, *f; (f = strsep(&p, ",")); i++)
+        if (!strcmp(f, col)) ci = i;
+    if (ci < 0) TL_TEST_FAIL_("no column %s", col);
+    double sum = 0;
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *p = line, *f = strsep(&p, ",");
+        if (strcmp(f, key)) continue;
+        for (i = 1; (f = strsep(&p, ",")); i++)
+            if (i == ci) sum += atof(f);
+    }
+    free(dup);
+    return sum;
+}
+
+/* NCCL kernels the probes could not attribute (iter -1) before the first
+ * iteration's GPU activity and after the last one's: the slices still
+ * partition the 100 us window (the first slice starts at the window start,
+ * the last ends at its end), so per-iteration sums equal the window's, and
+ * a range holding the first and last iterations is the whole window.
+ * Before, slice 0 began at the first compute kernel: 10 us and a 4 us
+ * kernel were in no slice, and 0:2 was 10..80 us. */
+TL_TEST(slices_partition_whole_window)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600], tl[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    static const char *const rows =
+        "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,2000,6000,1,-1,-1\n"
+        "%d,%d,1,compute,compute,kernel,k,10000,30000,2,-1,0\n"
+        "%d,%d,1,compute,compute,kernel,k,40000,60000,3,-1,1\n"
+        "%d,%d,1,compute,compute,kernel,k,70000,80000,4,-1,2\n"
+        "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,85000,95000,5,-1,-1\n";
+    for (int r = 0; r < 2; r++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, rows, r, r, r, r, r, r, r, r, r, r);
+        trace(run, r, buf);
+    }
+    snprintf(csv, sizeof csv, "%s/it.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-csv %s", tl_test_bin(), run, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_sum(c, "0", "W_us"), 100, 1e-9);
+    TL_ASSERT_NEAR(csv_sum(c, "0", "U_comm_us"), 14, 1e-9);
+    TL_ASSERT_NEAR(csv_sum(c, "1", "W_us"), 100, 1e-9);
+    free(c);
+    static const char *const ranges[][2] = {{"0:2", "100"}, {"0:", "100"}, {"0:0", "40"}, {"2:2", "30"}, {"1:", "60"}};
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+        snprintf(csv, sizeof csv, "%s/ov.csv", t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range %s --csv %s", tl_test_bin(), run, ranges[k][0],
+                        csv),
+                     0);
+        c = tl_test_read(csv);
+        TL_ASSERT_MSG(csv_get(c, "0", "W_us") == atof(ranges[k][1]), "--iter-range %s: W %.1f us, expected %s",
+                      ranges[k][0], csv_get(c, "0", "W_us"), ranges[k][1]);
+        free(c);
+    }
+    /* the leading kernel is iteration 0's, the trailing one iteration 2's */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:0 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_comm_us"), 4, 1e-9);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 2:2 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_comm_us"), 10, 1e-9);
+    free(c);
+    /* a timeline of more iterations than the run has: every kernel */
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1000 -o %s", tl_test_bin(), run, tl), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# rows: 10 written"), "%s", o);
+    free(o);
 }
 
 static void expect_reject(const char *t, const char *name, const char *rows, const char *needle, int header)
@@ -530,7 +611,8 @@ TL_TEST(timeline_and_perfetto)
           "0,0,1,compute,compute,kernel,outer,0,50000,1,-1,0\n"
           "0,0,1,compute,compute,kernel,inner,10000,20000,2,-1,0\n"
           "0,0,5,compute,compute,kernel,straddle,40000,70000,3,-1,1\n"
-          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,4,-1,2\n");
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,4,-1,2\n"
+          "0,0,1,compute,compute,kernel,tail,80000,90000,5,-1,3\n");
     /* rank 1 runs iteration 1 later (60..90 us); its unattributed (iter -1)
      * kernel at 45..50 us lies in rank 0's selection */
     trace(run, 1,
@@ -556,7 +638,7 @@ TL_TEST(timeline_and_perfetto)
     TL_ASSERT_MSG(strstr(c, "\"outer\",0.000,10.000,0"), "%s", c);
     TL_ASSERT(strstr(c, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",20.000,40.000,2"));
     TL_ASSERT(!strstr(c, "inner"));
-    /* one span for all ranks: rank 0's selection, 40..80 us */
+    /* one span for all ranks: rank 0's selection, 40 us to its iteration 3 at 80 us */
     TL_ASSERT_MSG(strstr(c, "1,5,r1 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",5.000,10.000,-1"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "1,4,r1 Compute,compute,compute,compute,11,\"late\",20.000,40.000,1"), "%s", c);
     TL_ASSERT(!strstr(c, ",55.000,59.000,"));
@@ -685,5 +767,6 @@ TL_TEST(outputs_to_a_pipe)
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
-             starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
+             starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback,
+             slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
              compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)
