@@ -91,12 +91,14 @@ static void rc_values(const tl_an_metrics *m, double *x)
     x[7] = US(der - (comm + idle + other - hid - conc));
 }
 
-static tl_status add_rows(tl_an_table *t, const char *label, const double *vals, size_t nrank, size_t nv,
+/* One row per rank, labelled with the trace's rank (a Kineto trace of rank 3
+ * alone is rank 3, as in every other command), then max and mean. */
+static tl_status add_rows(tl_an_table *t, const tl_an_rank_result *res, const double *vals, size_t nrank, size_t nv,
                           const int *dec)
 {
     for (size_t r = 0; r < nrank; r++) {
         TL_TRY(tl_an_table_row(t));
-        TL_TRY(tl_an_table_fmt(t, "%zu", r));
+        TL_TRY(tl_an_table_fmt(t, "%d", res[r].meta.rank));
         for (size_t j = 0; j < nv; j++) TL_TRY(tl_an_table_num(t, vals[r * nv + j], dec[j]));
     }
     for (int agg = 0; agg < 2 && nrank > 1; agg++) {
@@ -115,7 +117,6 @@ static tl_status add_rows(tl_an_table *t, const char *label, const double *vals,
             TL_TRY(tl_an_table_num(t, cnt ? (agg == 0 ? a : a / (double)cnt) : NAN, dec[j]));
         }
     }
-    (void)label;
     return TL_OK;
 }
 
@@ -275,7 +276,8 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* The identity between derived_comm and the overlap columns, per rank. */
-static tl_status reconciliation_table(const overlap_opts *o, const double *rv, size_t nr)
+static tl_status reconciliation_table(const overlap_opts *o, const tl_an_rank_result *res, const double *rv,
+                                      size_t nr)
 {
     tl_status st = TL_OK;
     tl_an_table *rc = NULL;
@@ -294,7 +296,7 @@ static tl_status reconciliation_table(const overlap_opts *o, const double *rv, s
         TL_TRYGOTO(tl_an_table_col(rc, rc_cols[j], "us", 0), st, fail);
         rdec[j] = j == NR - 1 ? 3 : 1;
     }
-    TL_TRYGOTO(add_rows(rc, "reconciliation", rv, nr, NR, rdec), st, fail);
+    TL_TRYGOTO(add_rows(rc, res, rv, nr, NR, rdec), st, fail);
     putchar('\n');
     TL_TRYGOTO(tl_an_emit(rc, NULL), st, fail);
 fail:
@@ -398,11 +400,11 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         rc_values(&res[r].whole, rv + r * NR);
     }
     TL_TRYGOTO(blank_host_only(t, res, nr, vals, rv), st, fail);
-    TL_TRYGOTO(add_rows(t, "overlap", vals, nr, NV, dec), st, fail);
+    TL_TRYGOTO(add_rows(t, res, vals, nr, NV, dec), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
     TL_TRYGOTO(undefined_note(res, nr), st, fail);
 
-    TL_TRYGOTO(reconciliation_table(o, rv, nr), st, fail);
+    TL_TRYGOTO(reconciliation_table(o, res, rv, nr), st, fail);
 
     TL_TRYGOTO(wait_tables(ops, names, res, nr), st, fail);
 
@@ -412,7 +414,8 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         TL_CHECKGOTO(w, TL_ERR_NOMEM, st, fail, "iterations");
         for (size_t k = 0; k < res[r].nslices; k++) w[k] = US(res[r].iter_w[k]);
         qsort(w, res[r].nslices, sizeof *w, cmp_d);
-        printf("# rank %zu iteration time: min %.1f us, median %.1f us, max %.1f us over %zu iterations\n", r, w[0],
+        printf("# rank %d iteration time: min %.1f us, median %.1f us, max %.1f us over %zu iterations\n",
+               res[r].meta.rank, w[0],
                w[res[r].nslices / 2], w[res[r].nslices - 1], res[r].nslices);
         free(w);
     }

@@ -712,6 +712,42 @@ TL_TEST(late_ranks_pair_by_operation)
     free(out);
 }
 
+/* Every data row of `overlap` names the trace's rank: trace_diff_control
+ * is rank 3 alone, as its `# rank:` line and every other command say.
+ * Before, the main and reconciliation tables, their --csv and the
+ * iteration-time line numbered the ranks from 0 (rows "0"), while
+ * --per-iter said 3. */
+TL_TEST(overlap_rows_carry_the_trace_rank)
+{
+    need_jsonc();
+    char trace[600], args[1500];
+    snprintf(trace, sizeof trace, "%s/control.json.gz", data_dir("trace_diff_control"));
+    const char *t = tl_test_tmpdir();
+    snprintf(args, sizeof args, "overlap %s --per-iter --csv %s/ov.csv --iter-csv %s/it.csv", trace, t, t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# rank: 3 device 3"), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "# rank 3 iteration time:"), "%s", out);
+    int rows = 0;
+    for (const char *line = out; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        if (*line == '#' || *line == '\n' || !*line) continue;
+        long rank = strtol(line, NULL, 10);
+        TL_ASSERT_MSG(rank == 3, "a row not of rank 3: %.80s", line);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows == 2 + 6, "%d rows (overlap, reconciliation, 6 iterations):\n%s", rows, out);
+    for (int k = 0; k < 2; k++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/%s", t, k ? "it.csv" : "ov.csv");
+        char *csv = tl_test_read(path), *line = strchr(csv, '\n');
+        int n = 0;
+        for (; line && line[1]; line = strchr(line + 1, '\n'), n++)
+            TL_ASSERT_MSG(!strncmp(line + 1, "3,", 2), "%s: a row not of rank 3: %.60s", path, line + 1);
+        TL_ASSERT_EQ(n, k ? 6 : 1);
+        free(csv);
+    }
+    free(out);
+}
+
 /* Peak resident memory (KB) of one run of trilap-analyze, its exit code. */
 static long peak_kb(char *const argv[], int *rc)
 {
@@ -760,4 +796,4 @@ TL_TEST(big_trace_bounded_memory)
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
-             late_ranks_pair_by_operation)
+             late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank)
