@@ -670,21 +670,14 @@ static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
     int64_t tot = res->split.wait_ns + res->split.transfer_ns;
     *value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
     if (!tot || *value < s->o->wait_share || pct_of_w(d, res->split.wait_ns) < s->o->min_comm_share) return 0;
-    /* who the others waited for, and the compute each rank does; a pair
-     * whose kernels did not run together is not one operation */
-    size_t nlast = 0, worst = 0;
-    int64_t worst_delay = -1;
-    for (size_t i = 0; i < s->ops->nop; i++) {
-        const tl_an_op *op = &s->ops->op[i];
-        if (op->arrive <= op->first || !tl_an_op_together(op)) continue;
-        if ((size_t)op->last_rank != r) nlast++;
-        if (op->arrive - op->first > worst_delay) worst_delay = op->arrive - op->first, worst = i;
-    }
+    /* who the others waited for, and the most delayed operation, of the
+     * rank's operations in the selection (match.c) */
     say(e, "    rank %d: %.1f of %.1f us (%.1f%%) of its %zu matched communication operations waited for a later rank; "
            "in %zu operations another rank came last\n",
-        d->rank, US(res->split.wait_ns), US(tot), *value, res->split.matched, nlast);
-    if (worst_delay > 0) {
-        const tl_an_op *op = &s->ops->op[worst];
+        d->rank, US(res->split.wait_ns), US(tot), *value, res->split.matched, res->split.others_last);
+    if (res->split.worst != SIZE_MAX) {
+        const tl_an_op *op = &s->ops->op[res->split.worst];
+        int64_t worst_delay = op->arrive - op->first;
         char nm[320];
         if (op->named) {
             say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us after the first\n",

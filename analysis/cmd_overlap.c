@@ -185,15 +185,11 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     tl_status st = TL_OK;
     tl_an_table *t = NULL, *d = NULL;
     const tl_an_op **by = NULL;
-    size_t *last = calloc(nr ? nr : 1, sizeof *last);
-    TL_CHECK(last, TL_ERR_NOMEM, "%zu ranks", nr);
     putchar('\n');
     if (nr < 2) {
         printf("# waiting: one rank, so no communication waits for another (all of it is transfer)\n");
         goto fail;
     }
-    for (size_t i = 0; i < ops->nop; i++)
-        if ((size_t)ops->op[i].last_rank < nr && ops->op[i].arrive > ops->op[i].first) last[ops->op[i].last_rank]++;
     TL_TRYGOTO(tl_an_table_create(&t, "communication waiting and transfer"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a collective and process group in an "
                                                "iteration where the trace names them (Kineto), else the k-th of a "
@@ -201,9 +197,13 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                                "states; waiting = before the last rank starts it, transfer = the "
                                                "rest"),
                st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "sums", "over the rank's operations that start in its window (--iter-range: "
+                                           "the selection), times clipped to it; two operations at once count "
+                                           "twice (the overlap table's waiting is their union)"),
+               st, fail);
     if (ops->unmatched_names)
         TL_TRYGOTO(tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks "
-                                                    "stay whole (counted as transfer)",
+                                                    "in the whole trace stay whole (counted as transfer)",
                                     ops->unmatched_ops, ops->unmatched_names),
                    st, fail);
     static const char *const cols[][2] = {{"operation", ""}, {"matched", ""}, {"waiting", "us"},
@@ -227,7 +227,7 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
             TL_TRYGOTO(tl_an_table_num(t, US(w), 1), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, US(x), 1), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, tot ? 100.0 * (double)w / (double)tot : 0, 1), st, fail);
-            TL_TRYGOTO(tl_an_table_num(t, b ? NAN : (double)last[r], 0), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, b ? NAN : (double)sp->last, 0), st, fail);
         }
     }
     tl_an_table_print(t, stdout);
@@ -237,12 +237,13 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
     size_t nby = 0;
     for (size_t i = 0; i < ops->nop; i++)
-        if (tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
+        if (ops->op[i].last_in_span && tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
     qsort(by, nby, sizeof *by, cmp_delay);
     TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
                                             "whose kernels ran together on every rank (the last started before the "
-                                            "first ended: else not one operation)"),
+                                            "first ended: else not one operation) and whose last rank's part starts "
+                                            "in that rank's window"),
                st, fail);
     static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
                                            {"delay", "us"}};
@@ -262,7 +263,6 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     tl_an_table_print(d, stdout);
     printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
 fail:
-    free(last);
     free(by);
     tl_an_table_destroy(&t);
     tl_an_table_destroy(&d);

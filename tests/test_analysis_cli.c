@@ -315,6 +315,90 @@ TL_TEST(starvation_is_work_not_peer_wait)
     free(o);
 }
 
+/* Two ranks, ten 10 us iterations, a 6 us compute kernel each and a
+ * SendRecv (iter -1). In iterations 0-4 rank 1 starts it 5.5 us after rank
+ * 0 (iteration 4's runs on to 52 us, into iteration 5's slice); in 5-9
+ * both start together. */
+static void late_then_even_run(const char *dir)
+{
+    char rows[2][4096];
+    size_t len[2] = {0, 0};
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 10; i++) {
+            long t = i * 10000L, s = i < 5 ? (r == 0 ? t + 500 : t + 6000) : t + 6500,
+                 e = i < 4 ? t + 7000 : i == 4 ? 52000 : t + 7500;
+            len[r] += (size_t)snprintf(rows[r] + len[r], sizeof rows[r] - len[r],
+                                       "%d,%d,1,compute,compute,kernel,tl_daxpy_kernel,%ld,%ld,1,-1,%d\n"
+                                       "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,%ld,%ld,2,-1,-1\n",
+                                       r, r, t, t + 6000, i, r, r, s, e);
+        }
+    trace(dir, 0, rows[0]);
+    trace(dir, 1, rows[1]);
+}
+
+/* The row of table `title` whose text starts with `row` (after its
+ * indentation), or NULL. */
+static const char *table_line(const char *out, const char *title, const char *row)
+{
+    const char *p = strstr(out, title);
+    for (p = p ? strchr(p, '\n') : NULL; p && p[1] && p[1] != '\n'; p = strchr(p + 1, '\n'))
+        if (!strncmp(p + 1 + strspn(p + 1, " "), row, strlen(row))) return p + 1;
+    return NULL;
+}
+
+/* --iter-range selects the operations of the waiting and transfer table,
+ * the most delayed operations, late-ranks and the peer-wait lines, as it
+ * does the overlap table: an operation counts in the range its part on
+ * the rank starts in, its times clipped to the range. Before, those
+ * figures covered the whole run whatever the range (rank 0: 10 matched,
+ * 27.5 us waiting, in 5:9 too). */
+TL_TEST(iter_range_selects_waiting)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    late_then_even_run(run);
+    snprintf(csv, sizeof csv, "%s/ov.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:4 --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    const char *row = table_line(o, "# table: communication waiting and transfer", "0    *");
+    double matched = 0, wait = 0, transfer = 0;
+    TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf %lf", &matched, &wait, &transfer) == 3, "%s", o);
+    TL_ASSERT_MSG(matched == 5 && wait == 27.5 && transfer == 8, "0:4, rank 0: %.0f matched, %.1f us waiting, %.1f us "
+                  "transfer; expected 5, 27.5, 8 (iteration 4's transfer clipped at 50 us)", matched, wait, transfer);
+    TL_ASSERT_NEAR(csv_get(c, "0", "waiting_us"), wait, 1e-9); /* no two operations at once: sum = union */
+    row = table_line(o, "# table: communication waiting and transfer", "1    *");
+    TL_ASSERT_MSG(row && strstr(row, " 5\n"), "rank 1 came last at the 5 operations: %s", o);
+    const char *d = strstr(o, "# table: most delayed operations");
+    TL_ASSERT_MSG(d && strstr(d, "# 5 rows"), "%s", o);
+    free(o);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 5:9", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    row = table_line(o, "# table: communication waiting and transfer", "0    *");
+    TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf %lf", &matched, &wait, &transfer) == 3, "%s", o);
+    TL_ASSERT_MSG(matched == 5 && wait == 0 && transfer == 7, "5:9, rank 0: %.0f matched, %.1f us waiting, %.1f us "
+                  "transfer; expected 5, 0, 7 (2 us of iteration 4's operation inside 50..100 us)", matched, wait,
+                  transfer);
+    d = strstr(o, "# table: most delayed operations");
+    TL_ASSERT_MSG(d && strstr(d, "# 0 rows"), "no operation of 5:9 was delayed:\n%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 5:9 --csv %s", tl_test_bin(), run, csv), 0);
+    o = out_of(t, "out");
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(o, "ok [late-ranks]"), "%s", o);
+    TL_ASSERT_MSG(strstr(c, "late-ranks,0,ok,0.00,"), "%s", c);
+    TL_ASSERT_MSG(strstr(o, "peer wait rank 0: 5 communication operations spent 0.0 of their 7.0 us"), "%s", o);
+    free(o);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 0:4", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "rank 0: 27.5 of 35.5 us (77.5%) of its 5 matched communication operations waited for a "
+                            "later rank; in 5 operations another rank came last"),
+                  "%s", o);
+    free(o);
+}
+
 /* The committed 2 x H200 runs (NCCL 2.28.3): serialisation found in
  * three-naive and two-stream, not in three-split, whose p2p and collective
  * kernels overlap each other and the DAXPY. Works whether or not the NCCL
@@ -767,6 +851,6 @@ TL_TEST(outputs_to_a_pipe)
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
-             starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback,
+             starvation_is_work_not_peer_wait, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
              compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)

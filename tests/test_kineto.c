@@ -712,6 +712,47 @@ TL_TEST(late_ranks_pair_by_operation)
     free(out);
 }
 
+/* --iter-range on trace_filter: the waiting and transfer table and the
+ * most delayed operations cover the ProfilerStep selected, as the overlap
+ * table does. Before, `--iter-range 552:552` printed waiting 23620.0 us
+ * for rank 0 in the overlap table but 27006.0 us over 10 matched
+ * operations (both steps) in the matching table, and delayed operations
+ * of step 551. */
+TL_TEST(iter_range_selects_matched_operations)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter");
+    for (int step = 551; step <= 552; step++) {
+        char args[700];
+        snprintf(args, sizeof args, "overlap %s --iter-range %d:%d", dir, step, step);
+        char *out = analyze(args);
+        double ov[6] = {0};
+        TL_ASSERT_EQ(table_row(out, 0, ov, 6), 6); /* W U_compute U_p2p U_coll U_comm waiting */
+        const char *tab = strstr(out, "# table: communication waiting and transfer"), *row = NULL;
+        for (const char *l = tab; l && !row; l = strchr(l + 1, '\n'))
+            if (!strncmp(l + 1, "  0    *", 8)) row = l + 1;
+        double matched = 0, wait = 0;
+        TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf", &matched, &wait) == 2, "%s", out);
+        TL_ASSERT_MSG(matched == 5 && fabs(wait - ov[5]) < 0.05, "step %d, rank 0: %.0f operations waiting %.1f us in "
+                      "the matching table, %.1f us in the overlap table", step, matched, wait, ov[5]);
+        const char *d = strstr(out, "# table: most delayed operations");
+        TL_ASSERT(d);
+        int rows = 0;
+        const char *footer = strstr(d, " rows\n"); /* "# 2 rows" */
+        TL_ASSERT(footer);
+        for (const char *l = strchr(d, '\n'); l && l < footer; l = strchr(l + 1, '\n')) {
+            if (l[1] == '#') continue; /* the heading lines and the footer */
+            long long k = -1, it = -1;
+            const char *close = strchr(l + 1, ')');
+            TL_ASSERT_MSG(close && sscanf(close + 1, " %lld %lld", &k, &it) == 2, "%.100s", l + 1);
+            TL_ASSERT_MSG(it == step, "--iter-range %d:%d lists an operation of step %lld", step, step, it);
+            rows++;
+        }
+        TL_ASSERT_MSG(rows > 0, "%s", d);
+        free(out);
+    }
+}
+
 /* Every data row of `overlap` names the trace's rank: trace_diff_control
  * is rank 3 alone, as its `# rank:` line and every other command say.
  * Before, the main and reconciliation tables, their --csv and the
@@ -796,4 +837,5 @@ TL_TEST(big_trace_bounded_memory)
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
-             late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank)
+             late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
+             iter_range_selects_matched_operations)
