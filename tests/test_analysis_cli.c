@@ -315,6 +315,54 @@ TL_TEST(starvation_is_work_not_peer_wait)
     free(o);
 }
 
+/* One rank, a 50 us compute kernel in a 100 us window. The SendRecv works
+ * 5 us under it vs 1 us alone (5x, 12 us extra = 12 % of W: starved); the
+ * allreduce 0.6 us vs 0.04 us (15x, but 1.68 us extra = 1.7 % of W: too
+ * cheap to fire). The rules table shows the kernel that decides, the
+ * SendRecv's 5.00, with its extra time; before, it showed the largest ratio
+ * of any kernel (the allreduce's 15.00) and no share, so an ok could stand
+ * beside a ratio past the threshold with nothing saying why. */
+TL_TEST(starvation_row_shows_deciding_kernel)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace_of(run, 0, 1,
+             "0,0,1,compute,compute,kernel,tl_daxpy_kernel,0,50000,1,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,1000,6000,2,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,10000,15000,3,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,20000,25000,4,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,30000,30600,5,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,33000,33600,6,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,36000,36600,7,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,61000,8,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,62000,63000,9,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,64000,65000,10,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,70000,70040,11,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,71000,71040,12,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,72000,72040,13,-1,0\n");
+    snprintf(csv, sizeof csv, "%s/diag.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(o, "rank 0: ncclDevKernel_SendRecv: median 5.0 us over 3 instances overlapping compute vs 1.0 "
+                            "us over 3 alone (5.00x), 12.0 us extra = 12.0% of the window"),
+                  "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "rank 0: ncclDevKernel_AllReduce"), "the allreduce does not qualify:\n%s", o);
+    TL_ASSERT_MSG(strstr(c, "rule,rank,verdict,value,threshold,measure,other_conditions\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "starved-communication,0,FINDING,5.00,1.50,overlapped/alone,extra 12.0 % of W >= 2 "
+                            "(ncclDevKernel_SendRecv)\n"),
+                  "%s", c);
+    free(o);
+    free(c);
+    /* neither fires at 15 % of W: the largest ratio, and the share that keeps it ok */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --starve-share 15 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "starved-communication,0,ok,15.00,1.50,overlapped/alone,extra 1.7 % of W < 15 "
+                            "(ncclDevKernel_AllReduce_Sum_f64)\n"),
+                  "%s", c);
+    free(c);
+}
+
 /* Two ranks, ten 10 us iterations, a 6 us compute kernel each and a
  * SendRecv (iter -1). In iterations 0-4 rank 1 starts it 5.5 us after rank
  * 0 (iteration 4's runs on to 52 us, into iteration 5's slice); in 5-9
@@ -851,6 +899,6 @@ TL_TEST(outputs_to_a_pipe)
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
-             starvation_is_work_not_peer_wait, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
+             starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
              compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)
