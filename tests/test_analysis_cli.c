@@ -807,6 +807,58 @@ TL_TEST(compare_runs_and_results)
     free(e);
 }
 
+/* compare's and timeline's options applied or refused in one line (exit 2),
+ * never accepted and ignored. Before, `--baseline nonexistent` printed
+ * every B and speedup column as "-" with exit 0, and --baseline with two
+ * files, --iter-range on results files and --count beside --iter-range
+ * changed nothing. */
+TL_TEST(compare_and_timeline_options_refused)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], run[512];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80.0\nthree-split,2,0,64.0\n");
+    static const char *const refused[][2] = {
+        {"compare %s --baseline nonexistent",
+         "invalid --baseline 'nonexistent': %s has no such variant (its variants: two-stream, three-split)"},
+        {"compare %s %s --baseline three-split", "--baseline does not apply with two inputs: B is the baseline"},
+        {"compare %s --iter-range 0:1", "--iter-range does not apply to results files"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char want[800];
+        snprintf(want, sizeof want, refused[i][1], res);
+        char args[1400];
+        snprintf(args, sizeof args, refused[i][0], res, res);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+                      args, want, e);
+        TL_ASSERT_MSG(!o[0], "%s printed before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+    /* the baseline present: applied, over it */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline three-split", tl_test_bin(), res), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "  two-stream       2    80.00 80.00 80.00    64.00 64.00 64.00   0.800"), "%s", o);
+    free(o);
+    /* the default baseline absent: the table says so instead of a column of "-" unexplained */
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,64.0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", tl_test_bin(), res), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# baseline: A has no variant two-stream (--baseline's default), so the B columns are "
+                            "empty; its variants: three-split"),
+                  "%s", o);
+    free(o);
+    snprintf(run, sizeof run, "%s/run", t);
+    late_then_even_run(run);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 1:2 --count 5 -o %s/tl.csv", tl_test_bin(), run, t),
+                 2);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "--count does not apply with --iter-range"), "%s", e);
+    free(e);
+}
+
 TL_TEST(sweep_ideal_and_efficiency)
 {
     const char *t = tl_test_tmpdir();
@@ -901,4 +953,4 @@ TL_TEST(outputs_to_a_pipe)
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
-             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)
+             compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)

@@ -753,6 +753,60 @@ TL_TEST(iter_range_selects_matched_operations)
     }
 }
 
+/* Options applied or refused, never accepted and ignored: `collectives
+ * --iter-range` keeps the kernels launched in those ProfilerSteps and
+ * refuses a range without any (before: all 20 rows, exit 0, the same
+ * output for 999:1000 as for 552:552); options it has no use for are not
+ * accepted; `--hta` takes only --csv (before: --iter-range and --per-iter
+ * left HTA's table unchanged). */
+TL_TEST(options_applied_or_refused)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
+    char cmd[1200], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s --iter-range 552:552", bin, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    const char *tab = strstr(out, "# table: collectives"), *end = tab ? strstr(tab, " rows\n") : NULL;
+    TL_ASSERT(tab && end);
+    int rows = 0;
+    for (const char *l = strchr(tab, '\n'); l && l < end; l = strchr(l + 1, '\n')) {
+        int rank = -1;
+        long long step = -1;
+        if (l[1] == '#' || sscanf(l + 1, "%d %lld", &rank, &step) != 2) continue;
+        TL_ASSERT_MSG(step == 552, "a kernel of step %lld in --iter-range 552:552:\n%s", step, out);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows == 10 && strstr(out, "# 10 rows"), "%d rows of step 552 (of 20):\n%s", rows, out);
+    free(out);
+    free(err);
+    static const char *const refused[][2] = {
+        {"collectives %s --iter-range 999:1000", "no NCCL kernel launched in ProfilerSteps 999:1000 (--iter-range); "
+                                                 "the trace has ProfilerSteps 551..552"},
+        {"collectives %s --raw-clock", "unknown option '--raw-clock'"},
+        {"overlap --hta %s --iter-range 551:551", "--iter-range does not apply with --hta"},
+        {"overlap --hta %s --per-iter", "--per-iter does not apply with --hta"},
+        {"overlap --hta %s --iter-csv x.csv", "--iter-csv does not apply with --hta"},
+        {"breakdown --hta %s --iter-range 551:551", "--iter-range does not apply with --hta"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[900];
+        snprintf(args, sizeof args, refused[i][0], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        int rc = tl_test_run(cmd, &out, &err);
+        TL_ASSERT_MSG(rc == (i == 0 ? 1 : 2), "%s: exit %d", args, rc);
+        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s: not one line saying '%s':\n%s", args, refused[i][1], err);
+        TL_ASSERT_MSG(!out[0], "%s printed before refusing:\n%s", args, out);
+        free(out);
+        free(err);
+    }
+    /* --csv still applies with --hta */
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s --csv %s", bin, dir, tl_test_path("hta.csv"));
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    free(out);
+    free(err);
+}
+
 /* Every data row of `overlap` names the trace's rank: trace_diff_control
  * is rank 3 alone, as its `# rank:` line and every other command say.
  * Before, the main and reconciliation tables, their --csv and the
@@ -838,4 +892,4 @@ TL_TEST(big_trace_bounded_memory)
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
-             iter_range_selects_matched_operations)
+             iter_range_selects_matched_operations, options_applied_or_refused)
