@@ -877,8 +877,11 @@ static int v_launch(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     double tot = (double)(d->gaps_short + d->lane_busy);
     mv->value = tot > 0 ? 100.0 * (double)d->gaps_short / tot : NAN;
-    also(mv, "%lld kernels %s 10, median %.2f us %s %g", (long long)d->nlane, d->nlane >= 10 ? ">=" : "<",
-         d->med_lane_us, d->med_lane_us <= o->short_kernel_us ? "<=" : ">", o->short_kernel_us);
+    if (d->nlane)
+        also(mv, "%lld kernels %s 10, median %.2f us %s %g", (long long)d->nlane, d->nlane >= 10 ? ">=" : "<",
+             d->med_lane_us, d->med_lane_us <= o->short_kernel_us ? "<=" : ">", o->short_kernel_us);
+    else
+        also(mv, "no kernels on the compute lane");
     if (!(d->nlane >= 10 && isfinite(mv->value) && mv->value >= o->launch_share && d->med_lane_us <= o->short_kernel_us))
         return 0;
     size_t ns = s->res[r].nslices;
