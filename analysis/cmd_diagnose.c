@@ -701,7 +701,9 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     int64_t tot = res->split.wait_ns + res->split.transfer_ns;
     mv->value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
-    double wait_w = pct_of_w(d, res->split.wait_ns);
+    /* of W: the time the rank only waits (overlap's `waiting`, a union:
+     * the summed waits of two operations waiting together exceed it) */
+    double wait_w = pct_of_w(d, tl_an_m_waiting(&res->whole));
     if (tot) also(mv, "waiting %.1f %% of W %s %g", wait_w, ge(wait_w, s->o->min_comm_share), s->o->min_comm_share);
     if (!tot || mv->value < s->o->wait_share || wait_w < s->o->min_comm_share) return 0;
     /* who the others waited for, and the most delayed operation, of the

@@ -492,6 +492,16 @@ TL_TEST(diagnose_committed_h200)
             free(o);
             free(c);
         }
+        /* late-ranks' share of W is the time rank 0 only waits (a union): its
+         * allreduce and SendRecv wait together, so their summed waits (811.1 us
+         * over iterations 100-109) would be 124 % of the 654.8 us window */
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s/three-split --iter-range 100:109 --csv %s", tl_test_bin(), dir,
+                        csv),
+                     0);
+        char *lc = tl_test_read(csv);
+        const char *late = strstr(lc, "late-ranks,0,FINDING,"), *share = late ? strstr(late, "comm,waiting ") : NULL;
+        TL_ASSERT_MSG(share && atof(share + 13) > 30 && atof(share + 13) <= 100, "%s: %s", dir, lc);
+        free(lc);
         /* three-split: comm-comm and triple overlap; the DAXPY is the ~49 us kernel of the timed table */
         snprintf(csv, sizeof csv, "%s/ov.csv", t);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/three-split --csv %s", tl_test_bin(), dir, csv), 0);
