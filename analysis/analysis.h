@@ -242,11 +242,10 @@ typedef struct tl_an_rank {
     uint64_t *streams;     /* stream index -> CUDA stream id */
     size_t nstreams;
     int64_t *iter_start;   /* [iter]: first start of GPU activity of iter, INT64_MAX if none */
-    int64_t *iter_end;     /* [iter]: last end */
     size_t niter;          /* entries of iter_start */
     /* The host's "iter" ranges: the iteration bounds when no GPU activity
      * carries its iteration (iters_from_host = 1 then). */
-    int64_t *host_start, *host_end;
+    int64_t *host_start;
     size_t nhost;
     int iters_from_host;
     tl_an_oplabel *opl;    /* the operations its communication kernels served */
@@ -262,7 +261,11 @@ void tl_an_rank_free(tl_an_rank *rk);
 
 /* Per-iteration slice bounds from iter_start (monotone), restricted to
  * iterations lo..hi (hi < 0: all). bounds/iters: nb entries, malloc'd.
- * w0, w1: the window of the selection (unchanged when no iteration). */
+ * w0, w1: in, the rank's window; out, the selection's: from the first
+ * selected iteration's bound (the window start when that is the run's
+ * first iteration, whose slice then begins there) to the next
+ * iteration's bound (the window end when the last is selected), so the
+ * slices partition the window. Unchanged when no iteration is selected. */
 tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_t **bounds,
                             int64_t **iters, size_t *nb, int64_t *w0, int64_t *w1);
 
@@ -296,6 +299,7 @@ typedef struct tl_an_op {
     int64_t arrive;   /* latest start: the last rank arrives */
     int64_t first_end;/* earliest end: the ranks ran it together if arrive < first_end */
     int last_rank;    /* index (in rank-file order) of the last rank */
+    int last_in_span; /* set by tl_an_ops_split: the last rank's part starts inside that rank's window */
 } tl_an_op;
 
 typedef struct tl_an_ops {
@@ -325,7 +329,13 @@ int tl_an_op_together(const tl_an_op *op);
 /* Rank file f's matched operations split at the last arrival (on its own
  * clock: plus its offset): [start, arrive) flagged TL_AN_F_WAIT, [arrive,
  * end) appended (TL_AN_F_SPLIT); rk->v sorted again. rk must hold every
- * record of its rank (the ordinals count from the first). */
+ * record of its rank (the ordinals count from the first). The sums are
+ * over the rank's window [w0, w1) (its --iter-range selection), as every
+ * other figure: an operation is counted where its part on the rank starts
+ * (so consecutive ranges count each once), its waiting and transfer times
+ * are clipped to the window (as the overlap metrics clip every activity).
+ * Operations whose last rank's part starts inside that rank's window get
+ * last_in_span (the most delayed operations of the selection). */
 typedef struct tl_an_split_sum {
     uint32_t name;                /* an operation's name (id in tl_an_names); unused in the totals */
     int named;                    /* name is an operation the trace named (tl_an_op.named) */
@@ -335,11 +345,15 @@ typedef struct tl_an_split_sum {
 typedef struct tl_an_split {
     size_t matched;
     int64_t wait_ns, transfer_ns;
+    size_t last;                  /* of the matched, those the rank arrived last at (after another) */
+    size_t others_last;           /* those another rank arrived last at, the kernels running together */
+    size_t worst;                 /* index in tl_an_ops.op of the most delayed of those that ran together
+                                     (SIZE_MAX: none delayed) */
     tl_an_split_sum *by_name;     /* the same per operation name; free with tl_an_split_free */
     size_t nnames;
 } tl_an_split;
 void tl_an_split_free(tl_an_split *s);
-tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_split *sum);
+tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_split *sum);
 
 /* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);

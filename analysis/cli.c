@@ -44,6 +44,7 @@ static const struct {
     {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
     {"timeline", "accept-incomplete|raw-clock|iter-range|progress"},
     {"perfetto", "accept-incomplete|raw-clock|iter-range|progress"},
+    {"collectives", "csv|iter-range"},
     {"sweep", "csv"},
     {"import", ""},
 };
@@ -92,6 +93,30 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
         res->positional = NULL;
     }
     return rc;
+}
+
+int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_given *g, size_t n, const char *why)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tl_opts_given(pr, g[i].field)) {
+            fprintf(stderr, "%s: --%s does not apply %s (try --help)\n", program, g[i].name, why);
+            return 2;
+        }
+    return -1;
+}
+
+int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_common *c, const tl_an_given *own,
+                     size_t n)
+{
+    const tl_an_given common[] = {
+        {&c->iters, "iter-range"},          {&c->launch_gap_us, "launch-gap-us"}, {&c->align_clocks, "align-clocks"},
+        {&c->raw_clock, "raw-clock"},       {&c->accept_incomplete, "accept-incomplete"},
+        {&c->progress, "progress"},
+    };
+    static const char why[] = "with --hta: HTA's figures are whole-trace, one per rank, by its own rules; only "
+                              "--csv applies there";
+    int rc = tl_an_refuse_given(program, pr, own, n, why);
+    return rc >= 0 ? rc : tl_an_refuse_given(program, pr, common, sizeof common / sizeof common[0], why);
 }
 
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path)

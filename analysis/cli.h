@@ -30,6 +30,25 @@ extern const tl_option tl_an_hta_opt;
  * (0 after --help, 2 on bad input; nothing left to free). */
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c);
 
+/* An option a command cannot apply in some mode: its destination field
+ * (as tl_opts_given takes it) and its name ("iter-range"). */
+typedef struct tl_an_given {
+    const void *field;
+    const char *name;
+} tl_an_given;
+
+/* The first of the n options the user typed is refused in one line on
+ * stderr, "PROGRAM: --NAME does not apply WHY (try --help)": returns 2;
+ * -1 when none was typed. Call before freeing pr->positional. */
+int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_given *g, size_t n, const char *why);
+
+/* With --hta only --csv applies: HTA's figures are one per rank over the
+ * whole trace, by its own rules. The common options other than --csv the
+ * user typed are refused (2), with `own` (n more of the command's); -1 to
+ * go on. */
+int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_common *c, const tl_an_given *own,
+                     size_t n);
+
 /* The overlap pass's options from the common ones (slices 0). */
 tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c);
 

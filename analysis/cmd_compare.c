@@ -167,34 +167,61 @@ static int one_variant(const tl_an_result *r, size_t n)
     return n > 0;
 }
 
-static tl_status compare_results(const char *a, const char *b, const cmp_opts *o, tl_an_table *t)
+/* Some row of the file has the variant `base` as its baseline (is_baseline). */
+static int baseline_found(const tl_an_result *r, size_t n, const char *base)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < n; k++)
+            if (is_baseline(r[i].variant, r[k].variant, base)) return 1;
+    return 0;
+}
+
+/* "a, b, c" of the file's distinct variants, the first few. */
+static void variant_list(const tl_an_result *r, size_t n, char *out, size_t len)
+{
+    size_t used = 0, listed = 0, distinct = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < i && strcmp(r[k].variant, r[i].variant)) k++;
+        if (k < i) continue;
+        distinct++;
+        if (listed == 8 || used >= len) continue;
+        int w = snprintf(out + used, len - used, "%s%s", listed ? ", " : "", r[i].variant);
+        if (w > 0) used += (size_t)w;
+        listed++;
+    }
+    if (distinct > listed && used < len) snprintf(out + used, len - used, " and %zu more", distinct - listed);
+}
+
+/* The table of one results file against its baseline, or of two files
+ * side by side. */
+static tl_status compare_results(const char *a, const tl_an_result *ra, size_t na, const char *b,
+                                 const tl_an_result *rb, size_t nb, const cmp_opts *o, tl_an_table *t)
 {
     tl_status st = TL_OK;
-    tl_an_result *ra = NULL, *rb = NULL;
-    size_t na = 0, nb = 0;
-    char pa[1100], pb[1100];
-    const char *fa = NULL, *fb = NULL;
-    TL_TRYGOTO(results_path(a, pa, sizeof pa, &fa), st, fail);
-    TL_TRYGOTO(tl_an_results_read(fa, NULL, &ra, &na), st, fail);
-    if (b) TL_TRYGOTO(results_path(b, pb, sizeof pb, &fb), st, fail);
-    if (b) TL_TRYGOTO(tl_an_results_read(fb, NULL, &rb, &nb), st, fail);
     int single = b && one_variant(ra, na) && one_variant(rb, nb) && strcmp(ra[0].variant, rb[0].variant) != 0;
     static const char *const cols[][2] = {{"variant", ""}, {"nranks", ""}, {"A_median", "us"}, {"A_min", "us"},
                                           {"A_max", "us"}, {"B_median", "us"}, {"B_min", "us"}, {"B_max", "us"},
                                           {"speedup", "x"}, {"B_variant", ""}};
     size_t ncols = single ? 10 : 9;
-    for (size_t j = 0; j < ncols; j++) TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0 || j == 9), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
+    for (size_t j = 0; j < ncols; j++) TL_TRY(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0 || j == 9));
+    TL_TRY(tl_an_table_meta(t, "A", "%s", a));
     if (b) {
-        TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
-        TL_TRYGOTO(tl_an_table_meta(t, "speedup", "A_median / B_median (us_per_iter, median over repetitions)"), st,
-                   fail);
+        TL_TRY(tl_an_table_meta(t, "B", "%s", b));
+        TL_TRY(tl_an_table_meta(t, "speedup", "A_median / B_median (us_per_iter, median over repetitions)"));
         if (single)
-            TL_TRYGOTO(tl_an_table_meta(t, "pairing", "one variant in each file: A's row beside B's at the same ranks"),
-                       st, fail);
+            TL_TRY(tl_an_table_meta(t, "pairing", "one variant in each file: A's row beside B's at the same ranks"));
     } else {
-        TL_TRYGOTO(tl_an_table_meta(t, "B", "baseline variant %s of A at the same nranks", o->baseline), st, fail);
-        TL_TRYGOTO(tl_an_table_meta(t, "speedup", "baseline median / variant median"), st, fail);
+        TL_TRY(tl_an_table_meta(t, "B", "baseline variant %s of A at the same nranks", o->baseline));
+        TL_TRY(tl_an_table_meta(t, "speedup", "baseline median / variant median"));
+        if (!baseline_found(ra, na, o->baseline)) {
+            char vars[512];
+            variant_list(ra, na, vars, sizeof vars);
+            TL_TRY(tl_an_table_meta(t, "baseline", "A has no variant %s (--baseline's default), so the B columns are "
+                                                   "empty; its variants: %s",
+                                    o->baseline, vars));
+        }
     }
     for (size_t i = 0; i < na; i++) {
         const tl_an_result *x = &ra[i], *y = NULL;
@@ -204,23 +231,57 @@ static tl_status compare_results(const char *a, const char *b, const cmp_opts *o
             for (size_t k = 0; k < na; k++)
                 if (is_baseline(x->variant, ra[k].variant, o->baseline) && ra[k].nranks == x->nranks) y = &ra[k];
         }
-        TL_TRYGOTO(tl_an_table_row(t), st, fail);
-        TL_TRYGOTO(tl_an_table_str(t, x->variant), st, fail);
-        TL_TRYGOTO(tl_an_table_int(t, x->nranks), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, x->median, 2), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, x->min, 2), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, x->max, 2), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, y ? y->median : NAN, 2), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, y ? y->min : NAN, 2), st, fail);
-        TL_TRYGOTO(tl_an_table_num(t, y ? y->max : NAN, 2), st, fail);
+        TL_TRY(tl_an_table_row(t));
+        TL_TRY(tl_an_table_str(t, x->variant));
+        TL_TRY(tl_an_table_int(t, x->nranks));
+        TL_TRY(tl_an_table_num(t, x->median, 2));
+        TL_TRY(tl_an_table_num(t, x->min, 2));
+        TL_TRY(tl_an_table_num(t, x->max, 2));
+        TL_TRY(tl_an_table_num(t, y ? y->median : NAN, 2));
+        TL_TRY(tl_an_table_num(t, y ? y->min : NAN, 2));
+        TL_TRY(tl_an_table_num(t, y ? y->max : NAN, 2));
         double sp = !y ? NAN : b ? x->median / y->median : y->median / x->median;
-        TL_TRYGOTO(tl_an_table_num(t, sp, 3), st, fail);
-        if (single) TL_TRYGOTO(tl_an_table_str(t, y ? y->variant : "-"), st, fail);
+        TL_TRY(tl_an_table_num(t, sp, 3));
+        if (single) TL_TRY(tl_an_table_str(t, y ? y->variant : "-"));
     }
+    return st;
+}
+
+/* compare on results files: read them, refuse what cannot apply (2), print
+ * the table; the exit code. */
+static int compare_files(const char *a, const char *b, const cmp_opts *o, const tl_optresult *pr, tl_an_table *t)
+{
+    const tl_an_given traced[] = {
+        {&o->c.iters, "iter-range"},          {&o->c.launch_gap_us, "launch-gap-us"},
+        {&o->c.align_clocks, "align-clocks"}, {&o->c.raw_clock, "raw-clock"},
+        {&o->c.accept_incomplete, "accept-incomplete"}, {&o->c.progress, "progress"},
+    };
+    int rc = tl_an_refuse_given("trilap-analyze compare", pr, traced, sizeof traced / sizeof traced[0],
+                                "to results files: they hold timings per run, not traces");
+    if (rc >= 0) return rc;
+    tl_status st = TL_OK;
+    tl_an_result *ra = NULL, *rb = NULL;
+    size_t na = 0, nb = 0;
+    char pa[1100], pb[1100];
+    const char *fa = NULL, *fb = NULL;
+    TL_TRYGOTO(results_path(a, pa, sizeof pa, &fa), st, fail);
+    TL_TRYGOTO(tl_an_results_read(fa, NULL, &ra, &na), st, fail);
+    if (b) TL_TRYGOTO(results_path(b, pb, sizeof pb, &fb), st, fail);
+    if (b) TL_TRYGOTO(tl_an_results_read(fb, NULL, &rb, &nb), st, fail);
+    if (!b && tl_opts_given(pr, &o->baseline) && !baseline_found(ra, na, o->baseline)) {
+        char vars[512];
+        variant_list(ra, na, vars, sizeof vars);
+        fprintf(stderr, "trilap-analyze compare: invalid --baseline '%s': %s has no such variant (its variants: %s)\n",
+                o->baseline, fa, vars);
+        rc = 2;
+        goto fail;
+    }
+    TL_TRYGOTO(compare_results(a, ra, na, b, rb, nb, o, t), st, fail);
+    TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
 fail:
     free(ra);
     free(rb);
-    return st;
+    return rc >= 0 ? rc : st == TL_OK ? 0 : 1;
 }
 
 int tl_an_cmd_compare(int argc, char **argv)
@@ -245,6 +306,12 @@ int tl_an_cmd_compare(int argc, char **argv)
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
     const char *a = pr.positional[0], *b = pr.npositional > 1 ? pr.positional[1] : NULL;
+    const tl_an_given baseline[] = {{&o.baseline, "baseline"}};
+    rc = b ? tl_an_refuse_given(spec.program, &pr, baseline, 1,
+                                "with two inputs: B is the baseline (--baseline names one variant of a single results "
+                                "file)")
+           : -1;
+    if (rc >= 0) goto fail;
     TL_TRYGOTO(tl_an_table_create(&t, "compare"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "compare", a), st, fail);
     if (b && has_traces(a) && has_traces(b)) {
@@ -278,11 +345,10 @@ int tl_an_cmd_compare(int argc, char **argv)
         printf("# speedup of B over A: %.3fx (iteration time)\n", xa[0] / xb[0]);
         if (o.c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o.c.csv), st, fail);
     } else {
-        TL_TRYGOTO(compare_results(a, b, &o, t), st, fail);
-        TL_TRYGOTO(tl_an_emit(t, o.c.csv), st, fail);
+        rc = compare_files(a, b, &o, &pr, t);
     }
 fail:
     tl_an_table_destroy(&t);
     free(pr.positional);
-    return st == TL_OK ? 0 : 1;
+    return rc >= 0 ? rc : st == TL_OK ? 0 : 1;
 }

@@ -520,9 +520,30 @@ static void say(evidence *e, const char *fmt, ...)
     if (e->len >= sizeof e->text) e->len = sizeof e->text - 1;
 }
 
-/* A verdict: 1 when the rule fires on rank r; *value is what it measured
- * (NaN: not applicable, printed "-"); evidence written only when it fires. */
-typedef int (*verdict_fn)(const diag_state *s, size_t r, double *value, evidence *e);
+/* What a verdict measured on one rank: the value compared with the rule's
+ * threshold (NaN: not applicable, printed "-") and the rule's other
+ * conditions as measured, each with its threshold ("-" for a rule of one
+ * condition), so a value past the threshold beside "ok" says why. */
+typedef struct measured {
+    double value;
+    char also[160];
+} measured;
+
+static void also(measured *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void also(measured *m, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->also, sizeof m->also, fmt, ap);
+    va_end(ap);
+}
+
+/* ">=" when x passes a lower bound, "<" when it does not. */
+static const char *ge(double x, double thr) { return x >= thr ? ">=" : "<"; }
+
+/* A verdict: 1 when the rule fires on rank r, *m what it measured;
+ * evidence written only when it fires. */
+typedef int (*verdict_fn)(const diag_state *s, size_t r, measured *m, evidence *e);
 
 static double pct_of_w(const rank_diag *d, int64_t x) { return d->w > 0 ? 100.0 * (double)x / (double)d->w : 0; }
 
@@ -566,21 +587,29 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
     }
 }
 
-static int serial_common(const diag_state *s, size_t r, double *value, int by_host)
+static int serial_common(const diag_state *s, size_t r, measured *mv, int by_host)
 {
     const diag_opts *o = s->o;
     const tl_an_metrics *m = &s->res[r].whole;
     const rank_diag *d = &s->rd[r];
     double p = pct_of_w(d, tl_an_m_union(m, TL_AN_C_P2P_ALL)), c = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COLL_ALL));
     double cc = 100 * tl_an_m_ccover(m), both = d->n_either ? 100.0 * (double)d->n_both / (double)d->n_either : 0;
-    *value = cc;
+    mv->value = cc;
     /* who carries most of the communication decides which rule it is */
     if ((d->u_host > d->u_nccl) != by_host) {
-        *value = NAN;
+        mv->value = NAN;
+        also(mv, "%s carries most: see %s", by_host ? "NCCL" : "the host",
+             by_host ? "serialised-communicators" : "serialised-host-lane");
         return 0;
     }
     int substantial = p >= o->min_comm_share && c >= o->min_comm_share;
     int together = both >= o->both_iters || d->n_either == 0;
+    if (d->n_either)
+        also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; both %.1f %% of iters %s %g", p, c,
+             substantial ? ">=" : "<", o->min_comm_share, both, ge(both, o->both_iters), o->both_iters);
+    else
+        also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; no iterations marked", p, c, substantial ? ">=" : "<",
+             o->min_comm_share);
     return substantial && together && isfinite(cc) && cc < o->serial_overlap;
 }
 
@@ -611,16 +640,16 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
         }
 }
 
-static int v_serial(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_serial(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
-    if (!serial_common(s, r, value, 0)) return 0;
+    if (!serial_common(s, r, mv, 0)) return 0;
     serial_evidence(s, r, e);
     return 1;
 }
 
-static int v_serial_host(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_serial_host(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
-    if (!serial_common(s, r, value, 1)) return 0;
+    if (!serial_common(s, r, mv, 1)) return 0;
     serial_evidence(s, r, e);
     const rank_diag *d = &s->rd[r];
     say(e, "      the host carries %.1f us of p2p and %.1f us of coll exchanges, overlapping %.1f us\n",
@@ -628,14 +657,16 @@ static int v_serial_host(const diag_state *s, size_t r, double *value, evidence 
     return 1;
 }
 
-static int v_nohide(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_nohide(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const diag_opts *o = s->o;
     const tl_an_metrics *m = &s->res[r].whole;
     const rank_diag *d = &s->rd[r];
     double cm = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMM_ALL)), cp = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMPUTE));
     double h = 100 * tl_an_m_hidden(m);
-    *value = h;
+    mv->value = h;
+    also(mv, "comm %.1f, compute %.1f %% of W %s %g", cm, cp,
+         cm >= o->min_comm_share && cp >= o->min_comm_share ? ">=" : "<", o->min_comm_share);
     if (!(cm >= o->min_comm_share && cp >= o->min_comm_share && isfinite(h) && h < o->hidden_min)) return 0;
     say(e, "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden %.2f%% of the transfer time; "
            "%lld of %lld NCCL kernels ran on a stream that also runs compute kernels\n",
@@ -644,18 +675,19 @@ static int v_nohide(const diag_state *s, size_t r, double *value, evidence *e)
     return 1;
 }
 
-static int v_exposed(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const tl_an_metrics *m = &s->res[r].whole;
     const rank_diag *d = &s->rd[r];
     int64_t ex = tl_an_m_exposed(m);
-    *value = pct_of_w(d, ex);
-    if (*value < s->o->exposed_share || ex == 0) return 0;
+    mv->value = pct_of_w(d, ex);
+    if (ex == 0) also(mv, "nothing exposed");
+    if (mv->value < s->o->exposed_share || ex == 0) return 0;
     const tl_an_rank_result *res = &s->res[r];
     say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; all its "
            "communication %.1f us (%.1f us of it only waiting for other ranks): NCCL kernels %.1f us, the host "
            "carrying it (exchanges, staging copies) %.1f us",
-        d->rank, US(ex), US(d->w), *value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), US(tl_an_m_waiting(m)),
+        d->rank, US(ex), US(d->w), mv->value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), US(tl_an_m_waiting(m)),
         US(d->u_nccl), US(d->u_host));
     if (res->nslices) say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
     say(e, "\n");
@@ -663,28 +695,25 @@ static int v_exposed(const diag_state *s, size_t r, double *value, evidence *e)
     return 1;
 }
 
-static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const tl_an_rank_result *res = &s->res[r];
     const rank_diag *d = &s->rd[r];
     int64_t tot = res->split.wait_ns + res->split.transfer_ns;
-    *value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
-    if (!tot || *value < s->o->wait_share || pct_of_w(d, res->split.wait_ns) < s->o->min_comm_share) return 0;
-    /* who the others waited for, and the compute each rank does; a pair
-     * whose kernels did not run together is not one operation */
-    size_t nlast = 0, worst = 0;
-    int64_t worst_delay = -1;
-    for (size_t i = 0; i < s->ops->nop; i++) {
-        const tl_an_op *op = &s->ops->op[i];
-        if (op->arrive <= op->first || !tl_an_op_together(op)) continue;
-        if ((size_t)op->last_rank != r) nlast++;
-        if (op->arrive - op->first > worst_delay) worst_delay = op->arrive - op->first, worst = i;
-    }
+    mv->value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
+    /* of W: the time the rank only waits (overlap's `waiting`, a union:
+     * the summed waits of two operations waiting together exceed it) */
+    double wait_w = pct_of_w(d, tl_an_m_waiting(&res->whole));
+    if (tot) also(mv, "waiting %.1f %% of W %s %g", wait_w, ge(wait_w, s->o->min_comm_share), s->o->min_comm_share);
+    if (!tot || mv->value < s->o->wait_share || wait_w < s->o->min_comm_share) return 0;
+    /* who the others waited for, and the most delayed operation, of the
+     * rank's operations in the selection (match.c) */
     say(e, "    rank %d: %.1f of %.1f us (%.1f%%) of its %zu matched communication operations waited for a later rank; "
            "in %zu operations another rank came last\n",
-        d->rank, US(res->split.wait_ns), US(tot), *value, res->split.matched, nlast);
-    if (worst_delay > 0) {
-        const tl_an_op *op = &s->ops->op[worst];
+        d->rank, US(res->split.wait_ns), US(tot), mv->value, res->split.matched, res->split.others_last);
+    if (res->split.worst != SIZE_MAX) {
+        const tl_an_op *op = &s->ops->op[res->split.worst];
+        int64_t worst_delay = op->arrive - op->first;
         char nm[320];
         if (op->named) {
             say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us after the first\n",
@@ -708,7 +737,7 @@ static int v_late(const diag_state *s, size_t r, double *value, evidence *e)
 /* Communication launched but queued: from its launch call to its start the
  * stream still ran earlier work (compute, or an earlier operation of the
  * same process group). Needs the launches (an "op:" row per kernel). */
-static int v_queued(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const rank_diag *d = &s->rd[r];
     int64_t q = 0;
@@ -718,11 +747,12 @@ static int v_queued(const diag_state *s, size_t r, double *value, evidence *e)
         nq += d->acc[a].nqueued;
     }
     for (size_t a = 0; a < d->nacc; a++) nlaunch += d->acc[a].named && d->acc[a].stream;
-    *value = nlaunch ? pct_of_w(d, q) : NAN;
-    if (!nlaunch || *value < s->o->queued_share || q == 0) return 0;
+    mv->value = nlaunch ? pct_of_w(d, q) : NAN;
+    if (nlaunch && q == 0) also(mv, "nothing queued");
+    if (!nlaunch || mv->value < s->o->queued_share || q == 0) return 0;
     say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their launch "
            "behind earlier work on their stream\n",
-        d->rank, nq, US(q), *value);
+        d->rank, nq, US(q), mv->value);
     size_t idx[3];
     size_t m = top_ops(d, offsetof(op_acc, queued), idx, 3);
     char nm[320];
@@ -744,77 +774,123 @@ static int v_queued(const diag_state *s, size_t r, double *value, evidence *e)
     return 1;
 }
 
-static int v_staging(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_staging(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const rank_diag *d = &s->rd[r];
     const tl_an_rank_result *res = &s->res[r];
-    *value = pct_of_w(d, d->u_host);
-    if (*value < s->o->staging_share || d->u_host == 0) return 0;
+    mv->value = pct_of_w(d, d->u_host);
+    if (d->u_host == 0) also(mv, "no host-carried communication");
+    if (mv->value < s->o->staging_share || d->u_host == 0) return 0;
     say(e, "    rank %d: the host carries communication %.1f%% of the window (%.1f us): %lld host exchanges, %lld "
            "staging or peer copies on the p2p/coll lanes\n",
-        d->rank, *value, US(d->u_host), (long long)res->n_marks, (long long)res->n_comm_copies);
+        d->rank, mv->value, US(d->u_host), (long long)res->n_marks, (long long)res->n_comm_copies);
     return 1;
 }
 
-static int v_starve(const diag_state *s, size_t r, double *value, evidence *e)
+/* One communication kernel name's starvation figures: medians of its
+ * working time overlapping compute and alone, their ratio, and the extra
+ * time of the overlapped instances over the median alone, % of W. 0 when
+ * it lacks --min-samples instances on either side. */
+typedef struct starve_fig {
+    double over_us, alone_us, ratio, extra_us, share;
+} starve_fig;
+
+static int starve_figures(const diag_state *s, const rank_diag *d, starve_acc *sa, starve_fig *f)
+{
+    if ((int64_t)sa->na < s->o->min_samples || (int64_t)sa->no < s->o->min_samples) return 0;
+    f->over_us = median(sa->over, sa->no);
+    f->alone_us = median(sa->alone, sa->na);
+    f->extra_us = 0;
+    for (size_t i = 0; i < sa->no; i++)
+        if (sa->over[i] > f->alone_us) f->extra_us += sa->over[i] - f->alone_us;
+    f->ratio = f->over_us / f->alone_us;
+    f->share = d->w > 0 ? 100 * f->extra_us / US(d->w) : 0;
+    return 1;
+}
+
+/* The three operations a starved kernel served longest, and how many more. */
+static void say_starved_ops(const diag_state *s, const rank_diag *d, uint32_t kernel, evidence *e)
+{
+    size_t pick[3], shown = 0, more = 0;
+    for (size_t i = 0; i < d->nacc; i++) {
+        const op_acc *x = &d->acc[i];
+        if (x->kernel != kernel || !x->named) continue;
+        more++;
+        size_t p = shown < 3 ? shown++ : 3;
+        if (p == 3 && x->total <= d->acc[pick[2]].total) continue;
+        if (p == 3) p = 2;
+        while (p > 0 && d->acc[pick[p - 1]].total < x->total) {
+            pick[p] = pick[p - 1];
+            p--;
+        }
+        pick[p] = i;
+    }
+    for (size_t i = 0; i < shown; i++) {
+        char nm[320];
+        const op_acc *x = &d->acc[pick[i]];
+        op_name(s, x, nm, sizeof nm);
+        say(e, "      serving %s: %zu operation%s, %.1f us\n", nm, x->n, x->n == 1 ? "" : "s", US(x->total));
+    }
+    more -= shown;
+    if (shown && more) say(e, "      and %zu more of other sizes or process groups\n", more);
+}
+
+/* Starvation fires on a kernel when both its ratio and its extra time pass
+ * their thresholds. The row shows the kernel that decides the verdict:
+ * the largest ratio among the kernels that fire, else among all with
+ * enough instances, with its extra time beside it (an ok next to a ratio
+ * past the threshold is a kernel whose slowdown costs too little). */
+static int v_starve(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const diag_opts *o = s->o;
     const rank_diag *d = &s->rd[r];
     int found = 0;
-    *value = NAN;
+    starve_fig shown = {0};
+    uint32_t shown_name = 0;
+    mv->value = NAN;
     for (size_t a = 0; a < d->nst; a++) {
         starve_acc *sa = (starve_acc *)&d->st[a];
-        if ((int64_t)sa->na < o->min_samples || (int64_t)sa->no < o->min_samples) continue;
-        double mo = median(sa->over, sa->no), ma = median(sa->alone, sa->na), excess = 0;
-        for (size_t i = 0; i < sa->no; i++)
-            if (sa->over[i] > ma) excess += sa->over[i] - ma;
-        double ratio = mo / ma, share = d->w > 0 ? 100 * excess / US(d->w) : 0;
-        if (isnan(*value) || ratio > *value) *value = ratio;
-        if (ratio < o->starve_ratio || share < o->starve_share) continue;
+        starve_fig f;
+        if (!starve_figures(s, d, sa, &f)) continue;
+        int fires = f.ratio >= o->starve_ratio && f.share >= o->starve_share;
+        /* a firing kernel outranks any that does not; then the larger ratio */
+        if (isnan(mv->value) || (fires && !found) || (fires == found && f.ratio > mv->value)) {
+            mv->value = f.ratio;
+            shown = f;
+            shown_name = sa->name;
+        }
+        if (!fires) continue;
         found = 1;
         say(e, "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu alone "
                "(%.2fx), %.1f us extra = %.1f%% of the window\n",
-            d->rank, tl_an_names_short(s->names, sa->name), mo, sa->no, ma, sa->na, ratio, excess, share);
-        /* the three operations it served longest, and how many more */
-        size_t pick[3], shown = 0, more = 0;
-        for (size_t i = 0; i < d->nacc; i++) {
-            const op_acc *x = &d->acc[i];
-            if (x->kernel != sa->name || !x->named) continue;
-            more++;
-            size_t p = shown < 3 ? shown++ : 3;
-            if (p == 3 && x->total <= d->acc[pick[2]].total) continue;
-            if (p == 3) p = 2;
-            while (p > 0 && d->acc[pick[p - 1]].total < x->total) {
-                pick[p] = pick[p - 1];
-                p--;
-            }
-            pick[p] = i;
-        }
-        for (size_t i = 0; i < shown; i++) {
-            char nm[320];
-            const op_acc *x = &d->acc[pick[i]];
-            op_name(s, x, nm, sizeof nm);
-            say(e, "      serving %s: %zu operation%s, %.1f us\n", nm, x->n, x->n == 1 ? "" : "s", US(x->total));
-        }
-        more -= shown;
-        if (shown && more) say(e, "      and %zu more of other sizes or process groups\n", more);
+            d->rank, tl_an_names_short(s->names, sa->name), f.over_us, sa->no, f.alone_us, sa->na, f.ratio,
+            f.extra_us, f.share);
+        say_starved_ops(s, d, sa->name, e);
     }
+    if (!isnan(mv->value))
+        also(mv, "extra %.1f %% of W %s %g (%s)", shown.share, ge(shown.share, o->starve_share), o->starve_share,
+             tl_an_names_short(s->names, shown_name));
     return found;
 }
 
-static int v_launch(const diag_state *s, size_t r, double *value, evidence *e)
+static int v_launch(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const diag_opts *o = s->o;
     const rank_diag *d = &s->rd[r];
     double tot = (double)(d->gaps_short + d->lane_busy);
-    *value = tot > 0 ? 100.0 * (double)d->gaps_short / tot : NAN;
-    if (!(d->nlane >= 10 && isfinite(*value) && *value >= o->launch_share && d->med_lane_us <= o->short_kernel_us))
+    mv->value = tot > 0 ? 100.0 * (double)d->gaps_short / tot : NAN;
+    if (d->nlane)
+        also(mv, "%lld kernels %s 10, median %.2f us %s %g", (long long)d->nlane, d->nlane >= 10 ? ">=" : "<",
+             d->med_lane_us, d->med_lane_us <= o->short_kernel_us ? "<=" : ">", o->short_kernel_us);
+    else
+        also(mv, "no kernels on the compute lane");
+    if (!(d->nlane >= 10 && isfinite(mv->value) && mv->value >= o->launch_share && d->med_lane_us <= o->short_kernel_us))
         return 0;
     size_t ns = s->res[r].nslices;
     say(e, "    rank %d: %lld compute-lane kernels", d->rank, (long long)d->nlane);
     if (ns) say(e, " (%.1f per iteration)", (double)d->nlane / (double)ns);
     say(e, ", median %.2f us; %lld gaps <= %g us add up to %.1f us = %.1f%% of the lane's time\n", d->med_lane_us,
-        (long long)d->ngaps_short, o->c.launch_gap_us, US(d->gaps_short), *value);
+        (long long)d->ngaps_short, o->c.launch_gap_us, US(d->gaps_short), mv->value);
     return 1;
 }
 
@@ -985,7 +1061,9 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     static const struct {
         const char *name;
         int text;
-    } cols[] = {{"rule", 1}, {"rank", 0}, {"verdict", 1}, {"value", 0}, {"threshold", 0}, {"measure", 1}};
+    } cols[] = {{"rule", 1},      {"rank", 0},    {"verdict", 1},
+                {"value", 0},     {"threshold", 0}, {"measure", 1},
+                {"other_conditions", 1}};
     for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
         TL_TRYGOTO(tl_an_table_col(t, cols[j].name, "", cols[j].text), st, fail);
     char clock[512];
@@ -1002,16 +1080,17 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
         ev->text[0] = '\0';
         int any = 0;
         for (size_t r = 0; r < nr; r++) {
-            double value = NAN;
-            int found = ru->verdict(s, r, &value, ev);
+            measured mv = {.value = NAN, .also = "-"};
+            int found = ru->verdict(s, r, &mv, ev);
             any |= found;
             TL_TRYGOTO(tl_an_table_row(t), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->name), st, fail);
             TL_TRYGOTO(tl_an_table_int(t, s->rd[r].rank), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, found ? "FINDING" : "ok"), st, fail);
-            TL_TRYGOTO(tl_an_table_num(t, value, 2), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, mv.value, 2), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, threshold(o, ru), 2), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->measure), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, mv.also), st, fail);
         }
         if (any)
             printf("FINDING %d [%s]: %s\n  %s\n%s  remedy: %s\n\n", ++nfind, ru->name, ru->headline,
@@ -1023,7 +1102,8 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     print_what_overlapped(s->res, nr);
     putchar('\n');
     tl_an_table_print(t, stdout);
-    printf("# -: the rule does not apply to that rank (no such activity)\n");
+    printf("# -: the rule does not apply to that rank (no such activity), or has no other condition\n"
+           "# other_conditions: the rule fires only when the value passes its threshold and these hold too\n");
     printf("# %d finding%s\n", nfind, nfind == 1 ? "" : "s");
     if (o->c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o->c.csv), st, fail);
 fail:

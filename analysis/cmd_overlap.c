@@ -91,12 +91,14 @@ static void rc_values(const tl_an_metrics *m, double *x)
     x[7] = US(der - (comm + idle + other - hid - conc));
 }
 
-static tl_status add_rows(tl_an_table *t, const char *label, const double *vals, size_t nrank, size_t nv,
+/* One row per rank, labelled with the trace's rank (a Kineto trace of rank 3
+ * alone is rank 3, as in every other command), then max and mean. */
+static tl_status add_rows(tl_an_table *t, const tl_an_rank_result *res, const double *vals, size_t nrank, size_t nv,
                           const int *dec)
 {
     for (size_t r = 0; r < nrank; r++) {
         TL_TRY(tl_an_table_row(t));
-        TL_TRY(tl_an_table_fmt(t, "%zu", r));
+        TL_TRY(tl_an_table_fmt(t, "%d", res[r].meta.rank));
         for (size_t j = 0; j < nv; j++) TL_TRY(tl_an_table_num(t, vals[r * nv + j], dec[j]));
     }
     for (int agg = 0; agg < 2 && nrank > 1; agg++) {
@@ -115,7 +117,6 @@ static tl_status add_rows(tl_an_table *t, const char *label, const double *vals,
             TL_TRY(tl_an_table_num(t, cnt ? (agg == 0 ? a : a / (double)cnt) : NAN, dec[j]));
         }
     }
-    (void)label;
     return TL_OK;
 }
 
@@ -184,15 +185,11 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     tl_status st = TL_OK;
     tl_an_table *t = NULL, *d = NULL;
     const tl_an_op **by = NULL;
-    size_t *last = calloc(nr ? nr : 1, sizeof *last);
-    TL_CHECK(last, TL_ERR_NOMEM, "%zu ranks", nr);
     putchar('\n');
     if (nr < 2) {
         printf("# waiting: one rank, so no communication waits for another (all of it is transfer)\n");
         goto fail;
     }
-    for (size_t i = 0; i < ops->nop; i++)
-        if ((size_t)ops->op[i].last_rank < nr && ops->op[i].arrive > ops->op[i].first) last[ops->op[i].last_rank]++;
     TL_TRYGOTO(tl_an_table_create(&t, "communication waiting and transfer"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "matching", "the k-th operation of a collective and process group in an "
                                                "iteration where the trace names them (Kineto), else the k-th of a "
@@ -200,9 +197,13 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                                "states; waiting = before the last rank starts it, transfer = the "
                                                "rest"),
                st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "sums", "over the rank's operations that start in its window (--iter-range: "
+                                           "the selection), times clipped to it; two operations at once count "
+                                           "twice (the overlap table's waiting is their union)"),
+               st, fail);
     if (ops->unmatched_names)
         TL_TRYGOTO(tl_an_table_meta(t, "unmatched", "%zu operations of %zu names whose count differs between ranks "
-                                                    "stay whole (counted as transfer)",
+                                                    "in the whole trace stay whole (counted as transfer)",
                                     ops->unmatched_ops, ops->unmatched_names),
                    st, fail);
     static const char *const cols[][2] = {{"operation", ""}, {"matched", ""}, {"waiting", "us"},
@@ -226,7 +227,7 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
             TL_TRYGOTO(tl_an_table_num(t, US(w), 1), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, US(x), 1), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, tot ? 100.0 * (double)w / (double)tot : 0, 1), st, fail);
-            TL_TRYGOTO(tl_an_table_num(t, b ? NAN : (double)last[r], 0), st, fail);
+            TL_TRYGOTO(tl_an_table_num(t, b ? NAN : (double)sp->last, 0), st, fail);
         }
     }
     tl_an_table_print(t, stdout);
@@ -236,12 +237,13 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
     size_t nby = 0;
     for (size_t i = 0; i < ops->nop; i++)
-        if (tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
+        if (ops->op[i].last_in_span && tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
     qsort(by, nby, sizeof *by, cmp_delay);
     TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
                                             "whose kernels ran together on every rank (the last started before the "
-                                            "first ended: else not one operation)"),
+                                            "first ended: else not one operation) and whose last rank's part starts "
+                                            "in that rank's window"),
                st, fail);
     static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
                                            {"delay", "us"}};
@@ -261,7 +263,6 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     tl_an_table_print(d, stdout);
     printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
 fail:
-    free(last);
     free(by);
     tl_an_table_destroy(&t);
     tl_an_table_destroy(&d);
@@ -275,7 +276,8 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* The identity between derived_comm and the overlap columns, per rank. */
-static tl_status reconciliation_table(const overlap_opts *o, const double *rv, size_t nr)
+static tl_status reconciliation_table(const overlap_opts *o, const tl_an_rank_result *res, const double *rv,
+                                      size_t nr)
 {
     tl_status st = TL_OK;
     tl_an_table *rc = NULL;
@@ -294,7 +296,7 @@ static tl_status reconciliation_table(const overlap_opts *o, const double *rv, s
         TL_TRYGOTO(tl_an_table_col(rc, rc_cols[j], "us", 0), st, fail);
         rdec[j] = j == NR - 1 ? 3 : 1;
     }
-    TL_TRYGOTO(add_rows(rc, "reconciliation", rv, nr, NR, rdec), st, fail);
+    TL_TRYGOTO(add_rows(rc, res, rv, nr, NR, rdec), st, fail);
     putchar('\n');
     TL_TRYGOTO(tl_an_emit(rc, NULL), st, fail);
 fail:
@@ -309,7 +311,8 @@ static tl_status per_iteration_table(const overlap_opts *o, const tl_an_rank_res
     tl_an_table *it = NULL;
     TL_TRYGOTO(tl_an_table_create(&it, "overlap per iteration"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from the first start of its GPU activity to "
-                                              "that of iteration k+1 (they partition the window)"),
+                                              "that of iteration k+1, the first from the window start, the last to "
+                                              "the window end (they partition the window)"),
                st, fail);
     TL_TRYGOTO(tl_an_table_col(it, "rank", "", 0), st, fail);
     TL_TRYGOTO(tl_an_table_col(it, "iter", "", 0), st, fail);
@@ -397,11 +400,11 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         rc_values(&res[r].whole, rv + r * NR);
     }
     TL_TRYGOTO(blank_host_only(t, res, nr, vals, rv), st, fail);
-    TL_TRYGOTO(add_rows(t, "overlap", vals, nr, NV, dec), st, fail);
+    TL_TRYGOTO(add_rows(t, res, vals, nr, NV, dec), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
     TL_TRYGOTO(undefined_note(res, nr), st, fail);
 
-    TL_TRYGOTO(reconciliation_table(o, rv, nr), st, fail);
+    TL_TRYGOTO(reconciliation_table(o, res, rv, nr), st, fail);
 
     TL_TRYGOTO(wait_tables(ops, names, res, nr), st, fail);
 
@@ -411,7 +414,8 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         TL_CHECKGOTO(w, TL_ERR_NOMEM, st, fail, "iterations");
         for (size_t k = 0; k < res[r].nslices; k++) w[k] = US(res[r].iter_w[k]);
         qsort(w, res[r].nslices, sizeof *w, cmp_d);
-        printf("# rank %zu iteration time: min %.1f us, median %.1f us, max %.1f us over %zu iterations\n", r, w[0],
+        printf("# rank %d iteration time: min %.1f us, median %.1f us, max %.1f us over %zu iterations\n",
+               res[r].meta.rank, w[0],
                w[res[r].nslices / 2], w[res[r].nslices - 1], res[r].nslices);
         free(w);
     }
@@ -447,7 +451,9 @@ int tl_an_cmd_overlap(int argc, char **argv)
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
     if (o.c.hta) { /* Kineto traces: HTA's figures (analysis/kineto_hta.c) */
-        rc = tl_kt_hta_report(0, pr.positional[0], &o.c);
+        const tl_an_given per_iter[] = {{&o.per_iter, "per-iter"}, {&o.iter_csv, "iter-csv"}};
+        rc = tl_an_hta_refuse(spec.program, &pr, &o.c, per_iter, 2);
+        if (rc < 0) rc = tl_kt_hta_report(0, pr.positional[0], &o.c);
         free(pr.positional);
         return rc;
     }

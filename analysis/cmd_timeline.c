@@ -127,6 +127,14 @@ int tl_an_cmd_timeline(int argc, char **argv)
         free(pr.positional);
         return 2;
     }
+    const tl_an_given count[] = {{&o.count, "count"}};
+    rc = o.c.iters ? tl_an_refuse_given(spec.program, &pr, count, 1, "with --iter-range: the range says which "
+                                                                       "iterations")
+                   : -1;
+    if (rc >= 0) {
+        free(pr.positional);
+        return rc;
+    }
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;

@@ -48,6 +48,9 @@ typedef struct cstate {
     crow_out *rows;
     size_t n, cap;
     tl_an_names *keys;
+    int64_t lo, hi;             /* --iter-range: ProfilerSteps of the launches kept (hi < 0: open) */
+    int ranged;                 /* a range was given: rows launched outside any step are not in it */
+    int64_t step_min, step_max; /* the steps the traces have, for the refusal of an empty range */
 } cstate;
 
 /* GPU rows ordered by device, stream, start */
@@ -107,6 +110,10 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
 {
     size_t ng = 0, first = cs->n;
     tl_status st = TL_OK;
+    for (size_t k = 0; k < t->nsteps; k++) {
+        if (t->steps[k].num < cs->step_min) cs->step_min = t->steps[k].num;
+        if (t->steps[k].num > cs->step_max) cs->step_max = t->steps[k].num;
+    }
     gkey *gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
     TL_CHECK(gi, TL_ERR_NOMEM, "%zu rows", t->ns);
     for (size_t i = 0; i < t->ns; i++)
@@ -150,6 +157,10 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
         r->step = cm.launch ? tl_kt_step_at(t, cm.launch->ts_us) : -1;
+        if (cs->ranged && (r->step < cs->lo || (cs->hi >= 0 && r->step > cs->hi))) { /* outside --iter-range */
+            cs->n--;
+            continue;
+        }
         /* behind what: the activity before it on its stream, if still running at the launch */
         snprintf(r->behind, sizeof r->behind, "%s", cm.launch ? "launch" : "no launch in the trace");
         for (size_t p = g; p-- > 0;) {
@@ -438,7 +449,8 @@ int tl_an_cmd_collectives(int argc, char **argv)
     char **files = NULL;
     size_t nf = 0;
     int found = 0;
-    cstate cs = {0};
+    cstate cs = {.lo = c.iter_lo, .hi = c.iter_hi, .ranged = c.iters != NULL, .step_min = INT64_MAX,
+                 .step_max = INT64_MIN};
     rank_conc *conc = NULL;
     tl_an_meta *metas = NULL;
     tl_kt_trace *t = NULL;
@@ -456,6 +468,14 @@ int tl_an_cmd_collectives(int argc, char **argv)
         TL_TRYGOTO(tl_kt_emit(t, NULL, NULL, &metas[f], NULL), st, fail); /* its metadata: the clock */
         TL_TRYGOTO(rank_rows(t, t->rank >= 0 ? t->rank : (int)f, &cs, &conc[f]), st, fail);
         tl_kt_free(&t);
+    }
+    if (c.iters && !cs.n) {
+        char have[96] = "no ProfilerStep";
+        if (cs.step_min <= cs.step_max)
+            snprintf(have, sizeof have, "ProfilerSteps %lld..%lld", (long long)cs.step_min, (long long)cs.step_max);
+        st = TL_FAIL(TL_ERR_INVAL, "%s: no NCCL kernel launched in ProfilerSteps %s (--iter-range); the trace has %s",
+                     input, c.iters, have);
+        goto fail;
     }
     TL_TRYGOTO(offsets(cs.rows, cs.n, conc, nf), st, fail);
     char clock[512];

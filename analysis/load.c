@@ -408,7 +408,7 @@ const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *
 /* Iterations beyond this are a corrupt trace, not a long run. */
 #define MAX_ITER (1 << 26)
 
-static tl_status grow_iters(int64_t **a, int64_t **b, size_t *n, size_t it)
+static tl_status grow_iters(int64_t **a, size_t *n, size_t it)
 {
     if (it < *n) return TL_OK;
     size_t m = *n ? *n : 64;
@@ -416,13 +416,7 @@ static tl_status grow_iters(int64_t **a, int64_t **b, size_t *n, size_t it)
     int64_t *na = realloc(*a, m * sizeof *na);
     TL_CHECK(na, TL_ERR_NOMEM, "%zu iterations", m);
     *a = na;
-    int64_t *nb = realloc(*b, m * sizeof *nb);
-    TL_CHECK(nb, TL_ERR_NOMEM, "%zu iterations", m);
-    *b = nb;
-    for (size_t k = *n; k < m; k++) {
-        na[k] = INT64_MAX;
-        nb[k] = INT64_MIN;
-    }
+    for (size_t k = *n; k < m; k++) na[k] = INT64_MAX;
     *n = m;
     return TL_OK;
 }
@@ -432,9 +426,8 @@ static tl_status keep_host_iter(tl_an_rank *rk, const tl_trace_record *r)
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
              rk->meta.path, r->iter, MAX_ITER);
     size_t it = (size_t)r->iter;
-    TL_TRY(grow_iters(&rk->host_start, &rk->host_end, &rk->nhost, it));
+    TL_TRY(grow_iters(&rk->host_start, &rk->nhost, it));
     if (r->start_ns < rk->host_start[it]) rk->host_start[it] = r->start_ns;
-    if (r->end_ns > rk->host_end[it]) rk->host_end[it] = r->end_ns;
     return TL_OK;
 }
 
@@ -485,9 +478,8 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
                          (corr_side){.corr = r->corr, .t = r->start_ns, .id = (uint32_t)s}));
     if (r->iter >= 0 && !mark) { /* iterations are bounded by their GPU activity */
         size_t it = (size_t)r->iter;
-        TL_TRY(grow_iters(&rk->iter_start, &rk->iter_end, &rk->niter, it));
+        TL_TRY(grow_iters(&rk->iter_start, &rk->niter, it));
         if (r->start_ns < rk->iter_start[it]) rk->iter_start[it] = r->start_ns;
-        if (r->end_ns > rk->iter_end[it]) rk->iter_end[it] = r->end_ns;
     }
     rk->n++;
     return TL_OK;
@@ -521,11 +513,9 @@ tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an
     for (size_t k = 0; k < rk->niter && !gpu_iters; k++) gpu_iters = rk->iter_start[k] != INT64_MAX;
     if (!gpu_iters && rk->nhost) {
         free(rk->iter_start);
-        free(rk->iter_end);
         rk->iter_start = rk->host_start;
-        rk->iter_end = rk->host_end;
         rk->niter = rk->nhost;
-        rk->host_start = rk->host_end = NULL;
+        rk->host_start = NULL;
         rk->nhost = 0;
         rk->iters_from_host = rk->meta.iters_from_host = 1;
     }
@@ -538,9 +528,7 @@ void tl_an_rank_free(tl_an_rank *rk)
     free(rk->v);
     free(rk->streams);
     free(rk->iter_start);
-    free(rk->iter_end);
     free(rk->host_start);
-    free(rk->host_end);
     free(rk->opl);
     memset(rk, 0, sizeof *rk);
 }
@@ -562,32 +550,33 @@ tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_
     }
     size_t j = 0;
     int64_t prev = INT64_MIN, sel_end = INT64_MIN;
-    int any = 0;
+    int first_selected = 0; /* the selection holds the run's first iteration */
     for (size_t k = 0; k < rk->niter; k++) {
         if (rk->iter_start[k] == INT64_MAX) continue;
         int64_t s = rk->iter_start[k] > prev ? rk->iter_start[k] : prev;
+        int first = prev == INT64_MIN;
         prev = s;
         int64_t ik = (int64_t)k;
         if (ik < lo) continue;
         if (hi >= 0 && ik > hi) {
-            if (any && sel_end == INT64_MIN) sel_end = s; /* next iteration's bound closes the selection */
+            if (j && sel_end == INT64_MIN) sel_end = s; /* next iteration's bound closes the selection */
             continue;
         }
+        first_selected |= first;
         b[j] = s;
         it[j] = ik;
         j++;
-        any = 1;
     }
-    if (any && (lo > 0 || hi >= 0)) {
-        *w0 = b[0];
-        if (sel_end == INT64_MIN) {
-            int64_t e = INT64_MIN;
-            for (size_t k = 0; k < j; k++)
-                if (rk->iter_end[it[k]] > e) e = rk->iter_end[it[k]];
-            sel_end = e;
-        }
-        *w1 = sel_end;
-    }
+    /* The first iteration's slice starts at the window start and the last
+     * one's ends at the window end, so the slices partition the window:
+     * activity before the first iteration's first GPU activity (NCCL
+     * kernels whose launch the probes could not attribute, iter -1; a
+     * profiler's warm-up) is the first iteration's. A selection keeps the
+     * window's start when it holds the first iteration and its end when it
+     * holds the last, so `0:` and `0:LAST` are the whole window. */
+    if (j && first_selected && b[0] > *w0) b[0] = *w0;
+    if (j && !first_selected) *w0 = b[0];
+    if (j && sel_end != INT64_MIN) *w1 = sel_end;
     *bounds = b;
     *iters = it;
     *nb = j;

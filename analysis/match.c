@@ -234,7 +234,7 @@ fail:
 }
 
 /* The matched operation (group, key, seq), or NULL. */
-static const tl_an_op *find_op(const tl_an_ops *o, const tl_an_opseq *q)
+static tl_an_op *find_op(tl_an_ops *o, const tl_an_opseq *q)
 {
     size_t a = 0, b = o->nop;
     while (a < b) {
@@ -245,7 +245,7 @@ static const tl_an_op *find_op(const tl_an_ops *o, const tl_an_opseq *q)
         else b = m;
     }
     if (a == o->nop) return NULL;
-    const tl_an_op *x = &o->op[a];
+    tl_an_op *x = &o->op[a];
     return x->group == q->group && x->name == q->key && x->k == q->seq ? x : NULL;
 }
 
@@ -270,7 +270,15 @@ void tl_an_split_free(tl_an_split *s)
     s->nnames = 0;
 }
 
-static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int64_t wait, int64_t transfer)
+/* Clipped to [w0, w1): the length of [a, b) inside the window. */
+static int64_t clipped(int64_t a, int64_t b, int64_t w0, int64_t w1)
+{
+    if (a < w0) a = w0;
+    if (b > w1) b = w1;
+    return b > a ? b - a : 0;
+}
+
+static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int counted, int64_t wait, int64_t transfer)
 {
     uint32_t name = op->name;
     size_t i = 0;
@@ -282,18 +290,34 @@ static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int64_t wait,
         sum->by_name[sum->nnames++] = (tl_an_split_sum){.name = name, .named = op->named};
     }
     tl_an_split_sum *b = &sum->by_name[i];
-    b->matched++;
+    b->matched += (size_t)counted;
     b->wait_ns += wait;
     b->transfer_ns += transfer;
-    sum->matched++;
+    sum->matched += (size_t)counted;
     sum->wait_ns += wait;
     sum->transfer_ns += transfer;
     return TL_OK;
 }
 
-tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_split *sum)
+/* Who came last at an operation counted on rank file f, and the most
+ * delayed of them (a pair whose kernels did not run together is not one
+ * operation). */
+static void count_arrival(tl_an_split *sum, const tl_an_ops *o, tl_an_op *op, size_t f)
+{
+    int64_t delay = op->arrive - op->first;
+    if ((size_t)op->last_rank == f) op->last_in_span = 1;
+    if (delay <= 0) return;
+    if ((size_t)op->last_rank == f) sum->last++;
+    if (!tl_an_op_together(op)) return;
+    if ((size_t)op->last_rank != f) sum->others_last++;
+    const tl_an_op *w = sum->worst != SIZE_MAX ? &o->op[sum->worst] : NULL;
+    if (!w || delay > w->arrive - w->first) sum->worst = (size_t)(op - o->op);
+}
+
+tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_split *sum)
 {
     memset(sum, 0, sizeof *sum);
+    sum->worst = SIZE_MAX;
     if (!o->nop) return TL_OK;
     tl_an_opseq *q = NULL;
     size_t m = 0;
@@ -301,20 +325,24 @@ tl_status tl_an_ops_split(const tl_an_ops *o, size_t f, tl_an_rank *rk, tl_an_sp
     TL_TRYGOTO(rank_opseq(rk, &q, &m), st, fail);
     size_t n0 = rk->n;
     for (size_t i = 0; i < m; i++) {
-        const tl_an_op *op = find_op(o, &q[i]);
+        tl_an_op *op = find_op(o, &q[i]);
         if (!op) continue;
         size_t j = q[i].at;
         tl_an_ival v = rk->v[j];
         int64_t arrive = op->arrive + (f < o->nranks && o->offset ? o->offset[f] : 0); /* on this rank's clock */
+        int counted = v.start >= w0 && v.start < w1;
+        if (counted) count_arrival(sum, o, op, f);
         if (arrive <= v.start || arrive >= v.end) {
             /* first to nobody's wait, or a peer that began after this one
              * ended: not the same operation after all, left whole */
-            TL_TRYGOTO(count_split(sum, op, 0, v.end - v.start), st, fail);
+            int64_t whole = clipped(v.start, v.end, w0, w1);
+            if (counted || whole) TL_TRYGOTO(count_split(sum, op, counted, 0, whole), st, fail);
             continue;
         }
         rk->v[j].end = arrive;
         rk->v[j].flags |= TL_AN_F_WAIT;
-        TL_TRYGOTO(count_split(sum, op, arrive - v.start, v.end - arrive), st, fail);
+        int64_t wait = clipped(v.start, arrive, w0, w1), transfer = clipped(arrive, v.end, w0, w1);
+        if (counted || wait || transfer) TL_TRYGOTO(count_split(sum, op, counted, wait, transfer), st, fail);
         tl_an_ival rest = v;
         rest.start = arrive;
         rest.flags |= TL_AN_F_SPLIT;

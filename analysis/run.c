@@ -48,7 +48,6 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
             r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
             r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);
         }
-        TL_TRYGOTO(tl_an_ops_split(&ops, f, &rk, &r->split), st, fail);
         r->meta = rk.meta;
         if (ops.offset_ends) {
             r->meta.clock_est = ops.offset[f];
@@ -60,6 +59,8 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         TL_CHECKGOTO(nb > 0 || (o->iter_lo == 0 && o->iter_hi < 0), TL_ERR_INVAL, st, fail,
                      "%s: no GPU activity in iterations %lld:%lld", files[f], (long long)o->iter_lo,
                      (long long)o->iter_hi);
+        /* waiting and transfer over the selection, as every other figure */
+        TL_TRYGOTO(tl_an_ops_split(&ops, f, &rk, w0, w1, &r->split), st, fail);
         r->meta.w0 = w0;
         r->meta.w1 = w1;
         r->nslices = nb;

@@ -167,13 +167,15 @@ TL_TEST(breakdown_categories_and_bandwidth)
     char *s = tl_test_read(stack);
     TL_ASSERT(strstr(s, "run,nranks,iters,window_per_iter_us,spmv"));
     TL_ASSERT_MSG(strstr(s, "three-split,2,"), "%s", s);
-    /* --iter-range 1:1 selects iteration 1's time span (20..50 us): the second
-     * daxpy and the unattributed (iter -1) sendrecv inside it, not iteration
-     * 0's sendrecv; rank 1 has no iteration 1 and contributes nothing */
+    /* --iter-range 1:1 selects iteration 1's time span (20 us to the window
+     * end at 100 us: the last iteration's slice runs to the window end): the
+     * second daxpy and the unattributed (iter -1) sendrecv inside it, not
+     * iteration 0's sendrecv; rank 1 has no iteration 1 and contributes
+     * nothing */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iter-range 1:1 %s --csv %s", tl_test_bin(), run, csv), 0);
     free(c);
     c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0,30.00,30.00,30.00,100.0,30.00"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "three-split,0,category,axpy,*,1,30.0,30.00,30.00,30.00,37.5,30.00"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "three-split,0,category,nccl-sendrecv,*,1,2.0,"), "%s", c);
     TL_ASSERT(!strstr(c, "three-split,1,category"));
     free(c);
@@ -313,6 +315,138 @@ TL_TEST(starvation_is_work_not_peer_wait)
     free(o);
 }
 
+/* One rank, a 50 us compute kernel in a 100 us window. The SendRecv works
+ * 5 us under it vs 1 us alone (5x, 12 us extra = 12 % of W: starved); the
+ * allreduce 0.6 us vs 0.04 us (15x, but 1.68 us extra = 1.7 % of W: too
+ * cheap to fire). The rules table shows the kernel that decides, the
+ * SendRecv's 5.00, with its extra time; before, it showed the largest ratio
+ * of any kernel (the allreduce's 15.00) and no share, so an ok could stand
+ * beside a ratio past the threshold with nothing saying why. */
+TL_TEST(starvation_row_shows_deciding_kernel)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace_of(run, 0, 1,
+             "0,0,1,compute,compute,kernel,tl_daxpy_kernel,0,50000,1,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,1000,6000,2,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,10000,15000,3,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,20000,25000,4,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,30000,30600,5,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,33000,33600,6,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,36000,36600,7,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,61000,8,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,62000,63000,9,-1,0\n"
+             "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,64000,65000,10,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,70000,70040,11,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,71000,71040,12,-1,0\n"
+             "0,0,3,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,72000,72040,13,-1,0\n");
+    snprintf(csv, sizeof csv, "%s/diag.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(o, "rank 0: ncclDevKernel_SendRecv: median 5.0 us over 3 instances overlapping compute vs 1.0 "
+                            "us over 3 alone (5.00x), 12.0 us extra = 12.0% of the window"),
+                  "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "rank 0: ncclDevKernel_AllReduce"), "the allreduce does not qualify:\n%s", o);
+    TL_ASSERT_MSG(strstr(c, "rule,rank,verdict,value,threshold,measure,other_conditions\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "starved-communication,0,FINDING,5.00,1.50,overlapped/alone,extra 12.0 % of W >= 2 "
+                            "(ncclDevKernel_SendRecv)\n"),
+                  "%s", c);
+    free(o);
+    free(c);
+    /* neither fires at 15 % of W: the largest ratio, and the share that keeps it ok */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --starve-share 15 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "starved-communication,0,ok,15.00,1.50,overlapped/alone,extra 1.7 % of W < 15 "
+                            "(ncclDevKernel_AllReduce_Sum_f64)\n"),
+                  "%s", c);
+    free(c);
+}
+
+/* Two ranks, ten 10 us iterations, a 6 us compute kernel each and a
+ * SendRecv (iter -1). In iterations 0-4 rank 1 starts it 5.5 us after rank
+ * 0 (iteration 4's runs on to 52 us, into iteration 5's slice); in 5-9
+ * both start together. */
+static void late_then_even_run(const char *dir)
+{
+    char rows[2][4096];
+    size_t len[2] = {0, 0};
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < 10; i++) {
+            long t = i * 10000L, s = i < 5 ? (r == 0 ? t + 500 : t + 6000) : t + 6500,
+                 e = i < 4 ? t + 7000 : i == 4 ? 52000 : t + 7500;
+            len[r] += (size_t)snprintf(rows[r] + len[r], sizeof rows[r] - len[r],
+                                       "%d,%d,1,compute,compute,kernel,tl_daxpy_kernel,%ld,%ld,1,-1,%d\n"
+                                       "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,%ld,%ld,2,-1,-1\n",
+                                       r, r, t, t + 6000, i, r, r, s, e);
+        }
+    trace(dir, 0, rows[0]);
+    trace(dir, 1, rows[1]);
+}
+
+/* The row of table `title` whose text starts with `row` (after its
+ * indentation), or NULL. */
+static const char *table_line(const char *out, const char *title, const char *row)
+{
+    const char *p = strstr(out, title);
+    for (p = p ? strchr(p, '\n') : NULL; p && p[1] && p[1] != '\n'; p = strchr(p + 1, '\n'))
+        if (!strncmp(p + 1 + strspn(p + 1, " "), row, strlen(row))) return p + 1;
+    return NULL;
+}
+
+/* --iter-range selects the operations of the waiting and transfer table,
+ * the most delayed operations, late-ranks and the peer-wait lines, as it
+ * does the overlap table: an operation counts in the range its part on
+ * the rank starts in, its times clipped to the range. Before, those
+ * figures covered the whole run whatever the range (rank 0: 10 matched,
+ * 27.5 us waiting, in 5:9 too). */
+TL_TEST(iter_range_selects_waiting)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    late_then_even_run(run);
+    snprintf(csv, sizeof csv, "%s/ov.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:4 --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    const char *row = table_line(o, "# table: communication waiting and transfer", "0    *");
+    double matched = 0, wait = 0, transfer = 0;
+    TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf %lf", &matched, &wait, &transfer) == 3, "%s", o);
+    TL_ASSERT_MSG(matched == 5 && wait == 27.5 && transfer == 8, "0:4, rank 0: %.0f matched, %.1f us waiting, %.1f us "
+                  "transfer; expected 5, 27.5, 8 (iteration 4's transfer clipped at 50 us)", matched, wait, transfer);
+    TL_ASSERT_NEAR(csv_get(c, "0", "waiting_us"), wait, 1e-9); /* no two operations at once: sum = union */
+    row = table_line(o, "# table: communication waiting and transfer", "1    *");
+    TL_ASSERT_MSG(row && strstr(row, " 5\n"), "rank 1 came last at the 5 operations: %s", o);
+    const char *d = strstr(o, "# table: most delayed operations");
+    TL_ASSERT_MSG(d && strstr(d, "# 5 rows"), "%s", o);
+    free(o);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 5:9", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    row = table_line(o, "# table: communication waiting and transfer", "0    *");
+    TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf %lf", &matched, &wait, &transfer) == 3, "%s", o);
+    TL_ASSERT_MSG(matched == 5 && wait == 0 && transfer == 7, "5:9, rank 0: %.0f matched, %.1f us waiting, %.1f us "
+                  "transfer; expected 5, 0, 7 (2 us of iteration 4's operation inside 50..100 us)", matched, wait,
+                  transfer);
+    d = strstr(o, "# table: most delayed operations");
+    TL_ASSERT_MSG(d && strstr(d, "# 0 rows"), "no operation of 5:9 was delayed:\n%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 5:9 --csv %s", tl_test_bin(), run, csv), 0);
+    o = out_of(t, "out");
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(o, "ok [late-ranks]"), "%s", o);
+    TL_ASSERT_MSG(strstr(c, "late-ranks,0,ok,0.00,"), "%s", c);
+    TL_ASSERT_MSG(strstr(o, "peer wait rank 0: 5 communication operations spent 0.0 of their 7.0 us"), "%s", o);
+    free(o);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 0:4", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "rank 0: 27.5 of 35.5 us (77.5%) of its 5 matched communication operations waited for a "
+                            "later rank; in 5 operations another rank came last"),
+                  "%s", o);
+    free(o);
+}
+
 /* The committed 2 x H200 runs (NCCL 2.28.3): serialisation found in
  * three-naive and two-stream, not in three-split, whose p2p and collective
  * kernels overlap each other and the DAXPY. Works whether or not the NCCL
@@ -358,6 +492,16 @@ TL_TEST(diagnose_committed_h200)
             free(o);
             free(c);
         }
+        /* late-ranks' share of W is the time rank 0 only waits (a union): its
+         * allreduce and SendRecv wait together, so their summed waits (811.1 us
+         * over iterations 100-109) would be 124 % of the 654.8 us window */
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s/three-split --iter-range 100:109 --csv %s", tl_test_bin(), dir,
+                        csv),
+                     0);
+        char *lc = tl_test_read(csv);
+        const char *late = strstr(lc, "late-ranks,0,FINDING,"), *share = late ? strstr(late, "comm,waiting ") : NULL;
+        TL_ASSERT_MSG(share && atof(share + 13) > 30 && atof(share + 13) <= 100, "%s: %s", dir, lc);
+        free(lc);
         /* three-split: comm-comm and triple overlap; the DAXPY is the ~49 us kernel of the timed table */
         snprintf(csv, sizeof csv, "%s/ov.csv", t);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/three-split --csv %s", tl_test_bin(), dir, csv), 0);
@@ -417,9 +561,10 @@ TL_TEST(host_iteration_fallback)
     TL_ASSERT_NEAR(csv_get(c, "1", "W_us"), 30, 1e-9);
     TL_ASSERT_NEAR(csv_get(c, "1", "U_coll_us"), 10, 1e-9);
     free(c);
+    /* 1:2 is 30 us to the window end (100 us): 20 of 70 us */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --iter-range 1:2 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "run,0,category,nccl-allreduce,*,2,20.0,10.00,10.00,10.00,33.3,10.00"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "run,0,category,nccl-allreduce,*,2,20.0,10.00,10.00,10.00,28.6,10.00"), "%s", c);
     free(c);
     snprintf(csv, sizeof csv, "%s/tl.csv", t);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1 -o %s", tl_test_bin(), run, csv), 0);
@@ -427,6 +572,84 @@ TL_TEST(host_iteration_fallback)
     TL_ASSERT_MSG(strstr(c, "0,0,r0 Compute,compute,coll,nccl-allreduce,6,\"ncclDevKernel_AllReduce_Sum_f64\",5.000,15.000,-1"),
                   "%s", c);
     free(c);
+}
+
+/* Sum of column `col` over the CSV rows whose first field is `key`. */
+static double csv_sum(const char *csv, const char *key, const char *col)
+{
+    char *dup = strdup(csv), *save = NULL;
+    char *line = strtok_r(dup, "\n", &save);
+    int ci = -1, i = 0;
+    for (char *p = line, *f; (f = strsep(&p, ",")); i++)
+        if (!strcmp(f, col)) ci = i;
+    if (ci < 0) TL_TEST_FAIL_("no column %s", col);
+    double sum = 0;
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        char *p = line, *f = strsep(&p, ",");
+        if (strcmp(f, key)) continue;
+        for (i = 1; (f = strsep(&p, ",")); i++)
+            if (i == ci) sum += atof(f);
+    }
+    free(dup);
+    return sum;
+}
+
+/* NCCL kernels the probes could not attribute (iter -1) before the first
+ * iteration's GPU activity and after the last one's: the slices still
+ * partition the 100 us window (the first slice starts at the window start,
+ * the last ends at its end), so per-iteration sums equal the window's, and
+ * a range holding the first and last iterations is the whole window.
+ * Before, slice 0 began at the first compute kernel: 10 us and a 4 us
+ * kernel were in no slice, and 0:2 was 10..80 us. */
+TL_TEST(slices_partition_whole_window)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600], tl[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    static const char *const rows =
+        "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,2000,6000,1,-1,-1\n"
+        "%d,%d,1,compute,compute,kernel,k,10000,30000,2,-1,0\n"
+        "%d,%d,1,compute,compute,kernel,k,40000,60000,3,-1,1\n"
+        "%d,%d,1,compute,compute,kernel,k,70000,80000,4,-1,2\n"
+        "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,85000,95000,5,-1,-1\n";
+    for (int r = 0; r < 2; r++) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, rows, r, r, r, r, r, r, r, r, r, r);
+        trace(run, r, buf);
+    }
+    snprintf(csv, sizeof csv, "%s/it.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-csv %s", tl_test_bin(), run, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_sum(c, "0", "W_us"), 100, 1e-9);
+    TL_ASSERT_NEAR(csv_sum(c, "0", "U_comm_us"), 14, 1e-9);
+    TL_ASSERT_NEAR(csv_sum(c, "1", "W_us"), 100, 1e-9);
+    free(c);
+    static const char *const ranges[][2] = {{"0:2", "100"}, {"0:", "100"}, {"0:0", "40"}, {"2:2", "30"}, {"1:", "60"}};
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+        snprintf(csv, sizeof csv, "%s/ov.csv", t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range %s --csv %s", tl_test_bin(), run, ranges[k][0],
+                        csv),
+                     0);
+        c = tl_test_read(csv);
+        TL_ASSERT_MSG(csv_get(c, "0", "W_us") == atof(ranges[k][1]), "--iter-range %s: W %.1f us, expected %s",
+                      ranges[k][0], csv_get(c, "0", "W_us"), ranges[k][1]);
+        free(c);
+    }
+    /* the leading kernel is iteration 0's, the trailing one iteration 2's */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:0 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_comm_us"), 4, 1e-9);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 2:2 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_comm_us"), 10, 1e-9);
+    free(c);
+    /* a timeline of more iterations than the run has: every kernel */
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1000 -o %s", tl_test_bin(), run, tl), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# rows: 10 written"), "%s", o);
+    free(o);
 }
 
 static void expect_reject(const char *t, const char *name, const char *rows, const char *needle, int header)
@@ -530,7 +753,8 @@ TL_TEST(timeline_and_perfetto)
           "0,0,1,compute,compute,kernel,outer,0,50000,1,-1,0\n"
           "0,0,1,compute,compute,kernel,inner,10000,20000,2,-1,0\n"
           "0,0,5,compute,compute,kernel,straddle,40000,70000,3,-1,1\n"
-          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,4,-1,2\n");
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,4,-1,2\n"
+          "0,0,1,compute,compute,kernel,tail,80000,90000,5,-1,3\n");
     /* rank 1 runs iteration 1 later (60..90 us); its unattributed (iter -1)
      * kernel at 45..50 us lies in rank 0's selection */
     trace(run, 1,
@@ -556,7 +780,7 @@ TL_TEST(timeline_and_perfetto)
     TL_ASSERT_MSG(strstr(c, "\"outer\",0.000,10.000,0"), "%s", c);
     TL_ASSERT(strstr(c, "0,1,r0 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",20.000,40.000,2"));
     TL_ASSERT(!strstr(c, "inner"));
-    /* one span for all ranks: rank 0's selection, 40..80 us */
+    /* one span for all ranks: rank 0's selection, 40 us to its iteration 3 at 80 us */
     TL_ASSERT_MSG(strstr(c, "1,5,r1 P2P,p2p,p2p,nccl-sendrecv,8,\"ncclDevKernel_SendRecv\",5.000,10.000,-1"), "%s", c);
     TL_ASSERT_MSG(strstr(c, "1,4,r1 Compute,compute,compute,compute,11,\"late\",20.000,40.000,1"), "%s", c);
     TL_ASSERT(!strstr(c, ",55.000,59.000,"));
@@ -590,6 +814,58 @@ TL_TEST(compare_runs_and_results)
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", tl_test_bin(), res), 1);
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "results.csv:2: bad us_per_iter 'abc'"));
+    free(e);
+}
+
+/* compare's and timeline's options applied or refused in one line (exit 2),
+ * never accepted and ignored. Before, `--baseline nonexistent` printed
+ * every B and speedup column as "-" with exit 0, and --baseline with two
+ * files, --iter-range on results files and --count beside --iter-range
+ * changed nothing. */
+TL_TEST(compare_and_timeline_options_refused)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], run[512];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80.0\nthree-split,2,0,64.0\n");
+    static const char *const refused[][2] = {
+        {"compare %s --baseline nonexistent",
+         "invalid --baseline 'nonexistent': %s has no such variant (its variants: two-stream, three-split)"},
+        {"compare %s %s --baseline three-split", "--baseline does not apply with two inputs: B is the baseline"},
+        {"compare %s --iter-range 0:1", "--iter-range does not apply to results files"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char want[800];
+        snprintf(want, sizeof want, refused[i][1], res);
+        char args[1400];
+        snprintf(args, sizeof args, refused[i][0], res, res);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+                      args, want, e);
+        TL_ASSERT_MSG(!o[0], "%s printed before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+    /* the baseline present: applied, over it */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline three-split", tl_test_bin(), res), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "  two-stream       2    80.00 80.00 80.00    64.00 64.00 64.00   0.800"), "%s", o);
+    free(o);
+    /* the default baseline absent: the table says so instead of a column of "-" unexplained */
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,64.0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", tl_test_bin(), res), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# baseline: A has no variant two-stream (--baseline's default), so the B columns are "
+                            "empty; its variants: three-split"),
+                  "%s", o);
+    free(o);
+    snprintf(run, sizeof run, "%s/run", t);
+    late_then_even_run(run);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 1:2 --count 5 -o %s/tl.csv", tl_test_bin(), run, t),
+                 2);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "--count does not apply with --iter-range"), "%s", e);
     free(e);
 }
 
@@ -685,5 +961,6 @@ TL_TEST(outputs_to_a_pipe)
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
-             starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
-             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)
+             starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
+             slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
+             compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)

@@ -712,6 +712,137 @@ TL_TEST(late_ranks_pair_by_operation)
     free(out);
 }
 
+/* --iter-range on trace_filter: the waiting and transfer table and the
+ * most delayed operations cover the ProfilerStep selected, as the overlap
+ * table does. Before, `--iter-range 552:552` printed waiting 23620.0 us
+ * for rank 0 in the overlap table but 27006.0 us over 10 matched
+ * operations (both steps) in the matching table, and delayed operations
+ * of step 551. */
+TL_TEST(iter_range_selects_matched_operations)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter");
+    for (int step = 551; step <= 552; step++) {
+        char args[700];
+        snprintf(args, sizeof args, "overlap %s --iter-range %d:%d", dir, step, step);
+        char *out = analyze(args);
+        double ov[6] = {0};
+        TL_ASSERT_EQ(table_row(out, 0, ov, 6), 6); /* W U_compute U_p2p U_coll U_comm waiting */
+        const char *tab = strstr(out, "# table: communication waiting and transfer"), *row = NULL;
+        for (const char *l = tab; l && !row; l = strchr(l + 1, '\n'))
+            if (!strncmp(l + 1, "  0    *", 8)) row = l + 1;
+        double matched = 0, wait = 0;
+        TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf", &matched, &wait) == 2, "%s", out);
+        TL_ASSERT_MSG(matched == 5 && fabs(wait - ov[5]) < 0.05, "step %d, rank 0: %.0f operations waiting %.1f us in "
+                      "the matching table, %.1f us in the overlap table", step, matched, wait, ov[5]);
+        const char *d = strstr(out, "# table: most delayed operations");
+        TL_ASSERT(d);
+        int rows = 0;
+        const char *footer = strstr(d, " rows\n"); /* "# 2 rows" */
+        TL_ASSERT(footer);
+        for (const char *l = strchr(d, '\n'); l && l < footer; l = strchr(l + 1, '\n')) {
+            if (l[1] == '#') continue; /* the heading lines and the footer */
+            long long k = -1, it = -1;
+            const char *close = strchr(l + 1, ')');
+            TL_ASSERT_MSG(close && sscanf(close + 1, " %lld %lld", &k, &it) == 2, "%.100s", l + 1);
+            TL_ASSERT_MSG(it == step, "--iter-range %d:%d lists an operation of step %lld", step, step, it);
+            rows++;
+        }
+        TL_ASSERT_MSG(rows > 0, "%s", d);
+        free(out);
+    }
+}
+
+/* Options applied or refused, never accepted and ignored: `collectives
+ * --iter-range` keeps the kernels launched in those ProfilerSteps and
+ * refuses a range without any (before: all 20 rows, exit 0, the same
+ * output for 999:1000 as for 552:552); options it has no use for are not
+ * accepted; `--hta` takes only --csv (before: --iter-range and --per-iter
+ * left HTA's table unchanged). */
+TL_TEST(options_applied_or_refused)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
+    char cmd[1200], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s --iter-range 552:552", bin, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    const char *tab = strstr(out, "# table: collectives"), *end = tab ? strstr(tab, " rows\n") : NULL;
+    TL_ASSERT(tab && end);
+    int rows = 0;
+    for (const char *l = strchr(tab, '\n'); l && l < end; l = strchr(l + 1, '\n')) {
+        int rank = -1;
+        long long step = -1;
+        if (l[1] == '#' || sscanf(l + 1, "%d %lld", &rank, &step) != 2) continue;
+        TL_ASSERT_MSG(step == 552, "a kernel of step %lld in --iter-range 552:552:\n%s", step, out);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows == 10 && strstr(out, "# 10 rows"), "%d rows of step 552 (of 20):\n%s", rows, out);
+    free(out);
+    free(err);
+    static const char *const refused[][2] = {
+        {"collectives %s --iter-range 999:1000", "no NCCL kernel launched in ProfilerSteps 999:1000 (--iter-range); "
+                                                 "the trace has ProfilerSteps 551..552"},
+        {"collectives %s --raw-clock", "unknown option '--raw-clock'"},
+        {"overlap --hta %s --iter-range 551:551", "--iter-range does not apply with --hta"},
+        {"overlap --hta %s --per-iter", "--per-iter does not apply with --hta"},
+        {"overlap --hta %s --iter-csv x.csv", "--iter-csv does not apply with --hta"},
+        {"breakdown --hta %s --iter-range 551:551", "--iter-range does not apply with --hta"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[900];
+        snprintf(args, sizeof args, refused[i][0], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        int rc = tl_test_run(cmd, &out, &err);
+        TL_ASSERT_MSG(rc == (i == 0 ? 1 : 2), "%s: exit %d", args, rc);
+        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s: not one line saying '%s':\n%s", args, refused[i][1], err);
+        TL_ASSERT_MSG(!out[0], "%s printed before refusing:\n%s", args, out);
+        free(out);
+        free(err);
+    }
+    /* --csv still applies with --hta */
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s --csv %s", bin, dir, tl_test_path("hta.csv"));
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    free(out);
+    free(err);
+}
+
+/* Every data row of `overlap` names the trace's rank: trace_diff_control
+ * is rank 3 alone, as its `# rank:` line and every other command say.
+ * Before, the main and reconciliation tables, their --csv and the
+ * iteration-time line numbered the ranks from 0 (rows "0"), while
+ * --per-iter said 3. */
+TL_TEST(overlap_rows_carry_the_trace_rank)
+{
+    need_jsonc();
+    char trace[600], args[1500];
+    snprintf(trace, sizeof trace, "%s/control.json.gz", data_dir("trace_diff_control"));
+    const char *t = tl_test_tmpdir();
+    snprintf(args, sizeof args, "overlap %s --per-iter --csv %s/ov.csv --iter-csv %s/it.csv", trace, t, t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# rank: 3 device 3"), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "# rank 3 iteration time:"), "%s", out);
+    int rows = 0;
+    for (const char *line = out; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        if (*line == '#' || *line == '\n' || !*line) continue;
+        long rank = strtol(line, NULL, 10);
+        TL_ASSERT_MSG(rank == 3, "a row not of rank 3: %.80s", line);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows == 2 + 6, "%d rows (overlap, reconciliation, 6 iterations):\n%s", rows, out);
+    for (int k = 0; k < 2; k++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/%s", t, k ? "it.csv" : "ov.csv");
+        char *csv = tl_test_read(path), *line = strchr(csv, '\n');
+        int n = 0;
+        for (; line && line[1]; line = strchr(line + 1, '\n'), n++)
+            TL_ASSERT_MSG(!strncmp(line + 1, "3,", 2), "%s: a row not of rank 3: %.60s", path, line + 1);
+        TL_ASSERT_EQ(n, k ? 6 : 1);
+        free(csv);
+    }
+    free(out);
+}
+
 /* Peak resident memory (KB) of one run of trilap-analyze, its exit code. */
 static long peak_kb(char *const argv[], int *rc)
 {
@@ -760,4 +891,5 @@ TL_TEST(big_trace_bounded_memory)
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
-             late_ranks_pair_by_operation)
+             late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
+             iter_range_selects_matched_operations, options_applied_or_refused)
