@@ -225,6 +225,29 @@ TL_TEST(bad_generator_arguments)
     TL_ASSERT_EQ(tl_gen_kind_parse("poisson"), -1);
 }
 
+/* gen:KIND:N[:PECLET]: what it says, and nothing it would drop or misread
+ * (the reasons are checked through trilap-solve in test_solve_cli) */
+TL_TEST(spec_parse_strict)
+{
+    tl_gen g;
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:poisson7:8", &g));
+    TL_ASSERT(g.kind == TL_GEN_POISSON7 && g.n == 8 && g.peclet == 0.0);
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:convdiff:16:0.25", &g));
+    TL_ASSERT(g.kind == TL_GEN_CONVDIFF && g.n == 16 && g.peclet == 0.25);
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:hetero2d:6", &g));
+    TL_ASSERT(g.kind == TL_GEN_HETERO2D && g.peclet == TL_GEN_SPEC_PARAM);
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:hetero2d:2097151:12", &g));
+    TL_ASSERT(g.n == TL_GEN_MAX_N && g.peclet == 12.0);
+    static const char *const bad[] = {
+        "gen:poisson7:8:3", "gen:poisson27:8:", "gen:convdiff:8:1:2", "gen:convdiff:8:",
+        "gen:convdiff:8:1e-400", "gen:convdiff:8:1e400", "gen:convdiff:8:0x10", "gen:convdiff:8:nan",
+        "gen:convdiff:8:-1", "gen:hetero2d:8:12.5", "gen:poisson7: 8", "gen:poisson7:+8", "gen:poisson7:0",
+        "gen:poisson7:2097152", "gen:poisson7", "gen:poisson9:4", "gen::4", "poisson7:4",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        TL_ASSERT_MSG(tl_gen_parse_spec(bad[k], &g) != TL_OK, "accepted '%s'", bad[k]);
+}
+
 static const char *matgen(void)
 {
     static char path[512];
@@ -348,5 +371,5 @@ TL_TEST(matgen_reads_a_pipe)
 
 TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
              streamed_equals_memory,
-             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments, matgen_to_a_pipe,
+             rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments, matgen_to_a_pipe,
              matgen_reads_a_pipe)

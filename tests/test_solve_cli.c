@@ -520,10 +520,11 @@ TL_TEST(bad_inputs_fail_clearly)
                   "stderr: %s", err_buf);
     /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
-    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or hetero2d"),
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4': KIND 'poisson9' is not poisson7, poisson27, convdiff or hetero2d"),
                   "stderr: %s", err_buf);
     TL_ASSERT(run("%s " QUICK " gen:poisson7:99999999", bin()) != 0);
-    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N must lie in 1..2097152"), "stderr: %s", err_buf);
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N '99999999' is not a whole number in 1..2097151"),
+                  "stderr: %s", err_buf);
 }
 
 TL_TEST(bad_arguments_exit_2)
@@ -542,6 +543,28 @@ TL_TEST(bad_arguments_exit_2)
         "--history",  "--monitor", "--solution"};
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
         TL_ASSERT_MSG(strstr(out_buf, opts[k]), "--help lacks %s", opts[k]);
+}
+
+/* A generated matrix's spec whose part would be dropped or misread
+ * (gen:poisson7:8:3 solved poisson7 on 8^3, 1e-400 became 0) is refused
+ * before any work: one line naming the spec and the part, exit 2, nothing
+ * on stdout. */
+TL_TEST(specs_refused_in_one_line)
+{
+    static const char *const cases[][2] = {
+        {"gen:poisson7:8:3", "'gen:poisson7:8:3': poisson7 takes no PECLET, but ':3' follows N"},
+        {"gen:convdiff:8:1e-400", "'gen:convdiff:8:1e-400': PECLET '1e-400' is too small for a double"},
+        {"gen:convdiff:8:1e400", "PECLET '1e400' is too large for a double"},
+        {"gen:convdiff:8:1:2", "':2' after PECLET"},
+        {"gen:hetero2d:8:50", "PECLET '50' is out of range (hetero2d's decades, 0..12)"},
+        {"gen:poisson7:+8", "N '+8' is not a whole number in 1..2097151"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " %s", bin(), cases[k][0]), 2);
+        TL_ASSERT_MSG(strstr(err_buf, cases[k][1]) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
+                      "%s: stderr %s", cases[k][0], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+    }
 }
 
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
@@ -626,5 +649,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, cuda_and_petsc_backends_refuse_cleanly,
+             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)

@@ -36,7 +36,7 @@ static const tl_option matgen_options[] = {
      .metavar = "P",
      .help = "convdiff: cell Peclet number (0 = symmetric 7-point)",
      .min = 0,
-     .max = 1e6},
+     .max = TL_GEN_MAX_PECLET},
     {.name = "decades",
      .type = TL_OPT_DOUBLE,
      .offset = offsetof(matgen_opts, decades),
@@ -44,7 +44,7 @@ static const tl_option matgen_options[] = {
      .metavar = "D",
      .help = "hetero2d: decades spanned by the edge coefficients (4: 1e-2 .. 1e2)",
      .min = 0,
-     .max = 12},
+     .max = TL_GEN_MAX_DECADES},
     {.name = "rhs",
      .type = TL_OPT_STRING,
      .offset = offsetof(matgen_opts, rhs),
@@ -79,7 +79,7 @@ static int bad_arg(const char *what, const char *value)
 
 static int parse_n(const char *text, int64_t *n)
 {
-    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= 2097151;
+    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= TL_GEN_MAX_N;
 }
 
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)

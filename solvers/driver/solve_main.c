@@ -397,28 +397,11 @@ static const tl_option solve_options[] = {
 };
 #undef O
 
-/* "gen:poisson7:32", "gen:convdiff:16:0.5" */
+/* "gen:poisson7:32", "gen:convdiff:16:0.5" (solvers/matrix/gen.h) */
 static tl_status load_generated(const char *spec, tl_csr *a)
 {
-    char kind[32] = "";
-    long long n = 0;
-    double peclet = 0.5;
-    int used = 0, got = sscanf(spec, "gen:%31[a-z0-9]:%lld%n", kind, &n, &used);
-    if (got == 2 && spec[used] == ':') {
-        int more = 0;
-        got = sscanf(spec + used, ":%lf%n", &peclet, &more) == 1 ? 2 : 0;
-        used += more;
-    }
-    int k = got == 2 && spec[used] == 0 ? tl_gen_kind_parse(kind) : -1;
-    if (k < 0 || !(peclet >= 0))
-        return TL_FAIL(TL_ERR_INVAL,
-                       "invalid generated matrix '%s' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or "
-                       "hetero2d; PECLET convdiff's Peclet number or hetero2d's decades, at least 0)",
-                       spec);
-    /* n^3 rows must fit: 2^21 per side is far beyond any memory */
-    if (n < 1 || n > (1 << 21))
-        return TL_FAIL(TL_ERR_INVAL, "invalid generated matrix '%s': N must lie in 1..%d", spec, 1 << 21);
-    tl_gen g = {.kind = (tl_gen_kind)k, .n = n, .peclet = peclet};
+    tl_gen g;
+    TL_TRY(tl_gen_parse_spec(spec, &g));
     TL_TRY(tl_gen_csr(&g, a));
     return TL_OK;
 }
@@ -887,6 +870,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
         return 2;
     }
+    tl_gen spec_check;
+    if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
     const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
     if (unfit) {
         fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
