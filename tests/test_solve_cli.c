@@ -567,6 +567,28 @@ TL_TEST(specs_refused_in_one_line)
     }
 }
 
+/* A list option with an empty entry (--solver cg, ran cg alone), an entry
+ * twice or an unknown one: one line naming the option, the list and what
+ * is wrong, exit 2, nothing on stdout. */
+TL_TEST(lists_refused_in_one_line)
+{
+    static const char *const cases[][2] = {
+        {"--solver cg,", "invalid --solver 'cg,': an empty entry (a comma at either end, or two together)"},
+        {"--solver ,cg", "invalid --solver ',cg': an empty entry"},
+        {"--schedule sync,,three-split", "invalid --schedule 'sync,,three-split': an empty entry"},
+        {"--spmv trilap,", "invalid --spmv 'trilap,': an empty entry"},
+        {"--solver cg,pcg,cg", "invalid --solver 'cg,pcg,cg': 'cg' twice"},
+        {"--solver cg,gmres", "'gmres' is not a solver: cg, pcg, pipecg, bicgstab or pipebicgstab"},
+        {"--schedule all,sync", "'all' is not a schedule: sync, two-stream, three-naive or three-split (or all, alone)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " %s gen:poisson7:4", bin(), cases[k][0]), 2);
+        TL_ASSERT_MSG(strstr(err_buf, cases[k][1]) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
+                      "%s: stderr %s", cases[k][0], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+    }
+}
+
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 {
     TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), tl_test_matrix("ani4.mtx")), 1);
@@ -649,5 +671,6 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, cuda_and_petsc_backends_refuse_cleanly,
+             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
+             cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)
