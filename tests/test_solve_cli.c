@@ -589,6 +589,25 @@ TL_TEST(lists_refused_in_one_line)
     }
 }
 
+/* A zero on the diagonal with Jacobi: refused before any run (cg's report
+ * came first, then "Jacobi preconditioner: 1 zero diagonal entries" for
+ * pcg, naming no matrix), one line naming the matrix and the row. */
+TL_TEST(jacobi_zero_diagonal_names_the_matrix)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/zd.mtx", tl_test_tmpdir());
+    tl_test_write(path, "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 1 1\n3 2 1\n3 3 2\n");
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 2 --solver cg,pcg %s", bin(), path), 1);
+    TL_ASSERT_MSG(strstr(err_buf, "zd.mtx: 1 zero diagonal entry (the first in row 2), but pcg's Jacobi "
+                                  "preconditioner divides by the diagonal; use --precond none"),
+                  "stderr: %s", err_buf);
+    TL_ASSERT_MSG(!strchr(strchr(err_buf, '\n') + 1, '\n'), "stderr: %s", err_buf);
+    TL_ASSERT_MSG(!out_buf[0], "stdout: %s", out_buf);
+    /* without Jacobi the matrix is taken */
+    TL_ASSERT(run("%s " QUICK " --solver cg,pcg --precond none %s", bin(), path) != 1);
+    TL_ASSERT_EQ(count_of("\nsolver: "), 1); /* the first block starts the output */
+}
+
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 {
     TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), tl_test_matrix("ani4.mtx")), 1);
@@ -672,5 +691,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
-             cuda_and_petsc_backends_refuse_cleanly,
+             jacobi_zero_diagonal_names_the_matrix, cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)

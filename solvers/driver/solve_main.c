@@ -26,6 +26,7 @@
 #include "runtime/results.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/gen.h"
+#include "solvers/matrix/input_check.h"
 #include "solvers/methods/method.h"
 #include "solvers/matrix/mmio.h"
 #include "solvers/matrix/outfile.h"
@@ -437,10 +438,46 @@ static void warn_nonsymmetric(const solve_opts *o, const tl_csr *a)
     }
 }
 
+/* The preconditioner a method runs with under these options. */
+static tl_precond run_precond(const solve_opts *o, const tl_method *m)
+{
+    return o->precond == PRECOND_JACOBI ? TL_PRECOND_JACOBI
+           : o->precond == PRECOND_NONE ? TL_PRECOND_NONE
+                                        : m->default_precond;
+}
+
+/* Jacobi divides by the diagonal: a zero there (or none) is refused before
+ * any run, naming the matrix and the first such row. The backends' own
+ * check names no matrix and stops only the run that reaches it, after the
+ * runs before it have printed their reports. PETSc's PCJACOBI has its own
+ * rule for a zero diagonal. */
+static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
+{
+    const char *who = NULL;
+    for (int k = 0; k < o->nmethods && !who; k++)
+        if (run_precond(o, o->methods[k]) == TL_PRECOND_JACOBI) who = o->methods[k]->name;
+    if (!who || !solve_backends[o->backend].ops) return TL_OK;
+    int64_t zeros = 0, first = -1;
+    for (int64_t i = 0; i < a->nrows; i++) {
+        double d = 0.0;
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            if (a->colidx[k] == i) d = a->val[k];
+        if (d != 0.0) continue;
+        if (first < 0) first = i;
+        zeros++;
+    }
+    TL_INPUT_CHECK(zeros == 0, TL_ERR_NUMERIC,
+                   "%s: %lld zero diagonal entr%s (the first in row %lld), but %s's Jacobi preconditioner divides by "
+                   "the diagonal; use --precond none",
+                   o->matrix, (long long)zeros, zeros == 1 ? "y" : "ies", (long long)first + 1, who);
+    return TL_OK;
+}
+
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
                              int **part, char *partdesc, size_t ndesc)
 {
     TL_TRY(load_matrix(o->matrix, a));
+    TL_TRY(check_jacobi_diagonal(o, a));
     int64_t n = a->nrows, len = 0;
     if (o->rhs) {
         TL_TRY(tl_mm_read_vector(o->rhs, n, b, &len));
@@ -517,9 +554,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
         .repeat = o->repeat,
         .warmup_iterations = o->warmup_iterations,
     };
-    cfg->bcfg.precond = o->precond == PRECOND_JACOBI ? TL_PRECOND_JACOBI
-                        : o->precond == PRECOND_NONE ? TL_PRECOND_NONE
-                                                     : run->method->default_precond;
+    cfg->bcfg.precond = run_precond(o, run->method);
     return TL_OK;
 }
 
