@@ -608,6 +608,42 @@ TL_TEST(jacobi_zero_diagonal_names_the_matrix)
     TL_ASSERT_EQ(count_of("\nsolver: "), 1); /* the first block starts the output */
 }
 
+/* An output that cannot be written is refused before the work, in one
+ * line naming the option and the path, with nothing written (a bad
+ * --history failed after the runs, with the results row written and no
+ * manifest beside it, and the trace written). */
+TL_TEST(outputs_checked_before_the_work)
+{
+    const char *d = tl_test_tmpdir();
+    char afile[600], other[600];
+    snprintf(afile, sizeof afile, "%s/afile", d);
+    snprintf(other, sizeof other, "%s/other.csv", d);
+    tl_test_write(afile, "");
+    tl_test_write(other, "variant,nranks,rep,us_per_iter\nsync,1,0,1.0\n");
+    static const char *const cases[][2] = {
+        {"--history %s/afile/h.csv", "--history: %s/afile/h.csv: cannot write there: %s/afile is not a folder"},
+        {"--solution %s/afile/x.mtx", "--solution: %s/afile/x.mtx: cannot write there: %s/afile is not a folder"},
+        {"--trace %s/afile/tr", "--trace: %s/afile/tr: cannot write there: %s/afile is not a folder"},
+        {"--results %s/afile/r.csv", "--results: %s/afile/r.csv: cannot write there: %s/afile is not a folder"},
+        {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
+        /* a later run's file: the per-run name is checked, before the first run */
+        {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.mtx.pcg: a folder; give a file name"},
+    };
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/x.mtx.pcg", d), 0);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char opt[2048], want[2048];
+        snprintf(opt, sizeof opt, cases[k][0], d, d);
+        snprintf(want, sizeof want, cases[k][1], d, d);
+        TL_ASSERT_EQ(run("%s " QUICK " --results %s/r/res.csv --trace %s/tr %s gen:poisson7:6", bin(), d, d, opt), 1);
+        TL_ASSERT_MSG(strstr(err_buf, want) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
+                      "%s: expected '%s', stderr: %s", opt, want, err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", opt, out_buf);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r && test ! -e %s/tr && test ! -e %s/h.csv.cg && test ! -e %s/x.mtx.cg",
+                                d, d, d, d),
+                     0);
+    }
+}
+
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 {
     TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), tl_test_matrix("ani4.mtx")), 1);
@@ -691,5 +727,6 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
-             jacobi_zero_diagonal_names_the_matrix, cuda_and_petsc_backends_refuse_cleanly,
+             jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
+             cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "probes/gpu_lanes.h"
@@ -22,6 +23,7 @@
 #include "runtime/gpu.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 #include "runtime/progress.h"
 #include "runtime/results.h"
 #include "solvers/matrix/binfmt.h"
@@ -919,6 +921,79 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
     return NULL;
 }
 
+/* check(path), its one line naming the option too: "trilap-solve:
+ * --history: afile/h.csv: cannot write there: afile is not a folder" (the
+ * line's prefix is the only part of it that is ours). 1 when refused. */
+static int refused(const char *option, tl_status (*check)(const char *path), const char *path)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: --%s", PROGRAM, option);
+    tl_log_set_prefix(prefix, -1);
+    tl_status st = check(path);
+    tl_log_set_prefix(PROGRAM, -1);
+    return st != TL_OK;
+}
+
+/* Why the folder `dir` could not take files, or NULL: what is there must
+ * be a folder we may write in, else the nearest folder above it that
+ * exists (the probes make the missing ones). tl_out_check's rule for a
+ * folder instead of a file. */
+static const char *folder_unfit(const char *dir, char *why, size_t nwhy)
+{
+    char at[4096];
+    struct stat st;
+    snprintf(at, sizeof at, "%s", dir);
+    while (stat(at, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR) {
+            snprintf(why, nwhy, "cannot write there: %s: %s", at, strerror(errno));
+            return why;
+        }
+        char *slash = strrchr(at, '/');
+        if (!slash) snprintf(at, sizeof at, ".");
+        else if (slash == at) at[1] = '\0';
+        else *slash = '\0';
+    }
+    if (!S_ISDIR(st.st_mode))
+        snprintf(why, nwhy, "cannot write there: %s is not a folder", at);
+    else if (access(at, W_OK | X_OK) != 0)
+        snprintf(why, nwhy, "cannot write in folder %s: %s", at, strerror(errno));
+    else
+        return NULL;
+    return why;
+}
+
+/* Every file and folder the runs will write, checked before any work: a
+ * bad one is one line naming the option and the path here, instead of an
+ * error after the runs with the results half-written. 1 when refused. */
+static int outputs_refused(const solve_opts *o)
+{
+    char path[4096], why[4400];
+    if (o->results) {
+        tl_results_manifest_path(o->results, path, sizeof path);
+        if (refused("results", tl_out_check, o->results) || refused("results", tl_out_check, path) ||
+            refused("results", tl_solve_results_check, o->results))
+            return 1;
+    }
+    if (o->trace && folder_unfit(o->trace, why, sizeof why)) {
+        fprintf(stderr, "%s: --trace: %s: %s\n", PROGRAM, o->trace, why);
+        return 1;
+    }
+    for (int c = 0; c < o->nschedules; c++)
+        for (int v = 0; v < o->nspmvs; v++)
+            for (int k = 0; k < o->nmethods; k++) {
+                const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
+                const struct {
+                    const char *option, *path;
+                } files[] = {{"history", o->history}, {"solution", o->solution}};
+                for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+                    if (!files[f].path) continue;
+                    per_solver_path(path, sizeof path, files[f].path, o, &run);
+                    if (refused(files[f].option, tl_out_check, path)) return 1;
+                }
+            }
+    return 0;
+}
+
 /* The list options, each into its runs; 0, or 2 after one line naming the
  * option, the list and what is wrong with it. */
 static int parse_lists(solve_opts *o)
@@ -997,6 +1072,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (outputs_refused(&o)) return 1;
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     solve_job job = {.o = &o};
     tl_probes_main pm = {.fn = solve_rank_main, .arg = &job, .trace = {.dir = o.trace, .cupti = o.cupti}};
