@@ -644,6 +644,72 @@ TL_TEST(outputs_checked_before_the_work)
     }
 }
 
+/* Iteration records of a trace: all of them, those inside its window, and
+ * the window itself. */
+typedef struct trace_iters {
+    int total, in_window;
+    long long w0, w1;
+} trace_iters;
+
+static trace_iters read_trace_iters(const char *path)
+{
+    trace_iters t = {0, 0, -1, -1};
+    char *text = tl_test_read(path);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        long long a, b;
+        if (sscanf(line, "# window_start_ns=%lld", &a) == 1) t.w0 = a;
+        if (sscanf(line, "# window_end_ns=%lld", &a) == 1) t.w1 = a;
+        /* rank,device,stream,lane,cat,kind,name,start_ns,end_ns,... */
+        if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],range,host,iter,%lld,%lld", &a, &b) == 2) {
+            t.total++;
+            t.in_window += a >= t.w0 && b <= t.w1;
+        }
+    }
+    free(text);
+    return t;
+}
+
+/* --trace with several runs: a trace folder per run, named by the run's
+ * list entries as --history names its files (all runs went into one trace
+ * whose window was the last run's), said in each run's block and in the
+ * manifest. Each trace holds its run's warm-up and timed solves; its window
+ * spans the timed ones, all --repeat of them. */
+TL_TEST(trace_per_run)
+{
+    const char *d = tl_test_tmpdir();
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --warmup 1 --repeat 2 --schedule sync,three-split "
+                     "--solver cg,pipecg --trace %s/tr --results %s/r.csv gen:poisson7:8",
+                     bin(), d, d),
+                 0);
+    static const char *const names[] = {"sync.cg", "sync.pipecg", "three-split.cg", "three-split.pipecg"};
+    long long last_end = 0;
+    char manifest_line[4096] = "trace:";
+    for (int k = 0; k < 4; k++) {
+        char dir[700], path[800];
+        snprintf(dir, sizeof dir, "%s/tr/%s", d, names[k]);
+        TL_ASSERT_STREQ(value("trace", k), dir);
+        long its = atol(value("iterations", k));
+        for (int r = 0; r < 2; r++) {
+            snprintf(path, sizeof path, "%s/trace.rank%d.csv", dir, r);
+            trace_iters t = read_trace_iters(path);
+            /* per solve: its iterations, and pipecg marks the one whose test stops it too */
+            int per = t.total / 3;
+            TL_ASSERT_MSG(t.total == 3 * per && (per == its || per == its + 1) && t.in_window == 2 * per,
+                          "%s: %d iterations, %d in the window; the run: 1 + 2 solves of %ld", path, t.total,
+                          t.in_window, its);
+            TL_ASSERT_MSG(t.w0 > last_end, "%s: window starts before the last run's ended", path);
+            if (r == 1) last_end = t.w1;
+        }
+        snprintf(manifest_line + strlen(manifest_line), sizeof manifest_line - strlen(manifest_line), " %s", dir);
+    }
+    char path[700];
+    snprintf(path, sizeof path, "%s/tr/trace.rank0.csv", d);
+    TL_ASSERT_MSG(access(path, F_OK) != 0, "a trace of every run in %s", path);
+    snprintf(path, sizeof path, "%s/manifest.txt", d);
+    load(path);
+    TL_ASSERT_MSG(strstr(out_buf, manifest_line), "manifest lacks '%s':\n%s", manifest_line, out_buf);
+}
+
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
 {
     TL_ASSERT_EQ(run("%s --backend cuda %s", bin(), tl_test_matrix("ani4.mtx")), 1);
@@ -728,5 +794,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
-             cuda_and_petsc_backends_refuse_cleanly,
+             trace_per_run, cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)

@@ -509,15 +509,34 @@ static int cusparse_alg_value(int alg)
     return value[alg];
 }
 
-/* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with a part for
- * each list of several entries, so that no run overwrites another's. */
+/* "SCHEDULE.SOLVER.SPMV", a part for each list of several entries, so that
+ * no run's files overwrite another's; "" when one run is all there is. */
+static void run_name(char *buf, size_t n, const solve_opts *o, const solve_run *run)
+{
+    const char *parts[3] = {o->nschedules > 1 ? run->schedule->name : NULL,
+                            o->nmethods > 1 ? run->method->name : NULL, o->nspmvs > 1 ? run->spmv->label : NULL};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 3; k++)
+        if (parts[k] && at < n) at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "." : "", parts[k]);
+}
+
+/* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with several. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
                             const solve_run *run)
 {
-    snprintf(buf, n, "%s%s%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
-             o->nschedules > 1 ? run->schedule->name : "", o->nmethods > 1 ? "." : "",
-             o->nmethods > 1 ? run->method->name : "", o->nspmvs > 1 ? "." : "",
-             o->nspmvs > 1 ? run->spmv->label : "");
+    char name[256];
+    run_name(name, sizeof name, o, run);
+    snprintf(buf, n, "%s%s%s", path, name[0] ? "." : "", name);
+}
+
+/* The run's trace folder: DIR for one run, DIR/SCHEDULE.SOLVER.SPMV (the
+ * parts of run_name) with several, each trace holding one run. */
+static void per_run_trace(char *buf, size_t n, const solve_opts *o, const solve_run *run)
+{
+    char name[256];
+    run_name(name, sizeof name, o, run);
+    snprintf(buf, n, "%s%s%s", o->trace, name[0] ? "/" : "", name);
 }
 
 /* The configuration of one run from the options and its description. */
@@ -601,14 +620,75 @@ static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solv
                choice->loop_why_not, cfg->variant == TL_VARIANT_LOOP ? "" : ")");
 }
 
+/* The run's solves (warm-up and timed) in a tracing session of their
+ * own, when --trace asked for one: a trace per run, whose window is that
+ * run's timed solves (one session for all runs mixed their records under
+ * the last run's window). */
+static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run *run, const tl_dist_matrix *dm,
+                              tl_solve_config *cfg, const double *bl, const double *x0l, double *xl,
+                              tl_solve_report *rep, tl_backend **be, tl_backend_caps *caps,
+                              tl_method_choice *choice)
+{
+    const solve_backend *sb = &solve_backends[o->backend];
+    char sub[256];
+    run_name(sub, sizeof sub, o, run);
+    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &(tl_probes_session){.sub = sub, .cupti = -1}, NULL)));
+    tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
+    if (sb->run) {
+        TL_TRY(sb->run(ctx, dm, cfg, bl, x0l, xl, rep));
+    } else {
+        TL_TRY(choose(ctx, o, sb->ops, dm, cfg, caps, choice));
+        TL_TRY(sb->ops->create(ctx, dm, &cfg->bcfg, be));
+        TL_TRY(tl_solve_run(ctx, *be, cfg, bl, x0l, xl, rep));
+    }
+    TL_TRY(tl_comm_agree(ctx, tl_probes_session_close(ctx)));
+    return TL_OK;
+}
+
+/* Rank 0's files of one run: the results rows, the residual history; then
+ * the solution, gathered from every rank. Collective. */
+static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_run *run, const tl_dist_matrix *dm,
+                                 const double *xl, const tl_solve_labels *lb, const tl_solve_config *cfg,
+                                 const tl_solve_report *rep)
+{
+    tl_status st = TL_OK, lst = TL_OK;
+    double *xg = NULL;
+    char path[4096];
+    if (ctx->rank == 0) {
+        if (o->results) lst = tl_mkdir_parent(o->results);
+        if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep);
+        if (lst == TL_OK && o->history) {
+            per_solver_path(path, sizeof path, o->history, o, run);
+            lst = tl_mkdir_parent(path);
+            if (lst == TL_OK) lst = tl_solve_history_write(path, &rep->res);
+        }
+    }
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    if (!o->solution) return TL_OK;
+    if (ctx->rank == 0) {
+        xg = malloc((size_t)(dm->nglobal ? dm->nglobal : 1) * sizeof *xg);
+        lst = xg ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "solution of %lld rows", (long long)dm->nglobal);
+    }
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
+    if (ctx->rank == 0) {
+        per_solver_path(path, sizeof path, o->solution, o, run);
+        lst = tl_mkdir_parent(path);
+        if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
+    }
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+fail:
+    free(xg);
+    return st;
+}
+
 static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
                          const tl_dist_matrix *dm, const double *bl, const double *x0l, double *xl,
                          const char *partdesc, int *not_converged)
 {
-    tl_status st = TL_OK, lst = TL_OK;
+    tl_status st = TL_OK;
     tl_backend *be = NULL;
     tl_solve_report rep = {0};
-    double *xg = NULL;
     const solve_backend *sb = &solve_backends[o->backend];
     int cuda = sb->device;
     tl_solve_config cfg;
@@ -621,13 +701,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         tl_progress_begin(&bar, run->method->name, nsolves, "solves", tl_progress_mode_of(o->progress));
         cfg.params.progress = &bar;
     }
-    if (sb->run) {
-        TL_TRYGOTO(sb->run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
-    } else {
-        TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &caps, &choice), st, fail);
-        TL_TRYGOTO(sb->ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
-        TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
-    }
+    TL_TRYGOTO(solve_traced(ctx, o, run, dm, &cfg, bl, x0l, xl, &rep, &be, &caps, &choice), st, fail);
     if (cfg.params.progress) {
         tl_progress_update(&bar, bar.total); /* a solve that converged early is done too */
         tl_progress_end(&bar);
@@ -653,6 +727,11 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         tl_solve_labels shown = lb;
         if (!run->method->pipelined && !sb->schedule_label) shown.schedule = NULL;
         tl_solve_print(stdout, &shown, &cfg, &rep);
+        if (o->trace) {
+            char dir[4096];
+            per_run_trace(dir, sizeof dir, o, run);
+            printf("trace: %s\n", dir);
+        }
         if (cuda) print_cuda_choice(ctx, o, run, &cfg, &caps, &choice);
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
@@ -666,39 +745,58 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         TL_TRYGOTO(tl_solve_print_halo(ctx, stdout, dm, rep.stats[TL_OP_HALO].count), st, fail);
     }
     if (ctx->rank == 0) {
-        char path[4096];
-        if (o->results) lst = tl_mkdir_parent(o->results);
-        if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, &lb, &cfg, &rep);
-        if (lst == TL_OK && o->history) {
-            per_solver_path(path, sizeof path, o->history, o, run);
-            lst = tl_mkdir_parent(path);
-            if (lst == TL_OK) lst = tl_solve_history_write(path, &rep.res);
-        }
         printf("\n");
         fflush(stdout);
     }
-    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    if (o->solution) {
-        if (ctx->rank == 0) {
-            xg = malloc((size_t)(dm->nglobal ? dm->nglobal : 1) * sizeof *xg);
-            lst =
-                xg ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "solution of %lld rows", (long long)dm->nglobal);
-        }
-        TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-        TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
-        if (ctx->rank == 0) {
-            char path[4096];
-            per_solver_path(path, sizeof path, o->solution, o, run);
-            lst = tl_mkdir_parent(path);
-            if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
-        }
-        TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    }
+    TL_TRYGOTO(write_run_files(ctx, o, run, dm, xl, &lb, &cfg, &rep), st, fail);
 fail:
     if (cfg.params.progress) tl_progress_end(&bar); /* the line ended before the error's */
-    free(xg);
     if (be) be->ops->destroy(&be);
     tl_solve_report_free(&rep);
+    return st;
+}
+
+/* "trace: DIR/a DIR/b ...": every run's trace folder, in run order. */
+static char *trace_folders(const solve_opts *o)
+{
+    size_t n = (size_t)(o->nschedules * o->nspmvs * o->nmethods) * (strlen(o->trace) + 256) + 16, at = 0;
+    char *buf = malloc(n);
+    if (!buf) return NULL;
+    at += (size_t)snprintf(buf, n, "trace:");
+    for (int c = 0; c < o->nschedules; c++)
+        for (int v = 0; v < o->nspmvs; v++)
+            for (int k = 0; k < o->nmethods; k++) {
+                const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
+                char dir[4096];
+                per_run_trace(dir, sizeof dir, o, &run);
+                at += (size_t)snprintf(buf + at, n - at, " %s", dir);
+            }
+    snprintf(buf + at, n - at, "\n");
+    return buf;
+}
+
+/* manifest.txt beside the results: the runs' inputs and where their
+ * traces are. Collective. */
+static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc)
+{
+    const solve_backend *sb = &solve_backends[o->backend];
+    char mpath[4096], gpu[256] = "";
+    tl_results_manifest_path(o->results, mpath, sizeof mpath);
+    int cuda = sb->device;
+    if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
+    char *traces = o->trace ? trace_folders(o) : NULL;
+    size_t n = 2048 + strlen(partdesc) + (traces ? strlen(traces) : 0);
+    char *extra = malloc(n);
+    tl_status st = extra && (traces || !o->trace) ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "the manifest's lines");
+    if (st == TL_OK)
+        snprintf(extra, n, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s%s", o->matrix,
+                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
+                 cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "", traces ? traces : "");
+    free(traces);
+    st = tl_comm_agree(ctx, st);
+    if (st == TL_OK) st = tl_manifest_write(ctx, mpath, extra);
+    free(extra);
     return st;
 }
 
@@ -713,16 +811,14 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     tl_dist_matrix *dm = NULL;
     char partdesc[256] = "";
     const solve_backend *sb = &solve_backends[o->backend];
-    int setup_done = 0, probes_up = 0;
+    int setup_done = 0;
 
-    lst = tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &probes_up);
-    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     if (sb->device) {
         /* once for every run of this process (the NCCL communicators live
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
-        tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
+        tl_probe_gpu_roles(ctx); /* for an attached tool; each run's trace registers them again */
     }
     if (ctx->rank == 0) {
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
@@ -758,27 +854,11 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
                                    &job->not_converged),
                            st, fail);
             }
-    if (o->results) {
-        char mpath[4096], extra[1024];
-        tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        int cuda = sb->device;
-        char gpu[256] = "";
-        if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
-        snprintf(extra, sizeof extra,
-                 "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
-                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
-                 cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
-                 cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
-        TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
-    }
+    if (o->results) TL_TRYGOTO(write_manifest(ctx, o, partdesc), st, fail);
 fail:
     if (setup_done && sb->teardown) {
         tl_status fst = sb->teardown(ctx);
         if (st == TL_OK) st = fst;
-    }
-    if (probes_up) {
-        tl_status pst = tl_probes_session_close(ctx);
-        if (st == TL_OK) st = pst;
     }
     tl_dist_destroy(&dm);
     tl_csr_free(&A);
@@ -974,14 +1054,17 @@ static int outputs_refused(const solve_opts *o)
             refused("results", tl_solve_results_check, o->results))
             return 1;
     }
-    if (o->trace && folder_unfit(o->trace, why, sizeof why)) {
-        fprintf(stderr, "%s: --trace: %s: %s\n", PROGRAM, o->trace, why);
-        return 1;
-    }
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
                 const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
+                if (o->trace) {
+                    per_run_trace(path, sizeof path, o, &run);
+                    if (folder_unfit(path, why, sizeof why)) {
+                        fprintf(stderr, "%s: --trace: %s: %s\n", PROGRAM, path, why);
+                        return 1;
+                    }
+                }
                 const struct {
                     const char *option, *path;
                 } files[] = {{"history", o->history}, {"solution", o->solution}};
