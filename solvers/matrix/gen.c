@@ -307,23 +307,54 @@ static tl_status write_mtx(const tl_gen *g, tl_outfile *f)
     return TL_OK;
 }
 
-tl_status tl_gen_write(const tl_gen *g, const char *path)
+/* b = A * ones as a Matrix Market array. */
+static tl_status write_rhs(const tl_gen *g, tl_outfile *f)
 {
-    tl_outfile *f = NULL;
+    const int64_t n = tl_gen_nrows(g);
+    int64_t cols[TL_GEN_MAX_ROW];
+    double vals[TL_GEN_MAX_ROW];
+    TL_TRY(tl_outfile_printf(f, "%%%%MatrixMarket matrix array real general\n%% b = A * ones, %s n=%lld\n%lld 1\n",
+                             tl_gen_kind_name(g->kind), (long long)g->n, (long long)n));
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        double s = 0.0;
+        for (int k = 0; k < c; k++)
+            s += vals[k];
+        TL_TRY(tl_outfile_printf(f, "%.17g\n", s));
+    }
+    return TL_OK;
+}
+
+tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
+{
+    tl_outfile *f = NULL, *r = NULL;
     tl_status st = TL_OK;
     TL_TRY(check_gen(g));
     int bin = tl_path_has_suffix(path, ".tlcsr");
     TL_INPUT_CHECK(bin || tl_path_has_suffix(path, ".mtx") || tl_path_has_suffix(path, ".mtx.gz"),
                    TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", path);
+    TL_INPUT_CHECK(!rhs || strcmp(rhs, path) != 0, TL_ERR_INVAL,
+                   "%s: the matrix and its right-hand side cannot be one file", path);
     TL_TRY(tl_outfile_open(path, &f));
-    if (bin)
-        TL_TRYGOTO(write_bin(g, f), st, fail);
-    else
-        TL_TRYGOTO(write_mtx(g, f), st, fail);
-    return tl_outfile_commit(&f);
+    TL_TRYGOTO(bin ? write_bin(g, f) : write_mtx(g, f), st, fail);
+    TL_TRYGOTO(tl_outfile_finish(f), st, fail);
+    if (rhs) {
+        TL_TRYGOTO(tl_outfile_open(rhs, &r), st, fail);
+        TL_TRYGOTO(write_rhs(g, r), st, fail);
+        TL_TRYGOTO(tl_outfile_finish(r), st, fail);
+    }
+    TL_TRYGOTO(tl_outfile_commit(&f), st, fail);
+    if (r) TL_TRYGOTO(tl_outfile_commit(&r), st, fail);
+    return TL_OK;
 fail:
     tl_outfile_abort(&f);
+    tl_outfile_abort(&r);
     return st;
+}
+
+tl_status tl_gen_write(const tl_gen *g, const char *path)
+{
+    return tl_gen_write_files(g, path, NULL);
 }
 
 tl_status tl_gen_write_rhs(const tl_gen *g, const char *path)
@@ -331,22 +362,8 @@ tl_status tl_gen_write_rhs(const tl_gen *g, const char *path)
     tl_outfile *f = NULL;
     tl_status st = TL_OK;
     TL_TRY(check_gen(g));
-    const int64_t n = tl_gen_nrows(g);
-    int64_t cols[TL_GEN_MAX_ROW];
-    double vals[TL_GEN_MAX_ROW];
     TL_TRY(tl_outfile_open(path, &f));
-    TL_TRYGOTO(
-        tl_outfile_printf(
-            f, "%%%%MatrixMarket matrix array real general\n%% b = A * ones, %s n=%lld\n%lld 1\n",
-            tl_gen_kind_name(g->kind), (long long)g->n, (long long)n),
-        st, fail);
-    for (int64_t i = 0; i < n; i++) {
-        int c = tl_gen_row(g, i, cols, vals);
-        double s = 0.0;
-        for (int k = 0; k < c; k++)
-            s += vals[k];
-        TL_TRYGOTO(tl_outfile_printf(f, "%.17g\n", s), st, fail);
-    }
+    TL_TRYGOTO(write_rhs(g, f), st, fail);
     return tl_outfile_commit(&f);
 fail:
     tl_outfile_abort(&f);

@@ -65,6 +65,11 @@ tl_status tl_gen_csr(const tl_gen *g, tl_csr *a);
  * the rows, O(1) memory) or .mtx / .mtx.gz (symmetric storage for the
  * symmetric kinds). */
 tl_status tl_gen_write(const tl_gen *g, const char *path);
+/* The matrix to `path` and, unless rhs is NULL, b = A * ones to `rhs`, both
+ * or neither: each written whole under a temporary name and synced, then
+ * both renamed into place (only a failing second rename, in a folder that
+ * took the first, could part them). */
+tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs);
 /* b = A * ones (so x = ones solves it), as a Matrix Market array. */
 tl_status tl_gen_write_rhs(const tl_gen *g, const char *path);
 
