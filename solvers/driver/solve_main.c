@@ -631,9 +631,10 @@ static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run 
 {
     const solve_backend *sb = &solve_backends[o->backend];
     char sub[256];
+    int traced = 0;
     run_name(sub, sizeof sub, o, run);
-    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &(tl_probes_session){.sub = sub, .cupti = -1}, NULL)));
-    tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
+    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &(tl_probes_session){.sub = sub, .cupti = -1}, &traced)));
+    if (traced) tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
     if (sb->run) {
         TL_TRY(sb->run(ctx, dm, cfg, bl, x0l, xl, rep));
     } else {
