@@ -1,5 +1,7 @@
 /* Generators: sizes, symmetry, row sums, streamed output equal to the
  * in-memory reference, right-hand sides; and the trilap-matgen program. */
+#include <limits.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -225,6 +227,29 @@ TL_TEST(bad_generator_arguments)
     TL_ASSERT_EQ(tl_gen_kind_parse("poisson"), -1);
 }
 
+/* gen:KIND:N[:PECLET]: what it says, and nothing it would drop or misread
+ * (the reasons are checked through trilap-solve in test_solve_cli) */
+TL_TEST(spec_parse_strict)
+{
+    tl_gen g;
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:poisson7:8", &g));
+    TL_ASSERT(g.kind == TL_GEN_POISSON7 && g.n == 8 && g.peclet == 0.0);
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:convdiff:16:0.25", &g));
+    TL_ASSERT(g.kind == TL_GEN_CONVDIFF && g.n == 16 && g.peclet == 0.25);
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:hetero2d:6", &g));
+    TL_ASSERT(g.kind == TL_GEN_HETERO2D && g.peclet == TL_GEN_SPEC_PARAM);
+    TL_ASSERT_OK(tl_gen_parse_spec("gen:hetero2d:2097151:12", &g));
+    TL_ASSERT(g.n == TL_GEN_MAX_N && g.peclet == 12.0);
+    static const char *const bad[] = {
+        "gen:poisson7:8:3", "gen:poisson27:8:", "gen:convdiff:8:1:2", "gen:convdiff:8:",
+        "gen:convdiff:8:1e-400", "gen:convdiff:8:1e400", "gen:convdiff:8:0x10", "gen:convdiff:8:nan",
+        "gen:convdiff:8:-1", "gen:hetero2d:8:12.5", "gen:poisson7: 8", "gen:poisson7:+8", "gen:poisson7:0",
+        "gen:poisson7:2097152", "gen:poisson7", "gen:poisson9:4", "gen::4", "poisson7:4",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        TL_ASSERT_MSG(tl_gen_parse_spec(bad[k], &g) != TL_OK, "accepted '%s'", bad[k]);
+}
+
 static const char *matgen(void)
 {
     static char path[512];
@@ -296,6 +321,41 @@ TL_TEST(matgen_bad_arguments)
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
 }
 
+/* A matrix and its --rhs: both or neither. Missing folders are made (as
+ * trilap-solve's --solution makes them; matgen refused with "cannot write
+ * (under a temporary name beside it)" after writing the matrix), a path
+ * that cannot be written is refused before the work in one line, and a
+ * right-hand side that fails while written leaves the matrix as it was. */
+TL_TEST(matgen_matrix_and_rhs_both_or_neither)
+{
+    const char *d = tl_test_tmpdir();
+    char out[8192], mg[PATH_MAX], cmd[2 * PATH_MAX + 200];
+    TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 4 A.mtx --rhs nodir/b.mtx >/dev/null", d, mg), 0);
+    TL_ASSERT_EQ(tl_test_sh("test -s %s/A.mtx && test -s %s/nodir/b.mtx", d, d), 0);
+    /* refused before the work: the old matrix stays, nothing on stdout */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && echo old > A.mtx && touch afile", d), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && %s poisson7 4 A.mtx --rhs afile/b.mtx 2>&1", d, mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+    TL_ASSERT_MSG(!strcmp(out, "trilap-matgen: --rhs: afile/b.mtx: cannot write there: afile is not a folder\n"),
+                  "%s", out);
+    snprintf(cmd, sizeof cmd, "cd %s && %s poisson7 4 afile/A.mtx --rhs b.mtx 2>&1", d, mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+    TL_ASSERT_MSG(!strcmp(out, "trilap-matgen: afile/A.mtx: cannot write there: afile is not a folder\n"), "%s", out);
+    /* a right-hand side whose writes fail (a full device): the matrix is not put in place either */
+    if (access("/dev/full", W_OK) == 0) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s poisson7 4 A.mtx --rhs /dev/full 2>&1", d, mg);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+        TL_ASSERT_MSG(strstr(out, "/dev/full: write failed"), "%s", out);
+    }
+    TL_ASSERT_EQ(tl_test_sh("cd %s && test \"$(cat A.mtx)\" = old && test ! -e b.mtx", d), 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x -e A.mtx -e afile -e nodir)\"", d), 0);
+    /* --rhs where no generator runs was dropped without a word */
+    snprintf(cmd, sizeof cmd, "cd %s && %s convert nodir/b.mtx c.mtx --rhs x.mtx 2>&1", d, mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_MSG(strstr(out, "invalid --rhs 'x.mtx': only a generator writes a right-hand side"), "%s", out);
+}
+
 /* To a pipe (a FIFO, as /dev/stdout behind `|`): Matrix Market streams
  * through it and the pipe stays a pipe; a .tlcsr, whose header is written
  * last, is refused before anything is written there. */
@@ -348,5 +408,6 @@ TL_TEST(matgen_reads_a_pipe)
 
 TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
              streamed_equals_memory,
-             rhs_is_a_times_ones, bad_generator_arguments, matgen_program, matgen_bad_arguments, matgen_to_a_pipe,
+             rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
+             matgen_matrix_and_rhs_both_or_neither, matgen_to_a_pipe,
              matgen_reads_a_pipe)

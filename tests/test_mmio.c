@@ -26,8 +26,9 @@ static const char *write_file(const char *name, const char *text)
     return g_path;
 }
 
-/* Run the reader with stderr captured; return the status and the text. */
-static int read_capture(const char *path, int square, tl_csr *a, char *msg, size_t cap)
+/* stderr into g_log until stderr_release, which returns what was said
+ * there (and says it again on the test's stderr). */
+static int stderr_capture(void)
 {
     fflush(stderr);
     int saved = dup(2);
@@ -35,7 +36,11 @@ static int read_capture(const char *path, int square, tl_csr *a, char *msg, size
     TL_ASSERT(fd >= 0 && saved >= 0);
     dup2(fd, 2);
     close(fd);
-    int st = tl_mm_read_csr(path, square, a, NULL);
+    return saved;
+}
+
+static void stderr_release(int saved, char *msg, size_t cap)
+{
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -44,6 +49,14 @@ static int read_capture(const char *path, int square, tl_csr *a, char *msg, size
     msg[n] = '\0';
     if (f) fclose(f);
     fprintf(stderr, "%s", msg);
+}
+
+/* Run the reader with stderr captured; return the status and the text. */
+static int read_capture(const char *path, int square, tl_csr *a, char *msg, size_t cap)
+{
+    int saved = stderr_capture();
+    int st = tl_mm_read_csr(path, square, a, NULL);
+    stderr_release(saved, msg, cap);
     return st;
 }
 
@@ -171,8 +184,13 @@ TL_TEST(pattern_and_integer)
     TL_ASSERT_NEAR(entry(&a, 0, 1), -7.0, 0);
     TL_ASSERT_NEAR(entry(&a, 1, 0), 12.0, 0);
     tl_csr_free(&a);
-    expect_error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 1.5\n", 0, 3,
-                 "integer value not a number");
+    /* a number that is no integer is said to be one, not "not a number" */
+    expect_error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 4.5\n", 0, 3,
+                 "value not an integer (the banner says integer)");
+    expect_error("%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 four\n", 0, 3,
+                 "value not a number (the banner says integer)");
+    expect_error("%%MatrixMarket matrix coordinate real general\n2 2 1\n1.5 2 1\n", 0, 3,
+                 "row index not an integer");
     expect_error("%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2 1.5\n", 0, 3,
                  "unexpected text");
 }
@@ -383,6 +401,28 @@ TL_TEST(vectors)
     TL_ASSERT(ri == NULL);
 }
 
+/* An integer vector holding 4.5 (a partition file): "not an integer" with
+ * its line, whether the banner says integer or real. */
+TL_TEST(vector_not_an_integer_names_the_line)
+{
+    static const char *const files[] = {
+        "%%MatrixMarket matrix array integer general\n% parts\n3 1\n0\n4.5\n1\n",
+        "%%MatrixMarket matrix array real general\n% parts\n3 1\n0\n4.5\n1\n",
+    };
+    static const char *const reasons[] = {"frac.mtx:5: value not an integer (the banner says integer)",
+                                          "frac.mtx:5: value 4.5 is not an integer"};
+    for (int k = 0; k < 2; k++) {
+        const char *p = write_file("frac.mtx", files[k]);
+        int64_t *ri = NULL, n = 0;
+        char msg[2048];
+        int saved = stderr_capture();
+        tl_status st = tl_mm_read_ivector(p, -1, &ri, &n);
+        stderr_release(saved, msg, sizeof msg);
+        TL_ASSERT(st != TL_OK && ri == NULL);
+        TL_ASSERT_MSG(strstr(msg, reasons[k]), "expected '%s': %s", reasons[k], msg);
+    }
+}
+
 TL_TEST(parse_buffer_limits)
 {
     tl_csr a;
@@ -416,4 +456,5 @@ TL_TEST(parse_buffer_limits)
 TL_TEST_MAIN(general_with_comments, symmetric_expansion_1138_bus, general_ani4,
              skew_symmetric_expansion, pattern_and_integer, duplicates_summed_rows_sorted,
              gzip_round_trip, gzip_truncated, error_banner, error_counts, error_indices,
-             error_values, error_square_and_missing, vectors, parse_buffer_limits)
+             error_values, error_square_and_missing, vectors, vector_not_an_integer_names_the_line,
+             parse_buffer_limits)

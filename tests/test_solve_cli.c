@@ -520,10 +520,11 @@ TL_TEST(bad_inputs_fail_clearly)
                   "stderr: %s", err_buf);
     /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
-    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or hetero2d"),
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4': KIND 'poisson9' is not poisson7, poisson27, convdiff or hetero2d"),
                   "stderr: %s", err_buf);
     TL_ASSERT(run("%s " QUICK " gen:poisson7:99999999", bin()) != 0);
-    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N must lie in 1..2097152"), "stderr: %s", err_buf);
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N '99999999' is not a whole number in 1..2097151"),
+                  "stderr: %s", err_buf);
 }
 
 TL_TEST(bad_arguments_exit_2)
@@ -542,6 +543,171 @@ TL_TEST(bad_arguments_exit_2)
         "--history",  "--monitor", "--solution"};
     for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
         TL_ASSERT_MSG(strstr(out_buf, opts[k]), "--help lacks %s", opts[k]);
+}
+
+/* A generated matrix's spec whose part would be dropped or misread
+ * (gen:poisson7:8:3 solved poisson7 on 8^3, 1e-400 became 0) is refused
+ * before any work: one line naming the spec and the part, exit 2, nothing
+ * on stdout. */
+TL_TEST(specs_refused_in_one_line)
+{
+    static const char *const cases[][2] = {
+        {"gen:poisson7:8:3", "'gen:poisson7:8:3': poisson7 takes no PECLET, but ':3' follows N"},
+        {"gen:convdiff:8:1e-400", "'gen:convdiff:8:1e-400': PECLET '1e-400' is too small for a double"},
+        {"gen:convdiff:8:1e400", "PECLET '1e400' is too large for a double"},
+        {"gen:convdiff:8:1:2", "':2' after PECLET"},
+        {"gen:hetero2d:8:50", "PECLET '50' is out of range (hetero2d's decades, 0..12)"},
+        {"gen:poisson7:+8", "N '+8' is not a whole number in 1..2097151"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " %s", bin(), cases[k][0]), 2);
+        TL_ASSERT_MSG(strstr(err_buf, cases[k][1]) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
+                      "%s: stderr %s", cases[k][0], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+    }
+}
+
+/* A list option with an empty entry (--solver cg, ran cg alone), an entry
+ * twice or an unknown one: one line naming the option, the list and what
+ * is wrong, exit 2, nothing on stdout. */
+TL_TEST(lists_refused_in_one_line)
+{
+    static const char *const cases[][2] = {
+        {"--solver cg,", "invalid --solver 'cg,': an empty entry (a comma at either end, or two together)"},
+        {"--solver ,cg", "invalid --solver ',cg': an empty entry"},
+        {"--schedule sync,,three-split", "invalid --schedule 'sync,,three-split': an empty entry"},
+        {"--spmv trilap,", "invalid --spmv 'trilap,': an empty entry"},
+        {"--solver cg,pcg,cg", "invalid --solver 'cg,pcg,cg': 'cg' twice"},
+        {"--solver cg,gmres", "'gmres' is not a solver: cg, pcg, pipecg, bicgstab or pipebicgstab"},
+        {"--schedule all,sync", "'all' is not a schedule: sync, two-stream, three-naive or three-split (or all, alone)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " %s gen:poisson7:4", bin(), cases[k][0]), 2);
+        TL_ASSERT_MSG(strstr(err_buf, cases[k][1]) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
+                      "%s: stderr %s", cases[k][0], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+    }
+}
+
+/* A zero on the diagonal with Jacobi: refused before any run (cg's report
+ * came first, then "Jacobi preconditioner: 1 zero diagonal entries" for
+ * pcg, naming no matrix), one line naming the matrix and the row. */
+TL_TEST(jacobi_zero_diagonal_names_the_matrix)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/zd.mtx", tl_test_tmpdir());
+    tl_test_write(path, "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 1 1\n3 2 1\n3 3 2\n");
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 2 --solver cg,pcg %s", bin(), path), 1);
+    TL_ASSERT_MSG(strstr(err_buf, "zd.mtx: 1 zero diagonal entry (the first in row 2), but pcg's Jacobi "
+                                  "preconditioner divides by the diagonal; use --precond none"),
+                  "stderr: %s", err_buf);
+    TL_ASSERT_MSG(!strchr(strchr(err_buf, '\n') + 1, '\n'), "stderr: %s", err_buf);
+    TL_ASSERT_MSG(!out_buf[0], "stdout: %s", out_buf);
+    /* without Jacobi the matrix is taken */
+    TL_ASSERT(run("%s " QUICK " --solver cg,pcg --precond none %s", bin(), path) != 1);
+    TL_ASSERT_EQ(count_of("\nsolver: "), 1); /* the first block starts the output */
+}
+
+/* An output that cannot be written is refused before the work, in one
+ * line naming the option and the path, with nothing written (a bad
+ * --history failed after the runs, with the results row written and no
+ * manifest beside it, and the trace written). */
+TL_TEST(outputs_checked_before_the_work)
+{
+    const char *d = tl_test_tmpdir();
+    char afile[600], other[600];
+    snprintf(afile, sizeof afile, "%s/afile", d);
+    snprintf(other, sizeof other, "%s/other.csv", d);
+    tl_test_write(afile, "");
+    tl_test_write(other, "variant,nranks,rep,us_per_iter\nsync,1,0,1.0\n");
+    static const char *const cases[][2] = {
+        {"--history %s/afile/h.csv", "--history: %s/afile/h.csv: cannot write there: %s/afile is not a folder"},
+        {"--solution %s/afile/x.mtx", "--solution: %s/afile/x.mtx: cannot write there: %s/afile is not a folder"},
+        {"--trace %s/afile/tr", "--trace: %s/afile/tr: cannot write there: %s/afile is not a folder"},
+        {"--results %s/afile/r.csv", "--results: %s/afile/r.csv: cannot write there: %s/afile is not a folder"},
+        {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
+        /* a later run's file: the per-run name is checked, before the first run */
+        {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.mtx.pcg: a folder; give a file name"},
+    };
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/x.mtx.pcg", d), 0);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char opt[2048], want[2048];
+        snprintf(opt, sizeof opt, cases[k][0], d, d);
+        snprintf(want, sizeof want, cases[k][1], d, d);
+        TL_ASSERT_EQ(run("%s " QUICK " --results %s/r/res.csv --trace %s/tr %s gen:poisson7:6", bin(), d, d, opt), 1);
+        TL_ASSERT_MSG(strstr(err_buf, want) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
+                      "%s: expected '%s', stderr: %s", opt, want, err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", opt, out_buf);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r && test ! -e %s/tr && test ! -e %s/h.csv.cg && test ! -e %s/x.mtx.cg",
+                                d, d, d, d),
+                     0);
+    }
+}
+
+/* Iteration records of a trace: all of them, those inside its window, and
+ * the window itself. */
+typedef struct trace_iters {
+    int total, in_window;
+    long long w0, w1;
+} trace_iters;
+
+static trace_iters read_trace_iters(const char *path)
+{
+    trace_iters t = {0, 0, -1, -1};
+    char *text = tl_test_read(path);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        long long a, b;
+        if (sscanf(line, "# window_start_ns=%lld", &a) == 1) t.w0 = a;
+        if (sscanf(line, "# window_end_ns=%lld", &a) == 1) t.w1 = a;
+        /* rank,device,stream,lane,cat,kind,name,start_ns,end_ns,... */
+        if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],range,host,iter,%lld,%lld", &a, &b) == 2) {
+            t.total++;
+            t.in_window += a >= t.w0 && b <= t.w1;
+        }
+    }
+    free(text);
+    return t;
+}
+
+/* --trace with several runs: a trace folder per run, named by the run's
+ * list entries as --history names its files (all runs went into one trace
+ * whose window was the last run's), said in each run's block and in the
+ * manifest. Each trace holds its run's warm-up and timed solves; its window
+ * spans the timed ones, all --repeat of them. */
+TL_TEST(trace_per_run)
+{
+    const char *d = tl_test_tmpdir();
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --warmup 1 --repeat 2 --schedule sync,three-split "
+                     "--solver cg,pipecg --trace %s/tr --results %s/r.csv gen:poisson7:8",
+                     bin(), d, d),
+                 0);
+    static const char *const names[] = {"sync.cg", "sync.pipecg", "three-split.cg", "three-split.pipecg"};
+    long long last_end = 0;
+    char manifest_line[4096] = "trace:";
+    for (int k = 0; k < 4; k++) {
+        char dir[700], path[800];
+        snprintf(dir, sizeof dir, "%s/tr/%s", d, names[k]);
+        TL_ASSERT_STREQ(value("trace", k), dir);
+        long its = atol(value("iterations", k));
+        for (int r = 0; r < 2; r++) {
+            snprintf(path, sizeof path, "%s/trace.rank%d.csv", dir, r);
+            trace_iters t = read_trace_iters(path);
+            /* per solve: its iterations, and pipecg marks the one whose test stops it too */
+            int per = t.total / 3;
+            TL_ASSERT_MSG(t.total == 3 * per && (per == its || per == its + 1) && t.in_window == 2 * per,
+                          "%s: %d iterations, %d in the window; the run: 1 + 2 solves of %ld", path, t.total,
+                          t.in_window, its);
+            TL_ASSERT_MSG(t.w0 > last_end, "%s: window starts before the last run's ended", path);
+            if (r == 1) last_end = t.w1;
+        }
+        snprintf(manifest_line + strlen(manifest_line), sizeof manifest_line - strlen(manifest_line), " %s", dir);
+    }
+    char path[700];
+    snprintf(path, sizeof path, "%s/tr/trace.rank0.csv", d);
+    TL_ASSERT_MSG(access(path, F_OK) != 0, "a trace of every run in %s", path);
+    snprintf(path, sizeof path, "%s/manifest.txt", d);
+    load(path);
+    TL_ASSERT_MSG(strstr(out_buf, manifest_line), "manifest lacks '%s':\n%s", manifest_line, out_buf);
 }
 
 TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
@@ -626,5 +792,7 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, cuda_and_petsc_backends_refuse_cleanly,
+             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
+             jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
+             trace_per_run, cuda_and_petsc_backends_refuse_cleanly,
              warmup_iterations_and_us_per_iter)

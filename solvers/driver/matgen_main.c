@@ -8,6 +8,8 @@
 
 #include "config.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
+#include "runtime/results.h"
 #include "runtime/tmpfile.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/gen.h"
@@ -36,7 +38,7 @@ static const tl_option matgen_options[] = {
      .metavar = "P",
      .help = "convdiff: cell Peclet number (0 = symmetric 7-point)",
      .min = 0,
-     .max = 1e6},
+     .max = TL_GEN_MAX_PECLET},
     {.name = "decades",
      .type = TL_OPT_DOUBLE,
      .offset = offsetof(matgen_opts, decades),
@@ -44,7 +46,7 @@ static const tl_option matgen_options[] = {
      .metavar = "D",
      .help = "hetero2d: decades spanned by the edge coefficients (4: 1e-2 .. 1e2)",
      .min = 0,
-     .max = 12},
+     .max = TL_GEN_MAX_DECADES},
     {.name = "rhs",
      .type = TL_OPT_STRING,
      .offset = offsetof(matgen_opts, rhs),
@@ -77,9 +79,15 @@ static int bad_arg(const char *what, const char *value)
     return 2;
 }
 
+static int bad_arg_why(const char *what, const char *value, const char *why)
+{
+    fprintf(stderr, PROG ": invalid %s '%s': %s (try --help)\n", what, value, why);
+    return 2;
+}
+
 static int parse_n(const char *text, int64_t *n)
 {
-    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= 2097151;
+    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= TL_GEN_MAX_N;
 }
 
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
@@ -89,8 +97,7 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
                 .peclet = kind == TL_GEN_CONVDIFF   ? o->peclet
                           : kind == TL_GEN_HETERO2D ? o->decades
                                                     : 0.0};
-    TL_TRY(tl_gen_write(&g, out));
-    if (o->rhs) TL_TRY(tl_gen_write_rhs(&g, o->rhs));
+    TL_TRY(tl_gen_write_files(&g, out, o->rhs));
     int64_t rows = tl_gen_nrows(&g);
     printf("matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
            tl_gen_kind_name(kind), n, tl_gen_dims(&g), rows, tl_gen_symmetric(&g) ? "yes" : "no");
@@ -100,20 +107,22 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
     return TL_OK;
 }
 
+static int matrix_name(const char *path)
+{
+    return tl_path_has_suffix(path, ".tlcsr") || tl_path_has_suffix(path, ".mtx") ||
+           tl_path_has_suffix(path, ".mtx.gz");
+}
+
 static tl_status cmd_convert(const char *in, const char *out)
 {
     tl_csr a = {0};
     tl_status st = TL_OK;
     TL_TRY(tl_matrix_read(in, 0, &a));
     int sym = tl_csr_is_symmetric(&a, 0.0, NULL, NULL); /* exactly: stored as symmetric */
-    if (tl_path_has_suffix(out, ".tlcsr")) {
+    if (tl_path_has_suffix(out, ".tlcsr"))
         TL_TRYGOTO(tl_bin_write(out, &a, sym ? TL_BIN_FLAG_SYMMETRIC : 0), st, fail);
-    } else if (tl_path_has_suffix(out, ".mtx") || tl_path_has_suffix(out, ".mtx.gz")) {
+    else
         TL_TRYGOTO(tl_mm_write_csr(out, &a, sym), st, fail);
-    } else {
-        st = TL_FAIL(TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", out);
-        goto fail;
-    }
     printf("matrix: %s\nrows: %" PRId64 "\ncols: %" PRId64 "\nnonzeros: %" PRId64
            "\nsymmetric: %s\nwritten: %s\n",
            in, a.nrows, a.ncols, a.nnz, sym ? "yes" : "no", out);
@@ -161,6 +170,56 @@ static tl_status cmd_info(const char *in)
     return TL_OK;
 }
 
+/* An output path before any work: one line naming it (and the option,
+ * for --rhs) and why it cannot be written, else its missing folders made
+ * (as trilap-solve's --results and --solution make theirs; removed again
+ * if the command fails). */
+static tl_status output_ready(const char *option, const char *path)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, PROG "%s%s", option ? ": --" : "", option ? option : "");
+    tl_log_set_prefix(prefix, -1);
+    tl_status st = tl_out_check(path);
+    tl_log_set_prefix(PROG, -1);
+    TL_TRY(st);
+    return tl_mkdir_parent(path);
+}
+
+/* The command line's command: its arguments checked (2 when bad), its
+ * outputs checked and their folders made, then the work. *st: the work's. */
+static int run_command(char **pos, int np, const matgen_opts *o, tl_status *st)
+{
+    const char *cmd = pos[0];
+    int kind = tl_gen_kind_parse(cmd);
+    int64_t n = 0, k = 0;
+    if (kind >= 0) {
+        if (np != 3) return bad_arg("arguments for", cmd);
+        if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
+        if (!matrix_name(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (o->rhs && strcmp(o->rhs, pos[2]) == 0) return bad_arg_why("--rhs", o->rhs, "the matrix's own file");
+        if ((*st = output_ready(NULL, pos[2])) == TL_OK && o->rhs) *st = output_ready("rhs", o->rhs);
+        if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
+        return 0;
+    }
+    /* --rhs belongs to the generators: elsewhere it would be dropped */
+    if (o->rhs) return bad_arg_why("--rhs", o->rhs, "only a generator writes a right-hand side");
+    if (strcmp(cmd, "convert") == 0) {
+        if (np != 3) return bad_arg("arguments for", cmd);
+        if (!matrix_name(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if ((*st = output_ready(NULL, pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
+    } else if (strcmp(cmd, "partition") == 0) {
+        if (np != 4) return bad_arg("arguments for", cmd);
+        if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20) return bad_arg("NPARTS", pos[2]);
+        if ((*st = output_ready(NULL, pos[3])) == TL_OK) *st = cmd_partition(pos[1], (int)k, pos[3], o);
+    } else if (strcmp(cmd, "info") == 0) {
+        if (np != 2) return bad_arg("arguments for", cmd);
+        *st = cmd_info(pos[1]);
+    } else {
+        return bad_arg("command", cmd);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     matgen_opts o;
@@ -178,42 +237,10 @@ int main(int argc, char **argv)
     if (tl_tmpfile_handle_signals(PROG) != TL_OK) return 1;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
-    char **pos = res.positional;
-    int np = res.npositional, rc = 0;
-    const char *cmd = pos[0];
     tl_status st = TL_OK;
-    int kind = tl_gen_kind_parse(cmd);
-    if (kind >= 0) {
-        int64_t n;
-        if (np != 3)
-            rc = bad_arg("arguments for", cmd);
-        else if (!parse_n(pos[1], &n))
-            rc = bad_arg("grid size N", pos[1]);
-        else
-            st = cmd_generate((tl_gen_kind)kind, n, pos[2], &o);
-    } else if (strcmp(cmd, "convert") == 0) {
-        if (np != 3)
-            rc = bad_arg("arguments for", cmd);
-        else
-            st = cmd_convert(pos[1], pos[2]);
-    } else if (strcmp(cmd, "partition") == 0) {
-        int64_t k;
-        if (np != 4)
-            rc = bad_arg("arguments for", cmd);
-        else if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20)
-            rc = bad_arg("NPARTS", pos[2]);
-        else
-            st = cmd_partition(pos[1], (int)k, pos[3], &o);
-    } else if (strcmp(cmd, "info") == 0) {
-        if (np != 2)
-            rc = bad_arg("arguments for", cmd);
-        else
-            st = cmd_info(pos[1]);
-    } else {
-        rc = bad_arg("command", cmd);
-    }
+    int rc = run_command(res.positional, res.npositional, &o, &st);
     free(res.positional);
     if (rc) return rc;
-    if (st != TL_OK) tl_tmpfile_cleanup();
+    if (st != TL_OK) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     return st == TL_OK ? 0 : 1;
 }

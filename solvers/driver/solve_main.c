@@ -12,6 +12,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "probes/gpu_lanes.h"
@@ -22,10 +23,12 @@
 #include "runtime/gpu.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 #include "runtime/progress.h"
 #include "runtime/results.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/gen.h"
+#include "solvers/matrix/input_check.h"
 #include "solvers/methods/method.h"
 #include "solvers/matrix/mmio.h"
 #include "solvers/matrix/outfile.h"
@@ -397,28 +400,11 @@ static const tl_option solve_options[] = {
 };
 #undef O
 
-/* "gen:poisson7:32", "gen:convdiff:16:0.5" */
+/* "gen:poisson7:32", "gen:convdiff:16:0.5" (solvers/matrix/gen.h) */
 static tl_status load_generated(const char *spec, tl_csr *a)
 {
-    char kind[32] = "";
-    long long n = 0;
-    double peclet = 0.5;
-    int used = 0, got = sscanf(spec, "gen:%31[a-z0-9]:%lld%n", kind, &n, &used);
-    if (got == 2 && spec[used] == ':') {
-        int more = 0;
-        got = sscanf(spec + used, ":%lf%n", &peclet, &more) == 1 ? 2 : 0;
-        used += more;
-    }
-    int k = got == 2 && spec[used] == 0 ? tl_gen_kind_parse(kind) : -1;
-    if (k < 0 || !(peclet >= 0))
-        return TL_FAIL(TL_ERR_INVAL,
-                       "invalid generated matrix '%s' (gen:KIND:N[:PECLET], KIND poisson7, poisson27, convdiff or "
-                       "hetero2d; PECLET convdiff's Peclet number or hetero2d's decades, at least 0)",
-                       spec);
-    /* n^3 rows must fit: 2^21 per side is far beyond any memory */
-    if (n < 1 || n > (1 << 21))
-        return TL_FAIL(TL_ERR_INVAL, "invalid generated matrix '%s': N must lie in 1..%d", spec, 1 << 21);
-    tl_gen g = {.kind = (tl_gen_kind)k, .n = n, .peclet = peclet};
+    tl_gen g;
+    TL_TRY(tl_gen_parse_spec(spec, &g));
     TL_TRY(tl_gen_csr(&g, a));
     return TL_OK;
 }
@@ -454,10 +440,46 @@ static void warn_nonsymmetric(const solve_opts *o, const tl_csr *a)
     }
 }
 
+/* The preconditioner a method runs with under these options. */
+static tl_precond run_precond(const solve_opts *o, const tl_method *m)
+{
+    return o->precond == PRECOND_JACOBI ? TL_PRECOND_JACOBI
+           : o->precond == PRECOND_NONE ? TL_PRECOND_NONE
+                                        : m->default_precond;
+}
+
+/* Jacobi divides by the diagonal: a zero there (or none) is refused before
+ * any run, naming the matrix and the first such row. The backends' own
+ * check names no matrix and stops only the run that reaches it, after the
+ * runs before it have printed their reports. PETSc's PCJACOBI has its own
+ * rule for a zero diagonal. */
+static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
+{
+    const char *who = NULL;
+    for (int k = 0; k < o->nmethods && !who; k++)
+        if (run_precond(o, o->methods[k]) == TL_PRECOND_JACOBI) who = o->methods[k]->name;
+    if (!who || !solve_backends[o->backend].ops) return TL_OK;
+    int64_t zeros = 0, first = -1;
+    for (int64_t i = 0; i < a->nrows; i++) {
+        double d = 0.0;
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            if (a->colidx[k] == i) d = a->val[k];
+        if (d != 0.0) continue;
+        if (first < 0) first = i;
+        zeros++;
+    }
+    TL_INPUT_CHECK(zeros == 0, TL_ERR_NUMERIC,
+                   "%s: %lld zero diagonal entr%s (the first in row %lld), but %s's Jacobi preconditioner divides by "
+                   "the diagonal; use --precond none",
+                   o->matrix, (long long)zeros, zeros == 1 ? "y" : "ies", (long long)first + 1, who);
+    return TL_OK;
+}
+
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
                              int **part, char *partdesc, size_t ndesc)
 {
     TL_TRY(load_matrix(o->matrix, a));
+    TL_TRY(check_jacobi_diagonal(o, a));
     int64_t n = a->nrows, len = 0;
     if (o->rhs) {
         TL_TRY(tl_mm_read_vector(o->rhs, n, b, &len));
@@ -487,15 +509,34 @@ static int cusparse_alg_value(int alg)
     return value[alg];
 }
 
-/* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with a part for
- * each list of several entries, so that no run overwrites another's. */
+/* "SCHEDULE.SOLVER.SPMV", a part for each list of several entries, so that
+ * no run's files overwrite another's; "" when one run is all there is. */
+static void run_name(char *buf, size_t n, const solve_opts *o, const solve_run *run)
+{
+    const char *parts[3] = {o->nschedules > 1 ? run->schedule->name : NULL,
+                            o->nmethods > 1 ? run->method->name : NULL, o->nspmvs > 1 ? run->spmv->label : NULL};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 3; k++)
+        if (parts[k] && at < n) at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "." : "", parts[k]);
+}
+
+/* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with several. */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
                             const solve_run *run)
 {
-    snprintf(buf, n, "%s%s%s%s%s%s%s", path, o->nschedules > 1 ? "." : "",
-             o->nschedules > 1 ? run->schedule->name : "", o->nmethods > 1 ? "." : "",
-             o->nmethods > 1 ? run->method->name : "", o->nspmvs > 1 ? "." : "",
-             o->nspmvs > 1 ? run->spmv->label : "");
+    char name[256];
+    run_name(name, sizeof name, o, run);
+    snprintf(buf, n, "%s%s%s", path, name[0] ? "." : "", name);
+}
+
+/* The run's trace folder: DIR for one run, DIR/SCHEDULE.SOLVER.SPMV (the
+ * parts of run_name) with several, each trace holding one run. */
+static void per_run_trace(char *buf, size_t n, const solve_opts *o, const solve_run *run)
+{
+    char name[256];
+    run_name(name, sizeof name, o, run);
+    snprintf(buf, n, "%s%s%s", o->trace, name[0] ? "/" : "", name);
 }
 
 /* The configuration of one run from the options and its description. */
@@ -534,9 +575,7 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
         .repeat = o->repeat,
         .warmup_iterations = o->warmup_iterations,
     };
-    cfg->bcfg.precond = o->precond == PRECOND_JACOBI ? TL_PRECOND_JACOBI
-                        : o->precond == PRECOND_NONE ? TL_PRECOND_NONE
-                                                     : run->method->default_precond;
+    cfg->bcfg.precond = run_precond(o, run->method);
     return TL_OK;
 }
 
@@ -581,14 +620,76 @@ static void print_cuda_choice(const tl_ctx *ctx, const solve_opts *o, const solv
                choice->loop_why_not, cfg->variant == TL_VARIANT_LOOP ? "" : ")");
 }
 
+/* The run's solves (warm-up and timed) in a tracing session of their
+ * own, when --trace asked for one: a trace per run, whose window is that
+ * run's timed solves (one session for all runs mixed their records under
+ * the last run's window). */
+static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run *run, const tl_dist_matrix *dm,
+                              tl_solve_config *cfg, const double *bl, const double *x0l, double *xl,
+                              tl_solve_report *rep, tl_backend **be, tl_backend_caps *caps,
+                              tl_method_choice *choice)
+{
+    const solve_backend *sb = &solve_backends[o->backend];
+    char sub[256];
+    int traced = 0;
+    run_name(sub, sizeof sub, o, run);
+    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &(tl_probes_session){.sub = sub, .cupti = -1}, &traced)));
+    if (traced) tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
+    if (sb->run) {
+        TL_TRY(sb->run(ctx, dm, cfg, bl, x0l, xl, rep));
+    } else {
+        TL_TRY(choose(ctx, o, sb->ops, dm, cfg, caps, choice));
+        TL_TRY(sb->ops->create(ctx, dm, &cfg->bcfg, be));
+        TL_TRY(tl_solve_run(ctx, *be, cfg, bl, x0l, xl, rep));
+    }
+    TL_TRY(tl_comm_agree(ctx, tl_probes_session_close(ctx)));
+    return TL_OK;
+}
+
+/* Rank 0's files of one run: the results rows, the residual history; then
+ * the solution, gathered from every rank. Collective. */
+static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_run *run, const tl_dist_matrix *dm,
+                                 const double *xl, const tl_solve_labels *lb, const tl_solve_config *cfg,
+                                 const tl_solve_report *rep)
+{
+    tl_status st = TL_OK, lst = TL_OK;
+    double *xg = NULL;
+    char path[4096];
+    if (ctx->rank == 0) {
+        if (o->results) lst = tl_mkdir_parent(o->results);
+        if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep);
+        if (lst == TL_OK && o->history) {
+            per_solver_path(path, sizeof path, o->history, o, run);
+            lst = tl_mkdir_parent(path);
+            if (lst == TL_OK) lst = tl_solve_history_write(path, &rep->res);
+        }
+    }
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    if (!o->solution) return TL_OK;
+    if (ctx->rank == 0) {
+        xg = malloc((size_t)(dm->nglobal ? dm->nglobal : 1) * sizeof *xg);
+        lst = xg ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "solution of %lld rows", (long long)dm->nglobal);
+    }
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+    TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
+    if (ctx->rank == 0) {
+        per_solver_path(path, sizeof path, o->solution, o, run);
+        lst = tl_mkdir_parent(path);
+        if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
+    }
+    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
+fail:
+    free(xg);
+    return st;
+}
+
 static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
                          const tl_dist_matrix *dm, const double *bl, const double *x0l, double *xl,
                          const char *partdesc, int *not_converged)
 {
-    tl_status st = TL_OK, lst = TL_OK;
+    tl_status st = TL_OK;
     tl_backend *be = NULL;
     tl_solve_report rep = {0};
-    double *xg = NULL;
     const solve_backend *sb = &solve_backends[o->backend];
     int cuda = sb->device;
     tl_solve_config cfg;
@@ -601,13 +702,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         tl_progress_begin(&bar, run->method->name, nsolves, "solves", tl_progress_mode_of(o->progress));
         cfg.params.progress = &bar;
     }
-    if (sb->run) {
-        TL_TRYGOTO(sb->run(ctx, dm, &cfg, bl, x0l, xl, &rep), st, fail);
-    } else {
-        TL_TRYGOTO(choose(ctx, o, sb->ops, dm, &cfg, &caps, &choice), st, fail);
-        TL_TRYGOTO(sb->ops->create(ctx, dm, &cfg.bcfg, &be), st, fail);
-        TL_TRYGOTO(tl_solve_run(ctx, be, &cfg, bl, x0l, xl, &rep), st, fail);
-    }
+    TL_TRYGOTO(solve_traced(ctx, o, run, dm, &cfg, bl, x0l, xl, &rep, &be, &caps, &choice), st, fail);
     if (cfg.params.progress) {
         tl_progress_update(&bar, bar.total); /* a solve that converged early is done too */
         tl_progress_end(&bar);
@@ -633,6 +728,11 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         tl_solve_labels shown = lb;
         if (!run->method->pipelined && !sb->schedule_label) shown.schedule = NULL;
         tl_solve_print(stdout, &shown, &cfg, &rep);
+        if (o->trace) {
+            char dir[4096];
+            per_run_trace(dir, sizeof dir, o, run);
+            printf("trace: %s\n", dir);
+        }
         if (cuda) print_cuda_choice(ctx, o, run, &cfg, &caps, &choice);
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
@@ -646,39 +746,58 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         TL_TRYGOTO(tl_solve_print_halo(ctx, stdout, dm, rep.stats[TL_OP_HALO].count), st, fail);
     }
     if (ctx->rank == 0) {
-        char path[4096];
-        if (o->results) lst = tl_mkdir_parent(o->results);
-        if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, &lb, &cfg, &rep);
-        if (lst == TL_OK && o->history) {
-            per_solver_path(path, sizeof path, o->history, o, run);
-            lst = tl_mkdir_parent(path);
-            if (lst == TL_OK) lst = tl_solve_history_write(path, &rep.res);
-        }
         printf("\n");
         fflush(stdout);
     }
-    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    if (o->solution) {
-        if (ctx->rank == 0) {
-            xg = malloc((size_t)(dm->nglobal ? dm->nglobal : 1) * sizeof *xg);
-            lst =
-                xg ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "solution of %lld rows", (long long)dm->nglobal);
-        }
-        TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-        TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
-        if (ctx->rank == 0) {
-            char path[4096];
-            per_solver_path(path, sizeof path, o->solution, o, run);
-            lst = tl_mkdir_parent(path);
-            if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
-        }
-        TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
-    }
+    TL_TRYGOTO(write_run_files(ctx, o, run, dm, xl, &lb, &cfg, &rep), st, fail);
 fail:
     if (cfg.params.progress) tl_progress_end(&bar); /* the line ended before the error's */
-    free(xg);
     if (be) be->ops->destroy(&be);
     tl_solve_report_free(&rep);
+    return st;
+}
+
+/* "trace: DIR/a DIR/b ...": every run's trace folder, in run order. */
+static char *trace_folders(const solve_opts *o)
+{
+    size_t n = (size_t)(o->nschedules * o->nspmvs * o->nmethods) * (strlen(o->trace) + 256) + 16, at = 0;
+    char *buf = malloc(n);
+    if (!buf) return NULL;
+    at += (size_t)snprintf(buf, n, "trace:");
+    for (int c = 0; c < o->nschedules; c++)
+        for (int v = 0; v < o->nspmvs; v++)
+            for (int k = 0; k < o->nmethods; k++) {
+                const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
+                char dir[4096];
+                per_run_trace(dir, sizeof dir, o, &run);
+                at += (size_t)snprintf(buf + at, n - at, " %s", dir);
+            }
+    snprintf(buf + at, n - at, "\n");
+    return buf;
+}
+
+/* manifest.txt beside the results: the runs' inputs and where their
+ * traces are. Collective. */
+static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc)
+{
+    const solve_backend *sb = &solve_backends[o->backend];
+    char mpath[4096], gpu[256] = "";
+    tl_results_manifest_path(o->results, mpath, sizeof mpath);
+    int cuda = sb->device;
+    if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
+    char *traces = o->trace ? trace_folders(o) : NULL;
+    size_t n = 2048 + strlen(partdesc) + (traces ? strlen(traces) : 0);
+    char *extra = malloc(n);
+    tl_status st = extra && (traces || !o->trace) ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "the manifest's lines");
+    if (st == TL_OK)
+        snprintf(extra, n, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s%s", o->matrix,
+                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
+                 cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "", traces ? traces : "");
+    free(traces);
+    st = tl_comm_agree(ctx, st);
+    if (st == TL_OK) st = tl_manifest_write(ctx, mpath, extra);
+    free(extra);
     return st;
 }
 
@@ -693,16 +812,14 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     tl_dist_matrix *dm = NULL;
     char partdesc[256] = "";
     const solve_backend *sb = &solve_backends[o->backend];
-    int setup_done = 0, probes_up = 0;
+    int setup_done = 0;
 
-    lst = tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &probes_up);
-    TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     if (sb->device) {
         /* once for every run of this process (the NCCL communicators live
          * with it); the launcher tears it down, or aborts it after a failure */
         tl_gpu_config gc = {.use_priorities = o->stream_priorities};
         TL_TRYGOTO(tl_gpu_create(ctx, &gc), st, fail);
-        tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
+        tl_probe_gpu_roles(ctx); /* for an attached tool; each run's trace registers them again */
     }
     if (ctx->rank == 0) {
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
@@ -738,27 +855,11 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
                                    &job->not_converged),
                            st, fail);
             }
-    if (o->results) {
-        char mpath[4096], extra[1024];
-        tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        int cuda = sb->device;
-        char gpu[256] = "";
-        if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
-        snprintf(extra, sizeof extra,
-                 "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s", o->matrix,
-                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
-                 cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
-                 cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "");
-        TL_TRYGOTO(tl_manifest_write(ctx, mpath, extra), st, fail);
-    }
+    if (o->results) TL_TRYGOTO(write_manifest(ctx, o, partdesc), st, fail);
 fail:
     if (setup_done && sb->teardown) {
         tl_status fst = sb->teardown(ctx);
         if (st == TL_OK) st = fst;
-    }
-    if (probes_up) {
-        tl_status pst = tl_probes_session_close(ctx);
-        if (st == TL_OK) st = pst;
     }
     tl_dist_destroy(&dm);
     tl_csr_free(&A);
@@ -771,76 +872,231 @@ fail:
     return st;
 }
 
-/* --spmv trilap[:T],cusparse[:ALG],... -> o->spmvs; 0 on success. T: threads
- * per row (1..32, -1 the nonzero split), ALG: default|csr1|csr2. */
-static int parse_spmvs(solve_opts *o)
+/* A comma list option (--solver, --schedule, --spmv) as its entries. */
+enum { MAX_LIST = 8, LIST_ENTRY = 48 };
+typedef struct name_list {
+    int n;
+    char entry[MAX_LIST][LIST_ENTRY];
+} name_list;
+
+/* Split `text` on every comma; NULL, or why the list cannot be run: an
+ * empty entry (a comma at either end or two together, which strtok passed
+ * over in silence), an entry given twice (its runs would write the same
+ * files), more than `max` entries. */
+static const char *split_list(const char *text, int max, name_list *l, char *why, size_t nwhy)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", o->spmv);
-    o->nspmvs = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (o->nspmvs == (int)(sizeof o->spmvs / sizeof o->spmvs[0])) return -1;
-        struct spmv_choice *c = &o->spmvs[o->nspmvs];
-        char *arg = strchr(tok, ':');
-        if (arg) *arg++ = 0;
-        c->tpr = c->alg = -2;
-        if (strcmp(tok, "trilap") == 0) {
-            c->impl = 0;
-            char *end = NULL;
-            long t = arg ? strtol(arg, &end, 10) : 0;
-            if (arg && (*end || !(t == -1 || (t >= 1 && t <= 32 && (t & (t - 1)) == 0)))) return -1;
-            if (arg) c->tpr = (int)t;
-        } else if (strcmp(tok, "cusparse") == 0) {
-            c->impl = 1;
-            if (arg) {
-                int alg = CUSPARSE_ALG_CSR2;
-                while (alg >= 0 && strcmp(arg, cusparse_alg_names[alg]) != 0) alg--;
-                if (alg < 0) return -1;
-                c->alg = cusparse_alg_value(alg);
-            }
-        } else {
-            return -1;
+    l->n = 0;
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) return "an empty entry (a comma at either end, or two together)";
+        if (l->n == max) {
+            snprintf(why, nwhy, "more than %d entries", max);
+            return why;
         }
-        snprintf(c->label, sizeof c->label, "%s%s%s", tok, arg ? ":" : "", arg ? arg : "");
-        o->nspmvs++;
+        snprintf(l->entry[l->n], LIST_ENTRY, "%.*s", (int)len, p);
+        for (int k = 0; k < l->n; k++)
+            if (strcmp(l->entry[k], l->entry[l->n]) == 0) {
+                snprintf(why, nwhy, "'%s' twice (its runs would write the same files)", l->entry[k]);
+                return why;
+            }
+        l->n++;
+        p += len;
+        if (!*p) return NULL;
     }
-    return o->nspmvs > 0 ? 0 : -1;
 }
 
-/* --schedule a,b or all -> schedules; 0 on success. */
-static int parse_schedules(solve_opts *o)
+/* why = "'ENTRY' is not a WHAT: a, b or c" from a table whose entries
+ * start with their name (tl_methods, tl_schedules), then `tail`. */
+static const char *not_one_of(char *why, size_t nwhy, const char *entry, const char *what, const void *table,
+                              size_t stride, int count, const char *tail)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", o->schedule);
+    size_t at = (size_t)snprintf(why, nwhy, "'%s' is not a %s:", entry, what);
+    for (int i = 0; i < count && at < nwhy; i++) {
+        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
+        at += (size_t)snprintf(why + at, nwhy - at, "%s %s", i == 0 ? "" : i + 1 == count ? " or" : ",", name);
+    }
+    if (at < nwhy) snprintf(why + at, nwhy - at, "%s", tail);
+    return why;
+}
+
+/* One --spmv entry, trilap[:T] or cusparse[:ALG], into *c; 0 on success.
+ * T: threads per row (1..32, -1 the nonzero split), ALG: default|csr1|csr2. */
+static int parse_spmv(const char *entry, struct spmv_choice *c)
+{
+    char tok[LIST_ENTRY];
+    snprintf(tok, sizeof tok, "%s", entry);
+    char *arg = strchr(tok, ':');
+    if (arg) *arg++ = 0;
+    c->tpr = c->alg = -2;
+    if (strcmp(tok, "trilap") == 0) {
+        c->impl = 0;
+        char *end = NULL;
+        long t = arg ? strtol(arg, &end, 10) : 0;
+        if (arg && (end == arg || *end || !(t == -1 || (t >= 1 && t <= 32 && (t & (t - 1)) == 0)))) return -1;
+        if (arg) c->tpr = (int)t;
+    } else if (strcmp(tok, "cusparse") == 0) {
+        c->impl = 1;
+        if (arg) {
+            int alg = CUSPARSE_ALG_CSR2;
+            while (alg >= 0 && strcmp(arg, cusparse_alg_names[alg]) != 0) alg--;
+            if (alg < 0) return -1;
+            c->alg = cusparse_alg_value(alg);
+        }
+    } else {
+        return -1;
+    }
+    snprintf(c->label, sizeof c->label, "%s", entry);
+    return 0;
+}
+
+/* --spmv trilap[:T],cusparse[:ALG],... -> o->spmvs; NULL, or why not. */
+static const char *parse_spmvs(solve_opts *o, char *why, size_t nwhy)
+{
+    name_list l;
+    const char *bad = split_list(o->spmv, MAX_LIST, &l, why, nwhy);
+    if (bad) return bad;
+    for (o->nspmvs = 0; o->nspmvs < l.n; o->nspmvs++)
+        if (parse_spmv(l.entry[o->nspmvs], &o->spmvs[o->nspmvs]) != 0) {
+            snprintf(why, nwhy, "'%s' is not trilap[:T] (T 1, 2, 4, 8, 16, 32 or -1) or cusparse[:default|csr1|csr2]",
+                     l.entry[o->nspmvs]);
+            return why;
+        }
+    return NULL;
+}
+
+/* --schedule a,b or all -> o->schedules; NULL, or why not. */
+static const char *parse_schedules(solve_opts *o, char *why, size_t nwhy)
+{
     o->nschedules = 0;
-    if (strcmp(buf, "all") == 0) {
+    if (strcmp(o->schedule, "all") == 0) {
         for (int i = 0; i < TL_SCHED_COUNT; i++)
             o->schedules[o->nschedules++] = &tl_schedules[i];
-        return 0;
+        return NULL;
     }
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        const tl_schedule *sc = tl_schedule_find(tok);
-        if (!sc || o->nschedules == TL_SCHED_COUNT) return -1;
-        o->schedules[o->nschedules++] = sc;
+    name_list l;
+    const char *bad = split_list(o->schedule, TL_SCHED_COUNT, &l, why, nwhy);
+    if (bad) return bad;
+    for (; o->nschedules < l.n; o->nschedules++) {
+        const tl_schedule *sc = tl_schedule_find(l.entry[o->nschedules]);
+        if (!sc)
+            return not_one_of(why, nwhy, l.entry[o->nschedules], "schedule", tl_schedules, sizeof tl_schedules[0],
+                              TL_SCHED_COUNT, " (or all, alone)");
+        o->schedules[o->nschedules] = sc;
     }
-    return o->nschedules > 0 ? 0 : -1;
+    return NULL;
 }
 
-/* --solver a,b,c -> methods; 0 on success. */
-static int parse_solvers(solve_opts *o)
+/* --solver a,b,c -> o->methods; NULL, or why not. */
+static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", o->solver);
-    o->nmethods = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        const tl_method *m = tl_method_find(tok);
-        if (!m || o->nmethods == MAX_SOLVERS) return -1;
-        o->methods[o->nmethods++] = m;
+    name_list l;
+    const char *bad = split_list(o->solver, MAX_SOLVERS, &l, why, nwhy);
+    if (bad) return bad;
+    for (o->nmethods = 0; o->nmethods < l.n; o->nmethods++) {
+        const tl_method *m = tl_method_find(l.entry[o->nmethods]);
+        if (!m)
+            return not_one_of(why, nwhy, l.entry[o->nmethods], "solver", tl_methods, sizeof tl_methods[0], tl_nmethods,
+                              "");
+        o->methods[o->nmethods] = m;
     }
-    return o->nmethods > 0 ? 0 : -1;
+    return NULL;
+}
+
+/* check(path), its one line naming the option too: "trilap-solve:
+ * --history: afile/h.csv: cannot write there: afile is not a folder" (the
+ * line's prefix is the only part of it that is ours). 1 when refused. */
+static int refused(const char *option, tl_status (*check)(const char *path), const char *path)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s: --%s", PROGRAM, option);
+    tl_log_set_prefix(prefix, -1);
+    tl_status st = check(path);
+    tl_log_set_prefix(PROGRAM, -1);
+    return st != TL_OK;
+}
+
+/* Why the folder `dir` could not take files, or NULL: what is there must
+ * be a folder we may write in, else the nearest folder above it that
+ * exists (the probes make the missing ones). tl_out_check's rule for a
+ * folder instead of a file. */
+static const char *folder_unfit(const char *dir, char *why, size_t nwhy)
+{
+    char at[4096];
+    struct stat st;
+    snprintf(at, sizeof at, "%s", dir);
+    while (stat(at, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR) {
+            snprintf(why, nwhy, "cannot write there: %s: %s", at, strerror(errno));
+            return why;
+        }
+        char *slash = strrchr(at, '/');
+        if (!slash) snprintf(at, sizeof at, ".");
+        else if (slash == at) at[1] = '\0';
+        else *slash = '\0';
+    }
+    if (!S_ISDIR(st.st_mode))
+        snprintf(why, nwhy, "cannot write there: %s is not a folder", at);
+    else if (access(at, W_OK | X_OK) != 0)
+        snprintf(why, nwhy, "cannot write in folder %s: %s", at, strerror(errno));
+    else
+        return NULL;
+    return why;
+}
+
+/* Every file and folder the runs will write, checked before any work: a
+ * bad one is one line naming the option and the path here, instead of an
+ * error after the runs with the results half-written. 1 when refused. */
+static int outputs_refused(const solve_opts *o)
+{
+    char path[4096], why[4400];
+    if (o->results) {
+        tl_results_manifest_path(o->results, path, sizeof path);
+        if (refused("results", tl_out_check, o->results) || refused("results", tl_out_check, path) ||
+            refused("results", tl_solve_results_check, o->results))
+            return 1;
+    }
+    for (int c = 0; c < o->nschedules; c++)
+        for (int v = 0; v < o->nspmvs; v++)
+            for (int k = 0; k < o->nmethods; k++) {
+                const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
+                if (o->trace) {
+                    per_run_trace(path, sizeof path, o, &run);
+                    if (folder_unfit(path, why, sizeof why)) {
+                        fprintf(stderr, "%s: --trace: %s: %s\n", PROGRAM, path, why);
+                        return 1;
+                    }
+                }
+                const struct {
+                    const char *option, *path;
+                } files[] = {{"history", o->history}, {"solution", o->solution}};
+                for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+                    if (!files[f].path) continue;
+                    per_solver_path(path, sizeof path, files[f].path, o, &run);
+                    if (refused(files[f].option, tl_out_check, path)) return 1;
+                }
+            }
+    return 0;
+}
+
+/* The list options, each into its runs; 0, or 2 after one line naming the
+ * option, the list and what is wrong with it. */
+static int parse_lists(solve_opts *o)
+{
+    const struct {
+        const char *option, *text;
+        const char *(*parse)(solve_opts *o, char *why, size_t nwhy);
+    } lists[] = {{"solver", o->solver, parse_solvers},
+                 {"spmv", o->spmv, parse_spmvs},
+                 {"schedule", o->schedule, parse_schedules}};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+        char why[256];
+        const char *bad = lists[k].parse(o, why, sizeof why);
+        if (bad) {
+            fprintf(stderr, "%s: invalid --%s '%s': %s (try --help)\n", PROGRAM, lists[k].option, lists[k].text, bad);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -875,18 +1131,9 @@ int main(int argc, char **argv)
     o.rhs = res.npositional > 1 ? res.positional[1] : NULL;
     o.x0 = res.npositional > 2 ? res.positional[2] : NULL;
     free(res.positional);
-    if (parse_solvers(&o) != 0) {
-        fprintf(stderr, "%s: invalid --solver '%s' (try --help)\n", PROGRAM, o.solver);
-        return 2;
-    }
-    if (parse_spmvs(&o) != 0) {
-        fprintf(stderr, "%s: invalid --spmv '%s' (try --help)\n", PROGRAM, o.spmv);
-        return 2;
-    }
-    if (parse_schedules(&o) != 0) {
-        fprintf(stderr, "%s: invalid --schedule '%s' (try --help)\n", PROGRAM, o.schedule);
-        return 2;
-    }
+    if (parse_lists(&o) != 0) return 2;
+    tl_gen spec_check;
+    if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
     const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
     if (unfit) {
         fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
@@ -909,6 +1156,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (outputs_refused(&o)) return 1;
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     solve_job job = {.o = &o};
     tl_probes_main pm = {.fn = solve_rank_main, .arg = &job, .trace = {.dir = o.trace, .cupti = o.cupti}};

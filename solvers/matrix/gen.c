@@ -2,6 +2,7 @@
 #include "solvers/matrix/gen.h"
 #include "solvers/matrix/input_check.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,79 @@ int tl_gen_kind_parse(const char *name)
     for (int k = 0; k < NKINDS; k++)
         if (strcmp(name, kind_names[k]) == 0) return k;
     return -1;
+}
+
+/* The kind's parameter, when it takes one: its name and range. */
+static int gen_param(tl_gen_kind k, const char **name, double *max)
+{
+    if (k == TL_GEN_CONVDIFF) *name = "convdiff's Peclet number", *max = TL_GEN_MAX_PECLET;
+    else if (k == TL_GEN_HETERO2D) *name = "hetero2d's decades", *max = TL_GEN_MAX_DECADES;
+    else return 0;
+    return 1;
+}
+
+/* A whole decimal 1 .. TL_GEN_MAX_N, digits only (no sign, space, 0x). */
+static int spec_grid_size(const char *text, int64_t *n)
+{
+    if (!*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 9) return 0;
+    *n = strtoll(text, NULL, 10);
+    return *n >= 1 && *n <= TL_GEN_MAX_N;
+}
+
+/* A plain decimal in 0..max that a double holds, else why not: "1e-400",
+ * which strtod reads as 0 (saying ERANGE), is refused, not taken as 0;
+ * hexadecimal, inf and nan are no plain decimals. */
+static const char *spec_param(const char *text, double max, double *v)
+{
+    if (!*text || strspn(text, "0123456789.eE+-") != strlen(text)) return "is not a decimal number";
+    char *end;
+    errno = 0;
+    *v = strtod(text, &end);
+    if (*end != '\0' || end == text) return "is not a decimal number";
+    if (errno == ERANGE) return fabs(*v) < 1.0 ? "is too small for a double (it would be read as 0)" : "is too large for a double";
+    if (!(*v >= 0.0 && *v <= max)) return "is out of range";
+    return NULL;
+}
+
+#define SPEC_FORMAT "gen:KIND:N[:PECLET]"
+#define SPEC_KINDS "poisson7, poisson27, convdiff or hetero2d"
+
+tl_status tl_gen_parse_spec(const char *spec, tl_gen *g)
+{
+    char buf[128], *field[5];
+    int nf = 0;
+    TL_INPUT_CHECK(snprintf(buf, sizeof buf, "%s", spec) < (int)sizeof buf, TL_ERR_INVAL,
+                   "invalid generated matrix '%.60s...': longer than any " SPEC_FORMAT, spec);
+    /* split on every ':' (strtok would pass over an empty field) */
+    for (char *p = buf; nf < 5; p++) {
+        field[nf++] = p;
+        p = strchr(p, ':');
+        if (!p) break;
+        *p = '\0';
+    }
+    TL_INPUT_CHECK(nf >= 3 && strcmp(field[0], "gen") == 0, TL_ERR_INVAL,
+                   "invalid generated matrix '%s': expected " SPEC_FORMAT ", KIND " SPEC_KINDS, spec);
+    int k = tl_gen_kind_parse(field[1]);
+    TL_INPUT_CHECK(k >= 0, TL_ERR_INVAL, "invalid generated matrix '%s': KIND '%s' is not " SPEC_KINDS " (" SPEC_FORMAT ")",
+                   spec, field[1]);
+    *g = (tl_gen){.kind = (tl_gen_kind)k, .peclet = 0.0};
+    TL_INPUT_CHECK(spec_grid_size(field[2], &g->n), TL_ERR_INVAL,
+                   "invalid generated matrix '%s': N '%s' is not a whole number in 1..%d", spec, field[2],
+                   TL_GEN_MAX_N);
+    const char *pname = NULL;
+    double pmax = 0.0;
+    int takes = gen_param(g->kind, &pname, &pmax);
+    TL_INPUT_CHECK(nf == 3 || takes, TL_ERR_INVAL,
+                   "invalid generated matrix '%s': %s takes no PECLET, but ':%s' follows N", spec, field[1], field[3]);
+    TL_INPUT_CHECK(nf <= 4, TL_ERR_INVAL, "invalid generated matrix '%s': ':%s' after PECLET (" SPEC_FORMAT ")", spec,
+                   field[4]);
+    if (!takes) return TL_OK;
+    g->peclet = TL_GEN_SPEC_PARAM;
+    if (nf == 3) return TL_OK;
+    const char *why = spec_param(field[3], pmax, &g->peclet);
+    TL_INPUT_CHECK(!why, TL_ERR_INVAL, "invalid generated matrix '%s': PECLET '%s' %s (%s, 0..%.15g)", spec,
+                   field[3], why, pname, pmax);
+    return TL_OK;
 }
 
 const char *tl_gen_kind_name(tl_gen_kind k)
@@ -109,14 +183,15 @@ int tl_gen_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals)
 
 static tl_status check_gen(const tl_gen *g)
 {
-    TL_INPUT_CHECK(g->n >= 1 && g->n <= 2097151, TL_ERR_INVAL, "grid size n=%lld (1 .. 2^21-1)",
+    TL_INPUT_CHECK(g->n >= 1 && g->n <= TL_GEN_MAX_N, TL_ERR_INVAL, "grid size n=%lld (1 .. 2^21-1)",
                    (long long)g->n);
     TL_INPUT_CHECK((unsigned)g->kind < NKINDS, TL_ERR_INVAL, "generator kind %d", (int)g->kind);
     if (g->kind == TL_GEN_HETERO2D)
-        TL_INPUT_CHECK(g->peclet >= 0.0 && g->peclet <= 12.0, TL_ERR_INVAL,
-                       "hetero2d: %g decades (0 .. 12)", g->peclet);
+        TL_INPUT_CHECK(g->peclet >= 0.0 && g->peclet <= TL_GEN_MAX_DECADES, TL_ERR_INVAL,
+                       "hetero2d: %g decades (0 .. %g)", g->peclet, TL_GEN_MAX_DECADES);
     else
-        TL_INPUT_CHECK(g->peclet >= 0.0, TL_ERR_INVAL, "Peclet number %g must be >= 0", g->peclet);
+        TL_INPUT_CHECK(g->peclet >= 0.0 && g->peclet <= TL_GEN_MAX_PECLET, TL_ERR_INVAL,
+                       "Peclet number %g (0 .. %g)", g->peclet, TL_GEN_MAX_PECLET);
     return TL_OK;
 }
 
@@ -232,23 +307,54 @@ static tl_status write_mtx(const tl_gen *g, tl_outfile *f)
     return TL_OK;
 }
 
-tl_status tl_gen_write(const tl_gen *g, const char *path)
+/* b = A * ones as a Matrix Market array. */
+static tl_status write_rhs(const tl_gen *g, tl_outfile *f)
 {
-    tl_outfile *f = NULL;
+    const int64_t n = tl_gen_nrows(g);
+    int64_t cols[TL_GEN_MAX_ROW];
+    double vals[TL_GEN_MAX_ROW];
+    TL_TRY(tl_outfile_printf(f, "%%%%MatrixMarket matrix array real general\n%% b = A * ones, %s n=%lld\n%lld 1\n",
+                             tl_gen_kind_name(g->kind), (long long)g->n, (long long)n));
+    for (int64_t i = 0; i < n; i++) {
+        int c = tl_gen_row(g, i, cols, vals);
+        double s = 0.0;
+        for (int k = 0; k < c; k++)
+            s += vals[k];
+        TL_TRY(tl_outfile_printf(f, "%.17g\n", s));
+    }
+    return TL_OK;
+}
+
+tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
+{
+    tl_outfile *f = NULL, *r = NULL;
     tl_status st = TL_OK;
     TL_TRY(check_gen(g));
     int bin = tl_path_has_suffix(path, ".tlcsr");
     TL_INPUT_CHECK(bin || tl_path_has_suffix(path, ".mtx") || tl_path_has_suffix(path, ".mtx.gz"),
                    TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", path);
+    TL_INPUT_CHECK(!rhs || strcmp(rhs, path) != 0, TL_ERR_INVAL,
+                   "%s: the matrix and its right-hand side cannot be one file", path);
     TL_TRY(tl_outfile_open(path, &f));
-    if (bin)
-        TL_TRYGOTO(write_bin(g, f), st, fail);
-    else
-        TL_TRYGOTO(write_mtx(g, f), st, fail);
-    return tl_outfile_commit(&f);
+    TL_TRYGOTO(bin ? write_bin(g, f) : write_mtx(g, f), st, fail);
+    TL_TRYGOTO(tl_outfile_finish(f), st, fail);
+    if (rhs) {
+        TL_TRYGOTO(tl_outfile_open(rhs, &r), st, fail);
+        TL_TRYGOTO(write_rhs(g, r), st, fail);
+        TL_TRYGOTO(tl_outfile_finish(r), st, fail);
+    }
+    TL_TRYGOTO(tl_outfile_commit(&f), st, fail);
+    if (r) TL_TRYGOTO(tl_outfile_commit(&r), st, fail);
+    return TL_OK;
 fail:
     tl_outfile_abort(&f);
+    tl_outfile_abort(&r);
     return st;
+}
+
+tl_status tl_gen_write(const tl_gen *g, const char *path)
+{
+    return tl_gen_write_files(g, path, NULL);
 }
 
 tl_status tl_gen_write_rhs(const tl_gen *g, const char *path)
@@ -256,22 +362,8 @@ tl_status tl_gen_write_rhs(const tl_gen *g, const char *path)
     tl_outfile *f = NULL;
     tl_status st = TL_OK;
     TL_TRY(check_gen(g));
-    const int64_t n = tl_gen_nrows(g);
-    int64_t cols[TL_GEN_MAX_ROW];
-    double vals[TL_GEN_MAX_ROW];
     TL_TRY(tl_outfile_open(path, &f));
-    TL_TRYGOTO(
-        tl_outfile_printf(
-            f, "%%%%MatrixMarket matrix array real general\n%% b = A * ones, %s n=%lld\n%lld 1\n",
-            tl_gen_kind_name(g->kind), (long long)g->n, (long long)n),
-        st, fail);
-    for (int64_t i = 0; i < n; i++) {
-        int c = tl_gen_row(g, i, cols, vals);
-        double s = 0.0;
-        for (int k = 0; k < c; k++)
-            s += vals[k];
-        TL_TRYGOTO(tl_outfile_printf(f, "%.17g\n", s), st, fail);
-    }
+    TL_TRYGOTO(write_rhs(g, f), st, fail);
     return tl_outfile_commit(&f);
 fail:
     tl_outfile_abort(&f);

@@ -33,9 +33,20 @@ typedef struct tl_gen {
 } tl_gen;
 
 #define TL_GEN_MAX_ROW 27
+#define TL_GEN_MAX_N 2097151       /* 2^21 - 1 points per side: beyond any memory as n^3 */
+#define TL_GEN_MAX_PECLET 1e6      /* convdiff */
+#define TL_GEN_MAX_DECADES 12.0    /* hetero2d: 1e-6 .. 1e6 */
+#define TL_GEN_SPEC_PARAM 0.5      /* gen:KIND:N without PECLET */
 
 /* "poisson7" | "poisson27" | "convdiff" | "hetero2d" -> kind; -1 when unknown. */
 int tl_gen_kind_parse(const char *name);
+/* "gen:KIND:N[:PECLET]" (trilap-solve's matrix argument) -> *g: N a
+ * decimal 1 .. TL_GEN_MAX_N; PECLET, convdiff's Peclet number or
+ * hetero2d's decades (default TL_GEN_SPEC_PARAM), a decimal within their
+ * ranges, and no PECLET for poisson7 and poisson27. Anything else (an
+ * extra field, an empty one, a value a double cannot hold) is one line
+ * naming the spec and what is wrong. */
+tl_status tl_gen_parse_spec(const char *spec, tl_gen *g);
 const char *tl_gen_kind_name(tl_gen_kind k);
 
 int64_t tl_gen_nrows(const tl_gen *g); /* n^3, or n^2 for hetero2d */
@@ -54,6 +65,11 @@ tl_status tl_gen_csr(const tl_gen *g, tl_csr *a);
  * the rows, O(1) memory) or .mtx / .mtx.gz (symmetric storage for the
  * symmetric kinds). */
 tl_status tl_gen_write(const tl_gen *g, const char *path);
+/* The matrix to `path` and, unless rhs is NULL, b = A * ones to `rhs`, both
+ * or neither: each written whole under a temporary name and synced, then
+ * both renamed into place (only a failing second rename, in a folder that
+ * took the first, could part them). */
+tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs);
 /* b = A * ones (so x = ones solves it), as a Matrix Market array. */
 tl_status tl_gen_write_rhs(const tl_gen *g, const char *path);
 

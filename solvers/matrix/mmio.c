@@ -245,6 +245,17 @@ static int at_token_end(const char *p)
     return *p == '\0' || *p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v';
 }
 
+/* A decimal number written with a fraction or an exponent (4.5, 1e3):
+ * a number, but not an integer, which is what the user needs to hear. */
+static int decimal_non_integer(const char *q)
+{
+    for (const char *c = q; !at_token_end(c); c++)
+        if (*c == 'x' || *c == 'X') return 0;
+    char *end;
+    double x = strtod(q, &end);
+    return end != q && at_token_end(end) && isfinite(x);
+}
+
 /* Parse one integer token at *p; 0 on success. */
 static int parse_i64(const char **p, int64_t *v)
 {
@@ -255,7 +266,7 @@ static int parse_i64(const char **p, int64_t *v)
     char *end;
     errno = 0;
     long long x = strtoll(q, &end, 10);
-    if (end == q || !at_token_end(end)) return -2; /* not an integer */
+    if (end == q || !at_token_end(end)) return decimal_non_integer(q) ? -6 : -2;
     if (errno == ERANGE) return -3;
     *v = x;
     *p = end;
@@ -292,6 +303,8 @@ static const char *num_reason(int rc)
         return "out of range";
     case -5:
         return "not a number (a hexadecimal one: Matrix Market values are decimal)";
+    case -6:
+        return "not an integer";
     default:
         return "not finite";
     }
@@ -497,7 +510,7 @@ static tl_status read_coord(mm_src *s, const mm_header *h, trip *t)
             int64_t iv;
             rc = parse_i64(&p, &iv);
             if (rc)
-                return TL_FAIL(TL_ERR_PARSE, "%s:%lld: integer value %s", s->name,
+                return TL_FAIL(TL_ERR_PARSE, "%s:%lld: value %s (the banner says integer)", s->name,
                                (long long)s->lineno, num_reason(rc));
             v = (double)iv;
         }
@@ -647,6 +660,12 @@ tl_status tl_mm_parse_csr(const char *name, const char *data, size_t len, int sq
     return st;
 }
 
+/* An integer that a double holds exactly (a part number). */
+static int whole_number(double x)
+{
+    return x == floor(x) && fabs(x) < 9.0e15;
+}
+
 /* Vector: array (dense) n x 1 or 1 x n; a coordinate n x 1 file is
  * accepted too (missing entries are zero). `integral`: values must be
  * whole numbers (partition files). */
@@ -703,20 +722,24 @@ static tl_status read_vector_src(mm_src *s, int64_t expect_n, int integral, doub
             } else {
                 rc = parse_f64(&p, &v[got]);
             }
-            TL_INPUT_CHECKGOTO(rc == 0, TL_ERR_PARSE, st, fail, "%s:%lld: value %s", s->name,
-                               (long long)s->lineno, num_reason(rc));
+            TL_INPUT_CHECKGOTO(rc == 0, TL_ERR_PARSE, st, fail, "%s:%lld: value %s%s", s->name,
+                               (long long)s->lineno, num_reason(rc),
+                               h.field == TL_MM_INTEGER ? " (the banner says integer)" : "");
             TL_INPUT_CHECKGOTO(is_blank(p), TL_ERR_PARSE, st, fail,
                                "%s:%lld: more than one value on the line", s->name,
                                (long long)s->lineno);
+            TL_INPUT_CHECKGOTO(!integral || whole_number(v[got]), TL_ERR_PARSE, st, fail,
+                               "%s:%lld: value %g is not an integer", s->name, (long long)s->lineno, v[got]);
             got++;
         }
         TL_INPUT_CHECKGOTO(got == n, TL_ERR_PARSE, st, fail,
                            "%s:%lld: truncated file: %lld of %lld declared values", s->name,
                            (long long)s->lineno, (long long)got, (long long)n);
     }
-    if (integral)
+    /* a coordinate file's entry may be the sum of several lines: no one line to name */
+    if (integral && h.format == MM_COORD)
         for (int64_t k = 0; k < n; k++)
-            TL_INPUT_CHECKGOTO(v[k] == floor(v[k]) && fabs(v[k]) < 9.0e15, TL_ERR_PARSE, st, fail,
+            TL_INPUT_CHECKGOTO(whole_number(v[k]), TL_ERR_PARSE, st, fail,
                                "%s: entry %lld: %g is not an integer", s->name, (long long)k + 1,
                                v[k]);
     *out = v;

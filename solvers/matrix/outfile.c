@@ -121,19 +121,27 @@ tl_status tl_outfile_pwrite(tl_outfile *f, const void *data, size_t bytes, int64
     return TL_OK;
 }
 
-tl_status tl_outfile_commit(tl_outfile **pf)
+tl_status tl_outfile_finish(tl_outfile *f)
 {
-    tl_outfile *f = *pf;
-    tl_status st = TL_OK;
 #if TL_HAVE_ZLIB
     if (f->gz) {
         int err = gzclose(f->gz);
         f->gz = NULL;
         if (err != Z_OK)
-            st = TL_FAIL(TL_ERR_IO, "%s: write failed: %s", f->path,
-                         err == Z_ERRNO ? strerror(errno) : "zlib could not finish the stream");
+            return TL_FAIL(TL_ERR_IO, "%s: write failed: %s", f->path,
+                           err == Z_ERRNO ? strerror(errno) : "zlib could not finish the stream");
     }
 #endif
+    /* a device or a pipe has nothing to sync */
+    if (fflush(f->out.f) != 0 || (f->out.tmp[0] && fsync(fileno(f->out.f)) != 0))
+        return TL_FAIL(TL_ERR_IO, "%s: write failed: %s", f->path, strerror(errno));
+    return TL_OK;
+}
+
+tl_status tl_outfile_commit(tl_outfile **pf)
+{
+    tl_outfile *f = *pf;
+    tl_status st = tl_outfile_finish(f);
     if (st == TL_OK) st = tl_out_close(&f->out, 1);
     tl_outfile_abort(pf);
     return st;

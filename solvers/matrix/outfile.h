@@ -23,7 +23,11 @@ tl_status tl_outfile_printf(tl_outfile *f, const char *fmt, ...)
  * written there. */
 tl_status tl_outfile_need_seek(const tl_outfile *f);
 tl_status tl_outfile_pwrite(tl_outfile *f, const void *data, size_t bytes, int64_t offset);
-/* Flush, close, rename onto the final name. Frees *f (also on failure). */
+/* All of commit but the rename: the gzip stream ended, the data flushed
+ * and synced. A writer of files that belong together finishes each before
+ * it commits any, so that only the renames lie between them. */
+tl_status tl_outfile_finish(tl_outfile *f);
+/* Finish, close, rename onto the final name. Frees *f (also on failure). */
 tl_status tl_outfile_commit(tl_outfile **f);
 /* Close and remove the temporary file; NULL-safe. */
 void tl_outfile_abort(tl_outfile **f);

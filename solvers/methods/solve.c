@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "runtime/comm.h"
 #include "runtime/progress.h"
 #include "runtime/results.h"
+#include "solvers/matrix/input_check.h"
 #include "solvers/methods/method.h"
 
 static const char *const tl_stop_names[TL_STOP_COUNT] = {
@@ -437,14 +439,31 @@ tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, i
     return TL_OK;
 }
 
+static const char results_header[] =
+    "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
+    "solver_time_s,"
+    "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads,"
+    "warmup_iterations,us_per_iter";
+
+tl_status tl_solve_results_check(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return TL_OK; /* not there yet: the writer makes it (tl_out_check says whether it can) */
+    char first[sizeof results_header + 2] = "";
+    int got = fgets(first, sizeof first, f) != NULL;
+    fclose(f);
+    first[strcspn(first, "\r\n")] = '\0';
+    TL_INPUT_CHECK(!got || !first[0] || strcmp(first, results_header) == 0, TL_ERR_INVAL,
+                   "%s:1: header '%.60s' differs from this program's ('solver,precond,schedule,...'); write to a "
+                   "new file",
+                   path, first);
+    return TL_OK;
+}
+
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
                                   const tl_solve_config *cfg, const tl_solve_report *rep)
 {
-    static const char header[] =
-        "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
-        "solver_time_s,"
-        "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads,"
-        "warmup_iterations,us_per_iter";
+    static const char *const header = results_header;
     const tl_solve_params *p = &cfg->params;
     /* the stop reason is prose ("fixed iteration count done (rtol = atol =
      * 0, benchmark mode)"): no commas in it, so that every reader that
