@@ -77,6 +77,25 @@ int tl_out_in_place(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* `at`, or the nearest folder above it that exists, is a folder this
+ * process may write in; errors name `path`, the output asked for. */
+static tl_status nearest_folder_takes_files(const char *path, char *at)
+{
+    struct stat st;
+    while (stat(at, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR)
+            return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", path, at, strerror(errno));
+        char *slash = strrchr(at, '/');
+        if (!slash) snprintf(at, 2, ".");
+        else if (slash == at) at[1] = '\0';
+        else *slash = '\0';
+    }
+    if (!S_ISDIR(st.st_mode)) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s is not a folder", path, at);
+    if (access(at, W_OK | X_OK) != 0)
+        return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(errno));
+    return TL_OK;
+}
+
 tl_status tl_out_check(const char *path)
 {
     TL_CHECK(path && *path, TL_ERR_INVAL, "an output file name is empty");
@@ -90,22 +109,20 @@ tl_status tl_out_check(const char *path)
         if (access(path, W_OK) != 0) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         if (tl_out_in_place(path)) return TL_OK;
     }
-    /* the nearest folder above it that exists must be a folder we may
-     * write in: the writers make the missing ones */
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", end);
-    for (;;) {
-        char *slash = strrchr(dir, '/');
-        if (!slash) snprintf(dir, sizeof dir, ".");
-        else if (slash == dir) dir[1] = '\0';
-        else *slash = '\0';
-        if (stat(dir, &st) == 0) break;
-        if (errno != ENOENT) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", path, dir, strerror(errno));
-    }
-    if (!S_ISDIR(st.st_mode)) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s is not a folder", path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, dir, strerror(errno));
-    return TL_OK;
+    /* the writers make the missing folders: the nearest one that exists decides */
+    char *slash = strrchr(end, '/');
+    if (!slash) snprintf(end, sizeof end, ".");
+    else if (slash == end) end[1] = '\0';
+    else *slash = '\0';
+    return nearest_folder_takes_files(path, end);
+}
+
+tl_status tl_out_check_folder(const char *dir)
+{
+    TL_CHECK(dir && *dir, TL_ERR_INVAL, "an output folder name is empty");
+    char at[4096];
+    snprintf(at, sizeof at, "%s", dir);
+    return nearest_folder_takes_files(dir, at);
 }
 
 tl_status tl_out_open(tl_out *o, const char *path)

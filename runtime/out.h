@@ -41,5 +41,9 @@ int tl_out_in_place(const char *path);
  * writers make the missing ones). One line naming the path and the
  * reason on failure. */
 tl_status tl_out_check(const char *path);
+/* The same for a folder the work will fill (a trace folder): it, or the
+ * nearest folder above it that exists, is a folder this process may
+ * write in. */
+tl_status tl_out_check_folder(const char *dir);
 
 #endif

@@ -267,6 +267,10 @@ TL_TEST(out_check_before_the_work)
     TL_ASSERT_OK(tl_out_check(deep));
     TL_ASSERT_OK(tl_out_check(file));
     TL_ASSERT_OK(tl_out_check("/dev/null"));
+    TL_ASSERT(tl_out_check_folder(under) == TL_ERR_IO); /* a folder under a file */
+    TL_ASSERT(tl_out_check_folder(file) == TL_ERR_IO);
+    TL_ASSERT_OK(tl_out_check_folder(deep));
+    TL_ASSERT_OK(tl_out_check_folder(dir));
     TL_ASSERT_EQ(count_entries(dir), 1); /* nothing made */
 }
 

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -1015,56 +1013,20 @@ static int refused(const char *option, tl_status (*check)(const char *path), con
     return st != TL_OK;
 }
 
-/* Why the folder `dir` could not take files, or NULL: what is there must
- * be a folder we may write in, else the nearest folder above it that
- * exists (the probes make the missing ones). tl_out_check's rule for a
- * folder instead of a file. */
-static const char *folder_unfit(const char *dir, char *why, size_t nwhy)
-{
-    char at[4096];
-    struct stat st;
-    snprintf(at, sizeof at, "%s", dir);
-    while (stat(at, &st) != 0) {
-        if (errno != ENOENT && errno != ENOTDIR) {
-            snprintf(why, nwhy, "cannot write there: %s: %s", at, strerror(errno));
-            return why;
-        }
-        char *slash = strrchr(at, '/');
-        if (!slash) snprintf(at, sizeof at, ".");
-        else if (slash == at) at[1] = '\0';
-        else *slash = '\0';
-    }
-    if (!S_ISDIR(st.st_mode))
-        snprintf(why, nwhy, "cannot write there: %s is not a folder", at);
-    else if (access(at, W_OK | X_OK) != 0)
-        snprintf(why, nwhy, "cannot write in folder %s: %s", at, strerror(errno));
-    else
-        return NULL;
-    return why;
-}
-
 /* Every file and folder the runs will write, checked before any work: a
  * bad one is one line naming the option and the path here, instead of an
  * error after the runs with the results half-written. 1 when refused. */
 static int outputs_refused(const solve_opts *o)
 {
-    char path[4096], why[4400];
-    if (o->results) {
-        tl_results_manifest_path(o->results, path, sizeof path);
-        if (refused("results", tl_out_check, o->results) || refused("results", tl_out_check, path) ||
-            refused("results", tl_solve_results_check, o->results))
-            return 1;
-    }
+    char path[4096];
+    if (o->results && refused("results", tl_solve_results_check, o->results)) return 1;
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
                 const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
                 if (o->trace) {
                     per_run_trace(path, sizeof path, o, &run);
-                    if (folder_unfit(path, why, sizeof why)) {
-                        fprintf(stderr, "%s: --trace: %s: %s\n", PROGRAM, path, why);
-                        return 1;
-                    }
+                    if (refused("trace", tl_out_check_folder, path)) return 1;
                 }
                 const struct {
                     const char *option, *path;

@@ -445,20 +445,7 @@ static const char results_header[] =
     "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads,"
     "warmup_iterations,us_per_iter";
 
-tl_status tl_solve_results_check(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return TL_OK; /* not there yet: the writer makes it (tl_out_check says whether it can) */
-    char first[sizeof results_header + 2] = "";
-    int got = fgets(first, sizeof first, f) != NULL;
-    fclose(f);
-    first[strcspn(first, "\r\n")] = '\0';
-    TL_INPUT_CHECK(!got || !first[0] || strcmp(first, results_header) == 0, TL_ERR_INVAL,
-                   "%s:1: header '%.60s' differs from this program's ('solver,precond,schedule,...'); write to a "
-                   "new file",
-                   path, first);
-    return TL_OK;
-}
+tl_status tl_solve_results_check(const char *path) { return tl_results_check(path, results_header); }
 
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
                                   const tl_solve_config *cfg, const tl_solve_report *rep)

@@ -172,9 +172,9 @@ tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, i
 /* One CSV row per timed solve (rank 0). */
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
                                   const tl_solve_config *cfg, const tl_solve_report *rep);
-/* Before the runs: a results file that is there and not empty must start
- * with these rows' header, which the first append would otherwise refuse
- * after the work. One line naming the path. */
+/* Before the runs: whether `path` can take these rows (tl_results_check:
+ * not a stream, it and manifest.txt writable, an existing file's header
+ * these rows'), rather than an append refused after the work. */
 tl_status tl_solve_results_check(const char *path);
 /* Residual history "iteration,residual,relative" (rank 0), atomically. */
 tl_status tl_solve_history_write(const char *path, const tl_solve_result *res);
