@@ -83,7 +83,9 @@ fetch() { # resume-capable download of URL $1 into $2 (a .part file)
       tail -c +"$((have + 1))" "$src" >>"$out" ;;
     *)
       if command -v curl >/dev/null; then
-        curl -fL --retry 3 --retry-delay 5 -C - -o "$out" "$url"
+        local quiet=()
+        [ -t 2 ] || quiet=(-sS) # the progress meter only on a terminal
+        curl -fL ${quiet[@]+"${quiet[@]}"} --retry 3 --retry-delay 5 -C - -o "$out" "$url"
       elif command -v wget >/dev/null; then
         wget -c -O "$out" "$url"
       else
@@ -106,7 +108,11 @@ check() { # verify archive $1 (path) named $2; 0 ok, 1 mismatch, 3 no entry
   return 1
 }
 
-mkdir -p "$dest"
+made=0
+[ -e "$dest" ] || made=1
+mkdir -p "$dest" 2>/dev/null || { echo "$prog: cannot create --dest $dest" >&2; exit 1; }
+# a run that fetched nothing leaves no empty folder behind
+trap '[ $made = 1 ] && rmdir "$dest" 2>/dev/null; true' EXIT
 failed=0
 for n in "${names[@]}"; do
   tgz=$n.tar.gz url=$mirror/${group[$n]}/$tgz arch=$dest/$tgz mtx=$dest/$n/$n.mtx
@@ -122,7 +128,22 @@ for n in "${names[@]}"; do
     if [ $rc != 0 ]; then echo "  $arch fails verification: downloading again"; rm -f "$arch"; fi
   fi
   if [ ! -f "$arch" ]; then
-    fetch "$url" "$arch.part" || { echo "$prog: $n: download failed (the partial file is kept for resuming)" >&2; failed=1; continue; }
+    rc=0; fetch "$url" "$arch.part" || rc=$?
+    if [ $rc != 0 ]; then
+      if [ -s "$arch.part" ]; then
+        echo "$prog: $n: download failed (the partial file $arch.part is kept for resuming)" >&2
+      else
+        rm -f "$arch.part"
+        echo "$prog: $n: download failed, nothing received" >&2
+      fi
+      failed=1
+      # no network (curl: 6 host not resolved, 7 no connection): the other matrices would fail the same way
+      if [ $rc = 6 ] || [ $rc = 7 ]; then
+        echo "$prog: cannot reach ${mirror%%/mat*} (curl exit $rc); the other matrices are not tried" >&2
+        break
+      fi
+      continue
+    fi
     rc=0; check "$arch.part" "$tgz" || rc=$?
     if [ $rc != 0 ]; then
       echo "$prog: $n: downloaded archive does not match $sums; removed" >&2

@@ -14,17 +14,18 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 list=${TRILAP_PACKAGES:-$here/mk/debian-packages.txt}
-require=0
+require=0 list_only=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --require) require=1; shift ;;
-        --list) sed 's/#.*//' "$list" | awk 'NF { print $1 }'; exit 0 ;;
+        --list) list_only=1; shift ;;
         -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-deps.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
-[[ ${TRILAP_NO_INSTALL:-0} == 1 ]] && exit 0
+[[ $list_only == 1 || ${TRILAP_NO_INSTALL:-0} != 1 ]] || exit 0
 [[ -r $list ]] || { echo "install-deps.sh: cannot read the package list $list" >&2; exit 1; }
+if [[ $list_only == 1 ]]; then sed 's/#.*//' "$list" | awk 'NF { print $1 }'; exit 0; fi
 mapfile -t pkgs < <(sed 's/#.*//' "$list" | awk 'NF { print $1 }')
 
 # Installed means dpkg's "ii" (dpkg -s also answers for a removed package
@@ -64,8 +65,11 @@ echo "install-deps.sh: missing Debian packages: ${missing[*]}" >&2
 if [[ -z $how ]]; then
     echo "install-deps.sh: not root and no password-less sudo; to install them run" >&2
     echo "  $cmd_line" >&2
+    if [[ $require == 1 ]]; then
+        echo "install-deps.sh: --require: stopping without them" >&2
+        exit 1
+    fi
     echo "install-deps.sh: going on without them (TRILAP_NO_INSTALL=1 skips this check)" >&2
-    [[ $require == 1 ]] && exit 1
     exit 0
 fi
 
@@ -96,8 +100,11 @@ fi
 [[ ${TRILAP_DRY_RUN:-0} == 1 ]] && exit 0
 mapfile -t still < <(missing_now)
 if [[ ${#still[@]} -gt 0 ]]; then
+    if [[ $require == 1 ]]; then
+        echo "install-deps.sh: still missing: ${still[*]}; --require: stopping without them" >&2
+        exit 1
+    fi
     echo "install-deps.sh: still missing: ${still[*]}; going on without them" >&2
-    [[ $require == 1 ]] && exit 1
     exit 0
 fi
 echo "install-deps.sh: installed ${missing[*]}" >&2

@@ -121,6 +121,8 @@ csv=$out/solver-schedules.csv
 log=$out/console.log
 # trilap-solve appends to --results: refuse to mix a new run into an old one
 [[ ! -e $csv ]] || { echo "$prog: $csv exists; choose another OUT or remove it" >&2; exit 1; }
+made=0
+[[ -e $out ]] || made=1
 mkdir -p "$out/manifests"
 
 cores=$(nproc)
@@ -181,7 +183,13 @@ for r in "${runs[@]}"; do
         # 3: stopped before --max-iterations (a breakdown); the iteration
         # check below marks the row WRONG and the script exits 3 at the end
         if [[ $rc -ne 0 && $rc -ne 3 ]]; then
-            echo "$prog: trilap-solve exited $rc ($tag, schedule $sched, round $round); stopping (message above, log in $log)" | tee -a "$log" >&2
+            if [[ $made == 1 && ! -s $csv ]]; then
+                # nothing measured (trilap-solve refused its arguments, say): no folder of results left
+                rm -rf "$out"
+                echo "$prog: trilap-solve exited $rc ($tag, schedule $sched) before any result; $out removed (message above)" >&2
+            else
+                echo "$prog: trilap-solve exited $rc ($tag, schedule $sched, round $round); stopping (message above, log in $log)" | tee -a "$log" >&2
+            fi
             exit "$rc"
         fi
         [[ ! -f $out/manifest.txt ]] || cp "$out/manifest.txt" "$out/manifests/$tag-$sched-round$round.txt"

@@ -8,13 +8,17 @@
 #   OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
 set -euo pipefail
 usage() { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
+case ${1:-} in -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -ge 1 ] || usage
 n=$1; shift
 [[ $n =~ ^[1-9][0-9]*$ ]] || usage
+case ${LAUNCH:-threads} in threads | mpi | srun) ;; *) echo "$0: LAUNCH must be threads, mpi or srun" >&2; exit 2 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
+made=0
+[ -e "$out" ] || made=1
 mkdir -p "$out"
 args=(tristream --results "$out/tristream.csv" "$@")
 # traces as OUT/<variant>/trace.rank<R>.csv, the layout make demo and trilap-analyze read
@@ -23,8 +27,14 @@ case ${LAUNCH:-threads} in
   threads) cmd=("$bench" "${args[@]}" --gpus "$n") ;;
   mpi) cmd=(${MPIRUN:-mpirun} -np "$n" ${MPIRUN_ARGS:-} "$bench" "${args[@]}") ;;
   srun) cmd=(srun -n "$n" ${SRUN_ARGS:-} "$bench" "${args[@]}") ;;
-  *) echo "$0: LAUNCH must be threads, mpi or srun" >&2; exit 2 ;;
 esac
 echo "# ${cmd[*]}" | tee "$out/tristream.log"
-"${cmd[@]}" 2> >(tee -a "$out/tristream.err" >&2) | tee -a "$out/tristream.log"
+rc=0
+"${cmd[@]}" 2> >(tee -a "$out/tristream.err" >&2) | tee -a "$out/tristream.log" || rc=$?
+if [ $rc -ne 0 ]; then
+    # a failed run leaves no folder of results behind (its errors are above)
+    if [ $made = 1 ]; then rm -rf "$out"; fi
+    echo "$0: trilap-bench failed (exit $rc)$([ $made = 1 ] && echo "; $out removed")" >&2
+    exit $rc
+fi
 echo "# results in $out" >&2

@@ -35,7 +35,7 @@ set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
-  demo_solver aliases install_headers results_to_a_pipe output_limits model_interrupted"
+  demo_solver aliases install_headers results_to_a_pipe output_limits model_interrupted scripts_leave_nothing"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -408,6 +408,32 @@ model_interrupted() {
     if pgrep -f "trilap-model solver --gpus 1024 --matrix gen:poisson7:128" >/dev/null; then
         fail "the simulation outlived trilap-model"
     fi
+}
+
+# the run scripts leave no folder of results when nothing was measured,
+# and the helpers' refusals are one line
+scripts_leave_nothing() {
+    local top rc
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    "$top"/scripts/run-tristream.sh --help | grep -q 'every variant' || fail "run-tristream.sh --help"
+    rc=0
+    LAUNCH=foo OUT=$tmp/rt "$top"/scripts/run-tristream.sh 2 2>"$tmp/err" || rc=$?
+    [ $rc -eq 2 ] && [ ! -e "$tmp/rt" ] || fail "LAUNCH=foo: exit $rc, $(ls "$tmp")"
+    if ! { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }; then
+        rc=0
+        TL_BIN=$bin BENCH=$bin/trilap-bench OUT=$tmp/rt "$top"/scripts/run-tristream.sh 2 >/dev/null 2>"$tmp/err" || rc=$?
+        [ $rc -ne 0 ] && [ ! -e "$tmp/rt" ] || fail "run-tristream.sh without a GPU: exit $rc, left $(ls "$tmp")"
+    fi
+    rc=0
+    SOLVE=$bin/trilap-solve LAUNCH=threads PLOT=0 OUT=$tmp/rss "$top"/scripts/run-solver-schedules.sh 2 --precond bogus \
+        >/dev/null 2>"$tmp/err" || rc=$?
+    [ $rc -ne 0 ] && [ ! -e "$tmp/rss" ] || fail "run-solver-schedules.sh --precond bogus: exit $rc, left $(ls "$tmp")"
+    rc=0
+    "$top"/scripts/download-matrices.sh --dest "$tmp/dl" --no-verify --mirror "file://$tmp/nowhere" Serena \
+        >/dev/null 2>"$tmp/err" || rc=$?
+    [ $rc -eq 1 ] && [ ! -e "$tmp/dl" ] && grep -q 'download failed, nothing received' "$tmp/err" ||
+        fail "download-matrices.sh from nowhere: exit $rc: $(cat "$tmp/err"); left $(ls "$tmp")"
+    one_line 1 env TRILAP_PACKAGES="$tmp/nolist" "$top"/scripts/install-deps.sh --list
 }
 
 case ${1:-} in
