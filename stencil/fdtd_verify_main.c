@@ -220,8 +220,7 @@ static tl_status verify_energy(verify_args *va)
              "--grid %" PRId64 " is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
              " points per axis); use --cells %" PRId64 " or less, or a grid of at least %" PRId64,
              n, L, 2 * L + 2, (n - 2) / 2, 2 * L + 2);
-    double *a = NULL, *b = NULL;
-    int64_t na = 0, nb = 0;
+    tl_fdtd_energy_run a = {0}, b = {0};
     tl_status st = TL_OK;
     char d1[4096], d2[4096];
     if (va->o.slices) {
@@ -233,30 +232,30 @@ static tl_status verify_energy(verify_args *va)
     tl_progress bar;
     vo.progress = &bar;
     tl_progress_begin(&bar, "verify energy, with CPML", (double)steps, "steps", tl_progress_mode_of(va->o.progress));
-    st = tl_fdtd_verify_energy(&vo, n, L, steps, va->o.every, va->o.slices ? d1 : NULL, &a, &na);
+    st = tl_fdtd_verify_energy(&vo, n, L, steps, va->o.every, va->o.slices ? d1 : NULL, &a);
     tl_progress_end(&bar);
     TL_TRYGOTO(st, st, done);
     tl_progress_begin(&bar, "verify energy, no CPML", (double)steps, "steps", tl_progress_mode_of(va->o.progress));
-    st = tl_fdtd_verify_energy(&vo, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b, &nb);
+    st = tl_fdtd_verify_energy(&vo, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b);
     tl_progress_end(&bar);
     TL_TRYGOTO(st, st, done);
-    double ma = 0, mb = 0;
-    for (int64_t i = 0; i < na; i++) ma = a[2 * i + 1] > ma ? a[2 * i + 1] : ma;
-    for (int64_t i = 0; i < nb; i++) mb = b[2 * i + 1] > mb ? b[2 * i + 1] : mb;
     tl_fdtd_config c;
     tl_fdtd_config_defaults(&c);
     double dt = c.cfl * tl_fdtd_dt_max(&c);
-    printf("# energy normalised by its maximum; CPML %" PRId64 " cells; grid %" PRId64 "^3; source stops near t = %.1f\n", L,
-           n, 2.4 / 0.05);
+    printf("# energy normalised by its maximum over every step; CPML %" PRId64 " cells; grid %" PRId64
+           "^3; source stops near t = %.1f\n", L, n, 2.4 / 0.05);
     printf("step,time_s,energy_cpml,energy_none\n");
-    for (int64_t i = 0; i < na && i < nb; i++)
-        printf("%.0f,%.6g,%.6e,%.6e\n", a[2 * i], a[2 * i] * dt, ma > 0 ? a[2 * i + 1] / ma : 0, mb > 0 ? b[2 * i + 1] / mb : 0);
-    if (na > 0 && nb > 0)
-        fprintf(stderr, PROG ": energy at the end / maximum: %.3e with CPML, %.3e without\n", a[2 * (na - 1) + 1] / ma,
-                b[2 * (nb - 1) + 1] / mb);
+    for (int64_t i = 0; i < a.count && i < b.count; i++) {
+        double step = a.samples[2 * i];
+        printf("%.0f,%.6g,%.6e,%.6e\n", step, step * dt, a.max > 0 ? a.samples[2 * i + 1] / a.max : 0,
+               b.max > 0 ? b.samples[2 * i + 1] / b.max : 0);
+    }
+    if (a.max > 0 && b.max > 0)
+        fprintf(stderr, PROG ": energy at the end / maximum: %.3e with CPML, %.3e without\n", a.last / a.max,
+                b.last / b.max);
 done:
-    free(a);
-    free(b);
+    free(a.samples);
+    free(b.samples);
     return st;
 }
 

@@ -187,36 +187,57 @@ done:
     return st;
 }
 
+/* The energy experiment's run: order 8, Ricker (f0 = 0.05) at the centre of
+ * an n^3 grid, a CPML of `cells`; the energy after every step (for its
+ * true maximum; the series returned keeps every `every`-th), slices every
+ * `every` steps. */
+static void energy_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps,
+                          int64_t every, const char *slices)
+{
+    tl_fdtd_config_defaults(c);
+    apply_vopts(c, v);
+    c->order = 8;
+    c->n[0] = c->n[1] = c->n[2] = n;
+    c->cpml = cells;
+    c->source = 1;
+    c->f0 = 0.05;
+    for (int d = 0; d < 3; d++) c->src[d] = n / 2;
+    c->steps = steps;
+    c->energy_every = 1;
+    c->progress = v->progress; /* one unit per step */
+    if (slices) {
+        c->slice_dir = slices;
+        c->slice_every = every;
+        c->slice_axis = 2;
+        c->slice_index = n / 2;
+    }
+}
+
 tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
-                                const char *slices, double **out, int64_t *count)
+                                const char *slices, tl_fdtd_energy_run *out)
 {
     tl_fdtd_config c;
-    tl_fdtd_config_defaults(&c);
-    apply_vopts(&c, v);
-    c.order = 8;
-    c.n[0] = c.n[1] = c.n[2] = n;
-    c.cpml = cells;
-    c.source = 1;
-    c.f0 = 0.05;
-    for (int d = 0; d < 3; d++) c.src[d] = n / 2;
-    c.steps = steps;
-    c.energy_every = every;
-    c.progress = v->progress; /* one unit per step */
-    if (slices) {
-        c.slice_dir = slices;
-        c.slice_every = every;
-        c.slice_axis = 2;
-        c.slice_index = n / 2;
-    }
+    energy_config(&c, v, n, cells, steps, every, slices);
     tl_fdtd *f = NULL;
     tl_status st = TL_OK;
-    *out = NULL;
+    memset(out, 0, sizeof *out);
     TL_TRY(tl_fdtd_create(&f, &c));
     TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
-    const double *e = tl_fdtd_energy(f, count);
-    *out = malloc((size_t)(2 * *count) * sizeof **out);
-    TL_CHECKGOTO(*out != NULL, TL_ERR_NOMEM, st, done, "energy series");
-    memcpy(*out, e, (size_t)(2 * *count) * sizeof **out);
+    int64_t all;
+    const double *e = tl_fdtd_energy(f, &all); /* (step, energy) after every step, step 0 first */
+    out->samples = malloc((size_t)(2 * (all / every + 1)) * sizeof *out->samples);
+    TL_CHECKGOTO(out->samples != NULL, TL_ERR_NOMEM, st, done, "energy series");
+    /* a peak between two samples counts: the normalised figures must not
+     * depend on the sampling period */
+    for (int64_t i = 0; i < all; i++) {
+        double step = e[2 * i], energy = e[2 * i + 1];
+        if (energy > out->max) out->max = energy;
+        out->last = energy;
+        if ((int64_t)step % every != 0) continue;
+        out->samples[2 * out->count] = step;
+        out->samples[2 * out->count + 1] = energy;
+        out->count++;
+    }
 done:
     tl_fdtd_destroy(&f);
     return st;

@@ -46,12 +46,21 @@ tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, doub
 tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
                                     int ncells, double *ratio);
 
-/* Energy every `every` steps for `steps` steps on an n^3 grid with a
- * centred Ricker source, with a CPML of `cells` (0: none): *count pairs
- * (step, energy) in *out (malloc'd). slices: write pressure slices there
- * every `every` steps (NULL: none). */
+/* What the energy experiment returns: the series sampled every `every`
+ * steps, and the figures taken over every step (sampled or not), so that
+ * they do not change with the sampling period. */
+typedef struct tl_fdtd_energy_run {
+    double *samples; /* (step, energy) pairs, step 0 first (malloc'd; the caller frees) */
+    int64_t count;   /* pairs in samples */
+    double max;      /* the largest energy after any step */
+    double last;     /* the energy after the last step */
+} tl_fdtd_energy_run;
+
+/* Energy for `steps` steps on an n^3 grid with a centred Ricker source,
+ * with a CPML of `cells` (0: none), into *out. slices: write pressure
+ * slices there every `every` steps (NULL: none). */
 tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
-                                const char *slices, double **out, int64_t *count);
+                                const char *slices, tl_fdtd_energy_run *out);
 
 /* Deterministic pseudo-random initial values of size 1e-3 at every point
  * (CPML slabs and subdomain interfaces included), for comparisons. */
