@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/error.h"
 #include "stencil/fdtd_cli.h"
 
 int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why)
@@ -47,6 +48,20 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3])
     }
     return 0;
 }
+
+void tl_fdtd_cli_context_begin(tl_fdtd_cli_context *k, const char *what)
+{
+    /* the prefix (runtime/error.h) is this thread's: "program: " or
+     * "program: rank R: "; `what` goes after it for the checks in between */
+    snprintf(k->saved, sizeof k->saved, "%s", tl_log_prefix());
+    size_t n = strlen(k->saved);
+    if (n >= 2 && !strcmp(k->saved + n - 2, ": ")) k->saved[n - 2] = '\0';
+    char with[512];
+    snprintf(with, sizeof with, "%s: %s", k->saved, what);
+    tl_log_set_prefix(with, -1);
+}
+
+void tl_fdtd_cli_context_end(const tl_fdtd_cli_context *k) { tl_log_set_prefix(k->saved, -1); }
 
 void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)
 {

@@ -440,6 +440,18 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
     return TL_ERR_REMOTE;
 }
 
+/* The input refused before anything is printed or written: rank 0 judges
+ * (the line comes from it alone), every rank takes its verdict and stops;
+ * main exits 2. Notes on the input (the CPML's) are said only after this,
+ * when the run goes ahead. */
+static tl_status refuse_bad_input(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c)
+{
+    tl_status st = ctx->rank == 0 ? tl_fdtd_config_check(c) : TL_OK;
+    if (tl_comm_agree(ctx, st) == TL_OK) return TL_OK;
+    if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1; /* thread ranks share it: rank 0 writes */
+    return TL_ERR_REMOTE;
+}
+
 static tl_status run_rank(tl_ctx *ctx, void *arg)
 {
     run_args *ra = arg;
@@ -450,6 +462,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         return TL_ERR_REMOTE;
     }
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
     if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);

@@ -60,10 +60,11 @@ TL_TEST(help_and_bad_arguments)
 
 TL_TEST(cfl_and_blowup_errors)
 {
-    tl_test_output r = fdtd("run --grid 16 --cpml 0 --dt 0.5");
-    TL_ASSERT_EQ(r.rc, 1);
-    TL_ASSERT(strstr(r.err, "dt = 0.5 violates the CFL condition") && strstr(r.err, "dt must be <= 0.448842"));
-    tl_test_output_free(&r);
+    /* a --dt above the limit is the input's: refused before anything is printed */
+    usage_error("run --grid 16 --cpml 0 --dt 0.5",
+                "trilap-fdtd: dt = 0.5 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 1.114 > 1 "
+                "(order 8, h = 1: dt must be <= 0.448842)\n");
+    tl_test_output r;
     r = fdtd("run --grid 16 --cpml 0 --steps 40 --amp 1e8 --f0 0.2 --blowup 10 --check-every 5");
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT(strstr(r.err, "step 5: p = ") && strstr(r.err, "at (8, 8, 5) (subdomain 0) is beyond the blow-up limit"));
@@ -146,6 +147,76 @@ TL_TEST(verify_tables)
     TL_ASSERT(strstr(r.out, "decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n1x2x1,copy,1,0,zero,0.000e+00,yes\n"));
     TL_ASSERT(strstr(r.out, "# 3 rows, 0 not identical"));
     tl_test_output_free(&r);
+}
+
+/* trilap-fdtd ARGS refuses with exit 2, the one line err, nothing on stdout */
+static void refused_before_printing(const char *args, const char *err)
+{
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, err);
+    TL_ASSERT_STREQ(r.out, "");
+    tl_test_output_free(&r);
+}
+
+/* What the solver would refuse is refused before the preamble: one line,
+ * exit 2, no note (the CPML's is said only when the run goes ahead), and
+ * stdout empty (before: the preamble and the CSV header, then exit 1). */
+TL_TEST(run_refuses_before_printing)
+{
+    const char *pre = "run --steps 5 --grid 32";
+    char args[256];
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"--decomp 64x1x1", "32 points along x cannot be cut into 64 subdomains"},
+        {"--s 3 --decomp slab-z", "subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s = 24; use "
+                                  "fewer subdomains along z or a smaller s"},
+        {"--dt 100", "dt = 100 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 222.8 > 1 (order 8, h = 1: "
+                     "dt must be <= 0.448842)"},
+        {"--source 100,1,1", "source x = 100 outside the grid [0, 32)"},
+        {"--receivers '1,1,1;3,40,2'", "receiver 1: y = 40 outside the grid [0, 32)"},
+        {"--strategy peer", "exchange strategy 'peer' is not one of the cpu backend's (cpu: copy|ranks; cuda: "
+                            "host|peer|nccl|devcomm)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512];
+        snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
+        refused_before_printing(args, err);
+    }
+    refused_before_printing("run --steps 5 --grid 1", "trilap-fdtd: grid size 1 along x: must be 2 to 2^20\n");
+    /* on 4 thread ranks: rank 0 says it, once */
+    refused_before_printing("run --steps 5 --grid 32 --decomp slab-z --s 3 --launcher threads --ranks 4 --no-gpu",
+                            "trilap-fdtd: rank 0: subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s "
+                            "= 24; use fewer subdomains along z or a smaller s\n");
+}
+
+/* verify's lists and each run they make are checked before the table's
+ * first line (before: convergence printed its header and the order-2 rows,
+ * then the order-3 error, exit 1) */
+TL_TEST(verify_refuses_before_printing)
+{
+    refused_before_printing("verify convergence --orders 2,3 --sizes 8,16",
+                            "trilap-fdtd: invalid --orders '2,3': 3 is not 2, 4 or 8 (try --help)\n");
+    refused_before_printing("verify convergence --orders 2,8 --sizes 4,8",
+                            "trilap-fdtd: verify convergence, order 8, n = 4: subdomain 0 has 4 points along x, fewer "
+                            "than the ghost depth g = 2 r s = 8; use fewer subdomains along x or a smaller s\n");
+    refused_before_printing("verify time --cfls 0.8,0.4,2 --grid 8",
+                            "trilap-fdtd: invalid --cfls '0.8,0.4,2': 2 is above 1, the stability limit (try --help)\n");
+    refused_before_printing("verify reflection --n-int 8 --cells 0,4 --decomps 1x1x1,64x1x1",
+                            "trilap-fdtd: verify reflection, 64x1x1: 8 points along x cannot be cut into 64 "
+                            "subdomains\n");
+    refused_before_printing("verify decomp --grid 20 --steps 2 --decomps 1x2x1 --ss 1,3",
+                            "trilap-fdtd: verify decomp, 1x2x1, copy, s = 3: subdomain 0 has 10 points along y, fewer "
+                            "than the ghost depth g = 2 r s = 24; use fewer subdomains along y or a smaller s\n");
+    refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
+                            "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
+                            "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* a list longer than the table holds is refused, not cut short */
+    refused_before_printing("verify convergence --orders 2,2,2,2,2,2,2,2,2",
+                            "trilap-fdtd: invalid --orders '2,2,2,2,2,2,2,2,2': expected up to 8 of 2, 4, 8, "
+                            "comma-separated (try --help)\n");
 }
 
 /* verify energy normalises by the maximum over every step: the sampling
@@ -328,6 +399,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
-             verify_tables, verify_energy_independent_of_every, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
+             verify_tables, run_refuses_before_printing, verify_refuses_before_printing,
+             verify_energy_independent_of_every, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
