@@ -8,6 +8,7 @@
 #include "config.h"
 #include "probes/probes.h"
 #include "runtime/error.h"
+#include "runtime/out.h"
 #include "stencil/fdtd_cli.h"
 
 int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why)
@@ -62,6 +63,19 @@ void tl_fdtd_cli_context_begin(tl_fdtd_cli_context *k, const char *what)
 }
 
 void tl_fdtd_cli_context_end(const tl_fdtd_cli_context *k) { tl_log_set_prefix(k->saved, -1); }
+
+tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file)
+{
+    char full[4096];
+    if (file) snprintf(full, sizeof full, "%s/%s", path, file);
+    else snprintf(full, sizeof full, "%s", path);
+    /* tl_out_check's line says the path and the reason; the option is what to change */
+    tl_fdtd_cli_context k;
+    tl_fdtd_cli_context_begin(&k, opt);
+    tl_status st = tl_out_check(full);
+    tl_fdtd_cli_context_end(&k);
+    return st;
+}
 
 void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)
 {

@@ -48,6 +48,13 @@ typedef struct tl_fdtd_cli_context {
 void tl_fdtd_cli_context_begin(tl_fdtd_cli_context *k, const char *what);
 void tl_fdtd_cli_context_end(const tl_fdtd_cli_context *k);
 
+/* Whether output `path` of option `opt` can be written (runtime/out.h
+ * tl_out_check), before the work: the refusal in one line naming both,
+ * "trilap-fdtd: --energy-out: a/e.csv: cannot write there: a is not a
+ * folder". file: NULL when path is the file; else path is the folder that
+ * receives `file` (the first one the run writes there). */
+tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file);
+
 /* trilap-fdtd verify (fdtd_verify_main.c) */
 int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv);
 

@@ -289,8 +289,8 @@ static tl_status verify_reflection(verify_args *va)
 }
 
 /* The energy experiment's input, checked before its two runs: the CPML
- * the grid holds, both runs' configurations. */
-static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t steps)
+ * the grid holds, both runs' configurations, the slice folders. */
+static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t steps, const char *d1, const char *d2)
 {
     if (n < 2 * L + 2) { /* said as run says it: what to change */
         fprintf(stderr,
@@ -304,7 +304,14 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
     begin_check(&k, "verify energy");
     tl_status st = tl_fdtd_verify_energy_check(&va->v, n, L, steps, va->o.every);
     if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
-    return end_check(va, &k, st);
+    TL_TRY(end_check(va, &k, st));
+    if (!d1) return TL_OK;
+    char first[64]; /* the first slice each run writes */
+    snprintf(first, sizeof first, "p-%06" PRId64 ".txt", va->o.every);
+    st = tl_fdtd_cli_check_output("--slices", d1, first);
+    if (st == TL_OK) st = tl_fdtd_cli_check_output("--slices", d2, first);
+    if (st != TL_OK) va->usage_error = 1;
+    return st;
 }
 
 static tl_status verify_energy(verify_args *va)
@@ -325,7 +332,7 @@ static tl_status verify_energy(verify_args *va)
         snprintf(d1, sizeof d1, "%s/cpml", va->o.slices);
         snprintf(d2, sizeof d2, "%s/none", va->o.slices);
     }
-    TL_TRY(energy_check(va, n, L, steps));
+    TL_TRY(energy_check(va, n, L, steps, va->o.slices ? d1 : NULL, va->o.slices ? d2 : NULL));
     tl_fdtd_energy_run a = {0}, b = {0};
     tl_status st = TL_OK;
     /* a line per run, one unit per step (the two runs take as long) */

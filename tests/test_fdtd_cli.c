@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
@@ -219,6 +220,45 @@ TL_TEST(verify_refuses_before_printing)
                             "comma-separated (try --help)\n");
 }
 
+/* Every output is checked before the run: one line naming the option and
+ * the path, nothing printed or written (before: "afile is not a folder"
+ * after the run, with r.csv, manifest.txt and the row already written). */
+TL_TEST(outputs_checked_before_the_run)
+{
+    const char *dir = tl_test_tmpdir();
+    char afile[512], args[2048], err[4096];
+    snprintf(afile, sizeof afile, "%s/afile", dir);
+    tl_test_write(afile, "a regular file\n");
+    static const struct {
+        const char *opt, *args, *path, *under;
+    } cases[] = {
+        {"--energy-out", "--energy-every 2 --energy-out", "e.csv", NULL},
+        {"--seismogram", "--receivers 1,1,1 --seismogram", "s.csv", NULL},
+        {"--results", "--results", "r.csv", NULL},
+        {"--slice-dir", "--slice-every 2 --slice-dir", "sl", "p-000002.txt"},
+        {"--trace", "--trace", "tr", "trace.rank0.csv"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* a results file that could be written, beside the one that cannot */
+        snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv %s %s/%s", dir, cases[i].args, afile,
+                 cases[i].path);
+        if (cases[i].under)
+            snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s/%s: cannot write there: %s/%s: Not a directory\n",
+                     cases[i].opt, afile, cases[i].path, cases[i].under, afile, cases[i].path);
+        else
+            snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s: cannot write there: %s is not a folder\n", cases[i].opt,
+                     afile, cases[i].path, afile);
+        refused_before_printing(args, err);
+        char ok[600];
+        snprintf(ok, sizeof ok, "%s/ok", dir);
+        TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s: %s written", cases[i].opt, ok);
+    }
+    snprintf(args, sizeof args, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices %s", afile);
+    snprintf(err, sizeof err, "trilap-fdtd: --slices: %s/cpml/p-000002.txt: cannot write there: %s/cpml: Not a "
+                              "directory\n", afile, afile);
+    refused_before_printing(args, err);
+}
+
 /* verify energy normalises by the maximum over every step: the sampling
  * period thins the table and changes no figure (sampled every 50 steps the
  * maximum missed the peak: 7.5e-01 at the end without CPML, 4.5e-01 when
@@ -399,7 +439,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
-             verify_tables, run_refuses_before_printing, verify_refuses_before_printing,
+             verify_tables, run_refuses_before_printing, verify_refuses_before_printing, outputs_checked_before_the_run,
              verify_energy_independent_of_every, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
