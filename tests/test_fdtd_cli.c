@@ -383,6 +383,26 @@ TL_TEST(ranks_blowup_named_once)
     tl_test_output_free(&b);
 }
 
+/* Under mpirun a refusal is one line and every rank exits by itself
+ * (before: after the line, mpirun's SIGTERM reached ranks a few ms from
+ * their own exit, each adding "terminated (SIGTERM); temporary outputs
+ * removed", two at once garbled into one line). The race is a matter of
+ * milliseconds: several tries. */
+TL_TEST(mpirun_refusal_one_line)
+{
+    const char *m = tl_test_mpirun();
+    static const char *const args[2] = {"run --grid 32 --steps 30 --cpml 6",
+                                        "verify decomp --decomps slab-z --ss 3 --grid 20"};
+    for (int k = 0; k < 6; k++) {
+        tl_test_output r = tl_test_capture("OMP_NUM_THREADS=1 %s -np 4 --oversubscribe %s/trilap-fdtd %s", m,
+                                           tl_test_bin(), args[k % 2]);
+        TL_ASSERT_EQ(r.rc, 2);
+        TL_ASSERT_MSG(tl_test_count(r.err, "trilap-fdtd") == 1 && !strstr(r.err, "SIGTERM"), "try %d: %s", k, r.err);
+        TL_ASSERT_STREQ(r.out, "");
+        tl_test_output_free(&r);
+    }
+}
+
 /* Ranks at odds with the decomposition, the backend or the strategy: one
  * line, exit 2, nothing run. */
 TL_TEST(ranks_mismatch_is_one_line_exit_2)
@@ -440,6 +460,6 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
              verify_tables, run_refuses_before_printing, verify_refuses_before_printing, outputs_checked_before_the_run,
-             verify_energy_independent_of_every, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
+             verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
