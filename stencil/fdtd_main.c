@@ -566,10 +566,15 @@ int main(int argc, char **argv)
         printf(PROG " %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
         return 0;
     }
-    FILE *out = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? stdout : stderr;
+    /* an unknown word is one line, as in the other trilap programs; the
+     * usage is for --help, and for no command at all */
+    if (argc >= 2 && strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+        fprintf(stderr, PROG ": unknown %s '%s' (try --help)\n", argv[1][0] == '-' ? "option" : "command", argv[1]);
+        return 2;
+    }
+    FILE *out = argc >= 2 ? stdout : stderr;
     fprintf(out, "usage: " PROG " run [options] | " PROG " verify convergence|time|reflection|energy|decomp [options]\n"
                  "3D acoustic FDTD (staggered pressure-velocity, orders 2/4/8) with CPML, on the CPU or GPUs;\n"
                  "`" PROG " run --help` and `" PROG " verify --help` list the options.\n");
-    if (out == stderr && argc >= 2) fprintf(stderr, PROG ": unknown command '%s' (try --help)\n", argv[1]);
     return out == stdout ? 0 : 2;
 }
