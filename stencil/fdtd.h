@@ -140,8 +140,14 @@ typedef struct tl_fdtd_stats {
     } op[8];
 } tl_fdtd_stats;
 
-/* Checks the configuration (CFL, sizes, decomposition against the ghost
- * depth), cuts the grid, allocates every subdomain on its backend, sets
+/* Every refusal of a configuration that tl_fdtd_create would give before
+ * it allocates: sizes, order, CFL, source and receivers inside the grid,
+ * the strategy's name, the cut into subdomains at least the ghost depth
+ * thick. One line naming the input and the reason (TL_ERR_INVAL), so that
+ * a program refuses bad input before it prints or writes anything. Not
+ * checked here: the ranks a per-rank strategy needs, and memory. */
+tl_status tl_fdtd_config_check(const tl_fdtd_config *c);
+/* Checks the configuration (tl_fdtd_config_check), cuts the grid, allocates every subdomain on its backend, sets
  * the initial condition. Errors name the input and the reason. */
 tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg);
 /* The same over the ranks of ctx when the strategy is per-rank: rank r
@@ -161,6 +167,8 @@ int tl_fdtd_strategy_per_rank(const char *name, tl_fdtd_backend_kind b);
 /* The default strategy of backend b: in one process (per_rank = 0: copy,
  * peer) or one subdomain per rank (1: ranks, devcomm). */
 const char *tl_fdtd_strategy_default(tl_fdtd_backend_kind b, int per_rank);
+/* "cpu: copy|ranks; cuda: host|peer|nccl|devcomm", for messages */
+const char *tl_fdtd_strategy_names(void);
 void tl_fdtd_destroy(tl_fdtd **f);
 
 /* warmup + steps time steps (warm-up steps are counted in the simulated

@@ -1,12 +1,15 @@
 /* trilap-fdtd's command-line pieces that run (fdtd_main.c) and verify
  * (fdtd_verify_main.c) share: option errors, the grid and decomposition
  * parsers, the launcher's options and the launch. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/error.h"
+#include "runtime/out.h"
 #include "stencil/fdtd_cli.h"
 
 int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why)
@@ -48,6 +51,33 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3])
     return 0;
 }
 
+void tl_fdtd_cli_context_begin(tl_fdtd_cli_context *k, const char *what)
+{
+    /* the prefix (runtime/error.h) is this thread's: "program: " or
+     * "program: rank R: "; `what` goes after it for the checks in between */
+    snprintf(k->saved, sizeof k->saved, "%s", tl_log_prefix());
+    size_t n = strlen(k->saved);
+    if (n >= 2 && !strcmp(k->saved + n - 2, ": ")) k->saved[n - 2] = '\0';
+    char with[512];
+    snprintf(with, sizeof with, "%s: %s", k->saved, what);
+    tl_log_set_prefix(with, -1);
+}
+
+void tl_fdtd_cli_context_end(const tl_fdtd_cli_context *k) { tl_log_set_prefix(k->saved, -1); }
+
+tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file)
+{
+    char full[4096];
+    if (file) snprintf(full, sizeof full, "%s/%s", path, file);
+    else snprintf(full, sizeof full, "%s", path);
+    /* tl_out_check's line says the path and the reason; the option is what to change */
+    tl_fdtd_cli_context k;
+    tl_fdtd_cli_context_begin(&k, opt);
+    tl_status st = tl_out_check(full);
+    tl_fdtd_cli_context_end(&k);
+    return st;
+}
+
 void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)
 {
     size_t len = 0;
@@ -78,6 +108,29 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
     }
 }
 
+/* A command's rank main, and what it is given */
+typedef struct rank_main_call {
+    tl_rank_main_fn fn;
+    void *arg;
+} rank_main_call;
+
+/* Under mpirun the first rank to exit non-zero has mpirun SIGTERM the
+ * others, which are a few milliseconds behind on the same way out (every
+ * rank reached the same verdict): the signal handler (runtime/tmpfile.h)
+ * then said "terminated (SIGTERM); temporary outputs removed" for ranks
+ * that were ending by themselves, two at once garbled into one line. A
+ * rank that has failed is on its way out (the launcher's final agreement
+ * within its grace period, or its abort; then main removes the temporary
+ * outputs), so from here it lets SIGTERM pass and exits by itself. */
+static tl_status rank_main_then_exit_by_itself(tl_ctx *ctx, void *p)
+{
+    const rank_main_call *call = p;
+    ctx->opts = call->arg; /* as the command's rank main would see it unwrapped */
+    tl_status st = call->fn(ctx, call->arg);
+    if (st != TL_OK && ctx->mode == TL_LAUNCH_MPI) signal(SIGTERM, SIG_IGN);
+    return st;
+}
+
 int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
                        const char *trace_dir)
 {
@@ -85,8 +138,9 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_f
     lo->timeout_s = 300;
     if (lo->ranks < 1) lo->ranks = 1;
     if (!cuda) lo->no_gpu = 1;
+    rank_main_call call = {.fn = fn, .arg = arg};
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
-    tl_probes_main pm = {.fn = fn, .arg = arg, .trace = {.dir = trace_dir, .cupti = cuda}};
+    tl_probes_main pm = {.fn = rank_main_then_exit_by_itself, .arg = &call, .trace = {.dir = trace_dir, .cupti = cuda}};
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 

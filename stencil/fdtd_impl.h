@@ -103,8 +103,6 @@ typedef struct tl_fdtd_strategy {
 } tl_fdtd_strategy;
 
 const tl_fdtd_strategy *tl_fdtd_strategy_find(const char *name, tl_fdtd_backend_kind b);
-/* "copy|ranks" (cpu) and "host|peer|nccl|devcomm" (cuda), for messages */
-const char *tl_fdtd_strategy_names(void);
 
 extern const tl_fdtd_backend tl_fdtd_backend_cpu;
 extern const tl_fdtd_backend tl_fdtd_backend_cuda;
@@ -155,6 +153,10 @@ static inline int64_t tl_fdtd_box_count(const tl_fdtd_box *b)
 }
 
 /* grid.c: cut the grid, layouts, the exchange plan */
+/* Whether the grid of c cuts into its px py pz subdomains, each at least
+ * the ghost depth g thick where it has a neighbour: the refusal, in one
+ * line, that tl_fdtd_grid_build would give, before anything is allocated. */
+tl_status tl_fdtd_grid_check(const tl_fdtd_config *c, int g);
 tl_status tl_fdtd_grid_build(tl_fdtd *f);
 void tl_fdtd_grid_free(tl_fdtd *f);
 /* Split box b of subdomain sd into its interior part (no CPML slab on any

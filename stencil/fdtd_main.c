@@ -286,8 +286,6 @@ static int build_config(run_args *ra, const tl_optresult *res)
         c->slice_every = o->slice_every;
         c->slice_dir = o->slice_dir;
     }
-    if (o->results && tl_results_unfit(o->results))
-        return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
     return 0;
@@ -440,6 +438,50 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
     return TL_ERR_REMOTE;
 }
 
+/* The files the run will write, each checked before anything runs (an
+ * option that writes nothing here, as --seismogram without receivers, is
+ * not): one line naming the option and the path. */
+static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
+{
+    if (o->results) {
+        const char *unfit = tl_results_unfit(o->results);
+        if (unfit) {
+            tl_fdtd_cli_bad("--results", o->results, unfit);
+            return TL_ERR_INVAL;
+        }
+        char manifest[4096];
+        tl_results_manifest_path(o->results, manifest, sizeof manifest);
+        TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
+        TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
+    }
+    if (o->seismogram && c->nrec > 0) TL_TRY(tl_fdtd_cli_check_output("--seismogram", o->seismogram, NULL));
+    if (o->energy_out && c->energy_every > 0) TL_TRY(tl_fdtd_cli_check_output("--energy-out", o->energy_out, NULL));
+    if (o->breakdown) TL_TRY(tl_fdtd_cli_check_output("--breakdown", o->breakdown, NULL));
+    if (c->slice_every > 0) {
+        char first[64];
+        snprintf(first, sizeof first, "p-%06" PRId64 ".txt", c->slice_every);
+        TL_TRY(tl_fdtd_cli_check_output("--slice-dir", c->slice_dir, first));
+    }
+    if (o->trace) TL_TRY(tl_fdtd_cli_check_output("--trace", o->trace, "trace.rank0.csv"));
+    return TL_OK;
+}
+
+/* The input refused before anything is printed or written: rank 0 judges
+ * (the line comes from it alone), every rank takes its verdict and stops;
+ * main exits 2. Notes on the input (the CPML's) are said only after this,
+ * when the run goes ahead. */
+static tl_status refuse_bad_input(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c)
+{
+    tl_status st = TL_OK;
+    if (ctx->rank == 0) {
+        st = tl_fdtd_config_check(c);
+        if (st == TL_OK) st = check_outputs(&ra->o, c);
+    }
+    if (tl_comm_agree(ctx, st) == TL_OK) return TL_OK;
+    if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1; /* thread ranks share it: rank 0 writes */
+    return TL_ERR_REMOTE;
+}
+
 static tl_status run_rank(tl_ctx *ctx, void *arg)
 {
     run_args *ra = arg;
@@ -450,6 +492,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         return TL_ERR_REMOTE;
     }
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
     if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);
@@ -523,10 +566,15 @@ int main(int argc, char **argv)
         printf(PROG " %s (%s)\n", TL_VERSION, TL_GIT_COMMIT);
         return 0;
     }
-    FILE *out = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? stdout : stderr;
+    /* an unknown word is one line, as in the other trilap programs; the
+     * usage is for --help, and for no command at all */
+    if (argc >= 2 && strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+        fprintf(stderr, PROG ": unknown %s '%s' (try --help)\n", argv[1][0] == '-' ? "option" : "command", argv[1]);
+        return 2;
+    }
+    FILE *out = argc >= 2 ? stdout : stderr;
     fprintf(out, "usage: " PROG " run [options] | " PROG " verify convergence|time|reflection|energy|decomp [options]\n"
                  "3D acoustic FDTD (staggered pressure-velocity, orders 2/4/8) with CPML, on the CPU or GPUs;\n"
                  "`" PROG " run --help` and `" PROG " verify --help` list the options.\n");
-    if (out == stderr && argc >= 2) fprintf(stderr, PROG ": unknown command '%s' (try --help)\n", argv[1]);
     return out == stdout ? 0 : 2;
 }

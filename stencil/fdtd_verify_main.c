@@ -78,7 +78,8 @@ static int parse_list(const char *s, int64_t *out, int max)
 {
     int n = 0;
     const char *p = s;
-    while (*p && n < max) {
+    while (*p) {
+        if (n == max) return -1; /* more entries than the table holds, not cut short */
         char *end;
         long long v = strtoll(p, &end, 10);
         if (end == p || v < 0) return -1;
@@ -94,7 +95,8 @@ static int parse_dlist(const char *s, double *out, int max)
 {
     int n = 0;
     const char *p = s;
-    while (*p && n < max) {
+    while (*p) {
+        if (n == max) return -1; /* more entries than the table holds, not cut short */
         char *end;
         double v = strtod(p, &end);
         if (end == p || !(v > 0)) return -1;
@@ -115,12 +117,56 @@ typedef struct verify_args {
 
 static double rate(double e0, double e1, double ratio) { return e0 > 0 && e1 > 0 ? log(e0 / e1) / log(ratio) : NAN; }
 
+/* The input refused before anything runs or prints: the line names the
+ * option and why (try --help), main exits 2 (TL_ERR_REMOTE: said, the
+ * launcher adds no line). */
+static tl_status refuse(verify_args *va, const char *opt, const char *val, const char *why)
+{
+    tl_fdtd_cli_bad(opt, val, why);
+    va->usage_error = 1;
+    return TL_ERR_REMOTE;
+}
+
+/* A run's configuration checked (tl_fdtd_config_check, through the
+ * experiment's *_check) between begin_check and end_check: its error line
+ * names the run ("verify convergence, order 8, n = 4: ..."); a refusal is
+ * the input's (exit 2). */
+static void begin_check(tl_fdtd_cli_context *k, const char *what) { tl_fdtd_cli_context_begin(k, what); }
+
+static tl_status end_check(verify_args *va, const tl_fdtd_cli_context *k, tl_status st)
+{
+    tl_fdtd_cli_context_end(k);
+    if (st != TL_OK) va->usage_error = 1;
+    return st;
+}
+
+/* --orders and --sizes, each run checked, before the table's first line */
+static tl_status convergence_check(verify_args *va, const int64_t *orders, int no, const int64_t *sizes, int ns)
+{
+    for (int i = 0; i < no; i++)
+        if (orders[i] != 2 && orders[i] != 4 && orders[i] != 8) {
+            char why[64];
+            snprintf(why, sizeof why, "%" PRId64 " is not 2, 4 or 8", orders[i]);
+            return refuse(va, "--orders", va->o.orders, why);
+        }
+    for (int i = 0; i < no; i++)
+        for (int j = 0; j < ns; j++) {
+            char what[96];
+            snprintf(what, sizeof what, "verify convergence, order %d, n = %" PRId64, (int)orders[i], sizes[j]);
+            tl_fdtd_cli_context k;
+            begin_check(&k, what);
+            TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, (int)orders[i], sizes[j], va->o.cfl)));
+        }
+    return TL_OK;
+}
+
 static tl_status verify_convergence(verify_args *va)
 {
     int64_t orders[8], sizes[16];
     int no = parse_list(va->o.orders, orders, 8), ns = parse_list(va->o.sizes, sizes, 16);
-    TL_CHECK(no > 0, TL_ERR_INVAL, "invalid --orders '%s'", va->o.orders);
-    TL_CHECK(ns > 0, TL_ERR_INVAL, "invalid --sizes '%s'", va->o.sizes);
+    if (no <= 0) return refuse(va, "--orders", va->o.orders, "expected up to 8 of 2, 4, 8, comma-separated");
+    if (ns <= 0) return refuse(va, "--sizes", va->o.sizes, "expected up to 16 grid sizes, comma-separated");
+    TL_TRY(convergence_check(va, orders, no, sizes, ns));
     printf("order,n,l2,linf,rate_l2,rate_linf\n");
     for (int i = 0; i < no; i++) {
         double pl2 = 0, pli = 0;
@@ -144,8 +190,19 @@ static tl_status verify_time(verify_args *va)
 {
     double cfls[16];
     int nc = parse_dlist(va->o.cfls, cfls, 16);
-    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cfls '%s'", va->o.cfls);
+    if (nc <= 0) return refuse(va, "--cfls", va->o.cfls, "expected up to 16 positive CFL fractions, comma-separated");
     int64_t n = va->o.n > 0 ? va->o.n : 16;
+    for (int j = 0; j < nc; j++) {
+        char what[96];
+        if (cfls[j] > 1) {
+            snprintf(what, sizeof what, "%g is above 1, the stability limit", cfls[j]);
+            return refuse(va, "--cfls", va->o.cfls, what);
+        }
+        snprintf(what, sizeof what, "verify time, n = %" PRId64 ", CFL %g", n, cfls[j]);
+        tl_fdtd_cli_context k;
+        begin_check(&k, what);
+        TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
+    }
     printf("dt,l2,linf,rate_l2,rate_linf\n");
     double pl2 = 0, pli = 0, pdt = 0;
     for (int j = 0; j < nc; j++) {
@@ -170,8 +227,31 @@ static int split_names(char *s, char **out, int max)
 {
     int n = 0;
     char *save = NULL;
-    for (char *t = strtok_r(s, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save)) out[n++] = t;
+    for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == max) return -1; /* more names than the table holds, not cut short */
+        out[n++] = t;
+    }
     return n;
+}
+
+/* --decomps into names (in buf) and their decompositions; the count, or
+ * -1 after the refusal */
+static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nbuf, char **names, int pd[][3], int max)
+{
+    snprintf(buf, nbuf, "%s", list);
+    int nd = split_names(buf, names, max);
+    if (nd <= 0) {
+        refuse(va, "--decomps", list, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz, comma-separated");
+        return -1;
+    }
+    for (int i = 0; i < nd; i++)
+        if (tl_fdtd_cli_parse_decomp(names[i], pd[i]) != 0) {
+            char why[160];
+            snprintf(why, sizeof why, "'%.40s' is not PXxPYxPZ, slab-z, block-xy or pencil-yz", names[i]);
+            refuse(va, "--decomps", list, why);
+            return -1;
+        }
+    return nd;
 }
 
 static tl_status verify_reflection(verify_args *va)
@@ -179,14 +259,20 @@ static tl_status verify_reflection(verify_args *va)
     int64_t cells[16];
     const char *list = va->o.cells ? va->o.cells : "0,8,12,16,24";
     int nc = parse_list(list, cells, 16);
-    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cells '%s'", list);
+    if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
     char buf[1024], *names[32];
-    snprintf(buf, sizeof buf, "%s", va->o.decomps ? va->o.decomps : "1x1x1");
-    int nd = split_names(buf, names, 32);
+    int pd[32][3];
+    int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
+    if (nd < 0) return TL_ERR_REMOTE; /* said */
     tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
         v[i] = va->v;
-        TL_CHECK(tl_fdtd_cli_parse_decomp(names[i], v[i].pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s' in --decomps", names[i]);
+        memcpy(v[i].pd, pd[i], sizeof pd[i]);
+        char what[96];
+        snprintf(what, sizeof what, "verify reflection, %s", names[i]);
+        tl_fdtd_cli_context k;
+        begin_check(&k, what);
+        TL_TRY(end_check(va, &k, tl_fdtd_verify_reflection_check(&v[i], 1, va->o.n_int, va->o.f0, cells, nc)));
     }
     double r[32 * 16];
     /* one unit per run: the reference, then every decomposition x thickness */
@@ -202,12 +288,38 @@ static tl_status verify_reflection(verify_args *va)
     return TL_OK;
 }
 
+/* The energy experiment's input, checked before its two runs: the CPML
+ * the grid holds, both runs' configurations, the slice folders. */
+static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t steps, const char *d1, const char *d2)
+{
+    if (n < 2 * L + 2) { /* said as run says it: what to change */
+        fprintf(stderr,
+                PROG ": --grid %" PRId64 " is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
+                     " points per axis); use --cells %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
+                n, L, 2 * L + 2, (n - 2) / 2, 2 * L + 2);
+        va->usage_error = 1;
+        return TL_ERR_REMOTE; /* said */
+    }
+    tl_fdtd_cli_context k;
+    begin_check(&k, "verify energy");
+    tl_status st = tl_fdtd_verify_energy_check(&va->v, n, L, steps, va->o.every);
+    if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
+    TL_TRY(end_check(va, &k, st));
+    if (!d1) return TL_OK;
+    char first[64]; /* the first slice each run writes */
+    snprintf(first, sizeof first, "p-%06" PRId64 ".txt", va->o.every);
+    st = tl_fdtd_cli_check_output("--slices", d1, first);
+    if (st == TL_OK) st = tl_fdtd_cli_check_output("--slices", d2, first);
+    if (st != TL_OK) va->usage_error = 1;
+    return st;
+}
+
 static tl_status verify_energy(verify_args *va)
 {
     int64_t cells[16];
     const char *list = va->o.cells ? va->o.cells : "20";
     int nc = parse_list(list, cells, 16);
-    TL_CHECK(nc > 0, TL_ERR_INVAL, "invalid --cells '%s'", list);
+    if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
     int64_t L = 20;
     for (int j = 0; j < nc; j++)
         if (cells[j] > 0) {
@@ -215,151 +327,238 @@ static tl_status verify_energy(verify_args *va)
             break;
         }
     int64_t n = va->o.n > 0 ? va->o.n : 64, steps = va->o.steps > 0 ? va->o.steps : 600;
-    /* said as run says it, before anything runs: what to change */
-    TL_CHECK(n >= 2 * L + 2, TL_ERR_INVAL,
-             "--grid %" PRId64 " is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
-             " points per axis); use --cells %" PRId64 " or less, or a grid of at least %" PRId64,
-             n, L, 2 * L + 2, (n - 2) / 2, 2 * L + 2);
-    double *a = NULL, *b = NULL;
-    int64_t na = 0, nb = 0;
-    tl_status st = TL_OK;
     char d1[4096], d2[4096];
     if (va->o.slices) {
         snprintf(d1, sizeof d1, "%s/cpml", va->o.slices);
         snprintf(d2, sizeof d2, "%s/none", va->o.slices);
     }
+    TL_TRY(energy_check(va, n, L, steps, va->o.slices ? d1 : NULL, va->o.slices ? d2 : NULL));
+    tl_fdtd_energy_run a = {0}, b = {0};
+    tl_status st = TL_OK;
     /* a line per run, one unit per step (the two runs take as long) */
     tl_fdtd_vopts vo = va->v;
     tl_progress bar;
     vo.progress = &bar;
     tl_progress_begin(&bar, "verify energy, with CPML", (double)steps, "steps", tl_progress_mode_of(va->o.progress));
-    st = tl_fdtd_verify_energy(&vo, n, L, steps, va->o.every, va->o.slices ? d1 : NULL, &a, &na);
+    st = tl_fdtd_verify_energy(&vo, n, L, steps, va->o.every, va->o.slices ? d1 : NULL, &a);
     tl_progress_end(&bar);
     TL_TRYGOTO(st, st, done);
     tl_progress_begin(&bar, "verify energy, no CPML", (double)steps, "steps", tl_progress_mode_of(va->o.progress));
-    st = tl_fdtd_verify_energy(&vo, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b, &nb);
+    st = tl_fdtd_verify_energy(&vo, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b);
     tl_progress_end(&bar);
     TL_TRYGOTO(st, st, done);
-    double ma = 0, mb = 0;
-    for (int64_t i = 0; i < na; i++) ma = a[2 * i + 1] > ma ? a[2 * i + 1] : ma;
-    for (int64_t i = 0; i < nb; i++) mb = b[2 * i + 1] > mb ? b[2 * i + 1] : mb;
     tl_fdtd_config c;
     tl_fdtd_config_defaults(&c);
     double dt = c.cfl * tl_fdtd_dt_max(&c);
-    printf("# energy normalised by its maximum; CPML %" PRId64 " cells; grid %" PRId64 "^3; source stops near t = %.1f\n", L,
-           n, 2.4 / 0.05);
+    printf("# energy normalised by its maximum over every step; CPML %" PRId64 " cells; grid %" PRId64
+           "^3; source stops near t = %.1f\n", L, n, 2.4 / 0.05);
     printf("step,time_s,energy_cpml,energy_none\n");
-    for (int64_t i = 0; i < na && i < nb; i++)
-        printf("%.0f,%.6g,%.6e,%.6e\n", a[2 * i], a[2 * i] * dt, ma > 0 ? a[2 * i + 1] / ma : 0, mb > 0 ? b[2 * i + 1] / mb : 0);
-    if (na > 0 && nb > 0)
-        fprintf(stderr, PROG ": energy at the end / maximum: %.3e with CPML, %.3e without\n", a[2 * (na - 1) + 1] / ma,
-                b[2 * (nb - 1) + 1] / mb);
+    for (int64_t i = 0; i < a.count && i < b.count; i++) {
+        double step = a.samples[2 * i];
+        printf("%.0f,%.6g,%.6e,%.6e\n", step, step * dt, a.max > 0 ? a.samples[2 * i + 1] / a.max : 0,
+               b.max > 0 ? b.samples[2 * i + 1] / b.max : 0);
+    }
+    if (a.max > 0 && b.max > 0)
+        fprintf(stderr, PROG ": energy at the end / maximum: %.3e with CPML, %.3e without\n", a.last / a.max,
+                b.last / b.max);
 done:
-    free(a);
-    free(b);
+    free(a.samples);
+    free(b.samples);
     return st;
+}
+
+/* What verify decomp runs: decompositions x strategies x s x overlap x the
+ * three boundaries (no CPML, CPML, periodic), each against one domain. */
+typedef struct decomp_plan {
+    char dbuf[1024], sbuf[256], *names[32], *strats[8];
+    int pd[32][3], nd, ns, nss, noverlap;
+    int64_t ss[8], n, steps;
+} decomp_plan;
+
+/* One run of the plan: noise initial fields, a source and two receivers
+ * (rec, which c points to). */
+static void decomp_config(tl_fdtd_config *c, const verify_args *va, const decomp_plan *p, int i, int j, int k, int ov,
+                          int boundary, int64_t rec[2][3])
+{
+    int64_t n = p->n;
+    tl_fdtd_config_defaults(c);
+    c->backend = va->v.backend;
+    c->kernel = va->v.kernel;
+    c->dbl = va->v.dbl;
+    c->gpus = va->v.gpus;
+    c->n[0] = c->n[1] = c->n[2] = n;
+    c->cpml = boundary == 1 ? 8 : 0;
+    c->periodic = boundary == 2;
+    c->init = tl_fdtd_init_noise;
+    c->steps = p->steps;
+    c->f0 = 0.1;
+    for (int d = 0; d < 3; d++) c->src[d] = n / 2 - 3 + d;
+    c->source = 1;
+    const int64_t r[2][3] = {{n / 4, n / 2, n / 2}, {n - 3, n - 5, 2}};
+    memcpy(rec, r, sizeof r);
+    c->nrec = 2;
+    c->rec = (const int64_t(*)[3])rec;
+    memcpy(c->pd, p->pd[i], sizeof c->pd);
+    c->strategy = p->strats[j];
+    c->s = (int)p->ss[k];
+    c->overlap = ov;
+}
+
+/* ranks: the decomposition spread over this run's ranks, one subdomain
+ * each; a decomposition of another size needs another run */
+static int decomp_ranked(const verify_args *va, const decomp_plan *p, int j)
+{
+    return tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend) == 1;
+}
+
+static int decomp_runs_here(const tl_ctx *ctx, const verify_args *va, const decomp_plan *p, int i, int j)
+{
+    int nsub = p->pd[i][0] * p->pd[i][1] * p->pd[i][2];
+    return decomp_ranked(va, p, j) ? nsub == ctx->size : ctx->rank == 0;
+}
+
+/* The lists, parsed by rank 0 (which says a refusal), then by the others
+ * (each runs its part of the plan) */
+static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_plan *p)
+{
+    const char *defs = ctx->size > 1                          ? tl_fdtd_strategy_default(va->v.backend, 1)
+                       : va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
+                                                               : "copy";
+    const char *strategies = va->o.strategies ? va->o.strategies : defs;
+    p->nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1,slab-z,block-xy,pencil-yz", p->dbuf,
+                          sizeof p->dbuf, p->names, p->pd, 32);
+    if (p->nd < 0) return TL_ERR_REMOTE; /* said */
+    snprintf(p->sbuf, sizeof p->sbuf, "%s", strategies);
+    p->ns = split_names(p->sbuf, p->strats, 8);
+    if (p->ns <= 0) return refuse(va, "--strategies", strategies, "expected up to 8 strategy names, comma-separated");
+    for (int j = 0; j < p->ns; j++)
+        if (tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend) < 0) {
+            char why[160];
+            snprintf(why, sizeof why, "'%.30s' is not a strategy of --backend %s (%s)", p->strats[j],
+                     backend_names[va->v.backend].name, tl_fdtd_strategy_names());
+            return refuse(va, "--strategies", strategies, why);
+        }
+    p->nss = parse_list(va->o.ss, p->ss, 8);
+    if (p->nss <= 0) return refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
+    p->n = va->o.n > 0 ? va->o.n : 64;
+    p->steps = va->o.steps > 0 ? va->o.steps : 24;
+    p->noverlap = va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1;
+    return TL_OK;
+}
+
+/* Every run's configuration checked before any runs, by rank 0 (it says a
+ * refusal once; the one-process runs are its own) */
+static tl_status decomp_plan_check(const tl_ctx *ctx, verify_args *va, const decomp_plan *p)
+{
+    int runs = 0;
+    for (int i = 0; i < p->nd; i++)
+        for (int j = 0; j < p->ns; j++) {
+            if (!decomp_runs_here(ctx, va, p, i, j)) continue;
+            runs++;
+            for (int k = 0; k < p->nss; k++)
+                for (int b = 0; b < 3; b++) {
+                    tl_fdtd_config c;
+                    int64_t rec[2][3];
+                    decomp_config(&c, va, p, i, j, k, 0, b, rec);
+                    char what[128];
+                    snprintf(what, sizeof what, "verify decomp, %s, %s, s = %d", p->names[i], p->strats[j], c.s);
+                    tl_fdtd_cli_context kx;
+                    begin_check(&kx, what);
+                    TL_TRY(end_check(va, &kx, tl_fdtd_config_check(&c)));
+                }
+        }
+    if (runs == 0) { /* every decomposition is of another size than the per-rank strategies need */
+        fprintf(stderr, PROG ": no decomposition in --decomps has %d subdomain%s for a per-rank strategy; run with "
+                        "--ranks N or mpirun -np N, N = px*py*pz\n", ctx->size, ctx->size == 1 ? "" : "s");
+        va->usage_error = 1;
+        return TL_ERR_REMOTE; /* said */
+    }
+    return TL_OK;
+}
+
+/* The plan parsed and checked before any run, every rank taking rank 0's
+ * verdict: a refusal of the input is said once and every rank exits 2. */
+static tl_status decomp_plan_make(tl_ctx *ctx, verify_args *va, decomp_plan *p)
+{
+    int root = ctx->rank == 0;
+    tl_status st = TL_OK;
+    if (root) {
+        st = decomp_plan_parse(ctx, va, p);
+        if (st == TL_OK) st = decomp_plan_check(ctx, va, p);
+    }
+    int refused = root && va->usage_error;
+    if (tl_comm_agree(ctx, st) != TL_OK) {
+        if (tl_comm_bcast(ctx, &refused, sizeof refused, 0) == TL_OK && refused && ctx->mode == TL_LAUNCH_MPI)
+            va->usage_error = 1; /* thread ranks share va: rank 0 has set it */
+        return TL_ERR_REMOTE;
+    }
+    /* the lists rank 0 accepted, for this rank's part of the plan */
+    return root ? TL_OK : decomp_plan_parse(ctx, va, p);
+}
+
+/* One row per run of the plan into out (rank 0's; NULL elsewhere) */
+static tl_status decomp_rows(tl_ctx *ctx, const verify_args *va, const decomp_plan *p, FILE *out, tl_progress *bar,
+                             int *rows, int *wrong)
+{
+    static const char *const boundary_names[3] = {"zero", "cpml8", "periodic"};
+    for (int i = 0; i < p->nd; i++)
+        for (int j = 0; j < p->ns; j++) {
+            int nsub = p->pd[i][0] * p->pd[i][1] * p->pd[i][2], ranked = decomp_ranked(va, p, j);
+            if (ranked && nsub != ctx->size && out)
+                fprintf(out, "# %s,%s: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
+                        p->names[i], p->strats[j], nsub, ctx->size, ctx->size == 1 ? "" : "s", nsub, nsub);
+            if (!decomp_runs_here(ctx, va, p, i, j)) continue;
+            for (int k = 0; k < p->nss; k++)
+                for (int ov = 0; ov < p->noverlap; ov++)
+                    for (int b = 0; b < 3; b++) {
+                        tl_fdtd_config c;
+                        int64_t rec[2][3];
+                        decomp_config(&c, va, p, i, j, k, ov, b, rec);
+                        double m;
+                        TL_TRY(tl_fdtd_verify_decomp_on(ranked ? ctx : NULL, &c, &m));
+                        if (out)
+                            fprintf(out, "%s,%s,%d,%d,%s,%.3e,%s\n", p->names[i], p->strats[j], c.s, ov,
+                                    boundary_names[b], m, m == 0 ? "yes" : "no");
+                        *wrong += m != 0;
+                        (*rows)++;
+                        tl_progress_update(bar, bar->done + 1);
+                    }
+        }
+    return TL_OK;
 }
 
 static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
 {
-    char buf[1024], sbuf[256], *names[32], *strats[8];
-    snprintf(buf, sizeof buf, "%s", va->o.decomps ? va->o.decomps : "1x1x1,slab-z,block-xy,pencil-yz");
-    int nd = split_names(buf, names, 32);
-    const char *defs = ctx->size > 1                          ? tl_fdtd_strategy_default(va->v.backend, 1)
-                       : va->v.backend == TL_FDTD_BACKEND_CUDA ? (TL_HAVE_NCCL ? "host,peer,nccl" : "host,peer")
-                                                               : "copy";
     int root = ctx->rank == 0; /* prints; alone runs the one-process strategies */
-    snprintf(sbuf, sizeof sbuf, "%s", va->o.strategies ? va->o.strategies : defs);
-    int ns = split_names(sbuf, strats, 8);
-    int64_t ss[8];
-    int nss = parse_list(va->o.ss, ss, 8);
-    TL_CHECK(nss > 0, TL_ERR_INVAL, "invalid --ss '%s'", va->o.ss);
-    int64_t n = va->o.n > 0 ? va->o.n : 64;
-    for (int i = 0; i < nd; i++) {
-        int pd[3];
-        TL_CHECK(tl_fdtd_cli_parse_decomp(names[i], pd) == 0, TL_ERR_INVAL, "invalid decomposition '%s' in --decomps",
-                 names[i]);
-    }
+    decomp_plan *p = calloc(1, sizeof *p);
+    tl_status st = tl_comm_agree(ctx, p ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "verify decomp: the plan"));
+    TL_TRYGOTO(st, st, done);
+    TL_TRYGOTO(decomp_plan_make(ctx, va, p), st, done);
     /* the table is printed whole once every run has succeeded: a run that
      * fails half-way leaves no rows that look like a result */
     char *table = NULL;
     size_t table_len = 0;
     FILE *out = root ? open_memstream(&table, &table_len) : NULL;
-    TL_CHECK(!root || out, TL_ERR_NOMEM, "verify decomp: the table");
-    tl_status st = TL_OK;
+    TL_CHECKGOTO(!root || out, TL_ERR_NOMEM, st, done, "verify decomp: the table");
     int wrong = 0, rows = 0;
     /* a unit per run of rank 0 (decompositions x strategies x s x overlap
      * x boundaries; the runs a rank count skips end the line early) */
     tl_progress bar;
-    tl_progress_begin(&bar, "verify decomp",
-                      (double)nd * ns * nss * (va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1) * 3, "runs",
+    tl_progress_begin(&bar, "verify decomp", (double)p->nd * p->ns * p->nss * p->noverlap * 3, "runs",
                       root ? tl_progress_mode_of(va->o.progress) : TL_PROGRESS_OFF);
-    for (int i = 0; i < nd; i++)
-        for (int j = 0; j < ns; j++) {
-            /* ranks: the decomposition spread over this run's ranks, one
-             * subdomain each; a decomposition of another size needs another run */
-            int pd[3], ranked = tl_fdtd_strategy_per_rank(strats[j], va->v.backend) == 1;
-            tl_fdtd_cli_parse_decomp(names[i], pd); /* checked above */
-            if (ranked && pd[0] * pd[1] * pd[2] != ctx->size) {
-                if (root)
-                    fprintf(out, "# %s,%s: %d subdomains, %d rank%s: not run (run with --ranks %d or mpirun -np %d)\n",
-                           names[i], strats[j], pd[0] * pd[1] * pd[2], ctx->size, ctx->size == 1 ? "" : "s",
-                           pd[0] * pd[1] * pd[2], pd[0] * pd[1] * pd[2]);
-                continue;
-            }
-            if (!ranked && !root) continue;
-            for (int k = 0; k < nss; k++)
-                for (int ov = 0; ov < (va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1); ov++)
-                    for (int cp = 0; cp < 3; cp++) { /* no CPML, CPML, periodic */
-                        tl_fdtd_config c;
-                        tl_fdtd_config_defaults(&c);
-                        c.backend = va->v.backend;
-                        c.kernel = va->v.kernel;
-                        c.dbl = va->v.dbl;
-                        c.gpus = va->v.gpus;
-                        c.n[0] = c.n[1] = c.n[2] = n;
-                        c.cpml = cp == 1 ? 8 : 0;
-                        c.periodic = cp == 2;
-                        c.init = tl_fdtd_init_noise;
-                        c.steps = va->o.steps > 0 ? va->o.steps : 24;
-                        c.f0 = 0.1;
-                        for (int d = 0; d < 3; d++) c.src[d] = n / 2 - 3 + d;
-                        c.source = 1;
-                        int64_t rec[2][3] = {{n / 4, n / 2, n / 2}, {n - 3, n - 5, 2}};
-                        c.nrec = 2;
-                        c.rec = (const int64_t(*)[3])rec;
-                        tl_fdtd_cli_parse_decomp(names[i], c.pd);
-                        c.strategy = strats[j];
-                        c.s = (int)ss[k];
-                        c.overlap = ov;
-                        double m;
-                        TL_TRYGOTO(tl_fdtd_verify_decomp_on(ranked ? ctx : NULL, &c, &m), st, fail);
-                        if (root)
-                            fprintf(out, "%s,%s,%d,%d,%s,%.3e,%s\n", names[i], strats[j], c.s, ov,
-                                    cp == 0 ? "zero" : cp == 1 ? "cpml8" : "periodic", m, m == 0 ? "yes" : "no");
-                        wrong += m != 0;
-                        rows++;
-                        tl_progress_update(&bar, bar.done + 1);
-                    }
-        }
-    tl_progress_end(&bar);
-    if (!root) return wrong ? TL_ERR_REMOTE : TL_OK; /* rank 0 says why */
-    TL_CHECKGOTO(rows > 0, TL_ERR_INVAL, st, fail,
-                 "no decomposition in --decomps has %d subdomain%s for a per-rank strategy", ctx->size,
-                 ctx->size == 1 ? "" : "s");
-    fclose(out);
-    out = NULL;
-    printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n%s# %d rows, %d not identical\n", table, rows,
-           wrong);
-    free(table);
-    table = NULL;
-    /* rows that differ are the result itself: printed, and the exit says so */
-    TL_CHECK(wrong == 0, TL_ERR_NUMERIC, "%d decomposed runs differ from the single domain", wrong);
-    return TL_OK;
-fail:
+    st = decomp_rows(ctx, va, p, out, &bar, &rows, &wrong);
     tl_progress_end(&bar);
     if (out) fclose(out);
+    if (st == TL_OK && root)
+        printf("decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n%s# %d rows, %d not identical\n", table,
+               rows, wrong);
     free(table);
+    TL_TRYGOTO(st, st, done);
+    if (!root) st = wrong ? TL_ERR_REMOTE : TL_OK; /* rank 0 says why */
+    /* rows that differ are the result itself: printed, and the exit says so */
+    else if (wrong) st = TL_FAIL(TL_ERR_NUMERIC, "%d decomposed runs differ from the single domain", wrong);
+done:
+    free(p);
     return st;
 }
 

@@ -148,16 +148,41 @@ static tl_status plan_msg(tl_fdtd *f, tl_fdtd_sub *B, int d, int side, tl_fdtd_m
     return TL_OK;
 }
 
+tl_status tl_fdtd_grid_check(const tl_fdtd_config *c, int g)
+{
+    const int *P = c->pd;
+    for (int d = 0; d < 3; d++)
+        TL_CHECK(c->n[d] >= P[d], TL_ERR_INVAL, "%" PRId64 " points along %c cannot be cut into %d subdomains",
+                 c->n[d], axis_name[d], P[d]);
+    /* Along d the first n % P subdomains have n / P + 1 points, the others
+     * n / P; each needs g of them where it has a neighbour along d. Of the
+     * subdomains too thin, name the one tl_fdtd_grid_build would meet
+     * first: the lowest id, the lowest axis among equals. */
+    int worst = -1, worst_id = 0;
+    int64_t worst_points = 0;
+    for (int d = 0; d < 3; d++) {
+        int64_t base = c->n[d] / P[d], rem = c->n[d] % P[d];
+        if ((P[d] == 1 && !c->periodic) || base >= g) continue;
+        int64_t k = rem > 0 && base + 1 < g ? 0 : rem; /* the first one along d under g */
+        int64_t stride = d == 0 ? 1 : d == 1 ? P[0] : (int64_t)P[0] * P[1];
+        int id = (int)(k * stride);
+        if (worst < 0 || id < worst_id) worst = d, worst_id = id, worst_points = base + (k < rem);
+    }
+    if (worst >= 0)
+        return TL_FAIL(TL_ERR_INVAL,
+                       "subdomain %d has %" PRId64 " points along %c, fewer than the ghost depth g = 2 r s = %d; use "
+                       "fewer subdomains along %c or a smaller s",
+                       worst_id, worst_points, axis_name[worst], g, axis_name[worst]);
+    return TL_OK;
+}
+
 tl_status tl_fdtd_grid_build(tl_fdtd *f)
 {
     const tl_fdtd_config *c = &f->cfg;
     int P[3] = {c->pd[0], c->pd[1], c->pd[2]};
+    TL_TRY(tl_fdtd_grid_check(c, f->g));
     f->nsub = P[0] * P[1] * P[2];
     TL_ALLOC(f->sub, (size_t)f->nsub);
-    for (int d = 0; d < 3; d++) {
-        TL_CHECK(c->n[d] >= P[d], TL_ERR_INVAL, "%" PRId64 " points along %c cannot be cut into %d subdomains",
-                 c->n[d], axis_name[d], P[d]);
-    }
     for (int kz = 0; kz < P[2]; kz++)
         for (int ky = 0; ky < P[1]; ky++)
             for (int kx = 0; kx < P[0]; kx++) {
@@ -186,11 +211,6 @@ tl_status tl_fdtd_grid_build(tl_fdtd *f)
                     }
                     s->lpad[d] = s->nbr[d][0] >= 0 ? f->g : f->r;
                     s->hpad[d] = s->nbr[d][1] >= 0 ? f->g : f->r;
-                    if (s->nbr[d][0] >= 0 || s->nbr[d][1] >= 0)
-                        TL_CHECK(s->n[d] >= f->g, TL_ERR_INVAL,
-                                 "subdomain %d has %" PRId64 " points along %c, fewer than the ghost depth "
-                                 "g = 2 r s = %d; use fewer subdomains along %c or a smaller s",
-                                 id, s->n[d], axis_name[d], f->g, axis_name[d]);
                 }
                 TL_TRY(layouts_of(f, s));
             }

@@ -53,12 +53,29 @@ static tl_status check_config(const tl_fdtd_config *c)
     return TL_OK;
 }
 
+tl_status tl_fdtd_config_check(const tl_fdtd_config *c)
+{
+    TL_TRY(check_config(c));
+    double dtmax = tl_fdtd_dt_max(c);
+    TL_CHECK(c->dt <= 0 || c->dt <= dtmax * (1 + 1e-12), TL_ERR_INVAL,
+             "dt = %g violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = %.4g > 1 "
+             "(order %d, h = %g: dt must be <= %.6g)",
+             c->dt, c->dt / dtmax, c->order, c->h, dtmax);
+    TL_CHECK(c->dt > 0 || (c->cfl > 0 && c->cfl <= 1), TL_ERR_INVAL, "CFL fraction %g: must be in (0, 1]", c->cfl);
+    const char *sname = c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0);
+    TL_CHECK(tl_fdtd_strategy_find(sname, c->backend) != NULL, TL_ERR_INVAL,
+             "exchange strategy '%s' is not one of the %s backend's (%s)", sname,
+             c->backend == TL_FDTD_BACKEND_CUDA ? "cuda" : "cpu", tl_fdtd_strategy_names());
+    TL_TRY(tl_fdtd_grid_check(c, c->order * c->s)); /* g = 2 r s, r = order / 2 */
+    return TL_OK;
+}
+
 tl_status tl_fdtd_create(tl_fdtd **out, const tl_fdtd_config *cfg) { return tl_fdtd_create_on(out, cfg, NULL); }
 
 tl_status tl_fdtd_create_on(tl_fdtd **out, const tl_fdtd_config *cfg, tl_ctx *ctx)
 {
     *out = NULL;
-    TL_TRY(check_config(cfg));
+    TL_TRY(tl_fdtd_config_check(cfg));
     tl_fdtd *f;
     TL_ALLOC(f, 1);
     tl_status st = TL_OK;
@@ -70,23 +87,14 @@ tl_status tl_fdtd_create_on(tl_fdtd **out, const tl_fdtd_config *cfg, tl_ctx *ct
     double w[4];
     tl_fdtd_coefficients(cfg->order, w);
     for (int m = 0; m < 4; m++) f->c[m] = w[m] / cfg->h;
-    double dtmax = tl_fdtd_dt_max(cfg);
-    f->dt = cfg->dt > 0 ? cfg->dt : cfg->cfl * dtmax;
-    TL_CHECKGOTO(cfg->dt <= 0 || cfg->dt <= dtmax * (1 + 1e-12), TL_ERR_INVAL, st, fail,
-                 "dt = %g violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = %.4g > 1 "
-                 "(order %d, h = %g: dt must be <= %.6g)",
-                 cfg->dt, cfg->dt / dtmax, cfg->order, cfg->h, dtmax);
-    TL_CHECKGOTO(cfg->dt > 0 || (cfg->cfl > 0 && cfg->cfl <= 1), TL_ERR_INVAL, st, fail,
-                 "CFL fraction %g: must be in (0, 1]", cfg->cfl);
+    f->dt = cfg->dt > 0 ? cfg->dt : cfg->cfl * tl_fdtd_dt_max(cfg);
     TL_TRYGOTO(tl_fdtd_grid_build(f), st, fail);
     f->inner = calloc((size_t)f->nsub, sizeof *f->inner);
     TL_CHECKGOTO(f->inner != NULL, TL_ERR_NOMEM, st, fail, "%d boxes", f->nsub);
     TL_TRYGOTO(tl_fdtd_model_profiles(f), st, fail);
     f->be = cfg->backend == TL_FDTD_BACKEND_CUDA ? &tl_fdtd_backend_cuda : &tl_fdtd_backend_cpu;
     const char *sname = cfg->strategy ? cfg->strategy : f->be->default_strategy;
-    f->st = tl_fdtd_strategy_find(sname, cfg->backend);
-    TL_CHECKGOTO(f->st != NULL, TL_ERR_INVAL, st, fail, "exchange strategy '%s' is not one of the %s backend's (%s)",
-                 sname, f->be->name, tl_fdtd_strategy_names());
+    f->st = tl_fdtd_strategy_find(sname, cfg->backend); /* found: tl_fdtd_config_check */
     if (f->st->per_rank) {
         int size = ctx ? ctx->size : 1;
         TL_CHECKGOTO(size == f->nsub, TL_ERR_INVAL, st, fail,

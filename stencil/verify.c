@@ -48,22 +48,36 @@ static double wave_init(void *arg, int field, int64_t i, int64_t j, int64_t k)
     return amp * s[0] * s[1] * c[2];
 }
 
+/* The standing wave's run (its initial fields aside): the periodic unit
+ * cube on n^3 points, to t = 0.5 in steps of at most cfl times the limit. */
+static const double wave_t_end = 0.5;
+
+static void wave_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int order, int64_t n, double cfl)
+{
+    tl_fdtd_config_defaults(c);
+    apply_vopts(c, v);
+    c->n[0] = c->n[1] = c->n[2] = n;
+    c->order = order;
+    c->h = 1.0 / (double)n;
+    c->periodic = 1;
+    c->cpml = 0;
+    c->source = 0;
+    c->steps = (int64_t)ceil(wave_t_end / (cfl * tl_fdtd_dt_max(c)));
+    c->dt = wave_t_end / (double)c->steps;
+}
+
+tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n, double cfl)
+{
+    tl_fdtd_config c;
+    wave_config(&c, v, order, n, cfl);
+    return tl_fdtd_config_check(&c);
+}
+
 tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, double cfl, int spatial, double *l2,
                               double *linf)
 {
     tl_fdtd_config c;
-    tl_fdtd_config_defaults(&c);
-    apply_vopts(&c, v);
-    c.n[0] = c.n[1] = c.n[2] = n;
-    c.order = order;
-    c.h = 1.0 / (double)n;
-    c.periodic = 1;
-    c.cpml = 0;
-    c.source = 0;
-    const double Tend = 0.5;
-    double dtmax = tl_fdtd_dt_max(&c);
-    c.steps = (int64_t)ceil(Tend / (cfl * dtmax));
-    c.dt = Tend / (double)c.steps;
+    wave_config(&c, v, order, n, cfl);
     double k = 2 * M_PI, w;
     if (spatial) {
         w = k * sqrt(3.0);
@@ -87,7 +101,7 @@ tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, doub
     p = malloc((size_t)(n * n * n) * sizeof *p);
     TL_CHECKGOTO(p != NULL, TL_ERR_NOMEM, st, done, "%lld doubles", (long long)(n * n * n));
     TL_TRYGOTO(tl_fdtd_gather(f, TL_FDTD_P, p), st, done);
-    double amp = cos(wv.W * Tend), s2 = 0, mx = 0;
+    double amp = cos(wv.W * wave_t_end), s2 = 0, mx = 0;
     for (int64_t z = 0; z < n; z++)
         for (int64_t y = 0; y < n; y++)
             for (int64_t x = 0; x < n; x++) {
@@ -125,6 +139,38 @@ static void pulse_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int64_t n_in
     c->steps = (int64_t)ceil(t_end / (c->cfl * tl_fdtd_dt_max(c)));
 }
 
+/* The reference run of the reflection experiment: the same interior in a
+ * grid so large that nothing returns from its faces to the receiver, which
+ * sits 4 points inside the interior's upper x face, within the window;
+ * rr its position in that grid. */
+static void reflection_reference(tl_fdtd_config *r, int64_t rr[3], const tl_fdtd_vopts *v, int64_t n_int, double f0)
+{
+    tl_fdtd_config c;
+    pulse_config(&c, v, n_int, 0, 0, f0);
+    double reach = (double)c.steps * c.cfl * tl_fdtd_dt_max(&c); /* there and back from the receiver */
+    int64_t margin = (int64_t)ceil(reach / 2) + 8;
+    tl_fdtd_vopts one = *v;
+    one.pd[0] = one.pd[1] = one.pd[2] = 1;
+    one.s = 1;
+    pulse_config(r, &one, n_int, margin, 0, f0);
+    rr[0] = margin + n_int - 1 - 4;
+    rr[1] = rr[2] = margin + n_int / 2;
+}
+
+tl_status tl_fdtd_verify_reflection_check(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0,
+                                          const int64_t *cells, int ncells)
+{
+    tl_fdtd_config c;
+    int64_t rr[3];
+    reflection_reference(&c, rr, v, n_int, f0);
+    TL_TRY(tl_fdtd_config_check(&c));
+    for (int k = 0; k < ncells * ndecomp; k++) {
+        pulse_config(&c, &v[k / ncells], n_int, cells[k % ncells], cells[k % ncells], f0);
+        TL_TRY(tl_fdtd_config_check(&c));
+    }
+    return TL_OK;
+}
+
 static tl_status receiver_trace(tl_fdtd_config *c, const int64_t rec[3], double **out)
 {
     const int64_t r1[1][3] = {{rec[0], rec[1], rec[2]}};
@@ -149,16 +195,8 @@ tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t
                                     int ncells, double *ratio)
 {
     tl_fdtd_config c, r;
-    /* reference: no boundary reachable within the window (there and back
-     * from the receiver, which sits 4 points inside the interior's x face) */
-    pulse_config(&c, v, n_int, 0, 0, f0);
-    double reach = (double)c.steps * c.cfl * tl_fdtd_dt_max(&c);
-    int64_t margin = (int64_t)ceil(reach / 2) + 8;
-    tl_fdtd_vopts one = *v;
-    one.pd[0] = one.pd[1] = one.pd[2] = 1;
-    one.s = 1;
-    pulse_config(&r, &one, n_int, margin, 0, f0);
-    int64_t rr[3] = {margin + n_int - 1 - 4, margin + n_int / 2, margin + n_int / 2};
+    int64_t rr[3];
+    reflection_reference(&r, rr, v, n_int, f0);
     double *a = NULL, *b = NULL;
     tl_status st = TL_OK;
     TL_TRYGOTO(receiver_trace(&r, rr, &b), st, done);
@@ -187,36 +225,64 @@ done:
     return st;
 }
 
-tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
-                                const char *slices, double **out, int64_t *count)
+/* The energy experiment's run: order 8, Ricker (f0 = 0.05) at the centre of
+ * an n^3 grid, a CPML of `cells`; the energy after every step (for its
+ * true maximum; the series returned keeps every `every`-th), slices every
+ * `every` steps. */
+static void energy_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps,
+                          int64_t every, const char *slices)
+{
+    tl_fdtd_config_defaults(c);
+    apply_vopts(c, v);
+    c->order = 8;
+    c->n[0] = c->n[1] = c->n[2] = n;
+    c->cpml = cells;
+    c->source = 1;
+    c->f0 = 0.05;
+    for (int d = 0; d < 3; d++) c->src[d] = n / 2;
+    c->steps = steps;
+    c->energy_every = 1;
+    c->progress = v->progress; /* one unit per step */
+    if (slices) {
+        c->slice_dir = slices;
+        c->slice_every = every;
+        c->slice_axis = 2;
+        c->slice_index = n / 2;
+    }
+}
+
+tl_status tl_fdtd_verify_energy_check(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every)
 {
     tl_fdtd_config c;
-    tl_fdtd_config_defaults(&c);
-    apply_vopts(&c, v);
-    c.order = 8;
-    c.n[0] = c.n[1] = c.n[2] = n;
-    c.cpml = cells;
-    c.source = 1;
-    c.f0 = 0.05;
-    for (int d = 0; d < 3; d++) c.src[d] = n / 2;
-    c.steps = steps;
-    c.energy_every = every;
-    c.progress = v->progress; /* one unit per step */
-    if (slices) {
-        c.slice_dir = slices;
-        c.slice_every = every;
-        c.slice_axis = 2;
-        c.slice_index = n / 2;
-    }
+    energy_config(&c, v, n, cells, steps, every, NULL);
+    return tl_fdtd_config_check(&c);
+}
+
+tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
+                                const char *slices, tl_fdtd_energy_run *out)
+{
+    tl_fdtd_config c;
+    energy_config(&c, v, n, cells, steps, every, slices);
     tl_fdtd *f = NULL;
     tl_status st = TL_OK;
-    *out = NULL;
+    memset(out, 0, sizeof *out);
     TL_TRY(tl_fdtd_create(&f, &c));
     TL_TRYGOTO(tl_fdtd_run(f, NULL), st, done);
-    const double *e = tl_fdtd_energy(f, count);
-    *out = malloc((size_t)(2 * *count) * sizeof **out);
-    TL_CHECKGOTO(*out != NULL, TL_ERR_NOMEM, st, done, "energy series");
-    memcpy(*out, e, (size_t)(2 * *count) * sizeof **out);
+    int64_t all;
+    const double *e = tl_fdtd_energy(f, &all); /* (step, energy) after every step, step 0 first */
+    out->samples = malloc((size_t)(2 * (all / every + 1)) * sizeof *out->samples);
+    TL_CHECKGOTO(out->samples != NULL, TL_ERR_NOMEM, st, done, "energy series");
+    /* a peak between two samples counts: the normalised figures must not
+     * depend on the sampling period */
+    for (int64_t i = 0; i < all; i++) {
+        double step = e[2 * i], energy = e[2 * i + 1];
+        if (energy > out->max) out->max = energy;
+        out->last = energy;
+        if ((int64_t)step % every != 0) continue;
+        out->samples[2 * out->count] = step;
+        out->samples[2 * out->count + 1] = energy;
+        out->count++;
+    }
 done:
     tl_fdtd_destroy(&f);
     return st;

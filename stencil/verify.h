@@ -37,6 +37,10 @@ void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v);
 tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, double cfl, int spatial,
                               double *l2, double *linf);
 
+/* The refusal (tl_fdtd_config_check) of a configuration the experiment
+ * below it would run, before anything runs: one line, TL_ERR_INVAL. */
+tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n, double cfl);
+
 /* Reflection ratio for CPMLs of cells[k] (0: none) around an interior of
  * n_int^3 points, order 8, Ricker of peak frequency f0 (cycles per time
  * unit; c = h = 1), for each of the ndecomp settings v[d] (decompositions),
@@ -46,12 +50,29 @@ tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, doub
 tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
                                     int ncells, double *ratio);
 
-/* Energy every `every` steps for `steps` steps on an n^3 grid with a
- * centred Ricker source, with a CPML of `cells` (0: none): *count pairs
- * (step, energy) in *out (malloc'd). slices: write pressure slices there
- * every `every` steps (NULL: none). */
+/* The refusal of any run tl_fdtd_verify_reflection would make (the
+ * reference, every decomposition and thickness). */
+tl_status tl_fdtd_verify_reflection_check(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0,
+                                          const int64_t *cells, int ncells);
+
+/* What the energy experiment returns: the series sampled every `every`
+ * steps, and the figures taken over every step (sampled or not), so that
+ * they do not change with the sampling period. */
+typedef struct tl_fdtd_energy_run {
+    double *samples; /* (step, energy) pairs, step 0 first (malloc'd; the caller frees) */
+    int64_t count;   /* pairs in samples */
+    double max;      /* the largest energy after any step */
+    double last;     /* the energy after the last step */
+} tl_fdtd_energy_run;
+
+/* Energy for `steps` steps on an n^3 grid with a centred Ricker source,
+ * with a CPML of `cells` (0: none), into *out. slices: write pressure
+ * slices there every `every` steps (NULL: none). */
 tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,
-                                const char *slices, double **out, int64_t *count);
+                                const char *slices, tl_fdtd_energy_run *out);
+
+/* The refusal of the run tl_fdtd_verify_energy would make. */
+tl_status tl_fdtd_verify_energy_check(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every);
 
 /* Deterministic pseudo-random initial values of size 1e-3 at every point
  * (CPML slabs and subdomain interfaces included), for comparisons. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
@@ -52,18 +53,22 @@ TL_TEST(help_and_bad_arguments)
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(strstr(r.err, "invalid experiment 'sideways'"));
     tl_test_output_free(&r);
-    r = fdtd("launch");
+    /* an unknown word is one line, without the usage before it */
+    usage_error("launch", "trilap-fdtd: unknown command 'launch' (try --help)\n");
+    usage_error("--bogus", "trilap-fdtd: unknown option '--bogus' (try --help)\n");
+    r = fdtd("");
     TL_ASSERT_EQ(r.rc, 2);
-    TL_ASSERT(strstr(r.err, "unknown command 'launch'"));
+    TL_ASSERT(!strncmp(r.err, "usage: trilap-fdtd run", 22));
     tl_test_output_free(&r);
 }
 
 TL_TEST(cfl_and_blowup_errors)
 {
-    tl_test_output r = fdtd("run --grid 16 --cpml 0 --dt 0.5");
-    TL_ASSERT_EQ(r.rc, 1);
-    TL_ASSERT(strstr(r.err, "dt = 0.5 violates the CFL condition") && strstr(r.err, "dt must be <= 0.448842"));
-    tl_test_output_free(&r);
+    /* a --dt above the limit is the input's: refused before anything is printed */
+    usage_error("run --grid 16 --cpml 0 --dt 0.5",
+                "trilap-fdtd: dt = 0.5 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 1.114 > 1 "
+                "(order 8, h = 1: dt must be <= 0.448842)\n");
+    tl_test_output r;
     r = fdtd("run --grid 16 --cpml 0 --steps 40 --amp 1e8 --f0 0.2 --blowup 10 --check-every 5");
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT(strstr(r.err, "step 5: p = ") && strstr(r.err, "at (8, 8, 5) (subdomain 0) is beyond the blow-up limit"));
@@ -146,6 +151,147 @@ TL_TEST(verify_tables)
     TL_ASSERT(strstr(r.out, "decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n1x2x1,copy,1,0,zero,0.000e+00,yes\n"));
     TL_ASSERT(strstr(r.out, "# 3 rows, 0 not identical"));
     tl_test_output_free(&r);
+}
+
+/* trilap-fdtd ARGS refuses with exit 2, the one line err, nothing on stdout */
+static void refused_before_printing(const char *args, const char *err)
+{
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, err);
+    TL_ASSERT_STREQ(r.out, "");
+    tl_test_output_free(&r);
+}
+
+/* What the solver would refuse is refused before the preamble: one line,
+ * exit 2, no note (the CPML's is said only when the run goes ahead), and
+ * stdout empty (before: the preamble and the CSV header, then exit 1). */
+TL_TEST(run_refuses_before_printing)
+{
+    const char *pre = "run --steps 5 --grid 32";
+    char args[256];
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"--decomp 64x1x1", "32 points along x cannot be cut into 64 subdomains"},
+        {"--s 3 --decomp slab-z", "subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s = 24; use "
+                                  "fewer subdomains along z or a smaller s"},
+        {"--dt 100", "dt = 100 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 222.8 > 1 (order 8, h = 1: "
+                     "dt must be <= 0.448842)"},
+        {"--source 100,1,1", "source x = 100 outside the grid [0, 32)"},
+        {"--receivers '1,1,1;3,40,2'", "receiver 1: y = 40 outside the grid [0, 32)"},
+        {"--strategy peer", "exchange strategy 'peer' is not one of the cpu backend's (cpu: copy|ranks; cuda: "
+                            "host|peer|nccl|devcomm)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512];
+        snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
+        refused_before_printing(args, err);
+    }
+    refused_before_printing("run --steps 5 --grid 1", "trilap-fdtd: grid size 1 along x: must be 2 to 2^20\n");
+    /* on 4 thread ranks: rank 0 says it, once */
+    refused_before_printing("run --steps 5 --grid 32 --decomp slab-z --s 3 --launcher threads --ranks 4 --no-gpu",
+                            "trilap-fdtd: rank 0: subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s "
+                            "= 24; use fewer subdomains along z or a smaller s\n");
+}
+
+/* verify's lists and each run they make are checked before the table's
+ * first line (before: convergence printed its header and the order-2 rows,
+ * then the order-3 error, exit 1) */
+TL_TEST(verify_refuses_before_printing)
+{
+    refused_before_printing("verify convergence --orders 2,3 --sizes 8,16",
+                            "trilap-fdtd: invalid --orders '2,3': 3 is not 2, 4 or 8 (try --help)\n");
+    refused_before_printing("verify convergence --orders 2,8 --sizes 4,8",
+                            "trilap-fdtd: verify convergence, order 8, n = 4: subdomain 0 has 4 points along x, fewer "
+                            "than the ghost depth g = 2 r s = 8; use fewer subdomains along x or a smaller s\n");
+    refused_before_printing("verify time --cfls 0.8,0.4,2 --grid 8",
+                            "trilap-fdtd: invalid --cfls '0.8,0.4,2': 2 is above 1, the stability limit (try --help)\n");
+    refused_before_printing("verify reflection --n-int 8 --cells 0,4 --decomps 1x1x1,64x1x1",
+                            "trilap-fdtd: verify reflection, 64x1x1: 8 points along x cannot be cut into 64 "
+                            "subdomains\n");
+    refused_before_printing("verify decomp --grid 20 --steps 2 --decomps 1x2x1 --ss 1,3",
+                            "trilap-fdtd: verify decomp, 1x2x1, copy, s = 3: subdomain 0 has 10 points along y, fewer "
+                            "than the ghost depth g = 2 r s = 24; use fewer subdomains along y or a smaller s\n");
+    refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
+                            "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
+                            "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* a list longer than the table holds is refused, not cut short */
+    refused_before_printing("verify convergence --orders 2,2,2,2,2,2,2,2,2",
+                            "trilap-fdtd: invalid --orders '2,2,2,2,2,2,2,2,2': expected up to 8 of 2, 4, 8, "
+                            "comma-separated (try --help)\n");
+}
+
+/* Every output is checked before the run: one line naming the option and
+ * the path, nothing printed or written (before: "afile is not a folder"
+ * after the run, with r.csv, manifest.txt and the row already written). */
+TL_TEST(outputs_checked_before_the_run)
+{
+    const char *dir = tl_test_tmpdir();
+    char afile[512], args[2048], err[4096];
+    snprintf(afile, sizeof afile, "%s/afile", dir);
+    tl_test_write(afile, "a regular file\n");
+    static const struct {
+        const char *opt, *args, *path, *under;
+    } cases[] = {
+        {"--energy-out", "--energy-every 2 --energy-out", "e.csv", NULL},
+        {"--seismogram", "--receivers 1,1,1 --seismogram", "s.csv", NULL},
+        {"--results", "--results", "r.csv", NULL},
+        {"--slice-dir", "--slice-every 2 --slice-dir", "sl", "p-000002.txt"},
+        {"--trace", "--trace", "tr", "trace.rank0.csv"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        /* a results file that could be written, beside the one that cannot */
+        snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv %s %s/%s", dir, cases[i].args, afile,
+                 cases[i].path);
+        if (cases[i].under)
+            snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s/%s: cannot write there: %s/%s: Not a directory\n",
+                     cases[i].opt, afile, cases[i].path, cases[i].under, afile, cases[i].path);
+        else
+            snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s: cannot write there: %s is not a folder\n", cases[i].opt,
+                     afile, cases[i].path, afile);
+        refused_before_printing(args, err);
+        char ok[600];
+        snprintf(ok, sizeof ok, "%s/ok", dir);
+        TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s: %s written", cases[i].opt, ok);
+    }
+    snprintf(args, sizeof args, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices %s", afile);
+    snprintf(err, sizeof err, "trilap-fdtd: --slices: %s/cpml/p-000002.txt: cannot write there: %s/cpml: Not a "
+                              "directory\n", afile, afile);
+    refused_before_printing(args, err);
+}
+
+/* verify energy normalises by the maximum over every step: the sampling
+ * period thins the table and changes no figure (sampled every 50 steps the
+ * maximum missed the peak: 7.5e-01 at the end without CPML, 4.5e-01 when
+ * sampled every step). */
+TL_TEST(verify_energy_independent_of_every)
+{
+    const char *args = "verify energy --grid 24 --cells 4 --steps 150";
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s --every 1", args);
+    tl_test_output a = fdtd(cmd);
+    snprintf(cmd, sizeof cmd, "%s --every 50", args);
+    tl_test_output b = fdtd(cmd);
+    TL_ASSERT_EQ(a.rc, 0);
+    TL_ASSERT_EQ(b.rc, 0);
+    TL_ASSERT(strstr(a.err, "energy at the end / maximum: "));
+    TL_ASSERT_STREQ(a.err, b.err);
+    TL_ASSERT_EQ(tl_test_count(a.out, "\n"), 2 + 151);
+    TL_ASSERT_EQ(tl_test_count(b.out, "\n"), 2 + 4);
+    /* each row sampled every 50 steps is the row of that step sampled every step */
+    const char *row = strstr(b.out, "\n0,0,");
+    TL_ASSERT(row);
+    for (; row && row[1]; row = strchr(row + 1, '\n')) {
+        size_t len = (size_t)(strchr(row + 1, '\n') - row) + 1;
+        char want[128];
+        TL_ASSERT(len < sizeof want);
+        snprintf(want, len + 1, "%s", row);
+        TL_ASSERT_MSG(strstr(a.out, want), "row %s not in the table sampled every step", want + 1);
+    }
+    tl_test_output_free(&a);
+    tl_test_output_free(&b);
 }
 
 #define RANKS_DECOMP "verify decomp --strategies ranks --decomps slab-z,block-xy,pencil-yz --ss 1,2 --steps 8"
@@ -240,6 +386,26 @@ TL_TEST(ranks_blowup_named_once)
     tl_test_output_free(&b);
 }
 
+/* Under mpirun a refusal is one line and every rank exits by itself
+ * (before: after the line, mpirun's SIGTERM reached ranks a few ms from
+ * their own exit, each adding "terminated (SIGTERM); temporary outputs
+ * removed", two at once garbled into one line). The race is a matter of
+ * milliseconds: several tries. */
+TL_TEST(mpirun_refusal_one_line)
+{
+    const char *m = tl_test_mpirun();
+    static const char *const args[2] = {"run --grid 32 --steps 30 --cpml 6",
+                                        "verify decomp --decomps slab-z --ss 3 --grid 20"};
+    for (int k = 0; k < 6; k++) {
+        tl_test_output r = tl_test_capture("OMP_NUM_THREADS=1 %s -np 4 --oversubscribe %s/trilap-fdtd %s", m,
+                                           tl_test_bin(), args[k % 2]);
+        TL_ASSERT_EQ(r.rc, 2);
+        TL_ASSERT_MSG(tl_test_count(r.err, "trilap-fdtd") == 1 && !strstr(r.err, "SIGTERM"), "try %d: %s", k, r.err);
+        TL_ASSERT_STREQ(r.out, "");
+        tl_test_output_free(&r);
+    }
+}
+
 /* Ranks at odds with the decomposition, the backend or the strategy: one
  * line, exit 2, nothing run. */
 TL_TEST(ranks_mismatch_is_one_line_exit_2)
@@ -296,6 +462,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
-             verify_tables, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
+             verify_tables, run_refuses_before_printing, verify_refuses_before_printing, outputs_checked_before_the_run,
+             verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)

@@ -155,6 +155,7 @@ errors_one_line() {
         one_line 1 "$bin"/trilap-bench stream
     fi
     one_line 2 "$bin"/trilap-fdtd run --grid 16 --kernel naive
+    one_line 2 "$bin"/trilap-fdtd --bogus
     one_line 1 "$bin"/trilap-solve "$tmp/missing.mtx"
     one_line 1 "$bin"/trilap-solve gen:poisson7:8 --backend petsc
     grep -q 'not supported in this build' "$tmp/err" && fail "petsc: 'not supported in this build' in a build that has it"
