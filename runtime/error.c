@@ -40,6 +40,19 @@ void tl_log_set_prefix(const char *program, int rank)
 
 const char *tl_log_prefix(void) { return tl_prefix_buf; }
 
+void tl_error_context_begin(tl_error_context *k, const char *what)
+{
+    snprintf(k->saved, sizeof k->saved, "%s", tl_prefix_buf);
+    size_t n = strlen(k->saved);
+    if (n >= 2 && !strcmp(k->saved + n - 2, ": ")) k->saved[n - 2] = '\0';
+    snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%.80s: %.40s: ", k->saved, what);
+}
+
+void tl_error_context_end(const tl_error_context *k)
+{
+    snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%.*s: ", (int)sizeof tl_prefix_buf - 3, k->saved);
+}
+
 static const char *tl_basename(const char *path)
 {
     const char *slash = strrchr(path, '/');

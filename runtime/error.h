@@ -39,6 +39,17 @@ const char *tl_strerror(tl_status st);
 void tl_log_set_prefix(const char *program, int rank);
 const char *tl_log_prefix(void);
 
+/* The input a check is about, said in its error line: between
+ * tl_error_context_begin and _end this thread's error lines read
+ * "program: WHAT: reason" (after the rank, where there is one), so a
+ * refusal from a library names the option or list entry it came from
+ * ("trilap-solve: --history: afile/h.csv: cannot write there: ..."). */
+typedef struct tl_error_context {
+    char saved[128]; /* the prefix to restore, without its ": " */
+} tl_error_context;
+void tl_error_context_begin(tl_error_context *k, const char *what);
+void tl_error_context_end(const tl_error_context *k);
+
 /* TRILAP_DEBUG is set and not "0" (--debug sets it): developer detail. */
 int tl_error_debug(void);
 /* Errors this thread has reported so far: a caller that would add a closing

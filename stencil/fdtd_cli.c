@@ -51,30 +51,16 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3])
     return 0;
 }
 
-void tl_fdtd_cli_context_begin(tl_fdtd_cli_context *k, const char *what)
-{
-    /* the prefix (runtime/error.h) is this thread's: "program: " or
-     * "program: rank R: "; `what` goes after it for the checks in between */
-    snprintf(k->saved, sizeof k->saved, "%s", tl_log_prefix());
-    size_t n = strlen(k->saved);
-    if (n >= 2 && !strcmp(k->saved + n - 2, ": ")) k->saved[n - 2] = '\0';
-    char with[512];
-    snprintf(with, sizeof with, "%s: %s", k->saved, what);
-    tl_log_set_prefix(with, -1);
-}
-
-void tl_fdtd_cli_context_end(const tl_fdtd_cli_context *k) { tl_log_set_prefix(k->saved, -1); }
-
 tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file)
 {
     char full[4096];
     if (file) snprintf(full, sizeof full, "%s/%s", path, file);
     else snprintf(full, sizeof full, "%s", path);
     /* tl_out_check's line says the path and the reason; the option is what to change */
-    tl_fdtd_cli_context k;
-    tl_fdtd_cli_context_begin(&k, opt);
+    tl_error_context k;
+    tl_error_context_begin(&k, opt);
     tl_status st = tl_out_check(full);
-    tl_fdtd_cli_context_end(&k);
+    tl_error_context_end(&k);
     return st;
 }
 

@@ -37,16 +37,6 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS]);
 int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
                        const char *trace_dir);
 
-/* The input a check is about, said in its error line: between
- * tl_fdtd_cli_context_begin and _end this thread's error lines read
- * "trilap-fdtd: WHAT: reason" (after the rank, where there is one), so a
- * refusal from the library names the option or the list entry it came
- * from. */
-typedef struct tl_fdtd_cli_context {
-    char saved[128]; /* the prefix to restore, without its ": " */
-} tl_fdtd_cli_context;
-void tl_fdtd_cli_context_begin(tl_fdtd_cli_context *k, const char *what);
-void tl_fdtd_cli_context_end(const tl_fdtd_cli_context *k);
 
 /* Whether output `path` of option `opt` can be written (runtime/out.h
  * tl_out_check), before the work: the refusal in one line naming both,

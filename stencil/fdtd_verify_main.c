@@ -131,11 +131,11 @@ static tl_status refuse(verify_args *va, const char *opt, const char *val, const
  * experiment's *_check) between begin_check and end_check: its error line
  * names the run ("verify convergence, order 8, n = 4: ..."); a refusal is
  * the input's (exit 2). */
-static void begin_check(tl_fdtd_cli_context *k, const char *what) { tl_fdtd_cli_context_begin(k, what); }
+static void begin_check(tl_error_context *k, const char *what) { tl_error_context_begin(k, what); }
 
-static tl_status end_check(verify_args *va, const tl_fdtd_cli_context *k, tl_status st)
+static tl_status end_check(verify_args *va, const tl_error_context *k, tl_status st)
 {
-    tl_fdtd_cli_context_end(k);
+    tl_error_context_end(k);
     if (st != TL_OK) va->usage_error = 1;
     return st;
 }
@@ -153,7 +153,7 @@ static tl_status convergence_check(verify_args *va, const int64_t *orders, int n
         for (int j = 0; j < ns; j++) {
             char what[96];
             snprintf(what, sizeof what, "verify convergence, order %d, n = %" PRId64, (int)orders[i], sizes[j]);
-            tl_fdtd_cli_context k;
+            tl_error_context k;
             begin_check(&k, what);
             TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, (int)orders[i], sizes[j], va->o.cfl)));
         }
@@ -199,7 +199,7 @@ static tl_status verify_time(verify_args *va)
             return refuse(va, "--cfls", va->o.cfls, what);
         }
         snprintf(what, sizeof what, "verify time, n = %" PRId64 ", CFL %g", n, cfls[j]);
-        tl_fdtd_cli_context k;
+        tl_error_context k;
         begin_check(&k, what);
         TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
     }
@@ -270,7 +270,7 @@ static tl_status verify_reflection(verify_args *va)
         memcpy(v[i].pd, pd[i], sizeof pd[i]);
         char what[96];
         snprintf(what, sizeof what, "verify reflection, %s", names[i]);
-        tl_fdtd_cli_context k;
+        tl_error_context k;
         begin_check(&k, what);
         TL_TRY(end_check(va, &k, tl_fdtd_verify_reflection_check(&v[i], 1, va->o.n_int, va->o.f0, cells, nc)));
     }
@@ -300,7 +300,7 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
         va->usage_error = 1;
         return TL_ERR_REMOTE; /* said */
     }
-    tl_fdtd_cli_context k;
+    tl_error_context k;
     begin_check(&k, "verify energy");
     tl_status st = tl_fdtd_verify_energy_check(&va->v, n, L, steps, va->o.every);
     if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
@@ -462,7 +462,7 @@ static tl_status decomp_plan_check(const tl_ctx *ctx, verify_args *va, const dec
                     decomp_config(&c, va, p, i, j, k, 0, b, rec);
                     char what[128];
                     snprintf(what, sizeof what, "verify decomp, %s, %s, s = %d", p->names[i], p->strats[j], c.s);
-                    tl_fdtd_cli_context kx;
+                    tl_error_context kx;
                     begin_check(&kx, what);
                     TL_TRY(end_check(va, &kx, tl_fdtd_config_check(&c)));
                 }

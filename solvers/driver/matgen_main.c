@@ -176,11 +176,12 @@ static tl_status cmd_info(const char *in)
  * if the command fails). */
 static tl_status output_ready(const char *option, const char *path)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, PROG "%s%s", option ? ": --" : "", option ? option : "");
-    tl_log_set_prefix(prefix, -1);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", option ? option : "");
+    tl_error_context k;
+    if (option) tl_error_context_begin(&k, what);
     tl_status st = tl_out_check(path);
-    tl_log_set_prefix(PROG, -1);
+    if (option) tl_error_context_end(&k);
     TL_TRY(st);
     return tl_mkdir_parent(path);
 }

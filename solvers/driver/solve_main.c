@@ -1005,11 +1005,12 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
  * line's prefix is the only part of it that is ours). 1 when refused. */
 static int refused(const char *option, tl_status (*check)(const char *path), const char *path)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "%s: --%s", PROGRAM, option);
-    tl_log_set_prefix(prefix, -1);
+    char what[64];
+    snprintf(what, sizeof what, "--%s", option);
+    tl_error_context k;
+    tl_error_context_begin(&k, what);
     tl_status st = check(path);
-    tl_log_set_prefix(PROGRAM, -1);
+    tl_error_context_end(&k);
     return st != TL_OK;
 }
 
