@@ -93,9 +93,11 @@ static tl_status refill(loader *L)
     int n = gzread(L->gz, L->buf, KT_CHUNK);
     int zerr = Z_OK;
     const char *msg = gzerror(L->gz, &zerr);
+    /* a stream cut short still hands over what it decompressed: counted */
     if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
         return TL_FAIL(TL_ERR_PARSE, "%s: corrupt compressed data (%s) after %" PRId64 " bytes of JSON",
-                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed", L->off);
+                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed",
+                       L->off + (n > 0 ? n : 0));
     L->len = (size_t)n;
     L->eof = n == 0;
     return TL_OK;

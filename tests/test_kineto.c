@@ -423,6 +423,30 @@ TL_TEST(every_command_reads_kineto)
     free(err);
 }
 
+/* A gzip stream cut short says how much it gave before it ended. */
+TL_TEST(cut_gzip_counts_what_it_read)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char gz[600], *out = NULL, *err = NULL, cmd[1024];
+    snprintf(gz, sizeof gz, "%s/cut.json.gz", t);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/sampled_rank-0.json.gz | gzip -c | head -c 50000 > %s", data_dir("trace_filter"),
+                            gz),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc < %s 2>/dev/null | wc -c > %s/n", gz, t), 0);
+    snprintf(cmd, sizeof cmd, "%s/n", t);
+    char *n = tl_test_read(cmd), want[128];
+    n[strcspn(n, "\n")] = '\0';
+    TL_ASSERT_MSG(atol(n) > 100000, "gzip gave %s bytes of 50000 compressed", n);
+    snprintf(want, sizeof want, "corrupt compressed data (unexpected end of file) after %s bytes of JSON", n);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap %s", tl_test_bin(), gz);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+    TL_ASSERT_MSG(strstr(err, want), "expected '%s':\n%s", want, err);
+    free(n);
+    free(out);
+    free(err);
+}
+
 /* `collectives`: the operation, process group and size of each NCCL
  * kernel, its launch delay; matched across the two trace_filter ranks with
  * the clock offset estimated from their ends. */
@@ -760,4 +784,4 @@ TL_TEST(big_trace_bounded_memory)
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
-             late_ranks_pair_by_operation)
+             late_ranks_pair_by_operation, cut_gzip_counts_what_it_read)
