@@ -214,6 +214,14 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
  * TL_TRACE_ACCEPT_INCOMPLETE a gap or disagreement is accepted and said on
  * stderr. */
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
+/* Inputs are files or folders: a FIFO or a device would block the open
+ * until a writer comes, and the readers open a file more than once. 1 when
+ * path exists and is neither (checked before any open). */
+int tl_an_is_special(const char *path);
+/* The refusal of an input no reader takes when its kind says why (a pipe
+ * or a device, a text file named .sqlite); TL_OK when nothing does, for
+ * the caller to say what it expected. */
+tl_status tl_an_input_kind(const char *path);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
 /* What a communication kernel served, from a host row named "op:<key>"

@@ -84,6 +84,7 @@ int tl_an_cmd_import(int argc, char **argv)
     size_t nk = 0;
     int kineto = 0;
     TL_TRYGOTO(tl_an_kineto_run_files(in, &kfiles, &nk, &kineto), st, fail);
+    if (!kineto && !tl_an_is_nsys(in)) TL_TRYGOTO(tl_an_input_kind(in), st, fail);
     TL_CHECKGOTO(kineto || tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export "
                  "--type sqlite makes one), nor a PyTorch profiler trace (.json, .json.gz or a folder of them)", in);
     if (kineto) nr = (int)nk;

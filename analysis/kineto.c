@@ -616,6 +616,7 @@ static tl_status kt_rank_of(const char *path, int *rank)
 /* A Kineto trace: a file whose (decompressed) text starts with '{'. */
 int tl_an_is_kineto(const char *path)
 {
+    if (tl_an_is_special(path)) return 0; /* opening a FIFO would wait for a writer */
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     unsigned char head[2] = {0};
@@ -693,6 +694,11 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
         char *p = malloc(strlen(dir) + len + 2);
         TL_CHECKGOTO(p, TL_ERR_NOMEM, st, fail, "path");
         sprintf(p, "%s/%s", dir, e->d_name);
+        if (tl_an_is_special(p)) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files", p);
+            free(p);
+            goto fail;
+        }
         if (!tl_an_is_kineto(p)) {
             free(p);
             continue;

@@ -231,6 +231,23 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
     return TL_OK;
 }
 
+int tl_an_is_special(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+tl_status tl_an_input_kind(const char *path)
+{
+    size_t n = strlen(path);
+    if (tl_an_is_special(path))
+        return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files (the readers open them more "
+                                     "than once)", path);
+    if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
+        return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
+    return TL_OK;
+}
+
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles)
 {
     *files = NULL;
@@ -258,12 +275,7 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     if (kineto) return TL_OK;
     DIR *d = opendir(dir);
     if (!d && errno == ENOTDIR) {
-        size_t n = strlen(dir);
-        if (n > 7 && !strcmp(dir + n - 7, ".sqlite"))
-            return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", dir);
-        struct stat sb;
-        if (stat(dir, &sb) == 0 && !S_ISREG(sb.st_mode))
-            return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files (the readers open them more than once)", dir);
+        TL_TRY(tl_an_input_kind(dir));
         return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
                        dir);
     }
@@ -289,6 +301,9 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
         TL_CHECKGOTO(f[n], TL_ERR_NOMEM, st, fail, "path");
         snprintf(f[n], len, "%s/%s", dir, e->d_name);
         n++;
+        TL_CHECKGOTO(!tl_an_is_special(f[n - 1]), TL_ERR_PARSE, st, fail,
+                     "%s: a pipe or a device: traces are read from files (the readers open them more than once)",
+                     f[n - 1]);
     }
     TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv%s files", dir,
                  TL_HAVE_ZLIB ? "[.gz]" : "");

@@ -53,6 +53,7 @@ int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
 
 int tl_an_is_nsys(const char *path)
 {
+    if (tl_an_is_special(path)) return 0; /* opening a FIFO would wait for a writer */
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     char head[16] = {0};

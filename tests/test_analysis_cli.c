@@ -2,7 +2,9 @@
  * of synthetic three-naive vs three-split runs (and the committed H200
  * traces when present), reader robustness, Perfetto nesting, streaming of a
  * ~200 MB trace in bounded memory. */
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -482,6 +484,41 @@ TL_TEST(reader_robustness)
     free(e);
 }
 
+/* A FIFO given as a trace, found in a run folder or given as a results
+ * file is refused at once, before any open would wait for a writer; the
+ * FIFO stays one. */
+TL_TEST(fifo_inputs_refused_at_once)
+{
+    const char *t = tl_test_tmpdir();
+    char bin[PATH_MAX];
+    TL_ASSERT(realpath(tl_test_bin(), bin)); /* the commands run in t */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && mkfifo p.fifo x.json x.sqlite r.csv && mkdir run kin && mkfifo run/trace.rank0.csv "
+                            "kin/rank0.json", t),
+                 0);
+    static const char *const cases[][3] = {
+        {"overlap", "p.fifo", "p.fifo: a pipe or a device: traces are read from files"},
+        {"diagnose", "x.json", "x.json: a pipe or a device: traces are read from files"},
+        {"breakdown", "x.sqlite", "x.sqlite: a pipe or a device: traces are read from files"},
+        {"overlap", "run", "run/trace.rank0.csv: a pipe or a device: traces are read from files"},
+        {"timeline -o tl.csv", "run", "run/trace.rank0.csv: a pipe or a device"},
+        {"overlap", "kin", "kin/rank0.json: a pipe or a device: traces are read from files"},
+        {"import -o imp", "p.fifo", "p.fifo: a pipe or a device: traces are read from files"},
+        {"sweep --x ring_bytes", "r.csv", "r.csv: a pipe or a device: results are read from files"},
+        {"compare", "r.csv", "r.csv: a pipe or a device: results are read from files"},
+        {"compare", "r.csv r.csv", "r.csv: a pipe or a device: results are read from files"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        /* 124: still waiting after 20 s (the open blocked) */
+        int rc = sh(t, "cd %s && timeout 20 %s/trilap-analyze %s %s", t, bin, cases[k][0], cases[k][1]);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(rc == 1 && strstr(e, cases[k][2]) && !o[0], "%s %s: exit %d:\n%s", cases[k][0], cases[k][1], rc,
+                      e);
+        free(e);
+        free(o);
+    }
+    TL_ASSERT_EQ(tl_test_sh("cd %s && test -p p.fifo && test -p run/trace.rank0.csv && test ! -e imp", t), 0);
+}
+
 TL_TEST(incomplete_needs_flag)
 {
     const char *t = tl_test_tmpdir();
@@ -686,4 +723,5 @@ TL_TEST(outputs_to_a_pipe)
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
-             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)
+             compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
+             fifo_inputs_refused_at_once)
