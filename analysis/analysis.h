@@ -188,6 +188,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
  * tl_an_run_files lists its ranks as "FILE.sqlite#R" and tl_an_scan reads
  * them. Without sqlite3 in the build these fail saying so. */
 int tl_an_is_nsys(const char *path); /* an SQLite file */
+int tl_an_is_gzip_nsys(const char *path); /* an SQLite file compressed with gzip (unreadable in place) */
 /* "FILE#R" naming rank R of an export: 1 with file and rank set. */
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank);
 tl_status tl_an_nsys_ranks(const char *path, int *nranks);
@@ -219,8 +220,9 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
  * path exists and is neither (checked before any open). */
 int tl_an_is_special(const char *path);
 /* The refusal of an input no reader takes when its kind says why (a pipe
- * or a device, a text file named .sqlite); TL_OK when nothing does, for
- * the caller to say what it expected. */
+ * or a device, a gzip-compressed SQLite export, a text file named
+ * .sqlite); TL_OK when nothing does, for the caller to say what it
+ * expected. */
 tl_status tl_an_input_kind(const char *path);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 

@@ -243,6 +243,9 @@ tl_status tl_an_input_kind(const char *path)
     if (tl_an_is_special(path))
         return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files (the readers open them more "
                                      "than once)", path);
+    if (tl_an_is_gzip_nsys(path))
+        return TL_FAIL(TL_ERR_PARSE, "%s: an Nsight Systems export compressed with gzip (SQLite reads files in place): "
+                                     "gunzip -k %s, then give the .sqlite", path, path);
     if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
         return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
     return TL_OK;
