@@ -169,8 +169,10 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
 /* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written;
  * tl_an_run_overlap / tl_an_ops_build flag: the ranks' clock offsets
  * estimated from the ends of matched collectives and applied to the
- * cross-rank figures (--align-clocks) */
-enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9, TL_AN_PROGRESS = 1 << 10 };
+ * cross-rank figures (--align-clocks); tl_an_scan / tl_an_run_files flag
+ * TL_AN_QUIET: a file read again in the same command, whose warnings and
+ * progress line the first reading gave (said once, not per pass) */
+enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9, TL_AN_PROGRESS = 1 << 10, TL_AN_QUIET = 1 << 11 };
 /* Reading a rank file of at least this many records (its metadata's
  * records=) draws a progress line on a terminal; with TL_AN_PROGRESS
  * (--progress) every file does, on a terminal or not. */

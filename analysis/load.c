@@ -125,7 +125,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     int64_t first = INT64_MAX, last = INT64_MIN, afirst = INT64_MAX, alast = INT64_MIN;
     int64_t declared_n = 0, nrec = 0;
     TL_TRYGOTO(meta_i64(rd, path, "records", &declared_n, &found), st, fail);
-    if ((flags & TL_AN_PROGRESS) || (found && declared_n >= TL_AN_PROGRESS_RECORDS)) {
+    if (!(flags & TL_AN_QUIET) && ((flags & TL_AN_PROGRESS) || (found && declared_n >= TL_AN_PROGRESS_RECORDS))) {
         const char *base = strrchr(path, '/');
         char what[160];
         snprintf(what, sizeof what, "reading %s", base ? base + 1 : path);
@@ -162,8 +162,9 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     long long declared = 0, nread = 0;
     if (tl_trace_reader_count(rd, &declared, &nread)) {
         /* only reached under TL_TRACE_ACCEPT_INCOMPLETE (the reader refuses otherwise) */
-        tl_log("%s: incomplete trace accepted: the metadata says records=%lld, the file has %lld", path,
-               declared, nread);
+        if (!(flags & TL_AN_QUIET))
+            tl_log("%s: incomplete trace accepted: the metadata says records=%lld, the file has %lld", path,
+                   declared, nread);
         meta->complete = 0;
     }
     if (!meta->window_from_meta) {
@@ -227,7 +228,7 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
     if (!(flags & TL_TRACE_ACCEPT_INCOMPLETE))
         return TL_FAIL(TL_ERR_PARSE, "%s: incomplete run: %s; --accept-incomplete reads it anyway",
                        dir, why);
-    tl_log("%s: incomplete run accepted: %s", dir, why);
+    if (!(flags & TL_AN_QUIET)) tl_log("%s: incomplete run accepted: %s", dir, why);
     return TL_OK;
 }
 

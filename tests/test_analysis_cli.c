@@ -519,6 +519,48 @@ TL_TEST(fifo_inputs_refused_at_once)
     TL_ASSERT_EQ(tl_test_sh("cd %s && test -p p.fifo && test -p run/trace.rank0.csv && test ! -e imp", t), 0);
 }
 
+/* What a file warns of, and the progress line of each file, is said once
+ * per command, although the commands read a file more than once (matching
+ * operations across ranks, then the metrics; timeline's look for the
+ * iterations; perfetto's host rows; breakdown --iter-range's span). */
+TL_TEST(warnings_said_once)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], gap[512], p[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "0,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n"
+                  "0,0,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,40000,50000,2,16,0\n"
+                  "0,0,1,compute,compute,kernel,k,50000,90000,3,-1,1\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,k,0,45000,1,-1,0\n"
+                  "1,1,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,45000,50000,2,16,0\n"
+                  "1,1,1,compute,compute,kernel,k,50000,95000,3,-1,1\n");
+    /* rank 0 declares two rows more than it has: accepted on request, said */
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", run);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^# complete=yes$/# records=5\\n&/' %s", p), 0);
+    snprintf(gap, sizeof gap, "%s/gap", t);
+    trace_of(gap, 0, 3, "0,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    trace_of(gap, 2, 3, "2,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    snprintf(p, sizeof p, "%s/other", t); /* a whole run, the other side of compare */
+    trace(p, 0, "0,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    trace(p, 1, "1,1,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    static const char *const cmds[] = {"overlap", "diagnose", "compare %s/other", "breakdown --iter-range 0:1",
+                                       "timeline -o %s/tl.csv", "perfetto -o %s/p.json"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, cmds[k], t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --accept-incomplete %s", bin, cmd, run), 0);
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -c 'incomplete trace accepted' %s/err) = 1", t) == 0, "%s: %s", cmd,
+                      out_of(t, "err"));
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --accept-incomplete %s", bin, cmd, gap), 0);
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -c 'incomplete run accepted: rank 1 missing' %s/err) = 1", t) == 0,
+                      "%s: %s", cmd, out_of(t, "err"));
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --progress --accept-incomplete %s", bin, run), 0);
+    for (int r = 0; r < 2; r++)
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -c 'reading trace.rank%d.csv ' %s/err) = 1", r, t) == 0, "%s",
+                      out_of(t, "err"));
+}
+
 TL_TEST(incomplete_needs_flag)
 {
     const char *t = tl_test_tmpdir();
@@ -724,4 +766,4 @@ TL_TEST(outputs_to_a_pipe)
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, diagnose_committed_h200, host_iteration_fallback, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
              compare_runs_and_results, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
-             fifo_inputs_refused_at_once)
+             fifo_inputs_refused_at_once, warnings_said_once)
