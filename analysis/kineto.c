@@ -575,11 +575,14 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return load(label, data, size, 0, out);
 }
 
-static tl_status kt_rank_of(const char *path, int *rank)
+/* What a folder's listing needs of a trace: its rank and world size
+ * (distributedInfo, -1 without). */
+static tl_status kt_head(const char *path, int *rank, int *world)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, &t));
     *rank = t->rank;
+    *world = t->world;
     tl_kt_free(&t);
     return TL_OK;
 }
@@ -603,9 +606,9 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
 }
 
-static tl_status kt_rank_of(const char *path, int *rank)
+static tl_status kt_head(const char *path, int *rank, int *world)
 {
-    *rank = -1;
+    *rank = *world = -1;
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
 }
 
@@ -637,7 +640,7 @@ int tl_an_is_kineto(const char *path)
 }
 
 typedef struct rank_file {
-    int rank;
+    int rank, world; /* kt_head */
     char *path;
 } rank_file;
 
@@ -651,30 +654,10 @@ static int cmp_rank_file(const void *a, const void *b)
 #include <dirent.h>
 #include <sys/stat.h>
 
-tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found)
+/* The Kineto traces of a folder, unordered (*n = 0: none, or the folder
+ * is a trilap run, whose JSON files are Perfetto exports and manifests). */
+static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nout)
 {
-    *files = NULL;
-    *nfiles = 0;
-    *found = 0;
-    struct stat sb;
-    if (stat(dir, &sb) != 0) return TL_OK;
-    if (S_ISREG(sb.st_mode)) {
-        if (!tl_an_is_kineto(dir)) return TL_OK;
-        char **f = calloc(1, sizeof *f);
-        TL_CHECK(f, TL_ERR_NOMEM, "path");
-        f[0] = strdup(dir);
-        if (!f[0]) {
-            free(f);
-            return TL_FAIL(TL_ERR_NOMEM, "path");
-        }
-        *files = f;
-        *nfiles = 1;
-        *found = 1;
-        return TL_OK;
-    }
-    if (!S_ISDIR(sb.st_mode)) return TL_OK;
-    DIR *d = opendir(dir);
-    if (!d) return TL_OK;
     tl_status st = TL_OK;
     rank_file *rf = NULL;
     size_t n = 0, cap = 0;
@@ -682,11 +665,9 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
         if (!strncmp(e->d_name, "trace.rank", 10)) {
-            /* a trilap run folder: its JSON files (Perfetto exports,
-             * manifests) are not the run */
             for (size_t i = 0; i < n; i++) free(rf[i].path);
             n = 0;
-            goto fail;
+            break;
         }
         int json = len > 5 && !strcmp(e->d_name + len - 5, ".json");
         int gz = len > 8 && !strcmp(e->d_name + len - 8, ".json.gz");
@@ -710,21 +691,74 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
             TL_CHECKGOTO(nr, TL_ERR_NOMEM, st, fail, "%zu files", cap);
             rf = nr;
         }
-        rf[n++] = (rank_file){.rank = -1, .path = p};
+        rf[n++] = (rank_file){.rank = -1, .world = -1, .path = p};
     }
-    if (!n) goto fail;
-    /* ranks from distributedInfo; files without it after those with it */
+    *out = rf;
+    *nout = n;
+    return TL_OK;
+fail:
+    for (size_t i = 0; i < n; i++) free(rf[i].path);
+    free(rf);
+    return st;
+}
+
+/* The traces of one run, ordered by rank: each rank once, one world size
+ * (a sample of a run's ranks is a run, as HTA's trace sets are). */
+static tl_status order_ranks(rank_file *rf, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
-        TL_TRYGOTO(kt_rank_of(rf[i].path, &rf[i].rank), st, fail);
-        if (rf[i].rank < 0) rf[i].rank = 1 << 30;
+        TL_TRY(kt_head(rf[i].path, &rf[i].rank, &rf[i].world));
+        if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
     }
     qsort(rf, n, sizeof *rf, cmp_rank_file);
-    for (size_t i = 1; i < n; i++)
-        TL_CHECKGOTO(rf[i].rank != rf[i - 1].rank || rf[i].rank == 1 << 30, TL_ERR_PARSE, st, fail,
-                     "%s and %s: both are rank %d (distributedInfo): one folder holds one run", rf[i - 1].path,
-                     rf[i].path, rf[i].rank);
+    const rank_file *w = NULL; /* the first trace that states its world size */
+    for (size_t i = 0; i < n; i++) {
+        TL_CHECK(i == 0 || rf[i].rank != rf[i - 1].rank || rf[i].rank == 1 << 30, TL_ERR_PARSE,
+                 "%s and %s: both are rank %d (distributedInfo): one folder holds one run", rf[i - 1].path,
+                 rf[i].path, rf[i].rank);
+        if (rf[i].world < 0) continue;
+        TL_CHECK(!w || rf[i].world == w->world, TL_ERR_PARSE,
+                 "%s and %s are not of one run: distributedInfo says world_size %d and %d", w ? w->path : "",
+                 rf[i].path, w ? w->world : 0, rf[i].world);
+        if (!w) w = &rf[i];
+    }
+    return TL_OK;
+}
+
+static tl_status one_file(const char *path, char ***files, size_t *nfiles, int *found)
+{
+    char **f = calloc(1, sizeof *f);
+    TL_CHECK(f, TL_ERR_NOMEM, "path");
+    f[0] = strdup(path);
+    if (!f[0]) {
+        free(f);
+        return TL_FAIL(TL_ERR_NOMEM, "path");
+    }
+    *files = f;
+    *nfiles = 1;
+    *found = 1;
+    return TL_OK;
+}
+
+tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found)
+{
+    *files = NULL;
+    *nfiles = 0;
+    *found = 0;
+    struct stat sb;
+    if (stat(dir, &sb) != 0) return TL_OK;
+    if (S_ISREG(sb.st_mode)) return tl_an_is_kineto(dir) ? one_file(dir, files, nfiles, found) : TL_OK;
+    if (!S_ISDIR(sb.st_mode)) return TL_OK;
+    DIR *d = opendir(dir);
+    if (!d) return TL_OK;
+    rank_file *rf = NULL;
+    size_t n = 0;
+    tl_status st = list_json(dir, d, &rf, &n);
+    closedir(d);
+    if (st != TL_OK || !n) goto done;
+    TL_TRYGOTO(order_ranks(rf, n), st, done);
     char **f = calloc(n, sizeof *f);
-    TL_CHECKGOTO(f, TL_ERR_NOMEM, st, fail, "%zu files", n);
+    TL_CHECKGOTO(f, TL_ERR_NOMEM, st, done, "%zu files", n);
     for (size_t i = 0; i < n; i++) {
         f[i] = rf[i].path;
         rf[i].path = NULL;
@@ -732,8 +766,7 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     *files = f;
     *nfiles = n;
     *found = 1;
-fail:
-    closedir(d);
+done:
     for (size_t i = 0; i < n; i++) free(rf[i].path);
     free(rf);
     return st;

@@ -423,6 +423,21 @@ TL_TEST(every_command_reads_kineto)
     free(err);
 }
 
+/* Traces of two runs in one folder (world sizes differ) are refused naming
+ * both. */
+TL_TEST(kineto_runs_checked)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/mix && cp %s/sampled_rank-0.json.gz %s/control.json.gz %s/mix", t,
+                            data_dir("trace_filter"), data_dir("trace_diff_control"), t),
+                 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/mix", t);
+    refused(p, "sampled_rank-0.json.gz and ");
+    refused(p, "control.json.gz are not of one run: distributedInfo says world_size 128 and 8");
+}
+
 /* A gzip stream cut short says how much it gave before it ended. */
 TL_TEST(cut_gzip_counts_what_it_read)
 {
@@ -784,4 +799,4 @@ TL_TEST(big_trace_bounded_memory)
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
-             late_ranks_pair_by_operation, cut_gzip_counts_what_it_read)
+             late_ranks_pair_by_operation, cut_gzip_counts_what_it_read, kineto_runs_checked)
