@@ -346,13 +346,29 @@ static tl_status check_time(loader *L, const char *name, double ts, double dur)
     return TL_OK;
 }
 
+/* An event the records are made of (tl_kt_emit): GPU activity, a
+ * ProfilerStep, a collective that record_param_comms names. */
+static int is_activity(json_object *e)
+{
+    const char *cat = get_str(e, "cat"), *name = get_str(e, "name");
+    double dur = 0;
+    json_object *args = NULL;
+    if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return 0;
+    if (kind_of(cat) <= TL_KT_SYNC || (name && step_number(name) >= 0)) return 1;
+    return name && !strcmp(name, "record_param_comms") && json_object_object_get_ex(e, "args", &args) &&
+           get_str(args, "Collective name");
+}
+
 static tl_status on_event(loader *L, json_object *e)
 {
     tl_kt_trace *t = L->t;
     TL_CHECK(json_object_is_type(e, json_type_object), TL_ERR_PARSE,
              "%s: traceEvents[%" PRId64 "] is not an object", L->path, t->nevents);
     t->nevents++;
-    if (L->meta_only) return TL_OK;
+    if (L->meta_only) {
+        t->has_activity = t->has_activity || is_activity(e);
+        return TL_OK;
+    }
     double ts = 0, dur = 0;
     int ts_double = 0;
     /* HTA (pandas) rounds every time when the ts column is not all integers */
@@ -477,7 +493,6 @@ static tl_status walk(loader *L)
         if (!strcmp(key, "traceEvents")) {
             TL_TRY(expect(L, "'[' (traceEvents is an array)", "[", &c));
             L->has_events = 1;
-            if (L->meta_only && L->di_seen) return TL_OK;
             TL_TRY(peek(L, &c));
             if (c == ']') L->pos++;
             else
@@ -486,6 +501,8 @@ static tl_status walk(loader *L)
                     TL_TRYGOTO(on_event(L, v), st, fail);
                     json_object_put(v);
                     v = NULL;
+                    /* the rank is known and the trace holds activity: enough */
+                    if (L->meta_only && L->di_seen && L->t->has_activity) return TL_OK;
                     TL_TRY(expect(L, "',' or ']' in traceEvents", ",]", &c));
                     if (c == ']') break;
                 }
@@ -576,13 +593,15 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
 }
 
 /* What a folder's listing needs of a trace: its rank and world size
- * (distributedInfo, -1 without). */
-static tl_status kt_head(const char *path, int *rank, int *world)
+ * (distributedInfo, -1 without) and whether it holds activity, read up to
+ * its first activity. */
+static tl_status kt_head(const char *path, int *rank, int *world, int *activity)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, &t));
     *rank = t->rank;
     *world = t->world;
+    *activity = t->has_activity;
     tl_kt_free(&t);
     return TL_OK;
 }
@@ -606,9 +625,10 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
 }
 
-static tl_status kt_head(const char *path, int *rank, int *world)
+static tl_status kt_head(const char *path, int *rank, int *world, int *activity)
 {
     *rank = *world = -1;
+    *activity = 0;
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
 }
 
@@ -640,7 +660,7 @@ int tl_an_is_kineto(const char *path)
 }
 
 typedef struct rank_file {
-    int rank, world; /* kt_head */
+    int rank, world, activity; /* kt_head */
     char *path;
 } rank_file;
 
@@ -653,6 +673,9 @@ static int cmp_rank_file(const void *a, const void *b)
 
 #include <dirent.h>
 #include <sys/stat.h>
+
+#define KT_NO_ACTIVITY "no GPU or host activity recorded (traceEvents hold no kernel, copy, memset, sync, " \
+                       "ProfilerStep or collective): nothing to analyse"
 
 /* The Kineto traces of a folder, unordered (*n = 0: none, or the folder
  * is a trilap run, whose JSON files are Perfetto exports and manifests). */
@@ -703,12 +726,15 @@ fail:
 }
 
 /* The traces of one run, ordered by rank: each rank once, one world size
- * (a sample of a run's ranks is a run, as HTA's trace sets are). */
-static tl_status order_ranks(rank_file *rf, size_t n)
+ * (a sample of a run's ranks is a run, as HTA's trace sets are), and some
+ * activity in one of them. */
+static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
 {
+    int activity = 0;
     for (size_t i = 0; i < n; i++) {
-        TL_TRY(kt_head(rf[i].path, &rf[i].rank, &rf[i].world));
+        TL_TRY(kt_head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity));
         if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
+        activity = activity || rf[i].activity;
     }
     qsort(rf, n, sizeof *rf, cmp_rank_file);
     const rank_file *w = NULL; /* the first trace that states its world size */
@@ -722,11 +748,15 @@ static tl_status order_ranks(rank_file *rf, size_t n)
                  rf[i].path, w ? w->world : 0, rf[i].world);
         if (!w) w = &rf[i];
     }
+    TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", dir, KT_NO_ACTIVITY);
     return TL_OK;
 }
 
 static tl_status one_file(const char *path, char ***files, size_t *nfiles, int *found)
 {
+    int rank, world, activity;
+    TL_TRY(kt_head(path, &rank, &world, &activity));
+    TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", path, KT_NO_ACTIVITY);
     char **f = calloc(1, sizeof *f);
     TL_CHECK(f, TL_ERR_NOMEM, "path");
     f[0] = strdup(path);
@@ -756,7 +786,7 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     tl_status st = list_json(dir, d, &rf, &n);
     closedir(d);
     if (st != TL_OK || !n) goto done;
-    TL_TRYGOTO(order_ranks(rf, n), st, done);
+    TL_TRYGOTO(order_ranks(dir, rf, n), st, done);
     char **f = calloc(n, sizeof *f);
     TL_CHECKGOTO(f, TL_ERR_NOMEM, st, done, "%zu files", n);
     for (size_t i = 0; i < n; i++) {

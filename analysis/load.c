@@ -190,7 +190,8 @@ static int cmp_files(const void *a, const void *b)
 typedef struct rank_head {
     const char *base;       /* its name in the folder */
     int rank;               /* of its name */
-    int64_t meta_rank, nranks; /* rank=, nranks=; -1 when not said */
+    int64_t meta_rank, nranks, declared; /* rank=, nranks=, records=; -1 when not said */
+    int has_rows;           /* at least one record */
     char clock[64];         /* clock=, "" when not said */
     char domain[256];       /* the clock its window is on, "" when comparable with none */
     int64_t w0, w1;         /* window_start_ns..window_end_ns on that clock */
@@ -213,21 +214,23 @@ static void clock_domain(const tl_trace_reader *rd, const tl_an_meta *m, int fla
         snprintf(out, n, "%s of host %s", clock ? clock : "the clock", host);
 }
 
-/* A rank file's header; its window on the clock the analysis puts it on
- * (the flags' --raw-clock). */
+/* A rank file's header, and whether a first row follows; its window on
+ * the clock the analysis puts it on (the flags' --raw-clock). */
 static tl_status read_head(const char *path, int flags, rank_head *h)
 {
     tl_trace_reader *rd = NULL;
+    tl_trace_record rec;
     tl_an_meta m;
     int found = 0, fw0 = 0, fw1 = 0;
     tl_status st = TL_OK;
     memset(&m, 0, sizeof m);
     h->base = strrchr(path, '/') + 1;
     h->rank = tl_trace_rank_of_name(h->base);
-    h->meta_rank = h->nranks = -1;
+    h->meta_rank = h->nranks = h->declared = -1;
     TL_TRY(tl_trace_reader_open(&rd, path, TL_TRACE_ACCEPT_INCOMPLETE));
     TL_TRYGOTO(meta_i64(rd, path, "rank", &h->meta_rank, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "nranks", &h->nranks, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "records", &h->declared, &found), st, fail);
     const char *s = tl_trace_reader_meta(rd, "clock");
     snprintf(h->clock, sizeof h->clock, "%s", s ? s : "");
     TL_TRYGOTO(clock_meta(rd, path, flags, &m), st, fail);
@@ -237,6 +240,7 @@ static tl_status read_head(const char *path, int flags, rank_head *h)
         clock_domain(rd, &m, flags, h->domain, sizeof h->domain);
         if (m.clock_aligned) h->w0 = to_ref(&m, h->w0), h->w1 = to_ref(&m, h->w1);
     }
+    TL_TRYGOTO(tl_trace_reader_next(rd, &rec, &h->has_rows), st, fail); /* one row tells */
 fail:
     tl_trace_reader_close(&rd);
     return st;
@@ -304,8 +308,26 @@ static tl_status check_complete(const char *dir, const rank_head *h, size_t n, i
     return TL_OK;
 }
 
+/* A run none of whose ranks recorded anything has nothing to analyse
+ * (its figures would be 0 / 0). A file cut before its first row is left
+ * to the reader, which says so, unless cut files are accepted. */
+static tl_status check_activity(const char *dir, const rank_head *h, size_t n, int flags)
+{
+    int cut = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (h[k].has_rows) return TL_OK;
+        cut = cut || h[k].declared > 0;
+    }
+    if (cut && !(flags & TL_TRACE_ACCEPT_INCOMPLETE)) return TL_OK;
+    if (n == 1)
+        return TL_FAIL(TL_ERR_PARSE, "%s: no GPU or host activity recorded (%s holds no records): nothing to analyse",
+                       dir, h[0].base);
+    return TL_FAIL(TL_ERR_PARSE, "%s: no GPU or host activity recorded (none of its %zu rank files holds a record): "
+                   "nothing to analyse", dir, n);
+}
+
 /* The rank set of a run folder (files sorted by rank): one file per rank,
- * the ranks of one run, complete (or accepted as not). */
+ * the ranks of one run, complete (or accepted as not), something recorded. */
 static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
 {
     for (size_t k = 1; k < n; k++) {
@@ -320,6 +342,7 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
     for (size_t k = 0; k < n; k++) TL_TRYGOTO(read_head(f[k], flags, &h[k]), st, fail);
     TL_TRYGOTO(check_one_run(dir, h, n), st, fail);
     TL_TRYGOTO(check_complete(dir, h, n, flags), st, fail);
+    TL_TRYGOTO(check_activity(dir, h, n, flags), st, fail);
 fail:
     free(h);
     return st;

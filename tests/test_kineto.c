@@ -438,6 +438,36 @@ TL_TEST(kineto_runs_checked)
     refused(p, "control.json.gz are not of one run: distributedInfo says world_size 128 and 8");
 }
 
+/* A trace with no activity is refused in every command; a folder where
+ * only one rank has none still loads. */
+TL_TEST(kineto_activity_checked)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char p[600];
+    snprintf(p, sizeof p, "%s/noevents.json", t);
+    tl_test_write(p, "{\"traceEvents\": []}\n");
+    refused(p, "no GPU or host activity recorded");
+    static const char *const cmds[] = {"diagnose", "breakdown", "collectives"};
+    for (size_t k = 0; k < 3; k++) {
+        char *out = NULL, *err = NULL, cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s %s", bin, cmds[k], p);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+        TL_ASSERT_MSG(strstr(err, "nothing to analyse") && !out[0], "%s: %s%s", cmds[k], out, err);
+        free(out);
+        free(err);
+    }
+    /* CPU operators only */
+    snprintf(p, sizeof p, "%s/cpu.json", t);
+    tl_test_write(p, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"ts\": 1, "
+                     "\"dur\": 2}], \"distributedInfo\": {\"rank\": 1, \"world_size\": 128}}\n");
+    refused(p, "no GPU or host activity recorded");
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/half && cp %s/sampled_rank-0.json.gz %s/cpu.json %s/half", t,
+                            data_dir("trace_filter"), t, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/half > /dev/null", bin, t), 0);
+}
+
 /* A gzip stream cut short says how much it gave before it ended. */
 TL_TEST(cut_gzip_counts_what_it_read)
 {
@@ -799,4 +829,5 @@ TL_TEST(big_trace_bounded_memory)
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
-             late_ranks_pair_by_operation, cut_gzip_counts_what_it_read, kineto_runs_checked)
+             late_ranks_pair_by_operation, cut_gzip_counts_what_it_read, kineto_runs_checked,
+             kineto_activity_checked)

@@ -424,6 +424,37 @@ TL_TEST(run_folder_of_two_runs)
     refused(&o, 1, "trace.rank0.csv and trace.rank1.csv are not of one run", "clock=CLOCK_MONOTONIC and clock=nsys-session");
 }
 
+/* A run with nothing recorded has nothing to analyse: refused naming it.
+ * One rank without records in a run that has some still loads. */
+TL_TEST(run_without_activity)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/empty", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# records=0\n", "");
+    trace(run, "trace.rank1.csv", 1, 2, "# records=0\n", "");
+    static const char *const cmds[] = {"overlap", "diagnose", "breakdown"};
+    for (int k = 0; k < 3; k++) {
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s %s", tl_test_bin(), cmds[k], run);
+        refused(&o, 1, "empty: no GPU or host activity recorded", "none of its 2 rank files holds a record");
+    }
+    snprintf(run, sizeof run, "%s/one", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", "");
+    tl_test_output o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "one: no GPU or host activity recorded", "trace.rank0.csv holds no records");
+    /* a file cut before its first row is said to be cut, not empty */
+    snprintf(run, sizeof run, "%s/cut", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# records=3\n", "");
+    o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "the metadata says records=3, the file has 0");
+    snprintf(run, sizeof run, "%s/half", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# records=0\n", "");
+    trace(run, "trace.rank1.csv", 1, 2, "", ROWS);
+    o = overlap(run, "");
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    tl_test_output_free(&o);
+}
+
 /* ---- Nsight Systems exports ------------------------------------------------ */
 
 #if TL_HAVE_SQLITE
@@ -504,4 +535,5 @@ TL_TEST(nsys_impossible_content)
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
              fdtd_verify_decomp_no_row_before_failure, trace_record_count, trace_line_endings_and_bytes,
-             trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs)
+             trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
+             run_without_activity)
