@@ -207,6 +207,9 @@ int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{'
 /* The rank files of a Kineto trace or a folder of them, sorted by rank;
  * *found = 0 (and nothing listed) when `dir` is neither. */
 tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found);
+/* A trace's distributedInfo rank and world size (-1 without) and whether
+ * it holds activity (GPU rows, steps, collectives), read up to the first. */
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity);
 tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
                             tl_an_nsys_meta_fn mfn);
 

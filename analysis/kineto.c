@@ -595,7 +595,7 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
 /* What a folder's listing needs of a trace: its rank and world size
  * (distributedInfo, -1 without) and whether it holds activity, read up to
  * its first activity. */
-static tl_status kt_head(const char *path, int *rank, int *world, int *activity)
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, &t));
@@ -625,7 +625,7 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
 }
 
-static tl_status kt_head(const char *path, int *rank, int *world, int *activity)
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
 {
     *rank = *world = -1;
     *activity = 0;
@@ -660,7 +660,7 @@ int tl_an_is_kineto(const char *path)
 }
 
 typedef struct rank_file {
-    int rank, world, activity; /* kt_head */
+    int rank, world, activity; /* tl_an_kineto_head */
     char *path;
 } rank_file;
 
@@ -732,7 +732,7 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
 {
     int activity = 0;
     for (size_t i = 0; i < n; i++) {
-        TL_TRY(kt_head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity));
+        TL_TRY(tl_an_kineto_head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity));
         if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
         activity = activity || rf[i].activity;
     }
@@ -755,7 +755,7 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
 static tl_status one_file(const char *path, char ***files, size_t *nfiles, int *found)
 {
     int rank, world, activity;
-    TL_TRY(kt_head(path, &rank, &world, &activity));
+    TL_TRY(tl_an_kineto_head(path, &rank, &world, &activity));
     TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", path, KT_NO_ACTIVITY);
     char **f = calloc(1, sizeof *f);
     TL_CHECK(f, TL_ERR_NOMEM, "path");

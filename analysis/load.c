@@ -107,7 +107,8 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     s = tl_trace_reader_meta(rd, "device_name");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", s ? s : "?");
     s = tl_trace_reader_meta(rd, "clock");
-    snprintf(meta->clock, sizeof meta->clock, "%s", s ? s : "?");
+    /* its name: an imported trace says more after it ("kineto-host (...)") */
+    snprintf(meta->clock, sizeof meta->clock, "%.*s", s ? (int)strcspn(s, " ") : 1, s ? s : "?");
     s = tl_trace_reader_meta(rd, "complete");
     meta->complete = !s || strcmp(s, "no") != 0;
     meta->window_from_meta = fw0 && fw1;
@@ -191,6 +192,7 @@ typedef struct rank_head {
     const char *base;       /* its name in the folder */
     int rank;               /* of its name */
     int64_t meta_rank, nranks, declared; /* rank=, nranks=, records=; -1 when not said */
+    int subset;             /* rank_subset=yes: the source held only some of the run's ranks (import) */
     int has_rows;           /* at least one record */
     char clock[64];         /* clock=, "" when not said */
     char domain[256];       /* the clock its window is on, "" when comparable with none */
@@ -231,7 +233,9 @@ static tl_status read_head(const char *path, int flags, rank_head *h)
     TL_TRYGOTO(meta_i64(rd, path, "rank", &h->meta_rank, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "nranks", &h->nranks, &found), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "records", &h->declared, &found), st, fail);
-    const char *s = tl_trace_reader_meta(rd, "clock");
+    const char *s = tl_trace_reader_meta(rd, "rank_subset");
+    h->subset = s && !strcmp(s, "yes");
+    s = tl_trace_reader_meta(rd, "clock");
     snprintf(h->clock, sizeof h->clock, "%s", s ? s : "");
     TL_TRYGOTO(clock_meta(rd, path, flags, &m), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &h->w0, &fw0), st, fail);
@@ -287,18 +291,22 @@ static tl_status check_one_run(const char *dir, const rank_head *h, size_t n)
 }
 
 /* files[k] is trace.rank<k>.csv for k = 0..n-1, each file's rank= is its
- * name's and nranks= is n. A gap or a disagreement is refused; with
+ * name's and nranks= is n; a folder whose every file says rank_subset=yes
+ * (an import of some of a run's ranks, as a PyTorch profiler trace set
+ * may be) may skip ranks. A gap or a disagreement is refused; with
  * TL_TRACE_ACCEPT_INCOMPLETE it is accepted and said on stderr. */
 static tl_status check_complete(const char *dir, const rank_head *h, size_t n, int flags)
 {
     char why[512] = "";
+    int subset = 1;
+    for (size_t k = 0; k < n; k++) subset = subset && h[k].subset;
     for (size_t k = 0; k < n && !why[0]; k++) {
-        if ((size_t)h[k].rank != k)
+        if (!subset && (size_t)h[k].rank != k)
             snprintf(why, sizeof why, "rank %zu missing (the next file is %s)", k, h[k].base);
         else if (h[k].meta_rank >= 0 && h[k].meta_rank != h[k].rank)
             snprintf(why, sizeof why, "%s says rank=%lld in its metadata", h[k].base, (long long)h[k].meta_rank);
     }
-    if (!why[0] && n && h[0].nranks >= 0 && (size_t)h[0].nranks != n)
+    if (!why[0] && !subset && n && h[0].nranks >= 0 && (size_t)h[0].nranks != n)
         snprintf(why, sizeof why, "the metadata says nranks=%lld, the folder has %zu rank file%s",
                  (long long)h[0].nranks, n, n == 1 ? "" : "s");
     if (!why[0]) return TL_OK;
