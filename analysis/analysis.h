@@ -169,8 +169,10 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
 /* tl_an_scan flag (beside TL_TRACE_ACCEPT_INCOMPLETE): times as written;
  * tl_an_run_overlap / tl_an_ops_build flag: the ranks' clock offsets
  * estimated from the ends of matched collectives and applied to the
- * cross-rank figures (--align-clocks) */
-enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9, TL_AN_PROGRESS = 1 << 10 };
+ * cross-rank figures (--align-clocks); tl_an_scan / tl_an_run_files flag
+ * TL_AN_QUIET: a file read again in the same command, whose warnings and
+ * progress line the first reading gave (said once, not per pass) */
+enum { TL_AN_RAW_CLOCK = 1 << 8, TL_AN_ALIGN_ENDS = 1 << 9, TL_AN_PROGRESS = 1 << 10, TL_AN_QUIET = 1 << 11 };
 /* Reading a rank file of at least this many records (its metadata's
  * records=) draws a progress line on a terminal; with TL_AN_PROGRESS
  * (--progress) every file does, on a terminal or not. */
@@ -188,6 +190,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
  * tl_an_run_files lists its ranks as "FILE.sqlite#R" and tl_an_scan reads
  * them. Without sqlite3 in the build these fail saying so. */
 int tl_an_is_nsys(const char *path); /* an SQLite file */
+int tl_an_is_gzip_nsys(const char *path); /* an SQLite file compressed with gzip (unreadable in place) */
 /* "FILE#R" naming rank R of an export: 1 with file and rank set. */
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank);
 tl_status tl_an_nsys_ranks(const char *path, int *nranks);
@@ -204,6 +207,9 @@ int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{'
 /* The rank files of a Kineto trace or a folder of them, sorted by rank;
  * *found = 0 (and nothing listed) when `dir` is neither. */
 tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found);
+/* A trace's distributedInfo rank and world size (-1 without) and whether
+ * it holds activity (GPU rows, steps, collectives), read up to the first. */
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity);
 tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
                             tl_an_nsys_meta_fn mfn);
 
@@ -214,6 +220,15 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
  * TL_TRACE_ACCEPT_INCOMPLETE a gap or disagreement is accepted and said on
  * stderr. */
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
+/* Inputs are files or folders: a FIFO or a device would block the open
+ * until a writer comes, and the readers open a file more than once. 1 when
+ * path exists and is neither (checked before any open). */
+int tl_an_is_special(const char *path);
+/* The refusal of an input no reader takes when its kind says why (a pipe
+ * or a device, a gzip-compressed SQLite export, a text file named
+ * .sqlite); TL_OK when nothing does, for the caller to say what it
+ * expected. */
+tl_status tl_an_input_kind(const char *path);
 void tl_an_run_files_free(char ***files, size_t nfiles);
 
 /* What a communication kernel served, from a host row named "op:<key>"

@@ -165,7 +165,8 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
         if (nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
         s.sel_n = (int64_t)nb;
     }
-    tl_status st = tl_an_scan(file, flags, bd_record, &s, &meta);
+    /* with --iter-range the file was read once already: said then */
+    tl_status st = tl_an_scan(file, flags | (s.by_iter ? TL_AN_QUIET : 0), bd_record, &s, &meta);
     if (st != TL_OK) {
         free(s.by_name);
         return st;

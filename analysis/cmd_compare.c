@@ -24,7 +24,7 @@ static const char *const mnames[NM][2] = {
 
 static int has_traces(const char *dir)
 {
-    if (tl_an_is_nsys(dir)) return 1; /* an Nsight Systems export stands for a run */
+    if (tl_an_is_nsys(dir) || tl_an_is_gzip_nsys(dir)) return 1; /* an Nsight Systems export stands for a run */
     if (tl_an_is_kineto(dir)) return 1; /* so does a PyTorch profiler trace */
     DIR *d = opendir(dir);
     if (!d) return 0;

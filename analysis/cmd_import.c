@@ -1,6 +1,7 @@
-/* trilap-analyze import FILE.sqlite -o DIR: an Nsight Systems export
- * converted to trilap trace files, DIR/trace.rank<R>.csv, one per process
- * with CUDA activity (analysis/nsys.c says how rows map). The files are
+/* trilap-analyze import FILE.sqlite|TRACE.json[.gz]|DIR -o DIR: an Nsight
+ * Systems export or PyTorch profiler traces converted to trilap trace
+ * files, DIR/trace.rank<R>.csv, one per process with CUDA activity
+ * (analysis/nsys.c says how rows map) or per trace. The files are
  * written into a temporary folder inside DIR and moved into place when
  * every rank is written, so a failure leaves DIR as it was. */
 #include <dirent.h>
@@ -20,31 +21,97 @@ typedef struct imp_opts {
     tl_an_common c;
 } imp_opts;
 
+/* The rank a written file carries and is named by, and its run's size:
+ * the source's rank (a PyTorch profiler trace set may hold some ranks of a
+ * run: ranks 0 and 1 of 128), or the file's place where the source does
+ * not say. */
+typedef struct imp_rank {
+    int rank, nranks;
+} imp_rank;
+
+/* What the trace writer is given: the source's metadata and records with
+ * the rank of the plan, and rank_subset=yes where the files hold only some
+ * of the run's ranks, so the folder reads back as the source reads. */
+typedef struct imp_sink {
+    tl_trace_writer *w;
+    imp_rank r;
+    int subset;
+} imp_sink;
+
 static tl_status put_meta(void *user, const char *key, const char *value)
 {
-    return tl_trace_writer_meta(user, key, value);
+    imp_sink *k = user;
+    char v[32];
+    if (!strcmp(key, "rank") || !strcmp(key, "nranks")) {
+        snprintf(v, sizeof v, "%d", !strcmp(key, "rank") ? k->r.rank : k->r.nranks);
+        value = v;
+    }
+    TL_TRY(tl_trace_writer_meta(k->w, key, value));
+    if (!strcmp(key, "nranks") && k->subset) TL_TRY(tl_trace_writer_meta(k->w, "rank_subset", "yes"));
+    return TL_OK;
 }
 
 static tl_status put_record(void *user, const tl_trace_record *r)
 {
-    return tl_trace_writer_record(user, r);
+    const imp_sink *k = user;
+    tl_trace_record x = *r;
+    x.rank = k->r.rank;
+    return tl_trace_writer_record(k->w, &x);
 }
 
-/* A trace file of a rank the export does not have would be read as part of
- * the run: refuse a folder holding one. */
-static tl_status check_no_stale(const char *dir, int nranks)
+/* The ranks of the Kineto traces (sorted by rank): their own when every
+ * trace names one, else their places; *subset when they are not all of
+ * the run's ranks. */
+static tl_status plan_kineto(char **files, size_t n, imp_rank *plan, int *subset)
+{
+    int known = 1, world = -1, top = -1;
+    for (size_t i = 0; i < n; i++) {
+        int activity = 0;
+        TL_TRY(tl_an_kineto_head(files[i], &plan[i].rank, &plan[i].nranks, &activity));
+        known = known && plan[i].rank >= 0;
+        if (plan[i].nranks > world) world = plan[i].nranks;
+        if (plan[i].rank > top) top = plan[i].rank;
+    }
+    int nranks = known ? (world > top ? world : top + 1) : (int)n;
+    *subset = 0;
+    for (size_t i = 0; i < n; i++) {
+        plan[i] = (imp_rank){.rank = known ? plan[i].rank : (int)i, .nranks = nranks};
+        *subset = *subset || plan[i].rank != (int)i;
+    }
+    *subset = *subset || (size_t)nranks != n;
+    return TL_OK;
+}
+
+static int planned(const imp_rank *plan, int n, int rank)
+{
+    for (int i = 0; i < n; i++)
+        if (plan[i].rank == rank) return 1;
+    return 0;
+}
+
+/* A rank file in DIR that the import does not replace would be read as
+ * part of the run (another rank, a second file of one rank, a name the
+ * reader refuses): refuse a folder holding one, before anything is
+ * written. */
+static tl_status check_no_conflict(const char *dir, const imp_rank *plan, int n, const char *what)
 {
     DIR *d = opendir(dir);
     if (!d) return TL_OK;
     struct dirent *e;
     tl_status st = TL_OK;
-    while ((e = readdir(d))) {
-        int r = -1, n = 0;
-        if (sscanf(e->d_name, "trace.rank%d.csv%n", &r, &n) == 1 && e->d_name[n] == '\0' && r >= nranks) {
-            st = TL_FAIL(TL_ERR_INVAL, "%s: holds %s, a rank the export (%d rank%s) does not have; import into an "
-                                       "empty folder", dir, e->d_name, nranks, nranks == 1 ? "" : "s");
-            break;
-        }
+    while ((e = readdir(d)) && st == TL_OK) {
+        int r = tl_trace_rank_of_name(e->d_name);
+        char mine[64];
+        snprintf(mine, sizeof mine, "trace.rank%d.csv", r);
+        if (r == -1 || (r >= 0 && planned(plan, n, r) && !strcmp(e->d_name, mine))) continue;
+        if (r == -2)
+            st = TL_FAIL(TL_ERR_INVAL, "%s: holds %s, a name the reader refuses beside the imported files; import "
+                                       "into an empty folder", dir, e->d_name);
+        else if (planned(plan, n, r))
+            st = TL_FAIL(TL_ERR_INVAL, "%s: holds %s, which would be a second file of rank %d beside the imported %s; "
+                                       "import into an empty folder", dir, e->d_name, r, mine);
+        else
+            st = TL_FAIL(TL_ERR_INVAL, "%s: holds %s, a rank %s; import into an empty folder", dir, e->d_name, what);
     }
     closedir(d);
     return st;
@@ -76,19 +143,30 @@ int tl_an_cmd_import(int argc, char **argv)
     }
     const char *in = pr.positional[0];
     tl_status st = TL_OK;
-    tl_trace_writer *w = NULL;
+    imp_sink sink = {0};
+    imp_rank *plan = NULL;
     int nr = 0, written = 0;
-    char tmpdir[1100] = "";
+    char tmpdir[1100] = "", what[96];
     /* a PyTorch profiler (Kineto) trace or a folder of them: one file per rank */
     char **kfiles = NULL;
     size_t nk = 0;
     int kineto = 0;
     TL_TRYGOTO(tl_an_kineto_run_files(in, &kfiles, &nk, &kineto), st, fail);
-    TL_CHECKGOTO(kineto || tl_an_is_nsys(in), TL_ERR_PARSE, st, fail, "%s: not an SQLite file (nsys export "
-                 "--type sqlite makes one), nor a PyTorch profiler trace (.json, .json.gz or a folder of them)", in);
+    if (!kineto && !tl_an_is_nsys(in)) {
+        TL_TRYGOTO(tl_an_input_kind(in), st, fail);
+        st = TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one), nor a PyTorch "
+                                   "profiler trace (.json, .json.gz or a folder of them)", in);
+        goto fail;
+    }
     if (kineto) nr = (int)nk;
     else TL_TRYGOTO(tl_an_nsys_ranks(in, &nr), st, fail);
-    TL_TRYGOTO(check_no_stale(o.out, nr), st, fail);
+    plan = calloc((size_t)nr, sizeof *plan);
+    TL_CHECKGOTO(plan, TL_ERR_NOMEM, st, fail, "%d ranks", nr);
+    for (int r = 0; r < nr; r++) plan[r] = (imp_rank){.rank = r, .nranks = nr};
+    if (kineto) TL_TRYGOTO(plan_kineto(kfiles, nk, plan, &sink.subset), st, fail);
+    snprintf(what, sizeof what, "the %s (%d rank%s) %s not have", kineto ? "traces" : "export", nr, nr == 1 ? "" : "s",
+             kineto ? "do" : "does");
+    TL_TRYGOTO(check_no_conflict(o.out, plan, nr, what), st, fail);
     TL_TRYGOTO(tl_mkdir_p(o.out), st, fail); /* registered: removed again if the import fails */
     /* every rank into a folder of its own first, moved into DIR when all
      * are written: a failure leaves DIR as it was */
@@ -98,32 +176,34 @@ int tl_an_cmd_import(int argc, char **argv)
     for (int r = 0; r < nr; r++) {
         char path[2200];
         tl_an_meta meta;
-        snprintf(path, sizeof path, "%s/trace.rank%d.csv", tmpdir, r);
-        TL_TRYGOTO(tl_trace_writer_open(&w, path), st, fail);
-        if (kineto) TL_TRYGOTO(tl_an_kineto_scan(kfiles[r], put_record, w, &meta, put_meta), st, fail);
-        else TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, w, &meta, put_meta), st, fail);
-        TL_TRYGOTO(tl_trace_writer_close(&w, 1), st, fail);
+        snprintf(path, sizeof path, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
+        sink.r = plan[r];
+        TL_TRYGOTO(tl_trace_writer_open(&sink.w, path), st, fail);
+        if (kineto) TL_TRYGOTO(tl_an_kineto_scan(kfiles[r], put_record, &sink, &meta, put_meta), st, fail);
+        else TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, &sink, &meta, put_meta), st, fail);
+        TL_TRYGOTO(tl_trace_writer_close(&sink.w, 1), st, fail);
         written = r + 1;
-        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s/trace.rank%d.csv\n", in, r, meta.device,
-               meta.device_name, o.out, r);
+        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s/trace.rank%d.csv\n", in, plan[r].rank,
+               meta.device, meta.device_name, o.out, plan[r].rank);
     }
     for (int r = 0; r < nr; r++) {
         char from[2200], to[2200];
-        snprintf(from, sizeof from, "%s/trace.rank%d.csv", tmpdir, r);
-        snprintf(to, sizeof to, "%s/trace.rank%d.csv", o.out, r);
+        snprintf(from, sizeof from, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
+        snprintf(to, sizeof to, "%s/trace.rank%d.csv", o.out, plan[r].rank);
         TL_CHECKGOTO(rename(from, to) == 0, TL_ERR_IO, st, fail, "%s: cannot move into place: %s", to, strerror(errno));
     }
 fail:
     tl_an_run_files_free(&kfiles, nk);
-    if (w) tl_trace_writer_close(&w, 0);
+    if (sink.w) tl_trace_writer_close(&sink.w, 0);
     if (tmpdir[0]) {
         for (int r = 0; r < written; r++) {
             char p[2200];
-            snprintf(p, sizeof p, "%s/trace.rank%d.csv", tmpdir, r);
+            snprintf(p, sizeof p, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
             remove(p); /* gone already where moved */
         }
         rmdir(tmpdir);
     }
+    free(plan);
     free(pr.positional);
     return st == TL_OK ? 0 : 1;
 }

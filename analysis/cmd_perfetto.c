@@ -179,7 +179,7 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     s->n = 0;
     /* a second pass over the rank's file: host ranges, iterations, CUDA API
      * rows and the correlation ids, which the overlap pass does not keep */
-    TL_TRY(tl_an_scan(rk->meta.path, s->flags, collect, s, &m));
+    TL_TRY(tl_an_scan(rk->meta.path, s->flags | TL_AN_QUIET, collect, s, &m)); /* its warnings said already */
     qsort(s->ev, s->n, sizeof *s->ev, cmp_start);
     sep(s);
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"rank %d / GPU %d\"}}", pid,

@@ -145,12 +145,13 @@ int tl_an_cmd_timeline(int argc, char **argv)
     int no_iters = 0;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
-        /* A first, cheap pass over rank 0 finds the iteration count. */
+        /* A first, cheap pass over rank 0 finds the iteration count (what
+         * it would warn of is said by the reading below). */
         char **files = NULL;
         size_t nf = 0;
         tl_an_rank rk;
-        TL_TRYGOTO(tl_an_run_files(pr.positional[0], oo.flags, &files, &nf), st, fail);
-        st = tl_an_rank_load(files[0], oo.flags, names, &rk);
+        TL_TRYGOTO(tl_an_run_files(pr.positional[0], oo.flags | TL_AN_QUIET, &files, &nf), st, fail);
+        st = tl_an_rank_load(files[0], oo.flags | TL_AN_QUIET, names, &rk);
         tl_an_run_files_free(&files, nf);
         TL_TRYGOTO(st, st, fail);
         int64_t lo = -1, hi = -1;

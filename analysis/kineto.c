@@ -93,9 +93,11 @@ static tl_status refill(loader *L)
     int n = gzread(L->gz, L->buf, KT_CHUNK);
     int zerr = Z_OK;
     const char *msg = gzerror(L->gz, &zerr);
+    /* a stream cut short still hands over what it decompressed: counted */
     if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
         return TL_FAIL(TL_ERR_PARSE, "%s: corrupt compressed data (%s) after %" PRId64 " bytes of JSON",
-                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed", L->off);
+                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed",
+                       L->off + (n > 0 ? n : 0));
     L->len = (size_t)n;
     L->eof = n == 0;
     return TL_OK;
@@ -344,13 +346,29 @@ static tl_status check_time(loader *L, const char *name, double ts, double dur)
     return TL_OK;
 }
 
+/* An event the records are made of (tl_kt_emit): GPU activity, a
+ * ProfilerStep, a collective that record_param_comms names. */
+static int is_activity(json_object *e)
+{
+    const char *cat = get_str(e, "cat"), *name = get_str(e, "name");
+    double dur = 0;
+    json_object *args = NULL;
+    if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return 0;
+    if (kind_of(cat) <= TL_KT_SYNC || (name && step_number(name) >= 0)) return 1;
+    return name && !strcmp(name, "record_param_comms") && json_object_object_get_ex(e, "args", &args) &&
+           get_str(args, "Collective name");
+}
+
 static tl_status on_event(loader *L, json_object *e)
 {
     tl_kt_trace *t = L->t;
     TL_CHECK(json_object_is_type(e, json_type_object), TL_ERR_PARSE,
              "%s: traceEvents[%" PRId64 "] is not an object", L->path, t->nevents);
     t->nevents++;
-    if (L->meta_only) return TL_OK;
+    if (L->meta_only) {
+        t->has_activity = t->has_activity || is_activity(e);
+        return TL_OK;
+    }
     double ts = 0, dur = 0;
     int ts_double = 0;
     /* HTA (pandas) rounds every time when the ts column is not all integers */
@@ -475,7 +493,6 @@ static tl_status walk(loader *L)
         if (!strcmp(key, "traceEvents")) {
             TL_TRY(expect(L, "'[' (traceEvents is an array)", "[", &c));
             L->has_events = 1;
-            if (L->meta_only && L->di_seen) return TL_OK;
             TL_TRY(peek(L, &c));
             if (c == ']') L->pos++;
             else
@@ -484,6 +501,8 @@ static tl_status walk(loader *L)
                     TL_TRYGOTO(on_event(L, v), st, fail);
                     json_object_put(v);
                     v = NULL;
+                    /* the rank is known and the trace holds activity: enough */
+                    if (L->meta_only && L->di_seen && L->t->has_activity) return TL_OK;
                     TL_TRY(expect(L, "',' or ']' in traceEvents", ",]", &c));
                     if (c == ']') break;
                 }
@@ -573,11 +592,16 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return load(label, data, size, 0, out);
 }
 
-static tl_status kt_rank_of(const char *path, int *rank)
+/* What a folder's listing needs of a trace: its rank and world size
+ * (distributedInfo, -1 without) and whether it holds activity, read up to
+ * its first activity. */
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, &t));
     *rank = t->rank;
+    *world = t->world;
+    *activity = t->has_activity;
     tl_kt_free(&t);
     return TL_OK;
 }
@@ -601,9 +625,10 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
 }
 
-static tl_status kt_rank_of(const char *path, int *rank)
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
 {
-    *rank = -1;
+    *rank = *world = -1;
+    *activity = 0;
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
 }
 
@@ -614,6 +639,7 @@ static tl_status kt_rank_of(const char *path, int *rank)
 /* A Kineto trace: a file whose (decompressed) text starts with '{'. */
 int tl_an_is_kineto(const char *path)
 {
+    if (tl_an_is_special(path)) return 0; /* opening a FIFO would wait for a writer */
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     unsigned char head[2] = {0};
@@ -634,7 +660,7 @@ int tl_an_is_kineto(const char *path)
 }
 
 typedef struct rank_file {
-    int rank;
+    int rank, world, activity; /* tl_an_kineto_head */
     char *path;
 } rank_file;
 
@@ -648,30 +674,13 @@ static int cmp_rank_file(const void *a, const void *b)
 #include <dirent.h>
 #include <sys/stat.h>
 
-tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found)
+#define KT_NO_ACTIVITY "no GPU or host activity recorded (traceEvents hold no kernel, copy, memset, sync, " \
+                       "ProfilerStep or collective): nothing to analyse"
+
+/* The Kineto traces of a folder, unordered (*n = 0: none, or the folder
+ * is a trilap run, whose JSON files are Perfetto exports and manifests). */
+static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nout)
 {
-    *files = NULL;
-    *nfiles = 0;
-    *found = 0;
-    struct stat sb;
-    if (stat(dir, &sb) != 0) return TL_OK;
-    if (S_ISREG(sb.st_mode)) {
-        if (!tl_an_is_kineto(dir)) return TL_OK;
-        char **f = calloc(1, sizeof *f);
-        TL_CHECK(f, TL_ERR_NOMEM, "path");
-        f[0] = strdup(dir);
-        if (!f[0]) {
-            free(f);
-            return TL_FAIL(TL_ERR_NOMEM, "path");
-        }
-        *files = f;
-        *nfiles = 1;
-        *found = 1;
-        return TL_OK;
-    }
-    if (!S_ISDIR(sb.st_mode)) return TL_OK;
-    DIR *d = opendir(dir);
-    if (!d) return TL_OK;
     tl_status st = TL_OK;
     rank_file *rf = NULL;
     size_t n = 0, cap = 0;
@@ -679,11 +688,9 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
         if (!strncmp(e->d_name, "trace.rank", 10)) {
-            /* a trilap run folder: its JSON files (Perfetto exports,
-             * manifests) are not the run */
             for (size_t i = 0; i < n; i++) free(rf[i].path);
             n = 0;
-            goto fail;
+            break;
         }
         int json = len > 5 && !strcmp(e->d_name + len - 5, ".json");
         int gz = len > 8 && !strcmp(e->d_name + len - 8, ".json.gz");
@@ -691,6 +698,11 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
         char *p = malloc(strlen(dir) + len + 2);
         TL_CHECKGOTO(p, TL_ERR_NOMEM, st, fail, "path");
         sprintf(p, "%s/%s", dir, e->d_name);
+        if (tl_an_is_special(p)) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files", p);
+            free(p);
+            goto fail;
+        }
         if (!tl_an_is_kineto(p)) {
             free(p);
             continue;
@@ -702,21 +714,81 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
             TL_CHECKGOTO(nr, TL_ERR_NOMEM, st, fail, "%zu files", cap);
             rf = nr;
         }
-        rf[n++] = (rank_file){.rank = -1, .path = p};
+        rf[n++] = (rank_file){.rank = -1, .world = -1, .path = p};
     }
-    if (!n) goto fail;
-    /* ranks from distributedInfo; files without it after those with it */
+    *out = rf;
+    *nout = n;
+    return TL_OK;
+fail:
+    for (size_t i = 0; i < n; i++) free(rf[i].path);
+    free(rf);
+    return st;
+}
+
+/* The traces of one run, ordered by rank: each rank once, one world size
+ * (a sample of a run's ranks is a run, as HTA's trace sets are), and some
+ * activity in one of them. */
+static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
+{
+    int activity = 0;
     for (size_t i = 0; i < n; i++) {
-        TL_TRYGOTO(kt_rank_of(rf[i].path, &rf[i].rank), st, fail);
-        if (rf[i].rank < 0) rf[i].rank = 1 << 30;
+        TL_TRY(tl_an_kineto_head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity));
+        if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
+        activity = activity || rf[i].activity;
     }
     qsort(rf, n, sizeof *rf, cmp_rank_file);
-    for (size_t i = 1; i < n; i++)
-        TL_CHECKGOTO(rf[i].rank != rf[i - 1].rank || rf[i].rank == 1 << 30, TL_ERR_PARSE, st, fail,
-                     "%s and %s: both are rank %d (distributedInfo): one folder holds one run", rf[i - 1].path,
-                     rf[i].path, rf[i].rank);
+    const rank_file *w = NULL; /* the first trace that states its world size */
+    for (size_t i = 0; i < n; i++) {
+        TL_CHECK(i == 0 || rf[i].rank != rf[i - 1].rank || rf[i].rank == 1 << 30, TL_ERR_PARSE,
+                 "%s and %s: both are rank %d (distributedInfo): one folder holds one run", rf[i - 1].path,
+                 rf[i].path, rf[i].rank);
+        if (rf[i].world < 0) continue;
+        TL_CHECK(!w || rf[i].world == w->world, TL_ERR_PARSE,
+                 "%s and %s are not of one run: distributedInfo says world_size %d and %d", w ? w->path : "",
+                 rf[i].path, w ? w->world : 0, rf[i].world);
+        if (!w) w = &rf[i];
+    }
+    TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", dir, KT_NO_ACTIVITY);
+    return TL_OK;
+}
+
+static tl_status one_file(const char *path, char ***files, size_t *nfiles, int *found)
+{
+    int rank, world, activity;
+    TL_TRY(tl_an_kineto_head(path, &rank, &world, &activity));
+    TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", path, KT_NO_ACTIVITY);
+    char **f = calloc(1, sizeof *f);
+    TL_CHECK(f, TL_ERR_NOMEM, "path");
+    f[0] = strdup(path);
+    if (!f[0]) {
+        free(f);
+        return TL_FAIL(TL_ERR_NOMEM, "path");
+    }
+    *files = f;
+    *nfiles = 1;
+    *found = 1;
+    return TL_OK;
+}
+
+tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found)
+{
+    *files = NULL;
+    *nfiles = 0;
+    *found = 0;
+    struct stat sb;
+    if (stat(dir, &sb) != 0) return TL_OK;
+    if (S_ISREG(sb.st_mode)) return tl_an_is_kineto(dir) ? one_file(dir, files, nfiles, found) : TL_OK;
+    if (!S_ISDIR(sb.st_mode)) return TL_OK;
+    DIR *d = opendir(dir);
+    if (!d) return TL_OK;
+    rank_file *rf = NULL;
+    size_t n = 0;
+    tl_status st = list_json(dir, d, &rf, &n);
+    closedir(d);
+    if (st != TL_OK || !n) goto done;
+    TL_TRYGOTO(order_ranks(dir, rf, n), st, done);
     char **f = calloc(n, sizeof *f);
-    TL_CHECKGOTO(f, TL_ERR_NOMEM, st, fail, "%zu files", n);
+    TL_CHECKGOTO(f, TL_ERR_NOMEM, st, done, "%zu files", n);
     for (size_t i = 0; i < n; i++) {
         f[i] = rf[i].path;
         rf[i].path = NULL;
@@ -724,8 +796,7 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     *files = f;
     *nfiles = n;
     *found = 1;
-fail:
-    closedir(d);
+done:
     for (size_t i = 0; i < n; i++) free(rf[i].path);
     free(rf);
     return st;

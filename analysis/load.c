@@ -107,7 +107,8 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     s = tl_trace_reader_meta(rd, "device_name");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", s ? s : "?");
     s = tl_trace_reader_meta(rd, "clock");
-    snprintf(meta->clock, sizeof meta->clock, "%s", s ? s : "?");
+    /* its name: an imported trace says more after it ("kineto-host (...)") */
+    snprintf(meta->clock, sizeof meta->clock, "%.*s", s ? (int)strcspn(s, " ") : 1, s ? s : "?");
     s = tl_trace_reader_meta(rd, "complete");
     meta->complete = !s || strcmp(s, "no") != 0;
     meta->window_from_meta = fw0 && fw1;
@@ -125,7 +126,7 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     int64_t first = INT64_MAX, last = INT64_MIN, afirst = INT64_MAX, alast = INT64_MIN;
     int64_t declared_n = 0, nrec = 0;
     TL_TRYGOTO(meta_i64(rd, path, "records", &declared_n, &found), st, fail);
-    if ((flags & TL_AN_PROGRESS) || (found && declared_n >= TL_AN_PROGRESS_RECORDS)) {
+    if (!(flags & TL_AN_QUIET) && ((flags & TL_AN_PROGRESS) || (found && declared_n >= TL_AN_PROGRESS_RECORDS))) {
         const char *base = strrchr(path, '/');
         char what[160];
         snprintf(what, sizeof what, "reading %s", base ? base + 1 : path);
@@ -162,8 +163,9 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     long long declared = 0, nread = 0;
     if (tl_trace_reader_count(rd, &declared, &nread)) {
         /* only reached under TL_TRACE_ACCEPT_INCOMPLETE (the reader refuses otherwise) */
-        tl_log("%s: incomplete trace accepted: the metadata says records=%lld, the file has %lld", path,
-               declared, nread);
+        if (!(flags & TL_AN_QUIET))
+            tl_log("%s: incomplete trace accepted: the metadata says records=%lld, the file has %lld", path,
+                   declared, nread);
         meta->complete = 0;
     }
     if (!meta->window_from_meta) {
@@ -185,49 +187,192 @@ static int cmp_files(const void *a, const void *b)
     return d ? d : strcmp(x, y); /* trace.rank1.csv before trace.rank1.csv.gz */
 }
 
-/* The rank set of a run folder: files[k] is trace.rank<k>.csv for k =
- * 0..n-1, each file's rank= metadata is its name's, and every nranks= is
- * n. A gap or a disagreement is refused; with TL_TRACE_ACCEPT_INCOMPLETE
- * it is accepted and said on stderr. */
-static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
+/* What a rank file's header says about the run it belongs to. */
+typedef struct rank_head {
+    const char *base;       /* its name in the folder */
+    int rank;               /* of its name */
+    int64_t meta_rank, nranks, declared; /* rank=, nranks=, records=; -1 when not said */
+    int subset;             /* rank_subset=yes: the source held only some of the run's ranks (import) */
+    int has_rows;           /* at least one record */
+    char clock[64];         /* clock=, "" when not said */
+    char domain[256];       /* the clock its window is on, "" when comparable with none */
+    int64_t w0, w1;         /* window_start_ns..window_end_ns on that clock */
+} rank_head;
+
+/* The clock a rank's window is on, as a name two windows are compared
+ * under: rank 0's when the probes measured the offset (and it is applied)
+ * or for rank 0 itself; else the clock of its host, which every rank on
+ * that host shares; none for a host not named, or an offset measured but
+ * left unapplied (--raw-clock: each such rank on a clock of its own). */
+static void clock_domain(const tl_trace_reader *rd, const tl_an_meta *m, int flags, char *out, size_t n)
+{
+    const char *host = tl_trace_reader_meta(rd, "host"), *clock = tl_trace_reader_meta(rd, "clock");
+    int measured = tl_trace_reader_meta(rd, "clock_offset_ns") != NULL;
+    int reference = !strcmp(m->clock_sync, "reference");
+    out[0] = '\0';
+    if (m->clock_aligned || (reference && !(flags & TL_AN_RAW_CLOCK)))
+        snprintf(out, n, "rank 0's clock (offsets measured by the probes)");
+    else if (!measured && host && host[0] && strcmp(host, "?") != 0)
+        snprintf(out, n, "%s of host %s", clock ? clock : "the clock", host);
+}
+
+/* A rank file's header, and whether a first row follows; its window on
+ * the clock the analysis puts it on (the flags' --raw-clock). */
+static tl_status read_head(const char *path, int flags, rank_head *h)
+{
+    tl_trace_reader *rd = NULL;
+    tl_trace_record rec;
+    tl_an_meta m;
+    int found = 0, fw0 = 0, fw1 = 0;
+    tl_status st = TL_OK;
+    memset(&m, 0, sizeof m);
+    h->base = strrchr(path, '/') + 1;
+    h->rank = tl_trace_rank_of_name(h->base);
+    h->meta_rank = h->nranks = h->declared = -1;
+    TL_TRY(tl_trace_reader_open(&rd, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    TL_TRYGOTO(meta_i64(rd, path, "rank", &h->meta_rank, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "nranks", &h->nranks, &found), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "records", &h->declared, &found), st, fail);
+    const char *s = tl_trace_reader_meta(rd, "rank_subset");
+    h->subset = s && !strcmp(s, "yes");
+    s = tl_trace_reader_meta(rd, "clock");
+    snprintf(h->clock, sizeof h->clock, "%s", s ? s : "");
+    TL_TRYGOTO(clock_meta(rd, path, flags, &m), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &h->w0, &fw0), st, fail);
+    TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &h->w1, &fw1), st, fail);
+    if (fw0 && fw1) {
+        clock_domain(rd, &m, flags, h->domain, sizeof h->domain);
+        if (m.clock_aligned) h->w0 = to_ref(&m, h->w0), h->w1 = to_ref(&m, h->w1);
+    }
+    TL_TRYGOTO(tl_trace_reader_next(rd, &rec, &h->has_rows), st, fail); /* one row tells */
+fail:
+    tl_trace_reader_close(&rd);
+    return st;
+}
+
+/* Ranks of one run share nranks= and clock=, and their measured windows
+ * overlap wherever two lie on one clock (a run's ranks measure one region
+ * together). Refused whatever the flags: no run has such ranks. */
+static tl_status check_one_run(const char *dir, const rank_head *h, size_t n)
+{
+    const rank_head *nr = NULL, *ck = NULL; /* the first to say nranks=, clock= */
+    for (size_t k = 0; k < n; k++) {
+        const rank_head *x = &h[k];
+        TL_CHECK(!nr || x->nranks < 0 || x->nranks == nr->nranks, TL_ERR_PARSE,
+                 "%s: %s and %s are not of one run: nranks=%lld and nranks=%lld", dir, nr ? nr->base : "", x->base,
+                 nr ? (long long)nr->nranks : 0LL, (long long)x->nranks);
+        TL_CHECK(!ck || !x->clock[0] || !strcmp(x->clock, ck->clock), TL_ERR_PARSE,
+                 "%s: %s and %s are not of one run: clock=%s and clock=%s", dir, ck ? ck->base : "", x->base,
+                 ck ? ck->clock : "", x->clock);
+        if (!nr && x->nranks >= 0) nr = x;
+        if (!ck && x->clock[0]) ck = x;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (!h[k].domain[0]) continue;
+        /* on this clock: the latest start and the earliest end */
+        const rank_head *late = &h[k], *early = &h[k];
+        size_t first = k;
+        for (size_t j = 0; j < n; j++) {
+            if (strcmp(h[j].domain, h[k].domain) != 0) continue;
+            if (j < first) first = j;
+            if (h[j].w0 > late->w0) late = &h[j];
+            if (h[j].w1 < early->w1) early = &h[j];
+        }
+        if (first < k) continue; /* this clock was checked */
+        if (late->w0 <= early->w1) continue;
+        const rank_head *a = early < late ? early : late, *b = early < late ? late : early; /* in rank order */
+        return TL_FAIL(TL_ERR_PARSE,
+                       "%s: %s and %s are not of one run: their windows do not overlap (%.6f..%.6f s and %.6f..%.6f s "
+                       "on %s); analyse each run in its own folder",
+                       dir, a->base, b->base, (double)a->w0 / 1e9, (double)a->w1 / 1e9, (double)b->w0 / 1e9,
+                       (double)b->w1 / 1e9, h[k].domain);
+    }
+    return TL_OK;
+}
+
+/* files[k] is trace.rank<k>.csv for k = 0..n-1, each file's rank= is its
+ * name's and nranks= is n; a folder whose every file says rank_subset=yes
+ * (an import of some of a run's ranks, as a PyTorch profiler trace set
+ * may be) may skip ranks. A gap or a disagreement is refused; with
+ * TL_TRACE_ACCEPT_INCOMPLETE it is accepted and said on stderr. */
+static tl_status check_complete(const char *dir, const rank_head *h, size_t n, int flags)
 {
     char why[512] = "";
-    int64_t nranks = -1;
+    int subset = 1;
+    for (size_t k = 0; k < n; k++) subset = subset && h[k].subset;
     for (size_t k = 0; k < n && !why[0]; k++) {
-        const char *base = strrchr(f[k], '/') + 1;
-        int r = tl_trace_rank_of_name(base);
-        if (k > 0 && r == tl_trace_rank_of_name(strrchr(f[k - 1], '/') + 1))
-            return TL_FAIL(TL_ERR_PARSE, "%s: rank %d has two trace files, %s and %s; keep one", dir,
-                           r, strrchr(f[k - 1], '/') + 1, base);
-        if ((size_t)r != k) {
-            snprintf(why, sizeof why, "rank %zu missing (the next file is %s)", k, base);
-            break;
-        }
-        tl_trace_reader *rd = NULL;
-        TL_TRY(tl_trace_reader_open(&rd, f[k], TL_TRACE_ACCEPT_INCOMPLETE));
-        int64_t v = 0;
-        int found = 0;
-        tl_status st = meta_i64(rd, f[k], "rank", &v, &found);
-        if (st == TL_OK && found && v != r)
-            snprintf(why, sizeof why, "%s says rank=%lld in its metadata", base, (long long)v);
-        if (st == TL_OK && !why[0]) st = meta_i64(rd, f[k], "nranks", &v, &found);
-        if (st == TL_OK && !why[0] && found) {
-            if (nranks >= 0 && v != nranks)
-                snprintf(why, sizeof why, "%s says nranks=%lld, %s said nranks=%lld", base,
-                         (long long)v, strrchr(f[0], '/') + 1, (long long)nranks);
-            nranks = v;
-        }
-        tl_trace_reader_close(&rd);
-        TL_TRY(st);
+        if (!subset && (size_t)h[k].rank != k)
+            snprintf(why, sizeof why, "rank %zu missing (the next file is %s)", k, h[k].base);
+        else if (h[k].meta_rank >= 0 && h[k].meta_rank != h[k].rank)
+            snprintf(why, sizeof why, "%s says rank=%lld in its metadata", h[k].base, (long long)h[k].meta_rank);
     }
-    if (!why[0] && nranks >= 0 && (size_t)nranks != n)
+    if (!why[0] && !subset && n && h[0].nranks >= 0 && (size_t)h[0].nranks != n)
         snprintf(why, sizeof why, "the metadata says nranks=%lld, the folder has %zu rank file%s",
-                 (long long)nranks, n, n == 1 ? "" : "s");
+                 (long long)h[0].nranks, n, n == 1 ? "" : "s");
     if (!why[0]) return TL_OK;
     if (!(flags & TL_TRACE_ACCEPT_INCOMPLETE))
-        return TL_FAIL(TL_ERR_PARSE, "%s: incomplete run: %s; --accept-incomplete reads it anyway",
-                       dir, why);
-    tl_log("%s: incomplete run accepted: %s", dir, why);
+        return TL_FAIL(TL_ERR_PARSE, "%s: incomplete run: %s; --accept-incomplete reads it anyway", dir, why);
+    if (!(flags & TL_AN_QUIET)) tl_log("%s: incomplete run accepted: %s", dir, why);
+    return TL_OK;
+}
+
+/* A run none of whose ranks recorded anything has nothing to analyse
+ * (its figures would be 0 / 0). A file cut before its first row is left
+ * to the reader, which says so, unless cut files are accepted. */
+static tl_status check_activity(const char *dir, const rank_head *h, size_t n, int flags)
+{
+    int cut = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (h[k].has_rows) return TL_OK;
+        cut = cut || h[k].declared > 0;
+    }
+    if (cut && !(flags & TL_TRACE_ACCEPT_INCOMPLETE)) return TL_OK;
+    if (n == 1)
+        return TL_FAIL(TL_ERR_PARSE, "%s: no GPU or host activity recorded (%s holds no records): nothing to analyse",
+                       dir, h[0].base);
+    return TL_FAIL(TL_ERR_PARSE, "%s: no GPU or host activity recorded (none of its %zu rank files holds a record): "
+                   "nothing to analyse", dir, n);
+}
+
+/* The rank set of a run folder (files sorted by rank): one file per rank,
+ * the ranks of one run, complete (or accepted as not), something recorded. */
+static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
+{
+    for (size_t k = 1; k < n; k++) {
+        const char *a = strrchr(f[k - 1], '/') + 1, *b = strrchr(f[k], '/') + 1;
+        int r = tl_trace_rank_of_name(b);
+        if (r == tl_trace_rank_of_name(a))
+            return TL_FAIL(TL_ERR_PARSE, "%s: rank %d has two trace files, %s and %s; keep one", dir, r, a, b);
+    }
+    rank_head *h = calloc(n ? n : 1, sizeof *h);
+    TL_CHECK(h, TL_ERR_NOMEM, "%zu rank files", n);
+    tl_status st = TL_OK;
+    for (size_t k = 0; k < n; k++) TL_TRYGOTO(read_head(f[k], flags, &h[k]), st, fail);
+    TL_TRYGOTO(check_one_run(dir, h, n), st, fail);
+    TL_TRYGOTO(check_complete(dir, h, n, flags), st, fail);
+    TL_TRYGOTO(check_activity(dir, h, n, flags), st, fail);
+fail:
+    free(h);
+    return st;
+}
+
+int tl_an_is_special(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+tl_status tl_an_input_kind(const char *path)
+{
+    size_t n = strlen(path);
+    if (tl_an_is_special(path))
+        return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files (the readers open them more "
+                                     "than once)", path);
+    if (tl_an_is_gzip_nsys(path))
+        return TL_FAIL(TL_ERR_PARSE, "%s: an Nsight Systems export compressed with gzip (SQLite reads files in place): "
+                                     "gunzip -k %s, then give the .sqlite", path, path);
+    if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
+        return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
     return TL_OK;
 }
 
@@ -258,12 +403,7 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     if (kineto) return TL_OK;
     DIR *d = opendir(dir);
     if (!d && errno == ENOTDIR) {
-        size_t n = strlen(dir);
-        if (n > 7 && !strcmp(dir + n - 7, ".sqlite"))
-            return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", dir);
-        struct stat sb;
-        if (stat(dir, &sb) == 0 && !S_ISREG(sb.st_mode))
-            return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files (the readers open them more than once)", dir);
+        TL_TRY(tl_an_input_kind(dir));
         return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
                        dir);
     }
@@ -289,6 +429,9 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
         TL_CHECKGOTO(f[n], TL_ERR_NOMEM, st, fail, "path");
         snprintf(f[n], len, "%s/%s", dir, e->d_name);
         n++;
+        TL_CHECKGOTO(!tl_an_is_special(f[n - 1]), TL_ERR_PARSE, st, fail,
+                     "%s: a pipe or a device: traces are read from files (the readers open them more than once)",
+                     f[n - 1]);
     }
     TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv%s files", dir,
                  TL_HAVE_ZLIB ? "[.gz]" : "");

@@ -33,7 +33,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h" /* TL_HAVE_SQLITE */
+#include "config.h" /* TL_HAVE_SQLITE, TL_HAVE_ZLIB */
+
+#if TL_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
 {
@@ -53,12 +57,30 @@ int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
 
 int tl_an_is_nsys(const char *path)
 {
+    if (tl_an_is_special(path)) return 0; /* opening a FIFO would wait for a writer */
     FILE *f = fopen(path, "rb");
     if (!f) return 0;
     char head[16] = {0};
     size_t got = fread(head, 1, sizeof head, f);
     fclose(f);
     return got == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+int tl_an_is_gzip_nsys(const char *path)
+{
+#if TL_HAVE_ZLIB
+    if (tl_an_is_special(path)) return 0;
+    gzFile f = gzopen(path, "rb");
+    if (!f) return 0;
+    char head[16] = {0};
+    int got = gzread(f, head, sizeof head);
+    int was_gzip = !gzdirect(f);
+    gzclose(f);
+    return was_gzip && got == (int)sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+#else
+    (void)path;
+    return 0;
+#endif
 }
 
 #if TL_HAVE_SQLITE

@@ -67,6 +67,8 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
 {
     *out = NULL;
     *nout = 0;
+    /* checked before the open, which would wait for a FIFO's writer */
+    if (tl_an_is_special(path)) return TL_FAIL(TL_ERR_IO, "%s: a pipe or a device: results are read from files", path);
     FILE *fp = fopen(path, "r");
     if (!fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open results file: %s", path, strerror(errno));
     tl_status st = TL_OK;

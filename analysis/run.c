@@ -39,8 +39,11 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
     /* a first pass over every rank: when did the last rank arrive at each
      * communication operation (match.c) */
     if (o->match) TL_TRYGOTO(tl_an_ops_build(files, nf, o->flags, names, &ops), st, fail);
+    /* the first pass read every rank of a run of two or more: what a file
+     * warns of or a progress line was said then */
+    int again = o->match && nf > 1 ? TL_AN_QUIET : 0;
     for (size_t f = 0; f < nf; f++) {
-        TL_TRYGOTO(tl_an_rank_load(files[f], o->flags, names, &rk), st, fail);
+        TL_TRYGOTO(tl_an_rank_load(files[f], o->flags | again, names, &rk), st, fail);
         tl_an_rank_result *r = &res[f];
         for (size_t j = 0; j < rk.n; j++) {
             const tl_an_ival *v = &rk.v[j];

@@ -2,7 +2,9 @@
  * of synthetic three-naive vs three-split runs (and the committed H200
  * traces when present), reader robustness, Perfetto nesting, streaming of a
  * ~200 MB trace in bounded memory. */
+#include <limits.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -705,6 +707,83 @@ TL_TEST(reader_robustness)
     free(e);
 }
 
+/* A FIFO given as a trace, found in a run folder or given as a results
+ * file is refused at once, before any open would wait for a writer; the
+ * FIFO stays one. */
+TL_TEST(fifo_inputs_refused_at_once)
+{
+    const char *t = tl_test_tmpdir();
+    char bin[PATH_MAX];
+    TL_ASSERT(realpath(tl_test_bin(), bin)); /* the commands run in t */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && mkfifo p.fifo x.json x.sqlite r.csv && mkdir run kin && mkfifo run/trace.rank0.csv "
+                            "kin/rank0.json", t),
+                 0);
+    static const char *const cases[][3] = {
+        {"overlap", "p.fifo", "p.fifo: a pipe or a device: traces are read from files"},
+        {"diagnose", "x.json", "x.json: a pipe or a device: traces are read from files"},
+        {"breakdown", "x.sqlite", "x.sqlite: a pipe or a device: traces are read from files"},
+        {"overlap", "run", "run/trace.rank0.csv: a pipe or a device: traces are read from files"},
+        {"timeline -o tl.csv", "run", "run/trace.rank0.csv: a pipe or a device"},
+        {"overlap", "kin", "kin/rank0.json: a pipe or a device: traces are read from files"},
+        {"import -o imp", "p.fifo", "p.fifo: a pipe or a device: traces are read from files"},
+        {"sweep --x ring_bytes", "r.csv", "r.csv: a pipe or a device: results are read from files"},
+        {"compare", "r.csv", "r.csv: a pipe or a device: results are read from files"},
+        {"compare", "r.csv r.csv", "r.csv: a pipe or a device: results are read from files"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        /* 124: still waiting after 20 s (the open blocked) */
+        int rc = sh(t, "cd %s && timeout 20 %s/trilap-analyze %s %s", t, bin, cases[k][0], cases[k][1]);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(rc == 1 && strstr(e, cases[k][2]) && !o[0], "%s %s: exit %d:\n%s", cases[k][0], cases[k][1], rc,
+                      e);
+        free(e);
+        free(o);
+    }
+    TL_ASSERT_EQ(tl_test_sh("cd %s && test -p p.fifo && test -p run/trace.rank0.csv && test ! -e imp", t), 0);
+}
+
+/* What a file warns of, and the progress line of each file, is said once
+ * per command, although the commands read a file more than once (matching
+ * operations across ranks, then the metrics; timeline's look for the
+ * iterations; perfetto's host rows; breakdown --iter-range's span). */
+TL_TEST(warnings_said_once)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], gap[512], p[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "0,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n"
+                  "0,0,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,40000,50000,2,16,0\n"
+                  "0,0,1,compute,compute,kernel,k,50000,90000,3,-1,1\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,k,0,45000,1,-1,0\n"
+                  "1,1,2,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f64,45000,50000,2,16,0\n"
+                  "1,1,1,compute,compute,kernel,k,50000,95000,3,-1,1\n");
+    /* rank 0 declares two rows more than it has: accepted on request, said */
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", run);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^# complete=yes$/# records=5\\n&/' %s", p), 0);
+    snprintf(gap, sizeof gap, "%s/gap", t);
+    trace_of(gap, 0, 3, "0,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    trace_of(gap, 2, 3, "2,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    snprintf(p, sizeof p, "%s/other", t); /* a whole run, the other side of compare */
+    trace(p, 0, "0,0,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    trace(p, 1, "1,1,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
+    static const char *const cmds[] = {"overlap", "diagnose", "compare %s/other", "breakdown --iter-range 0:1",
+                                       "timeline -o %s/tl.csv", "perfetto -o %s/p.json"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, cmds[k], t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --accept-incomplete %s", bin, cmd, run), 0);
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -c 'incomplete trace accepted' %s/err) = 1", t) == 0, "%s: %s", cmd,
+                      out_of(t, "err"));
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --accept-incomplete %s", bin, cmd, gap), 0);
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -c 'incomplete run accepted: rank 1 missing' %s/err) = 1", t) == 0,
+                      "%s: %s", cmd, out_of(t, "err"));
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --progress --accept-incomplete %s", bin, run), 0);
+    for (int r = 0; r < 2; r++)
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -c 'reading trace.rank%d.csv ' %s/err) = 1", r, t) == 0, "%s",
+                      out_of(t, "err"));
+}
+
 TL_TEST(incomplete_needs_flag)
 {
     const char *t = tl_test_tmpdir();
@@ -963,4 +1042,5 @@ TL_TEST(outputs_to_a_pipe)
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
-             compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe)
+             compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
+             fifo_inputs_refused_at_once, warnings_said_once)

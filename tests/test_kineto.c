@@ -401,10 +401,13 @@ TL_TEST(every_command_reads_kineto)
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > /dev/null", bin, dir, t), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze compare %s %s > /dev/null", bin, dir, dir), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > /dev/null", bin, dir, t), 0);
-    /* two of 128 ranks: the imported folder is incomplete and read so; a
-     * Perfetto export kept in it leaves it a trilap run */
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto --accept-incomplete %s/run -o %s/run/p.json > /dev/null", bin, t, t), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --accept-incomplete --per-iter %s/run > %s/ov2.txt", bin, t, t), 0);
+    /* two of 128 ranks, as the traces are (rank_subset=yes): read as they
+     * are, no --accept-incomplete; a Perfetto export kept in the folder
+     * leaves it a trilap run */
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# rank_subset=yes$' %s/run/trace.rank1.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s/run -o %s/run/p.json > /dev/null", bin, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter %s/run > %s/ov2.txt 2> %s/err2.txt && ! test -s "
+                            "%s/err2.txt", bin, t, t, t, t), 0);
     /* the same table from the imported CSV, but for the input line */
     TL_ASSERT_EQ(tl_test_sh("cd %s && grep -v '^# input\\|^# program' ov.txt > a && grep -v '^# input\\|^# program' "
                             "ov2.txt > b && diff a b >&2", t),
@@ -419,6 +422,109 @@ TL_TEST(every_command_reads_kineto)
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s/run", bin, t);
     TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
     TL_ASSERT(strstr(err, "--hta applies"));
+    free(out);
+    free(err);
+}
+
+/* import names each file by the rank its trace says (rank 3 of 8 is
+ * trace.rank3.csv) and reads back as the trace does; an -o folder holding
+ * a rank file the import would not replace is refused, nothing written. */
+TL_TEST(import_reads_back)
+{
+    need_jsonc();
+    const char *src = data_dir("trace_diff_control"), *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s/control.json.gz -o %s/run > /dev/null", bin, src, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/run)\" = trace.rank3.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/control.json.gz | grep -v '^# input' > %s/a", bin, src, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/run | grep -v '^# input' > %s/b", bin, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("diff %s/a %s/b >&2", t, t), 0);
+    /* importing again replaces the files it wrote */
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s/control.json.gz -o %s/run > /dev/null", bin, src, t), 0);
+    static const char *const stray[][2] = {
+        {"trace.rank3.csv.gz", "holds trace.rank3.csv.gz, which would be a second file of rank 3 beside the imported "
+                               "trace.rank3.csv"},
+        {"trace.rank0.csv", "holds trace.rank0.csv, a rank the traces (1 rank) do not have"},
+        {"trace.rank03.csv", "holds trace.rank03.csv, a name the reader refuses"},
+    };
+    for (size_t k = 0; k < sizeof stray / sizeof stray[0]; k++) {
+        char *out = NULL, *err = NULL, cmd[1024];
+        TL_ASSERT_EQ(tl_test_sh("rm -rf %s/o && mkdir %s/o && touch %s/o/%s", t, t, t, stray[k][0]), 0);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s/control.json.gz -o %s/o", bin, src, t);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+        const char *nl = strchr(err, '\n');
+        TL_ASSERT_MSG(strstr(err, stray[k][1]) && nl && !nl[1], "not one line saying why: %s", err);
+        TL_ASSERT_MSG(!out[0], "%s", out);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/o)\" = %s", t, stray[k][0]), 0);
+        free(out);
+        free(err);
+    }
+}
+
+/* Traces of two runs in one folder (world sizes differ) are refused naming
+ * both. */
+TL_TEST(kineto_runs_checked)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/mix && cp %s/sampled_rank-0.json.gz %s/control.json.gz %s/mix", t,
+                            data_dir("trace_filter"), data_dir("trace_diff_control"), t),
+                 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/mix", t);
+    refused(p, "sampled_rank-0.json.gz and ");
+    refused(p, "control.json.gz are not of one run: distributedInfo says world_size 128 and 8");
+}
+
+/* A trace with no activity is refused in every command; a folder where
+ * only one rank has none still loads. */
+TL_TEST(kineto_activity_checked)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char p[600];
+    snprintf(p, sizeof p, "%s/noevents.json", t);
+    tl_test_write(p, "{\"traceEvents\": []}\n");
+    refused(p, "no GPU or host activity recorded");
+    static const char *const cmds[] = {"diagnose", "breakdown", "collectives"};
+    for (size_t k = 0; k < 3; k++) {
+        char *out = NULL, *err = NULL, cmd[1024];
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s %s", bin, cmds[k], p);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+        TL_ASSERT_MSG(strstr(err, "nothing to analyse") && !out[0], "%s: %s%s", cmds[k], out, err);
+        free(out);
+        free(err);
+    }
+    /* CPU operators only */
+    snprintf(p, sizeof p, "%s/cpu.json", t);
+    tl_test_write(p, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"ts\": 1, "
+                     "\"dur\": 2}], \"distributedInfo\": {\"rank\": 1, \"world_size\": 128}}\n");
+    refused(p, "no GPU or host activity recorded");
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/half && cp %s/sampled_rank-0.json.gz %s/cpu.json %s/half", t,
+                            data_dir("trace_filter"), t, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/half > /dev/null", bin, t), 0);
+}
+
+/* A gzip stream cut short says how much it gave before it ended. */
+TL_TEST(cut_gzip_counts_what_it_read)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char gz[600], *out = NULL, *err = NULL, cmd[1024];
+    snprintf(gz, sizeof gz, "%s/cut.json.gz", t);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/sampled_rank-0.json.gz | gzip -c | head -c 50000 > %s", data_dir("trace_filter"),
+                            gz),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc < %s 2>/dev/null | wc -c > %s/n", gz, t), 0);
+    snprintf(cmd, sizeof cmd, "%s/n", t);
+    char *n = tl_test_read(cmd), want[128];
+    n[strcspn(n, "\n")] = '\0';
+    TL_ASSERT_MSG(atol(n) > 100000, "gzip gave %s bytes of 50000 compressed", n);
+    snprintf(want, sizeof want, "corrupt compressed data (unexpected end of file) after %s bytes of JSON", n);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap %s", tl_test_bin(), gz);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+    TL_ASSERT_MSG(strstr(err, want), "expected '%s':\n%s", want, err);
+    free(n);
     free(out);
     free(err);
 }
@@ -892,4 +998,5 @@ TL_TEST(big_trace_bounded_memory)
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
-             iter_range_selects_matched_operations, options_applied_or_refused)
+             iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
+             kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "config.h" /* TL_HAVE_JSONC */
 #include "probes/rank_state.h"
 #include "tl_test.h"
 #include "tl_test_run.h"
@@ -411,7 +412,60 @@ TL_TEST(no_nan_on_committed_runs)
     free(runs);
 }
 
+/* `overlap` reads `input` with `flags`; a run the refusal says is marked
+ * complete=no (the one documented reason) reads with --accept-incomplete. */
+static void loads(const char *input, const char *flags)
+{
+    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s %s", tl_test_bin(), flags, input);
+    if (o.rc != 0 && strstr(o.err, "complete=no")) {
+        tl_test_output_free(&o);
+        o = tl_test_capture("%s/trilap-analyze overlap --accept-incomplete %s %s", tl_test_bin(), flags, input);
+    }
+    TL_ASSERT_MSG(o.rc == 0, "overlap %s %s refused a run that is one:\n%s", flags, input, o.err);
+    tl_test_output_free(&o);
+}
+
+TL_TEST(every_committed_trace_loads)
+{
+    /* the checks that refuse the ranks of two runs in one folder (and a run
+     * with nothing recorded) take none of these: every run folder, export
+     * and PyTorch profiler trace under results/ and the shared Kineto sets,
+     * on the measured offsets, on each rank's raw clock and with offsets
+     * estimated; what import writes of each export and Kineto set reads
+     * back as it is, without --accept-incomplete */
+    char list[600];
+    snprintf(list, sizeof list, "%s", tl_test_path("inputs"));
+    const char *kineto = tl_test_env("TL_DATA", "../shared/data");
+    TL_ASSERT_EQ(tl_test_sh("{ find results \\( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \\) -printf '%%h\\n';"
+                            " find results -name '*.sqlite.gz' -o -name '*.json.gz'; if [ -d %s/kineto ]; then"
+                            " find %s/kineto -mindepth 1; fi; } | sort -u > %s",
+                            kineto, kineto, list),
+                 0);
+    char *inputs = tl_test_read(list), *save = NULL;
+    int n = 0;
+    for (char *in = strtok_r(inputs, "\n", &save); in; in = strtok_r(NULL, "\n", &save), n++) {
+        char input[700], imp[700];
+        snprintf(input, sizeof input, "%s", in);
+        if (strstr(in, ".sqlite.gz")) { /* SQLite opens only a plain export */
+            snprintf(input, sizeof input, "%s/%d.sqlite", tl_test_path("x"), n);
+            TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && gzip -dc %s > %s", tl_test_path("x"), in, input), 0);
+        }
+        if (strstr(in, ".json") && !TL_HAVE_JSONC) continue;
+        loads(input, "");
+        loads(input, "--raw-clock");
+        loads(input, "--align-clocks");
+        if (!strstr(input, ".sqlite") && !strstr(input, ".json") && !strstr(input, "/kineto/")) continue;
+        snprintf(imp, sizeof imp, "%s/%d", tl_test_path("imported"), n);
+        TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s > /dev/null", tl_test_bin(), input, imp), 0);
+        tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s", tl_test_bin(), imp);
+        TL_ASSERT_MSG(o.rc == 0, "the import of %s does not read back:\n%s", input, o.err);
+        tl_test_output_free(&o);
+    }
+    TL_ASSERT_MSG(n >= 60, "only %d inputs found under results/ and %s/kineto", n, kineto);
+    free(inputs);
+}
+
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
-             align_clocks_recovers_offset)
+             align_clocks_recovers_offset, every_committed_trace_loads)

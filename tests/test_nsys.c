@@ -377,6 +377,31 @@ TL_TEST(bad_inputs)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/stale/trace.rank0.csv", t), 0);
 }
 
+/* An export compressed with gzip (results/ keeps them so) is named for
+ * what it is, with what to do, in every command that takes an export. */
+TL_TEST(gzip_export_named)
+{
+    if (strcmp(tl_test_env("TL_HAVE_ZLIB", "1"), "1") != 0) TL_SKIP("built without zlib");
+    const char *t = tl_test_tmpdir();
+    char gz[600];
+    snprintf(gz, sizeof gz, "%s/rep.sqlite.gz", t);
+    TL_ASSERT_EQ(tl_test_sh("gzip -c %s > %s", FIXTURE, gz), 0);
+    static const char *const cmds[] = {"overlap %s", "diagnose %s", "import %s -o %s/imp", "compare %s %s"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char args[1400], *out = NULL, *err = NULL, cmd[1600];
+        snprintf(args, sizeof args, cmds[k], gz, k == 2 ? t : gz);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", tl_test_bin(), args);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+        const char *nl = strchr(err, '\n');
+        TL_ASSERT_MSG(strstr(err, "rep.sqlite.gz: an Nsight Systems export compressed with gzip") &&
+                          strstr(err, "gunzip -k") && nl && !nl[1] && !out[0],
+                      "%s:\n%s%s", cmd, out, err);
+        free(out);
+        free(err);
+    }
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/imp", t), 0);
+}
+
 /* An export in WAL mode (a file another tool opened and kept in that mode)
  * is read where it lies: nothing written beside it (no -shm or -wal), and
  * the same breakdown as the same export in rollback mode. A log that holds
@@ -418,5 +443,5 @@ TL_TEST(wal_export_read_in_place)
 #endif
 }
 
-TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain,
+TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place)

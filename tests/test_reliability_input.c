@@ -362,6 +362,100 @@ TL_TEST(run_folder_rank_set)
     tl_test_output_free(&o);
 }
 
+/* Rank files of two runs in one folder: refused naming both files and
+ * what differs, whatever the flags; ranks of one run on hosts whose
+ * clocks nobody related are not compared, and measured offsets put a
+ * skewed rank's window where it belongs. */
+TL_TEST(run_folder_of_two_runs)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    const char *on_n1 = "# host=n1\n# clock=CLOCK_MONOTONIC\n# window_start_ns=0\n# window_end_ns=3000\n";
+    const char *later = "# host=n1\n# clock=CLOCK_MONOTONIC\n# window_start_ns=9000\n# window_end_ns=12000\n";
+    /* rank 1 of a later run of the same program on the same host */
+    snprintf(run, sizeof run, "%s/later", t);
+    trace(run, "trace.rank0.csv", 0, 2, on_n1, ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, later, ROWS);
+    static const char *const flags[] = {"", "--accept-incomplete", "--raw-clock"};
+    for (int k = 0; k < 3; k++) {
+        tl_test_output o = overlap(run, flags[k]);
+        refused(&o, 1, "trace.rank0.csv and trace.rank1.csv are not of one run",
+                "windows do not overlap (0.000000..0.000003 s and 0.000009..0.000012 s on CLOCK_MONOTONIC of host n1)");
+    }
+    tl_test_output o = tl_test_capture("%s/trilap-analyze timeline %s -o %s/tl.csv", tl_test_bin(), run, t);
+    refused(&o, 1, "later", "are not of one run");
+    o = tl_test_capture("%s/trilap-analyze breakdown %s", tl_test_bin(), run);
+    refused(&o, 1, "later", "are not of one run");
+    /* the same windows on two hosts whose clocks nobody related: not compared */
+    snprintf(run, sizeof run, "%s/hosts", t);
+    trace(run, "trace.rank0.csv", 0, 2, on_n1, ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, "# host=n2\n# clock=CLOCK_MONOTONIC\n# window_start_ns=9000\n"
+                                        "# window_end_ns=12000\n", ROWS);
+    o = overlap(run, "");
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    tl_test_output_free(&o);
+    /* rank 1's clock 8000 ns ahead, measured: on rank 0's clock its window
+     * is 1000..4000 ns; left raw, the two clocks are not compared */
+    snprintf(run, sizeof run, "%s/skew", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# host=n1\n# clock=CLOCK_MONOTONIC\n# clock_sync=reference\n"
+                                        "# window_start_ns=0\n# window_end_ns=3000\n", ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, "# host=n2\n# clock=CLOCK_MONOTONIC\n# clock_sync=mpi-pingpong\n"
+                                        "# clock_offset_ns=8000\n# clock_offset_at_ns=0\n"
+                                        "# window_start_ns=9000\n# window_end_ns=12000\n",
+          "1,0,1,compute,compute,kernel,k,9100,10000,1,-1,0\n");
+    for (int k = 0; k < 2; k++) {
+        o = overlap(run, k ? "--raw-clock" : "");
+        TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+        tl_test_output_free(&o);
+    }
+    /* measured 80 us ahead instead: still apart on rank 0's clock */
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/clock_offset_ns=8000/clock_offset_ns=80000/' %s/trace.rank1.csv", run), 0);
+    o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv and trace.rank1.csv are not of one run", "on rank 0's clock");
+    /* runs of different sizes, of different clocks: refused, whatever the flags */
+    snprintf(run, sizeof run, "%s/sizes", t);
+    trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
+    trace(run, "trace.rank1.csv", 1, 3, "", ROWS);
+    o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "sizes: trace.rank0.csv and trace.rank1.csv are not of one run", "nranks=2 and nranks=3");
+    snprintf(run, sizeof run, "%s/clocks", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# clock=CLOCK_MONOTONIC\n", ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, "# clock=nsys-session\n", ROWS);
+    o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "trace.rank0.csv and trace.rank1.csv are not of one run", "clock=CLOCK_MONOTONIC and clock=nsys-session");
+}
+
+/* A run with nothing recorded has nothing to analyse: refused naming it.
+ * One rank without records in a run that has some still loads. */
+TL_TEST(run_without_activity)
+{
+    const char *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/empty", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# records=0\n", "");
+    trace(run, "trace.rank1.csv", 1, 2, "# records=0\n", "");
+    static const char *const cmds[] = {"overlap", "diagnose", "breakdown"};
+    for (int k = 0; k < 3; k++) {
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s %s", tl_test_bin(), cmds[k], run);
+        refused(&o, 1, "empty: no GPU or host activity recorded", "none of its 2 rank files holds a record");
+    }
+    snprintf(run, sizeof run, "%s/one", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", "");
+    tl_test_output o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "one: no GPU or host activity recorded", "trace.rank0.csv holds no records");
+    /* a file cut before its first row is said to be cut, not empty */
+    snprintf(run, sizeof run, "%s/cut", t);
+    trace(run, "trace.rank0.csv", 0, 1, "# records=3\n", "");
+    o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "the metadata says records=3, the file has 0");
+    snprintf(run, sizeof run, "%s/half", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# records=0\n", "");
+    trace(run, "trace.rank1.csv", 1, 2, "", ROWS);
+    o = overlap(run, "");
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    tl_test_output_free(&o);
+}
+
 /* ---- Nsight Systems exports ------------------------------------------------ */
 
 #if TL_HAVE_SQLITE
@@ -442,4 +536,5 @@ TL_TEST(nsys_impossible_content)
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
              fdtd_verify_decomp_no_row_before_failure, trace_record_count, trace_line_endings_and_bytes,
-             trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content)
+             trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
+             run_without_activity)
