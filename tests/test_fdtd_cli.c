@@ -246,8 +246,8 @@ TL_TEST(outputs_checked_before_the_run)
         snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv %s %s/%s", dir, cases[i].args, afile,
                  cases[i].path);
         if (cases[i].under)
-            snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s/%s: cannot write there: %s/%s: Not a directory\n",
-                     cases[i].opt, afile, cases[i].path, cases[i].under, afile, cases[i].path);
+            snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s/%s: cannot write there: %s is not a folder\n",
+                     cases[i].opt, afile, cases[i].path, cases[i].under, afile);
         else
             snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s: cannot write there: %s is not a folder\n", cases[i].opt,
                      afile, cases[i].path, afile);
@@ -257,8 +257,8 @@ TL_TEST(outputs_checked_before_the_run)
         TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s: %s written", cases[i].opt, ok);
     }
     snprintf(args, sizeof args, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices %s", afile);
-    snprintf(err, sizeof err, "trilap-fdtd: --slices: %s/cpml/p-000002.txt: cannot write there: %s/cpml: Not a "
-                              "directory\n", afile, afile);
+    snprintf(err, sizeof err, "trilap-fdtd: --slices: %s/cpml/p-000002.txt: cannot write there: %s is not a folder\n",
+             afile, afile);
     refused_before_printing(args, err);
 }
 
