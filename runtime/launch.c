@@ -3,6 +3,7 @@
 #include "runtime/launch.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,14 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     st = tl_comm_agree(&ctx, st);
     if (st == TL_OK) st = fn(&ctx, arg);
     if (st != TL_OK) {
+        /* The first rank to exit non-zero has mpirun SIGTERM the others,
+         * a few milliseconds behind on the same way out: the cleanup
+         * handler (runtime/tmpfile.h) would say "terminated (SIGTERM)" for
+         * ranks ending by themselves, two at once garbled into one line.
+         * This rank is on its way out (the final agreement within its
+         * grace period, or the abort; main then removes the temporary
+         * outputs), so it lets SIGTERM pass. */
+        signal(SIGTERM, SIG_IGN);
         tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
         if (st != TL_ERR_REMOTE && !usage && (tl_error_debug() || !tl_error_reported())) tl_log("failed: %s", tl_strerror(st));

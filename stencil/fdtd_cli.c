@@ -1,7 +1,6 @@
 /* trilap-fdtd's command-line pieces that run (fdtd_main.c) and verify
  * (fdtd_verify_main.c) share: option errors, the grid and decomposition
  * parsers, the launcher's options and the launch. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,29 +93,6 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
     }
 }
 
-/* A command's rank main, and what it is given */
-typedef struct rank_main_call {
-    tl_rank_main_fn fn;
-    void *arg;
-} rank_main_call;
-
-/* Under mpirun the first rank to exit non-zero has mpirun SIGTERM the
- * others, which are a few milliseconds behind on the same way out (every
- * rank reached the same verdict): the signal handler (runtime/tmpfile.h)
- * then said "terminated (SIGTERM); temporary outputs removed" for ranks
- * that were ending by themselves, two at once garbled into one line. A
- * rank that has failed is on its way out (the launcher's final agreement
- * within its grace period, or its abort; then main removes the temporary
- * outputs), so from here it lets SIGTERM pass and exits by itself. */
-static tl_status rank_main_then_exit_by_itself(tl_ctx *ctx, void *p)
-{
-    const rank_main_call *call = p;
-    ctx->opts = call->arg; /* as the command's rank main would see it unwrapped */
-    tl_status st = call->fn(ctx, call->arg);
-    if (st != TL_OK && ctx->mode == TL_LAUNCH_MPI) signal(SIGTERM, SIG_IGN);
-    return st;
-}
-
 int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
                        const char *trace_dir)
 {
@@ -124,9 +100,8 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_f
     lo->timeout_s = 300;
     if (lo->ranks < 1) lo->ranks = 1;
     if (!cuda) lo->no_gpu = 1;
-    rank_main_call call = {.fn = fn, .arg = arg};
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
-    tl_probes_main pm = {.fn = rank_main_then_exit_by_itself, .arg = &call, .trace = {.dir = trace_dir, .cupti = cuda}};
+    tl_probes_main pm = {.fn = fn, .arg = arg, .trace = {.dir = trace_dir, .cupti = cuda}};
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 
