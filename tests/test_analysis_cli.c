@@ -56,8 +56,9 @@ static void trace(const char *dir, int rank, const char *rows)
     trace_of(dir, rank, 2, rows);
 }
 
-/* Value of column `col` in the CSV row whose first field is `key`. */
-static double csv_get(const char *csv, const char *key, const char *col)
+/* Column `col` over the CSV rows whose first field is `key`: their sum,
+ * and how many there were (*n). */
+static double csv_sum_n(const char *csv, const char *key, const char *col, int *n)
 {
     char *dup = strdup(csv), *save = NULL;
     char *line = strtok_r(dup, "\n", &save);
@@ -65,17 +66,25 @@ static double csv_get(const char *csv, const char *key, const char *col)
     for (char *p = line, *f; (f = strsep(&p, ",")); i++)
         if (!strcmp(f, col)) ci = i;
     if (ci < 0) TL_TEST_FAIL_("no column %s", col);
+    double sum = 0;
+    *n = 0;
     while ((line = strtok_r(NULL, "\n", &save))) {
         char *p = line, *f = strsep(&p, ",");
         if (strcmp(f, key)) continue;
         for (i = 1; (f = strsep(&p, ",")); i++)
-            if (i == ci) {
-                double v = atof(f);
-                free(dup);
-                return v;
-            }
+            if (i == ci) sum += atof(f), (*n)++;
     }
-    TL_TEST_FAIL_("no row %s", key);
+    free(dup);
+    return sum;
+}
+
+/* Value of column `col` in the CSV row whose first field is `key`. */
+static double csv_get(const char *csv, const char *key, const char *col)
+{
+    int n;
+    double v = csv_sum_n(csv, key, col, &n);
+    if (n != 1) TL_TEST_FAIL_("%d rows %s", n, key);
+    return v;
 }
 
 TL_TEST(overlap_known_values)
@@ -579,21 +588,8 @@ TL_TEST(host_iteration_fallback)
 /* Sum of column `col` over the CSV rows whose first field is `key`. */
 static double csv_sum(const char *csv, const char *key, const char *col)
 {
-    char *dup = strdup(csv), *save = NULL;
-    char *line = strtok_r(dup, "\n", &save);
-    int ci = -1, i = 0;
-    for (char *p = line, *f; (f = strsep(&p, ",")); i++)
-        if (!strcmp(f, col)) ci = i;
-    if (ci < 0) TL_TEST_FAIL_("no column %s", col);
-    double sum = 0;
-    while ((line = strtok_r(NULL, "\n", &save))) {
-        char *p = line, *f = strsep(&p, ",");
-        if (strcmp(f, key)) continue;
-        for (i = 1; (f = strsep(&p, ",")); i++)
-            if (i == ci) sum += atof(f);
-    }
-    free(dup);
-    return sum;
+    int n;
+    return csv_sum_n(csv, key, col, &n);
 }
 
 /* NCCL kernels the probes could not attribute (iter -1) before the first
