@@ -24,7 +24,16 @@ typedef struct tl_out {
     char target[4096];          /* what the rename replaces: path, or the file its link names */
 } tl_out;
 
-/* Open `path` for writing; o->f takes the text. */
+/* mkdir -p: the folder and its parents, each made registered with
+ * tmpfile.h (removed, while empty, if the program fails); an error names
+ * the folder that could not be made, or a path that exists and is no
+ * folder. */
+tl_status tl_mkdir_p(const char *dir);
+/* mkdir -p of the folder that holds `path` (nothing for a bare file name). */
+tl_status tl_mkdir_parent(const char *path);
+
+/* Open `path` for writing, making the folders it goes in; o->f takes
+ * the text. */
 tl_status tl_out_open(tl_out *o, const char *path);
 /* commit: close and put the file in place (an error names the path and
  * leaves it untouched); not commit: close and drop what was written.

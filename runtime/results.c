@@ -72,34 +72,6 @@ static size_t chomp_len(const char *s)
     return n;
 }
 
-tl_status tl_mkdir_p(const char *dir)
-{
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s", dir);
-    TL_CHECK(n > 0 && (size_t)n < sizeof path, TL_ERR_INVAL, "folder name empty or too long: %s", dir);
-    for (char *s = path + 1;; s++) {
-        if (*s == '/' || *s == '\0') {
-            char c = *s;
-            *s = '\0';
-            sigset_t held;
-            tl_tmpfile_hold(&held);
-            int made = mkdir(path, 0777) == 0, err = errno;
-            /* a folder made for an output goes again if the program fails
-             * or is interrupted (only while empty: tl_tmpfile_cleanup) */
-            tl_status reg = made ? tl_tmpfile_add(path, TL_TMP_FOLDER) : TL_OK;
-            tl_tmpfile_release(&held);
-            TL_TRY(reg);
-            if (!made && err != EEXIST)
-                return TL_FAIL(TL_ERR_IO, "cannot create folder %s: %s", path, strerror(err));
-            *s = c;
-            if (!c) break;
-        }
-    }
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return TL_FAIL(TL_ERR_IO, "%s is not a folder", dir);
-    return TL_OK;
-}
-
 void tl_results_manifest_path(const char *results, char *buf, size_t n)
 {
     const char *slash = strrchr(results, '/');
@@ -109,17 +81,6 @@ void tl_results_manifest_path(const char *results, char *buf, size_t n)
         snprintf(buf, n, "%.*s/manifest.txt", (int)(slash - results), results);
 }
 
-tl_status tl_mkdir_parent(const char *path)
-{
-    char buf[4096];
-    int n = snprintf(buf, sizeof buf, "%s", path);
-    TL_CHECK(n > 0 && (size_t)n < sizeof buf, TL_ERR_INVAL, "path empty or too long: %s", path);
-    char *slash = strrchr(buf, '/');
-    if (!slash || slash == buf) return TL_OK;
-    *slash = '\0';
-    TL_TRY(tl_mkdir_p(buf));
-    return TL_OK;
-}
 
 tl_status tl_results_check(const char *path, const char *header)
 {

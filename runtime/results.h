@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "runtime/ctx.h"
+#include "runtime/out.h" /* tl_mkdir_p, tl_mkdir_parent */
 
 /* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2".
  * A device or a pipe is refused (tl_results_unfit). */
@@ -31,11 +32,6 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
 /* The manifest path beside a results file: "<dir of results>/manifest.txt". */
 void tl_results_manifest_path(const char *results, char *buf, size_t n);
 
-/* mkdir -p: the folder and its parents; an error names the folder that
- * could not be made, or a path that exists and is no folder. */
-tl_status tl_mkdir_p(const char *dir);
-/* mkdir -p of the folder that holds `path` (nothing for a bare file name). */
-tl_status tl_mkdir_parent(const char *path);
 
 /* Write a whole file atomically: temp name in the same folder, rename. */
 tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes);

@@ -1035,8 +1035,40 @@ TL_TEST(outputs_to_a_pipe)
     }
 }
 
+/* Every output is checked before a trace is read: a path under a plain
+ * file is one line naming the option, nothing on stdout, no other output
+ * written; a missing folder is made. */
+TL_TEST(outputs_checked_before_reading)
+{
+    const char *t = tl_test_tmpdir();
+    const char *run = "results/tristream-h200x2/three-split";
+    char file[600];
+    snprintf(file, sizeof file, "%s/afile", t);
+    TL_ASSERT_EQ(sh(t, "echo x > %s", file), 0);
+    static const char *const how[][2] = {
+        {"overlap %s --csv %s/ok.csv --iter-csv %s/x.csv", "--iter-csv"},
+        {"breakdown %s --csv %s/ok.csv --stack-csv %s/x.csv", "--stack-csv"},
+        {"timeline %s --iter-range 0:0 -o %.0s%s/x.csv", "--output"},
+        {"import %s -o %.0s%s/imp", "--output"},
+    };
+    for (size_t k = 0; k < sizeof how / sizeof how[0]; k++) {
+        char args[2048];
+        snprintf(args, sizeof args, how[k][0], run, t, file);
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s", tl_test_bin(), args);
+        TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_count(r.err, "\n") == 1 && strstr(r.err, how[k][1]) &&
+                          strstr(r.err, "is not a folder"),
+                      "%s: exit %d\n%s%s", args, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_EQ(sh(t, "test ! -e %s/ok.csv", t), 0);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --csv %s/new/er/o.csv", tl_test_bin(), run, t);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(sh(t, "test -s %s/new/er/o.csv", t), 0);
+}
+
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
-             fifo_inputs_refused_at_once, warnings_said_once)
+             fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading)

@@ -89,8 +89,10 @@ TL_TEST(threads_manifest)
 
 TL_TEST(unwritable_manifest_fails_cleanly)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/no/such/dir/run.manifest", tl_test_tmpdir());
+    char path[600], file[512];
+    snprintf(file, sizeof file, "%s/afile", tl_test_tmpdir());
+    TL_ASSERT_OK(tl_file_write_atomic(file, "x", 1));
+    snprintf(path, sizeof path, "%s/run.manifest", file); /* under a plain file */
     job j = {.path = path};
     tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 2, .timeout_s = 300, .no_gpu = 1};
     char *argv[] = {(char *)"trilap-bench", NULL};

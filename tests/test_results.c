@@ -138,10 +138,15 @@ TL_TEST(atomic_write)
     s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "");
     free(s);
+    /* under a plain file: an I/O error, nothing written */
     char bad[600];
-    snprintf(bad, sizeof bad, "%s/missing/x.txt", dir);
+    snprintf(bad, sizeof bad, "%s/x.txt", path);
     TL_ASSERT_EQ(tl_file_write_atomic(bad, "x", 1), TL_ERR_IO);
     TL_ASSERT_EQ(count_entries(dir), 1);
+    /* a folder that is not there is made */
+    snprintf(bad, sizeof bad, "%s/missing/x.txt", dir);
+    TL_ASSERT_OK(tl_file_write_atomic(bad, "x", 1));
+    TL_ASSERT_EQ(count_entries(dir), 2);
 }
 
 TL_TEST(out_whole_or_not_at_all)
@@ -167,9 +172,9 @@ TL_TEST(out_whole_or_not_at_all)
     TL_ASSERT_STREQ(s, "a,b\n1,2\n");
     free(s);
     TL_ASSERT_EQ(count_entries(dir), 1);
-    /* a folder that is not there */
+    /* under a plain file */
     char bad[600];
-    snprintf(bad, sizeof bad, "%s/missing/x.csv", dir);
+    snprintf(bad, sizeof bad, "%s/x.csv", path);
     TL_ASSERT_EQ(tl_out_open(&o, bad), TL_ERR_IO);
     /* a folder: refused at once, nothing written beside it */
     TL_ASSERT_EQ(tl_out_open(&o, dir), TL_ERR_IO);
