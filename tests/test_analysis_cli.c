@@ -862,6 +862,38 @@ TL_TEST(timeline_and_perfetto)
     free(c);
 }
 
+/* A first rank that recorded nothing gives no span: the first rank with
+ * activity does, and the preamble names it. (Before, timeline found no
+ * iterations in rank 0 and drew the whole window, "none recorded".) */
+TL_TEST(timeline_span_from_first_active_rank)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], tl[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "");
+    trace(run, 1,
+          "1,1,1,compute,compute,kernel,k0,0,10000,1,-1,0\n"
+          "1,1,1,compute,compute,kernel,k1,20000,30000,2,-1,1\n"
+          "1,1,1,compute,compute,kernel,k2,40000,50000,3,-1,2\n"
+          "1,1,1,compute,compute,kernel,k3,60000,70000,4,-1,3\n");
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 2 -o %s", tl_test_bin(), run, tl), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# iterations: 1:2\n"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "# span: 40.0 us, the selection on rank 1 (the first with GPU activity in it)"), "%s", o);
+    free(o);
+    char *c = tl_test_read(tl);
+    TL_ASSERT_MSG(strstr(c, "\"k1\",0.000,10.000,1") && strstr(c, "\"k2\",20.000,30.000,2") && !strstr(c, "\"k0\""),
+                  "%s", c);
+    free(c);
+    /* a range too (iteration 3 runs to the window end): rank 0 has nothing
+     * to select from, and is not refused */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 3:3 -o %s", tl_test_bin(), run, tl), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# span: 40.0 us, the selection on rank 1"), "%s", o);
+    free(o);
+}
+
 TL_TEST(compare_runs_and_results)
 {
     const char *t = tl_test_tmpdir();
@@ -1037,6 +1069,6 @@ TL_TEST(outputs_to_a_pipe)
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
-             slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
+             slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once)
