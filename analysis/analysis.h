@@ -314,7 +314,7 @@ typedef struct tl_an_op {
     int64_t arrive;   /* latest start: the last rank arrives */
     int64_t first_end;/* earliest end: the ranks ran it together if arrive < first_end */
     int last_rank;    /* index (in rank-file order) of the last rank */
-    int last_in_span; /* set by tl_an_ops_split: the last rank's part starts inside that rank's window */
+    int in_span;      /* set by tl_an_ops_split: counted on some rank (its part there has time in that rank's window) */
 } tl_an_op;
 
 typedef struct tl_an_ops {
@@ -346,11 +346,12 @@ int tl_an_op_together(const tl_an_op *op);
  * end) appended (TL_AN_F_SPLIT); rk->v sorted again. rk must hold every
  * record of its rank (the ordinals count from the first). The sums are
  * over the rank's window [w0, w1) (its --iter-range selection), as every
- * other figure: an operation is counted where its part on the rank starts
- * (so consecutive ranges count each once), its waiting and transfer times
- * are clipped to the window (as the overlap metrics clip every activity).
- * Operations whose last rank's part starts inside that rank's window get
- * last_in_span (the most delayed operations of the selection). */
+ * other figure: an operation is counted where its part on the rank has time
+ * in the window, and its waiting and transfer times are clipped to the
+ * window (as the overlap metrics clip every activity), so what is counted
+ * is what is summed; consecutive ranges add up in time, and count an
+ * operation that straddles their boundary in both. Operations counted on
+ * any rank get in_span (the most delayed operations of the selection). */
 typedef struct tl_an_split_sum {
     uint32_t name;                /* an operation's name (id in tl_an_names); unused in the totals */
     int named;                    /* name is an operation the trace named (tl_an_op.named) */

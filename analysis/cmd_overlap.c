@@ -197,7 +197,7 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                                "states; waiting = before the last rank starts it, transfer = the "
                                                "rest"),
                st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "sums", "over the rank's operations that start in its window (--iter-range: "
+    TL_TRYGOTO(tl_an_table_meta(t, "sums", "over the rank's operations with time in its window (--iter-range: "
                                            "the selection), times clipped to it; two operations at once count "
                                            "twice (the overlap table's waiting is their union)"),
                st, fail);
@@ -237,13 +237,13 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     TL_CHECKGOTO(by, TL_ERR_NOMEM, st, fail, "%zu operations", ops->nop);
     size_t nby = 0;
     for (size_t i = 0; i < ops->nop; i++)
-        if (ops->op[i].last_in_span && tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
+        if (ops->op[i].in_span && tl_an_op_together(&ops->op[i])) by[nby++] = &ops->op[i];
     qsort(by, nby, sizeof *by, cmp_delay);
     TL_TRYGOTO(tl_an_table_create(&d, "most delayed operations"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(d, "delay", "last rank's start - first rank's start of the same operation, of those "
                                             "whose kernels ran together on every rank (the last started before the "
-                                            "first ended: else not one operation) and whose last rank's part starts "
-                                            "in that rank's window"),
+                                            "first ended: else not one operation) and counted on some rank (its "
+                                            "part there has time in that rank's window)"),
                st, fail);
     static const char *const dcols[][2] = {{"operation", ""}, {"k", ""}, {"iter", ""}, {"last_rank", ""},
                                            {"delay", "us"}};

@@ -24,7 +24,8 @@ typedef struct kept {
 typedef struct tl_state {
     kept *k;
     size_t n, cap;
-    int64_t origin, end; /* the first rank's selection: one time span for every rank */
+    int64_t origin, end; /* the selection of the first rank with activity: one time span for every rank */
+    int span_rank;       /* that rank (-1: none yet) */
     int nranks;
 } tl_state;
 
@@ -38,18 +39,59 @@ static int lane_pos(int lane)
     default: return 3;
     }
 }
+/* The iterations lo..hi of the first rank that recorded any (-1: none
+ * did): a first, cheap pass, rank by rank (what a rank would warn of is
+ * said by the reading after it). A rank that recorded nothing (a Kineto
+ * rank0.json of its header only) is passed over. */
+static tl_status first_iterations(const char *dir, int flags, tl_an_names *names, int64_t *lo, int64_t *hi)
+{
+    char **files = NULL;
+    size_t nf = 0;
+    tl_status st = TL_OK;
+    *lo = *hi = -1;
+    TL_TRY(tl_an_run_files(dir, flags | TL_AN_QUIET, &files, &nf));
+    for (size_t f = 0; f < nf && *lo < 0; f++) {
+        tl_an_rank rk;
+        TL_TRYGOTO(tl_an_rank_load(files[f], flags | TL_AN_QUIET, names, &rk), st, fail);
+        for (size_t k = 0; k < rk.niter; k++)
+            if (rk.iter_start[k] != INT64_MAX) {
+                if (*lo < 0) *lo = (int64_t)k;
+                *hi = (int64_t)k;
+            }
+        tl_an_rank_free(&rk);
+    }
+fail:
+    tl_an_run_files_free(&files, nf);
+    return st;
+}
+
 static const char *const lane_label[4] = {"Compute", "P2P", "Collective", "Copy/other"};
+
+/* GPU activity in the rank's selection [w0, w1): a rank that recorded
+ * nothing there cannot give the span. */
+static int active(const tl_an_rank *rk, int64_t w0, int64_t w1)
+{
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        int gpu = v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_MEMCPY || v->kind == TL_KIND_MEMSET;
+        if (gpu && v->end > w0 && v->start < w1) return 1;
+    }
+    return 0;
+}
 
 static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
 {
     tl_state *s = user;
-    /* Every rank is drawn over the first rank's selection: ranks run their
-     * iterations at different times (a late rank makes the others' NCCL
-     * kernels wait), and one time span shows that; the selections of
-     * unattributed runs (host iteration ranges) can lie far apart. */
-    if (s->nranks++ == 0) {
+    /* Every rank is drawn over one rank's selection, the first with GPU
+     * activity in it: ranks run their iterations at different times (a late
+     * rank makes the others' NCCL kernels wait), and one time span shows
+     * that; the selections of unattributed runs (host iteration ranges) can
+     * lie far apart. A rank that recorded nothing has no span to give. */
+    s->nranks++;
+    if (s->span_rank < 0 && active(rk, res->meta.w0, res->meta.w1)) {
         s->origin = res->meta.w0;
         s->end = res->meta.w1;
+        s->span_rank = rk->meta.rank;
     }
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
@@ -139,28 +181,14 @@ int tl_an_cmd_timeline(int argc, char **argv)
     tl_an_names *names = NULL;
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
-    tl_state s = {.origin = INT64_MAX, .end = INT64_MIN};
+    tl_state s = {.origin = INT64_MAX, .end = INT64_MIN, .span_rank = -1};
     tl_out out = {0};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     int no_iters = 0;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
-        /* A first, cheap pass over rank 0 finds the iteration count (what
-         * it would warn of is said by the reading below). */
-        char **files = NULL;
-        size_t nf = 0;
-        tl_an_rank rk;
-        TL_TRYGOTO(tl_an_run_files(pr.positional[0], oo.flags | TL_AN_QUIET, &files, &nf), st, fail);
-        st = tl_an_rank_load(files[0], oo.flags | TL_AN_QUIET, names, &rk);
-        tl_an_run_files_free(&files, nf);
-        TL_TRYGOTO(st, st, fail);
         int64_t lo = -1, hi = -1;
-        for (size_t k = 0; k < rk.niter; k++)
-            if (rk.iter_start[k] != INT64_MAX) {
-                if (lo < 0) lo = (int64_t)k;
-                hi = (int64_t)k;
-            }
-        tl_an_rank_free(&rk);
+        TL_TRYGOTO(first_iterations(pr.positional[0], oo.flags, names, &lo, &hi), st, fail);
         if (lo >= 0) {
             int64_t mid = lo + (hi - lo + 1 - o.count) / 2;
             oo.iter_lo = mid > lo ? mid : lo;
@@ -210,9 +238,10 @@ int tl_an_cmd_timeline(int argc, char **argv)
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
     printf("# clock: %s\n", clock);
     printf(
-           "# span: %.1f us, the selection on the first rank; every rank drawn over it, activity clipped\n"
+           "# span: %.1f us, the selection on rank %d (the first with GPU activity in it); every rank drawn over it, "
+           "activity clipped\n"
            "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",
-           (double)(s.end - s.origin) / 1e3, written, o.out);
+           s.span_rank >= 0 ? (double)(s.end - s.origin) / 1e3 : 0.0, s.span_rank, written, o.out);
 fail:
     tl_out_close(&out, 0);
     free(s.k);

@@ -195,25 +195,27 @@ typedef struct rank_head {
     int subset;             /* rank_subset=yes: the source held only some of the run's ranks (import) */
     int has_rows;           /* at least one record */
     char clock[64];         /* clock=, "" when not said */
-    char domain[256];       /* the clock its window is on, "" when comparable with none */
+    char domain[256];       /* rank 0's clock when its window is put on it, else "" */
     int64_t w0, w1;         /* window_start_ns..window_end_ns on that clock */
+    char host_clock[256];   /* its own raw clock, named by host and clock kind ("" when the host is not named) */
+    int64_t r0, r1;         /* the window as recorded, on that clock */
 } rank_head;
 
-/* The clock a rank's window is on, as a name two windows are compared
- * under: rank 0's when the probes measured the offset (and it is applied)
- * or for rank 0 itself; else the clock of its host, which every rank on
- * that host shares; none for a host not named, or an offset measured but
- * left unapplied (--raw-clock: each such rank on a clock of its own). */
-static void clock_domain(const tl_trace_reader *rd, const tl_an_meta *m, int flags, char *out, size_t n)
+/* The clocks a rank's window can be compared on, as names: rank 0's when
+ * the probes measured the offset (and it is applied) or for rank 0 itself;
+ * and, whatever the flags, the raw clock of its host, which every rank on
+ * that host shares (a measured offset relates clocks that may differ; raw
+ * times of one host's clock need none). Neither for a host not named
+ * without an applied offset. */
+static void clock_domains(const tl_trace_reader *rd, const tl_an_meta *m, int flags, rank_head *h)
 {
     const char *host = tl_trace_reader_meta(rd, "host"), *clock = tl_trace_reader_meta(rd, "clock");
-    int measured = tl_trace_reader_meta(rd, "clock_offset_ns") != NULL;
     int reference = !strcmp(m->clock_sync, "reference");
-    out[0] = '\0';
+    h->domain[0] = h->host_clock[0] = '\0';
     if (m->clock_aligned || (reference && !(flags & TL_AN_RAW_CLOCK)))
-        snprintf(out, n, "rank 0's clock (offsets measured by the probes)");
-    else if (!measured && host && host[0] && strcmp(host, "?") != 0)
-        snprintf(out, n, "%s of host %s", clock ? clock : "the clock", host);
+        snprintf(h->domain, sizeof h->domain, "rank 0's clock (offsets measured by the probes)");
+    if (host && host[0] && strcmp(host, "?") != 0)
+        snprintf(h->host_clock, sizeof h->host_clock, "%s of host %s", clock ? clock : "the clock", host);
 }
 
 /* A rank file's header, and whether a first row follows; its window on
@@ -241,7 +243,8 @@ static tl_status read_head(const char *path, int flags, rank_head *h)
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &h->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &h->w1, &fw1), st, fail);
     if (fw0 && fw1) {
-        clock_domain(rd, &m, flags, h->domain, sizeof h->domain);
+        clock_domains(rd, &m, flags, h);
+        h->r0 = h->w0, h->r1 = h->w1;
         if (m.clock_aligned) h->w0 = to_ref(&m, h->w0), h->w1 = to_ref(&m, h->w1);
     }
     TL_TRYGOTO(tl_trace_reader_next(rd, &rec, &h->has_rows), st, fail); /* one row tells */
@@ -250,9 +253,48 @@ fail:
     return st;
 }
 
+/* A rank's window on one of the clocks it can be compared on. */
+typedef struct clock_window {
+    const char *domain; /* "" when on none */
+    int64_t w0, w1;
+    const char *base;
+} clock_window;
+
+static clock_window on_rank0(const rank_head *h) { return (clock_window){h->domain, h->w0, h->w1, h->base}; }
+static clock_window on_host(const rank_head *h) { return (clock_window){h->host_clock, h->r0, h->r1, h->base}; }
+
+/* The windows of the ranks that lie on one clock overlap: the latest start
+ * is before the earliest end. */
+static tl_status check_windows(const char *dir, const rank_head *h, size_t n, clock_window (*on)(const rank_head *))
+{
+    for (size_t k = 0; k < n; k++) {
+        clock_window c = on(&h[k]), late = c, early = c;
+        if (!c.domain[0]) continue;
+        size_t first = k, il = k, ie = k;
+        for (size_t j = 0; j < n; j++) {
+            clock_window x = on(&h[j]);
+            if (strcmp(x.domain, c.domain) != 0) continue;
+            if (j < first) first = j;
+            if (x.w0 > late.w0) late = x, il = j;
+            if (x.w1 < early.w1) early = x, ie = j;
+        }
+        if (first < k) continue; /* this clock was checked */
+        if (late.w0 <= early.w1) continue;
+        clock_window a = ie < il ? early : late, b = ie < il ? late : early; /* in rank order */
+        return TL_FAIL(TL_ERR_PARSE,
+                       "%s: %s and %s are not of one run: their windows do not overlap (%.6f..%.6f s and %.6f..%.6f s "
+                       "on %s); analyse each run in its own folder",
+                       dir, a.base, b.base, (double)a.w0 / 1e9, (double)a.w1 / 1e9, (double)b.w0 / 1e9,
+                       (double)b.w1 / 1e9, c.domain);
+    }
+    return TL_OK;
+}
+
 /* Ranks of one run share nranks= and clock=, and their measured windows
  * overlap wherever two lie on one clock (a run's ranks measure one region
- * together). Refused whatever the flags: no run has such ranks. */
+ * together): on rank 0's clock after measured offsets, and on a host's raw
+ * clock, with or without --raw-clock. Refused whatever the flags: no run
+ * has such ranks. */
 static tl_status check_one_run(const char *dir, const rank_head *h, size_t n)
 {
     const rank_head *nr = NULL, *ck = NULL; /* the first to say nranks=, clock= */
@@ -267,26 +309,8 @@ static tl_status check_one_run(const char *dir, const rank_head *h, size_t n)
         if (!nr && x->nranks >= 0) nr = x;
         if (!ck && x->clock[0]) ck = x;
     }
-    for (size_t k = 0; k < n; k++) {
-        if (!h[k].domain[0]) continue;
-        /* on this clock: the latest start and the earliest end */
-        const rank_head *late = &h[k], *early = &h[k];
-        size_t first = k;
-        for (size_t j = 0; j < n; j++) {
-            if (strcmp(h[j].domain, h[k].domain) != 0) continue;
-            if (j < first) first = j;
-            if (h[j].w0 > late->w0) late = &h[j];
-            if (h[j].w1 < early->w1) early = &h[j];
-        }
-        if (first < k) continue; /* this clock was checked */
-        if (late->w0 <= early->w1) continue;
-        const rank_head *a = early < late ? early : late, *b = early < late ? late : early; /* in rank order */
-        return TL_FAIL(TL_ERR_PARSE,
-                       "%s: %s and %s are not of one run: their windows do not overlap (%.6f..%.6f s and %.6f..%.6f s "
-                       "on %s); analyse each run in its own folder",
-                       dir, a->base, b->base, (double)a->w0 / 1e9, (double)a->w1 / 1e9, (double)b->w0 / 1e9,
-                       (double)b->w1 / 1e9, h[k].domain);
-    }
+    TL_TRY(check_windows(dir, h, n, on_host));
+    TL_TRY(check_windows(dir, h, n, on_rank0));
     return TL_OK;
 }
 

@@ -301,11 +301,12 @@ static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int counted, 
 
 /* Who came last at an operation counted on rank file f, and the most
  * delayed of them (a pair whose kernels did not run together is not one
- * operation). */
+ * operation); the operation is in the selection (in_span), so overlap's
+ * most delayed operations hold every rank's most delayed. */
 static void count_arrival(tl_an_split *sum, const tl_an_ops *o, tl_an_op *op, size_t f)
 {
     int64_t delay = op->arrive - op->first;
-    if ((size_t)op->last_rank == f) op->last_in_span = 1;
+    op->in_span = 1;
     if (delay <= 0) return;
     if ((size_t)op->last_rank == f) sum->last++;
     if (!tl_an_op_together(op)) return;
@@ -330,19 +331,22 @@ tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, in
         size_t j = q[i].at;
         tl_an_ival v = rk->v[j];
         int64_t arrive = op->arrive + (f < o->nranks && o->offset ? o->offset[f] : 0); /* on this rank's clock */
-        int counted = v.start >= w0 && v.start < w1;
+        /* counted wherever its part here has time in the window (or, of
+         * no length, lies in it), so an operation counted is one whose
+         * times are summed and the other way round */
+        int counted = v.end > v.start ? v.end > w0 && v.start < w1 : v.start >= w0 && v.start < w1;
         if (counted) count_arrival(sum, o, op, f);
         if (arrive <= v.start || arrive >= v.end) {
             /* first to nobody's wait, or a peer that began after this one
              * ended: not the same operation after all, left whole */
             int64_t whole = clipped(v.start, v.end, w0, w1);
-            if (counted || whole) TL_TRYGOTO(count_split(sum, op, counted, 0, whole), st, fail);
+            if (counted) TL_TRYGOTO(count_split(sum, op, counted, 0, whole), st, fail);
             continue;
         }
         rk->v[j].end = arrive;
         rk->v[j].flags |= TL_AN_F_WAIT;
         int64_t wait = clipped(v.start, arrive, w0, w1), transfer = clipped(arrive, v.end, w0, w1);
-        if (counted || wait || transfer) TL_TRYGOTO(count_split(sum, op, counted, wait, transfer), st, fail);
+        if (counted) TL_TRYGOTO(count_split(sum, op, counted, wait, transfer), st, fail);
         tl_an_ival rest = v;
         rest.start = arrive;
         rest.flags |= TL_AN_F_SPLIT;

@@ -19,6 +19,17 @@ void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
     *pr = NULL;
 }
 
+/* A rank that recorded no GPU activity at all has no iteration to select
+ * from: it is read as it is read without a range (idle over its window),
+ * not refused, as a run where only some ranks recorded nothing is read. */
+static int has_gpu_activity(const tl_an_rank *rk)
+{
+    for (size_t j = 0; j < rk->n; j++)
+        if (rk->v[j].kind == TL_KIND_KERNEL || rk->v[j].kind == TL_KIND_MEMCPY || rk->v[j].kind == TL_KIND_MEMSET)
+            return 1;
+    return 0;
+}
+
 tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_names *names, tl_an_rank_fn each,
                             void *user, tl_an_rank_result **out, size_t *nranks)
 {
@@ -59,7 +70,7 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         int64_t w0 = rk.meta.w0, w1 = rk.meta.w1;
         size_t nb = 0;
         TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);
-        TL_CHECKGOTO(nb > 0 || (o->iter_lo == 0 && o->iter_hi < 0), TL_ERR_INVAL, st, fail,
+        TL_CHECKGOTO(nb > 0 || (o->iter_lo == 0 && o->iter_hi < 0) || !has_gpu_activity(&rk), TL_ERR_INVAL, st, fail,
                      "%s: no GPU activity in iterations %lld:%lld", files[f], (long long)o->iter_lo,
                      (long long)o->iter_hi);
         /* waiting and transfer over the selection, as every other figure */

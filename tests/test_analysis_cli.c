@@ -407,8 +407,8 @@ static const char *table_line(const char *out, const char *title, const char *ro
 
 /* --iter-range selects the operations of the waiting and transfer table,
  * the most delayed operations, late-ranks and the peer-wait lines, as it
- * does the overlap table: an operation counts in the range its part on
- * the rank starts in, its times clipped to the range. Before, those
+ * does the overlap table: an operation counts in a range its part on the
+ * rank has time in, its times clipped to the range. Before, those
  * figures covered the whole run whatever the range (rank 0: 10 matched,
  * 27.5 us waiting, in 5:9 too). */
 TL_TEST(iter_range_selects_waiting)
@@ -436,18 +436,19 @@ TL_TEST(iter_range_selects_waiting)
     o = out_of(t, "out");
     row = table_line(o, "# table: communication waiting and transfer", "0    *");
     TL_ASSERT_MSG(row && sscanf(row, " 0 * %lf %lf %lf", &matched, &wait, &transfer) == 3, "%s", o);
-    TL_ASSERT_MSG(matched == 5 && wait == 0 && transfer == 7, "5:9, rank 0: %.0f matched, %.1f us waiting, %.1f us "
-                  "transfer; expected 5, 0, 7 (2 us of iteration 4's operation inside 50..100 us)", matched, wait,
+    TL_ASSERT_MSG(matched == 6 && wait == 0 && transfer == 7, "5:9, rank 0: %.0f matched, %.1f us waiting, %.1f us "
+                  "transfer; expected 6, 0, 7 (iteration 4's operation counted: 2 us of it inside 50..100 us)", matched, wait,
                   transfer);
     d = strstr(o, "# table: most delayed operations");
-    TL_ASSERT_MSG(d && strstr(d, "# 0 rows"), "no operation of 5:9 was delayed:\n%s", o);
+    TL_ASSERT_MSG(d && strstr(d, "ncclDevKernel_SendRecv 4    -         1   5.5\n# 1 rows"),
+                  "of 5:9's operations only iteration 4's, reaching into it, was delayed:\n%s", o);
     free(o);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 5:9 --csv %s", tl_test_bin(), run, csv), 0);
     o = out_of(t, "out");
     c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(o, "ok [late-ranks]"), "%s", o);
     TL_ASSERT_MSG(strstr(c, "late-ranks,0,ok,0.00,"), "%s", c);
-    TL_ASSERT_MSG(strstr(o, "peer wait rank 0: 5 communication operations spent 0.0 of their 7.0 us"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "peer wait rank 0: 6 communication operations spent 0.0 of their 7.0 us"), "%s", o);
     free(o);
     free(c);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 0:4", tl_test_bin(), run), 0);
@@ -862,6 +863,78 @@ TL_TEST(timeline_and_perfetto)
     free(c);
 }
 
+/* --iter-range counts and sums one set of operations: those whose part on
+ * the rank has time in the selection. On three-split's last iteration rank
+ * 0's SendRecv began in iteration 198 (before: "0 operations" beside
+ * 46.7 us, and diagnose's most delayed #199 missing from overlap's table);
+ * the three ranges add up to the run in time, in count plus the one that
+ * straddles a boundary. */
+TL_TEST(iter_range_counts_what_it_sums)
+{
+    const char *root = tl_test_env("TL_RESULTS", "results");
+    char run[1024], probe[1100];
+    snprintf(run, sizeof run, "%s/tristream-h200x2/three-split", root);
+    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
+    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 199:199", tl_test_bin(), run), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "  0    *                                             2    79.4     15.3"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  0    ncclDevKernel_SendRecv                        1    46.7"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  ncclDevKernel_SendRecv                  199    -         1  47.8\n"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --iter-range 199:199", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "2 communication operations spent 79.4 of their 94.7 us (84%, 39.7 us each)") &&
+                      strstr(o, "#199 of its kernel (iteration -1): rank 1 came 47.8 us after the first"),
+                  "%s", o);
+    free(o);
+    static const char *const parts[] = {"--iter-range 0:0", "--iter-range 1:198", "--iter-range 199:199", ""};
+    double n[4], w[4], x[4];
+    for (int k = 0; k < 4; k++) {
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s %s", tl_test_bin(), run, parts[k]), 0);
+        o = out_of(t, "out");
+        const char *row = strstr(o, "\n  0    *  ");
+        TL_ASSERT_MSG(row && sscanf(row + 10, "%lf %lf %lf", &n[k], &w[k], &x[k]) == 3, "%s", o);
+        free(o);
+    }
+    TL_ASSERT_NEAR(w[0] + w[1] + w[2], w[3], 0.15);
+    TL_ASSERT_NEAR(x[0] + x[1] + x[2], x[3], 0.15);
+    TL_ASSERT_EQ((long)(n[0] + n[1] + n[2]), (long)n[3] + 1);
+}
+
+/* A first rank that recorded nothing gives no span: the first rank with
+ * activity does, and the preamble names it. (Before, timeline found no
+ * iterations in rank 0 and drew the whole window, "none recorded".) */
+TL_TEST(timeline_span_from_first_active_rank)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], tl[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "");
+    trace(run, 1,
+          "1,1,1,compute,compute,kernel,k0,0,10000,1,-1,0\n"
+          "1,1,1,compute,compute,kernel,k1,20000,30000,2,-1,1\n"
+          "1,1,1,compute,compute,kernel,k2,40000,50000,3,-1,2\n"
+          "1,1,1,compute,compute,kernel,k3,60000,70000,4,-1,3\n");
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 2 -o %s", tl_test_bin(), run, tl), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# iterations: 1:2\n"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "# span: 40.0 us, the selection on rank 1 (the first with GPU activity in it)"), "%s", o);
+    free(o);
+    char *c = tl_test_read(tl);
+    TL_ASSERT_MSG(strstr(c, "\"k1\",0.000,10.000,1") && strstr(c, "\"k2\",20.000,30.000,2") && !strstr(c, "\"k0\""),
+                  "%s", c);
+    free(c);
+    /* a range too (iteration 3 runs to the window end): rank 0 has nothing
+     * to select from, and is not refused */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 3:3 -o %s", tl_test_bin(), run, tl), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# span: 40.0 us, the selection on rank 1"), "%s", o);
+    free(o);
+}
+
 TL_TEST(compare_runs_and_results)
 {
     const char *t = tl_test_tmpdir();
@@ -1069,6 +1142,6 @@ TL_TEST(outputs_checked_before_reading)
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
-             slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
+             slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading)

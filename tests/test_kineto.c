@@ -387,6 +387,24 @@ TL_TEST(bad_traces_refused)
     refused(p, "text after the end");
 }
 
+/* timeline takes its span from the first rank with activity: a rank0.json
+ * of its header only beside a real rank (before: refused, "rank0.json: no
+ * GPU activity in iterations 551:552", while every other command read it). */
+TL_TEST(timeline_skips_an_empty_first_rank)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/k2", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && echo '{\"traceEvents\": []}' > %s/rank0.json && "
+                            "cp %s/sampled_rank-1.json.gz %s/", run, run, dir, run), 0);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze timeline %s -o %s/tl.csv", tl_test_bin(), run, t);
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    TL_ASSERT_MSG(strstr(o.out, "# iterations: 551:552\n") && strstr(o.out, "the selection on rank 1 "), "%s", o.out);
+    tl_test_output_free(&o);
+    TL_ASSERT_EQ(tl_test_sh("test $(wc -l < %s/tl.csv) -gt 1000", t), 0);
+}
+
 /* Every command reads a Kineto folder; import writes trilap traces that
  * analyse the same. */
 TL_TEST(every_command_reads_kineto)
@@ -996,7 +1014,7 @@ TL_TEST(big_trace_bounded_memory)
 }
 
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
-             bad_traces_refused, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
+             bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read)

@@ -412,6 +412,18 @@ TL_TEST(run_folder_of_two_runs)
     TL_ASSERT_EQ(tl_test_sh("sed -i 's/clock_offset_ns=8000/clock_offset_ns=80000/' %s/trace.rank1.csv", run), 0);
     o = overlap(run, "");
     refused(&o, 1, "trace.rank0.csv and trace.rank1.csv are not of one run", "on rank 0's clock");
+    /* one host, offsets measured: raw, its ranks are still on one clock
+     * (a rank of a later run beside them was analysed with --raw-clock) */
+    snprintf(run, sizeof run, "%s/onehost", t);
+    trace(run, "trace.rank0.csv", 0, 2, "# host=n1\n# clock=CLOCK_MONOTONIC\n# clock_sync=reference\n"
+                                        "# window_start_ns=0\n# window_end_ns=3000\n", ROWS);
+    trace(run, "trace.rank1.csv", 1, 2, "# host=n1\n# clock=CLOCK_MONOTONIC\n# clock_sync=threads-pingpong\n"
+                                        "# clock_offset_ns=0\n# clock_offset_at_ns=0\n"
+                                        "# window_start_ns=9000\n# window_end_ns=12000\n", ROWS);
+    for (int k = 0; k < 2; k++) {
+        o = overlap(run, k ? "--raw-clock" : "");
+        refused(&o, 1, "trace.rank0.csv and trace.rank1.csv are not of one run", "on CLOCK_MONOTONIC of host n1");
+    }
     /* runs of different sizes, of different clocks: refused, whatever the flags */
     snprintf(run, sizeof run, "%s/sizes", t);
     trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
