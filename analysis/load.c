@@ -202,11 +202,11 @@ typedef struct rank_head {
 } rank_head;
 
 /* The clocks a rank's window can be compared on, as names: rank 0's when
- * the probes measured the offset (and it is applied) or for rank 0 itself;
- * and, whatever the flags, the raw clock of its host, which every rank on
- * that host shares (a measured offset relates clocks that may differ; raw
- * times of one host's clock need none). Neither for a host not named
- * without an applied offset. */
+ * the probes measured the offset or for rank 0 itself; else the raw clock
+ * of its host, which every rank on that host shares. A measured offset
+ * says the clocks may differ (tests play other hosts on one host), so a
+ * measured rank is compared on rank 0's clock only. Neither for a host
+ * not named without a measured offset. */
 static void clock_domains(const tl_trace_reader *rd, const tl_an_meta *m, int flags, rank_head *h)
 {
     const char *host = tl_trace_reader_meta(rd, "host"), *clock = tl_trace_reader_meta(rd, "clock");
@@ -214,7 +214,7 @@ static void clock_domains(const tl_trace_reader *rd, const tl_an_meta *m, int fl
     h->domain[0] = h->host_clock[0] = '\0';
     if (m->clock_aligned || (reference && !(flags & TL_AN_RAW_CLOCK)))
         snprintf(h->domain, sizeof h->domain, "rank 0's clock (offsets measured by the probes)");
-    if (host && host[0] && strcmp(host, "?") != 0)
+    if (!m->clock_aligned && host && host[0] && strcmp(host, "?") != 0)
         snprintf(h->host_clock, sizeof h->host_clock, "%s of host %s", clock ? clock : "the clock", host);
 }
 
@@ -239,6 +239,10 @@ static tl_status read_head(const char *path, int flags, rank_head *h)
     h->subset = s && !strcmp(s, "yes");
     s = tl_trace_reader_meta(rd, "clock");
     snprintf(h->clock, sizeof h->clock, "%s", s ? s : "");
+    /* whether ranks are of one run does not depend on how the analysis
+     * shows their times: measured offsets place the windows, --raw-clock
+     * or not */
+    flags &= ~TL_AN_RAW_CLOCK;
     TL_TRYGOTO(clock_meta(rd, path, flags, &m), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_start_ns", &h->w0, &fw0), st, fail);
     TL_TRYGOTO(meta_i64(rd, path, "window_end_ns", &h->w1, &fw1), st, fail);
