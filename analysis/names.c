@@ -265,3 +265,26 @@ tl_an_group tl_an_names_group(const tl_an_names *n, uint32_t id, tl_kind kind, t
     tl_an_group g = group_by_cat(kind, cat, tl_an_names_get(n, id), &family);
     return family && id < n->n ? (tl_an_group)n->info[id].family : g;
 }
+
+/* The direction token of a copy's name ("memcpy DtoH", Kineto's "Memcpy
+ * HtoD (Pinned -> Device)"): its two memory letters, or 0 when none. */
+static int copy_ends(const char *name, char *from, char *to)
+{
+    for (const char *p = strstr(name, "to"); p; p = strstr(p + 1, "to")) {
+        if (p == name || !isupper((unsigned char)p[-1]) || !isupper((unsigned char)p[2])) continue;
+        if (p - 1 > name && isalnum((unsigned char)p[-2])) continue;
+        if (isalnum((unsigned char)p[3])) continue;
+        *from = p[-1];
+        *to = p[2];
+        return 1;
+    }
+    return 0;
+}
+
+int tl_an_copy_is_device(const char *name)
+{
+    char from = 0, to = 0;
+    /* no direction named: it may be staged, so it keeps counting as the host's */
+    if (!name || !copy_ends(name, &from, &to)) return 0;
+    return from != 'H' && to != 'H';
+}
