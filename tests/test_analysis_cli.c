@@ -924,6 +924,40 @@ TL_TEST(compare_runs_and_results)
  * every B and speedup column as "-" with exit 0, and --baseline with two
  * files, --iter-range on results files and --count beside --iter-range
  * changed nothing. */
+/* A traced run and a second input that is not one: the message names the
+ * second input and what is wrong with it (before, each of these said "RUN
+ * is one traced run and holds no results file: compare needs a second
+ * run"). */
+TL_TEST(compare_names_second_input)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], res[600], fifo[600], dir[600];
+    snprintf(run, sizeof run, "%s/three-split", t);
+    synth(run, "split", 2, 20);
+    snprintf(res, sizeof res, "%s/tristream.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,64.0\n");
+    snprintf(fifo, sizeof fifo, "%s/p.fifo", t);
+    TL_ASSERT_EQ(mkfifo(fifo, 0600), 0);
+    snprintf(dir, sizeof dir, "%s/empty", t);
+    TL_ASSERT_EQ(mkdir(dir, 0755), 0);
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/nonexistent", t);
+    const char *const cases[][2] = {{missing, "nonexistent: No such file or directory"},
+                                    {fifo, "p.fifo: a pipe or a device"},
+                                    {res, "tristream.csv is a file but no trace"},
+                                    {dir, "empty holds no traces"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int order = 0; order < 2; order++) {
+            TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), order ? cases[i][0] : run,
+                            order ? run : cases[i][0]),
+                         1);
+            char *e = out_of(t, "err");
+            TL_ASSERT_MSG(strstr(e, cases[i][1]) && !strstr(e, "holds no results file") && !strchr(strchr(e, '\n') + 1, '\n'),
+                          "%s: %s", cases[i][0], e);
+            free(e);
+        }
+}
+
 TL_TEST(compare_and_timeline_options_refused)
 {
     const char *t = tl_test_tmpdir();
@@ -1066,4 +1100,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
-             fifo_inputs_refused_at_once, warnings_said_once, diagnose_device_copies_not_staging)
+             fifo_inputs_refused_at_once, warnings_said_once, diagnose_device_copies_not_staging,
+             compare_names_second_input)
