@@ -74,6 +74,22 @@ static tl_status rehash(tl_an_names *n)
     return TL_OK;
 }
 
+/* A call form "f<...>(params)": the '(' that opens the trailing parameter
+ * list has no space before it. Measured from the end, since template
+ * arguments may hold parentheses of their own ("(cub::BlockLoadAlgorithm)3",
+ * after ", "); "Memcpy HtoD (Pinned -> Device)" is no call. */
+static int call_form(const char *s)
+{
+    size_t len = strlen(s);
+    int depth = 0;
+    if (!len || s[len - 1] != ')') return 0;
+    for (size_t i = len; i-- > 0;) {
+        if (s[i] == ')') depth++;
+        else if (s[i] == '(' && --depth == 0) return i > 0 && s[i - 1] != ' ';
+    }
+    return 0;
+}
+
 tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
 {
     size_t h = hash_str(s) & (n->nslot - 1);
@@ -103,8 +119,7 @@ tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
     /* only a demangled C++ name is shortened: "memcpy HtoD" stays whole;
      * so is one a tracer wrote demangled (Kineto: "void f<T>(int)"), a
      * call form with no space before its '(' */
-    const char *paren = strchr(s, '(');
-    int demangled = paren && paren > s && paren[-1] != ' ' && s[strlen(s) - 1] == ')';
+    int demangled = call_form(s);
     if (strcmp(ni.full, s) != 0 || demangled) tl_an_short_name(ni.full, sh, sizeof sh);
     else snprintf(sh, sizeof sh, "%s", s);
     ni.short_ = strdup(sh);
