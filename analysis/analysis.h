@@ -134,6 +134,11 @@ tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name);
 /* The same for an interned name, without demangling again. */
 tl_an_group tl_an_names_group(const tl_an_names *n, uint32_t id, tl_kind kind, tl_cat cat);
 const char *tl_an_group_name(tl_an_group g);
+/* Is a copy, by its name's direction ("memcpy DtoD", "memcpy PtoP", Kineto's
+ * "Memcpy DtoD (Device -> Device)"), one between device memories: NCCL's
+ * own copies, peer copies, which no host stages? A name without a
+ * direction is not (it may be staged). */
+int tl_an_copy_is_device(const char *name);
 
 /* ---- runs --------------------------------------------------------------- */
 

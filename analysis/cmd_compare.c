@@ -3,6 +3,7 @@
  * (median iteration, slowest rank); a results CSV (or a directory holding
  * only results.csv) gives us_per_iter per variant. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,26 @@ fail:
     return st;
 }
 
+/* How many results*.csv files dir holds (results.csv counts alone when
+ * there), the first of them in buf. */
+static int results_files(const char *dir, char *buf, size_t n)
+{
+    struct stat sb;
+    snprintf(buf, n, "%s/results.csv", dir);
+    if (stat(buf, &sb) == 0) return 1;
+    DIR *d = opendir(dir);
+    int found = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (!strncmp(e->d_name, "results", 7) && len > 4 && !strcmp(e->d_name + len - 4, ".csv")) {
+            if (found++ == 0) snprintf(buf, n, "%s/%s", dir, e->d_name);
+        }
+    }
+    if (d) closedir(d);
+    return found;
+}
+
 /* A results file, or the results file of a run directory: results.csv,
  * else the one results*.csv there. A traced run directory without one
  * is refused with what compare does with it instead. */
@@ -100,19 +121,8 @@ static tl_status results_path(const char *p, char *buf, size_t n, const char **o
     struct stat sb;
     *out = p;
     if (stat(p, &sb) != 0 || !S_ISDIR(sb.st_mode)) return TL_OK;
-    snprintf(buf, n, "%s/results.csv", p);
+    int found = results_files(p, buf, n);
     *out = buf;
-    if (stat(buf, &sb) == 0) return TL_OK;
-    DIR *d = opendir(p);
-    int found = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (!strncmp(e->d_name, "results", 7) && len > 4 && !strcmp(e->d_name + len - 4, ".csv")) {
-            if (found++ == 0) snprintf(buf, n, "%s/%s", p, e->d_name);
-        }
-    }
-    if (d) closedir(d);
     if (found == 1) return TL_OK;
     if (found > 1)
         return TL_FAIL(TL_ERR_INVAL, "%s holds %d results*.csv files; name one (compare %s/FILE.csv ...)", p, found, p);
@@ -123,6 +133,31 @@ static tl_status results_path(const char *p, char *buf, size_t n, const char **o
                        p, p);
     return TL_FAIL(TL_ERR_IO, "%s: no results.csv in this directory (trilap-solve, trilap-bench --results FILE write one)",
                    p);
+}
+
+/* Two inputs of which one is a traced run without a results file: the
+ * other one is what is wrong (missing, a pipe, results beside a trace), so
+ * the message names it rather than the run (before, every such pair was
+ * told "RUN is one traced run ... needs a second run"). */
+static tl_status check_pair(const char *a, const char *b)
+{
+    int ta = has_traces(a), tb = has_traces(b);
+    char buf[1100];
+    struct stat sb;
+    if (ta == tb) return TL_OK;
+    const char *run = ta ? a : b, *other = ta ? b : a;
+    if (results_files(run, buf, sizeof buf) > 0) return TL_OK; /* two results files, as before */
+    if (stat(other, &sb) != 0)
+        return TL_FAIL(TL_ERR_IO, "%s: %s: compare sets a second traced run beside %s", other, strerror(errno), run);
+    if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+        return TL_FAIL(TL_ERR_INVAL, "%s: a pipe or a device: compare reads runs and results from files and folders "
+                                     "(the readers open them more than once)", other);
+    if (S_ISDIR(sb.st_mode))
+        return TL_FAIL(TL_ERR_INVAL, "%s holds no traces (trace.rank*.csv, an Nsight Systems export, PyTorch profiler "
+                                     "traces) to set beside the traced run %s: give a second traced run", other, run);
+    return TL_FAIL(TL_ERR_INVAL, "%s is a file but no trace (a results file?): compare sets a traced run beside another "
+                                 "traced run (compare %s OTHER_RUN) and results files beside results files",
+                   other, run);
 }
 
 /* B's group for A's row x: the same variant at the same ranks; failing
@@ -264,6 +299,7 @@ static int compare_files(const char *a, const char *b, const cmp_opts *o, const 
     size_t na = 0, nb = 0;
     char pa[1100], pb[1100];
     const char *fa = NULL, *fb = NULL;
+    if (b) TL_TRYGOTO(check_pair(a, b), st, fail);
     TL_TRYGOTO(results_path(a, pa, sizeof pa, &fa), st, fail);
     TL_TRYGOTO(tl_an_results_read(fa, NULL, &ra, &na), st, fail);
     if (b) TL_TRYGOTO(results_path(b, pb, sizeof pb, &fb), st, fail);

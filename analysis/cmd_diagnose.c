@@ -86,6 +86,7 @@ typedef struct rank_diag {
     /* who carries the communication: NCCL kernels, or the host (its
      * exchanges and the copies that stage them) */
     int64_t u_nccl, u_host, u_host_p2p, u_host_coll, host_pc_overlap;
+    int64_t n_staging; /* copies on a p2p/coll lane that touch host memory */
 } rank_diag;
 
 typedef struct diag_state {
@@ -125,21 +126,40 @@ static tl_status push_d(double **a, size_t *n, size_t *cap, double v)
 
 /* ---- per-rank facts ------------------------------------------------------ */
 
-typedef int (*ival_pred)(const tl_an_ival *v);
+/* Predicates see the run's names: whether a copy is staged depends on its
+ * direction, which only its name records. */
+typedef int (*ival_pred)(const tl_an_names *nm, const tl_an_ival *v);
 static int is_nccl(const tl_an_ival *v) { return v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v); }
-static int is_host_comm(const tl_an_ival *v) { return v->kind != TL_KIND_KERNEL && tl_an_ival_is_comm(v); }
-static int is_host_p2p(const tl_an_ival *v)
+static int pred_nccl(const tl_an_names *nm, const tl_an_ival *v)
 {
-    return is_host_comm(v) && (tl_an_ival_class(v) & TL_AN_C_P2P_ALL);
+    (void)nm;
+    return is_nccl(v);
 }
-static int is_host_coll(const tl_an_ival *v)
+/* The host carrying communication: its exchange marks and the copies on a
+ * p2p/coll lane that touch host memory. A device-to-device copy there
+ * (NCCL's one-rank allreduce, a peer copy) is the GPU's, not staging. */
+static int is_host_comm(const tl_an_names *nm, const tl_an_ival *v)
 {
-    return is_host_comm(v) && (tl_an_ival_class(v) & TL_AN_C_COLL_ALL);
+    if (v->kind == TL_KIND_KERNEL || !tl_an_ival_is_comm(v)) return 0;
+    return v->kind == TL_KIND_HOST || !tl_an_copy_is_device(tl_an_names_get(nm, v->name));
+}
+static int is_staging_copy(const tl_an_names *nm, const tl_an_ival *v)
+{
+    return v->kind != TL_KIND_HOST && is_host_comm(nm, v);
+}
+static int is_host_p2p(const tl_an_names *nm, const tl_an_ival *v)
+{
+    return is_host_comm(nm, v) && (tl_an_ival_class(v) & TL_AN_C_P2P_ALL);
+}
+static int is_host_coll(const tl_an_names *nm, const tl_an_ival *v)
+{
+    return is_host_comm(nm, v) && (tl_an_ival_class(v) & TL_AN_C_COLL_ALL);
 }
 
 /* Union of the intervals that satisfy pred, clipped to [w0, w1), as disjoint
  * segments (v is sorted by start). */
-static tl_status segments(const tl_an_rank *rk, ival_pred pred, int64_t w0, int64_t w1, int64_t **seg, size_t *n)
+static tl_status segments(const tl_an_rank *rk, const tl_an_names *nm, ival_pred pred, int64_t w0, int64_t w1,
+                          int64_t **seg, size_t *n)
 {
     size_t m = 0, cap = 64;
     int64_t *s = malloc(2 * cap * sizeof *s);
@@ -147,7 +167,7 @@ static tl_status segments(const tl_an_rank *rk, ival_pred pred, int64_t w0, int6
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
         int64_t a = v->start > w0 ? v->start : w0, b = v->end < w1 ? v->end : w1;
-        if (b <= a || !pred(v)) continue;
+        if (b <= a || !pred(nm, v)) continue;
         if (m && a <= s[2 * m - 1]) {
             if (b > s[2 * m - 1]) s[2 * m - 1] = b;
             continue;
@@ -177,25 +197,27 @@ static int64_t seg_total(const int64_t *s, size_t n)
     return t;
 }
 
-static tl_status union_of(const tl_an_rank *rk, ival_pred pred, int64_t w0, int64_t w1, int64_t *u)
+static tl_status union_of(const tl_an_rank *rk, const tl_an_names *nm, ival_pred pred, int64_t w0, int64_t w1,
+                          int64_t *u)
 {
     int64_t *s = NULL;
     size_t n = 0;
-    TL_TRY(segments(rk, pred, w0, w1, &s, &n));
+    TL_TRY(segments(rk, nm, pred, w0, w1, &s, &n));
     *u = seg_total(s, n);
     free(s);
     return TL_OK;
 }
 
-static tl_status facts_carriers(rank_diag *d, const tl_an_rank *rk)
+static tl_status facts_carriers(rank_diag *d, const tl_an_names *nm, const tl_an_rank *rk)
 {
     int64_t *p = NULL, *c = NULL;
     size_t np = 0, nc = 0;
     tl_status st = TL_OK;
-    TL_TRY(union_of(rk, is_nccl, d->w0, d->w1, &d->u_nccl));
-    TL_TRY(union_of(rk, is_host_comm, d->w0, d->w1, &d->u_host));
-    TL_TRYGOTO(segments(rk, is_host_p2p, d->w0, d->w1, &p, &np), st, fail);
-    TL_TRYGOTO(segments(rk, is_host_coll, d->w0, d->w1, &c, &nc), st, fail);
+    TL_TRY(union_of(rk, nm, pred_nccl, d->w0, d->w1, &d->u_nccl));
+    TL_TRY(union_of(rk, nm, is_host_comm, d->w0, d->w1, &d->u_host));
+    for (size_t j = 0; j < rk->n; j++) d->n_staging += is_staging_copy(nm, &rk->v[j]);
+    TL_TRYGOTO(segments(rk, nm, is_host_p2p, d->w0, d->w1, &p, &np), st, fail);
+    TL_TRYGOTO(segments(rk, nm, is_host_coll, d->w0, d->w1, &c, &nc), st, fail);
     d->u_host_p2p = seg_total(p, np);
     d->u_host_coll = seg_total(c, nc);
     for (size_t k = 0; k < np; k++) d->host_pc_overlap += tl_an_overlap_with(c, nc, p[2 * k], p[2 * k + 1]);
@@ -483,7 +505,7 @@ static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     TL_TRY(facts_streams(d, rk));
     TL_TRY(facts_starve(d, rk));
     TL_TRY(facts_launch(d, rk, s->o->c.launch_gap_us));
-    TL_TRY(facts_carriers(d, rk));
+    TL_TRY(facts_carriers(d, s->names, rk));
     return TL_OK;
 }
 
@@ -782,8 +804,8 @@ static int v_staging(const diag_state *s, size_t r, measured *mv, evidence *e)
     if (d->u_host == 0) also(mv, "no host-carried communication");
     if (mv->value < s->o->staging_share || d->u_host == 0) return 0;
     say(e, "    rank %d: the host carries communication %.1f%% of the window (%.1f us): %lld host exchanges, %lld "
-           "staging or peer copies on the p2p/coll lanes\n",
-        d->rank, mv->value, US(d->u_host), (long long)res->n_marks, (long long)res->n_comm_copies);
+           "staging copies on the p2p/coll lanes (device-to-device copies are not counted)\n",
+        d->rank, mv->value, US(d->u_host), (long long)res->n_marks, (long long)d->n_staging);
     return 1;
 }
 

@@ -74,6 +74,22 @@ static tl_status rehash(tl_an_names *n)
     return TL_OK;
 }
 
+/* A call form "f<...>(params)": the '(' that opens the trailing parameter
+ * list has no space before it. Measured from the end, since template
+ * arguments may hold parentheses of their own ("(cub::BlockLoadAlgorithm)3",
+ * after ", "); "Memcpy HtoD (Pinned -> Device)" is no call. */
+static int call_form(const char *s)
+{
+    size_t len = strlen(s);
+    int depth = 0;
+    if (!len || s[len - 1] != ')') return 0;
+    for (size_t i = len; i-- > 0;) {
+        if (s[i] == ')') depth++;
+        else if (s[i] == '(' && --depth == 0) return i > 0 && s[i - 1] != ' ';
+    }
+    return 0;
+}
+
 tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
 {
     size_t h = hash_str(s) & (n->nslot - 1);
@@ -103,8 +119,7 @@ tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
     /* only a demangled C++ name is shortened: "memcpy HtoD" stays whole;
      * so is one a tracer wrote demangled (Kineto: "void f<T>(int)"), a
      * call form with no space before its '(' */
-    const char *paren = strchr(s, '(');
-    int demangled = paren && paren > s && paren[-1] != ' ' && s[strlen(s) - 1] == ')';
+    int demangled = call_form(s);
     if (strcmp(ni.full, s) != 0 || demangled) tl_an_short_name(ni.full, sh, sizeof sh);
     else snprintf(sh, sizeof sh, "%s", s);
     ni.short_ = strdup(sh);
@@ -264,4 +279,27 @@ tl_an_group tl_an_names_group(const tl_an_names *n, uint32_t id, tl_kind kind, t
     int family = 0;
     tl_an_group g = group_by_cat(kind, cat, tl_an_names_get(n, id), &family);
     return family && id < n->n ? (tl_an_group)n->info[id].family : g;
+}
+
+/* The direction token of a copy's name ("memcpy DtoH", Kineto's "Memcpy
+ * HtoD (Pinned -> Device)"): its two memory letters, or 0 when none. */
+static int copy_ends(const char *name, char *from, char *to)
+{
+    for (const char *p = strstr(name, "to"); p; p = strstr(p + 1, "to")) {
+        if (p == name || !isupper((unsigned char)p[-1]) || !isupper((unsigned char)p[2])) continue;
+        if (p - 1 > name && isalnum((unsigned char)p[-2])) continue;
+        if (isalnum((unsigned char)p[3])) continue;
+        *from = p[-1];
+        *to = p[2];
+        return 1;
+    }
+    return 0;
+}
+
+int tl_an_copy_is_device(const char *name)
+{
+    char from = 0, to = 0;
+    /* no direction named: it may be staged, so it keeps counting as the host's */
+    if (!name || !copy_ends(name, &from, &to)) return 0;
+    return from != 'H' && to != 'H';
 }

@@ -362,6 +362,45 @@ TL_TEST(names_intern)
     TL_ASSERT(n == NULL);
 }
 
+/* A name a tracer wrote demangled is shortened where it is a call, even with
+ * parentheses inside its template arguments (before, cub's scan kernel from
+ * Kineto stayed whole in timeline's name column: its first '(' follows ", ");
+ * "Memcpy HtoD (Pinned -> Device)" is no call and stays whole. */
+TL_TEST(names_short_demangled_calls)
+{
+    static const char *const pairs[][2] = {
+        {"void cub::DeviceScanKernel<cub::AgentScanPolicy<128, 15, int, (cub::BlockLoadAlgorithm)3, "
+         "(cub::CacheLoadModifier)0>, int*, int*, cub::ScanTileState<int, true>, cub::Sum, cub::NullType, "
+         "int>(int*, int*, cub::ScanTileState<int, true>, int, cub::Sum, cub::NullType, int)",
+         "DeviceScanKernel"},
+        {"void at::native::vectorized_elementwise_kernel<4, float>(int, float)", "vectorized_elementwise_kernel"},
+        {"Memcpy HtoD (Pinned -> Device)", "Memcpy HtoD (Pinned -> Device)"},
+        {"memcpy DtoD", "memcpy DtoD"},
+    };
+    tl_an_names *n = NULL;
+    TL_ASSERT_OK(tl_an_names_create(&n));
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        uint32_t id;
+        TL_ASSERT_OK(tl_an_names_intern(n, pairs[k][0], &id));
+        TL_ASSERT_MSG(!strcmp(tl_an_names_short(n, id), pairs[k][1]), "%s: short '%s'", pairs[k][0],
+                      tl_an_names_short(n, id));
+    }
+    tl_an_names_destroy(&n);
+}
+
+/* Which copies no host stages: by the direction their name states. */
+TL_TEST(copy_direction)
+{
+    TL_ASSERT(tl_an_copy_is_device("memcpy DtoD"));
+    TL_ASSERT(tl_an_copy_is_device("memcpy PtoP"));
+    TL_ASSERT(tl_an_copy_is_device("Memcpy DtoD (Device -> Device)"));
+    TL_ASSERT(!tl_an_copy_is_device("memcpy HtoD"));
+    TL_ASSERT(!tl_an_copy_is_device("memcpy DtoH"));
+    TL_ASSERT(!tl_an_copy_is_device("Memcpy HtoD (Pinned -> Device)"));
+    TL_ASSERT(!tl_an_copy_is_device("memcpy"));
+    TL_ASSERT(!tl_an_copy_is_device("memcpy_to_device"));
+}
+
 TL_TEST(parse_iters)
 {
     int64_t lo, hi;
@@ -382,4 +421,5 @@ TL_TEST(parse_iters)
 }
 
 TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
-             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_missing_numbers_and_control_characters, names_intern, parse_iters)
+             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_missing_numbers_and_control_characters, names_intern, parse_iters,
+             names_short_demangled_calls, copy_direction)

@@ -539,6 +539,33 @@ TL_TEST(diagnose_committed_h200)
     }
 }
 
+/* A copy on a communication lane is host staging only where it touches host
+ * memory: NCCL's own device-to-device copy (a one-rank allreduce) and peer
+ * copies are the GPU's (before, 200 DtoD copies of demo-h200's three-naive
+ * were "staged through the host", with NCCL as the remedy). */
+TL_TEST(diagnose_device_copies_not_staging)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][3] = {
+        {"dtod", "coll,memcpy,memcpy,memcpy DtoD", "ok [host-staging]"},
+        {"ptop", "p2p,memcpy,memcpy,Memcpy PtoP (Device -> Device)", "ok [host-staging]"},
+        {"dtoh", "p2p,memcpy,memcpy,memcpy DtoH", "1 staging copies"},
+        {"nodir", "coll,memcpy,memcpy,memcpy", "1 staging copies"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char run[512], rows[512];
+        snprintf(run, sizeof run, "%s/%s", t, cases[i][0]);
+        snprintf(rows, sizeof rows,
+                 "0,0,1,compute,compute,kernel,tl_daxpy_kernel,0,50000,1,-1,0\n"
+                 "0,0,2,%s,60000,80000,2,4096,0\n",
+                 cases[i][1]);
+        trace_of(run, 0, 1, rows);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", tl_test_bin(), run), 0);
+        char *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(o, cases[i][2]), "%s: %s", cases[i][0], o);
+        free(o);
+    }
+}
+
 /* No kernel carries its iteration (the probes could not attribute the
  * launches): the host's "iter" ranges bound the iterations, and every kernel
  * inside the selected time span counts. */
@@ -970,6 +997,40 @@ TL_TEST(compare_runs_and_results)
  * every B and speedup column as "-" with exit 0, and --baseline with two
  * files, --iter-range on results files and --count beside --iter-range
  * changed nothing. */
+/* A traced run and a second input that is not one: the message names the
+ * second input and what is wrong with it (before, each of these said "RUN
+ * is one traced run and holds no results file: compare needs a second
+ * run"). */
+TL_TEST(compare_names_second_input)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], res[600], fifo[600], dir[600];
+    snprintf(run, sizeof run, "%s/three-split", t);
+    synth(run, "split", 2, 20);
+    snprintf(res, sizeof res, "%s/tristream.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\nthree-split,2,0,64.0\n");
+    snprintf(fifo, sizeof fifo, "%s/p.fifo", t);
+    TL_ASSERT_EQ(mkfifo(fifo, 0600), 0);
+    snprintf(dir, sizeof dir, "%s/empty", t);
+    TL_ASSERT_EQ(mkdir(dir, 0755), 0);
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/nonexistent", t);
+    const char *const cases[][2] = {{missing, "nonexistent: No such file or directory"},
+                                    {fifo, "p.fifo: a pipe or a device"},
+                                    {res, "tristream.csv is a file but no trace"},
+                                    {dir, "empty holds no traces"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int order = 0; order < 2; order++) {
+            TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), order ? cases[i][0] : run,
+                            order ? run : cases[i][0]),
+                         1);
+            char *e = out_of(t, "err");
+            TL_ASSERT_MSG(strstr(e, cases[i][1]) && !strstr(e, "holds no results file") && !strchr(strchr(e, '\n') + 1, '\n'),
+                          "%s: %s", cases[i][0], e);
+            free(e);
+        }
+}
+
 TL_TEST(compare_and_timeline_options_refused)
 {
     const char *t = tl_test_tmpdir();
@@ -1144,4 +1205,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
-             fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading)
+             fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
+             diagnose_device_copies_not_staging, compare_names_second_input)
