@@ -377,6 +377,8 @@ void tl_an_split_free(tl_an_split *s);
 tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_split *sum);
 
 /* "A:B", "A:", ":B", "A" -> lo, hi (hi = -1: open). */
+/* A selection as the user wrote it: "A:B", or "A:" for one open at its end. */
+const char *tl_an_iters_str(int64_t lo, int64_t hi, char *buf, size_t n);
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
 
 /* ---- tables ------------------------------------------------------------- */

@@ -249,7 +249,9 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
                                            {"delay", "us"}};
     for (size_t j = 0; j < sizeof dcols / sizeof dcols[0]; j++)
         TL_TRYGOTO(tl_an_table_col(d, dcols[j][0], dcols[j][1], j == 0), st, fail);
+    int unattributed = 0;
     for (size_t i = 0; i < nby && i < TOP_DELAYED && by[i]->arrive > by[i]->first; i++) {
+        unattributed |= by[i]->iter < 0;
         TL_TRYGOTO(tl_an_table_row(d), st, fail);
         TL_TRYGOTO(tl_an_table_str(d, by[i]->named ? tl_an_names_get(names, by[i]->name)
                                                    : tl_an_names_short(names, by[i]->name)),
@@ -261,7 +263,8 @@ static tl_status wait_tables(const tl_an_ops *ops, const tl_an_names *names, con
     }
     putchar('\n');
     tl_an_table_print(d, stdout);
-    printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
+    if (unattributed)
+        printf("# iter -: the last rank's kernel was not attributed to an iteration (its launch was not recorded)\n");
 fail:
     free(by);
     tl_an_table_destroy(&t);

@@ -231,9 +231,11 @@ int tl_an_cmd_timeline(int argc, char **argv)
     if (no_iters)
         printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: none recorded (iter -1 everywhere): "
                "the whole window\n# ranks: %zu\n", pr.positional[0], nr);
-    else
-        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %lld:%lld\n# ranks: %zu\n", pr.positional[0],
-               (long long)oo.iter_lo, (long long)oo.iter_hi, nr);
+    else {
+        char sel[48];
+        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %s\n# ranks: %zu\n", pr.positional[0],
+               tl_an_iters_str(oo.iter_lo, oo.iter_hi, sel, sizeof sel), nr);
+    }
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
     printf("# clock: %s\n", clock);

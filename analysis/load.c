@@ -398,7 +398,7 @@ tl_status tl_an_input_kind(const char *path)
                                      "than once)", path);
     if (tl_an_is_gzip_nsys(path))
         return TL_FAIL(TL_ERR_PARSE, "%s: an Nsight Systems export compressed with gzip (SQLite reads files in place): "
-                                     "gunzip -k %s, then give the .sqlite", path, path);
+                                     "gunzip -c %s > PLAIN.sqlite, then give PLAIN.sqlite", path, path);
     if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
         return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
     return TL_OK;
@@ -754,11 +754,19 @@ tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_
     return TL_OK;
 }
 
+const char *tl_an_iters_str(int64_t lo, int64_t hi, char *buf, size_t n)
+{
+    if (hi < 0) snprintf(buf, n, "%lld:", (long long)lo);
+    else snprintf(buf, n, "%lld:%lld", (long long)lo, (long long)hi);
+    return buf;
+}
+
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi)
 {
     *lo = 0;
     *hi = -1;
-    if (!s || !*s) return TL_OK;
+    if (!s) return TL_OK;
+    if (!*s) return TL_ERR_INVAL; /* given, but empty: not the whole run by accident */
     const char *colon = strchr(s, ':');
     char *end = NULL;
     if (colon != s) {

@@ -837,6 +837,18 @@ TL_TEST(bad_arguments)
     char *e = out_of(t, "err");
     TL_ASSERT(strstr(e, "invalid --iter-range '5:2'"));
     free(e);
+    /* given but empty: refused, not the whole run */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iter-range '' %s", tl_test_bin(), t), 2);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "invalid --iter-range ''"), "%s", e);
+    free(e);
+    /* an open range said as it was written, not with an internal end */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iter-range 200: %s", tl_test_bin(),
+                    "results/tristream-h200x2/three-split"),
+                 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "no GPU activity in iterations 200:\n") && !strstr(e, "-1"), "%s", e);
+    free(e);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze frobnicate", tl_test_bin()), 2);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio x %s", tl_test_bin(), t), 2);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s", tl_test_bin(), t), 2);

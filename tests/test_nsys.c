@@ -394,7 +394,7 @@ TL_TEST(gzip_export_named)
         TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
         const char *nl = strchr(err, '\n');
         TL_ASSERT_MSG(strstr(err, "rep.sqlite.gz: an Nsight Systems export compressed with gzip") &&
-                          strstr(err, "gunzip -k") && nl && !nl[1] && !out[0],
+                          strstr(err, "gunzip -c") && strstr(err, "> PLAIN.sqlite") && nl && !nl[1] && !out[0],
                       "%s:\n%s%s", cmd, out, err);
         free(out);
         free(err);
