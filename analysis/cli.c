@@ -1,5 +1,4 @@
 #include "analysis/cli.h"
-#include "runtime/out.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -59,30 +58,6 @@ static const char *common_list(const char *program)
     return NULL;
 }
 
-/* Every output the command was given, checked before it reads a trace: a
- * path it cannot write is one line naming the option, not an error after
- * the report (import's -o is a folder). 0, or 1 after the line. */
-static int outputs_refused(const tl_optspec *spec)
-{
-    static const char *const outputs = "csv|iter-csv|stack-csv|output";
-    int folder = strstr(spec->program, " import") != NULL;
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
-            const tl_option *o = &spec->groups[g].opts[i];
-            if (o->type != TL_OPT_STRING || tl_opts_choice_index(outputs, o->name) < 0) continue;
-            const char *path = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
-            if (!path) continue;
-            char what[64];
-            snprintf(what, sizeof what, "--%s", o->name);
-            tl_error_context k;
-            tl_error_context_begin(&k, what);
-            tl_status st = folder && !strcmp(o->name, "output") ? tl_out_check_folder(path) : tl_out_check(path);
-            tl_error_context_end(&k);
-            if (st != TL_OK) return 1;
-        }
-    return 0;
-}
-
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
     int rc = -1;
@@ -112,8 +87,9 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
         fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
                 c->iters);
         rc = 2;
-    } else if (outputs_refused(&cut))
-        rc = 1;
+    } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
+                                       strstr(spec->program, " import") ? "output" : ""))
+        rc = 1; /* before a trace is read: not an error after the report */
     if (rc >= 0) {
         free(res->positional);
         res->positional = NULL;

@@ -66,6 +66,8 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
     if (tl_opts_parse(spec, argc, argv, &res) != TL_OK) return 2;
     free(res.positional);
     if (res.exit_now) return 0;
+    /* before the simulations: not an error after them */
+    if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;
     return -1;
 }

@@ -1,6 +1,7 @@
 /* Table-driven option parsing: one tl_option table per group drives the
  * parser, --help and the "# opt:" echo lines. */
 #include "runtime/options.h"
+#include "runtime/out.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -568,4 +569,24 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix)
             fprintf(out, "%s%s=%s\n", prefix, g->opts[i].name, val);
         }
     }
+}
+
+int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
+{
+    for (size_t g = 0; g < spec->ngroups; g++)
+        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
+            const tl_option *o = &spec->groups[g].opts[i];
+            int folder = tl_opts_choice_index(folders, o->name) >= 0;
+            if (o->type != TL_OPT_STRING || (!folder && tl_opts_choice_index(files, o->name) < 0)) continue;
+            const char *path = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+            if (!path) continue;
+            char what[64];
+            snprintf(what, sizeof what, "--%s", o->name);
+            tl_error_context k;
+            tl_error_context_begin(&k, what);
+            tl_status st = folder ? tl_out_check_folder(path) : tl_out_check(path);
+            tl_error_context_end(&k);
+            if (st != TL_OK) return 1;
+        }
+    return 0;
 }

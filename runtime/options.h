@@ -109,6 +109,12 @@ int tl_opts_given(const tl_optresult *res, const void *field_ptr);
 /* "# opt: name=value" for every option of every group, current values. */
 void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);
 
+/* After tl_opts_parse: every output the command was given, checked before
+ * the work (runtime/out.h): the string options named in `files` (files)
+ * and `folders` (folders), "a|b" lists. 1 after one line naming the
+ * option, the path and the reason; 0 when all can be written. */
+int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders);
+
 /* Parse one value as the option would (exposed for tests and sweeps). */
 tl_status tl_opts_parse_size(const char *text, int64_t *out);
 tl_status tl_opts_parse_int(const char *text, int64_t *out);

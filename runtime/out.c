@@ -143,7 +143,9 @@ tl_status tl_out_check(const char *path)
     TL_CHECK(stat(path, &st) != 0 || !S_ISDIR(st.st_mode), TL_ERR_IO, "%s: a folder; give a file name", path);
     char end[4096];
     int fd;
-    if (follow_links(path, end, sizeof end, &fd) || stat(path, &st) == 0) {
+    int stream = follow_links(path, end, sizeof end, &fd);
+    if (fd >= 0) return TL_OK; /* this process's own stream ("-", /dev/stdout): open already */
+    if (stream || stat(path, &st) == 0) {
         /* it is there (or is a stream): the file itself must take writes; a
          * stream is not opened here (a FIFO's open waits for its reader) */
         if (access(path, W_OK) != 0) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));

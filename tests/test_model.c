@@ -18,6 +18,7 @@
 #include "model/partstats.h"
 #include "model/platform.h"
 #include "probes/trace.h"
+#include "runtime/results.h"
 #include "tl_test.h"
 #include "tl_test_run.h"
 
@@ -488,6 +489,25 @@ TL_TEST(bad_arguments)
     }
 }
 
+/* An output that cannot be written is refused before the simulations,
+ * in one line naming the option. */
+TL_TEST(outputs_checked_before_simulating)
+{
+    char file[600], args[1400], err[1024];
+    int lines;
+    snprintf(file, sizeof file, "%s/afile", tl_test_tmpdir());
+    TL_ASSERT_OK(tl_file_write_atomic(file, "x", 1));
+    static const char *const how[][2] = {{"calibrate -o %s/c.txt", "--out: "},
+                                         {"tristream --results %s/r.csv", "--results: "},
+                                         {"platform -o %s/p.xml", "--out: "}};
+    for (size_t i = 0; i < sizeof how / sizeof how[0]; i++) {
+        snprintf(args, sizeof args, how[i][0], file);
+        TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 1 && lines == 1 && strstr(err, how[i][1]) &&
+                          strstr(err, "is not a folder"),
+                      "%s: %d lines: %s", args, lines, err);
+    }
+}
+
 /* Speedups are against two-stream, which runs first when listed; without
  * it a row has none ("-", NaN in the CSV). "-o -" is stdout. */
 TL_TEST(speedups_and_stdout)
@@ -544,4 +564,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, runs_from_any_folder)
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder)
