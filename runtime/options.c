@@ -582,11 +582,7 @@ int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const cha
             if (!path) continue;
             char what[64];
             snprintf(what, sizeof what, "--%s", o->name);
-            tl_error_context k;
-            tl_error_context_begin(&k, what);
-            tl_status st = folder ? tl_out_check_folder(path) : tl_out_check(path);
-            tl_error_context_end(&k);
-            if (st != TL_OK) return 1;
+            if (tl_out_check_as(what, folder ? tl_out_check_folder : tl_out_check, path) != TL_OK) return 1;
         }
     return 0;
 }

@@ -159,6 +159,16 @@ tl_status tl_out_check(const char *path)
     return nearest_folder_takes_files(path, end);
 }
 
+tl_status tl_out_check_as(const char *option, tl_status (*check)(const char *path), const char *path)
+{
+    if (!option) return check(path);
+    tl_error_context k;
+    tl_error_context_begin(&k, option);
+    tl_status st = check(path);
+    tl_error_context_end(&k);
+    return st;
+}
+
 tl_status tl_out_check_folder(const char *dir)
 {
     TL_CHECK(dir && *dir, TL_ERR_INVAL, "an output folder name is empty");

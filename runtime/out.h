@@ -54,5 +54,9 @@ tl_status tl_out_check(const char *path);
  * nearest folder above it that exists, is a folder this process may
  * write in. */
 tl_status tl_out_check_folder(const char *dir);
+/* check(path), its error line naming the option the path came from
+ * ("prog: --history: a/h.csv: cannot write there: a is not a folder");
+ * option NULL: the path alone. */
+tl_status tl_out_check_as(const char *option, tl_status (*check)(const char *path), const char *path);
 
 #endif

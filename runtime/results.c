@@ -82,6 +82,16 @@ void tl_results_manifest_path(const char *results, char *buf, size_t n)
 }
 
 
+/* A results file's first line is this program's header: a file of other
+ * rows is an error, not a silent mix. */
+static tl_status same_header(const char *path, const char *first, const char *header)
+{
+    size_t flen = chomp_len(first), hlen = chomp_len(header);
+    if (flen == hlen && strncmp(first, header, hlen) == 0) return TL_OK;
+    return TL_FAIL(TL_ERR_INVAL, "%s:1: header '%.*s' differs from this program's '%.*s'; write to a new file", path,
+                   (int)(flen < 80 ? flen : 80), first, (int)(hlen < 80 ? hlen : 80), header);
+}
+
 tl_status tl_results_check(const char *path, const char *header)
 {
     const char *unfit = tl_results_unfit(path);
@@ -96,10 +106,7 @@ tl_status tl_results_check(const char *path, const char *header)
     tl_status st = read_first_line(fd, path, &first);
     close(fd);
     TL_TRY(st);
-    size_t flen = chomp_len(first), hlen = chomp_len(header);
-    if (flen && (flen != hlen || strncmp(first, header, hlen) != 0))
-        st = TL_FAIL(TL_ERR_INVAL, "%s:1: header '%.*s' differs from this program's '%.*s'; write to a new file",
-                     path, (int)(flen < 80 ? flen : 80), first, (int)(hlen < 80 ? hlen : 80), header);
+    if (chomp_len(first)) st = same_header(path, first, header);
     free(first);
     return st;
 }
@@ -138,12 +145,7 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
     int need_header = sb.st_size == 0, need_newline = 0;
     if (!need_header) {
         TL_TRYGOTO(read_first_line(fd, path, &first), st, fail);
-        size_t flen = chomp_len(first);
-        if (flen != hlen || strncmp(first, header, hlen) != 0) {
-            st = TL_FAIL(TL_ERR_INVAL, "%s:1: header '%.*s' differs from this program's '%.*s'; write to a new file",
-                         path, (int)flen, first, (int)hlen, header);
-            goto fail;
-        }
+        TL_TRYGOTO(same_header(path, first, header), st, fail);
         /* a file written by hand may end without one: the row starts its own line */
         char last = '\n';
         if (pread(fd, &last, 1, sb.st_size - 1) != 1) {

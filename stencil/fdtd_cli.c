@@ -56,11 +56,7 @@ tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char
     if (file) snprintf(full, sizeof full, "%s/%s", path, file);
     else snprintf(full, sizeof full, "%s", path);
     /* tl_out_check's line says the path and the reason; the option is what to change */
-    tl_error_context k;
-    tl_error_context_begin(&k, opt);
-    tl_status st = tl_out_check(full);
-    tl_error_context_end(&k);
-    return st;
+    return tl_out_check_as(opt, tl_out_check, full);
 }
 
 void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)

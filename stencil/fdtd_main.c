@@ -308,8 +308,7 @@ static tl_status write_csv_series(const char *path, const char *header, const do
         for (int k = time_col_step ? 1 : 0; k < cols; k++) len += (size_t)snprintf(t + len, cap - len, ",%.9g", v[r * cols + k]);
         len += (size_t)snprintf(t + len, cap - len, "\n");
     }
-    tl_status st = tl_mkdir_parent(path);
-    if (st == TL_OK) st = tl_file_write_atomic(path, t, len);
+    tl_status st = tl_file_write_atomic(path, t, len); /* its folders made there */
     free(t);
     return st;
 }
@@ -379,7 +378,6 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
                                   S.op[k].count, S.op[k].total_s, mean, 1e6 * S.op[k].min_s, 1e6 * S.op[k].max_s);
             printf("# breakdown: %-14s %8" PRId64 " calls %10.3f ms\n", S.op[k].name, S.op[k].count, 1e3 * S.op[k].total_s);
         }
-        TL_TRYGOTO(tl_mkdir_parent(o->breakdown), st, done);
         TL_TRYGOTO(tl_file_write_atomic(o->breakdown, text, n), st, done);
     }
     if (o->energy_out && c->energy_every > 0) {

@@ -128,10 +128,9 @@ static tl_status refuse(verify_args *va, const char *opt, const char *val, const
 }
 
 /* A run's configuration checked (tl_fdtd_config_check, through the
- * experiment's *_check) between begin_check and end_check: its error line
- * names the run ("verify convergence, order 8, n = 4: ..."); a refusal is
- * the input's (exit 2). */
-static void begin_check(tl_error_context *k, const char *what) { tl_error_context_begin(k, what); }
+ * experiment's *_check) between tl_error_context_begin and end_check: its
+ * error line names the run ("verify convergence, order 8, n = 4: ..."); a
+ * refusal is the input's (exit 2). */
 
 static tl_status end_check(verify_args *va, const tl_error_context *k, tl_status st)
 {
@@ -154,7 +153,7 @@ static tl_status convergence_check(verify_args *va, const int64_t *orders, int n
             char what[96];
             snprintf(what, sizeof what, "verify convergence, order %d, n = %" PRId64, (int)orders[i], sizes[j]);
             tl_error_context k;
-            begin_check(&k, what);
+            tl_error_context_begin(&k, what);
             TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, (int)orders[i], sizes[j], va->o.cfl)));
         }
     return TL_OK;
@@ -200,7 +199,7 @@ static tl_status verify_time(verify_args *va)
         }
         snprintf(what, sizeof what, "verify time, n = %" PRId64 ", CFL %g", n, cfls[j]);
         tl_error_context k;
-        begin_check(&k, what);
+        tl_error_context_begin(&k, what);
         TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
     }
     printf("dt,l2,linf,rate_l2,rate_linf\n");
@@ -271,7 +270,7 @@ static tl_status verify_reflection(verify_args *va)
         char what[96];
         snprintf(what, sizeof what, "verify reflection, %s", names[i]);
         tl_error_context k;
-        begin_check(&k, what);
+        tl_error_context_begin(&k, what);
         TL_TRY(end_check(va, &k, tl_fdtd_verify_reflection_check(&v[i], 1, va->o.n_int, va->o.f0, cells, nc)));
     }
     double r[32 * 16];
@@ -301,7 +300,7 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
         return TL_ERR_REMOTE; /* said */
     }
     tl_error_context k;
-    begin_check(&k, "verify energy");
+    tl_error_context_begin(&k, "verify energy");
     tl_status st = tl_fdtd_verify_energy_check(&va->v, n, L, steps, va->o.every);
     if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
     TL_TRY(end_check(va, &k, st));
@@ -463,7 +462,7 @@ static tl_status decomp_plan_check(const tl_ctx *ctx, verify_args *va, const dec
                     char what[128];
                     snprintf(what, sizeof what, "verify decomp, %s, %s, s = %d", p->names[i], p->strats[j], c.s);
                     tl_error_context kx;
-                    begin_check(&kx, what);
+                    tl_error_context_begin(&kx, what);
                     TL_TRY(end_check(va, &kx, tl_fdtd_config_check(&c)));
                 }
         }

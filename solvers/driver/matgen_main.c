@@ -170,24 +170,9 @@ static tl_status cmd_info(const char *in)
     return TL_OK;
 }
 
-/* An output path before any work: one line naming it (and the option,
- * for --rhs) and why it cannot be written, else its missing folders made
- * (as trilap-solve's --results and --solution make theirs; removed again
- * if the command fails). */
-static tl_status output_ready(const char *option, const char *path)
-{
-    char what[64];
-    snprintf(what, sizeof what, "--%s", option ? option : "");
-    tl_error_context k;
-    if (option) tl_error_context_begin(&k, what);
-    tl_status st = tl_out_check(path);
-    if (option) tl_error_context_end(&k);
-    TL_TRY(st);
-    return tl_mkdir_parent(path);
-}
-
 /* The command line's command: its arguments checked (2 when bad), its
- * outputs checked and their folders made, then the work. *st: the work's. */
+ * outputs checked (their folders are made as they are written), then the
+ * work. *st: the work's. */
 static int run_command(char **pos, int np, const matgen_opts *o, tl_status *st)
 {
     const char *cmd = pos[0];
@@ -198,7 +183,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, tl_status *st)
         if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
         if (!matrix_name(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
         if (o->rhs && strcmp(o->rhs, pos[2]) == 0) return bad_arg_why("--rhs", o->rhs, "the matrix's own file");
-        if ((*st = output_ready(NULL, pos[2])) == TL_OK && o->rhs) *st = output_ready("rhs", o->rhs);
+        if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
         if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
         return 0;
     }
@@ -207,11 +192,11 @@ static int run_command(char **pos, int np, const matgen_opts *o, tl_status *st)
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
         if (!matrix_name(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
-        if ((*st = output_ready(NULL, pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
+        if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arg("arguments for", cmd);
         if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20) return bad_arg("NPARTS", pos[2]);
-        if ((*st = output_ready(NULL, pos[3])) == TL_OK) *st = cmd_partition(pos[1], (int)k, pos[3], o);
+        if ((*st = tl_out_check(pos[3])) == TL_OK) *st = cmd_partition(pos[1], (int)k, pos[3], o);
     } else if (strcmp(cmd, "info") == 0) {
         if (np != 2) return bad_arg("arguments for", cmd);
         *st = cmd_info(pos[1]);

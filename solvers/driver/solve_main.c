@@ -654,12 +654,11 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
     double *xg = NULL;
     char path[4096];
     if (ctx->rank == 0) {
-        if (o->results) lst = tl_mkdir_parent(o->results);
-        if (lst == TL_OK && o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep);
+        /* the writers make the folders (runtime/out.h, tl_results_append) */
+        if (o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep);
         if (lst == TL_OK && o->history) {
             per_solver_path(path, sizeof path, o->history, o, run);
-            lst = tl_mkdir_parent(path);
-            if (lst == TL_OK) lst = tl_solve_history_write(path, &rep->res);
+            lst = tl_solve_history_write(path, &rep->res);
         }
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
@@ -672,8 +671,7 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
     TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
     if (ctx->rank == 0) {
         per_solver_path(path, sizeof path, o->solution, o, run);
-        lst = tl_mkdir_parent(path);
-        if (lst == TL_OK) lst = tl_mm_write_vector(path, xg, dm->nglobal);
+        lst = tl_mm_write_vector(path, xg, dm->nglobal);
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
 fail:
@@ -1000,42 +998,28 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
     return NULL;
 }
 
-/* check(path), its one line naming the option too: "trilap-solve:
- * --history: afile/h.csv: cannot write there: afile is not a folder" (the
- * line's prefix is the only part of it that is ours). 1 when refused. */
-static int refused(const char *option, tl_status (*check)(const char *path), const char *path)
-{
-    char what[64];
-    snprintf(what, sizeof what, "--%s", option);
-    tl_error_context k;
-    tl_error_context_begin(&k, what);
-    tl_status st = check(path);
-    tl_error_context_end(&k);
-    return st != TL_OK;
-}
-
 /* Every file and folder the runs will write, checked before any work: a
  * bad one is one line naming the option and the path here, instead of an
  * error after the runs with the results half-written. 1 when refused. */
 static int outputs_refused(const solve_opts *o)
 {
     char path[4096];
-    if (o->results && refused("results", tl_solve_results_check, o->results)) return 1;
+    if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
                 const solve_run run = {.method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
                 if (o->trace) {
                     per_run_trace(path, sizeof path, o, &run);
-                    if (refused("trace", tl_out_check_folder, path)) return 1;
+                    if (tl_out_check_as("--trace", tl_out_check_folder, path) != TL_OK) return 1;
                 }
                 const struct {
                     const char *option, *path;
-                } files[] = {{"history", o->history}, {"solution", o->solution}};
+                } files[] = {{"--history", o->history}, {"--solution", o->solution}};
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
                     per_solver_path(path, sizeof path, files[f].path, o, &run);
-                    if (refused(files[f].option, tl_out_check, path)) return 1;
+                    if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK) return 1;
                 }
             }
     return 0;
