@@ -13,6 +13,13 @@
 
 #include "runtime/tmpfile.h"
 
+/* "DIR/": a folder's name, missing or not; a file name never ends so */
+static int names_a_folder(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 0 && path[n - 1] == '/';
+}
+
 static int under_stream_tree(const char *path)
 {
     return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
@@ -140,7 +147,8 @@ tl_status tl_out_check(const char *path)
 {
     TL_CHECK(path && *path, TL_ERR_INVAL, "an output file name is empty");
     struct stat st;
-    TL_CHECK(stat(path, &st) != 0 || !S_ISDIR(st.st_mode), TL_ERR_IO, "%s: a folder; give a file name", path);
+    TL_CHECK((stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) && !names_a_folder(path), TL_ERR_IO,
+             "%s: a folder; give a file name", path);
     char end[4096];
     int fd;
     int stream = follow_links(path, end, sizeof end, &fd);
@@ -183,7 +191,8 @@ tl_status tl_out_open(tl_out *o, const char *path)
     int n = snprintf(o->path, sizeof o->path, "%s", path);
     TL_CHECK(n > 0 && (size_t)n < sizeof o->path, TL_ERR_INVAL, "output name empty or too long: %.200s", path);
     struct stat st;
-    TL_CHECK(stat(path, &st) != 0 || !S_ISDIR(st.st_mode), TL_ERR_IO, "%s: a folder; give a file name", path);
+    TL_CHECK((stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) && !names_a_folder(path), TL_ERR_IO,
+             "%s: a folder; give a file name", path);
     char end[4096];
     int own;
     follow_links(path, end, sizeof end, &own);

@@ -3,6 +3,7 @@
 #include "runtime/tmpfile.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -150,6 +151,12 @@ static void check_stdout(int status, void *installer)
     if (getpid() != (pid_t)(intptr_t)installer) return; /* a forked child's copy of stdout is not the report */
     int failed = ferror(stdout), err = 0;
     if (fflush(stdout) != 0) failed = 1, err = errno;
+    if (failed && !err) {
+        /* it failed in an earlier flush, its errno gone: a pipe whose
+         * reader went away (SIGPIPE ignored, `| head`) polls as an error */
+        struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+        if (poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP))) err = EPIPE;
+    }
     if (!failed || err == EPIPE) return;
     fprintf(stderr, "%s: standard output: write failed%s%s\n", tl_tmp.program, err ? ": " : "",
             err ? strerror(err) : "");

@@ -255,8 +255,8 @@ TL_TEST(links_written_through)
     TL_ASSERT_EQ(count_entries(dir), 4); /* the log, two links, the file: no temporary */
 }
 
-/* tl_out_check answers before the work: a file under a file, a folder,
- * an empty name refused naming the path; missing folders and a stream
+/* tl_out_check answers before the work: a file under a file, a folder
+ * (there, or named by a trailing '/'), an empty name refused naming the path; missing folders and a stream
  * pass. */
 TL_TEST(out_check_before_the_work)
 {
@@ -269,6 +269,11 @@ TL_TEST(out_check_before_the_work)
     TL_ASSERT(tl_out_check(under) == TL_ERR_IO);
     TL_ASSERT(tl_out_check(dir) == TL_ERR_IO);
     TL_ASSERT(tl_out_check("") == TL_ERR_INVAL);
+    char slashed[700];
+    snprintf(slashed, sizeof slashed, "%s/new/er/", dir); /* a folder's name, though missing */
+    TL_ASSERT(tl_out_check(slashed) == TL_ERR_IO);
+    tl_out o;
+    TL_ASSERT(tl_out_open(&o, slashed) == TL_ERR_IO);
     TL_ASSERT_OK(tl_out_check(deep));
     TL_ASSERT_OK(tl_out_check(file));
     TL_ASSERT_OK(tl_out_check("/dev/null"));
