@@ -416,15 +416,19 @@ tl_status tl_tristream_parse_variants(const char *list, unsigned *mask)
     }
 }
 
-/* Before the run, in one line each (exit 2): what the option table's
- * ranges cannot say, and --results (tl_results_check: not after the
- * measurement). */
+/* Before the run, in one line each: what the option table's ranges
+ * cannot say (exit 2), and --results (tl_results_check: not after the
+ * measurement; exit 1, a file error, as in every program). */
 static tl_status results_check(const char *results, const char *header)
 {
     if (!results) return TL_OK;
     if (!*results) return tl_bench_invalid("results", results, "empty file name");
     if (tl_results_unfit(results)) return tl_bench_invalid("results", results, tl_results_unfit(results));
-    return tl_results_check(results, header); /* its line names the file and why */
+    tl_error_context k; /* the line names the option, the file and why */
+    tl_error_context_begin(&k, "--results");
+    tl_status st = tl_results_check(results, header);
+    tl_error_context_end(&k);
+    return st == TL_OK ? TL_OK : TL_ERR_IO; /* a file error (exit 1), not a usage error */
 }
 
 tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg)

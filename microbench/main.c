@@ -58,6 +58,8 @@ int main(int argc, char **argv)
 {
     tl_log_set_prefix("trilap-bench", -1);
     if (tl_tmpfile_handle_signals("trilap-bench") != TL_OK) return 1;
+    tl_launch_quiet quiet; /* under mpirun, a refusal before the launch once per host */
+    tl_launch_quiet_begin(&quiet);
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -100,15 +102,21 @@ int main(int argc, char **argv)
     if (res.exit_now) return 0;
 
     tl_tristream_cfg cfg = {0};
-    if (fn == tl_tristream_rank_main && tl_tristream_resolve(to, &cfg) != TL_OK) return 2;
+    tl_status checked = TL_OK;
+    if (fn == tl_tristream_rank_main) checked = tl_tristream_resolve(to, &cfg);
+    if (fn == tl_commbench_rank_main) checked = tl_commbench_check(co);
+    if (fn == tl_stream_rank_main) checked = tl_stream_check(so);
+    if (checked != TL_OK) {
+        tl_tristream_cfg_free(&cfg);
+        return checked == TL_ERR_IO ? 1 : 2; /* an output that cannot be written; else the arguments */
+    }
     /* before anything starts CUDA: the launcher counts GPUs */
     if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to->hw_queues);
-    if (fn == tl_commbench_rank_main && tl_commbench_check(co) != TL_OK) return 2;
-    if (fn == tl_stream_rank_main && tl_stream_check(so) != TL_OK) return 2;
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};
     /* every subcommand inside NVTX-only probes: nsys sees its ranges in
      * every run, traced or not (probes/README.md) */
     tl_probes_main pm = {.fn = fn, .arg = &run, .trace = {.dir = to->trace, .cupti = 1}};
+    tl_launch_quiet_end(&quiet);
     int rc = tl_launch_run("trilap-bench", &lo, argc, argv, tl_probes_rank_main, &pm);
     tl_tristream_cfg_free(&cfg);
     if (rc != 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */

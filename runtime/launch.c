@@ -2,6 +2,8 @@
  * process, the same rank_main either way. */
 #include "runtime/launch.h"
 
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -68,6 +70,44 @@ tl_launch_mode tl_launch_detect(void)
         if (v && *v) return TL_LAUNCH_MPI;
     }
     return TL_LAUNCH_THREADS;
+}
+
+/* This process's rank on its host, as the MPI launcher set it; -1 unknown. */
+static int env_local_rank(void)
+{
+    static const char *const keys[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "MV2_COMM_WORLD_LOCAL_RANK",
+                                       "SLURM_LOCALID"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = getenv(keys[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && r >= 0 && r < INT_MAX) return (int)r;
+    }
+    return -1;
+}
+
+void tl_launch_quiet_begin(tl_launch_quiet *q)
+{
+    q->saved = -1;
+    if (tl_launch_detect() != TL_LAUNCH_MPI || env_local_rank() <= 0) return;
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0) return;
+    fflush(stderr);
+    q->saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (q->saved < 0 || dup2(null, STDERR_FILENO) < 0) {
+        if (q->saved >= 0) close(q->saved);
+        q->saved = -1;
+    }
+    close(null);
+}
+
+void tl_launch_quiet_end(tl_launch_quiet *q)
+{
+    if (q->saved < 0) return;
+    fflush(stderr);
+    dup2(q->saved, STDERR_FILENO);
+    close(q->saved);
+    q->saved = -1;
 }
 
 static void ctx_init(tl_ctx *ctx, const char *program, int argc, char **argv, void *arg)

@@ -52,4 +52,17 @@ int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char 
 /* What the environment says (for tests and the manifest). */
 tl_launch_mode tl_launch_detect(void);
 
+/* Under mpirun every process reads the same command line, so a refusal
+ * before the launch (a bad option, an output that cannot be written) came
+ * once per rank. Between begin and end only local rank 0 of each host
+ * (from the MPI launcher's environment) writes to stderr; the others'
+ * goes to /dev/null, and their exit status is the same. Outside MPI, and
+ * where the local rank is unknown, nothing changes. End before
+ * tl_launch_run: what a rank says from then on is its own. */
+typedef struct tl_launch_quiet {
+    int saved; /* the stderr descriptor put aside, or -1 */
+} tl_launch_quiet;
+void tl_launch_quiet_begin(tl_launch_quiet *q);
+void tl_launch_quiet_end(tl_launch_quiet *q);
+
 #endif

@@ -89,7 +89,7 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
     }
 }
 
-int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
+int tl_fdtd_cli_launch(tl_launch_opts *lo, tl_launch_quiet *quiet, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
                        const char *trace_dir)
 {
     lo->gpus = 0;
@@ -98,6 +98,7 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_f
     if (!cuda) lo->no_gpu = 1;
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     tl_probes_main pm = {.fn = fn, .arg = arg, .trace = {.dir = trace_dir, .cupti = cuda}};
+    tl_launch_quiet_end(quiet); /* from here each rank says what is its own */
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 

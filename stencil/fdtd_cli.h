@@ -34,7 +34,7 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS]);
 /* fn on each rank, inside the probes' rank main, which holds the trace
  * request (trace_dir NULL: no traces; CUPTI on the GPU); returns the exit
  * status */
-int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
+int tl_fdtd_cli_launch(tl_launch_opts *lo, tl_launch_quiet *quiet, int argc, char **argv, tl_rank_main_fn fn, void *arg, int cuda,
                        const char *trace_dir);
 
 
@@ -46,7 +46,7 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, int argc, char **argv, tl_rank_main_f
 tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file);
 
 /* trilap-fdtd verify (fdtd_verify_main.c) */
-int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv);
+int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, tl_launch_quiet *quiet);
 
 /* --backend cuda where there is no CUDA in the build or no GPU to run on:
  * rank 0 says so in one line, before anything is printed; returns 1 (the

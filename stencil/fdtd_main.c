@@ -200,6 +200,28 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
     return 0;
 }
 
+/* Options that only mean something together: alone, one would be accepted
+ * and do nothing (no file, or a monitor whose figures go nowhere). */
+static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
+{
+    static const char fmt[] = PROG " run: %s without %s: %s\n";
+    const char *alone = NULL, *missing = NULL, *why = NULL;
+    if (o->energy_out && o->energy_every == 0)
+        alone = "--energy-out", missing = "--energy-every N", why = "the energy monitor is off, nothing to write";
+    else if (o->energy_every > 0 && !o->energy_out)
+        alone = "--energy-every", missing = "--energy-out FILE", why = "the energy series would go nowhere";
+    else if (o->seismogram && !o->receivers)
+        alone = "--seismogram", missing = "--receivers I,J,K", why = "no receiver, nothing to write";
+    else if (o->receivers && !o->seismogram)
+        alone = "--receivers", missing = "--seismogram FILE", why = "the receivers' traces would go nowhere";
+    else if (o->slice_every == 0 && (tl_opts_given(res, &o->slice) || tl_opts_given(res, &o->slice_dir)))
+        alone = tl_opts_given(res, &o->slice) ? "--slice" : "--slice-dir", missing = "--slice-every N",
+        why = "no slice is written";
+    if (!alone) return 0;
+    fprintf(stderr, fmt, alone, missing, why);
+    return 2;
+}
+
 static int build_config(run_args *ra, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
@@ -288,7 +310,8 @@ static int build_config(run_args *ra, const tl_optresult *res)
     }
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
-    return 0;
+    if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
+    return refuse_half_pairs(o, res);
 }
 
 static const char results_header[] =
@@ -436,24 +459,19 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
     return TL_ERR_REMOTE;
 }
 
-/* The files the run will write, each checked before anything runs (an
- * option that writes nothing here, as --seismogram without receivers, is
- * not): one line naming the option and the path. */
+/* The files the run will write, each checked before anything runs: one
+ * line naming the option and the path (an option without its partner was
+ * refused already: refuse_half_pairs). */
 static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 {
     if (o->results) {
-        const char *unfit = tl_results_unfit(o->results);
-        if (unfit) {
-            tl_fdtd_cli_bad("--results", o->results, unfit);
-            return TL_ERR_INVAL;
-        }
         char manifest[4096];
         tl_results_manifest_path(o->results, manifest, sizeof manifest);
         TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
         TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
     }
-    if (o->seismogram && c->nrec > 0) TL_TRY(tl_fdtd_cli_check_output("--seismogram", o->seismogram, NULL));
-    if (o->energy_out && c->energy_every > 0) TL_TRY(tl_fdtd_cli_check_output("--energy-out", o->energy_out, NULL));
+    if (o->seismogram) TL_TRY(tl_fdtd_cli_check_output("--seismogram", o->seismogram, NULL));
+    if (o->energy_out) TL_TRY(tl_fdtd_cli_check_output("--energy-out", o->energy_out, NULL));
     if (o->breakdown) TL_TRY(tl_fdtd_cli_check_output("--breakdown", o->breakdown, NULL));
     if (c->slice_every > 0) {
         char first[64];
@@ -466,18 +484,16 @@ static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 
 /* The input refused before anything is printed or written: rank 0 judges
  * (the line comes from it alone), every rank takes its verdict and stops;
- * main exits 2. Notes on the input (the CPML's) are said only after this,
- * when the run goes ahead. */
+ * main exits 2 for the configuration, 1 for an output that cannot be
+ * written (a file error, as in every program). Notes on the input (the
+ * CPML's) are said only after this, when the run goes ahead. */
 static tl_status refuse_bad_input(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c)
 {
-    tl_status st = TL_OK;
-    if (ctx->rank == 0) {
-        st = tl_fdtd_config_check(c);
-        if (st == TL_OK) st = check_outputs(&ra->o, c);
+    if (tl_comm_agree(ctx, ctx->rank == 0 ? tl_fdtd_config_check(c) : TL_OK) != TL_OK) {
+        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1; /* thread ranks share it: rank 0 writes */
+        return TL_ERR_REMOTE;
     }
-    if (tl_comm_agree(ctx, st) == TL_OK) return TL_OK;
-    if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1; /* thread ranks share it: rank 0 writes */
-    return TL_ERR_REMOTE;
+    return tl_comm_agree(ctx, ctx->rank == 0 ? check_outputs(&ra->o, c) : TL_OK) == TL_OK ? TL_OK : TL_ERR_REMOTE;
 }
 
 static tl_status run_rank(tl_ctx *ctx, void *arg)
@@ -522,7 +538,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     return TL_OK;
 }
 
-static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
+static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_launch_quiet *quiet)
 {
     run_args ra;
     tl_launch_opts lo;
@@ -546,7 +562,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return rc;
     }
     tl_fdtd_cli_join_cmdline(ra.cmdline, sizeof ra.cmdline, full_argc, full_argv);
-    rc = tl_fdtd_cli_launch(&lo, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA,
+    rc = tl_fdtd_cli_launch(&lo, quiet, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA,
                             ra.o.trace);
     free(ra.rec);
     return ra.usage_error ? 2 : rc;
@@ -556,8 +572,10 @@ int main(int argc, char **argv)
 {
     if (tl_tmpfile_handle_signals(PROG) != TL_OK) return 1;
     int rc = -1;
-    if (argc >= 2 && !strcmp(argv[1], "run")) rc = cmd_run(argc - 1, argv + 1, argc, argv);
-    if (argc >= 2 && !strcmp(argv[1], "verify")) rc = tl_fdtd_cli_verify(argc - 1, argv + 1, argc, argv);
+    tl_launch_quiet quiet; /* under mpirun, a refusal before the launch once per host */
+    tl_launch_quiet_begin(&quiet);
+    if (argc >= 2 && !strcmp(argv[1], "run")) rc = cmd_run(argc - 1, argv + 1, argc, argv, &quiet);
+    if (argc >= 2 && !strcmp(argv[1], "verify")) rc = tl_fdtd_cli_verify(argc - 1, argv + 1, argc, argv, &quiet);
     if (rc > 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     if (rc >= 0) return rc;
     if (argc >= 2 && !strcmp(argv[1], "--version")) {

@@ -309,8 +309,7 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
     snprintf(first, sizeof first, "p-%06" PRId64 ".txt", va->o.every);
     st = tl_fdtd_cli_check_output("--slices", d1, first);
     if (st == TL_OK) st = tl_fdtd_cli_check_output("--slices", d2, first);
-    if (st != TL_OK) va->usage_error = 1;
-    return st;
+    return st; /* a file error: exit 1, as for run's outputs */
 }
 
 static tl_status verify_energy(verify_args *va)
@@ -590,7 +589,7 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
     return verify_decomp(ctx, va);
 }
 
-int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv)
+int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, tl_launch_quiet *quiet)
 {
     verify_args va;
     tl_launch_opts lo;
@@ -624,7 +623,7 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv)
     va.v.gpus = (int)va.o.gpus;
     if (tl_fdtd_cli_parse_decomp(va.o.decomp, va.v.pd) != 0)
         return tl_fdtd_cli_bad("--decomp", va.o.decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
-    int rc = tl_fdtd_cli_launch(&lo, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA,
+    int rc = tl_fdtd_cli_launch(&lo, quiet, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA,
                             NULL);
     return va.usage_error ? 2 : rc;
 }

@@ -153,15 +153,18 @@ TL_TEST(verify_tables)
     tl_test_output_free(&r);
 }
 
-/* trilap-fdtd ARGS refuses with exit 2, the one line err, nothing on stdout */
-static void refused_before_printing(const char *args, const char *err)
+/* trilap-fdtd ARGS refuses with exit rc, the one line err, nothing on stdout */
+static void refused_with(int rc, const char *args, const char *err)
 {
     tl_test_output r = fdtd(args);
-    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_EQ(r.rc, rc);
     TL_ASSERT_STREQ(r.err, err);
     TL_ASSERT_STREQ(r.out, "");
     tl_test_output_free(&r);
 }
+
+/* a configuration that cannot run: exit 2 */
+static void refused_before_printing(const char *args, const char *err) { refused_with(2, args, err); }
 
 /* What the solver would refuse is refused before the preamble: one line,
  * exit 2, no note (the CPML's is said only when the run goes ahead), and
@@ -179,7 +182,7 @@ TL_TEST(run_refuses_before_printing)
         {"--dt 100", "dt = 100 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 222.8 > 1 (order 8, h = 1: "
                      "dt must be <= 0.448842)"},
         {"--source 100,1,1", "source x = 100 outside the grid [0, 32)"},
-        {"--receivers '1,1,1;3,40,2'", "receiver 1: y = 40 outside the grid [0, 32)"},
+        {"--receivers '1,1,1;3,40,2' --seismogram s.csv", "receiver 1: y = 40 outside the grid [0, 32)"},
         {"--strategy peer", "exchange strategy 'peer' is not one of the cpu backend's (cpu: copy|ranks; cuda: "
                             "host|peer|nccl|devcomm)"},
     };
@@ -190,6 +193,24 @@ TL_TEST(run_refuses_before_printing)
         refused_before_printing(args, err);
     }
     refused_before_printing("run --steps 5 --grid 1", "trilap-fdtd: grid size 1 along x: must be 2 to 2^20\n");
+    /* an option that acts only with its partner: alone it was accepted
+     * and wrote nothing (or computed a monitor nobody saw) */
+    static const struct {
+        const char *args, *err;
+    } halves[] = {
+        {"--energy-out e.csv", "--energy-out without --energy-every N: the energy monitor is off, nothing to write"},
+        {"--energy-every 2", "--energy-every without --energy-out FILE: the energy series would go nowhere"},
+        {"--seismogram s.csv", "--seismogram without --receivers I,J,K: no receiver, nothing to write"},
+        {"--receivers 1,1,1", "--receivers without --seismogram FILE: the receivers' traces would go nowhere"},
+        {"--slice z=3", "--slice without --slice-every N: no slice is written"},
+        {"--slice-dir sl", "--slice-dir without --slice-every N: no slice is written"},
+    };
+    for (size_t i = 0; i < sizeof halves / sizeof halves[0]; i++) {
+        char err[512];
+        snprintf(args, sizeof args, "%s %s", pre, halves[i].args);
+        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", halves[i].err);
+        refused_before_printing(args, err);
+    }
     /* on 4 thread ranks: rank 0 says it, once */
     refused_before_printing("run --steps 5 --grid 32 --decomp slab-z --s 3 --launcher threads --ranks 4 --no-gpu",
                             "trilap-fdtd: rank 0: subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s "
@@ -251,7 +272,7 @@ TL_TEST(outputs_checked_before_the_run)
         else
             snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s: cannot write there: %s is not a folder\n", cases[i].opt,
                      afile, cases[i].path, afile);
-        refused_before_printing(args, err);
+        refused_with(1, args, err); /* a file error, as in every program */
         char ok[600];
         snprintf(ok, sizeof ok, "%s/ok", dir);
         TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s: %s written", cases[i].opt, ok);
@@ -259,7 +280,7 @@ TL_TEST(outputs_checked_before_the_run)
     snprintf(args, sizeof args, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices %s", afile);
     snprintf(err, sizeof err, "trilap-fdtd: --slices: %s/cpml/p-000002.txt: cannot write there: %s is not a folder\n",
              afile, afile);
-    refused_before_printing(args, err);
+    refused_with(1, args, err);
 }
 
 /* verify energy normalises by the maximum over every step: the sampling
@@ -396,6 +417,15 @@ TL_TEST(mpirun_refusal_one_line)
     const char *m = tl_test_mpirun();
     static const char *const args[2] = {"run --grid 32 --steps 30 --cpml 6",
                                         "verify decomp --decomps slab-z --ss 3 --grid 20"};
+    /* refused before the launch, by every process: said by local rank 0
+     * alone (before: once per rank) */
+    static const char *const before[2] = {"run --grid 16 --energy-out e.csv", "verify decomp --bogus"};
+    for (int k = 0; k < 2; k++) {
+        tl_test_output r = tl_test_capture("%s -np 3 --oversubscribe %s/trilap-fdtd %s", m, tl_test_bin(), before[k]);
+        TL_ASSERT_EQ(r.rc, 2);
+        TL_ASSERT_MSG(tl_test_count(r.err, "trilap-fdtd") == 1, "%s: %s", before[k], r.err);
+        tl_test_output_free(&r);
+    }
     for (int k = 0; k < 6; k++) {
         tl_test_output r = tl_test_capture("OMP_NUM_THREADS=1 %s -np 4 --oversubscribe %s/trilap-fdtd %s", m,
                                            tl_test_bin(), args[k % 2]);

@@ -725,10 +725,56 @@ TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
         TL_ASSERT_MSG(strstr(err_buf, "no PETSc"), "stderr: %s", err_buf);
 }
 
+/* What only the CUDA backend acts on, given to host or PETSc, is refused
+ * in one line before any work (before: taken and ignored), as is --cupti
+ * without a trace; --residual-replacement is said in the preamble only of
+ * the method that acts on it (before: "every 5 iterations" under cg). */
+TL_TEST(device_options_refused_elsewhere)
+{
+    static const char *const cases[][2] = {
+        {"--fuse", "trilap-solve: --fuse acts only with --backend cuda (this run: --backend host)\n"},
+        {"--no-pdl", "trilap-solve: --pdl acts only with --backend cuda (this run: --backend host)\n"},
+        {"--spmv cusparse", "trilap-solve: --spmv acts only with --backend cuda (this run: --backend host)\n"},
+        {"--backend petsc --op-timer-every 4",
+         "trilap-solve: --op-timer-every acts only with --backend cuda (this run: --backend petsc)\n"},
+        {"--cupti", "trilap-solve: --cupti without --trace DIR: the kernel records would go nowhere\n"},
+        {"--backend cuda --cupti", "trilap-solve: --cupti without --trace DIR: the kernel records would go nowhere\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s %s gen:poisson7:4", bin(), cases[k][0]), 2);
+        TL_ASSERT_MSG(!strcmp(err_buf, cases[k][1]), "%s: stderr %s", cases[k][0], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+    }
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 1 --solver cg,pipebicgstab --residual-replacement 5 "
+                     "gen:poisson7:6", bin()), 0);
+    const char *pipe = strstr(out_buf, "solver: pipebicgstab");
+    const char *said = strstr(out_buf, "residual replacement: every 5 iterations");
+    TL_ASSERT_MSG(pipe && said && said > pipe && !strstr(said + 1, "residual replacement: every"), "%s", out_buf);
+}
+
+/* Under mpirun a refusal before the launch is said once (local rank 0 of
+ * the host), not once per rank; the exit status is the same. */
+TL_TEST(mpirun_refusal_said_once)
+{
+    need_mpi();
+    static const char *const cases[][2] = {
+        {"--bogus gen:poisson7:4", "unknown option '--bogus'"},
+        {"--fuse gen:poisson7:4", "--fuse acts only with --backend cuda"},
+        {"--history / gen:poisson7:4", "--history: /: a folder; give a file name"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT(run("%s %s %s", mpirun(3), bin(), cases[k][0]) != 0);
+        TL_ASSERT_MSG(strstr(err_buf, cases[k][1]) && tl_test_count(err_buf, "trilap-solve") == 1, "%s: %s",
+                      cases[k][0], err_buf);
+    }
+    TL_ASSERT(run("%s %s/trilap-bench --bogus", mpirun(3), tl_test_bin()) != 0);
+    TL_ASSERT_MSG(tl_test_count(err_buf, "trilap-bench") == 1, "%s", err_buf);
+}
+
 /* The benchmark protocol's columns and warm-up: --warmup-iterations bounds
  * the warm-up solves only (the timed ones run --max-iterations), the CSV
  * row says so and gives us_per_iter = solver_time_s / iterations * 1e6;
- * with several SpMV kernels every run keeps its own history file. */
+ * with several schedules and solvers every run keeps its own history file. */
 TL_TEST(warmup_iterations_and_us_per_iter)
 {
     const char *dir = tl_test_tmpdir();
@@ -736,7 +782,7 @@ TL_TEST(warmup_iterations_and_us_per_iter)
     snprintf(csv, sizeof csv, "%s/w.csv", dir);
     TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --rtol 0 --atol 0 "
                      "--max-iterations 25 --warmup 1 --warmup-iterations 3 --repeat 2 "
-                     "--solver pipecg,pcg --schedule sync --spmv trilap,cusparse --history %s/h.csv "
+                     "--solver pipecg,pcg --schedule sync,two-stream --history %s/h.csv "
                      "--results %s gen:poisson7:10",
                      bin(), dir, csv),
                  0);
@@ -774,9 +820,8 @@ TL_TEST(warmup_iterations_and_us_per_iter)
         n++;
     }
     free(rows);
-    TL_ASSERT_EQ(n, 2 * 2 * 2); /* solvers x SpMV kernels x repeats */
-    static const char *const names[] = {"pipecg.trilap", "pipecg.cusparse", "pcg.trilap",
-                                        "pcg.cusparse"};
+    TL_ASSERT_EQ(n, 2 * 2 * 2); /* schedules x solvers x repeats */
+    static const char *const names[] = {"sync.pipecg", "two-stream.pipecg", "sync.pcg", "two-stream.pcg"};
     for (int k = 0; k < 4; k++) {
         char path[700];
         snprintf(path, sizeof path, "%s/h.csv.%s", dir, names[k]);
@@ -794,5 +839,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
-             trace_per_run, cuda_and_petsc_backends_refuse_cleanly,
+             trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere, mpirun_refusal_said_once,
              warmup_iterations_and_us_per_iter)

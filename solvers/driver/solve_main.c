@@ -566,7 +566,8 @@ static tl_status run_config(const solve_opts *o, const solve_run *run, tl_solve_
                    .atol = o->atol,
                    .max_iterations = o->max_iterations,
                    .base = (tl_rtol_base)o->rtol_base,
-                   .residual_replacement = o->residual_replacement,
+                   /* printed in the run's preamble: only where the method acts on it */
+                   .residual_replacement = run->method->periodic_replacement ? o->residual_replacement : 0,
                    .monitor = o->monitor,
                    .keep_history = o->history != NULL},
         .warmup = o->warmup,
@@ -1046,6 +1047,45 @@ static int parse_lists(solve_opts *o)
     return 0;
 }
 
+/* The options the CUDA backend alone acts on, given to another backend
+ * (where they used to be taken and do nothing), and --cupti without a
+ * trace to put its records in: one line, 1 when refused. */
+static int device_options_refused(const solve_opts *o, const tl_optresult *res, const solve_backend *sb)
+{
+    if (o->cupti && !o->trace) {
+        fprintf(stderr, "%s: --cupti without --trace DIR: the kernel records would go nowhere\n", PROGRAM);
+        return 1;
+    }
+    if (sb->device) return 0;
+    const struct {
+        const char *name;
+        const void *field;
+    } device_only[] = {
+        {"cupti", &o->cupti},
+        {"spmv", &o->spmv},
+        {"cusparse-alg", &o->cusparse_alg},
+        {"spmv-threads-per-row", &o->spmv_tpr},
+        {"stream-priorities", &o->stream_priorities},
+        {"split-max-ctas", &o->split_max_ctas},
+        {"split-min-ctas", &o->split_min_ctas},
+        {"op-timer", &o->op_timer},
+        {"op-timer-every", &o->op_timer_every},
+        {"fuse", &o->fuse},
+        {"fuse-tail", &o->fuse_tail},
+        {"prefetch", &o->prefetch},
+        {"pdl", &o->pdl},
+        {"persistent", &o->persistent},
+        {"regs-copy", &o->regs_copy},
+    };
+    for (size_t i = 0; i < sizeof device_only / sizeof device_only[0]; i++)
+        if (tl_opts_given(res, device_only[i].field)) {
+            fprintf(stderr, "%s: --%s acts only with --backend cuda (this run: --backend %s)\n", PROGRAM,
+                    device_only[i].name, sb->name);
+            return 1;
+        }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     solve_opts o;
@@ -1068,6 +1108,8 @@ int main(int argc, char **argv)
     };
     tl_log_set_prefix(PROGRAM, -1);
     if (tl_tmpfile_handle_signals(PROGRAM) != TL_OK) return 1;
+    tl_launch_quiet quiet; /* under mpirun, a refusal before the launch once per host */
+    tl_launch_quiet_begin(&quiet);
     tl_optresult res = {0};
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) {
@@ -1077,8 +1119,11 @@ int main(int argc, char **argv)
     o.matrix = res.positional[0];
     o.rhs = res.npositional > 1 ? res.positional[1] : NULL;
     o.x0 = res.npositional > 2 ? res.positional[2] : NULL;
-    free(res.positional);
-    if (parse_lists(&o) != 0) return 2;
+    const solve_backend *sb = &solve_backends[o.backend];
+    /* a malformed list first, then what this backend does not act on */
+    int refused = parse_lists(&o) != 0 || device_options_refused(&o, &res, sb);
+    free(res.positional); /* and what tl_opts_given reads */
+    if (refused) return 2;
     tl_gen spec_check;
     if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
     const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
@@ -1086,7 +1131,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
         return 2;
     }
-    const solve_backend *sb = &solve_backends[o.backend];
     if (sb->no_warmup_iterations && o.warmup_iterations > 0) {
         fprintf(stderr, "%s: --warmup-iterations: not with --backend %s (%s)\n", PROGRAM, sb->name,
                 sb->no_warmup_iterations);
@@ -1107,6 +1151,7 @@ int main(int argc, char **argv)
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     solve_job job = {.o = &o};
     tl_probes_main pm = {.fn = solve_rank_main, .arg = &job, .trace = {.dir = o.trace, .cupti = o.cupti}};
+    tl_launch_quiet_end(&quiet);
     int rc = tl_launch_run(PROGRAM, &lo, argc, argv, tl_probes_rank_main, &pm);
     if (rc != 0) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     if (rc == 0 && job.not_converged) rc = 3;

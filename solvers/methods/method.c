@@ -44,6 +44,7 @@ const tl_method tl_methods[] = {
                   [TL_VARIANT_PROGRAM] = tl_method_pipebicgstab_async},
      .spd = 0,
      .pipelined = 1,
+     .periodic_replacement = 1,
      .default_precond = TL_PRECOND_JACOBI,
      .summary = "pipelined BiCGStab (Cools & Vanroose 2017): two allreduces per iteration, each "
                 "overlapped with precond + SpMV"},
