@@ -201,19 +201,23 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
 }
 
 /* Options that only mean something together: alone, one would be accepted
- * and do nothing (no file, or a monitor whose figures go nowhere). */
+ * and do nothing (no file, or a monitor whose figures go nowhere; a
+ * monitor alone is taken where --breakdown or --trace measure its cost). */
 static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
 {
     static const char fmt[] = PROG " run: %s without %s: %s\n";
     const char *alone = NULL, *missing = NULL, *why = NULL;
+    int measured = o->breakdown || o->trace;
     if (o->energy_out && o->energy_every == 0)
         alone = "--energy-out", missing = "--energy-every N", why = "the energy monitor is off, nothing to write";
-    else if (o->energy_every > 0 && !o->energy_out)
-        alone = "--energy-every", missing = "--energy-out FILE", why = "the energy series would go nowhere";
+    else if (o->energy_every > 0 && !o->energy_out && !measured)
+        alone = "--energy-every", missing = "--energy-out FILE",
+        why = "the energy series would go nowhere (to time the monitor alone: --breakdown or --trace)";
     else if (o->seismogram && !o->receivers)
         alone = "--seismogram", missing = "--receivers I,J,K", why = "no receiver, nothing to write";
-    else if (o->receivers && !o->seismogram)
-        alone = "--receivers", missing = "--seismogram FILE", why = "the receivers' traces would go nowhere";
+    else if (o->receivers && !o->seismogram && !measured)
+        alone = "--receivers", missing = "--seismogram FILE",
+        why = "the receivers' traces would go nowhere (to time them alone: --breakdown or --trace)";
     else if (o->slice_every == 0 && (tl_opts_given(res, &o->slice) || tl_opts_given(res, &o->slice_dir)))
         alone = tl_opts_given(res, &o->slice) ? "--slice" : "--slice-dir", missing = "--slice-every N",
         why = "no slice is written";

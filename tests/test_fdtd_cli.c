@@ -199,9 +199,11 @@ TL_TEST(run_refuses_before_printing)
         const char *args, *err;
     } halves[] = {
         {"--energy-out e.csv", "--energy-out without --energy-every N: the energy monitor is off, nothing to write"},
-        {"--energy-every 2", "--energy-every without --energy-out FILE: the energy series would go nowhere"},
+        {"--energy-every 2", "--energy-every without --energy-out FILE: the energy series would go nowhere (to time "
+                             "the monitor alone: --breakdown or --trace)"},
         {"--seismogram s.csv", "--seismogram without --receivers I,J,K: no receiver, nothing to write"},
-        {"--receivers 1,1,1", "--receivers without --seismogram FILE: the receivers' traces would go nowhere"},
+        {"--receivers 1,1,1", "--receivers without --seismogram FILE: the receivers' traces would go nowhere (to "
+                              "time them alone: --breakdown or --trace)"},
         {"--slice z=3", "--slice without --slice-every N: no slice is written"},
         {"--slice-dir sl", "--slice-dir without --slice-every N: no slice is written"},
     };
