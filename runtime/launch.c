@@ -2,6 +2,7 @@
  * process, the same rank_main either way. */
 #include "runtime/launch.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -86,28 +87,72 @@ static int env_local_rank(void)
     return -1;
 }
 
+/* On the heap: the exit handler reads it after main's frame is gone. */
+struct tl_launch_quiet_state {
+    int saved;  /* stderr as it was */
+    int held;   /* what was written meanwhile (an unlinked file) */
+    int active; /* between begin and end */
+};
+
+/* Put stderr back; with `say`, after writing what was held. */
+static void quiet_release(tl_launch_quiet_state *s, int say)
+{
+    fflush(stderr);
+    dup2(s->saved, STDERR_FILENO);
+    if (say && lseek(s->held, 0, SEEK_SET) == 0) {
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(s->held, buf, sizeof buf)) > 0)
+            if (write(STDERR_FILENO, buf, (size_t)n) != n) break;
+    }
+    close(s->saved);
+    close(s->held);
+    s->active = 0;
+}
+
+static void quiet_at_exit(int status, void *arg)
+{
+    tl_launch_quiet_state *s = arg;
+    if (!s->active) return;
+    if (status != 0) {
+        /* local rank 0 found the same and exits with it: mpirun ends this
+         * process meanwhile (its SIGTERM line goes to the held file) */
+        struct timespec t = {.tv_sec = 5};
+        while (nanosleep(&t, &t) != 0 && errno == EINTR) {}
+    }
+    quiet_release(s, status != 0);
+}
+
 void tl_launch_quiet_begin(tl_launch_quiet *q)
 {
-    q->saved = -1;
+    q->state = NULL;
     if (tl_launch_detect() != TL_LAUNCH_MPI || env_local_rank() <= 0) return;
-    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null < 0) return;
-    fflush(stderr);
-    q->saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-    if (q->saved < 0 || dup2(null, STDERR_FILENO) < 0) {
-        if (q->saved >= 0) close(q->saved);
-        q->saved = -1;
+    tl_launch_quiet_state *s = malloc(sizeof *s);
+    FILE *held = tmpfile();
+    if (!s || !held) {
+        free(s);
+        if (held) fclose(held);
+        return; /* every rank speaks, as before */
     }
-    close(null);
+    fflush(stderr);
+    s->held = fcntl(fileno(held), F_DUPFD_CLOEXEC, 3);
+    s->saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+    fclose(held);
+    s->active = 1;
+    if (s->held < 0 || s->saved < 0 || on_exit(quiet_at_exit, s) != 0 || dup2(s->held, STDERR_FILENO) < 0) {
+        if (s->held >= 0) close(s->held);
+        if (s->saved >= 0) close(s->saved);
+        s->active = 0; /* a registered handler finds it inactive */
+        return;
+    }
+    q->state = s;
 }
 
 void tl_launch_quiet_end(tl_launch_quiet *q)
 {
-    if (q->saved < 0) return;
-    fflush(stderr);
-    dup2(q->saved, STDERR_FILENO);
-    close(q->saved);
-    q->saved = -1;
+    if (!q->state || !q->state->active) return;
+    quiet_release(q->state, 0); /* held by the exit handler's registration: not freed */
+    q->state = NULL;
 }
 
 static void ctx_init(tl_ctx *ctx, const char *program, int argc, char **argv, void *arg)

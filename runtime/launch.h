@@ -56,11 +56,14 @@ tl_launch_mode tl_launch_detect(void);
  * before the launch (a bad option, an output that cannot be written) came
  * once per rank. Between begin and end only local rank 0 of each host
  * (from the MPI launcher's environment) writes to stderr; the others'
- * goes to /dev/null, and their exit status is the same. Outside MPI, and
- * where the local rank is unknown, nothing changes. End before
+ * is held. A held process that exits with a failure first waits 5 s for
+ * mpirun to end the job when local rank 0 exits with the same line; still
+ * alive then (its failure was its own), it writes what it held. Outside
+ * MPI, and where the local rank is unknown, nothing changes. End before
  * tl_launch_run: what a rank says from then on is its own. */
+typedef struct tl_launch_quiet_state tl_launch_quiet_state;
 typedef struct tl_launch_quiet {
-    int saved; /* the stderr descriptor put aside, or -1 */
+    tl_launch_quiet_state *state; /* NULL: nothing held */
 } tl_launch_quiet;
 void tl_launch_quiet_begin(tl_launch_quiet *q);
 void tl_launch_quiet_end(tl_launch_quiet *q);
