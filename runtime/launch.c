@@ -139,10 +139,12 @@ void tl_launch_quiet_begin(tl_launch_quiet *q)
     s->saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
     fclose(held);
     s->active = 1;
-    if (s->held < 0 || s->saved < 0 || on_exit(quiet_at_exit, s) != 0 || dup2(s->held, STDERR_FILENO) < 0) {
+    int registered = s->held >= 0 && s->saved >= 0 && on_exit(quiet_at_exit, s) == 0;
+    if (!registered || dup2(s->held, STDERR_FILENO) < 0) {
         if (s->held >= 0) close(s->held);
         if (s->saved >= 0) close(s->saved);
         s->active = 0; /* a registered handler finds it inactive */
+        if (!registered) free(s);
         return;
     }
     q->state = s;
