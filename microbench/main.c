@@ -54,6 +54,23 @@ static void usage(FILE *out)
                  "(--gpus N) or mpirun -np N trilap-bench ...\n");
 }
 
+/* stream --host measures one process's loop: the GPU kernel's options,
+ * and more than one rank (only rank 0 would measure), do nothing there. */
+static int host_stream_refuses(const tl_stream_opts *so, const tl_launch_opts *lo, const tl_optresult *res)
+{
+    if (!so->host) return 0;
+    const char *gpu_only = tl_opts_given(res, &so->block) ? "--block" : tl_opts_given(res, &so->vector) ? "--vector" : NULL;
+    if (gpu_only) {
+        fprintf(stderr, "trilap-bench: stream --host: %s is the GPU kernel's; the host runs its own loop\n", gpu_only);
+        return 1;
+    }
+    if (lo->ranks > 1 || lo->gpus > 1) {
+        fprintf(stderr, "trilap-bench: stream --host: one process measures the host's memory; run it on one rank\n");
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     tl_log_set_prefix("trilap-bench", -1);
@@ -98,7 +115,11 @@ int main(int argc, char **argv)
     tl_rank_main_fn fn = sub->fn;
     tl_optresult res;
     if (tl_opts_parse(&spec, argc - 1, argv + 1, &res) != TL_OK) return 2;
-    free(res.positional);
+    int refused = !res.exit_now && ((fn == tl_stream_rank_main && host_stream_refuses(so, &lo, &res)) ||
+                                    tl_launch_opts_refused("trilap-bench", &lo, &res,
+                                                           fn == tl_stream_rank_main && so->host ? "stream --host" : NULL));
+    free(res.positional); /* and what tl_opts_given reads */
+    if (refused) return 2;
     if (res.exit_now) return 0;
 
     tl_tristream_cfg cfg = {0};

@@ -171,7 +171,11 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     int nrows_rank = 5;
 
     if (o->host) {
-        if (ctx->rank == 0) local = tl_stream_host(o->count, o->iters, o->progress, mine);
+        if (ctx->size > 1) /* mpirun -np N: only rank 0 would measure */
+            return ctx->rank ? TL_ERR_REMOTE
+                             : TL_FAIL(TL_ERR_INVAL, "stream --host: one process measures the host's memory; run it "
+                                                     "on one rank (this run: %d)", ctx->size);
+        local = tl_stream_host(o->count, o->iters, o->progress, mine);
         if (local == TL_ERR_NUMERIC) local = TL_OK; /* reported as wrong values below */
     } else {
 #if TL_HAVE_CUDA

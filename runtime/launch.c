@@ -73,6 +73,27 @@ tl_launch_mode tl_launch_detect(void)
     return TL_LAUNCH_THREADS;
 }
 
+int tl_launch_opts_refused(const char *program, const tl_launch_opts *lo, const tl_optresult *res,
+                           const char *no_gpu_because)
+{
+    if (tl_opts_given(res, &lo->gpus) && tl_opts_given(res, &lo->ranks)) {
+        fprintf(stderr, "%s: --gpus and --ranks: give one (--ranks N ranks share the visible GPUs; --gpus N ranks "
+                        "take one GPU each)\n", program);
+        return 1;
+    }
+    if (tl_opts_given(res, &lo->gpus) && lo->no_gpu) {
+        fprintf(stderr, "%s: --gpus and --no-gpu: give one (--ranks N for host-only ranks)\n", program);
+        return 1;
+    }
+    const char *gpu_only = !no_gpu_because                            ? NULL
+                           : tl_opts_given(res, &lo->device_comm) ? "--device-comm"
+                           : tl_opts_given(res, &lo->timeout_s)   ? "--nccl-timeout"
+                                                                  : NULL;
+    if (!gpu_only) return 0;
+    fprintf(stderr, "%s: %s: this run uses no GPU (%s)\n", program, gpu_only, no_gpu_because);
+    return 1;
+}
+
 /* This process's rank on its host, as the MPI launcher set it; -1 unknown. */
 static int env_local_rank(void)
 {

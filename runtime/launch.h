@@ -52,6 +52,16 @@ int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char 
 /* What the environment says (for tests and the manifest). */
 tl_launch_mode tl_launch_detect(void);
 
+/* The launch options typed that the run would not use, refused in one
+ * line (1 returned): --gpus with --ranks (--ranks sets the thread
+ * launcher's ranks; they share the visible GPUs), --gpus with --no-gpu,
+ * and, where the run uses no GPU (`no_gpu_because` says why, e.g.
+ * "--backend host"; NULL when it does), --device-comm and
+ * --nccl-timeout. Call after tl_opts_parse, before res->positional is
+ * freed. */
+int tl_launch_opts_refused(const char *program, const tl_launch_opts *lo, const tl_optresult *res,
+                           const char *no_gpu_because);
+
 /* Under mpirun every process reads the same command line, so a refusal
  * before the launch (a bad option, an output that cannot be written) came
  * once per rank. Between begin and end only local rank 0 of each host

@@ -60,6 +60,20 @@ TL_TEST(bad_arguments_exit_2)
         {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
         {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
         {"frobnicate", "trilap-bench: unknown subcommand 'frobnicate' (try --help)\n"},
+        /* options the run would not use, typed: refused (before: taken, ignored) */
+        {"stream --host --count 4K --iters 2 --block 64",
+         "trilap-bench: stream --host: --block is the GPU kernel's; the host runs its own loop\n"},
+        {"stream --host --count 4K --iters 2 --vector 1",
+         "trilap-bench: stream --host: --vector is the GPU kernel's; the host runs its own loop\n"},
+        {"stream --host --count 4K --iters 2 --ranks 2",
+         "trilap-bench: stream --host: one process measures the host's memory; run it on one rank\n"},
+        {"stream --host --count 4K --iters 2 --device-comm host",
+         "trilap-bench: --device-comm: this run uses no GPU (stream --host)\n"},
+        {"stream --host --count 4K --iters 2 --nccl-timeout 5",
+         "trilap-bench: --nccl-timeout: this run uses no GPU (stream --host)\n"},
+        {"tristream --gpus 2 --ranks 3", "trilap-bench: --gpus and --ranks: give one (--ranks N ranks share the "
+                                         "visible GPUs; --gpus N ranks take one GPU each)\n"},
+        {"tristream --gpus 2 --no-gpu", "trilap-bench: --gpus and --no-gpu: give one (--ranks N for host-only ranks)\n"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tl_test_output r = bench(bad[i][0]);

@@ -31,11 +31,15 @@
 #   results_to_a_pipe --results naming a pipe (as /dev/stdout behind |):
 #                     refused at once in one line, nothing run or written,
 #                     no manifest.txt beside it (it went to /dev as root)
+#   outputs_one_path  two output options naming one file (same.csv,
+#                     ./same.csv): refused in one line before reading,
+#                     nothing written (the second table replaced the first)
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
-  demo_solver aliases install_headers results_to_a_pipe output_limits model_interrupted scripts_leave_nothing"
+  demo_solver aliases install_headers results_to_a_pipe outputs_one_path output_limits model_interrupted
+  scripts_leave_nothing"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -362,6 +366,20 @@ results_to_a_pipe() {
     grep -q "invalid --results '$p': a device or a pipe" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
     [ -p "$p" ] || fail "$p is no longer a pipe"
     [ "$(ls "$tmp/pipe")" = results.csv ] || fail "written beside the pipe: $(ls "$tmp/pipe")"
+}
+
+outputs_one_path() {
+    local top run
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    run=$top/results/tristream-h200x2/three-split
+    mkdir "$tmp/one" && cd "$tmp/one"
+    one_line 1 "$bin"/trilap-analyze overlap "$run" --csv same.csv --iter-csv ./same.csv
+    grep -q -- "--iter-csv and --csv both name same.csv: give each a file of its own" "$tmp/err" ||
+        fail "the refusal does not name both: $(cat "$tmp/err")"
+    one_line 1 "$bin"/trilap-analyze breakdown "$run" --csv "$tmp/one/b.csv" --stack-csv "$tmp/one/../one/b.csv"
+    cd - >/dev/null
+    [ -z "$(ls "$tmp/one")" ] || fail "written: $(ls "$tmp/one")"
+    "$bin"/trilap-analyze overlap "$run" --csv - --iter-csv - >/dev/null || fail "two tables to stdout refused"
 }
 
 # a report that could not be written is a failure: stdout on a full

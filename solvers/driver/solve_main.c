@@ -1121,7 +1121,10 @@ int main(int argc, char **argv)
     o.x0 = res.npositional > 2 ? res.positional[2] : NULL;
     const solve_backend *sb = &solve_backends[o.backend];
     /* a malformed list first, then what this backend does not act on */
-    int refused = parse_lists(&o) != 0 || device_options_refused(&o, &res, sb);
+    char no_gpu[32];
+    snprintf(no_gpu, sizeof no_gpu, "--backend %s", sb->name);
+    int refused = parse_lists(&o) != 0 || device_options_refused(&o, &res, sb) ||
+                  tl_launch_opts_refused(PROGRAM, &lo, &res, sb->device ? NULL : no_gpu);
     free(res.positional); /* and what tl_opts_given reads */
     if (refused) return 2;
     tl_gen spec_check;
