@@ -81,15 +81,17 @@ rawdir=${rawdir:-$tmp}
 # the complete output kept in $rawdir/TAG.txt. PETSc's KSPPIPEBCGS replaces
 # the residual every 100 iterations (up to 1000); trilap's pipebicgstab
 # does the same with --residual-replacement 100 (the other methods ignore it).
+# Both are trilap's options: trilap-solve refuses them with --backend petsc
+# (PETSc runs one thread per rank here by OMP_NUM_THREADS=1).
 run() {
   local extra=() stop=(--rtol "$rtol")
-  [ "$1" = host ] && extra=(--residual-replacement 100)
+  [ "$1" = host ] && extra=(--residual-replacement 100 --omp-threads 1)
   [ "$iters" -gt 0 ] && stop=(--rtol 0 --atol 0 --max-iterations "$iters")
   local f="$rawdir/$5.txt"
-  { echo "# $mpirun --allow-run-as-root --oversubscribe -np $2 $bin/trilap-solve --backend $1 --solver $4 ${stop[*]} ${extra[*]} --warmup 1 --repeat $repeat --partition block --omp-threads 1 $3"
+  { echo "# $mpirun --allow-run-as-root --oversubscribe -np $2 $bin/trilap-solve --backend $1 --solver $4 ${stop[*]} ${extra[*]} --warmup 1 --repeat $repeat --partition block $3"
     echo "# start $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"; } >"$f"
   "$mpirun" --allow-run-as-root --oversubscribe -np "$2" "$bin/trilap-solve" --backend "$1" --solver "$4" \
-    "${stop[@]}" "${extra[@]}" --warmup 1 --repeat "$repeat" --partition block --omp-threads 1 "$3" >>"$f" 2>&1 || true
+    "${stop[@]}" "${extra[@]}" --warmup 1 --repeat "$repeat" --partition block "$3" >>"$f" 2>&1 || true
   awk -F': ' '$1=="solver"{s=$2} $1=="converged"{c=$2} $1=="iterations"{i=$2}
               $1=="solver time"{split($2,t," ")}
               $1=="solver time min"{split($2,m," "); print s, i, t[1], c, m[1]}' "$f"

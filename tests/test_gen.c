@@ -356,6 +356,57 @@ TL_TEST(matgen_matrix_and_rhs_both_or_neither)
     TL_ASSERT_MSG(strstr(out, "invalid --rhs 'x.mtx': only a generator writes a right-hand side"), "%s", out);
 }
 
+/* An option the command or generator does not use is refused in one line
+ * naming it and what it belongs to, exit 2, nothing on stdout, nothing
+ * written (before: taken and dropped; poisson7 with --peclet 50 --decades 9
+ * --method block wrote the plain poisson7 file). */
+TL_TEST(matgen_unused_options_refused)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 4 A.mtx >/dev/null", d, mg), 0);
+#define NOT(opt, value, what, cmd) \
+    "trilap-matgen: invalid --" opt " '" value "': only " what ", not " cmd " (try --help)\n"
+#define PECLET(value, cmd) NOT("peclet", value, "convdiff takes a Peclet number", cmd)
+#define DECADES(value, cmd) NOT("decades", value, "hetero2d takes decades of coefficients", cmd)
+#define METHOD(value, cmd) NOT("method", value, "partition takes a partitioner", cmd)
+    static const char *const cases[][2] = {
+        {"poisson7 6 B.mtx --peclet 50 --decades 9 --method block", PECLET("50", "poisson7")},
+        {"poisson7 6 B.mtx --decades 9", DECADES("9", "poisson7")},
+        {"poisson7 6 B.mtx --method block", METHOD("block", "poisson7")},
+        {"poisson27 6 B.mtx --peclet 1", PECLET("1", "poisson27")},
+        {"convdiff 6 B.mtx --decades 9", DECADES("9", "convdiff")},
+        {"convdiff 6 B.mtx --peclet 2 --method metis", METHOD("metis", "convdiff")},
+        {"hetero2d 6 B.mtx --peclet 0.5", PECLET("0.5", "hetero2d")},
+        {"hetero2d 6 B.mtx --decades 2 --method metis-recursive", METHOD("metis-recursive", "hetero2d")},
+        {"info A.mtx --method block", METHOD("block", "info")},
+        {"info A.mtx --peclet 3", PECLET("3", "info")},
+        {"convert A.mtx B.tlcsr --method block", METHOD("block", "convert")},
+        {"convert A.mtx B.tlcsr --peclet 3", PECLET("3", "convert")},
+        {"convert A.mtx B.tlcsr --decades 3", DECADES("3", "convert")},
+        {"partition A.mtx 2 B.mtx --peclet 3", PECLET("3", "partition")},
+        {"partition A.mtx 2 B.mtx --decades 3 --method block", DECADES("3", "partition")},
+    };
+#undef NOT
+#undef PECLET
+#undef DECADES
+#undef METHOD
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output o = tl_test_capture("cd %s && %s %s", d, mg, cases[k][0]);
+        TL_ASSERT_MSG(o.rc == 2, "%s: exit %d", cases[k][0], o.rc);
+        TL_ASSERT_MSG(!strcmp(o.err, cases[k][1]), "%s: stderr %s", cases[k][0], o.err);
+        TL_ASSERT_MSG(!o.out[0], "%s: stdout %s", cases[k][0], o.out);
+        tl_test_output_free(&o);
+        TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x A.mtx)\"", d), 0);
+    }
+    /* where they act they are taken */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s convdiff 4 C.mtx --peclet 2 >/dev/null && %s hetero2d 4 H.mtx --decades 2 "
+                            ">/dev/null && %s partition A.mtx 2 P.mtx --method block >/dev/null",
+                            d, mg, mg, mg),
+                 0);
+}
+
 /* To a pipe (a FIFO, as /dev/stdout behind `|`): Matrix Market streams
  * through it and the pipe stays a pipe; a .tlcsr, whose header is written
  * last, is refused before anything is written there. */
@@ -409,5 +460,5 @@ TL_TEST(matgen_reads_a_pipe)
 TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero2d_structure,
              streamed_equals_memory,
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
-             matgen_matrix_and_rhs_both_or_neither, matgen_to_a_pipe,
+             matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe)

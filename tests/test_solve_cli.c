@@ -752,6 +752,72 @@ TL_TEST(device_options_refused_elsewhere)
     TL_ASSERT_MSG(pipe && said && said > pipe && !strstr(said + 1, "residual replacement: every"), "%s", out_buf);
 }
 
+/* Options that act on some runs only, typed where no run of the command
+ * acts on them, are refused in one line before any work (before: taken and
+ * ignored; --backend petsc --schedule all ran 4 identical PETSc solves and
+ * wrote 4 indistinguishable rows): trilap's method options with PETSc's
+ * KSP, --check-every without a scalar program, --spmv-dot without cg or
+ * pcg on one, --warmup-iterations without a warm-up solve. Where one run
+ * acts on them they are taken. */
+TL_TEST(run_options_refused_where_no_run_acts)
+{
+#define PETSC_KSP "--backend petsc runs PETSc's own KSP; "
+#define CHECK_EVERY "trilap-solve: --check-every acts only on the scalar programs of cg, pcg, pipecg and pipebicgstab "
+#define SPMV_DOT "acts only on the scalar programs of cg and pcg "
+    static const char *const cases[][2] = {
+        {"--backend petsc --schedule all",
+         "trilap-solve: --schedule: " PETSC_KSP "trilap's schedules do not apply\n"},
+        {"--backend petsc --schedule three-split",
+         "trilap-solve: --schedule: " PETSC_KSP "trilap's schedules do not apply\n"},
+        {"--backend petsc --scalars program",
+         "trilap-solve: --scalars: " PETSC_KSP "trilap's scalar programs do not apply\n"},
+        {"--backend petsc --check-every 2",
+         "trilap-solve: --check-every: " PETSC_KSP "trilap's scalar programs do not apply\n"},
+        {"--backend petsc --solver cg --no-spmv-dot",
+         "trilap-solve: --no-spmv-dot: " PETSC_KSP "trilap's (p, A p) in the product's pass does not apply\n"},
+        {"--backend petsc --omp-threads 1",
+         "trilap-solve: --omp-threads: " PETSC_KSP "trilap's OpenMP loops do not apply\n"},
+        {"--backend petsc --solver pipebicgstab --residual-replacement 3",
+         "trilap-solve: --residual-replacement: " PETSC_KSP
+         "its KSPPIPEBCGS replaces the residual on its own (every 100 iterations up to 1000)\n"},
+        {"--check-every 2", CHECK_EVERY "(this run: --solver pipecg, --scalars auto: host with --backend host)\n"},
+        {"--scalars host --solver cg,pipebicgstab --check-every 2",
+         CHECK_EVERY "(this run: --solver cg,pipebicgstab, --scalars host)\n"},
+        {"--scalars program --solver bicgstab --check-every 2",
+         CHECK_EVERY "(this run: --solver bicgstab, --scalars program)\n"},
+        {"--solver cg --no-spmv-dot",
+         "trilap-solve: --no-spmv-dot " SPMV_DOT "(this run: --solver cg, --scalars auto: host with --backend host)\n"},
+        {"--scalars program --solver pipecg,bicgstab --spmv-dot",
+         "trilap-solve: --spmv-dot " SPMV_DOT "(this run: --solver pipecg,bicgstab, --scalars program)\n"},
+        {"--scalars host --solver pcg --no-spmv-dot",
+         "trilap-solve: --no-spmv-dot " SPMV_DOT "(this run: --solver pcg, --scalars host)\n"},
+        {"--warmup 0 --warmup-iterations 3",
+         "trilap-solve: --warmup-iterations acts only on warm-up solves (this run: --warmup 0)\n"},
+        {"--warmup 0 --warmup-iterations 0",
+         "trilap-solve: --warmup-iterations acts only on warm-up solves (this run: --warmup 0)\n"},
+    };
+#undef PETSC_KSP
+#undef CHECK_EVERY
+#undef SPMV_DOT
+    const char *dir = tl_test_tmpdir();
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s %s --results %s/r%zu.csv gen:poisson7:4", bin(), cases[k][0], dir, k), 2);
+        TL_ASSERT_MSG(!strcmp(err_buf, cases[k][1]), "%s: stderr %s", cases[k][0], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+        char path[700];
+        snprintf(path, sizeof path, "%s/r%zu.csv", dir, k);
+        TL_ASSERT_MSG(access(path, F_OK) != 0, "%s: %s written", cases[k][0], path);
+    }
+    /* one run that acts on them is enough: taken */
+    static const char *const taken[] = {
+        "--scalars program --solver bicgstab,pipecg --check-every 2",
+        "--scalars program --solver pipecg,pcg --no-spmv-dot",
+        "--warmup 1 --warmup-iterations 2",
+    };
+    for (size_t k = 0; k < sizeof taken / sizeof taken[0]; k++)
+        TL_ASSERT_EQ(run("%s --repeat 1 --no-stats --launcher threads --ranks 1 %s gen:poisson7:4", bin(), taken[k]), 0);
+}
+
 /* Under mpirun a refusal before the launch is said once (local rank 0 of
  * the host), not once per rank; the exit status is the same. */
 TL_TEST(mpirun_refusal_said_once)
@@ -760,6 +826,7 @@ TL_TEST(mpirun_refusal_said_once)
     static const char *const cases[][2] = {
         {"--bogus gen:poisson7:4", "unknown option '--bogus'"},
         {"--fuse gen:poisson7:4", "--fuse acts only with --backend cuda"},
+        {"--backend petsc --schedule all gen:poisson7:4", "--schedule: --backend petsc runs PETSc's own KSP"},
         {"--history / gen:poisson7:4", "--history: /: a folder; give a file name"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -839,5 +906,6 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
-             trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere, mpirun_refusal_said_once,
+             trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
+             run_options_refused_where_no_run_acts, mpirun_refusal_said_once,
              warmup_iterations_and_us_per_iter)

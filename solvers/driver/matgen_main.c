@@ -170,14 +170,44 @@ static tl_status cmd_info(const char *in)
     return TL_OK;
 }
 
+/* The options a command does not use, typed with it (before: taken and
+ * dropped, the file the same as without them): one line naming the option,
+ * its value and what it belongs to, 2. --rhs is refused by run_command. */
+static int unused_option(const char *cmd, int kind, const matgen_opts *o, const tl_optresult *res)
+{
+    char value[64];
+    if (kind != TL_GEN_CONVDIFF && tl_opts_given(res, &o->peclet)) {
+        snprintf(value, sizeof value, "%g", o->peclet);
+        fprintf(stderr, PROG ": invalid --peclet '%s': only convdiff takes a Peclet number, not %s (try --help)\n",
+                value, cmd);
+        return 2;
+    }
+    if (kind != TL_GEN_HETERO2D && tl_opts_given(res, &o->decades)) {
+        snprintf(value, sizeof value, "%g", o->decades);
+        fprintf(stderr, PROG ": invalid --decades '%s': only hetero2d takes decades of coefficients, not %s (try --help)\n",
+                value, cmd);
+        return 2;
+    }
+    if (strcmp(cmd, "partition") != 0 && tl_opts_given(res, &o->method)) {
+        fprintf(stderr, PROG ": invalid --method '%s': only partition takes a partitioner, not %s (try --help)\n",
+                part_names[o->method], cmd);
+        return 2;
+    }
+    return 0;
+}
+
 /* The command line's command: its arguments checked (2 when bad), its
  * outputs checked (their folders are made as they are written), then the
  * work. *st: the work's. */
-static int run_command(char **pos, int np, const matgen_opts *o, tl_status *st)
+static int run_command(char **pos, int np, const matgen_opts *o, const tl_optresult *res, tl_status *st)
 {
     const char *cmd = pos[0];
     int kind = tl_gen_kind_parse(cmd);
     int64_t n = 0, k = 0;
+    if (kind < 0 && strcmp(cmd, "convert") != 0 && strcmp(cmd, "partition") != 0 && strcmp(cmd, "info") != 0)
+        return bad_arg("command", cmd);
+    int rc = unused_option(cmd, kind, o, res);
+    if (rc) return rc;
     if (kind >= 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
         if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
@@ -224,8 +254,8 @@ int main(int argc, char **argv)
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
     tl_status st = TL_OK;
-    int rc = run_command(res.positional, res.npositional, &o, &st);
-    free(res.positional);
+    int rc = run_command(res.positional, res.npositional, &o, &res, &st);
+    free(res.positional); /* and what tl_opts_given reads */
     if (rc) return rc;
     if (st != TL_OK) tl_tmpfile_cleanup(); /* temporary outputs, folders made for them */
     return st == TL_OK ? 0 : 1;

@@ -28,6 +28,7 @@
 #include "solvers/matrix/gen.h"
 #include "solvers/matrix/input_check.h"
 #include "solvers/methods/method.h"
+#include "solvers/methods/pipecg_async.h"
 #include "solvers/matrix/mmio.h"
 #include "solvers/matrix/outfile.h"
 #include "solvers/dist/partition.h"
@@ -111,6 +112,7 @@ typedef struct solve_backend {
     const char *schedule_label;           /* the results' schedule column; NULL: the run's */
     int device;                           /* one GPU per rank: GPU setup, SpMV label, choices */
     const char *no_warmup_iterations;     /* why --warmup-iterations cannot be honoured */
+    const char *own_solver;               /* runs a solver of its own: trilap's method options refused */
 } solve_backend;
 static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
     [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops},
@@ -120,7 +122,8 @@ static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
                      .setup = tl_petsc_init,
                      .teardown = tl_petsc_finalize,
                      .schedule_label = "petsc",
-                     .no_warmup_iterations = "its warm-up solves run --max-iterations"},
+                     .no_warmup_iterations = "its warm-up solves run --max-iterations",
+                     .own_solver = "runs PETSc's own KSP"},
 };
 
 static const tl_option solve_options[] = {
@@ -387,7 +390,7 @@ static const tl_option solve_options[] = {
      .offset = O(check_every),
      .def = "4",
      .metavar = "N",
-     .help = "with device scalars: the host reads the residual norms every N iterations, N late",
+     .help = "with scalar programs: the host reads the residual norms every N iterations, N late",
      .min = 1,
      .max = 31},
     {.name = "stats",
@@ -1086,6 +1089,93 @@ static int device_options_refused(const solve_opts *o, const tl_optresult *res, 
     return 0;
 }
 
+/* "a, b and c": the methods whose scalar program is `program` (NULL: any
+ * scalar program), in the table's order. */
+static const char *methods_with_program(char *buf, size_t n, tl_method_fn program)
+{
+    const tl_method *with[8];
+    int k = 0;
+    for (int i = 0; i < tl_nmethods && k < 8; i++) {
+        tl_method_fn fn = tl_methods[i].variants[TL_VARIANT_PROGRAM];
+        if (fn && (!program || fn == program)) with[k++] = &tl_methods[i];
+    }
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < k && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", i == 0 ? "" : i + 1 == k ? " and " : ", ", with[i]->name);
+    return buf;
+}
+
+/* Options that act on some runs only, typed where none of this invocation's
+ * runs would act on them (before: taken and ignored): trilap's method
+ * options with a backend that runs a solver of its own (--backend petsc:
+ * PETSc's KSP), --warmup-iterations with no warm-up solve, --check-every
+ * where no run is a scalar program, --spmv-dot where no cg or pcg run is.
+ * A run is a scalar program when its method has one and --scalars is
+ * program, or auto on a backend with device scalars (cuda), as
+ * tl_method_choose decides. One line, 1 when refused. */
+static int run_options_refused(const solve_opts *o, const tl_optresult *res, const solve_backend *sb)
+{
+    const char *spmv_dot = o->spmv_dot ? "spmv-dot" : "no-spmv-dot"; /* as typed: the last one counts */
+    if (sb->own_solver) {
+        const struct {
+            const char *name;
+            const void *field;
+            const char *why;
+        } trilap_only[] = {
+            {"schedule", &o->schedule, "trilap's schedules do not apply"},
+            {"scalars", &o->scalars, "trilap's scalar programs do not apply"},
+            {"check-every", &o->check_every, "trilap's scalar programs do not apply"},
+            {spmv_dot, &o->spmv_dot, "trilap's (p, A p) in the product's pass does not apply"},
+            {"omp-threads", &o->omp_threads, "trilap's OpenMP loops do not apply"},
+            {"residual-replacement", &o->residual_replacement,
+             "its KSPPIPEBCGS replaces the residual on its own (every 100 iterations up to 1000)"},
+        };
+        for (size_t i = 0; i < sizeof trilap_only / sizeof trilap_only[0]; i++)
+            if (tl_opts_given(res, trilap_only[i].field)) {
+                fprintf(stderr, "%s: --%s: --backend %s %s; %s\n", PROGRAM, trilap_only[i].name, sb->name,
+                        sb->own_solver, trilap_only[i].why);
+                return 1;
+            }
+    }
+    if (o->warmup == 0 && tl_opts_given(res, &o->warmup_iterations)) {
+        fprintf(stderr, "%s: --warmup-iterations acts only on warm-up solves (this run: --warmup 0)\n", PROGRAM);
+        return 1;
+    }
+    if (sb->own_solver) return 0;
+    /* the device backend is the one with device scalars (ops->scalars):
+     * named by its row, so that a build without CUDA refuses the same */
+    int program = o->scalars == TL_ASK_SCALARS_PROGRAM || (o->scalars == TL_ASK_SCALARS_AUTO && sb->device);
+    char scalars[96];
+    if (o->scalars == TL_ASK_SCALARS_AUTO && !program)
+        snprintf(scalars, sizeof scalars, "auto: host with --backend %s", sb->name);
+    else
+        snprintf(scalars, sizeof scalars, "%s", scalars_names[o->scalars]);
+    const struct {
+        const char *name;
+        const void *field;
+        tl_method_fn program; /* NULL: any scalar program */
+    } program_only[] = {
+        {"check-every", &o->check_every, NULL},
+        {spmv_dot, &o->spmv_dot, tl_method_cg_async},
+    };
+    for (size_t i = 0; i < sizeof program_only / sizeof program_only[0]; i++) {
+        if (!tl_opts_given(res, program_only[i].field)) continue;
+        int acts = 0;
+        for (int k = 0; k < o->nmethods && program && !acts; k++) {
+            tl_method_fn fn = o->methods[k]->variants[TL_VARIANT_PROGRAM];
+            acts = fn && (!program_only[i].program || fn == program_only[i].program);
+        }
+        if (acts) continue;
+        char names[128];
+        fprintf(stderr, "%s: --%s acts only on the scalar programs of %s (this run: --solver %s, --scalars %s)\n",
+                PROGRAM, program_only[i].name, methods_with_program(names, sizeof names, program_only[i].program),
+                o->solver, scalars);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     solve_opts o;
@@ -1120,10 +1210,10 @@ int main(int argc, char **argv)
     o.rhs = res.npositional > 1 ? res.positional[1] : NULL;
     o.x0 = res.npositional > 2 ? res.positional[2] : NULL;
     const solve_backend *sb = &solve_backends[o.backend];
-    /* a malformed list first, then what this backend does not act on */
+    /* a malformed list first, then what this backend or these runs do not act on */
     char no_gpu[32];
     snprintf(no_gpu, sizeof no_gpu, "--backend %s", sb->name);
-    int refused = parse_lists(&o) != 0 || device_options_refused(&o, &res, sb) ||
+    int refused = parse_lists(&o) != 0 || device_options_refused(&o, &res, sb) || run_options_refused(&o, &res, sb) ||
                   tl_launch_opts_refused(PROGRAM, &lo, &res, sb->device ? NULL : no_gpu);
     free(res.positional); /* and what tl_opts_given reads */
     if (refused) return 2;
