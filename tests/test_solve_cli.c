@@ -780,6 +780,14 @@ TL_TEST(run_options_refused_where_no_run_acts)
         {"--backend petsc --solver pipebicgstab --residual-replacement 3",
          "trilap-solve: --residual-replacement: " PETSC_KSP
          "its KSPPIPEBCGS replaces the residual on its own (every 100 iterations up to 1000)\n"},
+        {"--backend petsc --history h.csv",
+         "trilap-solve: --history: " PETSC_KSP "it gives trilap no residual history (the file held a header only)\n"},
+        {"--backend petsc --monitor", "trilap-solve: --monitor: " PETSC_KSP "it gives trilap no residual history to print\n"},
+        /* the launcher's options this run would not use */
+        {"--device-comm host", "trilap-solve: --device-comm: this run uses no GPU (--backend host)\n"},
+        {"--backend petsc --nccl-timeout 9", "trilap-solve: --nccl-timeout: this run uses no GPU (--backend petsc)\n"},
+        {"--gpus 2 --ranks 2", "trilap-solve: --gpus and --ranks: give one (--ranks N ranks share the visible GPUs; "
+                               "--gpus N ranks take one GPU each)\n"},
         {"--check-every 2", CHECK_EVERY "(this run: --solver pipecg, --scalars auto: host with --backend host)\n"},
         {"--scalars host --solver cg,pipebicgstab --check-every 2",
          CHECK_EVERY "(this run: --solver cg,pipebicgstab, --scalars host)\n"},

@@ -1130,6 +1130,8 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
             {"omp-threads", &o->omp_threads, "trilap's OpenMP loops do not apply"},
             {"residual-replacement", &o->residual_replacement,
              "its KSPPIPEBCGS replaces the residual on its own (every 100 iterations up to 1000)"},
+            {"history", &o->history, "it gives trilap no residual history (the file held a header only)"},
+            {"monitor", &o->monitor, "it gives trilap no residual history to print"},
         };
         for (size_t i = 0; i < sizeof trilap_only / sizeof trilap_only[0]; i++)
             if (tl_opts_given(res, trilap_only[i].field)) {
