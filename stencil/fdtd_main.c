@@ -226,7 +226,7 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
     return 2;
 }
 
-static int build_config(run_args *ra, const tl_optresult *res)
+static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
     tl_fdtd_config *c = &ra->c;
@@ -234,11 +234,7 @@ static int build_config(run_args *ra, const tl_optresult *res)
     if (tl_fdtd_cli_parse_triple(o->grid, 'x', c->n, 1) != 0) return tl_fdtd_cli_bad("--grid", o->grid, "expected N or NXxNYxNZ");
     for (int d = 0; d < 3; d++)
         if (c->n[d] < 1) return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs at least one point");
-    if (o->backend != TL_FDTD_BACKEND_CUDA && tl_opts_given(res, &o->kernel)) {
-        fprintf(stderr, PROG " run: --kernel %s is a CUDA kernel; --backend cpu runs its one reference kernel "
-                        "(add --backend cuda, or drop --kernel)\n", tl_fdtd_kernels[o->kernel].name);
-        return 2;
-    }
+    if (tl_fdtd_cli_refuse_cuda_only("run", res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
     if (resolve_cpml(o, c, tl_opts_given(res, &o->cpml), ra->note, sizeof ra->note) != 0) return 2;
     if (o->order != 2 && o->order != 4 && o->order != 8) {
         char b[32];
@@ -559,7 +555,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
-    int rc = build_config(&ra, &res);
+    int rc = build_config(&ra, &lo, &res);
     free(res.positional);
     if (rc) {
         free(ra.rec);

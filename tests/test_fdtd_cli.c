@@ -219,6 +219,58 @@ TL_TEST(run_refuses_before_printing)
                             "= 24; use fewer subdomains along z or a smaller s\n");
 }
 
+/* Each verify experiment takes the options it reads: another one typed is
+ * refused, naming the ones it takes (before: accepted and ignored, even
+ * an invalid value; verify reflection --decomp 2x1x1 printed rows of
+ * 1x1x1, verify energy --cells 4,8,0 ran --cells 4). */
+TL_TEST(verify_refuses_options_of_other_experiments)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"verify convergence --orders 2 --sizes 8,16 --grid 99 --steps 5 --cells 3 --n-int 9 --f0 0.3 --cfls 0.3 "
+         "--decomps 2x2x2 --strategies bogus --ss 9 --slices /nonexistent/x --every 7",
+         "trilap-fdtd verify convergence: --decomps, --strategies, --ss, --cfls, --grid, --cells, --n-int, --f0, "
+         "--steps, --every and --slices are not options of this experiment (it takes --orders, --sizes, --cfl, "
+         "--decomp, --strategy and --s)"},
+        {"verify time --cfls 0.8,0.4 --grid 8 --orders 4 --sizes 99 --cfl 0.1",
+         "trilap-fdtd verify time: --orders, --sizes and --cfl are not options of this experiment (it takes --cfls, "
+         "--grid, --decomp, --strategy and --s)"},
+        {"verify time --grid 8 --progress", "trilap-fdtd verify time: --progress is not an option of this experiment "
+                                            "(it takes --cfls, --grid, --decomp, --strategy and --s)"},
+        {"verify decomp --grid 40 --steps 4 --decomps slab-z --ss 1 --strategy bogus --decomp 9x9x9 --s 64",
+         "trilap-fdtd verify decomp: --decomp, --strategy and --s are not options of this experiment (it takes "
+         "--decomps, --strategies, --ss, --grid, --steps and --progress)"},
+        {"verify reflection --n-int 8 --cells 0,4 --decomp 2x1x1",
+         "trilap-fdtd verify reflection: --decomp is not an option of this experiment (it takes --n-int, --f0, "
+         "--cells, --decomps, --strategy, --s and --progress)"},
+        {"verify energy --grid 24 --cells 4 --steps 40 --f0 0.3",
+         "trilap-fdtd verify energy: --f0 is not an option of this experiment (it takes --grid, --cells, --steps, "
+         "--every, --slices, --decomp, --strategy, --s and --progress)"},
+        /* one column with CPML: a list ran its first non-zero entry alone */
+        {"verify energy --grid 24 --cells 4,8,0 --steps 40",
+         "trilap-fdtd: invalid --cells '4,8,0': verify energy runs one CPML thickness, above 0, against none (try "
+         "--help)"},
+        {"verify energy --grid 48 --cells 0 --steps 4", /* ran the default 20 */
+         "trilap-fdtd: invalid --cells '0': verify energy runs one CPML thickness, above 0, against none (try --help)"},
+        /* CUDA's alone, as in run */
+        {"verify convergence --sizes 8 --kernel naive",
+         "trilap-fdtd verify convergence: --kernel naive is a CUDA kernel; --backend cpu runs its one reference "
+         "kernel (add --backend cuda, or drop --kernel)"},
+        {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --gpus 2",
+         "trilap-fdtd verify decomp: --gpus 2 spreads the subdomains over GPUs; --backend cpu runs on the host (add "
+         "--backend cuda, or drop --gpus)"},
+        {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --device-comm host",
+         "trilap-fdtd verify decomp: --device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange "
+         "host messages (add --backend cuda, or drop --device-comm)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[1024];
+        snprintf(err, sizeof err, "%s\n", cases[i].err);
+        refused_before_printing(cases[i].args, err);
+    }
+}
+
 /* verify's lists and each run they make are checked before the table's
  * first line (before: convergence printed its header and the order-2 rows,
  * then the order-3 error, exit 1) */
@@ -494,7 +546,8 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
-             verify_tables, run_refuses_before_printing, verify_refuses_before_printing, outputs_checked_before_the_run,
+             verify_tables, run_refuses_before_printing, verify_refuses_options_of_other_experiments,
+             verify_refuses_before_printing, outputs_checked_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
