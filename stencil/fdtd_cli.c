@@ -1,12 +1,14 @@
 /* trilap-fdtd's command-line pieces that run (fdtd_main.c) and verify
  * (fdtd_verify_main.c) share: option errors, the grid and decomposition
  * parsers, the launcher's options and the launch. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "probes/probes.h"
+#include "runtime/devcomm.h"
 #include "runtime/error.h"
 #include "runtime/out.h"
 #include "stencil/fdtd_cli.h"
@@ -64,6 +66,35 @@ void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)
     size_t len = 0;
     buf[0] = '\0';
     for (int i = 0; i < argc && len + 2 < n; i++) len += (size_t)snprintf(buf + len, n - len, i ? " %s" : "%s", argv[i]);
+}
+
+void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < count && len + 1 < n; i++) {
+        const char *sep = i == 0 ? "" : i == count - 1 ? " and " : ", ";
+        len += (size_t)snprintf(buf + len, n - len, "%s--%s", sep, names[i]);
+    }
+}
+
+int tl_fdtd_cli_refuse_cuda_only(const char *cmd, const tl_optresult *res, int backend, const int *kernel,
+                                 const int64_t *gpus, const tl_launch_opts *lo)
+{
+    if (backend == TL_FDTD_BACKEND_CUDA) return 0;
+    if (tl_opts_given(res, kernel))
+        fprintf(stderr, PROG " %s: --kernel %s is a CUDA kernel; --backend cpu runs its one reference kernel "
+                        "(add --backend cuda, or drop --kernel)\n", cmd, tl_fdtd_kernels[*kernel].name);
+    else if (tl_opts_given(res, gpus))
+        fprintf(stderr, PROG " %s: --gpus %" PRId64 " spreads the subdomains over GPUs; --backend cpu runs on the "
+                        "host (add --backend cuda, or drop --gpus)\n", cmd, *gpus);
+    else if (tl_opts_given(res, &lo->device_comm))
+        fprintf(stderr, PROG " %s: --device-comm %s moves GPU buffers between ranks; --backend cpu ranks exchange "
+                        "host messages (add --backend cuda, or drop --device-comm)\n",
+                cmd, tl_devcomm_kinds[lo->device_comm].name);
+    else
+        return 0;
+    return 2;
 }
 
 /* The launcher's options these commands take: --launcher, --ranks, --no-gpu,

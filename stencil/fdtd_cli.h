@@ -27,6 +27,17 @@ int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_
 /* PXxPYxPZ or slab-z, block-xy, pencil-yz; 0, or -1 */
 int tl_fdtd_cli_parse_decomp(const char *s, int pd[3]);
 void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv);
+/* Option names (without "--") as "--a", "--a and --b", "--a, --b and --c" */
+void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count);
+
+/* --kernel, --gpus or --device-comm typed with --backend cpu (cmd: "run",
+ * "verify energy"): each acts on the CUDA backend alone, so accepted it
+ * would do nothing. The line naming the first of them, e.g.
+ * "trilap-fdtd run: --gpus 7 spreads the subdomains over GPUs; --backend
+ * cpu runs on the host (add --backend cuda, or drop --gpus)"; 2, or 0
+ * when the backend is cuda or none of them was typed. */
+int tl_fdtd_cli_refuse_cuda_only(const char *cmd, const tl_optresult *res, int backend, const int *kernel,
+                                 const int64_t *gpus, const tl_launch_opts *lo);
 
 /* The launcher's options both commands take (--launcher, --ranks, --no-gpu, --device-comm). */
 enum { TL_FDTD_CLI_LAUNCH_NOPTS = 4 };

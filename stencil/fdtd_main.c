@@ -66,7 +66,7 @@ static const tl_option model_options[] = {
     {.name = "warmup", .type = TL_OPT_INT, .offset = O(warmup), .def = "0", .metavar = "N",
      .help = "time steps run before the measured ones", .min = 0, .max = 1e9},
     {.name = "dt", .type = TL_OPT_DOUBLE, .offset = O(dt), .def = "0", .metavar = "S",
-     .help = "time step in s (0: --cfl times the stability limit)", .min = 0, .max = 1e30},
+     .help = "time step in s (0: --cfl times the stability limit; not with --cfl)", .min = 0, .max = 1e30},
     {.name = "cfl", .type = TL_OPT_DOUBLE, .offset = O(cfl), .def = "0.5", .metavar = "F",
      .help = "fraction of the stability limit", .min = 1e-9, .max = 1},
     {.name = "h", .type = TL_OPT_DOUBLE, .offset = O(h), .def = "1", .metavar = "M",
@@ -145,7 +145,7 @@ static const tl_option exec_options[] = {
     {.name = "label", .type = TL_OPT_STRING, .offset = O(label), .def = "run", .metavar = "NAME",
      .help = "first column of the results row"},
     {.name = "compare-cpml", .type = TL_OPT_FLAG, .offset = O(compare_cpml), .def = "0",
-     .help = "run without CPML, then with it, and report the overhead (T_cpml - T_none) / T_none"},
+     .help = "run without CPML, then with it, and report the overhead (T_cpml - T_none) / T_none (needs a CPML)"},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = O(progress),
      .help = "a progress line on stderr (steps done, time left) even when it is not a terminal (on a terminal it "
              "is always on)"},
@@ -226,7 +226,76 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
     return 2;
 }
 
-static int build_config(run_args *ra, const tl_optresult *res)
+/* Options typed (fields[i], names[i] without "--") where what they set is
+ * absent: accepted, each would do nothing while the preamble printed its
+ * value. One line, "trilap-fdtd run: --f0 and --amp with --source none:
+ * there is no source to shape (give --source center or I,J,K, or drop
+ * --f0 and --amp)"; 2, or 0 when none of them was typed. give: the other
+ * way out, or NULL. */
+static int refuse_idle(const tl_optresult *res, const char *const names[], const void *const fields[], int n,
+                       const char *with, const char *why, const char *give)
+{
+    const char *typed[8];
+    int k = 0;
+    for (int i = 0; i < n && k < 8; i++)
+        if (tl_opts_given(res, fields[i])) typed[k++] = names[i];
+    if (k == 0) return 0;
+    char list[256];
+    tl_fdtd_cli_join_options(list, sizeof list, typed, k);
+    fprintf(stderr, PROG " run: %s %s: %s (%s%sdrop %s)\n", list, with, why, give ? give : "", give ? ", or " : "",
+            list);
+    return 2;
+}
+
+/* Options that contradict others or set what this run does not have,
+ * each refused where typed (a default never is): --dt with --cfl (--dt
+ * won), the CPML's shape or --compare-cpml without a CPML (its row had an
+ * empty overhead), the lower layer's medium without --layer-k, the pulse
+ * with --source none. */
+static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_config *c, const tl_optresult *res)
+{
+    if (o->dt > 0 && tl_opts_given(res, &o->dt) && tl_opts_given(res, &o->cfl)) {
+        fprintf(stderr, PROG " run: --dt %g and --cfl %g both set the time step (--dt would win); give one of them\n",
+                o->dt, o->cfl);
+        return 2;
+    }
+    if (c->cpml == 0) {
+        /* what leaves the run without a CPML, and what would give it one */
+        char by[160];
+        const char *give = NULL, *has = "has none";
+        if (o->periodic) snprintf(by, sizeof by, "--periodic");
+        else if (tl_opts_given(res, &o->cpml)) snprintf(by, sizeof by, "--cpml 0"), give = "give --cpml N";
+        else /* the default shrunk to nothing (resolve_cpml) */
+            snprintf(by, sizeof by, "--grid %s", o->grid), give = "give a larger --grid", has = "has no room for one";
+        if (o->compare_cpml) {
+            fprintf(stderr, PROG " run: --compare-cpml needs a CPML: %s %s (%s%sdrop --compare-cpml)\n", by, has,
+                    give ? give : "", give ? ", or " : "");
+            return 2;
+        }
+        static const char *const shape[] = {"cpml-r", "kappa-max", "alpha-frac"};
+        const void *const shape_fields[] = {&o->cpml_r, &o->kappa_max, &o->alpha_frac};
+        char with[192];
+        snprintf(with, sizeof with, "with %s", by);
+        if (refuse_idle(res, shape, shape_fields, 3, with, "there is no CPML to shape", give)) return 2;
+    }
+    if (o->layer_k == 0) {
+        static const char *const lower[] = {"K2", "rho2"};
+        const void *const lower_fields[] = {&o->K2, &o->rho2};
+        const char *with = tl_opts_given(res, &o->layer_k) ? "with --layer-k 0" : "without --layer-k K";
+        if (refuse_idle(res, lower, lower_fields, 2, with, "there is no lower layer to set", "give --layer-k K"))
+            return 2;
+    }
+    if (!c->source) {
+        static const char *const pulse[] = {"f0", "amp"};
+        const void *const pulse_fields[] = {&o->f0, &o->amp};
+        if (refuse_idle(res, pulse, pulse_fields, 2, "with --source none", "there is no source to shape",
+                        "give --source center or I,J,K"))
+            return 2;
+    }
+    return 0;
+}
+
+static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
     tl_fdtd_config *c = &ra->c;
@@ -234,11 +303,7 @@ static int build_config(run_args *ra, const tl_optresult *res)
     if (tl_fdtd_cli_parse_triple(o->grid, 'x', c->n, 1) != 0) return tl_fdtd_cli_bad("--grid", o->grid, "expected N or NXxNYxNZ");
     for (int d = 0; d < 3; d++)
         if (c->n[d] < 1) return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs at least one point");
-    if (o->backend != TL_FDTD_BACKEND_CUDA && tl_opts_given(res, &o->kernel)) {
-        fprintf(stderr, PROG " run: --kernel %s is a CUDA kernel; --backend cpu runs its one reference kernel "
-                        "(add --backend cuda, or drop --kernel)\n", tl_fdtd_kernels[o->kernel].name);
-        return 2;
-    }
+    if (tl_fdtd_cli_refuse_cuda_only("run", res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
     if (resolve_cpml(o, c, tl_opts_given(res, &o->cpml), ra->note, sizeof ra->note) != 0) return 2;
     if (o->order != 2 && o->order != 4 && o->order != 8) {
         char b[32];
@@ -315,6 +380,7 @@ static int build_config(run_args *ra, const tl_optresult *res)
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
+    if (refuse_options_without_effect(o, c, res) != 0) return 2;
     return refuse_half_pairs(o, res);
 }
 
@@ -559,7 +625,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
-    int rc = build_config(&ra, &res);
+    int rc = build_config(&ra, &lo, &res);
     free(res.positional);
     if (rc) {
         free(ra.rec);

@@ -29,7 +29,7 @@ typedef struct verify_opts {
 static const tl_option verify_options[] = {
     {.name = "backend", .type = TL_OPT_ENUM, .offset = V(backend), .def = "cpu", TABLE(backend_names), .help = "backend"},
     {.name = "kernel", .type = TL_OPT_ENUM, .offset = V(kernel), .def = "vec4-band", TABLE(tl_fdtd_kernels),
-     .help = "cuda kernels"},
+     .help = "cuda: the kernel (--backend cpu runs its one reference kernel)"},
     {.name = "precision", .type = TL_OPT_ENUM, .offset = V(precision), .def = "double", TABLE(precision_names),
      .help = "floating point precision"},
     {.name = "decomp", .type = TL_OPT_STRING, .offset = V(decomp), .def = "1x1x1", .metavar = "PXxPYxPZ",
@@ -37,11 +37,12 @@ static const tl_option verify_options[] = {
     {.name = "decomps", .type = TL_OPT_STRING, .offset = V(decomps), .metavar = "LIST",
      .help = "reflection: decompositions [1x1x1: decomposed runs equal the single domain bit for bit, which "
              "verify decomp checks]; decomp: [1x1x1,slab-z,block-xy,pencil-yz]"},
-    {.name = "strategy", .type = TL_OPT_STRING, .offset = V(strategy), .metavar = "NAME", .help = "exchange strategy"},
+    {.name = "strategy", .type = TL_OPT_STRING, .offset = V(strategy), .metavar = "NAME",
+     .help = "convergence, time, reflection, energy: exchange strategy"},
     {.name = "strategies", .type = TL_OPT_STRING, .offset = V(strategies), .metavar = "LIST",
      .help = "decomp: strategies (default: the backend's: copy, or host,peer,nccl; on several ranks ranks, or devcomm)"},
-    {.name = "s", .type = TL_OPT_INT, .offset = V(s), .def = "1", .metavar = "S", .help = "local steps between exchanges",
-     .min = 1, .max = 64},
+    {.name = "s", .type = TL_OPT_INT, .offset = V(s), .def = "1", .metavar = "S",
+     .help = "convergence, time, reflection, energy: local steps between exchanges", .min = 1, .max = 64},
     {.name = "ss", .type = TL_OPT_STRING, .offset = V(ss), .def = "1,2", .metavar = "LIST",
      .help = "decomp: values of s (subdomains must be at least g = 2 r s thick)"},
     {.name = "orders", .type = TL_OPT_STRING, .offset = V(orders), .def = "2,4,8", .metavar = "LIST",
@@ -55,7 +56,7 @@ static const tl_option verify_options[] = {
     {.name = "grid", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N", .aliases = "n",
      .help = "time: grid points per axis [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
     {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .metavar = "LIST",
-     .help = "reflection: CPML thicknesses [0,8,12,16,24]; energy: the one with CPML is the first non-zero [20]"},
+     .help = "reflection: CPML thicknesses [0,8,12,16,24]; energy: the one thickness run against none [20]"},
     {.name = "n-int", .type = TL_OPT_INT, .offset = V(n_int), .def = "40", .metavar = "N",
      .help = "reflection: interior points per axis", .min = 8, .max = 4096},
     {.name = "f0", .type = TL_OPT_DOUBLE, .offset = V(f0), .def = "0.05", .metavar = "F",
@@ -73,6 +74,58 @@ static const tl_option verify_options[] = {
              "it is not a terminal"},
 };
 #undef V
+
+/* Each experiment and the options it reads, beside those every one takes
+ * (verify_common_options, and the launcher's): another one typed is
+ * refused, not ignored (before, `verify convergence --grid 99` printed the
+ * table it prints without it, and `verify reflection --decomp 2x1x1` rows
+ * of 1x1x1). */
+typedef struct verify_experiment {
+    const char *name;
+    const char *options; /* "a|b|c", names in verify_options */
+} verify_experiment;
+static const verify_experiment verify_experiments[] = {
+    {"convergence", "orders|sizes|cfl|decomp|strategy|s"},
+    {"time", "cfls|grid|decomp|strategy|s"},
+    {"reflection", "n-int|f0|cells|decomps|strategy|s|progress"},
+    {"energy", "grid|cells|steps|every|slices|decomp|strategy|s|progress"},
+    {"decomp", "decomps|strategies|ss|grid|steps|progress"},
+};
+static const char verify_common_options[] = "backend|kernel|precision|gpus";
+
+static const verify_experiment *verify_experiment_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof verify_experiments / sizeof verify_experiments[0]; i++)
+        if (!strcmp(name, verify_experiments[i].name)) return &verify_experiments[i];
+    return NULL;
+}
+
+/* The verify options typed that experiment x does not read: one line
+ * naming them and the ones it takes, 2; 0 when there are none. */
+static int refuse_foreign_options(const verify_experiment *x, const verify_opts *o, const tl_optresult *res)
+{
+    enum { NOPTS = sizeof verify_options / sizeof verify_options[0] };
+    const char *foreign[NOPTS], *own[NOPTS];
+    int nforeign = 0, nown = 0;
+    for (int i = 0; i < NOPTS; i++) {
+        const tl_option *t = &verify_options[i];
+        int its = tl_opts_choice_index(verify_common_options, t->name) >= 0 ||
+                  tl_opts_choice_index(x->options, t->name) >= 0;
+        if (!its && tl_opts_given(res, (const char *)o + t->offset)) foreign[nforeign++] = t->name;
+    }
+    if (nforeign == 0) return 0;
+    /* the experiment's own options in its table's order */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", x->options);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, "|", &save); t && nown < NOPTS; t = strtok_r(NULL, "|", &save)) own[nown++] = t;
+    char theirs[1024], takes[512];
+    tl_fdtd_cli_join_options(theirs, sizeof theirs, foreign, nforeign);
+    tl_fdtd_cli_join_options(takes, sizeof takes, own, nown);
+    fprintf(stderr, PROG " verify %s: %s %s (it takes %s)\n", x->name, theirs,
+            nforeign == 1 ? "is not an option of this experiment" : "are not options of this experiment", takes);
+    return 2;
+}
 
 static int parse_list(const char *s, int64_t *out, int max)
 {
@@ -318,12 +371,11 @@ static tl_status verify_energy(verify_args *va)
     const char *list = va->o.cells ? va->o.cells : "20";
     int nc = parse_list(list, cells, 16);
     if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
-    int64_t L = 20;
-    for (int j = 0; j < nc; j++)
-        if (cells[j] > 0) {
-            L = cells[j];
-            break;
-        }
+    /* the table has one column with CPML: a list would run its first
+     * non-zero entry and drop the rest (before, --cells 4,8,0 was --cells 4) */
+    if (nc != 1 || cells[0] == 0)
+        return refuse(va, "--cells", list, "verify energy runs one CPML thickness, above 0, against none");
+    int64_t L = cells[0];
     int64_t n = va->o.n > 0 ? va->o.n : 64, steps = va->o.steps > 0 ? va->o.steps : 600;
     char d1[4096], d2[4096];
     if (va->o.slices) {
@@ -597,11 +649,12 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     memset(&va, 0, sizeof va);
     memset(&lo, 0, sizeof lo);
     tl_fdtd_cli_launch_group(lopts);
-    static const char *const kinds[] = {"convergence", "time", "reflection", "energy", "decomp"};
     const tl_optgroup groups[] = {{"Verification", verify_options, sizeof verify_options / sizeof verify_options[0], &va.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
     const tl_optspec spec = {.program = PROG " verify", .usage = "convergence|time|reflection|energy|decomp [options]",
-                             .purpose = "Reproduces the paper's verification tables as CSV on stdout.",
+                             .purpose = "Reproduces the paper's verification tables as CSV on stdout. An "
+                                        "experiment takes the options whose help names it, and those that "
+                                        "name none.",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
@@ -610,10 +663,15 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
         return 0;
     }
     va.what = res.positional[0];
-    free(res.positional);
-    int known = 0;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) known |= !strcmp(va.what, kinds[i]);
-    if (!known) return tl_fdtd_cli_bad("experiment", va.what, "expected convergence, time, reflection, energy or decomp");
+    const verify_experiment *x = verify_experiment_named(va.what);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "verify %s", va.what);
+    int refused = !x ? tl_fdtd_cli_bad("experiment", va.what,
+                                       "expected convergence, time, reflection, energy or decomp")
+                     : refuse_foreign_options(x, &va.o, &res);
+    if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(cmd, &res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
+    free(res.positional); /* tl_opts_given's record with it */
+    if (refused) return 2;
     tl_fdtd_vopts_defaults(&va.v);
     va.v.backend = (tl_fdtd_backend_kind)va.o.backend;
     va.v.kernel = (tl_fdtd_kernel_kind)va.o.kernel;

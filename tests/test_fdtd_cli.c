@@ -219,6 +219,108 @@ TL_TEST(run_refuses_before_printing)
                             "= 24; use fewer subdomains along z or a smaller s\n");
 }
 
+/* An option that contradicts another or sets what the run does not have
+ * is refused where typed (before: accepted, and the run went on without
+ * it, the preamble still printing its value); a default never is. */
+TL_TEST(run_refuses_options_without_effect)
+{
+    const char *pre = "run --grid 24 --steps 2";
+    char args[512], err[512];
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"--dt 0.1 --cfl 0.9", "--dt 0.1 and --cfl 0.9 both set the time step (--dt would win); give one of them"},
+        {"--cpml 0 --cpml-r 1e-2 --kappa-max 1 --alpha-frac 0.5",
+         "--cpml-r, --kappa-max and --alpha-frac with --cpml 0: there is no CPML to shape (give --cpml N, or drop "
+         "--cpml-r, --kappa-max and --alpha-frac)"},
+        {"--periodic --kappa-max 2", "--kappa-max with --periodic: there is no CPML to shape (drop --kappa-max)"},
+        {"--cpml 0 --compare-cpml",
+         "--compare-cpml needs a CPML: --cpml 0 has none (give --cpml N, or drop --compare-cpml)"},
+        {"--periodic --compare-cpml", "--compare-cpml needs a CPML: --periodic has none (drop --compare-cpml)"},
+        {"--layer-k 0 --K2 9 --rho2 5", "--K2 and --rho2 with --layer-k 0: there is no lower layer to set (give "
+                                        "--layer-k K, or drop --K2 and --rho2)"},
+        {"--rho2 5", "--rho2 without --layer-k K: there is no lower layer to set (give --layer-k K, or drop --rho2)"},
+        {"--source none --f0 0.2 --amp 100", "--f0 and --amp with --source none: there is no source to shape (give "
+                                             "--source center or I,J,K, or drop --f0 and --amp)"},
+        {"--gpus 7", "--gpus 7 spreads the subdomains over GPUs; --backend cpu runs on the host (add --backend cuda, "
+                     "or drop --gpus)"},
+        {"--device-comm host", "--device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange host "
+                               "messages (add --backend cuda, or drop --device-comm)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
+        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", cases[i].err);
+        refused_before_printing(args, err);
+    }
+    /* the CPML a small grid gets by default is 0 on 3 points: nothing to compare */
+    refused_before_printing("run --grid 3 --steps 2 --compare-cpml",
+                            "trilap-fdtd run: --compare-cpml needs a CPML: --grid 3 has no room for one (give a larger "
+                            "--grid, or drop --compare-cpml)\n");
+    /* where each has its effect, or is a default, it runs */
+    static const char *const accepted[] = {"--dt 0.1", "--cfl 0.9", "--dt 0 --cfl 0.9",
+                                           "--cpml 4 --kappa-max 3 --compare-cpml", "--periodic",
+                                           "--layer-k 5 --K2 9 --rho2 5", "--source none",
+                                           "--source 3,3,3 --f0 0.2 --amp 3"};
+    for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+        snprintf(args, sizeof args, "%s %s", pre, accepted[i]);
+        tl_test_output r = fdtd(args);
+        TL_ASSERT_MSG(r.rc == 0, "%s: %s", args, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+/* Each verify experiment takes the options it reads: another one typed is
+ * refused, naming the ones it takes (before: accepted and ignored, even
+ * an invalid value; verify reflection --decomp 2x1x1 printed rows of
+ * 1x1x1, verify energy --cells 4,8,0 ran --cells 4). */
+TL_TEST(verify_refuses_options_of_other_experiments)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"verify convergence --orders 2 --sizes 8,16 --grid 99 --steps 5 --cells 3 --n-int 9 --f0 0.3 --cfls 0.3 "
+         "--decomps 2x2x2 --strategies bogus --ss 9 --slices /nonexistent/x --every 7",
+         "trilap-fdtd verify convergence: --decomps, --strategies, --ss, --cfls, --grid, --cells, --n-int, --f0, "
+         "--steps, --every and --slices are not options of this experiment (it takes --orders, --sizes, --cfl, "
+         "--decomp, --strategy and --s)"},
+        {"verify time --cfls 0.8,0.4 --grid 8 --orders 4 --sizes 99 --cfl 0.1",
+         "trilap-fdtd verify time: --orders, --sizes and --cfl are not options of this experiment (it takes --cfls, "
+         "--grid, --decomp, --strategy and --s)"},
+        {"verify time --grid 8 --progress", "trilap-fdtd verify time: --progress is not an option of this experiment "
+                                            "(it takes --cfls, --grid, --decomp, --strategy and --s)"},
+        {"verify decomp --grid 40 --steps 4 --decomps slab-z --ss 1 --strategy bogus --decomp 9x9x9 --s 64",
+         "trilap-fdtd verify decomp: --decomp, --strategy and --s are not options of this experiment (it takes "
+         "--decomps, --strategies, --ss, --grid, --steps and --progress)"},
+        {"verify reflection --n-int 8 --cells 0,4 --decomp 2x1x1",
+         "trilap-fdtd verify reflection: --decomp is not an option of this experiment (it takes --n-int, --f0, "
+         "--cells, --decomps, --strategy, --s and --progress)"},
+        {"verify energy --grid 24 --cells 4 --steps 40 --f0 0.3",
+         "trilap-fdtd verify energy: --f0 is not an option of this experiment (it takes --grid, --cells, --steps, "
+         "--every, --slices, --decomp, --strategy, --s and --progress)"},
+        /* one column with CPML: a list ran its first non-zero entry alone */
+        {"verify energy --grid 24 --cells 4,8,0 --steps 40",
+         "trilap-fdtd: invalid --cells '4,8,0': verify energy runs one CPML thickness, above 0, against none (try "
+         "--help)"},
+        {"verify energy --grid 48 --cells 0 --steps 4", /* ran the default 20 */
+         "trilap-fdtd: invalid --cells '0': verify energy runs one CPML thickness, above 0, against none (try --help)"},
+        /* CUDA's alone, as in run */
+        {"verify convergence --sizes 8 --kernel naive",
+         "trilap-fdtd verify convergence: --kernel naive is a CUDA kernel; --backend cpu runs its one reference "
+         "kernel (add --backend cuda, or drop --kernel)"},
+        {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --gpus 2",
+         "trilap-fdtd verify decomp: --gpus 2 spreads the subdomains over GPUs; --backend cpu runs on the host (add "
+         "--backend cuda, or drop --gpus)"},
+        {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --device-comm host",
+         "trilap-fdtd verify decomp: --device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange "
+         "host messages (add --backend cuda, or drop --device-comm)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[1024];
+        snprintf(err, sizeof err, "%s\n", cases[i].err);
+        refused_before_printing(cases[i].args, err);
+    }
+}
+
 /* verify's lists and each run they make are checked before the table's
  * first line (before: convergence printed its header and the order-2 rows,
  * then the order-3 error, exit 1) */
@@ -494,7 +596,8 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
-             verify_tables, run_refuses_before_printing, verify_refuses_before_printing, outputs_checked_before_the_run,
+             verify_tables, run_refuses_before_printing, run_refuses_options_without_effect,
+             verify_refuses_options_of_other_experiments, verify_refuses_before_printing, outputs_checked_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
