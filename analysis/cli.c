@@ -100,7 +100,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
 int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_given *g, size_t n, const char *why)
 {
     for (size_t i = 0; i < n; i++)
-        if (tl_opts_given(pr, g[i].field)) {
+        if (tl_opts_given(pr, g[i].field) && !(g[i].flag && *(const int *)g[i].field == 0)) {
             fprintf(stderr, "%s: --%s does not apply %s (try --help)\n", program, g[i].name, why);
             return 2;
         }
@@ -111,9 +111,9 @@ int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_co
                      size_t n)
 {
     const tl_an_given common[] = {
-        {&c->iters, "iter-range"},          {&c->launch_gap_us, "launch-gap-us"}, {&c->align_clocks, "align-clocks"},
-        {&c->raw_clock, "raw-clock"},       {&c->accept_incomplete, "accept-incomplete"},
-        {&c->progress, "progress"},
+        {&c->iters, "iter-range", 0},       {&c->launch_gap_us, "launch-gap-us", 0},
+        {&c->align_clocks, "align-clocks", 1}, {&c->raw_clock, "raw-clock", 1},
+        {&c->accept_incomplete, "accept-incomplete", 1}, {&c->progress, "progress", 1},
     };
     static const char why[] = "with --hta: HTA's figures are whole-trace, one per rank, by its own rules; only "
                               "--csv applies there";

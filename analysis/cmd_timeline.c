@@ -169,7 +169,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         free(pr.positional);
         return 2;
     }
-    const tl_an_given count[] = {{&o.count, "count"}};
+    const tl_an_given count[] = {{&o.count, "count", 0}};
     rc = o.c.iters ? tl_an_refuse_given(spec.program, &pr, count, 1, "with --iter-range: the range says which "
                                                                        "iterations")
                    : -1;

@@ -931,6 +931,48 @@ TL_TEST(options_applied_or_refused)
     free(err);
 }
 
+/* With --hta a flag typed at its default (--no-progress, --no-per-iter,
+ * --no-raw-clock) asks for nothing and is taken; before, it was refused
+ * naming the option the user had not typed ("--progress does not apply
+ * with --hta"). Typed on, it is still refused. */
+TL_TEST(hta_takes_flags_typed_off)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
+    char cmd[1200], *out = NULL, *err = NULL, *plain = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s", bin, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &plain, &err) == 0, "%s: %s", cmd, err);
+    free(err);
+    static const char *const taken[] = {"overlap --hta --no-progress %s", "overlap --hta --no-per-iter %s",
+                                        "breakdown --hta --no-raw-clock %s",
+                                        "overlap --hta --no-accept-incomplete --no-align-clocks %s"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        char args[900];
+        snprintf(args, sizeof args, taken[i], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0 && !err[0], "%s: refused:\n%s", args, err);
+        if (i == 0) TL_ASSERT_MSG(!strcmp(out, plain), "%s: not overlap --hta's table:\n%s", args, out);
+        free(out);
+        free(err);
+    }
+    free(plain);
+    static const char *const refused[][2] = {
+        {"overlap --hta --progress %s", "--progress does not apply with --hta"},
+        {"overlap --hta --no-per-iter --per-iter %s", "--per-iter does not apply with --hta"},
+        {"breakdown --hta --raw-clock %s", "--raw-clock does not apply with --hta"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[900];
+        snprintf(args, sizeof args, refused[i][0], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused:\n%s", args, err);
+        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s: not one line saying '%s':\n%s", args, refused[i][1], err);
+        free(out);
+        free(err);
+    }
+}
+
 /* Every data row of `overlap` names the trace's rank: trace_diff_control
  * is rank 3 alone, as its `# rank:` line and every other command say.
  * Before, the main and reconciliation tables, their --csv and the
@@ -1017,4 +1059,5 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
-             kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read)
+             kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
+             hta_takes_flags_typed_off)
