@@ -81,6 +81,9 @@ typedef struct tl_kt_trace {
  * array, events that are not objects, GPU activity with a negative or
  * non-finite duration or time, a corrupt gzip stream. */
 tl_status tl_kt_load(const char *path, tl_kt_trace **out);
+/* The same, counting the traceEvents read on `bar` (--progress). */
+struct tl_progress;
+tl_status tl_kt_load_progress(const char *path, struct tl_progress *bar, tl_kt_trace **out);
 void tl_kt_free(tl_kt_trace **t);
 
 /* The same reader over a buffer already in memory (the fuzz target). */

@@ -931,6 +931,58 @@ TL_TEST(options_applied_or_refused)
     free(err);
 }
 
+/* --progress draws its line for each Kineto file read, as for trilap's
+ * own traces (before: nothing for Kineto or Nsight Systems inputs);
+ * --raw-clock and --accept-incomplete, which say what to do with measured
+ * clock offsets and complete=no, are refused on Kineto traces, which have
+ * neither (before: accepted and ignored). */
+TL_TEST(progress_and_clock_flags_on_kineto)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
+    char cmd[1200], *out = NULL, *err = NULL;
+    static const char *const cmds[] = {"overlap", "breakdown", "diagnose", "timeline -o /dev/null",
+                                       "perfetto -o /dev/null"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s --progress %s", bin, cmds[i], dir);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+        /* one line per file, however often the command reads it */
+        for (int r = 0; r < 2; r++) {
+            char want[64];
+            snprintf(want, sizeof want, "reading sampled_rank-%d.json.gz ", r);
+            const char *at = strstr(err, want);
+            TL_ASSERT_MSG(at && strstr(at, " events [") && !strstr(at + 1, want), "%s: no single progress line for "
+                          "rank %d:\n%s", cmds[i], r, err);
+        }
+        free(out);
+        free(err);
+    }
+    static const char *const refused[][2] = {
+        {"overlap --raw-clock %s", "--raw-clock does not apply to %s, a PyTorch profiler (Kineto) trace: Kineto "
+                                   "measures no clock offsets to leave unapplied"},
+        {"breakdown --accept-incomplete %s", "--accept-incomplete does not apply to %s, a PyTorch profiler (Kineto) "
+                                             "trace: Kineto marks no trace complete=no"},
+        {"timeline --raw-clock %s -o x.csv", "--raw-clock does not apply to %s"},
+        {"compare --raw-clock %s %s", "--raw-clock does not apply to %s"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[900], want[900];
+        snprintf(args, sizeof args, refused[i][0], dir, dir);
+        snprintf(want, sizeof want, refused[i][1], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused (2):\n%s", args, err);
+        TL_ASSERT_MSG(strstr(err, want) && strchr(err, '\n') == err + strlen(err) - 1 && !out[0],
+                      "%s: not one line saying '%s':\n%s", args, want, err);
+        free(out);
+        free(err);
+    }
+    /* typed off, they ask for nothing */
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --no-raw-clock --no-accept-incomplete %s", bin, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    free(out);
+    free(err);
+}
+
 /* With --hta a flag typed at its default (--no-progress, --no-per-iter,
  * --no-raw-clock) asks for nothing and is taken; before, it was refused
  * naming the option the user had not typed ("--progress does not apply
@@ -1060,4 +1112,4 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
-             hta_takes_flags_typed_off)
+             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off)
