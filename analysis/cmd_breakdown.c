@@ -295,7 +295,7 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     if (o.c.hta) { /* Kineto traces: HTA's temporal breakdown (analysis/kineto_hta.c) */
         const tl_an_given stack[] = {{&o.stack_csv, "stack-csv", 0}};
         rc = tl_an_hta_refuse(spec.program, &pr, &o.c, stack, 1);
-        for (int i = 0; i < pr.npositional && rc <= 0; i++) rc = tl_kt_hta_report(1, pr.positional[i], &o.c);
+        if (rc < 0) rc = tl_kt_hta_report(1, pr.positional, (size_t)pr.npositional, &o.c);
         free(pr.positional);
         return rc;
     }

@@ -456,7 +456,7 @@ int tl_an_cmd_overlap(int argc, char **argv)
     if (o.c.hta) { /* Kineto traces: HTA's figures (analysis/kineto_hta.c) */
         const tl_an_given per_iter[] = {{&o.per_iter, "per-iter", 1}, {&o.iter_csv, "iter-csv", 0}};
         rc = tl_an_hta_refuse(spec.program, &pr, &o.c, per_iter, 2);
-        if (rc < 0) rc = tl_kt_hta_report(0, pr.positional[0], &o.c);
+        if (rc < 0) rc = tl_kt_hta_report(0, pr.positional, 1, &o.c);
         free(pr.positional);
         return rc;
     }

@@ -35,7 +35,8 @@ static void need_jsonc(void)
 }
 
 /* The numbers of the data row of `rank` in a trilap table (columns from
- * the first): fills up to n values, returns how many. */
+ * the first, or after a leading text column such as breakdown's run):
+ * fills up to n values, returns how many. */
 static int table_row(const char *text, int rank, double *v, int n)
 {
     const char *line = text;
@@ -47,7 +48,8 @@ static int table_row(const char *text, int rank, double *v, int n)
             if (len >= sizeof buf) len = sizeof buf - 1;
             memcpy(buf, line, len);
             buf[len] = '\0';
-            char *p = buf, *q;
+            char *p = buf + strspn(buf, " "), *q;
+            if (*p && strchr("+-.0123456789", *p) == NULL) p += strcspn(p, " "); /* a text column */
             double x = strtod(p, &q);
             if (q != p && (int)x == rank) {
                 int k = 0;
@@ -983,6 +985,43 @@ TL_TEST(progress_and_clock_flags_on_kineto)
     free(err);
 }
 
+/* `breakdown --hta A B --csv F`: one table of every input's ranks, each
+ * row naming its input in a run column, printed and written once (before:
+ * one table per input, and the CSV rewritten by each, so it held the last
+ * input's rows only); an input that is not a Kineto trace is refused
+ * before anything is printed or written. */
+TL_TEST(hta_breakdown_of_several_inputs)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *ctl = data_dir("trace_diff_control"), *t = tl_test_tmpdir();
+    char cmd[2000], csvp[700], *out = NULL, *err = NULL;
+    snprintf(csvp, sizeof csvp, "%s/bd.csv", t);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze breakdown --hta --csv %s %s %s/sampled_rank-1.json.gz", tl_test_bin(),
+             csvp, ctl, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    char *csv = tl_test_read(csvp);
+    TL_ASSERT_MSG(!strncmp(csv, "run,rank,kernel_time_us,", 24), "%s", csv);
+    /* HTA's figures of each (issue 27's table), each under its input's name */
+    TL_ASSERT_MSG(strstr(csv, "\ntrace_diff_control,3,") && strstr(csv, ",16.20,61.23,22.57,"), "%s", csv);
+    TL_ASSERT_MSG(strstr(csv, "\nsampled_rank-1.json.gz,1,") && strstr(csv, ",54.72,22.57,22.72,"), "%s", csv);
+    int lines = 0;
+    for (const char *c = csv; *c; c++) lines += *c == '\n';
+    TL_ASSERT_MSG(lines == 3, "%d lines, not a header and 2 rows:\n%s", lines, csv);
+    TL_ASSERT_MSG(strstr(out, "# 2 rows") && !strstr(out + 1, "# table:"), "not one table:\n%s", out);
+    free(csv);
+    free(out);
+    free(err);
+    /* a second input that is not a Kineto trace: refused, nothing written */
+    snprintf(csvp, sizeof csvp, "%s/bad.csv", t);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze breakdown --hta --csv %s %s %s", tl_test_bin(), csvp, ctl, t);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 1, "%s: %s", cmd, err);
+    TL_ASSERT_MSG(strstr(err, "--hta applies Holistic Trace Analysis's rules") && !out[0], "%s\n%s", out, err);
+    struct stat sb;
+    TL_ASSERT_MSG(stat(csvp, &sb) != 0, "%s written", csvp);
+    free(out);
+    free(err);
+}
+
 /* With --hta a flag typed at its default (--no-progress, --no-per-iter,
  * --no-raw-clock) asks for nothing and is taken; before, it was refused
  * naming the option the user had not typed ("--progress does not apply
@@ -1112,4 +1151,4 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
-             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off)
+             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs)
