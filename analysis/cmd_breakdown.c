@@ -158,10 +158,20 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
         s.sel_w0 = rk.meta.w0;
         s.sel_w1 = rk.meta.w1;
         tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
+        /* a range selecting nothing is refused as overlap refuses it
+         * (run.c); a rank that recorded no GPU activity at all is read
+         * empty there too */
+        int active = 0;
+        for (size_t j = 0; j < rk.n && !active; j++)
+            active = rk.v[j].kind == TL_KIND_KERNEL || rk.v[j].kind == TL_KIND_MEMCPY ||
+                     rk.v[j].kind == TL_KIND_MEMSET;
         tl_an_rank_free(&rk);
         free(bounds);
         free(its);
         TL_TRY(sst);
+        char sel[48];
+        TL_CHECK(nb > 0 || (s.lo == 0 && s.hi < 0) || !active, TL_ERR_INVAL, "%s: no GPU activity in iterations %s",
+                 file, tl_an_iters_str(s.lo, s.hi, sel, sizeof sel));
         if (nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
         s.sel_n = (int64_t)nb;
     }

@@ -974,6 +974,46 @@ TL_TEST(timeline_span_from_first_active_rank)
     free(o);
 }
 
+/* An --iter-range that selects nothing is refused by breakdown as by
+ * overlap, naming the file and the range (before: "# 0 rows", a CSV of
+ * its header alone, exit 0), and on a run that marks no iterations at
+ * all; nothing printed or written. */
+TL_TEST(breakdown_refuses_empty_iter_range)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], flat[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    snprintf(flat, sizeof flat, "%s/flat", t);
+    snprintf(csv, sizeof csv, "%s/b.csv", t);
+    for (int r = 0; r < 2; r++) {
+        char rows[512];
+        snprintf(rows, sizeof rows,
+                 "%d,%d,1,compute,compute,kernel,k,0,10000,1,-1,0\n"
+                 "%d,%d,1,compute,compute,kernel,k,20000,30000,2,-1,1\n",
+                 r, r, r, r);
+        trace(run, r, rows);
+        snprintf(rows, sizeof rows, "%d,%d,1,compute,compute,kernel,k,0,10000,1,-1,-1\n", r, r);
+        trace(flat, r, rows);
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iter-range 1:1 %s", tl_test_bin(), run), 0);
+    static const char *const cases[][3] = {
+        {"breakdown --iter-range 5:6 --csv %s %s", "run", "/trace.rank0.csv: no GPU activity in iterations 5:6"},
+        {"breakdown --iter-range 0:1 --csv %s %s", "flat", "/trace.rank0.csv: no GPU activity in iterations 0:1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1400], want[700];
+        snprintf(args, sizeof args, cases[i][0], csv, i ? flat : run);
+        snprintf(want, sizeof want, "%s%s", i ? flat : run, cases[i][2]);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+                      args, want, e);
+        TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+}
+
 TL_TEST(compare_runs_and_results)
 {
     const char *t = tl_test_tmpdir();
@@ -1218,4 +1258,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
-             diagnose_device_copies_not_staging, compare_names_second_input)
+             diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range)
