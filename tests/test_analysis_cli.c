@@ -1014,6 +1014,44 @@ TL_TEST(breakdown_refuses_empty_iter_range)
     }
 }
 
+/* timeline --count and overlap's per-iteration output on a run that marks
+ * no iterations: refused in one line naming the run and why (before: the
+ * same whole-window file whatever --count said, and "# 0 rows" with a CSV
+ * of its header alone); without them the whole window is drawn. */
+TL_TEST(iteration_options_need_iterations)
+{
+    const char *t = tl_test_tmpdir();
+    char flat[512], out[600];
+    snprintf(flat, sizeof flat, "%s/flat", t);
+    snprintf(out, sizeof out, "%s/o.csv", t);
+    trace(flat, 0, "0,0,1,compute,compute,kernel,k,0,10000,1,-1,-1\n");
+    trace(flat, 1, "1,1,1,compute,compute,kernel,k,0,10000,1,-1,-1\n");
+    static const char *const cases[][2] = {
+        {"timeline --count 1 %s -o %s", "--count does not apply to %s: it marks no iterations (iter -1 "
+                                        "everywhere), so the timeline is its whole window"},
+        {"overlap --per-iter %s", "--per-iter does not apply to %s: it marks no iterations (iter -1 everywhere), "
+                                  "so there is no iteration to report"},
+        {"overlap %s --iter-csv %s", "--iter-csv does not apply to %s: it marks no iterations"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1400], want[900];
+        snprintf(args, sizeof args, cases[i][0], flat, out);
+        snprintf(want, sizeof want, cases[i][1], flat);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+                      args, want, e);
+        TL_ASSERT_MSG(!o[0] && access(out, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s -o %s", tl_test_bin(), flat, out), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# iterations: none recorded (iter -1 everywhere): the whole window"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), flat), 0);
+}
+
 TL_TEST(compare_runs_and_results)
 {
     const char *t = tl_test_tmpdir();
@@ -1258,4 +1296,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
-             diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range)
+             diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
+             iteration_options_need_iterations)
