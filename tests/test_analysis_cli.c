@@ -1193,6 +1193,47 @@ TL_TEST(sweep_ideal_and_efficiency)
     free(e);
 }
 
+/* A sweep point's rows are repetitions of one configuration: rows of one
+ * variant, rank count and size that differ in another column
+ * (trace_mode off and nvtx) are refused naming the column, both values
+ * and their lines (before: pooled, "reps 6" over two configurations);
+ * columns measured per repetition (rep, us_per_iter, wrong) may differ. */
+TL_TEST(sweep_refuses_mixed_configurations)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes,trace_mode,wrong\n"
+                       "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,55,1024,64,off,1\n"
+                       "three-split,2,0,60,1024,64,nvtx,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 1);
+    char *e = out_of(t, "err"), *o = out_of(t, "out");
+    char want[900];
+    snprintf(want, sizeof want, "%s:4: three-split, 2 ranks, ring_bytes 1024 again with trace_mode nvtx (line 2: "
+                                "off): sweep takes a point's rows as repetitions of one configuration; give it a "
+                                "file whose trace_mode is one value", res);
+    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
+    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
+    free(e);
+    free(o);
+    /* another size column differing is another configuration too */
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes\n"
+                       "three-split,2,0,54,1024,64\nthree-split,2,0,80,1024,128\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes", tl_test_bin(), res), 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "again with daxpy_bytes 128 (line 2: 64)"), "%s", e);
+    free(e);
+    /* one configuration: its repetitions pooled, the swept sizes apart */
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes,trace_mode,wrong\n"
+                       "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,56,1024,64,off,2\n"
+                       "three-split,2,0,70,4096,64,off,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "\n1024,three-split,2,2,55.000,") && strstr(c, "\n4096,three-split,2,1,70.000,"), "%s", c);
+    free(c);
+}
+
 TL_TEST(huge_trace_streams)
 {
     const char *t = tl_test_tmpdir();
@@ -1297,4 +1338,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
-             iteration_options_need_iterations)
+             iteration_options_need_iterations, sweep_refuses_mixed_configurations)
