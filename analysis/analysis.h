@@ -215,8 +215,10 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
 /* A trace's distributedInfo rank and world size (-1 without) and whether
  * it holds activity (GPU rows, steps, collectives), read up to the first. */
 tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity);
+/* bar (NULL: none): the traceEvents read, on a progress line begun by the caller */
+struct tl_progress;
 tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
-                            tl_an_nsys_meta_fn mfn);
+                            tl_an_nsys_meta_fn mfn, struct tl_progress *bar);
 
 /* trace.rank*.csv of a run dir, sorted by rank number (or the ranks of an
  * Nsight Systems export); free each and the array. The ranks must be

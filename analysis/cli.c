@@ -1,8 +1,10 @@
 #include "analysis/cli.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "config.h"
 
@@ -58,6 +60,63 @@ static const char *common_list(const char *program)
     return NULL;
 }
 
+/* The source an input is when it is not trilap's own trace: 1 a PyTorch
+ * profiler (Kineto) trace or a folder of them, 2 an Nsight Systems export,
+ * 0 otherwise (a run folder, a results file, nothing readable: the reader
+ * says what is wrong with those). A folder holding trace.rank* is a trilap
+ * run whatever JSON lies beside (kineto.c). */
+static int foreign_source(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return 0;
+    if (S_ISREG(sb.st_mode)) return tl_an_is_nsys(path) ? 2 : tl_an_is_kineto(path) ? 1 : 0;
+    if (!S_ISDIR(sb.st_mode)) return 0;
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    int kineto = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (!strncmp(e->d_name, "trace.rank", 10)) {
+            kineto = 0;
+            break;
+        }
+        if (kineto || !((len > 5 && !strcmp(e->d_name + len - 5, ".json")) ||
+                        (len > 8 && !strcmp(e->d_name + len - 8, ".json.gz"))))
+            continue;
+        char file[4096];
+        if (snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file) kineto = tl_an_is_kineto(file);
+    }
+    closedir(d);
+    return kineto;
+}
+
+/* --raw-clock and --accept-incomplete say what to do with the probes'
+ * clock offsets and complete=no: a Kineto trace or an Nsight Systems
+ * export has neither, so on one they would change nothing. Refused (2)
+ * naming the input; -1 to go on. */
+static int refuse_for_source(const char *program, const tl_optresult *res, const tl_an_common *c)
+{
+    static const char *const what[] = {"", "a PyTorch profiler (Kineto) trace", "an Nsight Systems export"};
+    static const char *const clock_why[] = {
+        "", "Kineto measures no clock offsets to leave unapplied (each rank stays on its own host's clock, as the "
+            "# clock: line says; --align-clocks estimates offsets from matched collectives)",
+        "its ranks share one session clock, with no measured offsets to leave unapplied"};
+    static const char *const incomplete_why[] = {
+        "", "Kineto marks no trace complete=no (a folder is read with whichever of a run's ranks it holds)",
+        "an export carries no complete=no for it to accept"};
+    if (c->hta || (!c->raw_clock && !c->accept_incomplete)) return -1;
+    for (int i = 0; i < res->npositional; i++) {
+        int k = foreign_source(res->positional[i]);
+        if (!k) continue;
+        const char *opt = c->raw_clock ? "raw-clock" : "accept-incomplete";
+        fprintf(stderr, "%s: --%s does not apply to %s, %s: %s (try --help)\n", program, opt, res->positional[i],
+                what[k], c->raw_clock ? clock_why[k] : incomplete_why[k]);
+        return 2;
+    }
+    return -1;
+}
+
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
     int rc = -1;
@@ -88,8 +147,11 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
                 c->iters);
         rc = 2;
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
-                                       strstr(spec->program, " import") ? "output" : ""))
+                                       strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
+    } else {
+        rc = refuse_for_source(spec->program, res, c);
+    }
     if (rc >= 0) {
         free(res->positional);
         res->positional = NULL;
@@ -100,7 +162,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
 int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_given *g, size_t n, const char *why)
 {
     for (size_t i = 0; i < n; i++)
-        if (tl_opts_given(pr, g[i].field)) {
+        if (tl_opts_given(pr, g[i].field) && !(g[i].flag && *(const int *)g[i].field == 0)) {
             fprintf(stderr, "%s: --%s does not apply %s (try --help)\n", program, g[i].name, why);
             return 2;
         }
@@ -111,9 +173,9 @@ int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_co
                      size_t n)
 {
     const tl_an_given common[] = {
-        {&c->iters, "iter-range"},          {&c->launch_gap_us, "launch-gap-us"}, {&c->align_clocks, "align-clocks"},
-        {&c->raw_clock, "raw-clock"},       {&c->accept_incomplete, "accept-incomplete"},
-        {&c->progress, "progress"},
+        {&c->iters, "iter-range", 0},       {&c->launch_gap_us, "launch-gap-us", 0},
+        {&c->align_clocks, "align-clocks", 1}, {&c->raw_clock, "raw-clock", 1},
+        {&c->accept_incomplete, "accept-incomplete", 1}, {&c->progress, "progress", 1},
     };
     static const char why[] = "with --hta: HTA's figures are whole-trace, one per rank, by its own rules; only "
                               "--csv applies there";

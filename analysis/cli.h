@@ -31,15 +31,19 @@ extern const tl_option tl_an_hta_opt;
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c);
 
 /* An option a command cannot apply in some mode: its destination field
- * (as tl_opts_given takes it) and its name ("iter-range"). */
+ * (as tl_opts_given takes it), its name ("iter-range"), and flag = 1 for a
+ * flag (an int field) off by default: typed off (--no-progress) it asks for
+ * nothing, so only its --NAME spelling is refused. */
 typedef struct tl_an_given {
     const void *field;
     const char *name;
+    int flag;
 } tl_an_given;
 
 /* The first of the n options the user typed is refused in one line on
  * stderr, "PROGRAM: --NAME does not apply WHY (try --help)": returns 2;
- * -1 when none was typed. Call before freeing pr->positional. */
+ * -1 when none was typed (or only flags typed off). Call before freeing
+ * pr->positional. */
 int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_given *g, size_t n, const char *why);
 
 /* With --hta only --csv applies: HTA's figures are one per rank over the

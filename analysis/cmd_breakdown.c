@@ -85,6 +85,7 @@ static tl_status bd_record(void *user, const tl_trace_record *r)
 
 typedef struct rank_bd {
     int rank;
+    int active; /* with --iter-range: it recorded GPU activity (in the range or not) */
     int64_t w, niter;
     stat_acc *by_name; /* owned */
     size_t nname;
@@ -158,6 +159,9 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
         s.sel_w0 = rk.meta.w0;
         s.sel_w1 = rk.meta.w1;
         tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
+        for (size_t j = 0; j < rk.n && !out->active; j++)
+            out->active = rk.v[j].kind == TL_KIND_KERNEL || rk.v[j].kind == TL_KIND_MEMCPY ||
+                          rk.v[j].kind == TL_KIND_MEMSET;
         tl_an_rank_free(&rk);
         free(bounds);
         free(its);
@@ -196,6 +200,22 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
     rb = calloc(nf, sizeof *rb);
     TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     for (size_t f = 0; f < nf; f++) TL_TRYGOTO(scan_rank(files[f], o, names, &rb[f]), st, fail);
+    if (o->c.iters && !(o->c.iter_lo == 0 && o->c.iter_hi < 0)) {
+        /* a range selecting nothing on any rank is refused, as overlap
+         * refuses it (run.c), rather than tabled as 0 rows; a rank without
+         * those iterations beside others that have them adds nothing, and
+         * a run that recorded no GPU activity at all is read empty */
+        int any = 0, active = 0;
+        for (size_t f = 0; f < nf; f++) {
+            any |= rb[f].niter > 0;
+            active |= rb[f].active;
+        }
+        char sel[48];
+        char ranks[48] = "its rank";
+        if (nf > 1) snprintf(ranks, sizeof ranks, "any of its %zu ranks", nf);
+        TL_CHECKGOTO(any || !active, TL_ERR_INVAL, st, fail, "%s: no GPU activity in iterations %s on %s", dir,
+                     tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks);
+    }
     char rk[32];
     for (size_t f = 0; f < nf; f++) {
         snprintf(rk, sizeof rk, "%d", rb[f].rank);
@@ -293,9 +313,9 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
     if (o.c.hta) { /* Kineto traces: HTA's temporal breakdown (analysis/kineto_hta.c) */
-        const tl_an_given stack[] = {{&o.stack_csv, "stack-csv"}};
+        const tl_an_given stack[] = {{&o.stack_csv, "stack-csv", 0}};
         rc = tl_an_hta_refuse(spec.program, &pr, &o.c, stack, 1);
-        for (int i = 0; i < pr.npositional && rc <= 0; i++) rc = tl_kt_hta_report(1, pr.positional[i], &o.c);
+        if (rc < 0) rc = tl_kt_hta_report(1, pr.positional, (size_t)pr.npositional, &o.c);
         free(pr.positional);
         return rc;
     }

@@ -287,9 +287,9 @@ static tl_status compare_results(const char *a, const tl_an_result *ra, size_t n
 static int compare_files(const char *a, const char *b, const cmp_opts *o, const tl_optresult *pr, tl_an_table *t)
 {
     const tl_an_given traced[] = {
-        {&o->c.iters, "iter-range"},          {&o->c.launch_gap_us, "launch-gap-us"},
-        {&o->c.align_clocks, "align-clocks"}, {&o->c.raw_clock, "raw-clock"},
-        {&o->c.accept_incomplete, "accept-incomplete"}, {&o->c.progress, "progress"},
+        {&o->c.iters, "iter-range", 0},          {&o->c.launch_gap_us, "launch-gap-us", 0},
+        {&o->c.align_clocks, "align-clocks", 1}, {&o->c.raw_clock, "raw-clock", 1},
+        {&o->c.accept_incomplete, "accept-incomplete", 1}, {&o->c.progress, "progress", 1},
     };
     int rc = tl_an_refuse_given("trilap-analyze compare", pr, traced, sizeof traced / sizeof traced[0],
                                 "to results files: they hold timings per run, not traces");
@@ -342,7 +342,7 @@ int tl_an_cmd_compare(int argc, char **argv)
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
     const char *a = pr.positional[0], *b = pr.npositional > 1 ? pr.positional[1] : NULL;
-    const tl_an_given baseline[] = {{&o.baseline, "baseline"}};
+    const tl_an_given baseline[] = {{&o.baseline, "baseline", 0}};
     rc = b ? tl_an_refuse_given(spec.program, &pr, baseline, 1,
                                 "with two inputs: B is the baseline (--baseline names one variant of a single results "
                                 "file)")

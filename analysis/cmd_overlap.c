@@ -454,9 +454,9 @@ int tl_an_cmd_overlap(int argc, char **argv)
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
     if (o.c.hta) { /* Kineto traces: HTA's figures (analysis/kineto_hta.c) */
-        const tl_an_given per_iter[] = {{&o.per_iter, "per-iter"}, {&o.iter_csv, "iter-csv"}};
+        const tl_an_given per_iter[] = {{&o.per_iter, "per-iter", 1}, {&o.iter_csv, "iter-csv", 0}};
         rc = tl_an_hta_refuse(spec.program, &pr, &o.c, per_iter, 2);
-        if (rc < 0) rc = tl_kt_hta_report(0, pr.positional[0], &o.c);
+        if (rc < 0) rc = tl_kt_hta_report(0, pr.positional, 1, &o.c);
         free(pr.positional);
         return rc;
     }
@@ -472,11 +472,22 @@ int tl_an_cmd_overlap(int argc, char **argv)
     oo.match = 1;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, NULL, NULL, &res, &nr), st, fail);
+    if (oo.slices) {
+        /* per-iteration output of a run without iterations would be a
+         * header alone: refused, before the report, saying why */
+        size_t slices = 0;
+        for (size_t r = 0; r < nr; r++) slices += res[r].nslices;
+        char why[1200];
+        snprintf(why, sizeof why, "to %s: it marks no iterations (iter -1 everywhere), so there is no iteration to "
+                                  "report; the main table covers its whole window", pr.positional[0]);
+        const tl_an_given per_iter[] = {{&o.per_iter, "per-iter", 1}, {&o.iter_csv, "iter-csv", 0}};
+        if (!slices && (rc = tl_an_refuse_given(spec.program, &pr, per_iter, 2, why)) >= 0) goto fail;
+    }
     TL_TRYGOTO(report(pr.positional[0], &o, res, nr, &ops, names), st, fail);
 fail:
     tl_an_ops_free(&ops);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);
     free(pr.positional);
-    return st == TL_OK ? 0 : 1;
+    return rc >= 0 ? rc : st == TL_OK ? 0 : 1;
 }

@@ -169,7 +169,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         free(pr.positional);
         return 2;
     }
-    const tl_an_given count[] = {{&o.count, "count"}};
+    const tl_an_given count[] = {{&o.count, "count", 0}};
     rc = o.c.iters ? tl_an_refuse_given(spec.program, &pr, count, 1, "with --iter-range: the range says which "
                                                                        "iterations")
                    : -1;
@@ -195,8 +195,12 @@ int tl_an_cmd_timeline(int argc, char **argv)
             oo.iter_hi = oo.iter_lo + o.count - 1 < hi ? oo.iter_lo + o.count - 1 : hi;
         } else {
             /* a program that marks no iterations (injection, nsys of a
-             * foreign program): the whole window */
+             * foreign program): the whole window, whatever --count says */
             no_iters = 1;
+            char why[1200];
+            snprintf(why, sizeof why, "to %s: it marks no iterations (iter -1 everywhere), so the timeline is its "
+                                      "whole window", pr.positional[0]);
+            if ((rc = tl_an_refuse_given(spec.program, &pr, count, 1, why)) >= 0) goto fail;
         }
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
@@ -250,5 +254,5 @@ fail:
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);
     free(pr.positional);
-    return st == TL_OK ? 0 : 1;
+    return rc >= 0 ? rc : st == TL_OK ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
+#include "runtime/progress.h"
 
 #if TL_HAVE_JSONC
 #include <json-c/json.h>
@@ -63,6 +64,7 @@ typedef struct loader {
     tl_kt_trace *t;
     const char *path;
     int meta_only;            /* stop at traceEvents once distributedInfo is known */
+    tl_progress *bar;         /* --progress: events read so far (NULL: none) */
     gzFile gz;
     const char *mem;          /* tl_kt_load_mem */
     size_t msize, mpos;
@@ -365,6 +367,7 @@ static tl_status on_event(loader *L, json_object *e)
     TL_CHECK(json_object_is_type(e, json_type_object), TL_ERR_PARSE,
              "%s: traceEvents[%" PRId64 "] is not an object", L->path, t->nevents);
     t->nevents++;
+    if (L->bar && (t->nevents & 0xfff) == 0) tl_progress_update(L->bar, (double)t->nevents);
     if (L->meta_only) {
         t->has_activity = t->has_activity || is_activity(e);
         return TL_OK;
@@ -541,11 +544,12 @@ static int cmp_step(const void *a, const void *b)
     return x->ts_us < y->ts_us ? -1 : x->ts_us > y->ts_us;
 }
 
-static tl_status load(const char *label, const char *mem, size_t msize, int meta_only, tl_kt_trace **out)
+static tl_status load(const char *label, const char *mem, size_t msize, int meta_only, tl_progress *bar,
+                      tl_kt_trace **out)
 {
     *out = NULL;
     tl_status st = TL_OK;
-    loader L = {.path = label, .meta_only = meta_only, .mem = mem, .msize = msize};
+    loader L = {.path = label, .meta_only = meta_only, .bar = bar, .mem = mem, .msize = msize};
     tl_kt_trace *t = calloc(1, sizeof *t);
     TL_CHECK(t, TL_ERR_NOMEM, "trace");
     L.t = t;
@@ -563,6 +567,7 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
         gzbuffer(L.gz, 1 << 18);
     }
     TL_TRYGOTO(walk(&L), st, fail);
+    if (bar) tl_progress_update(bar, (double)t->nevents);
     if (t->nc) qsort(t->c, t->nc, sizeof *t->c, cmp_crow);
     if (t->nsteps) qsort(t->steps, t->nsteps, sizeof *t->steps, cmp_step);
     snprintf(t->device_name, sizeof t->device_name, "?");
@@ -584,12 +589,17 @@ fail:
 
 tl_status tl_kt_load(const char *path, tl_kt_trace **out)
 {
-    return load(path, NULL, 0, 0, out);
+    return load(path, NULL, 0, 0, NULL, out);
+}
+
+tl_status tl_kt_load_progress(const char *path, tl_progress *bar, tl_kt_trace **out)
+{
+    return load(path, NULL, 0, 0, bar, out);
 }
 
 tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt_trace **out)
 {
-    return load(label, data, size, 0, out);
+    return load(label, data, size, 0, NULL, out);
 }
 
 /* What a folder's listing needs of a trace: its rank and world size
@@ -598,7 +608,7 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
 tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
 {
     tl_kt_trace *t = NULL;
-    TL_TRY(load(path, NULL, 0, 1, &t));
+    TL_TRY(load(path, NULL, 0, 1, NULL, &t));
     *rank = t->rank;
     *world = t->world;
     *activity = t->has_activity;
@@ -615,6 +625,12 @@ tl_status tl_kt_load(const char *path, tl_kt_trace **out)
 {
     *out = NULL;
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
+}
+
+tl_status tl_kt_load_progress(const char *path, tl_progress *bar, tl_kt_trace **out)
+{
+    (void)bar;
+    return tl_kt_load(path, out);
 }
 
 tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt_trace **out)

@@ -81,6 +81,9 @@ typedef struct tl_kt_trace {
  * array, events that are not objects, GPU activity with a negative or
  * non-finite duration or time, a corrupt gzip stream. */
 tl_status tl_kt_load(const char *path, tl_kt_trace **out);
+/* The same, counting the traceEvents read on `bar` (--progress). */
+struct tl_progress;
+tl_status tl_kt_load_progress(const char *path, struct tl_progress *bar, tl_kt_trace **out);
 void tl_kt_free(tl_kt_trace **t);
 
 /* The same reader over a buffer already in memory (the fuzz target). */
@@ -142,8 +145,10 @@ typedef struct tl_kt_hta {
  * (HTA applies it when the ranks it loads name two or more steps). */
 tl_status tl_kt_hta_compute(const tl_kt_trace *t, int filter, tl_kt_hta *out);
 
-/* `overlap --hta` (what = 0) and `breakdown --hta` (what = 1) on a run
- * (a Kineto file or a folder of them): prints HTA's table; exit code. */
-int tl_kt_hta_report(int what, const char *input, const tl_an_common *c);
+/* `overlap --hta` (what = 0) and `breakdown --hta` (what = 1) on n runs
+ * (each a Kineto file or a folder of them): every input read, then HTA's
+ * table of all their ranks printed and written (--csv) once; breakdown's
+ * rows name their input in a run column. The exit code. */
+int tl_kt_hta_report(int what, char *const *inputs, size_t n, const tl_an_common *c);
 
 #endif

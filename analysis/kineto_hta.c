@@ -209,54 +209,99 @@ static double pct(int64_t a, int64_t b)
     return b ? 100.0 * (double)a / (double)b : NAN;
 }
 
-static tl_status report(int what, const char *input, const tl_an_common *c, char **files, size_t nf)
+/* One input of the command: its rank files and HTA's figures of each. */
+typedef struct hta_run {
+    const char *input;
+    char label[256]; /* the run column: the input's last path component */
+    char **files;
+    size_t nf, nsteps;
+    rank_res *rr;
+} hta_run;
+
+/* HTA's figures of every rank of one input, with and without the filter;
+ * the distinct ProfilerStep names of all its ranks decide which applies. */
+static tl_status load_run(hta_run *r)
 {
     tl_status st = TL_OK;
-    tl_an_table *tb = NULL;
     tl_kt_trace *t = NULL;
-    rank_res *rr = calloc(nf, sizeof *rr);
     int64_t *steps = NULL;
-    size_t nsteps = 0;
-    TL_CHECKGOTO(rr, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
-    for (size_t f = 0; f < nf; f++) {
-        TL_TRYGOTO(tl_kt_load(files[f], &t), st, fail);
-        TL_TRYGOTO(tl_kt_hta_compute(t, 1, &rr[f].with), st, fail);
-        TL_TRYGOTO(tl_kt_hta_compute(t, 0, &rr[f].without), st, fail);
-        /* the distinct ProfilerStep names of all ranks decide the filter */
+    int found = 0;
+    TL_TRY(tl_an_kineto_run_files(r->input, &r->files, &r->nf, &found));
+    if (!found)
+        return TL_FAIL(TL_ERR_INVAL, "%s: --hta applies Holistic Trace Analysis's rules to PyTorch profiler (Kineto) "
+                                     "traces; this is not one (a .json or .json.gz trace, or a folder of them)",
+                       r->input);
+    r->rr = calloc(r->nf, sizeof *r->rr);
+    TL_CHECKGOTO(r->rr, TL_ERR_NOMEM, st, fail, "%zu ranks", r->nf);
+    for (size_t f = 0; f < r->nf; f++) {
+        TL_TRYGOTO(tl_kt_load(r->files[f], &t), st, fail);
+        TL_TRYGOTO(tl_kt_hta_compute(t, 1, &r->rr[f].with), st, fail);
+        TL_TRYGOTO(tl_kt_hta_compute(t, 0, &r->rr[f].without), st, fail);
         for (size_t k = 0; k < t->nsteps; k++) {
             size_t j = 0;
-            while (j < nsteps && steps[j] != t->steps[k].num) j++;
-            if (j < nsteps) continue;
-            int64_t *ns = realloc(steps, (nsteps + 1) * sizeof *ns);
+            while (j < r->nsteps && steps[j] != t->steps[k].num) j++;
+            if (j < r->nsteps) continue;
+            int64_t *ns = realloc(steps, (r->nsteps + 1) * sizeof *ns);
             TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "steps");
             steps = ns;
-            steps[nsteps++] = t->steps[k].num;
+            steps[r->nsteps++] = t->steps[k].num;
         }
         tl_kt_free(&t);
     }
-    int filter = nsteps >= 2;
+fail:
+    tl_kt_free(&t);
+    free(steps);
+    return st;
+}
+
+static void run_label(const char *input, char *buf, size_t n)
+{
+    size_t len = strlen(input);
+    while (len > 1 && input[len - 1] == '/') len--;
+    size_t b = len;
+    while (b > 0 && input[b - 1] != '/') b--;
+    snprintf(buf, n, "%.*s", (int)(len - b), input + b);
+}
+
+/* The table of every input's ranks, printed and written (--csv) once, after
+ * every input was read: `breakdown --hta A B` names each row's input in its
+ * run column, as breakdown does without --hta. */
+static tl_status report(int what, hta_run *runs, size_t nrun, const tl_an_common *c)
+{
+    tl_status st = TL_OK;
+    tl_an_table *tb = NULL;
+    int several = nrun > 1;
     TL_TRYGOTO(tl_an_table_create(&tb, what ? "temporal breakdown (HTA)" : "comm/comp overlap (HTA)"), st, fail);
-    TL_TRYGOTO(tl_an_table_std_meta(tb, what ? "breakdown --hta" : "overlap --hta", input), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(tb, "ranks", "%zu", nf), st, fail);
+    TL_TRYGOTO(tl_an_table_std_meta(tb, what ? "breakdown --hta" : "overlap --hta", runs[0].input), st, fail);
+    for (size_t k = 1; k < nrun; k++) TL_TRYGOTO(tl_an_table_meta(tb, "input", "%s", runs[k].input), st, fail);
+    for (size_t k = 0; k < nrun; k++)
+        TL_TRYGOTO(tl_an_table_meta(tb, "ranks", "%s%s%zu", several ? runs[k].label : "", several ? ": " : "",
+                                    runs[k].nf),
+                   st, fail);
     TL_TRYGOTO(tl_an_table_meta(tb, "rules", "Holistic Trace Analysis's (analysis/README.md, \"HTA's rules\"): "
                                              "GPU rows with a stream and a correlation id; comm = ^nccl|ncclKernel "
                                              "names, memcpy/memset neither comm nor compute; sub-us times rounded "
                                              "inward when the trace has fractional ts"),
                st, fail);
-    if (filter)
-        TL_TRYGOTO(tl_an_table_meta(tb, "selection", "%zu ProfilerStep names: GPU rows whose launch starts before "
-                                                     "the last ProfilerStep (HTA's default)", nsteps),
-                   st, fail);
-    else
-        TL_TRYGOTO(tl_an_table_meta(tb, "selection", "%zu ProfilerStep name%s: every GPU row (HTA filters only "
-                                                     "with two or more)", nsteps, nsteps == 1 ? "" : "s"),
-                   st, fail);
+    for (size_t k = 0; k < nrun; k++) {
+        const char *pre = several ? runs[k].label : "", *sep = several ? ": " : "";
+        size_t ns = runs[k].nsteps;
+        if (ns >= 2)
+            TL_TRYGOTO(tl_an_table_meta(tb, "selection", "%s%s%zu ProfilerStep names: GPU rows whose launch starts "
+                                                         "before the last ProfilerStep (HTA's default)", pre, sep, ns),
+                       st, fail);
+        else
+            TL_TRYGOTO(tl_an_table_meta(tb, "selection", "%s%s%zu ProfilerStep name%s: every GPU row (HTA filters "
+                                                         "only with two or more)", pre, sep, ns, ns == 1 ? "" : "s"),
+                       st, fail);
+    }
     TL_TRYGOTO(tl_an_table_meta(tb, "without --hta", "%s", what ? "breakdown gives GPU time per kernel and category over "
                                                            "the whole trace (or --iters), no launch filter"
                                                          : "overlap's hidden = |comm∩compute|/U(comm) over the "
                                                            "whole trace window (or --iters), compute = every "
                                                            "non-NCCL kernel, p2p and coll apart, no launch filter"),
                st, fail);
+    if (what) TL_TRYGOTO(tl_an_table_col(tb, "run", "", 1), st, fail);
     TL_TRYGOTO(tl_an_table_col(tb, "rank", "", 0), st, fail);
     if (what == 0) {
         TL_TRYGOTO(tl_an_table_col(tb, "comm", "us", 0), st, fail);
@@ -272,48 +317,57 @@ static tl_status report(int what, const char *input, const tl_an_common *c, char
     }
     TL_TRYGOTO(tl_an_table_col(tb, "gpu_rows_kept", "", 0), st, fail);
     TL_TRYGOTO(tl_an_table_col(tb, "gpu_rows_dropped", "", 0), st, fail);
-    for (size_t f = 0; f < nf; f++) {
-        const tl_kt_hta *h = filter ? &rr[f].with : &rr[f].without;
-        TL_TRYGOTO(tl_an_table_row(tb), st, fail);
-        TL_TRYGOTO(tl_an_table_int(tb, h->rank >= 0 ? h->rank : (int64_t)f), st, fail);
-        if (what == 0) {
-            TL_TRYGOTO(tl_an_table_int(tb, h->comm_us), st, fail);
-            TL_TRYGOTO(tl_an_table_int(tb, h->comp_us), st, fail);
-            TL_TRYGOTO(tl_an_table_int(tb, h->overlap_us), st, fail);
-            TL_TRYGOTO(tl_an_table_num(tb, pct(h->overlap_us, h->comm_us), 2), st, fail);
-        } else {
-            int64_t nc = h->kernel_us - h->comp_us - h->idle_us;
-            TL_TRYGOTO(tl_an_table_int(tb, h->kernel_us), st, fail);
-            TL_TRYGOTO(tl_an_table_int(tb, h->idle_us), st, fail);
-            TL_TRYGOTO(tl_an_table_int(tb, h->comp_us), st, fail);
-            TL_TRYGOTO(tl_an_table_int(tb, nc), st, fail);
-            TL_TRYGOTO(tl_an_table_num(tb, pct(h->idle_us, h->kernel_us), 2), st, fail);
-            TL_TRYGOTO(tl_an_table_num(tb, pct(h->comp_us, h->kernel_us), 2), st, fail);
-            TL_TRYGOTO(tl_an_table_num(tb, pct(nc, h->kernel_us), 2), st, fail);
+    for (size_t k = 0; k < nrun; k++)
+        for (size_t f = 0; f < runs[k].nf; f++) {
+            const tl_kt_hta *h = runs[k].nsteps >= 2 ? &runs[k].rr[f].with : &runs[k].rr[f].without;
+            TL_TRYGOTO(tl_an_table_row(tb), st, fail);
+            if (what) TL_TRYGOTO(tl_an_table_str(tb, runs[k].label), st, fail);
+            TL_TRYGOTO(tl_an_table_int(tb, h->rank >= 0 ? h->rank : (int64_t)f), st, fail);
+            if (what == 0) {
+                TL_TRYGOTO(tl_an_table_int(tb, h->comm_us), st, fail);
+                TL_TRYGOTO(tl_an_table_int(tb, h->comp_us), st, fail);
+                TL_TRYGOTO(tl_an_table_int(tb, h->overlap_us), st, fail);
+                TL_TRYGOTO(tl_an_table_num(tb, pct(h->overlap_us, h->comm_us), 2), st, fail);
+            } else {
+                int64_t nc = h->kernel_us - h->comp_us - h->idle_us;
+                TL_TRYGOTO(tl_an_table_int(tb, h->kernel_us), st, fail);
+                TL_TRYGOTO(tl_an_table_int(tb, h->idle_us), st, fail);
+                TL_TRYGOTO(tl_an_table_int(tb, h->comp_us), st, fail);
+                TL_TRYGOTO(tl_an_table_int(tb, nc), st, fail);
+                TL_TRYGOTO(tl_an_table_num(tb, pct(h->idle_us, h->kernel_us), 2), st, fail);
+                TL_TRYGOTO(tl_an_table_num(tb, pct(h->comp_us, h->kernel_us), 2), st, fail);
+                TL_TRYGOTO(tl_an_table_num(tb, pct(nc, h->kernel_us), 2), st, fail);
+            }
+            TL_TRYGOTO(tl_an_table_int(tb, (int64_t)h->kept), st, fail);
+            TL_TRYGOTO(tl_an_table_int(tb, (int64_t)h->dropped), st, fail);
         }
-        TL_TRYGOTO(tl_an_table_int(tb, (int64_t)h->kept), st, fail);
-        TL_TRYGOTO(tl_an_table_int(tb, (int64_t)h->dropped), st, fail);
-    }
     TL_TRYGOTO(tl_an_emit(tb, c->csv), st, fail);
 fail:
-    tl_kt_free(&t);
     tl_an_table_destroy(&tb);
-    free(rr);
-    free(steps);
     return st;
 }
 
-int tl_kt_hta_report(int what, const char *input, const tl_an_common *c)
+int tl_kt_hta_report(int what, char *const *inputs, size_t n, const tl_an_common *c)
 {
-    char **files = NULL;
-    size_t nf = 0;
-    int found = 0;
-    tl_status st = tl_an_kineto_run_files(input, &files, &nf, &found);
-    if (st == TL_OK && !found)
-        st = TL_FAIL(TL_ERR_INVAL, "%s: --hta applies Holistic Trace Analysis's rules to PyTorch profiler (Kineto) "
-                                   "traces; this is not one (a .json or .json.gz trace, or a folder of them)",
-                     input);
-    if (st == TL_OK) st = report(what, input, c, files, nf);
-    tl_an_run_files_free(&files, nf);
+    tl_status st = TL_OK;
+    hta_run *runs = calloc(n ? n : 1, sizeof *runs);
+    TL_CHECKGOTO(runs, TL_ERR_NOMEM, st, fail, "%zu inputs", n);
+    for (size_t k = 0; k < n; k++) {
+        runs[k].input = inputs[k];
+        run_label(inputs[k], runs[k].label, sizeof runs[k].label);
+    }
+    /* two inputs of one name (a/trace, b/trace): each row names its input as typed */
+    for (size_t k = 0; k < n; k++)
+        for (size_t j = k + 1; j < n; j++)
+            if (!strcmp(runs[k].label, runs[j].label))
+                for (size_t i = 0; i < n; i++) snprintf(runs[i].label, sizeof runs[i].label, "%s", inputs[i]);
+    for (size_t k = 0; k < n; k++) TL_TRYGOTO(load_run(&runs[k]), st, fail);
+    st = report(what, runs, n, c);
+fail:
+    for (size_t k = 0; runs && k < n; k++) {
+        tl_an_run_files_free(&runs[k].files, runs[k].nf);
+        free(runs[k].rr);
+    }
+    free(runs);
     return st == TL_OK ? 0 : 1;
 }

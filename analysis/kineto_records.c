@@ -264,11 +264,11 @@ fail:
 }
 
 tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, tl_an_meta *meta,
-                            tl_an_nsys_meta_fn mfn)
+                            tl_an_nsys_meta_fn mfn, struct tl_progress *bar)
 {
     tl_kt_trace *t = NULL;
     memset(meta, 0, sizeof *meta);
-    TL_TRY(tl_kt_load(path, &t));
+    TL_TRY(tl_kt_load_progress(path, bar, &t));
     tl_status st = tl_kt_emit(t, cb, user, meta, mfn);
     tl_kt_free(&t);
     return st == TL_OK ? TL_OK : tl_error_frame(st, __FILE__, __LINE__);

@@ -73,13 +73,57 @@ static tl_status clock_meta(const tl_trace_reader *rd, const char *path, int fla
     return TL_OK;
 }
 
+/* An Nsight Systems rank's records counted on its progress line. */
+typedef struct counted {
+    tl_an_record_fn cb;
+    void *user;
+    tl_progress *bar;
+    int64_t n;
+} counted;
+
+static tl_status count_record(void *user, const tl_trace_record *r)
+{
+    counted *c = user;
+    if ((++c->n & 0xffff) == 0) tl_progress_update(c->bar, (double)c->n);
+    return c->cb ? c->cb(c->user, r) : TL_OK;
+}
+
+/* Nsight Systems exports and Kineto traces: no records= to size the line
+ * by, so it is drawn only when asked (--progress): the records of an
+ * export's rank as they stream, the events of a Kineto file as it parses. */
+static tl_status scan_foreign(const char *path, const char *nfile, int nrank, int flags, tl_an_record_fn cb,
+                              void *user, tl_an_meta *meta)
+{
+    tl_progress bar = {0};
+    int on = (flags & TL_AN_PROGRESS) && !(flags & TL_AN_QUIET);
+    if (on) {
+        const char *base = strrchr(nfile ? nfile : path, '/');
+        base = base ? base + 1 : nfile ? nfile : path;
+        char what[160];
+        if (nfile) snprintf(what, sizeof what, "reading %.120s rank %d", base, nrank);
+        else snprintf(what, sizeof what, "reading %.120s", base);
+        tl_progress_begin(&bar, what, 0, nfile ? "records" : "events", TL_PROGRESS_ON);
+    }
+    tl_status st;
+    if (nfile) {
+        counted c = {.cb = cb, .user = user, .bar = &bar};
+        st = tl_an_nsys_scan(nfile, nrank, on ? count_record : cb, on ? (void *)&c : user, meta, NULL);
+        if (on) tl_progress_update(&bar, (double)c.n);
+    } else {
+        st = tl_an_kineto_scan(path, cb, user, meta, NULL, on ? &bar : NULL);
+    }
+    tl_progress_end(&bar);
+    return st;
+}
+
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
     tl_status st = TL_OK;
     char nfile[1024];
     int nrank = 0;
-    if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank)) return tl_an_nsys_scan(nfile, nrank, cb, user, meta, NULL);
-    if (tl_an_is_kineto(path)) return tl_an_kineto_scan(path, cb, user, meta, NULL);
+    if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank))
+        return scan_foreign(path, nfile, nrank, flags, cb, user, meta);
+    if (tl_an_is_kineto(path)) return scan_foreign(path, NULL, 0, flags, cb, user, meta);
     tl_trace_reader *rd = NULL;
     tl_progress bar = {0}; /* reading a large file */
     memset(meta, 0, sizeof *meta);

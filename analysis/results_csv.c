@@ -63,6 +63,43 @@ static void solve_variant(char *const *f, const int *ck, char *buf, size_t n)
     }
 }
 
+/* Columns that are measured (they differ between repetitions of one
+ * configuration) or that name the point already (variant, nranks, the
+ * swept x): every other column of a results file is its configuration
+ * (trilap-bench: the other sizes, iters, priorities, trace_mode, ...). */
+static int measured_or_key(const char *col)
+{
+    static const char *const cols[] = {"variant",  "nranks",        "rep",           "us_per_iter", "wrong",
+                                       "iterations", "residual",    "true_residual", "solver_time_s", "time_s",
+                                       "converged", "reason"};
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+        if (!strcmp(col, cols[k])) return 1;
+    for (int k = 0; k < NSOLVE_KEYS; k++)
+        if (!strcmp(col, solve_keys[k])) return 1;
+    return 0;
+}
+
+/* The configuration fields of a row, joined by '\x1f' (malloc'd). */
+static char *conf_of(char *const *f, const int *cc, int ncc)
+{
+    size_t len = 1;
+    for (int k = 0; k < ncc; k++) len += strlen(f[cc[k]]) + 1;
+    char *c = malloc(len), *w = c;
+    if (!c) return NULL;
+    for (int k = 0; k < ncc; k++) w += sprintf(w, "%s%s", k ? "\x1f" : "", f[cc[k]]);
+    *w = '\0';
+    return c;
+}
+
+/* The k-th field of a conf_of string, into buf. */
+static const char *conf_field(const char *c, int k, char *buf, size_t n)
+{
+    for (; k > 0 && c; k--) c = strchr(c, '\x1f') ? strchr(c, '\x1f') + 1 : NULL;
+    if (!c) c = "";
+    snprintf(buf, n, "%.*s", (int)strcspn(c, "\x1f"), c);
+    return buf;
+}
+
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout)
 {
     *out = NULL;
@@ -79,6 +116,10 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     for (int k = 0; k < NSOLVE_KEYS; k++) ck[k] = -1;
     tl_an_result *g = NULL;
     double **samples = NULL;
+    char **confs = NULL;   /* with xcol (a sweep): each group's configuration, from its first row */
+    long *first_line = NULL;
+    int cc[MAXF], ncc = 0; /* the configuration columns */
+    char *hdr[MAXF];       /* the header's names (strdup'd for the configuration columns) */
     size_t ng = 0;
     char *f[MAXF];
     while (getline(&line, &lcap, fp) >= 0) {
@@ -100,6 +141,12 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
                 for (int k = 0; k < NSOLVE_KEYS; k++) ck[k] = -1;
             TL_CHECKGOTO(!xcol || cx >= 0, TL_ERR_PARSE, st, fail, "%s:%ld: header lacks the column %s", path, lineno,
                          xcol);
+            for (int i = 0; xcol && i < nf; i++)
+                if (i != cx && !measured_or_key(f[i])) {
+                    hdr[ncc] = strdup(f[i]);
+                    TL_CHECKGOTO(hdr[ncc], TL_ERR_NOMEM, st, fail, "header");
+                    cc[ncc++] = i;
+                }
             TL_CHECKGOTO(cv >= 0 && cn >= 0 && cu >= 0, TL_ERR_PARSE, st, fail,
                          "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve "
                                "--results files have them)",
@@ -112,6 +159,8 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
         if (cx > need) need = cx;
         for (int k = 0; k < NSOLVE_KEYS; k++)
             if (ck[k] > need) need = ck[k];
+        for (int k = 0; k < ncc; k++)
+            if (cc[k] > need) need = cc[k];
         TL_CHECKGOTO(nf > need, TL_ERR_PARSE, st, fail, "%s:%ld: %d fields, expected at least %d", path, lineno, nf,
                      need + 1);
         char *end = NULL;
@@ -136,13 +185,46 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
             snprintf(variant, sizeof variant, "%s", f[cv]);
         size_t k = 0;
         while (k < ng && !(strcmp(g[k].variant, variant) == 0 && g[k].nranks == nr && g[k].x == x)) k++;
+        char *conf = NULL;
+        if (xcol) {
+            conf = conf_of(f, cc, ncc);
+            TL_CHECKGOTO(conf, TL_ERR_NOMEM, st, fail, "row");
+        }
+        if (k < ng && conf && strcmp(conf, confs[k]) != 0) {
+            /* a sweep's point pools its rows as repetitions: rows of one
+             * point in two configurations would be averaged into one */
+            int d = 0;
+            char a[96], b[96];
+            while (d < ncc && !strcmp(conf_field(conf, d, a, sizeof a), conf_field(confs[k], d, b, sizeof b))) d++;
+            free(conf);
+            st = TL_FAIL(TL_ERR_PARSE,
+                         "%s:%ld: %s, %ld ranks, %s %s again with %s %s (line %ld: %s): sweep takes a point's "
+                         "rows as repetitions of one configuration; give it a file whose %s is one value (sweep "
+                         "has no filter: keep the header and those rows)",
+                         path, lineno, variant, nr, xcol, f[cx], d < ncc ? hdr[d] : "?",
+                         d < ncc ? f[cc[d]] : "?", first_line[k], b, d < ncc ? hdr[d] : "?");
+            goto fail;
+        }
         if (k == ng) {
             tl_an_result *ngp = realloc(g, (ng + 1) * sizeof *ngp);
+            if (!ngp) free(conf);
             TL_CHECKGOTO(ngp, TL_ERR_NOMEM, st, fail, "results");
             g = ngp;
             double **ns = realloc(samples, (ng + 1) * sizeof *ns);
+            if (!ns) free(conf);
             TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "results");
             samples = ns;
+            char **nc = realloc(confs, (ng + 1) * sizeof *nc);
+            if (!nc) free(conf);
+            TL_CHECKGOTO(nc, TL_ERR_NOMEM, st, fail, "results");
+            confs = nc;
+            long *nl = realloc(first_line, (ng + 1) * sizeof *nl);
+            if (!nl) free(conf);
+            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "results");
+            first_line = nl;
+            confs[ng] = conf;
+            first_line[ng] = lineno;
+            conf = NULL;
             memset(&g[ng], 0, sizeof g[ng]);
             snprintf(g[ng].variant, sizeof g[ng].variant, "%s", variant);
             g[ng].nranks = (int)nr;
@@ -150,6 +232,7 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
             samples[ng] = NULL;
             ng++;
         }
+        free(conf);
         double *s = realloc(samples[k], (size_t)(g[k].n + 1) * sizeof *s);
         TL_CHECKGOTO(s, TL_ERR_NOMEM, st, fail, "samples");
         samples[k] = s;
@@ -169,6 +252,10 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     g = NULL;
 fail:
     for (size_t k = 0; samples && k < ng; k++) free(samples[k]);
+    for (size_t k = 0; confs && k < ng; k++) free(confs[k]);
+    for (int k = 0; k < ncc; k++) free(hdr[k]);
+    free(confs);
+    free(first_line);
     free(samples);
     free(g);
     free(line);

@@ -64,10 +64,20 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
 {
     tl_optresult res;
     if (tl_opts_parse(spec, argc, argv, &res) != TL_OK) return 2;
+    cli->ngiven = 0;
+    for (int i = 0; i < res.ngiven && cli->ngiven < (int)(sizeof cli->given / sizeof cli->given[0]); i++)
+        cli->given[cli->ngiven++] = res.given[i];
     free(res.positional);
     if (res.exit_now) return 0;
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;
     return -1;
+}
+
+int tl_mcli_given(const tl_mcli *cli, const void *field)
+{
+    for (int i = 0; i < cli->ngiven; i++)
+        if (cli->given[i] == field) return 1;
+    return 0;
 }

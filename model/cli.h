@@ -13,6 +13,8 @@
 typedef struct tl_mcli {
     const tl_optspec *spec; /* for the `# opt:` lines */
     char workdir[256];      /* platform files; removed at exit */
+    const void *given[64];  /* the fields argv set (tl_mcli_given) */
+    int ngiven;
 } tl_mcli;
 
 typedef int (*tl_mcmd_fn)(int argc, char **argv, tl_mcli *cli);
@@ -27,6 +29,8 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli);
  * cli->spec then names: -1 to go on, else the exit status (0 after --help
  * or --version, 2 after a bad option, said in one line). */
 int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv);
+/* After tl_mcli_parse: 1 when the user typed the option of this field. */
+int tl_mcli_given(const tl_mcli *cli, const void *field);
 
 /* `# key: value` lines every output starts with. */
 void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);

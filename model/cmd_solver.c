@@ -36,8 +36,9 @@ static const tl_option solver_options[] = {
     {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform), .def = "a100-hdr",
      .metavar = "NAME", .help = "built-in platform: h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
     {.name = "platform-file", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform_file),
-     .metavar = "XML", .help = "a SimGrid platform file instead (hosts gpu<R>, nccl<R>; model/README.md); "
-                               "--platform still gives the GPU's memory bandwidth"},
+     .metavar = "XML", .help = "a SimGrid platform file instead of --platform (hosts gpu<R>, nccl<R>; "
+                               "model/README.md): its network, and the NCCL rate beside compute of its nccl<R> "
+                               "hosts; kernels at the calibration's GPU (H200) speed"},
     {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
      .metavar = "LIST", .help = "GPU counts"},
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
@@ -83,6 +84,28 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
     if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 0; /* the reader's line names it */
     s->m.csr = &s->csr;
     return 1;
+}
+
+/* The speed attribute of host nccl0 in a platform file ("1Gf,0.05Gf": the
+ * second power state is NCCL's rate beside compute), into buf; "" when the
+ * file does not say it plainly. For the preamble only: SimGrid reads the
+ * file. */
+static const char *nccl0_speed(const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) return buf;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        const char *h = strstr(line, "id=\"nccl0\"");
+        const char *sp = h ? strstr(line, "speed=\"") : NULL;
+        if (!sp) continue;
+        sp += 7;
+        snprintf(buf, n, "%.*s", (int)strcspn(sp, "\""), sp);
+        break;
+    }
+    fclose(f);
+    return buf;
 }
 
 /* Per GPU count: partition, statistics, one simulation per schedule. */
@@ -193,7 +216,16 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
                        .groups = &g, .ngroups = 1};
     int rc = tl_mcli_parse(cli, &spec, argc, argv);
     if (rc >= 0) return rc;
-    const tl_mplatform *p = tl_mplatform_find(o.platform);
+    if (o.platform_file && tl_mcli_given(cli, &o.platform)) {
+        tl_mcli_error("--platform does not apply with --platform-file: the file is the platform (its network, and "
+                      "NCCL's rate beside compute in its nccl<R> hosts) and kernels run at the calibration's GPU "
+                      "(H200) speed; give one of them");
+        return 2;
+    }
+    /* a platform file: kernels as the calibration measured them, on its
+     * H200; --platform's default names nothing then (the `# opt:` line) */
+    const tl_mplatform *p = tl_mplatform_find(o.platform_file ? "h200-nvlink" : o.platform);
+    if (o.platform_file) o.platform = NULL;
     if (!p) {
         tl_mcli_error("invalid --platform '%s' (%s)", o.platform, tl_mplatform_choices());
         return 2;
@@ -232,10 +264,22 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
                      "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK)
         return 1;
     tl_mcli_preamble(stdout, cli, "solver", &c, o.calib);
-    printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
-    printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-           "nominal)\n",
-           1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
+    if (o.platform_file) {
+        char sp[128];
+        nccl0_speed(o.platform_file, sp, sizeof sp);
+        printf("# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL beside a compute "
+               "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
+               "%.4g\n",
+               o.platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c.nccl_rate);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f: the "
+               "calibration's GPU, a platform file names none)\n",
+               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs);
+    } else {
+        printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+               "nominal)\n",
+               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
+    }
     int bicg = o.method == METHOD_PIPEBICGSTAB;
     printf("# method: %s (%s)\n", method_names[o.method],
            bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"

@@ -132,7 +132,6 @@ static tl_status build_method(tl_mjob *j, const tl_schedule *s, const tl_mpart *
     j->iters = iters;
     j->alpha_coll_s = 1e-6 * c->alpha_coll_us;
     j->alpha_p2p_s = 1e-6 * c->alpha_p2p_us;
-    j->nccl_rate_beside_compute = c->nccl_rate;
     j->cross_lane_s = 1e-6 * c->xstream_us;
     j->ar_algo = TL_MAR_TREE;
     /* the producers first: a wait names the lane of its event's step */
@@ -201,7 +200,6 @@ tl_status tl_mjob_tristream(tl_mjob *j, const tl_schedule *s, const char *part_a
     j->iters = iters;
     j->alpha_coll_s = 1e-6 * c->alpha_coll_us;
     j->alpha_p2p_s = 1e-6 * c->alpha_p2p_us;
-    j->nccl_rate_beside_compute = c->nccl_rate;
     j->cross_lane_s = 1e-6 * c->xstream_us;
     j->ar_algo = TL_MAR_TREE;
     int want_ar = 1, want_ring = 1, want_daxpy = 1;
@@ -266,7 +264,6 @@ tl_status tl_mjob_fdtd(tl_mjob *j, const tl_mfdtd *f)
     j->lanes[0].name = "compute";
     j->iters = f->steps / f->s;
     j->alpha_p2p_s = 0; /* fitted into the platform's port latency instead */
-    j->nccl_rate_beside_compute = 1;
     double lx = (double)f->n / f->px, ly = (double)f->n / f->py, lz = (double)f->n / f->pz;
     double face[3] = {ly * lz, lx * lz, lx * ly};
     int dims[3] = {f->px, f->py, f->pz};

@@ -81,11 +81,11 @@ typedef struct tl_mjob {
     tl_mhalo *halo;      /* [nranks] (HALO, STAGED) */
     tl_mar_algo ar_algo;
     /* NCCL: the fixed cost of one operation (launch, setup, the kernel's
-     * own latency), run on the rank's NCCL engine, which progresses at
-     * `nccl_rate_beside_compute` of its speed while a compute kernel runs
-     * on that GPU (measured: model/README.md). */
+     * own latency), run on the rank's NCCL engine, which progresses at the
+     * speed of its nccl<R> host's second power state while a compute
+     * kernel runs on that GPU: the platform file's rate (the calibration's
+     * nccl_rate in the files trilap-model writes; model/README.md). */
     double alpha_p2p_s, alpha_coll_s;
-    double nccl_rate_beside_compute;
     /* a lane that waits for another lane's event, or an NCCL operation
      * that follows one issued to another stream on its communicator, starts
      * this long after the event (measured: calib_trace.c) */

@@ -974,6 +974,85 @@ TL_TEST(timeline_span_from_first_active_rank)
     free(o);
 }
 
+/* An --iter-range that selects nothing on any rank is refused by
+ * breakdown as by overlap, naming the run and the range (before: "# 0
+ * rows", a CSV of its header alone, exit 0), and on a run that marks no
+ * iterations at all; nothing printed or written. (A rank without them
+ * beside ranks that have them adds nothing: breakdown_categories_and_bandwidth.) */
+TL_TEST(breakdown_refuses_empty_iter_range)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], flat[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    snprintf(flat, sizeof flat, "%s/flat", t);
+    snprintf(csv, sizeof csv, "%s/b.csv", t);
+    for (int r = 0; r < 2; r++) {
+        char rows[512];
+        snprintf(rows, sizeof rows,
+                 "%d,%d,1,compute,compute,kernel,k,0,10000,1,-1,0\n"
+                 "%d,%d,1,compute,compute,kernel,k,20000,30000,2,-1,1\n",
+                 r, r, r, r);
+        trace(run, r, rows);
+        snprintf(rows, sizeof rows, "%d,%d,1,compute,compute,kernel,k,0,10000,1,-1,-1\n", r, r);
+        trace(flat, r, rows);
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iter-range 1:1 %s", tl_test_bin(), run), 0);
+    static const char *const cases[][3] = {
+        {"breakdown --iter-range 5:6 --csv %s %s", "run", ": no GPU activity in iterations 5:6 on any of its 2 ranks"},
+        {"breakdown --iter-range 0:1 --csv %s %s", "flat", ": no GPU activity in iterations 0:1 on any of its 2 ranks"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1400], want[700];
+        snprintf(args, sizeof args, cases[i][0], csv, i ? flat : run);
+        snprintf(want, sizeof want, "%s%s", i ? flat : run, cases[i][2]);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+                      args, want, e);
+        TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+}
+
+/* timeline --count and overlap's per-iteration output on a run that marks
+ * no iterations: refused in one line naming the run and why (before: the
+ * same whole-window file whatever --count said, and "# 0 rows" with a CSV
+ * of its header alone); without them the whole window is drawn. */
+TL_TEST(iteration_options_need_iterations)
+{
+    const char *t = tl_test_tmpdir();
+    char flat[512], out[600];
+    snprintf(flat, sizeof flat, "%s/flat", t);
+    snprintf(out, sizeof out, "%s/o.csv", t);
+    trace(flat, 0, "0,0,1,compute,compute,kernel,k,0,10000,1,-1,-1\n");
+    trace(flat, 1, "1,1,1,compute,compute,kernel,k,0,10000,1,-1,-1\n");
+    static const char *const cases[][2] = {
+        {"timeline --count 1 %s -o %s", "--count does not apply to %s: it marks no iterations (iter -1 "
+                                        "everywhere), so the timeline is its whole window"},
+        {"overlap --per-iter %s", "--per-iter does not apply to %s: it marks no iterations (iter -1 everywhere), "
+                                  "so there is no iteration to report"},
+        {"overlap %s --iter-csv %s", "--iter-csv does not apply to %s: it marks no iterations"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1400], want[900];
+        snprintf(args, sizeof args, cases[i][0], flat, out);
+        snprintf(want, sizeof want, cases[i][1], flat);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+                      args, want, e);
+        TL_ASSERT_MSG(!o[0] && access(out, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s -o %s", tl_test_bin(), flat, out), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# iterations: none recorded (iter -1 everywhere): the whole window"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), flat), 0);
+}
+
 TL_TEST(compare_runs_and_results)
 {
     const char *t = tl_test_tmpdir();
@@ -1115,6 +1194,47 @@ TL_TEST(sweep_ideal_and_efficiency)
     free(e);
 }
 
+/* A sweep point's rows are repetitions of one configuration: rows of one
+ * variant, rank count and size that differ in another column
+ * (trace_mode off and nvtx) are refused naming the column, both values
+ * and their lines (before: pooled, "reps 6" over two configurations);
+ * columns measured per repetition (rep, us_per_iter, wrong) may differ. */
+TL_TEST(sweep_refuses_mixed_configurations)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes,trace_mode,wrong\n"
+                       "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,55,1024,64,off,1\n"
+                       "three-split,2,0,60,1024,64,nvtx,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 1);
+    char *e = out_of(t, "err"), *o = out_of(t, "out");
+    char want[900];
+    snprintf(want, sizeof want, "%s:4: three-split, 2 ranks, ring_bytes 1024 again with trace_mode nvtx (line 2: "
+                                "off): sweep takes a point's rows as repetitions of one configuration; give it a "
+                                "file whose trace_mode is one value", res);
+    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
+    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
+    free(e);
+    free(o);
+    /* another size column differing is another configuration too */
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes\n"
+                       "three-split,2,0,54,1024,64\nthree-split,2,0,80,1024,128\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes", tl_test_bin(), res), 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "again with daxpy_bytes 128 (line 2: 64)"), "%s", e);
+    free(e);
+    /* one configuration: its repetitions pooled, the swept sizes apart */
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes,trace_mode,wrong\n"
+                       "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,56,1024,64,off,2\n"
+                       "three-split,2,0,70,4096,64,off,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "\n1024,three-split,2,2,55.000,") && strstr(c, "\n4096,three-split,2,1,70.000,"), "%s", c);
+    free(c);
+}
+
 TL_TEST(huge_trace_streams)
 {
     const char *t = tl_test_tmpdir();
@@ -1218,4 +1338,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
-             diagnose_device_copies_not_staging, compare_names_second_input)
+             diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
+             iteration_options_need_iterations, sweep_refuses_mixed_configurations)

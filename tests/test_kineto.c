@@ -35,7 +35,8 @@ static void need_jsonc(void)
 }
 
 /* The numbers of the data row of `rank` in a trilap table (columns from
- * the first): fills up to n values, returns how many. */
+ * the first, or after a leading text column such as breakdown's run):
+ * fills up to n values, returns how many. */
 static int table_row(const char *text, int rank, double *v, int n)
 {
     const char *line = text;
@@ -47,7 +48,8 @@ static int table_row(const char *text, int rank, double *v, int n)
             if (len >= sizeof buf) len = sizeof buf - 1;
             memcpy(buf, line, len);
             buf[len] = '\0';
-            char *p = buf, *q;
+            char *p = buf + strspn(buf, " "), *q;
+            if (*p && strchr("+-.0123456789", *p) == NULL) p += strcspn(p, " "); /* a text column */
             double x = strtod(p, &q);
             if (q != p && (int)x == rank) {
                 int k = 0;
@@ -931,6 +933,137 @@ TL_TEST(options_applied_or_refused)
     free(err);
 }
 
+/* --progress draws its line for each Kineto file read, as for trilap's
+ * own traces (before: nothing for Kineto or Nsight Systems inputs);
+ * --raw-clock and --accept-incomplete, which say what to do with measured
+ * clock offsets and complete=no, are refused on Kineto traces, which have
+ * neither (before: accepted and ignored). */
+TL_TEST(progress_and_clock_flags_on_kineto)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
+    char cmd[1200], *out = NULL, *err = NULL;
+    static const char *const cmds[] = {"overlap", "breakdown", "diagnose", "timeline -o /dev/null",
+                                       "perfetto -o /dev/null"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s --progress %s", bin, cmds[i], dir);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+        /* one line per file, however often the command reads it */
+        for (int r = 0; r < 2; r++) {
+            char want[64];
+            snprintf(want, sizeof want, "reading sampled_rank-%d.json.gz ", r);
+            const char *at = strstr(err, want);
+            TL_ASSERT_MSG(at && strstr(at, " events [") && !strstr(at + 1, want), "%s: no single progress line for "
+                          "rank %d:\n%s", cmds[i], r, err);
+        }
+        free(out);
+        free(err);
+    }
+    static const char *const refused[][2] = {
+        {"overlap --raw-clock %s", "--raw-clock does not apply to %s, a PyTorch profiler (Kineto) trace: Kineto "
+                                   "measures no clock offsets to leave unapplied"},
+        {"breakdown --accept-incomplete %s", "--accept-incomplete does not apply to %s, a PyTorch profiler (Kineto) "
+                                             "trace: Kineto marks no trace complete=no"},
+        {"timeline --raw-clock %s -o x.csv", "--raw-clock does not apply to %s"},
+        {"compare --raw-clock %s %s", "--raw-clock does not apply to %s"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[900], want[900];
+        snprintf(args, sizeof args, refused[i][0], dir, dir);
+        snprintf(want, sizeof want, refused[i][1], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused (2):\n%s", args, err);
+        TL_ASSERT_MSG(strstr(err, want) && strchr(err, '\n') == err + strlen(err) - 1 && !out[0],
+                      "%s: not one line saying '%s':\n%s", args, want, err);
+        free(out);
+        free(err);
+    }
+    /* typed off, they ask for nothing */
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --no-raw-clock --no-accept-incomplete %s", bin, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    free(out);
+    free(err);
+}
+
+/* `breakdown --hta A B --csv F`: one table of every input's ranks, each
+ * row naming its input in a run column, printed and written once (before:
+ * one table per input, and the CSV rewritten by each, so it held the last
+ * input's rows only); an input that is not a Kineto trace is refused
+ * before anything is printed or written. */
+TL_TEST(hta_breakdown_of_several_inputs)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *ctl = data_dir("trace_diff_control"), *t = tl_test_tmpdir();
+    char cmd[2000], csvp[700], *out = NULL, *err = NULL;
+    snprintf(csvp, sizeof csvp, "%s/bd.csv", t);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze breakdown --hta --csv %s %s %s/sampled_rank-1.json.gz", tl_test_bin(),
+             csvp, ctl, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    char *csv = tl_test_read(csvp);
+    TL_ASSERT_MSG(!strncmp(csv, "run,rank,kernel_time_us,", 24), "%s", csv);
+    /* HTA's figures of each (issue 27's table), each under its input's name */
+    TL_ASSERT_MSG(strstr(csv, "\ntrace_diff_control,3,") && strstr(csv, ",16.20,61.23,22.57,"), "%s", csv);
+    TL_ASSERT_MSG(strstr(csv, "\nsampled_rank-1.json.gz,1,") && strstr(csv, ",54.72,22.57,22.72,"), "%s", csv);
+    int lines = 0;
+    for (const char *c = csv; *c; c++) lines += *c == '\n';
+    TL_ASSERT_MSG(lines == 3, "%d lines, not a header and 2 rows:\n%s", lines, csv);
+    TL_ASSERT_MSG(strstr(out, "# 2 rows") && !strstr(out + 1, "# table:"), "not one table:\n%s", out);
+    free(csv);
+    free(out);
+    free(err);
+    /* a second input that is not a Kineto trace: refused, nothing written */
+    snprintf(csvp, sizeof csvp, "%s/bad.csv", t);
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze breakdown --hta --csv %s %s %s", tl_test_bin(), csvp, ctl, t);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 1, "%s: %s", cmd, err);
+    TL_ASSERT_MSG(strstr(err, "--hta applies Holistic Trace Analysis's rules") && !out[0], "%s\n%s", out, err);
+    struct stat sb;
+    TL_ASSERT_MSG(stat(csvp, &sb) != 0, "%s written", csvp);
+    free(out);
+    free(err);
+}
+
+/* With --hta a flag typed at its default (--no-progress, --no-per-iter,
+ * --no-raw-clock) asks for nothing and is taken; before, it was refused
+ * naming the option the user had not typed ("--progress does not apply
+ * with --hta"). Typed on, it is still refused. */
+TL_TEST(hta_takes_flags_typed_off)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
+    char cmd[1200], *out = NULL, *err = NULL, *plain = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s", bin, dir);
+    TL_ASSERT_MSG(tl_test_run(cmd, &plain, &err) == 0, "%s: %s", cmd, err);
+    free(err);
+    static const char *const taken[] = {"overlap --hta --no-progress %s", "overlap --hta --no-per-iter %s",
+                                        "breakdown --hta --no-raw-clock %s",
+                                        "overlap --hta --no-accept-incomplete --no-align-clocks %s"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        char args[900];
+        snprintf(args, sizeof args, taken[i], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0 && !err[0], "%s: refused:\n%s", args, err);
+        if (i == 0) TL_ASSERT_MSG(!strcmp(out, plain), "%s: not overlap --hta's table:\n%s", args, out);
+        free(out);
+        free(err);
+    }
+    free(plain);
+    static const char *const refused[][2] = {
+        {"overlap --hta --progress %s", "--progress does not apply with --hta"},
+        {"overlap --hta --no-per-iter --per-iter %s", "--per-iter does not apply with --hta"},
+        {"breakdown --hta --raw-clock %s", "--raw-clock does not apply with --hta"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char args[900];
+        snprintf(args, sizeof args, refused[i][0], dir);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused:\n%s", args, err);
+        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s: not one line saying '%s':\n%s", args, refused[i][1], err);
+        free(out);
+        free(err);
+    }
+}
+
 /* Every data row of `overlap` names the trace's rank: trace_diff_control
  * is rank 3 alone, as its `# rank:` line and every other command say.
  * Before, the main and reconciliation tables, their --csv and the
@@ -1017,4 +1150,5 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
-             kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read)
+             kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
+             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs)

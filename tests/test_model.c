@@ -45,7 +45,6 @@ static void halo_job(tl_mjob *j)
     j->lanes[0].ops[0] = (tl_mop){.kind = TL_MOP_KERNEL, .name = "k"};
     j->lanes[0].ops[1] = (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .cat = TL_MCAT_P2P, .name = "halo"};
     j->alpha_p2p_s = 3e-6;
-    j->nccl_rate_beside_compute = 1;
     for (int r = 0; r < 2; r++) {
         *tl_mjob_cost(j, r, 0, 0) = 10e-6;
         TL_ASSERT_OK(tl_mhalo_add(j->halo, r, 1 - r, 1000000));
@@ -414,6 +413,43 @@ TL_TEST(invalid_platform_refused_in_one_line)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "no host 'gpu1'"), "%d lines: %s", lines, err);
 }
 
+/* With --platform-file the preamble describes the file, whose nccl<R>
+ * hosts give NCCL's rate beside compute (before: the built-in --platform's
+ * GPU and network, a100-hdr by default, and only the calibration's
+ * nccl_rate, neither of which was simulated); --platform beside it is
+ * refused in one line, nothing printed. */
+TL_TEST(platform_file_said_as_simulated)
+{
+    need_simgrid();
+    char args[1024], err[1024];
+    int lines;
+    const char *xml = tl_test_path("p2.xml"), *out = tl_test_path("stdout.txt");
+    snprintf(args, sizeof args, "platform --platform h200-nvlink --gpus 2 --nccl-rate 0.25 -o %s", xml);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    /* run_model sends stdout to /dev/null: the preamble is wanted here */
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-model solver --platform-file %s --gpus 2 --matrix gen:poisson7:8 --iters 2 >%s",
+                            tl_test_env("TL_BIN", "bin"), xml, out),
+                 0);
+    char *o = tl_test_read(out), want[1200];
+    snprintf(want, sizeof want, "# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL "
+                                "beside a compute kernel at the rate of its nccl<R> hosts' second power state (nccl0 "
+                                "speed=\"1Gf,0.25Gf\"), not the calibration's nccl_rate ", xml);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "the calibration's GPU, a platform file names none)") && strstr(o, "# opt: platform=\n") &&
+                      !strstr(o, "a100") && !strstr(o, "HDR"),
+                  "%s", o);
+    free(o);
+    snprintf(args, sizeof args, "solver --platform h200-nvlink --platform-file %s --gpus 2 --matrix gen:poisson7:8",
+             xml);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "trilap-model: --platform does not apply with --platform-file: the file is "
+                                            "the platform"),
+                  "%d lines: %s", lines, err);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-model %s >%s 2>/dev/null; test ! -s %s", tl_test_env("TL_BIN", "bin"), args, out,
+                            out),
+                 0);
+}
+
 /* A failed step says why in one line. A simulation SimGrid stops: its
  * reason, reported once, without SimGrid's log prefix (nothing else would
  * say it: the child's stderr is not the user's). A calibration its inputs
@@ -564,4 +600,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder)
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated)

@@ -186,6 +186,35 @@ TL_TEST(commands_on_export)
     free(o);
 }
 
+/* --progress draws a line for each rank of an export read, as for
+ * trilap's own traces (before: nothing); --raw-clock and
+ * --accept-incomplete are refused on an export, which has one session
+ * clock and no complete=no (before: accepted and ignored). */
+TL_TEST(progress_and_clock_flags_on_export)
+{
+    need_sqlite();
+    char cmd[1200], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --progress %s", tl_test_bin(), FIXTURE);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    TL_ASSERT_MSG(strstr(err, "reading nsys-torch-h200.sqlite rank 0 ") && strstr(err, " records ["), "%s", err);
+    free(out);
+    free(err);
+    static const char *const refused[][2] = {
+        {"overlap --raw-clock", "--raw-clock does not apply to tests/data/nsys-torch-h200.sqlite, an Nsight Systems "
+                                "export: its ranks share one session clock"},
+        {"breakdown --accept-incomplete", "--accept-incomplete does not apply to tests/data/nsys-torch-h200.sqlite, "
+                                          "an Nsight Systems export"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s %s", tl_test_bin(), refused[i][0], FIXTURE);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused:\n%s", cmd, err);
+        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1 && !out[0],
+                      "%s: not one line saying '%s':\n%s", cmd, refused[i][1], err);
+        free(out);
+        free(err);
+    }
+}
+
 /* import writes trace files; they analyse exactly as the export does */
 TL_TEST(import_round_trip)
 {
@@ -444,4 +473,5 @@ TL_TEST(wal_export_read_in_place)
 }
 
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
-             iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place)
+             iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
+             progress_and_clock_flags_on_export)
