@@ -36,9 +36,9 @@ static const tl_option solver_options[] = {
     {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform), .def = "a100-hdr",
      .metavar = "NAME", .help = "built-in platform: h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
     {.name = "platform-file", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, platform_file),
-     .metavar = "XML", .help = "a SimGrid platform file instead of --platform (hosts gpu<R>, nccl<R>; "
-                               "model/README.md): its network, and the NCCL rate beside compute of its nccl<R> "
-                               "hosts; kernels at the calibration's GPU (H200) speed"},
+     .metavar = "XML", .help = "a SimGrid platform file for the network (hosts gpu<R>, nccl<R>; model/README.md): "
+                               "its links, and the NCCL rate beside compute of its nccl<R> hosts; --platform then "
+                               "names only the GPU (its memory bandwidth)"},
     {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
      .metavar = "LIST", .help = "GPU counts"},
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
@@ -216,16 +216,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
                        .groups = &g, .ngroups = 1};
     int rc = tl_mcli_parse(cli, &spec, argc, argv);
     if (rc >= 0) return rc;
-    if (o.platform_file && tl_mcli_given(cli, &o.platform)) {
-        tl_mcli_error("--platform does not apply with --platform-file: the file is the platform (its network, and "
-                      "NCCL's rate beside compute in its nccl<R> hosts) and kernels run at the calibration's GPU "
-                      "(H200) speed; give one of them");
-        return 2;
-    }
-    /* a platform file: kernels as the calibration measured them, on its
-     * H200; --platform's default names nothing then (the `# opt:` line) */
-    const tl_mplatform *p = tl_mplatform_find(o.platform_file ? "h200-nvlink" : o.platform);
-    if (o.platform_file) o.platform = NULL;
+    /* with a platform file, --platform names the GPU alone: the file is the network */
+    const tl_mplatform *p = tl_mplatform_find(o.platform);
     if (!p) {
         tl_mcli_error("invalid --platform '%s' (%s)", o.platform, tl_mplatform_choices());
         return 2;
@@ -271,9 +263,9 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
                "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
                "%.4g\n",
                o.platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c.nccl_rate);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f: the "
-               "calibration's GPU, a platform file names none)\n",
-               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+               "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
+               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs, p->name, p->gpu);
     } else {
         printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
         printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
