@@ -100,6 +100,157 @@ static const char *conf_field(const char *c, int k, char *buf, size_t n)
     return buf;
 }
 
+/* The columns a results file names in its header. */
+typedef struct columns {
+    int variant, nranks, us, x, solve[NSOLVE_KEYS];
+    int conf[MAXF], nconf; /* with an x (a sweep): the configuration columns */
+    char *conf_name[MAXF]; /* their names (strdup'd) */
+    int need;              /* the highest column a row must have */
+} columns;
+
+static tl_status read_header(const char *path, long lineno, char **f, int nf, const char *xcol, columns *c)
+{
+    c->variant = c->nranks = c->us = c->x = -1;
+    for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
+    for (int i = 0; i < nf; i++) {
+        if (!strcmp(f[i], "variant")) c->variant = i;
+        if (!strcmp(f[i], "nranks")) c->nranks = i;
+        if (!strcmp(f[i], "us_per_iter")) c->us = i;
+        if (xcol && !strcmp(f[i], xcol)) c->x = i;
+        for (int k = 0; k < NSOLVE_KEYS; k++)
+            if (!strcmp(f[i], solve_keys[k])) c->solve[k] = i;
+    }
+    if (c->variant < 0 && c->solve[0] >= 0) c->variant = c->solve[0]; /* a trilap-solve results file */
+    else
+        for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
+    TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
+    for (int i = 0; xcol && i < nf; i++)
+        if (i != c->x && !measured_or_key(f[i])) {
+            c->conf_name[c->nconf] = strdup(f[i]);
+            TL_CHECK(c->conf_name[c->nconf], TL_ERR_NOMEM, "header");
+            c->conf[c->nconf++] = i;
+        }
+    TL_CHECK(c->variant >= 0 && c->nranks >= 0 && c->us >= 0, TL_ERR_PARSE,
+             "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve --results files have "
+             "them)",
+             path, lineno, c->variant < 0 ? "a variant (or solver) column" : c->nranks < 0 ? "nranks" : "us_per_iter");
+    int need = c->variant > c->nranks ? c->variant : c->nranks;
+    if (c->us > need) need = c->us;
+    if (c->x > need) need = c->x;
+    for (int k = 0; k < NSOLVE_KEYS; k++)
+        if (c->solve[k] > need) need = c->solve[k];
+    for (int k = 0; k < c->nconf; k++)
+        if (c->conf[k] > need) need = c->conf[k];
+    c->need = need;
+    return TL_OK;
+}
+
+/* The points read so far, each with its samples and, in a sweep, the
+ * configuration of its first row. */
+typedef struct groups {
+    tl_an_result *g;
+    double **samples;
+    char **confs;
+    long *first_line;
+    size_t n;
+} groups;
+
+/* A point of its own; `conf` is taken (freed on failure). */
+static tl_status groups_add(groups *gs, const char *variant, long nranks, double x, char *conf, long lineno)
+{
+    size_t n = gs->n + 1;
+    tl_an_result *g = realloc(gs->g, n * sizeof *g);
+    if (g) gs->g = g;
+    double **s = g ? realloc(gs->samples, n * sizeof *s) : NULL;
+    if (s) gs->samples = s;
+    char **c = s ? realloc(gs->confs, n * sizeof *c) : NULL;
+    if (c) gs->confs = c;
+    long *l = c ? realloc(gs->first_line, n * sizeof *l) : NULL;
+    if (l) gs->first_line = l;
+    if (!l) {
+        free(conf);
+        return TL_FAIL(TL_ERR_NOMEM, "results");
+    }
+    memset(&gs->g[gs->n], 0, sizeof gs->g[gs->n]);
+    snprintf(gs->g[gs->n].variant, sizeof gs->g[gs->n].variant, "%s", variant);
+    gs->g[gs->n].nranks = (int)nranks;
+    gs->g[gs->n].x = x;
+    gs->samples[gs->n] = NULL;
+    gs->confs[gs->n] = conf;
+    gs->first_line[gs->n] = lineno;
+    gs->n = n;
+    return TL_OK;
+}
+
+static void groups_free(groups *gs)
+{
+    for (size_t k = 0; k < gs->n; k++) {
+        free(gs->samples[k]);
+        free(gs->confs[k]);
+    }
+    free(gs->samples);
+    free(gs->confs);
+    free(gs->first_line);
+    free(gs->g);
+}
+
+/* One row into its point (a new one where it is the first). */
+static tl_status read_row(const char *path, long lineno, char **f, int nf, const char *xcol, const columns *c,
+                          groups *gs)
+{
+    TL_CHECK(nf > c->need, TL_ERR_PARSE, "%s:%ld: %d fields, expected at least %d", path, lineno, nf, c->need + 1);
+    char *end = NULL;
+    errno = 0;
+    double us = strtod(f[c->us], &end);
+    TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
+             "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+    long nr = strtol(f[c->nranks], &end, 10);
+    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s'", path, lineno,
+             f[c->nranks]);
+    double x = 0;
+    if (c->x >= 0) {
+        errno = 0;
+        x = strtod(f[c->x], &end);
+        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE, "%s:%ld: bad %s '%s'", path,
+                 lineno, xcol, f[c->x]);
+    }
+    char variant[sizeof gs->g->variant];
+    if (c->solve[0] >= 0)
+        solve_variant(f, c->solve, variant, sizeof variant);
+    else
+        snprintf(variant, sizeof variant, "%s", f[c->variant]);
+    size_t k = 0;
+    while (k < gs->n && !(strcmp(gs->g[k].variant, variant) == 0 && gs->g[k].nranks == nr && gs->g[k].x == x)) k++;
+    char *conf = NULL;
+    if (xcol) {
+        conf = conf_of(f, c->conf, c->nconf);
+        TL_CHECK(conf, TL_ERR_NOMEM, "row");
+    }
+    if (k < gs->n && conf && strcmp(conf, gs->confs[k]) != 0) {
+        /* a sweep's point pools its rows as repetitions: rows of one
+         * point in two configurations would be averaged into one */
+        int d = 0;
+        char a[96], b[96];
+        while (d < c->nconf && !strcmp(conf_field(conf, d, a, sizeof a), conf_field(gs->confs[k], d, b, sizeof b)))
+            d++;
+        free(conf);
+        const char *col = d < c->nconf ? c->conf_name[d] : "?";
+        return TL_FAIL(TL_ERR_PARSE,
+                       "%s:%ld: %s, %ld ranks, %s %s again with %s %s (line %ld: %s): sweep takes a point's rows as "
+                       "repetitions of one configuration; give it a file whose %s is one value (sweep has no filter: "
+                       "keep the header and those rows)",
+                       path, lineno, variant, nr, xcol, f[c->x], col, d < c->nconf ? f[c->conf[d]] : "?",
+                       gs->first_line[k], b, col);
+    }
+    if (k == gs->n) TL_TRY(groups_add(gs, variant, nr, x, conf, lineno));
+    else free(conf);
+    double *s = realloc(gs->samples[k], (size_t)(gs->g[k].n + 1) * sizeof *s);
+    TL_CHECK(s, TL_ERR_NOMEM, "samples");
+    gs->samples[k] = s;
+    s[gs->g[k].n++] = us;
+    return TL_OK;
+}
+
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout)
 {
     *out = NULL;
@@ -112,152 +263,34 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     char *line = NULL;
     size_t lcap = 0;
     long lineno = 0;
-    int cv = -1, cn = -1, cu = -1, cx = -1, have_header = 0, ck[NSOLVE_KEYS];
-    for (int k = 0; k < NSOLVE_KEYS; k++) ck[k] = -1;
-    tl_an_result *g = NULL;
-    double **samples = NULL;
-    char **confs = NULL;   /* with xcol (a sweep): each group's configuration, from its first row */
-    long *first_line = NULL;
-    int cc[MAXF], ncc = 0; /* the configuration columns */
-    char *hdr[MAXF];       /* the header's names (strdup'd for the configuration columns) */
-    size_t ng = 0;
+    int have_header = 0;
+    columns c = {0};
+    groups gs = {0};
     char *f[MAXF];
-    while (getline(&line, &lcap, fp) >= 0) {
+    while (st == TL_OK && getline(&line, &lcap, fp) >= 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0') continue;
         int nf = split_csv(line, f, MAXF);
-        if (!have_header) {
-            for (int i = 0; i < nf; i++) {
-                if (!strcmp(f[i], "variant")) cv = i;
-                if (!strcmp(f[i], "nranks")) cn = i;
-                if (!strcmp(f[i], "us_per_iter")) cu = i;
-                if (xcol && !strcmp(f[i], xcol)) cx = i;
-                for (int k = 0; k < NSOLVE_KEYS; k++)
-                    if (!strcmp(f[i], solve_keys[k])) ck[k] = i;
-            }
-            if (cv < 0 && ck[0] >= 0) cv = ck[0]; /* a trilap-solve results file */
-            else
-                for (int k = 0; k < NSOLVE_KEYS; k++) ck[k] = -1;
-            TL_CHECKGOTO(!xcol || cx >= 0, TL_ERR_PARSE, st, fail, "%s:%ld: header lacks the column %s", path, lineno,
-                         xcol);
-            for (int i = 0; xcol && i < nf; i++)
-                if (i != cx && !measured_or_key(f[i])) {
-                    hdr[ncc] = strdup(f[i]);
-                    TL_CHECKGOTO(hdr[ncc], TL_ERR_NOMEM, st, fail, "header");
-                    cc[ncc++] = i;
-                }
-            TL_CHECKGOTO(cv >= 0 && cn >= 0 && cu >= 0, TL_ERR_PARSE, st, fail,
-                         "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve "
-                               "--results files have them)",
-                               path, lineno,
-                               cv < 0 ? "a variant (or solver) column" : cn < 0 ? "nranks" : "us_per_iter");
-            have_header = 1;
-            continue;
-        }
-        int need = cv > cn ? (cv > cu ? cv : cu) : (cn > cu ? cn : cu);
-        if (cx > need) need = cx;
-        for (int k = 0; k < NSOLVE_KEYS; k++)
-            if (ck[k] > need) need = ck[k];
-        for (int k = 0; k < ncc; k++)
-            if (cc[k] > need) need = cc[k];
-        TL_CHECKGOTO(nf > need, TL_ERR_PARSE, st, fail, "%s:%ld: %d fields, expected at least %d", path, lineno, nf,
-                     need + 1);
-        char *end = NULL;
-        errno = 0;
-        double us = strtod(f[cu], &end);
-        TL_CHECKGOTO(!errno && end != f[cu] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE, st, fail,
-                     "%s:%ld: bad us_per_iter '%s'", path, lineno, f[cu]);
-        long nr = strtol(f[cn], &end, 10);
-        TL_CHECKGOTO(end != f[cn] && *end == '\0' && nr > 0, TL_ERR_PARSE, st, fail, "%s:%ld: bad nranks '%s'", path,
-                     lineno, f[cn]);
-        double x = 0;
-        if (cx >= 0) {
-            errno = 0;
-            x = strtod(f[cx], &end);
-            TL_CHECKGOTO(!errno && end != f[cx] && *end == '\0' && isfinite(x), TL_ERR_PARSE, st, fail,
-                         "%s:%ld: bad %s '%s'", path, lineno, xcol, f[cx]);
-        }
-        char variant[sizeof g->variant];
-        if (ck[0] >= 0)
-            solve_variant(f, ck, variant, sizeof variant);
-        else
-            snprintf(variant, sizeof variant, "%s", f[cv]);
-        size_t k = 0;
-        while (k < ng && !(strcmp(g[k].variant, variant) == 0 && g[k].nranks == nr && g[k].x == x)) k++;
-        char *conf = NULL;
-        if (xcol) {
-            conf = conf_of(f, cc, ncc);
-            TL_CHECKGOTO(conf, TL_ERR_NOMEM, st, fail, "row");
-        }
-        if (k < ng && conf && strcmp(conf, confs[k]) != 0) {
-            /* a sweep's point pools its rows as repetitions: rows of one
-             * point in two configurations would be averaged into one */
-            int d = 0;
-            char a[96], b[96];
-            while (d < ncc && !strcmp(conf_field(conf, d, a, sizeof a), conf_field(confs[k], d, b, sizeof b))) d++;
-            free(conf);
-            st = TL_FAIL(TL_ERR_PARSE,
-                         "%s:%ld: %s, %ld ranks, %s %s again with %s %s (line %ld: %s): sweep takes a point's "
-                         "rows as repetitions of one configuration; give it a file whose %s is one value (sweep "
-                         "has no filter: keep the header and those rows)",
-                         path, lineno, variant, nr, xcol, f[cx], d < ncc ? hdr[d] : "?",
-                         d < ncc ? f[cc[d]] : "?", first_line[k], b, d < ncc ? hdr[d] : "?");
-            goto fail;
-        }
-        if (k == ng) {
-            tl_an_result *ngp = realloc(g, (ng + 1) * sizeof *ngp);
-            if (!ngp) free(conf);
-            TL_CHECKGOTO(ngp, TL_ERR_NOMEM, st, fail, "results");
-            g = ngp;
-            double **ns = realloc(samples, (ng + 1) * sizeof *ns);
-            if (!ns) free(conf);
-            TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "results");
-            samples = ns;
-            char **nc = realloc(confs, (ng + 1) * sizeof *nc);
-            if (!nc) free(conf);
-            TL_CHECKGOTO(nc, TL_ERR_NOMEM, st, fail, "results");
-            confs = nc;
-            long *nl = realloc(first_line, (ng + 1) * sizeof *nl);
-            if (!nl) free(conf);
-            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "results");
-            first_line = nl;
-            confs[ng] = conf;
-            first_line[ng] = lineno;
-            conf = NULL;
-            memset(&g[ng], 0, sizeof g[ng]);
-            snprintf(g[ng].variant, sizeof g[ng].variant, "%s", variant);
-            g[ng].nranks = (int)nr;
-            g[ng].x = x;
-            samples[ng] = NULL;
-            ng++;
-        }
-        free(conf);
-        double *s = realloc(samples[k], (size_t)(g[k].n + 1) * sizeof *s);
-        TL_CHECKGOTO(s, TL_ERR_NOMEM, st, fail, "samples");
-        samples[k] = s;
-        s[g[k].n++] = us;
+        if (have_header) st = read_row(path, lineno, f, nf, xcol, &c, &gs);
+        else st = read_header(path, lineno, f, nf, xcol, &c), have_header = 1;
     }
+    TL_TRYGOTO(st, st, fail);
     TL_CHECKGOTO(have_header, TL_ERR_PARSE, st, fail, "%s: no header row", path);
-    TL_CHECKGOTO(ng > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
-    for (size_t k = 0; k < ng; k++) {
-        size_t n = (size_t)g[k].n;
-        qsort(samples[k], n, sizeof *samples[k], cmp_d);
-        g[k].min = samples[k][0];
-        g[k].max = samples[k][n - 1];
-        g[k].median = n % 2 ? samples[k][n / 2] : 0.5 * (samples[k][n / 2 - 1] + samples[k][n / 2]);
+    TL_CHECKGOTO(gs.n > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
+    for (size_t k = 0; k < gs.n; k++) {
+        size_t n = (size_t)gs.g[k].n;
+        qsort(gs.samples[k], n, sizeof *gs.samples[k], cmp_d);
+        gs.g[k].min = gs.samples[k][0];
+        gs.g[k].max = gs.samples[k][n - 1];
+        gs.g[k].median = n % 2 ? gs.samples[k][n / 2] : 0.5 * (gs.samples[k][n / 2 - 1] + gs.samples[k][n / 2]);
     }
-    *out = g;
-    *nout = ng;
-    g = NULL;
+    *out = gs.g;
+    *nout = gs.n;
+    gs.g = NULL;
 fail:
-    for (size_t k = 0; samples && k < ng; k++) free(samples[k]);
-    for (size_t k = 0; confs && k < ng; k++) free(confs[k]);
-    for (int k = 0; k < ncc; k++) free(hdr[k]);
-    free(confs);
-    free(first_line);
-    free(samples);
-    free(g);
+    groups_free(&gs);
+    for (int k = 0; k < c.nconf; k++) free(c.conf_name[k]);
     free(line);
     fclose(fp);
     return st;
