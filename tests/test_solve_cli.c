@@ -750,6 +750,12 @@ TL_TEST(device_options_refused_elsewhere)
     const char *pipe = strstr(out_buf, "solver: pipebicgstab");
     const char *said = strstr(out_buf, "residual replacement: every 5 iterations");
     TL_ASSERT_MSG(pipe && said && said > pipe && !strstr(said + 1, "residual replacement: every"), "%s", out_buf);
+    /* which scalars each host run used: --scalars program is taken by a
+     * list holding bicgstab, which has no program (before: nothing said) */
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 1 --scalars program --solver bicgstab,pipecg "
+                     "gen:poisson7:6", bin()), 0);
+    const char *b = strstr(out_buf, "solver: bicgstab"), *p = strstr(out_buf, "solver: pipecg");
+    TL_ASSERT_MSG(b && p && strstr(b, "scalars: host") < p && strstr(p, "scalars: program\n"), "%s", out_buf);
 }
 
 /* Options that act on some runs only, typed where no run of the command

@@ -734,6 +734,8 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
             printf("trace: %s\n", dir);
         }
         if (cuda) print_cuda_choice(ctx, o, run, &cfg, &caps, &choice);
+        else if (sb->ops) /* which scalars ran: --scalars program is a wish bicgstab has none for */
+            printf("scalars: %s\n", cfg.variant == TL_VARIANT_HOST ? "host" : "program");
         /* Fixed-iteration mode only succeeds by running every iteration
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
