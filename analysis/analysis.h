@@ -209,6 +209,9 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
  * folder does, and so does a folder of them (ranks from distributedInfo).
  * Without json-c in the build these fail saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
+/* A Kineto trace, or a folder holding one and no trilap rank file: a
+ * question only, nothing said (tl_an_kineto_run_files reads and checks). */
+int tl_an_is_kineto_run(const char *path);
 /* The rank files of a Kineto trace or a folder of them, sorted by rank;
  * *found = 0 (and nothing listed) when `dir` is neither. */
 tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles, int *found);

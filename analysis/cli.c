@@ -1,10 +1,8 @@
 #include "analysis/cli.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "config.h"
 
@@ -63,32 +61,10 @@ static const char *common_list(const char *program)
 /* The source an input is when it is not trilap's own trace: 1 a PyTorch
  * profiler (Kineto) trace or a folder of them, 2 an Nsight Systems export,
  * 0 otherwise (a run folder, a results file, nothing readable: the reader
- * says what is wrong with those). A folder holding trace.rank* is a trilap
- * run whatever JSON lies beside (kineto.c). */
+ * says what is wrong with those). */
 static int foreign_source(const char *path)
 {
-    struct stat sb;
-    if (stat(path, &sb) != 0) return 0;
-    if (S_ISREG(sb.st_mode)) return tl_an_is_nsys(path) ? 2 : tl_an_is_kineto(path) ? 1 : 0;
-    if (!S_ISDIR(sb.st_mode)) return 0;
-    DIR *d = opendir(path);
-    if (!d) return 0;
-    int kineto = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (!strncmp(e->d_name, "trace.rank", 10)) {
-            kineto = 0;
-            break;
-        }
-        if (kineto || !((len > 5 && !strcmp(e->d_name + len - 5, ".json")) ||
-                        (len > 8 && !strcmp(e->d_name + len - 8, ".json.gz"))))
-            continue;
-        char file[4096];
-        if (snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file) kineto = tl_an_is_kineto(file);
-    }
-    closedir(d);
-    return kineto;
+    return tl_an_is_nsys(path) ? 2 : tl_an_is_kineto_run(path) ? 1 : 0;
 }
 
 /* --raw-clock and --accept-incomplete say what to do with the probes'

@@ -693,8 +693,41 @@ static int cmp_rank_file(const void *a, const void *b)
 #define KT_NO_ACTIVITY "no GPU or host activity recorded (traceEvents hold no kernel, copy, memset, sync, " \
                        "ProfilerStep or collective): nothing to analyse"
 
+/* A folder entry that is a trilap rank file (the folder is then a trilap
+ * run, whose JSON files are Perfetto exports and manifests). */
+static int trilap_rank_file(const char *name) { return !strncmp(name, "trace.rank", 10); }
+
+/* A name a Kineto trace goes by: .json or .json.gz. */
+static int json_name(const char *name)
+{
+    size_t len = strlen(name);
+    return (len > 5 && !strcmp(name + len - 5, ".json")) || (len > 8 && !strcmp(name + len - 8, ".json.gz"));
+}
+
+int tl_an_is_kineto_run(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return 0;
+    if (S_ISREG(sb.st_mode)) return tl_an_is_kineto(path);
+    DIR *d = S_ISDIR(sb.st_mode) ? opendir(path) : NULL;
+    if (!d) return 0;
+    int kineto = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (trilap_rank_file(e->d_name)) {
+            kineto = 0;
+            break;
+        }
+        if (kineto || !json_name(e->d_name)) continue;
+        char file[4096];
+        if (snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file) kineto = tl_an_is_kineto(file);
+    }
+    closedir(d);
+    return kineto;
+}
+
 /* The Kineto traces of a folder, unordered (*n = 0: none, or the folder
- * is a trilap run, whose JSON files are Perfetto exports and manifests). */
+ * is a trilap run). */
 static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nout)
 {
     tl_status st = TL_OK;
@@ -703,14 +736,12 @@ static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nou
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
-        if (!strncmp(e->d_name, "trace.rank", 10)) {
+        if (trilap_rank_file(e->d_name)) {
             for (size_t i = 0; i < n; i++) free(rf[i].path);
             n = 0;
             break;
         }
-        int json = len > 5 && !strcmp(e->d_name + len - 5, ".json");
-        int gz = len > 8 && !strcmp(e->d_name + len - 8, ".json.gz");
-        if (!json && !gz) continue;
+        if (!json_name(e->d_name)) continue;
         char *p = malloc(strlen(dir) + len + 2);
         TL_CHECKGOTO(p, TL_ERR_NOMEM, st, fail, "path");
         sprintf(p, "%s/%s", dir, e->d_name);
