@@ -422,7 +422,10 @@ typedef struct tl_an_result {
 /* Groups by (variant, nranks[, xcol]) in first-seen order; *out malloc'd.
  * Reads microbenchmark results (variant, nranks, us_per_iter) and
  * trilap-solve --results files (solver, schedule, ..., nranks, us_per_iter).
- * xcol: a numeric column to group by too (a sweep's size), or NULL. */
+ * xcol: a numeric column to group by too (a sweep's size), or NULL.
+ * A group's rows are repetitions of one configuration: rows that differ
+ * in another column than the measured ones (rep, us_per_iter, wrong,
+ * iterations, residuals, times, converged, reason) are refused. */
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout);
 
 /* ---- subcommands (argv[0] is the subcommand name) ----------------------- */

@@ -103,7 +103,7 @@ static const char *conf_field(const char *c, int k, char *buf, size_t n)
 /* The columns a results file names in its header. */
 typedef struct columns {
     int variant, nranks, us, x, solve[NSOLVE_KEYS];
-    int conf[MAXF], nconf; /* with an x (a sweep): the configuration columns */
+    int conf[MAXF], nconf; /* the configuration columns */
     char *conf_name[MAXF]; /* their names (strdup'd) */
     int need;              /* the highest column a row must have */
 } columns;
@@ -124,7 +124,7 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
     else
         for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
     TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
-    for (int i = 0; xcol && i < nf; i++)
+    for (int i = 0; i < nf; i++)
         if (i != c->x && !measured_or_key(f[i])) {
             c->conf_name[c->nconf] = strdup(f[i]);
             TL_CHECK(c->conf_name[c->nconf], TL_ERR_NOMEM, "header");
@@ -145,8 +145,8 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
     return TL_OK;
 }
 
-/* The points read so far, each with its samples and, in a sweep, the
- * configuration of its first row. */
+/* The points read so far, each with its samples and the configuration
+ * of its first row. */
 typedef struct groups {
     tl_an_result *g;
     double **samples;
@@ -221,26 +221,26 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
         snprintf(variant, sizeof variant, "%s", f[c->variant]);
     size_t k = 0;
     while (k < gs->n && !(strcmp(gs->g[k].variant, variant) == 0 && gs->g[k].nranks == nr && gs->g[k].x == x)) k++;
-    char *conf = NULL;
-    if (xcol) {
-        conf = conf_of(f, c->conf, c->nconf);
-        TL_CHECK(conf, TL_ERR_NOMEM, "row");
-    }
-    if (k < gs->n && conf && strcmp(conf, gs->confs[k]) != 0) {
-        /* a sweep's point pools its rows as repetitions: rows of one
-         * point in two configurations would be averaged into one */
+    char *conf = conf_of(f, c->conf, c->nconf);
+    TL_CHECK(conf, TL_ERR_NOMEM, "row");
+    if (k < gs->n && strcmp(conf, gs->confs[k]) != 0) {
+        /* a point pools its rows as repetitions (sweep per size, compare
+         * per variant and GPU count): rows of one point in two
+         * configurations would be averaged into one */
         int d = 0;
         char a[96], b[96];
         while (d < c->nconf && !strcmp(conf_field(conf, d, a, sizeof a), conf_field(gs->confs[k], d, b, sizeof b)))
             d++;
         free(conf);
-        const char *col = d < c->nconf ? c->conf_name[d] : "?";
+        const char *col = d < c->nconf ? c->conf_name[d] : "?", *cmd = xcol ? "sweep" : "compare";
+        char at[160] = "";
+        if (xcol) snprintf(at, sizeof at, ", %s %s", xcol, f[c->x]);
         return TL_FAIL(TL_ERR_PARSE,
-                       "%s:%ld: %s, %ld ranks, %s %s again with %s %s (line %ld: %s): sweep takes a point's rows as "
-                       "repetitions of one configuration; give it a file whose %s is one value (sweep has no filter: "
+                       "%s:%ld: %s, %ld ranks%s again with %s %s (line %ld: %s): %s takes a point's rows as "
+                       "repetitions of one configuration; give it a file whose %s is one value (%s has no filter: "
                        "keep the header and those rows)",
-                       path, lineno, variant, nr, xcol, f[c->x], col, d < c->nconf ? f[c->conf[d]] : "?",
-                       gs->first_line[k], b, col);
+                       path, lineno, variant, nr, at, col, d < c->nconf ? f[c->conf[d]] : "?", gs->first_line[k], b,
+                       cmd, col, cmd);
     }
     if (k == gs->n) TL_TRY(groups_add(gs, variant, nr, x, conf, lineno));
     else free(conf);

@@ -1235,6 +1235,48 @@ TL_TEST(sweep_refuses_mixed_configurations)
     free(c);
 }
 
+/* compare pools a variant's rows per GPU count as repetitions too: a
+ * trilap-bench file of trace_mode off and nvtx (bench-trace-overhead.sh's
+ * overhead.csv) or a trilap-solve file of two thread counts is refused as
+ * sweep refuses it, naming the column, both values and their lines
+ * (before: one median over both configurations, a speedup of 1.000 over
+ * itself); the same rows in one configuration are compared. */
+TL_TEST(compare_refuses_mixed_configurations)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/overhead.csv", t);
+    snprintf(csv, sizeof csv, "%s/speedup.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,trace_mode,wrong\n"
+                       "two-stream,1,0,60,1024,off,0\nthree-split,1,0,54,1024,off,0\n"
+                       "two-stream,1,0,66,1024,nvtx,0\nthree-split,1,0,57,1024,nvtx,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --csv %s", tl_test_bin(), res, csv), 1);
+    char *e = out_of(t, "err"), *o = out_of(t, "out");
+    char want[900];
+    snprintf(want, sizeof want, "%s:4: two-stream, 1 ranks again with trace_mode nvtx (line 2: off): compare takes a "
+                                "point's rows as repetitions of one configuration; give it a file whose trace_mode "
+                                "is one value", res);
+    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
+    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
+    free(e);
+    free(o);
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,iterations,omp_threads,us_per_iter\n"
+                       "cg,jacobi,two-stream,host,m,1,0,10,1,90\ncg,jacobi,two-stream,host,m,1,0,10,2,50\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), res, res), 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, ":3: cg/jacobi/two-stream/host:m, 1 ranks again with omp_threads 2 (line 2: 1)"), "%s",
+                  e);
+    free(e);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,trace_mode,wrong\n"
+                       "two-stream,1,0,60,1024,off,0\nthree-split,1,0,54,1024,off,0\n"
+                       "two-stream,1,1,62,1024,off,0\nthree-split,1,1,56,1024,off,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --csv %s", tl_test_bin(), res, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "\nthree-split,1,55.00,54.00,56.00,61.00,60.00,62.00,1.109"), "%s", c);
+    free(c);
+}
+
 TL_TEST(huge_trace_streams)
 {
     const char *t = tl_test_tmpdir();
@@ -1339,4 +1381,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
-             iteration_options_need_iterations, sweep_refuses_mixed_configurations)
+             iteration_options_need_iterations, sweep_refuses_mixed_configurations,
+             compare_refuses_mixed_configurations)
