@@ -250,8 +250,9 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
 /* Options that contradict others or set what this run does not have,
  * each refused where typed (a default never is): --dt with --cfl (--dt
  * won), the CPML's shape or --compare-cpml without a CPML (its row had an
- * empty overhead), the lower layer's medium without --layer-k, the pulse
- * with --source none. */
+ * empty overhead), the lower layer's medium without --layer-k, a lower
+ * layer below the grid (a homogeneous run paying for material arrays),
+ * the pulse with --source none. */
 static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_config *c, const tl_optresult *res)
 {
     if (o->dt > 0 && tl_opts_given(res, &o->dt) && tl_opts_given(res, &o->cfl)) {
@@ -284,6 +285,13 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
         const char *with = tl_opts_given(res, &o->layer_k) ? "with --layer-k 0" : "without --layer-k K";
         if (refuse_idle(res, lower, lower_fields, 2, with, "there is no lower layer to set", "give --layer-k K"))
             return 2;
+    }
+    if (o->layer_k >= c->n[2]) {
+        fprintf(stderr,
+                PROG " run: --layer-k %" PRId64 " lies beyond the grid's %" PRId64 " points along z (k = 0 to %" PRId64
+                     "): the lower layer would be empty (give K below %" PRId64 ", or drop --layer-k)\n",
+                o->layer_k, c->n[2], c->n[2] - 1, c->n[2]);
+        return 2;
     }
     if (!c->source) {
         static const char *const pulse[] = {"f0", "amp"};

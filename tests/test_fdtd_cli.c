@@ -240,6 +240,8 @@ TL_TEST(run_refuses_options_without_effect)
         {"--layer-k 0 --K2 9 --rho2 5", "--K2 and --rho2 with --layer-k 0: there is no lower layer to set (give "
                                         "--layer-k K, or drop --K2 and --rho2)"},
         {"--rho2 5", "--rho2 without --layer-k K: there is no lower layer to set (give --layer-k K, or drop --rho2)"},
+        {"--layer-k 24 --K2 9", "--layer-k 24 lies beyond the grid's 24 points along z (k = 0 to 23): the lower layer "
+                                "would be empty (give K below 24, or drop --layer-k)"},
         {"--source none --f0 0.2 --amp 100", "--f0 and --amp with --source none: there is no source to shape (give "
                                              "--source center or I,J,K, or drop --f0 and --amp)"},
         {"--gpus 7", "--gpus 7 spreads the subdomains over GPUs; --backend cpu runs on the host (add --backend cuda, "
@@ -259,7 +261,7 @@ TL_TEST(run_refuses_options_without_effect)
     /* where each has its effect, or is a default, it runs */
     static const char *const accepted[] = {"--dt 0.1", "--cfl 0.9", "--dt 0 --cfl 0.9",
                                            "--cpml 4 --kappa-max 3 --compare-cpml", "--periodic",
-                                           "--layer-k 5 --K2 9 --rho2 5", "--source none",
+                                           "--layer-k 5 --K2 9 --rho2 5", "--layer-k 23", "--source none",
                                            "--source 3,3,3 --f0 0.2 --amp 3"};
     for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, accepted[i]);
