@@ -160,6 +160,7 @@ typedef struct run_args {
     int nrec;
     char cmdline[2048];
     int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
+    int device_comm_typed; /* --device-comm given: only a run of ranks (devcomm) uses it */
     char note[512];      /* a default adapted to the input, said before the header */
 } run_args;
 
@@ -364,6 +365,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     if (tl_fdtd_cli_parse_decomp(o->decomp, c->pd) != 0)
         return tl_fdtd_cli_bad("--decomp", o->decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
     c->strategy = o->strategy;
+    ra->device_comm_typed = tl_opts_given(res, &lo->device_comm);
     c->s = (int)o->s;
     c->gpus = (int)o->gpus;
     c->overlap = o->overlap;
@@ -495,8 +497,9 @@ done:
 /* Several ranks: one subdomain each, px py pz ranks, the backend's
  * per-rank strategy (cpu: ranks; cuda: devcomm, a GPU bound to every
  * rank). At odds: rank 0 prints one line, every rank stops (TL_ERR_REMOTE:
- * the launcher adds nothing) and main exits 2. */
-static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
+ * the launcher adds nothing) and main exits 2. So is --device-comm typed
+ * for a run in one process, whose exchange never uses it. */
+static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, int device_comm_typed)
 {
     int nsub = c->pd[0] * c->pd[1] * c->pd[2];
     const char *def = tl_fdtd_strategy_default(c->backend, 1), *be = backend_names[c->backend].name;
@@ -504,8 +507,13 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c)
     int ranked = ctx->size > 1 || (c->strategy && kind == 1);
     int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
     char why[512] = "";
-    if (!ranked) return TL_OK;
-    if (kind < 0)
+    if (!ranked && !(cuda && device_comm_typed)) return TL_OK;
+    if (!ranked)
+        snprintf(why, sizeof why,
+                 "--device-comm %s moves ghosts between ranks; this run is one process (--strategy %s) (run px*py*pz "
+                 "ranks with --strategy devcomm, or drop --device-comm)",
+                 tl_devcomm_kinds[ctx->device_comm].name, c->strategy ? c->strategy : def);
+    else if (kind < 0)
         snprintf(why, sizeof why, "%d ranks with --strategy %s: not a strategy of --backend %s; several ranks use "
                  "--strategy %s (their default)", ctx->size, c->strategy, be, def);
     else if (kind == 0 && cuda && !strcmp(c->strategy, "peer"))
@@ -583,7 +591,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1;
         return TL_ERR_REMOTE;
     }
-    TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr));
+    TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr, ra->device_comm_typed));
     TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));

@@ -5,7 +5,8 @@
  * s = 1, 2, with and without --overlap, zero / CPML / periodic faces; a
  * run's seismogram, energy and slice files byte for byte); the breakdown
  * summed over ranks counts what one process counts; the blow-up named
- * once; NCCL on ranks that share a GPU refused in one line. */
+ * once; NCCL on ranks that share a GPU refused in one line, and
+ * --device-comm on a run in one process. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,33 @@ TL_TEST(gpu_ranks_nccl_sharing_refused)
     tl_test_output_free(&r);
 }
 
+/* --device-comm on a run in one process (the default peer strategy of
+ * one rank, or a strategy that moves ghosts inside the process) is
+ * refused in one line before the preamble: its exchange never uses the
+ * device communicator (before: accepted and ignored). */
+TL_TEST(gpu_ranks_device_comm_in_one_process_refused)
+{
+    need_gpu();
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"--device-comm host", "--device-comm host moves ghosts between ranks; this run is one process (--strategy "
+                               "peer) (run px*py*pz ranks with --strategy devcomm, or drop --device-comm)\n"},
+        {"--strategy host --decomp 1x1x2 --device-comm nccl", "--device-comm nccl moves ghosts between ranks; this run "
+                                                              "is one process (--strategy host) (run px*py*pz ranks "
+                                                              "with --strategy devcomm, or drop --device-comm)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "run --backend cuda --grid 24 --steps 2 %s", cases[i].args);
+        tl_test_output r = fdtd("", args);
+        TL_ASSERT_EQ(r.rc, 2);
+        TL_ASSERT_MSG(tl_test_count(r.err, "\n") == 1 && strstr(r.err, cases[i].err), "%s: %s", args, r.err);
+        TL_ASSERT_MSG(!r.out[0], "%s printed before refusing:\n%s", args, r.out);
+        tl_test_output_free(&r);
+    }
+}
+
 TL_TEST_MAIN(gpu_ranks_threads_share_one_gpu, gpu_ranks_mpirun_share_one_gpu, gpu_ranks_nccl,
              gpu_ranks_run_writes_what_one_process_writes, gpu_ranks_run_under_mpirun, gpu_ranks_blowup_named_once,
-             gpu_ranks_nccl_sharing_refused)
+             gpu_ranks_nccl_sharing_refused, gpu_ranks_device_comm_in_one_process_refused)
