@@ -396,7 +396,10 @@ static tl_status facts_ops(rank_diag *d, const diag_state *s, const tl_an_rank *
             op_acc *x = &d->acc[a];
             if (v->kind == TL_KIND_KERNEL && !ol && v->name < nnames)
                 d->ord[d->nord++] = (op_ord){.kernel = v->name, .acc = (uint32_t)a, .k = kcount[v->name]++};
-            x->n += v->start >= d->w0 && v->start < d->w1;
+            /* an operation in the window where it runs in it, as overlap's
+             * per-operation table counts it (one straddling the window's
+             * start counted, its time inside summed, below) */
+            x->n += v->end > d->w0 && v->start < d->w1;
             int64_t prev = v->kind == TL_KIND_KERNEL ? send[v->stream] : INT64_MIN;
             if (ol && prev > ol->launch && ol->launch < v->start && v->start >= d->w0 && v->start < d->w1) {
                 int64_t q = (prev < v->start ? prev : v->start) - ol->launch;

@@ -905,7 +905,8 @@ TL_TEST(timeline_and_perfetto)
 /* --iter-range counts and sums one set of operations: those whose part on
  * the rank has time in the selection. On three-split's last iteration rank
  * 0's SendRecv began in iteration 198 (before: "0 operations" beside
- * 46.7 us, and diagnose's most delayed #199 missing from overlap's table);
+ * 46.7 us, and diagnose's most delayed #199 missing from overlap's table,
+ * its `by time:` and `most exposed:` lines "0 operations, 56.5 us");
  * the three ranges add up to the run in time, in count plus the one that
  * straddles a boundary. */
 TL_TEST(iter_range_counts_what_it_sums)
@@ -926,6 +927,13 @@ TL_TEST(iter_range_counts_what_it_sums)
     o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "2 communication operations spent 79.4 of their 94.7 us (84%, 39.7 us each)") &&
                       strstr(o, "#199 of its kernel (iteration -1): rank 1 came 47.8 us after the first"),
+                  "%s", o);
+    /* diagnose's lists of operations count the same one (before: "0
+     * operations, 56.5 us", counted where it started) */
+    TL_ASSERT_MSG(strstr(o, "by time: ncclDevKernel_SendRecv (kernel; the trace names no operation) on the p2p stream "
+                            "23: 1 operation, 56.5 us\n") &&
+                      strstr(o, "most exposed: ncclDevKernel_SendRecv (kernel; the trace names no operation) on the "
+                                "p2p stream 23: 1 operation, 9.0 us not under compute of their 56.5 us\n"),
                   "%s", o);
     free(o);
     static const char *const parts[] = {"--iter-range 0:0", "--iter-range 1:198", "--iter-range 199:199", ""};
