@@ -1202,6 +1202,18 @@ TL_TEST(sweep_ideal_and_efficiency)
     free(e);
 }
 
+/* `args` run in t exits 1 with one line holding `want` on stderr, having
+ * printed nothing and written no `csv` */
+static void refused_one_line(const char *t, const char *args, const char *csv, const char *want)
+{
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --csv %s", tl_test_bin(), args, csv), 1);
+    char *e = out_of(t, "err"), *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
+    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
+    free(e);
+    free(o);
+}
+
 /* A sweep point's rows are repetitions of one configuration: rows of one
  * variant, rank count and size that differ in another column
  * (trace_mode off and nvtx) are refused naming the column, both values
@@ -1216,21 +1228,17 @@ TL_TEST(sweep_refuses_mixed_configurations)
     tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes,trace_mode,wrong\n"
                        "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,55,1024,64,off,1\n"
                        "three-split,2,0,60,1024,64,nvtx,0\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 1);
-    char *e = out_of(t, "err"), *o = out_of(t, "out");
-    char want[900];
+    char args[900], want[900];
+    snprintf(args, sizeof args, "sweep %s --x ring_bytes", res);
     snprintf(want, sizeof want, "%s:4: three-split, 2 ranks, ring_bytes 1024 again with trace_mode nvtx (line 2: "
                                 "off): sweep takes a point's rows as repetitions of one configuration; give it a "
                                 "file whose trace_mode is one value", res);
-    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
-    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
-    free(e);
-    free(o);
+    refused_one_line(t, args, csv, want);
     /* another size column differing is another configuration too */
     tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes\n"
                        "three-split,2,0,54,1024,64\nthree-split,2,0,80,1024,128\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes", tl_test_bin(), res), 1);
-    e = out_of(t, "err");
+    char *e = out_of(t, "err");
     TL_ASSERT_MSG(strstr(e, "again with daxpy_bytes 128 (line 2: 64)"), "%s", e);
     free(e);
     /* one configuration: its repetitions pooled, the swept sizes apart */
@@ -1258,21 +1266,17 @@ TL_TEST(compare_refuses_mixed_configurations)
     tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,trace_mode,wrong\n"
                        "two-stream,1,0,60,1024,off,0\nthree-split,1,0,54,1024,off,0\n"
                        "two-stream,1,0,66,1024,nvtx,0\nthree-split,1,0,57,1024,nvtx,0\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --csv %s", tl_test_bin(), res, csv), 1);
-    char *e = out_of(t, "err"), *o = out_of(t, "out");
-    char want[900];
+    char args[900], want[900];
+    snprintf(args, sizeof args, "compare %s", res);
     snprintf(want, sizeof want, "%s:4: two-stream, 1 ranks again with trace_mode nvtx (line 2: off): compare takes a "
                                 "point's rows as repetitions of one configuration; give it a file whose trace_mode "
                                 "is one value", res);
-    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
-    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
-    free(e);
-    free(o);
+    refused_one_line(t, args, csv, want);
     snprintf(res, sizeof res, "%s/results.csv", t);
     tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,iterations,omp_threads,us_per_iter\n"
                        "cg,jacobi,two-stream,host,m,1,0,10,1,90\ncg,jacobi,two-stream,host,m,1,0,10,2,50\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), res, res), 1);
-    e = out_of(t, "err");
+    char *e = out_of(t, "err");
     TL_ASSERT_MSG(strstr(e, ":3: cg/jacobi/two-stream/host:m, 1 ranks again with omp_threads 2 (line 2: 1)"), "%s",
                   e);
     free(e);
