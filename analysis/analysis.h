@@ -260,6 +260,12 @@ typedef struct tl_an_oplabel {
 void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n);
 
 /* One rank's GPU activity intervals and iteration bounds. */
+/* A host "iter" range: its start, its number as traced and its number
+ * over the window (iters.c) */
+typedef struct tl_an_hostiter {
+    int64_t start, iter, num;
+} tl_an_hostiter;
+
 typedef struct tl_an_rank {
     tl_an_meta meta;
     tl_an_ival *v;
@@ -269,7 +275,10 @@ typedef struct tl_an_rank {
     int64_t *iter_start;   /* [iter]: first start of GPU activity of iter, INT64_MAX if none */
     size_t niter;          /* entries of iter_start */
     /* The host's "iter" ranges: the iteration bounds when no GPU activity
-     * carries its iteration (iters_from_host = 1 then). */
+     * carries its iteration (iters_from_host = 1 then), as read (hit) and
+     * each iteration's first start (host_start) */
+    tl_an_hostiter *hit;
+    size_t nhit, caphit;
     int64_t *host_start;
     size_t nhost;
     int iters_from_host;
@@ -282,6 +291,9 @@ typedef struct tl_an_rank {
 const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *v);
 
 tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);
+/* Iterations numbered over the window where the traced loop began again
+ * (the iterations of rk->v, iter_start, host_start; iters.c). */
+tl_status tl_an_rank_number_iters(tl_an_rank *rk);
 void tl_an_rank_free(tl_an_rank *rk);
 
 /* Per-iteration slice bounds from iter_start (monotone), restricted to

@@ -640,9 +640,14 @@ static tl_status keep_host_iter(tl_an_rank *rk, const tl_trace_record *r)
 {
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
              rk->meta.path, r->iter, MAX_ITER);
-    size_t it = (size_t)r->iter;
-    TL_TRY(grow_iters(&rk->host_start, &rk->nhost, it));
-    if (r->start_ns < rk->host_start[it]) rk->host_start[it] = r->start_ns;
+    if (rk->nhit == rk->caphit) {
+        size_t cap = rk->caphit ? 2 * rk->caphit : 256;
+        tl_an_hostiter *h = realloc(rk->hit, cap * sizeof *h);
+        TL_CHECK(h, TL_ERR_NOMEM, "%zu iteration ranges", cap);
+        rk->hit = h;
+        rk->caphit = cap;
+    }
+    rk->hit[rk->nhit++] = (tl_an_hostiter){.start = r->start_ns, .iter = r->iter, .num = r->iter};
     return TL_OK;
 }
 
@@ -721,6 +726,11 @@ tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an
         }
     }
     tl_an_ival_sort(rk->v, rk->n);
+    st = tl_an_rank_number_iters(rk);
+    if (st != TL_OK) {
+        tl_an_rank_free(rk);
+        return tl_error_frame(st, __FILE__, __LINE__);
+    }
     /* No GPU activity carries its iteration (the probes could not attribute
      * the launches): the host's iteration ranges bound the iterations, so
      * windows are still selected by time and no activity is dropped. */
@@ -744,6 +754,7 @@ void tl_an_rank_free(tl_an_rank *rk)
     free(rk->streams);
     free(rk->iter_start);
     free(rk->host_start);
+    free(rk->hit);
     free(rk->opl);
     memset(rk, 0, sizeof *rk);
 }

@@ -566,6 +566,64 @@ TL_TEST(diagnose_device_copies_not_staging)
     }
 }
 
+/* A loop run three times in one trace, each run's iterations numbered
+ * from 0 (trilap-solve: a warm-up solve before the window, then two timed
+ * ones in it): the warm-up is no iteration of the run, and the two timed
+ * runs are iterations 0-1 and 2-3, each kernel in its own. Before, the
+ * warm-up's kernels started iterations 0 and 1, outside the window: 2
+ * iterations, the median 0.0 us, --iter-range 1:1 wider than the whole
+ * window and 0:0 "window end ... before start". */
+TL_TEST(iterations_numbered_over_restarts)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    mkdir(run, 0755);
+    static const char *const rows =
+        "%d,-1,0,host,range,host,iter,0,6000,0,-1,0\n"
+        "%d,-1,0,host,range,host,iter,6000,12000,0,-1,1\n"
+        "%d,%d,1,compute,compute,kernel,k,1000,5000,1,-1,0\n"
+        "%d,%d,1,compute,compute,kernel,k,7000,11000,2,-1,1\n"
+        "%d,-1,0,host,range,host,iter,20000,40000,0,-1,0\n"
+        "%d,-1,0,host,range,host,iter,40000,60000,0,-1,1\n"
+        "%d,-1,0,host,range,host,iter,60000,80000,0,-1,0\n"
+        "%d,-1,0,host,range,host,iter,80000,100000,0,-1,1\n"
+        "%d,%d,1,compute,compute,kernel,k,21000,39000,3,-1,0\n"
+        "%d,%d,1,compute,compute,kernel,k,41000,59000,4,-1,1\n"
+        "%d,%d,1,compute,compute,kernel,k,61000,79000,5,-1,0\n"
+        "%d,%d,1,compute,compute,kernel,k,81000,99000,6,-1,1\n";
+    for (int r = 0; r < 2; r++) {
+        char path[600], buf[2048];
+        snprintf(path, sizeof path, "%s/trace.rank%d.csv", run, r);
+        int n = snprintf(buf, sizeof buf,
+                         "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# device=%d\n"
+                         "# window_start_ns=20000\n# window_end_ns=100000\n# complete=yes\n"
+                         "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n",
+                         r, r);
+        snprintf(buf + n, sizeof buf - (size_t)n, rows, r, r, r, r, r, r, r, r, r, r, r, r, r, r, r, r, r, r);
+        tl_test_write(path, buf);
+    }
+    snprintf(csv, sizeof csv, "%s/ov.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "iters"), 4, 0);
+    TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 80, 1e-9);
+    /* slices from the kernels' starts: 20-41, 41-61, 61-81, 81-100 us */
+    TL_ASSERT_MSG(strstr(o, "# rank 0 iteration time: min 19.0 us, median 20.0 us, max 21.0 us over 4 iterations"),
+                  "%s", o);
+    free(o);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 2:3 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 39, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_compute_us"), 36, 1e-9);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:0 --csv %s", tl_test_bin(), run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 21, 1e-9);
+    free(c);
+}
+
 /* No kernel carries its iteration (the probes could not attribute the
  * launches): the host's "iter" ranges bound the iterations, and every kernel
  * inside the selected time span counts. */
@@ -1394,4 +1452,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations)
+             compare_refuses_mixed_configurations, iterations_numbered_over_restarts)
