@@ -482,4 +482,12 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
                             tl_an_rank_fn each, void *user, tl_an_rank_result **out, size_t *nranks);
 void tl_an_rank_results_free(tl_an_rank_result **r, size_t n);
 
+/* The median of x[0..n), sorted in place: the middle value, or the mean
+ * of the two middle ones; NAN when n is 0. */
+double tl_an_median(double *x, size_t n);
+
+/* A rank's iteration times in us, its slices' lengths: min, median
+ * (tl_an_median) and max; NAN each without slices. */
+tl_status tl_an_iter_times(const tl_an_rank_result *r, double *min, double *median, double *max);
+
 #endif

@@ -42,12 +42,6 @@ static int has_traces(const char *dir)
     return found;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Max over ranks of each metric (the slowest rank sets the pace). */
 static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, char *clock, size_t nclock)
 {
@@ -63,15 +57,8 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, ch
     for (int j = 0; j < NM; j++) x[j] = -INFINITY;
     for (size_t r = 0; r < nr; r++) {
         const tl_an_metrics *m = &res[r].whole;
-        double it = (double)(res[r].nslices ? res[r].nslices : 1), med = NAN;
-        if (res[r].nslices) {
-            double *w = malloc(res[r].nslices * sizeof *w);
-            TL_CHECKGOTO(w, TL_ERR_NOMEM, st, fail, "iterations");
-            for (size_t k = 0; k < res[r].nslices; k++) w[k] = (double)res[r].iter_w[k] / 1e3;
-            qsort(w, res[r].nslices, sizeof *w, cmp_d);
-            med = w[res[r].nslices / 2];
-            free(w);
-        }
+        double it = (double)(res[r].nslices ? res[r].nslices : 1), lo, med, hi;
+        TL_TRYGOTO(tl_an_iter_times(&res[r], &lo, &med, &hi), st, fail);
         double v[NM] = {med,
                         (double)m->w / 1e3,
                         (double)res[r].nslices,
@@ -378,7 +365,11 @@ int tl_an_cmd_compare(int argc, char **argv)
             TL_TRYGOTO(tl_an_table_num(t, xa[j] / xb[j], 3), st, fail);
         }
         tl_an_table_print(t, stdout);
-        printf("# speedup of B over A: %.3fx (iteration time)\n", xa[0] / xb[0]);
+        /* a zero or missing median has no ratio: "-", as the table's column */
+        if (xb[0] > 0 && isfinite(xa[0] / xb[0]))
+            printf("# speedup of B over A: %.3fx (iteration time)\n", xa[0] / xb[0]);
+        else
+            printf("# speedup of B over A: - (iteration time: A %.2f us, B %.2f us)\n", xa[0], xb[0]);
         if (o.c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o.c.csv), st, fail);
     } else {
         rc = compare_files(a, b, &o, &pr, t);

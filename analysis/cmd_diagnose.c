@@ -98,18 +98,6 @@ typedef struct diag_state {
     const tl_an_ops *ops;
 } diag_state;
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *x, size_t n)
-{
-    if (!n) return NAN;
-    qsort(x, n, sizeof *x, cmp_d);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 static tl_status push_d(double **a, size_t *n, size_t *cap, double v)
 {
@@ -479,7 +467,7 @@ static tl_status facts_launch(rank_diag *d, const tl_an_rank *rk, double gap_us)
     }
     if (busy_e != INT64_MIN) d->lane_busy += busy_e - busy_s;
     d->nlane = (int64_t)nl;
-    d->med_lane_us = median(lane_d, nl);
+    d->med_lane_us = tl_an_median(lane_d, nl);
 fail:
     free(lane_d);
     return st;
@@ -823,8 +811,8 @@ typedef struct starve_fig {
 static int starve_figures(const diag_state *s, const rank_diag *d, starve_acc *sa, starve_fig *f)
 {
     if ((int64_t)sa->na < s->o->min_samples || (int64_t)sa->no < s->o->min_samples) return 0;
-    f->over_us = median(sa->over, sa->no);
-    f->alone_us = median(sa->alone, sa->na);
+    f->over_us = tl_an_median(sa->over, sa->no);
+    f->alone_us = tl_an_median(sa->alone, sa->na);
     f->extra_us = 0;
     for (size_t i = 0; i < sa->no; i++)
         if (sa->over[i] > f->alone_us) f->extra_us += sa->over[i] - f->alone_us;

@@ -272,12 +272,6 @@ fail:
     return st;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The identity between derived_comm and the overlap columns, per rank. */
 static tl_status reconciliation_table(const overlap_opts *o, const tl_an_rank_result *res, const double *rv,
                                       size_t nr)
@@ -413,14 +407,10 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
 
     /* iteration time (slice length) distribution, rank by rank */
     for (size_t r = 0; r < nr && res[r].nslices; r++) {
-        double *w = malloc(res[r].nslices * sizeof *w);
-        TL_CHECKGOTO(w, TL_ERR_NOMEM, st, fail, "iterations");
-        for (size_t k = 0; k < res[r].nslices; k++) w[k] = US(res[r].iter_w[k]);
-        qsort(w, res[r].nslices, sizeof *w, cmp_d);
+        double lo, med, hi;
+        TL_TRYGOTO(tl_an_iter_times(&res[r], &lo, &med, &hi), st, fail);
         printf("# rank %d iteration time: min %.1f us, median %.1f us, max %.1f us over %zu iterations\n",
-               res[r].meta.rank, w[0],
-               w[res[r].nslices / 2], w[res[r].nslices - 1], res[r].nslices);
-        free(w);
+               res[r].meta.rank, lo, med, hi, res[r].nslices);
     }
 
     if (o->per_iter || o->iter_csv) TL_TRYGOTO(per_iteration_table(o, res, nr), st, fail);

@@ -38,12 +38,6 @@ static int split_csv(char *line, char **f, int maxf)
     return n;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 enum { MAXF = 128 };
 
 /* the columns that name a trilap-solve row's variant, in label order */
@@ -280,10 +274,9 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     TL_CHECKGOTO(gs.n > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
     for (size_t k = 0; k < gs.n; k++) {
         size_t n = (size_t)gs.g[k].n;
-        qsort(gs.samples[k], n, sizeof *gs.samples[k], cmp_d);
+        gs.g[k].median = tl_an_median(gs.samples[k], n);
         gs.g[k].min = gs.samples[k][0];
         gs.g[k].max = gs.samples[k][n - 1];
-        gs.g[k].median = n % 2 ? gs.samples[k][n / 2] : 0.5 * (gs.samples[k][n / 2 - 1] + gs.samples[k][n / 2]);
     }
     *out = gs.g;
     *nout = gs.n;

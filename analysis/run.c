@@ -3,8 +3,36 @@
  * the largest rank's GPU activity, not the run. */
 #include "analysis/analysis.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double tl_an_median(double *x, size_t n)
+{
+    if (!n) return NAN;
+    qsort(x, n, sizeof *x, cmp_d);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+tl_status tl_an_iter_times(const tl_an_rank_result *r, double *min, double *median, double *max)
+{
+    *min = *median = *max = NAN;
+    if (!r->nslices) return TL_OK;
+    double *w = malloc(r->nslices * sizeof *w);
+    TL_CHECK(w, TL_ERR_NOMEM, "%zu iterations", r->nslices);
+    for (size_t k = 0; k < r->nslices; k++) w[k] = (double)r->iter_w[k] / 1e3;
+    *median = tl_an_median(w, r->nslices);
+    *min = w[0];
+    *max = w[r->nslices - 1];
+    free(w);
+    return TL_OK;
+}
 
 void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
 {

@@ -590,7 +590,7 @@ TL_TEST(iterations_numbered_over_restarts)
         "%d,-1,0,host,range,host,iter,80000,100000,0,-1,1\n"
         "%d,%d,1,compute,compute,kernel,k,21000,39000,3,-1,0\n"
         "%d,%d,1,compute,compute,kernel,k,41000,59000,4,-1,1\n"
-        "%d,%d,1,compute,compute,kernel,k,61000,79000,5,-1,0\n"
+        "%d,%d,1,compute,compute,kernel,k,62000,79000,5,-1,0\n"
         "%d,%d,1,compute,compute,kernel,k,81000,99000,6,-1,1\n";
     for (int r = 0; r < 2; r++) {
         char path[600], buf[2048];
@@ -608,20 +608,50 @@ TL_TEST(iterations_numbered_over_restarts)
     char *o = out_of(t, "out"), *c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "0", "iters"), 4, 0);
     TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 80, 1e-9);
-    /* slices from the kernels' starts: 20-41, 41-61, 61-81, 81-100 us */
+    /* slices from the kernels' starts: 20-41, 41-62, 62-81, 81-100 us; the
+     * median of an even count the mean of the middle two (before: the
+     * upper one, 21.0) */
     TL_ASSERT_MSG(strstr(o, "# rank 0 iteration time: min 19.0 us, median 20.0 us, max 21.0 us over 4 iterations"),
                   "%s", o);
     free(o);
     free(c);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 2:3 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
-    TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 39, 1e-9);
-    TL_ASSERT_NEAR(csv_get(c, "0", "U_compute_us"), 36, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 38, 1e-9);
+    TL_ASSERT_NEAR(csv_get(c, "0", "U_compute_us"), 35, 1e-9);
     free(c);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:0 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 21, 1e-9);
     free(c);
+}
+
+/* compare of a run whose median iteration lasts 0 us (five iterations
+ * begun at once) gives no speedup: "-" on the summary line as in the
+ * table (before: "infx"). */
+TL_TEST(compare_zero_median_no_ratio)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/a", t);
+    snprintf(b, sizeof b, "%s/b", t);
+    for (int r = 0; r < 2; r++) {
+        char rows[1024];
+        snprintf(rows, sizeof rows,
+                 "%d,%d,1,compute,compute,kernel,k,1000,9000,1,-1,0\n%d,%d,1,compute,compute,kernel,k,50000,59000,2,-1,1\n",
+                 r, r, r, r);
+        trace(a, r, rows);
+        int n = 0;
+        for (int k = 0; k < 5; k++)
+            n += snprintf(rows + n, sizeof rows - (size_t)n, "%d,%d,1,compute,compute,kernel,k,1000,9000,%d,-1,%d\n", r, r,
+                          k + 1, k);
+        trace(b, r, rows);
+    }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), a, b), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# speedup of B over A: - (iteration time: A 50.00 us, B 0.00 us)\n") && !strstr(o, "inf"),
+                  "%s", o);
+    free(o);
 }
 
 /* No kernel carries its iteration (the probes could not attribute the
@@ -1452,4 +1482,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations, iterations_numbered_over_restarts)
+             compare_refuses_mixed_configurations, iterations_numbered_over_restarts, compare_zero_median_no_ratio)
