@@ -620,9 +620,9 @@ static int serial_common(const diag_state *s, size_t r, measured *mv, int by_hos
     if (d->n_either)
         also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; both %.1f %% of iters %s %g", p, c,
              substantial ? ">=" : "<", o->min_comm_share, both, ge(both, o->both_iters), o->both_iters);
-    else
-        also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; no iterations marked", p, c, substantial ? ">=" : "<",
-             o->min_comm_share);
+    else /* iterations without communication, or none marked */
+        also(mv, "p2p/coll %.1f/%.1f %% of W %s %g; %s", p, c, substantial ? ">=" : "<", o->min_comm_share,
+             s->res[r].nslices ? "no iteration communicates" : "no iterations marked");
     return substantial && together && isfinite(cc) && cc < o->serial_overlap;
 }
 
@@ -684,7 +684,8 @@ static int v_nohide(const diag_state *s, size_t r, measured *mv, evidence *e)
     say(e, "    rank %d: communication %.1f%% and compute %.1f%% of the window, hidden %.2f%% of the transfer time; "
            "%lld of %lld NCCL kernels ran on a stream that also runs compute kernels\n",
         d->rank, cm, cp, h, (long long)d->comm_on_compute_stream, (long long)d->ncomm);
-    say_top_ops(s, d, e, offsetof(op_acc, exposed), "never hidden:");
+    /* by exposed time: partly hidden ones too (hidden_comm may be > 0) */
+    say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");
     return 1;
 }
 

@@ -1017,9 +1017,11 @@ TL_TEST(iter_range_counts_what_it_sums)
                       strstr(o, "#199 of its kernel (iteration -1): rank 1 came 47.8 us after the first"),
                   "%s", o);
     /* diagnose's lists of operations count the same one (before: "0
-     * operations, 56.5 us", counted where it started) */
+     * operations, 56.5 us", counted where it started); rank 1's one
+     * iteration has no communication (before: "no iterations marked") */
     TL_ASSERT_MSG(strstr(o, "by time: ncclDevKernel_SendRecv (kernel; the trace names no operation) on the p2p stream "
                             "23: 1 operation, 56.5 us\n") &&
+                      strstr(o, "p2p/coll 0.0/0.0 % of W < 2; no iteration communicates") &&
                       strstr(o, "most exposed: ncclDevKernel_SendRecv (kernel; the trace names no operation) on the "
                                 "p2p stream 23: 1 operation, 9.0 us not under compute of their 56.5 us\n"),
                   "%s", o);
