@@ -17,7 +17,8 @@ typedef struct tl_opts_t {
 
 typedef struct kept {
     int rank;
-    int64_t clock_unc; /* the rank's clock uncertainty against rank 0, ns (0: rank 0 or unmeasured) */
+    int64_t clock_unc;  /* the rank's clock uncertainty against rank 0, ns (0: rank 0 or unmeasured) */
+    int64_t work_start; /* where its work begins: a communication kernel waits before for a late peer */
     tl_an_ival v;
 } kept;
 
@@ -93,12 +94,27 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
         s->end = res->meta.w1;
         s->span_rank = rk->meta.rank;
     }
+    /* match.c split each communication kernel at its last rank's arrival
+     * (the overlap figures' waiting and transfer): its two parts make one
+     * row again, the work beginning at the split. last_wait: per stream,
+     * the row of the last waiting part */
+    size_t *last_wait = malloc((rk->nstreams ? rk->nstreams : 1) * sizeof *last_wait);
+    TL_CHECK(last_wait, TL_ERR_NOMEM, "%zu streams", rk->nstreams);
+    for (size_t q = 0; q < rk->nstreams; q++) last_wait[q] = SIZE_MAX;
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
         if (v->end <= s->origin || v->start >= s->end) continue;
+        size_t w = v->stream < rk->nstreams ? last_wait[v->stream] : SIZE_MAX;
+        if ((v->flags & TL_AN_F_SPLIT) && w != SIZE_MAX && s->k[w].v.end == v->start) {
+            s->k[w].v.end = v->end;
+            s->k[w].work_start = v->start;
+            last_wait[v->stream] = SIZE_MAX;
+            continue;
+        }
         if (s->n == s->cap) {
             size_t c = s->cap ? 2 * s->cap : 1024;
             kept *nk = realloc(s->k, c * sizeof *nk);
+            if (!nk) free(last_wait);
             TL_CHECK(nk, TL_ERR_NOMEM, "%zu timeline rows", c);
             s->k = nk;
             s->cap = c;
@@ -106,41 +122,12 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
         s->k[s->n].rank = rk->meta.rank;
         s->k[s->n].clock_unc = rk->meta.clock_aligned ? rk->meta.clock_unc : 0;
         s->k[s->n].v = *v;
+        s->k[s->n].work_start = v->start;
+        if (v->flags & TL_AN_F_WAIT) last_wait[v->stream] = s->n;
         s->n++;
     }
+    free(last_wait);
     return TL_OK;
-}
-
-/* Where a communication kernel's work begins: the latest start of the same
- * operation over the ranks (the same kernel name ending within END_SKEW_NS
- * on every other rank: a collective or send/recv completes together on its
- * ranks). Before it the kernel waits for a late peer. Its own start when a
- * rank has no such kernel in the span. Quadratic, so only for short spans. */
-#define END_SKEW_NS 5000
-#define PAIR_MAX 50000
-static int64_t work_start(const tl_state *s, size_t j)
-{
-    const tl_an_ival *x = &s->k[j].v;
-    if ((x->cat != TL_CAT_P2P && x->cat != TL_CAT_COLL) || x->kind != TL_KIND_KERNEL || s->n > PAIR_MAX ||
-        s->nranks < 2)
-        return x->start;
-    int64_t ws = x->start;
-    for (int q = 0; q < s->nranks; q++) {
-        if (q == s->k[j].rank) continue;
-        int64_t best = -1, bskew = END_SKEW_NS + 1;
-        for (size_t i = 0; i < s->n; i++) {
-            const tl_an_ival *y = &s->k[i].v;
-            if (s->k[i].rank != q || y->name != x->name || y->kind != TL_KIND_KERNEL) continue;
-            int64_t d = y->end > x->end ? y->end - x->end : x->end - y->end;
-            if (d < bskew) {
-                bskew = d;
-                best = y->start;
-            }
-        }
-        if (best < 0) return x->start;
-        if (best > ws) ws = best;
-    }
-    return ws < x->end ? ws : x->end;
 }
 
 int tl_an_cmd_timeline(int argc, char **argv)
@@ -184,6 +171,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     tl_state s = {.origin = INT64_MAX, .end = INT64_MIN, .span_rank = -1};
     tl_out out = {0};
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
+    oo.match = 1; /* work_start_us: the waits overlap and diagnose report (match.c) */
     int no_iters = 0;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
@@ -221,7 +209,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
             if (*p == '"') fputc('"', out.f);
             fputc(*p == '\n' ? ' ' : *p, out.f);
         }
-        int64_t ws = work_start(&s, j);
+        int64_t ws = s.k[j].work_start;
         ws = ws < a ? a : ws > b ? b : ws;
         fprintf(out.f, "\",%.3f,%.3f,%d,%.3f,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3,
                 v->iter, (double)(ws - s.origin) / 1e3, (double)s.k[j].clock_unc / 1e3);

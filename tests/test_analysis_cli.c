@@ -1040,6 +1040,44 @@ TL_TEST(iter_range_counts_what_it_sums)
     TL_ASSERT_EQ((long)(n[0] + n[1] + n[2]), (long)n[3] + 1);
 }
 
+/* The timeline's work_start_us (the wait plots/timeline.gp hatches) is
+ * the waiting that overlap and diagnose report: each communication
+ * kernel's wait ends at its operation's last arrival as match.c pairs
+ * them (the k-th kernel of a name on every rank). Before, the timeline
+ * paired kernels whose ends lay within 5 us: on three-split rank 1 36.4 us
+ * of waiting against overlap's 359.8, rank 0 15495.6 against 15762.1. */
+TL_TEST(timeline_waits_are_overlaps)
+{
+    const char *root = tl_test_env("TL_RESULTS", "results");
+    char run[1024], probe[1100], tl[600];
+    snprintf(run, sizeof run, "%s/tristream-h200x2/three-split", root);
+    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
+    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+    const char *t = tl_test_tmpdir();
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 0:199 -o %s", tl_test_bin(), run, tl), 0);
+    char *c = tl_test_read(tl), *save = NULL;
+    double wait[2] = {0, 0};
+    for (char *line = strtok_r(c, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        int rank;
+        double start, ws;
+        /* rank,row,"label",lane,cat,category,cat_id,"name",start_us,end_us,iter,work_start_us,... */
+        if (sscanf(line, "%d,", &rank) != 1 || rank < 0 || rank > 1) continue;
+        const char *name_end = strstr(line, "\",");
+        if (!name_end || sscanf(name_end + 2, "%lf,%*f,%*d,%lf", &start, &ws) != 2) continue;
+        wait[rank] += ws - start;
+    }
+    free(c);
+    TL_ASSERT_NEAR(wait[0], 15762.1, 0.2);
+    TL_ASSERT_NEAR(wait[1], 359.8, 0.2);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "\n  0    *                                           400 15762.1") &&
+                      strstr(o, "\n  1    *                                           400   359.8"),
+                  "%s", o);
+    free(o);
+}
+
 /* A first rank that recorded nothing gives no span: the first rank with
  * activity does, and the preamble names it. (Before, timeline found no
  * iterations in rank 0 and drew the whole window, "none recorded".) */
@@ -1484,4 +1522,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations, iterations_numbered_over_restarts, compare_zero_median_no_ratio)
+             compare_refuses_mixed_configurations, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
+             timeline_waits_are_overlaps)
