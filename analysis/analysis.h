@@ -259,13 +259,13 @@ typedef struct tl_an_oplabel {
  * after the key's first word. */
 void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n);
 
-/* One rank's GPU activity intervals and iteration bounds. */
 /* A host "iter" range: its start, its number as traced and its number
  * over the window (iters.c) */
 typedef struct tl_an_hostiter {
     int64_t start, iter, num;
 } tl_an_hostiter;
 
+/* One rank's GPU activity intervals and iteration bounds. */
 typedef struct tl_an_rank {
     tl_an_meta meta;
     tl_an_ival *v;

@@ -98,7 +98,6 @@ typedef struct diag_state {
     const tl_an_ops *ops;
 } diag_state;
 
-
 static tl_status push_d(double **a, size_t *n, size_t *cap, double v)
 {
     if (*n == *cap) {

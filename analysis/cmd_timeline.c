@@ -27,7 +27,6 @@ typedef struct tl_state {
     size_t n, cap;
     int64_t origin, end; /* the selection of the first rank with activity: one time span for every rank */
     int span_rank;       /* that rank (-1: none yet) */
-    int nranks;
 } tl_state;
 
 /* Row of a lane within its rank: Compute, P2P, Collective, then copy/other. */
@@ -88,7 +87,6 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
      * rank makes the others' NCCL kernels wait), and one time span shows
      * that; the selections of unattributed runs (host iteration ranges) can
      * lie far apart. A rank that recorded nothing has no span to give. */
-    s->nranks++;
     if (s->span_rank < 0 && active(rk, res->meta.w0, res->meta.w1)) {
         s->origin = res->meta.w0;
         s->end = res->meta.w1;
@@ -107,7 +105,6 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
         size_t w = v->stream < rk->nstreams ? last_wait[v->stream] : SIZE_MAX;
         if ((v->flags & TL_AN_F_SPLIT) && w != SIZE_MAX && s->k[w].v.end == v->start) {
             s->k[w].v.end = v->end;
-            s->k[w].work_start = v->start;
             last_wait[v->stream] = SIZE_MAX;
             continue;
         }
@@ -122,7 +119,9 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
         s->k[s->n].rank = rk->meta.rank;
         s->k[s->n].clock_unc = rk->meta.clock_aligned ? rk->meta.clock_unc : 0;
         s->k[s->n].v = *v;
-        s->k[s->n].work_start = v->start;
+        /* a waiting part's work begins where it ends, when its rest lies
+         * beyond the span too */
+        s->k[s->n].work_start = v->flags & TL_AN_F_WAIT ? v->end : v->start;
         if (v->flags & TL_AN_F_WAIT) last_wait[v->stream] = s->n;
         s->n++;
     }

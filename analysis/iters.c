@@ -5,7 +5,7 @@
  * its start was the warm-up's, outside the window, and the whole window
  * fell into the last iterations (median iteration time 0.0 us, an
  * --iter-range wider than the run, "window end before start";
- * analysis/README.md, "Iterations"). Here the host's "iter" ranges in
+ * analysis/README.md, "A loop run again in one trace"). Here the host's "iter" ranges in
  * the window are taken in time order and a number not above the one
  * before starts a new run of the loop, numbered on after the highest so
  * far, as the Nsight Systems importer numbers a probes session's
