@@ -723,11 +723,11 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         lb.backend = belabel;
     }
     if (ctx->rank == 0) {
-        /* cg, pcg and bicgstab wait for each reduction: no schedule to name
-         * (the results row keeps its column, compare pairs rows by it) */
-        tl_solve_labels shown = lb;
-        if (!run->method->pipelined && !sb->schedule_label) shown.schedule = NULL;
-        tl_solve_print(stdout, &shown, &cfg, &rep);
+        /* every method's block names its schedule, as its rows do: cg, pcg
+         * and bicgstab wait for each reduction, but the schedule still says
+         * how their halo and allreduce are made (blocking or overlapped,
+         * which channel, which stream) */
+        tl_solve_print(stdout, &lb, &cfg, &rep);
         if (o->trace) {
             char dir[4096];
             per_run_trace(dir, sizeof dir, o, run);

@@ -319,7 +319,7 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
     const tl_solve_result *res = &rep->res;
     fprintf(out, "solver: %s\n", lb->solver);
     fprintf(out, "precond: %s\n", lb->precond);
-    if (lb->schedule) fprintf(out, "schedule: %s\n", lb->schedule); /* NULL: the method has none */
+    if (lb->schedule) fprintf(out, "schedule: %s\n", lb->schedule); /* NULL: a caller without one */
     fprintf(out, "backend: %s\n", lb->backend);
     fprintf(out, "ranks: %d\n", lb->nranks);
     if (lb->launcher) fprintf(out, "launcher: %s\n", lb->launcher);
