@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/results.h"
+
 /* ---- meta ------------------------------------------------------------------ */
 
 static tl_status kv_push(tl_bench_kv **kv, size_t *n, size_t *cap, const char *key,
@@ -347,12 +349,17 @@ const char tl_tristream_results_header[] =
 
 const char *tl_tristream_results_row(const tl_tristream_sample *s, char *buf, size_t n)
 {
+    /* the two environment values are free text: quoted where a comma or a
+     * quote would split the row */
+    char conn[256], launch[256];
+    tl_results_field(conn, sizeof conn, s->max_connections);
+    tl_results_field(launch, sizeof launch, s->launch_mode);
     snprintf(buf, n,
              "%s,%d,%d,%.4f,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%s,%" PRId64
              ",%" PRId64 ",%" PRId64 ",%s,%s,%s,%" PRId64,
              s->variant, s->nranks, s->rep, s->us_per_iter, s->allreduce_bytes, s->ring_bytes,
              s->daxpy_bytes, s->iters, s->warmup, s->priorities ? "on" : "off", s->split_max_ctas,
-             s->split_min_ctas, s->daxpy_blocks, s->trace_mode, s->max_connections, s->launch_mode,
+             s->split_min_ctas, s->daxpy_blocks, s->trace_mode, conn, launch,
              s->wrong);
     return buf;
 }

@@ -12,6 +12,7 @@
 #include "model/cli.h"
 #include "model/fit.h"
 #include "model/partstats.h"
+#include "runtime/results.h"
 #include "solvers/dist/partition.h"
 #include "solvers/matrix/mmio.h"
 
@@ -164,9 +165,11 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         }
         printf(" %5d %12s %10.2f %9.2f %9.2f %9.2f %8s %6d %8.2f\n", gpus, sch[i]->name, us, 1e6 * r.compute_s,
                1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
+        char plat[1024], mat[1024]; /* file names: quoted where a comma or a quote would split the row */
         if (w->f)
             fprintf(w->f, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f\n",
-                    o->platform_file ? o->platform_file : p->name, method_names[o->method], o->matrix,
+                    tl_results_field(plat, sizeof plat, o->platform_file ? o->platform_file : p->name),
+                    method_names[o->method], tl_results_field(mat, sizeof mat, o->matrix),
                     part_names[o->partition], gpus, sch[i]->name, us, 1e6 * r.compute_s, 1e6 * r.exposed_p2p_s,
                     1e6 * r.exposed_coll_s, speedup_csv, maxnb, r.wall_s);
         fflush(stdout);

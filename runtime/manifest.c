@@ -70,23 +70,42 @@ static int shell_safe(const char *s)
     return 1;
 }
 
+/* One argument as the shell reads it back, after a space unless first. */
+static void add_shell_word(text *t, const char *arg, int first)
+{
+    if (!first) addf(t, " ");
+    if (shell_safe(arg)) {
+        addf(t, "%s", arg);
+        return;
+    }
+    addf(t, "'");
+    for (const char *c = arg; *c; c++) {
+        if (*c == '\'') addf(t, "'\\''");
+        else if (*c == '\n' || *c == '\r') addf(t, " ");
+        else addf(t, "%c", *c);
+    }
+    addf(t, "'");
+}
+
+char *tl_manifest_command(int argc, char *const argv[])
+{
+    text t = {0};
+    addf(&t, "%s", ""); /* an empty command line is an empty string, not NULL */
+    for (int i = 0; i < argc && argv; i++) add_shell_word(&t, argv[i], i == 0);
+    if (!t.oom) return t.p;
+    free(t.p);
+    return NULL;
+}
+
 static void add_command(text *t, int argc, char **argv)
 {
-    addf(t, "command:");
-    for (int i = 0; i < argc && argv; i++) {
-        if (shell_safe(argv[i])) {
-            addf(t, " %s", argv[i]);
-            continue;
-        }
-        addf(t, " '");
-        for (const char *c = argv[i]; *c; c++) {
-            if (*c == '\'') addf(t, "'\\''");
-            else if (*c == '\n') addf(t, " ");
-            else addf(t, "%c", *c);
-        }
-        addf(t, "'");
+    char *cmd = tl_manifest_command(argc, argv);
+    if (!cmd) {
+        t->oom = 1;
+        return;
     }
-    addf(t, "\n");
+    addf(t, "command: %s\n", cmd);
+    free(cmd);
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

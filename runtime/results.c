@@ -81,6 +81,33 @@ void tl_results_manifest_path(const char *results, char *buf, size_t n)
         snprintf(buf, n, "%.*s/manifest.txt", (int)(slash - results), results);
 }
 
+const char *tl_results_quote(char *buf, size_t n, const char *s)
+{
+    if (n < 3) {
+        if (n) buf[0] = '\0';
+        return buf;
+    }
+    size_t k = 0;
+    buf[k++] = '"';
+    /* room kept for the closing quote and the terminator; a quote is
+     * written doubled or not at all, so a cut never leaves one unpaired */
+    for (; *s; s++) {
+        size_t need = *s == '"' ? 2 : 1;
+        if (k + need + 2 > n) break;
+        if (*s == '"') buf[k++] = '"';
+        buf[k++] = *s;
+    }
+    buf[k++] = '"';
+    buf[k] = '\0';
+    return buf;
+}
+
+const char *tl_results_field(char *buf, size_t n, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n")) return tl_results_quote(buf, n, s);
+    if (n) snprintf(buf, n, "%s", s);
+    return buf;
+}
 
 /* A results file's first line is this program's header: a file of other
  * rows is an error, not a silent mix. */

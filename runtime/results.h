@@ -29,6 +29,23 @@ const char *tl_results_unfit(const char *path);
  * `path` through a temporary file and rename. */
 tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
 
+/* One CSV field as RFC 4180 reads it: in double quotes, each inner double
+ * quote doubled (`a "b",c` -> `"a ""b"",c"`), for free text in a row (a
+ * label, a file name) whose commas would otherwise split it. Written to
+ * buf (n bytes); a text too long is cut inside the quotes, which stay
+ * paired. Returns buf. */
+const char *tl_results_quote(char *buf, size_t n, const char *s);
+/* The same, quoted only where it must be (a comma, a double quote, CR or
+ * LF in it): plain names stay as they are for readers that split on commas. */
+const char *tl_results_field(char *buf, size_t n, const char *s);
+
+/* A command line as a POSIX shell reads it back: arguments joined by
+ * spaces, each one with a character outside [A-Za-z0-9-_=+./,:@%] or empty
+ * in single quotes ('it'\''s'), newlines as spaces so that it stays one line.
+ * The manifest's `command:` and the programs' `# command:` preambles.
+ * Returns a string to free, NULL when out of memory. */
+char *tl_manifest_command(int argc, char *const argv[]);
+
 /* The manifest path beside a results file: "<dir of results>/manifest.txt". */
 void tl_results_manifest_path(const char *results, char *buf, size_t n);
 

@@ -40,7 +40,7 @@ function flush(    op, k, bpi, roof, us, n, i, name, sep) {
     }
     solver = ""; delete bytes; delete cnt; delete rate
 }
-/^solver: / { flush(); solver = $2; schedule = "-" } # cg, pcg, bicgstab print no schedule
+/^solver: / { flush(); solver = $2; schedule = "-" } # a log from before cg, pcg and bicgstab printed theirs
 /^schedule: / { schedule = $2 }
 /^matrix: / { matrix = $2 }
 /^backend: / { backend = $2 }

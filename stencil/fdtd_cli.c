@@ -61,13 +61,6 @@ tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char
     return tl_out_check_as(opt, tl_out_check, full);
 }
 
-void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < argc && len + 2 < n; i++) len += (size_t)snprintf(buf + len, n - len, i ? " %s" : "%s", argv[i]);
-}
-
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count)
 {
     size_t len = 0;

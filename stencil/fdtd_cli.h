@@ -26,7 +26,6 @@ int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why);
 int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_one);
 /* PXxPYxPZ or slab-z, block-xy, pencil-yz; 0, or -1 */
 int tl_fdtd_cli_parse_decomp(const char *s, int pd[3]);
-void tl_fdtd_cli_join_cmdline(char *buf, size_t n, int argc, char **argv);
 /* Option names (without "--") as "--a", "--a and --b", "--a, --b and --c" */
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count);
 

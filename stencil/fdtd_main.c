@@ -158,7 +158,6 @@ typedef struct run_args {
     tl_fdtd_config c;
     int64_t (*rec)[3];
     int nrec;
-    char cmdline[2048];
     int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
     int device_comm_typed; /* --device-comm given: only a run of ranks (devcomm) uses it */
     char note[512];      /* a default adapted to the input, said before the header */
@@ -450,11 +449,12 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
     char decomp[64], over[32] = "";
     snprintf(decomp, sizeof decomp, "%dx%dx%d", c->pd[0], c->pd[1], c->pd[2]);
     if (none_s > 0) snprintf(over, sizeof over, "%.4f", (S.seconds - none_s) / none_s);
-    char row[1024];
+    char row[1024], label[512];
+    /* the label is free text: quoted where a comma or a quote would split the row */
     snprintf(row, sizeof row,
              "%s,%s,%s,%s,%s,%d,%d,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64
              ",%.6g,%.6f,%.2f,%.2f,%.0f,%.0f,%.0f,%s",
-             o->label, backend_names[c->backend].name, c->backend == TL_FDTD_BACKEND_CUDA ? tl_fdtd_kernels[c->kernel].name : "-",
+             tl_results_field(label, sizeof label, o->label), backend_names[c->backend].name, c->backend == TL_FDTD_BACKEND_CUDA ? tl_fdtd_kernels[c->kernel].name : "-",
              c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0), decomp, c->s,
              c->overlap, c->order, c->dbl ? "double" : "single", c->n[0], c->n[1], c->n[2], c->steps, c->cpml,
              S.dt, S.seconds, S.mpoints_s, S.gbs, S.min_bytes_per_point, S.mem_bytes, S.paper_mem_bytes, over);
@@ -597,7 +597,11 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
     if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);
     if (ctx->rank == 0) { /* rank 0 prints */
-        printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, ra->cmdline);
+        /* quoted as the manifest quotes it, so that it can be pasted into a shell */
+        char *cmd = tl_manifest_command(ctx->argc, ctx->argv);
+        TL_CHECK(cmd, TL_ERR_NOMEM, "the command line for the preamble");
+        printf("# trilap-fdtd %s (%s)\n# command: %s\n", TL_VERSION, TL_GIT_COMMIT, cmd);
+        free(cmd);
         printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
                c->n[0], c->n[1], c->n[2], c->order, c->steps, c->warmup);
         printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, sigma_max = -4 c_max ln(R) / (2 L h)\n",
@@ -647,7 +651,6 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
         free(ra.rec);
         return rc;
     }
-    tl_fdtd_cli_join_cmdline(ra.cmdline, sizeof ra.cmdline, full_argc, full_argv);
     rc = tl_fdtd_cli_launch(&lo, quiet, full_argc, full_argv, run_rank, &ra, ra.c.backend == TL_FDTD_BACKEND_CUDA,
                             ra.o.trace);
     free(ra.rec);

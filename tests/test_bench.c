@@ -698,6 +698,10 @@ TL_TEST(results_rows)
         commas_r += *p == ',';
     TL_ASSERT_EQ(commas_h, commas_r);
     TL_ASSERT(strncmp(tl_tristream_results_header, "variant,nranks,rep,us_per_iter,", 31) == 0);
+    /* the environment's values are free text: a comma in one split the row */
+    s.launch_mode = "GROUP,\"x\"";
+    TL_ASSERT_STREQ(tl_tristream_results_row(&s, buf, sizeof buf),
+                    "three-split,2,4,81.2346,16,256000,67108864,10000,100,on,4,0,0,off,unset,\"GROUP,\"\"x\"\"\",0");
 
     tl_stream_row sr = {.function = "triad",
                         .rank = 1,

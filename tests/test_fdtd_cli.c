@@ -119,6 +119,63 @@ TL_TEST(run_writes_its_files)
     free(s);
 }
 
+/* Fields of one CSV line as RFC 4180 reads them: commas inside double
+ * quotes do not count. */
+static int csv_fields(const char *s)
+{
+    int n = 1, quoted = 0;
+    for (; *s && *s != '\n'; s++) {
+        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
+        else if (*s == ',' && !quoted) n++;
+    }
+    return n;
+}
+
+/* The label is free text: a comma in it split the results row (one field
+ * more than the header, every later column shifted), and the preamble's
+ * command line was the arguments joined unquoted (--receivers a;b cannot
+ * be pasted into a shell). The label is now quoted as RFC 4180 has it,
+ * the preamble quoted as the manifest quotes it, the two lines equal. */
+TL_TEST(label_and_command_quoted)
+{
+    const char *dir = tl_test_tmpdir();
+    char args[2048];
+    snprintf(args, sizeof args,
+             "run --grid 16 --cpml 0 --steps 2 --label 'x,\"y\"' --receivers '12,12,12;5,5,5' --seismogram %s/s.csv "
+             "--results %s/r/r.csv",
+             dir, dir);
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 0);
+    const char *cmd = strstr(r.out, "# command: ");
+    TL_ASSERT(cmd);
+    cmd += strlen("# command: ");
+    TL_ASSERT_MSG(strstr(cmd, " --label 'x,\"y\"' --receivers '12,12,12;5,5,5' "), "%s", r.out);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/r/manifest.txt", dir);
+    char *m = tl_test_read(p);
+    const char *mc = strstr(m, "\ncommand: ");
+    TL_ASSERT(mc);
+    mc += strlen("\ncommand: ");
+    TL_ASSERT_MSG(strncmp(cmd, mc, (size_t)(strchr(mc, '\n') - mc + 1)) == 0, "preamble %.*s\nmanifest %.*s",
+                  (int)(strchr(cmd, '\n') - cmd), cmd, (int)(strchr(mc, '\n') - mc), mc);
+    free(m);
+    /* the shell reads it back as the arguments given: 16 words, the label the 10th */
+    char sh[4096], words[64];
+    snprintf(sh, sizeof sh, "eval \"set -- $(sed -n 's/^command: //p' %s)\"; echo $#; printf '%%s\\n' \"${10}\"", p);
+    TL_ASSERT_EQ(tl_test_sh_to(words, sizeof words, "%s", sh), 0);
+    TL_ASSERT_STREQ(words, "16\nx,\"y\"\n");
+    snprintf(p, sizeof p, "%s/r/r.csv", dir);
+    char *csv = tl_test_read(p);
+    const char *row = strchr(csv, '\n');
+    TL_ASSERT_MSG(row && strncmp(row + 1, "\"x,\"\"y\"\"\",cpu,-,", 16) == 0, "%s", csv);
+    TL_ASSERT_EQ(csv_fields(row + 1), csv_fields(csv));
+    TL_ASSERT_EQ(csv_fields(csv), 22);
+    /* stdout's row is the file's */
+    TL_ASSERT(strstr(r.out, row));
+    free(csv);
+    tl_test_output_free(&r);
+}
+
 TL_TEST(compare_cpml_reports_overhead)
 {
     tl_test_output r = fdtd("run --grid 24 --cpml 4 --steps 5 --compare-cpml");
@@ -597,7 +654,8 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, compare_cpml_reports_overhead,
+TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, label_and_command_quoted,
+             compare_cpml_reports_overhead,
              verify_tables, run_refuses_before_printing, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, outputs_checked_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,

@@ -573,6 +573,45 @@ TL_TEST(speedups_and_stdout)
     TL_ASSERT(stat(tl_test_path("-"), &sb) != 0);
 }
 
+/* A results row's fields as RFC 4180 reads them (commas inside double
+ * quotes do not count). */
+static int csv_fields(const char *s)
+{
+    int n = 1, quoted = 0;
+    for (; *s && *s != '\n'; s++) {
+        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
+        else if (*s == ',' && !quoted) n++;
+    }
+    return n;
+}
+
+/* The matrix is a file name: a comma in it split the --results row (13
+ * fields in the header, 14 in the row). Quoted now, inner quotes doubled. */
+TL_TEST(matrix_name_quoted_in_results)
+{
+    need_simgrid();
+    char mtx[600], cmd[2048];
+    snprintf(mtx, sizeof mtx, "%s/a,\"b\".mtx", tl_test_tmpdir());
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real symmetric\n4 4 7\n1 1 2\n2 2 2\n3 3 2\n4 4 2\n"
+                       "2 1 -1\n3 2 -1\n4 3 -1\n");
+    const char *csv = tl_test_path("m2.csv");
+    snprintf(cmd, sizeof cmd, "%s/trilap-model solver --gpus 4 --schedules three-split --matrix '%s' --iters 5 "
+             "--results %s", tl_test_env("TL_BIN", "bin"), mtx, csv);
+    tl_test_output r = tl_test_capture("%s", cmd);
+    TL_ASSERT_MSG(r.rc == 0, "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char *rows = tl_test_read(csv);
+    const char *row = strchr(rows, '\n');
+    TL_ASSERT(row);
+    TL_ASSERT_EQ(csv_fields(rows), 13);
+    TL_ASSERT_EQ(csv_fields(row + 1), 13);
+    char want[700];
+    snprintf(want, sizeof want, ",pipecg,\"%.*sa,\"\"b\"\".mtx\",block,4,three-split,", (int)(strrchr(mtx, '/') - mtx + 1),
+             mtx);
+    TL_ASSERT_MSG(strstr(row, want), "want %s in\n%s", want, rows);
+    free(rows);
+}
+
 /* Run from another folder, the default calibration (a file of the trilap
  * tree) is found beside the program; a missing --calib is one line. */
 TL_TEST(runs_from_any_folder)
@@ -597,5 +636,5 @@ TL_TEST(runs_from_any_folder)
 TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
-             calibration_roundtrip_and_errors,
+             calibration_roundtrip_and_errors, matrix_name_quoted_in_results,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated)

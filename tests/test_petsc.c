@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 static char buf[1 << 18];
 
@@ -107,5 +108,33 @@ TL_TEST(generated_convdiff_pipebicgstab)
     compare("gen:convdiff:16", "pipebicgstab --rtol 1e-8", 1, "--residual-replacement 100");
 }
 
+/* manifest.txt records what ran: PETSc's runs are labelled petsc in the
+ * text and the rows, but the manifest said "schedule: three-split" (the
+ * unresolved --schedule default). */
+TL_TEST(manifest_schedule_is_the_rows)
+{
+    if (strcmp(tl_test_env("TL_HAVE_PETSC", "0"), "1") != 0) TL_SKIP("built without PETSc");
+    if (!getenv("TL_MPIRUN") || !*getenv("TL_MPIRUN")) TL_SKIP("needs MPI (TL_MPIRUN)");
+    const char *d = tl_test_tmpdir();
+    char cmd[4096], path[600];
+    snprintf(cmd, sizeof cmd,
+             "%s -np 2 --oversubscribe %s/trilap-solve --backend petsc --solver pcg,pipebicgstab --warmup 0 "
+             "--repeat 2 --no-stats --results %s/s5/r.csv gen:poisson7:8 >%s/out 2>%s/err",
+             getenv("TL_MPIRUN"), tl_test_env("TL_BIN", "bin"), d, d, d);
+    TL_ASSERT_EQ(tl_test_exit_code(system(cmd)), 0);
+    snprintf(path, sizeof path, "%s/out", d);
+    char *out = tl_test_read(path);
+    TL_ASSERT_EQ(tl_test_count(out, "\nschedule: petsc\n"), 2);
+    free(out);
+    snprintf(path, sizeof path, "%s/s5/r.csv", d);
+    char *rows = tl_test_read(path);
+    TL_ASSERT_EQ(tl_test_count(rows, ",petsc,petsc,"), 4);
+    free(rows);
+    snprintf(path, sizeof path, "%s/s5/manifest.txt", d);
+    char *m = tl_test_read(path);
+    TL_ASSERT_MSG(strstr(m, "\nschedule: petsc\n"), "%s", m);
+    free(m);
+}
+
 TL_TEST_MAIN(pipecg_1138_bus, pipecg_ani4, pipebicgstab_ani1_nonsymm, generated_poisson_both,
-             generated_convdiff_pipebicgstab)
+             generated_convdiff_pipebicgstab, manifest_schedule_is_the_rows)

@@ -284,6 +284,31 @@ TL_TEST(out_check_before_the_work)
     TL_ASSERT_EQ(count_entries(dir), 1); /* nothing made */
 }
 
+/* Free text in a row, RFC 4180: quoted where a comma, quote or newline
+ * is in it, inner quotes doubled; cut inside the quotes, never unpaired.
+ * A command line as the shell reads it back. */
+TL_TEST(fields_and_commands_quoted)
+{
+    char b[64];
+    TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "plain-name.mtx"), "plain-name.mtx");
+    TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "x,y"), "\"x,y\"");
+    TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "say \"hi\""), "\"say \"\"hi\"\"\"");
+    TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "a\nb"), "\"a\nb\"");
+    TL_ASSERT_STREQ(tl_results_quote(b, sizeof b, "m.mtx"), "\"m.mtx\"");
+    TL_ASSERT_STREQ(tl_results_quote(b, sizeof b, ""), "\"\"");
+    TL_ASSERT_STREQ(tl_results_quote(b, 7, "abcdef"), "\"abcd\"");
+    TL_ASSERT_STREQ(tl_results_quote(b, 7, "ab\"cd"), "\"ab\"\"\"");
+    TL_ASSERT_STREQ(tl_results_quote(b, 6, "ab\"cd"), "\"ab\"");
+    char *argv[] = {"trilap-x", "--label", "x,y", "--receivers", "1,2,3;4,5,6", "it's", "", "a\nb"};
+    char *cmd = tl_manifest_command(8, argv);
+    TL_ASSERT(cmd);
+    TL_ASSERT_STREQ(cmd, "trilap-x --label x,y --receivers '1,2,3;4,5,6' 'it'\\''s' '' 'a b'");
+    free(cmd);
+    cmd = tl_manifest_command(0, NULL);
+    TL_ASSERT(cmd && !cmd[0]);
+    free(cmd);
+}
+
 TL_TEST(stats_and_clock)
 {
     double v[] = {5, 1, 4, 2, 3};
@@ -304,4 +329,5 @@ TL_TEST(stats_and_clock)
 }
 
 TL_TEST_MAIN(header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
-             pipes_written_in_place, links_written_through, out_check_before_the_work, stats_and_clock)
+             pipes_written_in_place, links_written_through, out_check_before_the_work, fields_and_commands_quoted,
+             stats_and_clock)

@@ -256,8 +256,8 @@ TL_TEST(runs_in_one_invocation_equal_single_runs)
                          bin(), modes[m], csv),
                      0);
         char *multi = out_buf;
-        /* cg, pcg and bicgstab name no schedule: 4 schedules x 2 pipelined methods */
-        TL_ASSERT(value("schedule", 7) != NULL && value("schedule", 8) == NULL);
+        /* every block names its schedule: 4 schedules x 5 methods */
+        TL_ASSERT(value("schedule", 19) != NULL && value("schedule", 20) == NULL);
         out_buf = NULL;
         for (int k = 0; k < 5; k++) {
             TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --warmup 0 --repeat 1 "
@@ -274,8 +274,7 @@ TL_TEST(runs_in_one_invocation_equal_single_runs)
             for (int c = 0; c < 4; c++) {
                 int b = c * 5 + k; /* schedules outer, solvers inner */
                 TL_ASSERT_STREQ(value("solver", b), all5[k]);
-                /* only the pipelined methods have a schedule to print */
-                if (k == 2 || k == 4) TL_ASSERT_STREQ(value("schedule", c * 2 + (k == 4)), sched[c]);
+                TL_ASSERT_STREQ(value("schedule", b), sched[c]);
                 TL_ASSERT_MSG(strcmp(value("iterations", b), its) == 0 &&
                                   strcmp(value("residual", b), res) == 0 &&
                                   strcmp(value("true residual", b), tres) == 0,
@@ -307,6 +306,56 @@ TL_TEST(runs_in_one_invocation_equal_single_runs)
         }
         free(multi);
     }
+}
+
+/* One CSV line's fields as RFC 4180 reads them (commas inside double
+ * quotes do not count). */
+static int csv_fields(const char *s)
+{
+    int n = 1, quoted = 0;
+    for (; *s && *s != '\n'; s++) {
+        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
+        else if (*s == ',' && !quoted) n++;
+    }
+    return n;
+}
+
+/* A run of cg per schedule: before, both blocks were headed "solver: cg"
+ * with no schedule line while the CSV rows said sync and three-split, and
+ * manifest.txt said "schedule:" as typed (all, or the list) instead of
+ * what ran. The schedule makes cg's halo and allreduce blocking or
+ * overlapped, so each block names it; the manifest lists the schedules
+ * run, in order. A matrix name's quotes are doubled in its row. */
+TL_TEST(schedules_named_in_blocks_rows_and_manifest)
+{
+    const char *d = tl_test_tmpdir();
+    TL_ASSERT_EQ(run("cp %s '%s/m\"x,1.mtx'", tl_test_matrix("ani4.mtx"), d), 0);
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 2 --no-stats --solver cg --schedule three-split,sync --warmup 0 "
+                     "--repeat 1 --precond none --rtol 0 --atol 0 --max-iterations 5 --results %s/r/r.csv '%s/m\"x,1.mtx'",
+                     bin(), d, d),
+                 0);
+    TL_ASSERT_STREQ(value("schedule", 0), "three-split");
+    TL_ASSERT_STREQ(value("schedule", 1), "sync");
+    char path[700], want[800];
+    snprintf(path, sizeof path, "%s/r/r.csv", d);
+    load(path);
+    const char *row = strchr(out_buf, '\n');
+    TL_ASSERT(row);
+    snprintf(want, sizeof want, "cg,none,three-split,host,\"%s/m\"\"x,1.mtx\",2,0,", d);
+    TL_ASSERT_MSG(strncmp(row + 1, want, strlen(want)) == 0, "want %s in\n%s", want, out_buf);
+    TL_ASSERT_EQ(csv_fields(row + 1), csv_fields(out_buf));
+    row = strchr(row + 1, '\n');
+    TL_ASSERT(row && strncmp(row + 1, "cg,none,sync,host,", 18) == 0);
+    snprintf(path, sizeof path, "%s/r/manifest.txt", d);
+    load(path);
+    TL_ASSERT_MSG(strstr(out_buf, "\nschedule: three-split,sync\n"), "%s", out_buf);
+    TL_ASSERT_EQ(run("%s --launcher threads --ranks 1 --no-stats --solver cg --schedule all --warmup 0 --repeat 1 "
+                     "--rtol 0 --atol 0 --max-iterations 5 --results %s/all/r.csv gen:poisson7:6",
+                     bin(), d),
+                 0);
+    snprintf(path, sizeof path, "%s/all/manifest.txt", d);
+    load(path);
+    TL_ASSERT_MSG(strstr(out_buf, "\nschedule: sync,two-stream,three-naive,three-split\n"), "%s", out_buf);
 }
 
 TL_TEST(output_keys_files_and_tables)
@@ -915,7 +964,7 @@ TL_TEST(warmup_iterations_and_us_per_iter)
 
 TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2d_mpi,
              thread_launcher_every_method, runs_in_one_invocation_equal_single_runs,
-             output_keys_files_and_tables,
+             schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,

@@ -723,11 +723,11 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         lb.backend = belabel;
     }
     if (ctx->rank == 0) {
-        /* cg, pcg and bicgstab wait for each reduction: no schedule to name
-         * (the results row keeps its column, compare pairs rows by it) */
-        tl_solve_labels shown = lb;
-        if (!run->method->pipelined && !sb->schedule_label) shown.schedule = NULL;
-        tl_solve_print(stdout, &shown, &cfg, &rep);
+        /* every method's block names its schedule, as its rows do: cg, pcg
+         * and bicgstab wait for each reduction, but the schedule still says
+         * how their halo and allreduce are made (blocking or overlapped,
+         * which channel, which stream) */
+        tl_solve_print(stdout, &lb, &cfg, &rep);
         if (o->trace) {
             char dir[4096];
             per_run_trace(dir, sizeof dir, o, run);
@@ -778,12 +778,29 @@ static char *trace_folders(const solve_opts *o)
     return buf;
 }
 
+/* The schedules the runs used, in the order run, as the rows' schedule
+ * column names them: the backend's own label where it has one (petsc),
+ * else --schedule's entries resolved ("all": the four). */
+static const char *schedules_run(const solve_opts *o, char *buf, size_t n)
+{
+    const solve_backend *sb = &solve_backends[o->backend];
+    size_t at = 0;
+    buf[0] = '\0';
+    if (sb->schedule_label) {
+        snprintf(buf, n, "%s", sb->schedule_label);
+        return buf;
+    }
+    for (int c = 0; c < o->nschedules && at < n; c++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%s", c ? "," : "", o->schedules[c]->name);
+    return buf;
+}
+
 /* manifest.txt beside the results: the runs' inputs and where their
  * traces are. Collective. */
 static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc)
 {
     const solve_backend *sb = &solve_backends[o->backend];
-    char mpath[4096], gpu[256] = "";
+    char mpath[4096], gpu[256] = "", scheds[256];
     tl_results_manifest_path(o->results, mpath, sizeof mpath);
     int cuda = sb->device;
     if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
@@ -793,7 +810,7 @@ static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *pa
     tl_status st = extra && (traces || !o->trace) ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "the manifest's lines");
     if (st == TL_OK)
         snprintf(extra, n, "matrix: %s\npartition: %s\nbackend: %s\nschedule: %s\n%s%s%s%s%s%s%s%s", o->matrix,
-                 partdesc, sb->name, o->schedule, cuda ? "spmv: " : "", cuda ? o->spmv : "",
+                 partdesc, sb->name, schedules_run(o, scheds, sizeof scheds), cuda ? "spmv: " : "", cuda ? o->spmv : "",
                  cuda ? "\ndevice comm: " : "", cuda ? tl_devcomm_kinds[ctx->device_comm].name : "",
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "", traces ? traces : "");
     free(traces);

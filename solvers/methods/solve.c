@@ -319,7 +319,7 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
     const tl_solve_result *res = &rep->res;
     fprintf(out, "solver: %s\n", lb->solver);
     fprintf(out, "precond: %s\n", lb->precond);
-    if (lb->schedule) fprintf(out, "schedule: %s\n", lb->schedule); /* NULL: the method has none */
+    if (lb->schedule) fprintf(out, "schedule: %s\n", lb->schedule); /* NULL: a caller without one */
     fprintf(out, "backend: %s\n", lb->backend);
     fprintf(out, "ranks: %d\n", lb->nranks);
     if (lb->launcher) fprintf(out, "launcher: %s\n", lb->launcher);
@@ -460,14 +460,17 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
     snprintf(reason, sizeof reason, "%s", tl_stop_name(rep->res.reason));
     for (char *q = reason; *q; q++)
         if (*q == ',') *q = ';';
+    /* matrix names are file names: quoted (inner quotes doubled, RFC 4180)
+     * so that commas cannot split the row */
+    char matrix[1024];
+    tl_results_quote(matrix, sizeof matrix, lb->matrix);
     for (int64_t k = 0; k < rep->ntimes; k++) {
         char row[2048];
-        /* matrix names are file names: quote them so commas cannot split the row */
         snprintf(
             row, sizeof row,
-            "%s,%s,%s,%s,\"%s\",%d,%lld,%lld,%.6e,%.6e,%.6e,%s,%s,%lld,%lld,%g,%g,%s,%lld,%lld,%d,"
+            "%s,%s,%s,%s,%s,%d,%lld,%lld,%.6e,%.6e,%.6e,%s,%s,%lld,%lld,%g,%g,%s,%lld,%lld,%d,"
             "%lld,%.6g",
-            lb->solver, lb->precond, lb->schedule, lb->backend, lb->matrix, lb->nranks,
+            lb->solver, lb->precond, lb->schedule, lb->backend, matrix, lb->nranks,
             (long long)k, (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k],
             rep->times[k], tl_stop_converged(rep->res.reason) ? "yes" : "no",
             reason, (long long)rep->nglobal, (long long)rep->nnz, p->rtol,

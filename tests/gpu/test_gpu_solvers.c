@@ -101,20 +101,14 @@ static int parse(const char *out_in, block *b, int max)
 
 static const char *const schedules[] = {"sync", "two-stream", "three-naive", "three-split"};
 
-/* The block of solver and schedule (and SpMV kernel, unless NULL). A
- * method without a schedule (cg, pcg, bicgstab) prints no schedule line;
- * trilap-solve runs the schedule list in order (--schedule all), so its
- * k-th block of that solver and SpMV is the run of schedules[k]. */
+/* The block of solver and schedule (and SpMV kernel, unless NULL): every
+ * block names its schedule, cg, pcg and bicgstab too. */
 static const block *find(const block *b, int n, const char *solver, const char *schedule,
                          const char *spmv)
 {
-    int want = -1, seen = 0;
-    for (int k = 0; k < 4; k++)
-        if (strcmp(schedules[k], schedule) == 0) want = k;
     for (int i = 0; i < n; i++) {
         if (strcmp(b[i].solver, solver) != 0 || (spmv && strcmp(b[i].spmv, spmv) != 0)) continue;
         if (strcmp(b[i].schedule, schedule) == 0) return &b[i];
-        if (!b[i].schedule[0] && seen++ == want) return &b[i];
     }
     return NULL;
 }
