@@ -119,18 +119,6 @@ TL_TEST(run_writes_its_files)
     free(s);
 }
 
-/* Fields of one CSV line as RFC 4180 reads them: commas inside double
- * quotes do not count. */
-static int csv_fields(const char *s)
-{
-    int n = 1, quoted = 0;
-    for (; *s && *s != '\n'; s++) {
-        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
-        else if (*s == ',' && !quoted) n++;
-    }
-    return n;
-}
-
 /* The label is free text: a comma in it split the results row (one field
  * more than the header, every later column shifted), and the preamble's
  * command line was the arguments joined unquoted (--receivers a;b cannot
@@ -168,8 +156,8 @@ TL_TEST(label_and_command_quoted)
     char *csv = tl_test_read(p);
     const char *row = strchr(csv, '\n');
     TL_ASSERT_MSG(row && strncmp(row + 1, "\"x,\"\"y\"\"\",cpu,-,", 16) == 0, "%s", csv);
-    TL_ASSERT_EQ(csv_fields(row + 1), csv_fields(csv));
-    TL_ASSERT_EQ(csv_fields(csv), 22);
+    TL_ASSERT_EQ(tl_test_csv_fields(row + 1), tl_test_csv_fields(csv));
+    TL_ASSERT_EQ(tl_test_csv_fields(csv), 22);
     /* stdout's row is the file's */
     TL_ASSERT(strstr(r.out, row));
     free(csv);

@@ -573,18 +573,6 @@ TL_TEST(speedups_and_stdout)
     TL_ASSERT(stat(tl_test_path("-"), &sb) != 0);
 }
 
-/* A results row's fields as RFC 4180 reads them (commas inside double
- * quotes do not count). */
-static int csv_fields(const char *s)
-{
-    int n = 1, quoted = 0;
-    for (; *s && *s != '\n'; s++) {
-        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
-        else if (*s == ',' && !quoted) n++;
-    }
-    return n;
-}
-
 /* The matrix is a file name: a comma in it split the --results row (13
  * fields in the header, 14 in the row). Quoted now, inner quotes doubled. */
 TL_TEST(matrix_name_quoted_in_results)
@@ -603,8 +591,8 @@ TL_TEST(matrix_name_quoted_in_results)
     char *rows = tl_test_read(csv);
     const char *row = strchr(rows, '\n');
     TL_ASSERT(row);
-    TL_ASSERT_EQ(csv_fields(rows), 13);
-    TL_ASSERT_EQ(csv_fields(row + 1), 13);
+    TL_ASSERT_EQ(tl_test_csv_fields(rows), 13);
+    TL_ASSERT_EQ(tl_test_csv_fields(row + 1), 13);
     char want[700];
     snprintf(want, sizeof want, ",pipecg,\"%.*sa,\"\"b\"\".mtx\",block,4,three-split,", (int)(strrchr(mtx, '/') - mtx + 1),
              mtx);

@@ -308,18 +308,6 @@ TL_TEST(runs_in_one_invocation_equal_single_runs)
     }
 }
 
-/* One CSV line's fields as RFC 4180 reads them (commas inside double
- * quotes do not count). */
-static int csv_fields(const char *s)
-{
-    int n = 1, quoted = 0;
-    for (; *s && *s != '\n'; s++) {
-        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
-        else if (*s == ',' && !quoted) n++;
-    }
-    return n;
-}
-
 /* A run of cg per schedule: before, both blocks were headed "solver: cg"
  * with no schedule line while the CSV rows said sync and three-split, and
  * manifest.txt said "schedule:" as typed (all, or the list) instead of
@@ -343,7 +331,7 @@ TL_TEST(schedules_named_in_blocks_rows_and_manifest)
     TL_ASSERT(row);
     snprintf(want, sizeof want, "cg,none,three-split,host,\"%s/m\"\"x,1.mtx\",2,0,", d);
     TL_ASSERT_MSG(strncmp(row + 1, want, strlen(want)) == 0, "want %s in\n%s", want, out_buf);
-    TL_ASSERT_EQ(csv_fields(row + 1), csv_fields(out_buf));
+    TL_ASSERT_EQ(tl_test_csv_fields(row + 1), tl_test_csv_fields(out_buf));
     row = strchr(row + 1, '\n');
     TL_ASSERT(row && strncmp(row + 1, "cg,none,sync,host,", 18) == 0);
     snprintf(path, sizeof path, "%s/r/manifest.txt", d);

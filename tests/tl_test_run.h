@@ -55,6 +55,18 @@ static inline int tl_test_count(const char *s, const char *needle)
     return n;
 }
 
+/* The fields of the CSV line s begins (up to its newline) as RFC 4180
+ * reads them: commas inside double quotes do not count. */
+static inline int tl_test_csv_fields(const char *s)
+{
+    int n = 1, quoted = 0;
+    for (; *s && *s != '\n'; s++) {
+        if (*s == '"') quoted = !quoted; /* a doubled quote toggles twice */
+        else if (*s == ',' && !quoted) n++;
+    }
+    return n;
+}
+
 /* The whole of `path` (malloc'd); the test fails when it cannot be opened. */
 static inline char *tl_test_read(const char *path)
 {
