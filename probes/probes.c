@@ -53,12 +53,11 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     p->infer_lanes = infer;
     p->tid = (uint32_t)syscall(SYS_gettid); /* the rank's own thread: probes are made by it */
     p->program = ctx->program ? ctx->program : "trilap";
-    size_t used = 0;
-    for (int i = 0; i < ctx->argc && ctx->argv; i++) {
-        int n = snprintf(p->args + used, sizeof p->args - used, "%s%s", i ? " " : "", ctx->argv[i]);
-        if (n < 0 || (size_t)n >= sizeof p->args - used) break;
-        used += (size_t)n;
-    }
+    /* quoted as the manifest's command: line, so that it reads back as the
+     * arguments (a path with a space, --receivers 'a;b') */
+    char *cmd = tl_manifest_command(ctx->argc, ctx->argv);
+    snprintf(p->args, sizeof p->args, "%s", cmd ? cmd : "");
+    free(cmd);
     tl_probe_nvtx_init(p);
     TL_TRYGOTO(tl_probe_host_init(p), st, fail);
     if (!cfg->cupti)

@@ -62,41 +62,6 @@ static void add_oneline(text *t, const char *s)
     for (; *s; s++) addf(t, "%c", *s == '\n' || *s == '\r' ? ' ' : *s);
 }
 
-static int shell_safe(const char *s)
-{
-    if (!*s) return 0;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+./,:@%", *s)) return 0;
-    return 1;
-}
-
-/* One argument as the shell reads it back, after a space unless first. */
-static void add_shell_word(text *t, const char *arg, int first)
-{
-    if (!first) addf(t, " ");
-    if (shell_safe(arg)) {
-        addf(t, "%s", arg);
-        return;
-    }
-    addf(t, "'");
-    for (const char *c = arg; *c; c++) {
-        if (*c == '\'') addf(t, "'\\''");
-        else if (*c == '\n' || *c == '\r') addf(t, " ");
-        else addf(t, "%c", *c);
-    }
-    addf(t, "'");
-}
-
-char *tl_manifest_command(int argc, char *const argv[])
-{
-    text t = {0};
-    addf(&t, "%s", ""); /* an empty command line is an empty string, not NULL */
-    for (int i = 0; i < argc && argv; i++) add_shell_word(&t, argv[i], i == 0);
-    if (!t.oom) return t.p;
-    free(t.p);
-    return NULL;
-}
-
 static void add_command(text *t, int argc, char **argv)
 {
     char *cmd = tl_manifest_command(argc, argv);

@@ -40,12 +40,12 @@ static int read_rows(const char *path, int flags, row *rows, int cap, tl_trace_r
 
 static tl_ctx host_ctx(int rank, int size)
 {
-    static char *argv[] = {"test_probes_host", "--flag", "a,b", NULL};
+    static char *argv[] = {"test_probes_host", "--flag", "a,b", "m x/a;b.mtx", NULL};
     return (tl_ctx){.program = "test_probes_host",
                     .rank = rank,
                     .size = size,
                     .device = -1,
-                    .argc = 3,
+                    .argc = 4,
                     .argv = argv};
 }
 
@@ -111,7 +111,9 @@ TL_TEST(host_ranges_trace)
     TL_ASSERT_STREQ(tl_trace_reader_meta(r, "dropped"), "0");
     TL_ASSERT_STREQ(tl_trace_reader_meta(r, "window"), "marked");
     TL_ASSERT_STREQ(tl_trace_reader_meta(r, "program"), "test_probes_host");
-    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "args"), "test_probes_host --flag a,b");
+    /* quoted as the manifest's command: line (before: joined as they were,
+     * "... a,b m x/a;b.mtx", which the shell reads back as other arguments) */
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "args"), "test_probes_host --flag a,b 'm x/a;b.mtx'");
     long long w0 = atoll(tl_trace_reader_meta(r, "window_start_ns"));
     long long w1 = atoll(tl_trace_reader_meta(r, "window_end_ns"));
     tl_trace_reader_close(&r);
