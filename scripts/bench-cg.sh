@@ -11,6 +11,7 @@
 #   scripts/bench-cg.sh [SIZES [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-cg.sh "128 256" 1000
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 sizes="128 256" iters=1000
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then sizes=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi

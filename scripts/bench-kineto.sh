@@ -8,6 +8,7 @@
 #
 #   scripts/bench-kineto.sh [MB [SRC.json.gz]]        (defaults: 200, trace_filter rank 0)
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 mb=${1:-200}
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=${2:-$root/../shared/data/kineto/trace_filter/sampled_rank-0.json.gz}

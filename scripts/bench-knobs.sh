@@ -7,6 +7,7 @@
 #   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
 #   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 n=2
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi

@@ -11,6 +11,7 @@
 #   [SOLVERS="pipecg cg pcg"] scripts/bench-op-timer.sh [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   SOLVERS="pipecg cg pcg" scripts/bench-op-timer.sh gen:poisson7:128 2000
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 matrix=gen:poisson7:128 iters=1000
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi

@@ -12,6 +12,7 @@
 #   scripts/bench-trace-overhead.sh solver [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 ratio_table() { # TITLE, then the times by mode in t[]
   printf '%s\n' "$1"

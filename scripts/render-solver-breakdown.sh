@@ -19,6 +19,7 @@
 # (categories coll / p2p). Both cover the same timed solves (the trace
 # window).
 set -euo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 out=${1:?usage: render-solver-breakdown.sh OUT}
 shopt -s nullglob
 found=0

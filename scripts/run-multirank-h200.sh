@@ -11,6 +11,7 @@
 # libdw1 libelf1) are unpacked into /tmp/dw when present.
 # not -e: a failed step is recorded and the rest goes on
 set -uo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 dest=${1:?usage: run-multirank-h200.sh DEST [BUDGET_SECONDS]}
 budget=${2:-540}
 start=$(date +%s)

@@ -5,9 +5,13 @@
 #   long_functions   no function outside tests/ over 120 lines (C, CUDA)
 #   scripts_strict   every shell script sets -euo pipefail, or says why not
 #                    ("not -e: ...", or a sourced file's "no `set` of its own")
+#   scripts_help     every script of scripts/ (a sourced file aside) answers
+#                    --help with its usage: scripts/README.md promises it, and
+#                    six took --help for an input, one running its device
+#                    session (session22's QA)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="long_functions scripts_strict"
+tests="long_functions scripts_strict scripts_help"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -72,6 +76,24 @@ scripts_strict() {
         bad="$bad $f"
     done < <(cd "$top" && git ls-files '*.sh' .ci/run | grep -v '^results/') # results/: commands as run
     [ -z "$bad" ] || fail "scripts without set -euo pipefail or a stated reason:$bad"
+}
+
+# A script runs nothing for --help: its usage is its header comment,
+# printed in a scratch folder with a time limit, and nothing is left there.
+scripts_help() {
+    local f bad="" scratch
+    tracked
+    scratch=$(mktemp -d)
+    while read -r f; do
+        grep -q 'no `set` of its own' "$top/$f" && continue
+        if ! out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || [ -z "$out" ] ||
+            [ -n "$(ls -A "$scratch")" ]; then
+            bad="$bad $f"
+            rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
+        fi
+    done < <(cd "$top" && git ls-files 'scripts/*.sh')
+    rm -rf "$scratch"
+    [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
 }
 
 case ${1:-} in

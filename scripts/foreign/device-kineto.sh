@@ -12,6 +12,7 @@
 #   scripts/foreign/device-kineto.sh --compare results/kineto-h200
 # not -e: the comparison's exit status is kept and the analyses still run (rc below)
 set -uo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 an=$root/bin/trilap-analyze
 compare() { # compare DIR: needs bin/trilap-analyze with json-c

@@ -10,6 +10,7 @@
 #   scripts/foreign/device-run.sh [BUDGET_SECONDS=280]
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 budget=${1:-280}
 start=$(date +%s)
 out=${OUT:-device-out}
