@@ -23,7 +23,7 @@ typedef struct bd_state {
     const tl_an_meta *meta;
     int64_t lo, hi;
     int by_iter;
-    int64_t sel_w0, sel_w1, sel_n; /* --iters: the time span of the selected iterations, their count */
+    int64_t sel_w0, sel_w1, sel_n; /* --iter-range: the time span of the selected iterations, their count */
     int64_t first, last, it_min, it_max, hit_min, hit_max;
 } bd_state;
 
@@ -141,7 +141,7 @@ static const char *run_label(const char *dir, char *buf, size_t n)
 }
 
 /* One rank's file: its totals per name and group, its window and
- * iteration count (the --iters selection's, exactly as overlap computes
+ * iteration count (the --iter-range selection's, exactly as overlap computes
  * them, when one is given). */
 static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *names, rank_bd *out)
 {
@@ -327,7 +327,7 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     TL_TRYGOTO(tl_an_table_std_meta(t, "breakdown", pr.positional[0]), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "selection", "%s", o.c.iters ? o.c.iters : "records starting in the window"), st,
                fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "share", "total / window (the --iters span when given); categories by the name "
+    TL_TRYGOTO(tl_an_table_meta(t, "share", "total / window (the --iter-range span when given); categories by the name "
                                             "table of analysis/README.md; eff_bw = bytes / total time"),
                st, fail);
     static const char *const cols[][2] = {{"run", ""}, {"rank", ""}, {"level", ""}, {"category", ""}, {"name", ""},

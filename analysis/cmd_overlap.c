@@ -352,7 +352,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
                                 "%s%s", fallback ? "first start to last end of GPU activity (no window_start_ns/"
                                                    "window_end_ns metadata)"
                                                  : "window_start_ns..window_end_ns from the trace metadata",
-                                o->c.iters ? ", restricted to --iters" : ""),
+                                o->c.iters ? ", restricted to --iter-range" : ""),
                 st, fail);
     if (o->c.iters) TL_TRYGOTO(tl_an_table_meta(t, "iters", "%s", o->c.iters), st, fail);
     for (size_t r = 0; r < nr; r++) {

@@ -137,7 +137,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         {.name = "output", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(tl_opts_t, out),
          .metavar = "FILE.csv", .help = "timeline rows (required)"},
         {.name = "count", .type = TL_OPT_INT, .offset = offsetof(tl_opts_t, count), .def = "3", .metavar = "N",
-         .help = "without --iters: N iterations from the middle of the run", .min = 1, .max = 1e6},
+         .help = "without --iter-range: N iterations from the middle of the run", .min = 1, .max = 1e6},
     };
     const tl_optgroup groups[] = {
         {.title = "timeline", .opts = own, .nopts = 2, .dst = &o},

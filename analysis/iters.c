@@ -73,11 +73,12 @@ static int32_t number_of(const tl_an_hostiter *h, size_t n, const tl_an_ival *v)
  * (marks left out), or of the host's ranges. */
 static tl_status starts_of(tl_an_rank *rk, int host, int64_t **out, size_t *nout)
 {
-    size_t n = 0;
+    int64_t top = -1; /* the highest iteration */
     if (host)
-        for (size_t i = 0; i < rk->nhit; i++) n = (size_t)rk->hit[i].num + 1 > n ? (size_t)rk->hit[i].num + 1 : n;
+        for (size_t i = 0; i < rk->nhit; i++) top = rk->hit[i].num > top ? rk->hit[i].num : top;
     else
-        for (size_t j = 0; j < rk->n; j++) n = rk->v[j].iter >= 0 && (size_t)rk->v[j].iter + 1 > n ? (size_t)rk->v[j].iter + 1 : n;
+        for (size_t j = 0; j < rk->n; j++) top = rk->v[j].iter > top ? rk->v[j].iter : top;
+    size_t n = (size_t)(top + 1);
     int64_t *s = malloc((n ? n : 1) * sizeof *s);
     TL_CHECK(s, TL_ERR_NOMEM, "%zu iterations", n);
     for (size_t k = 0; k < n; k++) s[k] = INT64_MAX;

@@ -296,9 +296,9 @@ static tl_status report(int what, hta_run *runs, size_t nrun, const tl_an_common
                        st, fail);
     }
     TL_TRYGOTO(tl_an_table_meta(tb, "without --hta", "%s", what ? "breakdown gives GPU time per kernel and category over "
-                                                           "the whole trace (or --iters), no launch filter"
+                                                           "the whole trace (or --iter-range), no launch filter"
                                                          : "overlap's hidden = |comm∩compute|/U(comm) over the "
-                                                           "whole trace window (or --iters), compute = every "
+                                                           "whole trace window (or --iter-range), compute = every "
                                                            "non-NCCL kernel, p2p and coll apart, no launch filter"),
                st, fail);
     if (what) TL_TRYGOTO(tl_an_table_col(tb, "run", "", 1), st, fail);

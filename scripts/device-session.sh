@@ -142,7 +142,7 @@ for s in "${order[@]}"; do
         ;;
     fdtd-verify)
         step 15 fdtd-verify-convergence-gpu.csv bin/trilap-fdtd verify convergence --backend cuda --sizes 8,16,32
-        step 75 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --n 64 --steps 12 \
+        step 75 fdtd-verify-decomp-gpu.csv bin/trilap-fdtd verify decomp --backend cuda --grid 64 --steps 12 \
             --decomps slab-z,block-xy,pencil-yz --ss 1,2
         ;;
     fdtd-ranks)
@@ -248,7 +248,7 @@ for s in "${order[@]}"; do
         done
         fdtd2 --grid 480 --steps 20 --gpus 2 --decomp 1x1x2 --strategy host --trace "$d/trace-host-480" --label trace-host
         fdtd2 --grid 480 --steps 20 --gpus 2 --decomp 1x1x2 --strategy peer --trace "$d/trace-peer-480" --label trace-peer
-        step 120 fdtd-verify-decomp.csv bin/trilap-fdtd verify decomp --backend cuda --gpus 2 --n 128 \
+        step 120 fdtd-verify-decomp.csv bin/trilap-fdtd verify decomp --backend cuda --gpus 2 --grid 128 \
             --decomps 1x1x2,1x2x1,2x1x1 --ss 1,2,4,8
         ;;
     *) log "unknown step '$s' (scripts/device-session.sh --help lists them)" ;;
