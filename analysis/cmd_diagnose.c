@@ -739,8 +739,11 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
                     op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
                     break;
                 }
-            say(e, "      most delayed: %s, #%lld of its kernel (iteration %lld): rank %d came %.1f us after the first\n",
-                nm, (long long)op->k, (long long)op->iter, s->res[op->last_rank].meta.rank, US(worst_delay));
+            /* a kernel whose launch the probes could not attribute has none (overlap: "iter -") */
+            char it[48] = "no iteration marked on it";
+            if (op->iter >= 0) snprintf(it, sizeof it, "iteration %lld", (long long)op->iter);
+            say(e, "      most delayed: %s, #%lld of its kernel (%s): rank %d came %.1f us after the first\n", nm,
+                (long long)op->k, it, s->res[op->last_rank].meta.rank, US(worst_delay));
         }
     }
     say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
