@@ -103,7 +103,8 @@ tl_status tl_an_rank_number_iters(tl_an_rank *rk)
 {
     if (!rk->nhit) return TL_OK;
     if (number_in_window(rk)) {
-        tl_an_hostiter *h = malloc(rk->nhit * sizeof *h);
+        /* none left in the window: every record's iteration is none */
+        tl_an_hostiter *h = malloc((rk->nhit ? rk->nhit : 1) * sizeof *h);
         TL_CHECK(h, TL_ERR_NOMEM, "%zu iteration ranges", rk->nhit);
         for (size_t i = 0; i < rk->nhit; i++) h[i] = rk->hit[i];
         qsort(h, rk->nhit, sizeof *h, cmp_iter_start);
