@@ -1144,7 +1144,7 @@ TL_TEST(breakdown_refuses_empty_iter_range)
         snprintf(want, sizeof want, "%s%s", i ? flat : run, cases[i][2]);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
         char *e = out_of(t, "err"), *o = out_of(t, "out");
-        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s",
                       args, want, e);
         TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
         free(e);
@@ -1177,7 +1177,7 @@ TL_TEST(iteration_options_need_iterations)
         snprintf(want, sizeof want, cases[i][1], flat);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
         char *e = out_of(t, "err"), *o = out_of(t, "out");
-        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s",
                       args, want, e);
         TL_ASSERT_MSG(!o[0] && access(out, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
         free(e);
@@ -1278,7 +1278,7 @@ TL_TEST(compare_and_timeline_options_refused)
         snprintf(args, sizeof args, refused[i][0], res, res);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
         char *e = out_of(t, "err"), *o = out_of(t, "out");
-        TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "%s: not one line saying '%s':\n%s",
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s",
                       args, want, e);
         TL_ASSERT_MSG(!o[0], "%s printed before refusing:\n%s", args, o);
         free(e);
@@ -1337,7 +1337,7 @@ static void refused_one_line(const char *t, const char *args, const char *csv, c
 {
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --csv %s", tl_test_bin(), args, csv), 1);
     char *e = out_of(t, "err"), *o = out_of(t, "out");
-    TL_ASSERT_MSG(strstr(e, want) && strchr(e, '\n') == e + strlen(e) - 1, "not one line saying '%s':\n%s", want, e);
+    TL_ASSERT_MSG(tl_test_one_line(e, want), "not one line saying '%s':\n%s", want, e);
     TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
     free(e);
     free(o);

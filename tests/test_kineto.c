@@ -920,7 +920,7 @@ TL_TEST(options_applied_or_refused)
         snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
         int rc = tl_test_run(cmd, &out, &err);
         TL_ASSERT_MSG(rc == (i == 0 ? 1 : 2), "%s: exit %d", args, rc);
-        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1,
+        TL_ASSERT_MSG(tl_test_one_line(err, refused[i][1]),
                       "%s: not one line saying '%s':\n%s", args, refused[i][1], err);
         TL_ASSERT_MSG(!out[0], "%s printed before refusing:\n%s", args, out);
         free(out);
@@ -973,7 +973,7 @@ TL_TEST(progress_and_clock_flags_on_kineto)
         snprintf(want, sizeof want, refused[i][1], dir);
         snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
         TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused (2):\n%s", args, err);
-        TL_ASSERT_MSG(strstr(err, want) && strchr(err, '\n') == err + strlen(err) - 1 && !out[0],
+        TL_ASSERT_MSG(tl_test_one_line(err, want) && !out[0],
                       "%s: not one line saying '%s':\n%s", args, want, err);
         free(out);
         free(err);
@@ -1057,7 +1057,7 @@ TL_TEST(hta_takes_flags_typed_off)
         snprintf(args, sizeof args, refused[i][0], dir);
         snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", bin, args);
         TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 2, "%s: not refused:\n%s", args, err);
-        TL_ASSERT_MSG(strstr(err, refused[i][1]) && strchr(err, '\n') == err + strlen(err) - 1,
+        TL_ASSERT_MSG(tl_test_one_line(err, refused[i][1]),
                       "%s: not one line saying '%s':\n%s", args, refused[i][1], err);
         free(out);
         free(err);

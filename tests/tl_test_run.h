@@ -67,6 +67,13 @@ static inline int tl_test_csv_fields(const char *s)
     return n;
 }
 
+/* Whether s is one line, its only newline at its end, that holds want:
+ * a refusal said once. */
+static inline int tl_test_one_line(const char *s, const char *want)
+{
+    return strstr(s, want) && strchr(s, '\n') == s + strlen(s) - 1;
+}
+
 /* The whole of `path` (malloc'd); the test fails when it cannot be opened. */
 static inline char *tl_test_read(const char *path)
 {
