@@ -9,34 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-
-/* Split one CSV line in place (RFC 4180 quotes); returns the field count. */
-static int split_csv(char *line, char **f, int maxf)
-{
-    int n = 0;
-    char *p = line;
-    while (n < maxf) {
-        if (*p == '"') {
-            char *w = ++p;
-            f[n++] = w;
-            while (*p && !(*p == '"' && p[1] != '"')) {
-                if (*p == '"') p++;
-                *w++ = *p++;
-            }
-            if (*p == '"') p++;
-            *w = '\0';
-            if (*p == ',') p++;
-            else break;
-            continue;
-        }
-        f[n++] = p;
-        char *c = strchr(p, ',');
-        if (!c) break;
-        *c = '\0';
-        p = c + 1;
-    }
-    return n;
-}
+#include "runtime/results.h"
 
 enum { MAXF = 128 };
 
@@ -265,7 +238,12 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0') continue;
-        int nf = split_csv(line, f, MAXF);
+        char why[64];
+        int nf = tl_results_split(line, f, MAXF, why, sizeof why);
+        if (nf < 0) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%ld: %s", path, lineno, why);
+            break;
+        }
         if (have_header) st = read_row(path, lineno, f, nf, xcol, &c, &gs);
         else st = read_header(path, lineno, f, nf, xcol, &c), have_header = 1;
     }

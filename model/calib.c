@@ -3,35 +3,35 @@
 #include "model/calib.h"
 
 #include "runtime/out.h"
+#include "runtime/results.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_range(const char *a, size_t n)
+/* One line's fields as RFC 4180 reads them (tl_results_split), each a
+ * string of its own; the count, or -1 with why. */
+static int split(const char *line, char ***out, char *why, size_t nwhy)
 {
-    char *s = malloc(n + 1);
-    if (!s) return NULL;
-    memcpy(s, a, n);
-    s[n] = 0;
-    return s;
-}
-
-/* Split a line at commas (the result files quote nothing). */
-static int split(const char *line, char ***out)
-{
-    int n = 1;
-    for (const char *p = line; *p; p++) n += *p == ',';
-    char **f = calloc((size_t)n, sizeof *f);
-    if (!f) return -1;
-    const char *a = line;
-    for (int i = 0; i < n; i++) {
-        const char *b = strchr(a, ',');
-        size_t len = b ? (size_t)(b - a) : strcspn(a, "\r\n");
-        f[i] = dup_range(a, len);
-        if (!f[i]) return -1;
-        a = b ? b + 1 : a + len;
+    enum { MAXF = 256 };
+    char *copy = strdup(line), *at[MAXF];
+    if (!copy) {
+        snprintf(why, nwhy, "out of memory");
+        return -1;
+    }
+    int n = tl_results_split(copy, at, MAXF, why, nwhy);
+    char **f = n > 0 ? calloc((size_t)n, sizeof *f) : NULL;
+    for (int i = 0; f && i < n; i++)
+        if (!(f[i] = strdup(at[i]))) {
+            while (i-- > 0) free(f[i]);
+            free(f);
+            f = NULL;
+        }
+    free(copy);
+    if (n > 0 && !f) {
+        snprintf(why, nwhy, "out of memory");
+        return -1;
     }
     *out = f;
     return n;
@@ -62,9 +62,9 @@ tl_status tl_csv_read(const char *path, tl_csv *t)
     while (getline(&line, &cap, f) > 0) {
         lineno++;
         if (line[0] == '#' || line[0] == '\n') continue;
-        char **fields = NULL;
-        int n = split(line, &fields);
-        TL_CHECKGOTO(n > 0, TL_ERR_NOMEM, st, fail, "%s:%d", path, lineno);
+        char **fields = NULL, why[64];
+        int n = split(line, &fields, why, sizeof why);
+        TL_CHECKGOTO(n > 0, TL_ERR_PARSE, st, fail, "%s:%d: %s", path, lineno, why);
         if (!t->head) {
             t->head = fields;
             t->ncols = n;

@@ -95,7 +95,7 @@ const char *tl_results_quote(char *buf, size_t n, const char *s)
         size_t need = *s == '"' ? 2 : 1;
         if (k + need + 2 > n) break;
         if (*s == '"') buf[k++] = '"';
-        buf[k++] = *s;
+        buf[k++] = *s == '\n' || *s == '\r' ? ' ' : *s;
     }
     buf[k++] = '"';
     buf[k] = '\0';
@@ -107,6 +107,54 @@ const char *tl_results_field(char *buf, size_t n, const char *s)
     if (strpbrk(s, ",\"\r\n")) return tl_results_quote(buf, n, s);
     if (n) snprintf(buf, n, "%s", s);
     return buf;
+}
+
+/* A quoted field from just past its opening quote: its text moved down
+ * over the doubled quotes, ended with NUL. Returns past the closing quote,
+ * NULL where the line ends first. */
+static char *unquote(char *p)
+{
+    char *w = p;
+    for (;;) {
+        if (*p == '\0' || *p == '\n' || *p == '\r') return NULL;
+        if (*p == '"' && p[1] != '"') break;
+        if (*p == '"') p++;
+        *w++ = *p++;
+    }
+    *w = '\0';
+    return p + 1;
+}
+
+int tl_results_split(char *line, char **f, int maxf, char *why, size_t nwhy)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n == maxf) {
+            snprintf(why, nwhy, "more than %d fields", maxf);
+            return -1;
+        }
+        if (*p == '"') {
+            f[n++] = p + 1;
+            char *end = unquote(p + 1);
+            if (!end) {
+                snprintf(why, nwhy, "quoted field %d not closed on its line", n);
+                return -1;
+            }
+            if (*end != ',' && *end != '\0' && *end != '\n' && *end != '\r') {
+                snprintf(why, nwhy, "text after the closing quote of field %d", n);
+                return -1;
+            }
+            p = end;
+        } else {
+            f[n++] = p;
+            p += strcspn(p, ",\r\n");
+        }
+        char sep = *p;
+        *p = '\0';
+        if (sep != ',') return n;
+        p++;
+    }
 }
 
 /* A results file's first line is this program's header: a file of other

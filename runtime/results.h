@@ -31,13 +31,22 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
 
 /* One CSV field as RFC 4180 reads it: in double quotes, each inner double
  * quote doubled (`a "b",c` -> `"a ""b"",c"`), for free text in a row (a
- * label, a file name) whose commas would otherwise split it. Written to
+ * label, a file name) whose commas would otherwise split it; CR and LF
+ * become spaces, so that a row stays one line for the line-reading tools
+ * (awk, gnuplot, tl_results_split). Written to
  * buf (n bytes); a text too long is cut inside the quotes, which stay
  * paired. Returns buf. */
 const char *tl_results_quote(char *buf, size_t n, const char *s);
 /* The same, quoted only where it must be (a comma, a double quote, CR or
  * LF in it): plain names stay as they are for readers that split on commas. */
 const char *tl_results_field(char *buf, size_t n, const char *s);
+/* One row split in place as RFC 4180 reads it, the inverse of
+ * tl_results_field: f[k] points at field k, its quotes removed and its
+ * doubled quotes made single. The row ends at its first CR or LF outside
+ * quotes. Returns the number of fields, or -1 with why (nwhy bytes) saying
+ * what is wrong: a quoted field not closed on its line, text after a
+ * closing quote, more than maxf fields. */
+int tl_results_split(char *line, char **f, int maxf, char *why, size_t nwhy);
 
 /* A command line as a POSIX shell reads it back: arguments joined by
  * spaces, each one with a character outside [A-Za-z0-9-_=+./,:@%] or empty

@@ -1418,6 +1418,29 @@ TL_TEST(compare_refuses_mixed_configurations)
     free(c);
 }
 
+/* A results row is read as RFC 4180 (tl_results_split): a quoted matrix
+ * name keeps its comma, and a quote left open is refused with its line
+ * (before: the rest of the row read as one field, the file compared) */
+TL_TEST(results_rows_read_as_written)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    snprintf(csv, sizeof csv, "%s/speedup.csv", t);
+    tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,us_per_iter\n"
+                       "cg,jacobi,two-stream,host,\"a,b.mtx\",1,0,90\ncg,jacobi,two-stream,host,\"a,b.mtx\",2,0,50\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s", tl_test_bin(), res), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "cg/jacobi/two-stream/host:a,b.mtx"), "%s", o);
+    free(o);
+    tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,us_per_iter\n"
+                       "cg,jacobi,two-stream,host,m,1,0,90\ncg,jacobi,two-stream,host,\"a,b.mtx,2,0,50\n");
+    char args[900], want[900];
+    snprintf(args, sizeof args, "compare %s", res);
+    snprintf(want, sizeof want, "%s:3: quoted field 5 not closed on its line", res);
+    refused_one_line(t, args, csv, want);
+}
+
 TL_TEST(huge_trace_streams)
 {
     const char *t = tl_test_tmpdir();
@@ -1523,5 +1546,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
+             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps)

@@ -495,6 +495,33 @@ TL_TEST(failures_said_in_one_line)
     TL_ASSERT(stat(out, &sb) != 0);
 }
 
+/* The calibration's CSV reader takes quoted fields (a device name with a
+ * comma, as tl_results_field writes it) and refuses a broken row with its
+ * line, where it split at every comma and read the wrong column. */
+TL_TEST(calibration_csv_quoted_fields)
+{
+    const char *path = tl_test_path("q.csv");
+    FILE *f = fopen(path, "w");
+    fputs("variant,device,us_per_iter\nthree-split,\"NVIDIA H200, 141 GB\",80.5\n", f);
+    fclose(f);
+    tl_csv t;
+    TL_ASSERT_OK(tl_csv_read(path, &t));
+    TL_ASSERT_EQ(t.ncols, 3);
+    TL_ASSERT_EQ(t.nrows, 1);
+    TL_ASSERT_STREQ(t.rows[0][tl_csv_col(&t, "device")], "NVIDIA H200, 141 GB");
+    TL_ASSERT_STREQ(t.rows[0][tl_csv_col(&t, "us_per_iter")], "80.5");
+    tl_csv_free(&t);
+    f = fopen(path, "w");
+    fputs("variant,device,us_per_iter\nthree-split,\"NVIDIA H200,80.5\n", f);
+    fclose(f);
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "calibrate --comm %s -o %s", path, tl_test_path("calib.txt"));
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "q.csv:2: quoted field 2 not closed on its line"), "%d lines: %s", lines,
+                  err);
+}
+
 TL_TEST(bad_arguments)
 {
     need_simgrid();
@@ -624,5 +651,5 @@ TL_TEST(runs_from_any_folder)
 TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
-             calibration_roundtrip_and_errors, matrix_name_quoted_in_results,
+             calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated)

@@ -285,15 +285,16 @@ TL_TEST(out_check_before_the_work)
 }
 
 /* Free text in a row, RFC 4180: quoted where a comma, quote or newline
- * is in it, inner quotes doubled; cut inside the quotes, never unpaired.
- * A command line as the shell reads it back. */
+ * is in it, inner quotes doubled, newlines as spaces (a row is one line);
+ * cut inside the quotes, never unpaired. A command line as the shell
+ * reads it back. */
 TL_TEST(fields_and_commands_quoted)
 {
     char b[64];
     TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "plain-name.mtx"), "plain-name.mtx");
     TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "x,y"), "\"x,y\"");
     TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "say \"hi\""), "\"say \"\"hi\"\"\"");
-    TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "a\nb"), "\"a\nb\"");
+    TL_ASSERT_STREQ(tl_results_field(b, sizeof b, "a\nb\r"), "\"a b \"");
     TL_ASSERT_STREQ(tl_results_quote(b, sizeof b, "m.mtx"), "\"m.mtx\"");
     TL_ASSERT_STREQ(tl_results_quote(b, sizeof b, ""), "\"\"");
     TL_ASSERT_STREQ(tl_results_quote(b, 7, "abcdef"), "\"abcd\"");
@@ -307,6 +308,35 @@ TL_TEST(fields_and_commands_quoted)
     cmd = tl_manifest_command(0, NULL);
     TL_ASSERT(cmd && !cmd[0]);
     free(cmd);
+}
+
+/* Rows read back as they were written: what tl_results_field quoted
+ * comes back whole; a broken row is refused saying how. */
+TL_TEST(rows_split_as_written)
+{
+    char q1[64], q2[64], line[256], *f[8], why[64];
+    snprintf(line, sizeof line, "a,%s,,%s,last\r\n", tl_results_field(q1, sizeof q1, "x,y"),
+             tl_results_field(q2, sizeof q2, "say \"hi\""));
+    TL_ASSERT_EQ(tl_results_split(line, f, 8, why, sizeof why), 5);
+    TL_ASSERT_STREQ(f[0], "a");
+    TL_ASSERT_STREQ(f[1], "x,y");
+    TL_ASSERT_STREQ(f[2], "");
+    TL_ASSERT_STREQ(f[3], "say \"hi\"");
+    TL_ASSERT_STREQ(f[4], "last");
+    snprintf(line, sizeof line, "\"\",");
+    TL_ASSERT_EQ(tl_results_split(line, f, 8, why, sizeof why), 2);
+    TL_ASSERT(!f[0][0] && !f[1][0]);
+    snprintf(line, sizeof line, "a,\"open,b\n");
+    TL_ASSERT_EQ(tl_results_split(line, f, 8, why, sizeof why), -1);
+    TL_ASSERT_STREQ(why, "quoted field 2 not closed on its line");
+    snprintf(line, sizeof line, "\"x\"y,b");
+    TL_ASSERT_EQ(tl_results_split(line, f, 8, why, sizeof why), -1);
+    TL_ASSERT_STREQ(why, "text after the closing quote of field 1");
+    snprintf(line, sizeof line, "1,2,3");
+    TL_ASSERT_EQ(tl_results_split(line, f, 2, why, sizeof why), -1);
+    TL_ASSERT_STREQ(why, "more than 2 fields");
+    snprintf(line, sizeof line, "1,2,3");
+    TL_ASSERT_EQ(tl_results_split(line, f, 3, why, sizeof why), 3);
 }
 
 TL_TEST(stats_and_clock)
@@ -329,5 +359,5 @@ TL_TEST(stats_and_clock)
 }
 
 TL_TEST_MAIN(header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
-             pipes_written_in_place, links_written_through, out_check_before_the_work, fields_and_commands_quoted,
+             pipes_written_in_place, links_written_through, out_check_before_the_work, fields_and_commands_quoted, rows_split_as_written,
              stats_and_clock)
