@@ -29,6 +29,7 @@
 #include "stencil/fdtd_kernels.h"
 #include "stencil/fdtd_device.cuh"
 #include "stencil/fast_div.h"
+#include "stencil/cpml_cut.h"
 
 
 namespace {
@@ -685,18 +686,15 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
 /* An update with CPML. The kernel with the CPML path has 64 registers
  * in blocks of 256 (float) against the plain kernel's 48, so it runs a
  * block fewer per SM (4 against 5), and that would slow every point if
- * it took the whole box. So the box is cut: its interior (no point in a
- * slab of any axis, x edges rounded inward to 32 elements, whole rows of
+ * it took the whole box. So the box is cut (cpml_cut.h): its interior (no
+ * point in a slab of any axis, x edges rounded inward to whole rows of
  * blocks) runs the plain kernel on s, and the shell around it, six boxes
  * (z below and above over the whole x-y extent, then y over the interior
  * z, then x over the interior y and z), runs the CPML kernel on s_shell,
  * beside it (tl_fdtd_shell_stream), in smaller blocks (shell_rows). A
  * point's arithmetic is the same in either kernel (an interior point's
  * CPML terms are the identity), so the fields do not depend on where the
- * cut falls. Rounded to 8 or 4 elements instead of 32, the interior's
- * rows began off their 128-byte lines and the update with CPML ran at
- * 0.55 of the rate without instead of 0.80 (480^3,
- * results/wave3-checks-h200/session6/T). */
+ * cut falls. */
 template <typename T, int R, int W, int BX, int BY>
 void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s,
             cudaStream_t s_shell)
@@ -706,49 +704,32 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
         return;
     }
     const int ext[3] = {b.ex, b.ey, b.ez};
-    int64_t lo[3], hi[3], in_lo[3], in_hi[3];
-    bool interior = true;
+    int64_t hi[3], slab_end[3], slab_start[3];
     for (int e = 0; e < 3; e++) {
-        lo[e] = b.lo[e];
         hi[e] = b.lo[e] + ext[e];
-        int64_t slab_end = a.L - a.o[e], slab_start = a.N[e] - 1 - a.L - a.o[e]; /* local */
-        in_lo[e] = lo[e] < slab_end ? slab_end : lo[e];
-        in_hi[e] = hi[e] > slab_start ? slab_start : hi[e];
-        if (e == 0) { /* whole 32-element rows of quads: aligned, as in the plain launch */
-            if (in_lo[0] > lo[0]) in_lo[0] = in_lo[0] >= 0 ? (in_lo[0] + 31) / 32 * 32 : -(-in_lo[0] / 32 * 32);
-            if (in_hi[0] < hi[0]) in_hi[0] = in_hi[0] >= 0 ? in_hi[0] / 32 * 32 : -((-in_hi[0] + 31) / 32 * 32);
-        }
-        if (in_hi[e] <= in_lo[e]) interior = false;
+        slab_end[e] = a.L - a.o[e]; /* local */
+        slab_start[e] = a.N[e] - 1 - a.L - a.o[e];
     }
-    if (!interior) {
+    tl_fdtd_cpml_cut cut;
+    tl_fdtd_cpml_cut_of(b.lo, hi, slab_end, slab_start, 0, &cut);
+    if (!cut.interior) {
         launch_box<T, R, W, BX, BY>(a, which, b, true, true, banded, s);
         return;
     }
-    launch_box<T, R, W, BX, BY>(a, which, box_of(in_lo, in_hi), false, false, banded, s);
-    /* the shell, z first: along axis e, the interior on the axes cut
-     * before it and the box's whole extent on the others */
+    launch_box<T, R, W, BX, BY>(a, which, box_of(cut.in.lo, cut.in.hi), false, false, banded, s);
     constexpr int SR = shell_rows<BY>();
     shell_table t = {};
-    for (int e = 2; e >= 0; e--)
-        for (int side = 0; side < 2; side++) {
-            int64_t l[3], h[3];
-            for (int d = 0; d < 3; d++) {
-                l[d] = d > e ? in_lo[d] : lo[d];
-                h[d] = d > e ? in_hi[d] : hi[d];
-            }
-            if (side == 0) h[e] = in_lo[e];
-            else l[e] = in_hi[e];
-            box3 sb = box_of(l, h);
-            if (sb.ex <= 0 || sb.ey <= 0 || sb.ez <= 0) continue;
-            if (which == 0) { /* velocity: a launch a box (shell_table says why) */
-                launch_box<T, R, W, BX, SR>(a, which, sb, true, false, banded, s_shell);
-                continue;
-            }
-            const int k = t.n++;
-            t.b[k] = sb;
-            t.o[k] = order_of<T, R, W, BX, SR>(a, sb, false, banded, t.xq[k]);
-            t.first[k + 1] = t.first[k] + (uint32_t)t.o[k].nbx * (uint32_t)t.o[k].nby * (uint32_t)t.o[k].nz;
+    for (int j = 0; j < cut.nshell; j++) {
+        box3 sb = box_of(cut.shell[j].lo, cut.shell[j].hi);
+        if (which == 0) { /* velocity: a launch a box (shell_table says why) */
+            launch_box<T, R, W, BX, SR>(a, which, sb, true, false, banded, s_shell);
+            continue;
         }
+        const int k = t.n++;
+        t.b[k] = sb;
+        t.o[k] = order_of<T, R, W, BX, SR>(a, sb, false, banded, t.xq[k]);
+        t.first[k + 1] = t.first[k] + (uint32_t)t.o[k].nbx * (uint32_t)t.o[k].nby * (uint32_t)t.o[k].nz;
+    }
     if (t.n == 0) return;
     tl_fdtd_p_vec_shell_kernel<T, R, W, BX, SR, true><<<t.first[t.n], dim3(BX, SR), 0, s_shell>>>(a, t);
 }

@@ -3,8 +3,8 @@ MODULES += stencil
 stencil_C := stencil/model.c stencil/grid.c stencil/memneed.c stencil/fill.c stencil/cpu.c stencil/exchange.c \
   stencil/solver.c stencil/verify.c stencil/cuda.c stencil/cuda_exchange.c stencil/cuda_devcomm.c
 stencil_CU := stencil/fdtd_kernels.cu
-# the --kernel table; the z-column kernels
-stencil_C += stencil/kernels.c
+# the --kernel table and the CPML cut of its vector kernels; the z-column kernels
+stencil_C += stencil/kernels.c stencil/cpml_cut.c
 stencil_CU += stencil/fdtd_vec.cu stencil/fdtd_zcol.cu $(foreach t,f d,$(foreach n,8 16 32,stencil/fdtd_zcol_$(t)$(n).cu))
 
 PROGRAMS += trilap-fdtd

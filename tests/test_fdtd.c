@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/launch.h"
+#include "stencil/cpml_cut.h"
 #include "stencil/fast_div.h"
 #include "stencil/fdtd.h"
 #include "stencil/fdtd_impl.h"
@@ -444,6 +445,98 @@ TL_TEST(per_rank_strategies)
     TL_ASSERT(f == NULL);
 }
 
-TL_TEST_MAIN(fast_division_equals_division, cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
+/* the multiple of 32 at or below v */
+static int64_t floor32(int64_t v)
+{
+    return v >= 0 ? v / 32 * 32 : -((-v + 31) / 32 * 32);
+}
+
+/* whether point p lies in box b */
+static int in_cut_box(const tl_fdtd_cut_box *b, const int64_t p[3])
+{
+    for (int e = 0; e < 3; e++)
+        if (p[e] < b->lo[e] || p[e] >= b->hi[e]) return 0;
+    return 1;
+}
+
+/* The CPML cut of the vector kernels (cpml_cut.h), on boxes of every kind
+ * a decomposed run updates (halo coordinates below 0, boxes inside one
+ * slab, thin subdomains, slabs cut by the box's edge) and each fold: every
+ * point in exactly one of the interior and the shell; the interior
+ * without a point in an unfolded axis's slab, its x edges the box's or on
+ * a 32-element row; in_slabs set exactly where the interior holds a
+ * folded slab's point; no interior only where an unfolded axis leaves
+ * none. The GPU tests then check the fields bit for bit on a few cuts;
+ * this checks the partition on thousands. */
+TL_TEST(cpml_cut_partitions_the_box)
+{
+    static const unsigned folds[] = {0, 2, 4, 6};
+    uint64_t seed = 12345;
+    int cuts = 0, with_interior = 0, with_slabs = 0;
+    for (int trial = 0; trial < 400; trial++)
+        for (size_t f = 0; f < sizeof folds / sizeof folds[0]; f++) {
+            int64_t lo[3], hi[3], se[3], ss[3];
+            for (int e = 0; e < 3; e++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                const uint64_t r = seed >> 11;
+                const int64_t n = (e == 0 ? 40 : 12) + (int64_t)(r % (e == 0 ? 120 : 40)), L = (int64_t)(r >> 8 & 7);
+                const int64_t o = (int64_t)(r >> 12) % n; /* the subdomain's first global point */
+                const int64_t width = 1 + (int64_t)(r >> 20) % (e == 0 ? 90 : 30);
+                lo[e] = (int64_t)(r >> 30) % 9 - 4; /* a halo's local coordinates may be negative */
+                hi[e] = lo[e] + width;
+                se[e] = L - o;
+                ss[e] = n - 1 - L - o;
+            }
+            tl_fdtd_cpml_cut c;
+            tl_fdtd_cpml_cut_of(lo, hi, se, ss, folds[f], &c);
+            cuts++;
+            with_interior += c.interior;
+            with_slabs += c.in_slabs;
+            int unfolded_empty = 0, folded_slab = 0;
+            for (int e = 0; e < 3; e++) {
+                if (folds[f] >> e & 1u) {
+                    folded_slab |= lo[e] < se[e] || hi[e] > ss[e];
+                    continue;
+                }
+                int64_t l = lo[e] < se[e] ? se[e] : lo[e], h = hi[e] > ss[e] ? ss[e] : hi[e];
+                if (e == 0 && l > lo[0]) l = -floor32(-l);
+                if (e == 0 && h < hi[0]) h = floor32(h);
+                unfolded_empty |= h <= l;
+            }
+            TL_ASSERT_EQ(c.interior, !unfolded_empty);
+            if (!c.interior) {
+                TL_ASSERT_EQ(c.nshell, 0);
+                TL_ASSERT_EQ(c.in_slabs, 0);
+                continue;
+            }
+            TL_ASSERT_EQ(c.in_slabs, folded_slab);
+            for (int e = 0; e < 3; e++) {
+                TL_ASSERT(c.in.lo[e] >= lo[e] && c.in.hi[e] <= hi[e] && c.in.lo[e] < c.in.hi[e]);
+                if (!(folds[f] >> e & 1u)) TL_ASSERT(c.in.lo[e] >= se[e] && c.in.hi[e] <= ss[e]);
+                else TL_ASSERT(c.in.lo[e] == lo[e] && c.in.hi[e] == hi[e]);
+            }
+            TL_ASSERT(c.in.lo[0] == lo[0] || c.in.lo[0] % 32 == 0);
+            TL_ASSERT(c.in.hi[0] == hi[0] || c.in.hi[0] % 32 == 0);
+            TL_ASSERT(c.nshell <= 6);
+            for (int k = 0; k < c.nshell; k++)
+                for (int e = 0; e < 3; e++)
+                    TL_ASSERT(c.shell[k].lo[e] >= lo[e] && c.shell[k].hi[e] <= hi[e] &&
+                              c.shell[k].lo[e] < c.shell[k].hi[e]);
+            int64_t p[3];
+            for (p[2] = lo[2]; p[2] < hi[2]; p[2]++)
+                for (p[1] = lo[1]; p[1] < hi[1]; p[1]++)
+                    for (p[0] = lo[0]; p[0] < hi[0]; p[0]++) {
+                        int n = in_cut_box(&c.in, p);
+                        for (int k = 0; k < c.nshell; k++) n += in_cut_box(&c.shell[k], p);
+                        TL_ASSERT_MSG(n == 1, "fold %u: point (%lld,%lld,%lld) in %d boxes", folds[f],
+                                      (long long)p[0], (long long)p[1], (long long)p[2], n);
+                    }
+        }
+    /* the draws reach every case */
+    TL_ASSERT(with_interior > cuts / 4 && with_interior < cuts);
+    TL_ASSERT(with_slabs > 0);
+}
+
+TL_TEST_MAIN(fast_division_equals_division, cpml_cut_partitions_the_box, cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
              cpml_reflection, energy_decays_only_with_cpml, energy_maximum_over_every_step, decomposed_equals_single_domain, overlap_schedule_same_result,
              blowup_and_nan_stop_the_run, receivers_and_source, ranks_equal_single_domain, per_rank_strategies)
