@@ -187,28 +187,42 @@ fail:
     return st;
 }
 
-/* The calibration file: one `key = value` per field. */
+/* The calibration file: one `key = value` per field, with the values each
+ * may take (POS > 0, NONNEG >= 0, FRAC in (0, 1]): what `calibrate` writes
+ * always lies in them, and a file outside them would be simulated as
+ * nonsense (a zero bandwidth, a NaN cost) or stop SimGrid after the
+ * preamble. */
 #define CALIB_FIELDS(X)                                                                                     \
-    X(ts_allreduce_us, "tristream allreduce-only, us/iter (median)")                                        \
-    X(ts_ring_us, "tristream ring-only, us/iter")                                                           \
-    X(ts_daxpy_us, "tristream daxpy-only, us/iter (one GPU's kernel)")                                      \
-    X(ts_two_us, "tristream two-stream, us/iter (validation only)")                                         \
-    X(ts_naive_us, "tristream three-naive, us/iter (validation only)")                                      \
-    X(ts_split_us, "tristream three-split, us/iter (fits nccl_rate)")                                       \
-    X(ts_ring_bytes, "tristream ring payload, B")                                                           \
-    X(ts_allreduce_bytes, "tristream allreduce payload, B")                                                 \
-    X(comm_allreduce16_us, "trilap-bench comm: allreduce 16 B, world, us")                                  \
-    X(comm_sendrecv8_us, "trilap-bench comm: sendrecv 8 B, world, us")                                      \
-    X(port_gbs, "trilap-bench comm: sendrecv busbw at the largest size, GB/s (the NVLink port)")            \
-    X(triad_gbs, "trilap-bench stream: triad, GB/s")                                                        \
-    X(pcg_fixed_us, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
-    X(pcg_bw_frac, "fraction of triad of the rest (same fit)")                                              \
-    X(xstream_same_us, "tristream traces: kernel start after its same-stream predecessor, us (two-stream, allreduce -> DAXPY)") \
-    X(xstream_cross_us, "tristream traces: ring start after the allreduce it waits for on another stream, us (three-naive)") \
-    X(xstream_us, "a wait across streams costs this more than one on the same stream, us (cross - same)") \
-    X(alpha_coll_us, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
-    X(alpha_p2p_us, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
-    X(nccl_rate, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")
+    X(ts_allreduce_us, POS, "tristream allreduce-only, us/iter (median)")                                        \
+    X(ts_ring_us, POS, "tristream ring-only, us/iter")                                                           \
+    X(ts_daxpy_us, POS, "tristream daxpy-only, us/iter (one GPU's kernel)")                                      \
+    X(ts_two_us, POS, "tristream two-stream, us/iter (validation only)")                                         \
+    X(ts_naive_us, POS, "tristream three-naive, us/iter (validation only)")                                      \
+    X(ts_split_us, POS, "tristream three-split, us/iter (fits nccl_rate)")                                       \
+    X(ts_ring_bytes, POS, "tristream ring payload, B")                                                           \
+    X(ts_allreduce_bytes, POS, "tristream allreduce payload, B")                                                 \
+    X(comm_allreduce16_us, POS, "trilap-bench comm: allreduce 16 B, world, us")                                  \
+    X(comm_sendrecv8_us, POS, "trilap-bench comm: sendrecv 8 B, world, us")                                      \
+    X(port_gbs, POS, "trilap-bench comm: sendrecv busbw at the largest size, GB/s (the NVLink port)")            \
+    X(triad_gbs, POS, "trilap-bench stream: triad, GB/s")                                                        \
+    X(pcg_fixed_us, NONNEG, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
+    X(pcg_bw_frac, FRAC, "fraction of triad of the rest (same fit)")                                              \
+    X(xstream_same_us, NONNEG, "tristream traces: kernel start after its same-stream predecessor, us (two-stream, allreduce -> DAXPY)") \
+    X(xstream_cross_us, NONNEG, "tristream traces: ring start after the allreduce it waits for on another stream, us (three-naive)") \
+    X(xstream_us, NONNEG, "a wait across streams costs this more than one on the same stream, us (cross - same)") \
+    X(alpha_coll_us, POS, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
+    X(alpha_p2p_us, POS, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
+    X(nccl_rate, FRAC, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")
+
+enum { POS, NONNEG, FRAC };
+
+static int in_range(double v, int kind)
+{
+    if (!isfinite(v)) return 0;
+    return kind == POS ? v > 0 : kind == NONNEG ? v >= 0 : v > 0 && v <= 1;
+}
+
+static const char *const range_text[] = {[POS] = "> 0", [NONNEG] = ">= 0", [FRAC] = "in (0, 1]"};
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
 {
@@ -218,6 +232,14 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
     char line[1024];
     int lineno = 0, seen = 0;
     tl_status st = TL_OK;
+    /* the line each field was set on (0: not yet), in CALIB_FIELDS' order */
+    enum {
+#define X(name, kind, what) F_##name,
+        CALIB_FIELDS(X)
+#undef X
+            NFIELDS
+    };
+    int at[NFIELDS] = {0};
     while (fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
@@ -238,21 +260,44 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
         }
         char *end;
         double v = strtod(val, &end);
-        int known = 0;
-#define X(name, what)                                                                                       \
+        int field = -1, kind = POS;
+#define X(name, k, what)                                                                                    \
     if (strcmp(key, #name) == 0) {                                                                          \
         c->name = v;                                                                                        \
-        known = 1;                                                                                          \
+        field = F_##name;                                                                                   \
+        kind = k;                                                                                           \
     }
         CALIB_FIELDS(X)
 #undef X
-        if (!known || *end) {
-            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s '%s'", path, lineno, known ? "bad number" : "unknown key", known ? val : key);
+        if (field < 0 || *end || end == val) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s '%s'", path, lineno, field >= 0 ? "bad number" : "unknown key",
+                         field >= 0 ? val : key);
             goto done;
         }
+        if (at[field]) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s given again (first on line %d)", path, lineno, key, at[field]);
+            goto done;
+        }
+        if (!in_range(v, kind)) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s = %s, must be %s", path, lineno, key, val, range_text[kind]);
+            goto done;
+        }
+        at[field] = lineno;
         seen++;
     }
-    if (seen == 0) st = TL_FAIL(TL_ERR_PARSE, "%s: no calibration values", path);
+    if (seen == 0) {
+        st = TL_FAIL(TL_ERR_PARSE, "%s: no calibration values", path);
+        goto done;
+    }
+    /* a value left out would be simulated as 0 (no NCCL rate, no bandwidth) */
+#define X(name, k, what)                                                                                    \
+    if (!at[F_##name]) {                                                                                    \
+        st = TL_FAIL(TL_ERR_PARSE, "%s: no %s (%s; trilap-model calibrate writes every value)", path, #name, \
+                     what);                                                                                 \
+        goto done;                                                                                          \
+    }
+    CALIB_FIELDS(X)
+#undef X
 done:
     fclose(f);
     return st;
@@ -260,7 +305,7 @@ done:
 
 void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix)
 {
-#define X(name, what) fprintf(out, "%s%-20s = %-12.6g # %s\n", prefix, #name, c->name, what);
+#define X(name, kind, what) fprintf(out, "%s%-20s = %-12.6g # %s\n", prefix, #name, c->name, what);
     CALIB_FIELDS(X)
 #undef X
 }

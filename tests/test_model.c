@@ -353,9 +353,20 @@ TL_TEST(pipebicgstab_two_ranks_by_hand)
     tl_mpart_free(&ps);
 }
 
+/* Every field of a calibration file, each in its range. */
+static tl_mcalib full_calib(void)
+{
+    tl_mcalib c = test_calib();
+    c.ts_allreduce_us = 9.4, c.ts_ring_us = 10.9, c.ts_daxpy_us = 49.4, c.ts_two_us = 66, c.ts_naive_us = 70;
+    c.ts_split_us = 58.4, c.ts_ring_bytes = 256000, c.ts_allreduce_bytes = 16, c.comm_allreduce16_us = 9.8;
+    c.comm_sendrecv8_us = 10.5, c.port_gbs = 287, c.xstream_same_us = 3.4, c.xstream_cross_us = 4.7;
+    c.xstream_us = 1.3;
+    return c;
+}
+
 TL_TEST(calibration_roundtrip_and_errors)
 {
-    tl_mcalib c = test_calib(), d;
+    tl_mcalib c = full_calib(), d;
     snprintf(c.source, sizeof c.source, "a.csv b.csv");
     const char *path = tl_test_path("calib.txt");
     TL_ASSERT_OK(tl_mcalib_save(&c, path));
@@ -621,8 +632,63 @@ TL_TEST(runs_from_any_folder)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "calibration nowhere/calib.txt: No such file"), "%d lines: %s", lines, err);
 }
 
+/* A calibration file with a value left out, repeated, not finite or out
+ * of its range is refused in one line naming the file, the line and the
+ * key, before anything is printed. Before: a file without nccl_rate
+ * printed the preamble and then "the NCCL rate beside compute must lie in
+ * (0, 1] (got 0)" without naming the file; one with alpha_coll_us = nan or
+ * triad_gbs = 0 was simulated, exit 0. */
+TL_TEST(calibration_values_checked)
+{
+    need_simgrid();
+    const char *good = tl_test_path("good.txt");
+    tl_mcalib c = full_calib();
+    TL_ASSERT_OK(tl_mcalib_save(&c, good));
+    char *text = tl_test_read(good);
+    static const char *const cases[][3] = {
+        /* key, its new value ("" drops the line), what the error says */
+        {"nccl_rate", "", "no nccl_rate ("},
+        {"alpha_coll_us", "nan", ":20: alpha_coll_us = nan, must be > 0"},
+        {"triad_gbs", "0", ":14: triad_gbs = 0, must be > 0"},
+        {"nccl_rate", "1.5", ":22: nccl_rate = 1.5, must be in (0, 1]"},
+        {"xstream_us", "-1", ":19: xstream_us = -1, must be >= 0"},
+        {"port_gbs", "inf", ":13: port_gbs = inf, must be > 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = tl_test_path("doctored.txt");
+        FILE *f = fopen(path, "w");
+        TL_ASSERT(f);
+        for (const char *line = text; *line;) {
+            size_t len = strcspn(line, "\n");
+            size_t klen = strlen(cases[i][0]);
+            if (strncmp(line, cases[i][0], klen) == 0 && line[klen] == ' ') {
+                if (cases[i][1][0]) fprintf(f, "%s = %s\n", cases[i][0], cases[i][1]);
+            } else
+                fprintf(f, "%.*s\n", (int)len, line);
+            line += len + (line[len] == '\n');
+        }
+        fclose(f);
+        char args[1024], err[1024];
+        int lines;
+        snprintf(args, sizeof args, "solver --gpus 2 --matrix gen:poisson7:8 --iters 2 --calib %s", path);
+        int rc = run_model(args, err, sizeof err, &lines);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i][2]) && !out[0],
+                      "%s = '%s': rc %d, %d lines: %s%.300s", cases[i][0], cases[i][1], rc, lines, err, out);
+        free(out);
+    }
+    /* a key given twice: a merged or concatenated file */
+    const char *twice = tl_test_path("twice.txt");
+    FILE *f = fopen(twice, "w");
+    fprintf(f, "%s%s", text, text);
+    fclose(f);
+    TL_ASSERT(tl_mcalib_load(&c, twice) == TL_ERR_PARSE);
+    free(text);
+}
+
 TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated)
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
+             calibration_values_checked)
