@@ -632,6 +632,49 @@ TL_TEST(runs_from_any_folder)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "calibration nowhere/calib.txt: No such file"), "%d lines: %s", lines, err);
 }
 
+/* Communication trilap does not issue costs nothing: a rank without halo
+ * neighbours posts no exchange, and one rank has no device communicator
+ * (backend_cuda.c). Before, each paid NCCL's fixed cost: the 10 us kernel
+ * with an empty halo took 13 us, and Pipe-PCG on one GPU showed ~10 us of
+ * exposed p2p, ~8 us of exposed allreduce and three-split 1.24x faster
+ * than two-stream. */
+TL_TEST(no_communication_without_peers)
+{
+    need_simgrid();
+    tl_mjob j;
+    TL_ASSERT_OK(tl_mjob_alloc(&j, 2));
+    j.iters = 10;
+    j.nlanes = 1;
+    j.lanes[0] = (tl_mlane){.name = "compute", .nops = 2};
+    j.lanes[0].ops[0] = (tl_mop){.kind = TL_MOP_KERNEL, .name = "k"};
+    j.lanes[0].ops[1] = (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .cat = TL_MCAT_P2P, .name = "halo"};
+    j.alpha_p2p_s = 3e-6;
+    j.comm_needs_peers = 1; /* a solver's halo (the microbenchmark's NCCL calls run on any ranks) */
+    for (int r = 0; r < 2; r++) *tl_mjob_cost(&j, r, 0, 0) = 10e-6;
+    tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
+    tl_mresult res;
+    TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+    TL_ASSERT_NEAR(res.iter_s, 10e-6, 1e-12);
+    TL_ASSERT_NEAR(res.exposed_p2p_s, 0, 1e-15);
+    tl_mjob_free(&j);
+
+    static const char *const scheds[] = {"sync", "two-stream", "three-naive", "three-split"};
+    for (size_t i = 0; i < sizeof scheds / sizeof scheds[0]; i++) {
+        tl_mcalib c = test_calib();
+        c.xstream_us = 1.3;
+        tl_mpart ps;
+        TL_ASSERT_OK(poisson_part(8, 1, &ps));
+        tl_mkcost k = tl_mkcost_for(&c, &two_gpus);
+        TL_ASSERT_OK(tl_mjob_pipecg(&j, tl_schedule_find(scheds[i]), &ps, &k, &c, 5));
+        TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+        TL_ASSERT_MSG(res.exposed_p2p_s == 0 && res.exposed_coll_s == 0 && fabs(res.iter_s - res.compute_s) < 1e-12,
+                      "%s on one GPU: iter %.3f us, compute %.3f, exposed p2p %.3f, coll %.3f", scheds[i],
+                      1e6 * res.iter_s, 1e6 * res.compute_s, 1e6 * res.exposed_p2p_s, 1e6 * res.exposed_coll_s);
+        tl_mjob_free(&j);
+        tl_mpart_free(&ps);
+    }
+}
+
 /* A calibration file with a value left out, repeated, not finite or out
  * of its range is refused in one line naming the file, the line and the
  * key, before anything is printed. Before: a file without nccl_rate
@@ -691,4 +734,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
-             calibration_values_checked)
+             calibration_values_checked, no_communication_without_peers)
