@@ -41,7 +41,8 @@ static const tl_option solver_options[] = {
                                "its links, and the NCCL rate beside compute of its nccl<R> hosts; --platform then "
                                "names only the GPU (its memory bandwidth)"},
     {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
-     .metavar = "LIST", .help = "GPU counts"},
+     .metavar = "LIST",
+     .help = "GPU counts, each 1-4096 on a built-in platform (its file lists all N^2 routes)"},
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
@@ -60,6 +61,8 @@ typedef struct matrix_src {
     tl_mmatrix m;
 } matrix_src;
 
+/* 0 when loaded, else the exit status: 2 for a --matrix that names no
+ * generator, 1 for a file that cannot be read (the reader's line). */
 static int load_matrix(const char *spec, int need_csr, matrix_src *s)
 {
     memset(s, 0, sizeof *s);
@@ -72,19 +75,19 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
                     : -1;
         if (k < 0 || k == TL_GEN_HETERO2D || n < 2 || n > 4096) {
             tl_mcli_error("invalid --matrix '%s' (gen:poisson7|poisson27|convdiff:N, N = 2..4096)", spec);
-            return 0;
+            return 2;
         }
         s->gen = (tl_gen){.kind = (tl_gen_kind)k, .n = n, .peclet = 0.5};
         if (need_csr) {
-            if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 0;
+            if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 1;
             s->m.csr = &s->csr;
         } else
             s->m.gen = &s->gen;
-        return 1;
+        return 0;
     }
-    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 0; /* the reader's line names it */
+    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 1; /* the reader's line names it */
     s->m.csr = &s->csr;
-    return 1;
+    return 0;
 }
 
 /* The speed attribute of host nccl0 in a platform file ("1Gf,0.05Gf": the
@@ -226,9 +229,14 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         return 2;
     }
     int gpus[64];
-    int ngpus = tl_mcli_int_list(o.gpus, gpus, 64);
+    char why[160];
+    /* a file of the user's may route more compactly than the built-in ones */
+    int ngpus = tl_mcli_int_list(o.gpus, gpus, 64, o.platform_file ? 1 << 20 : TL_MPLATFORM_MAX_GPUS, why, sizeof why);
     if (!ngpus) {
-        tl_mcli_error("invalid --gpus '%s' (a list such as 4,8,64)", o.gpus);
+        int too_many = strstr(why, "out of range") && strtol(why, NULL, 10) > TL_MPLATFORM_MAX_GPUS;
+        tl_mcli_error("invalid --gpus '%s': %s (%s)", o.gpus, why,
+                      too_many && !o.platform_file ? "a built-in platform's file lists every route, N^2 of them"
+                                                : "a list such as 4,8,64");
         return 2;
     }
     const tl_schedule *sch[TL_SCHED_COUNT];
@@ -243,7 +251,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     matrix_src ms;
-    if (!load_matrix(o.matrix, o.partition == PART_METIS, &ms)) return 1;
+    rc = load_matrix(o.matrix, o.partition == PART_METIS, &ms);
+    if (rc) return rc;
     for (int i = 0; i < ngpus; i++)
         if (gpus[i] > tl_mmatrix_nrows(&ms.m)) {
             tl_mcli_error("invalid --gpus %d: %s has %lld rows, fewer than the parts asked", gpus[i], o.matrix,

@@ -523,6 +523,15 @@ TL_TEST(bad_arguments)
         {"solver --gpus 100 --matrix gen:poisson7:4", "invalid --gpus 100: gen:poisson7:4 has 64 rows"},
         {"solver --schedules sync,", "invalid --schedules entry '' in 'sync,'"},
         {"solver --schedules sync,sync", "invalid --schedules entry 'sync'"},
+        /* before: a trailing comma was taken as the list before it, and
+         * 5000 GPUs of a built-in platform started writing a platform
+         * file of 25 million routes (4 GB) with no end in sight */
+        {"solver --gpus 4, --matrix gen:poisson7:4", "invalid --gpus '4,': an empty entry"},
+        {"solver --gpus 0", "invalid --gpus '0': 0 is out of range [1, 4096]"},
+        {"solver --gpus 8,5000", "5000 is out of range [1, 4096] (a built-in platform's file lists every route"},
+        /* before: exit 1, as if the run had failed */
+        {"solver --matrix gen:poisson7:0", "invalid --matrix 'gen:poisson7:0'"},
+        {"solver --matrix gen:poisson9:8", "invalid --matrix 'gen:poisson9:8'"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         const char *args = refused[i][0];
