@@ -102,6 +102,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A measured number of a results file: a finite number, all of the field
+ * (strtod alone turned "oops" or an empty field into 0, which surfaced
+ * later as a missing input). */
+static tl_status number_of(const char *field, const char *path, const char *col, const char *row, double *out)
+{
+    char *end;
+    double v = strtod(field, &end);
+    TL_CHECK(end != field && *end == 0 && isfinite(v), TL_ERR_PARSE, "%s: %s '%s' of %s is not a number", path, col,
+             field, row);
+    *out = v;
+    return TL_OK;
+}
+
 /* Median of column `val` over the rows whose column `key` equals `want`. */
 static tl_status median_where(const tl_csv *t, const char *path, const char *key, const char *want, const char *val,
                               double *out)
@@ -111,7 +124,7 @@ static tl_status median_where(const tl_csv *t, const char *path, const char *key
     double x[256];
     int n = 0;
     for (int r = 0; r < t->nrows && n < 256; r++)
-        if (strcmp(t->rows[r][k], want) == 0) x[n++] = strtod(t->rows[r][v], NULL);
+        if (strcmp(t->rows[r][k], want) == 0) TL_TRY(number_of(t->rows[r][v], path, val, want, &x[n++]));
     TL_CHECK(n > 0, TL_ERR_PARSE, "%s: no row with %s = %s", path, key, want);
     qsort(x, (size_t)n, sizeof x[0], cmp_double);
     *out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
@@ -159,12 +172,17 @@ tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv)
     for (int r = 0; r < t.nrows; r++) {
         char **f = t.rows[r];
         if (strcmp(f[comm], "world") != 0) continue;
-        double s = strtod(f[size], NULL);
-        if (strcmp(f[op], "allreduce") == 0 && s == 16) c->comm_allreduce16_us = strtod(f[time], NULL);
-        if (strcmp(f[op], "sendrecv") == 0 && s == 8) c->comm_sendrecv8_us = strtod(f[time], NULL);
-        if (strcmp(f[op], "sendrecv") == 0 && s > largest) {
+        int ar = strcmp(f[op], "allreduce") == 0, sr = strcmp(f[op], "sendrecv") == 0;
+        if (!ar && !sr) continue;
+        double s, us, gbs;
+        TL_TRYGOTO(number_of(f[size], csv, "size_bytes", f[op], &s), st, fail);
+        TL_TRYGOTO(number_of(f[time], csv, "time_us", f[op], &us), st, fail);
+        TL_TRYGOTO(number_of(f[busbw], csv, "busbw_gbs", f[op], &gbs), st, fail);
+        if (ar && s == 16) c->comm_allreduce16_us = us;
+        if (sr && s == 8) c->comm_sendrecv8_us = us;
+        if (sr && s > largest) {
             largest = s;
-            c->port_gbs = strtod(f[busbw], NULL);
+            c->port_gbs = gbs;
         }
     }
     TL_CHECKGOTO(!isnan(c->comm_allreduce16_us) && !isnan(c->comm_sendrecv8_us) && !isnan(c->port_gbs),

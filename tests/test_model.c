@@ -684,6 +684,42 @@ TL_TEST(no_communication_without_peers)
     }
 }
 
+/* A measured number that is not one is refused, naming the file, the
+ * column and the row. Before, strtod made 'oops' a 0: the tristream file
+ * read as a 0 us DAXPY and calibrate said, after its progress line, "the
+ * calibration needs the microbenchmark's results (--tristream)"; a comm
+ * file's 'n/a' time was a 0 us allreduce. */
+TL_TEST(measured_numbers_checked)
+{
+    static const struct {
+        const char *file, *option, *key, *bad, *says;
+    } cases[] = {
+        {"results/tristream-h200x2/tristream.csv", "--tristream", "daxpy-only,2,0,", "oops",
+         "us_per_iter 'oops' of daxpy-only is not a number"},
+        {"results/comm-h200x2/comm.csv", "--comm", "allreduce,world,2,16,2,double,sum,20,", "n/a",
+         "time_us 'n/a' of allreduce is not a number"},
+    };
+    need_simgrid();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = tl_test_read(cases[i].file);
+        char *at = strstr(text, cases[i].key);
+        TL_ASSERT_MSG(at, "%s: no row %s", cases[i].file, cases[i].key);
+        at += strlen(cases[i].key);
+        const char *path = tl_test_path("doctored.csv");
+        FILE *f = fopen(path, "w");
+        TL_ASSERT(f);
+        fprintf(f, "%.*s%s%s", (int)(at - text), text, cases[i].bad, strchr(at, ','));
+        fclose(f);
+        free(text);
+        char args[1024], err[1024];
+        int lines;
+        snprintf(args, sizeof args, "calibrate %s %s -o %s", cases[i].option, path, tl_test_path("calib.txt"));
+        int rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i].says), "%s: rc %d, %d lines: %s",
+                      args, rc, lines, err);
+    }
+}
+
 /* A calibration file with a value left out, repeated, not finite or out
  * of its range is refused in one line naming the file, the line and the
  * key, before anything is printed. Before: a file without nccl_rate
@@ -743,4 +779,5 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
-             calibration_values_checked, no_communication_without_peers)
+             calibration_values_checked, no_communication_without_peers,
+             measured_numbers_checked)
