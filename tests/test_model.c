@@ -720,6 +720,17 @@ TL_TEST(measured_numbers_checked)
     }
 }
 
+/* The program's help says what the solver subcommand simulates: both
+ * methods (before: "Pipe-PCG under each schedule on 1-256+ GPUs", while
+ * --method pipebicgstab existed) and the GPU counts --gpus accepts. */
+TL_TEST(help_names_what_solver_predicts)
+{
+    tl_test_output r = tl_test_capture("%s/trilap-model --help", tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "  solver     Pipe-PCG or Pipe-BiCGStab under each schedule on 1-4096 GPUs"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+}
+
 /* A calibration file with a value left out, repeated, not finite or out
  * of its range is refused in one line naming the file, the line and the
  * key, before anything is printed. Before: a file without nccl_rate
@@ -780,4 +791,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
-             measured_numbers_checked)
+             measured_numbers_checked, help_names_what_solver_predicts)
