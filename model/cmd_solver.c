@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/cli.h"
@@ -110,6 +111,28 @@ static const char *nccl0_speed(const char *path, char *buf, size_t n)
     }
     fclose(f);
     return buf;
+}
+
+/* A user's platform file tried for `gpus` ranks before anything is
+ * printed (a job of no operations: SimGrid loads the file and the engine
+ * looks up every rank's hosts), so a file it refuses is said in one line
+ * with stdout still empty: 1 when it will do. */
+static int platform_file_usable(const char *path, int gpus)
+{
+    tl_mjob j;
+    if (tl_mjob_alloc(&j, gpus) != TL_OK) return 0;
+    j.iters = 1;
+    j.nlanes = 1;
+    j.lanes[0] = (tl_mlane){.name = "compute"};
+    j.platform = path;
+    tl_mresult r;
+    tl_status st = tl_model_simulate(&j, &r);
+    tl_mjob_free(&j);
+    if (st == TL_ERR_PARSE)
+        tl_mcli_error("platform %s refused: %s", path, r.error);
+    else if (st != TL_OK)
+        tl_mcli_failed("trying platform %s for %d GPUs failed", path, gpus);
+    return st == TL_OK;
 }
 
 /* Per GPU count: partition, statistics, one simulation per schedule. */
@@ -242,8 +265,13 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     const tl_schedule *sch[TL_SCHED_COUNT];
     int nsch = schedule_list(o.schedules, sch);
     if (!nsch) return 2;
-    if (o.platform_file && access(o.platform_file, R_OK) != 0) {
+    struct stat sb;
+    if (o.platform_file && (access(o.platform_file, R_OK) != 0 || stat(o.platform_file, &sb) != 0)) {
         tl_mcli_error("invalid --platform-file '%s': %s", o.platform_file, strerror(errno));
+        return 2;
+    }
+    if (o.platform_file && S_ISDIR(sb.st_mode)) {
+        tl_mcli_error("invalid --platform-file '%s': a folder, not a SimGrid platform file", o.platform_file);
         return 2;
     }
     tl_mcalib c;
@@ -260,6 +288,12 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
             tl_csr_free(&ms.csr);
             return 2;
         }
+    int most = 0;
+    for (int i = 0; i < ngpus; i++) most = gpus[i] > most ? gpus[i] : most;
+    if (o.platform_file && !platform_file_usable(o.platform_file, most)) {
+        tl_csr_free(&ms.csr);
+        return 1;
+    }
     tl_mkcost k = tl_mkcost_for(&c, p);
     tl_out w = {0};
     if (o.results &&

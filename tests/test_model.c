@@ -417,6 +417,15 @@ TL_TEST(invalid_platform_refused_in_one_line)
     TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "trilap-model: platform ") && strstr(err, "refused"), "%d lines: %s",
                   lines, err);
+    /* refused before the preamble (before: 43 lines on stdout, then the
+     * refusal on stderr) */
+    char *out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(!out[0], "printed before the refusal: %.300s", out);
+    free(out);
+    /* a folder: before, "platform /tmp refused: input in flex scanner failed" */
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", tl_test_tmpdir());
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "a folder, not a SimGrid platform file"), "%d lines: %s", lines, err);
     /* valid XML but without the hosts a rank needs */
     const char *one = tl_test_path("one.xml");
     snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 1 -o %s", one);
@@ -424,6 +433,9 @@ TL_TEST(invalid_platform_refused_in_one_line)
     snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", one);
     TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "no host 'gpu1'"), "%d lines: %s", lines, err);
+    out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(!out[0], "printed before the refusal: %.300s", out);
+    free(out);
 }
 
 /* With --platform-file the preamble describes the file, whose nccl<R>
