@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *dup_range(const char *a, size_t n)
 {
@@ -247,6 +248,11 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
     if (!f) return TL_FAIL(TL_ERR_IO, "calibration %s: %s", path, strerror(errno));
+    struct stat sb; /* a folder opens, then reads as nothing */
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return TL_FAIL(TL_ERR_IO, "calibration %s: a folder, not a calibration file", path);
+    }
     char line[1024];
     int lineno = 0, seen = 0;
     tl_status st = TL_OK;
