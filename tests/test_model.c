@@ -776,6 +776,53 @@ TL_TEST(fdtd_calibration_rows_exact)
     free(rows);
 }
 
+/* plots/model-scaling.gp: one group of bars per GPU count, whatever the
+ * counts. Before, a group stood at log2(count) with bars 0.8/3 wide, so
+ * 3 and 4 GPUs (log2 1.58 and 2) overlapped and 3, 6 and 12 had no tic.
+ * The boxes are read back through gnuplot's `set table`. */
+TL_TEST(scaling_plot_groups_apart)
+{
+    if (!strcmp(tl_test_env("TL_HAVE_GNUPLOT", "1"), "0")) TL_SKIP("built without gnuplot (TL_HAVE_GNUPLOT=0)");
+    const char *csv = tl_test_path("np2.csv"), *tab = tl_test_path("boxes.txt");
+    FILE *f = fopen(csv, "w");
+    TL_ASSERT(f);
+    fputs("platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
+          "speedup_vs_two_stream,max_neighbours,sim_wall_s\n", f);
+    static const int counts[] = {3, 4, 6, 8, 12};
+    static const char *const sched[] = {"two-stream", "three-naive", "three-split"};
+    for (int g = 0; g < 5; g++)
+        for (int k = 0; k < 3; k++)
+            fprintf(f, "a100-hdr,pipecg,gen:poisson7:32,block,%d,%s,%d,30,5,5,%.3f,2,0.01\n", counts[g], sched[k],
+                    50 - 5 * k, 50.0 / (50 - 5 * k));
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "gnuplot -e \"file='%s'; out='%s'\" plots/model-scaling.gp -e \"set table '%s'; replot; "
+             "unset table\" 2>&1", csv, tl_test_path("np2.png"), tab);
+    tl_test_output r = tl_test_capture("%s", cmd);
+    TL_ASSERT_MSG(r.rc == 0, "%s: %s%s", cmd, r.out, r.err);
+    tl_test_output_free(&r);
+    /* the drawn boxes: "x y xlow xhigh i" rows */
+    double lo[32], hi[32];
+    int n = 0;
+    char line[256];
+    f = fopen(tab, "r");
+    TL_ASSERT(f);
+    while (fgets(line, sizeof line, f)) {
+        double x, y, a, b;
+        char type;
+        if (sscanf(line, "%lf %lf %lf %lf %c", &x, &y, &a, &b, &type) == 5 && type == 'i' && n < 32) {
+            lo[n] = a;
+            hi[n++] = b;
+        }
+    }
+    fclose(f);
+    TL_ASSERT_EQ(n, 15);
+    for (int i = 0; i < n; i++)
+        for (int k = i + 1; k < n; k++)
+            TL_ASSERT_MSG(hi[i] <= lo[k] + 1e-6 || hi[k] <= lo[i] + 1e-6, "bars [%.3f, %.3f] and [%.3f, %.3f] overlap",
+                          lo[i], hi[i], lo[k], hi[k]);
+}
+
 /* A calibration file with a value left out, repeated, not finite or out
  * of its range is refused in one line naming the file, the line and the
  * key, before anything is printed. Before: a file without nccl_rate
@@ -837,4 +884,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
-             fdtd_calibration_rows_exact)
+             fdtd_calibration_rows_exact, scaling_plot_groups_apart)
