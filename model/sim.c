@@ -288,10 +288,7 @@ static void chan_main(int argc, char **argv)
         for (int i = 0; i < c->nslots; i++) {
             sim_slot *sl = &c->slot[i];
             sg_sem_acquire(sl->submitted);
-            if (!comm_issued(j, a->rank, &j->lanes[sl->lane].ops[sl->k])) {
-                sg_sem_release(sl->done);
-                continue;
-            }
+            if (!comm_issued(j, a->rank, &j->lanes[sl->lane].ops[sl->k])) continue; /* nobody waits */
             if (prev_lane >= 0 && sl->lane != prev_lane) sleep_until(prev_end + j->cross_lane_s);
             run_comm(a->w, R, a->lane, &j->lanes[sl->lane].ops[sl->k], &x);
             prev_lane = sl->lane;
@@ -327,11 +324,14 @@ static void lane_main(int argc, char **argv)
                 break;
             }
             case TL_MOP_COMM: {
+                /* one not issued queues behind nothing on its communicator:
+                 * its slot is passed over, never waited for */
+                int issued = comm_issued(j, a->rank, o);
                 sim_chan *c = &R->chan[o->chan];
                 for (int i = 0; i < c->nslots; i++)
                     if (c->slot[i].lane == a->lane && c->slot[i].k == k) {
                         sg_sem_release(c->slot[i].submitted);
-                        sg_sem_acquire(c->slot[i].done);
+                        if (issued) sg_sem_acquire(c->slot[i].done);
                     }
                 break;
             }

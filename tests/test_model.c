@@ -698,6 +698,30 @@ TL_TEST(no_communication_without_peers)
         tl_mjob_free(&j);
         tl_mpart_free(&ps);
     }
+
+    /* A diagonal matrix: no rank has a neighbour, so three-naive's halo,
+     * never issued, cannot queue behind the allreduce on their shared
+     * communicator: it is three-split, with nothing exposed for p2p
+     * (before: 12.58 us of exposed p2p under three-naive). */
+    const char *mtx = tl_test_path("diag.mtx"), *csv = tl_test_path("diag.csv");
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n");
+    tl_test_output o = tl_test_capture("%s/trilap-model solver --gpus 4 --matrix %s --iters 5 --results %s",
+                                       tl_test_env("TL_BIN", "bin"), mtx, csv);
+    TL_ASSERT_MSG(o.rc == 0, "%s%s", o.out, o.err);
+    tl_test_output_free(&o);
+    char *rows = tl_test_read(csv);
+    double naive = -1, split = -2, p2p = -1;
+    for (char *line = strtok(rows, "\n"); line; line = strtok(NULL, "\n")) {
+        double it, comp, ep;
+        char sched[32];
+        /* ...,gpus,schedule,iter_us,compute_us,exposed_p2p_us,... after the matrix name (no comma in it) */
+        if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],%*d,%31[^,],%lf,%lf,%lf", sched, &it, &comp, &ep) != 4) continue;
+        if (!strcmp(sched, "three-naive")) naive = it, p2p = ep;
+        if (!strcmp(sched, "three-split")) split = it;
+    }
+    free(rows);
+    TL_ASSERT_MSG(fabs(naive - split) < 1e-3 && p2p == 0, "three-naive %.3f us (exposed p2p %.3f), three-split %.3f",
+                  naive, p2p, split);
 }
 
 /* A measured number that is not one is refused, naming the file, the
