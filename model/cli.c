@@ -86,6 +86,17 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
         cli->given[cli->ngiven++] = res.given[i];
     free(res.positional);
     if (res.exit_now) return 0;
+    /* stdout carries the table: a CSV there would be shuffled into it */
+    for (size_t gi = 0; gi < spec->ngroups; gi++)
+        for (size_t k = 0; k < spec->groups[gi].nopts; k++) {
+            const tl_option *op = &spec->groups[gi].opts[k];
+            if (strcmp(op->name, "results") != 0 || op->type != TL_OPT_STRING) continue;
+            const char *v = *(const char *const *)((const char *)spec->groups[gi].dst + op->offset);
+            if (v && (!strcmp(v, "-") || !strcmp(v, "/dev/stdout"))) {
+                tl_mcli_error("invalid --results '%s': stdout carries the table; give the CSV a file name", v);
+                return 2;
+            }
+        }
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;

@@ -544,6 +544,9 @@ TL_TEST(bad_arguments)
         /* before: exit 1, as if the run had failed */
         {"solver --matrix gen:poisson7:0", "invalid --matrix 'gen:poisson7:0'"},
         {"solver --matrix gen:poisson9:8", "invalid --matrix 'gen:poisson9:8'"},
+        /* before: the CSV's lines shuffled into the table on stdout, exit 0 */
+        {"tristream --results -", "invalid --results '-': stdout carries the table"},
+        {"solver --results /dev/stdout", "invalid --results '/dev/stdout': stdout carries the table"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         const char *args = refused[i][0];
