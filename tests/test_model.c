@@ -850,6 +850,18 @@ TL_TEST(scaling_plot_groups_apart)
                           lo[i], hi[i], lo[k], hi[k]);
 }
 
+/* README.md tells a user that trilap-model exists, what it needs and where
+ * it lives (before: no word of it in the programs, requirements or layout
+ * tables, nor its exit 3). */
+TL_TEST(readme_names_the_model)
+{
+    char *r = tl_test_read("README.md");
+    static const char *const want[] = {"| `trilap-model` | **predictions**", "| SimGrid 3.32 | `trilap-model`",
+                                       "| `model/` | `trilap-model`", "trilap-model also 3, built without\nSimGrid"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) TL_ASSERT_MSG(strstr(r, want[i]), "README.md lacks %s", want[i]);
+    free(r);
+}
+
 /* A calibration file with a value left out, repeated, not finite or out
  * of its range is refused in one line naming the file, the line and the
  * key, before anything is printed. Before: a file without nccl_rate
@@ -911,4 +923,5 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
-             fdtd_calibration_rows_exact, scaling_plot_groups_apart)
+             fdtd_calibration_rows_exact, scaling_plot_groups_apart,
+             readme_names_the_model)
