@@ -281,6 +281,11 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     matrix_src ms;
     rc = load_matrix(o.matrix, o.partition == PART_METIS, &ms);
     if (rc) return rc;
+    if (tl_mmatrix_nrows(&ms.m) == 0) { /* before: "has 0 rows, fewer than the parts asked" */
+        tl_mcli_error("invalid --matrix '%s': the matrix has no rows", o.matrix);
+        tl_csr_free(&ms.csr);
+        return 2;
+    }
     for (int i = 0; i < ngpus; i++)
         if (gpus[i] > tl_mmatrix_nrows(&ms.m)) {
             tl_mcli_error("invalid --gpus %d: %s has %lld rows, fewer than the parts asked", gpus[i], o.matrix,

@@ -633,6 +633,15 @@ TL_TEST(matrix_name_quoted_in_results)
              mtx);
     TL_ASSERT_MSG(strstr(row, want), "want %s in\n%s", want, rows);
     free(rows);
+    /* an empty matrix is said as one (before: "invalid --gpus 4: ... has 0
+     * rows, fewer than the parts asked") */
+    snprintf(mtx, sizeof mtx, "%s/empty.mtx", tl_test_tmpdir());
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real general\n0 0 0\n");
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "solver --gpus 4 --matrix %s", mtx);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "empty.mtx': the matrix has no rows"), "%d lines: %s", lines, err);
 }
 
 /* Run from another folder, the default calibration (a file of the trilap
