@@ -4,6 +4,7 @@
  * platform's memory bandwidth, NCCL costs from the calibration. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,21 +136,16 @@ static int platform_file_usable(const char *path, int gpus)
     return st == TL_OK;
 }
 
-/* Per GPU count: partition, statistics, one simulation per schedule. */
+/* Per GPU count: partition (into `part`, one int per row), statistics,
+ * one simulation per schedule. */
 static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
-                     matrix_src *ms, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
+                     matrix_src *ms, int *part, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
 {
     int64_t n = tl_mmatrix_nrows(&ms->m);
-    int *part = malloc((size_t)n * sizeof *part);
-    if (!part) {
-        tl_mcli_error("out of memory for a %lld-row partition", (long long)n);
-        return 0;
-    }
     tl_status st = o->partition == PART_METIS ? tl_partition_metis(&ms->csr, gpus, 0, part)
                                                        : tl_partition_block(n, gpus, part);
     tl_mpart ps;
     if (st == TL_OK) st = tl_mpart_compute(&ms->m, part, gpus, &ps);
-    free(part);
     if (st != TL_OK) {
         tl_mcli_failed("partitioning %s into %d parts failed", o->matrix, gpus);
         return 0;
@@ -299,13 +295,25 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         tl_csr_free(&ms.csr);
         return 1;
     }
+    /* before the preamble: a matrix too large for this machine is one line */
+    int64_t nrows = tl_mmatrix_nrows(&ms.m);
+    int *part = (uint64_t)nrows <= SIZE_MAX / sizeof *part ? malloc((size_t)nrows * sizeof *part) : NULL;
+    if (!part) {
+        tl_mcli_error("out of memory for the partition of %s (%lld rows, %.1f GB)", o.matrix, (long long)nrows,
+                      4e-9 * (double)nrows);
+        tl_csr_free(&ms.csr);
+        return 1;
+    }
     tl_mkcost k = tl_mkcost_for(&c, p);
     tl_out w = {0};
     if (o.results &&
         tl_mcsv_open(&w, o.results,
                      "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
-                     "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK)
+                     "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK) {
+        free(part);
+        tl_csr_free(&ms.csr);
         return 1;
+    }
     tl_mcli_preamble(stdout, cli, "solver", &c, o.calib);
     if (o.platform_file) {
         char sp[128];
@@ -334,7 +342,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",
            "(s)");
     int ok = 1;
-    for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, gpus[i], sch, nsch, &w, cli);
+    for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, part, gpus[i], sch, nsch, &w, cli);
+    free(part);
     tl_csr_free(&ms.csr);
     if (!ok) {
         tl_out_close(&w, 0);

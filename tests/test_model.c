@@ -871,6 +871,20 @@ TL_TEST(readme_names_the_model)
     free(r);
 }
 
+/* A matrix whose partition does not fit in memory is refused in one line
+ * before the preamble (address space capped at 2 GB: 1024^3 rows need 4.3
+ * GB). Before, the preamble and the table's header were printed and then
+ * "out of memory for a 1073741824-row partition". */
+TL_TEST(partition_memory_checked_first)
+{
+    need_simgrid();
+    tl_test_output r = tl_test_capture("ulimit -v 2000000; %s/trilap-model solver --gpus 4 --matrix gen:poisson7:1024",
+                                       tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "out of memory for the partition of gen:poisson7:1024"),
+                  "rc %d\n%.400s\n%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* A calibration file with a value left out, repeated, not finite or out
  * of its range is refused in one line naming the file, the line and the
  * key, before anything is printed. Before: a file without nccl_rate
@@ -933,4 +947,4 @@ TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_lat
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
-             readme_names_the_model)
+             readme_names_the_model, partition_memory_checked_first)
