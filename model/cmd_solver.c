@@ -231,6 +231,39 @@ static int schedule_list(const char *text, const tl_schedule *sch[TL_SCHED_COUNT
     return n;
 }
 
+/* The `# key: value` preamble and the table's two header rows. */
+static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mcalib *c, const tl_mplatform *p,
+                           const tl_mkcost *k, int64_t nrows)
+{
+    tl_mcli_preamble(stdout, cli, "solver", c, o->calib);
+    if (o->platform_file) {
+        char sp[128];
+        nccl0_speed(o->platform_file, sp, sizeof sp);
+        printf("# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL beside a compute "
+               "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
+               "%.4g\n",
+               o->platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c->nccl_rate);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+               "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
+               1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs, p->name, p->gpu);
+    } else {
+        printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+               "nominal)\n",
+               1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs);
+    }
+    int bicg = o->method == METHOD_PIPEBICGSTAB;
+    printf("# method: %s (%s)\n", method_names[o->method],
+           bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"
+                : "one SpMV with halo, one allreduce (24 B), 4 kernels per iteration");
+    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree\n", o->matrix,
+           (long long)nrows, part_names[o->partition]);
+    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
+           "speedup", "neigh", "sim");
+    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",
+           "(s)");
+}
+
 int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
 {
     solver_opts o;
@@ -314,33 +347,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         tl_csr_free(&ms.csr);
         return 1;
     }
-    tl_mcli_preamble(stdout, cli, "solver", &c, o.calib);
-    if (o.platform_file) {
-        char sp[128];
-        nccl0_speed(o.platform_file, sp, sizeof sp);
-        printf("# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL beside a compute "
-               "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
-               "%.4g\n",
-               o.platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c.nccl_rate);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-               "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
-               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs, p->name, p->gpu);
-    } else {
-        printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-               "nominal)\n",
-               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
-    }
-    int bicg = o.method == METHOD_PIPEBICGSTAB;
-    printf("# method: %s (%s)\n", method_names[o.method],
-           bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"
-                : "one SpMV with halo, one allreduce (24 B), 4 kernels per iteration");
-    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree\n", o.matrix,
-           (long long)tl_mmatrix_nrows(&ms.m), part_names[o.partition]);
-    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
-           "speedup", "neigh", "sim");
-    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",
-           "(s)");
+    print_preamble(&o, cli, &c, p, &k, tl_mmatrix_nrows(&ms.m));
     int ok = 1;
     for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, part, gpus[i], sch, nsch, &w, cli);
     free(part);
