@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* One line's fields as RFC 4180 reads them (tl_results_split), each a
  * string of its own; the count, or -1 with why. */
@@ -102,6 +103,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A measured number of a results file: a finite number, all of the field
+ * (strtod alone turned "oops" or an empty field into 0, which surfaced
+ * later as a missing input). */
+static tl_status number_of(const char *field, const char *path, const char *col, const char *row, double *out)
+{
+    char *end;
+    double v = strtod(field, &end);
+    TL_CHECK(end != field && *end == 0 && isfinite(v), TL_ERR_PARSE, "%s: %s '%s' of %s is not a number", path, col,
+             field, row);
+    *out = v;
+    return TL_OK;
+}
+
 /* Median of column `val` over the rows whose column `key` equals `want`. */
 static tl_status median_where(const tl_csv *t, const char *path, const char *key, const char *want, const char *val,
                               double *out)
@@ -111,7 +125,7 @@ static tl_status median_where(const tl_csv *t, const char *path, const char *key
     double x[256];
     int n = 0;
     for (int r = 0; r < t->nrows && n < 256; r++)
-        if (strcmp(t->rows[r][k], want) == 0) x[n++] = strtod(t->rows[r][v], NULL);
+        if (strcmp(t->rows[r][k], want) == 0) TL_TRY(number_of(t->rows[r][v], path, val, want, &x[n++]));
     TL_CHECK(n > 0, TL_ERR_PARSE, "%s: no row with %s = %s", path, key, want);
     qsort(x, (size_t)n, sizeof x[0], cmp_double);
     *out = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
@@ -159,12 +173,17 @@ tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv)
     for (int r = 0; r < t.nrows; r++) {
         char **f = t.rows[r];
         if (strcmp(f[comm], "world") != 0) continue;
-        double s = strtod(f[size], NULL);
-        if (strcmp(f[op], "allreduce") == 0 && s == 16) c->comm_allreduce16_us = strtod(f[time], NULL);
-        if (strcmp(f[op], "sendrecv") == 0 && s == 8) c->comm_sendrecv8_us = strtod(f[time], NULL);
-        if (strcmp(f[op], "sendrecv") == 0 && s > largest) {
+        int ar = strcmp(f[op], "allreduce") == 0, sr = strcmp(f[op], "sendrecv") == 0;
+        if (!ar && !sr) continue;
+        double s, us, gbs;
+        TL_TRYGOTO(number_of(f[size], csv, "size_bytes", f[op], &s), st, fail);
+        TL_TRYGOTO(number_of(f[time], csv, "time_us", f[op], &us), st, fail);
+        TL_TRYGOTO(number_of(f[busbw], csv, "busbw_gbs", f[op], &gbs), st, fail);
+        if (ar && s == 16) c->comm_allreduce16_us = us;
+        if (sr && s == 8) c->comm_sendrecv8_us = us;
+        if (sr && s > largest) {
             largest = s;
-            c->port_gbs = strtod(f[busbw], NULL);
+            c->port_gbs = gbs;
         }
     }
     TL_CHECKGOTO(!isnan(c->comm_allreduce16_us) && !isnan(c->comm_sendrecv8_us) && !isnan(c->port_gbs),
@@ -187,37 +206,64 @@ fail:
     return st;
 }
 
-/* The calibration file: one `key = value` per field. */
+/* The calibration file: one `key = value` per field, with the values each
+ * may take (POS > 0, NONNEG >= 0, FRAC in (0, 1]): what `calibrate` writes
+ * always lies in them, and a file outside them would be simulated as
+ * nonsense (a zero bandwidth, a NaN cost) or stop SimGrid after the
+ * preamble. */
 #define CALIB_FIELDS(X)                                                                                     \
-    X(ts_allreduce_us, "tristream allreduce-only, us/iter (median)")                                        \
-    X(ts_ring_us, "tristream ring-only, us/iter")                                                           \
-    X(ts_daxpy_us, "tristream daxpy-only, us/iter (one GPU's kernel)")                                      \
-    X(ts_two_us, "tristream two-stream, us/iter (validation only)")                                         \
-    X(ts_naive_us, "tristream three-naive, us/iter (validation only)")                                      \
-    X(ts_split_us, "tristream three-split, us/iter (fits nccl_rate)")                                       \
-    X(ts_ring_bytes, "tristream ring payload, B")                                                           \
-    X(ts_allreduce_bytes, "tristream allreduce payload, B")                                                 \
-    X(comm_allreduce16_us, "trilap-bench comm: allreduce 16 B, world, us")                                  \
-    X(comm_sendrecv8_us, "trilap-bench comm: sendrecv 8 B, world, us")                                      \
-    X(port_gbs, "trilap-bench comm: sendrecv busbw at the largest size, GB/s (the NVLink port)")            \
-    X(triad_gbs, "trilap-bench stream: triad, GB/s")                                                        \
-    X(pcg_fixed_us, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
-    X(pcg_bw_frac, "fraction of triad of the rest (same fit)")                                              \
-    X(xstream_same_us, "tristream traces: kernel start after its same-stream predecessor, us (two-stream, allreduce -> DAXPY)") \
-    X(xstream_cross_us, "tristream traces: ring start after the allreduce it waits for on another stream, us (three-naive)") \
-    X(xstream_us, "a wait across streams costs this more than one on the same stream, us (cross - same)") \
-    X(alpha_coll_us, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
-    X(alpha_p2p_us, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
-    X(nccl_rate, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")
+    X(ts_allreduce_us, POS, "tristream allreduce-only, us/iter (median)")                                        \
+    X(ts_ring_us, POS, "tristream ring-only, us/iter")                                                           \
+    X(ts_daxpy_us, POS, "tristream daxpy-only, us/iter (one GPU's kernel)")                                      \
+    X(ts_two_us, POS, "tristream two-stream, us/iter (validation only)")                                         \
+    X(ts_naive_us, POS, "tristream three-naive, us/iter (validation only)")                                      \
+    X(ts_split_us, POS, "tristream three-split, us/iter (fits nccl_rate)")                                       \
+    X(ts_ring_bytes, POS, "tristream ring payload, B")                                                           \
+    X(ts_allreduce_bytes, POS, "tristream allreduce payload, B")                                                 \
+    X(comm_allreduce16_us, POS, "trilap-bench comm: allreduce 16 B, world, us")                                  \
+    X(comm_sendrecv8_us, POS, "trilap-bench comm: sendrecv 8 B, world, us")                                      \
+    X(port_gbs, POS, "trilap-bench comm: sendrecv busbw at the largest size, GB/s (the NVLink port)")            \
+    X(triad_gbs, POS, "trilap-bench stream: triad, GB/s")                                                        \
+    X(pcg_fixed_us, NONNEG, "Pipe-PCG us/iter not scaling with rows (results/solver-fixed-cost-h200, 96-256^3)")    \
+    X(pcg_bw_frac, FRAC, "fraction of triad of the rest (same fit)")                                              \
+    X(xstream_same_us, NONNEG, "tristream traces: kernel start after its same-stream predecessor, us (two-stream, allreduce -> DAXPY)") \
+    X(xstream_cross_us, NONNEG, "tristream traces: ring start after the allreduce it waits for on another stream, us (three-naive)") \
+    X(xstream_us, NONNEG, "a wait across streams costs this more than one on the same stream, us (cross - same)") \
+    X(alpha_coll_us, POS, "fitted: NCCL allreduce fixed cost, us (simulated 16 B allreduce on 2 GPUs = comm result)")         \
+    X(alpha_p2p_us, POS, "fitted: NCCL send/recv fixed cost, us (simulated 8 B send/recv on 2 GPUs = comm result)")               \
+    X(nccl_rate, FRAC, "fitted: NCCL progress beside a compute kernel, 0-1 (simulated three-split = measured)")
+
+enum { POS, NONNEG, FRAC };
+
+static int in_range(double v, int kind)
+{
+    if (!isfinite(v)) return 0;
+    return kind == POS ? v > 0 : kind == NONNEG ? v >= 0 : v > 0 && v <= 1;
+}
+
+static const char *const range_text[] = {[POS] = "> 0", [NONNEG] = ">= 0", [FRAC] = "in (0, 1]"};
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
 {
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
     if (!f) return TL_FAIL(TL_ERR_IO, "calibration %s: %s", path, strerror(errno));
+    struct stat sb; /* a folder opens, then reads as nothing */
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return TL_FAIL(TL_ERR_IO, "calibration %s: a folder, not a calibration file", path);
+    }
     char line[1024];
     int lineno = 0, seen = 0;
     tl_status st = TL_OK;
+    /* the line each field was set on (0: not yet), in CALIB_FIELDS' order */
+    enum {
+#define X(name, kind, what) F_##name,
+        CALIB_FIELDS(X)
+#undef X
+            NFIELDS
+    };
+    int at[NFIELDS] = {0};
     while (fgets(line, sizeof line, f)) {
         lineno++;
         char *hash = strchr(line, '#');
@@ -238,21 +284,44 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
         }
         char *end;
         double v = strtod(val, &end);
-        int known = 0;
-#define X(name, what)                                                                                       \
+        int field = -1, kind = POS;
+#define X(name, k, what)                                                                                    \
     if (strcmp(key, #name) == 0) {                                                                          \
         c->name = v;                                                                                        \
-        known = 1;                                                                                          \
+        field = F_##name;                                                                                   \
+        kind = k;                                                                                           \
     }
         CALIB_FIELDS(X)
 #undef X
-        if (!known || *end) {
-            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s '%s'", path, lineno, known ? "bad number" : "unknown key", known ? val : key);
+        if (field < 0 || *end || end == val) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s '%s'", path, lineno, field >= 0 ? "bad number" : "unknown key",
+                         field >= 0 ? val : key);
             goto done;
         }
+        if (at[field]) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s given again (first on line %d)", path, lineno, key, at[field]);
+            goto done;
+        }
+        if (!in_range(v, kind)) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s = %s, must be %s", path, lineno, key, val, range_text[kind]);
+            goto done;
+        }
+        at[field] = lineno;
         seen++;
     }
-    if (seen == 0) st = TL_FAIL(TL_ERR_PARSE, "%s: no calibration values", path);
+    if (seen == 0) {
+        st = TL_FAIL(TL_ERR_PARSE, "%s: no calibration values", path);
+        goto done;
+    }
+    /* a value left out would be simulated as 0 (no NCCL rate, no bandwidth) */
+#define X(name, k, what)                                                                                    \
+    if (!at[F_##name]) {                                                                                    \
+        st = TL_FAIL(TL_ERR_PARSE, "%s: no %s (%s; trilap-model calibrate writes every value)", path, #name, \
+                     what);                                                                                 \
+        goto done;                                                                                          \
+    }
+    CALIB_FIELDS(X)
+#undef X
 done:
     fclose(f);
     return st;
@@ -260,7 +329,7 @@ done:
 
 void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix)
 {
-#define X(name, what) fprintf(out, "%s%-20s = %-12.6g # %s\n", prefix, #name, c->name, what);
+#define X(name, kind, what) fprintf(out, "%s%-20s = %-12.6g # %s\n", prefix, #name, c->name, what);
     CALIB_FIELDS(X)
 #undef X
 }

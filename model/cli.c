@@ -1,5 +1,6 @@
 #include "model/cli.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -44,20 +45,36 @@ tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header)
     return TL_OK;
 }
 
-int tl_mcli_int_list(const char *text, int *out, int max)
+int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, size_t n)
 {
-    int n = 0;
+    int k = 0;
     const char *p = text;
-    while (*p) {
+    for (;;) {
+        size_t len = strcspn(p, ",");
         char *end;
+        errno = 0;
         long v = strtol(p, &end, 10);
-        if (end == p || v < 1 || v > 1 << 20 || n == max) return 0;
-        out[n++] = (int)v;
-        if (*end == 0) break;
-        if (*end != ',') return 0;
-        p = end + 1;
+        if (len == 0) {
+            snprintf(why, n, "an empty entry");
+            return 0;
+        }
+        if (end != p + len || p[0] == ' ' || p[0] == '+') {
+            snprintf(why, n, "'%.*s' is not a whole number", (int)len, p);
+            return 0;
+        }
+        if (errno == ERANGE || v < 1 || v > hi) {
+            snprintf(why, n, "%.*s is out of range [1, %d]", (int)len, p, hi);
+            return 0;
+        }
+        if (k == max) {
+            snprintf(why, n, "more than %d entries", max);
+            return 0;
+        }
+        out[k++] = (int)v;
+        if (!p[len]) break;
+        p += len + 1;
     }
-    return n;
+    return k;
 }
 
 int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
@@ -69,6 +86,17 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
         cli->given[cli->ngiven++] = res.given[i];
     free(res.positional);
     if (res.exit_now) return 0;
+    /* stdout carries the table: a CSV there would be shuffled into it */
+    for (size_t gi = 0; gi < spec->ngroups; gi++)
+        for (size_t k = 0; k < spec->groups[gi].nopts; k++) {
+            const tl_option *op = &spec->groups[gi].opts[k];
+            if (strcmp(op->name, "results") != 0 || op->type != TL_OPT_STRING) continue;
+            const char *v = *(const char *const *)((const char *)spec->groups[gi].dst + op->offset);
+            if (v && (!strcmp(v, "-") || !strcmp(v, "/dev/stdout"))) {
+                tl_mcli_error("invalid --results '%s': stdout carries the table; give the CSV a file name", v);
+                return 2;
+            }
+        }
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;

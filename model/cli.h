@@ -45,8 +45,9 @@ tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header);
  * program may run from anywhere. The answer is in buf (n bytes). */
 const char *tl_mcli_tree_path(const char *path, char *buf, size_t n);
 
-/* "4,8,16" -> ints (at most max); 0 on a bad list. */
-int tl_mcli_int_list(const char *text, int *out, int max);
+/* "4,8,16" -> ints in [1, hi] (at most max of them); 0 on a bad list, with
+ * the reason in why (n bytes). */
+int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, size_t n);
 
 /* One line for the user: "trilap-model: <what>". */
 void tl_mcli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -123,7 +123,8 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
     int rc = tl_mcli_parse(cli, &spec, argc, argv);
     if (rc >= 0) return rc;
     int cal[2];
-    if (tl_mcli_int_list(o.calib_sizes, cal, 2) != 2 || row_index(cal[0]) < 0 || row_index(cal[1]) < 0 ||
+    char why[128];
+    if (tl_mcli_int_list(o.calib_sizes, cal, 2, 4096, why, sizeof why) != 2 || row_index(cal[0]) < 0 || row_index(cal[1]) < 0 ||
         cal[0] == cal[1]) {
         tl_mcli_error("invalid --calib-sizes '%s' (two different grids of 320, 480, 544, 640, 800)", o.calib_sizes);
         return 2;

@@ -17,7 +17,7 @@ static const tl_option plat_options[] = {
     {.name = "platform", .type = TL_OPT_STRING, .offset = offsetof(plat_opts, name), .def = "a100-hdr",
      .metavar = "NAME", .help = "h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
     {.name = "gpus", .type = TL_OPT_INT, .offset = offsetof(plat_opts, gpus), .def = "8", .metavar = "N",
-     .help = "GPUs (ranks)", .min = 1, .max = 4096},
+     .help = "GPUs (ranks)", .min = 1, .max = TL_MPLATFORM_MAX_GPUS},
     {.name = "nccl-rate", .type = TL_OPT_DOUBLE, .offset = offsetof(plat_opts, nccl_rate), .def = "1", .metavar = "F",
      .help = "NCCL progress beside a compute kernel (the calibration's nccl_rate)", .min = 1e-6, .max = 1},
     {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(plat_opts, out), .metavar = "XML",

@@ -4,9 +4,11 @@
  * platform's memory bandwidth, NCCL costs from the calibration. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/cli.h"
@@ -41,7 +43,8 @@ static const tl_option solver_options[] = {
                                "its links, and the NCCL rate beside compute of its nccl<R> hosts; --platform then "
                                "names only the GPU (its memory bandwidth)"},
     {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
-     .metavar = "LIST", .help = "GPU counts"},
+     .metavar = "LIST",
+     .help = "GPU counts, each 1-4096 on a built-in platform (its file lists all N^2 routes)"},
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
@@ -60,6 +63,8 @@ typedef struct matrix_src {
     tl_mmatrix m;
 } matrix_src;
 
+/* 0 when loaded, else the exit status: 2 for a --matrix that names no
+ * generator, 1 for a file that cannot be read (the reader's line). */
 static int load_matrix(const char *spec, int need_csr, matrix_src *s)
 {
     memset(s, 0, sizeof *s);
@@ -72,19 +77,19 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
                     : -1;
         if (k < 0 || k == TL_GEN_HETERO2D || n < 2 || n > 4096) {
             tl_mcli_error("invalid --matrix '%s' (gen:poisson7|poisson27|convdiff:N, N = 2..4096)", spec);
-            return 0;
+            return 2;
         }
         s->gen = (tl_gen){.kind = (tl_gen_kind)k, .n = n, .peclet = 0.5};
         if (need_csr) {
-            if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 0;
+            if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 1;
             s->m.csr = &s->csr;
         } else
             s->m.gen = &s->gen;
-        return 1;
+        return 0;
     }
-    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 0; /* the reader's line names it */
+    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 1; /* the reader's line names it */
     s->m.csr = &s->csr;
-    return 1;
+    return 0;
 }
 
 /* The speed attribute of host nccl0 in a platform file ("1Gf,0.05Gf": the
@@ -109,21 +114,38 @@ static const char *nccl0_speed(const char *path, char *buf, size_t n)
     return buf;
 }
 
-/* Per GPU count: partition, statistics, one simulation per schedule. */
+/* A user's platform file tried for `gpus` ranks before anything is
+ * printed (a job of no operations: SimGrid loads the file and the engine
+ * looks up every rank's hosts), so a file it refuses is said in one line
+ * with stdout still empty: 1 when it will do. */
+static int platform_file_usable(const char *path, int gpus)
+{
+    tl_mjob j;
+    if (tl_mjob_alloc(&j, gpus) != TL_OK) return 0;
+    j.iters = 1;
+    j.nlanes = 1;
+    j.lanes[0] = (tl_mlane){.name = "compute"};
+    j.platform = path;
+    tl_mresult r;
+    tl_status st = tl_model_simulate(&j, &r);
+    tl_mjob_free(&j);
+    if (st == TL_ERR_PARSE)
+        tl_mcli_error("platform %s refused: %s", path, r.error);
+    else if (st != TL_OK)
+        tl_mcli_failed("trying platform %s for %d GPUs failed", path, gpus);
+    return st == TL_OK;
+}
+
+/* Per GPU count: partition (into `part`, one int per row), statistics,
+ * one simulation per schedule. */
 static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
-                     matrix_src *ms, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
+                     matrix_src *ms, int *part, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
 {
     int64_t n = tl_mmatrix_nrows(&ms->m);
-    int *part = malloc((size_t)n * sizeof *part);
-    if (!part) {
-        tl_mcli_error("out of memory for a %lld-row partition", (long long)n);
-        return 0;
-    }
     tl_status st = o->partition == PART_METIS ? tl_partition_metis(&ms->csr, gpus, 0, part)
                                                        : tl_partition_block(n, gpus, part);
     tl_mpart ps;
     if (st == TL_OK) st = tl_mpart_compute(&ms->m, part, gpus, &ps);
-    free(part);
     if (st != TL_OK) {
         tl_mcli_failed("partitioning %s into %d parts failed", o->matrix, gpus);
         return 0;
@@ -209,6 +231,39 @@ static int schedule_list(const char *text, const tl_schedule *sch[TL_SCHED_COUNT
     return n;
 }
 
+/* The `# key: value` preamble and the table's two header rows. */
+static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mcalib *c, const tl_mplatform *p,
+                           const tl_mkcost *k, int64_t nrows)
+{
+    tl_mcli_preamble(stdout, cli, "solver", c, o->calib);
+    if (o->platform_file) {
+        char sp[128];
+        nccl0_speed(o->platform_file, sp, sizeof sp);
+        printf("# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL beside a compute "
+               "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
+               "%.4g\n",
+               o->platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c->nccl_rate);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+               "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
+               1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs, p->name, p->gpu);
+    } else {
+        printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
+        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
+               "nominal)\n",
+               1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs);
+    }
+    int bicg = o->method == METHOD_PIPEBICGSTAB;
+    printf("# method: %s (%s)\n", method_names[o->method],
+           bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"
+                : "one SpMV with halo, one allreduce (24 B), 4 kernels per iteration");
+    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree\n", o->matrix,
+           (long long)nrows, part_names[o->partition]);
+    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
+           "speedup", "neigh", "sim");
+    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",
+           "(s)");
+}
+
 int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
 {
     solver_opts o;
@@ -226,16 +281,26 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         return 2;
     }
     int gpus[64];
-    int ngpus = tl_mcli_int_list(o.gpus, gpus, 64);
+    char why[160];
+    /* a file of the user's may route more compactly than the built-in ones */
+    int ngpus = tl_mcli_int_list(o.gpus, gpus, 64, o.platform_file ? 1 << 20 : TL_MPLATFORM_MAX_GPUS, why, sizeof why);
     if (!ngpus) {
-        tl_mcli_error("invalid --gpus '%s' (a list such as 4,8,64)", o.gpus);
+        int too_many = strstr(why, "out of range") && strtol(why, NULL, 10) > TL_MPLATFORM_MAX_GPUS;
+        tl_mcli_error("invalid --gpus '%s': %s (%s)", o.gpus, why,
+                      too_many && !o.platform_file ? "a built-in platform's file lists every route, N^2 of them"
+                                                : "a list such as 4,8,64");
         return 2;
     }
     const tl_schedule *sch[TL_SCHED_COUNT];
     int nsch = schedule_list(o.schedules, sch);
     if (!nsch) return 2;
-    if (o.platform_file && access(o.platform_file, R_OK) != 0) {
+    struct stat sb;
+    if (o.platform_file && (access(o.platform_file, R_OK) != 0 || stat(o.platform_file, &sb) != 0)) {
         tl_mcli_error("invalid --platform-file '%s': %s", o.platform_file, strerror(errno));
+        return 2;
+    }
+    if (o.platform_file && S_ISDIR(sb.st_mode)) {
+        tl_mcli_error("invalid --platform-file '%s': a folder, not a SimGrid platform file", o.platform_file);
         return 2;
     }
     tl_mcalib c;
@@ -243,7 +308,13 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     matrix_src ms;
-    if (!load_matrix(o.matrix, o.partition == PART_METIS, &ms)) return 1;
+    rc = load_matrix(o.matrix, o.partition == PART_METIS, &ms);
+    if (rc) return rc;
+    if (tl_mmatrix_nrows(&ms.m) == 0) { /* before: "has 0 rows, fewer than the parts asked" */
+        tl_mcli_error("invalid --matrix '%s': the matrix has no rows", o.matrix);
+        tl_csr_free(&ms.csr);
+        return 2;
+    }
     for (int i = 0; i < ngpus; i++)
         if (gpus[i] > tl_mmatrix_nrows(&ms.m)) {
             tl_mcli_error("invalid --gpus %d: %s has %lld rows, fewer than the parts asked", gpus[i], o.matrix,
@@ -251,42 +322,35 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
             tl_csr_free(&ms.csr);
             return 2;
         }
+    int most = 0;
+    for (int i = 0; i < ngpus; i++) most = gpus[i] > most ? gpus[i] : most;
+    if (o.platform_file && !platform_file_usable(o.platform_file, most)) {
+        tl_csr_free(&ms.csr);
+        return 1;
+    }
+    /* before the preamble: a matrix too large for this machine is one line */
+    int64_t nrows = tl_mmatrix_nrows(&ms.m);
+    int *part = (uint64_t)nrows <= SIZE_MAX / sizeof *part ? malloc((size_t)nrows * sizeof *part) : NULL;
+    if (!part) {
+        tl_mcli_error("out of memory for the partition of %s (%lld rows, %.1f GB)", o.matrix, (long long)nrows,
+                      4e-9 * (double)nrows);
+        tl_csr_free(&ms.csr);
+        return 1;
+    }
     tl_mkcost k = tl_mkcost_for(&c, p);
     tl_out w = {0};
     if (o.results &&
         tl_mcsv_open(&w, o.results,
                      "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
-                     "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK)
+                     "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK) {
+        free(part);
+        tl_csr_free(&ms.csr);
         return 1;
-    tl_mcli_preamble(stdout, cli, "solver", &c, o.calib);
-    if (o.platform_file) {
-        char sp[128];
-        nccl0_speed(o.platform_file, sp, sizeof sp);
-        printf("# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL beside a compute "
-               "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
-               "%.4g\n",
-               o.platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c.nccl_rate);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-               "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
-               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs, p->name, p->gpu);
-    } else {
-        printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-               "nominal)\n",
-               1e6 * k.fixed_s, k.gbs, c.pcg_bw_frac, c.triad_gbs, p->mem_gbs);
     }
-    int bicg = o.method == METHOD_PIPEBICGSTAB;
-    printf("# method: %s (%s)\n", method_names[o.method],
-           bicg ? "two SpMVs with halo, two allreduces (16 and 40 B), 9 kernels per iteration"
-                : "one SpMV with halo, one allreduce (24 B), 4 kernels per iteration");
-    printf("# matrix: %s, %lld rows, partition %s; allreduce: binomial tree\n", o.matrix,
-           (long long)tl_mmatrix_nrows(&ms.m), part_names[o.partition]);
-    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "gpus", "schedule", "iter", "compute", "exp.p2p", "exp.coll",
-           "speedup", "neigh", "sim");
-    printf("#%5s %12s %10s %9s %9s %9s %8s %6s %8s\n", "", "", "(us)", "(us)", "(us)", "(us)", "(x 2s)", "(max)",
-           "(s)");
+    print_preamble(&o, cli, &c, p, &k, tl_mmatrix_nrows(&ms.m));
     int ok = 1;
-    for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, gpus[i], sch, nsch, &w, cli);
+    for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, part, gpus[i], sch, nsch, &w, cli);
+    free(part);
     tl_csr_free(&ms.csr);
     if (!ok) {
         tl_out_close(&w, 0);

@@ -134,6 +134,7 @@ static tl_status build_method(tl_mjob *j, const tl_schedule *s, const tl_mpart *
     j->alpha_p2p_s = 1e-6 * c->alpha_p2p_us;
     j->cross_lane_s = 1e-6 * c->xstream_us;
     j->ar_algo = TL_MAR_TREE;
+    j->comm_needs_peers = 1;
     /* the producers first: a wait names the lane of its event's step */
     for (size_t i = 0; i < nsteps; i++)
         if (steps[i].produces >= 0)

@@ -21,7 +21,7 @@ static const struct {
      tl_mcmd_calibrate, 1},
     {"tristream", "the three-stream microbenchmark's variants on two H200s, predicted against measured",
      tl_mcmd_tristream, 1},
-    {"solver", "Pipe-PCG under each schedule on 1-256+ GPUs of a platform (predicted)", tl_mcmd_solver, 1},
+    {"solver", "Pipe-PCG or Pipe-BiCGStab under each schedule on 1-4096 GPUs of a platform (predicted)", tl_mcmd_solver, 1},
     {"fdtd", "seed paper 2's four-GPU FDTD tables (peer, host-staged, enlarged ghosts), predicted against the paper",
      tl_mcmd_fdtd, 1},
     {"platform", "write a built-in platform as a SimGrid platform file", tl_mcmd_platform, 0},

@@ -91,6 +91,11 @@ typedef struct tl_mjob {
      * this long after the event (measured: calib_trace.c) */
     double cross_lane_s;
     double staged_alpha_s; /* host-staged: per exchange, host copies and synchronisation */
+    /* 1: communication is issued only where it has peers, as trilap's
+     * solver backends do (no halo for a rank without neighbours, no device
+     * communicator for one rank: backend_cuda.c); 0: every operation runs,
+     * as the microbenchmark's NCCL calls do on any number of ranks */
+    int comm_needs_peers;
     const char *platform;  /* SimGrid platform file: hosts gpu<R>, nccl<R>, cpu<R> */
 } tl_mjob;
 

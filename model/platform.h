@@ -28,6 +28,10 @@ const tl_mplatform *tl_mplatform_find(const char *name);
 const tl_mplatform *tl_mplatform_at(int i); /* NULL past the last */
 const char *tl_mplatform_choices(void);
 
+/* The most GPUs a built-in platform is written for: its one zone lists
+ * every route, N^2 of them (165 MB of XML at 1,024 GPUs, 2.6 GB at 4,096). */
+#define TL_MPLATFORM_MAX_GPUS 4096
+
 /* The platform file for nranks GPUs at path (temporary name, then rename). */
 tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path);
 

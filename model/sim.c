@@ -188,6 +188,17 @@ static void allreduce_ring(sim_xfer *x, int chan, int rank, int n, int64_t bytes
     }
 }
 
+/* Whether rank `me` issues the operation at all (tl_mjob.comm_needs_peers):
+ * one that is not issued pays neither NCCL's fixed cost nor a wait behind
+ * the communicator's previous stream. */
+static int comm_issued(const tl_mjob *j, int me, const tl_mop *op)
+{
+    if (!j->comm_needs_peers) return 1;
+    if (j->nranks == 1) return 0;
+    if (op->comm == TL_MCOMM_HALO || op->comm == TL_MCOMM_STAGED) return j->halo[me].n > 0 || j->halo[me].nfrom > 0;
+    return 1;
+}
+
 static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_xfer *x)
 {
     const tl_mjob *j = w->job;
@@ -277,6 +288,7 @@ static void chan_main(int argc, char **argv)
         for (int i = 0; i < c->nslots; i++) {
             sim_slot *sl = &c->slot[i];
             sg_sem_acquire(sl->submitted);
+            if (!comm_issued(j, a->rank, &j->lanes[sl->lane].ops[sl->k])) continue; /* nobody waits */
             if (prev_lane >= 0 && sl->lane != prev_lane) sleep_until(prev_end + j->cross_lane_s);
             run_comm(a->w, R, a->lane, &j->lanes[sl->lane].ops[sl->k], &x);
             prev_lane = sl->lane;
@@ -312,11 +324,14 @@ static void lane_main(int argc, char **argv)
                 break;
             }
             case TL_MOP_COMM: {
+                /* one not issued queues behind nothing on its communicator:
+                 * its slot is passed over, never waited for */
+                int issued = comm_issued(j, a->rank, o);
                 sim_chan *c = &R->chan[o->chan];
                 for (int i = 0; i < c->nslots; i++)
                     if (c->slot[i].lane == a->lane && c->slot[i].k == k) {
                         sg_sem_release(c->slot[i].submitted);
-                        sg_sem_acquire(c->slot[i].done);
+                        if (issued) sg_sem_acquire(c->slot[i].done);
                     }
                 break;
             }

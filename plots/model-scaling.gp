@@ -1,7 +1,9 @@
 # trilap-model's predictions at scale in the style of the seed paper's
 # Figs. 3-6: per GPU count one bar per schedule (us per iteration), the
 # three-split speedup over two-stream printed above each group (at the
-# two-stream bar's height). Every bar is a SimGrid prediction and the title
+# two-stream bar's height). The groups stand side by side in the order of
+# --gpus, one tic each, so any counts (3,6,12 as well as 4,8,...,256) get
+# a group and a label of their own. Every bar is a SimGrid prediction and the title
 # says so.
 #   gnuplot -e "file='results/model/pipecg-poisson7-256-a100-hdr.csv'; out='x.png'" plots/model-scaling.gp
 # Input: `trilap-model solver --results` (gpus, schedule, iter_us,
@@ -28,14 +30,18 @@ set key outside top center horizontal noenhanced
 n = words(schedules)
 bw = 0.8 / n
 set boxwidth bw
-lg(x) = log(x) / log(2)
+# the GPU counts as they first appear (" 4 8 16 "), and a count's group
+glist = " "
+stats file using (g = sprintf("%d ", column("gpus")), glist = strstrt(glist, " " . g) ? glist : glist . g, 0) nooutput
+ng = words(glist)
+group_at(g, k) = k > ng ? 1/0 : (int(word(glist, k)) == g ? k : group_at(g, k + 1))
+group(g) = group_at(int(g), 1)
 set xtics ()
-stats file using (lg(column("gpus"))) nooutput
-set xrange [STATS_min - 0.6:STATS_max + 0.6]
-do for [k = int(STATS_min):int(STATS_max)] { set xtics add (sprintf("%d", 2**k) k) }
+set xrange [0.4:ng + 0.6]
+do for [k = 1:ng] { set xtics add (word(glist, k) k) }
 scolors = "2062260 14034728 2924588 16744206"
 pick(name) = strcol("schedule") eq name ? column("iter_us") : 1/0
-plot for [i = 1:n] file using (lg(column("gpus")) + (i - (n + 1) / 2.0) * bw):(pick(word(schedules, i))) \
+plot for [i = 1:n] file using (group(column("gpus")) + (i - (n + 1) / 2.0) * bw):(pick(word(schedules, i))) \
        with boxes lc rgb int(word(scolors, i)) title word(schedules, i), \
-     file using (lg(column("gpus"))):(strcol("schedule") eq "three-split" ? column("iter_us") * column("speedup_vs_two_stream") : 1/0):\
+     file using (group(column("gpus"))):(strcol("schedule") eq "three-split" ? column("iter_us") * column("speedup_vs_two_stream") : 1/0):\
        (sprintf("%.2fx", column("speedup_vs_two_stream"))) with labels offset 0, 1.2 font ",9" notitle

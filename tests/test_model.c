@@ -353,9 +353,20 @@ TL_TEST(pipebicgstab_two_ranks_by_hand)
     tl_mpart_free(&ps);
 }
 
+/* Every field of a calibration file, each in its range. */
+static tl_mcalib full_calib(void)
+{
+    tl_mcalib c = test_calib();
+    c.ts_allreduce_us = 9.4, c.ts_ring_us = 10.9, c.ts_daxpy_us = 49.4, c.ts_two_us = 66, c.ts_naive_us = 70;
+    c.ts_split_us = 58.4, c.ts_ring_bytes = 256000, c.ts_allreduce_bytes = 16, c.comm_allreduce16_us = 9.8;
+    c.comm_sendrecv8_us = 10.5, c.port_gbs = 287, c.xstream_same_us = 3.4, c.xstream_cross_us = 4.7;
+    c.xstream_us = 1.3;
+    return c;
+}
+
 TL_TEST(calibration_roundtrip_and_errors)
 {
-    tl_mcalib c = test_calib(), d;
+    tl_mcalib c = full_calib(), d;
     snprintf(c.source, sizeof c.source, "a.csv b.csv");
     const char *path = tl_test_path("calib.txt");
     TL_ASSERT_OK(tl_mcalib_save(&c, path));
@@ -406,6 +417,15 @@ TL_TEST(invalid_platform_refused_in_one_line)
     TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "trilap-model: platform ") && strstr(err, "refused"), "%d lines: %s",
                   lines, err);
+    /* refused before the preamble (before: 43 lines on stdout, then the
+     * refusal on stderr) */
+    char *out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(!out[0], "printed before the refusal: %.300s", out);
+    free(out);
+    /* a folder: before, "platform /tmp refused: input in flex scanner failed" */
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", tl_test_tmpdir());
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "a folder, not a SimGrid platform file"), "%d lines: %s", lines, err);
     /* valid XML but without the hosts a rank needs */
     const char *one = tl_test_path("one.xml");
     snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 1 -o %s", one);
@@ -413,6 +433,9 @@ TL_TEST(invalid_platform_refused_in_one_line)
     snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", one);
     TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "no host 'gpu1'"), "%d lines: %s", lines, err);
+    out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(!out[0], "printed before the refusal: %.300s", out);
+    free(out);
 }
 
 /* With --platform-file the preamble describes the file, whose nccl<R>
@@ -539,6 +562,18 @@ TL_TEST(bad_arguments)
         {"solver --gpus 100 --matrix gen:poisson7:4", "invalid --gpus 100: gen:poisson7:4 has 64 rows"},
         {"solver --schedules sync,", "invalid --schedules entry '' in 'sync,'"},
         {"solver --schedules sync,sync", "invalid --schedules entry 'sync'"},
+        /* before: a trailing comma was taken as the list before it, and
+         * 5000 GPUs of a built-in platform started writing a platform
+         * file of 25 million routes (4 GB) with no end in sight */
+        {"solver --gpus 4, --matrix gen:poisson7:4", "invalid --gpus '4,': an empty entry"},
+        {"solver --gpus 0", "invalid --gpus '0': 0 is out of range [1, 4096]"},
+        {"solver --gpus 8,5000", "5000 is out of range [1, 4096] (a built-in platform's file lists every route"},
+        /* before: exit 1, as if the run had failed */
+        {"solver --matrix gen:poisson7:0", "invalid --matrix 'gen:poisson7:0'"},
+        {"solver --matrix gen:poisson9:8", "invalid --matrix 'gen:poisson9:8'"},
+        /* before: the CSV's lines shuffled into the table on stdout, exit 0 */
+        {"tristream --results -", "invalid --results '-': stdout carries the table"},
+        {"solver --results /dev/stdout", "invalid --results '/dev/stdout': stdout carries the table"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         const char *args = refused[i][0];
@@ -625,6 +660,15 @@ TL_TEST(matrix_name_quoted_in_results)
              mtx);
     TL_ASSERT_MSG(strstr(row, want), "want %s in\n%s", want, rows);
     free(rows);
+    /* an empty matrix is said as one (before: "invalid --gpus 4: ... has 0
+     * rows, fewer than the parts asked") */
+    snprintf(mtx, sizeof mtx, "%s/empty.mtx", tl_test_tmpdir());
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real general\n0 0 0\n");
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "solver --gpus 4 --matrix %s", mtx);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "empty.mtx': the matrix has no rows"), "%d lines: %s", lines, err);
 }
 
 /* Run from another folder, the default calibration (a file of the trilap
@@ -646,10 +690,288 @@ TL_TEST(runs_from_any_folder)
     int lines;
     TL_ASSERT(run_model("tristream --calib nowhere/calib.txt", err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "calibration nowhere/calib.txt: No such file"), "%d lines: %s", lines, err);
+    /* a folder (before: "<folder>: no calibration values") */
+    snprintf(cmd, sizeof cmd, "tristream --calib %s", t);
+    TL_ASSERT(run_model(cmd, err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, ": a folder, not a calibration file"), "%d lines: %s", lines, err);
+}
+
+/* Communication trilap does not issue costs nothing: a rank without halo
+ * neighbours posts no exchange, and one rank has no device communicator
+ * (backend_cuda.c). Before, each paid NCCL's fixed cost: the 10 us kernel
+ * with an empty halo took 13 us, and Pipe-PCG on one GPU showed ~10 us of
+ * exposed p2p, ~8 us of exposed allreduce and three-split 1.24x faster
+ * than two-stream. */
+TL_TEST(no_communication_without_peers)
+{
+    need_simgrid();
+    tl_mjob j;
+    TL_ASSERT_OK(tl_mjob_alloc(&j, 2));
+    j.iters = 10;
+    j.nlanes = 1;
+    j.lanes[0] = (tl_mlane){.name = "compute", .nops = 2};
+    j.lanes[0].ops[0] = (tl_mop){.kind = TL_MOP_KERNEL, .name = "k"};
+    j.lanes[0].ops[1] = (tl_mop){.kind = TL_MOP_COMM, .comm = TL_MCOMM_HALO, .cat = TL_MCAT_P2P, .name = "halo"};
+    j.alpha_p2p_s = 3e-6;
+    j.comm_needs_peers = 1; /* a solver's halo (the microbenchmark's NCCL calls run on any ranks) */
+    for (int r = 0; r < 2; r++) *tl_mjob_cost(&j, r, 0, 0) = 10e-6;
+    tl_mplatform_params q = {.nccl_rate = 1, .port_lat_us = -1};
+    tl_mresult res;
+    TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+    TL_ASSERT_NEAR(res.iter_s, 10e-6, 1e-12);
+    TL_ASSERT_NEAR(res.exposed_p2p_s, 0, 1e-15);
+    tl_mjob_free(&j);
+
+    static const char *const scheds[] = {"sync", "two-stream", "three-naive", "three-split"};
+    for (size_t i = 0; i < sizeof scheds / sizeof scheds[0]; i++) {
+        tl_mcalib c = test_calib();
+        c.xstream_us = 1.3;
+        tl_mpart ps;
+        TL_ASSERT_OK(poisson_part(8, 1, &ps));
+        tl_mkcost k = tl_mkcost_for(&c, &two_gpus);
+        TL_ASSERT_OK(tl_mjob_pipecg(&j, tl_schedule_find(scheds[i]), &ps, &k, &c, 5));
+        TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
+        TL_ASSERT_MSG(res.exposed_p2p_s == 0 && res.exposed_coll_s == 0 && fabs(res.iter_s - res.compute_s) < 1e-12,
+                      "%s on one GPU: iter %.3f us, compute %.3f, exposed p2p %.3f, coll %.3f", scheds[i],
+                      1e6 * res.iter_s, 1e6 * res.compute_s, 1e6 * res.exposed_p2p_s, 1e6 * res.exposed_coll_s);
+        tl_mjob_free(&j);
+        tl_mpart_free(&ps);
+    }
+
+    /* A diagonal matrix: no rank has a neighbour, so three-naive's halo,
+     * never issued, cannot queue behind the allreduce on their shared
+     * communicator: it is three-split, with nothing exposed for p2p
+     * (before: 12.58 us of exposed p2p under three-naive). */
+    const char *mtx = tl_test_path("diag.mtx"), *csv = tl_test_path("diag.csv");
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real general\n4 4 4\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n");
+    tl_test_output o = tl_test_capture("%s/trilap-model solver --gpus 4 --matrix %s --iters 5 --results %s",
+                                       tl_test_env("TL_BIN", "bin"), mtx, csv);
+    TL_ASSERT_MSG(o.rc == 0, "%s%s", o.out, o.err);
+    tl_test_output_free(&o);
+    char *rows = tl_test_read(csv);
+    double naive = -1, split = -2, p2p = -1;
+    for (char *line = strtok(rows, "\n"); line; line = strtok(NULL, "\n")) {
+        double it, comp, ep;
+        char sched[32];
+        /* ...,gpus,schedule,iter_us,compute_us,exposed_p2p_us,... after the matrix name (no comma in it) */
+        if (sscanf(line, "%*[^,],%*[^,],%*[^,],%*[^,],%*d,%31[^,],%lf,%lf,%lf", sched, &it, &comp, &ep) != 4) continue;
+        if (!strcmp(sched, "three-naive")) naive = it, p2p = ep;
+        if (!strcmp(sched, "three-split")) split = it;
+    }
+    free(rows);
+    TL_ASSERT_MSG(fabs(naive - split) < 1e-3 && p2p == 0, "three-naive %.3f us (exposed p2p %.3f), three-split %.3f",
+                  naive, p2p, split);
+}
+
+/* A measured number that is not one is refused, naming the file, the
+ * column and the row. Before, strtod made 'oops' a 0: the tristream file
+ * read as a 0 us DAXPY and calibrate said, after its progress line, "the
+ * calibration needs the microbenchmark's results (--tristream)"; a comm
+ * file's 'n/a' time was a 0 us allreduce. */
+TL_TEST(measured_numbers_checked)
+{
+    static const struct {
+        const char *file, *option, *key, *bad, *says;
+    } cases[] = {
+        {"results/tristream-h200x2/tristream.csv", "--tristream", "daxpy-only,2,0,", "oops",
+         "us_per_iter 'oops' of daxpy-only is not a number"},
+        {"results/comm-h200x2/comm.csv", "--comm", "allreduce,world,2,16,2,double,sum,20,", "n/a",
+         "time_us 'n/a' of allreduce is not a number"},
+    };
+    need_simgrid();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = tl_test_read(cases[i].file);
+        char *at = strstr(text, cases[i].key);
+        TL_ASSERT_MSG(at, "%s: no row %s", cases[i].file, cases[i].key);
+        at += strlen(cases[i].key);
+        const char *path = tl_test_path("doctored.csv");
+        FILE *f = fopen(path, "w");
+        TL_ASSERT(f);
+        fprintf(f, "%.*s%s%s", (int)(at - text), text, cases[i].bad, strchr(at, ','));
+        fclose(f);
+        free(text);
+        char args[1024], err[1024];
+        int lines;
+        snprintf(args, sizeof args, "calibrate %s %s -o %s", cases[i].option, path, tl_test_path("calib.txt"));
+        int rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i].says), "%s: rc %d, %d lines: %s",
+                      args, rc, lines, err);
+    }
+}
+
+/* The program's help says what the solver subcommand simulates: both
+ * methods (before: "Pipe-PCG under each schedule on 1-256+ GPUs", while
+ * --method pipebicgstab existed) and the GPU counts --gpus accepts. */
+TL_TEST(help_names_what_solver_predicts)
+{
+    tl_test_output r = tl_test_capture("%s/trilap-model --help", tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "  solver     Pipe-PCG or Pipe-BiCGStab under each schedule on 1-4096 GPUs"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+}
+
+/* The FDTD port of each strategy is fitted so that its two calibration
+ * rows come out as the paper's. Before, the host-staged fit (an affine
+ * solve from probes far from the answer) left 320^3 at 4.866 s against the
+ * paper's 4.720 (+3.1%) while printing it as a calibration row. */
+TL_TEST(fdtd_calibration_rows_exact)
+{
+    need_simgrid();
+    const char *csv = tl_test_path("fdtd.csv");
+    tl_test_output r = tl_test_capture("%s/trilap-model fdtd --results %s", tl_test_env("TL_BIN", "bin"), csv);
+    TL_ASSERT_MSG(r.rc == 0, "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char *rows = tl_test_read(csv);
+    int n = 0;
+    for (char *line = strtok(rows, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strstr(line, ",calibration")) continue;
+        /* table,grid,strategy,s,paper_s,predicted_s,error_pct,role */
+        char strategy[32];
+        int grid;
+        double paper, predicted;
+        TL_ASSERT_MSG(sscanf(line, "%*[^,],%d,%31[^,],%*d,%lf,%lf", &grid, strategy, &paper, &predicted) == 4, "%s",
+                      line);
+        TL_ASSERT_MSG(fabs(predicted - paper) <= 1e-3 * paper, "%s %d: predicted %.4f s, the paper %.3f", strategy,
+                      grid, predicted, paper);
+        n++;
+    }
+    TL_ASSERT_EQ(n, 6); /* peer and host-staged at 320 and 800, Table 11's 2-GPU 320 and 800 */
+    free(rows);
+}
+
+/* plots/model-scaling.gp: one group of bars per GPU count, whatever the
+ * counts. Before, a group stood at log2(count) with bars 0.8/3 wide, so
+ * 3 and 4 GPUs (log2 1.58 and 2) overlapped and 3, 6 and 12 had no tic.
+ * The boxes are read back through gnuplot's `set table`. */
+TL_TEST(scaling_plot_groups_apart)
+{
+    if (!strcmp(tl_test_env("TL_HAVE_GNUPLOT", "1"), "0")) TL_SKIP("built without gnuplot (TL_HAVE_GNUPLOT=0)");
+    const char *csv = tl_test_path("np2.csv"), *tab = tl_test_path("boxes.txt");
+    FILE *f = fopen(csv, "w");
+    TL_ASSERT(f);
+    fputs("platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
+          "speedup_vs_two_stream,max_neighbours,sim_wall_s\n", f);
+    static const int counts[] = {3, 4, 6, 8, 12};
+    static const char *const sched[] = {"two-stream", "three-naive", "three-split"};
+    for (int g = 0; g < 5; g++)
+        for (int k = 0; k < 3; k++)
+            fprintf(f, "a100-hdr,pipecg,gen:poisson7:32,block,%d,%s,%d,30,5,5,%.3f,2,0.01\n", counts[g], sched[k],
+                    50 - 5 * k, 50.0 / (50 - 5 * k));
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "gnuplot -e \"file='%s'; out='%s'\" plots/model-scaling.gp -e \"set table '%s'; replot; "
+             "unset table\" 2>&1", csv, tl_test_path("np2.png"), tab);
+    tl_test_output r = tl_test_capture("%s", cmd);
+    TL_ASSERT_MSG(r.rc == 0, "%s: %s%s", cmd, r.out, r.err);
+    tl_test_output_free(&r);
+    /* the drawn boxes: "x y xlow xhigh i" rows */
+    double lo[32], hi[32];
+    int n = 0;
+    char line[256];
+    f = fopen(tab, "r");
+    TL_ASSERT(f);
+    while (fgets(line, sizeof line, f)) {
+        double x, y, a, b;
+        char type;
+        if (sscanf(line, "%lf %lf %lf %lf %c", &x, &y, &a, &b, &type) == 5 && type == 'i' && n < 32) {
+            lo[n] = a;
+            hi[n++] = b;
+        }
+    }
+    fclose(f);
+    TL_ASSERT_EQ(n, 15);
+    for (int i = 0; i < n; i++)
+        for (int k = i + 1; k < n; k++)
+            TL_ASSERT_MSG(hi[i] <= lo[k] + 1e-6 || hi[k] <= lo[i] + 1e-6, "bars [%.3f, %.3f] and [%.3f, %.3f] overlap",
+                          lo[i], hi[i], lo[k], hi[k]);
+}
+
+/* README.md tells a user that trilap-model exists, what it needs and where
+ * it lives (before: no word of it in the programs, requirements or layout
+ * tables, nor its exit 3). */
+TL_TEST(readme_names_the_model)
+{
+    char *r = tl_test_read("README.md");
+    static const char *const want[] = {"| `trilap-model` | **predictions**", "| SimGrid 3.32 | `trilap-model`",
+                                       "| `model/` | `trilap-model`", "trilap-model also 3, built without\nSimGrid"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) TL_ASSERT_MSG(strstr(r, want[i]), "README.md lacks %s", want[i]);
+    free(r);
+}
+
+/* A matrix whose partition does not fit in memory is refused in one line
+ * before the preamble (address space capped at 2 GB: 1024^3 rows need 4.3
+ * GB). Before, the preamble and the table's header were printed and then
+ * "out of memory for a 1073741824-row partition". */
+TL_TEST(partition_memory_checked_first)
+{
+    need_simgrid();
+    tl_test_output r = tl_test_capture("ulimit -v 2000000; %s/trilap-model solver --gpus 4 --matrix gen:poisson7:1024",
+                                       tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "out of memory for the partition of gen:poisson7:1024"),
+                  "rc %d\n%.400s\n%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+/* A calibration file with a value left out, repeated, not finite or out
+ * of its range is refused in one line naming the file, the line and the
+ * key, before anything is printed. Before: a file without nccl_rate
+ * printed the preamble and then "the NCCL rate beside compute must lie in
+ * (0, 1] (got 0)" without naming the file; one with alpha_coll_us = nan or
+ * triad_gbs = 0 was simulated, exit 0. */
+TL_TEST(calibration_values_checked)
+{
+    need_simgrid();
+    const char *good = tl_test_path("good.txt");
+    tl_mcalib c = full_calib();
+    TL_ASSERT_OK(tl_mcalib_save(&c, good));
+    char *text = tl_test_read(good);
+    static const char *const cases[][3] = {
+        /* key, its new value ("" drops the line), what the error says */
+        {"nccl_rate", "", "no nccl_rate ("},
+        {"alpha_coll_us", "nan", ":20: alpha_coll_us = nan, must be > 0"},
+        {"triad_gbs", "0", ":14: triad_gbs = 0, must be > 0"},
+        {"nccl_rate", "1.5", ":22: nccl_rate = 1.5, must be in (0, 1]"},
+        {"xstream_us", "-1", ":19: xstream_us = -1, must be >= 0"},
+        {"port_gbs", "inf", ":13: port_gbs = inf, must be > 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *path = tl_test_path("doctored.txt");
+        FILE *f = fopen(path, "w");
+        TL_ASSERT(f);
+        for (const char *line = text; *line;) {
+            size_t len = strcspn(line, "\n");
+            size_t klen = strlen(cases[i][0]);
+            if (strncmp(line, cases[i][0], klen) == 0 && line[klen] == ' ') {
+                if (cases[i][1][0]) fprintf(f, "%s = %s\n", cases[i][0], cases[i][1]);
+            } else
+                fprintf(f, "%.*s\n", (int)len, line);
+            line += len + (line[len] == '\n');
+        }
+        fclose(f);
+        char args[1024], err[1024];
+        int lines;
+        snprintf(args, sizeof args, "solver --gpus 2 --matrix gen:poisson7:8 --iters 2 --calib %s", path);
+        int rc = run_model(args, err, sizeof err, &lines);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i][2]) && !out[0],
+                      "%s = '%s': rc %d, %d lines: %s%.300s", cases[i][0], cases[i][1], rc, lines, err, out);
+        free(out);
+    }
+    /* a key given twice: a merged or concatenated file */
+    const char *twice = tl_test_path("twice.txt");
+    FILE *f = fopen(twice, "w");
+    fprintf(f, "%s%s", text, text);
+    fclose(f);
+    TL_ASSERT(tl_mcalib_load(&c, twice) == TL_ERR_PARSE);
+    free(text);
 }
 
 TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated)
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
+             calibration_values_checked, no_communication_without_peers,
+             measured_numbers_checked, help_names_what_solver_predicts,
+             fdtd_calibration_rows_exact, scaling_plot_groups_apart,
+             readme_names_the_model, partition_memory_checked_first)
