@@ -18,10 +18,18 @@ typedef struct fdtd_opts {
 
 static const tl_option fdtd_options[] = {
     {.name = "calib-sizes", .type = TL_OPT_STRING, .offset = offsetof(fdtd_opts, calib_sizes), .def = "320,800",
-     .metavar = "N1,N2", .help = "the two grids of Tables 12-13 the port is fitted on (320, 480, 544, 640, 800)"},
+     .metavar = "N1,N2", .help = "the two grids of Tables 12-13 the port is fitted on (320, 480, 544, 640, 800; a pair whose rows "
+             "imply a negative latency, such as 640,800, is refused)"},
     {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(fdtd_opts, results), .metavar = "CSV",
      .help = "also write the rows to CSV"},
 };
+
+/* v as printed with `decimals` decimals, without a sign where it rounds to
+ * zero: an exact calibration row read "-0.0" */
+static double shown(double v, int decimals)
+{
+    return fabs(v) < 0.5 * pow(10, -decimals) ? 0 : v;
+}
 
 static tl_mfdtd job_for(const tl_paper2_row *row, int s, int staged)
 {
@@ -103,9 +111,10 @@ static int table11(tl_mcli *cli, const tl_mplatform *p, tl_out *w)
                 snprintf(eq, sizeof eq, "%.1f", 100 * t1 / (gpus * t));
             }
             const char *role = calib ? "calibration" : "prediction";
-            printf(" %5s %5d %4d %9.3f %10.3f %+8.1f %9s %9s  %s\n", "11", row->n, gpus, paper, t, err, ep, eq, role);
+            printf(" %5s %5d %4d %9.3f %10.3f %+8.1f %9s %9s  %s\n", "11", row->n, gpus, paper, t, shown(err, 1), ep,
+                   eq, role);
             if (w->f)
-                fprintf(w->f, "11,%d,peer-%dgpu,1,%.3f,%.4f,%.2f,%s\n", row->n, gpus, paper, t, err, role);
+                fprintf(w->f, "11,%d,peer-%dgpu,1,%.3f,%.4f,%.2f,%s\n", row->n, gpus, paper, t, shown(err, 2), role);
         }
     }
     printf("# Table 11: %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
@@ -185,10 +194,10 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                 }
                 const char *table = staged ? "13" : s == 1 ? "12+13" : "12";
                 printf(" %5s %5d %12s %3d %9.3f %10.3f %+8.1f  %s\n", table, row->n, staged ? "host-staged" : "peer",
-                       s, paper, t, err, role);
+                       s, paper, t, shown(err, 1), role);
                 if (w.f)
                     fprintf(w.f, "%s,%d,%s,%d,%.3f,%.4f,%.2f,%s\n", table, row->n, staged ? "host-staged" : "peer", s,
-                            paper, t, err, role);
+                            paper, t, shown(err, 2), role);
             }
     printf("# %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
     if (table11(cli, tl_mplatform_find("rtx6000-pcie"), &w) != 0) {

@@ -822,6 +822,7 @@ TL_TEST(fdtd_calibration_rows_exact)
     TL_ASSERT_MSG(r.rc == 0, "%s%s", r.out, r.err);
     tl_test_output_free(&r);
     char *rows = tl_test_read(csv);
+    TL_ASSERT_MSG(!strstr(rows, ",-0.00,"), "an exact row's error printed as -0.00:\n%s", rows);
     int n = 0;
     for (char *line = strtok(rows, "\n"); line; line = strtok(NULL, "\n")) {
         if (!strstr(line, ",calibration")) continue;
