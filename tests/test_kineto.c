@@ -1146,9 +1146,43 @@ TL_TEST(big_trace_bounded_memory)
     remove(big);
 }
 
+/* HTA's figures in whole µs on epoch times (ts 1.7e15 µs, no base): a
+ * 68 µs kernel under a 100 µs NCCL kernel from 20 µs on is 68 µs of
+ * compute, 48 of overlap, 52 of non-compute. Before, ts * 1e3 in a double
+ * moved each end by up to 128 ns: compute 67, overlap 47, non-compute 53
+ * (trace_filter rank 0: idle 321375 where the trace gives 321378). */
+TL_TEST(hta_whole_us_on_epoch_times)
+{
+    need_jsonc();
+    static const char epoch[] =
+        "{\"traceEvents\": [\n"
+        " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 1682725898236562, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+        " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_kernel\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 1682725898236567, \"dur\": 68.0, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}},\n"
+        " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 1682725898236563, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+        " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce_RING_LL_Sum_float\", \"pid\": 0, "
+        "\"tid\": 8, \"ts\": 1682725898236587, \"dur\": 100.0, \"args\": {\"device\": 0, \"stream\": 8, "
+        "\"correlation\": 2}}]}\n";
+    tl_kt_trace *t = NULL;
+    tl_kt_hta h;
+    TL_ASSERT_OK(tl_kt_load_mem("epoch.json", epoch, sizeof epoch - 1, &t));
+    TL_ASSERT_EQ(t->ts_float, 0);
+    TL_ASSERT_OK(tl_kt_hta_compute(t, 0, &h)); /* no ProfilerStep: HTA filters nothing */
+    TL_ASSERT_EQ(h.kept, 2);
+    TL_ASSERT_EQ(h.comp_us, 68);
+    TL_ASSERT_EQ(h.comm_us, 100);
+    TL_ASSERT_EQ(h.overlap_us, 48);
+    TL_ASSERT_EQ(h.kernel_us, 120);
+    TL_ASSERT_EQ(h.idle_us, 0);
+    tl_kt_free(&t);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
-             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs)
+             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
+             hta_whole_us_on_epoch_times)
