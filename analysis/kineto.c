@@ -335,8 +335,12 @@ static int64_t step_number(const char *name)
     return n;
 }
 
-static tl_status check_time(loader *L, const char *name, double ts, double dur)
+static tl_status check_time(loader *L, const char *name, int has_ts, double ts, double dur)
 {
+    /* read as 0, a missing ts would put the row at the epoch (or at
+     * baseTimeNanoseconds) and stretch the window over 1.7e15 µs */
+    TL_CHECK(has_ts, TL_ERR_PARSE, "%s: traceEvents[%" PRId64 "] '%.80s' has no ts (a number of µs): not a time",
+             L->path, L->t->nevents - 1, name);
     /* base_ns + ts µs must stay an int64 of ns; a duration below zero is an
      * end before the start */
     TL_CHECK(isfinite(ts) && isfinite(dur) && fabs(ts) < 4e15, TL_ERR_PARSE,
@@ -374,9 +378,9 @@ static tl_status on_event(loader *L, json_object *e)
     }
     double ts = 0, dur = 0;
     int ts_double = 0;
+    int has_ts = get_num(e, "ts", &ts, &ts_double);
     /* HTA (pandas) rounds every time when the ts column is not all integers */
-    if (!get_num(e, "ts", &ts, &ts_double)) t->ts_float = 1;
-    else if (ts_double) t->ts_float = 1;
+    if (!has_ts || ts_double) t->ts_float = 1;
     const char *cat = get_str(e, "cat");
     if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_OK;
     const char *name = get_str(e, "name");
@@ -387,7 +391,7 @@ static tl_status on_event(loader *L, json_object *e)
     int64_t stream = get_int(args, "stream", -1), corr = get_int(args, "correlation", -1);
     int gpu = kind <= TL_KT_SYNC;
     if (gpu || stream != -1) {
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->s, t->ns, L->cap_s);
         tl_kt_srow *r = &t->s[t->ns];
         *r = (tl_kt_srow){.ts_us = ts, .dur_us = dur, .stream = stream, .corr = corr,
@@ -400,14 +404,14 @@ static tl_status on_event(loader *L, json_object *e)
     int64_t step = step_number(name);
     if (step >= 0) {
         TL_CHECK(step < KT_MAX_STEP, TL_ERR_PARSE, "%s: '%.80s': step number beyond %d", L->path, name, KT_MAX_STEP);
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->steps, t->nsteps, L->cap_steps);
         t->steps[t->nsteps++] = (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step};
     }
     /* HTA counts these device-wide syncs as GPU rows, never as CPU ones */
     int gpu_sync = !strcmp(name, "Event Sync") || !strcmp(name, "Context Sync");
     if (corr != -1 && !gpu_sync) {
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->c, t->nc, L->cap_c);
         tl_kt_crow *r = &t->c[t->nc];
         *r = (tl_kt_crow){.ts_us = ts, .dur_us = dur, .corr = corr, .tid = get_int(e, "tid", -1),
@@ -416,7 +420,7 @@ static tl_status on_event(loader *L, json_object *e)
         t->nc++;
     }
     if (kind == TL_KT_OTHER && is_comm_op(name)) {
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->ops, t->nops, L->cap_ops);
         tl_kt_op *o = &t->ops[t->nops];
         *o = (tl_kt_op){.ts_us = ts, .dur_us = dur, .tid = get_int(e, "tid", -1),

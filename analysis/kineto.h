@@ -79,7 +79,7 @@ typedef struct tl_kt_trace {
 /* Read one Kineto trace (.json, or gzip-compressed). Refuses, naming the
  * file and the reason: text that is not JSON or ends early, no traceEvents
  * array, events that are not objects, GPU activity with a negative or
- * non-finite duration or time, a corrupt gzip stream. */
+ * non-finite duration or time or without a ts, a corrupt gzip stream. */
 tl_status tl_kt_load(const char *path, tl_kt_trace **out);
 /* The same, counting the traceEvents read on `bar` (--progress). */
 struct tl_progress;

@@ -373,6 +373,14 @@ TL_TEST(bad_traces_refused)
     snprintf(p, sizeof p, "%s/negative.json", dir);
     variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": 1030, \"dur\": -40");
     refused(p, "ends before it starts");
+    /* a kernel without its ts, or with a text one: before, read as ts 0,
+     * the kernel put at the clock's origin and the window stretched to it */
+    snprintf(p, sizeof p, "%s/nots.json", dir);
+    variant(p, "\"ts\": 1030, \"dur\": 40", "\"dur\": 40");
+    refused(p, "'gemm' has no ts");
+    snprintf(p, sizeof p, "%s/textts.json", dir);
+    variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": \"1030\", \"dur\": 40");
+    refused(p, "'gemm' has no ts");
     /* a gzip trailer claiming 2 GB for a tiny file: read as a stream, never
      * sized from the claim, refused by zlib's length check */
     snprintf(gz, sizeof gz, "%s/claim.json.gz", dir);
