@@ -10,7 +10,8 @@
  *
  * Environment: TRILAP_TRACE_DIR [.], TRILAP_LANES, TRILAP_BUFFER_BYTES
  * [4 MiB], TRILAP_MAX_BUFFERS [64]; the rank from OMPI_COMM_WORLD_RANK,
- * PMI_RANK or SLURM_PROCID (else 0), the size likewise.
+ * PMI_RANK, RANK (torchrun), SLURM_PROCID or PMIX_RANK (else 0), the size
+ * likewise.
  *
  * The injected program has no context to hand us and atexit handlers take
  * no argument, so the injection keeps its one rank context in a static
@@ -99,14 +100,18 @@ static void tl_inject_exit(void)
 
 static void tl_inject_init(void)
 {
-    static const char *const rank_keys[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+    /* RANK / WORLD_SIZE: torchrun's (and torch.distributed's env://), read
+     * before SLURM_PROCID, which is the node's task under srun + torchrun;
+     * without them every process of a torchrun job was rank 0 and wrote
+     * over the others' trace.rank0.csv */
+    static const char *const rank_keys[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK", "SLURM_PROCID",
                                             "PMIX_RANK"};
-    static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
+    static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"};
     const char *dir = getenv("TRILAP_TRACE_DIR");
     snprintf(tl_inject.outdir, sizeof tl_inject.outdir, "%s", dir && *dir ? dir : ".");
     tl_inject_cmdline();
-    tl_inject.ctx.rank = tl_env_int(rank_keys, 4, 0);
-    tl_inject.ctx.size = tl_env_int(size_keys, 3, 1);
+    tl_inject.ctx.rank = tl_env_int(rank_keys, (int)(sizeof rank_keys / sizeof rank_keys[0]), 0);
+    tl_inject.ctx.size = tl_env_int(size_keys, (int)(sizeof size_keys / sizeof size_keys[0]), 1);
     tl_inject.ctx.device = -1;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     const char *bb = getenv("TRILAP_BUFFER_BYTES");

@@ -3,7 +3,11 @@
  * accepts, with the right names, iterations and nesting. */
 #include "probes/probes.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -324,5 +328,48 @@ TL_TEST(thread_ranks)
     }
 }
 
+/* The injection library takes its rank from torchrun's RANK / WORLD_SIZE
+ * (and before SLURM_PROCID, the node's task under srun + torchrun). Before,
+ * every process of a torchrun job was rank 0 and wrote over the others'
+ * trace.rank0.csv. Loaded into a child as the driver would, without a GPU:
+ * the trace it writes at exit holds host ranges only, named by its rank. */
+TL_TEST(inject_rank_from_torchrun)
+{
+    char lib[600];
+    snprintf(lib, sizeof lib, "%s/lib/libtrilap-inject.so", tl_test_env("TL_BUILD", "build"));
+    struct stat sb;
+    if (stat(lib, &sb) != 0) TL_SKIP("%s not built", lib);
+    const char *dir = tl_test_tmpdir();
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        static const char *const launcher[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK",
+                                               "PMI_SIZE", "PMIX_RANK"};
+        for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++) unsetenv(launcher[i]);
+        setenv("RANK", "1", 1);
+        setenv("WORLD_SIZE", "2", 1);
+        setenv("SLURM_PROCID", "0", 1);
+        setenv("SLURM_NTASKS", "1", 1);
+        setenv("TRILAP_TRACE_DIR", dir, 1);
+        void *h = dlopen(lib, RTLD_NOW);
+        int (*init)(void) = h ? (int (*)(void))dlsym(h, "InitializeInjection") : NULL;
+        if (!init) _exit(3);
+        exit(init() == 1 ? 0 : 4); /* exit runs the library's atexit writer */
+    }
+    int status = 0;
+    TL_ASSERT(waitpid(pid, &status, 0) == pid);
+    TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+    char p0[700], p1[700];
+    snprintf(p0, sizeof p0, "%s/trace.rank0.csv", dir);
+    snprintf(p1, sizeof p1, "%s/trace.rank1.csv", dir);
+    TL_ASSERT_MSG(stat(p0, &sb) != 0, "%s written: the torchrun rank 1 taken for rank 0", p0);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, p1, TL_TRACE_ACCEPT_INCOMPLETE));
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "rank"), "1");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "nranks"), "2");
+    tl_trace_reader_close(&r);
+}
+
 TL_TEST_MAIN(host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
-             dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks)
+             dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
+             inject_rank_from_torchrun)
