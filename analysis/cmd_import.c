@@ -27,6 +27,8 @@ typedef struct imp_opts {
  * not say. */
 typedef struct imp_rank {
     int rank, nranks;
+    int device;            /* what the written file says, for the line naming it */
+    char device_name[128];
 } imp_rank;
 
 /* What the trace writer is given: the source's metadata and records with
@@ -183,14 +185,18 @@ int tl_an_cmd_import(int argc, char **argv)
         else TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, &sink, &meta, put_meta), st, fail);
         TL_TRYGOTO(tl_trace_writer_close(&sink.w, 1), st, fail);
         written = r + 1;
-        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s/trace.rank%d.csv\n", in, plan[r].rank,
-               meta.device, meta.device_name, o.out, plan[r].rank);
+        plan[r].device = meta.device;
+        snprintf(plan[r].device_name, sizeof plan[r].device_name, "%s", meta.device_name);
     }
+    /* each file named once it is in place: a later rank's failure left
+     * these lines naming files that were never there */
     for (int r = 0; r < nr; r++) {
         char from[2200], to[2200];
         snprintf(from, sizeof from, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
         snprintf(to, sizeof to, "%s/trace.rank%d.csv", o.out, plan[r].rank);
         TL_CHECKGOTO(rename(from, to) == 0, TL_ERR_IO, st, fail, "%s: cannot move into place: %s", to, strerror(errno));
+        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s\n", in, plan[r].rank, plan[r].device,
+               plan[r].device_name, to);
     }
 fail:
     tl_an_run_files_free(&kfiles, nk);

@@ -1187,10 +1187,45 @@ TL_TEST(hta_whole_us_on_epoch_times)
     tl_kt_free(&t);
 }
 
+/* An import that fails on a later rank names no file: before, stdout
+ * said "rank 0 (...) -> o/trace.rank0.csv" for a file never put in place
+ * (the failure removes what was written, and o with it). */
+TL_TEST(import_failure_names_no_file)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/in", t), 0);
+    snprintf(p, sizeof p, "%s/in/rank0.json", t);
+    variant(p, "\"rank\": 1", "\"rank\": 0");
+    snprintf(p, sizeof p, "%s/in/rank1.json", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "%.*s", (int)(strlen(SMALL) / 2), SMALL);
+    fclose(f);
+    char cmd[1024], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s/in -o %s/o", tl_test_bin(), t, t);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err, "rank1.json: the JSON ends early"), "%s", err);
+    TL_ASSERT_MSG(!out[0], "stdout names files that are not there: %s", out);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/o", t), 0);
+    free(out);
+    free(err);
+    /* the ranks named once they are in place */
+    snprintf(p, sizeof p, "%s/in/rank1.json", t);
+    tl_test_write(p, SMALL);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 0);
+    TL_ASSERT_MSG(strstr(out, "rank 0 (device 0, ") && strstr(out, "/o/trace.rank0.csv\n") &&
+                      strstr(out, "/o/trace.rank1.csv\n"),
+                  "%s", out);
+    free(out);
+    free(err);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
-             hta_whole_us_on_epoch_times)
+             hta_whole_us_on_epoch_times, import_failure_names_no_file)
