@@ -800,6 +800,13 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
         if (!w) w = &rf[i];
     }
     TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", dir, KT_NO_ACTIVITY);
+    /* in the order of the ranks the readers give them (tl_an_rank_unclaimed
+     * for those without distributedInfo, which come last), so every table
+     * lists its ranks in order and the readers find each rank from the
+     * files before it */
+    for (size_t i = 0; i < n; i++)
+        if (rf[i].rank == 1 << 30) rf[i].rank = tl_an_rank_unclaimed(&rf[0].rank, i, sizeof *rf);
+    qsort(rf, n, sizeof *rf, cmp_rank_file);
     return TL_OK;
 }
 

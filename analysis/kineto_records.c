@@ -164,6 +164,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", t->path);
     meta->rank = t->rank >= 0 ? t->rank : 0;
+    meta->rank_by_place = t->rank < 0;
     meta->nranks = t->world > 0 ? t->world : 1;
     meta->device = -1;
     meta->complete = 1;

@@ -1222,10 +1222,62 @@ TL_TEST(import_failure_names_no_file)
     free(err);
 }
 
+/* Traces without distributedInfo take the ranks no other trace of the
+ * folder claims (0, 1, ... when none does) in every command, as import
+ * names their files (before: overlap, diagnose, breakdown, timeline and
+ * perfetto called both "rank 0", while import and collectives said 0 and
+ * 1; beside a trace of rank 1, import numbered all three by their places,
+ * the rank 1 trace as rank 0). */
+TL_TEST(ranks_by_place_without_distributed_info)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    static const char di[] = "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},";
+    char p[600], args[1500];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
+    snprintf(p, sizeof p, "%s/run/a.json", t);
+    variant(p, di, "");
+    snprintf(p, sizeof p, "%s/run/b.json", t);
+    variant(p, di, "");
+    snprintf(args, sizeof args, "overlap %s/run --csv %s/ov.csv", t, t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# rank: 0 device") && strstr(out, "# rank: 1 device"), "%s", out);
+    free(out);
+    snprintf(p, sizeof p, "%s/ov.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\n0,") && strstr(csv, "\n1,"), "%s", csv);
+    free(csv);
+    snprintf(args, sizeof args, "breakdown %s/run --csv %s/bd.csv", t, t);
+    free(analyze(args));
+    snprintf(p, sizeof p, "%s/bd.csv", t);
+    csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\nrun,0,") && strstr(csv, "\nrun,1,"), "%s", csv);
+    free(csv);
+    snprintf(args, sizeof args, "diagnose %s/run", t);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "overlap rank 0:") && strstr(out, "overlap rank 1:"), "%s", out);
+    free(out);
+    /* beside a trace that says it is rank 1 (of 2): 0 and 2 */
+    snprintf(p, sizeof p, "%s/run/c.json", t);
+    variant(p, "\"name\": \"gemm\"", "\"name\": \"gemm_of_rank_1\"");
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    out = analyze(args);
+    const char *r0 = strstr(out, "# rank: 0 device"), *r1 = strstr(out, "# rank: 1 device"),
+               *r2 = strstr(out, "# rank: 2 device");
+    TL_ASSERT_MSG(r0 && r1 && r2 && r0 < r1 && r1 < r2, "ranks 0, 1, 2 in order: %s", out);
+    free(out);
+    snprintf(args, sizeof args, "import %s/run -o %s/imp", t, t);
+    free(analyze(args));
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/imp | tr '\\n' ' ')\" = 'trace.rank0.csv trace.rank1.csv trace.rank2.csv '", t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',gemm_of_rank_1,' %s/imp/trace.rank1.csv", t), 0);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
-             hta_whole_us_on_epoch_times, import_failure_names_no_file)
+             hta_whole_us_on_epoch_times, import_failure_names_no_file,
+             ranks_by_place_without_distributed_info)
