@@ -548,6 +548,32 @@ static int cmp_step(const void *a, const void *b)
     return x->ts_us < y->ts_us ? -1 : x->ts_us > y->ts_us;
 }
 
+/* Every kept time on the trace's clock within +-2^61 ns, as the other
+ * readers keep theirs, so that no difference of two (nor the sum of two
+ * differences) overflows. check_time bounded ts and the base apart; their
+ * sum is known only now, since baseTimeNanoseconds may follow traceEvents. */
+static tl_status check_span(const tl_kt_trace *t, const char *name, double ts, double dur)
+{
+    int64_t s = tl_kt_ns(t, ts), e = tl_kt_ns(t, ts + dur);
+    TL_CHECK(s >= -TL_TRACE_MAX_NS && e <= TL_TRACE_MAX_NS, TL_ERR_PARSE,
+             "%s: event '%.80s' at ts=%.3f µs is at %" PRId64 " .. %" PRId64 " ns (baseTimeNanoseconds %" PRId64
+             " + ts): beyond +-2^61 ns, not a time",
+             t->path, name, ts, s, e, t->base_ns);
+    return TL_OK;
+}
+
+static tl_status check_spans(const tl_kt_trace *t)
+{
+    for (size_t i = 0; i < t->ns; i++)
+        TL_TRY(check_span(t, tl_an_names_get(t->names, t->s[i].name), t->s[i].ts_us, t->s[i].dur_us));
+    for (size_t i = 0; i < t->nc; i++)
+        TL_TRY(check_span(t, tl_an_names_get(t->names, t->c[i].name), t->c[i].ts_us, t->c[i].dur_us));
+    for (size_t i = 0; i < t->nsteps; i++) TL_TRY(check_span(t, "ProfilerStep", t->steps[i].ts_us, t->steps[i].dur_us));
+    for (size_t i = 0; i < t->nops; i++)
+        TL_TRY(check_span(t, tl_an_names_get(t->names, t->ops[i].name), t->ops[i].ts_us, t->ops[i].dur_us));
+    return TL_OK;
+}
+
 static tl_status load(const char *label, const char *mem, size_t msize, int meta_only, tl_progress *bar,
                       tl_kt_trace **out)
 {
@@ -571,6 +597,7 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
         gzbuffer(L.gz, 1 << 18);
     }
     TL_TRYGOTO(walk(&L), st, fail);
+    TL_TRYGOTO(check_spans(t), st, fail);
     if (bar) tl_progress_update(bar, (double)t->nevents);
     if (t->nc) qsort(t->c, t->nc, sizeof *t->c, cmp_crow);
     if (t->nsteps) qsort(t->steps, t->nsteps, sizeof *t->steps, cmp_step);

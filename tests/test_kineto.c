@@ -381,6 +381,20 @@ TL_TEST(bad_traces_refused)
     snprintf(p, sizeof p, "%s/textts.json", dir);
     variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": \"1030\", \"dur\": 40");
     refused(p, "'gemm' has no ts");
+    /* epoch µs after an epoch baseTimeNanoseconds (given after the events):
+     * 3.4e18 ns, past the +-2^61 ns every reader keeps times in; before,
+     * analysed, and import failed naming its temporary file */
+    snprintf(p, sizeof p, "%s/base.json", dir);
+    tl_test_write(p, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, "
+                     "\"tid\": 7, \"ts\": 1682725898236567, \"dur\": 68, \"args\": {\"device\": 0, \"stream\": 7, "
+                     "\"correlation\": 1}}], \"baseTimeNanoseconds\": 1700000000000000000}\n");
+    refused(p, "'gemm' at ts=1682725898236567.000 µs is at 3382725898236567000");
+    char cmd[1400], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s -o %s/base-import", tl_test_bin(), p, dir);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err, "base.json: event 'gemm'") && !strstr(err, ".import."), "%s", err);
+    free(out);
+    free(err);
     /* a gzip trailer claiming 2 GB for a tiny file: read as a stream, never
      * sized from the claim, refused by zlib's length check */
     snprintf(gz, sizeof gz, "%s/claim.json.gz", dir);
