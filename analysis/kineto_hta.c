@@ -346,6 +346,19 @@ static tl_status report(int what, hta_run *runs, size_t nrun, const tl_an_common
             TL_TRYGOTO(tl_an_table_int(tb, (int64_t)h->dropped), st, fail);
         }
     TL_TRYGOTO(tl_an_emit(tb, c->csv), st, fail);
+    /* a ratio without a denominator prints '-': said why, as every table does */
+    for (size_t k = 0; k < nrun; k++)
+        for (size_t f = 0; f < runs[k].nf; f++) {
+            const tl_kt_hta *h = runs[k].nsteps >= 2 ? &runs[k].rr[f].with : &runs[k].rr[f].without;
+            int rank = h->rank >= 0 ? h->rank : (int)f;
+            const char *pre = nrun > 1 ? runs[k].label : "", *sep = nrun > 1 ? " " : "";
+            if (what == 0 && h->comm_us == 0)
+                printf("# -: %s%srank %d keeps no communication kernel (HTA's comm names: ^nccl, ncclKernel, ...), so "
+                       "comp_comm_overlap is undefined\n", pre, sep, rank);
+            else if (what == 1 && h->kernel_us == 0)
+                printf("# -: %s%srank %d keeps no GPU time, so idle, compute and non_compute are undefined\n", pre, sep,
+                       rank);
+        }
 fail:
     tl_an_table_destroy(&tb);
     return st;

@@ -1287,6 +1287,27 @@ TL_TEST(ranks_by_place_without_distributed_info)
     TL_ASSERT_EQ(tl_test_sh("grep -q ',gemm_of_rank_1,' %s/imp/trace.rank1.csv", t), 0);
 }
 
+/* HTA's ratio without a denominator prints '-' and says why under the
+ * table, as every table does (before: '-' alone; results/kineto-h200's
+ * one-rank all-reduce, oneRankReduce, is no HTA comm name). */
+TL_TEST(hta_undefined_ratio_said)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], args[1400];
+    snprintf(p, sizeof p, "%s/nocomm.json", t);
+    tl_test_write(p, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                     "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 1, \"args\": {\"correlation\": 1}}, {\"ph\": \"X\", "
+                     "\"cat\": \"kernel\", \"name\": \"oneRankReduce\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 50, "
+                     "\"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}]}\n");
+    snprintf(args, sizeof args, "overlap --hta %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "\n     0    0   50       0                 -") &&
+                      strstr(out, "# -: rank 0 keeps no communication kernel (HTA's comm names"),
+                  "%s", out);
+    free(out);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
@@ -1294,4 +1315,4 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
-             ranks_by_place_without_distributed_info)
+             ranks_by_place_without_distributed_info, hta_undefined_ratio_said)
