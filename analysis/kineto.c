@@ -442,9 +442,21 @@ static tl_status on_event(loader *L, json_object *e)
     return TL_OK;
 }
 
+#define KT_EXPORT "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler " \
+                  "trace: analyse the traces it was made from"
+
 static tl_status on_top_value(loader *L, const char *key, json_object *v)
 {
     tl_kt_trace *t = L->t;
+    json_object *gen = NULL;
+    if (!strcmp(key, "otherData") && json_object_is_type(v, json_type_object) &&
+        json_object_object_get_ex(v, "generator", &gen) && json_object_is_type(gen, json_type_string) &&
+        !strncmp(json_object_get_string(gen), "trilap-analyze", 14)) {
+        /* the same events again, on a clock and in names of trilap's own:
+         * read as a trace, a folder's export was one more rank */
+        t->trilap_export = 1;
+        TL_CHECK(L->meta_only, TL_ERR_PARSE, "%s: %s", L->path, KT_EXPORT);
+    }
     if (!strcmp(key, "distributedInfo") && json_object_is_type(v, json_type_object)) {
         int64_t r = get_int(v, "rank", -1), w = get_int(v, "world_size", -1);
         TL_CHECK(r >= -1 && r < 1 << 24 && w >= -1 && w < 1 << 24 && (w < 0 || r < w), TL_ERR_PARSE,
@@ -518,7 +530,7 @@ static tl_status walk(loader *L)
             TL_TRYGOTO(on_top_value(L, key, v), st, fail);
             json_object_put(v);
             v = NULL;
-            if (L->meta_only && L->di_seen && L->has_events) return TL_OK;
+            if (L->meta_only && ((L->di_seen && L->has_events) || L->t->trilap_export)) return TL_OK;
         }
         TL_TRY(expect(L, "',' or '}' after a top-level value", ",}", &c));
         if (c == '}') break;
@@ -636,14 +648,25 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
 /* What a folder's listing needs of a trace: its rank and world size
  * (distributedInfo, -1 without) and whether it holds activity, read up to
  * its first activity. */
-tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
+/* tl_an_kineto_head, and whether trilap-analyze wrote the file (*export:
+ * nothing else is read). */
+static tl_status head(const char *path, int *rank, int *world, int *activity, int *export)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, NULL, &t));
     *rank = t->rank;
     *world = t->world;
     *activity = t->has_activity;
+    *export = t->trilap_export;
     tl_kt_free(&t);
+    return TL_OK;
+}
+
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
+{
+    int export = 0;
+    TL_TRY(head(path, rank, world, activity, &export));
+    TL_CHECK(!export, TL_ERR_PARSE, "%s: %s", path, KT_EXPORT);
     return TL_OK;
 }
 
@@ -805,15 +828,25 @@ fail:
 
 /* The traces of one run, ordered by rank: each rank once, one world size
  * (a sample of a run's ranks is a run, as HTA's trace sets are), and some
- * activity in one of them. */
-static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
+ * activity in one of them; a Perfetto export trilap-analyze wrote into the
+ * folder is left out (*n: the traces kept). */
+static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
 {
     int activity = 0;
-    for (size_t i = 0; i < n; i++) {
-        TL_TRY(tl_an_kineto_head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity));
-        if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
+    for (size_t i = 0; i < *np; i++) {
+        int export = 0;
+        TL_TRY(head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity, &export));
+        if (export) rf[i].rank = -2;
+        else if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
         activity = activity || rf[i].activity;
     }
+    size_t n = 0;
+    for (size_t i = 0; i < *np; i++) {
+        if (rf[i].rank == -2) free(rf[i].path);
+        else rf[n++] = rf[i];
+    }
+    *np = n;
+    if (!n) return TL_OK;
     qsort(rf, n, sizeof *rf, cmp_rank_file);
     const rank_file *w = NULL; /* the first trace that states its world size */
     for (size_t i = 0; i < n; i++) {
@@ -871,7 +904,8 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     tl_status st = list_json(dir, d, &rf, &n);
     closedir(d);
     if (st != TL_OK || !n) goto done;
-    TL_TRYGOTO(order_ranks(dir, rf, n), st, done);
+    st = order_ranks(dir, rf, &n);
+    if (st != TL_OK || !n) goto done;
     char **f = calloc(n, sizeof *f);
     TL_CHECKGOTO(f, TL_ERR_NOMEM, st, done, "%zu files", n);
     for (size_t i = 0; i < n; i++) {

@@ -74,6 +74,7 @@ typedef struct tl_kt_trace {
     char device_name[128];  /* deviceProperties name of the first GPU row's device */
     int64_t nevents;        /* traceEvents entries read */
     int has_activity;       /* an event the records are made of was read (GPU activity, a step, a collective) */
+    int trilap_export;      /* otherData.generator says trilap-analyze wrote it (perfetto): no trace of a run */
 } tl_kt_trace;
 
 /* Read one Kineto trace (.json, or gzip-compressed). Refuses, naming the

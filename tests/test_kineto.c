@@ -1308,6 +1308,29 @@ TL_TEST(hta_undefined_ratio_said)
     free(out);
 }
 
+/* trilap-analyze's own Perfetto export written into a Kineto folder is no
+ * rank of the run: left out of the folder, refused given alone (before:
+ * read as one more rank, "# rank: 2 device -1", or rank 0 twice). */
+TL_TEST(perfetto_export_is_no_rank)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], args[1400];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
+    snprintf(p, sizeof p, "%s/run/rank0.json", t);
+    variant(p, "\"rank\": 1", "\"rank\": 0");
+    snprintf(p, sizeof p, "%s/run/rank1.json", t);
+    tl_test_write(p, SMALL);
+    snprintf(args, sizeof args, "perfetto %s/run -o %s/run/perfetto.json", t, t);
+    free(analyze(args));
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# ranks: 2\n") && !strstr(out, "# rank: 2"), "%s", out);
+    free(out);
+    snprintf(p, sizeof p, "%s/run/perfetto.json", t);
+    refused(p, "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler trace");
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
@@ -1315,4 +1338,5 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
-             ranks_by_place_without_distributed_info, hta_undefined_ratio_said)
+             ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
+             perfetto_export_is_no_rank)
