@@ -286,6 +286,16 @@ static tl_status nsys_open(nsys *x, const char *path)
     int npids = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        /* a row of no process (NULL, text) would be a rank of its own that
+         * every per-process query passes over: its rows silently gone */
+        if (sqlite3_column_type(s, 0) != SQLITE_INTEGER) {
+            free(pids);
+            const char *v = (const char *)sqlite3_column_text(s, 0);
+            st = TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: a kernel, copy or memset row has globalPid %s%.40s%s: "
+                                       "not a process id",
+                         path, v ? "'" : "NULL", v ? v : "", v ? "'" : "");
+            goto fail;
+        }
         int64_t *np = realloc(pids, (size_t)(npids + 1) * sizeof *np);
         if (!np) free(pids);
         TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");

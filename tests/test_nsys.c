@@ -472,6 +472,42 @@ TL_TEST(wal_export_read_in_place)
 #endif
 }
 
+/* A GPU row of no process (globalPid NULL or text) is refused naming the
+ * column: before, it made an empty rank 0 of its own ("# rank: 0 device
+ * -1") and its rows were dropped by every per-process query. */
+TL_TEST(gpu_row_without_process)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    static const char *const pid[][2] = {{"NULL", "globalPid NULL: not a process id"},
+                                         {"'abc'", "globalPid 'abc': not a process id"}};
+    for (size_t k = 0; k < 2; k++) {
+        char db_path[600], q[600];
+        snprintf(db_path, sizeof db_path, "%s/nopid%zu.sqlite", t, k);
+        sqlite3 *db = NULL;
+        TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+        exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+                 " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+                 " mangledName INTEGER);"
+                 "INSERT INTO StringIds VALUES (1, '_Z10my_computev');"
+                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
+        snprintf(q, sizeof q, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (3000, 4000, 0, 1, 7, 2, %s, 1, 1, 1);",
+                 pid[k][0]);
+        exec(db, q);
+        sqlite3_close(db);
+        char cmd[1400];
+        tl_test_output o;
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap %s", tl_test_bin(), db_path);
+        o = tl_test_capture("%s", cmd);
+        TL_ASSERT_MSG(o.rc == 1 && tl_test_one_line(o.err, pid[k][1]) && strstr(o.err, db_path), "rc %d: %s%s", o.rc,
+                      o.err, o.out);
+        tl_test_output_free(&o);
+    }
+#endif
+}
+
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
-             progress_and_clock_flags_on_export)
+             progress_and_clock_flags_on_export, gpu_row_without_process)
