@@ -335,6 +335,18 @@ static int64_t step_number(const char *name)
     return n;
 }
 
+/* A string that becomes a name in the records: well-formed UTF-8, as the
+ * trace reader takes names, so what import writes reads back (json-c
+ * passes the bytes of a string through unchecked). */
+static tl_status check_text(loader *L, const char *what, const char *s)
+{
+    size_t bad = s ? tl_trace_utf8_bad(s) : (size_t)-1;
+    TL_CHECK(bad == (size_t)-1, TL_ERR_PARSE,
+             "%s: traceEvents[%" PRId64 "]: %s is not valid UTF-8 (byte 0x%02x at offset %zu)", L->path,
+             L->t->nevents - 1, what, (unsigned char)s[bad], bad);
+    return TL_OK;
+}
+
 static tl_status check_time(loader *L, const char *name, int has_ts, double ts, double dur)
 {
     /* read as 0, a missing ts would put the row at the epoch (or at
@@ -385,6 +397,7 @@ static tl_status on_event(loader *L, json_object *e)
     if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_OK;
     const char *name = get_str(e, "name");
     if (!name) name = "";
+    TL_TRY(check_text(L, "the event's name", name));
     json_object *args = NULL;
     if (!json_object_object_get_ex(e, "args", &args) || !json_object_is_type(args, json_type_object)) args = NULL;
     tl_kt_kind kind = kind_of(cat);
@@ -428,8 +441,11 @@ static tl_status on_event(loader *L, json_object *e)
                         .bytes = message_bytes(args)};
         TL_TRY(tl_an_names_intern(t->names, name, &o->name));
         const char *coll = get_str(args, "Collective name");
+        TL_TRY(check_text(L, "its Collective name", coll));
         if (coll) TL_TRY(tl_an_names_intern(t->names, coll, &o->coll));
         const char *pg = get_str(args, "Process Group Name"), *pgd = get_str(args, "Process Group Description");
+        TL_TRY(check_text(L, "its Process Group Name", pg));
+        TL_TRY(check_text(L, "its Process Group Description", pgd));
         if (pg || pgd) {
             char b[256], rk[112];
             pg_ranks(get_str(args, "Process Group Ranks"), rk, sizeof rk);

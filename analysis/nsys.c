@@ -887,6 +887,11 @@ static tl_status check_row(nsys *x, sqlite3_stmt *s, const char *path, int what,
     TL_CHECK(txt || (what != 0 && what != 6), TL_ERR_PARSE,
              "%s: Nsight Systems export: %s row %lld: its %s is not in StringIds", path, table, (long long)row,
              what == 0 ? "name (mangledName / demangledName)" : "nameId");
+    /* a name the trace reader would refuse in what import writes */
+    size_t bad = txt ? tl_trace_utf8_bad(txt) : (size_t)-1;
+    TL_CHECK(bad == (size_t)-1, TL_ERR_PARSE,
+             "%s: Nsight Systems export: %s row %lld: its name is not valid UTF-8 (byte 0x%02x at offset %zu)", path,
+             table, (long long)row, (unsigned char)txt[bad], bad);
     TL_CHECK((what != 1 && what != 2) || sqlite3_column_int64(s, 7) >= 0, TL_ERR_PARSE,
              "%s: Nsight Systems export: %s row %lld: bytes %lld is negative", path, table, (long long)row,
              (long long)sqlite3_column_int64(s, 7));

@@ -381,6 +381,12 @@ TL_TEST(bad_traces_refused)
     snprintf(p, sizeof p, "%s/textts.json", dir);
     variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": \"1030\", \"dur\": 40");
     refused(p, "'gemm' has no ts");
+    /* a name that is not UTF-8 (json-c passes the bytes through): before,
+     * analysed, and import wrote a trace its reader refuses ("name is not
+     * valid UTF-8") */
+    snprintf(p, sizeof p, "%s/utf8.json", dir);
+    variant(p, "\"name\": \"gemm\"", "\"name\": \"gemm\xff\"");
+    refused(p, "the event's name is not valid UTF-8 (byte 0xff at offset 4)");
     /* epoch µs after an epoch baseTimeNanoseconds (given after the events):
      * 3.4e18 ns, past the +-2^61 ns every reader keeps times in; before,
      * analysed, and import failed naming its temporary file */

@@ -508,6 +508,35 @@ TL_TEST(gpu_row_without_process)
 #endif
 }
 
+/* A name that is not UTF-8 is refused naming the row: before, read, and
+ * import wrote a trace its own reader refuses ("name is not valid
+ * UTF-8"). */
+TL_TEST(name_not_utf8)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/utf8.sqlite", t);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+             " mangledName INTEGER);"
+             "INSERT INTO StringIds VALUES (1, CAST(X'67656d6dff' AS TEXT));"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
+    sqlite3_close(db);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze import %s -o %s/run", tl_test_bin(), db_path, t);
+    TL_ASSERT_MSG(o.rc == 1 &&
+                      tl_test_one_line(o.err, "utf8.sqlite: Nsight Systems export: CUPTI_ACTIVITY_KIND_KERNEL row 1: its "
+                                              "name is not valid UTF-8 (byte 0xff at offset 4)"),
+                  "rc %d: %s%s", o.rc, o.err, o.out);
+    tl_test_output_free(&o);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run", t), 0);
+#endif
+}
+
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
-             progress_and_clock_flags_on_export, gpu_row_without_process)
+             progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8)
