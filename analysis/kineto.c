@@ -451,6 +451,7 @@ static tl_status on_event(loader *L, json_object *e)
             pg_ranks(get_str(args, "Process Group Ranks"), rk, sizeof rk);
             snprintf(b, sizeof b, "%s%s%s%s%s%s", pg ? pg : "?", pgd || rk[0] ? " (" : "", pgd ? pgd : "",
                      pgd && rk[0] ? ", " : "", rk, pgd || rk[0] ? ")" : "");
+            tl_trace_utf8_cut(b);
             TL_TRY(tl_an_names_intern(t->names, b, &o->pg));
         }
         t->nops++;

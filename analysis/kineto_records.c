@@ -79,6 +79,8 @@ int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
     /* record_param_comms states the message; the nccl:* op's tensors stand in */
     out->bytes = bytes_rpc >= 0 ? bytes_rpc : bytes_nccl;
     out->p2p = is_p2p_op(out->op);
+    tl_trace_utf8_cut(out->op);
+    tl_trace_utf8_cut(out->pg);
     return 1;
 }
 
@@ -86,6 +88,7 @@ void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
     if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s on process group %s", c->op, c->pg);
     else snprintf(out, n, "nccl:%s (process group not in the trace)", c->op);
+    tl_trace_utf8_cut(out);
 }
 
 typedef struct lane_acc {
@@ -227,6 +230,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
              * a second one names the operation it served, where the trace says */
             char call[160];
             snprintf(call, sizeof call, "cuda:%s", tl_an_names_get(t->names, ln->name));
+            tl_trace_utf8_cut(call);
             tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                                  .kind = TL_KIND_HOST, .name = call, .start_ns = tl_kt_ns(t, ln->ts_us),
                                  .end_ns = tl_kt_ns(t, ln->ts_us + ln->dur_us), .corr = r.corr, .bytes = -1,
@@ -251,6 +255,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         if (!o->coll) continue; /* the record_param_comms row says it; the c10d:: op around it repeats it */
         snprintf(name, sizeof name, "comm:%s pg %s", tl_an_names_get(t->names, o->coll),
                  o->pg ? tl_an_names_get(t->names, o->pg) : "?");
+        tl_trace_utf8_cut(name);
         tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                              .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, o->ts_us),
                              .end_ns = tl_kt_ns(t, o->ts_us + o->dur_us), .bytes = -1,

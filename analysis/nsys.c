@@ -1026,6 +1026,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.kind = TL_KIND_HOST;
             r.corr = (uint64_t)sqlite3_column_int64(s, 5);
             snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
+            tl_trace_utf8_cut(name); /* a long name cut in a character: not into the trace */
             r.name = name;
             r.iter = r.start_ns < hs.it_end ? hs.it_num : -1;
             if (r.start_ns < hs.comm_end) {
@@ -1080,6 +1081,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             if (r.end_ns > last) last = r.end_ns;
         }
         if (meta->device < 0 && r.device >= 0) meta->device = r.device;
+        if (r.name == name) tl_trace_utf8_cut(name); /* an NVTX name cut in a character */
         if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
     }
     if (rc != SQLITE_DONE) {

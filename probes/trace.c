@@ -203,3 +203,9 @@ size_t tl_trace_utf8_bad(const char *s)
     }
     return (size_t)-1;
 }
+
+void tl_trace_utf8_cut(char *s)
+{
+    size_t bad = tl_trace_utf8_bad(s);
+    if (bad != (size_t)-1) s[bad] = '\0';
+}

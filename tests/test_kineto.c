@@ -1337,6 +1337,31 @@ TL_TEST(perfetto_export_is_no_rank)
     refused(p, "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler trace");
 }
 
+/* Names put together from a trace's strings (the operation and process
+ * group of an NCCL kernel, "op:nccl:send on process group ...") are cut
+ * at a character, not inside one: a process group description of 300
+ * two-byte characters, imported, reads back (before: the name cut in a
+ * character, "name is not valid UTF-8" on reading what import wrote). */
+TL_TEST(long_names_cut_at_a_character)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], desc[700] = "\"Process Group Description\": \"x"; /* "1 (x": the buffers end inside a character */
+    for (int k = 0; k < 300; k++) strcat(desc, "\xc3\xa9");
+    strcat(desc, "\"");
+    snprintf(p, sizeof p, "%s/pg.json", t);
+    variant(p, "\"Process Group Description\": \"pp\"", desc);
+    char args[1400];
+    snprintf(args, sizeof args, "import %s -o %s/run", p, t);
+    free(analyze(args));
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    free(analyze(args));
+    snprintf(args, sizeof args, "%s/run/trace.rank1.csv", t);
+    char *csv = tl_test_read(args);
+    TL_ASSERT_MSG(strstr(csv, "op:nccl:send on process group 1 (x\xc3\xa9\xc3\xa9"), "%.2000s", csv);
+    free(csv);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
@@ -1345,4 +1370,4 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
-             perfetto_export_is_no_rank)
+             perfetto_export_is_no_rank, long_names_cut_at_a_character)

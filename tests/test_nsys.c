@@ -537,6 +537,42 @@ TL_TEST(name_not_utf8)
 #endif
 }
 
+/* An NVTX range name longer than the reader's name buffer, in two-byte
+ * characters, is cut at a character: what import writes reads back
+ * (before: cut inside one, "name is not valid UTF-8" on reading it). */
+TL_TEST(long_nvtx_name_cut_at_a_character)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600], q[2400];
+    snprintf(db_path, sizeof db_path, "%s/nvtx.sqlite", t);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+             " mangledName INTEGER);"
+             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
+             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"
+             " uint64Value INTEGER, int64Value INTEGER);"
+             "INSERT INTO StringIds VALUES (1, '_Z10my_computev');"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
+    int n = snprintf(q, sizeof q, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES "
+                                  "(900, 2500, 59, '");
+    for (int k = 0; k < 700; k++) n += snprintf(q + n, sizeof q - (size_t)n, "\xc3\xa9");
+    snprintf(q + n, sizeof q - (size_t)n, "', 83886087, 0);");
+    exec(db, q);
+    sqlite3_close(db);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > /dev/null", tl_test_bin(), db_path, t), 0);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s/run", tl_test_bin(), t);
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    tl_test_output_free(&o);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',nvtx,\xc3\xa9\xc3\xa9' %s/run/trace.rank0.csv", t), 0);
+#endif
+}
+
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
-             progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8)
+             progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
+             long_nvtx_name_cut_at_a_character)
