@@ -849,6 +849,16 @@ fail:
  * folder is left out (*n: the traces kept). */
 static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
 {
+    /* X.json beside X.json.gz is one trace kept twice: with distributedInfo
+     * one rank twice (refused below), without it two ranks of one */
+    for (size_t i = 0; i < *np; i++) {
+        size_t li = strlen(rf[i].path);
+        for (size_t j = 0; j < *np; j++)
+            TL_CHECK(!(strlen(rf[j].path) == li + 3 && !strncmp(rf[j].path, rf[i].path, li) &&
+                       !strcmp(rf[j].path + li, ".gz")),
+                     TL_ERR_PARSE, "%s: %s and %s are one trace, plain and gzipped; keep one", dir,
+                     strrchr(rf[i].path, '/') + 1, strrchr(rf[j].path, '/') + 1);
+    }
     int activity = 0;
     for (size_t i = 0; i < *np; i++) {
         int export = 0;

@@ -1362,6 +1362,24 @@ TL_TEST(long_names_cut_at_a_character)
     free(csv);
 }
 
+/* X.json beside X.json.gz (a trace kept plain and gzipped) is refused,
+ * as a trilap run's trace.rank0.csv beside trace.rank0.csv.gz is: without
+ * distributedInfo they were two ranks of one trace, every figure counted
+ * twice. */
+TL_TEST(plain_and_gzipped_trace_once)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    static const char di[] = "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},";
+    char p[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
+    snprintf(p, sizeof p, "%s/run/a.json", t);
+    variant(p, di, "");
+    TL_ASSERT_EQ(tl_test_sh("gzip -c %s > %s.gz", p, p), 0);
+    snprintf(p, sizeof p, "%s/run", t);
+    refused(p, "run: a.json and a.json.gz are one trace, plain and gzipped; keep one");
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
@@ -1370,4 +1388,5 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
-             perfetto_export_is_no_rank, long_names_cut_at_a_character)
+             perfetto_export_is_no_rank, long_names_cut_at_a_character,
+             plain_and_gzipped_trace_once)
