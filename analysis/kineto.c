@@ -419,7 +419,8 @@ static tl_status on_event(loader *L, json_object *e)
         TL_CHECK(step < KT_MAX_STEP, TL_ERR_PARSE, "%s: '%.80s': step number beyond %d", L->path, name, KT_MAX_STEP);
         TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->steps, t->nsteps, L->cap_steps);
-        t->steps[t->nsteps++] = (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step};
+        t->steps[t->nsteps++] =
+            (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step, .gpu = !strcasecmp(cat, "gpu_user_annotation")};
     }
     /* HTA counts these device-wide syncs as GPU rows, never as CPU ones */
     int gpu_sync = !strcmp(name, "Event Sync") || !strcmp(name, "Context Sync");

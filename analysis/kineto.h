@@ -45,6 +45,8 @@ typedef struct tl_kt_crow {
 typedef struct tl_kt_step {
     double ts_us, dur_us;
     int64_t num;
+    int gpu; /* a gpu_user_annotation: the step's span on a GPU stream (newer PyTorch writes one per stream
+              * beside the host's), which HTA's last-step rule counts and the iterations do not */
 } tl_kt_step;
 
 /* The communication operations of the CPU side: record_param_comms,

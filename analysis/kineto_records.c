@@ -135,7 +135,7 @@ int64_t tl_kt_step_at(const tl_kt_trace *t, double us)
 {
     int64_t it = -1;
     for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
-        if (us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
+        if (!t->steps[k].gpu && us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
     return it;
 }
 
@@ -154,7 +154,9 @@ static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys
     TL_TRY(mfn(user, "clock", "kineto-host (baseTimeNanoseconds + ts; ranks agree as far as their hosts' clocks)"));
     TL_TRY(mfn(user, "source", "kineto-json"));
     TL_TRY(mfn(user, "lanes", "inferred"));
-    snprintf(v, sizeof v, "%zu", t->nsteps);
+    size_t nhost = 0;
+    for (size_t k = 0; k < t->nsteps; k++) nhost += !t->steps[k].gpu;
+    snprintf(v, sizeof v, "%zu", nhost);
     TL_TRY(mfn(user, "profiler_steps", v));
     TL_TRY(mfn(user, "window", "records"));
     TL_TRY(mfn(user, "complete", "yes"));
@@ -244,6 +246,10 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         }
     }
     for (size_t k = 0; k < t->nsteps && cb; k++) {
+        /* the host's step only: its copies on the GPU streams, later and
+         * shorter, would each begin the step again (iters.c numbers a step
+         * seen again as the next run of the loop: 40 iterations of 20) */
+        if (t->steps[k].gpu) continue;
         tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                              .kind = TL_KIND_HOST, .name = "iter", .start_ns = tl_kt_ns(t, t->steps[k].ts_us),
                              .end_ns = tl_kt_ns(t, t->steps[k].ts_us + t->steps[k].dur_us), .bytes = -1,

@@ -1380,6 +1380,35 @@ TL_TEST(plain_and_gzipped_trace_once)
     refused(p, "run: a.json and a.json.gz are one trace, plain and gzipped; keep one");
 }
 
+/* Newer PyTorch writes each ProfilerStep again on every GPU stream
+ * (gpu_user_annotation): the iterations are the host's steps only (before:
+ * each copy began its step again, iters.c numbered it as the next run of
+ * the loop, results/kineto-h200's 20 steps read as 40 iterations of half
+ * their time). HTA's last-step rule still counts the copies, as HTA does. */
+TL_TEST(gpu_step_copies_are_no_iterations)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], args[1400];
+    snprintf(p, sizeof p, "%s/gpusteps.json", t);
+    variant(p, "\"ts\": 1100, \"dur\": 100},\n",
+            "\"ts\": 1100, \"dur\": 100},\n"
+            "  {\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#7\", \"pid\": 0, \"tid\": 7, "
+            "\"ts\": 1030, \"dur\": 50},\n"
+            "  {\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#8\", \"pid\": 0, \"tid\": 9, "
+            "\"ts\": 1195, \"dur\": 20},\n");
+    snprintf(args, sizeof args, "overlap --per-iter %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# rank 1 iteration time:") && strstr(out, "over 2 iterations"), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "\n     1    7 ") && strstr(out, "\n     1    8 "), "%s", out);
+    free(out);
+    tl_kt_trace *tr = NULL;
+    TL_ASSERT_OK(tl_kt_load(p, &tr));
+    TL_ASSERT_EQ(tl_kt_step_at(tr, 1040), 7);
+    TL_ASSERT_EQ(tl_kt_step_at(tr, 1210), -1); /* after the host's step 8, inside its GPU copy */
+    tl_kt_free(&tr);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
@@ -1389,4 +1418,4 @@ TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, r
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
              perfetto_export_is_no_rank, long_names_cut_at_a_character,
-             plain_and_gzipped_trace_once)
+             plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations)
