@@ -145,6 +145,8 @@ int tl_an_copy_is_device(const char *name);
 typedef struct tl_an_meta {
     char path[1024];
     int rank, nranks, device;
+    int rank_by_place;     /* the source names no rank (a Kineto trace without distributedInfo): the
+                            * run's loaders give it one (tl_an_rank_unclaimed), as import names its file */
     char host[128], device_name[128];
     int64_t w0, w1;        /* window from metadata, or first start .. last end */
     int window_from_meta;
@@ -240,6 +242,15 @@ int tl_an_is_special(const char *path);
  * expected. */
 tl_status tl_an_input_kind(const char *path);
 void tl_an_run_files_free(char ***files, size_t nfiles);
+/* The rank of a trace that names none (a Kineto trace without
+ * distributedInfo, tl_an_meta.rank_by_place): the smallest that none of
+ * the n traces before it in the run holds, their ranks the ints at
+ * (const char *)ranks + k * stride. Such traces take, in name order, the
+ * ranks the others do not claim (0, 1, ... when none names one), and a
+ * run's files come in that rank order (kineto.c), so each one's rank is
+ * the first left by the files before it: every command and import number
+ * them alike. */
+int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride);
 
 /* What a communication kernel served, from a host row named "op:<key>"
  * that carries the kernel's correlation id and the message size in bytes

@@ -85,6 +85,7 @@ static tl_status bd_record(void *user, const tl_trace_record *r)
 
 typedef struct rank_bd {
     int rank;
+    int by_place; /* the trace names no rank: tl_an_rank_unclaimed gives it one */
     int active; /* with --iter-range: it recorded GPU activity (in the range or not) */
     int64_t w, niter;
     stat_acc *by_name; /* owned */
@@ -176,6 +177,7 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
         return st;
     }
     out->rank = meta.rank;
+    out->by_place = meta.rank_by_place;
     out->by_name = s.by_name;
     out->nname = s.cap;
     if (s.by_iter) out->w = s.sel_w1 - s.sel_w0;
@@ -199,7 +201,10 @@ static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, t
     TL_TRYGOTO(tl_an_run_files(dir, o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, &files, &nf), st, fail);
     rb = calloc(nf, sizeof *rb);
     TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
-    for (size_t f = 0; f < nf; f++) TL_TRYGOTO(scan_rank(files[f], o, names, &rb[f]), st, fail);
+    for (size_t f = 0; f < nf; f++) {
+        TL_TRYGOTO(scan_rank(files[f], o, names, &rb[f]), st, fail);
+        if (rb[f].by_place) rb[f].rank = tl_an_rank_unclaimed(&rb[0].rank, f, sizeof *rb);
+    }
     if (o->c.iters && !(o->c.iter_lo == 0 && o->c.iter_hi < 0)) {
         /* a range selecting nothing on any rank is refused, as overlap
          * refuses it (run.c), rather than tabled as 0 rows; a rank without

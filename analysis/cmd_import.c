@@ -27,6 +27,8 @@ typedef struct imp_opts {
  * not say. */
 typedef struct imp_rank {
     int rank, nranks;
+    int device;            /* what the written file says, for the line naming it */
+    char device_name[128];
 } imp_rank;
 
 /* What the trace writer is given: the source's metadata and records with
@@ -59,26 +61,26 @@ static tl_status put_record(void *user, const tl_trace_record *r)
     return tl_trace_writer_record(k->w, &x);
 }
 
-/* The ranks of the Kineto traces (sorted by rank): their own when every
- * trace names one, else their places; *subset when they are not all of
- * the run's ranks. */
+/* The ranks of the Kineto traces (those that name theirs first, by rank):
+ * their own, and the numbers left for those that name none, as every
+ * command reads them (tl_an_rank_unclaimed); *subset when they are not all
+ * of the run's ranks. */
 static tl_status plan_kineto(char **files, size_t n, imp_rank *plan, int *subset)
 {
-    int known = 1, world = -1, top = -1;
+    int world = -1, top = -1;
     for (size_t i = 0; i < n; i++) {
-        int activity = 0;
-        TL_TRY(tl_an_kineto_head(files[i], &plan[i].rank, &plan[i].nranks, &activity));
-        known = known && plan[i].rank >= 0;
-        if (plan[i].nranks > world) world = plan[i].nranks;
+        int activity = 0, rank = -1, size = -1;
+        TL_TRY(tl_an_kineto_head(files[i], &rank, &size, &activity));
+        plan[i].rank = rank >= 0 ? rank : tl_an_rank_unclaimed(&plan[0].rank, i, sizeof *plan);
+        if (size > world) world = size;
         if (plan[i].rank > top) top = plan[i].rank;
     }
-    int nranks = known ? (world > top ? world : top + 1) : (int)n;
-    *subset = 0;
+    int nranks = world > top ? world : top + 1;
+    *subset = (size_t)nranks != n;
     for (size_t i = 0; i < n; i++) {
-        plan[i] = (imp_rank){.rank = known ? plan[i].rank : (int)i, .nranks = nranks};
+        plan[i].nranks = nranks;
         *subset = *subset || plan[i].rank != (int)i;
     }
-    *subset = *subset || (size_t)nranks != n;
     return TL_OK;
 }
 
@@ -183,14 +185,18 @@ int tl_an_cmd_import(int argc, char **argv)
         else TL_TRYGOTO(tl_an_nsys_scan(in, r, put_record, &sink, &meta, put_meta), st, fail);
         TL_TRYGOTO(tl_trace_writer_close(&sink.w, 1), st, fail);
         written = r + 1;
-        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s/trace.rank%d.csv\n", in, plan[r].rank,
-               meta.device, meta.device_name, o.out, plan[r].rank);
+        plan[r].device = meta.device;
+        snprintf(plan[r].device_name, sizeof plan[r].device_name, "%s", meta.device_name);
     }
+    /* each file named once it is in place: a later rank's failure left
+     * these lines naming files that were never there */
     for (int r = 0; r < nr; r++) {
         char from[2200], to[2200];
         snprintf(from, sizeof from, "%s/trace.rank%d.csv", tmpdir, plan[r].rank);
         snprintf(to, sizeof to, "%s/trace.rank%d.csv", o.out, plan[r].rank);
         TL_CHECKGOTO(rename(from, to) == 0, TL_ERR_IO, st, fail, "%s: cannot move into place: %s", to, strerror(errno));
+        printf("trilap-analyze import: %s rank %d (device %d, %s) -> %s\n", in, plan[r].rank, plan[r].device,
+               plan[r].device_name, to);
     }
 fail:
     tl_an_run_files_free(&kfiles, nk);

@@ -335,8 +335,24 @@ static int64_t step_number(const char *name)
     return n;
 }
 
-static tl_status check_time(loader *L, const char *name, double ts, double dur)
+/* A string that becomes a name in the records: well-formed UTF-8, as the
+ * trace reader takes names, so what import writes reads back (json-c
+ * passes the bytes of a string through unchecked). */
+static tl_status check_text(loader *L, const char *what, const char *s)
 {
+    size_t bad = s ? tl_trace_utf8_bad(s) : (size_t)-1;
+    TL_CHECK(bad == (size_t)-1, TL_ERR_PARSE,
+             "%s: traceEvents[%" PRId64 "]: %s is not valid UTF-8 (byte 0x%02x at offset %zu)", L->path,
+             L->t->nevents - 1, what, (unsigned char)s[bad], bad);
+    return TL_OK;
+}
+
+static tl_status check_time(loader *L, const char *name, int has_ts, double ts, double dur)
+{
+    /* read as 0, a missing ts would put the row at the epoch (or at
+     * baseTimeNanoseconds) and stretch the window over 1.7e15 µs */
+    TL_CHECK(has_ts, TL_ERR_PARSE, "%s: traceEvents[%" PRId64 "] '%.80s' has no ts (a number of µs): not a time",
+             L->path, L->t->nevents - 1, name);
     /* base_ns + ts µs must stay an int64 of ns; a duration below zero is an
      * end before the start */
     TL_CHECK(isfinite(ts) && isfinite(dur) && fabs(ts) < 4e15, TL_ERR_PARSE,
@@ -374,20 +390,21 @@ static tl_status on_event(loader *L, json_object *e)
     }
     double ts = 0, dur = 0;
     int ts_double = 0;
+    int has_ts = get_num(e, "ts", &ts, &ts_double);
     /* HTA (pandas) rounds every time when the ts column is not all integers */
-    if (!get_num(e, "ts", &ts, &ts_double)) t->ts_float = 1;
-    else if (ts_double) t->ts_float = 1;
+    if (!has_ts || ts_double) t->ts_float = 1;
     const char *cat = get_str(e, "cat");
     if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_OK;
     const char *name = get_str(e, "name");
     if (!name) name = "";
+    TL_TRY(check_text(L, "the event's name", name));
     json_object *args = NULL;
     if (!json_object_object_get_ex(e, "args", &args) || !json_object_is_type(args, json_type_object)) args = NULL;
     tl_kt_kind kind = kind_of(cat);
     int64_t stream = get_int(args, "stream", -1), corr = get_int(args, "correlation", -1);
     int gpu = kind <= TL_KT_SYNC;
     if (gpu || stream != -1) {
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->s, t->ns, L->cap_s);
         tl_kt_srow *r = &t->s[t->ns];
         *r = (tl_kt_srow){.ts_us = ts, .dur_us = dur, .stream = stream, .corr = corr,
@@ -400,14 +417,15 @@ static tl_status on_event(loader *L, json_object *e)
     int64_t step = step_number(name);
     if (step >= 0) {
         TL_CHECK(step < KT_MAX_STEP, TL_ERR_PARSE, "%s: '%.80s': step number beyond %d", L->path, name, KT_MAX_STEP);
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->steps, t->nsteps, L->cap_steps);
-        t->steps[t->nsteps++] = (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step};
+        t->steps[t->nsteps++] =
+            (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step, .gpu = !strcasecmp(cat, "gpu_user_annotation")};
     }
     /* HTA counts these device-wide syncs as GPU rows, never as CPU ones */
     int gpu_sync = !strcmp(name, "Event Sync") || !strcmp(name, "Context Sync");
     if (corr != -1 && !gpu_sync) {
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->c, t->nc, L->cap_c);
         tl_kt_crow *r = &t->c[t->nc];
         *r = (tl_kt_crow){.ts_us = ts, .dur_us = dur, .corr = corr, .tid = get_int(e, "tid", -1),
@@ -416,7 +434,7 @@ static tl_status on_event(loader *L, json_object *e)
         t->nc++;
     }
     if (kind == TL_KT_OTHER && is_comm_op(name)) {
-        TL_TRY(check_time(L, name, ts, dur));
+        TL_TRY(check_time(L, name, has_ts, ts, dur));
         GROW(t->ops, t->nops, L->cap_ops);
         tl_kt_op *o = &t->ops[t->nops];
         *o = (tl_kt_op){.ts_us = ts, .dur_us = dur, .tid = get_int(e, "tid", -1),
@@ -424,13 +442,17 @@ static tl_status on_event(loader *L, json_object *e)
                         .bytes = message_bytes(args)};
         TL_TRY(tl_an_names_intern(t->names, name, &o->name));
         const char *coll = get_str(args, "Collective name");
+        TL_TRY(check_text(L, "its Collective name", coll));
         if (coll) TL_TRY(tl_an_names_intern(t->names, coll, &o->coll));
         const char *pg = get_str(args, "Process Group Name"), *pgd = get_str(args, "Process Group Description");
+        TL_TRY(check_text(L, "its Process Group Name", pg));
+        TL_TRY(check_text(L, "its Process Group Description", pgd));
         if (pg || pgd) {
             char b[256], rk[112];
             pg_ranks(get_str(args, "Process Group Ranks"), rk, sizeof rk);
             snprintf(b, sizeof b, "%s%s%s%s%s%s", pg ? pg : "?", pgd || rk[0] ? " (" : "", pgd ? pgd : "",
                      pgd && rk[0] ? ", " : "", rk, pgd || rk[0] ? ")" : "");
+            tl_trace_utf8_cut(b);
             TL_TRY(tl_an_names_intern(t->names, b, &o->pg));
         }
         t->nops++;
@@ -438,9 +460,21 @@ static tl_status on_event(loader *L, json_object *e)
     return TL_OK;
 }
 
+#define KT_EXPORT "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler " \
+                  "trace: analyse the traces it was made from"
+
 static tl_status on_top_value(loader *L, const char *key, json_object *v)
 {
     tl_kt_trace *t = L->t;
+    json_object *gen = NULL;
+    if (!strcmp(key, "otherData") && json_object_is_type(v, json_type_object) &&
+        json_object_object_get_ex(v, "generator", &gen) && json_object_is_type(gen, json_type_string) &&
+        !strncmp(json_object_get_string(gen), "trilap-analyze", 14)) {
+        /* the same events again, on a clock and in names of trilap's own:
+         * read as a trace, a folder's export was one more rank */
+        t->trilap_export = 1;
+        TL_CHECK(L->meta_only, TL_ERR_PARSE, "%s: %s", L->path, KT_EXPORT);
+    }
     if (!strcmp(key, "distributedInfo") && json_object_is_type(v, json_type_object)) {
         int64_t r = get_int(v, "rank", -1), w = get_int(v, "world_size", -1);
         TL_CHECK(r >= -1 && r < 1 << 24 && w >= -1 && w < 1 << 24 && (w < 0 || r < w), TL_ERR_PARSE,
@@ -514,7 +548,7 @@ static tl_status walk(loader *L)
             TL_TRYGOTO(on_top_value(L, key, v), st, fail);
             json_object_put(v);
             v = NULL;
-            if (L->meta_only && L->di_seen && L->has_events) return TL_OK;
+            if (L->meta_only && ((L->di_seen && L->has_events) || L->t->trilap_export)) return TL_OK;
         }
         TL_TRY(expect(L, "',' or '}' after a top-level value", ",}", &c));
         if (c == '}') break;
@@ -544,6 +578,32 @@ static int cmp_step(const void *a, const void *b)
     return x->ts_us < y->ts_us ? -1 : x->ts_us > y->ts_us;
 }
 
+/* Every kept time on the trace's clock within +-2^61 ns, as the other
+ * readers keep theirs, so that no difference of two (nor the sum of two
+ * differences) overflows. check_time bounded ts and the base apart; their
+ * sum is known only now, since baseTimeNanoseconds may follow traceEvents. */
+static tl_status check_span(const tl_kt_trace *t, const char *name, double ts, double dur)
+{
+    int64_t s = tl_kt_ns(t, ts), e = tl_kt_ns(t, ts + dur);
+    TL_CHECK(s >= -TL_TRACE_MAX_NS && e <= TL_TRACE_MAX_NS, TL_ERR_PARSE,
+             "%s: event '%.80s' at ts=%.3f µs is at %" PRId64 " .. %" PRId64 " ns (baseTimeNanoseconds %" PRId64
+             " + ts): beyond +-2^61 ns, not a time",
+             t->path, name, ts, s, e, t->base_ns);
+    return TL_OK;
+}
+
+static tl_status check_spans(const tl_kt_trace *t)
+{
+    for (size_t i = 0; i < t->ns; i++)
+        TL_TRY(check_span(t, tl_an_names_get(t->names, t->s[i].name), t->s[i].ts_us, t->s[i].dur_us));
+    for (size_t i = 0; i < t->nc; i++)
+        TL_TRY(check_span(t, tl_an_names_get(t->names, t->c[i].name), t->c[i].ts_us, t->c[i].dur_us));
+    for (size_t i = 0; i < t->nsteps; i++) TL_TRY(check_span(t, "ProfilerStep", t->steps[i].ts_us, t->steps[i].dur_us));
+    for (size_t i = 0; i < t->nops; i++)
+        TL_TRY(check_span(t, tl_an_names_get(t->names, t->ops[i].name), t->ops[i].ts_us, t->ops[i].dur_us));
+    return TL_OK;
+}
+
 static tl_status load(const char *label, const char *mem, size_t msize, int meta_only, tl_progress *bar,
                       tl_kt_trace **out)
 {
@@ -567,6 +627,7 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
         gzbuffer(L.gz, 1 << 18);
     }
     TL_TRYGOTO(walk(&L), st, fail);
+    TL_TRYGOTO(check_spans(t), st, fail);
     if (bar) tl_progress_update(bar, (double)t->nevents);
     if (t->nc) qsort(t->c, t->nc, sizeof *t->c, cmp_crow);
     if (t->nsteps) qsort(t->steps, t->nsteps, sizeof *t->steps, cmp_step);
@@ -605,14 +666,25 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
 /* What a folder's listing needs of a trace: its rank and world size
  * (distributedInfo, -1 without) and whether it holds activity, read up to
  * its first activity. */
-tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
+/* tl_an_kineto_head, and whether trilap-analyze wrote the file (*export:
+ * nothing else is read). */
+static tl_status head(const char *path, int *rank, int *world, int *activity, int *export)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, NULL, &t));
     *rank = t->rank;
     *world = t->world;
     *activity = t->has_activity;
+    *export = t->trilap_export;
     tl_kt_free(&t);
+    return TL_OK;
+}
+
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
+{
+    int export = 0;
+    TL_TRY(head(path, rank, world, activity, &export));
+    TL_CHECK(!export, TL_ERR_PARSE, "%s: %s", path, KT_EXPORT);
     return TL_OK;
 }
 
@@ -774,15 +846,35 @@ fail:
 
 /* The traces of one run, ordered by rank: each rank once, one world size
  * (a sample of a run's ranks is a run, as HTA's trace sets are), and some
- * activity in one of them. */
-static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
+ * activity in one of them; a Perfetto export trilap-analyze wrote into the
+ * folder is left out (*n: the traces kept). */
+static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
 {
+    /* X.json beside X.json.gz is one trace kept twice: with distributedInfo
+     * one rank twice (refused below), without it two ranks of one */
+    for (size_t i = 0; i < *np; i++) {
+        size_t li = strlen(rf[i].path);
+        for (size_t j = 0; j < *np; j++)
+            TL_CHECK(!(strlen(rf[j].path) == li + 3 && !strncmp(rf[j].path, rf[i].path, li) &&
+                       !strcmp(rf[j].path + li, ".gz")),
+                     TL_ERR_PARSE, "%s: %s and %s are one trace, plain and gzipped; keep one", dir,
+                     strrchr(rf[i].path, '/') + 1, strrchr(rf[j].path, '/') + 1);
+    }
     int activity = 0;
-    for (size_t i = 0; i < n; i++) {
-        TL_TRY(tl_an_kineto_head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity));
-        if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
+    for (size_t i = 0; i < *np; i++) {
+        int export = 0;
+        TL_TRY(head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity, &export));
+        if (export) rf[i].rank = -2;
+        else if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
         activity = activity || rf[i].activity;
     }
+    size_t n = 0;
+    for (size_t i = 0; i < *np; i++) {
+        if (rf[i].rank == -2) free(rf[i].path);
+        else rf[n++] = rf[i];
+    }
+    *np = n;
+    if (!n) return TL_OK;
     qsort(rf, n, sizeof *rf, cmp_rank_file);
     const rank_file *w = NULL; /* the first trace that states its world size */
     for (size_t i = 0; i < n; i++) {
@@ -796,6 +888,13 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t n)
         if (!w) w = &rf[i];
     }
     TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", dir, KT_NO_ACTIVITY);
+    /* in the order of the ranks the readers give them (tl_an_rank_unclaimed
+     * for those without distributedInfo, which come last), so every table
+     * lists its ranks in order and the readers find each rank from the
+     * files before it */
+    for (size_t i = 0; i < n; i++)
+        if (rf[i].rank == 1 << 30) rf[i].rank = tl_an_rank_unclaimed(&rf[0].rank, i, sizeof *rf);
+    qsort(rf, n, sizeof *rf, cmp_rank_file);
     return TL_OK;
 }
 
@@ -833,7 +932,8 @@ tl_status tl_an_kineto_run_files(const char *dir, char ***files, size_t *nfiles,
     tl_status st = list_json(dir, d, &rf, &n);
     closedir(d);
     if (st != TL_OK || !n) goto done;
-    TL_TRYGOTO(order_ranks(dir, rf, n), st, done);
+    st = order_ranks(dir, rf, &n);
+    if (st != TL_OK || !n) goto done;
     char **f = calloc(n, sizeof *f);
     TL_CHECKGOTO(f, TL_ERR_NOMEM, st, done, "%zu files", n);
     for (size_t i = 0; i < n; i++) {

@@ -45,6 +45,8 @@ typedef struct tl_kt_crow {
 typedef struct tl_kt_step {
     double ts_us, dur_us;
     int64_t num;
+    int gpu; /* a gpu_user_annotation: the step's span on a GPU stream (newer PyTorch writes one per stream
+              * beside the host's), which HTA's last-step rule counts and the iterations do not */
 } tl_kt_step;
 
 /* The communication operations of the CPU side: record_param_comms,
@@ -74,12 +76,13 @@ typedef struct tl_kt_trace {
     char device_name[128];  /* deviceProperties name of the first GPU row's device */
     int64_t nevents;        /* traceEvents entries read */
     int has_activity;       /* an event the records are made of was read (GPU activity, a step, a collective) */
+    int trilap_export;      /* otherData.generator says trilap-analyze wrote it (perfetto): no trace of a run */
 } tl_kt_trace;
 
 /* Read one Kineto trace (.json, or gzip-compressed). Refuses, naming the
  * file and the reason: text that is not JSON or ends early, no traceEvents
  * array, events that are not objects, GPU activity with a negative or
- * non-finite duration or time, a corrupt gzip stream. */
+ * non-finite duration or time or without a ts, a corrupt gzip stream. */
 tl_status tl_kt_load(const char *path, tl_kt_trace **out);
 /* The same, counting the traceEvents read on `bar` (--progress). */
 struct tl_progress;

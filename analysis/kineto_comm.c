@@ -466,7 +466,8 @@ int tl_an_cmd_collectives(int argc, char **argv)
     for (size_t f = 0; f < nf; f++) {
         TL_TRYGOTO(tl_kt_load(files[f], &t), st, fail);
         TL_TRYGOTO(tl_kt_emit(t, NULL, NULL, &metas[f], NULL), st, fail); /* its metadata: the clock */
-        TL_TRYGOTO(rank_rows(t, t->rank >= 0 ? t->rank : (int)f, &cs, &conc[f]), st, fail);
+        if (metas[f].rank_by_place) metas[f].rank = tl_an_rank_unclaimed(&metas[0].rank, f, sizeof *metas);
+        TL_TRYGOTO(rank_rows(t, metas[f].rank, &cs, &conc[f]), st, fail);
         tl_kt_free(&t);
     }
     if (c.iters && !cs.n) {

@@ -102,15 +102,19 @@ static int64_t intersect(const hiv *a, size_t na, const hiv *b, size_t nb)
     return sum;
 }
 
-/* HTA's time of a row, in ns (µs values when rounded). */
+/* HTA's time of a row, in ns (µs values when rounded). Whole µs and the
+ * fraction apart, as tl_kt_ns does: epoch µs (1.7e15) times 1e3 is past a
+ * double's 2^53, so ts * 1e3 would move each end by up to 128 ns and the
+ * µs sums of the table by one (a 68 µs kernel counted 67.84 µs). */
 static void hta_times(const tl_kt_trace *t, double ts, double dur, int64_t *s, int64_t *e)
 {
     if (t->ts_float) {
         *s = (int64_t)ceil(ts) * 1000;
         *e = (int64_t)floor(ts + dur) * 1000;
     } else {
-        *s = llround(ts * 1e3);
-        *e = llround((ts + dur) * 1e3);
+        double whole = floor(ts);
+        *s = (int64_t)whole * 1000 + llround((ts - whole) * 1e3);
+        *e = *s + llround(dur * 1e3);
     }
 }
 
@@ -342,6 +346,19 @@ static tl_status report(int what, hta_run *runs, size_t nrun, const tl_an_common
             TL_TRYGOTO(tl_an_table_int(tb, (int64_t)h->dropped), st, fail);
         }
     TL_TRYGOTO(tl_an_emit(tb, c->csv), st, fail);
+    /* a ratio without a denominator prints '-': said why, as every table does */
+    for (size_t k = 0; k < nrun; k++)
+        for (size_t f = 0; f < runs[k].nf; f++) {
+            const tl_kt_hta *h = runs[k].nsteps >= 2 ? &runs[k].rr[f].with : &runs[k].rr[f].without;
+            int rank = h->rank >= 0 ? h->rank : (int)f;
+            const char *pre = nrun > 1 ? runs[k].label : "", *sep = nrun > 1 ? " " : "";
+            if (what == 0 && h->comm_us == 0)
+                printf("# -: %s%srank %d keeps no communication kernel (HTA's comm names: ^nccl, ncclKernel, ...), so "
+                       "comp_comm_overlap is undefined\n", pre, sep, rank);
+            else if (what == 1 && h->kernel_us == 0)
+                printf("# -: %s%srank %d keeps no GPU time, so idle, compute and non_compute are undefined\n", pre, sep,
+                       rank);
+        }
 fail:
     tl_an_table_destroy(&tb);
     return st;

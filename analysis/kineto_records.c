@@ -79,6 +79,8 @@ int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)
     /* record_param_comms states the message; the nccl:* op's tensors stand in */
     out->bytes = bytes_rpc >= 0 ? bytes_rpc : bytes_nccl;
     out->p2p = is_p2p_op(out->op);
+    tl_trace_utf8_cut(out->op);
+    tl_trace_utf8_cut(out->pg);
     return 1;
 }
 
@@ -86,6 +88,7 @@ void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n)
 {
     if (strcmp(c->pg, "?") != 0) snprintf(out, n, "nccl:%s on process group %s", c->op, c->pg);
     else snprintf(out, n, "nccl:%s (process group not in the trace)", c->op);
+    tl_trace_utf8_cut(out);
 }
 
 typedef struct lane_acc {
@@ -132,7 +135,7 @@ int64_t tl_kt_step_at(const tl_kt_trace *t, double us)
 {
     int64_t it = -1;
     for (size_t k = 0; k < t->nsteps && t->steps[k].ts_us <= us; k++)
-        if (us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
+        if (!t->steps[k].gpu && us < t->steps[k].ts_us + t->steps[k].dur_us) it = t->steps[k].num;
     return it;
 }
 
@@ -151,7 +154,9 @@ static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys
     TL_TRY(mfn(user, "clock", "kineto-host (baseTimeNanoseconds + ts; ranks agree as far as their hosts' clocks)"));
     TL_TRY(mfn(user, "source", "kineto-json"));
     TL_TRY(mfn(user, "lanes", "inferred"));
-    snprintf(v, sizeof v, "%zu", t->nsteps);
+    size_t nhost = 0;
+    for (size_t k = 0; k < t->nsteps; k++) nhost += !t->steps[k].gpu;
+    snprintf(v, sizeof v, "%zu", nhost);
     TL_TRY(mfn(user, "profiler_steps", v));
     TL_TRY(mfn(user, "window", "records"));
     TL_TRY(mfn(user, "complete", "yes"));
@@ -164,6 +169,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     memset(meta, 0, sizeof *meta);
     snprintf(meta->path, sizeof meta->path, "%s", t->path);
     meta->rank = t->rank >= 0 ? t->rank : 0;
+    meta->rank_by_place = t->rank < 0;
     meta->nranks = t->world > 0 ? t->world : 1;
     meta->device = -1;
     meta->complete = 1;
@@ -226,6 +232,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
              * a second one names the operation it served, where the trace says */
             char call[160];
             snprintf(call, sizeof call, "cuda:%s", tl_an_names_get(t->names, ln->name));
+            tl_trace_utf8_cut(call);
             tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                                  .kind = TL_KIND_HOST, .name = call, .start_ns = tl_kt_ns(t, ln->ts_us),
                                  .end_ns = tl_kt_ns(t, ln->ts_us + ln->dur_us), .corr = r.corr, .bytes = -1,
@@ -239,6 +246,10 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         }
     }
     for (size_t k = 0; k < t->nsteps && cb; k++) {
+        /* the host's step only: its copies on the GPU streams, later and
+         * shorter, would each begin the step again (iters.c numbers a step
+         * seen again as the next run of the loop: 40 iterations of 20) */
+        if (t->steps[k].gpu) continue;
         tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                              .kind = TL_KIND_HOST, .name = "iter", .start_ns = tl_kt_ns(t, t->steps[k].ts_us),
                              .end_ns = tl_kt_ns(t, t->steps[k].ts_us + t->steps[k].dur_us), .bytes = -1,
@@ -250,6 +261,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
         if (!o->coll) continue; /* the record_param_comms row says it; the c10d:: op around it repeats it */
         snprintf(name, sizeof name, "comm:%s pg %s", tl_an_names_get(t->names, o->coll),
                  o->pg ? tl_an_names_get(t->names, o->pg) : "?");
+        tl_trace_utf8_cut(name);
         tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
                              .kind = TL_KIND_HOST, .name = name, .start_ns = tl_kt_ns(t, o->ts_us),
                              .end_ns = tl_kt_ns(t, o->ts_us + o->dur_us), .bytes = -1,

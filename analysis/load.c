@@ -520,6 +520,18 @@ fail:
     return st;
 }
 
+int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride)
+{
+    int r = 0;
+    for (int taken = 1; taken;) {
+        taken = 0;
+        for (size_t k = 0; k < n && !taken; k++)
+            taken = *(const int *)(const void *)((const char *)ranks + k * stride) == r;
+        r += taken;
+    }
+    return r;
+}
+
 void tl_an_run_files_free(char ***files, size_t nfiles)
 {
     if (!files || !*files) return;

@@ -286,6 +286,16 @@ static tl_status nsys_open(nsys *x, const char *path)
     int npids = 0;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        /* a row of no process (NULL, text) would be a rank of its own that
+         * every per-process query passes over: its rows silently gone */
+        if (sqlite3_column_type(s, 0) != SQLITE_INTEGER) {
+            free(pids);
+            const char *v = (const char *)sqlite3_column_text(s, 0);
+            st = TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: a kernel, copy or memset row has globalPid %s%.40s%s: "
+                                       "not a process id",
+                         path, v ? "'" : "NULL", v ? v : "", v ? "'" : "");
+            goto fail;
+        }
         int64_t *np = realloc(pids, (size_t)(npids + 1) * sizeof *np);
         if (!np) free(pids);
         TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");
@@ -877,6 +887,11 @@ static tl_status check_row(nsys *x, sqlite3_stmt *s, const char *path, int what,
     TL_CHECK(txt || (what != 0 && what != 6), TL_ERR_PARSE,
              "%s: Nsight Systems export: %s row %lld: its %s is not in StringIds", path, table, (long long)row,
              what == 0 ? "name (mangledName / demangledName)" : "nameId");
+    /* a name the trace reader would refuse in what import writes */
+    size_t bad = txt ? tl_trace_utf8_bad(txt) : (size_t)-1;
+    TL_CHECK(bad == (size_t)-1, TL_ERR_PARSE,
+             "%s: Nsight Systems export: %s row %lld: its name is not valid UTF-8 (byte 0x%02x at offset %zu)", path,
+             table, (long long)row, (unsigned char)txt[bad], bad);
     TL_CHECK((what != 1 && what != 2) || sqlite3_column_int64(s, 7) >= 0, TL_ERR_PARSE,
              "%s: Nsight Systems export: %s row %lld: bytes %lld is negative", path, table, (long long)row,
              (long long)sqlite3_column_int64(s, 7));
@@ -1011,6 +1026,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.kind = TL_KIND_HOST;
             r.corr = (uint64_t)sqlite3_column_int64(s, 5);
             snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
+            tl_trace_utf8_cut(name); /* a long name cut in a character: not into the trace */
             r.name = name;
             r.iter = r.start_ns < hs.it_end ? hs.it_num : -1;
             if (r.start_ns < hs.comm_end) {
@@ -1065,6 +1081,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             if (r.end_ns > last) last = r.end_ns;
         }
         if (meta->device < 0 && r.device >= 0) meta->device = r.device;
+        if (r.name == name) tl_trace_utf8_cut(name); /* an NVTX name cut in a character */
         if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
     }
     if (rc != SQLITE_DONE) {

@@ -9,8 +9,9 @@
  * probes/README.md), or set with TRILAP_LANES="streamId:lane,...".
  *
  * Environment: TRILAP_TRACE_DIR [.], TRILAP_LANES, TRILAP_BUFFER_BYTES
- * [4 MiB], TRILAP_MAX_BUFFERS [64]; the rank from OMPI_COMM_WORLD_RANK,
- * PMI_RANK or SLURM_PROCID (else 0), the size likewise.
+ * [4 MiB], TRILAP_MAX_BUFFERS [64] (whole numbers, else tracing off); the rank from OMPI_COMM_WORLD_RANK,
+ * PMI_RANK, RANK (torchrun), SLURM_PROCID or PMIX_RANK (else 0), the size
+ * likewise.
  *
  * The injected program has no context to hand us and atexit handlers take
  * no argument, so the injection keeps its one rank context in a static
@@ -18,7 +19,10 @@
  * first is the CUPTI collector in probes_cupti.c). */
 #include "probes/rank_state.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +51,29 @@ static int tl_env_int(const char *const *keys, int n, int fallback)
         }
     }
     return fallback;
+}
+
+/* A count from the environment into *v: 1 when set to a whole number up
+ * to max, 0 when unset or empty, -1 (said on stderr) otherwise: a typo
+ * read as the default, or "4M" as 4, would trace with a size nobody
+ * asked for. */
+static int tl_inject_env_count(const char *key, unsigned long long max, unsigned long long *v)
+{
+    const char *s = getenv(key);
+    if (!s || !*s) return 0;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*s == '-' || *s == '+' || *end || end == s) {
+        tl_log("%s='%s' is not a whole number", key, s);
+        return -1;
+    }
+    if (errno || x > max) {
+        tl_log("%s='%s' is beyond %llu", key, s, max);
+        return -1;
+    }
+    *v = x;
+    return 1;
 }
 
 /* /proc/self/cmdline: NUL-separated arguments, for the metadata. */
@@ -99,23 +126,32 @@ static void tl_inject_exit(void)
 
 static void tl_inject_init(void)
 {
-    static const char *const rank_keys[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+    /* RANK / WORLD_SIZE: torchrun's (and torch.distributed's env://), read
+     * before SLURM_PROCID, which is the node's task under srun + torchrun;
+     * without them every process of a torchrun job was rank 0 and wrote
+     * over the others' trace.rank0.csv */
+    static const char *const rank_keys[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK", "SLURM_PROCID",
                                             "PMIX_RANK"};
-    static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"};
+    static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"};
     const char *dir = getenv("TRILAP_TRACE_DIR");
     snprintf(tl_inject.outdir, sizeof tl_inject.outdir, "%s", dir && *dir ? dir : ".");
     tl_inject_cmdline();
-    tl_inject.ctx.rank = tl_env_int(rank_keys, 4, 0);
-    tl_inject.ctx.size = tl_env_int(size_keys, 3, 1);
+    tl_inject.ctx.rank = tl_env_int(rank_keys, (int)(sizeof rank_keys / sizeof rank_keys[0]), 0);
+    tl_inject.ctx.size = tl_env_int(size_keys, (int)(sizeof size_keys / sizeof size_keys[0]), 1);
     tl_inject.ctx.device = -1;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
-    const char *bb = getenv("TRILAP_BUFFER_BYTES");
+    unsigned long long bytes = 0, nbuf = 0;
+    if (tl_inject_env_count("TRILAP_BUFFER_BYTES", SIZE_MAX, &bytes) < 0 ||
+        tl_inject_env_count("TRILAP_MAX_BUFFERS", INT_MAX, &nbuf) < 0) {
+        tl_log("tracing off for this process");
+        return;
+    }
     tl_probes_config pc = {
         .outdir = tl_inject.outdir,
         .cupti = 1,
         .nvtx = 0, /* the program's own NVTX ranges are left alone */
-        .buffer_bytes = bb && *bb ? strtoull(bb, NULL, 10) : 0,
-        .max_buffers = tl_env_int((const char *const[]){"TRILAP_MAX_BUFFERS"}, 1, 0),
+        .buffer_bytes = (size_t)bytes,
+        .max_buffers = (int)nbuf,
     };
     if (tl_probes_create_inject(&tl_inject.ctx, &pc) != TL_OK) {
         tl_log("tracing off for this process");

@@ -24,6 +24,9 @@ trilap-inject_LDLIBS := -Wl,--exclude-libs,ALL
 HOST_TESTS += test_trace test_probes_host
 test_trace_DEPS := probes runtime
 test_probes_host_DEPS := probes runtime
+# inject_rank_from_torchrun loads the injection library as the driver would
+test_probes_host_LDLIBS := -ldl
+$(BUILD)/tests/test_probes_host: $(BUILD)/lib/libtrilap-inject.so
 
 # GPU tests: kernels on registered streams, drops, injection, nsys-style
 # subscriber. helper_inject_target is the unmodified NCCL program the

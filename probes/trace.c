@@ -170,3 +170,42 @@ int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane)
     *stream = id;
     return 1;
 }
+
+size_t tl_trace_utf8_bad(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (p[i]) {
+        unsigned c = p[i];
+        int n;
+        unsigned lo = 0x80, hi = 0xbf;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            if (c == 0xe0) lo = 0xa0;
+            if (c == 0xed) hi = 0x9f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            if (c == 0xf0) lo = 0x90;
+            if (c == 0xf4) hi = 0x8f;
+        } else {
+            return i;
+        }
+        for (int k = 1; k <= n; k++) {
+            unsigned b = p[i + k];
+            if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xbf)) return i;
+        }
+        i += (size_t)n + 1;
+    }
+    return (size_t)-1;
+}
+
+void tl_trace_utf8_cut(char *s)
+{
+    size_t bad = tl_trace_utf8_bad(s);
+    if (bad != (size_t)-1) s[bad] = '\0';
+}

@@ -65,6 +65,17 @@ tl_cat tl_trace_classify_kernel_lane(const char *name, tl_role lane);
  * The one rule of the injection library and the Nsight Systems reader. */
 tl_role tl_trace_lane_of_stream(uint64_t p2p, uint64_t coll);
 
+/* Offset of the first byte of s that does not belong to a well-formed
+ * UTF-8 sequence (overlong forms, surrogates and code points above
+ * U+10FFFF included), (size_t)-1 when s is valid. The reader refuses a
+ * name that is not; the readers of other formats refuse one before
+ * writing it, so what import writes reads back. */
+size_t tl_trace_utf8_bad(const char *s);
+/* s cut at its first byte that tl_trace_utf8_bad finds: a name put
+ * together in a fixed buffer from valid parts is cut in the middle of a
+ * character only at its end, and must not carry the half into a trace. */
+void tl_trace_utf8_cut(char *s);
+
 /* One "streamId:lane" item of TRILAP_LANES (lane a tl_role name); 0 when
  * it is not one. */
 int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane);

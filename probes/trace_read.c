@@ -389,42 +389,6 @@ static tl_status tl_int(tl_trace_reader *r, const char *s, int col, int64_t lo, 
     return TL_OK;
 }
 
-/* Offset of the first byte that does not belong to a well-formed UTF-8
- * sequence (overlong forms, surrogates and code points above U+10FFFF
- * included), (size_t)-1 when the string is valid. */
-static size_t tl_utf8_bad(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (p[i]) {
-        unsigned c = p[i];
-        int n;
-        unsigned lo = 0x80, hi = 0xbf;
-        if (c < 0x80) {
-            i++;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            n = 1;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 2;
-            if (c == 0xe0) lo = 0xa0;
-            if (c == 0xed) hi = 0x9f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 3;
-            if (c == 0xf0) lo = 0x90;
-            if (c == 0xf4) hi = 0x8f;
-        } else {
-            return i;
-        }
-        for (int k = 1; k <= n; k++) {
-            unsigned b = p[i + k];
-            if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xbf)) return i;
-        }
-        i += (size_t)n + 1;
-    }
-    return (size_t)-1;
-}
-
 static tl_status tl_uint(tl_trace_reader *r, const char *s, int col, uint64_t *out)
 {
     char *e;
@@ -473,7 +437,7 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
     if (tl_kind_parse(f[5], &rec->kind) != TL_OK)
         return TL_ROW_ERR(r, "unknown kind '%.40s'", f[5]);
     rec->name = f[6];
-    size_t bad = tl_utf8_bad(f[6]);
+    size_t bad = tl_trace_utf8_bad(f[6]);
     if (bad != (size_t)-1)
         return TL_ROW_ERR(r, "name is not valid UTF-8 (byte 0x%02x at offset %zu)",
                           (unsigned char)f[6][bad], bad);

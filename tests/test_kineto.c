@@ -373,6 +373,34 @@ TL_TEST(bad_traces_refused)
     snprintf(p, sizeof p, "%s/negative.json", dir);
     variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": 1030, \"dur\": -40");
     refused(p, "ends before it starts");
+    /* a kernel without its ts, or with a text one: before, read as ts 0,
+     * the kernel put at the clock's origin and the window stretched to it */
+    snprintf(p, sizeof p, "%s/nots.json", dir);
+    variant(p, "\"ts\": 1030, \"dur\": 40", "\"dur\": 40");
+    refused(p, "'gemm' has no ts");
+    snprintf(p, sizeof p, "%s/textts.json", dir);
+    variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": \"1030\", \"dur\": 40");
+    refused(p, "'gemm' has no ts");
+    /* a name that is not UTF-8 (json-c passes the bytes through): before,
+     * analysed, and import wrote a trace its reader refuses ("name is not
+     * valid UTF-8") */
+    snprintf(p, sizeof p, "%s/utf8.json", dir);
+    variant(p, "\"name\": \"gemm\"", "\"name\": \"gemm\xff\"");
+    refused(p, "the event's name is not valid UTF-8 (byte 0xff at offset 4)");
+    /* epoch µs after an epoch baseTimeNanoseconds (given after the events):
+     * 3.4e18 ns, past the +-2^61 ns every reader keeps times in; before,
+     * analysed, and import failed naming its temporary file */
+    snprintf(p, sizeof p, "%s/base.json", dir);
+    tl_test_write(p, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, "
+                     "\"tid\": 7, \"ts\": 1682725898236567, \"dur\": 68, \"args\": {\"device\": 0, \"stream\": 7, "
+                     "\"correlation\": 1}}], \"baseTimeNanoseconds\": 1700000000000000000}\n");
+    refused(p, "'gemm' at ts=1682725898236567.000 µs is at 3382725898236567000");
+    char cmd[1400], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s -o %s/base-import", tl_test_bin(), p, dir);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err, "base.json: event 'gemm'") && !strstr(err, ".import."), "%s", err);
+    free(out);
+    free(err);
     /* a gzip trailer claiming 2 GB for a tiny file: read as a stream, never
      * sized from the claim, refused by zlib's length check */
     snprintf(gz, sizeof gz, "%s/claim.json.gz", dir);
@@ -1146,9 +1174,248 @@ TL_TEST(big_trace_bounded_memory)
     remove(big);
 }
 
+/* HTA's figures in whole µs on epoch times (ts 1.7e15 µs, no base): a
+ * 68 µs kernel under a 100 µs NCCL kernel from 20 µs on is 68 µs of
+ * compute, 48 of overlap, 52 of non-compute. Before, ts * 1e3 in a double
+ * moved each end by up to 128 ns: compute 67, overlap 47, non-compute 53
+ * (trace_filter rank 0: idle 321375 where the trace gives 321378). */
+TL_TEST(hta_whole_us_on_epoch_times)
+{
+    need_jsonc();
+    static const char epoch[] =
+        "{\"traceEvents\": [\n"
+        " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 1682725898236562, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+        " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_kernel\", \"pid\": 0, \"tid\": 7, "
+        "\"ts\": 1682725898236567, \"dur\": 68.0, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}},\n"
+        " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+        "\"ts\": 1682725898236563, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+        " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclKernel_AllReduce_RING_LL_Sum_float\", \"pid\": 0, "
+        "\"tid\": 8, \"ts\": 1682725898236587, \"dur\": 100.0, \"args\": {\"device\": 0, \"stream\": 8, "
+        "\"correlation\": 2}}]}\n";
+    tl_kt_trace *t = NULL;
+    tl_kt_hta h;
+    TL_ASSERT_OK(tl_kt_load_mem("epoch.json", epoch, sizeof epoch - 1, &t));
+    TL_ASSERT_EQ(t->ts_float, 0);
+    TL_ASSERT_OK(tl_kt_hta_compute(t, 0, &h)); /* no ProfilerStep: HTA filters nothing */
+    TL_ASSERT_EQ(h.kept, 2);
+    TL_ASSERT_EQ(h.comp_us, 68);
+    TL_ASSERT_EQ(h.comm_us, 100);
+    TL_ASSERT_EQ(h.overlap_us, 48);
+    TL_ASSERT_EQ(h.kernel_us, 120);
+    TL_ASSERT_EQ(h.idle_us, 0);
+    tl_kt_free(&t);
+}
+
+/* An import that fails on a later rank names no file: before, stdout
+ * said "rank 0 (...) -> o/trace.rank0.csv" for a file never put in place
+ * (the failure removes what was written, and o with it). */
+TL_TEST(import_failure_names_no_file)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/in", t), 0);
+    snprintf(p, sizeof p, "%s/in/rank0.json", t);
+    variant(p, "\"rank\": 1", "\"rank\": 0");
+    snprintf(p, sizeof p, "%s/in/rank1.json", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "%.*s", (int)(strlen(SMALL) / 2), SMALL);
+    fclose(f);
+    char cmd[1024], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s/in -o %s/o", tl_test_bin(), t, t);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err, "rank1.json: the JSON ends early"), "%s", err);
+    TL_ASSERT_MSG(!out[0], "stdout names files that are not there: %s", out);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/o", t), 0);
+    free(out);
+    free(err);
+    /* the ranks named once they are in place */
+    snprintf(p, sizeof p, "%s/in/rank1.json", t);
+    tl_test_write(p, SMALL);
+    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 0);
+    TL_ASSERT_MSG(strstr(out, "rank 0 (device 0, ") && strstr(out, "/o/trace.rank0.csv\n") &&
+                      strstr(out, "/o/trace.rank1.csv\n"),
+                  "%s", out);
+    free(out);
+    free(err);
+}
+
+/* Traces without distributedInfo take the ranks no other trace of the
+ * folder claims (0, 1, ... when none does) in every command, as import
+ * names their files (before: overlap, diagnose, breakdown, timeline and
+ * perfetto called both "rank 0", while import and collectives said 0 and
+ * 1; beside a trace of rank 1, import numbered all three by their places,
+ * the rank 1 trace as rank 0). */
+TL_TEST(ranks_by_place_without_distributed_info)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    static const char di[] = "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},";
+    char p[600], args[1500];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
+    snprintf(p, sizeof p, "%s/run/a.json", t);
+    variant(p, di, "");
+    snprintf(p, sizeof p, "%s/run/b.json", t);
+    variant(p, di, "");
+    snprintf(args, sizeof args, "overlap %s/run --csv %s/ov.csv", t, t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# rank: 0 device") && strstr(out, "# rank: 1 device"), "%s", out);
+    free(out);
+    snprintf(p, sizeof p, "%s/ov.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\n0,") && strstr(csv, "\n1,"), "%s", csv);
+    free(csv);
+    snprintf(args, sizeof args, "breakdown %s/run --csv %s/bd.csv", t, t);
+    free(analyze(args));
+    snprintf(p, sizeof p, "%s/bd.csv", t);
+    csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\nrun,0,") && strstr(csv, "\nrun,1,"), "%s", csv);
+    free(csv);
+    snprintf(args, sizeof args, "diagnose %s/run", t);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "overlap rank 0:") && strstr(out, "overlap rank 1:"), "%s", out);
+    free(out);
+    /* beside a trace that says it is rank 1 (of 2): 0 and 2 */
+    snprintf(p, sizeof p, "%s/run/c.json", t);
+    variant(p, "\"name\": \"gemm\"", "\"name\": \"gemm_of_rank_1\"");
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    out = analyze(args);
+    const char *r0 = strstr(out, "# rank: 0 device"), *r1 = strstr(out, "# rank: 1 device"),
+               *r2 = strstr(out, "# rank: 2 device");
+    TL_ASSERT_MSG(r0 && r1 && r2 && r0 < r1 && r1 < r2, "ranks 0, 1, 2 in order: %s", out);
+    free(out);
+    snprintf(args, sizeof args, "import %s/run -o %s/imp", t, t);
+    free(analyze(args));
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/imp | tr '\\n' ' ')\" = 'trace.rank0.csv trace.rank1.csv trace.rank2.csv '", t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',gemm_of_rank_1,' %s/imp/trace.rank1.csv", t), 0);
+}
+
+/* HTA's ratio without a denominator prints '-' and says why under the
+ * table, as every table does (before: '-' alone; results/kineto-h200's
+ * one-rank all-reduce, oneRankReduce, is no HTA comm name). */
+TL_TEST(hta_undefined_ratio_said)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], args[1400];
+    snprintf(p, sizeof p, "%s/nocomm.json", t);
+    tl_test_write(p, "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                     "\"pid\": 1, \"tid\": 1, \"ts\": 5, \"dur\": 1, \"args\": {\"correlation\": 1}}, {\"ph\": \"X\", "
+                     "\"cat\": \"kernel\", \"name\": \"oneRankReduce\", \"pid\": 0, \"tid\": 7, \"ts\": 10, \"dur\": 50, "
+                     "\"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}]}\n");
+    snprintf(args, sizeof args, "overlap --hta %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "\n     0    0   50       0                 -") &&
+                      strstr(out, "# -: rank 0 keeps no communication kernel (HTA's comm names"),
+                  "%s", out);
+    free(out);
+}
+
+/* trilap-analyze's own Perfetto export written into a Kineto folder is no
+ * rank of the run: left out of the folder, refused given alone (before:
+ * read as one more rank, "# rank: 2 device -1", or rank 0 twice). */
+TL_TEST(perfetto_export_is_no_rank)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], args[1400];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
+    snprintf(p, sizeof p, "%s/run/rank0.json", t);
+    variant(p, "\"rank\": 1", "\"rank\": 0");
+    snprintf(p, sizeof p, "%s/run/rank1.json", t);
+    tl_test_write(p, SMALL);
+    snprintf(args, sizeof args, "perfetto %s/run -o %s/run/perfetto.json", t, t);
+    free(analyze(args));
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# ranks: 2\n") && !strstr(out, "# rank: 2"), "%s", out);
+    free(out);
+    snprintf(p, sizeof p, "%s/run/perfetto.json", t);
+    refused(p, "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler trace");
+}
+
+/* Names put together from a trace's strings (the operation and process
+ * group of an NCCL kernel, "op:nccl:send on process group ...") are cut
+ * at a character, not inside one: a process group description of 300
+ * two-byte characters, imported, reads back (before: the name cut in a
+ * character, "name is not valid UTF-8" on reading what import wrote). */
+TL_TEST(long_names_cut_at_a_character)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], desc[700] = "\"Process Group Description\": \"x"; /* "1 (x": the buffers end inside a character */
+    for (int k = 0; k < 300; k++) strcat(desc, "\xc3\xa9");
+    strcat(desc, "\"");
+    snprintf(p, sizeof p, "%s/pg.json", t);
+    variant(p, "\"Process Group Description\": \"pp\"", desc);
+    char args[1400];
+    snprintf(args, sizeof args, "import %s -o %s/run", p, t);
+    free(analyze(args));
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    free(analyze(args));
+    snprintf(args, sizeof args, "%s/run/trace.rank1.csv", t);
+    char *csv = tl_test_read(args);
+    TL_ASSERT_MSG(strstr(csv, "op:nccl:send on process group 1 (x\xc3\xa9\xc3\xa9"), "%.2000s", csv);
+    free(csv);
+}
+
+/* X.json beside X.json.gz (a trace kept plain and gzipped) is refused,
+ * as a trilap run's trace.rank0.csv beside trace.rank0.csv.gz is: without
+ * distributedInfo they were two ranks of one trace, every figure counted
+ * twice. */
+TL_TEST(plain_and_gzipped_trace_once)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    static const char di[] = "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},";
+    char p[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
+    snprintf(p, sizeof p, "%s/run/a.json", t);
+    variant(p, di, "");
+    TL_ASSERT_EQ(tl_test_sh("gzip -c %s > %s.gz", p, p), 0);
+    snprintf(p, sizeof p, "%s/run", t);
+    refused(p, "run: a.json and a.json.gz are one trace, plain and gzipped; keep one");
+}
+
+/* Newer PyTorch writes each ProfilerStep again on every GPU stream
+ * (gpu_user_annotation): the iterations are the host's steps only (before:
+ * each copy began its step again, iters.c numbered it as the next run of
+ * the loop, results/kineto-h200's 20 steps read as 40 iterations of half
+ * their time). HTA's last-step rule still counts the copies, as HTA does. */
+TL_TEST(gpu_step_copies_are_no_iterations)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600], args[1400];
+    snprintf(p, sizeof p, "%s/gpusteps.json", t);
+    variant(p, "\"ts\": 1100, \"dur\": 100},\n",
+            "\"ts\": 1100, \"dur\": 100},\n"
+            "  {\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#7\", \"pid\": 0, \"tid\": 7, "
+            "\"ts\": 1030, \"dur\": 50},\n"
+            "  {\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"ProfilerStep#8\", \"pid\": 0, \"tid\": 9, "
+            "\"ts\": 1195, \"dur\": 20},\n");
+    snprintf(args, sizeof args, "overlap --per-iter %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# rank 1 iteration time:") && strstr(out, "over 2 iterations"), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "\n     1    7 ") && strstr(out, "\n     1    8 "), "%s", out);
+    free(out);
+    tl_kt_trace *tr = NULL;
+    TL_ASSERT_OK(tl_kt_load(p, &tr));
+    TL_ASSERT_EQ(tl_kt_step_at(tr, 1040), 7);
+    TL_ASSERT_EQ(tl_kt_step_at(tr, 1210), -1); /* after the host's step 8, inside its GPU copy */
+    tl_kt_free(&tr);
+}
+
 TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
              kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
-             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs)
+             progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
+             hta_whole_us_on_epoch_times, import_failure_names_no_file,
+             ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
+             perfetto_export_is_no_rank, long_names_cut_at_a_character,
+             plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations)

@@ -472,6 +472,107 @@ TL_TEST(wal_export_read_in_place)
 #endif
 }
 
+/* A GPU row of no process (globalPid NULL or text) is refused naming the
+ * column: before, it made an empty rank 0 of its own ("# rank: 0 device
+ * -1") and its rows were dropped by every per-process query. */
+TL_TEST(gpu_row_without_process)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    static const char *const pid[][2] = {{"NULL", "globalPid NULL: not a process id"},
+                                         {"'abc'", "globalPid 'abc': not a process id"}};
+    for (size_t k = 0; k < 2; k++) {
+        char db_path[600], q[600];
+        snprintf(db_path, sizeof db_path, "%s/nopid%zu.sqlite", t, k);
+        sqlite3 *db = NULL;
+        TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+        exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+                 " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+                 " mangledName INTEGER);"
+                 "INSERT INTO StringIds VALUES (1, '_Z10my_computev');"
+                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
+        snprintf(q, sizeof q, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (3000, 4000, 0, 1, 7, 2, %s, 1, 1, 1);",
+                 pid[k][0]);
+        exec(db, q);
+        sqlite3_close(db);
+        char cmd[1400];
+        tl_test_output o;
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap %s", tl_test_bin(), db_path);
+        o = tl_test_capture("%s", cmd);
+        TL_ASSERT_MSG(o.rc == 1 && tl_test_one_line(o.err, pid[k][1]) && strstr(o.err, db_path), "rc %d: %s%s", o.rc,
+                      o.err, o.out);
+        tl_test_output_free(&o);
+    }
+#endif
+}
+
+/* A name that is not UTF-8 is refused naming the row: before, read, and
+ * import wrote a trace its own reader refuses ("name is not valid
+ * UTF-8"). */
+TL_TEST(name_not_utf8)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/utf8.sqlite", t);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+             " mangledName INTEGER);"
+             "INSERT INTO StringIds VALUES (1, CAST(X'67656d6dff' AS TEXT));"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
+    sqlite3_close(db);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze import %s -o %s/run", tl_test_bin(), db_path, t);
+    TL_ASSERT_MSG(o.rc == 1 &&
+                      tl_test_one_line(o.err, "utf8.sqlite: Nsight Systems export: CUPTI_ACTIVITY_KIND_KERNEL row 1: its "
+                                              "name is not valid UTF-8 (byte 0xff at offset 4)"),
+                  "rc %d: %s%s", o.rc, o.err, o.out);
+    tl_test_output_free(&o);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run", t), 0);
+#endif
+}
+
+/* An NVTX range name longer than the reader's name buffer, in two-byte
+ * characters, is cut at a character: what import writes reads back
+ * (before: cut inside one, "name is not valid UTF-8" on reading it). */
+TL_TEST(long_nvtx_name_cut_at_a_character)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600], q[2400];
+    snprintf(db_path, sizeof db_path, "%s/nvtx.sqlite", t);
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
+    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
+             " mangledName INTEGER);"
+             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
+             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"
+             " uint64Value INTEGER, int64Value INTEGER);"
+             "INSERT INTO StringIds VALUES (1, '_Z10my_computev');"
+             "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
+    int n = snprintf(q, sizeof q, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES "
+                                  "(900, 2500, 59, '");
+    for (int k = 0; k < 700; k++) n += snprintf(q + n, sizeof q - (size_t)n, "\xc3\xa9");
+    snprintf(q + n, sizeof q - (size_t)n, "', 83886087, 0);");
+    exec(db, q);
+    sqlite3_close(db);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > /dev/null", tl_test_bin(), db_path, t), 0);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s/run", tl_test_bin(), t);
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    tl_test_output_free(&o);
+    TL_ASSERT_EQ(tl_test_sh("grep -q ',nvtx,\xc3\xa9\xc3\xa9' %s/run/trace.rank0.csv", t), 0);
+#endif
+}
+
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
-             progress_and_clock_flags_on_export)
+             progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
+             long_nvtx_name_cut_at_a_character)

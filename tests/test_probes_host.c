@@ -3,11 +3,16 @@
  * accepts, with the right names, iterations and nesting. */
 #include "probes/probes.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tests/tl_test.h"
+#include "tests/tl_test_run.h"
 
 typedef struct {
     tl_trace_record r;
@@ -324,5 +329,82 @@ TL_TEST(thread_ranks)
     }
 }
 
+/* libtrilap-inject.so loaded into a child as the driver loads it, without
+ * a GPU (the trace it writes at exit holds host ranges only), with the
+ * environment `env` ("KEY=value" strings, NULL-terminated) and its trace
+ * folder `dir`; its stderr into `err`. */
+static void inject_child(const char *dir, const char *const *env, const char *err)
+{
+    char lib[600];
+    snprintf(lib, sizeof lib, "%s/lib/libtrilap-inject.so", tl_test_env("TL_BUILD", "build"));
+    struct stat sb;
+    if (stat(lib, &sb) != 0) TL_SKIP("%s not built", lib);
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        static const char *const launcher[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK",
+                                               "PMI_SIZE", "PMIX_RANK", "RANK", "WORLD_SIZE", "SLURM_PROCID",
+                                               "SLURM_NTASKS", "TRILAP_BUFFER_BYTES", "TRILAP_MAX_BUFFERS"};
+        for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++) unsetenv(launcher[i]);
+        for (size_t i = 0; env[i]; i++) putenv((char *)env[i]);
+        setenv("TRILAP_TRACE_DIR", dir, 1);
+        if (!freopen(err, "w", stderr)) _exit(5);
+        void *h = dlopen(lib, RTLD_NOW);
+        int (*init)(void) = h ? (int (*)(void))dlsym(h, "InitializeInjection") : NULL;
+        if (!init) _exit(3);
+        exit(init() == 1 ? 0 : 4); /* exit runs the library's atexit writer */
+    }
+    int status = 0;
+    TL_ASSERT(waitpid(pid, &status, 0) == pid);
+    TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+}
+
+/* The injection library takes its rank from torchrun's RANK / WORLD_SIZE
+ * (and before SLURM_PROCID, the node's task under srun + torchrun). Before,
+ * every process of a torchrun job was rank 0 and wrote over the others'
+ * trace.rank0.csv. */
+TL_TEST(inject_rank_from_torchrun)
+{
+    const char *dir = tl_test_tmpdir();
+    static const char *const env[] = {"RANK=1", "WORLD_SIZE=2", "SLURM_PROCID=0", "SLURM_NTASKS=1", NULL};
+    char err[700];
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    inject_child(dir, env, err);
+    struct stat sb;
+    char p0[700], p1[700];
+    snprintf(p0, sizeof p0, "%s/trace.rank0.csv", dir);
+    snprintf(p1, sizeof p1, "%s/trace.rank1.csv", dir);
+    TL_ASSERT_MSG(stat(p0, &sb) != 0, "%s written: the torchrun rank 1 taken for rank 0", p0);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, p1, TL_TRACE_ACCEPT_INCOMPLETE));
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "rank"), "1");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "nranks"), "2");
+    tl_trace_reader_close(&r);
+}
+
+/* TRILAP_BUFFER_BYTES / TRILAP_MAX_BUFFERS that are not whole numbers turn
+ * tracing off, said on stderr, as a value out of range does (before: 'abc'
+ * read as 0, the default, and the trace written as if nothing was set). */
+TL_TEST(inject_bad_buffer_env_said)
+{
+    static const char *const bad[][2] = {{"TRILAP_BUFFER_BYTES=abc", "TRILAP_BUFFER_BYTES='abc' is not a whole number"},
+                                         {"TRILAP_MAX_BUFFERS=8x", "TRILAP_MAX_BUFFERS='8x' is not a whole number"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const char *dir = tl_test_tmpdir();
+        const char *env[] = {bad[k][0], NULL};
+        char err[700], p0[700];
+        snprintf(err, sizeof err, "%s/stderr", dir);
+        snprintf(p0, sizeof p0, "%s/trace.rank0.csv", dir);
+        inject_child(dir, env, err);
+        char *text = tl_test_slurp(err);
+        TL_ASSERT_MSG(text && strstr(text, bad[k][1]) && strstr(text, "tracing off for this process"), "%s",
+                      text ? text : "(no stderr)");
+        free(text);
+        struct stat sb;
+        TL_ASSERT_MSG(stat(p0, &sb) != 0, "%s written with %s", p0, bad[k][0]);
+    }
+}
+
 TL_TEST_MAIN(host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
-             dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks)
+             dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
+             inject_rank_from_torchrun, inject_bad_buffer_env_said)
