@@ -92,7 +92,10 @@ static void rc_values(const tl_an_metrics *m, double *x)
 }
 
 /* One row per rank, labelled with the trace's rank (a Kineto trace of rank 3
- * alone is rank 3, as in every other command), then max and mean. */
+ * alone is rank 3, as in every other command), then max and mean over the
+ * ranks with activity in the window: a rank without any (W = 0) has no
+ * ratios either, and counted as zeros its times halved a two-rank mean
+ * that its ratios left out (idle_ranks_note says so under the table). */
 static tl_status add_rows(tl_an_table *t, const tl_an_rank_result *res, const double *vals, size_t nrank, size_t nv,
                           const int *dec)
 {
@@ -109,7 +112,7 @@ static tl_status add_rows(tl_an_table *t, const tl_an_rank_result *res, const do
             size_t cnt = 0;
             for (size_t r = 0; r < nrank; r++) {
                 double v = vals[r * nv + j];
-                if (!isfinite(v)) continue;
+                if (!isfinite(v) || res[r].whole.w == 0) continue;
                 cnt++;
                 if (agg == 0) a = v > a ? v : a;
                 else a += v;
@@ -118,6 +121,15 @@ static tl_status add_rows(tl_an_table *t, const tl_an_rank_result *res, const do
         }
     }
     return TL_OK;
+}
+
+/* The ranks max and mean leave out (add_rows), said under the table */
+static void idle_ranks_note(const tl_an_rank_result *res, size_t nr)
+{
+    if (nr < 2) return;
+    for (size_t r = 0; r < nr; r++)
+        if (res[r].whole.w == 0)
+            printf("# max, mean: without rank %d, which has no activity in the window\n", res[r].meta.rank);
 }
 
 /* Why a ratio shows "-": said once under the table, never "nan". */
@@ -399,6 +411,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
     TL_TRYGOTO(blank_host_only(t, res, nr, vals, rv), st, fail);
     TL_TRYGOTO(add_rows(t, res, vals, nr, NV, dec), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o->c.csv), st, fail);
+    idle_ranks_note(res, nr);
     TL_TRYGOTO(undefined_note(res, nr), st, fail);
 
     TL_TRYGOTO(reconciliation_table(o, res, rv, nr), st, fail);

@@ -134,16 +134,31 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
  * hundreds of characters. */
 enum { MAX_TEXT_W = 60 };
 
-/* A control character in a name (a kernel name with a newline, as a
- * foreign trace may hold) printed as a space: one row stays one line. */
+/* Characters of UTF-8 text (the traces' names are UTF-8: the readers
+ * refuse anything else), counted as columns: in bytes, a name with 'é'
+ * pushed the rest of its row right, and the cut could split a character. */
+static size_t text_width(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* The first n characters of s. A control character in a name (a kernel
+ * name with a newline, as a foreign trace may hold) printed as a space:
+ * one row stays one line. */
 static void put_text(FILE *out, const char *s, size_t n)
 {
-    for (size_t i = 0; i < n && s[i]; i++) fputc((unsigned char)s[i] < 0x20 ? ' ' : s[i], out);
+    for (size_t i = 0; s[i]; i++) {
+        const int lead = ((unsigned char)s[i] & 0xc0) != 0x80;
+        if (lead && n-- == 0) break;
+        fputc((unsigned char)s[i] < 0x20 ? ' ' : s[i], out);
+    }
 }
 
 static void put_cell(FILE *out, const col *c, size_t w, const char *s)
 {
-    size_t len = strlen(s);
+    size_t len = text_width(s);
     if (!c->text) {
         fprintf(out, " %*s", (int)w, s);
         return;
@@ -173,7 +188,7 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         w[j] = strlen(t->cols[j].name);
         if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
         for (size_t i = 0; i < t->nrows; i++) {
-            size_t len = strlen(cell(t, i, j));
+            size_t len = text_width(cell(t, i, j));
             if (t->cols[j].text && len > MAX_TEXT_W) {
                 ncut[j]++;
                 len = MAX_TEXT_W;

@@ -313,6 +313,48 @@ TL_TEST(table_caps_text_columns)
     tl_an_table_destroy(&t);
 }
 
+/* UTF-8 names are measured and cut in characters: the columns after a
+ * name with 'é' stay in line, and a long one is cut between characters
+ * (before: widths in bytes, and a cut that split a two-byte character) */
+TL_TEST(table_text_in_characters)
+{
+    tl_an_table *t = NULL;
+    TL_ASSERT_OK(tl_an_table_create(&t, "utf8"));
+    TL_ASSERT_OK(tl_an_table_col(t, "name", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "n", "", 0));
+    char longname[200] = "";
+    for (int k = 0; k < 40; k++) strcat(longname, "\xc3\xa9"); /* 40 x 'é': 80 bytes */
+    const char *names[] = {"caf\xc3\xa9", "cafe", longname};
+    for (int r = 0; r < 3; r++) {
+        TL_ASSERT_OK(tl_an_table_row(t));
+        TL_ASSERT_OK(tl_an_table_str(t, names[r]));
+        TL_ASSERT_OK(tl_an_table_int(t, r));
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_an_table_print(t, f);
+    fclose(f);
+    /* 40 characters: no cut, and the name column 40 wide */
+    TL_ASSERT_MSG(!strstr(buf, "cut to"), "%s", buf);
+    char want[300];
+    snprintf(want, sizeof want, "\n  caf\xc3\xa9%*s 0\n  cafe%*s 1\n  %s 2\n", 36, "", 36, "", longname);
+    TL_ASSERT_MSG(strstr(buf, want), "%s", buf);
+    free(buf);
+    for (int k = 0; k < 40; k++) strcat(longname, "\xc3\xa9"); /* 80 characters: cut to 57 and "..." */
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, longname));
+    TL_ASSERT_OK(tl_an_table_int(t, 3));
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    tl_an_table_print(t, f);
+    fclose(f);
+    snprintf(want, sizeof want, "\n  %.*s... 3\n", 2 * 57, longname);
+    TL_ASSERT_MSG(strstr(buf, want), "%s", buf);
+    free(buf);
+    tl_an_table_destroy(&t);
+}
+
 /* A missing number prints "-" and is NaN in the CSV, where a text cell
  * "-" (no unit) stays "-"; a name with a newline stays on its row when
  * printed, and whole (quoted) in the CSV. */
@@ -421,5 +463,5 @@ TL_TEST(parse_iters)
 }
 
 TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
-             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_missing_numbers_and_control_characters, names_intern, parse_iters,
+             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_text_in_characters, table_missing_numbers_and_control_characters, names_intern, parse_iters,
              names_short_demangled_calls, copy_direction)

@@ -435,6 +435,31 @@ TL_TEST(timeline_skips_an_empty_first_rank)
     TL_ASSERT_EQ(tl_test_sh("test $(wc -l < %s/tl.csv) -gt 1000", t), 0);
 }
 
+/* overlap's max and mean rows leave out a rank without activity in the
+ * window, and say so (before: its W of 0 halved the mean W, 615593.0
+ * beside rank 1's 1231186.0, while the mean ratios left it out) */
+TL_TEST(overlap_means_leave_out_an_idle_rank)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
+    char run[600];
+    snprintf(run, sizeof run, "%s/k2", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && echo '{\"traceEvents\": []}' > %s/rank0.json && "
+                            "cp %s/sampled_rank-1.json.gz %s/", run, run, dir, run), 0);
+    tl_test_output o = tl_test_capture("%s/trilap-analyze overlap %s --csv %s/ov.csv", tl_test_bin(), run, t);
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    TL_ASSERT_MSG(strstr(o.out, "# max, mean: without rank 0, which has no activity in the window\n"), "%s", o.out);
+    tl_test_output_free(&o);
+    char p[700];
+    snprintf(p, sizeof p, "%s/ov.csv", t);
+    char *csv = tl_test_read(p), *one = strstr(csv, "\n1,"), *mean = strstr(csv, "\nmean,");
+    TL_ASSERT_MSG(one && mean, "%s", csv);
+    *strchr(one + 1, '\n') = '\0';
+    TL_ASSERT_MSG(strncmp(one + 3, mean + 6, strlen(one + 3)) == 0, "the mean row is not rank 1's:\n%s\n%s", one + 1,
+                  mean + 1);
+    free(csv);
+}
+
 /* Every command reads a Kineto folder; import writes trilap traces that
  * analyse the same. */
 TL_TEST(every_command_reads_kineto)
@@ -1409,7 +1434,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
