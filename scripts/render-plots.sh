@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the trilap figures (PNG and PDF) from CSV with gnuplot only:
-#   scripts/render-plots.sh [--results DIR] [--out DIR]
+#   scripts/render-plots.sh [--results DIR] [--out DIR] [--iters A:B]
 # For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv,
 # or gzipped, trace.rank*.csv.gz, where <folder> holds a three-stream results CSV):
 #   <name>-timeline.{png,pdf}   Fig. 2-style timelines of the variants side by side
@@ -16,7 +16,9 @@
 # The CSV these plots read is written beside them, so a figure can be redrawn
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
-# from whatever folder it runs.
+# from whatever folder it runs; --iters: the timelines' iteration range
+# (trilap-analyze timeline --iter-range). A results CSV without rows is
+# skipped with a note; a figure gnuplot cannot draw is one line, exit 1.
 set -euo pipefail
 
 results=""
@@ -24,10 +26,14 @@ out=""
 iters=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
+        --results|--out|--iters)
+            [[ $# -ge 2 && -n $2 ]] || { echo "render-plots.sh: $1 needs a value (try --help)" >&2; exit 2; } ;;
+    esac
+    case "$1" in
         --results) results=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --iters) iters=$2; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -44,6 +50,24 @@ plots=$here/plots
 command -v gnuplot >/dev/null || { echo "render-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
 [[ -x $analyze ]] || { echo "render-plots.sh: $analyze not built (run make)" >&2; exit 1; }
 [[ -d $results ]] || { echo "render-plots.sh: no results folder $results" >&2; exit 1; }
+# --out is made only when there is something to draw, so ask now whether it
+# can be: a file in its place surfaced as mkdir's error after the first figures
+out_refusal() {
+    local d=$1
+    if [[ -e $d ]]; then
+        [[ -d $d ]] || { echo "a file, not a folder"; return; }
+    else
+        while [[ ! -e $d ]]; do d=$(dirname "$d"); done
+        [[ -d $d ]] || { echo "$d is a file, not a folder"; return; }
+    fi
+    [[ -w $d ]] || echo "$d is not writable"
+}
+why=$(out_refusal "$out")
+[[ -z $why ]] || { echo "render-plots.sh: --out $out: $why; give a folder" >&2; exit 1; }
+# a figure is drawn under a temporary name and renamed when whole; one left
+# by a failure or a signal is removed
+drawing=""
+trap 'rm -f -- "$drawing"' EXIT
 
 # variants in the order of the paper's figures, others after them
 order_variants() {
@@ -59,12 +83,23 @@ order_variants() {
 }
 
 gp() { # script, output base, gnuplot assignments
-    local script=$1 base=$2 assign=$3 ext
+    local script=$1 base=$2 assign=$3 ext log
     for ext in png pdf; do
-        gnuplot -e "$assign; out='$base.$ext'" "$plots/$script"
+        drawing=$base.part$$.$ext
+        if ! log=$(gnuplot -e "$assign; out='$drawing'" "$plots/$script" 2>&1); then
+            echo "render-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
+            exit 1
+        fi
+        [[ -z $log ]] || printf '%s\n' "$log" >&2
+        mv -f -- "$drawing" "$base.$ext"
+        drawing=""
     done
     echo "  $base.png, $base.pdf"
 }
+
+# a results CSV holds rows beyond its header (an interrupted run leaves the
+# header alone, and gnuplot fails on a file with no points)
+has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
 
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 
@@ -104,7 +139,7 @@ while IFS= read -r parent; do
     # the untraced median of the same run as a second marker, where the run has one
     has_timed=0
     for f in "$parent/tristream.csv" "$parent/results.csv"; do
-        [[ -f $f ]] && is_tristream "$f" || continue
+        [[ -f $f ]] && is_tristream "$f" && has_rows "$f" || continue
         "$analyze" compare "$f" --csv "$out/$name-timed.csv" >/dev/null
         awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
                              t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
@@ -165,6 +200,12 @@ variant_table() {
 while IFS= read -r res; do
     header=$(awk '!/^#/ {print; exit}' "$res")
     name=$(echo "${res#"$results"}" | sed 's|^/||; s|/results.csv$||; s|/|-|g; s|\.csv$||')
+    if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||
+          (,$header, == *,function,* && ,$header, == *,bandwidth_gbs,*) ||
+          (,$header, == *,variant,* && ,$header, == *,us_per_iter,*) ]] && ! has_rows "$res"; then
+        echo "render-plots.sh: $res: a header without rows; skipped" >&2
+        continue
+    fi
     if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then
         echo "render-plots.sh: $res (NCCL time vs size)"
         mkdir -p "$out"

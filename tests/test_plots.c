@@ -102,6 +102,60 @@ TL_TEST(render_timeline_breakdown_sweep)
     check_figure(p, 10000);
 }
 
+/* What render-plots.sh and render-fdtd-plots.sh refuse, and what they skip:
+ * an option without its value was bash's 'unbound variable' (exit 1), an
+ * --out that is a file mkdir's error after the first figures, a results
+ * CSV with a header and no rows a gnuplot error (exit 1, every later
+ * figure not drawn) that left a zero-byte PNG. */
+TL_TEST(render_refuses_and_skips)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], out[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    snprintf(out, sizeof out, "%s/out", t);
+    mkdir(res, 0755);
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("scripts/render-%s.sh --out", i ? "fdtd-plots" : "plots");
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "--out needs a value"), "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    snprintf(p, sizeof p, "%s/a-file", t);
+    tl_test_write(p, "x\n");
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("scripts/render-%s.sh %s '%s' --out '%s/a-file/sub'",
+                                           i ? "fdtd-plots" : "plots", i ? "--cpu" : "--results", res, t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "a-file is a file, not a folder"), "rc %d: %s", r.rc,
+                      r.err);
+        tl_test_output_free(&r);
+    }
+    /* an interrupted run's results (the header alone) beside a whole one */
+    snprintf(p, sizeof p, "%s/empty.csv", res);
+    tl_test_write(p, "# program: trilap-bench tristream\nvariant,nranks,rep,us_per_iter\n");
+    snprintf(p, sizeof p, "%s/comm.csv", res);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, out);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "empty.csv: a header without rows; skipped"), "rc %d: %s",
+                  r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/comm.png", out);
+    check_figure(p, 10000);
+    snprintf(p, sizeof p, "%s/empty-variants.png", out);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from no rows", p);
+    /* rows gnuplot cannot draw: one line, and no figure, whole or part */
+    snprintf(p, sizeof p, "%s/comm.csv", res);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,x,y\n");
+    snprintf(p, sizeof p, "%s/out2", t);
+    r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, p);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "gnuplot could not draw") &&
+                      tl_test_count(r.err, "comm.gp") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("ls -A '%s'", p);
+    TL_ASSERT_MSG(r.out[0] == '\0', "left in %s: %s", p, r.out);
+    tl_test_output_free(&r);
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -241,5 +295,5 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, gnuplot_script_needs_input, demo_from_recorded_runs,
+TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, gnuplot_script_needs_input, demo_from_recorded_runs,
              demo_gpu_path_creates_run_dir, demo_committed_h200)
