@@ -101,6 +101,20 @@ gp() { # script, output base, gnuplot assignments
 # header alone, and gnuplot fails on a file with no points)
 has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
 
+# the rows of a results CSV as RFC 4180 reads them, one tab between cells:
+# tristream quotes its environment values, so a comma inside quotes is not
+# a column (awk -F, read `"a,b"` as two, and the knob labels after it wrong)
+csv_cells() {
+    awk '{ cur = ""; q = 0; row = ""
+           for (i = 1; i <= length($0); i++) {
+               ch = substr($0, i, 1)
+               if (q) { if (ch != "\"") cur = cur ch; else if (substr($0, i + 1, 1) == "\"") { cur = cur ch; i++ } else q = 0 }
+               else if (ch == "\"") q = 1
+               else if (ch == ",") { row = row cur "\t"; cur = "" }
+               else cur = cur ch }
+           print row cur }' "$1"
+}
+
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 
 # committed runs keep their traces gzipped (results/README.md), and
@@ -162,7 +176,7 @@ done < <(find "$results" \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz
 # variants it wrote to stderr, the schedules only when there are several
 # configurations.
 variant_table() {
-    awk -F, -v label="$1" -v order="two-stream three-naive three-split allreduce-only ring-only daxpy-only" '
+    csv_cells "$2" | awk -F'\t' -v label="$1" -v order="two-stream three-naive three-split allreduce-only ring-only daxpy-only" '
         BEGIN { nk = split("priorities split_max_ctas split_min_ctas daxpy_blocks cuda_device_max_connections nccl_launch_mode trace_mode", kc, " ")
                 split("prio max_ctas min_ctas blocks conn launch trace", ks, " ") }
         /^#/ { next }
@@ -170,6 +184,8 @@ variant_table() {
         { if (!base_set) { for (j = 1; j <= nk; j++) if (kc[j] in c) base[j] = $c[kc[j]]; base_set = 1 }
           g = ""
           for (j = 1; j <= nk; j++) if ((kc[j] in c) && $c[kc[j]] != base[j]) { g = g (g == "" ? "" : "+") ks[j] "=" $c[kc[j]]; vary[j] = 1 }
+          # gnuplot cuts a tic label at a comma, quoted or not
+          gsub(/,/, ";", g)
           if (g == "") g = label
           if (!(g in seen)) { seen[g] = 1; groups[++ng] = g }
           k = g SUBSEP $c["variant"]; n[k]++; x[k, n[k]] = $c["us_per_iter"] + 0; has[$c["variant"]] = 1 }
@@ -194,7 +210,7 @@ variant_table() {
                 print line
             }
             for (j = 1; j <= m; j++) printf "%s ", vs[j] > "/dev/stderr"
-        }' "$2"
+        }'
 }
 
 while IFS= read -r res; do
@@ -217,10 +233,10 @@ while IFS= read -r res; do
         echo "render-plots.sh: $res (STREAM bandwidth)"
         mkdir -p "$out"
         # bandwidth from the min/max times where present (bytes / time)
-        awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
+        csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
             { b = $c["bandwidth_gbs"]; lo = b; hi = b
               if (("bytes" in c) && ("max_ms" in c) && $c["max_ms"] > 0) { lo = $c["bytes"] / ($c["max_ms"] * 1e6); hi = $c["bytes"] / ($c["min_ms"] * 1e6) }
-              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' "$res" > "$out/$name.csv"
+              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' > "$out/$name.csv"
         gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best, min..max over repetitions)'; \
             title='GPU memory bandwidth, STREAM kernels ($res)'; width=800"
         rendered=$((rendered + 1))
@@ -230,7 +246,7 @@ while IFS= read -r res; do
     swept=0
     for col in ring_bytes allreduce_bytes daxpy_bytes; do
         [[ ,$header, == *,$col,* ]] || continue
-        distinct=$(awk -F, -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' "$res" | sort -u | wc -l)
+        distinct=$(csv_cells "$res" | awk -F'\t' -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' | sort -u | wc -l)
         [[ $distinct -ge 3 ]] || continue
         echo "render-plots.sh: $res sweeps $col ($distinct sizes)"
         mkdir -p "$out"

@@ -156,6 +156,41 @@ TL_TEST(render_refuses_and_skips)
     tl_test_output_free(&r);
 }
 
+/* A tristream results file whose environment values are quoted (RFC 4180,
+ * as trilap-bench writes a value with a comma): the configurations are told
+ * apart by the whole value. awk -F, cut it at the comma: the label read
+ * 'launch="a' and any column after it was shifted. */
+TL_TEST(render_quoted_fields)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], out[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    snprintf(out, sizeof out, "%s/out", t);
+    mkdir(res, 0755);
+    snprintf(p, sizeof p, "%s/knobs.csv", res);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "variant,nranks,rep,us_per_iter,nccl_launch_mode,trace_mode,wrong\n");
+    for (int rep = 0; rep < 3; rep++) {
+        fprintf(f, "three-split,2,%d,%d,unset,off,0\n", rep, 50 + rep);
+        fprintf(f, "three-split,2,%d,%d,\"a,\"\"b\"\"\",cupti,0\n", rep, 60 + rep);
+    }
+    fclose(f);
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, out);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/knobs-variants.csv", out);
+    char *csv = tl_test_read(p);
+    /* the second configuration: both knobs, the launch mode whole (its
+     * comma shown as ';', which gnuplot does not cut a label at) */
+    TL_ASSERT_MSG(strstr(csv, "\nbase,51,50,52\n") && strstr(csv, "\nlaunch=a;\"b\"+trace=cupti,61,60,62\n"),
+                  "%s", csv);
+    free(csv);
+    snprintf(p, sizeof p, "%s/knobs-variants.png", out);
+    check_figure(p, 10000);
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -295,5 +330,6 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, gnuplot_script_needs_input, demo_from_recorded_runs,
+TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+             gnuplot_script_needs_input, demo_from_recorded_runs,
              demo_gpu_path_creates_run_dir, demo_committed_h200)
