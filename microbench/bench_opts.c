@@ -42,14 +42,16 @@ const tl_option tl_tristream_options[] = {
      .offset = TRI(ring_count),
      .metavar = "N",
      .help = "doubles each rank sends to rank+1 (default 32000 = 256 KB)",
-     .min = 0,
+     /* 0 stands for "not given" (then 32000); a typed 0 is refused here
+      * rather than silently run as the default */
+     .min = 1,
      .max = 1 << 30},
     {.name = "ring-bytes",
      .type = TL_OPT_SIZE,
      .offset = TRI(ring_bytes),
      .metavar = "B",
      .help = "the same in bytes, a multiple of 8",
-     .min = 0,
+     .min = 8,
      .max = 8.0 * (1 << 30)},
     {.name = "daxpy-count",
      .type = TL_OPT_SIZE,
@@ -431,7 +433,57 @@ static tl_status results_check(const char *results, const char *header)
     return st == TL_OK ? TL_OK : TL_ERR_IO; /* a file error (exit 1), not a usage error */
 }
 
-tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
+static const tl_option *tristream_option(const char *name)
+{
+    for (size_t i = 0; i < tl_tristream_noptions; i++)
+        if (strcmp(tl_tristream_options[i].name, name) == 0) return &tl_tristream_options[i];
+    return NULL;
+}
+
+/* A sweep sets one size at every point: the option that fixes that size
+ * would do nothing, and each point must lie in that option's own range
+ * (a sweep to 1T reached the GPUs with a DAXPY of 2^37 doubles that
+ * --daxpy-count refuses). */
+static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res,
+                             const tl_tristream_cfg *cfg)
+{
+    static const struct {
+        int kind;
+        const char *option, *also; /* the options that fix the swept size */
+        int64_t unit;              /* the option's unit in the sweep's: 8 B per double */
+    } swept[] = {
+        {TL_SWEEP_RING_BYTES, "ring-count", "ring-bytes", 8},
+        {TL_SWEEP_ALLREDUCE_COUNT, "allreduce-count", NULL, 1},
+        {TL_SWEEP_DAXPY_BYTES, "daxpy-count", NULL, 8},
+    };
+    for (size_t k = 0; k < sizeof swept / sizeof swept[0]; k++) {
+        if (swept[k].kind != cfg->sweep) continue;
+        const char *names[2] = {swept[k].option, swept[k].also};
+        for (int j = 0; j < 2; j++) {
+            const tl_option *opt = names[j] ? tristream_option(names[j]) : NULL;
+            if (!opt || !tl_opts_given(res, (const char *)o + opt->offset)) continue;
+            char v[32];
+            snprintf(v, sizeof v, "%lld", (long long)*(const int64_t *)((const char *)o + opt->offset));
+            char why[96];
+            snprintf(why, sizeof why, "--sweep %s sets this size at each point; give one or the other",
+                     tl_bench_sweep_name(cfg->sweep));
+            return tl_bench_invalid(names[j], v, why);
+        }
+        const tl_option *opt = tristream_option(swept[k].option);
+        int64_t last = cfg->points[cfg->npoints - 1];
+        if ((double)(last / swept[k].unit) > opt->max) {
+            char why[160], bytes[48] = "";
+            if (swept[k].unit > 1) snprintf(bytes, sizeof bytes, " doubles (%.15g B)", opt->max * (double)swept[k].unit);
+            snprintf(why, sizeof why, "the point %lld is beyond the largest --%s, %.15g%s", (long long)last,
+                     opt->name, opt->max, bytes);
+            return tl_bench_invalid("sweep-range", o->sweep_range, why);
+        }
+    }
+    return TL_OK;
+}
+
+tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *res,
+                               tl_tristream_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     char buf[32];
@@ -494,6 +546,10 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
                     return tl_bench_invalid("sweep-range", o->sweep_range,
                                             "byte sizes must be multiples of 8 (doubles)");
                 }
+        if (sweep_check(o, res, cfg) != TL_OK) {
+            tl_tristream_cfg_free(cfg);
+            return TL_ERR_INVAL;
+        }
     } else {
         if (o->sweep_range)
             return tl_bench_invalid("sweep-range", o->sweep_range, "given without --sweep");

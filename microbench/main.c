@@ -118,15 +118,17 @@ int main(int argc, char **argv)
     int refused = !res.exit_now && ((fn == tl_stream_rank_main && host_stream_refuses(so, &lo, &res)) ||
                                     tl_launch_opts_refused("trilap-bench", &lo, &res,
                                                            fn == tl_stream_rank_main && so->host ? "stream --host" : NULL));
-    free(res.positional); /* and what tl_opts_given reads */
-    if (refused) return 2;
-    if (res.exit_now) return 0;
+    if (refused || res.exit_now) {
+        free(res.positional); /* and what tl_opts_given reads */
+        return refused ? 2 : 0;
+    }
 
     tl_tristream_cfg cfg = {0};
     tl_status checked = TL_OK;
-    if (fn == tl_tristream_rank_main) checked = tl_tristream_resolve(to, &cfg);
+    if (fn == tl_tristream_rank_main) checked = tl_tristream_resolve(to, &res, &cfg);
     if (fn == tl_commbench_rank_main) checked = tl_commbench_check(co);
     if (fn == tl_stream_rank_main) checked = tl_stream_check(so);
+    free(res.positional);
     if (checked != TL_OK) {
         tl_tristream_cfg_free(&cfg);
         return checked == TL_ERR_IO ? 1 : 2; /* an output that cannot be written; else the arguments */

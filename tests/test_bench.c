@@ -28,10 +28,13 @@ static tl_status parse_tristream(tl_tristream_opts *to, tl_tristream_cfg *cfg, c
         .program = "trilap-bench", .usage = "tristream [options]", .groups = &g, .ngroups = 1};
     tl_optresult res;
     tl_status st = tl_opts_parse(&spec, argc, argv, &res);
-    free(res.positional);
-    if (st != TL_OK) return st;
+    if (st != TL_OK) {
+        free(res.positional);
+        return st;
+    }
     /* argv points into buf; resolve before it goes away */
-    st = tl_tristream_resolve(to, cfg);
+    st = tl_tristream_resolve(to, &res, cfg);
+    free(res.positional);
     to->variants = to->results = to->trace = to->sweep_range = NULL;
     return st;
 }
@@ -157,6 +160,9 @@ TL_TEST(tristream_bad_options)
         "--iters 0",
         "--repeat -1",
         "--allreduce-count 0",
+        "--ring-count 0", /* was run as the default 32000 */
+        "--sweep ring-bytes --sweep-range 8:1K --ring-count 5", /* the sweep sets it */
+        "--sweep daxpy-bytes --sweep-range 1K:1T",               /* beyond --daxpy-count */
         "--daxpy-count 1.5M",
         "--results ''",
         "--no-such-option 3",

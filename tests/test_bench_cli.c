@@ -161,6 +161,51 @@ TL_TEST(host_stream_formats)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2,
+/* Sizes tristream would not run as typed: a ring of 0 ran as the default
+ * 32000 doubles (0 meant "not given"), a size option beside a sweep of that
+ * size was dropped, and a sweep went past the option's own range (1K:1T
+ * reached the GPUs with a DAXPY --daxpy-count refuses). Refused in one
+ * line, exit 2; a sweep of another size or within the range is not. */
+TL_TEST(tristream_sizes_as_typed)
+{
+    static const char *const bad[][2] = {
+        {"--ring-count 0", "trilap-bench: invalid --ring-count '0': out of range [1, 1073741824] (try --help)\n"},
+        {"--ring-bytes 0", "trilap-bench: invalid --ring-bytes '0': out of range [8, 8589934592] (try --help)\n"},
+        {"--sweep ring-bytes --sweep-range 8:1K --ring-count 5",
+         "trilap-bench: invalid --ring-count '5': --sweep ring-bytes sets this size at each point; give one or "
+         "the other (try --help)\n"},
+        {"--sweep ring-bytes --sweep-range 8:1K --ring-bytes 64", "invalid --ring-bytes '64': --sweep ring-bytes"},
+        {"--sweep allreduce-count --sweep-range 1:16 --allreduce-count 2",
+         "invalid --allreduce-count '2': --sweep allreduce-count sets this size"},
+        {"--sweep daxpy-bytes --sweep-range 8K:1M --daxpy-count 8M",
+         "invalid --daxpy-count '8388608': --sweep daxpy-bytes sets this size"},
+        {"--sweep daxpy-bytes --sweep-range 1K:1T",
+         "trilap-bench: invalid --sweep-range '1K:1T': the point 1099511627776 is beyond the largest "
+         "--daxpy-count, 17179869184 doubles (137438953472 B) (try --help)\n"},
+        {"--sweep ring-bytes --sweep-range 8:16G", "the point 17179869184 is beyond the largest --ring-count"},
+        {"--sweep allreduce-count --sweep-range 1:4G",
+         "the point 4294967296 is beyond the largest --allreduce-count, 1073741824 (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "tristream %s", bad[i][0]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, bad[i][1]), "%s: exit %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    /* taken: the run goes on to look for a GPU (none with --no-gpu) */
+    static const char *const good[] = {"--sweep daxpy-bytes --sweep-range 8K:16K --ring-count 64",
+                                       "--sweep ring-bytes --sweep-range 8:8G --daxpy-count 1K"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "tristream %s --no-gpu", good[i]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "tristream needs one GPU per rank"), "%s: exit %d: %s",
+                      args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats)
