@@ -556,6 +556,13 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
         cfg->npoints = 1;
     }
     cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
+    if (!cfg->needs_split && (o->split_max_ctas > 0 || o->split_min_ctas > 0)) {
+        int max = o->split_max_ctas > 0;
+        snprintf(buf, sizeof buf, "%lld", (long long)(max ? o->split_max_ctas : o->split_min_ctas));
+        tl_tristream_cfg_free(cfg);
+        return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", buf,
+                                "no selected variant uses the split communicator (three-split)");
+    }
     return TL_OK;
 }
 
@@ -651,10 +658,21 @@ tl_status tl_stream_check(tl_stream_opts *o)
 
 tl_status tl_commbench_check(const tl_commbench_opts *o)
 {
+    char v[32];
     if (o->max_bytes < o->min_bytes) {
-        char v[32];
         snprintf(v, sizeof v, "%lld", (long long)o->max_bytes);
         return tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
+    }
+    /* as tristream: NCCL would be handed minCTAs above maxCTAs */
+    if (o->split_max_ctas > 0 && o->split_min_ctas > o->split_max_ctas) {
+        snprintf(v, sizeof v, "%lld", (long long)o->split_min_ctas);
+        return tl_bench_invalid("split-min-ctas", v, "greater than --split-max-ctas");
+    }
+    if (o->comm == TL_COMMBENCH_WORLD && (o->split_max_ctas > 0 || o->split_min_ctas > 0)) {
+        int max = o->split_max_ctas > 0;
+        snprintf(v, sizeof v, "%lld", (long long)(max ? o->split_max_ctas : o->split_min_ctas));
+        return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", v,
+                                "--comm world measures no split communicator");
     }
     return results_check(o->results, tl_comm_results_header);
 }

@@ -110,8 +110,8 @@ TL_TEST(tristream_good_options)
     TL_ASSERT_OK(
         parse_tristream(&to, &cfg,
                         "--ring-bytes 512K --variants two-stream,three-naive --priorities off "
-                        "--format json --daxpy-count 1M --allreduce-count 4 --split-max-ctas 4 "
-                        "--split-min-ctas 2 --daxpy-blocks 264 --iters 7 --repeat 3 --warmup 0 "
+                        "--format json --daxpy-count 1M --allreduce-count 4 "
+                        "--daxpy-blocks 264 --iters 7 --repeat 3 --warmup 0 "
                         "--trace /tmp/x --trace-mode cupti --trace-iters 9"));
     TL_ASSERT_EQ(cfg.ring_count, 65536);
     TL_ASSERT_EQ(cfg.variants, (1u << TL_VAR_TWO_STREAM) | (1u << TL_VAR_THREE_NAIVE));
@@ -120,8 +120,6 @@ TL_TEST(tristream_good_options)
     TL_ASSERT_EQ(cfg.format, TL_FMT_JSON);
     TL_ASSERT_EQ(cfg.daxpy_count, 1048576);
     TL_ASSERT_EQ(cfg.allreduce_count, 4);
-    TL_ASSERT_EQ(cfg.split_max_ctas, 4);
-    TL_ASSERT_EQ(cfg.split_min_ctas, 2);
     TL_ASSERT_EQ(cfg.daxpy_blocks, 264);
     TL_ASSERT_EQ(cfg.iters, 7);
     TL_ASSERT_EQ(cfg.repeat, 3);
@@ -130,9 +128,12 @@ TL_TEST(tristream_good_options)
     TL_ASSERT_EQ(cfg.trace_iters, 9);
     tl_tristream_cfg_free(&cfg);
 
-    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--ring-count 1000 --variants three-split"));
+    TL_ASSERT_OK(parse_tristream(&to, &cfg,
+                                 "--ring-count 1000 --variants three-split --split-max-ctas 4 --split-min-ctas 2"));
     TL_ASSERT_EQ(cfg.ring_count, 1000);
     TL_ASSERT_EQ(cfg.needs_split, 1);
+    TL_ASSERT_EQ(cfg.split_max_ctas, 4);
+    TL_ASSERT_EQ(cfg.split_min_ctas, 2);
     tl_tristream_cfg_free(&cfg);
 }
 
@@ -156,6 +157,8 @@ TL_TEST(tristream_bad_options)
         "--sweep daxpy-bytes --sweep-range 1M:1K",
         "--sweep ring-size --sweep-range 8:16",
         "--split-max-ctas 4 --split-min-ctas 8",
+        "--variants two-stream,three-naive --split-max-ctas 2", /* no split communicator */
+        "--variants ring-only --split-min-ctas 1",
         "--split-max-ctas 65",
         "--iters 0",
         "--repeat -1",

@@ -206,6 +206,37 @@ TL_TEST(tristream_sizes_as_typed)
     }
 }
 
-TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
+/* The split communicator's CTA limits where they would do nothing or
+ * contradict: comm took --split-min-ctas 4 --split-max-ctas 2 (tristream
+ * refused it) and, like tristream without three-split, limits for a
+ * communicator it does not measure. One line, exit 2. */
+TL_TEST(split_ctas_where_used)
+{
+    static const char *const bad[][2] = {
+        {"comm --split-min-ctas 4 --split-max-ctas 2",
+         "trilap-bench: invalid --split-min-ctas '4': greater than --split-max-ctas (try --help)\n"},
+        {"comm --comm world --split-max-ctas 2",
+         "trilap-bench: invalid --split-max-ctas '2': --comm world measures no split communicator (try --help)\n"},
+        {"comm --comm world --split-min-ctas 1", "invalid --split-min-ctas '1': --comm world"},
+        {"tristream --variants two-stream,three-naive --split-max-ctas 2",
+         "trilap-bench: invalid --split-max-ctas '2': no selected variant uses the split communicator "
+         "(three-split) (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tl_test_output r = bench(bad[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, bad[i][1]), "%s: exit %d: %s", bad[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    static const char *const good[] = {"comm --comm split --split-max-ctas 2 --split-min-ctas 1 --no-gpu",
+                                       "tristream --variants three-split --split-max-ctas 2 --no-gpu"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        tl_test_output r = bench(good[i]);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "needs one GPU per rank"), "%s: exit %d: %s", good[i],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed, split_ctas_where_used,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats)
