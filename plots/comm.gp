@@ -16,8 +16,11 @@ set datafile commentschars "#"
 set title title noenhanced
 set xlabel "message size (bytes)"
 set ylabel "time per operation (µs)"
+stats file using (column("size_bytes")) nooutput
+bytes_lo = STATS_min
+bytes_hi = STATS_max
 set logscale xy 2
-set format x "%.0b %BB"
+eval bytes_tics
 set format y "%g"
 set logscale y 10
 set grid xtics ytics mxtics mytics lc rgb "#dddddd", lc rgb "#f0f0f0"

@@ -19,3 +19,14 @@ categories = "spmv fused-update dot precond pack-unpack axpy nccl-allreduce nccl
 palette = "2062260 1556175 9725885 9197131 12369186 2924588 14034728 16750742 16744206 8355711 13092807 14907330 10181046 5164484 9125192 14204888 11119017 6732650"
 catcolor(i) = int(word(palette, int(i) + 1))
 catcolor_of(name) = sum [k = 1:words(categories)] (word(categories, k) eq name ? int(word(palette, k)) : 0)
+# Byte sizes on a log2 axis as IEC units ("32 B", "1 KiB", "32 MiB"):
+# gnuplot's "%.0b %BB" prints "32   B" and "1 kiB". `bytes_tics` (a command
+# string: `eval bytes_tics`) labels powers of two from bytes_lo to bytes_hi,
+# about eight of them, which the caller sets from `stats`.
+bytes_label(v) = v >= 2.0**40 ? sprintf("%g TiB", v / 2.0**40) : v >= 2.0**30 ? sprintf("%g GiB", v / 2.0**30) : \
+    v >= 2.0**20 ? sprintf("%g MiB", v / 2.0**20) : v >= 2.0**10 ? sprintf("%g KiB", v / 2.0**10) : sprintf("%g B", v)
+log2_floor(v) = floor(log(v) / log(2) + 1e-9)
+log2_ceil(v) = ceil(log(v) / log(2) - 1e-9)
+bytes_tics = "set xtics (); k_lo = log2_floor(bytes_lo); k_hi = log2_ceil(bytes_hi); " . \
+    "k_step = k_hi - k_lo > 10 ? ceil((k_hi - k_lo) / 8.0) : 1; " . \
+    "do for [k = k_lo:k_hi:k_step] { set xtics add (bytes_label(2.0**k) 2.0**k) }"

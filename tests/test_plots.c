@@ -191,6 +191,45 @@ TL_TEST(render_quoted_fields)
     check_figure(p, 10000);
 }
 
+/* The byte axes and the sweep's key, as text (the same figure replotted on
+ * gnuplot's dumb terminal): gnuplot's "%.0b %BB" labelled 32 B "32   B"
+ * and 1 KiB "1 kiB", and the key listed three-naive and the ideal bound for
+ * a sweep that had neither. */
+TL_TEST(byte_axes_and_sweep_key)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/comm.csv", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "op,comm,size_bytes,time_us\n");
+    for (long b = 8; b <= (1L << 27); b *= 2)
+        fprintf(f, "allreduce,world,%ld,%g\nsendrecv,world,%ld,%g\n", b, 10 + b / 3e5, b, 11 + b / 3e5);
+    fclose(f);
+    tl_test_output r = tl_test_capture("gnuplot -e \"file='%s/comm.csv'; out='%s/comm.png'\" plots/comm.gp "
+                                       "-e 'set terminal dumb size 160,40; set output; replot'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "8 B") && strstr(r.out, "4 KiB") && strstr(r.out, "128 MiB") &&
+                      !strstr(r.out, "kiB") && !strstr(r.out, "  B "),
+                  "rc %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    /* a sweep of two schedules without the parts: no bound, no three-naive */
+    snprintf(p, sizeof p, "%s/sweep.csv", t);
+    f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "ring_bytes,variant,nranks,reps,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n");
+    for (long b = 8192; b <= 4194304; b *= 8)
+        fprintf(f, "%ld,two-stream,2,3,66,65,67,NaN,NaN,NaN\n%ld,three-split,2,3,58,57,59,NaN,NaN,NaN\n", b, b);
+    fclose(f);
+    r = tl_test_capture("gnuplot -e \"file='%s/sweep.csv'; xcol='ring_bytes'; out='%s/sweep.png'\" plots/sweep.gp "
+                        "-e 'set terminal dumb size 160,40; set output; replot'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "two-stream") && strstr(r.out, "three-split") &&
+                      !strstr(r.out, "three-naive") && !strstr(r.out, "ideal bound") && strstr(r.out, "8 KiB") &&
+                      strstr(r.out, "4 MiB"),
+                  "rc %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -330,6 +369,6 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields, byte_axes_and_sweep_key,
              gnuplot_script_needs_input, demo_from_recorded_runs,
              demo_gpu_path_creates_run_dir, demo_committed_h200)
