@@ -237,8 +237,17 @@ while IFS= read -r res; do
             { b = $c["bandwidth_gbs"]; lo = b; hi = b
               if (("bytes" in c) && ("max_ms" in c) && $c["max_ms"] > 0) { lo = $c["bytes"] / ($c["max_ms"] * 1e6); hi = $c["bytes"] / ($c["min_ms"] * 1e6) }
               print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' > "$out/$name.csv"
-        gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best, min..max over repetitions)'; \
-            title='GPU memory bandwidth, STREAM kernels ($res)'; width=800"
+        # stream --host writes device "host" in every row: its loops measure
+        # the host's memory, not a GPU's
+        what='GPU memory bandwidth, STREAM kernels'
+        if csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+                                         !("device" in c) || $c["device"] != "host" {exit 1}'; then
+            what='host memory bandwidth, STREAM loops (OpenMP)'
+        fi
+        # bandwidth_gbs is bytes / the fastest call; the bar spans the slowest
+        # to the fastest of the timed calls (the first is dropped)
+        gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best call; slowest..fastest call)'; \
+            title='$what ($res)'; width=800"
         rendered=$((rendered + 1))
         continue
     fi

@@ -230,6 +230,57 @@ TL_TEST(byte_axes_and_sweep_key)
     tl_test_output_free(&r);
 }
 
+/* STREAM results of the host (stream --host: device "host" in every row)
+ * are not a GPU's: the bars were titled "GPU memory bandwidth, STREAM
+ * kernels", and the error bars' "min..max over repetitions" were the
+ * slowest and fastest timed calls. gnuplot's arguments read through a
+ * stand-in that logs them and runs the real one. */
+TL_TEST(stream_bars_say_host_or_gpu)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/bin", t);
+    mkdir(p, 0755);
+    tl_test_output w = tl_test_capture("command -v gnuplot");
+    TL_ASSERT(w.rc == 0 && w.out[0]);
+    w.out[strcspn(w.out, "\n")] = '\0';
+    snprintf(p, sizeof p, "%s/bin/gnuplot", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> '%s/gnuplot.log'\nexec '%s' \"$@\"\n", t, w.out);
+    fclose(f);
+    chmod(p, 0755);
+    tl_test_output_free(&w);
+    static const char *const dev[] = {"host", "NVIDIA H200 (device 0  PCI 0000:00:06)"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/res%d", t, i);
+        mkdir(p, 0755);
+        snprintf(p, sizeof p, "%s/res%d/stream.csv", t, i);
+        f = fopen(p, "w");
+        TL_ASSERT(f);
+        fprintf(f, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n");
+        fprintf(f, "copy,0,%s,1048576,16777216,5,71.099,0.235970,0.279054,0.253111,0\n", dev[i]);
+        fprintf(f, "triad,0,%s,1048576,25165824,5,73.317,0.343249,0.402317,0.372560,0\n", dev[i]);
+        fclose(f);
+        snprintf(p, sizeof p, "%s/gnuplot.log", t);
+        unlink(p);
+        tl_test_output r = tl_test_capture("PATH='%s/bin':\"$PATH\" scripts/render-plots.sh --results '%s/res%d' "
+                                           "--out '%s/out%d'", t, t, i, t, i);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+        char *log = tl_test_read(p);
+        TL_ASSERT_MSG(strstr(log, i ? "title='GPU memory bandwidth, STREAM kernels" :
+                                      "title='host memory bandwidth, STREAM loops (OpenMP)") &&
+                          !strstr(log, i ? "host memory" : "GPU memory") &&
+                          strstr(log, "ylabel='GB/s (best call; slowest..fastest call)'"),
+                      "%s", log);
+        free(log);
+        snprintf(p, sizeof p, "%s/out%d/stream.png", t, i);
+        check_figure(p, 10000);
+    }
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -369,6 +420,6 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields, byte_axes_and_sweep_key,
-             gnuplot_script_needs_input, demo_from_recorded_runs,
-             demo_gpu_path_creates_run_dir, demo_committed_h200)
+TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+             byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, gnuplot_script_needs_input,
+             demo_from_recorded_runs, demo_gpu_path_creates_run_dir, demo_committed_h200)
