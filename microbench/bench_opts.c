@@ -473,7 +473,9 @@ static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res
         int64_t last = cfg->points[cfg->npoints - 1];
         if ((double)(last / swept[k].unit) > opt->max) {
             char why[160], bytes[48] = "";
-            if (swept[k].unit > 1) snprintf(bytes, sizeof bytes, " doubles (%.15g B)", opt->max * (double)swept[k].unit);
+            if (swept[k].unit > 1)
+                snprintf(bytes, sizeof bytes, " doubles (%.15g B)",
+                         opt->max * (double)swept[k].unit);
             snprintf(why, sizeof why, "the point %lld is beyond the largest --%s, %.15g%s", (long long)last,
                      opt->name, opt->max, bytes);
             return tl_bench_invalid("sweep-range", o->sweep_range, why);

@@ -237,6 +237,7 @@ TL_TEST(split_ctas_where_used)
     }
 }
 
-TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed, split_ctas_where_used,
+TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
+             split_ctas_where_used,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats)
