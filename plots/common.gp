@@ -6,7 +6,16 @@ set datafile separator comma
 set datafile columnheaders
 if (!exists("width")) width = 1200
 if (!exists("height")) height = 500
-is_pdf = strstrt(out, ".pdf") > 0
+# the terminal follows the name's ending: without `out` the first use of it
+# failed as "common.gp line 9: undefined variable: out", and any other
+# ending (fig.svg, or a folder named x.pdf/) got the wrong file format
+# (ARG0 names this file here, not the script that loads it)
+gp_ending(s) = strlen(s) > 4 ? s[strlen(s) - 3:] : ""
+if (!exists("out")) { print "no out: set out='x.png' or out='x.pdf', the figure's file"; exit status 2 }
+if (gp_ending(out) ne ".png" && gp_ending(out) ne ".pdf") {
+    print sprintf("out='%s': the figure's name ends in .png or .pdf (its format)", out); exit status 2
+}
+is_pdf = gp_ending(out) eq ".pdf"
 if (!exists("fontsize")) fontsize = 10
 if (is_pdf) {
     set terminal pdfcairo enhanced color font sprintf("Sans,%d", fontsize - 1) size (width / 100.0), (height / 100.0)

@@ -281,6 +281,32 @@ TL_TEST(stream_bars_say_host_or_gpu)
     }
 }
 
+/* The figure's name: without `out` each script failed as "common.gp line
+ * 9: undefined variable: out", and out='fig.svg' wrote a PNG named
+ * fig.svg (the terminal was PDF only where the name held ".pdf"). One
+ * line, exit 2, nothing written. */
+TL_TEST(figure_name_checked)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    static const char *const gp[][2] = {{"bars", "file='x.csv'; series='a'"}, {"breakdown", "file='x.csv'"},
+                                        {"comm", "file='x.csv'"},           {"sweep", "file='x.csv'"},
+                                        {"timeline", "files='x.csv'"},      {"fdtd-energy", "file='x.csv'"}};
+    for (size_t i = 0; i < sizeof gp / sizeof gp[0]; i++) {
+        tl_test_output r = tl_test_capture("gnuplot -e \"%s\" plots/%s.gp", gp[i][1], gp[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "no out: set out='x.png' or out='x.pdf'"), "%s: rc %d: %s",
+                      gp[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        r = tl_test_capture("gnuplot -e \"%s; out='%s/fig.svg'\" plots/%s.gp", gp[i][1], t, gp[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "fig.svg': the figure's name ends in .png or .pdf"),
+                      "%s: rc %d: %s", gp[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        char p[1024];
+        snprintf(p, sizeof p, "%s/fig.svg", t);
+        TL_ASSERT_MSG(access(p, F_OK) != 0, "%s wrote %s", gp[i][0], p);
+    }
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -421,5 +447,6 @@ TL_TEST(demo_committed_h200)
 }
 
 TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
-             byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, gnuplot_script_needs_input,
-             demo_from_recorded_runs, demo_gpu_path_creates_run_dir, demo_committed_h200)
+             byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked,
+             gnuplot_script_needs_input, demo_from_recorded_runs, demo_gpu_path_creates_run_dir,
+             demo_committed_h200)
