@@ -133,6 +133,12 @@ int main(int argc, char **argv)
         tl_tristream_cfg_free(&cfg);
         return checked == TL_ERR_IO ? 1 : 2; /* an output that cannot be written; else the arguments */
     }
+    /* the trace folder is first written after every timed repetition:
+     * one that cannot be is said now, not after the measurement */
+    if (tl_opts_outputs_refused(&spec, "", "trace")) {
+        tl_tristream_cfg_free(&cfg);
+        return 1;
+    }
     /* before anything starts CUDA: the launcher counts GPUs */
     if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to->hw_queues);
     tl_bench_run run = {.spec = &spec, .opts = opts, .tcfg = &cfg};

@@ -237,7 +237,29 @@ TL_TEST(split_ctas_where_used)
     }
 }
 
+/* --trace is first written after every timed repetition: a trace folder
+ * that is a file (or under one) was found out only then, after the
+ * measurement; now one line naming --trace before the run, exit 1, as for
+ * --results. */
+TL_TEST(trace_folder_checked_first)
+{
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/a-file", t);
+    tl_test_write(p, "x\n");
+    static const char *const sub[] = {"", "/sub"};
+    for (int i = 0; i < 2; i++) {
+        char args[2048];
+        snprintf(args, sizeof args, "tristream --trace '%s/a-file%s' --variants three-split", t, sub[i]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: --trace: ") &&
+                          strstr(r.err, "a-file is not a folder"),
+                      "%s: exit %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
-             split_ctas_where_used,
+             split_ctas_where_used, trace_folder_checked_first,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats)
