@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the trilap figures (PNG and PDF) from CSV with gnuplot only:
-#   scripts/render-plots.sh [--results DIR] [--out DIR] [--iters A:B]
+#   scripts/render-plots.sh [--results DIR] [--out DIR] [--iter-range A:B]
 # For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv,
 # or gzipped, trace.rank*.csv.gz, where <folder> holds a three-stream results CSV):
 #   <name>-timeline.{png,pdf}   Fig. 2-style timelines of the variants side by side
@@ -16,8 +16,9 @@
 # The CSV these plots read is written beside them, so a figure can be redrawn
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
-# from whatever folder it runs; --iters: the timelines' iteration range
-# (trilap-analyze timeline --iter-range). A results CSV without rows is
+# from whatever folder it runs; --iter-range: the timelines' iterations
+# (trilap-analyze timeline --iter-range; --iters, its old name, still
+# works for one release). A results CSV without rows is
 # skipped with a note; a figure gnuplot cannot draw is one line, exit 1.
 set -euo pipefail
 
@@ -26,13 +27,19 @@ out=""
 iters=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --results|--out|--iters)
+        --results|--out|--iter-range|--iters)
             [[ $# -ge 2 && -n $2 ]] || { echo "render-plots.sh: $1 needs a value (try --help)" >&2; exit 2; } ;;
     esac
     case "$1" in
         --results) results=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        --iters) iters=$2; shift 2 ;;
+        --iters|--iter-range)
+            # one vocabulary (README): --iters counts iterations, a window is --iter-range
+            [[ $2 =~ ^[0-9]*:[0-9]*$ && $2 != : ]] ||
+                { echo "render-plots.sh: invalid $1 '$2': expected A:B, A: or :B (try --help)" >&2; exit 2; }
+            [[ $1 == --iter-range ]] ||
+                echo "render-plots.sh: note: --iters is now --iter-range; the old name will be removed in the next release" >&2
+            iters=$2; shift 2 ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
