@@ -55,10 +55,16 @@ static void usage(FILE *out)
 }
 
 /* stream --host measures one process's loop: the GPU kernel's options,
- * and more than one rank (only rank 0 would measure), do nothing there. */
+ * and more than one rank (only rank 0 would measure), do nothing there;
+ * the progress line is the host loop's alone, nothing draws it on GPUs. */
 static int host_stream_refuses(const tl_stream_opts *so, const tl_launch_opts *lo, const tl_optresult *res)
 {
-    if (!so->host) return 0;
+    if (!so->host) {
+        if (!tl_opts_given(res, &so->progress)) return 0;
+        fprintf(stderr, "trilap-bench: stream: --progress draws the host loop's progress (--host); the GPU run "
+                        "shows none\n");
+        return 1;
+    }
     const char *gpu_only = tl_opts_given(res, &so->block) ? "--block" : tl_opts_given(res, &so->vector) ? "--vector" : NULL;
     if (gpu_only) {
         fprintf(stderr, "trilap-bench: stream --host: %s is the GPU kernel's; the host runs its own loop\n", gpu_only);

@@ -71,6 +71,9 @@ TL_TEST(bad_arguments_exit_2)
          "trilap-bench: --device-comm: this run uses no GPU (stream --host)\n"},
         {"stream --host --count 4K --iters 2 --nccl-timeout 5",
          "trilap-bench: --nccl-timeout: this run uses no GPU (stream --host)\n"},
+        /* the progress line is drawn by the host loop alone (was taken on GPUs, and did nothing) */
+        {"stream --progress",
+         "trilap-bench: stream: --progress draws the host loop's progress (--host); the GPU run shows none\n"},
         {"tristream --gpus 2 --ranks 3", "trilap-bench: --gpus and --ranks: give one (--ranks N ranks share the "
                                          "visible GPUs; --gpus N ranks take one GPU each)\n"},
         {"tristream --gpus 2 --no-gpu", "trilap-bench: --gpus and --no-gpu: give one (--ranks N for host-only ranks)\n"},
