@@ -532,6 +532,10 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
                                 "needs --trace DIR for the CUPTI records (NVTX ranges for nsys "
                                 "are on in every run without it)");
     if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
+    if (!o->trace && tl_opts_given(res, &o->trace_iters)) {
+        snprintf(buf, sizeof buf, "%lld", (long long)o->trace_iters);
+        return tl_bench_invalid("trace-iters", buf, "the traced window it sizes is run with --trace DIR only");
+    }
     TL_TRY(results_check(o->results, tl_tristream_results_header));
     cfg->sweep = o->sweep;
     if (cfg->sweep != TL_SWEEP_NONE) {

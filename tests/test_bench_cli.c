@@ -71,6 +71,10 @@ TL_TEST(bad_arguments_exit_2)
          "trilap-bench: --device-comm: this run uses no GPU (stream --host)\n"},
         {"stream --host --count 4K --iters 2 --nccl-timeout 5",
          "trilap-bench: --nccl-timeout: this run uses no GPU (stream --host)\n"},
+        /* the traced window runs with --trace only (was taken without it, and did nothing) */
+        {"tristream --trace-iters 5",
+         "trilap-bench: invalid --trace-iters '5': the traced window it sizes is run with --trace DIR only "
+         "(try --help)\n"},
         /* the progress line is drawn by the host loop alone (was taken on GPUs, and did nothing) */
         {"stream --progress",
          "trilap-bench: stream: --progress draws the host loop's progress (--host); the GPU run shows none\n"},
