@@ -74,7 +74,8 @@ why=$(out_refusal "$out")
 # a figure is drawn under a temporary name and renamed when whole; one left
 # by a failure or a signal is removed
 drawing=""
-trap 'rm -f -- "$drawing"' EXIT
+checked=""
+trap 'rm -f -- "$drawing" "$checked"' EXIT
 
 # variants in the order of the paper's figures, others after them
 order_variants() {
@@ -221,6 +222,8 @@ variant_table() {
 }
 
 while IFS= read -r res; do
+    rm -f -- "$checked" # the previous file's rows that passed
+    checked=""
     header=$(awk '!/^#/ {print; exit}' "$res")
     name=$(echo "${res#"$results"}" | sed 's|^/||; s|/results.csv$||; s|/|-|g; s|\.csv$||')
     if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||
@@ -229,10 +232,28 @@ while IFS= read -r res; do
         echo "render-plots.sh: $res: a header without rows; skipped" >&2
         continue
     fi
+    # a row whose run failed its own check (wrong > 0: the operations did not
+    # give what they must) is no measurement: drawn from the rows that
+    # passed, and said
+    src=$res
+    nbad=$(csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == "wrong") w = i; h = 1; next}
+                                         w && $w + 0 > 0 {n++} END {print n + 0}')
+    if [[ $nbad -gt 0 ]]; then
+        checked=$(mktemp "${TMPDIR:-/tmp}/render-plots.XXXXXX")
+        paste -d $'\001' <(csv_cells "$res") "$res" |
+            awk -F'\001' '/^#/ {print $2; next} !h {n = split($1, f, "\t"); for (i = 1; i <= n; i++) if (f[i] == "wrong") w = i; h = 1; print $2; next}
+                          {split($1, f, "\t"); if (!(f[w] + 0 > 0)) print $2}' > "$checked"
+        src=$checked
+        if ! has_rows "$src"; then
+            echo "render-plots.sh: $res: every row failed its own check (wrong > 0); skipped" >&2
+            continue
+        fi
+        echo "render-plots.sh: $res: drawn without the $nbad row(s) whose run failed its own check (wrong > 0)" >&2
+    fi
     if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then
         echo "render-plots.sh: $res (NCCL time vs size)"
         mkdir -p "$out"
-        gp comm.gp "$out/$name" "file='$res'; title='NCCL time per operation vs message size ($res)'"
+        gp comm.gp "$out/$name" "file='$src'; title='NCCL time per operation vs message size ($res)'"
         rendered=$((rendered + 1))
         continue
     fi
@@ -240,14 +261,14 @@ while IFS= read -r res; do
         echo "render-plots.sh: $res (STREAM bandwidth)"
         mkdir -p "$out"
         # bandwidth from the min/max times where present (bytes / time)
-        csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
+        csv_cells "$src" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
             { b = $c["bandwidth_gbs"]; lo = b; hi = b
               if (("bytes" in c) && ("max_ms" in c) && $c["max_ms"] > 0) { lo = $c["bytes"] / ($c["max_ms"] * 1e6); hi = $c["bytes"] / ($c["min_ms"] * 1e6) }
               print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' > "$out/$name.csv"
         # stream --host writes device "host" in every row: its loops measure
         # the host's memory, not a GPU's
         what='GPU memory bandwidth, STREAM kernels'
-        if csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+        if csv_cells "$src" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
                                          !("device" in c) || $c["device"] != "host" {exit 1}'; then
             what='host memory bandwidth, STREAM loops (OpenMP)'
         fi
@@ -262,11 +283,11 @@ while IFS= read -r res; do
     swept=0
     for col in ring_bytes allreduce_bytes daxpy_bytes; do
         [[ ,$header, == *,$col,* ]] || continue
-        distinct=$(csv_cells "$res" | awk -F'\t' -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' | sort -u | wc -l)
+        distinct=$(csv_cells "$src" | awk -F'\t' -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' | sort -u | wc -l)
         [[ $distinct -ge 3 ]] || continue
         echo "render-plots.sh: $res sweeps $col ($distinct sizes)"
         mkdir -p "$out"
-        "$analyze" sweep "$res" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
+        "$analyze" sweep "$src" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
         gp sweep.gp "$out/$name-sweep-$col" "file='$out/$name-sweep-$col.csv'; xcol='$col'"
         rendered=$((rendered + 1))
         swept=1
@@ -275,7 +296,7 @@ while IFS= read -r res; do
     if [[ $swept -eq 0 ]]; then
         echo "render-plots.sh: $res (variants per configuration)"
         mkdir -p "$out"
-        vs=$(variant_table "$(basename "$(dirname "$res")")" "$res" 2>&1 >"$out/$name-variants.csv")
+        vs=$(variant_table "$(basename "$(dirname "$res")")" "$src" 2>&1 >"$out/$name-variants.csv")
         ngroups=$(($(wc -l <"$out/$name-variants.csv") - 1))
         gp bars.gp "$out/$name-variants" "file='$out/$name-variants.csv'; series='${vs% }'; \
             title='three-stream microbenchmark, untraced ($res)'; width=$((ngroups > 3 ? 1300 : 900))"

@@ -339,6 +339,39 @@ TL_TEST(render_iter_range)
     TL_ASSERT_MSG(access(p, F_OK) != 0, "%s made for a refused run", p);
 }
 
+/* A row whose run failed its own check (wrong > 0) is no measurement: the
+ * figures took it as one (a three-split repetition of 999 us with 4 wrong
+ * values made the median 52.5, the bar reach 999). Drawn without it, and
+ * said; a file of failed rows only is skipped. */
+TL_TEST(render_leaves_out_wrong_rows)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter,nccl_launch_mode,wrong\n"
+                     "three-split,2,0,50,unset,0\nthree-split,2,1,51,unset,0\nthree-split,2,2,52,unset,0\n"
+                     "three-split,2,3,999,unset,4\n");
+    snprintf(p, sizeof p, "%s/res/stream.csv", t);
+    tl_test_write(p, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
+                     "copy,0,host,1024,16384,5,14.9,0.0011,0.0012,0.0011,3\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 &&
+                      strstr(r.err, "knobs.csv: drawn without the 1 row(s) whose run failed its own check (wrong > 0)\n") &&
+                      strstr(r.err, "stream.csv: every row failed its own check (wrong > 0); skipped\n") &&
+                      tl_test_count(r.err, "\n") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/knobs-variants.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\nres,51,50,52\n"), "%s", csv);
+    free(csv);
+    snprintf(p, sizeof p, "%s/out/stream.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from failed rows", p);
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -480,5 +513,5 @@ TL_TEST(demo_committed_h200)
 
 TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
-             gnuplot_script_needs_input, demo_from_recorded_runs, demo_gpu_path_creates_run_dir,
-             demo_committed_h200)
+             render_leaves_out_wrong_rows, gnuplot_script_needs_input, demo_from_recorded_runs,
+             demo_gpu_path_creates_run_dir, demo_committed_h200)
