@@ -105,6 +105,13 @@ gp() { # script, output base, gnuplot assignments
     echo "  $base.png, $base.pdf"
 }
 
+# gnuplot takes every path inside a quoted string: a run folder or results
+# file with a quote in its name is skipped, said once, and the rest drawn
+# (it stopped the whole rendering on gnuplot's "unexpected or unrecognized
+# token")
+has_quote() { [[ $1 == *[\'\"]* ]]; }
+skip_quoted() { echo "render-plots.sh: $1: gnuplot cannot take a path with a quote in it; skipped (rename it)" >&2; }
+
 # a results CSV holds rows beyond its header (an interrupted run leaves the
 # header alone, and gnuplot fails on a file with no points)
 has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
@@ -136,7 +143,11 @@ while IFS= read -r parent; do
     name=$(echo "${parent#"$results"}" | sed 's|^/||; s|/|-|g')
     [[ -n $name ]] || name=$(basename "$parent")
     [[ -n $(find "$parent" -mindepth 2 -maxdepth 2 -name trace.rank0.csv) ]] || tristream_run "$parent" || continue
-    mapfile -t variants < <(order_variants "$parent")
+    if has_quote "$parent"; then skip_quoted "$parent"; continue; fi
+    variants=()
+    while IFS= read -r v; do
+        if has_quote "$v"; then skip_quoted "$parent/$v"; else variants+=("$v"); fi
+    done < <(order_variants "$parent")
     [[ ${#variants[@]} -gt 0 ]] || continue
     echo "render-plots.sh: $parent (${variants[*]})"
     mkdir -p "$out"
@@ -230,6 +241,12 @@ while IFS= read -r res; do
           (,$header, == *,function,* && ,$header, == *,bandwidth_gbs,*) ||
           (,$header, == *,variant,* && ,$header, == *,us_per_iter,*) ]] && ! has_rows "$res"; then
         echo "render-plots.sh: $res: a header without rows; skipped" >&2
+        continue
+    fi
+    if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||
+          (,$header, == *,function,* && ,$header, == *,bandwidth_gbs,*) ||
+          (,$header, == *,variant,* && ,$header, == *,us_per_iter,*) ]] && has_quote "$res"; then
+        skip_quoted "$res"
         continue
     fi
     # a row whose run failed its own check (wrong > 0: the operations did not

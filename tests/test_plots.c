@@ -372,6 +372,39 @@ TL_TEST(render_leaves_out_wrong_rows)
     TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from failed rows", p);
 }
 
+/* A run folder or results file with a quote in its name: gnuplot takes
+ * paths inside quoted strings, and one such file stopped the whole
+ * rendering ("gnuplot could not draw ... unexpected or unrecognized
+ * token", exit 1) with every later figure undrawn. Now each is skipped
+ * with a note and the others are drawn. */
+TL_TEST(render_skips_quoted_names)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/the \"run\"", t);
+    synth_runs(p);
+    snprintf(p, sizeof p, "%s/res/a", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/a/it's.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    snprintf(p, sizeof p, "%s/res/a/z.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results \"%s/res\" --out \"%s/out\"", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_count(r.err, "gnuplot cannot take a path with a quote in it; skipped") == 2 &&
+                      strstr(r.err, "/res/the \"run\": ") && strstr(r.err, "/res/a/it's.csv: ") &&
+                      tl_test_count(r.err, "\n") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/a-z.png", t);
+    check_figure(p, 10000);
+    r = tl_test_capture("ls \"%s/out\"", t);
+    TL_ASSERT_MSG(!strstr(r.out, "it's") && !strstr(r.out, "run"), "%s", r.out);
+    tl_test_output_free(&r);
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -513,5 +546,5 @@ TL_TEST(demo_committed_h200)
 
 TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
-             render_leaves_out_wrong_rows, gnuplot_script_needs_input, demo_from_recorded_runs,
-             demo_gpu_path_creates_run_dir, demo_committed_h200)
+             render_leaves_out_wrong_rows, render_skips_quoted_names, gnuplot_script_needs_input,
+             demo_from_recorded_runs, demo_gpu_path_creates_run_dir, demo_committed_h200)
