@@ -112,6 +112,19 @@ gp() { # script, output base, gnuplot assignments
 has_quote() { [[ $1 == *[\'\"]* ]]; }
 skip_quoted() { echo "render-plots.sh: $1: gnuplot cannot take a path with a quote in it; skipped (rename it)" >&2; }
 
+# Figures are named from their source's path (a/b/results.csv -> a-b-...),
+# so two sources can map to one name (a-b/x.csv and a/b-x.csv): the second
+# replaced the first's figure and CSV without a word. The first keeps it;
+# the second is skipped, said once.
+declare -A made_by=()
+claim() { # figure base name, source
+    if [[ -n ${made_by[$1]:-} && ${made_by[$1]} != "$2" ]]; then
+        echo "render-plots.sh: $2: its figure would be $1, as that of ${made_by[$1]}; skipped (rename one)" >&2
+        return 1
+    fi
+    made_by[$1]=$2
+}
+
 # a results CSV holds rows beyond its header (an interrupted run leaves the
 # header alone, and gnuplot fails on a file with no points)
 has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
@@ -149,6 +162,7 @@ while IFS= read -r parent; do
         if has_quote "$v"; then skip_quoted "$parent/$v"; else variants+=("$v"); fi
     done < <(order_variants "$parent")
     [[ ${#variants[@]} -gt 0 ]] || continue
+    claim "$name-timeline" "$parent" || continue
     echo "render-plots.sh: $parent (${variants[*]})"
     mkdir -p "$out"
     dirs=()
@@ -268,6 +282,7 @@ while IFS= read -r res; do
         echo "render-plots.sh: $res: drawn without the $nbad row(s) whose run failed its own check (wrong > 0)" >&2
     fi
     if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then
+        claim "$name" "$res" || continue
         echo "render-plots.sh: $res (NCCL time vs size)"
         mkdir -p "$out"
         gp comm.gp "$out/$name" "file='$src'; title='NCCL time per operation vs message size ($res)'"
@@ -275,6 +290,7 @@ while IFS= read -r res; do
         continue
     fi
     if [[ ,$header, == *,function,* && ,$header, == *,bandwidth_gbs,* ]]; then
+        claim "$name" "$res" || continue
         echo "render-plots.sh: $res (STREAM bandwidth)"
         mkdir -p "$out"
         # bandwidth from the min/max times where present (bytes / time)
@@ -302,15 +318,16 @@ while IFS= read -r res; do
         [[ ,$header, == *,$col,* ]] || continue
         distinct=$(csv_cells "$src" | awk -F'\t' -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' | sort -u | wc -l)
         [[ $distinct -ge 3 ]] || continue
+        swept=1
+        claim "$name-sweep-$col" "$res" || continue
         echo "render-plots.sh: $res sweeps $col ($distinct sizes)"
         mkdir -p "$out"
         "$analyze" sweep "$src" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
         gp sweep.gp "$out/$name-sweep-$col" "file='$out/$name-sweep-$col.csv'; xcol='$col'"
         rendered=$((rendered + 1))
-        swept=1
     done
     # no sweep: the variants' medians per configuration (knob studies, trace modes)
-    if [[ $swept -eq 0 ]]; then
+    if [[ $swept -eq 0 ]] && claim "$name-variants" "$res"; then
         echo "render-plots.sh: $res (variants per configuration)"
         mkdir -p "$out"
         vs=$(variant_table "$(basename "$(dirname "$res")")" "$src" 2>&1 >"$out/$name-variants.csv")

@@ -405,6 +405,32 @@ TL_TEST(render_skips_quoted_names)
     tl_test_output_free(&r);
 }
 
+/* Figures are named from their source's path: a-b/x.csv and a/b-x.csv are
+ * both a-b-x, and the second replaced the first's figure and CSV without a
+ * word. The first keeps it, the second is skipped with a note. */
+TL_TEST(render_name_clash)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    static const char *const dirs[] = {"res", "res/a", "res/a-b"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", t, dirs[i]);
+        mkdir(p, 0755);
+    }
+    snprintf(p, sizeof p, "%s/res/a-b/x.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    snprintf(p, sizeof p, "%s/res/a/b-x.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nsendrecv,split,8,70\nsendrecv,split,16,71\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "res/a/b-x.csv: its figure would be a-b-x, as that of ") &&
+                      strstr(r.err, "res/a-b/x.csv; skipped (rename one)"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/a-b-x.png", t);
+    check_figure(p, 10000);
+}
+
 TL_TEST(gnuplot_script_needs_input)
 {
     need_gnuplot();
@@ -546,5 +572,6 @@ TL_TEST(demo_committed_h200)
 
 TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
-             render_leaves_out_wrong_rows, render_skips_quoted_names, gnuplot_script_needs_input,
-             demo_from_recorded_runs, demo_gpu_path_creates_run_dir, demo_committed_h200)
+             render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
+             gnuplot_script_needs_input, demo_from_recorded_runs, demo_gpu_path_creates_run_dir,
+             demo_committed_h200)
