@@ -10,7 +10,8 @@
 #                             DIR_gpu/bench/pencil-<strategy>/trace.rank0.csv[.gz]
 #                             through `trilap-analyze timeline`
 # Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out,
-# folders of the trilap tree, from whatever folder it runs.
+# folders of the trilap tree, from whatever folder it runs. FDTD_STEPS
+# ("150 250 350"): the snapshots' steps, each a slice the run wrote.
 set -euo pipefail
 cpu=""
 gpu=""

@@ -100,6 +100,18 @@ TL_TEST(render_timeline_breakdown_sweep)
     run_ok("%s '%s/scripts/render-fdtd-plots.sh' --out fd > log%s 2>&1", in_t, top, "-fdtd");
     snprintf(p, sizeof p, "%s/fd/fdtd-energy.png", t);
     check_figure(p, 10000);
+    /* snapshot steps the run has no slice for, or not numbers: one line
+     * naming the slice or the step (were "undefined variable: STATS_min"
+     * and "Non-numeric string found where a numeric expression was
+     * expected") */
+    static const char *const steps[][2] = {{"150 7", "fdtd-snapshots.gp: no slice "},
+                                           {"150 2a", "fdtd-snapshots.gp: steps='150 2a': '2a' is not a step number"}};
+    for (int i = 0; i < 2; i++) {
+        r = tl_test_capture("FDTD_STEPS='%s' scripts/render-fdtd-plots.sh --out '%s/fd2'", steps[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, steps[i][1]), "rc %d: %s", r.rc, r.err);
+        TL_ASSERT_MSG(i || strstr(r.err, "/p-000007.txt (the run wrote none at step 7)"), "%s", r.err);
+        tl_test_output_free(&r);
+    }
 }
 
 /* What render-plots.sh and render-fdtd-plots.sh refuse, and what they skip:
