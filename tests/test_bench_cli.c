@@ -168,6 +168,26 @@ TL_TEST(host_stream_formats)
     tl_test_output_free(&r);
 }
 
+/* The '#' preamble stays one line per value: NCCL_LAUNCH_MODE=$'a\nb,c'
+ * ended its comment line and put "b,c" before the CSV header, which a CSV
+ * reader takes for the header. The arrays' size in a unit that shows it
+ * (--count 1K read "(0.0 MiB each)"). */
+TL_TEST(preamble_lines_hold_their_values)
+{
+    tl_test_output r = tl_test_capture("NCCL_LAUNCH_MODE=\"$(printf 'a\\nb,c')\" %s/trilap-bench stream --host "
+                                       "--no-gpu --count 1K --iters 2 --format csv",
+                                       tl_test_bin());
+    TL_ASSERT_EQ(r.rc, 0);
+    /* every line before the header is a comment */
+    const char *hdr = strstr(r.out, "function,rank,device,");
+    TL_ASSERT_MSG(hdr, "%s", r.out);
+    for (const char *l = r.out; l < hdr; l = strchr(l, '\n') + 1)
+        TL_ASSERT_MSG(*l == '#', "a line before the header is not a comment:\n%.200s", l);
+    TL_ASSERT_MSG(strstr(r.out, "\n# NCCL_LAUNCH_MODE: a\\nb,c\n") && strstr(r.out, "(8.0 KiB each)\n"), "%.1500s",
+                  r.out);
+    tl_test_output_free(&r);
+}
+
 /* Sizes tristream would not run as typed: a ring of 0 ran as the default
  * 32000 doubles (0 meant "not given"), a size option beside a sweep of that
  * size was dropped, and a sweep went past the option's own range (1K:1T
@@ -269,4 +289,4 @@ TL_TEST(trace_folder_checked_first)
 TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats)
+             host_stream_formats, preamble_lines_hold_their_values)
