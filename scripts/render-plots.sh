@@ -18,8 +18,10 @@
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
 # from whatever folder it runs; --iter-range: the timelines' iterations
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
-# works for one release). A results CSV without rows is
-# skipped with a note; a figure gnuplot cannot draw is one line, exit 1.
+# works for one release). Skipped with a note: a results CSV without rows,
+# a source with a quote in its path, one whose figure name an earlier source
+# took; rows whose run failed its own check (wrong > 0) are left out, said.
+# A figure gnuplot cannot draw is one line, exit 1.
 set -euo pipefail
 
 results=""
