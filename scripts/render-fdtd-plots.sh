@@ -39,16 +39,24 @@ for arg in "$cpu" "$gpu" "$out"; do
 done
 bin=${TL_BIN:-$here/bin}
 command -v gnuplot >/dev/null || { echo "render-fdtd-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
-# --out is checked before anything is drawn (a file in its place was
-# mkdir's error)
-d=$out
-while [[ ! -e $d ]]; do d=$(dirname "$d"); done
-[[ -d $d ]] || { echo "render-fdtd-plots.sh: --out $out: $d is a file, not a folder; give a folder" >&2; exit 1; }
-[[ -w $d ]] || { echo "render-fdtd-plots.sh: --out $out: $d is not writable" >&2; exit 1; }
+# --out is made now, so that a place it cannot be made (a file in the way,
+# /proc, a read-only disk) is said before anything is drawn (it was mkdir's
+# own message); the folders made here are removed again, when left empty,
+# on the way out
+made_from="" # the highest folder this run made
+if [[ -e $out && ! -d $out ]]; then
+    echo "render-fdtd-plots.sh: --out $out: a file, not a folder; give a folder" >&2; exit 1
+elif [[ ! -e $out ]]; then
+    d=$out
+    while [[ ! -e $d ]]; do made_from=$d; d=$(dirname "$d"); done
+    [[ -d $d ]] || { echo "render-fdtd-plots.sh: --out $out: $d is a file, not a folder; give a folder" >&2; exit 1; }
+    why=$(mkdir -p -- "$out" 2>&1) || { echo "render-fdtd-plots.sh: --out $out: cannot be made (${why##*: })" >&2; exit 1; }
+fi
+[[ -w $out ]] || { echo "render-fdtd-plots.sh: --out $out: not writable" >&2; exit 1; }
 # a figure is drawn under a temporary name and renamed when whole; one left
 # by a failure or a signal is removed
 drawing=""
-trap 'rm -f -- "$drawing"' EXIT
+trap 'rm -f -- "$drawing"; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
 gp() { # script, output base, gnuplot assignments
     local script=$1 base=$2 assign=$3 ext log
     mkdir -p "$out"

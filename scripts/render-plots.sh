@@ -59,25 +59,25 @@ plots=$here/plots
 command -v gnuplot >/dev/null || { echo "render-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
 [[ -x $analyze ]] || { echo "render-plots.sh: $analyze not built (run make)" >&2; exit 1; }
 [[ -d $results ]] || { echo "render-plots.sh: no results folder $results" >&2; exit 1; }
-# --out is made only when there is something to draw, so ask now whether it
-# can be: a file in its place surfaced as mkdir's error after the first figures
-out_refusal() {
-    local d=$1
-    if [[ -e $d ]]; then
-        [[ -d $d ]] || { echo "a file, not a folder"; return; }
-    else
-        while [[ ! -e $d ]]; do d=$(dirname "$d"); done
-        [[ -d $d ]] || { echo "$d is a file, not a folder"; return; }
-    fi
-    [[ -w $d ]] || echo "$d is not writable"
-}
-why=$(out_refusal "$out")
-[[ -z $why ]] || { echo "render-plots.sh: --out $out: $why; give a folder" >&2; exit 1; }
+# --out is made now, so that a place it cannot be made (a file in the way,
+# /proc, a read-only disk) is said before anything is drawn (it was mkdir's
+# own message after the first figures); the folders made here are removed
+# again, when left empty, on the way out
+made_from="" # the highest folder this run made
+if [[ -e $out && ! -d $out ]]; then
+    echo "render-plots.sh: --out $out: a file, not a folder; give a folder" >&2; exit 1
+elif [[ ! -e $out ]]; then
+    d=$out
+    while [[ ! -e $d ]]; do made_from=$d; d=$(dirname "$d"); done
+    [[ -d $d ]] || { echo "render-plots.sh: --out $out: $d is a file, not a folder; give a folder" >&2; exit 1; }
+    why=$(mkdir -p -- "$out" 2>&1) || { echo "render-plots.sh: --out $out: cannot be made (${why##*: })" >&2; exit 1; }
+fi
+[[ -w $out ]] || { echo "render-plots.sh: --out $out: not writable" >&2; exit 1; }
 # a figure is drawn under a temporary name and renamed when whole; one left
 # by a failure or a signal is removed
 drawing=""
 checked=""
-trap 'rm -f -- "$drawing" "$checked"' EXIT
+trap 'rm -f -- "$drawing" "$checked"; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
 
 # variants in the order of the paper's figures, others after them
 order_variants() {

@@ -141,6 +141,23 @@ TL_TEST(render_refuses_and_skips)
                       r.err);
         tl_test_output_free(&r);
     }
+    /* a folder that cannot be made (/proc takes none, even from root): said
+     * before anything is drawn (was mkdir's own line after the first figure) */
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("scripts/render-%s.sh %s '%s' --out /proc/trilap-no/out",
+                                           i ? "fdtd-plots" : "plots", i ? "--cpu" : "--results", res);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "--out /proc/trilap-no/out: cannot be made ("), "rc %d: %s",
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    /* nothing to draw: the folders made for --out are gone again */
+    {
+        tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/new/deep'", res, t);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+        snprintf(p, sizeof p, "%s/new", t);
+        TL_ASSERT_MSG(access(p, F_OK) != 0, "%s left behind", p);
+    }
     /* an interrupted run's results (the header alone) beside a whole one */
     snprintf(p, sizeof p, "%s/empty.csv", res);
     tl_test_write(p, "# program: trilap-bench tristream\nvariant,nranks,rep,us_per_iter\n");
