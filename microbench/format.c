@@ -334,9 +334,9 @@ const tl_bench_col tl_stream_cols[] = {
     COL(tl_stream_row, device, "device", "", "device", TL_COL_STR, 12, 0),
     COL(tl_stream_row, bytes, "bytes", "B", "bytes", TL_COL_INT, 11, 0),
     COL(tl_stream_row, gbs, "bandwidth", "GB/s", "bandwidth_gbs", TL_COL_REAL, 9, 1),
-    COL(tl_stream_row, min_ms, "min", "ms", "min_ms", TL_COL_REAL, 8, 4),
-    COL(tl_stream_row, max_ms, "max", "ms", "max_ms", TL_COL_REAL, 8, 4),
-    COL(tl_stream_row, avg_ms, "avg", "ms", "avg_ms", TL_COL_REAL, 8, 4),
+    COL(tl_stream_row, min_ms, "min", "ms", "min_ms", TL_COL_REAL, 10, 6),
+    COL(tl_stream_row, max_ms, "max", "ms", "max_ms", TL_COL_REAL, 10, 6),
+    COL(tl_stream_row, avg_ms, "avg", "ms", "avg_ms", TL_COL_REAL, 10, 6),
     COL(tl_stream_row, wrong, "#wrong", "", "wrong", TL_COL_INT, 6, 0),
 };
 const size_t tl_stream_ncols = sizeof tl_stream_cols / sizeof tl_stream_cols[0];

@@ -676,6 +676,41 @@ TL_TEST(stream_and_comm_tables_golden)
     free(text);
 }
 
+/* The STREAM table's times are precise enough that bytes / printed min is
+ * the printed bandwidth: a 64 KiB copy's fastest call of 1.7345 us printed
+ * as "0.0017" ms, which gives 38.6 GB/s against the printed 37.8. The
+ * bandwidth is rounded to 0.1 GB/s and the time to 1 ns; both together
+ * stay within 0.1 % here. */
+TL_TEST(stream_table_times_match_bandwidth)
+{
+    tl_stream_row r = {.function = "copy", .rank = 0, .device = "host", .bytes = 65536, .min_ms = 0.0017345,
+                       .max_ms = 0.0019, .avg_ms = 0.0018};
+    r.gbs = (double)r.bytes / (r.min_ms * 1e-3) * 1e-9;
+    tl_bench_cell c[9];
+    tl_stream_cells(&r, c);
+    for (int fmt = TL_FMT_TABLE; fmt <= TL_FMT_CSV; fmt++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        TL_ASSERT_OK(tl_bench_write(f, (tl_bench_format)fmt, NULL, tl_stream_cols, 9, c, 1, 0));
+        fclose(f);
+        const char *row = strstr(text, fmt == TL_FMT_CSV ? "\ncopy," : "copy");
+        TL_ASSERT_MSG(row, "%s", text);
+        char fn[16], dev[16];
+        int rank = -1;
+        long long bytes = 0;
+        double gbs = 0, mn = 0;
+        int got = fmt == TL_FMT_CSV
+                      ? sscanf(row + 1, "%15[^,],%d,%15[^,],%lld,%lf,%lf", fn, &rank, dev, &bytes, &gbs, &mn)
+                      : sscanf(row, "%15s %d %15s %lld %lf %lf", fn, &rank, dev, &bytes, &gbs, &mn);
+        TL_ASSERT_EQ(got, 6);
+        double again = (double)bytes / (mn * 1e-3) * 1e-9;
+        TL_ASSERT_MSG(fabs(again - gbs) <= 1e-3 * gbs, "%s: %lld B / %.6f ms = %.2f GB/s, printed %.1f", text, bytes,
+                      mn, again, gbs);
+        free(text);
+    }
+}
+
 TL_TEST(results_rows)
 {
     char buf[1024];
@@ -818,5 +853,6 @@ TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
              derive_bound_speedup_efficiency, busbw_factors, pattern_sums_exact, daxpy_closed_form,
              count_wrong, stream_gold_values, stream_host_verifies, tristream_table_golden,
              tristream_csv_golden, tristream_json_golden, stream_and_comm_tables_golden,
+             stream_table_times_match_bandwidth,
              results_rows, manifest_path_and_env, meta_captures_every_option,
              trace_mode_without_folder, hw_queues_default_and_override)
