@@ -649,7 +649,6 @@ tl_status tl_stream_check(tl_stream_opts *o)
         return tl_bench_invalid("iters", "1", "at least 2: the first call is dropped (0: 20 on the host, 100 on GPUs)");
     char note[512];
     tl_stream_resolve_sizes(o, note, sizeof note);
-    if (note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
     if (o->block % 32 != 0) {
         snprintf(v, sizeof v, "%lld", (long long)o->block);
         return tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");
@@ -659,7 +658,11 @@ tl_status tl_stream_check(tl_stream_opts *o)
         snprintf(what, sizeof what, "--count %lld (three arrays of doubles)", (long long)o->count);
         TL_TRY(tl_hostmem_check(what, 3.0 * 8.0 * (double)o->count));
     }
-    return results_check(o->results, tl_stream_results_header);
+    tl_status st = results_check(o->results, tl_stream_results_header);
+    /* the note on the arrays' size is for a run that goes on: a refused
+     * one is said in its one line alone */
+    if (st == TL_OK && note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
+    return st;
 }
 
 tl_status tl_commbench_check(const tl_commbench_opts *o)

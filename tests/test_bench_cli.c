@@ -188,6 +188,24 @@ TL_TEST(preamble_lines_hold_their_values)
     tl_test_output_free(&r);
 }
 
+/* stream --host sizes its arrays from the machine and may add a note that
+ * they are below 4x the cache; a run refused afterwards (--results a
+ * folder) printed that note above its refusal, two lines for one. */
+TL_TEST(host_stream_refusal_without_note)
+{
+    const char *t = tl_test_tmpdir();
+    tl_test_output r = tl_test_capture("%s/trilap-bench stream --host --no-gpu --iters 2 --results '%s/ok.csv'",
+                                       tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    int noted = strstr(r.err, "trilap-bench: note: stream --host: arrays of ") != NULL;
+    tl_test_output_free(&r);
+    if (!noted) TL_SKIP("this host's arrays reach 4x its cache: stream --host prints no note here");
+    r = tl_test_capture("%s/trilap-bench stream --host --no-gpu --iters 2 --results /", tl_test_bin());
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, "trilap-bench: --results: /: a folder; give a file name\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 /* Sizes tristream would not run as typed: a ring of 0 ran as the default
  * 32000 doubles (0 meant "not given"), a size option beside a sweep of that
  * size was dropped, and a sweep went past the option's own range (1K:1T
@@ -289,4 +307,5 @@ TL_TEST(trace_folder_checked_first)
 TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats, preamble_lines_hold_their_values)
+             host_stream_formats, preamble_lines_hold_their_values,
+             host_stream_refusal_without_note)
