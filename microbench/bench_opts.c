@@ -520,13 +520,10 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
     cfg->format = o->format;
     cfg->trace_mode = o->trace_mode;
     /* nvtx without a folder: the loop's NVTX ranges are those every run
-     * emits; there is nowhere to write host ranges, so none are kept. */
-    if (cfg->trace_mode == 1 && !o->trace) {
-        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
-                        "the timed loop has the NVTX ranges of every run (trace_mode=off in "
-                        "the results)\n");
-        cfg->trace_mode = 0;
-    }
+     * emits; there is nowhere to write host ranges, so none are kept (said
+     * below, once every check has passed) */
+    int nvtx_noted = cfg->trace_mode == 1 && !o->trace;
+    if (nvtx_noted) cfg->trace_mode = 0;
     if (cfg->trace_mode == 2 && !o->trace)
         return tl_bench_invalid("trace-mode", "cupti",
                                 "needs --trace DIR for the CUPTI records (NVTX ranges for nsys "
@@ -569,6 +566,11 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
         return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", buf,
                                 "no selected variant uses the split communicator (three-split)");
     }
+    /* a note for a run that goes on: a refused one is its one line alone */
+    if (nvtx_noted)
+        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
+                        "the timed loop has the NVTX ranges of every run (trace_mode=off in "
+                        "the results)\n");
     return TL_OK;
 }
 

@@ -206,6 +206,29 @@ TL_TEST(host_stream_refusal_without_note)
     tl_test_output_free(&r);
 }
 
+/* The same for tristream's note on --trace-mode nvtx without --trace: it
+ * came above any refusal that followed (--results /, a bad sweep). */
+TL_TEST(tristream_refusal_without_note)
+{
+    static const char *const cmd[][2] = {
+        {"--trace-mode nvtx --results /", "trilap-bench: --results: /: a folder; give a file name\n"},
+        {"--trace-mode nvtx --sweep ring-bytes --sweep-range 8:4",
+         "trilap-bench: invalid --sweep-range '8:4': END is smaller than START (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "tristream %s", cmd[i][0]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc != 0 && !strcmp(r.err, cmd[i][1]), "%s: rc %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    /* taken: the note, then the run looks for a GPU */
+    tl_test_output r = bench("tristream --trace-mode nvtx --no-gpu");
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "--trace-mode nvtx without --trace records no host ranges"), "%s",
+                  r.err);
+    tl_test_output_free(&r);
+}
+
 /* Sizes tristream would not run as typed: a ring of 0 ran as the default
  * 32000 doubles (0 meant "not given"), a size option beside a sweep of that
  * size was dropped, and a sweep went past the option's own range (1K:1T
@@ -308,4 +331,4 @@ TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tris
              split_ctas_where_used, trace_folder_checked_first,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values,
-             host_stream_refusal_without_note)
+             host_stream_refusal_without_note, tristream_refusal_without_note)
