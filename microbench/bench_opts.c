@@ -670,6 +670,12 @@ tl_status tl_stream_check(tl_stream_opts *o)
 tl_status tl_commbench_check(const tl_commbench_opts *o)
 {
     char v[32];
+    /* the sizes are of doubles, as tristream's --ring-bytes: -b 12 measured
+     * 8 B (its row said size 8) where the user asked for 12 */
+    if (o->min_bytes % 8 != 0) {
+        snprintf(v, sizeof v, "%lld", (long long)o->min_bytes);
+        return tl_bench_invalid("min-bytes", v, "not a multiple of 8 (doubles)");
+    }
     if (o->max_bytes < o->min_bytes) {
         snprintf(v, sizeof v, "%lld", (long long)o->max_bytes);
         return tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");

@@ -56,6 +56,8 @@ TL_TEST(bad_arguments_exit_2)
         {"stream --block 100", "trilap-bench: invalid --block '100': not a multiple of 32"},
         {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q' (try --help)\n"},
         {"comm --max-bytes 8 --min-bytes 64", "invalid --max-bytes"},
+        /* sizes of doubles (was taken and measured as 8 B) */
+        {"comm -b 12", "trilap-bench: invalid --min-bytes '12': not a multiple of 8 (doubles) (try --help)\n"},
         /* refused before the measurement, not after it */
         {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
         {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
