@@ -21,7 +21,7 @@
 
 typedef struct tl_tristream_opts {
     int64_t allreduce_count; /* doubles */
-    int64_t ring_count;      /* doubles; 0 with ring_bytes 0: the default 32000 */
+    int64_t ring_count;      /* doubles; 0 (not given) with ring_bytes 0: the default 32000 */
     int64_t ring_bytes;
     int64_t daxpy_count;    /* doubles per vector */
     const char *variants;   /* "all" or a comma list */
@@ -150,8 +150,10 @@ typedef struct tl_tristream_cfg {
 } tl_tristream_cfg;
 
 /* Check the options together (ring-count vs ring-bytes, sweep range, ...).
- * Messages as tl_bench_invalid. */
-tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg);
+ * `res` is tl_opts_parse's answer (what was typed), before its positional
+ * block is freed. Messages as tl_bench_invalid. */
+tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *res,
+                               tl_tristream_cfg *cfg);
 void tl_tristream_cfg_free(tl_tristream_cfg *cfg);
 /* The sizes at sweep point p. */
 void tl_tristream_point(const tl_tristream_cfg *cfg, size_t p, int64_t *allreduce_count,

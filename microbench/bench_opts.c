@@ -42,14 +42,16 @@ const tl_option tl_tristream_options[] = {
      .offset = TRI(ring_count),
      .metavar = "N",
      .help = "doubles each rank sends to rank+1 (default 32000 = 256 KB)",
-     .min = 0,
+     /* 0 stands for "not given" (then 32000); a typed 0 is refused here
+      * rather than silently run as the default */
+     .min = 1,
      .max = 1 << 30},
     {.name = "ring-bytes",
      .type = TL_OPT_SIZE,
      .offset = TRI(ring_bytes),
      .metavar = "B",
      .help = "the same in bytes, a multiple of 8",
-     .min = 0,
+     .min = 8,
      .max = 8.0 * (1 << 30)},
     {.name = "daxpy-count",
      .type = TL_OPT_SIZE,
@@ -431,7 +433,59 @@ static tl_status results_check(const char *results, const char *header)
     return st == TL_OK ? TL_OK : TL_ERR_IO; /* a file error (exit 1), not a usage error */
 }
 
-tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
+static const tl_option *tristream_option(const char *name)
+{
+    for (size_t i = 0; i < tl_tristream_noptions; i++)
+        if (strcmp(tl_tristream_options[i].name, name) == 0) return &tl_tristream_options[i];
+    return NULL;
+}
+
+/* A sweep sets one size at every point: the option that fixes that size
+ * would do nothing, and each point must lie in that option's own range
+ * (a sweep to 1T reached the GPUs with a DAXPY of 2^37 doubles that
+ * --daxpy-count refuses). */
+static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res,
+                             const tl_tristream_cfg *cfg)
+{
+    static const struct {
+        int kind;
+        const char *option, *also; /* the options that fix the swept size */
+        int64_t unit;              /* the option's unit in the sweep's: 8 B per double */
+    } swept[] = {
+        {TL_SWEEP_RING_BYTES, "ring-count", "ring-bytes", 8},
+        {TL_SWEEP_ALLREDUCE_COUNT, "allreduce-count", NULL, 1},
+        {TL_SWEEP_DAXPY_BYTES, "daxpy-count", NULL, 8},
+    };
+    for (size_t k = 0; k < sizeof swept / sizeof swept[0]; k++) {
+        if (swept[k].kind != cfg->sweep) continue;
+        const char *names[2] = {swept[k].option, swept[k].also};
+        for (int j = 0; j < 2; j++) {
+            const tl_option *opt = names[j] ? tristream_option(names[j]) : NULL;
+            if (!opt || !tl_opts_given(res, (const char *)o + opt->offset)) continue;
+            char v[32];
+            snprintf(v, sizeof v, "%lld", (long long)*(const int64_t *)((const char *)o + opt->offset));
+            char why[96];
+            snprintf(why, sizeof why, "--sweep %s sets this size at each point; give one or the other",
+                     tl_bench_sweep_name(cfg->sweep));
+            return tl_bench_invalid(names[j], v, why);
+        }
+        const tl_option *opt = tristream_option(swept[k].option);
+        int64_t last = cfg->points[cfg->npoints - 1];
+        if ((double)(last / swept[k].unit) > opt->max) {
+            char why[160], bytes[48] = "";
+            if (swept[k].unit > 1)
+                snprintf(bytes, sizeof bytes, " doubles (%.15g B)",
+                         opt->max * (double)swept[k].unit);
+            snprintf(why, sizeof why, "the point %lld is beyond the largest --%s, %.15g%s", (long long)last,
+                     opt->name, opt->max, bytes);
+            return tl_bench_invalid("sweep-range", o->sweep_range, why);
+        }
+    }
+    return TL_OK;
+}
+
+tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *res,
+                               tl_tristream_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     char buf[32];
@@ -466,18 +520,19 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
     cfg->format = o->format;
     cfg->trace_mode = o->trace_mode;
     /* nvtx without a folder: the loop's NVTX ranges are those every run
-     * emits; there is nowhere to write host ranges, so none are kept. */
-    if (cfg->trace_mode == 1 && !o->trace) {
-        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
-                        "the timed loop has the NVTX ranges of every run (trace_mode=off in "
-                        "the results)\n");
-        cfg->trace_mode = 0;
-    }
+     * emits; there is nowhere to write host ranges, so none are kept (said
+     * below, once every check has passed) */
+    int nvtx_noted = cfg->trace_mode == 1 && !o->trace;
+    if (nvtx_noted) cfg->trace_mode = 0;
     if (cfg->trace_mode == 2 && !o->trace)
         return tl_bench_invalid("trace-mode", "cupti",
                                 "needs --trace DIR for the CUPTI records (NVTX ranges for nsys "
                                 "are on in every run without it)");
     if (o->trace && !*o->trace) return tl_bench_invalid("trace", o->trace, "empty folder name");
+    if (!o->trace && tl_opts_given(res, &o->trace_iters)) {
+        snprintf(buf, sizeof buf, "%lld", (long long)o->trace_iters);
+        return tl_bench_invalid("trace-iters", buf, "the traced window it sizes is run with --trace DIR only");
+    }
     TL_TRY(results_check(o->results, tl_tristream_results_header));
     cfg->sweep = o->sweep;
     if (cfg->sweep != TL_SWEEP_NONE) {
@@ -494,12 +549,28 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, tl_tristream_cfg *cfg
                     return tl_bench_invalid("sweep-range", o->sweep_range,
                                             "byte sizes must be multiples of 8 (doubles)");
                 }
+        if (sweep_check(o, res, cfg) != TL_OK) {
+            tl_tristream_cfg_free(cfg);
+            return TL_ERR_INVAL;
+        }
     } else {
         if (o->sweep_range)
             return tl_bench_invalid("sweep-range", o->sweep_range, "given without --sweep");
         cfg->npoints = 1;
     }
     cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
+    if (!cfg->needs_split && (o->split_max_ctas > 0 || o->split_min_ctas > 0)) {
+        int max = o->split_max_ctas > 0;
+        snprintf(buf, sizeof buf, "%lld", (long long)(max ? o->split_max_ctas : o->split_min_ctas));
+        tl_tristream_cfg_free(cfg);
+        return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", buf,
+                                "no selected variant uses the split communicator (three-split)");
+    }
+    /* a note for a run that goes on: a refused one is its one line alone */
+    if (nvtx_noted)
+        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
+                        "the timed loop has the NVTX ranges of every run (trace_mode=off in "
+                        "the results)\n");
     return TL_OK;
 }
 
@@ -580,7 +651,6 @@ tl_status tl_stream_check(tl_stream_opts *o)
         return tl_bench_invalid("iters", "1", "at least 2: the first call is dropped (0: 20 on the host, 100 on GPUs)");
     char note[512];
     tl_stream_resolve_sizes(o, note, sizeof note);
-    if (note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
     if (o->block % 32 != 0) {
         snprintf(v, sizeof v, "%lld", (long long)o->block);
         return tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");
@@ -590,15 +660,36 @@ tl_status tl_stream_check(tl_stream_opts *o)
         snprintf(what, sizeof what, "--count %lld (three arrays of doubles)", (long long)o->count);
         TL_TRY(tl_hostmem_check(what, 3.0 * 8.0 * (double)o->count));
     }
-    return results_check(o->results, tl_stream_results_header);
+    tl_status st = results_check(o->results, tl_stream_results_header);
+    /* the note on the arrays' size is for a run that goes on: a refused
+     * one is said in its one line alone */
+    if (st == TL_OK && note[0]) fprintf(stderr, "trilap-bench: %s\n", note);
+    return st;
 }
 
 tl_status tl_commbench_check(const tl_commbench_opts *o)
 {
+    char v[32];
+    /* the sizes are of doubles, as tristream's --ring-bytes: -b 12 measured
+     * 8 B (its row said size 8) where the user asked for 12 */
+    if (o->min_bytes % 8 != 0) {
+        snprintf(v, sizeof v, "%lld", (long long)o->min_bytes);
+        return tl_bench_invalid("min-bytes", v, "not a multiple of 8 (doubles)");
+    }
     if (o->max_bytes < o->min_bytes) {
-        char v[32];
         snprintf(v, sizeof v, "%lld", (long long)o->max_bytes);
         return tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
+    }
+    /* as tristream: NCCL would be handed minCTAs above maxCTAs */
+    if (o->split_max_ctas > 0 && o->split_min_ctas > o->split_max_ctas) {
+        snprintf(v, sizeof v, "%lld", (long long)o->split_min_ctas);
+        return tl_bench_invalid("split-min-ctas", v, "greater than --split-max-ctas");
+    }
+    if (o->comm == TL_COMMBENCH_WORLD && (o->split_max_ctas > 0 || o->split_min_ctas > 0)) {
+        int max = o->split_max_ctas > 0;
+        snprintf(v, sizeof v, "%lld", (long long)(max ? o->split_max_ctas : o->split_min_ctas));
+        return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", v,
+                                "--comm world measures no split communicator");
     }
     return results_check(o->results, tl_comm_results_header);
 }

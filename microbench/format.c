@@ -152,13 +152,38 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A preamble value on its '#' line: a newline from the environment or an
+ * option (NCCL_LAUNCH_MODE=$'a\nb') ended the comment and put a stray line
+ * before the table's header, which CSV readers took for the header; control
+ * characters are written as C escapes instead. */
+static void comment_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch == '\r')
+            fputs("\\r", out);
+        else if (ch < 0x20 && ch != '\t')
+            fprintf(out, "\\x%02x", ch);
+        else
+            fputc(ch, out);
+    }
+}
+
 static void preamble(FILE *out, const tl_bench_meta *meta)
 {
     if (!meta) return;
-    for (size_t i = 0; i < meta->n; i++)
-        fprintf(out, "# %s: %s\n", meta->kv[i].key, meta->kv[i].value);
-    for (size_t i = 0; i < meta->nopt; i++)
-        fprintf(out, "# opt: %s=%s\n", meta->opt[i].key, meta->opt[i].value);
+    for (size_t i = 0; i < meta->n; i++) {
+        fprintf(out, "# %s: ", meta->kv[i].key);
+        comment_text(out, meta->kv[i].value);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < meta->nopt; i++) {
+        fprintf(out, "# opt: %s=", meta->opt[i].key);
+        comment_text(out, meta->opt[i].value);
+        fputc('\n', out);
+    }
 }
 
 static void json_object(FILE *out, const char *name, const tl_bench_kv *kv, size_t n, int last)
@@ -309,9 +334,9 @@ const tl_bench_col tl_stream_cols[] = {
     COL(tl_stream_row, device, "device", "", "device", TL_COL_STR, 12, 0),
     COL(tl_stream_row, bytes, "bytes", "B", "bytes", TL_COL_INT, 11, 0),
     COL(tl_stream_row, gbs, "bandwidth", "GB/s", "bandwidth_gbs", TL_COL_REAL, 9, 1),
-    COL(tl_stream_row, min_ms, "min", "ms", "min_ms", TL_COL_REAL, 8, 4),
-    COL(tl_stream_row, max_ms, "max", "ms", "max_ms", TL_COL_REAL, 8, 4),
-    COL(tl_stream_row, avg_ms, "avg", "ms", "avg_ms", TL_COL_REAL, 8, 4),
+    COL(tl_stream_row, min_ms, "min", "ms", "min_ms", TL_COL_REAL, 10, 6),
+    COL(tl_stream_row, max_ms, "max", "ms", "max_ms", TL_COL_REAL, 10, 6),
+    COL(tl_stream_row, avg_ms, "avg", "ms", "avg_ms", TL_COL_REAL, 10, 6),
     COL(tl_stream_row, wrong, "#wrong", "", "wrong", TL_COL_INT, 6, 0),
 };
 const size_t tl_stream_ncols = sizeof tl_stream_cols / sizeof tl_stream_cols[0];

@@ -55,10 +55,16 @@ static void usage(FILE *out)
 }
 
 /* stream --host measures one process's loop: the GPU kernel's options,
- * and more than one rank (only rank 0 would measure), do nothing there. */
+ * and more than one rank (only rank 0 would measure), do nothing there;
+ * the progress line is the host loop's alone, nothing draws it on GPUs. */
 static int host_stream_refuses(const tl_stream_opts *so, const tl_launch_opts *lo, const tl_optresult *res)
 {
-    if (!so->host) return 0;
+    if (!so->host) {
+        if (!tl_opts_given(res, &so->progress)) return 0;
+        fprintf(stderr, "trilap-bench: stream: --progress draws the host loop's progress (--host); the GPU run "
+                        "shows none\n");
+        return 1;
+    }
     const char *gpu_only = tl_opts_given(res, &so->block) ? "--block" : tl_opts_given(res, &so->vector) ? "--vector" : NULL;
     if (gpu_only) {
         fprintf(stderr, "trilap-bench: stream --host: %s is the GPU kernel's; the host runs its own loop\n", gpu_only);
@@ -118,18 +124,26 @@ int main(int argc, char **argv)
     int refused = !res.exit_now && ((fn == tl_stream_rank_main && host_stream_refuses(so, &lo, &res)) ||
                                     tl_launch_opts_refused("trilap-bench", &lo, &res,
                                                            fn == tl_stream_rank_main && so->host ? "stream --host" : NULL));
-    free(res.positional); /* and what tl_opts_given reads */
-    if (refused) return 2;
-    if (res.exit_now) return 0;
+    if (refused || res.exit_now) {
+        free(res.positional); /* and what tl_opts_given reads */
+        return refused ? 2 : 0;
+    }
 
     tl_tristream_cfg cfg = {0};
     tl_status checked = TL_OK;
-    if (fn == tl_tristream_rank_main) checked = tl_tristream_resolve(to, &cfg);
+    if (fn == tl_tristream_rank_main) checked = tl_tristream_resolve(to, &res, &cfg);
     if (fn == tl_commbench_rank_main) checked = tl_commbench_check(co);
     if (fn == tl_stream_rank_main) checked = tl_stream_check(so);
+    free(res.positional);
     if (checked != TL_OK) {
         tl_tristream_cfg_free(&cfg);
         return checked == TL_ERR_IO ? 1 : 2; /* an output that cannot be written; else the arguments */
+    }
+    /* the trace folder is first written after every timed repetition:
+     * one that cannot be is said now, not after the measurement */
+    if (tl_opts_outputs_refused(&spec, "", "trace")) {
+        tl_tristream_cfg_free(&cfg);
+        return 1;
     }
     /* before anything starts CUDA: the launcher counts GPUs */
     if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to->hw_queues);

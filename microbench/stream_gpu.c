@@ -223,8 +223,10 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
             wrong += x->wrong;
         }
     if (ctx->rank == 0) {
-        TL_TRYGOTO(tl_bench_meta_add(&m, "arrays", "3 x %" PRId64 " doubles (%.1f MiB each)",
-                                     o->count, (double)o->count * 8 / 1048576.0),
+        /* KiB below a MiB: --count 1K read "(0.0 MiB each)" */
+        double kib = (double)o->count * 8 / 1024.0;
+        TL_TRYGOTO(tl_bench_meta_add(&m, "arrays", "3 x %" PRId64 " doubles (%.1f %s each)", o->count,
+                                     kib < 1024 ? kib : kib / 1024, kib < 1024 ? "KiB" : "MiB"),
                    st, fail);
         TL_TRYGOTO(tl_bench_meta_add(&m, "kernels", "%s",
                                      o->host          ? "OpenMP loops"

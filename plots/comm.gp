@@ -16,8 +16,11 @@ set datafile commentschars "#"
 set title title noenhanced
 set xlabel "message size (bytes)"
 set ylabel "time per operation (µs)"
+stats file using (column("size_bytes")) nooutput
+bytes_lo = STATS_min
+bytes_hi = STATS_max
 set logscale xy 2
-set format x "%.0b %BB"
+eval bytes_tics
 set format y "%g"
 set logscale y 10
 set grid xtics ytics mxtics mytics lc rgb "#dddddd", lc rgb "#f0f0f0"
@@ -28,6 +31,13 @@ lcol = "14034728 9725885 16744206 2062260"
 ldt = "1 2 1 2"
 lpt = "7 6 5 4"
 pick(o, c) = (strcol("op") eq o && strcol("comm") eq c) ? column("time_us") : NaN
+# the key names only the series the file has (a --comm world run listed
+# both split communicator lines, with nothing drawn for them)
+nser = ""
+do for [i = 1:4] {
+    stats file using ((strcol("op") eq word(ops, i) && strcol("comm") eq word(comms, i)) ? 1 : 0) nooutput
+    nser = nser . sprintf(" %d", STATS_sum)
+}
 # the sizes of the three-stream microbenchmark's defaults
 set arrow from 16, graph 0 to 16, graph 1 nohead lc rgb "#999999" dt 3
 set label "tristream allreduce (16 B)" at 16, graph 0.97 offset 0.5, 0 font ",9" tc rgb "#666666"
@@ -37,4 +47,4 @@ set key top left noenhanced at graph 0.02, graph 0.9
 # smooth unique: each series sorted by size and joined, whatever the row order
 plot for [i = 1:4] file using (column("size_bytes")):(pick(word(ops, i), word(comms, i))) \
         smooth unique with linespoints lw 2 pt int(word(lpt, i)) ps 0.9 dt int(word(ldt, i)) lc rgb int(word(lcol, i)) \
-        title sprintf("%s on the %s communicator", word(ops, i), word(comms, i))
+        title (int(word(nser, i)) > 0 ? sprintf("%s on the %s communicator", word(ops, i), word(comms, i)) : "")

@@ -18,6 +18,21 @@ set datafile separator whitespace
 set datafile nocolumnheaders
 set datafile separator whitespace
 slice(d, s) = sprintf("%s/p-%06d.txt", d, int(s))
+# every step a number and every slice there, said in one line (a missing
+# one surfaced as "undefined variable: STATS_min", a word as gnuplot's
+# "Non-numeric string found")
+digits(s) = strlen(s) == 0 ? 1 : (strstrt("0123456789", s[1:1]) > 0 ? digits(s[2:]) : 0)
+do for [j = 1:nc] {
+    if (!digits(word(steps, j))) {
+        print sprintf("fdtd-snapshots.gp: steps='%s': '%s' is not a step number", steps, word(steps, j)); exit status 2
+    }
+    do for [i = 1:nr] {
+        if (system(sprintf("test -r '%s' && echo y", slice(word(dirs, i), word(steps, j)))) ne "y") {
+            print sprintf("fdtd-snapshots.gp: no slice %s (the run wrote none at step %s)", slice(word(dirs, i), word(steps, j)), word(steps, j))
+            exit status 1
+        }
+    }
+}
 if (!exists("amax")) {
     stats slice(word(dirs, 1), word(steps, 1)) matrix using 3 nooutput
     amax = (abs(STATS_min) > abs(STATS_max) ? abs(STATS_min) : abs(STATS_max)) * 0.5

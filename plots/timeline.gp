@@ -3,7 +3,7 @@
 # µs; several runs side by side (e.g. three-naive vs three-split), all on
 # one time axis so their iteration lengths compare at a glance.
 #   gnuplot -e "files='naive.csv split.csv'; titles='three-naive three-split'; out='timeline.png'" plots/timeline.gp
-# Input: CSV from `trilap-analyze timeline RUN_DIR --iters A:B -o FILE.csv`
+# Input: CSV from `trilap-analyze timeline RUN_DIR --iter-range A:B -o FILE.csv`
 # (every rank over the same time span). Optional: `subtitle` (a line under
 # the title), `width`, `height`.
 if (!exists("files")) { print "timeline.gp: set files='a.csv b.csv' and out='x.png'"; exit status 2 }

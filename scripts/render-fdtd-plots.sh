@@ -10,12 +10,17 @@
 #                             DIR_gpu/bench/pencil-<strategy>/trace.rank0.csv[.gz]
 #                             through `trilap-analyze timeline`
 # Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out,
-# folders of the trilap tree, from whatever folder it runs.
+# folders of the trilap tree, from whatever folder it runs. FDTD_STEPS
+# ("150 250 350"): the snapshots' steps, each a slice the run wrote.
 set -euo pipefail
 cpu=""
 gpu=""
 out=""
 while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --cpu|--gpu|--out)
+            [[ $# -ge 2 && -n $2 ]] || { echo "render-fdtd-plots.sh: $1 needs a value (try --help)" >&2; exit 2; } ;;
+    esac
     case "$1" in
         --cpu) cpu=$2; shift 2 ;;
         --gpu) gpu=$2; shift 2 ;;
@@ -34,18 +39,47 @@ for arg in "$cpu" "$gpu" "$out"; do
 done
 bin=${TL_BIN:-$here/bin}
 command -v gnuplot >/dev/null || { echo "render-fdtd-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
-mkdir -p "$out"
+# --out is made now, so that a place it cannot be made (a file in the way,
+# /proc, a read-only disk) is said before anything is drawn (it was mkdir's
+# own message); the folders made here are removed again, when left empty,
+# on the way out
+made_from="" # the highest folder this run made
+if [[ -e $out && ! -d $out ]]; then
+    echo "render-fdtd-plots.sh: --out $out: a file, not a folder; give a folder" >&2; exit 1
+elif [[ ! -e $out ]]; then
+    d=$out
+    while [[ ! -e $d ]]; do made_from=$d; d=$(dirname "$d"); done
+    [[ -d $d ]] || { echo "render-fdtd-plots.sh: --out $out: $d is a file, not a folder; give a folder" >&2; exit 1; }
+    why=$(mkdir -p -- "$out" 2>&1) || { echo "render-fdtd-plots.sh: --out $out: cannot be made (${why##*: })" >&2; exit 1; }
+fi
+[[ -w $out ]] || { echo "render-fdtd-plots.sh: --out $out: not writable" >&2; exit 1; }
+# a figure is drawn under a temporary name and renamed when whole; one left
+# by a failure or a signal is removed
+drawing=""
+trap 'rm -f -- "$drawing"; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
+gp() { # script, output base, gnuplot assignments
+    local script=$1 base=$2 assign=$3 ext log
+    mkdir -p "$out"
+    for ext in png pdf; do
+        drawing=$base.part$$.$ext
+        if ! log=$(gnuplot -e "$assign; out='$drawing'" "$here/plots/$script" 2>&1); then
+            echo "render-fdtd-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
+            exit 1
+        fi
+        [[ -z $log ]] || printf '%s\n' "$log" >&2
+        mv -f -- "$drawing" "$base.$ext"
+        drawing=""
+    done
+}
 made=0
 if [[ -f $cpu/energy.csv ]]; then
-    for ext in png pdf; do gnuplot -e "file='$cpu/energy.csv'; out='$out/fdtd-energy.$ext'" "$here/plots/fdtd-energy.gp"; done
+    gp fdtd-energy.gp "$out/fdtd-energy" "file='$cpu/energy.csv'"
     made=$((made + 1))
 fi
 if [[ -d $cpu/slices/cpml && -d $cpu/slices/none ]]; then
     steps=${FDTD_STEPS:-"150 250 350"}
-    for ext in png pdf; do
-        gnuplot -e "dirs='\"$cpu/slices/cpml\" \"$cpu/slices/none\"'; titles='CPML none'; steps='$steps'; out='$out/fdtd-snapshots.$ext'" \
-            "$here/plots/fdtd-snapshots.gp"
-    done
+    gp fdtd-snapshots.gp "$out/fdtd-snapshots" \
+        "dirs='\"$cpu/slices/cpml\" \"$cpu/slices/none\"'; titles='CPML none'; steps='$steps'"
     made=$((made + 1))
 fi
 files="" titles=""
@@ -53,14 +87,13 @@ for s in host peer nccl; do
     t=$gpu/bench/pencil-$s/trace.rank0.csv
     [[ -f $t || -f $t.gz ]] || continue
     [[ -x $bin/trilap-analyze ]] || { echo "render-fdtd-plots.sh: $bin/trilap-analyze not built (make)" >&2; exit 1; }
+    mkdir -p "$out"
     "$bin/trilap-analyze" timeline "$gpu/bench/pencil-$s" --iter-range 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
     files+="\"$out/fdtd-pencil-$s.csv\" "
     titles+="$s "
 done
 if [[ -n $files ]]; then
-    for ext in png pdf; do
-        gnuplot -e "files='${files% }'; titles='${titles% }'; out='$out/fdtd-pencil-timeline.$ext'" "$here/plots/timeline.gp"
-    done
+    gp timeline.gp "$out/fdtd-pencil-timeline" "files='${files% }'; titles='${titles% }'"
     made=$((made + 1))
 fi
 (( made > 0 )) || { echo "render-fdtd-plots.sh: nothing to draw under $cpu or $gpu" >&2; exit 1; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the trilap figures (PNG and PDF) from CSV with gnuplot only:
-#   scripts/render-plots.sh [--results DIR] [--out DIR]
+#   scripts/render-plots.sh [--results DIR] [--out DIR] [--iter-range A:B]
 # For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv,
 # or gzipped, trace.rank*.csv.gz, where <folder> holds a three-stream results CSV):
 #   <name>-timeline.{png,pdf}   Fig. 2-style timelines of the variants side by side
@@ -16,7 +16,12 @@
 # The CSV these plots read is written beside them, so a figure can be redrawn
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
-# from whatever folder it runs.
+# from whatever folder it runs; --iter-range: the timelines' iterations
+# (trilap-analyze timeline --iter-range; --iters, its old name, still
+# works for one release). Skipped with a note: a results CSV without rows,
+# a source with a quote in its path, one whose figure name an earlier source
+# took; rows whose run failed its own check (wrong > 0) are left out, said.
+# A figure gnuplot cannot draw is one line, exit 1.
 set -euo pipefail
 
 results=""
@@ -24,10 +29,20 @@ out=""
 iters=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
+        --results|--out|--iter-range|--iters)
+            [[ $# -ge 2 && -n $2 ]] || { echo "render-plots.sh: $1 needs a value (try --help)" >&2; exit 2; } ;;
+    esac
+    case "$1" in
         --results) results=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
-        --iters) iters=$2; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --iters|--iter-range)
+            # one vocabulary (README): --iters counts iterations, a window is --iter-range
+            [[ $2 =~ ^[0-9]*:[0-9]*$ && $2 != : ]] ||
+                { echo "render-plots.sh: invalid $1 '$2': expected A:B, A: or :B (try --help)" >&2; exit 2; }
+            [[ $1 == --iter-range ]] ||
+                echo "render-plots.sh: note: --iters is now --iter-range; the old name will be removed in the next release" >&2
+            iters=$2; shift 2 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -44,6 +59,25 @@ plots=$here/plots
 command -v gnuplot >/dev/null || { echo "render-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
 [[ -x $analyze ]] || { echo "render-plots.sh: $analyze not built (run make)" >&2; exit 1; }
 [[ -d $results ]] || { echo "render-plots.sh: no results folder $results" >&2; exit 1; }
+# --out is made now, so that a place it cannot be made (a file in the way,
+# /proc, a read-only disk) is said before anything is drawn (it was mkdir's
+# own message after the first figures); the folders made here are removed
+# again, when left empty, on the way out
+made_from="" # the highest folder this run made
+if [[ -e $out && ! -d $out ]]; then
+    echo "render-plots.sh: --out $out: a file, not a folder; give a folder" >&2; exit 1
+elif [[ ! -e $out ]]; then
+    d=$out
+    while [[ ! -e $d ]]; do made_from=$d; d=$(dirname "$d"); done
+    [[ -d $d ]] || { echo "render-plots.sh: --out $out: $d is a file, not a folder; give a folder" >&2; exit 1; }
+    why=$(mkdir -p -- "$out" 2>&1) || { echo "render-plots.sh: --out $out: cannot be made (${why##*: })" >&2; exit 1; }
+fi
+[[ -w $out ]] || { echo "render-plots.sh: --out $out: not writable" >&2; exit 1; }
+# a figure is drawn under a temporary name and renamed when whole; one left
+# by a failure or a signal is removed
+drawing=""
+checked=""
+trap 'rm -f -- "$drawing" "$checked"; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
 
 # variants in the order of the paper's figures, others after them
 order_variants() {
@@ -59,11 +93,56 @@ order_variants() {
 }
 
 gp() { # script, output base, gnuplot assignments
-    local script=$1 base=$2 assign=$3 ext
+    local script=$1 base=$2 assign=$3 ext log
     for ext in png pdf; do
-        gnuplot -e "$assign; out='$base.$ext'" "$plots/$script"
+        drawing=$base.part$$.$ext
+        if ! log=$(gnuplot -e "$assign; out='$drawing'" "$plots/$script" 2>&1); then
+            echo "render-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
+            exit 1
+        fi
+        [[ -z $log ]] || printf '%s\n' "$log" >&2
+        mv -f -- "$drawing" "$base.$ext"
+        drawing=""
     done
     echo "  $base.png, $base.pdf"
+}
+
+# gnuplot takes every path inside a quoted string: a run folder or results
+# file with a quote in its name is skipped, said once, and the rest drawn
+# (it stopped the whole rendering on gnuplot's "unexpected or unrecognized
+# token")
+has_quote() { [[ $1 == *[\'\"]* ]]; }
+skip_quoted() { echo "render-plots.sh: $1: gnuplot cannot take a path with a quote in it; skipped (rename it)" >&2; }
+
+# Figures are named from their source's path (a/b/results.csv -> a-b-...),
+# so two sources can map to one name (a-b/x.csv and a/b-x.csv): the second
+# replaced the first's figure and CSV without a word. The first keeps it;
+# the second is skipped, said once.
+declare -A made_by=()
+claim() { # figure base name, source
+    if [[ -n ${made_by[$1]:-} && ${made_by[$1]} != "$2" ]]; then
+        echo "render-plots.sh: $2: its figure would be $1, as that of ${made_by[$1]}; skipped (rename one)" >&2
+        return 1
+    fi
+    made_by[$1]=$2
+}
+
+# a results CSV holds rows beyond its header (an interrupted run leaves the
+# header alone, and gnuplot fails on a file with no points)
+has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
+
+# the rows of a results CSV as RFC 4180 reads them, one tab between cells:
+# tristream quotes its environment values, so a comma inside quotes is not
+# a column (awk -F, read `"a,b"` as two, and the knob labels after it wrong)
+csv_cells() {
+    awk '{ cur = ""; q = 0; row = ""
+           for (i = 1; i <= length($0); i++) {
+               ch = substr($0, i, 1)
+               if (q) { if (ch != "\"") cur = cur ch; else if (substr($0, i + 1, 1) == "\"") { cur = cur ch; i++ } else q = 0 }
+               else if (ch == "\"") q = 1
+               else if (ch == ",") { row = row cur "\t"; cur = "" }
+               else cur = cur ch }
+           print row cur }' "$1"
 }
 
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
@@ -79,8 +158,13 @@ while IFS= read -r parent; do
     name=$(echo "${parent#"$results"}" | sed 's|^/||; s|/|-|g')
     [[ -n $name ]] || name=$(basename "$parent")
     [[ -n $(find "$parent" -mindepth 2 -maxdepth 2 -name trace.rank0.csv) ]] || tristream_run "$parent" || continue
-    mapfile -t variants < <(order_variants "$parent")
+    if has_quote "$parent"; then skip_quoted "$parent"; continue; fi
+    variants=()
+    while IFS= read -r v; do
+        if has_quote "$v"; then skip_quoted "$parent/$v"; else variants+=("$v"); fi
+    done < <(order_variants "$parent")
     [[ ${#variants[@]} -gt 0 ]] || continue
+    claim "$name-timeline" "$parent" || continue
     echo "render-plots.sh: $parent (${variants[*]})"
     mkdir -p "$out"
     dirs=()
@@ -104,7 +188,7 @@ while IFS= read -r parent; do
     # the untraced median of the same run as a second marker, where the run has one
     has_timed=0
     for f in "$parent/tristream.csv" "$parent/results.csv"; do
-        [[ -f $f ]] && is_tristream "$f" || continue
+        [[ -f $f ]] && is_tristream "$f" && has_rows "$f" || continue
         "$analyze" compare "$f" --csv "$out/$name-timed.csv" >/dev/null
         awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
                              t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
@@ -127,7 +211,7 @@ done < <(find "$results" \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz
 # variants it wrote to stderr, the schedules only when there are several
 # configurations.
 variant_table() {
-    awk -F, -v label="$1" -v order="two-stream three-naive three-split allreduce-only ring-only daxpy-only" '
+    csv_cells "$2" | awk -F'\t' -v label="$1" -v order="two-stream three-naive three-split allreduce-only ring-only daxpy-only" '
         BEGIN { nk = split("priorities split_max_ctas split_min_ctas daxpy_blocks cuda_device_max_connections nccl_launch_mode trace_mode", kc, " ")
                 split("prio max_ctas min_ctas blocks conn launch trace", ks, " ") }
         /^#/ { next }
@@ -135,6 +219,8 @@ variant_table() {
         { if (!base_set) { for (j = 1; j <= nk; j++) if (kc[j] in c) base[j] = $c[kc[j]]; base_set = 1 }
           g = ""
           for (j = 1; j <= nk; j++) if ((kc[j] in c) && $c[kc[j]] != base[j]) { g = g (g == "" ? "" : "+") ks[j] "=" $c[kc[j]]; vary[j] = 1 }
+          # gnuplot cuts a tic label at a comma, quoted or not
+          gsub(/,/, ";", g)
           if (g == "") g = label
           if (!(g in seen)) { seen[g] = 1; groups[++ng] = g }
           k = g SUBSEP $c["variant"]; n[k]++; x[k, n[k]] = $c["us_per_iter"] + 0; has[$c["variant"]] = 1 }
@@ -159,29 +245,72 @@ variant_table() {
                 print line
             }
             for (j = 1; j <= m; j++) printf "%s ", vs[j] > "/dev/stderr"
-        }' "$2"
+        }'
 }
 
 while IFS= read -r res; do
+    rm -f -- "$checked" # the previous file's rows that passed
+    checked=""
     header=$(awk '!/^#/ {print; exit}' "$res")
     name=$(echo "${res#"$results"}" | sed 's|^/||; s|/results.csv$||; s|/|-|g; s|\.csv$||')
+    if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||
+          (,$header, == *,function,* && ,$header, == *,bandwidth_gbs,*) ||
+          (,$header, == *,variant,* && ,$header, == *,us_per_iter,*) ]] && ! has_rows "$res"; then
+        echo "render-plots.sh: $res: a header without rows; skipped" >&2
+        continue
+    fi
+    if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||
+          (,$header, == *,function,* && ,$header, == *,bandwidth_gbs,*) ||
+          (,$header, == *,variant,* && ,$header, == *,us_per_iter,*) ]] && has_quote "$res"; then
+        skip_quoted "$res"
+        continue
+    fi
+    # a row whose run failed its own check (wrong > 0: the operations did not
+    # give what they must) is no measurement: drawn from the rows that
+    # passed, and said
+    src=$res
+    nbad=$(csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == "wrong") w = i; h = 1; next}
+                                         w && $w + 0 > 0 {n++} END {print n + 0}')
+    if [[ $nbad -gt 0 ]]; then
+        checked=$(mktemp "${TMPDIR:-/tmp}/render-plots.XXXXXX")
+        paste -d $'\001' <(csv_cells "$res") "$res" |
+            awk -F'\001' '/^#/ {print $2; next} !h {n = split($1, f, "\t"); for (i = 1; i <= n; i++) if (f[i] == "wrong") w = i; h = 1; print $2; next}
+                          {split($1, f, "\t"); if (!(f[w] + 0 > 0)) print $2}' > "$checked"
+        src=$checked
+        if ! has_rows "$src"; then
+            echo "render-plots.sh: $res: every row failed its own check (wrong > 0); skipped" >&2
+            continue
+        fi
+        echo "render-plots.sh: $res: drawn without the $nbad row(s) whose run failed its own check (wrong > 0)" >&2
+    fi
     if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then
+        claim "$name" "$res" || continue
         echo "render-plots.sh: $res (NCCL time vs size)"
         mkdir -p "$out"
-        gp comm.gp "$out/$name" "file='$res'; title='NCCL time per operation vs message size ($res)'"
+        gp comm.gp "$out/$name" "file='$src'; title='NCCL time per operation vs message size ($res)'"
         rendered=$((rendered + 1))
         continue
     fi
     if [[ ,$header, == *,function,* && ,$header, == *,bandwidth_gbs,* ]]; then
+        claim "$name" "$res" || continue
         echo "render-plots.sh: $res (STREAM bandwidth)"
         mkdir -p "$out"
         # bandwidth from the min/max times where present (bytes / time)
-        awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
+        csv_cells "$src" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
             { b = $c["bandwidth_gbs"]; lo = b; hi = b
               if (("bytes" in c) && ("max_ms" in c) && $c["max_ms"] > 0) { lo = $c["bytes"] / ($c["max_ms"] * 1e6); hi = $c["bytes"] / ($c["min_ms"] * 1e6) }
-              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' "$res" > "$out/$name.csv"
-        gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best, min..max over repetitions)'; \
-            title='GPU memory bandwidth, STREAM kernels ($res)'; width=800"
+              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' > "$out/$name.csv"
+        # stream --host writes device "host" in every row: its loops measure
+        # the host's memory, not a GPU's
+        what='GPU memory bandwidth, STREAM kernels'
+        if csv_cells "$src" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+                                         !("device" in c) || $c["device"] != "host" {exit 1}'; then
+            what='host memory bandwidth, STREAM loops (OpenMP)'
+        fi
+        # bandwidth_gbs is bytes / the fastest call; the bar spans the slowest
+        # to the fastest of the timed calls (the first is dropped)
+        gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best call; slowest..fastest call)'; \
+            title='$what ($res)'; width=800"
         rendered=$((rendered + 1))
         continue
     fi
@@ -189,20 +318,21 @@ while IFS= read -r res; do
     swept=0
     for col in ring_bytes allreduce_bytes daxpy_bytes; do
         [[ ,$header, == *,$col,* ]] || continue
-        distinct=$(awk -F, -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' "$res" | sort -u | wc -l)
+        distinct=$(csv_cells "$src" | awk -F'\t' -v c="$col" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next} {print $k}' | sort -u | wc -l)
         [[ $distinct -ge 3 ]] || continue
+        swept=1
+        claim "$name-sweep-$col" "$res" || continue
         echo "render-plots.sh: $res sweeps $col ($distinct sizes)"
         mkdir -p "$out"
-        "$analyze" sweep "$res" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
+        "$analyze" sweep "$src" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
         gp sweep.gp "$out/$name-sweep-$col" "file='$out/$name-sweep-$col.csv'; xcol='$col'"
         rendered=$((rendered + 1))
-        swept=1
     done
     # no sweep: the variants' medians per configuration (knob studies, trace modes)
-    if [[ $swept -eq 0 ]]; then
+    if [[ $swept -eq 0 ]] && claim "$name-variants" "$res"; then
         echo "render-plots.sh: $res (variants per configuration)"
         mkdir -p "$out"
-        vs=$(variant_table "$(basename "$(dirname "$res")")" "$res" 2>&1 >"$out/$name-variants.csv")
+        vs=$(variant_table "$(basename "$(dirname "$res")")" "$src" 2>&1 >"$out/$name-variants.csv")
         ngroups=$(($(wc -l <"$out/$name-variants.csv") - 1))
         gp bars.gp "$out/$name-variants" "file='$out/$name-variants.csv'; series='${vs% }'; \
             title='three-stream microbenchmark, untraced ($res)'; width=$((ngroups > 3 ? 1300 : 900))"

@@ -10,7 +10,9 @@ set -euo pipefail
 results=results check=0
 while [[ $# -gt 0 ]]; do
     case $1 in
-        --results) results=${2:?--results needs a folder}; shift 2 ;;
+        --results)
+            [[ $# -ge 2 && -n $2 ]] || { echo "render-results-index.sh: --results needs a folder (try --help)" >&2; exit 2; }
+            results=$2; shift 2 ;;
         --check) check=1; shift ;;
         -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "render-results-index.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;

@@ -20,7 +20,8 @@
 # window).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-out=${1:?usage: render-solver-breakdown.sh OUT}
+[ $# -eq 1 ] && [ -n "$1" ] || { echo "usage: render-solver-breakdown.sh OUT (try --help)" >&2; exit 2; }
+out=$1
 shopt -s nullglob
 found=0
 echo "# Sec. IV-C breakdown: us per iteration; event timer: trilap-solve per-operation statistics; CUPTI: trilap-analyze breakdown/overlap of the same run's trace"

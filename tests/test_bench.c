@@ -28,10 +28,13 @@ static tl_status parse_tristream(tl_tristream_opts *to, tl_tristream_cfg *cfg, c
         .program = "trilap-bench", .usage = "tristream [options]", .groups = &g, .ngroups = 1};
     tl_optresult res;
     tl_status st = tl_opts_parse(&spec, argc, argv, &res);
-    free(res.positional);
-    if (st != TL_OK) return st;
+    if (st != TL_OK) {
+        free(res.positional);
+        return st;
+    }
     /* argv points into buf; resolve before it goes away */
-    st = tl_tristream_resolve(to, cfg);
+    st = tl_tristream_resolve(to, &res, cfg);
+    free(res.positional);
     to->variants = to->results = to->trace = to->sweep_range = NULL;
     return st;
 }
@@ -107,8 +110,8 @@ TL_TEST(tristream_good_options)
     TL_ASSERT_OK(
         parse_tristream(&to, &cfg,
                         "--ring-bytes 512K --variants two-stream,three-naive --priorities off "
-                        "--format json --daxpy-count 1M --allreduce-count 4 --split-max-ctas 4 "
-                        "--split-min-ctas 2 --daxpy-blocks 264 --iters 7 --repeat 3 --warmup 0 "
+                        "--format json --daxpy-count 1M --allreduce-count 4 "
+                        "--daxpy-blocks 264 --iters 7 --repeat 3 --warmup 0 "
                         "--trace /tmp/x --trace-mode cupti --trace-iters 9"));
     TL_ASSERT_EQ(cfg.ring_count, 65536);
     TL_ASSERT_EQ(cfg.variants, (1u << TL_VAR_TWO_STREAM) | (1u << TL_VAR_THREE_NAIVE));
@@ -117,8 +120,6 @@ TL_TEST(tristream_good_options)
     TL_ASSERT_EQ(cfg.format, TL_FMT_JSON);
     TL_ASSERT_EQ(cfg.daxpy_count, 1048576);
     TL_ASSERT_EQ(cfg.allreduce_count, 4);
-    TL_ASSERT_EQ(cfg.split_max_ctas, 4);
-    TL_ASSERT_EQ(cfg.split_min_ctas, 2);
     TL_ASSERT_EQ(cfg.daxpy_blocks, 264);
     TL_ASSERT_EQ(cfg.iters, 7);
     TL_ASSERT_EQ(cfg.repeat, 3);
@@ -127,9 +128,12 @@ TL_TEST(tristream_good_options)
     TL_ASSERT_EQ(cfg.trace_iters, 9);
     tl_tristream_cfg_free(&cfg);
 
-    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--ring-count 1000 --variants three-split"));
+    TL_ASSERT_OK(parse_tristream(&to, &cfg,
+                                 "--ring-count 1000 --variants three-split --split-max-ctas 4 --split-min-ctas 2"));
     TL_ASSERT_EQ(cfg.ring_count, 1000);
     TL_ASSERT_EQ(cfg.needs_split, 1);
+    TL_ASSERT_EQ(cfg.split_max_ctas, 4);
+    TL_ASSERT_EQ(cfg.split_min_ctas, 2);
     tl_tristream_cfg_free(&cfg);
 }
 
@@ -153,10 +157,15 @@ TL_TEST(tristream_bad_options)
         "--sweep daxpy-bytes --sweep-range 1M:1K",
         "--sweep ring-size --sweep-range 8:16",
         "--split-max-ctas 4 --split-min-ctas 8",
+        "--variants two-stream,three-naive --split-max-ctas 2", /* no split communicator */
+        "--variants ring-only --split-min-ctas 1",
         "--split-max-ctas 65",
         "--iters 0",
         "--repeat -1",
         "--allreduce-count 0",
+        "--ring-count 0", /* was run as the default 32000 */
+        "--sweep ring-bytes --sweep-range 8:1K --ring-count 5", /* the sweep sets it */
+        "--sweep daxpy-bytes --sweep-range 1K:1T",               /* beyond --daxpy-count */
         "--daxpy-count 1.5M",
         "--results ''",
         "--no-such-option 3",
@@ -667,6 +676,41 @@ TL_TEST(stream_and_comm_tables_golden)
     free(text);
 }
 
+/* The STREAM table's times are precise enough that bytes / printed min is
+ * the printed bandwidth: a 64 KiB copy's fastest call of 1.7345 us printed
+ * as "0.0017" ms, which gives 38.6 GB/s against the printed 37.8. The
+ * bandwidth is rounded to 0.1 GB/s and the time to 1 ns; both together
+ * stay within 0.1 % here. */
+TL_TEST(stream_table_times_match_bandwidth)
+{
+    tl_stream_row r = {.function = "copy", .rank = 0, .device = "host", .bytes = 65536, .min_ms = 0.0017345,
+                       .max_ms = 0.0019, .avg_ms = 0.0018};
+    r.gbs = (double)r.bytes / (r.min_ms * 1e-3) * 1e-9;
+    tl_bench_cell c[9];
+    tl_stream_cells(&r, c);
+    for (int fmt = TL_FMT_TABLE; fmt <= TL_FMT_CSV; fmt++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        TL_ASSERT_OK(tl_bench_write(f, (tl_bench_format)fmt, NULL, tl_stream_cols, 9, c, 1, 0));
+        fclose(f);
+        const char *row = strstr(text, fmt == TL_FMT_CSV ? "\ncopy," : "copy");
+        TL_ASSERT_MSG(row, "%s", text);
+        char fn[16], dev[16];
+        int rank = -1;
+        long long bytes = 0;
+        double gbs = 0, mn = 0;
+        int got = fmt == TL_FMT_CSV
+                      ? sscanf(row + 1, "%15[^,],%d,%15[^,],%lld,%lf,%lf", fn, &rank, dev, &bytes, &gbs, &mn)
+                      : sscanf(row, "%15s %d %15s %lld %lf %lf", fn, &rank, dev, &bytes, &gbs, &mn);
+        TL_ASSERT_EQ(got, 6);
+        double again = (double)bytes / (mn * 1e-3) * 1e-9;
+        TL_ASSERT_MSG(fabs(again - gbs) <= 1e-3 * gbs, "%s: %lld B / %.6f ms = %.2f GB/s, printed %.1f", text, bytes,
+                      mn, again, gbs);
+        free(text);
+    }
+}
+
 TL_TEST(results_rows)
 {
     char buf[1024];
@@ -809,5 +853,6 @@ TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
              derive_bound_speedup_efficiency, busbw_factors, pattern_sums_exact, daxpy_closed_form,
              count_wrong, stream_gold_values, stream_host_verifies, tristream_table_golden,
              tristream_csv_golden, tristream_json_golden, stream_and_comm_tables_golden,
+             stream_table_times_match_bandwidth,
              results_rows, manifest_path_and_env, meta_captures_every_option,
              trace_mode_without_folder, hw_queues_default_and_override)

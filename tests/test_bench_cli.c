@@ -56,6 +56,8 @@ TL_TEST(bad_arguments_exit_2)
         {"stream --block 100", "trilap-bench: invalid --block '100': not a multiple of 32"},
         {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q' (try --help)\n"},
         {"comm --max-bytes 8 --min-bytes 64", "invalid --max-bytes"},
+        /* sizes of doubles (was taken and measured as 8 B) */
+        {"comm -b 12", "trilap-bench: invalid --min-bytes '12': not a multiple of 8 (doubles) (try --help)\n"},
         /* refused before the measurement, not after it */
         {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
         {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
@@ -71,6 +73,13 @@ TL_TEST(bad_arguments_exit_2)
          "trilap-bench: --device-comm: this run uses no GPU (stream --host)\n"},
         {"stream --host --count 4K --iters 2 --nccl-timeout 5",
          "trilap-bench: --nccl-timeout: this run uses no GPU (stream --host)\n"},
+        /* the traced window runs with --trace only (was taken without it, and did nothing) */
+        {"tristream --trace-iters 5",
+         "trilap-bench: invalid --trace-iters '5': the traced window it sizes is run with --trace DIR only "
+         "(try --help)\n"},
+        /* the progress line is drawn by the host loop alone (was taken on GPUs, and did nothing) */
+        {"stream --progress",
+         "trilap-bench: stream: --progress draws the host loop's progress (--host); the GPU run shows none\n"},
         {"tristream --gpus 2 --ranks 3", "trilap-bench: --gpus and --ranks: give one (--ranks N ranks share the "
                                          "visible GPUs; --gpus N ranks take one GPU each)\n"},
         {"tristream --gpus 2 --no-gpu", "trilap-bench: --gpus and --no-gpu: give one (--ranks N for host-only ranks)\n"},
@@ -161,6 +170,167 @@ TL_TEST(host_stream_formats)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2,
+/* The '#' preamble stays one line per value: NCCL_LAUNCH_MODE=$'a\nb,c'
+ * ended its comment line and put "b,c" before the CSV header, which a CSV
+ * reader takes for the header. The arrays' size in a unit that shows it
+ * (--count 1K read "(0.0 MiB each)"). */
+TL_TEST(preamble_lines_hold_their_values)
+{
+    tl_test_output r = tl_test_capture("NCCL_LAUNCH_MODE=\"$(printf 'a\\nb,c')\" %s/trilap-bench stream --host "
+                                       "--no-gpu --count 1K --iters 2 --format csv",
+                                       tl_test_bin());
+    TL_ASSERT_EQ(r.rc, 0);
+    /* every line before the header is a comment */
+    const char *hdr = strstr(r.out, "function,rank,device,");
+    TL_ASSERT_MSG(hdr, "%s", r.out);
+    for (const char *l = r.out; l < hdr; l = strchr(l, '\n') + 1)
+        TL_ASSERT_MSG(*l == '#', "a line before the header is not a comment:\n%.200s", l);
+    TL_ASSERT_MSG(strstr(r.out, "\n# NCCL_LAUNCH_MODE: a\\nb,c\n") && strstr(r.out, "(8.0 KiB each)\n"), "%.1500s",
+                  r.out);
+    tl_test_output_free(&r);
+}
+
+/* stream --host sizes its arrays from the machine and may add a note that
+ * they are below 4x the cache; a run refused afterwards (--results a
+ * folder) printed that note above its refusal, two lines for one. */
+TL_TEST(host_stream_refusal_without_note)
+{
+    const char *t = tl_test_tmpdir();
+    tl_test_output r = tl_test_capture("%s/trilap-bench stream --host --no-gpu --iters 2 --results '%s/ok.csv'",
+                                       tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    int noted = strstr(r.err, "trilap-bench: note: stream --host: arrays of ") != NULL;
+    tl_test_output_free(&r);
+    if (!noted) TL_SKIP("this host's arrays reach 4x its cache: stream --host prints no note here");
+    r = tl_test_capture("%s/trilap-bench stream --host --no-gpu --iters 2 --results /", tl_test_bin());
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, "trilap-bench: --results: /: a folder; give a file name\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
+/* The same for tristream's note on --trace-mode nvtx without --trace: it
+ * came above any refusal that followed (--results /, a bad sweep). */
+TL_TEST(tristream_refusal_without_note)
+{
+    static const char *const cmd[][2] = {
+        {"--trace-mode nvtx --results /", "trilap-bench: --results: /: a folder; give a file name\n"},
+        {"--trace-mode nvtx --sweep ring-bytes --sweep-range 8:4",
+         "trilap-bench: invalid --sweep-range '8:4': END is smaller than START (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "tristream %s", cmd[i][0]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc != 0 && !strcmp(r.err, cmd[i][1]), "%s: rc %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    /* taken: the note, then the run looks for a GPU */
+    tl_test_output r = bench("tristream --trace-mode nvtx --no-gpu");
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "--trace-mode nvtx without --trace records no host ranges"), "%s",
+                  r.err);
+    tl_test_output_free(&r);
+}
+
+/* Sizes tristream would not run as typed: a ring of 0 ran as the default
+ * 32000 doubles (0 meant "not given"), a size option beside a sweep of that
+ * size was dropped, and a sweep went past the option's own range (1K:1T
+ * reached the GPUs with a DAXPY --daxpy-count refuses). Refused in one
+ * line, exit 2; a sweep of another size or within the range is not. */
+TL_TEST(tristream_sizes_as_typed)
+{
+    static const char *const bad[][2] = {
+        {"--ring-count 0", "trilap-bench: invalid --ring-count '0': out of range [1, 1073741824] (try --help)\n"},
+        {"--ring-bytes 0", "trilap-bench: invalid --ring-bytes '0': out of range [8, 8589934592] (try --help)\n"},
+        {"--sweep ring-bytes --sweep-range 8:1K --ring-count 5",
+         "trilap-bench: invalid --ring-count '5': --sweep ring-bytes sets this size at each point; give one or "
+         "the other (try --help)\n"},
+        {"--sweep ring-bytes --sweep-range 8:1K --ring-bytes 64", "invalid --ring-bytes '64': --sweep ring-bytes"},
+        {"--sweep allreduce-count --sweep-range 1:16 --allreduce-count 2",
+         "invalid --allreduce-count '2': --sweep allreduce-count sets this size"},
+        {"--sweep daxpy-bytes --sweep-range 8K:1M --daxpy-count 8M",
+         "invalid --daxpy-count '8388608': --sweep daxpy-bytes sets this size"},
+        {"--sweep daxpy-bytes --sweep-range 1K:1T",
+         "trilap-bench: invalid --sweep-range '1K:1T': the point 1099511627776 is beyond the largest "
+         "--daxpy-count, 17179869184 doubles (137438953472 B) (try --help)\n"},
+        {"--sweep ring-bytes --sweep-range 8:16G", "the point 17179869184 is beyond the largest --ring-count"},
+        {"--sweep allreduce-count --sweep-range 1:4G",
+         "the point 4294967296 is beyond the largest --allreduce-count, 1073741824 (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "tristream %s", bad[i][0]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, bad[i][1]), "%s: exit %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    /* taken: the run goes on to look for a GPU (none with --no-gpu) */
+    static const char *const good[] = {"--sweep daxpy-bytes --sweep-range 8K:16K --ring-count 64",
+                                       "--sweep ring-bytes --sweep-range 8:8G --daxpy-count 1K"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "tristream %s --no-gpu", good[i]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "tristream needs one GPU per rank"), "%s: exit %d: %s",
+                      args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+/* The split communicator's CTA limits where they would do nothing or
+ * contradict: comm took --split-min-ctas 4 --split-max-ctas 2 (tristream
+ * refused it) and, like tristream without three-split, limits for a
+ * communicator it does not measure. One line, exit 2. */
+TL_TEST(split_ctas_where_used)
+{
+    static const char *const bad[][2] = {
+        {"comm --split-min-ctas 4 --split-max-ctas 2",
+         "trilap-bench: invalid --split-min-ctas '4': greater than --split-max-ctas (try --help)\n"},
+        {"comm --comm world --split-max-ctas 2",
+         "trilap-bench: invalid --split-max-ctas '2': --comm world measures no split communicator (try --help)\n"},
+        {"comm --comm world --split-min-ctas 1", "invalid --split-min-ctas '1': --comm world"},
+        {"tristream --variants two-stream,three-naive --split-max-ctas 2",
+         "trilap-bench: invalid --split-max-ctas '2': no selected variant uses the split communicator "
+         "(three-split) (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tl_test_output r = bench(bad[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, bad[i][1]), "%s: exit %d: %s", bad[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    static const char *const good[] = {"comm --comm split --split-max-ctas 2 --split-min-ctas 1 --no-gpu",
+                                       "tristream --variants three-split --split-max-ctas 2 --no-gpu"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        tl_test_output r = bench(good[i]);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "needs one GPU per rank"), "%s: exit %d: %s", good[i],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+/* --trace is first written after every timed repetition: a trace folder
+ * that is a file (or under one) was found out only then, after the
+ * measurement; now one line naming --trace before the run, exit 1, as for
+ * --results. */
+TL_TEST(trace_folder_checked_first)
+{
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/a-file", t);
+    tl_test_write(p, "x\n");
+    static const char *const sub[] = {"", "/sub"};
+    for (int i = 0; i < 2; i++) {
+        char args[2048];
+        snprintf(args, sizeof args, "tristream --trace '%s/a-file%s' --variants three-split", t, sub[i]);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: --trace: ") &&
+                          strstr(r.err, "a-file is not a folder"),
+                      "%s: exit %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
+             split_ctas_where_used, trace_folder_checked_first,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats)
+             host_stream_formats, preamble_lines_hold_their_values,
+             host_stream_refusal_without_note, tristream_refusal_without_note)

@@ -377,6 +377,25 @@ TL_TEST(results_index_current_and_checked)
     tl_test_output_free(&r);
 }
 
+/* The render scripts' usage errors, one line and exit 2: an option or
+ * argument missing was bash's "line 13: 2: --results needs a folder" and
+ * "line 23: 1: usage: ..." with exit 1, as for a failed run. */
+TL_TEST(render_scripts_usage)
+{
+    static const char *const cmd[][2] = {
+        {"scripts/render-results-index.sh --results", "render-results-index.sh: --results needs a folder (try --help)\n"},
+        {"scripts/render-solver-breakdown.sh", "usage: render-solver-breakdown.sh OUT (try --help)\n"},
+        {"scripts/render-solver-breakdown.sh a b", "usage: render-solver-breakdown.sh OUT"},
+        {"scripts/render-roof-summary.sh", "usage: render-roof-summary.sh OUTDIR [TRIAD_GBS]\n"},
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
+        tl_test_output r = tl_test_capture("%s", cmd[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, cmd[i][1]) && !r.out[0], "%s: rc %d: %s%s", cmd[i][0],
+                      r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
  * (bench-cpml.sh --ncu): 14 launches, each update's plain interior and
  * six CPML shell boxes, and the shell's share of each update; a file
@@ -814,6 +833,7 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
+             render_scripts_usage,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)

@@ -100,6 +100,368 @@ TL_TEST(render_timeline_breakdown_sweep)
     run_ok("%s '%s/scripts/render-fdtd-plots.sh' --out fd > log%s 2>&1", in_t, top, "-fdtd");
     snprintf(p, sizeof p, "%s/fd/fdtd-energy.png", t);
     check_figure(p, 10000);
+    /* snapshot steps the run has no slice for, or not numbers: one line
+     * naming the slice or the step (were "undefined variable: STATS_min"
+     * and "Non-numeric string found where a numeric expression was
+     * expected") */
+    static const char *const steps[][2] = {{"150 7", "fdtd-snapshots.gp: no slice "},
+                                           {"150 2a", "fdtd-snapshots.gp: steps='150 2a': '2a' is not a step number"}};
+    for (int i = 0; i < 2; i++) {
+        r = tl_test_capture("FDTD_STEPS='%s' scripts/render-fdtd-plots.sh --out '%s/fd2'", steps[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, steps[i][1]), "rc %d: %s", r.rc, r.err);
+        TL_ASSERT_MSG(i || strstr(r.err, "/p-000007.txt (the run wrote none at step 7)"), "%s", r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+/* What render-plots.sh and render-fdtd-plots.sh refuse, and what they skip:
+ * an option without its value was bash's 'unbound variable' (exit 1), an
+ * --out that is a file mkdir's error after the first figures, a results
+ * CSV with a header and no rows a gnuplot error (exit 1, every later
+ * figure not drawn) that left a zero-byte PNG. */
+TL_TEST(render_refuses_and_skips)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], out[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    snprintf(out, sizeof out, "%s/out", t);
+    mkdir(res, 0755);
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("scripts/render-%s.sh --out", i ? "fdtd-plots" : "plots");
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "--out needs a value"), "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    snprintf(p, sizeof p, "%s/a-file", t);
+    tl_test_write(p, "x\n");
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("scripts/render-%s.sh %s '%s' --out '%s/a-file/sub'",
+                                           i ? "fdtd-plots" : "plots", i ? "--cpu" : "--results", res, t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "a-file is a file, not a folder"), "rc %d: %s", r.rc,
+                      r.err);
+        tl_test_output_free(&r);
+    }
+    /* a folder that cannot be made (/proc takes none, even from root): said
+     * before anything is drawn (was mkdir's own line after the first figure) */
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("scripts/render-%s.sh %s '%s' --out /proc/trilap-no/out",
+                                           i ? "fdtd-plots" : "plots", i ? "--cpu" : "--results", res);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "--out /proc/trilap-no/out: cannot be made ("), "rc %d: %s",
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    /* nothing to draw: the folders made for --out are gone again */
+    {
+        tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/new/deep'", res, t);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+        snprintf(p, sizeof p, "%s/new", t);
+        TL_ASSERT_MSG(access(p, F_OK) != 0, "%s left behind", p);
+    }
+    /* an interrupted run's results (the header alone) beside a whole one */
+    snprintf(p, sizeof p, "%s/empty.csv", res);
+    tl_test_write(p, "# program: trilap-bench tristream\nvariant,nranks,rep,us_per_iter\n");
+    snprintf(p, sizeof p, "%s/comm.csv", res);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, out);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "empty.csv: a header without rows; skipped"), "rc %d: %s",
+                  r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/comm.png", out);
+    check_figure(p, 10000);
+    snprintf(p, sizeof p, "%s/empty-variants.png", out);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from no rows", p);
+    /* rows gnuplot cannot draw: one line, and no figure, whole or part */
+    snprintf(p, sizeof p, "%s/comm.csv", res);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,x,y\n");
+    snprintf(p, sizeof p, "%s/out2", t);
+    r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, p);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "gnuplot could not draw") &&
+                      tl_test_count(r.err, "comm.gp") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("ls -A '%s'", p);
+    TL_ASSERT_MSG(r.out[0] == '\0', "left in %s: %s", p, r.out);
+    tl_test_output_free(&r);
+}
+
+/* A tristream results file whose environment values are quoted (RFC 4180,
+ * as trilap-bench writes a value with a comma): the configurations are told
+ * apart by the whole value. awk -F, cut it at the comma: the label read
+ * 'launch="a' and any column after it was shifted. */
+TL_TEST(render_quoted_fields)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], out[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    snprintf(out, sizeof out, "%s/out", t);
+    mkdir(res, 0755);
+    snprintf(p, sizeof p, "%s/knobs.csv", res);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "variant,nranks,rep,us_per_iter,nccl_launch_mode,trace_mode,wrong\n");
+    for (int rep = 0; rep < 3; rep++) {
+        fprintf(f, "three-split,2,%d,%d,unset,off,0\n", rep, 50 + rep);
+        fprintf(f, "three-split,2,%d,%d,\"a,\"\"b\"\"\",cupti,0\n", rep, 60 + rep);
+    }
+    fclose(f);
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, out);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/knobs-variants.csv", out);
+    char *csv = tl_test_read(p);
+    /* the second configuration: both knobs, the launch mode whole (its
+     * comma shown as ';', which gnuplot does not cut a label at) */
+    TL_ASSERT_MSG(strstr(csv, "\nbase,51,50,52\n") && strstr(csv, "\nlaunch=a;\"b\"+trace=cupti,61,60,62\n"),
+                  "%s", csv);
+    free(csv);
+    snprintf(p, sizeof p, "%s/knobs-variants.png", out);
+    check_figure(p, 10000);
+}
+
+/* The byte axes and the keys, as text (the same figure replotted on
+ * gnuplot's dumb terminal): gnuplot's "%.0b %BB" labelled 32 B "32   B"
+ * and 1 KiB "1 kiB", the sweep's key listed three-naive and the ideal bound
+ * for a sweep that had neither, and comm's the split communicator's lines
+ * for a --comm world run. */
+TL_TEST(byte_axes_and_sweep_key)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/comm.csv", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "op,comm,size_bytes,time_us\n");
+    for (long b = 8; b <= (1L << 27); b *= 2)
+        fprintf(f, "allreduce,world,%ld,%g\nsendrecv,world,%ld,%g\n", b, 10 + b / 3e5, b, 11 + b / 3e5);
+    fclose(f);
+    tl_test_output r = tl_test_capture("gnuplot -e \"file='%s/comm.csv'; out='%s/comm.png'\" plots/comm.gp "
+                                       "-e 'set terminal dumb size 160,40; set output; replot'", t, t);
+    /* world rows only (--comm world): no key for the split communicator */
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "8 B") && strstr(r.out, "4 KiB") && strstr(r.out, "128 MiB") &&
+                      !strstr(r.out, "kiB") && !strstr(r.out, "  B ") &&
+                      strstr(r.out, "allreduce on the world communicator") &&
+                      strstr(r.out, "sendrecv on the world communicator") && !strstr(r.out, "split communicator"),
+                  "rc %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    /* a sweep of two schedules without the parts: no bound, no three-naive */
+    snprintf(p, sizeof p, "%s/sweep.csv", t);
+    f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "ring_bytes,variant,nranks,reps,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n");
+    for (long b = 8192; b <= 4194304; b *= 8)
+        fprintf(f, "%ld,two-stream,2,3,66,65,67,NaN,NaN,NaN\n%ld,three-split,2,3,58,57,59,NaN,NaN,NaN\n", b, b);
+    fclose(f);
+    r = tl_test_capture("gnuplot -e \"file='%s/sweep.csv'; xcol='ring_bytes'; out='%s/sweep.png'\" plots/sweep.gp "
+                        "-e 'set terminal dumb size 160,40; set output; replot'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "two-stream") && strstr(r.out, "three-split") &&
+                      !strstr(r.out, "three-naive") && !strstr(r.out, "ideal bound") && strstr(r.out, "8 KiB") &&
+                      strstr(r.out, "4 MiB"),
+                  "rc %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+/* STREAM results of the host (stream --host: device "host" in every row)
+ * are not a GPU's: the bars were titled "GPU memory bandwidth, STREAM
+ * kernels", and the error bars' "min..max over repetitions" were the
+ * slowest and fastest timed calls. gnuplot's arguments read through a
+ * stand-in that logs them and runs the real one. */
+TL_TEST(stream_bars_say_host_or_gpu)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/bin", t);
+    mkdir(p, 0755);
+    tl_test_output w = tl_test_capture("command -v gnuplot");
+    TL_ASSERT(w.rc == 0 && w.out[0]);
+    w.out[strcspn(w.out, "\n")] = '\0';
+    snprintf(p, sizeof p, "%s/bin/gnuplot", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "#!/bin/sh\nprintf '%%s\\n' \"$*\" >> '%s/gnuplot.log'\nexec '%s' \"$@\"\n", t, w.out);
+    fclose(f);
+    chmod(p, 0755);
+    tl_test_output_free(&w);
+    static const char *const dev[] = {"host", "NVIDIA H200 (device 0  PCI 0000:00:06)"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/res%d", t, i);
+        mkdir(p, 0755);
+        snprintf(p, sizeof p, "%s/res%d/stream.csv", t, i);
+        f = fopen(p, "w");
+        TL_ASSERT(f);
+        fprintf(f, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n");
+        fprintf(f, "copy,0,%s,1048576,16777216,5,71.099,0.235970,0.279054,0.253111,0\n", dev[i]);
+        fprintf(f, "triad,0,%s,1048576,25165824,5,73.317,0.343249,0.402317,0.372560,0\n", dev[i]);
+        fclose(f);
+        snprintf(p, sizeof p, "%s/gnuplot.log", t);
+        unlink(p);
+        tl_test_output r = tl_test_capture("PATH='%s/bin':\"$PATH\" scripts/render-plots.sh --results '%s/res%d' "
+                                           "--out '%s/out%d'", t, t, i, t, i);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+        char *log = tl_test_read(p);
+        TL_ASSERT_MSG(strstr(log, i ? "title='GPU memory bandwidth, STREAM kernels" :
+                                      "title='host memory bandwidth, STREAM loops (OpenMP)") &&
+                          !strstr(log, i ? "host memory" : "GPU memory") &&
+                          strstr(log, "ylabel='GB/s (best call; slowest..fastest call)'"),
+                      "%s", log);
+        free(log);
+        snprintf(p, sizeof p, "%s/out%d/stream.png", t, i);
+        check_figure(p, 10000);
+    }
+}
+
+/* The figure's name: without `out` each script failed as "common.gp line
+ * 9: undefined variable: out", and out='fig.svg' wrote a PNG named
+ * fig.svg (the terminal was PDF only where the name held ".pdf"). One
+ * line, exit 2, nothing written. */
+TL_TEST(figure_name_checked)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    static const char *const gp[][2] = {{"bars", "file='x.csv'; series='a'"}, {"breakdown", "file='x.csv'"},
+                                        {"comm", "file='x.csv'"},           {"sweep", "file='x.csv'"},
+                                        {"timeline", "files='x.csv'"},      {"fdtd-energy", "file='x.csv'"}};
+    for (size_t i = 0; i < sizeof gp / sizeof gp[0]; i++) {
+        tl_test_output r = tl_test_capture("gnuplot -e \"%s\" plots/%s.gp", gp[i][1], gp[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "no out: set out='x.png' or out='x.pdf'"), "%s: rc %d: %s",
+                      gp[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        r = tl_test_capture("gnuplot -e \"%s; out='%s/fig.svg'\" plots/%s.gp", gp[i][1], t, gp[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "fig.svg': the figure's name ends in .png or .pdf"),
+                      "%s: rc %d: %s", gp[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        char p[1024];
+        snprintf(p, sizeof p, "%s/fig.svg", t);
+        TL_ASSERT_MSG(access(p, F_OK) != 0, "%s wrote %s", gp[i][0], p);
+    }
+}
+
+/* The timelines' window is --iter-range A:B, as trilap-analyze and the
+ * README's one vocabulary name it (--iters counts iterations): the
+ * script took only --iters A:B, and a bad value reached trilap-analyze
+ * after the first folder was announced, its error naming an option the
+ * user had not typed. --iters stays for a release, with a note. */
+TL_TEST(render_iter_range)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    mkdir(res, 0755);
+    snprintf(p, sizeof p, "%s/run", res);
+    synth_runs(p);
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/o1' --iter-range 5:7", res, t);
+    TL_ASSERT_MSG(r.rc == 0 && !strstr(r.err, "note"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/o1/run-timeline.png", t);
+    check_figure(p, 10000);
+    r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/o2' --iters 5:7", res, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "render-plots.sh: note: --iters is now --iter-range"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/o3' --iter-range abc", res, t);
+    TL_ASSERT_MSG(r.rc == 2 && !r.out[0] &&
+                      tl_test_one_line(r.err, "render-plots.sh: invalid --iter-range 'abc': expected A:B, A: or :B"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/o3", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s made for a refused run", p);
+}
+
+/* A row whose run failed its own check (wrong > 0) is no measurement: the
+ * figures took it as one (a three-split repetition of 999 us with 4 wrong
+ * values made the median 52.5, the bar reach 999). Drawn without it, and
+ * said; a file of failed rows only is skipped. */
+TL_TEST(render_leaves_out_wrong_rows)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter,nccl_launch_mode,wrong\n"
+                     "three-split,2,0,50,unset,0\nthree-split,2,1,51,unset,0\nthree-split,2,2,52,unset,0\n"
+                     "three-split,2,3,999,unset,4\n");
+    snprintf(p, sizeof p, "%s/res/stream.csv", t);
+    tl_test_write(p, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
+                     "copy,0,host,1024,16384,5,14.9,0.0011,0.0012,0.0011,3\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 &&
+                      strstr(r.err, "knobs.csv: drawn without the 1 row(s) whose run failed its own check (wrong > 0)\n") &&
+                      strstr(r.err, "stream.csv: every row failed its own check (wrong > 0); skipped\n") &&
+                      tl_test_count(r.err, "\n") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/knobs-variants.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\nres,51,50,52\n"), "%s", csv);
+    free(csv);
+    snprintf(p, sizeof p, "%s/out/stream.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from failed rows", p);
+}
+
+/* A run folder or results file with a quote in its name: gnuplot takes
+ * paths inside quoted strings, and one such file stopped the whole
+ * rendering ("gnuplot could not draw ... unexpected or unrecognized
+ * token", exit 1) with every later figure undrawn. Now each is skipped
+ * with a note and the others are drawn. */
+TL_TEST(render_skips_quoted_names)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/the \"run\"", t);
+    synth_runs(p);
+    snprintf(p, sizeof p, "%s/res/a", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/a/it's.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    snprintf(p, sizeof p, "%s/res/a/z.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results \"%s/res\" --out \"%s/out\"", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_count(r.err, "gnuplot cannot take a path with a quote in it; skipped") == 2 &&
+                      strstr(r.err, "/res/the \"run\": ") && strstr(r.err, "/res/a/it's.csv: ") &&
+                      tl_test_count(r.err, "\n") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/a-z.png", t);
+    check_figure(p, 10000);
+    r = tl_test_capture("ls \"%s/out\"", t);
+    TL_ASSERT_MSG(!strstr(r.out, "it's") && !strstr(r.out, "run"), "%s", r.out);
+    tl_test_output_free(&r);
+}
+
+/* Figures are named from their source's path: a-b/x.csv and a/b-x.csv are
+ * both a-b-x, and the second replaced the first's figure and CSV without a
+ * word. The first keeps it, the second is skipped with a note. */
+TL_TEST(render_name_clash)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    static const char *const dirs[] = {"res", "res/a", "res/a-b"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", t, dirs[i]);
+        mkdir(p, 0755);
+    }
+    snprintf(p, sizeof p, "%s/res/a-b/x.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n");
+    snprintf(p, sizeof p, "%s/res/a/b-x.csv", t);
+    tl_test_write(p, "op,comm,size_bytes,time_us\nsendrecv,split,8,70\nsendrecv,split,16,71\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "res/a/b-x.csv: its figure would be a-b-x, as that of ") &&
+                      strstr(r.err, "res/a-b/x.csv; skipped (rename one)"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/a-b-x.png", t);
+    check_figure(p, 10000);
 }
 
 TL_TEST(gnuplot_script_needs_input)
@@ -241,5 +603,8 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, gnuplot_script_needs_input, demo_from_recorded_runs,
-             demo_gpu_path_creates_run_dir, demo_committed_h200)
+TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+             byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
+             render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
+             gnuplot_script_needs_input, demo_from_recorded_runs, demo_gpu_path_creates_run_dir,
+             demo_committed_h200)
