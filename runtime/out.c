@@ -140,6 +140,21 @@ static tl_status nearest_folder_takes_files(const char *path, char *at)
     if (!S_ISDIR(st.st_mode)) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s is not a folder", path, at);
     if (access(at, W_OK | X_OK) != 0)
         return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(errno));
+    /* root passes access() in folders that refuse it a file all the same
+     * (sysfs, a root-squashed NFS export): --results /sys/y.csv passed
+     * the check and failed after the measurement. There a file is made
+     * and removed to know. */
+    if (geteuid() == 0) {
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%s/.trilap-check.%ld.%ld", at, (long)getpid(), (long)gettid());
+        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(probe);
+        }
+    }
     return TL_OK;
 }
 

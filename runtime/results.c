@@ -188,8 +188,9 @@ tl_status tl_results_check(const char *path, const char *header)
 
 const char *tl_results_unfit(const char *path)
 {
-    return tl_out_in_place(path) ? "a device or a pipe (or a link to one, as /dev/stdout is): results are rows "
-                                   "appended to a CSV file, with manifest.txt beside it; give a file name"
+    return tl_out_in_place(path) ? "a device, a pipe or a name under /dev or /proc (or a link to one, as "
+                                   "/dev/stdout is): results are rows appended to a CSV file, with manifest.txt "
+                                   "beside it; give a file name"
                                  : NULL;
 }
 

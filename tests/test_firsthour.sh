@@ -364,7 +364,7 @@ results_to_a_pipe() {
     one_line 2 "$bin"/trilap-bench tristream --results "$p"
     one_line 2 "$bin"/trilap-bench stream --host --results "$p"
     one_line 2 "$bin"/trilap-bench comm --results "$p"
-    grep -q "invalid --results '$p': a device or a pipe" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
+    grep -q "invalid --results '$p': a device, a pipe" "$tmp/err" || fail "the refusal does not say why: $(cat "$tmp/err")"
     [ -p "$p" ] || fail "$p is no longer a pipe"
     [ "$(ls "$tmp/pipe")" = results.csv ] || fail "written beside the pipe: $(ls "$tmp/pipe")"
 }

@@ -284,6 +284,25 @@ TL_TEST(out_check_before_the_work)
     TL_ASSERT_EQ(count_entries(dir), 1); /* nothing made */
 }
 
+/* As root, access() says yes in a folder that refuses root a file all the
+ * same: sysfs. tl_out_check makes (and removes) a file there to know
+ * (before: --results /sys/y.csv passed and failed after the measurement). */
+TL_TEST(out_check_as_root_tries_the_folder)
+{
+    struct stat sb;
+    if (geteuid() != 0) TL_SKIP("not root: access() answers for this user");
+    if (stat("/sys/kernel", &sb) != 0) TL_SKIP("no sysfs at /sys");
+    TL_ASSERT(access("/sys", W_OK) == 0); /* what let it through */
+    TL_ASSERT(tl_out_check("/sys/trilap-y.csv") == TL_ERR_IO);
+    TL_ASSERT(tl_out_check_folder("/sys/trilap-out") == TL_ERR_IO);
+    const char *dir = tl_test_tmpdir();
+    char ok[600];
+    snprintf(ok, sizeof ok, "%s/y.csv", dir);
+    int before = count_entries(dir);
+    TL_ASSERT_OK(tl_out_check(ok));
+    TL_ASSERT_EQ(count_entries(dir), before); /* the trial file removed */
+}
+
 /* Free text in a row, RFC 4180: quoted where a comma, quote or newline
  * is in it, inner quotes doubled, newlines as spaces (a row is one line);
  * cut inside the quotes, never unpaired. A command line as the shell
@@ -359,5 +378,5 @@ TL_TEST(stats_and_clock)
 }
 
 TL_TEST_MAIN(header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
-             pipes_written_in_place, links_written_through, out_check_before_the_work, fields_and_commands_quoted, rows_split_as_written,
+             pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, fields_and_commands_quoted, rows_split_as_written,
              stats_and_clock)
