@@ -12,6 +12,8 @@ counts=$1; shift
 for n in $counts; do [[ $n =~ ^[1-9][0-9]*$ ]] || usage; done
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/results/tristream-gpusweep-$(hostname -s)-$(date +%Y%m%d-%H%M%S)}
+. "$root/scripts/bench-out.sh"
+bench_out_begin "$out"
 for n in $counts; do
   OUT="$out/${n}gpu" "$root/scripts/run-tristream.sh" "$n" "$@"
 done

@@ -16,7 +16,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-knobs-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out"
+. "$root/scripts/bench-out.sh"
+bench_out_begin "$out"
 # name | environment | options
 configs=(
   "base||"
@@ -38,7 +39,8 @@ for c in "${configs[@]}"; do
   IFS='|' read -r name envs opts <<<"$c"
   # shellcheck disable=SC2086
   env $envs "$bench" tristream --gpus "$n" --iters "${ITERS:-3000}" --repeat "${REPEAT:-3}" \
-    --format csv --results "$out/knobs.csv" $opts "$@" >"$out/$name.csv" 2>"$out/$name.err"
+    --format csv --results "$out/knobs.csv" $opts "$@" >"$out/$name.csv" 2>"$out/$name.err" ||
+    { cat "$out/$name.err" >&2; exit 1; }
   awk -F, -v name="$name" '
     /^#/ || $1 == "variant" { next }
     $1 == "three-split" { s = $5; b = $9; e = $10; x = $8 }

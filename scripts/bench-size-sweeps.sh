@@ -13,7 +13,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-sizes-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out"
+. "$root/scripts/bench-out.sh"
+bench_out_begin "$out"
 sweeps=("ring-bytes 8K:8M:4" "allreduce-count 1:64K:8" "daxpy-bytes 1M:1G:4")
 for s in "${sweeps[@]}"; do
   read -r kind range <<<"$s"

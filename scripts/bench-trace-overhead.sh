@@ -32,7 +32,8 @@ if [ "${1:-}" = solver ]; then
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
   out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
-  mkdir -p "$out"
+  . "$root/scripts/bench-out.sh"
+  bench_out_begin "$out" "$([ -n "${OUT:-}" ] || echo 1)"
   rounds=${ROUNDS:-3}
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
@@ -62,7 +63,8 @@ if [ "${1:-}" = "--" ]; then shift; fi
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
-mkdir -p "$out"
+. "$root/scripts/bench-out.sh"
+bench_out_begin "$out" "$([ -n "${OUT:-}" ] || echo 1)"
 for mode in off nvtx cupti; do
   extra=()
   [ "$mode" != off ] && extra=(--trace "$out/trace-$mode")

@@ -396,6 +396,45 @@ TL_TEST(render_scripts_usage)
     }
 }
 
+/* A benchmark script whose trilap-bench fails (no GPU here) says why on
+ * stderr and removes the folder it made, unless a CSV in it already holds
+ * a row (scripts/bench-out.sh). Before: bench-knobs.sh exited 1 after its
+ * header line with the error in OUT/base.err, and it, bench-size-sweeps.sh,
+ * bench-gpu-sweep.sh and bench-trace-overhead.sh left their folders of logs
+ * and empty CSVs (under results/ by default). */
+TL_TEST(failed_benchmarks_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\necho 'fake-bench: tristream needs one GPU per rank' >&2\nexit 1\n");
+    static const char *const runs[] = {"bench-knobs.sh 1", "bench-size-sweeps.sh 1", "bench-gpu-sweep.sh 1",
+                                       "bench-trace-overhead.sh 1"};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tl_test_output r = tl_test_capture("OUT=%s/out BENCH=%s TMPDIR=%s scripts/%s", t, fake, t, runs[i]);
+        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "fake-bench: tristream needs one GPU per rank\n") &&
+                          strstr(r.err, "/out removed\n"),
+                      "%s: rc %d: %s", runs[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test ! -e %s/out", t) == 0, "%s left %s/out", runs[i], t);
+    }
+    /* its own temporary folder too */
+    tl_test_output r = tl_test_capture("BENCH=%s TMPDIR=%s scripts/bench-trace-overhead.sh 1", fake, t);
+    TL_ASSERT_EQ(r.rc, 1);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep trilap-overhead)\"", t), 0);
+    /* a later configuration failing: the rows before it stay, and it says where */
+    write_script(fake, "#!/bin/sh\n"
+                       "n=$(cat \"$0.calls\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$0.calls\"\n"
+                       "[ \"$n\" -ge 1 ] && { echo 'fake-bench: failed' >&2; exit 1; }\n"
+                       "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                       "printf 'variant,nranks\\nthree-split,1\\n' | tee \"$out\"\n");
+    r = tl_test_capture("OUT=%s/kept BENCH=%s scripts/bench-knobs.sh 1", t, fake);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "the rows written before it are in"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test -s %s/kept/knobs.csv", t), 0);
+}
+
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
  * (bench-cpml.sh --ncu): 14 launches, each update's plain interior and
  * six CPML shell boxes, and the shell's share of each update; a file
@@ -833,7 +872,7 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             render_scripts_usage,
+             render_scripts_usage, failed_benchmarks_leave_no_folder,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)

@@ -1,0 +1,34 @@
+# Sourced by the benchmark scripts (no `set` of its own): the run's folder,
+# made here, and removed again when the script fails before a CSV in it
+# holds a row below its header. A failed run then leaves no folder of logs
+# and half files to be taken for results (without a GPU, bench-knobs.sh
+# left base.csv and base.err, bench-size-sweeps.sh a log, bench-gpu-sweep.sh
+# an empty folder); the failing command's error is on stderr.
+#
+#   . "$root/scripts/bench-out.sh"
+#   bench_out_begin "$out" [made]     # made: 1 when the caller made it (mktemp -d)
+
+bench_out_begin() {
+    bench_out_dir=$1
+    bench_out_made=${2:-0}
+    [ -e "$bench_out_dir" ] || bench_out_made=1
+    mkdir -p "$bench_out_dir"
+    trap bench_out_end EXIT
+}
+
+# A CSV under the folder with a row below its header ('#' lines aside)
+bench_out_has_rows() {
+    find "$bench_out_dir" -name '*.csv' -type f \
+        -exec awk '/^#/ { next } n++ { found = 1; exit } END { exit !found }' {} \; -print -quit 2>/dev/null | grep -q .
+}
+
+bench_out_end() {
+    local rc=$?
+    [ "$rc" -ne 0 ] && [ "$bench_out_made" = 1 ] && [ -d "$bench_out_dir" ] || return 0
+    if bench_out_has_rows; then
+        echo "$0: failed (exit $rc); the rows written before it are in $bench_out_dir" >&2
+    else
+        rm -rf "$bench_out_dir"
+        echo "$0: failed (exit $rc); $bench_out_dir removed" >&2
+    fi
+}
