@@ -147,13 +147,16 @@ static tl_status nearest_folder_takes_files(const char *path, char *at)
     if (geteuid() == 0) {
         char probe[4200];
         snprintf(probe, sizeof probe, "%s/.trilap-check.%ld.%ld", at, (long)getpid(), (long)gettid());
-        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0 && errno != EEXIST)
-            return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(errno));
+        sigset_t held; /* an interrupt between the two would leave the file */
+        tl_tmpfile_hold(&held);
+        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), err = errno;
         if (fd >= 0) {
             close(fd);
             unlink(probe);
         }
+        tl_tmpfile_release(&held);
+        if (fd < 0 && err != EEXIST)
+            return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(err));
     }
     return TL_OK;
 }
