@@ -307,6 +307,18 @@ TL_TEST(iterations_restarting)
 }
 
 #if TL_HAVE_SQLITE
+/* The tables and columns an nsys 2025.3 export has that the reader reads:
+ * strings and kernels, and NVTX ranges */
+#define NSYS_KERNEL_TABLES                                                                                     \
+    "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"                                    \
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER," \
+    " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"    \
+    " mangledName INTEGER);"
+#define NSYS_NVTX_TABLE                                                                                          \
+    "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER," \
+    " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"      \
+    " uint64Value INTEGER, int64Value INTEGER);"
+
 static void exec(sqlite3 *db, const char *q)
 {
     char *err = NULL;
@@ -326,15 +338,10 @@ TL_TEST(generic_kernels_by_nvtx)
     snprintf(db_path, sizeof db_path, "%s/generic.sqlite", t);
     sqlite3 *db = NULL;
     TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
-    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
-             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
-             " mangledName INTEGER);"
+    exec(db, NSYS_KERNEL_TABLES
              "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
              " correlationId INTEGER, nameId INTEGER, returnValue INTEGER);"
-             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
-             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"
-             " uint64Value INTEGER, int64Value INTEGER);"
+             NSYS_NVTX_TABLE
              "INSERT INTO StringIds VALUES (1, '_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE'),"
              " (2, 'ncclDevKernel_Generic_1'), (3, 'cuLaunchKernelEx'), (4, '_Z10my_computev');");
     /* pid 5 (globalPid 5 << 24), thread 7; NCCL domain 1 */
@@ -487,10 +494,7 @@ TL_TEST(gpu_row_without_process)
         snprintf(db_path, sizeof db_path, "%s/nopid%zu.sqlite", t, k);
         sqlite3 *db = NULL;
         TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
-        exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-                 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
-                 " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
-                 " mangledName INTEGER);"
+        exec(db, NSYS_KERNEL_TABLES
                  "INSERT INTO StringIds VALUES (1, '_Z10my_computev');"
                  "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
         snprintf(q, sizeof q, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (3000, 4000, 0, 1, 7, 2, %s, 1, 1, 1);",
@@ -520,10 +524,7 @@ TL_TEST(name_not_utf8)
     snprintf(db_path, sizeof db_path, "%s/utf8.sqlite", t);
     sqlite3 *db = NULL;
     TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
-    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
-             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
-             " mangledName INTEGER);"
+    exec(db, NSYS_KERNEL_TABLES
              "INSERT INTO StringIds VALUES (1, CAST(X'67656d6dff' AS TEXT));"
              "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
     sqlite3_close(db);
@@ -549,13 +550,8 @@ TL_TEST(long_nvtx_name_cut_at_a_character)
     snprintf(db_path, sizeof db_path, "%s/nvtx.sqlite", t);
     sqlite3 *db = NULL;
     TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
-    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
-             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER,"
-             " mangledName INTEGER);"
-             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,"
-             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"
-             " uint64Value INTEGER, int64Value INTEGER);"
+    exec(db, NSYS_KERNEL_TABLES
+             NSYS_NVTX_TABLE
              "INSERT INTO StringIds VALUES (1, '_Z10my_computev');"
              "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 1, 83886080, 1, 1, 1);");
     int n = snprintf(q, sizeof q, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES "
