@@ -8,7 +8,7 @@
  * with its options and gets its row in the summary; a bad entry is one
  * error line, exit 2 and nothing written; scripts/bench-cpml-trees.sh
  * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
- * committed ncu files. */
+ * committed ncu files; the Slurm templates under stand-in launchers. */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -433,6 +433,55 @@ TL_TEST(failed_benchmarks_leave_no_folder)
     TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "the rows written before it are in"), "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test -s %s/kept/knobs.csv", t), 0);
+}
+
+/* The Slurm templates of scripts/slurm/ under stand-ins for srun and
+ * mpirun (their own options dropped, the program run once) with the GPUs
+ * hidden, each with the arguments its header gives: every option is one
+ * the program takes today (no "(try --help)"), the program's refusal
+ * reaches stderr, and the job's folder is removed with a line saying so
+ * (before: the job left OUT, under results/ by default, with an empty
+ * log). Submitted outside a built checkout, a job says so in one line and
+ * makes nothing (before: results/<name>-slurm-<job>/ and srun's
+ * "No such file or directory"). */
+TL_TEST(slurm_templates_refused_runs_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake %s/root && ln -s \"$(cd %s && pwd)\" %s/root/bin && "
+                            "ln -s \"$PWD/scripts\" %s/root/scripts",
+                            t, t, tl_test_bin(), t, t),
+                 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+    static const char *const jobs[][2] = {
+        {"tristream", "--iters 100000"},
+        {"bench-comm", ""},
+        {"fdtd-ranks", "--grid 640 --decomp pencil-yz --s 2 --overlap --steps 200 --warmup 10"},
+    };
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH CUDA_VISIBLE_DEVICES= SLURM_JOB_ID=42 "
+                                           "SLURM_SUBMIT_DIR=%s/root OUT=%s/out bash scripts/slurm/%s.sbatch %s",
+                                           t, t, t, jobs[i][0], jobs[i][1]);
+        char removed[200];
+        snprintf(removed, sizeof removed, "%s.sbatch: failed (exit ", jobs[i][0]);
+        TL_ASSERT_MSG(r.rc != 0 && !strstr(r.err, "(try --help)") && strstr(r.err, "trilap-") &&
+                          strstr(r.err, removed) && strstr(r.err, "/out removed\n"),
+                      "%s: rc %d: %s", jobs[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test ! -e %s/out", t) == 0, "%s left %s/out", jobs[i][0], t);
+    }
+    tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s "
+                                       "bash scripts/slurm/tristream.sbatch",
+                                       t, t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_count(r.err, "\n") == 1 &&
+                      strstr(r.err, "tristream.sbatch: ") && strstr(r.err, "/bin/trilap-bench not built"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
 }
 
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
@@ -872,7 +921,7 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             render_scripts_usage, failed_benchmarks_leave_no_folder,
+             render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
