@@ -484,6 +484,37 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
 }
 
+/* run-tristream.sh LAUNCH=srun starts its ranks as the Slurm template
+ * does: srun --mpi=pmix (PMIx's variables select trilap's MPI launcher;
+ * where the site's default is none, each rank ran alone on every GPU of
+ * the node) --gpu-bind=none (a rank binds to a GPU by its local rank and
+ * must see them all); SRUN_ARGS replaces both. Before: srun -n N alone. */
+TL_TEST(run_tristream_srun_as_the_template)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700], args[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\necho \"$*\" > \"$0.args\"\n"
+                    "while [ $# -gt 0 ]; do case $1 in -n) shift 2 ;; --*) shift ;; *) break ;; esac; done\n"
+                    "exec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/bench", t);
+    fake_bench(p);
+    tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH LAUNCH=srun BENCH=%s OUT=%s/rt scripts/run-tristream.sh 2",
+                                       t, p, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh_to(args, sizeof args, "cat %s/fake/srun.args", t), 0);
+    TL_ASSERT_MSG(strncmp(args, "-n 2 --mpi=pmix --gpu-bind=none ", 32) == 0, "srun %s", args);
+    r = tl_test_capture("PATH=%s/fake:$PATH LAUNCH=srun SRUN_ARGS=--mpi=pmi2 BENCH=%s OUT=%s/rt2 "
+                        "scripts/run-tristream.sh 2",
+                        t, p, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh_to(args, sizeof args, "cat %s/fake/srun.args", t), 0);
+    TL_ASSERT_MSG(strncmp(args, "-n 2 --mpi=pmi2 ", 16) == 0 && !strstr(args, "gpu-bind"), "srun %s", args);
+}
+
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
  * (bench-cpml.sh --ncu): 14 launches, each update's plain interior and
  * six CPML shell boxes, and the shell's share of each update; a file
@@ -922,6 +953,7 @@ TL_TEST(cpml_fabric_of_two_steps)
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             run_tristream_srun_as_the_template,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
