@@ -515,6 +515,32 @@ TL_TEST(run_tristream_srun_as_the_template)
     TL_ASSERT_MSG(strncmp(args, "-n 2 --mpi=pmi2 ", 16) == 0 && !strstr(args, "gpu-bind"), "srun %s", args);
 }
 
+/* bench-knobs.sh measures the hardware queues as one knob among others:
+ * the configurations that do not set CUDA_DEVICE_MAX_CONNECTIONS run at
+ * CUDA's default (--hw-queues 0, the variable unset even where the
+ * caller's environment sets it), the max-conn-32 ones at 32, as
+ * results/tristream-knobs-h200x2 was measured. Before: since tristream's
+ * own default became 32 queues (8b76cd4) every configuration ran at 32,
+ * "base" the same run as "max-connections-32". */
+TL_TEST(knobs_hardware_queues_one_knob)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\n"
+                       "q=unset; for a in \"$@\"; do [ \"$prev\" = --hw-queues ] && q=$a; prev=$a; done\n"
+                       "echo \"${CUDA_DEVICE_MAX_CONNECTIONS:-unset} $q\" >> \"$0.calls\"\n"
+                       "printf 'variant,nranks\\nthree-split,1\\n'\n");
+    tl_test_output r =
+        tl_test_capture("CUDA_DEVICE_MAX_CONNECTIONS=16 OUT=%s/k BENCH=%s scripts/bench-knobs.sh 1", t, fake);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    char calls[2000];
+    TL_ASSERT_EQ(tl_test_sh_to(calls, sizeof calls, "sort %s.calls | uniq -c | sed 's/^ *//'", fake), 0);
+    /* 8 configurations at CUDA's default, 5 at 32 queues, none at the caller's 16 */
+    TL_ASSERT_MSG(strcmp(calls, "5 32 0\n8 unset 0\n") == 0, "environment, --hw-queues per run:\n%s", calls);
+}
+
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
  * (bench-cpml.sh --ncu): 14 launches, each update's plain interior and
  * six CPML shell boxes, and the shell's share of each update; a file
@@ -953,7 +979,7 @@ TL_TEST(cpml_fabric_of_two_steps)
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
-             run_tristream_srun_as_the_template,
+             run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
