@@ -8,7 +8,8 @@
  * with its options and gets its row in the summary; a bad entry is one
  * error line, exit 2 and nothing written; scripts/bench-cpml-trees.sh
  * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
- * committed ncu files; the Slurm templates under stand-in launchers. */
+ * committed ncu files; the Slurm templates under stand-in launchers;
+ * bench-solvers-protocol.sh's host dry run. */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -541,6 +542,34 @@ TL_TEST(knobs_hardware_queues_one_knob)
     TL_ASSERT_MSG(strcmp(calls, "5 32 0\n8 unset 0\n") == 0, "environment, --hw-queues per run:\n%s", calls);
 }
 
+/* bench-solvers-protocol.sh BACKEND=host, the dry run without a GPU that
+ * REPRODUCE.md and scripts/README.md offer: trilap-solve runs every
+ * schedule on the host backend and the summary has their rows. Before:
+ * the script passed --no-op-timer on the host backend too, which
+ * trilap-solve refuses since 6fd791d ("--op-timer acts only with
+ * --backend cuda"): every input "exit 2", an empty summary, exit 0. */
+TL_TEST(solvers_protocol_host_dry_run)
+{
+    if (access(tl_test_matrix("1138_bus.mtx"), R_OK) != 0) TL_SKIP("needs TL_DATA/matrices/1138_bus.mtx");
+    const char *t = tl_test_tmpdir();
+    tl_test_output r = tl_test_capture("BACKEND=host TL_DATA=%s SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
+                                       "ANALYZE=%s/trilap-analyze scripts/bench-solvers-protocol.sh "
+                                       "--inputs 1138_bus %s/p 5",
+                                       tl_test_env("TL_DATA", "../shared/data"), tl_test_bin(), tl_test_bin(),
+                                       tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 0 && !strstr(r.err, "exit 2"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    char summary[4000];
+    TL_ASSERT_EQ(tl_test_sh_to(summary, sizeof summary, "cat %s/p/summary.txt", t), 0);
+    static const char *const scheds[] = {"sync", "two-stream", "three-naive", "three-split"};
+    for (size_t i = 0; i < 4; i++) {
+        char row[80];
+        snprintf(row, sizeof row, "1138_bus      pipecg        %-12s ", scheds[i]);
+        TL_ASSERT_MSG(strstr(summary, row), "no %s row:\n%s", scheds[i], summary);
+    }
+    TL_ASSERT_MSG(!strstr(summary, "skipped or failed"), "%s", summary);
+}
+
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
  * (bench-cpml.sh --ncu): 14 launches, each update's plain interior and
  * six CPML shell boxes, and the shell's share of each update; a file
@@ -980,6 +1009,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixe
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
+             solvers_protocol_host_dry_run,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
