@@ -6,6 +6,10 @@
 #
 #   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
 #   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
+# The hardware queues are a knob here: every configuration runs with CUDA's
+# default (8; --hw-queues 0, CUDA_DEVICE_MAX_CONNECTIONS unset) unless it
+# sets CUDA_DEVICE_MAX_CONNECTIONS itself, as results/tristream-knobs-h200x2
+# was measured (before the program's own default became 32 queues).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 n=2
@@ -38,8 +42,9 @@ printf '%-20s %10s %10s %10s %8s %8s %12s\n' config split_us bound_us split/bnd 
 for c in "${configs[@]}"; do
   IFS='|' read -r name envs opts <<<"$c"
   # shellcheck disable=SC2086
-  env $envs "$bench" tristream --gpus "$n" --iters "${ITERS:-3000}" --repeat "${REPEAT:-3}" \
-    --format csv --results "$out/knobs.csv" $opts "$@" >"$out/$name.csv" 2>"$out/$name.err" ||
+  env -u CUDA_DEVICE_MAX_CONNECTIONS $envs "$bench" tristream --gpus "$n" --iters "${ITERS:-3000}" \
+    --repeat "${REPEAT:-3}" --hw-queues 0 --format csv --results "$out/knobs.csv" $opts "$@" \
+    >"$out/$name.csv" 2>"$out/$name.err" ||
     { cat "$out/$name.err" >&2; exit 1; }
   awk -F, -v name="$name" '
     /^#/ || $1 == "variant" { next }

@@ -7,6 +7,9 @@
 #
 #   . "$root/scripts/bench-out.sh"
 #   bench_out_begin "$out" [made]     # made: 1 when the caller made it (mktemp -d)
+#
+# The lines it prints name the script by $0, or by bench_out_name where the
+# caller sets it (a Slurm batch script runs as slurmd's copy, slurm_script).
 
 bench_out_begin() {
     bench_out_dir=$1
@@ -26,9 +29,9 @@ bench_out_end() {
     local rc=$?
     [ "$rc" -ne 0 ] && [ "$bench_out_made" = 1 ] && [ -d "$bench_out_dir" ] || return 0
     if bench_out_has_rows; then
-        echo "$0: failed (exit $rc); the rows written before it are in $bench_out_dir" >&2
+        echo "${bench_out_name:-$0}: failed (exit $rc); the rows written before it are in $bench_out_dir" >&2
     else
         rm -rf "$bench_out_dir"
-        echo "$0: failed (exit $rc); $bench_out_dir removed" >&2
+        echo "${bench_out_name:-$0}: failed (exit $rc); $bench_out_dir removed" >&2
     fi
 }

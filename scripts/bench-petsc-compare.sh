@@ -31,7 +31,7 @@ mpirun=${TL_MPIRUN:-mpirun}
 args=("$@")
 ranks="1 2 4" rtol=1e-6 repeat=3 csv=0 iters=0 rounds=1 solvers_opt="" out=""
 mats=()
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; }   # the header comment, to its end
 need() { [ $# -ge 2 ] && [ -n "$2" ] || { echo "bench-petsc-compare.sh: $1 needs a value (try --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case $1 in

@@ -168,7 +168,8 @@ plan() {
 
 # ---- the protocol runs -------------------------------------------------------
 launch=(--backend cuda --launcher threads --gpus 1 --device-comm nccl)
-[ "$backend" = host ] && launch=(--backend host --launcher threads --ranks 1 --no-gpu)
+timer=(--no-op-timer) # the iteration time without the event timer's brackets (cuda only: host has none)
+[ "$backend" = host ] && launch=(--backend host --launcher threads --ranks 1 --no-gpu) && timer=()
 sim=0
 left() { echo $((budget - (SECONDS - start) - sim)); }
 set -- $inputs
@@ -219,7 +220,7 @@ for name in "$@"; do
     echo "iterations $name: $matrix $solver K=$k (paper: $k0; estimated ${est} s, setup ${setup} s)" >>"$manifest"
     cmd=("$SOLVE" "${launch[@]}" --partition block --solver "$solver" --schedule all
         --rtol 0 --atol 0 --max-iterations "$k" --warmup 1 --warmup-iterations 10 --repeat 3
-        --no-op-timer --results "$out/raw/$name.csv" "$matrix")
+        ${timer[@]+"${timer[@]}"} --results "$out/raw/$name.csv" "$matrix")
     echo "\$ ${cmd[*]}" >"$out/logs/$name.txt"
     log "$name: $matrix $solver K=$k (estimated ${est} s, limit ${t} s)"
     if [ "$plan_only" = 1 ]; then

@@ -6,9 +6,10 @@
 #   scripts/run-tristream.sh 2                       # thread launcher, 2 GPUs
 #   LAUNCH=mpi scripts/run-tristream.sh 4 --iters 100000
 #   OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
+#   LAUNCH=srun scripts/run-tristream.sh 4   # srun -n 4 $SRUN_ARGS (default --mpi=pmix --gpu-bind=none)
 set -euo pipefail
 usage() { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
-case ${1:-} in -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -ge 1 ] || usage
 n=$1; shift
 [[ $n =~ ^[1-9][0-9]*$ ]] || usage
@@ -26,7 +27,11 @@ if [ "${TRACE:-0}" = 1 ]; then args+=(--trace "$out"); fi
 case ${LAUNCH:-threads} in
   threads) cmd=("$bench" "${args[@]}" --gpus "$n") ;;
   mpi) cmd=(${MPIRUN:-mpirun} -np "$n" ${MPIRUN_ARGS:-} "$bench" "${args[@]}") ;;
-  srun) cmd=(srun -n "$n" ${SRUN_ARGS:-} "$bench" "${args[@]}") ;;
+  # as scripts/slurm/tristream.sbatch: PMIx sets the variables that select the
+  # MPI launcher, and every rank sees all GPUs of its node (ranks bind to them
+  # by their local rank); SRUN_ARGS replaces both
+  srun) srun_default="--mpi=pmix --gpu-bind=none"
+        cmd=(srun -n "$n" ${SRUN_ARGS-$srun_default} "$bench" "${args[@]}") ;;
 esac
 echo "# ${cmd[*]}" | tee "$out/tristream.log"
 rc=0

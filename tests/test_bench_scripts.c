@@ -8,7 +8,8 @@
  * with its options and gets its row in the summary; a bad entry is one
  * error line, exit 2 and nothing written; scripts/bench-cpml-trees.sh
  * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
- * committed ncu files. */
+ * committed ncu files; the Slurm templates under stand-in launchers;
+ * bench-solvers-protocol.sh's host dry run. */
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -433,6 +434,140 @@ TL_TEST(failed_benchmarks_leave_no_folder)
     TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "the rows written before it are in"), "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test -s %s/kept/knobs.csv", t), 0);
+}
+
+/* The Slurm templates of scripts/slurm/ under stand-ins for srun and
+ * mpirun (their own options dropped, the program run once) with the GPUs
+ * hidden, each with the arguments its header gives: every option is one
+ * the program takes today (no "(try --help)"), the program's refusal
+ * reaches stderr, and the job's folder is removed with a line saying so
+ * (before: the job left OUT, under results/ by default, with an empty
+ * log). Submitted outside a built checkout, a job says so in one line and
+ * makes nothing (before: results/<name>-slurm-<job>/ and srun's
+ * "No such file or directory"). */
+TL_TEST(slurm_templates_refused_runs_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake %s/root && ln -s \"$(cd %s && pwd)\" %s/root/bin && "
+                            "ln -s \"$PWD/scripts\" %s/root/scripts",
+                            t, t, tl_test_bin(), t, t),
+                 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+    static const char *const jobs[][2] = {
+        {"tristream", "--iters 100000"},
+        {"bench-comm", ""},
+        {"fdtd-ranks", "--grid 640 --decomp pencil-yz --s 2 --overlap --steps 200 --warmup 10"},
+    };
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH CUDA_VISIBLE_DEVICES= SLURM_JOB_ID=42 "
+                                           "SLURM_SUBMIT_DIR=%s/root OUT=%s/out bash scripts/slurm/%s.sbatch %s",
+                                           t, t, t, jobs[i][0], jobs[i][1]);
+        char removed[200];
+        snprintf(removed, sizeof removed, "%s.sbatch: failed (exit ", jobs[i][0]);
+        TL_ASSERT_MSG(r.rc != 0 && !strstr(r.err, "(try --help)") && strstr(r.err, "trilap-") &&
+                          strstr(r.err, removed) && strstr(r.err, "/out removed\n"),
+                      "%s: rc %d: %s", jobs[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test ! -e %s/out", t) == 0, "%s left %s/out", jobs[i][0], t);
+    }
+    tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s "
+                                       "bash scripts/slurm/tristream.sbatch",
+                                       t, t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_count(r.err, "\n") == 1 &&
+                      strstr(r.err, "tristream.sbatch: ") && strstr(r.err, "/bin/trilap-bench not built"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
+}
+
+/* run-tristream.sh LAUNCH=srun starts its ranks as the Slurm template
+ * does: srun --mpi=pmix (PMIx's variables select trilap's MPI launcher;
+ * where the site's default is none, each rank ran alone on every GPU of
+ * the node) --gpu-bind=none (a rank binds to a GPU by its local rank and
+ * must see them all); SRUN_ARGS replaces both. Before: srun -n N alone. */
+TL_TEST(run_tristream_srun_as_the_template)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700], args[600];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\necho \"$*\" > \"$0.args\"\n"
+                    "while [ $# -gt 0 ]; do case $1 in -n) shift 2 ;; --*) shift ;; *) break ;; esac; done\n"
+                    "exec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/bench", t);
+    fake_bench(p);
+    tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH LAUNCH=srun BENCH=%s OUT=%s/rt scripts/run-tristream.sh 2",
+                                       t, p, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh_to(args, sizeof args, "cat %s/fake/srun.args", t), 0);
+    TL_ASSERT_MSG(strncmp(args, "-n 2 --mpi=pmix --gpu-bind=none ", 32) == 0, "srun %s", args);
+    r = tl_test_capture("PATH=%s/fake:$PATH LAUNCH=srun SRUN_ARGS=--mpi=pmi2 BENCH=%s OUT=%s/rt2 "
+                        "scripts/run-tristream.sh 2",
+                        t, p, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh_to(args, sizeof args, "cat %s/fake/srun.args", t), 0);
+    TL_ASSERT_MSG(strncmp(args, "-n 2 --mpi=pmi2 ", 16) == 0 && !strstr(args, "gpu-bind"), "srun %s", args);
+}
+
+/* bench-knobs.sh measures the hardware queues as one knob among others:
+ * the configurations that do not set CUDA_DEVICE_MAX_CONNECTIONS run at
+ * CUDA's default (--hw-queues 0, the variable unset even where the
+ * caller's environment sets it), the max-conn-32 ones at 32, as
+ * results/tristream-knobs-h200x2 was measured. Before: since tristream's
+ * own default became 32 queues (8b76cd4) every configuration ran at 32,
+ * "base" the same run as "max-connections-32". */
+TL_TEST(knobs_hardware_queues_one_knob)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\n"
+                       "q=unset; for a in \"$@\"; do [ \"$prev\" = --hw-queues ] && q=$a; prev=$a; done\n"
+                       "echo \"${CUDA_DEVICE_MAX_CONNECTIONS:-unset} $q\" >> \"$0.calls\"\n"
+                       "printf 'variant,nranks\\nthree-split,1\\n'\n");
+    tl_test_output r =
+        tl_test_capture("CUDA_DEVICE_MAX_CONNECTIONS=16 OUT=%s/k BENCH=%s scripts/bench-knobs.sh 1", t, fake);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    char calls[2000];
+    TL_ASSERT_EQ(tl_test_sh_to(calls, sizeof calls, "sort %s.calls | uniq -c | sed 's/^ *//'", fake), 0);
+    /* 8 configurations at CUDA's default, 5 at 32 queues, none at the caller's 16 */
+    TL_ASSERT_MSG(strcmp(calls, "5 32 0\n8 unset 0\n") == 0, "environment, --hw-queues per run:\n%s", calls);
+}
+
+/* bench-solvers-protocol.sh BACKEND=host, the dry run without a GPU that
+ * REPRODUCE.md and scripts/README.md offer: trilap-solve runs every
+ * schedule on the host backend and the summary has their rows. Before:
+ * the script passed --no-op-timer on the host backend too, which
+ * trilap-solve refuses since 6fd791d ("--op-timer acts only with
+ * --backend cuda"): every input "exit 2", an empty summary, exit 0. */
+TL_TEST(solvers_protocol_host_dry_run)
+{
+    if (access(tl_test_matrix("1138_bus.mtx"), R_OK) != 0) TL_SKIP("needs TL_DATA/matrices/1138_bus.mtx");
+    const char *t = tl_test_tmpdir();
+    tl_test_output r = tl_test_capture("BACKEND=host TL_DATA=%s SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
+                                       "ANALYZE=%s/trilap-analyze scripts/bench-solvers-protocol.sh "
+                                       "--inputs 1138_bus %s/p 5",
+                                       tl_test_env("TL_DATA", "../shared/data"), tl_test_bin(), tl_test_bin(),
+                                       tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 0 && !strstr(r.err, "exit 2"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    char summary[4000];
+    TL_ASSERT_EQ(tl_test_sh_to(summary, sizeof summary, "cat %s/p/summary.txt", t), 0);
+    static const char *const scheds[] = {"sync", "two-stream", "three-naive", "three-split"};
+    for (size_t i = 0; i < 4; i++) {
+        char row[80];
+        snprintf(row, sizeof row, "1138_bus      pipecg        %-12s ", scheds[i]);
+        TL_ASSERT_MSG(strstr(summary, row), "no %s row:\n%s", scheds[i], summary);
+    }
+    TL_ASSERT_MSG(!strstr(summary, "skipped or failed"), "%s", summary);
 }
 
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
@@ -872,7 +1007,9 @@ TL_TEST(cpml_fabric_of_two_steps)
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             render_scripts_usage, failed_benchmarks_leave_no_folder,
+             render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
+             solvers_protocol_host_dry_run,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)

@@ -8,7 +8,9 @@
 #   scripts_help     every script of scripts/ (a sourced file aside) answers
 #                    --help with its usage: scripts/README.md promises it, and
 #                    six took --help for an input, one running its device
-#                    session (session22's QA)
+#                    session (session22's QA); and the usage ends where the
+#                    header does: bench-petsc-compare.sh's --help printed its
+#                    first two lines of code ('set -euo pipefail', 'here=...')
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help"
@@ -81,7 +83,7 @@ scripts_strict() {
 # A script runs nothing for --help: its usage is its header comment,
 # printed in a scratch folder with a time limit, and nothing is left there.
 scripts_help() {
-    local f bad="" scratch
+    local f bad="" code="" scratch
     tracked
     scratch=$(mktemp -d)
     while read -r f; do
@@ -90,10 +92,13 @@ scripts_help() {
             [ -n "$(ls -A "$scratch")" ]; then
             bad="$bad $f"
             rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
+        elif grep -qE '^set -[a-zA-Z]' <<<"$out"; then
+            code="$code $f"
         fi
     done < <(cd "$top" && git ls-files 'scripts/*.sh')
     rm -rf "$scratch"
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
+    [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
 }
 
 case ${1:-} in
