@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
     --sizes) sizes=$2; shift 2 ;;
     --trace) trace=1; shift ;;
     --marginal) marginal=1; shift ;;
-    -h | --help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "bench-solver-roof.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac

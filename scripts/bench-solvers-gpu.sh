@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
     --budget) budget=$2; shift 2 ;;
     --cases) only=$2; shift 2 ;;
     --fuse-compare) compare=1; shift ;;
-    -h | --help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "bench-solvers-gpu.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac

@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --breakdown) breakdown=1; shift ;;
     --inputs) inputs=$2; shift 2 ;;
-    -h | --help) sed -n '2,41p' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "bench-solvers-protocol.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac

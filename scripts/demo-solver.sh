@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --n) n=$2; shift 2 ;;
     --iterations) k=$2; shift 2 ;;
-    -h | --help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -*) echo "demo-solver.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     *) break ;;
     esac

@@ -52,7 +52,7 @@
 # not -e / pipefail: every step is bounded and its outcome logged; a failed
 # step must not cost the lent session the steps after it
 set -u
-case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}

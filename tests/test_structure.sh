@@ -10,7 +10,8 @@
 #                    six took --help for an input, one running its device
 #                    session (session22's QA); and the usage ends where the
 #                    header does: bench-petsc-compare.sh's --help printed its
-#                    first two lines of code ('set -euo pipefail', 'here=...')
+#                    first two lines of code ('set -euo pipefail', 'here=...'),
+#                    and without the comment marks (five printed '# ' lines)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="long_functions scripts_strict scripts_help"
@@ -83,7 +84,7 @@ scripts_strict() {
 # A script runs nothing for --help: its usage is its header comment,
 # printed in a scratch folder with a time limit, and nothing is left there.
 scripts_help() {
-    local f bad="" code="" scratch
+    local f bad="" code="" marks="" scratch
     tracked
     scratch=$(mktemp -d)
     while read -r f; do
@@ -94,11 +95,14 @@ scripts_help() {
             rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
         elif grep -qE '^set -[a-zA-Z]' <<<"$out"; then
             code="$code $f"
+        elif grep -q '^# ' <<<"$out"; then
+            marks="$marks $f"
         fi
     done < <(cd "$top" && git ls-files 'scripts/*.sh')
     rm -rf "$scratch"
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
     [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
+    [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
 }
 
 case ${1:-} in
