@@ -245,6 +245,36 @@ TL_TEST(one_rank_without_communication_is_silent)
     free(o);
 }
 
+/* The communication of host ranks (trilap-solve --backend host, the FDTD's
+ * CPU exchange) is the host's own work, so their traces count it: it was
+ * traced as plain host ranges, and overlap said "0 host exchanges" and
+ * diagnose "idle 100.0% of the window" for runs spending a third of it in
+ * halo exchanges. */
+static void host_comm_counted(const char *dir, int nranks)
+{
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    for (int r = 0; r < nranks; r++) {
+        char key[128];
+        snprintf(key, sizeof key, "# communication: rank %d: 0 NCCL kernels, 0 copies on p2p/coll lanes, ", r);
+        const char *p = strstr(o, key);
+        long n = p ? strtol(p + strlen(key), NULL, 10) : 0;
+        TL_ASSERT_MSG(n > 0, "rank %d: no host exchanges counted:\n%s", r, o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "has no communication activity"), "%s", o);
+    free(o);
+}
+
+TL_TEST(host_ranks_communication_counted)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/solve", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    host_comm_counted(dir, 2);
+    snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
+    host_comm_counted(dir, 2);
+}
+
 TL_TEST(nccl_wait_split_on_naive)
 {
     /* the synthetic three-naive run shifts rank 1 by 0.5 us: every matched
@@ -482,5 +512,5 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, every_committed_trace_loads)
