@@ -19,6 +19,7 @@
 #include "runtime/devcomm.h"
 #include "runtime/gpu.h"
 #include "runtime/timing.h"
+#include "runtime/tmpfile.h"
 
 /* How long a failed rank waits for the others to reach the end before the
  * job is aborted: long enough for ranks that agreed on the failure, or
@@ -408,6 +409,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     ctx.rank = ctx.hc->rank;
     ctx.size = ctx.hc->size;
     tl_log_set_prefix(program, ctx.size > 1 ? ctx.rank : -1);
+    if (ctx.rank != 0) tl_tmpfile_signal_quiet(); /* one "interrupted" line per job, not per rank */
     st = mpi_count_refused(lo, ctx.size, ctx.rank == 0);
     int usage = st != TL_OK;
     if (st == TL_OK && ctx.rank == 0 && (lo->gpus > 1 || lo->ranks > 1))
