@@ -275,6 +275,30 @@ TL_TEST(host_ranks_communication_counted)
     host_comm_counted(dir, 2);
 }
 
+/* compare on two host-rank runs: derived communication undefined there
+ * (no GPU lanes, as overlap says), not the whole window per iteration;
+ * their host exchanges as communication, not as "nccl_per_iter". */
+TL_TEST(host_runs_compared)
+{
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, "%s/two", tl_test_tmpdir());
+    snprintf(b, sizeof b, "%s/split", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule two-stream --trace %s gen:poisson7:12",
+                 tl_test_bin(), a));
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule three-split --trace %s gen:poisson7:12",
+                 tl_test_bin(), b));
+    char *o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
+    const char *d = strstr(o, "\n  derived_comm_per_iter ");
+    char unit[8] = "", va[16] = "", vb[16] = "";
+    TL_ASSERT_MSG(d && sscanf(d, " derived_comm_per_iter %7s %15s %15s", unit, va, vb) == 3, "%s", o);
+    TL_ASSERT_MSG(!strcmp(va, "-") && !strcmp(vb, "-"), "%s", o);
+    const char *c = strstr(o, "\n  comm_per_iter ");
+    double ca = 0, cb = 0;
+    TL_ASSERT_MSG(c && sscanf(c, " comm_per_iter %7s %lf %lf", unit, &ca, &cb) == 3 && ca > 0 && cb > 0, "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "nccl_per_iter"), "%s", o);
+    free(o);
+}
+
 TL_TEST(nccl_wait_split_on_naive)
 {
     /* the synthetic three-naive run shifts rank 1 by 0.5 us: every matched
@@ -512,5 +536,5 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, every_committed_trace_loads)
