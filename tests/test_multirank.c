@@ -270,6 +270,13 @@ TL_TEST(host_ranks_communication_counted)
     snprintf(dir, sizeof dir, "%s/solve", tl_test_tmpdir());
     free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
     host_comm_counted(dir, 2);
+    /* counted, it is the host's own, not staged for a GPU: the staging and
+     * host-lane rules (remedies: NCCL, a GPU per rank) do not apply */
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    for (int r = 0; r < 2; r++)
+        TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
+    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 4, "%s", o);
+    free(o);
     snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
     free(run_cmd("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
     host_comm_counted(dir, 2);
