@@ -277,6 +277,27 @@ TL_TEST(host_ranks_communication_counted)
         TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
     TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 4, "%s", o);
     free(o);
+    /* the timeline draws it (it wrote a header alone, "the selection on rank -1") */
+    char tmp[512], p[1200];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl.csv", tl_test_bin(), dir, tmp);
+    TL_ASSERT_MSG(strstr(o, "the selection on rank 0"), "%s", o);
+    free(o);
+    snprintf(p, sizeof p, "%s/tl.csv", tmp);
+    o = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(o, ",r0 P2P,p2p,") && strstr(o, ",r1 Collective,coll,"), "%s", o);
+    free(o);
+    /* one rank moves nothing (its allreduce is a copy): no communication,
+     * and a timeline with nothing to draw says so */
+    snprintf(dir, sizeof dir, "%s/solve1", tmp);
+    free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 0 copies on p2p/coll lanes, 0 host exchanges"), "%s", o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl1.csv", tl_test_bin(), dir, tmp);
+    TL_ASSERT_MSG(strstr(o, "# span: none: no rank has GPU activity or host communication in the selection\n"),
+                  "%s", o);
+    free(o);
     snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
     free(run_cmd("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
     host_comm_counted(dir, 2);
