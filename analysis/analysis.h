@@ -492,6 +492,9 @@ typedef tl_status (*tl_an_rank_fn)(void *user, const tl_an_rank *rk, const tl_an
 tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_names *names,
                             tl_an_rank_fn each, void *user, tl_an_rank_result **out, size_t *nranks);
 void tl_an_rank_results_free(tl_an_rank_result **r, size_t n);
+/* A rank whose trace has no GPU lanes: no device, no kernel, copy or NCCL
+ * record (a host-backend run). Its derived communication is undefined. */
+int tl_an_rank_host_only(const tl_an_rank_result *r);
 
 /* The median of x[0..n), sorted in place: the middle value, or the mean
  * of the two middle ones; NAN when n is 0. */

@@ -20,7 +20,7 @@ typedef struct cmp_opts {
 enum { NM = 10 };
 static const char *const mnames[NM][2] = {
     {"iteration_time", "us"}, {"window", "us"},     {"iterations", ""},   {"derived_comm_per_iter", "us"},
-    {"nccl_per_iter", "us"},  {"idle_per_iter", "us"}, {"hidden", "%"},   {"comm_comm", "%"},
+    {"comm_per_iter", "us"},  {"idle_per_iter", "us"}, {"hidden", "%"},   {"comm_comm", "%"},
     {"triple", "%"},          {"launch_gaps_per_iter", "us"}};
 
 static int has_traces(const char *dir)
@@ -62,7 +62,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, ch
         double v[NM] = {med,
                         (double)m->w / 1e3,
                         (double)res[r].nslices,
-                        (double)tl_an_m_derived(m) / 1e3 / it,
+                        tl_an_rank_host_only(&res[r]) ? NAN : (double)tl_an_m_derived(m) / 1e3 / it,
                         (double)tl_an_m_union(m, TL_AN_C_COMM_ALL) / 1e3 / it,
                         (double)tl_an_m_idle(m) / 1e3 / it,
                         100 * tl_an_m_hidden(m),

@@ -659,9 +659,20 @@ static int v_serial(const diag_state *s, size_t r, measured *mv, evidence *e)
     return 1;
 }
 
+/* A rank without GPU lanes (trilap-solve --backend host, the FDTD on the
+ * CPU) computes and communicates on the host: nothing is staged, no stream
+ * is serialised, and the remedies (NCCL, a GPU per rank) are not its. */
+static int host_only_rank(const diag_state *s, size_t r, measured *mv)
+{
+    if (!tl_an_rank_host_only(&s->res[r])) return 0;
+    mv->value = NAN;
+    also(mv, "a host-only rank: no GPU, its host computes and communicates");
+    return 1;
+}
+
 static int v_serial_host(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
-    if (!serial_common(s, r, mv, 1)) return 0;
+    if (host_only_rank(s, r, mv) || !serial_common(s, r, mv, 1)) return 0;
     serial_evidence(s, r, e);
     const rank_diag *d = &s->rd[r];
     say(e, "      the host carries %.1f us of p2p and %.1f us of coll exchanges, overlapping %.1f us\n",
@@ -794,6 +805,7 @@ static int v_staging(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const rank_diag *d = &s->rd[r];
     const tl_an_rank_result *res = &s->res[r];
+    if (host_only_rank(s, r, mv)) return 0;
     mv->value = pct_of_w(d, d->u_host);
     if (d->u_host == 0) also(mv, "no host-carried communication");
     if (mv->value < s->o->staging_share || d->u_host == 0) return 0;

@@ -152,23 +152,17 @@ static tl_status undefined_note(const tl_an_rank_result *res, size_t nr)
     return TL_OK;
 }
 
-/* A rank whose trace has no GPU lanes (a host-backend run: no device, no
- * kernel, copy or NCCL record) has no compute kernels to subtract from the
- * window: derived_comm would be the whole window and read as all
- * communication. Its derived_comm (and the reconciliation's) is "-", and
- * the table says why. */
-static int no_gpu_lanes(const tl_an_rank_result *r)
-{
-    return r->meta.device < 0 && r->whole.ncompute == 0 && r->n_nccl == 0 && r->n_comm_copies == 0;
-}
-
+/* A rank without GPU lanes (tl_an_rank_host_only) has no compute kernels
+ * to subtract from the window: derived_comm would be the whole window and
+ * read as all communication. Its derived_comm (and the reconciliation's)
+ * is "-", and the table says why. */
 static tl_status blank_host_only(tl_an_table *t, const tl_an_rank_result *res, size_t nr, double *vals,
                                  double *rv)
 {
     int derived = 0;
     while (derived < NV && strcmp(ov_cols[derived].name, "derived_comm") != 0) derived++;
     for (size_t r = 0; r < nr; r++) {
-        if (!no_gpu_lanes(&res[r])) continue;
+        if (!tl_an_rank_host_only(&res[r])) continue;
         vals[r * NV + derived] = NAN;
         rv[r * NR] = rv[r * NR + NR - 1] = NAN; /* derived_comm, residual */
         TL_TRY(tl_an_table_meta(t, "gpu_lanes",

@@ -67,14 +67,16 @@ fail:
 
 static const char *const lane_label[4] = {"Compute", "P2P", "Collective", "Copy/other"};
 
-/* GPU activity in the rank's selection [w0, w1): a rank that recorded
+/* Activity in the rank's selection [w0, w1), GPU or the host's own
+ * communication (a host-backend rank has only that): a rank that recorded
  * nothing there cannot give the span. */
 static int active(const tl_an_rank *rk, int64_t w0, int64_t w1)
 {
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
         int gpu = v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_MEMCPY || v->kind == TL_KIND_MEMSET;
-        if (gpu && v->end > w0 && v->start < w1) return 1;
+        int host_comm = v->kind == TL_KIND_HOST && (v->lane == TL_ROLE_P2P || v->lane == TL_ROLE_COLL);
+        if ((gpu || host_comm) && v->end > w0 && v->start < w1) return 1;
     }
     return 0;
 }
@@ -230,11 +232,13 @@ int tl_an_cmd_timeline(int argc, char **argv)
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
     printf("# clock: %s\n", clock);
-    printf(
-           "# span: %.1f us, the selection on rank %d (the first with GPU activity in it); every rank drawn over it, "
-           "activity clipped\n"
-           "# rows: %zu written to %s (times in us from the first selected iteration's start)\n",
-           s.span_rank >= 0 ? (double)(s.end - s.origin) / 1e3 : 0.0, s.span_rank, written, o.out);
+    if (s.span_rank >= 0)
+        printf("# span: %.1f us, the selection on rank %d (the first with activity in it); every rank drawn over it, "
+               "activity clipped\n",
+               (double)(s.end - s.origin) / 1e3, s.span_rank);
+    else /* it said "the selection on rank -1" */
+        printf("# span: none: no rank has GPU activity or host communication in the selection\n");
+    printf("# rows: %zu written to %s (times in us from the first selected iteration's start)\n", written, o.out);
 fail:
     tl_out_close(&out, 0);
     free(s.k);

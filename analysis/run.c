@@ -34,6 +34,11 @@ tl_status tl_an_iter_times(const tl_an_rank_result *r, double *min, double *medi
     return TL_OK;
 }
 
+int tl_an_rank_host_only(const tl_an_rank_result *r)
+{
+    return r->meta.device < 0 && r->whole.ncompute == 0 && r->n_nccl == 0 && r->n_comm_copies == 0;
+}
+
 void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
 {
     if (!pr || !*pr) return;

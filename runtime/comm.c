@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/comm_impl.h"
+#include "runtime/out.h"
 
 size_t tl_dtype_size(tl_dtype t)
 {
@@ -95,6 +96,13 @@ tl_status tl_comm_agree(tl_ctx *ctx, tl_status st)
     if (st != TL_OK) return st;
     if (cst != TL_OK) return cst == TL_ERR_REMOTE ? cst : tl_error_frame(cst, TL_FILE_, __LINE__);
     return failed ? TL_ERR_REMOTE : TL_OK;
+}
+
+tl_status tl_comm_mkdir(tl_ctx *ctx, const char *dir)
+{
+    TL_CHECK(ctx, TL_ERR_INVAL, "a folder for ranks needs a rank context");
+    if (ctx->size <= 1) return tl_mkdir_p(dir);
+    return tl_comm_agree(ctx, ctx->rank == 0 ? tl_mkdir_p(dir) : TL_OK);
 }
 
 static tl_status check_chan(const tl_ctx *ctx, tl_chan ch, tl_request **req)

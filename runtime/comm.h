@@ -33,6 +33,14 @@ tl_status tl_comm_gatherv(tl_ctx *ctx, const void *send, size_t bytes, void *rec
  * rank, TL_ERR_REMOTE on the others, TL_OK when all succeeded. */
 tl_status tl_comm_agree(tl_ctx *ctx, tl_status st);
 
+/* A folder every rank writes in, made by rank 0 before the others go on
+ * (collective; tl_mkdir_p, agreed). Under mpirun each rank is a process
+ * with its own list of the folders it made, removed again when it fails or
+ * is interrupted (runtime/tmpfile.h): made by whichever rank came first,
+ * DIR of one process and DIR/sub of another, the one removing DIR found
+ * DIR/sub still there and left it. */
+tl_status tl_comm_mkdir(tl_ctx *ctx, const char *dir);
+
 /* Non-blocking, for the host backend's overlap. A request is finished by
  * tl_comm_wait (which frees it). Buffers stay untouched until then. */
 tl_status tl_comm_iallreduce(tl_ctx *ctx, tl_chan ch, double *buf, size_t count, tl_request **req);

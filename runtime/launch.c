@@ -19,6 +19,7 @@
 #include "runtime/devcomm.h"
 #include "runtime/gpu.h"
 #include "runtime/timing.h"
+#include "runtime/tmpfile.h"
 
 /* How long a failed rank waits for the others to reach the end before the
  * job is aborted: long enough for ranks that agreed on the failure, or
@@ -372,6 +373,19 @@ static tl_status mpi_local(int *local_rank, int *local_size)
     return TL_OK;
 }
 
+/* Under mpirun the processes are the ranks: a thread launcher's count
+ * (--ranks, --gpus; above 1, as the programs' defaults are 0 or 1) other
+ * than mpirun's would be ignored, the run not the one asked for. */
+static tl_status mpi_count_refused(const tl_launch_opts *lo, int size, int says)
+{
+    const char *opt = lo->ranks > 1 ? "--ranks" : "--gpus";
+    int n = lo->ranks > 1 ? lo->ranks : lo->gpus;
+    if (n <= 1 || n == size) return TL_OK;
+    if (!says) return TL_ERR_INVAL;
+    return TL_FAIL(TL_ERR_INVAL, "%s %d: under mpirun every process is one rank and mpirun started %d; use mpirun -np %d, "
+                   "or leave %s out", opt, n, size, n, opt);
+}
+
 static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char **argv,
                    tl_rank_main_fn fn, void *arg, double grace_s)
 {
@@ -395,11 +409,13 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     ctx.rank = ctx.hc->rank;
     ctx.size = ctx.hc->size;
     tl_log_set_prefix(program, ctx.size > 1 ? ctx.rank : -1);
-    if (ctx.rank == 0 && (lo->gpus > 1 || lo->ranks > 1))
+    if (ctx.rank != 0) tl_tmpfile_signal_quiet(); /* one "interrupted" line per job, not per rank */
+    st = mpi_count_refused(lo, ctx.size, ctx.rank == 0);
+    int usage = st != TL_OK;
+    if (st == TL_OK && ctx.rank == 0 && (lo->gpus > 1 || lo->ranks > 1))
         tl_log("note: --gpus and --ranks are for the thread launcher; under mpirun every process is one rank");
-    st = mpi_local(&ctx.local_rank, &ctx.local_size);
+    if (st == TL_OK) st = mpi_local(&ctx.local_rank, &ctx.local_size);
     int ngpu = lo->no_gpu ? 0 : tl_gpu_count();
-    int usage = 0;
     if (st == TL_OK) {
         st = check_gpus(lo, ctx.local_size, ngpu, "on this host", ctx.local_rank == 0);
         usage = st != TL_OK;

@@ -28,6 +28,7 @@ static struct {
     char kind[TL_TMP_SLOTS];
     char path[TL_TMP_SLOTS][TL_TMP_PATH];
     atomic_long next;
+    atomic_int quiet; /* tl_tmpfile_signal_quiet */
     char program[64];
 } tl_tmp;
 
@@ -136,9 +137,11 @@ static void on_signal(int sig)
 {
     /* a second signal while cleaning up waits: the handler blocks them all */
     remove_all(1);
-    put(tl_tmp.program);
-    for (int k = 0; k < NSIGNALS; k++)
-        if (cleanup_signals[k].sig == sig) put(cleanup_signals[k].said);
+    if (!atomic_load(&tl_tmp.quiet)) {
+        put(tl_tmp.program);
+        for (int k = 0; k < NSIGNALS; k++)
+            if (cleanup_signals[k].sig == sig) put(cleanup_signals[k].said);
+    }
     _exit(128 + sig);
 }
 
@@ -161,6 +164,11 @@ static void check_stdout(int status, void *installer)
     fprintf(stderr, "%s: standard output: write failed%s%s\n", tl_tmp.program, err ? ": " : "",
             err ? strerror(err) : "");
     if (status == 0) _exit(1);
+}
+
+void tl_tmpfile_signal_quiet(void)
+{
+    atomic_store(&tl_tmp.quiet, 1);
 }
 
 tl_status tl_tmpfile_handle_signals(const char *program)

@@ -49,5 +49,10 @@ void tl_tmpfile_release(const sigset_t *old);
  * Programs call it first thing in main; libraries never do (the
  * injection library lives in other people's processes). */
 tl_status tl_tmpfile_handle_signals(const char *program);
+/* Under mpirun a ^C reaches every rank (mpirun passes it on as SIGTERM),
+ * and each said "terminated (SIGTERM)": one line per rank. The launcher
+ * keeps the handler of every MPI rank but 0 from saying it (the outputs
+ * are removed all the same); mpirun names a rank that ended alone. */
+void tl_tmpfile_signal_quiet(void);
 
 #endif

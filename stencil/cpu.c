@@ -168,6 +168,7 @@ static tl_status cpu_energy(tl_fdtd *f, int sd, double *e)
 const tl_fdtd_backend tl_fdtd_backend_cpu = {
     .name = "cpu",
     .default_strategy = "copy",
+    .exchange_on_host = 1,
     .setup = cpu_setup,
     .update = cpu_update,
     .add_source = cpu_add_source,

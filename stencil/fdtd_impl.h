@@ -55,6 +55,10 @@ struct tl_fdtd;
 typedef struct tl_fdtd_backend {
     const char *name;
     const char *default_strategy;
+    /* the host itself packs, moves and unpacks the ghosts (the CPU): its
+     * exchange is communication time in traces (runtime/marks.h), where a
+     * GPU backend's exchange range covers only the enqueue */
+    int exchange_on_host;
     tl_status (*setup)(struct tl_fdtd *f);            /* allocate, upload initial fields */
     /* update v (or p) of subdomain sd over box b (local), CPML or interior class */
     tl_status (*update)(struct tl_fdtd *f, int sd, int which, const tl_fdtd_box *b, int cpml);

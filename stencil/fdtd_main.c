@@ -139,7 +139,7 @@ static const tl_option exec_options[] = {
     {.name = "results", .type = TL_OPT_STRING, .offset = O(results), .metavar = "FILE",
      .help = "append the results row here (manifest.txt beside it)"},
     {.name = "trace", .type = TL_OPT_STRING, .offset = O(trace), .metavar = "DIR",
-     .help = "probes trace of the run (trace.rank0.csv) into DIR"},
+     .help = "probes trace of the run into DIR, trace.rank<R>.csv for each rank R"},
     {.name = "breakdown", .type = TL_OPT_STRING, .offset = O(breakdown), .metavar = "FILE",
      .help = "cuda: device time of every kernel and copy (CUDA event pairs) as CSV (op,count,total_s,mean_us,min_us,max_us)"},
     {.name = "label", .type = TL_OPT_STRING, .offset = O(label), .def = "run", .metavar = "NAME",

@@ -12,6 +12,7 @@
 #include "runtime/results.h"
 #include "runtime/clock.h"
 #include "runtime/comm.h"
+#include "runtime/marks.h"
 #include "runtime/progress.h"
 #include "stencil/fdtd_impl.h"
 #include "stencil/fill.h"
@@ -208,13 +209,17 @@ static tl_status exchange(tl_fdtd *f)
 {
     for (int d = 0; d < 3; d++) {
         if (f->nmsg[d] == 0) continue;
-        tl_probe_push(f->ctx, TL_CAT_P2P, d == 0 ? "exchange_x" : d == 1 ? "exchange_y" : "exchange_z");
+        const char *what = d == 0 ? "exchange_x" : d == 1 ? "exchange_y" : "exchange_z";
+        if (f->be->exchange_on_host)
+            tl_mark_begin(f->ctx, TL_ROLE_P2P, what);
+        else
+            tl_probe_push(f->ctx, TL_CAT_P2P, what);
         for (int k = 0; k < f->nmsg[d]; k++)
             if (tl_fdtd_mine(f, f->msg[d][k].from)) TL_TRY(f->be->pack(f, &f->msg[d][k]));
         TL_TRY(f->st->transfer(f, d));
         for (int k = 0; k < f->nmsg[d]; k++)
             if (tl_fdtd_mine(f, f->msg[d][k].to)) TL_TRY(f->be->unpack(f, &f->msg[d][k]));
-        tl_probe_pop(f->ctx);
+        tl_probe_pop(f->ctx); /* a mark's end, or the range's */
     }
     return TL_OK;
 }
@@ -485,6 +490,8 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     int64_t total = c->warmup + c->steps, t0 = 0;
     f->ctx = ctx;
     int traced = 0;
+    if (c->trace && ctx && ctx->trace && ctx->trace->dir)
+        TL_TRY(tl_comm_mkdir(ctx, ctx->trace->dir)); /* one process makes it and removes it (runtime/comm.h) */
     if (c->trace && ctx) TL_TRY(tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &traced));
     if (f->st->start) TL_TRYGOTO(f->st->start(f), st, done); /* collective: every rank is here */
     TL_TRYGOTO(f->be->mark(f, TL_FDTD_MARK_REGISTER), st, done); /* register streams with the probes */

@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
 #include "runtime/results.h"
+#include "runtime/tmpfile.h"
 #include "tests/tl_test_helper.h"
 
 typedef struct helper_opts {
@@ -28,7 +30,7 @@ static const tl_option helper_options[] = {
     {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(helper_opts, iters), .def = "200", .metavar = "N",
      .help = "iterations of the p2p scenario", .min = 1, .max = 1000000},
     {.name = "manifest", .type = TL_OPT_STRING, .offset = offsetof(helper_opts, manifest), .metavar = "FILE",
-     .help = "manifest scenario: where to write"},
+     .help = "manifest scenario: where to write; mkdir scenario: the folder TOP/a/b to make"},
 };
 
 #define CHECK(cond, ...)                                                    \
@@ -155,6 +157,24 @@ static tl_status p2p(tl_ctx *ctx, int64_t iters)
     return TL_OK;
 }
 
+/* TOP/a/b made for all ranks: rank 0's process alone holds the folders
+ * it made, so its cleanup (as on a failure or an interrupt) leaves nothing
+ * of them, whichever rank arrived first. */
+static tl_status mkdir_one_owner(tl_ctx *ctx, const char *top)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/a/b", top);
+    TL_TRY(tl_comm_mkdir(ctx, dir));
+    struct stat sb;
+    CHECK(stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode), "rank %d: %s not made", ctx->rank, dir);
+    TL_TRY(tl_comm_barrier(ctx));
+    if (ctx->rank == 0) tl_tmpfile_cleanup();
+    TL_TRY(tl_comm_barrier(ctx));
+    snprintf(dir, sizeof dir, "%s/a", top);
+    CHECK(stat(dir, &sb) != 0, "rank %d: %s left after rank 0's cleanup", ctx->rank, dir);
+    return TL_OK;
+}
+
 static tl_status rank_main(tl_ctx *ctx, void *arg)
 {
     const helper_opts *o = arg;
@@ -194,6 +214,8 @@ static tl_status rank_main(tl_ctx *ctx, void *arg)
         if (ctx->rank == 0) TL_TRY(tl_comm_isend(ctx, TL_CHAN_WORLD, big, sizeof big, 1, 0, &q));
         if (ctx->rank == 1) TL_TRY(tl_comm_irecv(ctx, TL_CHAN_WORLD, small, sizeof small, 0, 0, &q));
         TL_TRY(tl_comm_agree(ctx, tl_comm_wait(ctx, &q)));
+    } else if (strcmp(s, "mkdir") == 0) {
+        TL_TRY(mkdir_one_owner(ctx, o->manifest));
     } else if (strcmp(s, "manifest") == 0) {
         TL_TRY(tl_manifest_write(ctx, o->manifest, "matrix: 1138_bus.mtx\nscenario: manifest\n"));
     } else {
@@ -211,7 +233,7 @@ int main(int argc, char **argv)
     tl_launch_opts lo;
     helper_opts ho;
     const tl_test_helper h = {.program = "helper_launch",
-                              .usage = "[options] collectives|p2p|agree-fail|fail|stuck|mismatch|truncate|manifest",
+                              .usage = "[options] collectives|p2p|agree-fail|fail|stuck|mismatch|truncate|manifest|mkdir",
                               .purpose = "Checks the runtime's host communication under either launcher.",
                               .group = "Scenario",
                               .options = helper_options,

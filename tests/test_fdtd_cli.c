@@ -42,6 +42,8 @@ TL_TEST(help_and_bad_arguments)
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(strstr(r.out, "--decomp") && strstr(r.out, "--strategy") && strstr(r.out, "[20]"));
     TL_ASSERT(strstr(r.out, "devcomm") && strstr(r.out, "--device-comm"));
+    /* --ranks N writes a trace per rank: the help named only rank 0's */
+    TL_ASSERT_MSG(strstr(r.out, "trace.rank<R>.csv") && !strstr(r.out, "trace.rank0.csv"), "%s", r.out);
     tl_test_output_free(&r);
     usage_error("run --grid 12x",
                 "trilap-fdtd: invalid --grid '12x': expected N or NXxNYxNZ (try --help)\n");

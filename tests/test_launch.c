@@ -219,7 +219,37 @@ TL_TEST(mpi_forced_threads_inside_mpirun)
     TL_ASSERT(strstr(out_buf, "collectives ok on 2 ranks (threads)"));
 }
 
+TL_TEST(mpi_thread_count_refused)
+{
+    /* --ranks 4 under mpirun -np 2 ran 2 ranks after a note, exit 0 */
+    const char *m = tl_test_mpirun();
+    TL_ASSERT_EQ(RUN("%s -np 2 --oversubscribe %s --ranks 4 collectives", m, helper()), 2);
+    const char *want = "--ranks 4: under mpirun every process is one rank and mpirun started 2; use mpirun -np 4, "
+                       "or leave --ranks out\n";
+    TL_ASSERT_MSG(tl_test_count(out_buf, want) == 1, "%s", out_buf);
+    TL_ASSERT_MSG(!strstr(out_buf, "collectives ok"), "%s", out_buf);
+    /* the count mpirun started is the run asked for */
+    TL_ASSERT_EQ(RUN("%s -np 2 --oversubscribe %s --ranks 2 collectives", m, helper()), 0);
+    TL_ASSERT(strstr(out_buf, "collectives ok on 2 ranks (mpi)"));
+}
+
+TL_TEST(mpi_folder_made_by_one_rank)
+{
+    /* under mpirun a trace folder's parts were made by whichever rank came
+     * first, each process removing only its own: ^C on 'mpirun -np 2
+     * trilap-solve --trace k/tr' left an empty k three times in eight */
+    const char *m = tl_test_mpirun();
+    for (int n = 2; n <= 4; n += 2) {
+        char top[512];
+        snprintf(top, sizeof top, "%s/np%d", tl_test_tmpdir(), n);
+        TL_ASSERT_EQ(RUN("%s -np %d --oversubscribe %s --manifest %s mkdir", m, n, helper(), top), 0);
+        TL_ASSERT_MSG(strstr(out_buf, "mkdir ok on"), "%s", out_buf);
+    }
+    TL_ASSERT_EQ(RUN("%s --launcher threads --ranks 3 --manifest %s/threads mkdir", helper(), tl_test_tmpdir()), 0);
+}
+
 TL_TEST_MAIN(threads_in_process, threads_failing_rank_exit_code, detect_from_environment, threads_collectives,
              threads_p2p_and_iallreduce, threads_agree_with_failing_rank, threads_rank_failing_without_agree,
              threads_stuck_ranks_are_given_up, abort_grace_refused_when_invalid, threads_errors_are_reported, mpi_collectives, mpi_p2p_and_iallreduce, mpi_agree_with_failing_rank,
-             mpi_rank_failing_without_agree_aborts, mpi_forced_threads_inside_mpirun)
+             mpi_rank_failing_without_agree_aborts, mpi_forced_threads_inside_mpirun,
+             mpi_thread_count_refused, mpi_folder_made_by_one_rank)

@@ -245,6 +245,88 @@ TL_TEST(one_rank_without_communication_is_silent)
     free(o);
 }
 
+/* The communication of host ranks (trilap-solve --backend host, the FDTD's
+ * CPU exchange) is the host's own work, so their traces count it: it was
+ * traced as plain host ranges, and overlap said "0 host exchanges" and
+ * diagnose "idle 100.0% of the window" for runs spending a third of it in
+ * halo exchanges. */
+static void host_comm_counted(const char *dir, int nranks)
+{
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    for (int r = 0; r < nranks; r++) {
+        char key[128];
+        snprintf(key, sizeof key, "# communication: rank %d: 0 NCCL kernels, 0 copies on p2p/coll lanes, ", r);
+        const char *p = strstr(o, key);
+        long n = p ? strtol(p + strlen(key), NULL, 10) : 0;
+        TL_ASSERT_MSG(n > 0, "rank %d: no host exchanges counted:\n%s", r, o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "has no communication activity"), "%s", o);
+    free(o);
+}
+
+TL_TEST(host_ranks_communication_counted)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/solve", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    host_comm_counted(dir, 2);
+    /* counted, it is the host's own, not staged for a GPU: the staging and
+     * host-lane rules (remedies: NCCL, a GPU per rank) do not apply */
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    for (int r = 0; r < 2; r++)
+        TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
+    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 4, "%s", o);
+    free(o);
+    /* the timeline draws it (it wrote a header alone, "the selection on rank -1") */
+    char tmp[512], p[1200];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl.csv", tl_test_bin(), dir, tmp);
+    TL_ASSERT_MSG(strstr(o, "the selection on rank 0"), "%s", o);
+    free(o);
+    snprintf(p, sizeof p, "%s/tl.csv", tmp);
+    o = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(o, ",r0 P2P,p2p,") && strstr(o, ",r1 Collective,coll,"), "%s", o);
+    free(o);
+    /* one rank moves nothing (its allreduce is a copy): no communication,
+     * and a timeline with nothing to draw says so */
+    snprintf(dir, sizeof dir, "%s/solve1", tmp);
+    free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 0 copies on p2p/coll lanes, 0 host exchanges"), "%s", o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl1.csv", tl_test_bin(), dir, tmp);
+    TL_ASSERT_MSG(strstr(o, "# span: none: no rank has GPU activity or host communication in the selection\n"),
+                  "%s", o);
+    free(o);
+    snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
+    host_comm_counted(dir, 2);
+}
+
+/* compare on two host-rank runs: derived communication undefined there
+ * (no GPU lanes, as overlap says), not the whole window per iteration;
+ * their host exchanges as communication, not as "nccl_per_iter". */
+TL_TEST(host_runs_compared)
+{
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, "%s/two", tl_test_tmpdir());
+    snprintf(b, sizeof b, "%s/split", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule two-stream --trace %s gen:poisson7:12",
+                 tl_test_bin(), a));
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 1 --no-stats --schedule three-split --trace %s gen:poisson7:12",
+                 tl_test_bin(), b));
+    char *o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
+    const char *d = strstr(o, "\n  derived_comm_per_iter ");
+    char unit[8] = "", va[16] = "", vb[16] = "";
+    TL_ASSERT_MSG(d && sscanf(d, " derived_comm_per_iter %7s %15s %15s", unit, va, vb) == 3, "%s", o);
+    TL_ASSERT_MSG(!strcmp(va, "-") && !strcmp(vb, "-"), "%s", o);
+    const char *c = strstr(o, "\n  comm_per_iter ");
+    double ca = 0, cb = 0;
+    TL_ASSERT_MSG(c && sscanf(c, " comm_per_iter %7s %lf %lf", unit, &ca, &cb) == 3 && ca > 0 && cb > 0, "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "nccl_per_iter"), "%s", o);
+    free(o);
+}
+
 TL_TEST(nccl_wait_split_on_naive)
 {
     /* the synthetic three-naive run shifts rank 1 by 0.5 us: every matched
@@ -482,5 +564,5 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, every_committed_trace_loads)

@@ -891,6 +891,33 @@ TL_TEST(mpirun_refusal_said_once)
     TL_ASSERT_MSG(tl_test_count(err_buf, "trilap-bench") == 1, "%s", err_buf);
 }
 
+/* ^C on mpirun reaches every rank as SIGTERM: the job says it once
+ * (rank 0), not "trilap-solve: terminated (SIGTERM); temporary outputs
+ * removed" once per rank, three lines for -np 3. At most once: a rank 0
+ * that mpirun had to kill says nothing, and mpirun then names it. */
+TL_TEST(mpirun_interrupt_said_once)
+{
+    need_mpi();
+    const char *dir = tl_test_tmpdir();
+    /* interrupted once every rank is running: rank 0 makes the trace
+     * folder when the solves begin */
+    int rc = tl_test_sh("D=%s; %s %s --repeat 1000 --rtol 0 --max-iterations 3000 --trace $D/t/tr "
+                        "gen:poisson7:24 >$D/out 2>$D/err & p=$!; "
+                        "while [ ! -d $D/t/tr ] && kill -0 $p 2>/dev/null; do sleep 0.05; done; "
+                        "[ -d $D/t/tr ] && echo running >$D/state; kill -INT $p; wait $p",
+                        dir, mpirun(3), bin());
+    char path[600];
+    snprintf(path, sizeof path, "%s/err", dir);
+    char *err = tl_test_slurp(path);
+    snprintf(path, sizeof path, "%s/state", dir);
+    char *state = tl_test_slurp(path);
+    TL_ASSERT_MSG(!strcmp(state, "running\n"), "the job ended before its solves: %s", err);
+    free(state);
+    TL_ASSERT_MSG(rc != 0, "the interrupted job exited 0: %s", err);
+    TL_ASSERT_MSG(tl_test_count(err, "trilap-solve") <= 1, "%s", err);
+    free(err);
+}
+
 /* The benchmark protocol's columns and warm-up: --warmup-iterations bounds
  * the warm-up solves only (the timed ones run --max-iterations), the CSV
  * row says so and gives us_per_iter = solver_time_s / iterations * 1e6;
@@ -960,5 +987,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
-             run_options_refused_where_no_run_acts, mpirun_refusal_said_once,
+             run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
              warmup_iterations_and_us_per_iter)

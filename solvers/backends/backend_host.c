@@ -18,6 +18,7 @@
 
 #include "probes/probes.h"
 #include "runtime/comm.h"
+#include "runtime/marks.h"
 #include "runtime/timing.h"
 
 #if TL_HAVE_OPENMP
@@ -347,6 +348,17 @@ static void local_dots(const host_backend *hb, int n, const double *const *xs,
         dot_chunk(n, xs, ys, c * CHUNK, (c + 1) * CHUNK < len ? (c + 1) * CHUNK : len, acc);
 }
 
+/* The host's halo exchanges and reductions are communication in traces
+ * (runtime/marks.h: the p2p and coll lanes) where there is some: on one
+ * rank the allreduce is a copy that moves nothing, a plain host range. */
+static void comm_begin(tl_backend *be, tl_role lane, const char *what)
+{
+    if (be->ctx && be->ctx->size > 1)
+        tl_mark_begin(be->ctx, lane, what);
+    else
+        tl_probe_push(be->ctx, lane == TL_ROLE_COLL ? TL_CAT_COLL : TL_CAT_P2P, what);
+}
+
 /* n = 0: the dot a spmv_dot kept (no pass over the vectors). */
 static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *x, tl_vec *const *y)
 {
@@ -388,7 +400,7 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     s->active = 1;
     if (!hb->comm) return TL_OK;
     const tl_schedule *sc = be->cfg.schedule;
-    tl_probe_push(be->ctx, TL_CAT_COLL, sc->overlap_allreduce ? "allreduce_post" : "allreduce");
+    comm_begin(be, TL_ROLE_COLL, sc->overlap_allreduce ? "allreduce_post" : "allreduce");
     int64_t t0 = tl_clock_ns();
     tl_status st;
     if (sc->overlap_allreduce)
@@ -396,7 +408,7 @@ static tl_status host_dot_begin(tl_backend *be, int slot, int n, tl_vec *const *
     else
         st = tl_comm_allreduce(be->ctx, s->buf, (size_t)n, TL_DOUBLE, TL_SUM);
     tl_backend_stat(be, TL_OP_ALLREDUCE, tl_clock_ns() - t0, (double)n * sizeof(double));
-    tl_probe_pop(be->ctx);
+    tl_probe_pop(be->ctx); /* a mark's end, or the range's */
     if (st != TL_OK) {
         s->active = 0;
         return tl_error_frame(st, TL_FILE_, __LINE__);
@@ -412,12 +424,12 @@ static tl_status host_dot_end(tl_backend *be, int slot, double *out)
     TL_CHECK(s->active, TL_ERR_INVAL, "dot_end on slot %d without dot_begin", slot);
     s->active = 0;
     if (s->req) {
-        tl_probe_push(be->ctx, TL_CAT_COLL, "allreduce_wait");
+        comm_begin(be, TL_ROLE_COLL, "allreduce_wait");
         int64_t t0 = tl_clock_ns();
         tl_status st = tl_comm_wait(be->ctx, &s->req);
         /* count the wait as time of the same allreduce, not a second one */
         be->stats[TL_OP_ALLREDUCE].ns += tl_clock_ns() - t0;
-        tl_probe_pop(be->ctx);
+        tl_probe_pop(be->ctx); /* a mark's end, or the range's */
         TL_TRY(st);
     }
     memcpy(out, s->buf, (size_t)s->n * sizeof(double));
@@ -430,12 +442,12 @@ static tl_status halo_post(tl_backend *be, tl_vec *x)
 {
     host_backend *hb = hb_of(be);
     if (!hb->halo) return TL_OK;
-    tl_probe_push(be->ctx, TL_CAT_P2P, "halo_post");
+    comm_begin(be, TL_ROLE_P2P, "halo_post");
     int64_t t0 = tl_clock_ns();
     tl_status st = tl_halo_begin(be->ctx, hb->halo, x->data);
     /* bytes are counted once per exchange, at the wait */
     be->stats[TL_OP_HALO].ns += tl_clock_ns() - t0;
-    tl_probe_pop(be->ctx);
+    tl_probe_pop(be->ctx); /* a mark's end, or the range's */
     TL_TRY(st);
     hb->halo_pending = 1;
     return TL_OK;
@@ -447,12 +459,12 @@ static tl_status halo_wait(tl_backend *be, tl_vec *x)
     if (!hb->halo_pending) return TL_OK;
     hb->halo_pending = 0;
     const tl_halo_plan *h = &be->m->halo;
-    tl_probe_push(be->ctx, TL_CAT_P2P, "halo_wait");
+    comm_begin(be, TL_ROLE_P2P, "halo_wait");
     int64_t t0 = tl_clock_ns();
     tl_status st = tl_halo_end(be->ctx, hb->halo, x->data);
     tl_backend_stat(be, TL_OP_HALO, tl_clock_ns() - t0,
                     (double)(h->nsend + h->nrecv) * sizeof(double));
-    tl_probe_pop(be->ctx);
+    tl_probe_pop(be->ctx); /* a mark's end, or the range's */
     TL_TRY(st);
     return TL_OK;
 }
