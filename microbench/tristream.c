@@ -157,9 +157,12 @@ static tl_status tri_check(tl_ctx *ctx, tri_state *t, const tl_tristream_variant
  * iteration range and up to three operation ranges. */
 static tl_status probes_start(tl_ctx *ctx, const char *sub, int cupti, int64_t iters)
 {
-    TL_TRY(tl_probes_session_open(
-        ctx, &(tl_probes_session){.sub = sub, .cupti = cupti, .max_ranges = (size_t)(4 * iters + 4096)},
-        NULL));
+    const tl_probes_session session = {.sub = sub, .cupti = cupti, .max_ranges = (size_t)(4 * iters + 4096)};
+    char dir[1024];
+    /* one process makes the folders, so that one removes them all if the
+     * run fails or is interrupted (runtime/comm.h) */
+    if (tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
+    TL_TRY(tl_probes_session_open(ctx, &session, NULL));
     tl_probe_gpu_roles(ctx);
     return TL_OK;
 }

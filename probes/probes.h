@@ -93,6 +93,12 @@ typedef struct tl_probes_session {
     size_t max_ranges;
 } tl_probes_session;
 tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *on);
+/* The folder a session of s would write in, into buf (n bytes): 1, 0
+ * when ctx was not asked to trace, -1 when the name does not fit. A program whose ranks are processes
+ * has rank 0 make it first (tl_comm_mkdir), so that one process removes
+ * all of it when the run fails; the probes, linked into programs without
+ * a communicator, make it per rank. */
+int tl_probes_session_dir(const tl_ctx *ctx, const tl_probes_session *s, char *buf, size_t n);
 /* The open tracing session: flushed and written (tl_probes_destroy); the
  * NVTX-only probes come back. Nothing when none is open. */
 tl_status tl_probes_session_close(tl_ctx *ctx);

@@ -7,18 +7,24 @@
 #include "probes/rank_state.h"
 #include "runtime/check.h"
 
+int tl_probes_session_dir(const tl_ctx *ctx, const tl_probes_session *s, char *buf, size_t n)
+{
+    const tl_trace_request *rq = ctx ? ctx->trace : NULL;
+    if (!rq || !rq->dir) return 0;
+    const char *sub = s && s->sub && *s->sub ? s->sub : NULL;
+    int k = sub ? snprintf(buf, n, "%s/%s", rq->dir, sub) : snprintf(buf, n, "%s", rq->dir);
+    return k > 0 && (size_t)k < n ? 1 : -1;
+}
+
 tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *on)
 {
     if (on) *on = 0;
     TL_CHECK(ctx, TL_ERR_INVAL, "a tracing session needs a rank context");
     const tl_trace_request *rq = ctx->trace;
-    if (!rq || !rq->dir) return TL_OK;
     char dir[1024];
-    const char *sub = s && s->sub && *s->sub ? s->sub : NULL;
-    int n = sub ? snprintf(dir, sizeof dir, "%s/%s", rq->dir, sub)
-                : snprintf(dir, sizeof dir, "%s", rq->dir);
-    TL_CHECK(n > 0 && (size_t)n < sizeof dir, TL_ERR_INVAL,
-             "--trace %s: the folder name is too long", rq->dir);
+    int has = tl_probes_session_dir(ctx, s, dir, sizeof dir);
+    if (!has) return TL_OK;
+    TL_CHECK(has > 0, TL_ERR_INVAL, "--trace %s: the folder name is too long", rq->dir);
     tl_probes_config pc = {.outdir = dir,
                            .cupti = s && s->cupti >= 0 ? s->cupti : rq->cupti,
                            .nvtx = 1,

@@ -490,9 +490,11 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     int64_t total = c->warmup + c->steps, t0 = 0;
     f->ctx = ctx;
     int traced = 0;
-    if (c->trace && ctx && ctx->trace && ctx->trace->dir)
-        TL_TRY(tl_comm_mkdir(ctx, ctx->trace->dir)); /* one process makes it and removes it (runtime/comm.h) */
-    if (c->trace && ctx) TL_TRY(tl_probes_session_open(ctx, &(tl_probes_session){.cupti = -1}, &traced));
+    const tl_probes_session session = {.cupti = -1};
+    char dir[1024];
+    /* one process makes it and removes it (runtime/comm.h) */
+    if (c->trace && tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
+    if (c->trace && ctx) TL_TRY(tl_probes_session_open(ctx, &session, &traced));
     if (f->st->start) TL_TRYGOTO(f->st->start(f), st, done); /* collective: every rank is here */
     TL_TRYGOTO(f->be->mark(f, TL_FDTD_MARK_REGISTER), st, done); /* register streams with the probes */
     if (c->energy_every > 0 && f->step == 0) {

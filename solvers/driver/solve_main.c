@@ -635,15 +635,12 @@ static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run 
     char sub[256];
     int traced = 0;
     run_name(sub, sizeof sub, o, run);
-    if (ctx->trace && ctx->trace->dir) {
-        /* one process makes the folders, so that one removes them all if
-         * the run fails or is interrupted (runtime/comm.h) */
-        char dir[1024];
-        int n = *sub ? snprintf(dir, sizeof dir, "%s/%s", ctx->trace->dir, sub)
-                     : snprintf(dir, sizeof dir, "%s", ctx->trace->dir);
-        if (n > 0 && (size_t)n < sizeof dir) TL_TRY(tl_comm_mkdir(ctx, dir));
-    }
-    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &(tl_probes_session){.sub = sub, .cupti = -1}, &traced)));
+    const tl_probes_session session = {.sub = sub, .cupti = -1};
+    char dir[1024];
+    /* one process makes the folders, so that one removes them all if the
+     * run fails or is interrupted (runtime/comm.h) */
+    if (tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
+    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &session, &traced)));
     if (traced) tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
     if (sb->run) {
         TL_TRY(sb->run(ctx, dm, cfg, bl, x0l, xl, rep));
