@@ -70,8 +70,14 @@ static int host_stream_refuses(const tl_stream_opts *so, const tl_launch_opts *l
         fprintf(stderr, "trilap-bench: stream --host: %s is the GPU kernel's; the host runs its own loop\n", gpu_only);
         return 1;
     }
-    if (lo->ranks > 1 || lo->gpus > 1) {
-        fprintf(stderr, "trilap-bench: stream --host: one process measures the host's memory; run it on one rank\n");
+    /* under mpirun too, before the launch: inside the ranks the refusal exited 1, here 2 */
+    const int procs = tl_launch_env_size();
+    if (lo->ranks > 1 || lo->gpus > 1 || procs > 1) {
+        if (procs > 1)
+            fprintf(stderr, "trilap-bench: stream --host: one process measures the host's memory; run it on one "
+                            "rank (mpirun started %d)\n", procs);
+        else
+            fprintf(stderr, "trilap-bench: stream --host: one process measures the host's memory; run it on one rank\n");
         return 1;
     }
     return 0;

@@ -74,6 +74,19 @@ tl_launch_mode tl_launch_detect(void)
     return TL_LAUNCH_THREADS;
 }
 
+int tl_launch_env_size(void)
+{
+    static const char *const keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE", "SLURM_NTASKS"};
+    if (tl_launch_detect() != TL_LAUNCH_MPI) return 0;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const char *v = getenv(keys[i]);
+        char *end;
+        long n = v && *v ? strtol(v, &end, 10) : 0;
+        if (v && *v && !*end && n > 0 && n < 1 << 24) return (int)n;
+    }
+    return 0;
+}
+
 int tl_launch_opts_refused(const char *program, const tl_launch_opts *lo, const tl_optresult *res,
                            const char *no_gpu_because)
 {

@@ -51,6 +51,11 @@ int tl_launch_run(const char *program, const tl_launch_opts *lo, int argc, char 
 
 /* What the environment says (for tests and the manifest). */
 tl_launch_mode tl_launch_detect(void);
+/* The number of processes mpirun (or srun with PMI) started, from their
+ * environment, before MPI starts: 0 where none says it. A program refuses
+ * a run that needs one process before the launch with it, as it refuses
+ * --ranks N (exit 2), where a refusal inside the ranks exits 1. */
+int tl_launch_env_size(void);
 
 /* The launch options typed that the run would not use, refused in one
  * line (1 returned): --gpus with --ranks (--ranks sets the thread

@@ -329,7 +329,21 @@ TL_TEST(trace_folder_checked_first)
     }
 }
 
-TL_TEST_MAIN(help_lists_subcommands, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
+/* stream --host under mpirun with more than one process is refused before
+ * the launch, exit 2 as for --ranks 2, said once (before: inside the
+ * ranks, exit 1 through mpirun's abort) */
+TL_TEST(host_stream_under_mpirun_refused_first)
+{
+    const char *m = tl_test_mpirun();
+    tl_test_output r = tl_test_capture("%s -np 2 --oversubscribe %s/trilap-bench stream --host --count 4K --iters 2", m,
+                                       tl_test_bin());
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_count(r.err, "one process measures the host's memory") == 1 &&
+                      strstr(r.err, "run it on one rank (mpirun started 2)\n") && !r.out[0],
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values,
