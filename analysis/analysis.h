@@ -128,6 +128,7 @@ typedef enum {
     TL_AN_G_ALLREDUCE, TL_AN_G_COLL, TL_AN_G_P2P, TL_AN_G_MEMCPY, TL_AN_G_MEMSET, TL_AN_G_COMPUTE,
     /* library families of foreign programs (after the first 12: cat_id of the timeline is stable) */
     TL_AN_G_GEMM, TL_AN_G_CUTLASS, TL_AN_G_SPARSE, TL_AN_G_DNN, TL_AN_G_ELEMENTWISE, TL_AN_G_REDUCTION,
+    TL_AN_G_HOST_COMM, /* the host carrying communication itself: a range on a p2p or coll lane */
     TL_AN_G_COUNT
 } tl_an_group;
 tl_an_group tl_an_group_of(tl_kind kind, tl_cat cat, const char *name);

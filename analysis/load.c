@@ -694,7 +694,9 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     v->cat = (uint8_t)r->cat;
     v->kind = (uint8_t)r->kind;
     TL_TRY(tl_an_names_intern(ls->names, r->name ? r->name : "", &v->name));
-    v->group = (uint8_t)tl_an_names_group(ls->names, v->name, r->kind, r->cat);
+    /* the host's own exchanges and reductions are no kernel family of
+     * their name (the timeline coloured them "compute") */
+    v->group = (uint8_t)(is_comm_mark(r) ? TL_AN_G_HOST_COMM : tl_an_names_group(ls->names, v->name, r->kind, r->cat));
     size_t s = 0;
     while (s < rk->nstreams && rk->streams[s] != r->stream) s++;
     if (s == rk->nstreams) {

@@ -151,7 +151,7 @@ static const char *const group_names[TL_AN_G_COUNT] = {
     [TL_AN_G_P2P] = "nccl-sendrecv",  [TL_AN_G_MEMCPY] = "memcpy",      [TL_AN_G_MEMSET] = "memset",
     [TL_AN_G_COMPUTE] = "compute",    [TL_AN_G_GEMM] = "gemm",          [TL_AN_G_CUTLASS] = "cutlass",
     [TL_AN_G_SPARSE] = "cusparse",    [TL_AN_G_DNN] = "cudnn",          [TL_AN_G_ELEMENTWISE] = "elementwise",
-    [TL_AN_G_REDUCTION] = "reduction",
+    [TL_AN_G_REDUCTION] = "reduction", [TL_AN_G_HOST_COMM] = "host-comm",
 };
 
 const char *tl_an_group_name(tl_an_group g) { return g < TL_AN_G_COUNT ? group_names[g] : "?"; }

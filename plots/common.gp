@@ -24,8 +24,8 @@ if (is_pdf) {
 }
 set output out
 # breakdown categories (cat_id of `trilap-analyze timeline`, in this order)
-categories = "spmv fused-update dot precond pack-unpack axpy nccl-allreduce nccl-coll-other nccl-sendrecv memcpy memset compute gemm cutlass cusparse cudnn elementwise reduction"
-palette = "2062260 1556175 9725885 9197131 12369186 2924588 14034728 16750742 16744206 8355711 13092807 14907330 10181046 5164484 9125192 14204888 11119017 6732650"
+categories = "spmv fused-update dot precond pack-unpack axpy nccl-allreduce nccl-coll-other nccl-sendrecv memcpy memset compute gemm cutlass cusparse cudnn elementwise reduction host-comm"
+palette = "2062260 1556175 9725885 9197131 12369186 2924588 14034728 16750742 16744206 8355711 13092807 14907330 10181046 5164484 9125192 14204888 11119017 6732650 12156236"
 catcolor(i) = int(word(palette, int(i) + 1))
 catcolor_of(name) = sum [k = 1:words(categories)] (word(categories, k) eq name ? int(word(palette, k)) : 0)
 # Byte sizes on a log2 axis as IEC units ("32 B", "1 KiB", "32 MiB"):

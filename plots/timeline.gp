@@ -102,7 +102,7 @@ do for [i = 1:n] {
         xm = x0 + words(present) * step
         set object 99 rect from screen xm, screen 0.03 to screen xm + 28.0 / width, screen 0.03 + 16.0 / height \
             fc rgb "#555555" fs pattern 4 border lc rgb "#555555" front
-        set label 99 "NCCL kernel waiting for the peer rank" at screen xm + 34.0 / width, screen 0.03 + 8.0 / height left front
+        set label 99 "communication waiting for the peer rank" at screen xm + 34.0 / width, screen 0.03 + 8.0 / height left front
     }
     # NCCL kernels: the part before the last rank started the same operation
     # (waiting for a peer) hatched, the work after it solid

@@ -286,6 +286,10 @@ TL_TEST(host_ranks_communication_counted)
     snprintf(p, sizeof p, "%s/tl.csv", tmp);
     o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, ",r0 P2P,p2p,") && strstr(o, ",r1 Collective,coll,"), "%s", o);
+    /* coloured as the host's communication, not as a "compute" kernel */
+    TL_ASSERT_MSG(strstr(o, ",r0 P2P,p2p,range,host-comm,18,\"p2p:halo_wait\",") &&
+                      strstr(o, ",r1 Collective,coll,range,host-comm,18,\"coll:allreduce"),
+                  "%s", o);
     free(o);
     /* one rank moves nothing (its allreduce is a copy): no communication,
      * and a timeline with nothing to draw says so */
