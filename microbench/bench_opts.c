@@ -433,6 +433,25 @@ static tl_status results_check(const char *results, const char *header)
     return st == TL_OK ? TL_OK : TL_ERR_IO; /* a file error (exit 1), not a usage error */
 }
 
+/* The split communicator's CTA limits where NCCL would be handed minCTAs
+ * above maxCTAs */
+static tl_status split_ctas_ordered(int64_t max, int64_t min)
+{
+    char v[32];
+    if (max <= 0 || min <= max) return TL_OK;
+    snprintf(v, sizeof v, "%lld", (long long)min);
+    return tl_bench_invalid("split-min-ctas", v, "greater than --split-max-ctas");
+}
+
+/* ... and where the run makes no split communicator (why) */
+static tl_status split_ctas_unused(int64_t max, int64_t min, const char *why)
+{
+    char v[32];
+    if (max <= 0 && min <= 0) return TL_OK;
+    snprintf(v, sizeof v, "%lld", (long long)(max > 0 ? max : min));
+    return tl_bench_invalid(max > 0 ? "split-max-ctas" : "split-min-ctas", v, why);
+}
+
 static const tl_option *tristream_option(const char *name)
 {
     for (size_t i = 0; i < tl_tristream_noptions; i++)
@@ -508,10 +527,7 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
     cfg->priorities = o->priorities;
     cfg->split_max_ctas = o->split_max_ctas;
     cfg->split_min_ctas = o->split_min_ctas;
-    if (o->split_max_ctas > 0 && o->split_min_ctas > o->split_max_ctas) {
-        snprintf(buf, sizeof buf, "%lld", (long long)o->split_min_ctas);
-        return tl_bench_invalid("split-min-ctas", buf, "greater than --split-max-ctas");
-    }
+    TL_TRY(split_ctas_ordered(o->split_max_ctas, o->split_min_ctas));
     cfg->daxpy_blocks = o->daxpy_blocks;
     cfg->warmup = o->warmup;
     cfg->iters = o->iters;
@@ -559,12 +575,11 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
         cfg->npoints = 1;
     }
     cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
-    if (!cfg->needs_split && (o->split_max_ctas > 0 || o->split_min_ctas > 0)) {
-        int max = o->split_max_ctas > 0;
-        snprintf(buf, sizeof buf, "%lld", (long long)(max ? o->split_max_ctas : o->split_min_ctas));
+    if (!cfg->needs_split &&
+        split_ctas_unused(o->split_max_ctas, o->split_min_ctas,
+                          "no selected variant uses the split communicator (three-split)") != TL_OK) {
         tl_tristream_cfg_free(cfg);
-        return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", buf,
-                                "no selected variant uses the split communicator (three-split)");
+        return TL_ERR_INVAL;
     }
     /* a note for a run that goes on: a refused one is its one line alone */
     if (nvtx_noted)
@@ -680,16 +695,8 @@ tl_status tl_commbench_check(const tl_commbench_opts *o)
         snprintf(v, sizeof v, "%lld", (long long)o->max_bytes);
         return tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
     }
-    /* as tristream: NCCL would be handed minCTAs above maxCTAs */
-    if (o->split_max_ctas > 0 && o->split_min_ctas > o->split_max_ctas) {
-        snprintf(v, sizeof v, "%lld", (long long)o->split_min_ctas);
-        return tl_bench_invalid("split-min-ctas", v, "greater than --split-max-ctas");
-    }
-    if (o->comm == TL_COMMBENCH_WORLD && (o->split_max_ctas > 0 || o->split_min_ctas > 0)) {
-        int max = o->split_max_ctas > 0;
-        snprintf(v, sizeof v, "%lld", (long long)(max ? o->split_max_ctas : o->split_min_ctas));
-        return tl_bench_invalid(max ? "split-max-ctas" : "split-min-ctas", v,
-                                "--comm world measures no split communicator");
-    }
+    TL_TRY(split_ctas_ordered(o->split_max_ctas, o->split_min_ctas));
+    if (o->comm == TL_COMMBENCH_WORLD)
+        TL_TRY(split_ctas_unused(o->split_max_ctas, o->split_min_ctas, "--comm world measures no split communicator"));
     return results_check(o->results, tl_comm_results_header);
 }
