@@ -2,6 +2,7 @@
  * files, and the calibration file itself. */
 #include "model/calib.h"
 
+#include "runtime/options.h"
 #include "runtime/out.h"
 #include "runtime/results.h"
 
@@ -108,11 +109,8 @@ static int cmp_double(const void *a, const void *b)
  * later as a missing input). */
 static tl_status number_of(const char *field, const char *path, const char *col, const char *row, double *out)
 {
-    char *end;
-    double v = strtod(field, &end);
-    TL_CHECK(end != field && *end == 0 && isfinite(v), TL_ERR_PARSE, "%s: %s '%s' of %s is not a number", path, col,
+    TL_CHECK(tl_opts_parse_double(field, out) == TL_OK, TL_ERR_PARSE, "%s: %s '%s' of %s is not a number", path, col,
              field, row);
-    *out = v;
     return TL_OK;
 }
 
