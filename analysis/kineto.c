@@ -724,6 +724,13 @@ tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activi
 
 /* ---- what the rest of trilap sees -------------------------------------- */
 
+/* A name a Kineto trace goes by: .json or .json.gz. */
+static int json_name(const char *name)
+{
+    size_t len = strlen(name);
+    return (len > 5 && !strcmp(name + len - 5, ".json")) || (len > 8 && !strcmp(name + len - 8, ".json.gz"));
+}
+
 /* A Kineto trace: a file whose (decompressed) text starts with '{'. */
 int tl_an_is_kineto(const char *path)
 {
@@ -733,12 +740,23 @@ int tl_an_is_kineto(const char *path)
     unsigned char head[2] = {0};
     size_t got = fread(head, 1, 2, f);
     fclose(f);
-    if (got == 2 && head[0] == 0x1f && head[1] == 0x8b) {
-        /* gzip: the name tells (.json.gz), the content is checked on reading */
-        size_t n = strlen(path);
-        return n > 8 && !strcmp(path + n - 8, ".json.gz");
-    }
     if (got < 1) return 0;
+    if (got == 2 && head[0] == 0x1f && head[1] == 0x8b) {
+#if TL_HAVE_ZLIB
+        /* gzip whatever the name: torch.profiler writes X.json.gz, and a
+         * copy renamed X.json was refused as "not a trace" */
+        gzFile g = gzopen(path, "rb");
+        if (!g) return 0;
+        int c;
+        while ((c = gzgetc(g)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
+        gzclose(g);
+        /* unreadable from the start: the name decides, and loading says
+         * what is wrong with the compressed data */
+        return c == '{' || (c < 0 && json_name(path));
+#else
+        return json_name(path); /* loading then says zlib is missing */
+#endif
+    }
     f = fopen(path, "rb");
     if (!f) return 0;
     int c;
@@ -768,13 +786,6 @@ static int cmp_rank_file(const void *a, const void *b)
 /* A folder entry that is a trilap rank file (the folder is then a trilap
  * run, whose JSON files are Perfetto exports and manifests). */
 static int trilap_rank_file(const char *name) { return !strncmp(name, "trace.rank", 10); }
-
-/* A name a Kineto trace goes by: .json or .json.gz. */
-static int json_name(const char *name)
-{
-    size_t len = strlen(name);
-    return (len > 5 && !strcmp(name + len - 5, ".json")) || (len > 8 && !strcmp(name + len - 8, ".json.gz"));
-}
 
 int tl_an_is_kineto_run(const char *path)
 {

@@ -218,9 +218,15 @@ TL_TEST(json_and_gz_alike)
     snprintf(gz, sizeof gz, "%s/sampled_rank-1.json.gz", data_dir("trace_filter"));
     snprintf(js, sizeof js, "%s/rank1.json", dir);
     TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s", gz, js), 0);
-    tl_an_meta ma, mb;
-    counts a = scan(gz, &ma), b = scan(js, &mb);
+    /* gzip under a plain .json name: found by its content, not its name */
+    char renamed[700];
+    snprintf(renamed, sizeof renamed, "%s/renamed.json", dir);
+    TL_ASSERT_EQ(tl_test_sh("cp %s %s", gz, renamed), 0);
+    TL_ASSERT(tl_an_is_kineto(renamed));
+    tl_an_meta ma, mb, mc;
+    counts a = scan(gz, &ma), b = scan(js, &mb), c = scan(renamed, &mc);
     TL_ASSERT(memcmp(&a, &b, sizeof a) == 0);
+    TL_ASSERT(memcmp(&a, &c, sizeof a) == 0);
     TL_ASSERT_EQ(ma.w0, mb.w0);
     TL_ASSERT_EQ(ma.w1, mb.w1);
     tl_kt_trace *t = NULL;
