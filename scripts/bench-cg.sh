@@ -42,7 +42,7 @@ printf '%-6s %-10s %10s %8s\n' size solver us_iter ratio
 for n in $sizes; do
   declare -A t=()
   for k in "${!names[@]}"; do
-    t[${names[k]}]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/p7-$n-${names[k]}.csv")
+    t[${names[k]}]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/p7-$n-${names[k]}.csv")
     [ -n "${t[${names[k]}]}" ] || { echo "$0: no us_per_iter in $out/p7-$n-${names[k]}.csv" >&2; exit 1; }
   done
   for k in "${!names[@]}"; do

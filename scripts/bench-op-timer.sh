@@ -49,7 +49,7 @@ for s in "${solvers[@]}"; do
   best=
   for n in "${names[@]}"; do
     # the median of every timed solve's us_per_iter
-    t[$n]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/$s-$n.csv")
+    t[$n]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/$s-$n.csv")
     [ -n "${t[$n]}" ] || { echo "$0: no us_per_iter in $out/$s-$n.csv" >&2; exit 1; }
     if [ -z "$best" ] || awk -v a="${t[$n]}" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=${t[$n]}; fi
   done

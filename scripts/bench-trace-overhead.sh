@@ -46,7 +46,7 @@ if [ "${1:-}" = solver ]; then
     done
   done
   for mode in off nvtx cupti; do
-    t[$mode]=$(awk -F, -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
+    t[$mode]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
     [ -n "${t[$mode]}" ] || { echo "$0: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
   done
   # the method that ran, as the program names it (the extra options may set it)

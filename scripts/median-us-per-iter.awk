@@ -3,9 +3,11 @@
 # nothing when there is no such column or row. Used by bench-op-timer.sh,
 # bench-trace-overhead.sh (solver) and bench-cg.sh.
 #
-#   awk -F, -f scripts/median-us-per-iter.awk RESULTS.csv...
-FNR == 1 { c = 0; for (i = 1; i <= NF; i++) if ($i == "us_per_iter") c = i; next }
-c { v[++n] = $c }
+# Cells as csv.awk reads them (the matrix column is quoted):
+#
+#   awk -f scripts/csv.awk -f scripts/median-us-per-iter.awk RESULTS.csv...
+FNR == 1 { c = 0; nh = csv_split($0, h); for (i = 1; i <= nh; i++) if (h[i] == "us_per_iter") c = i; next }
+c { csv_split($0, f); v[++n] = f[c] }
 END {
     if (!n) exit
     # insertion sort by value: a few dozen solves

@@ -134,16 +134,7 @@ has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
 # the rows of a results CSV as RFC 4180 reads them, one tab between cells:
 # tristream quotes its environment values, so a comma inside quotes is not
 # a column (awk -F, read `"a,b"` as two, and the knob labels after it wrong)
-csv_cells() {
-    awk '{ cur = ""; q = 0; row = ""
-           for (i = 1; i <= length($0); i++) {
-               ch = substr($0, i, 1)
-               if (q) { if (ch != "\"") cur = cur ch; else if (substr($0, i + 1, 1) == "\"") { cur = cur ch; i++ } else q = 0 }
-               else if (ch == "\"") q = 1
-               else if (ch == ",") { row = row cur "\t"; cur = "" }
-               else cur = cur ch }
-           print row cur }' "$1"
-}
+csv_cells() { awk -f "$here/scripts/csv.awk" -f "$here/scripts/csv-tabs.awk" "$1"; }
 
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 

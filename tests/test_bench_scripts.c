@@ -142,6 +142,37 @@ TL_TEST(solver_log_roofline_of_the_loop)
                       "x,3300,1.650,2.424,1.000,3.3,1.650\n");
 }
 
+/* median-us-per-iter.awk over two --results files with their headers,
+ * the matrix quoted with a comma and a doubled quote in its name: read by
+ * RFC 4180 (awk -F, took the name's second half as the next column and
+ * printed a median of iteration counts); csv-tabs.awk gives the same cells
+ * tab-separated. */
+TL_TEST(median_us_per_iter_reads_quoted_cells)
+{
+    const char *dir = tl_test_tmpdir();
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/a.csv", dir);
+    snprintf(b, sizeof b, "%s/b.csv", dir);
+    tl_test_write(a, "solver,matrix,iterations,us_per_iter\n"
+                     "cg,\"m,1 \"\"x\"\".mtx\",100,3.5\n"
+                     "cg,\"m,1 \"\"x\"\".mtx\",100,1.5\n");
+    tl_test_write(b, "solver,matrix,us_per_iter,iterations\n"
+                     "cg,\"plain\",2.5,7\n");
+    tl_test_output r = tl_test_capture("awk -f scripts/csv.awk -f scripts/median-us-per-iter.awk %s %s", a, b);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_STREQ(r.out, "2.5\n");
+    tl_test_output_free(&r);
+    r = tl_test_capture("awk -f scripts/csv.awk -f scripts/csv-tabs.awk %s", a);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_STREQ(r.out, "solver\tmatrix\titerations\tus_per_iter\n"
+                           "cg\tm,1 \"x\".mtx\t100\t3.5\n"
+                           "cg\tm,1 \"x\".mtx\t100\t1.5\n");
+    tl_test_output_free(&r);
+    r = tl_test_capture("printf 'a,b\\n1,2\\n' | awk -f scripts/csv.awk -f scripts/median-us-per-iter.awk");
+    TL_ASSERT_MSG(r.rc == 0 && !*r.out, "no us_per_iter column: '%s'", r.out);
+    tl_test_output_free(&r);
+}
+
 /* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
  * marginal points */
 static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
@@ -1005,7 +1036,8 @@ TL_TEST(cpml_fabric_of_two_steps)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, roof_fit_fixed_and_proportional,
+TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
+             roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,

@@ -1,0 +1,24 @@
+# csv_split(line, f): the cells of one CSV row as RFC 4180 reads them, into
+# f[1..n] (quotes removed, doubled quotes made single); returns n. awk -F,
+# splits inside quotes: trilap-solve quotes its matrix name and tristream
+# its environment values, and a comma there moved every column after it.
+# trilap's writers keep a row on one line (CR and LF written as spaces), so
+# a line is a row. Loaded before the program that calls it:
+#
+#   awk -f scripts/csv.awk -f PROGRAM.awk FILE...
+function csv_split(line, f,    n, i, len, ch, cur, q) {
+    split("", f)
+    n = 0; cur = ""; q = 0; len = length(line)
+    for (i = 1; i <= len; i++) {
+        ch = substr(line, i, 1)
+        if (q) {
+            if (ch != "\"") cur = cur ch
+            else if (substr(line, i + 1, 1) == "\"") { cur = cur ch; i++ }
+            else q = 0
+        } else if (ch == "\"") q = 1
+        else if (ch == ",") { f[++n] = cur; cur = "" }
+        else cur = cur ch
+    }
+    f[++n] = cur
+    return n
+}
