@@ -28,7 +28,7 @@
 # from its estimated cost (plan(): setup + 4 schedules x (10 + 3 K)
 # iterations at the estimated iteration time); an input whose K would fall
 # under 20 is skipped, and said so. PLAN_ONLY=1 prints the plan (counts and
-# estimates) without running anything.
+# estimates, then the manifest) without running or writing anything.
 #
 # OUT: stream.csv, raw/<input>.csv (trilap-solve --results: one row per
 # timed solve; us_per_iter and warmup_iterations included), logs/<input>.txt
@@ -75,6 +75,15 @@ done
 data=${TL_DATA:-$here/../shared/data}
 [ -d "$data/matrices" ] || data=$here/.carry/data
 [ -e "$out/results.csv" ] && { echo "bench-solvers-protocol.sh: $out/results.csv exists; give a new OUT" >&2; exit 2; }
+given_out=$out
+plan_only=${PLAN_ONLY:-0}
+if [ "$plan_only" = 1 ]; then
+    # a plan writes nothing under OUT (a folder of logs without results
+    # would be taken for a failed run): its manifest and log go to a
+    # scratch folder, the manifest is printed at the end
+    out=$(mktemp -d) || exit 1
+    trap 'cat "$out/manifest.txt" 2>/dev/null; rm -rf "$out"' EXIT
+fi
 mkdir -p "$out/raw" "$out/logs" || exit 1
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 start=$SECONDS
@@ -82,7 +91,7 @@ log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.lo
 : >"$out/skipped.txt"
 manifest=$out/manifest.txt
 {
-    echo "script: scripts/bench-solvers-protocol.sh $([ $breakdown -eq 1 ] && echo '--breakdown ')--inputs '$inputs' $out $budget"
+    echo "script: scripts/bench-solvers-protocol.sh $([ $breakdown -eq 1 ] && echo '--breakdown ')--inputs '$inputs' $given_out $budget"
     echo "date: $(date -u +%FT%TZ)"
     echo "host: $(hostname)"
     echo "commit: $(cat "$here/.trilap-commit" 2>/dev/null || git -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
@@ -94,7 +103,6 @@ manifest=$out/manifest.txt
 # ---- triad -------------------------------------------------------------------
 # PLAN_ONLY=1: print what would run (each run taking its estimate), run
 # nothing; TRIAD (GB/s), GPU_MIB and HOST_KIB stand in for the measurements
-plan_only=${PLAN_ONLY:-0}
 triad=""
 if [ "$plan_only" = 1 ]; then
     triad=${TRIAD:-4394}

@@ -599,6 +599,17 @@ TL_TEST(solvers_protocol_host_dry_run)
         TL_ASSERT_MSG(strstr(summary, row), "no %s row:\n%s", scheds[i], summary);
     }
     TL_ASSERT_MSG(!strstr(summary, "skipped or failed"), "%s", summary);
+    /* PLAN_ONLY=1: the plan and its manifest printed, nothing written */
+    r = tl_test_capture("PLAN_ONLY=1 BACKEND=host TL_DATA=%s SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
+                        "ANALYZE=%s/trilap-analyze scripts/bench-solvers-protocol.sh --inputs '1138_bus p7-64' %s/plan 60",
+                        tl_test_env("TL_DATA", "../shared/data"), tl_test_bin(), tl_test_bin(), tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "plan only: estimated total 20 s of 60 s") &&
+                      strstr(r.out, "iterations p7-64: gen:poisson7:64 pipecg K=10000"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    char plan[600];
+    snprintf(plan, sizeof plan, "%s/plan", t);
+    TL_ASSERT_MSG(access(plan, F_OK) != 0, "PLAN_ONLY made %s", plan);
 }
 
 /* ncu-launches.awk on a committed ncu file of one FDTD step with CPML
