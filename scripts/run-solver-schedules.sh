@@ -143,6 +143,9 @@ case $launch in
         launcher=(srun -n "$nranks" ${SRUN_ARGS-$srun_default})
         ;;
 esac
+# what a failure message names: mpirun or srun refuse before trilap-solve starts
+ran=trilap-solve
+[[ ${#launcher[@]} -eq 0 ]] || ran="${launcher[0]##*/} -n $nranks trilap-solve"
 group=()
 if [[ $launch == threads ]]; then
     if [[ $backend == cuda ]]; then group=(--launcher threads --gpus "$nranks"); else group=(--launcher threads --ranks "$nranks" --no-gpu); fi
@@ -186,9 +189,9 @@ for r in "${runs[@]}"; do
             if [[ $made == 1 && ! -s $csv ]]; then
                 # nothing measured (trilap-solve refused its arguments, say): no folder of results left
                 rm -rf "$out"
-                echo "$prog: trilap-solve exited $rc ($tag, schedule $sched) before any result; $out removed (message above)" >&2
+                echo "$prog: $ran exited $rc ($tag, schedule $sched) before any result; $out removed (message above)" >&2
             else
-                echo "$prog: trilap-solve exited $rc ($tag, schedule $sched, round $round); stopping (message above, log in $log)" | tee -a "$log" >&2
+                echo "$prog: $ran exited $rc ($tag, schedule $sched, round $round); stopping (message above, log in $log)" | tee -a "$log" >&2
             fi
             exit "$rc"
         fi

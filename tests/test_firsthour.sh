@@ -455,6 +455,14 @@ scripts_leave_nothing() {
     SOLVE=$bin/trilap-solve LAUNCH=threads PLOT=0 OUT=$tmp/rss "$top"/scripts/run-solver-schedules.sh 2 --precond bogus \
         >/dev/null 2>"$tmp/err" || rc=$?
     [ $rc -ne 0 ] && [ ! -e "$tmp/rss" ] || fail "run-solver-schedules.sh --precond bogus: exit $rc, left $(ls "$tmp")"
+    # a launcher that refuses before trilap-solve starts is the one named
+    printf '#!/bin/sh\necho "not enough slots" >&2\nexit 1\n' >"$tmp/refusing-mpirun"
+    chmod +x "$tmp/refusing-mpirun"
+    rc=0
+    SOLVE=$bin/trilap-solve MPIRUN=$tmp/refusing-mpirun PLOT=0 OUT=$tmp/rss "$top"/scripts/run-solver-schedules.sh 2 \
+        >/dev/null 2>"$tmp/err" || rc=$?
+    [ $rc -eq 1 ] && [ ! -e "$tmp/rss" ] && grep -q 'refusing-mpirun -n 2 trilap-solve exited 1 (' "$tmp/err" ||
+        fail "run-solver-schedules.sh under a refusing mpirun: exit $rc: $(cat "$tmp/err")"
     rc=0
     "$top"/scripts/download-matrices.sh --dest "$tmp/dl" --no-verify --mirror "file://$tmp/nowhere" Serena \
         >/dev/null 2>"$tmp/err" || rc=$?
