@@ -460,6 +460,7 @@ static tl_status on_event(loader *L, json_object *e)
     return TL_OK;
 }
 
+#define KT_NO_EVENTS "no traceEvents array: not a PyTorch profiler (Kineto) trace"
 #define KT_EXPORT "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler " \
                   "trace: analyse the traces it was made from"
 
@@ -557,8 +558,10 @@ done:
     TL_TRY(peek(L, &c));
     TL_CHECK(c == 0, TL_ERR_PARSE, "%s: byte %" PRId64 ": text after the end of the JSON object", L->path,
              L->off + (int64_t)L->pos);
-    TL_CHECK(L->has_events, TL_ERR_PARSE, "%s: no traceEvents array: not a PyTorch profiler (Kineto) trace",
-             L->path);
+    /* a folder's other JSON files (a config, a manifest) are told apart
+     * by their head and left out there; loaded, such a file is refused */
+    if (L->meta_only && !L->has_events) L->t->no_events = 1;
+    else TL_CHECK(L->has_events, TL_ERR_PARSE, "%s: %s", L->path, KT_NO_EVENTS);
     return TL_OK;
 fail:
     json_object_put(v);
@@ -668,23 +671,25 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
  * its first activity. */
 /* tl_an_kineto_head, and whether trilap-analyze wrote the file (*export:
  * nothing else is read). */
-static tl_status head(const char *path, int *rank, int *world, int *activity, int *export)
+/* *other: not a trace of the run (a Perfetto export trilap-analyze wrote,
+ * or a JSON object without traceEvents), with why */
+static tl_status head(const char *path, int *rank, int *world, int *activity, const char **other)
 {
     tl_kt_trace *t = NULL;
     TL_TRY(load(path, NULL, 0, 1, NULL, &t));
     *rank = t->rank;
     *world = t->world;
     *activity = t->has_activity;
-    *export = t->trilap_export;
+    *other = t->trilap_export ? KT_EXPORT : t->no_events ? KT_NO_EVENTS : NULL;
     tl_kt_free(&t);
     return TL_OK;
 }
 
 tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
 {
-    int export = 0;
-    TL_TRY(head(path, rank, world, activity, &export));
-    TL_CHECK(!export, TL_ERR_PARSE, "%s: %s", path, KT_EXPORT);
+    const char *other = NULL;
+    TL_TRY(head(path, rank, world, activity, &other));
+    TL_CHECK(!other, TL_ERR_PARSE, "%s: %s", path, other);
     return TL_OK;
 }
 
@@ -858,7 +863,8 @@ fail:
 /* The traces of one run, ordered by rank: each rank once, one world size
  * (a sample of a run's ranks is a run, as HTA's trace sets are), and some
  * activity in one of them; a Perfetto export trilap-analyze wrote into the
- * folder is left out (*n: the traces kept). */
+ * folder, and any other JSON object without traceEvents (a config, a
+ * manifest), is left out (*n: the traces kept). */
 static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
 {
     /* X.json beside X.json.gz is one trace kept twice: with distributedInfo
@@ -873,9 +879,9 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
     }
     int activity = 0;
     for (size_t i = 0; i < *np; i++) {
-        int export = 0;
-        TL_TRY(head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity, &export));
-        if (export) rf[i].rank = -2;
+        const char *other = NULL;
+        TL_TRY(head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity, &other));
+        if (other) rf[i].rank = -2;
         else if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
         activity = activity || rf[i].activity;
     }

@@ -77,6 +77,7 @@ typedef struct tl_kt_trace {
     int64_t nevents;        /* traceEvents entries read */
     int has_activity;       /* an event the records are made of was read (GPU activity, a step, a collective) */
     int trilap_export;      /* otherData.generator says trilap-analyze wrote it (perfetto): no trace of a run */
+    int no_events;          /* read for its head only: a JSON object without traceEvents (a config file) */
 } tl_kt_trace;
 
 /* Read one Kineto trace (.json, or gzip-compressed). Refuses, naming the

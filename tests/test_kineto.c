@@ -1347,7 +1347,8 @@ TL_TEST(hta_undefined_ratio_said)
 
 /* trilap-analyze's own Perfetto export written into a Kineto folder is no
  * rank of the run: left out of the folder, refused given alone (before:
- * read as one more rank, "# rank: 2 device -1", or rank 0 twice). */
+ * read as one more rank, "# rank: 2 device -1", or rank 0 twice); so is
+ * a JSON object without traceEvents. */
 TL_TEST(perfetto_export_is_no_rank)
 {
     need_jsonc();
@@ -1366,6 +1367,16 @@ TL_TEST(perfetto_export_is_no_rank)
     free(out);
     snprintf(p, sizeof p, "%s/run/perfetto.json", t);
     refused(p, "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler trace");
+    /* so is another JSON object beside the traces (a config; before: the
+     * folder refused whole, "config.json: no traceEvents array"), which
+     * named alone is still refused */
+    snprintf(p, sizeof p, "%s/run/config.json", t);
+    tl_test_write(p, "{\"lr\": 0.1, \"model\": {\"layers\": 4}}\n");
+    snprintf(args, sizeof args, "overlap %s/run", t);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "# ranks: 2\n"), "%s", out);
+    free(out);
+    refused(p, "config.json: no traceEvents array: not a PyTorch profiler (Kineto) trace");
 }
 
 /* Names put together from a trace's strings (the operation and process
