@@ -718,11 +718,18 @@ tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
 }
 
-tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
+static tl_status head(const char *path, int *rank, int *world, int *activity, const char **other)
 {
     *rank = *world = -1;
     *activity = 0;
+    *other = NULL;
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
+}
+
+tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
+{
+    const char *other;
+    return head(path, rank, world, activity, &other);
 }
 
 #endif

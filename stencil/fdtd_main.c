@@ -503,6 +503,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
 {
     int nsub = c->pd[0] * c->pd[1] * c->pd[2];
     const char *def = tl_fdtd_strategy_default(c->backend, 1), *be = backend_names[c->backend].name;
+    const char *one = c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0);
     int kind = c->strategy ? tl_fdtd_strategy_per_rank(c->strategy, c->backend) : 1;
     int ranked = ctx->size > 1 || (c->strategy && kind == 1);
     int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
@@ -512,7 +513,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
         snprintf(why, sizeof why,
                  "--device-comm %s moves ghosts between ranks; this run is one process (--strategy %s) (run px*py*pz "
                  "ranks with --strategy devcomm, or drop --device-comm)",
-                 tl_devcomm_kinds[ctx->device_comm].name, c->strategy ? c->strategy : def);
+                 tl_devcomm_kinds[ctx->device_comm].name, one);
     else if (kind < 0)
         snprintf(why, sizeof why, "%d ranks with --strategy %s: not a strategy of --backend %s; several ranks use "
                  "--strategy %s (their default)", ctx->size, c->strategy, be, def);
