@@ -6,8 +6,9 @@
 # without CPML, then with --cpml cells: order 8, single precision, centred source),
 # then, with --ncu and where Nsight Compute is installed, ncu's throughput,
 # occupancy, launch and instruction sections of every launch of the second
-# step (both updates; with CPML the interior and the shell: on main the
-# velocity update's six boxes a launch each, the pressure update's in one;
+# step (both updates; with CPML the interior and the shell: the velocity
+# update's boxes a launch each, four in float and six in double, the
+# pressure update's in one;
 # the launches a step are counted first, by ncu over a run of one step),
 # with and without CPML, at the first size; with --ncu-fabric, ncu's raw
 # counters of the same launches at the GPU's own clocks: the bytes that
@@ -15,7 +16,9 @@
 # (stencil/README.md), and the time it was busy, each step against the
 # other, and k, a shell point slot's cost beyond a plain point's, in plain
 # point-times, from the measured ratio (ratio = 1 / (1 + k s), s the
-# shell's point slots over the grid's points). Steps: 100 below 800^3, 40
+# shell's point slots over the grid's points; the z slabs' points that
+# the interior's launch runs, in float, are not shell slots, so their
+# cost lands in k). Steps: 100 below 800^3, 40
 # from 800^3 up (about a second each).
 # Targets (issue 29 point 1): with CPML at least 0.88 of the rate without at 480^3,
 # 0.92 at 1024^3; the target column is empty at other sizes, which have none.
@@ -176,7 +179,10 @@ if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fab
     # ncu-raw-per-point.awk's lines: launch, update, build, slots_M, ...;
     # its last: "total  N launches, T us, L2 fabric busy B us, M MB over the L2 fabric"
     # (without a fabric counter B or M is not there, and the step is refused).
-    # s is the velocity shell's slots (its boxes are the pressure shell's);
+    # s is the velocity shell's slots (its boxes are the pressure shell's;
+    # in float the z slabs' points of the interior's x-y extent run in
+    # the interior's launch, the z-slab build, and are not in s: their
+    # cost lands in k);
     # a launch it cannot name (update or build ?: a branch's new kernel)
     # would be left out of s, so then s and k are not printed at all
     awk -v n="$first" -v cells="$cpml" '

@@ -1,8 +1,9 @@
 # One line per kernel launch of an `ncu --csv --page details` file of the
 # FDTD vector kernels (scripts/bench-cpml.sh --ncu): the update (v or p),
-# plain or CPML build, grid, registers, time, executed warp instructions,
-# DRAM and L2 throughput; then per update the time of the plain and the
-# CPML launches and the CPML launches' share. What session4's analysis of
+# plain, z-slab or CPML build, grid, registers, time, executed warp
+# instructions, DRAM and L2 throughput; then per update the time of the
+# interior's launches (plain_us: the plain or z-slab build) and the CPML
+# shell's, and the shell's share. What session4's analysis of
 # the CPML shell read by hand (results/wave3-checks-h200/session4/).
 #
 #   zcat ncu-480-cpml20.csv.gz | awk -f scripts/ncu-launches.awk
@@ -22,8 +23,11 @@ function update_of(name) {
 # the template's last argument, the CPML flag of every FDTD vector kernel
 # on main (so a branch's kernel of a new name is read right where it
 # keeps that flag last), spelled as ncu's pages spell it (1, true,
-# (bool)1); ? where the name has no flag
+# (bool)1); ? where the name has no flag. zslab: the interior's z-slab
+# build (tl_fdtd_[vp]_vec_zslab_kernel, the plain build and the z slabs'
+# memory variable), which takes no flag
 function build_of(name) {
+    if (name ~ /tl_fdtd_[vp]_[a-z_]*zslab_kernel</) return "zslab"
     if (name ~ /tl_fdtd_[vp]_[a-z_]*cpml_kernel</) return "cpml"
     if (name ~ /, (\(bool\))?(1|true)>\(/) return "cpml"
     if (name ~ /, (\(bool\))?(0|false)>\(/) return "plain"
@@ -53,7 +57,8 @@ END {
         build = build_of(name[id])
         printf "%-6s %-6s %-5s %-16s %4s %10.1f %12s %6s %6s\n", id, upd, build, grid[id], regs[id], time_us[id],
                instr[id], dram[id], l2[id]
-        sum[upd, build] += time_us[id]
+        # the interior's launches in plain_us, whichever build ran them
+        sum[upd, build == "zslab" ? "plain" : build] += time_us[id]
         seen[upd] = 1
         if (upd == "?" || build == "?") unknown = unknown " " id
         if (build == "?") partial[upd] = 1

@@ -41,8 +41,11 @@ function update_of(name) {
 # the template's last argument, the CPML flag of every FDTD vector kernel
 # on main (so a branch's kernel of a new name is read right where it
 # keeps that flag last), spelled as ncu's pages spell it (1, true,
-# (bool)1); ? where the name has no flag
+# (bool)1); ? where the name has no flag. zslab: the interior's z-slab
+# build (tl_fdtd_[vp]_vec_zslab_kernel, the plain build and the z slabs'
+# memory variable), which takes no flag
 function build_of(name) {
+    if (name ~ /tl_fdtd_[vp]_[a-z_]*zslab_kernel</) return "zslab"
     if (name ~ /tl_fdtd_[vp]_[a-z_]*cpml_kernel</) return "cpml"
     if (name ~ /, (\(bool\))?(1|true)>\(/) return "cpml"
     if (name ~ /, (\(bool\))?(0|false)>\(/) return "plain"

@@ -269,6 +269,40 @@ __device__ __forceinline__ void cpml_quad(const tl_fdtd_kargs &a, int m0, int pa
     cpml_axis_quad<T, W>(a, m0 + 2, 2, side_of(sides, 2), pa, x, y, z, q, dz);
 }
 
+/* The z slab's memory variable of a quad in the z-slab build (ZS, `launch`
+ * says where it runs): a block lies in one z plane, so the slab test is
+ * the block's and no warp diverges on it. Read with the stencil's loads
+ * (quad_psi says why), applied after the derivatives point by point
+ * through cpml_apply, as cpml_axis_quad does along z, so a point gives
+ * the same bits in either build. */
+template <typename T, int W> struct zslab_psi {
+    T v[W];
+    T *at;
+    int side; /* local_side along z: -1 none */
+};
+
+template <typename T, int W, bool ZS>
+__device__ __forceinline__ void zslab_read(const tl_fdtd_kargs &a, int m, int64_t x, int64_t y, int64_t z,
+                                           zslab_psi<T, W> &q)
+{
+    q.side = ZS ? local_side(a, 2, (int)z) : -1;
+    if (q.side < 0) return;
+    q.at = cpml_psi<T>(a, m, q.side, x, y, z);
+    vec_io<T, W>::ld(q.at, q.v);
+}
+
+template <typename T, int W, bool ZS>
+__device__ __forceinline__ void zslab_apply(const tl_fdtd_kargs &a, int pa, int64_t z, zslab_psi<T, W> &q, T (&dz)[W])
+{
+    if (!ZS || q.side < 0) return;
+    const T *pr = (const T *)a.prof[2];
+    const int64_t n = a.N[2], g = a.o[2] + z;
+    const T pa0 = pr[pa * n + g], pb = pr[(pa + 1) * n + g], pik = pr[(pa + 2) * n + g];
+#pragma unroll
+    for (int j = 0; j < W; j++) dz[j] = cpml_apply(dz[j], q.v[j], pa0, pb, pik);
+    vec_io<T, W>::st(q.at, q.v);
+}
+
 /* Whether a point of the quad at local (x, y, z) lies in a CPML slab. */
 template <int W>
 __device__ __forceinline__ bool quad_in_slab(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z)
@@ -329,13 +363,15 @@ template <typename T, int W> __device__ __forceinline__ void sub_scaled(T (&v)[W
  * before the cut: written as one loop over the three fields with the
  * float path, the compiler split three of its six 16-byte stores into
  * 8-byte halves (PTX), and the plain update in double ran 7.6% slower. */
-template <typename T, int R, int W, bool RO>
+template <typename T, int R, int W, bool RO, bool ZS>
 __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     T dx[W], dy[W], dz[W];
     const T *p = (const T *)a.f[0];
     quad_psi<T, W> q;
+    zslab_psi<T, W> zq;
     if (cpml) cpml_quad_read<T, W>(a, 0, x, y, z, p + i, q);
+    zslab_read<T, W, ZS>(a, 2, x, y, z, zq);
     quad_derivs<T, R, W, 1>(a, p, p, p, i, dx, dy, dz);
     T *vx = (T *)a.f[1] + i, *vy = (T *)a.f[2] + i, *vz = (T *)a.f[3] + i;
     if constexpr (sizeof(T) == 4) {
@@ -345,6 +381,7 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
         read_own<T, W, RO>(vy, v[1]);
         read_own<T, W, RO>(vz, v[2]);
         if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, q, dx, dy, dz);
+        zslab_apply<T, W, ZS>(a, TL_FDTD_PROF_AH, z, zq, dz);
         sub_scaled<T, W>(v[0], b[0], dx);
         sub_scaled<T, W>(v[1], b[1], dy);
         sub_scaled<T, W>(v[2], b[2], dz);
@@ -353,6 +390,7 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
         vec_io<T, W>::st(vz, v[2]);
     } else {
         if (cpml) cpml_quad<T, W>(a, 0, TL_FDTD_PROF_AH, x, y, z, q, dx, dy, dz);
+        zslab_apply<T, W, ZS>(a, TL_FDTD_PROF_AH, z, zq, dz);
         T b[3][W], v[W];
         buoyancy_quad<T, W>(a, i, b);
         vec_io<T, W>::ld(vx, v);
@@ -370,12 +408,14 @@ __device__ __forceinline__ void v_quad(const tl_fdtd_kargs &a, int64_t x, int64_
 /* The pressure update of the quad at (x, y, z), element i: p_point's
  * arithmetic; with CPML p and K read before the memory variables are
  * written (v_quad says why). */
-template <typename T, int R, int W, bool RO>
+template <typename T, int R, int W, bool RO, bool ZS>
 __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_t y, int64_t z, int64_t i, bool cpml)
 {
     T dx[W], dy[W], dz[W];
     quad_psi<T, W> q;
+    zslab_psi<T, W> zq;
     if (cpml) cpml_quad_read<T, W>(a, 3, x, y, z, (const T *)a.f[0] + i, q);
+    zslab_read<T, W, ZS>(a, 5, x, y, z, zq);
     quad_derivs<T, R, W, 0>(a, (const T *)a.f[1], (const T *)a.f[2], (const T *)a.f[3], i, dx, dy, dz);
     T k[W], pv[W];
     if (a.mat[0]) vec_io<T, W>::ro((const T *)a.mat[0] + i, k);
@@ -386,6 +426,7 @@ __device__ __forceinline__ void p_quad(const tl_fdtd_kargs &a, int64_t x, int64_
     T *p = (T *)a.f[0] + i;
     read_own<T, W, RO>(p, pv);
     if (cpml) cpml_quad<T, W>(a, 3, TL_FDTD_PROF_A, x, y, z, q, dx, dy, dz);
+    zslab_apply<T, W, ZS>(a, TL_FDTD_PROF_A, z, zq, dz);
 #pragma unroll
     for (int j = 0; j < W; j++) pv[j] -= k[j] * (dx[j] + dy[j] + dz[j]);
     vec_io<T, W>::st(p, pv);
@@ -544,7 +585,7 @@ template <bool CPML, int NT> __host__ __device__ constexpr bool divides_in_kerne
  * (bx, by, bz) of box b: blocks of BX x BY threads, a quad each (BX W
  * points along x), one z plane a block; xq: the box's first quad
  * (W-aligned). */
-template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
+template <typename T, int R, int W, int BX, int BY, bool CPML, bool V, bool ZS = false>
 __device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o,
                                                int64_t bx, int64_t by, int64_t bz)
 {
@@ -556,25 +597,25 @@ __device__ __forceinline__ void update_quad_at(const tl_fdtd_kargs &a, const box
         /* one path per warp: a warp with no point in a slab runs the
          * plain update, without a memory variable or a slab test */
         bool cpml = CPML && (!o.vote || __any_sync(__activemask(), quad_in_slab<W>(a, x, y, z)));
-        if (V) v_quad<T, R, W, !CPML>(a, x, y, z, i, cpml);
-        else p_quad<T, R, W, !CPML>(a, x, y, z, i, cpml);
+        if (V) v_quad<T, R, W, !CPML, ZS>(a, x, y, z, i, cpml);
+        else p_quad<T, R, W, !CPML, ZS>(a, x, y, z, i, cpml);
         return;
     }
 #pragma unroll
     for (int j = 0; j < W; j++) {
         if (x + j < b.lo[0] || x + j >= b.lo[0] + b.ex) continue;
-        if (V) v_point<T, R>(a, x + j, y, z, CPML);
-        else p_point<T, R>(a, x + j, y, z, CPML);
+        if (V) v_point<T, R>(a, x + j, y, z, CPML || ZS);
+        else p_point<T, R>(a, x + j, y, z, CPML || ZS);
     }
 }
 
 /* The quad of the launch's block (block_of) */
-template <typename T, int R, int W, int BX, int BY, bool CPML, bool V>
+template <typename T, int R, int W, int BX, int BY, bool CPML, bool V, bool ZS = false>
 __device__ __forceinline__ void update_quad(const tl_fdtd_kargs &a, const box3 &b, int64_t xq, const block_order &o)
 {
     int64_t bx, by, bz;
     block_of<divides_in_kernel<CPML, BX * BY>()>(o, bx, by, bz);
-    update_quad_at<T, R, W, BX, BY, CPML, V>(a, b, xq, o, bx, by, bz);
+    update_quad_at<T, R, W, BX, BY, CPML, V, ZS>(a, b, xq, o, bx, by, bz);
 }
 
 /* The CPML shell's pressure update in one launch over its boxes: box k
@@ -620,6 +661,26 @@ __global__ void __launch_bounds__(BX *BY, min_blocks<T, CPML, BX * BY>())
 {
     update_quad<T, R, W, BX, BY, CPML, false>(a, b, xq, o);
 }
+/* The z-slab build (ZS): the plain build and the z slabs' memory
+ * variable, for the interior's x-y extent through all z (`launch`). At 4
+ * blocks of 256 an SM (64 registers, float, order 8, no spill); at the
+ * plain build's 5 (48) float's velocity kernel spilled 36 B and the
+ * update with CPML ran at 0.830 of the rate without at 480^3 against
+ * 0.878 at 4 (one H100, results/wave3-checks-h200/session22/I). Float
+ * only (launch). */
+template <typename T, int R, int W, int BX, int BY>
+__global__ void __launch_bounds__(BX *BY, 4 * 256 / (BX * BY))
+    tl_fdtd_v_vec_zslab_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
+{
+    update_quad<T, R, W, BX, BY, false, true, true>(a, b, xq, o);
+}
+template <typename T, int R, int W, int BX, int BY>
+__global__ void __launch_bounds__(BX *BY, 4 * 256 / (BX * BY))
+    tl_fdtd_p_vec_zslab_kernel(const tl_fdtd_kargs a, box3 b, int64_t xq, block_order o)
+{
+    update_quad<T, R, W, BX, BY, false, false, true>(a, b, xq, o);
+}
+
 /* the shell's pressure update, the CPML build (CPML always true: its
  * name ends as tl_fdtd_p_vec_kernel's CPML build does, for the trace and
  * the ncu readers) */
@@ -661,7 +722,8 @@ block_order order_of(const tl_fdtd_kargs &a, const box3 &b, bool vote, bool band
     return o;
 }
 
-template <typename T, int R, int W, int BX, int BY>
+/* ZS: the z-slab build (cpml false), float only (launch) */
+template <typename T, int R, int W, int BX, int BY, bool ZS = false>
 void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool vote, bool banded, cudaStream_t s)
 {
     if (b.ex <= 0 || b.ey <= 0 || b.ez <= 0) return;
@@ -671,6 +733,11 @@ void launch_box(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, boo
     if (o.band > 0) grid = dim3((unsigned)((int64_t)o.nbx * o.nby * o.nz)); /* at most 2^31 - 1 blocks: 32 768^2 x 2048 */
     /* CPML a template argument: its path costs 16 registers (48 -> 64,
      * float, order 8, blocks of 256: a block fewer per SM) */
+    if constexpr (ZS) {
+        if (which == 0) tl_fdtd_v_vec_zslab_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, o);
+        else tl_fdtd_p_vec_zslab_kernel<T, R, W, BX, BY><<<grid, block, 0, s>>>(a, b, xq, o);
+        return;
+    }
     if (which == 0 && cpml) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
     else if (which == 0) tl_fdtd_v_vec_kernel<T, R, W, BX, BY, false><<<grid, block, 0, s>>>(a, b, xq, o);
     else if (cpml) tl_fdtd_p_vec_kernel<T, R, W, BX, BY, true><<<grid, block, 0, s>>>(a, b, xq, o);
@@ -686,15 +753,23 @@ static box3 box_of(const int64_t lo[3], const int64_t hi[3])
 /* An update with CPML. The kernel with the CPML path has 64 registers
  * in blocks of 256 (float) against the plain kernel's 48, so it runs a
  * block fewer per SM (4 against 5), and that would slow every point if
- * it took the whole box. So the box is cut (cpml_cut.h): its interior (no
- * point in a slab of any axis, x edges rounded inward to whole rows of
- * blocks) runs the plain kernel on s, and the shell around it, six boxes
- * (z below and above over the whole x-y extent, then y over the interior
- * z, then x over the interior y and z), runs the CPML kernel on s_shell,
- * beside it (tl_fdtd_shell_stream), in smaller blocks (shell_rows). A
- * point's arithmetic is the same in either kernel (an interior point's
- * CPML terms are the identity), so the fields do not depend on where the
- * cut falls. */
+ * it took the whole box. So the box is cut (cpml_cut.h): in float its
+ * interior (no point in a slab of x or y, x edges rounded inward to whole
+ * rows of blocks) runs through all z on s, in the z-slab build where the
+ * box holds z slab points and the plain build elsewhere, and the shell
+ * around it, four boxes (y below and above over the box's whole x and z
+ * extent, then x over the interior y and the whole z), runs the CPML
+ * kernel on s_shell, beside it (tl_fdtd_shell_stream), in smaller blocks
+ * (shell_rows). In double the z-slab build spilled (16 and 100 B at 4
+ * blocks), so there the interior stops at the z slabs too and runs the
+ * plain build, and the shell has six boxes, z below and above over the
+ * whole x-y extent first. A point's arithmetic is the same in every
+ * build (an interior point's CPML terms are the identity), so the fields
+ * do not depend on where the cut falls. On one H100 the z slabs in the
+ * interior's launch ran the update with CPML at 0.878 of the rate
+ * without at 480^3 against 0.868 with them in the shell, 0.969 against
+ * 0.953 at 1024^3; in launches of their own before and after the
+ * interior's, 0.864 (results/wave3-checks-h200/session22/H, I). */
 template <typename T, int R, int W, int BX, int BY>
 void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool banded, cudaStream_t s,
             cudaStream_t s_shell)
@@ -703,6 +778,7 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
         launch_box<T, R, W, BX, BY>(a, which, b, false, false, banded, s);
         return;
     }
+    constexpr unsigned fold = sizeof(T) == 4 ? 1u << 2 : 0; /* the z slabs in the interior */
     const int ext[3] = {b.ex, b.ey, b.ez};
     int64_t hi[3], slab_end[3], slab_start[3];
     for (int e = 0; e < 3; e++) {
@@ -711,12 +787,15 @@ void launch(const tl_fdtd_kargs &a, int which, const box3 &b, bool cpml, bool ba
         slab_start[e] = a.N[e] - 1 - a.L - a.o[e];
     }
     tl_fdtd_cpml_cut cut;
-    tl_fdtd_cpml_cut_of(b.lo, hi, slab_end, slab_start, 0, &cut);
+    tl_fdtd_cpml_cut_of(b.lo, hi, slab_end, slab_start, fold, &cut);
     if (!cut.interior) {
         launch_box<T, R, W, BX, BY>(a, which, b, true, true, banded, s);
         return;
     }
-    launch_box<T, R, W, BX, BY>(a, which, box_of(cut.in.lo, cut.in.hi), false, false, banded, s);
+    const box3 in = box_of(cut.in.lo, cut.in.hi);
+    if constexpr (fold == 0) launch_box<T, R, W, BX, BY>(a, which, in, false, false, banded, s);
+    else if (cut.in_slabs) launch_box<T, R, W, BX, BY, true>(a, which, in, false, false, banded, s);
+    else launch_box<T, R, W, BX, BY>(a, which, in, false, false, banded, s);
     constexpr int SR = shell_rows<BY>();
     shell_table t = {};
     for (int j = 0; j < cut.nshell; j++) {

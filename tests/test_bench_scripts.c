@@ -636,7 +636,8 @@ TL_TEST(ncu_launches_of_a_cpml_step)
  * spell them: main's two builds (flag 0 or 1, false, (bool)1 on a source
  * page), the shell's one pressure launch, session5's kernel named for its
  * CPML build (its last argument a box kind), session16's branch kernel
- * without the flag, and a kernel of another program. */
+ * without the flag, a kernel of another program, and the interior's
+ * z-slab build (no flag, known by its name). */
 static const char *const fdtd_names[] = {
     "void <unnamed>::tl_fdtd_v_vec_kernel<float, 4, 4, 8, 32, 0>(tl_fdtd_kargs, <unnamed>::box3, long, "
     "<unnamed>::block_order)",
@@ -651,12 +652,14 @@ static const char *const fdtd_names[] = {
     "void triad_kernel<float>(float *, const float *, const float *, float, long)",
     "void <unnamed>::tl_fdtd_p_vec_kernel<double, 4, 4, 8, 32, false>(tl_fdtd_kargs, <unnamed>::box3, long, "
     "<unnamed>::block_order)",
+    "void <unnamed>::tl_fdtd_v_vec_zslab_kernel<float, 4, 4, 8, 32>(tl_fdtd_kargs, <unnamed>::box3, long, "
+    "<unnamed>::block_order)",
 };
 
 /* ncu-launches.awk (a details page) and ncu-raw-per-point.awk (a raw
  * page) name each launch of fdtd_names alike, by one rule: the update
- * from tl_fdtd_v_ / tl_fdtd_p_, the build from a _cpml_ kernel's name or
- * the CPML flag, ? where the name says neither; ncu-launches.awk then
+ * from tl_fdtd_v_ / tl_fdtd_p_, the build from a _zslab_ or _cpml_
+ * kernel's name or the CPML flag, ? where the name says neither; ncu-launches.awk then
  * leaves the unknown launches out of its sums, says which, and gives
  * their update's share as ?. */
 TL_TEST(ncu_readers_name_launches_alike)
@@ -677,14 +680,15 @@ TL_TEST(ncu_readers_name_launches_alike)
     tl_test_output a = tl_test_capture("awk -f scripts/ncu-launches.awk %s | %s", details, names);
     tl_test_output b = tl_test_capture("awk -f scripts/ncu-raw-per-point.awk %s | %s", raw, names);
     TL_ASSERT_MSG(a.rc == 0 && b.rc == 0, "%s%s", a.err, b.err);
-    TL_ASSERT_MSG(strcmp(a.out, "0 v plain;1 p cpml;2 p cpml;3 v cpml;4 v cpml;5 v ?;6 ? ?;7 p plain;") == 0,
+    TL_ASSERT_MSG(strcmp(a.out, "0 v plain;1 p cpml;2 p cpml;3 v cpml;4 v cpml;5 v ?;6 ? ?;7 p plain;8 v zslab;") == 0,
                   "ncu-launches.awk: %s", a.out);
     TL_ASSERT_MSG(strcmp(a.out, b.out) == 0, "ncu-launches.awk: %s\nncu-raw-per-point.awk: %s", a.out, b.out);
     tl_test_output_free(&a);
     tl_test_output_free(&b);
-    /* the sums: v plain 10 us, v cpml 40 + 50 us, v's share ?; p plain 80, p cpml 20 + 30 */
+    /* the sums: v's interior 10 us plain + 90 zslab, v cpml 40 + 50 us,
+     * v's share ?; p plain 80, p cpml 20 + 30 */
     a = tl_test_capture("awk -f scripts/ncu-launches.awk %s", details);
-    TL_ASSERT_MSG(strstr(a.out, "\nv              10.0         90.0            ?\n") &&
+    TL_ASSERT_MSG(strstr(a.out, "\nv             100.0         90.0            ?\n") &&
                       strstr(a.out, "\np              80.0         50.0        0.385\n") &&
                       strstr(a.out, "\nlaunches 5 6: update or build not known from the kernel's name, left out of "
                                     "the sums\n"),

@@ -321,11 +321,13 @@ TL_TEST(gpu_vec4_band_equals_plain)
 }
 
 /* The vector kernels with CPML cut each box into an interior that runs
- * the plain kernel and a shell of up to six boxes that runs the CPML one
- * (fdtd_vec.cu). A grid wide enough that the interior is not empty
- * (100 x 72 x 60, 6 cells): single and double against the CPU, and
- * decomposed runs, whose boxes are cut elsewhere, equal to the single
- * domain bit for bit (3x1x1, 1x2x2, 2x2x2; s = 1, 2). */
+ * the plain kernel (in float through all z, the z-slab build) and a
+ * shell that runs the CPML one (fdtd_vec.cu). A grid wide enough that the
+ * interior is not empty (100 x 72 x 60, 6 cells): single and double
+ * against the CPU, and decomposed runs, whose boxes are cut elsewhere,
+ * equal to the single domain bit for bit (3x1x1, 1x2x2, 2x2x2; s = 1,
+ * 2); with 10 cells, 1x1x6, whose first and last boxes lie wholly in a
+ * z slab (no interior along z). */
 TL_TEST(gpu_vec_cpml_cut_equals_single_domain)
 {
     need_gpu();
@@ -353,6 +355,13 @@ TL_TEST(gpu_vec_cpml_cut_equals_single_domain)
                 TL_ASSERT_MSG(m == 0, "%s %dx%dx%d s=%d: max |diff| %g", dbl ? "double" : "single", shapes[sh][0],
                               shapes[sh][1], shapes[sh][2], s, m);
             }
+        c.cpml = 10;
+        c.s = 1;
+        c.pd[0] = c.pd[1] = 1;
+        c.pd[2] = 6;
+        double m = -1;
+        TL_ASSERT_OK(tl_fdtd_verify_decomp(&c, &m));
+        TL_ASSERT_MSG(m == 0, "%s 1x1x6 with 10 cells: max |diff| %g", dbl ? "double" : "single", m);
     }
 }
 
