@@ -12,9 +12,15 @@
 #                    header does: bench-petsc-compare.sh's --help printed its
 #                    first two lines of code ('set -euo pipefail', 'here=...'),
 #                    and without the comment marks (five printed '# ' lines)
+#   optional_libs_off
+#                    every file that reads json-c, zlib or sqlite through
+#                    TL_HAVE_* compiles with each of them off (-Werror): a
+#                    build without json-c stopped at an implicit declaration
+#                    in analysis/kineto.c (session24's device), and CI has
+#                    all three, so only this compile sees that build
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="long_functions scripts_strict scripts_help"
+tests="long_functions scripts_strict scripts_help optional_libs_off"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -103,6 +109,25 @@ scripts_help() {
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
     [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
     [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
+}
+
+optional_libs_off() {
+    tracked
+    local conf=${TL_BUILD:-$top/build}/config.h tmp lib f
+    [ -f "$conf" ] || { echo "no $conf (make builds it)" >&2; exit 77; }
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    local files
+    files=$(cd "$top" && git ls-files '*.c' | grep -v '^tests/' | xargs grep -l 'TL_HAVE_\(JSONC\|ZLIB\|SQLITE\)')
+    [ -n "$files" ] || fail "no file reads TL_HAVE_JSONC, TL_HAVE_ZLIB or TL_HAVE_SQLITE"
+    for lib in JSONC ZLIB SQLITE; do
+        mkdir -p "$tmp/$lib"
+        sed "s/^#define TL_HAVE_$lib .*/#define TL_HAVE_$lib 0/" "$conf" >"$tmp/$lib/config.h"
+        for f in $files; do
+            (cd "$top" && ${CC:-cc} -std=c11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Werror -D_GNU_SOURCE \
+                -I"$tmp/$lib" -I. -fsyntax-only "$f") || fail "$f does not compile with TL_HAVE_$lib 0"
+        done
+    done
 }
 
 case ${1:-} in
