@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
+#include "probes/trace.h" /* tl_trace_rank_of_name */
 #include "runtime/progress.h"
 
 #if TL_HAVE_JSONC
@@ -796,8 +797,9 @@ static int cmp_rank_file(const void *a, const void *b)
                        "ProfilerStep or collective): nothing to analyse"
 
 /* A folder entry that is a trilap rank file (the folder is then a trilap
- * run, whose JSON files are Perfetto exports and manifests). */
-static int trilap_rank_file(const char *name) { return !strncmp(name, "trace.rank", 10); }
+ * run, whose JSON files are Perfetto exports and manifests); a rank claim
+ * an injected process left (trace.rank<R>.claim) is none. */
+static int trilap_rank_file(const char *name) { return tl_trace_rank_of_name(name) != -1; }
 
 int tl_an_is_kineto_run(const char *path)
 {

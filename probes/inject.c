@@ -10,8 +10,11 @@
  *
  * Environment: TRILAP_TRACE_DIR [.], TRILAP_LANES, TRILAP_BUFFER_BYTES
  * [4 MiB], TRILAP_MAX_BUFFERS [64] (whole numbers, else tracing off); the rank from OMPI_COMM_WORLD_RANK,
- * PMI_RANK, RANK (torchrun), SLURM_PROCID or PMIX_RANK (else 0), the size
- * likewise.
+ * PMI_RANK, RANK (torchrun), SLURM_PROCID or PMIX_RANK, the size likewise.
+ * A process no launcher gave a rank claims the lowest one no live process
+ * of the folder holds (probes/rank_claim.h): the workers a program starts
+ * itself get 0, 1, 2, ... instead of all writing trace.rank0.csv; its
+ * trace then says rank_from=claim and no nranks.
  *
  * The injected program has no context to hand us and atexit handlers take
  * no argument, so the injection keeps its one rank context in a static
@@ -28,6 +31,8 @@
 #include <string.h>
 
 #include "config.h"
+#include "probes/rank_claim.h"
+#include "runtime/out.h"
 
 int InitializeInjection(void);
 
@@ -35,19 +40,26 @@ static struct {
     pthread_once_t once;
     int ok;
     tl_ctx ctx;
+    tl_rank_claim claim; /* the rank, where no launcher gave one */
     char outdir[512];
     char cmdline[4096];
     char *argv[64];
-} tl_inject = {.once = PTHREAD_ONCE_INIT};
+} tl_inject = {.once = PTHREAD_ONCE_INIT, .claim = {.rank = -1, .fd = -1}};
 
-static int tl_env_int(const char *const *keys, int n, int fallback)
+/* The first of keys set to a whole number, and which (*from); fallback
+ * and *from NULL when none is. */
+static int tl_env_int(const char *const *keys, int n, int fallback, const char **from)
 {
+    *from = NULL;
     for (int i = 0; i < n; i++) {
         const char *v = getenv(keys[i]);
         char *end;
         if (v && *v) {
             long x = strtol(v, &end, 10);
-            if (!*end && x >= 0 && x < (1L << 30)) return (int)x;
+            if (!*end && x >= 0 && x < (1L << 30)) {
+                *from = keys[i];
+                return (int)x;
+            }
         }
     }
     return fallback;
@@ -122,6 +134,22 @@ static void tl_inject_exit(void)
         tl_log("wrote %s/trace.rank%d.csv", tl_inject.outdir, rank);
     else
         tl_log("no trace written");
+    tl_probes_rank_release(&tl_inject.claim); /* after the trace: the rank is free once written */
+}
+
+/* No launcher rank: the lowest rank free in the folder (said when it is
+ * not 0: another process of the folder is traced at the same time). */
+static int tl_inject_claim(void)
+{
+    if (tl_mkdir_p(tl_inject.outdir) != TL_OK || tl_probes_rank_claim(tl_inject.outdir, &tl_inject.claim) != TL_OK)
+        return 0;
+    tl_inject.ctx.rank = tl_inject.claim.rank;
+    tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
+    if (tl_inject.ctx.rank > 0)
+        tl_log("no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK, RANK, SLURM_PROCID, "
+               "PMIX_RANK); rank %d claimed in %s, lower ranks being traced by live processes",
+               tl_inject.ctx.rank, tl_inject.outdir);
+    return 1;
 }
 
 static void tl_inject_init(void)
@@ -136,13 +164,21 @@ static void tl_inject_init(void)
     const char *dir = getenv("TRILAP_TRACE_DIR");
     snprintf(tl_inject.outdir, sizeof tl_inject.outdir, "%s", dir && *dir ? dir : ".");
     tl_inject_cmdline();
-    tl_inject.ctx.rank = tl_env_int(rank_keys, (int)(sizeof rank_keys / sizeof rank_keys[0]), 0);
-    tl_inject.ctx.size = tl_env_int(size_keys, (int)(sizeof size_keys / sizeof size_keys[0]), 1);
+    const char *rank_from, *size_from;
+    tl_inject.ctx.rank = tl_env_int(rank_keys, (int)(sizeof rank_keys / sizeof rank_keys[0]), 0, &rank_from);
+    /* -1, not known: nranks is left out of the trace (a rank 3 said
+     * nranks=1, which the reader refuses) */
+    tl_inject.ctx.size = tl_env_int(size_keys, (int)(sizeof size_keys / sizeof size_keys[0]), -1, &size_from);
+    if (!rank_from && !size_from) tl_inject.ctx.size = -1;
     tl_inject.ctx.device = -1;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     unsigned long long bytes = 0, nbuf = 0;
     if (tl_inject_env_count("TRILAP_BUFFER_BYTES", SIZE_MAX, &bytes) < 0 ||
         tl_inject_env_count("TRILAP_MAX_BUFFERS", INT_MAX, &nbuf) < 0) {
+        tl_log("tracing off for this process");
+        return;
+    }
+    if (!rank_from && !tl_inject_claim()) {
         tl_log("tracing off for this process");
         return;
     }
@@ -152,8 +188,10 @@ static void tl_inject_init(void)
         .nvtx = 0, /* the program's own NVTX ranges are left alone */
         .buffer_bytes = (size_t)bytes,
         .max_buffers = (int)nbuf,
+        .rank_from = rank_from ? rank_from : "claim",
     };
     if (tl_probes_create_inject(&tl_inject.ctx, &pc) != TL_OK) {
+        tl_probes_rank_release(&tl_inject.claim);
         tl_log("tracing off for this process");
         return;
     }

@@ -48,7 +48,8 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     snprintf(p->outdir, sizeof p->outdir, "%s", cfg->outdir);
     p->cfg.outdir = p->outdir;
     p->rank = ctx->rank;
-    p->nranks = ctx->size > 0 ? ctx->size : 1;
+    /* size < 0: not known (an injected process that claimed its rank) */
+    p->nranks = ctx->size > 0 ? ctx->size : ctx->size < 0 ? -1 : 1;
     p->device = device;
     p->infer_lanes = infer;
     p->tid = (uint32_t)syscall(SYS_gettid); /* the rank's own thread: probes are made by it */
@@ -329,7 +330,8 @@ static tl_status tl_write_trace_meta(tl_trace_writer *w, const tl_probes *p,
     TL_TRY(tl_trace_writer_meta(w, "format", "trilap-trace"));
     TL_TRY(tl_trace_writer_meta(w, "version", "1"));
     TL_TRY(tl_meta_i64(w, "rank", p->rank));
-    TL_TRY(tl_meta_i64(w, "nranks", p->nranks));
+    if (p->nranks > 0) TL_TRY(tl_meta_i64(w, "nranks", p->nranks));
+    if (p->cfg.rank_from) TL_TRY(tl_trace_writer_meta(w, "rank_from", p->cfg.rank_from));
     TL_TRY(tl_trace_writer_meta(w, "host", host));
     snprintf(b, sizeof b, "%s", p->device == TL_PROBE_ALL_DEVICES ? "all" : "");
     if (!b[0]) snprintf(b, sizeof b, "%d", p->device);

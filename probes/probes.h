@@ -41,6 +41,7 @@ typedef struct tl_probes_config {
     size_t buffer_bytes;    /* CUPTI buffer size [4 MiB] */
     int max_buffers;        /* bound on buffers in flight [64] */
     size_t max_ranges;      /* host ranges (and iterations) kept per rank [1 << 20]; more: dropped */
+    const char *rank_from;  /* the injection's: where the rank came from (RANK, ..., "claim"); NULL: the launch */
 } tl_probes_config;
 /* cupti and nvtx are plain flags (a zeroed config gives host ranges only);
  * buffer_bytes, max_buffers, max_ranges: 0 means the default. The CUPTI

@@ -9,7 +9,9 @@
  *   clock=CLOCK_MONOTONIC  program  args  cuda  nccl  cupti
  *   window_start_ns  window_end_ns  (the measured window; metrics use it)
  *   dropped=N  complete=yes|no  (no when CUPTI dropped records or was skipped)
- *   cupti_status=on|off|skipped-subscriber|unavailable */
+ *   cupti_status=on|off|skipped-subscriber|unavailable
+ *   rank_from  (the injection's: the launcher variable that gave the rank,
+ *   or claim; nranks is then left out where no size variable was set) */
 #ifndef TL_TRACE_H
 #define TL_TRACE_H
 

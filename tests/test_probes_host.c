@@ -333,7 +333,11 @@ TL_TEST(thread_ranks)
  * a GPU (the trace it writes at exit holds host ranges only), with the
  * environment `env` ("KEY=value" strings, NULL-terminated) and its trace
  * folder `dir`; its stderr into `err`. */
-static void inject_child(const char *dir, const char *const *env, const char *err)
+/* A child that loads the injection library as the driver would, with env
+ * set and the launchers' own variables unset, and exits (its atexit
+ * handler writing the trace) once hold (a pipe's read end, -1: at once)
+ * gives it a byte or is closed. */
+static pid_t inject_start(const char *dir, const char *const *env, const char *err, int hold)
 {
     char lib[600];
     snprintf(lib, sizeof lib, "%s/lib/libtrilap-inject.so", tl_test_env("TL_BUILD", "build"));
@@ -352,11 +356,85 @@ static void inject_child(const char *dir, const char *const *env, const char *er
         void *h = dlopen(lib, RTLD_NOW);
         int (*init)(void) = h ? (int (*)(void))dlsym(h, "InitializeInjection") : NULL;
         if (!init) _exit(3);
-        exit(init() == 1 ? 0 : 4); /* exit runs the library's atexit writer */
+        int ok = init() == 1;
+        char c;
+        if (hold >= 0 && read(hold, &c, 1) < 0) _exit(6);
+        exit(ok ? 0 : 4); /* exit runs the library's atexit writer */
     }
+    return pid;
+}
+
+static void inject_wait(pid_t pid)
+{
     int status = 0;
     TL_ASSERT(waitpid(pid, &status, 0) == pid);
     TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+}
+
+static void inject_child(const char *dir, const char *const *env, const char *err)
+{
+    inject_wait(inject_start(dir, env, err, -1));
+}
+
+/* path's metadata value of key, "(none)" when the trace has none */
+static void assert_meta(const char *path, const char *key, const char *want)
+{
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    const char *v = tl_trace_reader_meta(r, key);
+    TL_ASSERT_MSG(!strcmp(v ? v : "(none)", want), "%s: %s=%s, expected %s", path, key, v ? v : "(none)", want);
+    tl_trace_reader_close(&r);
+}
+
+/* Processes no launcher gave a rank (a program's own workers) claim the
+ * lowest rank free in the folder: the first holds 0 while the second
+ * starts and takes 1 (before: both rank 0, the last to exit writing over
+ * the other's trace.rank0.csv). Their traces say rank_from=claim and no
+ * nranks; no claim file is left; a rank is free again once its process
+ * ended, and a claim file nobody holds (a process killed) is no claim. */
+TL_TEST(inject_ranks_claimed_without_a_launcher)
+{
+    const char *dir = tl_test_tmpdir();
+    static const char *const none[] = {NULL};
+    char err0[700], err1[700], p[700];
+    snprintf(err0, sizeof err0, "%s/stderr0", dir);
+    snprintf(err1, sizeof err1, "%s/stderr1", dir);
+    int hold[2];
+    TL_ASSERT_EQ(pipe(hold), 0);
+    pid_t first = inject_start(dir, none, err0, hold[0]);
+    /* the first has claimed rank 0 once its claim file holds its pid */
+    snprintf(p, sizeof p, "%s/trace.rank0.claim", dir);
+    for (int i = 0; i < 500; i++) {
+        struct stat sb;
+        if (stat(p, &sb) == 0 && sb.st_size > 0) break;
+        usleep(10000);
+    }
+    inject_child(dir, none, err1);
+    TL_ASSERT_EQ(write(hold[1], "x", 1), 1);
+    close(hold[0]);
+    close(hold[1]);
+    inject_wait(first);
+    char *said = tl_test_slurp(err1);
+    TL_ASSERT_MSG(said && strstr(said, "rank 1 claimed in "), "%s", said ? said : "(no stderr)");
+    free(said);
+    for (int r = 0; r < 2; r++) {
+        snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
+        char want[8];
+        snprintf(want, sizeof want, "%d", r);
+        assert_meta(p, "rank", want);
+        assert_meta(p, "rank_from", "claim");
+        assert_meta(p, "nranks", "(none)");
+    }
+    TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep claim)\"", dir), 0);
+    /* alone afterwards, and over a claim file nobody holds: rank 0 again */
+    snprintf(p, sizeof p, "%s/trace.rank0.claim", dir);
+    tl_test_write(p, "12345\n");
+    TL_ASSERT_EQ(tl_test_sh("rm %s/trace.rank1.csv", dir), 0);
+    inject_child(dir, none, err1);
+    snprintf(p, sizeof p, "%s/trace.rank1.csv", dir);
+    struct stat sb;
+    TL_ASSERT_MSG(stat(p, &sb) != 0, "a process alone took rank 1");
+    TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep claim)\"", dir), 0);
 }
 
 /* The injection library takes its rank from torchrun's RANK / WORLD_SIZE
@@ -379,7 +457,13 @@ TL_TEST(inject_rank_from_torchrun)
     TL_ASSERT_OK(tl_trace_reader_open(&r, p1, TL_TRACE_ACCEPT_INCOMPLETE));
     TL_ASSERT_STREQ(tl_trace_reader_meta(r, "rank"), "1");
     TL_ASSERT_STREQ(tl_trace_reader_meta(r, "nranks"), "2");
+    TL_ASSERT_STREQ(tl_trace_reader_meta(r, "rank_from"), "RANK");
     tl_trace_reader_close(&r);
+    /* RANK without WORLD_SIZE: no nranks (before: nranks=1, below the rank) */
+    static const char *const alone[] = {"RANK=3", NULL};
+    inject_child(dir, alone, err);
+    snprintf(p1, sizeof p1, "%s/trace.rank3.csv", dir);
+    assert_meta(p1, "nranks", "(none)");
 }
 
 /* TRILAP_BUFFER_BYTES / TRILAP_MAX_BUFFERS that are not whole numbers turn
@@ -407,4 +491,5 @@ TL_TEST(inject_bad_buffer_env_said)
 
 TL_TEST_MAIN(host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
-             inject_rank_from_torchrun, inject_bad_buffer_env_said)
+             inject_rank_from_torchrun, inject_bad_buffer_env_said,
+             inject_ranks_claimed_without_a_launcher)
