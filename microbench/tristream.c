@@ -162,7 +162,9 @@ static tl_status probes_start(tl_ctx *ctx, const char *sub, int cupti, int64_t i
     /* one process makes the folders, so that one removes them all if the
      * run fails or is interrupted (runtime/comm.h) */
     if (tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
-    TL_TRY(tl_probes_session_open(ctx, &session, NULL));
+    /* agreed, so that one rank's refusal never leaves the others in NCCL */
+    tl_status ost = tl_probes_session_open(ctx, &session, NULL);
+    TL_TRY(ctx->size > 1 ? tl_comm_agree(ctx, ost) : ost);
     tl_probe_gpu_roles(ctx);
     return TL_OK;
 }

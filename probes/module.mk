@@ -6,17 +6,17 @@ probes_C := probes/trace.c probes/trace_write.c probes/trace_read.c \
 probes_CU :=
 
 # libtrilap-probes.so: the probes and what they use of the runtime (error
-# reporting, folder creation), for programs outside this tree. Shared
+# reporting, folder creation, agreeing across ranks), for programs outside this tree. Shared
 # libraries link with --no-undefined, so a missing piece fails the build.
 SHLIBS += trilap-probes
-trilap-probes_C := runtime/error.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/role.c runtime/clock.c \
+trilap-probes_C := runtime/error.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/role.c runtime/clock.c runtime/comm.c \
   runtime/provenance.c runtime/command.c
 trilap-probes_DEPS := probes
 
 # libtrilap-inject.so: CUDA_INJECTION64_PATH library; links neither the CUDA
 # runtime nor NCCL (the driver and NCCL are looked up in the traced process).
 SHLIBS += trilap-inject
-trilap-inject_C := probes/inject.c runtime/error.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/role.c runtime/clock.c \
+trilap-inject_C := probes/inject.c runtime/error.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/role.c runtime/clock.c runtime/comm.c \
   runtime/provenance.c runtime/command.c
 trilap-inject_DEPS := probes
 # only InitializeInjection is for the driver: the rest stays inside

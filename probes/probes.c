@@ -24,6 +24,16 @@ enum {
 };
 
 
+tl_status tl_probes_trace_name_free(const char *outdir, int rank)
+{
+    char final[600];
+    struct stat sb;
+    snprintf(final, sizeof final, "%s/trace.rank%d.csv", outdir, rank);
+    TL_CHECK(lstat(final, &sb) != 0 || !S_ISDIR(sb.st_mode), TL_ERR_IO,
+             "probes: %s is a folder: the rank's trace cannot be written there", final);
+    return TL_OK;
+}
+
 static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, int device,
                                       int infer)
 {
@@ -38,6 +48,7 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     /* fail now, not after the measured region */
     if (access(cfg->outdir, W_OK) != 0)
         return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", cfg->outdir, strerror(errno));
+    TL_TRY(tl_probes_trace_name_free(cfg->outdir, ctx->rank));
     tl_status st = TL_OK;
     tl_probes *p = calloc(1, sizeof *p);
     if (!p) return TL_FAIL(TL_ERR_NOMEM, "probes: %zu bytes", sizeof *p);

@@ -110,6 +110,9 @@ enum { TL_PROBE_NAME_ITER = 0, TL_PROBE_NAME_OVERFLOW = 1 };
  * for streams not named in lane overrides. */
 tl_status tl_probes_create_inject(tl_ctx *ctx, const tl_probes_config *cfg);
 tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane);
+/* TL_OK unless a folder sits where rank's trace goes in outdir, whose
+ * rename would fail only once the run is over */
+tl_status tl_probes_trace_name_free(const char *outdir, int rank);
 
 
 /* probes_host.c */

@@ -6,6 +6,7 @@
 
 #include "probes/rank_state.h"
 #include "runtime/check.h"
+#include "runtime/comm.h"
 
 int tl_probes_session_dir(const tl_ctx *ctx, const tl_probes_session *s, char *buf, size_t n)
 {
@@ -25,6 +26,10 @@ tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *o
     int has = tl_probes_session_dir(ctx, s, dir, sizeof dir);
     if (!has) return TL_OK;
     TL_CHECK(has > 0, TL_ERR_INVAL, "--trace %s: the folder name is too long", rq->dir);
+    /* agreed before any rank starts tracing: a rank that would fail to
+     * write its trace stops them all, and none leaves a trace behind */
+    tl_status free_name = tl_probes_trace_name_free(dir, ctx->rank);
+    TL_TRY(ctx->size > 1 ? tl_comm_agree(ctx, free_name) : free_name);
     tl_probes_config pc = {.outdir = dir,
                            .cupti = s && s->cupti >= 0 ? s->cupti : rq->cupti,
                            .nvtx = 1,

@@ -307,6 +307,30 @@ TL_TEST(host_ranks_communication_counted)
     host_comm_counted(dir, 2);
 }
 
+/* A rank whose trace's name is taken by a folder stops every rank at the
+ * start, in one line naming it, and no rank's trace is written (before:
+ * found at the end, by the rename of that rank's trace alone, after the
+ * whole run). */
+TL_TEST(a_rank_that_cannot_trace_stops_all)
+{
+    static const char *const runs[] = {
+        "trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s",
+        "trilap-solve --ranks 2 --repeat 1 --no-stats --trace %s gen:poisson7:12",
+    };
+    for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        char dir[1024], fmt[512], cmd[2048];
+        snprintf(dir, sizeof dir, "%s/blocked%zu", tl_test_tmpdir(), k);
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/trace.rank1.csv", dir), 0);
+        snprintf(fmt, sizeof fmt, "timeout 60 %%s/%s", runs[k]);
+        snprintf(cmd, sizeof cmd, fmt, tl_test_bin(), dir);
+        tl_test_output r = tl_test_capture("%s", cmd);
+        TL_ASSERT_MSG(r.rc != 0 && r.rc != 124 && strstr(r.err, "trace.rank1.csv is a folder"), "%s: exit %d: %s",
+                      cmd, r.rc, r.err);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/trace.rank0.csv", dir), 0);
+        tl_test_output_free(&r);
+    }
+}
+
 /* compare on two host-rank runs: derived communication undefined there
  * (no GPU lanes, as overlap says), not the whole window per iteration;
  * their host exchanges as communication, not as "nccl_per_iter". */
@@ -568,5 +592,5 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, every_committed_trace_loads)

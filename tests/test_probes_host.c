@@ -283,6 +283,13 @@ TL_TEST(bad_config)
     pc.buffer_bytes = 100;
     TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_INVAL);
     pc.buffer_bytes = 0;
+    /* a folder where the rank's trace goes: refused now, not after the run */
+    char blocked[700];
+    snprintf(blocked, sizeof blocked, "%s/trace.rank0.csv", dir);
+    TL_ASSERT_EQ(mkdir(blocked, 0755), 0);
+    TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_IO);
+    TL_ASSERT(ctx.probes == NULL);
+    TL_ASSERT_EQ(rmdir(blocked), 0);
     TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
     TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_INVAL); /* twice */
     TL_ASSERT_OK(tl_probes_destroy(&ctx));
