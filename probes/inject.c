@@ -169,7 +169,6 @@ static void tl_inject_init(void)
     /* -1, not known: nranks is left out of the trace (a rank 3 said
      * nranks=1, which the reader refuses) */
     tl_inject.ctx.size = tl_env_int(size_keys, (int)(sizeof size_keys / sizeof size_keys[0]), -1, &size_from);
-    if (!rank_from && !size_from) tl_inject.ctx.size = -1;
     tl_inject.ctx.device = -1;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     unsigned long long bytes = 0, nbuf = 0;
