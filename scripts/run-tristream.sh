@@ -18,9 +18,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
-made=0
-[ -e "$out" ] || made=1
-mkdir -p "$out"
+# a failed run leaves no folder of results behind (its errors are on stderr)
+. "$root/scripts/bench-out.sh"
+bench_out_begin "$out"
 args=(tristream --results "$out/tristream.csv" "$@")
 # traces as OUT/<variant>/trace.rank<R>.csv, the layout make demo and trilap-analyze read
 if [ "${TRACE:-0}" = 1 ]; then args+=(--trace "$out"); fi
@@ -34,12 +34,5 @@ case ${LAUNCH:-threads} in
         cmd=(srun -n "$n" ${SRUN_ARGS-$srun_default} "$bench" "${args[@]}") ;;
 esac
 echo "# ${cmd[*]}" | tee "$out/tristream.log"
-rc=0
-"${cmd[@]}" 2> >(tee -a "$out/tristream.err" >&2) | tee -a "$out/tristream.log" || rc=$?
-if [ $rc -ne 0 ]; then
-    # a failed run leaves no folder of results behind (its errors are above)
-    if [ $made = 1 ]; then rm -rf "$out"; fi
-    echo "$0: trilap-bench failed (exit $rc)$([ $made = 1 ] && echo "; $out removed")" >&2
-    exit $rc
-fi
+"${cmd[@]}" 2> >(tee -a "$out/tristream.err" >&2) | tee -a "$out/tristream.log"
 echo "# results in $out" >&2
