@@ -200,50 +200,10 @@ for r in "${runs[@]}"; do
 done
 [[ -s $csv ]] || { echo "$prog: no results in $csv" >&2; exit 1; }
 
-# Summary per matrix/method (and rank count): median, min, max over the timed
-# solves, speedup = median(two-stream) / median(schedule). mawk: no asort.
+# Summary per matrix/method (and rank count): scripts/solver-schedules-summary.awk
 summary() {
-    awk -F, -v want="$iters" -v order="$schedules" '
-    function unq(s) { gsub(/"/, "", s); return s }
-    function sortn(a, k,   i, j, t) { for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t } }
-    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    {
-        g = unq($c["matrix"]) SUBSEP unq($c["solver"]) SUBSEP $c["nranks"] SUBSEP unq($c["precond"])
-        if (!(g in seen)) { seen[g] = 1; groups[++ng] = g }
-        k = g SUBSEP unq($c["schedule"])
-        cnt[k]++; t[k, cnt[k]] = $c["solver_time_s"] + 0
-        if ($c["iterations"] + 0 != want) bad[k] = "stopped at " $c["iterations"] " (" unq($c["reason"]) ")"
-    }
-    END {
-        ns = split(order, sch, " "); rows = 0; wrong = 0
-        for (gi = 1; gi <= ng; gi++) {
-            split(groups[gi], p, SUBSEP)
-            printf "# %s, %s (%s), %s ranks, %d iterations\n", p[1], p[2], p[4], p[3], want
-            printf "%-12s %8s %12s %12s %12s %10s\n", "schedule", "solves", "median", "min", "max", "speedup"
-            printf "%-12s %8s %12s %12s %12s %10s\n", "", "", "s", "s", "s", "vs 2-str"
-            for (si = 1; si <= ns; si++) {
-                k = groups[gi] SUBSEP sch[si]
-                m = cnt[k]; if (m == 0) continue
-                for (i = 1; i <= m; i++) v[i] = t[k, i]
-                sortn(v, m)
-                med[si] = m % 2 ? v[(m + 1) / 2] : 0.5 * (v[m / 2] + v[m / 2 + 1])
-                lo[si] = v[1]; hi[si] = v[m]
-                if (sch[si] == "two-stream") base = med[si]
-            }
-            for (si = 1; si <= ns; si++) {
-                k = groups[gi] SUBSEP sch[si]
-                if (cnt[k] == 0) continue
-                sp = base > 0 ? sprintf("%.3f", base / med[si]) : "-"
-                printf "%-12s %8d %12.4e %12.4e %12.4e %10s%s\n", sch[si], cnt[k], med[si], lo[si], hi[si], sp, \
-                       (k in bad) ? "  WRONG: " bad[k] : ""
-                rows++; if (k in bad) wrong++
-            }
-            base = 0
-            print ""
-        }
-        printf "# %d rows, %d wrong\n", rows, wrong
-        exit (wrong > 0 ? 3 : 0)
-    }' "$1"
+    awk -v want="$iters" -v order="$schedules" -f "$root/scripts/csv.awk" \
+        -f "$root/scripts/solver-schedules-summary.awk" "$1"
 }
 src=0
 summary "$csv" >"$out/summary.txt" || src=$?

@@ -173,6 +173,31 @@ TL_TEST(median_us_per_iter_reads_quoted_cells)
     tl_test_output_free(&r);
 }
 
+/* solver-schedules-summary.awk: per group the median, least and greatest
+ * time of each schedule and the speedup over two-stream's median, a solve
+ * that stopped early marked WRONG and the exit status 3; the matrix's name
+ * read whole though quoted with a comma in it. */
+TL_TEST(solver_schedules_summary)
+{
+    char csv[600];
+    snprintf(csv, sizeof csv, "%s/r.csv", tl_test_tmpdir());
+    tl_test_write(csv, "solver,precond,schedule,backend,matrix,nranks,iterations,solver_time_s,reason\n"
+                       "pipecg,jacobi,two-stream,host,\"m,1.mtx\",2,50,3.0,fixed\n"
+                       "pipecg,jacobi,two-stream,host,\"m,1.mtx\",2,50,1.0,fixed\n"
+                       "pipecg,jacobi,two-stream,host,\"m,1.mtx\",2,50,2.0,fixed\n"
+                       "pipecg,jacobi,three-split,host,\"m,1.mtx\",2,50,1.0,fixed\n"
+                       "pipecg,jacobi,three-split,host,\"m,1.mtx\",2,49,1.5,\"breakdown, at rounding\"\n");
+    tl_test_output r = tl_test_capture("awk -v want=50 -v order='two-stream three-split' -f scripts/csv.awk "
+                                       "-f scripts/solver-schedules-summary.awk %s", csv);
+    TL_ASSERT_MSG(r.rc == 3 && strstr(r.out, "# m,1.mtx, pipecg (jacobi), 2 ranks, 50 iterations\n") &&
+                      strstr(r.out, "two-stream          3   2.0000e+00   1.0000e+00   3.0000e+00      1.000\n") &&
+                      strstr(r.out, "three-split         2   1.2500e+00   1.0000e+00   1.5000e+00      1.600  WRONG: "
+                                    "stopped at 49 (breakdown, at rounding)\n") &&
+                      strstr(r.out, "# 2 rows, 1 wrong\n"),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* roof-fit.awk's base row on csv: 10 us + 0.1 ns per row, from nmarg
  * marginal points */
 static void roof_fit_expect(const char *csv, int nmarg, const char *opts)
@@ -1052,7 +1077,7 @@ TL_TEST(cpml_fabric_of_two_steps)
 }
 
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
-             roof_fit_fixed_and_proportional,
+             solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
