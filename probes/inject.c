@@ -141,8 +141,16 @@ static void tl_inject_exit(void)
  * not 0: another process of the folder is traced at the same time). */
 static int tl_inject_claim(void)
 {
-    if (tl_mkdir_p(tl_inject.outdir) != TL_OK || tl_probes_rank_claim(tl_inject.outdir, &tl_inject.claim) != TL_OK)
-        return 0;
+    if (tl_mkdir_p(tl_inject.outdir) != TL_OK) return 0;
+    if (tl_probes_rank_claim(tl_inject.outdir, &tl_inject.claim) != TL_OK) {
+        /* a folder without file locks (an NFS mount without them, say)
+         * still gets its trace, as before claims: rank 0 */
+        tl_log("rank 0 without a claim: processes tracing into %s at the same time write over one another's "
+               "trace.rank0.csv",
+               tl_inject.outdir);
+        tl_inject.ctx.rank = 0;
+        return 1;
+    }
     tl_inject.ctx.rank = tl_inject.claim.rank;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     if (tl_inject.ctx.rank > 0)
@@ -187,7 +195,8 @@ static void tl_inject_init(void)
         .nvtx = 0, /* the program's own NVTX ranges are left alone */
         .buffer_bytes = (size_t)bytes,
         .max_buffers = (int)nbuf,
-        .rank_from = rank_from ? rank_from : "claim",
+        /* none: no launcher rank and no claim (rank 0) */
+        .rank_from = rank_from ? rank_from : tl_inject.claim.rank >= 0 ? "claim" : "none",
     };
     if (tl_probes_create_inject(&tl_inject.ctx, &pc) != TL_OK) {
         tl_probes_rank_release(&tl_inject.claim);

@@ -11,7 +11,7 @@
  *   dropped=N  complete=yes|no  (no when CUPTI dropped records or was skipped)
  *   cupti_status=on|off|skipped-subscriber|unavailable
  *   rank_from  (the injection's: the launcher variable that gave the rank,
- *   or claim; nranks is then left out where no size variable was set) */
+ *   claim, or none; nranks is then left out where no size variable was set) */
 #ifndef TL_TRACE_H
 #define TL_TRACE_H
 

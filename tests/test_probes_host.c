@@ -442,6 +442,18 @@ TL_TEST(inject_ranks_claimed_without_a_launcher)
     struct stat sb;
     TL_ASSERT_MSG(stat(p, &sb) != 0, "a process alone took rank 1");
     TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep claim)\"", dir), 0);
+    /* no claim possible (here a folder at the claim's name; an NFS mount
+     * without locks): rank 0 unclaimed, said, the trace still written */
+    snprintf(p, sizeof p, "%s/trace.rank0.claim", dir);
+    TL_ASSERT_EQ(mkdir(p, 0755), 0);
+    TL_ASSERT_EQ(tl_test_sh("rm %s/trace.rank0.csv", dir), 0);
+    inject_child(dir, none, err1);
+    said = tl_test_slurp(err1);
+    TL_ASSERT_MSG(said && strstr(said, "rank 0 without a claim: processes tracing into "), "%s", said ? said : "");
+    free(said);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", dir);
+    assert_meta(p, "rank", "0");
+    assert_meta(p, "rank_from", "none");
 }
 
 /* The injection library takes its rank from torchrun's RANK / WORLD_SIZE
