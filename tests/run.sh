@@ -10,7 +10,8 @@
 # finished, so tests that must not share the machine (timing, a GPU) keep
 # it to themselves. Results print in the order of the list either way.
 # The tests' temporary files (their mkdtemp folders, mpirun's session
-# files) go under one folder made for the run in TMPDIR, removed at the
+# files) go under one folder made for the run in TMPDIR (a TMPDIR of its
+# own for each test inside it), removed at the
 # end when every test passed and kept, named in the last lines, when one
 # failed. A run of `make check` left 366 folders and 282 MB in /tmp
 # before.
@@ -30,12 +31,15 @@ export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 logdir=${TL_BUILD:-build}/test-logs
 mkdir -p "$logdir"
-# one TMPDIR for the whole run, not one a test: tests running together
-# share lock files there (test_gpu_solvers' TL_GPU_SLOTS); a short name,
-# as mpirun puts its sockets' paths under it
+# one folder for the whole run, with one TMPDIR a test inside it: Open
+# MPI's session folders of two tests' mpiruns at the same time in one
+# TMPDIR collided now and then ("File exists", open-mpi/ompi#8510); the
+# lock files that tests running together share (test_gpu_solvers'
+# TL_GPU_SLOTS) are in TL_TEST_SHARED, the run's folder. Short names, as
+# mpirun puts its sockets' paths under them.
 tmp_root=$(mktemp -d "${TMPDIR:-/tmp}/tlt.XXXXXX") ||
   { echo "run.sh: cannot make a temporary folder in ${TMPDIR:-/tmp}" >&2; exit 2; }
-export TMPDIR=$tmp_root
+export TMPDIR=$tmp_root TL_TEST_SHARED=$tmp_root
 # stopped: the tests still running go too (timeout passes the signal on)
 stop() {
   local p
@@ -57,7 +61,9 @@ run_start=$(date +%s%N)
 # one test in the background: its exit status and time land beside its log
 launch() {
     local bin=$1 t=$2 log=$3
+    mkdir -p "$tmp_root/t$n"
     (
+        export TMPDIR=$tmp_root/t$n
         start=$(date +%s%N)
         timeout -k 5 "$timeout_s" "$bin" "$t" >"$log" 2>&1
         rc=$?

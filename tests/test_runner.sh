@@ -2,16 +2,22 @@
 # tests/run.sh itself, on a stand-in test binary (a script answering
 # `--list` and running one NAME), driven as run.sh drives the C tests:
 # `--list`, then one NAME (exit 0 pass, 1 fail, 77 skip).
-#   temporaries_go_after_a_pass    the run's TMPDIR folder, shared by its
-#                                  tests, is gone when every test passed
-#   temporaries_stay_after_a_fail  and kept, and named, when one failed
+#   temporaries_go_after_a_pass    the run's folder in TMPDIR (each test's
+#                                  TMPDIR inside it) is gone when every
+#                                  test passed
+#   temporaries_stay_after_a_fail  and kept, and named, when one failed;
+#                                  each test had a TMPDIR of its own there
+#                                  (Open MPI's session folders of two
+#                                  mpiruns in one TMPDIR collided), and
+#                                  TL_TEST_SHARED was the run's folder
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="temporaries_go_after_a_pass temporaries_stay_after_a_fail"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # A probe folder with a stand-in binary whose tests `ok` and `bad` each
-# leave a mkdtemp folder under TMPDIR and write down which TMPDIR they saw;
+# leave a mkdtemp folder under TMPDIR and write down which TMPDIR and
+# TL_TEST_SHARED they saw;
 # `bad` exits 1 when BAD_FAILS=1. Prints the probe's path.
 probe_with_fake() {
     local probe
@@ -23,6 +29,7 @@ set -eu
 [ "$1" = --list ] && { echo "ok bad"; exit 0; }
 d=$(mktemp -d "$TMPDIR/left.XXXXXX")
 echo "$TMPDIR" >"$d/saw"
+echo "$TL_TEST_SHARED" >"$d/shared"
 [ "$1" = bad ] && [ "${BAD_FAILS:-0}" = 1 ] && exit 1
 exit 0
 EOF
@@ -55,11 +62,15 @@ temporaries_stay_after_a_fail() {
     [ "$(echo "$kept" | wc -l)" -eq 1 ] || fail "more than one run folder: $kept"
     grep -qx "# the tests' temporary files are kept in $kept" "$probe/out" ||
         fail "the kept folder is not named: $(tail -n 4 "$probe/out")"
-    # both tests' folders are there, and both saw the run's folder as TMPDIR
-    local saws
-    saws=$(cat "$kept"/left.*/saw | sort -u)
-    [ "$(ls -d "$kept"/left.* | wc -l)" -eq 2 ] || fail "not both tests' folders in $kept: $(ls -A "$kept")"
-    [ "$saws" = "$kept" ] || fail "the tests saw TMPDIR '$saws', not the run's folder $kept"
+    # both tests' folders are there, each in a TMPDIR of its own inside
+    # the run's folder, and both saw the run's folder as TL_TEST_SHARED
+    local saws shared
+    [ "$(ls -d "$kept"/t*/left.* | wc -l)" -eq 2 ] || fail "not both tests' folders in $kept: $(ls -AR "$kept")"
+    saws=$(cat "$kept"/t*/left.*/saw | sort -u)
+    [ "$(echo "$saws" | wc -l)" -eq 2 ] && [ -z "$(echo "$saws" | grep -v "^$kept/t[0-9]*\$")" ] ||
+        fail "the tests saw TMPDIR '$saws', not one folder each in $kept"
+    shared=$(cat "$kept"/t*/left.*/shared | sort -u)
+    [ "$shared" = "$kept" ] || fail "the tests saw TL_TEST_SHARED '$shared', not the run's folder $kept"
 }
 
 case ${1:-} in

@@ -235,7 +235,8 @@ static int gpu_turn(void)
     int slots = atoi(tl_test_env("TL_GPU_SLOTS", "1"));
     if (slots < 1) slots = 1;
     char dir[512], path[600];
-    snprintf(dir, sizeof dir, "%s/trilap-gpu-slots-%d", tl_test_env("TMPDIR", "/tmp"),
+    /* the run's folder, shared by the tests running together (tests/run.sh) */
+    snprintf(dir, sizeof dir, "%s/trilap-gpu-slots-%d", tl_test_env("TL_TEST_SHARED", tl_test_env("TMPDIR", "/tmp")),
              (int)getuid());
     mkdir(dir, 0700);
     int fds[64];
