@@ -158,13 +158,8 @@ static tl_status tri_check(tl_ctx *ctx, tri_state *t, const tl_tristream_variant
 static tl_status probes_start(tl_ctx *ctx, const char *sub, int cupti, int64_t iters)
 {
     const tl_probes_session session = {.sub = sub, .cupti = cupti, .max_ranges = (size_t)(4 * iters + 4096)};
-    char dir[1024];
-    /* one process makes the folders, so that one removes them all if the
-     * run fails or is interrupted (runtime/comm.h) */
-    if (tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
-    /* agreed, so that one rank's refusal never leaves the others in NCCL */
-    tl_status ost = tl_probes_session_open(ctx, &session, NULL);
-    TL_TRY(ctx->size > 1 ? tl_comm_agree(ctx, ost) : ost);
+    /* collective and agreed: one rank's refusal never leaves the others in NCCL */
+    TL_TRY(tl_probes_session_open(ctx, &session, NULL));
     tl_probe_gpu_roles(ctx);
     return TL_OK;
 }

@@ -85,7 +85,11 @@ tl_status tl_probes_rank_main(tl_ctx *ctx, void *main);
  * 0 or 1, room for max_ranges host ranges (0: the default); a program
  * on trilap's GPU streams then registers them (probes/gpu_lanes.h). Nothing
  * (TL_OK) when the program was not asked to trace; *on (may be NULL)
- * says whether a session was opened. Close it with
+ * says whether a session was opened. Collective where the ranks are
+ * several: rank 0 makes the folder first (tl_comm_mkdir, so that one
+ * process removes all of it when the run fails), and the ranks agree
+ * that each can write its trace, then that each started tracing, so one
+ * rank's failure stops them all. Close it with
  * tl_probes_session_close, which the wrapper also does for a session
  * left open on an error path. */
 typedef struct tl_probes_session {
@@ -94,12 +98,6 @@ typedef struct tl_probes_session {
     size_t max_ranges;
 } tl_probes_session;
 tl_status tl_probes_session_open(tl_ctx *ctx, const tl_probes_session *s, int *on);
-/* The folder a session of s would write in, into buf (n bytes): 1, 0
- * when ctx was not asked to trace, -1 when the name does not fit. A program whose ranks are processes
- * has rank 0 make it first (tl_comm_mkdir), so that one process removes
- * all of it when the run fails; the probes, linked into programs without
- * a communicator, make it per rank. */
-int tl_probes_session_dir(const tl_ctx *ctx, const tl_probes_session *s, char *buf, size_t n);
 /* The open tracing session: flushed and written (tl_probes_destroy); the
  * NVTX-only probes come back. Nothing when none is open. */
 tl_status tl_probes_session_close(tl_ctx *ctx);

@@ -491,15 +491,9 @@ tl_status tl_fdtd_run(tl_fdtd *f, tl_ctx *ctx)
     f->ctx = ctx;
     int traced = 0;
     const tl_probes_session session = {.cupti = -1};
-    char dir[1024];
-    /* one process makes it and removes it (runtime/comm.h) */
-    if (c->trace && tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
-    /* agreed: a rank that cannot trace (its trace's name taken by a
-     * folder) stops them all before the first exchange */
-    if (c->trace && ctx) {
-        tl_status ost = tl_probes_session_open(ctx, &session, &traced);
-        TL_TRY(ctx->size > 1 ? tl_comm_agree(ctx, ost) : ost);
-    }
+    /* collective and agreed: a rank that cannot trace stops them all
+     * before the first exchange */
+    if (c->trace && ctx) TL_TRY(tl_probes_session_open(ctx, &session, &traced));
     if (f->st->start) TL_TRYGOTO(f->st->start(f), st, done); /* collective: every rank is here */
     TL_TRYGOTO(f->be->mark(f, TL_FDTD_MARK_REGISTER), st, done); /* register streams with the probes */
     if (c->energy_every > 0 && f->step == 0) {

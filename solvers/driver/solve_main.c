@@ -636,11 +636,7 @@ static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run 
     int traced = 0;
     run_name(sub, sizeof sub, o, run);
     const tl_probes_session session = {.sub = sub, .cupti = -1};
-    char dir[1024];
-    /* one process makes the folders, so that one removes them all if the
-     * run fails or is interrupted (runtime/comm.h) */
-    if (tl_probes_session_dir(ctx, &session, dir, sizeof dir) > 0) TL_TRY(tl_comm_mkdir(ctx, dir));
-    TL_TRY(tl_comm_agree(ctx, tl_probes_session_open(ctx, &session, &traced)));
+    TL_TRY(tl_probes_session_open(ctx, &session, &traced)); /* collective, agreed */
     if (traced) tl_probe_gpu_roles(ctx); /* kernels land on the lane of their stream's role */
     if (sb->run) {
         TL_TRY(sb->run(ctx, dm, cfg, bl, x0l, xl, rep));
