@@ -246,6 +246,9 @@ if [ "$plan_only" = 1 ]; then
 fi
 
 # ---- results.csv: rows per timed solve with the byte roofline ----------------
+# csv_split (scripts/csv.awk) put in front of the programs that read the raw
+# rows: trilap-solve quotes its matrix name. Not `-f` with `-e`: mawk has no -e.
+csv_awk=$(cat "$here/scripts/csv.awk")
 # bytes per iteration of each (solver, schedule) block: every operation's
 # bytes but halo and allreduce (summed over the 3 timed solves) / (3 K)
 for f in "$out"/logs/*.txt; do
@@ -263,16 +266,17 @@ done >"$out/bytes.csv"
     echo "input,solver,schedule,matrix,nranks,rep,iterations,time_s,us_per_iter,bytes_per_iter,roofline_us,roofline_ratio"
     for f in "$out"/raw/*.csv; do
         [ -f "$f" ] || continue
-        awk -F, -v input="$(basename "$f" .csv)" -v triad="${triad:-0}" '
-        FNR == NR { b[$1 "," $2 "," $3] = $4; next }
-        FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { m = $c["matrix"]; gsub(/"/, "", m)
-          key = input "," $c["solver"] "," $c["schedule"]
+        awk -v input="$(basename "$f" .csv)" -v triad="${triad:-0}" "$csv_awk"'
+        FNR == NR { csv_split($0, r); b[r[1] "," r[2] "," r[3]] = r[4] + 0; next }
+        FNR == 1 { n = csv_split($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
+        { csv_split($0, r); m = r[c["matrix"]]
+          if (m ~ /[,"]/) { gsub(/"/, "\"\"", m); m = "\"" m "\"" }
+          key = input "," r[c["solver"]] "," r[c["schedule"]]
           by = (key in b) ? b[key] : 0
           roof = (triad > 0 && by > 0) ? by / (triad * 1e3) : 0
-          us = $c["us_per_iter"]
-          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%.3f,%s\n", input, $c["solver"], $c["schedule"], m, $c["nranks"], $c["rep"],
-                 $c["iterations"], $c["solver_time_s"], us, by, roof, (roof > 0) ? sprintf("%.3f", us / roof) : "-" }' \
+          us = r[c["us_per_iter"]]
+          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%.3f,%s\n", input, r[c["solver"]], r[c["schedule"]], m, r[c["nranks"]], r[c["rep"]],
+                 r[c["iterations"]], r[c["solver_time_s"]], us, by, roof, (roof > 0) ? sprintf("%.3f", us / roof) : "-" }' \
             "$out/bytes.csv" "$f"
     done
 } >"$out/results.csv"
@@ -283,7 +287,7 @@ rm -f "$out/bytes.csv"
     echo "# triad: ${triad:-not measured (BACKEND=host)} GB/s; K per input: manifest.txt; time: max over ranks; roofline: bytes of all kernels of one iteration / triad"
     printf '%-13s %-13s %-12s %6s %12s %10s %8s %8s\n' input solver schedule K "us/iter" roof_us ratio speedup
     printf '%-13s %-13s %-12s %6s %12s %10s %8s %8s\n' "" "" "" "" median "" "" "vs 2-str"
-    awk -F, 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $3; n[k]++; v[k, n[k]] = $9; K[k] = $7; roof[k] = $11
+    awk "$csv_awk"'NR > 1 { csv_split($0, r); k = r[1] SUBSEP r[2] SUBSEP r[3]; n[k]++; v[k, n[k]] = r[9] + 0; K[k] = r[7]; roof[k] = r[11] + 0
                       if (!(k in seen)) { seen[k] = 1; order[++no] = k } }
         function med(k,   i, j, t, a, m) { m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i]
             for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }

@@ -603,27 +603,41 @@ TL_TEST(knobs_hardware_queues_one_knob)
  * schedule on the host backend and the summary has their rows. Before:
  * the script passed --no-op-timer on the host backend too, which
  * trilap-solve refuses since 6fd791d ("--op-timer acts only with
- * --backend cuda"): every input "exit 2", an empty summary, exit 0. */
+ * --backend cuda"): every input "exit 2", an empty summary, exit 0.
+ * The data folder's name has a comma: trilap-solve quotes the matrix
+ * cell, and before 2026-12-05 the script split its rows with awk -F, and
+ * read every column after it one to the right (K 2, 10 us an iteration). */
 TL_TEST(solvers_protocol_host_dry_run)
 {
     if (access(tl_test_matrix("1138_bus.mtx"), R_OK) != 0) TL_SKIP("needs TL_DATA/matrices/1138_bus.mtx");
     const char *t = tl_test_tmpdir();
-    tl_test_output r = tl_test_capture("BACKEND=host TL_DATA=%s SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
+    char data[600];
+    snprintf(data, sizeof data, "%s/da,ta", t);
+    char *real = realpath(tl_test_env("TL_DATA", "../shared/data"), NULL);
+    TL_ASSERT(real && symlink(real, data) == 0);
+    free(real);
+    tl_test_output r = tl_test_capture("BACKEND=host TL_DATA='%s' SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
                                        "ANALYZE=%s/trilap-analyze scripts/bench-solvers-protocol.sh "
                                        "--inputs 1138_bus %s/p 5",
-                                       tl_test_env("TL_DATA", "../shared/data"), tl_test_bin(), tl_test_bin(),
-                                       tl_test_bin(), t);
+                                       data, tl_test_bin(), tl_test_bin(), tl_test_bin(), t);
     TL_ASSERT_MSG(r.rc == 0 && !strstr(r.err, "exit 2"), "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
-    char summary[4000];
+    char summary[4000], first[800];
     TL_ASSERT_EQ(tl_test_sh_to(summary, sizeof summary, "cat %s/p/summary.txt", t), 0);
+    TL_ASSERT_EQ(tl_test_sh_to(first, sizeof first, "sed -n 2p %s/p/results.csv", t), 0);
+    char cell[700];
+    snprintf(cell, sizeof cell, ",\"%s/matrices/1138_bus.mtx\",1,0,", data);
+    const char *after = strstr(first, cell);
+    TL_ASSERT_MSG(after, "no %s in %s", cell, first);
+    int iterations = atoi(after + strlen(cell));
+    TL_ASSERT_MSG(iterations > 100, "%d iterations: %s", iterations, first);
     static const char *const scheds[] = {"sync", "two-stream", "three-naive", "three-split"};
     for (size_t i = 0; i < 4; i++) {
         char row[80];
-        snprintf(row, sizeof row, "1138_bus      pipecg        %-12s ", scheds[i]);
-        TL_ASSERT_MSG(strstr(summary, row), "no %s row:\n%s", scheds[i], summary);
+        snprintf(row, sizeof row, "1138_bus      pipecg        %-12s %6d ", scheds[i], iterations);
+        TL_ASSERT_MSG(strstr(summary, row), "no %s row of K %d:\n%s", scheds[i], iterations, summary);
     }
-    TL_ASSERT_MSG(!strstr(summary, "skipped or failed"), "%s", summary);
+    TL_ASSERT_MSG(!strstr(summary, "skipped or failed") && !strstr(summary, "inf"), "%s", summary);
     /* PLAN_ONLY=1: the plan and its manifest printed, nothing written */
     r = tl_test_capture("PLAN_ONLY=1 BACKEND=host TL_DATA=%s SOLVE=%s/trilap-solve BENCH=%s/trilap-bench "
                         "ANALYZE=%s/trilap-analyze scripts/bench-solvers-protocol.sh --inputs '1138_bus p7-64' %s/plan 60",
