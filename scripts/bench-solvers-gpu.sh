@@ -150,14 +150,17 @@ while read -r name mat solver k t variants; do
 done <<<"$cases"
 
 # ---- results -----------------------------------------------------------------
-# per timed solve, the columns the issue asks for
-awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-                    if (!hdr++) print "solver,schedule,matrix,backend,nranks,rep,iterations,time_s,us_per_iter"
-                    next }
-         { it = $c["iterations"]; t = $c["solver_time_s"]
-           m = $c["matrix"]; gsub(/"/, "", m)
-           us = (it > 0) ? t / it * 1e6 : 0
-           printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", $c["solver"], $c["schedule"], m, $c["backend"], $c["nranks"], $c["rep"], it, t, us }' \
+# per timed solve, the columns the issue asks for; the rows' cells through
+# csv.awk (trilap-solve quotes the matrix, whose path may hold a comma)
+awk "$(cat "$(dirname "$0")/csv.awk")"'
+FNR == 1 { n = csv_split($0, h); for (i = 1; i <= n; i++) c[h[i]] = i
+           if (!hdr++) print "solver,schedule,matrix,backend,nranks,rep,iterations,time_s,us_per_iter"
+           next }
+{ csv_split($0, r); it = r[c["iterations"]] + 0; t = r[c["solver_time_s"]]
+  m = r[c["matrix"]]
+  if (m ~ /[,"]/) { gsub(/"/, "\"\"", m); m = "\"" m "\"" }
+  us = (it > 0) ? t / it * 1e6 : 0
+  printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", r[c["solver"]], r[c["schedule"]], m, r[c["backend"]], r[c["nranks"]], r[c["rep"]], it, t, us }' \
     "$out"/raw/*.csv >"$out/results.csv" 2>/dev/null
 
 # per block of output: rates (event timer), bytes per iteration, iteration

@@ -4,7 +4,8 @@
 # its environment values, and a comma there moved every column after it.
 # trilap's writers keep a row on one line (CR and LF written as spaces), so
 # a line is a row. The cells are strings, not awk's numeric strings as
-# fields are: add 0 before comparing one as a number. Loaded before the program that calls it:
+# fields are: add 0 before comparing one as a number. Loaded before the
+# program that calls it:
 #
 #   awk -f scripts/csv.awk -f PROGRAM.awk FILE...
 function csv_split(line, f,    n, i, len, ch, cur, q) {
