@@ -157,8 +157,7 @@ FNR == 1 { n = csv_split($0, h); for (i = 1; i <= n; i++) c[h[i]] = i
            if (!hdr++) print "solver,schedule,matrix,backend,nranks,rep,iterations,time_s,us_per_iter"
            next }
 { csv_split($0, r); it = r[c["iterations"]] + 0; t = r[c["solver_time_s"]]
-  m = r[c["matrix"]]
-  if (m ~ /[,"]/) { gsub(/"/, "\"\"", m); m = "\"" m "\"" }
+  m = csv_field(r[c["matrix"]])
   us = (it > 0) ? t / it * 1e6 : 0
   printf "%s,%s,%s,%s,%s,%s,%s,%s,%.3f\n", r[c["solver"]], r[c["schedule"]], m, r[c["backend"]], r[c["nranks"]], r[c["rep"]], it, t, us }' \
     "$out"/raw/*.csv >"$out/results.csv" 2>/dev/null

@@ -246,8 +246,8 @@ if [ "$plan_only" = 1 ]; then
 fi
 
 # ---- results.csv: rows per timed solve with the byte roofline ----------------
-# csv_split (scripts/csv.awk) put in front of the programs that read the raw
-# rows: trilap-solve quotes its matrix name. Not `-f` with `-e`: mawk has no -e.
+# csv.awk in front of the programs that read the raw rows: trilap-solve
+# quotes its matrix name
 csv_awk=$(cat "$here/scripts/csv.awk")
 # bytes per iteration of each (solver, schedule) block: every operation's
 # bytes but halo and allreduce (summed over the 3 timed solves) / (3 K)
@@ -269,8 +269,7 @@ done >"$out/bytes.csv"
         awk -v input="$(basename "$f" .csv)" -v triad="${triad:-0}" "$csv_awk"'
         FNR == NR { csv_split($0, r); b[r[1] "," r[2] "," r[3]] = r[4] + 0; next }
         FNR == 1 { n = csv_split($0, h); for (i = 1; i <= n; i++) c[h[i]] = i; next }
-        { csv_split($0, r); m = r[c["matrix"]]
-          if (m ~ /[,"]/) { gsub(/"/, "\"\"", m); m = "\"" m "\"" }
+        { csv_split($0, r); m = csv_field(r[c["matrix"]])
           key = input "," r[c["solver"]] "," r[c["schedule"]]
           by = (key in b) ? b[key] : 0
           roof = (triad > 0 && by > 0) ? by / (triad * 1e3) : 0

@@ -5,9 +5,14 @@
 # trilap's writers keep a row on one line (CR and LF written as spaces), so
 # a line is a row. The cells are strings, not awk's numeric strings as
 # fields are: add 0 before comparing one as a number. Loaded before the
-# program that calls it:
+# program that calls it, or in front of an inline program's text (mawk,
+# Debian's awk, has no -e):
 #
 #   awk -f scripts/csv.awk -f PROGRAM.awk FILE...
+#   awk "$(cat scripts/csv.awk)"'PROGRAM' FILE...
+#
+# csv_field(s) is the way back, tl_results_field's: s quoted only where it
+# must be (a comma or a double quote in it), its quotes doubled.
 function csv_split(line, f,    n, i, len, ch, cur, q) {
     split("", f)
     n = 0; cur = ""; q = 0; len = length(line)
@@ -23,4 +28,10 @@ function csv_split(line, f,    n, i, len, ch, cur, q) {
     }
     f[++n] = cur
     return n
+}
+
+function csv_field(s) {
+    if (s !~ /[,"]/) return s
+    gsub(/"/, "\"\"", s)
+    return "\"" s "\""
 }
