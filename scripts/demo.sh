@@ -124,11 +124,8 @@ has_timed=0
 if [[ -n $timed ]]; then
     step="adding the untraced medians to breakdown-stack.csv"
     has_timed=1
-    awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-                         t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
-             /^#/ { print; next } !hh { print $0 ",timed_us"; hh = 1; next }
-             { k = $1 "," $2; print $0 "," ((k in t) ? t[k] : "NaN") }' \
-        "$out/timed-speedup.csv" "$out/breakdown-stack.csv" > "$out/breakdown-stack.tmp"
+    awk -F, -f "$here/scripts/timed-column.awk" "$out/timed-speedup.csv" "$out/breakdown-stack.csv" \
+        > "$out/breakdown-stack.tmp"
     mv "$out/breakdown-stack.tmp" "$out/breakdown-stack.csv"
 fi
 

@@ -181,11 +181,8 @@ while IFS= read -r parent; do
     for f in "$parent/tristream.csv" "$parent/results.csv"; do
         [[ -f $f ]] && is_tristream "$f" && has_rows "$f" || continue
         "$analyze" compare "$f" --csv "$out/$name-timed.csv" >/dev/null
-        awk -F, 'FNR == NR { if (/^#/) next; if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-                             t[$c["variant"] "," $c["nranks"]] = $c["A_median_us"]; next }
-                 /^#/ { print; next } !hh { print $0 ",timed_us"; hh = 1; next }
-                 { k = $1 "," $2; print $0 "," ((k in t) ? t[k] : "NaN") }' \
-            "$out/$name-timed.csv" "$out/$name-breakdown.csv" > "$out/$name-breakdown.tmp" &&
+        awk -F, -f "$here/scripts/timed-column.awk" "$out/$name-timed.csv" "$out/$name-breakdown.csv" \
+            > "$out/$name-breakdown.tmp" &&
             mv "$out/$name-breakdown.tmp" "$out/$name-breakdown.csv"
         rm -f "$out/$name-timed.csv"
         has_timed=1

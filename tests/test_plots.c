@@ -514,6 +514,48 @@ static char *slurp(const char *path)
     return text;
 }
 
+/* Whether text has a line that starts with head and ends with tail */
+static int has_row(const char *text, const char *head, const char *tail)
+{
+    size_t nh = strlen(head), nt = strlen(tail);
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        if (n >= nh + nt && strncmp(l, head, nh) == 0 && strncmp(l + n - nt, tail, nt) == 0) return 1;
+        if (!e) break;
+        l = e + 1;
+    }
+    return 0;
+}
+
+/* The breakdown figure's second marker, the untraced median of each run
+ * from the results CSV beside the traces (scripts/timed-column.awk): a
+ * last column timed_us, NaN for a run the CSV has no row of */
+TL_TEST(render_adds_untraced_medians)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/tri", t);
+    synth_runs(p);
+    snprintf(p, sizeof p, "%s/res/tri/tristream.csv", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,100\ntwo-stream,2,1,102\nthree-naive,2,0,90\n"
+               "three-naive,2,1,91\n");
+    fclose(f);
+    run_ok("scripts/render-plots.sh --results '%s/res' --out '%s/out' > '%s/log' 2>&1", t, t, t);
+    snprintf(p, sizeof p, "%s/out/tri-breakdown.csv", t);
+    const char *text = slurp(p);
+    TL_ASSERT_MSG(has_row(text, "run,nranks,", ",timed_us") && has_row(text, "two-stream,2,", ",101.00") &&
+                      has_row(text, "three-naive,2,", ",90.50") && has_row(text, "three-split,2,", ",NaN"),
+                  "%s", text);
+    snprintf(p, sizeof p, "%s/out/tri-breakdown.png", t);
+    check_figure(p, 10000);
+}
+
 /* The GPU path of demo.sh, with a stand-in trilap-bench and nvidia-smi: the
  * run folder must exist before trilap-bench opens --results in it (it
  * failed with "results.csv: open: No such file or directory"). */
@@ -564,6 +606,9 @@ TL_TEST(demo_gpu_path_creates_run_dir)
     char *text = slurp(p);
     TL_ASSERT_MSG(strstr(text, "source: live run: bin/trilap-bench tristream on 2 GPU(s)"), "%s", text);
     TL_ASSERT_MSG(strstr(text, "untraced timing of the same run"), "%s", text);
+    snprintf(p, sizeof p, "%s/demo/breakdown-stack.csv", t);
+    text = slurp(p);
+    TL_ASSERT_MSG(has_row(text, "three-split,2,", ",58.00") && has_row(text, "two-stream,2,", ",66.00"), "%s", text);
     snprintf(p, sizeof p, "%s/demo/run/three-split/trace.rank1.csv", t);
     TL_ASSERT_MSG(access(p, R_OK) == 0, "no %s", p);
     snprintf(p, sizeof p, "%s/demo/timeline.png", t);
@@ -606,5 +651,5 @@ TL_TEST(demo_committed_h200)
 TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
-             gnuplot_script_needs_input, demo_from_recorded_runs, demo_gpu_path_creates_run_dir,
-             demo_committed_h200)
+             gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
+             demo_gpu_path_creates_run_dir, demo_committed_h200)
