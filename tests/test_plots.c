@@ -541,11 +541,8 @@ TL_TEST(render_adds_untraced_medians)
     snprintf(p, sizeof p, "%s/res/tri", t);
     synth_runs(p);
     snprintf(p, sizeof p, "%s/res/tri/tristream.csv", t);
-    FILE *f = fopen(p, "w");
-    TL_ASSERT(f);
-    fprintf(f, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,100\ntwo-stream,2,1,102\nthree-naive,2,0,90\n"
-               "three-naive,2,1,91\n");
-    fclose(f);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,100\ntwo-stream,2,1,102\nthree-naive,2,0,90\n"
+                     "three-naive,2,1,91\n");
     run_ok("scripts/render-plots.sh --results '%s/res' --out '%s/out' > '%s/log' 2>&1", t, t, t);
     snprintf(p, sizeof p, "%s/out/tri-breakdown.csv", t);
     const char *text = slurp(p);
