@@ -169,15 +169,16 @@ cols=run,solver,schedule,matrix,backend,op_timer,iterations,us_per_iter,rows,spm
     echo "$cols"
     for f in "$out"/logs/*-iter*.txt "$out"/logs/*-ops.txt "$out"/logs/scalars-*.txt; do
         [ -f "$f" ] || continue
-        awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v cols="$cols" -f "$(dirname "$0")/solver-log.awk" "$f"
+        awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v cols="$cols" -f "$(dirname "$0")/csv.awk" \
+            -f "$(dirname "$0")/solver-log.awk" "$f"
     done
 } >"$out/summary.csv"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# iteration times: --no-op-timer runs; rates: event timer (-ops runs); roofline = bytes of all kernels of one iteration / triad"
     printf '%-22s %-13s %-14s %5s %6s %6s %10s %10s %9s %9s %8s %8s\n' run solver spmv fused regs iters us/iter roof_us ratio spmv_GBs spmv/tri upd/tri
-    awk -F, 'NR > 1 { be[2] = substr($5, 6)
-        printf "%-22s %-13s %-14s %5s %6s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", $1, $2, be[2], $19, $20, $7, $8, $15, $16, $10, $17, $18 }' "$out/summary.csv"
+    awk "$(cat "$(dirname "$0")/csv.awk")"'NR > 1 { csv_split($0, f)
+        printf "%-22s %-13s %-14s %5s %6s %6d %10.2f %10.2f %9.3f %9.1f %8.3f %8.3f\n", f[1], f[2], substr(f[5], 6), f[19], f[20], f[7], f[8], f[15], f[16], f[10], f[17], f[18] }' "$out/summary.csv"
 } >"$out/summary.txt"
 cat "$out/summary.txt" >&2
 # Sec. IV-C: CUPTI kernel breakdown of the traced runs (host-side

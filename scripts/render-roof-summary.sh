@@ -26,7 +26,7 @@ cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,
     for f in "$out"/logs/p7-*.txt; do
         [ -f "$f" ] || continue
         awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v kernels="$(variant "$(basename "$f" .txt)")" \
-            -v cols="$cols" -f "$here/solver-log.awk" "$f"
+            -v cols="$cols" -f "$here/csv.awk" -f "$here/solver-log.awk" "$f"
     done
 } >"$out/summary.csv.tmp" && mv "$out/summary.csv.tmp" "$out/summary.csv" || exit 1
 {

@@ -3,7 +3,11 @@
 # the measured iteration time to it, per-operation rates. Shared by
 # bench-solvers-gpu.sh and bench-solver-roof.sh, which pick the columns:
 #
-#   awk -v triad=GBS -v run=NAME [-v kernels=WORD] -v cols=NAME,NAME,... -f solver-log.awk LOG
+#   awk -v triad=GBS -v run=NAME [-v kernels=WORD] -v cols=NAME,NAME,... -f csv.awk -f solver-log.awk LOG
+#
+# A cell is quoted where it must be (csv.awk's csv_field): the matrix is
+# the path trilap-solve was given, which may hold a comma or a space, so
+# its rows are read back with csv_split, not awk -F,.
 #
 # Columns: run solver schedule matrix backend spmv kernels op_timer fused
 # registers iterations us_per_iter rows bytes_per_iter roofline_us
@@ -36,13 +40,13 @@ function flush(    op, k, bpi, roof, us, n, i, name, sep) {
     for (i = 1; i <= n; i++) {
         name = names[i]
         if (!(name in v)) { print "solver-log.awk: unknown column " name > "/dev/stderr"; exit 2 }
-        printf "%s%s", v[name], i < n ? "," : "\n"
+        printf "%s%s", csv_field(v[name]), i < n ? "," : "\n"
     }
     solver = ""; delete bytes; delete cnt; delete rate
 }
 /^solver: / { flush(); solver = $2; schedule = "-" } # a log from before cg, pcg and bicgstab printed theirs
 /^schedule: / { schedule = $2 }
-/^matrix: / { matrix = $2 }
+/^matrix: / { matrix = substr($0, 9) } # the whole path, spaces and all
 /^backend: / { backend = $2 }
 /^rows: / { rows = $2 }
 /^iterations: / { iters = $2 }
