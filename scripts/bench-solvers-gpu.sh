@@ -77,12 +77,13 @@ run() {
     bench_run "$name" "$t" "$SOLVE" "$@"
 }
 
-# name matrix solver iterations timeout
+# name matrix solver iterations timeout; the data folder is @data, put
+# back after the words are read: its path may hold a space
 if [ $quick -eq 1 ]; then
     cases="p7-32 gen:poisson7:32 pipecg 60 40 trilap,trilap:1,cusparse
 p27-24 gen:poisson27:24 pipecg 30 40 trilap,cusparse
 cd-32 gen:convdiff:32 pipebicgstab 40 40 trilap,cusparse
-ani4 $data/ani4.mtx pipecg 100 40 trilap,trilap:-1,cusparse"
+ani4 @data/ani4.mtx pipecg 100 40 trilap,trilap:-1,cusparse"
     small=gen:poisson7:32 large=gen:poisson7:48
 else
     # iterations: a few hundred (b = ones reaches rounding level after
@@ -98,9 +99,9 @@ p7-128 gen:poisson7:128 pipecg 300 40 $sweep
 p7-64 gen:poisson7:64 pipecg 150 30 trilap,cusparse
 p27-128 gen:poisson27:128 pipecg 200 60 trilap,trilap:1,trilap:4,trilap:16,cusparse,cusparse:csr2
 cd-128 gen:convdiff:128 pipebicgstab 150 60 trilap,cusparse
-1138_bus $data/1138_bus.mtx pipecg 200 30 trilap,trilap:1,trilap:-1,cusparse
-ani4 $data/ani4.mtx pipecg 200 30 trilap,trilap:1,trilap:-1,cusparse
-ani1_nonsymm $data/ani1_nonsymm.mtx pipebicgstab 100 30 trilap,cusparse
+1138_bus @data/1138_bus.mtx pipecg 200 30 trilap,trilap:1,trilap:-1,cusparse
+ani4 @data/ani4.mtx pipecg 200 30 trilap,trilap:1,trilap:-1,cusparse
+ani1_nonsymm @data/ani1_nonsymm.mtx pipebicgstab 100 30 trilap,cusparse
 p27-64 gen:poisson27:64 pipecg 100 30 trilap,cusparse
 cd-64 gen:convdiff:64 pipebicgstab 150 30 trilap,cusparse
 p7-320 gen:poisson7:320 pipecg 300 90 trilap,cusparse"
@@ -136,6 +137,7 @@ fi
 # per input: the iteration time (no event timer: the fastest loop), then
 # the per-operation rates with the event timer, trilap and cuSPARSE alike
 while read -r name mat solver k t variants; do
+    mat=${mat/#@data/$data}
     run "$name-iter" "$t" --solver "$solver" --max-iterations "$k" --schedule sync \
         --spmv trilap,cusparse --no-op-timer "$mat"
     if [ $compare -eq 1 ]; then

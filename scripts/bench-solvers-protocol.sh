@@ -134,7 +134,9 @@ maxn=$(awk -v g="${gpu_mib:-0}" -v h="${host_kib:-0}" -v cap="${SIZES_MAX:-512}"
 
 # name -> matrix solver K0 bytes-per-row nonzeros-per-row (estimates: bytes
 # one iteration moves per row, from results/device-session-b2d4186's
-# H200 runs: poisson7 pipecg 1.58 ms at 256^3 with triad 4394 GB/s)
+# H200 runs: poisson7 pipecg 1.58 ms at 256^3 with triad 4394 GB/s). The
+# data folder is @data, put back after the words are read (in_data): its
+# path may hold a space
 spec() {
     case $1 in
     p7-64) echo "gen:poisson7:64 pipecg 10000 300 7" ;;
@@ -143,11 +145,12 @@ spec() {
     p7-max) echo "gen:poisson7:$2 pipecg 10000 300 7" ;;
     p27-128) echo "gen:poisson27:128 pipecg 10000 650 27" ;;
     cd-128) echo "gen:convdiff:128 pipebicgstab 1000 900 7" ;;
-    1138_bus) echo "$data/matrices/1138_bus.mtx pipecg 10000 300 0" ;;
-    ani4) echo "$data/matrices/ani4.mtx pipecg 10000 300 0" ;;
-    ani1_nonsymm) echo "$data/matrices/ani1_nonsymm.mtx pipebicgstab 1000 900 0" ;;
+    1138_bus) echo "@data/matrices/1138_bus.mtx pipecg 10000 300 0" ;;
+    ani4) echo "@data/matrices/ani4.mtx pipecg 10000 300 0" ;;
+    ani1_nonsymm) echo "@data/matrices/ani1_nonsymm.mtx pipebicgstab 1000 900 0" ;;
     esac
 }
+in_data() { echo "${1/#@data/$data}"; }
 # "rows nonzeros" of a generated spec or a Matrix Market file's size line
 # (symmetric storage counted twice: near enough for an estimate)
 size_of() {
@@ -204,6 +207,7 @@ for name in "$@"; do
         echo "p7-max: N = $n (largest multiple of 32 <= $maxn with K >= 100 in ${share} s; K = $k)" >>"$manifest"
     else
         read -r matrix solver k0 brow nzr <<<"$(spec "$name")"
+        matrix=$(in_data "$matrix")
         read -r rows nnz <<<"$(size_of "$matrix" "$nzr")"
         if [ -z "${rows:-}" ] || [ "${rows:-0}" -le 0 ]; then
             log "skip $name: $matrix not found"
@@ -252,7 +256,7 @@ csv_awk=$(cat "$here/scripts/csv.awk")
 # bytes per iteration of each (solver, schedule) block: every operation's
 # bytes but halo and allreduce (summed over the 3 timed solves) / (3 K)
 for f in "$out"/logs/*.txt; do
-    case $f in */stream.txt) continue ;; esac
+    case $f in */stream.txt | */\*.txt) continue ;; esac
     awk -v input="$(basename "$f" .txt)" '
     function flush() { if (solver != "" && iters > 0 && nt > 0) printf "%s,%s,%s,%.1f\n", input, solver, schedule, sum / (nt * iters); solver = ""; sum = 0 }
     /^solver: / { flush(); solver = $2; schedule = "-" }

@@ -606,13 +606,15 @@ TL_TEST(knobs_hardware_queues_one_knob)
  * --backend cuda"): every input "exit 2", an empty summary, exit 0.
  * The data folder's name has a comma: trilap-solve quotes the matrix
  * cell, and before 2026-12-05 the script split its rows with awk -F, and
- * read every column after it one to the right (K 2, 10 us an iteration). */
+ * read every column after it one to the right (K 2, 10 us an iteration);
+ * and a space: the inputs' list is read by words, and the matrix was
+ * "not found" at the space (before 2026-12-05, session26). */
 TL_TEST(solvers_protocol_host_dry_run)
 {
     if (access(tl_test_matrix("1138_bus.mtx"), R_OK) != 0) TL_SKIP("needs TL_DATA/matrices/1138_bus.mtx");
     const char *t = tl_test_tmpdir();
     char data[600];
-    snprintf(data, sizeof data, "%s/da,ta", t);
+    snprintf(data, sizeof data, "%s/da, ta", t);
     char *real = realpath(tl_test_env("TL_DATA", "../shared/data"), NULL);
     TL_ASSERT(real && symlink(real, data) == 0);
     free(real);
@@ -656,18 +658,19 @@ TL_TEST(solvers_protocol_host_dry_run)
 }
 
 /* bench-solvers-gpu.sh's summary with its matrices in a folder whose
- * name holds a comma, through stand-in programs (the script needs a GPU):
- * solver-log.awk wrote the matrix cell unquoted and the table read
- * summary.csv with awk -F,, so every column after it moved (on an H100,
- * results/wave3-checks-h200/session26/D: the spmv column read
- * "trices/ani4.mtx") */
-TL_TEST(solvers_gpu_summary_with_a_comma_in_the_path)
+ * name holds a comma and a space, through stand-in programs (the script
+ * needs a GPU): solver-log.awk wrote the matrix cell unquoted and the
+ * table read summary.csv with awk -F,, so every column after it moved (on
+ * an H100, results/wave3-checks-h200/session26/D: the spmv column read
+ * "trices/ani4.mtx"); the inputs' list is read by words, and trilap-solve
+ * was given the path up to the space */
+TL_TEST(solvers_gpu_summary_with_a_comma_and_space_in_the_path)
 {
     const char *t = tl_test_tmpdir();
     char bench[600], solve[600], data[600];
     snprintf(bench, sizeof bench, "%s/bench", t);
     snprintf(solve, sizeof solve, "%s/solve", t);
-    snprintf(data, sizeof data, "%s/da,ta", t);
+    snprintf(data, sizeof data, "%s/da, ta", t);
     fake_bench(bench);
     /* trilap-solve's --results row (the matrix quoted) and the lines of
      * its output that solver-log.awk reads */
@@ -1139,7 +1142,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
-             solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_in_the_path,
+             solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
