@@ -135,8 +135,8 @@ maxn=$(awk -v g="${gpu_mib:-0}" -v h="${host_kib:-0}" -v cap="${SIZES_MAX:-512}"
 # name -> matrix solver K0 bytes-per-row nonzeros-per-row (estimates: bytes
 # one iteration moves per row, from results/device-session-b2d4186's
 # H200 runs: poisson7 pipecg 1.58 ms at 256^3 with triad 4394 GB/s). The
-# data folder is @data, put back after the words are read (in_data): its
-# path may hold a space
+# data folder is @data, put back after the words are read: its path may
+# hold a space
 spec() {
     case $1 in
     p7-64) echo "gen:poisson7:64 pipecg 10000 300 7" ;;
@@ -150,7 +150,6 @@ spec() {
     ani1_nonsymm) echo "@data/matrices/ani1_nonsymm.mtx pipebicgstab 1000 900 0" ;;
     esac
 }
-in_data() { echo "${1/#@data/$data}"; }
 # "rows nonzeros" of a generated spec or a Matrix Market file's size line
 # (symmetric storage counted twice: near enough for an estimate)
 size_of() {
@@ -207,7 +206,7 @@ for name in "$@"; do
         echo "p7-max: N = $n (largest multiple of 32 <= $maxn with K >= 100 in ${share} s; K = $k)" >>"$manifest"
     else
         read -r matrix solver k0 brow nzr <<<"$(spec "$name")"
-        matrix=$(in_data "$matrix")
+        matrix=${matrix/#@data/$data}
         read -r rows nnz <<<"$(size_of "$matrix" "$nzr")"
         if [ -z "${rows:-}" ] || [ "${rows:-0}" -le 0 ]; then
             log "skip $name: $matrix not found"
