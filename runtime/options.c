@@ -572,33 +572,9 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix)
     }
 }
 
-/* Where a file output lands, for telling two spellings of one file apart
- * (same.csv, ./same.csv): its folder resolved, then its name. */
-static void landing(const char *path, char *out, size_t n)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096], real[PATH_MAX];
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == path) snprintf(dir, sizeof dir, "/");
-    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    const char *base = slash ? slash + 1 : path;
-    if (!realpath(dir, real) || strlen(real) + strlen(base) + 2 > n) {
-        snprintf(out, n, "%s", path);
-        return;
-    }
-    strcpy(out, real);
-    strcat(out, "/");
-    strcat(out, base);
-}
-
 int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
 {
-    enum { MAX_FILES = 16 };
-    struct {
-        const char *name;
-        char at[PATH_MAX + 256];
-    } seen[MAX_FILES];
-    size_t nseen = 0;
+    tl_out_set seen = {0};
     for (size_t g = 0; g < spec->ngroups; g++)
         for (size_t i = 0; i < spec->groups[g].nopts; i++) {
             const tl_option *o = &spec->groups[g].opts[i];
@@ -609,17 +585,7 @@ int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const cha
             char what[64];
             snprintf(what, sizeof what, "--%s", o->name);
             if (tl_out_check_as(what, folder ? tl_out_check_folder : tl_out_check, path) != TL_OK) return 1;
-            /* two files written whole to one path: the second would replace
-             * the first's table without a word (a stream takes both) */
-            if (folder || tl_out_in_place(path) || nseen == MAX_FILES) continue;
-            landing(path, seen[nseen].at, sizeof seen[nseen].at);
-            for (size_t k = 0; k < nseen; k++)
-                if (!strcmp(seen[k].at, seen[nseen].at)) {
-                    fprintf(stderr, "%s: --%s and --%s both name %s: give each a file of its own\n", spec->program,
-                            seen[k].name, o->name, path);
-                    return 1;
-                }
-            seen[nseen++].name = o->name;
+            if (!folder && tl_out_set_add(&seen, spec->program, what, path)) return 1;
         }
     return 0;
 }

@@ -295,3 +295,61 @@ tl_status tl_out_close(tl_out *o, int commit)
     if (!commit) return TL_OK;
     return TL_FAIL(TL_ERR_IO, "%s: %s failed: %s", o->path, bad ? "write" : "rename", strerror(err));
 }
+
+/* Where a file output lands, for telling two spellings of one file apart
+ * (same.csv, ./same.csv, a/../same.csv, a folder through a link): the
+ * nearest folder above it that exists resolved, then the rest of the
+ * path with its "." and ".." taken out (the writers make the missing
+ * folders, so those are not there yet to resolve). */
+static void landing(const char *path, char *out, size_t n)
+{
+    char head[4096], real[PATH_MAX];
+    snprintf(head, sizeof head, "%s%s", path[0] == '/' ? "" : "./", path);
+    /* the longest prefix that is a folder */
+    size_t cut = strlen(head);
+    for (;;) {
+        while (cut > 0 && head[cut - 1] != '/') cut--;
+        if (cut == 0) break;
+        char c = head[cut - 1];
+        head[cut - 1] = '\0';
+        struct stat st;
+        int found = cut == 1 ? realpath("/", real) != NULL
+                             : stat(head, &st) == 0 && S_ISDIR(st.st_mode) && realpath(head, real) != NULL;
+        head[cut - 1] = c;
+        if (found) break;
+        cut--;
+    }
+    if (cut == 0 || strlen(real) + strlen(head + cut) + 2 > n) {
+        snprintf(out, n, "%s", path);
+        return;
+    }
+    snprintf(out, n, "%s", strcmp(real, "/") ? real : "");
+    /* the rest, component by component */
+    char rest[4096];
+    snprintf(rest, sizeof rest, "%s", head + cut);
+    for (char *save = NULL, *part = strtok_r(rest, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(part, ".")) continue;
+        if (!strcmp(part, "..")) {
+            char *slash = strrchr(out, '/');
+            if (slash) *slash = '\0';
+            continue;
+        }
+        size_t len = strlen(out);
+        snprintf(out + len, n - len, "/%s", part);
+    }
+}
+
+int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path)
+{
+    if (tl_out_in_place(path) || s->n == TL_OUT_SET_MAX) return 0;
+    char *at = s->f[s->n].at;
+    landing(path, at, sizeof s->f[s->n].at);
+    for (size_t k = 0; k < s->n; k++)
+        if (!strcmp(s->f[k].at, at)) {
+            fprintf(stderr, "%s: %s and %s both name %s: give each a file of its own\n", program, s->f[k].option,
+                    option, path);
+            return 1;
+        }
+    snprintf(s->f[s->n++].option, sizeof s->f[0].option, "%s", option);
+    return 0;
+}

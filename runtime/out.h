@@ -59,4 +59,22 @@ tl_status tl_out_check_folder(const char *dir);
  * option NULL: the path alone. */
 tl_status tl_out_check_as(const char *option, tl_status (*check)(const char *path), const char *path);
 
+/* The files one run writes, for refusing two of them at one path: the
+ * second would replace the first's table without a word (same.csv and
+ * ./same.csv, or a folder reached through a link, alike). */
+enum { TL_OUT_SET_MAX = 16 };
+typedef struct tl_out_set {
+    size_t n;
+    struct {
+        char option[64];
+        char at[4352]; /* the folder resolved, then the name */
+    } f[TL_OUT_SET_MAX];
+} tl_out_set;
+/* Add `path`, written for `option` ("--history"); 1, after one line
+ * "PROGRAM: --A and --B both name PATH: give each a file of its own",
+ * when it lands where an earlier one does. A stream or device
+ * (tl_out_in_place) takes both, and is not kept; past TL_OUT_SET_MAX
+ * files none is. */
+int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path);
+
 #endif

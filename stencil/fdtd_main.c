@@ -551,15 +551,21 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
  * refused already: refuse_half_pairs). */
 static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 {
-    if (o->results) {
-        char manifest[4096];
-        tl_results_manifest_path(o->results, manifest, sizeof manifest);
-        TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
-        TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
+    char manifest[4096];
+    const struct {
+        const char *option, *path;
+    } files[] = {{"--results", o->results},
+                 {"--results (its manifest)", o->results ? manifest : NULL},
+                 {"--seismogram", o->seismogram},
+                 {"--energy-out", o->energy_out},
+                 {"--breakdown", o->breakdown}};
+    if (o->results) tl_results_manifest_path(o->results, manifest, sizeof manifest);
+    tl_out_set seen = {0};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        if (!files[f].path) continue;
+        TL_TRY(tl_fdtd_cli_check_output(files[f].option, files[f].path, NULL));
+        if (tl_out_set_add(&seen, "trilap-fdtd run", files[f].option, files[f].path)) return TL_ERR_INVAL;
     }
-    if (o->seismogram) TL_TRY(tl_fdtd_cli_check_output("--seismogram", o->seismogram, NULL));
-    if (o->energy_out) TL_TRY(tl_fdtd_cli_check_output("--energy-out", o->energy_out, NULL));
-    if (o->breakdown) TL_TRY(tl_fdtd_cli_check_output("--breakdown", o->breakdown, NULL));
     if (c->slice_every > 0) {
         char first[64];
         snprintf(first, sizeof first, "p-%06" PRId64 ".txt", c->slice_every);

@@ -1533,7 +1533,15 @@ TL_TEST(outputs_checked_before_reading)
         tl_test_output_free(&r);
     }
     TL_ASSERT_EQ(sh(t, "test ! -e %s/ok.csv", t), 0);
-    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --csv %s/new/er/o.csv", tl_test_bin(), run, t);
+    /* two tables at one path, spelled two ways in a folder not made yet */
+    tl_test_output r = tl_test_capture("%s/trilap-analyze breakdown %s --csv %s/n/x.csv --stack-csv %s/n/../n/x.csv",
+                                       tl_test_bin(), run, t, t);
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_count(r.err, "\n") == 1 &&
+                      strstr(r.err, "--stack-csv and --csv both name") && strstr(r.err, "give each a file of its own"),
+                  "exit %d\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(sh(t, "test ! -e %s/n", t), 0);
+    r = tl_test_capture("%s/trilap-analyze overlap %s --csv %s/new/er/o.csv", tl_test_bin(), run, t);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(sh(t, "test -s %s/new/er/o.csv", t), 0);

@@ -434,6 +434,24 @@ TL_TEST(outputs_checked_before_the_run)
     snprintf(err, sizeof err, "trilap-fdtd: --slices: %s/cpml/p-000002.txt: cannot write there: %s is not a folder\n",
              afile, afile);
     refused_with(1, args, err);
+    /* two outputs at one path: the second replaced the first without a
+     * word (the seismogram lost under the energy table, exit 0) */
+    snprintf(args, sizeof args,
+             "run --grid 16 --steps 4 --energy-every 1 --energy-out %s/ok/s.csv --receivers 8,8,8 --seismogram %s/ok/./s.csv",
+             dir, dir);
+    snprintf(err, sizeof err,
+             "trilap-fdtd run: --seismogram and --energy-out both name %s/ok/s.csv: give each a file of its own\n", dir);
+    refused_with(1, args, err);
+    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --receivers 8,8,8 --seismogram %s/ok/manifest.txt",
+             dir, dir);
+    snprintf(err, sizeof err,
+             "trilap-fdtd run: --results (its manifest) and --seismogram both name %s/ok/manifest.txt: give each a file "
+             "of its own\n",
+             dir);
+    refused_with(1, args, err);
+    char ok[600];
+    snprintf(ok, sizeof ok, "%s/ok", dir);
+    TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
 }
 
 /* verify energy normalises by the maximum over every step: the sampling

@@ -667,6 +667,13 @@ TL_TEST(outputs_checked_before_the_work)
         {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
         /* a later run's file: the per-run name is checked, before the first run */
         {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.mtx.pcg: a folder; give a file name"},
+        /* two files at one path: the second replaced the first's table
+         * without a word (exit 0, the results rows lost) */
+        {"--history %s/./r/res.csv", "--results and --history both name %s/./r/res.csv: give each a file of its own"},
+        {"--history %s/h.csv --solution %s/h.csv", "--history and --solution both name %s/h.csv: give each a file of "
+                                                   "its own"},
+        {"--history %s/r/manifest.txt",
+         "--results (its manifest) and --history both name %s/r/manifest.txt: give each a file of its own"},
     };
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/x.mtx.pcg", d), 0);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {

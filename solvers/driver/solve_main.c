@@ -1028,7 +1028,14 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
 static int outputs_refused(const solve_opts *o)
 {
     char path[4096];
+    tl_out_set seen = {0};
     if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
+    if (o->results) {
+        tl_results_manifest_path(o->results, path, sizeof path);
+        if (tl_out_set_add(&seen, PROGRAM, "--results", o->results) ||
+            tl_out_set_add(&seen, PROGRAM, "--results (its manifest)", path))
+            return 1;
+    }
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
@@ -1043,7 +1050,9 @@ static int outputs_refused(const solve_opts *o)
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
                     per_solver_path(path, sizeof path, files[f].path, o, &run);
-                    if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK) return 1;
+                    if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK ||
+                        tl_out_set_add(&seen, PROGRAM, files[f].option, path))
+                        return 1;
                 }
             }
     return 0;
