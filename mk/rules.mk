@@ -289,15 +289,29 @@ help:
 # out as the sources include them; *_impl.h are the modules' private
 # interiors and stay behind, and so does a header that includes one
 INSTALL_HEADERS = $(shell find $(MODULES) -name '*.h' ! -name '*_impl.h' ! -name 'rank_state.h' 2>/dev/null | xargs grep -L -e '_impl\.h"' -e 'rank_state\.h"' | sort)
-install: all install-headers
+# the data an installed program reads by default: trilap-model's
+# calibration, under PREFIX/share/trilap/ as in the tree (model/cli.h)
+INSTALL_DATA = results/model/calib-h200.txt
+install: install-check all install-headers install-data
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	$(if $(PROGRAM_FILES),install -m 755 $(PROGRAM_FILES) $(DESTDIR)$(PREFIX)/bin)
 	install -m 644 $(foreach m,$(MODULES),$(call MODULE_LIB,$(m))) $(DESTDIR)$(PREFIX)/lib
 	$(if $(SHLIB_FILES),install -m 755 $(SHLIB_FILES) $(DESTDIR)$(PREFIX)/lib)
 
+install-data: install-check
+	for f in $(INSTALL_DATA); do install -d $(DESTDIR)$(PREFIX)/share/trilap/$$(dirname $$f); \
+	  install -m 644 $$f $(DESTDIR)$(PREFIX)/share/trilap/$$f; done
+
+# make splits words at blanks: a PREFIX or DESTDIR holding one installed
+# into pieces of it, and beside it; refused before anything is written
+install-check:
+	@case "$(DESTDIR)$(PREFIX)" in *[[:space:]]*) \
+	  echo "make install: '$(DESTDIR)$(PREFIX)' holds a blank, which make cannot install into (install where there is none, then move it)" >&2; \
+	  exit 2;; esac
+
 # headers alone, building nothing (tests/test_firsthour.sh checks the set);
 # config.h as the last build wrote it
-install-headers:
+install-headers: install-check
 	install -d $(DESTDIR)$(PREFIX)/include/trilap
 	for h in $(wildcard $(CONFIG_H)) $(INSTALL_HEADERS); do \
 	  d=$(DESTDIR)$(PREFIX)/include/trilap/$$(dirname $${h#$(BUILD)/}); install -d $$d; install -m 644 $$h $$d; done
@@ -305,7 +319,7 @@ install-headers:
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-.PHONY: all tests gpu-tests check check-gpu tsan asan summary help install install-headers clean demo plots FORCE
+.PHONY: all tests gpu-tests check check-gpu tsan asan summary help install install-check install-headers install-data clean demo plots FORCE
 -include $(ALL_OBJS:.o=.d)
 
 # a libFuzzer build's object (mk/config.mk's fuzz_objs)

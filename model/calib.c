@@ -245,6 +245,9 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
 {
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
+    if (!f && errno == ENOENT)
+        return TL_FAIL(TL_ERR_IO, "calibration %s: %s (--calib FILE names one; trilap-model calibrate writes one)",
+                       path, strerror(errno));
     if (!f) return TL_FAIL(TL_ERR_IO, "calibration %s: %s", path, strerror(errno));
     struct stat sb; /* a folder opens, then reads as nothing */
     if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {

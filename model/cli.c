@@ -34,6 +34,8 @@ const char *tl_mcli_tree_path(const char *path, char *buf, size_t n)
     }
     char tree[8300];
     snprintf(tree, sizeof tree, "%s/%s", exe, path);
+    if (access(tree, F_OK) != 0) /* installed: PREFIX/share/trilap holds what make install copies */
+        snprintf(tree, sizeof tree, "%s/share/trilap/%s", exe, path);
     if (access(tree, F_OK) == 0) snprintf(buf, n, "%s", tree);
     return buf;
 }

@@ -41,8 +41,10 @@ tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header);
 
 /* `path` itself, or, when it is relative and not in the current folder,
  * the same path in the trilap tree this program was built in (its
- * bin/..): the default calibration is a file of that tree, and the
- * program may run from anywhere. The answer is in buf (n bytes). */
+ * bin/..), or under the share/trilap/ folder of the prefix it was
+ * installed in (make install copies the default calibration there): the
+ * default calibration is a file of that tree, and the program may run
+ * from anywhere. The answer is in buf (n bytes). */
 const char *tl_mcli_tree_path(const char *path, char *buf, size_t n);
 
 /* "4,8,16" -> ints in [1, hi] (at most max of them); 0 on a bad list, with

@@ -32,6 +32,10 @@
 #   results_to_a_pipe --results naming a pipe (as /dev/stdout behind |):
 #                     refused at once in one line, nothing run or written,
 #                     no manifest.txt beside it (it went to /dev as root)
+#   installed_model   make install: a PREFIX with a blank refused before
+#                     anything is written (make split it: files beside it);
+#                     an installed trilap-model finds its calibration under
+#                     PREFIX/share/trilap, and without one says --calib
 #   outputs_one_path  two output options naming one file (same.csv,
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
@@ -39,7 +43,7 @@ set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
-  demo_solver aliases install_headers results_to_a_pipe outputs_one_path output_limits model_interrupted
+  demo_solver aliases install_headers installed_model results_to_a_pipe outputs_one_path output_limits model_interrupted
   scripts_leave_nothing"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -354,6 +358,26 @@ install_headers() {
             [ -f "$inc/$i" ] || fail "${h#"$inc"/} includes $i, which is not installed"
         done < <(sed -n 's/^#include "\([a-z]*\/[a-z0-9_/]*\.h\)".*/\1/p' "$h")
     done < <(find "$inc" -name '*.h')
+}
+
+installed_model() {
+    local top rc=0 d=$tmp/inst
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    mkdir "$d" && cd "$d"
+    make -C "$top" -s install PREFIX="$d/a b" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    [ $rc -eq 2 ] && grep -q "make install: '$d/a b' holds a blank" "$tmp/err" ||
+        fail "make install into a prefix with a blank: exit $rc: $(cat "$tmp/err")"
+    [ -z "$(ls -A "$d")" ] || fail "make install with a blank wrote $(ls -A "$d")"
+    # the data make install puts under the prefix, then the program beside it
+    make -C "$top" -s install-data DESTDIR="$d" PREFIX=/usr >"$tmp/log" 2>&1 || fail "make install-data: $(cat "$tmp/log")"
+    mkdir -p "$d/usr/bin" && cp "$bin/trilap-model" "$d/usr/bin/"
+    "$d/usr/bin/trilap-model" tristream >"$tmp/out" 2>"$tmp/err" || fail "installed trilap-model tristream: $(cat "$tmp/err")"
+    grep -q "^# calibration: $d/usr/share/trilap/results/model/calib-h200.txt" "$tmp/out" ||
+        fail "not the installed calibration: $(head -n 8 "$tmp/out")"
+    rm -r "$d/usr/share"
+    one_line 1 "$d/usr/bin/trilap-model" tristream
+    grep -q -- "calib-h200.txt: No such file or directory (--calib FILE names one" "$tmp/err" ||
+        fail "no word of --calib: $(cat "$tmp/err")"
 }
 
 results_to_a_pipe() {
