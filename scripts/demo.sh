@@ -20,7 +20,10 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --out) out=$2; shift 2 ;;
         --from) from=$2; shift 2 ;;
-        --gpus) gpus=$2; shift 2 ;;
+        --gpus)
+            gpus=${2-}
+            [[ $gpus =~ ^[1-9][0-9]*$ ]] || { echo "demo.sh: invalid --gpus '$gpus': a number of GPUs, 1 or more" >&2; exit 2; }
+            shift 2 ;;
         -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "demo.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
         *) out=$1; shift ;;

@@ -209,5 +209,23 @@ TL_TEST(failing_step_is_named)
     free(e);
 }
 
-TL_TEST_MAIN(one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
+/* --gpus that is no number of GPUs: refused in one line before anything
+ * is written (it ran the replay and exited 0: a first-hour QA finding) */
+TL_TEST(bad_gpus_refused)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const bad[] = {"abc", "0", "-1", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tl_test_output r = tl_test_capture("scripts/demo.sh --gpus '%s' --out %s/d%zu", bad[i], t, i);
+        char want[128];
+        snprintf(want, sizeof want, "demo.sh: invalid --gpus '%s': a number of GPUs, 1 or more\n", bad[i]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want), "--gpus '%s': exit %d: %s", bad[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        char d[600];
+        snprintf(d, sizeof d, "%s/d%zu", t, i);
+        TL_ASSERT_MSG(access(d, F_OK) != 0, "%s written", d);
+    }
+}
+
+TL_TEST_MAIN(bad_gpus_refused, one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
              failing_nvidia_smi_is_no_gpu, failing_step_is_named)

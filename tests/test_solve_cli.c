@@ -809,8 +809,10 @@ TL_TEST(device_options_refused_elsewhere)
  * ignored; --backend petsc --schedule all ran 4 identical PETSc solves and
  * wrote 4 indistinguishable rows): trilap's method options with PETSc's
  * KSP, --check-every without a scalar program, --spmv-dot without cg or
- * pcg on one, --warmup-iterations without a warm-up solve. Where one run
- * acts on them they are taken. */
+ * pcg on one, --warmup-iterations without a warm-up solve,
+ * --residual-replacement without pipebicgstab (a first-hour QA finding:
+ * taken in silence with --solver cg). Where one run acts on them they are
+ * taken. */
 TL_TEST(run_options_refused_where_no_run_acts)
 {
 #define PETSC_KSP "--backend petsc runs PETSc's own KSP; "
@@ -855,6 +857,8 @@ TL_TEST(run_options_refused_where_no_run_acts)
          "trilap-solve: --warmup-iterations acts only on warm-up solves (this run: --warmup 0)\n"},
         {"--warmup 0 --warmup-iterations 0",
          "trilap-solve: --warmup-iterations acts only on warm-up solves (this run: --warmup 0)\n"},
+        {"--solver cg,pipecg --residual-replacement 5",
+         "trilap-solve: --residual-replacement acts only on pipebicgstab (this run: --solver cg,pipecg)\n"},
     };
 #undef PETSC_KSP
 #undef CHECK_EVERY
@@ -873,6 +877,7 @@ TL_TEST(run_options_refused_where_no_run_acts)
         "--scalars program --solver bicgstab,pipecg --check-every 2",
         "--scalars program --solver pipecg,pcg --no-spmv-dot",
         "--warmup 1 --warmup-iterations 2",
+        "--solver cg,pipebicgstab --residual-replacement 5",
     };
     for (size_t k = 0; k < sizeof taken / sizeof taken[0]; k++)
         TL_ASSERT_EQ(run("%s --repeat 1 --no-stats --launcher threads --ranks 1 %s gen:poisson7:4", bin(), taken[k]), 0);

@@ -1139,7 +1139,8 @@ static const char *methods_with_program(char *buf, size_t n, tl_method_fn progra
  * runs would act on them (before: taken and ignored): trilap's method
  * options with a backend that runs a solver of its own (--backend petsc:
  * PETSc's KSP), --warmup-iterations with no warm-up solve, --check-every
- * where no run is a scalar program, --spmv-dot where no cg or pcg run is.
+ * where no run is a scalar program, --spmv-dot where no cg or pcg run is,
+ * --residual-replacement where no run replaces its residual periodically.
  * A run is a scalar program when its method has one and --scalars is
  * program, or auto on a backend with device scalars (cuda), as
  * tl_method_choose decides. One line, 1 when refused. */
@@ -1174,6 +1175,19 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
         return 1;
     }
     if (sb->own_solver) return 0;
+    if (tl_opts_given(res, &o->residual_replacement)) {
+        int acts = 0;
+        for (int k = 0; k < o->nmethods; k++) acts |= o->methods[k]->periodic_replacement;
+        if (!acts) {
+            char names[128] = "";
+            for (int i = 0, at = 0; i < tl_nmethods; i++)
+                if (tl_methods[i].periodic_replacement)
+                    at += snprintf(names + at, sizeof names - (size_t)at, "%s%s", at ? ", " : "", tl_methods[i].name);
+            fprintf(stderr, "%s: --residual-replacement acts only on %s (this run: --solver %s)\n", PROGRAM, names,
+                    o->solver);
+            return 1;
+        }
+    }
     /* the device backend is the one with device scalars (ops->scalars):
      * named by its row, so that a build without CUDA refuses the same */
     int program = o->scalars == TL_ASK_SCALARS_PROGRAM || (o->scalars == TL_ASK_SCALARS_AUTO && sb->device);

@@ -35,7 +35,7 @@ struct tl_method {
                          tl_solve_run (TL_SOLVE_VECTORS): the device memory estimate */
     int spd; /* needs a symmetric positive definite matrix (and M) */
     int pipelined;
-    int periodic_replacement; /* takes --residual-replacement N (the others ignore it) */
+    int periodic_replacement; /* takes --residual-replacement N (trilap-solve refuses it for the others) */
     tl_precond default_precond;
     const char *summary;
 };
