@@ -10,7 +10,9 @@
 # Without gnuplot the report and the CSV files are still written (it says
 # so at the start and in the report); TL_GNUPLOT names another gnuplot.
 # A failing step is named on stderr ("demo.sh: failed while ...") with the
-# command and its exit status, and no report is left behind.
+# command and its exit status, and DIR is left as it was: the run writes
+# into a folder of its own inside it and moves its files in at the end
+# (the solver part, DIR/solver, is written in place).
 set -Eeuo pipefail
 
 out=demo-out
@@ -36,15 +38,21 @@ analyze=$bin/trilap-analyze
 variants=(two-stream three-naive three-split)
 [[ -x $analyze ]] || { echo "demo.sh: $analyze not built (run make)" >&2; exit 1; }
 start=$(date +%s)
-report=$out/report.txt
 
 # Which step is running, for the one line a failure prints.
 step="reading the arguments"
+# The run writes into a folder of its own inside --out (stage) and moves
+# what it made into --out only when every step has passed: a failed or
+# interrupted run leaves --out as it was (a failed analysis had left a
+# 0-byte table over the last good one, beside the last run's pictures).
+stage=""
 on_error() {
     echo "demo.sh: failed while $step (exit $1: $2)" >&2
-    rm -f "$report.tmp"
+    [[ -z $stage ]] || rm -rf "$stage"
 }
 trap 'on_error $? "$BASH_COMMAND"' ERR
+trap '[[ -z $stage ]] || rm -rf "$stage"; exit 130' INT
+trap '[[ -z $stage ]] || rm -rf "$stage"; exit 143' TERM
 
 gnuplot=${TL_GNUPLOT:-gnuplot}
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
@@ -59,17 +67,23 @@ visible_gpus() {
     { nvidia-smi -L 2>/dev/null || true; } | awk '/^GPU/ { n++ } END { print n + 0 }'
 }
 
+final=$out
+step="making $final"
+mkdir -p "$final"
+stage=$(mktemp -d "$final/.demo-partial.XXXXXX")
+out=$stage
+report=$out/report.txt
+
 if [[ -z $from ]]; then
     step="counting the visible GPUs"
     n=$(visible_gpus)
     if [[ $n -gt 0 && -x $bin/trilap-bench ]]; then
         gpus=${gpus:-$n}
         from=$out/run
-        source_line="live run: bin/trilap-bench tristream on $gpus GPU(s) of $(hostname)"
+        source_line="live run: bin/trilap-bench tristream on $gpus GPU(s) of $(hostname) (traces in $final/run)"
         echo "demo.sh: $source_line"
         step="preparing $from"
-        rm -rf "$from"
-        mkdir -p "$from" # and $out, where bench.txt goes
+        mkdir -p "$from"
         step="running the microbenchmark (bin/trilap-bench tristream --gpus $gpus)"
         "$bin/trilap-bench" tristream --variants "$(IFS=,; echo "${variants[*]}")" --gpus "$gpus" \
             --trace "$from" --results "$from/results.csv" | tee "$out/bench.txt"
@@ -87,13 +101,11 @@ for v in "${variants[@]}"; do
     [[ -f $from/$v/trace.rank0.csv || -f $from/$v/trace.rank0.csv.gz ]] || {
         echo "demo.sh: no trace $from/$v/trace.rank0.csv[.gz]; record one with" >&2
         echo "  bin/trilap-bench tristream --variants two-stream,three-naive,three-split --trace $from" >&2
+        rm -rf "$stage"
         exit 1
     }
 done
-echo "demo.sh: analysing $from into $out"
-step="making $out"
-mkdir -p "$out"
-rm -f "$report" # a failed run leaves no report behind, not even an older one
+echo "demo.sh: analysing $from into $final"
 
 files="" titles=""
 for v in "${variants[@]}"; do
@@ -160,9 +172,11 @@ itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") 
 # stop the script under pipefail.
 # the solver part: Pipe-PCG two-stream vs three-split (GPU, or the host
 # backend with the committed GPU traces)
-step="the solver part: scripts/demo-solver.sh $out/solver"
+# (into --out itself: its report and trilap-solve's manifest name the
+# folder they were written in)
+step="the solver part: scripts/demo-solver.sh $final/solver"
 SOLVE=$bin/trilap-solve ANALYZE=$analyze GNUPLOT=$([[ -n $gnuplot ]] && echo 1 || echo 0) \
-    "$here/scripts/demo-solver.sh" "$out/solver" > "$out/solver.log" 2>&1
+    "$here/scripts/demo-solver.sh" "$final/solver" > "$out/solver.log" 2>&1
 
 step="writing $report"
 {
@@ -198,11 +212,19 @@ step="writing $report"
         fi
     done
     echo
-    cat "$out/solver/report.md"
+    cat "$final/solver/report.md"
     echo
     echo "files: $plots; overlap-*.txt, diagnose-*.txt, breakdown.txt, compare-*.txt (tables, CSV beside them);"
     echo "       perfetto-*.json (open in https://ui.perfetto.dev)"
     echo "took $(( $(date +%s) - start )) s"
-} > "$report.tmp"
-mv "$report.tmp" "$report"
-cat "$report"
+} > "$report"
+# every step passed: what this run made replaces the same names in --out
+step="moving the results into $final"
+for f in "$stage"/* "$stage"/.[!.]*; do
+    [[ -e $f ]] || continue
+    rm -rf "${final:?}/${f##*/}"
+    mv "$f" "$final/"
+done
+rmdir "$stage"
+stage=""
+cat "$final/report.txt"

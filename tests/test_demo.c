@@ -25,7 +25,7 @@ static int is_png(const char *path)
 static char *report_of(const char *out)
 {
     char p[1024];
-    snprintf(p, sizeof p, "%s/report.txt", out);
+    if (snprintf(p, sizeof p, "%s/report.txt", out) >= (int)sizeof p) return NULL;
     return tl_test_read(p);
 }
 
@@ -176,7 +176,10 @@ TL_TEST(failing_nvidia_smi_is_no_gpu)
     free(e);
 }
 
-/* A broken trace: the step and the command are named, no report is left. */
+/* A broken trace: the step and the command are named, and the --out
+ * folder is left as it was (it had lost the older report and kept a 0-byte
+ * table over the last good one beside the last run's other files: a
+ * first-hour QA finding); no folder of the failed run stays inside it. */
 TL_TEST(failing_step_is_named)
 {
     const char *t = tl_test_tmpdir();
@@ -187,13 +190,13 @@ TL_TEST(failing_step_is_named)
              "cp -r %s %s && sed -i '40s/.*/not,a,row/' %s/three-naive/trace.rank0.csv", data, runs,
              runs);
     TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
-    /* an older report in the folder must not survive a failed run */
+    /* an older run's files: a failed run changes none of them */
     TL_ASSERT_EQ(mkdir(out, 0755), 0);
     snprintf(p, sizeof p, "%s/report.txt", out);
-    FILE *f = fopen(p, "w");
-    TL_ASSERT(f);
-    fputs("old report\n", f);
-    fclose(f);
+    tl_test_write(p, "old report\n");
+    char old_table[700];
+    snprintf(old_table, sizeof old_table, "%s/overlap-two-stream.txt", out);
+    tl_test_write(old_table, "old table\n");
     snprintf(cmd, sizeof cmd, "TL_GNUPLOT=/nonexistent scripts/demo.sh --from %s --out %s", runs,
              out);
     char *o = NULL, *e = NULL;
@@ -202,9 +205,16 @@ TL_TEST(failing_step_is_named)
     TL_ASSERT_MSG(strstr(e, "wrong field count"), "%s", e); /* trilap-analyze's own line */
     TL_ASSERT_MSG(strstr(e, "demo.sh: failed while analysing three-naive: trilap-analyze overlap "),
                   "%s", e);
-    TL_ASSERT_MSG(access(p, F_OK) != 0, "a report was left behind");
-    snprintf(p, sizeof p, "%s/report.txt.tmp", out);
-    TL_ASSERT(access(p, F_OK) != 0);
+    char *text = tl_test_read(p);
+    TL_ASSERT_MSG(text && !strcmp(text, "old report\n"), "report.txt: %s", text ? text : "(gone)");
+    free(text);
+    text = tl_test_read(old_table);
+    TL_ASSERT_MSG(text && !strcmp(text, "old table\n"), "overlap-two-stream.txt: %s", text ? text : "(gone)");
+    free(text);
+    snprintf(cmd, sizeof cmd, "ls -A %s", out);
+    char listing[1024];
+    TL_ASSERT_EQ(tl_test_sh_to(listing, sizeof listing, "%s", cmd), 0);
+    TL_ASSERT_MSG(!strcmp(listing, "overlap-two-stream.txt\nreport.txt\n"), "left in %s:\n%s", out, listing);
     free(o);
     free(e);
 }
