@@ -496,8 +496,8 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     TL_TRY(tl_partition_by_spec(spec, a, nparts, *part));
     tl_partition_stats ps;
     TL_TRY(tl_partition_stats_compute(a, *part, nparts, &ps));
-    snprintf(partdesc, ndesc, "%s (%d parts, edge cut %lld, rows %lld..%lld, imbalance %.3f)", spec,
-             nparts, (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
+    snprintf(partdesc, ndesc, "%s (%d part%s, edge cut %lld, rows %lld..%lld, imbalance %.3f)", spec,
+             nparts, nparts == 1 ? "" : "s", (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
              ps.imbalance);
     return TL_OK;
 }
