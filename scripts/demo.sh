@@ -195,7 +195,7 @@ step="writing $report"
     sed -n 's/^# \(speedup\)/traced: three-split vs three-naive, \1/p' "$out/compare-three-naive-vs-three-split.txt"
     if [[ -n $timed ]]; then
         echo
-        echo "untraced timing of the same run ($timed; median us per iteration, speedup over two-stream):"
+        echo "untraced timing of the same run (${timed/#"$stage"/$final}; median us per iteration, speedup over two-stream):"
         sed -n -e 's/^# \(variant\)/    \1/p; t' -e 's/^  /    /p' "$out/timed-speedup.txt"
         echo "(the traced iterations are slower: the tracer adds work to every launch; compare variants"
         echo " with the untraced table, read the traces for where the time goes)"

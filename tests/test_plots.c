@@ -603,6 +603,8 @@ TL_TEST(demo_gpu_path_creates_run_dir)
     char *text = slurp(p);
     TL_ASSERT_MSG(strstr(text, "source: live run: bin/trilap-bench tristream on 2 GPU(s)"), "%s", text);
     TL_ASSERT_MSG(strstr(text, "untraced timing of the same run"), "%s", text);
+    /* the report names where the files are, not the folder the run wrote them in */
+    TL_ASSERT_MSG(!strstr(text, ".demo-partial") && strstr(text, "/demo/run/results.csv;"), "%s", text);
     snprintf(p, sizeof p, "%s/demo/breakdown-stack.csv", t);
     text = slurp(p);
     TL_ASSERT_MSG(has_row(text, "three-split,2,", ",58.00") && has_row(text, "two-stream,2,", ",66.00"), "%s", text);
