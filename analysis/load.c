@@ -445,6 +445,9 @@ tl_status tl_an_input_kind(const char *path)
                                      "gunzip -c %s > PLAIN.sqlite, then give PLAIN.sqlite", path, path);
     if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
         return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
+    struct stat sb; /* a trace cut to nothing (a full disk, a copy stopped at once) */
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: empty file: no trace in it", path);
     return TL_OK;
 }
 

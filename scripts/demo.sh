@@ -68,6 +68,7 @@ visible_gpus() {
 }
 
 final=$out
+[[ ! -e $final || -d $final ]] || { echo "demo.sh: --out $final: a file, not a folder" >&2; exit 2; }
 step="making $final"
 mkdir -p "$final"
 stage=$(mktemp -d "$final/.demo-partial.XXXXXX")

@@ -813,6 +813,11 @@ TL_TEST(reader_robustness)
     e = out_of(t, "err");
     TL_ASSERT_MSG(strstr(e, "hello.txt: neither a run folder, a PyTorch profiler trace nor an Nsight Systems"), "%s", e);
     free(e);
+    /* an empty file is called empty (it was "neither a run folder, ...") */
+    TL_ASSERT_EQ(sh(t, ": > %s/cut.json; %s/trilap-analyze overlap %s/cut.json", t, tl_test_bin(), t), 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "cut.json: empty file: no trace in it") && tl_test_count(e, "\n") == 1, "%s", e);
+    free(e);
     TL_ASSERT_EQ(sh(t, "cat %s/hello.txt | %s/trilap-analyze overlap /dev/stdin", t, tl_test_bin()), 1);
     e = out_of(t, "err");
     TL_ASSERT_MSG(strstr(e, "/dev/stdin: a pipe or a device: traces are read from files"), "%s", e);

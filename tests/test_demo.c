@@ -220,7 +220,8 @@ TL_TEST(failing_step_is_named)
 }
 
 /* --gpus that is no number of GPUs: refused in one line before anything
- * is written (it ran the replay and exited 0: a first-hour QA finding) */
+ * is written (it ran the replay and exited 0: a first-hour QA finding),
+ * and an --out that is a file */
 TL_TEST(bad_gpus_refused)
 {
     const char *t = tl_test_tmpdir();
@@ -235,6 +236,14 @@ TL_TEST(bad_gpus_refused)
         snprintf(d, sizeof d, "%s/d%zu", t, i);
         TL_ASSERT_MSG(access(d, F_OK) != 0, "%s written", d);
     }
+    /* --out naming a file: one line (mkdir's own came first) */
+    char afile[600], want[700];
+    snprintf(afile, sizeof afile, "%s/afile", t);
+    tl_test_write(afile, "x\n");
+    tl_test_output r = tl_test_capture("scripts/demo.sh --out %s", afile);
+    snprintf(want, sizeof want, "demo.sh: --out %s: a file, not a folder\n", afile);
+    TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want), "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST_MAIN(bad_gpus_refused, one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
