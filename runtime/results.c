@@ -81,6 +81,14 @@ void tl_results_manifest_path(const char *results, char *buf, size_t n)
         snprintf(buf, n, "%.*s/manifest.txt", (int)(slash - results), results);
 }
 
+int tl_results_set_add(tl_out_set *s, const char *program, const char *results)
+{
+    char manifest[4096];
+    tl_results_manifest_path(results, manifest, sizeof manifest);
+    return tl_out_set_add(s, program, "--results", results) ||
+           tl_out_set_add(s, program, "--results (its manifest)", manifest);
+}
+
 const char *tl_results_quote(char *buf, size_t n, const char *s)
 {
     if (n < 3) {

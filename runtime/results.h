@@ -57,6 +57,10 @@ char *tl_manifest_command(int argc, char *const argv[]);
 
 /* The manifest path beside a results file: "<dir of results>/manifest.txt". */
 void tl_results_manifest_path(const char *results, char *buf, size_t n);
+/* tl_out_set_add of a results file and of the manifest written beside it
+ * ("--results (its manifest)"); 1 after its line when either lands where
+ * another output of the run does. */
+int tl_results_set_add(tl_out_set *s, const char *program, const char *results);
 
 
 /* Write a whole file atomically: temp name in the same folder, rename. */

@@ -46,13 +46,10 @@ step="reading the arguments"
 # interrupted run leaves --out as it was (a failed analysis had left a
 # 0-byte table over the last good one, beside the last run's pictures).
 stage=""
-on_error() {
-    echo "demo.sh: failed while $step (exit $1: $2)" >&2
-    [[ -z $stage ]] || rm -rf "$stage"
-}
-trap 'on_error $? "$BASH_COMMAND"' ERR
-trap '[[ -z $stage ]] || rm -rf "$stage"; exit 130' INT
-trap '[[ -z $stage ]] || rm -rf "$stage"; exit 143' TERM
+trap '[[ -z $stage ]] || rm -rf "$stage"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'echo "demo.sh: failed while $step (exit $?: $BASH_COMMAND)" >&2' ERR
 
 gnuplot=${TL_GNUPLOT:-gnuplot}
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
@@ -102,7 +99,6 @@ for v in "${variants[@]}"; do
     [[ -f $from/$v/trace.rank0.csv || -f $from/$v/trace.rank0.csv.gz ]] || {
         echo "demo.sh: no trace $from/$v/trace.rank0.csv[.gz]; record one with" >&2
         echo "  bin/trilap-bench tristream --variants two-stream,three-naive,three-split --trace $from" >&2
-        rm -rf "$stage"
         exit 1
     }
 done
@@ -221,8 +217,7 @@ step="writing $report"
 } > "$report"
 # every step passed: what this run made replaces the same names in --out
 step="moving the results into $final"
-for f in "$stage"/* "$stage"/.[!.]*; do
-    [[ -e $f ]] || continue
+for f in "$stage"/*; do
     rm -rf "${final:?}/${f##*/}"
     mv "$f" "$final/"
 done

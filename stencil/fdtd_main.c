@@ -551,20 +551,21 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
  * refused already: refuse_half_pairs). */
 static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 {
-    char manifest[4096];
+    tl_out_set seen = {0};
+    if (o->results) {
+        char manifest[4096];
+        tl_results_manifest_path(o->results, manifest, sizeof manifest);
+        TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
+        TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
+        if (tl_results_set_add(&seen, PROG " run", o->results)) return TL_ERR_INVAL;
+    }
     const struct {
         const char *option, *path;
-    } files[] = {{"--results", o->results},
-                 {"--results (its manifest)", o->results ? manifest : NULL},
-                 {"--seismogram", o->seismogram},
-                 {"--energy-out", o->energy_out},
-                 {"--breakdown", o->breakdown}};
-    if (o->results) tl_results_manifest_path(o->results, manifest, sizeof manifest);
-    tl_out_set seen = {0};
+    } files[] = {{"--seismogram", o->seismogram}, {"--energy-out", o->energy_out}, {"--breakdown", o->breakdown}};
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         if (!files[f].path) continue;
         TL_TRY(tl_fdtd_cli_check_output(files[f].option, files[f].path, NULL));
-        if (tl_out_set_add(&seen, "trilap-fdtd run", files[f].option, files[f].path)) return TL_ERR_INVAL;
+        if (tl_out_set_add(&seen, PROG " run", files[f].option, files[f].path)) return TL_ERR_INVAL;
     }
     if (c->slice_every > 0) {
         char first[64];

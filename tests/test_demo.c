@@ -211,9 +211,8 @@ TL_TEST(failing_step_is_named)
     text = tl_test_read(old_table);
     TL_ASSERT_MSG(text && !strcmp(text, "old table\n"), "overlap-two-stream.txt: %s", text ? text : "(gone)");
     free(text);
-    snprintf(cmd, sizeof cmd, "ls -A %s", out);
     char listing[1024];
-    TL_ASSERT_EQ(tl_test_sh_to(listing, sizeof listing, "%s", cmd), 0);
+    TL_ASSERT_EQ(tl_test_sh_to(listing, sizeof listing, "ls -A %s", out), 0);
     TL_ASSERT_MSG(!strcmp(listing, "overlap-two-stream.txt\nreport.txt\n"), "left in %s:\n%s", out, listing);
     free(o);
     free(e);

@@ -1030,12 +1030,7 @@ static int outputs_refused(const solve_opts *o)
     char path[4096];
     tl_out_set seen = {0};
     if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
-    if (o->results) {
-        tl_results_manifest_path(o->results, path, sizeof path);
-        if (tl_out_set_add(&seen, PROGRAM, "--results", o->results) ||
-            tl_out_set_add(&seen, PROGRAM, "--results (its manifest)", path))
-            return 1;
-    }
+    if (o->results && tl_results_set_add(&seen, PROGRAM, o->results)) return 1;
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
@@ -1118,16 +1113,28 @@ static int device_options_refused(const solve_opts *o, const tl_optresult *res, 
     return 0;
 }
 
-/* "a, b and c": the methods whose scalar program is `program` (NULL: any
- * scalar program), in the table's order. */
-static const char *methods_with_program(char *buf, size_t n, tl_method_fn program)
+/* Whether method m is one a message lists: its scalar program is
+ * `program` (NULL: any scalar program); with `replaces`, it replaces its
+ * residual periodically instead. */
+typedef struct method_filter {
+    tl_method_fn program;
+    int replaces;
+} method_filter;
+
+static int method_kept(const tl_method *m, method_filter f)
+{
+    if (f.replaces) return m->periodic_replacement;
+    tl_method_fn fn = m->variants[TL_VARIANT_PROGRAM];
+    return fn && (!f.program || fn == f.program);
+}
+
+/* "a, b and c": the methods the filter keeps, in the table's order. */
+static const char *methods_where(char *buf, size_t n, method_filter f)
 {
     const tl_method *with[8];
     int k = 0;
-    for (int i = 0; i < tl_nmethods && k < 8; i++) {
-        tl_method_fn fn = tl_methods[i].variants[TL_VARIANT_PROGRAM];
-        if (fn && (!program || fn == program)) with[k++] = &tl_methods[i];
-    }
+    for (int i = 0; i < tl_nmethods && k < 8; i++)
+        if (method_kept(&tl_methods[i], f)) with[k++] = &tl_methods[i];
     size_t at = 0;
     buf[0] = '\0';
     for (int i = 0; i < k && at < n; i++)
@@ -1179,12 +1186,9 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
         int acts = 0;
         for (int k = 0; k < o->nmethods; k++) acts |= o->methods[k]->periodic_replacement;
         if (!acts) {
-            char names[128] = "";
-            for (int i = 0, at = 0; i < tl_nmethods; i++)
-                if (tl_methods[i].periodic_replacement)
-                    at += snprintf(names + at, sizeof names - (size_t)at, "%s%s", at ? ", " : "", tl_methods[i].name);
-            fprintf(stderr, "%s: --residual-replacement acts only on %s (this run: --solver %s)\n", PROGRAM, names,
-                    o->solver);
+            char names[128];
+            fprintf(stderr, "%s: --residual-replacement acts only on %s (this run: --solver %s)\n", PROGRAM,
+                    methods_where(names, sizeof names, (method_filter){.replaces = 1}), o->solver);
             return 1;
         }
     }
@@ -1214,7 +1218,7 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
         if (acts) continue;
         char names[128];
         fprintf(stderr, "%s: --%s acts only on the scalar programs of %s (this run: --solver %s, --scalars %s)\n",
-                PROGRAM, program_only[i].name, methods_with_program(names, sizeof names, program_only[i].program),
+                PROGRAM, program_only[i].name, methods_where(names, sizeof names, (method_filter){.program = program_only[i].program}),
                 o->solver, scalars);
         return 1;
     }
