@@ -84,6 +84,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     int64_t *sizes = NULL;
     size_t nsizes = 0;
     tl_comm_row *rows = NULL;
+    tl_results_rows lines = {0}; /* rank 0: where its rows went in --results, for the manifest */
     tl_bench_cell *cells = NULL;
     tl_bench_meta m = {0};
     size_t nrows = 0;
@@ -170,15 +171,14 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
             for (size_t i = 0; i < nrows; i++)
                 TL_TRYGOTO(tl_results_append(
                                o->results, tl_comm_results_header,
-                               tl_comm_results_row(&rows[i], ctx->size, o->iters, row, sizeof row)),
+                               tl_comm_results_row(&rows[i], ctx->size, o->iters, row, sizeof row), &lines),
                            st, fail);
         }
     }
-    if (o->results) {
-        char path[1200];
-        tl_results_manifest_path(o->results, path, sizeof path);
-        TL_TRYGOTO(tl_manifest_write(ctx, path, "subcommand: comm\n"), st, fail);
-    }
+    if (o->results)
+        TL_TRYGOTO(tl_manifest_add(ctx, ctx->rank == 0 ? o->results : NULL, ctx->rank == 0 ? &lines : NULL,
+                                   "subcommand: comm\n"),
+                   st, fail);
     if (wrong_total > 0) {
         if (ctx->rank == 0) tl_log("comm: %" PRId64 " wrong values: the run fails", wrong_total);
         st = TL_ERR_NUMERIC;

@@ -166,6 +166,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     tl_status st = TL_OK, local = TL_OK;
     wire_row w[5], *all = NULL;
     tl_stream_row *rows = NULL;
+    tl_results_rows lines = {0}; /* rank 0: where its rows went in --results, for the manifest */
     tl_bench_cell *cells = NULL;
     tl_bench_meta m = {0};
     int nrows_rank = 5;
@@ -250,15 +251,15 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
             for (size_t i = 0; i < nrows; i++)
                 TL_TRYGOTO(tl_results_append(o->results, tl_stream_results_header,
                                              tl_stream_results_row(&rows[i], o->count, o->iters,
-                                                                   row, sizeof row)),
+                                                                   row, sizeof row),
+                                             &lines),
                            st, fail);
         }
     }
-    if (o->results) {
-        char path[1200];
-        tl_results_manifest_path(o->results, path, sizeof path);
-        TL_TRYGOTO(tl_manifest_write(ctx, path, "subcommand: stream\n"), st, fail);
-    }
+    if (o->results)
+        TL_TRYGOTO(tl_manifest_add(ctx, ctx->rank == 0 ? o->results : NULL, ctx->rank == 0 ? &lines : NULL,
+                                   "subcommand: stream\n"),
+                   st, fail);
     if (wrong > 0) {
         if (ctx->rank == 0) tl_log("stream: %" PRId64 " wrong values: verification failed", wrong);
         st = TL_ERR_NUMERIC;

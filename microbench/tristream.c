@@ -37,7 +37,8 @@ typedef struct tri_state {
     int64_t ar_n, ring_n, dx_n;         /* sizes at the current point */
     int64_t daxpy_updates;              /* y = K * a after K updates since the reset */
     int sms;
-    tl_progress bar; /* rank 0's: one unit per timed repetition and traced window */
+    tl_progress bar;      /* rank 0's: one unit per timed repetition and traced window */
+    tl_results_rows rows; /* rank 0's: the lines its rows took in --results, for the manifest */
 } tri_state;
 
 static unsigned roles_used(const tl_tristream_variant *v)
@@ -237,7 +238,7 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
                                      .launch_mode = tl_bench_env("NCCL_LAUNCH_MODE"),
                                      .wrong = w};
             TL_TRY(tl_results_append(t->opts->results, tl_tristream_results_header,
-                                     tl_tristream_results_row(&s, row, sizeof row)));
+                                     tl_tristream_results_row(&s, row, sizeof row), &t->rows));
         }
     }
     tl_probe_window_stop(ctx);
@@ -432,10 +433,10 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     tl_progress_end(&t.bar);
     TL_TRYGOTO(tri_report(ctx, run, &t, &c), st, fail);
     if (t.opts->results) {
-        char path[1200], extra[256];
-        tl_results_manifest_path(t.opts->results, path, sizeof path);
+        char extra[256];
         snprintf(extra, sizeof extra, "subcommand: tristream\nwrong: %" PRId64 "\n", c.wrong);
-        TL_TRYGOTO(tl_manifest_write(ctx, path, extra), st, fail);
+        TL_TRYGOTO(tl_manifest_add(ctx, ctx->rank == 0 ? t.opts->results : NULL, ctx->rank == 0 ? &t.rows : NULL, extra),
+                   st, fail);
     }
     if (c.wrong > 0) {
         if (ctx->rank == 0) tl_log("tristream: %" PRId64 " wrong values: the run fails", c.wrong);

@@ -202,7 +202,32 @@ const char *tl_results_unfit(const char *path)
                                  : NULL;
 }
 
-tl_status tl_results_append(const char *path, const char *header, const char *row)
+/* Newlines in the first `size` bytes of fd. */
+static tl_status count_lines(int fd, const char *path, off_t size, long *lines)
+{
+    char buf[65536];
+    long n = 0;
+    for (off_t off = 0; off < size;) {
+        ssize_t r = pread(fd, buf, sizeof buf, off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return TL_FAIL(TL_ERR_IO, "%s: read: %s", path, r < 0 ? strerror(errno) : "shorter than its size");
+        for (ssize_t i = 0; i < r; i++) n += buf[i] == '\n';
+        off += r;
+    }
+    *lines = n;
+    return TL_OK;
+}
+
+static void rows_take(tl_results_rows *rows, long line, int fresh)
+{
+    if (!rows) return;
+    if (rows->count == 0) rows->first = line;
+    rows->last = line;
+    rows->count++;
+    rows->fresh |= fresh;
+}
+
+tl_status tl_results_append(const char *path, const char *header, const char *row, tl_results_rows *rows)
 {
     TL_CHECK(path && header && row, TL_ERR_INVAL, "path, header and row are required");
     const char *unfit = tl_results_unfit(path);
@@ -227,6 +252,7 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
         goto fail;
     }
     int need_header = sb.st_size == 0, need_newline = 0;
+    long lines = 0;
     if (!need_header) {
         TL_TRYGOTO(read_first_line(fd, path, &first), st, fail);
         TL_TRYGOTO(same_header(path, first, header), st, fail);
@@ -237,6 +263,7 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
             goto fail;
         }
         need_newline = last != '\n';
+        if (rows) TL_TRYGOTO(count_lines(fd, path, sb.st_size, &lines), st, fail);
     }
     /* one write for header and row, so a reader never sees half of either */
     size_t n = (need_header ? hlen + 1 : 0) + (size_t)need_newline + rlen + 1;
@@ -255,6 +282,7 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
     memcpy(buf + at, row, rlen);
     buf[at + rlen] = '\n';
     TL_TRYGOTO(write_all(fd, buf, n, path), st, fail);
+    rows_take(rows, need_header ? 2 : lines + need_newline + 1, need_header);
 fail:
     free(first);
     free(buf);

@@ -10,9 +10,18 @@
 #include "runtime/ctx.h"
 #include "runtime/out.h" /* tl_mkdir_p, tl_mkdir_parent */
 
+/* The rows one run appended to a results file, for its block in the
+ * manifest: their line numbers (the header is line 1). */
+typedef struct tl_results_rows {
+    long first, last; /* 0 before the first row */
+    long count;       /* fewer than last - first + 1 where another run's rows came between */
+    int fresh;        /* this run wrote the header: the file's earlier rows, if any, are gone */
+} tl_results_rows;
+
 /* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2".
- * A device or a pipe is refused (tl_results_unfit). */
-tl_status tl_results_append(const char *path, const char *header, const char *row);
+ * A device or a pipe is refused (tl_results_unfit). rows (NULL: not kept)
+ * takes the row's line. */
+tl_status tl_results_append(const char *path, const char *header, const char *row, tl_results_rows *rows);
 /* Before the run: whether `path` can take this program's rows (not a
  * stream, it and manifest.txt beside it writable, an existing file's
  * header the same); one line naming the path and the reason. */
@@ -28,6 +37,15 @@ const char *tl_results_unfit(const char *path);
  * Collective on ctx (gathers host and GPU names); rank 0 writes it to
  * `path` through a temporary file and rename. */
 tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
+/* The same lines as a block of manifest.txt beside `results`, after its
+ * `program:` and `command:` the results file's name and the lines the run
+ * appended (`results: fdtd.csv`, `results_lines: 2-3`). Blocks of earlier
+ * runs stay, a blank line between blocks, so rows appended by several
+ * commands keep each its provenance; those naming this results file go
+ * when the run started it afresh (rows->fresh). Rank 0 reads and rewrites
+ * the file (temp + rename) under the results file's lock; the other
+ * ranks pass results NULL. Collective. */
+tl_status tl_manifest_add(tl_ctx *ctx, const char *results, const tl_results_rows *rows, const char *extra);
 
 /* One CSV field as RFC 4180 reads it: in double quotes, each inner double
  * quote doubled (`a "b",c` -> `"a ""b"",c"`), for free text in a row (a

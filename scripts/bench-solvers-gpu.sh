@@ -203,10 +203,10 @@ if [ -x "$ANALYZE" ]; then
         log "no Sec. IV-C table (breakdown.txt says why)"
     fi
 fi
-# manifest: the last trilap-solve's, plus what this script ran
+# manifest: trilap-solve's blocks, a run each, then a block of what this script ran
 last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
 {
-    [ -n "$last" ] && cat "$last"
+    [ -n "$last" ] && cat "$last" && echo
     echo "script: scripts/bench-solvers-gpu.sh $([ $quick -eq 1 ] && echo --quick)$([ $paper -eq 1 ] && echo --paper) --budget $budget${only:+ --cases $only}$([ $compare -eq 1 ] && echo ' --fuse-compare')"
     echo "triad_gbs: $triad"
     echo "elapsed_s: $((SECONDS - start))"

@@ -332,7 +332,7 @@ fi
 
 echo "elapsed_s: $((SECONDS - start))" >>"$manifest"
 last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
-[ -n "$last" ] && sed 's/^/trilap-solve /' "$last" >>"$manifest"
+[ -n "$last" ] && sed '/./s/^/trilap-solve /' "$last" >>"$manifest"
 cat "$out/summary.txt"
 [ $breakdown -eq 1 ] && [ -f "$out/breakdown.txt" ] && cat "$out/breakdown.txt"
 log "done in $((SECONDS - start)) s (budget $budget s)"

@@ -4,8 +4,8 @@
 # poisson3da family) and pipebicgstab (Jacobi) on convection-diffusion, each
 # under every schedule (sync, two-stream, three-naive, three-split) in
 # fixed-iteration benchmark mode (--rtol 0 --atol 0 --max-iterations K).
-# Writes OUT/solver-schedules.csv (one row per timed solve), the manifests,
-# OUT/console.log, OUT/summary.txt and, with gnuplot, OUT/solver-bars.{png,pdf}.
+# Writes OUT/solver-schedules.csv (one row per timed solve), OUT/manifest.txt
+# (trilap-solve's block per run, naming the lines of its rows), OUT/console.log, OUT/summary.txt and, with gnuplot, OUT/solver-bars.{png,pdf}.
 #
 #   scripts/run-solver-schedules.sh 4                          # 4 MPI ranks, host backend
 #   LAUNCH=threads scripts/run-solver-schedules.sh 2 --n 64
@@ -123,7 +123,7 @@ log=$out/console.log
 [[ ! -e $csv ]] || { echo "$prog: $csv exists; choose another OUT or remove it" >&2; exit 1; }
 made=0
 [[ -e $out ]] || made=1
-mkdir -p "$out/manifests"
+mkdir -p "$out"
 
 cores=$(nproc)
 launcher=()
@@ -195,7 +195,6 @@ for r in "${runs[@]}"; do
             fi
             exit "$rc"
         fi
-        [[ ! -f $out/manifest.txt ]] || cp "$out/manifest.txt" "$out/manifests/$tag-$sched-round$round.txt"
     done; done
 done
 [[ -s $csv ]] || { echo "$prog: no results in $csv" >&2; exit 1; }

@@ -415,7 +415,10 @@ static tl_status write_csv_series(const char *path, const char *header, const do
     return st;
 }
 
-static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, double none_s, double *seconds)
+/* One simulation and its row (rank 0 appends it to --results, its line
+ * kept in rows for the manifest). */
+static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, double none_s, double *seconds,
+                         tl_results_rows *rows)
 {
     const fdtd_opts *o = &ra->o;
     tl_fdtd *f = NULL;
@@ -440,10 +443,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
     *seconds = S.seconds;
     if (ctx->rank != 0) {
         /* rank 0 prints and writes; the manifest is collective */
-        if (o->results) {
-            TL_TRYGOTO(tl_comm_agree(ctx, TL_OK), st, done);
-            TL_TRYGOTO(tl_manifest_write(ctx, "", NULL), st, done);
-        }
+        if (o->results) TL_TRYGOTO(tl_comm_agree(ctx, TL_OK), st, done);
         goto done;
     }
     char decomp[64], over[32] = "";
@@ -461,10 +461,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
     printf("%s\n", row);
     fflush(stdout);
     if (o->results) {
-        TL_TRYGOTO(tl_comm_agree(ctx, tl_results_append(o->results, results_header, row)), st, done);
-        char mpath[4096];
-        tl_results_manifest_path(o->results, mpath, sizeof mpath);
-        TL_TRYGOTO(tl_manifest_write(ctx, mpath, NULL), st, done);
+        TL_TRYGOTO(tl_comm_agree(ctx, tl_results_append(o->results, results_header, row, rows)), st, done);
     }
     if (o->seismogram && c->nrec > 0) {
         char hdr[4096];
@@ -626,13 +623,17 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         printf("%s\n", results_header);
     }
     double t_none = 0, t = 0;
+    tl_results_rows rows = {0};
     if (ra->o.compare_cpml && c->cpml > 0) {
         tl_fdtd_config c0 = *c;
         c0.cpml = 0;
         c0.trace = 0;
-        TL_TRY(one_run(ctx, ra, &c0, 0, &t_none));
+        TL_TRY(one_run(ctx, ra, &c0, 0, &t_none, &rows));
     }
-    TL_TRY(one_run(ctx, ra, c, t_none, &t));
+    TL_TRY(one_run(ctx, ra, c, t_none, &t, &rows));
+    /* one block for the command's rows, both of --compare-cpml's */
+    if (ra->o.results)
+        TL_TRY(tl_manifest_add(ctx, ctx->rank == 0 ? ra->o.results : NULL, ctx->rank == 0 ? &rows : NULL, NULL));
     return TL_OK;
 }
 

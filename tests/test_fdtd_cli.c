@@ -178,6 +178,30 @@ TL_TEST(compare_cpml_reports_overhead)
     tl_test_output_free(&r);
 }
 
+/* Two commands into one results file: each keeps its block in
+ * manifest.txt, --compare-cpml's two rows in one (the manifest named only
+ * the last command). */
+TL_TEST(manifest_block_per_command)
+{
+    const char *dir = tl_test_tmpdir();
+    char args[1024], p[1024];
+    snprintf(args, sizeof args, "run --grid 24 --cpml 4 --steps 3 --compare-cpml --label a --results %s/r/f.csv", dir);
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    snprintf(args, sizeof args, "run --grid 16 --cpml 0 --steps 2 --label b --results %s/r/f.csv", dir);
+    r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/r/manifest.txt", dir);
+    char *m = tl_test_read(p);
+    const char *a = strstr(m, "--label a --results "), *b = strstr(m, "--label b --results ");
+    TL_ASSERT_MSG(a && b && a < b, "%s", m);
+    TL_ASSERT(strstr(a, "\nresults: f.csv\nresults_lines: 2-3\n") < b);
+    TL_ASSERT(strstr(b, "\nresults: f.csv\nresults_lines: 4\n"));
+    free(m);
+}
+
 TL_TEST(verify_tables)
 {
     tl_test_output r = fdtd("verify convergence --orders 4 --sizes 8,16");
@@ -663,7 +687,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, label_and_command_quoted,
-             compare_cpml_reports_overhead,
+             compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, run_refuses_before_printing, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, outputs_checked_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
@@ -166,5 +167,92 @@ TL_TEST(commit_label_of_a_copied_tree)
     free(l);
 }
 
+/* A run that appends rows to a results file: its rows and its block. */
+typedef struct appender {
+    const char *results, *header;
+    const char *rows[3];
+    tl_status st[2];
+} appender;
+
+static tl_status append_and_add(tl_ctx *ctx, void *arg)
+{
+    appender *a = arg;
+    tl_results_rows rows = {0};
+    tl_status st = TL_OK;
+    for (int i = 0; ctx->rank == 0 && st == TL_OK && i < 3 && a->rows[i]; i++)
+        st = tl_results_append(a->results, a->header, a->rows[i], &rows);
+    st = tl_comm_agree(ctx, st);
+    if (st == TL_OK)
+        st = tl_manifest_add(ctx, ctx->rank == 0 ? a->results : NULL, ctx->rank == 0 ? &rows : NULL, "subcommand: x\n");
+    a->st[ctx->rank] = st;
+    return st;
+}
+
+static void run_appender(appender *a, const char *label)
+{
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 2, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"trilap-bench", (char *)"--label", (char *)label, NULL};
+    TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 3, argv, append_and_add, a), 0);
+    TL_ASSERT(a->st[0] == TL_OK && a->st[1] == TL_OK);
+}
+
+static int count_of(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what)) n++;
+    return n;
+}
+
+/* Rows appended by several commands keep each its provenance: a block per
+ * run in manifest.txt naming its results file and lines (the manifest
+ * used to be replaced, so the earlier rows named the last command). A
+ * results file started afresh drops the blocks that named its old rows,
+ * and keeps those of another results file in the same folder. */
+TL_TEST(manifest_block_per_run)
+{
+    char dir[512], csv[600], other[600], man[600];
+    snprintf(dir, sizeof dir, "%s/res", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/fdtd.csv", dir);
+    snprintf(other, sizeof other, "%s/stream.csv", dir);
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    appender a = {.results = csv, .header = "a,b", .rows = {"1,2", "3,4"}};
+    run_appender(&a, "first");
+    appender b = {.results = csv, .header = "a,b", .rows = {"5,6"}};
+    run_appender(&b, "second");
+    appender c = {.results = other, .header = "c", .rows = {"7"}};
+    run_appender(&c, "third");
+    char *m = tl_test_read(man);
+    TL_ASSERT_EQ(count_of(m, "program: trilap-bench\n"), 3);
+    TL_ASSERT_MSG(strstr(m, "command: trilap-bench --label first\nresults: fdtd.csv\nresults_lines: 2-3\n"), "%s", m);
+    TL_ASSERT(strstr(m, "command: trilap-bench --label second\nresults: fdtd.csv\nresults_lines: 4\n"));
+    TL_ASSERT(strstr(m, "command: trilap-bench --label third\nresults: stream.csv\nresults_lines: 2\n"));
+    TL_ASSERT_EQ(count_of(m, "\n\nprogram: "), 2); /* blocks a blank line apart, in run order */
+    TL_ASSERT(strstr(m, "--label first") < strstr(m, "--label second") && strstr(m, "--label second") < strstr(m, "--label third"));
+    TL_ASSERT(strstr(m, "\nhost.rank1: ") && strstr(m, "\nsubcommand: x\n"));
+    free(m);
+    /* fdtd.csv started over: its old blocks go, stream.csv's stays */
+    TL_ASSERT_EQ(unlink(csv), 0);
+    appender d = {.results = csv, .header = "a,b", .rows = {"8,9"}};
+    run_appender(&d, "fourth");
+    m = tl_test_read(man);
+    TL_ASSERT_EQ(count_of(m, "program: trilap-bench\n"), 2);
+    TL_ASSERT_MSG(!strstr(m, "--label first") && !strstr(m, "--label second"), "%s", m);
+    TL_ASSERT(strstr(m, "--label third\nresults: stream.csv\n") < strstr(m, "--label fourth\nresults: fdtd.csv\nresults_lines: 2\n"));
+    free(m);
+    /* a manifest from before blocks (no results: line) is kept as the first block */
+    tl_test_write(man, "program: trilap-fdtd\ncommand: trilap-fdtd run\n");
+    appender e = {.results = other, .header = "c", .rows = {"10"}};
+    run_appender(&e, "fifth");
+    m = tl_test_read(man);
+    static const char kept[] = "program: trilap-fdtd\ncommand: trilap-fdtd run\n\nprogram: trilap-bench\n";
+    TL_ASSERT_MSG(!strncmp(m, kept, sizeof kept - 1), "%s", m);
+    TL_ASSERT(strstr(m, "--label fifth\nresults: stream.csv\nresults_lines: 3\n"));
+    free(m);
+    /* no temporary left beside them */
+    tl_test_output r = tl_test_capture("ls -A '%s'", dir);
+    TL_ASSERT_STREQ(r.out, "fdtd.csv\nmanifest.txt\nstream.csv\n");
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
-             commit_label_of_a_copied_tree)
+             commit_label_of_a_copied_tree, manifest_block_per_run)

@@ -31,12 +31,16 @@ TL_TEST(header_once)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/r.csv", tl_test_tmpdir());
-    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "three-split,2,0,81.2"));
-    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter\n", "three-split,2,1,80.9\n"));
-    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "two-stream,2,0,95"));
+    tl_results_rows first = {0}, later = {0};
+    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "three-split,2,0,81.2", &first));
+    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter\n", "three-split,2,1,80.9\n", &later));
+    TL_ASSERT_OK(tl_results_append(path, "variant,nranks,rep,us_per_iter", "two-stream,2,0,95", &later));
     char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "variant,nranks,rep,us_per_iter\nthree-split,2,0,81.2\nthree-split,2,1,80.9\ntwo-stream,2,0,95\n");
     free(s);
+    /* the lines each run's rows took, and who wrote the header */
+    TL_ASSERT(first.first == 2 && first.last == 2 && first.count == 1 && first.fresh);
+    TL_ASSERT(later.first == 3 && later.last == 4 && later.count == 2 && !later.fresh);
 }
 
 /* A file written by hand without a final newline: the row starts its own
@@ -45,10 +49,12 @@ TL_TEST(header_without_final_newline)
 {
     const char *path = tl_test_path("hand.csv");
     TL_ASSERT_OK(tl_file_write_atomic(path, "a,b", 3));
-    TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2"));
-    TL_ASSERT_OK(tl_results_append(path, "a,b", "3,4"));
+    tl_results_rows rows = {0};
+    TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2", &rows));
+    TL_ASSERT_OK(tl_results_append(path, "a,b", "3,4", &rows));
     char *text = tl_test_read(path);
     TL_ASSERT_STREQ(text, "a,b\n1,2\n3,4\n");
+    TL_ASSERT(rows.first == 2 && rows.last == 3 && rows.count == 2 && !rows.fresh);
     free(text);
     TL_ASSERT_OK(tl_results_check(path, "a,b"));
     TL_ASSERT(tl_results_check(path, "a,c") == TL_ERR_INVAL);
@@ -58,20 +64,20 @@ TL_TEST(header_mismatch_is_an_error)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/r.csv", tl_test_tmpdir());
-    TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2"));
-    TL_ASSERT_EQ(tl_results_append(path, "a,b,c", "1,2,3"), TL_ERR_INVAL);
-    TL_ASSERT_EQ(tl_results_append(path, "a", "1"), TL_ERR_INVAL);
+    TL_ASSERT_OK(tl_results_append(path, "a,b", "1,2", NULL));
+    TL_ASSERT_EQ(tl_results_append(path, "a,b,c", "1,2,3", NULL), TL_ERR_INVAL);
+    TL_ASSERT_EQ(tl_results_append(path, "a", "1", NULL), TL_ERR_INVAL);
     char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "a,b\n1,2\n");
     free(s);
     /* multi-line rows would break the one-row-per-run format */
-    TL_ASSERT_EQ(tl_results_append(path, "a,b", "1,2\n3,4"), TL_ERR_INVAL);
+    TL_ASSERT_EQ(tl_results_append(path, "a,b", "1,2\n3,4", NULL), TL_ERR_INVAL);
     /* a missing folder is made; a place under a plain file is an I/O error */
     char deep[600], under_file[600];
     snprintf(deep, sizeof deep, "%s.d/run1/r.csv", path);
-    TL_ASSERT_OK(tl_results_append(deep, "a", "1"));
+    TL_ASSERT_OK(tl_results_append(deep, "a", "1", NULL));
     snprintf(under_file, sizeof under_file, "%s/r.csv", path);
-    TL_ASSERT_EQ(tl_results_append(under_file, "a", "1"), TL_ERR_IO);
+    TL_ASSERT_EQ(tl_results_append(under_file, "a", "1", NULL), TL_ERR_IO);
 }
 
 TL_TEST(concurrent_appends_from_processes)
@@ -89,11 +95,16 @@ TL_TEST(concurrent_appends_from_processes)
             /* long rows: a torn write would show as a broken payload */
             memset(pad, 'a' + p, 512);
             pad[512] = '\0';
+            tl_results_rows rows = {0};
             for (int i = 0; i < ROWS; i++) {
                 snprintf(row, sizeof row, "%d,%d,%s", p, i, pad);
-                if (tl_results_append(path, header, row) != TL_OK) _exit(3);
+                if (tl_results_append(path, header, row, &rows) != TL_OK) _exit(3);
             }
-            _exit(0);
+            /* the lines it was told, checked against the file below */
+            char side[600], text[96];
+            snprintf(side, sizeof side, "%s.%d", path, p);
+            int n = snprintf(text, sizeof text, "%ld %ld %ld", rows.first, rows.last, rows.count);
+            _exit(tl_file_write_atomic(side, text, (size_t)n) == TL_OK ? 0 : 4);
         }
     }
     for (int p = 0; p < P; p++) {
@@ -103,6 +114,7 @@ TL_TEST(concurrent_appends_from_processes)
     }
     char *s = tl_test_read(path);
     static unsigned char seen[P][ROWS];
+    static long line_of[P][ROWS];
     int lines = 0, headers = 0;
     for (char *save = NULL, *line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save), lines++) {
         if (strcmp(line, header) == 0) {
@@ -117,10 +129,22 @@ TL_TEST(concurrent_appends_from_processes)
         for (int k = 0; k < 512; k++) TL_ASSERT_MSG(line[off + k] == 'a' + p, "torn line %d", lines);
         TL_ASSERT_MSG(!seen[p][i], "row %d,%d twice", p, i);
         seen[p][i] = 1;
+        line_of[p][i] = lines + 1;
     }
     TL_ASSERT_EQ(headers, 1);
     TL_ASSERT_EQ(lines, 1 + P * ROWS);
     free(s);
+    for (int p = 0; p < P; p++) {
+        char side[600];
+        snprintf(side, sizeof side, "%s.%d", path, p);
+        char *t = tl_test_read(side);
+        long first = 0, last = 0, count = 0;
+        TL_ASSERT(sscanf(t, "%ld %ld %ld", &first, &last, &count) == 3);
+        TL_ASSERT_MSG(first == line_of[p][0] && last == line_of[p][ROWS - 1] && count == ROWS,
+                      "writer %d was told lines %ld-%ld (%ld), its rows are on %ld-%ld", p, first, last, count,
+                      line_of[p][0], line_of[p][ROWS - 1]);
+        free(t);
+    }
 }
 
 TL_TEST(atomic_write)

@@ -91,7 +91,8 @@ typedef struct solve_run {
  * result rank 0 hands back to main (read after the launcher joined). */
 typedef struct solve_job {
     const solve_opts *o;
-    int not_converged; /* written by rank 0 only */
+    int not_converged;    /* written by rank 0 only */
+    tl_results_rows rows; /* rank 0: the lines the runs' rows took in --results, for the manifest */
 } solve_job;
 
 #define O(f) offsetof(solve_opts, f)
@@ -653,14 +654,14 @@ static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run 
  * the solution, gathered from every rank. Collective. */
 static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_run *run, const tl_dist_matrix *dm,
                                  const double *xl, const tl_solve_labels *lb, const tl_solve_config *cfg,
-                                 const tl_solve_report *rep)
+                                 const tl_solve_report *rep, tl_results_rows *rows)
 {
     tl_status st = TL_OK, lst = TL_OK;
     double *xg = NULL;
     char path[4096];
     if (ctx->rank == 0) {
         /* the writers make the folders (runtime/out.h, tl_results_append) */
-        if (o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep);
+        if (o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep, rows);
         if (lst == TL_OK && o->history) {
             per_solver_path(path, sizeof path, o->history, o, run);
             lst = tl_solve_history_write(path, &rep->res);
@@ -686,7 +687,7 @@ fail:
 
 static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
                          const tl_dist_matrix *dm, const double *bl, const double *x0l, double *xl,
-                         const char *partdesc, int *not_converged)
+                         const char *partdesc, solve_job *job)
 {
     tl_status st = TL_OK;
     tl_backend *be = NULL;
@@ -741,7 +742,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
          * (or on b = 0, solved exactly); a breakdown before that is a
          * non-converged stop like any other. */
         if (!tl_stop_converged(rep.res.reason) && rep.res.reason != TL_STOP_FIXED)
-            *not_converged = 1;
+            job->not_converged = 1;
         if (o->stats) tl_solve_print_stats(stdout, &rep);
     }
     if (o->stats && sb->ops) { /* the halo plan's table: trilap's exchanges only */
@@ -752,7 +753,7 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         printf("\n");
         fflush(stdout);
     }
-    TL_TRYGOTO(write_run_files(ctx, o, run, dm, xl, &lb, &cfg, &rep), st, fail);
+    TL_TRYGOTO(write_run_files(ctx, o, run, dm, xl, &lb, &cfg, &rep, &job->rows), st, fail);
 fail:
     if (cfg.params.progress) tl_progress_end(&bar); /* the line ended before the error's */
     if (be) be->ops->destroy(&be);
@@ -798,11 +799,10 @@ static const char *schedules_run(const solve_opts *o, char *buf, size_t n)
 
 /* manifest.txt beside the results: the runs' inputs and where their
  * traces are. Collective. */
-static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc)
+static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc, const tl_results_rows *rows)
 {
     const solve_backend *sb = &solve_backends[o->backend];
-    char mpath[4096], gpu[256] = "", scheds[256];
-    tl_results_manifest_path(o->results, mpath, sizeof mpath);
+    char gpu[256] = "", scheds[256];
     int cuda = sb->device;
     if (cuda) tl_gpu_device_name(ctx->device, gpu, sizeof gpu);
     char *traces = o->trace ? trace_folders(o) : NULL;
@@ -816,7 +816,7 @@ static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *pa
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "", traces ? traces : "");
     free(traces);
     st = tl_comm_agree(ctx, st);
-    if (st == TL_OK) st = tl_manifest_write(ctx, mpath, extra);
+    if (st == TL_OK) st = tl_manifest_add(ctx, ctx->rank == 0 ? o->results : NULL, ctx->rank == 0 ? rows : NULL, extra);
     free(extra);
     return st;
 }
@@ -871,11 +871,10 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
             for (int k = 0; k < o->nmethods; k++) {
                 const solve_run run = {
                     .method = o->methods[k], .schedule = o->schedules[c], .spmv = &o->spmvs[v]};
-                TL_TRYGOTO(run_one(ctx, o, &run, dm, bl, o->x0 ? x0l : NULL, xl, partdesc,
-                                   &job->not_converged),
+                TL_TRYGOTO(run_one(ctx, o, &run, dm, bl, o->x0 ? x0l : NULL, xl, partdesc, job),
                            st, fail);
             }
-    if (o->results) TL_TRYGOTO(write_manifest(ctx, o, partdesc), st, fail);
+    if (o->results) TL_TRYGOTO(write_manifest(ctx, o, partdesc, &job->rows), st, fail);
 fail:
     if (setup_done && sb->teardown) {
         tl_status fst = sb->teardown(ctx);

@@ -453,7 +453,7 @@ static const char results_header[] =
 tl_status tl_solve_results_check(const char *path) { return tl_results_check(path, results_header); }
 
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
-                                  const tl_solve_config *cfg, const tl_solve_report *rep)
+                                  const tl_solve_config *cfg, const tl_solve_report *rep, tl_results_rows *rows)
 {
     static const char *const header = results_header;
     const tl_solve_params *p = &cfg->params;
@@ -484,7 +484,7 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
             (long long)(cfg->warmup_iterations > 0 ? cfg->warmup_iterations : p->max_iterations),
             /* solver_time_s is the max over ranks, so this is too */
             rep->iterations[k] > 0 ? rep->times[k] / (double)rep->iterations[k] * 1e6 : 0.0);
-        TL_TRY(tl_results_append(path, header, row));
+        TL_TRY(tl_results_append(path, header, row, rows));
     }
     return TL_OK;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "runtime/ctx.h"
+#include "runtime/results.h"
 #include "runtime/timing.h"
 #include "solvers/backends/backend.h"
 
@@ -169,9 +170,10 @@ void tl_solve_print(FILE *out, const tl_solve_labels *lb, const tl_solve_config 
 void tl_solve_print_stats(FILE *out, const tl_solve_report *rep);
 /* Per-rank halo table; collective (gathers to rank 0, which prints). */
 tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, int64_t exchanges);
-/* One CSV row per timed solve (rank 0). */
+/* One CSV row per timed solve (rank 0); rows (NULL: not kept) takes
+ * their lines, for the manifest. */
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
-                                  const tl_solve_config *cfg, const tl_solve_report *rep);
+                                  const tl_solve_config *cfg, const tl_solve_report *rep, tl_results_rows *rows);
 /* Before the runs: whether `path` can take these rows (tl_results_check:
  * not a stream, it and manifest.txt writable, an existing file's header
  * these rows'), rather than an append refused after the work. */
