@@ -125,7 +125,8 @@ if [ "$iters" -gt 0 ]; then
     echo "# 1 OpenMP thread per rank; per round each backend: 1 warm-up + $repeat timed solves (median, max over ranks),"
     echo "# trilap and PETSc alternating for $rounds rounds; ratio = median over rounds of trilap / PETSc time per iteration,"
     echo "# ratio min/max: of the per-round ratios (the two measured side by side in one round);"
-    echo "# best: the fastest timed solve of each over all rounds (least disturbed by other load), and their ratio"
+    echo "# best: the fastest timed solve of each over all rounds (least disturbed by other load), and their ratio;"
+    echo "# PETSc's pipecg does $((iters + 1)) at the limit (KSPPIPECG loops while i <= max_it) and says so: s/it divides by each one's count"
     printf "$fmt" matrix method ranks rounds trilap petsc trilap petsc ratio ratio ratio trilap petsc ratio
     printf "$fmt" "" "" "" "" its its "s/it" "s/it" "" min max "best s/it" "best s/it" best; } >"$summary"
 else

@@ -111,6 +111,27 @@ TL_TEST(generated_convdiff_pipebicgstab)
 /* manifest.txt records what ran: PETSc's runs are labelled petsc in the
  * text and the rows, but the manifest said "schedule: three-split" (the
  * unresolved --schedule default). */
+/* At its iteration limit PETSc's KSPPIPECG does max_it + 1 iterations
+ * (its loop runs while i <= max_it) and counts them; KSPCG stops at
+ * max_it. trilap passes the count through and says why it is one more,
+ * so a fixed-iteration comparison divides by what each one did. */
+TL_TEST(petsc_pipecg_limit_is_max_it_plus_one)
+{
+    if (strcmp(tl_test_env("TL_HAVE_PETSC", "0"), "1") != 0) TL_SKIP("built without PETSc");
+    if (!getenv("TL_MPIRUN") || !*getenv("TL_MPIRUN")) TL_SKIP("needs MPI (TL_MPIRUN)");
+    tl_test_output r = tl_test_capture("%s -np 1 %s/trilap-solve --backend petsc --solver cg,pipecg --rtol 0 --atol 0 "
+                                       "--max-iterations 20 --warmup 0 --repeat 1 --no-stats gen:poisson7:8",
+                                       getenv("TL_MPIRUN"), tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    const char *cg = strstr(r.out, "solver: cg\n"), *pipe = strstr(r.out, "solver: pipecg\n");
+    TL_ASSERT_MSG(cg && pipe && cg < pipe, "%s", r.out);
+    const char *cg_its = strstr(cg, "\niterations: "), *pipe_its = strstr(pipe, "\niterations: ");
+    TL_ASSERT(cg_its && cg_its < pipe && atol(cg_its + 13) == 20 && pipe_its && atol(pipe_its + 13) == 21);
+    const char *note = strstr(r.out, "KSPPIPECG does max_it + 1 iterations at its limit");
+    TL_ASSERT_MSG(note && note > pipe, "%s", r.out);
+    tl_test_output_free(&r);
+}
+
 TL_TEST(manifest_schedule_is_the_rows)
 {
     if (strcmp(tl_test_env("TL_HAVE_PETSC", "0"), "1") != 0) TL_SKIP("built without PETSc");
@@ -137,4 +158,4 @@ TL_TEST(manifest_schedule_is_the_rows)
 }
 
 TL_TEST_MAIN(pipecg_1138_bus, pipecg_ani4, pipebicgstab_ani1_nonsymm, generated_poisson_both,
-             generated_convdiff_pipebicgstab, manifest_schedule_is_the_rows)
+             generated_convdiff_pipebicgstab, petsc_pipecg_limit_is_max_it_plus_one, manifest_schedule_is_the_rows)

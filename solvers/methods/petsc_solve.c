@@ -276,8 +276,10 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
         rep->res.r0norm = r0norm;
         rep->res.base = p->base == TL_BASE_R0 ? r0norm : bnorm;
         rep->res.reason = map_reason(why, fixed);
-        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s", type,
-                 KSPConvergedReasons[why]);
+        /* KSPPIPECG's loop runs while i <= max_it: at its limit it does
+         * one iteration more than asked, and counts it */
+        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s%s", type, KSPConvergedReasons[why],
+                 its > p->max_iterations ? "; KSPPIPECG does max_it + 1 iterations at its limit" : "");
         tl_solve_true_verdict(p, &rep->res, tn);
     }
     TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
