@@ -284,8 +284,8 @@ enum { ARG_VALUE, ARG_NEXT, ARG_DONE };
 
 /* --name[=value], --no-name, and the built-in --help, --version, --debug. */
 static int long_option(const tl_optspec *spec, const char *name, found *f, const char **value,
-                       char *shown, size_t cap, tl_optresult *res, const void **given, int *ngiven,
-                       tl_status *st)
+                       char *shown, size_t cap, tl_optresult *res, const void **given, const char **typed,
+                       int *ngiven, tl_status *st)
 {
     const char *eq = strchr(name, '=');
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
@@ -311,6 +311,7 @@ static int long_option(const tl_optspec *spec, const char *name, found *f, const
         if (neg.o && neg.o->type == TL_OPT_FLAG) {
             if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
             *(int *)field(neg.g, neg.o) = 0;
+            typed[*ngiven] = neg.by_alias ? name + 3 : NULL;
             given[(*ngiven)++] = field(neg.g, neg.o);
             return ARG_NEXT;
         }
@@ -361,10 +362,11 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
     /* one block: the positional pointers, then the fields argv set (one
      * free() releases both) */
     size_t slots = (size_t)(argc > 0 ? argc : 1);
-    void **block = calloc(2 * slots, sizeof(void *));
+    void **block = calloc(3 * slots, sizeof(void *));
     if (!block) return TL_FAIL(TL_ERR_NOMEM, "%d argument pointers", argc);
     char **pos = (char **)block;
     const void **given = (const void **)(block + slots);
+    const char **typed = (const char **)(block + 2 * slots);
     int npos = 0, ngiven = 0, only_positional = 0;
     tl_status st = TL_OK;
 
@@ -382,10 +384,11 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
         const char *value = NULL;
         char shown[160];
         int act = arg[1] == '-' ? long_option(spec, arg + 2, &f, &value, shown, sizeof shown, res,
-                                              given, &ngiven, &st)
+                                              given, typed, &ngiven, &st)
                                 : short_option(spec, arg, &f, &value, shown, sizeof shown, res, &st);
         if (act == ARG_DONE) goto done;
         if (act == ARG_NEXT) continue;
+        typed[ngiven] = f.by_alias ? arg + 2 : NULL;
         if (f.o->type == TL_OPT_FLAG && !value) {
             *(int *)field(f.g, f.o) = 1;
             given[ngiven++] = field(f.g, f.o);
@@ -422,13 +425,26 @@ done:
         free(block);
         pos = NULL;
         given = NULL;
+        typed = NULL;
         npos = ngiven = 0;
     }
     res->positional = pos;
     res->npositional = npos;
     res->given = given;
+    res->typed = typed;
     res->ngiven = ngiven;
     return st;
+}
+
+const char *tl_opts_typed_name(const tl_optresult *res, const void *field_ptr, const char *name, char *buf, size_t n)
+{
+    for (int i = res->ngiven - 1; i >= 0; i--)
+        if (res->given[i] == field_ptr) {
+            if (!res->typed[i]) return name;
+            snprintf(buf, n, "%.*s", (int)strcspn(res->typed[i], "="), res->typed[i]);
+            return buf;
+        }
+    return name;
 }
 
 int tl_opts_given(const tl_optresult *res, const void *field_ptr)

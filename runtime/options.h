@@ -84,6 +84,7 @@ typedef struct tl_optresult {
     /* the destination fields argv set (a default that was not typed is
      * not here): in the same block as `positional`, freed with it */
     const void **given;
+    const char **typed; /* per given field: the old name it was typed under (into argv), or NULL */
     int ngiven;
 } tl_optresult;
 
@@ -105,6 +106,12 @@ void tl_opts_print_help(const tl_optspec *spec, FILE *out);
  * default can then adapt (a CPML shrunk to a small grid) where a value the
  * user asked for is refused instead. Valid until res->positional is freed. */
 int tl_opts_given(const tl_optresult *res, const void *field_ptr);
+
+/* The long name the user typed for the option at `field_ptr`, without its
+ * dashes: an old name (alias) where the last one given was typed so,
+ * into buf (n bytes), else `name`. A refusal then names what was typed
+ * ("--n is not an option of ..." after the note that --n is now --grid). */
+const char *tl_opts_typed_name(const tl_optresult *res, const void *field_ptr, const char *name, char *buf, size_t n);
 
 /* "# opt: name=value" for every option of every group, current values. */
 void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);

@@ -106,12 +106,17 @@ static int refuse_foreign_options(const verify_experiment *x, const verify_opts 
 {
     enum { NOPTS = sizeof verify_options / sizeof verify_options[0] };
     const char *foreign[NOPTS], *own[NOPTS];
+    char typed[NOPTS][64]; /* as typed: an old name stays the one the line names */
     int nforeign = 0, nown = 0;
     for (int i = 0; i < NOPTS; i++) {
         const tl_option *t = &verify_options[i];
+        const void *at = (const char *)o + t->offset;
         int its = tl_opts_choice_index(verify_common_options, t->name) >= 0 ||
                   tl_opts_choice_index(x->options, t->name) >= 0;
-        if (!its && tl_opts_given(res, (const char *)o + t->offset)) foreign[nforeign++] = t->name;
+        if (!its && tl_opts_given(res, at)) {
+            foreign[nforeign] = tl_opts_typed_name(res, at, t->name, typed[nforeign], sizeof typed[nforeign]);
+            nforeign++;
+        }
     }
     if (nforeign == 0) return 0;
     /* the experiment's own options in its table's order */

@@ -359,6 +359,11 @@ TL_TEST(verify_refuses_options_of_other_experiments)
         {"verify time --cfls 0.8,0.4 --grid 8 --orders 4 --sizes 99 --cfl 0.1",
          "trilap-fdtd verify time: --orders, --sizes and --cfl are not options of this experiment (it takes --cfls, "
          "--grid, --decomp, --strategy and --s)"},
+        /* an old name is refused as typed, after the note that names its new one */
+        {"verify convergence --sizes 8 --n 8",
+         "trilap-fdtd verify: note: --n is now --grid; the old name will be removed in the next release\n"
+         "trilap-fdtd verify convergence: --n is not an option of this experiment (it takes --orders, --sizes, --cfl, "
+         "--decomp, --strategy and --s)"},
         {"verify time --grid 8 --progress", "trilap-fdtd verify time: --progress is not an option of this experiment "
                                             "(it takes --cfls, --grid, --decomp, --strategy and --s)"},
         {"verify decomp --grid 40 --steps 4 --decomps slab-z --ss 1 --strategy bogus --decomp 9x9x9 --s 64",

@@ -344,10 +344,17 @@ TL_TEST(aliases_note_and_store)
     TL_ASSERT_OK(parse(&f, ARGS("--rtol=0.5")));
     TL_ASSERT_NEAR(f.b.tol, 0.5, 0);
     TL_ASSERT_MSG(strstr(captured_err, "--rtol is now --tol"), "%s", captured_err);
+    /* a refusal names what was typed, the old name without its value */
+    char buf[32];
+    TL_ASSERT_STREQ(tl_opts_typed_name(&f.res, &f.b.tol, "tol", buf, sizeof buf), "rtol");
     free(f.res.positional);
     /* the current name: no note; an alias is not in --help */
     TL_ASSERT_OK(parse(&f, ARGS("--tol", "0.5")));
     TL_ASSERT_STREQ(captured_err, "");
+    TL_ASSERT_STREQ(tl_opts_typed_name(&f.res, &f.b.tol, "tol", buf, sizeof buf), "tol");
+    free(f.res.positional);
+    TL_ASSERT_OK(parse(&f, ARGS("--tolerance", "0.1", "--tol", "0.5")));
+    TL_ASSERT_STREQ(tl_opts_typed_name(&f.res, &f.b.tol, "tol", buf, sizeof buf), "tol"); /* the last one typed */
     free(f.res.positional);
     TL_ASSERT_OK(parse(&f, ARGS("--help")));
     TL_ASSERT(!strstr(captured_out, "--tolerance") && !strstr(captured_out, "rtol"));
