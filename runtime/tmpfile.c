@@ -61,17 +61,18 @@ void tl_tmpfile_forget(const char *path)
     }
 }
 
-/* The signals that end a program with its temporary outputs removed: ^C,
+/* The signals that end a program with its unfinished outputs removed (the
+ * files it finished, a slice, a results row, stay; the line says so): ^C,
  * kill and scancel, a closed terminal or ssh session, and a write past
  * the file size limit (ulimit -f), whose default leaves them behind. */
 static const struct {
     int sig;
     const char *said;
 } cleanup_signals[] = {
-    {SIGINT, ": interrupted (SIGINT); temporary outputs removed\n"},
-    {SIGTERM, ": terminated (SIGTERM); temporary outputs removed\n"},
-    {SIGHUP, ": hung up (SIGHUP); temporary outputs removed\n"},
-    {SIGXFSZ, ": file size limit exceeded (SIGXFSZ); temporary outputs removed\n"},
+    {SIGINT, ": interrupted (SIGINT); unfinished outputs removed, finished files kept\n"},
+    {SIGTERM, ": terminated (SIGTERM); unfinished outputs removed, finished files kept\n"},
+    {SIGHUP, ": hung up (SIGHUP); unfinished outputs removed, finished files kept\n"},
+    {SIGXFSZ, ": file size limit exceeded (SIGXFSZ); unfinished outputs removed, finished files kept\n"},
 };
 enum { NSIGNALS = sizeof cleanup_signals / sizeof cleanup_signals[0] };
 

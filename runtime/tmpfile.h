@@ -43,7 +43,7 @@ void tl_tmpfile_hold(sigset_t *old);
 void tl_tmpfile_release(const sigset_t *old);
 /* What a program leaves when it ends. Install handlers for SIGINT,
  * SIGTERM, SIGHUP and SIGXFSZ that clean up, print
- * "<program>: interrupted (SIGINT); temporary outputs removed" on stderr
+ * "<program>: interrupted (SIGINT); unfinished outputs removed, finished files kept" on stderr
  * and _exit(128 + signal); and check at exit that stdout took what was
  * printed: if not, one line, and a run that would have exited 0 exits 1.
  * Programs call it first thing in main; libraries never do (the

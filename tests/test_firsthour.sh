@@ -435,7 +435,7 @@ output_limits() {
     mkdir "$tmp/lim"
     rc=0
     (ulimit -f 100 && exec "$bin"/trilap-analyze perfetto "$run" -o "$tmp/lim/p.json") 2>"$tmp/err" || rc=$?
-    [ "$rc" -eq 153 ] && grep -q 'file size limit exceeded (SIGXFSZ); temporary outputs removed' "$tmp/err" ||
+    [ "$rc" -eq 153 ] && grep -q 'file size limit exceeded (SIGXFSZ); unfinished outputs removed, finished files kept' "$tmp/err" ||
         fail "perfetto past ulimit -f: exit $rc: $(cat "$tmp/err")"
     [ -z "$(ls "$tmp/lim")" ] || fail "left after SIGXFSZ: $(ls "$tmp/lim")"
 }

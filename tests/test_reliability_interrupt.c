@@ -102,8 +102,8 @@ static int one(char *const argv[], const char *dir, const char *output, const ch
         if (WIFEXITED(status)) {
             TL_ASSERT_MSG(WEXITSTATUS(status) == 128 + sig, "%s, signal %d after %ld us: exit %d:\n%s", argv[0], sig,
                           delay_us, WEXITSTATUS(status), err);
-            TL_ASSERT_MSG(strstr(err, sig == SIGINT ? "interrupted (SIGINT); temporary outputs removed"
-                                                    : "terminated (SIGTERM); temporary outputs removed"),
+            TL_ASSERT_MSG(strstr(err, sig == SIGINT ? "interrupted (SIGINT); unfinished outputs removed, finished files kept"
+                                                    : "terminated (SIGTERM); unfinished outputs removed, finished files kept"),
                           "%s: %s", argv[0], err);
         } else {
             TL_ASSERT_MSG(WIFSIGNALED(status) && WTERMSIG(status) == sig, "%s: status %#x", argv[0], status);
