@@ -19,7 +19,8 @@
 #                     line with --progress, none without it off a terminal
 #   solver_words      schedule printed in every method's block (it makes cg's
 #                     halo and allreduce blocking or overlapped too); a
-#                     one-line warning for cg/pcg on a nonsymmetric matrix
+#                     one-line warning for cg/pcg on a nonsymmetric matrix,
+#                     and for ranks that own no rows
 #   host_trace        overlap on a host-backend trace says it has no GPU
 #                     lanes and gives no derived communication
 #   provenance        manifest and trace metadata name the device, CUDA,
@@ -279,6 +280,11 @@ solver_words() {
     done
     "$bin"/trilap-solve gen:convdiff:8 --solver bicgstab --repeat 1 >/dev/null 2>"$tmp/err" || fail "bicgstab on convdiff"
     [ ! -s "$tmp/err" ] || fail "bicgstab warned: $(cat "$tmp/err")"
+    # more ranks than rows' worth: the idle ones said, once
+    "$bin"/trilap-solve gen:poisson7:2 --launcher threads --ranks 10 --no-gpu --partition block --repeat 1 >/dev/null 2>"$tmp/err" ||
+        fail "10 ranks on 8 rows: $(cat "$tmp/err")"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^trilap-solve: warning: 2 of the 10 ranks own no rows of gen:poisson7:2 (8 rows)" "$tmp/err" ||
+        fail "idle ranks: $(cat "$tmp/err")"
 }
 
 host_trace() {

@@ -477,6 +477,22 @@ static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
     return TL_OK;
 }
 
+/* Ranks without rows still join every allreduce and halo phase: their
+ * run measures the collectives of more ranks than the matrix feeds. */
+static void warn_idle_ranks(const solve_opts *o, int nparts, int64_t nrows, const int *part)
+{
+    char *owns = calloc((size_t)nparts, 1);
+    if (!owns) return; /* a warning only: the run goes on without it */
+    for (int64_t i = 0; i < nrows; i++) owns[part[i]] = 1;
+    int idle = 0;
+    for (int r = 0; r < nparts; r++) idle += !owns[r];
+    free(owns);
+    fprintf(stderr,
+            "%s: warning: %d of the %d ranks own no rows of %s (%lld rows): they join every allreduce and halo "
+            "phase with nothing to compute; use fewer ranks\n",
+            PROGRAM, idle, nparts, o->matrix, (long long)nrows);
+}
+
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
                              int **part, char *partdesc, size_t ndesc)
 {
@@ -500,6 +516,7 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     snprintf(partdesc, ndesc, "%s (%d part%s, edge cut %lld, rows %lld..%lld, imbalance %.3f)", spec,
              nparts, nparts == 1 ? "" : "s", (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
              ps.imbalance);
+    if (ps.min_rows == 0) warn_idle_ranks(o, nparts, n, *part);
     return TL_OK;
 }
 
