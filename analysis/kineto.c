@@ -7,9 +7,9 @@
  * of traceEvents, each other top-level value) is handed to json_tokener_parse_ex
  * across read chunks, parsed, used and freed. Memory is the compact rows
  * kept (tl_kt_srow ~64 bytes per GPU activity, tl_kt_crow ~48 per runtime
- * call) plus one event, never the document. zlib's gzread reads both plain
- * and compressed files and checks the gzip trailer; nothing is sized from a
- * length the file claims. */
+ * call) plus one event, never the document. runtime/gzin.h reads both plain
+ * and compressed files, checks the gzip trailer and refuses bytes after
+ * the gzip data; nothing is sized from a length the file claims. */
 #include "analysis/kineto.h"
 
 #include <errno.h>
@@ -22,6 +22,7 @@
 
 #include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
 #include "probes/trace.h" /* tl_trace_rank_of_name */
+#include "runtime/gzin.h"
 #include "runtime/progress.h"
 
 #if TL_HAVE_JSONC
@@ -66,7 +67,7 @@ typedef struct loader {
     const char *path;
     int meta_only;            /* stop at traceEvents once distributedInfo is known */
     tl_progress *bar;         /* --progress: events read so far (NULL: none) */
-    gzFile gz;
+    tl_gzin *in;
     const char *mem;          /* tl_kt_load_mem */
     size_t msize, mpos;
     char *buf;
@@ -93,15 +94,12 @@ static tl_status refill(loader *L)
         L->eof = n == 0;
         return TL_OK;
     }
-    int n = gzread(L->gz, L->buf, KT_CHUNK);
-    int zerr = Z_OK;
-    const char *msg = gzerror(L->gz, &zerr);
-    /* a stream cut short still hands over what it decompressed: counted */
-    if (n < 0 || (zerr != Z_OK && zerr != Z_STREAM_END))
-        return TL_FAIL(TL_ERR_PARSE, "%s: corrupt compressed data (%s) after %" PRId64 " bytes of JSON",
-                       L->path, msg && strchr(msg, ':') ? strrchr(msg, ':') + 2 : msg ? msg : "gzread failed",
-                       L->off + (n > 0 ? n : 0));
-    L->len = (size_t)n;
+    size_t n = 0;
+    /* a stream cut short is an error naming how far the JSON had come */
+    char where[4200];
+    snprintf(where, sizeof where, "%s: after %" PRId64 " bytes of JSON", L->path, L->off);
+    TL_TRY(tl_gzin_read(L->in, L->buf, KT_CHUNK, &n, where));
+    L->len = n;
     L->eof = n == 0;
     return TL_OK;
 }
@@ -626,9 +624,7 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
     L.tok = json_tokener_new_ex(KT_MAX_DEPTH);
     TL_CHECKGOTO(L.buf && L.tok, TL_ERR_NOMEM, st, fail, "reader buffers");
     if (!mem) {
-        L.gz = gzopen(label, "rb");
-        TL_CHECKGOTO(L.gz, TL_ERR_IO, st, fail, "%s: cannot open: %s", label, strerror(errno ? errno : ENOENT));
-        gzbuffer(L.gz, 1 << 18);
+        TL_TRYGOTO(tl_gzin_open(label, &L.in), st, fail);
     }
     TL_TRYGOTO(walk(&L), st, fail);
     TL_TRYGOTO(check_spans(t), st, fail);
@@ -645,7 +641,7 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
     *out = t;
     t = NULL;
 fail:
-    if (L.gz) gzclose(L.gz);
+    tl_gzin_close(L.in);
     if (L.tok) json_tokener_free(L.tok);
     free(L.buf);
     tl_kt_free(&t);

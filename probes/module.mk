@@ -10,14 +10,14 @@ probes_CU :=
 # libraries link with --no-undefined, so a missing piece fails the build.
 SHLIBS += trilap-probes
 trilap-probes_C := runtime/error.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/role.c runtime/clock.c runtime/comm.c \
-  runtime/provenance.c runtime/command.c
+  runtime/provenance.c runtime/command.c runtime/gzin.c
 trilap-probes_DEPS := probes
 
 # libtrilap-inject.so: CUDA_INJECTION64_PATH library; links neither the CUDA
 # runtime nor NCCL (the driver and NCCL are looked up in the traced process).
 SHLIBS += trilap-inject
 trilap-inject_C := probes/inject.c runtime/error.c runtime/results.c runtime/out.c runtime/tmpfile.c runtime/role.c runtime/clock.c runtime/comm.c \
-  runtime/provenance.c runtime/command.c
+  runtime/provenance.c runtime/command.c runtime/gzin.c
 trilap-inject_DEPS := probes
 # only InitializeInjection is for the driver: the rest stays inside
 trilap-inject_LDLIBS := -Wl,--exclude-libs,ALL

@@ -15,29 +15,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#if TL_HAVE_ZLIB
-#include <zlib.h>
-#endif
+#include "runtime/gzin.h"
 
-enum { TL_TRACE_MAX_META = 512 };
+enum { TL_TRACE_MAX_META = 512, TL_TRACE_CHUNK = 1 << 16 };
 
-/* A trace file read plainly or, with zlib, through gzread, which reads a
- * plain file as it is: trace.rank<R>.csv.gz is read like the .csv (the
- * committed results keep their traces gzipped). */
-#if TL_HAVE_ZLIB
-typedef gzFile tl_trace_file;
-#define TL_TF_OPEN(path) gzopen((path), "rb")
-#define TL_TF_GETC(f) gzgetc(f)
-#define TL_TF_CLOSE(f) gzclose(f)
-#else
-typedef FILE *tl_trace_file;
-#define TL_TF_OPEN(path) fopen((path), "r")
-#define TL_TF_GETC(f) getc_unlocked(f)
-#define TL_TF_CLOSE(f) fclose(f)
-#endif
-
+/* A trace file read plainly or as gzip (runtime/gzin.h): the committed
+ * results keep their traces gzipped, and trace.rank<R>.csv.gz is read like
+ * the .csv. */
 struct tl_trace_reader {
-    tl_trace_file f;
+    tl_gzin *in;
+    unsigned char chunk[TL_TRACE_CHUNK];
+    size_t cpos, clen;  /* the unread bytes of chunk */
+    int ceof;           /* the input is over */
     char *path;
     long long line;     /* lines consumed so far */
     long long row_line; /* where the current row started */
@@ -71,9 +60,18 @@ static tl_status tl_row_error(const tl_trace_reader *r, const char *file, int li
  * 1: a line ending in '\n'; 2: a last line without '\n'; 0: end of file. */
 static tl_status tl_read_line(tl_trace_reader *r, int *got)
 {
-    tl_trace_file f = r->f;
-    int c, any = 0;
-    while ((c = TL_TF_GETC(f)) != EOF) {
+    int any = 0;
+    for (;;) {
+        if (r->cpos == r->clen) {
+            if (r->ceof) break;
+            char where[4200];
+            snprintf(where, sizeof where, "%s:%lld", r->path, r->line + 1);
+            TL_TRY(tl_gzin_read(r->in, r->chunk, sizeof r->chunk, &r->clen, where));
+            r->cpos = 0;
+            r->ceof = r->clen == 0;
+            continue;
+        }
+        int c = r->chunk[r->cpos++];
         any = 1;
         if (c == '\0')
             return TL_ROW_ERR(r, "NUL byte in line %lld (binary data, not a trace)", r->line + 1);
@@ -87,16 +85,6 @@ static tl_status tl_read_line(tl_trace_reader *r, int *got)
             return TL_ROW_ERR(r, "row longer than %d bytes", (int)TL_TRACE_MAX_ROW);
         r->buf[r->len++] = (char)c;
     }
-#if TL_HAVE_ZLIB
-    int zerr = Z_OK;
-    const char *zmsg = gzerror(f, &zerr);
-    if (zerr != Z_OK && zerr != Z_STREAM_END)
-        return zerr == Z_ERRNO ? TL_FAIL(TL_ERR_IO, "%s: read error after line %lld: %s", r->path,
-                                         r->line, strerror(errno))
-                               : TL_FAIL(TL_ERR_IO, "%s after line %lld (gzip data)", zmsg, r->line);
-#else
-    if (ferror(f)) return TL_FAIL(TL_ERR_IO, "%s: read error: %s", r->path, strerror(errno));
-#endif
     r->buf[r->len] = '\0';
     if (any) r->line++;
     *got = any ? 2 : 0;
@@ -155,7 +143,7 @@ static tl_status tl_read_row(tl_trace_reader *r, int *got)
 static void tl_reader_free(tl_trace_reader *r)
 {
     if (!r) return;
-    if (r->f) TL_TF_CLOSE(r->f);
+    tl_gzin_close(r->in);
     for (int i = 0; i < r->nmeta; i++) {
         free(r->meta_key[i]);
         free(r->meta_val[i]);
@@ -268,12 +256,7 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
         return TL_FAIL(TL_ERR_NOMEM, "trace reader for %s", path);
     }
     r->declared = -1;
-    errno = 0;
-    r->f = TL_TF_OPEN(path);
-    if (!r->f) {
-        st = TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, errno ? strerror(errno) : "out of memory");
-        goto fail;
-    }
+    TL_TRYGOTO(tl_gzin_open(path, &r->in), st, fail);
     for (;;) {
         int got;
         TL_TRYGOTO(tl_read_row(r, &got), st, fail);

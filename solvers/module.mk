@@ -31,7 +31,8 @@ test_download_DEPS := solvers runtime
 # `make fuzz`, and built with the tests when available so test_fuzz_mmio
 # can run it.
 FUZZ_MMIO := $(BUILD)/fuzz/fuzz_mmio
-FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c runtime/out.c runtime/tmpfile.c runtime/hostmem.c
+FUZZ_MMIO_SRC := tests/fuzz_mmio.c solvers/matrix/mmio.c solvers/matrix/csr.c solvers/matrix/outfile.c runtime/error.c runtime/out.c runtime/tmpfile.c runtime/hostmem.c \
+  runtime/gzin.c
 $(FUZZ_MMIO): $(call fuzz_objs,$(FUZZ_MMIO_SRC))
 	$(say) FUZZ $@
 	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(if $(filter 1,$(HAVE_ZLIB)),-lz) -lpthread -lm

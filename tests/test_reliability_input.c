@@ -347,10 +347,19 @@ TL_TEST(run_folder_rank_set)
         TL_ASSERT_MSG(a && b && !strcmp(a, b), "gzipped:\n%s\nplain:\n%s", o.out, plain.out);
         tl_test_output_free(&o);
         tl_test_output_free(&plain);
-        TL_ASSERT_EQ(tl_test_sh("head -c 60 %s/trace.rank1.csv.gz > %s/cut.gz && mv %s/cut.gz %s/trace.rank1.csv.gz",
-                                    run, run, run, run), 0);
+        TL_ASSERT_EQ(tl_test_sh("cp %s/trace.rank1.csv.gz %s/../whole.gz && head -c 60 %s/trace.rank1.csv.gz > %s/cut.gz && "
+                                "mv %s/cut.gz %s/trace.rank1.csv.gz",
+                                run, run, run, run, run, run),
+                     0);
         o = overlap(run, "");
-        refused(&o, 1, "trace.rank1.csv.gz", "unexpected end of file");
+        refused(&o, 1, "trace.rank1.csv.gz", "truncated or corrupt file: gzip data ends inside a member");
+        /* bytes appended after the gzip data: not the file that was
+         * written (gzip -t warns), refused as the matrix reader does */
+        TL_ASSERT_EQ(tl_test_sh("cp %s/../whole.gz %s/trace.rank1.csv.gz && printf 'junk\\n' >> %s/trace.rank1.csv.gz",
+                                run, run, run),
+                     0);
+        o = overlap(run, "");
+        refused(&o, 1, "trace.rank1.csv.gz", "bytes or more after the end of the gzip data (not another gzip member)");
     }
     /* and a whole one is accepted, silently */
     snprintf(run, sizeof run, "%s/whole", t);

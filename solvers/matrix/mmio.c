@@ -15,25 +15,15 @@
 #include <strings.h>
 
 #include "config.h"
+#include "runtime/gzin.h"
 #include "runtime/hostmem.h"
 #include "solvers/matrix/outfile.h"
-#if TL_HAVE_ZLIB
-#include <zlib.h>
-#endif
 
 enum { MM_BUF = 1 << 20 }; /* also the longest accepted line */
 
 typedef struct mm_src {
     const char *name;
-#if TL_HAVE_ZLIB
-    /* gzip input through inflate itself, not gzread: gzread ignores bytes
-     * after the last member, and a file with something appended is not
-     * the file that was written (gzip(1) warns about it, exit 2) */
-    z_stream zs;
-    unsigned char *zin;
-    int gz, zeof, member_done;
-#endif
-    FILE *fp;
+    tl_gzin *in; /* a file, gzip or plain (runtime/gzin.h) */
     const char *mem;
     size_t memlen, mempos;
     char *buf;
@@ -52,46 +42,14 @@ typedef struct mm_header {
     int64_t nrows, ncols, nentries;
 } mm_header;
 
-enum { MM_ZIN = 1 << 18 };
-
 static tl_status src_open_file(mm_src *s, const char *path)
 {
     memset(s, 0, sizeof *s);
     s->name = path;
-    s->fp = fopen(path, "rb");
-    if (!s->fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    /* gzip by its magic bytes, whatever the name (as gzopen did) */
-    unsigned char head[2];
-    size_t nhead = fread(head, 1, sizeof head, s->fp);
-    int gz = nhead == 2 && head[0] == 0x1f && head[1] == 0x8b;
-    /* a pipe (<(zcat m.mtx.gz)) cannot seek back: its two bytes are kept */
-    int kept = fseek(s->fp, 0, SEEK_SET) != 0;
-    if (kept && errno != ESPIPE) return TL_FAIL(TL_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
-#if TL_HAVE_ZLIB
-    if (gz) {
-        s->zin = malloc(MM_ZIN);
-        if (!s->zin) return TL_FAIL(TL_ERR_NOMEM, "%s: input buffer", path);
-        if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
-            return TL_FAIL(TL_ERR_NOMEM, "%s: zlib: %s", path, s->zs.msg ? s->zs.msg : "init");
-        s->gz = 1;
-        if (kept) {
-            memcpy(s->zin, head, nhead);
-            s->zs.next_in = s->zin;
-            s->zs.avail_in = (unsigned)nhead;
-        }
-    }
-#else
-    size_t n = strlen(path);
-    if (gz || (n > 3 && strcmp(path + n - 3, ".gz") == 0))
-        return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: reading gzip needs zlib (built without it)", path);
-#endif
+    TL_TRY(tl_gzin_open(path, &s->in));
     s->cap = MM_BUF;
     s->buf = malloc(s->cap + 1);
     if (!s->buf) return TL_FAIL(TL_ERR_NOMEM, "%s: line buffer", path);
-    if (kept && !gz) {
-        memcpy(s->buf, head, nhead);
-        s->end = nhead;
-    }
     return TL_OK;
 }
 
@@ -109,62 +67,13 @@ static tl_status src_open_mem(mm_src *s, const char *name, const char *data, siz
 
 static void src_close(mm_src *s)
 {
-#if TL_HAVE_ZLIB
-    if (s->gz) inflateEnd(&s->zs);
-    free(s->zin);
-#endif
-    if (s->fp) fclose(s->fp);
+    tl_gzin_close(s->in);
     free(s->buf);
     memset(s, 0, sizeof *s);
 }
 
-#if TL_HAVE_ZLIB
-/* Decompress up to `room` bytes after s->end. Members may follow one
- * another (pigz, bgzip); anything else after a member is refused, as is a
- * member cut short. Errors name the line being read. */
-static tl_status gz_fill(mm_src *s, size_t room, size_t *got)
-{
-    z_stream *z = &s->zs;
-    z->next_out = (unsigned char *)s->buf + s->end;
-    z->avail_out = (unsigned)room;
-    while (z->avail_out == room) {
-        if (z->avail_in == 0 && !s->zeof) {
-            size_t n = fread(s->zin, 1, MM_ZIN, s->fp);
-            if (n == 0 && ferror(s->fp))
-                return TL_FAIL(TL_ERR_IO, "%s:%lld: read error: %s", s->name,
-                               (long long)s->lineno + 1, strerror(errno));
-            if (n == 0) s->zeof = 1;
-            z->next_in = s->zin;
-            z->avail_in = (unsigned)n;
-        }
-        if (z->avail_in == 0) {
-            if (!s->member_done)
-                return TL_FAIL(TL_ERR_IO, "%s:%lld: truncated or corrupt file: gzip data ends "
-                                          "inside a member",
-                               s->name, (long long)s->lineno + 1);
-            break;
-        }
-        if (s->member_done) {
-            if (z->next_in[0] != 0x1f)
-                return TL_FAIL(TL_ERR_PARSE, "%s:%lld: %u bytes or more after the end of the "
-                                             "gzip data (not another gzip member)",
-                               s->name, (long long)s->lineno + 1, z->avail_in);
-            inflateReset(z);
-            s->member_done = 0;
-        }
-        int rc = inflate(z, Z_NO_FLUSH);
-        if (rc == Z_STREAM_END)
-            s->member_done = 1;
-        else if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return TL_FAIL(TL_ERR_IO, "%s:%lld: truncated or corrupt file: %s", s->name,
-                           (long long)s->lineno + 1, z->msg ? z->msg : "inflate failed");
-    }
-    *got = room - z->avail_out;
-    return TL_OK;
-}
-#endif
-
-/* Append more bytes after s->end; sets eof at the end of input. */
+/* Append more bytes after s->end; sets eof at the end of input. Errors
+ * name the line being read. */
 static tl_status src_fill(mm_src *s)
 {
     size_t room = s->cap - s->end;
@@ -173,15 +82,10 @@ static tl_status src_fill(mm_src *s)
         got = s->memlen - s->mempos < room ? s->memlen - s->mempos : room;
         memcpy(s->buf + s->end, s->mem + s->mempos, got);
         s->mempos += got;
-#if TL_HAVE_ZLIB
-    } else if (s->gz) {
-        TL_TRY(gz_fill(s, room, &got));
-#endif
     } else {
-        got = fread(s->buf + s->end, 1, room, s->fp);
-        if (got < room && ferror(s->fp))
-            return TL_FAIL(TL_ERR_IO, "%s:%lld: read error: %s", s->name, (long long)s->lineno + 1,
-                           strerror(errno));
+        char where[4200];
+        snprintf(where, sizeof where, "%s:%lld", s->name, (long long)s->lineno + 1);
+        TL_TRY(tl_gzin_read(s->in, s->buf + s->end, room, &got, where));
     }
     s->end += got;
     if (got == 0) s->eof = 1;

@@ -1,0 +1,31 @@
+/* An input file read as a stream of bytes, gzip (by its magic bytes,
+ * whatever the name) or plain: the readers of matrices, traces and Kineto
+ * JSON read through it, so that the three refuse the same damage.
+ *
+ * gzip through inflate itself, not gzread: gzread ignores bytes after the
+ * last member, and a file with something appended is not the file that
+ * was written (gzip -t warns about it, exit 2). Members may follow one
+ * another (pigz, bgzip); anything else after a member is refused, as is
+ * a member cut short. A pipe (<(zcat m.mtx.gz)) works: the two bytes
+ * read to tell gzip from plain are kept. */
+#ifndef TL_GZIN_H
+#define TL_GZIN_H
+
+#include <stddef.h>
+
+#include "runtime/error.h"
+
+typedef struct tl_gzin tl_gzin;
+
+/* Opens path (one error line naming it: cannot open, or gzip without
+ * zlib in this build). */
+tl_status tl_gzin_open(const char *path, tl_gzin **in);
+/* Up to n bytes into buf; *got is 0 only at the end of the input. An
+ * error names `where` (the caller's place in the file, "m.mtx:1234"; NULL:
+ * the path) and what is wrong. */
+tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char *where);
+/* Whether the file is gzip. */
+int tl_gzin_is_gzip(const tl_gzin *in);
+void tl_gzin_close(tl_gzin *in);
+
+#endif
