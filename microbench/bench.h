@@ -14,6 +14,7 @@
 #include "runtime/comm.h"
 #include "runtime/ctx.h"
 #include "runtime/options.h"
+#include "runtime/results.h"
 #include "runtime/role.h"
 #include "runtime/schedule.h"
 
@@ -316,6 +317,11 @@ extern const char tl_stream_results_header[];
 const char *tl_stream_results_row(const tl_stream_row *r, int64_t count, int64_t iters, char *buf,
                                   size_t n);
 extern const char tl_comm_results_header[];
+/* A subcommand's block in manifest.txt beside --results (results NULL:
+ * none), begun before its first row (tl_manifest_begin, "subcommand:
+ * NAME"). Collective: every rank calls it, rank 0's results are used. */
+tl_status tl_bench_manifest_begin(tl_ctx *ctx, const char *results, const char *header, const char *subcommand,
+                                  tl_manifest_run *mr);
 const char *tl_comm_results_row(const tl_comm_row *r, int nranks, int64_t iters, char *buf,
                                 size_t n);
 

@@ -85,6 +85,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     size_t nsizes = 0;
     tl_comm_row *rows = NULL;
     tl_results_rows lines = {0}; /* rank 0: where its rows went in --results, for the manifest */
+    tl_manifest_run mr = {0};
     tl_bench_cell *cells = NULL;
     tl_bench_meta m = {0};
     size_t nrows = 0;
@@ -146,6 +147,7 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
     }
     tl_progress_end(&bar);
 
+    TL_TRYGOTO(tl_bench_manifest_begin(ctx, o->results, tl_comm_results_header, "comm", &mr), st, fail);
     TL_TRYGOTO(tl_bench_meta_common(&m, ctx, "comm"), st, fail);
     if (ctx->rank == 0) {
         TL_TRYGOTO(tl_bench_meta_add(&m, "timing",
@@ -175,16 +177,14 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg)
                            st, fail);
         }
     }
-    if (o->results)
-        TL_TRYGOTO(tl_manifest_add(ctx, ctx->rank == 0 ? o->results : NULL, ctx->rank == 0 ? &lines : NULL,
-                                   "subcommand: comm\n"),
-                   st, fail);
+    TL_TRYGOTO(tl_manifest_end(ctx, &mr, &lines, NULL), st, fail);
     if (wrong_total > 0) {
         if (ctx->rank == 0) tl_log("comm: %" PRId64 " wrong values: the run fails", wrong_total);
         st = TL_ERR_NUMERIC;
     }
 fail:
     tl_progress_end(&bar); /* the line ended before an error's */
+    if (st != TL_OK && st != TL_ERR_NUMERIC) tl_manifest_abort(ctx, &mr, &lines);
     cudaFree(b.send);
     cudaFree(b.recv);
     cudaFree(b.d_wrong);

@@ -424,3 +424,12 @@ const char *tl_bench_env(const char *name)
     const char *v = getenv(name);
     return v && *v ? v : "unset";
 }
+
+tl_status tl_bench_manifest_begin(tl_ctx *ctx, const char *results, const char *header, const char *subcommand,
+                                  tl_manifest_run *mr)
+{
+    if (!results) return TL_OK;
+    char extra[64];
+    snprintf(extra, sizeof extra, "subcommand: %s\n", subcommand);
+    return tl_manifest_begin(ctx, ctx->rank == 0 ? results : NULL, ctx->rank == 0 ? header : NULL, extra, mr);
+}

@@ -167,6 +167,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     wire_row w[5], *all = NULL;
     tl_stream_row *rows = NULL;
     tl_results_rows lines = {0}; /* rank 0: where its rows went in --results, for the manifest */
+    tl_manifest_run mr = {0};
     tl_bench_cell *cells = NULL;
     tl_bench_meta m = {0};
     int nrows_rank = 5;
@@ -208,6 +209,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
     rows = calloc(nrows, sizeof *rows);
     cells = calloc(nrows * tl_stream_ncols, sizeof *cells);
     TL_CHECKGOTO(rows && cells, TL_ERR_NOMEM, st, fail, "stream rows");
+    TL_TRYGOTO(tl_bench_manifest_begin(ctx, o->results, tl_stream_results_header, "stream", &mr), st, fail);
     /* function-major: all ranks' copy, then mul, ... */
     for (int f = 0, k = 0; f < 5; f++)
         for (int r = 0; r < nranks_shown; r++, k++) {
@@ -256,15 +258,13 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
                            st, fail);
         }
     }
-    if (o->results)
-        TL_TRYGOTO(tl_manifest_add(ctx, ctx->rank == 0 ? o->results : NULL, ctx->rank == 0 ? &lines : NULL,
-                                   "subcommand: stream\n"),
-                   st, fail);
+    TL_TRYGOTO(tl_manifest_end(ctx, &mr, &lines, NULL), st, fail);
     if (wrong > 0) {
         if (ctx->rank == 0) tl_log("stream: %" PRId64 " wrong values: verification failed", wrong);
         st = TL_ERR_NUMERIC;
     }
 fail:
+    if (st != TL_OK && st != TL_ERR_NUMERIC) tl_manifest_abort(ctx, &mr, &lines);
     tl_bench_meta_free(&m);
     free(all);
     free(rows);

@@ -39,6 +39,7 @@ typedef struct tri_state {
     int sms;
     tl_progress bar;      /* rank 0's: one unit per timed repetition and traced window */
     tl_results_rows rows; /* rank 0's: the lines its rows took in --results, for the manifest */
+    tl_manifest_run mr;   /* rank 0's: this command's block in manifest.txt */
 } tri_state;
 
 static unsigned roles_used(const tl_tristream_variant *v)
@@ -406,6 +407,8 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     samples = calloc((size_t)cfg->repeat, sizeof *samples);
     c.rows = calloc(cfg->npoints * TL_NVARIANTS, sizeof *c.rows);
     TL_CHECKGOTO(samples && c.rows, TL_ERR_NOMEM, st, fail, "result arrays");
+    /* rows go to --results after each timed repetition: the block first */
+    TL_TRYGOTO(tl_bench_manifest_begin(ctx, t.opts->results, tl_tristream_results_header, "tristream", &t.mr), st, fail);
     if (ctx->rank == 0) {
         int nvar = 0;
         for (int vi = 0; vi < TL_NVARIANTS; vi++)
@@ -432,18 +435,16 @@ tl_status tl_tristream_rank_main(tl_ctx *ctx, void *arg)
     }
     tl_progress_end(&t.bar);
     TL_TRYGOTO(tri_report(ctx, run, &t, &c), st, fail);
-    if (t.opts->results) {
-        char extra[256];
-        snprintf(extra, sizeof extra, "subcommand: tristream\nwrong: %" PRId64 "\n", c.wrong);
-        TL_TRYGOTO(tl_manifest_add(ctx, ctx->rank == 0 ? t.opts->results : NULL, ctx->rank == 0 ? &t.rows : NULL, extra),
-                   st, fail);
-    }
+    char wrong[64];
+    snprintf(wrong, sizeof wrong, "wrong: %" PRId64 "\n", c.wrong);
+    TL_TRYGOTO(tl_manifest_end(ctx, &t.mr, &t.rows, wrong), st, fail);
     if (c.wrong > 0) {
         if (ctx->rank == 0) tl_log("tristream: %" PRId64 " wrong values: the run fails", c.wrong);
         st = TL_ERR_NUMERIC;
     }
 fail:
     tl_progress_end(&t.bar); /* the line ended before an error's */
+    if (st != TL_OK && st != TL_ERR_NUMERIC) tl_manifest_abort(ctx, &t.mr, &t.rows);
     tl_probes_session_close(ctx); /* one left open on an error path */
     tri_free(&t);
     free(samples);

@@ -1,14 +1,10 @@
 /* The run manifest: everything needed to know what produced a result. */
 #include "runtime/results.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -16,6 +12,7 @@
 #include "runtime/comm.h"
 #include "runtime/gpu.h"
 #include "runtime/launch.h"
+#include "runtime/manifest_impl.h"
 #include "runtime/provenance.h"
 
 #if TL_HAVE_MPI
@@ -226,120 +223,13 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra)
     return TL_OK;
 }
 
-/* `results: NAME` of a block, or NULL; *n its length. */
-static const char *block_results(const char *b, const char *end, size_t *n)
+tl_status tl_manifest_text(tl_ctx *ctx, const char *after_command, const char *extra, char **out, size_t *len)
 {
-    static const char key[] = "results: ";
-    for (const char *line = b; line < end;) {
-        const char *nl = memchr(line, '\n', (size_t)(end - line));
-        if (!nl) nl = end;
-        if ((size_t)(nl - line) >= sizeof key - 1 && !memcmp(line, key, sizeof key - 1)) {
-            *n = (size_t)(nl - line) - (sizeof key - 1);
-            return line + sizeof key - 1;
-        }
-        line = nl + 1;
-    }
-    return NULL;
-}
-
-/* old's blocks (blank-line separated) but those naming `name` when
- * `drop`, then the new block. */
-static void merge_blocks(text *out, const char *old, size_t len, const char *name, int drop, const text *block)
-{
-    const char *p = old, *end = old + len;
-    while (p < end) {
-        while (p < end && *p == '\n') p++;
-        if (p == end) break;
-        const char *b = p, *e = p;
-        while (e < end && !(*e == '\n' && e + 1 < end && e[1] == '\n')) e++;
-        if (e < end) e++; /* the block's own last newline */
-        size_t n = 0;
-        const char *r = block_results(b, e, &n);
-        if (!(drop && r && n == strlen(name) && !memcmp(r, name, n)))
-            addf(out, "%.*s%s\n", (int)(e - b), b, e[-1] == '\n' ? "" : "\n");
-        p = e;
-    }
-    addf(out, "%.*s", (int)block->len, block->p);
-}
-
-static tl_status read_all(int fd, const char *path, char **data, size_t *len)
-{
-    struct stat sb;
-    if (fstat(fd, &sb) < 0) return TL_FAIL(TL_ERR_IO, "%s: fstat: %s", path, strerror(errno));
-    char *p = malloc((size_t)sb.st_size + 1);
-    if (!p) return TL_FAIL(TL_ERR_NOMEM, "%s: %lld bytes", path, (long long)sb.st_size);
-    size_t got = 0;
-    while (got < (size_t)sb.st_size) {
-        ssize_t r = read(fd, p + got, (size_t)sb.st_size - got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) {
-            free(p);
-            return TL_FAIL(TL_ERR_IO, "%s: read: %s", path, r < 0 ? strerror(errno) : "shorter than its size");
-        }
-        got += (size_t)r;
-    }
-    *data = p;
-    *len = got;
-    return TL_OK;
-}
-
-/* manifest.txt rewritten with the block, under the results file's lock
- * (the runs that append to one results file take their turns). */
-static tl_status add_block(const char *results, const char *name, int fresh, const text *block)
-{
-    char mpath[4096];
-    tl_results_manifest_path(results, mpath, sizeof mpath);
-    int lock = open(results, O_RDWR | O_CLOEXEC);
-    if (lock < 0) return TL_FAIL(TL_ERR_IO, "%s: open: %s", results, strerror(errno));
-    tl_status st = TL_OK;
-    while (flock(lock, LOCK_EX) < 0)
-        if (errno != EINTR) {
-            st = TL_FAIL(TL_ERR_IO, "%s: flock: %s", results, strerror(errno));
-            goto done;
-        }
-    char *old = NULL;
-    size_t len = 0;
-    int fd = open(mpath, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        st = read_all(fd, mpath, &old, &len);
-        close(fd);
-    } else if (errno != ENOENT) {
-        st = TL_FAIL(TL_ERR_IO, "%s: open: %s", mpath, strerror(errno));
-    }
-    if (st == TL_OK) {
-        text all = {0};
-        merge_blocks(&all, old ? old : "", len, name, fresh, block);
-        st = all.oom ? TL_FAIL(TL_ERR_NOMEM, "%s: %zu bytes", mpath, len + block->len)
-                     : tl_file_write_atomic(mpath, all.p, all.len);
-        free(all.p);
-    }
-    free(old);
-done:
-    close(lock); /* releases the lock */
-    return st;
-}
-
-tl_status tl_manifest_add(tl_ctx *ctx, const char *results, const tl_results_rows *rows, const char *extra)
-{
-    TL_CHECK(ctx, TL_ERR_INVAL, "manifest needs a rank context (inside tl_launch_run)");
-    TL_CHECK(ctx->rank != 0 || (results && rows), TL_ERR_INVAL, "rank 0 names the results file and its rows");
-    text name = {0}, lines = {0}, block = {0};
-    if (ctx->rank == 0) {
-        const char *slash = strrchr(results, '/');
-        add_oneline(&name, slash ? slash + 1 : results);
-        addf(&lines, "results: %s\nresults_lines: ", name.p ? name.p : "");
-        if (rows->count == 0) addf(&lines, "none\n");
-        else if (rows->count == 1) addf(&lines, "%ld\n", rows->first);
-        else addf(&lines, "%ld-%ld%s\n", rows->first, rows->last,
-                  rows->count < rows->last - rows->first + 1 ? " (other runs' rows among them)" : "");
-    }
-    /* every rank enters the gather, whatever rank 0's allocations did */
-    tl_status st = manifest_text(ctx, lines.p, extra, &block);
-    if (st == TL_OK && ctx->rank == 0)
-        st = name.oom || lines.oom ? TL_FAIL(TL_ERR_NOMEM, "manifest block") : add_block(results, name.p, rows->fresh, &block);
-    free(name.p);
-    free(lines.p);
-    free(block.p);
-    if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
+    text t = {0};
+    *out = NULL;
+    *len = 0;
+    TL_TRY(manifest_text(ctx, after_command, extra, &t));
+    *out = t.p;
+    *len = t.len;
     return TL_OK;
 }

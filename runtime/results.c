@@ -186,10 +186,14 @@ tl_status tl_results_check(const char *path, const char *header)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return TL_OK; /* not there yet: it will be made */
     char *first = NULL;
-    tl_status st = read_first_line(fd, path, &first);
+    struct stat sb;
+    /* an empty file takes the header; anything else must begin with it
+     * (a file of blank lines was let through, and refused after the work) */
+    tl_status st = fstat(fd, &sb) == 0 ? TL_OK : TL_FAIL(TL_ERR_IO, "%s: fstat: %s", path, strerror(errno));
+    if (st == TL_OK && sb.st_size > 0) st = read_first_line(fd, path, &first);
     close(fd);
     TL_TRY(st);
-    if (chomp_len(first)) st = same_header(path, first, header);
+    if (first) st = same_header(path, first, header);
     free(first);
     return st;
 }
@@ -218,22 +222,31 @@ static tl_status count_lines(int fd, const char *path, off_t size, long *lines)
     return TL_OK;
 }
 
-static void rows_take(tl_results_rows *rows, long line, int fresh)
+static void rows_take(tl_results_rows *rows, long line)
 {
     if (!rows) return;
-    if (rows->count == 0) rows->first = line;
-    rows->last = line;
     rows->count++;
-    rows->fresh |= fresh;
+    int n = rows->nranges;
+    if (n > 0 && line == rows->hi[n - 1] + 1) {
+        rows->hi[n - 1] = line;
+    } else if (n < TL_RESULTS_MAX_RANGES) {
+        rows->lo[n] = rows->hi[n] = line;
+        rows->nranges++;
+    } else { /* out of ranges: the last one widened, and said */
+        rows->hi[n - 1] = line;
+        rows->merged = 1;
+    }
 }
 
-tl_status tl_results_append(const char *path, const char *header, const char *row, tl_results_rows *rows)
+/* Under the file's lock: its header written when it is empty (*fresh),
+ * checked otherwise, then row (NULL: none); *line the line the row took,
+ * or would take. */
+static tl_status results_write(const char *path, const char *header, const char *row, int *fresh, long *line)
 {
-    TL_CHECK(path && header && row, TL_ERR_INVAL, "path, header and row are required");
     const char *unfit = tl_results_unfit(path);
     TL_CHECK(!unfit, TL_ERR_INVAL, "%s: %s", path, unfit);
-    size_t hlen = chomp_len(header), rlen = chomp_len(row);
-    TL_CHECK(!memchr(header, '\n', hlen) && !memchr(row, '\n', rlen), TL_ERR_INVAL,
+    size_t hlen = chomp_len(header), rlen = row ? chomp_len(row) : 0;
+    TL_CHECK(!memchr(header, '\n', hlen) && (!row || !memchr(row, '\n', rlen)), TL_ERR_INVAL,
              "%s: header and row must be single lines", path);
     tl_status st = TL_OK;
     char *first = NULL, *buf = NULL;
@@ -263,31 +276,49 @@ tl_status tl_results_append(const char *path, const char *header, const char *ro
             goto fail;
         }
         need_newline = last != '\n';
-        if (rows) TL_TRYGOTO(count_lines(fd, path, sb.st_size, &lines), st, fail);
+        if (line) TL_TRYGOTO(count_lines(fd, path, sb.st_size, &lines), st, fail);
     }
     /* one write for header and row, so a reader never sees half of either */
-    size_t n = (need_header ? hlen + 1 : 0) + (size_t)need_newline + rlen + 1;
+    size_t n = (need_header ? hlen + 1 : 0) + (row ? (size_t)need_newline + rlen + 1 : 0);
     buf = malloc(n + 1);
     if (!buf) {
         st = TL_FAIL(TL_ERR_NOMEM, "%zu bytes", n);
         goto fail;
     }
     size_t at = 0;
-    if (need_newline) buf[at++] = '\n';
     if (need_header) {
         memcpy(buf, header, hlen);
         buf[hlen] = '\n';
         at = hlen + 1;
     }
-    memcpy(buf + at, row, rlen);
-    buf[at + rlen] = '\n';
-    TL_TRYGOTO(write_all(fd, buf, n, path), st, fail);
-    rows_take(rows, need_header ? 2 : lines + need_newline + 1, need_header);
+    if (row) {
+        if (need_newline) buf[at++] = '\n';
+        memcpy(buf + at, row, rlen);
+        buf[at + rlen] = '\n';
+    }
+    if (n) TL_TRYGOTO(write_all(fd, buf, n, path), st, fail);
+    if (fresh) *fresh = need_header;
+    if (line) *line = need_header ? 2 : lines + need_newline + 1;
 fail:
     free(first);
     free(buf);
     close(fd); /* releases the lock */
     return st;
+}
+
+tl_status tl_results_append(const char *path, const char *header, const char *row, tl_results_rows *rows)
+{
+    TL_CHECK(path && header && row, TL_ERR_INVAL, "path, header and row are required");
+    long line = 0;
+    TL_TRY(results_write(path, header, row, NULL, rows ? &line : NULL));
+    rows_take(rows, line);
+    return TL_OK;
+}
+
+tl_status tl_results_start(const char *path, const char *header, int *fresh, long *next_line)
+{
+    TL_CHECK(path && header, TL_ERR_INVAL, "path and header are required");
+    return results_write(path, header, NULL, fresh, next_line);
 }
 
 tl_status tl_file_write_atomic(const char *path, const void *data, size_t bytes)

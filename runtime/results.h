@@ -10,18 +10,24 @@
 #include "runtime/ctx.h"
 #include "runtime/out.h" /* tl_mkdir_p, tl_mkdir_parent */
 
-/* The rows one run appended to a results file, for its block in the
- * manifest: their line numbers (the header is line 1). */
+/* The rows one command appended to a results file, for its block in the
+ * manifest: their lines (the header is line 1) as ranges. */
+enum { TL_RESULTS_MAX_RANGES = 16 };
 typedef struct tl_results_rows {
-    long first, last; /* 0 before the first row */
-    long count;       /* fewer than last - first + 1 where another run's rows came between */
-    int fresh;        /* this run wrote the header: the file's earlier rows, if any, are gone */
+    long lo[TL_RESULTS_MAX_RANGES], hi[TL_RESULTS_MAX_RANGES];
+    int nranges;
+    int merged; /* more ranges than kept: the last one spans other commands' rows too */
+    long count;
 } tl_results_rows;
 
 /* header: "variant,nranks,rep,us_per_iter"; row: "three-split,2,0,81.2".
  * A device or a pipe is refused (tl_results_unfit). rows (NULL: not kept)
  * takes the row's line. */
 tl_status tl_results_append(const char *path, const char *header, const char *row, tl_results_rows *rows);
+/* Before the first row: the file made with its header when it is missing
+ * or empty (*fresh 1), its header checked otherwise; *next_line the line
+ * the next row will take. Under the file's lock, as an append. */
+tl_status tl_results_start(const char *path, const char *header, int *fresh, long *next_line);
 /* Before the run: whether `path` can take this program's rows (not a
  * stream, it and manifest.txt beside it writable, an existing file's
  * header the same); one line naming the path and the reason. */
@@ -37,15 +43,33 @@ const char *tl_results_unfit(const char *path);
  * Collective on ctx (gathers host and GPU names); rank 0 writes it to
  * `path` through a temporary file and rename. */
 tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
-/* The same lines as a block of manifest.txt beside `results`, after its
- * `program:` and `command:` the results file's name and the lines the run
- * appended (`results: fdtd.csv`, `results_lines: 2-3`). Blocks of earlier
- * runs stay, a blank line between blocks, so rows appended by several
- * commands keep each its provenance; those naming this results file go
- * when the run started it afresh (rows->fresh). Rank 0 reads and rewrites
- * the file (temp + rename) under the results file's lock; the other
- * ranks pass results NULL. Collective. */
-tl_status tl_manifest_add(tl_ctx *ctx, const char *results, const tl_results_rows *rows, const char *extra);
+/* The provenance of the rows one command appends to a results file: a
+ * block of manifest.txt beside it (the lines above, and after `command:`
+ * `results: NAME`, `results_lines:`, `run_id:`), one per command, a blank
+ * line between blocks, so rows appended by several commands keep each its
+ * own. tl_manifest_begin, before the first row: the results file started
+ * (tl_results_start: a header that differs is refused here, before the
+ * work; a file started afresh drops the blocks that named its old rows)
+ * and the block added with `results_lines: from N`, which a command that
+ * stops early leaves; tl_manifest_end, after the last row: that line made
+ * the rows' own lines, `tail` lines added. manifest.txt is read and
+ * rewritten (temporary name, rename) under a lock on its folder, so
+ * commands of one folder take turns. Collective: every rank gives its host
+ * and GPU to begin, the others pass results NULL; run is rank 0's alone
+ * (thread ranks may share it: the others never touch it), and so are end
+ * and abort (the others return at once). */
+typedef struct tl_manifest_run {
+    char *results; /* rank 0: the results file; NULL: nothing begun */
+    char *block;   /* the block as begun */
+    char id[128];  /* its run_id */
+    int fresh;     /* the command made the results file */
+} tl_manifest_run;
+tl_status tl_manifest_begin(tl_ctx *ctx, const char *results, const char *header, const char *extra,
+                            tl_manifest_run *run);
+tl_status tl_manifest_end(tl_ctx *ctx, tl_manifest_run *run, const tl_results_rows *rows, const char *tail);
+/* After a failure: the block removed, and the results file too where the
+ * command made it and added no row. Frees run. */
+void tl_manifest_abort(tl_ctx *ctx, tl_manifest_run *run, const tl_results_rows *rows);
 
 /* One CSV field as RFC 4180 reads it: in double quotes, each inner double
  * quote doubled (`a "b",c` -> `"a ""b"",c"`), for free text in a row (a

@@ -203,13 +203,14 @@ if [ -x "$ANALYZE" ]; then
         log "no Sec. IV-C table (breakdown.txt says why)"
     fi
 fi
-# manifest: trilap-solve's blocks, a run each, then a block of what this script ran
-last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
+# manifest.txt: trilap-bench's block (stream.csv), then one of what this
+# script ran; trilap-solve's blocks stay in raw/manifest.txt, beside their rows
 {
-    [ -n "$last" ] && cat "$last" && echo
+    echo
     echo "script: scripts/bench-solvers-gpu.sh $([ $quick -eq 1 ] && echo --quick)$([ $paper -eq 1 ] && echo --paper) --budget $budget${only:+ --cases $only}$([ $compare -eq 1 ] && echo ' --fuse-compare')"
     echo "triad_gbs: $triad"
     echo "elapsed_s: $((SECONDS - start))"
-} >"$out/manifest.txt"
+    echo "trilap-solve: raw/manifest.txt (a block per run, naming the lines of its rows)"
+} >>"$out/manifest.txt"
 log "done in $((SECONDS - start)) s"
 [ ! -s "$out/failed.txt" ]

@@ -97,7 +97,7 @@ manifest=$out/manifest.txt
     echo "commit: $(cat "$here/.trilap-commit" 2>/dev/null || git -C "$here" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
     echo "backend: $backend"
     command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | sed 's/^/gpu: /'
-    echo "protocol: 1 warm-up solve of 10 iterations, 3 timed solves of K fixed iterations (--rtol 0 --atol 0), schedules sync two-stream three-naive three-split, one rank over NCCL, block partition"
+    echo "protocol: 1 warm-up solve of 10 iterations, 3 timed solves of K fixed iterations (--rtol 0 --atol 0), schedules sync two-stream three-naive three-split, one rank$([ "$backend" = cuda ] && echo ' over NCCL'), block partition"
 } >"$manifest"
 
 # ---- triad -------------------------------------------------------------------
@@ -112,7 +112,9 @@ elif [ "$backend" = cuda ]; then
     triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
     [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt): stopping"; exit 1; }
     log "triad $triad GB/s"
-    echo "triad_gbs: $triad" >>"$manifest"
+    # trilap-bench has added its block (stream.csv) after these lines: the
+    # script's next lines a block of their own
+    printf '\nscript: (continued after trilap-bench stream)\ntriad_gbs: %s\n' "$triad" >>"$manifest"
 fi
 # for the cost estimate without a measured triad (host dry run): 50 GB/s
 est_bw=${triad:-50}
@@ -331,8 +333,7 @@ if [ $breakdown -eq 1 ] && [ "$backend" = cuda ]; then
 fi
 
 echo "elapsed_s: $((SECONDS - start))" >>"$manifest"
-last=$(ls -t "$out"/raw/manifest.txt 2>/dev/null | head -n1)
-[ -n "$last" ] && sed '/./s/^/trilap-solve /' "$last" >>"$manifest"
+echo "trilap-solve: raw/manifest.txt (a block per run, naming the lines of its rows)" >>"$manifest"
 cat "$out/summary.txt"
 [ $breakdown -eq 1 ] && [ -f "$out/breakdown.txt" ] && cat "$out/breakdown.txt"
 log "done in $((SECONDS - start)) s (budget $budget s)"

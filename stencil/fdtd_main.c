@@ -600,6 +600,11 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
+    /* the results file started and this command's block begun before any
+     * work: a file of other rows is refused here, not after the run */
+    tl_manifest_run mr = {0};
+    if (ra->o.results)
+        TL_TRY(tl_comm_agree(ctx, tl_manifest_begin(ctx, ctx->rank == 0 ? ra->o.results : NULL, results_header, NULL, &mr)));
     if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);
     if (ctx->rank == 0) { /* rank 0 prints */
         /* quoted as the manifest quotes it, so that it can be pasted into a shell */
@@ -624,17 +629,18 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     }
     double t_none = 0, t = 0;
     tl_results_rows rows = {0};
+    tl_status st = TL_OK;
     if (ra->o.compare_cpml && c->cpml > 0) {
         tl_fdtd_config c0 = *c;
         c0.cpml = 0;
         c0.trace = 0;
-        TL_TRY(one_run(ctx, ra, &c0, 0, &t_none, &rows));
+        st = one_run(ctx, ra, &c0, 0, &t_none, &rows);
     }
-    TL_TRY(one_run(ctx, ra, c, t_none, &t, &rows));
+    if (st == TL_OK) st = one_run(ctx, ra, c, t_none, &t, &rows);
     /* one block for the command's rows, both of --compare-cpml's */
-    if (ra->o.results)
-        TL_TRY(tl_manifest_add(ctx, ctx->rank == 0 ? ra->o.results : NULL, ctx->rank == 0 ? &rows : NULL, NULL));
-    return TL_OK;
+    if (st == TL_OK) return tl_manifest_end(ctx, &mr, &rows, NULL);
+    tl_manifest_abort(ctx, &mr, &rows);
+    return tl_error_frame(st, TL_FILE_, __LINE__);
 }
 
 static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_launch_quiet *quiet)

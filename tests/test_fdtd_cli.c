@@ -200,6 +200,15 @@ TL_TEST(manifest_block_per_command)
     TL_ASSERT(strstr(a, "\nresults: f.csv\nresults_lines: 2-3\n") < b);
     TL_ASSERT(strstr(b, "\nresults: f.csv\nresults_lines: 4\n"));
     free(m);
+    /* a results file of other rows: refused before the run (it was said
+     * after the simulation, the row lost), stdout empty */
+    snprintf(p, sizeof p, "%s/other.csv", dir);
+    tl_test_write(p, "a,b\n1,2\n");
+    snprintf(args, sizeof args, "run --grid 16 --cpml 0 --steps 2 --results %.900s", p);
+    r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(!r.out[0] && strstr(r.err, "other.csv:1: header 'a,b' differs from this program's"), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(verify_tables)

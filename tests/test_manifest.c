@@ -171,6 +171,7 @@ TL_TEST(commit_label_of_a_copied_tree)
 typedef struct appender {
     const char *results, *header;
     const char *rows[3];
+    int stop; /* 0: ended; 1: stopped after its rows (no end, as a killed command); 2: failed (abort) */
     tl_status st[2];
 } appender;
 
@@ -178,12 +179,19 @@ static tl_status append_and_add(tl_ctx *ctx, void *arg)
 {
     appender *a = arg;
     tl_results_rows rows = {0};
-    tl_status st = TL_OK;
+    tl_manifest_run mr = {0};
+    tl_status st = tl_manifest_begin(ctx, ctx->rank == 0 ? a->results : NULL, ctx->rank == 0 ? a->header : NULL,
+                                     "subcommand: x\n", &mr);
+    st = tl_comm_agree(ctx, st);
     for (int i = 0; ctx->rank == 0 && st == TL_OK && i < 3 && a->rows[i]; i++)
         st = tl_results_append(a->results, a->header, a->rows[i], &rows);
     st = tl_comm_agree(ctx, st);
-    if (st == TL_OK)
-        st = tl_manifest_add(ctx, ctx->rank == 0 ? a->results : NULL, ctx->rank == 0 ? &rows : NULL, "subcommand: x\n");
+    if (st == TL_OK && a->stop == 0) st = tl_manifest_end(ctx, &mr, &rows, "tail: yes\n");
+    if (st == TL_OK && a->stop == 2) tl_manifest_abort(ctx, &mr, &rows);
+    if (a->stop == 1 && ctx->rank == 0) { /* what a killed command leaves: its block begun */
+        free(mr.results);
+        free(mr.block);
+    }
     a->st[ctx->rank] = st;
     return st;
 }
@@ -223,12 +231,12 @@ TL_TEST(manifest_block_per_run)
     run_appender(&c, "third");
     char *m = tl_test_read(man);
     TL_ASSERT_EQ(count_of(m, "program: trilap-bench\n"), 3);
-    TL_ASSERT_MSG(strstr(m, "command: trilap-bench --label first\nresults: fdtd.csv\nresults_lines: 2-3\n"), "%s", m);
+    TL_ASSERT_MSG(strstr(m, "command: trilap-bench --label first\nresults: fdtd.csv\nresults_lines: 2-3\nrun_id: "), "%s", m);
     TL_ASSERT(strstr(m, "command: trilap-bench --label second\nresults: fdtd.csv\nresults_lines: 4\n"));
     TL_ASSERT(strstr(m, "command: trilap-bench --label third\nresults: stream.csv\nresults_lines: 2\n"));
     TL_ASSERT_EQ(count_of(m, "\n\nprogram: "), 2); /* blocks a blank line apart, in run order */
     TL_ASSERT(strstr(m, "--label first") < strstr(m, "--label second") && strstr(m, "--label second") < strstr(m, "--label third"));
-    TL_ASSERT(strstr(m, "\nhost.rank1: ") && strstr(m, "\nsubcommand: x\n"));
+    TL_ASSERT(strstr(m, "\nhost.rank1: ") && strstr(m, "\nsubcommand: x\ntail: yes\n\nprogram: "));
     free(m);
     /* fdtd.csv started over: its old blocks go, stream.csv's stays */
     TL_ASSERT_EQ(unlink(csv), 0);
@@ -248,11 +256,96 @@ TL_TEST(manifest_block_per_run)
     TL_ASSERT_MSG(!strncmp(m, kept, sizeof kept - 1), "%s", m);
     TL_ASSERT(strstr(m, "--label fifth\nresults: stream.csv\nresults_lines: 3\n"));
     free(m);
+    /* a command killed after its rows leaves its block open, "from" its
+     * first line; one that failed before any row leaves nothing, not even
+     * the file it made; one that failed after its rows says so */
+    appender f = {.results = csv, .header = "a,b", .rows = {"11,12"}, .stop = 1};
+    run_appender(&f, "killed");
+    char gone[600];
+    snprintf(gone, sizeof gone, "%s/gone.csv", dir);
+    appender g = {.results = gone, .header = "g", .stop = 2};
+    run_appender(&g, "failed");
+    appender h = {.results = other, .header = "c", .rows = {"13"}, .stop = 2};
+    run_appender(&h, "failed-late");
+    m = tl_test_read(man);
+    TL_ASSERT_MSG(strstr(m, "--label killed\nresults: fdtd.csv\nresults_lines: from 3 (while the command runs;"), "%s", m);
+    TL_ASSERT(!strstr(m, "--label failed\n") && access(gone, F_OK) != 0);
+    TL_ASSERT(strstr(m, "--label failed-late\nresults: stream.csv\nresults_lines: 4\n"));
+    TL_ASSERT(strstr(m, "stopped: the command failed after these rows\n"));
+    free(m);
+    /* a file of other rows is refused before any row, the manifest as it was */
+    char *before = tl_test_read(man);
+    appender x = {.results = csv, .header = "z", .rows = {"1"}};
+    tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 2, .timeout_s = 300, .no_gpu = 1};
+    char *argv[] = {(char *)"trilap-bench", NULL};
+    TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 1, argv, append_and_add, &x), 1);
+    char *after = tl_test_read(man);
+    TL_ASSERT_STREQ(after, before);
+    free(before);
+    free(after);
     /* no temporary left beside them */
     tl_test_output r = tl_test_capture("ls -A '%s'", dir);
     TL_ASSERT_STREQ(r.out, "fdtd.csv\nmanifest.txt\nstream.csv\n");
     tl_test_output_free(&r);
 }
 
+/* Commands at once, six starting one new results file and four writing
+ * files of their own in the same folder: every command keeps its block
+ * naming its own lines (the run that wrote the header used to drop the
+ * blocks of the others, and blocks of one folder were rewritten unlocked). */
+TL_TEST(manifest_blocks_of_commands_at_once)
+{
+    enum { P = 10 };
+    char dir[512], man[600];
+    snprintf(dir, sizeof dir, "%s/at-once", tl_test_tmpdir());
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    for (int round = 0; round < 3; round++) {
+        tl_test_sh("rm -rf '%s'", dir);
+        pid_t pids[P];
+        for (int p = 0; p < P; p++) {
+            pids[p] = fork();
+            TL_ASSERT(pids[p] >= 0);
+            if (pids[p] == 0) {
+                char csv[600], label[32], row[32];
+                snprintf(csv, sizeof csv, p < 6 ? "%s/one.csv" : "%s/own%d.csv", dir, p);
+                snprintf(label, sizeof label, "cmd%d", p);
+                snprintf(row, sizeof row, "%d", p);
+                appender a = {.results = csv, .header = "p", .rows = {row}};
+                tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 2, .timeout_s = 300, .no_gpu = 1};
+                char *argv[] = {(char *)"trilap-bench", (char *)"--label", label, NULL};
+                _exit(tl_launch_run("trilap-bench", &lo, 3, argv, append_and_add, &a) == 0 ? 0 : 3);
+            }
+        }
+        for (int p = 0; p < P; p++) {
+            int status = 0;
+            TL_ASSERT_EQ(waitpid(pids[p], &status, 0), pids[p]);
+            TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "command %d failed (status %d)", p, status);
+        }
+        char *m = tl_test_read(man), path[600];
+        snprintf(path, sizeof path, "%s/one.csv", dir);
+        char *one = tl_test_read(path);
+        for (int p = 0; p < P; p++) {
+            char want[96];
+            snprintf(want, sizeof want, "--label cmd%d\nresults: ", p);
+            const char *b = strstr(m, want);
+            TL_ASSERT_MSG(b, "round %d: no block for command %d:\n%s", round, p, m);
+            long line = atol(strstr(b, "\nresults_lines: ") + 16);
+            /* that line of its file is its row */
+            char *text = p < 6 ? one : NULL;
+            if (!text) {
+                snprintf(path, sizeof path, "%s/own%d.csv", dir, p);
+                text = tl_test_read(path);
+            }
+            const char *at = text;
+            for (long l = 1; l < line && at; l++) at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+            TL_ASSERT_MSG(at && atoi(at) == p && at[0] != 'p', "round %d: command %d's line %ld is '%.8s'", round, p, line,
+                          at ? at : "");
+            if (text != one) free(text);
+        }
+        free(one);
+        free(m);
+    }
+}
+
 TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
-             commit_label_of_a_copied_tree, manifest_block_per_run)
+             commit_label_of_a_copied_tree, manifest_block_per_run, manifest_blocks_of_commands_at_once)

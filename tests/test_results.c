@@ -38,9 +38,22 @@ TL_TEST(header_once)
     char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "variant,nranks,rep,us_per_iter\nthree-split,2,0,81.2\nthree-split,2,1,80.9\ntwo-stream,2,0,95\n");
     free(s);
-    /* the lines each run's rows took, and who wrote the header */
-    TL_ASSERT(first.first == 2 && first.last == 2 && first.count == 1 && first.fresh);
-    TL_ASSERT(later.first == 3 && later.last == 4 && later.count == 2 && !later.fresh);
+    /* the lines each run's rows took, as ranges */
+    TL_ASSERT(first.nranges == 1 && first.lo[0] == 2 && first.hi[0] == 2 && first.count == 1);
+    TL_ASSERT(later.nranges == 1 && later.lo[0] == 3 && later.hi[0] == 4 && later.count == 2 && !later.merged);
+    /* started: the next line said, the header checked; a new file made with it */
+    int fresh = -1;
+    long next = 0;
+    TL_ASSERT_OK(tl_results_start(path, "variant,nranks,rep,us_per_iter", &fresh, &next));
+    TL_ASSERT(fresh == 0 && next == 5);
+    TL_ASSERT_EQ(tl_results_start(path, "a,b", &fresh, &next), TL_ERR_INVAL);
+    char other[600];
+    snprintf(other, sizeof other, "%s/new/r.csv", tl_test_tmpdir());
+    TL_ASSERT_OK(tl_results_start(other, "a,b", &fresh, &next));
+    TL_ASSERT(fresh == 1 && next == 2);
+    s = tl_test_read(other);
+    TL_ASSERT_STREQ(s, "a,b\n");
+    free(s);
 }
 
 /* A file written by hand without a final newline: the row starts its own
@@ -54,7 +67,7 @@ TL_TEST(header_without_final_newline)
     TL_ASSERT_OK(tl_results_append(path, "a,b", "3,4", &rows));
     char *text = tl_test_read(path);
     TL_ASSERT_STREQ(text, "a,b\n1,2\n3,4\n");
-    TL_ASSERT(rows.first == 2 && rows.last == 3 && rows.count == 2 && !rows.fresh);
+    TL_ASSERT(rows.nranges == 1 && rows.lo[0] == 2 && rows.hi[0] == 3 && rows.count == 2);
     free(text);
     TL_ASSERT_OK(tl_results_check(path, "a,b"));
     TL_ASSERT(tl_results_check(path, "a,c") == TL_ERR_INVAL);
@@ -70,6 +83,12 @@ TL_TEST(header_mismatch_is_an_error)
     char *s = tl_test_read(path);
     TL_ASSERT_STREQ(s, "a,b\n1,2\n");
     free(s);
+    /* a file of blank lines is not empty: refused before the run, as the
+     * append refuses it (it was let through, and the rows lost after) */
+    char blank[600];
+    snprintf(blank, sizeof blank, "%s/blank.csv", tl_test_tmpdir());
+    TL_ASSERT_OK(tl_file_write_atomic(blank, "\n\n", 2));
+    TL_ASSERT_EQ(tl_results_check(blank, "a,b"), TL_ERR_INVAL);
     /* multi-line rows would break the one-row-per-run format */
     TL_ASSERT_EQ(tl_results_append(path, "a,b", "1,2\n3,4", NULL), TL_ERR_INVAL);
     /* a missing folder is made; a place under a plain file is an I/O error */
@@ -103,7 +122,7 @@ TL_TEST(concurrent_appends_from_processes)
             /* the lines it was told, checked against the file below */
             char side[600], text[96];
             snprintf(side, sizeof side, "%s.%d", path, p);
-            int n = snprintf(text, sizeof text, "%ld %ld %ld", rows.first, rows.last, rows.count);
+            int n = snprintf(text, sizeof text, "%ld %ld %ld", rows.lo[0], rows.hi[rows.nranges - 1], rows.count);
             _exit(tl_file_write_atomic(side, text, (size_t)n) == TL_OK ? 0 : 4);
         }
     }

@@ -93,6 +93,7 @@ typedef struct solve_job {
     const solve_opts *o;
     int not_converged;    /* written by rank 0 only */
     tl_results_rows rows; /* rank 0: the lines the runs' rows took in --results, for the manifest */
+    tl_manifest_run mr;   /* rank 0: this command's block in manifest.txt */
 } solve_job;
 
 #define O(f) offsetof(solve_opts, f)
@@ -488,9 +489,10 @@ static void warn_idle_ranks(const solve_opts *o, int nparts, int64_t nrows, cons
     for (int r = 0; r < nparts; r++) idle += !owns[r];
     free(owns);
     fprintf(stderr,
-            "%s: warning: %d of the %d ranks own no rows of %s (%lld rows): they join every allreduce and halo "
+            "%s: warning: %d of the %d ranks own%s no rows of %s (%lld row%s): %s every allreduce and halo "
             "phase with nothing to compute; use fewer ranks\n",
-            PROGRAM, idle, nparts, o->matrix, (long long)nrows);
+            PROGRAM, idle, nparts, idle == 1 ? "s" : "", o->matrix, (long long)nrows, nrows == 1 ? "" : "s",
+            idle == 1 ? "it joins" : "they join");
 }
 
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
@@ -814,9 +816,10 @@ static const char *schedules_run(const solve_opts *o, char *buf, size_t n)
     return buf;
 }
 
-/* manifest.txt beside the results: the runs' inputs and where their
- * traces are. Collective. */
-static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc, const tl_results_rows *rows)
+/* This command's block of manifest.txt beside the results, begun before
+ * its first row: the runs' inputs and where their traces are.
+ * Collective. */
+static tl_status begin_manifest(tl_ctx *ctx, const solve_opts *o, const char *partdesc, tl_manifest_run *mr)
 {
     const solve_backend *sb = &solve_backends[o->backend];
     char gpu[256] = "", scheds[256];
@@ -833,7 +836,9 @@ static tl_status write_manifest(tl_ctx *ctx, const solve_opts *o, const char *pa
                  cuda ? "\ngpu: " : "", gpu, cuda ? "\n" : "", traces ? traces : "");
     free(traces);
     st = tl_comm_agree(ctx, st);
-    if (st == TL_OK) st = tl_manifest_add(ctx, ctx->rank == 0 ? o->results : NULL, ctx->rank == 0 ? rows : NULL, extra);
+    if (st == TL_OK)
+        st = tl_comm_agree(ctx, tl_manifest_begin(ctx, ctx->rank == 0 ? o->results : NULL,
+                                                  ctx->rank == 0 ? tl_solve_results_header : NULL, extra, mr));
     free(extra);
     return st;
 }
@@ -883,6 +888,7 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
         TL_TRYGOTO(sb->setup(ctx), st, fail);
         setup_done = 1;
     }
+    if (o->results) TL_TRYGOTO(begin_manifest(ctx, o, partdesc, &job->mr), st, fail);
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
@@ -891,8 +897,9 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
                 TL_TRYGOTO(run_one(ctx, o, &run, dm, bl, o->x0 ? x0l : NULL, xl, partdesc, job),
                            st, fail);
             }
-    if (o->results) TL_TRYGOTO(write_manifest(ctx, o, partdesc, &job->rows), st, fail);
+    TL_TRYGOTO(tl_manifest_end(ctx, &job->mr, &job->rows, NULL), st, fail);
 fail:
+    if (st != TL_OK) tl_manifest_abort(ctx, &job->mr, &job->rows);
     if (setup_done && sb->teardown) {
         tl_status fst = sb->teardown(ctx);
         if (st == TL_OK) st = fst;

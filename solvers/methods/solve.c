@@ -444,18 +444,18 @@ tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, i
     return TL_OK;
 }
 
-static const char results_header[] =
+const char tl_solve_results_header[] =
     "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
     "solver_time_s,"
     "converged,reason,rows,nonzeros,rtol,atol,rtol_base,max_iterations,warmup,omp_threads,"
     "warmup_iterations,us_per_iter";
 
-tl_status tl_solve_results_check(const char *path) { return tl_results_check(path, results_header); }
+tl_status tl_solve_results_check(const char *path) { return tl_results_check(path, tl_solve_results_header); }
 
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
                                   const tl_solve_config *cfg, const tl_solve_report *rep, tl_results_rows *rows)
 {
-    static const char *const header = results_header;
+    static const char *const header = tl_solve_results_header;
     const tl_solve_params *p = &cfg->params;
     /* the stop reason is prose ("fixed iteration count done (rtol = atol =
      * 0, benchmark mode)"): no commas in it, so that every reader that

@@ -174,6 +174,8 @@ tl_status tl_solve_print_halo(tl_ctx *ctx, FILE *out, const tl_dist_matrix *m, i
  * their lines, for the manifest. */
 tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
                                   const tl_solve_config *cfg, const tl_solve_report *rep, tl_results_rows *rows);
+/* The header of those rows. */
+extern const char tl_solve_results_header[];
 /* Before the runs: whether `path` can take these rows (tl_results_check:
  * not a stream, it and manifest.txt writable, an existing file's header
  * these rows'), rather than an append refused after the work. */

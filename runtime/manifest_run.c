@@ -1,0 +1,289 @@
+/* A command's block in manifest.txt beside its results file (results.h):
+ * begun before its first row, ended after its last. */
+#include "runtime/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/manifest_impl.h"
+
+static const char open_lines[] =
+    " (while the command runs; one that stopped early keeps this line: its rows are those from here on that no "
+    "later block names)";
+
+/* The folder's lock, which commands writing manifest.txt take in turn:
+ * *fd to close, -1 where the file system locks no folder (some NFS
+ * mounts), and the blocks are then written unlocked. */
+static void folder_lock(const char *mpath, int *fd)
+{
+    char dir[4096];
+    const char *slash = strrchr(mpath, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - mpath) : 1, slash ? mpath : ".");
+    if (!dir[0]) snprintf(dir, sizeof dir, "/");
+    *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (*fd >= 0 && flock(*fd, LOCK_EX) < 0)
+        if (errno != EINTR) {
+            close(*fd);
+            *fd = -1;
+        }
+}
+
+static tl_status read_manifest(const char *mpath, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(mpath, "rb");
+    if (!f) return errno == ENOENT ? TL_OK : TL_FAIL(TL_ERR_IO, "%s: open: %s", mpath, strerror(errno));
+    char *p = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n + 4096 > cap) {
+            char *np = realloc(p, cap = 2 * cap + 8192);
+            if (!np) {
+                free(p);
+                fclose(f);
+                return TL_FAIL(TL_ERR_NOMEM, "%s: %zu bytes", mpath, cap);
+            }
+            p = np;
+        }
+        size_t got = fread(p + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(p);
+        return TL_FAIL(TL_ERR_IO, "%s: read error", mpath);
+    }
+    p[n] = '\0';
+    *data = p;
+    *len = n;
+    return TL_OK;
+}
+
+/* The value of `key` (with its ": ") on a line of [b, e), or NULL; *n its length. */
+static const char *block_value(const char *b, const char *e, const char *key, size_t *n)
+{
+    size_t k = strlen(key);
+    for (const char *line = b; line < e;) {
+        const char *nl = memchr(line, '\n', (size_t)(e - line));
+        if (!nl) nl = e;
+        if ((size_t)(nl - line) >= k && !memcmp(line, key, k)) {
+            *n = (size_t)(nl - line) - k;
+            return line + k;
+        }
+        line = nl + 1;
+    }
+    return NULL;
+}
+
+static int value_is(const char *b, const char *e, const char *key, const char *want)
+{
+    size_t n = 0;
+    const char *v = block_value(b, e, key, &n);
+    return v && n == strlen(want) && !memcmp(v, want, n);
+}
+
+/* old's blocks (blank-line separated, each ending in one newline), without
+ * those naming `drop` (a results file started afresh; NULL: none); the
+ * one whose run_id is `id` replaced by `with` (NULL: left out); `add`
+ * after them all (NULL: none).
+ * Into f. Returns whether the id's block was there. */
+static int rewrite(FILE *f, const char *old, size_t len, const char *drop, const char *id, const char *with,
+                   const char *add)
+{
+    const char *p = old, *end = old + len;
+    int found = 0;
+    while (p < end) {
+        while (p < end && *p == '\n') p++;
+        if (p == end) break;
+        const char *b = p, *e = p;
+        while (e < end && !(*e == '\n' && e + 1 < end && e[1] == '\n')) e++;
+        if (e < end) e++; /* the block's own last newline */
+        p = e;
+        if (drop && value_is(b, e, "results: ", drop)) continue;
+        if (id && value_is(b, e, "run_id: ", id)) {
+            found = 1;
+            if (with) fprintf(f, "%s\n", with);
+            continue;
+        }
+        fprintf(f, "%.*s%s\n", (int)(e - b), b, e[-1] == '\n' ? "" : "\n");
+    }
+    if (add) fprintf(f, "%s", add);
+    return found;
+}
+
+/* manifest.txt beside results rewritten by rewrite(), under the folder's lock. */
+static tl_status edit(const char *results, const char *drop, const char *id, const char *with, const char *add,
+                      const char *again)
+{
+    char mpath[4096];
+    tl_results_manifest_path(results, mpath, sizeof mpath);
+    int lock;
+    folder_lock(mpath, &lock);
+    char *old = NULL, *all = NULL;
+    size_t len = 0, n = 0;
+    tl_status st = read_manifest(mpath, &old, &len);
+    FILE *f = st == TL_OK ? open_memstream(&all, &n) : NULL;
+    if (st == TL_OK && !f) st = TL_FAIL(TL_ERR_NOMEM, "%s: %zu bytes", mpath, len);
+    if (f) {
+        /* a block gone from the file (removed by hand) is written again */
+        if (!rewrite(f, old ? old : "", len, drop, id, with, add) && again) fprintf(f, "%s", again);
+        st = fclose(f) != 0 ? TL_FAIL(TL_ERR_NOMEM, "%s", mpath)
+             : n > 0        ? tl_file_write_atomic(mpath, all, n)
+             : unlink(mpath) == 0 || errno == ENOENT ? TL_OK /* its last block gone */
+                                                     : TL_FAIL(TL_ERR_IO, "%s: unlink: %s", mpath, strerror(errno));
+    }
+    free(all);
+    free(old);
+    if (lock >= 0) close(lock);
+    return st;
+}
+
+/* The block with `lines` right after its `results:` line. */
+static char *with_lines(const char *block, const char *lines)
+{
+    const char *r = strstr(block, "\nresults: ");
+    const char *nl = r ? strchr(r + 1, '\n') : NULL;
+    size_t at = nl ? (size_t)(nl + 1 - block) : strlen(block);
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    if (!f) return NULL;
+    fprintf(f, "%.*s%s%s", (int)at, block, lines, block + at);
+    return fclose(f) == 0 ? out : (free(out), NULL);
+}
+
+static void run_free(tl_manifest_run *run)
+{
+    free(run->results);
+    free(run->block);
+    memset(run, 0, sizeof *run);
+}
+
+static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *block)
+{
+    /* the folder's lock around the start and the block, so that of two
+     * commands starting one file the second sees it started */
+    char mpath[4096];
+    tl_results_manifest_path(run->results, mpath, sizeof mpath);
+    int lock;
+    folder_lock(mpath, &lock);
+    long next = 0;
+    tl_status st = tl_results_start(run->results, header, &run->fresh, &next);
+    if (lock >= 0) close(lock);
+    TL_TRY(st);
+    char lines[512];
+    snprintf(lines, sizeof lines, "results_lines: from %ld%s\nrun_id: %s\n", next, open_lines, run->id);
+    run->block = with_lines(block, lines);
+    TL_CHECK(run->block, TL_ERR_NOMEM, "%s: manifest block", mpath);
+    const char *slash = strrchr(run->results, '/');
+    return edit(run->results, run->fresh ? (slash ? slash + 1 : run->results) : NULL, NULL, NULL, run->block, NULL);
+}
+
+tl_status tl_manifest_begin(tl_ctx *ctx, const char *results, const char *header, const char *extra,
+                            tl_manifest_run *run)
+{
+    TL_CHECK(ctx, TL_ERR_INVAL, "manifest needs a rank context (inside tl_launch_run)");
+    if (ctx->rank == 0) memset(run, 0, sizeof *run);
+    TL_CHECK(ctx->rank != 0 || (results && header), TL_ERR_INVAL, "rank 0 names the results file and its header");
+    char named[4200] = "";
+    if (ctx->rank == 0) {
+        const char *slash = strrchr(results, '/');
+        /* one line: a name with a newline cannot start a block of its own */
+        snprintf(named, sizeof named, "results: %s\n", slash ? slash + 1 : results);
+        for (char *c = named + 9; *c && c[1]; c++)
+            if (*c == '\n' || *c == '\r') *c = ' ';
+        char host[64] = "host";
+        gethostname(host, sizeof host - 1);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        snprintf(run->id, sizeof run->id, "%ld@%s.%lld%09ld", (long)getpid(), host, (long long)ts.tv_sec, ts.tv_nsec);
+        run->results = strdup(results);
+    }
+    char *block = NULL;
+    size_t len = 0;
+    /* every rank enters the gather, whatever rank 0's allocation did */
+    tl_status st = tl_manifest_text(ctx, ctx->rank == 0 ? named : NULL, extra, &block, &len);
+    if (st == TL_OK && ctx->rank == 0)
+        st = run->results ? begin_rank0(run, header, block) : TL_FAIL(TL_ERR_NOMEM, "%s", results);
+    free(block);
+    if (st != TL_OK) {
+        if (ctx->rank == 0) run_free(run);
+        return tl_error_frame(st, TL_FILE_, __LINE__);
+    }
+    return TL_OK;
+}
+
+/* "2-3,7" (the rows' lines), "none" */
+static void lines_of(const tl_results_rows *rows, char *buf, size_t n)
+{
+    size_t at = 0;
+    if (!rows || rows->count == 0) snprintf(buf, n, "none");
+    for (int i = 0; rows && i < rows->nranges && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, rows->lo[i] == rows->hi[i] ? "%s%ld" : "%s%ld-%ld", i ? "," : "",
+                               rows->lo[i], rows->hi[i]);
+    if (rows && rows->merged && at < n)
+        snprintf(buf + at, n - at, " (%ld rows; other commands' rows among the last range)", rows->count);
+}
+
+static tl_status end_rank0(tl_manifest_run *run, const tl_results_rows *rows, const char *tail)
+{
+    char lines[512], *done = NULL;
+    lines_of(rows, lines, sizeof lines);
+    /* the open line replaced, the tail after the block's last line */
+    const char *from = strstr(run->block, "\nresults_lines: ");
+    const char *nl = from ? strchr(from + 1, '\n') : NULL;
+    size_t n = 0;
+    FILE *f = nl ? open_memstream(&done, &n) : NULL;
+    if (f) {
+        fprintf(f, "%.*s\nresults_lines: %s%s%s", (int)(from - run->block), run->block, lines, nl, tail ? tail : "");
+        if (fclose(f) != 0) {
+            free(done);
+            done = NULL;
+        }
+    }
+    tl_status st = done ? edit(run->results, NULL, run->id, done, NULL, done) : TL_FAIL(TL_ERR_NOMEM, "manifest block");
+    free(done);
+    run_free(run);
+    if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
+    return TL_OK;
+}
+
+tl_status tl_manifest_end(tl_ctx *ctx, tl_manifest_run *run, const tl_results_rows *rows, const char *tail)
+{
+    if (ctx->rank != 0 || !run->results) return TL_OK; /* nothing begun */
+    return end_rank0(run, rows, tail);
+}
+
+void tl_manifest_abort(tl_ctx *ctx, tl_manifest_run *run, const tl_results_rows *rows)
+{
+    if (ctx->rank != 0 || !run->results) return;
+    if (rows && rows->count > 0) { /* its rows stay, and so does what made them */
+        (void)end_rank0(run, rows, "stopped: the command failed after these rows\n"); /* a failure said its line */
+        return;
+    }
+    char mpath[4096];
+    tl_results_manifest_path(run->results, mpath, sizeof mpath);
+    int lock;
+    folder_lock(mpath, &lock);
+    /* a file this command made and left at its header, no other's rows in it */
+    if (run->fresh) {
+        FILE *f = fopen(run->results, "rb");
+        int c, lines = 0;
+        while (f && (c = getc(f)) != EOF) lines += c == '\n';
+        if (f) fclose(f);
+        if (f && lines <= 1) unlink(run->results);
+    }
+    if (lock >= 0) close(lock);
+    (void)edit(run->results, NULL, run->id, NULL, NULL, NULL); /* a failure has said its line */
+    run_free(run);
+}
