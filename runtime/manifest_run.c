@@ -175,6 +175,7 @@ static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *blo
      * commands starting one file the second sees it started */
     char mpath[4096];
     tl_results_manifest_path(run->results, mpath, sizeof mpath);
+    TL_TRY(tl_mkdir_parent(run->results)); /* a folder to lock */
     int lock;
     folder_lock(mpath, &lock);
     long next = 0;
