@@ -39,6 +39,10 @@ static tl_status read_manifest(const char *mpath, char **data, size_t *len)
 {
     *data = NULL;
     *len = 0;
+    struct stat sb;
+    /* rewritten whole by rename: a FIFO there would hang the read */
+    TL_CHECK(stat(mpath, &sb) != 0 || S_ISREG(sb.st_mode), TL_ERR_IO,
+             "%s: not a regular file (the manifest beside a results file is read and written whole)", mpath);
     FILE *f = fopen(mpath, "rb");
     if (!f) return errno == ENOENT ? TL_OK : TL_FAIL(TL_ERR_IO, "%s: open: %s", mpath, strerror(errno));
     char *p = NULL;
@@ -122,13 +126,11 @@ static int rewrite(FILE *f, const char *old, size_t len, const char *drop, const
 }
 
 /* manifest.txt beside results rewritten by rewrite(), under the folder's lock. */
-static tl_status edit(const char *results, const char *drop, const char *id, const char *with, const char *add,
-                      const char *again)
+static tl_status edit_locked(const char *results, const char *drop, const char *id, const char *with,
+                             const char *add, const char *again)
 {
     char mpath[4096];
     tl_results_manifest_path(results, mpath, sizeof mpath);
-    int lock;
-    folder_lock(mpath, &lock);
     char *old = NULL, *all = NULL;
     size_t len = 0, n = 0;
     tl_status st = read_manifest(mpath, &old, &len);
@@ -144,6 +146,17 @@ static tl_status edit(const char *results, const char *drop, const char *id, con
     }
     free(all);
     free(old);
+    return st;
+}
+
+static tl_status edit(const char *results, const char *drop, const char *id, const char *with, const char *add,
+                      const char *again)
+{
+    char mpath[4096];
+    tl_results_manifest_path(results, mpath, sizeof mpath);
+    int lock;
+    folder_lock(mpath, &lock);
+    tl_status st = edit_locked(results, drop, id, with, add, again);
     if (lock >= 0) close(lock);
     return st;
 }
@@ -171,8 +184,9 @@ static void run_free(tl_manifest_run *run)
 
 static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *block)
 {
-    /* the folder's lock around the start and the block, so that of two
-     * commands starting one file the second sees it started */
+    /* one hold of the folder's lock for the start and the block: of two
+     * commands starting one file, the second sees it started and leaves
+     * the first's block (a block added between the two was dropped) */
     char mpath[4096];
     tl_results_manifest_path(run->results, mpath, sizeof mpath);
     TL_TRY(tl_mkdir_parent(run->results)); /* a folder to lock */
@@ -180,14 +194,16 @@ static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *blo
     folder_lock(mpath, &lock);
     long next = 0;
     tl_status st = tl_results_start(run->results, header, &run->fresh, &next);
-    if (lock >= 0) close(lock);
-    TL_TRY(st);
     char lines[512];
     snprintf(lines, sizeof lines, "results_lines: from %ld%s\nrun_id: %s\n", next, open_lines, run->id);
-    run->block = with_lines(block, lines);
-    TL_CHECK(run->block, TL_ERR_NOMEM, "%s: manifest block", mpath);
+    if (st == TL_OK) run->block = with_lines(block, lines);
+    if (st == TL_OK && !run->block) st = TL_FAIL(TL_ERR_NOMEM, "%s: manifest block", mpath);
     const char *slash = strrchr(run->results, '/');
-    return edit(run->results, run->fresh ? (slash ? slash + 1 : run->results) : NULL, NULL, NULL, run->block, NULL);
+    if (st == TL_OK)
+        st = edit_locked(run->results, run->fresh ? (slash ? slash + 1 : run->results) : NULL, NULL, NULL, run->block,
+                         NULL);
+    if (lock >= 0) close(lock);
+    return st;
 }
 
 tl_status tl_manifest_begin(tl_ctx *ctx, const char *results, const char *header, const char *extra,
@@ -236,24 +252,34 @@ static void lines_of(const tl_results_rows *rows, char *buf, size_t n)
         snprintf(buf + at, n - at, " (%ld rows; other commands' rows among the last range)", rows->count);
 }
 
-static tl_status end_rank0(tl_manifest_run *run, const tl_results_rows *rows, const char *tail)
+/* The block as begun, its open line replaced by `lines`, `tail` after it. */
+static char *ended_block(const tl_manifest_run *run, const char *lines, const char *tail)
 {
-    char lines[512], *done = NULL;
-    lines_of(rows, lines, sizeof lines);
-    /* the open line replaced, the tail after the block's last line */
     const char *from = strstr(run->block, "\nresults_lines: ");
     const char *nl = from ? strchr(from + 1, '\n') : NULL;
+    char *done = NULL;
     size_t n = 0;
     FILE *f = nl ? open_memstream(&done, &n) : NULL;
-    if (f) {
-        fprintf(f, "%.*s\nresults_lines: %s%s%s", (int)(from - run->block), run->block, lines, nl, tail ? tail : "");
-        if (fclose(f) != 0) {
-            free(done);
-            done = NULL;
-        }
-    }
-    tl_status st = done ? edit(run->results, NULL, run->id, done, NULL, done) : TL_FAIL(TL_ERR_NOMEM, "manifest block");
+    if (!f) return NULL;
+    fprintf(f, "%.*s\nresults_lines: %s%s%s", (int)(from - run->block), run->block, lines, nl, tail ? tail : "");
+    return fclose(f) == 0 ? done : (free(done), NULL);
+}
+
+static tl_status end_rank0(tl_manifest_run *run, const tl_results_rows *rows, const char *tail)
+{
+    char lines[2048], gone[2300];
+    lines_of(rows, lines, sizeof lines);
+    /* a block no longer there was dropped by a command that started the
+     * file again (or removed by hand): its lines may name another's rows */
+    snprintf(gone, sizeof gone,
+             "%s (this block was gone from manifest.txt when the command ended: the results file was started again "
+             "meanwhile, or the block removed; lines before a restart are not in this file)",
+             lines);
+    char *done = ended_block(run, lines, tail), *again = ended_block(run, gone, tail);
+    tl_status st = done && again ? edit(run->results, NULL, run->id, done, NULL, again)
+                                 : TL_FAIL(TL_ERR_NOMEM, "manifest block");
     free(done);
+    free(again);
     run_free(run);
     if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
     return TL_OK;

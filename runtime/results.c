@@ -183,6 +183,11 @@ tl_status tl_results_check(const char *path, const char *header)
     tl_results_manifest_path(path, manifest, sizeof manifest);
     TL_TRY(tl_out_check(path));
     TL_TRY(tl_out_check(manifest));
+    /* the manifest is read and rewritten whole: not the results file itself, nor a device or a FIFO */
+    TL_CHECK(strcmp(path, manifest) != 0, TL_ERR_INVAL,
+             "%s: the manifest beside a results file is named so: give the results another name", path);
+    TL_CHECK(!tl_out_in_place(manifest), TL_ERR_INVAL,
+             "%s: a device or a FIFO, where the manifest beside %s is written whole", manifest, path);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return TL_OK; /* not there yet: it will be made */
     char *first = NULL;

@@ -12,7 +12,7 @@
 
 /* The rows one command appended to a results file, for its block in the
  * manifest: their lines (the header is line 1) as ranges. */
-enum { TL_RESULTS_MAX_RANGES = 16 };
+enum { TL_RESULTS_MAX_RANGES = 64 };
 typedef struct tl_results_rows {
     long lo[TL_RESULTS_MAX_RANGES], hi[TL_RESULTS_MAX_RANGES];
     int nranges;

@@ -172,6 +172,7 @@ typedef struct appender {
     const char *results, *header;
     const char *rows[3];
     int stop; /* 0: ended; 1: stopped after its rows (no end, as a killed command); 2: failed (abort) */
+    const char *wait_for; /* after its rows, rank 0 waits for this file to exist (NULL: no wait) */
     tl_status st[2];
 } appender;
 
@@ -185,6 +186,7 @@ static tl_status append_and_add(tl_ctx *ctx, void *arg)
     st = tl_comm_agree(ctx, st);
     for (int i = 0; ctx->rank == 0 && st == TL_OK && i < 3 && a->rows[i]; i++)
         st = tl_results_append(a->results, a->header, a->rows[i], &rows);
+    while (ctx->rank == 0 && a->wait_for && access(a->wait_for, F_OK) != 0) usleep(10000);
     st = tl_comm_agree(ctx, st);
     if (st == TL_OK && a->stop == 0) st = tl_manifest_end(ctx, &mr, &rows, "tail: yes\n");
     if (st == TL_OK && a->stop == 2) tl_manifest_abort(ctx, &mr, &rows);
@@ -289,6 +291,48 @@ TL_TEST(manifest_block_per_run)
     tl_test_output_free(&r);
 }
 
+/* A results file removed and started again by another command while the
+ * first ran: the first's block, dropped by the second's start, comes back
+ * at its end saying that its earlier lines are not in this file (it came
+ * back with lines that named the other's rows). */
+TL_TEST(manifest_results_file_made_again_meanwhile)
+{
+    char dir[512], csv[600], man[600], go[600];
+    snprintf(dir, sizeof dir, "%s/again", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/r.csv", dir);
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    snprintf(go, sizeof go, "%s/go", tl_test_tmpdir());
+    pid_t a = fork();
+    TL_ASSERT(a >= 0);
+    if (a == 0) {
+        appender first = {.results = csv, .header = "p", .rows = {"1", "2"}, .wait_for = go};
+        tl_launch_opts lo = {.launcher = TL_LAUNCH_THREADS, .ranks = 2, .timeout_s = 300, .no_gpu = 1};
+        char *argv[] = {(char *)"trilap-bench", (char *)"--label", (char *)"first", NULL};
+        _exit(tl_launch_run("trilap-bench", &lo, 3, argv, append_and_add, &first) == 0 ? 0 : 3);
+    }
+    for (int i = 0; i < 3000; i++) { /* its two rows written */
+        char *t = access(csv, F_OK) == 0 ? tl_test_read(csv) : NULL;
+        int done = t && count_of(t, "\n") == 3;
+        free(t);
+        if (done) break;
+        usleep(10000);
+    }
+    TL_ASSERT_EQ(unlink(csv), 0);
+    appender second = {.results = csv, .header = "p", .rows = {"3"}};
+    run_appender(&second, "second");
+    tl_test_write(go, "");
+    int status = 0;
+    TL_ASSERT_EQ(waitpid(a, &status, 0), a);
+    TL_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char *m = tl_test_read(man);
+    TL_ASSERT_MSG(strstr(m, "--label second\nresults: r.csv\nresults_lines: 2\n"), "%s", m);
+    TL_ASSERT_MSG(strstr(m, "--label first\nresults: r.csv\nresults_lines: 2-3 (this block was gone from manifest.txt "
+                            "when the command ended: the results file was started again meanwhile, or the block "
+                            "removed; lines before a restart are not in this file)\n"),
+                  "%s", m);
+    free(m);
+}
+
 /* Commands at once, six starting one new results file and four writing
  * files of their own in the same folder: every command keeps its block
  * naming its own lines (the run that wrote the header used to drop the
@@ -348,4 +392,5 @@ TL_TEST(manifest_blocks_of_commands_at_once)
 }
 
 TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
-             commit_label_of_a_copied_tree, manifest_block_per_run, manifest_blocks_of_commands_at_once)
+             commit_label_of_a_copied_tree, manifest_block_per_run, manifest_results_file_made_again_meanwhile,
+             manifest_blocks_of_commands_at_once)

@@ -89,6 +89,16 @@ TL_TEST(header_mismatch_is_an_error)
     snprintf(blank, sizeof blank, "%s/blank.csv", tl_test_tmpdir());
     TL_ASSERT_OK(tl_file_write_atomic(blank, "\n\n", 2));
     TL_ASSERT_EQ(tl_results_check(blank, "a,b"), TL_ERR_INVAL);
+    /* results named as their own manifest, and a FIFO where the manifest
+     * goes (its read would hang): refused before the run */
+    char named[600], fifo_dir[600], fifo[700], beside[700];
+    snprintf(named, sizeof named, "%s/manifest.txt", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_results_check(named, "a,b"), TL_ERR_INVAL);
+    snprintf(fifo_dir, sizeof fifo_dir, "%s/fifo", tl_test_tmpdir());
+    snprintf(fifo, sizeof fifo, "%s/manifest.txt", fifo_dir);
+    snprintf(beside, sizeof beside, "%s/r.csv", fifo_dir);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && mkfifo %s", fifo_dir, fifo), 0);
+    TL_ASSERT_EQ(tl_results_check(beside, "a,b"), TL_ERR_INVAL);
     /* multi-line rows would break the one-row-per-run format */
     TL_ASSERT_EQ(tl_results_append(path, "a,b", "1,2\n3,4", NULL), TL_ERR_INVAL);
     /* a missing folder is made; a place under a plain file is an I/O error */
