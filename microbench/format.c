@@ -431,5 +431,5 @@ tl_status tl_bench_manifest_begin(tl_ctx *ctx, const char *results, const char *
     if (!results) return TL_OK;
     char extra[64];
     snprintf(extra, sizeof extra, "subcommand: %s\n", subcommand);
-    return tl_manifest_begin(ctx, ctx->rank == 0 ? results : NULL, ctx->rank == 0 ? header : NULL, extra, mr);
+    return tl_manifest_begin(ctx, results, header, extra, mr);
 }

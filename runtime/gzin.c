@@ -142,8 +142,6 @@ tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char
     return TL_OK;
 }
 
-int tl_gzin_is_gzip(const tl_gzin *in) { return in->gz; }
-
 void tl_gzin_close(tl_gzin *in)
 {
     if (!in) return;

@@ -24,8 +24,6 @@ tl_status tl_gzin_open(const char *path, tl_gzin **in);
  * error names `where` (the caller's place in the file, "m.mtx:1234"; NULL:
  * the path) and what is wrong. */
 tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char *where);
-/* Whether the file is gzip. */
-int tl_gzin_is_gzip(const tl_gzin *in);
 void tl_gzin_close(tl_gzin *in);
 
 #endif

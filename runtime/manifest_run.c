@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/comm.h"
 #include "runtime/manifest_impl.h"
 
 static const char open_lines[] =
@@ -194,6 +195,7 @@ static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *blo
     folder_lock(mpath, &lock);
     long next = 0;
     tl_status st = tl_results_start(run->results, header, &run->fresh, &next);
+    run->header_bytes = (long)strcspn(header, "\r\n") + 1;
     char lines[512];
     snprintf(lines, sizeof lines, "results_lines: from %ld%s\nrun_id: %s\n", next, open_lines, run->id);
     if (st == TL_OK) run->block = with_lines(block, lines);
@@ -233,10 +235,10 @@ tl_status tl_manifest_begin(tl_ctx *ctx, const char *results, const char *header
     if (st == TL_OK && ctx->rank == 0)
         st = run->results ? begin_rank0(run, header, block) : TL_FAIL(TL_ERR_NOMEM, "%s", results);
     free(block);
-    if (st != TL_OK) {
-        if (ctx->rank == 0) run_free(run);
-        return tl_error_frame(st, TL_FILE_, __LINE__);
-    }
+    if (st != TL_OK && ctx->rank == 0) run_free(run);
+    /* rank 0's verdict (a results file of other rows, say) is every rank's */
+    st = tl_comm_agree(ctx, st);
+    if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
     return TL_OK;
 }
 
@@ -302,15 +304,10 @@ void tl_manifest_abort(tl_ctx *ctx, tl_manifest_run *run, const tl_results_rows 
     tl_results_manifest_path(run->results, mpath, sizeof mpath);
     int lock;
     folder_lock(mpath, &lock);
-    /* a file this command made and left at its header, no other's rows in it */
-    if (run->fresh) {
-        FILE *f = fopen(run->results, "rb");
-        int c, lines = 0;
-        while (f && (c = getc(f)) != EOF) lines += c == '\n';
-        if (f) fclose(f);
-        if (f && lines <= 1) unlink(run->results);
-    }
+    /* a file this command made and left at the header it wrote, no other's rows in it */
+    struct stat sb;
+    if (run->fresh && stat(run->results, &sb) == 0 && sb.st_size == run->header_bytes) unlink(run->results);
+    (void)edit_locked(run->results, NULL, run->id, NULL, NULL, NULL); /* a failure has said its line */
     if (lock >= 0) close(lock);
-    (void)edit(run->results, NULL, run->id, NULL, NULL, NULL); /* a failure has said its line */
     run_free(run);
 }

@@ -55,7 +55,8 @@ tl_status tl_manifest_write(tl_ctx *ctx, const char *path, const char *extra);
  * the rows' own lines, `tail` lines added. manifest.txt is read and
  * rewritten (temporary name, rename) under a lock on its folder, so
  * commands of one folder take turns. Collective: every rank gives its host
- * and GPU to begin, the others pass results NULL; run is rank 0's alone
+ * and GPU to begin, and gets rank 0's verdict; rank 0's results and header
+ * are the ones used (the others may pass NULL); run is rank 0's alone
  * (thread ranks may share it: the others never touch it), and so are end
  * and abort (the others return at once). */
 typedef struct tl_manifest_run {
@@ -63,6 +64,7 @@ typedef struct tl_manifest_run {
     char *block;   /* the block as begun */
     char id[128];  /* its run_id */
     int fresh;     /* the command made the results file */
+    long header_bytes; /* what it wrote there first: the header and its newline */
 } tl_manifest_run;
 tl_status tl_manifest_begin(tl_ctx *ctx, const char *results, const char *header, const char *extra,
                             tl_manifest_run *run);

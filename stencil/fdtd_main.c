@@ -604,7 +604,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
      * work: a file of other rows is refused here, not after the run */
     tl_manifest_run mr = {0};
     if (ra->o.results)
-        TL_TRY(tl_comm_agree(ctx, tl_manifest_begin(ctx, ctx->rank == 0 ? ra->o.results : NULL, results_header, NULL, &mr)));
+        TL_TRY(tl_manifest_begin(ctx, ra->o.results, results_header, NULL, &mr));
     if (ctx->rank == 0 && ra->note[0]) fprintf(stderr, "%s\n", ra->note);
     if (ctx->rank == 0) { /* rank 0 prints */
         /* quoted as the manifest quotes it, so that it can be pasted into a shell */

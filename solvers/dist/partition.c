@@ -235,6 +235,7 @@ tl_status tl_partition_stats_compute(const tl_csr *a, const int *part, int npart
         if (rows[p] < s->min_rows) s->min_rows = rows[p];
         if (rows[p] > s->max_rows) s->max_rows = rows[p];
         if (nnz[p] > s->max_nnz) s->max_nnz = nnz[p];
+        s->empty_parts += rows[p] == 0;
     }
     s->imbalance = a->nrows ? (double)s->max_rows / ((double)a->nrows / nparts) : 1.0;
     free(rows), free(nnz);

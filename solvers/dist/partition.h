@@ -34,6 +34,7 @@ typedef struct tl_partition_stats {
     int64_t min_rows, max_rows;
     double imbalance; /* max part rows / mean part rows */
     int64_t max_nnz;  /* nonzeros of the heaviest part */
+    int empty_parts;  /* parts without a row */
 } tl_partition_stats;
 tl_status tl_partition_stats_compute(const tl_csr *a, const int *part, int nparts,
                                      tl_partition_stats *s);

@@ -480,14 +480,8 @@ static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
 
 /* Ranks without rows still join every allreduce and halo phase: their
  * run measures the collectives of more ranks than the matrix feeds. */
-static void warn_idle_ranks(const solve_opts *o, int nparts, int64_t nrows, const int *part)
+static void warn_idle_ranks(const solve_opts *o, int nparts, int64_t nrows, int idle)
 {
-    char *owns = calloc((size_t)nparts, 1);
-    if (!owns) return; /* a warning only: the run goes on without it */
-    for (int64_t i = 0; i < nrows; i++) owns[part[i]] = 1;
-    int idle = 0;
-    for (int r = 0; r < nparts; r++) idle += !owns[r];
-    free(owns);
     fprintf(stderr,
             "%s: warning: %d of the %d ranks own%s no rows of %s (%lld row%s): %s every allreduce and halo "
             "phase with nothing to compute; use fewer ranks\n",
@@ -518,7 +512,7 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     snprintf(partdesc, ndesc, "%s (%d part%s, edge cut %lld, rows %lld..%lld, imbalance %.3f)", spec,
              nparts, nparts == 1 ? "" : "s", (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
              ps.imbalance);
-    if (ps.min_rows == 0) warn_idle_ranks(o, nparts, n, *part);
+    if (ps.empty_parts > 0) warn_idle_ranks(o, nparts, n, ps.empty_parts);
     return TL_OK;
 }
 
@@ -837,8 +831,7 @@ static tl_status begin_manifest(tl_ctx *ctx, const solve_opts *o, const char *pa
     free(traces);
     st = tl_comm_agree(ctx, st);
     if (st == TL_OK)
-        st = tl_comm_agree(ctx, tl_manifest_begin(ctx, ctx->rank == 0 ? o->results : NULL,
-                                                  ctx->rank == 0 ? tl_solve_results_header : NULL, extra, mr));
+        st = tl_manifest_begin(ctx, o->results, tl_solve_results_header, extra, mr);
     free(extra);
     return st;
 }
