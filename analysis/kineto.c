@@ -28,9 +28,6 @@
 #if TL_HAVE_JSONC
 #include <json-c/json.h>
 #endif
-#if TL_HAVE_ZLIB
-#include <zlib.h>
-#endif
 
 enum {
     KT_CHUNK = 1 << 20,
@@ -744,34 +741,16 @@ static int json_name(const char *name)
 int tl_an_is_kineto(const char *path)
 {
     if (tl_an_is_special(path)) return 0; /* opening a FIFO would wait for a writer */
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    unsigned char head[2] = {0};
-    size_t got = fread(head, 1, 2, f);
-    fclose(f);
-    if (got < 1) return 0;
-    if (got == 2 && head[0] == 0x1f && head[1] == 0x8b) {
-#if TL_HAVE_ZLIB
-        /* gzip whatever the name: torch.profiler writes X.json.gz, and a
-         * copy renamed X.json was refused as "not a trace" */
-        gzFile g = gzopen(path, "rb");
-        if (!g) return 0;
-        int c;
-        while ((c = gzgetc(g)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
-        gzclose(g);
-        /* unreadable from the start: the name decides, and loading says
-         * what is wrong with the compressed data */
-        return c == '{' || (c < 0 && json_name(path));
-#else
-        return json_name(path); /* loading then says zlib is missing */
-#endif
-    }
-    f = fopen(path, "rb");
-    if (!f) return 0;
-    int c;
-    while ((c = fgetc(f)) == ' ' || c == '\n' || c == '\r' || c == '\t') {}
-    fclose(f);
-    return c == '{';
+    /* gzip whatever the name: torch.profiler writes X.json.gz, and a copy
+     * renamed X.json was refused as "not a trace" */
+    char head[4096];
+    int gz = 0;
+    long got = tl_gzin_peek(path, head, sizeof head, &gz);
+    for (long i = 0; i < got; i++)
+        if (head[i] != ' ' && head[i] != '\n' && head[i] != '\r' && head[i] != '\t') return head[i] == '{';
+    /* gzip unreadable from the start (or in a build without zlib): the
+     * name decides, and loading says what is wrong */
+    return gz && json_name(path);
 }
 
 typedef struct rank_file {

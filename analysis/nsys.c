@@ -33,11 +33,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h" /* TL_HAVE_SQLITE, TL_HAVE_ZLIB */
-
-#if TL_HAVE_ZLIB
-#include <zlib.h>
-#endif
+#include "config.h" /* TL_HAVE_SQLITE */
+#include "runtime/gzin.h"
 
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
 {
@@ -68,19 +65,11 @@ int tl_an_is_nsys(const char *path)
 
 int tl_an_is_gzip_nsys(const char *path)
 {
-#if TL_HAVE_ZLIB
     if (tl_an_is_special(path)) return 0;
-    gzFile f = gzopen(path, "rb");
-    if (!f) return 0;
-    char head[16] = {0};
-    int got = gzread(f, head, sizeof head);
-    int was_gzip = !gzdirect(f);
-    gzclose(f);
-    return was_gzip && got == (int)sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
-#else
-    (void)path;
-    return 0;
-#endif
+    char head[16];
+    int gz = 0;
+    return tl_gzin_peek(path, head, sizeof head, &gz) == (long)sizeof head && gz &&
+           memcmp(head, "SQLite format 3", 16) == 0;
 }
 
 #if TL_HAVE_SQLITE

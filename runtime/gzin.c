@@ -28,17 +28,19 @@ struct tl_gzin {
 #endif
 };
 
-tl_status tl_gzin_open(const char *path, tl_gzin **out)
+/* The reader, or NULL with the reason in why (a tl_status code returned). */
+static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t nwhy)
 {
     *out = NULL;
     tl_gzin *in = calloc(1, sizeof *in);
-    TL_CHECK(in, TL_ERR_NOMEM, "%s: reader", path);
+    if (!in) return snprintf(why, nwhy, "reader"), TL_ERR_NOMEM;
     in->path = strdup(path);
     in->fp = in->path ? fopen(path, "rb") : NULL;
     if (!in->fp) {
         int e = errno;
         tl_gzin_close(in);
-        return TL_FAIL(e == ENOMEM ? TL_ERR_NOMEM : TL_ERR_IO, "%s: cannot open: %s", path, strerror(e));
+        snprintf(why, nwhy, "cannot open: %s", strerror(e));
+        return e == ENOMEM ? TL_ERR_NOMEM : TL_ERR_IO;
     }
     unsigned char head[2];
     size_t nhead = fread(head, 1, sizeof head, in->fp);
@@ -47,7 +49,8 @@ tl_status tl_gzin_open(const char *path, tl_gzin **out)
         int e = errno;
         if (e != ESPIPE) {
             tl_gzin_close(in);
-            return TL_FAIL(TL_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+            snprintf(why, nwhy, "cannot read: %s", strerror(e));
+            return TL_ERR_IO;
         }
         memcpy(in->head, head, nhead);
         in->nhead = nhead;
@@ -60,7 +63,8 @@ tl_status tl_gzin_open(const char *path, tl_gzin **out)
             in->zin = NULL;
             in->gz = 0; /* nothing to end in close */
             tl_gzin_close(in);
-            return TL_FAIL(TL_ERR_NOMEM, "%s: gzip input buffer", path);
+            snprintf(why, nwhy, "gzip input buffer");
+            return TL_ERR_NOMEM;
         }
         memcpy(in->zin, in->head, in->nhead);
         in->zs.next_in = in->zin;
@@ -71,38 +75,47 @@ tl_status tl_gzin_open(const char *path, tl_gzin **out)
     size_t n = strlen(path);
     if (in->gz || (n > 3 && strcmp(path + n - 3, ".gz") == 0)) {
         tl_gzin_close(in);
-        return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: reading gzip needs zlib (built without it)", path);
+        snprintf(why, nwhy, "reading gzip needs zlib (built without it)");
+        return TL_ERR_UNSUPPORTED;
     }
 #endif
     *out = in;
     return TL_OK;
 }
 
+tl_status tl_gzin_open(const char *path, tl_gzin **out)
+{
+    char why[256];
+    tl_status code = open_quiet(path, out, why, sizeof why);
+    return code == TL_OK ? TL_OK : TL_FAIL(code, "%s: %s", path, why);
+}
+
 #if TL_HAVE_ZLIB
-static tl_status gz_read(tl_gzin *in, unsigned char *buf, size_t n, size_t *got, const char *where)
+static tl_status gz_read(tl_gzin *in, unsigned char *buf, size_t n, size_t *got, char *why, size_t nwhy)
 {
     z_stream *z = &in->zs;
-    if (in->corrupt[0]) return TL_FAIL(TL_ERR_IO, "%s: truncated or corrupt file: %s", where, in->corrupt);
+    if (in->corrupt[0]) return snprintf(why, nwhy, "truncated or corrupt file: %s", in->corrupt), TL_ERR_IO;
     unsigned room = n > (size_t)1 << 30 ? 1u << 30 : (unsigned)n;
     z->next_out = buf;
     z->avail_out = room;
     while (z->avail_out == room) {
         if (z->avail_in == 0 && !in->zeof) {
             size_t r = fread(in->zin, 1, GZIN_CHUNK, in->fp);
-            if (r == 0 && ferror(in->fp)) return TL_FAIL(TL_ERR_IO, "%s: read error: %s", where, strerror(errno));
+            if (r == 0 && ferror(in->fp)) return snprintf(why, nwhy, "read error: %s", strerror(errno)), TL_ERR_IO;
             if (r == 0) in->zeof = 1;
             z->next_in = in->zin;
             z->avail_in = (unsigned)r;
         }
         if (z->avail_in == 0) {
             if (!in->member_done)
-                return TL_FAIL(TL_ERR_IO, "%s: truncated or corrupt file: gzip data ends inside a member", where);
+                return snprintf(why, nwhy, "truncated or corrupt file: gzip data ends inside a member"), TL_ERR_IO;
             break;
         }
         if (in->member_done) {
             if (z->next_in[0] != 0x1f)
-                return TL_FAIL(TL_ERR_PARSE, "%s: %u bytes or more after the end of the gzip data (not another gzip member)",
-                               where, z->avail_in);
+                return snprintf(why, nwhy, "%u bytes or more after the end of the gzip data (not another gzip member)",
+                                z->avail_in),
+                       TL_ERR_PARSE;
             inflateReset(z);
             in->member_done = 0;
         }
@@ -113,7 +126,7 @@ static tl_status gz_read(tl_gzin *in, unsigned char *buf, size_t n, size_t *got,
             /* the bytes before the damage first, so that the caller's
              * place in the file counts them (as gzread hands them over) */
             if (z->avail_out < room) break;
-            return TL_FAIL(TL_ERR_IO, "%s: truncated or corrupt file: %s", where, in->corrupt);
+            return snprintf(why, nwhy, "truncated or corrupt file: %s", in->corrupt), TL_ERR_IO;
         }
     }
     *got = room - z->avail_out;
@@ -121,13 +134,12 @@ static tl_status gz_read(tl_gzin *in, unsigned char *buf, size_t n, size_t *got,
 }
 #endif
 
-tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char *where)
+static tl_status read_quiet(tl_gzin *in, void *buf, size_t n, size_t *got, char *why, size_t nwhy)
 {
     *got = 0;
-    if (!where) where = in->path;
     if (n == 0) return TL_OK;
 #if TL_HAVE_ZLIB
-    if (in->gz) return gz_read(in, buf, n, got, where);
+    if (in->gz) return gz_read(in, buf, n, got, why, nwhy);
 #endif
     unsigned char *b = buf;
     size_t k = 0;
@@ -137,9 +149,31 @@ tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char
         in->nhead--;
     }
     k += fread(b + k, 1, n - k, in->fp);
-    if (k < n && ferror(in->fp)) return TL_FAIL(TL_ERR_IO, "%s: read error: %s", where, strerror(errno));
+    if (k < n && ferror(in->fp)) return snprintf(why, nwhy, "read error: %s", strerror(errno)), TL_ERR_IO;
     *got = k;
     return TL_OK;
+}
+
+tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char *where)
+{
+    char why[256];
+    tl_status code = read_quiet(in, buf, n, got, why, sizeof why);
+    return code == TL_OK ? TL_OK : TL_FAIL(code, "%s: %s", where ? where : in->path, why);
+}
+
+long tl_gzin_peek(const char *path, void *buf, size_t n, int *was_gzip)
+{
+    char why[256];
+    tl_gzin *in = NULL;
+    *was_gzip = 0;
+    tl_status code = open_quiet(path, &in, why, sizeof why);
+    *was_gzip = code == TL_ERR_UNSUPPORTED || (in && in->gz); /* unsupported: gzip in a build without zlib */
+    if (code != TL_OK) return -1;
+    size_t have = 0, got = 1;
+    while (have < n && got > 0 && read_quiet(in, (char *)buf + have, n - have, &got, why, sizeof why) == TL_OK)
+        have += got;
+    tl_gzin_close(in);
+    return (long)have;
 }
 
 void tl_gzin_close(tl_gzin *in)

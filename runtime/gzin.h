@@ -25,5 +25,11 @@ tl_status tl_gzin_open(const char *path, tl_gzin **in);
  * the path) and what is wrong. */
 tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char *where);
 void tl_gzin_close(tl_gzin *in);
+/* Up to n bytes from the start of path's (decompressed) text into buf,
+ * saying nothing: for format sniffers, which must stay silent on files
+ * that are not theirs. Returns the bytes read (fewer at the end of the
+ * data or at damage; -1: cannot open), *was_gzip whether it is gzip
+ * (also where the build cannot read it: -1 then). */
+long tl_gzin_peek(const char *path, void *buf, size_t n, int *was_gzip);
 
 #endif

@@ -2,8 +2,10 @@
  * begun before its first row, ended after its last. */
 #include "runtime/results.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,47 @@ static const char open_lines[] =
     " (while the command runs; one that stopped early keeps this line: its rows are those from here on that no "
     "later block names)";
 
+static const char gone_lines[] =
+    " (the command stopped without ending its block, as a later command found: killed, most likely; its rows are "
+    "those from here on that no later block names)";
+
+/* A process of this host that is no longer there (a pid on another host,
+ * or one taken again since, counts as there). */
+static int process_gone(long pid, const char *host)
+{
+    char here[64] = "host";
+    gethostname(here, sizeof here - 1);
+    return pid > 0 && (!host || !strcmp(host, here)) && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* manifest.txt's temporaries (runtime/out.c: NAME.tmp.PID.TID.N) that a
+ * killed writer left: its process gone and the file a minute old, where a
+ * live one lasts the milliseconds of one rewrite. Best effort, in silence. */
+static void remove_dead_temporaries(const char *dir, const char *base)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t k = strlen(base);
+    time_t now = time(NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        long pid = 0, tid = 0;
+        int n = 0, end = 0;
+        if (strncmp(e->d_name, base, k) || sscanf(e->d_name + k, ".tmp.%ld.%ld.%d%n", &pid, &tid, &n, &end) != 3 ||
+            e->d_name[k + (size_t)end] != '\0')
+            continue;
+        char path[4400];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtime > 60 && process_gone(pid, NULL))
+            unlink(path);
+    }
+    closedir(d);
+}
+
 /* The folder's lock, which commands writing manifest.txt take in turn:
  * *fd to close, -1 where the file system locks no folder (some NFS
- * mounts), and the blocks are then written unlocked. */
+ * mounts), and the blocks are then written unlocked. Under the lock no
+ * other writer's temporary is live, and a killed one's are removed. */
 static void folder_lock(const char *mpath, int *fd)
 {
     char dir[4096];
@@ -34,6 +74,7 @@ static void folder_lock(const char *mpath, int *fd)
             close(*fd);
             *fd = -1;
         }
+    if (*fd >= 0) remove_dead_temporaries(dir, slash ? slash + 1 : mpath);
 }
 
 static tl_status read_manifest(const char *mpath, char **data, size_t *len)
@@ -97,6 +138,25 @@ static int value_is(const char *b, const char *e, const char *key, const char *w
     return v && n == strlen(want) && !memcmp(v, want, n);
 }
 
+/* Where a block's open results_lines text starts, if the command that
+ * began it is gone (run_id PID@HOST.TIME); else NULL. */
+static const char *block_gone(const char *b, const char *e)
+{
+    size_t n = 0, k = strlen(open_lines);
+    const char *lines = block_value(b, e, "results_lines: from ", &n);
+    const char *open = lines ? memchr(lines, ' ', n) : NULL;
+    if (!open || (size_t)(lines + n - open) != k || memcmp(open, open_lines, k)) return NULL;
+    const char *id = block_value(b, e, "run_id: ", &n);
+    const char *at = id ? memchr(id, '@', n) : NULL;
+    char host[128];
+    if (!at) return NULL;
+    snprintf(host, sizeof host, "%.*s", (int)(id + n - at - 1), at + 1);
+    char *dot = strrchr(host, '.'); /* the time after the host */
+    if (!dot) return NULL;
+    *dot = '\0';
+    return process_gone(strtol(id, NULL, 10), host) ? open : NULL;
+}
+
 /* old's blocks (blank-line separated, each ending in one newline), without
  * those naming `drop` (a results file started afresh; NULL: none); the
  * one whose run_id is `id` replaced by `with` (NULL: left out); `add`
@@ -120,7 +180,12 @@ static int rewrite(FILE *f, const char *old, size_t len, const char *drop, const
             if (with) fprintf(f, "%s\n", with);
             continue;
         }
-        fprintf(f, "%.*s%s\n", (int)(e - b), b, e[-1] == '\n' ? "" : "\n");
+        const char *open = block_gone(b, e);
+        if (open) /* said once, by the first command to find it */
+            fprintf(f, "%.*s%s%.*s", (int)(open - b), b, gone_lines, (int)(e - open - strlen(open_lines)),
+                    open + strlen(open_lines));
+        else fprintf(f, "%.*s", (int)(e - b), b);
+        fprintf(f, "%s\n", e[-1] == '\n' ? "" : "\n");
     }
     if (add) fprintf(f, "%s", add);
     return found;

@@ -291,6 +291,49 @@ TL_TEST(manifest_block_per_run)
     tl_test_output_free(&r);
 }
 
+/* What a killed command leaves: its block open (said by the next command
+ * to write the manifest, once its process is gone: before, it read "while
+ * the command runs" for ever), and a rewrite's temporary, removed by the
+ * next writer once a minute old and its process gone. */
+TL_TEST(manifest_left_by_a_killed_command)
+{
+    char dir[512], csv[600], man[600], old_tmp[700], new_tmp[700], live_tmp[700];
+    snprintf(dir, sizeof dir, "%s/killed", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/fdtd.csv", dir);
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    pid_t child = fork();
+    TL_ASSERT(child >= 0);
+    if (child == 0) {
+        appender k = {.results = csv, .header = "a,b", .rows = {"1,2"}, .stop = 1};
+        run_appender(&k, "killed");
+        _exit(0);
+    }
+    int ws = 0;
+    TL_ASSERT(waitpid(child, &ws, 0) == child && WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    snprintf(old_tmp, sizeof old_tmp, "%s/manifest.txt.tmp.%ld.%ld.0", dir, (long)child, (long)child);
+    snprintf(new_tmp, sizeof new_tmp, "%s/manifest.txt.tmp.%ld.%ld.1", dir, (long)child, (long)child);
+    snprintf(live_tmp, sizeof live_tmp, "%s/manifest.txt.tmp.%ld.%ld.0", dir, (long)getpid(), (long)getpid());
+    tl_test_write(old_tmp, "program: trilap-bench\n");
+    tl_test_write(new_tmp, "program: trilap-bench\n");
+    tl_test_write(live_tmp, "program: trilap-bench\n");
+    TL_ASSERT_EQ(tl_test_sh("touch -d '2 hours ago' %s %s", old_tmp, live_tmp), 0);
+    char *m = tl_test_read(man);
+    TL_ASSERT_MSG(strstr(m, "--label killed\nresults: fdtd.csv\nresults_lines: from 2 (while the command runs;"), "%s", m);
+    free(m);
+    appender n = {.results = csv, .header = "a,b", .rows = {"3,4"}};
+    run_appender(&n, "next");
+    m = tl_test_read(man);
+    TL_ASSERT_MSG(strstr(m, "--label killed\nresults: fdtd.csv\nresults_lines: from 2 (the command stopped without "
+                            "ending its block, as a later command found: killed, most likely; its rows are those from "
+                            "here on that no later block names)\nrun_id: "),
+                  "%s", m);
+    TL_ASSERT(strstr(m, "--label next\nresults: fdtd.csv\nresults_lines: 3\n") && !strstr(m, "while the command runs"));
+    free(m);
+    TL_ASSERT_MSG(access(old_tmp, F_OK) != 0 && access(new_tmp, F_OK) == 0 && access(live_tmp, F_OK) == 0,
+                  "dead and old %d, dead and new %d, live %d", access(old_tmp, F_OK), access(new_tmp, F_OK),
+                  access(live_tmp, F_OK));
+}
+
 /* A results file removed and started again by another command while the
  * first ran: the first's block, dropped by the second's start, comes back
  * at its end saying that its earlier lines are not in this file (it came
@@ -393,4 +436,4 @@ TL_TEST(manifest_blocks_of_commands_at_once)
 
 TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
              commit_label_of_a_copied_tree, manifest_block_per_run, manifest_results_file_made_again_meanwhile,
-             manifest_blocks_of_commands_at_once)
+             manifest_blocks_of_commands_at_once, manifest_left_by_a_killed_command)

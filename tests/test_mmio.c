@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "runtime/gzin.h"
 #include "solvers/matrix/mmio.h"
 #include "tl_test.h"
+#include "tl_test_run.h"
 #if TL_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -271,6 +273,37 @@ TL_TEST(gzip_truncated)
 #endif
 }
 
+/* tl_gzin_peek, the format sniffers' read: the start of plain and gzip
+ * text, the bytes before damage, -1 for no file, and not a word said. */
+TL_TEST(gzin_peek_is_silent)
+{
+#if TL_HAVE_ZLIB
+    char plain[400], gz[420], cut[420], junk[420], buf[64], msg[256];
+    snprintf(plain, sizeof plain, "%s", write_file("peek.txt", "{\"traceEvents\": []}\n"));
+    snprintf(gz, sizeof gz, "%s.gz", plain);
+    snprintf(cut, sizeof cut, "%s.cut.gz", plain);
+    snprintf(junk, sizeof junk, "%s.junk.gz", plain);
+    TL_ASSERT_EQ(tl_test_sh("(gzip -c %s; gzip -c %s) > %s && head -c 12 %s > %s && printf '\\037\\213xxxxxxxx' > %s",
+                            plain, plain, gz, gz, cut, junk),
+                 0);
+    int was_gzip = -1, saved = stderr_capture(), before = tl_error_reported();
+    long n_plain = tl_gzin_peek(plain, buf, 9, &was_gzip);
+    TL_ASSERT(n_plain == 9 && !memcmp(buf, "{\"traceEv", 9) && was_gzip == 0);
+    long n_two = tl_gzin_peek(gz, buf, sizeof buf, &was_gzip); /* two members: one text */
+    TL_ASSERT(n_two == 40 && !memcmp(buf + 20, "{\"traceEvents", 13) && was_gzip == 1);
+    long n_cut = tl_gzin_peek(cut, buf, sizeof buf, &was_gzip);
+    TL_ASSERT(n_cut == 0 && was_gzip == 1);
+    long n_junk = tl_gzin_peek(junk, buf, sizeof buf, &was_gzip);
+    TL_ASSERT(n_junk == 0 && was_gzip == 1);
+    TL_ASSERT_EQ(tl_gzin_peek("/nonexistent/peek", buf, sizeof buf, &was_gzip), -1);
+    int reported = tl_error_reported() - before;
+    stderr_release(saved, msg, sizeof msg);
+    TL_ASSERT_MSG(reported == 0 && msg[0] == '\0', "%d errors said: %s", reported, msg);
+#else
+    TL_SKIP("built without zlib");
+#endif
+}
+
 TL_TEST(error_banner)
 {
     expect_error("", 0, 1, "empty file");
@@ -455,6 +488,6 @@ TL_TEST(parse_buffer_limits)
 
 TL_TEST_MAIN(general_with_comments, symmetric_expansion_1138_bus, general_ani4,
              skew_symmetric_expansion, pattern_and_integer, duplicates_summed_rows_sorted,
-             gzip_round_trip, gzip_truncated, error_banner, error_counts, error_indices,
+             gzip_round_trip, gzip_truncated, gzin_peek_is_silent, error_banner, error_counts, error_indices,
              error_values, error_square_and_missing, vectors, vector_not_an_integer_names_the_line,
              parse_buffer_limits)
