@@ -48,7 +48,7 @@ static const tl_option solver_options[] = {
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
-     .metavar = "SPEC", .help = "gen:poisson7|poisson27|convdiff:N, or a Matrix Market file"},
+     .metavar = "SPEC", .help = "gen:KIND:N[:PECLET] as trilap-solve takes it, or a Matrix Market file"},
     {.name = "partition", .type = TL_OPT_ENUM, .offset = offsetof(solver_opts, partition), .def = "block",
      TL_OPT_CHOICES(part_names), .help = "row partition (metis needs the matrix in memory)"},
     {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(solver_opts, iters), .def = "100", .metavar = "N",
@@ -69,17 +69,13 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
 {
     memset(s, 0, sizeof *s);
     if (strncmp(spec, "gen:", 4) == 0) {
-        char kind[32] = "";
-        long long n = 0;
-        int used = 0;
-        int k = sscanf(spec, "gen:%31[a-z0-9]:%lld%n", kind, &n, &used) == 2 && spec[used] == 0
-                    ? tl_gen_kind_parse(kind)
-                    : -1;
-        if (k < 0 || k == TL_GEN_HETERO2D || n < 2 || n > 4096) {
-            tl_mcli_error("invalid --matrix '%s' (gen:poisson7|poisson27|convdiff:N, N = 2..4096)", spec);
-            return 2;
-        }
-        s->gen = (tl_gen){.kind = (tl_gen_kind)k, .n = n, .peclet = 0.5};
+        /* trilap-solve's specs, in its words: the model took fewer
+         * (no hetero2d, no PECLET, N = 2..4096) and named them otherwise */
+        tl_error_context k;
+        tl_error_context_begin(&k, "--matrix");
+        tl_status st = tl_gen_parse_spec(spec, &s->gen);
+        tl_error_context_end(&k);
+        if (st != TL_OK) return 2;
         if (need_csr) {
             if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 1;
             s->m.csr = &s->csr;
@@ -317,8 +313,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     }
     for (int i = 0; i < ngpus; i++)
         if (gpus[i] > tl_mmatrix_nrows(&ms.m)) {
-            tl_mcli_error("invalid --gpus %d: %s has %lld rows, fewer than the parts asked", gpus[i], o.matrix,
-                          (long long)tl_mmatrix_nrows(&ms.m));
+            tl_mcli_error("invalid --gpus %d: %s has %lld row%s, fewer than the parts asked", gpus[i], o.matrix,
+                          (long long)tl_mmatrix_nrows(&ms.m), tl_mmatrix_nrows(&ms.m) == 1 ? "" : "s");
             tl_csr_free(&ms.csr);
             return 2;
         }

@@ -62,7 +62,7 @@ static const tl_option model_options[] = {
     {.name = "order", .type = TL_OPT_INT, .offset = O(order), .def = "8", .metavar = "2|4|8",
      .help = "order of the centred differences", .min = 2, .max = 8},
     {.name = "steps", .type = TL_OPT_INT, .offset = O(steps), .def = "100", .metavar = "N",
-     .help = "time steps measured", .min = 0, .max = 1e9},
+     .help = "time steps measured", .min = 1, .max = 1e9},
     {.name = "warmup", .type = TL_OPT_INT, .offset = O(warmup), .def = "0", .metavar = "N",
      .help = "time steps run before the measured ones", .min = 0, .max = 1e9},
     {.name = "dt", .type = TL_OPT_DOUBLE, .offset = O(dt), .def = "0", .metavar = "S",

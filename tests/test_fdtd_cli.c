@@ -51,6 +51,9 @@ TL_TEST(help_and_bad_arguments)
                 "trilap-fdtd: invalid --decomp '2x2': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try --help)\n");
     usage_error("run --order 6",
                 "trilap-fdtd: invalid --order '6': must be 2, 4 or 8 (try --help)\n");
+    /* no step measured: it printed a row of 0 Mpoints/s and exited 0 */
+    usage_error("run --steps 0 --grid 8",
+                "trilap-fdtd run: invalid --steps '0': out of range [1, 1000000000] (try --help)\n");
     r = fdtd("verify sideways");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(strstr(r.err, "invalid experiment 'sideways'"));

@@ -285,6 +285,13 @@ solver_words() {
         fail "10 ranks on 8 rows: $(cat "$tmp/err")"
     [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^trilap-solve: warning: 2 of the 10 ranks own no rows of gen:poisson7:2 (8 rows)" "$tmp/err" ||
         fail "idle ranks: $(cat "$tmp/err")"
+    # the default partition on a small graph: METIS left 17 of 20 parts
+    # empty, where a block split gives every rank a row
+    "$bin"/trilap-solve "${TL_DATA:-../shared/data}/matrices/ani1_nonsymm.mtx" --solver bicgstab --launcher threads --ranks 20 --no-gpu \
+        --repeat 1 --max-iterations 5 >"$tmp/out" 2>"$tmp/err" || true
+    grep -q '^partition: metis' "$tmp/out" && fail "auto kept METIS's empty parts: $(grep '^partition' "$tmp/out")"
+    grep -q '^partition: block (20 parts, .*rows 1\.\.2' "$tmp/out" && [ ! -s "$tmp/err" ] ||
+        fail "auto on 20 ranks of 36 rows: $(grep '^partition' "$tmp/out") $(cat "$tmp/err")"
 }
 
 host_trace() {

@@ -569,8 +569,12 @@ TL_TEST(bad_arguments)
         {"solver --gpus 0", "invalid --gpus '0': 0 is out of range [1, 4096]"},
         {"solver --gpus 8,5000", "5000 is out of range [1, 4096] (a built-in platform's file lists every route"},
         /* before: exit 1, as if the run had failed */
-        {"solver --matrix gen:poisson7:0", "invalid --matrix 'gen:poisson7:0'"},
-        {"solver --matrix gen:poisson9:8", "invalid --matrix 'gen:poisson9:8'"},
+        {"solver --matrix gen:poisson7:0", "--matrix: invalid generated matrix 'gen:poisson7:0': N '0' is not a whole "
+                                            "number in 1..2097151"},
+        {"solver --matrix gen:poisson9:8", "--matrix: invalid generated matrix 'gen:poisson9:8'"},
+        /* trilap-solve's words and limits (the model took N = 2..4096 alone) */
+        {"solver --matrix gen:poisson7:8:1", "--matrix: invalid generated matrix 'gen:poisson7:8:1'"},
+        {"solver --gpus 4 --matrix gen:poisson7:1", "invalid --gpus 4: gen:poisson7:1 has 1 row, fewer than"},
         /* before: the CSV's lines shuffled into the table on stdout, exit 0 */
         {"tristream --results -", "invalid --results '-': stdout carries the table"},
         {"solver --results /dev/stdout", "invalid --results '/dev/stdout': stdout carries the table"},
@@ -601,6 +605,25 @@ TL_TEST(outputs_checked_before_simulating)
         TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 1 && lines == 1 && strstr(err, how[i][1]) &&
                           strstr(err, "is not a folder"),
                       "%s: %d lines: %s", args, lines, err);
+    }
+}
+
+/* Every generated matrix trilap-solve takes is predicted (the model
+ * refused hetero2d and a PECLET): the preamble names its rows, the halo of
+ * a 2D grid cut in block rows reaches two neighbours at most. */
+TL_TEST(solver_takes_solve_specs)
+{
+    need_simgrid();
+    static const char *const specs[][2] = {{"gen:hetero2d:16", "gen:hetero2d:16, 256 rows"},
+                                           {"gen:hetero2d:16:3", "gen:hetero2d:16:3, 256 rows"},
+                                           {"gen:convdiff:8:2", "gen:convdiff:8:2, 512 rows"}};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --gpus 4 --matrix %s --schedules two-stream",
+                                           tl_test_env("TL_BIN", "bin"), specs[i][0]);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, specs[i][1]) && strstr(r.out, "  two-stream "), "%s: %s%s",
+                      specs[i][0], r.out, r.err);
+        if (i == 0) TL_ASSERT_MSG(strstr(r.out, "two-stream") && strstr(r.out, "      2 "), "%s", r.out);
+        tl_test_output_free(&r);
     }
 }
 
@@ -967,7 +990,7 @@ TL_TEST(calibration_values_checked)
     free(text);
 }
 
-TL_TEST_MAIN(two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
+TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,

@@ -428,6 +428,21 @@ TL_TEST(solution_file_solves_the_system)
                  0);
     TL_ASSERT_STREQ(value("iterations", 0), "0");
     TL_ASSERT_STREQ(value("converged", 0), "yes");
+    /* with several solvers each file takes the solver's name before its
+     * extension and keeps its gzip (x.mtx.gz.cg was plain text, h.csv.cg
+     * no .csv) */
+    TL_ASSERT_EQ(run("%s " QUICK " --solver bicgstab,pipebicgstab --rtol 1e-10 --solution %s/z.mtx.gz --history %s/h.csv "
+                     "%s %s %s",
+                     bin(), d, d, tl_test_matrix("ani1_nonsymm.mtx"), b, x0),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && gzip -t z.bicgstab.mtx.gz z.pipebicgstab.mtx.gz && test -s h.bicgstab.csv && "
+                            "test -s h.pipebicgstab.csv && test ! -e z.mtx.gz.bicgstab",
+                            d),
+                 0);
+    TL_ASSERT_EQ(run("%s " QUICK " --solver pipebicgstab --rtol-base b --rtol 1e-8 %s %s %s/z.pipebicgstab.mtx.gz",
+                     bin(), tl_test_matrix("ani1_nonsymm.mtx"), b, d),
+                 0);
+    TL_ASSERT_STREQ(value("iterations", 0), "0");
 }
 
 TL_TEST(partition_file_and_rtol_base)
@@ -666,7 +681,7 @@ TL_TEST(outputs_checked_before_the_work)
         {"--results %s/afile/r.csv", "--results: %s/afile/r.csv: cannot write there: %s/afile is not a folder"},
         {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
         /* a later run's file: the per-run name is checked, before the first run */
-        {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.mtx.pcg: a folder; give a file name"},
+        {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.pcg.mtx: a folder; give a file name"},
         /* two files at one path: the second replaced the first's table
          * without a word (exit 0, the results rows lost) */
         {"--history %s/./r/res.csv", "--results and --history both name %s/./r/res.csv: give each a file of its own"},
@@ -675,7 +690,7 @@ TL_TEST(outputs_checked_before_the_work)
         {"--history %s/r/manifest.txt",
          "--results (its manifest) and --history both name %s/r/manifest.txt: give each a file of its own"},
     };
-    TL_ASSERT_EQ(tl_test_sh("mkdir %s/x.mtx.pcg", d), 0);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/x.pcg.mtx", d), 0);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char opt[2048], want[2048];
         snprintf(opt, sizeof opt, cases[k][0], d, d);
@@ -684,7 +699,7 @@ TL_TEST(outputs_checked_before_the_work)
         TL_ASSERT_MSG(strstr(err_buf, want) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
                       "%s: expected '%s', stderr: %s", opt, want, err_buf);
         TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", opt, out_buf);
-        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r && test ! -e %s/tr && test ! -e %s/h.csv.cg && test ! -e %s/x.mtx.cg",
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r && test ! -e %s/tr && test ! -e %s/h.cg.csv && test ! -e %s/x.cg.mtx",
                                 d, d, d, d),
                      0);
     }
@@ -983,7 +998,7 @@ TL_TEST(warmup_iterations_and_us_per_iter)
     static const char *const names[] = {"sync.pipecg", "two-stream.pipecg", "sync.pcg", "two-stream.pcg"};
     for (int k = 0; k < 4; k++) {
         char path[700];
-        snprintf(path, sizeof path, "%s/h.csv.%s", dir, names[k]);
+        snprintf(path, sizeof path, "%s/h.%s.csv", dir, names[k]);
         TL_ASSERT_MSG(access(path, R_OK) == 0, "no history file %s", path);
     }
     /* PETSc runs its warm-up solves to --max-iterations: refused there */

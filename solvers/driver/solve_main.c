@@ -505,13 +505,27 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
     if (o->x0) TL_TRY(tl_mm_read_vector(o->x0, n, x0, &len));
     TL_ALLOC(*part, n);
     const char *spec = o->partition;
-    if (strcmp(spec, "auto") == 0) spec = TL_HAVE_METIS ? "metis" : "block";
+    const int automatic = strcmp(spec, "auto") == 0;
+    if (automatic) spec = TL_HAVE_METIS ? "metis" : "block";
     TL_TRY(tl_partition_by_spec(spec, a, nparts, *part));
     tl_partition_stats ps;
     TL_TRY(tl_partition_stats_compute(a, *part, nparts, &ps));
-    snprintf(partdesc, ndesc, "%s (%d part%s, edge cut %lld, rows %lld..%lld, imbalance %.3f)", spec,
-             nparts, nparts == 1 ? "" : "s", (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
-             ps.imbalance);
+    char chosen[96] = "";
+    const int64_t block_empty = nparts > n ? nparts - n : 0; /* a block split's ranks without rows */
+    if (automatic && ps.empty_parts > block_empty && strcmp(spec, "block") != 0) {
+        /* METIS leaves parts empty on small graphs (17 of 20 on the 36
+         * rows of ani1_nonsymm; with more parts than rows, all rows in
+         * one) where a block split gives every rank it can a row: the
+         * default takes the split that uses the ranks asked for */
+        snprintf(chosen, sizeof chosen, "; auto: %s left %d part%s empty", spec, ps.empty_parts,
+                 ps.empty_parts == 1 ? "" : "s");
+        spec = "block";
+        TL_TRY(tl_partition_by_spec(spec, a, nparts, *part));
+        TL_TRY(tl_partition_stats_compute(a, *part, nparts, &ps));
+    }
+    snprintf(partdesc, ndesc, "%s (%d part%s, edge cut %lld, rows %lld..%lld, imbalance %.3f%s)", spec, nparts,
+             nparts == 1 ? "" : "s", (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
+             ps.imbalance, chosen);
     if (ps.empty_parts > 0) warn_idle_ranks(o, nparts, n, ps.empty_parts);
     return TL_OK;
 }
@@ -536,13 +550,23 @@ static void run_name(char *buf, size_t n, const solve_opts *o, const solve_run *
         if (parts[k] && at < n) at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? "." : "", parts[k]);
 }
 
-/* "x.mtx" for one run; "x.mtx[.SCHEDULE][.SOLVER][.SPMV]" with several. */
+/* "x.mtx" for one run; "x[.SCHEDULE][.SOLVER][.SPMV].mtx" with several:
+ * the run's name before the extension (and a .gz after it), so that the
+ * files keep their type and compression (x.mtx.gz.cg was plain text) */
 static void per_solver_path(char *buf, size_t n, const char *path, const solve_opts *o,
                             const solve_run *run)
 {
     char name[256];
     run_name(name, sizeof name, o, run);
-    snprintf(buf, n, "%s%s%s", path, name[0] ? "." : "", name);
+    const char *slash = strrchr(path, '/');
+    size_t b = slash ? (size_t)(slash + 1 - path) : 0, len = strlen(path);
+    size_t end = len - b > 3 && !strcmp(path + len - 3, ".gz") ? len - 3 : len, at = end;
+    for (size_t k = end; k > b + 1; k--) /* a name's leading dot starts no extension */
+        if (path[k - 1] == '.') {
+            at = k - 1;
+            break;
+        }
+    snprintf(buf, n, "%.*s%s%s%s", (int)at, path, name[0] ? "." : "", name, path + at);
 }
 
 /* The run's trace folder: DIR for one run, DIR/SCHEDULE.SOLVER.SPMV (the
