@@ -159,7 +159,7 @@ static int rounding_window(const char *dir, const reference *ref, const char *sv
         if (lo < 0 || h->iterations < lo) lo = h->iterations;
         if (hi < 0 || h->iterations > hi) hi = h->iterations;
         char path[600];
-        snprintf(path, sizeof path, "%s/host%d.csv.%s.%s", dir, ranks[r], sc, sv);
+        snprintf(path, sizeof path, "%s/host%d.%s.%s.csv", dir, ranks[r], sc, sv);
         int n = 0;
         double *hh = history(path, &n);
         if (!h1) {
@@ -295,7 +295,7 @@ static void compare(const gcase *cs)
     const char *mpirun = getenv("TL_MPIRUN");
     int have_mpi = strcmp(tl_test_env("TL_HAVE_MPI", "0"), "1") == 0 && mpirun && *mpirun;
     char cmd[16384], solvers[256], copy[256];
-    /* always a list, so history files are named .SCHEDULE.SOLVER */
+    /* always a list, so history files are named NAME.SCHEDULE.SOLVER.csv */
     snprintf(solvers, sizeof solvers, "%s%s", solvers_in, strchr(solvers_in, ',') ? "" : ",cg");
     /* the SpMV kernels of the GPU side: labels as trilap-solve prints them */
     char spmvs[8][32];
@@ -426,9 +426,9 @@ static void compare(const gcase *cs)
                         int window = rounding_window(dir, &ref, sv, schedules[si], &spread);
                         if (cap) spread = 0; /* both sides stop at the same limit */
                         char hp[700], gp[700];
-                        snprintf(hp, sizeof hp, "%s/host%d%s.csv.%s.%s", dir, np, cap ? "cap" : "",
+                        snprintf(hp, sizeof hp, "%s/host%d%s.%s.%s.csv", dir, np, cap ? "cap" : "",
                                  schedules[si], sv);
-                        snprintf(gp, sizeof gp, "%s/gpu%d_%d.csv.%s.%s%s%s", dir, np, c,
+                        snprintf(gp, sizeof gp, "%s/gpu%d_%d.%s.%s%s%s.csv", dir, np, c,
                                  schedules[si], sv, nspmv > 1 ? "." : "",
                                  nspmv > 1 ? spmvs[sp] : "");
                         int nhh = 0, ngh = 0;
