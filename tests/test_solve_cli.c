@@ -682,6 +682,9 @@ TL_TEST(outputs_checked_before_the_work)
         {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
         /* a later run's file: the per-run name is checked, before the first run */
         {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.pcg.mtx: a folder; give a file name"},
+        /* a stream has no per-run names: `-` made the files -.cg and -.pcg */
+        {"--solver cg,pcg --solution -", "--solution -: a stream or device takes one run's output, and this command "
+                                         "makes 2 runs; give a file name"},
         /* two files at one path: the second replaced the first's table
          * without a word (exit 0, the results rows lost) */
         {"--history %s/./r/res.csv", "--results and --history both name %s/./r/res.csv: give each a file of its own"},

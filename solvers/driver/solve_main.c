@@ -1085,6 +1085,15 @@ static int outputs_refused(const solve_opts *o)
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
                     per_solver_path(path, sizeof path, files[f].path, o, &run);
+                    /* several runs name a file each after the one given: a
+                     * stream has no such names (`-` made -.cg, -.pcg here) */
+                    if (strcmp(path, files[f].path) != 0 && tl_out_in_place(files[f].path)) {
+                        fprintf(stderr,
+                                "%s: %s %s: a stream or device takes one run's output, and this command makes "
+                                "%d runs; give a file name (each run's name goes before its extension)\n",
+                                PROGRAM, files[f].option, files[f].path, o->nschedules * o->nspmvs * o->nmethods);
+                        return 1;
+                    }
                     if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK ||
                         tl_out_set_add(&seen, PROGRAM, files[f].option, path))
                         return 1;
