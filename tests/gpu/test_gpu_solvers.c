@@ -620,8 +620,8 @@ TL_TEST(fused_pass_equals_separate_kernels)
             TL_ASSERT_EQ(parse(out, b[v], 2), cases[c].nsolvers);
             for (int k = 0; k < cases[c].nsolvers; k++) {
                 char path[4096];
-                if (cases[c].nsolvers > 1)
-                    snprintf(path, sizeof path, "%s.%s", hp, b[v][k].solver);
+                if (cases[c].nsolvers > 1) /* the run's name before the extension */
+                    snprintf(path, sizeof path, "%.*s.%s.csv", (int)(strlen(hp) - 4), hp, b[v][k].solver);
                 else
                     snprintf(path, sizeof path, "%s", hp);
                 hist[v][k] = tl_test_read(path);
