@@ -445,6 +445,13 @@ tl_status tl_an_input_kind(const char *path)
                                      "gunzip -c %s > PLAIN.sqlite, then give PLAIN.sqlite", path, path);
     if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
         return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
+    /* a run is its folder (the ranks are read together), so one rank's file
+     * given alone is named as what it is, with the input to give instead */
+    const char *base = strrchr(path, '/');
+    int rank = tl_trace_rank_of_name(base ? base + 1 : path);
+    if (rank >= 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: one rank's file (rank %d) of a trilap run: give the run's folder, %.*s",
+                       path, rank, base ? (int)(base - path) + (base == path) : 1, base ? path : ".");
     struct stat sb; /* a trace cut to nothing (a full disk, a copy stopped at once) */
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
         return TL_FAIL(TL_ERR_PARSE, "%s: empty file: no trace in it", path);
