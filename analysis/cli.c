@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "config.h"
 
 const tl_option tl_an_common_opts[] = {
     {.name = "accept-incomplete", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, accept_incomplete),
-     .def = "0", .help = "analyse traces marked complete=no (dropped records) instead of rejecting them"},
+     .def = "0", .help = "analyse traces marked complete=no (dropped records), files cut short or grown (rows other than "
+             "their records= says) and runs missing ranks, instead of rejecting them"},
     {.name = "raw-clock", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, raw_clock), .def = "0",
      .help = "use each rank's own clock: ignore the offsets to rank 0 measured by the probes (clock_offset_ns)"},
     {.name = "align-clocks", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, align_clocks), .def = "0",
@@ -183,4 +185,67 @@ tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
                                 .iter_lo = c->iter_lo,
                                 .iter_hi = c->iter_hi,
                                 .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};
+}
+
+int tl_an_refuse_repeated(const char *program, const tl_optresult *pr)
+{
+    /* by the file, not the spelling: run, run/ and ./run are one input */
+    for (int i = 1; i < pr->npositional; i++) {
+        struct stat a;
+        if (stat(pr->positional[i], &a) != 0) continue; /* the reader says what is wrong with it */
+        for (int j = 0; j < i; j++) {
+            struct stat b;
+            if (stat(pr->positional[j], &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) continue;
+            fprintf(stderr, "%s: %s and %s are one input given twice (its rows would be printed twice); give it once "
+                            "(try --help)\n",
+                    program, pr->positional[j], pr->positional[i]);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+/* An input's path with its slashes made single and none at the end, so
+ * that two spellings of one trailing path compare equal. */
+static void tidy_path(const char *in, char *out, size_t n)
+{
+    size_t w = 0;
+    for (const char *p = in; *p && w + 1 < n; p++)
+        if (!(*p == '/' && w > 0 && out[w - 1] == '/')) out[w++] = *p;
+    while (w > 1 && out[w - 1] == '/') w--;
+    out[w] = '\0';
+}
+
+/* Where the last k components of p (length len) begin; 0 when it has no
+ * more than k. */
+static size_t tail_at(const char *p, size_t len, int k)
+{
+    size_t b = len;
+    for (int c = 0; c < k && b > 0; c++) {
+        if (c > 0) b--; /* the slash before the component */
+        while (b > 0 && p[b - 1] != '/') b--;
+    }
+    return b;
+}
+
+void tl_an_run_label(char *const *inputs, size_t n, size_t i, char *buf, size_t len)
+{
+    char me[4096], other[4096];
+    tidy_path(inputs[i], me, sizeof me);
+    size_t ml = strlen(me), at = tail_at(me, ml, 1);
+    /* one more component until no other input ends in the same ones; two
+     * distinct paths (refused when one file: tl_an_refuse_repeated) always
+     * part by their whole length, so the labels come out distinct */
+    for (int k = 1; at > 0; k++) {
+        at = tail_at(me, ml, k);
+        int clash = 0;
+        for (size_t j = 0; j < n && !clash; j++) {
+            if (j == i) continue;
+            tidy_path(inputs[j], other, sizeof other);
+            size_t ol = strlen(other), ot = tail_at(other, ol, k);
+            clash = ol - ot == ml - at && !memcmp(other + ot, me + at, ml - at);
+        }
+        if (!clash) break;
+    }
+    snprintf(buf, len, "%s", me + at);
 }

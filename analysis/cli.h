@@ -59,6 +59,16 @@ tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c);
 /* Print the table, write it as CSV when path != NULL. */
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path);
 
+/* A command reading several inputs refuses one given twice (by its file,
+ * whatever the spelling), in one line on stderr: returns 2; -1 to go on.
+ * Call before freeing pr->positional. */
+int tl_an_refuse_repeated(const char *program, const tl_optresult *pr);
+
+/* The run column of input i of n: its shortest trailing path that no
+ * other input ends in (a/three-split and b/three-split beside each other;
+ * alone, its last component). */
+void tl_an_run_label(char *const *inputs, size_t n, size_t i, char *buf, size_t len);
+
 /* Preamble lines every table carries. */
 tl_status tl_an_table_std_meta(tl_an_table *t, const char *command, const char *input);
 

@@ -18,13 +18,16 @@ static const tl_an_meta *meta_at(const tl_an_meta *m, size_t k, size_t stride)
 
 void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len)
 {
-    size_t aligned = 0, measured = 0, kineto = 0, nsys = 0;
+    size_t aligned = 0, measured = 0, kineto = 0, nsys = 0, shared = 0, threads = 0;
     int one_host = 1;
     int64_t unc = 0;
     for (size_t k = 0; k < n; k++) {
         const tl_an_meta *x = meta_at(m, k, stride);
         aligned += x->clock_aligned;
-        measured += strcmp(x->clock_sync, "none") != 0 && strcmp(x->clock_sync, "reference") != 0;
+        measured += strcmp(x->clock_sync, "none") != 0 && strcmp(x->clock_sync, "reference") != 0 &&
+                    !x->clock_shared[0];
+        shared += k > 0 && x->clock_shared[0]; /* rank 0 is the clock the others share */
+        threads += k > 0 && !strcmp(x->clock_shared, "process");
         kineto += !strncmp(x->clock, "kineto-host", 11); /* an imported trace keeps the whole sentence */
         nsys += !strncmp(x->clock, "nsys-session", 12);
         one_host &= !strcmp(x->host, meta_at(m, 0, stride)->host) && strcmp(x->host, "?") != 0;
@@ -33,9 +36,12 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
     size_t ends = n > 1 ? meta_at(m, 1, stride)->clock_ends : 0;
     if (ends) {
         const tl_an_meta *m0 = meta_at(m, 0, stride);
-        int w = aligned + 1 >= n && aligned
+        int w = aligned + shared + 1 >= n && aligned
                     ? snprintf(out, len, "ranks on rank %d's clock by the probes' measured offsets (%s), then ", m0->rank,
                                meta_at(m, n - 1, stride)->clock_sync)
+                : shared + 1 >= n
+                    ? snprintf(out, len, "ranks on rank %d's clock itself (%s), then ", m0->rank,
+                               threads == shared ? "threads of one process" : "one host's")
                     : snprintf(out, len, "each rank on its own clock (%s), ", m0->clock);
         /* the caveat before the list: a long list is what gets cut */
         w += snprintf(out + w, (size_t)w < len ? len - (size_t)w : 0,
@@ -60,10 +66,20 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
                            "with --align-clocks");
     } else if (nsys == n) {
         snprintf(out, len, "one Nsight Systems session clock for every rank: no offsets needed");
-    } else if (aligned && aligned + 1 >= n) {
+    } else if (shared + 1 >= n) {
+        /* as one host's clock without measured offsets, below: nothing to correct */
+        if (threads == shared)
+            snprintf(out, len, "all ranks threads of one process on %s's %s: one clock, no offsets needed",
+                     meta_at(m, 0, stride)->host, meta_at(m, 0, stride)->clock);
+        else
+            snprintf(out, len, "all ranks on one host's %s (the probes checked its boot and time namespace): one "
+                               "clock, no offsets needed (the offsets they measured, within their uncertainty of 0, "
+                               "stay in the metadata)", meta_at(m, 0, stride)->clock);
+    } else if (aligned && aligned + shared + 1 >= n) {
         snprintf(out, len, "ranks aligned to rank 0's clock by the offsets the probes measured over host messages "
-                           "(%s), uncertainty up to %.3f us: cross-rank figures hold to that",
-                 meta_at(m, n - 1, stride)->clock_sync, (double)unc / 1e3);
+                           "(%s), uncertainty up to %.3f us: cross-rank figures hold to that%s",
+                 meta_at(m, n - 1, stride)->clock_sync, (double)unc / 1e3,
+                 shared ? "; ranks on rank 0's host read its clock itself (no offset)" : "");
     } else if (measured) {
         snprintf(out, len, "each rank on its own clock: the measured offsets are ignored (--raw-clock or "
                            "missing on some ranks): cross-rank figures hold only as far as the clocks agree");

@@ -131,16 +131,6 @@ static tl_status row(tl_an_table *t, const char *run, const char *rank, const ch
     return TL_OK;
 }
 
-static const char *run_label(const char *dir, char *buf, size_t n)
-{
-    size_t len = strlen(dir);
-    while (len > 1 && dir[len - 1] == '/') len--;
-    size_t b = len;
-    while (b > 0 && dir[b - 1] != '/') b--;
-    snprintf(buf, n, "%.*s", (int)(len - b), dir + b);
-    return buf;
-}
-
 /* One rank's file: its totals per name and group, its window and
  * iteration count (the --iter-range selection's, exactly as overlap computes
  * them, when one is given). */
@@ -190,14 +180,13 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     return TL_OK;
 }
 
-static tl_status do_run(const char *dir, const bd_opts *o, tl_an_names *names, tl_an_table *t, tl_an_table *stack)
+static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl_an_names *names, tl_an_table *t,
+                        tl_an_table *stack)
 {
     tl_status st = TL_OK;
     char **files = NULL;
     size_t nf = 0;
     rank_bd *rb = NULL;
-    char label[256];
-    run_label(dir, label, sizeof label);
     TL_TRYGOTO(tl_an_run_files(dir, o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, &files, &nf), st, fail);
     rb = calloc(nf, sizeof *rb);
     TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
@@ -317,6 +306,10 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
+    if ((rc = tl_an_refuse_repeated(spec.program, &pr)) >= 0) {
+        free(pr.positional);
+        return rc;
+    }
     if (o.c.hta) { /* Kineto traces: HTA's temporal breakdown (analysis/kineto_hta.c) */
         const tl_an_given stack[] = {{&o.stack_csv, "stack-csv", 0}};
         rc = tl_an_hta_refuse(spec.program, &pr, &o.c, stack, 1);
@@ -330,6 +323,7 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_table_create(&t, "breakdown"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "breakdown", pr.positional[0]), st, fail);
+    for (int i = 1; i < pr.npositional; i++) TL_TRYGOTO(tl_an_table_meta(t, "input", "%s", pr.positional[i]), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "selection", "%s", o.c.iters ? o.c.iters : "records starting in the window"), st,
                fail);
     TL_TRYGOTO(tl_an_table_meta(t, "share", "total / window (the --iter-range span when given); categories by the name "
@@ -352,7 +346,11 @@ int tl_an_cmd_breakdown(int argc, char **argv)
         TL_TRYGOTO(tl_an_table_col(stack, "window_per_iter", "us", 0), st, fail);
         for (int g = 0; g < TL_AN_G_COUNT; g++) TL_TRYGOTO(tl_an_table_col(stack, tl_an_group_name(g), "", 0), st, fail);
     }
-    for (int i = 0; i < pr.npositional; i++) TL_TRYGOTO(do_run(pr.positional[i], &o, names, t, stack), st, fail);
+    for (int i = 0; i < pr.npositional; i++) {
+        char label[256];
+        tl_an_run_label(pr.positional, (size_t)pr.npositional, (size_t)i, label, sizeof label);
+        TL_TRYGOTO(do_run(pr.positional[i], label, &o, names, t, stack), st, fail);
+    }
     TL_TRYGOTO(tl_an_emit(t, o.c.csv), st, fail);
     if (stack) TL_TRYGOTO(tl_an_table_write_csv(stack, o.stack_csv), st, fail);
 fail:

@@ -367,6 +367,11 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         if (m->clock_aligned)
             snprintf(clk, sizeof clk, "; clock put on rank 0's: offset %.3f us +- %.3f us, drift %.1f ppb (%s)",
                      (double)m->clock_offset / 1e3, (double)m->clock_unc / 1e3, m->clock_drift_ppb, m->clock_sync);
+        else if (!strcmp(m->clock_shared, "process"))
+            snprintf(clk, sizeof clk, "; one clock for the threads of one process (no offset)");
+        else if (m->clock_shared[0])
+            snprintf(clk, sizeof clk, "; rank 0's host's clock (same boot and time namespace: no offset; measured +- "
+                                      "%.3f us, kept in the metadata)", (double)m->clock_unc / 1e3);
         else if (strcmp(m->clock_sync, "none") != 0 && strcmp(m->clock_sync, "reference") != 0)
             snprintf(clk, sizeof clk, "; own clock (--raw-clock), measured +- %.3f us", (double)m->clock_unc / 1e3);
         TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s%s%s", m->rank, m->device, m->device_name,

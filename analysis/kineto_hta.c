@@ -216,7 +216,7 @@ static double pct(int64_t a, int64_t b)
 /* One input of the command: its rank files and HTA's figures of each. */
 typedef struct hta_run {
     const char *input;
-    char label[256]; /* the run column: the input's last path component */
+    char label[256]; /* the run column: the input's shortest trailing path no other input ends in */
     char **files;
     size_t nf, nsteps;
     rank_res *rr;
@@ -256,15 +256,6 @@ fail:
     tl_kt_free(&t);
     free(steps);
     return st;
-}
-
-static void run_label(const char *input, char *buf, size_t n)
-{
-    size_t len = strlen(input);
-    while (len > 1 && input[len - 1] == '/') len--;
-    size_t b = len;
-    while (b > 0 && input[b - 1] != '/') b--;
-    snprintf(buf, n, "%.*s", (int)(len - b), input + b);
 }
 
 /* The table of every input's ranks, printed and written (--csv) once, after
@@ -371,13 +362,8 @@ int tl_kt_hta_report(int what, char *const *inputs, size_t n, const tl_an_common
     TL_CHECKGOTO(runs, TL_ERR_NOMEM, st, fail, "%zu inputs", n);
     for (size_t k = 0; k < n; k++) {
         runs[k].input = inputs[k];
-        run_label(inputs[k], runs[k].label, sizeof runs[k].label);
+        tl_an_run_label(inputs, n, k, runs[k].label, sizeof runs[k].label);
     }
-    /* two inputs of one name (a/trace, b/trace): each row names its input as typed */
-    for (size_t k = 0; k < n; k++)
-        for (size_t j = k + 1; j < n; j++)
-            if (!strcmp(runs[k].label, runs[j].label))
-                for (size_t i = 0; i < n; i++) snprintf(runs[i].label, sizeof runs[i].label, "%s", inputs[i]);
     for (size_t k = 0; k < n; k++) TL_TRYGOTO(load_run(&runs[k]), st, fail);
     st = report(what, runs, n, c);
 fail:

@@ -48,6 +48,33 @@ static int64_t to_ref(const tl_an_meta *m, int64_t t)
     return t - m->clock_offset - (int64_t)(drift < 0 ? drift - 0.5 : drift + 0.5);
 }
 
+/* Whether the rank reads rank 0's very clock, so that no offset is
+ * applied: the probes say so (clock_shared=process: thread ranks of one
+ * process; host: processes of one kernel boot and time namespace, their
+ * measured offsets kept for reading). Traces written before that key
+ * measured thread ranks too (threads-pingpong): one process, one clock,
+ * so offsets within their uncertainty of 0 are the exchange's noise and
+ * left unapplied; the test skew's (seconds, milliseconds) stand out and
+ * are applied. */
+static tl_status clock_shared(const tl_trace_reader *rd, const char *path, int measured, tl_an_meta *meta)
+{
+    const char *s = tl_trace_reader_meta(rd, "clock_shared");
+    meta->clock_shared[0] = '\0';
+    if (s) {
+        TL_CHECK(!strcmp(s, "process") || !strcmp(s, "host"), TL_ERR_PARSE,
+                 "%s: metadata clock_shared='%.40s' is neither process nor host", path, s);
+        snprintf(meta->clock_shared, sizeof meta->clock_shared, "%s", s);
+        return TL_OK;
+    }
+    if (!measured || strcmp(meta->clock_sync, "threads-pingpong") != 0) return TL_OK;
+    int64_t end = 0;
+    int f_end = 0;
+    TL_TRY(meta_i64(rd, path, "clock_offset_end_ns", &end, &f_end));
+    if (llabs(meta->clock_offset) <= meta->clock_unc && (!f_end || llabs(end) <= meta->clock_unc))
+        snprintf(meta->clock_shared, sizeof meta->clock_shared, "process");
+    return TL_OK;
+}
+
 static tl_status clock_meta(const tl_trace_reader *rd, const char *path, int flags, tl_an_meta *meta)
 {
     const char *s = tl_trace_reader_meta(rd, "clock_sync");
@@ -68,7 +95,8 @@ static tl_status clock_meta(const tl_trace_reader *rd, const char *path, int fla
                  TL_ERR_PARSE, "%s: metadata clock_drift_ppb='%s' is not a drift in ppb", path, d);
     }
     TL_CHECK(f_off == f_at, TL_ERR_PARSE, "%s: clock_offset_ns and clock_offset_at_ns come together", path);
-    meta->clock_aligned = f_off && !(flags & TL_AN_RAW_CLOCK);
+    TL_TRY(clock_shared(rd, path, f_off && f_unc, meta));
+    meta->clock_aligned = f_off && !meta->clock_shared[0] && !(flags & TL_AN_RAW_CLOCK);
     if (!meta->clock_aligned) meta->clock_offset = meta->clock_at = 0, meta->clock_drift_ppb = 0;
     return TL_OK;
 }
@@ -256,7 +284,7 @@ static void clock_domains(const tl_trace_reader *rd, const tl_an_meta *m, int fl
     const char *host = tl_trace_reader_meta(rd, "host"), *clock = tl_trace_reader_meta(rd, "clock");
     int reference = !strcmp(m->clock_sync, "reference");
     h->domain[0] = h->host_clock[0] = '\0';
-    if (m->clock_aligned || (reference && !(flags & TL_AN_RAW_CLOCK)))
+    if (m->clock_aligned || m->clock_shared[0] || (reference && !(flags & TL_AN_RAW_CLOCK)))
         snprintf(h->domain, sizeof h->domain, "rank 0's clock (offsets measured by the probes)");
     if (!m->clock_aligned && host && host[0] && strcmp(host, "?") != 0)
         snprintf(h->host_clock, sizeof h->host_clock, "%s of host %s", clock ? clock : "the clock", host);
@@ -445,6 +473,13 @@ tl_status tl_an_input_kind(const char *path)
                                      "gunzip -c %s > PLAIN.sqlite, then give PLAIN.sqlite", path, path);
     if (n > 7 && !strcmp(path + n - 7, ".sqlite"))
         return TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
+    /* a run is its folder (the ranks are read together), so one rank's file
+     * given alone is named as what it is, with the input to give instead */
+    const char *base = strrchr(path, '/');
+    int rank = tl_trace_rank_of_name(base ? base + 1 : path);
+    if (rank >= 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: one rank's file (rank %d) of a trilap run: give the run's folder, %.*s",
+                       path, rank, base ? (int)(base - path) + (base == path) : 1, base ? path : ".");
     struct stat sb; /* a trace cut to nothing (a full disk, a copy stopped at once) */
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
         return TL_FAIL(TL_ERR_PARSE, "%s: empty file: no trace in it", path);

@@ -17,18 +17,25 @@ static const struct {
     {"overlap", tl_an_cmd_overlap, "overlap metrics per rank and iteration, with reconciliation (RUN_DIR)"},
     {"diagnose", tl_an_cmd_diagnose, "lost-overlap findings with evidence and remedies (RUN_DIR)"},
     {"timeline", tl_an_cmd_timeline, "gnuplot-ready timeline rows of a few iterations (RUN_DIR -o FILE.csv)"},
-    {"perfetto", tl_an_cmd_perfetto, "Chrome/Perfetto trace JSON (RUN_DIR -o trace.json)"},
-    {"compare", tl_an_cmd_compare, "two runs or results files side by side (A B)"},
-    {"import", tl_an_cmd_import, "an Nsight Systems sqlite export as trilap trace files (FILE.sqlite -o DIR)"},
+    {"perfetto", tl_an_cmd_perfetto,
+     "Chrome/Perfetto trace JSON, gzip'd for a .gz name (RUN_DIR -o trace.json[.gz])"},
+    {"compare", tl_an_cmd_compare, "two runs or results files side by side, or one results file's variants against a "
+                                   "baseline (RUN_A [RUN_B])"},
+    {"import", tl_an_cmd_import, "an Nsight Systems sqlite export or PyTorch profiler traces as trilap trace files "
+                                 "(FILE.sqlite|TRACE.json[.gz]|DIR -o DIR)"},
     {"collectives", tl_an_cmd_collectives, "PyTorch profiler traces: each NCCL kernel's operation, process group, "
-                                           "launch delay and what it waited behind; skew across ranks (TRACE|DIR)"},
-    {"sweep", tl_an_cmd_sweep, "microbenchmark results per size: median/min/max per variant, ideal bound"},
+                                           "launch delay and what it waited behind; skew across ranks "
+                                           "(TRACE.json[.gz]|DIR)"},
+    {"sweep", tl_an_cmd_sweep,
+     "microbenchmark results per size: median/min/max per variant, ideal bound (RESULTS.csv)"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: trilap-analyze COMMAND [options] ARGS...\n"
-                 "Analyse trilap traces (run directories holding trace.rank<R>.csv, or Nsight Systems sqlite exports) and results CSV files.\n\n"
+                 "Analyse trilap traces (run directories holding trace.rank<R>.csv[.gz]), Nsight Systems sqlite "
+                 "exports, PyTorch profiler (Kineto) traces (TRACE.json[.gz] or a folder of them) and results CSV "
+                 "files.\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].what);
     fprintf(out, "\n`trilap-analyze COMMAND --help` lists the options of one command; metrics are defined in "

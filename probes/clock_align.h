@@ -22,6 +22,7 @@ typedef struct tl_clock_align {
     int reference;        /* rank 0: the clock the others are put on */
     const char *method;   /* "mpi-pingpong", "threads-pingpong", "none" */
     int64_t skew;         /* test only: TRILAP_TEST_CLOCK_SKEW shift of this rank's clock */
+    const char *shared;   /* "process", "host": reads rank 0's very clock (offsets 0 exactly); NULL: not known to */
     tl_clock_sample s[2]; /* at start, at stop */
 } tl_clock_align;
 
@@ -33,8 +34,11 @@ int64_t tl_clock_align_now(const tl_clock_align *ca);
 
 /* Collective over ctx's ranks (call it on every rank, at probes start and
  * at stop): rank 0 ping-pongs TL_CLOCK_ALIGN_ROUNDS times with each other
- * rank in turn and sends it its offset. Nothing happens (method "none")
- * with one rank or without host messages (the injection library). */
+ * rank in turn and sends it its offset, and whether the two read one
+ * clock (shared "host"). Nothing happens (method "none") with one rank or
+ * without host messages (the injection library), and for thread ranks,
+ * one process's one clock (shared "process"), unless the test skew gives
+ * some rank a clock of its own. */
 tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca);
 
 /* At probes start, on every rank that tried to create probes, with ca NULL

@@ -396,8 +396,8 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
         if (r->declared >= 0 && r->nread != r->declared && !(r->flags & TL_TRACE_ACCEPT_INCOMPLETE)) {
             r->row_line = r->line;
             return TL_ROW_ERR(r,
-                              "the metadata says records=%lld, the file has %lld (%s); accept it "
-                              "explicitly to read it anyway",
+                              "the metadata says records=%lld, the file has %lld (%s); read it anyway "
+                              "only on purpose (trilap-analyze --accept-incomplete)",
                               r->declared, r->nread,
                               r->nread < r->declared ? "cut short" : "rows added after it was written");
         }

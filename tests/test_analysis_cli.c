@@ -1552,6 +1552,166 @@ TL_TEST(outputs_checked_before_reading)
     TL_ASSERT_EQ(sh(t, "test -s %s/new/er/o.csv", t), 0);
 }
 
+/* Whether the CSV rows' first `nkey` fields are distinct: the table's key. */
+static int csv_keys_unique(const char *csv, int nkey, int *nrows)
+{
+    char *dup = strdup(csv), *save = NULL, **keys = NULL;
+    int n = 0, unique = 1;
+    strtok_r(dup, "\n", &save); /* the header */
+    for (char *line; (line = strtok_r(NULL, "\n", &save));) {
+        int f = 0, quoted = 0;
+        char *p = line;
+        for (; *p && f < nkey; p++) {
+            if (*p == '"') quoted = !quoted;
+            else if (*p == ',' && !quoted) f++;
+        }
+        keys = realloc(keys, (size_t)(n + 1) * sizeof *keys);
+        keys[n++] = strndup(line, (size_t)(p - line));
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n && unique; j++) unique = strcmp(keys[i], keys[j]) != 0;
+    for (int i = 0; i < n; i++) free(keys[i]);
+    free(keys);
+    free(dup);
+    *nrows = n;
+    return unique;
+}
+
+/* breakdown of two runs of one name (a/three-split, b/three-split): a
+ * # input: line for each, every row's run the trailing path that tells
+ * them apart, so the CSV's key (run, rank, level, category, name) is
+ * unique (before: one # input: line naming the first, both runs
+ * "three-split"); one run given twice, however spelt, refused in one line
+ * before anything is printed or written (before: every row twice). */
+TL_TEST(breakdown_runs_told_apart)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512], csv[600], want[700];
+    snprintf(a, sizeof a, "%s/a", t);
+    mkdir(a, 0755);
+    snprintf(a, sizeof a, "%s/a/three-split", t);
+    snprintf(b, sizeof b, "%s/b", t);
+    mkdir(b, 0755);
+    snprintf(b, sizeof b, "%s/b/three-split", t);
+    synth(a, "split", 2, 5);
+    synth(b, "split", 2, 5);
+    snprintf(csv, sizeof csv, "%s/bd.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --csv %s %s %s", tl_test_bin(), csv, a, b), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    for (int k = 0; k < 2; k++) {
+        snprintf(want, sizeof want, "# input: %s\n", k ? b : a);
+        TL_ASSERT_MSG(strstr(o, want), "no '%s' in:\n%.2000s", want, o);
+        snprintf(want, sizeof want, "\n%s/three-split,", k ? "b" : "a");
+        TL_ASSERT_MSG(strstr(c, want), "no row of run %s/three-split in:\n%.2000s", k ? "b" : "a", c);
+    }
+    int n = 0;
+    TL_ASSERT_MSG(csv_keys_unique(c, 5, &n) && n > 0, "a key repeats among %d rows:\n%.3000s", n, c);
+    free(o);
+    free(c);
+    /* one run twice: refused whatever the spelling, --hta too */
+    remove(csv);
+    static const char *const twice[] = {"%s %s", "%s %s/", "%s %s/../three-split", "--hta %s %s"};
+    for (size_t k = 0; k < sizeof twice / sizeof twice[0]; k++) {
+        char args[1400];
+        snprintf(args, sizeof args, twice[k], a, a);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --csv %s %s", tl_test_bin(), csv, args), 2);
+        char *e = out_of(t, "err");
+        o = out_of(t, "out");
+        TL_ASSERT_MSG(tl_test_one_line(e, "one input given twice"), "%s: not one line:\n%s", args, e);
+        TL_ASSERT_MSG(strstr(e, a), "%s: the input is not named: %s", args, e);
+        TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+}
+
+/* A rank file cut short (fewer rows than its records= says) is refused
+ * naming the flag that reads it anyway (before: "accept it explicitly",
+ * no flag named), and --help says the flag covers such files. */
+TL_TEST(cut_file_names_the_flag)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], path[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    mkdir(run, 0755);
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", run);
+    tl_test_write(path, "# format=trilap-trace\n# version=1\n# rank=0\n# nranks=1\n# records=3\n"
+                        "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
+                        "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n"
+                        "0,0,1,compute,compute,kernel,k,2000,3000,2,-1,1\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "cut short") && strstr(e, "--accept-incomplete"), "the flag is not named: %s", e);
+    free(e);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s", tl_test_bin(), run), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --help", tl_test_bin()), 0);
+    char *o = out_of(t, "out");
+    char *flag = strstr(o, "--accept-incomplete");
+    TL_ASSERT_MSG(flag && strstr(flag, "cut short") && strstr(flag, "cut short") < strstr(flag, "\n  -"),
+                  "--help does not say the flag reads cut files:\n%s", o);
+    free(o);
+}
+
+/* The top-level --help names every kind of input the commands read, and
+ * each command's line the arguments its own --help takes (before: no
+ * PyTorch traces, import "FILE.sqlite -o DIR"). */
+TL_TEST(top_help_agrees_with_commands)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze --help", tl_test_bin()), 0);
+    char *top = out_of(t, "out");
+    char *cmds = strstr(top, "commands:\n");
+    TL_ASSERT(cmds);
+    /* the summary above the commands (a command's own line names it too) */
+    char head[1024];
+    snprintf(head, sizeof head, "%.*s", (int)(cmds - top), top);
+    TL_ASSERT_MSG(strstr(head, "PyTorch") && strstr(head, "Nsight Systems") && strstr(head, "trace.rank<R>.csv"),
+                  "an input kind is missing:\n%s", head);
+    int ncmd = 0;
+    for (char *line = strchr(cmds, '\n') + 1; *line == ' '; line = strchr(line, '\n') + 1, ncmd++) {
+        char name[32] = "", mine[512] = "";
+        char *eol = strchr(line, '\n');
+        TL_ASSERT(sscanf(line, " %31s", name) == 1);
+        snprintf(mine, sizeof mine, "%.*s", (int)(eol - line), line);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --help", tl_test_bin(), name), 0);
+        char *h = out_of(t, "out"), *u = strstr(h, "usage: ");
+        TL_ASSERT_MSG(u, "%s --help has no usage line", name);
+        /* the usage's arguments, after the program and [options] */
+        char args[512];
+        snprintf(args, sizeof args, "%.*s", (int)strcspn(u, "\n"), u);
+        char *save = NULL, *w = strtok_r(args, " ", &save);
+        for (int k = 0; w; w = strtok_r(NULL, " ", &save), k++)
+            if (k >= 3 && strcmp(w, "[options]") != 0)
+                TL_ASSERT_MSG(strstr(mine, w), "%s: the top-level line '%s' lacks '%s' of its usage", name, mine, w);
+        free(h);
+    }
+    TL_ASSERT(ncmd >= 8);
+    free(top);
+}
+
+/* One rank's file given where a run goes is named as such, with the
+ * folder to give instead (before: "neither a run folder, a PyTorch
+ * profiler trace nor an Nsight Systems sqlite export"). */
+TL_TEST(rank_file_given_alone)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], want[1400];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
+    static const char *const cmds[] = {"overlap", "breakdown", "import -o %s/imp"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char cmd[700];
+        snprintf(cmd, sizeof cmd, cmds[k], t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s/trace.rank1.csv", tl_test_bin(), cmd, run), 1);
+        char *e = out_of(t, "err");
+        snprintf(want, sizeof want, "%s/trace.rank1.csv: one rank's file (rank 1) of a trilap run: give the run's "
+                                    "folder, %s\n", run, run);
+        TL_ASSERT_MSG(strstr(e, want), "%s: %s", cmd, e);
+        free(e);
+    }
+}
+
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
@@ -1560,4 +1720,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
-             timeline_waits_are_overlaps)
+             timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
+             top_help_agrees_with_commands, rank_file_given_alone)

@@ -55,6 +55,21 @@ static int64_t max_gap(const iters *a, const iters *b)
     return g;
 }
 
+/* Rank r's metadata value of key, as the probes wrote it (NULL: absent;
+ * static storage). */
+static const char *meta_of(const char *dir, int r, const char *key)
+{
+    static char v[256];
+    char p[600];
+    snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
+    tl_trace_reader *rd = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&rd, p, 0));
+    const char *s = tl_trace_reader_meta(rd, key);
+    if (s) snprintf(v, sizeof v, "%s", s);
+    tl_trace_reader_close(&rd);
+    return s ? v : NULL;
+}
+
 /* Seconds between rank r's two offset measurements (trace metadata). */
 static double clock_span_s(const char *dir, int r)
 {
@@ -80,20 +95,27 @@ static void check_run(const char *dir, int nranks, int skew_rank, int64_t skew, 
         scan(dir, r, 0, &ir, &mr);
         scan(dir, r, 1, &raw, &mraw);
         TL_ASSERT_STREQ(mr.clock_sync, method);
-        TL_ASSERT(mr.clock_aligned);
         int64_t want = r == skew_rank ? skew : 0;
+        /* a rank the skew left alone reads rank 0's very clock: its offset,
+         * measured with the others', is within its uncertainty of 0 and
+         * not applied (threads of one process) */
+        TL_ASSERT_MSG(mr.clock_aligned == (want != 0), "rank %d: skew %lld, aligned %d", r, (long long)want,
+                      mr.clock_aligned);
+        TL_ASSERT_STREQ(mr.clock_shared, want ? "" : "process");
+        const char *measured = meta_of(dir, r, "clock_offset_ns");
+        TL_ASSERT(measured);
+        int64_t offset = strtoll(measured, NULL, 10);
         /* 1. the offset recovers the skew within its own uncertainty */
-        int64_t err = mr.clock_offset - want;
+        int64_t err = offset - want;
         printf("%s rank %d: skew %lld ns, measured %lld ns +- %lld ns (error %lld ns), drift %.1f ppb\n", method, r,
-               (long long)want, (long long)mr.clock_offset, (long long)mr.clock_unc, (long long)err,
-               mr.clock_drift_ppb);
+               (long long)want, (long long)offset, (long long)mr.clock_unc, (long long)err, mr.clock_drift_ppb);
         TL_ASSERT_MSG(err <= mr.clock_unc && -err <= mr.clock_unc, "rank %d: offset %lld, skew %lld, uncertainty %lld",
-                      r, (long long)mr.clock_offset, (long long)want, (long long)mr.clock_unc);
+                      r, (long long)offset, (long long)want, (long long)mr.clock_unc);
         TL_ASSERT(mr.clock_unc > 0 && mr.clock_unc < 50000000);
         /* one machine, one clock: no drift beyond what the two measurements'
          * uncertainty allows over the time between them (a loaded machine
          * widens both; a fixed bound made this test flaky) */
-        double dt_s = clock_span_s(dir, r);
+        double dt_s = mr.clock_aligned ? clock_span_s(dir, r) : 0;
         double drift_bound = dt_s > 0 ? 2.0 * (double)mr.clock_unc / dt_s : 1e9;
         TL_ASSERT_MSG(mr.clock_drift_ppb >= -drift_bound - 1e3 && mr.clock_drift_ppb <= drift_bound + 1e3,
                       "drift %g ppb, allowed %g ppb (uncertainty %lld ns over %.3f s)", mr.clock_drift_ppb,
@@ -138,6 +160,61 @@ TL_TEST(mpi_skew_recovered)
                     m, tl_test_build(), t, t),
                  0);
     check_run(t, 2, 1, 5000000000LL, "mpi-pingpong");
+}
+
+/* Thread ranks of one process read one clock: the probes measure no
+ * offset (clock_shared=process, clock_sync=none), the analysis applies
+ * none and says one clock (before: threads-pingpong offsets of +-25 us
+ * and drifts of 10^4 ppb applied, "ranks aligned to rank 0's clock"). */
+TL_TEST(threads_share_one_clock)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_clock_skew --launcher threads --ranks 3 --no-gpu %s > %s/log 2>&1",
+                            tl_test_build(), t, t),
+                 0);
+    for (int r = 0; r < 3; r++) {
+        const char *sh = meta_of(t, r, "clock_shared");
+        TL_ASSERT_MSG(sh && !strcmp(sh, "process"), "rank %d: clock_shared=%s", r, sh ? sh : "(absent)");
+        TL_ASSERT(!meta_of(t, r, "clock_offset_ns"));
+        iters it;
+        tl_an_meta m;
+        scan(t, r, 0, &it, &m);
+        TL_ASSERT(!m.clock_aligned);
+        TL_ASSERT_STREQ(m.clock_shared, "process");
+        TL_ASSERT_EQ(it.n, 20);
+    }
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", tl_test_bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# clock: .*threads of one process.*one clock, no offsets needed' %s/ov.txt && "
+                            "! grep -q \"clock put on rank 0's\" %s/ov.txt",
+                            t, t),
+                 0);
+}
+
+/* MPI ranks of one host read its one CLOCK_MONOTONIC (same boot, same time
+ * namespace): the probes still measure, the offsets stay in the metadata
+ * (within their uncertainty of 0) with clock_shared=host, and the
+ * analysis applies none (before: applied as if the clocks differed). */
+TL_TEST(mpi_one_host_shares_clock)
+{
+    const char *m = tl_test_mpirun();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s -np 2 --oversubscribe %s/tests/helper_clock_skew --no-gpu %s > %s/log 2>&1", m,
+                            tl_test_build(), t, t),
+                 0);
+    const char *sh = meta_of(t, 1, "clock_shared");
+    TL_ASSERT_MSG(sh && !strcmp(sh, "host"), "clock_shared=%s", sh ? sh : "(absent)");
+    const char *off = meta_of(t, 1, "clock_offset_ns");
+    TL_ASSERT(off);
+    int64_t offset = strtoll(off, NULL, 10);
+    iters it;
+    tl_an_meta mr;
+    scan(t, 1, 0, &it, &mr);
+    TL_ASSERT_STREQ(mr.clock_sync, "mpi-pingpong");
+    TL_ASSERT(!mr.clock_aligned);
+    TL_ASSERT_MSG(offset <= mr.clock_unc && -offset <= mr.clock_unc, "offset %lld +- %lld", (long long)offset,
+                  (long long)mr.clock_unc);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s > %s/ov.txt 2>&1", tl_test_bin(), t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# clock: .*one host.*one clock, no offsets needed' %s/ov.txt", t), 0);
 }
 
 /* the analysis commands use the aligned clock and say so */
@@ -188,6 +265,7 @@ TL_TEST(bad_clock_metadata)
         {"# clock_offset_ns=12\n", "clock_offset_ns and clock_offset_at_ns come together"},
         {"# clock_offset_ns=12\n# clock_offset_at_ns=5\n# clock_drift_ppb=fast\n", "clock_drift_ppb='fast'"},
         {"# clock_offset_ns=12\n# clock_offset_at_ns=5\n# clock_uncertainty_ns=-4\n", "negative"},
+        {"# clock_shared=maybe\n", "clock_shared='maybe' is neither process nor host"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char p[1024];
@@ -219,7 +297,41 @@ TL_TEST(bad_clock_metadata)
     /* at t = 1e6: offset 1000 + 1e6 * 1e-3 = 2000 */
     TL_ASSERT_EQ(it.start[0], 1000000 - 2000);
     TL_ASSERT_EQ(m.clock_unc, 7);
+    /* rank 0's very clock: offsets kept for reading, not applied; a thread
+     * rank's of a trace written before clock_shared, within its
+     * uncertainty of 0, is the exchange's noise (one process, one clock),
+     * one beyond it (the test skew) applied */
+    static const struct {
+        const char *meta;
+        int64_t start;
+        const char *shared;
+    } kept[] = {
+        {"# clock_sync=mpi-pingpong\n# clock_shared=host\n# clock_offset_ns=1000\n# clock_offset_at_ns=0\n"
+         "# clock_uncertainty_ns=1200\n", 1000000, "host"},
+        {"# clock_sync=threads-pingpong\n# clock_offset_ns=12354\n# clock_offset_at_ns=0\n"
+         "# clock_offset_end_ns=-20000\n# clock_offset_end_at_ns=900000\n# clock_drift_ppb=-42370.6\n"
+         "# clock_uncertainty_ns=25419\n", 1000000, "process"},
+        {"# clock_sync=threads-pingpong\n# clock_offset_ns=12354\n# clock_offset_at_ns=0\n"
+         "# clock_offset_end_ns=-30000\n# clock_offset_end_at_ns=900000\n# clock_uncertainty_ns=25419\n",
+         1000000 - 12354, ""},
+        {"# clock_sync=threads-pingpong\n# clock_offset_ns=5000\n# clock_offset_at_ns=0\n"
+         "# clock_uncertainty_ns=2500\n", 1000000 - 5000, ""},
+    };
+    for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+        f = fopen(p, "w");
+        TL_ASSERT(f);
+        fprintf(f, "# format=trilap-trace\n# version=1\n# rank=0\n%s"
+                   "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter\n"
+                   "0,-1,0,host,range,host,iter,1000000,2000000,0,-1,0\n",
+                kept[k].meta);
+        fclose(f);
+        scan(t, 0, 0, &it, &m);
+        TL_ASSERT_MSG(it.start[0] == kept[k].start, "case %zu: start %lld, want %lld", k, (long long)it.start[0],
+                      (long long)kept[k].start);
+        TL_ASSERT_STREQ(m.clock_shared, kept[k].shared);
+        TL_ASSERT_EQ(m.clock_aligned, !kept[k].shared[0]);
+    }
 }
 
 TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
-             bad_clock_metadata)
+             bad_clock_metadata, threads_share_one_clock, mpi_one_host_shares_clock)

@@ -357,4 +357,29 @@ TL_TEST(synthetic_overlaps_split)
     TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"ncclDevKernel_SendRecv\"' %s", p), 0);
 }
 
-TL_TEST_MAIN(nsys_pytorch_flows, host_ranges_and_iterations, synthetic_overlaps_split)
+/* -o NAME.gz writes gzip: the same JSON as -o NAME, compressed (before:
+ * the plain JSON under the .gz name); a run that fails leaves no file. */
+TL_TEST(gz_output_is_gzip)
+{
+    if (!TL_HAVE_ZLIB) TL_SKIP("built without zlib");
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_clock_skew --launcher threads --ranks 2 --no-gpu %s/run > %s/log 2>&1",
+                            tl_test_build(), t, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s/run -o %s/p.json > %s/out", tl_test_bin(), t, t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s/run -o %s/p.json.gz > %s/out", tl_test_bin(), t, t, t), 0);
+    /* gzip's magic bytes, an intact stream, and the plain output inside */
+    TL_ASSERT_EQ(tl_test_sh("test \"$(head -c 2 %s/p.json.gz | od -An -tx1 | tr -d ' ')\" = 1f8b", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("gzip -t %s/p.json.gz && gzip -dc %s/p.json.gz | cmp -s - %s/p.json", t, t, t), 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/p.json", t);
+    counts c = check_json(p);
+    TL_ASSERT_EQ(c.iter, 40);
+    /* a run the reader refuses: no output, no temporary beside it */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/bad && echo junk > %s/bad/trace.rank0.csv", t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s/bad -o %s/q.json.gz > %s/out 2>&1", tl_test_bin(), t, t, t),
+                 1);
+    TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep '^q\\.')\"", t), 0);
+}
+
+TL_TEST_MAIN(nsys_pytorch_flows, host_ranges_and_iterations, synthetic_overlaps_split, gz_output_is_gzip)
