@@ -29,13 +29,16 @@ typedef struct diag_opts {
     tl_an_common c;
 } diag_opts;
 
-#define MAX_STARVE 16
 #define US(x) ((double)(x) / 1e3)
 
 /* Working times (transfer, after the last rank arrived) of one
- * communication kernel name on one rank, with compute or alone. */
+ * communication kernel name on one rank, with compute or alone; where the
+ * trace names the operations, of one operation of one size on it (label),
+ * since a kernel name serves messages of any size. */
 typedef struct starve_acc {
     uint32_t name;
+    uint32_t label; /* names: the operation with its size (tl_an_oplabel.label), when by_op */
+    int by_op;
     double *over, *alone;
     size_t no, na, capo, capa;
 } starve_acc;
@@ -81,8 +84,8 @@ typedef struct rank_diag {
     /* launch-bound */
     int64_t nlane, gaps_short, ngaps_short, lane_busy;
     double med_lane_us;
-    starve_acc st[MAX_STARVE];
-    size_t nst;
+    starve_acc *st;
+    size_t nst, capst;
     /* who carries the communication: NCCL kernels, or the host (its
      * exchanges and the copies that stage them) */
     int64_t u_nccl, u_host, u_host_p2p, u_host_coll, host_pc_overlap;
@@ -294,31 +297,61 @@ static tl_status facts_streams(rank_diag *d, const tl_an_rank *rk)
     return TL_OK;
 }
 
+/* The accumulator of a kernel name (and operation, by_op) on one rank,
+ * created on first sight. */
+static tl_status starve_of(rank_diag *d, uint32_t name, int by_op, uint32_t label, starve_acc **out)
+{
+    size_t a = 0;
+    while (a < d->nst && !(d->st[a].name == name && d->st[a].by_op == by_op && d->st[a].label == label)) a++;
+    if (a == d->nst) {
+        if (d->nst == d->capst) {
+            size_t c = d->capst ? 2 * d->capst : 16;
+            starve_acc *ns = realloc(d->st, c * sizeof *ns);
+            TL_CHECK(ns, TL_ERR_NOMEM, "%zu communication kernels", c);
+            d->st = ns;
+            d->capst = c;
+        }
+        d->st[a] = (starve_acc){.name = name, .label = label, .by_op = by_op};
+        d->nst++;
+    }
+    *out = &d->st[a];
+    return TL_OK;
+}
+
 /* Starvation: the working time of every NCCL kernel in the window (its
- * transfer part: waiting for a late peer is not work), with compute or alone. */
+ * transfer part: waiting for a late peer is not work), with compute or
+ * alone. Where the trace names the operations (a Kineto trace's "op:"
+ * rows) only instances of one operation, process group and size are
+ * compared: a kernel name serves a 4 MB and a 290 MB all_to_all alike, and
+ * their ratio is the message's, not starvation; an instance whose size
+ * the trace does not give is compared with nothing. */
 static tl_status facts_starve(rank_diag *d, const tl_an_rank *rk)
 {
     int64_t *cseg = NULL;
-    size_t ncseg = 0;
+    size_t ncseg = 0, ns = rk->nstreams ? rk->nstreams : 1;
+    int by_op = rk->nopl > 0;
     tl_status st = TL_OK;
     TL_TRY(tl_an_union_segments(rk->v, rk->n, TL_AN_C_COMPUTE, &cseg, &ncseg));
+    /* the transfer part of a split operation has no label of its own: its
+     * waiting part, just before it on its stream, has */
+    const tl_an_oplabel **wait_ol = calloc(ns, sizeof *wait_ol);
+    TL_CHECKGOTO(wait_ol, TL_ERR_NOMEM, st, fail, "%zu streams", ns);
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        if (!is_nccl(v) || (v->flags & TL_AN_F_WAIT) || v->start < d->w0 || v->start >= d->w1) continue;
-        size_t a = 0;
-        while (a < d->nst && d->st[a].name != v->name) a++;
-        if (a == d->nst) {
-            if (d->nst == MAX_STARVE) continue;
-            memset(&d->st[a], 0, sizeof d->st[a]);
-            d->st[a].name = v->name;
-            d->nst++;
-        }
-        starve_acc *sa = &d->st[a];
+        if (!is_nccl(v)) continue;
+        const tl_an_oplabel *ol = NULL;
+        if (by_op) ol = v->flags & TL_AN_F_SPLIT ? wait_ol[v->stream] : tl_an_rank_oplabel(rk, v);
+        if (v->flags & TL_AN_F_WAIT) wait_ol[v->stream] = ol;
+        if ((v->flags & TL_AN_F_WAIT) || v->start < d->w0 || v->start >= d->w1) continue;
+        if (by_op && (!ol || ol->label == ol->key)) continue; /* no size: nothing like it to compare with */
+        starve_acc *sa = NULL;
+        TL_TRYGOTO(starve_of(d, v->name, by_op, ol ? ol->label : 0, &sa), st, fail);
         int64_t dur = v->end - v->start, ov = tl_an_overlap_with(cseg, ncseg, v->start, v->end);
         if (dur > 0 && 2 * ov >= dur) TL_TRYGOTO(push_d(&sa->over, &sa->no, &sa->capo, US(dur)), st, fail);
         else TL_TRYGOTO(push_d(&sa->alone, &sa->na, &sa->capa, US(dur)), st, fail);
     }
 fail:
+    free(wait_ol);
     free(cseg);
     return st;
 }
@@ -506,6 +539,7 @@ static void free_diag(diag_state *s)
             free(s->rd[r].st[a].over);
             free(s->rd[r].st[a].alone);
         }
+        free(s->rd[r].st);
         free(s->rd[r].acc);
         free(s->rd[r].ord);
     }
@@ -539,6 +573,7 @@ static void say(evidence *e, const char *fmt, ...)
 typedef struct measured {
     double value;
     char also[160];
+    const char *na; /* the rule does not apply to the rank by design: why (NULL: it applies) */
 } measured;
 
 static void also(measured *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -667,6 +702,8 @@ static int host_only_rank(const diag_state *s, size_t r, measured *mv)
     if (!tl_an_rank_host_only(&s->res[r])) return 0;
     mv->value = NAN;
     also(mv, "a host-only rank: no GPU, its host computes and communicates");
+    mv->na = "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU "
+             "and there are no GPU streams whose communication it could serialise)";
     return 1;
 }
 
@@ -836,31 +873,15 @@ static int starve_figures(const diag_state *s, const rank_diag *d, starve_acc *s
     return 1;
 }
 
-/* The three operations a starved kernel served longest, and how many more. */
-static void say_starved_ops(const diag_state *s, const rank_diag *d, uint32_t kernel, evidence *e)
+/* What starvation calls an accumulator: the kernel, and the operation
+ * with its size where the trace names it. */
+static void starve_name(const diag_state *s, const starve_acc *sa, char *out, size_t n)
 {
-    size_t pick[3], shown = 0, more = 0;
-    for (size_t i = 0; i < d->nacc; i++) {
-        const op_acc *x = &d->acc[i];
-        if (x->kernel != kernel || !x->named) continue;
-        more++;
-        size_t p = shown < 3 ? shown++ : 3;
-        if (p == 3 && x->total <= d->acc[pick[2]].total) continue;
-        if (p == 3) p = 2;
-        while (p > 0 && d->acc[pick[p - 1]].total < x->total) {
-            pick[p] = pick[p - 1];
-            p--;
-        }
-        pick[p] = i;
-    }
-    for (size_t i = 0; i < shown; i++) {
-        char nm[320];
-        const op_acc *x = &d->acc[pick[i]];
-        op_name(s, x, nm, sizeof nm);
-        say(e, "      serving %s: %zu operation%s, %.1f us\n", nm, x->n, x->n == 1 ? "" : "s", US(x->total));
-    }
-    more -= shown;
-    if (shown && more) say(e, "      and %zu more of other sizes or process groups\n", more);
+    if (sa->by_op)
+        snprintf(out, n, "%s, kernel %.60s", tl_an_names_get(s->names, sa->label),
+                 tl_an_names_short(s->names, sa->name));
+    else
+        snprintf(out, n, "%.60s", tl_an_names_short(s->names, sa->name));
 }
 
 /* Starvation fires on a kernel when both its ratio and its extra time pass
@@ -874,7 +895,8 @@ static int v_starve(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     int found = 0;
     starve_fig shown = {0};
-    uint32_t shown_name = 0;
+    const starve_acc *shown_acc = NULL;
+    char nm[400];
     mv->value = NAN;
     for (size_t a = 0; a < d->nst; a++) {
         starve_acc *sa = (starve_acc *)&d->st[a];
@@ -885,19 +907,20 @@ static int v_starve(const diag_state *s, size_t r, measured *mv, evidence *e)
         if (isnan(mv->value) || (fires && !found) || (fires == found && f.ratio > mv->value)) {
             mv->value = f.ratio;
             shown = f;
-            shown_name = sa->name;
+            shown_acc = sa;
         }
         if (!fires) continue;
         found = 1;
-        say(e, "    rank %d: %.60s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu alone "
+        starve_name(s, sa, nm, sizeof nm);
+        say(e, "    rank %d: %s: median %.1f us over %zu instances overlapping compute vs %.1f us over %zu alone "
                "(%.2fx), %.1f us extra = %.1f%% of the window\n",
-            d->rank, tl_an_names_short(s->names, sa->name), f.over_us, sa->no, f.alone_us, sa->na, f.ratio,
-            f.extra_us, f.share);
-        say_starved_ops(s, d, sa->name, e);
+            d->rank, nm, f.over_us, sa->no, f.alone_us, sa->na, f.ratio, f.extra_us, f.share);
     }
-    if (!isnan(mv->value))
+    if (shown_acc) {
+        starve_name(s, shown_acc, nm, sizeof nm);
         also(mv, "extra %.1f %% of W %s %g (%s)", shown.share, ge(shown.share, o->starve_share), o->starve_share,
-             tl_an_names_short(s->names, shown_name));
+             nm);
+    }
     return found;
 }
 
@@ -1064,6 +1087,30 @@ static void print_what_overlapped(const tl_an_rank_result *res, size_t nr)
     }
 }
 
+/* The ranks a rule does not apply to, and why (the first rank's reason:
+ * one rule has one). */
+typedef struct not_applied {
+    size_t n;
+    char ranks[256]; /* "0, 2, 3" */
+    int cut;         /* ranks ends in ", ...": no room for more */
+    const char *why;
+} not_applied;
+
+static void na_add(not_applied *na, int rank, const char *why)
+{
+    char one[24];
+    size_t len = strlen(na->ranks), k = (size_t)snprintf(one, sizeof one, "%s%d", len ? ", " : "", rank);
+    /* a rank number is never cut: past the room, "..." once */
+    if (!na->cut && len + k + sizeof ", ..." <= sizeof na->ranks) {
+        memcpy(na->ranks + len, one, k + 1);
+    } else if (!na->cut) {
+        memcpy(na->ranks + len, ", ...", sizeof ", ...");
+        na->cut = 1;
+    }
+    if (!na->why) na->why = why;
+    na->n++;
+}
+
 static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size_t nr)
 {
     tl_status st = TL_OK;
@@ -1107,14 +1154,16 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
         ev->len = 0;
         ev->text[0] = '\0';
         int any = 0;
+        not_applied na = {0};
         for (size_t r = 0; r < nr; r++) {
             measured mv = {.value = NAN, .also = "-"};
             int found = ru->verdict(s, r, &mv, ev);
             any |= found;
+            if (mv.na) na_add(&na, s->rd[r].rank, mv.na);
             TL_TRYGOTO(tl_an_table_row(t), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->name), st, fail);
             TL_TRYGOTO(tl_an_table_int(t, s->rd[r].rank), st, fail);
-            TL_TRYGOTO(tl_an_table_str(t, found ? "FINDING" : "ok"), st, fail);
+            TL_TRYGOTO(tl_an_table_str(t, found ? "FINDING" : mv.na ? "n/a" : "ok"), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, mv.value, 2), st, fail);
             TL_TRYGOTO(tl_an_table_num(t, threshold(o, ru), 2), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->measure), st, fail);
@@ -1123,6 +1172,12 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
         if (any)
             printf("FINDING %d [%s]: %s\n  %s\n%s  remedy: %s\n\n", ++nfind, ru->name, ru->headline,
                    ru->evidence ? ru->evidence : "evidence:", ev->text, ru->remedy);
+        else if (na.n == nr)
+            printf("n/a [%s]: does not apply: rank%s %s %s %s\n", ru->name, nr > 1 ? "s" : "", na.ranks,
+                   nr > 1 ? "are" : "is", na.why);
+        else if (na.n)
+            printf("ok [%s]: %s (--%s %g); does not apply to rank%s %s, %s\n", ru->name, ru->ok, ru->option,
+                   threshold(o, ru), na.n > 1 ? "s" : "", na.ranks, na.why);
         else
             printf("ok [%s]: %s (--%s %g)\n", ru->name, ru->ok, ru->option, threshold(o, ru));
     }
@@ -1131,6 +1186,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     putchar('\n');
     tl_an_table_print(t, stdout);
     printf("# -: the rule does not apply to that rank (no such activity), or has no other condition\n"
+           "# n/a: the rule does not apply to that rank by design (a host-only rank: no GPU lanes)\n"
            "# other_conditions: the rule fires only when the value passes its threshold and these hold too\n");
     printf("# %d finding%s\n", nfind, nfind == 1 ? "" : "s");
     if (o->c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o->c.csv), st, fail);

@@ -28,12 +28,13 @@
 
 typedef struct crow_out {
     int rank;
-    int64_t step, seq, nelems, stream;
+    int64_t step, seq, nelems, bytes, stream; /* nelems, bytes: -1 where the trace does not say */
     int64_t launch, start, end; /* ns */
     int64_t waited;             /* ns of the delay spent behind `behind` */
     uint32_t key;               /* op and pg (tl_kt_comm_key) in cstate.keys: what pairs it */
     char op[64], pg[128], behind[112];
     int p2p;
+    int outside;                /* launched outside --iter-range: it only counts toward the clock offsets */
 } crow_out;
 
 typedef struct rank_conc {
@@ -50,6 +51,7 @@ typedef struct cstate {
     tl_an_names *keys;
     int64_t lo, hi;             /* --iter-range: ProfilerSteps of the launches kept (hi < 0: open) */
     int ranged;                 /* a range was given: rows launched outside any step are not in it */
+    size_t n_in;                /* rows inside the range (all of them without one) */
     int64_t step_min, step_max; /* the steps the traces have, for the refusal of an empty range */
 } cstate;
 
@@ -82,14 +84,18 @@ static int cmp_ev(const void *a, const void *b)
     return x->d - y->d; /* ends before starts at the same time */
 }
 
-/* U(comm), the time >= 2 NCCL kernels run, p2p ∩ coll, over one rank. */
-static tl_status concurrency(const crow_out *r, size_t n, rank_conc *c)
+/* U(comm), the time >= 2 NCCL kernels run, p2p ∩ coll, over one rank's
+ * kernels in the --iter-range selection. */
+static tl_status concurrency(const crow_out *r, size_t nr, rank_conc *c)
 {
-    ev *e = malloc((2 * n + 1) * sizeof *e);
-    TL_CHECK(e, TL_ERR_NOMEM, "%zu kernels", n);
-    for (size_t i = 0; i < n; i++) {
-        e[2 * i] = (ev){r[i].start, 1, r[i].p2p};
-        e[2 * i + 1] = (ev){r[i].end, -1, r[i].p2p};
+    ev *e = malloc((2 * nr + 1) * sizeof *e);
+    TL_CHECK(e, TL_ERR_NOMEM, "%zu kernels", nr);
+    size_t n = 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (r[i].outside) continue;
+        e[2 * n] = (ev){r[i].start, 1, r[i].p2p};
+        e[2 * n + 1] = (ev){r[i].end, -1, r[i].p2p};
+        n++;
     }
     qsort(e, 2 * n, sizeof *e, cmp_ev);
     int active = 0, ap = 0, ac = 0;
@@ -142,6 +148,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         r->start = tl_kt_ns(t, k->ts_us);
         r->end = r->start + llround(k->dur_us * 1e3);
         r->nelems = known ? cm.nelems : -1;
+        r->bytes = known ? cm.bytes : -1;
         r->p2p = known ? cm.p2p : tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_P2P;
         snprintf(r->pg, sizeof r->pg, "%s", cm.pg);
         char key[256];
@@ -157,10 +164,10 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
         r->step = cm.launch ? tl_kt_step_at(t, cm.launch->ts_us) : -1;
-        if (cs->ranged && (r->step < cs->lo || (cs->hi >= 0 && r->step > cs->hi))) { /* outside --iter-range */
-            cs->n--;
-            continue;
-        }
+        /* kept outside --iter-range too: the clock offsets rest on every matched operation, so a
+         * range selects what is shown, not the clock it is shown on */
+        r->outside = cs->ranged && (r->step < cs->lo || (cs->hi >= 0 && r->step > cs->hi));
+        cs->n_in += !r->outside;
         /* behind what: the activity before it on its stream, if still running at the launch */
         snprintf(r->behind, sizeof r->behind, "%s", cm.launch ? "launch" : "no launch in the trace");
         for (size_t p = g; p-- > 0;) {
@@ -238,6 +245,15 @@ static tl_status offsets(const crow_out *r, size_t n, rank_conc *rc, size_t nr)
     }
     free(d);
     return TL_OK;
+}
+
+/* Drops the rows outside --iter-range, once the offsets have seen them. */
+static void keep_range(cstate *cs)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        if (!cs->rows[i].outside) cs->rows[m++] = cs->rows[i];
+    cs->n = m;
 }
 
 #define US(x) ((double)(x) / 1e3)
@@ -390,17 +406,19 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "operation", "the nccl:* op (else record_param_comms' Collective name) around the "
-                                                "kernel's launch; pg and elems from record_param_comms"),
+                                                "kernel's launch; pg and elems from record_param_comms; bytes: the "
+                                                "message, elems x dtype, else the nccl:* op's Input Dims x Input "
+                                                "type (older traces give only these)"),
                st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "delay", "kernel start - launch call start; waited: the part spent behind "
                                             "`behind` (stream: the previous activity on the stream was still "
                                             "running at the launch; event: a wait on the stream)"),
                st, fail);
     static const char *const cols[][2] = {{"rank", ""}, {"step", ""}, {"op", ""}, {"pg", ""}, {"seq", ""},
-                                          {"elems", ""}, {"stream", ""}, {"delay", "us"}, {"waited", "us"},
-                                          {"duration", "us"}, {"behind", ""}};
+                                          {"elems", ""}, {"bytes", ""}, {"stream", ""}, {"delay", "us"},
+                                          {"waited", "us"}, {"duration", "us"}, {"behind", ""}};
     for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
-        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 2 || j == 3 || j == 10), st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j == 2 || j == 3 || j == 11), st, fail);
     for (size_t i = 0; i < n; i++) {
         TL_TRYGOTO(tl_an_table_row(t), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].rank), st, fail);
@@ -409,6 +427,7 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
         TL_TRYGOTO(tl_an_table_str(t, r[i].pg), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].seq), st, fail);
         TL_TRYGOTO(r[i].nelems >= 0 ? tl_an_table_int(t, r[i].nelems) : tl_an_table_str(t, "-"), st, fail);
+        TL_TRYGOTO(r[i].bytes >= 0 ? tl_an_table_int(t, r[i].bytes) : tl_an_table_str(t, "-"), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].stream), st, fail);
         TL_TRYGOTO(tl_an_table_num(t, US(r[i].start - r[i].launch), 1), st, fail);
         TL_TRYGOTO(tl_an_table_num(t, US(r[i].waited), 1), st, fail);
@@ -470,7 +489,7 @@ int tl_an_cmd_collectives(int argc, char **argv)
         TL_TRYGOTO(rank_rows(t, metas[f].rank, &cs, &conc[f]), st, fail);
         tl_kt_free(&t);
     }
-    if (c.iters && !cs.n) {
+    if (c.iters && !cs.n_in) {
         char have[96] = "no ProfilerStep";
         if (cs.step_min <= cs.step_max)
             snprintf(have, sizeof have, "ProfilerSteps %lld..%lld", (long long)cs.step_min, (long long)cs.step_max);
@@ -479,6 +498,7 @@ int tl_an_cmd_collectives(int argc, char **argv)
         goto fail;
     }
     TL_TRYGOTO(offsets(cs.rows, cs.n, conc, nf), st, fail);
+    keep_range(&cs);
     char clock[512];
     tl_an_clock_say(metas, nf, sizeof *metas, clock, sizeof clock);
     TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, clock), st, fail);

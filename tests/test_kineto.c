@@ -623,14 +623,16 @@ TL_TEST(collectives_command)
     tl_test_write(p, SMALL);
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), p);
     TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
-    /* rank step op pg seq elems stream delay waited duration behind */
-    TL_ASSERT_MSG(strstr(out, "     1    7 send 1 (pp)   0   256     20  20.0    0.0     40.0 launch"), "%s", out);
+    /* rank step op pg seq elems bytes stream delay waited duration behind (no dtype: no bytes) */
+    TL_ASSERT_MSG(strstr(out, "     1    7 send 1 (pp)   0   256     -     20  20.0    0.0     40.0 launch"), "%s", out);
     free(out);
     free(err);
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), data_dir("nccl_parser_config"));
     TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
     TL_ASSERT_EQ(tl_test_count(out, " all_reduce 0 (default_pg, ranks 0-1) "), 15);
     TL_ASSERT_EQ(tl_test_count(out, " broadcast  0 (default_pg, ranks 0-1) "), 6);
+    /* In msg nelems x dtype (Float) */
+    TL_ASSERT_MSG(strstr(out, " 0 (default_pg, ranks 0-1)   0   53120   212480     40 "), "%s", out);
     TL_ASSERT(strstr(out, "# 21 rows"));
     free(out);
     free(err);
@@ -707,9 +709,6 @@ TL_TEST(diagnose_names_collectives)
                   "%s", out);
     printf("%s\n", f);
     free(f);
-    f = finding(out, "starved-communication");
-    TL_ASSERT_MSG(f && strstr(f, "serving nccl:all_to_all 288.9 MB"), "%s", out);
-    free(f);
     free(out);
     /* across ranks: the most delayed operation named */
     snprintf(args, sizeof args, "diagnose --wait-share 5 %s", data_dir("trace_filter"));
@@ -721,6 +720,191 @@ TL_TEST(diagnose_names_collectives)
     TL_ASSERT_MSG(f && strstr(f, "rank 0: 2 communication kernels waited 91521.0 us") &&
                       strstr(f, "rank 1: 2 communication kernels waited 99926.0 us"),
                   "%s", out);
+    free(f);
+    free(out);
+}
+
+/* The data lines of table `title` in a trilap command's output, one
+ * string with each line ending in '\n' (free it). */
+static char *table_lines(const char *out, const char *title)
+{
+    char key[160];
+    snprintf(key, sizeof key, "# table: %s\n", title);
+    const char *t = strstr(out, key), *end = t ? strstr(t, " rows\n") : NULL;
+    TL_ASSERT_MSG(t && end, "no table '%s':\n%s", title, out);
+    char *lines = calloc((size_t)(end - t) + 1, 1);
+    TL_ASSERT(lines);
+    for (const char *l = strchr(t, '\n'); l && l < end; l = strchr(l + 1, '\n')) {
+        size_t n = strcspn(l + 1, "\n");
+        if (l[1] != '#') strncat(lines, l + 1, n + 1);
+    }
+    return lines;
+}
+
+/* `collectives` shows the message size `diagnose` names: trace_diff_control's
+ * record_param_comms carry no "In msg nelems", so the elems column says -,
+ * and its size is the nccl:* op's tensors (before: no column had it, while
+ * diagnose named "nccl:all_to_all 288.9 MB"). */
+TL_TEST(collectives_sizes_as_diagnose_names_them)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_diff_control");
+    char args[700];
+    snprintf(args, sizeof args, "diagnose %s", dir);
+    char *dg = analyze(args), mb[32] = "";
+    const char *named = strstr(dg, "most exposed: nccl:all_to_all ");
+    TL_ASSERT_MSG(named && sscanf(named, "most exposed: nccl:all_to_all %31s MB", mb) == 1, "%s", dg);
+    free(dg);
+    snprintf(args, sizeof args, "collectives %s", dir);
+    char *out = analyze(args), *rows = table_lines(out, "collectives");
+    const char *hdr = strstr(out, "\n# rank step op "), *e = hdr ? strstr(hdr, " elems ") : NULL;
+    const char *b = e ? strstr(e, " bytes ") : NULL, *sn = b ? strstr(b, " stream ") : NULL;
+    TL_ASSERT_MSG(sn && !memchr(hdr + 1, '\n', (size_t)(sn - hdr - 1)), "no elems, bytes, stream header:\n%s", out);
+    int n = 0, sized = 0, same = 0;
+    for (char *l = rows, *nl; (nl = strchr(l, '\n')) != NULL; l = nl + 1) {
+        char op[64], pg[128], elems[32], bytes[32];
+        long long step, seq;
+        int rank;
+        TL_ASSERT_MSG(sscanf(l, "%d %lld %63s %127s %lld %31s %31s", &rank, &step, op, pg, &seq, elems, bytes) == 7,
+                      "%.200s", l);
+        if (strcmp(op, "all_to_all")) continue;
+        n++;
+        if (strcmp(bytes, "-")) {
+            char x[48];
+            snprintf(x, sizeof x, "%.1f", atof(bytes) / 1e6);
+            sized++;
+            same += !strcmp(x, mb);
+        }
+    }
+    TL_ASSERT_MSG(n > 0 && sized == n && same > 0, "%d all_to_all rows, %d with a size, %d of %s MB:\n%s", n, sized,
+                  same, mb, rows);
+    free(rows);
+    free(out);
+}
+
+/* `collectives --iter-range` selects what it shows, not the clock it shows
+ * it on: the offsets rest on every matched operation, as overlap
+ * --align-clocks applies them. Before, 551:551 estimated +62789.0 us from
+ * 5 matched ends and 552:552 -189.0 us, against +332.0 us from 10 on the
+ * whole trace, so step 551's all_reduce #0 had a skew of 59487.0 us under
+ * the range and 2970.0 us without it. */
+TL_TEST(iter_range_keeps_the_clock_offsets)
+{
+    need_jsonc();
+    const char *dir = data_dir("trace_filter");
+    char args[700];
+    snprintf(args, sizeof args, "collectives %s", dir);
+    char *whole = analyze(args), *whole_rows = table_lines(whole, "matched across ranks");
+    const char *est = strstr(whole, "offset to rank 0 estimated ");
+    double off = NAN;
+    int nends = 0;
+    TL_ASSERT_MSG(est && sscanf(est, "offset to rank 0 estimated %lf us from %d matched ends", &off, &nends) == 2,
+                  "%s", whole);
+    char line[160], aligned[160];
+    snprintf(line, sizeof line, "offset to rank 0 estimated %+.1f us from %d matched ends\n", off, nends);
+    snprintf(aligned, sizeof aligned, "ends of %d matched collectives", nends);
+    for (int step = 551; step <= 552; step++) {
+        snprintf(args, sizeof args, "collectives %s --iter-range %d:%d", dir, step, step);
+        char *out = analyze(args), *rows = table_lines(out, "matched across ranks");
+        TL_ASSERT_MSG(strstr(out, line), "--iter-range %d:%d: not '%s':\n%s", step, step, line, out);
+        /* each operation of the step matched with the same skew as on the whole trace */
+        int n = 0;
+        for (char *l = rows, *nl; (nl = strchr(l, '\n')) != NULL; l = nl + 1, n++) {
+            char want[600];
+            snprintf(want, sizeof want, "%.*s", (int)(nl - l + 1), l);
+            TL_ASSERT_MSG(strstr(whole_rows, want), "--iter-range %d:%d: '%s' not in the whole trace's:\n%s", step,
+                          step, want, whole_rows);
+        }
+        TL_ASSERT_MSG(n > 0, "%s", out);
+        free(rows);
+        free(out);
+        /* overlap --align-clocks applies that offset under the range too */
+        snprintf(args, sizeof args, "overlap --align-clocks %s --iter-range %d:%d", dir, step, step);
+        out = analyze(args);
+        char applied[96];
+        snprintf(applied, sizeof applied, "not to a measured offset: rank 1 %+.1f us\n", off);
+        TL_ASSERT_MSG(strstr(out, aligned) && strstr(out, applied), "%s", out);
+        free(out);
+    }
+    free(whole_rows);
+    free(whole);
+}
+
+/* A Kineto trace of one rank: n NCCL AllReduce kernels of one name, each
+ * launched inside nccl:all_reduce with a float tensor of nelems[i], 200 us
+ * apart, lasting dur_us[i]; under[i]: a gemm runs over it. */
+static void allreduce_trace(const char *path, const long *nelems, const int *under, const double *dur_us, int n)
+{
+    size_t cap = 4096 + (size_t)n * 1400, len = 0;
+    char *j = malloc(cap);
+    TL_ASSERT(j);
+    len += (size_t)snprintf(j + len, cap - len,
+                            "{\"schemaVersion\": 1, \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 0, "
+                            "\"world_size\": 1},\n \"traceEvents\": [\n"
+                            "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, "
+                            "\"tid\": 1, \"ts\": 1000, \"dur\": %d}",
+                            200 * n + 100);
+    for (int i = 0; i < n; i++) {
+        int t = 1050 + 200 * i;
+        len += (size_t)snprintf(
+            j + len, cap - len,
+            ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"nccl:all_reduce\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": %d, \"dur\": 5, \"args\": {\"Input Dims\": [[%ld]], \"Input type\": [\"float\"]}},\n"
+            "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+            "\"ts\": %d, \"dur\": 2, \"args\": {\"correlation\": %d}},\n"
+            "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL\", \"pid\": 0, "
+            "\"tid\": 20, \"ts\": %d, \"dur\": %.1f, \"args\": {\"device\": 0, \"stream\": 20, \"correlation\": %d}}",
+            t - 1, nelems[i], t, 100 + i, t + 5, dur_us[i], 100 + i);
+        if (under[i])
+            len += (size_t)snprintf(
+                j + len, cap - len,
+                ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+                "\"ts\": %d, \"dur\": 1, \"args\": {\"correlation\": %d}},\n"
+                "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": %d, "
+                "\"dur\": %.1f, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": %d}}",
+                t - 4, 500 + i, t + 3, dur_us[i] + 10, 500 + i);
+    }
+    snprintf(j + len, cap - len, "\n ], \"traceName\": \"allreduce.json\"}\n");
+    tl_test_write(path, j);
+    free(j);
+}
+
+/* starved-communication compares a kernel's instances of one operation
+ * and size: on trace_diff_control the SendRecv kernel's "alone" instances
+ * are 4 MB all_to_alls (17-33 us) and its "overlapped" ones 290 MB ones,
+ * which fired it (100.97x) on the message size; a kernel slower under
+ * compute at one size is still starved. */
+TL_TEST(starvation_compares_like_with_like)
+{
+    need_jsonc();
+    char args[700], p[600];
+    snprintf(args, sizeof args, "diagnose %s", data_dir("trace_diff_control"));
+    char *out = analyze(args), *f = finding(out, "starved-communication");
+    TL_ASSERT_MSG(!f && strstr(out, "ok [starved-communication]"), "%s", out);
+    free(out);
+    /* one name, two sizes: small alone, large under compute (5x longer) */
+    const long mixed[6] = {1024, 1024, 1024, 262144, 262144, 262144};
+    const int under[6] = {0, 0, 0, 1, 1, 1};
+    const double dur[6] = {20, 20, 20, 100, 100, 100};
+    snprintf(p, sizeof p, "%s/mixed.json", tl_test_tmpdir());
+    allreduce_trace(p, mixed, under, dur, 6);
+    snprintf(args, sizeof args, "diagnose %s", p);
+    out = analyze(args);
+    f = finding(out, "starved-communication");
+    TL_ASSERT_MSG(!f && strstr(out, "ok [starved-communication]"), "%s", out);
+    free(out);
+    /* one size, slower under compute: starved, the operation named */
+    const long same[6] = {262144, 262144, 262144, 262144, 262144, 262144};
+    snprintf(p, sizeof p, "%s/same.json", tl_test_tmpdir());
+    allreduce_trace(p, same, under, dur, 6);
+    snprintf(args, sizeof args, "diagnose %s", p);
+    out = analyze(args);
+    f = finding(out, "starved-communication");
+    TL_ASSERT_MSG(f && strstr(f, "rank 0: nccl:all_reduce 1.0 MB (process group not in the trace), kernel "
+                                 "ncclDevKernel_AllReduce_Sum_f32_RING_LL: median 100.0 us over 3 instances "
+                                 "overlapping compute vs 20.0 us over 3 alone (5.00x)"),
+                  "%s", out);
+    printf("%s", f);
     free(f);
     free(out);
 }
@@ -1464,4 +1648,5 @@ TL_TEST_MAIN(hta_figures_exact, overlap_means_leave_out_an_idle_rank, big_trace_
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
              perfetto_export_is_no_rank, long_names_cut_at_a_character,
-             plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations)
+             plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations, iter_range_keeps_the_clock_offsets,
+             starvation_compares_like_with_like, collectives_sizes_as_diagnose_names_them)

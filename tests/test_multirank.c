@@ -182,18 +182,21 @@ static void synth(const char *dir, const char *variant, int nranks, int niter)
 }
 
 /* The rule's verdict line for `rule` on `rank` in diagnose's table. */
-static int fired(const char *out, const char *rule, int rank)
+/* The verdict column of diagnose's row for rule on rank ("" without one). */
+static const char *verdict_of(const char *out, const char *rule, int rank)
 {
+    static char verdict[16];
     char key[128];
     snprintf(key, sizeof key, "\n  %s", rule);
     for (const char *p = strstr(out, key); p; p = strstr(p + 1, key)) {
         int rk = -1;
-        char verdict[16] = "";
-        if (sscanf(p + strlen(key), " %d %15s", &rk, verdict) == 2 && rk == rank) return !strcmp(verdict, "FINDING");
+        if (sscanf(p + strlen(key), " %d %15s", &rk, verdict) == 2 && rk == rank) return verdict;
     }
     TL_TEST_FAIL_("no row for %s rank %d", rule, rank);
-    return 0;
+    return "";
 }
+
+static int fired(const char *out, const char *rule, int rank) { return !strcmp(verdict_of(out, rule, rank), "FINDING"); }
 
 TL_TEST(staged_run_diagnosed)
 {
@@ -276,6 +279,18 @@ TL_TEST(host_ranks_communication_counted)
     for (int r = 0; r < 2; r++)
         TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
     TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 4, "%s", o);
+    /* and the summary says so, not "ok": before, "ok [host-staging]: the host
+     * carries communication less than the threshold" beside a host carrying
+     * most of the window */
+    static const char *const na_rules[] = {"serialised-host-lane", "host-staging"};
+    for (size_t k = 0; k < 2; k++) {
+        char ok[96], na[160];
+        snprintf(ok, sizeof ok, "ok [%s]", na_rules[k]);
+        snprintf(na, sizeof na, "\nn/a [%s]: does not apply: ranks 0, 1 are host-only (no GPU lanes: ", na_rules[k]);
+        TL_ASSERT_MSG(!strstr(o, ok) && strstr(o, na), "%s", o);
+        for (int r = 0; r < 2; r++)
+            TL_ASSERT_MSG(!strcmp(verdict_of(o, na_rules[k], r), "n/a"), "%s rank %d:\n%s", na_rules[k], r, o);
+    }
     free(o);
     /* the timeline draws it (it wrote a header alone, "the selection on rank -1") */
     char tmp[512], p[1200];
