@@ -687,9 +687,13 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
         }
 }
 
+static int host_only_rank(const diag_state *s, size_t r, measured *mv);
+
 static int v_serial(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
-    if (!serial_common(s, r, mv, 0)) return 0;
+    /* no NCCL communicator on a host-only rank (it pointed at
+     * serialised-host-lane, which does not apply there either) */
+    if (host_only_rank(s, r, mv) || !serial_common(s, r, mv, 0)) return 0;
     serial_evidence(s, r, e);
     return 1;
 }

@@ -278,12 +278,12 @@ TL_TEST(host_ranks_communication_counted)
     char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     for (int r = 0; r < 2; r++)
         TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
-    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 4, "%s", o);
+    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 6, "%s", o);
     /* and the summary says so, not "ok": before, "ok [host-staging]: the host
      * carries communication less than the threshold" beside a host carrying
      * most of the window */
-    static const char *const na_rules[] = {"serialised-host-lane", "host-staging"};
-    for (size_t k = 0; k < 2; k++) {
+    static const char *const na_rules[] = {"serialised-host-lane", "host-staging", "serialised-communicators"};
+    for (size_t k = 0; k < 3; k++) {
         char ok[96], na[160];
         snprintf(ok, sizeof ok, "ok [%s]", na_rules[k]);
         snprintf(na, sizeof na, "\nn/a [%s]: does not apply: ranks 0, 1 are host-only (no GPU lanes: ", na_rules[k]);
