@@ -1,0 +1,21 @@
+# session28 call D, run as: bash .carry/s28D.sh (kind nvidia-h200, timeout 480 s; the H200 of call A, warm), on 3af5b21
+#!/usr/bin/env bash
+# session28 call D (the H200 that call A got, still warm): make check-gpu
+# part 2 then part 1 on the tree at .trilap-commit (3af5b21, as call C on
+# an H100), on the card issue 29's targets are set on
+set -u
+export NCCL_NVLS_ENABLE=0
+O=$OUT/session28/D; mkdir -p $O
+pack() { (cd $OUT && tar czf session28-D.tgz session28); }
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv > $O/gpu.txt 2>&1; tail -n 1 $O/gpu.txt
+TL_DATA=.carry/data CHECK_GPU_LIMIT=270 scripts/device-session.sh $O/check-gpu-2 340 build,check-gpu-2 > /dev/null 2>&1
+tail -n 2 $O/check-gpu-2/session.log
+zcat -f $O/check-gpu-2/test-logs.txt* 2>/dev/null | grep "^not ok" | head
+echo "[$SECONDS s] check-gpu-2"
+pack
+TL_DATA=.carry/data CHECK_GPU_LIMIT=$((455 - SECONDS)) scripts/device-session.sh $O/check-gpu-1 $((460 - SECONDS)) check-gpu-1 > /dev/null 2>&1
+tail -n 2 $O/check-gpu-1/session.log
+zcat -f $O/check-gpu-1/test-logs.txt* 2>/dev/null | grep "^not ok" | head
+echo "[$SECONDS s] check-gpu-1"
+pack
+rm -rf $OUT/session28
