@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "probes/trace.h"
+#include "runtime/out.h"
 
 const tl_option tl_an_common_opts[] = {
     {.name = "accept-incomplete", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, accept_incomplete),
@@ -95,6 +97,41 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
     return -1;
 }
 
+/* A file a run's reader takes: a rank's trace, a Kineto JSON. */
+static int read_as_input(const char *name)
+{
+    size_t n = strlen(name);
+    return tl_trace_rank_of_name(name) >= 0 || (n > 5 && !strcmp(name + n - 5, ".json")) ||
+           (n > 8 && !strcmp(name + n - 8, ".json.gz"));
+}
+
+/* An output written over a file the command reads, before any is read:
+ * `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and left a run that
+ * no longer loads. 1 after one line naming both. */
+static int outputs_over_inputs(const tl_optspec *spec, const tl_optresult *res, const char *names)
+{
+    for (size_t g = 0; g < spec->ngroups; g++)
+        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
+            const tl_option *o = &spec->groups[g].opts[i];
+            if (o->type != TL_OPT_STRING || tl_opts_choice_index(names, o->name) < 0) continue;
+            const char *out = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+            if (!out) continue;
+            const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+            char what[64], in[4352];
+            snprintf(what, sizeof what, "--%s", o->name);
+            for (int k = 0; k < res->npositional; k++) {
+                struct stat sb;
+                const char *p = res->positional[k];
+                int dir = stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+                snprintf(in, sizeof in, dir ? "%s/%s" : "%s", p, base);
+                const char *inputs[] = {in};
+                if ((!dir || read_as_input(base)) && tl_out_replaces_input(spec->program, what, out, inputs, 1))
+                    return 1;
+            }
+        }
+    return 0;
+}
+
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
     int rc = -1;
@@ -127,6 +164,8 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
+    } else if (outputs_over_inputs(&cut, res, "csv|iter-csv|stack-csv|output")) {
+        rc = 1;
     } else {
         rc = refuse_for_source(spec->program, res, c);
     }
@@ -187,18 +226,38 @@ tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
                                 .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};
 }
 
+/* Whether path is a file of the folder folder (by the file: any spelling). */
+static int file_in_folder(const char *path, const struct stat *folder)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    struct stat d;
+    return S_ISDIR(folder->st_mode) && stat(dir, &d) == 0 && d.st_dev == folder->st_dev && d.st_ino == folder->st_ino;
+}
+
 int tl_an_refuse_repeated(const char *program, const tl_optresult *pr)
 {
-    /* by the file, not the spelling: run, run/ and ./run are one input */
+    /* by the file, not the spelling: run, run/ and ./run are one input,
+     * and so are a folder of Kineto traces and one of its files */
     for (int i = 1; i < pr->npositional; i++) {
         struct stat a;
         if (stat(pr->positional[i], &a) != 0) continue; /* the reader says what is wrong with it */
         for (int j = 0; j < i; j++) {
             struct stat b;
-            if (stat(pr->positional[j], &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) continue;
-            fprintf(stderr, "%s: %s and %s are one input given twice (its rows would be printed twice); give it once "
-                            "(try --help)\n",
-                    program, pr->positional[j], pr->positional[i]);
+            if (stat(pr->positional[j], &b) != 0) continue;
+            int same = a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+            int inside = S_ISREG(a.st_mode) ? file_in_folder(pr->positional[i], &b)
+                                            : S_ISREG(b.st_mode) && file_in_folder(pr->positional[j], &a);
+            if (!same && !inside) continue;
+            if (same)
+                fprintf(stderr, "%s: %s and %s are one input given twice (its rows would be printed twice); give it "
+                                "once (try --help)\n",
+                        program, pr->positional[j], pr->positional[i]);
+            else
+                fprintf(stderr, "%s: %s and %s: one is a file of the other folder (its rows would be printed twice); "
+                                "give one of them (try --help)\n",
+                        program, pr->positional[j], pr->positional[i]);
             return 2;
         }
     }

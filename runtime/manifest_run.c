@@ -25,13 +25,28 @@ static const char gone_lines[] =
     " (the command stopped without ending its block, as a later command found: killed, most likely; its rows are "
     "those from here on that no later block names)";
 
-/* A process of this host that is no longer there (a pid on another host,
- * or one taken again since, counts as there). */
+/* Whether pid is a zombie: killed, not yet reaped (for seconds where a
+ * container's first process reaps late), and kill(pid, 0) still finds it. */
+static int zombie(long pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *end = strrchr(stat, ')'); /* the command name may hold spaces and parentheses */
+    return end && end[1] == ' ' && end[2] == 'Z';
+}
+
+/* A process of this host that is no longer there, or only as a zombie (a
+ * pid on another host, or one taken again since, counts as there). */
 static int process_gone(long pid, const char *host)
 {
     char here[64] = "host";
     gethostname(here, sizeof here - 1);
-    return pid > 0 && (!host || !strcmp(host, here)) && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    return pid > 0 && (!host || !strcmp(host, here)) && ((kill((pid_t)pid, 0) != 0 && errno == ESRCH) || zombie(pid));
 }
 
 /* manifest.txt's temporaries (runtime/out.c: NAME.tmp.PID.TID.N) that a

@@ -353,3 +353,22 @@ int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const
     snprintf(s->f[s->n++].option, sizeof s->f[0].option, "%s", option);
     return 0;
 }
+
+int tl_out_same_file(const char *out, const char *in)
+{
+    struct stat so, si;
+    return stat(out, &so) == 0 && stat(in, &si) == 0 && S_ISREG(so.st_mode) && S_ISREG(si.st_mode) &&
+           so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+}
+
+int tl_out_replaces_input(const char *program, const char *option, const char *out, const char *const *inputs,
+                          size_t ninputs)
+{
+    for (size_t k = 0; k < ninputs; k++)
+        if (inputs[k] && tl_out_same_file(out, inputs[k])) {
+            fprintf(stderr, "%s: %s %s would write over the input %s: give the output a file of its own\n", program,
+                    option, out, inputs[k]);
+            return 1;
+        }
+    return 0;
+}

@@ -77,4 +77,14 @@ typedef struct tl_out_set {
  * files none is. */
 int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path);
 
+/* Whether output `out` would replace input `in`: both regular files
+ * there, one file (a link or another spelling alike). A stream or a
+ * device is never the same (/dev/stdin and /dev/stdout may be one tty). */
+int tl_out_same_file(const char *out, const char *in);
+/* tl_out_same_file against each input (NULL entries skipped): 1 after one
+ * line "PROGRAM: OPTION PATH would write over the input INPUT: give the
+ * output a file of its own"; else 0. */
+int tl_out_replaces_input(const char *program, const char *option, const char *out, const char *const *inputs,
+                          size_t ninputs);
+
 #endif

@@ -1623,6 +1623,15 @@ TL_TEST(breakdown_runs_told_apart)
         free(e);
         free(o);
     }
+    /* a folder and one of its files (a Kineto folder and its rank-0 JSON
+     * printed that rank's rows twice) */
+    char one[1100];
+    snprintf(one, sizeof one, "%s/trace.rank0.csv", a);
+    TL_ASSERT_MSG(access(one, R_OK) == 0, "no %s", one);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --csv %s %s %s", tl_test_bin(), csv, a, one), 2);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(tl_test_one_line(e, "one is a file of the other folder"), "not one line:\n%s", e);
+    free(e);
 }
 
 /* A rank file cut short (fewer rows than its records= says) is refused
@@ -1712,6 +1721,39 @@ TL_TEST(rank_file_given_alone)
     }
 }
 
+/* An output written over a file the command reads is refused before any
+ * is read, by file (a rank's trace in a run folder, a Kineto JSON given
+ * as such): `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and left a
+ * run that no longer loads. Other files in the run's folder stay
+ * writable. */
+TL_TEST(outputs_over_inputs_refused)
+{
+    const char *root = tl_test_env("TL_RESULTS", "results");
+    char run[1024], probe[1100];
+    snprintf(run, sizeof run, "%s/tristream-h200x2/three-split", root);
+    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
+    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "cp -r %s %s/run && cp %s/run/trace.rank1.csv.gz %s/keep.gz", run, t, t, t), 0);
+    static const char *const cmds[][2] = {
+        {"perfetto %s/run -o %s/run/trace.rank0.csv.gz", "--output %s/run/trace.rank0.csv.gz would write over the input "},
+        {"timeline %s/run -o %s/./run/trace.rank1.csv.gz", "--output %s/./run/trace.rank1.csv.gz would write over"},
+        {"overlap %s/run/ --csv %s/run/trace.rank1.csv.gz", "--csv %s/run/trace.rank1.csv.gz would write over"},
+    };
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char args[2400], want[2400];
+        snprintf(args, sizeof args, cmds[k][0], t, t);
+        snprintf(want, sizeof want, cmds[k][1], t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+        char *e = out_of(t, "err");
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s", args, want, e);
+        free(e);
+    }
+    TL_ASSERT_EQ(sh(t, "cmp %s/run/trace.rank1.csv.gz %s/keep.gz && %s/trilap-analyze timeline %s/run -o %s/run/tl.csv",
+                    t, t, tl_test_bin(), t, t),
+                 0);
+}
+
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
@@ -1721,4 +1763,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
-             top_help_agrees_with_commands, rank_file_given_alone)
+             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused)

@@ -316,6 +316,17 @@ TL_TEST(matgen_bad_arguments)
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
     TL_ASSERT_MSG(strstr(out, "bad.mtx:3: value not finite"), "%s", out);
     TL_ASSERT(access(tl_test_path("bad.tlcsr"), F_OK) != 0);
+    /* a partition over the matrix it partitions (it replaced the matrix) */
+    char pm[300], p0[300], big[2048];
+    snprintf(pm, sizeof pm, "%s", tl_test_path("P.mtx"));
+    snprintf(p0, sizeof p0, "%s", tl_test_path("P0.mtx"));
+    /* the same file by another spelling: DIR/./P.mtx */
+    snprintf(big, sizeof big, "%s poisson7 3 %s >/dev/null && cp %s %s && %s partition %s 2 %.*s/./P.mtx 2>&1", mg, pm,
+             pm, p0, mg, pm, (int)(strlen(pm) - strlen("/P.mtx")), pm);
+    TL_ASSERT_EQ(tl_test_popen(big, out, sizeof out), 2);
+    TL_ASSERT_MSG(strstr(out, "the matrix it partitions; give the partition a file of its own"), "%s", out);
+    snprintf(cmd, sizeof cmd, "cmp %s %s", tl_test_path("P.mtx"), tl_test_path("P0.mtx"));
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
     snprintf(cmd, sizeof cmd, "%s --help", mg);
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));

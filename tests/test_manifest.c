@@ -332,6 +332,37 @@ TL_TEST(manifest_left_by_a_killed_command)
     TL_ASSERT_MSG(access(old_tmp, F_OK) != 0 && access(new_tmp, F_OK) == 0 && access(live_tmp, F_OK) == 0,
                   "dead and old %d, dead and new %d, live %d", access(old_tmp, F_OK), access(new_tmp, F_OK),
                   access(live_tmp, F_OK));
+    /* killed and not yet reaped (a zombie, as under a container's first
+     * process for seconds): gone too (kill(pid, 0) still found it) */
+    child = fork();
+    TL_ASSERT(child >= 0);
+    if (child == 0) {
+        appender z = {.results = csv, .header = "a,b", .rows = {"5,6"}, .stop = 1};
+        run_appender(&z, "zombie");
+        _exit(0);
+    }
+    char stat_path[64];
+    snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", (long)child);
+    int z = 0;
+    for (int k = 0; k < 3000 && !z; k++) { /* until it has exited, unreaped (/proc's files have no size to read by) */
+        char st[512] = "";
+        FILE *f = fopen(stat_path, "r");
+        size_t got = f ? fread(st, 1, sizeof st - 1, f) : 0;
+        if (f) fclose(f);
+        st[got] = '\0';
+        const char *end = strrchr(st, ')');
+        z = end && end[1] == ' ' && end[2] == 'Z';
+        if (!z) usleep(10000);
+    }
+    TL_ASSERT_MSG(z, "the child %ld never showed as a zombie", (long)child);
+    appender after = {.results = csv, .header = "a,b", .rows = {"7,8"}};
+    run_appender(&after, "after");
+    TL_ASSERT(waitpid(child, &ws, 0) == child && WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    m = tl_test_read(man);
+    TL_ASSERT_MSG(strstr(m, "--label zombie\nresults: fdtd.csv\nresults_lines: from 4 (the command stopped without "
+                            "ending its block"),
+                  "%s", m);
+    free(m);
 }
 
 /* A results file removed and started again by another command while the

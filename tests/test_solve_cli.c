@@ -443,6 +443,24 @@ TL_TEST(solution_file_solves_the_system)
                      bin(), tl_test_matrix("ani1_nonsymm.mtx"), b, d),
                  0);
     TL_ASSERT_STREQ(value("iterations", 0), "0");
+    /* a history named .gz is gzip, as the solution (plain text before);
+     * /dev/null takes every run's output */
+    TL_ASSERT_EQ(run("%s " QUICK " --solver bicgstab,pipebicgstab --history %s/g.csv.gz --solution /dev/null %s", bin(), d,
+                     tl_test_matrix("ani1_nonsymm.mtx")),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && gzip -t g.bicgstab.csv.gz && zcat g.pipebicgstab.csv.gz | head -n 1 | "
+                            "grep -qx iteration,residual,relative_residual",
+                            d),
+                 0);
+    /* an output over an input: the solution that restarts a run, written
+     * over the x0 it was given (it ran, and the x0 was gone) */
+    TL_ASSERT_EQ(tl_test_sh("cp %s/x0.mtx %s/x.bicgstab.mtx", d, d), 0);
+    TL_ASSERT_EQ(run("%s " QUICK " --solver bicgstab,pipebicgstab --solution %s/x.mtx %s %s %s/x.bicgstab.mtx", bin(),
+                     d, tl_test_matrix("ani1_nonsymm.mtx"), b, d),
+                 1);
+    TL_ASSERT_MSG(strstr(err_buf, "--solution ") && strstr(err_buf, "would write over the input ") && !out_buf[0],
+                  "%s", err_buf);
+    TL_ASSERT_EQ(tl_test_sh("cmp -s %s/x0.mtx %s/x.bicgstab.mtx && test ! -e %s/x.pipebicgstab.mtx", d, d, d), 0);
 }
 
 TL_TEST(partition_file_and_rtol_base)
@@ -682,6 +700,8 @@ TL_TEST(outputs_checked_before_the_work)
         {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
         /* a later run's file: the per-run name is checked, before the first run */
         {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.pcg.mtx: a folder; give a file name"},
+        /* a folder with several runs too (it wrote afolder/.cg, afolder/.pcg) */
+        {"--solver cg,pcg --history %s/", "--history: %s/: a folder; give a file name"},
         /* a stream has no per-run names: `-` made the files -.cg and -.pcg */
         {"--solver cg,pcg --solution -", "--solution -: a stream or device takes one run's output, and this command "
                                          "makes 2 runs; give a file name"},

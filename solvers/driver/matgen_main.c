@@ -226,6 +226,9 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arg("arguments for", cmd);
         if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20) return bad_arg("NPARTS", pos[2]);
+        /* it replaced the matrix with its partition, without a word */
+        if (tl_out_same_file(pos[3], pos[1]))
+            return bad_arg_why("output", pos[3], "the matrix it partitions; give the partition a file of its own");
         if ((*st = tl_out_check(pos[3])) == TL_OK) *st = cmd_partition(pos[1], (int)k, pos[3], o);
     } else if (strcmp(cmd, "info") == 0) {
         if (np != 2) return bad_arg("arguments for", cmd);

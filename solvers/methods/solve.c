@@ -11,6 +11,7 @@
 #include "runtime/comm.h"
 #include "runtime/progress.h"
 #include "runtime/results.h"
+#include "solvers/matrix/outfile.h"
 #include "solvers/matrix/input_check.h"
 #include "solvers/methods/method.h"
 
@@ -499,7 +500,13 @@ tl_status tl_solve_history_write(const char *path, const tl_solve_result *res)
     for (int64_t k = 0; k < res->nhistory; k++)
         len += (size_t)snprintf(buf + len, cap - len, "%lld,%.17g,%.17g\n", (long long)k,
                                 res->history[k], res->history[k] / base);
-    tl_status st = tl_file_write_atomic(path, buf, len);
+    /* through tl_outfile, as --solution: gzip where the name ends in .gz
+     * (it wrote plain text under that name) */
+    tl_outfile *f = NULL;
+    tl_status st = tl_outfile_open(path, &f);
+    if (st == TL_OK) st = tl_outfile_write(f, buf, len);
+    if (st == TL_OK) st = tl_outfile_commit(&f);
+    tl_outfile_abort(&f);
     free(buf);
     if (st != TL_OK) return tl_error_frame(st, TL_FILE_, __LINE__);
     return TL_OK;
