@@ -995,6 +995,15 @@ TL_TEST(timeline_and_perfetto)
     free(c);
 }
 
+/* The committed two-H200 three-split run (results/), or the test skips. */
+static void committed_three_split(char *run, size_t n)
+{
+    char probe[1100];
+    snprintf(run, n, "%s/tristream-h200x2/three-split", tl_test_env("TL_RESULTS", "results"));
+    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
+    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+}
+
 /* --iter-range counts and sums one set of operations: those whose part on
  * the rank has time in the selection. On three-split's last iteration rank
  * 0's SendRecv began in iteration 198 (before: "0 operations" beside
@@ -1004,11 +1013,8 @@ TL_TEST(timeline_and_perfetto)
  * straddles a boundary. */
 TL_TEST(iter_range_counts_what_it_sums)
 {
-    const char *root = tl_test_env("TL_RESULTS", "results");
-    char run[1024], probe[1100];
-    snprintf(run, sizeof run, "%s/tristream-h200x2/three-split", root);
-    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
-    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+    char run[1024];
+    committed_three_split(run, sizeof run);
     const char *t = tl_test_tmpdir();
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 199:199", tl_test_bin(), run), 0);
     char *o = out_of(t, "out");
@@ -1054,11 +1060,9 @@ TL_TEST(iter_range_counts_what_it_sums)
  * of waiting against overlap's 359.8, rank 0 15495.6 against 15762.1. */
 TL_TEST(timeline_waits_are_overlaps)
 {
-    const char *root = tl_test_env("TL_RESULTS", "results");
-    char run[1024], probe[1100], tl[600];
-    snprintf(run, sizeof run, "%s/tristream-h200x2/three-split", root);
-    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
-    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+    char run[1024];
+    committed_three_split(run, sizeof run);
+    char tl[600];
     const char *t = tl_test_tmpdir();
     snprintf(tl, sizeof tl, "%s/tl.csv", t);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --iter-range 0:199 -o %s", tl_test_bin(), run, tl), 0);
@@ -1728,11 +1732,8 @@ TL_TEST(rank_file_given_alone)
  * writable. */
 TL_TEST(outputs_over_inputs_refused)
 {
-    const char *root = tl_test_env("TL_RESULTS", "results");
-    char run[1024], probe[1100];
-    snprintf(run, sizeof run, "%s/tristream-h200x2/three-split", root);
-    snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
-    if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+    char run[1024];
+    committed_three_split(run, sizeof run);
     const char *t = tl_test_tmpdir();
     TL_ASSERT_EQ(sh(t, "cp -r %s %s/run && cp %s/run/trace.rank1.csv.gz %s/keep.gz", run, t, t, t), 0);
     static const char *const cmds[][2] = {
