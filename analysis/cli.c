@@ -132,6 +132,25 @@ static int outputs_over_inputs(const tl_optspec *spec, const tl_optresult *res, 
     return 0;
 }
 
+/* A table's CSV is written plain: a name ending in .gz would hold text
+ * that gunzip refuses (perfetto's JSON is the one output gzip'd by its
+ * name). 1 after one line. */
+static int plain_csv_named_gz(const tl_optspec *spec, const char *names)
+{
+    for (size_t g = 0; g < spec->ngroups; g++)
+        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
+            const tl_option *o = &spec->groups[g].opts[i];
+            if (o->type != TL_OPT_STRING || tl_opts_choice_index(names, o->name) < 0) continue;
+            const char *out = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+            size_t n = out ? strlen(out) : 0;
+            if (n <= 3 || strcmp(out + n - 3, ".gz") != 0) continue;
+            fprintf(stderr, "%s: --%s %s: tables are written as plain CSV; give a name without .gz\n", spec->program,
+                    o->name, out);
+            return 1;
+        }
+    return 0;
+}
+
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
     int rc = -1;
@@ -164,7 +183,10 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
-    } else if (outputs_over_inputs(&cut, res, "csv|iter-csv|stack-csv|output")) {
+    } else if (outputs_over_inputs(&cut, res, "csv|iter-csv|stack-csv|output") ||
+               plain_csv_named_gz(&cut, strstr(spec->program, " perfetto") || strstr(spec->program, " import")
+                                        ? "csv|iter-csv|stack-csv"
+                                        : "csv|iter-csv|stack-csv|output")) {
         rc = 1;
     } else {
         rc = refuse_for_source(spec->program, res, c);

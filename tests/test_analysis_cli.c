@@ -1753,6 +1753,19 @@ TL_TEST(outputs_over_inputs_refused)
     TL_ASSERT_EQ(sh(t, "cmp %s/run/trace.rank1.csv.gz %s/keep.gz && %s/trilap-analyze timeline %s/run -o %s/run/tl.csv",
                     t, t, tl_test_bin(), t, t),
                  0);
+    /* a table's CSV is plain: a .gz name held text gunzip refuses */
+    static const char *const gz[][2] = {{"overlap %s/run --csv %s/o.csv.gz", "--csv %s/o.csv.gz: tables are written "
+                                                                              "as plain CSV; give a name without .gz"},
+                                        {"timeline %s/run -o %s/t.csv.gz", "--output %s/t.csv.gz: tables are written"}};
+    for (size_t k = 0; k < 2; k++) {
+        char args[2400], want[2400];
+        snprintf(args, sizeof args, gz[k][0], t, t);
+        snprintf(want, sizeof want, gz[k][1], t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+        char *e = out_of(t, "err");
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s", args, want, e);
+        free(e);
+    }
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
