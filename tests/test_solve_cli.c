@@ -452,6 +452,8 @@ TL_TEST(solution_file_solves_the_system)
                             "grep -qx iteration,residual,relative_residual",
                             d),
                  0);
+    /* /dev/null kept its name for each run: as root /dev/null.bicgstab was made */
+    TL_ASSERT_EQ(tl_test_sh("test ! -e /dev/null.bicgstab && test ! -e /dev/null.pipebicgstab"), 0);
     /* an output over an input: the solution that restarts a run, written
      * over the x0 it was given (it ran, and the x0 was gone) */
     TL_ASSERT_EQ(tl_test_sh("cp %s/x0.mtx %s/x.bicgstab.mtx", d, d), 0);
