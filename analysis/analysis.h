@@ -213,6 +213,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
  * folder does, and so does a folder of them (ranks from distributedInfo).
  * Without json-c in the build these fail saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
+int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz */
 /* A Kineto trace, or a folder holding one and no trilap rank file: a
  * question only, nothing said (tl_an_kineto_run_files reads and checks). */
 int tl_an_is_kineto_run(const char *path);

@@ -97,57 +97,39 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
     return -1;
 }
 
-/* A file a run's reader takes: a rank's trace, a Kineto JSON. */
-static int read_as_input(const char *name)
+/* The table and file outputs, beyond what tl_opts_outputs_refused checks,
+ * before any input is read; 1 after one line:
+ * - a table's CSV is written plain, so a name ending in .gz would hold
+ *   text that gunzip refuses (gz_output: the command's --output is gzip'd
+ *   by its name, perfetto's JSON, or is a folder, import's);
+ * - an output over a file the command reads (an input file, or a rank's
+ *   trace or a Kineto JSON in an input folder): `perfetto RUN -o
+ *   RUN/trace.rank0.csv.gz` exited 0 and left a run that no longer loads. */
+static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res, int gz_output)
 {
-    size_t n = strlen(name);
-    return tl_trace_rank_of_name(name) >= 0 || (n > 5 && !strcmp(name + n - 5, ".json")) ||
-           (n > 8 && !strcmp(name + n - 8, ".json.gz"));
-}
-
-/* An output written over a file the command reads, before any is read:
- * `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and left a run that
- * no longer loads. 1 after one line naming both. */
-static int outputs_over_inputs(const tl_optspec *spec, const tl_optresult *res, const char *names)
-{
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
-            const tl_option *o = &spec->groups[g].opts[i];
-            if (o->type != TL_OPT_STRING || tl_opts_choice_index(names, o->name) < 0) continue;
-            const char *out = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
-            if (!out) continue;
-            const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
-            char what[64], in[4352];
-            snprintf(what, sizeof what, "--%s", o->name);
-            for (int k = 0; k < res->npositional; k++) {
-                struct stat sb;
-                const char *p = res->positional[k];
-                int dir = stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
-                snprintf(in, sizeof in, dir ? "%s/%s" : "%s", p, base);
-                const char *inputs[] = {in};
-                if ((!dir || read_as_input(base)) && tl_out_replaces_input(spec->program, what, out, inputs, 1))
-                    return 1;
-            }
+    static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
+    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
+        const char *out = tl_opts_string_of(spec, names[j]);
+        if (!out) continue;
+        const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+        char what[64], in[4352];
+        snprintf(what, sizeof what, "--%s", names[j]);
+        for (int k = 0; k < res->npositional; k++) {
+            struct stat sb;
+            const char *p = res->positional[k];
+            int dir = stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+            snprintf(in, sizeof in, dir ? "%s/%s" : "%s", p, base);
+            const char *inputs[] = {in};
+            int read_there = tl_trace_rank_of_name(base) >= 0 || tl_an_json_name(base);
+            if ((!dir || read_there) && tl_out_replaces_input(spec->program, what, out, inputs, 1)) return 1;
         }
-    return 0;
-}
-
-/* A table's CSV is written plain: a name ending in .gz would hold text
- * that gunzip refuses (perfetto's JSON is the one output gzip'd by its
- * name). 1 after one line. */
-static int plain_csv_named_gz(const tl_optspec *spec, const char *names)
-{
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
-            const tl_option *o = &spec->groups[g].opts[i];
-            if (o->type != TL_OPT_STRING || tl_opts_choice_index(names, o->name) < 0) continue;
-            const char *out = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
-            size_t n = out ? strlen(out) : 0;
-            if (n <= 3 || strcmp(out + n - 3, ".gz") != 0) continue;
-            fprintf(stderr, "%s: --%s %s: tables are written as plain CSV; give a name without .gz\n", spec->program,
-                    o->name, out);
+        size_t n = strlen(out);
+        if (n > 3 && !strcmp(out + n - 3, ".gz") && !(gz_output && !strcmp(names[j], "output"))) {
+            fprintf(stderr, "%s: %s %s: tables are written as plain CSV; give a name without .gz\n", spec->program,
+                    what, out);
             return 1;
         }
+    }
     return 0;
 }
 
@@ -183,10 +165,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
-    } else if (outputs_over_inputs(&cut, res, "csv|iter-csv|stack-csv|output") ||
-               plain_csv_named_gz(&cut, strstr(spec->program, " perfetto") || strstr(spec->program, " import")
-                                        ? "csv|iter-csv|stack-csv"
-                                        : "csv|iter-csv|stack-csv|output")) {
+    } else if (outputs_refused_here(&cut, res, strstr(spec->program, " perfetto") || strstr(spec->program, " import"))) {
         rc = 1;
     } else {
         rc = refuse_for_source(spec->program, res, c);

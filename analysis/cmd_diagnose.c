@@ -634,6 +634,19 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
     }
 }
 
+/* A rank without GPU lanes (trilap-solve --backend host, the FDTD on the
+ * CPU) computes and communicates on the host: nothing is staged, no stream
+ * is serialised, and the remedies (NCCL, a GPU per rank) are not its. */
+static int host_only_rank(const diag_state *s, size_t r, measured *mv)
+{
+    if (!tl_an_rank_host_only(&s->res[r])) return 0;
+    mv->value = NAN;
+    also(mv, "a host-only rank: no GPU, its host computes and communicates");
+    mv->na = "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU "
+             "and there are no GPU streams whose communication it could serialise)";
+    return 1;
+}
+
 static int serial_common(const diag_state *s, size_t r, measured *mv, int by_host)
 {
     const diag_opts *o = s->o;
@@ -687,27 +700,12 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
         }
 }
 
-static int host_only_rank(const diag_state *s, size_t r, measured *mv);
-
 static int v_serial(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     /* no NCCL communicator on a host-only rank (it pointed at
      * serialised-host-lane, which does not apply there either) */
     if (host_only_rank(s, r, mv) || !serial_common(s, r, mv, 0)) return 0;
     serial_evidence(s, r, e);
-    return 1;
-}
-
-/* A rank without GPU lanes (trilap-solve --backend host, the FDTD on the
- * CPU) computes and communicates on the host: nothing is staged, no stream
- * is serialised, and the remedies (NCCL, a GPU per rank) are not its. */
-static int host_only_rank(const diag_state *s, size_t r, measured *mv)
-{
-    if (!tl_an_rank_host_only(&s->res[r])) return 0;
-    mv->value = NAN;
-    also(mv, "a host-only rank: no GPU, its host computes and communicates");
-    mv->na = "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU "
-             "and there are no GPU streams whose communication it could serialise)";
     return 1;
 }
 

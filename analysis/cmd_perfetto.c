@@ -12,14 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/cli.h"
 #include "config.h"
 #include "runtime/out.h"
-#if TL_HAVE_ZLIB
-#include <zlib.h>
-#endif
 
 typedef struct pf_opts {
     const char *out;
@@ -83,55 +79,6 @@ static int gz_name(const char *path)
 {
     size_t n = strlen(path);
     return n > 3 && !strcmp(path + n - 3, ".gz");
-}
-
-#if TL_HAVE_ZLIB
-/* -o NAME.gz: the JSON goes through zlib as a stdio stream (the writers
- * above stay fprintf), into the tl_out's file by a descriptor of its own:
- * closing the stream ends the gzip member, and tl_out_close then puts the
- * file in place whole or not at all, as the plain one. */
-static ssize_t gz_write(void *gz, const char *buf, size_t n)
-{
-    unsigned chunk = n > (1u << 30) ? 1u << 30 : (unsigned)n;
-    int w = chunk ? gzwrite(gz, buf, chunk) : 0;
-    return w > 0 || chunk == 0 ? w : -1;
-}
-
-static int gz_close(void *gz) { return gzclose(gz) == Z_OK ? 0 : -1; }
-#endif
-
-/* The stream the JSON is written to: out's file, gzip'd for a .gz name
- * (*gzf the stream to close before out; NULL for plain JSON). */
-static tl_status json_open(tl_out *out, const char *path, FILE **f, FILE **gzf)
-{
-    *gzf = NULL;
-    TL_TRY(tl_out_open(out, path));
-    *f = out->f;
-    if (!gz_name(path)) return TL_OK;
-#if TL_HAVE_ZLIB
-    int fd = dup(fileno(out->f));
-    gzFile gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
-    if (!gz && fd >= 0) close(fd);
-    *gzf = gz ? fopencookie(gz, "w", (cookie_io_functions_t){.write = gz_write, .close = gz_close}) : NULL;
-    if (gz && !*gzf) gzclose(gz);
-    TL_CHECK(*gzf, TL_ERR_NOMEM, "%s: cannot set up gzip output", path);
-    *f = *gzf;
-    return TL_OK;
-#else
-    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: writing gzip needs zlib (built without it)", path);
-#endif
-}
-
-/* Ends the gzip stream, where there is one: its last bytes reach the file
- * only then, and a failed write shows only then. */
-static tl_status json_finish(FILE **gzf, const char *path)
-{
-    if (!*gzf) return TL_OK;
-    int bad = ferror(*gzf);
-    bad |= fclose(*gzf) != 0;
-    *gzf = NULL;
-    TL_CHECK(!bad, TL_ERR_IO, "%s: write failed (gzip)", path);
-    return TL_OK;
 }
 
 static tl_status track_push(track *t, int64_t end)
@@ -354,22 +301,19 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     tl_an_rank_result *res = NULL;
     size_t nr = 0;
     tl_out out = {0};
-    FILE *gzf = NULL;
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     pf_state s = {.all = o.c.iters == NULL, .flags = oo.flags};
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
-    TL_TRYGOTO(json_open(&out, o.out, &s.f, &gzf), st, fail);
+    TL_TRYGOTO(tl_out_open_text(&out, o.out, &s.f), st, fail); /* gzip'd for a .gz name */
     s.names = names;
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"trilap-analyze perfetto\"},\"traceEvents\":[", s.f);
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, emit_rank, &s, &res, &nr), st, fail);
     fputs("\n]}\n", s.f);
-    TL_TRYGOTO(json_finish(&gzf, o.out), st, fail);
     TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
     printf("# program: trilap-analyze perfetto\n# input: %s\n# ranks: %zu\n# events: %d written to %s (%d launch -> "
            "kernel flows; open in https://ui.perfetto.dev)\n",
            pr.positional[0], nr, s.nevents, o.out, s.nflows);
 fail:
-    if (gzf) fclose(gzf); /* what it held is dropped with the file */
     tl_out_close(&out, 0);
     free(s.ev);
     tl_an_rank_results_free(&res, nr);

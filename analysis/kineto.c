@@ -730,8 +730,7 @@ tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activi
 
 /* ---- what the rest of trilap sees -------------------------------------- */
 
-/* A name a Kineto trace goes by: .json or .json.gz. */
-static int json_name(const char *name)
+int tl_an_json_name(const char *name)
 {
     size_t len = strlen(name);
     return (len > 5 && !strcmp(name + len - 5, ".json")) || (len > 8 && !strcmp(name + len - 8, ".json.gz"));
@@ -750,7 +749,7 @@ int tl_an_is_kineto(const char *path)
         if (head[i] != ' ' && head[i] != '\n' && head[i] != '\r' && head[i] != '\t') return head[i] == '{';
     /* gzip unreadable from the start (or in a build without zlib): the
      * name decides, and loading says what is wrong */
-    return gz && json_name(path);
+    return gz && tl_an_json_name(path);
 }
 
 typedef struct rank_file {
@@ -790,7 +789,7 @@ int tl_an_is_kineto_run(const char *path)
             kineto = 0;
             break;
         }
-        if (kineto || !json_name(e->d_name)) continue;
+        if (kineto || !tl_an_json_name(e->d_name)) continue;
         char file[4096];
         if (snprintf(file, sizeof file, "%s/%s", path, e->d_name) < (int)sizeof file) kineto = tl_an_is_kineto(file);
     }
@@ -813,7 +812,7 @@ static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nou
             n = 0;
             break;
         }
-        if (!json_name(e->d_name)) continue;
+        if (!tl_an_json_name(e->d_name)) continue;
         char *p = malloc(strlen(dir) + len + 2);
         TL_CHECKGOTO(p, TL_ERR_NOMEM, st, fail, "path");
         sprintf(p, "%s/%s", dir, e->d_name);

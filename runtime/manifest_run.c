@@ -2,10 +2,8 @@
  * begun before its first row, ended after its last. */
 #include "runtime/results.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +14,7 @@
 
 #include "runtime/comm.h"
 #include "runtime/manifest_impl.h"
+#include "runtime/out.h"
 
 static const char open_lines[] =
     " (while the command runs; one that stopped early keeps this line: its rows are those from here on that no "
@@ -25,52 +24,13 @@ static const char gone_lines[] =
     " (the command stopped without ending its block, as a later command found: killed, most likely; its rows are "
     "those from here on that no later block names)";
 
-/* Whether pid is a zombie: killed, not yet reaped (for seconds where a
- * container's first process reaps late), and kill(pid, 0) still finds it. */
-static int zombie(long pid)
-{
-    char path[64], stat[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(stat, 1, sizeof stat - 1, f);
-    fclose(f);
-    stat[n] = '\0';
-    const char *end = strrchr(stat, ')'); /* the command name may hold spaces and parentheses */
-    return end && end[1] == ' ' && end[2] == 'Z';
-}
-
-/* A process of this host that is no longer there, or only as a zombie (a
- * pid on another host, or one taken again since, counts as there). */
+/* A process of this host that is no longer there (a pid on another host,
+ * or one taken again since, counts as there). */
 static int process_gone(long pid, const char *host)
 {
     char here[64] = "host";
     gethostname(here, sizeof here - 1);
-    return pid > 0 && (!host || !strcmp(host, here)) && ((kill((pid_t)pid, 0) != 0 && errno == ESRCH) || zombie(pid));
-}
-
-/* manifest.txt's temporaries (runtime/out.c: NAME.tmp.PID.TID.N) that a
- * killed writer left: its process gone and the file a minute old, where a
- * live one lasts the milliseconds of one rewrite. Best effort, in silence. */
-static void remove_dead_temporaries(const char *dir, const char *base)
-{
-    DIR *d = opendir(dir);
-    if (!d) return;
-    size_t k = strlen(base);
-    time_t now = time(NULL);
-    for (struct dirent *e; (e = readdir(d));) {
-        long pid = 0, tid = 0;
-        int n = 0, end = 0;
-        if (strncmp(e->d_name, base, k) || sscanf(e->d_name + k, ".tmp.%ld.%ld.%d%n", &pid, &tid, &n, &end) != 3 ||
-            e->d_name[k + (size_t)end] != '\0')
-            continue;
-        char path[4400];
-        struct stat sb;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtime > 60 && process_gone(pid, NULL))
-            unlink(path);
-    }
-    closedir(d);
+    return !strcmp(host, here) && tl_out_writer_gone(pid);
 }
 
 /* The folder's lock, which commands writing manifest.txt take in turn:
@@ -89,7 +49,7 @@ static void folder_lock(const char *mpath, int *fd)
             close(*fd);
             *fd = -1;
         }
-    if (*fd >= 0) remove_dead_temporaries(dir, slash ? slash + 1 : mpath);
+    if (*fd >= 0) tl_out_remove_dead_temporaries(mpath);
 }
 
 static tl_status read_manifest(const char *mpath, char **data, size_t *len)

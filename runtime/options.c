@@ -588,6 +588,17 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix)
     }
 }
 
+const char *tl_opts_string_of(const tl_optspec *spec, const char *name)
+{
+    for (size_t g = 0; g < spec->ngroups; g++)
+        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
+            const tl_option *o = &spec->groups[g].opts[i];
+            if (o->type == TL_OPT_STRING && !strcmp(o->name, name))
+                return *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+        }
+    return NULL;
+}
+
 int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
 {
     tl_out_set seen = {0};

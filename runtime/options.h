@@ -121,6 +121,9 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);
  * and `folders` (folders), "a|b" lists. 1 after one line naming the
  * option, the path and the reason; 0 when all can be written. */
 int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders);
+/* After tl_opts_parse: the value of the string option `name` (NULL: not
+ * set, or no such string option in spec). */
+const char *tl_opts_string_of(const tl_optspec *spec, const char *name);
 
 /* Parse one value as the option would (exposed for tests and sweeps). */
 tl_status tl_opts_parse_size(const char *text, int64_t *out);

@@ -1,6 +1,7 @@
 /* Outputs written whole or not at all (runtime/out.h). */
 #include "runtime/out.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,7 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h" /* TL_HAVE_ZLIB */
 #include "runtime/tmpfile.h"
+
+#if TL_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 /* "DIR/": a folder's name, missing or not; a file name never ends so */
 static int names_a_folder(const char *path)
@@ -274,10 +280,51 @@ tl_status tl_out_open(tl_out *o, const char *path)
     return TL_OK;
 }
 
+#if TL_HAVE_ZLIB
+static ssize_t gz_write(void *gz, const char *buf, size_t n)
+{
+    unsigned chunk = n > (1u << 30) ? 1u << 30 : (unsigned)n;
+    int w = chunk ? gzwrite(gz, buf, chunk) : 0;
+    return w > 0 || chunk == 0 ? w : -1;
+}
+
+static int gz_close(void *gz) { return gzclose(gz) == Z_OK ? 0 : -1; }
+#endif
+
+tl_status tl_out_open_text(tl_out *o, const char *path, FILE **text)
+{
+    size_t n = strlen(path);
+    int gz = n > 3 && !strcmp(path + n - 3, ".gz");
+#if !TL_HAVE_ZLIB
+    TL_CHECK(!gz, TL_ERR_UNSUPPORTED, "%s: writing gzip needs zlib (built without it)", path);
+#endif
+    TL_TRY(tl_out_open(o, path));
+    *text = o->f;
+    if (!gz) return TL_OK;
+#if TL_HAVE_ZLIB
+    int fd = dup(fileno(o->f));
+    gzFile g = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
+    if (!g && fd >= 0) close(fd);
+    o->gz = g ? fopencookie(g, "w", (cookie_io_functions_t){.write = gz_write, .close = gz_close}) : NULL;
+    if (g && !o->gz) gzclose(g);
+    if (!o->gz) {
+        tl_out_close(o, 0);
+        return TL_FAIL(TL_ERR_NOMEM, "%s: cannot set up gzip output", path);
+    }
+    *text = o->gz;
+#endif
+    return TL_OK;
+}
+
 tl_status tl_out_close(tl_out *o, int commit)
 {
+    /* a gzip stream's last bytes reach the file only when it ends, and a
+     * failed write shows only then; not committed, they are dropped with it */
+    int gz_bad = 0;
+    if (o->gz) gz_bad = ferror(o->gz) != 0, gz_bad |= fclose(o->gz) != 0;
+    o->gz = NULL;
     if (!o->f) return TL_OK;
-    int bad = ferror(o->f);
+    int bad = ferror(o->f) || gz_bad;
     int err = errno ? errno : EIO; /* a failed write's, unless a later call took errno */
     /* on disk before it takes the path's place (not for a stream) */
     if (commit && !bad && o->tmp[0] && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)) bad = 1, err = errno;
@@ -371,4 +418,48 @@ int tl_out_replaces_input(const char *program, const char *option, const char *o
             return 1;
         }
     return 0;
+}
+
+/* Whether pid is a zombie: killed, not yet reaped (for seconds where a
+ * container's first process reaps late), and kill(pid, 0) still finds it. */
+static int zombie(long pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    const char *end = strrchr(stat, ')'); /* the command name may hold spaces and parentheses */
+    return end && end[1] == ' ' && end[2] == 'Z';
+}
+
+int tl_out_writer_gone(long pid)
+{
+    return pid > 0 && ((kill((pid_t)pid, 0) != 0 && errno == ESRCH) || zombie(pid));
+}
+
+void tl_out_remove_dead_temporaries(const char *target)
+{
+    char dir[4096];
+    const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - target) + 1 : 1, slash ? target : ".");
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t k = strlen(base);
+    time_t now = time(NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        long pid = 0, tid = 0;
+        int n = 0, end = 0; /* the name tl_out_open gives: TARGET.tmp.PID.TID.N */
+        if (strncmp(e->d_name, base, k) || sscanf(e->d_name + k, ".tmp.%ld.%ld.%d%n", &pid, &tid, &n, &end) != 3 ||
+            e->d_name[k + (size_t)end] != '\0')
+            continue;
+        char path[4400];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtime > 60 && tl_out_writer_gone(pid))
+            unlink(path);
+    }
+    closedir(d);
 }

@@ -20,6 +20,7 @@
 
 typedef struct tl_out {
     FILE *f;
+    FILE *gz;                   /* tl_out_open_text on a .gz name: the gzip stream into f's file; NULL: none */
     char path[4096], tmp[4200]; /* tmp empty: written in place */
     char target[4096];          /* what the rename replaces: path, or the file its link names */
 } tl_out;
@@ -35,6 +36,11 @@ tl_status tl_mkdir_parent(const char *path);
 /* Open `path` for writing, making the folders it goes in; o->f takes
  * the text. */
 tl_status tl_out_open(tl_out *o, const char *path);
+/* As tl_out_open, *text the stream to write: gzip'd through zlib where
+ * the name ends in .gz (a stream of its own over the file's descriptor,
+ * ended by tl_out_close before the file is put in place), else o->f.
+ * Without zlib a .gz name is refused, naming the path. */
+tl_status tl_out_open_text(tl_out *o, const char *path, FILE **text);
 /* commit: close and put the file in place (an error names the path and
  * leaves it untouched); not commit: close and drop what was written.
  * Closing a closed (or zeroed) tl_out does nothing. */
@@ -76,6 +82,16 @@ typedef struct tl_out_set {
  * (tl_out_in_place) takes both, and is not kept; past TL_OUT_SET_MAX
  * files none is. */
 int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path);
+
+/* Whether process pid of this host is gone, or only a zombie (killed,
+ * not yet reaped): a writer that will not finish what it began. */
+int tl_out_writer_gone(long pid);
+/* Removes target's temporaries (tl_out_open's TARGET.tmp.PID.TID.N) that a
+ * killed writer left (SIGKILL skips the cleanup): its process gone and the
+ * file a minute old, where a live one lasts the milliseconds of a write.
+ * Best effort, in silence; for a caller that holds a lock every writer of
+ * target takes (manifest.txt's folder lock). */
+void tl_out_remove_dead_temporaries(const char *target);
 
 /* Whether output `out` would replace input `in`: both regular files
  * there, one file (a link or another spelling alike). A stream or a

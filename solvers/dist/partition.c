@@ -185,6 +185,12 @@ tl_status tl_partition_write(const char *path, const int *part, int64_t n)
     return st == TL_OK ? TL_OK : tl_error_frame(st, TL_FILE_, __LINE__);
 }
 
+int tl_partition_spec_is_file(const char *spec)
+{
+    return strcmp(spec, "block") && strcmp(spec, "metis") && strcmp(spec, "metis-kway") &&
+           strcmp(spec, "metis-recursive");
+}
+
 tl_status tl_partition_by_spec(const char *spec, const tl_csr *a, int nparts, int *part)
 {
     if (strcmp(spec, "block") == 0) return tl_partition_block(a->nrows, nparts, part);

@@ -24,6 +24,8 @@ tl_status tl_partition_block(int64_t n, int nparts, int *part);
 tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *part);
 /* `spec`: "block", "metis" (k-way), "metis-recursive", or a file name. */
 tl_status tl_partition_by_spec(const char *spec, const tl_csr *a, int nparts, int *part);
+/* Whether `spec` names a partition file (none of the methods above). */
+int tl_partition_spec_is_file(const char *spec);
 
 tl_status tl_partition_read(const char *path, int64_t n, int nparts, int *part);
 tl_status tl_partition_write(const char *path, const int *part, int64_t n);

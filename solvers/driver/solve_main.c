@@ -1073,14 +1073,30 @@ static int outputs_refused(const solve_opts *o)
     /* what the runs read, which no output may replace (a solution written
      * over the matrix it came from, A.cg.mtx, ran without a word) */
     const char *part = o->partition;
-    const int part_file = strcmp(part, "auto") && strcmp(part, "metis") && strcmp(part, "metis-recursive") &&
-                          strcmp(part, "block");
+    const int part_file = strcmp(part, "auto") && tl_partition_spec_is_file(part);
     const char *const inputs[] = {strncmp(o->matrix, "gen:", 4) ? o->matrix : NULL, o->rhs, o->x0,
                                   part_file ? part : NULL};
     const size_t ninputs = sizeof inputs / sizeof inputs[0];
     const int runs = o->nschedules * o->nspmvs * o->nmethods;
+    const struct {
+        const char *option, *path;
+    } files[] = {{"--history", o->history}, {"--solution", o->solution}};
     if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
     if (o->results && tl_results_set_add(&seen, PROGRAM, o->results)) return 1;
+    /* the names given, once: several runs name a file each after them
+     * (per_solver_path), which a stream has not (`-` made -.cg, -.pcg)
+     * and a folder should not (it made sub/.cg, sub/.pcg) */
+    for (size_t f = 0; runs > 1 && f < sizeof files / sizeof files[0]; f++) {
+        if (!files[f].path || !strcmp(files[f].path, "/dev/null")) continue;
+        if (tl_out_in_place(files[f].path)) {
+            fprintf(stderr,
+                    "%s: %s %s: a stream or device takes one run's output, and this command makes %d runs; give a "
+                    "file name (each run's name goes before its extension)\n",
+                    PROGRAM, files[f].option, files[f].path, runs);
+            return 1;
+        }
+        if (tl_out_check_as(files[f].option, tl_out_check, files[f].path) != TL_OK) return 1;
+    }
     for (int c = 0; c < o->nschedules; c++)
         for (int v = 0; v < o->nspmvs; v++)
             for (int k = 0; k < o->nmethods; k++) {
@@ -1089,26 +1105,10 @@ static int outputs_refused(const solve_opts *o)
                     per_run_trace(path, sizeof path, o, &run);
                     if (tl_out_check_as("--trace", tl_out_check_folder, path) != TL_OK) return 1;
                 }
-                const struct {
-                    const char *option, *path;
-                } files[] = {{"--history", o->history}, {"--solution", o->solution}};
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
-                    /* /dev/null takes every run's output: nothing is kept */
-                    if (runs > 1 && !strcmp(files[f].path, "/dev/null")) continue;
                     per_solver_path(path, sizeof path, files[f].path, o, &run);
-                    /* several runs name a file each after the one given: a
-                     * stream has no such names (`-` made -.cg, -.pcg here) */
-                    if (runs > 1 && tl_out_in_place(files[f].path)) {
-                        fprintf(stderr,
-                                "%s: %s %s: a stream or device takes one run's output, and this command makes "
-                                "%d runs; give a file name (each run's name goes before its extension)\n",
-                                PROGRAM, files[f].option, files[f].path, runs);
-                        return 1;
-                    }
-                    /* the name given, too: a folder made sub/.cg, sub/.pcg */
-                    if ((runs > 1 && tl_out_check_as(files[f].option, tl_out_check, files[f].path) != TL_OK) ||
-                        tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK ||
+                    if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK ||
                         tl_out_replaces_input(PROGRAM, files[f].option, path, inputs, ninputs) ||
                         tl_out_set_add(&seen, PROGRAM, files[f].option, path))
                         return 1;
