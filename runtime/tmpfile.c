@@ -160,6 +160,9 @@ static void check_stdout(int status, void *installer)
          * reader went away (SIGPIPE ignored, `| head`) polls as an error */
         struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
         if (poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP))) err = EPIPE;
+        /* a device that refuses every write says why to an empty one
+         * (/dev/full: ENOSPC); a regular file takes it and says nothing */
+        else if (write(STDOUT_FILENO, "", 0) < 0) err = errno;
     }
     if (!failed || err == EPIPE) return;
     fprintf(stderr, "%s: standard output: write failed%s%s\n", tl_tmp.program, err ? ": " : "",

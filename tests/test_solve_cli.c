@@ -439,6 +439,9 @@ TL_TEST(solution_file_solves_the_system)
                             "test -s h.pipebicgstab.csv && test ! -e z.mtx.gz.bicgstab",
                             d),
                  0);
+    char said[1200];
+    snprintf(said, sizeof said, "history: %s/h.bicgstab.csv\nsolution: %s/z.bicgstab.mtx.gz\n", d, d);
+    TL_ASSERT_MSG(strstr(out_buf, said), "the files written not said:\n%s", out_buf);
     TL_ASSERT_EQ(run("%s " QUICK " --solver pipebicgstab --rtol-base b --rtol 1e-8 %s %s %s/z.pipebicgstab.mtx.gz",
                      bin(), tl_test_matrix("ani1_nonsymm.mtx"), b, d),
                  0);
@@ -452,6 +455,7 @@ TL_TEST(solution_file_solves_the_system)
                             "grep -qx iteration,residual,relative_residual",
                             d),
                  0);
+    TL_ASSERT_MSG(!strstr(out_buf, "solution:"), "a device said as a file written:\n%s", out_buf);
     /* /dev/null kept its name for each run: as root /dev/null.bicgstab was made */
     TL_ASSERT_EQ(tl_test_sh("test ! -e /dev/null.bicgstab && test ! -e /dev/null.pipebicgstab"), 0);
     /* an output over an input: the solution that restarts a run, written
@@ -1025,6 +1029,10 @@ TL_TEST(warmup_iterations_and_us_per_iter)
         char path[700];
         snprintf(path, sizeof path, "%s/h.%s.csv", dir, names[k]);
         TL_ASSERT_MSG(access(path, R_OK) == 0, "no history file %s", path);
+        /* the names made from the one given are said, each once */
+        char said[800];
+        snprintf(said, sizeof said, "history: %s\n", path);
+        TL_ASSERT_MSG(tl_test_count(out_buf, said) == 1, "%s not said once:\n%s", said, out_buf);
     }
     /* PETSc runs its warm-up solves to --max-iterations: refused there */
     TL_ASSERT_EQ(run("%s --backend petsc --warmup-iterations 3 gen:poisson7:4", bin()), 2);

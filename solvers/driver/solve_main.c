@@ -703,6 +703,8 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
         if (lst == TL_OK && o->history) {
             per_solver_path(path, sizeof path, o->history, o, run);
             lst = tl_solve_history_write(path, &rep->res);
+            /* with several runs not the name given; a stream holds the data itself */
+            if (lst == TL_OK && !tl_out_in_place(path)) printf("history: %s\n", path);
         }
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
@@ -716,6 +718,7 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
     if (ctx->rank == 0) {
         per_solver_path(path, sizeof path, o->solution, o, run);
         lst = tl_mm_write_vector(path, xg, dm->nglobal);
+        if (lst == TL_OK && !tl_out_in_place(path)) printf("solution: %s\n", path);
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
 fail:
@@ -787,11 +790,11 @@ static tl_status run_one(tl_ctx *ctx, const solve_opts *o, const solve_run *run,
         fflush(stdout);
         TL_TRYGOTO(tl_solve_print_halo(ctx, stdout, dm, rep.stats[TL_OP_HALO].count), st, fail);
     }
+    TL_TRYGOTO(write_run_files(ctx, o, run, dm, xl, &lb, &cfg, &rep, &job->rows), st, fail);
     if (ctx->rank == 0) {
         printf("\n");
         fflush(stdout);
     }
-    TL_TRYGOTO(write_run_files(ctx, o, run, dm, xl, &lb, &cfg, &rep, &job->rows), st, fail);
 fail:
     if (cfg.params.progress) tl_progress_end(&bar); /* the line ended before the error's */
     if (be) be->ops->destroy(&be);
