@@ -233,13 +233,15 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
         if (cb) TL_TRYGOTO(cb(user, &rec), st, fail);
     }
     long long declared = 0, nread = 0;
-    if (tl_trace_reader_count(rd, &declared, &nread)) {
-        /* only reached under TL_TRACE_ACCEPT_INCOMPLETE (the reader refuses otherwise) */
-        if (!(flags & TL_AN_QUIET))
-            tl_log("%s: incomplete trace accepted: the metadata says records=%lld, the file has %lld", path,
-                   declared, nread);
-        meta->complete = 0;
+    /* both only reached under TL_TRACE_ACCEPT_INCOMPLETE (the reader refuses otherwise) */
+    int miscount = tl_trace_reader_count(rd, &declared, &nread), cut = tl_trace_reader_cut(rd);
+    if ((miscount || cut) && !(flags & TL_AN_QUIET)) {
+        char count[96] = "";
+        if (miscount) snprintf(count, sizeof count, "the metadata says records=%lld, the file has %lld", declared, nread);
+        tl_log("%s: incomplete trace accepted: %s%s%s", path, cut ? "it ends mid-row, and that row is left out" : "",
+               cut && miscount ? "; " : "", count);
     }
+    if (miscount || cut) meta->complete = 0;
     if (!meta->window_from_meta) {
         meta->w0 = first != INT64_MAX ? first : afirst != INT64_MAX ? afirst : 0;
         meta->w1 = last != INT64_MIN ? last : alast != INT64_MIN ? alast : meta->w0;

@@ -124,11 +124,15 @@ const char *tl_trace_reader_meta(const tl_trace_reader *r, const char *key); /* 
  * (bad number, a time beyond TL_TRACE_MAX_NS, end before start, unknown
  * lane/cat/kind, wrong field count, a NUL byte, a name that is not UTF-8,
  * truncated last row). At the end of the file, a records=N metadata line
- * that disagrees with the rows read is refused (without the flag). */
+ * that disagrees with the rows read is refused, and so is a last row cut
+ * short (without the flag; with it, that row is dropped). */
 tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *got);
 /* After the end: 1 when the rows read disagree with records=N (accepted
  * under TL_TRACE_ACCEPT_INCOMPLETE, for the caller to say so). */
 int tl_trace_reader_count(const tl_trace_reader *r, long long *declared, long long *read);
+/* After the end: 1 when the file ended mid-row and that row was dropped
+ * (only under TL_TRACE_ACCEPT_INCOMPLETE: refused otherwise). */
+int tl_trace_reader_cut(const tl_trace_reader *r);
 void tl_trace_reader_close(tl_trace_reader **r);
 
 #endif

@@ -39,6 +39,7 @@ struct tl_trace_reader {
     long long declared; /* records=N from the metadata, -1 without */
     long long nread;    /* records read so far */
     int at_end;         /* end of file reached, count checked */
+    int cut;            /* the last row, cut short, dropped (TL_TRACE_ACCEPT_INCOMPLETE) */
 };
 
 #define TL_ROW_ERR(r, ...) tl_row_error((r), __FILE__, __LINE__, __VA_ARGS__)
@@ -125,16 +126,27 @@ static tl_status tl_read_row(tl_trace_reader *r, int *got)
         *got = 0;
         return TL_OK;
     }
+    /* a file copied or written until its disk filled ends mid-row: what
+     * is there of the row may parse (an iter of 12 cut to 1), so under
+     * TL_TRACE_ACCEPT_INCOMPLETE it is dropped whole, and said */
+    const int drop_cut = (r->flags & TL_TRACE_ACCEPT_INCOMPLETE) != 0;
     for (;;) {
         int inq = 0;
         for (size_t i = 0; i < r->len; i++)
             if (r->buf[i] == '"') inq = !inq;
+        if (g == 2 && drop_cut) break;
         if (g == 2) return TL_ROW_ERR(r, "truncated last row (no newline at the end of the file)");
         TL_TRY(tl_line_end(r, inq));
         if (!inq) break;
         r->buf[r->len++] = '\n';
         TL_TRY(tl_read_line(r, &g));
+        if (g == 0 && drop_cut) break;
         if (g == 0) return TL_ROW_ERR(r, "truncated last row (quoted name not closed)");
+    }
+    if (g != 1) {
+        r->cut = 1;
+        *got = 0;
+        return TL_OK;
     }
     *got = 1;
     return TL_OK;
@@ -435,6 +447,11 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
     r->nread++;
     *got = 1;
     return TL_OK;
+}
+
+int tl_trace_reader_cut(const tl_trace_reader *r)
+{
+    return r->at_end && r->cut;
 }
 
 int tl_trace_reader_count(const tl_trace_reader *r, long long *declared, long long *read)

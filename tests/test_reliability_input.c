@@ -186,6 +186,21 @@ TL_TEST(trace_record_count)
     TL_ASSERT_MSG(strstr(o.err, "incomplete trace accepted: the metadata says records=5, the file has 3"), "%s",
                   o.err);
     tl_test_output_free(&o);
+    /* cut mid-row (a copy cut short, a full disk): refused, and with the
+     * flag read without that row, which is said */
+    snprintf(run, sizeof run, "%s/midrow", t);
+    char rows[512];
+    snprintf(rows, sizeof rows, "%s0,0,1,compute,compute,kernel,k,2600,27", ROWS);
+    trace(run, "trace.rank0.csv", 0, 1, "# records=4\n", rows);
+    o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv", "truncated last row (no newline at the end of the file)");
+    o = overlap(run, "--accept-incomplete --csv -");
+    TL_ASSERT_EQ(o.rc, 0);
+    TL_ASSERT_MSG(strstr(o.err, "trace.rank0.csv: incomplete trace accepted: it ends mid-row, and that row is left "
+                                "out; the metadata says records=4, the file has 3\n"),
+                  "%s", o.err);
+    TL_ASSERT_EQ(tl_test_count(o.err, "\n"), 1);
+    tl_test_output_free(&o);
     snprintf(run, sizeof run, "%s/whole", t);
     trace(run, "trace.rank0.csv", 0, 1, "# records=3\n", ROWS);
     o = overlap(run, "");
