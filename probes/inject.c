@@ -8,7 +8,7 @@
  * lanes are inferred from the NCCL kernels each stream ran (see
  * probes/README.md), or set with TRILAP_LANES="streamId:lane,...".
  *
- * Environment: TRILAP_TRACE_DIR [.], TRILAP_LANES, TRILAP_BUFFER_BYTES
+ * Environment: TRILAP_TRACE_DIR [.] (%p, %h, %q{VAR} as nsys's -o), TRILAP_LANES, TRILAP_BUFFER_BYTES
  * [4 MiB], TRILAP_MAX_BUFFERS [64] (whole numbers, else tracing off); the rank from OMPI_COMM_WORLD_RANK,
  * PMI_RANK, RANK (torchrun), SLURM_PROCID or PMIX_RANK, the size likewise.
  * A process no launcher gave a rank claims the lowest one no live process
@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "probes/rank_claim.h"
@@ -85,6 +86,52 @@ static int tl_inject_env_count(const char *key, unsigned long long max, unsigned
         return -1;
     }
     *v = x;
+    return 1;
+}
+
+/* TRILAP_TRACE_DIR with nsys's patterns expanded into out: %p the pid,
+ * %h the host name, %q{VAR} VAR's value, %% a '%'. A program that starts
+ * its workers one after another (a sweep's trials) gives each a folder of
+ * its own with out/%p, where claims would give each rank 0 in turn. 0,
+ * said, on an unknown pattern, an unset VAR or a name too long. */
+static int tl_inject_expand_dir(const char *spec, char *out, size_t n)
+{
+    size_t at = 0;
+    for (const char *s = spec; *s; s++) {
+        char piece[512];
+        const char *add = piece;
+        if (*s != '%') {
+            piece[0] = *s, piece[1] = '\0';
+        } else if (s[1] == '%' || s[1] == 'p' || s[1] == 'h') {
+            if (s[1] == '%') snprintf(piece, sizeof piece, "%%");
+            else if (s[1] == 'p') snprintf(piece, sizeof piece, "%ld", (long)getpid());
+            else if (gethostname(piece, sizeof piece - 1) != 0) snprintf(piece, sizeof piece, "unknown");
+            piece[sizeof piece - 1] = '\0';
+            s++;
+        } else if (s[1] == 'q' && s[2] == '{' && strchr(s + 3, '}')) {
+            const char *end = strchr(s + 3, '}');
+            snprintf(piece, sizeof piece, "%.*s", (int)(end - s - 3), s + 3);
+            add = getenv(piece);
+            if (!add) {
+                tl_log("TRILAP_TRACE_DIR='%s': %%q{%s}: %s is not set", spec, piece, piece);
+                return 0;
+            }
+            s = end;
+        } else {
+            tl_log("TRILAP_TRACE_DIR='%s': unknown pattern '%%%.1s' (%%p pid, %%h host, %%q{VAR} a variable, %%%% a "
+                   "'%%')",
+                   spec, s + 1);
+            return 0;
+        }
+        size_t len = strlen(add);
+        if (at + len >= n) {
+            tl_log("TRILAP_TRACE_DIR='%s': the folder's name is over %zu bytes", spec, n - 1);
+            return 0;
+        }
+        memcpy(out + at, add, len);
+        at += len;
+    }
+    out[at] = '\0';
     return 1;
 }
 
@@ -153,6 +200,14 @@ static int tl_inject_claim(void)
     }
     tl_inject.ctx.rank = tl_inject.claim.rank;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
+    /* free, yet written: by a rerun, or by a worker that exited before
+     * this one started, whose trace would go without a word */
+    char earlier[600];
+    snprintf(earlier, sizeof earlier, "%s/trace.rank%d.csv", tl_inject.outdir, tl_inject.ctx.rank);
+    if (access(earlier, F_OK) == 0)
+        tl_log("%s, an earlier process's, is written over at exit; TRILAP_TRACE_DIR=%s/%%p gives each process a "
+               "folder of its own",
+               earlier, tl_inject.outdir);
     if (tl_inject.ctx.rank > 0)
         tl_log("no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK, RANK, SLURM_PROCID, "
                "PMIX_RANK); rank %d claimed in %s, lower ranks being traced by live processes",
@@ -170,7 +225,6 @@ static void tl_inject_init(void)
                                             "PMIX_RANK"};
     static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"};
     const char *dir = getenv("TRILAP_TRACE_DIR");
-    snprintf(tl_inject.outdir, sizeof tl_inject.outdir, "%s", dir && *dir ? dir : ".");
     tl_inject_cmdline();
     const char *rank_from, *size_from;
     tl_inject.ctx.rank = tl_env_int(rank_keys, (int)(sizeof rank_keys / sizeof rank_keys[0]), 0, &rank_from);
@@ -180,7 +234,8 @@ static void tl_inject_init(void)
     tl_inject.ctx.device = -1;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     unsigned long long bytes = 0, nbuf = 0;
-    if (tl_inject_env_count("TRILAP_BUFFER_BYTES", SIZE_MAX, &bytes) < 0 ||
+    if (!tl_inject_expand_dir(dir && *dir ? dir : ".", tl_inject.outdir, sizeof tl_inject.outdir) ||
+        tl_inject_env_count("TRILAP_BUFFER_BYTES", SIZE_MAX, &bytes) < 0 ||
         tl_inject_env_count("TRILAP_MAX_BUFFERS", INT_MAX, &nbuf) < 0) {
         tl_log("tracing off for this process");
         return;

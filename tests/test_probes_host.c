@@ -456,6 +456,50 @@ TL_TEST(inject_ranks_claimed_without_a_launcher)
     assert_meta(p, "rank_from", "none");
 }
 
+/* TRILAP_TRACE_DIR takes nsys's patterns (%p, %h, %q{VAR}, %%): workers
+ * started one after another each get a folder of their own. Without them
+ * a later worker takes the rank an earlier one gave back, and says that
+ * it writes over that trace. A pattern that cannot be expanded turns
+ * tracing off, said, with no folder made. */
+TL_TEST(inject_trace_dir_patterns)
+{
+    const char *top = tl_test_tmpdir();
+    static const char *const tagged[] = {"TL_INJECT_TAG=trial", NULL};
+    char dir[700], err[700], p[2000], host[256] = "";
+    snprintf(err, sizeof err, "%s/stderr", top);
+    snprintf(dir, sizeof dir, "%s/run.%%q{TL_INJECT_TAG}.%%p.%%h.100%%%%", top);
+    pid_t pid = inject_start(dir, tagged, err, -1);
+    inject_wait(pid);
+    TL_ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+    snprintf(p, sizeof p, "%s/run.trial.%ld.%s.100%%/trace.rank0.csv", top, (long)pid, host);
+    assert_meta(p, "rank_from", "claim");
+    /* one after another into one folder: the second writes over the first's trace, and says so */
+    snprintf(dir, sizeof dir, "%s/same", top);
+    static const char *const none[] = {NULL};
+    inject_child(dir, none, err);
+    char *said = tl_test_slurp(err);
+    TL_ASSERT_MSG(said && !strstr(said, "written over"), "%s", said ? said : "");
+    free(said);
+    inject_child(dir, none, err);
+    said = tl_test_slurp(err);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv, an earlier process's, is written over at exit; TRILAP_TRACE_DIR=%s/%%p",
+             dir, dir);
+    TL_ASSERT_MSG(said && strstr(said, p), "%s", said ? said : "");
+    free(said);
+    static const char *const bad[][2] = {{"%s/run.%%z", "unknown pattern '%z'"},
+                                         {"%s/run.%%q{TL_INJECT_UNSET}", "%q{TL_INJECT_UNSET}: TL_INJECT_UNSET is not set"},
+                                         {"%s/run.%%q{TL_INJECT_TAG", "unknown pattern '%q'"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(dir, sizeof dir, bad[k][0], top);
+        inject_child(dir, none, err);
+        said = tl_test_slurp(err);
+        TL_ASSERT_MSG(said && strstr(said, bad[k][1]) && strstr(said, "tracing off for this process"), "%s: %s", dir,
+                      said ? said : "");
+        free(said);
+        TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep '^run\\.%%')\"", top), 0);
+    }
+}
+
 /* The injection library takes its rank from torchrun's RANK / WORLD_SIZE
  * (and before SLURM_PROCID, the node's task under srun + torchrun). Before,
  * every process of a torchrun job was rank 0 and wrote over the others'
@@ -511,4 +555,4 @@ TL_TEST(inject_bad_buffer_env_said)
 TL_TEST_MAIN(host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
              inject_rank_from_torchrun, inject_bad_buffer_env_said,
-             inject_ranks_claimed_without_a_launcher)
+             inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns)
