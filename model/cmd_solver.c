@@ -132,17 +132,31 @@ static int platform_file_usable(const char *path, int gpus)
     return st == TL_OK;
 }
 
-/* Per GPU count: partition (into `part`, one int per row), statistics,
- * one simulation per schedule. */
+/* A block partition of a generated matrix needs no row array: its
+ * statistics come from the row ranges and the stencil (1024^3 rows: a
+ * minute and 13 GB row by row). */
+static int row_array_needed(const solver_opts *o, const matrix_src *ms)
+{
+    return o->partition != PART_BLOCK || !ms->m.gen;
+}
+
+/* The partition's statistics for `gpus` ranks; `part` (one int per row)
+ * where row_array_needed. */
+static tl_status partition_stats(const solver_opts *o, matrix_src *ms, int *part, int gpus, tl_mpart *ps)
+{
+    if (!row_array_needed(o, ms)) return tl_mpart_block_gen(ms->m.gen, gpus, ps);
+    int64_t n = tl_mmatrix_nrows(&ms->m);
+    TL_TRY(o->partition == PART_METIS ? tl_partition_metis(&ms->csr, gpus, 0, part)
+                                      : tl_partition_block(n, gpus, part));
+    return tl_mpart_compute(&ms->m, part, gpus, ps);
+}
+
+/* Per GPU count: partition, statistics, one simulation per schedule. */
 static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
                      matrix_src *ms, int *part, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
 {
-    int64_t n = tl_mmatrix_nrows(&ms->m);
-    tl_status st = o->partition == PART_METIS ? tl_partition_metis(&ms->csr, gpus, 0, part)
-                                                       : tl_partition_block(n, gpus, part);
     tl_mpart ps;
-    if (st == TL_OK) st = tl_mpart_compute(&ms->m, part, gpus, &ps);
-    if (st != TL_OK) {
+    if (partition_stats(o, ms, part, gpus, &ps) != TL_OK) {
         tl_mcli_failed("partitioning %s into %d parts failed", o->matrix, gpus);
         return 0;
     }
@@ -326,8 +340,10 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     }
     /* before the preamble: a matrix too large for this machine is one line */
     int64_t nrows = tl_mmatrix_nrows(&ms.m);
-    int *part = (uint64_t)nrows <= SIZE_MAX / sizeof *part ? malloc((size_t)nrows * sizeof *part) : NULL;
-    if (!part) {
+    int *part = NULL;
+    if (row_array_needed(&o, &ms))
+        part = (uint64_t)nrows <= SIZE_MAX / sizeof *part ? malloc((size_t)nrows * sizeof *part) : NULL;
+    if (row_array_needed(&o, &ms) && !part) {
         tl_mcli_error("out of memory for the partition of %s (%lld rows, %.1f GB)", o.matrix, (long long)nrows,
                       4e-9 * (double)nrows);
         tl_csr_free(&ms.csr);

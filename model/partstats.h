@@ -2,7 +2,7 @@
  * diagonal and ghost blocks, border rows, and its halo messages (the same
  * plan solvers/dist builds: every ghost column received once from its
  * owner), worked out from the matrix rows and the partition alone, without
- * distributing anything, so 256 parts of a 16-million-row grid fit here. */
+ * distributing anything. */
 #ifndef TL_MODEL_PARTSTATS_H
 #define TL_MODEL_PARTSTATS_H
 
@@ -31,8 +31,13 @@ typedef struct tl_mmatrix {
 
 int64_t tl_mmatrix_nrows(const tl_mmatrix *m);
 
-/* part[i] in 0..nranks-1 for each row. Halo bytes are values x 8. */
+/* part[i] in 0..nranks-1 for each row. Halo bytes are values x 8. Row by
+ * row: O(rows) time and memory (METIS partitions, Matrix Market files). */
 tl_status tl_mpart_compute(const tl_mmatrix *m, const int *part, int nranks, tl_mpart *out);
+/* The same statistics for the block partition (tl_partition_block) of a
+ * generated matrix, from the row ranges and the stencil: O(ranks) memory,
+ * time O(ranks x boundary lines) (partstats_block.c). */
+tl_status tl_mpart_block_gen(const tl_gen *g, int nranks, tl_mpart *out);
 void tl_mpart_free(tl_mpart *p);
 
 #endif

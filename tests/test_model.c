@@ -18,6 +18,7 @@
 #include "model/partstats.h"
 #include "model/platform.h"
 #include "probes/trace.h"
+#include "solvers/dist/partition.h"
 #include "runtime/results.h"
 #include "tl_test.h"
 #include "tl_test_run.h"
@@ -239,6 +240,91 @@ TL_TEST(halo_plan_of_slabs)
     TL_ASSERT_EQ(ps.halo[1].n, 2);
     TL_ASSERT_EQ(ps.halo[1].nfrom, 2);
     tl_mpart_free(&ps);
+}
+
+/* Every field of two partitions' statistics, and every halo message in
+ * the same order (the engine posts them in list order); else 0 and why. */
+static int same_stats(const tl_mpart *a, const tl_mpart *b, char *why, size_t n)
+{
+    if (a->nranks != b->nranks || a->nrows != b->nrows || a->nnz != b->nnz) {
+        snprintf(why, n, "ranks %d/%d rows %lld/%lld nnz %lld/%lld", a->nranks, b->nranks, (long long)a->nrows,
+                 (long long)b->nrows, (long long)a->nnz, (long long)b->nnz);
+        return 0;
+    }
+    for (int r = 0; r < a->nranks; r++) {
+        const tl_mrank_stats *x = &a->r[r], *y = &b->r[r];
+        const tl_mhalo *h = &a->halo[r], *k = &b->halo[r];
+        int e = 0;
+        if (memcmp(x, y, sizeof *x) != 0)
+            snprintf(why, n, "rank %d: rows %lld/%lld diag %lld/%lld offd %lld/%lld border %lld/%lld ghosts %lld/%lld",
+                     r, (long long)x->rows, (long long)y->rows, (long long)x->nnz_diag, (long long)y->nnz_diag,
+                     (long long)x->nnz_offd, (long long)y->nnz_offd, (long long)x->border_rows,
+                     (long long)y->border_rows, (long long)x->ghosts, (long long)y->ghosts);
+        else if (h->n != k->n || h->nfrom != k->nfrom)
+            snprintf(why, n, "rank %d: %d/%d messages sent, %d/%d received", r, h->n, k->n, h->nfrom, k->nfrom);
+        else {
+            while (e < h->n && h->peer[e] == k->peer[e] && h->bytes[e] == k->bytes[e]) e++;
+            if (e < h->n)
+                snprintf(why, n, "rank %d message %d: to %d/%d, %lld/%lld B", r, e, h->peer[e], k->peer[e],
+                         (long long)h->bytes[e], (long long)k->bytes[e]);
+            else {
+                for (e = 0; e < h->nfrom && h->from[e] == k->from[e];) e++;
+                if (e == h->nfrom) continue;
+                snprintf(why, n, "rank %d received %d: from %d/%d", r, e, h->from[e], k->from[e]);
+            }
+        }
+        return 0;
+    }
+    return 1;
+}
+
+/* The block partition of generated matrices from the row ranges and the
+ * stencil (tl_mpart_block_gen, no array per row) equals the row-by-row
+ * pass over tl_partition_block's parts in every field and message: each
+ * kind, grids whose rows the ranks do not divide, blocks longer than twice
+ * the stencil's reach, shorter than a plane and shorter than a line. */
+TL_TEST(block_stats_from_stencil_exact)
+{
+    static const struct {
+        tl_gen_kind kind;
+        double param;
+        int n[6];
+    } cases[] = {
+        {TL_GEN_POISSON7, 0, {1, 2, 5, 7, 13, 24}},
+        {TL_GEN_POISSON27, 0, {2, 3, 5, 7, 10, 13}},
+        {TL_GEN_CONVDIFF, 0.5, {2, 5, 7, 11, 13, 0}},
+        {TL_GEN_CONVDIFF, 0, {4, 9, 0}},
+        {TL_GEN_HETERO2D, 4, {1, 3, 9, 23, 40, 97}},
+    };
+    static const int ranks[] = {1, 2, 3, 7, 64};
+    int compared = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int i = 0; i < 6 && cases[c].n[i]; i++) {
+            tl_gen g = {.kind = cases[c].kind, .n = cases[c].n[i], .peclet = cases[c].param};
+            int64_t rows = tl_gen_nrows(&g);
+            int *part = malloc((size_t)rows * sizeof *part);
+            TL_ASSERT(part);
+            for (size_t k = 0; k < sizeof ranks / sizeof ranks[0]; k++) {
+                if (ranks[k] > rows) continue;
+                tl_mmatrix m = {.gen = &g};
+                tl_mpart ref, fast;
+                TL_ASSERT_OK(tl_partition_block(rows, ranks[k], part));
+                TL_ASSERT_OK(tl_mpart_compute(&m, part, ranks[k], &ref));
+                TL_ASSERT_OK(tl_mpart_block_gen(&g, ranks[k], &fast));
+                char why[256];
+                TL_ASSERT_MSG(same_stats(&fast, &ref, why, sizeof why), "%s n=%d, %d ranks (stencil/row by row): %s",
+                              tl_gen_kind_name(g.kind), cases[c].n[i], ranks[k], why);
+                tl_mpart_free(&ref);
+                tl_mpart_free(&fast);
+                compared++;
+            }
+            free(part);
+        }
+    TL_ASSERT_EQ(compared, 112);
+    /* more parts than rows, as tl_mpart_compute refuses it */
+    tl_gen g = {.kind = TL_GEN_POISSON7, .n = 2};
+    tl_mpart ps;
+    TL_ASSERT(tl_mpart_block_gen(&g, 9, &ps) == TL_ERR_INVAL);
 }
 
 static tl_mcalib test_calib(void)
@@ -922,17 +1008,33 @@ TL_TEST(readme_names_the_model)
     free(r);
 }
 
-/* A matrix whose partition does not fit in memory is refused in one line
- * before the preamble (address space capped at 2 GB: 1024^3 rows need 4.3
- * GB). Before, the preamble and the table's header were printed and then
- * "out of memory for a 1073741824-row partition". */
+/* A partition that needs the matrix in memory (METIS) and does not fit is
+ * refused in one line before the preamble (address space capped at 2 GB:
+ * 1024^3 rows need 24 GiB as a CSR). */
 TL_TEST(partition_memory_checked_first)
 {
     need_simgrid();
-    tl_test_output r = tl_test_capture("ulimit -v 2000000; %s/trilap-model solver --gpus 4 --matrix gen:poisson7:1024",
-                                       tl_test_env("TL_BIN", "bin"));
-    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "out of memory for the partition of gen:poisson7:1024"),
+    tl_test_output r = tl_test_capture(
+        "ulimit -v 2000000; %s/trilap-model solver --gpus 4 --matrix gen:poisson7:1024 --partition metis",
+        tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "a generated matrix of 1073741824 rows needs"),
                   "rc %d\n%.400s\n%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+/* The block partition of a generated matrix needs no array per row: 1024^3
+ * rows on up to 256 GPUs are predicted in an address space capped at 2 GB.
+ * Before, "out of memory for the partition of gen:poisson7:1024" (the
+ * partition alone 4.3 GB; the statistics row by row 13 GB and a minute). */
+TL_TEST(block_partition_of_generated_rows_small)
+{
+    need_simgrid();
+    tl_test_output r = tl_test_capture("ulimit -v 2000000; %s/trilap-model solver --gpus 4,256 --matrix "
+                                       "gen:poisson7:1024 --iters 2 --schedules two-stream",
+                                       tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# matrix: gen:poisson7:1024, 1073741824 rows, partition block") &&
+                      strstr(r.out, "\n   256   two-stream ") && strstr(r.out, "# 2 rows (predicted)"),
+                  "rc %d\n%.3000s\n%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
 }
 
@@ -998,4 +1100,5 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
-             readme_names_the_model, partition_memory_checked_first)
+             readme_names_the_model, partition_memory_checked_first, block_stats_from_stencil_exact,
+             block_partition_of_generated_rows_small)

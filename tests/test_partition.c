@@ -30,6 +30,27 @@ TL_TEST(block_partition)
     TL_ASSERT(tl_partition_block(10, 0, part) != TL_OK);
 }
 
+/* The blocks without a row array (trilap-model's statistics of 10^9 rows):
+ * each part's first row and each row's owner as tl_partition_block puts
+ * them, for rows the parts divide or not, and more parts than rows. */
+TL_TEST(block_partition_ranges)
+{
+    static const int sizes[][2] = {{10, 3}, {12, 4}, {1000, 7}, {2, 4}, {64, 64}, {5, 1}};
+    int part[1000];
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        int n = sizes[c][0], np = sizes[c][1];
+        TL_ASSERT_OK(tl_partition_block(n, np, part));
+        TL_ASSERT_EQ(tl_partition_block_first(n, np, 0), 0);
+        TL_ASSERT_EQ(tl_partition_block_first(n, np, np), n);
+        for (int i = 0; i < n; i++) {
+            int p = tl_partition_block_owner(n, np, i);
+            TL_ASSERT_MSG(p == part[i] && tl_partition_block_first(n, np, p) <= i &&
+                              i < tl_partition_block_first(n, np, p + 1),
+                          "n=%d, %d parts, row %d: owner %d, block part %d", n, np, i, p, part[i]);
+        }
+    }
+}
+
 TL_TEST(symmetrised_graph)
 {
     /* nonsymmetric pattern with a diagonal and a duplicate-by-symmetry edge */
@@ -230,6 +251,6 @@ TL_TEST(metis_stub_or_single_part)
     tl_csr_free(&a);
 }
 
-TL_TEST_MAIN(block_partition, symmetrised_graph, stats_on_grid, stats_of_one_part, metis_1138_bus,
+TL_TEST_MAIN(block_partition, block_partition_ranges, symmetrised_graph, stats_on_grid, stats_of_one_part, metis_1138_bus,
              metis_generated_and_nonsymmetric, partition_file_round_trip, partition_file_errors,
              metis_stub_or_single_part)

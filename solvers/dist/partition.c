@@ -12,13 +12,24 @@
 #include <metis.h>
 #endif
 
+int64_t tl_partition_block_first(int64_t n, int nparts, int p)
+{
+    int64_t base = n / nparts, extra = n % nparts;
+    return p * base + (p < extra ? p : extra);
+}
+
+int tl_partition_block_owner(int64_t n, int nparts, int64_t i)
+{
+    int64_t base = n / nparts, extra = n % nparts, longer = extra * (base + 1);
+    return (int)(i < longer ? i / (base + 1) : extra + (i - longer) / base);
+}
+
 tl_status tl_partition_block(int64_t n, int nparts, int *part)
 {
     TL_INPUT_CHECK(nparts >= 1 && n >= 0, TL_ERR_INVAL, "nparts=%d n=%lld", nparts, (long long)n);
-    int64_t base = n / nparts, extra = n % nparts, i = 0;
     for (int p = 0; p < nparts; p++)
-        for (int64_t k = 0; k < base + (p < extra); k++)
-            part[i++] = p;
+        for (int64_t i = tl_partition_block_first(n, nparts, p); i < tl_partition_block_first(n, nparts, p + 1); i++)
+            part[i] = p;
     return TL_OK;
 }
 

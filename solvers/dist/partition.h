@@ -19,6 +19,10 @@ typedef enum {
 
 /* Contiguous blocks of n/nparts rows (the first n % nparts one longer). */
 tl_status tl_partition_block(int64_t n, int nparts, int *part);
+/* The same blocks without a row array: the first row of part p (p = nparts
+ * gives n), and the part that holds row i (0 <= i < n, nparts >= 1). */
+int64_t tl_partition_block_first(int64_t n, int nparts, int p);
+int tl_partition_block_owner(int64_t n, int nparts, int64_t i);
 /* METIS; nparts == 1 gives all zeros without calling METIS. Returns
  * TL_ERR_UNSUPPORTED when built without METIS. */
 tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *part);
