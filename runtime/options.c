@@ -511,6 +511,14 @@ static void put_wrapped(FILE *out, const char *text, int col)
     fputc('\n', out);
 }
 
+/* A help text that gives its own default ("[16]; energy: [64]"): a
+ * bracket after a blank or first. One inside a word is syntax
+ * (gen:KIND:N[:PECLET], trilap[:T]), and hid the table's default. */
+static int states_default(const char *help)
+{
+    return help && (help[0] == '[' || strstr(help, " ["));
+}
+
 static void help_line(FILE *out, char short_name, const char *lhs_long, const char *lhs_arg,
                       const char *help, const char *choices, const char *def)
 {
@@ -531,7 +539,7 @@ static void help_line(FILE *out, char short_name, const char *lhs_long, const ch
     }
     size_t len = (size_t)snprintf(text, n, "%s", help ? help : "");
     if (choices) len += (size_t)snprintf(text + len, n - len, "%s(%s)", len ? " " : "", choices);
-    if (def && !(help && strchr(help, '['))) snprintf(text + len, n - len, "%s[%s]", len ? " " : "", def);
+    if (def && !states_default(help)) snprintf(text + len, n - len, "%s[%s]", len ? " " : "", def);
     put_wrapped(out, text, HELP_COL);
     free(text);
 }

@@ -14,7 +14,8 @@
 typedef struct bench_opts {
     int64_t ring_bytes, reps;
     double tol;
-    const char *out;
+    const char *out, *kind;
+    int64_t points;
     int schedule; /* SCHED_* */
     int verify, prio;
 } bench_opts;
@@ -38,6 +39,11 @@ static const tl_option bench_table[] = {
      .help = "check every result"},
     {.name = "prio", .short_name = 'p', .type = TL_OPT_FLAG, .offset = offsetof(bench_opts, prio),
      .help = "stream priorities"},
+    /* brackets of a syntax (N[:X]) state no default; " [16]" does */
+    {.name = "kind", .type = TL_OPT_STRING, .offset = offsetof(bench_opts, kind), .def = "gen:7", .metavar = "SPEC",
+     .help = "gen:N[:X] or a file"},
+    {.name = "points", .type = TL_OPT_INT, .offset = offsetof(bench_opts, points), .def = "16",
+     .help = "time: points per axis [16]; energy: [64]", .min = 1, .max = 4096},
 };
 
 typedef struct fixture {
@@ -254,6 +260,8 @@ TL_TEST(help_lists_options_with_defaults)
                           "      --verify",
                           "check every result [on]\n",
                           "stream priorities [off]\n",
+                          "gen:N[:X] or a file [gen:7]\n",
+                          "time: points per axis [16]; energy: [64]\n",
                           "\nLaunch:\n",
                           "  -g, --gpus N",
                           "--launcher auto|threads|mpi",
