@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config.h"
 
@@ -73,7 +74,7 @@ static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t n
     }
 #else
     size_t n = strlen(path);
-    if (in->gz || (n > 3 && strcmp(path + n - 3, ".gz") == 0)) {
+    if (in->gz || (n > 3 && strcasecmp(path + n - 3, ".gz") == 0)) { /* tl_out_names_gzip's rule */
         tl_gzin_close(in);
         snprintf(why, nwhy, "reading gzip needs zlib (built without it)");
         return TL_ERR_UNSUPPORTED;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -291,10 +292,15 @@ static ssize_t gz_write(void *gz, const char *buf, size_t n)
 static int gz_close(void *gz) { return gzclose(gz) == Z_OK ? 0 : -1; }
 #endif
 
-tl_status tl_out_open_text(tl_out *o, const char *path, FILE **text)
+int tl_out_names_gzip(const char *path)
 {
     size_t n = strlen(path);
-    int gz = n > 3 && !strcmp(path + n - 3, ".gz");
+    return n > 3 && !strcasecmp(path + n - 3, ".gz");
+}
+
+tl_status tl_out_open_text(tl_out *o, const char *path, FILE **text)
+{
+    int gz = tl_out_names_gzip(path);
 #if !TL_HAVE_ZLIB
     TL_CHECK(!gz, TL_ERR_UNSUPPORTED, "%s: writing gzip needs zlib (built without it)", path);
 #endif

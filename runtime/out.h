@@ -36,8 +36,11 @@ tl_status tl_mkdir_parent(const char *path);
 /* Open `path` for writing, making the folders it goes in; o->f takes
  * the text. */
 tl_status tl_out_open(tl_out *o, const char *path);
+/* Whether path names a gzip file: it ends in .gz, in any case (X.JSON.GZ
+ * held plain text where .gz alone was gzip'd). */
+int tl_out_names_gzip(const char *path);
 /* As tl_out_open, *text the stream to write: gzip'd through zlib where
- * the name ends in .gz (a stream of its own over the file's descriptor,
+ * the name ends in .gz (tl_out_names_gzip; a stream of its own over the file's descriptor,
  * ended by tl_out_close before the file is put in place), else o->f.
  * Without zlib a .gz name is refused, naming the path. */
 tl_status tl_out_open_text(tl_out *o, const char *path, FILE **text);

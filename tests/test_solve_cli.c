@@ -456,6 +456,12 @@ TL_TEST(solution_file_solves_the_system)
                             d),
                  0);
     TL_ASSERT_MSG(!strstr(out_buf, "solution:"), "a device said as a file written:\n%s", out_buf);
+    /* .gz in any case is gzip (g.CSV.GZ held plain text), and each run's name
+     * goes before it */
+    TL_ASSERT_EQ(run("%s " QUICK " --solver bicgstab,pipebicgstab --history %s/u.CSV.GZ %s", bin(), d,
+                     tl_test_matrix("ani1_nonsymm.mtx")),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && gzip -t < u.bicgstab.CSV.GZ && gzip -t < u.pipebicgstab.CSV.GZ", d), 0);
     /* /dev/null kept its name for each run: as root /dev/null.bicgstab was made */
     TL_ASSERT_EQ(tl_test_sh("test ! -e /dev/null.bicgstab && test ! -e /dev/null.pipebicgstab"), 0);
     /* an output over an input: the solution that restarts a run, written

@@ -561,7 +561,7 @@ static void per_solver_path(char *buf, size_t n, const char *path, const solve_o
     if (!strcmp(path, "/dev/null")) name[0] = '\0'; /* it takes every run's output (as root /dev/null.cg was made) */
     const char *slash = strrchr(path, '/');
     size_t b = slash ? (size_t)(slash + 1 - path) : 0, len = strlen(path);
-    size_t end = len - b > 3 && !strcmp(path + len - 3, ".gz") ? len - 3 : len, at = end;
+    size_t end = len - b > 3 && tl_out_names_gzip(path) ? len - 3 : len, at = end;
     for (size_t k = end; k > b + 1; k--) /* a name's leading dot starts no extension */
         if (path[k - 1] == '.') {
             at = k - 1;

@@ -10,6 +10,7 @@
 
 #include "solvers/matrix/mmio.h"
 #include "runtime/hostmem.h"
+#include "runtime/out.h"
 #include "solvers/matrix/outfile.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -94,7 +95,7 @@ tl_status tl_bin_write(const char *path, const tl_csr *a, uint32_t flags)
     tl_status st = TL_OK;
     unsigned char hdr[TL_BIN_HEADER_BYTES] = {0};
     tl_bin_sum s;
-    TL_INPUT_CHECK(!tl_path_has_suffix(path, ".gz"), TL_ERR_INVAL,
+    TL_INPUT_CHECK(!tl_out_names_gzip(path), TL_ERR_INVAL,
                    "%s: the binary format is not compressed", path);
     tl_bin_sum_init(&s);
     tl_bin_sum_update(&s, a->rowptr, (size_t)a->nrows + 1);

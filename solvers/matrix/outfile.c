@@ -43,7 +43,7 @@ tl_status tl_outfile_open(const char *path, tl_outfile **out)
         return st;
     }
     f->path = f->out.path;
-    if (tl_path_has_suffix(path, ".gz")) {
+    if (tl_out_names_gzip(path)) {
 #if TL_HAVE_ZLIB
         int fd = dup(fileno(f->out.f));
         f->gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
