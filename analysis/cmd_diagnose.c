@@ -637,14 +637,22 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
 /* A rank without GPU lanes (trilap-solve --backend host, the FDTD on the
  * CPU) computes and communicates on the host: nothing is staged, no stream
  * is serialised, and the remedies (NCCL, a GPU per rank) are not its. */
-static int host_only_rank(const diag_state *s, size_t r, measured *mv)
+static const char host_only_why[] =
+    "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU and there "
+    "are no GPU streams whose communication it could serialise)";
+
+static int host_only_rank_because(const diag_state *s, size_t r, measured *mv, const char *why)
 {
     if (!tl_an_rank_host_only(&s->res[r])) return 0;
     mv->value = NAN;
     also(mv, "a host-only rank: no GPU, its host computes and communicates");
-    mv->na = "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU "
-             "and there are no GPU streams whose communication it could serialise)";
+    mv->na = why;
     return 1;
+}
+
+static int host_only_rank(const diag_state *s, size_t r, measured *mv)
+{
+    return host_only_rank_because(s, r, mv, host_only_why);
 }
 
 static int serial_common(const diag_state *s, size_t r, measured *mv, int by_host)
@@ -726,6 +734,12 @@ static int v_nohide(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     double cm = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMM_ALL)), cp = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMPUTE));
     double h = 100 * tl_an_m_hidden(m);
+    /* hidden is communication under GPU compute, which a host-only rank
+     * has none of (its "compute 0.0 % of W" made it an ok, not a verdict) */
+    if (host_only_rank_because(s, r, mv,
+                               "host-only (no GPU lanes: no GPU compute its communication could hide under; hidden "
+                               "counts GPU compute only)"))
+        return 0;
     mv->value = h;
     also(mv, "comm %.1f, compute %.1f %% of W %s %g", cm, cp,
          cm >= o->min_comm_share && cp >= o->min_comm_share ? ">=" : "<", o->min_comm_share);
@@ -956,6 +970,9 @@ typedef struct rule {
     const char *headline;  /* FINDING */
     const char *evidence;  /* the evidence's heading */
     const char *remedy;
+    /* the remedy on host-only ranks, where it differs: the other points at
+     * rules or figures that are n/a there (host-staging, U_compute) */
+    const char *remedy_host;
     const char *ok;        /* what an ok means */
 } rule;
 
@@ -989,6 +1006,9 @@ static const rule rules[] = {
      .remedy = "overlap it with work that does not need its data (interior rows of the SpMV while the halo moves, "
                "the pipelined methods' SpMV under the reduction); where the host carries it (staging), see "
                "host-staging; where ranks wait for each other, see late-ranks.",
+     .remedy_host = "overlap it with work that does not need its data: post the halo exchange, compute the interior "
+                    "rows of the SpMV, then wait (the pipelined methods hide the reduction under the SpMV likewise); "
+                    "where ranks wait for each other, see late-ranks.",
      .ok = "exposed communication stays below the threshold"},
     {.name = "late-ranks", .measure = "waiting % of comm", .option = "wait-share",
      .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
@@ -1000,6 +1020,11 @@ static const rule rules[] = {
                "iteration (overlap's U_compute): a rank with more rows or nonzeros arrives last, so balance the "
                "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
                "shared GPU, OS noise).",
+     .remedy_host = "the operation cannot move data before every rank has joined it. Compare the ranks' time outside "
+                    "communication per iteration (overlap's idle / iters: a host-only rank computes on its host, "
+                    "which no GPU lane records, so U_compute is 0 there): a rank with more rows or nonzeros arrives last, so "
+                    "balance the partition (METIS with weights); equal time means host-side delays (ranks sharing "
+                    "cores, OS noise).",
      .ok = "no rank's matched communication waits for others at or above the threshold"},
     {.name = "queued-communication", .measure = "queued % of W", .option = "queued-share",
      .thr = offsetof(diag_opts, queued_share), .verdict = v_queued,
@@ -1051,11 +1076,16 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
         else snprintf(hid, sizeof hid, "- (no communication)");
         if (isfinite(c)) snprintf(cc, sizeof cc, "%.1f%%", 100 * c);
         else snprintf(cc, sizeof cc, "- (no %s)", tl_an_m_union(m, TL_AN_C_P2P_ALL) ? "collective" : "p2p");
-        printf("# rank %d: window %.1f us, %zu iterations; compute %.1f%%, p2p %.1f%%, coll %.1f%%, exposed "
+        /* compute is GPU compute: a host-only rank has none to measure (its
+         * host's is no GPU lane), and "0.0%" said its host did not compute */
+        char cp[64];
+        if (tl_an_rank_host_only(&res[r])) snprintf(cp, sizeof cp, "n/a (a host-only rank: no GPU compute)");
+        else snprintf(cp, sizeof cp, "%.1f%%", 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w);
+        printf("# rank %d: window %.1f us, %zu iterations; compute %s, p2p %.1f%%, coll %.1f%%, exposed "
                "communication %.1f%%, idle %.1f%% of the window; hidden %s, comm_comm %s, triple %.2f%%\n",
-               res[r].meta.rank, US(m->w), res[r].nslices, 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w,
-               100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w, 100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w,
-               100 * tl_an_m_exposed(m) / w, 100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
+               res[r].meta.rank, US(m->w), res[r].nslices, cp, 100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w,
+               100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w, 100 * tl_an_m_exposed(m) / w,
+               100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
     }
 }
 
@@ -1113,6 +1143,21 @@ static void na_add(not_applied *na, int rank, const char *why)
     na->n++;
 }
 
+/* A finding with the remedy of the ranks it fired on: a host-only rank's
+ * where it has its own (fired_host: those ranks), the rule's elsewhere. */
+static void print_finding(int nfind, const rule *ru, const evidence *ev, int any_gpu, const not_applied *fired_host)
+{
+    printf("FINDING %d [%s]: %s\n  %s\n%s", nfind, ru->name, ru->headline, ru->evidence ? ru->evidence : "evidence:",
+           ev->text);
+    if (any_gpu) printf("  remedy: %s\n", ru->remedy);
+    if (fired_host->n && any_gpu)
+        printf("  remedy on host-only rank%s %s: %s\n", fired_host->n > 1 ? "s" : "", fired_host->ranks,
+               ru->remedy_host);
+    else if (fired_host->n)
+        printf("  remedy: %s\n", ru->remedy_host);
+    putchar('\n');
+}
+
 static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size_t nr)
 {
     tl_status st = TL_OK;
@@ -1155,12 +1200,16 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
         const rule *ru = &rules[i];
         ev->len = 0;
         ev->text[0] = '\0';
-        int any = 0;
-        not_applied na = {0};
+        int any = 0, any_gpu = 0;
+        not_applied na = {0}, fired_host = {0};
         for (size_t r = 0; r < nr; r++) {
             measured mv = {.value = NAN, .also = "-"};
             int found = ru->verdict(s, r, &mv, ev);
             any |= found;
+            if (found && ru->remedy_host && tl_an_rank_host_only(&s->res[r]))
+                na_add(&fired_host, s->rd[r].rank, NULL);
+            else
+                any_gpu |= found;
             if (mv.na) na_add(&na, s->rd[r].rank, mv.na);
             TL_TRYGOTO(tl_an_table_row(t), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->name), st, fail);
@@ -1172,8 +1221,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
             TL_TRYGOTO(tl_an_table_str(t, mv.also), st, fail);
         }
         if (any)
-            printf("FINDING %d [%s]: %s\n  %s\n%s  remedy: %s\n\n", ++nfind, ru->name, ru->headline,
-                   ru->evidence ? ru->evidence : "evidence:", ev->text, ru->remedy);
+            print_finding(++nfind, ru, ev, any_gpu, &fired_host);
         else if (na.n == nr)
             printf("n/a [%s]: does not apply: rank%s %s %s %s\n", ru->name, nr > 1 ? "s" : "", na.ranks,
                    nr > 1 ? "are" : "is", na.why);

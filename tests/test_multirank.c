@@ -278,7 +278,7 @@ TL_TEST(host_ranks_communication_counted)
     char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     for (int r = 0; r < 2; r++)
         TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
-    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 6, "%s", o);
+    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 8, "%s", o);
     /* and the summary says so, not "ok": before, "ok [host-staging]: the host
      * carries communication less than the threshold" beside a host carrying
      * most of the window */
@@ -326,6 +326,46 @@ TL_TEST(host_ranks_communication_counted)
  * start, in one line naming it, and no rank's trace is written (before:
  * found at the end, by the rename of that rank's trace alone, after the
  * whole run). */
+/* The remedy of a finding on host-only ranks points only at what applies
+ * there: exposed-communication said "see host-staging" and late-ranks
+ * "compare U_compute", a rule and a figure n/a on such ranks; the summary
+ * said "compute 0.0%" of a host that computes (its compute is no GPU
+ * lane's), and no-comm-compute-overlap was "ok" for "compute 0.0 % of W". */
+TL_TEST(host_ranks_remedies_apply)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/hostonly", tl_test_tmpdir());
+    synth(dir, "host-only", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "late-ranks", 0), "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "see host-staging") && !strstr(o, "(overlap's U_compute)"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  remedy: overlap it with work that does not need its data: post the halo exchange"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  remedy: the operation cannot move data before every rank has joined it. Compare the "
+                            "ranks' time outside communication per iteration (overlap's idle / iters"),
+                  "%s", o);
+    for (int r = 0; r < 2; r++) {
+        char key[96];
+        snprintf(key, sizeof key, "# rank %d: window 1440.0 us, 20 iterations; compute n/a (a host-only rank: ", r);
+        TL_ASSERT_MSG(strstr(o, key), "%s", o);
+        TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", r), "n/a"), "%s", o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "compute 0.0"), "%s", o);
+    free(o);
+    /* a GPU rank beside a host-only one: each its own remedy */
+    snprintf(dir, sizeof dir, "%s/mixed", tl_test_tmpdir());
+    synth(dir, "mixed-host", 2, 20);
+    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "see host-staging; where ranks wait for each other, see late-ranks.\n  remedy on "
+                            "host-only rank 1: overlap it with work that does not need its data: post the halo"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "# rank 0: window 1440.0 us, 20 iterations; compute 55.6%, "), "%s", o);
+    TL_ASSERT_MSG(fired(o, "no-comm-compute-overlap", 0), "%s", o);
+    TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", 1), "n/a"), "%s", o);
+    free(o);
+}
+
 TL_TEST(a_rank_that_cannot_trace_stops_all)
 {
     static const char *const runs[] = {
@@ -607,5 +647,5 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, host_ranks_remedies_apply, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, every_committed_trace_loads)
