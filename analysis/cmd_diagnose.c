@@ -461,16 +461,31 @@ fail:
  * group 0 (default_pg, ranks 0-1) on stream 40" where the trace names it,
  * "ncclDevKernel_AllReduce_Sum_f64_RING_LL (kernel) on the coll stream
  * 14" where only the kernel says. */
+/* Names in findings are whole: the user finds the kernel or operation by
+ * them (starvation cut them at 60 characters, the CSV too). A buffer of
+ * DIAG_NAME_LEN holds any name a trace gives in practice; one longer still
+ * ends in "..." rather than stopping mid-word unmarked. */
+enum { DIAG_NAME_LEN = 1024 };
+
+static void name_fit(char *out, size_t n, int len)
+{
+    if (len >= 0 && (size_t)len < n) return;
+    if (n > 4) memcpy(out + n - 4, "...", 4);
+}
+
 static void op_name(const diag_state *s, const op_acc *a, char *out, size_t n)
 {
+    int len;
     if (a->named && a->stream)
-        snprintf(out, n, "%s on stream %llu", tl_an_names_get(s->names, a->label), (unsigned long long)a->stream);
+        len = snprintf(out, n, "%s on stream %llu", tl_an_names_get(s->names, a->label),
+                       (unsigned long long)a->stream);
     else if (a->named)
-        snprintf(out, n, "%s (the host)", tl_an_names_get(s->names, a->label));
+        len = snprintf(out, n, "%s (the host)", tl_an_names_get(s->names, a->label));
     else
-        snprintf(out, n, "%.80s (kernel; the trace names no operation) on the %s stream %llu",
-                 tl_an_names_short(s->names, a->kernel), tl_role_name((tl_role)a->lane),
-                 (unsigned long long)a->stream);
+        len = snprintf(out, n, "%s (kernel; the trace names no operation) on the %s stream %llu",
+                       tl_an_names_short(s->names, a->kernel), tl_role_name((tl_role)a->lane),
+                       (unsigned long long)a->stream);
+    name_fit(out, n, len);
 }
 
 /* Launch-bound compute: gaps between consecutive kernels of the compute lane. */
@@ -572,7 +587,7 @@ static void say(evidence *e, const char *fmt, ...)
  * condition), so a value past the threshold beside "ok" says why. */
 typedef struct measured {
     double value;
-    char also[160];
+    char also[DIAG_NAME_LEN + 160]; /* a kernel's name whole (starvation's) */
     const char *na; /* the rule does not apply to the rank by design: why (NULL: it applies) */
 } measured;
 
@@ -581,8 +596,9 @@ static void also(measured *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m->also, sizeof m->also, fmt, ap);
+    int len = vsnprintf(m->also, sizeof m->also, fmt, ap);
     va_end(ap);
+    name_fit(m->also, sizeof m->also, len);
 }
 
 /* ">=" when x passes a lower bound, "<" when it does not. */
@@ -621,7 +637,7 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
 {
     size_t idx[3];
     size_t m = top_ops(d, off, idx, 3);
-    char nm[320];
+    char nm[DIAG_NAME_LEN];
     for (size_t i = 0; i < m; i++) {
         const op_acc *a = &d->acc[idx[i]];
         op_name(s, a, nm, sizeof nm);
@@ -702,7 +718,7 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
             US(d->ex_coll[1] - d->w0));
     for (int k = 0; k < 2 && d->ex_iter >= 0; k++)
         if (d->ex_label[k] >= 0) {
-            char nm[320];
+            char nm[DIAG_NAME_LEN];
             op_name(s, &d->acc[d->ex_label[k]], nm, sizeof nm);
             say(e, "      its %s: %s\n", k ? "collective" : "p2p", nm);
         }
@@ -791,7 +807,7 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
     if (res->split.worst != SIZE_MAX) {
         const tl_an_op *op = &s->ops->op[res->split.worst];
         int64_t worst_delay = op->arrive - op->first;
-        char nm[320];
+        char nm[DIAG_NAME_LEN];
         if (op->named) {
             say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us after the first\n",
                 tl_an_names_get(s->names, op->label), (long long)op->k, (long long)op->group,
@@ -835,17 +851,18 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
         d->rank, nq, US(q), mv->value);
     size_t idx[3];
     size_t m = top_ops(d, offsetof(op_acc, queued), idx, 3);
-    char nm[320];
+    char nm[DIAG_NAME_LEN];
     for (size_t i = 0; i < m; i++) {
         const op_acc *a = &d->acc[idx[i]];
         op_name(s, a, nm, sizeof nm);
-        char behind[400];
+        char behind[DIAG_NAME_LEN];
         if (a->worst_q_op != SIZE_MAX && d->acc[a->worst_q_op].named) {
-            char bn[320];
+            char bn[DIAG_NAME_LEN];
             op_name(s, &d->acc[a->worst_q_op], bn, sizeof bn);
             snprintf(behind, sizeof behind, "%s", bn);
         } else {
-            snprintf(behind, sizeof behind, "kernel %.80s", tl_an_names_short(s->names, a->worst_q_behind));
+            name_fit(behind, sizeof behind,
+                     snprintf(behind, sizeof behind, "kernel %s", tl_an_names_short(s->names, a->worst_q_behind)));
         }
         say(e, "      %s %s: %zu of %zu queued, %.1f us in all; longest %.1f us (iteration %lld) behind %s\n",
             i ? "then" : "most:", nm, a->nqueued, a->n, US(a->queued), US(a->worst_q), (long long)a->worst_q_iter,
@@ -893,11 +910,13 @@ static int starve_figures(const diag_state *s, const rank_diag *d, starve_acc *s
  * with its size where the trace names it. */
 static void starve_name(const diag_state *s, const starve_acc *sa, char *out, size_t n)
 {
+    int len;
     if (sa->by_op)
-        snprintf(out, n, "%s, kernel %.60s", tl_an_names_get(s->names, sa->label),
-                 tl_an_names_short(s->names, sa->name));
+        len = snprintf(out, n, "%s, kernel %s", tl_an_names_get(s->names, sa->label),
+                       tl_an_names_short(s->names, sa->name));
     else
-        snprintf(out, n, "%.60s", tl_an_names_short(s->names, sa->name));
+        len = snprintf(out, n, "%s", tl_an_names_short(s->names, sa->name));
+    name_fit(out, n, len);
 }
 
 /* Starvation fires on a kernel when both its ratio and its extra time pass
@@ -912,7 +931,7 @@ static int v_starve(const diag_state *s, size_t r, measured *mv, evidence *e)
     int found = 0;
     starve_fig shown = {0};
     const starve_acc *shown_acc = NULL;
-    char nm[400];
+    char nm[DIAG_NAME_LEN];
     mv->value = NAN;
     for (size_t a = 0; a < d->nst; a++) {
         starve_acc *sa = (starve_acc *)&d->st[a];

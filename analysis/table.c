@@ -131,7 +131,7 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
 
 /* Text columns wider than this are cut in the printed table (the CSV keeps
  * every character) and the footer says so: a C++ kernel name can run to
- * hundreds of characters. */
+ * hundreds of characters. The last column is not cut: it pushes nothing. */
 enum { MAX_TEXT_W = 60 };
 
 /* Characters of UTF-8 text (the traces' names are UTF-8: the readers
@@ -156,7 +156,8 @@ static void put_text(FILE *out, const char *s, size_t n)
     }
 }
 
-static void put_cell(FILE *out, const col *c, size_t w, const char *s)
+/* last: the row's last printed cell, whole and unpadded when text */
+static void put_cell(FILE *out, const col *c, size_t w, const char *s, int last)
 {
     size_t len = text_width(s);
     if (!c->text) {
@@ -164,6 +165,10 @@ static void put_cell(FILE *out, const col *c, size_t w, const char *s)
         return;
     }
     fputc(' ', out);
+    if (last) {
+        put_text(out, s, len);
+        return;
+    }
     if (len > w) {
         put_text(out, s, w - 3);
         fputs("...", out);
@@ -184,12 +189,17 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         free(w);
         return;
     }
+    /* the last printed column, when text, is never cut: nothing after it
+     * goes out of line (diagnose's other_conditions, which name a kernel) */
+    size_t last = t->ncols;
+    for (size_t j = 0; j < t->ncols; j++)
+        if (t->cols[j].text != 2) last = j;
     for (size_t j = 0; j < t->ncols; j++) {
         w[j] = strlen(t->cols[j].name);
         if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
         for (size_t i = 0; i < t->nrows; i++) {
             size_t len = text_width(cell(t, i, j));
-            if (t->cols[j].text && len > MAX_TEXT_W) {
+            if (t->cols[j].text && j != last && len > MAX_TEXT_W) {
                 ncut[j]++;
                 len = MAX_TEXT_W;
             }
@@ -201,14 +211,14 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         for (size_t j = 0; j < t->ncols; j++) {
             if (t->cols[j].text == 2) continue;
             const char *s = row == 0 ? t->cols[j].name : (t->cols[j].unit[0] ? t->cols[j].unit : "-");
-            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", (int)w[j], s);
+            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", j == last && t->cols[j].text ? 0 : (int)w[j], s);
         }
         fputc('\n', out);
     }
     for (size_t i = 0; i < t->nrows; i++) {
         fputc(' ', out);
         for (size_t j = 0; j < t->ncols; j++)
-            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], cell(t, i, j));
+            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], cell(t, i, j), j == last);
         fputc('\n', out);
     }
     fprintf(out, "# %zu rows\n", t->nrows);

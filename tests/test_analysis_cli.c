@@ -253,7 +253,7 @@ TL_TEST(diagnose_other_rules)
  * waits for rank 1, which starts at 6 us (rank 0's kernel spans 6.5 us over
  * compute, but the work is 1 us, after the compute kernel); `slow` - both
  * start at 0.5 us and work 5 us under compute. */
-static void peer_run(const char *dir, int slow)
+static void peer_run_named(const char *dir, int slow, const char *kernel)
 {
     char rows[2][4096];
     size_t len[2] = {0, 0};
@@ -272,11 +272,41 @@ static void peer_run(const char *dir, int slow)
             }
             len[r] += (size_t)snprintf(rows[r] + len[r], sizeof rows[r] - len[r],
                                        "%d,%d,1,compute,compute,kernel,tl_daxpy_kernel,%ld,%ld,1,-1,%d\n"
-                                       "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,%ld,%ld,2,-1,-1\n",
-                                       r, r, t, t + 6000, i, r, r, s0, e);
+                                       "%d,%d,2,p2p,p2p,kernel,%s,%ld,%ld,2,-1,-1\n",
+                                       r, r, t, t + 6000, i, r, r, kernel, s0, e);
         }
     trace(dir, 0, rows[0]);
     trace(dir, 1, rows[1]);
+}
+
+static void peer_run(const char *dir, int slow) { peer_run_named(dir, slow, "ncclDevKernel_SendRecv"); }
+
+/* A starved kernel's name is given whole, in the evidence, the table and
+ * the CSV: it was cut at 60 characters in all three ("..." in the table
+ * alone), leaving the user to guess which kernel it was. */
+TL_TEST(starvation_names_kernel_whole)
+{
+    const char *t = tl_test_tmpdir();
+    static const char kernel[] = "ncclDevKernel_SendRecv_fused_with_the_residual_norm_and_the_dot_product_of_pipe"
+                                 "lined_cg_variant_seven";
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/long", t);
+    snprintf(csv, sizeof csv, "%s/diag.csv", t);
+    peer_run_named(run, 1, kernel);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out");
+    char want[256];
+    snprintf(want, sizeof want, "    rank 0: %s: median 5.0 us over 5 instances", kernel);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    snprintf(want, sizeof want, "1.50 overlapped/alone  extra 20.0 %% of W >= 2 (%s)\n", kernel);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "cut to"), "%s", o);
+    free(o);
+    o = tl_test_read(csv);
+    snprintf(want, sizeof want, "starved-communication,1,FINDING,5.00,1.50,overlapped/alone,extra 20.0 %% of W >= 2 (%s)\n",
+             kernel);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    free(o);
 }
 
 TL_TEST(starvation_is_work_not_peer_wait)
@@ -1769,7 +1799,7 @@ TL_TEST(outputs_over_inputs_refused)
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
-             starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
+             starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
