@@ -164,8 +164,10 @@ typedef struct tl_an_meta {
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
     /* --align-clocks (tl_an_run_overlap): the offset to the first rank
      * estimated from the ends of clock_ends matched collectives and applied
-     * to the cross-rank figures; clock_ends 0: none estimated */
-    int64_t clock_est;
+     * to the cross-rank figures; clock_ends 0: none estimated. clock_ends_est
+     * is the estimate itself, which a rank reading rank 0's very clock
+     * (clock_shared) does not get: its clock_est is 0 */
+    int64_t clock_est, clock_ends_est;
     size_t clock_ends;
 } tl_an_meta;
 
@@ -358,7 +360,9 @@ typedef struct tl_an_ops {
     tl_an_op *op;     /* sorted by (group, name, k); times on the first rank's clock less offset */
     size_t nop, capop;
     size_t unmatched_names, unmatched_ops; /* (group, key)s whose count differs between ranks */
-    int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0 */
+    int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0;
+                       * 0 also for a rank that reads the first's very clock (clock_shared) */
+    int64_t *ends_est; /* [rank file]: the estimate, applied or not (data: the spread of the ends) */
     size_t offset_ends; /* matched operations the estimate rests on (0: none made) */
 } tl_an_ops;
 
@@ -367,7 +371,8 @@ typedef struct tl_an_ops {
  * each rank's clock offset to the first is estimated from the matched
  * operations' ends (tl_an_offset_median of the differences: a collective
  * ends on its ranks together) and the operations' times are put on the
- * first rank's clock. */
+ * first rank's clock; a rank whose metadata says it reads the first's
+ * very clock (clock_shared) keeps its times (ends_est holds the estimate). */
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o);
 void tl_an_ops_free(tl_an_ops *o);
 /* The median of n differences (sorts d), 0 for none: the offset estimate

@@ -167,6 +167,14 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
         rc = 1; /* before a trace is read: not an error after the report */
     } else if (outputs_refused_here(&cut, res, strstr(spec->program, " perfetto") || strstr(spec->program, " import"))) {
         rc = 1;
+    } else if (c->align_clocks && c->raw_clock) {
+        /* both used to be taken: offsets estimated on clocks the user asked
+         * to leave as they are */
+        fprintf(stderr, "%s: --align-clocks and --raw-clock contradict each other: --raw-clock keeps each rank on its "
+                        "own clock, --align-clocks puts every rank on the first's by offsets estimated from "
+                        "collective ends; give one (try --help)\n",
+                spec->program);
+        rc = 2;
     } else {
         rc = refuse_for_source(spec->program, res, c);
     }
