@@ -20,7 +20,7 @@ const tl_option tl_an_common_opts[] = {
              "together; the median) and apply it to the cross-rank figures (waiting, late ranks): for traces "
              "whose offsets nobody measured (PyTorch profiler)"},
     {.name = "csv", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, csv), .metavar = "FILE",
-     .help = "also write the main table as CSV (units in the column names)"},
+     .help = "also write the main table as CSV (units in the column names; a name ending in .gz: gzip'd)"},
     {.name = "iter-range", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
      .aliases = "iters", .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
     {.name = "launch-gap-us", .type = TL_OPT_DOUBLE, .offset = offsetof(tl_an_common, launch_gap_us), .def = "10",
@@ -98,14 +98,12 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
 }
 
 /* The table and file outputs, beyond what tl_opts_outputs_refused checks,
- * before any input is read; 1 after one line:
- * - a table's CSV is written plain, so a name ending in .gz would hold
- *   text that gunzip refuses (gz_output: the command's --output is gzip'd
- *   by its name, perfetto's JSON, or is a folder, import's);
- * - an output over a file the command reads (an input file, or a rank's
- *   trace or a Kineto JSON in an input folder): `perfetto RUN -o
- *   RUN/trace.rank0.csv.gz` exited 0 and left a run that no longer loads. */
-static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res, int gz_output)
+ * before any input is read; 1 after one line: an output over a file the
+ * command reads (an input file, or a rank's trace or a Kineto JSON in an
+ * input folder): `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and
+ * left a run that no longer loads. (A table's CSV named .gz is written
+ * gzip'd, tl_out_open_text, as perfetto's JSON is.) */
+static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
 {
     static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
@@ -122,12 +120,6 @@ static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res,
             const char *inputs[] = {in};
             int read_there = tl_trace_rank_of_name(base) >= 0 || tl_an_json_name(base);
             if ((!dir || read_there) && tl_out_replaces_input(spec->program, what, out, inputs, 1)) return 1;
-        }
-        size_t n = strlen(out);
-        if (n > 3 && !strcmp(out + n - 3, ".gz") && !(gz_output && !strcmp(names[j], "output"))) {
-            fprintf(stderr, "%s: %s %s: tables are written as plain CSV; give a name without .gz\n", spec->program,
-                    what, out);
-            return 1;
         }
     }
     return 0;
@@ -165,7 +157,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
-    } else if (outputs_refused_here(&cut, res, strstr(spec->program, " perfetto") || strstr(spec->program, " import"))) {
+    } else if (outputs_refused_here(&cut, res)) {
         rc = 1;
     } else if (c->align_clocks && c->raw_clock) {
         /* both used to be taken: offsets estimated on clocks the user asked

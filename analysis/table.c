@@ -255,21 +255,22 @@ static void csv_unit_name(FILE *f, const col *c)
 tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
 {
     tl_out o;
-    TL_TRY(tl_out_open(&o, path));
+    FILE *f = NULL;
+    TL_TRY(tl_out_open_text(&o, path, &f)); /* gzip'd for a .gz name */
     for (size_t j = 0; j < t->ncols; j++) {
-        if (j) fputc(',', o.f);
-        csv_unit_name(o.f, &t->cols[j]);
+        if (j) fputc(',', f);
+        csv_unit_name(f, &t->cols[j]);
     }
-    fputc('\n', o.f);
+    fputc('\n', f);
     for (size_t i = 0; i < t->nrows; i++) {
         for (size_t j = 0; j < t->ncols; j++) {
-            if (j) fputc(',', o.f);
+            if (j) fputc(',', f);
             /* a number that is not there is NaN, which gnuplot, pandas and R
              * read as missing; a text cell ("-" for no unit) is its text */
             const char *c = cell(t, i, j);
-            csv_field(o.f, t->cols[j].text || strcmp(c, "-") ? c : "NaN");
+            csv_field(f, t->cols[j].text || strcmp(c, "-") ? c : "NaN");
         }
-        fputc('\n', o.f);
+        fputc('\n', f);
     }
     TL_TRY(tl_out_close(&o, 1));
     return TL_OK;
