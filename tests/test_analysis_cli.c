@@ -1742,17 +1742,24 @@ TL_TEST(rank_file_given_alone)
     snprintf(run, sizeof run, "%s/run", t);
     trace(run, 0, "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
     trace(run, 1, "1,1,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
-    static const char *const cmds[] = {"overlap", "breakdown", "import -o %s/imp"};
+    /* compare too, first or second (it said "a file but no trace (a
+     * results file?)"), and alone ("no results file") */
+    static const char *const cmds[] = {"overlap", "breakdown", "import -o %s/imp", "compare %s/run",
+                                       "compare", "diagnose", "timeline -o %s/tl.csv"};
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
         char cmd[700];
         snprintf(cmd, sizeof cmd, cmds[k], t);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s/trace.rank1.csv", tl_test_bin(), cmd, run), 1);
         char *e = out_of(t, "err");
         snprintf(want, sizeof want, "%s/trace.rank1.csv: one rank's file (rank 1) of a trilap run: give the run's "
-                                    "folder, %s\n", run, run);
-        TL_ASSERT_MSG(strstr(e, want), "%s: %s", cmd, e);
+                                    "folder, %s", run, run);
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: %s", cmd, e);
         free(e);
     }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s/trace.rank1.csv %s", tl_test_bin(), run, run), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(tl_test_one_line(e, want), "%s", e);
+    free(e);
 }
 
 /* An output written over a file the command reads is refused before any
