@@ -424,7 +424,8 @@ tl_status tl_an_table_create(tl_an_table **t, const char *title);
 void tl_an_table_destroy(tl_an_table **t);
 /* Column with its unit ("us", "%", "" for none); right-aligned unless text
  * (1: text, cut to 60 characters when printed unless it is the last
- * printed column, the footer says how many;
+ * printed column, the footer says how many; 3: a label (a run's), printed
+ * whole, in double quotes when it holds a blank;
  * 2: text written to the CSV only). */
 tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text);
 tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)

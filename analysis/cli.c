@@ -300,10 +300,28 @@ static size_t tail_at(const char *p, size_t len, int k)
     return b;
 }
 
+/* An input's path as a label reads it: tidy_path's, and where a component
+ * is "." or ".." (breakdown ., ../x/..), the folder's real path, so that
+ * the label names the run ("three-split", not "."). */
+static void label_path(const char *in, char *out, size_t n)
+{
+    tidy_path(in, out, n);
+    int dots = 0;
+    for (const char *p = out;;) {
+        size_t k = strcspn(p, "/");
+        dots |= (k == 1 && p[0] == '.') || (k == 2 && p[0] == '.' && p[1] == '.');
+        if (!p[k]) break;
+        p += k + 1;
+    }
+    char *real = dots ? realpath(out, NULL) : NULL;
+    if (real) snprintf(out, n, "%s", real);
+    free(real);
+}
+
 void tl_an_run_label(char *const *inputs, size_t n, size_t i, char *buf, size_t len)
 {
     char me[4096], other[4096];
-    tidy_path(inputs[i], me, sizeof me);
+    label_path(inputs[i], me, sizeof me);
     size_t ml = strlen(me), at = tail_at(me, ml, 1);
     /* one more component until no other input ends in the same ones; two
      * distinct paths (refused when one file: tl_an_refuse_repeated) always
@@ -313,7 +331,7 @@ void tl_an_run_label(char *const *inputs, size_t n, size_t i, char *buf, size_t 
         int clash = 0;
         for (size_t j = 0; j < n && !clash; j++) {
             if (j == i) continue;
-            tidy_path(inputs[j], other, sizeof other);
+            label_path(inputs[j], other, sizeof other);
             size_t ol = strlen(other), ot = tail_at(other, ol, k);
             clash = ol - ot == ml - at && !memcmp(other + ot, me + at, ml - at);
         }

@@ -296,7 +296,7 @@ static tl_status report(int what, hta_run *runs, size_t nrun, const tl_an_common
                                                            "whole trace window (or --iter-range), compute = every "
                                                            "non-NCCL kernel, p2p and coll apart, no launch filter"),
                st, fail);
-    if (what) TL_TRYGOTO(tl_an_table_col(tb, "run", "", 1), st, fail);
+    if (what) TL_TRYGOTO(tl_an_table_col(tb, "run", "", 3), st, fail); /* a label, quoted when it holds a blank */
     TL_TRYGOTO(tl_an_table_col(tb, "rank", "", 0), st, fail);
     if (what == 0) {
         TL_TRYGOTO(tl_an_table_col(tb, "comm", "us", 0), st, fail);

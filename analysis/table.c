@@ -129,6 +129,26 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
     return c ? c : "-";
 }
 
+/* A cell as the printed table shows it: a label column's (text 3) in
+ * double quotes when it holds a blank or is empty, its quotes doubled, so
+ * that it stays one field for a reader that splits rows on blanks (gnuplot
+ * and pandas take the quotes; `breakdown "my run"` put the rest of its row
+ * one field to the right); buf holds it then. */
+static const char *shown(const tl_an_table *t, size_t i, size_t j, char *buf, size_t n)
+{
+    const char *c = cell(t, i, j);
+    if (t->cols[j].text != 3 || (*c && !strpbrk(c, " \t"))) return c;
+    size_t w = 0;
+    buf[w++] = '"';
+    for (; *c && w + 3 < n; c++) {
+        if (*c == '"') buf[w++] = '"';
+        buf[w++] = *c;
+    }
+    buf[w++] = '"';
+    buf[w] = '\0';
+    return buf;
+}
+
 /* Text columns wider than this are cut in the printed table (the CSV keeps
  * every character) and the footer says so: a C++ kernel name can run to
  * hundreds of characters. The last column is not cut: it pushes nothing. */
@@ -198,8 +218,9 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         w[j] = strlen(t->cols[j].name);
         if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
         for (size_t i = 0; i < t->nrows; i++) {
-            size_t len = text_width(cell(t, i, j));
-            if (t->cols[j].text && j != last && len > MAX_TEXT_W) {
+            char q[600];
+            size_t len = text_width(shown(t, i, j, q, sizeof q));
+            if (t->cols[j].text == 1 && j != last && len > MAX_TEXT_W) {
                 ncut[j]++;
                 len = MAX_TEXT_W;
             }
@@ -217,8 +238,10 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
     }
     for (size_t i = 0; i < t->nrows; i++) {
         fputc(' ', out);
-        for (size_t j = 0; j < t->ncols; j++)
-            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], cell(t, i, j), j == last);
+        for (size_t j = 0; j < t->ncols; j++) {
+            char q[600];
+            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], shown(t, i, j, q, sizeof q), j == last);
+        }
         fputc('\n', out);
     }
     fprintf(out, "# %zu rows\n", t->nrows);

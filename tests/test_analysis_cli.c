@@ -1792,6 +1792,59 @@ TL_TEST(outputs_over_inputs_refused)
                  0);
 }
 
+/* Fields of a printed table row split on blanks, a double-quoted field
+ * ("my run") one field, as gnuplot and pandas read them. */
+static int blank_fields(const char *line, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len;) {
+        while (i < len && line[i] == ' ') i++;
+        if (i >= len) break;
+        n++;
+        if (line[i] == '"') {
+            for (i++; i < len && !(line[i] == '"' && (i + 1 >= len || line[i + 1] != '"')); i += line[i] == '"' ? 2 : 1) {}
+            i++;
+        }
+        while (i < len && line[i] != ' ') i++;
+    }
+    return n;
+}
+
+/* breakdown's run labels: "." names the folder itself (it said "."), and a
+ * label with a blank is one field of its row (it shifted every field after
+ * it for a reader that splits on blanks); the CSV keeps the label as is. */
+TL_TEST(breakdown_labels_in_line)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512], csv[600];
+    snprintf(a, sizeof a, "%s/three-split", t);
+    snprintf(b, sizeof b, "%s/my run", t);
+    synth(a, "split", 2, 5);
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_synth_trace '%s' naive 2 5", tl_test_build(), b), 0);
+    snprintf(csv, sizeof csv, "%s/bd.csv", t);
+    char *bin = realpath(tl_test_bin(), NULL); /* the command runs in the run's folder */
+    TL_ASSERT(bin);
+    TL_ASSERT_EQ(sh(t, "cd '%s' && %s/trilap-analyze breakdown --csv %s . '%s'", a, bin, csv, b), 0);
+    free(bin);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(o, "\n  three-split 0 ") && strstr(o, "\n  \"my run\"    0 ") && !strstr(o, "\n  . "),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(c, "\nthree-split,0,") && strstr(c, "\nmy run,0,"), "%s", c);
+    /* every row as many fields as the names row (less its "#") */
+    const char *h = strstr(o, "\n# run ");
+    TL_ASSERT(h);
+    h++;
+    int want = blank_fields(h, strcspn(h, "\n")) - 1, rows = 0;
+    for (const char *p = strstr(h, "\n  "); p; p = strstr(p + 1, "\n  ")) {
+        size_t len = strcspn(p + 1, "\n");
+        TL_ASSERT_MSG(blank_fields(p + 1, len) == want, "%.*s: not %d fields", (int)len, p + 1, want);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows > 10, "%s", o);
+    free(o);
+    free(c);
+}
+
 /* A table's CSV named .gz is written gzip'd (tl_out_open_text, as perfetto
  * -o is): a valid gzip whose content is the plain CSV. Before, it was
  * refused (and before that, plain text under a .gz name). */
@@ -1880,4 +1933,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
-             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case)
+             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line)
