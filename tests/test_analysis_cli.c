@@ -1710,11 +1710,19 @@ TL_TEST(top_help_agrees_with_commands)
     snprintf(head, sizeof head, "%.*s", (int)(cmds - top), top);
     TL_ASSERT_MSG(strstr(head, "PyTorch") && strstr(head, "Nsight Systems") && strstr(head, "trace.rank<R>.csv"),
                   "an input kind is missing:\n%s", head);
-    int ncmd = 0;
+    int ncmd = 0, col = -1;
     for (char *line = strchr(cmds, '\n') + 1; *line == ' '; line = strchr(line, '\n') + 1, ncmd++) {
         char name[32] = "", mine[512] = "";
         char *eol = strchr(line, '\n');
         TL_ASSERT(sscanf(line, " %31s", name) == 1);
+        /* every description in one column, a blank at least after the
+         * longest name (collectives' was one column right of the others) */
+        const char *d = strstr(line, name) + strlen(name);
+        int at = (int)(d + strspn(d, " ") - line);
+        TL_ASSERT_MSG(col < 0 || at == col, "%s's description at column %d, the others' at %d:\n%s", name, at, col,
+                      cmds);
+        TL_ASSERT_MSG(d[0] == ' ' && d[1] == ' ', "%s: fewer than two blanks before its description:\n%s", name, cmds);
+        col = at;
         snprintf(mine, sizeof mine, "%.*s", (int)(eol - line), line);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --help", tl_test_bin(), name), 0);
         char *h = out_of(t, "out"), *u = strstr(h, "usage: ");
