@@ -231,6 +231,8 @@ static tl_status load_run(hta_run *r)
     int64_t *steps = NULL;
     int found = 0;
     TL_TRY(tl_an_kineto_run_files(r->input, &r->files, &r->nf, &found));
+    char why[512];
+    if (!found && tl_an_kineto_why_not(r->input, why, sizeof why)) return TL_FAIL(TL_ERR_INVAL, "%s: %s", r->input, why);
     if (!found)
         return TL_FAIL(TL_ERR_INVAL, "%s: --hta applies Holistic Trace Analysis's rules to PyTorch profiler (Kineto) "
                                      "traces; this is not one (a .json or .json.gz trace, or a folder of them)",
