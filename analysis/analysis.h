@@ -164,8 +164,10 @@ typedef struct tl_an_meta {
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
     /* --align-clocks (tl_an_run_overlap): the offset to the first rank
      * estimated from the ends of clock_ends matched collectives and applied
-     * to the cross-rank figures; clock_ends 0: none estimated */
-    int64_t clock_est;
+     * to the cross-rank figures; clock_ends 0: none estimated. clock_ends_est
+     * is the estimate itself, which a rank reading rank 0's very clock
+     * (clock_shared) does not get: its clock_est is 0 */
+    int64_t clock_est, clock_ends_est;
     size_t clock_ends;
 } tl_an_meta;
 
@@ -214,6 +216,11 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
  * Without json-c in the build these fail saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
 int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz */
+/* Why an input that is no Kineto trace is none, where its contents say: a
+ * file of gzip inside gzip or of text that is no JSON object, a folder of
+ * .json files none of which is a trace (the first one's reason); 1 with
+ * why filled, 0 where nothing here says (the caller's line stands). */
+int tl_an_kineto_why_not(const char *path, char *why, size_t n);
 /* A Kineto trace, or a folder holding one and no trilap rank file: a
  * question only, nothing said (tl_an_kineto_run_files reads and checks). */
 int tl_an_is_kineto_run(const char *path);
@@ -358,7 +365,9 @@ typedef struct tl_an_ops {
     tl_an_op *op;     /* sorted by (group, name, k); times on the first rank's clock less offset */
     size_t nop, capop;
     size_t unmatched_names, unmatched_ops; /* (group, key)s whose count differs between ranks */
-    int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0 */
+    int64_t *offset;  /* [rank file]: its clock minus the first's, estimated (TL_AN_ALIGN_ENDS), else 0;
+                       * 0 also for a rank that reads the first's very clock (clock_shared) */
+    int64_t *ends_est; /* [rank file]: the estimate, applied or not (data: the spread of the ends) */
     size_t offset_ends; /* matched operations the estimate rests on (0: none made) */
 } tl_an_ops;
 
@@ -367,7 +376,8 @@ typedef struct tl_an_ops {
  * each rank's clock offset to the first is estimated from the matched
  * operations' ends (tl_an_offset_median of the differences: a collective
  * ends on its ranks together) and the operations' times are put on the
- * first rank's clock. */
+ * first rank's clock; a rank whose metadata says it reads the first's
+ * very clock (clock_shared) keeps its times (ends_est holds the estimate). */
 tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names *names, tl_an_ops *o);
 void tl_an_ops_free(tl_an_ops *o);
 /* The median of n differences (sorts d), 0 for none: the offset estimate
@@ -418,7 +428,9 @@ typedef struct tl_an_table tl_an_table;
 tl_status tl_an_table_create(tl_an_table **t, const char *title);
 void tl_an_table_destroy(tl_an_table **t);
 /* Column with its unit ("us", "%", "" for none); right-aligned unless text
- * (1: text, cut to 60 characters when printed, the footer says how many;
+ * (1: text, cut to 60 characters when printed unless it is the last
+ * printed column, the footer says how many; 3: a label (a run's), printed
+ * whole, in double quotes when it holds a blank;
  * 2: text written to the CSV only). */
 tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text);
 tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h> /* strcasecmp */
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -20,7 +21,7 @@ const tl_option tl_an_common_opts[] = {
              "together; the median) and apply it to the cross-rank figures (waiting, late ranks): for traces "
              "whose offsets nobody measured (PyTorch profiler)"},
     {.name = "csv", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, csv), .metavar = "FILE",
-     .help = "also write the main table as CSV (units in the column names)"},
+     .help = "also write the main table as CSV (units in the column names; a name ending in .gz: gzip'd)"},
     {.name = "iter-range", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
      .aliases = "iters", .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
     {.name = "launch-gap-us", .type = TL_OPT_DOUBLE, .offset = offsetof(tl_an_common, launch_gap_us), .def = "10",
@@ -98,19 +99,28 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
 }
 
 /* The table and file outputs, beyond what tl_opts_outputs_refused checks,
- * before any input is read; 1 after one line:
- * - a table's CSV is written plain, so a name ending in .gz would hold
- *   text that gunzip refuses (gz_output: the command's --output is gzip'd
- *   by its name, perfetto's JSON, or is a folder, import's);
- * - an output over a file the command reads (an input file, or a rank's
- *   trace or a Kineto JSON in an input folder): `perfetto RUN -o
- *   RUN/trace.rank0.csv.gz` exited 0 and left a run that no longer loads. */
-static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res, int gz_output)
+ * before any input is read; 1 after one line: an output over a file the
+ * command reads (an input file, or a rank's trace or a Kineto JSON in an
+ * input folder): `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and
+ * left a run that no longer loads. (A table's CSV named .gz is written
+ * gzip'd, tl_out_open_text, as perfetto's JSON is.) */
+static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
 {
     static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
         const char *out = tl_opts_string_of(spec, names[j]);
         if (!out) continue;
+        /* gzip by the name is tl_out_open_text's decision, on a lower-case
+         * .gz: X.JSON.GZ got plain text under a gzip name. Refused here
+         * until the runtime takes any case (import's output is a folder) */
+        size_t n = strlen(out);
+        if (n > 3 && !strcasecmp(out + n - 3, ".gz") && strcmp(out + n - 3, ".gz") != 0 &&
+            !(strstr(spec->program, " import") && !strcmp(names[j], "output"))) {
+            fprintf(stderr, "%s: --%s %s: only a name ending in .gz in lower case is written gzip'd, so this one "
+                            "would hold plain text; give %.*s.gz (try --help)\n",
+                    spec->program, names[j], out, (int)(n - 3), out);
+            return 2;
+        }
         const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
         char what[64], in[4352];
         snprintf(what, sizeof what, "--%s", names[j]);
@@ -122,12 +132,6 @@ static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res,
             const char *inputs[] = {in};
             int read_there = tl_trace_rank_of_name(base) >= 0 || tl_an_json_name(base);
             if ((!dir || read_there) && tl_out_replaces_input(spec->program, what, out, inputs, 1)) return 1;
-        }
-        size_t n = strlen(out);
-        if (n > 3 && !strcmp(out + n - 3, ".gz") && !(gz_output && !strcmp(names[j], "output"))) {
-            fprintf(stderr, "%s: %s %s: tables are written as plain CSV; give a name without .gz\n", spec->program,
-                    what, out);
-            return 1;
         }
     }
     return 0;
@@ -165,8 +169,16 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
-    } else if (outputs_refused_here(&cut, res, strstr(spec->program, " perfetto") || strstr(spec->program, " import"))) {
-        rc = 1;
+    } else if ((rc = outputs_refused_here(&cut, res)) > 0) {
+        /* rc: 1 an output over an input, 2 a name's case (a bad argument) */
+    } else if (c->align_clocks && c->raw_clock) {
+        /* both used to be taken: offsets estimated on clocks the user asked
+         * to leave as they are */
+        fprintf(stderr, "%s: --align-clocks and --raw-clock contradict each other: --raw-clock keeps each rank on its "
+                        "own clock, --align-clocks puts every rank on the first's by offsets estimated from "
+                        "collective ends; give one (try --help)\n",
+                spec->program);
+        rc = 2;
     } else {
         rc = refuse_for_source(spec->program, res, c);
     }
@@ -288,10 +300,28 @@ static size_t tail_at(const char *p, size_t len, int k)
     return b;
 }
 
+/* An input's path as a label reads it: tidy_path's, and where a component
+ * is "." or ".." (breakdown ., ../x/..), the folder's real path, so that
+ * the label names the run ("three-split", not "."). */
+static void label_path(const char *in, char *out, size_t n)
+{
+    tidy_path(in, out, n);
+    int dots = 0;
+    for (const char *p = out;;) {
+        size_t k = strcspn(p, "/");
+        dots |= (k == 1 && p[0] == '.') || (k == 2 && p[0] == '.' && p[1] == '.');
+        if (!p[k]) break;
+        p += k + 1;
+    }
+    char *real = dots ? realpath(out, NULL) : NULL;
+    if (real) snprintf(out, n, "%s", real);
+    free(real);
+}
+
 void tl_an_run_label(char *const *inputs, size_t n, size_t i, char *buf, size_t len)
 {
     char me[4096], other[4096];
-    tidy_path(inputs[i], me, sizeof me);
+    label_path(inputs[i], me, sizeof me);
     size_t ml = strlen(me), at = tail_at(me, ml, 1);
     /* one more component until no other input ends in the same ones; two
      * distinct paths (refused when one file: tl_an_refuse_repeated) always
@@ -301,7 +331,7 @@ void tl_an_run_label(char *const *inputs, size_t n, size_t i, char *buf, size_t 
         int clash = 0;
         for (size_t j = 0; j < n && !clash; j++) {
             if (j == i) continue;
-            tidy_path(inputs[j], other, sizeof other);
+            label_path(inputs[j], other, sizeof other);
             size_t ol = strlen(other), ot = tail_at(other, ol, k);
             clash = ol - ot == ml - at && !memcmp(other + ot, me + at, ml - at);
         }

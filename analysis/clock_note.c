@@ -16,6 +16,26 @@ static const tl_an_meta *meta_at(const tl_an_meta *m, size_t k, size_t stride)
     return (const tl_an_meta *)(const void *)((const char *)m + k * stride);
 }
 
+/* " rank 1 +8.4 us, rank 2 ..." from out + w: each rank's offset applied;
+ * a rank on rank 0's very clock gets none, and the list says what the ends
+ * said of it (all_shared: the line said no offsets: the ends alone). */
+static void ends_list(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len, int w, int all_shared)
+{
+    for (size_t k = 1; k < n && k <= 8 && w >= 0 && (size_t)w < len; k++) {
+        const tl_an_meta *x = meta_at(m, k, stride);
+        const char *sep = k + 1 < n ? "," : "";
+        if (all_shared)
+            w += snprintf(out + w, len - (size_t)w, " rank %d %+.1f us%s", x->rank, (double)x->clock_ends_est / 1e3,
+                          sep);
+        else if (x->clock_shared[0])
+            w += snprintf(out + w, len - (size_t)w, " rank %d none (rank %d's clock itself; its ends %+.1f us)%s",
+                          x->rank, meta_at(m, 0, stride)->rank, (double)x->clock_ends_est / 1e3, sep);
+        else
+            w += snprintf(out + w, len - (size_t)w, " rank %d %+.1f us%s", x->rank, (double)x->clock_est / 1e3, sep);
+    }
+    if (n > 9 && w >= 0 && (size_t)w < len) snprintf(out + w, len - (size_t)w, " ...");
+}
+
 void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, size_t len)
 {
     size_t aligned = 0, measured = 0, kineto = 0, nsys = 0, shared = 0, threads = 0;
@@ -34,7 +54,17 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
         if (x->clock_aligned && x->clock_unc > unc) unc = x->clock_unc;
     }
     size_t ends = n > 1 ? meta_at(m, 1, stride)->clock_ends : 0;
-    if (ends) {
+    if (ends && shared + 1 >= n) {
+        /* every rank reads rank 0's clock: --align-clocks has nothing to
+         * correct, and what the ends say is their spread, not an offset */
+        const tl_an_meta *m0 = meta_at(m, 0, stride);
+        int w = snprintf(out, len, "all ranks on rank %d's clock itself (%s): --align-clocks applies no offsets; the "
+                                   "ends of %zu matched collectives differ from rank %d's by (median; their spread, "
+                                   "not a clock offset):",
+                         m0->rank, threads == shared ? "threads of one process" : "one host's boot and time namespace",
+                         ends, m0->rank);
+        ends_list(m, n, stride, out, len, w, 1);
+    } else if (ends) {
         const tl_an_meta *m0 = meta_at(m, 0, stride);
         int w = aligned + shared + 1 >= n && aligned
                     ? snprintf(out, len, "ranks on rank %d's clock by the probes' measured offsets (%s), then ", m0->rank,
@@ -50,10 +80,7 @@ void tl_an_clock_say(const tl_an_meta *m, size_t n, size_t stride, char *out, si
                       "waiting, late-ranks, most delayed), holding to the spread of those ends, not to a measured "
                       "offset:",
                       m0->rank, ends);
-        for (size_t k = 1; k < n && k <= 8 && (size_t)w < len; k++)
-            w += snprintf(out + w, len - (size_t)w, " rank %d %+.1f us%s", meta_at(m, k, stride)->rank,
-                          (double)meta_at(m, k, stride)->clock_est / 1e3, k + 1 < n ? "," : "");
-        if (n > 9 && (size_t)w < len) snprintf(out + w, len - (size_t)w, " ...");
+        ends_list(m, n, stride, out, len, w, 0);
     } else if (n <= 1) {
         snprintf(out, len, "one rank on its own clock (%s): nothing across ranks to align",
                  n ? meta_at(m, 0, stride)->clock : "?");

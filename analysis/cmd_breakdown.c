@@ -336,8 +336,9 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     /* name: the short name (Nsight Systems' way); full_name, the demangled
      * one, only in the CSV */
     for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
-        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1], j < 5 ? 1 : !strcmp(cols[j][0], "full_name") ? 2 : 0),
-                   st, fail);
+        TL_TRYGOTO(tl_an_table_col(t, cols[j][0], cols[j][1],
+                                   j == 0 ? 3 : j < 5 ? 1 : !strcmp(cols[j][0], "full_name") ? 2 : 0),
+                   st, fail); /* run: a label, quoted when it holds a blank */
     if (o.stack_csv) {
         TL_TRYGOTO(tl_an_table_create(&stack, "breakdown per iteration"), st, fail);
         TL_TRYGOTO(tl_an_table_col(stack, "run", "", 1), st, fail);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "analysis/cli.h"
+#include "probes/trace.h" /* tl_trace_rank_of_name */
 
 typedef struct cmp_opts {
     const char *baseline;
@@ -335,6 +336,14 @@ int tl_an_cmd_compare(int argc, char **argv)
                                 "file)")
            : -1;
     if (rc >= 0) goto fail;
+    /* one rank's file is not a run: named as such, with the folder to give,
+     * as every other command names it (compare said "a file but no trace
+     * (a results file?)") */
+    for (int i = 0; i < pr.npositional; i++) {
+        const char *slash = strrchr(pr.positional[i], '/');
+        if (tl_trace_rank_of_name(slash ? slash + 1 : pr.positional[i]) >= 0)
+            TL_TRYGOTO(tl_an_input_kind(pr.positional[i]), st, fail);
+    }
     TL_TRYGOTO(tl_an_table_create(&t, "compare"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "compare", a), st, fail);
     if (b && has_traces(a) && has_traces(b)) {

@@ -461,16 +461,31 @@ fail:
  * group 0 (default_pg, ranks 0-1) on stream 40" where the trace names it,
  * "ncclDevKernel_AllReduce_Sum_f64_RING_LL (kernel) on the coll stream
  * 14" where only the kernel says. */
+/* Names in findings are whole: the user finds the kernel or operation by
+ * them (starvation cut them at 60 characters, the CSV too). A buffer of
+ * DIAG_NAME_LEN holds any name a trace gives in practice; one longer still
+ * ends in "..." rather than stopping mid-word unmarked. */
+enum { DIAG_NAME_LEN = 1024 };
+
+static void name_fit(char *out, size_t n, int len)
+{
+    if (len >= 0 && (size_t)len < n) return;
+    if (n > 4) memcpy(out + n - 4, "...", 4);
+}
+
 static void op_name(const diag_state *s, const op_acc *a, char *out, size_t n)
 {
+    int len;
     if (a->named && a->stream)
-        snprintf(out, n, "%s on stream %llu", tl_an_names_get(s->names, a->label), (unsigned long long)a->stream);
+        len = snprintf(out, n, "%s on stream %llu", tl_an_names_get(s->names, a->label),
+                       (unsigned long long)a->stream);
     else if (a->named)
-        snprintf(out, n, "%s (the host)", tl_an_names_get(s->names, a->label));
+        len = snprintf(out, n, "%s (the host)", tl_an_names_get(s->names, a->label));
     else
-        snprintf(out, n, "%.80s (kernel; the trace names no operation) on the %s stream %llu",
-                 tl_an_names_short(s->names, a->kernel), tl_role_name((tl_role)a->lane),
-                 (unsigned long long)a->stream);
+        len = snprintf(out, n, "%s (kernel; the trace names no operation) on the %s stream %llu",
+                       tl_an_names_short(s->names, a->kernel), tl_role_name((tl_role)a->lane),
+                       (unsigned long long)a->stream);
+    name_fit(out, n, len);
 }
 
 /* Launch-bound compute: gaps between consecutive kernels of the compute lane. */
@@ -572,7 +587,7 @@ static void say(evidence *e, const char *fmt, ...)
  * condition), so a value past the threshold beside "ok" says why. */
 typedef struct measured {
     double value;
-    char also[160];
+    char also[DIAG_NAME_LEN + 160]; /* a kernel's name whole (starvation's) */
     const char *na; /* the rule does not apply to the rank by design: why (NULL: it applies) */
 } measured;
 
@@ -581,8 +596,9 @@ static void also(measured *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m->also, sizeof m->also, fmt, ap);
+    int len = vsnprintf(m->also, sizeof m->also, fmt, ap);
     va_end(ap);
+    name_fit(m->also, sizeof m->also, len);
 }
 
 /* ">=" when x passes a lower bound, "<" when it does not. */
@@ -621,7 +637,7 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
 {
     size_t idx[3];
     size_t m = top_ops(d, off, idx, 3);
-    char nm[320];
+    char nm[DIAG_NAME_LEN];
     for (size_t i = 0; i < m; i++) {
         const op_acc *a = &d->acc[idx[i]];
         op_name(s, a, nm, sizeof nm);
@@ -637,14 +653,22 @@ static void say_top_ops(const diag_state *s, const rank_diag *d, evidence *e, si
 /* A rank without GPU lanes (trilap-solve --backend host, the FDTD on the
  * CPU) computes and communicates on the host: nothing is staged, no stream
  * is serialised, and the remedies (NCCL, a GPU per rank) are not its. */
-static int host_only_rank(const diag_state *s, size_t r, measured *mv)
+static const char host_only_why[] =
+    "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU and there "
+    "are no GPU streams whose communication it could serialise)";
+
+static int host_only_rank_because(const diag_state *s, size_t r, measured *mv, const char *why)
 {
     if (!tl_an_rank_host_only(&s->res[r])) return 0;
     mv->value = NAN;
     also(mv, "a host-only rank: no GPU, its host computes and communicates");
-    mv->na = "host-only (no GPU lanes: the host computes and communicates by design, so nothing is staged for a GPU "
-             "and there are no GPU streams whose communication it could serialise)";
+    mv->na = why;
     return 1;
+}
+
+static int host_only_rank(const diag_state *s, size_t r, measured *mv)
+{
+    return host_only_rank_because(s, r, mv, host_only_why);
 }
 
 static int serial_common(const diag_state *s, size_t r, measured *mv, int by_host)
@@ -694,7 +718,7 @@ static void serial_evidence(const diag_state *s, size_t r, evidence *e)
             US(d->ex_coll[1] - d->w0));
     for (int k = 0; k < 2 && d->ex_iter >= 0; k++)
         if (d->ex_label[k] >= 0) {
-            char nm[320];
+            char nm[DIAG_NAME_LEN];
             op_name(s, &d->acc[d->ex_label[k]], nm, sizeof nm);
             say(e, "      its %s: %s\n", k ? "collective" : "p2p", nm);
         }
@@ -726,6 +750,12 @@ static int v_nohide(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     double cm = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMM_ALL)), cp = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMPUTE));
     double h = 100 * tl_an_m_hidden(m);
+    /* hidden is communication under GPU compute, which a host-only rank
+     * has none of (its "compute 0.0 % of W" made it an ok, not a verdict) */
+    if (host_only_rank_because(s, r, mv,
+                               "host-only (no GPU lanes: no GPU compute its communication could hide under; hidden "
+                               "counts GPU compute only)"))
+        return 0;
     mv->value = h;
     also(mv, "comm %.1f, compute %.1f %% of W %s %g", cm, cp,
          cm >= o->min_comm_share && cp >= o->min_comm_share ? ">=" : "<", o->min_comm_share);
@@ -777,7 +807,7 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
     if (res->split.worst != SIZE_MAX) {
         const tl_an_op *op = &s->ops->op[res->split.worst];
         int64_t worst_delay = op->arrive - op->first;
-        char nm[320];
+        char nm[DIAG_NAME_LEN];
         if (op->named) {
             say(e, "      most delayed: %s, #%lld of it in iteration %lld: rank %d came %.1f us after the first\n",
                 tl_an_names_get(s->names, op->label), (long long)op->k, (long long)op->group,
@@ -821,17 +851,18 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
         d->rank, nq, US(q), mv->value);
     size_t idx[3];
     size_t m = top_ops(d, offsetof(op_acc, queued), idx, 3);
-    char nm[320];
+    char nm[DIAG_NAME_LEN];
     for (size_t i = 0; i < m; i++) {
         const op_acc *a = &d->acc[idx[i]];
         op_name(s, a, nm, sizeof nm);
-        char behind[400];
+        char behind[DIAG_NAME_LEN];
         if (a->worst_q_op != SIZE_MAX && d->acc[a->worst_q_op].named) {
-            char bn[320];
+            char bn[DIAG_NAME_LEN];
             op_name(s, &d->acc[a->worst_q_op], bn, sizeof bn);
             snprintf(behind, sizeof behind, "%s", bn);
         } else {
-            snprintf(behind, sizeof behind, "kernel %.80s", tl_an_names_short(s->names, a->worst_q_behind));
+            name_fit(behind, sizeof behind,
+                     snprintf(behind, sizeof behind, "kernel %s", tl_an_names_short(s->names, a->worst_q_behind)));
         }
         say(e, "      %s %s: %zu of %zu queued, %.1f us in all; longest %.1f us (iteration %lld) behind %s\n",
             i ? "then" : "most:", nm, a->nqueued, a->n, US(a->queued), US(a->worst_q), (long long)a->worst_q_iter,
@@ -879,11 +910,13 @@ static int starve_figures(const diag_state *s, const rank_diag *d, starve_acc *s
  * with its size where the trace names it. */
 static void starve_name(const diag_state *s, const starve_acc *sa, char *out, size_t n)
 {
+    int len;
     if (sa->by_op)
-        snprintf(out, n, "%s, kernel %.60s", tl_an_names_get(s->names, sa->label),
-                 tl_an_names_short(s->names, sa->name));
+        len = snprintf(out, n, "%s, kernel %s", tl_an_names_get(s->names, sa->label),
+                       tl_an_names_short(s->names, sa->name));
     else
-        snprintf(out, n, "%.60s", tl_an_names_short(s->names, sa->name));
+        len = snprintf(out, n, "%s", tl_an_names_short(s->names, sa->name));
+    name_fit(out, n, len);
 }
 
 /* Starvation fires on a kernel when both its ratio and its extra time pass
@@ -898,7 +931,7 @@ static int v_starve(const diag_state *s, size_t r, measured *mv, evidence *e)
     int found = 0;
     starve_fig shown = {0};
     const starve_acc *shown_acc = NULL;
-    char nm[400];
+    char nm[DIAG_NAME_LEN];
     mv->value = NAN;
     for (size_t a = 0; a < d->nst; a++) {
         starve_acc *sa = (starve_acc *)&d->st[a];
@@ -956,6 +989,9 @@ typedef struct rule {
     const char *headline;  /* FINDING */
     const char *evidence;  /* the evidence's heading */
     const char *remedy;
+    /* the remedy on host-only ranks, where it differs: the other points at
+     * rules or figures that are n/a there (host-staging, U_compute) */
+    const char *remedy_host;
     const char *ok;        /* what an ok means */
 } rule;
 
@@ -989,6 +1025,9 @@ static const rule rules[] = {
      .remedy = "overlap it with work that does not need its data (interior rows of the SpMV while the halo moves, "
                "the pipelined methods' SpMV under the reduction); where the host carries it (staging), see "
                "host-staging; where ranks wait for each other, see late-ranks.",
+     .remedy_host = "overlap it with work that does not need its data: post the halo exchange, compute the interior "
+                    "rows of the SpMV, then wait (the pipelined methods hide the reduction under the SpMV likewise); "
+                    "where ranks wait for each other, see late-ranks.",
      .ok = "exposed communication stays below the threshold"},
     {.name = "late-ranks", .measure = "waiting % of comm", .option = "wait-share",
      .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
@@ -1000,6 +1039,11 @@ static const rule rules[] = {
                "iteration (overlap's U_compute): a rank with more rows or nonzeros arrives last, so balance the "
                "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
                "shared GPU, OS noise).",
+     .remedy_host = "the operation cannot move data before every rank has joined it. Compare the ranks' time outside "
+                    "communication per iteration (overlap's idle / iters: a host-only rank computes on its host, "
+                    "which no GPU lane records, so U_compute is 0 there): a rank with more rows or nonzeros arrives last, so "
+                    "balance the partition (METIS with weights); equal time means host-side delays (ranks sharing "
+                    "cores, OS noise).",
      .ok = "no rank's matched communication waits for others at or above the threshold"},
     {.name = "queued-communication", .measure = "queued % of W", .option = "queued-share",
      .thr = offsetof(diag_opts, queued_share), .verdict = v_queued,
@@ -1051,11 +1095,16 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
         else snprintf(hid, sizeof hid, "- (no communication)");
         if (isfinite(c)) snprintf(cc, sizeof cc, "%.1f%%", 100 * c);
         else snprintf(cc, sizeof cc, "- (no %s)", tl_an_m_union(m, TL_AN_C_P2P_ALL) ? "collective" : "p2p");
-        printf("# rank %d: window %.1f us, %zu iterations; compute %.1f%%, p2p %.1f%%, coll %.1f%%, exposed "
+        /* compute is GPU compute: a host-only rank has none to measure (its
+         * host's is no GPU lane), and "0.0%" said its host did not compute */
+        char cp[64];
+        if (tl_an_rank_host_only(&res[r])) snprintf(cp, sizeof cp, "n/a (a host-only rank: no GPU compute)");
+        else snprintf(cp, sizeof cp, "%.1f%%", 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w);
+        printf("# rank %d: window %.1f us, %zu iterations; compute %s, p2p %.1f%%, coll %.1f%%, exposed "
                "communication %.1f%%, idle %.1f%% of the window; hidden %s, comm_comm %s, triple %.2f%%\n",
-               res[r].meta.rank, US(m->w), res[r].nslices, 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w,
-               100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w, 100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w,
-               100 * tl_an_m_exposed(m) / w, 100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
+               res[r].meta.rank, US(m->w), res[r].nslices, cp, 100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w,
+               100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w, 100 * tl_an_m_exposed(m) / w,
+               100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
     }
 }
 
@@ -1113,6 +1162,21 @@ static void na_add(not_applied *na, int rank, const char *why)
     na->n++;
 }
 
+/* A finding with the remedy of the ranks it fired on: a host-only rank's
+ * where it has its own (fired_host: those ranks), the rule's elsewhere. */
+static void print_finding(int nfind, const rule *ru, const evidence *ev, int any_gpu, const not_applied *fired_host)
+{
+    printf("FINDING %d [%s]: %s\n  %s\n%s", nfind, ru->name, ru->headline, ru->evidence ? ru->evidence : "evidence:",
+           ev->text);
+    if (any_gpu) printf("  remedy: %s\n", ru->remedy);
+    if (fired_host->n && any_gpu)
+        printf("  remedy on host-only rank%s %s: %s\n", fired_host->n > 1 ? "s" : "", fired_host->ranks,
+               ru->remedy_host);
+    else if (fired_host->n)
+        printf("  remedy: %s\n", ru->remedy_host);
+    putchar('\n');
+}
+
 static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size_t nr)
 {
     tl_status st = TL_OK;
@@ -1155,12 +1219,16 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
         const rule *ru = &rules[i];
         ev->len = 0;
         ev->text[0] = '\0';
-        int any = 0;
-        not_applied na = {0};
+        int any = 0, any_gpu = 0;
+        not_applied na = {0}, fired_host = {0};
         for (size_t r = 0; r < nr; r++) {
             measured mv = {.value = NAN, .also = "-"};
             int found = ru->verdict(s, r, &mv, ev);
             any |= found;
+            if (found && ru->remedy_host && tl_an_rank_host_only(&s->res[r]))
+                na_add(&fired_host, s->rd[r].rank, NULL);
+            else
+                any_gpu |= found;
             if (mv.na) na_add(&na, s->rd[r].rank, mv.na);
             TL_TRYGOTO(tl_an_table_row(t), st, fail);
             TL_TRYGOTO(tl_an_table_str(t, ru->name), st, fail);
@@ -1172,8 +1240,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
             TL_TRYGOTO(tl_an_table_str(t, mv.also), st, fail);
         }
         if (any)
-            printf("FINDING %d [%s]: %s\n  %s\n%s  remedy: %s\n\n", ++nfind, ru->name, ru->headline,
-                   ru->evidence ? ru->evidence : "evidence:", ev->text, ru->remedy);
+            print_finding(++nfind, ru, ev, any_gpu, &fired_host);
         else if (na.n == nr)
             printf("n/a [%s]: does not apply: rank%s %s %s %s\n", ru->name, nr > 1 ? "s" : "", na.ranks,
                    nr > 1 ? "are" : "is", na.why);

@@ -193,8 +193,9 @@ int tl_an_cmd_timeline(int argc, char **argv)
         }
     }
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, keep, &s, &res, &nr), st, fail);
-    TL_TRYGOTO(tl_out_open(&out, o.out), st, fail);
-    fprintf(out.f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
+    FILE *f = NULL;
+    TL_TRYGOTO(tl_out_open_text(&out, o.out, &f), st, fail); /* gzip'd for a .gz name */
+    fprintf(f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
     size_t written = 0;
     for (size_t j = 0; j < s.n; j++) {
         const tl_an_ival *v = &s.k[j].v;
@@ -203,22 +204,22 @@ int tl_an_cmd_timeline(int argc, char **argv)
         written++;
         int lp = lane_pos(v->lane);
         const char *nm = tl_an_names_short(names, v->name);
-        fprintf(out.f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
+        fprintf(f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
                 lane_label[lp], tl_role_name((tl_role)v->lane), tl_cat_name((tl_cat)v->cat),
                 tl_an_group_name(v->group), v->group);
         for (const char *p = nm; *p; p++) {
-            if (*p == '"') fputc('"', out.f);
-            fputc(*p == '\n' ? ' ' : *p, out.f);
+            if (*p == '"') fputc('"', f);
+            fputc(*p == '\n' ? ' ' : *p, f);
         }
         int64_t ws = s.k[j].work_start;
         ws = ws < a ? a : ws > b ? b : ws;
-        fprintf(out.f, "\",%.3f,%.3f,%d,%.3f,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3,
+        fprintf(f, "\",%.3f,%.3f,%d,%.3f,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3,
                 v->iter, (double)(ws - s.origin) / 1e3, (double)s.k[j].clock_unc / 1e3);
         for (const char *p = tl_an_names_full(names, v->name); *p; p++) {
-            if (*p == '"') fputc('"', out.f);
-            fputc(*p == '\n' ? ' ' : *p, out.f);
+            if (*p == '"') fputc('"', f);
+            fputc(*p == '\n' ? ' ' : *p, f);
         }
-        fputs("\"\n", out.f);
+        fputs("\"\n", f);
     }
     TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
     if (no_iters)

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
 #include "probes/trace.h" /* tl_trace_rank_of_name */
@@ -764,9 +766,6 @@ static int cmp_rank_file(const void *a, const void *b)
     return strcmp(x->path, y->path);
 }
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #define KT_NO_ACTIVITY "no GPU or host activity recorded (traceEvents hold no kernel, copy, memset, sync, " \
                        "ProfilerStep or collective): nothing to analyse"
 
@@ -774,6 +773,71 @@ static int cmp_rank_file(const void *a, const void *b)
  * run, whose JSON files are Perfetto exports and manifests); a rank claim
  * an injected process left (trace.rank<R>.claim) is none. */
 static int trilap_rank_file(const char *name) { return tl_trace_rank_of_name(name) != -1; }
+
+/* Why a file's text is no Kineto trace, as its first bytes say: 1 with why
+ * filled (gzip inside gzip, text that is no JSON object), else 0. */
+static int file_why_not(const char *path, char *why, size_t n)
+{
+    unsigned char head[4096];
+    int gz = 0;
+    long got = tl_gzin_peek(path, head, sizeof head, &gz);
+    if (gz == 1 && got >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+        size_t len = strlen(path);
+        int dot_gz = len > 3 && !strcmp(path + len - 3, ".gz");
+        snprintf(why, n, "gzip data inside gzip: decompress it once (gunzip -c %s > %.*s%s)", path,
+                 (int)(dot_gz ? len - 3 : len), path, dot_gz ? "" : ".once.gz");
+        return 1;
+    }
+    /* the text: said of a file named as a trace (a CSV given to overlap is
+     * not told about JSON) */
+    const char *slash = strrchr(path, '/');
+    if (!tl_an_json_name(slash ? slash + 1 : path)) return 0;
+    long i = 0;
+    while (i < got && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) i++;
+    if (i >= got || head[i] == '{') return 0;
+    char first[16] = "binary data";
+    if (head[i] >= 0x20 && head[i] < 0x7f) snprintf(first, sizeof first, "'%c'", head[i]);
+    snprintf(why, n, "its %stext begins with %s, not '{': a PyTorch profiler (Kineto) trace is one JSON object holding "
+                     "traceEvents", gz == 1 ? "decompressed " : "", first);
+    return 1;
+}
+
+int tl_an_kineto_why_not(const char *path, char *why, size_t n)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || tl_an_is_special(path)) return 0;
+    if (S_ISREG(sb.st_mode)) return file_why_not(path, why, n);
+    DIR *d = S_ISDIR(sb.st_mode) ? opendir(path) : NULL;
+    if (!d) return 0;
+    /* the first .json by name (readdir's order is the file system's) */
+    size_t njson = 0;
+    char first[256] = "";
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (trilap_rank_file(e->d_name)) { /* a trilap run: its own reader says what is wrong */
+            njson = 0;
+            break;
+        }
+        if (!tl_an_json_name(e->d_name)) continue;
+        njson++;
+        if (!first[0] || strcmp(e->d_name, first) < 0) snprintf(first, sizeof first, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!njson) return 0;
+    char file[4352], one[320];
+    snprintf(file, sizeof file, "%s/%s", path, first);
+    int rank, world, activity;
+    const char *other = NULL;
+    if (!file_why_not(file, one, sizeof one)) {
+        /* a JSON object: read (quietly: the listing read it already, so it
+         * parses) for what it is instead of a trace */
+        if (head(file, &rank, &world, &activity, &other) != TL_OK || !other) return 0;
+        snprintf(one, sizeof one, "%s", other);
+    }
+    snprintf(why, n, "no PyTorch profiler (Kineto) trace among its %zu .json file%s (%s: %s)", njson,
+             njson == 1 ? "" : "s", first, one);
+    return 1;
+}
 
 int tl_an_is_kineto_run(const char *path)
 {

@@ -231,6 +231,8 @@ static tl_status load_run(hta_run *r)
     int64_t *steps = NULL;
     int found = 0;
     TL_TRY(tl_an_kineto_run_files(r->input, &r->files, &r->nf, &found));
+    char why[512];
+    if (!found && tl_an_kineto_why_not(r->input, why, sizeof why)) return TL_FAIL(TL_ERR_INVAL, "%s: %s", r->input, why);
     if (!found)
         return TL_FAIL(TL_ERR_INVAL, "%s: --hta applies Holistic Trace Analysis's rules to PyTorch profiler (Kineto) "
                                      "traces; this is not one (a .json or .json.gz trace, or a folder of them)",
@@ -296,7 +298,7 @@ static tl_status report(int what, hta_run *runs, size_t nrun, const tl_an_common
                                                            "whole trace window (or --iter-range), compute = every "
                                                            "non-NCCL kernel, p2p and coll apart, no launch filter"),
                st, fail);
-    if (what) TL_TRYGOTO(tl_an_table_col(tb, "run", "", 1), st, fail);
+    if (what) TL_TRYGOTO(tl_an_table_col(tb, "run", "", 3), st, fail); /* a label, quoted when it holds a blank */
     TL_TRYGOTO(tl_an_table_col(tb, "rank", "", 0), st, fail);
     if (what == 0) {
         TL_TRYGOTO(tl_an_table_col(tb, "comm", "us", 0), st, fail);

@@ -514,8 +514,12 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     TL_TRY(tl_an_kineto_run_files(dir, files, nfiles, &kineto));
     if (kineto) return TL_OK;
     DIR *d = opendir(dir);
+    char why[512];
     if (!d && errno == ENOTDIR) {
         TL_TRY(tl_an_input_kind(dir));
+        /* what its contents are instead, where they say (a gzip of a gzip
+         * was "neither ..." and no more) */
+        if (tl_an_kineto_why_not(dir, why, sizeof why)) return TL_FAIL(TL_ERR_PARSE, "%s: %s", dir, why);
         return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
                        dir);
     }
@@ -545,6 +549,9 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
                      "%s: a pipe or a device: traces are read from files (the readers open them more than once)",
                      f[n - 1]);
     }
+    /* a folder of JSON files none of which is a Kineto trace: why, rather
+     * than that it holds no rank files */
+    TL_CHECKGOTO(n > 0 || !tl_an_kineto_why_not(dir, why, sizeof why), TL_ERR_PARSE, st, fail, "%s: %s", dir, why);
     TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv%s files", dir,
                  TL_HAVE_ZLIB ? "[.gz]" : "");
     qsort(f, n, sizeof *f, cmp_files);

@@ -37,7 +37,12 @@ static void usage(FILE *out)
                  "exports, PyTorch profiler (Kineto) traces (TRACE.json[.gz] or a folder of them) and results CSV "
                  "files.\n\n"
                  "commands:\n");
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].what);
+    /* the descriptions in one column past the longest name (a fixed 10
+     * pushed collectives' one column to the right) */
+    int w = 0;
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if ((int)strlen(cmds[i].name) > w) w = (int)strlen(cmds[i].name);
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) fprintf(out, "  %-*s  %s\n", w, cmds[i].name, cmds[i].what);
     fprintf(out, "\n`trilap-analyze COMMAND --help` lists the options of one command; metrics are defined in "
                  "analysis/README.md.\n");
 }

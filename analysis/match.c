@@ -66,6 +66,7 @@ typedef struct rop {
 typedef struct rank_ops {
     rop *v;
     size_t n;
+    int shared; /* reads rank 0's very clock (metadata clock_shared): no offset to estimate */
 } rank_ops;
 
 static tl_status collect(const char *path, int flags, tl_an_names *names, rank_ops *ro)
@@ -75,6 +76,7 @@ static tl_status collect(const char *path, int flags, tl_an_names *names, rank_o
     size_t m = 0;
     tl_status st = TL_OK;
     TL_TRY(tl_an_rank_load(path, flags, names, &rk));
+    ro->shared = rk.meta.clock_shared[0] != '\0';
     TL_TRYGOTO(rank_opseq(&rk, &q, &m), st, fail);
     ro->v = malloc((m ? m : 1) * sizeof *ro->v);
     TL_CHECKGOTO(ro->v, TL_ERR_NOMEM, st, fail, "%zu communication operations", m);
@@ -117,6 +119,7 @@ void tl_an_ops_free(tl_an_ops *o)
     if (!o) return;
     free(o->op);
     free(o->offset);
+    free(o->ends_est);
     memset(o, 0, sizeof *o);
 }
 
@@ -162,7 +165,10 @@ int64_t tl_an_offset_median(int64_t *d, size_t n)
 }
 
 /* Each rank's offset to the first: the median over the pairs of (its end -
- * the first rank's end); a collective ends on all its ranks together. */
+ * the first rank's end); a collective ends on all its ranks together. A
+ * rank on the first's very clock gets none: the median is then the spread
+ * of the ends, kept as data (before, it was applied, and the "# clock:"
+ * line gave an offset to a rank the "# rank:" line said had none). */
 static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, const size_t *glo, const size_t *gcnt,
                                   size_t ng)
 {
@@ -175,7 +181,8 @@ static tl_status estimate_offsets(tl_an_ops *o, const rank_ops *ro, size_t nf, c
         for (size_t g = 0; g < ng; g++)
             for (size_t k = 0; k < gcnt[g]; k++)
                 d[m++] = ro[f].v[glo[g * nf + f] + k].end - ro[0].v[glo[g * nf] + k].end;
-        o->offset[f] = tl_an_offset_median(d, m);
+        o->ends_est[f] = tl_an_offset_median(d, m);
+        o->offset[f] = ro[f].shared ? 0 : o->ends_est[f];
     }
     o->offset_ends = npairs;
     free(d);
@@ -188,6 +195,8 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
     memset(o, 0, sizeof *o);
     o->nranks = nf;
     o->offset = calloc(nf ? nf : 1, sizeof *o->offset);
+    o->ends_est = calloc(nf ? nf : 1, sizeof *o->ends_est);
+    if (!o->offset || !o->ends_est) tl_an_ops_free(o);
     TL_CHECK(o->offset, TL_ERR_NOMEM, "%zu ranks", nf);
     if (nf < 2) return TL_OK; /* one rank waits for nobody */
     size_t *glo = NULL, *gcnt = NULL, ng = 0, capg = 0;

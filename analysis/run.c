@@ -99,6 +99,7 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         r->meta = rk.meta;
         if (ops.offset_ends) {
             r->meta.clock_est = ops.offset[f];
+            r->meta.clock_ends_est = ops.ends_est[f];
             r->meta.clock_ends = ops.offset_ends;
         }
         int64_t w0 = rk.meta.w0, w1 = rk.meta.w1;

@@ -129,9 +129,29 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
     return c ? c : "-";
 }
 
+/* A cell as the printed table shows it: a label column's (text 3) in
+ * double quotes when it holds a blank or is empty, its quotes doubled, so
+ * that it stays one field for a reader that splits rows on blanks (gnuplot
+ * and pandas take the quotes; `breakdown "my run"` put the rest of its row
+ * one field to the right); buf holds it then. */
+static const char *shown(const tl_an_table *t, size_t i, size_t j, char *buf, size_t n)
+{
+    const char *c = cell(t, i, j);
+    if (t->cols[j].text != 3 || (*c && !strpbrk(c, " \t"))) return c;
+    size_t w = 0;
+    buf[w++] = '"';
+    for (; *c && w + 3 < n; c++) {
+        if (*c == '"') buf[w++] = '"';
+        buf[w++] = *c;
+    }
+    buf[w++] = '"';
+    buf[w] = '\0';
+    return buf;
+}
+
 /* Text columns wider than this are cut in the printed table (the CSV keeps
  * every character) and the footer says so: a C++ kernel name can run to
- * hundreds of characters. */
+ * hundreds of characters. The last column is not cut: it pushes nothing. */
 enum { MAX_TEXT_W = 60 };
 
 /* Characters of UTF-8 text (the traces' names are UTF-8: the readers
@@ -156,7 +176,8 @@ static void put_text(FILE *out, const char *s, size_t n)
     }
 }
 
-static void put_cell(FILE *out, const col *c, size_t w, const char *s)
+/* last: the row's last printed cell, whole and unpadded when text */
+static void put_cell(FILE *out, const col *c, size_t w, const char *s, int last)
 {
     size_t len = text_width(s);
     if (!c->text) {
@@ -164,6 +185,10 @@ static void put_cell(FILE *out, const col *c, size_t w, const char *s)
         return;
     }
     fputc(' ', out);
+    if (last) {
+        put_text(out, s, len);
+        return;
+    }
     if (len > w) {
         put_text(out, s, w - 3);
         fputs("...", out);
@@ -184,12 +209,18 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         free(w);
         return;
     }
+    /* the last printed column, when text, is never cut: nothing after it
+     * goes out of line (diagnose's other_conditions, which name a kernel) */
+    size_t last = t->ncols;
+    for (size_t j = 0; j < t->ncols; j++)
+        if (t->cols[j].text != 2) last = j;
     for (size_t j = 0; j < t->ncols; j++) {
         w[j] = strlen(t->cols[j].name);
         if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
         for (size_t i = 0; i < t->nrows; i++) {
-            size_t len = text_width(cell(t, i, j));
-            if (t->cols[j].text && len > MAX_TEXT_W) {
+            char q[600];
+            size_t len = text_width(shown(t, i, j, q, sizeof q));
+            if (t->cols[j].text == 1 && j != last && len > MAX_TEXT_W) {
                 ncut[j]++;
                 len = MAX_TEXT_W;
             }
@@ -201,14 +232,16 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         for (size_t j = 0; j < t->ncols; j++) {
             if (t->cols[j].text == 2) continue;
             const char *s = row == 0 ? t->cols[j].name : (t->cols[j].unit[0] ? t->cols[j].unit : "-");
-            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", (int)w[j], s);
+            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", j == last && t->cols[j].text ? 0 : (int)w[j], s);
         }
         fputc('\n', out);
     }
     for (size_t i = 0; i < t->nrows; i++) {
         fputc(' ', out);
-        for (size_t j = 0; j < t->ncols; j++)
-            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], cell(t, i, j));
+        for (size_t j = 0; j < t->ncols; j++) {
+            char q[600];
+            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], shown(t, i, j, q, sizeof q), j == last);
+        }
         fputc('\n', out);
     }
     fprintf(out, "# %zu rows\n", t->nrows);
@@ -245,21 +278,22 @@ static void csv_unit_name(FILE *f, const col *c)
 tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
 {
     tl_out o;
-    TL_TRY(tl_out_open(&o, path));
+    FILE *f = NULL;
+    TL_TRY(tl_out_open_text(&o, path, &f)); /* gzip'd for a .gz name */
     for (size_t j = 0; j < t->ncols; j++) {
-        if (j) fputc(',', o.f);
-        csv_unit_name(o.f, &t->cols[j]);
+        if (j) fputc(',', f);
+        csv_unit_name(f, &t->cols[j]);
     }
-    fputc('\n', o.f);
+    fputc('\n', f);
     for (size_t i = 0; i < t->nrows; i++) {
         for (size_t j = 0; j < t->ncols; j++) {
-            if (j) fputc(',', o.f);
+            if (j) fputc(',', f);
             /* a number that is not there is NaN, which gnuplot, pandas and R
              * read as missing; a text cell ("-" for no unit) is its text */
             const char *c = cell(t, i, j);
-            csv_field(o.f, t->cols[j].text || strcmp(c, "-") ? c : "NaN");
+            csv_field(f, t->cols[j].text || strcmp(c, "-") ? c : "NaN");
         }
-        fputc('\n', o.f);
+        fputc('\n', f);
     }
     TL_TRY(tl_out_close(&o, 1));
     return TL_OK;

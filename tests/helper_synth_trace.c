@@ -5,8 +5,11 @@
  * VARIANT: naive (allreduce and ring serialised: one communicator), split
  * (they overlap), two-stream, launch-bound, starved, no-overlap, staged
  * (host-staged allreduce and halo exchange carried by the host, rank r
- * computing 10r us longer, so the others wait for the last rank), and
- * compute-only (no communication at all).
+ * computing 10r us longer, so the others wait for the last rank),
+ * compute-only (no communication at all), host-only (staged's shape on
+ * ranks without a GPU, as trilap-solve --backend host traces them: the
+ * host's compute, allreduce and exchange as host ranges, device -1) and
+ * mixed-host (even ranks staged, odd ranks host-only).
  * MIN_BYTES > 0 repeats the iterations until each rank file reaches it. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +42,12 @@ static int rec(ctx *c, tl_role lane, tl_cat cat, tl_kind kind, const char *name,
     c->rows++;
     if (!c->w) return 0; /* dry run: count only */
     return tl_trace_writer_record(c->w, &r) == TL_OK ? 0 : -1;
+}
+
+/* A rank without a GPU: every rank of host-only, the odd ones of mixed-host. */
+static int host_only(const ctx *c, const char *v)
+{
+    return !strcmp(v, "host-only") || (!strcmp(v, "mixed-host") && c->rank % 2);
 }
 
 /* One iteration starting at t (µs); returns its period. */
@@ -89,7 +98,18 @@ static double iteration(ctx *c, const char *v, int64_t it, double t, int *err)
         *err |= e;
         return 66;
     }
-    if (!strcmp(v, "staged")) {
+    if (host_only(c, v)) {
+        double c0 = 40 + 10.0 * c->rank, last = 40 + 10.0 * (c->nranks - 1);
+        /* no GPU record carries the iteration: the host's iter range does */
+        e |= rec(c, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "iter", t, t + last + 21, -1, it);
+        e |= rec(c, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "compute:spmv", t, t + c0, -1, it);
+        e |= rec(c, TL_ROLE_COLL, TL_CAT_RANGE, TL_KIND_HOST, "coll:staged allreduce", t + c0, t + last + 9, -1, it);
+        e |= rec(c, TL_ROLE_P2P, TL_CAT_RANGE, TL_KIND_HOST, "p2p:staged exchange", t + last + 9, t + last + 21, -1,
+                 it);
+        *err |= e;
+        return last + 22;
+    }
+    if (!strcmp(v, "staged") || !strcmp(v, "mixed-host")) {
         /* compute, then the allreduce staged through the host, then the halo:
          * each exchange completes 5 us after the last rank arrives */
         double c0 = 40 + 10.0 * c->rank, last = 40 + 10.0 * (c->nranks - 1);
@@ -116,7 +136,7 @@ static double iteration(ctx *c, const char *v, int64_t it, double t, int *err)
 int main(int argc, char **argv)
 {
     if (argc < 5) {
-        fprintf(stderr, "usage: %s OUTDIR naive|split|two-stream|launch-bound|starved|no-overlap|staged|compute-only NRANKS NITER [MIN_BYTES]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUTDIR naive|split|two-stream|launch-bound|starved|no-overlap|staged|compute-only|host-only|mixed-host NRANKS NITER [MIN_BYTES]\n", argv[0]);
         return 2;
     }
     const char *dir = argv[1], *v = argv[2];
@@ -142,11 +162,11 @@ int main(int argc, char **argv)
         tl_trace_writer_meta(c.w, "version", "1");
         snprintf(buf, sizeof buf, "%d", r);
         tl_trace_writer_meta(c.w, "rank", buf);
-        tl_trace_writer_meta(c.w, "device", buf);
+        tl_trace_writer_meta(c.w, "device", host_only(&c, v) ? "-1" : buf);
         snprintf(buf, sizeof buf, "%d", nranks);
         tl_trace_writer_meta(c.w, "nranks", buf);
         tl_trace_writer_meta(c.w, "host", "synthetic");
-        tl_trace_writer_meta(c.w, "device_name", "synthetic GPU");
+        tl_trace_writer_meta(c.w, "device_name", host_only(&c, v) ? "none (a host-only rank)" : "synthetic GPU");
         tl_trace_writer_meta(c.w, "program", "helper_synth_trace");
         tl_trace_writer_meta(c.w, "args", v);
         snprintf(buf, sizeof buf, "%lld", (long long)c.base);
@@ -155,7 +175,8 @@ int main(int argc, char **argv)
         tl_trace_writer_meta(c.w, "window_end_ns", buf);
         tl_trace_writer_meta(c.w, "complete", "yes");
         double t = 0;
-        err |= rec(&c, TL_ROLE_COPY, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy HtoD", -20, -10, 1 << 20, -1);
+        if (!host_only(&c, v))
+            err |= rec(&c, TL_ROLE_COPY, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy HtoD", -20, -10, 1 << 20, -1);
         for (long long it = 0; it < n; it++) t += iteration(&c, v, it, t, &err);
         if (err) {
             fprintf(stderr, "%s: write error\n", argv[0]);

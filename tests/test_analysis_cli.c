@@ -253,7 +253,7 @@ TL_TEST(diagnose_other_rules)
  * waits for rank 1, which starts at 6 us (rank 0's kernel spans 6.5 us over
  * compute, but the work is 1 us, after the compute kernel); `slow` - both
  * start at 0.5 us and work 5 us under compute. */
-static void peer_run(const char *dir, int slow)
+static void peer_run_named(const char *dir, int slow, const char *kernel)
 {
     char rows[2][4096];
     size_t len[2] = {0, 0};
@@ -272,11 +272,41 @@ static void peer_run(const char *dir, int slow)
             }
             len[r] += (size_t)snprintf(rows[r] + len[r], sizeof rows[r] - len[r],
                                        "%d,%d,1,compute,compute,kernel,tl_daxpy_kernel,%ld,%ld,1,-1,%d\n"
-                                       "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,%ld,%ld,2,-1,-1\n",
-                                       r, r, t, t + 6000, i, r, r, s0, e);
+                                       "%d,%d,2,p2p,p2p,kernel,%s,%ld,%ld,2,-1,-1\n",
+                                       r, r, t, t + 6000, i, r, r, kernel, s0, e);
         }
     trace(dir, 0, rows[0]);
     trace(dir, 1, rows[1]);
+}
+
+static void peer_run(const char *dir, int slow) { peer_run_named(dir, slow, "ncclDevKernel_SendRecv"); }
+
+/* A starved kernel's name is given whole, in the evidence, the table and
+ * the CSV: it was cut at 60 characters in all three ("..." in the table
+ * alone), leaving the user to guess which kernel it was. */
+TL_TEST(starvation_names_kernel_whole)
+{
+    const char *t = tl_test_tmpdir();
+    static const char kernel[] = "ncclDevKernel_SendRecv_fused_with_the_residual_norm_and_the_dot_product_of_pipe"
+                                 "lined_cg_variant_seven";
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/long", t);
+    snprintf(csv, sizeof csv, "%s/diag.csv", t);
+    peer_run_named(run, 1, kernel);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out");
+    char want[256];
+    snprintf(want, sizeof want, "    rank 0: %s: median 5.0 us over 5 instances", kernel);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    snprintf(want, sizeof want, "1.50 overlapped/alone  extra 20.0 %% of W >= 2 (%s)\n", kernel);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "cut to"), "%s", o);
+    free(o);
+    o = tl_test_read(csv);
+    snprintf(want, sizeof want, "starved-communication,1,FINDING,5.00,1.50,overlapped/alone,extra 20.0 %% of W >= 2 (%s)\n",
+             kernel);
+    TL_ASSERT_MSG(strstr(o, want), "%s", o);
+    free(o);
 }
 
 TL_TEST(starvation_is_work_not_peer_wait)
@@ -1680,11 +1710,19 @@ TL_TEST(top_help_agrees_with_commands)
     snprintf(head, sizeof head, "%.*s", (int)(cmds - top), top);
     TL_ASSERT_MSG(strstr(head, "PyTorch") && strstr(head, "Nsight Systems") && strstr(head, "trace.rank<R>.csv"),
                   "an input kind is missing:\n%s", head);
-    int ncmd = 0;
+    int ncmd = 0, col = -1;
     for (char *line = strchr(cmds, '\n') + 1; *line == ' '; line = strchr(line, '\n') + 1, ncmd++) {
         char name[32] = "", mine[512] = "";
         char *eol = strchr(line, '\n');
         TL_ASSERT(sscanf(line, " %31s", name) == 1);
+        /* every description in one column, a blank at least after the
+         * longest name (collectives' was one column right of the others) */
+        const char *d = strstr(line, name) + strlen(name);
+        int at = (int)(d + strspn(d, " ") - line);
+        TL_ASSERT_MSG(col < 0 || at == col, "%s's description at column %d, the others' at %d:\n%s", name, at, col,
+                      cmds);
+        TL_ASSERT_MSG(d[0] == ' ' && d[1] == ' ', "%s: fewer than two blanks before its description:\n%s", name, cmds);
+        col = at;
         snprintf(mine, sizeof mine, "%.*s", (int)(eol - line), line);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --help", tl_test_bin(), name), 0);
         char *h = out_of(t, "out"), *u = strstr(h, "usage: ");
@@ -1712,17 +1750,24 @@ TL_TEST(rank_file_given_alone)
     snprintf(run, sizeof run, "%s/run", t);
     trace(run, 0, "0,0,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
     trace(run, 1, "1,1,1,compute,compute,kernel,k,0,1000,1,-1,0\n");
-    static const char *const cmds[] = {"overlap", "breakdown", "import -o %s/imp"};
+    /* compare too, first or second (it said "a file but no trace (a
+     * results file?)"), and alone ("no results file") */
+    static const char *const cmds[] = {"overlap", "breakdown", "import -o %s/imp", "compare %s/run",
+                                       "compare", "diagnose", "timeline -o %s/tl.csv"};
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
         char cmd[700];
         snprintf(cmd, sizeof cmd, cmds[k], t);
         TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s/trace.rank1.csv", tl_test_bin(), cmd, run), 1);
         char *e = out_of(t, "err");
         snprintf(want, sizeof want, "%s/trace.rank1.csv: one rank's file (rank 1) of a trilap run: give the run's "
-                                    "folder, %s\n", run, run);
-        TL_ASSERT_MSG(strstr(e, want), "%s: %s", cmd, e);
+                                    "folder, %s", run, run);
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: %s", cmd, e);
         free(e);
     }
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s/trace.rank1.csv %s", tl_test_bin(), run, run), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(tl_test_one_line(e, want), "%s", e);
+    free(e);
 }
 
 /* An output written over a file the command reads is refused before any
@@ -1753,23 +1798,142 @@ TL_TEST(outputs_over_inputs_refused)
     TL_ASSERT_EQ(sh(t, "cmp %s/run/trace.rank1.csv.gz %s/keep.gz && %s/trilap-analyze timeline %s/run -o %s/run/tl.csv",
                     t, t, tl_test_bin(), t, t),
                  0);
-    /* a table's CSV is plain: a .gz name held text gunzip refuses */
-    static const char *const gz[][2] = {{"overlap %s/run --csv %s/o.csv.gz", "--csv %s/o.csv.gz: tables are written "
-                                                                              "as plain CSV; give a name without .gz"},
-                                        {"timeline %s/run -o %s/t.csv.gz", "--output %s/t.csv.gz: tables are written"}};
-    for (size_t k = 0; k < 2; k++) {
-        char args[2400], want[2400];
-        snprintf(args, sizeof args, gz[k][0], t, t);
-        snprintf(want, sizeof want, gz[k][1], t);
-        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+}
+
+/* Fields of a printed table row split on blanks, a double-quoted field
+ * ("my run") one field, as gnuplot and pandas read them. */
+static int blank_fields(const char *line, size_t len)
+{
+    int n = 0;
+    for (size_t i = 0; i < len;) {
+        while (i < len && line[i] == ' ') i++;
+        if (i >= len) break;
+        n++;
+        if (line[i] == '"') {
+            for (i++; i < len && !(line[i] == '"' && (i + 1 >= len || line[i + 1] != '"')); i += line[i] == '"' ? 2 : 1) {}
+            i++;
+        }
+        while (i < len && line[i] != ' ') i++;
+    }
+    return n;
+}
+
+/* breakdown's run labels: "." names the folder itself (it said "."), and a
+ * label with a blank is one field of its row (it shifted every field after
+ * it for a reader that splits on blanks); the CSV keeps the label as is. */
+TL_TEST(breakdown_labels_in_line)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], b[512], csv[600];
+    snprintf(a, sizeof a, "%s/three-split", t);
+    snprintf(b, sizeof b, "%s/my run", t);
+    synth(a, "split", 2, 5);
+    TL_ASSERT_EQ(tl_test_sh("%s/tests/helper_synth_trace '%s' naive 2 5", tl_test_build(), b), 0);
+    snprintf(csv, sizeof csv, "%s/bd.csv", t);
+    char *bin = realpath(tl_test_bin(), NULL); /* the command runs in the run's folder */
+    TL_ASSERT(bin);
+    TL_ASSERT_EQ(sh(t, "cd '%s' && %s/trilap-analyze breakdown --csv %s . '%s'", a, bin, csv, b), 0);
+    free(bin);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(o, "\n  three-split 0 ") && strstr(o, "\n  \"my run\"    0 ") && !strstr(o, "\n  . "),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(c, "\nthree-split,0,") && strstr(c, "\nmy run,0,"), "%s", c);
+    /* every row as many fields as the names row (less its "#") */
+    const char *h = strstr(o, "\n# run ");
+    TL_ASSERT(h);
+    h++;
+    int want = blank_fields(h, strcspn(h, "\n")) - 1, rows = 0;
+    for (const char *p = strstr(h, "\n  "); p; p = strstr(p + 1, "\n  ")) {
+        size_t len = strcspn(p + 1, "\n");
+        TL_ASSERT_MSG(blank_fields(p + 1, len) == want, "%.*s: not %d fields", (int)len, p + 1, want);
+        rows++;
+    }
+    TL_ASSERT_MSG(rows > 10, "%s", o);
+    free(o);
+    free(c);
+}
+
+/* A table's CSV named .gz is written gzip'd (tl_out_open_text, as perfetto
+ * -o is): a valid gzip whose content is the plain CSV. Before, it was
+ * refused (and before that, plain text under a .gz name). */
+TL_TEST(table_csv_gz_is_gzip)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512], run2[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    snprintf(run2, sizeof run2, "%s/run2", t);
+    synth(run, "naive", 2, 20);
+    synth(run2, "split", 2, 20);
+    static const char *const cmd[][2] = {
+        {"overlap %s --csv %s/%s --iter-csv %s/i%s", "o.csv"},
+        {"breakdown %s --csv %s/%s --stack-csv %s/s%s", "b.csv"},
+        {"diagnose %s --csv %s/%s", "d.csv"},
+        {"timeline %s -o %s/%s", "t.csv"},
+        {"compare %s %s --csv %s/%s", "c.csv"},
+    };
+    for (size_t k = 0; k < sizeof cmd / sizeof cmd[0]; k++) {
+        const char *name = cmd[k][1];
+        for (int gz = 0; gz < 2; gz++) {
+            char file[64], args[2400];
+            snprintf(file, sizeof file, "%s%s", name, gz ? ".gz" : "");
+            if (k == 4) snprintf(args, sizeof args, cmd[k][0], run, run2, t, file);
+            else snprintf(args, sizeof args, cmd[k][0], run, t, file, t, file);
+            TL_ASSERT_MSG(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args) == 0, "%s:\n%s", args,
+                          out_of(t, "err"));
+        }
+        /* gzip -t: a whole gzip stream; its content byte for byte the plain CSV */
+        TL_ASSERT_MSG(sh(t, "gzip -t %s/%s.gz && gzip -dc %s/%s.gz | cmp - %s/%s", t, name, t, name, t, name) == 0,
+                      "%s: %s", name, out_of(t, "err"));
+        if (k < 2)
+            TL_ASSERT_MSG(sh(t, "gzip -dc %s/%c%s.gz | cmp - %s/%c%s", t, k ? 's' : 'i', name, t, k ? 's' : 'i',
+                             name) == 0,
+                          "%s: %s", name, out_of(t, "err"));
+    }
+    char p[600];
+    snprintf(p, sizeof p, "%s/o.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(!strncmp(csv, "rank,W_us,", 10), "%s", csv);
+    free(csv);
+}
+
+/* gzip by the name is the runtime's decision (tl_out_open_text), on a
+ * lower-case .gz: perfetto -o X.JSON.GZ wrote plain JSON under a gzip
+ * name. Such a name is refused before anything is read or written, in one
+ * line naming the option and the name to give; a lower-case .gz after an
+ * upper-case .JSON is gzip'd, an upper-case .JSON alone is plain JSON. */
+TL_TEST(gz_name_case)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    synth(run, "split", 2, 10);
+    static const char *const bad[][2] = {{"perfetto %s -o %s/X.JSON.GZ", "--output %s/X.JSON.GZ: only a name ending in "
+                                                                         ".gz in lower case is written gzip'd, so this "
+                                                                         "one would hold plain text; give %s/X.JSON.gz "
+                                                                         "(try --help)"},
+                                         {"overlap %s --csv %s/o.csv.Gz", "--csv %s/o.csv.Gz: only a name ending in "
+                                                                          ".gz in lower case"},
+                                         {"timeline %s -o %s/t.csv.gZ", "--output %s/t.csv.gZ: only"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char args[1200], want[1600];
+        snprintf(args, sizeof args, bad[k][0], run, t);
+        snprintf(want, sizeof want, bad[k][1], t, t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
         char *e = out_of(t, "err");
         TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s", args, want, e);
         free(e);
     }
+    TL_ASSERT_EQ(sh(t, "ls %s/X.JSON.GZ* %s/o.csv.Gz* %s/t.csv.gZ* 2>/dev/null | wc -l | grep -qx 0", t, t, t), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze perfetto %s -o %s/Y.JSON.gz && gzip -t %s/Y.JSON.gz", tl_test_bin(), run, t, t),
+                 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze perfetto %s -o %s/Z.JSON && ! gzip -t %s/Z.JSON 2>/dev/null && "
+                       "head -c 1 %s/Z.JSON | grep -q '{'",
+                    tl_test_bin(), run, t, t, t),
+                 0);
 }
 
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
-             starvation_is_work_not_peer_wait, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
+             starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
@@ -1777,4 +1941,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
-             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused)
+             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line)

@@ -1537,6 +1537,53 @@ TL_TEST(hta_undefined_ratio_said)
  * rank of the run: left out of the folder, refused given alone (before:
  * read as one more rank, "# rank: 2 device -1", or rank 0 twice); so is
  * a JSON object without traceEvents. */
+/* A gzip of a gzip (X.json.gz.gz, or a .json.gz whose content is gzip
+ * again), a .json that is no JSON object, and a folder of .json files none
+ * of which is a trace: each refused in one line naming the input and why,
+ * by every command that reads them (before: "neither a run folder, a
+ * PyTorch profiler trace nor an Nsight Systems sqlite export", "no
+ * trace.rank<R>.csv[.gz] files", "this is not one"). */
+TL_TEST(not_kineto_says_why)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char plain[600], twice[600], inner[600], list[600], dir[600];
+    snprintf(plain, sizeof plain, "%s/small.json", t);
+    tl_test_write(plain, SMALL);
+    snprintf(twice, sizeof twice, "%s/small.json.gz.gz", t);
+    snprintf(inner, sizeof inner, "%s/inner.json.gz", t);
+    TL_ASSERT_EQ(tl_test_sh("gzip -c %s | gzip -c > %s && cp %s %s", plain, twice, twice, inner), 0);
+    snprintf(list, sizeof list, "%s/list.json", t);
+    tl_test_write(list, "[1, 2]\n");
+    snprintf(dir, sizeof dir, "%s/configs", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s && printf '{\"lr\": 0.1}' > %s/b.json && printf '{}' > %s/a.json", dir, dir,
+                            dir),
+                 0);
+    const struct {
+        const char *input, *why;
+    } cases[] = {
+        {twice, "gzip data inside gzip: decompress it once (gunzip -c %s > %s/small.json.gz)"},
+        {inner, "gzip data inside gzip: decompress it once (gunzip -c %s > %s/inner.json)"},
+        {list, "its text begins with '[', not '{': a PyTorch profiler (Kineto) trace is one JSON object holding "
+               "traceEvents"},
+        {dir, "no PyTorch profiler (Kineto) trace among its 2 .json files (a.json: no traceEvents array: not a "
+              "PyTorch profiler (Kineto) trace)"},
+    };
+    static const char *const cmds[] = {"overlap %s", "collectives %s", "breakdown --hta %s", "import %s -o %s/imp"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+            char args[1400], why[1400], want[2200], cmd[1600], *out = NULL, *err = NULL;
+            snprintf(args, sizeof args, cmds[c], cases[k].input, t);
+            snprintf(why, sizeof why, cases[k].why, cases[k].input, t);
+            snprintf(want, sizeof want, "trilap-analyze: %s: %s\n", cases[k].input, why);
+            snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s", tl_test_bin(), args);
+            int rc = tl_test_run(cmd, &out, &err);
+            TL_ASSERT_MSG(rc == 1 && !strcmp(err, want), "%s: exit %d\n%s(expected '%s')", args, rc, err, want);
+            free(out);
+            free(err);
+        }
+}
+
 TL_TEST(perfetto_export_is_no_rank)
 {
     need_jsonc();
@@ -1639,7 +1686,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,

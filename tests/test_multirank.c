@@ -278,7 +278,7 @@ TL_TEST(host_ranks_communication_counted)
     char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     for (int r = 0; r < 2; r++)
         TL_ASSERT_MSG(!fired(o, "host-staging", r) && !fired(o, "serialised-host-lane", r), "%s", o);
-    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 6, "%s", o);
+    TL_ASSERT_MSG(tl_test_count(o, "a host-only rank: no GPU, its host computes and communicates") == 8, "%s", o);
     /* and the summary says so, not "ok": before, "ok [host-staging]: the host
      * carries communication less than the threshold" beside a host carrying
      * most of the window */
@@ -326,6 +326,46 @@ TL_TEST(host_ranks_communication_counted)
  * start, in one line naming it, and no rank's trace is written (before:
  * found at the end, by the rename of that rank's trace alone, after the
  * whole run). */
+/* The remedy of a finding on host-only ranks points only at what applies
+ * there: exposed-communication said "see host-staging" and late-ranks
+ * "compare U_compute", a rule and a figure n/a on such ranks; the summary
+ * said "compute 0.0%" of a host that computes (its compute is no GPU
+ * lane's), and no-comm-compute-overlap was "ok" for "compute 0.0 % of W". */
+TL_TEST(host_ranks_remedies_apply)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/hostonly", tl_test_tmpdir());
+    synth(dir, "host-only", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "late-ranks", 0), "%s", o);
+    TL_ASSERT_MSG(!strstr(o, "see host-staging") && !strstr(o, "(overlap's U_compute)"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  remedy: overlap it with work that does not need its data: post the halo exchange"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "  remedy: the operation cannot move data before every rank has joined it. Compare the "
+                            "ranks' time outside communication per iteration (overlap's idle / iters"),
+                  "%s", o);
+    for (int r = 0; r < 2; r++) {
+        char key[96];
+        snprintf(key, sizeof key, "# rank %d: window 1440.0 us, 20 iterations; compute n/a (a host-only rank: ", r);
+        TL_ASSERT_MSG(strstr(o, key), "%s", o);
+        TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", r), "n/a"), "%s", o);
+    }
+    TL_ASSERT_MSG(!strstr(o, "compute 0.0"), "%s", o);
+    free(o);
+    /* a GPU rank beside a host-only one: each its own remedy */
+    snprintf(dir, sizeof dir, "%s/mixed", tl_test_tmpdir());
+    synth(dir, "mixed-host", 2, 20);
+    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "see host-staging; where ranks wait for each other, see late-ranks.\n  remedy on "
+                            "host-only rank 1: overlap it with work that does not need its data: post the halo"),
+                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "# rank 0: window 1440.0 us, 20 iterations; compute 55.6%, "), "%s", o);
+    TL_ASSERT_MSG(fired(o, "no-comm-compute-overlap", 0), "%s", o);
+    TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", 1), "n/a"), "%s", o);
+    free(o);
+}
+
 TL_TEST(a_rank_that_cannot_trace_stops_all)
 {
     static const char *const runs[] = {
@@ -396,19 +436,20 @@ TL_TEST(nccl_wait_split_on_naive)
 /* Two ranks on one host doing four allreduces that end together, rank 1's
  * clock `skew` ns ahead (`jitter`: one end 300 ns off, so the estimate is
  * the median, not one pair); the run folder under the test dir. */
-static void write_skewed_run(const char *dir, int64_t skew)
+static void write_skewed_ranks(const char *dir, int nranks, const int64_t *skew, const char *const *shared)
 {
     static const int64_t a0[] = {0, 100000, 0, 50000}, a1[] = {200000, 0, 150000, 50000},
                          jitter[] = {0, 0, 300, 0};
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s", dir), 0);
-    for (int r = 0; r < 2; r++) {
-        char p[1100], body[4096];
+    for (int r = 0; r < nranks; r++) {
+        char p[1100], body[4096], sh[64] = "";
+        if (shared && shared[r]) snprintf(sh, sizeof sh, "# clock_shared=%s\n", shared[r]);
         int w = snprintf(body, sizeof body,
-                         "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=2\n# host=node7\n"
-                         "# clock=CLOCK_MONOTONIC\n# complete=yes\n" TL_TRACE_HEADER "\n",
-                         r);
+                         "# format=trilap-trace\n# version=1\n# rank=%d\n# nranks=%d\n# host=node7\n"
+                         "# clock=CLOCK_MONOTONIC\n%s# complete=yes\n" TL_TRACE_HEADER "\n",
+                         r, nranks, sh);
         for (int i = 0; i < 4; i++) {
-            int64_t base = 1000000 + i * 1000000LL + (r ? skew : 0);
+            int64_t base = 1000000 + i * 1000000LL + skew[r];
             int64_t s = base + (r ? a1[i] : a0[i]), e = base + 500000 + (r ? jitter[i] : 0);
             w += snprintf(body + w, sizeof body - (size_t)w,
                           "%d,0,14,coll,coll,kernel,ncclDevKernel_AllReduce_Sum_f32_RING_LL,%lld,%lld,%d,-1,%d\n"
@@ -419,6 +460,12 @@ static void write_skewed_run(const char *dir, int64_t skew)
         snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
         tl_test_write(p, body);
     }
+}
+
+static void write_skewed_run(const char *dir, int64_t skew)
+{
+    const int64_t sk[] = {0, skew};
+    write_skewed_ranks(dir, 2, sk, NULL);
 }
 
 /* The waiting table of `overlap` (its rows, without the preamble). */
@@ -474,6 +521,59 @@ TL_TEST(align_clocks_recovers_offset)
     free(t);
     free(a);
     free(raw);
+}
+
+/* A rank that reads rank 0's very clock (clock_shared: threads of one
+ * process, or one host's boot and time namespace) gets no offset under
+ * --align-clocks: what its collective ends differ by is their spread, kept
+ * as data. Before, the estimate was applied, and the "# clock:" line gave
+ * rank 1 an offset its "# rank:" line said it had none of. And
+ * --align-clocks with --raw-clock (each rank on its own clock) is refused. */
+TL_TEST(align_clocks_spares_shared_clocks)
+{
+    char one[1024], three[1024];
+    snprintf(one, sizeof one, "%s", tl_test_path("threads"));
+    snprintf(three, sizeof three, "%s", tl_test_path("three"));
+    const int64_t spread[] = {0, 8000};
+    const char *const threads[] = {"process", "process"};
+    write_skewed_ranks(one, 2, spread, threads);
+    char *plain = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), one);
+    char *a = run_cmd("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), one);
+    char *wp = wait_table(plain), *wa = wait_table(a);
+    TL_ASSERT_MSG(!strcmp(wp, wa), "aligned:\n%s\nunaligned:\n%s", wa, wp);
+    TL_ASSERT_MSG(strstr(a, "# clock: all ranks on rank 0's clock itself (threads of one process): --align-clocks "
+                            "applies no offsets; the ends of 4 matched collectives differ from rank 0's by (median; "
+                            "their spread, not a clock offset): rank 1 +8.0 us\n") &&
+                      strstr(a, "# rank: 1 device 0 (?) on node7, complete; one clock for the threads of one process "
+                                "(no offset)\n"),
+                  "%s", a);
+    free(wp);
+    free(wa);
+    free(plain);
+    free(a);
+    /* beside a rank on its own clock, 5 ms ahead: that one is aligned */
+    const int64_t sk[] = {0, 8000, 5000000};
+    const char *const host[] = {NULL, "host", NULL};
+    write_skewed_ranks(three, 3, sk, host);
+    a = run_cmd("%s/trilap-analyze overlap --align-clocks %s", tl_test_bin(), three);
+    TL_ASSERT_MSG(strstr(a, "not to a measured offset: rank 1 none (rank 0's clock itself; its ends +8.0 us), rank 2 "
+                            "+5000.0 us\n"),
+                  "%s", a);
+    free(a);
+    for (int k = 0; k < 3; k++) {
+        static const char *const cmd[] = {"overlap", "diagnose", "compare"};
+        char line[4096];
+        snprintf(line, sizeof line, "%s/trilap-analyze %s --align-clocks --raw-clock %s%s%s", tl_test_bin(), cmd[k],
+                 one, k == 2 ? " " : "", k == 2 ? three : "");
+        tl_test_output o = tl_test_capture("%s", line);
+        char want[256];
+        snprintf(want, sizeof want, "trilap-analyze %s: --align-clocks and --raw-clock contradict each other: "
+                                    "--raw-clock keeps each rank on its own clock, --align-clocks puts every rank on "
+                                    "the first's by offsets estimated from collective ends; give one (try --help)\n",
+                 cmd[k]);
+        TL_ASSERT_MSG(o.rc == 2 && !strcmp(o.err, want) && !o.out[0], "%s: exit %d\n%s%s", line, o.rc, o.out, o.err);
+        tl_test_output_free(&o);
+    }
 }
 
 TL_TEST(nsys_threads_are_ranks)
@@ -607,5 +707,5 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
-             align_clocks_recovers_offset, every_committed_trace_loads)
+             host_ranks_communication_counted, host_ranks_remedies_apply, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)

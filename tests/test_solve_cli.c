@@ -740,6 +740,36 @@ TL_TEST(outputs_checked_before_the_work)
     }
 }
 
+/* The results file where a run's trace folder goes (--trace HC --results
+ * HC/cg with a run cg; --trace HC --results HC with one run) is refused
+ * before the work in one line naming both options; before, the first run
+ * wrote HC/cg and the second failed, "HC/cg is not a folder", naming no
+ * option. The results file inside a run's folder is fine. */
+TL_TEST(results_where_a_trace_folder_goes)
+{
+    const char *d = tl_test_tmpdir();
+    static const char *const cases[][2] = {
+        {"--solver cg,pcg --trace %s/HC --results %s/HC/cg",
+         "trilap-solve: --results and --trace (run cg's folder) both name %s/HC/cg: give each a file of its own\n"},
+        {"--trace %s/HC --results %s/HC", "trilap-solve: --results and --trace both name %s/HC: give each a file of "
+                                          "its own\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char opt[2048], want[2048];
+        snprintf(opt, sizeof opt, cases[k][0], d, d);
+        snprintf(want, sizeof want, cases[k][1], d);
+        TL_ASSERT_EQ(run("%s " QUICK " %s gen:poisson7:6", bin(), opt), 1);
+        TL_ASSERT_MSG(!strcmp(err_buf, want) && !out_buf[0], "%s: expected '%s', stderr: %s", opt, want, err_buf);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/HC", d), 0);
+    }
+    TL_ASSERT_EQ(run("%s " QUICK " --solver cg,pcg --trace %s/HC --results %s/HC/cg/r.csv gen:poisson7:6", bin(), d, d),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("test -f %s/HC/cg/r.csv && test -f %s/HC/cg/trace.rank0.csv && test -f "
+                            "%s/HC/pcg/trace.rank0.csv",
+                            d, d, d),
+                 0);
+}
+
 /* Iteration records of a trace: all of them, those inside its window, and
  * the window itself. */
 typedef struct trace_iters {
@@ -1051,7 +1081,7 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
-             jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work,
+             jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
              warmup_iterations_and_us_per_iter)

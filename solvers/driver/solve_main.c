@@ -1086,6 +1086,13 @@ static int outputs_refused(const solve_opts *o)
     } files[] = {{"--history", o->history}, {"--solution", o->solution}};
     if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
     if (o->results && tl_results_set_add(&seen, PROGRAM, o->results)) return 1;
+    /* the results and their manifest, for the trace folders alone: a run's
+     * folder where the results file goes (--trace HC --results HC/cg with
+     * a run cg) failed after the first run, "HC/cg is not a folder",
+     * naming no option; kept apart from `seen`, whose room the history
+     * and solution files of many runs need */
+    tl_out_set beside = {0};
+    if (o->results && o->trace && tl_results_set_add(&beside, PROGRAM, o->results)) return 1;
     /* the names given, once: several runs name a file each after them
      * (per_solver_path), which a stream has not (`-` made -.cg, -.pcg)
      * and a folder should not (it made sub/.cg, sub/.pcg) */
@@ -1107,6 +1114,11 @@ static int outputs_refused(const solve_opts *o)
                 if (o->trace) {
                     per_run_trace(path, sizeof path, o, &run);
                     if (tl_out_check_as("--trace", tl_out_check_folder, path) != TL_OK) return 1;
+                    char name[256], what[64];
+                    run_name(name, sizeof name, o, &run);
+                    snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's folder)" : "--trace", name);
+                    tl_out_set one = beside; /* each folder against the results only */
+                    if (o->results && tl_out_set_add(&one, PROGRAM, what, path)) return 1;
                 }
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
