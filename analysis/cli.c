@@ -2,7 +2,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h> /* strcasecmp */
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -110,17 +109,6 @@ static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
         const char *out = tl_opts_string_of(spec, names[j]);
         if (!out) continue;
-        /* gzip by the name is tl_out_open_text's decision, on a lower-case
-         * .gz: X.JSON.GZ got plain text under a gzip name. Refused here
-         * until the runtime takes any case (import's output is a folder) */
-        size_t n = strlen(out);
-        if (n > 3 && !strcasecmp(out + n - 3, ".gz") && strcmp(out + n - 3, ".gz") != 0 &&
-            !(strstr(spec->program, " import") && !strcmp(names[j], "output"))) {
-            fprintf(stderr, "%s: --%s %s: only a name ending in .gz in lower case is written gzip'd, so this one "
-                            "would hold plain text; give %.*s.gz (try --help)\n",
-                    spec->program, names[j], out, (int)(n - 3), out);
-            return 2;
-        }
         const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
         char what[64], in[4352];
         snprintf(what, sizeof what, "--%s", names[j]);
@@ -169,8 +157,8 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
-    } else if ((rc = outputs_refused_here(&cut, res)) > 0) {
-        /* rc: 1 an output over an input, 2 a name's case (a bad argument) */
+    } else if (outputs_refused_here(&cut, res)) {
+        rc = 1;
     } else if (c->align_clocks && c->raw_clock) {
         /* both used to be taken: offsets estimated on clocks the user asked
          * to leave as they are */

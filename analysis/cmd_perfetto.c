@@ -75,12 +75,6 @@ static void put_us(FILE *f, int64_t ns)
     fprintf(f, "%" PRId64 ".%03d", ns / 1000, (int)(ns % 1000));
 }
 
-static int gz_name(const char *path)
-{
-    size_t n = strlen(path);
-    return n > 3 && !strcmp(path + n - 3, ".gz");
-}
-
 static tl_status track_push(track *t, int64_t end)
 {
     if (t->n == t->cap) {
@@ -289,7 +283,7 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
-    if (!o.out || (gz_name(o.out) && !TL_HAVE_ZLIB)) {
+    if (!o.out || (tl_out_names_gzip(o.out) && !TL_HAVE_ZLIB)) {
         if (!o.out) fprintf(stderr, "trilap-analyze perfetto: -o FILE.json is required (try --help)\n");
         else fprintf(stderr, "trilap-analyze perfetto: -o %s: writing gzip needs zlib (built without it); give a "
                              ".json name (try --help)\n", o.out);
