@@ -105,6 +105,18 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
     return -1;
 }
 
+int tl_mcli_outputs_refused(const tl_mcli *cli, const char *const *inputs, size_t ninputs)
+{
+    static const char *const outputs[] = {"out", "results"};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
+        const char *out = tl_opts_string_of(cli->spec, outputs[i]);
+        char what[64];
+        snprintf(what, sizeof what, "--%s", outputs[i]);
+        if (out && tl_out_replaces_input(cli->spec->program, what, out, inputs, ninputs)) return 1;
+    }
+    return 0;
+}
+
 int tl_mcli_given(const tl_mcli *cli, const void *field)
 {
     for (int i = 0; i < cli->ngiven; i++)

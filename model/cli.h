@@ -1,6 +1,6 @@
 /* trilap-model's subcommands and what they share: the preamble, the work
- * directory for platform files, the results CSV (temporary name, then
- * rename). */
+ * directory for platform files, the outputs checked against the inputs,
+ * the results CSV (temporary name, then rename). */
 #ifndef TL_MODEL_CLI_H
 #define TL_MODEL_CLI_H
 
@@ -34,6 +34,12 @@ int tl_mcli_given(const tl_mcli *cli, const void *field);
 
 /* `# key: value` lines every output starts with. */
 void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);
+
+/* After tl_mcli_parse, before any work: 1 after one line when an output
+ * (--out, --results) is a file the command reads (inputs: the paths it
+ * will open, NULL entries skipped; `--results cal.txt --calib cal.txt`
+ * left a CSV where the calibration was, exit 0). */
+int tl_mcli_outputs_refused(const tl_mcli *cli, const char *const *inputs, size_t ninputs);
 
 /* A results CSV opened with its header line; rows follow, then
  * tl_out_close (runtime/out.h) commits or drops it. */

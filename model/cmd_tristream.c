@@ -32,6 +32,8 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     tl_mcalib c;
     char calib[4096];
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    const char *inputs[] = {o.calib};
+    if (tl_mcli_outputs_refused(cli, inputs, 1)) return 1;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     const struct {
         const char *variant;

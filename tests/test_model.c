@@ -694,6 +694,71 @@ TL_TEST(outputs_checked_before_simulating)
     }
 }
 
+/* No output replaces a file the command reads, however named (a link
+ * alike): refused in one line before the work, the input untouched.
+ * Before, each of these exited 0 and left a CSV, a calibration or a
+ * platform file where the input was. */
+TL_TEST(outputs_never_replace_inputs)
+{
+    need_simgrid();
+    const char *t = tl_test_tmpdir();
+    char *calib = tl_test_read("results/model/calib-h200.txt");
+    char cal[600], mtx[600], xml[600], link[600], stream[600], args[4096], err[1024];
+    snprintf(cal, sizeof cal, "%s/mycal.txt", t);
+    snprintf(mtx, sizeof mtx, "%s/A.mtx", t);
+    snprintf(xml, sizeof xml, "%s/p.xml", t);
+    snprintf(link, sizeof link, "%s/link.txt", t);
+    snprintf(stream, sizeof stream, "%s/stream.csv", t);
+    tl_test_write(cal, calib);
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 2\n2 2 2\n");
+    TL_ASSERT_EQ(symlink(cal, link), 0);
+    char *meas = tl_test_read("results/stream-h200/stream.csv");
+    tl_test_write(stream, meas);
+    free(meas);
+    snprintf(args, sizeof args, "%s/trilap-model platform --gpus 2 -o %s", tl_test_env("TL_BIN", "bin"), xml);
+    TL_ASSERT_EQ(tl_test_sh("%s", args), 0);
+    char *plat = tl_test_read(xml);
+    /* a trace read from --traces DIR: a file the option does not name */
+    char trace[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tr && cp -r results/tristream-h200x2/two-stream "
+                            "results/tristream-h200x2/three-naive %s/tr/", t, t), 0);
+    snprintf(trace, sizeof trace, "%s/tr/three-naive/trace.rank1.csv.gz", t);
+    char a[6][1400];
+    snprintf(a[0], sizeof a[0], "solver --calib %s --gpus 4 --matrix gen:poisson7:16 --results %s", cal, cal);
+    snprintf(a[1], sizeof a[1], "solver --gpus 2 --matrix %s --results %s", mtx, mtx);
+    snprintf(a[2], sizeof a[2], "solver --gpus 2 --platform-file %s --results %s", xml, xml);
+    snprintf(a[3], sizeof a[3], "tristream --calib %s --results %s", cal, link);
+    snprintf(a[4], sizeof a[4], "calibrate --stream %s -o %s", stream, stream);
+    snprintf(a[5], sizeof a[5], "calibrate --traces %s/tr -o %s", t, trace);
+    const struct {
+        const char *args, *out, *in;
+    } cases[] = {{a[0], cal, cal}, {a[1], mtx, mtx}, {a[2], xml, xml}, {a[3], link, cal},
+                   {a[4], stream, stream}, {a[5], trace, trace}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int lines;
+        snprintf(args, sizeof args, "%s", cases[i].args);
+        char want[1400];
+        snprintf(want, sizeof want, "%s would write over the input %s: give the output a file of its own",
+                 cases[i].out, cases[i].in);
+        int rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, want), "%s: rc %d, %d lines: %s", args, rc, lines, err);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", args, out);
+        free(out);
+    }
+    char *after = tl_test_read(cal);
+    TL_ASSERT_STREQ(after, calib);
+    free(after);
+    after = tl_test_read(xml);
+    TL_ASSERT_STREQ(after, plat);
+    free(after);
+    after = tl_test_read(mtx);
+    TL_ASSERT(strstr(after, "%%MatrixMarket") == after);
+    free(after);
+    free(plat);
+    free(calib);
+}
+
 /* Every generated matrix trilap-solve takes is predicted (the model
  * refused hetero2d and a PECLET): the preamble names its rows, the halo of
  * a 2D grid cut in block rows reaches two neighbours at most. */
@@ -1096,7 +1161,8 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             outputs_never_replace_inputs, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
