@@ -16,7 +16,8 @@
 #include "model/partstats.h"
 #include "runtime/results.h"
 #include "solvers/dist/partition.h"
-#include "solvers/matrix/mmio.h"
+#include "solvers/matrix/binfmt.h"
+#include "solvers/matrix/gen.h"
 
 typedef struct solver_opts {
     const char *calib, *platform, *platform_file, *gpus, *schedules, *matrix, *results;
@@ -48,7 +49,7 @@ static const tl_option solver_options[] = {
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
-     .metavar = "SPEC", .help = "gen:KIND:N[:PECLET] as trilap-solve takes it, or a Matrix Market file"},
+     .metavar = "SPEC", .help = "gen:KIND:N[:PECLET] as trilap-solve takes it, or a file: A.mtx, A.mtx.gz, A.tlcsr"},
     {.name = "partition", .type = TL_OPT_ENUM, .offset = offsetof(solver_opts, partition), .def = "block",
      TL_OPT_CHOICES(part_names), .help = "row partition (metis needs the matrix in memory)"},
     {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(solver_opts, iters), .def = "100", .metavar = "N",
@@ -83,7 +84,8 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
             s->m.gen = &s->gen;
         return 0;
     }
-    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 1; /* the reader's line names it */
+    /* trilap-solve's reader: .tlcsr binary, else Matrix Market (.mtx, .mtx.gz) */
+    if (tl_matrix_read(spec, 1, &s->csr) != TL_OK) return 1; /* the reader's line names it */
     s->m.csr = &s->csr;
     return 0;
 }

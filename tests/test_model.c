@@ -759,6 +759,52 @@ TL_TEST(outputs_never_replace_inputs)
     free(calib);
 }
 
+/* The rows of a prediction without its last column (the simulation's
+ * seconds, which vary from run to run), from the first data row on. */
+static char *rows_without_sim(const char *out)
+{
+    const char *p = strstr(out, "\n# gpus ");
+    char *rows = calloc(1, strlen(out) + 1), *w = rows;
+    for (p = p ? strchr(p + 1, '\n') : NULL; p && *p; p = strchr(p + 1, '\n')) {
+        const char *line = p + 1, *end = strchr(line, '\n');
+        if (!end || line[0] == '#') continue;
+        const char *last = end;
+        while (last > line && last[-1] != ' ') last--;
+        memcpy(w, line, (size_t)(last - line));
+        w += last - line;
+        *w++ = '\n';
+    }
+    return rows;
+}
+
+/* --matrix takes what trilap-solve takes: a trilap binary matrix (.tlcsr)
+ * is the same prediction as the Matrix Market file it was made from.
+ * Before: "ani4.tlcsr: a trilap binary matrix, read as one by a file name
+ * ending in .tlcsr", exit 1 (only the Matrix Market reader was called). */
+TL_TEST(solver_reads_binary_matrices)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin"), *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen poisson7 6 %s/p6.mtx >/dev/null && %s/trilap-matgen convert %s/p6.mtx "
+                            "%s/p6.tlcsr >/dev/null",
+                            bin, t, bin, t, t),
+                 0);
+    char *rows[2];
+    static const char *const names[] = {"p6.mtx", "p6.tlcsr"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --gpus 2,3 --matrix %s/%s --iters 3", bin, t,
+                                           names[i]);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, ", 216 rows, partition block"), "%s: rc %d\n%s%s", names[i], r.rc,
+                      r.out, r.err);
+        rows[i] = rows_without_sim(r.out);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_MSG(strlen(rows[0]) > 100, "%s", rows[0]);
+    TL_ASSERT_STREQ(rows[1], rows[0]);
+    free(rows[0]);
+    free(rows[1]);
+}
+
 /* Every generated matrix trilap-solve takes is predicted (the model
  * refused hetero2d and a PECLET): the preamble names its rows, the halo of
  * a 2D grid cut in block rows reaches two neighbours at most. */
@@ -1162,7 +1208,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
-             outputs_never_replace_inputs, runs_from_any_folder, platform_file_said_as_simulated,
+             outputs_never_replace_inputs, solver_reads_binary_matrices, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
