@@ -805,6 +805,48 @@ TL_TEST(solver_reads_binary_matrices)
     free(rows[1]);
 }
 
+/* A built-in platform exported by `platform` and read back with
+ * --platform-file is the built-in prediction, to the digit: the file gets
+ * the calibration's NCCL rate (--calib, found as solver finds it). Before,
+ * it got rate 1 unless --nccl-rate said otherwise: three-naive on 8 GPUs
+ * of a100-hdr 61.63 us in the file, 72.79 built in. */
+TL_TEST(exported_platform_predicts_as_built_in)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    const char *xml = tl_test_path("a100-8.xml");
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-model platform --gpus 8 -o %s", bin, xml), 0);
+    char *rows[2];
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --gpus 8 --matrix gen:poisson7:32 --iters 5 %s%s",
+                                           bin, i ? "--platform-file " : "", i ? xml : "");
+        TL_ASSERT_MSG(r.rc == 0, "rc %d\n%s%s", r.rc, r.out, r.err);
+        rows[i] = rows_without_sim(r.out);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_MSG(strstr(rows[0], "three-naive") && strstr(rows[0], "three-split"), "%s", rows[0]);
+    TL_ASSERT_STREQ(rows[1], rows[0]);
+    free(rows[0]);
+    free(rows[1]);
+    /* --nccl-rate still overrides it; with --calib too it is refused */
+    tl_mcalib c;
+    TL_ASSERT_OK(tl_mcalib_load(&c, "results/model/calib-h200.txt"));
+    char want[128];
+    snprintf(want, sizeof want, "id=\"nccl0\" speed=\"1Gf,%.9gGf\"", c.nccl_rate);
+    char *file = tl_test_read(xml);
+    TL_ASSERT_MSG(c.nccl_rate < 1 && strstr(file, want), "want %s in %.2000s", want, file);
+    free(file);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-model platform --gpus 2 --nccl-rate 0.5 -o %s", bin, xml), 0);
+    file = tl_test_read(xml);
+    TL_ASSERT_MSG(strstr(file, "id=\"nccl0\" speed=\"1Gf,0.5Gf\""), "%.2000s", file);
+    free(file);
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "platform --calib results/model/calib-h200.txt --nccl-rate 0.5 -o %s", xml);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "--nccl-rate and --calib both set the NCCL rate"), "%s", err);
+}
+
 /* Every generated matrix trilap-solve takes is predicted (the model
  * refused hetero2d and a PECLET): the preamble names its rows, the halo of
  * a 2D grid cut in block rows reaches two neighbours at most. */
@@ -1208,7 +1250,8 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
-             outputs_never_replace_inputs, solver_reads_binary_matrices, runs_from_any_folder, platform_file_said_as_simulated,
+             outputs_never_replace_inputs, solver_reads_binary_matrices,
+             exported_platform_predicts_as_built_in, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
