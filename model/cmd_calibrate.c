@@ -56,9 +56,22 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     const char *inputs[3 + TL_MCALIB_TRACE_FILES] = {tri, comm, stream};
     for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) inputs[3 + k] = rank_traces[k];
     if (tl_mcli_outputs_refused(cli, inputs, sizeof inputs / sizeof inputs[0])) return 1;
-    if (tl_mcalib_read_tristream(&c, tri) != TL_OK || tl_mcalib_read_traces(&c, traces) != TL_OK ||
-        tl_mcalib_read_comm(&c, comm) != TL_OK || tl_mcalib_read_stream(&c, stream) != TL_OK)
-        return 1; /* the reader's line names the file and the reason */
+    /* the reader's line names the file and the reason, after the option
+     * that named it (a default's file may be missing from a copy) */
+    const struct {
+        const char *option, *path;
+        tl_status (*read)(tl_mcalib *c, const char *path);
+    } reads[] = {{"--tristream", tri, tl_mcalib_read_tristream},
+                 {"--traces", traces, tl_mcalib_read_traces},
+                 {"--comm", comm, tl_mcalib_read_comm},
+                 {"--stream", stream, tl_mcalib_read_stream}};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        tl_error_context k;
+        tl_error_context_begin(&k, reads[i].option);
+        tl_status st = reads[i].read(&c, reads[i].path);
+        tl_error_context_end(&k);
+        if (st != TL_OK) return 1;
+    }
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

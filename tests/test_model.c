@@ -952,6 +952,9 @@ TL_TEST(runs_from_any_folder)
     int lines;
     TL_ASSERT(run_model("tristream --calib nowhere/calib.txt", err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "calibration nowhere/calib.txt: No such file"), "%d lines: %s", lines, err);
+    /* calibrate's missing input is said after the option that names it */
+    TL_ASSERT(run_model("calibrate --comm nowhere/comm.csv", err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "--comm: nowhere/comm.csv: No such file"), "%d lines: %s", lines, err);
     /* a folder (before: "<folder>: no calibration values") */
     snprintf(cmd, sizeof cmd, "tristream --calib %s", t);
     TL_ASSERT(run_model(cmd, err, sizeof err, &lines) == 1);
