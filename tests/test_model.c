@@ -847,6 +847,58 @@ TL_TEST(exported_platform_predicts_as_built_in)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "--nccl-rate and --calib both set the NCCL rate"), "%s", err);
 }
 
+/* --results as every trilap program keeps it: rows appended under one
+ * header, a block per command in manifest.txt beside it naming its rows'
+ * lines, and a file of another header refused before the work. Before,
+ * the second command replaced the first's rows and no manifest was
+ * written. */
+TL_TEST(results_appended_with_manifest)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    char dir[600], csv[700], manifest[700];
+    snprintf(dir, sizeof dir, "%s/res", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/r2.csv", dir);
+    snprintf(manifest, sizeof manifest, "%s/manifest.txt", dir);
+    static const char *const runs[] = {"--gpus 2,4 --schedules two-stream", "--gpus 8 --schedules two-stream,sync"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --matrix gen:poisson7:8 --iters 3 %s --results %s",
+                                           bin, runs[i], csv);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d\n%s%s", r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    char *rows = tl_test_read(csv);
+    int lines = 0;
+    for (const char *c = rows; *c; c++) lines += *c == '\n';
+    TL_ASSERT_MSG(lines == 5 && strncmp(rows, "platform,method,matrix,", 23) == 0 &&
+                      !strstr(rows + 1, "\nplatform,") && strstr(rows, ",block,2,two-stream,") &&
+                      strstr(rows, ",block,8,sync,"),
+                  "%s", rows);
+    free(rows);
+    char *m = tl_test_read(manifest);
+    const char *first = strstr(m, "results_lines: 2-3\n"), *second = strstr(m, "results_lines: 4-5\n");
+    TL_ASSERT_MSG(first && second && first < second && strstr(m, "program: trilap-model\n") &&
+                      strstr(m, "results: r2.csv\n") && strstr(m, "model: solver (PREDICTED") &&
+                      strstr(m, "gpus: 8\n") && strstr(m, "command: "),
+                  "%s", m);
+    free(m);
+    /* another command's rows: refused in one line, nothing simulated or written */
+    char args[1400], err[1024];
+    int n;
+    snprintf(args, sizeof args, "tristream --results %s", csv);
+    TL_ASSERT(run_model(args, err, sizeof err, &n) == 1);
+    TL_ASSERT_MSG(n == 1 && strstr(err, "--results: ") && strstr(err, "r2.csv:1: header 'platform,method,"),
+                  "%d lines: %s", n, err);
+    char *out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(!out[0], "%.300s", out);
+    free(out);
+    rows = tl_test_read(csv);
+    lines = 0;
+    for (const char *c = rows; *c; c++) lines += *c == '\n';
+    TL_ASSERT_EQ(lines, 5);
+    free(rows);
+}
+
 /* Every generated matrix trilap-solve takes is predicted (the model
  * refused hetero2d and a PECLET): the preamble names its rows, the halo of
  * a 2D grid cut in block rows reaches two neighbours at most. */
@@ -1254,7 +1306,8 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
              invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices,
-             exported_platform_predicts_as_built_in, runs_from_any_folder, platform_file_said_as_simulated,
+             exported_platform_predicts_as_built_in,
+             results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
