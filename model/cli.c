@@ -102,6 +102,12 @@ int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, siz
             snprintf(why, n, "more than %d entries", max);
             return 0;
         }
+        /* as --schedules: a repeated count was simulated twice */
+        for (int i = 0; i < k; i++)
+            if (out[i] == v) {
+                snprintf(why, n, "%ld is listed twice: each count once", v);
+                return 0;
+            }
         out[k++] = (int)v;
         if (!p[len]) break;
         p += len + 1;

@@ -654,6 +654,8 @@ TL_TEST(bad_arguments)
         {"solver --gpus 4, --matrix gen:poisson7:4", "invalid --gpus '4,': an empty entry"},
         {"solver --gpus 0", "invalid --gpus '0': 0 is out of range [1, 4096]"},
         {"solver --gpus 8,5000", "5000 is out of range [1, 4096] (a built-in platform's file lists every route"},
+        /* before: accepted and simulated twice (--schedules refused a repeat) */
+        {"solver --gpus 4,8,4", "invalid --gpus '4,8,4': 4 is listed twice: each count once (a list such as 4,8,64)"},
         /* before: exit 1, as if the run had failed */
         {"solver --matrix gen:poisson7:0", "--matrix: invalid generated matrix 'gen:poisson7:0': N '0' is not a whole "
                                             "number in 1..2097151"},
