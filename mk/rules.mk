@@ -289,9 +289,17 @@ help:
 # out as the sources include them; *_impl.h are the modules' private
 # interiors and stay behind, and so does a header that includes one
 INSTALL_HEADERS = $(shell find $(MODULES) -name '*.h' ! -name '*_impl.h' ! -name 'rank_state.h' 2>/dev/null | xargs grep -L -e '_impl\.h"' -e 'rank_state\.h"' | sort)
-# the data an installed program reads by default: trilap-model's
-# calibration, under PREFIX/share/trilap/ as in the tree (model/cli.h)
-INSTALL_DATA = results/model/calib-h200.txt
+# the data an installed program reads by default, under
+# PREFIX/share/trilap/ as in the tree (model/cli.h): trilap-model's
+# calibration, and the measurements `trilap-model calibrate` makes it from
+# (the two-GPU tristream and comm results, the tristream traces it reads,
+# the one-GPU stream results; about 190 KB with their manifests), so that
+# calibrate run from an install gives the committed calibration
+INSTALL_DATA = results/model/calib-h200.txt \
+  results/tristream-h200x2/tristream.csv results/tristream-h200x2/manifest.txt \
+  $(foreach v,two-stream three-naive,$(foreach r,0 1,results/tristream-h200x2/$(v)/trace.rank$(r).csv.gz)) \
+  results/comm-h200x2/comm.csv results/comm-h200x2/manifest.txt \
+  results/stream-h200/stream.csv results/stream-h200/manifest.txt
 install: install-check all install-headers install-data
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib
 	$(if $(PROGRAM_FILES),install -m 755 $(PROGRAM_FILES) $(DESTDIR)$(PREFIX)/bin)

@@ -39,6 +39,10 @@ tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv);
 tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv);
 /* DIR/two-stream and DIR/three-naive traces of trilap-bench tristream. */
 tl_status tl_mcalib_read_traces(tl_mcalib *c, const char *dir);
+/* The files tl_mcalib_read_traces reads in dir (each rank's trace of the
+ * two variants), for refusing an output over one of them. */
+enum { TL_MCALIB_TRACE_FILES = 4 };
+void tl_mcalib_trace_files(const char *dir, char paths[TL_MCALIB_TRACE_FILES][4200]);
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
 /* Temporary name + rename; "-" writes to stdout. */

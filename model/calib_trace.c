@@ -124,13 +124,25 @@ static double median_ns(spans *g)
     return g->n % 2 ? (double)g->v[g->n / 2].a : 0.5 * (double)(g->v[g->n / 2 - 1].a + g->v[g->n / 2].a);
 }
 
+static const char *const variants[] = {"two-stream", "three-naive"};
+
+static void trace_file(const char *dir, const char *variant, int rank, char *path, size_t n)
+{
+    char vdir[4150];
+    snprintf(vdir, sizeof vdir, "%s/%s", dir, variant);
+    tl_trace_rank_path(vdir, rank, path, n); /* plain or, as results/ keeps them, gzipped */
+}
+
+void tl_mcalib_trace_files(const char *dir, char paths[TL_MCALIB_TRACE_FILES][4200])
+{
+    for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) trace_file(dir, variants[k / 2], k % 2, paths[k], sizeof paths[k]);
+}
+
 static tl_status variant_gaps(const char *dir, const char *variant, int from, int to, spans *g)
 {
     for (int r = 0; r < 2; r++) {
-        char path[4096];
-        char vdir[4000];
-        snprintf(vdir, sizeof vdir, "%s/%s", dir, variant);
-        tl_trace_rank_path(vdir, r, path, sizeof path); /* plain or, as results/ keeps them, gzipped */
+        char path[4200];
+        trace_file(dir, variant, r, path, sizeof path);
         rank_trace t;
         TL_TRY(read_rank(path, &t));
         tl_status st = gaps(&t, from, to, g);
@@ -144,8 +156,8 @@ tl_status tl_mcalib_read_traces(tl_mcalib *c, const char *dir)
 {
     spans same = {0}, cross = {0};
     tl_status st = TL_OK;
-    TL_TRYGOTO(variant_gaps(dir, "two-stream", OP_AR, OP_DAXPY, &same), st, fail);
-    TL_TRYGOTO(variant_gaps(dir, "three-naive", OP_AR, OP_RING, &cross), st, fail);
+    TL_TRYGOTO(variant_gaps(dir, variants[0], OP_AR, OP_DAXPY, &same), st, fail);
+    TL_TRYGOTO(variant_gaps(dir, variants[1], OP_AR, OP_RING, &cross), st, fail);
     TL_CHECKGOTO(same.n >= 10 && cross.n >= 10, TL_ERR_PARSE, st, fail,
                  "%s: %d same-stream and %d cross-stream gaps with the waiting operation issued in time (10 of each "
                  "needed: traces of two-stream and three-naive on two GPUs)",

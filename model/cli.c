@@ -1,6 +1,7 @@
 #include "model/cli.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,11 +41,40 @@ const char *tl_mcli_tree_path(const char *path, char *buf, size_t n)
     return buf;
 }
 
-tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header)
+tl_status tl_mcsv_begin(tl_mcsv *w, const tl_mcli *cli, const char *path, const char *header, const char *extra)
 {
-    TL_TRY(tl_out_open(w, path));
-    fprintf(w->f, "%s\n", header);
-    return TL_OK;
+    memset(w, 0, sizeof *w);
+    if (!path) return TL_OK;
+    TL_CHECK(cli->ctx, TL_ERR_INVAL, "--results %s: no rank context for its manifest", path);
+    w->path = path;
+    w->header = header;
+    w->ctx = cli->ctx;
+    return tl_manifest_begin(w->ctx, path, header, extra, &w->mr);
+}
+
+tl_status tl_mcsv_row(tl_mcsv *w, const char *fmt, ...)
+{
+    if (!w->path) return TL_OK;
+    char row[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(row, sizeof row, fmt, ap);
+    va_end(ap);
+    TL_CHECK(n >= 0 && (size_t)n < sizeof row, TL_ERR_INVAL, "%s: a row of %d bytes, more than %zu", w->path, n,
+             sizeof row - 1);
+    return tl_results_append(w->path, w->header, row, &w->rows);
+}
+
+tl_status tl_mcsv_end(tl_mcsv *w, int ok)
+{
+    if (!w->path) return TL_OK;
+    tl_status st = TL_OK;
+    if (ok)
+        st = tl_manifest_end(w->ctx, &w->mr, &w->rows, NULL);
+    else
+        tl_manifest_abort(w->ctx, &w->mr, &w->rows);
+    w->path = NULL;
+    return st;
 }
 
 int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, size_t n)
@@ -72,6 +102,12 @@ int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, siz
             snprintf(why, n, "more than %d entries", max);
             return 0;
         }
+        /* as --schedules: a repeated count was simulated twice */
+        for (int i = 0; i < k; i++)
+            if (out[i] == v) {
+                snprintf(why, n, "%ld is listed twice: each count once", v);
+                return 0;
+            }
         out[k++] = (int)v;
         if (!p[len]) break;
         p += len + 1;
@@ -103,6 +139,27 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;
     return -1;
+}
+
+int tl_mcli_outputs_refused(const tl_mcli *cli, const char *results_header, const char *const *inputs,
+                            size_t ninputs)
+{
+    const char *program = cli->spec->program;
+    const char *out = tl_opts_string_of(cli->spec, "out");
+    if (out && tl_out_replaces_input(program, "--out", out, inputs, ninputs)) return 1;
+    const char *results = results_header ? tl_opts_string_of(cli->spec, "results") : NULL;
+    if (!results) return 0;
+    char manifest[4096];
+    tl_results_manifest_path(results, manifest, sizeof manifest);
+    if (tl_out_replaces_input(program, "--results", results, inputs, ninputs) ||
+        tl_out_replaces_input(program, "--results (its manifest.txt)", manifest, inputs, ninputs))
+        return 1;
+    /* rows of another header are refused here, not after the simulations */
+    tl_error_context k;
+    tl_error_context_begin(&k, "--results");
+    tl_status st = tl_results_check(results, results_header);
+    tl_error_context_end(&k);
+    return st != TL_OK;
 }
 
 int tl_mcli_given(const tl_mcli *cli, const void *field)

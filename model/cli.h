@@ -1,16 +1,20 @@
 /* trilap-model's subcommands and what they share: the preamble, the work
- * directory for platform files, the results CSV (temporary name, then
- * rename). */
+ * directory for platform files, the outputs checked against the inputs,
+ * the results CSV (rows appended, manifest.txt beside it, as trilap-solve's
+ * and trilap-fdtd's). */
 #ifndef TL_MODEL_CLI_H
 #define TL_MODEL_CLI_H
 
 #include <stdio.h>
 
 #include "model/calib.h"
+#include "runtime/ctx.h"
 #include "runtime/options.h"
 #include "runtime/out.h"
+#include "runtime/results.h"
 
 typedef struct tl_mcli {
+    tl_ctx *ctx;            /* the one rank the subcommand runs as (main.c), for the manifest */
     const tl_optspec *spec; /* for the `# opt:` lines */
     char workdir[256];      /* platform files; removed at exit */
     const void *given[64];  /* the fields argv set (tl_mcli_given) */
@@ -35,14 +39,41 @@ int tl_mcli_given(const tl_mcli *cli, const void *field);
 /* `# key: value` lines every output starts with. */
 void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);
 
-/* A results CSV opened with its header line; rows follow, then
- * tl_out_close (runtime/out.h) commits or drops it. */
-tl_status tl_mcsv_open(tl_out *w, const char *path, const char *header);
+/* After tl_mcli_parse, before any work: 1 after one line when an output
+ * (--out, --results, or the manifest.txt beside --results) is a file the
+ * command reads (inputs: the paths it will open, NULL entries skipped;
+ * `--results cal.txt --calib cal.txt` left a CSV where the calibration
+ * was, exit 0), or when --results cannot take this command's rows (a file
+ * of another header; results_header: the command's, NULL where it has no
+ * --results). */
+int tl_mcli_outputs_refused(const tl_mcli *cli, const char *results_header, const char *const *inputs,
+                            size_t ninputs);
+
+/* A results CSV as every trilap program keeps one: rows appended under
+ * the header (written when the file is new or empty, checked otherwise),
+ * and this command's block in manifest.txt beside it (runtime/results.h),
+ * so that two commands' rows stay, each with what made it. */
+typedef struct tl_mcsv {
+    const char *path, *header; /* path NULL: no --results, rows go nowhere */
+    tl_ctx *ctx;
+    tl_manifest_run mr;
+    tl_results_rows rows;
+} tl_mcsv;
+/* Before the first row (and the preamble): the file started or its header
+ * checked, the block begun with `extra` (key: value lines, or NULL). */
+tl_status tl_mcsv_begin(tl_mcsv *w, const tl_mcli *cli, const char *path, const char *header, const char *extra);
+/* One row, appended at once (nothing without a path). */
+tl_status tl_mcsv_row(tl_mcsv *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ok: the block ends naming the rows' lines; not ok (the command failed):
+ * rows kept and said stopped, or the block and a file it made without a
+ * row removed. A zeroed or ended tl_mcsv does nothing. */
+tl_status tl_mcsv_end(tl_mcsv *w, int ok);
 
 /* `path` itself, or, when it is relative and not in the current folder,
  * the same path in the trilap tree this program was built in (its
  * bin/..), or under the share/trilap/ folder of the prefix it was
- * installed in (make install copies the default calibration there): the
+ * installed in (make install copies the default calibration and
+ * calibrate's measurements there): the
  * default calibration is a file of that tree, and the program may run
  * from anywhere. The answer is in buf (n bytes). */
 const char *tl_mcli_tree_path(const char *path, char *buf, size_t n);

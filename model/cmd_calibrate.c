@@ -45,11 +45,33 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
     /* the defaults are files of the trilap tree, found from any folder */
     char tri[4096], traces[4096], comm[4096], stream[4096];
-    if (tl_mcalib_read_tristream(&c, tl_mcli_tree_path(o.tristream, tri, sizeof tri)) != TL_OK ||
-        tl_mcalib_read_traces(&c, tl_mcli_tree_path(o.traces, traces, sizeof traces)) != TL_OK ||
-        tl_mcalib_read_comm(&c, tl_mcli_tree_path(o.comm, comm, sizeof comm)) != TL_OK ||
-        tl_mcalib_read_stream(&c, tl_mcli_tree_path(o.stream, stream, sizeof stream)) != TL_OK)
-        return 1; /* the reader's line names the file and the reason */
+    tl_mcli_tree_path(o.tristream, tri, sizeof tri);
+    tl_mcli_tree_path(o.traces, traces, sizeof traces);
+    tl_mcli_tree_path(o.comm, comm, sizeof comm);
+    tl_mcli_tree_path(o.stream, stream, sizeof stream);
+    /* every file read, the traces' among them: -o over one of them left a
+     * calibration where the measurement was */
+    char rank_traces[TL_MCALIB_TRACE_FILES][4200];
+    tl_mcalib_trace_files(traces, rank_traces);
+    const char *inputs[3 + TL_MCALIB_TRACE_FILES] = {tri, comm, stream};
+    for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) inputs[3 + k] = rank_traces[k];
+    if (tl_mcli_outputs_refused(cli, NULL, inputs, sizeof inputs / sizeof inputs[0])) return 1;
+    /* the reader's line names the file and the reason, after the option
+     * that named it (a default's file may be missing from a copy) */
+    const struct {
+        const char *option, *path;
+        tl_status (*read)(tl_mcalib *c, const char *path);
+    } reads[] = {{"--tristream", tri, tl_mcalib_read_tristream},
+                 {"--traces", traces, tl_mcalib_read_traces},
+                 {"--comm", comm, tl_mcalib_read_comm},
+                 {"--stream", stream, tl_mcalib_read_stream}};
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        tl_error_context k;
+        tl_error_context_begin(&k, reads[i].option);
+        tl_status st = reads[i].read(&c, reads[i].path);
+        tl_error_context_end(&k);
+        if (st != TL_OK) return 1;
+    }
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

@@ -21,8 +21,10 @@ static const tl_option fdtd_options[] = {
      .metavar = "N1,N2", .help = "the two grids of Tables 12-13 the port is fitted on (320, 480, 544, 640, 800; a pair whose rows "
              "imply a negative latency, such as 640,800, is refused)"},
     {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(fdtd_opts, results), .metavar = "CSV",
-     .help = "also write the rows to CSV"},
+     .help = "also append the rows to CSV (header once; manifest.txt beside it)"},
 };
+
+static const char fdtd_header[] = "table,grid,strategy,s,paper_s,predicted_s,error_pct,role";
 
 /* v as printed with `decimals` decimals, without a sign where it rounds to
  * zero: an exact calibration row read "-0.0" */
@@ -73,7 +75,7 @@ static tl_mfdtd t11_job(int i, int gpus)
                       .fields_per_exchange = 2};
 }
 
-static int table11(tl_mcli *cli, const tl_mplatform *p, tl_out *w)
+static int table11(tl_mcli *cli, const tl_mplatform *p, tl_mcsv *w)
 {
     tl_mfdtd f[2] = {t11_job(0, 2), t11_job(2, 2)};
     double m[2] = {tl_paper2_t11[0].t_s[1], tl_paper2_t11[2].t_s[1]}, lat, gbs;
@@ -113,8 +115,9 @@ static int table11(tl_mcli *cli, const tl_mplatform *p, tl_out *w)
             const char *role = calib ? "calibration" : "prediction";
             printf(" %5s %5d %4d %9.3f %10.3f %+8.1f %9s %9s  %s\n", "11", row->n, gpus, paper, t, shown(err, 1), ep,
                    eq, role);
-            if (w->f)
-                fprintf(w->f, "11,%d,peer-%dgpu,1,%.3f,%.4f,%.2f,%s\n", row->n, gpus, paper, t, shown(err, 2), role);
+            if (tl_mcsv_row(w, "11,%d,peer-%dgpu,1,%.3f,%.4f,%.2f,%s", row->n, gpus, paper, t, shown(err, 2), role) !=
+                TL_OK)
+                return 1;
         }
     }
     printf("# Table 11: %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
@@ -138,6 +141,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
         tl_mcli_error("invalid --calib-sizes '%s' (two different grids of 320, 480, 544, 640, 800)", o.calib_sizes);
         return 2;
     }
+    if (tl_mcli_outputs_refused(cli, fdtd_header, NULL, 0)) return 1; /* before the fits */
     const tl_mplatform *p = tl_mplatform_find("rtx6000-pcie");
     double lat[2], gbs[2];
     for (int staged = 0; staged < 2; staged++) {
@@ -154,9 +158,9 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
             return 1;
         }
     }
-    tl_out w = {0};
-    if (o.results && tl_mcsv_open(&w, o.results,
-                                  "table,grid,strategy,s,paper_s,predicted_s,error_pct,role") != TL_OK)
+    tl_mcsv w;
+    if (tl_mcsv_begin(&w, cli, o.results, fdtd_header,
+                      "model: fdtd (PREDICTED: SimGrid, not measured; seed paper 2's tables beside)\n") != TL_OK)
         return 1;
     tl_mcli_preamble(stdout, cli, "fdtd", NULL, NULL);
     printf("# paper: seed paper 2 (arXiv 2606.06910), 4 x Quadro RTX 6000 over PCIe, pencil-yz 1x2x2, radius %d, "
@@ -181,7 +185,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                 tl_mfdtd f = job_for(row, s, staged);
                 if (predict(&f, p, lat[staged], gbs[staged], cli->workdir, &t) != TL_OK) {
                     tl_mcli_failed("simulating grid %d s=%d failed", row->n, s);
-                    tl_out_close(&w, 0);
+                    tl_mcsv_end(&w, 0);
                     return 1;
                 }
                 double err = 100 * (t - paper) / paper;
@@ -195,15 +199,17 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
                 const char *table = staged ? "13" : s == 1 ? "12+13" : "12";
                 printf(" %5s %5d %12s %3d %9.3f %10.3f %+8.1f  %s\n", table, row->n, staged ? "host-staged" : "peer",
                        s, paper, t, shown(err, 1), role);
-                if (w.f)
-                    fprintf(w.f, "%s,%d,%s,%d,%.3f,%.4f,%.2f,%s\n", table, row->n, staged ? "host-staged" : "peer", s,
-                            paper, t, shown(err, 2), role);
+                if (tl_mcsv_row(&w, "%s,%d,%s,%d,%.3f,%.4f,%.2f,%s", table, row->n, staged ? "host-staged" : "peer",
+                                s, paper, t, shown(err, 2), role) != TL_OK) {
+                    tl_mcsv_end(&w, 0);
+                    return 1;
+                }
             }
     printf("# %d predicted rows, %d beyond 10%%, largest error %.1f%%\n", npred, bad, maxerr);
     if (table11(cli, tl_mplatform_find("rtx6000-pcie"), &w) != 0) {
-        tl_out_close(&w, 0);
+        tl_mcsv_end(&w, 0);
         return 1;
     }
-    if (tl_out_close(&w, 1) != TL_OK) return 1;
+    if (tl_mcsv_end(&w, 1) != TL_OK) return 1;
     return 0;
 }

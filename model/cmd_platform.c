@@ -8,7 +8,7 @@
 #include "model/platform.h"
 
 typedef struct plat_opts {
-    const char *name, *out;
+    const char *name, *out, *calib;
     int64_t gpus;
     double nccl_rate;
 } plat_opts;
@@ -18,8 +18,11 @@ static const tl_option plat_options[] = {
      .metavar = "NAME", .help = "h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie"},
     {.name = "gpus", .type = TL_OPT_INT, .offset = offsetof(plat_opts, gpus), .def = "8", .metavar = "N",
      .help = "GPUs (ranks)", .min = 1, .max = TL_MPLATFORM_MAX_GPUS},
-    {.name = "nccl-rate", .type = TL_OPT_DOUBLE, .offset = offsetof(plat_opts, nccl_rate), .def = "1", .metavar = "F",
-     .help = "NCCL progress beside a compute kernel (the calibration's nccl_rate)", .min = 1e-6, .max = 1},
+    {.name = "calib", .type = TL_OPT_STRING, .offset = offsetof(plat_opts, calib), .def = "results/model/calib-h200.txt",
+     .metavar = "FILE", .help = "calibration file whose nccl_rate the file gets, as solver applies it to a built-in "
+                                "platform"},
+    {.name = "nccl-rate", .type = TL_OPT_DOUBLE, .offset = offsetof(plat_opts, nccl_rate), .metavar = "F",
+     .help = "NCCL progress beside a compute kernel, instead of the calibration's nccl_rate", .min = 1e-6, .max = 1},
     {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(plat_opts, out), .metavar = "XML",
      .help = "file to write (required)"},
 };
@@ -40,6 +43,21 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
     if (!o.out) {
         tl_mcli_error("platform needs --out XML (try --help)");
         return 2;
+    }
+    /* the calibration's rate, so that the file and the built-in platform
+     * predict alike (the default was 1: NCCL beside compute at full speed) */
+    int rate_given = tl_mcli_given(cli, &o.nccl_rate);
+    if (rate_given && tl_mcli_given(cli, &o.calib)) {
+        tl_mcli_error("--nccl-rate and --calib both set the NCCL rate: give one (try --help)");
+        return 2;
+    }
+    char calib[4096];
+    const char *inputs[] = {rate_given ? NULL : tl_mcli_tree_path(o.calib, calib, sizeof calib)};
+    if (tl_mcli_outputs_refused(cli, NULL, inputs, 1)) return 1;
+    if (!rate_given) {
+        tl_mcalib c;
+        if (tl_mcalib_load(&c, inputs[0]) != TL_OK) return 1; /* the reader's line names it */
+        o.nccl_rate = c.nccl_rate;
     }
     tl_mplatform_params q = {.nccl_rate = o.nccl_rate, .port_lat_us = -1};
     if (tl_mplatform_write(p, &q, (int)o.gpus, o.out) != TL_OK) return 1; /* tl_out's line names it */

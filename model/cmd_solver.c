@@ -16,7 +16,8 @@
 #include "model/partstats.h"
 #include "runtime/results.h"
 #include "solvers/dist/partition.h"
-#include "solvers/matrix/mmio.h"
+#include "solvers/matrix/binfmt.h"
+#include "solvers/matrix/gen.h"
 
 typedef struct solver_opts {
     const char *calib, *platform, *platform_file, *gpus, *schedules, *matrix, *results;
@@ -44,18 +45,22 @@ static const tl_option solver_options[] = {
                                "names only the GPU (its memory bandwidth)"},
     {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
      .metavar = "LIST",
-     .help = "GPU counts, each 1-4096 on a built-in platform (its file lists all N^2 routes)"},
+     .help = "GPU counts, each once and 1-4096 on a built-in platform (its file lists all N^2 routes)"},
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
-     .metavar = "SPEC", .help = "gen:KIND:N[:PECLET] as trilap-solve takes it, or a Matrix Market file"},
+     .metavar = "SPEC", .help = "gen:KIND:N[:PECLET] as trilap-solve takes it, or a file: A.mtx, A.mtx.gz, A.tlcsr"},
     {.name = "partition", .type = TL_OPT_ENUM, .offset = offsetof(solver_opts, partition), .def = "block",
      TL_OPT_CHOICES(part_names), .help = "row partition (metis needs the matrix in memory)"},
     {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(solver_opts, iters), .def = "100", .metavar = "N",
      .help = "iterations simulated", .min = 1, .max = 1e6},
     {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, results), .metavar = "CSV",
-     .help = "also write the rows to CSV"},
+     .help = "also append the rows to CSV (header once; manifest.txt beside it)"},
 };
+
+static const char solver_header[] =
+    "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
+    "speedup_vs_two_stream,max_neighbours,sim_wall_s";
 
 typedef struct matrix_src {
     tl_gen gen;
@@ -83,7 +88,8 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
             s->m.gen = &s->gen;
         return 0;
     }
-    if (tl_mm_read_csr(spec, 1, &s->csr, NULL) != TL_OK) return 1; /* the reader's line names it */
+    /* trilap-solve's reader: .tlcsr binary, else Matrix Market (.mtx, .mtx.gz) */
+    if (tl_matrix_read(spec, 1, &s->csr) != TL_OK) return 1; /* the reader's line names it */
     s->m.csr = &s->csr;
     return 0;
 }
@@ -153,7 +159,7 @@ static tl_status partition_stats(const solver_opts *o, matrix_src *ms, int *part
 
 /* Per GPU count: partition, statistics, one simulation per schedule. */
 static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
-                     matrix_src *ms, int *part, int gpus, const tl_schedule **sch, int nsch, tl_out *w, tl_mcli *cli)
+                     matrix_src *ms, int *part, int gpus, const tl_schedule **sch, int nsch, tl_mcsv *w, tl_mcli *cli)
 {
     tl_mpart ps;
     if (partition_stats(o, ms, part, gpus, &ps) != TL_OK) {
@@ -198,12 +204,11 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         printf(" %5d %12s %10.2f %9.2f %9.2f %9.2f %8s %6d %8.2f\n", gpus, sch[i]->name, us, 1e6 * r.compute_s,
                1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, speedup, maxnb, r.wall_s);
         char plat[1024], mat[1024]; /* file names: quoted where a comma or a quote would split the row */
-        if (w->f)
-            fprintf(w->f, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f\n",
-                    tl_results_field(plat, sizeof plat, o->platform_file ? o->platform_file : p->name),
-                    method_names[o->method], tl_results_field(mat, sizeof mat, o->matrix),
-                    part_names[o->partition], gpus, sch[i]->name, us, 1e6 * r.compute_s, 1e6 * r.exposed_p2p_s,
-                    1e6 * r.exposed_coll_s, speedup_csv, maxnb, r.wall_s);
+        ok = tl_mcsv_row(w, "%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%.3f,%s,%d,%.3f",
+                         tl_results_field(plat, sizeof plat, o->platform_file ? o->platform_file : p->name),
+                         method_names[o->method], tl_results_field(mat, sizeof mat, o->matrix),
+                         part_names[o->partition], gpus, sch[i]->name, us, 1e6 * r.compute_s, 1e6 * r.exposed_p2p_s,
+                         1e6 * r.exposed_coll_s, speedup_csv, maxnb, r.wall_s) == TL_OK;
         fflush(stdout);
     }
     tl_mpart_free(&ps);
@@ -274,6 +279,24 @@ static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mc
            "(s)");
 }
 
+/* --results begun (runtime/results.h): the manifest's block names what the
+ * rows rest on. */
+static tl_status begin_results(const solver_opts *o, const tl_mcli *cli, const tl_mplatform *p, tl_mcsv *w)
+{
+    char plat[4200], extra[16384];
+    if (o->platform_file)
+        snprintf(plat, sizeof plat, "%s (a SimGrid platform file; kernels: the GPU of --platform %s)",
+                 o->platform_file, p->name);
+    else
+        snprintf(plat, sizeof plat, "%s", p->name);
+    snprintf(extra, sizeof extra,
+             "model: solver (PREDICTED: SimGrid, not measured)\ncalibration: %s\nplatform: %s\nmethod: %s\n"
+             "matrix: %s\npartition: %s\ngpus: %s\nschedules: %s\niters: %lld\n",
+             o->calib, plat, method_names[o->method], o->matrix, part_names[o->partition], o->gpus, o->schedules,
+             (long long)o->iters);
+    return tl_mcsv_begin(w, cli, o->results, solver_header, extra);
+}
+
 int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
 {
     solver_opts o;
@@ -316,6 +339,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     tl_mcalib c;
     char calib[4096];
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    const char *inputs[] = {o.calib, strncmp(o.matrix, "gen:", 4) ? o.matrix : NULL, o.platform_file};
+    if (tl_mcli_outputs_refused(cli, solver_header, inputs, sizeof inputs / sizeof inputs[0])) return 1;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     matrix_src ms;
     rc = load_matrix(o.matrix, o.partition == PART_METIS, &ms);
@@ -350,11 +375,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         return 1;
     }
     tl_mkcost k = tl_mkcost_for(&c, p);
-    tl_out w = {0};
-    if (o.results &&
-        tl_mcsv_open(&w, o.results,
-                     "platform,method,matrix,partition,gpus,schedule,iter_us,compute_us,exposed_p2p_us,exposed_coll_us,"
-                     "speedup_vs_two_stream,max_neighbours,sim_wall_s") != TL_OK) {
+    tl_mcsv w;
+    if (begin_results(&o, cli, p, &w) != TL_OK) {
         free(part);
         tl_csr_free(&ms.csr);
         return 1;
@@ -365,10 +387,10 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     free(part);
     tl_csr_free(&ms.csr);
     if (!ok) {
-        tl_out_close(&w, 0);
+        tl_mcsv_end(&w, 0);
         return 1;
     }
     printf("# %d rows (predicted)\n", ngpus * nsch);
-    if (tl_out_close(&w, 1) != TL_OK) return 1;
+    if (tl_mcsv_end(&w, 1) != TL_OK) return 1;
     return 0;
 }

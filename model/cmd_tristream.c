@@ -16,8 +16,10 @@ static const tl_option ts_options[] = {
     {.name = "calib", .type = TL_OPT_STRING, .offset = offsetof(ts_opts, calib), .def = "results/model/calib-h200.txt",
      .metavar = "FILE", .help = "calibration file (trilap-model calibrate)"},
     {.name = "results", .type = TL_OPT_STRING, .offset = offsetof(ts_opts, results), .metavar = "CSV",
-     .help = "also write the rows to CSV"},
+     .help = "also append the rows to CSV (header once; manifest.txt beside it)"},
 };
+
+static const char ts_header[] = "variant,measured_us,predicted_us,error_pct,compute_us,exposed_p2p_us,exposed_coll_us,role";
 
 int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
 {
@@ -32,6 +34,8 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     tl_mcalib c;
     char calib[4096];
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    const char *inputs[] = {o.calib};
+    if (tl_mcli_outputs_refused(cli, ts_header, inputs, 1)) return 1;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     const struct {
         const char *variant;
@@ -45,11 +49,10 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
         {"three-naive", c.ts_naive_us, "predicted"},
         {"three-split", c.ts_split_us, "fitted (nccl_rate)"},
     };
-    tl_out w = {0};
-    if (o.results && tl_mcsv_open(&w, o.results,
-                                  "variant,measured_us,predicted_us,error_pct,compute_us,exposed_p2p_us,"
-                                  "exposed_coll_us,role") != TL_OK)
-        return 1;
+    char extra[4200];
+    snprintf(extra, sizeof extra, "model: tristream (PREDICTED: SimGrid, not measured)\ncalibration: %s\n", o.calib);
+    tl_mcsv w;
+    if (tl_mcsv_begin(&w, cli, o.results, ts_header, extra) != TL_OK) return 1;
     tl_mcli_preamble(stdout, cli, "tristream", &c, o.calib);
     printf("# platform: h200-nvlink, 2 GPUs (port %.0f GB/s measured)\n", c.port_gbs);
     printf("#%15s %10s %10s %8s %9s %9s %9s  %s\n", "variant", "measured", "predicted", "error", "compute", "exp.p2p",
@@ -61,7 +64,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
         tl_mresult r;
         if (tl_mfit_tristream(&c, rows[i].variant, cli->workdir, &r) != TL_OK) {
             tl_mcli_failed("simulating %s failed", rows[i].variant);
-            tl_out_close(&w, 0);
+            tl_mcsv_end(&w, 0);
             return 1;
         }
         pred[i] = 1e6 * r.iter_s;
@@ -69,9 +72,11 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
         bad += fabs(err) > 10;
         printf(" %15s %10.2f %10.2f %+8.1f %9.2f %9.2f %9.2f  %s\n", rows[i].variant, rows[i].measured, pred[i], err,
                1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, rows[i].role);
-        if (w.f)
-            fprintf(w.f, "%s,%.3f,%.3f,%.2f,%.3f,%.3f,%.3f,%s\n", rows[i].variant, rows[i].measured, pred[i], err,
-                    1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, rows[i].role);
+        if (tl_mcsv_row(&w, "%s,%.3f,%.3f,%.2f,%.3f,%.3f,%.3f,%s", rows[i].variant, rows[i].measured, pred[i], err,
+                        1e6 * r.compute_s, 1e6 * r.exposed_p2p_s, 1e6 * r.exposed_coll_s, rows[i].role) != TL_OK) {
+            tl_mcsv_end(&w, 0);
+            return 1;
+        }
     }
     /* the order of the three schedule variants, measured and predicted */
     int mo = (c.ts_split_us < c.ts_two_us) + 2 * (c.ts_two_us < c.ts_naive_us);
@@ -79,6 +84,6 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     printf("# order three-split < two-stream < three-naive: measured %s, predicted %s\n", mo == 3 ? "yes" : "no",
            po == 3 ? "yes" : "no");
     printf("# %zu rows, %d beyond 10%%\n", sizeof rows / sizeof rows[0], bad);
-    if (tl_out_close(&w, 1) != TL_OK) return 1;
+    if (tl_mcsv_end(&w, 1) != TL_OK) return 1;
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "model/cli.h"
 #include "model/model.h"
+#include "runtime/launch.h"
 #include "runtime/tmpfile.h"
 
 static const struct {
@@ -60,6 +61,37 @@ void tl_mcli_failed(const char *fmt, ...)
     va_end(ap);
 }
 
+/* A subcommand run as the one rank of a thread launch: the manifest beside
+ * --results gathers its lines through a rank context (runtime/results.h),
+ * as trilap-solve's and trilap-fdtd's do. The rank returns its exit
+ * status here and TL_OK to the launcher, which then says nothing more. */
+typedef struct sub_call {
+    tl_mcmd_fn fn;
+    int argc;
+    char **argv;
+    tl_mcli *cli;
+    int rc;
+} sub_call;
+
+static tl_status sub_rank_main(tl_ctx *ctx, void *arg)
+{
+    sub_call *s = arg;
+    s->cli->ctx = ctx;
+    s->rc = s->fn(s->argc, s->argv, s->cli);
+    s->cli->ctx = NULL;
+    return TL_OK;
+}
+
+static int run_sub(tl_mcmd_fn fn, int argc, char **argv, tl_mcli *cli)
+{
+    sub_call s = {.fn = fn, .argc = argc - 1, .argv = argv + 1, .cli = cli, .rc = 1};
+    /* one host rank, whatever launcher started this process: the
+     * simulations are its children, no GPU is touched */
+    tl_launch_opts lo = {.gpus = 1, .ranks = 1, .launcher = TL_LAUNCH_THREADS, .no_gpu = 1};
+    int rc = tl_launch_run("trilap-model", &lo, argc, argv, sub_rank_main, &s);
+    return rc ? rc : s.rc;
+}
+
 int main(int argc, char **argv)
 {
     if (tl_tmpfile_handle_signals("trilap-model") != TL_OK) return 1;
@@ -100,7 +132,7 @@ int main(int argc, char **argv)
             rmdir(cli.workdir);
             return 1;
         }
-        int rc = cmds[i].fn(argc - 1, argv + 1, &cli);
+        int rc = run_sub(cmds[i].fn, argc, argv, &cli);
         tl_tmpfile_cleanup();
         return rc;
     }

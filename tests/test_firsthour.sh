@@ -36,7 +36,9 @@
 #   installed_model   make install: a PREFIX with a blank refused before
 #                     anything is written (make split it: files beside it);
 #                     an installed trilap-model finds its calibration under
-#                     PREFIX/share/trilap, and without one says --calib
+#                     PREFIX/share/trilap, and without one says --calib;
+#                     its calibrate, run from another folder, reads the
+#                     installed measurements and gives the committed values
 #   outputs_one_path  two output options naming one file (same.csv,
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
@@ -387,6 +389,13 @@ installed_model() {
     "$d/usr/bin/trilap-model" tristream >"$tmp/out" 2>"$tmp/err" || fail "installed trilap-model tristream: $(cat "$tmp/err")"
     grep -q "^# calibration: $d/usr/share/trilap/results/model/calib-h200.txt" "$tmp/out" ||
         fail "not the installed calibration: $(head -n 8 "$tmp/out")"
+    # before: "results/tristream-h200x2/tristream.csv: No such file or directory"
+    "$d/usr/bin/trilap-model" calibrate -o "$d/c.txt" >/dev/null 2>"$tmp/err" ||
+        fail "installed trilap-model calibrate: $(cat "$tmp/err")"
+    grep -q "^source = $d/usr/share/trilap/results/tristream-h200x2/tristream.csv " "$d/c.txt" ||
+        fail "calibrate did not read the installed measurements: $(grep '^source' "$d/c.txt")"
+    diff <(grep -v '^source' "$d/c.txt") <(grep -v '^source' "$top/results/model/calib-h200.txt") >"$tmp/diff" ||
+        fail "installed calibrate differs from results/model/calib-h200.txt: $(cat "$tmp/diff")"
     rm -r "$d/usr/share"
     one_line 1 "$d/usr/bin/trilap-model" tristream
     grep -q -- "calib-h200.txt: No such file or directory (--calib FILE names one" "$tmp/err" ||

@@ -654,6 +654,8 @@ TL_TEST(bad_arguments)
         {"solver --gpus 4, --matrix gen:poisson7:4", "invalid --gpus '4,': an empty entry"},
         {"solver --gpus 0", "invalid --gpus '0': 0 is out of range [1, 4096]"},
         {"solver --gpus 8,5000", "5000 is out of range [1, 4096] (a built-in platform's file lists every route"},
+        /* before: accepted and simulated twice (--schedules refused a repeat) */
+        {"solver --gpus 4,8,4", "invalid --gpus '4,8,4': 4 is listed twice: each count once (a list such as 4,8,64)"},
         /* before: exit 1, as if the run had failed */
         {"solver --matrix gen:poisson7:0", "--matrix: invalid generated matrix 'gen:poisson7:0': N '0' is not a whole "
                                             "number in 1..2097151"},
@@ -692,6 +694,211 @@ TL_TEST(outputs_checked_before_simulating)
                           strstr(err, "is not a folder"),
                       "%s: %d lines: %s", args, lines, err);
     }
+}
+
+/* No output replaces a file the command reads, however named (a link
+ * alike): refused in one line before the work, the input untouched.
+ * Before, each of these exited 0 and left a CSV, a calibration or a
+ * platform file where the input was. */
+TL_TEST(outputs_never_replace_inputs)
+{
+    need_simgrid();
+    const char *t = tl_test_tmpdir();
+    char *calib = tl_test_read("results/model/calib-h200.txt");
+    char cal[600], mtx[600], xml[600], link[600], stream[600], args[4096], err[1024];
+    snprintf(cal, sizeof cal, "%s/mycal.txt", t);
+    snprintf(mtx, sizeof mtx, "%s/A.mtx", t);
+    snprintf(xml, sizeof xml, "%s/p.xml", t);
+    snprintf(link, sizeof link, "%s/link.txt", t);
+    snprintf(stream, sizeof stream, "%s/stream.csv", t);
+    tl_test_write(cal, calib);
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 2\n2 2 2\n");
+    TL_ASSERT_EQ(symlink(cal, link), 0);
+    char *meas = tl_test_read("results/stream-h200/stream.csv");
+    tl_test_write(stream, meas);
+    free(meas);
+    snprintf(args, sizeof args, "%s/trilap-model platform --gpus 2 -o %s", tl_test_env("TL_BIN", "bin"), xml);
+    TL_ASSERT_EQ(tl_test_sh("%s", args), 0);
+    char *plat = tl_test_read(xml);
+    /* a trace read from --traces DIR: a file the option does not name */
+    char trace[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tr && cp -r results/tristream-h200x2/two-stream "
+                            "results/tristream-h200x2/three-naive %s/tr/", t, t), 0);
+    snprintf(trace, sizeof trace, "%s/tr/three-naive/trace.rank1.csv.gz", t);
+    char a[6][1400];
+    snprintf(a[0], sizeof a[0], "solver --calib %s --gpus 4 --matrix gen:poisson7:16 --results %s", cal, cal);
+    snprintf(a[1], sizeof a[1], "solver --gpus 2 --matrix %s --results %s", mtx, mtx);
+    snprintf(a[2], sizeof a[2], "solver --gpus 2 --platform-file %s --results %s", xml, xml);
+    snprintf(a[3], sizeof a[3], "tristream --calib %s --results %s", cal, link);
+    snprintf(a[4], sizeof a[4], "calibrate --stream %s -o %s", stream, stream);
+    snprintf(a[5], sizeof a[5], "calibrate --traces %s/tr -o %s", t, trace);
+    const struct {
+        const char *args, *out, *in;
+    } cases[] = {{a[0], cal, cal}, {a[1], mtx, mtx}, {a[2], xml, xml}, {a[3], link, cal},
+                   {a[4], stream, stream}, {a[5], trace, trace}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int lines;
+        snprintf(args, sizeof args, "%s", cases[i].args);
+        char want[1400];
+        snprintf(want, sizeof want, "%s would write over the input %s: give the output a file of its own",
+                 cases[i].out, cases[i].in);
+        int rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, want), "%s: rc %d, %d lines: %s", args, rc, lines, err);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", args, out);
+        free(out);
+    }
+    char *after = tl_test_read(cal);
+    TL_ASSERT_STREQ(after, calib);
+    free(after);
+    after = tl_test_read(xml);
+    TL_ASSERT_STREQ(after, plat);
+    free(after);
+    after = tl_test_read(mtx);
+    TL_ASSERT(strstr(after, "%%MatrixMarket") == after);
+    free(after);
+    free(plat);
+    free(calib);
+}
+
+/* The rows of a prediction without its last column (the simulation's
+ * seconds, which vary from run to run), from the first data row on. */
+static char *rows_without_sim(const char *out)
+{
+    const char *p = strstr(out, "\n# gpus ");
+    char *rows = calloc(1, strlen(out) + 1), *w = rows;
+    for (p = p ? strchr(p + 1, '\n') : NULL; p && *p; p = strchr(p + 1, '\n')) {
+        const char *line = p + 1, *end = strchr(line, '\n');
+        if (!end || line[0] == '#') continue;
+        const char *last = end;
+        while (last > line && last[-1] != ' ') last--;
+        memcpy(w, line, (size_t)(last - line));
+        w += last - line;
+        *w++ = '\n';
+    }
+    return rows;
+}
+
+/* --matrix takes what trilap-solve takes: a trilap binary matrix (.tlcsr)
+ * is the same prediction as the Matrix Market file it was made from.
+ * Before: "ani4.tlcsr: a trilap binary matrix, read as one by a file name
+ * ending in .tlcsr", exit 1 (only the Matrix Market reader was called). */
+TL_TEST(solver_reads_binary_matrices)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin"), *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen poisson7 6 %s/p6.mtx >/dev/null && %s/trilap-matgen convert %s/p6.mtx "
+                            "%s/p6.tlcsr >/dev/null",
+                            bin, t, bin, t, t),
+                 0);
+    char *rows[2];
+    static const char *const names[] = {"p6.mtx", "p6.tlcsr"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --gpus 2,3 --matrix %s/%s --iters 3", bin, t,
+                                           names[i]);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, ", 216 rows, partition block"), "%s: rc %d\n%s%s", names[i], r.rc,
+                      r.out, r.err);
+        rows[i] = rows_without_sim(r.out);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_MSG(strlen(rows[0]) > 100, "%s", rows[0]);
+    TL_ASSERT_STREQ(rows[1], rows[0]);
+    free(rows[0]);
+    free(rows[1]);
+}
+
+/* A built-in platform exported by `platform` and read back with
+ * --platform-file is the built-in prediction, to the digit: the file gets
+ * the calibration's NCCL rate (--calib, found as solver finds it). Before,
+ * it got rate 1 unless --nccl-rate said otherwise: three-naive on 8 GPUs
+ * of a100-hdr 61.63 us in the file, 72.79 built in. */
+TL_TEST(exported_platform_predicts_as_built_in)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    const char *xml = tl_test_path("a100-8.xml");
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-model platform --gpus 8 -o %s", bin, xml), 0);
+    char *rows[2];
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --gpus 8 --matrix gen:poisson7:32 --iters 5 %s%s",
+                                           bin, i ? "--platform-file " : "", i ? xml : "");
+        TL_ASSERT_MSG(r.rc == 0, "rc %d\n%s%s", r.rc, r.out, r.err);
+        rows[i] = rows_without_sim(r.out);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_MSG(strstr(rows[0], "three-naive") && strstr(rows[0], "three-split"), "%s", rows[0]);
+    TL_ASSERT_STREQ(rows[1], rows[0]);
+    free(rows[0]);
+    free(rows[1]);
+    /* --nccl-rate still overrides it; with --calib too it is refused */
+    tl_mcalib c;
+    TL_ASSERT_OK(tl_mcalib_load(&c, "results/model/calib-h200.txt"));
+    char want[128];
+    snprintf(want, sizeof want, "id=\"nccl0\" speed=\"1Gf,%.9gGf\"", c.nccl_rate);
+    char *file = tl_test_read(xml);
+    TL_ASSERT_MSG(c.nccl_rate < 1 && strstr(file, want), "want %s in %.2000s", want, file);
+    free(file);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-model platform --gpus 2 --nccl-rate 0.5 -o %s", bin, xml), 0);
+    file = tl_test_read(xml);
+    TL_ASSERT_MSG(strstr(file, "id=\"nccl0\" speed=\"1Gf,0.5Gf\""), "%.2000s", file);
+    free(file);
+    char args[1024], err[1024];
+    int lines;
+    snprintf(args, sizeof args, "platform --calib results/model/calib-h200.txt --nccl-rate 0.5 -o %s", xml);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "--nccl-rate and --calib both set the NCCL rate"), "%s", err);
+}
+
+/* --results as every trilap program keeps it: rows appended under one
+ * header, a block per command in manifest.txt beside it naming its rows'
+ * lines, and a file of another header refused before the work. Before,
+ * the second command replaced the first's rows and no manifest was
+ * written. */
+TL_TEST(results_appended_with_manifest)
+{
+    need_simgrid();
+    const char *bin = tl_test_env("TL_BIN", "bin");
+    char dir[600], csv[700], manifest[700];
+    snprintf(dir, sizeof dir, "%s/res", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/r2.csv", dir);
+    snprintf(manifest, sizeof manifest, "%s/manifest.txt", dir);
+    static const char *const runs[] = {"--gpus 2,4 --schedules two-stream", "--gpus 8 --schedules two-stream,sync"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s/trilap-model solver --matrix gen:poisson7:8 --iters 3 %s --results %s",
+                                           bin, runs[i], csv);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d\n%s%s", r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    char *rows = tl_test_read(csv);
+    int lines = 0;
+    for (const char *c = rows; *c; c++) lines += *c == '\n';
+    TL_ASSERT_MSG(lines == 5 && strncmp(rows, "platform,method,matrix,", 23) == 0 &&
+                      !strstr(rows + 1, "\nplatform,") && strstr(rows, ",block,2,two-stream,") &&
+                      strstr(rows, ",block,8,sync,"),
+                  "%s", rows);
+    free(rows);
+    char *m = tl_test_read(manifest);
+    const char *first = strstr(m, "results_lines: 2-3\n"), *second = strstr(m, "results_lines: 4-5\n");
+    TL_ASSERT_MSG(first && second && first < second && strstr(m, "program: trilap-model\n") &&
+                      strstr(m, "results: r2.csv\n") && strstr(m, "model: solver (PREDICTED") &&
+                      strstr(m, "gpus: 8\n") && strstr(m, "command: "),
+                  "%s", m);
+    free(m);
+    /* another command's rows: refused in one line, nothing simulated or written */
+    char args[1400], err[1024];
+    int n;
+    snprintf(args, sizeof args, "tristream --results %s", csv);
+    TL_ASSERT(run_model(args, err, sizeof err, &n) == 1);
+    TL_ASSERT_MSG(n == 1 && strstr(err, "--results: ") && strstr(err, "r2.csv:1: header 'platform,method,"),
+                  "%d lines: %s", n, err);
+    char *out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(!out[0], "%.300s", out);
+    free(out);
+    rows = tl_test_read(csv);
+    lines = 0;
+    for (const char *c = rows; *c; c++) lines += *c == '\n';
+    TL_ASSERT_EQ(lines, 5);
+    free(rows);
 }
 
 /* Every generated matrix trilap-solve takes is predicted (the model
@@ -799,6 +1006,9 @@ TL_TEST(runs_from_any_folder)
     int lines;
     TL_ASSERT(run_model("tristream --calib nowhere/calib.txt", err, sizeof err, &lines) == 1);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "calibration nowhere/calib.txt: No such file"), "%d lines: %s", lines, err);
+    /* calibrate's missing input is said after the option that names it */
+    TL_ASSERT(run_model("calibrate --comm nowhere/comm.csv", err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "--comm: nowhere/comm.csv: No such file"), "%d lines: %s", lines, err);
     /* a folder (before: "<folder>: no calibration values") */
     snprintf(cmd, sizeof cmd, "tristream --calib %s", t);
     TL_ASSERT(run_model(cmd, err, sizeof err, &lines) == 1);
@@ -1096,7 +1306,10 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating, runs_from_any_folder, platform_file_said_as_simulated,
+             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             outputs_never_replace_inputs, solver_reads_binary_matrices,
+             exported_platform_predicts_as_built_in,
+             results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
              measured_numbers_checked, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
