@@ -340,6 +340,39 @@ TL_TEST(ghost_depth_advice_can_be_followed)
     }
 }
 
+/* An entry given twice is refused (before: --sizes 8,8 and --cfls 0.8,0.8
+ * printed a rate of -nan against the row before, exit 0; other lists ran
+ * a row twice) */
+TL_TEST(verify_refuses_repeated_list_entries)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"verify convergence --sizes 8,8 --orders 2", "invalid --sizes '8,8': 8 is given twice"},
+        {"verify convergence --sizes 8,16,8 --orders 2", "invalid --sizes '8,16,8': 8 is given twice"},
+        {"verify convergence --sizes 8 --orders 2,4,2", "invalid --orders '2,4,2': 2 is given twice"},
+        {"verify time --cfls 0.8,0.8 --grid 8", "invalid --cfls '0.8,0.8': 0.8 is given twice"},
+        {"verify time --cfls 0.8,0.79", "invalid --cfls '0.8,0.79': 0.8 and 0.79 give one time step at n = 16 (23 "
+                                        "steps to t = 0.5), so no rate between them"},
+        {"verify reflection --n-int 8 --cells 0,8,8", "invalid --cells '0,8,8': 8 is given twice"},
+        {"verify reflection --n-int 8 --decomps slab-z,1x1x4",
+         "invalid --decomps 'slab-z,1x1x4': 'slab-z' and '1x1x4' are one decomposition, 1x1x4"},
+        {"verify decomp --grid 16 --decomps 1x1x2,1x1x2", "invalid --decomps '1x1x2,1x1x2': '1x1x2' is given twice"},
+        {"verify decomp --grid 16 --strategies copy,copy", "invalid --strategies 'copy,copy': 'copy' is given twice"},
+        {"verify decomp --grid 16 --ss 1,1", "invalid --ss '1,1': 1 is given twice"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512];
+        snprintf(err, sizeof err, "trilap-fdtd: %s (try --help)\n", cases[i].err);
+        refused_before_printing(cases[i].args, err);
+    }
+    /* distinct entries in either order still give finite rates */
+    tl_test_output r = fdtd("verify convergence --sizes 16,8 --orders 2");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(!strstr(r.out, "nan") && tl_test_count(r.out, "\n") == 3, "%s", r.out);
+    tl_test_output_free(&r);
+}
+
 /* An option that contradicts another or sets what the run does not have
  * is refused where typed (before: accepted, and the run went on without
  * it, the preamble still printing its value); a default never is. */
@@ -746,7 +779,8 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
-             verify_refuses_options_of_other_experiments, verify_refuses_before_printing, outputs_checked_before_the_run,
+             verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
+             outputs_checked_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
