@@ -541,6 +541,44 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
 }
 
+/* Run by hand, a template answers --help (what it runs, the variables it
+ * reads, SRUN_MPI among them where srun starts the ranks) and, outside a
+ * job, refuses in one line (before: 'SLURM_SUBMIT_DIR: unbound variable',
+ * then with TRILAP_ROOT set 'SLURM_JOB_ID: unbound variable', exit 1). */
+TL_TEST(slurm_templates_help_and_outside_a_job)
+{
+    const char *t = tl_test_tmpdir();
+    static const struct {
+        const char *name, *runs;
+        int srun;
+    } jobs[] = {
+        {"tristream", "trilap-bench tristream", 1},
+        {"bench-comm", "trilap-bench comm", 0},
+        {"fdtd-ranks", "trilap-fdtd run", 1},
+    };
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && env -u SLURM_JOB_ID -u SLURM_SUBMIT_DIR bash %s/scripts/slurm/%s.sbatch "
+                                           "--help",
+                                           t, getenv("PWD"), jobs[i].name);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, jobs[i].runs) && strstr(r.out, "sbatch ") &&
+                          strstr(r.out, "TRILAP_ROOT") && strstr(r.out, "OUT ") &&
+                          (!jobs[i].srun || strstr(r.out, "SRUN_MPI")) && !strstr(r.out, "SBATCH") &&
+                          !strstr(r.out, "# ") && !strstr(r.out, "set -") && !*r.err,
+                      "%s --help: rc %d\n%s%s", jobs[i].name, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        char want[200];
+        snprintf(want, sizeof want, "%s.sbatch: not inside a Slurm job: submit it with sbatch (", jobs[i].name);
+        for (int root = 0; root < 2; root++) {
+            r = tl_test_capture("cd %s && env -u SLURM_JOB_ID -u SLURM_SUBMIT_DIR %s bash %s/scripts/slurm/%s.sbatch",
+                                t, root ? "TRILAP_ROOT=$OLDPWD" : "", getenv("PWD"), jobs[i].name);
+            TL_ASSERT_MSG(r.rc == 2 && tl_test_count(r.err, "\n") == 1 && strstr(r.err, want) && !*r.out,
+                          "%s outside a job: rc %d: %s", jobs[i].name, r.rc, r.err);
+            tl_test_output_free(&r);
+        }
+    }
+    TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
+}
+
 /* run-tristream.sh LAUNCH=srun starts its ranks as the Slurm template
  * does: srun --mpi=pmix (PMIx's variables select trilap's MPI launcher;
  * where the site's default is none, each rank ran alone on every GPU of
@@ -1141,6 +1179,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             slurm_templates_help_and_outside_a_job,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
