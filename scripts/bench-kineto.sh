@@ -7,16 +7,26 @@
 # ratio to the uncompressed size (issue 27 asks for at most 2).
 #
 #   scripts/bench-kineto.sh [MB [SRC.json.gz]]        (defaults: 200, trace_filter rank 0)
+#
+# SRC by default: $TL_DATA/kineto/trace_filter/sampled_rank-0.json.gz, TL_DATA
+# the shared data folder [../shared/data beside the checkout], as for the
+# tests and bench-solvers-protocol.sh. TL_BIN, TL_BUILD: where trilap-analyze
+# and the test helper are [bin, build] (make all tests builds both); OUT: the
+# scratch folder [a new one under TMPDIR].
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 mb=${1:-200}
 root=$(cd "$(dirname "$0")/.." && pwd)
-src=${2:-$root/../shared/data/kineto/trace_filter/sampled_rank-0.json.gz}
+data=${TL_DATA:-$root/../shared/data}
+src=${2:-$data/kineto/trace_filter/sampled_rank-0.json.gz}
 [[ $mb =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [MB [SRC.json.gz]]" >&2; exit 2; }
 an=${TL_BIN:-$root/bin}/trilap-analyze
 big=${TL_BUILD:-$root/build}/tests/helper_kineto_big
-for x in "$an" "$big"; do [ -x "$x" ] || { echo "$0: $x not built (run make and make tests)" >&2; exit 1; }; done
-[ -f "$src" ] || { echo "$0: $src: no such trace" >&2; exit 1; }
+for x in "$an" "$big"; do [ -x "$x" ] || { echo "$0: $x not built (make all tests builds it)" >&2; exit 1; }; done
+if [ ! -f "$src" ]; then
+  [ $# -ge 2 ] && { echo "$0: $src: no such trace" >&2; exit 1; }
+  echo "$0: $src: no such trace (set TL_DATA to the shared data folder, or give SRC)" >&2; exit 1
+fi
 command -v /usr/bin/time >/dev/null || [ -x /usr/bin/time ] || { echo "$0: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-kineto-bench-XXXXXX")}
 mkdir -p "$out"

@@ -185,6 +185,39 @@ static tl_status refuse(verify_args *va, const char *opt, const char *val, const
     return TL_ERR_REMOTE;
 }
 
+/* A list's entry given twice is refused: it is a row twice, and where a
+ * rate is taken against the row before (convergence, time) a rate of
+ * log 1 / log 1, printed "-nan" with exit 0 (before). The index of the
+ * first entry equal to an earlier one, or -1. */
+static int repeated_i64(const int64_t *v, int n)
+{
+    for (int j = 1; j < n; j++)
+        for (int i = 0; i < j; i++)
+            if (v[i] == v[j]) return j;
+    return -1;
+}
+
+static tl_status refuse_repeated_i64(verify_args *va, const char *opt, const char *list, const int64_t *v, int n)
+{
+    int j = repeated_i64(v, n);
+    if (j < 0) return TL_OK;
+    char why[96];
+    snprintf(why, sizeof why, "%" PRId64 " is given twice", v[j]);
+    return refuse(va, opt, list, why);
+}
+
+static tl_status refuse_repeated_names(verify_args *va, const char *opt, const char *list, char *const *names, int n)
+{
+    for (int j = 1; j < n; j++)
+        for (int i = 0; i < j; i++)
+            if (!strcmp(names[i], names[j])) {
+                char why[96];
+                snprintf(why, sizeof why, "'%.40s' is given twice", names[j]);
+                return refuse(va, opt, list, why);
+            }
+    return TL_OK;
+}
+
 /* A run's configuration checked (tl_fdtd_config_check, through the
  * experiment's *_check) between tl_error_context_begin and end_check: its
  * error line names the run ("verify convergence, order 8, n = 4: ..."); a
@@ -223,6 +256,8 @@ static tl_status verify_convergence(verify_args *va)
     int no = parse_list(va->o.orders, orders, 8), ns = parse_list(va->o.sizes, sizes, 16);
     if (no <= 0) return refuse(va, "--orders", va->o.orders, "expected up to 8 of 2, 4, 8, comma-separated");
     if (ns <= 0) return refuse(va, "--sizes", va->o.sizes, "expected up to 16 grid sizes, comma-separated");
+    TL_TRY(refuse_repeated_i64(va, "--orders", va->o.orders, orders, no));
+    TL_TRY(refuse_repeated_i64(va, "--sizes", va->o.sizes, sizes, ns));
     TL_TRY(convergence_check(va, orders, no, sizes, ns));
     printf("order,n,l2,linf,rate_l2,rate_linf\n");
     for (int i = 0; i < no; i++) {
@@ -243,6 +278,36 @@ static tl_status verify_convergence(verify_args *va)
     return TL_OK;
 }
 
+/* verify time's step for a CFL fraction: a whole number of steps to
+ * t = 0.5, so two fractions can round to one step (and one rate of 0 / 0) */
+static double time_dt(int64_t n, double cfl)
+{
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    c.order = 8;
+    c.h = 1.0 / (double)n;
+    return 0.5 / ceil(0.5 / (cfl * tl_fdtd_dt_max(&c)));
+}
+
+/* --cfls given twice, or two that round to one time step */
+static tl_status time_steps_distinct(verify_args *va, int64_t n, const double *cfls, int nc)
+{
+    for (int j = 1; j < nc; j++)
+        for (int i = 0; i < j; i++) {
+            char why[160];
+            double dt = time_dt(n, cfls[j]);
+            if (cfls[i] == cfls[j]) snprintf(why, sizeof why, "%g is given twice", cfls[j]);
+            else if (time_dt(n, cfls[i]) == dt)
+                snprintf(why, sizeof why,
+                         "%g and %g give one time step at n = %" PRId64 " (%.0f steps to t = 0.5), so no rate "
+                         "between them",
+                         cfls[i], cfls[j], n, 0.5 / dt);
+            else continue;
+            return refuse(va, "--cfls", va->o.cfls, why);
+        }
+    return TL_OK;
+}
+
 static tl_status verify_time(verify_args *va)
 {
     double cfls[16];
@@ -260,15 +325,11 @@ static tl_status verify_time(verify_args *va)
         tl_error_context_begin(&k, what);
         TL_TRY(end_check(va, &k, tl_fdtd_verify_wave_check(&va->v, 8, n, cfls[j])));
     }
+    TL_TRY(time_steps_distinct(va, n, cfls, nc));
     printf("dt,l2,linf,rate_l2,rate_linf\n");
     double pl2 = 0, pli = 0, pdt = 0;
     for (int j = 0; j < nc; j++) {
-        double l2, li;
-        tl_fdtd_config c;
-        tl_fdtd_config_defaults(&c);
-        c.order = 8;
-        c.h = 1.0 / (double)n;
-        double dtmax = tl_fdtd_dt_max(&c), dt = 0.5 / ceil(0.5 / (cfls[j] * dtmax));
+        double l2, li, dt = time_dt(n, cfls[j]);
         TL_TRY(tl_fdtd_verify_wave(&va->v, 8, n, cfls[j], 0, &l2, &li));
         if (j == 0) printf("%.6e,%.6e,%.6e,,\n", dt, l2, li);
         else printf("%.6e,%.6e,%.6e,%.3f,%.3f\n", dt, l2, li, rate(pl2, l2, pdt / dt), rate(pli, li, pdt / dt));
@@ -308,6 +369,18 @@ static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nb
             refuse(va, "--decomps", list, why);
             return -1;
         }
+    for (int j = 1; j < nd; j++)
+        for (int i = 0; i < j; i++)
+            if (!memcmp(pd[i], pd[j], sizeof pd[i])) {
+                char why[160];
+                if (!strcmp(names[i], names[j]))
+                    snprintf(why, sizeof why, "'%.40s' is given twice", names[j]);
+                else
+                    snprintf(why, sizeof why, "'%.40s' and '%.40s' are one decomposition, %dx%dx%d", names[i],
+                             names[j], pd[j][0], pd[j][1], pd[j][2]);
+                refuse(va, "--decomps", list, why);
+                return -1;
+            }
     return nd;
 }
 
@@ -317,6 +390,7 @@ static tl_status verify_reflection(verify_args *va)
     const char *list = va->o.cells ? va->o.cells : "0,8,12,16,24";
     int nc = parse_list(list, cells, 16);
     if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
+    TL_TRY(refuse_repeated_i64(va, "--cells", list, cells, nc));
     char buf[1024], *names[32];
     int pd[32][3];
     int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
@@ -486,6 +560,7 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
     snprintf(p->sbuf, sizeof p->sbuf, "%s", strategies);
     p->ns = split_names(p->sbuf, p->strats, 8);
     if (p->ns <= 0) return refuse(va, "--strategies", strategies, "expected up to 8 strategy names, comma-separated");
+    TL_TRY(refuse_repeated_names(va, "--strategies", strategies, p->strats, p->ns));
     for (int j = 0; j < p->ns; j++)
         if (tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend) < 0) {
             char why[160];
@@ -495,6 +570,7 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         }
     p->nss = parse_list(va->o.ss, p->ss, 8);
     if (p->nss <= 0) return refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
+    TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
     p->steps = va->o.steps > 0 ? va->o.steps : 24;
     p->noverlap = va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1;

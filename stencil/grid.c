@@ -1,6 +1,8 @@
 /* The grid cut into subdomains: owned boxes, ghost depths, array layouts,
  * memory-variable slabs and the dimension-ordered exchange plan. */
 #include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +150,67 @@ static tl_status plan_msg(tl_fdtd *f, tl_fdtd_sub *B, int d, int side, tl_fdtd_m
     return TL_OK;
 }
 
+/* "8 points along x, y and z", or "8 points along x and 16 along y":
+ * v[d] for the axes in mask, the unit after the first value */
+static void axis_list(char *buf, size_t nbuf, const int64_t v[3], unsigned mask, const char *one, const char *many)
+{
+    int axes[3], na = 0, same = 1;
+    for (int d = 0; d < 3; d++)
+        if (mask & (1u << d)) {
+            if (na > 0 && v[d] != v[axes[0]]) same = 0;
+            axes[na++] = d;
+        }
+    size_t at = 0;
+    for (int i = 0; i < na && at < nbuf; i++) {
+        const char *sep = i == 0 ? "" : i == na - 1 ? " and " : ", ";
+        int64_t x = v[axes[i]];
+        char a = axis_name[axes[i]];
+        if (i == 0)
+            at += (size_t)snprintf(buf + at, nbuf - at, "%" PRId64 " %s along %c", x, x == 1 ? one : many, a);
+        else if (same) at += (size_t)snprintf(buf + at, nbuf - at, "%s%c", sep, a);
+        else at += (size_t)snprintf(buf + at, nbuf - at, "%s%" PRId64 " along %c", sep, x, a);
+    }
+}
+
+/* What would let axes `thin` (each too thin for g = order s) run, each
+ * alone: a larger grid always; fewer subdomains where every thin axis has
+ * several and fewer fit; a lower order or a smaller s where one fits.
+ * Only what the user can change: no "fewer subdomains" for one, no
+ * "smaller s" at s = 1 (before, both were said whatever the cut). */
+static void ghost_remedies(char *buf, size_t nbuf, const tl_fdtd_config *c, int g, unsigned thin)
+{
+    const int *P = c->pd;
+    int64_t need[3] = {0}, fit[3] = {0}, base_min = INT64_MAX;
+    int fewer = 1;
+    for (int d = 0; d < 3; d++) {
+        if (!(thin & (1u << d))) continue;
+        need[d] = (int64_t)g * P[d];
+        fit[d] = c->n[d] / g; /* the most subdomains g thick each */
+        if (fit[d] < 1 && !c->periodic) fit[d] = 1; /* one has no neighbour along d */
+        if (P[d] == 1 || fit[d] < 1) fewer = 0;
+        base_min = min64(base_min, c->n[d] / P[d]);
+    }
+    char item[4][160];
+    int ni = 0;
+    char list[128];
+    axis_list(list, sizeof list, need, thin, "point", "points");
+    snprintf(item[ni++], sizeof item[0], "a grid of at least %s", list);
+    if (fewer) {
+        axis_list(list, sizeof list, fit, thin, "subdomain", "subdomains");
+        snprintf(item[ni++], sizeof item[0], "at most %s", list);
+    }
+    int lower = 0; /* the highest order below c->order whose ghosts fit */
+    for (int o = 2; o < c->order; o *= 2)
+        if ((int64_t)o * c->s <= base_min) lower = o;
+    if (lower > 0) snprintf(item[ni++], sizeof item[0], lower == 2 ? "order 2" : "order %d or lower", lower);
+    int64_t s_fit = base_min / c->order;
+    if (c->s > 1 && s_fit >= 1)
+        snprintf(item[ni++], sizeof item[0], s_fit == 1 ? "s = 1" : "s = %" PRId64 " or less", s_fit);
+    size_t at = 0;
+    for (int i = 0; i < ni && at < nbuf; i++)
+        at += (size_t)snprintf(buf + at, nbuf - at, "%s%s", i == 0 ? "" : i == ni - 1 ? ", or " : ", ", item[i]);
+}
+
 tl_status tl_fdtd_grid_check(const tl_fdtd_config *c, int g)
 {
     const int *P = c->pd;
@@ -160,20 +223,25 @@ tl_status tl_fdtd_grid_check(const tl_fdtd_config *c, int g)
      * first: the lowest id, the lowest axis among equals. */
     int worst = -1, worst_id = 0;
     int64_t worst_points = 0;
+    unsigned thin = 0; /* every axis too thin: the remedies must mend them all */
     for (int d = 0; d < 3; d++) {
         int64_t base = c->n[d] / P[d], rem = c->n[d] % P[d];
         if ((P[d] == 1 && !c->periodic) || base >= g) continue;
+        thin |= 1u << d;
         int64_t k = rem > 0 && base + 1 < g ? 0 : rem; /* the first one along d under g */
         int64_t stride = d == 0 ? 1 : d == 1 ? P[0] : (int64_t)P[0] * P[1];
         int id = (int)(k * stride);
         if (worst < 0 || id < worst_id) worst = d, worst_id = id, worst_points = base + (k < rem);
     }
-    if (worst >= 0)
-        return TL_FAIL(TL_ERR_INVAL,
-                       "subdomain %d has %" PRId64 " points along %c, fewer than the ghost depth g = 2 r s = %d; use "
-                       "fewer subdomains along %c or a smaller s",
-                       worst_id, worst_points, axis_name[worst], g, axis_name[worst]);
-    return TL_OK;
+    if (worst < 0) return TL_OK;
+    char who[64], fix[512];
+    if ((int64_t)P[0] * P[1] * P[2] == 1) snprintf(who, sizeof who, "the grid has");
+    else snprintf(who, sizeof who, "subdomain %d has", worst_id);
+    ghost_remedies(fix, sizeof fix, c, g, thin);
+    return TL_FAIL(TL_ERR_INVAL,
+                   "%s %" PRId64 " points along %c, fewer than the ghost depth g = 2 r s = %d (order %d, s = %d); "
+                   "use %s",
+                   who, worst_points, axis_name[worst], g, c->order, c->s, fix);
 }
 
 tl_status tl_fdtd_grid_build(tl_fdtd *f)

@@ -541,6 +541,81 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
 }
 
+/* Run by hand, a template answers --help (what it runs, the variables it
+ * reads, SRUN_MPI among them where srun starts the ranks) and, outside a
+ * job, refuses in one line (before: 'SLURM_SUBMIT_DIR: unbound variable',
+ * then with TRILAP_ROOT set 'SLURM_JOB_ID: unbound variable', exit 1). */
+TL_TEST(slurm_templates_help_and_outside_a_job)
+{
+    const char *t = tl_test_tmpdir();
+    static const struct {
+        const char *name, *runs;
+        int srun;
+    } jobs[] = {
+        {"tristream", "trilap-bench tristream", 1},
+        {"bench-comm", "trilap-bench comm", 0},
+        {"fdtd-ranks", "trilap-fdtd run", 1},
+    };
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && env -u SLURM_JOB_ID -u SLURM_SUBMIT_DIR bash %s/scripts/slurm/%s.sbatch "
+                                           "--help",
+                                           t, getenv("PWD"), jobs[i].name);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, jobs[i].runs) && strstr(r.out, "sbatch ") &&
+                          strstr(r.out, "TRILAP_ROOT") && strstr(r.out, "OUT ") &&
+                          (!jobs[i].srun || strstr(r.out, "SRUN_MPI")) && !strstr(r.out, "SBATCH") &&
+                          !strstr(r.out, "# ") && !strstr(r.out, "set -") && !*r.err,
+                      "%s --help: rc %d\n%s%s", jobs[i].name, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        char want[200];
+        snprintf(want, sizeof want, "%s.sbatch: not inside a Slurm job: submit it with sbatch (", jobs[i].name);
+        for (int root = 0; root < 2; root++) {
+            r = tl_test_capture("cd %s && env -u SLURM_JOB_ID -u SLURM_SUBMIT_DIR %s bash %s/scripts/slurm/%s.sbatch",
+                                t, root ? "TRILAP_ROOT=$OLDPWD" : "", getenv("PWD"), jobs[i].name);
+            TL_ASSERT_MSG(r.rc == 2 && tl_test_count(r.err, "\n") == 1 && strstr(r.err, want) && !*r.out,
+                          "%s outside a job: rc %d: %s", jobs[i].name, r.rc, r.err);
+            tl_test_output_free(&r);
+        }
+    }
+    TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
+}
+
+/* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
+ * bench-solvers-protocol.sh do (before: always ../shared/data beside the
+ * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
+ * was not there), and its 'not built' line names a real make target
+ * (before: 'run make and make tests'). */
+TL_TEST(bench_kineto_reads_tl_data)
+{
+    char *real = realpath(tl_test_env("TL_DATA", "../shared/data"), NULL);
+    char trace[4096];
+    snprintf(trace, sizeof trace, "%s/kineto/trace_filter/sampled_rank-1.json.gz", real ? real : "");
+    free(real);
+    if (access(trace, R_OK) != 0) TL_SKIP("needs TL_DATA/kineto/trace_filter");
+    const char *t = tl_test_tmpdir();
+    tl_test_output r = tl_test_capture("TL_DATA=%s/none OUT=%s/o scripts/bench-kineto.sh 1", t, t);
+    char want[600];
+    snprintf(want, sizeof want,
+             "%s/none/kineto/trace_filter/sampled_rank-0.json.gz: no such trace (set TL_DATA to the shared data "
+             "folder, or give SRC)\n",
+             t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_count(r.err, "\n") == 1 && strstr(r.err, want), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    /* a data folder of its own: its trace is the one read */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/data/kineto/trace_filter && ln -s %s "
+                            "%s/data/kineto/trace_filter/sampled_rank-0.json.gz",
+                            t, trace, t),
+                 0);
+    r = tl_test_capture("TL_DATA=%s/data OUT=%s/o scripts/bench-kineto.sh 1", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "from sampled_rank-0.json.gz") &&
+                      tl_test_count(r.out, "\n") == 8,
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("TL_BIN=%s/nobin TL_DATA=%s/data scripts/bench-kineto.sh 1", t, t);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "/nobin/trilap-analyze not built (make all tests builds it)\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 /* run-tristream.sh LAUNCH=srun starts its ranks as the Slurm template
  * does: srun --mpi=pmix (PMIx's variables select trilap's MPI launcher;
  * where the site's default is none, each rank ran alone on every GPU of
@@ -1141,6 +1216,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,

@@ -260,8 +260,9 @@ TL_TEST(run_refuses_before_printing)
         const char *args, *err;
     } cases[] = {
         {"--decomp 64x1x1", "32 points along x cannot be cut into 64 subdomains"},
-        {"--s 3 --decomp slab-z", "subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s = 24; use "
-                                  "fewer subdomains along z or a smaller s"},
+        {"--s 3 --decomp slab-z", "subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s = 24 (order "
+                                  "8, s = 3); use a grid of at least 96 points along z, at most 1 subdomain along z, "
+                                  "order 2, or s = 1"},
         {"--dt 100", "dt = 100 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 222.8 > 1 (order 8, h = 1: "
                      "dt must be <= 0.448842)"},
         {"--source 100,1,1", "source x = 100 outside the grid [0, 32)"},
@@ -299,7 +300,77 @@ TL_TEST(run_refuses_before_printing)
     /* on 4 thread ranks: rank 0 says it, once */
     refused_before_printing("run --steps 5 --grid 32 --decomp slab-z --s 3 --launcher threads --ranks 4 --no-gpu",
                             "trilap-fdtd: rank 0: subdomain 0 has 8 points along z, fewer than the ghost depth g = 2 r s "
-                            "= 24; use fewer subdomains along z or a smaller s\n");
+                            "= 24 (order 8, s = 3); use a grid of at least 96 points along z, at most 1 subdomain along "
+                            "z, order 2, or s = 1\n");
+}
+
+/* Too thin for the ghosts: the line offers only what would mend it and
+ * the user can change (before: "use fewer subdomains along x or a
+ * smaller s" on one subdomain at s = 1, neither possible) */
+TL_TEST(ghost_depth_advice_can_be_followed)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"run --grid 2 --periodic --steps 1", "the grid has 2 points along x, fewer than the ghost depth g = 2 r s = 8 "
+                                             "(order 8, s = 1); use a grid of at least 8 points along x, y and z, or "
+                                             "order 2"},
+        {"run --grid 6x20x8 --periodic --decomp 2x3x1 --steps 1",
+         "subdomain 0 has 3 points along x, fewer than the ghost depth g = 2 r s = 8 (order 8, s = 1); use a grid of "
+         "at least 16 points along x and 24 along y, or order 2"},
+        {"run --grid 12 --periodic --decomp 2x1x1 --order 4 --s 2 --steps 1",
+         "subdomain 0 has 6 points along x, fewer than the ghost depth g = 2 r s = 8 (order 4, s = 2); use a grid of "
+         "at least 16 points along x, at most 1 subdomain along x, order 2, or s = 1"},
+        {"run --grid 4 --periodic --order 2 --steps 1", NULL}, /* g = 2 fits: runs */
+        {"verify convergence --sizes 2,8 --orders 2,4", "verify convergence, order 4, n = 2: the grid has 2 points "
+                                                       "along x, fewer than the ghost depth g = 2 r s = 4 (order 4, s "
+                                                       "= 1); use a grid of at least 4 points along x, y and z, or "
+                                                       "order 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!cases[i].err) {
+            tl_test_output r = fdtd(cases[i].args);
+            TL_ASSERT_MSG(r.rc == 0, "%s: rc %d: %s", cases[i].args, r.rc, r.err);
+            tl_test_output_free(&r);
+            continue;
+        }
+        char err[512];
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
+        refused_before_printing(cases[i].args, err);
+    }
+}
+
+/* An entry given twice is refused (before: --sizes 8,8 and --cfls 0.8,0.8
+ * printed a rate of -nan against the row before, exit 0; other lists ran
+ * a row twice) */
+TL_TEST(verify_refuses_repeated_list_entries)
+{
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"verify convergence --sizes 8,8 --orders 2", "invalid --sizes '8,8': 8 is given twice"},
+        {"verify convergence --sizes 8,16,8 --orders 2", "invalid --sizes '8,16,8': 8 is given twice"},
+        {"verify convergence --sizes 8 --orders 2,4,2", "invalid --orders '2,4,2': 2 is given twice"},
+        {"verify time --cfls 0.8,0.8 --grid 8", "invalid --cfls '0.8,0.8': 0.8 is given twice"},
+        {"verify time --cfls 0.8,0.79", "invalid --cfls '0.8,0.79': 0.8 and 0.79 give one time step at n = 16 (23 "
+                                        "steps to t = 0.5), so no rate between them"},
+        {"verify reflection --n-int 8 --cells 0,8,8", "invalid --cells '0,8,8': 8 is given twice"},
+        {"verify reflection --n-int 8 --decomps slab-z,1x1x4",
+         "invalid --decomps 'slab-z,1x1x4': 'slab-z' and '1x1x4' are one decomposition, 1x1x4"},
+        {"verify decomp --grid 16 --decomps 1x1x2,1x1x2", "invalid --decomps '1x1x2,1x1x2': '1x1x2' is given twice"},
+        {"verify decomp --grid 16 --strategies copy,copy", "invalid --strategies 'copy,copy': 'copy' is given twice"},
+        {"verify decomp --grid 16 --ss 1,1", "invalid --ss '1,1': 1 is given twice"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[512];
+        snprintf(err, sizeof err, "trilap-fdtd: %s (try --help)\n", cases[i].err);
+        refused_before_printing(cases[i].args, err);
+    }
+    /* distinct entries in either order still give finite rates */
+    tl_test_output r = fdtd("verify convergence --sizes 16,8 --orders 2");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(!strstr(r.out, "nan") && tl_test_count(r.out, "\n") == 3, "%s", r.out);
+    tl_test_output_free(&r);
 }
 
 /* An option that contradicts another or sets what the run does not have
@@ -419,8 +490,9 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify convergence --orders 2,3 --sizes 8,16",
                             "trilap-fdtd: invalid --orders '2,3': 3 is not 2, 4 or 8 (try --help)\n");
     refused_before_printing("verify convergence --orders 2,8 --sizes 4,8",
-                            "trilap-fdtd: verify convergence, order 8, n = 4: subdomain 0 has 4 points along x, fewer "
-                            "than the ghost depth g = 2 r s = 8; use fewer subdomains along x or a smaller s\n");
+                            "trilap-fdtd: verify convergence, order 8, n = 4: the grid has 4 points along x, fewer than "
+                            "the ghost depth g = 2 r s = 8 (order 8, s = 1); use a grid of at least 8 points along x, y "
+                            "and z, or order 4 or lower\n");
     refused_before_printing("verify time --cfls 0.8,0.4,2 --grid 8",
                             "trilap-fdtd: invalid --cfls '0.8,0.4,2': 2 is above 1, the stability limit (try --help)\n");
     refused_before_printing("verify reflection --n-int 8 --cells 0,4 --decomps 1x1x1,64x1x1",
@@ -428,7 +500,8 @@ TL_TEST(verify_refuses_before_printing)
                             "subdomains\n");
     refused_before_printing("verify decomp --grid 20 --steps 2 --decomps 1x2x1 --ss 1,3",
                             "trilap-fdtd: verify decomp, 1x2x1, copy, s = 3: subdomain 0 has 10 points along y, fewer "
-                            "than the ghost depth g = 2 r s = 24; use fewer subdomains along y or a smaller s\n");
+                            "than the ghost depth g = 2 r s = 24 (order 8, s = 3); use a grid of at least 48 points "
+                            "along y, at most 1 subdomain along y, order 2, or s = 1\n");
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
@@ -705,8 +778,9 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
-             verify_tables, run_refuses_before_printing, run_refuses_options_without_effect,
-             verify_refuses_options_of_other_experiments, verify_refuses_before_printing, outputs_checked_before_the_run,
+             verify_tables, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
+             verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
+             outputs_checked_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)

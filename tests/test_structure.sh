@@ -5,10 +5,12 @@
 #   long_functions   no function outside tests/ over 120 lines (C, CUDA)
 #   scripts_strict   every shell script sets -euo pipefail, or says why not
 #                    ("not -e: ...", or a sourced file's "no `set` of its own")
-#   scripts_help     every script of scripts/ (a sourced file aside) answers
-#                    --help with its usage: scripts/README.md promises it, and
+#   scripts_help     every script of scripts/ (a sourced file aside), the
+#                    slurm/*.sbatch templates too, answers --help with its
+#                    usage: scripts/README.md promises it, and
 #                    six took --help for an input, one running its device
-#                    session (session22's QA); and the usage ends where the
+#                    session (session22's QA), the templates stopped at
+#                    'SLURM_SUBMIT_DIR: unbound variable'; and the usage ends where the
 #                    header does: bench-petsc-compare.sh's --help printed its
 #                    first two lines of code ('set -euo pipefail', 'here=...'),
 #                    and without the comment marks (five printed '# ' lines)
@@ -83,7 +85,7 @@ scripts_strict() {
         grep -Eq '^set -E?euo pipefail' "$top/$f" && continue
         grep -Eq '# (not -e|.*no `set` of its own)' "$top/$f" && continue
         bad="$bad $f"
-    done < <(cd "$top" && git ls-files '*.sh' .ci/run | grep -v '^results/') # results/: commands as run
+    done < <(cd "$top" && git ls-files '*.sh' '*.sbatch' .ci/run | grep -v '^results/') # results/: commands as run
     [ -z "$bad" ] || fail "scripts without set -euo pipefail or a stated reason:$bad"
 }
 
@@ -104,7 +106,7 @@ scripts_help() {
         elif grep -q '^# ' <<<"$out"; then
             marks="$marks $f"
         fi
-    done < <(cd "$top" && git ls-files 'scripts/*.sh')
+    done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
     rm -rf "$scratch"
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
     [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
