@@ -279,7 +279,7 @@ summary:
 	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
 
 help:
-	@echo 'targets: all (default) | check | check-gpu | tsan | asan | fuzz | demo | plots | bench-model | install PREFIX=dir | clean | help'
+	@echo 'targets: all (default) | tests | gpu-tests | check | check-gpu | tsan | asan | fuzz | demo | plots | bench-model | install PREFIX=dir | clean | help'
 	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= SIMGRID= (0 off, 1 required)'
 	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
 	@$(MAKE) --no-print-directory summary
