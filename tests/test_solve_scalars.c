@@ -30,7 +30,8 @@ static const char *bin(void)
     return path;
 }
 
-/* Everything but the timing lines and the one naming the scalars. */
+/* Everything but the timing lines, the one naming the scalars and the one
+ * naming the history file (each run's own). */
 static char *strip_times(char *s)
 {
     char *w = s;
@@ -38,7 +39,8 @@ static char *strip_times(char *s)
         char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
         /* and the line naming the scalars, which differs by design */
-        if ((!strstr(line, "time") || (nl && strstr(line, "time") > nl)) && strncmp(line, "scalars: ", 9) != 0) {
+        if ((!strstr(line, "time") || (nl && strstr(line, "time") > nl)) && strncmp(line, "scalars: ", 9) != 0 &&
+            strncmp(line, "history: ", 9) != 0) {
             memmove(w, line, len);
             w += len;
         }
