@@ -43,6 +43,7 @@ static struct {
     tl_ctx ctx;
     tl_rank_claim claim; /* the rank, where no launcher gave one */
     char outdir[512];
+    char dirspec[512]; /* TRILAP_TRACE_DIR as given, patterns unexpanded */
     char cmdline[4096];
     char *argv[64];
 } tl_inject = {.once = PTHREAD_ONCE_INIT, .claim = {.rank = -1, .fd = -1}};
@@ -111,7 +112,11 @@ static int tl_inject_expand_dir(const char *spec, char *out, size_t n)
         } else if (s[1] == 'q' && s[2] == '{' && strchr(s + 3, '}')) {
             const char *end = strchr(s + 3, '}');
             snprintf(piece, sizeof piece, "%.*s", (int)(end - s - 3), s + 3);
-            add = getenv(piece);
+            add = piece[0] ? getenv(piece) : NULL;
+            if (!piece[0]) {
+                tl_log("TRILAP_TRACE_DIR='%s': %%q{} names no variable", spec);
+                return 0;
+            }
             if (!add) {
                 tl_log("TRILAP_TRACE_DIR='%s': %%q{%s}: %s is not set", spec, piece, piece);
                 return 0;
@@ -132,7 +137,8 @@ static int tl_inject_expand_dir(const char *spec, char *out, size_t n)
         at += len;
     }
     out[at] = '\0';
-    return 1;
+    if (!at) tl_log("TRILAP_TRACE_DIR='%s' names no folder once expanded", spec);
+    return at > 0;
 }
 
 /* /proc/self/cmdline: NUL-separated arguments, for the metadata. */
@@ -207,7 +213,7 @@ static int tl_inject_claim(void)
     if (access(earlier, F_OK) == 0)
         tl_log("%s, an earlier process's, is written over at exit; TRILAP_TRACE_DIR=%s/%%p gives each process a "
                "folder of its own",
-               earlier, tl_inject.outdir);
+               earlier, tl_inject.dirspec);
     if (tl_inject.ctx.rank > 0)
         tl_log("no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK, RANK, SLURM_PROCID, "
                "PMIX_RANK); rank %d claimed in %s, lower ranks being traced by live processes",
@@ -234,7 +240,8 @@ static void tl_inject_init(void)
     tl_inject.ctx.device = -1;
     tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     unsigned long long bytes = 0, nbuf = 0;
-    if (!tl_inject_expand_dir(dir && *dir ? dir : ".", tl_inject.outdir, sizeof tl_inject.outdir) ||
+    snprintf(tl_inject.dirspec, sizeof tl_inject.dirspec, "%s", dir && *dir ? dir : ".");
+    if (!tl_inject_expand_dir(tl_inject.dirspec, tl_inject.outdir, sizeof tl_inject.outdir) ||
         tl_inject_env_count("TRILAP_BUFFER_BYTES", SIZE_MAX, &bytes) < 0 ||
         tl_inject_env_count("TRILAP_MAX_BUFFERS", INT_MAX, &nbuf) < 0) {
         tl_log("tracing off for this process");

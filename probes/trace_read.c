@@ -40,6 +40,7 @@ struct tl_trace_reader {
     long long nread;    /* records read so far */
     int at_end;         /* end of file reached, count checked */
     int cut;            /* the last row, cut short, dropped (TL_TRACE_ACCEPT_INCOMPLETE) */
+    int rows;           /* past the header: a cut row may be left out, on purpose */
 };
 
 #define TL_ROW_ERR(r, ...) tl_row_error((r), __FILE__, __LINE__, __VA_ARGS__)
@@ -115,6 +116,13 @@ static tl_status tl_line_end(tl_trace_reader *r, int inq)
     return TL_OK;
 }
 
+/* What a refused cut row can be read with: only a data row's cut may be
+ * left out; a cut header leaves nothing to read. */
+static const char *cut_hint(const tl_trace_reader *r)
+{
+    return r->rows ? "; read it without that row only on purpose (trilap-analyze --accept-incomplete)" : "";
+}
+
 /* A whole row: continues over newlines inside a quoted field. */
 static tl_status tl_read_row(tl_trace_reader *r, int *got)
 {
@@ -135,13 +143,14 @@ static tl_status tl_read_row(tl_trace_reader *r, int *got)
         for (size_t i = 0; i < r->len; i++)
             if (r->buf[i] == '"') inq = !inq;
         if (g == 2 && drop_cut) break;
-        if (g == 2) return TL_ROW_ERR(r, "truncated last row (no newline at the end of the file)");
+        if (g == 2)
+            return TL_ROW_ERR(r, "truncated last row (no newline at the end of the file)%s", cut_hint(r));
         TL_TRY(tl_line_end(r, inq));
         if (!inq) break;
         r->buf[r->len++] = '\n';
         TL_TRY(tl_read_line(r, &g));
         if (g == 0 && drop_cut) break;
-        if (g == 0) return TL_ROW_ERR(r, "truncated last row (quoted name not closed)");
+        if (g == 0) return TL_ROW_ERR(r, "truncated last row (quoted name not closed)%s", cut_hint(r));
     }
     if (g != 1) {
         r->cut = 1;
@@ -316,6 +325,7 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
     }
     TL_TRYGOTO(tl_meta_check(r), st, fail);
     r->flags = flags;
+    r->rows = 1;
     r->row_line = r->line;
     *out = r;
     return TL_OK;

@@ -361,6 +361,11 @@ TL_TEST(matgen_matrix_and_rhs_both_or_neither)
     }
     TL_ASSERT_EQ(tl_test_sh("cd %s && test \"$(cat A.mtx)\" = old && test ! -e b.mtx", d), 0);
     TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x -e A.mtx -e afile -e nodir)\"", d), 0);
+    /* .gz in any case is gzip, as every writer takes it (A.mtx.GZ was "not .tlcsr, .mtx or .mtx.gz") */
+    if (TL_HAVE_ZLIB) {
+        TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 4 G.mtx.GZ >/dev/null && gzip -t < G.mtx.GZ && rm G.mtx.GZ", d, mg),
+                     0);
+    }
     /* --rhs where no generator runs was dropped without a word */
     snprintf(cmd, sizeof cmd, "cd %s && %s convert nodir/b.mtx c.mtx --rhs x.mtx 2>&1", d, mg);
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);

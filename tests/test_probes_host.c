@@ -473,8 +473,9 @@ TL_TEST(inject_trace_dir_patterns)
     TL_ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
     snprintf(p, sizeof p, "%s/run.trial.%ld.%s.100%%/trace.rank0.csv", top, (long)pid, host);
     assert_meta(p, "rank_from", "claim");
-    /* one after another into one folder: the second writes over the first's trace, and says so */
-    snprintf(dir, sizeof dir, "%s/same", top);
+    /* one after another into one folder: the second writes over the first's
+     * trace, and says so, with advice that works as given (a %% stays %%) */
+    snprintf(dir, sizeof dir, "%s/same%%%%", top);
     static const char *const none[] = {NULL};
     inject_child(dir, none, err);
     char *said = tl_test_slurp(err);
@@ -482,13 +483,21 @@ TL_TEST(inject_trace_dir_patterns)
     free(said);
     inject_child(dir, none, err);
     said = tl_test_slurp(err);
-    snprintf(p, sizeof p, "%s/trace.rank0.csv, an earlier process's, is written over at exit; TRILAP_TRACE_DIR=%s/%%p",
-             dir, dir);
+    snprintf(p, sizeof p, "%s/same%%/trace.rank0.csv, an earlier process's, is written over at exit; "
+             "TRILAP_TRACE_DIR=%s/%%p", top, dir);
     TL_ASSERT_MSG(said && strstr(said, p), "%s", said ? said : "");
     free(said);
     static const char *const bad[][2] = {{"%s/run.%%z", "unknown pattern '%z'"},
                                          {"%s/run.%%q{TL_INJECT_UNSET}", "%q{TL_INJECT_UNSET}: TL_INJECT_UNSET is not set"},
-                                         {"%s/run.%%q{TL_INJECT_TAG", "unknown pattern '%q'"}};
+                                         {"%s/run.%%q{TL_INJECT_TAG", "unknown pattern '%q'"},
+                                         {"%s/run.%%q{}", "%q{} names no variable"}};
+    static const char *const empty[] = {"TL_INJECT_EMPTY=", NULL};
+    inject_child("%q{TL_INJECT_EMPTY}", empty, err);
+    said = tl_test_slurp(err);
+    TL_ASSERT_MSG(said && strstr(said, "TRILAP_TRACE_DIR='%q{TL_INJECT_EMPTY}' names no folder once expanded") &&
+                      strstr(said, "tracing off for this process"),
+                  "%s", said ? said : "");
+    free(said);
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         snprintf(dir, sizeof dir, bad[k][0], top);
         inject_child(dir, none, err);

@@ -193,7 +193,9 @@ TL_TEST(trace_record_count)
     snprintf(rows, sizeof rows, "%s0,0,1,compute,compute,kernel,k,2600,27", ROWS);
     trace(run, "trace.rank0.csv", 0, 1, "# records=4\n", rows);
     o = overlap(run, "");
-    refused(&o, 1, "trace.rank0.csv", "truncated last row (no newline at the end of the file)");
+    refused(&o, 1, "trace.rank0.csv",
+            "truncated last row (no newline at the end of the file); read it without that row only on purpose "
+            "(trilap-analyze --accept-incomplete)");
     o = overlap(run, "--accept-incomplete --csv -");
     TL_ASSERT_EQ(o.rc, 0);
     TL_ASSERT_MSG(strstr(o.err, "trace.rank0.csv: incomplete trace accepted: it ends mid-row, and that row is left "

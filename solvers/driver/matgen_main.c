@@ -107,12 +107,6 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
     return TL_OK;
 }
 
-static int matrix_name(const char *path)
-{
-    return tl_path_has_suffix(path, ".tlcsr") || tl_path_has_suffix(path, ".mtx") ||
-           tl_path_has_suffix(path, ".mtx.gz");
-}
-
 static tl_status cmd_convert(const char *in, const char *out)
 {
     tl_csr a = {0};
@@ -211,7 +205,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (kind >= 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
         if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
-        if (!matrix_name(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
         if (o->rhs && strcmp(o->rhs, pos[2]) == 0) return bad_arg_why("--rhs", o->rhs, "the matrix's own file");
         if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
         if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
@@ -221,7 +215,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (o->rhs) return bad_arg_why("--rhs", o->rhs, "only a generator writes a right-hand side");
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
-        if (!matrix_name(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
         if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arg("arguments for", cmd);

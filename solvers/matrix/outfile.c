@@ -32,6 +32,13 @@ int tl_path_has_suffix(const char *path, const char *suffix)
     return n >= m && strcmp(path + n - m, suffix) == 0;
 }
 
+int tl_path_names_matrix(const char *path)
+{
+    size_t n = strlen(path);
+    return tl_path_has_suffix(path, ".tlcsr") || tl_path_has_suffix(path, ".mtx") ||
+           (tl_out_names_gzip(path) && n > 7 && !strncmp(path + n - 7, ".mtx", 4));
+}
+
 tl_status tl_outfile_open(const char *path, tl_outfile **out)
 {
     tl_outfile *f = NULL;

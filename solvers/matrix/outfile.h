@@ -34,5 +34,8 @@ void tl_outfile_abort(tl_outfile **f);
 
 /* Does the name end in `suffix`? */
 int tl_path_has_suffix(const char *path, const char *suffix);
+/* Does the name say a matrix file: .tlcsr, .mtx, or .mtx.gz (.gz in any
+ * case, as tl_out_names_gzip)? */
+int tl_path_names_matrix(const char *path);
 
 #endif
