@@ -205,10 +205,15 @@ tl_status tl_results_check(const char *path, const char *header)
 
 const char *tl_results_unfit(const char *path)
 {
-    return tl_out_in_place(path) ? "a device, a pipe or a name under /dev or /proc (or a link to one, as "
-                                   "/dev/stdout is): results are rows appended to a CSV file, with manifest.txt "
-                                   "beside it; give a file name"
-                                 : NULL;
+    if (tl_out_in_place(path))
+        return "a device, a pipe or a name under /dev or /proc (or a link to one, as /dev/stdout is): results are "
+               "rows appended to a CSV file, with manifest.txt beside it; give a file name";
+    /* every other .gz output is gzip; rows appended and a header read back
+     * are plain text (r.csv.gz held plain CSV under a gzip name) */
+    if (tl_out_names_gzip(path))
+        return "a gzip name: results are rows appended to a plain CSV file; give a .csv name (gzip a copy to "
+               "ship it)";
+    return NULL;
 }
 
 /* Newlines in the first `size` bytes of fd. */

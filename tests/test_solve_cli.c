@@ -738,6 +738,11 @@ TL_TEST(outputs_checked_before_the_work)
                                 d, d, d, d),
                      0);
     }
+    /* results are rows appended to plain CSV: a .gz name (any case) held
+     * plain text under a gzip name */
+    TL_ASSERT_EQ(run("%s " QUICK " --results %s/r.CSV.GZ gen:poisson7:6", bin(), d), 2);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "a gzip name: results are rows appended to a plain CSV file"), "%s", err_buf);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r.CSV.GZ && test ! -e %s/manifest.txt", d, d), 0);
 }
 
 /* The results file where a run's trace folder goes (--trace HC --results
