@@ -135,6 +135,15 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
                 return 2;
             }
         }
+    /* a calibration or a platform is read back by --calib or
+     * --platform-file as plain text: c.txt.gz held plain text */
+    const char *out = tl_opts_string_of(spec, "out");
+    if (out && tl_out_names_gzip(out)) {
+        tl_mcli_error("invalid --out '%s': a gzip name, and this file is read back as plain text (--calib, "
+                      "--platform-file); give it a plain name",
+                      out);
+        return 2;
+    }
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;

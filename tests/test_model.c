@@ -656,6 +656,9 @@ TL_TEST(bad_arguments)
         {"solver --gpus 8,5000", "5000 is out of range [1, 4096] (a built-in platform's file lists every route"},
         /* before: accepted and simulated twice (--schedules refused a repeat) */
         {"solver --gpus 4,8,4", "invalid --gpus '4,8,4': 4 is listed twice: each count once (a list such as 4,8,64)"},
+        /* read back as plain text: c.txt.GZ held plain text under a gzip name */
+        {"calibrate -o c.txt.GZ", "invalid --out 'c.txt.GZ': a gzip name, and this file is read back as plain text"},
+        {"platform --gpus 4 -o p.xml.gz", "invalid --out 'p.xml.gz': a gzip name"},
         /* before: exit 1, as if the run had failed */
         {"solver --matrix gen:poisson7:0", "--matrix: invalid generated matrix 'gen:poisson7:0': N '0' is not a whole "
                                             "number in 1..2097151"},
