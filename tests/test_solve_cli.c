@@ -758,6 +758,16 @@ TL_TEST(results_where_a_trace_folder_goes)
          "trilap-solve: --results and --trace (run cg's folder) both name %s/HC/cg: give each a file of its own\n"},
         {"--trace %s/HC --results %s/HC", "trilap-solve: --results and --trace both name %s/HC: give each a file of "
                                           "its own\n"},
+        /* the folder above several runs' (HC/cg could not be made under a file HC) */
+        {"--solver cg,pcg --trace %s/HC --results %s/HC", "trilap-solve: --results and --trace both name %s/HC: give "
+                                                          "each a file of its own\n"},
+        /* a rank file the trace writes (failed after the run on its header) */
+        {"--trace %s/HC --results %s/HC/trace.rank0.csv",
+         "trilap-solve: --results and --trace (its rank file) both name %s/HC/trace.rank0.csv: give each a file of its "
+         "own\n"},
+        {"--solver cg,pcg --trace %s/HC --results %s/HC/pcg/trace.rank0.csv",
+         "trilap-solve: --results and --trace (run pcg's rank file) both name %s/HC/pcg/trace.rank0.csv: give each a "
+         "file of its own\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char opt[2048], want[2048];

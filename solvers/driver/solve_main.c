@@ -1093,6 +1093,10 @@ static int outputs_refused(const solve_opts *o)
      * and solution files of many runs need */
     tl_out_set beside = {0};
     if (o->results && o->trace && tl_results_set_add(&beside, PROGRAM, o->results)) return 1;
+    if (o->results && o->trace && runs > 1) { /* the folder above the runs' (HC/cg could not be made under a file HC) */
+        tl_out_set root = beside;
+        if (tl_out_set_add(&root, PROGRAM, "--trace", o->trace)) return 1;
+    }
     /* the names given, once: several runs name a file each after them
      * (per_solver_path), which a stream has not (`-` made -.cg, -.pcg)
      * and a folder should not (it made sub/.cg, sub/.pcg) */
@@ -1119,6 +1123,18 @@ static int outputs_refused(const solve_opts *o)
                     snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's folder)" : "--trace", name);
                     tl_out_set one = beside; /* each folder against the results only */
                     if (o->results && tl_out_set_add(&one, PROGRAM, what, path)) return 1;
+                    /* and against the rank files the folder gets (--results HC/trace.rank0.csv
+                     * failed after the run on the trace's header) */
+                    const char *slash = o->results ? strrchr(o->results, '/') : NULL;
+                    const char *base = slash ? slash + 1 : o->results;
+                    if (base && tl_trace_rank_of_name(base) >= 0) {
+                        char file[4400];
+                        snprintf(file, sizeof file, "%s/%s", path, base);
+                        snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's rank file)" : "--trace (its rank file)",
+                                 name);
+                        one = beside;
+                        if (tl_out_set_add(&one, PROGRAM, what, file)) return 1;
+                    }
                 }
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
