@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "runtime/gzin.h"
 #include "runtime/results.h"
 
 enum { MAXF = 128 };
@@ -224,6 +225,13 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     *nout = 0;
     /* checked before the open, which would wait for a FIFO's writer */
     if (tl_an_is_special(path)) return TL_FAIL(TL_ERR_IO, "%s: a pipe or a device: results are read from files", path);
+    /* results are plain CSV (their writers refuse a .gz name); a gzip'd
+     * copy read as text said "its header lacks a variant column" */
+    char head[4];
+    int was_gzip = 0;
+    if (tl_gzin_peek(path, head, sizeof head, &was_gzip) >= 0 && was_gzip)
+        return TL_FAIL(TL_ERR_PARSE, "%s: gzip data: results are read as plain CSV; give it unpacked (gunzip -k %s)",
+                       path, path);
     FILE *fp = fopen(path, "r");
     if (!fp) return TL_FAIL(TL_ERR_IO, "%s: cannot open results file: %s", path, strerror(errno));
     tl_status st = TL_OK;

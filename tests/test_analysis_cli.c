@@ -1918,6 +1918,24 @@ TL_TEST(gz_name_case)
                  0);
 }
 
+/* A gzip'd results file is said to be one (compare and sweep read it as
+ * text: "its header lacks a variant (or solver) column"). */
+TL_TEST(results_gzip_said)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "%s/trilap-solve gen:poisson7:4 --repeat 1 --results %s/r.csv && gzip -k %s/r.csv", tl_test_bin(),
+                    t, t),
+                 0);
+    static const char *const cmds[] = {"compare", "sweep"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s/r.csv.gz", tl_test_bin(), cmds[k], t), 1);
+        char *e = out_of(t, "err"), want[1200];
+        snprintf(want, sizeof want, "%s/r.csv.gz: gzip data: results are read as plain CSV; give it unpacked", t);
+        TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: %s", cmds[k], e);
+        free(e);
+    }
+}
+
 TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
@@ -1927,4 +1945,5 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
-             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line)
+             top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
+             results_gzip_said)
