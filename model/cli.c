@@ -135,15 +135,6 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
                 return 2;
             }
         }
-    /* a calibration or a platform is read back by --calib or
-     * --platform-file as plain text: c.txt.gz held plain text */
-    const char *out = tl_opts_string_of(spec, "out");
-    if (out && tl_out_names_gzip(out)) {
-        tl_mcli_error("invalid --out '%s': a gzip name, and this file is read back as plain text (--calib, "
-                      "--platform-file); give it a plain name",
-                      out);
-        return 2;
-    }
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;
@@ -156,6 +147,14 @@ int tl_mcli_outputs_refused(const tl_mcli *cli, const char *results_header, cons
     const char *program = cli->spec->program;
     const char *out = tl_opts_string_of(cli->spec, "out");
     if (out && tl_out_replaces_input(program, "--out", out, inputs, ninputs)) return 1;
+    /* a calibration or a platform is read back by --calib or
+     * --platform-file as plain text: c.txt.gz held plain text */
+    if (out && tl_out_names_gzip(out)) {
+        tl_mcli_error("invalid --out '%s': a gzip name, and this file is read back as plain text (--calib, "
+                      "--platform-file); give it a plain name",
+                      out);
+        return 2;
+    }
     const char *results = results_header ? tl_opts_string_of(cli->spec, "results") : NULL;
     if (!results) return 0;
     char manifest[4096];

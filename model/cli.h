@@ -39,13 +39,14 @@ int tl_mcli_given(const tl_mcli *cli, const void *field);
 /* `# key: value` lines every output starts with. */
 void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_mcalib *c, const char *calib_path);
 
-/* After tl_mcli_parse, before any work: 1 after one line when an output
+/* After tl_mcli_parse, before any work: refused when an output
  * (--out, --results, or the manifest.txt beside --results) is a file the
  * command reads (inputs: the paths it will open, NULL entries skipped;
  * `--results cal.txt --calib cal.txt` left a CSV where the calibration
  * was, exit 0), or when --results cannot take this command's rows (a file
  * of another header; results_header: the command's, NULL where it has no
- * --results). */
+ * --results): the exit status, after one line (1; 2 for an --out named
+ * .gz, which is read back as plain text), else 0. */
 int tl_mcli_outputs_refused(const tl_mcli *cli, const char *results_header, const char *const *inputs,
                             size_t ninputs);
 

@@ -55,7 +55,8 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     tl_mcalib_trace_files(traces, rank_traces);
     const char *inputs[3 + TL_MCALIB_TRACE_FILES] = {tri, comm, stream};
     for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) inputs[3 + k] = rank_traces[k];
-    if (tl_mcli_outputs_refused(cli, NULL, inputs, sizeof inputs / sizeof inputs[0])) return 1;
+    int refused = tl_mcli_outputs_refused(cli, NULL, inputs, sizeof inputs / sizeof inputs[0]);
+    if (refused) return refused;
     /* the reader's line names the file and the reason, after the option
      * that named it (a default's file may be missing from a copy) */
     const struct {

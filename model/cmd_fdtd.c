@@ -141,7 +141,8 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
         tl_mcli_error("invalid --calib-sizes '%s' (two different grids of 320, 480, 544, 640, 800)", o.calib_sizes);
         return 2;
     }
-    if (tl_mcli_outputs_refused(cli, fdtd_header, NULL, 0)) return 1; /* before the fits */
+    int refused = tl_mcli_outputs_refused(cli, fdtd_header, NULL, 0);
+    if (refused) return refused; /* before the fits */
     const tl_mplatform *p = tl_mplatform_find("rtx6000-pcie");
     double lat[2], gbs[2];
     for (int staged = 0; staged < 2; staged++) {

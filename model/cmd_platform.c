@@ -53,7 +53,8 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
     }
     char calib[4096];
     const char *inputs[] = {rate_given ? NULL : tl_mcli_tree_path(o.calib, calib, sizeof calib)};
-    if (tl_mcli_outputs_refused(cli, NULL, inputs, 1)) return 1;
+    int refused = tl_mcli_outputs_refused(cli, NULL, inputs, 1);
+    if (refused) return refused;
     if (!rate_given) {
         tl_mcalib c;
         if (tl_mcalib_load(&c, inputs[0]) != TL_OK) return 1; /* the reader's line names it */

@@ -340,7 +340,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     char calib[4096];
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
     const char *inputs[] = {o.calib, strncmp(o.matrix, "gen:", 4) ? o.matrix : NULL, o.platform_file};
-    if (tl_mcli_outputs_refused(cli, solver_header, inputs, sizeof inputs / sizeof inputs[0])) return 1;
+    int refused = tl_mcli_outputs_refused(cli, solver_header, inputs, sizeof inputs / sizeof inputs[0]);
+    if (refused) return refused;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     matrix_src ms;
     rc = load_matrix(o.matrix, o.partition == PART_METIS, &ms);

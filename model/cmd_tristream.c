@@ -35,7 +35,8 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     char calib[4096];
     o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
     const char *inputs[] = {o.calib};
-    if (tl_mcli_outputs_refused(cli, ts_header, inputs, 1)) return 1;
+    int refused = tl_mcli_outputs_refused(cli, ts_header, inputs, 1);
+    if (refused) return refused;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
     const struct {
         const char *variant;
