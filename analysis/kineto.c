@@ -25,6 +25,7 @@
 #include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
 #include "probes/trace.h" /* tl_trace_rank_of_name */
 #include "runtime/gzin.h"
+#include "runtime/out.h"
 #include "runtime/progress.h"
 
 #if TL_HAVE_JSONC
@@ -783,7 +784,7 @@ static int file_why_not(const char *path, char *why, size_t n)
     long got = tl_gzin_peek(path, head, sizeof head, &gz);
     if (gz == 1 && got >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
         size_t len = strlen(path);
-        int dot_gz = len > 3 && !strcmp(path + len - 3, ".gz");
+        int dot_gz = tl_out_names_gzip(path);
         snprintf(why, n, "gzip data inside gzip: decompress it once (gunzip -c %s > %.*s%s)", path,
                  (int)(dot_gz ? len - 3 : len), path, dot_gz ? "" : ".once.gz");
         return 1;

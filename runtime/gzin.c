@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "config.h"
+#include "runtime/out.h"
 
 #if TL_HAVE_ZLIB
 #include <zlib.h>
@@ -73,8 +73,7 @@ static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t n
         in->nhead = 0;
     }
 #else
-    size_t n = strlen(path);
-    if (in->gz || (n > 3 && strcasecmp(path + n - 3, ".gz") == 0)) { /* tl_out_names_gzip's rule */
+    if (in->gz || tl_out_names_gzip(path)) {
         tl_gzin_close(in);
         snprintf(why, nwhy, "reading gzip needs zlib (built without it)");
         return TL_ERR_UNSUPPORTED;
