@@ -156,6 +156,18 @@ typedef struct tl_tristream_cfg {
 tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *res,
                                tl_tristream_cfg *cfg);
 void tl_tristream_cfg_free(tl_tristream_cfg *cfg);
+/* The folder under --trace DIR that variant `variant` at sweep point p is
+ * traced into: [timed-<mode>/][<sweep>-<value>/]<variant>, the timed
+ * loop's with --trace-mode nvtx or cupti (timed 1), else the traced
+ * window's. The run and the check of its outputs name them here alone. */
+void tl_tristream_trace_sub(const tl_tristream_cfg *cfg, int timed, size_t p, const char *variant, char *buf,
+                            size_t n);
+/* After tl_tristream_resolve, before the run: every folder the traces go
+ * to can be made, and --results (with its manifest) lands on none of them,
+ * none of the folders above them up to DIR, nor a rank file in them
+ * (trace.rank<R>.csv); there the run failed after its measurement. 1 after
+ * one line naming --trace, and --results where they collide; else 0. */
+int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_cfg *cfg);
 /* The sizes at sweep point p. */
 void tl_tristream_point(const tl_tristream_cfg *cfg, size_t p, int64_t *allreduce_count,
                         int64_t *ring_count, int64_t *daxpy_count);

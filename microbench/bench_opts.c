@@ -1,10 +1,13 @@
 /* trilap-bench option tables (one per subcommand), the variant table and
  * the checks that need more than one option. */
 #include "microbench/bench.h"
+#include "probes/trace.h"
 #include "runtime/comm.h"
 #include "runtime/hostmem.h"
+#include "runtime/out.h"
 #include "runtime/results.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -595,6 +598,76 @@ void tl_tristream_cfg_free(tl_tristream_cfg *cfg)
     free(cfg->points);
     cfg->points = NULL;
     cfg->npoints = 0;
+}
+
+void tl_tristream_trace_sub(const tl_tristream_cfg *cfg, int timed, size_t p, const char *variant, char *buf,
+                            size_t n)
+{
+    char mode[32] = "", point[96] = "";
+    if (timed) snprintf(mode, sizeof mode, "timed-%s/", trace_mode_names[cfg->trace_mode]);
+    if (cfg->sweep != TL_SWEEP_NONE)
+        snprintf(point, sizeof point, "%s-%" PRId64 "/", tl_bench_sweep_name((tl_bench_sweep_kind)cfg->sweep),
+                 cfg->points[p]);
+    snprintf(buf, n, "%s%s%s", mode, point, variant);
+}
+
+/* `path`, an output of the traces, against the results file and its
+ * manifest alone (`beside`): a copy each time, so that the many folders
+ * of a sweep never fill the set (past TL_OUT_SET_MAX none is kept). */
+static int lands_on_results(const tl_out_set *beside, const char *what, const char *path)
+{
+    tl_out_set one = *beside;
+    return tl_out_set_add(&one, "trilap-bench", what, path);
+}
+
+/* One variant's trace folder DIR/sub: it can be made; the results (when
+ * `beside` holds them) are neither the folder, nor one above it up to DIR,
+ * nor the rank file in it that bears the results' own name. 1 when
+ * refused. */
+static int trace_folder_refused(const tl_out_set *beside, const char *results, const char *dir, const char *sub,
+                                const char *variant, const char *timed)
+{
+    char path[4400], what[64];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    if (tl_out_check_as("--trace", tl_out_check_folder, path) != TL_OK) return 1;
+    if (!results) return 0;
+    snprintf(what, sizeof what, "--trace (variant %s's %sfolder)", variant, timed);
+    if (lands_on_results(beside, what, path)) return 1;
+    /* the folders between DIR and the variant's: timed-nvtx, ring-bytes-8 */
+    for (char *slash = strrchr(path, '/'); slash > path + strlen(dir); slash = strrchr(path, '/')) {
+        *slash = '\0';
+        if (lands_on_results(beside, "--trace (a folder above its traces)", path)) return 1;
+    }
+    const char *slash = strrchr(results, '/'), *base = slash ? slash + 1 : results;
+    if (tl_trace_rank_of_name(base) < 0) return 0;
+    snprintf(path, sizeof path, "%s/%s/%s", dir, sub, base);
+    snprintf(what, sizeof what, "--trace (variant %s's %srank file)", variant, timed);
+    return lands_on_results(beside, what, path);
+}
+
+int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_cfg *cfg)
+{
+    if (!o->trace) return 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", o->trace);
+    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = '\0'; /* T/ said as T */
+    tl_out_set beside = {0};
+    if (o->results && tl_results_set_add(&beside, "trilap-bench", o->results)) return 1;
+    if (o->results && lands_on_results(&beside, "--trace", dir)) return 1; /* above every variant's folder */
+    /* the traced windows always, the timed loops with --trace-mode nvtx or cupti */
+    for (int timed = 0; timed <= (cfg->trace_mode > 0); timed++) {
+        char label[32] = "";
+        if (timed) snprintf(label, sizeof label, "timed-%s ", trace_mode_names[cfg->trace_mode]);
+        for (size_t p = 0; p < cfg->npoints; p++)
+            for (int vi = 0; vi < TL_NVARIANTS; vi++) {
+                if (!(cfg->variants & (1u << vi))) continue;
+                char sub[256];
+                tl_tristream_trace_sub(cfg, timed, p, tl_tristream_variants[vi].name, sub, sizeof sub);
+                if (trace_folder_refused(&beside, o->results, dir, sub, tl_tristream_variants[vi].name, label))
+                    return 1;
+            }
+    }
+    return 0;
 }
 
 void tl_tristream_point(const tl_tristream_cfg *cfg, size_t p, int64_t *allreduce_count,

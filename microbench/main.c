@@ -145,9 +145,11 @@ int main(int argc, char **argv)
         tl_tristream_cfg_free(&cfg);
         return checked == TL_ERR_IO ? 1 : 2; /* an output that cannot be written; else the arguments */
     }
-    /* the trace folder is first written after every timed repetition:
-     * one that cannot be is said now, not after the measurement */
-    if (tl_opts_outputs_refused(&spec, "", "trace")) {
+    /* the trace folders are first written after every timed repetition:
+     * one that cannot be, or that --results stands where, is said now, not
+     * after the measurement */
+    if (tl_opts_outputs_refused(&spec, "", "trace") ||
+        (fn == tl_tristream_rank_main && tl_tristream_outputs_refused(to, &cfg))) {
         tl_tristream_cfg_free(&cfg);
         return 1;
     }

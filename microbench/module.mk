@@ -9,7 +9,7 @@ trilap-bench_C := microbench/main.c
 trilap-bench_DEPS := microbench probes runtime
 
 HOST_TESTS += test_bench test_bench_cli
-test_bench_DEPS := microbench runtime
+test_bench_DEPS := microbench probes runtime
 test_bench_cli_DEPS := runtime
 
 GPU_TESTS += test_gpu_bench

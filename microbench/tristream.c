@@ -166,17 +166,6 @@ static tl_status probes_start(tl_ctx *ctx, const char *sub, int cupti, int64_t i
     return TL_OK;
 }
 
-/* Folder of a variant's trace under --trace DIR: <variant>, or
- * <sweep>-<value>/<variant>. */
-static void trace_dir(const tri_state *t, size_t p, const char *sub, const char *variant, char *buf,
-                      size_t n)
-{
-    char point[96] = "";
-    if (t->cfg->sweep != TL_SWEEP_NONE)
-        snprintf(point, sizeof point, "%s-%" PRId64 "/", tl_bench_sweep_name((tl_bench_sweep_kind)t->cfg->sweep), t->cfg->points[p]);
-    snprintf(buf, n, "%s%s%s", sub, point, variant);
-}
-
 typedef struct tri_collect {
     tl_tristream_row *rows; /* rank 0: npoints * nvariants */
     size_t nrows;
@@ -194,9 +183,8 @@ static tl_status tri_variant(tl_ctx *ctx, tri_state *t, int vi, size_t p, double
     TL_TRY(tri_reset_daxpy(ctx, t));
     TL_TRY(tri_refill(ctx, t, 0));
     if (cfg->trace_mode > 0) {
-        char sub[32], dir[1200];
-        snprintf(sub, sizeof sub, "timed-%s/", modes[cfg->trace_mode]);
-        trace_dir(t, p, sub, v->name, dir, sizeof dir);
+        char dir[1200];
+        tl_tristream_trace_sub(cfg, 1, p, v->name, dir, sizeof dir);
         TL_TRY(
             probes_start(ctx, dir, cfg->trace_mode == 2, cfg->warmup + cfg->repeat * cfg->iters));
     }
@@ -274,7 +262,7 @@ static tl_status tri_traced(tl_ctx *ctx, tri_state *t, int vi, size_t p, int64_t
     const int salt = (int)cfg->repeat + 1;
     char dir[1200];
     int64_t w = 0;
-    trace_dir(t, p, "", v->name, dir, sizeof dir);
+    tl_tristream_trace_sub(cfg, 0, p, v->name, dir, sizeof dir);
     TL_TRY(tri_reset_daxpy(ctx, t));
     TL_TRY(tri_refill(ctx, t, salt));
     TL_TRY(probes_start(ctx, dir, 1, cfg->trace_iters));

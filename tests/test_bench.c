@@ -372,6 +372,28 @@ TL_TEST(sweep_bad_ranges)
     TL_ASSERT(tl_sweep_parse(NULL, &p, &n, &why) != TL_OK);
 }
 
+/* The folders a run traces into, as tristream names them and the check of
+ * its outputs walks them (README: DIR/<variant>/, DIR/timed-<mode>/..., a
+ * sweep's DIR/<sweep>-<value>/<variant>/). */
+TL_TEST(tristream_trace_folders)
+{
+    tl_tristream_opts to;
+    tl_tristream_cfg cfg;
+    char sub[256];
+    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--trace T --trace-mode nvtx"));
+    tl_tristream_trace_sub(&cfg, 0, 0, "three-split", sub, sizeof sub);
+    TL_ASSERT_STREQ(sub, "three-split");
+    tl_tristream_trace_sub(&cfg, 1, 0, "three-split", sub, sizeof sub);
+    TL_ASSERT_STREQ(sub, "timed-nvtx/three-split");
+    tl_tristream_cfg_free(&cfg);
+    TL_ASSERT_OK(parse_tristream(&to, &cfg, "--trace T --trace-mode cupti --sweep ring-bytes --sweep-range 8K:1M:8"));
+    tl_tristream_trace_sub(&cfg, 0, 1, "two-stream", sub, sizeof sub);
+    TL_ASSERT_STREQ(sub, "ring-bytes-65536/two-stream");
+    tl_tristream_trace_sub(&cfg, 1, 2, "ring-only", sub, sizeof sub);
+    TL_ASSERT_STREQ(sub, "timed-cupti/ring-bytes-524288/ring-only");
+    tl_tristream_cfg_free(&cfg);
+}
+
 TL_TEST(sweep_points_apply)
 {
     tl_tristream_opts to;
@@ -849,7 +871,7 @@ TL_TEST(hw_queues_default_and_override)
 
 TL_TEST_MAIN(tristream_defaults, tristream_good_options, tristream_bad_options,
              invalid_message_format, variant_lists, variant_table, variants_are_the_solver_schedules, stream_and_comm_options,
-             sweep_ranges, sweep_bad_ranges, sweep_points_apply, efficiency_arithmetic,
+             sweep_ranges, sweep_bad_ranges, sweep_points_apply, tristream_trace_folders, efficiency_arithmetic,
              derive_bound_speedup_efficiency, busbw_factors, pattern_sums_exact, daxpy_closed_form,
              count_wrong, stream_gold_values, stream_host_verifies, tristream_table_golden,
              tristream_csv_golden, tristream_json_golden, stream_and_comm_tables_golden,

@@ -327,6 +327,91 @@ TL_TEST(trace_folder_checked_first)
                       "%s: exit %d: %s", args, r.rc, r.err);
         tl_test_output_free(&r);
     }
+    /* a variant's folder (or one above it) that is a file: the folder
+     * --trace names could be written, and the run failed after the
+     * measurement on DIR/three-split; a variant not run is no matter */
+    static const char *const leaf[][2] = {
+        {"--variants three-split", "%s/three-split is not a folder"},
+        {"--variants two-stream --trace-mode nvtx", "%s/timed-nvtx is not a folder"},
+    };
+    snprintf(p, sizeof p, "%s/tr", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s && echo x >%s/three-split && echo x >%s/timed-nvtx", p, p, p), 0);
+    for (size_t i = 0; i < sizeof leaf / sizeof leaf[0]; i++) {
+        char args[2048], want[2048];
+        snprintf(args, sizeof args, "tristream --no-gpu --trace '%s' %s", p, leaf[i][0]);
+        snprintf(want, sizeof want, leaf[i][1], p);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: --trace: ") && strstr(r.err, want),
+                      "%s: exit %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    snprintf(p, sizeof p, "tristream --no-gpu --variants two-stream --trace '%s/tr'", t);
+    tl_test_output r = bench(p);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "tristream needs one GPU per rank"), "%s: exit %d: %s", p, r.rc,
+                  r.err);
+    tl_test_output_free(&r);
+}
+
+/* The results file where tristream traces (--trace T --results
+ * T/three-split: a variant's folder; T/three-split/trace.rank0.csv: its
+ * rank file; T itself; T/timed-nvtx with --trace-mode nvtx) is refused
+ * before the run in one line naming both options, exit 1, nothing made;
+ * before, the rows went there and the trace failed after the measurement.
+ * Only what this command traces counts: the results beside T, in a
+ * variant's folder, or where a variant not run would go are taken (and
+ * the run then looks for a GPU). */
+TL_TEST(results_where_a_trace_folder_goes)
+{
+    const char *d = tl_test_tmpdir();
+    static const char *const cases[][2] = {
+        {"--results %s/T/three-split", "trilap-bench: --results and --trace (variant three-split's folder) both name "
+                                       "%s/T/three-split: give each a file of its own\n"},
+        {"--results %s/T/three-split/trace.rank0.csv",
+         "trilap-bench: --results and --trace (variant three-split's rank file) both name "
+         "%s/T/three-split/trace.rank0.csv: give each a file of its own\n"},
+        {"--results %s/T", "trilap-bench: --results and --trace both name %s/T: give each a file of its own\n"},
+        {"--trace-mode nvtx --results %s/T/timed-nvtx/ring-only",
+         "trilap-bench: --results and --trace (variant ring-only's timed-nvtx folder) both name "
+         "%s/T/timed-nvtx/ring-only: give each a file of its own\n"},
+        {"--trace-mode nvtx --results %s/T/timed-nvtx", "trilap-bench: --results and --trace (a folder above its "
+                                                        "traces) both name %s/T/timed-nvtx: give each a file of its "
+                                                        "own\n"},
+        {"--sweep ring-bytes --sweep-range 8:16 --results %s/T/ring-bytes-16",
+         "trilap-bench: --results and --trace (a folder above its traces) both name %s/T/ring-bytes-16: give each a "
+         "file of its own\n"},
+        {"--trace-mode cupti --sweep ring-bytes --sweep-range 8:16 --results "
+         "%s/T/timed-cupti/ring-bytes-8/daxpy-only/trace.rank2.csv",
+         "trilap-bench: --results and --trace (variant daxpy-only's timed-cupti rank file) both name "
+         "%s/T/timed-cupti/ring-bytes-8/daxpy-only/trace.rank2.csv: give each a file of its own\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char opt[1024], args[2048], want[2048];
+        snprintf(opt, sizeof opt, cases[k][0], d);
+        snprintf(args, sizeof args, "tristream --no-gpu --trace %s/T %s", d, opt);
+        snprintf(want, sizeof want, cases[k][1], d);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, expected '%s', stderr: %s", args,
+                      r.rc, want, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/T && test ! -e %s/manifest.txt", d, d), 0);
+    }
+    static const char *const taken[] = {
+        "--results %s/r.csv",                                              /* beside T */
+        "--results %s/T/three-split/r.csv",                                /* in a variant's folder */
+        "--variants three-split --results %s/T/two-stream",                /* a variant not run */
+        "--variants ring-only --results %s/T/three-split/trace.rank0.csv", /* its rank file */
+        "--results %s/T/timed-nvtx",                                       /* the timed loop not traced */
+    };
+    for (size_t k = 0; k < sizeof taken / sizeof taken[0]; k++) {
+        char opt[1024], args[2048];
+        snprintf(opt, sizeof opt, taken[k], d);
+        snprintf(args, sizeof args, "tristream --no-gpu --trace %s/T %s", d, opt);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: tristream needs one GPU per rank") &&
+                          !r.out[0],
+                      "%s: exit %d: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+    }
 }
 
 /* stream --host under mpirun with more than one process is refused before
@@ -344,7 +429,7 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 }
 
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
-             split_ctas_where_used, trace_folder_checked_first,
+             split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values,
              host_stream_refusal_without_note, tristream_refusal_without_note)
