@@ -215,7 +215,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
  * folder does, and so does a folder of them (ranks from distributedInfo).
  * Without json-c in the build these fail saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
-int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz */
+int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz, in any case */
 /* Why an input that is no Kineto trace is none, where its contents say: a
  * file of gzip inside gzip or of text that is no JSON object, a folder of
  * .json files none of which is a trace (the first one's reason); 1 with

@@ -1660,6 +1660,51 @@ TL_TEST(plain_and_gzipped_trace_once)
     refused(p, "run: a.json and a.json.gz are one trace, plain and gzipped; keep one");
 }
 
+/* Kineto names in any case, as .gz is everywhere in trilap: a folder of
+ * RANK0.JSON.GZ and worker1.Json is trace_filter read as from its own
+ * names, the same files in rank order and the same tables (before: "no
+ * trace.rank<R>.csv files"); a trace kept plain and gzipped is one trace
+ * whatever the case of its .gz. */
+TL_TEST(json_names_in_any_case)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir(), *dir = data_dir("trace_filter");
+    char up[600];
+    snprintf(up, sizeof up, "%s/upper/trace_filter", t); /* the same run label as the shared folder's */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && cp %s/sampled_rank-0.json.gz %s/RANK0.JSON.GZ && "
+                            "gzip -dc %s/sampled_rank-1.json.gz > %s/worker1.Json",
+                            up, dir, up, dir, up),
+                 0);
+    TL_ASSERT(tl_an_json_name("RANK0.JSON.GZ") && tl_an_json_name("worker1.Json") && tl_an_json_name("x.json.Gz"));
+    TL_ASSERT(!tl_an_json_name("x.jsonl") && !tl_an_json_name(".JSON") && !tl_an_json_name("x.JSON.gzip"));
+    char **files = NULL;
+    size_t nf = 0;
+    TL_ASSERT_OK(tl_an_run_files(up, 0, &files, &nf));
+    TL_ASSERT_EQ(nf, 2);
+    TL_ASSERT(strstr(files[0], "/RANK0.JSON.GZ") && strstr(files[1], "/worker1.Json"));
+    tl_an_run_files_free(&files, nf);
+    /* the tables of both folders alike, byte for byte */
+    static const char *const cmds[] = {"overlap %s --csv %s/%s.csv", "breakdown %s --csv %s/%s.csv",
+                                       "overlap --hta %s --csv %s/%s.csv", "collectives %s --csv %s/%s.csv"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        for (int u = 0; u < 2; u++) {
+            char args[1600];
+            snprintf(args, sizeof args, cmds[k], u ? up : dir, t, u ? "upper" : "lower");
+            free(analyze(args));
+        }
+        TL_ASSERT_MSG(tl_test_sh("cmp %s/lower.csv %s/upper.csv", t, t) == 0, "%s: the upper-case names read otherwise",
+                      cmds[k]);
+    }
+    /* X.JSON beside X.JSON.Gz: one trace kept twice */
+    char p[700];
+    snprintf(p, sizeof p, "%s/twice", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s && gzip -dc %s/sampled_rank-1.json.gz > %s/A.JSON && gzip -c %s/A.JSON > "
+                            "%s/A.JSON.Gz",
+                            p, dir, p, p, p),
+                 0);
+    refused(p, "twice: A.JSON and A.JSON.Gz are one trace, plain and gzipped; keep one");
+}
+
 /* Newer PyTorch writes each ProfilerStep again on every GPU stream
  * (gpu_user_annotation): the iterations are the host's steps only (before:
  * each copy began its step again, iters.c numbered it as the next run of
@@ -1699,4 +1744,4 @@ TL_TEST_MAIN(hta_figures_exact, not_kineto_says_why, overlap_means_leave_out_an_
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
              perfetto_export_is_no_rank, long_names_cut_at_a_character,
              plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations, iter_range_keeps_the_clock_offsets,
-             starvation_compares_like_with_like, collectives_sizes_as_diagnose_names_them)
+             starvation_compares_like_with_like, collectives_sizes_as_diagnose_names_them, json_names_in_any_case)
