@@ -215,7 +215,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
  * folder does, and so does a folder of them (ranks from distributedInfo).
  * Without json-c in the build these fail saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
-int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz */
+int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz, in any case */
 /* Why an input that is no Kineto trace is none, where its contents say: a
  * file of gzip inside gzip or of text that is no JSON object, a folder of
  * .json files none of which is a trace (the first one's reason); 1 with
@@ -430,8 +430,11 @@ void tl_an_table_destroy(tl_an_table **t);
 /* Column with its unit ("us", "%", "" for none); right-aligned unless text
  * (1: text, cut to 60 characters when printed unless it is the last
  * printed column, the footer says how many; 3: a label (a run's), printed
- * whole, in double quotes when it holds a blank;
- * 2: text written to the CSV only). */
+ * whole; 2: text written to the CSV only). Printed text is one field for a
+ * reader that splits rows on blanks: in double quotes, its quotes doubled,
+ * when it holds a blank, a control character or a double quote, or is
+ * empty; in the CSV every field is one as RFC 4180 reads it
+ * (tl_an_csv_put). */
 tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text);
 tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -444,6 +447,11 @@ size_t tl_an_table_nrows(const tl_an_table *t);
 void tl_an_table_print(const tl_an_table *t, FILE *out);
 /* CSV, units in the names (total_us), atomically written. */
 tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path);
+/* One CSV field of free text written whole to f: runtime's
+ * tl_results_field (quoted only where it holds a comma, a double quote, CR
+ * or LF; always: tl_results_quote, in quotes whatever it holds), with a
+ * buffer of its size so that a long name is not cut. */
+tl_status tl_an_csv_put(FILE *f, const char *s, int always);
 
 
 /* ---- results CSV (microbenchmark results) ------------------------------ */

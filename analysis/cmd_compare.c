@@ -33,11 +33,9 @@ static int has_traces(const char *dir)
     struct dirent *e;
     int found = 0;
     while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
         if (!strncmp(e->d_name, "trace.rank", 10)) found = 1;
         /* a folder of PyTorch profiler traces, one per rank */
-        if ((n > 5 && !strcmp(e->d_name + n - 5, ".json")) || (n > 8 && !strcmp(e->d_name + n - 8, ".json.gz")))
-            found = 1;
+        if (tl_an_json_name(e->d_name)) found = 1;
     }
     closedir(d);
     return found;

@@ -204,22 +204,16 @@ int tl_an_cmd_timeline(int argc, char **argv)
         written++;
         int lp = lane_pos(v->lane);
         const char *nm = tl_an_names_short(names, v->name);
-        fprintf(f, "%d,%d,r%d %s,%s,%s,%s,%d,\"", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank,
-                lane_label[lp], tl_role_name((tl_role)v->lane), tl_cat_name((tl_cat)v->cat),
-                tl_an_group_name(v->group), v->group);
-        for (const char *p = nm; *p; p++) {
-            if (*p == '"') fputc('"', f);
-            fputc(*p == '\n' ? ' ' : *p, f);
-        }
+        /* the names always in quotes, as the plot scripts have read them */
+        fprintf(f, "%d,%d,r%d %s,%s,%s,%s,%d,", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank, lane_label[lp],
+                tl_role_name((tl_role)v->lane), tl_cat_name((tl_cat)v->cat), tl_an_group_name(v->group), v->group);
+        TL_TRYGOTO(tl_an_csv_put(f, nm, 1), st, fail);
         int64_t ws = s.k[j].work_start;
         ws = ws < a ? a : ws > b ? b : ws;
-        fprintf(f, "\",%.3f,%.3f,%d,%.3f,%.3f,\"", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3,
-                v->iter, (double)(ws - s.origin) / 1e3, (double)s.k[j].clock_unc / 1e3);
-        for (const char *p = tl_an_names_full(names, v->name); *p; p++) {
-            if (*p == '"') fputc('"', f);
-            fputc(*p == '\n' ? ' ' : *p, f);
-        }
-        fputs("\"\n", f);
+        fprintf(f, ",%.3f,%.3f,%d,%.3f,%.3f,", (double)(a - s.origin) / 1e3, (double)(b - s.origin) / 1e3, v->iter,
+                (double)(ws - s.origin) / 1e3, (double)s.k[j].clock_unc / 1e3);
+        TL_TRYGOTO(tl_an_csv_put(f, tl_an_names_full(names, v->name), 1), st, fail);
+        fputc('\n', f);
     }
     TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
     if (no_iters)

@@ -735,8 +735,11 @@ tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activi
 
 int tl_an_json_name(const char *name)
 {
+    /* in any case, as .gz is everywhere in trilap: a folder of RANK0.JSON
+     * or x.JSON.GZ read as holding no trace */
     size_t len = strlen(name);
-    return (len > 5 && !strcmp(name + len - 5, ".json")) || (len > 8 && !strcmp(name + len - 8, ".json.gz"));
+    if (tl_out_names_gzip(name)) len -= 3;
+    return len > 5 && !strncasecmp(name + len - 5, ".json", 5);
 }
 
 /* A Kineto trace: a file whose (decompressed) text starts with '{'. */
@@ -921,7 +924,7 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
         size_t li = strlen(rf[i].path);
         for (size_t j = 0; j < *np; j++)
             TL_CHECK(!(strlen(rf[j].path) == li + 3 && !strncmp(rf[j].path, rf[i].path, li) &&
-                       !strcmp(rf[j].path + li, ".gz")),
+                       tl_out_names_gzip(rf[j].path)),
                      TL_ERR_PARSE, "%s: %s and %s are one trace, plain and gzipped; keep one", dir,
                      strrchr(rf[i].path, '/') + 1, strrchr(rf[j].path, '/') + 1);
     }

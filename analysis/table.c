@@ -3,6 +3,7 @@
  * units folded into the names (total_us) for gnuplot. */
 #include "analysis/analysis.h"
 #include "runtime/out.h"
+#include "runtime/results.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -129,73 +130,65 @@ static const char *cell(const tl_an_table *t, size_t i, size_t j)
     return c ? c : "-";
 }
 
-/* A cell as the printed table shows it: a label column's (text 3) in
- * double quotes when it holds a blank or is empty, its quotes doubled, so
- * that it stays one field for a reader that splits rows on blanks (gnuplot
- * and pandas take the quotes; `breakdown "my run"` put the rest of its row
- * one field to the right); buf holds it then. */
-static const char *shown(const tl_an_table *t, size_t i, size_t j, char *buf, size_t n)
-{
-    const char *c = cell(t, i, j);
-    if (t->cols[j].text != 3 || (*c && !strpbrk(c, " \t"))) return c;
-    size_t w = 0;
-    buf[w++] = '"';
-    for (; *c && w + 3 < n; c++) {
-        if (*c == '"') buf[w++] = '"';
-        buf[w++] = *c;
-    }
-    buf[w++] = '"';
-    buf[w] = '\0';
-    return buf;
-}
-
 /* Text columns wider than this are cut in the printed table (the CSV keeps
  * every character) and the footer says so: a C++ kernel name can run to
  * hundreds of characters. The last column is not cut: it pushes nothing. */
 enum { MAX_TEXT_W = 60 };
 
-/* Characters of UTF-8 text (the traces' names are UTF-8: the readers
- * refuse anything else), counted as columns: in bytes, a name with 'é'
- * pushed the rest of its row right, and the cut could split a character. */
-static size_t text_width(const char *s)
+/* Whether free text needs double quotes in the printed table to stay one
+ * field for a reader that splits rows on blanks (gnuplot and pandas take
+ * the quotes): it holds a blank, a control character (printed as a blank)
+ * or a double quote, or is empty. `memcpy DtoD` read as two fields, and
+ * `breakdown "my run"` put the rest of its row one field to the right. */
+static int must_quote(const char *s)
 {
-    size_t n = 0;
-    for (; *s; s++) n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
+    if (!*s) return 1;
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == '"') return 1;
+    return 0;
 }
 
-/* The first n characters of s. A control character in a name (a kernel
- * name with a newline, as a foreign trace may hold) printed as a space:
- * one row stays one line. */
-static void put_text(FILE *out, const char *s, size_t n)
+/* A text cell as the printed table shows it, written to out (NULL: only
+ * measured); returns its width in characters. In double quotes, its quotes
+ * doubled, where must_quote says; a control character (a kernel name with
+ * a newline, as a foreign trace may hold) as a space, so that one row stays
+ * one line. Wider than cut (0: never cut): cut to that width with "..."
+ * inside the quotes, so they stay paired. Widths count UTF-8 characters
+ * (the traces' names are UTF-8: the readers refuse anything else): in
+ * bytes, a name with 'é' pushed the rest of its row right, and the cut
+ * could split a character. */
+static size_t show(FILE *out, const char *s, size_t cut)
 {
-    for (size_t i = 0; s[i]; i++) {
-        const int lead = ((unsigned char)s[i] & 0xc0) != 0x80;
-        if (lead && n-- == 0) break;
-        fputc((unsigned char)s[i] < 0x20 ? ' ' : s[i], out);
+    const size_t q = must_quote(s);
+    if (cut && show(NULL, s, 0) <= cut) cut = 0;
+    const size_t room = !cut ? SIZE_MAX : cut > 3 + 2 * q ? cut - 3 - 2 * q : 0;
+    size_t w = 0;
+    if (q && out) fputc('"', out);
+    for (size_t i = 0; s[i];) {
+        size_t nb = 1, cw = s[i] == '"' ? 2 : 1;
+        while (((unsigned char)s[i + nb] & 0xc0) == 0x80) nb++;
+        if (w + cw > room) break;
+        if (out && s[i] == '"') fputc('"', out);
+        if (out && (unsigned char)s[i] < 0x20) fputc(' ', out);
+        else if (out) fwrite(s + i, 1, nb, out);
+        w += cw;
+        i += nb;
     }
+    if (cut && out) fputs("...", out);
+    if (q && out) fputc('"', out);
+    return w + (cut ? 3 : 0) + 2 * q;
 }
 
 /* last: the row's last printed cell, whole and unpadded when text */
 static void put_cell(FILE *out, const col *c, size_t w, const char *s, int last)
 {
-    size_t len = text_width(s);
     if (!c->text) {
         fprintf(out, " %*s", (int)w, s);
         return;
     }
     fputc(' ', out);
-    if (last) {
-        put_text(out, s, len);
-        return;
-    }
-    if (len > w) {
-        put_text(out, s, w - 3);
-        fputs("...", out);
-        return;
-    }
-    put_text(out, s, len);
-    fprintf(out, "%*s", (int)(w - len), "");
+    size_t n = show(out, s, c->text == 1 && !last ? w : 0);
+    if (!last && n < w) fprintf(out, "%*s", (int)(w - n), "");
 }
 
 void tl_an_table_print(const tl_an_table *t, FILE *out)
@@ -218,8 +211,7 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         w[j] = strlen(t->cols[j].name);
         if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
         for (size_t i = 0; i < t->nrows; i++) {
-            char q[600];
-            size_t len = text_width(shown(t, i, j, q, sizeof q));
+            size_t len = t->cols[j].text ? show(NULL, cell(t, i, j), 0) : strlen(cell(t, i, j));
             if (t->cols[j].text == 1 && j != last && len > MAX_TEXT_W) {
                 ncut[j]++;
                 len = MAX_TEXT_W;
@@ -238,10 +230,8 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
     }
     for (size_t i = 0; i < t->nrows; i++) {
         fputc(' ', out);
-        for (size_t j = 0; j < t->ncols; j++) {
-            char q[600];
-            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], shown(t, i, j, q, sizeof q), j == last);
-        }
+        for (size_t j = 0; j < t->ncols; j++)
+            if (t->cols[j].text != 2) put_cell(out, &t->cols[j], w[j], cell(t, i, j), j == last);
         fputc('\n', out);
     }
     fprintf(out, "# %zu rows\n", t->nrows);
@@ -253,36 +243,41 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
     free(w);
 }
 
-static void csv_field(FILE *f, const char *s)
+tl_status tl_an_csv_put(FILE *f, const char *s, int always)
 {
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    /* the quoting at most doubles the text, and a name can be of any
+     * length: a buffer of its size, so that nothing is cut */
+    char small[512], *buf = small;
+    const size_t n = 2 * strlen(s) + 3;
+    if (n > sizeof small) buf = malloc(n);
+    TL_CHECK(buf, TL_ERR_NOMEM, "a CSV field of %zu bytes", n);
+    fputs(always ? tl_results_quote(buf, n, s) : tl_results_field(buf, n, s), f);
+    if (buf != small) free(buf);
+    return TL_OK;
 }
 
-static void csv_unit_name(FILE *f, const col *c)
+/* The column's name with its unit folded in (total_us), as a CSV field:
+ * sweep's first column is named by the user (--x). */
+static tl_status csv_unit_name(FILE *f, const col *c)
 {
-    fputs(c->name, f);
-    if (!c->unit[0] || !strcmp(c->unit, "-")) return;
-    const char *u = !strcmp(c->unit, "%") ? "pct" : !strcmp(c->unit, "GB/s") ? "GBps" : c->unit;
-    fprintf(f, "_%s", u);
+    const char *u = !c->unit[0] || !strcmp(c->unit, "-") ? ""
+                    : !strcmp(c->unit, "%")             ? "pct"
+                    : !strcmp(c->unit, "GB/s")          ? "GBps"
+                                                        : c->unit;
+    char name[sizeof c->name + sizeof c->unit + 1];
+    snprintf(name, sizeof name, "%s%s%s", c->name, *u ? "_" : "", u);
+    return tl_an_csv_put(f, name, 0);
 }
 
 tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
 {
+    tl_status st = TL_OK;
     tl_out o;
     FILE *f = NULL;
     TL_TRY(tl_out_open_text(&o, path, &f)); /* gzip'd for a .gz name */
     for (size_t j = 0; j < t->ncols; j++) {
         if (j) fputc(',', f);
-        csv_unit_name(f, &t->cols[j]);
+        TL_TRYGOTO(csv_unit_name(f, &t->cols[j]), st, fail);
     }
     fputc('\n', f);
     for (size_t i = 0; i < t->nrows; i++) {
@@ -291,10 +286,13 @@ tl_status tl_an_table_write_csv(const tl_an_table *t, const char *path)
             /* a number that is not there is NaN, which gnuplot, pandas and R
              * read as missing; a text cell ("-" for no unit) is its text */
             const char *c = cell(t, i, j);
-            csv_field(f, t->cols[j].text || strcmp(c, "-") ? c : "NaN");
+            TL_TRYGOTO(tl_an_csv_put(f, t->cols[j].text || strcmp(c, "-") ? c : "NaN", 0), st, fail);
         }
         fputc('\n', f);
     }
     TL_TRY(tl_out_close(&o, 1));
     return TL_OK;
+fail:
+    tl_out_close(&o, 0);
+    return st;
 }

@@ -356,8 +356,9 @@ TL_TEST(table_text_in_characters)
 }
 
 /* A missing number prints "-" and is NaN in the CSV, where a text cell
- * "-" (no unit) stays "-"; a name with a newline stays on its row when
- * printed, and whole (quoted) in the CSV. */
+ * "-" (no unit) stays "-"; a name with a newline stays on its row, one
+ * field in quotes, when printed, and in the CSV (tl_results_field: the
+ * newline a blank, so that a row stays one line for line readers). */
 TL_TEST(table_missing_numbers_and_control_characters)
 {
     tl_an_table *t = NULL;
@@ -374,13 +375,43 @@ TL_TEST(table_missing_numbers_and_control_characters)
     FILE *f = open_memstream(&buf, &len);
     tl_an_table_print(t, f);
     fclose(f);
-    TL_ASSERT_MSG(strstr(buf, "\n  k ernel -    -\n") && !strstr(buf, "nan"), "%s", buf);
+    TL_ASSERT_MSG(strstr(buf, "\n  \"k ernel\" -    -\n") && !strstr(buf, "nan"), "%s", buf);
     free(buf);
     const char *csv = tl_test_path("gaps.csv");
     TL_ASSERT_OK(tl_an_table_write_csv(t, csv));
     char *text = tl_test_read(csv);
-    TL_ASSERT_STREQ(text, "name,unit,v\n\"k\nernel\",-,NaN\n");
+    TL_ASSERT_STREQ(text, "name,unit,v\n\"k ernel\",-,NaN\n");
     free(text);
+    tl_an_table_destroy(&t);
+}
+
+/* A quoted name cut at 60 characters keeps its quotes paired: the "..."
+ * inside them, a doubled quote written whole or not at all, the cell 60
+ * wide, the next column in line. */
+TL_TEST(table_quoted_cut_stays_paired)
+{
+    tl_an_table *t = NULL;
+    TL_ASSERT_OK(tl_an_table_create(&t, "cut"));
+    TL_ASSERT_OK(tl_an_table_col(t, "name", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "n", "", 0));
+    char name[200];
+    memset(name, 'x', 54);
+    memcpy(name + 54, " \"q\" tail and more text beyond the cut", 39); /* the quote of "q" at the cut */
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_str(t, name));
+    TL_ASSERT_OK(tl_an_table_int(t, 7));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    tl_an_table_print(t, f);
+    fclose(f);
+    /* '"', 54 x's, the blank, "..." and '"': 60; the doubled quote after
+     * the blank (2 more) would not fit */
+    char want[100];
+    snprintf(want, sizeof want, "\n  \"%.54s ...\" 7\n", name);
+    TL_ASSERT_MSG(strstr(buf, want), "%s", buf);
+    TL_ASSERT_MSG(strstr(buf, "# column name: 1 cell cut to 60 characters"), "%s", buf);
+    free(buf);
     tl_an_table_destroy(&t);
 }
 
@@ -463,5 +494,5 @@ TL_TEST(parse_iters)
 }
 
 TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
-             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_text_in_characters, table_missing_numbers_and_control_characters, names_intern, parse_iters,
+             empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_text_in_characters, table_missing_numbers_and_control_characters, table_quoted_cut_stays_paired, names_intern, parse_iters,
              names_short_demangled_calls, copy_direction)

@@ -13,6 +13,8 @@
 #include "tl_test.h"
 #include "tl_test_run.h"
 
+#include "runtime/results.h" /* tl_results_split: the CSV rows read back */
+
 /* Runs a shell command with stdout/stderr into dir/out, dir/err; exit code. */
 static int sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int sh(const char *dir, const char *fmt, ...)
@@ -298,7 +300,7 @@ TL_TEST(starvation_names_kernel_whole)
     char want[256];
     snprintf(want, sizeof want, "    rank 0: %s: median 5.0 us over 5 instances", kernel);
     TL_ASSERT_MSG(strstr(o, want), "%s", o);
-    snprintf(want, sizeof want, "1.50 overlapped/alone  extra 20.0 %% of W >= 2 (%s)\n", kernel);
+    snprintf(want, sizeof want, "1.50 overlapped/alone    \"extra 20.0 %% of W >= 2 (%s)\"\n", kernel);
     TL_ASSERT_MSG(strstr(o, want), "%s", o);
     TL_ASSERT_MSG(!strstr(o, "cut to"), "%s", o);
     free(o);
@@ -1853,6 +1855,139 @@ TL_TEST(breakdown_labels_in_line)
     free(c);
 }
 
+/* A printed table row split on blanks as gnuplot and pandas read it: a
+ * field in double quotes is one field, its doubled quotes single. The
+ * fields into f (NUL-ended); returns how many, -1 for a quote not closed. */
+static int blank_split(const char *line, size_t len, char f[][256], int maxf)
+{
+    int n = 0;
+    for (size_t i = 0; i < len && n < maxf;) {
+        while (i < len && line[i] == ' ') i++;
+        if (i >= len) break;
+        size_t w = 0;
+        if (line[i] == '"') {
+            for (i++;; i++) {
+                if (i >= len) return -1;
+                if (line[i] == '"' && (i + 1 >= len || line[i + 1] != '"')) break;
+                i += line[i] == '"';
+                if (w < 255) f[n][w++] = line[i];
+            }
+            i++;
+        }
+        for (; i < len && line[i] != ' '; i++)
+            if (w < 255) f[n][w++] = line[i];
+        f[n++][w] = '\0';
+    }
+    return n;
+}
+
+/* Every table in out: each row as many fields as its names row (less the
+ * "#"), split on blanks as blank_split reads them. Returns the tables seen. */
+static int tables_in_line(const char *out, const char *cmd)
+{
+    static char f[64][256];
+    int ntab = 0;
+    for (const char *tab = strstr(out, "# table: "); tab; tab = strstr(tab + 1, "# table: ")) {
+        const char *names = NULL, *units = NULL;
+        int want = -1;
+        for (const char *l = tab; *l; l = strchr(l, '\n') + 1) {
+            size_t len = strcspn(l, "\n");
+            if (!l[len]) break;
+            if (!strncmp(l, "# ", 2) && len > 7 && !strncmp(l + len - 5, " rows", 5) &&
+                strspn(l + 2, "0123456789") == len - 7)
+                break; /* the footer, "# 12 rows" */
+            if (l[0] == '#') {
+                names = units, units = l; /* the last two "#" lines before the rows */
+                continue;
+            }
+            if (want < 0) {
+                TL_ASSERT_MSG(names, "%s: a row before a names row:\n%s", cmd, tab);
+                want = blank_split(names, strcspn(names, "\n"), f, 64) - 1;
+                TL_ASSERT_EQ(blank_split(units, strcspn(units, "\n"), f, 64) - 1, want);
+            }
+            TL_ASSERT_MSG(blank_split(l, len, f, 64) == want, "%s: '%.*s': not %d fields", cmd, (int)len, l, want);
+        }
+        ntab++;
+    }
+    return ntab;
+}
+
+/* Free text in every table is one field: a kernel name with a blank, a
+ * comma and quotes, a copy's "memcpy DtoD", diagnose's measures ("comm_comm
+ * %"), printed in double quotes, its quotes doubled (before: unquoted, so a
+ * reader splitting on blanks put the rest of the row fields to the right;
+ * only the run label was quoted); in the CSV quoted as RFC 4180 reads it
+ * where a comma or quote is in it (runtime's tl_results_field, the
+ * timeline's names always in quotes). */
+TL_TEST(free_text_one_field)
+{
+    const char *t = tl_test_tmpdir();
+    static const char kernel[] = "my kernel, \"fast\"";
+    char run[512], csv[600], tl[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    for (int r = 0; r < 2; r++) {
+        char rows[1024];
+        snprintf(rows, sizeof rows,
+                 "%d,%d,1,compute,compute,kernel,\"my kernel, \"\"fast\"\"\",0,10000,1,-1,0\n"
+                 "%d,%d,4,copy,memcpy,memcpy,memcpy DtoD,20000,30000,2,4096,0\n"
+                 "%d,%d,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,30000,50000,3,1000,0\n",
+                 r, r, r, r, r, r);
+        trace(run, r, rows);
+    }
+    snprintf(csv, sizeof csv, "%s/bd.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s", tl_test_bin(), run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    TL_ASSERT_EQ(tables_in_line(o, "breakdown"), 1);
+    /* rank 0's rows of the two names, printed and in the CSV, read back */
+    static const char *const name[] = {kernel, "memcpy DtoD"}, *const cat[] = {"compute", "memcpy"};
+    static char f[64][256];
+    for (int k = 0; k < 2; k++) {
+        int found = 0;
+        for (const char *l = strstr(o, "\n  run 0 "); l && !found; l = strstr(l + 1, "\n  run 0 ")) {
+            int n = blank_split(l + 1, strcspn(l + 1, "\n"), f, 64);
+            found = n == 14 && !strcmp(f[2], "name") && !strcmp(f[3], cat[k]) && !strcmp(f[4], name[k]) &&
+                    !strcmp(f[5], "1") && !strcmp(f[6], "10.0");
+        }
+        TL_ASSERT_MSG(found, "no row of rank 0 reads back as name %s:\n%s", name[k], o);
+        found = 0;
+        char *dup = strdup(c), *save = NULL, *fc[32], why[200];
+        for (char *line = strtok_r(dup, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save)) {
+            int n = tl_results_split(line, fc, 32, why, sizeof why);
+            TL_ASSERT_MSG(n == 15, "%s: %d fields (%s)", line, n, n < 0 ? why : "");
+            found = !strcmp(fc[0], "run") && !strcmp(fc[1], "0") && !strcmp(fc[2], "name") &&
+                    !strcmp(fc[4], name[k]) && !strcmp(fc[5], "1") && !strcmp(fc[14], name[k]);
+        }
+        free(dup);
+        TL_ASSERT_MSG(found, "no CSV row of rank 0 reads back as name %s:\n%s", name[k], c);
+    }
+    TL_ASSERT_MSG(strstr(c, "\nrun,0,name,compute,\"my kernel, \"\"fast\"\"\",1,") &&
+                      strstr(c, "\nrun,0,name,memcpy,memcpy DtoD,1,"),
+                  "%s", c);
+    free(o);
+    free(c);
+    /* the other commands' tables */
+    static const char *const cmds[] = {"overlap", "diagnose", "overlap --per-iter"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cmds[k], run), 0);
+        o = out_of(t, "out");
+        TL_ASSERT_MSG(tables_in_line(o, cmds[k]) > 0, "%s: no table:\n%s", cmds[k], o);
+        if (!strcmp(cmds[k], "diagnose")) TL_ASSERT_MSG(strstr(o, " \"comm_comm %\" "), "%s", o);
+        free(o);
+    }
+    /* the timeline's names: each one field of its row */
+    snprintf(tl, sizeof tl, "%s/tl.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s -o %s", tl_test_bin(), run, tl), 0);
+    c = tl_test_read(tl);
+    int nk = 0;
+    char *save = NULL, *fc[32], why[200];
+    for (char *line = strtok_r(c, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        TL_ASSERT_MSG(tl_results_split(line, fc, 32, why, sizeof why) == 14, "%s: %s", line, why);
+        nk += !strcmp(fc[7], kernel) && !strcmp(fc[13], kernel);
+    }
+    TL_ASSERT_EQ(nk, 2);
+    free(c);
+}
+
 /* A table's CSV named .gz is written gzip'd (tl_out_open_text, as perfetto
  * -o is): a valid gzip whose content is the plain CSV. Before, it was
  * refused (and before that, plain text under a .gz name). */
@@ -1946,4 +2081,4 @@ TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
-             results_gzip_said)
+             results_gzip_said, free_text_one_field)

@@ -624,15 +624,17 @@ TL_TEST(collectives_command)
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), p);
     TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
     /* rank step op pg seq elems bytes stream delay waited duration behind (no dtype: no bytes) */
-    TL_ASSERT_MSG(strstr(out, "     1    7 send 1 (pp)   0   256     -     20  20.0    0.0     40.0 launch"), "%s", out);
+    /* pg in quotes: one field for a reader that splits on blanks */
+    TL_ASSERT_MSG(strstr(out, "     1    7 send \"1 (pp)\"   0   256     -     20  20.0    0.0     40.0 launch"), "%s",
+                  out);
     free(out);
     free(err);
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s", tl_test_bin(), data_dir("nccl_parser_config"));
     TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
-    TL_ASSERT_EQ(tl_test_count(out, " all_reduce 0 (default_pg, ranks 0-1) "), 15);
-    TL_ASSERT_EQ(tl_test_count(out, " broadcast  0 (default_pg, ranks 0-1) "), 6);
+    TL_ASSERT_EQ(tl_test_count(out, " all_reduce \"0 (default_pg, ranks 0-1)\" "), 15);
+    TL_ASSERT_EQ(tl_test_count(out, " broadcast  \"0 (default_pg, ranks 0-1)\" "), 6);
     /* In msg nelems x dtype (Float) */
-    TL_ASSERT_MSG(strstr(out, " 0 (default_pg, ranks 0-1)   0   53120   212480     40 "), "%s", out);
+    TL_ASSERT_MSG(strstr(out, " \"0 (default_pg, ranks 0-1)\"   0   53120   212480     40 "), "%s", out);
     TL_ASSERT(strstr(out, "# 21 rows"));
     free(out);
     free(err);
@@ -1047,9 +1049,10 @@ TL_TEST(late_ranks_pair_by_operation)
         long long k = -1, it = -1;
         int last = -1;
         double delay = -1;
-        /* "nccl:all_reduce (process group not in the trace) 1 552 1 22328.0" */
-        if (line[1] == '#' || sscanf(line + 1, " nccl:%63s (process group not in the %63[^)]) %lld %lld %d %lf", op,
-                                     pg, &k, &it, &last, &delay) != 6) {
+        /* "\"nccl:all_reduce (process group not in the trace)\" 1 552 1 22328.0" (the operation in
+         * quotes: one field for a reader that splits on blanks) */
+        if (line[1] == '#' || sscanf(line + 1, " \"nccl:%63s (process group not in the %63[^)])\" %lld %lld %d %lf",
+                                     op, pg, &k, &it, &last, &delay) != 6) {
             TL_ASSERT_MSG(line[1] == '#' || strncmp(line + 1, "  ", 2) != 0, "a pair not named by its collective: %.120s",
                           line + 1);
             if (rows && line[1] == '#') break;
@@ -1116,8 +1119,8 @@ TL_TEST(iter_range_selects_matched_operations)
         for (const char *l = strchr(d, '\n'); l && l < footer; l = strchr(l + 1, '\n')) {
             if (l[1] == '#') continue; /* the heading lines and the footer */
             long long k = -1, it = -1;
-            const char *close = strchr(l + 1, ')');
-            TL_ASSERT_MSG(close && sscanf(close + 1, " %lld %lld", &k, &it) == 2, "%.100s", l + 1);
+            const char *close = strstr(l + 1, ")\""); /* the end of the operation's quoted name */
+            TL_ASSERT_MSG(close && sscanf(close + 2, " %lld %lld", &k, &it) == 2, "%.100s", l + 1);
             TL_ASSERT_MSG(it == step, "--iter-range %d:%d lists an operation of step %lld", step, step, it);
             rows++;
         }
@@ -1657,6 +1660,51 @@ TL_TEST(plain_and_gzipped_trace_once)
     refused(p, "run: a.json and a.json.gz are one trace, plain and gzipped; keep one");
 }
 
+/* Kineto names in any case, as .gz is everywhere in trilap: a folder of
+ * RANK0.JSON.GZ and worker1.Json is trace_filter read as from its own
+ * names, the same files in rank order and the same tables (before: "no
+ * trace.rank<R>.csv files"); a trace kept plain and gzipped is one trace
+ * whatever the case of its .gz. */
+TL_TEST(json_names_in_any_case)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir(), *dir = data_dir("trace_filter");
+    char up[600];
+    snprintf(up, sizeof up, "%s/upper/trace_filter", t); /* the same run label as the shared folder's */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && cp %s/sampled_rank-0.json.gz %s/RANK0.JSON.GZ && "
+                            "gzip -dc %s/sampled_rank-1.json.gz > %s/worker1.Json",
+                            up, dir, up, dir, up),
+                 0);
+    TL_ASSERT(tl_an_json_name("RANK0.JSON.GZ") && tl_an_json_name("worker1.Json") && tl_an_json_name("x.json.Gz"));
+    TL_ASSERT(!tl_an_json_name("x.jsonl") && !tl_an_json_name(".JSON") && !tl_an_json_name("x.JSON.gzip"));
+    char **files = NULL;
+    size_t nf = 0;
+    TL_ASSERT_OK(tl_an_run_files(up, 0, &files, &nf));
+    TL_ASSERT_EQ(nf, 2);
+    TL_ASSERT(strstr(files[0], "/RANK0.JSON.GZ") && strstr(files[1], "/worker1.Json"));
+    tl_an_run_files_free(&files, nf);
+    /* the tables of both folders alike, byte for byte */
+    static const char *const cmds[] = {"overlap %s --csv %s/%s.csv", "breakdown %s --csv %s/%s.csv",
+                                       "overlap --hta %s --csv %s/%s.csv", "collectives %s --csv %s/%s.csv"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        for (int u = 0; u < 2; u++) {
+            char args[1600];
+            snprintf(args, sizeof args, cmds[k], u ? up : dir, t, u ? "upper" : "lower");
+            free(analyze(args));
+        }
+        TL_ASSERT_MSG(tl_test_sh("cmp %s/lower.csv %s/upper.csv", t, t) == 0, "%s: the upper-case names read otherwise",
+                      cmds[k]);
+    }
+    /* X.JSON beside X.JSON.Gz: one trace kept twice */
+    char p[700];
+    snprintf(p, sizeof p, "%s/twice", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s && gzip -dc %s/sampled_rank-1.json.gz > %s/A.JSON && gzip -c %s/A.JSON > "
+                            "%s/A.JSON.Gz",
+                            p, dir, p, p, p),
+                 0);
+    refused(p, "twice: A.JSON and A.JSON.Gz are one trace, plain and gzipped; keep one");
+}
+
 /* Newer PyTorch writes each ProfilerStep again on every GPU stream
  * (gpu_user_annotation): the iterations are the host's steps only (before:
  * each copy began its step again, iters.c numbered it as the next run of
@@ -1696,4 +1744,4 @@ TL_TEST_MAIN(hta_figures_exact, not_kineto_says_why, overlap_means_leave_out_an_
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
              perfetto_export_is_no_rank, long_names_cut_at_a_character,
              plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations, iter_range_keeps_the_clock_offsets,
-             starvation_compares_like_with_like, collectives_sizes_as_diagnose_names_them)
+             starvation_compares_like_with_like, collectives_sizes_as_diagnose_names_them, json_names_in_any_case)
