@@ -612,12 +612,11 @@ void tl_tristream_trace_sub(const tl_tristream_cfg *cfg, int timed, size_t p, co
 }
 
 /* `path`, an output of the traces, against the results file and its
- * manifest alone (`beside`): a copy each time, so that the many folders
- * of a sweep never fill the set (past TL_OUT_SET_MAX none is kept). */
+ * manifest alone (`beside`): never kept, so that the many folders of a
+ * sweep never fill the set */
 static int lands_on_results(const tl_out_set *beside, const char *what, const char *path)
 {
-    tl_out_set one = *beside;
-    return tl_out_set_add(&one, "trilap-bench", what, path);
+    return tl_out_set_meets(beside, "trilap-bench", what, path);
 }
 
 /* One variant's trace folder DIR/sub: it can be made; the results (when

@@ -392,19 +392,34 @@ static void landing(const char *path, char *out, size_t n)
     }
 }
 
+/* The entry of s that `at` (a landing) is, after its line; -1: none */
+static int set_meets_at(const tl_out_set *s, const char *program, const char *option, const char *path, const char *at)
+{
+    for (size_t k = 0; k < s->n; k++)
+        if (!strcmp(s->f[k].at, at)) {
+            fprintf(stderr, "%s: %s and %s both name %s: give each a file of its own\n", program, s->f[k].option,
+                    option, path);
+            return (int)k;
+        }
+    return -1;
+}
+
 int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path)
 {
     if (tl_out_in_place(path) || s->n == TL_OUT_SET_MAX) return 0;
     char *at = s->f[s->n].at;
     landing(path, at, sizeof s->f[s->n].at);
-    for (size_t k = 0; k < s->n; k++)
-        if (!strcmp(s->f[k].at, at)) {
-            fprintf(stderr, "%s: %s and %s both name %s: give each a file of its own\n", program, s->f[k].option,
-                    option, path);
-            return 1;
-        }
+    if (set_meets_at(s, program, option, path, at) >= 0) return 1;
     snprintf(s->f[s->n++].option, sizeof s->f[0].option, "%s", option);
     return 0;
+}
+
+int tl_out_set_meets(const tl_out_set *s, const char *program, const char *option, const char *path)
+{
+    if (tl_out_in_place(path)) return 0;
+    char at[sizeof s->f[0].at];
+    landing(path, at, sizeof at);
+    return set_meets_at(s, program, option, path, at) >= 0;
 }
 
 int tl_out_same_file(const char *out, const char *in)

@@ -1093,10 +1093,8 @@ static int outputs_refused(const solve_opts *o)
      * and solution files of many runs need */
     tl_out_set beside = {0};
     if (o->results && o->trace && tl_results_set_add(&beside, PROGRAM, o->results)) return 1;
-    if (o->results && o->trace && runs > 1) { /* the folder above the runs' (HC/cg could not be made under a file HC) */
-        tl_out_set root = beside;
-        if (tl_out_set_add(&root, PROGRAM, "--trace", o->trace)) return 1;
-    }
+    /* the folder above the runs' (HC/cg could not be made under a file HC) */
+    if (o->results && o->trace && runs > 1 && tl_out_set_meets(&beside, PROGRAM, "--trace", o->trace)) return 1;
     /* the names given, once: several runs name a file each after them
      * (per_solver_path), which a stream has not (`-` made -.cg, -.pcg)
      * and a folder should not (it made sub/.cg, sub/.pcg) */
@@ -1121,8 +1119,8 @@ static int outputs_refused(const solve_opts *o)
                     char name[256], what[64];
                     run_name(name, sizeof name, o, &run);
                     snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's folder)" : "--trace", name);
-                    tl_out_set one = beside; /* each folder against the results only */
-                    if (o->results && tl_out_set_add(&one, PROGRAM, what, path)) return 1;
+                    /* each folder against the results only */
+                    if (o->results && tl_out_set_meets(&beside, PROGRAM, what, path)) return 1;
                     /* and against the rank files the folder gets (--results HC/trace.rank0.csv
                      * failed after the run on the trace's header) */
                     const char *slash = o->results ? strrchr(o->results, '/') : NULL;
@@ -1132,8 +1130,7 @@ static int outputs_refused(const solve_opts *o)
                         snprintf(file, sizeof file, "%s/%s", path, base);
                         snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's rank file)" : "--trace (its rank file)",
                                  name);
-                        one = beside;
-                        if (tl_out_set_add(&one, PROGRAM, what, file)) return 1;
+                        if (tl_out_set_meets(&beside, PROGRAM, what, file)) return 1;
                     }
                 }
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
