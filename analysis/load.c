@@ -238,8 +238,10 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     if ((miscount || cut) && !(flags & TL_AN_QUIET)) {
         char count[96] = "";
         if (miscount) snprintf(count, sizeof count, "the metadata says records=%lld, the file has %lld", declared, nread);
-        tl_log("%s: incomplete trace accepted: %s%s%s", path, cut ? "it ends mid-row, and that row is left out" : "",
-               cut && miscount ? "; " : "", count);
+        const char *gz = cut & TL_TRACE_CUT_GZIP ? "its gzip data ends inside a member (cut short)" : "";
+        const char *row = cut & TL_TRACE_CUT_ROW ? "it ends mid-row, and that row is left out" : "";
+        tl_log("%s: incomplete trace accepted: %s%s%s%s%s", path, gz, *gz && *row ? "; " : "", row,
+               (*gz || *row) && miscount ? "; " : "", count);
     }
     if (miscount || cut) meta->complete = 0;
     if (!meta->window_from_meta) {

@@ -130,8 +130,10 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
 /* After the end: 1 when the rows read disagree with records=N (accepted
  * under TL_TRACE_ACCEPT_INCOMPLETE, for the caller to say so). */
 int tl_trace_reader_count(const tl_trace_reader *r, long long *declared, long long *read);
-/* After the end: 1 when the file ended mid-row and that row was dropped
- * (only under TL_TRACE_ACCEPT_INCOMPLETE: refused otherwise). */
+/* After the end, how the file was cut (only under TL_TRACE_ACCEPT_INCOMPLETE:
+ * refused otherwise): TL_TRACE_CUT_ROW, it ended mid-row and that row was
+ * dropped; TL_TRACE_CUT_GZIP, its gzip data ended inside a member; 0: not cut. */
+enum { TL_TRACE_CUT_ROW = 1, TL_TRACE_CUT_GZIP = 2 };
 int tl_trace_reader_cut(const tl_trace_reader *r);
 void tl_trace_reader_close(tl_trace_reader **r);
 

@@ -327,6 +327,11 @@ tl_status tl_trace_reader_open(tl_trace_reader **out, const char *path, int flag
     r->flags = flags;
     r->rows = 1;
     r->row_line = r->line;
+    /* a gzip'd trace cut short past its header (a copy stopped, a writer
+     * killed while gzip ran) reads as a file cut there; before it the
+     * flag cannot mend the cut, and the refusal does not name it */
+    tl_gzin_on_cut(r->in, (flags & TL_TRACE_ACCEPT_INCOMPLETE) != 0,
+                   "; read what it holds only on purpose (trilap-analyze --accept-incomplete)");
     *out = r;
     return TL_OK;
 fail:
@@ -461,7 +466,7 @@ tl_status tl_trace_reader_next(tl_trace_reader *r, tl_trace_record *rec, int *go
 
 int tl_trace_reader_cut(const tl_trace_reader *r)
 {
-    return r->at_end && r->cut;
+    return r->at_end ? (r->cut ? TL_TRACE_CUT_ROW : 0) | (tl_gzin_cut(r->in) ? TL_TRACE_CUT_GZIP : 0) : 0;
 }
 
 int tl_trace_reader_count(const tl_trace_reader *r, long long *declared, long long *read)

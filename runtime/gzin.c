@@ -25,6 +25,8 @@ struct tl_gzin {
     z_stream zs;
     unsigned char *zin;
     int zeof, member_done;
+    int accept_cut, was_cut; /* tl_gzin_on_cut */
+    const char *cut_hint;
     char corrupt[160]; /* zlib's word on damage found after bytes already handed over: said by the next read */
 #endif
 };
@@ -107,8 +109,11 @@ static tl_status gz_read(tl_gzin *in, unsigned char *buf, size_t n, size_t *got,
             z->avail_in = (unsigned)r;
         }
         if (z->avail_in == 0) {
-            if (!in->member_done)
-                return snprintf(why, nwhy, "truncated or corrupt file: gzip data ends inside a member"), TL_ERR_IO;
+            if (!in->member_done && in->accept_cut) in->was_cut = 1; /* the end, what it held handed over */
+            else if (!in->member_done)
+                return snprintf(why, nwhy, "truncated or corrupt file: gzip data ends inside a member%s",
+                                in->cut_hint ? in->cut_hint : ""),
+                       TL_ERR_IO;
             break;
         }
         if (in->member_done) {
@@ -174,6 +179,26 @@ long tl_gzin_peek(const char *path, void *buf, size_t n, int *was_gzip)
         have += got;
     tl_gzin_close(in);
     return (long)have;
+}
+
+void tl_gzin_on_cut(tl_gzin *in, int accept, const char *hint)
+{
+#if TL_HAVE_ZLIB
+    in->accept_cut = accept;
+    in->cut_hint = hint;
+#else
+    (void)in, (void)accept, (void)hint;
+#endif
+}
+
+int tl_gzin_cut(const tl_gzin *in)
+{
+#if TL_HAVE_ZLIB
+    return in->was_cut;
+#else
+    (void)in;
+    return 0;
+#endif
 }
 
 void tl_gzin_close(tl_gzin *in)

@@ -24,6 +24,13 @@ tl_status tl_gzin_open(const char *path, tl_gzin **in);
  * error names `where` (the caller's place in the file, "m.mtx:1234"; NULL:
  * the path) and what is wrong. */
 tl_status tl_gzin_read(tl_gzin *in, void *buf, size_t n, size_t *got, const char *where);
+/* A gzip stream that ends inside a member (a file cut short: a copy
+ * stopped, a disk full, a writer killed, where damage is refused
+ * whatever this says): accept 1, the end of the input, what it held
+ * handed over first, and tl_gzin_cut says so after; accept 0, an error
+ * ending with hint (NULL: none), which says how to read it anyway. */
+void tl_gzin_on_cut(tl_gzin *in, int accept, const char *hint);
+int tl_gzin_cut(const tl_gzin *in);
 void tl_gzin_close(tl_gzin *in);
 /* Up to n bytes from the start of path's (decompressed) text into buf,
  * saying nothing: for format sniffers, which must stay silent on files

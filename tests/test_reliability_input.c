@@ -215,6 +215,55 @@ TL_TEST(trace_record_count)
     refused(&o, 1, "trace.rank0.csv", "metadata records='3x' is not an integer");
 }
 
+/* A gzip'd rank file cut short (a copy stopped, a writer killed while
+ * gzip ran): refused, naming the flag, which reads what it holds and says
+ * so; cut inside its trailer, every row is there and the cut is said; cut
+ * before its header, the flag cannot mend it and the refusal does not
+ * name it. */
+TL_TEST(gzip_trace_cut_short)
+{
+    if (strcmp(tl_test_env("TL_HAVE_ZLIB", "1"), "1") != 0) TL_SKIP("built without zlib");
+    const char *t = tl_test_tmpdir();
+    enum { NROWS = 4000 };
+    char *rows = malloc(NROWS * 64), run[600], gz[700];
+    TL_ASSERT(rows);
+    size_t w = 0;
+    for (int k = 0; k < NROWS; k++) /* numbers that vary, so that gzip leaves kilobytes to cut */
+        w += (size_t)sprintf(rows + w, "0,0,1,compute,compute,kernel,k,%d,%d,%d,-1,%d\n", 1000 * k + k % 7,
+                             1000 * k + 500 + k % 13, k + 1, k / 40);
+    snprintf(run, sizeof run, "%s/gzcut", t);
+    trace(run, "trace.rank0.csv", 0, 1, "", rows);
+    free(rows);
+    snprintf(gz, sizeof gz, "%s/trace.rank0.csv.gz", run);
+    TL_ASSERT_EQ(tl_test_sh("gzip %s/trace.rank0.csv && cp %s %s.whole && truncate -s $(($(stat -c %%s %s) / 2)) %s",
+                            run, gz, gz, gz, gz),
+                 0);
+    tl_test_output o = overlap(run, "");
+    refused(&o, 1, "trace.rank0.csv.gz",
+            "gzip data ends inside a member; read what it holds only on purpose (trilap-analyze --accept-incomplete)");
+    o = overlap(run, "--accept-incomplete");
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    TL_ASSERT_MSG(strstr(o.err, "trace.rank0.csv.gz: incomplete trace accepted: its gzip data ends inside a member "
+                                "(cut short)"),
+                  "%s", o.err);
+    TL_ASSERT_EQ(tl_test_count(o.err, "\n"), 1);
+    tl_test_output_free(&o);
+    /* the trailer cut: every row read, the cut still said */
+    TL_ASSERT_EQ(tl_test_sh("cp %s.whole %s && truncate -s -4 %s", gz, gz, gz), 0);
+    o = overlap(run, "--accept-incomplete --csv -");
+    TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+    TL_ASSERT_MSG(strstr(o.err, "incomplete trace accepted: its gzip data ends inside a member (cut short)\n"), "%s",
+                  o.err);
+    tl_test_output_free(&o);
+    /* cut inside the header: refused with the flag too, which it does not name */
+    TL_ASSERT_EQ(tl_test_sh("cp %s.whole %s && truncate -s 40 %s", gz, gz, gz), 0);
+    o = overlap(run, "--accept-incomplete");
+    refused(&o, 1, "trace.rank0.csv.gz", "gzip data ends inside a member");
+    o = overlap(run, "");
+    TL_ASSERT_MSG(o.rc == 1 && !strstr(o.err, "--accept-incomplete"), "%s", o.err);
+    tl_test_output_free(&o);
+}
+
 TL_TEST(trace_line_endings_and_bytes)
 {
     const char *t = tl_test_tmpdir();
@@ -574,6 +623,6 @@ TL_TEST(nsys_impossible_content)
 }
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
-             fdtd_verify_decomp_no_row_before_failure, trace_record_count, trace_line_endings_and_bytes,
+             fdtd_verify_decomp_no_row_before_failure, trace_record_count, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity)
