@@ -268,6 +268,18 @@ TL_TEST(demangle_short_names)
     free(full);
 }
 
+/* The table as tl_an_table_print prints it (free it) */
+static char *printed(const tl_an_table *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    TL_ASSERT(f);
+    tl_an_table_print(t, f);
+    TL_ASSERT(fclose(f) == 0);
+    return buf;
+}
+
 /* text columns are cut at 60 characters when printed, and the table says so;
  * CSV-only columns are not printed; the CSV keeps everything */
 TL_TEST(table_caps_text_columns)
@@ -288,11 +300,7 @@ TL_TEST(table_caps_text_columns)
     TL_ASSERT_OK(tl_an_table_str(t, "short"));
     TL_ASSERT_OK(tl_an_table_int(t, 8));
     TL_ASSERT_OK(tl_an_table_str(t, "also-csv"));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    tl_an_table_print(t, f);
-    fclose(f);
+    char *buf = printed(t);
     char want[100];
     memset(want, 'x', 57);
     memcpy(want + 57, "... ", 5);
@@ -303,7 +311,7 @@ TL_TEST(table_caps_text_columns)
     free(buf);
     const char *csv = tl_test_path("caps.csv");
     TL_ASSERT_OK(tl_an_table_write_csv(t, csv));
-    f = fopen(csv, "r");
+    FILE *f = fopen(csv, "r");
     char line[512];
     TL_ASSERT(fgets(line, sizeof line, f));
     TL_ASSERT_STREQ(line, "name,n,full_name\n");
@@ -330,11 +338,7 @@ TL_TEST(table_text_in_characters)
         TL_ASSERT_OK(tl_an_table_str(t, names[r]));
         TL_ASSERT_OK(tl_an_table_int(t, r));
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    tl_an_table_print(t, f);
-    fclose(f);
+    char *buf = printed(t);
     /* 40 characters: no cut, and the name column 40 wide */
     TL_ASSERT_MSG(!strstr(buf, "cut to"), "%s", buf);
     char want[300];
@@ -345,10 +349,7 @@ TL_TEST(table_text_in_characters)
     TL_ASSERT_OK(tl_an_table_row(t));
     TL_ASSERT_OK(tl_an_table_str(t, longname));
     TL_ASSERT_OK(tl_an_table_int(t, 3));
-    buf = NULL;
-    f = open_memstream(&buf, &len);
-    tl_an_table_print(t, f);
-    fclose(f);
+    buf = printed(t);
     snprintf(want, sizeof want, "\n  %.*s... 3\n", 2 * 57, longname);
     TL_ASSERT_MSG(strstr(buf, want), "%s", buf);
     free(buf);
@@ -370,11 +371,7 @@ TL_TEST(table_missing_numbers_and_control_characters)
     TL_ASSERT_OK(tl_an_table_str(t, "k\nernel"));
     TL_ASSERT_OK(tl_an_table_str(t, "-"));
     TL_ASSERT_OK(tl_an_table_num(t, NAN, 2));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    tl_an_table_print(t, f);
-    fclose(f);
+    char *buf = printed(t);
     TL_ASSERT_MSG(strstr(buf, "\n  \"k ernel\" -    -\n") && !strstr(buf, "nan"), "%s", buf);
     free(buf);
     const char *csv = tl_test_path("gaps.csv");
@@ -400,11 +397,7 @@ TL_TEST(table_quoted_cut_stays_paired)
     TL_ASSERT_OK(tl_an_table_row(t));
     TL_ASSERT_OK(tl_an_table_str(t, name));
     TL_ASSERT_OK(tl_an_table_int(t, 7));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    tl_an_table_print(t, f);
-    fclose(f);
+    char *buf = printed(t);
     /* '"', 54 x's, the blank, "..." and '"': 60; the doubled quote after
      * the blank (2 more) would not fit */
     char want[100];
