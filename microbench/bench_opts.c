@@ -631,12 +631,9 @@ static int trace_folder_refused(const tl_out_set *beside, const char *results, c
     if (tl_out_check_as("--trace", tl_out_check_folder, path) != TL_OK) return 1;
     if (!results) return 0;
     snprintf(what, sizeof what, "--trace (variant %s's %sfolder)", variant, timed);
+    /* the results at a folder between DIR and the variant's (timed-nvtx,
+     * ring-bytes-8): the variant's folder lies under them */
     if (lands_on_results(beside, what, path)) return 1;
-    /* the folders between DIR and the variant's: timed-nvtx, ring-bytes-8 */
-    for (char *slash = strrchr(path, '/'); slash > path + strlen(dir); slash = strrchr(path, '/')) {
-        *slash = '\0';
-        if (lands_on_results(beside, "--trace (a folder above its traces)", path)) return 1;
-    }
     const char *slash = strrchr(results, '/'), *base = slash ? slash + 1 : results;
     if (tl_trace_rank_of_name(base) < 0) return 0;
     snprintf(path, sizeof path, "%s/%s/%s", dir, sub, base);

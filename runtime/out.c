@@ -419,7 +419,18 @@ int tl_out_set_meets(const tl_out_set *s, const char *program, const char *optio
     if (tl_out_in_place(path)) return 0;
     char at[sizeof s->f[0].at];
     landing(path, at, sizeof at);
-    return set_meets_at(s, program, option, path, at) >= 0;
+    if (set_meets_at(s, program, option, path, at) >= 0) return 1;
+    /* under one of them: the first made would leave no room for the other
+     * (--results R --trace R/tr, R not made yet, failed after the run) */
+    for (size_t k = 0; k < s->n; k++) {
+        const size_t len = strlen(s->f[k].at);
+        if (len && !strncmp(at, s->f[k].at, len) && at[len] == '/') {
+            fprintf(stderr, "%s: %s %s lies under the file %s names: give each a place of its own\n", program,
+                    option, path, s->f[k].option);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int tl_out_same_file(const char *out, const char *in)

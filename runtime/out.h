@@ -86,9 +86,10 @@ typedef struct tl_out_set {
  * files none is. */
 int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path);
 /* The same test without keeping `path`: 1, after the same line, when it
- * lands where an entry of s does. For outputs checked against a few
- * (a trace folder per run against the results file and its manifest),
- * which would fill the set. */
+ * lands where an entry of s does, or under one (the entries are files
+ * then: "PROGRAM: --A PATH lies under the file --B names: ..."). For
+ * outputs checked against a few files (a trace folder per run against the
+ * results file and its manifest), which would fill the set. */
 int tl_out_set_meets(const tl_out_set *s, const char *program, const char *option, const char *path);
 
 /* Whether process pid of this host is gone, or only a zombie (killed,

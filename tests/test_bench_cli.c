@@ -373,12 +373,13 @@ TL_TEST(results_where_a_trace_folder_goes)
         {"--trace-mode nvtx --results %s/T/timed-nvtx/ring-only",
          "trilap-bench: --results and --trace (variant ring-only's timed-nvtx folder) both name "
          "%s/T/timed-nvtx/ring-only: give each a file of its own\n"},
-        {"--trace-mode nvtx --results %s/T/timed-nvtx", "trilap-bench: --results and --trace (a folder above its "
-                                                        "traces) both name %s/T/timed-nvtx: give each a file of its "
-                                                        "own\n"},
+        /* a folder above a variant's: the variant's lies under the results */
+        {"--trace-mode nvtx --results %s/T/timed-nvtx",
+         "trilap-bench: --trace (variant allreduce-only's timed-nvtx folder) %s/T/timed-nvtx/allreduce-only lies "
+         "under the file --results names: give each a place of its own\n"},
         {"--sweep ring-bytes --sweep-range 8:16 --results %s/T/ring-bytes-16",
-         "trilap-bench: --results and --trace (a folder above its traces) both name %s/T/ring-bytes-16: give each a "
-         "file of its own\n"},
+         "trilap-bench: --trace (variant allreduce-only's folder) %s/T/ring-bytes-16/allreduce-only lies under the "
+         "file --results names: give each a place of its own\n"},
         {"--trace-mode cupti --sweep ring-bytes --sweep-range 8:16 --results "
          "%s/T/timed-cupti/ring-bytes-8/daxpy-only/trace.rank2.csv",
          "trilap-bench: --results and --trace (variant daxpy-only's timed-cupti rank file) both name "
@@ -412,6 +413,15 @@ TL_TEST(results_where_a_trace_folder_goes)
                       "%s: exit %d: %s", args, r.rc, r.err);
         tl_test_output_free(&r);
     }
+    /* the traces under the results file, neither made yet */
+    char args[2048], want[2048];
+    snprintf(args, sizeof args, "tristream --no-gpu --trace %s/R/T --results %s/R", d, d);
+    snprintf(want, sizeof want,
+             "trilap-bench: --trace %s/R/T lies under the file --results names: give each a place of its own\n", d);
+    tl_test_output r = bench(args);
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, stderr: %s", args, r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/R", d), 0);
 }
 
 /* stream --host under mpirun with more than one process is refused before

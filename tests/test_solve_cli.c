@@ -768,6 +768,12 @@ TL_TEST(results_where_a_trace_folder_goes)
         {"--solver cg,pcg --trace %s/HC --results %s/HC/pcg/trace.rank0.csv",
          "trilap-solve: --results and --trace (run pcg's rank file) both name %s/HC/pcg/trace.rank0.csv: give each a "
          "file of its own\n"},
+        /* the trace under the results file, neither made yet (the folder
+         * made first, the results failed after the run) */
+        {"--trace %s/HC/tr --results %s/HC",
+         "trilap-solve: --trace %s/HC/tr lies under the file --results names: give each a place of its own\n"},
+        {"--solver cg,pcg --trace %s/HC/tr --results %s/HC",
+         "trilap-solve: --trace %s/HC/tr lies under the file --results names: give each a place of its own\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char opt[2048], want[2048];
