@@ -144,6 +144,13 @@ static tl_status scan_foreign(const char *path, const char *nfile, int nrank, in
     return st;
 }
 
+/* part added to the "; "-separated reasons in buf */
+static void join_reason(char *buf, size_t n, const char *part)
+{
+    size_t at = strlen(buf);
+    snprintf(buf + at, n - at, "%s%s", at ? "; " : "", part);
+}
+
 tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
     tl_status st = TL_OK;
@@ -236,12 +243,12 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     /* both only reached under TL_TRACE_ACCEPT_INCOMPLETE (the reader refuses otherwise) */
     int miscount = tl_trace_reader_count(rd, &declared, &nread), cut = tl_trace_reader_cut(rd);
     if ((miscount || cut) && !(flags & TL_AN_QUIET)) {
-        char count[96] = "";
-        if (miscount) snprintf(count, sizeof count, "the metadata says records=%lld, the file has %lld", declared, nread);
-        const char *gz = cut & TL_TRACE_CUT_GZIP ? "its gzip data ends inside a member (cut short)" : "";
-        const char *row = cut & TL_TRACE_CUT_ROW ? "it ends mid-row, and that row is left out" : "";
-        tl_log("%s: incomplete trace accepted: %s%s%s%s%s", path, gz, *gz && *row ? "; " : "", row,
-               (*gz || *row) && miscount ? "; " : "", count);
+        char why[256] = "", count[96];
+        if (cut & TL_TRACE_CUT_GZIP) join_reason(why, sizeof why, "its gzip data ends inside a member (cut short)");
+        if (cut & TL_TRACE_CUT_ROW) join_reason(why, sizeof why, "it ends mid-row, and that row is left out");
+        snprintf(count, sizeof count, "the metadata says records=%lld, the file has %lld", declared, nread);
+        if (miscount) join_reason(why, sizeof why, count);
+        tl_log("%s: incomplete trace accepted: %s", path, why);
     }
     if (miscount || cut) meta->complete = 0;
     if (!meta->window_from_meta) {

@@ -611,14 +611,6 @@ void tl_tristream_trace_sub(const tl_tristream_cfg *cfg, int timed, size_t p, co
     snprintf(buf, n, "%s%s%s", mode, point, variant);
 }
 
-/* `path`, an output of the traces, against the results file and its
- * manifest alone (`beside`): never kept, so that the many folders of a
- * sweep never fill the set */
-static int lands_on_results(const tl_out_set *beside, const char *what, const char *path)
-{
-    return tl_out_set_meets(beside, "trilap-bench", what, path);
-}
-
 /* One variant's trace folder DIR/sub: it can be made; the results (when
  * `beside` holds them) are neither the folder, nor one above it up to DIR,
  * nor the rank file in it that bears the results' own name. 1 when
@@ -633,12 +625,12 @@ static int trace_folder_refused(const tl_out_set *beside, const char *results, c
     snprintf(what, sizeof what, "--trace (variant %s's %sfolder)", variant, timed);
     /* the results at a folder between DIR and the variant's (timed-nvtx,
      * ring-bytes-8): the variant's folder lies under them */
-    if (lands_on_results(beside, what, path)) return 1;
+    if (tl_out_set_meets(beside, "trilap-bench", what, path)) return 1;
     const char *slash = strrchr(results, '/'), *base = slash ? slash + 1 : results;
     if (tl_trace_rank_of_name(base) < 0) return 0;
     snprintf(path, sizeof path, "%s/%s/%s", dir, sub, base);
     snprintf(what, sizeof what, "--trace (variant %s's %srank file)", variant, timed);
-    return lands_on_results(beside, what, path);
+    return tl_out_set_meets(beside, "trilap-bench", what, path);
 }
 
 int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_cfg *cfg)
@@ -649,7 +641,7 @@ int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = '\0'; /* T/ said as T */
     tl_out_set beside = {0};
     if (o->results && tl_results_set_add(&beside, "trilap-bench", o->results)) return 1;
-    if (o->results && lands_on_results(&beside, "--trace", dir)) return 1; /* above every variant's folder */
+    if (o->results && tl_out_set_meets(&beside, "trilap-bench", "--trace", dir)) return 1; /* above every variant's folder */
     /* the traced windows always, the timed loops with --trace-mode nvtx or cupti */
     for (int timed = 0; timed <= (cfg->trace_mode > 0); timed++) {
         char label[32] = "";

@@ -392,16 +392,16 @@ static void landing(const char *path, char *out, size_t n)
     }
 }
 
-/* The entry of s that `at` (a landing) is, after its line; -1: none */
+/* Whether `at` (a landing) is an entry of s, after its line */
 static int set_meets_at(const tl_out_set *s, const char *program, const char *option, const char *path, const char *at)
 {
     for (size_t k = 0; k < s->n; k++)
         if (!strcmp(s->f[k].at, at)) {
             fprintf(stderr, "%s: %s and %s both name %s: give each a file of its own\n", program, s->f[k].option,
                     option, path);
-            return (int)k;
+            return 1;
         }
-    return -1;
+    return 0;
 }
 
 int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const char *path)
@@ -409,7 +409,7 @@ int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const
     if (tl_out_in_place(path) || s->n == TL_OUT_SET_MAX) return 0;
     char *at = s->f[s->n].at;
     landing(path, at, sizeof s->f[s->n].at);
-    if (set_meets_at(s, program, option, path, at) >= 0) return 1;
+    if (set_meets_at(s, program, option, path, at)) return 1;
     snprintf(s->f[s->n++].option, sizeof s->f[0].option, "%s", option);
     return 0;
 }
@@ -419,7 +419,7 @@ int tl_out_set_meets(const tl_out_set *s, const char *program, const char *optio
     if (tl_out_in_place(path)) return 0;
     char at[sizeof s->f[0].at];
     landing(path, at, sizeof at);
-    if (set_meets_at(s, program, option, path, at) >= 0) return 1;
+    if (set_meets_at(s, program, option, path, at)) return 1;
     /* under one of them: the first made would leave no room for the other
      * (--results R --trace R/tr, R not made yet, failed after the run) */
     for (size_t k = 0; k < s->n; k++) {
