@@ -83,7 +83,8 @@ void tl_trace_utf8_cut(char *s);
 int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane);
 
 /* A rank's trace file: trace.rank<R>.csv or, gzipped, trace.rank<R>.csv.gz
- * (the reader reads both where zlib is built in). tl_trace_rank_of_name:
+ * (the reader reads both where zlib is built in; .gz in any case).
+ * tl_trace_rank_of_name:
  * R of such a file name (decimal, no leading zeros); -1 not a rank file at
  * all; -2 a rank file name that cannot be trusted (trace.rank01.csv, a
  * rank beyond int), refused since trace.rank1.csv may stand beside it.

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runtime/gzin.h"
+#include "runtime/out.h"
 
 enum { TL_TRACE_MAX_META = 512, TL_TRACE_CHUNK = 1 << 16 };
 
@@ -493,7 +494,9 @@ int tl_trace_rank_of_name(const char *name)
 {
     static const char pre[] = "trace.rank";
     size_t np = sizeof pre - 1, n = strlen(name);
-    size_t ns = ends_with(name, ".csv") ? 4 : TL_HAVE_ZLIB && ends_with(name, ".csv.gz") ? 7 : 0;
+    /* .gz in any case is gzip, as everywhere (tl_out_names_gzip); trilap's own part stays lower case */
+    int gz = TL_HAVE_ZLIB && tl_out_names_gzip(name) && n >= 7 && !strncmp(name + n - 7, ".csv", 4);
+    size_t ns = ends_with(name, ".csv") ? 4 : gz ? 7 : 0;
     if (!ns || n <= np + ns || strncmp(name, pre, np) != 0) return -1;
     const char *d = name + np, *e = name + n - ns;
     long long r = 0;
@@ -508,6 +511,9 @@ int tl_trace_rank_of_name(const char *name)
 
 void tl_trace_rank_path(const char *dir, int rank, char *buf, size_t cap)
 {
+    static const char *const gz[] = {"gz", "GZ", "Gz", "gZ"};
     snprintf(buf, cap, "%s/trace.rank%d.csv", dir, rank);
+    for (size_t k = 0; TL_HAVE_ZLIB && k < sizeof gz / sizeof gz[0] && access(buf, F_OK) != 0; k++)
+        snprintf(buf, cap, "%s/trace.rank%d.csv.%s", dir, rank, gz[k]);
     if (TL_HAVE_ZLIB && access(buf, F_OK) != 0) snprintf(buf, cap, "%s/trace.rank%d.csv.gz", dir, rank);
 }

@@ -561,7 +561,37 @@ TL_TEST(inject_bad_buffer_env_said)
     }
 }
 
-TL_TEST_MAIN(host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
+/* A rank file's name: trilap's own part in lower case, .gz in any case. */
+TL_TEST(rank_file_names)
+{
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank0.csv"), 0);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank12.csv"), 12);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank01.csv"), -2);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank99999999999.csv"), -2);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank.csv"), -1);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank1.CSV"), -1);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("TRACE.rank1.csv"), -1);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank1.csv.bz2"), -1);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank1.gz"), -1);
+    const int zlib = strcmp(tl_test_env("TL_HAVE_ZLIB", "1"), "1") == 0;
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank3.csv.gz"), zlib ? 3 : -1);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank3.csv.GZ"), zlib ? 3 : -1);
+    TL_ASSERT_EQ(tl_trace_rank_of_name("trace.rank3.csv.gZ"), zlib ? 3 : -1);
+    if (!zlib) return;
+    /* the path of a rank: the plain file first, else the gzipped one as it is spelled there */
+    const char *t = tl_test_tmpdir();
+    char p[600];
+    tl_trace_rank_path(t, 2, p, sizeof p);
+    TL_ASSERT_MSG(strstr(p, "/trace.rank2.csv.gz"), "%s", p); /* neither there: the name it would have */
+    TL_ASSERT_EQ(tl_test_sh("touch %s/trace.rank2.csv.GZ", t), 0);
+    tl_trace_rank_path(t, 2, p, sizeof p);
+    TL_ASSERT_MSG(strstr(p, "/trace.rank2.csv.GZ"), "%s", p);
+    TL_ASSERT_EQ(tl_test_sh("touch %s/trace.rank2.csv", t), 0);
+    tl_trace_rank_path(t, 2, p, sizeof p);
+    TL_ASSERT_MSG(strstr(p, "/trace.rank2.csv") && !strstr(p, ".csv."), "%s", p);
+}
+
+TL_TEST_MAIN(rank_file_names, host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
              inject_rank_from_torchrun, inject_bad_buffer_env_said,
              inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns)

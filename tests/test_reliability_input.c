@@ -412,6 +412,17 @@ TL_TEST(run_folder_rank_set)
         const char *a = strstr(plain.out, "\n# ranks"), *b = strstr(o.out, "\n# ranks");
         TL_ASSERT_MSG(a && b && !strcmp(a, b), "gzipped:\n%s\nplain:\n%s", o.out, plain.out);
         tl_test_output_free(&o);
+        /* .gz in any case, as every other input: the same table */
+        TL_ASSERT_EQ(tl_test_sh("mv %s/trace.rank1.csv.gz %s/trace.rank1.csv.GZ", run, run), 0);
+        o = overlap(run, "");
+        TL_ASSERT_MSG(o.rc == 0, "%s", o.err);
+        b = strstr(o.out, "\n# ranks");
+        TL_ASSERT_MSG(b && !strcmp(a, b), ".GZ:\n%s\nplain:\n%s", o.out, plain.out);
+        tl_test_output_free(&o);
+        TL_ASSERT_EQ(tl_test_sh("cp %s/trace.rank1.csv.GZ %s/trace.rank1.csv.gz", run, run), 0);
+        o = overlap(run, "");
+        refused(&o, 1, "gz", "rank 1 has two trace files");
+        TL_ASSERT_EQ(tl_test_sh("rm %s/trace.rank1.csv.GZ", run), 0);
         tl_test_output_free(&plain);
         TL_ASSERT_EQ(tl_test_sh("cp %s/trace.rank1.csv.gz %s/../whole.gz && head -c 60 %s/trace.rank1.csv.gz > %s/cut.gz && "
                                 "mv %s/cut.gz %s/trace.rank1.csv.gz",
