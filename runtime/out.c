@@ -410,7 +410,10 @@ int tl_out_set_add(tl_out_set *s, const char *program, const char *option, const
     char *at = s->f[s->n].at;
     landing(path, at, sizeof s->f[s->n].at);
     if (set_meets_at(s, program, option, path, at)) return 1;
-    snprintf(s->f[s->n++].option, sizeof s->f[0].option, "%s", option);
+    char *label = s->f[s->n++].option;
+    const size_t cap = sizeof s->f[0].option;
+    /* a label cut is said in the line that names it */
+    if ((size_t)snprintf(label, cap, "%s", option) >= cap) memcpy(label + cap - 4, "...", 4);
     return 0;
 }
 

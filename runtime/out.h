@@ -75,7 +75,7 @@ enum { TL_OUT_SET_MAX = 16 };
 typedef struct tl_out_set {
     size_t n;
     struct {
-        char option[64];
+        char option[128]; /* a longer label is kept cut, ending in "..." */
         char at[4352]; /* the folder resolved, then the name */
     } f[TL_OUT_SET_MAX];
 } tl_out_set;

@@ -430,6 +430,43 @@ TL_TEST(stats_and_clock)
     TL_ASSERT(tl_clock_ns() - t0 >= 2000000);
 }
 
-TL_TEST_MAIN(header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
+/* Two outputs at one landing refused, and one under another's file, each
+ * in one line naming both labels, a label cut saying so. */
+TL_TEST(out_set_labels_and_landings)
+{
+    const char *t = tl_test_tmpdir();
+    char a[600], b[600], under[700], err[600], label[200];
+    snprintf(a, sizeof a, "%s/same.csv", t);
+    snprintf(b, sizeof b, "%s/./sub/../same.csv", t);
+    snprintf(under, sizeof under, "%s/same.csv/tr", t);
+    snprintf(err, sizeof err, "%s/err.txt", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/sub", t), 0);
+    memset(label, 'x', 150);
+    label[150] = '\0';
+    memcpy(label, "--a-long-label", 14);
+    tl_out_set s = {0};
+    fflush(stderr);
+    const int saved = dup(2);
+    TL_ASSERT(saved >= 0 && freopen(err, "w", stderr));
+    const int first = tl_out_set_add(&s, "prog", label, a), again = tl_out_set_add(&s, "prog", "--other", b);
+    const int meets = tl_out_set_meets(&s, "prog", "--trace", under);
+    const int apart = tl_out_set_meets(&s, "prog", "--trace", t);
+    fflush(stderr);
+    TL_ASSERT(dup2(saved, 2) == 2);
+    close(saved);
+    TL_ASSERT_EQ(first, 0);
+    TL_ASSERT_EQ(again, 1);
+    TL_ASSERT_EQ(meets, 1);
+    TL_ASSERT_EQ(apart, 0);
+    char *text = tl_test_slurp(err);
+    TL_ASSERT(text);
+    TL_ASSERT_EQ(tl_test_count(text, "\n"), 2);
+    TL_ASSERT_MSG(strstr(text, "prog: --a-long-labelxxx") && strstr(text, "xxx... and --other both name "), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "prog: --trace ") && strstr(text, "/same.csv/tr lies under the file --a-long-label"), "%s",
+                  text);
+    free(text);
+}
+
+TL_TEST_MAIN(out_set_labels_and_landings, header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
              pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, fields_and_commands_quoted, rows_split_as_written,
              stats_and_clock)
