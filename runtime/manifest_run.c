@@ -223,6 +223,21 @@ static void run_free(tl_manifest_run *run)
     memset(run, 0, sizeof *run);
 }
 
+/* The results file's name as its block's `results:` line holds it: on
+ * one line, so that a name with a newline cannot start a block of its
+ * own, and told apart from every other name (C escapes: \n, \r, \\). */
+static void one_line_name(const char *results, char *buf, size_t n)
+{
+    const char *slash = strrchr(results, '/');
+    size_t k = 0;
+    for (const char *c = slash ? slash + 1 : results; *c && k + 3 < n; c++) {
+        const int esc = *c == '\n' || *c == '\r' || *c == '\\';
+        if (esc) buf[k++] = '\\';
+        buf[k++] = *c == '\n' ? 'n' : *c == '\r' ? 'r' : *c;
+    }
+    if (n) buf[k < n ? k : n - 1] = '\0';
+}
+
 static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *block)
 {
     /* one hold of the folder's lock for the start and the block: of two
@@ -240,10 +255,9 @@ static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *blo
     snprintf(lines, sizeof lines, "results_lines: from %ld%s\nrun_id: %s\n", next, open_lines, run->id);
     if (st == TL_OK) run->block = with_lines(block, lines);
     if (st == TL_OK && !run->block) st = TL_FAIL(TL_ERR_NOMEM, "%s: manifest block", mpath);
-    const char *slash = strrchr(run->results, '/');
-    if (st == TL_OK)
-        st = edit_locked(run->results, run->fresh ? (slash ? slash + 1 : run->results) : NULL, NULL, NULL, run->block,
-                         NULL);
+    char name[4096];
+    one_line_name(run->results, name, sizeof name);
+    if (st == TL_OK) st = edit_locked(run->results, run->fresh ? name : NULL, NULL, NULL, run->block, NULL);
     if (lock >= 0) close(lock);
     return st;
 }
@@ -254,13 +268,10 @@ tl_status tl_manifest_begin(tl_ctx *ctx, const char *results, const char *header
     TL_CHECK(ctx, TL_ERR_INVAL, "manifest needs a rank context (inside tl_launch_run)");
     if (ctx->rank == 0) memset(run, 0, sizeof *run);
     TL_CHECK(ctx->rank != 0 || (results && header), TL_ERR_INVAL, "rank 0 names the results file and its header");
-    char named[4200] = "";
+    char named[4200] = "", name[4096];
     if (ctx->rank == 0) {
-        const char *slash = strrchr(results, '/');
-        /* one line: a name with a newline cannot start a block of its own */
-        snprintf(named, sizeof named, "results: %s\n", slash ? slash + 1 : results);
-        for (char *c = named + 9; *c && c[1]; c++)
-            if (*c == '\n' || *c == '\r') *c = ' ';
+        one_line_name(results, name, sizeof name);
+        snprintf(named, sizeof named, "results: %s\n", name);
         char host[64] = "host";
         gethostname(host, sizeof host - 1);
         struct timespec ts;

@@ -465,6 +465,38 @@ TL_TEST(manifest_blocks_of_commands_at_once)
     }
 }
 
-TL_TEST_MAIN(threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
+/* A results name with a newline, or one that differs from another only
+ * there: each block's results line is one line that names its own file,
+ * and a file started again drops its own blocks, not its neighbour's. */
+TL_TEST(manifest_results_names_told_apart)
+{
+    char dir[512], nl[600], blank[600], back[600], man[600];
+    snprintf(dir, sizeof dir, "%s/names", tl_test_tmpdir());
+    snprintf(nl, sizeof nl, "%s/a\nb.csv", dir);
+    snprintf(blank, sizeof blank, "%s/a b.csv", dir);
+    snprintf(back, sizeof back, "%s/a\\nb.csv", dir); /* a backslash and an n */
+    snprintf(man, sizeof man, "%s/manifest.txt", dir);
+    appender a = {.results = nl, .header = "a", .rows = {"1"}};
+    run_appender(&a, "newline");
+    appender b = {.results = blank, .header = "a", .rows = {"2"}};
+    run_appender(&b, "blank");
+    appender c = {.results = back, .header = "a", .rows = {"3"}};
+    run_appender(&c, "backslash");
+    char *m = tl_test_read(man);
+    TL_ASSERT_MSG(strstr(m, "--label newline\nresults: a\\nb.csv\nresults_lines: 2\n"), "%s", m);
+    TL_ASSERT(strstr(m, "--label blank\nresults: a b.csv\nresults_lines: 2\n"));
+    TL_ASSERT(strstr(m, "--label backslash\nresults: a\\\\nb.csv\nresults_lines: 2\n"));
+    free(m);
+    TL_ASSERT_EQ(unlink(nl), 0);
+    appender d = {.results = nl, .header = "a", .rows = {"4"}};
+    run_appender(&d, "again");
+    m = tl_test_read(man);
+    TL_ASSERT_MSG(!strstr(m, "--label newline\n") && strstr(m, "--label blank\n") && strstr(m, "--label backslash\n"),
+                  "%s", m);
+    TL_ASSERT(strstr(m, "--label again\nresults: a\\nb.csv\nresults_lines: 2\n"));
+    free(m);
+}
+
+TL_TEST_MAIN(manifest_results_names_told_apart, threads_manifest, unwritable_manifest_fails_cleanly, mpi_manifest,
              commit_label_of_a_copied_tree, manifest_block_per_run, manifest_results_file_made_again_meanwhile,
              manifest_blocks_of_commands_at_once, manifest_left_by_a_killed_command)
