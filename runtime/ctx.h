@@ -22,6 +22,7 @@ typedef struct tl_ctx {
     int rank, size;         /* in the world */
     int local_rank, local_size; /* on this host */
     int device;             /* CUDA device bound to this rank, -1 for none */
+    int host_only;          /* the command asked for no GPU (--no-gpu, a host backend, a host program) */
     int gpu_shared;         /* other ranks of this host use the same device (--device-comm host) */
     int device_comm;        /* tl_devcomm_kind chosen with --device-comm (runtime/devcomm.h) */
     double timeout_s;       /* --nccl-timeout: watched GPU waits give up after this long */

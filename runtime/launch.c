@@ -230,6 +230,7 @@ static void bind_device(tl_ctx *ctx, const tl_launch_opts *lo, int local_rank, i
     ctx->device_comm = lo->device_comm;
     ctx->timeout_s = (double)lo->timeout_s;
     ctx->device = ngpu > 0 ? local_rank % ngpu : -1;
+    ctx->host_only = lo->no_gpu;
     ctx->gpu_shared = ngpu > 0 && local_size > ngpu;
 }
 

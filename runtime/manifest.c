@@ -165,7 +165,10 @@ static tl_status manifest_text(tl_ctx *ctx, const char *results, const char *ext
     for (int r = 0; r < ctx->size; r++) {
         addf(&t, "host.rank%d: %s\n", r, all[r].host);
         addf(&t, "gpu.rank%d: %s%s\n", r, all[r].gpu,
-             !strcmp(all[r].gpu, "none") ? " (a host-only rank: --no-gpu, no GPU visible, or no CUDA in this build)" : "");
+             strcmp(all[r].gpu, "none") ? ""
+             : ctx->host_only           ? " (a host-only rank, as the command asked: --no-gpu, a host backend or a host program)"
+             : TL_HAVE_CUDA             ? " (no GPU visible to this rank)"
+                                        : " (built without CUDA)");
     }
     char rt[32], drv[96], nccl[32];
     tl_gpu_versions(rt, sizeof rt, drv, sizeof drv, nccl, sizeof nccl);

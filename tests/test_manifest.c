@@ -72,7 +72,8 @@ TL_TEST(threads_manifest)
     TL_ASSERT(strstr(m, "\nenv.CUDA_VISIBLE_DEVICES: 0,1\n"));
     TL_ASSERT(strstr(m, "\nenv.NCCL_ALGO: Ring Tree\n"));
     TL_ASSERT(strstr(m, "\nnccl_nvls_enable: unset (NCCL default)\n"));
-    TL_ASSERT(strstr(m, "\ngpu.rank0: none (a host-only rank"));
+    TL_ASSERT(strstr(m, "\ngpu.rank0: none (a host-only rank, as the command asked: --no-gpu, a host backend or a "
+                        "host program)\n"));
     TL_ASSERT(strstr(m, "\nschedule: three-split\n"));
     TL_ASSERT(!strstr(m, "UNRELATED_SECRET"));
     /* every line is "key: value" */
@@ -85,6 +86,17 @@ TL_TEST(threads_manifest)
     TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
     m = tl_test_read(path);
     TL_ASSERT(strstr(m, "\nnccl_nvls_enable: 0\n"));
+    free(m);
+    /* GPUs not refused: a rank without one says why it has none, not that it was asked */
+    lo.no_gpu = 0;
+    lo.ranks = 1;
+    TL_ASSERT_EQ(tl_launch_run("trilap-bench", &lo, 4, argv, write_manifest, &j), 0);
+    m = tl_test_read(path);
+    const char *gpu = strstr(m, "\ngpu.rank0: ");
+    TL_ASSERT(gpu);
+    TL_ASSERT_MSG(strncmp(gpu, "\ngpu.rank0: none", 16) || !strncmp(gpu, "\ngpu.rank0: none (no GPU visible to this rank)\n", 47) ||
+                      !strncmp(gpu, "\ngpu.rank0: none (built without CUDA)\n", 38),
+                  "%.120s", gpu);
     free(m);
 }
 
