@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "analysis/analysis.h"
+#include "probes/trace.h"
 #include "runtime/gzin.h"
 #include "runtime/results.h"
 
@@ -91,7 +94,6 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
     if (c->variant < 0 && c->solve[0] >= 0) c->variant = c->solve[0]; /* a trilap-solve results file */
     else
         for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
-    TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
     for (int i = 0; i < nf; i++)
         if (i != c->x && !measured_or_key(f[i])) {
             c->conf_name[c->nconf] = strdup(f[i]);
@@ -102,6 +104,9 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
              "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve --results files have "
              "them)",
              path, lineno, c->variant < 0 ? "a variant (or solver) column" : c->nranks < 0 ? "nranks" : "us_per_iter");
+    /* after the check above: a file that is no results file (a matrix, an
+     * export) is named as such, not as lacking the swept column */
+    TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
     int need = c->variant > c->nranks ? c->variant : c->nranks;
     if (c->us > need) need = c->us;
     if (c->x > need) need = c->x;
@@ -225,6 +230,16 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     *nout = 0;
     /* checked before the open, which would wait for a FIFO's writer */
     if (tl_an_is_special(path)) return TL_FAIL(TL_ERR_IO, "%s: a pipe or a device: results are read from files", path);
+    /* a folder opens and reads as an empty file ("no header row"), and a
+     * rank's gzip'd trace would be said to want unpacking: both named as
+     * what they are */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return TL_FAIL(TL_ERR_PARSE, "%s: a folder: results are a CSV file (the one --results wrote)", path);
+    const char *base = strrchr(path, '/');
+    if (tl_trace_rank_of_name(base ? base + 1 : path) >= 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: a rank's trace of a trilap run, not a results file: give the CSV file "
+                                     "--results wrote", path);
     /* results are plain CSV (their writers refuse a .gz name); a gzip'd
      * copy read as text said "its header lacks a variant column" */
     char head[4];
@@ -256,6 +271,8 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
         else st = read_header(path, lineno, f, nf, xcol, &c), have_header = 1;
     }
     TL_TRYGOTO(st, st, fail);
+    /* getline's -1 is the end or an error: an error is not an end */
+    TL_CHECKGOTO(!ferror(fp), TL_ERR_IO, st, fail, "%s: read error after line %ld: %s", path, lineno, strerror(errno));
     TL_CHECKGOTO(have_header, TL_ERR_PARSE, st, fail, "%s: no header row", path);
     TL_CHECKGOTO(gs.n > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
     for (size_t k = 0; k < gs.n; k++) {

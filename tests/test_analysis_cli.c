@@ -2053,6 +2053,35 @@ TL_TEST(gz_name_case)
                  0);
 }
 
+/* What is not a results file is named as what it is: a folder (it read as
+ * an empty file: "no header row"), a rank's trace (gzip'd, it was to be
+ * unpacked), a Matrix Market file under sweep (it lacked "the column
+ * ring_bytes", as if a results file without that sweep). */
+TL_TEST(results_input_named)
+{
+    const char *t = tl_test_tmpdir();
+    char bin[PATH_MAX];
+    TL_ASSERT(realpath(tl_test_bin(), bin)); /* the commands run in t */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/run && printf 'x\\n' > %s/run/trace.rank0.csv && "
+                            "printf '%%%%MatrixMarket matrix coordinate real general\\n1 1 1\\n1 1 2\\n' > %s/a.mtx",
+                            t, t, t),
+                 0);
+    static const char *const cases[][2] = {
+        {"sweep run --x ring_bytes", "run: a folder: results are a CSV file"},
+        {"compare run/trace.rank0.csv run/trace.rank0.csv", "one rank's file (rank 0) of a trilap run"},
+        {"sweep run/trace.rank0.csv --x ring_bytes", "run/trace.rank0.csv: a rank's trace of a trilap run, not a results file"},
+        {"sweep a.mtx --x ring_bytes", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
+        {"compare a.mtx", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int rc = sh(t, "cd %s && %s/trilap-analyze %s", t, bin, cases[k][0]);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(rc == 1 && tl_test_one_line(e, cases[k][1]) && !o[0], "%s: exit %d:\n%s", cases[k][0], rc, e);
+        free(e);
+        free(o);
+    }
+}
+
 /* A gzip'd results file is said to be one (compare and sweep read it as
  * text: "its header lacks a variant (or solver) column"). */
 TL_TEST(results_gzip_said)
@@ -2071,7 +2100,7 @@ TL_TEST(results_gzip_said)
     }
 }
 
-TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
+TL_TEST_MAIN(overlap_known_values, results_input_named, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
