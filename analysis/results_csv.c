@@ -74,6 +74,7 @@ static const char *conf_field(const char *c, int k, char *buf, size_t n)
 /* The columns a results file names in its header. */
 typedef struct columns {
     int variant, nranks, us, x, solve[NSOLVE_KEYS];
+    int time_s, iters;     /* trilap-solve's solver_time_s and iterations: us_per_iter where a file predates it */
     int conf[MAXF], nconf; /* the configuration columns */
     char *conf_name[MAXF]; /* their names (strdup'd) */
     int need;              /* the highest column a row must have */
@@ -81,26 +82,32 @@ typedef struct columns {
 
 static tl_status read_header(const char *path, long lineno, char **f, int nf, const char *xcol, columns *c)
 {
-    c->variant = c->nranks = c->us = c->x = -1;
+    c->variant = c->nranks = c->us = c->x = c->time_s = c->iters = -1;
     for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
     for (int i = 0; i < nf; i++) {
         if (!strcmp(f[i], "variant")) c->variant = i;
         if (!strcmp(f[i], "nranks")) c->nranks = i;
         if (!strcmp(f[i], "us_per_iter")) c->us = i;
         if (xcol && !strcmp(f[i], xcol)) c->x = i;
+        if (!strcmp(f[i], "solver_time_s")) c->time_s = i;
+        if (!strcmp(f[i], "iterations")) c->iters = i;
         for (int k = 0; k < NSOLVE_KEYS; k++)
             if (!strcmp(f[i], solve_keys[k])) c->solve[k] = i;
     }
     if (c->variant < 0 && c->solve[0] >= 0) c->variant = c->solve[0]; /* a trilap-solve results file */
     else
         for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
+    /* trilap-solve's files before us_per_iter (results/ holds many): the
+     * same figure, solver_time_s / iterations, from their own columns */
+    if (c->us < 0 && (c->solve[0] < 0 || c->time_s < 0 || c->iters < 0)) c->time_s = c->iters = -1;
+    if (c->us >= 0) c->time_s = c->iters = -1;
     for (int i = 0; i < nf; i++)
         if (i != c->x && !measured_or_key(f[i])) {
             c->conf_name[c->nconf] = strdup(f[i]);
             TL_CHECK(c->conf_name[c->nconf], TL_ERR_NOMEM, "header");
             c->conf[c->nconf++] = i;
         }
-    TL_CHECK(c->variant >= 0 && c->nranks >= 0 && c->us >= 0, TL_ERR_PARSE,
+    TL_CHECK(c->variant >= 0 && c->nranks >= 0 && (c->us >= 0 || c->time_s >= 0), TL_ERR_PARSE,
              "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve --results files have "
              "them)",
              path, lineno, c->variant < 0 ? "a variant (or solver) column" : c->nranks < 0 ? "nranks" : "us_per_iter");
@@ -109,6 +116,8 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
     TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
     int need = c->variant > c->nranks ? c->variant : c->nranks;
     if (c->us > need) need = c->us;
+    if (c->time_s > need) need = c->time_s;
+    if (c->iters > need) need = c->iters;
     if (c->x > need) need = c->x;
     for (int k = 0; k < NSOLVE_KEYS; k++)
         if (c->solve[k] > need) need = c->solve[k];
@@ -174,9 +183,21 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     TL_CHECK(nf > c->need, TL_ERR_PARSE, "%s:%ld: %d fields, expected at least %d", path, lineno, nf, c->need + 1);
     char *end = NULL;
     errno = 0;
-    double us = strtod(f[c->us], &end);
-    TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
-             "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+    double us;
+    if (c->us >= 0) {
+        us = strtod(f[c->us], &end);
+        TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
+                 "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+    } else {
+        double ts = strtod(f[c->time_s], &end);
+        TL_CHECK(!errno && end != f[c->time_s] && *end == '\0' && isfinite(ts) && ts >= 0, TL_ERR_PARSE,
+                 "%s:%ld: bad solver_time_s '%s'", path, lineno, f[c->time_s]);
+        long it = strtol(f[c->iters], &end, 10);
+        TL_CHECK(end != f[c->iters] && *end == '\0' && it > 0, TL_ERR_PARSE,
+                 "%s:%ld: iterations '%s': no time per iteration (a file without us_per_iter)", path, lineno,
+                 f[c->iters]);
+        us = ts * 1e6 / (double)it;
+    }
     long nr = strtol(f[c->nranks], &end, 10);
     TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s'", path, lineno,
              f[c->nranks]);

@@ -2053,6 +2053,41 @@ TL_TEST(gz_name_case)
                  0);
 }
 
+/* trilap-solve's results files from before us_per_iter (results/ holds
+ * many: solver-schedules-host2-vm, device-session-*) are compared on
+ * solver_time_s / iterations, the figure us_per_iter holds; before, they
+ * were "not a results file". */
+TL_TEST(compare_solver_file_without_us_per_iter)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600];
+    snprintf(res, sizeof res, "%s/old.csv", t);
+    /* two-stream 50 iterations in 0.0150 / 0.0160 / 0.0170 s: median 320 us;
+     * three-split 0.0140 / 0.0144 / 0.0150: median 288 us, speedup 1.111 */
+    tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
+                       "solver_time_s,converged,reason,rows\n"
+                       "pipecg,jacobi,two-stream,host,\"gen:poisson7:8\",2,0,50,1e-3,1e-3,0.0150,no,fixed,512\n"
+                       "pipecg,jacobi,two-stream,host,\"gen:poisson7:8\",2,1,50,1e-3,1e-3,0.0170,no,fixed,512\n"
+                       "pipecg,jacobi,two-stream,host,\"gen:poisson7:8\",2,2,50,1e-3,1e-3,0.0160,no,fixed,512\n"
+                       "pipecg,jacobi,three-split,host,\"gen:poisson7:8\",2,0,50,1e-3,1e-3,0.0144,no,fixed,512\n"
+                       "pipecg,jacobi,three-split,host,\"gen:poisson7:8\",2,1,50,1e-3,1e-3,0.0140,no,fixed,512\n"
+                       "pipecg,jacobi,three-split,host,\"gen:poisson7:8\",2,2,50,1e-3,1e-3,0.0150,no,fixed,512\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream --csv %s/c.csv", tl_test_bin(), res, t), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/c.csv", t);
+    char *c = tl_test_read(path);
+    TL_ASSERT_MSG(strstr(c, "pipecg/jacobi/three-split/host:gen:poisson7:8,2,288.00,280.00,300.00,320.00,300.00,"
+                            "340.00,1.111\n"),
+                  "%s", c);
+    free(c);
+    /* a row of no iterations has no time per iteration: refused, named */
+    TL_ASSERT_EQ(tl_test_sh("sed -i '$s/,50,1e-3,1e-3,0.0150,/,0,1e-3,1e-3,0.0150,/' %s", res), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream", tl_test_bin(), res), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(tl_test_one_line(e, "old.csv:7: iterations '0': no time per iteration"), "%s", e);
+    free(e);
+}
+
 /* What is not a results file is named as what it is: a folder (it read as
  * an empty file: "no header row"), a rank's trace (gzip'd, it was to be
  * unpacked), a Matrix Market file under sweep (it lacked "the column
@@ -2100,7 +2135,7 @@ TL_TEST(results_gzip_said)
     }
 }
 
-TL_TEST_MAIN(overlap_known_values, results_input_named, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
+TL_TEST_MAIN(overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
