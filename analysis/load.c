@@ -401,6 +401,26 @@ static tl_status check_one_run(const char *dir, const rank_head *h, size_t n)
     return TL_OK;
 }
 
+/* Two files of one rank (rank= in the metadata, else the name) are one
+ * rank's trace twice, a copy under another rank's name, not a run with a
+ * rank missing: reading both would match that rank's operations with
+ * themselves (no waiting) and print its rows twice. Refused whatever the
+ * flags, as two files named for one rank are. */
+static tl_status check_distinct_ranks(const char *dir, const rank_head *h, size_t n)
+{
+    for (size_t k = 1; k < n; k++)
+        for (size_t j = 0; j < k; j++) {
+            int64_t a = h[j].meta_rank >= 0 ? h[j].meta_rank : h[j].rank;
+            int64_t b = h[k].meta_rank >= 0 ? h[k].meta_rank : h[k].rank;
+            if (a == b)
+                return TL_FAIL(TL_ERR_PARSE,
+                               "%s: %s and %s are both rank %lld (rank= in their metadata): one rank's trace twice, "
+                               "not the ranks of one run; keep the file of each rank",
+                               dir, h[j].base, h[k].base, (long long)a);
+        }
+    return TL_OK;
+}
+
 /* files[k] is trace.rank<k>.csv for k = 0..n-1, each file's rank= is its
  * name's and nranks= is n; a folder whose every file says rank_subset=yes
  * (an import of some of a run's ranks, as a PyTorch profiler trace set
@@ -460,6 +480,7 @@ static tl_status check_rank_set(const char *dir, char **f, size_t n, int flags)
     tl_status st = TL_OK;
     for (size_t k = 0; k < n; k++) TL_TRYGOTO(read_head(f[k], flags, &h[k]), st, fail);
     TL_TRYGOTO(check_one_run(dir, h, n), st, fail);
+    TL_TRYGOTO(check_distinct_ranks(dir, h, n), st, fail);
     TL_TRYGOTO(check_complete(dir, h, n, flags), st, fail);
     TL_TRYGOTO(check_activity(dir, h, n, flags), st, fail);
 fail:

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "probes/trace.h"
 #include "runtime/gzin.h"
 #include "runtime/results.h"
 
@@ -71,6 +73,7 @@ static const char *conf_field(const char *c, int k, char *buf, size_t n)
 /* The columns a results file names in its header. */
 typedef struct columns {
     int variant, nranks, us, x, solve[NSOLVE_KEYS];
+    int time_s, iters;     /* trilap-solve's solver_time_s and iterations: us_per_iter where a file predates it */
     int conf[MAXF], nconf; /* the configuration columns */
     char *conf_name[MAXF]; /* their names (strdup'd) */
     int need;              /* the highest column a row must have */
@@ -78,32 +81,42 @@ typedef struct columns {
 
 static tl_status read_header(const char *path, long lineno, char **f, int nf, const char *xcol, columns *c)
 {
-    c->variant = c->nranks = c->us = c->x = -1;
+    c->variant = c->nranks = c->us = c->x = c->time_s = c->iters = -1;
     for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
     for (int i = 0; i < nf; i++) {
         if (!strcmp(f[i], "variant")) c->variant = i;
         if (!strcmp(f[i], "nranks")) c->nranks = i;
         if (!strcmp(f[i], "us_per_iter")) c->us = i;
         if (xcol && !strcmp(f[i], xcol)) c->x = i;
+        if (!strcmp(f[i], "solver_time_s")) c->time_s = i;
+        if (!strcmp(f[i], "iterations")) c->iters = i;
         for (int k = 0; k < NSOLVE_KEYS; k++)
             if (!strcmp(f[i], solve_keys[k])) c->solve[k] = i;
     }
     if (c->variant < 0 && c->solve[0] >= 0) c->variant = c->solve[0]; /* a trilap-solve results file */
     else
         for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
-    TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
+    /* trilap-solve's files before us_per_iter (results/ holds many): the
+     * same figure, solver_time_s / iterations, from their own columns */
+    if (c->us < 0 && (c->solve[0] < 0 || c->time_s < 0 || c->iters < 0)) c->time_s = c->iters = -1;
+    if (c->us >= 0) c->time_s = c->iters = -1;
     for (int i = 0; i < nf; i++)
         if (i != c->x && !measured_or_key(f[i])) {
             c->conf_name[c->nconf] = strdup(f[i]);
             TL_CHECK(c->conf_name[c->nconf], TL_ERR_NOMEM, "header");
             c->conf[c->nconf++] = i;
         }
-    TL_CHECK(c->variant >= 0 && c->nranks >= 0 && c->us >= 0, TL_ERR_PARSE,
+    TL_CHECK(c->variant >= 0 && c->nranks >= 0 && (c->us >= 0 || c->time_s >= 0), TL_ERR_PARSE,
              "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve --results files have "
              "them)",
              path, lineno, c->variant < 0 ? "a variant (or solver) column" : c->nranks < 0 ? "nranks" : "us_per_iter");
+    /* after the check above: a file that is no results file (a matrix, an
+     * export) is named as such, not as lacking the swept column */
+    TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
     int need = c->variant > c->nranks ? c->variant : c->nranks;
     if (c->us > need) need = c->us;
+    if (c->time_s > need) need = c->time_s;
+    if (c->iters > need) need = c->iters;
     if (c->x > need) need = c->x;
     for (int k = 0; k < NSOLVE_KEYS; k++)
         if (c->solve[k] > need) need = c->solve[k];
@@ -169,9 +182,21 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     TL_CHECK(nf > c->need, TL_ERR_PARSE, "%s:%ld: %d fields, expected at least %d", path, lineno, nf, c->need + 1);
     char *end = NULL;
     errno = 0;
-    double us = strtod(f[c->us], &end);
-    TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
-             "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+    double us;
+    if (c->us >= 0) {
+        us = strtod(f[c->us], &end);
+        TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
+                 "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+    } else {
+        double ts = strtod(f[c->time_s], &end);
+        TL_CHECK(!errno && end != f[c->time_s] && *end == '\0' && isfinite(ts) && ts >= 0, TL_ERR_PARSE,
+                 "%s:%ld: bad solver_time_s '%s'", path, lineno, f[c->time_s]);
+        long it = strtol(f[c->iters], &end, 10);
+        TL_CHECK(end != f[c->iters] && *end == '\0' && it > 0, TL_ERR_PARSE,
+                 "%s:%ld: iterations '%s': no time per iteration (a file without us_per_iter)", path, lineno,
+                 f[c->iters]);
+        us = ts * 1e6 / (double)it;
+    }
     long nr = strtol(f[c->nranks], &end, 10);
     TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s'", path, lineno,
              f[c->nranks]);
@@ -225,6 +250,16 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     *nout = 0;
     /* checked before the open, which would wait for a FIFO's writer */
     if (tl_an_is_special(path)) return TL_FAIL(TL_ERR_IO, "%s: a pipe or a device: results are read from files", path);
+    /* a folder opens and reads as an empty file ("no header row"), and a
+     * rank's gzip'd trace would be said to want unpacking: both named as
+     * what they are */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return TL_FAIL(TL_ERR_PARSE, "%s: a folder: results are a CSV file (the one --results wrote)", path);
+    const char *base = strrchr(path, '/');
+    if (tl_trace_rank_of_name(base ? base + 1 : path) >= 0)
+        return TL_FAIL(TL_ERR_PARSE, "%s: a rank's trace of a trilap run, not a results file: give the CSV file "
+                                     "--results wrote", path);
     /* results are plain CSV (their writers refuse a .gz name); a gzip'd
      * copy read as text said "its header lacks a variant column" */
     char head[4];
@@ -256,6 +291,8 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
         else st = read_header(path, lineno, f, nf, xcol, &c), have_header = 1;
     }
     TL_TRYGOTO(st, st, fail);
+    /* getline's -1 is the end or an error: an error is not an end */
+    TL_CHECKGOTO(!ferror(fp), TL_ERR_IO, st, fail, "%s: read error after line %ld: %s", path, lineno, strerror(errno));
     TL_CHECKGOTO(have_header, TL_ERR_PARSE, st, fail, "%s: no header row", path);
     TL_CHECKGOTO(gs.n > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
     for (size_t k = 0; k < gs.n; k++) {

@@ -2053,6 +2053,70 @@ TL_TEST(gz_name_case)
                  0);
 }
 
+/* trilap-solve's results files from before us_per_iter (results/ holds
+ * many: solver-schedules-host2-vm, device-session-*) are compared on
+ * solver_time_s / iterations, the figure us_per_iter holds; before, they
+ * were "not a results file". */
+TL_TEST(compare_solver_file_without_us_per_iter)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600];
+    snprintf(res, sizeof res, "%s/old.csv", t);
+    /* two-stream 50 iterations in 0.0150 / 0.0160 / 0.0170 s: median 320 us;
+     * three-split 0.0140 / 0.0144 / 0.0150: median 288 us, speedup 1.111 */
+    tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,iterations,residual,true_residual,"
+                       "solver_time_s,converged,reason,rows\n"
+                       "pipecg,jacobi,two-stream,host,\"gen:poisson7:8\",2,0,50,1e-3,1e-3,0.0150,no,fixed,512\n"
+                       "pipecg,jacobi,two-stream,host,\"gen:poisson7:8\",2,1,50,1e-3,1e-3,0.0170,no,fixed,512\n"
+                       "pipecg,jacobi,two-stream,host,\"gen:poisson7:8\",2,2,50,1e-3,1e-3,0.0160,no,fixed,512\n"
+                       "pipecg,jacobi,three-split,host,\"gen:poisson7:8\",2,0,50,1e-3,1e-3,0.0144,no,fixed,512\n"
+                       "pipecg,jacobi,three-split,host,\"gen:poisson7:8\",2,1,50,1e-3,1e-3,0.0140,no,fixed,512\n"
+                       "pipecg,jacobi,three-split,host,\"gen:poisson7:8\",2,2,50,1e-3,1e-3,0.0150,no,fixed,512\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream --csv %s/c.csv", tl_test_bin(), res, t), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/c.csv", t);
+    char *c = tl_test_read(path);
+    TL_ASSERT_MSG(strstr(c, "pipecg/jacobi/three-split/host:gen:poisson7:8,2,288.00,280.00,300.00,320.00,300.00,"
+                            "340.00,1.111\n"),
+                  "%s", c);
+    free(c);
+    /* a row of no iterations has no time per iteration: refused, named */
+    TL_ASSERT_EQ(tl_test_sh("sed -i '$s/,50,1e-3,1e-3,0.0150,/,0,1e-3,1e-3,0.0150,/' %s", res), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s --baseline two-stream", tl_test_bin(), res), 1);
+    char *e = out_of(t, "err");
+    TL_ASSERT_MSG(tl_test_one_line(e, "old.csv:7: iterations '0': no time per iteration"), "%s", e);
+    free(e);
+}
+
+/* What is not a results file is named as what it is: a folder (it read as
+ * an empty file: "no header row"), a rank's trace (gzip'd, it was to be
+ * unpacked), a Matrix Market file under sweep (it lacked "the column
+ * ring_bytes", as if a results file without that sweep). */
+TL_TEST(results_input_named)
+{
+    const char *t = tl_test_tmpdir();
+    char bin[PATH_MAX];
+    TL_ASSERT(realpath(tl_test_bin(), bin)); /* the commands run in t */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/run && printf 'x\\n' > %s/run/trace.rank0.csv && "
+                            "printf '%%%%MatrixMarket matrix coordinate real general\\n1 1 1\\n1 1 2\\n' > %s/a.mtx",
+                            t, t, t),
+                 0);
+    static const char *const cases[][2] = {
+        {"sweep run --x ring_bytes", "run: a folder: results are a CSV file"},
+        {"compare run/trace.rank0.csv run/trace.rank0.csv", "one rank's file (rank 0) of a trilap run"},
+        {"sweep run/trace.rank0.csv --x ring_bytes", "run/trace.rank0.csv: a rank's trace of a trilap run, not a results file"},
+        {"sweep a.mtx --x ring_bytes", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
+        {"compare a.mtx", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int rc = sh(t, "cd %s && %s/trilap-analyze %s", t, bin, cases[k][0]);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(rc == 1 && tl_test_one_line(e, cases[k][1]) && !o[0], "%s: exit %d:\n%s", cases[k][0], rc, e);
+        free(e);
+        free(o);
+    }
+}
+
 /* A gzip'd results file is said to be one (compare and sweep read it as
  * text: "its header lacks a variant (or solver) column"). */
 TL_TEST(results_gzip_said)
@@ -2071,7 +2135,7 @@ TL_TEST(results_gzip_said)
     }
 }
 
-TL_TEST_MAIN(overlap_known_values, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
+TL_TEST_MAIN(overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,

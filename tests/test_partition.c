@@ -168,6 +168,31 @@ TL_TEST(metis_generated_and_nonsymmetric)
     tl_csr_free(&a);
 }
 
+/* More parts than rows: a row to each of the first parts, the others
+ * empty. METIS's k-way put all 36 rows in part 0 (edge cut 0, imbalance
+ * 37), and its bisection printed errors on stdout. */
+TL_TEST(metis_more_parts_than_rows)
+{
+    need_metis();
+    tl_csr a;
+    load("ani1_nonsymm.mtx", &a);
+    int *part = malloc((size_t)a.nrows * sizeof *part);
+    static const int counts[] = {36, 37, 100};
+    for (int recursive = 0; recursive < 2; recursive++)
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            int k = counts[c];
+            TL_ASSERT_OK(tl_partition_metis(&a, k, recursive, part));
+            for (int64_t i = 0; i < a.nrows; i++)
+                TL_ASSERT_MSG(part[i] == (int)i, "%s k=%d: row %lld in part %d",
+                              recursive ? "recursive" : "kway", k, (long long)i, part[i]);
+            tl_partition_stats s;
+            TL_ASSERT_OK(tl_partition_stats_compute(&a, part, k, &s));
+            TL_ASSERT_EQ(s.max_rows, 1);
+        }
+    free(part);
+    tl_csr_free(&a);
+}
+
 TL_TEST(partition_file_round_trip)
 {
     int part[7] = {2, 0, 1, 1, 0, 2, 2}, back[7];
@@ -252,5 +277,5 @@ TL_TEST(metis_stub_or_single_part)
 }
 
 TL_TEST_MAIN(block_partition, block_partition_ranges, symmetrised_graph, stats_on_grid, stats_of_one_part, metis_1138_bus,
-             metis_generated_and_nonsymmetric, partition_file_round_trip, partition_file_errors,
+             metis_generated_and_nonsymmetric, metis_more_parts_than_rows, partition_file_round_trip, partition_file_errors,
              metis_stub_or_single_part)

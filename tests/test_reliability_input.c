@@ -379,10 +379,20 @@ TL_TEST(run_folder_rank_set)
     refused(&o, 1, "alone", "rank 0 missing");
     /* rank= disagreeing with the name */
     snprintf(run, sizeof run, "%s/label", t);
+    trace(run, "trace.rank0.csv", 0, 3, "", ROWS);
+    trace(run, "trace.rank1.csv", 2, 3, "", ROWS);
+    o = overlap(run, "");
+    refused(&o, 1, "label", "trace.rank1.csv says rank=2");
+    /* rank 0's trace copied under rank 1's name: one rank twice, refused
+     * whatever the flags (accepted, its operations matched themselves:
+     * no waiting, its rows printed twice) */
+    snprintf(run, sizeof run, "%s/copy", t);
     trace(run, "trace.rank0.csv", 0, 2, "", ROWS);
     trace(run, "trace.rank1.csv", 0, 2, "", ROWS);
-    o = overlap(run, "");
-    refused(&o, 1, "label", "trace.rank1.csv says rank=0");
+    for (int k = 0; k < 2; k++) {
+        o = overlap(run, k ? "--accept-incomplete" : "");
+        refused(&o, 1, "copy: trace.rank0.csv and trace.rank1.csv are both rank 0", "one rank's trace twice");
+    }
     /* nranks= that the folder does not hold */
     snprintf(run, sizeof run, "%s/short", t);
     trace(run, "trace.rank0.csv", 0, 4, "", ROWS);

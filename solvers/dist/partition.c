@@ -107,6 +107,11 @@ tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *pa
             part[i] = 0;
         return TL_OK;
     }
+    /* At least as many parts as rows: a row each, the rest empty (what
+     * blocks give). METIS's k-way put every row in part 0 (edge cut 0,
+     * imbalance nparts), and its bisection printed "Cannot bisect a graph
+     * with 0 vertices" on stdout, into the caller's report. */
+    if (nparts >= a->nrows) return tl_partition_block(a->nrows, nparts, part);
 #if TL_HAVE_METIS
     int64_t *xadj = NULL, *adj = NULL;
     idx_t *mx = NULL, *ma = NULL, *mp = NULL;

@@ -23,7 +23,8 @@ tl_status tl_partition_block(int64_t n, int nparts, int *part);
  * gives n), and the part that holds row i (0 <= i < n, nparts >= 1). */
 int64_t tl_partition_block_first(int64_t n, int nparts, int p);
 int tl_partition_block_owner(int64_t n, int nparts, int64_t i);
-/* METIS; nparts == 1 gives all zeros without calling METIS. Returns
+/* METIS; nparts == 1 gives all zeros, and nparts >= rows a row to each of
+ * the first parts (the blocks), without calling METIS. Returns
  * TL_ERR_UNSUPPORTED when built without METIS. */
 tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *part);
 /* `spec`: "block", "metis" (k-way), "metis-recursive", or a file name. */
