@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -125,6 +126,40 @@ static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
     return 0;
 }
 
+/* An output named for another format than it holds: 1 after one line.
+ * `timeline -o t.png` wrote CSV rows under a picture's name, `perfetto -o
+ * t.csv` JSON under a table's. Only names of formats known to be other
+ * are refused (a table may be named .txt or .dat, a name without a dot
+ * anything). */
+static int output_format_refused(const tl_optspec *spec)
+{
+    static const char *const others[] = {"csv",  "tsv", "json", "png",  "pdf", "svg",    "eps", "jpg",
+                                         "jpeg", "gif", "html", "ps",   "mtx", "sqlite", "nsys-rep"};
+    static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
+    const int json = strstr(spec->program, " perfetto") != NULL;
+    if (strstr(spec->program, " import")) return 0; /* its output is a folder */
+    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
+        const char *out = tl_opts_string_of(spec, names[j]);
+        const char *writes = json && !strcmp(names[j], "output") ? "json" : "csv";
+        if (!out || tl_out_in_place(out)) continue;
+        const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+        char name[512], *dot;
+        snprintf(name, sizeof name, "%s", base);
+        if (tl_out_names_gzip(name)) name[strlen(name) - 3] = '\0';
+        if (!(dot = strrchr(name, '.')) || dot == name) continue;
+        for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
+            if (strcasecmp(dot + 1, others[k]) || !strcmp(others[k], writes)) continue;
+            fprintf(stderr, "%s: --%s %s: it writes %s, not %s: give a .%s name%s\n", spec->program, names[j], out,
+                    json && !strcmp(names[j], "output") ? "Chrome trace JSON" : "CSV rows", others[k], writes,
+                    strstr(spec->program, " timeline") ? " (the picture: gnuplot plots/timeline.gp on it, or "
+                                                          "scripts/render-plots.sh)"
+                                                        : "");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
     int rc = -1;
@@ -157,7 +192,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
-    } else if (outputs_refused_here(&cut, res)) {
+    } else if (outputs_refused_here(&cut, res) || output_format_refused(&cut)) {
         rc = 1;
     } else if (c->align_clocks && c->raw_clock) {
         /* both used to be taken: offsets estimated on clocks the user asked

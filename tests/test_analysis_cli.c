@@ -1528,7 +1528,7 @@ TL_TEST(outputs_to_a_pipe)
           "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,20000,80000,2,-1,0\n");
     trace(run, 1, "1,1,1,compute,compute,kernel,k,0,40000,1,-1,0\n");
     snprintf(fifo, sizeof fifo, "%s/pipe.csv", t);
-    snprintf(file, sizeof file, "%s/file.csv", t);
+    snprintf(file, sizeof file, "%s/file", t); /* no format's name: the CSV and the JSON alike */
     const char *how[] = {"timeline %s -o %s", "breakdown %s --csv %s", "perfetto %s -o %s"};
     for (int k = 0; k < 3; k++) {
         char to_pipe[1200], to_file[1200];
@@ -2135,7 +2135,51 @@ TL_TEST(results_gzip_said)
     }
 }
 
-TL_TEST_MAIN(overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
+/* An output named for another format than the one written is refused
+ * before the work, in one line, nothing written: timeline -o t.png wrote
+ * CSV rows under a picture's name. The format's own names, in any case
+ * and gzip'd, and names of no known format pass. */
+TL_TEST(outputs_named_for_another_format)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "0,0,1,compute,compute,kernel,k,0,50000,1,-1,0\n0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,2,-1,0\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,k,0,50000,1,-1,0\n1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,2,-1,0\n");
+    static const char *const refused[][2] = {
+        {"timeline -o %s/t.png", "trilap-analyze timeline: --output T/t.png: it writes CSV rows, not png: give a .csv "
+                                 "name (the picture: gnuplot plots/timeline.gp on it, or scripts/render-plots.sh)\n"},
+        {"timeline -o %s/t.PDF", "--output T/t.PDF: it writes CSV rows, not pdf"},
+        {"perfetto -o %s/p.csv", "trilap-analyze perfetto: --output T/p.csv: it writes Chrome trace JSON, not csv: "
+                                 "give a .json name\n"},
+        {"perfetto -o %s/p.html.gz", "it writes Chrome trace JSON, not html"},
+        {"breakdown --csv %s/b.json", "trilap-analyze breakdown: --csv T/b.json: it writes CSV rows, not json"},
+        {"overlap --csv %s/o.svg", "--csv T/o.svg: it writes CSV rows, not svg"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        char cmd[800], want[400], *w = want;
+        snprintf(cmd, sizeof cmd, refused[k][0], t);
+        for (const char *p = refused[k][1]; *p && w < want + sizeof want - 1; p++) /* T: the folder */
+            w += *p == 'T' && p[1] == '/' ? snprintf(w, want + sizeof want - w, "%s", t) : (*w = *p, 1);
+        *w = '\0';
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cmd, run), 1);
+        char *err = out_of(t, "err"), *out = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(err, want) && tl_test_count(err, "\n") == 1 && !out[0], "%s:\n%s", cmd, err);
+        free(err);
+        free(out);
+    }
+    TL_ASSERT_EQ(tl_test_sh("ls %s | grep -v '^run$' | grep -v '^out$' | grep -v '^err$' | wc -l | grep -qx 0", t), 0);
+    static const char *const taken[] = {"timeline -o %s/t.csv", "timeline -o %s/t.CSV", "timeline -o %s/t.txt",
+                                        "timeline -o %s/t", "perfetto -o %s/p.json.gz", "perfetto -o %s/p.JSON",
+                                        "breakdown --csv %s/b.csv.gz", "overlap --csv %s/o.dat"};
+    for (size_t k = 0; k < sizeof taken / sizeof taken[0]; k++) {
+        char cmd[800];
+        snprintf(cmd, sizeof cmd, taken[k], t);
+        TL_ASSERT_MSG(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cmd, run) == 0, "%s", cmd);
+    }
+}
+
+TL_TEST_MAIN(outputs_named_for_another_format, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
