@@ -6,6 +6,7 @@
 #include "solvers/matrix/gen.h"
 #include "solvers/matrix/mmio.h"
 #include "solvers/dist/partition.h"
+#include "tests/tl_test_run.h"
 #include "tl_test.h"
 
 static void load(const char *name, tl_csr *a)
@@ -189,8 +190,29 @@ TL_TEST(metis_more_parts_than_rows)
             TL_ASSERT_OK(tl_partition_stats_compute(&a, part, k, &s));
             TL_ASSERT_EQ(s.max_rows, 1);
         }
+    TL_ASSERT(tl_partition_metis_called(36, 35) && !tl_partition_metis_called(36, 36) &&
+              !tl_partition_metis_called(36, 1) && !tl_partition_metis_called(0, 4));
     free(part);
     tl_csr_free(&a);
+    /* the reports name the split they gave: not METIS's */
+    char cmd[2048], out[8192], mtx[1024];
+    snprintf(mtx, sizeof mtx, "%s/matrices/ani1_nonsymm.mtx", tl_test_env("TL_DATA", "../shared/data"));
+    snprintf(cmd, sizeof cmd, "%s/trilap-matgen partition %s 37 %s --method metis-recursive 2>&1",
+             tl_test_env("TL_BIN", "bin"), mtx, tl_test_path("p37.mtx"));
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(strstr(out, "method: metis-recursive (as many parts as rows or more: a row each, METIS not "
+                              "called)\n") && !strstr(out, "bisect"),
+                  "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/trilap-solve --backend host --ranks 40 --partition metis --solver bicgstab "
+             "--max-iterations 5 --rtol 0 --warmup 0 --repeat 1 %s 2>&1", tl_test_env("TL_BIN", "bin"), mtx);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(strstr(out, "partition: metis (40 parts, edge cut ") &&
+                      strstr(out, "; as many parts as rows or more: a row each, METIS not called)\n"),
+                  "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/trilap-solve --backend host --ranks 4 --partition metis --solver bicgstab "
+             "--max-iterations 5 --rtol 0 --warmup 0 --repeat 1 %s 2>&1", tl_test_env("TL_BIN", "bin"), mtx);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    TL_ASSERT_MSG(strstr(out, "partition: metis (4 parts") && !strstr(out, "METIS not called"), "%s", out);
 }
 
 TL_TEST(partition_file_round_trip)

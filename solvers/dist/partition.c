@@ -97,6 +97,8 @@ fail:
     return st;
 }
 
+int tl_partition_metis_called(int64_t nrows, int nparts) { return nparts > 1 && nrows > 0 && nparts < nrows; }
+
 tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *part)
 {
     TL_INPUT_CHECK(nparts >= 1, TL_ERR_INVAL, "nparts=%d", nparts);
@@ -111,7 +113,7 @@ tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *pa
      * blocks give). METIS's k-way put every row in part 0 (edge cut 0,
      * imbalance nparts), and its bisection printed "Cannot bisect a graph
      * with 0 vertices" on stdout, into the caller's report. */
-    if (nparts >= a->nrows) return tl_partition_block(a->nrows, nparts, part);
+    if (!tl_partition_metis_called(a->nrows, nparts)) return tl_partition_block(a->nrows, nparts, part);
 #if TL_HAVE_METIS
     int64_t *xadj = NULL, *adj = NULL;
     idx_t *mx = NULL, *ma = NULL, *mp = NULL;

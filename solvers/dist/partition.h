@@ -27,6 +27,9 @@ int tl_partition_block_owner(int64_t n, int nparts, int64_t i);
  * the first parts (the blocks), without calling METIS. Returns
  * TL_ERR_UNSUPPORTED when built without METIS. */
 tl_status tl_partition_metis(const tl_csr *a, int nparts, int recursive, int *part);
+/* Whether tl_partition_metis calls METIS for nrows rows in nparts parts
+ * (a report names the split it gave when it does not). */
+int tl_partition_metis_called(int64_t nrows, int nparts);
 /* `spec`: "block", "metis" (k-way), "metis-recursive", or a file name. */
 tl_status tl_partition_by_spec(const char *spec, const tl_csr *a, int nparts, int *part);
 /* Whether `spec` names a partition file (none of the methods above). */

@@ -140,9 +140,12 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
     }
     TL_TRYGOTO(tl_partition_stats_compute(&a, part, nparts, &s), st, fail);
     TL_TRYGOTO(tl_partition_write(out, part, a.nrows), st, fail);
-    printf("matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s\nedge cut: %" PRId64
+    const int skipped = o->method != PART_BLOCK && nparts > 1 && !tl_partition_metis_called(a.nrows, nparts);
+    printf("matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s%s\nedge cut: %" PRId64
            "\nrows per part: %" PRId64 " .. %" PRId64 "\nimbalance: %.4f\nwritten: %s\n",
-           in, a.nrows, nparts, part_names[o->method], s.edgecut, s.min_rows, s.max_rows, s.imbalance, out);
+           in, a.nrows, nparts, part_names[o->method],
+           skipped ? " (as many parts as rows or more: a row each, METIS not called)" : "", s.edgecut, s.min_rows,
+           s.max_rows, s.imbalance, out);
 fail:
     free(part);
     tl_csr_free(&a);

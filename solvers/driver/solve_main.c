@@ -523,6 +523,8 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
         TL_TRY(tl_partition_by_spec(spec, a, nparts, *part));
         TL_TRY(tl_partition_stats_compute(a, *part, nparts, &ps));
     }
+    if (!strncmp(spec, "metis", 5) && nparts > 1 && !tl_partition_metis_called(n, nparts))
+        snprintf(chosen, sizeof chosen, "; as many parts as rows or more: a row each, METIS not called");
     snprintf(partdesc, ndesc, "%s (%d part%s, edge cut %lld, rows %lld..%lld, imbalance %.3f%s)", spec, nparts,
              nparts == 1 ? "" : "s", (long long)ps.edgecut, (long long)ps.min_rows, (long long)ps.max_rows,
              ps.imbalance, chosen);
