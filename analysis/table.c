@@ -208,8 +208,9 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
     for (size_t j = 0; j < t->ncols; j++)
         if (t->cols[j].text != 2) last = j;
     for (size_t j = 0; j < t->ncols; j++) {
-        w[j] = strlen(t->cols[j].name);
-        if (strlen(t->cols[j].unit) > w[j]) w[j] = strlen(t->cols[j].unit);
+        const size_t unit_w = t->cols[j].unit[0] ? show(NULL, t->cols[j].unit, 0) : 1; /* "-" */
+        w[j] = show(NULL, t->cols[j].name, 0);
+        if (unit_w > w[j]) w[j] = unit_w;
         for (size_t i = 0; i < t->nrows; i++) {
             size_t len = t->cols[j].text ? show(NULL, cell(t, i, j), 0) : strlen(cell(t, i, j));
             if (t->cols[j].text == 1 && j != last && len > MAX_TEXT_W) {
@@ -223,8 +224,12 @@ void tl_an_table_print(const tl_an_table *t, FILE *out)
         fputc('#', out);
         for (size_t j = 0; j < t->ncols; j++) {
             if (t->cols[j].text == 2) continue;
+            /* a name given by the user (sweep --x) is one field too */
             const char *s = row == 0 ? t->cols[j].name : (t->cols[j].unit[0] ? t->cols[j].unit : "-");
-            fprintf(out, t->cols[j].text ? " %-*s" : " %*s", j == last && t->cols[j].text ? 0 : (int)w[j], s);
+            const size_t n = show(NULL, s, 0), pad = w[j] > n && !(j == last && t->cols[j].text) ? w[j] - n : 0;
+            fprintf(out, " %*s", t->cols[j].text ? 0 : (int)pad, "");
+            show(out, s, 0);
+            if (t->cols[j].text) fprintf(out, "%*s", (int)pad, "");
         }
         fputc('\n', out);
     }

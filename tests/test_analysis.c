@@ -486,6 +486,27 @@ TL_TEST(parse_iters)
     TL_ASSERT(tl_an_parse_iters("1:2x", &lo, &hi) != TL_OK);
 }
 
-TL_TEST_MAIN(disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
+/* A column named with a blank (sweep --x names one) is one field in the
+ * header as in the rows: quoted, and the columns stay aligned. */
+TL_TEST(table_header_names_one_field)
+{
+    tl_an_table *t = NULL;
+    TL_ASSERT_OK(tl_an_table_create(&t, "hdr"));
+    TL_ASSERT_OK(tl_an_table_col(t, "ring bytes", "", 0));
+    TL_ASSERT_OK(tl_an_table_col(t, "variant", "", 1));
+    TL_ASSERT_OK(tl_an_table_col(t, "median", "us", 0));
+    TL_ASSERT_OK(tl_an_table_row(t));
+    TL_ASSERT_OK(tl_an_table_int(t, 1024));
+    TL_ASSERT_OK(tl_an_table_str(t, "three-split"));
+    TL_ASSERT_OK(tl_an_table_num(t, 55.0, 1));
+    char *buf = printed(t);
+    TL_ASSERT_MSG(strstr(buf, "\n# \"ring bytes\" variant     median\n#            - -               us\n"
+                              "          1024 three-split   55.0\n"),
+                  "%s", buf);
+    free(buf);
+    tl_an_table_destroy(&t);
+}
+
+TL_TEST_MAIN(table_header_names_one_field, disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
              empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_text_in_characters, table_missing_numbers_and_control_characters, table_quoted_cut_stays_paired, names_intern, parse_iters,
              names_short_demangled_calls, copy_direction)
