@@ -832,7 +832,9 @@ int tl_an_kineto_why_not(const char *path, char *why, size_t n)
     snprintf(file, sizeof file, "%s/%s", path, first);
     int rank, world, activity;
     const char *other = NULL;
-    if (!file_why_not(file, one, sizeof one)) {
+    if (stat(file, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(one, sizeof one, "a folder"); /* the reader's own refusal would be a line of its own */
+    } else if (!file_why_not(file, one, sizeof one)) {
         /* a JSON object: read (quietly: the listing read it already, so it
          * parses) for what it is instead of a trace */
         if (head(file, &rank, &world, &activity, &other) != TL_OK || !other) return 0;

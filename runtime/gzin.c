@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "runtime/out.h"
@@ -44,6 +45,13 @@ static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t n
         tl_gzin_close(in);
         snprintf(why, nwhy, "cannot open: %s", strerror(e));
         return e == ENOMEM ? TL_ERR_NOMEM : TL_ERR_IO;
+    }
+    struct stat sb;
+    /* fopen takes a folder, whose first read said "read error: Is a directory" */
+    if (fstat(fileno(in->fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        tl_gzin_close(in);
+        snprintf(why, nwhy, "a folder, where a file is read");
+        return TL_ERR_IO;
     }
     unsigned char head[2];
     size_t nhead = fread(head, 1, sizeof head, in->fp);

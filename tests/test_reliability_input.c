@@ -220,6 +220,25 @@ TL_TEST(trace_record_count)
  * so; cut inside its trailer, every row is there and the cut is said; cut
  * before its header, the flag cannot mend it and the refusal does not
  * name it. */
+/* A folder where a file is read (a matrix, a rank file, a Kineto JSON):
+ * one line saying so, where it read "read error: Is a directory", and the
+ * Kineto folder's listing said the reader's line besides its own. */
+TL_TEST(inputs_that_are_folders)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/m.mtx %s/run/trace.rank0.csv %s/kin/rank0.json", t, t, t), 0);
+    tl_test_output o = tl_test_capture("%s/trilap-solve --backend host %s/m.mtx", tl_test_bin(), t);
+    refused(&o, 1, "m.mtx: a folder, where a file is read\n", "trilap-solve: ");
+    o = tl_test_capture("%s/trilap-matgen info %s/m.mtx", tl_test_bin(), t);
+    refused(&o, 1, "m.mtx: a folder, where a file is read\n", "trilap-matgen: ");
+    o = tl_test_capture("%s/trilap-analyze overlap %s/run", tl_test_bin(), t);
+    refused(&o, 1, "run/trace.rank0.csv: a folder, where a file is read\n", "trilap-analyze: ");
+    o = tl_test_capture("%s/trilap-analyze overlap %s/kin", tl_test_bin(), t);
+    TL_ASSERT_EQ(tl_test_count(o.err, "\n"), 1);
+    refused(&o, 1, "kin: no PyTorch profiler (Kineto) trace among its 1 .json file (rank0.json: a folder)\n",
+            "trilap-analyze: ");
+}
+
 TL_TEST(gzip_trace_cut_short)
 {
     if (strcmp(tl_test_env("TL_HAVE_ZLIB", "1"), "1") != 0) TL_SKIP("built without zlib");
@@ -644,6 +663,6 @@ TL_TEST(nsys_impossible_content)
 }
 
 TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
-             fdtd_verify_decomp_no_row_before_failure, trace_record_count, gzip_trace_cut_short, trace_line_endings_and_bytes,
+             fdtd_verify_decomp_no_row_before_failure, trace_record_count, inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity)
