@@ -1,0 +1,3 @@
+# session31 call D, on the machine call C left warm (the same H200), the tree at .trilap-commit (691271cb0ec8):
+# make check-gpu part 1 (the five longest solver comparisons); run from the repository root as one command line
+set -u; export NCCL_NVLS_ENABLE=0; O=$OUT/session31/D; mkdir -p $O; echo "tree: .trilap-commit $(cat .trilap-commit)" | tee $O/tree.txt; nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv > $O/gpu.txt 2>&1; TL_DATA=.carry/data CHECK_GPU_LIMIT=200 scripts/device-session.sh $O/check-gpu-1 230 build,check-gpu-1 > /dev/null 2>&1; tail -n 2 $O/check-gpu-1/session.log; zcat -f $O/check-gpu-1/test-logs.txt* 2>/dev/null | grep "^not ok" | head; echo "[$SECONDS s] check-gpu-1"; cd $OUT && tar czf session31-D.tgz session31 && rm -rf session31
