@@ -524,6 +524,60 @@ TL_TEST(invalid_platform_refused_in_one_line)
     free(out);
 }
 
+/* text with its first `from` replaced by `to`, into a new file at path */
+static void write_replaced(const char *text, const char *from, const char *to, const char *path)
+{
+    const char *at = strstr(text, from);
+    TL_ASSERT_MSG(at, "no '%s' in the exported platform", from);
+    FILE *f = fopen(path, "w");
+    TL_ASSERT(f);
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    fclose(f);
+}
+
+/* A platform file whose values no machine has is refused in one line
+ * before anything is printed. Before: a zero or negative bandwidth, or a
+ * zero speed, printed the preamble and the table's header, then "platform
+ * p.xml refused: The Impossible Did Happen (yet again)"; a negative
+ * latency, an NCCL host faster beside compute than alone (rate 5, which
+ * calibrate and `platform --nccl-rate` refuse) or a node "x" (read as
+ * node 0) were simulated, exit 0, three-naive then beating two-stream. */
+TL_TEST(platform_values_checked)
+{
+    need_simgrid();
+    char good[1024], bad[1024], args[3000], err[1024];
+    int lines;
+    snprintf(good, sizeof good, "%s", tl_test_path("p2.xml")); /* tl_test_path's buffer is reused */
+    snprintf(bad, sizeof bad, "%s", tl_test_path("bad.xml"));
+    snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 8 --nccl-rate 0.05 -o %s", good);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    char *text = tl_test_read(good);
+    static const char *const cases[][3] = {
+        /* in the exported file, what becomes what; what the refusal says */
+        {"bandwidth=\"200GBps\"", "bandwidth=\"0GBps\"", "link 'port0_DOWN': bandwidth 0 B/s"},
+        {"bandwidth=\"200GBps\"", "bandwidth=\"-200GBps\"", "bandwidth must be > 0"},
+        {"latency=\"2us\"", "latency=\"-100us\"", "link 'nic0_DOWN': bandwidth 1.25e+10 B/s and latency -0.0001 s"},
+        {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,5Gf\"", "host 'nccl0': speed beside compute 5e+09 flop/s above"},
+        {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,0Gf\"", "host 'nccl0': speed 0 flop/s in power state 1, must be > 0"},
+        {"<host id=\"gpu0\" speed=\"1Gf\"", "<host id=\"gpu0\" speed=\"0Gf\"", "host 'gpu0': speed 0 flop/s"},
+        {"value=\"1\"", "value=\"x\"", "host 'gpu4': property node 'x' is not a node number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_replaced(text, cases[i][0], cases[i][1], bad);
+        snprintf(args, sizeof args, "solver --platform-file %s --gpus 4,8 --matrix gen:poisson7:16 --iters 2", bad);
+        int rc = run_model(args, err, sizeof err, &lines);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "trilap-model: platform ") && strstr(err, bad) &&
+                          strstr(err, cases[i][2]) && !out[0],
+                      "%s: rc %d, %d lines: %s%.300s", cases[i][1], rc, lines, err, out);
+        free(out);
+    }
+    /* the file as exported is taken */
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 4,8 --matrix gen:poisson7:16 --iters 2", good);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s", err);
+    free(text);
+}
+
 /* With --platform-file the preamble describes the file, whose nccl<R>
  * hosts give NCCL's rate beside compute, and --platform as the GPU alone
  * (before: the built-in --platform's network, a100-hdr by default, and
@@ -1309,7 +1363,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             invalid_platform_refused_in_one_line, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
