@@ -1139,8 +1139,9 @@ TL_TEST(no_communication_without_peers)
                   naive, p2p, split);
 }
 
-/* A measured number that is not one is refused, naming the file, the
- * column and the row. Before, strtod made 'oops' a 0: the tristream file
+/* A measured number that is not one, or one out of the calibration's
+ * range, is refused, naming the file (and the column and the row, or the
+ * value), with no calibration written. Before, strtod made 'oops' a 0: the tristream file
  * read as a 0 us DAXPY and calibrate said, after its progress line, "the
  * calibration needs the microbenchmark's results (--tristream)"; a comm
  * file's 'n/a' time was a 0 us allreduce. */
@@ -1153,6 +1154,13 @@ TL_TEST(measured_numbers_checked)
          "us_per_iter 'oops' of daxpy-only is not a number"},
         {"results/comm-h200x2/comm.csv", "--comm", "allreduce,world,2,16,2,double,sum,20,", "n/a",
          "time_us 'n/a' of allreduce is not a number"},
+        /* numbers, but none a calibration can rest on: before, calibrate
+         * wrote them into the file, exit 0, and every later command
+         * refused that file ("triad_gbs = 0, must be > 0") */
+        {"results/stream-h200/stream.csv", "--stream", "triad,0,NVIDIA H200 (device 0  PCI 0000:00:06),268435456,"
+         "6442450944,100,", "0", "gives triad_gbs = 0 (trilap-bench stream: triad, GB/s), which must be > 0"},
+        {"results/comm-h200x2/comm.csv", "--comm", "sendrecv,world,2,134217728,16777216,double,none,20,467.724,"
+         "286.9590,", "-286.959", "gives port_gbs = -286.959"},
     };
     need_simgrid();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1172,6 +1180,8 @@ TL_TEST(measured_numbers_checked)
         int rc = run_model(args, err, sizeof err, &lines);
         TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i].says), "%s: rc %d, %d lines: %s",
                       args, rc, lines, err);
+        struct stat sb; /* nothing written */
+        TL_ASSERT_MSG(stat(tl_test_path("calib.txt"), &sb) != 0, "%s: wrote %s", args, tl_test_path("calib.txt"));
     }
 }
 
