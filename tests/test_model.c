@@ -840,6 +840,35 @@ static char *rows_without_sim(const char *out)
  * is the same prediction as the Matrix Market file it was made from.
  * Before: "ani4.tlcsr: a trilap binary matrix, read as one by a file name
  * ending in .tlcsr", exit 1 (only the Matrix Market reader was called). */
+/* A matrix with a zero on its diagonal is refused before the preamble:
+ * the modelled iteration applies Jacobi, as trilap-solve's does, and
+ * trilap-solve refuses it. Before, it was predicted, exit 0 (a 3 x 3
+ * matrix of no nonzeros too). */
+TL_TEST(zero_diagonal_refused)
+{
+    need_simgrid();
+    static const char *const cases[][2] = {
+        {"3 3 0\n", "3 zero diagonal entries (the first in row 1)"},
+        {"3 3 3\n1 1 4\n2 1 -1\n3 3 4\n", "1 zero diagonal entry (the first in row 2)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[1024], args[2048], err[1024];
+        snprintf(path, sizeof path, "%s", tl_test_path("zd.mtx"));
+        FILE *f = fopen(path, "w");
+        TL_ASSERT(f);
+        fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%s", cases[i][0]);
+        fclose(f);
+        int lines;
+        snprintf(args, sizeof args, "solver --gpus 2 --iters 2 --matrix %s", path);
+        int rc = run_model(args, err, sizeof err, &lines);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(rc == 2 && lines == 1 && strstr(err, "invalid --matrix") && strstr(err, path) &&
+                          strstr(err, cases[i][1]) && strstr(err, "Jacobi") && !out[0],
+                      "case %zu: rc %d, %d lines: %s%.300s", i, rc, lines, err, out);
+        free(out);
+    }
+}
+
 TL_TEST(solver_reads_binary_matrices)
 {
     need_simgrid();
@@ -1374,7 +1403,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
              invalid_platform_refused_in_one_line, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
-             outputs_never_replace_inputs, solver_reads_binary_matrices,
+             outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
