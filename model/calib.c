@@ -130,6 +130,8 @@ static tl_status median_where(const tl_csv *t, const char *path, const char *key
     return TL_OK;
 }
 
+static tl_status read_in_range(const tl_mcalib *c, const char *path, const char *names);
+
 static void add_source(tl_mcalib *c, const char *path)
 {
     size_t len = strlen(c->source);
@@ -151,6 +153,10 @@ tl_status tl_mcalib_read_tristream(tl_mcalib *c, const char *csv)
         TL_TRYGOTO(median_where(&t, csv, "variant", want[i].variant, "us_per_iter", want[i].dst), st, fail);
     TL_TRYGOTO(median_where(&t, csv, "variant", "three-split", "ring_bytes", &c->ts_ring_bytes), st, fail);
     TL_TRYGOTO(median_where(&t, csv, "variant", "three-split", "allreduce_bytes", &c->ts_allreduce_bytes), st, fail);
+    TL_TRYGOTO(read_in_range(c, csv,
+                             "ts_allreduce_us ts_ring_us ts_daxpy_us ts_two_us ts_naive_us ts_split_us ts_ring_bytes "
+                             "ts_allreduce_bytes"),
+               st, fail);
     add_source(c, csv);
 fail:
     tl_csv_free(&t);
@@ -186,6 +192,7 @@ tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv)
     }
     TL_CHECKGOTO(!isnan(c->comm_allreduce16_us) && !isnan(c->comm_sendrecv8_us) && !isnan(c->port_gbs),
                  TL_ERR_PARSE, st, fail, "%s: needs world allreduce at 16 B and sendrecv at 8 B and above", csv);
+    TL_TRYGOTO(read_in_range(c, csv, "comm_allreduce16_us comm_sendrecv8_us port_gbs"), st, fail);
     add_source(c, csv);
 fail:
     tl_csv_free(&t);
@@ -198,6 +205,7 @@ tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv)
     TL_TRY(tl_csv_read(csv, &t));
     tl_status st = TL_OK;
     TL_TRYGOTO(median_where(&t, csv, "function", "triad", "bandwidth_gbs", &c->triad_gbs), st, fail);
+    TL_TRYGOTO(read_in_range(c, csv, "triad_gbs"), st, fail);
     add_source(c, csv);
 fail:
     tl_csv_free(&t);
@@ -240,6 +248,25 @@ static int in_range(double v, int kind)
 }
 
 static const char *const range_text[] = {[POS] = "> 0", [NONNEG] = ">= 0", [FRAC] = "in (0, 1]"};
+
+/* The values a reader took from path, each in the range the calibration
+ * file must hold (names: blank-separated). Before, calibrate wrote a
+ * negative or zero measurement (a triad of 0 GB/s) into a file, exit 0,
+ * that every later command refused. */
+static tl_status read_in_range(const tl_mcalib *c, const char *path, const char *names)
+{
+#define X(name, k, what)                                                                                    \
+    {                                                                                                       \
+        const char *at = strstr(names, #name);                                                              \
+        size_t len = strlen(#name);                                                                         \
+        if (at && (at == names || at[-1] == ' ') && (at[len] == ' ' || !at[len]) && !in_range(c->name, k))  \
+            return TL_FAIL(TL_ERR_PARSE, "%s gives %s = %g (%s), which must be %s: not a measurement a "   \
+                           "calibration can rest on", path, #name, c->name, what, range_text[k]);          \
+    }
+    CALIB_FIELDS(X)
+#undef X
+    return TL_OK;
+}
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
 {

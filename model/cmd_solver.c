@@ -69,7 +69,8 @@ typedef struct matrix_src {
 } matrix_src;
 
 /* 0 when loaded, else the exit status: 2 for a --matrix that names no
- * generator, 1 for a file that cannot be read (the reader's line). */
+ * generator or has a zero on its diagonal, 1 for a file that cannot be
+ * read (the reader's line). */
 static int load_matrix(const char *spec, int need_csr, matrix_src *s)
 {
     memset(s, 0, sizeof *s);
@@ -91,6 +92,26 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
     /* trilap-solve's reader: .tlcsr binary, else Matrix Market (.mtx, .mtx.gz) */
     if (tl_matrix_read(spec, 1, &s->csr) != TL_OK) return 1; /* the reader's line names it */
     s->m.csr = &s->csr;
+    /* every iteration modelled applies Jacobi (jobs.c), which trilap-solve
+     * refuses on a zero diagonal: before, such a matrix (even one of no
+     * nonzeros) was predicted, exit 0, for a solve that cannot run */
+    int64_t zeros = 0, first = -1;
+    for (int64_t i = 0; i < s->csr.nrows; i++) {
+        double d = 0.0;
+        for (int64_t k = s->csr.rowptr[i]; k < s->csr.rowptr[i + 1]; k++)
+            if (s->csr.colidx[k] == i) d = s->csr.val[k];
+        if (d != 0.0) continue;
+        if (first < 0) first = i;
+        zeros++;
+    }
+    if (zeros) {
+        tl_mcli_error("invalid --matrix '%s': %lld zero diagonal entr%s (the first in row %lld), but the modelled "
+                      "iteration applies the Jacobi preconditioner, which divides by the diagonal (trilap-solve "
+                      "refuses it too)",
+                      spec, (long long)zeros, zeros == 1 ? "y" : "ies", (long long)first + 1);
+        tl_csr_free(&s->csr);
+        return 2;
+    }
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "model/model.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/exec.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
 #endif
@@ -379,6 +381,53 @@ static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
     return h;
 }
 
+/* A platform value the engine would take and then simulate as nonsense:
+ * SimGrid loads a zero or negative bandwidth or speed and stops mid-run
+ * with "The Impossible Did Happen", after the preamble was printed, and
+ * takes a negative latency or an NCCL engine faster beside compute than
+ * alone (rate above 1, which calibrate and `platform --nccl-rate` refuse)
+ * and predicts faster than physics. Said on stderr in one line, as a
+ * missing host is: the parent names the file. */
+static void platform_values_or_die(void)
+{
+    sg_link_t *links = sg_link_list();
+    for (size_t i = 0; i < sg_link_count(); i++) {
+        double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
+        if (!(bw > 0) || !isfinite(bw) || !(lat >= 0) || !isfinite(lat)) {
+            fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, where a bandwidth must be > 0 and a "
+                            "latency >= 0 (model/README.md)\n",
+                    sg_link_get_name(links[i]), bw, lat);
+            exit(3);
+        }
+    }
+    free(links);
+    sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < sg_host_count(); i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        double s0 = sg_host_get_pstate_speed(hosts[i], 0);
+        for (unsigned long k = 0; k < sg_host_get_nb_pstates(hosts[i]); k++) {
+            double s = sg_host_get_pstate_speed(hosts[i], k);
+            if (!(s > 0) || !isfinite(s)) {
+                fprintf(stderr, "host '%s': speed %g flop/s in power state %lu, must be > 0\n", name, s, k);
+                exit(3);
+            }
+            /* nccl<R>'s second state is its rate beside compute: a fraction */
+            if (k == 1 && strncmp(name, "nccl", 4) == 0 && s > s0) {
+                fprintf(stderr, "host '%s': speed beside compute %g flop/s above its speed alone %g: NCCL's rate "
+                                "beside a compute kernel must lie in (0, 1] (model/README.md)\n",
+                        name, s, s0);
+                exit(3);
+            }
+        }
+        const char *np = strncmp(name, "gpu", 3) == 0 ? sg_host_get_property_value(hosts[i], "node") : NULL;
+        if (np && (np[strspn(np, "0123456789")] || !np[0] || strlen(np) > 9)) {
+            fprintf(stderr, "host '%s': property node '%s' is not a node number (0, 1, ...)\n", name, np);
+            exit(3);
+        }
+    }
+    free(hosts);
+}
+
 static void child_run(const tl_mjob *j, int fd)
 {
     char *args[] = {"trilap-model", "--log=root.thres:error", "--cfg=network/model:CM02",
@@ -386,6 +435,7 @@ static void child_run(const tl_mjob *j, int fd)
     int argc = 5;
     simgrid_init(&argc, args);
     simgrid_load_platform(j->platform);
+    platform_values_or_die();
 
     sim_world w = {.job = j};
     w.ranks = calloc((size_t)j->nranks, sizeof *w.ranks);

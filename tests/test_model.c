@@ -524,6 +524,60 @@ TL_TEST(invalid_platform_refused_in_one_line)
     free(out);
 }
 
+/* text with its first `from` replaced by `to`, into a new file at path */
+static void write_replaced(const char *text, const char *from, const char *to, const char *path)
+{
+    const char *at = strstr(text, from);
+    TL_ASSERT_MSG(at, "no '%s' in the exported platform", from);
+    FILE *f = fopen(path, "w");
+    TL_ASSERT(f);
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    fclose(f);
+}
+
+/* A platform file whose values no machine has is refused in one line
+ * before anything is printed. Before: a zero or negative bandwidth, or a
+ * zero speed, printed the preamble and the table's header, then "platform
+ * p.xml refused: The Impossible Did Happen (yet again)"; a negative
+ * latency, an NCCL host faster beside compute than alone (rate 5, which
+ * calibrate and `platform --nccl-rate` refuse) or a node "x" (read as
+ * node 0) were simulated, exit 0, three-naive then beating two-stream. */
+TL_TEST(platform_values_checked)
+{
+    need_simgrid();
+    char good[1024], bad[1024], args[3000], err[1024];
+    int lines;
+    snprintf(good, sizeof good, "%s", tl_test_path("p2.xml")); /* tl_test_path's buffer is reused */
+    snprintf(bad, sizeof bad, "%s", tl_test_path("bad.xml"));
+    snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 8 --nccl-rate 0.05 -o %s", good);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    char *text = tl_test_read(good);
+    static const char *const cases[][3] = {
+        /* in the exported file, what becomes what; what the refusal says */
+        {"bandwidth=\"200GBps\"", "bandwidth=\"0GBps\"", "link 'port0_DOWN': bandwidth 0 B/s"},
+        {"bandwidth=\"200GBps\"", "bandwidth=\"-200GBps\"", "bandwidth must be > 0"},
+        {"latency=\"2us\"", "latency=\"-100us\"", "link 'nic0_DOWN': bandwidth 1.25e+10 B/s and latency -0.0001 s"},
+        {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,5Gf\"", "host 'nccl0': speed beside compute 5e+09 flop/s above"},
+        {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,0Gf\"", "host 'nccl0': speed 0 flop/s in power state 1, must be > 0"},
+        {"<host id=\"gpu0\" speed=\"1Gf\"", "<host id=\"gpu0\" speed=\"0Gf\"", "host 'gpu0': speed 0 flop/s"},
+        {"value=\"1\"", "value=\"x\"", "host 'gpu4': property node 'x' is not a node number"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_replaced(text, cases[i][0], cases[i][1], bad);
+        snprintf(args, sizeof args, "solver --platform-file %s --gpus 4,8 --matrix gen:poisson7:16 --iters 2", bad);
+        int rc = run_model(args, err, sizeof err, &lines);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "trilap-model: platform ") && strstr(err, bad) &&
+                          strstr(err, cases[i][2]) && !out[0],
+                      "%s: rc %d, %d lines: %s%.300s", cases[i][1], rc, lines, err, out);
+        free(out);
+    }
+    /* the file as exported is taken */
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 4,8 --matrix gen:poisson7:16 --iters 2", good);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s", err);
+    free(text);
+}
+
 /* With --platform-file the preamble describes the file, whose nccl<R>
  * hosts give NCCL's rate beside compute, and --platform as the GPU alone
  * (before: the built-in --platform's network, a100-hdr by default, and
@@ -786,6 +840,35 @@ static char *rows_without_sim(const char *out)
  * is the same prediction as the Matrix Market file it was made from.
  * Before: "ani4.tlcsr: a trilap binary matrix, read as one by a file name
  * ending in .tlcsr", exit 1 (only the Matrix Market reader was called). */
+/* A matrix with a zero on its diagonal is refused before the preamble:
+ * the modelled iteration applies Jacobi, as trilap-solve's does, and
+ * trilap-solve refuses it. Before, it was predicted, exit 0 (a 3 x 3
+ * matrix of no nonzeros too). */
+TL_TEST(zero_diagonal_refused)
+{
+    need_simgrid();
+    static const char *const cases[][2] = {
+        {"3 3 0\n", "3 zero diagonal entries (the first in row 1)"},
+        {"3 3 3\n1 1 4\n2 1 -1\n3 3 4\n", "1 zero diagonal entry (the first in row 2)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[1024], args[2048], err[1024];
+        snprintf(path, sizeof path, "%s", tl_test_path("zd.mtx"));
+        FILE *f = fopen(path, "w");
+        TL_ASSERT(f);
+        fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%s", cases[i][0]);
+        fclose(f);
+        int lines;
+        snprintf(args, sizeof args, "solver --gpus 2 --iters 2 --matrix %s", path);
+        int rc = run_model(args, err, sizeof err, &lines);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(rc == 2 && lines == 1 && strstr(err, "invalid --matrix") && strstr(err, path) &&
+                          strstr(err, cases[i][1]) && strstr(err, "Jacobi") && !out[0],
+                      "case %zu: rc %d, %d lines: %s%.300s", i, rc, lines, err, out);
+        free(out);
+    }
+}
+
 TL_TEST(solver_reads_binary_matrices)
 {
     need_simgrid();
@@ -1085,8 +1168,9 @@ TL_TEST(no_communication_without_peers)
                   naive, p2p, split);
 }
 
-/* A measured number that is not one is refused, naming the file, the
- * column and the row. Before, strtod made 'oops' a 0: the tristream file
+/* A measured number that is not one, or one out of the calibration's
+ * range, is refused, naming the file (and the column and the row, or the
+ * value), with no calibration written. Before, strtod made 'oops' a 0: the tristream file
  * read as a 0 us DAXPY and calibrate said, after its progress line, "the
  * calibration needs the microbenchmark's results (--tristream)"; a comm
  * file's 'n/a' time was a 0 us allreduce. */
@@ -1099,6 +1183,13 @@ TL_TEST(measured_numbers_checked)
          "us_per_iter 'oops' of daxpy-only is not a number"},
         {"results/comm-h200x2/comm.csv", "--comm", "allreduce,world,2,16,2,double,sum,20,", "n/a",
          "time_us 'n/a' of allreduce is not a number"},
+        /* numbers, but none a calibration can rest on: before, calibrate
+         * wrote them into the file, exit 0, and every later command
+         * refused that file ("triad_gbs = 0, must be > 0") */
+        {"results/stream-h200/stream.csv", "--stream", "triad,0,NVIDIA H200 (device 0  PCI 0000:00:06),268435456,"
+         "6442450944,100,", "0", "gives triad_gbs = 0 (trilap-bench stream: triad, GB/s), which must be > 0"},
+        {"results/comm-h200x2/comm.csv", "--comm", "sendrecv,world,2,134217728,16777216,double,none,20,467.724,"
+         "286.9590,", "-286.959", "gives port_gbs = -286.959"},
     };
     need_simgrid();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -1118,6 +1209,8 @@ TL_TEST(measured_numbers_checked)
         int rc = run_model(args, err, sizeof err, &lines);
         TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, path) && strstr(err, cases[i].says), "%s: rc %d, %d lines: %s",
                       args, rc, lines, err);
+        struct stat sb; /* nothing written */
+        TL_ASSERT_MSG(stat(tl_test_path("calib.txt"), &sb) != 0, "%s: wrote %s", args, tl_test_path("calib.txt"));
     }
 }
 
@@ -1309,8 +1402,8 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
-             outputs_never_replace_inputs, solver_reads_binary_matrices,
+             invalid_platform_refused_in_one_line, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
