@@ -95,15 +95,7 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
     /* every iteration modelled applies Jacobi (jobs.c), which trilap-solve
      * refuses on a zero diagonal: before, such a matrix (even one of no
      * nonzeros) was predicted, exit 0, for a solve that cannot run */
-    int64_t zeros = 0, first = -1;
-    for (int64_t i = 0; i < s->csr.nrows; i++) {
-        double d = 0.0;
-        for (int64_t k = s->csr.rowptr[i]; k < s->csr.rowptr[i + 1]; k++)
-            if (s->csr.colidx[k] == i) d = s->csr.val[k];
-        if (d != 0.0) continue;
-        if (first < 0) first = i;
-        zeros++;
-    }
+    int64_t first = -1, zeros = tl_csr_zero_diagonal(&s->csr, &first);
     if (zeros) {
         tl_mcli_error("invalid --matrix '%s': %lld zero diagonal entr%s (the first in row %lld), but the modelled "
                       "iteration applies the Jacobi preconditioner, which divides by the diagonal (trilap-solve "

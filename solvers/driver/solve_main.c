@@ -462,15 +462,7 @@ static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
     for (int k = 0; k < o->nmethods && !who; k++)
         if (run_precond(o, o->methods[k]) == TL_PRECOND_JACOBI) who = o->methods[k]->name;
     if (!who || !solve_backends[o->backend].ops) return TL_OK;
-    int64_t zeros = 0, first = -1;
-    for (int64_t i = 0; i < a->nrows; i++) {
-        double d = 0.0;
-        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
-            if (a->colidx[k] == i) d = a->val[k];
-        if (d != 0.0) continue;
-        if (first < 0) first = i;
-        zeros++;
-    }
+    int64_t first = -1, zeros = tl_csr_zero_diagonal(a, &first);
     TL_INPUT_CHECK(zeros == 0, TL_ERR_NUMERIC,
                    "%s: %lld zero diagonal entr%s (the first in row %lld), but %s's Jacobi preconditioner divides by "
                    "the diagonal; use --precond none",

@@ -65,6 +65,21 @@ void tl_csr_diagonal(const tl_csr *a, double *d)
     }
 }
 
+int64_t tl_csr_zero_diagonal(const tl_csr *a, int64_t *first)
+{
+    int64_t zeros = 0;
+    *first = -1;
+    for (int64_t i = 0; i < a->nrows; i++) {
+        double d = 0.0;
+        for (int64_t k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            if (a->colidx[k] == i) d = a->val[k];
+        if (d != 0.0) continue;
+        if (*first < 0) *first = i;
+        zeros++;
+    }
+    return zeros;
+}
+
 tl_status tl_csr_check(const tl_csr *a, const char *what)
 {
     TL_INPUT_CHECK(a->rowptr[0] == 0 && a->rowptr[a->nrows] == a->nnz, TL_ERR_PARSE,

@@ -22,6 +22,9 @@ void tl_csr_spmv(const tl_csr *a, const double *x, double *y);
 int64_t tl_csr_find(const tl_csr *a, int64_t i, int64_t j);
 /* Diagonal entries (0 where absent). */
 void tl_csr_diagonal(const tl_csr *a, double *d);
+/* How many rows have a zero (or absent) diagonal entry, *first the first
+ * such row (-1: none): what a Jacobi preconditioner cannot divide by. */
+int64_t tl_csr_zero_diagonal(const tl_csr *a, int64_t *first);
 /* Structural check: rowptr starts at 0, non-decreasing, ends at nnz;
  * columns in range and strictly ascending within each row; values finite.
  * `what` names the matrix (a file) in the error line. */
