@@ -111,8 +111,10 @@ check() { # verify archive $1 (path) named $2; 0 ok, 1 mismatch, 3 no entry
 made=0
 [ -e "$dest" ] || made=1
 mkdir -p "$dest" 2>/dev/null || { echo "$prog: cannot create --dest $dest" >&2; exit 1; }
-# a run that fetched nothing leaves no empty folder behind
-trap '[ $made = 1 ] && rmdir "$dest" 2>/dev/null; true' EXIT
+unpacking=""
+# a run that fetched nothing leaves no empty folder behind, and an unpack
+# cut short no part of one
+trap '[ -z "$unpacking" ] || rm -rf "$unpacking"; [ $made = 1 ] && rmdir "$dest" 2>/dev/null; true' EXIT
 failed=0
 for n in "${names[@]}"; do
   tgz=$n.tar.gz url=$mirror/${group[$n]}/$tgz arch=$dest/$tgz mtx=$dest/$n/$n.mtx
@@ -151,8 +153,21 @@ for n in "${names[@]}"; do
     fi
     mv "$arch.part" "$arch"
   fi
-  tar -xzf "$arch" -C "$dest" || { echo "$prog: $n: cannot unpack $arch" >&2; failed=1; continue; }
-  [ -f "$mtx" ] || { echo "$prog: $n: $arch does not contain $n/$n.mtx" >&2; failed=1; continue; }
+  # unpacked beside DEST/<Name> and moved into place whole: an unpack cut
+  # short (^C, a full disk) left part of the matrix at $mtx, which the next
+  # run took for all of it ("present and verified")
+  unpacking=$(mktemp -d "$dest/.$n.unpack.XXXXXX")
+  if ! tar -xzf "$arch" -C "$unpacking"; then
+    rm -rf "$unpacking"; unpacking=""
+    echo "$prog: $n: cannot unpack $arch" >&2; failed=1; continue
+  fi
+  if [ ! -f "$unpacking/$n/$n.mtx" ]; then
+    rm -rf "$unpacking"; unpacking=""
+    echo "$prog: $n: $arch does not contain $n/$n.mtx" >&2; failed=1; continue
+  fi
+  rm -rf "${dest:?}/$n"
+  mv "$unpacking/$n" "$dest/$n"
+  rm -rf "$unpacking"; unpacking=""
   echo "  ok: $mtx"
 done
 exit $failed
