@@ -108,13 +108,16 @@ check() { # verify archive $1 (path) named $2; 0 ok, 1 mismatch, 3 no entry
   return 1
 }
 
-made=0
-[ -e "$dest" ] || made=1
+# the highest folder of --dest this run makes (data/ of data/suitesparse)
+made_from=""
+d=$dest
+while [ ! -e "$d" ]; do made_from=$d; d=$(dirname "$d"); done
 mkdir -p "$dest" 2>/dev/null || { echo "$prog: cannot create --dest $dest" >&2; exit 1; }
 unpacking=""
-# a run that fetched nothing leaves no empty folder behind, and an unpack
-# cut short no part of one
-trap '[ -z "$unpacking" ] || rm -rf "$unpacking"; [ $made = 1 ] && rmdir "$dest" 2>/dev/null; true' EXIT
+# a run that fetched nothing leaves no empty folder behind (it left data/
+# when it made data/suitesparse), and an unpack cut short no part of one
+trap '[ -z "$unpacking" ] || rm -rf "$unpacking"
+      [ -z "$made_from" ] || find "$made_from" -depth -type d -empty -delete 2>/dev/null; true' EXIT
 failed=0
 for n in "${names[@]}"; do
   tgz=$n.tar.gz url=$mirror/${group[$n]}/$tgz arch=$dest/$tgz mtx=$dest/$n/$n.mtx

@@ -172,6 +172,25 @@ TL_TEST(cut_unpack_leaves_no_matrix)
     TL_ASSERT_EQ(sh(out, sizeof out, "cmp %s/dest/Serena/Serena.mtx %s/src/Serena/Serena.mtx 2>&1", g_dir, g_dir), 0);
 }
 
+/* A run that fetched nothing leaves none of the folders it made for
+ * --dest. Before: the last one alone was removed, so the default
+ * data/suitesparse left data/ behind, in whatever folder it ran. */
+TL_TEST(failed_run_leaves_no_folders)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(sh(out, sizeof out, "%s --mirror file://%s/mirror --dest %s/new/a/b --no-verify Geo_1438 2>&1",
+                    script(), g_dir, g_dir),
+                 1);
+    TL_ASSERT(strstr(out, "download failed"));
+    TL_ASSERT_EQ(sh(out, sizeof out, "test ! -e %s/new", g_dir), 0);
+    /* a folder that was there stays */
+    TL_ASSERT_EQ(sh(out, sizeof out, "mkdir -p %s/kept && %s --mirror file://%s/mirror --dest %s/kept/a --no-verify "
+                    "Geo_1438 >/dev/null 2>&1; test -d %s/kept && test ! -e %s/kept/a",
+                    g_dir, script(), g_dir, g_dir, g_dir, g_dir),
+                 0);
+}
+
 TL_TEST(bad_arguments_and_missing_archive)
 {
     char out[16384];
@@ -187,5 +206,5 @@ TL_TEST(bad_arguments_and_missing_archive)
 }
 
 TL_TEST_MAIN(fails_closed_without_checksums, record_verify_skip_refetch, resume_partial_download,
-             tampered_mirror_rejected, cut_unpack_leaves_no_matrix,
+             tampered_mirror_rejected, cut_unpack_leaves_no_matrix, failed_run_leaves_no_folders,
              bad_arguments_and_missing_archive)
