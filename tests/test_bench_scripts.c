@@ -10,7 +10,11 @@
  * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
  * committed ncu files; the Slurm templates under stand-in launchers;
  * bench-solvers-protocol.sh's host dry run. */
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/tl_test.h"
@@ -539,6 +543,90 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
                   "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
+}
+
+/* `bash -c cmd` in a process group of its own, with stderr to err_path
+ * and the default dispositions (a test runner in the background ignores
+ * SIGINT, which bash would keep); once `file` exists, `sig` goes to the
+ * whole group, as ^C in a terminal or Slurm's scancel and time limit
+ * send it. Returns the wait status. */
+static int run_until_then_signal(const char *cmd, const char *file, const char *err_path, int sig)
+{
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        if (!freopen(err_path, "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(126);
+        execl("/bin/bash", "bash", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    int status = 0;
+    for (int i = 0; i < 2000 && access(file, F_OK) != 0; i++) {
+        struct timespec ts = {0, 5000000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+    }
+    TL_ASSERT_MSG(access(file, F_OK) == 0, "%s: no %s after 10 s", cmd, file);
+    kill(-pid, sig);
+    TL_ASSERT(waitpid(pid, &status, 0) == pid);
+    return status;
+}
+
+/* A benchmark script or Slurm job stopped by a signal (^C, scancel, the
+ * job's time limit) is a failed run: its folder goes when no CSV in it
+ * holds a row, stays when one does, a line says which, and it exits
+ * 128 + the signal. Before: bash's EXIT trap saw $? 0 after a signal, so
+ * scripts/bench-out.sh took the run for a finished one: the folder and its
+ * header-only CSV stayed, without a word. */
+TL_TEST(interrupted_benchmarks_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700], cmd[2400], csv[700], err[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake %s/root/bin && ln -s \"$PWD/scripts\" %s/root/scripts", t, t, t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+    /* a header, with ROWS=1 a row under it, then a wait for the signal */
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "printf 'variant,us_per_iter\\n' > \"$out.tmp\"\n"
+                    "[ \"${ROWS:-0}\" = 1 ] && printf 'three-split,1\\n' >> \"$out.tmp\"\n"
+                    "mv \"$out.tmp\" \"$out\"\nexec sleep 60\n");
+    static const struct {
+        const char *run, *name, *csv;
+        int sig;
+    } runs[] = {
+        {"BENCH=$R/bin/trilap-bench scripts/run-tristream.sh 2", "run-tristream.sh", "tristream.csv", SIGINT},
+        {"SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=$R bash scripts/slurm/bench-comm.sbatch", "bench-comm.sbatch", "comm.csv",
+         SIGTERM},
+        {"SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=$R bash scripts/slurm/tristream.sbatch", "tristream.sbatch",
+         "tristream.csv", SIGTERM},
+    };
+    snprintf(err, sizeof err, "%s/err", t);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int rows = 0; rows < 2; rows++) {
+            snprintf(cmd, sizeof cmd, "R=%s/root; PATH=%s/fake:$PATH ROWS=%d OUT=%s/out exec env %s", t, t, rows, t,
+                     runs[i].run);
+            snprintf(csv, sizeof csv, "%s/out/%s", t, runs[i].csv);
+            int status = run_until_then_signal(cmd, csv, err, runs[i].sig);
+            char *e = tl_test_slurp(err);
+            char want[300];
+            snprintf(want, sizeof want, "%s: interrupted (SIG%s); %s", runs[i].name,
+                     runs[i].sig == SIGINT ? "INT" : "TERM", rows ? "the rows written before it are in " : "");
+            TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 128 + runs[i].sig && strstr(e, want) &&
+                              tl_test_count(e, "interrupted") == 1,
+                          "%s, rows %d: status %#x: %s", runs[i].name, rows, status, e);
+            free(e);
+            TL_ASSERT_MSG(tl_test_sh(rows ? "test -s %s/out/%s" : "test ! -e %s/out", t, runs[i].csv) == 0,
+                          "%s, rows %d: the folder %s", runs[i].name, rows, rows ? "went" : "stayed");
+            TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out", t), 0);
+        }
 }
 
 /* Run by hand, a template answers --help (what it runs, the variables it
@@ -1216,7 +1304,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
-             slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
+             interrupted_benchmarks_leave_no_folder, slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
