@@ -543,6 +543,20 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
                   "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
+    /* TRILAP_ROOT an install: its programs, no scripts/ (before: bash's
+     * "line 35: .../scripts/bench-out.sh: No such file or directory") */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/inst && ln -s \"$(cd %s && pwd)\" %s/inst/bin", t, tl_test_bin(), t), 0);
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        r = tl_test_capture("PATH=%s/fake:$PATH SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s TRILAP_ROOT=%s/inst "
+                            "bash scripts/slurm/%s.sbatch",
+                            t, t, t, jobs[i][0]);
+        char want[1200];
+        snprintf(want, sizeof want, "%s.sbatch: %s/inst/scripts/bench-out.sh missing: TRILAP_ROOT must be a trilap "
+                 "checkout (make install copies no scripts)\n", jobs[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want) && !*r.out, "%s: rc %d: %s", jobs[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/inst/results", t), 0);
+    }
 }
 
 /* `bash -c cmd` in a process group of its own, with stderr to err_path
