@@ -517,7 +517,7 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
     write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
     snprintf(p, sizeof p, "%s/fake/mpirun", t);
     write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
-                    "  case $1 in -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
     static const char *const jobs[][2] = {
         {"tristream", "--iters 100000"},
         {"bench-comm", ""},
@@ -604,7 +604,7 @@ TL_TEST(interrupted_benchmarks_leave_no_folder)
     write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
     snprintf(p, sizeof p, "%s/fake/mpirun", t);
     write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
-                    "  case $1 in -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
     /* a header, with ROWS=1 a row under it, then a wait for the signal */
     snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
     write_script(p, "#!/bin/sh\n"
@@ -640,6 +640,44 @@ TL_TEST(interrupted_benchmarks_leave_no_folder)
             TL_ASSERT_MSG(tl_test_sh(rows ? "test -s %s/out/%s" : "test ! -e %s/out", t, runs[i].csv) == 0,
                           "%s, rows %d: the folder %s", runs[i].name, rows, rows ? "went" : "stayed");
             TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out", t), 0);
+        }
+}
+
+/* The templates run with NVLink SHARP off unless the job's environment
+ * asks for it, as every run of REPRODUCE.md was measured (before: NCCL's
+ * default, so a node with NVSwitches timed other collectives than the
+ * committed results without a word but the manifest's); bench-comm.sbatch
+ * hands it, and NCCL_DEBUG, to mpirun's ranks with -x. */
+TL_TEST(slurm_templates_nvls_off_unless_asked)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake %s/root/bin && ln -s \"$PWD/scripts\" %s/root/scripts", t, t, t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    /* mpirun passes on only what -x names, as Open MPI to another node */
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nkeep=\"PATH=$PATH\"\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -x) eval \"v=\\${$2-}\"; keep=\"$keep $2=$v\"; shift 2 ;;\n"
+                    "    -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec env -i $keep \"$@\"\n");
+    static const char *const progs[] = {"trilap-bench", "trilap-fdtd"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/root/bin/%s", t, progs[k]);
+        write_script(p, "#!/bin/sh\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                        "printf 'x\\n1\\n' > \"$out\"\necho \"nvls=${NCCL_NVLS_ENABLE-unset} debug=${NCCL_DEBUG-unset}\"\n");
+    }
+    static const char *const jobs[][2] = {{"tristream", "tristream"}, {"fdtd-ranks", "fdtd"}, {"bench-comm", "comm"}};
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
+        for (int asked = 0; asked < 2; asked++) {
+            tl_test_output r = tl_test_capture("env -u NCCL_NVLS_ENABLE -u NCCL_DEBUG %s PATH=%s/fake:$PATH "
+                                               "SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root OUT=%s/out%zu%d "
+                                               "bash scripts/slurm/%s.sbatch",
+                                               asked ? "NCCL_NVLS_ENABLE=1" : "", t, t, t, i, asked, jobs[i][0]);
+            TL_ASSERT_MSG(r.rc == 0, "%s: rc %d: %s", jobs[i][0], r.rc, r.err);
+            TL_ASSERT_MSG(strstr(r.out, asked ? "nvls=1 debug=WARN\n" : "nvls=0 debug=WARN\n"), "%s%s: %s",
+                          jobs[i][0], asked ? " with NCCL_NVLS_ENABLE=1" : "", r.out);
+            tl_test_output_free(&r);
         }
 }
 
@@ -1318,7 +1356,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
-             interrupted_benchmarks_leave_no_folder, slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
+             interrupted_benchmarks_leave_no_folder, slurm_templates_nvls_off_unless_asked,
+             slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
