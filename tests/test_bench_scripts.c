@@ -643,6 +643,46 @@ TL_TEST(interrupted_benchmarks_leave_no_folder)
         }
 }
 
+/* run-solver-schedules.sh stopped by a signal: one line, exit 128 + the
+ * signal, its folder removed while no run has written a result, kept with
+ * the results once one has. Before: the folder stayed with its
+ * console.log, and nothing was said. */
+TL_TEST(interrupted_solver_schedules_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char solve[700], cmd[2400], running[700], err[700];
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    /* with ROWS=1 the first run writes a result and the second waits for
+     * the signal; else the first waits */
+    write_script(solve, "#!/bin/sh\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                        "if [ \"${ROWS:-0}\" = 1 ] && [ ! -e \"$out\" ]; then\n"
+                        "  printf 'us_per_iter\\n1\\n' > \"$out\"; exit 0\nfi\n"
+                        "touch \"${out%/*}/running\"\nexec sleep 60\n");
+    snprintf(running, sizeof running, "%s/out/running", t);
+    snprintf(err, sizeof err, "%s/err", t);
+    for (int rows = 0; rows < 2; rows++)
+        for (int s = 0; s < 2; s++) {
+            int sig = s ? SIGTERM : SIGINT;
+            snprintf(cmd, sizeof cmd, "ROWS=%d SOLVE=%s LAUNCH=threads PLOT=0 OUT=%s/out exec scripts/run-solver-schedules.sh 2",
+                     rows, solve, t);
+            int status = run_until_then_signal(cmd, running, err, sig);
+            char *e = tl_test_slurp(err);
+            char want[600];
+            if (rows) snprintf(want, sizeof want, "run-solver-schedules.sh: interrupted (SIG%s); the results before it "
+                               "are in %s/out/solver-schedules.csv\n", s ? "TERM" : "INT", t);
+            else snprintf(want, sizeof want, "run-solver-schedules.sh: interrupted (SIG%s) before any result; %s/out "
+                          "removed\n", s ? "TERM" : "INT", t);
+            TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig && strstr(e, want) &&
+                              tl_test_count(e, "interrupted") == 1,
+                          "rows %d, signal %d: status %#x: %s", rows, sig, status, e);
+            free(e);
+            TL_ASSERT_MSG(tl_test_sh(rows ? "test -s %s/out/solver-schedules.csv" : "test ! -e %s/out", t) == 0,
+                          "rows %d, signal %d: the folder %s", rows, sig, rows ? "went" : "stayed");
+            TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out", t), 0);
+        }
+}
+
 /* The templates run with NVLink SHARP off unless the job's environment
  * asks for it, as every run of REPRODUCE.md was measured (before: NCCL's
  * default, so a node with NVSwitches timed other collectives than the
@@ -1356,7 +1396,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
-             interrupted_benchmarks_leave_no_folder, slurm_templates_nvls_off_unless_asked,
+             interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
+             slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
