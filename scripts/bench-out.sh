@@ -10,13 +10,29 @@
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
 # caller sets it (a Slurm batch script runs as slurmd's copy, slurm_script).
+#
+# An interrupted run (^C, SIGTERM from scancel or Slurm's time limit,
+# SIGHUP) is a failed one: it exits 128 + the signal's number, and the
+# folder goes as above. Bash runs the EXIT trap of a shell a signal ends,
+# but with $? 0 there, so without these traps an interrupted run was taken
+# for a finished one: its folder, a CSV holding a header alone, stayed,
+# without a word, and the script exited as if killed with nothing said.
 
 bench_out_begin() {
     bench_out_dir=$1
     bench_out_made=${2:-0}
     [ -e "$bench_out_dir" ] || bench_out_made=1
     mkdir -p "$bench_out_dir"
+    bench_out_signal=""
     trap bench_out_end EXIT
+    trap 'bench_out_stop INT 130' INT
+    trap 'bench_out_stop TERM 143' TERM
+    trap 'bench_out_stop HUP 129' HUP
+}
+
+bench_out_stop() {
+    bench_out_signal=$1
+    exit "$2"
 }
 
 # A CSV under the folder with a row below its header ('#' lines aside)
@@ -26,12 +42,17 @@ bench_out_has_rows() {
 }
 
 bench_out_end() {
-    local rc=$?
-    [ "$rc" -ne 0 ] && [ "$bench_out_made" = 1 ] && [ -d "$bench_out_dir" ] || return 0
+    local rc=$? what
+    what="failed (exit $rc)"
+    [ -z "$bench_out_signal" ] || what="interrupted (SIG$bench_out_signal)"
+    [ "$rc" -ne 0 ] && [ "$bench_out_made" = 1 ] && [ -d "$bench_out_dir" ] || {
+        [ -z "$bench_out_signal" ] || echo "${bench_out_name:-$0}: $what" >&2
+        return 0
+    }
     if bench_out_has_rows; then
-        echo "${bench_out_name:-$0}: failed (exit $rc); the rows written before it are in $bench_out_dir" >&2
+        echo "${bench_out_name:-$0}: $what; the rows written before it are in $bench_out_dir" >&2
     else
         rm -rf "$bench_out_dir"
-        echo "${bench_out_name:-$0}: failed (exit $rc); $bench_out_dir removed" >&2
+        echo "${bench_out_name:-$0}: $what; $bench_out_dir removed" >&2
     fi
 }

@@ -108,11 +108,16 @@ check() { # verify archive $1 (path) named $2; 0 ok, 1 mismatch, 3 no entry
   return 1
 }
 
-made=0
-[ -e "$dest" ] || made=1
+# the highest folder of --dest this run makes (data/ of data/suitesparse)
+made_from=""
+d=$dest
+while [ ! -e "$d" ]; do made_from=$d; d=$(dirname "$d"); done
 mkdir -p "$dest" 2>/dev/null || { echo "$prog: cannot create --dest $dest" >&2; exit 1; }
-# a run that fetched nothing leaves no empty folder behind
-trap '[ $made = 1 ] && rmdir "$dest" 2>/dev/null; true' EXIT
+unpacking=""
+# a run that fetched nothing leaves no empty folder behind (it left data/
+# when it made data/suitesparse), and an unpack cut short no part of one
+trap '[ -z "$unpacking" ] || rm -rf "$unpacking"
+      [ -z "$made_from" ] || find "$made_from" -depth -type d -empty -delete 2>/dev/null; true' EXIT
 failed=0
 for n in "${names[@]}"; do
   tgz=$n.tar.gz url=$mirror/${group[$n]}/$tgz arch=$dest/$tgz mtx=$dest/$n/$n.mtx
@@ -151,8 +156,21 @@ for n in "${names[@]}"; do
     fi
     mv "$arch.part" "$arch"
   fi
-  tar -xzf "$arch" -C "$dest" || { echo "$prog: $n: cannot unpack $arch" >&2; failed=1; continue; }
-  [ -f "$mtx" ] || { echo "$prog: $n: $arch does not contain $n/$n.mtx" >&2; failed=1; continue; }
+  # unpacked beside DEST/<Name> and moved into place whole: an unpack cut
+  # short (^C, a full disk) left part of the matrix at $mtx, which the next
+  # run took for all of it ("present and verified")
+  unpacking=$(mktemp -d "$dest/.$n.unpack.XXXXXX")
+  if ! tar -xzf "$arch" -C "$unpacking"; then
+    rm -rf "$unpacking"; unpacking=""
+    echo "$prog: $n: cannot unpack $arch" >&2; failed=1; continue
+  fi
+  if [ ! -f "$unpacking/$n/$n.mtx" ]; then
+    rm -rf "$unpacking"; unpacking=""
+    echo "$prog: $n: $arch does not contain $n/$n.mtx" >&2; failed=1; continue
+  fi
+  rm -rf "${dest:?}/$n"
+  mv "$unpacking/$n" "$dest/$n"
+  rm -rf "$unpacking"; unpacking=""
   echo "  ok: $mtx"
 done
 exit $failed

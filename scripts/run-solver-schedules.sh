@@ -36,19 +36,20 @@
 # Exit: 0; 2 bad arguments; 1 missing program or results; trilap-solve's own
 # status when a run fails (its message is shown and in OUT/console.log); 3 when
 # a run stopped before K iterations (breakdown at rounding level: lower
-# --iterations or raise --n; the timings are kept but not comparable).
+# --iterations or raise --n; the timings are kept but not comparable); 130, 143,
+# 129 when stopped by SIGINT, SIGTERM, SIGHUP (OUT removed if it holds no result).
 set -euo pipefail
 
 prog=run-solver-schedules.sh
 usage() {
-    sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 bad() { echo "$prog: $*" >&2; echo "usage: $0 NRANKS [options] (try --help)" >&2; exit 2; }
 posint() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 
 [[ $# -ge 1 ]] || usage
-case $1 in -h | --help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case $1 in -h | --help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 nranks=$1
 shift
 argv="$*"
@@ -71,7 +72,7 @@ while [[ $# -gt 0 ]]; do
         --precond) need "$@"; precond=$2; shift 2 ;;
         --partition) need "$@"; partition=$2; shift 2 ;;
         --trace) trace=1; shift ;;
-        -h | --help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         --) shift; extra=("$@"); break ;;
         *) bad "invalid argument '$1'" ;;
     esac
@@ -124,6 +125,21 @@ log=$out/console.log
 made=0
 [[ -e $out ]] || made=1
 mkdir -p "$out"
+# ^C, SIGTERM (scancel, a Slurm time limit) or SIGHUP: a failed run, said
+# in one line, the folder removed when it holds no result (left with its
+# console.log, unsaid, before)
+stopped() {
+    if [[ $made == 1 && ! -s $csv ]]; then
+        rm -rf "$out"
+        echo "$prog: interrupted ($1) before any result; $out removed" >&2
+    else
+        echo "$prog: interrupted ($1); the results before it are in $csv" >&2
+    fi
+    exit "$2"
+}
+trap 'stopped SIGINT 130' INT
+trap 'stopped SIGTERM 143' TERM
+trap 'stopped SIGHUP 129' HUP
 
 cores=$(nproc)
 launcher=()

@@ -10,7 +10,11 @@
  * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
  * committed ncu files; the Slurm templates under stand-in launchers;
  * bench-solvers-protocol.sh's host dry run. */
+#include <errno.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/tl_test.h"
@@ -513,7 +517,7 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
     write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
     snprintf(p, sizeof p, "%s/fake/mpirun", t);
     write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
-                    "  case $1 in -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
     static const char *const jobs[][2] = {
         {"tristream", "--iters 100000"},
         {"bench-comm", ""},
@@ -539,6 +543,182 @@ TL_TEST(slurm_templates_refused_runs_leave_no_folder)
                   "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/results", t), 0);
+    /* TRILAP_ROOT an install: its programs, no scripts/ (before: bash's
+     * "line 35: .../scripts/bench-out.sh: No such file or directory") */
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/inst && ln -s \"$(cd %s && pwd)\" %s/inst/bin", t, tl_test_bin(), t), 0);
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        r = tl_test_capture("PATH=%s/fake:$PATH SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s TRILAP_ROOT=%s/inst "
+                            "bash scripts/slurm/%s.sbatch",
+                            t, t, t, jobs[i][0]);
+        char want[1200];
+        snprintf(want, sizeof want, "%s.sbatch: %s/inst/scripts/bench-out.sh missing: TRILAP_ROOT must be a trilap "
+                 "checkout (make install copies no scripts)\n", jobs[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want) && !*r.out, "%s: rc %d: %s", jobs[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/inst/results", t), 0);
+    }
+}
+
+/* `bash -c cmd` in a process group of its own, with stderr to err_path
+ * and the default dispositions (a test runner in the background ignores
+ * SIGINT, which bash would keep); once `file` exists, `sig` goes to the
+ * whole group, as ^C in a terminal or Slurm's scancel and time limit
+ * send it. Returns the wait status. */
+static int run_until_then_signal(const char *cmd, const char *file, const char *err_path, int sig)
+{
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        if (!freopen(err_path, "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(126);
+        execl("/bin/bash", "bash", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    int status = 0;
+    for (int i = 0; i < 2000 && access(file, F_OK) != 0; i++) {
+        struct timespec ts = {0, 5000000};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+    }
+    TL_ASSERT_MSG(access(file, F_OK) == 0, "%s: no %s after 10 s", cmd, file);
+    kill(-pid, sig);
+    TL_ASSERT(waitpid(pid, &status, 0) == pid);
+    return status;
+}
+
+/* A benchmark script or Slurm job stopped by a signal (^C, scancel, the
+ * job's time limit) is a failed run: its folder goes when no CSV in it
+ * holds a row, stays when one does, a line says which, and it exits
+ * 128 + the signal. Before: bash's EXIT trap saw $? 0 after a signal, so
+ * scripts/bench-out.sh took the run for a finished one: the folder and its
+ * header-only CSV stayed, without a word. */
+TL_TEST(interrupted_benchmarks_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700], cmd[2400], csv[700], err[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake %s/root/bin && ln -s \"$PWD/scripts\" %s/root/scripts", t, t, t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+    /* a header, with ROWS=1 a row under it, then a wait for the signal */
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "printf 'variant,us_per_iter\\n' > \"$out.tmp\"\n"
+                    "[ \"${ROWS:-0}\" = 1 ] && printf 'three-split,1\\n' >> \"$out.tmp\"\n"
+                    "mv \"$out.tmp\" \"$out\"\nexec sleep 60\n");
+    static const struct {
+        const char *run, *name, *csv;
+        int sig;
+    } runs[] = {
+        {"BENCH=$R/bin/trilap-bench scripts/run-tristream.sh 2", "run-tristream.sh", "tristream.csv", SIGINT},
+        {"SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=$R bash scripts/slurm/bench-comm.sbatch", "bench-comm.sbatch", "comm.csv",
+         SIGTERM},
+        {"SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=$R bash scripts/slurm/tristream.sbatch", "tristream.sbatch",
+         "tristream.csv", SIGTERM},
+    };
+    snprintf(err, sizeof err, "%s/err", t);
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int rows = 0; rows < 2; rows++) {
+            snprintf(cmd, sizeof cmd, "R=%s/root; PATH=%s/fake:$PATH ROWS=%d OUT=%s/out exec env %s", t, t, rows, t,
+                     runs[i].run);
+            snprintf(csv, sizeof csv, "%s/out/%s", t, runs[i].csv);
+            int status = run_until_then_signal(cmd, csv, err, runs[i].sig);
+            char *e = tl_test_slurp(err);
+            char want[300];
+            snprintf(want, sizeof want, "%s: interrupted (SIG%s); %s", runs[i].name,
+                     runs[i].sig == SIGINT ? "INT" : "TERM", rows ? "the rows written before it are in " : "");
+            TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 128 + runs[i].sig && strstr(e, want) &&
+                              tl_test_count(e, "interrupted") == 1,
+                          "%s, rows %d: status %#x: %s", runs[i].name, rows, status, e);
+            free(e);
+            TL_ASSERT_MSG(tl_test_sh(rows ? "test -s %s/out/%s" : "test ! -e %s/out", t, runs[i].csv) == 0,
+                          "%s, rows %d: the folder %s", runs[i].name, rows, rows ? "went" : "stayed");
+            TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out", t), 0);
+        }
+}
+
+/* run-solver-schedules.sh stopped by a signal: one line, exit 128 + the
+ * signal, its folder removed while no run has written a result, kept with
+ * the results once one has. Before: the folder stayed with its
+ * console.log, and nothing was said. */
+TL_TEST(interrupted_solver_schedules_leave_no_folder)
+{
+    const char *t = tl_test_tmpdir();
+    char solve[700], cmd[2400], running[700], err[700];
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    /* with ROWS=1 the first run writes a result and the second waits for
+     * the signal; else the first waits */
+    write_script(solve, "#!/bin/sh\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                        "if [ \"${ROWS:-0}\" = 1 ] && [ ! -e \"$out\" ]; then\n"
+                        "  printf 'us_per_iter\\n1\\n' > \"$out\"; exit 0\nfi\n"
+                        "touch \"${out%/*}/running\"\nexec sleep 60\n");
+    snprintf(running, sizeof running, "%s/out/running", t);
+    snprintf(err, sizeof err, "%s/err", t);
+    for (int rows = 0; rows < 2; rows++)
+        for (int s = 0; s < 2; s++) {
+            int sig = s ? SIGTERM : SIGINT;
+            snprintf(cmd, sizeof cmd, "ROWS=%d SOLVE=%s LAUNCH=threads PLOT=0 OUT=%s/out exec scripts/run-solver-schedules.sh 2",
+                     rows, solve, t);
+            int status = run_until_then_signal(cmd, running, err, sig);
+            char *e = tl_test_slurp(err);
+            char want[600];
+            if (rows) snprintf(want, sizeof want, "run-solver-schedules.sh: interrupted (SIG%s); the results before it "
+                               "are in %s/out/solver-schedules.csv\n", s ? "TERM" : "INT", t);
+            else snprintf(want, sizeof want, "run-solver-schedules.sh: interrupted (SIG%s) before any result; %s/out "
+                          "removed\n", s ? "TERM" : "INT", t);
+            TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 128 + sig && strstr(e, want) &&
+                              tl_test_count(e, "interrupted") == 1,
+                          "rows %d, signal %d: status %#x: %s", rows, sig, status, e);
+            free(e);
+            TL_ASSERT_MSG(tl_test_sh(rows ? "test -s %s/out/solver-schedules.csv" : "test ! -e %s/out", t) == 0,
+                          "rows %d, signal %d: the folder %s", rows, sig, rows ? "went" : "stayed");
+            TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out", t), 0);
+        }
+}
+
+/* The templates run with NVLink SHARP off unless the job's environment
+ * asks for it, as every run of REPRODUCE.md was measured (before: NCCL's
+ * default, so a node with NVSwitches timed other collectives than the
+ * committed results without a word but the manifest's); bench-comm.sbatch
+ * hands it, and NCCL_DEBUG, to mpirun's ranks with -x. */
+TL_TEST(slurm_templates_nvls_off_unless_asked)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake %s/root/bin && ln -s \"$PWD/scripts\" %s/root/scripts", t, t, t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    /* mpirun passes on only what -x names, as Open MPI to another node */
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nkeep=\"PATH=$PATH\"\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -x) eval \"v=\\${$2-}\"; keep=\"$keep $2=$v\"; shift 2 ;;\n"
+                    "    -np | --map-by | --bind-to) shift 2 ;; *) shift ;; esac\ndone\nexec env -i $keep \"$@\"\n");
+    static const char *const progs[] = {"trilap-bench", "trilap-fdtd"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/root/bin/%s", t, progs[k]);
+        write_script(p, "#!/bin/sh\n"
+                        "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                        "printf 'x\\n1\\n' > \"$out\"\necho \"nvls=${NCCL_NVLS_ENABLE-unset} debug=${NCCL_DEBUG-unset}\"\n");
+    }
+    static const char *const jobs[][2] = {{"tristream", "tristream"}, {"fdtd-ranks", "fdtd"}, {"bench-comm", "comm"}};
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++)
+        for (int asked = 0; asked < 2; asked++) {
+            tl_test_output r = tl_test_capture("env -u NCCL_NVLS_ENABLE -u NCCL_DEBUG %s PATH=%s/fake:$PATH "
+                                               "SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root OUT=%s/out%zu%d "
+                                               "bash scripts/slurm/%s.sbatch",
+                                               asked ? "NCCL_NVLS_ENABLE=1" : "", t, t, t, i, asked, jobs[i][0]);
+            TL_ASSERT_MSG(r.rc == 0, "%s: rc %d: %s", jobs[i][0], r.rc, r.err);
+            TL_ASSERT_MSG(strstr(r.out, asked ? "nvls=1 debug=WARN\n" : "nvls=0 debug=WARN\n"), "%s%s: %s",
+                          jobs[i][0], asked ? " with NCCL_NVLS_ENABLE=1" : "", r.out);
+            tl_test_output_free(&r);
+        }
 }
 
 /* Run by hand, a template answers --help (what it runs, the variables it
@@ -1216,6 +1396,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
+             slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,

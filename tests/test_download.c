@@ -3,6 +3,7 @@
  * corrupt archive, resuming a partial download, rejecting a tampered
  * mirror, and the unpacked matrices being readable. */
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "solvers/matrix/mmio.h"
@@ -139,6 +140,57 @@ TL_TEST(tampered_mirror_rejected)
     TL_ASSERT_EQ(dl(out, sizeof out, "--no-verify Serena"), 0);
 }
 
+/* An unpack cut short (a full disk, ^C) leaves no part of the matrix: the
+ * next run unpacks it again, whole. Before: tar wrote DEST/<Name>/<Name>.mtx
+ * in place, and the next run found the archive verified and that file
+ * there, said "present and verified" and kept the cut matrix. */
+TL_TEST(cut_unpack_leaves_no_matrix)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(dl(out, sizeof out, "--update-checksums Serena"), 0);
+    TL_ASSERT_EQ(sh(out, sizeof out, "rm -rf %s/dest/Serena && mkdir -p %s/cut", g_dir, g_dir), 0);
+    /* a tar whose disk fills: the files there, cut, and a failure */
+    char p[600];
+    snprintf(p, sizeof p, "%s/cut/tar", g_dir);
+    tl_test_write(p, "#!/bin/sh\n"
+                     "PATH=/usr/bin:/bin tar \"$@\" || exit\n"
+                     "while [ $# -gt 0 ]; do [ \"$1\" = -C ] && d=$2; shift; done\n"
+                     "find \"$d\" -name '*.mtx' -exec truncate -s 200 {} \\;\n"
+                     "echo 'tar: Serena/Serena.mtx: Cannot write: No space left on device' >&2\nexit 2\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    TL_ASSERT_EQ(sh(out, sizeof out,
+                    "PATH=%s/cut:$PATH %s --mirror file://%s/mirror --dest %s/dest --checksums %s/sums Serena 2>&1",
+                    g_dir, script(), g_dir, g_dir, g_dir),
+                 1);
+    TL_ASSERT(strstr(out, "cannot unpack"));
+    /* nothing of the cut unpack is left, the archive is */
+    TL_ASSERT_EQ(sh(out, sizeof out, "cd %s/dest && ls -A", g_dir), 0);
+    TL_ASSERT_MSG(!strcmp(out, "Serena.tar.gz\n"), "left in dest: %s", out);
+    TL_ASSERT_EQ(dl(out, sizeof out, "Serena"), 0);
+    TL_ASSERT(!strstr(out, "present and verified") && strstr(out, "ok:"));
+    TL_ASSERT_EQ(sh(out, sizeof out, "cmp %s/dest/Serena/Serena.mtx %s/src/Serena/Serena.mtx 2>&1", g_dir, g_dir), 0);
+}
+
+/* A run that fetched nothing leaves none of the folders it made for
+ * --dest. Before: the last one alone was removed, so the default
+ * data/suitesparse left data/ behind, in whatever folder it ran. */
+TL_TEST(failed_run_leaves_no_folders)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(sh(out, sizeof out, "%s --mirror file://%s/mirror --dest %s/new/a/b --no-verify Geo_1438 2>&1",
+                    script(), g_dir, g_dir),
+                 1);
+    TL_ASSERT(strstr(out, "download failed"));
+    TL_ASSERT_EQ(sh(out, sizeof out, "test ! -e %s/new", g_dir), 0);
+    /* a folder that was there stays */
+    TL_ASSERT_EQ(sh(out, sizeof out, "mkdir -p %s/kept && %s --mirror file://%s/mirror --dest %s/kept/a --no-verify "
+                    "Geo_1438 >/dev/null 2>&1; test -d %s/kept && test ! -e %s/kept/a",
+                    g_dir, script(), g_dir, g_dir, g_dir, g_dir),
+                 0);
+}
+
 TL_TEST(bad_arguments_and_missing_archive)
 {
     char out[16384];
@@ -154,4 +206,5 @@ TL_TEST(bad_arguments_and_missing_archive)
 }
 
 TL_TEST_MAIN(fails_closed_without_checksums, record_verify_skip_refetch, resume_partial_download,
-             tampered_mirror_rejected, bad_arguments_and_missing_archive)
+             tampered_mirror_rejected, cut_unpack_leaves_no_matrix, failed_run_leaves_no_folders,
+             bad_arguments_and_missing_archive)
