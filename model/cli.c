@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -20,10 +21,12 @@ void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_m
     if (cli->spec) tl_opts_echo(cli->spec, out, "# opt: ");
 }
 
-const char *tl_mcli_tree_path(const char *path, char *buf, size_t n)
+const char *tl_mcli_tree_path(const char *path, int given, char *buf, size_t n)
 {
     snprintf(buf, n, "%s", path);
-    if (path[0] == '/' || access(path, F_OK) == 0) return buf;
+    /* a default is this program's tree's file first: from inside another
+     * checkout, that checkout's results/ were read in silence */
+    if (path[0] == '/' || (given && access(path, F_OK) == 0)) return buf;
     char exe[4096];
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (k <= 0) return buf;
@@ -37,7 +40,11 @@ const char *tl_mcli_tree_path(const char *path, char *buf, size_t n)
     snprintf(tree, sizeof tree, "%s/%s", exe, path);
     if (access(tree, F_OK) != 0) /* installed: PREFIX/share/trilap holds what make install copies */
         snprintf(tree, sizeof tree, "%s/share/trilap/%s", exe, path);
-    if (access(tree, F_OK) == 0) snprintf(buf, n, "%s", tree);
+    struct stat here, there;
+    /* run from the tree itself: the name as given, which reports print */
+    const int same = stat(path, &here) == 0 && stat(tree, &there) == 0 && here.st_dev == there.st_dev &&
+                     here.st_ino == there.st_ino;
+    if (!same && access(tree, F_OK) == 0) snprintf(buf, n, "%s", tree);
     return buf;
 }
 

@@ -70,14 +70,15 @@ tl_status tl_mcsv_row(tl_mcsv *w, const char *fmt, ...) __attribute__((format(pr
  * row removed. A zeroed or ended tl_mcsv does nothing. */
 tl_status tl_mcsv_end(tl_mcsv *w, int ok);
 
-/* `path` itself, or, when it is relative and not in the current folder,
- * the same path in the trilap tree this program was built in (its
- * bin/..), or under the share/trilap/ folder of the prefix it was
- * installed in (make install copies the default calibration and
- * calibrate's measurements there): the
- * default calibration is a file of that tree, and the program may run
- * from anywhere. The answer is in buf (n bytes). */
-const char *tl_mcli_tree_path(const char *path, char *buf, size_t n);
+/* `path` itself when absolute, or given (`given`: on the command line)
+ * and in the current folder; else the same path in the trilap tree this
+ * program was built in (its bin/..), or under the share/trilap/ folder of
+ * the prefix it was installed in (make install copies the default
+ * calibration and calibrate's measurements there), where it is there;
+ * else `path`. A default is a file of that tree, whatever the current
+ * folder (another checkout's results/ among them), and the program may
+ * run from anywhere. The answer is in buf (n bytes). */
+const char *tl_mcli_tree_path(const char *path, int given, char *buf, size_t n);
 
 /* "4,8,16" -> ints in [1, hi] (at most max of them); 0 on a bad list, with
  * the reason in why (n bytes). */

@@ -45,10 +45,10 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
     tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
     /* the defaults are files of the trilap tree, found from any folder */
     char tri[4096], traces[4096], comm[4096], stream[4096];
-    tl_mcli_tree_path(o.tristream, tri, sizeof tri);
-    tl_mcli_tree_path(o.traces, traces, sizeof traces);
-    tl_mcli_tree_path(o.comm, comm, sizeof comm);
-    tl_mcli_tree_path(o.stream, stream, sizeof stream);
+    tl_mcli_tree_path(o.tristream, tl_mcli_given(cli, &o.tristream), tri, sizeof tri);
+    tl_mcli_tree_path(o.traces, tl_mcli_given(cli, &o.traces), traces, sizeof traces);
+    tl_mcli_tree_path(o.comm, tl_mcli_given(cli, &o.comm), comm, sizeof comm);
+    tl_mcli_tree_path(o.stream, tl_mcli_given(cli, &o.stream), stream, sizeof stream);
     /* every file read, the traces' among them: -o over one of them left a
      * calibration where the measurement was */
     char rank_traces[TL_MCALIB_TRACE_FILES][4200];

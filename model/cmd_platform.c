@@ -52,7 +52,8 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
         return 2;
     }
     char calib[4096];
-    const char *inputs[] = {rate_given ? NULL : tl_mcli_tree_path(o.calib, calib, sizeof calib)};
+    const char *inputs[] = {rate_given ? NULL
+                                       : tl_mcli_tree_path(o.calib, tl_mcli_given(cli, &o.calib), calib, sizeof calib)};
     int refused = tl_mcli_outputs_refused(cli, NULL, inputs, 1);
     if (refused) return refused;
     if (!rate_given) {

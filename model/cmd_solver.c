@@ -351,7 +351,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     }
     tl_mcalib c;
     char calib[4096];
-    o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    o.calib = tl_mcli_tree_path(o.calib, tl_mcli_given(cli, &o.calib), calib, sizeof calib);
     const char *inputs[] = {o.calib, strncmp(o.matrix, "gen:", 4) ? o.matrix : NULL, o.platform_file};
     int refused = tl_mcli_outputs_refused(cli, solver_header, inputs, sizeof inputs / sizeof inputs[0]);
     if (refused) return refused;

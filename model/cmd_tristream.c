@@ -33,7 +33,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
     if (rc >= 0) return rc;
     tl_mcalib c;
     char calib[4096];
-    o.calib = tl_mcli_tree_path(o.calib, calib, sizeof calib);
+    o.calib = tl_mcli_tree_path(o.calib, tl_mcli_given(cli, &o.calib), calib, sizeof calib);
     const char *inputs[] = {o.calib};
     int refused = tl_mcli_outputs_refused(cli, ts_header, inputs, 1);
     if (refused) return refused;

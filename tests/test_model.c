@@ -1088,6 +1088,24 @@ TL_TEST(runs_from_any_folder)
     char *out = tl_test_read(path);
     TL_ASSERT_MSG(strstr(out, "/results/model/calib-h200.txt\n") && strstr(out, "# calibration: /"), "%.600s", out);
     free(out);
+    /* from inside another tree: the default is still this program's
+     * calibration (another checkout's results/ were read in silence); a
+     * --calib given is the current folder's */
+    char two[20000];
+    snprintf(two, sizeof two,
+             "cd %s && mkdir -p results/model && sed 's/^ts_daxpy_us .*/ts_daxpy_us = 99.5/' %s/../results/model/calib-h200.txt "
+             "> results/model/calib-h200.txt && %s/trilap-model tristream > out.txt 2> err.txt && "
+             "%s/trilap-model tristream --calib results/model/calib-h200.txt > given.txt 2>> err.txt",
+             t, bin, bin, bin);
+    TL_ASSERT_EQ(system(two), 0);
+    out = tl_test_read(path);
+    TL_ASSERT_MSG(strstr(out, "# calibration: /") && !strstr(out, "99.5"), "%.600s", out);
+    free(out);
+    snprintf(path, sizeof path, "%s/given.txt", t);
+    out = tl_test_read(path);
+    TL_ASSERT_MSG(strstr(out, "# calibration: results/model/calib-h200.txt\n") && strstr(out, "99.5"), "%.600s", out);
+    free(out);
+    snprintf(path, sizeof path, "%s/out.txt", t);
     char err[1024];
     int lines;
     TL_ASSERT(run_model("tristream --calib nowhere/calib.txt", err, sizeof err, &lines) == 1);
