@@ -399,6 +399,14 @@ static void platform_values_or_die(void)
                     sg_link_get_name(links[i]), bw, lat);
             exit(3);
         }
+        /* SimGrid reads a value without a unit in bytes per second and
+         * seconds: bandwidth="200" predicted 10 s an iteration, no word */
+        if (bw < 1e6 || lat > 1.0) {
+            fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, most likely a value without its unit "
+                            "(SimGrid takes B/s and s): give one, as bandwidth=\"200GBps\" latency=\"2us\"\n",
+                    sg_link_get_name(links[i]), bw, lat);
+            exit(3);
+        }
     }
     free(links);
     sg_host_t *hosts = sg_host_list();

@@ -561,6 +561,9 @@ TL_TEST(platform_values_checked)
         {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,0Gf\"", "host 'nccl0': speed 0 flop/s in power state 1, must be > 0"},
         {"<host id=\"gpu0\" speed=\"1Gf\"", "<host id=\"gpu0\" speed=\"0Gf\"", "host 'gpu0': speed 0 flop/s"},
         {"value=\"1\"", "value=\"x\"", "host 'gpu4': property node 'x' is not a node number"},
+        /* no unit: bytes per second and seconds to SimGrid */
+        {"bandwidth=\"200GBps\"", "bandwidth=\"200\"", "link 'port0_DOWN': bandwidth 200 B/s and latency"},
+        {"latency=\"2us\"", "latency=\"2\"", "most likely a value without its unit (SimGrid takes B/s and s)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_replaced(text, cases[i][0], cases[i][1], bad);
