@@ -35,7 +35,7 @@ demo: $(BIN)/trilap-analyze $(BIN)/trilap-solve $(if $(filter trilap-bench,$(PRO
 # `make plots`: render the committed results under results/ into plots/out.
 PLOTS_OUT ?= plots/out
 plots: $(BIN)/trilap-analyze
-	TL_BIN=$(BIN) scripts/render-plots.sh --results results --out $(PLOTS_OUT)
+	TL_BIN=$(BIN) $(if $(filter 1,$(HAVE_GNUPLOT)),TL_GNUPLOT=$(GNUPLOT)) scripts/render-plots.sh --results results --out $(PLOTS_OUT)
 
 # Nsight Systems exports: the kern_sum cross-check on real H200 exports
 HOST_TESTS += test_nsys

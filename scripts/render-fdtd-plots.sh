@@ -12,6 +12,7 @@
 # Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out,
 # folders of the trilap tree, from whatever folder it runs. FDTD_STEPS
 # ("150 250 350"): the snapshots' steps, each a slice the run wrote.
+# TL_GNUPLOT names another gnuplot.
 set -euo pipefail
 cpu=""
 gpu=""
@@ -38,7 +39,8 @@ for arg in "$cpu" "$gpu" "$out"; do
     [[ $arg != *[\'\"]* ]] || { echo "render-fdtd-plots.sh: '$arg': gnuplot cannot take a path with a quote in it; choose another folder" >&2; exit 2; }
 done
 bin=${TL_BIN:-$here/bin}
-command -v gnuplot >/dev/null || { echo "render-fdtd-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
+gnuplot=${TL_GNUPLOT:-gnuplot} # another gnuplot, as demo.sh takes it (make plots passes the one make found)
+command -v "$gnuplot" >/dev/null || { echo "render-fdtd-plots.sh: $gnuplot not found (install gnuplot-nox, or set TL_GNUPLOT)" >&2; exit 1; }
 # --out is made now, so that a place it cannot be made (a file in the way,
 # /proc, a read-only disk) is said before anything is drawn (it was mkdir's
 # own message); the folders made here are removed again, when left empty,
@@ -62,7 +64,7 @@ gp() { # script, output base, gnuplot assignments
     mkdir -p "$out"
     for ext in png pdf; do
         drawing=$base.part$$.$ext
-        if ! log=$(gnuplot -e "$assign; out='$drawing'" "$here/plots/$script" 2>&1); then
+        if ! log=$("$gnuplot" -e "$assign; out='$drawing'" "$here/plots/$script" 2>&1); then
             echo "render-fdtd-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
             exit 1
         fi

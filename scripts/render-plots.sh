@@ -21,7 +21,8 @@
 # works for one release). Skipped with a note: a results CSV without rows,
 # a source with a quote in its path, one whose figure name an earlier source
 # took; rows whose run failed its own check (wrong > 0) are left out, said.
-# A figure gnuplot cannot draw is one line, exit 1.
+# A figure gnuplot cannot draw is one line, exit 1. TL_GNUPLOT names another
+# gnuplot (make plots passes the one make found).
 set -euo pipefail
 
 results=""
@@ -56,7 +57,8 @@ done
 bin=${TL_BIN:-$here/bin}
 analyze=$bin/trilap-analyze
 plots=$here/plots
-command -v gnuplot >/dev/null || { echo "render-plots.sh: gnuplot not found (install gnuplot-nox)" >&2; exit 1; }
+gnuplot=${TL_GNUPLOT:-gnuplot} # another gnuplot, as demo.sh takes it (make plots passes the one make found)
+command -v "$gnuplot" >/dev/null || { echo "render-plots.sh: $gnuplot not found (install gnuplot-nox, or set TL_GNUPLOT)" >&2; exit 1; }
 [[ -x $analyze ]] || { echo "render-plots.sh: $analyze not built (run make)" >&2; exit 1; }
 [[ -d $results ]] || { echo "render-plots.sh: no results folder $results" >&2; exit 1; }
 # --out is made now, so that a place it cannot be made (a file in the way,
@@ -96,7 +98,7 @@ gp() { # script, output base, gnuplot assignments
     local script=$1 base=$2 assign=$3 ext log
     for ext in png pdf; do
         drawing=$base.part$$.$ext
-        if ! log=$(gnuplot -e "$assign; out='$drawing'" "$plots/$script" 2>&1); then
+        if ! log=$("$gnuplot" -e "$assign; out='$drawing'" "$plots/$script" 2>&1); then
             echo "render-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
             exit 1
         fi

@@ -220,6 +220,41 @@ TL_TEST(render_quoted_fields)
     check_figure(p, 10000);
 }
 
+/* TL_GNUPLOT names the gnuplot the renderers run, as demo.sh takes it
+ * (and make plots passes the one make found): before, both called the
+ * one on PATH whatever was named. */
+TL_TEST(render_takes_tl_gnuplot)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    mkdir(res, 0755);
+    snprintf(p, sizeof p, "%s/knobs.csv", res);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter,trace_mode,wrong\nthree-split,2,0,50,off,0\n"
+                     "three-split,2,1,51,off,0\nthree-split,2,0,60,cupti,0\nthree-split,2,1,61,cupti,0\n");
+    snprintf(p, sizeof p, "%s/gp", t); /* a gnuplot that says it ran, then runs the real one */
+    tl_test_write(p, "#!/bin/sh\necho called >> \"$(dirname \"$0\")/gp.log\"\nexec gnuplot \"$@\"\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    tl_test_output r = tl_test_capture("TL_GNUPLOT='%s' scripts/render-plots.sh --results '%s' --out '%s/out'", p, res, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/gp.log", t);
+    char *log = tl_test_read(p);
+    TL_ASSERT_MSG(tl_test_count(log, "called\n") >= 2, "%s", log); /* the PNG and the PDF */
+    free(log);
+    static const char *const scripts[] = {"render-plots.sh --results x --out y", "render-fdtd-plots.sh --out y"};
+    char top[4096];
+    TL_ASSERT(getcwd(top, sizeof top));
+    for (int k = 0; k < 2; k++) {
+        r = tl_test_capture("cd '%s' && TL_GNUPLOT=/no/such/gnuplot '%s'/scripts/%s", t, top, scripts[k]);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "/no/such/gnuplot not found (install gnuplot-nox, or set "
+                                                          "TL_GNUPLOT)"),
+                      "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 /* The byte axes and the keys, as text (the same figure replotted on
  * gnuplot's dumb terminal): gnuplot's "%.0b %BB" labelled 32 B "32   B"
  * and 1 KiB "1 kiB", the sweep's key listed three-naive and the ideal bound
@@ -647,7 +682,7 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+TL_TEST_MAIN(render_takes_tl_gnuplot, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
