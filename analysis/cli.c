@@ -140,7 +140,8 @@ static int output_format_refused(const tl_optspec *spec)
     if (strstr(spec->program, " import")) return 0; /* its output is a folder */
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
         const char *out = tl_opts_string_of(spec, names[j]);
-        const char *writes = json && !strcmp(names[j], "output") ? "json" : "csv";
+        const int is_json = json && !strcmp(names[j], "output");
+        const char *writes = is_json ? "json" : "csv";
         if (!out || tl_out_in_place(out)) continue;
         const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
         char name[512], *dot;
@@ -150,7 +151,7 @@ static int output_format_refused(const tl_optspec *spec)
         for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
             if (strcasecmp(dot + 1, others[k]) || !strcmp(others[k], writes)) continue;
             fprintf(stderr, "%s: --%s %s: it writes %s, not %s: give a .%s name%s\n", spec->program, names[j], out,
-                    json && !strcmp(names[j], "output") ? "Chrome trace JSON" : "CSV rows", others[k], writes,
+                    is_json ? "Chrome trace JSON" : "CSV rows", others[k], writes,
                     strstr(spec->program, " timeline") ? " (the picture: gnuplot plots/timeline.gp on it, or "
                                                           "scripts/render-plots.sh)"
                                                         : "");

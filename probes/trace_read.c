@@ -513,7 +513,10 @@ void tl_trace_rank_path(const char *dir, int rank, char *buf, size_t cap)
 {
     static const char *const gz[] = {"gz", "GZ", "Gz", "gZ"};
     snprintf(buf, cap, "%s/trace.rank%d.csv", dir, rank);
-    for (size_t k = 0; TL_HAVE_ZLIB && k < sizeof gz / sizeof gz[0] && access(buf, F_OK) != 0; k++)
+    if (!TL_HAVE_ZLIB || access(buf, F_OK) == 0) return;
+    for (size_t k = 0; k < sizeof gz / sizeof gz[0]; k++) {
         snprintf(buf, cap, "%s/trace.rank%d.csv.%s", dir, rank, gz[k]);
-    if (TL_HAVE_ZLIB && access(buf, F_OK) != 0) snprintf(buf, cap, "%s/trace.rank%d.csv.gz", dir, rank);
+        if (access(buf, F_OK) == 0) return;
+    }
+    snprintf(buf, cap, "%s/trace.rank%d.csv.gz", dir, rank); /* none there: the name it would have */
 }
