@@ -336,9 +336,9 @@ static tl_mcalib test_calib(void)
 typedef tl_status (*method_fn)(tl_mjob *, const tl_schedule *, const tl_mpart *, const tl_mkcost *,
                                 const tl_mcalib *, int);
 
-static double method_us(method_fn method, const char *sched, const tl_mplatform *p, int n, int nranks)
+static double method_us_calib(method_fn method, const char *sched, const tl_mplatform *p, int n, int nranks,
+                              tl_mcalib c)
 {
-    tl_mcalib c = test_calib();
     tl_mpart ps;
     TL_ASSERT_OK(poisson_part(n, nranks, &ps));
     tl_mkcost k = tl_mkcost_for(&c, p);
@@ -350,6 +350,11 @@ static double method_us(method_fn method, const char *sched, const tl_mplatform 
     tl_mjob_free(&j);
     tl_mpart_free(&ps);
     return 1e6 * r.iter_s;
+}
+
+static double method_us(method_fn method, const char *sched, const tl_mplatform *p, int n, int nranks)
+{
+    return method_us_calib(method, sched, p, n, nranks, test_calib());
 }
 
 static double pipecg_us(const char *sched, const tl_mplatform *p, int n, int nranks)
@@ -385,6 +390,28 @@ TL_TEST(pipecg_schedules_order)
            split = pipecg_us("three-split", p, 32, 32);
     TL_ASSERT_MSG(split < two && two <= sync * (1 + 1e-9), "sync %.2f, two-stream %.2f, three-split %.2f us", sync,
                   two, split);
+}
+
+/* Where the interior SpMV is too short to hide the halo, two-stream gains
+ * nothing from its P2P stream and pays for it: its border SpMV and the
+ * halo wait for events across streams, each xstream_us later than a wait
+ * on one stream. sync is then the faster schedule, by no more than those
+ * waits; without their cost two-stream is never the slower. */
+TL_TEST(sync_faster_where_nothing_hides_the_halo)
+{
+    need_simgrid();
+    const tl_mplatform *p = tl_mplatform_find("a100-hdr");
+    tl_mcalib c = test_calib();
+    for (int i = 0; i < 2; i++) {
+        c.xstream_us = i ? 1.5 : 0;
+        double sync = method_us_calib(tl_mjob_pipecg, "sync", p, 16, 2, c),
+               two = method_us_calib(tl_mjob_pipecg, "two-stream", p, 16, 2, c);
+        if (i)
+            TL_ASSERT_MSG(sync < two && two - sync <= 2 * c.xstream_us + 1e-6,
+                          "xstream %.1f us: sync %.3f, two-stream %.3f us", c.xstream_us, sync, two);
+        else
+            TL_ASSERT_MSG(two <= sync * (1 + 1e-9), "no cross-stream cost: sync %.3f, two-stream %.3f us", sync, two);
+    }
 }
 
 /* Pipe-BiCGStab on two ranks of one node, by hand. Each rank: 100 rows,
@@ -1421,7 +1448,9 @@ TL_TEST(calibration_values_checked)
 
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
-             halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order, pipebicgstab_two_ranks_by_hand,
+             halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order,
+             sync_faster_where_nothing_hides_the_halo,
+             pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
              invalid_platform_refused_in_one_line, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
