@@ -745,6 +745,21 @@ TL_TEST(outputs_checked_before_the_work)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r.CSV.GZ && test ! -e %s/manifest.txt", d, d), 0);
 }
 
+/* A device is taken for --history and --solution (/dev/stdout prints the
+ * file), so /dev/full fails only when written, after the report: one line
+ * naming the option (it named the device alone), exit 1. */
+TL_TEST(late_write_failure_names_its_option)
+{
+    static const char *const opts[] = {"--history", "--solution"};
+    for (size_t k = 0; k < 2; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " %s /dev/full gen:poisson7:6", bin(), opts[k]), 1);
+        char want[128];
+        snprintf(want, sizeof want, "%s: /dev/full: write failed: No space left on device", opts[k]);
+        TL_ASSERT_MSG(tl_test_one_line(err_buf, want), "%s: stderr %s", opts[k], err_buf);
+        TL_ASSERT_MSG(strstr(out_buf, "converged: yes"), "%s: the report first: %s", opts[k], out_buf);
+    }
+}
+
 /* The results file where a run's trace folder goes (--trace HC --results
  * HC/cg with a run cg; --trace HC --results HC with one run) is refused
  * before the work in one line naming both options; before, the first run
@@ -1102,7 +1117,7 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
-             jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, results_where_a_trace_folder_goes,
+             jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
              warmup_iterations_and_us_per_iter)

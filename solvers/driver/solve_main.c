@@ -683,7 +683,9 @@ static tl_status solve_traced(tl_ctx *ctx, const solve_opts *o, const solve_run 
 }
 
 /* Rank 0's files of one run: the results rows, the residual history; then
- * the solution, gathered from every rank. Collective. */
+ * the solution, gathered from every rank. Collective. A failed write names
+ * its option: a device (/dev/full) is taken up front and fails only here,
+ * under the report. */
 static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_run *run, const tl_dist_matrix *dm,
                                  const double *xl, const tl_solve_labels *lb, const tl_solve_config *cfg,
                                  const tl_solve_report *rep, tl_results_rows *rows)
@@ -691,12 +693,15 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
     tl_status st = TL_OK, lst = TL_OK;
     double *xg = NULL;
     char path[4096];
+    tl_error_context k;
     if (ctx->rank == 0) {
         /* the writers make the folders (runtime/out.h, tl_results_append) */
         if (o->results) lst = tl_solve_results_append(o->results, lb, cfg, rep, rows);
         if (lst == TL_OK && o->history) {
             per_solver_path(path, sizeof path, o->history, o, run);
+            tl_error_context_begin(&k, "--history");
             lst = tl_solve_history_write(path, &rep->res);
+            tl_error_context_end(&k);
             /* with several runs not the name given; a stream holds the data itself */
             if (lst == TL_OK && !tl_out_in_place(path)) printf("history: %s\n", path);
         }
@@ -711,7 +716,9 @@ static tl_status write_run_files(tl_ctx *ctx, const solve_opts *o, const solve_r
     TL_TRYGOTO(tl_dist_gather_vec(ctx, dm, xl, xg), st, fail);
     if (ctx->rank == 0) {
         per_solver_path(path, sizeof path, o->solution, o, run);
+        tl_error_context_begin(&k, "--solution");
         lst = tl_mm_write_vector(path, xg, dm->nglobal);
+        tl_error_context_end(&k);
         if (lst == TL_OK && !tl_out_in_place(path)) printf("solution: %s\n", path);
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
