@@ -656,6 +656,18 @@ TL_TEST(iterations_numbered_over_restarts)
     c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 21, 1e-9);
     free(c);
+    /* breakdown counts overlap's 4 iterations: the window's kernels, 71 us,
+     * are 17.75 us per iteration (before: the numbers 0-1 seen, 2
+     * iterations, 35.5 us, and the stack CSV's iters 2) */
+    char stack[600];
+    snprintf(stack, sizeof stack, "%s/stack.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s --stack-csv %s", tl_test_bin(), run, csv, stack), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "run,0,category,compute,*,4,71.0,17.75,17.00,18.00,88.8,17.75,"), "%s", c);
+    free(c);
+    c = tl_test_read(stack);
+    TL_ASSERT_MSG(strstr(c, "\nrun,2,4,20.00,"), "%s", c);
+    free(c);
 }
 
 /* compare of a run whose median iteration lasts 0 us (five iterations
