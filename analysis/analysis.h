@@ -409,7 +409,7 @@ typedef struct tl_an_split_sum {
 typedef struct tl_an_split {
     size_t matched;
     int64_t wait_ns, transfer_ns;
-    size_t last;                  /* of the matched, those the rank arrived last at (after another) */
+    size_t last;                  /* of the matched, those the rank arrived last at (after another, the kernels running together) */
     size_t others_last;           /* those another rank arrived last at, the kernels running together */
     size_t worst;                 /* index in tl_an_ops.op of the most delayed of those that ran together
                                      (SIZE_MAX: none delayed) */
