@@ -218,9 +218,11 @@ int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{'
 int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz, in any case */
 /* Why an input that is no Kineto trace is none, where its contents say: a
  * file of gzip inside gzip or of text that is no JSON object, a folder of
- * .json files none of which is a trace (the first one's reason); 1 with
- * why filled, 0 where nothing here says (the caller's line stands). */
-int tl_an_kineto_why_not(const char *path, char *why, size_t n);
+ * .json files none of which is a trace (the first one's reason); *is = 1
+ * with why filled, 0 where nothing here says (the caller's line stands).
+ * A folder's first .json that its reader refuses (an empty file) fails
+ * with the reader's one line, so the caller adds none. */
+tl_status tl_an_kineto_why_not(const char *path, char *why, size_t n, int *is);
 /* A Kineto trace, or a folder holding one and no trilap rank file: a
  * question only, nothing said (tl_an_kineto_run_files reads and checks). */
 int tl_an_is_kineto_run(const char *path);
@@ -407,7 +409,7 @@ typedef struct tl_an_split_sum {
 typedef struct tl_an_split {
     size_t matched;
     int64_t wait_ns, transfer_ns;
-    size_t last;                  /* of the matched, those the rank arrived last at (after another) */
+    size_t last;                  /* of the matched, those the rank arrived last at (after another, the kernels running together) */
     size_t others_last;           /* those another rank arrived last at, the kernels running together */
     size_t worst;                 /* index in tl_an_ops.op of the most delayed of those that ran together
                                      (SIZE_MAX: none delayed) */

@@ -1,6 +1,8 @@
 /* trilap-analyze breakdown RUN_DIR...: GPU time per kernel name and per
- * category (table in analysis/README.md), per rank and max/mean over ranks,
- * streamed: memory follows the number of distinct names, not the trace. */
+ * category (table in analysis/README.md), per rank and max/mean over ranks.
+ * The totals are streamed (memory follows the number of distinct names);
+ * the iterations, their count and --iter-range's span, are overlap's, from
+ * the rank loaded once before (tl_an_rank_slices). */
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -23,8 +25,8 @@ typedef struct bd_state {
     const tl_an_meta *meta;
     int64_t lo, hi;
     int by_iter;
-    int64_t sel_w0, sel_w1, sel_n; /* --iter-range: the time span of the selected iterations, their count */
-    int64_t first, last, it_min, it_max, hit_min, hit_max;
+    int64_t sel_w0, sel_w1; /* --iter-range: the time span of the selected iterations */
+    int64_t first, last;
 } bd_state;
 
 typedef struct bd_opts {
@@ -35,12 +37,6 @@ typedef struct bd_opts {
 static tl_status bd_record(void *user, const tl_trace_record *r)
 {
     bd_state *s = user;
-    if (r->kind == TL_KIND_HOST && r->iter >= 0 && r->name && !strcmp(r->name, "iter")) {
-        /* iterations counted from the host's ranges when no kernel carries one */
-        if (r->iter < s->hit_min) s->hit_min = r->iter;
-        if (r->iter > s->hit_max) s->hit_max = r->iter;
-        return TL_OK;
-    }
     if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET) return TL_OK;
     if (s->by_iter) {
         /* by time, so activity the probes could not attribute (iter -1) counts too */
@@ -76,10 +72,6 @@ static tl_status bd_record(void *user, const tl_trace_record *r)
     }
     if (r->start_ns < s->first) s->first = r->start_ns;
     if (r->end_ns > s->last) s->last = r->end_ns;
-    if (r->iter >= 0) {
-        if (r->iter < s->it_min) s->it_min = r->iter;
-        if (r->iter > s->it_max) s->it_max = r->iter;
-    }
     return TL_OK;
 }
 
@@ -132,36 +124,32 @@ static tl_status row(tl_an_table *t, const char *run, const char *rank, const ch
 }
 
 /* One rank's file: its totals per name and group, its window and
- * iteration count (the --iter-range selection's, exactly as overlap computes
- * them, when one is given). */
+ * iteration count, exactly as overlap computes them (with --iter-range,
+ * the selection's): a loop run again (trilap-solve's --repeat) counts
+ * each run's iterations, where the span of the iteration numbers counted
+ * one run's (per_iter three times too large on a traced solve of three). */
 static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *names, rank_bd *out)
 {
     tl_an_meta meta;
     bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
-                  .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN,
-                  .it_min = INT64_MAX, .it_max = -1, .hit_min = INT64_MAX, .hit_max = -1};
+                  .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN};
     int flags = tl_an_overlap_opts_of(&o->c).flags & ~TL_AN_ALIGN_ENDS;
-    if (s.by_iter) {
-        /* The selection's time span, exactly as overlap computes it. */
-        tl_an_rank rk;
-        int64_t *bounds = NULL, *its = NULL;
-        size_t nb = 0;
-        TL_TRY(tl_an_rank_load(file, flags, names, &rk));
-        s.sel_w0 = rk.meta.w0;
-        s.sel_w1 = rk.meta.w1;
-        tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
-        for (size_t j = 0; j < rk.n && !out->active; j++)
-            out->active = rk.v[j].kind == TL_KIND_KERNEL || rk.v[j].kind == TL_KIND_MEMCPY ||
-                          rk.v[j].kind == TL_KIND_MEMSET;
-        tl_an_rank_free(&rk);
-        free(bounds);
-        free(its);
-        TL_TRY(sst);
-        if (nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
-        s.sel_n = (int64_t)nb;
-    }
-    /* with --iter-range the file was read once already: said then */
-    tl_status st = tl_an_scan(file, flags | (s.by_iter ? TL_AN_QUIET : 0), bd_record, &s, &meta);
+    tl_an_rank rk;
+    int64_t *bounds = NULL, *its = NULL;
+    size_t nb = 0;
+    TL_TRY(tl_an_rank_load(file, flags, names, &rk));
+    s.sel_w0 = rk.meta.w0;
+    s.sel_w1 = rk.meta.w1;
+    tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
+    for (size_t j = 0; j < rk.n && !out->active; j++)
+        out->active = rk.v[j].kind == TL_KIND_KERNEL || rk.v[j].kind == TL_KIND_MEMCPY || rk.v[j].kind == TL_KIND_MEMSET;
+    tl_an_rank_free(&rk);
+    free(bounds);
+    free(its);
+    TL_TRY(sst);
+    if (s.by_iter && nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
+    /* the file was read once already: what it warns of was said then */
+    tl_status st = tl_an_scan(file, flags | TL_AN_QUIET, bd_record, &s, &meta);
     if (st != TL_OK) {
         free(s.by_name);
         return st;
@@ -173,9 +161,7 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     if (s.by_iter) out->w = s.sel_w1 - s.sel_w0;
     else if (!meta.window_from_meta) out->w = s.last > s.first ? s.last - s.first : 0;
     else out->w = meta.w1 - meta.w0;
-    out->niter = s.by_iter ? s.sel_n
-                 : s.it_max >= s.it_min ? s.it_max - s.it_min + 1
-                 : s.hit_max >= s.hit_min ? s.hit_max - s.hit_min + 1 : 0;
+    out->niter = (int64_t)nb;
     for (size_t k = 0; k < s.cap; k++) acc_merge(&out->group[s.by_name[k].group], &s.by_name[k]);
     return TL_OK;
 }

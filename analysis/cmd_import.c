@@ -157,7 +157,9 @@ int tl_an_cmd_import(int argc, char **argv)
     char why[512];
     if (!kineto && !tl_an_is_nsys(in)) {
         TL_TRYGOTO(tl_an_input_kind(in), st, fail);
-        if (tl_an_kineto_why_not(in, why, sizeof why)) {
+        int why_not = 0;
+        TL_TRYGOTO(tl_an_kineto_why_not(in, why, sizeof why, &why_not), st, fail);
+        if (why_not) {
             st = TL_FAIL(TL_ERR_PARSE, "%s: %s", in, why);
             goto fail;
         }

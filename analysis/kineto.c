@@ -806,13 +806,17 @@ static int file_why_not(const char *path, char *why, size_t n)
     return 1;
 }
 
-int tl_an_kineto_why_not(const char *path, char *why, size_t n)
+tl_status tl_an_kineto_why_not(const char *path, char *why, size_t n, int *is)
 {
+    *is = 0;
     struct stat sb;
-    if (stat(path, &sb) != 0 || tl_an_is_special(path)) return 0;
-    if (S_ISREG(sb.st_mode)) return file_why_not(path, why, n);
+    if (stat(path, &sb) != 0 || tl_an_is_special(path)) return TL_OK;
+    if (S_ISREG(sb.st_mode)) {
+        *is = file_why_not(path, why, n);
+        return TL_OK;
+    }
     DIR *d = S_ISDIR(sb.st_mode) ? opendir(path) : NULL;
-    if (!d) return 0;
+    if (!d) return TL_OK;
     /* the first .json by name (readdir's order is the file system's) */
     size_t njson = 0;
     char first[256] = "";
@@ -827,22 +831,23 @@ int tl_an_kineto_why_not(const char *path, char *why, size_t n)
         if (!first[0] || strcmp(e->d_name, first) < 0) snprintf(first, sizeof first, "%s", e->d_name);
     }
     closedir(d);
-    if (!njson) return 0;
+    if (!njson) return TL_OK;
     char file[4352], one[320];
     snprintf(file, sizeof file, "%s/%s", path, first);
-    int rank, world, activity;
-    const char *other = NULL;
-    if (stat(file, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(one, sizeof one, "a folder"); /* the reader's own refusal would be a line of its own */
-    } else if (!file_why_not(file, one, sizeof one)) {
-        /* a JSON object: read (quietly: the listing read it already, so it
-         * parses) for what it is instead of a trace */
-        if (head(file, &rank, &world, &activity, &other) != TL_OK || !other) return 0;
+    if (!file_why_not(file, one, sizeof one)) {
+        /* read for what it is instead of a trace; a file the reader
+         * refuses (empty, no JSON) is refused in the reader's line, which
+         * names it and why, and no line of the folder's follows */
+        int rank, world, activity;
+        const char *other = NULL;
+        TL_TRY(head(file, &rank, &world, &activity, &other));
+        if (!other) return TL_OK;
         snprintf(one, sizeof one, "%s", other);
     }
     snprintf(why, n, "no PyTorch profiler (Kineto) trace among its %zu .json file%s (%s: %s)", njson,
              njson == 1 ? "" : "s", first, one);
-    return 1;
+    *is = 1;
+    return TL_OK;
 }
 
 int tl_an_is_kineto_run(const char *path)
@@ -867,32 +872,54 @@ int tl_an_is_kineto_run(const char *path)
     return kineto;
 }
 
+/* A folder's .json that no reader can open (a dangling link, a folder, a
+ * pipe or a device, no permission) refused, in the reader's own line: it may
+ * be a rank's trace, and the run read without it would be a run short. */
+static tl_status refuse_unreadable(const char *path)
+{
+    if (tl_an_is_special(path)) return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files", path);
+    tl_gzin *in = NULL;
+    TL_TRY(tl_gzin_open(path, &in));
+    tl_gzin_close(in); /* readable after all (it changed since the listing): left out, as a file that is no trace */
+    return TL_OK;
+}
+
+/* Whether a folder's .json that is no Kineto trace cannot be read at all
+ * (rather than holding other text). */
+static int unreadable(const char *path)
+{
+    char c;
+    int gz = 0;
+    return tl_an_is_special(path) || tl_gzin_peek(path, &c, 1, &gz) < 0;
+}
+
 /* The Kineto traces of a folder, unordered (*n = 0: none, or the folder
- * is a trilap run). */
+ * is a trilap run). A .json that cannot be read is refused once the
+ * listing has found the folder to be no trilap run, whose reader says what
+ * is wrong with it instead. */
 static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nout)
 {
     tl_status st = TL_OK;
     rank_file *rf = NULL;
     size_t n = 0, cap = 0;
+    char *bad = NULL; /* the first .json that cannot be read */
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t len = strlen(e->d_name);
         if (trilap_rank_file(e->d_name)) {
             for (size_t i = 0; i < n; i++) free(rf[i].path);
             n = 0;
+            free(bad);
+            bad = NULL;
             break;
         }
         if (!tl_an_json_name(e->d_name)) continue;
         char *p = malloc(strlen(dir) + len + 2);
         TL_CHECKGOTO(p, TL_ERR_NOMEM, st, fail, "path");
         sprintf(p, "%s/%s", dir, e->d_name);
-        if (tl_an_is_special(p)) {
-            st = TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files", p);
-            free(p);
-            goto fail;
-        }
-        if (!tl_an_is_kineto(p)) {
-            free(p);
+        if (tl_an_is_special(p) || !tl_an_is_kineto(p)) { /* opening a FIFO would wait for a writer */
+            if (!bad && unreadable(p)) bad = p;
+            else free(p);
             continue;
         }
         if (n == cap) {
@@ -904,10 +931,13 @@ static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nou
         }
         rf[n++] = (rank_file){.rank = -1, .world = -1, .path = p};
     }
+    if (bad) TL_TRYGOTO(refuse_unreadable(bad), st, fail);
+    free(bad);
     *out = rf;
     *nout = n;
     return TL_OK;
 fail:
+    free(bad);
     for (size_t i = 0; i < n; i++) free(rf[i].path);
     free(rf);
     return st;

@@ -475,8 +475,9 @@ int tl_an_cmd_collectives(int argc, char **argv)
     tl_kt_trace *t = NULL;
     tl_status st = tl_an_kineto_run_files(input, &files, &nf, &found);
     char why[512];
-    if (st == TL_OK && !found && tl_an_kineto_why_not(input, why, sizeof why))
-        st = TL_FAIL(TL_ERR_INVAL, "%s: %s", input, why);
+    int why_not = 0;
+    if (st == TL_OK && !found) st = tl_an_kineto_why_not(input, why, sizeof why, &why_not);
+    if (st == TL_OK && why_not) st = TL_FAIL(TL_ERR_INVAL, "%s: %s", input, why);
     else if (st == TL_OK && !found)
         st = TL_FAIL(TL_ERR_INVAL, "%s: collectives reads PyTorch profiler (Kineto) traces (a .json or .json.gz "
                                    "trace, or a folder of them); this is not one", input);

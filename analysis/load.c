@@ -549,7 +549,9 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
         TL_TRY(tl_an_input_kind(dir));
         /* what its contents are instead, where they say (a gzip of a gzip
          * was "neither ..." and no more) */
-        if (tl_an_kineto_why_not(dir, why, sizeof why)) return TL_FAIL(TL_ERR_PARSE, "%s: %s", dir, why);
+        int is = 0;
+        TL_TRY(tl_an_kineto_why_not(dir, why, sizeof why, &is));
+        if (is) return TL_FAIL(TL_ERR_PARSE, "%s: %s", dir, why);
         return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
                        dir);
     }
@@ -581,7 +583,9 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     }
     /* a folder of JSON files none of which is a Kineto trace: why, rather
      * than that it holds no rank files */
-    TL_CHECKGOTO(n > 0 || !tl_an_kineto_why_not(dir, why, sizeof why), TL_ERR_PARSE, st, fail, "%s: %s", dir, why);
+    int why_not = 0;
+    if (!n) TL_TRYGOTO(tl_an_kineto_why_not(dir, why, sizeof why, &why_not), st, fail);
+    TL_CHECKGOTO(!why_not, TL_ERR_PARSE, st, fail, "%s: %s", dir, why);
     TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv%s files", dir,
                  TL_HAVE_ZLIB ? "[.gz]" : "");
     qsort(f, n, sizeof *f, cmp_files);

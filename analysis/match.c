@@ -309,17 +309,18 @@ static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int counted, 
 }
 
 /* Who came last at an operation counted on rank file f, and the most
- * delayed of them (a pair whose kernels did not run together is not one
- * operation); the operation is in the selection (in_span), so overlap's
- * most delayed operations hold every rank's most delayed. */
+ * delayed of them; a pair whose kernels did not run together is not one
+ * operation, so nobody came last at it (overlap's `last` and diagnose's
+ * "another rank came last" count the same operations); the operation is
+ * in the selection (in_span), so overlap's most delayed operations hold
+ * every rank's most delayed. */
 static void count_arrival(tl_an_split *sum, const tl_an_ops *o, tl_an_op *op, size_t f)
 {
     int64_t delay = op->arrive - op->first;
     op->in_span = 1;
-    if (delay <= 0) return;
+    if (delay <= 0 || !tl_an_op_together(op)) return;
     if ((size_t)op->last_rank == f) sum->last++;
-    if (!tl_an_op_together(op)) return;
-    if ((size_t)op->last_rank != f) sum->others_last++;
+    else sum->others_last++;
     const tl_an_op *w = sum->worst != SIZE_MAX ? &o->op[sum->worst] : NULL;
     if (!w || delay > w->arrive - w->first) sum->worst = (size_t)(op - o->op);
 }

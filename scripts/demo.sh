@@ -162,7 +162,12 @@ metric() {
     awk -F, -v col="$2" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == col) k = i; next}
         {v[$1] = $k} END {x = ("max" in v) ? v["max"] : v["0"]; print (tolower(x) ~ /nan/) ? "-" : x}' "$1"
 }
-itime() { awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median") {print $(i + 1); exit}}' "$1"; }
+# the median iteration of the slowest rank, as the table says ("max over
+# ranks") and compare's iteration_time is (before: rank 0's)
+itime() {
+    awk '/iteration time:/ {for (i = 1; i <= NF; i++) if ($i == "median" && (m == "" || $(i + 1) + 0 > m + 0)) m = $(i + 1)}
+        END {print m}' "$1"
+}
 
 # Lines a command may or may not print (one rank has no peer waits): sed
 # -n prints what matches and succeeds on no match, where grep | sed would

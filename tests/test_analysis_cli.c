@@ -491,6 +491,45 @@ TL_TEST(iter_range_selects_waiting)
     free(o);
 }
 
+/* Who came last is counted of operations only: a pair whose kernels did
+ * not run together (rank 1's third SendRecv starts after rank 0's ended)
+ * is not one operation, as the most delayed table and late-ranks say, so
+ * overlap's `last` leaves it out too and agrees with diagnose's "another
+ * rank came last" (before: rank 1 last 3 times where rank 0 was told 2,
+ * and on results/multirank-h200/pcg-threads-r4 rank 0's 96 + 306 fell 2
+ * short of its 404 operations). */
+TL_TEST(last_rank_counts_operations_only)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0,
+          "0,0,1,compute,compute,kernel,k,0,30000,1,-1,0\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,10000,20000,2,-1,0\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,40000,50000,3,-1,1\n"
+          "0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,70000,75000,4,-1,2\n");
+    trace(run, 1,
+          "1,1,1,compute,compute,kernel,k,0,30000,1,-1,0\n"
+          "1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,12000,20000,2,-1,0\n"
+          "1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,43000,50000,3,-1,1\n"
+          "1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,80000,85000,4,-1,2\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), run), 0);
+    char *o = out_of(t, "out");
+    const char *row = table_line(o, "# table: communication waiting and transfer", "1    *");
+    double matched = 0, wait = 0, transfer = 0, pct = 0, last = 0;
+    TL_ASSERT_MSG(row && sscanf(row, " 1 * %lf %lf %lf %lf %lf", &matched, &wait, &transfer, &pct, &last) == 5, "%s", o);
+    TL_ASSERT_MSG(matched == 3 && last == 2, "rank 1: %.0f matched, last %.0f (expected 3 and 2)\n%s", matched, last, o);
+    const char *d = strstr(o, "# table: most delayed operations");
+    TL_ASSERT_MSG(d && strstr(d, "# 2 rows"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s --wait-share 1 --min-comm-share 0", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "matched communication operations waited for a later rank; in 2 operations another rank "
+                            "came last"),
+                  "%s", o);
+    free(o);
+}
+
 /* The committed 2 x H200 runs (NCCL 2.28.3): serialisation found in
  * three-naive and two-stream, not in three-split, whose p2p and collective
  * kernels overlap each other and the DAXPY. Works whether or not the NCCL
@@ -655,6 +694,18 @@ TL_TEST(iterations_numbered_over_restarts)
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --iter-range 0:0 --csv %s", tl_test_bin(), run, csv), 0);
     c = tl_test_read(csv);
     TL_ASSERT_NEAR(csv_get(c, "0", "W_us"), 21, 1e-9);
+    free(c);
+    /* breakdown counts overlap's 4 iterations: the window's kernels, 71 us,
+     * are 17.75 us per iteration (before: the numbers 0-1 seen, 2
+     * iterations, 35.5 us, and the stack CSV's iters 2) */
+    char stack[600];
+    snprintf(stack, sizeof stack, "%s/stack.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s --stack-csv %s", tl_test_bin(), run, csv, stack), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "run,0,category,compute,*,4,71.0,17.75,17.00,18.00,88.8,17.75,"), "%s", c);
+    free(c);
+    c = tl_test_read(stack);
+    TL_ASSERT_MSG(strstr(c, "\nrun,2,4,20.00,"), "%s", c);
     free(c);
 }
 
@@ -2186,7 +2237,7 @@ TL_TEST_MAIN(outputs_named_for_another_format, overlap_known_values, results_inp
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
-             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, compare_zero_median_no_ratio,
+             compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
              results_gzip_said, free_text_one_field)

@@ -245,5 +245,44 @@ TL_TEST(bad_gpus_refused)
     tl_test_output_free(&r);
 }
 
+/* The summary table's "traced it(us)" is the median iteration of the
+ * slowest rank, as its note ("max over ranks") and compare's
+ * iteration_time say: on the committed two-H200 run three-split's ranks
+ * have medians 65.9 and 66.1 us, and the table gave rank 0's. */
+TL_TEST(traced_iteration_max_over_ranks)
+{
+    const char *t = tl_test_tmpdir();
+    char out[600], p[1024];
+    snprintf(out, sizeof out, "%s/demo", t);
+    tl_test_output r =
+        tl_test_capture("TL_GNUPLOT=/nonexistent/gnuplot scripts/demo.sh --from results/tristream-h200x2 --out %s", out);
+    TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    char *text = report_of(out);
+    static const char *const v[] = {"two-stream", "three-naive", "three-split"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(p, sizeof p, "%s/overlap-%s.txt", out, v[k]);
+        char *ov = tl_test_read(p);
+        double want = -1;
+        int ranks = 0;
+        for (const char *l = strstr(ov, "iteration time:"); l; l = strstr(l + 1, "iteration time:")) {
+            const char *m = strstr(l, "median ");
+            TL_ASSERT(m);
+            double x = strtod(m + 7, NULL);
+            if (x > want) want = x;
+            ranks++;
+        }
+        TL_ASSERT_MSG(ranks == 2, "%s: %d ranks' iteration times in\n%s", v[k], ranks, ov);
+        char row[64];
+        snprintf(row, sizeof row, "\n%-12s ", v[k]);
+        const char *at = strstr(text, row);
+        TL_ASSERT_MSG(at, "no row %s in\n%s", v[k], text);
+        double got = strtod(at + strlen(row), NULL);
+        TL_ASSERT_MSG(got == want, "%s: traced it(us) %.1f, the slowest rank's median %.1f\n%s", v[k], got, want, text);
+        free(ov);
+    }
+    free(text);
+}
+
 TL_TEST_MAIN(bad_gpus_refused, one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
-             failing_nvidia_smi_is_no_gpu, failing_step_is_named)
+             failing_nvidia_smi_is_no_gpu, failing_step_is_named, traced_iteration_max_over_ranks)

@@ -1617,6 +1617,54 @@ TL_TEST(perfetto_export_is_no_rank)
     refused(p, "config.json: no traceEvents array: not a PyTorch profiler (Kineto) trace");
 }
 
+/* A folder's .json that cannot be read (a dangling link, a folder, a pipe)
+ * or that its reader refuses (an empty file) is refused in one line, the
+ * reader's, naming the file and why, by every command (before: the
+ * reader's line and then the folder's, "no trace.rank<R>.csv[.gz] files";
+ * and a dangling rank1.json beside rank0.json was left out, the run read
+ * as one rank). A trilap run's folder is its own reader's to judge: a
+ * dangling perfetto.json beside its rank files changes nothing. */
+TL_TEST(unreadable_json_in_folder_one_line)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir();
+    char p[600];
+    TL_ASSERT_EQ(tl_test_sh("cd %s && mkdir dangling empty sub pipe short && ln -s %s/absent.json dangling/rank0.json && "
+                            ": > empty/rank0.json && mkdir sub/rank0.json && mkfifo pipe/rank0.json",
+                            t, t),
+                 0);
+    snprintf(p, sizeof p, "%s/short/rank0.json", t);
+    variant(p, "\"rank\": 1", "\"rank\": 0");
+    TL_ASSERT_EQ(tl_test_sh("ln -s %s/absent.json %s/short/rank1.json", t, t), 0);
+    const struct {
+        const char *dir, *why;
+    } cases[] = {
+        {"dangling", "rank0.json: cannot open: No such file or directory"},
+        {"empty", "rank0.json: empty file: not a Kineto JSON trace"},
+        {"sub", "rank0.json: a folder, where a file is read"},
+        {"pipe", "rank0.json: a pipe or a device: traces are read from files"},
+        {"short", "rank1.json: cannot open: No such file or directory"},
+    };
+    static const char *const cmds[] = {"overlap %s/%s", "breakdown %s/%s", "collectives %s/%s",
+                                       "breakdown --hta %s/%s", "import %s/%s -o %s/imp"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+            char args[1400], want[2200], cmd[1600], *out = NULL, *err = NULL;
+            snprintf(args, sizeof args, cmds[c], t, cases[k].dir, t);
+            snprintf(want, sizeof want, "trilap-analyze: %s/%s/%s\n", t, cases[k].dir, cases[k].why);
+            snprintf(cmd, sizeof cmd, "timeout 20 %s/trilap-analyze %s", tl_test_bin(), args);
+            int rc = tl_test_run(cmd, &out, &err);
+            TL_ASSERT_MSG(rc == 1 && !strcmp(err, want), "%s: exit %d\n%s(expected '%s')", args, rc, err, want);
+            free(out);
+            free(err);
+        }
+    snprintf(p, sizeof p, "import %s/short/rank0.json -o %s/run", t, t);
+    free(analyze(p));
+    TL_ASSERT_EQ(tl_test_sh("ln -s %s/absent.json %s/run/perfetto.json", t, t), 0);
+    snprintf(p, sizeof p, "overlap %s/run", t);
+    free(analyze(p));
+}
+
 /* Names put together from a trace's strings (the operation and process
  * group of an NCCL kernel, "op:nccl:send on process group ...") are cut
  * at a character, not inside one: a process group description of 300
@@ -1742,6 +1790,6 @@ TL_TEST_MAIN(hta_figures_exact, not_kineto_says_why, overlap_means_leave_out_an_
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
-             perfetto_export_is_no_rank, long_names_cut_at_a_character,
+             perfetto_export_is_no_rank, unreadable_json_in_folder_one_line, long_names_cut_at_a_character,
              plain_and_gzipped_trace_once, gpu_step_copies_are_no_iterations, iter_range_keeps_the_clock_offsets,
              starvation_compares_like_with_like, collectives_sizes_as_diagnose_names_them, json_names_in_any_case)

@@ -235,8 +235,7 @@ TL_TEST(inputs_that_are_folders)
     refused(&o, 1, "run/trace.rank0.csv: a folder, where a file is read\n", "trilap-analyze: ");
     o = tl_test_capture("%s/trilap-analyze overlap %s/kin", tl_test_bin(), t);
     TL_ASSERT_EQ(tl_test_count(o.err, "\n"), 1);
-    refused(&o, 1, "kin: no PyTorch profiler (Kineto) trace among its 1 .json file (rank0.json: a folder)\n",
-            "trilap-analyze: ");
+    refused(&o, 1, "kin/rank0.json: a folder, where a file is read\n", "trilap-analyze: ");
 }
 
 TL_TEST(gzip_trace_cut_short)
