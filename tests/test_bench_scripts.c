@@ -948,6 +948,60 @@ TL_TEST(slurm_templates_modules_and_export_none)
     }
 }
 
+/* bench-op-timer.sh and run-multirank-h200.sh refuse a bad argument in
+ * one line, exit 2, and make nothing; a bench-op-timer.sh run that fails
+ * before a row (no GPU, an option trilap-solve refuses) leaves no folder.
+ * Before: bench-op-timer.sh --bogus went to trilap-solve as the matrix,
+ * which refused it after OUT and a log in it had been made (a folder under
+ * TMPDIR without OUT), and a bad ITERATIONS printed the usage alone;
+ * run-multirank-h200.sh --bogus was a DEST mkdir refused, and the session
+ * (not -e) went on to `make -j16` in the current folder. */
+TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
+{
+    const char *t = tl_test_tmpdir();
+    char solve[700];
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    write_script(solve, "#!/bin/sh\necho 'trilap-solve: --backend cuda: no GPU visible' >&2\nexit 1\n");
+    static const char *const cases[][2] = {
+        {"bench-op-timer.sh --bogus", "bench-op-timer.sh: invalid argument '--bogus' (trilap-solve options go after "
+                                      "--; try --help)\n"},
+        {"bench-op-timer.sh gen:poisson7:8 x", "bench-op-timer.sh: invalid ITERATIONS 'x': a positive integer (try "
+                                               "--help)\n"},
+        {"bench-op-timer.sh gen:poisson7:8 5 extra", "bench-op-timer.sh: invalid argument 'extra' (trilap-solve "
+                                                     "options go after --; try --help)\n"},
+        {"run-multirank-h200.sh", "run-multirank-h200.sh: no DEST given (usage: run-multirank-h200.sh DEST "
+                                  "[BUDGET_SECONDS]; try --help)\n"},
+        {"run-multirank-h200.sh --bogus", "run-multirank-h200.sh: invalid argument '--bogus' (usage: "
+                                          "run-multirank-h200.sh DEST [BUDGET_SECONDS]; try --help)\n"},
+        {"run-multirank-h200.sh dest 5m", "run-multirank-h200.sh: invalid BUDGET_SECONDS '5m': a positive integer "
+                                          "(try --help)\n"},
+    };
+    char top[4096];
+    TL_ASSERT(getcwd(top, sizeof top));
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/cwd %s/tmp", t, t), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s/cwd && TMPDIR=%s/tmp SOLVE=%s OUT=%s/out %s/scripts/%s", t, t, solve,
+                                           t, top, cases[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cases[i][1]) && !*r.out, "%s: exit %d: %s", cases[i][0], r.rc,
+                      r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(find %s/cwd %s/tmp -mindepth 1)\" && test ! -e %s/out", t, t, t) == 0,
+                      "%s wrote something", cases[i][0]);
+    }
+    /* a run that fails before a row, with OUT and without */
+    for (int named = 0; named < 2; named++) {
+        tl_test_output r = tl_test_capture("cd %s/cwd && TMPDIR=%s/tmp SOLVE=%s %s%s%s %s/scripts/bench-op-timer.sh "
+                                           "gen:poisson7:8 2",
+                                           t, t, solve, named ? "OUT=" : "", named ? t : "", named ? "/out" : "", top);
+        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no GPU visible\n") &&
+                          strstr(r.err, "bench-op-timer.sh: failed (exit 1); ") && strstr(r.err, " removed\n"),
+                      "exit %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(find %s/cwd %s/tmp -mindepth 1)\" && test ! -e %s/out", t, t, t) == 0,
+                      "a folder stayed (OUT %s)", named ? "given" : "unset");
+    }
+}
+
 /* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
  * bench-solvers-protocol.sh do (before: always ../shared/data beside the
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
@@ -1588,7 +1642,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders,
-             slurm_templates_modules_and_export_none, bench_kineto_reads_tl_data,
+             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
+             bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
