@@ -1002,6 +1002,37 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
     }
 }
 
+/* A benchmark option given without its value (the last word) is one line
+ * naming it, exit 2, nothing made. Before: bash's '$2: unbound variable',
+ * exit 1, in bench-cpml.sh, bench-fdtd.sh, bench-solver-roof.sh,
+ * bench-solvers-gpu.sh and bench-solvers-protocol.sh (17 options). */
+TL_TEST(bench_options_need_their_value)
+{
+    static const char *const cases[][2] = {
+        {"bench-cpml.sh", "--sizes"},           {"bench-cpml.sh", "--kernel"},
+        {"bench-cpml.sh", "--cpml"},            {"bench-cpml.sh", "--reps"},
+        {"bench-fdtd.sh", "--sizes"},           {"bench-fdtd.sh", "--more"},
+        {"bench-fdtd.sh", "--steps"},           {"bench-fdtd.sh", "--kernels"},
+        {"bench-fdtd.sh", "--double"},          {"bench-fdtd.sh", "--breakdown"},
+        {"bench-fdtd.sh", "--strategies"},      {"bench-solver-roof.sh", "--old"},
+        {"bench-solver-roof.sh", "--budget"},   {"bench-solver-roof.sh", "--sizes"},
+        {"bench-solvers-gpu.sh", "--budget"},   {"bench-solvers-gpu.sh", "--cases"},
+        {"bench-solvers-protocol.sh", "--inputs"},
+    };
+    const char *t = tl_test_tmpdir();
+    char top[4096], want[300];
+    TL_ASSERT(getcwd(top, sizeof top));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && OUT=%s/out %s/scripts/%s %s", t, t, top, cases[i][0], cases[i][1]);
+        snprintf(want, sizeof want, "%s: %s needs a value (try --help)\n", cases[i][0], cases[i][1]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !*r.out, "%s %s: exit %d: %s", cases[i][0], cases[i][1],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s %s wrote in %s", cases[i][0], cases[i][1],
+                      t);
+    }
+}
+
 /* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
  * bench-solvers-protocol.sh do (before: always ../shared/data beside the
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
@@ -1642,7 +1673,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders,
-             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
+             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
