@@ -1033,6 +1033,29 @@ TL_TEST(bench_options_need_their_value)
     }
 }
 
+/* run-solver-schedules.sh refuses a bad argument in one line, exit 2,
+ * nothing made. Before: the reason, then a second usage line; without
+ * NRANKS, the whole 39-line header on stderr. */
+TL_TEST(run_solver_schedules_bad_arguments_one_line)
+{
+    static const char *const cases[][2] = {
+        {"", "run-solver-schedules.sh: no NRANKS given"},
+        {"x", "run-solver-schedules.sh: invalid NRANKS 'x': a positive integer"},
+        {"2 --n", "run-solver-schedules.sh: --n needs a value"},
+        {"2 --what", "run-solver-schedules.sh: invalid argument '--what'"},
+        {"2 --schedules bogus", "run-solver-schedules.sh: invalid schedule 'bogus'"},
+    };
+    const char *t = tl_test_tmpdir();
+    char want[300];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("OUT=%s/out scripts/run-solver-schedules.sh %s", t, cases[i][0]);
+        snprintf(want, sizeof want, "%s (usage: run-solver-schedules.sh NRANKS [options]; try --help)\n", cases[i][1]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !*r.out, "[%s]: exit %d: %s", cases[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
+    }
+}
+
 /* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
  * bench-solvers-protocol.sh do (before: always ../shared/data beside the
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
@@ -1674,6 +1697,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
+             run_solver_schedules_bad_arguments_one_line,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
