@@ -861,6 +861,18 @@ TL_TEST(slurm_templates_modules_and_export_none)
     const char *t = tl_test_tmpdir();
     char p[700];
     fake_launchers(t);
+    /* srun and mpirun as Slurm's: a job submitted with --export=NONE has
+     * SLURM_EXPORT_ENV=NONE, and its steps then get none of the job
+     * script's environment (the modules it loaded) */
+    static const char *const launchers[] = {"srun", "mpirun"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/fake/%s", t, launchers[k]);
+        write_script(p, k ? "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                            "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\n"
+                            "[ \"${SLURM_EXPORT_ENV:-ALL}\" = NONE ] && exec env -i PATH=/usr/bin:/bin \"$@\"\nexec \"$@\"\n"
+                          : "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+                            "[ \"${SLURM_EXPORT_ENV:-ALL}\" = NONE ] && exec env -i PATH=/usr/bin:/bin \"$@\"\nexec \"$@\"\n");
+    }
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/mods/init %s/mods/tlmod/lib && ln -s \"$PWD/scripts\" "
                             "%s/root/scripts",
                             t, t, t, t),
@@ -896,7 +908,7 @@ TL_TEST(slurm_templates_modules_and_export_none)
     /* a job's environment as under --export=NONE: Slurm's variables, a
      * login PATH, no LD_LIBRARY_PATH */
     snprintf(env, sizeof env, "env -i PATH=%s/fake:/usr/bin:/bin SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root "
-             "OUT=%s/out", t, t, t);
+             "SLURM_EXPORT_ENV=NONE OUT=%s/out", t, t, t);
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
         tl_test_output r = tl_test_capture("%s MODULESHOME=%s/mods bash scripts/slurm/%s.sbatch", env, t, jobs[i].name);
         snprintf(want, sizeof want, "%s.sbatch: %s/root/bin/%s cannot start in this job: libtlmod.so not found; "

@@ -18,6 +18,11 @@ slurm_job_env() {
     local modules=$1 launcher=$2 prog missing
     shift 2
     [ -z "$modules" ] || slurm_job_modules "$modules"
+    # sbatch --export=NONE sets SLURM_EXPORT_ENV=NONE in the job, which srun
+    # (and mpirun's daemons, started by srun) then apply to each step: the
+    # ranks would not get the modules loaded here, nor NCCL_NVLS_ENABLE
+    # (sbatch(1): set it to ALL in the job script)
+    export SLURM_EXPORT_ENV=ALL
     command -v "$launcher" >/dev/null 2>&1 || {
         echo "$bench_out_name: $launcher is not on this job's PATH: load the module that provides it" \
             "(TRILAP_MODULES; under sbatch --export=NONE the job has none of your shell's PATH)" >&2
