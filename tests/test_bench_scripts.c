@@ -960,12 +960,14 @@ TL_TEST(slurm_templates_modules_and_export_none)
     }
 }
 
-/* bench-op-timer.sh and run-multirank-h200.sh refuse a bad argument in
- * one line, exit 2, and make nothing; a bench-op-timer.sh run that fails
+/* bench-op-timer.sh, bench-cg.sh and run-multirank-h200.sh refuse a bad
+ * argument in one line, exit 2, and make nothing; a bench-op-timer.sh or
+ * bench-cg.sh run that fails
  * before a row (no GPU, an option trilap-solve refuses) leaves no folder.
  * Before: bench-op-timer.sh --bogus went to trilap-solve as the matrix,
  * which refused it after OUT and a log in it had been made (a folder under
- * TMPDIR without OUT), and a bad ITERATIONS printed the usage alone;
+ * TMPDIR without OUT), and a bad ITERATIONS printed the usage alone
+ * (bench-cg.sh the same, its bad size named by its full path);
  * run-multirank-h200.sh --bogus was a DEST mkdir refused, and the session
  * (not -e) went on to `make -j16` in the current folder. */
 TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
@@ -981,6 +983,10 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
                                                "--help)\n"},
         {"bench-op-timer.sh gen:poisson7:8 5 extra", "bench-op-timer.sh: invalid argument 'extra' (trilap-solve "
                                                      "options go after --; try --help)\n"},
+        {"bench-cg.sh --bogus", "bench-cg.sh: invalid argument '--bogus' (trilap-solve options go after --; try "
+                                "--help)\n"},
+        {"bench-cg.sh '8 x'", "bench-cg.sh: invalid size 'x' in SIZES: a positive integer (try --help)\n"},
+        {"bench-cg.sh 8 0", "bench-cg.sh: invalid ITERATIONS '0': a positive integer (try --help)\n"},
         {"run-multirank-h200.sh", "run-multirank-h200.sh: no DEST given (usage: run-multirank-h200.sh DEST "
                                   "[BUDGET_SECONDS]; try --help)\n"},
         {"run-multirank-h200.sh --bogus", "run-multirank-h200.sh: invalid argument '--bogus' (usage: "
@@ -1001,16 +1007,21 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
                       "%s wrote something", cases[i][0]);
     }
     /* a run that fails before a row, with OUT and without */
-    for (int named = 0; named < 2; named++) {
-        tl_test_output r = tl_test_capture("cd %s/cwd && TMPDIR=%s/tmp SOLVE=%s %s%s%s %s/scripts/bench-op-timer.sh "
-                                           "gen:poisson7:8 2",
-                                           t, t, solve, named ? "OUT=" : "", named ? t : "", named ? "/out" : "", top);
-        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no GPU visible\n") &&
-                          strstr(r.err, "bench-op-timer.sh: failed (exit 1); ") && strstr(r.err, " removed\n"),
-                      "exit %d: %s", r.rc, r.err);
+    static const char *const runs[][2] = {{"bench-op-timer.sh", "gen:poisson7:8 2"}, {"bench-cg.sh", "8 2"}};
+    for (int k = 0; k < 4; k++) {
+        int named = k % 2;
+        const char *name = runs[k / 2][0];
+        tl_test_output r = tl_test_capture("cd %s/cwd && TMPDIR=%s/tmp SOLVE=%s %s%s%s %s/scripts/%s %s", t, t, solve,
+                                           named ? "OUT=" : "", named ? t : "", named ? "/out" : "", top, name,
+                                           runs[k / 2][1]);
+        char want[200];
+        snprintf(want, sizeof want, "%s: failed (exit 1); ", name);
+        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no GPU visible\n") && strstr(r.err, want) &&
+                          strstr(r.err, " removed\n"),
+                      "%s: exit %d: %s", name, r.rc, r.err);
         tl_test_output_free(&r);
         TL_ASSERT_MSG(tl_test_sh("test -z \"$(find %s/cwd %s/tmp -mindepth 1)\" && test ! -e %s/out", t, t, t) == 0,
-                      "a folder stayed (OUT %s)", named ? "given" : "unset");
+                      "%s: a folder stayed (OUT %s)", name, named ? "given" : "unset");
     }
 }
 
