@@ -32,10 +32,12 @@ DEMO_OUT ?= demo-out
 demo: $(BIN)/trilap-analyze $(BIN)/trilap-solve $(if $(filter trilap-bench,$(PROGRAMS)),$(BIN)/trilap-bench)
 	TL_BIN=$(BIN) scripts/demo.sh --out $(DEMO_OUT)
 
-# `make plots`: render the committed results under results/ into plots/out.
+# `make plots`: render the committed results under results/ into plots/out,
+# the check runs' folders left out (wave3-checks-*, device-session-*,
+# device-logs: render-plots.sh --help); PLOTS_ALL=1 renders them too.
 PLOTS_OUT ?= plots/out
 plots: $(BIN)/trilap-analyze
-	TL_BIN=$(BIN) $(if $(filter 1,$(HAVE_GNUPLOT)),TL_GNUPLOT=$(GNUPLOT)) scripts/render-plots.sh --results results --out $(PLOTS_OUT)
+	TL_BIN=$(BIN) $(if $(filter 1,$(HAVE_GNUPLOT)),TL_GNUPLOT=$(GNUPLOT)) scripts/render-plots.sh --results results --out $(PLOTS_OUT)$(if $(filter 1,$(PLOTS_ALL)), --all)
 
 # Nsight Systems exports: the kern_sum cross-check on real H200 exports
 HOST_TESTS += test_nsys

@@ -12,17 +12,31 @@
 #   scripts/bench-cg.sh "128 256" 1000
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
+prog=bench-cg.sh
 sizes="128 256" iters=1000
+# an option before -- is no SIZES (as bench-op-timer.sh)
+case ${1:-} in --) ;; -*) echo "$prog: invalid argument '$1' (trilap-solve options go after --; try --help)" >&2; exit 2 ;; esac
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then sizes=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
-if [ "${1:-}" = "--" ]; then shift; fi
-[[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [SIZES [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
-for n in $sizes; do [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$0: invalid size '$n'" >&2; exit 2; }; done
+case ${1:-} in
+  --) shift ;;
+  ?*) echo "$prog: invalid argument '$1' (trilap-solve options go after --; try --help)" >&2; exit 2 ;;
+esac
+[[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "$prog: invalid ITERATIONS '$iters': a positive integer (try --help)" >&2; exit 2; }
+for n in $sizes; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "$prog: invalid size '$n' in SIZES: a positive integer (try --help)" >&2; exit 2; }
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 solve=${SOLVE:-$root/bin/trilap-solve}
-[ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
+[ -x "$solve" ] || { echo "$prog: $solve not built (run make)" >&2; exit 1; }
+# a run that fails before a results CSV holds a row (no GPU) leaves no
+# folder of logs behind
+. "$root/scripts/bench-out.sh"
+bench_out_name=$prog
+made=0
+[ -n "${OUT:-}" ] || made=1
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-cg-XXXXXX")}
-mkdir -p "$out"
+bench_out_begin "$out" "$made"
 rounds=${ROUNDS:-3}
 names=(pipecg cg cg-sepdot pcg pcg-sepdot cg-host pcg-host)
 opts=("--solver pipecg" "--solver cg" "--solver cg --no-spmv-dot" "--solver pcg" "--solver pcg --no-spmv-dot"
@@ -43,7 +57,7 @@ for n in $sizes; do
   declare -A t=()
   for k in "${!names[@]}"; do
     t[${names[k]}]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/p7-$n-${names[k]}.csv")
-    [ -n "${t[${names[k]}]}" ] || { echo "$0: no us_per_iter in $out/p7-$n-${names[k]}.csv" >&2; exit 1; }
+    [ -n "${t[${names[k]}]}" ] || { echo "$prog: no us_per_iter in $out/p7-$n-${names[k]}.csv" >&2; exit 1; }
   done
   for k in "${!names[@]}"; do
     printf '%-6s %-10s %10.2f %8s\n' "$n" "${names[k]}" "${t[${names[k]}]}" \

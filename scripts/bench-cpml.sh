@@ -45,6 +45,8 @@ reps=2
 ncu=0
 ncu_fabric=0
 while [[ $# -gt 0 ]]; do
+    # an option without its value: one line (before: bash's '$2: unbound variable', exit 1)
+    case "$1" in --sizes | --kernel | --cpml | --reps) [ $# -ge 2 ] || { echo "bench-cpml.sh: $1 needs a value (try --help)" >&2; exit 2; } ;; esac
     case "$1" in
         --sizes) sizes=$2; shift 2 ;;
         --kernel) kernel=$2; shift 2 ;;

@@ -39,6 +39,8 @@ breakdown="naive pipelined vec4"
 strategies="host peer nccl"
 summary_only=0
 while [[ $# -gt 0 ]]; do
+    # an option without its value: one line (before: bash's '$2: unbound variable', exit 1)
+    case "$1" in --sizes | --more | --steps | --kernels | --double | --breakdown | --strategies) [ $# -ge 2 ] || { echo "bench-fdtd.sh: $1 needs a value (try --help)" >&2; exit 2; } ;; esac
     case "$1" in
         --sizes) sizes=$2; shift 2 ;;
         --more) more=$2; shift 2 ;;

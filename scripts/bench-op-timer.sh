@@ -12,21 +12,33 @@
 #   SOLVERS="pipecg cg pcg" scripts/bench-op-timer.sh gen:poisson7:128 2000
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
+prog=bench-op-timer.sh
 matrix=gen:poisson7:128 iters=1000
+# an option before -- is no MATRIX (before: '--bogus' went to trilap-solve
+# as the matrix, which refused it after OUT and a log in it were made)
+case ${1:-} in --) ;; -*) echo "$prog: invalid argument '$1' (trilap-solve options go after --; try --help)" >&2; exit 2 ;; esac
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
-if [ "${1:-}" = "--" ]; then shift; fi
-usage="usage: [SOLVERS=\"pipecg cg pcg\"] $0 [MATRIX [ITERATIONS]] [-- trilap-solve options...]"
-[[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "$usage" >&2; exit 2; }
+case ${1:-} in
+  --) shift ;;
+  ?*) echo "$prog: invalid argument '$1' (trilap-solve options go after --; try --help)" >&2; exit 2 ;;
+esac
+[[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "$prog: invalid ITERATIONS '$iters': a positive integer (try --help)" >&2; exit 2; }
 read -r -a solvers <<<"${SOLVERS:-pipecg}"
 for s in "${solvers[@]}"; do
-  [[ $s =~ ^(cg|pcg|pipecg)$ ]] || { echo "$0: SOLVERS: '$s' is not cg, pcg or pipecg" >&2; exit 2; }
+  [[ $s =~ ^(cg|pcg|pipecg)$ ]] || { echo "$prog: SOLVERS: '$s' is not cg, pcg or pipecg" >&2; exit 2; }
 done
 root=$(cd "$(dirname "$0")/.." && pwd)
 solve=${SOLVE:-$root/bin/trilap-solve}
-[ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
+[ -x "$solve" ] || { echo "$prog: $solve not built (run make)" >&2; exit 1; }
+# a run that fails before a results CSV holds a row (no GPU, an option
+# trilap-solve refuses) leaves no folder of logs behind
+. "$root/scripts/bench-out.sh"
+bench_out_name=$prog
+made=0
+[ -n "${OUT:-}" ] || made=1
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-optimer-XXXXXX")}
-mkdir -p "$out"
+bench_out_begin "$out" "$made"
 rounds=${ROUNDS:-3}
 names=(default every-call none none-sync)
 opts=("" "--op-timer-every 1" "--no-op-timer" "--no-op-timer --schedule sync")
@@ -50,7 +62,7 @@ for s in "${solvers[@]}"; do
   for n in "${names[@]}"; do
     # the median of every timed solve's us_per_iter
     t[$n]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/$s-$n.csv")
-    [ -n "${t[$n]}" ] || { echo "$0: no us_per_iter in $out/$s-$n.csv" >&2; exit 1; }
+    [ -n "${t[$n]}" ] || { echo "$prog: no us_per_iter in $out/$s-$n.csv" >&2; exit 1; }
     if [ -z "$best" ] || awk -v a="${t[$n]}" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=${t[$n]}; fi
   done
   for n in "${names[@]}"; do

@@ -6,7 +6,9 @@
 # an empty folder); the failing command's error is on stderr.
 #
 #   . "$root/scripts/bench-out.sh"
-#   bench_out_begin "$out" [made]     # made: 1 when the caller made it (mktemp -d)
+#   bench_out_begin "$out" [made [parent]]  # made: 1 when the caller made it (mktemp -d);
+#                                           # parent: a folder shared with other runs (a Slurm
+#                                           # job array's OUT), removed with $out when then empty
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
 # caller sets it (a Slurm batch script runs as slurmd's copy, slurm_script).
@@ -21,6 +23,7 @@
 bench_out_begin() {
     bench_out_dir=$1
     bench_out_made=${2:-0}
+    bench_out_parent=${3:-}
     [ -e "$bench_out_dir" ] || bench_out_made=1
     mkdir -p "$bench_out_dir"
     bench_out_signal=""
@@ -53,6 +56,8 @@ bench_out_end() {
         echo "${bench_out_name:-$0}: $what; the rows written before it are in $bench_out_dir" >&2
     else
         rm -rf "$bench_out_dir"
+        # rmdir: a sibling's folder in it keeps it
+        [ -z "$bench_out_parent" ] || rmdir "$bench_out_parent" 2>/dev/null || true
         echo "${bench_out_name:-$0}: $what; $bench_out_dir removed" >&2
     fi
 }

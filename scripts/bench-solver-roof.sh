@@ -45,6 +45,8 @@ sizes="64 128 256"
 trace=0
 marginal=0
 while [ $# -gt 0 ]; do
+    # an option without its value: one line (before: bash's '$2: unbound variable', exit 1)
+    case "$1" in --old | --budget | --sizes) [ $# -ge 2 ] || { echo "bench-solver-roof.sh: $1 needs a value (try --help)" >&2; exit 2; } ;; esac
     case "$1" in
     --old) old=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;

@@ -38,6 +38,8 @@ budget=170
 only=
 compare=0
 while [ $# -gt 0 ]; do
+    # an option without its value: one line (before: bash's '$2: unbound variable', exit 1)
+    case "$1" in --budget | --cases) [ $# -ge 2 ] || { echo "bench-solvers-gpu.sh: $1 needs a value (try --help)" >&2; exit 2; } ;; esac
     case "$1" in
     --quick) quick=1; shift ;;
     --paper) paper=1; shift ;;

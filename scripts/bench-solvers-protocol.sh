@@ -48,6 +48,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 breakdown=0
 inputs="p7-64 p7-128 p7-256 p27-128 cd-128 1138_bus ani4 ani1_nonsymm p7-max"
 while [ $# -gt 0 ]; do
+    # an option without its value: one line (before: bash's '$2: unbound variable', exit 1)
+    case "$1" in --inputs) [ $# -ge 2 ] || { echo "bench-solvers-protocol.sh: $1 needs a value (try --help)" >&2; exit 2; } ;; esac
     case "$1" in
     --breakdown) breakdown=1; shift ;;
     --inputs) inputs=$2; shift 2 ;;

@@ -34,6 +34,14 @@ n=""
 k=""
 while [ $# -gt 0 ]; do
     case "$1" in
+    --n | --iterations)
+        # a positive integer (before: no value was bash's '$2: unbound
+        # variable', and --n 0 ran trilap-solve into its own refusal)
+        case ${2-} in
+        '' | *[!0-9]* | 0*) echo "demo-solver.sh: invalid $1 '${2-}': a positive integer (try --help)" >&2; exit 2 ;;
+        esac ;;
+    esac
+    case "$1" in
     --n) n=$2; shift 2 ;;
     --iterations) k=$2; shift 2 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -41,8 +49,10 @@ while [ $# -gt 0 ]; do
     *) break ;;
     esac
 done
-[ $# -eq 1 ] || { echo "usage: demo-solver.sh [--n N] [--iterations K] OUT" >&2; exit 2; }
-case "$n$k" in *[!0-9]*) echo "demo-solver.sh: --n and --iterations take positive integers" >&2; exit 2 ;; esac
+[ $# -eq 1 ] || {
+    echo "demo-solver.sh: expected one OUT folder, got $# argument(s) (usage: demo-solver.sh [--n N] [--iterations K] OUT; try --help)" >&2
+    exit 2
+}
 out=$1
 SOLVE=${SOLVE:-$here/bin/trilap-solve}
 ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}

@@ -20,15 +20,22 @@ from=""
 gpus=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
+        --out | --from)
+            # before: bash's '$2: unbound variable', exit 1
+            [[ $# -ge 2 && -n $2 ]] || { echo "demo.sh: $1 needs a value (try --help)" >&2; exit 2; } ;;
+    esac
+    case "$1" in
         --out) out=$2; shift 2 ;;
         --from) from=$2; shift 2 ;;
         --gpus)
             gpus=${2-}
             [[ $gpus =~ ^[1-9][0-9]*$ ]] || { echo "demo.sh: invalid --gpus '$gpus': a number of GPUs, 1 or more" >&2; exit 2; }
             shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        -*) echo "demo.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
-        *) out=$1; shift ;;
+        # the whole header (lines 2-13 cut its last sentence short)
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+        # a word with no option (before: taken for --out, undocumented, the
+        # last of several winning, and the demo ran into it)
+        *) echo "demo.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -94,6 +94,18 @@ fetch() { # resume-capable download of URL $1 into $2 (a .part file)
   esac
 }
 
+reach() { # one line and exit 1 where $1's host cannot be reached (no network, no such host)
+  local url=$1 err rc=0
+  # without it, curl --retry tried a host it could not resolve four times
+  # over 15 s, each try one 'curl: (6)' line before the script's own
+  case $url in file://*) return 0 ;; esac
+  command -v curl >/dev/null || return 0
+  err=$(curl -sS -I -L -o /dev/null --connect-timeout 20 "$url" 2>&1) || rc=$?
+  case $rc in
+    6 | 7 | 28) echo "$prog: $2: cannot reach $url: ${err#curl: (*) } (curl exit $rc); nothing downloaded" >&2; return 1 ;;
+  esac
+}
+
 check() { # verify archive $1 (path) named $2; 0 ok, 1 mismatch, 3 no entry
   local want got
   [ $verify = 1 ] || return 0
@@ -118,7 +130,7 @@ unpacking=""
 # when it made data/suitesparse), and an unpack cut short no part of one
 trap '[ -z "$unpacking" ] || rm -rf "$unpacking"
       [ -z "$made_from" ] || find "$made_from" -depth -type d -empty -delete 2>/dev/null; true' EXIT
-failed=0
+failed=0 reached=0
 for n in "${names[@]}"; do
   tgz=$n.tar.gz url=$mirror/${group[$n]}/$tgz arch=$dest/$tgz mtx=$dest/$n/$n.mtx
   echo "$n: $url"
@@ -133,6 +145,7 @@ for n in "${names[@]}"; do
     if [ $rc != 0 ]; then echo "  $arch fails verification: downloading again"; rm -f "$arch"; fi
   fi
   if [ ! -f "$arch" ]; then
+    if [ $reached = 0 ]; then reach "$url" "$n" || { failed=1; break; }; reached=1; fi
     rc=0; fetch "$url" "$arch.part" || rc=$?
     if [ $rc != 0 ]; then
       if [ -s "$arch.part" ]; then

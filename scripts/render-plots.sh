@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Renders the trilap figures (PNG and PDF) from CSV with gnuplot only:
-#   scripts/render-plots.sh [--results DIR] [--out DIR] [--iter-range A:B]
+#   scripts/render-plots.sh [--results DIR] [--out DIR] [--iter-range A:B] [--all]
 # For every folder under DIR that holds traced runs (<folder>/<variant>/trace.rank*.csv,
 # or gzipped, trace.rank*.csv.gz, where <folder> holds a three-stream results CSV):
 #   <name>-timeline.{png,pdf}   Fig. 2-style timelines of the variants side by side
@@ -21,6 +21,12 @@
 # works for one release). Skipped with a note: a results CSV without rows,
 # a source with a quote in its path, one whose figure name an earlier source
 # took; rows whose run failed its own check (wrong > 0) are left out, said.
+# Check runs are left out, said in one line: the folders of DIR named
+# wave3-checks-*, device-session-* and device-logs (device sessions that
+# re-ran the tests and benchmarks; their charts, a STREAM one per
+# stream.csv, were 1,300 of the 1,629 files and most of the 6 min 25 s of
+# `make plots`); --all renders them too, and a --results inside one (an
+# explicit --results results/wave3-checks-h200) renders it whole.
 # A figure gnuplot cannot draw is one line, exit 1. TL_GNUPLOT names another
 # gnuplot (make plots passes the one make found).
 set -euo pipefail
@@ -28,6 +34,7 @@ set -euo pipefail
 results=""
 out=""
 iters=""
+all=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --results|--out|--iter-range|--iters)
@@ -43,12 +50,14 @@ while [[ $# -gt 0 ]]; do
             [[ $1 == --iter-range ]] ||
                 echo "render-plots.sh: note: --iters is now --iter-range; the old name will be removed in the next release" >&2
             iters=$2; shift 2 ;;
+        --all) all=1; shift ;;
         -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
 here=$(cd "$(dirname "$0")/.." && pwd)
 results=${results:-$here/results}
+[[ $results == / ]] || results=${results%/} # find's paths, which -path matches, have no //
 out=${out:-$here/plots/out}
 for arg in "$results" "$out"; do
     # gnuplot takes every path inside a quoted string
@@ -146,6 +155,22 @@ is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,vari
 # not every traced solver or FDTD run. A folder of plain traces (a fresh run) always is.
 tristream_run() { local f; for f in "$1/tristream.csv" "$1/results.csv"; do [[ -f $f ]] && is_tristream "$f" && return 0; done; return 1; }
 
+# the check runs' folders (--help), pruned from both finds below unless --all
+check_runs=('wave3-checks-*' 'device-session-*' 'device-logs')
+prune=()
+if [[ $all == 0 ]]; then
+    skipped=()
+    for g in "${check_runs[@]}"; do
+        for d in "$results"/$g; do
+            if [[ -d $d ]]; then skipped+=("${d##*/}"); fi
+        done
+        prune+=(${prune[0]+-o} -path "$results/$g")
+    done
+    prune=(\( "${prune[@]}" \) -prune -o)
+    [[ ${#skipped[@]} -eq 0 ]] ||
+        echo "render-plots.sh: ${#skipped[@]} folder(s) of check runs left out (${skipped[*]}); --all renders them" >&2
+fi
+
 rendered=0
 while IFS= read -r parent; do
     name=$(echo "${parent#"$results"}" | sed 's|^/||; s|/|-|g')
@@ -192,7 +217,7 @@ while IFS= read -r parent; do
     done
     gp breakdown.gp "$out/$name-breakdown" "file='$out/$name-breakdown.csv'; timed=$has_timed"
     rendered=$((rendered + 1))
-done < <(find "$results" \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 -d '\n' dirname | sort -u)
+done < <(find "$results" ${prune[@]+"${prune[@]}"} \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 -d '\n' dirname | sort -u)
 
 # median, min and max of us_per_iter per (configuration, variant) of a
 # tristream results CSV -> label,<variant>,<variant>_min,<variant>_max,...
@@ -328,7 +353,7 @@ while IFS= read -r res; do
             title='three-stream microbenchmark, untraced ($res)'; width=$((ngroups > 3 ? 1300 : 900))"
         rendered=$((rendered + 1))
     fi
-done < <(find "$results" -name '*.csv' ! -name 'trace.rank*.csv' | sort)
+done < <(find "$results" ${prune[@]+"${prune[@]}"} -name '*.csv' ! -name 'trace.rank*.csv' -print | sort)
 
 if [[ $rendered -eq 0 ]]; then
     echo "render-plots.sh: nothing to plot under $results (no traced runs, no size sweeps)"

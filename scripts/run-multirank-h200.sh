@@ -12,10 +12,20 @@
 # not -e: a failed step is recorded and the rest goes on
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-dest=${1:?usage: run-multirank-h200.sh DEST [BUDGET_SECONDS]}
+# not -e, so the arguments are checked here: '--bogus' was a DEST mkdir
+# refused, and the session went on to its build in the current folder
+usage="run-multirank-h200.sh DEST [BUDGET_SECONDS]"
+case ${1:-} in
+    '') echo "run-multirank-h200.sh: no DEST given (usage: $usage; try --help)" >&2; exit 2 ;;
+    -*) echo "run-multirank-h200.sh: invalid argument '$1' (usage: $usage; try --help)" >&2; exit 2 ;;
+esac
+[ $# -le 2 ] || { echo "run-multirank-h200.sh: invalid argument '$3' (usage: $usage; try --help)" >&2; exit 2; }
+dest=$1
 budget=${2:-540}
+[[ $budget =~ ^[1-9][0-9]*$ ]] ||
+    { echo "run-multirank-h200.sh: invalid BUDGET_SECONDS '$budget': a positive integer (try --help)" >&2; exit 2; }
 start=$(date +%s)
-mkdir -p "$dest"
+why=$(mkdir -p -- "$dest" 2>&1) || { echo "run-multirank-h200.sh: DEST $dest: cannot be made (${why##*: })" >&2; exit 1; }
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=4
 NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}

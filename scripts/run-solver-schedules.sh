@@ -41,19 +41,17 @@
 set -euo pipefail
 
 prog=run-solver-schedules.sh
-usage() {
-    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
-bad() { echo "$prog: $*" >&2; echo "usage: $0 NRANKS [options] (try --help)" >&2; exit 2; }
+# one line (before: the reason, then a usage line; no NRANKS printed the
+# whole header, 39 lines, to stderr)
+bad() { echo "$prog: $* (usage: $prog NRANKS [options]; try --help)" >&2; exit 2; }
 posint() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 
-[[ $# -ge 1 ]] || usage
+[[ $# -ge 1 ]] || bad "no NRANKS given"
 case $1 in -h | --help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 nranks=$1
 shift
 argv="$*"
-posint "$nranks" || bad "invalid NRANKS '$nranks' (a positive integer)"
+posint "$nranks" || bad "invalid NRANKS '$nranks': a positive integer"
 
 matrices="poisson7 poisson27 convdiff"
 n=40 iters=50 warmup=1 repeat=3 rounds=3 precond=jacobi partition="" trace=0

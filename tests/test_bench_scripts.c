@@ -759,6 +759,326 @@ TL_TEST(slurm_templates_help_and_outside_a_job)
     TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
 }
 
+/* stand-ins for srun and mpirun in t/fake: their own options dropped, the
+ * program run once, the environment passed on */
+static void fake_launchers(const char *t)
+{
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+}
+
+/* The tasks of a job array (sbatch --array) given one OUT each write
+ * OUT/task-<index>: task 0 made OUT and fails while task 1 still writes;
+ * task 1's folder stays and its run finishes; task 2 runs after, beside
+ * it; by default the tasks share results/<name>-slurm-<array job id>/,
+ * which goes with its last task folder. Before: every task wrote OUT's
+ * CSV and log, the last overwriting the others, and task 0 removed OUT,
+ * task 1's files in it, so that task 1 failed too. */
+TL_TEST(slurm_array_tasks_keep_their_folders)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    fake_launchers(t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/root/results %s/sync && ln -s \"$PWD/scripts\" %s/root/scripts",
+                            t, t, t, t),
+                 0);
+    /* a header, then task 0 fails and the others write their row once
+     * their go file is there */
+    static const char prog[] = "#!/bin/sh\n"
+                               "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                               "printf 'variant,task\\n' > \"$out\"\n"
+                               "touch \"$SYNC/started-$SLURM_ARRAY_TASK_ID\"\n"
+                               "while [ ! -e \"$SYNC/go-$SLURM_ARRAY_TASK_ID\" ]; do sleep 0.02; done\n"
+                               "[ \"$SLURM_ARRAY_TASK_ID\" = 0 ] && { echo 'fake: failed' >&2; exit 1; }\n"
+                               "printf 'three-split,%s\\n' \"$SLURM_ARRAY_TASK_ID\" >> \"$out\"\n";
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, prog);
+    snprintf(p, sizeof p, "%s/root/bin/trilap-fdtd", t);
+    write_script(p, prog);
+    snprintf(p, sizeof p, "%s/array.sh", t);
+    tl_test_write(p, "T=$1 job=scripts/slurm/$2.sbatch\n"
+                     "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=41 SYNC=$T/sync\n"
+                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
+                     "echo \"no $1\"; exit 1; }\n"
+                     "rm -f $T/sync/*\n"
+                     "OUT=$T/out SLURM_JOB_ID=41 SLURM_ARRAY_TASK_ID=0 bash $job 2>$T/err0 & p0=$!\n"
+                     "waitfor $T/sync/started-0\n"
+                     "OUT=$T/out SLURM_JOB_ID=42 SLURM_ARRAY_TASK_ID=1 bash $job 2>$T/err1 & p1=$!\n"
+                     "waitfor $T/sync/started-1\n"
+                     "touch $T/sync/go-0; wait $p0; echo \"rc0=$?\"\n"
+                     "touch $T/sync/go-1; wait $p1; echo \"rc1=$?\"\n"
+                     "touch $T/sync/go-2\n"
+                     "OUT=$T/out SLURM_JOB_ID=43 SLURM_ARRAY_TASK_ID=2 bash $job 2>$T/err2; echo \"rc2=$?\"\n"
+                     "env -u OUT SLURM_JOB_ID=50 SLURM_ARRAY_JOB_ID=50 SLURM_ARRAY_TASK_ID=0 bash $job 2>$T/err3; "
+                     "echo \"rc3=$?\"\n"
+                     "ls $T/root/results\n"
+                     "env -u OUT SLURM_JOB_ID=51 SLURM_ARRAY_JOB_ID=50 SLURM_ARRAY_TASK_ID=2 bash $job 2>$T/err4; "
+                     "echo \"rc4=$?\"\n");
+    static const char *const jobs[][2] = {{"tristream", "tristream"}, {"fdtd-ranks", "fdtd"}, {"bench-comm", "comm"}};
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        const char *res = strcmp(jobs[i][1], "fdtd") ? jobs[i][1] : "fdtd-ranks";
+        tl_test_output r = tl_test_capture("bash %s/array.sh %s %s", t, t, jobs[i][0]);
+        TL_ASSERT_MSG(strstr(r.out, "rc0=1\nrc1=0\nrc2=0\nrc3=1\nrc4=0\n"), "%s: %s%s", jobs[i][0], r.out, r.err);
+        tl_test_output_free(&r);
+        char want[800];
+        snprintf(p, sizeof p, "%s/err0", t);
+        char *e = tl_test_read(p);
+        snprintf(want, sizeof want, "%s.sbatch: failed (exit 1); %s/out/task-0 removed\n", jobs[i][0], t);
+        TL_ASSERT_MSG(strstr(e, want), "%s: %s", jobs[i][0], e);
+        free(e);
+        /* the failed default task left no results/<name>-slurm-50/ */
+        snprintf(p, sizeof p, "%s/err3", t);
+        e = tl_test_read(p);
+        snprintf(want, sizeof want, "%s/root/results/%s-slurm-50/task-0 removed\n", t, res);
+        TL_ASSERT_MSG(strstr(e, want), "%s: %s", jobs[i][0], e);
+        free(e);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out/task-0 && grep -qx three-split,1 %s/out/task-1/%s.csv && "
+                                "grep -qx three-split,2 %s/out/task-2/%s.csv && test ! -e %s/out/%s.csv && "
+                                "grep -qx three-split,2 %s/root/results/%s-slurm-50/task-2/%s.csv && "
+                                "test \"$(ls %s/root/results/%s-slurm-50)\" = task-2",
+                                t, t, jobs[i][1], t, jobs[i][1], t, jobs[i][1], t, res, jobs[i][1], t, res),
+                     0);
+        TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out %s/root/results/*", t, t), 0);
+    }
+}
+
+/* TRILAP_MODULES, or the template's site_modules line, is loaded with the
+ * site's `module` (here an Environment Modules init/bash under
+ * MODULESHOME whose module puts its lib/ on LD_LIBRARY_PATH), and a job
+ * with none of the submitting shell's environment, as under sbatch
+ * --export=NONE, whose program cannot find a library says so in one line
+ * and makes nothing. Before: the variable did not exist, and such a job
+ * ran its ranks into the loader's "error while loading shared
+ * libraries". The program here is a real ELF file linked against a
+ * library only the module makes visible. */
+TL_TEST(slurm_templates_modules_and_export_none)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    fake_launchers(t);
+    /* srun and mpirun as Slurm's: a job submitted with --export=NONE has
+     * SLURM_EXPORT_ENV=NONE, and its steps then get none of the job
+     * script's environment (the modules it loaded) */
+    static const char *const launchers[] = {"srun", "mpirun"};
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/fake/%s", t, launchers[k]);
+        write_script(p, k ? "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                            "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\n"
+                            "[ \"${SLURM_EXPORT_ENV:-ALL}\" = NONE ] && exec env -i PATH=/usr/bin:/bin \"$@\"\nexec \"$@\"\n"
+                          : "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
+                            "[ \"${SLURM_EXPORT_ENV:-ALL}\" = NONE ] && exec env -i PATH=/usr/bin:/bin \"$@\"\nexec \"$@\"\n");
+    }
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/mods/init %s/mods/tlmod/lib && ln -s \"$PWD/scripts\" "
+                            "%s/root/scripts",
+                            t, t, t, t),
+                 0);
+    snprintf(p, sizeof p, "%s/lib.c", t);
+    tl_test_write(p, "int tlmod_answer(void) { return 42; }\n");
+    snprintf(p, sizeof p, "%s/main.c", t);
+    tl_test_write(p, "#include <stdio.h>\n#include <string.h>\nint tlmod_answer(void);\n"
+                     "int main(int argc, char **argv)\n{\n    const char *out = NULL;\n"
+                     "    for (int i = 1; i + 1 < argc; i++)\n"
+                     "        if (!strcmp(argv[i], \"--results\")) out = argv[i + 1];\n"
+                     "    FILE *f = out ? fopen(out, \"w\") : NULL;\n    if (!f) return 1;\n"
+                     "    fprintf(f, \"x\\n%d\\n\", tlmod_answer());\n    return fclose(f) != 0;\n}\n");
+    if (tl_test_sh("cd %s && ${CC:-cc} -shared -fPIC -o mods/tlmod/lib/libtlmod.so lib.c && "
+                   "${CC:-cc} -o root/bin/trilap-bench main.c -Lmods/tlmod/lib -ltlmod && "
+                   "cp root/bin/trilap-bench root/bin/trilap-fdtd",
+                   t) != 0)
+        TL_SKIP("needs a C compiler (CC)");
+    snprintf(p, sizeof p, "%s/mods/init/bash", t);
+    tl_test_write(p, "module() {\n  [ \"$1\" = load ] || return 1\n  shift\n  for m; do\n"
+                     "    [ -d \"$MODULESHOME/$m\" ] || { echo \"ERROR: Unable to locate a modulefile for '$m'\" >&2; "
+                     "return 1; }\n"
+                     "    export LD_LIBRARY_PATH=$MODULESHOME/$m/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\n"
+                     "  done\n}\n");
+    static const struct {
+        const char *name, *prog, *csv, *launcher;
+    } jobs[] = {
+        {"tristream", "trilap-bench", "tristream", "srun"},
+        {"fdtd-ranks", "trilap-fdtd", "fdtd", "srun"},
+        {"bench-comm", "trilap-bench", "comm", "mpirun"},
+    };
+    char env[1400], want[1200];
+    /* a job's environment as under --export=NONE: Slurm's variables, a
+     * login PATH, no LD_LIBRARY_PATH */
+    snprintf(env, sizeof env, "env -i PATH=%s/fake:/usr/bin:/bin SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root "
+             "SLURM_EXPORT_ENV=NONE OUT=%s/out", t, t, t);
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        tl_test_output r = tl_test_capture("%s MODULESHOME=%s/mods bash scripts/slurm/%s.sbatch", env, t, jobs[i].name);
+        snprintf(want, sizeof want, "%s.sbatch: %s/root/bin/%s cannot start in this job: libtlmod.so not found; "
+                 "load the modules it was built with (TRILAP_MODULES=", jobs[i].name, t, jobs[i].prog);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want) && strstr(r.err, "--export=NONE"), "%s: rc %d: %s",
+                      jobs[i].name, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out && test ! -e %s/root/results", t, t), 0);
+        r = tl_test_capture("%s MODULESHOME=%s/mods TRILAP_MODULES=tlmod bash scripts/slurm/%s.sbatch", env, t,
+                            jobs[i].name);
+        TL_ASSERT_MSG(r.rc == 0, "%s with TRILAP_MODULES: rc %d: %s", jobs[i].name, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("grep -qx 42 %s/out/%s.csv && rm -rf %s/out", t, jobs[i].csv, t), 0);
+        /* the site line of a copy of the template, under --export=NONE */
+        TL_ASSERT_EQ(tl_test_sh("sed 's/^site_modules=\"\"$/site_modules=\"tlmod\"/' scripts/slurm/%s.sbatch > "
+                                "%s/site.sbatch && grep -q '^site_modules=\"tlmod\"$' %s/site.sbatch",
+                                jobs[i].name, t, t),
+                     0);
+        r = tl_test_capture("%s MODULESHOME=%s/mods bash %s/site.sbatch", env, t, t);
+        TL_ASSERT_MSG(r.rc == 0, "%s with site_modules: rc %d: %s", jobs[i].name, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("grep -qx 42 %s/out/%s.csv && rm -rf %s/out", t, jobs[i].csv, t), 0);
+        r = tl_test_capture("%s MODULESHOME=%s/mods TRILAP_MODULES='tlmod nosuch' bash scripts/slurm/%s.sbatch", env,
+                            t, jobs[i].name);
+        snprintf(want, sizeof want, "%s.sbatch: module load tlmod nosuch failed: ERROR: Unable to locate a modulefile "
+                 "for 'nosuch'\n", jobs[i].name);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "%s: rc %d: %s", jobs[i].name, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out", t), 0);
+        /* no module command at all (a site without one) */
+        if (tl_test_sh("test ! -e /etc/profile.d/lmod.sh && test ! -e /etc/profile.d/modules.sh") == 0) {
+            r = tl_test_capture("%s TRILAP_MODULES=tlmod bash scripts/slurm/%s.sbatch", env, jobs[i].name);
+            snprintf(want, sizeof want, "%s.sbatch: TRILAP_MODULES='tlmod' but this job has no module command",
+                     jobs[i].name);
+            TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "%s: rc %d: %s", jobs[i].name, r.rc, r.err);
+            tl_test_output_free(&r);
+        }
+        /* the launcher not on the job's PATH */
+        if (tl_test_sh("PATH=/usr/bin:/bin command -v %s >/dev/null", jobs[i].launcher) != 0) {
+            r = tl_test_capture("env -i PATH=/usr/bin:/bin SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root OUT=%s/out "
+                                "MODULESHOME=%s/mods TRILAP_MODULES=tlmod bash scripts/slurm/%s.sbatch",
+                                t, t, t, jobs[i].name);
+            snprintf(want, sizeof want, "%s.sbatch: %s is not on this job's PATH: load the module that provides it",
+                     jobs[i].name, jobs[i].launcher);
+            TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "%s: rc %d: %s", jobs[i].name, r.rc, r.err);
+            tl_test_output_free(&r);
+        }
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out && test ! -e %s/root/results", t, t), 0);
+    }
+}
+
+/* bench-op-timer.sh, bench-cg.sh and run-multirank-h200.sh refuse a bad
+ * argument in one line, exit 2, and make nothing; a bench-op-timer.sh or
+ * bench-cg.sh run that fails
+ * before a row (no GPU, an option trilap-solve refuses) leaves no folder.
+ * Before: bench-op-timer.sh --bogus went to trilap-solve as the matrix,
+ * which refused it after OUT and a log in it had been made (a folder under
+ * TMPDIR without OUT), and a bad ITERATIONS printed the usage alone
+ * (bench-cg.sh the same, its bad size named by its full path);
+ * run-multirank-h200.sh --bogus was a DEST mkdir refused, and the session
+ * (not -e) went on to `make -j16` in the current folder. */
+TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
+{
+    const char *t = tl_test_tmpdir();
+    char solve[700];
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    write_script(solve, "#!/bin/sh\necho 'trilap-solve: --backend cuda: no GPU visible' >&2\nexit 1\n");
+    static const char *const cases[][2] = {
+        {"bench-op-timer.sh --bogus", "bench-op-timer.sh: invalid argument '--bogus' (trilap-solve options go after "
+                                      "--; try --help)\n"},
+        {"bench-op-timer.sh gen:poisson7:8 x", "bench-op-timer.sh: invalid ITERATIONS 'x': a positive integer (try "
+                                               "--help)\n"},
+        {"bench-op-timer.sh gen:poisson7:8 5 extra", "bench-op-timer.sh: invalid argument 'extra' (trilap-solve "
+                                                     "options go after --; try --help)\n"},
+        {"bench-cg.sh --bogus", "bench-cg.sh: invalid argument '--bogus' (trilap-solve options go after --; try "
+                                "--help)\n"},
+        {"bench-cg.sh '8 x'", "bench-cg.sh: invalid size 'x' in SIZES: a positive integer (try --help)\n"},
+        {"bench-cg.sh 8 0", "bench-cg.sh: invalid ITERATIONS '0': a positive integer (try --help)\n"},
+        {"run-multirank-h200.sh", "run-multirank-h200.sh: no DEST given (usage: run-multirank-h200.sh DEST "
+                                  "[BUDGET_SECONDS]; try --help)\n"},
+        {"run-multirank-h200.sh --bogus", "run-multirank-h200.sh: invalid argument '--bogus' (usage: "
+                                          "run-multirank-h200.sh DEST [BUDGET_SECONDS]; try --help)\n"},
+        {"run-multirank-h200.sh dest 5m", "run-multirank-h200.sh: invalid BUDGET_SECONDS '5m': a positive integer "
+                                          "(try --help)\n"},
+    };
+    char top[4096];
+    TL_ASSERT(getcwd(top, sizeof top));
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/cwd %s/tmp", t, t), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s/cwd && TMPDIR=%s/tmp SOLVE=%s OUT=%s/out %s/scripts/%s", t, t, solve,
+                                           t, top, cases[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cases[i][1]) && !*r.out, "%s: exit %d: %s", cases[i][0], r.rc,
+                      r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(find %s/cwd %s/tmp -mindepth 1)\" && test ! -e %s/out", t, t, t) == 0,
+                      "%s wrote something", cases[i][0]);
+    }
+    /* a run that fails before a row, with OUT and without */
+    static const char *const runs[][2] = {{"bench-op-timer.sh", "gen:poisson7:8 2"}, {"bench-cg.sh", "8 2"}};
+    for (int k = 0; k < 4; k++) {
+        int named = k % 2;
+        const char *name = runs[k / 2][0];
+        tl_test_output r = tl_test_capture("cd %s/cwd && TMPDIR=%s/tmp SOLVE=%s %s%s%s %s/scripts/%s %s", t, t, solve,
+                                           named ? "OUT=" : "", named ? t : "", named ? "/out" : "", top, name,
+                                           runs[k / 2][1]);
+        char want[200];
+        snprintf(want, sizeof want, "%s: failed (exit 1); ", name);
+        TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no GPU visible\n") && strstr(r.err, want) &&
+                          strstr(r.err, " removed\n"),
+                      "%s: exit %d: %s", name, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(find %s/cwd %s/tmp -mindepth 1)\" && test ! -e %s/out", t, t, t) == 0,
+                      "%s: a folder stayed (OUT %s)", name, named ? "given" : "unset");
+    }
+}
+
+/* A benchmark option given without its value (the last word) is one line
+ * naming it, exit 2, nothing made. Before: bash's '$2: unbound variable',
+ * exit 1, in bench-cpml.sh, bench-fdtd.sh, bench-solver-roof.sh,
+ * bench-solvers-gpu.sh and bench-solvers-protocol.sh (17 options). */
+TL_TEST(bench_options_need_their_value)
+{
+    static const char *const cases[][2] = {
+        {"bench-cpml.sh", "--sizes"},           {"bench-cpml.sh", "--kernel"},
+        {"bench-cpml.sh", "--cpml"},            {"bench-cpml.sh", "--reps"},
+        {"bench-fdtd.sh", "--sizes"},           {"bench-fdtd.sh", "--more"},
+        {"bench-fdtd.sh", "--steps"},           {"bench-fdtd.sh", "--kernels"},
+        {"bench-fdtd.sh", "--double"},          {"bench-fdtd.sh", "--breakdown"},
+        {"bench-fdtd.sh", "--strategies"},      {"bench-solver-roof.sh", "--old"},
+        {"bench-solver-roof.sh", "--budget"},   {"bench-solver-roof.sh", "--sizes"},
+        {"bench-solvers-gpu.sh", "--budget"},   {"bench-solvers-gpu.sh", "--cases"},
+        {"bench-solvers-protocol.sh", "--inputs"},
+    };
+    const char *t = tl_test_tmpdir();
+    char top[4096], want[300];
+    TL_ASSERT(getcwd(top, sizeof top));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && OUT=%s/out %s/scripts/%s %s", t, t, top, cases[i][0], cases[i][1]);
+        snprintf(want, sizeof want, "%s: %s needs a value (try --help)\n", cases[i][0], cases[i][1]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !*r.out, "%s %s: exit %d: %s", cases[i][0], cases[i][1],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s %s wrote in %s", cases[i][0], cases[i][1],
+                      t);
+    }
+}
+
+/* run-solver-schedules.sh refuses a bad argument in one line, exit 2,
+ * nothing made. Before: the reason, then a second usage line; without
+ * NRANKS, the whole 39-line header on stderr. */
+TL_TEST(run_solver_schedules_bad_arguments_one_line)
+{
+    static const char *const cases[][2] = {
+        {"", "run-solver-schedules.sh: no NRANKS given"},
+        {"x", "run-solver-schedules.sh: invalid NRANKS 'x': a positive integer"},
+        {"2 --n", "run-solver-schedules.sh: --n needs a value"},
+        {"2 --what", "run-solver-schedules.sh: invalid argument '--what'"},
+        {"2 --schedules bogus", "run-solver-schedules.sh: invalid schedule 'bogus'"},
+    };
+    const char *t = tl_test_tmpdir();
+    char want[300];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("OUT=%s/out scripts/run-solver-schedules.sh %s", t, cases[i][0]);
+        snprintf(want, sizeof want, "%s (usage: run-solver-schedules.sh NRANKS [options]; try --help)\n", cases[i][1]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !*r.out, "[%s]: exit %d: %s", cases[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
+    }
+}
+
 /* bench-kineto.sh takes its shared trace from TL_DATA, as the tests and
  * bench-solvers-protocol.sh do (before: always ../shared/data beside the
  * checkout, 'TL_DATA=... scripts/bench-kineto.sh 5' naming a trace that
@@ -1398,7 +1718,10 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
-             slurm_templates_help_and_outside_a_job, bench_kineto_reads_tl_data,
+             slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders,
+             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
+             run_solver_schedules_bad_arguments_one_line,
+             bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,

@@ -284,5 +284,48 @@ TL_TEST(traced_iteration_max_over_ranks)
     free(text);
 }
 
-TL_TEST_MAIN(bad_gpus_refused, one_gpu_trace_without_gnuplot, one_gpu_trace_renders, live_one_gpu_path,
-             failing_nvidia_smi_is_no_gpu, failing_step_is_named, traced_iteration_max_over_ranks)
+/* The first scripts a user runs refuse a bad argument in one line, exit 2,
+ * before they make anything, and demo.sh's --help is its whole header.
+ * Before: demo.sh --out without a value was bash's '$2: unbound
+ * variable' (exit 1); a word with no option was taken for --out,
+ * undocumented, the last of several winning, and the demo ran into it;
+ * --help stopped mid-sentence (lines 2-13 of a 15-line header);
+ * demo-solver.sh --n without a value was '$2: unbound variable', --n 0 ran
+ * trilap-solve into its own refusal, and a missing OUT was a bare usage
+ * line. */
+TL_TEST(first_scripts_refuse_bad_arguments)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][2] = {
+        {"demo.sh --out", "demo.sh: --out needs a value (try --help)\n"},
+        {"demo.sh --from", "demo.sh: --from needs a value (try --help)\n"},
+        {"demo.sh OUTA OUTB", "demo.sh: invalid argument 'OUTA' (try --help)\n"},
+        {"demo-solver.sh OUTA --n", "demo-solver.sh: expected one OUT folder, got 2 argument(s) (usage: "
+                                    "demo-solver.sh [--n N] [--iterations K] OUT; try --help)\n"},
+        {"demo-solver.sh --n", "demo-solver.sh: invalid --n '': a positive integer (try --help)\n"},
+        {"demo-solver.sh --n 0 OUTA", "demo-solver.sh: invalid --n '0': a positive integer (try --help)\n"},
+        {"demo-solver.sh --iterations x OUTA", "demo-solver.sh: invalid --iterations 'x': a positive integer (try "
+                                               "--help)\n"},
+        {"demo-solver.sh", "demo-solver.sh: expected one OUT folder, got 0 argument(s) (usage: demo-solver.sh [--n "
+                           "N] [--iterations K] OUT; try --help)\n"},
+    };
+    char top[4096];
+    TL_ASSERT(getcwd(top, sizeof top));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && %s/scripts/%s", t, top, cases[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cases[i][1]) && !*r.out, "%s: exit %d: %s", cases[i][0], r.rc,
+                      r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s wrote in %s", cases[i][0], t);
+    }
+    /* --help: the header to its last line, no code */
+    tl_test_output r = tl_test_capture("scripts/demo.sh --help");
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "(the solver part, DIR/solver, is written in place).\n") &&
+                      !strstr(r.out, "set -"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+}
+
+TL_TEST_MAIN(bad_gpus_refused, first_scripts_refuse_bad_arguments, one_gpu_trace_without_gnuplot,
+             one_gpu_trace_renders, live_one_gpu_path, failing_nvidia_smi_is_no_gpu, failing_step_is_named,
+             traced_iteration_max_over_ranks)

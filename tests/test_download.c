@@ -4,6 +4,7 @@
  * mirror, and the unpacked matrices being readable. */
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "solvers/matrix/mmio.h"
@@ -205,6 +206,35 @@ TL_TEST(bad_arguments_and_missing_archive)
     TL_ASSERT(strstr(out, "GHS_psdef/audikw_1.tar.gz") && strstr(out, "Janna/Queen_4147.tar.gz"));
 }
 
+/* A mirror the network cannot reach (a host no resolver knows, RFC 6761's
+ * .invalid; a port nothing listens on) is one line naming the matrix, its
+ * URL and curl's reason, exit 1, and nothing made. Before: curl --retry
+ * tried the host four times over 15 s, each try its own 'curl: (6)' line
+ * before the script's two. */
+TL_TEST(unreachable_mirror_one_line)
+{
+    static const char *const mirrors[][2] = {
+        {"https://trilap-test.invalid/MM", "Could not resolve host: trilap-test.invalid (curl exit 6)"},
+        {"http://127.0.0.1:1/MM", "(curl exit 7)"},
+    };
+    if (tl_test_sh("command -v curl >/dev/null") != 0) TL_SKIP("needs curl");
+    const char *t = tl_test_tmpdir();
+    for (size_t i = 0; i < sizeof mirrors / sizeof mirrors[0]; i++) {
+        time_t t0 = time(NULL);
+        tl_test_output r = tl_test_capture("%s --no-verify --mirror %s --dest %s/dest Serena audikw_1", script(),
+                                           mirrors[i][0], t);
+        char want[400];
+        snprintf(want, sizeof want, "download-matrices.sh: Serena: cannot reach %s/Janna/Serena.tar.gz: ",
+                 mirrors[i][0]);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want) && strstr(r.err, mirrors[i][1]) &&
+                          strstr(r.err, "; nothing downloaded\n") && !strstr(r.out, "audikw_1:"),
+                      "%s: rc %d: %s", mirrors[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(time(NULL) - t0 < 10, "%s: %lld s", mirrors[i][0], (long long)(time(NULL) - t0));
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/dest", t), 0);
+    }
+}
+
 TL_TEST_MAIN(fails_closed_without_checksums, record_verify_skip_refetch, resume_partial_download,
              tampered_mirror_rejected, cut_unpack_leaves_no_matrix, failed_run_leaves_no_folders,
-             bad_arguments_and_missing_archive)
+             bad_arguments_and_missing_archive, unreachable_mirror_one_line)

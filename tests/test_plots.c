@@ -255,6 +255,66 @@ TL_TEST(render_takes_tl_gnuplot)
     }
 }
 
+/* The check runs' folders of --results (wave3-checks-*, device-session-*,
+ * device-logs) are left out, said in one line, unless --all (make plots
+ * PLOTS_ALL=1); a --results inside one renders it whole. Before: make
+ * plots drew a STREAM chart per stream.csv of results/wave3-checks-h200,
+ * 1,629 files in 6 min 25 s. A stand-in gnuplot (TL_GNUPLOT) writes an
+ * empty figure: the selection is under test, not the drawing; the trace
+ * of the check run is no trace, so drawing it would fail. */
+TL_TEST(render_leaves_out_check_runs)
+{
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    static const char *const csvs[] = {"stream-x/stream.csv", "wave3-checks-y/s1/stream.csv",
+                                       "device-session-abc/bench/stream.csv", "device-logs/stream.csv"};
+    for (size_t i = 0; i < sizeof csvs / sizeof csvs[0]; i++) {
+        snprintf(p, sizeof p, "%s/results/%s", t, csvs[i]);
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p \"$(dirname '%s')\"", p), 0);
+        tl_test_write(p, "function,bandwidth_gbs,rank\ntriad,1,0\n");
+    }
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/results/wave3-checks-y/run/two-stream && echo garbage > "
+                            "%s/results/wave3-checks-y/run/two-stream/trace.rank0.csv",
+                            t, t),
+                 0);
+    snprintf(p, sizeof p, "%s/gp", t);
+    tl_test_write(p, "#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in -e) e=$2; shift 2 ;; *) shift ;; esac; done\n"
+                     "o=${e##*out=\\'}; : > \"${o%%\\'*}\"\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    tl_test_output r = tl_test_capture("TL_GNUPLOT=%s/gp scripts/render-plots.sh --results %s/results/ --out %s/out", t,
+                                       t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_count(r.err, "\n") == 1 &&
+                      strstr(r.err, "render-plots.sh: 3 folder(s) of check runs left out (wave3-checks-y "
+                                    "device-session-abc device-logs); --all renders them\n"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/out | tr '\\n' ' ')\" = 'stream-x-stream.csv stream-x-stream.pdf "
+                            "stream-x-stream.png '",
+                            t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("rm -r %s/results/wave3-checks-y/run", t), 0);
+    /* a check run asked for by name */
+    r = tl_test_capture("TL_GNUPLOT=%s/gp scripts/render-plots.sh --results %s/results/wave3-checks-y --out %s/one "
+                        "2>&1 | grep -c 'left out'",
+                        t, t, t);
+    TL_ASSERT_MSG(!strcmp(r.out, "0\n"), "%s", r.out);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test -e %s/one/s1-stream.png", t), 0);
+    r = tl_test_capture("TL_GNUPLOT=%s/gp scripts/render-plots.sh --results %s/results --out %s/all --all", t, t, t);
+    TL_ASSERT_MSG(r.rc == 0 && !strstr(r.err, "left out"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/all && test -e stream-x-stream.png && test -e wave3-checks-y-s1-stream.png && "
+                            "test -e device-session-abc-bench-stream.png && test -e device-logs-stream.png",
+                            t),
+                 0);
+    /* make plots passes --all with PLOTS_ALL=1 alone */
+    r = tl_test_capture("{ make -n plots | grep render-plots.sh; make -n plots PLOTS_ALL=1 | grep render-plots.sh; }");
+    TL_ASSERT_MSG(tl_test_count(r.out, "render-plots.sh --results results") == 2 &&
+                      tl_test_count(r.out, " --all\n") == 1 && strstr(r.out, " --all\n") > strchr(r.out, '\n'),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+}
+
 /* The byte axes and the keys, as text (the same figure replotted on
  * gnuplot's dumb terminal): gnuplot's "%.0b %BB" labelled 32 B "32   B"
  * and 1 KiB "1 kiB", the sweep's key listed three-naive and the ideal bound
@@ -682,7 +742,7 @@ TL_TEST(demo_committed_h200)
     }
 }
 
-TL_TEST_MAIN(render_takes_tl_gnuplot, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,

@@ -1,0 +1,92 @@
+# Sourced by the Slurm templates of this folder after scripts/bench-out.sh
+# (no `set` of its own; lines name the template by bench_out_name): what a
+# job needs before it runs a trilap program, and the job's folder.
+#
+#   . "$root/scripts/bench-out.sh"; . "$root/scripts/slurm/job.sh"
+#   bench_out_name=NAME.sbatch
+#   slurm_job_env MODULES LAUNCHER PROGRAM...   # modules loaded, programs start
+#   slurm_job_out DEFAULT                       # the folder, in $bench_out_dir
+
+# Loads MODULES (TRILAP_MODULES, e.g. "cuda nccl openmpi") with the site's
+# `module`, then checks that LAUNCHER (srun, mpirun) is on PATH and that
+# each PROGRAM finds its shared libraries; else one line and exit 1,
+# before any folder is made. A job submitted with --export=NONE, as some
+# sites require, keeps none of the submitting shell's PATH,
+# LD_LIBRARY_PATH or loaded modules: without this check its first sign was
+# the loader's "error while loading shared libraries" from every rank.
+slurm_job_env() {
+    local modules=$1 launcher=$2 prog missing
+    shift 2
+    [ -z "$modules" ] || slurm_job_modules "$modules"
+    # sbatch --export=NONE sets SLURM_EXPORT_ENV=NONE in the job, which srun
+    # (and mpirun's daemons, started by srun) then apply to each step: the
+    # ranks would not get the modules loaded here, nor NCCL_NVLS_ENABLE
+    # (sbatch(1): set it to ALL in the job script)
+    export SLURM_EXPORT_ENV=ALL
+    command -v "$launcher" >/dev/null 2>&1 || {
+        echo "$bench_out_name: $launcher is not on this job's PATH: load the module that provides it" \
+            "(TRILAP_MODULES; under sbatch --export=NONE the job has none of your shell's PATH)" >&2
+        exit 1
+    }
+    for prog; do
+        # ldd says nothing useful of a script (a stand-in): only ELF files
+        missing=$(ldd "$prog" 2>/dev/null | awk '/=> not found/ { printf "%s%s", n++ ? ", " : "", $1 }') || true
+        [ -z "$missing" ] || {
+            echo "$bench_out_name: $prog cannot start in this job: $missing not found; load the modules it was" \
+                "built with (TRILAP_MODULES='cuda nccl openmpi', or the template's site line; under sbatch" \
+                "--export=NONE the job has none of your shell's LD_LIBRARY_PATH or loaded modules)" >&2
+            exit 1
+        }
+    done
+}
+
+# `module load MODULES`; the `module` function comes from the site's
+# Lmod or Environment Modules (MODULESHOME, /etc/profile.d) where the job
+# did not inherit it. One line and exit 1 when it cannot.
+slurm_job_modules() {
+    local f log rc=0
+    if ! command -v module >/dev/null 2>&1; then
+        for f in ${MODULESHOME:+"$MODULESHOME/init/bash"} /etc/profile.d/lmod.sh /etc/profile.d/modules.sh; do
+            [ -r "$f" ] || continue
+            # the sites' init scripts read unset variables
+            set +u
+            . "$f"
+            set -u
+            break
+        done
+    fi
+    command -v module >/dev/null 2>&1 || {
+        echo "$bench_out_name: TRILAP_MODULES='$1' but this job has no module command (no Lmod or Environment" \
+            "Modules: MODULESHOME unset, no /etc/profile.d/lmod.sh or modules.sh)" >&2
+        exit 1
+    }
+    log=$(mktemp)
+    set +u
+    # shellcheck disable=SC2086 # a list of module names
+    module load $1 2>"$log" || rc=$?
+    set -u
+    if [ "$rc" != 0 ]; then
+        echo "$bench_out_name: module load $1 failed: $(awk 'NF { $1 = $1; print; exit }' "$log")" >&2
+        rm -f "$log"
+        exit 1
+    fi
+    rm -f "$log"
+}
+
+# The job's folder: OUT, else DEFAULT-<job id>. A task of a job array
+# (sbatch --array) writes OUT/task-<index> (DEFAULT-<array job id>/
+# task-<index>), so tasks sharing OUT neither overwrite each other's CSVs
+# nor remove a sibling's folder when they fail: before, a failed task that
+# had made OUT removed it while the others still wrote there. The shared
+# folder goes with its last task folder when the job made it.
+slurm_job_out() {
+    local base
+    if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
+        bench_out_begin "${OUT:-$1-$SLURM_JOB_ID}"
+        return
+    fi
+    base=${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}
+    local parent=""
+    [ -n "${OUT:-}" ] && [ -e "$base" ] || parent=$base
+    bench_out_begin "$base/task-$SLURM_ARRAY_TASK_ID" 0 "$parent"
+}
