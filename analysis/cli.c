@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "probes/trace.h"
 #include "runtime/out.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 
 typedef struct diag_opts {

@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/kineto.h"
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "runtime/tmpfile.h"
 

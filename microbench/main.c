@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "microbench/bench.h"
 #include "probes/probes.h"

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "runtime/comm.h"
 #include "runtime/gpu.h"

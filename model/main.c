@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "model/cli.h"
 #include "model/model.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 
 /* ---- value parsers ----------------------------------------------------- */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 
 const char *tl_provenance_commit(char *buf, size_t n)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "probes/probes.h"
 #include "runtime/tmpfile.h"

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "runtime/comm.h"
 #include "runtime/launch.h"

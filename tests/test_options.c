@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "runtime/launch.h"
 #include "tests/tl_test.h"
