@@ -55,6 +55,9 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3])
 tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file)
 {
     char full[4096];
+    /* an empty folder made "/p-000002.txt", which passed the check: the
+     * run went ahead and failed at its first slice or trace write */
+    if (file && !*path) return tl_out_check_as(opt, tl_out_check_folder, path);
     if (file) snprintf(full, sizeof full, "%s/%s", path, file);
     else snprintf(full, sizeof full, "%s", path);
     /* tl_out_check's line says the path and the reason; the option is what to change */

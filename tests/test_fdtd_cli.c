@@ -568,6 +568,19 @@ TL_TEST(outputs_checked_before_the_run)
     TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
 }
 
+/* An empty folder name: refused before the run (it passed as "/" + the
+ * file name, then the preamble was printed and the first write failed with
+ * "folder name empty or too long" naming no option, or --trace's "the
+ * folder name is too long"). */
+TL_TEST(empty_output_folder_refused_before_the_run)
+{
+    refused_with(1, "run --grid 16 --steps 4 --slice-every 2 --slice-dir ''",
+                 "trilap-fdtd: --slice-dir: an output folder name is empty\n");
+    refused_with(1, "run --grid 16 --steps 4 --trace ''", "trilap-fdtd: --trace: an output folder name is empty\n");
+    refused_with(1, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices ''",
+                 "trilap-fdtd: --slices: an output folder name is empty\n");
+}
+
 /* verify energy normalises by the maximum over every step: the sampling
  * period thins the table and changes no figure (sampled every 50 steps the
  * maximum missed the peak: 7.5e-01 at the end without CPML, 4.5e-01 when
@@ -780,7 +793,7 @@ TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
-             outputs_checked_before_the_run,
+             outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
