@@ -450,6 +450,36 @@ TL_TEST(matgen_to_a_pipe)
     close(rd);
 }
 
+/* An output to stdout (`--rhs -`, `partition A N -`, /dev/stdout): stdout
+ * carries that file alone and the report goes to stderr (before, the
+ * report followed the Matrix Market data, so `--rhs - > b.mtx` was not a
+ * Matrix Market file). */
+TL_TEST(matgen_output_to_stdout_alone)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[8192];
+    const char *a = tl_test_path("s.mtx"), *b = tl_test_path("sb.mtx"), *p = tl_test_path("sp.mtx");
+    TL_ASSERT_EQ(tl_test_sh("%s poisson7 3 %s --rhs %s >/dev/null", mg, a, b), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s partition %s 2 %s --method block >/dev/null", mg, a, p), 0);
+    const char *const stream[] = {"-", "/dev/stdout"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s poisson7 3 %s --rhs %s 2>/dev/null", mg, a, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        char *want = tl_test_read(b);
+        TL_ASSERT_STREQ(out, want);
+        free(want);
+        snprintf(cmd, sizeof cmd, "%s partition %s 2 %s --method block 2>/dev/null", mg, a, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        want = tl_test_read(p);
+        TL_ASSERT_STREQ(out, want);
+        free(want);
+    }
+    /* the report is still said, on stderr (13 cut edges, counted by hand) */
+    snprintf(cmd, sizeof cmd, "%s partition %s 2 - --method block 2>&1 >/dev/null", mg, a);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+    TL_ASSERT_MSG(strstr(out, "edge cut: 13\n") && strstr(out, "written: -\n"), "%s", out);
+}
+
 /* From a pipe (`zcat m.mtx.gz | trilap-solve /dev/stdin`, `<(...)`), which
  * cannot seek back over the bytes that tell gzip from text: the same
  * matrix, plain or gzip; a binary matrix there is named as one. */
@@ -477,4 +507,4 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              streamed_equals_memory,
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
-             matgen_reads_a_pipe)
+             matgen_reads_a_pipe, matgen_output_to_stdout_alone)
