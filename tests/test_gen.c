@@ -480,6 +480,25 @@ TL_TEST(matgen_output_to_stdout_alone)
     TL_ASSERT_MSG(strstr(out, "edge cut: 13\n") && strstr(out, "written: -\n"), "%s", out);
 }
 
+/* A matrix larger than the disk: refused at once in one line, nothing
+ * written (before, poisson7 100000 counted 10^15 rows for days, and a
+ * .tlcsr filled the disk). 24 bytes a row is the .tlcsr's least: 10^15
+ * rows need 24 PB, more than any test machine has. */
+TL_TEST(matgen_larger_than_the_disk_refused)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[8192];
+    const char *const names[] = {"huge.tlcsr", "huge.mtx", "huge.mtx.gz", "sub/huge.tlcsr"};
+    for (int k = 0; k < 4; k++) {
+        const char *path = tl_test_path(names[k]);
+        snprintf(cmd, sizeof cmd, "timeout 5 %s poisson7 100000 %s 2>&1", mg, path);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+        TL_ASSERT_MSG(tl_test_one_line(out, "a poisson7 matrix of 1000000000000000 rows needs at least "),
+                      "%s", out);
+        TL_ASSERT_MSG(access(path, F_OK) != 0, "%s written", path);
+    }
+}
+
 /* From a pipe (`zcat m.mtx.gz | trilap-solve /dev/stdin`, `<(...)`), which
  * cannot seek back over the bytes that tell gzip from text: the same
  * matrix, plain or gzip; a binary matrix there is named as one. */
@@ -507,4 +526,5 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              streamed_equals_memory,
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
-             matgen_reads_a_pipe, matgen_output_to_stdout_alone)
+             matgen_reads_a_pipe, matgen_output_to_stdout_alone,
+             matgen_larger_than_the_disk_refused)
