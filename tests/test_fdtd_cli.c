@@ -47,6 +47,12 @@ TL_TEST(help_and_bad_arguments)
     tl_test_output_free(&r);
     usage_error("run --grid 12x",
                 "trilap-fdtd: invalid --grid '12x': expected N or NXxNYxNZ (try --help)\n");
+    /* past 2^63 - 1: named as typed (it was "grid size 9223372036854775807
+     * along x", "source x = 9223372036854775807 outside the grid") */
+    usage_error("run --grid 8x9223372036854775808x8",
+                "trilap-fdtd: invalid --grid '8x9223372036854775808x8': expected N or NXxNYxNZ (try --help)\n");
+    usage_error("run --grid 8 --source 99999999999999999999,1,1",
+                "trilap-fdtd: invalid --source '99999999999999999999,1,1': expected center, none or I,J,K (try --help)\n");
     usage_error("run --decomp 2x2",
                 "trilap-fdtd: invalid --decomp '2x2': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try --help)\n");
     usage_error("run --order 6",
