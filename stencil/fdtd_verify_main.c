@@ -2,6 +2,7 @@
  * verification experiments of stencil/verify.h behind options, each
  * printing its table as CSV with a header row; decomp also on several
  * ranks (one subdomain each). */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -140,8 +141,9 @@ static int parse_list(const char *s, int64_t *out, int max)
     while (*p) {
         if (n == max) return -1; /* more entries than the table holds, not cut short */
         char *end;
+        errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || v < 0) return -1;
+        if (end == p || v < 0 || errno == ERANGE) return -1; /* not 2^63 - 1 for what is past it */
         out[n++] = v;
         if (*end == ',') p = end + 1;
         else if (*end == '\0') break;

@@ -366,6 +366,10 @@ TL_TEST(verify_refuses_repeated_list_entries)
         {"verify decomp --grid 16 --decomps 1x1x2,1x1x2", "invalid --decomps '1x1x2,1x1x2': '1x1x2' is given twice"},
         {"verify decomp --grid 16 --strategies copy,copy", "invalid --strategies 'copy,copy': 'copy' is given twice"},
         {"verify decomp --grid 16 --ss 1,1", "invalid --ss '1,1': 1 is given twice"},
+        /* past 2^63 - 1: it ran as 9223372036854775807, refused deep in the
+         * run as "verify convergence, order 2, n = 9223372: grid size ..." */
+        {"verify convergence --sizes 8,99999999999999999999 --orders 2",
+         "invalid --sizes '8,99999999999999999999': expected up to 16 grid sizes, comma-separated"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512];
