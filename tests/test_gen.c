@@ -480,6 +480,22 @@ TL_TEST(matgen_output_to_stdout_alone)
     TL_ASSERT_MSG(strstr(out, "edge cut: 13\n") && strstr(out, "written: -\n"), "%s", out);
 }
 
+/* --rhs naming the matrix's file by another spelling: refused before the
+ * work, exit 2 (before, b was renamed over the matrix just written, exit 0,
+ * the report naming both). */
+TL_TEST(matgen_rhs_over_its_matrix_refused)
+{
+    char mg[4096], cmd[8192], out[8192];
+    TL_ASSERT(realpath(matgen(), mg)); /* the command runs in the test's folder */
+    const char *dir = tl_test_tmpdir();
+    snprintf(cmd, sizeof cmd, "cd %s && %s poisson7 3 A.mtx --rhs ./A.mtx 2>&1", dir, mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_MSG(tl_test_one_line(out, "trilap-matgen: the matrix and --rhs both name ./A.mtx: give each a file of its own"),
+                  "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/A.mtx", dir);
+    TL_ASSERT_MSG(access(cmd, F_OK) != 0, "%s written", cmd);
+}
+
 /* A matrix larger than the disk: refused at once in one line, nothing
  * written (before, poisson7 100000 counted 10^15 rows for days, and a
  * .tlcsr filled the disk). 24 bytes a row is the .tlcsr's least: 10^15
@@ -527,4 +543,4 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
-             matgen_larger_than_the_disk_refused)
+             matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused)

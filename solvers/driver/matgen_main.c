@@ -227,6 +227,10 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
         if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
         if (o->rhs && strcmp(o->rhs, pos[2]) == 0) return bad_arg_why("--rhs", o->rhs, "the matrix's own file");
+        /* another spelling (./A.mtx, a link): b was renamed over the matrix, exit 0 */
+        tl_out_set seen = {0};
+        if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
+            return 2;
         if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
         if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
         return 0;
