@@ -53,6 +53,12 @@ TL_TEST(help_and_bad_arguments)
                 "trilap-fdtd: invalid --grid '8x9223372036854775808x8': expected N or NXxNYxNZ (try --help)\n");
     usage_error("run --grid 8 --source 99999999999999999999,1,1",
                 "trilap-fdtd: invalid --source '99999999999999999999,1,1': expected center, none or I,J,K (try --help)\n");
+    /* no receiver in the list: the run went ahead, exit 0, and wrote no
+     * --seismogram at all */
+    usage_error("run --grid 8 --receivers ';' --seismogram s.csv",
+                "trilap-fdtd: invalid --receivers ';': no receiver; expected I,J,K[;I,J,K...] (try --help)\n");
+    usage_error("run --grid 8 --receivers '' --seismogram s.csv",
+                "trilap-fdtd: invalid --receivers '': no receiver; expected I,J,K[;I,J,K...] (try --help)\n");
     usage_error("run --decomp 2x2",
                 "trilap-fdtd: invalid --decomp '2x2': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try --help)\n");
     usage_error("run --order 6",
