@@ -307,6 +307,10 @@ TL_TEST(matgen_bad_arguments)
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
     snprintf(cmd, sizeof cmd, "%s convdiff 3 %s --peclet abc 2>&1", mg, tl_test_path("z.tlcsr"));
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    /* an empty input name: it was "trilap-matgen: : cannot open: ...", exit 1 */
+    snprintf(cmd, sizeof cmd, "%s info '' 2>&1", mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_STREQ(out, "trilap-matgen: invalid input '': an empty file name (try --help)\n");
     /* a bad input file: one clear line, exit 1, nothing written */
     FILE *f = fopen(tl_test_path("bad.mtx"), "w");
     fputs("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 NaN\n", f);

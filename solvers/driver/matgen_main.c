@@ -237,6 +237,8 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     }
     /* --rhs belongs to the generators: elsewhere it would be dropped */
     if (o->rhs) return bad_arg_why("--rhs", o->rhs, "only a generator writes a right-hand side");
+    /* it was "trilap-matgen: : cannot open: ...", naming nothing */
+    if (np >= 2 && !pos[1][0]) return bad_arg_why("input", pos[1], "an empty file name");
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
         if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
