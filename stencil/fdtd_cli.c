@@ -1,6 +1,7 @@
 /* trilap-fdtd's command-line pieces that run (fdtd_main.c) and verify
  * (fdtd_verify_main.c) share: option errors, the grid and decomposition
  * parsers, the launcher's options and the launch. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,11 @@ int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_
 {
     char *end;
     for (int d = 0; d < 3; d++) {
+        errno = 0;
         long long v = strtoll(s, &end, 10);
-        if (end == s || v < 0) return -1;
+        /* beyond 2^63 - 1 strtoll gave LLONG_MAX, which the checks after
+         * named as if typed ("grid size 9223372036854775807 along x") */
+        if (end == s || v < 0 || errno == ERANGE) return -1;
         out[d] = v;
         if (d < 2) {
             if (*end == '\0' && d == 0 && allow_one) {
@@ -55,6 +59,9 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3])
 tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char *file)
 {
     char full[4096];
+    /* an empty folder made "/p-000002.txt", which passed the check: the
+     * run went ahead and failed at its first slice or trace write */
+    if (file && !*path) return tl_out_check_as(opt, tl_out_check_folder, path);
     if (file) snprintf(full, sizeof full, "%s/%s", path, file);
     else snprintf(full, sizeof full, "%s", path);
     /* tl_out_check's line says the path and the reason; the option is what to change */

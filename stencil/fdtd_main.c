@@ -357,6 +357,8 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
                 return tl_fdtd_cli_bad("--receivers", o->receivers, "expected I,J,K[;I,J,K...]");
             }
         free(dup);
+        /* '' or ';': no receiver, and --seismogram was silently not written */
+        if (ra->nrec == 0) return tl_fdtd_cli_bad("--receivers", o->receivers, "no receiver; expected I,J,K[;I,J,K...]");
         c->nrec = ra->nrec;
         c->rec = (const int64_t(*)[3])ra->rec;
     }

@@ -2,6 +2,7 @@
  * verification experiments of stencil/verify.h behind options, each
  * printing its table as CSV with a header row; decomp also on several
  * ranks (one subdomain each). */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
+#include "runtime/out.h"
 #include "runtime/progress.h"
 #include "stencil/fdtd_cli.h"
 #include "stencil/verify.h"
@@ -139,8 +141,9 @@ static int parse_list(const char *s, int64_t *out, int max)
     while (*p) {
         if (n == max) return -1; /* more entries than the table holds, not cut short */
         char *end;
+        errno = 0;
         long long v = strtoll(p, &end, 10);
-        if (end == p || v < 0) return -1;
+        if (end == p || v < 0 || errno == ERANGE) return -1; /* not 2^63 - 1 for what is past it */
         out[n++] = v;
         if (*end == ',') p = end + 1;
         else if (*end == '\0') break;
@@ -437,6 +440,8 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
     if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
     TL_TRY(end_check(va, &k, st));
     if (!d1) return TL_OK;
+    /* "" made /cpml and /none at the root of the file system */
+    if (!*va->o.slices) return tl_out_check_as("--slices", tl_out_check_folder, va->o.slices);
     char first[64]; /* the first slice each run writes */
     snprintf(first, sizeof first, "p-%06" PRId64 ".txt", va->o.every);
     st = tl_fdtd_cli_check_output("--slices", d1, first);

@@ -47,6 +47,18 @@ TL_TEST(help_and_bad_arguments)
     tl_test_output_free(&r);
     usage_error("run --grid 12x",
                 "trilap-fdtd: invalid --grid '12x': expected N or NXxNYxNZ (try --help)\n");
+    /* past 2^63 - 1: named as typed (it was "grid size 9223372036854775807
+     * along x", "source x = 9223372036854775807 outside the grid") */
+    usage_error("run --grid 8x9223372036854775808x8",
+                "trilap-fdtd: invalid --grid '8x9223372036854775808x8': expected N or NXxNYxNZ (try --help)\n");
+    usage_error("run --grid 8 --source 99999999999999999999,1,1",
+                "trilap-fdtd: invalid --source '99999999999999999999,1,1': expected center, none or I,J,K (try --help)\n");
+    /* no receiver in the list: the run went ahead, exit 0, and wrote no
+     * --seismogram at all */
+    usage_error("run --grid 8 --receivers ';' --seismogram s.csv",
+                "trilap-fdtd: invalid --receivers ';': no receiver; expected I,J,K[;I,J,K...] (try --help)\n");
+    usage_error("run --grid 8 --receivers '' --seismogram s.csv",
+                "trilap-fdtd: invalid --receivers '': no receiver; expected I,J,K[;I,J,K...] (try --help)\n");
     usage_error("run --decomp 2x2",
                 "trilap-fdtd: invalid --decomp '2x2': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try --help)\n");
     usage_error("run --order 6",
@@ -360,6 +372,10 @@ TL_TEST(verify_refuses_repeated_list_entries)
         {"verify decomp --grid 16 --decomps 1x1x2,1x1x2", "invalid --decomps '1x1x2,1x1x2': '1x1x2' is given twice"},
         {"verify decomp --grid 16 --strategies copy,copy", "invalid --strategies 'copy,copy': 'copy' is given twice"},
         {"verify decomp --grid 16 --ss 1,1", "invalid --ss '1,1': 1 is given twice"},
+        /* past 2^63 - 1: it ran as 9223372036854775807, refused deep in the
+         * run as "verify convergence, order 2, n = 9223372: grid size ..." */
+        {"verify convergence --sizes 8,99999999999999999999 --orders 2",
+         "invalid --sizes '8,99999999999999999999': expected up to 16 grid sizes, comma-separated"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512];
@@ -566,6 +582,19 @@ TL_TEST(outputs_checked_before_the_run)
     char ok[600];
     snprintf(ok, sizeof ok, "%s/ok", dir);
     TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
+}
+
+/* An empty folder name: refused before the run (it passed as "/" + the
+ * file name, then the preamble was printed and the first write failed with
+ * "folder name empty or too long" naming no option, or --trace's "the
+ * folder name is too long"). */
+TL_TEST(empty_output_folder_refused_before_the_run)
+{
+    refused_with(1, "run --grid 16 --steps 4 --slice-every 2 --slice-dir ''",
+                 "trilap-fdtd: --slice-dir: an output folder name is empty\n");
+    refused_with(1, "run --grid 16 --steps 4 --trace ''", "trilap-fdtd: --trace: an output folder name is empty\n");
+    refused_with(1, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices ''",
+                 "trilap-fdtd: --slices: an output folder name is empty\n");
 }
 
 /* verify energy normalises by the maximum over every step: the sampling
@@ -780,7 +809,7 @@ TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
-             outputs_checked_before_the_run,
+             outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)

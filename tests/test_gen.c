@@ -307,6 +307,10 @@ TL_TEST(matgen_bad_arguments)
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
     snprintf(cmd, sizeof cmd, "%s convdiff 3 %s --peclet abc 2>&1", mg, tl_test_path("z.tlcsr"));
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    /* an empty input name: it was "trilap-matgen: : cannot open: ...", exit 1 */
+    snprintf(cmd, sizeof cmd, "%s info '' 2>&1", mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_STREQ(out, "trilap-matgen: invalid input '': an empty file name (try --help)\n");
     /* a bad input file: one clear line, exit 1, nothing written */
     FILE *f = fopen(tl_test_path("bad.mtx"), "w");
     fputs("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 NaN\n", f);
@@ -450,6 +454,71 @@ TL_TEST(matgen_to_a_pipe)
     close(rd);
 }
 
+/* An output to stdout (`--rhs -`, `partition A N -`, /dev/stdout): stdout
+ * carries that file alone and the report goes to stderr (before, the
+ * report followed the Matrix Market data, so `--rhs - > b.mtx` was not a
+ * Matrix Market file). */
+TL_TEST(matgen_output_to_stdout_alone)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[8192];
+    const char *a = tl_test_path("s.mtx"), *b = tl_test_path("sb.mtx"), *p = tl_test_path("sp.mtx");
+    TL_ASSERT_EQ(tl_test_sh("%s poisson7 3 %s --rhs %s >/dev/null", mg, a, b), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s partition %s 2 %s --method block >/dev/null", mg, a, p), 0);
+    const char *const stream[] = {"-", "/dev/stdout"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s poisson7 3 %s --rhs %s 2>/dev/null", mg, a, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        char *want = tl_test_read(b);
+        TL_ASSERT_STREQ(out, want);
+        free(want);
+        snprintf(cmd, sizeof cmd, "%s partition %s 2 %s --method block 2>/dev/null", mg, a, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        want = tl_test_read(p);
+        TL_ASSERT_STREQ(out, want);
+        free(want);
+    }
+    /* the report is still said, on stderr (13 cut edges, counted by hand) */
+    snprintf(cmd, sizeof cmd, "%s partition %s 2 - --method block 2>&1 >/dev/null", mg, a);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+    TL_ASSERT_MSG(strstr(out, "edge cut: 13\n") && strstr(out, "written: -\n"), "%s", out);
+}
+
+/* --rhs naming the matrix's file by another spelling: refused before the
+ * work, exit 2 (before, b was renamed over the matrix just written, exit 0,
+ * the report naming both). */
+TL_TEST(matgen_rhs_over_its_matrix_refused)
+{
+    char mg[4096], cmd[8192], out[8192];
+    TL_ASSERT(realpath(matgen(), mg)); /* the command runs in the test's folder */
+    const char *dir = tl_test_tmpdir();
+    snprintf(cmd, sizeof cmd, "cd %s && %s poisson7 3 A.mtx --rhs ./A.mtx 2>&1", dir, mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_MSG(tl_test_one_line(out, "trilap-matgen: the matrix and --rhs both name ./A.mtx: give each a file of its own"),
+                  "%s", out);
+    snprintf(cmd, sizeof cmd, "%s/A.mtx", dir);
+    TL_ASSERT_MSG(access(cmd, F_OK) != 0, "%s written", cmd);
+}
+
+/* A matrix larger than the disk: refused at once in one line, nothing
+ * written (before, poisson7 100000 counted 10^15 rows for days, and a
+ * .tlcsr filled the disk). 24 bytes a row is the .tlcsr's least: 10^15
+ * rows need 24 PB, more than any test machine has. */
+TL_TEST(matgen_larger_than_the_disk_refused)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[8192];
+    const char *const names[] = {"huge.tlcsr", "huge.mtx", "huge.mtx.gz", "sub/huge.tlcsr"};
+    for (int k = 0; k < 4; k++) {
+        const char *path = tl_test_path(names[k]);
+        snprintf(cmd, sizeof cmd, "timeout 5 %s poisson7 100000 %s 2>&1", mg, path);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+        TL_ASSERT_MSG(tl_test_one_line(out, "a poisson7 matrix of 1000000000000000 rows needs at least "),
+                      "%s", out);
+        TL_ASSERT_MSG(access(path, F_OK) != 0, "%s written", path);
+    }
+}
+
 /* From a pipe (`zcat m.mtx.gz | trilap-solve /dev/stdin`, `<(...)`), which
  * cannot seek back over the bytes that tell gzip from text: the same
  * matrix, plain or gzip; a binary matrix there is named as one. */
@@ -477,4 +546,5 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              streamed_equals_memory,
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
-             matgen_reads_a_pipe)
+             matgen_reads_a_pipe, matgen_output_to_stdout_alone,
+             matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused)

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "runtime/options.h"
@@ -90,6 +92,20 @@ static int parse_n(const char *text, int64_t *n)
     return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= TL_GEN_MAX_N;
 }
 
+/* Where the report goes: stderr when an output is this process's stdout
+ * ("-", /dev/stdout, the file stdout was sent to), which then carries that
+ * file alone (before: `--rhs - > b.mtx` and `partition A 4 - > p.mtx` got
+ * the report appended to the Matrix Market data). */
+static FILE *report_stream(const char *out)
+{
+    struct stat a, b;
+    if (!out) return stdout;
+    if (strcmp(out, "-") == 0) return stderr;
+    if (stat(out, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return stderr;
+    return stdout;
+}
+
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
 {
     tl_gen g = {.kind = kind,
@@ -99,11 +115,12 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
                                                     : 0.0};
     TL_TRY(tl_gen_write_files(&g, out, o->rhs));
     int64_t rows = tl_gen_nrows(&g);
-    printf("matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
+    FILE *rep = report_stream(o->rhs) == stderr ? stderr : report_stream(out);
+    fprintf(rep, "matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
            tl_gen_kind_name(kind), n, tl_gen_dims(&g), rows, tl_gen_symmetric(&g) ? "yes" : "no");
-    if (kind == TL_GEN_CONVDIFF) printf("peclet: %g\n", g.peclet);
-    if (kind == TL_GEN_HETERO2D) printf("decades: %g\n", g.peclet);
-    if (o->rhs) printf("rhs: %s (b = A*ones)\n", o->rhs);
+    if (kind == TL_GEN_CONVDIFF) fprintf(rep, "peclet: %g\n", g.peclet);
+    if (kind == TL_GEN_HETERO2D) fprintf(rep, "decades: %g\n", g.peclet);
+    if (o->rhs) fprintf(rep, "rhs: %s (b = A*ones)\n", o->rhs);
     return TL_OK;
 }
 
@@ -117,7 +134,7 @@ static tl_status cmd_convert(const char *in, const char *out)
         TL_TRYGOTO(tl_bin_write(out, &a, sym ? TL_BIN_FLAG_SYMMETRIC : 0), st, fail);
     else
         TL_TRYGOTO(tl_mm_write_csr(out, &a, sym), st, fail);
-    printf("matrix: %s\nrows: %" PRId64 "\ncols: %" PRId64 "\nnonzeros: %" PRId64
+    fprintf(report_stream(out), "matrix: %s\nrows: %" PRId64 "\ncols: %" PRId64 "\nnonzeros: %" PRId64
            "\nsymmetric: %s\nwritten: %s\n",
            in, a.nrows, a.ncols, a.nnz, sym ? "yes" : "no", out);
 fail:
@@ -141,7 +158,7 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
     TL_TRYGOTO(tl_partition_stats_compute(&a, part, nparts, &s), st, fail);
     TL_TRYGOTO(tl_partition_write(out, part, a.nrows), st, fail);
     const int skipped = o->method != PART_BLOCK && nparts > 1 && !tl_partition_metis_called(a.nrows, nparts);
-    printf("matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s%s\nedge cut: %" PRId64
+    fprintf(report_stream(out), "matrix: %s\nrows: %" PRId64 "\nparts: %d\nmethod: %s%s\nedge cut: %" PRId64
            "\nrows per part: %" PRId64 " .. %" PRId64 "\nimbalance: %.4f\nwritten: %s\n",
            in, a.nrows, nparts, part_names[o->method],
            skipped ? " (as many parts as rows or more: a row each, METIS not called)" : "", s.edgecut, s.min_rows,
@@ -210,12 +227,18 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
         if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
         if (o->rhs && strcmp(o->rhs, pos[2]) == 0) return bad_arg_why("--rhs", o->rhs, "the matrix's own file");
+        /* another spelling (./A.mtx, a link): b was renamed over the matrix, exit 0 */
+        tl_out_set seen = {0};
+        if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
+            return 2;
         if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
         if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
         return 0;
     }
     /* --rhs belongs to the generators: elsewhere it would be dropped */
     if (o->rhs) return bad_arg_why("--rhs", o->rhs, "only a generator writes a right-hand side");
+    /* it was "trilap-matgen: : cannot open: ...", naming nothing */
+    if (np >= 2 && !pos[1][0]) return bad_arg_why("input", pos[1], "an empty file name");
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
         if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");

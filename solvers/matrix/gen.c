@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "runtime/hostmem.h"
+#include "runtime/out.h"
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/outfile.h"
 
@@ -325,6 +327,37 @@ static tl_status write_rhs(const tl_gen *g, tl_outfile *f)
     return TL_OK;
 }
 
+/* The file at `path` cannot fit the free space of the folder it goes
+ * into: refused before the work (poisson7 100000 counted 10^15 rows for
+ * days before writing, or filled the disk with a .tlcsr). A lower bound
+ * per row, so nothing that fits is refused: the diagonal alone (8 bytes of
+ * row pointer and 16 of entry in a .tlcsr; "i i v" in at least 6 bytes of
+ * Matrix Market text, which gzip shrinks at most 1032 times). */
+static tl_status check_disk(const tl_gen *g, const char *path)
+{
+    if (tl_out_in_place(path)) return TL_OK; /* a stream or a device: no folder to fill */
+    const double rows = (double)tl_gen_nrows(g);
+    const double need = tl_path_has_suffix(path, ".tlcsr") ? 24.0 * rows
+                        : tl_path_has_suffix(path, ".gz") ? 6.0 * rows / 1032.0
+                                                          : 6.0 * rows;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    struct statvfs fs;
+    for (;;) { /* the nearest folder that exists: the missing ones are made on it */
+        char *slash = strrchr(dir, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == dir) dir[1] = '\0';
+        else *slash = '\0';
+        if (statvfs(dir, &fs) == 0 || !slash || slash == dir) break;
+    }
+    if (statvfs(dir, &fs) != 0) return TL_OK; /* tl_out_check has said whether the folder takes files */
+    const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    TL_INPUT_CHECK(need <= avail, TL_ERR_IO,
+                   "%s: a %s matrix of %.0f rows needs at least %.3g GB on disk; %s has %.3g GB free", path,
+                   tl_gen_kind_name(g->kind), rows, need / 1e9, dir, avail / 1e9);
+    return TL_OK;
+}
+
 tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
 {
     tl_outfile *f = NULL, *r = NULL;
@@ -334,6 +367,7 @@ tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
     TL_INPUT_CHECK(tl_path_names_matrix(path), TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", path);
     TL_INPUT_CHECK(!rhs || strcmp(rhs, path) != 0, TL_ERR_INVAL,
                    "%s: the matrix and its right-hand side cannot be one file", path);
+    TL_TRY(check_disk(g, path));
     TL_TRY(tl_outfile_open(path, &f));
     TL_TRYGOTO(bin ? write_bin(g, f) : write_mtx(g, f), st, fail);
     TL_TRYGOTO(tl_outfile_finish(f), st, fail);
