@@ -28,7 +28,7 @@ const char *tl_strerror(tl_status st)
     return tl_status_names[st];
 }
 
-static _Thread_local char tl_prefix_buf[128] = "trilap: ";
+static _Thread_local char tl_prefix_buf[TL_ERROR_PREFIX_MAX] = "trilap: ";
 
 void tl_log_set_prefix(const char *program, int rank)
 {
@@ -45,7 +45,13 @@ void tl_error_context_begin(tl_error_context *k, const char *what)
     snprintf(k->saved, sizeof k->saved, "%s", tl_prefix_buf);
     size_t n = strlen(k->saved);
     if (n >= 2 && !strcmp(k->saved + n - 2, ": ")) k->saved[n - 2] = '\0';
-    snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%.80s: %.40s: ", k->saved, what);
+    /* a context cut short says so: "n = 30000000000" cut to 40 characters
+     * read "n = 3000000", a wrong number in the error line */
+    int room = (int)sizeof tl_prefix_buf - 3 - (int)strlen(k->saved) - 2;
+    if ((int)strlen(what) <= room)
+        snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%s: %s: ", k->saved, what);
+    else
+        snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%s: %.*s...: ", k->saved, room > 3 ? room - 3 : 0, what);
 }
 
 void tl_error_context_end(const tl_error_context *k)

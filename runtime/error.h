@@ -44,8 +44,9 @@ const char *tl_log_prefix(void);
  * "program: WHAT: reason" (after the rank, where there is one), so a
  * refusal from a library names the option or list entry it came from
  * ("trilap-solve: --history: afile/h.csv: cannot write there: ..."). */
+#define TL_ERROR_PREFIX_MAX 384 /* the program, the rank and the contexts' names of an error line */
 typedef struct tl_error_context {
-    char saved[128]; /* the prefix to restore, without its ": " */
+    char saved[TL_ERROR_PREFIX_MAX]; /* the prefix to restore, without its ": " */
 } tl_error_context;
 void tl_error_context_begin(tl_error_context *k, const char *what);
 void tl_error_context_end(const tl_error_context *k);

@@ -96,4 +96,31 @@ TL_TEST(internal_errors_keep_position)
     TL_ASSERT_STREQ(tl_strerror(TL_ERR_UNSUPPORTED), "not supported");
 }
 
-TL_TEST_MAIN(status_names, try_passes_status_up, user_line_and_debug_detail, internal_errors_keep_position)
+/* A context's name is said whole: trilap-fdtd's "verify convergence,
+ * order 2, n = 30000000000" was cut to 40 characters, "... n = 3000000",
+ * a wrong number in the line. One too long for the line is cut with
+ * "...", and the prefix before it comes back whole at the end. */
+TL_TEST(context_names_said_whole)
+{
+    tl_log_set_prefix("trilap-fdtd", -1);
+    tl_error_context k;
+    tl_error_context_begin(&k, "verify convergence, order 2, n = 30000000000");
+    TL_ASSERT_STREQ(tl_log_prefix(), "trilap-fdtd: verify convergence, order 2, n = 30000000000: ");
+    tl_error_context inner;
+    char long_name[1000];
+    memset(long_name, 'x', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    tl_error_context_begin(&inner, long_name);
+    const char *p = tl_log_prefix();
+    size_t n = strlen(p);
+    TL_ASSERT_MSG(!strncmp(p, "trilap-fdtd: verify convergence, order 2, n = 30000000000: xxx", 62) &&
+                      n < TL_ERROR_PREFIX_MAX && !strcmp(p + n - 7, "xx...: "),
+                  "%s", p);
+    tl_error_context_end(&inner);
+    TL_ASSERT_STREQ(tl_log_prefix(), "trilap-fdtd: verify convergence, order 2, n = 30000000000: ");
+    tl_error_context_end(&k);
+    TL_ASSERT_STREQ(tl_log_prefix(), "trilap-fdtd: ");
+}
+
+TL_TEST_MAIN(status_names, try_passes_status_up, user_line_and_debug_detail, internal_errors_keep_position,
+             context_names_said_whole)
