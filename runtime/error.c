@@ -40,6 +40,16 @@ void tl_log_set_prefix(const char *program, int rank)
 
 const char *tl_log_prefix(void) { return tl_prefix_buf; }
 
+/* n bytes of s at *at in b (cap bytes), as many as fit before its NUL */
+static void put(char *b, size_t cap, size_t *at, const char *s, size_t n)
+{
+    size_t room = cap - 1 - *at;
+    if (n > room) n = room;
+    memcpy(b + *at, s, n);
+    *at += n;
+    b[*at] = '\0';
+}
+
 void tl_error_context_begin(tl_error_context *k, const char *what)
 {
     snprintf(k->saved, sizeof k->saved, "%s", tl_prefix_buf);
@@ -47,11 +57,18 @@ void tl_error_context_begin(tl_error_context *k, const char *what)
     if (n >= 2 && !strcmp(k->saved + n - 2, ": ")) k->saved[n - 2] = '\0';
     /* a context cut short says so: "n = 30000000000" cut to 40 characters
      * read "n = 3000000", a wrong number in the error line */
-    int room = (int)sizeof tl_prefix_buf - 3 - (int)strlen(k->saved) - 2;
-    if ((int)strlen(what) <= room)
-        snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%s: %s: ", k->saved, what);
-    else
-        snprintf(tl_prefix_buf, sizeof tl_prefix_buf, "%s: %.*s...: ", k->saved, room > 3 ? room - 3 : 0, what);
+    const size_t cap = sizeof tl_prefix_buf, ns = strlen(k->saved), nw = strlen(what);
+    size_t at = 0;
+    put(tl_prefix_buf, cap, &at, k->saved, ns);
+    put(tl_prefix_buf, cap, &at, ": ", 2);
+    const size_t room = cap - 1 - at > 2 ? cap - 1 - at - 2 : 0; /* the closing ": " kept */
+    if (nw <= room) {
+        put(tl_prefix_buf, cap, &at, what, nw);
+    } else {
+        put(tl_prefix_buf, cap, &at, what, room > 3 ? room - 3 : 0);
+        put(tl_prefix_buf, cap, &at, "...", 3);
+    }
+    put(tl_prefix_buf, cap, &at, ": ", 2);
 }
 
 void tl_error_context_end(const tl_error_context *k)
