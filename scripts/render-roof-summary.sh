@@ -8,6 +8,8 @@
 #   scripts/render-roof-summary.sh OUTDIR [TRIAD_GBS]
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
+# an option is no OUTDIR (it said "--bogus/logs: no such directory")
+case ${1:-} in -?*) echo "render-roof-summary.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;; esac
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: render-roof-summary.sh OUTDIR [TRIAD_GBS]" >&2; exit 2; }
 out=$1
 here=$(dirname "$0")

@@ -20,6 +20,8 @@
 # window).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
+# an option is no OUT (it said "no traced breakdown runs under --bogus", exit 1)
+case ${1:-} in -?*) echo "render-solver-breakdown.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;; esac
 [ $# -eq 1 ] && [ -n "$1" ] || { echo "usage: render-solver-breakdown.sh OUT (try --help)" >&2; exit 2; }
 out=$1
 shopt -s nullglob

@@ -448,6 +448,11 @@ TL_TEST(render_scripts_usage)
         {"scripts/render-solver-breakdown.sh", "usage: render-solver-breakdown.sh OUT (try --help)\n"},
         {"scripts/render-solver-breakdown.sh a b", "usage: render-solver-breakdown.sh OUT"},
         {"scripts/render-roof-summary.sh", "usage: render-roof-summary.sh OUTDIR [TRIAD_GBS]\n"},
+        /* an option is no folder: "--bogus/logs: no such directory", and
+         * "no traced breakdown runs under --bogus", exit 1 */
+        {"scripts/render-roof-summary.sh --bogus", "render-roof-summary.sh: invalid argument '--bogus' (try --help)\n"},
+        {"scripts/render-solver-breakdown.sh --bogus",
+         "render-solver-breakdown.sh: invalid argument '--bogus' (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
         tl_test_output r = tl_test_capture("%s", cmd[i][0]);
