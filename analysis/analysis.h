@@ -216,13 +216,13 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
  * Without json-c in the build these fail saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
 int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz, in any case */
-/* Why an input that is no Kineto trace is none, where its contents say: a
- * file of gzip inside gzip or of text that is no JSON object, a folder of
- * .json files none of which is a trace (the first one's reason); *is = 1
- * with why filled, 0 where nothing here says (the caller's line stands).
+/* An input that is no Kineto trace refused with why, where its contents
+ * say: a file of gzip inside gzip or of text that is no JSON object, a
+ * folder of .json files none of which is a trace (the first one's reason):
+ * "path: why". TL_OK where nothing here says (the caller's line stands).
  * A folder's first .json that its reader refuses (an empty file) fails
  * with the reader's one line, so the caller adds none. */
-tl_status tl_an_kineto_why_not(const char *path, char *why, size_t n, int *is);
+tl_status tl_an_kineto_refuse_other(const char *path);
 /* A Kineto trace, or a folder holding one and no trilap rank file: a
  * question only, nothing said (tl_an_kineto_run_files reads and checks). */
 int tl_an_is_kineto_run(const char *path);

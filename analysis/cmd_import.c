@@ -154,15 +154,9 @@ int tl_an_cmd_import(int argc, char **argv)
     size_t nk = 0;
     int kineto = 0;
     TL_TRYGOTO(tl_an_kineto_run_files(in, &kfiles, &nk, &kineto), st, fail);
-    char why[512];
     if (!kineto && !tl_an_is_nsys(in)) {
         TL_TRYGOTO(tl_an_input_kind(in), st, fail);
-        int why_not = 0;
-        TL_TRYGOTO(tl_an_kineto_why_not(in, why, sizeof why, &why_not), st, fail);
-        if (why_not) {
-            st = TL_FAIL(TL_ERR_PARSE, "%s: %s", in, why);
-            goto fail;
-        }
+        TL_TRYGOTO(tl_an_kineto_refuse_other(in), st, fail);
         st = TL_FAIL(TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one), nor a PyTorch "
                                    "profiler trace (.json, .json.gz or a folder of them)", in);
         goto fail;

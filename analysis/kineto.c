@@ -806,7 +806,7 @@ static int file_why_not(const char *path, char *why, size_t n)
     return 1;
 }
 
-tl_status tl_an_kineto_why_not(const char *path, char *why, size_t n, int *is)
+static tl_status why_not(const char *path, char *why, size_t n, int *is)
 {
     *is = 0;
     struct stat sb;
@@ -847,6 +847,15 @@ tl_status tl_an_kineto_why_not(const char *path, char *why, size_t n, int *is)
     snprintf(why, n, "no PyTorch profiler (Kineto) trace among its %zu .json file%s (%s: %s)", njson,
              njson == 1 ? "" : "s", first, one);
     *is = 1;
+    return TL_OK;
+}
+
+tl_status tl_an_kineto_refuse_other(const char *path)
+{
+    char why[512];
+    int is = 0;
+    TL_TRY(why_not(path, why, sizeof why, &is));
+    TL_CHECK(!is, TL_ERR_PARSE, "%s: %s", path, why);
     return TL_OK;
 }
 

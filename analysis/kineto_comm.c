@@ -474,11 +474,8 @@ int tl_an_cmd_collectives(int argc, char **argv)
     tl_an_meta *metas = NULL;
     tl_kt_trace *t = NULL;
     tl_status st = tl_an_kineto_run_files(input, &files, &nf, &found);
-    char why[512];
-    int why_not = 0;
-    if (st == TL_OK && !found) st = tl_an_kineto_why_not(input, why, sizeof why, &why_not);
-    if (st == TL_OK && why_not) st = TL_FAIL(TL_ERR_INVAL, "%s: %s", input, why);
-    else if (st == TL_OK && !found)
+    if (st == TL_OK && !found) st = tl_an_kineto_refuse_other(input);
+    if (st == TL_OK && !found)
         st = TL_FAIL(TL_ERR_INVAL, "%s: collectives reads PyTorch profiler (Kineto) traces (a .json or .json.gz "
                                    "trace, or a folder of them); this is not one", input);
     if (st != TL_OK) goto fail;

@@ -231,10 +231,7 @@ static tl_status load_run(hta_run *r)
     int64_t *steps = NULL;
     int found = 0;
     TL_TRY(tl_an_kineto_run_files(r->input, &r->files, &r->nf, &found));
-    char why[512];
-    int why_not = 0;
-    if (!found) TL_TRY(tl_an_kineto_why_not(r->input, why, sizeof why, &why_not));
-    if (why_not) return TL_FAIL(TL_ERR_INVAL, "%s: %s", r->input, why);
+    if (!found) TL_TRY(tl_an_kineto_refuse_other(r->input));
     if (!found)
         return TL_FAIL(TL_ERR_INVAL, "%s: --hta applies Holistic Trace Analysis's rules to PyTorch profiler (Kineto) "
                                      "traces; this is not one (a .json or .json.gz trace, or a folder of them)",

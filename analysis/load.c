@@ -544,14 +544,11 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     TL_TRY(tl_an_kineto_run_files(dir, files, nfiles, &kineto));
     if (kineto) return TL_OK;
     DIR *d = opendir(dir);
-    char why[512];
     if (!d && errno == ENOTDIR) {
         TL_TRY(tl_an_input_kind(dir));
         /* what its contents are instead, where they say (a gzip of a gzip
          * was "neither ..." and no more) */
-        int is = 0;
-        TL_TRY(tl_an_kineto_why_not(dir, why, sizeof why, &is));
-        if (is) return TL_FAIL(TL_ERR_PARSE, "%s: %s", dir, why);
+        TL_TRY(tl_an_kineto_refuse_other(dir));
         return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
                        dir);
     }
@@ -583,9 +580,7 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
     }
     /* a folder of JSON files none of which is a Kineto trace: why, rather
      * than that it holds no rank files */
-    int why_not = 0;
-    if (!n) TL_TRYGOTO(tl_an_kineto_why_not(dir, why, sizeof why, &why_not), st, fail);
-    TL_CHECKGOTO(!why_not, TL_ERR_PARSE, st, fail, "%s: %s", dir, why);
+    if (!n) TL_TRYGOTO(tl_an_kineto_refuse_other(dir), st, fail);
     TL_CHECKGOTO(n > 0, TL_ERR_IO, st, fail, "%s: no trace.rank<R>.csv%s files", dir,
                  TL_HAVE_ZLIB ? "[.gz]" : "");
     qsort(f, n, sizeof *f, cmp_files);

@@ -131,19 +131,42 @@ int tl_out_in_place(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* at (in place): the folder it is in ("." for a bare name, "/" at the root) */
+static void cut_to_parent(char *at)
+{
+    char *slash = strrchr(at, '/');
+    if (!slash) snprintf(at, 2, ".");
+    else if (slash == at) at[1] = '\0';
+    else *slash = '\0';
+}
+
+/* at (in place): the nearest path at or above it that exists, its stat in
+ * *st; 0, or the errno of a stat that failed for another reason than the
+ * path's absence */
+static int walk_to_existing(char *at, struct stat *st)
+{
+    while (stat(at, st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR) return errno;
+        cut_to_parent(at);
+    }
+    return 0;
+}
+
+int tl_out_nearest_folder(const char *path, char *at, size_t n)
+{
+    struct stat st;
+    snprintf(at, n, "%s", path);
+    cut_to_parent(at);
+    return walk_to_existing(at, &st);
+}
+
 /* `at`, or the nearest folder above it that exists, is a folder this
  * process may write in; errors name `path`, the output asked for. */
 static tl_status nearest_folder_takes_files(const char *path, char *at)
 {
     struct stat st;
-    while (stat(at, &st) != 0) {
-        if (errno != ENOENT && errno != ENOTDIR)
-            return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", path, at, strerror(errno));
-        char *slash = strrchr(at, '/');
-        if (!slash) snprintf(at, 2, ".");
-        else if (slash == at) at[1] = '\0';
-        else *slash = '\0';
-    }
+    int stat_errno = walk_to_existing(at, &st);
+    if (stat_errno) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", path, at, strerror(stat_errno));
     if (!S_ISDIR(st.st_mode)) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s is not a folder", path, at);
     if (access(at, W_OK | X_OK) != 0)
         return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(errno));
@@ -185,10 +208,7 @@ tl_status tl_out_check(const char *path)
         if (tl_out_in_place(path)) return TL_OK;
     }
     /* the writers make the missing folders: the nearest one that exists decides */
-    char *slash = strrchr(end, '/');
-    if (!slash) snprintf(end, sizeof end, ".");
-    else if (slash == end) end[1] = '\0';
-    else *slash = '\0';
+    cut_to_parent(end);
     return nearest_folder_takes_files(path, end);
 }
 

@@ -63,6 +63,10 @@ tl_status tl_out_check(const char *path);
  * nearest folder above it that exists, is a folder this process may
  * write in. */
 tl_status tl_out_check_folder(const char *dir);
+/* The folder an output at `path` lands on: the one it is in, or the
+ * nearest above it that exists (the writers make the missing ones), in at
+ * (n bytes); 0, or the errno of a stat that failed otherwise. */
+int tl_out_nearest_folder(const char *path, char *at, size_t n);
 /* check(path), its error line naming the option the path came from
  * ("prog: --history: a/h.csv: cannot write there: a is not a folder");
  * option NULL: the path alone. */

@@ -45,9 +45,11 @@ prog=run-solver-schedules.sh
 # whole header, 39 lines, to stderr)
 bad() { echo "$prog: $* (usage: $prog NRANKS [options]; try --help)" >&2; exit 2; }
 posint() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+# the header, to its last comment line (a fixed line count fell behind it)
+help() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0; }
 
 [[ $# -ge 1 ]] || bad "no NRANKS given"
-case $1 in -h | --help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case $1 in -h | --help) help ;; esac
 nranks=$1
 shift
 argv="$*"
@@ -70,7 +72,7 @@ while [[ $# -gt 0 ]]; do
         --precond) need "$@"; precond=$2; shift 2 ;;
         --partition) need "$@"; partition=$2; shift 2 ;;
         --trace) trace=1; shift ;;
-        -h | --help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) help ;;
         --) shift; extra=("$@"); break ;;
         *) bad "invalid argument '$1'" ;;
     esac

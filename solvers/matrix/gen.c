@@ -341,16 +341,10 @@ static tl_status check_disk(const tl_gen *g, const char *path)
                         : tl_path_has_suffix(path, ".gz") ? 6.0 * rows / 1032.0
                                                           : 6.0 * rows;
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
     struct statvfs fs;
-    for (;;) { /* the nearest folder that exists: the missing ones are made on it */
-        char *slash = strrchr(dir, '/');
-        if (!slash) snprintf(dir, sizeof dir, ".");
-        else if (slash == dir) dir[1] = '\0';
-        else *slash = '\0';
-        if (statvfs(dir, &fs) == 0 || !slash || slash == dir) break;
-    }
-    if (statvfs(dir, &fs) != 0) return TL_OK; /* tl_out_check has said whether the folder takes files */
+    /* the missing folders are made on the nearest that exists; one that
+     * cannot be read is tl_out_check's to say */
+    if (tl_out_nearest_folder(path, dir, sizeof dir) != 0 || statvfs(dir, &fs) != 0) return TL_OK;
     const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
     TL_INPUT_CHECK(need <= avail, TL_ERR_IO,
                    "%s: a %s matrix of %.0f rows needs at least %.3g GB on disk; %s has %.3g GB free", path,
