@@ -882,24 +882,31 @@ int tl_an_is_kineto_run(const char *path)
 }
 
 /* A folder's .json that no reader can open (a dangling link, a folder, a
- * pipe or a device, no permission) refused, in the reader's own line: it may
- * be a rank's trace, and the run read without it would be a run short. */
+ * pipe or a device, no permission) or that holds nothing refused, in the
+ * reader's own line: it may be a rank's trace (an empty one: a rank killed
+ * before its profiler wrote), and the run read without it would be a run
+ * short. */
 static tl_status refuse_unreadable(const char *path)
 {
     if (tl_an_is_special(path)) return TL_FAIL(TL_ERR_PARSE, "%s: a pipe or a device: traces are read from files", path);
     tl_gzin *in = NULL;
     TL_TRY(tl_gzin_open(path, &in));
-    tl_gzin_close(in); /* readable after all (it changed since the listing): left out, as a file that is no trace */
-    return TL_OK;
+    char c;
+    size_t got = 0;
+    tl_status st = tl_gzin_read(in, &c, 1, &got, NULL); /* damage: the reader's line */
+    tl_gzin_close(in);
+    TL_TRY(st);
+    TL_CHECK(got, TL_ERR_PARSE, "%s: empty file: not a Kineto JSON trace", path);
+    return TL_OK; /* readable after all (it changed since the listing): left out, as a file that is no trace */
 }
 
 /* Whether a folder's .json that is no Kineto trace cannot be read at all
- * (rather than holding other text). */
+ * or is empty (rather than holding other text). */
 static int unreadable(const char *path)
 {
     char c;
     int gz = 0;
-    return tl_an_is_special(path) || tl_gzin_peek(path, &c, 1, &gz) < 0;
+    return tl_an_is_special(path) || tl_gzin_peek(path, &c, 1, &gz) <= 0;
 }
 
 /* The Kineto traces of a folder, unordered (*n = 0: none, or the folder

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "runtime/progress.h"
 
@@ -518,6 +519,25 @@ tl_status tl_an_input_kind(const char *path)
     return TL_OK;
 }
 
+/* An input that cannot be opened, said as what it is: the name may be a
+ * file (a trace, an export) as well as a folder, and a link whose target
+ * is gone is named with that target. */
+static tl_status missing_input(const char *path, int err)
+{
+    struct stat sb;
+    char target[PATH_MAX];
+    ssize_t len;
+    if (err == ENOENT && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+        (len = readlink(path, target, sizeof target - 1)) > 0) {
+        target[len] = '\0';
+        return TL_FAIL(TL_ERR_IO, "%s: a link to %s, which does not exist", path, target);
+    }
+    if (err == ENOENT)
+        return TL_FAIL(TL_ERR_IO, "%s: no such file or folder (a trilap run's folder, a PyTorch profiler trace or an "
+                                  "Nsight Systems sqlite export)", path);
+    return TL_FAIL(TL_ERR_IO, "%s: cannot open: %s", path, strerror(err));
+}
+
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles)
 {
     *files = NULL;
@@ -552,7 +572,7 @@ tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfi
         return TL_FAIL(TL_ERR_PARSE, "%s: neither a run folder, a PyTorch profiler trace nor an Nsight Systems sqlite export",
                        dir);
     }
-    if (!d) return TL_FAIL(TL_ERR_IO, "%s: cannot open run folder: %s", dir, strerror(errno));
+    if (!d) return missing_input(dir, errno);
     tl_status st = TL_OK;
     size_t n = 0, cap = 0;
     char **f = NULL;

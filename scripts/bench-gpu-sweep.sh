@@ -6,7 +6,7 @@
 #   LAUNCH=mpi scripts/bench-gpu-sweep.sh "2 4"
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-usage() { echo "usage: $0 \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }
+usage() { echo "usage: ${0##*/} \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 counts=$1; shift
 for n in $counts; do [[ $n =~ ^[1-9][0-9]*$ ]] || usage; done

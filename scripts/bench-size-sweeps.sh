@@ -5,7 +5,7 @@
 #   scripts/bench-size-sweeps.sh 2 --iters 2000 --repeat 3
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-usage() { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
+usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 n=$1; shift
 [[ $n =~ ^[1-9][0-9]*$ ]] || usage

@@ -28,7 +28,7 @@ if [ "${1:-}" = solver ]; then
   if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
   if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
   if [ "${1:-}" = "--" ]; then shift; fi
-  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 solver [MATRIX [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
+  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} solver [MATRIX [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
   out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
@@ -59,7 +59,7 @@ n=2 variant=three-split
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then variant=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [NGPUS [VARIANT]] [-- tristream options...]" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [NGPUS [VARIANT]] [-- tristream options...]" >&2; exit 2; }
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}

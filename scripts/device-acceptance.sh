@@ -7,7 +7,7 @@
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-usage() { echo "usage: $0 [NGPUS [BUDGET_SECONDS]]   (on a machine with NGPUS GPUs)" >&2; exit 2; }
+usage() { echo "usage: ${0##*/} [NGPUS [BUDGET_SECONDS]]   (on a machine with NGPUS GPUs)" >&2; exit 2; }
 n=${1:-2}
 budget=${2:-560}
 [[ $n =~ ^[1-9][0-9]*$ && $budget =~ ^[1-9][0-9]*$ ]] || usage

@@ -8,7 +8,7 @@
 #   OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
 #   LAUNCH=srun scripts/run-tristream.sh 4   # srun -n 4 $SRUN_ARGS (default --mpi=pmix --gpu-bind=none)
 set -euo pipefail
-usage() { echo "usage: $0 NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
+usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 case ${1:-} in -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 [ $# -ge 1 ] || usage
 n=$1; shift

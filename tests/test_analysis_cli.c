@@ -885,10 +885,18 @@ TL_TEST(reader_robustness)
     expect_reject(t, "unknownlane2", buf, "sideways", 1);
     expect_reject(t, "noheader", "# format=trilap-trace\n# version=1\n0,0,1,compute,compute,kernel,k,0,1,1,-1,0\n",
                   "missing header", 0);
-    /* a missing run directory and an empty one */
+    /* a missing input, and a link to one, said as what they are: either
+     * may have been a file (it was "cannot open run folder") */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s/nonexistent", tl_test_bin(), t), 1);
     char *e = out_of(t, "err");
-    TL_ASSERT(strstr(e, "nonexistent"));
+    TL_ASSERT_MSG(strstr(e, "/nonexistent: no such file or folder (a trilap run's folder, a PyTorch profiler trace") &&
+                      !strchr(strchr(e, '\n') + 1, '\n'),
+                  "%s", e);
+    free(e);
+    TL_ASSERT_EQ(sh(t, "ln -s %s/gone.json %s/rank0.json && %s/trilap-analyze overlap %s/rank0.json", t, t, tl_test_bin(), t),
+                 1);
+    e = out_of(t, "err");
+    TL_ASSERT_MSG(strstr(e, "/rank0.json: a link to ") && strstr(e, "/gone.json, which does not exist\n"), "%s", e);
     free(e);
     /* a file of none of the three kinds, and a pipe (which the readers
      * cannot open twice): each named for what it is */

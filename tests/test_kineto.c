@@ -1621,8 +1621,8 @@ TL_TEST(perfetto_export_is_no_rank)
  * or that its reader refuses (an empty file) is refused in one line, the
  * reader's, naming the file and why, by every command (before: the
  * reader's line and then the folder's, "no trace.rank<R>.csv[.gz] files";
- * and a dangling rank1.json beside rank0.json was left out, the run read
- * as one rank). A trilap run's folder is its own reader's to judge: a
+ * and a dangling or empty rank1.json beside rank0.json was left out, the
+ * run read as one rank). A trilap run's folder is its own reader's to judge: a
  * dangling perfetto.json beside its rank files changes nothing. */
 TL_TEST(unreadable_json_in_folder_one_line)
 {
@@ -1636,6 +1636,9 @@ TL_TEST(unreadable_json_in_folder_one_line)
     snprintf(p, sizeof p, "%s/short/rank0.json", t);
     variant(p, "\"rank\": 1", "\"rank\": 0");
     TL_ASSERT_EQ(tl_test_sh("ln -s %s/absent.json %s/short/rank1.json", t, t), 0);
+    snprintf(p, sizeof p, "%s/cut/rank0.json", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/cut && : > %s/cut/rank1.json", t, t), 0);
+    variant(p, "\"rank\": 1", "\"rank\": 0");
     const struct {
         const char *dir, *why;
     } cases[] = {
@@ -1644,6 +1647,7 @@ TL_TEST(unreadable_json_in_folder_one_line)
         {"sub", "rank0.json: a folder, where a file is read"},
         {"pipe", "rank0.json: a pipe or a device: traces are read from files"},
         {"short", "rank1.json: cannot open: No such file or directory"},
+        {"cut", "rank1.json: empty file: not a Kineto JSON trace"},
     };
     static const char *const cmds[] = {"overlap %s/%s", "breakdown %s/%s", "collectives %s/%s",
                                        "breakdown --hta %s/%s", "import %s/%s -o %s/imp"};
