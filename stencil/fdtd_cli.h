@@ -60,7 +60,8 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
 
 /* --backend cuda where there is no CUDA in the build or no GPU to run on:
  * rank 0 says so in one line, before anything is printed; returns 1 (the
- * caller stops every rank and exits 2), else 0. */
+ * caller stops every rank and exits 1, as trilap-solve and trilap-bench
+ * do: the machine lacks it, the command line is not wrong), else 0. */
 int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda, const char *cmd);
 
 #endif

@@ -508,6 +508,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
     int ranked = ctx->size > 1 || (c->strategy && kind == 1);
     int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
     char why[512] = "";
+    int no_gpu = 0; /* the machine's lack, not the command line's: exit 1 */
     if (!ranked && !(cuda && device_comm_typed)) return TL_OK;
     if (!ranked)
         snprintf(why, sizeof why,
@@ -532,7 +533,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
                  "%d rank%s for --decomp %dx%dx%d: one subdomain per rank needs px*py*pz = %d ranks "
                  "(--ranks %d, or mpirun -np %d)",
                  ctx->size, ctx->size == 1 ? "" : "s", c->pd[0], c->pd[1], c->pd[2], nsub, nsub, nsub);
-    else if (cuda && ctx->device < 0)
+    else if (cuda && ctx->device < 0 && (no_gpu = 1))
         snprintf(why, sizeof why,
                  "%d rank%s with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain per rank needs a "
                  "GPU bound to every rank (ranks share one with --device-comm host)",
@@ -542,7 +543,8 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
         return TL_OK;
     }
     if (ctx->rank == 0) fprintf(stderr, PROG ": %s\n", why);
-    if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) *usage_error = 1; /* thread ranks share it: rank 0 writes */
+    if (!no_gpu && (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI))
+        *usage_error = 1; /* thread ranks share it: rank 0 writes */
     return TL_ERR_REMOTE;
 }
 
@@ -595,10 +597,8 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     run_args *ra = arg;
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run")) {
-        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) ra->usage_error = 1;
-        return TL_ERR_REMOTE;
-    }
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run"))
+        return TL_ERR_REMOTE; /* said; exit 1, the machine's, not the command line's */
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr, ra->device_comm_typed));
     TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */

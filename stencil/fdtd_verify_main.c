@@ -708,16 +708,14 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
         return TL_ERR_REMOTE;
     }
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA, "verify")) {
-        va->usage_error = 1;
+    /* no GPU is the machine's lack, not the command line's: exit 1, said once */
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA, "verify"))
         return TL_ERR_REMOTE;
-    }
-    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) { /* said once, not per rank */
+    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) {
         if (ctx->rank == 0)
             fprintf(stderr, PROG ": %d ranks with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain "
                             "per rank needs a GPU bound to every rank (ranks share one with --device-comm host)\n",
                     ctx->size);
-        if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
         return TL_ERR_REMOTE;
     }
     if (!strcmp(va->what, "convergence")) return verify_convergence(va);

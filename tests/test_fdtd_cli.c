@@ -17,12 +17,17 @@ static tl_test_output fdtd(const char *args)
 }
 
 /* trilap-fdtd ARGS refuses with exit 2 and exactly the line err */
-static void usage_error(const char *args, const char *err)
+static void refused_exit(const char *args, int rc, const char *err)
 {
     tl_test_output r = fdtd(args);
-    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_MSG(r.rc == rc, "%s: exit %d, not %d", args, r.rc, rc);
     TL_ASSERT_STREQ(r.err, err);
     tl_test_output_free(&r);
+}
+
+static void usage_error(const char *args, const char *err)
+{
+    refused_exit(args, 2, err);
 }
 
 static int count_char(const char *s, char c)
@@ -767,8 +772,10 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "4 ranks with --strategy copy"));
     tl_test_output_free(&r);
-    /* cuda on several ranks (strategy devcomm) needs a GPU bound to every rank */
-    usage_error("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu",
+    /* cuda on several ranks (strategy devcomm) needs a GPU bound to every
+     * rank; without one the machine is short, not the command line: exit 1,
+     * as trilap-solve and trilap-bench (it was 2) */
+    refused_exit("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu", 1,
                 "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
                 "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
                 "host)\n");
@@ -797,7 +804,16 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "--device-comm host",
                 "trilap-fdtd: 2 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
                 "(--ranks 4, or mpirun -np 4)\n");
-    usage_error("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu",
+    static const char *const one_rank[] = {"run --backend cuda --grid 24 --steps 4 --no-gpu",
+                                           "verify energy --backend cuda --no-gpu"};
+    for (size_t i = 0; i < sizeof one_rank / sizeof one_rank[0]; i++) {
+        r = fdtd(one_rank[i]);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_count(r.err, "\n") == 1 && strstr(r.err, ": --backend cuda ") &&
+                          !r.out[0],
+                      "%s: exit %d: %s", one_rank[i], r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    refused_exit("verify decomp --backend cuda --decomps 1x2x1 --launcher threads --ranks 2 --no-gpu", 1,
                 "trilap-fdtd: 2 ranks with --backend cuda and no GPU (--no-gpu, or none visible): one "
                 "subdomain per rank needs a GPU bound to every rank (ranks share one with --device-comm "
                 "host)\n");
