@@ -170,6 +170,27 @@ TL_TEST(skew_symmetric_expansion)
                  "diagonal");
 }
 
+/* A symmetric file holds one triangle. The upper alone is read as the
+ * lower would be; entries in both are refused, naming both lines (before:
+ * each mirrored onto the other, a general matrix under a symmetric banner
+ * read with every off-diagonal pair summed twice, and no word). */
+TL_TEST(symmetric_one_triangle)
+{
+    tl_csr a;
+    const char *p = write_file("up.mtx", "%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n1 2 1\n2 2 4\n");
+    TL_ASSERT_OK(tl_mm_read_csr(p, 1, &a, NULL));
+    TL_ASSERT_EQ(a.nnz, 4);
+    TL_ASSERT_NEAR(entry(&a, 1, 0), 1, 0);
+    TL_ASSERT_NEAR(entry(&a, 0, 1), 1, 0);
+    tl_csr_free(&a);
+    expect_error("%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4\n2 1 1\n3 3 4\n1 2 1\n", 1, 6,
+                 "entry (1, 2) above the diagonal, where line 4 holds one below it: a symmetric file stores one "
+                 "triangle, and each pair in both would count twice");
+    expect_error("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n1 3 1\n3 2 1\n", 1, 4,
+                 "entry (3, 2) below the diagonal, where line 3 holds one above it: a skew-symmetric file");
+    expect_error("%%MatrixMarket matrix coordinate pattern symmetric\n2 2 2\n2 1\n1 2\n", 1, 4, "count twice");
+}
+
 TL_TEST(pattern_and_integer)
 {
     tl_csr a;
@@ -487,7 +508,7 @@ TL_TEST(parse_buffer_limits)
 }
 
 TL_TEST_MAIN(general_with_comments, symmetric_expansion_1138_bus, general_ani4,
-             skew_symmetric_expansion, pattern_and_integer, duplicates_summed_rows_sorted,
+             skew_symmetric_expansion, symmetric_one_triangle, pattern_and_integer, duplicates_summed_rows_sorted,
              gzip_round_trip, gzip_truncated, gzin_peek_is_silent, error_banner, error_counts, error_indices,
              error_values, error_square_and_missing, vectors, vector_not_an_integer_names_the_line,
              parse_buffer_limits)

@@ -377,10 +377,15 @@ static void trip_free(trip *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Read the coordinate entries, expanding symmetric storage. */
+/* Read the coordinate entries, expanding symmetric storage. A symmetric
+ * file holds one triangle (the spec says the lower; files of the upper
+ * alone are read as well): entries in both would each be mirrored onto the
+ * other, every such pair counted twice, so a file with both is refused
+ * (often a general matrix under a symmetric banner). */
 static tl_status read_coord(mm_src *s, const mm_header *h, trip *t)
 {
     char *line;
+    long long triangle_line[2] = {0, 0}; /* the first entry below, above the diagonal */
     for (int64_t e = 0;; e++) {
         TL_TRY(src_data_line(s, &line));
         if (!line) {
@@ -431,6 +436,18 @@ static tl_status read_coord(mm_src *s, const mm_header *h, trip *t)
             return TL_FAIL(TL_ERR_PARSE,
                            "%s:%lld: skew-symmetric matrix with a nonzero diagonal entry", s->name,
                            (long long)s->lineno);
+        if (h->symmetry != TL_MM_GENERAL && i != j) {
+            int above = j > i;
+            if (!triangle_line[above]) triangle_line[above] = (long long)s->lineno;
+            if (triangle_line[!above])
+                return TL_FAIL(TL_ERR_PARSE,
+                               "%s:%lld: entry (%lld, %lld) %s the diagonal, where line %lld holds one %s it: a %s "
+                               "file stores one triangle, and each pair in both would count twice (a general matrix? "
+                               "then say 'general' in the banner)",
+                               s->name, (long long)s->lineno, (long long)i, (long long)j, above ? "above" : "below",
+                               triangle_line[!above], above ? "below" : "above",
+                               h->symmetry == TL_MM_SKEW ? "skew-symmetric" : "symmetric");
+        }
         TL_TRY(trip_push(t, i - 1, j - 1, v, s->name));
         if (h->symmetry != TL_MM_GENERAL && i != j)
             TL_TRY(trip_push(t, j - 1, i - 1, h->symmetry == TL_MM_SKEW ? -v : v, s->name));
