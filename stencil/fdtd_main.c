@@ -124,7 +124,7 @@ static const tl_option exec_options[] = {
     {.name = "check-every", .type = TL_OPT_INT, .offset = O(check_every), .def = "100", .metavar = "N",
      .help = "NaN / blow-up check every N steps (0: at the end only)", .min = 0, .max = 1e9},
     {.name = "blowup", .type = TL_OPT_DOUBLE, .offset = O(blowup), .def = "1e30", .metavar = "P",
-     .help = "|p| above this stops the run", .min = 0, .max = 1e300},
+     .help = "|p| above this stops the run", .min = 1e-300, .max = 1e300},
     {.name = "energy-every", .type = TL_OPT_INT, .offset = O(energy_every), .def = "0", .metavar = "N",
      .help = "energy monitor period (0: off)", .min = 0, .max = 1e9},
     {.name = "slice", .type = TL_OPT_STRING, .offset = O(slice), .def = "z=mid", .metavar = "x|y|z=I|mid",
@@ -222,9 +222,18 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
     else if (o->slice_every == 0 && (tl_opts_given(res, &o->slice) || tl_opts_given(res, &o->slice_dir)))
         alone = tl_opts_given(res, &o->slice) ? "--slice" : "--slice-dir", missing = "--slice-every N",
         why = "no slice is written";
-    if (!alone) return 0;
-    fprintf(stderr, fmt, alone, missing, why);
-    return 2;
+    if (alone) {
+        fprintf(stderr, fmt, alone, missing, why);
+        return 2;
+    }
+    int64_t total = o->warmup + o->steps; /* slices are taken in warm-up steps too */
+    if (o->slice_every > total) {
+        fprintf(stderr, PROG " run: --slice-every %" PRId64 " beyond the run's %" PRId64
+                             " steps (--warmup and --steps): no slice would be written (give N <= %" PRId64 ")\n",
+                o->slice_every, total, total);
+        return 2;
+    }
+    return 0;
 }
 
 /* Options typed (fields[i], names[i] without "--") where what they set is

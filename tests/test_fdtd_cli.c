@@ -95,6 +95,9 @@ TL_TEST(cfl_and_blowup_errors)
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT(strstr(r.err, "step 5: p = ") && strstr(r.err, "at (8, 8, 5) (subdomain 0) is beyond the blow-up limit"));
     tl_test_output_free(&r);
+    /* a limit of 0 stopped every run at its first check, called unstable */
+    usage_error("run --grid 16 --steps 2 --blowup 0",
+                "trilap-fdtd run: invalid --blowup '0': out of range [1e-300, 1e+300] (try --help)\n");
 }
 
 TL_TEST(run_writes_its_files)
@@ -423,6 +426,8 @@ TL_TEST(run_refuses_options_without_effect)
                      "or drop --gpus)"},
         {"--device-comm host", "--device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange host "
                                "messages (add --backend cuda, or drop --device-comm)"},
+        {"--slice-every 3 --warmup 0", "--slice-every 3 beyond the run's 2 steps (--warmup and --steps): no slice would be "
+                                       "written (give N <= 2)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
@@ -437,12 +442,17 @@ TL_TEST(run_refuses_options_without_effect)
     static const char *const accepted[] = {"--dt 0.1", "--cfl 0.9", "--dt 0 --cfl 0.9",
                                            "--cpml 4 --kappa-max 3 --compare-cpml", "--periodic",
                                            "--layer-k 5 --K2 9 --rho2 5", "--layer-k 23", "--source none",
-                                           "--source 3,3,3 --f0 0.2 --amp 3"};
+                                           "--source 3,3,3 --f0 0.2 --amp 3",
+                                           "--slice-every 3 --warmup 1 --slice-dir SLICES"};
+    const char *t = tl_test_tmpdir();
     for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, accepted[i]);
+        char *dir = strstr(args, "SLICES");
+        if (dir) snprintf(dir, sizeof args - (size_t)(dir - args), "%s/slices", t);
         tl_test_output r = fdtd(args);
         TL_ASSERT_MSG(r.rc == 0, "%s: %s", args, r.err);
         tl_test_output_free(&r);
+        if (dir) TL_ASSERT(tl_test_sh("test -s %s/slices/p-000003.txt", t) == 0);
     }
 }
 
