@@ -13,7 +13,9 @@
 #                    'SLURM_SUBMIT_DIR: unbound variable'; and the usage ends where the
 #                    header does: bench-petsc-compare.sh's --help printed its
 #                    first two lines of code ('set -euo pipefail', 'here=...'),
-#                    and without the comment marks (five printed '# ' lines)
+#                    and without the comment marks (five printed '# ' lines);
+#                    a usage line names the script, not $0 (seven printed
+#                    the whole path they were run by)
 #   optional_libs_off
 #                    every file that reads json-c, zlib or sqlite through
 #                    TL_HAVE_* compiles with each of them off (-Werror): a
@@ -111,6 +113,9 @@ scripts_help() {
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
     [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
     [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
+    local paths
+    paths=$(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch' | xargs grep -ln 'usage: \$0' || true)
+    [ -z "$paths" ] || fail "scripts whose usage line names the path they were run by (\$0), not the script:" $paths
 }
 
 optional_libs_off() {

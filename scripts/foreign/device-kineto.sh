@@ -31,7 +31,7 @@ compare() { # compare DIR: needs bin/trilap-analyze with json-c
   cat "$d/compare.txt"
   return $rc
 }
-if [ "${1:-}" = "--compare" ]; then compare "${2:?usage: $0 --compare DIR}"; exit; fi
+if [ "${1:-}" = "--compare" ]; then compare "${2:?usage: ${0##*/} --compare DIR}"; exit; fi
 out=${OUT:-device-out}/kineto-h200
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
