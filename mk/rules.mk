@@ -302,7 +302,7 @@ INSTALL_HEADERS = $(shell find $(MODULES) -name '*.h' ! -name '*_impl.h' ! -name
 # PREFIX/share/trilap/ as in the tree (model/cli.h): trilap-model's
 # calibration, and the measurements `trilap-model calibrate` makes it from
 # (the two-GPU tristream and comm results, the tristream traces it reads,
-# the one-GPU stream results; about 206 KB with their manifests), so that
+# the one-GPU stream results; about 194 KB with their manifests), so that
 # calibrate run from an install gives the committed calibration
 INSTALL_DATA = results/model/calib-h200.txt \
   results/tristream-h200x2/tristream.csv results/tristream-h200x2/manifest.txt \
