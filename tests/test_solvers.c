@@ -923,6 +923,34 @@ TL_TEST(fixed_iterations_zero_rhs_converged)
     tl_csr_free(&A);
 }
 
+/* x0 that solves A x = b exactly (A = 2 I, b = 1, x0 = 0.5) in benchmark
+ * mode: converged at iteration 0 like b = 0 (before: cg and pcg "matrix
+ * not SPD: p'Ap = 0", pipecg "(r, M^-1 r) = 0", the BiCGStabs
+ * "breakdown", exit 3), on host scalars and scalar programs. */
+TL_TEST(fixed_iterations_exact_x0_converged)
+{
+    tl_csr A = {0};
+    enum { N = 10 };
+    TL_ASSERT_OK(tl_csr_alloc(&A, N, N, N));
+    for (int i = 0; i < N; i++)
+        A.rowptr[i] = i, A.colidx[i] = i, A.val[i] = 2.0;
+    A.rowptr[N] = N;
+    const char *all[] = {"cg", "pcg", "pipecg", "bicgstab", "pipebicgstab"};
+    for (int k = 0; k < 10; k++) {
+        const tl_method *m = tl_method_find(all[k % 5]);
+        tl_variant v = k < 5 ? TL_VARIANT_HOST : TL_VARIANT_PROGRAM;
+        if (!m->variants[v]) continue;
+        run_spec s = {.A = &A, .method = all[k % 5], .precond = -1, .maxit = 5, .bval = 1.0,
+                      .x0val = 0.5, .variant = v};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_ZERO && s.res.iterations == 0, "%s variant %d: %s (%s)",
+                      s.method, (int)v, tl_stop_name(s.res.reason), s.res.detail);
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
 TL_TEST(jacobi_zero_diagonal_is_an_error)
 {
     tl_csr A = {0};
@@ -1057,6 +1085,6 @@ TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, ba
              nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
              statistics_recorded, jacobi_zero_diagonal_is_an_error, pipecg_converges_on_hetero2d,
              fixed_iterations_past_rounding_level, fixed_iterations_cg_underflow_is_a_breakdown,
-             fixed_iterations_zero_rhs_converged,
+             fixed_iterations_zero_rhs_converged, fixed_iterations_exact_x0_converged,
              variants_chosen_from_capabilities,
              work_vectors_bound_every_variant, cuda_memory_need_estimate)

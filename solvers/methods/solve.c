@@ -110,6 +110,11 @@ int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, 
         return tl_solve_stop(res, TL_STOP_NONFINITE, "||r|| = %g at iteration %lld", rnorm,
                              (long long)it);
     int fixed = p->rtol == 0.0 && p->atol == 0.0;
+    /* x0 solves A x = b exactly: no method can take a first step (they
+     * stopped "matrix not SPD: p'Ap = 0" or "breakdown" in benchmark mode),
+     * and none is needed, as b = 0 in tl_solve_run */
+    if (fixed && it == 0 && rnorm == 0.0)
+        return tl_solve_stop(res, TL_STOP_ZERO, "||r0|| = 0: x0 solves A x = b exactly");
     if (fixed) {
         if (it >= p->max_iterations && res->rounding_at > 0)
             return tl_solve_stop(res, TL_STOP_FIXED,
