@@ -1238,8 +1238,7 @@ static const char *methods_where(char *buf, size_t n, method_filter f)
 /* Options that act on some runs only, typed where none of this invocation's
  * runs would act on them (before: taken and ignored): trilap's method
  * options with a backend that runs a solver of its own (--backend petsc:
- * PETSc's KSP), --warmup-iterations with no warm-up solve, --scalars
- * program where no method has a scalar program, --check-every
+ * PETSc's KSP), --warmup-iterations with no warm-up solve, --check-every
  * where no run is a scalar program, --spmv-dot where no cg or pcg run is,
  * --residual-replacement where no run replaces its residual periodically.
  * A run is a scalar program when its method has one and --scalars is
@@ -1283,19 +1282,6 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
             char names[128];
             fprintf(stderr, "%s: --residual-replacement acts only on %s (this run: --solver %s)\n", PROGRAM,
                     methods_where(names, sizeof names, (method_filter){.replaces = 1}), o->solver);
-            return 1;
-        }
-    }
-    /* --scalars program where no method of --solver has one (bicgstab
-     * alone): taken before and run on host scalars, no word; a list
-     * holding one method with a program takes it */
-    if (o->scalars == TL_ASK_SCALARS_PROGRAM && tl_opts_given(res, &o->scalars)) {
-        int acts = 0;
-        for (int k = 0; k < o->nmethods; k++) acts |= o->methods[k]->variants[TL_VARIANT_PROGRAM] != NULL;
-        if (!acts) {
-            char names[128];
-            fprintf(stderr, "%s: --scalars program acts only on %s (this run: --solver %s)\n", PROGRAM,
-                    methods_where(names, sizeof names, (method_filter){0}), o->solver);
             return 1;
         }
     }
