@@ -880,6 +880,77 @@ TL_TEST(fixed_iterations_past_rounding_level)
     tl_csr_free(&A);
 }
 
+/* Benchmark mode past rounding level: CG's (r, M^-1 r) underflows to 0
+ * on an SPD matrix (poisson7 n = 8: iteration 354 without, 350 with
+ * Jacobi), where no step can follow. A breakdown, not "matrix not SPD"
+ * (before), on host scalars and the scalar program alike. */
+TL_TEST(fixed_iterations_cg_underflow_is_a_breakdown)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 8, &A);
+    const char *names[] = {"cg", "pcg"};
+    for (int k = 0; k < 4; k++) {
+        run_spec s = {.A = &A, .method = names[k % 2], .precond = -1, .maxit = 400, .bval = 1.0,
+                      .variant = k < 2 ? TL_VARIANT_HOST : TL_VARIANT_PROGRAM};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_BREAKDOWN && strstr(s.res.detail, "(r, M^-1 r) = 0"),
+                      "%s variant %d: %s (%s)", s.method, (int)s.variant, tl_stop_name(s.res.reason),
+                      s.res.detail);
+        TL_ASSERT_MSG(s.res.iterations > 300 && s.res.iterations < 400, "%lld",
+                      (long long)s.res.iterations);
+        TL_ASSERT_MSG(s.true_rel < 1e-12, "true residual %g", s.true_rel);
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
+/* b = 0, solved by x = 0 with no method, is converged in benchmark mode
+ * too (before: "converged: no", true residual 0 > atol = 0, exit 3). */
+TL_TEST(fixed_iterations_zero_rhs_converged)
+{
+    tl_csr A = {0};
+    gen(TL_GEN_POISSON7, 8, &A);
+    const char *all[] = {"cg", "pcg", "pipecg", "bicgstab", "pipebicgstab"};
+    for (int k = 0; k < 5; k++) {
+        run_spec s = {.A = &A, .method = all[k], .precond = -1, .maxit = 20, .bval = 0.0};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_ZERO && tl_stop_converged(s.res.reason), "%s: %s (%s)",
+                      all[k], tl_stop_name(s.res.reason), s.res.detail);
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
+/* x0 that solves A x = b exactly (A = 2 I, b = 1, x0 = 0.5) in benchmark
+ * mode: converged at iteration 0 like b = 0 (before: cg and pcg "matrix
+ * not SPD: p'Ap = 0", pipecg "(r, M^-1 r) = 0", the BiCGStabs
+ * "breakdown", exit 3), on host scalars and scalar programs. */
+TL_TEST(fixed_iterations_exact_x0_converged)
+{
+    tl_csr A = {0};
+    enum { N = 10 };
+    TL_ASSERT_OK(tl_csr_alloc(&A, N, N, N));
+    for (int i = 0; i < N; i++)
+        A.rowptr[i] = i, A.colidx[i] = i, A.val[i] = 2.0;
+    A.rowptr[N] = N;
+    const char *all[] = {"cg", "pcg", "pipecg", "bicgstab", "pipebicgstab"};
+    for (int k = 0; k < 10; k++) {
+        const tl_method *m = tl_method_find(all[k % 5]);
+        tl_variant v = k < 5 ? TL_VARIANT_HOST : TL_VARIANT_PROGRAM;
+        if (!m->variants[v]) continue;
+        run_spec s = {.A = &A, .method = all[k % 5], .precond = -1, .maxit = 5, .bval = 1.0,
+                      .x0val = 0.5, .variant = v};
+        s.st = launch(run_rank, &s, 2);
+        TL_ASSERT_EQ(s.st, 0);
+        TL_ASSERT_MSG(s.res.reason == TL_STOP_ZERO && s.res.iterations == 0, "%s variant %d: %s (%s)",
+                      s.method, (int)v, tl_stop_name(s.res.reason), s.res.detail);
+        free_run(&s);
+    }
+    tl_csr_free(&A);
+}
+
 TL_TEST(jacobi_zero_diagonal_is_an_error)
 {
     tl_csr A = {0};
@@ -1013,5 +1084,7 @@ TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, ba
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
              nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
              statistics_recorded, jacobi_zero_diagonal_is_an_error, pipecg_converges_on_hetero2d,
-             fixed_iterations_past_rounding_level, variants_chosen_from_capabilities,
+             fixed_iterations_past_rounding_level, fixed_iterations_cg_underflow_is_a_breakdown,
+             fixed_iterations_zero_rhs_converged, fixed_iterations_exact_x0_converged,
+             variants_chosen_from_capabilities,
              work_vectors_bound_every_variant, cuda_memory_need_estimate)

@@ -52,8 +52,7 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
         if (tl_solve_check(ctx, prm, res, i + 1, g[TL_SC_CG_RNORM])) return 1;
         if (flag == TL_SC_FLAG_OK) return 0;
         if (flag == TL_SC_FLAG_GAMMA)
-            return tl_solve_stop(res, TL_STOP_NOT_SPD, "(r, M^-1 r) = %.3e <= 0 at iteration %lld",
-                                 dot, (long long)(i + 1));
+            return tl_solve_stop_rz(res, dot, g[TL_SC_CG_RNORM], i + 1);
     }
     /* the program stopped where the host's tests did not */
     *st = TL_FAIL(TL_ERR_NUMERIC,

@@ -58,10 +58,7 @@ tl_status tl_method_cg(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl
         tl_probe_iter_end(ctx);
         in_iter = 0;
         if (tl_solve_check(ctx, prm, res, it, sqrt(d[1]))) break;
-        if (d[0] <= 0.0 &&
-            tl_solve_stop(res, TL_STOP_NOT_SPD, "(r, M^-1 r) = %.3e <= 0 at iteration %lld", d[0],
-                          (long long)it))
-            break;
+        if (d[0] <= 0.0 && tl_solve_stop_rz(res, d[0], sqrt(d[1]), it)) break;
         double beta = d[0] / rho;
         rho = d[0];
         tl_update up = {.y = p, .nterms = 2, .coef = {1.0, beta}, .x = {z, p}};

@@ -110,6 +110,11 @@ int tl_solve_check(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result *res, 
         return tl_solve_stop(res, TL_STOP_NONFINITE, "||r|| = %g at iteration %lld", rnorm,
                              (long long)it);
     int fixed = p->rtol == 0.0 && p->atol == 0.0;
+    /* x0 solves A x = b exactly: no method can take a first step (they
+     * stopped "matrix not SPD: p'Ap = 0" or "breakdown" in benchmark mode),
+     * and none is needed, as b = 0 in tl_solve_run */
+    if (fixed && it == 0 && rnorm == 0.0)
+        return tl_solve_stop(res, TL_STOP_ZERO, "||r0|| = 0: x0 solves A x = b exactly");
     if (fixed) {
         if (it >= p->max_iterations && res->rounding_at > 0)
             return tl_solve_stop(res, TL_STOP_FIXED,
@@ -154,10 +159,25 @@ int tl_solve_stop_true(const tl_solve_params *p, tl_solve_result *res, double tr
 
 void tl_solve_true_verdict(const tl_solve_params *p, tl_solve_result *res, double true_rnorm)
 {
-    if (!tl_stop_converged(res->reason) || tl_solve_meets_tol(p, res, true_rnorm)) return;
+    /* b - A x = 0 meets every tolerance, fixed-iteration mode's too (b = 0
+     * there read "converged: no, true residual 0 > atol = 0", exit 3) */
+    if (!tl_stop_converged(res->reason) || true_rnorm == 0.0 ||
+        tl_solve_meets_tol(p, res, true_rnorm))
+        return;
     char was[sizeof res->detail + 16];
     snprintf(was, sizeof was, "recursive: %s", res->detail);
     tl_solve_stop_true(p, res, true_rnorm, was);
+}
+
+int tl_solve_stop_rz(tl_solve_result *res, double rz, double rnorm, int64_t it)
+{
+    if (rz < 0.0)
+        return tl_solve_stop(res, TL_STOP_NOT_SPD, "(r, M^-1 r) = %.3e <= 0 at iteration %lld", rz,
+                             (long long)it);
+    return tl_solve_stop(res, TL_STOP_BREAKDOWN,
+                         "(r, M^-1 r) = 0 at iteration %lld: the recursive residual reached zero "
+                         "or underflowed (||r|| = %.3e), so no further step can be taken",
+                         (long long)it, rnorm);
 }
 
 void tl_solve_report_free(tl_solve_report *r)

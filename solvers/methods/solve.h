@@ -85,6 +85,13 @@ void tl_solve_true_verdict(const tl_solve_params *p, tl_solve_result *res, doubl
  * (`why` says so). Returns 1, as tl_solve_stop. */
 int tl_solve_stop_true(const tl_solve_params *p, tl_solve_result *res, double true_rnorm,
                        const char *why);
+/* CG's (r, M^-1 r) <= 0 after the update (rz, with ||r|| = rnorm) at
+ * iteration it. With M SPD (none, or Jacobi on a positive diagonal,
+ * checked before the first step) it is 0 only where r is 0 or
+ * underflowed (fixed-iteration mode, past rounding level: measured on
+ * poisson7 n = 8 at iteration 350), a breakdown and not a verdict on the
+ * matrix; below 0 the matrix is not SPD. Returns 1, as tl_solve_stop. */
+int tl_solve_stop_rz(tl_solve_result *res, double rz, double rnorm, int64_t it);
 /* Going on from b - A x when the recursive residual alone converged pays
  * while each such restart at least halves the true residual. */
 #define TL_TRUE_RESTART_GAIN 0.5
