@@ -73,7 +73,8 @@ static const tl_option model_options[] = {
     {.name = "h", .type = TL_OPT_DOUBLE, .offset = O(h), .def = "1", .metavar = "M",
      .help = "grid spacing in m", .min = 1e-30, .max = 1e30},
     {.name = "cpml", .type = TL_OPT_INT, .offset = O(cpml), .def = "20", .metavar = "CELLS",
-     .help = "CPML thickness on every outer face (0: none, p = v = 0 outside; when not given, a grid smaller than "
+     .help = "CPML thickness on every outer face (0: none, p = v = 0 outside: low faces rigid, high faces "
+             "pressure-release, stencil/README.md; when not given, a grid smaller than "
              "42 points gets a quarter of its smallest axis, with a note, and --periodic gets 0)",
      .min = 0, .max = 100000},
     {.name = "cpml-r", .type = TL_OPT_DOUBLE, .offset = O(cpml_r), .def = "1e-8", .metavar = "R",
@@ -626,8 +627,14 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
         free(cmd);
         printf("# grid: %" PRId64 "x%" PRId64 "x%" PRId64 "\n# order: %d\n# steps: %" PRId64 " (+%" PRId64 " warm-up)\n",
                c->n[0], c->n[1], c->n[2], c->order, c->steps, c->warmup);
-        printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, sigma_max = -4 c_max ln(R) / (2 L h)\n",
-               c->cpml, c->cpml_r, c->kappa_max, c->alpha_frac);
+        /* the R, kappa and alpha of no CPML said nothing of the boundary the run had */
+        if (c->cpml > 0)
+            printf("# cpml: %" PRId64 " cells, R = %g, kappa_max = %g, alpha_max = %g sigma_max, "
+                   "sigma_max = -4 c_max ln(R) / (2 L h)\n",
+                   c->cpml, c->cpml_r, c->kappa_max, c->alpha_frac);
+        else
+            printf("# cpml: none; %s\n", c->periodic ? "periodic in every axis"
+                                                    : "p = v = 0 outside: low faces rigid, high faces pressure-release");
         printf("# backend: %s  kernel: %s  decomposition: %dx%dx%d  s: %d  ghost: %d\n", backend_names[c->backend].name,
                c->backend == TL_FDTD_BACKEND_CUDA ? tl_fdtd_kernels[c->kernel].name : "cpu reference",
                c->pd[0], c->pd[1], c->pd[2], c->s, c->order * c->s);

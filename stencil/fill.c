@@ -49,10 +49,20 @@ tl_status tl_fdtd_fill_material(const tl_fdtd *f, int sd, int k, void *buf)
     const tl_fdtd_sub *s = &f->sub[sd];
     const tl_fdtd_layout *l = &s->full;
     memset(buf, 0, l->count * f->esz);
+    const int64_t nz = c->n[2];
     for (int64_t z = l->lo[2]; z < l->hi[2]; z++) {
-        int64_t gk = s->o[2] + z;
-        gk = gk < 0 ? 0 : gk >= c->n[2] ? c->n[2] - 1 : gk;
-        int64_t gk1 = gk + 1 < c->n[2] ? gk + 1 : gk;
+        /* Periodic: a ghost plane is the image of the plane it wraps to, and
+         * the vz above the last plane sits between it and plane 0. Clamped
+         * instead, that vz had two buoyancies (its owner's and its ghost
+         * image's), so a layered periodic run gained energy every step. */
+        int64_t gk = s->o[2] + z, gk1;
+        if (c->periodic) {
+            gk = ((gk % nz) + nz) % nz;
+            gk1 = (gk + 1) % nz;
+        } else {
+            gk = gk < 0 ? 0 : gk >= nz ? nz - 1 : gk;
+            gk1 = gk + 1 < nz ? gk + 1 : gk;
+        }
         double v;
         if (k == 0) v = (c->layer_k > 0 && gk >= c->layer_k ? c->K2 : c->K) * f->dt;
         else if (k < 3) v = f->dt / rho_at(c, gk);

@@ -274,7 +274,43 @@ TL_TEST(decomposed_equals_single_domain)
         decomp_case(18, 36, 33, 1, 2, 2, 2, b, 1, b == 1);
         decomp_case(25, 26, 27, 2, 3, 1, 1, b, 0, 0);
     }
+    decomp_case(18, 36, 33, 1, 2, 2, 2, 2, 1, 1); /* layered and periodic: the ghost planes' material wraps */
     decomp_case(50, 16, 16, 2, 1, 1, 3, 1, 0, 1);
+}
+
+/* A periodic layered medium is a stack of two layers repeating along z:
+ * without a source or CPML its energy stays put. The vz between the last
+ * plane and plane 0 once had one buoyancy where it is owned and another in
+ * its ghost image (the material clamped, not wrapped), and the energy grew
+ * by 3x in 2,000 steps at 24^3 (rho2 = 4). */
+TL_TEST(layered_periodic_keeps_its_energy)
+{
+    tl_fdtd_config c = small(16);
+    c.periodic = 1;
+    c.dbl = 1;
+    c.layer_k = 10;
+    c.K2 = 1.0;
+    c.rho2 = 4.0;
+    c.source = 1;
+    c.f0 = 0.1; /* gone by t = 2.4 / f0 = 24, step 107 */
+    c.src[0] = c.src[1] = 8;
+    c.src[2] = 4;
+    c.steps = 1200;
+    c.energy_every = 100;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    int64_t n;
+    const double *e = tl_fdtd_energy(f, &n);
+    TL_ASSERT_EQ(n, 13);
+    double lo = INFINITY, hi = 0;
+    for (int64_t i = 2; i < n; i++) { /* from step 200, the source off */
+        lo = fmin(lo, e[2 * i + 1]);
+        hi = fmax(hi, e[2 * i + 1]);
+    }
+    /* the leapfrog energy (p^n with v^(n - 1/2)) wobbles by a few per cent */
+    TL_ASSERT_MSG(lo > 0 && hi / lo < 1.1, "energy from step 200 to 1200 between %.6e and %.6e", lo, hi);
+    tl_fdtd_destroy(&f);
 }
 
 TL_TEST(overlap_schedule_same_result)
@@ -418,6 +454,56 @@ TL_TEST(receivers_and_source)
     tl_fdtd_destroy(&f);
 }
 
+/* Least-squares factor of trace t (minus the direct wave) on the image
+ * source's wave at distance di: the face's reflection coefficient, over
+ * the steps before any other face's reflection arrives (t < t_end). */
+static double face_reflection(const double *t, int nrec, int r, int64_t steps, double dt, double f0, double d,
+                              double di, double t_end)
+{
+    double num = 0, den = 0, e = 1e-4;
+    for (int64_t n = 0; n < steps && (double)(n + 1) * dt < t_end; n++) {
+        double s = (double)(n + 1) * dt; /* the sample after step n is p at (n + 1) dt */
+        /* p = ricker'(t - d / c) / (4 pi c^2 d) from p += dt ricker (c = h = 1) */
+        double direct = (tl_fdtd_ricker(s - d + e, f0) - tl_fdtd_ricker(s - d - e, f0)) / (2 * e) / (4 * M_PI * d);
+        double image = (tl_fdtd_ricker(s - di + e, f0) - tl_fdtd_ricker(s - di - e, f0)) / (2 * e) / (4 * M_PI * di);
+        num += (t[n * nrec + r] - direct) * image;
+        den += image * image;
+    }
+    return num / den;
+}
+
+/* Without CPML, p = v = 0 outside the grid: v just below point 0 is a
+ * ghost held at 0 (a rigid wall at -h/2: pressure reflects with +1) while
+ * v just above point N - 1 is updated against p(N) = 0 (a pressure-release
+ * face at N h: -1), on every axis. stencil/README.md says so. */
+TL_TEST(zero_faces_low_rigid_high_free)
+{
+    tl_fdtd_config c = small(32);
+    c.dbl = 1;
+    c.source = 1;
+    c.f0 = 0.1;
+    c.src[0] = c.src[1] = c.src[2] = 16;
+    c.steps = 200;
+    const int64_t rec[6][3] = {{8, 16, 16}, {24, 16, 16}, {16, 8, 16}, {16, 24, 16}, {16, 16, 8}, {16, 16, 24}};
+    c.nrec = 6;
+    c.rec = rec;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    const double *t = tl_fdtd_traces(f);
+    /* source image in the low face (-1/2) at -17, 25 from the receiver at 8;
+     * in the high face (32) at 48, 24 from the one at 24; the side faces'
+     * images are 34 away: the window ends at 34 + 1.2 / f0 - 1.2 / f0 / 2 */
+    for (int d = 0; d < 3; d++) {
+        double lo = face_reflection(t, 6, 2 * d, c.steps, tl_fdtd_dt(f), c.f0, 8, 25, 40);
+        double hi = face_reflection(t, 6, 2 * d + 1, c.steps, tl_fdtd_dt(f), c.f0, 8, 24, 40);
+        TL_ASSERT_MSG(lo > 0.8 && lo < 1.2 && hi < -0.8 && hi > -1.2,
+                      "axis %c: reflection %.3f at the low face (rigid: +1), %.3f at the high face (free: -1)", "xyz"[d], lo,
+                      hi);
+    }
+    tl_fdtd_destroy(&f);
+}
+
 /* Each backend's per-rank strategy (cpu ranks, cuda devcomm) and its
  * one-process ones, by name; devcomm checks ranks = px py pz before it
  * needs a GPU (this runs without one). */
@@ -538,5 +624,5 @@ TL_TEST(cpml_cut_partitions_the_box)
 }
 
 TL_TEST_MAIN(fast_division_equals_division, cpml_cut_partitions_the_box, cfl_limit_is_an_error, bad_configurations, cpml_profiles, spatial_convergence, temporal_convergence,
-             cpml_reflection, energy_decays_only_with_cpml, energy_maximum_over_every_step, decomposed_equals_single_domain, overlap_schedule_same_result,
-             blowup_and_nan_stop_the_run, receivers_and_source, ranks_equal_single_domain, per_rank_strategies)
+             cpml_reflection, energy_decays_only_with_cpml, energy_maximum_over_every_step, decomposed_equals_single_domain, layered_periodic_keeps_its_energy, overlap_schedule_same_result,
+             blowup_and_nan_stop_the_run, receivers_and_source, zero_faces_low_rigid_high_free, ranks_equal_single_domain, per_rank_strategies)

@@ -144,6 +144,28 @@ TL_TEST(run_writes_its_files)
     free(s);
 }
 
+/* The preamble names the boundary the run had: without CPML it printed
+ * "cpml: 0 cells, R = 1e-08, kappa_max = 5, ..." whether the faces were
+ * zero or periodic. */
+TL_TEST(preamble_names_the_boundary)
+{
+    static const struct {
+        const char *args, *line;
+    } cases[] = {
+        {"run --grid 16 --steps 1 --cpml 0",
+         "\n# cpml: none; p = v = 0 outside: low faces rigid, high faces pressure-release\n"},
+        {"run --grid 16 --steps 1 --periodic", "\n# cpml: none; periodic in every axis\n"},
+        {"run --grid 16 --steps 1 --cpml 4", "\n# cpml: 4 cells, R = 1e-08, kappa_max = 5, alpha_max = 0.05 sigma_max, "},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output r = fdtd(cases[k].args);
+        TL_ASSERT_MSG(r.rc == 0, "%s: exit %d: %s", cases[k].args, r.rc, r.err);
+        TL_ASSERT_MSG(strstr(r.out, cases[k].line) != NULL, "%s: no line '%s' in\n%s", cases[k].args, cases[k].line + 1,
+                      r.out);
+        tl_test_output_free(&r);
+    }
+}
+
 /* The label is free text: a comma in it split the results row (one field
  * more than the header, every later column shifted), and the preamble's
  * command line was the arguments joined unquoted (--receivers a;b cannot
@@ -831,7 +853,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, label_and_command_quoted,
+TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
