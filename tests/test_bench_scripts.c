@@ -9,7 +9,8 @@
  * error line, exit 2 and nothing written; scripts/bench-cpml-trees.sh
  * over scripts/bench-cpml.sh with stand-in builds; the ncu readers on
  * committed ncu files; the Slurm templates under stand-in launchers;
- * bench-solvers-protocol.sh's host dry run. */
+ * bench-solvers-protocol.sh's host dry run; bench-petsc-compare.sh over
+ * stand-ins (its footer's counts, a failed run, bad values). */
 #include <errno.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -1717,6 +1718,110 @@ TL_TEST(cpml_fabric_of_two_steps)
     tl_test_output_free(&r);
 }
 
+/* scripts/bench-petsc-compare.sh over stand-ins for mpirun (drops its
+ * options) and trilap-solve (logs its arguments; K iterations a solve,
+ * PETSc's pipecg K + 1 as KSPPIPECG, PETSc's bicgstab K / 2, as a KSP that
+ * stops at rounding level; FAKE_FAIL=BACKEND fails that backend's runs). */
+static const char petsc_compare_solve[] =
+    "#!/bin/sh\n"
+    "echo \"$*\" >>\"$FAKE_LOG\"\n"
+    "be= solvers= k=0\n"
+    "while [ $# -gt 0 ]; do\n"
+    "  case $1 in --backend) be=$2; shift ;; --solver) solvers=$2; shift ;; --max-iterations) k=$2; shift ;; esac\n"
+    "  shift\n"
+    "done\n"
+    "if [ \"$be\" = \"${FAKE_FAIL:-}\" ]; then echo \"trilap-solve: stand-in failure of $be\" >&2; exit 1; fi\n"
+    "for s in $(echo \"$solvers\" | tr , ' '); do\n"
+    "  i=$k\n"
+    "  if [ \"$be\" = petsc ]; then case $s in pipecg) i=$((k + 1)) ;; bicgstab) i=$((k / 2)) ;; esac; fi\n"
+    "  printf 'solver: %s\\nconverged: no\\niterations: %s\\nsolver time: 1.0e-03 s\\nsolver time min: 1.0e-03 s\\n' "
+    "\"$s\" \"$i\"\n"
+    "done\n";
+
+static tl_test_output petsc_compare(const char *dir, const char *env, const char *args)
+{
+    return tl_test_capture("TL_BIN=%s TL_MPIRUN=%s/mpirun FAKE_LOG=%s/log %s scripts/bench-petsc-compare.sh --ranks 1 "
+                           "--repeat 1 %s",
+                           dir, dir, dir, env, args);
+}
+
+/* What the comparison's table says matches what ran (before: PETSc's
+ * count went unchecked in the timing mode's footer; every host run got
+ * --residual-replacement 100, which trilap-solve refuses without
+ * pipebicgstab, so --solvers pcg,pipecg gave trilap rows of dashes; a
+ * failed run, a bad --rtol or solver made a table of dashes, exit 0). */
+TL_TEST(petsc_compare_failures_and_counts)
+{
+    const char *d = tl_test_tmpdir();
+    char path[600], want[900];
+    snprintf(path, sizeof path, "%s/mpirun", d);
+    write_script(path, "#!/bin/sh\nshift 4\nexec \"$@\"\n");
+    snprintf(path, sizeof path, "%s/trilap-solve", d);
+    write_script(path, petsc_compare_solve);
+    /* PETSc's count in the footer: bicgstab's 10 of 20 is not a complete
+     * measurement; pipecg's 21 is KSPPIPECG's own */
+    tl_test_output r = petsc_compare(d, "", "--iterations 20 --solvers pcg,pipecg,bicgstab gen:poisson7:4");
+    TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
+    TL_ASSERT_MSG(strstr(r.out, "\n# 3 rows, 0 with trilap slower than 1.1x PETSc, 1 without a complete measurement "
+                                "or with another iteration count than 20 (PETSc's pipecg 21)\n"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    snprintf(path, sizeof path, "%s/log", d);
+    char *log = tl_test_read(path);
+    TL_ASSERT_MSG(tl_test_count(log, "--backend host --solver pcg,pipecg,bicgstab ") == 1 &&
+                      !strstr(log, "--residual-replacement"),
+                  "%s", log);
+    free(log);
+    /* --residual-replacement 100 where pipebicgstab runs, on trilap's side */
+    r = petsc_compare(d, "", "--solvers pcg,pipebicgstab gen:poisson7:4");
+    TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    log = tl_test_read(path);
+    TL_ASSERT_MSG(tl_test_count(log, "--residual-replacement 100") == 1 &&
+                      strstr(log, "--backend host --solver pcg,pipebicgstab --rtol 1e-6 --omp-threads 1 "
+                                  "--residual-replacement 100 "),
+                  "%s", log);
+    free(log);
+    /* a failed run stops the script with its status and message; a
+     * folder with nothing measured goes */
+    char args[800];
+    snprintf(args, sizeof args, "--out %s/o gen:poisson7:4", d);
+    r = petsc_compare(d, "FAKE_FAIL=host", args);
+    snprintf(want, sizeof want,
+             "trilap-solve: stand-in failure of host\nbench-petsc-compare.sh: trilap-solve --backend host exited 1 "
+             "(gen-poisson7-4-np1-host-round1) before any result; %s/o removed (message above)\n",
+             d);
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want), "exit %d: %s", r.rc, r.err);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/o", d), 0);
+    tl_test_output_free(&r);
+    /* after a result: stopped, no summary, the runs' output kept */
+    snprintf(args, sizeof args, "--out %s/p gen:poisson7:4", d);
+    r = petsc_compare(d, "FAKE_FAIL=petsc", args);
+    snprintf(want, sizeof want,
+             "trilap-solve: stand-in failure of petsc\nbench-petsc-compare.sh: trilap-solve --backend petsc exited 1 "
+             "(gen-poisson7-4-np1-petsc-round1); stopping (message above, its output in "
+             "%s/p/raw/gen-poisson7-4-np1-petsc-round1.txt)\n",
+             d);
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want), "exit %d: %s", r.rc, r.err);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/p/summary.txt && test -s %s/p/raw/gen-poisson7-4-np1-host-round1.txt", d, d), 0);
+    tl_test_output_free(&r);
+    /* bad values: one line, exit 2, nothing run */
+    static const char *const bad[][2] = {
+        {"--rtol abc", "bench-petsc-compare.sh: invalid --rtol 'abc': a number between 0 and 1 (try --help)\n"},
+        {"--rtol 1", "bench-petsc-compare.sh: invalid --rtol '1': a number between 0 and 1 (try --help)\n"},
+        {"--solvers pcg,foo", "bench-petsc-compare.sh: invalid --solvers 'pcg,foo': 'foo' is not cg, pcg, pipecg, "
+                              "bicgstab or pipebicgstab (try --help)\n"},
+        {"--solvers pcg,", "bench-petsc-compare.sh: invalid --solvers 'pcg,': '' is not cg, pcg, pipecg, "
+                           "bicgstab or pipebicgstab (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = petsc_compare(d, "", bad[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, bad[i][1]) && !*r.out, "[%s]: exit %d: %s%s", bad[i][0], r.rc,
+                      r.out, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
@@ -1731,4 +1836,5 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps)
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps,
+             petsc_compare_failures_and_counts)

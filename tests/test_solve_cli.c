@@ -885,6 +885,15 @@ TL_TEST(cuda_and_petsc_backends_refuse_cleanly)
         TL_ASSERT_MSG(strstr(err_buf, "thread launcher is not supported"), "stderr: %s", err_buf);
     else
         TL_ASSERT_MSG(strstr(err_buf, "no PETSc"), "stderr: %s", err_buf);
+    /* refused before the launch, in one line (before: one line from each
+     * thread rank, exit 1) */
+    if (strcmp(tl_test_env("TL_HAVE_PETSC", "0"), "1") == 0 && strcmp(tl_test_env("TL_HAVE_MPI", "1"), "1") == 0) {
+        TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 3 --backend petsc gen:poisson7:4", bin()), 2);
+        TL_ASSERT_MSG(!strcmp(err_buf, "trilap-solve: --backend petsc: PETSc needs MPI ranks (mpirun -np N "
+                                       "trilap-solve --backend petsc ...); the thread launcher is not supported\n"),
+                      "stderr: %s", err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "stdout: %s", out_buf);
+    }
 }
 
 /* What only the CUDA backend acts on, given to host or PETSc, is refused
@@ -988,6 +997,16 @@ TL_TEST(run_options_refused_where_no_run_acts)
         snprintf(path, sizeof path, "%s/r%zu.csv", dir, k);
         TL_ASSERT_MSG(access(path, F_OK) != 0, "%s: %s written", cases[k][0], path);
     }
+    /* a trace of PETSc's KSP held no records, only its preamble (before:
+     * written, exit 0) */
+    TL_ASSERT_EQ(run("%s --backend petsc --trace %s/tr.petsc gen:poisson7:4", bin(), dir), 2);
+    TL_ASSERT_MSG(!strcmp(err_buf, "trilap-solve: --trace: --backend petsc runs PETSc's own KSP; it records no "
+                                   "trilap operation ranges (the trace held no records)\n"),
+                  "stderr %s", err_buf);
+    TL_ASSERT_MSG(!out_buf[0], "stdout %s", out_buf);
+    char trace_dir[700];
+    snprintf(trace_dir, sizeof trace_dir, "%s/tr.petsc", dir);
+    TL_ASSERT_MSG(access(trace_dir, F_OK) != 0, "%s written", trace_dir);
     /* one run that acts on them is enough: taken */
     static const char *const taken[] = {
         "--scalars program --solver bicgstab,pipecg --check-every 2",

@@ -115,7 +115,15 @@ typedef struct solve_backend {
     int device;                           /* one GPU per rank: GPU setup, SpMV label, choices */
     const char *no_warmup_iterations;     /* why --warmup-iterations cannot be honoured */
     const char *own_solver;               /* runs a solver of its own: trilap's method options refused */
+    const char *mpi_only;                 /* needs MPI ranks: why the thread launcher is refused */
 } solve_backend;
+/* a build without PETSc says so in the run (its stub's message) */
+#if TL_HAVE_PETSC && TL_HAVE_MPI
+#define SOLVE_PETSC_MPI_ONLY \
+    "PETSc needs MPI ranks (mpirun -np N trilap-solve --backend petsc ...); the thread launcher is not supported"
+#else
+#define SOLVE_PETSC_MPI_ONLY NULL
+#endif
 static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
     [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops},
     [SOLVE_CUDA] = {.name = "cuda", .ops = &tl_backend_cuda_ops, .device = 1},
@@ -125,7 +133,8 @@ static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
                      .teardown = tl_petsc_finalize,
                      .schedule_label = "petsc",
                      .no_warmup_iterations = "its warm-up solves run --max-iterations",
-                     .own_solver = "runs PETSc's own KSP"},
+                     .own_solver = "runs PETSc's own KSP",
+                     .mpi_only = SOLVE_PETSC_MPI_ONLY},
 };
 
 static const tl_option solve_options[] = {
@@ -1262,6 +1271,7 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
              "its KSPPIPEBCGS replaces the residual on its own (every 100 iterations up to 1000)"},
             {"history", &o->history, "it gives trilap no residual history (the file held a header only)"},
             {"monitor", &o->monitor, "it gives trilap no residual history to print"},
+            {"trace", &o->trace, "it records no trilap operation ranges (the trace held no records)"},
         };
         for (size_t i = 0; i < sizeof trilap_only / sizeof trilap_only[0]; i++)
             if (tl_opts_given(res, trilap_only[i].field)) {
@@ -1369,6 +1379,13 @@ int main(int argc, char **argv)
     if (sb->no_warmup_iterations && o.warmup_iterations > 0) {
         fprintf(stderr, "%s: --warmup-iterations: not with --backend %s (%s)\n", PROGRAM, sb->name,
                 sb->no_warmup_iterations);
+        return 2;
+    }
+    /* a backend that needs MPI ranks refuses the thread launcher here, in
+     * one line: refused in each thread rank, it printed a line per rank */
+    const int launcher = lo.launcher == TL_LAUNCH_AUTO ? (int)tl_launch_detect() : lo.launcher;
+    if (sb->mpi_only && launcher == TL_LAUNCH_THREADS) {
+        fprintf(stderr, "%s: --backend %s: %s\n", PROGRAM, sb->name, sb->mpi_only);
         return 2;
     }
     if (sb->ops) {
