@@ -32,6 +32,14 @@ do for [k = 1:words(categories)] {
                             cmd eq "" ? "" : ", ", c, int(word(palette, k)), c)
     }
 }
+# no category with time (ranks traced without a GPU kernel): nothing to
+# stack, said, and no empty figure left (common.gp opened it)
+if (cmd eq "") {
+    print sprintf("breakdown.gp: %s: no kernel time in any category (no GPU kernel in the traces); nothing to stack", file)
+    set output
+    system("rm -f -- '" . out . "'")
+    exit status 1
+}
 cmd = cmd . ", file using 0:(column('window_per_iter_us')) with points pt 7 ps 1.8 lc rgb 'black' title 'iteration time (traced window / iterations)'"
 # timed=1: the CSV has a timed_us column, the untraced median of the same run
 if (exists("timed") && timed) {

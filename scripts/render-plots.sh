@@ -20,14 +20,17 @@
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
 # works for one release). Skipped with a note: a results CSV without rows,
 # a source with a quote in its path, one whose figure name an earlier source
-# took; rows whose run failed its own check (wrong > 0) are left out, said.
+# took; rows whose run failed its own check (wrong > 0) or whose measured
+# cell is no number ('-', NaN) are left out, said; a folder of runs traced
+# without a GPU kernel (host ranks) gets no breakdown, said.
 # Check runs are left out, said in one line: the folders of DIR named
 # wave3-checks-*, device-session-* and device-logs (device sessions that
 # re-ran the tests and benchmarks; their charts, a STREAM one per
 # stream.csv, were 1,300 of the 1,629 files and most of the 6 min 25 s of
 # `make plots`); --all renders them too, and a --results inside one (an
 # explicit --results results/wave3-checks-h200) renders it whole.
-# A figure gnuplot cannot draw is one line, exit 1. TL_GNUPLOT names another
+# A figure gnuplot cannot draw is one line, exit 1; Ctrl-C ends gnuplot and
+# removes its part figure (exit 130). TL_GNUPLOT names another
 # gnuplot (make plots passes the one make found).
 set -euo pipefail
 
@@ -88,7 +91,14 @@ fi
 # by a failure or a signal is removed
 drawing=""
 checked=""
-trap 'rm -f -- "$drawing" "$checked"; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
+gp_pid=""
+gp_log=$(mktemp "${TMPDIR:-/tmp}/render-plots.log.XXXXXX")
+trap '[[ -z $gp_pid ]] || kill -TERM "$gp_pid" 2>/dev/null; rm -f -- "$drawing" "$checked" "$gp_log"
+      [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
+# Ctrl-C or a kill: gnuplot ended and its part figure removed (above);
+# 130 and 143 as a shell says a command ended by SIGINT or SIGTERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # variants in the order of the paper's figures, others after them
 order_variants() {
@@ -104,10 +114,20 @@ order_variants() {
 }
 
 gp() { # script, output base, gnuplot assignments
-    local script=$1 base=$2 assign=$3 ext log
+    local script=$1 base=$2 assign=$3 ext log rc
     for ext in png pdf; do
         drawing=$base.part$$.$ext
-        if ! log=$("$gnuplot" -e "$assign; out='$drawing'" "$plots/$script" 2>&1); then
+        # gnuplot waited for in the background, so that a Ctrl-C reaches
+        # this script's trap at once, which ends it: gnuplot's own SIGINT
+        # handler can hang inside cairo with SIGINT blocked, and make plots
+        # hung there, a second Ctrl-C doing nothing
+        "$gnuplot" -e "$assign; out='$drawing'" "$plots/$script" >"$gp_log" 2>&1 </dev/null &
+        gp_pid=$!
+        rc=0
+        wait "$gp_pid" || rc=$?
+        gp_pid=""
+        log=$(cat -- "$gp_log")
+        if [[ $rc -ne 0 ]]; then
             echo "render-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
             exit 1
         fi
@@ -203,6 +223,16 @@ while IFS= read -r parent; do
         gp timeline.gp "$base" "files='${files% }'; titles='${titles% }'; subtitle='$parent'"
     done
     "$analyze" breakdown "${dirs[@]}" --stack-csv "$out/$name-breakdown.csv" >/dev/null
+    # ranks traced without a GPU kernel (trilap-solve --backend host: host
+    # ranges only) have no kernel time to stack: said, and the next folder
+    # drawn (breakdown.gp stopped the whole rendering, "invalid expression")
+    if ! awk -F, '/^#/ {next} !h {h = 1; next} {for (i = 5; i <= NF; i++) if ($i + 0 > 0) found = 1} END {exit !found}' \
+            "$out/$name-breakdown.csv"; then
+        echo "render-plots.sh: $parent: no GPU kernel in its traces (host ranks only?); no breakdown drawn" >&2
+        rm -f -- "$out/$name-breakdown.csv"
+        rendered=$((rendered + 1))
+        continue
+    fi
     # the untraced median of the same run as a second marker, where the run has one
     has_timed=0
     for f in "$parent/tristream.csv" "$parent/results.csv"; do
@@ -263,6 +293,14 @@ variant_table() {
         }'
 }
 
+# a results row as a figure takes it (awk, on its cells one tab apart):
+# kind() 0 drawn, 1 its run failed its own check (wrong > 0), 2 its
+# measured cell (column m) is no number ('-', NaN, empty); head() reads the
+# header row
+row_kind='function head() { for (i = 1; i <= NF; i++) { if ($i == "wrong") w = i; if ($i == m) c = i }; h = 1 }
+    function kind() { if (w && $w + 0 > 0) return 1
+                      return $c ~ /^ *[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? *$/ ? 0 : 2 }
+'
 while IFS= read -r res; do
     rm -f -- "$checked" # the previous file's rows that passed
     checked=""
@@ -280,23 +318,42 @@ while IFS= read -r res; do
         skip_quoted "$res"
         continue
     fi
+    # the column a figure draws: no other file is drawn
+    if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then measure=time_us
+    elif [[ ,$header, == *,function,* && ,$header, == *,bandwidth_gbs,* ]]; then measure=bandwidth_gbs
+    elif [[ ,$header, == *,variant,* && ,$header, == *,us_per_iter,* ]]; then measure=us_per_iter
+    else continue; fi
     # a row whose run failed its own check (wrong > 0: the operations did not
-    # give what they must) is no measurement: drawn from the rows that
-    # passed, and said
+    # give what they must) is no measurement, and neither is one whose
+    # measured cell is no number ('-', NaN, empty: a failed run's row, or one
+    # written by hand): awk read '-' as 0, a bar of 0 that pulled the median
+    # down (70 and '-' drew 35), and gnuplot stopped on NaN ("No valid
+    # points"). Drawn from the rows that remain, and said.
+    read -r nbad nnan eg < <(csv_cells "$res" | awk -F'\t' -v m="$measure" "$row_kind"'
+        /^#/ {next} !h {head(); next}
+        { k = kind(); if (k == 1) nbad++; else if (k == 2 && !nnan++) eg = $c }
+        END {print nbad + 0, nnan + 0, eg}')
     src=$res
-    nbad=$(csv_cells "$res" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == "wrong") w = i; h = 1; next}
-                                         w && $w + 0 > 0 {n++} END {print n + 0}')
-    if [[ $nbad -gt 0 ]]; then
+    if [[ $nbad -gt 0 || $nnan -gt 0 ]]; then
         checked=$(mktemp "${TMPDIR:-/tmp}/render-plots.XXXXXX")
         paste -d $'\001' <(csv_cells "$res") "$res" |
-            awk -F'\001' '/^#/ {print $2; next} !h {n = split($1, f, "\t"); for (i = 1; i <= n; i++) if (f[i] == "wrong") w = i; h = 1; print $2; next}
-                          {split($1, f, "\t"); if (!(f[w] + 0 > 0)) print $2}' > "$checked"
+            awk -F'\001' -v m="$measure" "$row_kind"'/^#/ {print $2; next} {raw = $2; FS = "\t"; $0 = $1; FS = "\001"}
+                !h {head(); print raw; next} !kind() {print raw}' > "$checked"
         src=$checked
         if ! has_rows "$src"; then
-            echo "render-plots.sh: $res: every row failed its own check (wrong > 0); skipped" >&2
+            if [[ $nnan -eq 0 ]]; then
+                echo "render-plots.sh: $res: every row failed its own check (wrong > 0); skipped" >&2
+            elif [[ $nbad -eq 0 ]]; then
+                echo "render-plots.sh: $res: no row has a number in $measure (one has '$eg'); skipped" >&2
+            else
+                echo "render-plots.sh: $res: no row passed its own check (wrong > 0) with a number in $measure; skipped" >&2
+            fi
             continue
         fi
-        echo "render-plots.sh: $res: drawn without the $nbad row(s) whose run failed its own check (wrong > 0)" >&2
+        [[ $nbad -eq 0 ]] ||
+            echo "render-plots.sh: $res: drawn without the $nbad row(s) whose run failed its own check (wrong > 0)" >&2
+        [[ $nnan -eq 0 ]] ||
+            echo "render-plots.sh: $res: drawn without the $nnan row(s) whose $measure is not a number (one has '$eg')" >&2
     fi
     if [[ ,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,* ]]; then
         claim "$name" "$res" || continue

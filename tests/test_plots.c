@@ -2,7 +2,9 @@
  * scripts/render-plots.sh and scripts/demo.sh render valid PNG and PDF files
  * of non-trivial size from synthetic runs (and the committed H200 traces
  * when they exist). Skips without gnuplot (TL_HAVE_GNUPLOT=0). */
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tl_test.h"
@@ -171,9 +173,11 @@ TL_TEST(render_refuses_and_skips)
     check_figure(p, 10000);
     snprintf(p, sizeof p, "%s/empty-variants.png", out);
     TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from no rows", p);
-    /* rows gnuplot cannot draw: one line, and no figure, whole or part */
+    /* rows gnuplot cannot draw (a size that is no number; a time that is
+     * none is left out before, render_leaves_out_rows_without_number): one
+     * line, and no figure, whole or part */
     snprintf(p, sizeof p, "%s/comm.csv", res);
-    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,x,y\n");
+    tl_test_write(p, "op,comm,size_bytes,time_us\nallreduce,world,x,5\n");
     snprintf(p, sizeof p, "%s/out2", t);
     r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s'", res, p);
     TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "gnuplot could not draw") &&
@@ -742,8 +746,140 @@ TL_TEST(demo_committed_h200)
     }
 }
 
+/* A results row whose measured cell is no number ('-', NaN: a failed run's
+ * row, or one written by hand) is no measurement: awk read '-' as 0, so a
+ * three-naive of 70 us and '-' drew a bar of 35 with its error bar from 0,
+ * exit 0, and NaN stopped the rendering ("No valid points in histogram",
+ * exit 1). Drawn without it, said; a file of such rows only is skipped. */
+TL_TEST(render_leaves_out_rows_without_number)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter,wrong\n"
+                     "three-split,2,0,50,0\nthree-split,2,1,52,0\nthree-naive,2,0,70,0\nthree-naive,2,1,-,0\n"
+                     "three-naive,2,2,NaN,0\n");
+    snprintf(p, sizeof p, "%s/res/stream.csv", t);
+    tl_test_write(p, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
+                     "copy,0,host,1024,16384,5,-,-,-,-,0\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 &&
+                      strstr(r.err, "knobs.csv: drawn without the 2 row(s) whose us_per_iter is not a number "
+                                    "(one has '-')\n") &&
+                      strstr(r.err, "stream.csv: no row has a number in bandwidth_gbs (one has '-'); skipped\n") &&
+                      tl_test_count(r.err, "\n") == 2,
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/knobs-variants.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "\nres,70,70,70,51,50,52\n"), "%s", csv);
+    free(csv);
+    snprintf(p, sizeof p, "%s/out/knobs-variants.png", t);
+    check_figure(p, 10000);
+    snprintf(p, sizeof p, "%s/out/stream.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from rows without a number", p);
+}
+
+/* A folder of runs traced without a GPU kernel (host ranks: trilap-solve
+ * --backend host) has a timeline but no kernel time to stack: its
+ * breakdown stopped the whole rendering with gnuplot's "breakdown.gp line
+ * 40: invalid expression", exit 1, every later figure undrawn. Now said in
+ * one line, the next folder drawn; breakdown.gp alone says why and leaves
+ * no empty figure. */
+TL_TEST(render_host_ranks_no_breakdown)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    const char *build = tl_test_env("TL_BUILD", "build");
+    run_ok("mkdir -p '%s/res/a-host' && %s/tests/helper_synth_trace '%s/res/a-host/three-split' host-only 2 30 >/dev/null",
+           t, build, t);
+    run_ok("mkdir -p '%s/res/b-gpu' && %s/tests/helper_synth_trace '%s/res/b-gpu/three-split' split 2 30 >/dev/null", t,
+           build, t);
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "a-host: no GPU kernel in its traces (host ranks only?); no "
+                                                       "breakdown drawn"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    static const char *const drawn[] = {"a-host-timeline.png", "b-gpu-timeline.png", "b-gpu-breakdown.png"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/out/%s", t, drawn[i]);
+        check_figure(p, 10000);
+    }
+    snprintf(p, sizeof p, "%s/out/a-host-breakdown.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn", p);
+    /* breakdown.gp itself, on that run's stack of zeros */
+    snprintf(p, sizeof p, "%s/zero.csv", t);
+    run_ok("%s/trilap-analyze breakdown '%s/res/a-host/three-split' --stack-csv '%s' >/dev/null",
+           tl_test_env("TL_BIN", "bin"), t, p);
+    r = tl_test_capture("gnuplot -e \"file='%s'; out='%s/zero.png'\" plots/breakdown.gp", p, t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "zero.csv: no kernel time in any category"), "rc %d: %s", r.rc,
+                  r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/zero.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "%s left behind", p);
+}
+
+/* Ctrl-C while gnuplot draws: gnuplot's SIGINT handler can hang inside
+ * cairo with SIGINT blocked (seen with gnuplot 5.4 in about one interrupt
+ * in twenty), and render-plots.sh, waiting for it in the foreground, hung
+ * with it: make plots did not stop, a second Ctrl-C did nothing. A
+ * stand-in gnuplot that ignores SIGINT and waits stands for it: the script
+ * must end within seconds, its part figure removed. */
+TL_TEST(render_interrupt_ends_gnuplot)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024], gp[1024], cmd[4096];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,1,52,0\n");
+    snprintf(gp, sizeof gp, "%s/gp", t); /* writes part of the figure, then hangs, deaf to SIGINT */
+    tl_test_write(gp, "#!/bin/sh\no=${2##*out=\\'}; o=${o%\\'}\necho partial > \"$o\"\ntrap '' INT\nexec sleep 30\n");
+    TL_ASSERT_EQ(chmod(gp, 0755), 0);
+    snprintf(cmd, sizeof cmd, "TL_GNUPLOT='%s' exec scripts/render-plots.sh --results '%s/res' --out '%s/out' "
+                              ">'%s/log' 2>&1", gp, t, t, t);
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL); /* as a terminal's foreground job has it */
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    /* the part figure is there: gnuplot is drawing */
+    int started = 0;
+    for (int i = 0; i < 200 && !started; i++) {
+        tl_test_output ls = tl_test_capture("ls '%s/out' 2>/dev/null | grep -c '[.]part[0-9]*[.]png$'", t);
+        started = atoi(ls.out) > 0;
+        tl_test_output_free(&ls);
+        if (!started) usleep(50000);
+    }
+    kill(-pid, SIGINT);
+    int status = 0, done = 0;
+    for (int i = 0; i < 100 && !done; i++) {
+        done = waitpid(pid, &status, WNOHANG) == pid;
+        if (!done) usleep(50000);
+    }
+    kill(-pid, SIGKILL); /* whatever is left of it, the stand-in's sleep included */
+    if (!done) waitpid(pid, &status, 0);
+    TL_ASSERT_MSG(started, "the stand-in gnuplot never started");
+    TL_ASSERT_MSG(done, "render-plots.sh still running 5 s after SIGINT (waiting for gnuplot)");
+    TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d", status);
+    /* the variants' CSV, whole before gnuplot started, may stay; no figure, whole or part */
+    tl_test_output ls = tl_test_capture("ls -A '%s/out' 2>/dev/null | grep -v '^knobs-variants[.]csv$'", t);
+    TL_ASSERT_MSG(ls.out[0] == '\0', "left in %s/out: %s", t, ls.out);
+    tl_test_output_free(&ls);
+}
+
 TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
-             demo_gpu_path_creates_run_dir, demo_committed_h200)
+             demo_gpu_path_creates_run_dir, demo_committed_h200, render_leaves_out_rows_without_number,
+             render_host_ranks_no_breakdown, render_interrupt_ends_gnuplot)
