@@ -20,7 +20,8 @@
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
 # works for one release). Skipped with a note: a results CSV without rows,
 # a source with a quote in its path, one whose figure name an earlier source
-# took; rows whose run failed its own check (wrong > 0) or whose measured
+# took; rows appended by commands of several commits (manifest.txt's
+# blocks) are drawn together, said; rows whose run failed its own check (wrong > 0) or whose measured
 # cell is no number ('-', NaN) are left out, said; a folder of runs traced
 # without a GPU kernel (host ranks) gets no breakdown, said.
 # Check runs are left out, said in one line: the folders of DIR named
@@ -166,6 +167,18 @@ has_rows() { awk '!/^#/ && NF { if (++n > 1) exit } END { exit n < 2 }' "$1"; }
 # tristream quotes its environment values, so a comma inside quotes is not
 # a column (awk -F, read `"a,b"` as two, and the knob labels after it wrong)
 csv_cells() { awk -f "$here/scripts/csv.awk" -f "$here/scripts/csv-tabs.awk" "$1"; }
+# The commits whose commands appended rows to a results file, one per line,
+# from the blocks of the manifest.txt beside it (results: NAME, git_commit:)
+results_commits() {
+    local m
+    m="$(dirname -- "$1")/manifest.txt"
+    [[ -f $m ]] || return 0
+    awk -v name="$(basename -- "$1")" 'BEGIN { RS = "" }
+        { c = ""; mine = 0; n = split($0, l, "\n")
+          for (i = 1; i <= n; i++) { if (l[i] == "results: " name) mine = 1
+                                     if (l[i] ~ /^git_commit: /) c = substr(l[i], 13) }
+          if (mine && c != "" && !seen[c]++) print c }' "$m"
+}
 
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 
@@ -323,6 +336,12 @@ while IFS= read -r res; do
     elif [[ ,$header, == *,function,* && ,$header, == *,bandwidth_gbs,* ]]; then measure=bandwidth_gbs
     elif [[ ,$header, == *,variant,* && ,$header, == *,us_per_iter,* ]]; then measure=us_per_iter
     else continue; fi
+    # rows appended by commands of several commits are drawn together (one
+    # median, one bar), said: a change between them is not a spread
+    mapfile -t commits < <(results_commits "$res")
+    [[ ${#commits[@]} -lt 2 ]] ||
+        echo "render-plots.sh: $res: its rows come from ${#commits[@]} commits (${commits[*]}, manifest.txt), drawn" \
+            "together; give each commit a results file of its own to compare them" >&2
     # a row whose run failed its own check (wrong > 0: the operations did not
     # give what they must) is no measurement, and neither is one whose
     # measured cell is no number ('-', NaN, empty: a failed run's row, or one

@@ -783,6 +783,38 @@ TL_TEST(render_leaves_out_rows_without_number)
     TL_ASSERT_MSG(access(p, F_OK) != 0, "%s drawn from rows without a number", p);
 }
 
+/* Rows that commands of two commits appended to one results file were
+ * pooled into one median and one bar without a word (manifest.txt's
+ * blocks say which command wrote which rows): now said, naming the
+ * commits; rows of one commit, or of another results file, say nothing. */
+TL_TEST(render_says_rows_of_several_commits)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
+    tl_test_write(p, "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,0,40,0\n");
+    snprintf(p, sizeof p, "%s/res/manifest.txt", t);
+    tl_test_write(p, "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
+                     "program: trilap-bench\ngit_commit: bbbb222-dirty\nresults: knobs.csv\nresults_lines: 3\n\n"
+                     "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "knobs.csv: its rows come from 2 commits (aaaa111 bbbb222-dirty, "
+                                                       "manifest.txt), drawn together; give each commit a results "
+                                                       "file of its own to compare them"),
+                  "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/res/manifest.txt", t);
+    tl_test_write(p, "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
+                     "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 3\n\n"
+                     "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
+    r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out2'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 /* A folder of runs traced without a GPU kernel (host ranks: trilap-solve
  * --backend host) has a timeline but no kernel time to stack: its
  * breakdown stopped the whole rendering with gnuplot's "breakdown.gp line
@@ -882,4 +914,4 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timel
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
              demo_gpu_path_creates_run_dir, demo_committed_h200, render_leaves_out_rows_without_number,
-             render_host_ranks_no_breakdown, render_interrupt_ends_gnuplot)
+             render_host_ranks_no_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot)
