@@ -57,36 +57,14 @@ fi
 [[ -w $out ]] || { echo "render-fdtd-plots.sh: --out $out: not writable" >&2; exit 1; }
 # a figure is drawn under a temporary name and renamed when whole; one left
 # by a failure or a signal is removed
-drawing=""
-gp_pid=""
-gp_log=$(mktemp "${TMPDIR:-/tmp}/render-fdtd-plots.log.XXXXXX")
-trap '[[ -z $gp_pid ]] || kill -TERM "$gp_pid" 2>/dev/null; rm -f -- "$drawing" "$gp_log"
-      [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
+. "$here/scripts/render-gp.sh"
+trap 'render_gp_end; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
 # Ctrl-C or a kill: gnuplot ended and its part figure removed (above)
 trap 'exit 130' INT
 trap 'exit 143' TERM
 gp() { # script, output base, gnuplot assignments
-    local script=$1 base=$2 assign=$3 ext log rc
     mkdir -p "$out"
-    for ext in png pdf; do
-        drawing=$base.part$$.$ext
-        # waited for in the background, so that a Ctrl-C reaches the trap
-        # above at once (gnuplot's own SIGINT handler can hang in cairo;
-        # render-plots.sh does the same)
-        "$gnuplot" -e "$assign; out='$drawing'" "$here/plots/$script" >"$gp_log" 2>&1 </dev/null &
-        gp_pid=$!
-        rc=0
-        wait "$gp_pid" || rc=$?
-        gp_pid=""
-        log=$(cat -- "$gp_log")
-        if [[ $rc -ne 0 ]]; then
-            echo "render-fdtd-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
-            exit 1
-        fi
-        [[ -z $log ]] || printf '%s\n' "$log" >&2
-        mv -f -- "$drawing" "$base.$ext"
-        drawing=""
-    done
+    render_gp render-fdtd-plots.sh "$gnuplot" "$here/plots/$1" "$2" "$3"
 }
 made=0
 if [[ -f $cpu/energy.csv ]]; then

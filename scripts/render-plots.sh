@@ -90,11 +90,9 @@ fi
 [[ -w $out ]] || { echo "render-plots.sh: --out $out: not writable" >&2; exit 1; }
 # a figure is drawn under a temporary name and renamed when whole; one left
 # by a failure or a signal is removed
-drawing=""
 checked=""
-gp_pid=""
-gp_log=$(mktemp "${TMPDIR:-/tmp}/render-plots.log.XXXXXX")
-trap '[[ -z $gp_pid ]] || kill -TERM "$gp_pid" 2>/dev/null; rm -f -- "$drawing" "$checked" "$gp_log"
+. "$here/scripts/render-gp.sh"
+trap 'render_gp_end; rm -f -- "$checked"
       [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
 # Ctrl-C or a kill: gnuplot ended and its part figure removed (above);
 # 130 and 143 as a shell says a command ended by SIGINT or SIGTERM
@@ -115,28 +113,8 @@ order_variants() {
 }
 
 gp() { # script, output base, gnuplot assignments
-    local script=$1 base=$2 assign=$3 ext log rc
-    for ext in png pdf; do
-        drawing=$base.part$$.$ext
-        # gnuplot waited for in the background, so that a Ctrl-C reaches
-        # this script's trap at once, which ends it: gnuplot's own SIGINT
-        # handler can hang inside cairo with SIGINT blocked, and make plots
-        # hung there, a second Ctrl-C doing nothing
-        "$gnuplot" -e "$assign; out='$drawing'" "$plots/$script" >"$gp_log" 2>&1 </dev/null &
-        gp_pid=$!
-        rc=0
-        wait "$gp_pid" || rc=$?
-        gp_pid=""
-        log=$(cat -- "$gp_log")
-        if [[ $rc -ne 0 ]]; then
-            echo "render-plots.sh: gnuplot could not draw $base.$ext ($script): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
-            exit 1
-        fi
-        [[ -z $log ]] || printf '%s\n' "$log" >&2
-        mv -f -- "$drawing" "$base.$ext"
-        drawing=""
-    done
-    echo "  $base.png, $base.pdf"
+    render_gp render-plots.sh "$gnuplot" "$plots/$1" "$2" "$3"
+    echo "  $2.png, $2.pdf"
 }
 
 # gnuplot takes every path inside a quoted string: a run folder or results
