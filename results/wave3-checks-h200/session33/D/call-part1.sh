@@ -1,0 +1,1 @@
+export NCCL_NVLS_ENABLE=0; O=$OUT/session33/D; mkdir -p $O; TL_DATA=.carry/data CHECK_GPU_LIMIT=150 scripts/device-session.sh $O/check-gpu-1 170 check-gpu-1   # the second call, on the machine the first left warm
