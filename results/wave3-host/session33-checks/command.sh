@@ -50,3 +50,7 @@ part 8 "render-plots.sh: rows of two commits in one results file said"
 mkdir "$T/res" && printf 'variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,0,40,0\n' > "$T/res/knobs.csv"
 printf 'program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\nprogram: trilap-bench\ngit_commit: bbbb222\nresults: knobs.csv\nresults_lines: 3\n' > "$T/res/manifest.txt"
 run scripts/render-plots.sh --results "$T/res" --out "$T/out" 2>&1 | grep -v "^  "
+
+part 9 "make install-data: the size of share/trilap/ (the documents said about 206 KB)"
+make -s install-data PREFIX="$T/inst" > /dev/null 2>&1; echo "(exit $?)"
+find "$T/inst" -type f -printf '%s\n' | awk '{ s += $1; n++ } END { printf "%d files, %d bytes\n", n, s }'
