@@ -53,7 +53,10 @@ step="reading the arguments"
 # interrupted run leaves --out as it was (a failed analysis had left a
 # 0-byte table over the last good one, beside the last run's pictures).
 stage=""
-trap '[[ -z $stage ]] || rm -rf "$stage"' EXIT
+# gnuplot through the render scripts' step: waited for in the background,
+# so that a Ctrl-C ends it (its own SIGINT handler can hang in cairo)
+. "$here/scripts/render-gp.sh"
+trap 'render_gp_end; [[ -z $stage ]] || rm -rf "$stage"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'echo "demo.sh: failed while $step (exit $?: $BASH_COMMAND)" >&2' ERR
@@ -150,13 +153,11 @@ fi
 
 plots=""
 if [[ -n $gnuplot ]]; then
-    for ext in png pdf; do
-        step="rendering timeline.$ext (gnuplot plots/timeline.gp)"
-        "$gnuplot" -e "files='${files% }'; titles='${titles% }'; out='$out/timeline.$ext'" "$here/plots/timeline.gp"
-        step="rendering breakdown.$ext (gnuplot plots/breakdown.gp)"
-        "$gnuplot" -e "file='$out/breakdown-stack.csv'; timed=$has_timed; out='$out/breakdown.$ext'" \
-            "$here/plots/breakdown.gp"
-    done
+    step="rendering timeline.png/.pdf (gnuplot plots/timeline.gp)"
+    render_gp demo.sh "$gnuplot" "$here/plots/timeline.gp" "$out/timeline" "files='${files% }'; titles='${titles% }'"
+    step="rendering breakdown.png/.pdf (gnuplot plots/breakdown.gp)"
+    render_gp demo.sh "$gnuplot" "$here/plots/breakdown.gp" "$out/breakdown" \
+        "file='$out/breakdown-stack.csv'; timed=$has_timed"
     plots="timeline.png/.pdf (lanes per rank, a few iterations of each variant side by side), breakdown.png/.pdf"
 else
     plots="none: gnuplot not found (scripts/install-deps.sh, or apt-get install gnuplot-nox; then make demo);"

@@ -1,4 +1,4 @@
-# Sourced by the render scripts (no `set` of its own): one figure drawn by
+# Sourced by the render scripts and demo.sh (no `set` of its own): one figure drawn by
 # gnuplot, PNG then PDF, each under a temporary name renamed when whole.
 # gnuplot runs in the background and is waited for, so that a Ctrl-C
 # reaches the caller's trap at once: gnuplot 5.4's own SIGINT handler can

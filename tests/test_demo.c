@@ -218,6 +218,31 @@ TL_TEST(failing_step_is_named)
     free(e);
 }
 
+/* A figure gnuplot cannot draw: one line naming it and gnuplot's last
+ * line, exit 1, --out as it was (demo.sh draws through the render
+ * scripts' step, scripts/render-gp.sh, whose background wait lets a
+ * Ctrl-C end a hung gnuplot: test_plots:render_interrupt_ends_gnuplot) */
+TL_TEST(gnuplot_failure_is_one_line)
+{
+    const char *t = tl_test_tmpdir();
+    char gp[600], out[600], cmd[4096];
+    snprintf(gp, sizeof gp, "%s/gp", t);
+    tl_test_write(gp, "#!/bin/sh\necho 'warning: a line before'\necho 'timeline.gp line 9: cannot draw' >&2\nexit 1\n");
+    TL_ASSERT_EQ(chmod(gp, 0755), 0);
+    snprintf(out, sizeof out, "%s/demo", t);
+    snprintf(cmd, sizeof cmd, "TL_GNUPLOT='%s' scripts/demo.sh --from %s --out %s", gp, data, out);
+    char *o = NULL, *e = NULL;
+    int rc = tl_test_run(cmd, &o, &e);
+    TL_ASSERT_MSG(rc == 1 && tl_test_one_line(e, "demo.sh: gnuplot could not draw ") &&
+                      strstr(e, "/timeline.png (timeline.gp): timeline.gp line 9: cannot draw\n"),
+                  "exit %d\n%s", rc, e);
+    char listing[1024];
+    TL_ASSERT_EQ(tl_test_sh_to(listing, sizeof listing, "ls -A %s", out), 0);
+    TL_ASSERT_MSG(!listing[0], "left in %s:\n%s", out, listing);
+    free(o);
+    free(e);
+}
+
 /* --gpus that is no number of GPUs: refused in one line before anything
  * is written (it ran the replay and exited 0: a first-hour QA finding),
  * and an --out that is a file */
@@ -326,6 +351,6 @@ TL_TEST(first_scripts_refuse_bad_arguments)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(bad_gpus_refused, first_scripts_refuse_bad_arguments, one_gpu_trace_without_gnuplot,
+TL_TEST_MAIN(bad_gpus_refused, gnuplot_failure_is_one_line, first_scripts_refuse_bad_arguments, one_gpu_trace_without_gnuplot,
              one_gpu_trace_renders, live_one_gpu_path, failing_nvidia_smi_is_no_gpu, failing_step_is_named,
              traced_iteration_max_over_ranks)
