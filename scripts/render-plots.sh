@@ -18,7 +18,7 @@
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
 # from whatever folder it runs; --iter-range: the timelines' iterations
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
-# works for one release). Skipped with a note: a results CSV without rows,
+# works for one release). Skipped with a note: an empty CSV, a results CSV without rows,
 # a source with a quote in its path, one whose figure name an earlier source
 # took; rows appended by commands of several commits (manifest.txt's
 # blocks) are drawn together, said; rows whose run failed its own check (wrong > 0) or whose measured
@@ -295,6 +295,12 @@ row_kind='function head() { for (i = 1; i <= NF; i++) { if ($i == "wrong") w = i
 while IFS= read -r res; do
     rm -f -- "$checked" # the previous file's rows that passed
     checked=""
+    # a results file cut to nothing (a run killed before its header, a
+    # full disk) was passed over without a word, as a CSV of another kind
+    if [[ ! -s $res ]]; then
+        echo "render-plots.sh: $res: an empty file; skipped" >&2
+        continue
+    fi
     header=$(awk '!/^#/ {print; exit}' "$res")
     name=$(echo "${res#"$results"}" | sed 's|^/||; s|/results.csv$||; s|/|-|g; s|\.csv$||')
     if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||

@@ -786,7 +786,8 @@ TL_TEST(render_leaves_out_rows_without_number)
 /* Rows that commands of two commits appended to one results file were
  * pooled into one median and one bar without a word (manifest.txt's
  * blocks say which command wrote which rows): now said, naming the
- * commits; rows of one commit, or of another results file, say nothing. */
+ * commits; rows of one commit, or of another results file, say nothing.
+ * And a results file cut to nothing is said, not passed over. */
 TL_TEST(render_says_rows_of_several_commits)
 {
     need_gnuplot();
@@ -800,7 +801,13 @@ TL_TEST(render_says_rows_of_several_commits)
     tl_test_write(p, "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
                      "program: trilap-bench\ngit_commit: bbbb222-dirty\nresults: knobs.csv\nresults_lines: 3\n\n"
                      "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
+    snprintf(p, sizeof p, "%s/res/cut.csv", t); /* a results file cut to nothing: said, not passed over */
+    tl_test_write(p, "");
     tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.err, "/res/cut.csv: an empty file; skipped\n"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(unlink(p), 0);
+    r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
     TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, "knobs.csv: its rows come from 2 commits (aaaa111 bbbb222-dirty, "
                                                        "manifest.txt), drawn together; give each commit a results "
                                                        "file of its own to compare them"),
