@@ -15,6 +15,19 @@ static void need_gnuplot(void)
     if (!strcmp(tl_test_env("TL_HAVE_GNUPLOT", "1"), "0")) TL_SKIP("built without gnuplot (TL_HAVE_GNUPLOT=0)");
 }
 
+/* dir/name holding text, its folder made (the results folders the render
+ * tests give --results) */
+static void put(const char *dir, const char *name, const char *text)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    char *slash = strrchr(p, '/');
+    *slash = '\0';
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p '%s'", p), 0);
+    *slash = '/';
+    tl_test_write(p, text);
+}
+
 static void run_ok(const char *fmt, const char *a, const char *b, const char *c)
 {
     char cmd[16384];
@@ -480,15 +493,11 @@ TL_TEST(render_leaves_out_wrong_rows)
     need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
-    snprintf(p, sizeof p, "%s/res", t);
-    mkdir(p, 0755);
-    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
-    tl_test_write(p, "variant,nranks,rep,us_per_iter,nccl_launch_mode,wrong\n"
-                     "three-split,2,0,50,unset,0\nthree-split,2,1,51,unset,0\nthree-split,2,2,52,unset,0\n"
-                     "three-split,2,3,999,unset,4\n");
-    snprintf(p, sizeof p, "%s/res/stream.csv", t);
-    tl_test_write(p, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
-                     "copy,0,host,1024,16384,5,14.9,0.0011,0.0012,0.0011,3\n");
+    put(t, "res/knobs.csv", "variant,nranks,rep,us_per_iter,nccl_launch_mode,wrong\n"
+                            "three-split,2,0,50,unset,0\nthree-split,2,1,51,unset,0\nthree-split,2,2,52,unset,0\n"
+                            "three-split,2,3,999,unset,4\n");
+    put(t, "res/stream.csv", "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
+                             "copy,0,host,1024,16384,5,14.9,0.0011,0.0012,0.0011,3\n");
     tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
     TL_ASSERT_MSG(r.rc == 0 &&
                       strstr(r.err, "knobs.csv: drawn without the 1 row(s) whose run failed its own check (wrong > 0)\n") &&
@@ -756,15 +765,11 @@ TL_TEST(render_leaves_out_rows_without_number)
     need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
-    snprintf(p, sizeof p, "%s/res", t);
-    mkdir(p, 0755);
-    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
-    tl_test_write(p, "variant,nranks,rep,us_per_iter,wrong\n"
-                     "three-split,2,0,50,0\nthree-split,2,1,52,0\nthree-naive,2,0,70,0\nthree-naive,2,1,-,0\n"
-                     "three-naive,2,2,NaN,0\n");
-    snprintf(p, sizeof p, "%s/res/stream.csv", t);
-    tl_test_write(p, "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
-                     "copy,0,host,1024,16384,5,-,-,-,-,0\n");
+    put(t, "res/knobs.csv", "variant,nranks,rep,us_per_iter,wrong\n"
+                            "three-split,2,0,50,0\nthree-split,2,1,52,0\nthree-naive,2,0,70,0\nthree-naive,2,1,-,0\n"
+                            "three-naive,2,2,NaN,0\n");
+    put(t, "res/stream.csv", "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
+                             "copy,0,host,1024,16384,5,-,-,-,-,0\n");
     tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
     TL_ASSERT_MSG(r.rc == 0 &&
                       strstr(r.err, "knobs.csv: drawn without the 2 row(s) whose us_per_iter is not a number "
@@ -793,14 +798,10 @@ TL_TEST(render_says_rows_of_several_commits)
     need_gnuplot();
     const char *t = tl_test_tmpdir();
     char p[1024];
-    snprintf(p, sizeof p, "%s/res", t);
-    mkdir(p, 0755);
-    snprintf(p, sizeof p, "%s/res/knobs.csv", t);
-    tl_test_write(p, "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,0,40,0\n");
-    snprintf(p, sizeof p, "%s/res/manifest.txt", t);
-    tl_test_write(p, "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
-                     "program: trilap-bench\ngit_commit: bbbb222-dirty\nresults: knobs.csv\nresults_lines: 3\n\n"
-                     "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
+    put(t, "res/knobs.csv", "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,50,0\nthree-split,2,0,40,0\n");
+    put(t, "res/manifest.txt", "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
+                               "program: trilap-bench\ngit_commit: bbbb222-dirty\nresults: knobs.csv\nresults_lines: 3\n\n"
+                               "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
     snprintf(p, sizeof p, "%s/res/cut.csv", t); /* a results file cut to nothing: said, not passed over */
     tl_test_write(p, "");
     tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out'", t, t);
@@ -813,10 +814,9 @@ TL_TEST(render_says_rows_of_several_commits)
                                                        "file of its own to compare them"),
                   "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
-    snprintf(p, sizeof p, "%s/res/manifest.txt", t);
-    tl_test_write(p, "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
-                     "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 3\n\n"
-                     "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
+    put(t, "res/manifest.txt", "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 2\n\n"
+                               "program: trilap-bench\ngit_commit: aaaa111\nresults: knobs.csv\nresults_lines: 3\n\n"
+                               "program: trilap-bench\ngit_commit: cccc333\nresults: other.csv\nresults_lines: 2\n");
     r = tl_test_capture("scripts/render-plots.sh --results '%s/res' --out '%s/out2'", t, t);
     TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
