@@ -33,10 +33,8 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 # folder of logs behind
 . "$root/scripts/bench-out.sh"
 bench_out_name=$prog
-made=0
-[ -n "${OUT:-}" ] || made=1
-out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-cg-XXXXXX")}
-bench_out_begin "$out" "$made"
+bench_out_begin_temp cg
+out=$bench_out_dir
 rounds=${ROUNDS:-3}
 names=(pipecg cg cg-sepdot pcg pcg-sepdot cg-host pcg-host)
 opts=("--solver pipecg" "--solver cg" "--solver cg --no-spmv-dot" "--solver pcg" "--solver pcg --no-spmv-dot"

@@ -35,10 +35,8 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 # trilap-solve refuses) leaves no folder of logs behind
 . "$root/scripts/bench-out.sh"
 bench_out_name=$prog
-made=0
-[ -n "${OUT:-}" ] || made=1
-out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-optimer-XXXXXX")}
-bench_out_begin "$out" "$made"
+bench_out_begin_temp optimer
+out=$bench_out_dir
 rounds=${ROUNDS:-3}
 names=(default every-call none none-sync)
 opts=("" "--op-timer-every 1" "--no-op-timer" "--no-op-timer --schedule sync")

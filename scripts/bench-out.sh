@@ -9,6 +9,8 @@
 #   bench_out_begin "$out" [made [parent]]  # made: 1 when the caller made it (mktemp -d);
 #                                           # parent: a folder shared with other runs (a Slurm
 #                                           # job array's OUT), removed with $out when then empty
+#   bench_out_begin_temp NAME               # OUT, else a new TMPDIR/trilap-NAME-XXXXXX;
+#                                           # the folder is $bench_out_dir
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
 # caller sets it (a Slurm batch script runs as slurmd's copy, slurm_script).
@@ -31,6 +33,18 @@ bench_out_begin() {
     trap 'bench_out_stop INT 130' INT
     trap 'bench_out_stop TERM 143' TERM
     trap 'bench_out_stop HUP 129' HUP
+}
+
+# The caller's OUT, or a folder of its own under TMPDIR made here (and so
+# removed with the rest when the run fails before a row).
+bench_out_begin_temp() {
+    local dir
+    if [ -n "${OUT:-}" ]; then
+        bench_out_begin "$OUT"
+        return
+    fi
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/trilap-$1-XXXXXX")
+    bench_out_begin "$dir" 1
 }
 
 bench_out_stop() {

@@ -31,9 +31,9 @@ if [ "${1:-}" = solver ]; then
   [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} solver [MATRIX [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
-  out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
   . "$root/scripts/bench-out.sh"
-  bench_out_begin "$out" "$([ -n "${OUT:-}" ] || echo 1)"
+  bench_out_begin_temp overhead
+  out=$bench_out_dir
   rounds=${ROUNDS:-3}
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
@@ -62,9 +62,9 @@ if [ "${1:-}" = "--" ]; then shift; fi
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [NGPUS [VARIANT]] [-- tristream options...]" >&2; exit 2; }
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
-out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-overhead-XXXXXX")}
 . "$root/scripts/bench-out.sh"
-bench_out_begin "$out" "$([ -n "${OUT:-}" ] || echo 1)"
+bench_out_begin_temp overhead
+out=$bench_out_dir
 for mode in off nvtx cupti; do
   extra=()
   [ "$mode" != off ] && extra=(--trace "$out/trace-$mode")

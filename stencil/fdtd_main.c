@@ -543,11 +543,13 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
                  "%d rank%s for --decomp %dx%dx%d: one subdomain per rank needs px*py*pz = %d ranks "
                  "(--ranks %d, or mpirun -np %d)",
                  ctx->size, ctx->size == 1 ? "" : "s", c->pd[0], c->pd[1], c->pd[2], nsub, nsub, nsub);
-    else if (cuda && ctx->device < 0 && (no_gpu = 1))
+    else if (cuda && ctx->device < 0) {
+        no_gpu = 1;
         snprintf(why, sizeof why,
                  "%d rank%s with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain per rank needs a "
                  "GPU bound to every rank (ranks share one with --device-comm host)",
                  ctx->size, ctx->size == 1 ? "" : "s");
+    }
     if (!why[0]) {
         c->strategy = def;
         return TL_OK;
