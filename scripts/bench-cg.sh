@@ -15,7 +15,7 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 prog=bench-cg.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/bench-args.sh"
-bench_args "$prog" "128 256" 1000 "$@"
+bench_args "$prog" SIZES "128 256" 1000 "$@"
 shift "$bench_args_shift"
 sizes=$bench_arg iters=$bench_iters
 for n in $sizes; do

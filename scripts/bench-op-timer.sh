@@ -15,7 +15,7 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 prog=bench-op-timer.sh
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/scripts/bench-args.sh"
-bench_args "$prog" gen:poisson7:128 1000 "$@"
+bench_args "$prog" MATRIX gen:poisson7:128 1000 "$@"
 shift "$bench_args_shift"
 matrix=$bench_arg iters=$bench_iters
 read -r -a solvers <<<"${SOLVERS:-pipecg}"

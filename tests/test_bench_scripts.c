@@ -1053,6 +1053,8 @@ TL_TEST(slurm_templates_modules_and_export_none)
  * which refused it after OUT and a log in it had been made (a folder under
  * TMPDIR without OUT), and a bad ITERATIONS printed the usage alone
  * (bench-cg.sh the same, its bad size named by its full path);
+ * bench-cg.sh '' printed an empty table, exit 0, its folder left under
+ * TMPDIR, and bench-op-timer.sh '' handed trilap-solve an empty matrix;
  * run-multirank-h200.sh --bogus was a DEST mkdir refused, and the session
  * (not -e) went on to `make -j16` in the current folder. */
 TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
@@ -1072,6 +1074,8 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
                                 "--help)\n"},
         {"bench-cg.sh '8 x'", "bench-cg.sh: invalid size 'x' in SIZES: a positive integer (try --help)\n"},
         {"bench-cg.sh 8 0", "bench-cg.sh: invalid ITERATIONS '0': a positive integer (try --help)\n"},
+        {"bench-cg.sh '' 5", "bench-cg.sh: invalid SIZES '': empty (try --help)\n"},
+        {"bench-op-timer.sh ' ' 5", "bench-op-timer.sh: invalid MATRIX ' ': empty (try --help)\n"},
         {"run-multirank-h200.sh", "run-multirank-h200.sh: no DEST given (usage: run-multirank-h200.sh DEST "
                                   "[BUDGET_SECONDS]; try --help)\n"},
         {"run-multirank-h200.sh --bogus", "run-multirank-h200.sh: invalid argument '--bogus' (usage: "
