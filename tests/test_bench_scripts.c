@@ -1114,6 +1114,45 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
     }
 }
 
+/* device-session.sh refuses a command line it cannot run as given in one
+ * line, exit 2, before it makes DEST: no DEST, an option, a TOTAL_SECONDS
+ * that is not a positive integer, a step --help does not list, a fourth
+ * argument. Before: an unknown step was a log line inside a session that
+ * went on (exit 0, DEST and DEST.tgz made: a typo cost a lent GPU session
+ * its step), TOTAL_SECONDS 'abc' or -5 skipped every step (exit 0), no
+ * DEST was bash's 'line 56: 1: usage: ...', --bogus mkdir's two lines.
+ * Every step its loop runs is one --help lists, and so one it accepts. */
+TL_TEST(device_session_refuses_bad_arguments)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][2] = {
+        {"", "device-session.sh: no DEST given (usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]; try --help)\n"},
+        {"--bogus", "device-session.sh: invalid argument '--bogus' (usage: device-session.sh DEST [TOTAL_SECONDS] "
+                    "[STEPS]; try --help)\n"},
+        {"'d 1' abc", "device-session.sh: invalid TOTAL_SECONDS 'abc': a positive integer (try --help)\n"},
+        {"d1 -5 build", "device-session.sh: invalid TOTAL_SECONDS '-5': a positive integer (try --help)\n"},
+        {"d1 100 build,bulid,demo", "device-session.sh: unknown step 'bulid' in STEPS (try --help: it lists them)\n"},
+        {"d1 100 build,", "device-session.sh: unknown step '' in STEPS (try --help: it lists them)\n"},
+        {"d1 100 build extra", "device-session.sh: invalid argument 'extra' (usage: device-session.sh DEST "
+                               "[TOTAL_SECONDS] [STEPS]; try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && bash %s/scripts/device-session.sh %s", t, getenv("PWD"),
+                                           cases[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cases[i][1]) && !*r.out, "[%s]: rc %d: %s%s", cases[i][0], r.rc,
+                      r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "[%s] made something", cases[i][0]);
+    }
+    /* the loop's steps, each in --help's list */
+    TL_ASSERT_EQ(tl_test_sh("h=$(bash scripts/device-session.sh --help) && n=0 && "
+                            "for s in $(sed -n '/^for s in \"${order\\[@\\]}\"; do/,/^done/p' scripts/device-session.sh | "
+                            "sed -n 's/^    \\([a-z0-9| -]*\\))\\( .*\\)\\{0,1\\}$/\\1/p' | tr '|' ' '); do n=$((n + 1)); "
+                            "printf '%%s\\n' \"$h\" | grep -q \"^  $s  \" || { echo \"$s not in --help\"; exit 1; }; done; "
+                            "[ $n -ge 20 ] || { echo \"$n steps found\"; exit 1; }"),
+                 0);
+}
+
 /* A benchmark option given without its value (the last word) is one line
  * naming it, exit 2, nothing made. Before: bash's '$2: unbound variable',
  * exit 1, in bench-cpml.sh, bench-fdtd.sh, bench-solver-roof.sh,
@@ -1913,7 +1952,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
-             run_solver_schedules_bad_arguments_one_line,
+             run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
