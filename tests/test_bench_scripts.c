@@ -778,6 +778,17 @@ static void fake_launchers(const char *t)
                     "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
 }
 
+/* t/root: a checkout for the array tasks (bin/ for the stand-in program,
+ * results/, this tree's scripts/), t/sync for their go files, the
+ * stand-in launchers */
+static void slurm_array_root(const char *t)
+{
+    fake_launchers(t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/root/results %s/sync && ln -s \"$PWD/scripts\" %s/root/scripts",
+                            t, t, t, t),
+                 0);
+}
+
 /* The tasks of a job array (sbatch --array) given one OUT each write
  * OUT/task-<index>: task 0 started first and fails while task 1 still
  * writes; task 1's folder stays and its run finishes; task 2 runs after,
@@ -789,10 +800,7 @@ TL_TEST(slurm_array_tasks_keep_their_folders)
 {
     const char *t = tl_test_tmpdir();
     char p[700];
-    fake_launchers(t);
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/root/results %s/sync && ln -s \"$PWD/scripts\" %s/root/scripts",
-                            t, t, t, t),
-                 0);
+    slurm_array_root(t);
     /* a header, then task 0 fails and the others write their row once
      * their go file is there */
     static const char prog[] = "#!/bin/sh\n"
@@ -866,10 +874,7 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
 {
     const char *t = tl_test_tmpdir();
     char p[700];
-    fake_launchers(t);
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/root/results %s/sync && ln -s \"$PWD/scripts\" %s/root/scripts",
-                            t, t, t, t),
-                 0);
+    slurm_array_root(t);
     snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
     write_script(p, "#!/bin/sh\n"
                     "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
