@@ -13,22 +13,15 @@
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 prog=bench-op-timer.sh
-matrix=gen:poisson7:128 iters=1000
-# an option before -- is no MATRIX (before: '--bogus' went to trilap-solve
-# as the matrix, which refused it after OUT and a log in it were made)
-case ${1:-} in --) ;; -*) echo "$prog: invalid argument '$1' (trilap-solve options go after --; try --help)" >&2; exit 2 ;; esac
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
-case ${1:-} in
-  --) shift ;;
-  ?*) echo "$prog: invalid argument '$1' (trilap-solve options go after --; try --help)" >&2; exit 2 ;;
-esac
-[[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "$prog: invalid ITERATIONS '$iters': a positive integer (try --help)" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/bench-args.sh"
+bench_args "$prog" MATRIX gen:poisson7:128 1000 "$@"
+shift "$bench_args_shift"
+matrix=$bench_arg iters=$bench_iters
 read -r -a solvers <<<"${SOLVERS:-pipecg}"
 for s in "${solvers[@]}"; do
   [[ $s =~ ^(cg|pcg|pipecg)$ ]] || { echo "$prog: SOLVERS: '$s' is not cg, pcg or pipecg" >&2; exit 2; }
 done
-root=$(cd "$(dirname "$0")/.." && pwd)
 solve=${SOLVE:-$root/bin/trilap-solve}
 [ -x "$solve" ] || { echo "$prog: $solve not built (run make)" >&2; exit 1; }
 # a run that fails before a results CSV holds a row (no GPU, an option

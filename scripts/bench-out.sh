@@ -6,11 +6,10 @@
 # an empty folder); the failing command's error is on stderr.
 #
 #   . "$root/scripts/bench-out.sh"
-#   bench_out_begin "$out" [made [parent]]  # made: 1 when the caller made it (mktemp -d);
-#                                           # parent: a folder shared with other runs (a Slurm
-#                                           # job array's OUT), removed with $out when then empty
-#   bench_out_begin_temp NAME               # OUT, else a new TMPDIR/trilap-NAME-XXXXXX;
-#                                           # the folder is $bench_out_dir
+#   bench_out_begin "$out" [made]           # made: 1 when the caller made it (mktemp -d)
+#   bench_out_begin_temp NAME               # OUT, else a new TMPDIR/trilap-NAME-XXXXXX
+#   bench_out_begin_staged FINAL            # FINAL (OUT/task-3), written elsewhere first
+#   # the folder is $bench_out_dir
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
 # caller sets it (a Slurm batch script runs as slurmd's copy, slurm_script).
@@ -25,7 +24,7 @@
 bench_out_begin() {
     bench_out_dir=$1
     bench_out_made=${2:-0}
-    bench_out_parent=${3:-}
+    bench_out_final=""
     [ -e "$bench_out_dir" ] || bench_out_made=1
     mkdir -p "$bench_out_dir"
     bench_out_signal=""
@@ -47,6 +46,58 @@ bench_out_begin_temp() {
     bench_out_begin "$dir" 1
 }
 
+# FINAL (OUT/task-<index> of a Slurm job array, OUT shared with the other
+# tasks) written as .OUT.task-<index>.XXXXXX/task-<index> beside OUT and
+# renamed into place once the run keeps it (finished, or a row written):
+# the first task that keeps one renames its whole folder to OUT, the
+# others theirs into it. So OUT is never made empty nor removed, and holds
+# no half-written task folder: when every task fails before a row there is
+# none, whatever the order (before, the task that made OUT removed it only
+# if the others had gone first, and an empty OUT stayed). What still can
+# stay: a run killed outright (SIGKILL, the node lost) leaves its
+# .OUT.task-* folder, never OUT; OUT's missing parents are made at the start.
+# A FINAL already there is written in place, as before, and kept.
+bench_out_begin_staged() {
+    local final=$1 name up above stage
+    name=$(basename "$final") up=$(dirname "$final")
+    if [ -e "$final" ]; then
+        bench_out_begin "$final"
+        return
+    fi
+    # a FINAL the rename cannot reach fails now, not after the job's run
+    [ ! -e "$up" ] || { [ -d "$up" ] && [ -w "$up" ]; } || {
+        echo "${bench_out_name:-$0}: $up is not a folder this job can write in" >&2
+        exit 1
+    }
+    above=$(dirname "$up")
+    mkdir -p "$above"
+    stage=$(mktemp -d "$above/.$(basename "$up").$name.XXXXXX")
+    # mktemp's 0700 would become OUT's own mode
+    chmod "$(umask -S)" "$stage"
+    mkdir "$stage/$name"
+    bench_out_begin "$stage/$name" 1
+    bench_out_final=$final bench_out_stage=$stage bench_out_up=$up
+}
+
+# The staged folder into place: the whole of it as OUT where OUT is
+# missing (rename(2) is atomic: of two tasks racing, one wins and the
+# other's rename fails on the winner's non-empty OUT), else its task folder
+# into OUT. Says why when it cannot, the folder left where it is.
+bench_out_place() {
+    local err
+    if [ ! -e "$bench_out_up" ] && mv -T "$bench_out_stage" "$bench_out_up" 2>/dev/null; then
+        bench_out_dir=$bench_out_final
+        return 0
+    fi
+    if err=$(mv -T "$bench_out_dir" "$bench_out_final" 2>&1); then
+        rmdir "$bench_out_stage"
+        bench_out_dir=$bench_out_final
+        return 0
+    fi
+    echo "${bench_out_name:-$0}: cannot move $bench_out_dir to $bench_out_final (${err#mv: }); the results stay there" >&2
+    return 1
+}
+
 bench_out_stop() {
     bench_out_signal=$1
     exit "$2"
@@ -62,16 +113,22 @@ bench_out_end() {
     local rc=$? what
     what="failed (exit $rc)"
     [ -z "$bench_out_signal" ] || what="interrupted (SIG$bench_out_signal)"
+    if [ "$rc" = 0 ] && [ -n "$bench_out_final" ]; then
+        bench_out_place || exit 1
+        return 0
+    fi
     [ "$rc" -ne 0 ] && [ "$bench_out_made" = 1 ] && [ -d "$bench_out_dir" ] || {
         [ -z "$bench_out_signal" ] || echo "${bench_out_name:-$0}: $what" >&2
         return 0
     }
     if bench_out_has_rows; then
+        [ -z "$bench_out_final" ] || bench_out_place || return 0
         echo "${bench_out_name:-$0}: $what; the rows written before it are in $bench_out_dir" >&2
+    elif [ -n "$bench_out_final" ]; then
+        rm -rf "$bench_out_stage"
+        echo "${bench_out_name:-$0}: $what; no row, $bench_out_final not made" >&2
     else
         rm -rf "$bench_out_dir"
-        # rmdir: a sibling's folder in it keeps it
-        [ -z "$bench_out_parent" ] || rmdir "$bench_out_parent" 2>/dev/null || true
         echo "${bench_out_name:-$0}: $what; $bench_out_dir removed" >&2
     fi
 }

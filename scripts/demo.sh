@@ -53,10 +53,15 @@ step="reading the arguments"
 # interrupted run leaves --out as it was (a failed analysis had left a
 # 0-byte table over the last good one, beside the last run's pictures).
 stage=""
+# the highest folder of --out this run makes, removed with the stage when
+# the run fails while it holds nothing (the solver part, --out/solver, keeps
+# it): else a failed run left an empty --out where there had been none
+made_from=""
 # gnuplot through the render scripts' step: waited for in the background,
 # so that a Ctrl-C ends it (its own SIGINT handler can hang in cairo)
 . "$here/scripts/render-gp.sh"
-trap 'render_gp_end; [[ -z $stage ]] || rm -rf "$stage"' EXIT
+trap 'render_gp_end; [[ -z $stage ]] || rm -rf "$stage"
+      [[ -z $made_from ]] || find "$made_from" -depth -type d -empty -delete 2>/dev/null; true' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'echo "demo.sh: failed while $step (exit $?: $BASH_COMMAND)" >&2' ERR
@@ -76,8 +81,13 @@ visible_gpus() {
 
 final=$out
 [[ ! -e $final || -d $final ]] || { echo "demo.sh: --out $final: a file, not a folder" >&2; exit 2; }
+d=$final
+while [[ ! -e $d ]]; do made_from=$d; d=$(dirname "$d"); done
 step="making $final"
 mkdir -p "$final"
+# before: mktemp's line, then this step's failure twice (the command
+# substitution and the assignment each ran the ERR trap)
+[[ -w $final ]] || { echo "demo.sh: cannot write in --out $final" >&2; exit 1; }
 stage=$(mktemp -d "$final/.demo-partial.XXXXXX")
 out=$stage
 report=$out/report.txt
@@ -235,5 +245,5 @@ for f in "$stage"/*; do
     mv "$f" "$final/"
 done
 rmdir "$stage"
-stage=""
+stage="" made_from=""
 cat "$final/report.txt"

@@ -53,9 +53,27 @@
 # step must not cost the lent session the steps after it
 set -u
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-dest=${1:?usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]}
+# a command line it cannot run is refused before DEST is made: on a lent
+# machine a mistyped step was a log line in a session that went on (exit 0),
+# a TOTAL_SECONDS of 'abc' a session that skipped every step
+usage="usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]; try --help"
+case ${1:-} in
+  '') echo "device-session.sh: no DEST given ($usage)" >&2; exit 2 ;;
+  -*) echo "device-session.sh: invalid argument '$1' ($usage)" >&2; exit 2 ;;
+esac
+[ $# -le 3 ] || { echo "device-session.sh: invalid argument '$4' ($usage)" >&2; exit 2; }
+dest=$1
 total=${2:-450}
 steps=${3:-build,check-gpu,fdtd-verify,demo}
+[[ $total =~ ^[1-9][0-9]*$ ]] ||
+    { echo "device-session.sh: invalid TOTAL_SECONDS '$total': a positive integer (try --help)" >&2; exit 2; }
+# the steps are those the header lists ('#   NAME   what it does')
+known=$(awk 'NR > 1 && !/^#/ { exit } /^#   [a-z][a-z0-9-]+  / { print $2 }' "$0")
+IFS=, read -r -a order <<<"$steps,"
+for s in "${order[@]}"; do
+    grep -qxF -- "$s" <<<"$known" ||
+        { echo "device-session.sh: unknown step '$s' in STEPS (try --help: it lists them)" >&2; exit 2; }
+done
 fdtd_kernels=${FDTD_KERNELS:-naive pipelined vec2 vec4 vec4-x128 vec4-band}
 fdtd_double=${FDTD_DOUBLE:-naive vec2 vec4}
 fdtd_sizes=${FDTD_SIZES:-320 544 640 800 1024}
@@ -106,7 +124,6 @@ mpirun_path=$(command -v mpirun || true)
     echo "TL_DATA=$TL_DATA"
 } >>"$dest/manifest.txt" 2>&1
 
-IFS=, read -r -a order <<<"$steps"
 for s in "${order[@]}"; do
     case $s in
     build) step 170 build.log make -j16 CUDA_ARCH=90 all gpu-tests ;;

@@ -63,13 +63,19 @@ expected() { # sha256 recorded for archive $1, or empty
 }
 
 record() { # record sha256 $1 for archive $2 (replacing an old entry)
-  local tmp
-  [ -f "$sums" ] || printf '# sha256  archive (sha256sum format), written by %s --update-checksums\n' "$prog" >"$sums"
-  tmp=$(mktemp "$sums.XXXXXX")
-  awk -v f="$2" '!(NF >= 2 && $2 == f && $0 !~ /^#/)' "$sums" >"$tmp"
-  printf '%s  %s\n' "$1" "$2" >>"$tmp"
-  chmod 644 "$tmp"
-  mv "$tmp" "$sums"
+  local tmp err
+  # called where set -e does not hold (check's caller tests it): each step
+  # checked, so that a full disk is one line, not 'recorded' with FILE
+  # replaced by a cut copy
+  tmp=$(mktemp "$sums.XXXXXX" 2>&1) || die "cannot record $2's sha256 in $sums: ${tmp##*: }"
+  if ! err=$({ { [ ! -f "$sums" ] || awk -v f="$2" '!(NF >= 2 && $2 == f && $0 !~ /^#/)' "$sums"; } >"$tmp" &&
+    { [ -s "$tmp" ] || printf '# sha256  archive (sha256sum format), written by %s --update-checksums\n' "$prog" >"$tmp"; } &&
+    printf '%s  %s\n' "$1" "$2" >>"$tmp" && chmod 644 "$tmp" && mv "$tmp" "$sums"; } 2>&1); then
+    rm -f "$tmp"
+    # printf's and mv's reason ends their line; awk's is in brackets
+    err=${err##*: } err=${err##*(}
+    die "cannot record $2's sha256 in $sums: ${err%)}"
+  fi
 }
 
 fetch() { # resume-capable download of URL $1 into $2 (a .part file)
@@ -120,11 +126,21 @@ check() { # verify archive $1 (path) named $2; 0 ok, 1 mismatch, 3 no entry
   return 1
 }
 
+# --update-checksums replaces FILE by a new one made beside it: checked
+# before the work, which otherwise went on and said 'recorded' (exit 0)
+# after mktemp and mv had failed
+if [ $update = 1 ] && [ $verify = 1 ]; then
+  d=$(dirname "$sums")
+  [ -d "$d" ] && [ -w "$d" ] || die "cannot write --checksums $sums: $d is not a folder it can write in"
+fi
 # the highest folder of --dest this run makes (data/ of data/suitesparse)
 made_from=""
 d=$dest
 while [ ! -e "$d" ]; do made_from=$d; d=$(dirname "$d"); done
-mkdir -p "$dest" 2>/dev/null || { echo "$prog: cannot create --dest $dest" >&2; exit 1; }
+err=$(mkdir -p "$dest" 2>&1) || die "cannot create --dest $dest: ${err##*: }"
+# checked before the work: else the first .part file was refused by bash
+# ('line 83: ...: Read-only file system') and the mirror blamed for it
+[ -w "$dest" ] || die "cannot write in --dest $dest"
 unpacking=""
 # a run that fetched nothing leaves no empty folder behind (it left data/
 # when it made data/suitesparse), and an unpack cut short no part of one

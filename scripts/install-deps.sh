@@ -9,7 +9,8 @@
 #   --require            exit 1 when packages are still missing at the end (CI)
 #   --list               print the package names and exit
 #   TRILAP_NO_INSTALL=1  do nothing (make check TRILAP_NO_INSTALL=1 works too)
-#   TRILAP_DRY_RUN=1     say what would run, run nothing
+#   TRILAP_DRY_RUN=1     say what would run, run nothing; with --require, exit 1
+#                        while a package is missing (a dry run installs none)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +20,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --require) require=1; shift ;;
         --list) list_only=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-deps.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -86,7 +87,9 @@ apt() {
         return 1
     fi
 }
-echo "install-deps.sh: installing them $how (apt-get; TRILAP_NO_INSTALL=1 skips this)" >&2
+verb="installing them"
+[[ ${TRILAP_DRY_RUN:-0} != 1 ]] || verb="dry run: would install them"
+echo "install-deps.sh: $verb $how (apt-get; TRILAP_NO_INSTALL=1 skips this)" >&2
 ok=1
 apt update -qq || { echo "install-deps.sh: apt-get update failed" >&2; ok=0; }
 if [[ $ok == 1 ]] && ! apt install -y -qq --no-install-recommends "${missing[@]}"; then
@@ -97,11 +100,19 @@ if [[ $ok == 1 ]] && ! apt install -y -qq --no-install-recommends "${missing[@]}
             echo "install-deps.sh: could not install $p" >&2
     done
 fi
-[[ ${TRILAP_DRY_RUN:-0} == 1 ]] && exit 0
-mapfile -t still < <(missing_now)
+# --require answers whether the packages are there at the end; after a dry
+# run they are as they were (before, it exited 0 as if installed, while a
+# caller without root got 1 for the same machine)
+dry=""
+if [[ ${TRILAP_DRY_RUN:-0} == 1 ]]; then
+    [[ $require == 1 ]] || exit 0
+    still=("${missing[@]}") dry="dry run, nothing installed: "
+else
+    mapfile -t still < <(missing_now)
+fi
 if [[ ${#still[@]} -gt 0 ]]; then
     if [[ $require == 1 ]]; then
-        echo "install-deps.sh: still missing: ${still[*]}; --require: stopping without them" >&2
+        echo "install-deps.sh: ${dry}still missing: ${still[*]}; --require: stopping without them" >&2
         exit 1
     fi
     echo "install-deps.sh: still missing: ${still[*]}; going on without them" >&2

@@ -778,21 +778,29 @@ static void fake_launchers(const char *t)
                     "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
 }
 
-/* The tasks of a job array (sbatch --array) given one OUT each write
- * OUT/task-<index>: task 0 made OUT and fails while task 1 still writes;
- * task 1's folder stays and its run finishes; task 2 runs after, beside
- * it; by default the tasks share results/<name>-slurm-<array job id>/,
- * which goes with its last task folder. Before: every task wrote OUT's
- * CSV and log, the last overwriting the others, and task 0 removed OUT,
- * task 1's files in it, so that task 1 failed too. */
-TL_TEST(slurm_array_tasks_keep_their_folders)
+/* t/root: a checkout for the array tasks (bin/ for the stand-in program,
+ * results/, this tree's scripts/), t/sync for their go files, the
+ * stand-in launchers */
+static void slurm_array_root(const char *t)
 {
-    const char *t = tl_test_tmpdir();
-    char p[700];
     fake_launchers(t);
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin %s/root/results %s/sync && ln -s \"$PWD/scripts\" %s/root/scripts",
                             t, t, t, t),
                  0);
+}
+
+/* The tasks of a job array (sbatch --array) given one OUT each write
+ * OUT/task-<index>: task 0 started first and fails while task 1 still
+ * writes; task 1's folder stays and its run finishes; task 2 runs after,
+ * beside it; by default the tasks share results/<name>-slurm-<array job
+ * id>/, which a failed task alone does not make. Before: every task wrote
+ * OUT's CSV and log, the last overwriting the others, and task 0 removed
+ * OUT, task 1's files in it, so that task 1 failed too. */
+TL_TEST(slurm_array_tasks_keep_their_folders)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    slurm_array_root(t);
     /* a header, then task 0 fails and the others write their row once
      * their go file is there */
     static const char prog[] = "#!/bin/sh\n"
@@ -834,13 +842,13 @@ TL_TEST(slurm_array_tasks_keep_their_folders)
         char want[800];
         snprintf(p, sizeof p, "%s/err0", t);
         char *e = tl_test_read(p);
-        snprintf(want, sizeof want, "%s.sbatch: failed (exit 1); %s/out/task-0 removed\n", jobs[i][0], t);
+        snprintf(want, sizeof want, "%s.sbatch: failed (exit 1); no row, %s/out/task-0 not made\n", jobs[i][0], t);
         TL_ASSERT_MSG(strstr(e, want), "%s: %s", jobs[i][0], e);
         free(e);
         /* the failed default task left no results/<name>-slurm-50/ */
         snprintf(p, sizeof p, "%s/err3", t);
         e = tl_test_read(p);
-        snprintf(want, sizeof want, "%s/root/results/%s-slurm-50/task-0 removed\n", t, res);
+        snprintf(want, sizeof want, "%s/root/results/%s-slurm-50/task-0 not made\n", t, res);
         TL_ASSERT_MSG(strstr(e, want), "%s: %s", jobs[i][0], e);
         free(e);
         TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out/task-0 && grep -qx three-split,1 %s/out/task-1/%s.csv && "
@@ -851,6 +859,82 @@ TL_TEST(slurm_array_tasks_keep_their_folders)
                      0);
         TL_ASSERT_EQ(tl_test_sh("rm -rf %s/out %s/root/results/*", t, t), 0);
     }
+}
+
+/* A job array whose tasks all fail leaves no OUT, neither empty nor half
+ * written: while the tasks run OUT does not exist (each writes into a
+ * folder of its own beside it, renamed into OUT/task-<index> when it keeps
+ * it), the task that fails first having found OUT missing, as the last
+ * does (here task 0, then task 1); a failed task that wrote a row keeps
+ * its folder, OUT made for it; a default OUT (results/<name>-slurm-<array
+ * job id>) likewise. OUT has a space in its name. Before: task 0 made OUT,
+ * task 1 wrote beside it and, having found OUT there, never removed it:
+ * an empty OUT stayed, and while they ran OUT held their header-only CSVs. */
+TL_TEST(slurm_array_failed_tasks_leave_no_out)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    slurm_array_root(t);
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "i=$SLURM_ARRAY_TASK_ID\n"
+                    "printf 'variant,task\\n' > \"$out\"\n"
+                    "touch \"$SYNC/started-$i\"\n"
+                    "while [ ! -e \"$SYNC/go-$i\" ]; do sleep 0.02; done\n"
+                    "case \" $ROWS \" in *\" $i \"*) printf 'three-split,%s\\n' \"$i\" >> \"$out\" ;; esac\n"
+                    "echo 'fake: failed' >&2; exit 1\n");
+    snprintf(p, sizeof p, "%s/array.sh", t);
+    tl_test_write(p, "T=$1 ROWS=$2 job=scripts/slurm/tristream.sbatch\n"
+                     "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=61 SYNC=$T/sync ROWS\n"
+                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
+                     "echo \"no $1\"; exit 1; }\n"
+                     "task() { rm -f $T/sync/*-$1; SLURM_JOB_ID=6$1 SLURM_ARRAY_TASK_ID=$1 bash $job 2>$T/err$1 & "
+                     "waitfor $T/sync/started-$1; }\n"
+                     "for o in \"$T/o u t\" \"\"; do\n"
+                     "  if [ -n \"$o\" ]; then export OUT=$o; else unset OUT; o=$T/root/results/tristream-slurm-61; fi\n"
+                     "  task 0; p0=$!; task 1; p1=$!\n"
+                     "  [ -e \"$o\" ] && echo \"running: $(ls -A \"$o\")\" || echo 'running: no OUT'\n"
+                     "  touch $T/sync/go-0; wait $p0; echo \"rc0=$?\"\n"
+                     "  touch $T/sync/go-1; wait $p1; echo \"rc1=$?\"\n"
+                     "  [ -e \"$o\" ] && echo \"after: $(ls -A \"$o\")\" || echo 'after: no OUT'\n"
+                     "  echo \"beside: $(ls -A \"${o%/*}\" | tr '\\n' ' ')\"\n"
+                     "done\n");
+    tl_test_output r = tl_test_capture("bash %s/array.sh %s ''", t, t);
+    TL_ASSERT_MSG(!strcmp(r.out, "running: no OUT\nrc0=1\nrc1=1\nafter: no OUT\n"
+                                 "beside: array.sh err0 err1 fake root sync \n"
+                                 "running: no OUT\nrc0=1\nrc1=1\nafter: no OUT\nbeside: \n"),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char want[800];
+    snprintf(p, sizeof p, "%s/err1", t);
+    char *e = tl_test_read(p);
+    snprintf(want, sizeof want, "tristream.sbatch: failed (exit 1); no row, %s/root/results/tristream-slurm-61/task-1 not made\n", t);
+    TL_ASSERT_MSG(strstr(e, want), "%s", e);
+    free(e);
+    /* task 0 wrote a row before it failed: its folder is kept */
+    r = tl_test_capture("bash %s/array.sh %s 0", t, t);
+    TL_ASSERT_MSG(!strcmp(r.out, "running: no OUT\nrc0=1\nrc1=1\nafter: task-0\n"
+                                 "beside: array.sh err0 err1 fake o u t root sync \n"
+                                 "running: no OUT\nrc0=1\nrc1=1\nafter: task-0\nbeside: tristream-slurm-61 \n"),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/err0", t);
+    e = tl_test_read(p);
+    snprintf(want, sizeof want, "tristream.sbatch: failed (exit 1); the rows written before it are in %s/root/results/tristream-slurm-61/task-0\n", t);
+    TL_ASSERT_MSG(strstr(e, want), "%s", e);
+    free(e);
+    TL_ASSERT_EQ(tl_test_sh("grep -qx three-split,0 '%s/o u t/task-0/tristream.csv' && "
+                            "test \"$(ls '%s/o u t/task-0')\" = \"$(printf 'tristream.csv\\ntristream.log')\"", t, t),
+                 0);
+    /* an OUT the task could not rename into is refused before the run */
+    r = tl_test_capture("cd %s && rm -f sync/* && touch file && OUT=$PWD/file PATH=$PWD/fake:$PATH SLURM_SUBMIT_DIR=$PWD/root "
+                        "SLURM_JOB_ID=70 SLURM_ARRAY_JOB_ID=70 SLURM_ARRAY_TASK_ID=0 bash %s/scripts/slurm/tristream.sbatch",
+                        t, getenv("PWD"));
+    snprintf(want, sizeof want, "tristream.sbatch: %s/file is not a folder this job can write in\n", t);
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/sync/started-0 && test -z \"$(ls -A %s | grep -v '^[^.]')\"", t, t), 0);
 }
 
 /* TRILAP_MODULES, or the template's site_modules line, is loaded with the
@@ -974,6 +1058,8 @@ TL_TEST(slurm_templates_modules_and_export_none)
  * which refused it after OUT and a log in it had been made (a folder under
  * TMPDIR without OUT), and a bad ITERATIONS printed the usage alone
  * (bench-cg.sh the same, its bad size named by its full path);
+ * bench-cg.sh '' printed an empty table, exit 0, its folder left under
+ * TMPDIR, and bench-op-timer.sh '' handed trilap-solve an empty matrix;
  * run-multirank-h200.sh --bogus was a DEST mkdir refused, and the session
  * (not -e) went on to `make -j16` in the current folder. */
 TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
@@ -993,6 +1079,8 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
                                 "--help)\n"},
         {"bench-cg.sh '8 x'", "bench-cg.sh: invalid size 'x' in SIZES: a positive integer (try --help)\n"},
         {"bench-cg.sh 8 0", "bench-cg.sh: invalid ITERATIONS '0': a positive integer (try --help)\n"},
+        {"bench-cg.sh '' 5", "bench-cg.sh: invalid SIZES '': empty (try --help)\n"},
+        {"bench-op-timer.sh ' ' 5", "bench-op-timer.sh: invalid MATRIX ' ': empty (try --help)\n"},
         {"run-multirank-h200.sh", "run-multirank-h200.sh: no DEST given (usage: run-multirank-h200.sh DEST "
                                   "[BUDGET_SECONDS]; try --help)\n"},
         {"run-multirank-h200.sh --bogus", "run-multirank-h200.sh: invalid argument '--bogus' (usage: "
@@ -1029,6 +1117,45 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
         TL_ASSERT_MSG(tl_test_sh("test -z \"$(find %s/cwd %s/tmp -mindepth 1)\" && test ! -e %s/out", t, t, t) == 0,
                       "%s: a folder stayed (OUT %s)", name, named ? "given" : "unset");
     }
+}
+
+/* device-session.sh refuses a command line it cannot run as given in one
+ * line, exit 2, before it makes DEST: no DEST, an option, a TOTAL_SECONDS
+ * that is not a positive integer, a step --help does not list, a fourth
+ * argument. Before: an unknown step was a log line inside a session that
+ * went on (exit 0, DEST and DEST.tgz made: a typo cost a lent GPU session
+ * its step), TOTAL_SECONDS 'abc' or -5 skipped every step (exit 0), no
+ * DEST was bash's 'line 56: 1: usage: ...', --bogus mkdir's two lines.
+ * Every step its loop runs is one --help lists, and so one it accepts. */
+TL_TEST(device_session_refuses_bad_arguments)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][2] = {
+        {"", "device-session.sh: no DEST given (usage: device-session.sh DEST [TOTAL_SECONDS] [STEPS]; try --help)\n"},
+        {"--bogus", "device-session.sh: invalid argument '--bogus' (usage: device-session.sh DEST [TOTAL_SECONDS] "
+                    "[STEPS]; try --help)\n"},
+        {"'d 1' abc", "device-session.sh: invalid TOTAL_SECONDS 'abc': a positive integer (try --help)\n"},
+        {"d1 -5 build", "device-session.sh: invalid TOTAL_SECONDS '-5': a positive integer (try --help)\n"},
+        {"d1 100 build,bulid,demo", "device-session.sh: unknown step 'bulid' in STEPS (try --help: it lists them)\n"},
+        {"d1 100 build,", "device-session.sh: unknown step '' in STEPS (try --help: it lists them)\n"},
+        {"d1 100 build extra", "device-session.sh: invalid argument 'extra' (usage: device-session.sh DEST "
+                               "[TOTAL_SECONDS] [STEPS]; try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("cd %s && bash %s/scripts/device-session.sh %s", t, getenv("PWD"),
+                                           cases[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cases[i][1]) && !*r.out, "[%s]: rc %d: %s%s", cases[i][0], r.rc,
+                      r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "[%s] made something", cases[i][0]);
+    }
+    /* the loop's steps, each in --help's list */
+    TL_ASSERT_EQ(tl_test_sh("h=$(bash scripts/device-session.sh --help) && n=0 && "
+                            "for s in $(sed -n '/^for s in \"${order\\[@\\]}\"; do/,/^done/p' scripts/device-session.sh | "
+                            "sed -n 's/^    \\([a-z0-9| -]*\\))\\( .*\\)\\{0,1\\}$/\\1/p' | tr '|' ' '); do n=$((n + 1)); "
+                            "printf '%%s\\n' \"$h\" | grep -q \"^  $s  \" || { echo \"$s not in --help\"; exit 1; }; done; "
+                            "[ $n -ge 20 ] || { echo \"$n steps found\"; exit 1; }"),
+                 0);
 }
 
 /* A benchmark option given without its value (the last word) is one line
@@ -1828,9 +1955,9 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
-             slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders,
+             slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
-             run_solver_schedules_bad_arguments_one_line,
+             run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,

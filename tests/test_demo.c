@@ -236,9 +236,9 @@ TL_TEST(gnuplot_failure_is_one_line)
     TL_ASSERT_MSG(rc == 1 && tl_test_one_line(e, "demo.sh: gnuplot could not draw ") &&
                       strstr(e, "/timeline.png (timeline.gp): timeline.gp line 9: cannot draw\n"),
                   "exit %d\n%s", rc, e);
+    /* --out was not there before: a failed run leaves none */
     char listing[1024];
-    TL_ASSERT_EQ(tl_test_sh_to(listing, sizeof listing, "ls -A %s", out), 0);
-    TL_ASSERT_MSG(!listing[0], "left in %s:\n%s", out, listing);
+    TL_ASSERT_MSG(tl_test_sh_to(listing, sizeof listing, "ls -A %s 2>&1", out) != 0, "left in %s:\n%s", out, listing);
     free(o);
     free(e);
 }
@@ -351,6 +351,31 @@ TL_TEST(first_scripts_refuse_bad_arguments)
     tl_test_output_free(&r);
 }
 
+/* A failed run leaves no --out it made (the folders of "a b/demo", a
+ * blank in the name), and an --out it cannot write in is one line, exit 1,
+ * before the work. Before: the failed run left "a b/demo" empty (--out
+ * "as it was" only where it was there before), and a read-only --out
+ * printed mktemp's line and "failed while making ..." twice, once for the
+ * command substitution and once for the assignment. The read-only --out
+ * is a read-only bind mount (unshare -rm), which root cannot write either. */
+TL_TEST(failed_run_leaves_no_out_it_made)
+{
+    const char *t = tl_test_tmpdir();
+    tl_test_output r = tl_test_capture("TL_GNUPLOT=/nonexistent scripts/demo.sh --from %s/none --out '%s/a b/demo'", t, t);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "demo.sh: no trace "), "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "a folder stayed in %s", t);
+    if (tl_test_sh("unshare -rm true 2>/dev/null") != 0) TL_SKIP("a read-only --out needs unshare -rm");
+    r = tl_test_capture("mkdir %s/ro && unshare -rm sh -c 'mount --bind -o ro %s/ro %s/ro && "
+                        "TL_GNUPLOT=/nonexistent scripts/demo.sh --from results/tristream-h200x2 --out %s/ro'",
+                        t, t, t, t);
+    char want[800];
+    snprintf(want, sizeof want, "demo.sh: cannot write in --out %s/ro\n", t);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, want) && tl_test_count(r.err, "\n") == 2 && !*r.out, "exit %d: %s%s",
+                  r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(bad_gpus_refused, gnuplot_failure_is_one_line, first_scripts_refuse_bad_arguments, one_gpu_trace_without_gnuplot,
              one_gpu_trace_renders, live_one_gpu_path, failing_nvidia_smi_is_no_gpu, failing_step_is_named,
-             traced_iteration_max_over_ranks)
+             traced_iteration_max_over_ranks, failed_run_leaves_no_out_it_made)

@@ -235,6 +235,56 @@ TL_TEST(unreachable_mirror_one_line)
     }
 }
 
+/* A --dest or --checksums file it cannot write is one line, exit 1,
+ * before anything is fetched. Before: a read-only --dest printed bash's
+ * 'line 83: DEST/Serena.tar.gz.part: Read-only file system' and then
+ * 'download failed, nothing received', as if the mirror were at fault;
+ * --update-checksums into a folder it could not write printed six lines
+ * of bash, mktemp, chmod and mv errors, then 'recorded sha256 ... in
+ * FILE' and exit 0 with nothing recorded, and on a full disk the same,
+ * the list replaced by a cut copy. The read-only --dest is a read-only
+ * bind mount (unshare -rm), which root cannot write either. */
+TL_TEST(unwritable_dest_and_checksums_one_line)
+{
+    char out[16384];
+    make_mirror();
+    TL_ASSERT_EQ(sh(out, sizeof out, "touch %s/file", g_dir), 0);
+    static const char *const cases[][2] = {
+        {"--dest %s/file/sub --no-verify Serena", "download-matrices.sh: cannot create --dest %s/file/sub: Not a directory\n"},
+        {"--dest %s/dest --checksums %s/file/sums --update-checksums Serena",
+         "download-matrices.sh: cannot write --checksums %s/file/sums: %s/file is not a folder it can write in\n"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char args[1024], want[1024];
+        snprintf(args, sizeof args, cases[i][0], g_dir, g_dir);
+        snprintf(want, sizeof want, cases[i][1], g_dir, g_dir);
+        tl_test_output r = tl_test_capture("%s --mirror file://%s/mirror %s", script(), g_dir, args);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: rc %d: %s%s", args, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(sh(out, sizeof out, "test -z \"$(ls -A %s/dest)\"", g_dir), 0);
+    }
+    if (tl_test_sh("unshare -rm true 2>/dev/null") != 0) TL_SKIP("a read-only --dest needs unshare -rm");
+    tl_test_output r = tl_test_capture("unshare -rm sh -c 'mount --bind -o ro %s/dest %s/dest && "
+                                       "%s --mirror file://%s/mirror --dest %s/dest --no-verify Serena'",
+                                       g_dir, g_dir, script(), g_dir, g_dir);
+    char want[1024];
+    snprintf(want, sizeof want, "download-matrices.sh: cannot write in --dest %s/dest\n", g_dir);
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    /* --checksums on a full disk (a tmpfs of 8 kB, filled): one line, the
+     * list as it was (before: 'recorded', exit 0, the list cut to nothing) */
+    r = tl_test_capture("mkdir %s/full && unshare -rm sh -c 'mount -t tmpfs -o size=8k tmpfs %s/full && "
+                        "echo \"00  x.tar.gz\" > %s/full/sums && head -c 1M /dev/zero > %s/full/fill 2>/dev/null; "
+                        "%s --mirror file://%s/mirror --dest %s/dest --checksums %s/full/sums --update-checksums Serena; "
+                        "echo rc=$?; cat %s/full/sums'",
+                        g_dir, g_dir, g_dir, g_dir, script(), g_dir, g_dir, g_dir, g_dir);
+    snprintf(want, sizeof want, "download-matrices.sh: cannot record Serena.tar.gz's sha256 in %s/full/sums: "
+             "No space left on device\n", g_dir);
+    TL_ASSERT_MSG(!strcmp(r.err, want) && strstr(r.out, "\nrc=1\n00  x.tar.gz\n"), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(fails_closed_without_checksums, record_verify_skip_refetch, resume_partial_download,
              tampered_mirror_rejected, cut_unpack_leaves_no_matrix, failed_run_leaves_no_folders,
-             bad_arguments_and_missing_archive, unreachable_mirror_one_line)
+             bad_arguments_and_missing_archive, unreachable_mirror_one_line,
+             unwritable_dest_and_checksums_one_line)

@@ -178,6 +178,33 @@ TL_TEST(skip_and_dry_run)
     free(log);
 }
 
+/* --require asks whether the packages are there when it ends; a dry run
+ * installs nothing, so they are not: exit 1, after what would have run
+ * (before: exit 0, as if they had gone in, where a caller without root
+ * got 1 for the same machine). With nothing missing, 0 and silent. */
+TL_TEST(dry_run_require_fails_while_missing)
+{
+    fakes fk;
+    setup(&fk, "gnuplot-nox", "", 0, 0, NULL);
+    char *err = NULL;
+    TL_ASSERT_EQ(run(&fk, "TRILAP_DRY_RUN=1", "--require", &err), 1);
+    TL_ASSERT_MSG(strstr(err, "dry run: would install them as root (apt-get;"), "%s", err);
+    TL_ASSERT_MSG(strstr(err, "would run: apt-get install -y -qq --no-install-recommends gnuplot-nox\n"), "%s", err);
+    TL_ASSERT_MSG(strstr(err, "\ninstall-deps.sh: dry run, nothing installed: still missing: gnuplot-nox; "
+                              "--require: stopping without them\n"),
+                  "%s", err);
+    char *log = tl_test_read(fk.log);
+    TL_ASSERT_MSG(log[0] == '\0', "ran: %s", log);
+    free(err);
+    free(log);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "echo 'gnuplot-nox ii' >> %s/../state", fk.dir);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    TL_ASSERT_EQ(run(&fk, "TRILAP_DRY_RUN=1", "--require", &err), 0);
+    TL_ASSERT_MSG(err[0] == '\0', "said: %s", err);
+    free(err);
+}
+
 TL_TEST(unknown_name_does_not_block_the_others)
 {
     fakes fk;
@@ -220,5 +247,5 @@ TL_TEST(make_goals_run_it_first)
 
 TL_TEST_MAIN(nothing_missing_is_silent, root_installs_what_is_missing,
              removed_package_counts_as_missing, passwordless_sudo_installs,
-             no_root_prints_the_command, skip_and_dry_run, unknown_name_does_not_block_the_others,
+             no_root_prints_the_command, skip_and_dry_run, dry_run_require_fails_while_missing, unknown_name_does_not_block_the_others,
              make_goals_run_it_first)

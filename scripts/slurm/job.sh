@@ -76,17 +76,14 @@ slurm_job_modules() {
 # The job's folder: OUT, else DEFAULT-<job id>. A task of a job array
 # (sbatch --array) writes OUT/task-<index> (DEFAULT-<array job id>/
 # task-<index>), so tasks sharing OUT neither overwrite each other's CSVs
-# nor remove a sibling's folder when they fail: before, a failed task that
-# had made OUT removed it while the others still wrote there. The shared
-# folder goes with its last task folder when the job made it.
+# nor remove a sibling's folder when they fail. Each writes beside OUT
+# first and renames its folder into OUT when it keeps it (bench-out.sh's
+# bench_out_begin_staged): a task that fails before a row leaves nothing,
+# and OUT is made by the first task that keeps a folder, never empty.
 slurm_job_out() {
-    local base
     if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
         bench_out_begin "${OUT:-$1-$SLURM_JOB_ID}"
         return
     fi
-    base=${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}
-    local parent=""
-    [ -n "${OUT:-}" ] && [ -e "$base" ] || parent=$base
-    bench_out_begin "$base/task-$SLURM_ARRAY_TASK_ID" 0 "$parent"
+    bench_out_begin_staged "${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}/task-$SLURM_ARRAY_TASK_ID"
 }

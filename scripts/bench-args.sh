@@ -1,0 +1,29 @@
+# Sourced by bench-cg.sh and bench-op-timer.sh (no `set` of its own): their
+# two optional arguments (SIZES or MATRIX, then ITERATIONS), then `--` and
+# trilap-solve's options.
+#
+#   . "$root/scripts/bench-args.sh"
+#   bench_args PROG NAME FIRST ITERS "$@"  # NAME: the first's (SIZES), FIRST and
+#                                          # ITERS their defaults; errors name PROG
+#   shift "$bench_args_shift"         # "$@": trilap-solve's options
+#   # $bench_arg: FIRST or the caller's; $bench_iters: a positive integer
+#
+# An option before -- is no first argument (before: '--bogus' went to
+# trilap-solve as bench-op-timer.sh's MATRIX, which refused it after OUT
+# and a log in it were made), nor is an empty one (bench-cg.sh '' printed
+# an empty table, exit 0). A bad one is one line and exit 2.
+bench_args() {
+    local prog=$1 name=$2 next="(trilap-solve options go after --; try --help)"
+    bench_arg=$3 bench_iters=$4 bench_args_shift=0
+    shift 4
+    case ${1:-} in --) ;; -*) echo "$prog: invalid argument '$1' $next" >&2; exit 2 ;; esac
+    if [ $# -gt 0 ] && [ "$1" != "--" ]; then bench_arg=$1 bench_args_shift=1; shift; fi
+    if [ $# -gt 0 ] && [ "$1" != "--" ]; then bench_iters=$1 bench_args_shift=2; shift; fi
+    case ${1:-} in
+      --) bench_args_shift=$((bench_args_shift + 1)) ;;
+      ?*) echo "$prog: invalid argument '$1' $next" >&2; exit 2 ;;
+    esac
+    [[ $bench_arg == *[![:space:]]* ]] || { echo "$prog: invalid $name '$bench_arg': empty (try --help)" >&2; exit 2; }
+    [[ $bench_iters =~ ^[1-9][0-9]*$ ]] ||
+      { echo "$prog: invalid ITERATIONS '$bench_iters': a positive integer (try --help)" >&2; exit 2; }
+}
