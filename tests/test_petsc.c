@@ -157,5 +157,114 @@ TL_TEST(manifest_schedule_is_the_rows)
     free(m);
 }
 
+static void need_petsc(void)
+{
+    if (strcmp(tl_test_env("TL_HAVE_PETSC", "0"), "1") != 0) TL_SKIP("built without PETSc");
+    if (!getenv("TL_MPIRUN") || !*getenv("TL_MPIRUN")) TL_SKIP("needs MPI (TL_MPIRUN)");
+}
+
+/* b = 0 with a nonzero x0: trilap's methods answer x = 0 ("b = 0: x = 0");
+ * PETSc iterated to rtol ||r0|| (its rule for a zero right-hand side) and
+ * the verdict against rtol ||b|| = 0 said "converged: no", exit 3. Both
+ * sides now judge b = 0 alike, and the verdict is the measured residual. */
+TL_TEST(petsc_zero_rhs_nonzero_x0_as_trilap)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    char b[600], x0[600], text[4096];
+    snprintf(b, sizeof b, "%s/b0.mtx", d);
+    snprintf(x0, sizeof x0, "%s/x0.mtx", d);
+    size_t at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
+    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "0\n");
+    tl_test_write(b, text);
+    at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
+    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "%d\n", i + 1);
+    tl_test_write(x0, text);
+    const char *backends[] = {"host", "petsc"};
+    for (int k = 0; k < 2; k++) {
+        tl_test_output r = tl_test_capture("%s -np 2 --oversubscribe %s/trilap-solve --backend %s --solver cg,pipebicgstab "
+                                           "--warmup 0 --repeat 1 --no-stats gen:poisson7:4 %s %s",
+                                           getenv("TL_MPIRUN"), tl_test_env("TL_BIN", "bin"), backends[k], b, x0);
+        TL_ASSERT_MSG(r.rc == 0, "%s: exit %d\n%s%s", backends[k], r.rc, r.out, r.err);
+        TL_ASSERT_MSG(tl_test_count(r.out, "\nconverged: yes\nreason: residual is zero (b = 0: x = 0)\n") == 2 &&
+                          tl_test_count(r.out, "\ntrue residual absolute: 0.000000e+00\n") == 2,
+                      "%s: %s", backends[k], r.out);
+        tl_test_output_free(&r);
+    }
+}
+
+/* PETSC_OPTIONS reaches the KSP (KSPSetFromOptions was never called, so
+ * -ksp_monitor and -ksp_view did nothing); an option that would change
+ * what trilap's options chose is refused in one line: from the variable
+ * before the launch (exit 2), from a .petscrc in the run (exit 1). */
+TL_TEST(petsc_options_read)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    const char *mpi = getenv("TL_MPIRUN"), *bindir = tl_test_env("TL_BIN", "bin");
+    char abs_bin[4096];
+    TL_ASSERT(realpath(bindir, abs_bin));
+    tl_test_output r = tl_test_capture("PETSC_OPTIONS='-ksp_monitor -ksp_view' %s -np 2 --oversubscribe %s/trilap-solve "
+                                       "--backend petsc --solver pcg --warmup 0 --repeat 1 --no-stats gen:poisson7:4",
+                                       mpi, abs_bin);
+    TL_ASSERT_MSG(r.rc == 0, "%s%s", r.out, r.err);
+    TL_ASSERT_MSG(strstr(r.out, "  0 KSP Residual norm ") && strstr(r.out, "KSP Object: 2 MPI processes") &&
+                      strstr(r.out, "type: jacobi"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = tl_test_capture("PETSC_OPTIONS='-ksp_monitor -ksp_rtol 1e-3' %s -np 2 --oversubscribe %s/trilap-solve --backend "
+                        "petsc --warmup 0 --repeat 1 --no-stats gen:poisson7:4",
+                        mpi, abs_bin);
+    TL_ASSERT_MSG(r.rc == 2 && !r.out[0], "exit %d: %s%s", r.rc, r.out, r.err);
+    TL_ASSERT_MSG(strstr(r.err, "trilap-solve: PETSC_OPTIONS: PETSc option -ksp_rtol: trilap's --solver") &&
+                      tl_test_count(r.err, "trilap-solve:") == 1,
+                  "%s", r.err);
+    tl_test_output_free(&r);
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/rc", d);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && echo '-pc_type none' > %s/.petscrc", dir, dir), 0);
+    r = tl_test_capture("cd %s && %s -np 2 --oversubscribe %s/trilap-solve --backend petsc --solver pcg --warmup 0 "
+                        "--repeat 1 --no-stats gen:poisson7:4",
+                        dir, mpi, abs_bin);
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0], "exit %d: %s%s", r.rc, r.out, r.err);
+    TL_ASSERT_MSG(strstr(r.err, "PETSc option -pc_type: trilap's --solver") &&
+                      tl_test_count(r.err, "PETSc option") == 1,
+                  "%s", r.err);
+    tl_test_output_free(&r);
+}
+
+/* The threads that ran each rank's PETSc solve, in the report and the
+ * rows' omp_threads column (it was 0 there); and a zero diagonal with
+ * Jacobi refused as trilap's own methods refuse it (PETSc's PCJACOBI took
+ * 1 there and KSPCG stopped "not SPD", exit 3). */
+TL_TEST(petsc_threads_and_zero_diagonal)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    const char *mpi = getenv("TL_MPIRUN"), *bindir = tl_test_env("TL_BIN", "bin");
+    tl_test_output r = tl_test_capture("%s -np 2 --oversubscribe %s/trilap-solve --backend petsc --solver cg --warmup 0 "
+                                       "--repeat 1 --no-stats --results %s/t/r.csv gen:poisson7:4",
+                                       mpi, bindir, d);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\nomp threads per rank: 1\n"), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char path[600];
+    snprintf(path, sizeof path, "%s/t/r.csv", d);
+    char *rows = tl_test_read(path);
+    /* ...,max_iterations,warmup,omp_threads,warmup_iterations,us_per_iter */
+    TL_ASSERT_MSG(strstr(rows, ",10000,0,1,10000,"), "%s", rows);
+    free(rows);
+    snprintf(path, sizeof path, "%s/zd.mtx", d);
+    tl_test_write(path, "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 2\n2 1 1\n3 2 1\n3 3 2\n");
+    r = tl_test_capture("%s -np 2 --oversubscribe %s/trilap-solve --backend petsc --solver pcg --warmup 0 --repeat 1 "
+                        "--no-stats %s",
+                        mpi, bindir, path);
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0], "exit %d: %s%s", r.rc, r.out, r.err);
+    TL_ASSERT_MSG(strstr(r.err, "zd.mtx: 1 zero diagonal entry (the first in row 2), but pcg's Jacobi preconditioner "
+                                "divides by the diagonal; use --precond none"),
+                  "%s", r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(pipecg_1138_bus, pipecg_ani4, pipebicgstab_ani1_nonsymm, generated_poisson_both,
-             generated_convdiff_pipebicgstab, petsc_pipecg_limit_is_max_it_plus_one, manifest_schedule_is_the_rows)
+             generated_convdiff_pipebicgstab, petsc_pipecg_limit_is_max_it_plus_one, manifest_schedule_is_the_rows,
+             petsc_zero_rhs_nonzero_x0_as_trilap, petsc_options_read, petsc_threads_and_zero_diagonal)

@@ -465,11 +465,12 @@ TL_TEST(solution_file_solves_the_system)
     /* /dev/null kept its name for each run: as root /dev/null.bicgstab was made */
     TL_ASSERT_EQ(tl_test_sh("test ! -e /dev/null.bicgstab && test ! -e /dev/null.pipebicgstab"), 0);
     /* an output over an input: the solution that restarts a run, written
-     * over the x0 it was given (it ran, and the x0 was gone) */
+     * over the x0 it was given (it ran, and the x0 was gone); the options
+     * clash, exit 2 */
     TL_ASSERT_EQ(tl_test_sh("cp %s/x0.mtx %s/x.bicgstab.mtx", d, d), 0);
     TL_ASSERT_EQ(run("%s " QUICK " --solver bicgstab,pipebicgstab --solution %s/x.mtx %s %s %s/x.bicgstab.mtx", bin(),
                      d, tl_test_matrix("ani1_nonsymm.mtx"), b, d),
-                 1);
+                 2);
     TL_ASSERT_MSG(strstr(err_buf, "--solution ") && strstr(err_buf, "would write over the input ") && !out_buf[0],
                   "%s", err_buf);
     TL_ASSERT_EQ(tl_test_sh("cmp -s %s/x0.mtx %s/x.bicgstab.mtx && test ! -e %s/x.pipebicgstab.mtx", d, d, d), 0);
@@ -598,9 +599,11 @@ TL_TEST(bad_inputs_fail_clearly)
     /* a right-hand side of the wrong length */
     TL_ASSERT(run("%s " QUICK " %s %s", bin(), tl_test_matrix("ani1_nonsymm.mtx"), part) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "part.mtx"), "stderr: %s", err_buf);
-    /* a partition that is neither a method nor a file */
-    TL_ASSERT(run("%s " QUICK " --partition metsi gen:poisson7:4", bin()) != 0);
-    TL_ASSERT_MSG(strstr(err_buf, "partition 'metsi': not block, metis or metis-recursive, and no file of that name"),
+    /* a partition that is neither a method nor a file: the command line's
+     * fault, exit 2, before the launch (it was refused in the run, exit 1) */
+    TL_ASSERT_EQ(run("%s " QUICK " --partition metis-foo gen:poisson7:4", bin()), 2);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "invalid --partition 'metis-foo': not block, metis or metis-recursive, "
+                                            "and no file of that name (try --help)"),
                   "stderr: %s", err_buf);
     /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
@@ -704,33 +707,40 @@ TL_TEST(outputs_checked_before_the_work)
     snprintf(other, sizeof other, "%s/other.csv", d);
     tl_test_write(afile, "");
     tl_test_write(other, "variant,nranks,rep,us_per_iter\nsync,1,0,1.0\n");
-    static const char *const cases[][2] = {
-        {"--history %s/afile/h.csv", "--history: %s/afile/h.csv: cannot write there: %s/afile is not a folder"},
-        {"--solution %s/afile/x.mtx", "--solution: %s/afile/x.mtx: cannot write there: %s/afile is not a folder"},
-        {"--trace %s/afile/tr", "--trace: %s/afile/tr: cannot write there: %s/afile is not a folder"},
-        {"--results %s/afile/r.csv", "--results: %s/afile/r.csv: cannot write there: %s/afile is not a folder"},
-        {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs"},
+    /* 1 where the file system refuses a path, 2 where the options clash
+     * (two outputs at one path, a stream for several runs: they exited 1) */
+    static const struct {
+        const char *opt, *want;
+        int rc;
+    } cases[] = {
+        {"--history %s/afile/h.csv", "--history: %s/afile/h.csv: cannot write there: %s/afile is not a folder", 1},
+        {"--solution %s/afile/x.mtx", "--solution: %s/afile/x.mtx: cannot write there: %s/afile is not a folder", 1},
+        {"--trace %s/afile/tr", "--trace: %s/afile/tr: cannot write there: %s/afile is not a folder", 1},
+        {"--results %s/afile/r.csv", "--results: %s/afile/r.csv: cannot write there: %s/afile is not a folder", 1},
+        {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs", 1},
         /* a later run's file: the per-run name is checked, before the first run */
-        {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.pcg.mtx: a folder; give a file name"},
+        {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.pcg.mtx: a folder; give a file name",
+         1},
         /* a folder with several runs too (it wrote afolder/.cg, afolder/.pcg) */
-        {"--solver cg,pcg --history %s/", "--history: %s/: a folder; give a file name"},
+        {"--solver cg,pcg --history %s/", "--history: %s/: a folder; give a file name", 1},
         /* a stream has no per-run names: `-` made the files -.cg and -.pcg */
         {"--solver cg,pcg --solution -", "--solution -: a stream or device takes one run's output, and this command "
-                                         "makes 2 runs; give a file name"},
+                                         "makes 2 runs; give a file name", 2},
         /* two files at one path: the second replaced the first's table
          * without a word (exit 0, the results rows lost) */
-        {"--history %s/./r/res.csv", "--results and --history both name %s/./r/res.csv: give each a file of its own"},
+        {"--history %s/./r/res.csv", "--results and --history both name %s/./r/res.csv: give each a file of its own", 2},
         {"--history %s/h.csv --solution %s/h.csv", "--history and --solution both name %s/h.csv: give each a file of "
-                                                   "its own"},
+                                                   "its own", 2},
         {"--history %s/r/manifest.txt",
-         "--results (its manifest) and --history both name %s/r/manifest.txt: give each a file of its own"},
+         "--results (its manifest) and --history both name %s/r/manifest.txt: give each a file of its own", 2},
     };
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/x.pcg.mtx", d), 0);
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char opt[2048], want[2048];
-        snprintf(opt, sizeof opt, cases[k][0], d, d);
-        snprintf(want, sizeof want, cases[k][1], d, d);
-        TL_ASSERT_EQ(run("%s " QUICK " --results %s/r/res.csv --trace %s/tr %s gen:poisson7:6", bin(), d, d, opt), 1);
+        snprintf(opt, sizeof opt, cases[k].opt, d, d);
+        snprintf(want, sizeof want, cases[k].want, d, d);
+        TL_ASSERT_EQ(run("%s " QUICK " --results %s/r/res.csv --trace %s/tr %s gen:poisson7:6", bin(), d, d, opt),
+                     cases[k].rc);
         TL_ASSERT_MSG(strstr(err_buf, want) && !strchr(strchr(err_buf, '\n') + 1, '\n'),
                       "%s: expected '%s', stderr: %s", opt, want, err_buf);
         TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", opt, out_buf);
@@ -794,7 +804,7 @@ TL_TEST(results_where_a_trace_folder_goes)
         char opt[2048], want[2048];
         snprintf(opt, sizeof opt, cases[k][0], d, d);
         snprintf(want, sizeof want, cases[k][1], d);
-        TL_ASSERT_EQ(run("%s " QUICK " %s gen:poisson7:6", bin(), opt), 1);
+        TL_ASSERT_EQ(run("%s " QUICK " %s gen:poisson7:6", bin(), opt), 2);
         TL_ASSERT_MSG(!strcmp(err_buf, want) && !out_buf[0], "%s: expected '%s', stderr: %s", opt, want, err_buf);
         TL_ASSERT_EQ(tl_test_sh("test ! -e %s/HC", d), 0);
     }
@@ -1130,6 +1140,74 @@ TL_TEST(warmup_iterations_and_us_per_iter)
     TL_ASSERT(strstr(err_buf, "--warmup-iterations"));
 }
 
+/* Inputs whose ||b - A x0|| squared, every method's first reduction, is no
+ * normal double (session QA: entries of 1e200 printed "||b|| = inf",
+ * "residual: -nan", exit 3; 1e-200 read as b = 0, "converged: yes" with
+ * x = 0): refused before any run in one line naming the inputs, exit 1,
+ * for every method; the matrix's own scale is no reason (cg on entries of
+ * 1e200 with b = ones converges). */
+TL_TEST(scale_beyond_a_double_refused)
+{
+    const char *d = tl_test_tmpdir();
+    char a[600], big[600], tiny[600], ones[600], x0[600];
+    snprintf(a, sizeof a, "%s/big.mtx", d);
+    snprintf(big, sizeof big, "%s/b200.mtx", d);
+    snprintf(tiny, sizeof tiny, "%s/bm200.mtx", d);
+    snprintf(ones, sizeof ones, "%s/ones.mtx", d);
+    snprintf(x0, sizeof x0, "%s/x200.mtx", d);
+    tl_test_write(a, "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4e200\n2 1 -1e200\n2 2 4e200\n"
+                     "3 3 4e200\n");
+    tl_test_write(big, "%%MatrixMarket matrix array real general\n3 1\n1e200\n2e200\n3e200\n");
+    tl_test_write(tiny, "%%MatrixMarket matrix array real general\n3 1\n1e-200\n2e-200\n3e-200\n");
+    tl_test_write(ones, "%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n");
+    tl_test_write(x0, "%%MatrixMarket matrix array real general\n3 1\n1e200\n2e200\n3e200\n");
+    char eye[600];
+    snprintf(eye, sizeof eye, "%s/eye.mtx", d);
+    tl_test_write(eye, "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 1\n3 3 1\n");
+    for (size_t k = 0; k < sizeof all5 / sizeof all5[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " --solver %s %s %s", bin(), all5[k], eye, big), 1);
+        TL_ASSERT_MSG(tl_test_one_line(err_buf, "b200.mtx: ||b|| = 3.742e+200, whose square, every method's first dot "
+                                                "product (r0, r0), overflows a double (above 1.3e+154); divide b by a "
+                                                "power of ten (x scales with it)"),
+                      "%s: stderr %s", all5[k], err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", all5[k], out_buf);
+    }
+    TL_ASSERT_EQ(run("%s " QUICK " --solver cg %s %s", bin(), a, tiny), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "bm200.mtx: ||b|| = 3.742e-200, whose square, every method's first dot "
+                                            "product (r0, r0), underflows a double (below 1.5e-154); multiply b by a "
+                                            "power of ten (x scales with it)"),
+                  "stderr %s", err_buf);
+    /* x0 of 1e200 on the identity: b - A x0 is that large; on entries of
+     * 1e200, A x0 itself overflows */
+    TL_ASSERT_EQ(run("%s " QUICK " %s %s %s", bin(), eye, ones, x0), 1);
+    TL_ASSERT_MSG(strstr(err_buf, "eye.mtx, ") && strstr(err_buf, "x200.mtx: ||b - A x0|| = 3.742e+200, whose square"),
+                  "stderr %s", err_buf);
+    TL_ASSERT_EQ(run("%s " QUICK " %s %s %s", bin(), a, ones, x0), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "x200.mtx: ||b - A x0|| overflows a double; divide b and x0 by a power of "
+                                            "ten (x scales with them)"),
+                  "stderr %s", err_buf);
+    TL_ASSERT_EQ(run("%s " QUICK " --solver cg,pcg,pipecg %s", bin(), a), 0);
+    TL_ASSERT_EQ(count_of("converged: yes"), 3);
+}
+
+/* --omp-threads beyond the cores of the ranks on this host runs, and says
+ * so on stderr in one line (1000 threads on 2 cores was taken without a
+ * word); within them, nothing is said. */
+TL_TEST(omp_threads_beyond_the_cores_said)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 1 --omp-threads 1000 gen:poisson7:4", bin()), 0);
+    char want[256];
+    snprintf(want, sizeof want,
+             "trilap-solve: warning: --omp-threads 1000 with 1 rank on this host is 1000 threads for its %ld core%s: "
+             "they take turns, and the times measure the OS scheduler as much as the solver\n",
+             cores, cores == 1 ? "" : "s");
+    TL_ASSERT_MSG(!strcmp(err_buf, want), "stderr %s", err_buf);
+    TL_ASSERT_STREQ(value("omp threads per rank", 0), "1000");
+    TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks 1 --omp-threads 1 gen:poisson7:4", bin()), 0);
+    TL_ASSERT_MSG(!err_buf[0], "stderr %s", err_buf);
+}
+
 TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2d_mpi,
              thread_launcher_every_method, runs_in_one_invocation_equal_single_runs,
              schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
@@ -1139,4 +1217,4 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
-             warmup_iterations_and_us_per_iter)
+             warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, omp_threads_beyond_the_cores_said)

@@ -1077,6 +1077,28 @@ TL_TEST(cuda_memory_need_estimate)
     TL_ASSERT_EQ(fmod(need - mib4, page), 0.0);
 }
 
+/* ||x||_2 scaled as LAPACK's dnrm2 (tl_solve_nrm2): (x, x) of entries of
+ * 1e200 is inf and of 1e-200 is 0, which read as "||b|| = inf" and as
+ * "b = 0: x = 0"; the norm itself is a double in both. */
+TL_TEST(host_norm_is_scaled)
+{
+    const double big[] = {3e200, -4e200}, tiny[] = {3e-200, 4e-200}, zero[] = {0.0, -0.0}, inf[] = {1.0, INFINITY},
+                 nan[] = {NAN, 1.0};
+    double v;
+    TL_ASSERT_OK(tl_solve_nrm2(NULL, big, 2, &v));
+    TL_ASSERT_NEAR(v / 5e200, 1.0, 1e-15);
+    TL_ASSERT_OK(tl_solve_nrm2(NULL, tiny, 2, &v));
+    TL_ASSERT_NEAR(v / 5e-200, 1.0, 1e-15);
+    TL_ASSERT_OK(tl_solve_nrm2(NULL, zero, 2, &v));
+    TL_ASSERT(v == 0.0);
+    TL_ASSERT_OK(tl_solve_nrm2(NULL, inf, 2, &v));
+    TL_ASSERT(isinf(v));
+    TL_ASSERT_OK(tl_solve_nrm2(NULL, nan, 2, &v));
+    TL_ASSERT(isnan(v));
+    TL_ASSERT_OK(tl_solve_nrm2(NULL, big, 0, &v));
+    TL_ASSERT(v == 0.0);
+}
+
 TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, backend_ops_all_schedules,
              spmv_dot_equals_spmv_and_dot,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
@@ -1087,4 +1109,4 @@ TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, ba
              fixed_iterations_past_rounding_level, fixed_iterations_cg_underflow_is_a_breakdown,
              fixed_iterations_zero_rhs_converged, fixed_iterations_exact_x0_converged,
              variants_chosen_from_capabilities,
-             work_vectors_bound_every_variant, cuda_memory_need_estimate)
+             work_vectors_bound_every_variant, cuda_memory_need_estimate, host_norm_is_scaled)

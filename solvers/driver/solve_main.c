@@ -6,6 +6,7 @@
  * Exit status: 0 converged (or fixed-iteration mode ran all its iterations),
  * 3 stopped without converging (the reason is printed), 1 error, 2 bad
  * arguments. */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,10 @@ typedef struct solve_backend {
     const char *no_warmup_iterations;     /* why --warmup-iterations cannot be honoured */
     const char *own_solver;               /* runs a solver of its own: trilap's method options refused */
     const char *mpi_only;                 /* needs MPI ranks: why the thread launcher is refused */
+    int omp;                              /* runs trilap's OpenMP loops: --omp-threads acts */
+    const char *options_env;              /* its own options' variable, checked before the launch */
+    const char *(*option_refused)(const char *options, char *name, size_t nname);
+    const char *option_refused_why;       /* printf format of that refusal, the option's name its %s */
 } solve_backend;
 /* a build without PETSc says so in the run (its stub's message) */
 #if TL_HAVE_PETSC && TL_HAVE_MPI
@@ -125,7 +130,7 @@ typedef struct solve_backend {
 #define SOLVE_PETSC_MPI_ONLY NULL
 #endif
 static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
-    [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops},
+    [SOLVE_HOST] = {.name = "host", .ops = &tl_backend_host_ops, .omp = 1},
     [SOLVE_CUDA] = {.name = "cuda", .ops = &tl_backend_cuda_ops, .device = 1},
     [SOLVE_PETSC] = {.name = "petsc",
                      .run = tl_petsc_solve_run,
@@ -134,7 +139,10 @@ static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
                      .schedule_label = "petsc",
                      .no_warmup_iterations = "its warm-up solves run --max-iterations",
                      .own_solver = "runs PETSc's own KSP",
-                     .mpi_only = SOLVE_PETSC_MPI_ONLY},
+                     .mpi_only = SOLVE_PETSC_MPI_ONLY,
+                     .options_env = "PETSC_OPTIONS",
+                     .option_refused = tl_petsc_option_refused,
+                     .option_refused_why = TL_PETSC_OPTION_REFUSED},
 };
 
 static const tl_option solve_options[] = {
@@ -463,19 +471,60 @@ static tl_precond run_precond(const solve_opts *o, const tl_method *m)
 /* Jacobi divides by the diagonal: a zero there (or none) is refused before
  * any run, naming the matrix and the first such row. The backends' own
  * check names no matrix and stops only the run that reaches it, after the
- * runs before it have printed their reports. PETSc's PCJACOBI has its own
- * rule for a zero diagonal. */
+ * runs before it have printed their reports. The PETSc path too: its
+ * PCJACOBI takes 1 for a zero diagonal entry and ran (KSPCG stopped "not
+ * SPD", exit 3) where trilap's own methods refuse the matrix. */
 static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
 {
     const char *who = NULL;
     for (int k = 0; k < o->nmethods && !who; k++)
         if (run_precond(o, o->methods[k]) == TL_PRECOND_JACOBI) who = o->methods[k]->name;
-    if (!who || !solve_backends[o->backend].ops) return TL_OK;
+    if (!who) return TL_OK;
     int64_t first = -1, zeros = tl_csr_zero_diagonal(a, &first);
     TL_INPUT_CHECK(zeros == 0, TL_ERR_NUMERIC,
                    "%s: %lld zero diagonal entr%s (the first in row %lld), but %s's Jacobi preconditioner divides by "
                    "the diagonal; use --precond none",
                    o->matrix, (long long)zeros, zeros == 1 ? "y" : "ies", (long long)first + 1, who);
+    return TL_OK;
+}
+
+/* Every method's first reduction is (r0, r0) = ||b - A x0||^2 (and its
+ * kin), on the host and on the GPU alike: where that square is no normal
+ * double the run could only print inf and NaN (entries of 1e200: "||b|| =
+ * inf", "residual: -nan", exit 3) or stop on a zero read from an
+ * underflow (1e-200: "b = 0: x = 0", converged, x = 0). Refused before any
+ * run, naming the inputs. The matrix's own scale is left to the run: cg on
+ * entries of 1e200 with b = ones converges, and where a later product
+ * overflows the method stops on it ("non-finite value"). */
+static tl_status check_scale(const solve_opts *o, const tl_csr *a, const double *b, const double *x0)
+{
+    double *r = NULL, nr = 0.0;
+    if (x0) {
+        TL_ALLOC(r, a->nrows);
+        tl_csr_spmv(a, x0, r);
+        for (int64_t i = 0; i < a->nrows; i++)
+            r[i] = b[i] - r[i];
+    }
+    tl_status st = tl_solve_nrm2(NULL, r ? r : b, a->nrows, &nr);
+    free(r);
+    TL_TRY(st);
+    char inputs[1024];
+    /* b is a file wherever x0 is (the positionals come in order) */
+    if (x0)
+        snprintf(inputs, sizeof inputs, "%s, %s, %s", o->matrix, o->rhs, o->x0);
+    else
+        snprintf(inputs, sizeof inputs, "%s", o->rhs ? o->rhs : "b");
+    const char *norm = x0 ? "||b - A x0||" : "||b||", *scaled = x0 ? "b and x0" : "b";
+    TL_INPUT_CHECK(isfinite(nr), TL_ERR_NUMERIC, "%s: %s overflows a double; divide %s by a power of ten (x scales with %s)",
+                   inputs, norm, scaled, x0 ? "them" : "it");
+    TL_INPUT_CHECK(nr <= TL_SOLVE_NORM_MAX, TL_ERR_NUMERIC,
+                   "%s: %s = %.3e, whose square, every method's first dot product (r0, r0), overflows a double "
+                   "(above %.1e); divide %s by a power of ten (x scales with %s)",
+                   inputs, norm, nr, TL_SOLVE_NORM_MAX, scaled, x0 ? "them" : "it");
+    TL_INPUT_CHECK(nr == 0.0 || nr >= TL_SOLVE_NORM_MIN, TL_ERR_NUMERIC,
+                   "%s: %s = %.3e, whose square, every method's first dot product (r0, r0), underflows a double "
+                   "(below %.1e); multiply %s by a power of ten (x scales with %s)",
+                   inputs, norm, nr, TL_SOLVE_NORM_MIN, scaled, x0 ? "them" : "it");
     return TL_OK;
 }
 
@@ -488,6 +537,23 @@ static void warn_idle_ranks(const solve_opts *o, int nparts, int64_t nrows, int 
             "phase with nothing to compute; use fewer ranks\n",
             PROGRAM, idle, nparts, idle == 1 ? "s" : "", o->matrix, (long long)nrows, nrows == 1 ? "" : "s",
             idle == 1 ? "it joins" : "they join");
+}
+
+/* --omp-threads beyond the cores its ranks on this host have each (what
+ * its default, 0, gives them) runs, as one may ask to measure it, but is
+ * said: 1000 threads on 2 cores was taken without a word, and such times
+ * measure the OS scheduler as much as the method. */
+static void warn_omp_oversubscribed(const tl_ctx *ctx, const solve_opts *o)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int local = ctx->local_size > 0 ? ctx->local_size : 1;
+    long each = cores / local > 1 ? cores / local : 1;
+    if (!solve_backends[o->backend].omp || o->omp_threads <= each || cores < 1) return;
+    fprintf(stderr,
+            "%s: warning: --omp-threads %lld with %d rank%s on this host is %lld threads for its %ld core%s: "
+            "they take turns, and the times measure the OS scheduler as much as the solver\n",
+            PROGRAM, (long long)o->omp_threads, local, local == 1 ? "" : "s", (long long)o->omp_threads * local,
+            cores, cores == 1 ? "" : "s");
 }
 
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
@@ -504,6 +570,7 @@ static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double 
             (*b)[i] = 1.0;
     }
     if (o->x0) TL_TRY(tl_mm_read_vector(o->x0, n, x0, &len));
+    TL_TRY(check_scale(o, a, *b, o->x0 ? *x0 : NULL));
     TL_ALLOC(*part, n);
     const char *spec = o->partition;
     const int automatic = strcmp(spec, "auto") == 0;
@@ -896,7 +963,10 @@ static tl_status solve_rank_main(tl_ctx *ctx, void *arg)
     }
     if (ctx->rank == 0) {
         lst = load_inputs(o, ctx->size, &A, &bg, &x0g, &part, partdesc, sizeof partdesc);
-        if (lst == TL_OK) warn_nonsymmetric(o, &A);
+        if (lst == TL_OK) {
+            warn_nonsymmetric(o, &A);
+            warn_omp_oversubscribed(ctx, o);
+        }
     }
     TL_TRYGOTO(tl_comm_agree(ctx, lst), st, fail);
     TL_TRYGOTO(tl_comm_bcast(ctx, partdesc, sizeof partdesc, 0), st, fail);
@@ -1078,7 +1148,10 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
 
 /* Every file and folder the runs will write, checked before any work: a
  * bad one is one line naming the option and the path here, instead of an
- * error after the runs with the results half-written. 1 when refused. */
+ * error after the runs with the results half-written. 1 where a path
+ * cannot be written (the file system's answer), 2 where the options
+ * themselves clash (two outputs at one path, an output over an input, a
+ * stream for several runs: they exited 1, as if the machine had failed). */
 static int outputs_refused(const solve_opts *o)
 {
     char path[4096];
@@ -1095,16 +1168,16 @@ static int outputs_refused(const solve_opts *o)
         const char *option, *path;
     } files[] = {{"--history", o->history}, {"--solution", o->solution}};
     if (o->results && tl_out_check_as("--results", tl_solve_results_check, o->results) != TL_OK) return 1;
-    if (o->results && tl_results_set_add(&seen, PROGRAM, o->results)) return 1;
+    if (o->results && tl_results_set_add(&seen, PROGRAM, o->results)) return 2;
     /* the results and their manifest, for the trace folders alone: a run's
      * folder where the results file goes (--trace HC --results HC/cg with
      * a run cg) failed after the first run, "HC/cg is not a folder",
      * naming no option; kept apart from `seen`, whose room the history
      * and solution files of many runs need */
     tl_out_set beside = {0};
-    if (o->results && o->trace && tl_results_set_add(&beside, PROGRAM, o->results)) return 1;
+    if (o->results && o->trace && tl_results_set_add(&beside, PROGRAM, o->results)) return 2;
     /* the folder above the runs' (HC/cg could not be made under a file HC) */
-    if (o->results && o->trace && runs > 1 && tl_out_set_meets(&beside, PROGRAM, "--trace", o->trace)) return 1;
+    if (o->results && o->trace && runs > 1 && tl_out_set_meets(&beside, PROGRAM, "--trace", o->trace)) return 2;
     /* the names given, once: several runs name a file each after them
      * (per_solver_path), which a stream has not (`-` made -.cg, -.pcg)
      * and a folder should not (it made sub/.cg, sub/.pcg) */
@@ -1115,7 +1188,7 @@ static int outputs_refused(const solve_opts *o)
                     "%s: %s %s: a stream or device takes one run's output, and this command makes %d runs; give a "
                     "file name (each run's name goes before its extension)\n",
                     PROGRAM, files[f].option, files[f].path, runs);
-            return 1;
+            return 2;
         }
         if (tl_out_check_as(files[f].option, tl_out_check, files[f].path) != TL_OK) return 1;
     }
@@ -1130,7 +1203,7 @@ static int outputs_refused(const solve_opts *o)
                     run_name(name, sizeof name, o, &run);
                     snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's folder)" : "--trace", name);
                     /* each folder against the results only */
-                    if (o->results && tl_out_set_meets(&beside, PROGRAM, what, path)) return 1;
+                    if (o->results && tl_out_set_meets(&beside, PROGRAM, what, path)) return 2;
                     /* and against the rank files the folder gets (--results HC/trace.rank0.csv
                      * failed after the run on the trace's header) */
                     const char *slash = o->results ? strrchr(o->results, '/') : NULL;
@@ -1140,16 +1213,16 @@ static int outputs_refused(const solve_opts *o)
                         snprintf(file, sizeof file, "%s/%s", path, base);
                         snprintf(what, sizeof what, name[0] ? "--trace (run %.30s's rank file)" : "--trace (its rank file)",
                                  name);
-                        if (tl_out_set_meets(&beside, PROGRAM, what, file)) return 1;
+                        if (tl_out_set_meets(&beside, PROGRAM, what, file)) return 2;
                     }
                 }
                 for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
                     if (!files[f].path) continue;
                     per_solver_path(path, sizeof path, files[f].path, o, &run);
-                    if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK ||
-                        tl_out_replaces_input(PROGRAM, files[f].option, path, inputs, ninputs) ||
+                    if (tl_out_check_as(files[f].option, tl_out_check, path) != TL_OK) return 1;
+                    if (tl_out_replaces_input(PROGRAM, files[f].option, path, inputs, ninputs) ||
                         tl_out_set_add(&seen, PROGRAM, files[f].option, path))
-                        return 1;
+                        return 2;
                 }
             }
     return 0;
@@ -1371,6 +1444,21 @@ int main(int argc, char **argv)
     if (refused) return 2;
     tl_gen spec_check;
     if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
+    /* a spec that names no method and no file (it was refused in the run, exit 1) */
+    if (strcmp(o.partition, "auto") && tl_partition_spec_is_file(o.partition) && access(o.partition, F_OK) != 0) {
+        fprintf(stderr, "%s: invalid --partition '%s': not block, metis or metis-recursive, and no file of that name "
+                "(try --help)\n", PROGRAM, o.partition);
+        return 2;
+    }
+    /* here, exit 2, for the variable; tl_petsc_init refuses the same in a
+     * .petscrc, in the run (exit 1) */
+    char optname[128];
+    if (sb->options_env && sb->option_refused(getenv(sb->options_env), optname, sizeof optname)) {
+        fprintf(stderr, "%s: %s: ", PROGRAM, sb->options_env);
+        fprintf(stderr, sb->option_refused_why, optname);
+        fprintf(stderr, "\n");
+        return 2;
+    }
     const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
     if (unfit) {
         fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
@@ -1399,7 +1487,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    if (outputs_refused(&o)) return 1;
+    const int outputs_rc = outputs_refused(&o);
+    if (outputs_rc) return outputs_rc;
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     solve_job job = {.o = &o};
     tl_probes_main pm = {.fn = solve_rank_main, .arg = &job, .trace = {.dir = o.trace, .cupti = o.cupti}};

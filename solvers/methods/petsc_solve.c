@@ -2,7 +2,9 @@
  * on trilap's distributed matrix (see petsc_solve.h for what is compared). */
 #include "solvers/methods/petsc_solve.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,29 @@ const char *tl_petsc_ksp_type(const char *method)
                                          {"pipebicgstab", "pipebcgs"}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (method && strcmp(map[i][0], method) == 0) return map[i][1];
+    return NULL;
+}
+
+const char *tl_petsc_option_refused(const char *options, char *name, size_t nname)
+{
+    static const char *const taken[] = {"-ksp_monitor", "-ksp_view", "-ksp_converged_reason",
+                                        "-ksp_converged_rate", "-ksp_compute_eigenvalues",
+                                        "-ksp_compute_singularvalues", "-ksp_plot_eigenvalues"};
+    for (const char *p = options ? options : ""; *p;) {
+        size_t len = strcspn(p, " \t\n");
+        /* a name: '-' and a letter (a value may be -1e-3) */
+        int named = len > 1 && p[0] == '-' && isalpha((unsigned char)p[1]);
+        int solver = named && (!strncmp(p, "-ksp_", 5) || !strncmp(p, "-pc_", 4));
+        int ok = !solver;
+        for (size_t k = 0; k < sizeof taken / sizeof taken[0] && !ok; k++)
+            ok = len >= strlen(taken[k]) && !strncmp(p, taken[k], strlen(taken[k]));
+        if (!ok) {
+            snprintf(name, nname, "%.*s", (int)len, p);
+            return name;
+        }
+        p += len;
+        p += strspn(p, " \t\n");
+    }
     return NULL;
 }
 
@@ -51,6 +76,20 @@ static tl_status need_mpi(tl_ctx *ctx)
     return TL_OK;
 }
 
+/* The options database (PETSC_OPTIONS, .petscrc files) against what
+ * trilap's options choose: tl_petsc_option_refused. */
+static tl_status options_refused(void)
+{
+    tl_status st = TL_OK;
+    char *all = NULL, name[128];
+    TL_PETSC(PetscOptionsGetAll(NULL, &all), st, fail);
+    if (tl_petsc_option_refused(all, name, sizeof name))
+        st = TL_FAIL(TL_ERR_INVAL, TL_PETSC_OPTION_REFUSED, name);
+    PetscFree(all);
+fail:
+    return st;
+}
+
 tl_status tl_petsc_init(tl_ctx *ctx)
 {
     tl_status st = TL_OK;
@@ -64,6 +103,10 @@ tl_status tl_petsc_init(tl_ctx *ctx)
     if (inited) return TL_OK;
     PETSC_COMM_WORLD = tl_comm_mpi(ctx, TL_CHAN_WORLD);
     TL_PETSC(PetscInitializeNoArguments(), st, fail);
+    /* every rank holds rank 0's PETSC_OPTIONS: rank 0 says it once */
+    if (ctx->rank == 0) st = options_refused();
+    st = tl_comm_agree(ctx, st);
+    if (st != TL_OK) PetscFinalize(); /* the driver tears down only what set up */
 fail:
     return st;
 }
@@ -187,6 +230,47 @@ static PetscErrorCode progress_monitor(KSP ksp, PetscInt it, PetscReal rnorm, vo
     return 0;
 }
 
+/* Timed solve ik's result into rep: PETSc's count, recursive residual
+ * and reason (b = 0: none ran, x = 0, trilap's verdict), the true
+ * residual ||b - A x|| measured here, the verdict on it. */
+static tl_status record_solve(KSP ksp, Mat A, Vec b, Vec x, Vec r, const tl_solve_params *p, const char *type,
+                              double bnorm, double r0norm, int64_t ik, tl_solve_report *rep)
+{
+    tl_status st = TL_OK;
+    PetscInt its = 0;
+    PetscReal rn = 0.0, tn;
+    KSPConvergedReason why = KSP_CONVERGED_ITERATING;
+    if (bnorm != 0.0) {
+        TL_PETSC(KSPGetIterationNumber(ksp, &its), st, fail);
+        TL_PETSC(KSPGetResidualNorm(ksp, &rn), st, fail);
+        TL_PETSC(KSPGetConvergedReason(ksp, &why), st, fail);
+    }
+    TL_PETSC(MatMult(A, x, r), st, fail);
+    TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
+    TL_PETSC(VecNorm(r, NORM_2, &tn), st, fail);
+    double base = p->base == TL_BASE_R0 ? r0norm : bnorm;
+    rep->iterations[ik] = its;
+    rep->residuals[ik] = rn / (base > 0 ? base : 1.0);
+    rep->true_residuals[ik] = tn / (base > 0 ? base : 1.0);
+    rep->true_rnorm = tn;
+    rep->res.iterations = its;
+    rep->res.rnorm = rn;
+    rep->res.r0norm = r0norm;
+    rep->res.base = base;
+    if (bnorm == 0.0) {
+        tl_solve_stop_b_zero(&rep->res);
+    } else {
+        rep->res.reason = map_reason(why, p->rtol == 0.0 && p->atol == 0.0);
+        /* KSPPIPECG's loop runs while i <= max_it: at its limit it does
+         * one iteration more than asked, and counts it */
+        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s%s", type, KSPConvergedReasons[why],
+                 its > p->max_iterations ? "; KSPPIPECG does max_it + 1 iterations at its limit" : "");
+    }
+    tl_solve_true_verdict(p, &rep->res, tn);
+fail:
+    return st;
+}
+
 tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solve_config *cfg,
                              const double *b_local, const double *x0_local, double *x_out,
                              tl_solve_report *rep)
@@ -202,7 +286,6 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
     TL_CHECK(type, TL_ERR_UNSUPPORTED, "no PETSc KSP for method %s", cfg->method->name);
     const tl_solve_params *p = &cfg->params;
     int64_t nrep = cfg->repeat, n = m->nowned;
-    int fixed = p->rtol == 0.0 && p->atol == 0.0;
     TL_TRYGOTO(tl_solve_report_alloc(rep, nrep), st, fail);
 
     TL_TRYGOTO(build_matrix(ctx, m, &A), st, fail);
@@ -220,8 +303,10 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
         memset(a, 0, (size_t)n * sizeof *a);
     TL_PETSC(VecRestoreArray(x0, &a), st, fail);
 
-    PetscReal bnorm, r0norm;
-    TL_PETSC(VecNorm(b, NORM_2, &bnorm), st, fail);
+    PetscReal r0norm;
+    double bnorm;
+    /* as tl_solve_run: on the host, scaled, so that b = 0 means the same */
+    TL_TRYGOTO(tl_solve_nrm2(ctx, b_local, n, &bnorm), st, fail);
     TL_PETSC(MatMult(A, x0, r), st, fail);
     TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
     TL_PETSC(VecNorm(r, NORM_2, &r0norm), st, fail);
@@ -239,13 +324,14 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
              st, fail);
     if (p->base == TL_BASE_R0) TL_PETSC(KSPConvergedDefaultSetUIRNorm(ksp), st, fail);
     TL_PETSC(KSPSetInitialGuessNonzero(ksp, x0_local ? PETSC_TRUE : PETSC_FALSE), st, fail);
+    /* PETSC_OPTIONS' monitors and viewers (the others were refused at
+     * tl_petsc_init): without this call -ksp_monitor and -ksp_view did nothing */
+    TL_PETSC(KSPSetFromOptions(ksp), st, fail);
     TL_PETSC(KSPSetUp(ksp), st, fail);
     tl_solve_params prog = *p; /* progress_at moves with the solves */
     if (p->progress && p->progress->on)
         TL_PETSC(KSPMonitorSet(ksp, progress_monitor, &prog, NULL), st, fail);
 
-    double base = p->base == TL_BASE_R0 ? r0norm : bnorm;
-    if (!(base > 0)) base = 1.0;
     for (int64_t k = 0; k < cfg->warmup + nrep; k++) {
         TL_PETSC(VecCopy(x0, x), st, fail);
         prog.progress_at = (double)k;
@@ -253,34 +339,17 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
         int64_t t0;
         double sec;
         TL_TRYGOTO(tl_time_start(ctx, &t0), st, fail);
-        TL_PETSC(KSPSolve(ksp, b, x), st, fail);
+        /* b = 0: x = 0, as trilap's methods (PETSc iterated from a nonzero
+         * x0 to rtol ||r0||, and the verdict against rtol ||b|| = 0 was
+         * "converged: no") */
+        if (bnorm == 0.0)
+            TL_PETSC(VecSet(x, 0.0), st, fail);
+        else
+            TL_PETSC(KSPSolve(ksp, b, x), st, fail);
         TL_TRYGOTO(tl_time_stop(ctx, t0, &sec), st, fail);
         if (k < cfg->warmup) continue;
-        int64_t ik = k - cfg->warmup;
-        PetscInt its;
-        PetscReal rn, tn;
-        KSPConvergedReason why;
-        TL_PETSC(KSPGetIterationNumber(ksp, &its), st, fail);
-        TL_PETSC(KSPGetResidualNorm(ksp, &rn), st, fail);
-        TL_PETSC(KSPGetConvergedReason(ksp, &why), st, fail);
-        TL_PETSC(MatMult(A, x, r), st, fail);
-        TL_PETSC(VecAYPX(r, -1.0, b), st, fail);
-        TL_PETSC(VecNorm(r, NORM_2, &tn), st, fail);
-        rep->times[ik] = sec;
-        rep->iterations[ik] = its;
-        rep->residuals[ik] = rn / base;
-        rep->true_residuals[ik] = tn / base;
-        rep->true_rnorm = tn;
-        rep->res.iterations = its;
-        rep->res.rnorm = rn;
-        rep->res.r0norm = r0norm;
-        rep->res.base = p->base == TL_BASE_R0 ? r0norm : bnorm;
-        rep->res.reason = map_reason(why, fixed);
-        /* KSPPIPECG's loop runs while i <= max_it: at its limit it does
-         * one iteration more than asked, and counts it */
-        snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s%s", type, KSPConvergedReasons[why],
-                 its > p->max_iterations ? "; KSPPIPECG does max_it + 1 iterations at its limit" : "");
-        tl_solve_true_verdict(p, &rep->res, tn);
+        TL_TRYGOTO(record_solve(ksp, A, b, x, r, p, type, bnorm, r0norm, k - cfg->warmup, rep), st, fail);
+        rep->times[k - cfg->warmup] = sec;
     }
     TL_TRYGOTO(tl_solve_report_time_stats(rep, nrep), st, fail);
     PetscInt mrows, nz;
@@ -291,6 +360,10 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
     rep->nglobal = mrows;
     rep->nnz = nz;
     rep->have_stats = 0;
+    /* what ran (the rows said 0): PETSc's AIJ MatMult and its Vec
+     * kernels are not threaded, so one thread a rank (a threaded BLAS
+     * under its Vec dots and updates aside; Debian's is the reference one) */
+    rep->omp_threads = 1;
     if (x_out) {
         const PetscScalar *xa;
         TL_PETSC(VecGetArrayRead(x, &xa), st, fail);

@@ -29,6 +29,22 @@ tl_status tl_petsc_solve_run(tl_ctx *ctx, const tl_dist_matrix *m, const tl_solv
                              const double *b_local, const double *x0_local, double *x_out,
                              tl_solve_report *rep);
 
+/* PETSc options (PETSC_OPTIONS, a .petscrc) reach the KSP through
+ * KSPSetFromOptions, so that -ksp_monitor, -ksp_view, -ksp_converged_reason
+ * and -log_view work as a PETSc user expects. What trilap's options choose
+ * and its report states (the KSP, the preconditioner, the stopping test,
+ * the norm, the initial guess) stays theirs: of the -ksp_ and -pc_ options
+ * only the monitors and viewers are taken. The first other one in
+ * `options` (PetscOptionsGetAll's "-name value ..." form), copied into
+ * name; NULL when none is. */
+const char *tl_petsc_option_refused(const char *options, char *name, size_t nname);
+/* The line that refusal prints after "program: ". */
+#define TL_PETSC_OPTION_REFUSED                                                                    \
+    "PETSc option %s: trilap's --solver, --precond, --rtol, --atol, --rtol-base and "          \
+    "--max-iterations choose the KSP, its preconditioner and its stopping test, which the "    \
+    "report states; of PETSc's -ksp_ and -pc_ options only the monitors and viewers "           \
+    "(-ksp_monitor*, -ksp_view*, -ksp_converged_reason*) are taken"
+
 /* The KSP type used for a trilap method name; NULL when none. */
 const char *tl_petsc_ksp_type(const char *method);
 

@@ -218,6 +218,37 @@ static int have_comm(const tl_ctx *ctx)
     return ctx->hc != NULL;
 }
 
+/* max |x_i|, NaN when an entry is NaN (fmax would pass it over) */
+static double max_abs(const double *x, int64_t n)
+{
+    double m = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double a = fabs(x[i]);
+        if (isnan(a)) return a;
+        if (a > m) m = a;
+    }
+    return m;
+}
+
+tl_status tl_solve_nrm2(tl_ctx *ctx, const double *x, int64_t n, double *out)
+{
+    double m = max_abs(x, n), ssq = 0.0;
+    if (ctx && have_comm(ctx)) TL_TRY(tl_comm_allreduce(ctx, &m, 1, TL_DOUBLE, TL_MAX));
+    if (m > 0.0 && isfinite(m))
+        for (int64_t i = 0; i < n; i++) {
+            double s = x[i] / m; /* |s| <= 1: its square cannot overflow */
+            ssq += s * s;
+        }
+    if (ctx && have_comm(ctx)) TL_TRY(tl_comm_allreduce(ctx, &ssq, 1, TL_DOUBLE, TL_SUM));
+    *out = m > 0.0 && isfinite(m) ? m * sqrt(ssq) : m;
+    return TL_OK;
+}
+
+void tl_solve_stop_b_zero(tl_solve_result *res)
+{
+    tl_solve_stop(res, TL_STOP_ZERO, "b = 0: x = 0");
+}
+
 tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
                        const double *b_local, const double *x0_local, double *x_out,
                        tl_solve_report *rep)
@@ -238,10 +269,10 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
     TL_TRYGOTO(tl_be_vec(be, &r), st, fail);
     TL_TRYGOTO(tl_be_vec(be, &tmp), st, fail);
     TL_TRYGOTO(be->ops->vec_set(be, b, b_local), st, fail);
-    double bb;
-    TL_TRYGOTO(tl_be_dots(be, 1, &b, &b, &bb), st, fail);
     tl_solve_params prm = cfg->params;
-    prm.bnorm = sqrt(bb);
+    /* on the host, scaled, from the array every backend was given: (b, b)
+     * was inf for entries of 1e200 and 0 for 1e-200 ("b = 0: x = 0") */
+    TL_TRYGOTO(tl_solve_nrm2(ctx, b_local, be->m->nowned, &prm.bnorm), st, fail);
     rep->nglobal = be->nglobal;
     rep->nnz = be->nnz_global;
     rep->omp_threads = be->cfg.omp_threads;
@@ -273,7 +304,7 @@ tl_status tl_solve_run(tl_ctx *ctx, tl_backend *be, const tl_solve_config *cfg,
         if (prm.bnorm == 0.0) {
             /* x = 0 solves A x = 0 exactly; no method needed */
             TL_TRYGOTO(tl_be_fill(be, x, 0.0), st, fail);
-            tl_solve_stop(&rep->res, TL_STOP_ZERO, "b = 0: x = 0");
+            tl_solve_stop_b_zero(&rep->res);
         } else {
             TL_TRYGOTO(solve(be, &prm, b, x, &rep->res), st, fail);
         }

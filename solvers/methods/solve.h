@@ -156,6 +156,22 @@ tl_status tl_solve_report_alloc(tl_solve_report *rep, int64_t nrep);
 /* Set rep->ntimes = nrep and rep->time from the first nrep rep->times. */
 tl_status tl_solve_report_time_stats(tl_solve_report *rep, int64_t nrep);
 
+/* ||x||_2 of a host array as LAPACK's dnrm2 scales it: M = max |x_i|,
+ * then M sqrt(sum (x_i / M)^2), so that the squares neither overflow
+ * (entries of 1e200: (x, x) = inf) nor underflow (1e-200: (x, x) = 0,
+ * which read as b = 0). Collective over the ranks' parts when ctx has a
+ * communicator; ctx NULL: this array alone. NaN where an entry is NaN,
+ * inf where one is infinite. */
+tl_status tl_solve_nrm2(tl_ctx *ctx, const double *x, int64_t n, double *out);
+/* The largest ||r0|| = ||b - A x0|| whose square, the first reduction of
+ * every method ((r, r) and its kin), is a double: sqrt(DBL_MAX); and the
+ * smallest above zero whose square is a normal one: sqrt(DBL_MIN). */
+#define TL_SOLVE_NORM_MAX 1.3407807929942596e+154
+#define TL_SOLVE_NORM_MIN 1.4916681462400413e-154
+/* b = 0: x = 0 solves A x = b exactly, with no method (trilap's own and
+ * the PETSc path alike, so that both judge b = 0 the same way). */
+void tl_solve_stop_b_zero(tl_solve_result *res);
+
 /* Collective on ctx. Runs cfg->warmup untimed and cfg->repeat timed solves
  * of A x = b from x0 (local owned parts, local order) with backend `be`;
  * x_out (may be NULL) receives the last solution. */
