@@ -555,6 +555,44 @@ TL_TEST(fixed_iterations_scalar_program_1138_bus)
     TL_ASSERT(strstr(value("reason", 0), "rounding level"));
 }
 
+/* cg and pcg in benchmark mode run the iterations asked for past the
+ * underflow of their scalars (they stopped "breakdown: (r, M^-1 r) = 0"
+ * at 356 and 353 before), restarting from b - A x; under mpirun and the
+ * thread launcher, on host scalars and the scalar program, the same
+ * iterations, restarts and residuals. */
+TL_TEST(fixed_iterations_cg_restarts_mpi_equals_threads)
+{
+    need_mpi();
+    static const char *const keys[] = {"iterations", "restarts", "rounding level", "residual",
+                                       "true residual"};
+    const char *scalars[] = {"host", "program"};
+    for (int k = 0; k < 2; k++) {
+        char got[2][2][5][256];
+        for (int l = 0; l < 2; l++) {
+            TL_ASSERT_EQ(run("%s %s " QUICK " %s --solver cg,pcg --scalars %s --rtol 0 --atol 0"
+                             " --max-iterations 1000 gen:poisson7:8",
+                             l ? "" : mpirun(2), bin(),
+                             l ? "--launcher threads --ranks 2 --no-gpu" : "", scalars[k]),
+                         0);
+            TL_ASSERT_STREQ(value("launcher", 0), l ? "threads" : "mpi");
+            for (int b = 0; b < 2; b++)
+                for (int j = 0; j < 5; j++) {
+                    const char *v = value(keys[j], b);
+                    TL_ASSERT_MSG(v, "%s scalars, %s, block %d: no '%s'", scalars[k],
+                                  l ? "threads" : "mpi", b, keys[j]);
+                    snprintf(got[l][b][j], sizeof got[l][b][j], "%s", v);
+                }
+        }
+        for (int b = 0; b < 2; b++) {
+            TL_ASSERT_STREQ(got[0][b][0], "1000");
+            TL_ASSERT_MSG(atoi(got[0][b][1]) >= 2, "%s: restarts %s", b ? "pcg" : "cg",
+                          got[0][b][1]);
+            for (int j = 0; j < 5; j++)
+                TL_ASSERT_STREQ(got[0][b][j], got[1][b][j]);
+        }
+    }
+}
+
 TL_TEST(not_spd_matrix_to_cg)
 {
     const char *d = tl_test_tmpdir();
@@ -1217,4 +1255,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
-             warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, omp_threads_beyond_the_cores_said)
+             warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, omp_threads_beyond_the_cores_said,
+             fixed_iterations_cg_restarts_mpi_equals_threads)

@@ -880,29 +880,108 @@ TL_TEST(fixed_iterations_past_rounding_level)
     tl_csr_free(&A);
 }
 
-/* Benchmark mode past rounding level: CG's (r, M^-1 r) underflows to 0
- * on an SPD matrix (poisson7 n = 8: iteration 354 without, 350 with
- * Jacobi), where no step can follow. A breakdown, not "matrix not SPD"
- * (before), on host scalars and the scalar program alike. */
-TL_TEST(fixed_iterations_cg_underflow_is_a_breakdown)
+/* s[0] (host scalars) and s[1], the same on the scalar program, solved
+ * on s[0].nranks ranks: the same stop, counts and residuals. */
+static void solve_both_variants(run_spec *s, const char *what)
+{
+    s[0].variant = TL_VARIANT_HOST;
+    s[1] = s[0];
+    s[1].variant = TL_VARIANT_PROGRAM;
+    for (int v = 0; v < 2; v++) {
+        s[v].st = launch(run_rank, &s[v], s[v].nranks);
+        TL_ASSERT_EQ(s[v].st, 0);
+    }
+    const tl_solve_result *h = &s[0].res, *g = &s[1].res;
+    TL_ASSERT_MSG(g->reason == h->reason && g->iterations == h->iterations &&
+                      g->restarts == h->restarts && g->rounding_at == h->rounding_at &&
+                      g->rnorm == h->rnorm && s[1].true_rel == s[0].true_rel,
+                  "%s: program %s at %lld, %lld restarts vs host %s at %lld, %lld", what,
+                  tl_stop_name(g->reason), (long long)g->iterations, (long long)g->restarts,
+                  tl_stop_name(h->reason), (long long)h->iterations, (long long)h->restarts);
+}
+
+/* Benchmark mode past rounding level: CG's scalars underflow on an SPD
+ * matrix (poisson7 n = 8: (r, M^-1 r) to 0 at iteration 356 without
+ * Jacobi, 353 with, on one rank), where no step can follow. cg and pcg
+ * stopped there with a breakdown before the iterations asked for (a
+ * benchmark against pipecg compared different counts); now they restart
+ * from b - A x where (r, M^-1 r) or p'Ap underflows (about 338 here) and
+ * run them all, counting the restarts, on host scalars and the scalar
+ * program alike, on 1 and 2 ranks. Outside benchmark mode the underflow
+ * is still a breakdown. */
+TL_TEST(fixed_iterations_cg_restarts_past_underflow)
 {
     tl_csr A = {0};
     gen(TL_GEN_POISSON7, 8, &A);
-    const char *names[] = {"cg", "pcg"};
-    for (int k = 0; k < 4; k++) {
-        run_spec s = {.A = &A, .method = names[k % 2], .precond = -1, .maxit = 400, .bval = 1.0,
-                      .variant = k < 2 ? TL_VARIANT_HOST : TL_VARIANT_PROGRAM};
-        s.st = launch(run_rank, &s, 2);
-        TL_ASSERT_EQ(s.st, 0);
-        TL_ASSERT_MSG(s.res.reason == TL_STOP_BREAKDOWN && strstr(s.res.detail, "(r, M^-1 r) = 0"),
-                      "%s variant %d: %s (%s)", s.method, (int)s.variant, tl_stop_name(s.res.reason),
-                      s.res.detail);
-        TL_ASSERT_MSG(s.res.iterations > 300 && s.res.iterations < 400, "%lld",
-                      (long long)s.res.iterations);
-        TL_ASSERT_MSG(s.true_rel < 1e-12, "true residual %g", s.true_rel);
-        free_run(&s);
+    for (int k = 0; k < 8; k++) {
+        run_spec s[2] = {{.A = &A, .method = k % 2 ? "pcg" : "cg", .precond = -1, .maxit = 1000,
+                          .bval = 1.0, .nranks = 1 + k / 2 % 2}};
+        /* k >= 4: to a tolerance no residual meets, not benchmark mode */
+        if (k >= 4) s[0].rtol = 1e-300;
+        char what[64];
+        snprintf(what, sizeof what, "%s on %d ranks, %s", s[0].method, s[0].nranks,
+                 k < 4 ? "benchmark" : "rtol 1e-300");
+        solve_both_variants(s, what);
+        const tl_solve_result *h = &s[0].res;
+        if (k < 4) {
+            TL_ASSERT_MSG(h->reason == TL_STOP_FIXED && h->iterations == 1000, "%s: %s (%s)", what,
+                          tl_stop_name(h->reason), h->detail);
+            TL_ASSERT_MSG(h->restarts >= 2 && h->rounding_at > 300 && h->rounding_at < 400,
+                          "%s: %lld restarts, rounding level at %lld", what,
+                          (long long)h->restarts, (long long)h->rounding_at);
+            TL_ASSERT(strstr(h->detail, "rounding level"));
+            TL_ASSERT_MSG(s[0].true_rel < 1e-12, "%s: true residual %g", what, s[0].true_rel);
+        } else if (k % 2) {
+            TL_ASSERT_MSG(h->reason == TL_STOP_BREAKDOWN && strstr(h->detail, "(r, M^-1 r) = 0") &&
+                              h->iterations > 300 && h->iterations < 400 && h->restarts == 0,
+                          "%s: %s (%s), %lld restarts", what, tl_stop_name(h->reason), h->detail,
+                          (long long)h->restarts);
+        } else {
+            /* cg: (r, r) is ||r||^2, so ||r|| = 0 there, a stop of its own */
+            TL_ASSERT_MSG(h->reason == TL_STOP_TRUE_RESIDUAL && h->restarts == 0, "%s: %s (%s)",
+                          what, tl_stop_name(h->reason), h->detail);
+        }
+        free_run(&s[0]);
+        free_run(&s[1]);
     }
     tl_csr_free(&A);
+}
+
+/* p'Ap underflows before (r, r) on a badly scaled system (poisson7
+ * times 1e-100, b = 1e-80: subnormal at iteration 45, 0 at 64 on one
+ * rank, where cg stopped "not SPD"; on 2 ranks subnormal p'Ap took steps
+ * that grew the residual to 5e+29 ||b||): cg restarts from b - A x and
+ * runs the iterations with the true residual at rounding level. Scaled
+ * 1e-150, p'Ap is subnormal from b - A x too, and 0 in the end: the stop
+ * it always was. */
+TL_TEST(fixed_iterations_cg_restarts_where_pap_underflows)
+{
+    for (int k = 0; k < 4; k++) {
+        tl_csr A = {0};
+        gen(TL_GEN_POISSON7, 8, &A);
+        for (int64_t e = 0; e < A.nnz; e++)
+            A.val[e] *= k < 2 ? 1e-100 : 1e-150;
+        run_spec s[2] = {{.A = &A, .method = "cg", .precond = -1, .maxit = 1000, .bval = 1e-80,
+                          .nranks = 1 + k % 2}};
+        char what[64];
+        snprintf(what, sizeof what, "A 1e-%d on %d ranks", k < 2 ? 100 : 150, s[0].nranks);
+        solve_both_variants(s, what);
+        const tl_solve_result *r = &s[0].res;
+        if (k < 2)
+            TL_ASSERT_MSG(r->reason == TL_STOP_FIXED && r->iterations == 1000 && r->restarts >= 1 &&
+                              r->rounding_at > 30 && r->rounding_at < 80 && s[0].true_rel < 1e-12,
+                          "%s: %s (%s), %lld restarts, rounding level at %lld, true residual %g",
+                          what, tl_stop_name(r->reason), r->detail, (long long)r->restarts,
+                          (long long)r->rounding_at, s[0].true_rel);
+        else
+            TL_ASSERT_MSG(r->reason == TL_STOP_NOT_SPD && strstr(r->detail, "p'Ap = 0") &&
+                              r->restarts >= 1 && r->iterations < 1000,
+                          "%s: %s (%s), %lld restarts", what, tl_stop_name(r->reason), r->detail,
+                          (long long)r->restarts);
+        free_run(&s[0]);
+        free_run(&s[1]);
+        tl_csr_free(&A);
+    }
 }
 
 /* b = 0, solved by x = 0 with no method, is converged in benchmark mode
@@ -1106,7 +1185,8 @@ TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, ba
              fixed_iteration_mode, not_spd_stops_cg_methods, bicgstab_breakdown_is_a_stop_reason,
              nonfinite_is_detected, rtol_base_r0_and_atol, residual_replacement_pipebicgstab,
              statistics_recorded, jacobi_zero_diagonal_is_an_error, pipecg_converges_on_hetero2d,
-             fixed_iterations_past_rounding_level, fixed_iterations_cg_underflow_is_a_breakdown,
+             fixed_iterations_past_rounding_level, fixed_iterations_cg_restarts_past_underflow,
+             fixed_iterations_cg_restarts_where_pap_underflows,
              fixed_iterations_zero_rhs_converged, fixed_iterations_exact_x0_converged,
              variants_chosen_from_capabilities,
              work_vectors_bound_every_variant, cuda_memory_need_estimate, host_norm_is_scaled)

@@ -13,6 +13,7 @@
 #ifndef TL_SCALARS_H
 #define TL_SCALARS_H
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -97,7 +98,9 @@ enum {
     TL_SC_ST_RHO = 10,
     TL_SC_ST_RTNORM = 11,     /* ||r0~|| */
     TL_SC_ST_RESTART_TOL = 12, /* restart when |(r0~, r)| <= this ||r0~|| ||r|| (TL_BICG_RESTART) */
-    TL_SC_ST_ROUNDED = 13      /* pipelined PCG, benchmark mode: the residual reached rounding level (sticky) */
+    TL_SC_ST_ROUNDED = 13,     /* pipelined PCG, benchmark mode: the residual reached rounding level (sticky) */
+    TL_SC_ST_FRESH = 14        /* CG: this iteration starts from b - A x (a start or restart), so a
+                                  p'Ap that underflowed is the matrix's: no restart */
 };
 
 /* Pipelined BiCGStab registers and flags (method_pipebicgstab.c). */
@@ -114,18 +117,33 @@ enum {
 enum {
     TL_SC_FLAG_YY = 5,      /* retired: (y, y) = 0 is an exact step, omega = 0 */
     TL_SC_FLAG_OMEGA0 = 6,  /* omega = 0 */
-    TL_SC_FLAG_RESTART = 7, /* (r0~, r) at rounding level: the host restarts */
+    TL_SC_FLAG_RESTART = 7, /* (r0~, r) at rounding level; CG, benchmark mode: (r, M^-1 r) or
+                               p'Ap underflowed (tl_sc_cg_underflow). The host restarts */
     TL_SC_FLAG_DEN = 8,     /* (r0~, w + beta s - beta omega z) = 0 */
     TL_SC_FLAG_QY = 9,      /* (q, y) or (y, y) not finite */
     TL_SC_FLAG_R0DOT = 10   /* + k: r0~ dot k not finite */
 };
 
+/* Fixed-iteration (benchmark) mode: the state gives both tolerances negative. */
+TL_HD int tl_sc_benchmark(const double *st)
+{
+    return st[TL_SC_ST_RTOL] < 0 && st[TL_SC_ST_ATOL] < 0;
+}
+
+/* CG, benchmark mode: (r, M^-1 r) or p'Ap underflowed (0, or subnormal:
+ * too few digits left to step with), where method_cg.c and the programs
+ * restart from b - A x. */
+TL_HD int tl_sc_cg_underflow(double v)
+{
+    return v >= 0.0 && v < DBL_MIN;
+}
+
 /* The stopping test of solvers/methods/solve.c (tl_solve_check) on ||r||, without
  * the iteration limit, which the host enforces by enqueueing no further
- * iteration. Fixed-iteration mode gives both tolerances negative. */
+ * iteration; never in benchmark mode. */
 TL_HD int tl_sc_converged(double rnorm, const double *st)
 {
-    if (st[TL_SC_ST_RTOL] < 0 && st[TL_SC_ST_ATOL] < 0) return 0;
+    if (tl_sc_benchmark(st)) return 0;
     return rnorm == 0.0 || rnorm <= st[TL_SC_ST_RTOL] || rnorm <= st[TL_SC_ST_ATOL];
 }
 
@@ -287,8 +305,10 @@ enum {
 
 /* dots = {(p, A p)}: alpha = rho / (p, A p), or the iteration frozen
  * (alpha = 0) when a flag is up or (p, A p) is not positive (CURV) or not
- * finite, as method_cg.c stops there before its update. alpha is also
- * kept in the state for the beta program, whose update moves x. */
+ * finite, as method_cg.c stops there before its update; in benchmark mode
+ * a (p, A p) that underflowed is where method_cg.c restarts (RESTART),
+ * unless this iteration starts from b - A x already (FRESH). alpha is
+ * also kept in the state for the beta program, whose update moves x. */
 TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, double *st_next)
 {
     for (int q = 0; q < TL_SC_STATE; q++)
@@ -299,11 +319,14 @@ TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, do
         ;
     else if (!isfinite(pq))
         flag = TL_SC_FLAG_NONFINITE;
+    else if (tl_sc_benchmark(st) && tl_sc_cg_underflow(pq) && st[TL_SC_ST_FRESH] == 0.0)
+        flag = TL_SC_FLAG_RESTART;
     else if (pq <= 0.0)
         flag = TL_SC_FLAG_CURV;
     double alpha = flag == TL_SC_FLAG_OK ? st[TL_SC_ST_RHO] / pq : 0.0;
     st_next[TL_SC_ST_STOPPED] = flag;
     st_next[TL_SC_ST_ALPHA] = alpha;
+    st_next[TL_SC_ST_FRESH] = 0.0;
     regs[TL_SC_CG_ALPHA_R] = alpha;
     regs[TL_SC_CG_BETA_R] = 0.0;
     regs[TL_SC_CG_FLAG] = flag;
@@ -312,7 +335,8 @@ TL_HD void tl_sc_cg_alpha(const double *dots, const double *st, double *regs, do
 }
 
 /* dots = {(r, M^-1 r), (r, r)} after the update: the stopping test (the
- * host enforces the iteration limit), then (r, M^-1 r) > 0, then beta =
+ * host enforces the iteration limit), then (r, M^-1 r) > 0 (in benchmark
+ * mode one that underflowed: RESTART, as method_cg.c restarts), then beta =
  * (r, M^-1 r) / rho and rho for the next iteration, as method_cg.c; and
  * the iteration's alpha again (the alpha program's, 0 when it froze), for
  * x += alpha p in the update of p, which stops or not after it. */
@@ -328,6 +352,8 @@ TL_HD void tl_sc_cg_beta(const double *dots, const double *st, double *regs, dou
         flag = TL_SC_FLAG_NONFINITE;
     else if (tl_sc_converged(rnorm, st))
         flag = TL_SC_FLAG_CONVERGED;
+    else if (tl_sc_benchmark(st) && tl_sc_cg_underflow(rz))
+        flag = TL_SC_FLAG_RESTART;
     else if (rz <= 0.0)
         flag = TL_SC_FLAG_GAMMA;
     if (flag == TL_SC_FLAG_OK) {

@@ -14,10 +14,15 @@
  * stay as they were); the host reads the registers of both programs
  * `check_every` iterations late and reports what method_cg.c reports: the
  * same iterations, residuals and stop, the same numbers on the host
- * backend (which runs the programs on the host). */
+ * backend (which runs the programs on the host). In benchmark mode a
+ * (r, M^-1 r) or p'Ap that underflowed is flagged as a restart: the
+ * iterations after it ran frozen, and the host restarts from b - A x at
+ * that iteration (tl_cg_restart, blocking, as method_cg.c) and goes on
+ * from there. */
 #include <math.h>
 
 #include "probes/probes.h"
+#include "solvers/methods/cg_steps.h"
 #include "solvers/methods/method.h"
 #include "solvers/methods/pipecg_async.h"
 
@@ -26,19 +31,26 @@ enum { R, P, Q, Z, NV }; /* Z last: not allocated without a preconditioner */
 /* register coefficients: sref = 1 + register */
 enum { ALPHA_ = 1 + TL_SC_CG_ALPHA_R, BETA_ = 1 + TL_SC_CG_BETA_R };
 
+/* check_tag's verdict: restart from b - A x at the iteration it names */
+enum { RESTART = 2 };
+
 /* The host's checks from the registers of tag `tag` (2i: the alpha program
  * of iteration i; 2i + 1: the beta program after its update, i.e. the
- * residual of iteration i + 1), in method_cg.c's order; 1 to stop. */
+ * residual of iteration i + 1), in method_cg.c's order; 1 to stop,
+ * RESTART to restart at iteration *at (benchmark mode). */
 static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *res, int64_t tag,
-                     const double *g, tl_status *st)
+                     const double *g, int64_t *at, tl_status *st)
 {
     int64_t i = tag / 2;
     int flag = (int)g[TL_SC_CG_FLAG];
     double dot = g[TL_SC_CG_DOT];
+    *at = tag % 2 == 0 ? i : i + 1;
     if (tag % 2 == 0) {
         switch (flag) {
         case TL_SC_FLAG_OK:
             return 0;
+        case TL_SC_FLAG_RESTART:
+            return RESTART;
         case TL_SC_FLAG_NONFINITE:
             return tl_solve_stop(res, TL_STOP_NONFINITE, "p'Ap = %g at iteration %lld", dot,
                                  (long long)i);
@@ -51,6 +63,7 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
     } else {
         if (tl_solve_check(ctx, prm, res, i + 1, g[TL_SC_CG_RNORM])) return 1;
         if (flag == TL_SC_FLAG_OK) return 0;
+        if (flag == TL_SC_FLAG_RESTART) return RESTART;
         if (flag == TL_SC_FLAG_GAMMA)
             return tl_solve_stop_rz(res, dot, g[TL_SC_CG_RNORM], i + 1);
     }
@@ -92,35 +105,39 @@ static tl_status iteration(tl_backend *be, tl_vec *x, tl_vec *z, tl_vec *const *
     return tl_be_regs_post(be, 2 * it + 1);
 }
 
-/* r = b - A x, z = M^-1 r, p = z, the blocking (r, z), (r, r), and the
- * programs' state: rho and the tolerances; *stopped when the solve ends
- * there (method_cg.c's start). */
-static tl_status start(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res, tl_vec *b,
-                       tl_vec *x, tl_vec *z, tl_vec *const *v, int *stopped)
+/* The programs' state from a start or restart: rho = (r, M^-1 r), the
+ * tolerances (both negative in benchmark mode, which the programs read)
+ * and FRESH, for the first iteration from b - A x. */
+static tl_status load_state(tl_backend *be, const tl_solve_params *prm, const tl_solve_result *res,
+                            double rho)
 {
-    tl_ctx *ctx = be->ctx;
-    double d[2];
-    *stopped = 1;
-    TL_TRY(tl_be_residual(be, b, x, v[R], v[Q]));
-    if (z != v[R]) TL_TRY(tl_be_precond(be, z, v[R]));
-    TL_TRY(tl_be_dots(be, 2, (tl_vec *[]){v[R], v[R]}, (tl_vec *[]){z, v[R]}, d));
-    TL_TRY(tl_solve_begin(ctx, prm, res, sqrt(d[1])));
-    if (be->cfg.precond == TL_PRECOND_JACOBI && be->nonpos_diag > 0) {
-        tl_solve_stop(res, TL_STOP_NOT_SPD,
-                      "%lld diagonal entries <= 0 (Jacobi preconditioner not SPD)",
-                      (long long)be->nonpos_diag);
-        return TL_OK;
-    }
-    if (tl_solve_check(ctx, prm, res, 0, sqrt(d[1]))) return TL_OK;
-    TL_TRY(tl_be_copy(be, v[P], z));
     double state[TL_SC_STATE] = {0};
     state[TL_SC_ST_RTOL] = prm->rtol > 0 ? prm->rtol * res->base : -1.0;
     state[TL_SC_ST_ATOL] = prm->atol > 0 ? prm->atol : -1.0;
     state[TL_SC_ST_SOFT_TOL] = -1.0;
-    state[TL_SC_ST_RHO] = d[0];
-    TL_TRY(tl_be_scalars_init(be, state));
-    *stopped = 0;
-    return TL_OK;
+    state[TL_SC_ST_RHO] = rho;
+    state[TL_SC_ST_FRESH] = 1.0;
+    return tl_be_scalars_init(be, state);
+}
+
+/* method_cg.c's start (tl_cg_begin), and the programs' state from it;
+ * *stopped when the solve ends there. w: r, z, p, q (cg_steps.h). */
+static tl_status start(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res, tl_vec *b,
+                       tl_vec *x, tl_vec *const *w, int *stopped)
+{
+    double rho;
+    TL_TRY(tl_cg_begin(be, prm, res, b, x, w, &rho, stopped));
+    return *stopped ? TL_OK : load_state(be, prm, res, rho);
+}
+
+/* Benchmark mode: iteration `at` again from b - A x (what the device ran
+ * frozen after the flag is dropped), with the programs' state anew. */
+static tl_status restart_at(tl_backend *be, const tl_solve_params *prm, tl_solve_result *res,
+                            tl_vec *b, tl_vec *x, tl_vec *const *w, int64_t at, int *stopped)
+{
+    double rho;
+    TL_TRY(tl_cg_restart(be, b, x, w, at, res, &rho, stopped));
+    return *stopped ? TL_OK : load_state(be, prm, res, rho);
 }
 
 tl_status tl_method_cg_async(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl_vec *x,
@@ -138,7 +155,8 @@ tl_status tl_method_cg_async(tl_backend *be, const tl_solve_params *prm, tl_vec 
              (TL_SC_RING - 4) / 4);
     TL_TRYGOTO(tl_be_vecs(be, v, nv), st, fail);
     tl_vec *z = nv == NV ? v[Z] : v[R];
-    TL_TRYGOTO(start(be, prm, res, b, x, z, v, &stopped), st, fail);
+    tl_vec *w[TL_CG_NSTEP] = {[TL_CG_R] = v[R], [TL_CG_Z] = z, [TL_CG_P] = v[P], [TL_CG_Q] = v[Q]};
+    TL_TRYGOTO(start(be, prm, res, b, x, w, &stopped), st, fail);
     int64_t maxit = prm->max_iterations, checked = 0; /* next register tag to check */
     for (int64_t it = 0; !stopped && it < maxit;) {
         tl_probe_iter_begin(ctx, it);
@@ -151,9 +169,16 @@ tl_status tl_method_cg_async(tl_backend *be, const tl_solve_params *prm, tl_vec 
         int64_t upto = tl_async_check_upto(it, maxit, every, lag);
         for (; checked <= upto && !stopped; checked++) {
             double g[TL_SC_REGS];
+            int64_t at;
             TL_TRYGOTO(tl_be_regs_get(be, checked, g), st, fail);
-            stopped = check_tag(ctx, prm, res, checked, g, &st);
+            stopped = check_tag(ctx, prm, res, checked, g, &at, &st);
             TL_TRYGOTO(st, st, fail);
+            if (stopped == RESTART) {
+                it = at;
+                checked = 2 * at;
+                TL_TRYGOTO(restart_at(be, prm, res, b, x, w, at, &stopped), st, fail);
+                break;
+            }
         }
     }
     TL_CHECKGOTO(stopped || maxit == 0, TL_ERR_NUMERIC, st, fail,

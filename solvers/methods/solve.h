@@ -58,7 +58,11 @@ typedef struct tl_solve_result {
     tl_stop_reason reason;
     char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
     int64_t iterations;
-    int64_t restarts; /* BiCGStab: shadow residual renewed; pipecg on scalar programs, benchmark mode: suspect steps above rounding level taken as direction restarts */
+    /* BiCGStab: shadow residual renewed; pipecg on scalar programs,
+     * benchmark mode: suspect steps above rounding level taken as direction
+     * restarts; CG, benchmark mode: restarts from b - A x where (r, M^-1 r)
+     * or p'Ap underflowed */
+    int64_t restarts;
     /* pipelined CG: residual replacements (r, u, w, s, q, z recomputed from
      * x and p), by the rounding-error bound or after a suspect scalar */
     int64_t replacements;
@@ -88,9 +92,10 @@ int tl_solve_stop_true(const tl_solve_params *p, tl_solve_result *res, double tr
 /* CG's (r, M^-1 r) <= 0 after the update (rz, with ||r|| = rnorm) at
  * iteration it. With M SPD (none, or Jacobi on a positive diagonal,
  * checked before the first step) it is 0 only where r is 0 or
- * underflowed (fixed-iteration mode, past rounding level: measured on
- * poisson7 n = 8 at iteration 350), a breakdown and not a verdict on the
- * matrix; below 0 the matrix is not SPD. Returns 1, as tl_solve_stop. */
+ * underflowed (past rounding level: measured on poisson7 n = 8 at
+ * iteration 350; fixed-iteration mode restarts there instead, see
+ * method_cg.c), a breakdown and not a verdict on the matrix; below 0 the
+ * matrix is not SPD. Returns 1, as tl_solve_stop. */
 int tl_solve_stop_rz(tl_solve_result *res, double rz, double rnorm, int64_t it);
 /* Going on from b - A x when the recursive residual alone converged pays
  * while each such restart at least halves the true residual. */

@@ -46,7 +46,7 @@ enum { MAXBLK = 64, HIST = 50 };
 
 typedef struct block {
     char solver[32], schedule[32], spmv[32]; /* spmv: "" on the host */
-    long iterations;
+    long iterations, restarts;
     double residual, true_residual;
     int converged;
 } block;
@@ -89,6 +89,7 @@ static int parse(const char *out_in, block *b, int max)
         FIELD("schedule", "%31s", k->schedule);
         FIELD("spmv", "%31s", k->spmv);
         FIELD("iterations", "%ld", &k->iterations);
+        FIELD("restarts", "%ld", &k->restarts);
         FIELD("true residual", "%lf", &k->true_residual);
         FIELD("residual", "%lf", &k->residual);
 #undef FIELD
@@ -718,6 +719,23 @@ TL_TEST(fixed_iterations_and_spmv_choices)
     }
 }
 
+/* Run cmd on its GPU turn: exit 0 and nb blocks parsed into b; its
+ * stdout (the caller frees it). */
+static char *run_blocks(const char *cmd, block *b, int nb)
+{
+    char *out = NULL, *err = NULL;
+    int lock = gpu_turn();
+    int rc = tl_test_run(cmd, &out, &err);
+    close(lock);
+    fprintf(stderr, "$ %s -> %d\n", cmd, rc);
+    TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, out, err);
+    block all[16];
+    TL_ASSERT_EQ(parse(out, all, 16), nb);
+    memcpy(b, all, (size_t)nb * sizeof *b);
+    free(err);
+    return out;
+}
+
 /* Benchmark mode past suspect steps: on 1138_bus p'Ap goes negative above
  * rounding level (the protocol run of da273aa:results/device-session-401e5f3
  * stopped it at 1326 of 10000 with "matrix not SPD", poisson7:128 at 702
@@ -728,22 +746,43 @@ TL_TEST(fixed_iterations_past_suspect_steps)
     need_gpu();
     static const char *const opts[] = {"", "--fuse"};
     for (size_t v = 0; v < sizeof opts / sizeof opts[0]; v++) {
-        char cmd[2048], *out = NULL, *err = NULL;
+        char cmd[2048];
         snprintf(cmd, sizeof cmd,
                  RUN_LIMIT "%s --launcher threads --gpus 1 --backend cuda --solver pipecg --rtol 0 --atol 0 "
                  "--max-iterations 3000 --warmup 0 --repeat 1 %s %s",
                  bin(), opts[v], tl_test_matrix("1138_bus.mtx"));
-        int lock = gpu_turn();
-        int rc = tl_test_run(cmd, &out, &err);
-        close(lock);
-        fprintf(stderr, "$ %s -> %d\n", cmd, rc);
-        TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, out, err);
-        block b[2];
-        TL_ASSERT_EQ(parse(out, b, 2), 1);
+        block b[1];
+        char *out = run_blocks(cmd, b, 1);
         TL_ASSERT_EQ(b[0].iterations, 3000);
         TL_ASSERT(strstr(out, "benchmark mode"));
         free(out);
-        free(err);
+    }
+}
+
+/* cg and pcg in benchmark mode past the underflow of their scalars
+ * (poisson7 n = 8 near iteration 340 on the host, where they stopped
+ * with a breakdown before): the scalar programs flag it on the device
+ * (scalars.h, TL_SC_FLAG_RESTART), the host restarts from b - A x, and
+ * the run does the iterations asked for; host scalars the same, on one
+ * rank and on two sharing the GPU. */
+TL_TEST(fixed_iterations_cg_past_underflow)
+{
+    need_gpu();
+    static const char *const opts[] = {"--gpus 1", "--gpus 1 --scalars host",
+                                       "--ranks 2 --device-comm host --check-every 9"};
+    for (size_t v = 0; v < sizeof opts / sizeof opts[0]; v++) {
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd,
+                 RUN_LIMIT "%s --launcher threads %s --backend cuda --solver cg,pcg --rtol 0 "
+                 "--atol 0 --max-iterations 1000 --warmup 0 --repeat 1 gen:poisson7:8",
+                 bin(), opts[v]);
+        block b[2];
+        free(run_blocks(cmd, b, 2));
+        for (int k = 0; k < 2; k++)
+            TL_ASSERT_MSG(b[k].iterations == 1000 && b[k].restarts >= 1 &&
+                              b[k].true_residual < 1e-12,
+                          "%s %s: %ld iterations, %ld restarts, true residual %g", b[k].solver,
+                          opts[v], b[k].iterations, b[k].restarts, b[k].true_residual);
     }
 }
 
@@ -840,5 +879,6 @@ TL_TEST_MAIN(cg_family_1138_bus, bicgstab_family_1138_bus, cg_family_ani4,
              bicgstab_family_ani1_nonsymm, all_methods_poisson7, all_methods_poisson27,
              bicgstab_family_convdiff, fused_pass, spmv_dot, fused_pass_equals_separate_kernels,
              pipecg_host_scalars, fixed_iterations_and_spmv_choices,
-             fixed_iterations_past_suspect_steps, persistent_loop, comparison_catches_differences,
+             fixed_iterations_past_suspect_steps, fixed_iterations_cg_past_underflow,
+             persistent_loop, comparison_catches_differences,
              device_memory_refused)
