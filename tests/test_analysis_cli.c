@@ -260,6 +260,12 @@ TL_TEST(late_ranks_unmeasurable_said)
                       cases[k].run, o);
         free(o);
     }
+    /* a file cut short is no record dropped: overlap's rank line says both (before: "records dropped") */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s/cut", bin, t), 0);
+    char *ov = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(ov, "on vm, INCOMPLETE (read with --accept-incomplete: records dropped or the file cut short"),
+                  "%s", ov);
+    free(ov);
     /* the clocks estimated from the collectives' ends: rank 0 waits again */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --align-clocks %s/hosts", bin, t), 0);
     char *o = out_of(t, "out");
