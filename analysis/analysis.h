@@ -411,6 +411,8 @@ typedef struct tl_an_split {
     int64_t wait_ns, transfer_ns;
     size_t last;                  /* of the matched, those the rank arrived last at (after another, the kernels running together) */
     size_t others_last;           /* those another rank arrived last at, the kernels running together */
+    size_t together;              /* of the matched, those whose kernels ran on every rank at once (none: the
+                                     ranks' clocks do not line up, or nothing paired) */
     size_t worst;                 /* index in tl_an_ops.op of the most delayed of those that ran together
                                      (SIZE_MAX: none delayed) */
     tl_an_split_sum *by_name;     /* the same per operation name; free with tl_an_split_free */

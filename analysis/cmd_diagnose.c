@@ -789,10 +789,35 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
     return 1;
 }
 
+/* Waiting for a late rank is measured on operations paired across the
+ * ranks that ran together; a rank with communication and none such cannot
+ * say whether it waited (before: "ok", waiting 0.0 %, of a rank cut short
+ * or of ranks on two hosts' clocks). */
+static const char late_unmatched_why[] =
+    "unpaired: no communication operation of theirs occurs as often on every rank (a rank cut short, or ranks of "
+    "two runs), so waiting for a late rank cannot be measured";
+static const char late_apart_why[] =
+    "unpaired in time: none of their operations paired across the ranks ran on every rank at once, so the ranks' "
+    "clocks do not line up (ranks on two hosts with no measured offsets: --align-clocks estimates them from "
+    "collective ends)";
+
+static int late_unmeasurable(const diag_state *s, size_t r, measured *mv)
+{
+    const tl_an_rank_result *res = &s->res[r];
+    if (s->n < 2 || res->split.together || !tl_an_m_union(&res->whole, TL_AN_C_COMM_ALL)) return 0;
+    mv->na = res->split.matched ? late_apart_why : late_unmatched_why;
+    if (res->split.matched)
+        also(mv, "0 of %zu matched operations ran on every rank at once", res->split.matched);
+    else
+        also(mv, "%zu operations of %zu names unmatched", s->ops->unmatched_ops, s->ops->unmatched_names);
+    return 1;
+}
+
 static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const tl_an_rank_result *res = &s->res[r];
     const rank_diag *d = &s->rd[r];
+    if (late_unmeasurable(s, r, mv)) return 0;
     int64_t tot = res->split.wait_ns + res->split.transfer_ns;
     mv->value = tot ? 100.0 * (double)res->split.wait_ns / (double)tot : NAN;
     /* of W: the time the rank only waits (overlap's `waiting`, a union:
@@ -1256,7 +1281,8 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     putchar('\n');
     tl_an_table_print(t, stdout);
     printf("# -: the rule does not apply to that rank (no such activity), or has no other condition\n"
-           "# n/a: the rule does not apply to that rank by design (a host-only rank: no GPU lanes)\n"
+           "# n/a: the rule cannot be applied to that rank (a host-only rank: no GPU lanes; late-ranks: no "
+           "operation paired across the ranks ran on them together)\n"
            "# other_conditions: the rule fires only when the value passes its threshold and these hold too\n");
     printf("# %d finding%s\n", nfind, nfind == 1 ? "" : "s");
     if (o->c.csv) TL_TRYGOTO(tl_an_table_write_csv(t, o->c.csv), st, fail);

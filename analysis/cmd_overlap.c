@@ -375,7 +375,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
         else if (strcmp(m->clock_sync, "none") != 0 && strcmp(m->clock_sync, "reference") != 0)
             snprintf(clk, sizeof clk, "; own clock (--raw-clock), measured +- %.3f us", (double)m->clock_unc / 1e3);
         TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s%s%s", m->rank, m->device, m->device_name,
-                                    m->host, m->complete ? "complete" : "INCOMPLETE (records dropped)",
+                                    m->host, m->complete ? "complete" : "INCOMPLETE (read with --accept-incomplete: records dropped or the file cut short, as stderr said)",
                                     m->iters_from_host ? "; iterations bounded by the host's iter ranges "
                                                          "(no GPU activity carries its iteration)" : "",
                                     clk),

@@ -363,17 +363,21 @@ static tl_status check_time(loader *L, const char *name, int has_ts, double ts, 
     return TL_OK;
 }
 
-/* An event the records are made of (tl_kt_emit): GPU activity, a
- * ProfilerStep, a collective that record_param_comms names. */
-static int is_activity(json_object *e)
+/* An event the records are made of (tl_kt_emit): GPU activity (a
+ * kernel, copy or memset: TL_KT_GPU), else a sync, a ProfilerStep, a
+ * collective that record_param_comms names (TL_KT_HOST_ONLY). */
+static int activity_of(json_object *e)
 {
     const char *cat = get_str(e, "cat"), *name = get_str(e, "name");
     double dur = 0;
     json_object *args = NULL;
-    if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return 0;
-    if (kind_of(cat) <= TL_KT_SYNC || (name && step_number(name) >= 0)) return 1;
+    if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_KT_NONE;
+    if (kind_of(cat) <= TL_KT_MEMSET) return TL_KT_GPU;
+    if (kind_of(cat) == TL_KT_SYNC || (name && step_number(name) >= 0)) return TL_KT_HOST_ONLY;
     return name && !strcmp(name, "record_param_comms") && json_object_object_get_ex(e, "args", &args) &&
-           get_str(args, "Collective name");
+                   get_str(args, "Collective name")
+               ? TL_KT_HOST_ONLY
+               : TL_KT_NONE;
 }
 
 static tl_status on_event(loader *L, json_object *e)
@@ -384,7 +388,8 @@ static tl_status on_event(loader *L, json_object *e)
     t->nevents++;
     if (L->bar && (t->nevents & 0xfff) == 0) tl_progress_update(L->bar, (double)t->nevents);
     if (L->meta_only) {
-        t->has_activity = t->has_activity || is_activity(e);
+        int a = activity_of(e);
+        if (a > t->has_activity) t->has_activity = a;
         return TL_OK;
     }
     double ts = 0, dur = 0;
@@ -538,8 +543,8 @@ static tl_status walk(loader *L)
                     TL_TRYGOTO(on_event(L, v), st, fail);
                     json_object_put(v);
                     v = NULL;
-                    /* the rank is known and the trace holds activity: enough */
-                    if (L->meta_only && L->di_seen && L->t->has_activity) return TL_OK;
+                    /* the rank is known and the trace holds GPU activity: enough */
+                    if (L->meta_only && L->di_seen && L->t->has_activity == TL_KT_GPU) return TL_OK;
                     TL_TRY(expect(L, "',' or ']' in traceEvents", ",]", &c));
                     if (c == ']') break;
                 }
@@ -772,6 +777,18 @@ static int cmp_rank_file(const void *a, const void *b)
 
 #define KT_NO_ACTIVITY "no GPU or host activity recorded (traceEvents hold no kernel, copy, memset, sync, " \
                        "ProfilerStep or collective): nothing to analyse"
+#define KT_NO_GPU "no GPU activity recorded (traceEvents hold steps or CPU operators but no kernel, copy or " \
+                  "memset: a profile of the CPU only): nothing to analyse; profile with " \
+                  "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]"
+
+/* A trace (or a run's traces) the analysis can give figures of: GPU
+ * activity somewhere (tl_kt_activity). */
+static tl_status check_activity(const char *what, int activity)
+{
+    TL_CHECK(activity != TL_KT_NONE, TL_ERR_PARSE, "%s: %s", what, KT_NO_ACTIVITY);
+    TL_CHECK(activity == TL_KT_GPU, TL_ERR_PARSE, "%s: %s", what, KT_NO_GPU);
+    return TL_OK;
+}
 
 /* A folder entry that is a trilap rank file (the folder is then a trilap
  * run, whose JSON files are Perfetto exports and manifests); a rank claim
@@ -982,7 +999,7 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
         TL_TRY(head(rf[i].path, &rf[i].rank, &rf[i].world, &rf[i].activity, &other));
         if (other) rf[i].rank = -2;
         else if (rf[i].rank < 0) rf[i].rank = 1 << 30; /* without distributedInfo: after those with it */
-        activity = activity || rf[i].activity;
+        if (rf[i].activity > activity) activity = rf[i].activity;
     }
     size_t n = 0;
     for (size_t i = 0; i < *np; i++) {
@@ -1003,7 +1020,7 @@ static tl_status order_ranks(const char *dir, rank_file *rf, size_t *np)
                  rf[i].path, w ? w->world : 0, rf[i].world);
         if (!w) w = &rf[i];
     }
-    TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", dir, KT_NO_ACTIVITY);
+    TL_TRY(check_activity(dir, activity));
     /* in the order of the ranks the readers give them (tl_an_rank_unclaimed
      * for those without distributedInfo, which come last), so every table
      * lists its ranks in order and the readers find each rank from the
@@ -1018,7 +1035,7 @@ static tl_status one_file(const char *path, char ***files, size_t *nfiles, int *
 {
     int rank, world, activity;
     TL_TRY(tl_an_kineto_head(path, &rank, &world, &activity));
-    TL_CHECK(activity, TL_ERR_PARSE, "%s: %s", path, KT_NO_ACTIVITY);
+    TL_TRY(check_activity(path, activity));
     char **f = calloc(1, sizeof *f);
     TL_CHECK(f, TL_ERR_NOMEM, "path");
     f[0] = strdup(path);

@@ -59,6 +59,10 @@ typedef struct tl_kt_op {
     uint32_t name, coll, pg;/* op name; Collective name; "NAME (DESC, ranks A-B)"; 0: none */
 } tl_kt_op;
 
+/* What a trace's events hold for the analysis, in order: a head reads
+ * until GPU activity (or to the end). */
+typedef enum tl_kt_activity { TL_KT_NONE, TL_KT_HOST_ONLY, TL_KT_GPU } tl_kt_activity;
+
 typedef struct tl_kt_trace {
     char path[1024];
     int rank, world;        /* distributedInfo; -1 without */
@@ -75,7 +79,8 @@ typedef struct tl_kt_trace {
     size_t nops;
     char device_name[128];  /* deviceProperties name of the first GPU row's device */
     int64_t nevents;        /* traceEvents entries read */
-    int has_activity;       /* an event the records are made of was read (GPU activity, a step, a collective) */
+    int has_activity;       /* tl_kt_activity: the most an event read was (GPU activity > a step, a sync, a
+                               collective > none) */
     int trilap_export;      /* otherData.generator says trilap-analyze wrote it (perfetto): no trace of a run */
     int no_events;          /* read for its head only: a JSON object without traceEvents (a config file) */
 } tl_kt_trace;

@@ -318,6 +318,7 @@ static void count_arrival(tl_an_split *sum, const tl_an_ops *o, tl_an_op *op, si
 {
     int64_t delay = op->arrive - op->first;
     op->in_span = 1;
+    sum->together += (size_t)tl_an_op_together(op);
     if (delay <= 0 || !tl_an_op_together(op)) return;
     if ((size_t)op->last_rank == f) sum->last++;
     else sum->others_last++;

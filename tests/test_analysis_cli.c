@@ -225,6 +225,54 @@ TL_TEST(diagnose_naive_vs_split)
     free(o);
 }
 
+/* late-ranks on the committed three-naive run (rank 0 waits 67 % of its
+ * communication for rank 1) with rank 1 moved onto another host's clock
+ * 1 s ahead, no offsets measured, or cut short: no pair of its operations
+ * ran on both ranks at once, or none pairs at all, so waiting cannot be
+ * measured. Before: "ok", waiting 0.0 % of W, on both ranks. */
+TL_TEST(late_ranks_unmeasurable_said)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin(), *src = "results/tristream-h200x2/three-naive";
+    if (access("results/tristream-h200x2/three-naive/trace.rank0.csv.gz", R_OK) != 0)
+        TL_SKIP("results/tristream-h200x2 not in this checkout");
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/hosts %s/cut && cp %s/trace.rank0.csv.gz %s/hosts/ && cp %s/trace.rank0.csv.gz "
+                            "%s/cut/ && head -c 30000 %s/trace.rank1.csv.gz > %s/cut/trace.rank1.csv.gz",
+                            t, t, src, t, src, t, src, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s/trace.rank1.csv.gz | awk -F, 'BEGIN { OFS = \",\" } /^# host=/ { print "
+                            "\"# host=other\"; next } /^# window_(start|end)_ns=/ { split($0, a, \"=\"); printf "
+                            "\"%%s=%%.0f\\n\", a[1], a[2] + 1e9; next } /^#/ || /^rank/ { print; next } { $8 = "
+                            "sprintf(\"%%.0f\", $8 + 1e9); $9 = sprintf(\"%%.0f\", $9 + 1e9); print }' > "
+                            "%s/hosts/trace.rank1.csv",
+                            src, t),
+                 0);
+    static const struct {
+        const char *run, *flag, *why;
+    } cases[] = {{"hosts", "", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired in time: none of their "
+                               "operations paired across the ranks ran on every rank at once"},
+                 {"cut", "--accept-incomplete", "n/a [late-ranks]: does not apply: ranks 0, 1 are unpaired: no "
+                                                "communication operation of theirs occurs as often on every rank"}};
+    for (size_t k = 0; k < 2; k++) {
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s %s/%s", bin, cases[k].flag, t, cases[k].run), 0);
+        char *o = out_of(t, "out");
+        TL_ASSERT_MSG(strstr(o, cases[k].why), "%s:\n%s", cases[k].run, o);
+        TL_ASSERT_MSG(tl_test_sh("test $(grep -Ec '^  late-ranks +[01] n/a ' %s/out) = 2", t) == 0, "%s:\n%s",
+                      cases[k].run, o);
+        free(o);
+    }
+    /* a file cut short is no record dropped: overlap's rank line says both (before: "records dropped") */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s/cut", bin, t), 0);
+    char *ov = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(ov, "on vm, INCOMPLETE (read with --accept-incomplete: records dropped or the file cut short"),
+                  "%s", ov);
+    free(ov);
+    /* the clocks estimated from the collectives' ends: rank 0 waits again */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --align-clocks %s/hosts", bin, t), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(tl_test_sh("grep -Eq '^  late-ranks +0 FINDING ' %s/out", t) == 0, "%s", o);
+    free(o);
+}
+
 TL_TEST(diagnose_other_rules)
 {
     const char *t = tl_test_tmpdir();
@@ -2238,7 +2286,7 @@ TL_TEST(outputs_named_for_another_format)
     }
 }
 
-TL_TEST_MAIN(outputs_named_for_another_format, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, diagnose_other_rules,
+TL_TEST_MAIN(outputs_named_for_another_format, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,

@@ -588,6 +588,50 @@ TL_TEST(kineto_activity_checked)
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap %s/half > /dev/null", bin, t), 0);
 }
 
+/* A profile of the CPU only (torch.profiler without ProfilerActivity.CUDA:
+ * steps, operators and CUDA runtime calls, no kernel, copy or memset) has
+ * no GPU figure to give: refused in one line by every command, nothing
+ * written. Before, every command exited 0 with W 0.0 us, diagnose called
+ * the rank "host-only (... by design)" and overlap told the user to trace
+ * "a --backend cuda run"; a folder of such ranks alike. */
+TL_TEST(kineto_cpu_only_refused)
+{
+    need_jsonc();
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char p[600];
+    static const char cpu[] =
+        "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%d\", \"ts\": 10, "
+        "\"dur\": 100}, {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"ts\": 20, \"dur\": 30}, "
+        "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 25, \"dur\": 5, "
+        "\"args\": {\"correlation\": 7}}], \"distributedInfo\": {\"rank\": %d, \"world_size\": 2}}\n";
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/cpu && printf '%s' 0 0 > %s/cpu/rank0.json && printf '%s' 1 1 > "
+                            "%s/cpu/rank1.json",
+                            t, cpu, t, cpu, t),
+                 0);
+    static const char *const cmds[] = {"overlap", "diagnose", "breakdown", "timeline -o OUT/t.csv",
+                                       "perfetto -o OUT/p.json", "collectives", "overlap --hta", "breakdown --hta",
+                                       "import -o OUT/imp"};
+    static const char *const inputs[] = {"cpu/rank0.json", "cpu"};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+            char *out = NULL, *err = NULL, cmd[1024];
+            const char *o = strstr(cmds[k], "OUT"); /* an output: in the folder o, which stays empty */
+            snprintf(p, sizeof p, "%s/%s", t, inputs[i]);
+            TL_ASSERT_EQ(tl_test_sh("rm -rf %s/o && mkdir %s/o", t, t), 0);
+            int len = o ? (int)(o - cmds[k]) : (int)strlen(cmds[k]);
+            snprintf(cmd, sizeof cmd, "%s/trilap-analyze %.*s%s%s%s %s", bin, len, cmds[k], o ? t : "", o ? "/o" : "",
+                     o ? o + 3 : "", p);
+            int rc = tl_test_run(cmd, &out, &err);
+            const char *nl = strchr(err, '\n');
+            TL_ASSERT_MSG(rc == 1 && strstr(err, p) && strstr(err, "no GPU activity") &&
+                              strstr(err, "ProfilerActivity.CUDA") && nl && !nl[1] && !out[0],
+                          "%s: exit %d\n%s%s", cmd, rc, out, err);
+            TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s/o)\"", t), 0);
+            free(out);
+            free(err);
+        }
+}
+
 /* A gzip stream cut short says how much it gave before it ended. */
 TL_TEST(cut_gzip_counts_what_it_read)
 {
@@ -1790,7 +1834,7 @@ TL_TEST_MAIN(hta_figures_exact, not_kineto_says_why, overlap_means_leave_out_an_
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
-             kineto_runs_checked, kineto_activity_checked, cut_gzip_counts_what_it_read,
+             kineto_runs_checked, kineto_activity_checked, kineto_cpu_only_refused, cut_gzip_counts_what_it_read,
              progress_and_clock_flags_on_kineto, hta_takes_flags_typed_off, hta_breakdown_of_several_inputs,
              hta_whole_us_on_epoch_times, import_failure_names_no_file,
              ranks_by_place_without_distributed_info, hta_undefined_ratio_said,
