@@ -305,9 +305,20 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
         }
         char key[64];
         char val[600];
-        if (sscanf(line, " %63[a-z0-9_] = %599s", key, val) != 2) {
+        int used = 0;
+        if (sscanf(line, " %63[a-z0-9_] = %599s%n", key, val, &used) != 2) {
             if (strspn(line, " \t\r\n") == strlen(line)) continue;
             st = TL_FAIL(TL_ERR_PARSE, "%s:%d: not 'key = value'", path, lineno);
+            goto done;
+        }
+        /* "0.05 0.5" or "9.5 us": before, the first word was taken in silence */
+        char *rest = line + used + strspn(line + used, " \t");
+        size_t rlen = strcspn(rest, "\r\n");
+        while (rlen && (rest[rlen - 1] == ' ' || rest[rlen - 1] == '\t')) rlen--; /* before a '#' comment */
+        rest[rlen] = 0;
+        if (*rest) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s = %s is followed by '%s': one number per line, in the unit the "
+                         "key names (a comment after '#')", path, lineno, key, val, rest);
             goto done;
         }
         char *end;

@@ -40,6 +40,10 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
         tl_mcli_error("invalid --platform '%s' (%s)", o.name, tl_mplatform_choices());
         return 2;
     }
+    int gpus = (int)o.gpus;
+    char list[32];
+    snprintf(list, sizeof list, "%d", gpus);
+    if ((rc = tl_mplatform_gpus_refused(p, &gpus, 1, list)) != 0) return rc;
     if (!o.out) {
         tl_mcli_error("platform needs --out XML (try --help)");
         return 2;

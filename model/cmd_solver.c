@@ -45,7 +45,8 @@ static const tl_option solver_options[] = {
                                "names only the GPU (its memory bandwidth)"},
     {.name = "gpus", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, gpus), .def = "4,8,16,32,64",
      .metavar = "LIST",
-     .help = "GPU counts, each once and 1-4096 on a built-in platform (its file lists all N^2 routes)"},
+     .help = "GPU counts, each once and 1-4096 on a built-in platform (its file lists all N^2 routes; "
+             "rtx6000-pcie, one node: 1-4)"},
     {.name = "schedules", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, schedules),
      .def = "two-stream,three-naive,three-split", .metavar = "LIST", .help = "schedules (runtime/schedule.c)"},
     {.name = "matrix", .type = TL_OPT_STRING, .offset = offsetof(solver_opts, matrix), .def = "gen:poisson7:128",
@@ -129,25 +130,37 @@ static const char *nccl0_speed(const char *path, char *buf, size_t n)
     return buf;
 }
 
-/* A user's platform file tried for `gpus` ranks before anything is
- * printed (a job of no operations: SimGrid loads the file and the engine
- * looks up every rank's hosts), so a file it refuses is said in one line
- * with stdout still empty: 1 when it will do. */
-static int platform_file_usable(const char *path, int gpus)
+/* The job of one schedule on one GPU count's partition. */
+static tl_status build_job(const solver_opts *o, const tl_schedule *sch, const tl_mpart *ps, const tl_mkcost *k,
+                           const tl_mcalib *c, tl_mjob *j)
 {
-    tl_mjob j;
-    if (tl_mjob_alloc(&j, gpus) != TL_OK) return 0;
-    j.iters = 1;
-    j.nlanes = 1;
-    j.lanes[0] = (tl_mlane){.name = "compute"};
-    j.platform = path;
+    return (o->method == METHOD_PIPEBICGSTAB ? tl_mjob_pipebicgstab : tl_mjob_pipecg)(j, sch, ps, k, c, (int)o->iters);
+}
+
+/* A user's platform file tried, before anything is printed, for each GPU
+ * count's job (the first schedule's: every schedule sends the same
+ * messages): SimGrid loads the file, the engine looks up every rank's
+ * hosts and the routes of its messages and simulates nothing, so a file
+ * it refuses is said in one line with stdout still empty: 1 when it will
+ * do. */
+static int platform_file_usable(const solver_opts *o, const tl_schedule *sch, const tl_mpart *ps, int n,
+                                const tl_mkcost *k, const tl_mcalib *c)
+{
+    tl_status st = TL_OK;
     tl_mresult r;
-    tl_status st = tl_model_simulate(&j, &r);
-    tl_mjob_free(&j);
+    for (int i = 0; i < n && st == TL_OK; i++) {
+        tl_mjob j;
+        st = build_job(o, sch, &ps[i], k, c, &j);
+        if (st != TL_OK) break;
+        j.platform = o->platform_file;
+        j.check_only = 1;
+        st = tl_model_simulate(&j, &r);
+        tl_mjob_free(&j);
+    }
     if (st == TL_ERR_PARSE)
-        tl_mcli_error("platform %s refused: %s", path, r.error);
+        tl_mcli_error("platform %s refused: %s", o->platform_file, r.error);
     else if (st != TL_OK)
-        tl_mcli_failed("trying platform %s for %d GPUs failed", path, gpus);
+        tl_mcli_failed("trying platform %s failed", o->platform_file);
     return st == TL_OK;
 }
 
@@ -170,24 +183,31 @@ static tl_status partition_stats(const solver_opts *o, matrix_src *ms, int *part
     return tl_mpart_compute(&ms->m, part, gpus, ps);
 }
 
-/* Per GPU count: partition, statistics, one simulation per schedule. */
-static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
-                     matrix_src *ms, int *part, int gpus, const tl_schedule **sch, int nsch, tl_mcsv *w, tl_mcli *cli)
+/* Every GPU count's partition statistics (ps[i] for gpus[i]), before
+ * anything is printed: a platform file is tried on them. 0, said in one
+ * line, when a partition fails. */
+static int all_partitions(const solver_opts *o, matrix_src *ms, int *part, const int *gpus, int n, tl_mpart *ps)
 {
-    tl_mpart ps;
-    if (partition_stats(o, ms, part, gpus, &ps) != TL_OK) {
-        tl_mcli_failed("partitioning %s into %d parts failed", o->matrix, gpus);
-        return 0;
-    }
-    int maxnb = 0;
-    for (int r = 0; r < gpus; r++) maxnb = ps.halo[r].n > maxnb ? ps.halo[r].n : maxnb;
+    for (int i = 0; i < n; i++)
+        if (partition_stats(o, ms, part, gpus[i], &ps[i]) != TL_OK) {
+            tl_mcli_failed("partitioning %s into %d parts failed", o->matrix, gpus[i]);
+            return 0;
+        }
+    return 1;
+}
+
+/* Per GPU count: one simulation per schedule on its partition. */
+static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
+                     const tl_mpart *ps, const tl_schedule **sch, int nsch, tl_mcsv *w, tl_mcli *cli)
+{
+    int gpus = ps->nranks, maxnb = 0;
+    for (int r = 0; r < gpus; r++) maxnb = ps->halo[r].n > maxnb ? ps->halo[r].n : maxnb;
     double two = 0;
     int ok = 1;
     for (int i = 0; i < nsch && ok; i++) {
         tl_mjob j;
         tl_mresult r;
-        ok = (o->method == METHOD_PIPEBICGSTAB ? tl_mjob_pipebicgstab : tl_mjob_pipecg)(
-                 &j, sch[i], &ps, k, c, (int)o->iters) == TL_OK;
+        ok = build_job(o, sch[i], ps, k, c, &j) == TL_OK;
         if (ok) {
             tl_mplatform_params q = {.nccl_rate = c->nccl_rate, .port_lat_us = -1};
             tl_status sst;
@@ -224,7 +244,6 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
                          1e6 * r.exposed_coll_s, speedup_csv, maxnb, r.wall_s) == TL_OK;
         fflush(stdout);
     }
-    tl_mpart_free(&ps);
     return ok;
 }
 
@@ -310,6 +329,30 @@ static tl_status begin_results(const solver_opts *o, const tl_mcli *cli, const t
     return tl_mcsv_begin(w, cli, o->results, solver_header, extra);
 }
 
+/* Every count's partition, the platform file tried on them, then the
+ * preamble and the rows: the exit status. */
+static int predict(const solver_opts *o, tl_mcli *cli, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
+                   matrix_src *ms, int *part, const int *gpus, int ngpus, const tl_schedule **sch, int nsch)
+{
+    tl_mpart *ps = calloc((size_t)ngpus, sizeof *ps);
+    if (!ps) {
+        tl_mcli_error("out of memory for the partitions of %s", o->matrix);
+        return 1;
+    }
+    int rc = 1, ok = all_partitions(o, ms, part, gpus, ngpus, ps);
+    ok = ok && (!o->platform_file || platform_file_usable(o, sch[0], ps, ngpus, k, c));
+    tl_mcsv w;
+    if (!ok || begin_results(o, cli, p, &w) != TL_OK) goto done;
+    print_preamble(o, cli, c, p, k, tl_mmatrix_nrows(&ms->m));
+    for (int i = 0; i < ngpus && ok; i++) ok = run_count(o, c, p, k, &ps[i], sch, nsch, &w, cli);
+    if (ok) printf("# %d rows (predicted)\n", ngpus * nsch);
+    rc = tl_mcsv_end(&w, ok) != TL_OK || !ok;
+done:
+    for (int i = 0; i < ngpus; i++) tl_mpart_free(&ps[i]);
+    free(ps);
+    return rc;
+}
+
 int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
 {
     solver_opts o;
@@ -337,6 +380,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
                                                 : "a list such as 4,8,64");
         return 2;
     }
+    if (!o.platform_file && (rc = tl_mplatform_gpus_refused(p, gpus, ngpus, o.gpus)) != 0) return rc;
     const tl_schedule *sch[TL_SCHED_COUNT];
     int nsch = schedule_list(o.schedules, sch);
     if (!nsch) return 2;
@@ -371,12 +415,6 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
             tl_csr_free(&ms.csr);
             return 2;
         }
-    int most = 0;
-    for (int i = 0; i < ngpus; i++) most = gpus[i] > most ? gpus[i] : most;
-    if (o.platform_file && !platform_file_usable(o.platform_file, most)) {
-        tl_csr_free(&ms.csr);
-        return 1;
-    }
     /* before the preamble: a matrix too large for this machine is one line */
     int64_t nrows = tl_mmatrix_nrows(&ms.m);
     int *part = NULL;
@@ -389,22 +427,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         return 1;
     }
     tl_mkcost k = tl_mkcost_for(&c, p);
-    tl_mcsv w;
-    if (begin_results(&o, cli, p, &w) != TL_OK) {
-        free(part);
-        tl_csr_free(&ms.csr);
-        return 1;
-    }
-    print_preamble(&o, cli, &c, p, &k, tl_mmatrix_nrows(&ms.m));
-    int ok = 1;
-    for (int i = 0; i < ngpus && ok; i++) ok = run_count(&o, &c, p, &k, &ms, part, gpus[i], sch, nsch, &w, cli);
+    rc = predict(&o, cli, &c, p, &k, &ms, part, gpus, ngpus, sch, nsch);
     free(part);
     tl_csr_free(&ms.csr);
-    if (!ok) {
-        tl_mcsv_end(&w, 0);
-        return 1;
-    }
-    printf("# %d rows (predicted)\n", ngpus * nsch);
-    if (tl_mcsv_end(&w, 1) != TL_OK) return 1;
-    return 0;
+    return rc;
 }

@@ -97,6 +97,10 @@ typedef struct tl_mjob {
      * as the microbenchmark's NCCL calls do on any number of ranks */
     int comm_needs_peers;
     const char *platform;  /* SimGrid platform file: hosts gpu<R>, nccl<R>, cpu<R> */
+    /* 1: load the platform and check it for this job (hosts, values, the
+     * routes its messages take), simulate nothing: a user's file tried
+     * for every GPU count before anything is printed */
+    int check_only;
 } tl_mjob;
 
 typedef struct tl_mrank_result {

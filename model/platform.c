@@ -57,10 +57,7 @@ static const tl_mplatform platforms[] = {
      .gpus_per_node = 4,
      .mem_gbs = 672,
      .port_gbs = 12,
-     .port_lat_us = 1.0,
-     .nic_gbs = 12,
-     .nic_lat_us = 2.0,
-     .core_lat_us = 1.0},
+     .port_lat_us = 1.0},
 };
 
 const tl_mplatform *tl_mplatform_find(const char *name)
@@ -80,6 +77,26 @@ const tl_mplatform *tl_mplatform_at(int i)
     return i >= 0 && i < (int)(sizeof platforms / sizeof platforms[0]) ? &platforms[i] : NULL;
 }
 
+int tl_mplatform_max_gpus(const tl_mplatform *p)
+{
+    return p->nic_gbs > 0 ? TL_MPLATFORM_MAX_GPUS : p->gpus_per_node;
+}
+
+/* Before, 8 or 64 GPUs of rtx6000-pcie were predicted over a NIC and a fat
+ * tree the platform does not have ("no network" in the preamble). */
+int tl_mplatform_gpus_refused(const tl_mplatform *p, const int *counts, int n, const char *list)
+{
+    for (int i = 0; i < n; i++)
+        if (counts[i] > tl_mplatform_max_gpus(p)) {
+            fprintf(stderr,
+                    "trilap-model: invalid --gpus '%s': %s is one node of %d GPUs without a network (%s); for more, "
+                    "a platform file with one (solver --platform-file; model/README.md)\n",
+                    list, p->name, p->gpus_per_node, p->gpu);
+            return 2;
+        }
+    return 0;
+}
+
 static void link_ctn(FILE *f, const char *prefix, int i, const char *dir)
 {
     fprintf(f, "<link_ctn id=\"%s%d\" direction=\"%s\"/>", prefix, i, dir);
@@ -87,7 +104,8 @@ static void link_ctn(FILE *f, const char *prefix, int i, const char *dir)
 
 tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path)
 {
-    TL_CHECK(nranks >= 1, TL_ERR_INVAL, "%d GPUs", nranks);
+    TL_CHECK(nranks >= 1 && nranks <= tl_mplatform_max_gpus(p), TL_ERR_INVAL, "%d GPUs of %s (1 to %d)", nranks,
+             p->name, tl_mplatform_max_gpus(p));
     TL_CHECK(q->nccl_rate > 0 && q->nccl_rate <= 1, TL_ERR_INVAL,
              "the NCCL rate beside compute must lie in (0, 1] (got %g)", q->nccl_rate);
     tl_out o;

@@ -12,7 +12,7 @@ typedef struct tl_mplatform {
     int gpus_per_node;
     double mem_gbs;      /* nominal memory bandwidth: scales the measured kernel times */
     double port_gbs, port_lat_us; /* per GPU, into the node's switch (NVLink / PCIe) */
-    double nic_gbs, nic_lat_us;   /* per GPU NIC between nodes */
+    double nic_gbs, nic_lat_us;   /* per GPU NIC between nodes; 0: one node, no network */
     double core_lat_us;           /* the fat tree's switches */
 } tl_mplatform;
 
@@ -31,6 +31,13 @@ const char *tl_mplatform_choices(void);
 /* The most GPUs a built-in platform is written for: its one zone lists
  * every route, N^2 of them (165 MB of XML at 1,024 GPUs, 2.6 GB at 4,096). */
 #define TL_MPLATFORM_MAX_GPUS 4096
+
+/* The most GPUs a platform holds: one node's where it has no network
+ * (rtx6000-pcie, seed paper 2's machine), else TL_MPLATFORM_MAX_GPUS. */
+int tl_mplatform_max_gpus(const tl_mplatform *p);
+/* 0 when every count fits p (counts, n of them, as --gpus listed them in
+ * `list`); else 2, after one line naming the list and the reason. */
+int tl_mplatform_gpus_refused(const tl_mplatform *p, const int *counts, int n, const char *list);
 
 /* The platform file for nranks GPUs at path (temporary name, then rename). */
 tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path);

@@ -436,6 +436,46 @@ static void platform_values_or_die(void)
     free(hosts);
 }
 
+/* Dies, in one line, where the platform has no route from `a` to `b`
+ * (SimGrid's own test for a message: no link and no latency). */
+static void route_or_die(sg_host_t a, sg_host_t b, int from, int to, const char *what, int n)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(a, b, links);
+    int none = xbt_dynar_is_empty(links) && sg_host_get_route_latency(a, b) <= 0;
+    xbt_dynar_free(&links);
+    if (!none) return;
+    fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s, at %d GPUs)\n", sg_host_get_name(a),
+            sg_host_get_name(b), from, to, what, n);
+    exit(3);
+}
+
+/* Every route the job's messages take exists. Before, a platform file
+ * without one was found out mid-run: after the preamble and the rows of
+ * the smaller GPU counts, SimGrid's "no connecting path", exit 1. */
+static void routes_or_die(const tl_mjob *j, const sim_world *w)
+{
+    int n = j->nranks;
+    for (int r = 0; r < n && n > 1; r++) {
+        const sim_rank *R = &w->ranks[r];
+        const tl_mhalo *h = &j->halo[r];
+        for (int l = 0; l < j->nlanes; l++)
+            for (int k = 0; k < j->lanes[l].nops; k++) {
+                const tl_mop *o = &j->lanes[l].ops[k];
+                if (o->kind != TL_MOP_COMM) continue;
+                for (int e = 0; o->comm == TL_MCOMM_HALO && e < h->n; e++)
+                    route_or_die(R->gpu, w->ranks[h->peer[e]].gpu, r, h->peer[e], "its halo", n);
+                if (o->comm == TL_MCOMM_RING || (o->comm == TL_MCOMM_ALLREDUCE && j->ar_algo == TL_MAR_RING))
+                    route_or_die(R->gpu, w->ranks[(r + 1) % n].gpu, r, (r + 1) % n, "a step of its ring", n);
+                if (o->comm == TL_MCOMM_ALLREDUCE && j->ar_algo == TL_MAR_TREE && r > 0) {
+                    int up = r - (r & -r); /* the tree's parent: reduce up, broadcast down */
+                    route_or_die(R->gpu, w->ranks[up].gpu, r, up, "its partial sums (allreduce tree)", n);
+                    route_or_die(w->ranks[up].gpu, R->gpu, up, r, "the sums (allreduce tree)", n);
+                }
+            }
+    }
+}
+
 static void child_run(const tl_mjob *j, int fd)
 {
     char *args[] = {"trilap-model", "--log=root.thres:error", "--cfg=network/model:CM02",
@@ -461,6 +501,14 @@ static void child_run(const tl_mjob *j, int fd)
         R->nccl = host_or_die("nccl%d", r, j->platform);
         if (sg_host_get_nb_pstates(R->nccl) < 2) {
             fprintf(stderr, "host nccl%d needs two speeds (alone, beside compute; model/README.md)\n", r);
+            exit(3);
+        }
+        /* one core: three-split's two communicators would queue on it as
+         * three-naive's one does (before: simulated so, exit 0) */
+        if (sg_host_core_count(R->nccl) < TL_MODEL_MAX_CHANS) {
+            fprintf(stderr, "host 'nccl%d' has %d core, where NCCL's engine needs %d (one per communicator, "
+                            "core=\"%d\"; model/README.md)\n",
+                    r, sg_host_core_count(R->nccl), TL_MODEL_MAX_CHANS, TL_MODEL_MAX_CHANS);
             exit(3);
         }
         R->nccl_speed0 = sg_host_get_pstate_speed(R->nccl, 0);
@@ -507,7 +555,8 @@ static void child_run(const tl_mjob *j, int fd)
         sg_actor_t act = sg_actor_create("stage", h, stage_main, 2, av);
         sg_actor_daemonize(act);
     }
-    simgrid_run();
+    routes_or_die(j, &w);
+    if (!j->check_only) simgrid_run();
     for (int r = 0; r < j->nranks; r++) {
         const char *p = (const char *)&w.ranks[r].res;
         size_t left = sizeof w.ranks[r].res;
