@@ -55,11 +55,12 @@ elif [[ ! -e $out ]]; then
     why=$(mkdir -p -- "$out" 2>&1) || { echo "render-fdtd-plots.sh: --out $out: cannot be made (${why##*: })" >&2; exit 1; }
 fi
 [[ -w $out ]] || { echo "render-fdtd-plots.sh: --out $out: not writable" >&2; exit 1; }
-# a figure is drawn under a temporary name and renamed when whole; one left
-# by a failure or a signal is removed
+# a figure and the CSV beside it are written under temporary names and
+# renamed when the figure is whole; those left by a failure or a signal are
+# removed
 . "$here/scripts/render-gp.sh"
 trap 'render_gp_end; [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
-# Ctrl-C or a kill: gnuplot ended and its part figure removed (above)
+# Ctrl-C or a kill: gnuplot ended and the part files removed (above)
 trap 'exit 130' INT
 trap 'exit 143' TERM
 gp() { # script, output base, gnuplot assignments
@@ -83,8 +84,9 @@ for s in host peer nccl; do
     [[ -f $t || -f $t.gz ]] || continue
     [[ -x $bin/trilap-analyze ]] || { echo "render-fdtd-plots.sh: $bin/trilap-analyze not built (make)" >&2; exit 1; }
     mkdir -p "$out"
-    "$bin/trilap-analyze" timeline "$gpu/bench/pencil-$s" --iter-range 8:9 -o "$out/fdtd-pencil-$s.csv" > /dev/null
-    files+="\"$out/fdtd-pencil-$s.csv\" "
+    render_gp_stage csv "$out/fdtd-pencil-$s.csv" # renamed with the figure
+    "$bin/trilap-analyze" timeline "$gpu/bench/pencil-$s" --iter-range 8:9 -o "$csv" > /dev/null
+    files+="\"$csv\" "
     titles+="$s "
 done
 if [[ -n $files ]]; then

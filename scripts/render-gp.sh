@@ -1,39 +1,65 @@
 # Sourced by the render scripts and demo.sh (no `set` of its own): one figure drawn by
-# gnuplot, PNG then PDF, each under a temporary name renamed when whole.
+# gnuplot, PNG then PDF, and the files drawn with it, each under a
+# temporary name in its own folder (NAME.part<pid>.EXT), all renamed when
+# the figure is whole: an interrupted or failed render (Ctrl-C, a gnuplot
+# failure, a full disk) leaves no file, whole or cut, under a final name.
 # gnuplot runs in the background and is waited for, so that a Ctrl-C
 # reaches the caller's trap at once: gnuplot 5.4's own SIGINT handler can
 # hang inside cairo with SIGINT blocked, and `make plots` hung there, a
 # second Ctrl-C doing nothing.
 #   . "$here/scripts/render-gp.sh"
 #   trap 'render_gp_end; ...' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM
-#   render_gp PROG GNUPLOT SCRIPT BASE ASSIGNMENTS   (writes BASE.png, BASE.pdf)
-# A figure gnuplot cannot draw is one line naming it and gnuplot's last
-# line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
-render_gp_drawing="" render_gp_pid=""
-render_gp_log=$(mktemp "${TMPDIR:-/tmp}/render-gp.log.XXXXXX")
+#   render_gp_stage VAR FILE   (VAR: the temporary name to write FILE under)
+#   render_gp PROG GNUPLOT SCRIPT BASE ASSIGNMENTS   (writes BASE.png, BASE.pdf,
+#                                                     then renames what was staged)
+#   render_gp_commit           (renames what was staged, without a figure)
+# render_gp_tmp is a folder of this run's scratch files (removed by
+# render_gp_end). A figure gnuplot cannot draw is one line naming it and
+# gnuplot's last line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
+render_gp_pid=""
+render_gp_parts=() render_gp_finals=() # staged, renamed by render_gp
+render_gp_tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-gp.XXXXXX")
 
-# For the caller's EXIT trap: gnuplot ended, its part figure and log removed.
+# For the caller's EXIT trap: gnuplot ended, the staged files and scratch removed.
 render_gp_end() {
     [[ -z $render_gp_pid ]] || kill -TERM "$render_gp_pid" 2>/dev/null
-    rm -f -- "$render_gp_drawing" "$render_gp_log"
+    rm -f -- "${render_gp_parts[@]}"
+    rm -rf -- "$render_gp_tmp"
+}
+
+# VAR := the temporary name of FILE, beside it (the ending kept: gnuplot
+# picks the format from it), renamed to FILE by the next render_gp
+render_gp_stage() { # (no locals: VAR may be the caller's local of any name)
+    render_gp_parts+=("${2%.*}.part$$.${2##*.}") render_gp_finals+=("$2")
+    printf -v "$1" '%s' "${render_gp_parts[-1]}"
 }
 
 render_gp() {
-    local prog=$1 gnuplot=$2 script=$3 base=$4 assign=$5 ext log rc
+    local prog=$1 gnuplot=$2 script=$3 base=$4 assign=$5 ext log rc part
     for ext in png pdf; do
-        render_gp_drawing=$base.part$$.$ext
-        "$gnuplot" -e "$assign; out='$render_gp_drawing'" "$script" >"$render_gp_log" 2>&1 </dev/null &
+        render_gp_stage part "$base.$ext"
+        "$gnuplot" -e "$assign; out='$part'" "$script" >"$render_gp_tmp/log" 2>&1 </dev/null &
         render_gp_pid=$!
         rc=0
         wait "$render_gp_pid" || rc=$?
         render_gp_pid=""
-        log=$(cat -- "$render_gp_log")
+        log=$(cat -- "$render_gp_tmp/log")
         if [[ $rc -ne 0 ]]; then
             echo "$prog: gnuplot could not draw $base.$ext (${script##*/}): $(printf '%s\n' "$log" | awk 'NF { l = $0 } END { print l }')" >&2
             exit 1
         fi
         [[ -z $log ]] || printf '%s\n' "$log" >&2
-        mv -f -- "$render_gp_drawing" "$base.$ext"
-        render_gp_drawing=""
     done
+    # the figure is whole: what was drawn with it takes its final names
+    render_gp_commit
+}
+
+# Every staged file renamed to its final name (render_gp calls it; a caller
+# writing a file with no figure, too).
+render_gp_commit() {
+    local i
+    for i in "${!render_gp_parts[@]}"; do
+        mv -f -- "${render_gp_parts[i]}" "${render_gp_finals[i]}"
+    done
+    render_gp_parts=() render_gp_finals=()
 }

@@ -15,12 +15,15 @@
 # For STREAM results (function, bandwidth_gbs): <name>.{png,pdf} bandwidth bars
 # The CSV these plots read is written beside them, so a figure can be redrawn
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
+# <name>: the source's path, / as -, below the trilap tree's results/ when
+# --results is inside it (the names make plots gives), else below --results;
+# sources.txt in --out lists each figure drawn there and its source.
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
 # from whatever folder it runs; --iter-range: the timelines' iterations
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
 # works for one release). Skipped with a note: an empty CSV, a results CSV without rows,
 # a source with a quote in its path, one whose figure name an earlier source
-# took; rows appended by commands of several commits (manifest.txt's
+# took (in this run, or in one before into the same --out, that source still there); rows appended by commands of several commits (manifest.txt's
 # blocks) are drawn together, said; rows whose run failed its own check (wrong > 0) or whose measured
 # cell is no number ('-', NaN) are left out, said; a folder of runs traced
 # without a GPU kernel (host ranks) gets no breakdown, said.
@@ -30,8 +33,10 @@
 # stream.csv, were 1,300 of the 1,629 files and most of the 6 min 25 s of
 # `make plots`); --all renders them too, and a --results inside one (an
 # explicit --results results/wave3-checks-h200) renders it whole.
-# A figure gnuplot cannot draw is one line, exit 1; Ctrl-C ends gnuplot and
-# removes its part figure (exit 130). TL_GNUPLOT names another
+# Each figure and its CSV are written under temporary names and renamed
+# together when whole: a figure gnuplot cannot draw is one line, exit 1,
+# nothing of it under a final name; Ctrl-C ends gnuplot and removes the
+# part files (exit 130). TL_GNUPLOT names another
 # gnuplot (make plots passes the one make found).
 set -euo pipefail
 
@@ -88,13 +93,13 @@ elif [[ ! -e $out ]]; then
     why=$(mkdir -p -- "$out" 2>&1) || { echo "render-plots.sh: --out $out: cannot be made (${why##*: })" >&2; exit 1; }
 fi
 [[ -w $out ]] || { echo "render-plots.sh: --out $out: not writable" >&2; exit 1; }
-# a figure is drawn under a temporary name and renamed when whole; one left
-# by a failure or a signal is removed
-checked=""
+# a figure and the CSV beside it are written under temporary names and
+# renamed when the figure is whole; those left by a failure or a signal are
+# removed
 . "$here/scripts/render-gp.sh"
-trap 'render_gp_end; rm -f -- "$checked"
+trap 'render_gp_end
       [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
-# Ctrl-C or a kill: gnuplot ended and its part figure removed (above);
+# Ctrl-C or a kill: gnuplot ended and the part files removed (above);
 # 130 and 143 as a shell says a command ended by SIGINT or SIGTERM
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -114,6 +119,7 @@ order_variants() {
 
 gp() { # script, output base, gnuplot assignments
     render_gp render-plots.sh "$gnuplot" "$plots/$1" "$2" "$3"
+    record "${2##*/}"
     echo "  $2.png, $2.pdf"
 }
 
@@ -124,17 +130,58 @@ gp() { # script, output base, gnuplot assignments
 has_quote() { [[ $1 == *[\'\"]* ]]; }
 skip_quoted() { echo "render-plots.sh: $1: gnuplot cannot take a path with a quote in it; skipped (rename it)" >&2; }
 
-# Figures are named from their source's path (a/b/results.csv -> a-b-...),
-# so two sources can map to one name (a-b/x.csv and a/b-x.csv): the second
+# Figures are named from their source's path (a/b/results.csv -> a-b-...)
+# below the trilap tree's results/ when --results is inside it, so that
+# --results results/a/x and results/b/x draw a-x-... and b-x-..., the names
+# make plots gives them (both drew x-..., the second over the first);
+# below --results otherwise.
+results_root=$(readlink -f -- "$here/results")
+below_root=$(readlink -f -- "$results")
+case $below_root in
+    "$results_root"/*) below_root=${below_root#"$results_root/"}/ ;;
+    *) below_root="" ;;
+esac
+fig_name() { # source path -> figure name
+    local rel=${1#"$results"}
+    rel=$below_root${rel#/}
+    rel=${rel%/}
+    [[ -n $rel ]] || rel=$(basename -- "$1")
+    [[ -d $1 ]] || rel=$(sed 's|/results[.]csv$||; s|[.]csv$||' <<<"$rel")
+    printf '%s\n' "${rel//\//-}"
+}
+
+# Two sources can still map to one name (a-b/x.csv and a/b-x.csv; folders
+# outside results/ of one base name given in two runs): the second
 # replaced the first's figure and CSV without a word. The first keeps it;
-# the second is skipped, said once.
+# the second is skipped, said once. Across runs, sources.txt in --out names
+# the source of each figure drawn there; a figure whose source is gone is
+# drawn over.
 declare -A made_by=()
+index=$out/sources.txt
+claimed="" # the source of the figures drawn next, as sources.txt names it
 claim() { # figure base name, source
+    local prev=""
     if [[ -n ${made_by[$1]:-} && ${made_by[$1]} != "$2" ]]; then
         echo "render-plots.sh: $2: its figure would be $1, as that of ${made_by[$1]}; skipped (rename one)" >&2
         return 1
     fi
+    claimed=$(readlink -f -- "$2")
+    [[ ! -f $index ]] || prev=$(awk -F'\t' -v n="$1" '$1 == n { s = $2 } END { print s }' "$index")
+    if [[ -n $prev && $prev != "$claimed" && -e $prev && (-e $out/$1.png || -e $out/$1.pdf) ]]; then
+        echo "render-plots.sh: $2: its figure would be $1, as that of $prev, drawn into $out before" \
+            "($index); skipped (remove $out/$1.*, or give another --out)" >&2
+        return 1
+    fi
     made_by[$1]=$2
+}
+# a figure drawn: its source into sources.txt, written whole
+record() { # figure base name
+    local part
+    render_gp_stage part "$index"
+    { if [[ -f $index ]]; then awk -F'\t' -v n="$1" '$1 != n' "$index"
+      else printf '# figure\tsource (scripts/render-plots.sh)\n'; fi
+      printf '%s\t%s\n' "$1" "$claimed"; } > "$part"
+    render_gp_commit
 }
 
 # a results CSV holds rows beyond its header (an interrupted run leaves the
@@ -184,8 +231,7 @@ fi
 
 rendered=0
 while IFS= read -r parent; do
-    name=$(echo "${parent#"$results"}" | sed 's|^/||; s|/|-|g')
-    [[ -n $name ]] || name=$(basename "$parent")
+    name=$(fig_name "$parent")
     [[ -n $(find "$parent" -mindepth 2 -maxdepth 2 -name trace.rank0.csv) ]] || tristream_run "$parent" || continue
     if has_quote "$parent"; then skip_quoted "$parent"; continue; fi
     variants=()
@@ -204,7 +250,7 @@ while IFS= read -r parent; do
         for v in "${variants[@]}"; do
             case $v in two-stream|three-naive|three-split) [[ $group == schedules ]] || continue ;;
                        *) [[ $group == parts ]] || continue ;; esac
-            csv=$out/$name-timeline-$v.csv
+            render_gp_stage csv "$out/$name-timeline-$v.csv"
             "$analyze" timeline "$parent/$v" ${iters:+--iter-range "$iters"} -o "$csv" >/dev/null
             files+="\"$csv\" " titles+="$v "
         done
@@ -213,30 +259,29 @@ while IFS= read -r parent; do
         [[ $group == parts && ${#variants[@]} -gt $(wc -w <<<"$titles") ]] && base+=-parts
         gp timeline.gp "$base" "files='${files% }'; titles='${titles% }'; subtitle='$parent'"
     done
-    "$analyze" breakdown "${dirs[@]}" --stack-csv "$out/$name-breakdown.csv" >/dev/null
+    stack=$render_gp_tmp/stack.csv
+    "$analyze" breakdown "${dirs[@]}" --stack-csv "$stack" >/dev/null
     # ranks traced without a GPU kernel (trilap-solve --backend host: host
     # ranges only) have no kernel time to stack: said, and the next folder
     # drawn (breakdown.gp stopped the whole rendering, "invalid expression")
     if ! awk -F, '/^#/ {next} !h {h = 1; next} {for (i = 5; i <= NF; i++) if ($i + 0 > 0) found = 1} END {exit !found}' \
-            "$out/$name-breakdown.csv"; then
+            "$stack"; then
         echo "render-plots.sh: $parent: no GPU kernel in its traces (host ranks only?); no breakdown drawn" >&2
-        rm -f -- "$out/$name-breakdown.csv"
         rendered=$((rendered + 1))
         continue
     fi
+    render_gp_stage csv "$out/$name-breakdown.csv"
     # the untraced median of the same run as a second marker, where the run has one
     has_timed=0
     for f in "$parent/tristream.csv" "$parent/results.csv"; do
         [[ -f $f ]] && is_tristream "$f" && has_rows "$f" || continue
-        "$analyze" compare "$f" --csv "$out/$name-timed.csv" >/dev/null
-        awk -F, -f "$here/scripts/timed-column.awk" "$out/$name-timed.csv" "$out/$name-breakdown.csv" \
-            > "$out/$name-breakdown.tmp" &&
-            mv "$out/$name-breakdown.tmp" "$out/$name-breakdown.csv"
-        rm -f "$out/$name-timed.csv"
+        "$analyze" compare "$f" --csv "$render_gp_tmp/timed.csv" >/dev/null
+        awk -F, -f "$here/scripts/timed-column.awk" "$render_gp_tmp/timed.csv" "$stack" > "$csv"
         has_timed=1
         break
     done
-    gp breakdown.gp "$out/$name-breakdown" "file='$out/$name-breakdown.csv'; timed=$has_timed"
+    [[ $has_timed == 1 ]] || cp -- "$stack" "$csv"
+    gp breakdown.gp "$out/$name-breakdown" "file='$csv'; timed=$has_timed"
     rendered=$((rendered + 1))
 done < <(find "$results" ${prune[@]+"${prune[@]}"} \( -name 'trace.rank0.csv' -o -name 'trace.rank0.csv.gz' \) -printf '%h\n' | xargs -r -n1 -d '\n' dirname | sort -u)
 
@@ -293,8 +338,6 @@ row_kind='function head() { for (i = 1; i <= NF; i++) { if ($i == "wrong") w = i
                       return $c ~ /^ *[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)? *$/ ? 0 : 2 }
 '
 while IFS= read -r res; do
-    rm -f -- "$checked" # the previous file's rows that passed
-    checked=""
     # a results file cut to nothing (a run killed before its header, a
     # full disk) was passed over without a word, as a CSV of another kind
     if [[ ! -s $res ]]; then
@@ -302,7 +345,7 @@ while IFS= read -r res; do
         continue
     fi
     header=$(awk '!/^#/ {print; exit}' "$res")
-    name=$(echo "${res#"$results"}" | sed 's|^/||; s|/results.csv$||; s|/|-|g; s|\.csv$||')
+    name=$(fig_name "$res")
     if [[ (,$header, == *,op,* && ,$header, == *,size_bytes,* && ,$header, == *,time_us,*) ||
           (,$header, == *,function,* && ,$header, == *,bandwidth_gbs,*) ||
           (,$header, == *,variant,* && ,$header, == *,us_per_iter,*) ]] && ! has_rows "$res"; then
@@ -338,7 +381,7 @@ while IFS= read -r res; do
         END {print nbad + 0, nnan + 0, eg}')
     src=$res
     if [[ $nbad -gt 0 || $nnan -gt 0 ]]; then
-        checked=$(mktemp "${TMPDIR:-/tmp}/render-plots.XXXXXX")
+        checked=$render_gp_tmp/checked.csv # the rows that passed
         paste -d $'\001' <(csv_cells "$res") "$res" |
             awk -F'\001' -v m="$measure" "$row_kind"'/^#/ {print $2; next} {raw = $2; FS = "\t"; $0 = $1; FS = "\001"}
                 !h {head(); print raw; next} !kind() {print raw}' > "$checked"
@@ -362,7 +405,10 @@ while IFS= read -r res; do
         claim "$name" "$res" || continue
         echo "render-plots.sh: $res (NCCL time vs size)"
         mkdir -p "$out"
-        gp comm.gp "$out/$name" "file='$src'; title='NCCL time per operation vs message size ($res)'"
+        # the rows drawn, beside the figure as every other figure's
+        render_gp_stage csv "$out/$name.csv"
+        cp -- "$src" "$csv"
+        gp comm.gp "$out/$name" "file='$csv'; title='NCCL time per operation vs message size ($res)'"
         rendered=$((rendered + 1))
         continue
     fi
@@ -371,10 +417,11 @@ while IFS= read -r res; do
         echo "render-plots.sh: $res (STREAM bandwidth)"
         mkdir -p "$out"
         # bandwidth from the min/max times where present (bytes / time)
+        render_gp_stage csv "$out/$name.csv"
         csv_cells "$src" | awk -F'\t' '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print "label,GB/s,GB/s_min,GB/s_max"; next}
             { b = $c["bandwidth_gbs"]; lo = b; hi = b
               if (("bytes" in c) && ("max_ms" in c) && $c["max_ms"] > 0) { lo = $c["bytes"] / ($c["max_ms"] * 1e6); hi = $c["bytes"] / ($c["min_ms"] * 1e6) }
-              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' > "$out/$name.csv"
+              print $c["function"] " (rank " $c["rank"] ")," b "," lo "," hi }' > "$csv"
         # stream --host writes device "host" in every row: its loops measure
         # the host's memory, not a GPU's
         what='GPU memory bandwidth, STREAM kernels'
@@ -384,7 +431,7 @@ while IFS= read -r res; do
         fi
         # bandwidth_gbs is bytes / the fastest call; the bar spans the slowest
         # to the fastest of the timed calls (the first is dropped)
-        gp bars.gp "$out/$name" "file='$out/$name.csv'; series='GB/s'; ylabel='GB/s (best call; slowest..fastest call)'; \
+        gp bars.gp "$out/$name" "file='$csv'; series='GB/s'; ylabel='GB/s (best call; slowest..fastest call)'; \
             title='$what ($res)'; width=800"
         rendered=$((rendered + 1))
         continue
@@ -399,17 +446,19 @@ while IFS= read -r res; do
         claim "$name-sweep-$col" "$res" || continue
         echo "render-plots.sh: $res sweeps $col ($distinct sizes)"
         mkdir -p "$out"
-        "$analyze" sweep "$src" --x "$col" --csv "$out/$name-sweep-$col.csv" >/dev/null
-        gp sweep.gp "$out/$name-sweep-$col" "file='$out/$name-sweep-$col.csv'; xcol='$col'"
+        render_gp_stage csv "$out/$name-sweep-$col.csv"
+        "$analyze" sweep "$src" --x "$col" --csv "$csv" >/dev/null
+        gp sweep.gp "$out/$name-sweep-$col" "file='$csv'; xcol='$col'"
         rendered=$((rendered + 1))
     done
     # no sweep: the variants' medians per configuration (knob studies, trace modes)
     if [[ $swept -eq 0 ]] && claim "$name-variants" "$res"; then
         echo "render-plots.sh: $res (variants per configuration)"
         mkdir -p "$out"
-        vs=$(variant_table "$(basename "$(dirname "$res")")" "$src" 2>&1 >"$out/$name-variants.csv")
-        ngroups=$(($(wc -l <"$out/$name-variants.csv") - 1))
-        gp bars.gp "$out/$name-variants" "file='$out/$name-variants.csv'; series='${vs% }'; \
+        render_gp_stage csv "$out/$name-variants.csv"
+        vs=$(variant_table "$(basename "$(dirname "$res")")" "$src" 2>&1 >"$csv")
+        ngroups=$(($(wc -l <"$csv") - 1))
+        gp bars.gp "$out/$name-variants" "file='$csv'; series='${vs% }'; \
             title='three-stream microbenchmark, untraced ($res)'; width=$((ngroups > 3 ? 1300 : 900))"
         rendered=$((rendered + 1))
     fi

@@ -305,7 +305,7 @@ TL_TEST(render_leaves_out_check_runs)
                                     "device-session-abc device-logs); --all renders them\n"),
                   "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
-    TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/out | tr '\\n' ' ')\" = 'stream-x-stream.csv stream-x-stream.pdf "
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/out | tr '\\n' ' ')\" = 'sources.txt stream-x-stream.csv stream-x-stream.pdf "
                             "stream-x-stream.png '",
                             t),
                  0);
@@ -910,10 +910,189 @@ TL_TEST(render_interrupt_ends_gnuplot)
     TL_ASSERT_MSG(started, "the stand-in gnuplot never started");
     TL_ASSERT_MSG(done, "render-plots.sh still running 5 s after SIGINT (waiting for gnuplot)");
     TL_ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 130, "status %d", status);
-    /* the variants' CSV, whole before gnuplot started, may stay; no figure, whole or part */
-    tl_test_output ls = tl_test_capture("ls -A '%s/out' 2>/dev/null | grep -v '^knobs-variants[.]csv$'", t);
+    /* nothing, whole or part: the variants' CSV is renamed with its figure
+     * (it stayed, written in place before gnuplot started) */
+    tl_test_output ls = tl_test_capture("ls -A '%s/out' 2>/dev/null", t);
     TL_ASSERT_MSG(ls.out[0] == '\0', "left in %s/out: %s", t, ls.out);
     tl_test_output_free(&ls);
+}
+
+/* Every file a render writes appears under its final name whole or not at
+ * all: the CSV beside a figure was written in place before gnuplot ran
+ * (a failed or interrupted render left a new CSV beside an old figure, or
+ * a cut one), trilap-analyze's timeline CSVs too, and the PNG took its
+ * final name before the PDF was drawn. A stand-in gnuplot writes part of
+ * its figure and fails, at the PNG or at the PDF; the files of an earlier
+ * render under the final names must be left as they were, and no
+ * temporary left beside them. */
+TL_TEST(render_whole_or_nothing)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    /* a source of each kind and the final names of its CSV and figure */
+    static const char *const src[][3] = {
+        {"knobs.csv", "knobs-variants.csv", "knobs-variants.png"},
+        {"comm.csv", "comm.csv", "comm.png"},
+        {"stream.csv", "stream.csv", "stream.png"},
+        {"", "tristream-timeline-two-stream.csv", "tristream-timeline.png"}};
+    static const char *const rows[] = {
+        "variant,nranks,rep,us_per_iter,trace_mode,wrong\nthree-split,2,0,50,off,0\nthree-split,2,0,60,cupti,0\n",
+        "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,16,11\n",
+        "function,rank,bandwidth_gbs\ncopy,0,71\ntriad,0,73\n", ""};
+    snprintf(p, sizeof p, "%s/gp", t); /* FAIL_AT: the figure it fails at, after writing part of it */
+    tl_test_write(p, "#!/bin/sh\no=${2##*out=\\'}; o=${o%\\'}\n"
+                     "case $o in *.$FAIL_AT) printf 'part' > \"$o\"; exit 1 ;; esac\n"
+                     "printf '\\211PNG\\r\\n\\032\\n whole' > \"$o\"\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    for (int s = 0; s < 4; s++) {
+        snprintf(p, sizeof p, "%s/res%d", t, s);
+        if (s < 3) put(p, src[s][0], rows[s]);
+        else {
+            mkdir(p, 0755);
+            snprintf(p, sizeof p, "%s/res%d/tristream", t, s);
+            synth_runs(p);
+        }
+        for (int at = 0; at < 2; at++) {
+            char out[768];
+            snprintf(out, sizeof out, "%s/out%d%s", t, s, at ? "pdf" : "png");
+            for (int k = 1; k < 3; k++) put(out, src[s][k], "old\n");
+            tl_test_output r = tl_test_capture("FAIL_AT=%s TL_GNUPLOT='%s/gp' scripts/render-plots.sh --results "
+                                               "'%s/res%d' --out '%s'",
+                                               at ? "pdf" : "png", t, t, s, out);
+            TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "gnuplot could not draw"), "%s: rc %d: %s", out, r.rc,
+                          r.err);
+            tl_test_output_free(&r);
+            r = tl_test_capture("(cd '%s' && ls -A && cat '%s' '%s')", out, src[s][1], src[s][2]);
+            char want[256];
+            snprintf(want, sizeof want, "%s\n%s\nold\nold\n", src[s][1], src[s][2]);
+            if (strcmp(src[s][1], src[s][2]) > 0)
+                snprintf(want, sizeof want, "%s\n%s\nold\nold\n", src[s][2], src[s][1]);
+            TL_ASSERT_MSG(r.rc == 0 && !strcmp(r.out, want), "%s after a failure at the %s:\n%s", out,
+                          at ? "PDF" : "PNG", r.out);
+            tl_test_output_free(&r);
+        }
+    }
+}
+
+/* The comm figure (NCCL time per size) had no CSV beside it, while every
+ * other figure has the one it was drawn from: now the rows drawn (those
+ * with a number in time_us), from which comm.gp redraws it alone. */
+TL_TEST(render_comm_csv_beside)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char res[512], p[1024];
+    snprintf(res, sizeof res, "%s/res", t);
+    put(res, "comm.csv", "# program: trilap-bench comm\nop,comm,size_bytes,time_us\nallreduce,world,8,10\n"
+                         "allreduce,world,16,-\nsendrecv,split,8,70\n");
+    tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/out'", res, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/out/comm.csv", t);
+    char *csv = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(csv, "op,comm,size_bytes,time_us\nallreduce,world,8,10\nsendrecv,split,8,70\n") &&
+                      !strstr(csv, ",-"),
+                  "%s", csv);
+    free(csv);
+    run_ok("gnuplot -e \"file='%s'; out='%s/again.png'\" plots/comm.gp%s", p, t, "");
+    snprintf(p, sizeof p, "%s/again.png", t);
+    check_figure(p, 10000);
+}
+
+/* Dark pixels of a PNG in its last column and in its bottom row, as
+ * gnuplot reads the image back ("right N bottom M"). */
+static void edge_ink(const char *png, int *right, int *bottom)
+{
+    char table[1024];
+    snprintf(table, sizeof table, "%s/pixels.txt", tl_test_tmpdir());
+    tl_test_output r = tl_test_capture(
+        "(gnuplot -e \"set table '%s'; plot '%s' binary filetype=png with rgbimage\" && "
+        "awk 'NF >= 5 && $1 ~ /^[0-9]/ { x = $1 + 0; if (x > w) w = x; if ($3 + $4 + $5 < 600) { d[x]++; if ($2 + 0 == 0) b++ } }"
+        " END { print (w > 0 ? d[w] + 0 : -1), b + 0 }' '%s')",
+        table, png, table);
+    TL_ASSERT_MSG(r.rc == 0 && sscanf(r.out, "%d %d", right, bottom) == 2 && *right >= 0, "%s: %s%s", png, r.out,
+                  r.err);
+    tl_test_output_free(&r);
+}
+
+/* The knob labels of a -variants figure hang down to the right of their
+ * tics: the last one ran off the right edge (`max_ctas=2+conn=32` of the
+ * committed knob study read `max_ctas=2+con`). No dark pixel in the
+ * figure's last column or bottom row, for the committed study and for a
+ * longer last label. */
+TL_TEST(bars_labels_inside_figure)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    put(p, "knobs.csv", "variant,nranks,rep,us_per_iter,priorities,daxpy_blocks,cuda_device_max_connections,"
+                        "nccl_launch_mode,wrong\n"
+                        "three-split,2,0,50,on,132,unset,unset,0\nthree-split,2,0,51,on,264,unset,unset,0\n"
+                        "three-split,2,0,52,off,528,32,GROUP,0\n");
+    static const char *const runs[][2] = {{"results/tristream-knobs-h200x2", "tristream-knobs-h200x2-knobs-variants"},
+                                          {"", "knobs-variants"}};
+    for (int i = 0; i < 2; i++) {
+        if (i == 0 && access(runs[0][0], F_OK) != 0) continue; /* a tree without the committed results */
+        tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s' --out '%s/out%d'",
+                                           i ? p : runs[i][0], t, i);
+        TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+        tl_test_output_free(&r);
+        char png[1100];
+        snprintf(png, sizeof png, "%s/out%d/%s.png", t, i, runs[i][1]);
+        check_figure(png, 10000);
+        int right = -1, bottom = -1;
+        edge_ink(png, &right, &bottom);
+        TL_ASSERT_MSG(right == 0 && bottom == 0, "%s: a label cut: %d dark pixels in the last column, %d in the bottom row",
+                      png, right, bottom);
+    }
+}
+
+/* Figures are named from their source's path below --results, so two
+ * folders of one base name given one at a time (results/a/x, results/b/x)
+ * drew the same names, the second over the first without a word. Below
+ * the tree's results/ a source is named from its path there, as make
+ * plots names it; elsewhere the second source of a name already drawn in
+ * --out (sources.txt) is skipped, one line naming both; the same source
+ * drawn again, or one whose earlier source is gone, draws over it. */
+TL_TEST(render_name_clash_across_runs)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    for (int i = 0; i < 2; i++) {
+        snprintf(p, sizeof p, "%s/%s/x", t, i ? "b" : "a");
+        put(p, "knobs.csv", i ? "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,77,0\n"
+                              : "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,55,0\n");
+    }
+    static const char *const steps[][3] = {{"a", "", ",55,"}, {"b", "its figure would be knobs-variants, as that of ", ",55,"},
+                                           {"a", "", ",55,"}, {"-b", "", ",77,"}};
+    for (int k = 0; k < 4; k++) {
+        if (steps[k][0][0] == '-') TL_ASSERT_EQ(tl_test_sh("rm -r '%s/a'", t), 0);
+        tl_test_output r = tl_test_capture("scripts/render-plots.sh --results '%s/%s/x' --out '%s/out'", t,
+                                           steps[k][0] + (steps[k][0][0] == '-'), t);
+        if (steps[k][1][0])
+            TL_ASSERT_MSG(r.rc == 0 && tl_test_one_line(r.err, steps[k][1]) && strstr(r.err, "/a/x/knobs.csv, drawn into") &&
+                              strstr(r.err, "/b/x/knobs.csv: its figure"),
+                          "step %d: rc %d: %s", k, r.rc, r.err);
+        else
+            TL_ASSERT_MSG(r.rc == 0 && !strstr(r.err, "its figure would be"), "step %d: rc %d: %s", k, r.rc, r.err);
+        tl_test_output_free(&r);
+        snprintf(p, sizeof p, "%s/out/knobs-variants.csv", t);
+        char *csv = tl_test_read(p);
+        TL_ASSERT_MSG(strstr(csv, steps[k][2]), "step %d: %s", k, csv);
+        free(csv);
+    }
+    /* inside the tree's results/: the name make plots gives it */
+    if (access("results/tristream-knobs-h200x2/knobs.csv", F_OK) == 0) {
+        tl_test_output r = tl_test_capture("(scripts/render-plots.sh --results results/tristream-knobs-h200x2/ --out "
+                                           "'%s/tree' && ls '%s/tree')", t, t);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\ntristream-knobs-h200x2-knobs-variants.png\n") &&
+                          !strstr(r.out, "\nknobs-variants"),
+                      "rc %d: %s%s", r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
 }
 
 TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
@@ -921,4 +1100,6 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timel
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
              demo_gpu_path_creates_run_dir, demo_committed_h200, render_leaves_out_rows_without_number,
-             render_host_ranks_no_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot)
+             render_host_ranks_no_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot,
+             render_whole_or_nothing, render_comm_csv_beside, bars_labels_inside_figure,
+             render_name_clash_across_runs)
