@@ -191,6 +191,10 @@ double tl_fdtd_dt(const tl_fdtd *f);
  * the planes it sits between). */
 tl_status tl_fdtd_energy_now(tl_fdtd *f, double *e);
 
+/* Significant digits that write a value of c's precision so that it reads
+ * back exactly: 9 (single), 17 (double). The seismogram, energy and slice
+ * files use them. */
+int tl_fdtd_digits(const tl_fdtd_config *c);
 /* Stability: the largest dt for order and medium (c_max sqrt(3) sum|c_m| dt / h <= 1). */
 double tl_fdtd_dt_max(const tl_fdtd_config *c);
 /* Staggered-difference coefficients of order 2r, c[0..r-1]. */
