@@ -278,6 +278,42 @@ TL_TEST(decomposed_equals_single_domain)
     decomp_case(50, 16, 16, 2, 1, 1, 3, 1, 0, 1);
 }
 
+/* A lossless layered box for the energy tests: 16^3, double, rho2 = 4
+ * from plane layer_k, a Ricker (f0 = 0.1, gone by t = 2.4 / f0 = 24) at
+ * (8, 8, 4), no CPML */
+static tl_fdtd_config layered_box(int periodic, int64_t layer_k)
+{
+    tl_fdtd_config c = small(16);
+    c.periodic = periodic;
+    c.dbl = 1;
+    c.layer_k = layer_k;
+    c.rho2 = 4.0;
+    c.source = 1;
+    c.f0 = 0.1;
+    c.src[0] = c.src[1] = 8;
+    c.src[2] = 4;
+    return c;
+}
+
+/* The least and largest energy of c's run from time t_from on; samples:
+ * how many the monitor took */
+static void energy_range(const tl_fdtd_config *c, double t_from, double *lo, double *hi, int64_t *samples)
+{
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    const double *e = tl_fdtd_energy(f, samples);
+    double dt = tl_fdtd_dt(f);
+    *lo = INFINITY;
+    *hi = 0;
+    for (int64_t i = 0; i < *samples; i++)
+        if (e[2 * i] * dt >= t_from) {
+            *lo = fmin(*lo, e[2 * i + 1]);
+            *hi = fmax(*hi, e[2 * i + 1]);
+        }
+    tl_fdtd_destroy(&f);
+}
+
 /* A periodic layered medium is a stack of two layers repeating along z:
  * without a source or CPML its energy stays put. The vz between the last
  * plane and plane 0 once had one buoyancy where it is owned and another in
@@ -285,63 +321,28 @@ TL_TEST(decomposed_equals_single_domain)
  * by 3x in 2,000 steps at 24^3 (rho2 = 4). */
 TL_TEST(layered_periodic_keeps_its_energy)
 {
-    tl_fdtd_config c = small(16);
-    c.periodic = 1;
-    c.dbl = 1;
-    c.layer_k = 10;
-    c.K2 = 1.0;
-    c.rho2 = 4.0;
-    c.source = 1;
-    c.f0 = 0.1; /* gone by t = 2.4 / f0 = 24, step 107 */
-    c.src[0] = c.src[1] = 8;
-    c.src[2] = 4;
+    tl_fdtd_config c = layered_box(1, 10);
     c.steps = 1200;
     c.energy_every = 100;
-    tl_fdtd *f = NULL;
-    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
-    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    double lo, hi;
     int64_t n;
-    const double *e = tl_fdtd_energy(f, &n);
+    energy_range(&c, 199.5 * c.cfl * tl_fdtd_dt_max(&c), &lo, &hi, &n); /* from step 200, the source off */
     TL_ASSERT_EQ(n, 13);
-    double lo = INFINITY, hi = 0;
-    for (int64_t i = 2; i < n; i++) { /* from step 200, the source off */
-        lo = fmin(lo, e[2 * i + 1]);
-        hi = fmax(hi, e[2 * i + 1]);
-    }
     /* the leapfrog energy (p^n with v^(n - 1/2)) wobbles by a few per cent */
     TL_ASSERT_MSG(lo > 0 && hi / lo < 1.1, "energy from step 200 to 1200 between %.6e and %.6e", lo, hi);
-    tl_fdtd_destroy(&f);
 }
 
-/* The energy monitor's wobble in a lossless layered box (16^3, rho2 = 4
- * below plane 8, double, no CPML): (max - min) / max from t = 30, the
- * Ricker (f0 = 0.1) gone, to t = 90. */
+/* The energy monitor's wobble in the layered box (rho2 = 4 below plane
+ * 8): (max - min) / max from t = 30 to 90 */
 static double layered_energy_wobble(int periodic, double cfl)
 {
-    tl_fdtd_config c = small(16);
-    c.periodic = periodic;
-    c.dbl = 1;
-    c.layer_k = 8;
-    c.rho2 = 4.0;
-    c.source = 1;
-    c.f0 = 0.1;
-    c.src[0] = c.src[1] = 8;
-    c.src[2] = 4;
+    tl_fdtd_config c = layered_box(periodic, 8);
     c.cfl = cfl;
     c.steps = (int64_t)ceil(90.0 / (cfl * tl_fdtd_dt_max(&c)));
     c.energy_every = 1;
-    tl_fdtd *f = NULL;
-    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
-    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    double lo, hi;
     int64_t n;
-    const double *e = tl_fdtd_energy(f, &n);
-    double lo = INFINITY, hi = 0, dt = tl_fdtd_dt(f);
-    for (int64_t i = 0; i < n; i++)
-        if (e[2 * i] * dt >= 30) {
-            lo = fmin(lo, e[2 * i + 1]);
-            hi = fmax(hi, e[2 * i + 1]);
-        }
-    tl_fdtd_destroy(&f);
+    energy_range(&c, 30, &lo, &hi, &n);
     TL_ASSERT(lo > 0);
     return (hi - lo) / hi;
 }
