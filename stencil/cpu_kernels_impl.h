@@ -127,10 +127,7 @@ static double FN(energy)(const tl_fdtd_kargs *a, const int64_t n[3], const tl_fd
         for (int64_t y = 0; y < n[1]; y++)
             for (int64_t x = 0; x < n[0]; x++) {
                 int64_t i = a->off + x + y * a->sx + z * a->sxy;
-                double pp = p[i], ux = vx[i], uy = vy[i], uz = vz[i];
-                int lower = md->layer_k > 0 && a->o[2] + z >= md->layer_k;
-                double K = lower ? md->K2 : md->K, rho = lower ? md->rho2 : md->rho;
-                e += pp * pp / K + rho * (ux * ux + uy * uy + uz * uz);
+                e += tl_fdtd_medium_energy2(md, a->o[2] + z, p[i], vx[i], vy[i], vz[i]);
             }
     return 0.5 * e;
 }

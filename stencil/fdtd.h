@@ -186,9 +186,15 @@ const double *tl_fdtd_traces(const tl_fdtd *f);
 const double *tl_fdtd_energy(const tl_fdtd *f, int64_t *count);
 tl_fdtd_stats tl_fdtd_stats_of(const tl_fdtd *f);
 double tl_fdtd_dt(const tl_fdtd *f);
-/* Field energy 1/2 sum (p^2/K + rho |v|^2) h^3 over the grid, now. */
+/* Field energy 1/2 sum (p^2/K + rho |v|^2) h^3 over the grid, now; each
+ * velocity weighted by the density its update divides by (vz: the mean of
+ * the planes it sits between). */
 tl_status tl_fdtd_energy_now(tl_fdtd *f, double *e);
 
+/* Significant digits that write a value of c's precision so that it reads
+ * back exactly: 9 (single), 17 (double). The seismogram, energy and slice
+ * files use them. */
+int tl_fdtd_digits(const tl_fdtd_config *c);
 /* Stability: the largest dt for order and medium (c_max sqrt(3) sum|c_m| dt / h <= 1). */
 double tl_fdtd_dt_max(const tl_fdtd_config *c);
 /* Staggered-difference coefficients of order 2r, c[0..r-1]. */

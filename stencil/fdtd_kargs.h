@@ -56,11 +56,50 @@ typedef struct tl_fdtd_kargs {
     const void *prof[3];   /* per axis, TL_FDTD_PROF_N * N[d] values */
 } tl_fdtd_kargs;
 
-/* The medium, for the energy monitor: K, rho, or K2, rho2 for global k >= layer_k > 0. */
+/* The medium: K, rho, or K2, rho2 for global k >= layer_k > 0; nz planes,
+ * repeating along z when periodic. The material arrays (fill.c) and the
+ * energy monitor of both backends read it through the functions below, so
+ * the monitor weighs each velocity by the density its update divides by. */
 typedef struct tl_fdtd_medium {
     double K, rho, K2, rho2;
-    int64_t layer_k;
+    int64_t layer_k, nz;
+    int periodic;
 } tl_fdtd_medium;
+
+#ifdef __CUDACC__
+#define TL_FDTD_HD __host__ __device__ static inline
+#else
+#define TL_FDTD_HD static inline
+#endif
+
+/* k: a global plane, 0 <= k < nz */
+TL_FDTD_HD double tl_fdtd_medium_K(const tl_fdtd_medium *m, int64_t k)
+{
+    return m->layer_k > 0 && k >= m->layer_k ? m->K2 : m->K;
+}
+TL_FDTD_HD double tl_fdtd_medium_rho(const tl_fdtd_medium *m, int64_t k)
+{
+    return m->layer_k > 0 && k >= m->layer_k ? m->rho2 : m->rho;
+}
+/* The vz above plane k sits between k and k + 1: its buoyancy is
+ * 2 / (rho_k + rho_k+1), the inverse of this mean. Above the last plane
+ * the partner is plane 0 when periodic, the last plane itself otherwise
+ * (p above the grid is 0, not a medium). */
+TL_FDTD_HD double tl_fdtd_medium_rho_vz(const tl_fdtd_medium *m, int64_t k)
+{
+    int64_t k1 = k + 1 < m->nz ? k + 1 : m->periodic ? 0 : k;
+    return 0.5 * (tl_fdtd_medium_rho(m, k) + tl_fdtd_medium_rho(m, k1));
+}
+/* Twice the energy density at a p point of plane k: p^2 / K + rho |v|^2,
+ * vx, vy, vz each weighted by its own update's density (the scheme's
+ * discrete energy; with rho_k for vz, the energy of a layered run without
+ * losses drifted by the interface planes' vz). One function for the CPU
+ * and the GPU: the same arithmetic in both. */
+TL_FDTD_HD double tl_fdtd_medium_energy2(const tl_fdtd_medium *m, int64_t k, double p, double ux, double uy, double uz)
+{
+    double rho = tl_fdtd_medium_rho(m, k);
+    return p * p / tl_fdtd_medium_K(m, k) + rho * (ux * ux + uy * uy) + tl_fdtd_medium_rho_vz(m, k) * (uz * uz);
+}
 
 /* One segment of a message: a box of one array and its place in the buffer. */
 typedef struct tl_fdtd_segdesc {

@@ -482,10 +482,7 @@ __global__ void __launch_bounds__(256) tl_fdtd_energy_kernel(const tl_fdtd_kargs
     for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (int64_t)gridDim.x * blockDim.x) {
         int64_t x = q % nx, y = q / nx % ny, z = q / (nx * ny);
         int64_t i = a.off + x + y * a.sx + z * a.sxy;
-        bool lower = md.layer_k > 0 && a.o[2] + z >= md.layer_k;
-        double K = lower ? md.K2 : md.K, rho = lower ? md.rho2 : md.rho;
-        double pp = p[i], ux = vx[i], uy = vy[i], uz = vz[i];
-        e += pp * pp / K + rho * (ux * ux + uy * uy + uz * uz);
+        e += tl_fdtd_medium_energy2(&md, a.o[2] + z, p[i], vx[i], vy[i], vz[i]);
     }
     part[threadIdx.x] = e;
     __syncthreads();

@@ -410,8 +410,9 @@ static const char results_header[] =
     "label,backend,kernel,strategy,decomp,s,overlap,order,precision,nx,ny,nz,steps,cpml,dt,time_s,mpoints_s,gbs,"
     "min_bytes_per_point,mem_bytes,paper_mem_bytes,cpml_overhead";
 
+/* digits: tl_fdtd_digits(c), enough for the values to read back exactly */
 static tl_status write_csv_series(const char *path, const char *header, const double *v, int64_t rows, int cols,
-                                  double dt, int time_col_step)
+                                  double dt, int time_col_step, int digits)
 {
     size_t cap = (size_t)(rows + 2) * (size_t)(cols + 2) * 26 + strlen(header) + 16, len = 0;
     char *t = malloc(cap);
@@ -419,8 +420,9 @@ static tl_status write_csv_series(const char *path, const char *header, const do
     len += (size_t)snprintf(t, cap, "%s\n", header);
     for (int64_t r = 0; r < rows; r++) {
         double step = time_col_step ? v[r * cols] : (double)(r + 1);
-        len += (size_t)snprintf(t + len, cap - len, "%.0f,%.9g", step, step * dt);
-        for (int k = time_col_step ? 1 : 0; k < cols; k++) len += (size_t)snprintf(t + len, cap - len, ",%.9g", v[r * cols + k]);
+        len += (size_t)snprintf(t + len, cap - len, "%.0f,%.*g", step, digits, step * dt);
+        for (int k = time_col_step ? 1 : 0; k < cols; k++)
+            len += (size_t)snprintf(t + len, cap - len, ",%.*g", digits, v[r * cols + k]);
         len += (size_t)snprintf(t + len, cap - len, "\n");
     }
     tl_status st = tl_file_write_atomic(path, t, len); /* its folders made there */
@@ -480,7 +482,8 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
         char hdr[4096];
         size_t n = (size_t)snprintf(hdr, sizeof hdr, "step,time_s");
         for (int r = 0; r < c->nrec && n < sizeof hdr - 32; r++) n += (size_t)snprintf(hdr + n, sizeof hdr - n, ",r%d", r);
-        TL_TRYGOTO(write_csv_series(o->seismogram, hdr, tl_fdtd_traces(f), c->steps + c->warmup, c->nrec, S.dt, 0), st, done);
+        TL_TRYGOTO(write_csv_series(o->seismogram, hdr, tl_fdtd_traces(f), c->steps + c->warmup, c->nrec, S.dt, 0,
+                                    tl_fdtd_digits(c)), st, done);
     }
     if (o->breakdown && S.nops > 0) {
         char text[4096];
@@ -496,7 +499,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
     if (o->energy_out && c->energy_every > 0) {
         int64_t ne;
         const double *e = tl_fdtd_energy(f, &ne);
-        TL_TRYGOTO(write_csv_series(o->energy_out, "step,time_s,energy", e, ne, 2, S.dt, 1), st, done);
+        TL_TRYGOTO(write_csv_series(o->energy_out, "step,time_s,energy", e, ne, 2, S.dt, 1, tl_fdtd_digits(c)), st, done);
     }
 done:
     if (cp.progress) tl_progress_end(&bar); /* the line ends before an error's */

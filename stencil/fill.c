@@ -7,7 +7,8 @@ int tl_fdtd_heterogeneous(const tl_fdtd_config *c) { return c->layer_k > 0; }
 
 tl_fdtd_medium tl_fdtd_medium_of(const tl_fdtd_config *c)
 {
-    tl_fdtd_medium m = {.K = c->K, .rho = c->rho, .K2 = c->K2, .rho2 = c->rho2, .layer_k = c->layer_k};
+    tl_fdtd_medium m = {.K = c->K, .rho = c->rho, .K2 = c->K2, .rho2 = c->rho2, .layer_k = c->layer_k,
+                        .nz = c->n[2], .periodic = c->periodic};
     return m;
 }
 
@@ -38,11 +39,6 @@ tl_status tl_fdtd_fill_field(const tl_fdtd *f, int sd, int field, void *buf)
     return TL_OK;
 }
 
-static double rho_at(const tl_fdtd_config *c, int64_t k)
-{
-    return c->layer_k > 0 && k >= c->layer_k ? c->rho2 : c->rho;
-}
-
 tl_status tl_fdtd_fill_material(const tl_fdtd *f, int sd, int k, void *buf)
 {
     const tl_fdtd_config *c = &f->cfg;
@@ -50,23 +46,19 @@ tl_status tl_fdtd_fill_material(const tl_fdtd *f, int sd, int k, void *buf)
     const tl_fdtd_layout *l = &s->full;
     memset(buf, 0, l->count * f->esz);
     const int64_t nz = c->n[2];
+    const tl_fdtd_medium m = tl_fdtd_medium_of(c);
     for (int64_t z = l->lo[2]; z < l->hi[2]; z++) {
         /* Periodic: a ghost plane is the image of the plane it wraps to, and
          * the vz above the last plane sits between it and plane 0. Clamped
          * instead, that vz had two buoyancies (its owner's and its ghost
          * image's), so a layered periodic run gained energy every step. */
-        int64_t gk = s->o[2] + z, gk1;
-        if (c->periodic) {
-            gk = ((gk % nz) + nz) % nz;
-            gk1 = (gk + 1) % nz;
-        } else {
-            gk = gk < 0 ? 0 : gk >= nz ? nz - 1 : gk;
-            gk1 = gk + 1 < nz ? gk + 1 : gk;
-        }
+        int64_t gk = s->o[2] + z;
+        if (c->periodic) gk = ((gk % nz) + nz) % nz;
+        else gk = gk < 0 ? 0 : gk >= nz ? nz - 1 : gk;
         double v;
-        if (k == 0) v = (c->layer_k > 0 && gk >= c->layer_k ? c->K2 : c->K) * f->dt;
-        else if (k < 3) v = f->dt / rho_at(c, gk);
-        else v = f->dt * 2.0 / (rho_at(c, gk) + rho_at(c, gk1)); /* vz sits between k and k + 1 */
+        if (k == 0) v = tl_fdtd_medium_K(&m, gk) * f->dt;
+        else if (k < 3) v = f->dt / tl_fdtd_medium_rho(&m, gk);
+        else v = f->dt / tl_fdtd_medium_rho_vz(&m, gk); /* dt 2 / (rho_k + rho_k+1), bit for bit */
         for (int64_t y = l->lo[1]; y < l->hi[1]; y++)
             for (int64_t x = l->lo[0]; x < l->hi[0]; x++) put(buf, f->esz, tl_fdtd_index(l, x, y, z), v);
     }

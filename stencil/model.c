@@ -1,5 +1,6 @@
 /* The numerical model: difference coefficients, the stability limit, the
  * Ricker wavelet and the CPML profiles. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,10 @@ void tl_fdtd_config_defaults(tl_fdtd_config *c)
     c->slice_axis = 2;
     c->kernel = TL_FDTD_KERNEL_VEC4_BAND; /* the fastest on one H200 with and without CPML (stencil/README.md) */
 }
+
+/* FLT_DECIMAL_DIG, DBL_DECIMAL_DIG: a float or a double printed with as
+ * many significant digits reads back to itself. */
+int tl_fdtd_digits(const tl_fdtd_config *c) { return c->dbl ? DBL_DECIMAL_DIG : FLT_DECIMAL_DIG; }
 
 /* Staggered (half-point) centred differences: the derivative at i + 1/2 is
  * sum_m c_m (u(i + m) - u(i + 1 - m)) / h (Fornberg's staggered weights). */

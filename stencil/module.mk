@@ -13,7 +13,7 @@ trilap-fdtd_DEPS := stencil probes runtime
 
 HOST_TESTS += test_fdtd test_fdtd_cli
 test_fdtd_DEPS := stencil probes runtime
-test_fdtd_cli_DEPS := runtime
+test_fdtd_cli_DEPS := stencil probes runtime
 
 GPU_TESTS += test_gpu_fdtd test_gpu_fdtd_ranks
 test_gpu_fdtd_DEPS := stencil probes runtime

@@ -378,18 +378,20 @@ static tl_status write_slice(tl_fdtd *f, int64_t step)
     TL_TRYGOTO(tl_fdtd_gather(f, TL_FDTD_P, g), st, done);
     if (!root) goto done; /* rank 0 writes */
     int a = c->slice_axis, u = a == 0 ? 1 : 0, v = a == 2 ? 1 : 2;
-    size_t cap = (size_t)(c->n[u] * c->n[v]) * 16 + 256, len = 0;
+    const int digits = tl_fdtd_digits(c); /* values read back exactly (before: %.6e, 7 digits) */
+    size_t cap = (size_t)(c->n[u] * c->n[v]) * (size_t)(digits + 9) + 256, len = 0;
     text = malloc(cap);
     TL_CHECKGOTO(text != NULL, TL_ERR_NOMEM, st, done, "slice text");
-    len += (size_t)snprintf(text + len, cap - len, "# p at step %" PRId64 ", t = %.9g s, %c = %" PRId64 "; rows %c, columns %c\n",
-                            step, (double)step * f->dt, axis_name[a], c->slice_index, axis_name[v], axis_name[u]);
+    len += (size_t)snprintf(text + len, cap - len, "# p at step %" PRId64 ", t = %.*g s, %c = %" PRId64 "; rows %c, columns %c\n",
+                            step, digits, (double)step * f->dt, axis_name[a], c->slice_index, axis_name[v], axis_name[u]);
     for (int64_t j = 0; j < c->n[v]; j++) {
         for (int64_t i = 0; i < c->n[u]; i++) {
             int64_t q[3];
             q[a] = c->slice_index;
             q[u] = i;
             q[v] = j;
-            len += (size_t)snprintf(text + len, cap - len, i ? " %.6e" : "%.6e", g[(q[2] * c->n[1] + q[1]) * c->n[0] + q[0]]);
+            len += (size_t)snprintf(text + len, cap - len, i ? " %.*g" : "%.*g", digits,
+                                    g[(q[2] * c->n[1] + q[1]) * c->n[0] + q[0]]);
         }
         len += (size_t)snprintf(text + len, cap - len, "\n");
     }

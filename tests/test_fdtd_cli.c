@@ -3,11 +3,17 @@
  * and slice files, the verify tables' headers (CPU backend), and one
  * subdomain per rank (strategy ranks) under the thread launcher and
  * mpirun: bit for bit the single domain, rank 0's output alone. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "stencil/fdtd.h"
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
 
@@ -144,6 +150,107 @@ TL_TEST(run_writes_its_files)
     free(s);
 }
 
+/* The numbers of a file after its first line (or lines starting with '#'
+ * and the comma-separated header), in order, read with strtod; *n of them. */
+static double *numbers_of(const char *path, int64_t *n)
+{
+    char *s = tl_test_read(path), *q = s;
+    TL_ASSERT(s);
+    size_t cap = strlen(s) / 2 + 1;
+    double *v = malloc(cap * sizeof *v);
+    TL_ASSERT(v);
+    *n = 0;
+    while (*q == '#' || (*q >= 'a' && *q <= 'z')) q = strchr(q, '\n') + 1; /* comments, the header row */
+    while (*q) {
+        char *end;
+        v[(*n)++] = strtod(q, &end);
+        TL_ASSERT_MSG(end != q, "%s: not a number at '%.20s'", path, q);
+        q = end + strspn(end, ", \n");
+    }
+    free(s);
+    return v;
+}
+
+/* read, a value read back from a file, is ran, a value of the run's
+ * precision (in single: the float nearest the decimal, as strtof reads it) */
+static int same(double read, double ran, int dbl) { return dbl ? read == ran : (float)read == (float)ran; }
+
+/* The run `run --grid 16 --cpml 4 --steps 10 --receivers '8,8,3'
+ * --energy-every 5` of precision dbl, in this process */
+static tl_fdtd *files_reference(int dbl)
+{
+    static const int64_t rec[1][3] = {{8, 8, 3}};
+    tl_fdtd_config c;
+    tl_fdtd_config_defaults(&c);
+    c.n[0] = c.n[1] = c.n[2] = 16;
+    c.cpml = 4;
+    c.steps = 10;
+    c.dbl = dbl;
+    c.source = 1;
+    c.src[0] = c.src[1] = c.src[2] = 8;
+    c.nrec = 1;
+    c.rec = rec;
+    c.energy_every = 5;
+#ifdef _OPENMP
+    omp_set_num_threads(2); /* as the program's (OMP_NUM_THREADS=2): the energy's sum in the same order */
+#endif
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    return f;
+}
+
+/* The seismogram, energy and slice files hold the run's values to the last
+ * bit of its precision: 17 significant digits in double, 9 in single
+ * (before: 9 in both for the seismogram and the energy, a double run's
+ * values cut to about half their digits; 7 for slices in both). The energy
+ * is summed in double either way; in single it is written to 9 digits. */
+TL_TEST(files_read_back_exactly)
+{
+    const char *dir = tl_test_tmpdir();
+    for (int dbl = 0; dbl < 2; dbl++) {
+        char args[1024], p[1024];
+        snprintf(args, sizeof args,
+                 "run --grid 16 --cpml 4 --steps 10 --precision %s --receivers '8,8,3' --seismogram %s/s%d.csv "
+                 "--energy-every 5 --energy-out %s/e%d.csv --slice-every 10 --slice-dir %s/sl%d",
+                 dbl ? "double" : "single", dir, dbl, dir, dbl, dir, dbl);
+        tl_test_output r = fdtd(args);
+        TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+        tl_test_output_free(&r);
+        tl_fdtd *f = files_reference(dbl);
+        double dt = tl_fdtd_dt(f);
+        int64_t n, ne;
+        snprintf(p, sizeof p, "%s/s%d.csv", dir, dbl);
+        double *v = numbers_of(p, &n); /* step, time, p */
+        const double *tr = tl_fdtd_traces(f);
+        TL_ASSERT_EQ(n, 30);
+        for (int64_t i = 0; i < 10; i++)
+            TL_ASSERT_MSG(same(v[3 * i + 2], tr[i], dbl) && (!dbl || v[3 * i + 1] == (double)(i + 1) * dt),
+                          "%s, step %d: %.17g s, %.17g read back, %.17g s, %.17g ran", dbl ? "double" : "single",
+                          (int)i + 1, v[3 * i + 1], v[3 * i + 2], (double)(i + 1) * dt, tr[i]);
+        free(v);
+        snprintf(p, sizeof p, "%s/e%d.csv", dir, dbl);
+        v = numbers_of(p, &n); /* step, time, energy */
+        const double *e = tl_fdtd_energy(f, &ne);
+        TL_ASSERT_EQ(n, 3 * ne);
+        for (int64_t i = 0; i < ne; i++)
+            TL_ASSERT_MSG(dbl ? v[3 * i + 2] == e[2 * i + 1] : fabs(v[3 * i + 2] - e[2 * i + 1]) <= 1e-8 * e[2 * i + 1],
+                          "%s, step %g: energy %.17g read back, %.17g ran", dbl ? "double" : "single", e[2 * i],
+                          v[3 * i + 2], e[2 * i + 1]);
+        free(v);
+        double g[16 * 16 * 16];
+        TL_ASSERT_OK(tl_fdtd_gather(f, TL_FDTD_P, g));
+        snprintf(p, sizeof p, "%s/sl%d/p-000010.txt", dir, dbl);
+        v = numbers_of(p, &n); /* plane z = 8: rows y, columns x */
+        TL_ASSERT_EQ(n, 256);
+        for (int64_t i = 0; i < 256; i++)
+            TL_ASSERT_MSG(same(v[i], g[8 * 256 + i], dbl), "%s slice, point %d: %.17g read back, %.17g ran",
+                          dbl ? "double" : "single", (int)i, v[i], g[8 * 256 + i]);
+        free(v);
+        tl_fdtd_destroy(&f);
+    }
+}
+
 /* The preamble names the boundary the run had: without CPML it printed
  * "cpml: 0 cells, R = 1e-08, kappa_max = 5, ..." whether the faces were
  * zero or periodic. */
@@ -275,6 +382,38 @@ TL_TEST(verify_tables)
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT(strstr(r.out, "decomp,strategy,s,overlap,boundary,max_abs_diff,identical\n1x2x1,copy,1,0,zero,0.000e+00,yes\n"));
     TL_ASSERT(strstr(r.out, "# 3 rows, 0 not identical"));
+    tl_test_output_free(&r);
+}
+
+/* In single precision the order-8 error reaches the rounding floor by
+ * n = 16 (8.3e-8, the unit roundoff 6.0e-8): its rates are left empty and
+ * a footer names the sizes (before: rates 8.070 and 0.645 printed as
+ * rates). Order 4, and order 8 in double, keep theirs. */
+/* 1: the table's row that starts "order,n," has its two rates (not empty) */
+static int row_has_rates(const char *table, const char *order_n)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\n%s", order_n);
+    const char *row = strstr(table, key), *end = row ? strchr(row + 1, '\n') : NULL;
+    TL_ASSERT_MSG(end, "no row %s in\n%s", order_n, table);
+    return !(end[-1] == ',' && end[-2] == ',');
+}
+
+TL_TEST(verify_convergence_says_the_rounding_floor)
+{
+    tl_test_output r = fdtd("verify convergence --precision single --orders 4,8 --sizes 8,16,32");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(row_has_rates(r.out, "4,16,") && row_has_rates(r.out, "4,32,"), "%s", r.out);
+    TL_ASSERT_MSG(!row_has_rates(r.out, "8,16,") && !row_has_rates(r.out, "8,32,"), "%s", r.out);
+    TL_ASSERT_MSG(strstr(r.out, ",,\n# order 8, n = 16, 32: l2 within 10x the rounding floor of single precision "
+                                "(5.96e-08, amplitude 1); the error stops falling there, so no rate is given "
+                                "(--precision double)\n"),
+                  "%s", r.out);
+    TL_ASSERT_EQ(tl_test_count(r.out, "#"), 1);
+    tl_test_output_free(&r);
+    r = fdtd("verify convergence --precision double --orders 8 --sizes 8,16,32");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(row_has_rates(r.out, "8,16,") && row_has_rates(r.out, "8,32,") && !strchr(r.out, '#'), "%s", r.out);
     tl_test_output_free(&r);
 }
 
@@ -853,9 +992,10 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, preamble_names_the_boundary, label_and_command_quoted,
+TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
+             preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
-             verify_tables, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
+             verify_tables, verify_convergence_says_the_rounding_floor, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
              outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,

@@ -4,7 +4,7 @@
  * subdomains to a GPU) equal to the single domain bit for bit for every
  * strategy, s and overlap; the banded vector kernel equal to the plain
  * one; the vector kernels' CPML cut, and a quad that both x slabs cut;
- * the blow-up check; a traced run. */
+ * the blow-up check; a traced run; the energy monitor against the CPU's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +208,45 @@ TL_TEST(gpu_periodic_decomposed)
     TL_ASSERT(m == 0);
 }
 
+/* The energy series of c's run on backend b (steps / 5 + 1 samples) */
+static void energy_series(tl_fdtd_config c, tl_fdtd_backend_kind b, double *e, int64_t cap)
+{
+    c.backend = b;
+    c.energy_every = 5;
+    tl_fdtd *f = NULL;
+    TL_ASSERT_OK(tl_fdtd_create(&f, &c));
+    TL_ASSERT_OK(tl_fdtd_run(f, NULL));
+    int64_t n;
+    const double *s = tl_fdtd_energy(f, &n);
+    TL_ASSERT_EQ(n, cap);
+    for (int64_t i = 0; i < n; i++) e[i] = s[2 * i + 1];
+    tl_fdtd_destroy(&f);
+}
+
+/* The energy monitor (tl_fdtd_energy_kernel) against the CPU's on a
+ * layered run, with walls and periodic: each velocity weighted by the
+ * density its update divides by (the interface's vz by the layers' mean,
+ * the periodic wrap's by the last and first planes'), the same function
+ * on both sides (stencil/fdtd_kargs.h), so within 1e-12 (double) or 1e-5
+ * (single) relative: the fields' own tolerances. */
+TL_TEST(gpu_energy_equals_cpu)
+{
+    need_gpu();
+    for (int dbl = 0; dbl < 2; dbl++)
+        for (int periodic = 0; periodic < 2; periodic++) {
+            tl_fdtd_config c = base(8, 0, dbl, 1);
+            c.periodic = periodic;
+            double a[6], b[6];
+            energy_series(c, TL_FDTD_BACKEND_CPU, b, 6);
+            energy_series(c, TL_FDTD_BACKEND_CUDA, a, 6);
+            double r = rel_diff(a, b, 6);
+            fprintf(stderr, "%s, %s: energy relative difference %.3e\n", dbl ? "double" : "single",
+                    periodic ? "periodic" : "walls", r);
+            TL_ASSERT_MSG(r <= (dbl ? 1e-12 : 1e-5), "%s, %s: energy relative difference %.3e",
+                          dbl ? "double" : "single", periodic ? "periodic" : "walls", r);
+        }
+}
+
 TL_TEST(gpu_blowup_detected)
 {
     need_gpu();
@@ -388,4 +427,4 @@ TL_TEST(gpu_vec_cpml_quad_cut_by_slabs)
 TL_TEST_MAIN(gpu_equals_cpu_double, gpu_equals_cpu_single, gpu_decomposed_equals_single_domain,
              gpu_zcol_decomposed_equals_single_domain, gpu_vec4_band_equals_plain, gpu_periodic_decomposed,
              gpu_blowup_detected, gpu_traced_run, gpu_breakdown_counts, gpu_vec_cpml_cut_equals_single_domain,
-             gpu_vec_cpml_quad_cut_by_slabs)
+             gpu_vec_cpml_quad_cut_by_slabs, gpu_energy_equals_cpu)
