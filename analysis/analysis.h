@@ -426,6 +426,30 @@ tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, in
 const char *tl_an_iters_str(int64_t lo, int64_t hi, char *buf, size_t n);
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
 
+/* The iterations a rank has: with GPU activity (or the host's, where its
+ * GPU activity carries none), lo..hi, n of them (fewer than hi - lo + 1
+ * where some have no activity); lo = hi = -1, n = 0 where it marks none. */
+typedef struct tl_an_iter_span {
+    int64_t lo, hi;
+    size_t n;
+} tl_an_iter_span;
+tl_an_iter_span tl_an_rank_iter_span(const tl_an_rank *rk);
+/* The span of two ranks (or runs) together. */
+tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b);
+/* What an --iter-range that selected nothing met, for its refusal: "the
+ * run has iterations 0..199"; or, where the trace marks none, that, and
+ * how a program marks them for the source that wrote it (meta->clock:
+ * NVTX ranges for an Nsight Systems export, ProfilerStep for a PyTorch
+ * profiler trace, the probes' iteration calls for trilap's). Before, the
+ * refusal said only "no GPU activity in iterations 500:600". */
+const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf, size_t n);
+/* The selection --iter-range lo:hi made, for a table's preamble: the
+ * iterations used (first..last selected, `used`), and where they are not
+ * the ones asked for, why: "150:199 (--iter-range 150:250 clipped: the
+ * run has iterations 0..199)"; before, "150:250" of a run of 200. */
+const char *tl_an_selection_say(int64_t lo, int64_t hi, tl_an_iter_span used, tl_an_iter_span have, char *buf,
+                                size_t n);
+
 /* ---- tables ------------------------------------------------------------- */
 
 typedef struct tl_an_table tl_an_table;
@@ -501,6 +525,7 @@ typedef struct tl_an_rank_result {
     int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes */
     int64_t n_comm_copies;
     int64_t n_nccl;        /* NCCL kernels */
+    tl_an_iter_span have;  /* the iterations it has, whatever the selection */
 } tl_an_rank_result;
 
 typedef struct tl_an_overlap_opts {

@@ -99,12 +99,36 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
     return -1;
 }
 
+/* Two table outputs at one path (by the file, whatever the spelling),
+ * before any input is read: 1 after one line. Apart from
+ * tl_opts_outputs_refused, which says it too but as the file system's
+ * answer: the options clash, exit 2, where a path that cannot be written
+ * is 1. Options in the spec's order, as that function takes them, so the
+ * line is the same ("--stack-csv and --csv both name ..."). */
+static int outputs_clash(const tl_optspec *spec)
+{
+    if (strstr(spec->program, " import")) return 0; /* one output, a folder */
+    tl_out_set seen = {0};
+    for (size_t g = 0; g < spec->ngroups; g++)
+        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
+            const tl_option *o = &spec->groups[g].opts[i];
+            if (o->type != TL_OPT_STRING || tl_opts_choice_index("csv|iter-csv|stack-csv|output", o->name) < 0)
+                continue;
+            const char *path = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+            char what[64];
+            snprintf(what, sizeof what, "--%s", o->name);
+            if (path && tl_out_set_add(&seen, spec->program, what, path)) return 1;
+        }
+    return 0;
+}
+
 /* The table and file outputs, beyond what tl_opts_outputs_refused checks,
  * before any input is read; 1 after one line: an output over a file the
  * command reads (an input file, or a rank's trace or a Kineto JSON in an
  * input folder): `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and
- * left a run that no longer loads. (A table's CSV named .gz is written
- * gzip'd, tl_out_open_text, as perfetto's JSON is.) */
+ * left a run that no longer loads. The options clash: the caller's exit 2
+ * (it was 1, as if the file system had refused). (A table's CSV named .gz
+ * is written gzip'd, tl_out_open_text, as perfetto's JSON is.) */
 static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
 {
     static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
@@ -127,11 +151,11 @@ static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
     return 0;
 }
 
-/* An output named for another format than it holds: 1 after one line.
- * `timeline -o t.png` wrote CSV rows under a picture's name, `perfetto -o
- * t.csv` JSON under a table's. Only names of formats known to be other
- * are refused (a table may be named .txt or .dat, a name without a dot
- * anything). */
+/* An output named for another format than it holds: 1 after one line
+ * (a bad option value: the caller's exit 2, where it was 1). `timeline -o
+ * t.png` wrote CSV rows under a picture's name, `perfetto -o t.csv` JSON
+ * under a table's. Only names of formats known to be other are refused (a
+ * table may be named .txt or .dat, a name without a dot anything). */
 static int output_format_refused(const tl_optspec *spec)
 {
     static const char *const others[] = {"csv",  "tsv", "json", "png",  "pdf", "svg",    "eps", "jpg",
@@ -191,11 +215,13 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
         fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
                 c->iters);
         rc = 2;
+    } else if (outputs_clash(&cut)) {
+        rc = 2;
     } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                        strstr(spec->program, " import") ? "output" : "")) {
         rc = 1; /* before a trace is read: not an error after the report */
     } else if (outputs_refused_here(&cut, res) || output_format_refused(&cut)) {
-        rc = 1;
+        rc = 2;
     } else if (c->align_clocks && c->raw_clock) {
         /* both used to be taken: offsets estimated on clocks the user asked
          * to leave as they are */

@@ -80,6 +80,8 @@ typedef struct rank_bd {
     int by_place; /* the trace names no rank: tl_an_rank_unclaimed gives it one */
     int active; /* with --iter-range: it recorded GPU activity (in the range or not) */
     int64_t w, niter;
+    tl_an_iter_span have, used; /* the iterations it has, and of them those --iter-range selected */
+    char clock[64];             /* its source's clock: how its program would mark iterations */
     stat_acc *by_name; /* owned */
     size_t nname;
     stat_acc group[TL_AN_G_COUNT];
@@ -141,6 +143,9 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     s.sel_w0 = rk.meta.w0;
     s.sel_w1 = rk.meta.w1;
     tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
+    out->have = tl_an_rank_iter_span(&rk);
+    if (nb) out->used = (tl_an_iter_span){its[0], its[nb - 1], nb};
+    snprintf(out->clock, sizeof out->clock, "%s", rk.meta.clock);
     for (size_t j = 0; j < rk.n && !out->active; j++)
         out->active = rk.v[j].kind == TL_KIND_KERNEL || rk.v[j].kind == TL_KIND_MEMCPY || rk.v[j].kind == TL_KIND_MEMSET;
     tl_an_rank_free(&rk);
@@ -166,8 +171,40 @@ static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *name
     return TL_OK;
 }
 
+/* The selection --iter-range made on a run's ranks, in words for the
+ * preamble (selection[n]: the iterations used, clipped to the ones the run
+ * has: "150:199 (--iter-range 150:250 clipped: ...)", where it said
+ * "150:250"); a range selecting nothing on any rank is refused, as overlap
+ * refuses it (run.c), rather than tabled as 0 rows, naming the iterations
+ * the run has or that it marks none. A rank without those iterations
+ * beside others that have them adds nothing, and a run that recorded no
+ * GPU activity at all is read empty. */
+static tl_status run_selection(const char *dir, const bd_opts *o, const rank_bd *rb, size_t nf, char *selection,
+                               size_t n)
+{
+    snprintf(selection, n, "records starting in the window");
+    if (!o->c.iters) return TL_OK;
+    int active = 0;
+    tl_an_iter_span have = {-1, -1, 0}, used = {-1, -1, 0};
+    for (size_t f = 0; f < nf; f++) {
+        active |= rb[f].active;
+        have = tl_an_iter_span_join(have, rb[f].have);
+        used = tl_an_iter_span_join(used, rb[f].used);
+    }
+    char sel[48], had[640], ranks[48] = "its rank";
+    if (nf > 1) snprintf(ranks, sizeof ranks, "any of its %zu ranks", nf);
+    tl_an_meta m = {0};
+    snprintf(m.clock, sizeof m.clock, "%s", nf ? rb[0].clock : "?");
+    const int all = o->c.iter_lo == 0 && o->c.iter_hi < 0;
+    TL_CHECK(all || used.n || !active, TL_ERR_INVAL, "%s: no GPU activity in iterations %s on %s (%s)", dir,
+             tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks,
+             tl_an_iters_had(have, &m, had, sizeof had));
+    tl_an_selection_say(o->c.iter_lo, o->c.iter_hi, used, have, selection, n);
+    return TL_OK;
+}
+
 static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl_an_names *names, tl_an_table *t,
-                        tl_an_table *stack)
+                        tl_an_table *stack, char *selection, size_t nsel)
 {
     tl_status st = TL_OK;
     char **files = NULL;
@@ -180,22 +217,7 @@ static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl
         TL_TRYGOTO(scan_rank(files[f], o, names, &rb[f]), st, fail);
         if (rb[f].by_place) rb[f].rank = tl_an_rank_unclaimed(&rb[0].rank, f, sizeof *rb);
     }
-    if (o->c.iters && !(o->c.iter_lo == 0 && o->c.iter_hi < 0)) {
-        /* a range selecting nothing on any rank is refused, as overlap
-         * refuses it (run.c), rather than tabled as 0 rows; a rank without
-         * those iterations beside others that have them adds nothing, and
-         * a run that recorded no GPU activity at all is read empty */
-        int any = 0, active = 0;
-        for (size_t f = 0; f < nf; f++) {
-            any |= rb[f].niter > 0;
-            active |= rb[f].active;
-        }
-        char sel[48];
-        char ranks[48] = "its rank";
-        if (nf > 1) snprintf(ranks, sizeof ranks, "any of its %zu ranks", nf);
-        TL_CHECKGOTO(any || !active, TL_ERR_INVAL, st, fail, "%s: no GPU activity in iterations %s on %s", dir,
-                     tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks);
-    }
+    TL_TRYGOTO(run_selection(dir, o, rb, nf, selection, nsel), st, fail);
     char rk[32];
     for (size_t f = 0; f < nf; f++) {
         snprintf(rk, sizeof rk, "%d", rb[f].rank);
@@ -273,6 +295,25 @@ fail:
     return st;
 }
 
+/* Each run's label and the selection used on it (run_selection) */
+typedef struct run_sel {
+    char label[256], sel[800];
+} run_sel;
+
+/* The preamble's selection line, once, or one per run where the runs'
+ * selections differ (each clipped to its own iterations), then what the
+ * share is of: after the runs are read, since they say what was used. */
+static tl_status selection_meta(tl_an_table *t, const run_sel *s, size_t n)
+{
+    int same = 1;
+    for (size_t i = 1; i < n; i++) same &= !strcmp(s[i].sel, s[0].sel);
+    for (size_t i = 0; i < (same ? 1 : n); i++)
+        TL_TRY(same ? tl_an_table_meta(t, "selection", "%s", s[i].sel)
+                    : tl_an_table_meta(t, "selection", "%s: %s", s[i].label, s[i].sel));
+    return tl_an_table_meta(t, "share", "total / window (the --iter-range span when given); categories by the name "
+                                        "table of analysis/README.md; eff_bw = bytes / total time");
+}
+
 int tl_an_cmd_breakdown(int argc, char **argv)
 {
     bd_opts o;
@@ -306,15 +347,11 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
     tl_an_table *t = NULL, *stack = NULL;
+    run_sel *sels = NULL;
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_table_create(&t, "breakdown"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "breakdown", pr.positional[0]), st, fail);
     for (int i = 1; i < pr.npositional; i++) TL_TRYGOTO(tl_an_table_meta(t, "input", "%s", pr.positional[i]), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "selection", "%s", o.c.iters ? o.c.iters : "records starting in the window"), st,
-               fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "share", "total / window (the --iter-range span when given); categories by the name "
-                                            "table of analysis/README.md; eff_bw = bytes / total time"),
-               st, fail);
     static const char *const cols[][2] = {{"run", ""}, {"rank", ""}, {"level", ""}, {"category", ""}, {"name", ""},
                                           {"count", ""}, {"total", "us"}, {"mean", "us"}, {"min", "us"},
                                           {"max", "us"}, {"share", "%"}, {"per_iter", "us"}, {"bytes", "B"},
@@ -333,14 +370,18 @@ int tl_an_cmd_breakdown(int argc, char **argv)
         TL_TRYGOTO(tl_an_table_col(stack, "window_per_iter", "us", 0), st, fail);
         for (int g = 0; g < TL_AN_G_COUNT; g++) TL_TRYGOTO(tl_an_table_col(stack, tl_an_group_name(g), "", 0), st, fail);
     }
+    sels = calloc((size_t)pr.npositional, sizeof *sels);
+    TL_CHECKGOTO(sels, TL_ERR_NOMEM, st, fail, "%d runs", pr.npositional);
     for (int i = 0; i < pr.npositional; i++) {
-        char label[256];
-        tl_an_run_label(pr.positional, (size_t)pr.npositional, (size_t)i, label, sizeof label);
-        TL_TRYGOTO(do_run(pr.positional[i], label, &o, names, t, stack), st, fail);
+        tl_an_run_label(pr.positional, (size_t)pr.npositional, (size_t)i, sels[i].label, sizeof sels[i].label);
+        TL_TRYGOTO(do_run(pr.positional[i], sels[i].label, &o, names, t, stack, sels[i].sel, sizeof sels[i].sel), st,
+                   fail);
     }
+    TL_TRYGOTO(selection_meta(t, sels, (size_t)pr.npositional), st, fail);
     TL_TRYGOTO(tl_an_emit(t, o.c.csv), st, fail);
     if (stack) TL_TRYGOTO(tl_an_table_write_csv(stack, o.stack_csv), st, fail);
 fail:
+    free(sels);
     tl_an_table_destroy(&t);
     tl_an_table_destroy(&stack);
     tl_an_names_destroy(&names);

@@ -339,6 +339,23 @@ fail:
     return st;
 }
 
+/* The iterations --iter-range selected, clipped to those the run has
+ * ("150:199 (--iter-range 150:250 clipped: ...)"; it said "150:250" of a
+ * run of 200) */
+static tl_status iters_meta(tl_an_table *t, const overlap_opts *o, const tl_an_rank_result *res, size_t nr)
+{
+    tl_an_iter_span have = {-1, -1, 0}, used = {-1, -1, 0};
+    for (size_t r = 0; r < nr; r++) {
+        have = tl_an_iter_span_join(have, res[r].have);
+        if (res[r].nslices)
+            used = tl_an_iter_span_join(used, (tl_an_iter_span){res[r].iters[0], res[r].iters[res[r].nslices - 1],
+                                                                res[r].nslices});
+    }
+    char sel[800];
+    return tl_an_table_meta(t, "iters", "%s", tl_an_selection_say(o->c.iter_lo, o->c.iter_hi, used, have, sel,
+                                                                  sizeof sel));
+}
+
 static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_result *res, size_t nr,
                         const tl_an_ops *ops, const tl_an_names *names)
 {
@@ -360,7 +377,7 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
                                                  : "window_start_ns..window_end_ns from the trace metadata",
                                 o->c.iters ? ", restricted to --iter-range" : ""),
                 st, fail);
-    if (o->c.iters) TL_TRYGOTO(tl_an_table_meta(t, "iters", "%s", o->c.iters), st, fail);
+    if (o->c.iters) TL_TRYGOTO(iters_meta(t, o, res, nr), st, fail);
     for (size_t r = 0; r < nr; r++) {
         char clk[160] = "";
         const tl_an_meta *m = &res[r].meta;

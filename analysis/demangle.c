@@ -61,7 +61,13 @@ static long open_of(const char *s, long end)
 /* The qualified function name of a demangled name, without return type,
  * template arguments and parameters: "void at::native::k<4, F>(int, F)"
  * gives "at::native::k"; "(anonymous namespace)" scopes are kept as they
- * are. Written into out (size n). */
+ * are. Written into out (size n). A demangler prints a return type only
+ * for a function template (the Itanium ABI encodes it for those alone), so
+ * a blank outside brackets is taken for its end only where template
+ * arguments were cut: elsewhere the blank is the name's own. Before, the
+ * name began after the last such blank whatever it was: a Kineto kernel
+ * "ncclDevKernel_SendRecv x, y" read as "y", "my kernel(int)" and "your
+ * kernel(int)" as one "kernel". */
 void tl_an_qualified_name(const char *full, char *out, size_t n)
 {
     size_t len = strlen(full);
@@ -84,12 +90,14 @@ void tl_an_qualified_name(const char *full, char *out, size_t n)
         long o = open_of(full, e);
         if (o > 0) e = o - 1;
     }
+    int templated = 0;
     if (e >= 0 && full[e] == '>') {
         long o = open_of(full, e);
-        if (o > 0) e = o - 1;
+        if (o > 0) e = o - 1, templated = 1;
     }
-    /* start: after the return type, i.e. after the last space at depth 0 */
-    long b = e;
+    /* start: after the return type, i.e. after the last space at depth 0
+     * (none but a template's: the start of the name) */
+    long b = templated ? e : -1;
     int depth = 0;
     while (b >= 0) {
         char c = full[b];

@@ -156,10 +156,11 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
             snprintf(r->op, sizeof r->op, "%s", cm.op);
             tl_kt_comm_key(&cm, key, sizeof key);
         } else {
-            char sn[64];
-            tl_an_short_name(tl_an_names_get(t->names, k->name), sn, sizeof sn);
+            /* the short name every table shows, and whole in the key: two
+             * kernels cut to one text would pair as one operation */
+            const char *sn = tl_an_names_short(t->names, k->name);
             snprintf(r->op, sizeof r->op, "(kernel %.50s)", sn);
-            snprintf(key, sizeof key, "%s", r->op);
+            snprintf(key, sizeof key, "(kernel %s)", sn);
         }
         TL_TRYGOTO(tl_an_names_intern(cs->keys, key, &r->key), st, fail);
         r->launch = cm.launch ? tl_kt_ns(t, cm.launch->ts_us) : r->start;
@@ -183,9 +184,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
                 continue;
             }
             if (cm.launch && qe > r->launch) {
-                char sn[80];
-                tl_an_short_name(tl_an_names_get(t->names, q->name), sn, sizeof sn);
-                snprintf(r->behind, sizeof r->behind, "stream: %s", sn);
+                snprintf(r->behind, sizeof r->behind, "stream: %.100s", tl_an_names_short(t->names, q->name));
                 r->waited = (qe < r->start ? qe : r->start) - r->launch;
             }
             break;

@@ -926,6 +926,81 @@ const char *tl_an_iters_str(int64_t lo, int64_t hi, char *buf, size_t n)
     return buf;
 }
 
+tl_an_iter_span tl_an_rank_iter_span(const tl_an_rank *rk)
+{
+    tl_an_iter_span h = {-1, -1, 0};
+    for (size_t k = 0; k < rk->niter; k++) {
+        if (rk->iter_start[k] == INT64_MAX) continue;
+        if (!h.n) h.lo = (int64_t)k;
+        h.hi = (int64_t)k;
+        h.n++;
+    }
+    return h;
+}
+
+tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b)
+{
+    if (!a.n) return b;
+    if (!b.n) return a;
+    return (tl_an_iter_span){a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.n > b.n ? a.n : b.n};
+}
+
+/* "iterations 0..199", or "150 iterations between 0 and 199" where some
+ * have no activity */
+static void span_say(tl_an_iter_span h, char *buf, size_t n)
+{
+    if (h.n == (size_t)(h.hi - h.lo + 1))
+        snprintf(buf, n, "iterations %lld..%lld", (long long)h.lo, (long long)h.hi);
+    else
+        snprintf(buf, n, "%zu iterations between %lld and %lld", h.n, (long long)h.lo, (long long)h.hi);
+}
+
+const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf, size_t n)
+{
+    char span[96];
+    if (have.n) {
+        span_say(have, span, sizeof span);
+        snprintf(buf, n, "the run has %s", span);
+    } else if (!strncmp(m->clock, "nsys-session", 12))
+        snprintf(buf, n, "the trace marks no iterations: an Nsight Systems export takes them from NVTX ranges named "
+                         "iter in the domain trilap, the iteration number their int64 payload, as trilap's probes "
+                         "emit them (analysis/README.md, \"Nsight Systems exports\"); without --iter-range the "
+                         "whole window is analysed");
+    else if (!strncmp(m->clock, "kineto-host", 11))
+        snprintf(buf, n, "the trace marks no iterations: a PyTorch profiler trace takes them from its ProfilerStep#N "
+                         "ranges (call prof.step() once per iteration); without --iter-range the whole window is "
+                         "analysed");
+    else
+        snprintf(buf, n, "the trace marks no iterations: trilap's probes mark them (tl_probe_iter_begin / "
+                         "tl_probe_iter_end, probes/README.md), a program traced by injection has none; without "
+                         "--iter-range the whole window is analysed");
+    return buf;
+}
+
+const char *tl_an_selection_say(int64_t lo, int64_t hi, tl_an_iter_span used, tl_an_iter_span have, char *buf,
+                                size_t n)
+{
+    char asked[48], span[96];
+    tl_an_iters_str(lo, hi, asked, sizeof asked);
+    if (!used.n) {
+        snprintf(buf, n, "%s (none of them in this run)", asked);
+        return buf;
+    }
+    if (used.lo == lo && used.hi == hi) {
+        snprintf(buf, n, "%s", asked);
+        return buf;
+    }
+    span_say(have, span, sizeof span);
+    if (hi < 0 && used.lo == lo) { /* open at its end: to the last, as asked */
+        snprintf(buf, n, "%lld:%lld (--iter-range %s, to the last iteration the run has)", (long long)used.lo,
+                 (long long)used.hi, asked);
+        return buf;
+    }
+    snprintf(buf, n, "%lld:%lld (--iter-range %s clipped: the run has %s)", (long long)used.lo, (long long)used.hi,
+             asked, span);
+    return buf;
+}
+
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi)
 {
     *lo = 0;

@@ -165,8 +165,10 @@ void tl_tristream_trace_sub(const tl_tristream_cfg *cfg, int timed, size_t p, co
 /* After tl_tristream_resolve, before the run: every folder the traces go
  * to can be made, and --results (with its manifest) lands on none of them,
  * none of the folders above them up to DIR, nor a rank file in them
- * (trace.rank<R>.csv); there the run failed after its measurement. 1 after
- * one line naming --trace, and --results where they collide; else 0. */
+ * (trace.rank<R>.csv); there the run failed after its measurement. After
+ * one line naming --trace: 1 where a folder cannot be made (the file
+ * system), 2 where --results collides with it (the options clash; it was
+ * 1); else 0. */
 int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_cfg *cfg);
 /* The sizes at sweep point p. */
 void tl_tristream_point(const tl_tristream_cfg *cfg, size_t p, int64_t *allreduce_count,

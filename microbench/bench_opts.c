@@ -422,13 +422,20 @@ tl_status tl_tristream_parse_variants(const char *list, unsigned *mask)
 }
 
 /* Before the run, in one line each: what the option table's ranges
- * cannot say (exit 2), and --results (tl_results_check: not after the
+ * cannot say (exit 2), a name --results cannot take whatever the file
+ * system holds (exit 2: manifest.txt, its own manifest's name, was 1), and
+ * --results against the file system (tl_results_check: not after the
  * measurement; exit 1, a file error, as in every program). */
 static tl_status results_check(const char *results, const char *header)
 {
     if (!results) return TL_OK;
     if (!*results) return tl_bench_invalid("results", results, "empty file name");
     if (tl_results_unfit(results)) return tl_bench_invalid("results", results, tl_results_unfit(results));
+    char manifest[4096];
+    tl_results_manifest_path(results, manifest, sizeof manifest);
+    if (!strcmp(results, manifest))
+        return tl_bench_invalid("results", results, "the manifest beside a results file is named so; give the "
+                                                    "results another name");
     tl_error_context k; /* the line names the option, the file and why */
     tl_error_context_begin(&k, "--results");
     tl_status st = tl_results_check(results, header);
@@ -611,10 +618,10 @@ void tl_tristream_trace_sub(const tl_tristream_cfg *cfg, int timed, size_t p, co
     snprintf(buf, n, "%s%s%s", mode, point, variant);
 }
 
-/* One variant's trace folder DIR/sub: it can be made; the results (when
- * `beside` holds them) are neither the folder, nor one above it up to DIR,
- * nor the rank file in it that bears the results' own name. 1 when
- * refused. */
+/* One variant's trace folder DIR/sub: it can be made (else 1, the file
+ * system's answer); the results (when `beside` holds them) are neither the
+ * folder, nor one above it up to DIR, nor the rank file in it that bears
+ * the results' own name (else 2: the options clash). 0 when taken. */
 static int trace_folder_refused(const tl_out_set *beside, const char *results, const char *dir, const char *sub,
                                 const char *variant, const char *timed)
 {
@@ -625,12 +632,12 @@ static int trace_folder_refused(const tl_out_set *beside, const char *results, c
     snprintf(what, sizeof what, "--trace (variant %s's %sfolder)", variant, timed);
     /* the results at a folder between DIR and the variant's (timed-nvtx,
      * ring-bytes-8): the variant's folder lies under them */
-    if (tl_out_set_meets(beside, "trilap-bench", what, path)) return 1;
+    if (tl_out_set_meets(beside, "trilap-bench", what, path)) return 2;
     const char *slash = strrchr(results, '/'), *base = slash ? slash + 1 : results;
     if (tl_trace_rank_of_name(base) < 0) return 0;
     snprintf(path, sizeof path, "%s/%s/%s", dir, sub, base);
     snprintf(what, sizeof what, "--trace (variant %s's %srank file)", variant, timed);
-    return tl_out_set_meets(beside, "trilap-bench", what, path);
+    return tl_out_set_meets(beside, "trilap-bench", what, path) ? 2 : 0;
 }
 
 int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_cfg *cfg)
@@ -640,8 +647,8 @@ int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_
     snprintf(dir, sizeof dir, "%s", o->trace);
     for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--) dir[n - 1] = '\0'; /* T/ said as T */
     tl_out_set beside = {0};
-    if (o->results && tl_results_set_add(&beside, "trilap-bench", o->results)) return 1;
-    if (o->results && tl_out_set_meets(&beside, "trilap-bench", "--trace", dir)) return 1; /* above every variant's folder */
+    if (o->results && tl_results_set_add(&beside, "trilap-bench", o->results)) return 2;
+    if (o->results && tl_out_set_meets(&beside, "trilap-bench", "--trace", dir)) return 2; /* above every variant's folder */
     /* the traced windows always, the timed loops with --trace-mode nvtx or cupti */
     for (int timed = 0; timed <= (cfg->trace_mode > 0); timed++) {
         char label[32] = "";
@@ -651,8 +658,8 @@ int tl_tristream_outputs_refused(const tl_tristream_opts *o, const tl_tristream_
                 if (!(cfg->variants & (1u << vi))) continue;
                 char sub[256];
                 tl_tristream_trace_sub(cfg, timed, p, tl_tristream_variants[vi].name, sub, sizeof sub);
-                if (trace_folder_refused(&beside, o->results, dir, sub, tl_tristream_variants[vi].name, label))
-                    return 1;
+                int rc = trace_folder_refused(&beside, o->results, dir, sub, tl_tristream_variants[vi].name, label);
+                if (rc) return rc;
             }
     }
     return 0;

@@ -149,10 +149,11 @@ int main(int argc, char **argv)
     /* the trace folders are first written after every timed repetition:
      * one that cannot be, or that --results stands where, is said now, not
      * after the measurement */
-    if (tl_opts_outputs_refused(&spec, "", "trace") ||
-        (fn == tl_tristream_rank_main && tl_tristream_outputs_refused(to, &cfg))) {
+    int outs = tl_opts_outputs_refused(&spec, "", "trace");
+    if (!outs && fn == tl_tristream_rank_main) outs = tl_tristream_outputs_refused(to, &cfg);
+    if (outs) {
         tl_tristream_cfg_free(&cfg);
-        return 1;
+        return outs; /* 1 a folder the file system refuses, 2 --results where a trace goes */
     }
     /* before anything starts CUDA: the launcher counts GPUs */
     if (fn == tl_tristream_rank_main) tl_bench_choose_hw_queues(to->hw_queues);

@@ -454,6 +454,32 @@ TL_TEST(names_short_demangled_calls)
     tl_an_names_destroy(&n);
 }
 
+/* A blank outside brackets ends a return type only before a function
+ * template's name (the only demangled names that print one): elsewhere it
+ * is the name's own. Before, the short name began after the last such
+ * blank: "ncclDevKernel_SendRecv x, y" was "y" (so, in collectives, the
+ * operation "(kernel y)", one with "ncclDevKernel_AllGather a, y"), and
+ * "my kernel(int)" and "your kernel(int)" were both "kernel". Blanks
+ * inside template arguments never cut. */
+TL_TEST(short_names_with_blanks)
+{
+    static const char *const pairs[][2] = {
+        {"ncclDevKernel_SendRecv x, y", "ncclDevKernel_SendRecv x, y"},
+        {"my kernel(int)", "my kernel"},
+        {"your kernel(int)", "your kernel"},
+        {"operator new(unsigned long)", "operator new"},
+        {"unsigned int ns::f<unsigned long long, (cub::X)3>(int, unsigned int)", "f"},
+        {"void k<a b>(int)", "k"},
+        {"foo::bar::operator()() const", "operator()"},
+        {"at::native::(anonymous namespace)::k(float)", "k"},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        char sh[256];
+        tl_an_short_name(pairs[k][0], sh, sizeof sh);
+        TL_ASSERT_MSG(!strcmp(sh, pairs[k][1]), "%s: short '%s', want '%s'", pairs[k][0], sh, pairs[k][1]);
+    }
+}
+
 /* Which copies no host stages: by the direction their name states. */
 TL_TEST(copy_direction)
 {
@@ -509,4 +535,4 @@ TL_TEST(table_header_names_one_field)
 
 TL_TEST_MAIN(table_header_names_one_field, disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
              empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_text_in_characters, table_missing_numbers_and_control_characters, table_quoted_cut_stays_paired, names_intern, parse_iters,
-             names_short_demangled_calls, copy_direction)
+             names_short_demangled_calls, copy_direction, short_names_with_blanks)

@@ -1074,12 +1074,14 @@ TL_TEST(bad_arguments)
     e = out_of(t, "err");
     TL_ASSERT_MSG(strstr(e, "invalid --iter-range ''"), "%s", e);
     free(e);
-    /* an open range said as it was written, not with an internal end */
+    /* an open range said as it was written, not with an internal end, and
+     * the iterations the run has (it named none) */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --iter-range 200: %s", tl_test_bin(),
                     "results/tristream-h200x2/three-split"),
                  1);
     e = out_of(t, "err");
-    TL_ASSERT_MSG(strstr(e, "no GPU activity in iterations 200:\n") && !strstr(e, "-1"), "%s", e);
+    TL_ASSERT_MSG(strstr(e, "no GPU activity in iterations 200: (the run has iterations 0..199)\n") && !strstr(e, "-1"),
+                  "%s", e);
     free(e);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze frobnicate", tl_test_bin()), 2);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --starve-ratio x %s", tl_test_bin(), t), 2);
@@ -1141,6 +1143,37 @@ static void committed_three_split(char *run, size_t n)
     snprintf(run, n, "%s/tristream-h200x2/three-split", tl_test_env("TL_RESULTS", "results"));
     snprintf(probe, sizeof probe, "%s/trace.rank0.csv.gz", run);
     if (access(probe, R_OK) != 0) TL_SKIP("no committed H200 traces at %s", probe);
+}
+
+/* An --iter-range reaching past the run is said as the selection used:
+ * breakdown printed `selection: 150:250` and overlap `iters: 150:250` on a
+ * run of iterations 0..199. The figures are those of 150:199, the line
+ * apart; a range inside the run is said as typed. */
+TL_TEST(iter_range_clipped_said)
+{
+    char run[1024];
+    committed_three_split(run, sizeof run);
+    static const char *const cases[][3] = {
+        {"breakdown", "150:250", "# selection: 150:199 (--iter-range 150:250 clipped: the run has iterations 0..199)\n"},
+        {"overlap", "150:250", "# iters: 150:199 (--iter-range 150:250 clipped: the run has iterations 0..199)\n"},
+        {"breakdown", "150:", "# selection: 150:199 (--iter-range 150:, to the last iteration the run has)\n"},
+        {"breakdown", "10:20", "# selection: 10:20\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-range %s", tl_test_bin(), cases[k][0], run,
+                                           cases[k][1]);
+        tl_test_output u = tl_test_capture("%s/trilap-analyze %s %s --iter-range 150:199", tl_test_bin(), cases[k][0],
+                                           run);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, cases[k][2]), "%s --iter-range %s: exit %d, want '%s':\n%s%s",
+                      cases[k][0], cases[k][1], r.rc, cases[k][2], r.out, r.err);
+        /* past the selection line, the same table as the range used */
+        const char *a = strchr(strstr(r.out, cases[k][2]), '\n'), *b = strstr(u.out, "# selection: 150:199\n");
+        if (!b) b = strstr(u.out, "# iters: 150:199\n");
+        TL_ASSERT_MSG(b && (strcmp(cases[k][1], "10:20") == 0 || !strcmp(a, strchr(b, '\n'))),
+                      "%s --iter-range %s differs from 150:199:\n%s\n---\n%s", cases[k][0], cases[k][1], r.out, u.out);
+        tl_test_output_free(&r);
+        tl_test_output_free(&u);
+    }
 }
 
 /* --iter-range counts and sums one set of operations: those whose part on
@@ -1260,10 +1293,12 @@ TL_TEST(timeline_span_from_first_active_rank)
 }
 
 /* An --iter-range that selects nothing on any rank is refused by
- * breakdown as by overlap, naming the run and the range (before: "# 0
- * rows", a CSV of its header alone, exit 0), and on a run that marks no
- * iterations at all; nothing printed or written. (A rank without them
- * beside ranks that have them adds nothing: breakdown_categories_and_bandwidth.) */
+ * breakdown as by overlap, naming the run, the range and the iterations
+ * the run has (before: "# 0 rows", a CSV of its header alone, exit 0; then
+ * the range alone), and on a run that marks no iterations at all, saying
+ * so and how they are marked; nothing printed or written. (A rank without
+ * them beside ranks that have them adds nothing:
+ * breakdown_categories_and_bandwidth.) */
 TL_TEST(breakdown_refuses_empty_iter_range)
 {
     const char *t = tl_test_tmpdir();
@@ -1283,8 +1318,11 @@ TL_TEST(breakdown_refuses_empty_iter_range)
     }
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --iter-range 1:1 %s", tl_test_bin(), run), 0);
     static const char *const cases[][3] = {
-        {"breakdown --iter-range 5:6 --csv %s %s", "run", ": no GPU activity in iterations 5:6 on any of its 2 ranks"},
-        {"breakdown --iter-range 0:1 --csv %s %s", "flat", ": no GPU activity in iterations 0:1 on any of its 2 ranks"},
+        {"breakdown --iter-range 5:6 --csv %s %s", "run",
+         ": no GPU activity in iterations 5:6 on any of its 2 ranks (the run has iterations 0..1)\n"},
+        {"breakdown --iter-range 0:1 --csv %s %s", "flat",
+         ": no GPU activity in iterations 0:1 on any of its 2 ranks (the trace marks no iterations: trilap's probes "
+         "mark them (tl_probe_iter_begin / tl_probe_iter_end, probes/README.md)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char args[1400], want[700];
@@ -1681,10 +1719,11 @@ TL_TEST(outputs_checked_before_reading)
         tl_test_output_free(&r);
     }
     TL_ASSERT_EQ(sh(t, "test ! -e %s/ok.csv", t), 0);
-    /* two tables at one path, spelled two ways in a folder not made yet */
+    /* two tables at one path, spelled two ways in a folder not made yet:
+     * the options clash, exit 2 (was 1, as if the file system refused) */
     tl_test_output r = tl_test_capture("%s/trilap-analyze breakdown %s --csv %s/n/x.csv --stack-csv %s/n/../n/x.csv",
                                        tl_test_bin(), run, t, t);
-    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_count(r.err, "\n") == 1 &&
+    TL_ASSERT_MSG(r.rc == 2 && !r.out[0] && tl_test_count(r.err, "\n") == 1 &&
                       strstr(r.err, "--stack-csv and --csv both name") && strstr(r.err, "give each a file of its own"),
                   "exit %d\n%s%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
@@ -1882,7 +1921,8 @@ TL_TEST(rank_file_given_alone)
 /* An output written over a file the command reads is refused before any
  * is read, by file (a rank's trace in a run folder, a Kineto JSON given
  * as such): `perfetto RUN -o RUN/trace.rank0.csv.gz` exited 0 and left a
- * run that no longer loads. Other files in the run's folder stay
+ * run that no longer loads. The options clash: exit 2 (it was 1, as if the
+ * file system had refused). Other files in the run's folder stay
  * writable. */
 TL_TEST(outputs_over_inputs_refused)
 {
@@ -1899,7 +1939,7 @@ TL_TEST(outputs_over_inputs_refused)
         char args[2400], want[2400];
         snprintf(args, sizeof args, cmds[k][0], t, t);
         snprintf(want, sizeof want, cmds[k][1], t);
-        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 1);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), 2);
         char *e = out_of(t, "err");
         TL_ASSERT_MSG(tl_test_one_line(e, want), "%s: not one line saying '%s':\n%s", args, want, e);
         free(e);
@@ -1907,6 +1947,40 @@ TL_TEST(outputs_over_inputs_refused)
     TL_ASSERT_EQ(sh(t, "cmp %s/run/trace.rank1.csv.gz %s/keep.gz && %s/trilap-analyze timeline %s/run -o %s/run/tl.csv",
                     t, t, tl_test_bin(), t, t),
                  0);
+}
+
+/* Options that clash exit 2, as trilap-solve's do (they exited 1, as if the
+ * file system had refused): two tables at one path, an output over a
+ * Kineto JSON given as such or read from a folder given, an output named
+ * for another format. A path the file system refuses stays 1. One line,
+ * nothing on stdout, the input left as it was. */
+TL_TEST(option_clashes_exit_2)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(sh(t, "mkdir %s/k && echo '{}' >%s/k/rank0.json && echo x >%s/afile", t, t, t), 0);
+    static const struct {
+        const char *args, *want;
+        int rc;
+    } cases[] = {
+        {"overlap %s/k --csv %s/o.csv --iter-csv %s/./o.csv", "--iter-csv and --csv both name ", 2},
+        {"collectives %s/k/rank0.json --csv %s/k/rank0.json", "--csv T/k/rank0.json would write over the input ", 2},
+        {"breakdown %s/k --csv %s/k/./rank0.json", "would write over the input T/k/rank0.json: give the output", 2},
+        {"timeline %s/k -o %s/t.svg", "--output T/t.svg: it writes CSV rows, not svg", 2},
+        {"breakdown %s/k --csv %s/afile/b.csv", "--csv: T/afile/b.csv: cannot write there: T/afile is not a folder", 1},
+        {"import %s/k -o %s/afile", "--output: T/afile: cannot write there", 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char args[2400], want[1200], *w = want;
+        snprintf(args, sizeof args, cases[k].args, t, t, t);
+        for (const char *p = cases[k].want; *p && w < want + sizeof want - 1; p++) /* T: the folder */
+            w += *p == 'T' && p[1] == '/' ? snprintf(w, want + sizeof want - w, "%s", t) : (*w = *p, 1);
+        *w = '\0';
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s", tl_test_bin(), args);
+        TL_ASSERT_MSG(r.rc == cases[k].rc && tl_test_one_line(r.err, want) && !r.out[0], "%s: exit %d, want %d '%s':\n%s",
+                      args, r.rc, cases[k].rc, want, r.err);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_EQ(sh(t, "test \"$(cat %s/k/rank0.json)\" = '{}' && test ! -e %s/o.csv && test ! -e %s/t.svg", t, t, t), 0);
 }
 
 /* Fields of a printed table row split on blanks, a double-quoted field
@@ -2243,9 +2317,10 @@ TL_TEST(results_gzip_said)
 }
 
 /* An output named for another format than the one written is refused
- * before the work, in one line, nothing written: timeline -o t.png wrote
- * CSV rows under a picture's name. The format's own names, in any case
- * and gzip'd, and names of no known format pass. */
+ * before the work, in one line, exit 2 (a bad option value; it was 1),
+ * nothing written: timeline -o t.png wrote CSV rows under a picture's
+ * name. The format's own names, in any case and gzip'd, and names of no
+ * known format pass. */
 TL_TEST(outputs_named_for_another_format)
 {
     const char *t = tl_test_tmpdir();
@@ -2269,7 +2344,7 @@ TL_TEST(outputs_named_for_another_format)
         for (const char *p = refused[k][1]; *p && w < want + sizeof want - 1; p++) /* T: the folder */
             w += *p == 'T' && p[1] == '/' ? snprintf(w, want + sizeof want - w, "%s", t) : (*w = *p, 1);
         *w = '\0';
-        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cmd, run), 1);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cmd, run), 2);
         char *err = out_of(t, "err"), *out = out_of(t, "out");
         TL_ASSERT_MSG(strstr(err, want) && tl_test_count(err, "\n") == 1 && !out[0], "%s:\n%s", cmd, err);
         free(err);
@@ -2286,7 +2361,7 @@ TL_TEST(outputs_named_for_another_format)
     }
 }
 
-TL_TEST_MAIN(outputs_named_for_another_format, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
+TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,

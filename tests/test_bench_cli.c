@@ -61,6 +61,12 @@ TL_TEST(bad_arguments_exit_2)
         /* refused before the measurement, not after it */
         {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
         {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
+        /* the name of its own manifest, whatever the file system holds (was exit 1) */
+        {"stream --host --count 4K --iters 2 --results manifest.txt",
+         "trilap-bench: invalid --results 'manifest.txt': the manifest beside a results file is named so; give the "
+         "results another name (try --help)\n"},
+        {"comm --results sub/manifest.txt", "invalid --results 'sub/manifest.txt': the manifest beside"},
+        {"tristream --results manifest.txt", "invalid --results 'manifest.txt': the manifest beside"},
         {"frobnicate", "trilap-bench: unknown subcommand 'frobnicate' (try --help)\n"},
         /* options the run would not use, typed: refused (before: taken, ignored) */
         {"stream --host --count 4K --iters 2 --block 64",
@@ -355,7 +361,8 @@ TL_TEST(trace_folder_checked_first)
 /* The results file where tristream traces (--trace T --results
  * T/three-split: a variant's folder; T/three-split/trace.rank0.csv: its
  * rank file; T itself; T/timed-nvtx with --trace-mode nvtx) is refused
- * before the run in one line naming both options, exit 1, nothing made;
+ * before the run in one line naming both options, exit 2 (the options
+ * clash; it was 1, as if the file system had refused), nothing made;
  * before, the rows went there and the trace failed after the measurement.
  * Only what this command traces counts: the results beside T, in a
  * variant's folder, or where a variant not run would go are taken (and
@@ -391,7 +398,7 @@ TL_TEST(results_where_a_trace_folder_goes)
         snprintf(args, sizeof args, "tristream --no-gpu --trace %s/T %s", d, opt);
         snprintf(want, sizeof want, cases[k][1], d);
         tl_test_output r = bench(args);
-        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, expected '%s', stderr: %s", args,
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, expected '%s', stderr: %s", args,
                       r.rc, want, r.err);
         tl_test_output_free(&r);
         TL_ASSERT_EQ(tl_test_sh("test ! -e %s/T && test ! -e %s/manifest.txt", d, d), 0);
@@ -419,7 +426,7 @@ TL_TEST(results_where_a_trace_folder_goes)
     snprintf(want, sizeof want,
              "trilap-bench: --trace %s/R/T lies under the file --results names: give each a place of its own\n", d);
     tl_test_output r = bench(args);
-    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, stderr: %s", args, r.rc, r.err);
+    TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, stderr: %s", args, r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/R", d), 0);
 }

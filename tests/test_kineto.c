@@ -915,6 +915,57 @@ static void allreduce_trace(const char *path, const long *nelems, const int *und
     free(j);
 }
 
+/* A one-rank Kineto trace of two NCCL kernels, a then b, whose launches
+ * lie in no nccl:* operation */
+static void two_nccl_kernels(const char *path, const char *a, const char *b)
+{
+    char j[4096];
+    snprintf(j, sizeof j,
+             "{\"schemaVersion\": 1, \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 0, \"world_size\": 1},\n"
+             " \"traceEvents\": [\n"
+             "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 1000, \"dur\": 900},\n"
+             "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 1010, \"dur\": 2, \"args\": {\"correlation\": 100}},\n"
+             "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 20, \"ts\": 1050, "
+             "\"dur\": 100, \"args\": {\"device\": 0, \"stream\": 20, \"correlation\": 100}},\n"
+             "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": 1200, \"dur\": 2, \"args\": {\"correlation\": 101}},\n"
+             "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": 20, \"ts\": 1250, "
+             "\"dur\": 50, \"args\": {\"device\": 0, \"stream\": 20, \"correlation\": 101}}\n"
+             " ], \"traceName\": \"two.json\"}\n",
+             a, b);
+    tl_test_write(path, j);
+}
+
+/* collectives names an NCCL kernel the trace names no operation for by
+ * its short name, the one every table shows, and pairs by it whole: two
+ * kernels with blanks in their names ("ncclDevKernel_SendRecv x, y",
+ * "ncclDevKernel_AllGather a, y") were both "(kernel y)", one operation
+ * seen twice (seq 0 and 1), and so were two whose names part after 50
+ * characters (the key was the printed text, cut). */
+TL_TEST(collectives_kernel_names_with_blanks)
+{
+    need_jsonc();
+    char p[600], csv[700], args[1400];
+    snprintf(p, sizeof p, "%s/two.json", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/two.csv", tl_test_tmpdir());
+    two_nccl_kernels(p, "ncclDevKernel_SendRecv x, y", "ncclDevKernel_AllGather a, y");
+    snprintf(args, sizeof args, "collectives %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, " \"(kernel ncclDevKernel_SendRecv x, y)\"  ?    0 ") &&
+                      strstr(out, " \"(kernel ncclDevKernel_AllGather a, y)\" ?    0 ") && !strstr(out, "(kernel y)"),
+                  "%s", out);
+    free(out);
+    two_nccl_kernels(p, "ncclDevKernel_SendRecv_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxA",
+                     "ncclDevKernel_SendRecv_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxB");
+    snprintf(args, sizeof args, "collectives %s --csv %s", p, csv);
+    free(analyze(args));
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(tl_test_count(c, "),?,0,") == 2, "%s", c);
+    free(c);
+}
+
 /* starved-communication compares a kernel's instances of one operation
  * and size: on trace_diff_control the SendRecv kernel's "alone" instances
  * are 4 MB all_to_alls (17-33 us) and its "overlapped" ones 290 MB ones,
@@ -1830,7 +1881,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,

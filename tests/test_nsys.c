@@ -288,6 +288,39 @@ TL_TEST(trilap_domain)
     TL_ASSERT_EQ(tl_test_sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
 }
 
+/* An --iter-range that selects nothing on an export names what the export
+ * has: the iterations of trilap's NVTX domain, or, on one that marks none
+ * (PyTorch under nsys), that it marks none and how a program marks them
+ * (before: "no GPU activity in iterations 5:10" alone, as if the range
+ * were only out of bounds). One line, exit 1, nothing on stdout. */
+TL_TEST(iter_range_on_export_says_its_iterations)
+{
+    need_sqlite();
+    const char *t = tl_test_tmpdir();
+    static const char *const cmds[] = {"overlap", "breakdown", "diagnose", "timeline -o %s/t.csv"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, cmds[k], t);
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-range 5:10", tl_test_bin(), cmd, FIXTURE);
+        TL_ASSERT_MSG(r.rc == 1 && !r.out[0] &&
+                          tl_test_one_line(r.err, "no GPU activity in iterations 5:10") &&
+                          strstr(r.err, "(the trace marks no iterations: an Nsight Systems export takes them from NVTX "
+                                        "ranges named iter in the domain trilap, the iteration number their int64 "
+                                        "payload"),
+                      "%s: exit %d:\n%s%s", cmd, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    const char *gz = "results/nsys-h200/tristream-plain.sqlite.gz";
+    struct stat sb;
+    if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s/tri.sqlite", gz, t), 0);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s/tri.sqlite --iter-range 5000:6000", tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "tri.sqlite#0: no GPU activity in iterations 5000:6000 (the run "
+                                                       "has iterations 0..659)\n"),
+                  "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 /* NVTX-only probes under nsys (tests/data/nsys-tristream-1gpu.sqlite.gz,
  * from results/nsys-h200): one session for every variant, the iteration
  * count restarting for each warm-up and timed loop: 6 x (10 + 100) */
@@ -572,4 +605,4 @@ TL_TEST(long_nvtx_name_cut_at_a_character)
 TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
-             long_nvtx_name_cut_at_a_character)
+             long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
