@@ -496,7 +496,10 @@ typedef struct tl_an_result {
 /* Groups by (variant, nranks[, xcol]) in first-seen order; *out malloc'd.
  * Reads microbenchmark results (variant, nranks, us_per_iter) and
  * trilap-solve --results files (solver, schedule, ..., nranks, us_per_iter).
- * xcol: a numeric column to group by too (a sweep's size), or NULL.
+ * xcol: a numeric column to group by too (a sweep's size), or NULL; a
+ * file without it fails TL_ERR_INVAL naming the columns it has (the
+ * caller's value does not fit: a usage refusal), other failures are
+ * TL_ERR_PARSE, TL_ERR_IO or TL_ERR_NOMEM.
  * A group's rows are repetitions of one configuration: rows that differ
  * in another column than the measured ones (rep, us_per_iter, wrong,
  * iterations, residuals, times, converged, reason) are refused. */

@@ -1,5 +1,6 @@
 #include "analysis/cli.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -250,6 +251,41 @@ int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_
     return -1;
 }
 
+/* Whether path is trilap's own trace: a rank file by its name, or a
+ * folder holding one (a Kineto folder holds none: tl_an_is_kineto_run). */
+static int trilap_source(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (tl_trace_rank_of_name(slash ? slash + 1 : path) >= 0) return 1;
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    int trilap = 0;
+    for (struct dirent *e; !trilap && (e = readdir(d));) trilap = tl_trace_rank_of_name(e->d_name) >= 0;
+    closedir(d);
+    return trilap;
+}
+
+/* --hta on an input of another source, plain before it is read (a trilap
+ * run, an Nsight Systems export): the switch cannot apply to that input,
+ * as --raw-clock cannot to a Kineto trace, so 2 (it was the reader's
+ * failure, 1). What is no trace at all stays the reader's to refuse. */
+static int hta_refuse_source(const char *program, const tl_optresult *pr)
+{
+    for (int i = 0; i < pr->npositional; i++) {
+        const char *in = pr->positional[i];
+        const char *what = foreign_source(in) == 2 ? "an Nsight Systems export"
+                           : trilap_source(in)      ? "a trilap trace"
+                                                    : NULL;
+        if (!what) continue;
+        fprintf(stderr,
+                "%s: --hta does not apply to %s, %s: it applies Holistic Trace Analysis's rules to PyTorch profiler "
+                "(Kineto) traces; analyse this one without --hta (try --help)\n",
+                program, in, what);
+        return 2;
+    }
+    return -1;
+}
+
 int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_common *c, const tl_an_given *own,
                      size_t n)
 {
@@ -261,7 +297,8 @@ int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_co
     static const char why[] = "with --hta: HTA's figures are whole-trace, one per rank, by its own rules; only "
                               "--csv applies there";
     int rc = tl_an_refuse_given(program, pr, own, n, why);
-    return rc >= 0 ? rc : tl_an_refuse_given(program, pr, common, sizeof common / sizeof common[0], why);
+    if (rc < 0) rc = tl_an_refuse_given(program, pr, common, sizeof common / sizeof common[0], why);
+    return rc >= 0 ? rc : hta_refuse_source(program, pr);
 }
 
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path)
@@ -300,10 +337,10 @@ static int file_in_folder(const char *path, const struct stat *folder)
     return S_ISDIR(folder->st_mode) && stat(dir, &d) == 0 && d.st_dev == folder->st_dev && d.st_ino == folder->st_ino;
 }
 
-int tl_an_refuse_repeated(const char *program, const tl_optresult *pr)
+int tl_an_refuse_repeated(const char *program, const tl_optresult *pr, const char *why, int nested)
 {
     /* by the file, not the spelling: run, run/ and ./run are one input,
-     * and so are a folder of Kineto traces and one of its files */
+     * and so are (nested) a folder of Kineto traces and one of its files */
     for (int i = 1; i < pr->npositional; i++) {
         struct stat a;
         if (stat(pr->positional[i], &a) != 0) continue; /* the reader says what is wrong with it */
@@ -311,17 +348,17 @@ int tl_an_refuse_repeated(const char *program, const tl_optresult *pr)
             struct stat b;
             if (stat(pr->positional[j], &b) != 0) continue;
             int same = a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-            int inside = S_ISREG(a.st_mode) ? file_in_folder(pr->positional[i], &b)
-                                            : S_ISREG(b.st_mode) && file_in_folder(pr->positional[j], &a);
+            int inside = !nested                  ? 0
+                         : S_ISREG(a.st_mode) ? file_in_folder(pr->positional[i], &b)
+                                              : S_ISREG(b.st_mode) && file_in_folder(pr->positional[j], &a);
             if (!same && !inside) continue;
             if (same)
-                fprintf(stderr, "%s: %s and %s are one input given twice (its rows would be printed twice); give it "
-                                "once (try --help)\n",
-                        program, pr->positional[j], pr->positional[i]);
+                fprintf(stderr, "%s: %s and %s are one input given twice (%s); give it once (try --help)\n", program,
+                        pr->positional[j], pr->positional[i], why);
             else
-                fprintf(stderr, "%s: %s and %s: one is a file of the other folder (its rows would be printed twice); "
-                                "give one of them (try --help)\n",
-                        program, pr->positional[j], pr->positional[i]);
+                fprintf(stderr,
+                        "%s: %s and %s: one is a file of the other folder (%s); give one of them (try --help)\n",
+                        program, pr->positional[j], pr->positional[i], why);
             return 2;
         }
     }

@@ -48,8 +48,9 @@ int tl_an_refuse_given(const char *program, const tl_optresult *pr, const tl_an_
 
 /* With --hta only --csv applies: HTA's figures are one per rank over the
  * whole trace, by its own rules. The common options other than --csv the
- * user typed are refused (2), with `own` (n more of the command's); -1 to
- * go on. */
+ * user typed are refused (2), with `own` (n more of the command's), and
+ * so is an input plain as another source's (a trilap run, an Nsight
+ * Systems export); -1 to go on. */
 int tl_an_hta_refuse(const char *program, const tl_optresult *pr, const tl_an_common *c, const tl_an_given *own,
                      size_t n);
 
@@ -60,9 +61,10 @@ tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c);
 tl_status tl_an_emit(const tl_an_table *t, const char *csv_path);
 
 /* A command reading several inputs refuses one given twice (by its file,
- * whatever the spelling), in one line on stderr: returns 2; -1 to go on.
- * Call before freeing pr->positional. */
-int tl_an_refuse_repeated(const char *program, const tl_optresult *pr);
+ * whatever the spelling), and with nested a folder and one of its files,
+ * in one line on stderr saying why (what it would do with them): returns
+ * 2; -1 to go on. Call before freeing pr->positional. */
+int tl_an_refuse_repeated(const char *program, const tl_optresult *pr, const char *why, int nested);
 
 /* The run column of input i of n: its shortest trailing path that no
  * other input ends in (a/three-split and b/three-split beside each other;

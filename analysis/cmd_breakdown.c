@@ -333,7 +333,7 @@ int tl_an_cmd_breakdown(int argc, char **argv)
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
-    if ((rc = tl_an_refuse_repeated(spec.program, &pr)) >= 0) {
+    if ((rc = tl_an_refuse_repeated(spec.program, &pr, "its rows would be printed twice", 1)) >= 0) {
         free(pr.positional);
         return rc;
     }

@@ -342,6 +342,12 @@ int tl_an_cmd_compare(int argc, char **argv)
         if (tl_trace_rank_of_name(slash ? slash + 1 : pr.positional[i]) >= 0)
             TL_TRYGOTO(tl_an_input_kind(pr.positional[i]), st, fail);
     }
+    /* a run against itself is its own figures twice, speedup 1 throughout:
+     * no question compare answers (it printed that table, exit 0). By the
+     * file only: one rank's Kineto trace beside its run's folder is a part
+     * beside the whole, two inputs. */
+    if ((rc = tl_an_refuse_repeated(spec.program, &pr, "A against itself: the same figures twice, speedup 1", 0)) >= 0)
+        goto fail;
     TL_TRYGOTO(tl_an_table_create(&t, "compare"), st, fail);
     TL_TRYGOTO(tl_an_table_std_meta(t, "compare", a), st, fail);
     if (b && has_traces(a) && has_traces(b)) {

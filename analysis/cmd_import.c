@@ -119,6 +119,25 @@ static tl_status check_no_conflict(const char *dir, const imp_rank *plan, int n,
     return st;
 }
 
+/* -o naming the input itself (by the file, whatever the spelling): the
+ * rank files written among the traces they come from would make the
+ * folder read as a trilap run (a folder holding a rank file is no Kineto
+ * folder), and an export cannot be a folder. An output over an input, as
+ * every program refuses one: 2 after one line; -1 to go on. */
+static int refuse_out_over_in(const char *out, const char *in)
+{
+    struct stat so, si;
+    if (stat(out, &so) != 0 || stat(in, &si) != 0 || so.st_dev != si.st_dev || so.st_ino != si.st_ino) return -1;
+    const char *where = S_ISDIR(si.st_mode)
+                            ? "among the traces they come from (the folder would then read as a trilap run)"
+                            : "over the export they come from";
+    fprintf(stderr,
+            "trilap-analyze import: -o %s is the input %s: the trace files would be written %s; give another folder "
+            "(try --help)\n",
+            out, in, where);
+    return 2;
+}
+
 int tl_an_cmd_import(int argc, char **argv)
 {
     imp_opts o;
@@ -142,6 +161,10 @@ int tl_an_cmd_import(int argc, char **argv)
         fprintf(stderr, "trilap-analyze import: -o DIR is required (try --help)\n");
         free(pr.positional);
         return 2;
+    }
+    if ((rc = refuse_out_over_in(o.out, pr.positional[0])) >= 0) {
+        free(pr.positional);
+        return rc;
     }
     const char *in = pr.positional[0];
     tl_status st = TL_OK;

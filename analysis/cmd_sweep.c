@@ -40,7 +40,11 @@ int tl_an_cmd_sweep(int argc, char **argv)
     tl_an_result *r = NULL;
     size_t n = 0;
     tl_an_table *t = NULL;
-    TL_TRYGOTO(tl_an_results_read(pr.positional[0], o.x, &r, &n), st, fail);
+    st = tl_an_results_read(pr.positional[0], o.x, &r, &n);
+    /* --x naming a column the file lacks: the command line's value does
+     * not fit the input, exit 2 as compare's --baseline (it was 1) */
+    if (st == TL_ERR_INVAL) rc = 2;
+    if (st != TL_OK) goto fail;
     /* grouped by variant (first-seen order), then nranks and size, so a plot
      * that filters one variant draws an unbroken line */
     for (size_t i = 1; i < n; i++) {
@@ -98,5 +102,5 @@ fail:
     tl_an_table_destroy(&t);
     free(r);
     free(pr.positional);
-    return st == TL_OK ? 0 : 1;
+    return rc == 2 ? 2 : st == TL_OK ? 0 : 1;
 }

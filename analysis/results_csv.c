@@ -112,7 +112,14 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
              path, lineno, c->variant < 0 ? "a variant (or solver) column" : c->nranks < 0 ? "nranks" : "us_per_iter");
     /* after the check above: a file that is no results file (a matrix, an
      * export) is named as such, not as lacking the swept column */
-    TL_CHECK(!xcol || c->x >= 0, TL_ERR_PARSE, "%s:%ld: header lacks the column %s", path, lineno, xcol);
+    if (xcol && c->x < 0) {
+        /* the caller's column, not the file, is what does not fit: INVAL
+         * (a usage refusal, exit 2), naming what the file has instead */
+        char have[512] = "";
+        for (int i = 0, at = 0; i < nf && at < (int)sizeof have; i++)
+            at += snprintf(have + at, sizeof have - (size_t)at, "%s%s", i ? ", " : "", f[i]);
+        return TL_FAIL(TL_ERR_INVAL, "%s:%ld: no column %s (its columns: %s)", path, lineno, xcol, have);
+    }
     int need = c->variant > c->nranks ? c->variant : c->nranks;
     if (c->us > need) need = c->us;
     if (c->time_s > need) need = c->time_s;

@@ -984,7 +984,7 @@ TL_TEST(fifo_inputs_refused_at_once)
         {"import -o imp", "p.fifo", "p.fifo: a pipe or a device: traces are read from files"},
         {"sweep --x ring_bytes", "r.csv", "r.csv: a pipe or a device: results are read from files"},
         {"compare", "r.csv", "r.csv: a pipe or a device: results are read from files"},
-        {"compare", "r.csv r.csv", "r.csv: a pipe or a device: results are read from files"},
+        {"compare", "r.csv p.fifo", "r.csv: a pipe or a device: results are read from files"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         /* 124: still waiting after 20 s (the open blocked) */
@@ -1406,6 +1406,34 @@ TL_TEST(compare_runs_and_results)
     free(e);
 }
 
+/* One run or results file as A and B, whatever the spelling, is refused
+ * in one line (exit 2), as breakdown refuses one input given twice: it
+ * printed its figures twice with speedup 1.000 throughout, exit 0. */
+TL_TEST(compare_refuses_one_input_twice)
+{
+    const char *t = tl_test_tmpdir();
+    char a[512], res[600], csv[600];
+    snprintf(a, sizeof a, "%s/run", t);
+    synth(a, "two-stream", 2, 20);
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80.0\nthree-split,2,0,64.0\n");
+    snprintf(csv, sizeof csv, "%s/c.csv", t);
+    const struct {
+        const char *fmt, *x, *y;
+    } twice[] = {{"%s %s", a, a}, {"%s %s/", a, a}, {"%s %s/../run", a, a}, {"%s %s/./results.csv", res, t}};
+    for (size_t k = 0; k < sizeof twice / sizeof twice[0]; k++) {
+        char args[1400];
+        snprintf(args, sizeof args, twice[k].fmt, twice[k].x, twice[k].y);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare --csv %s %s", tl_test_bin(), csv, args), 2);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(tl_test_one_line(e, "one input given twice (A against itself"), "%s: not one line:\n%s", args,
+                      e);
+        TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "%s: printed or wrote before refusing:\n%s", args, o);
+        free(e);
+        free(o);
+    }
+}
+
 /* compare's and timeline's options applied or refused in one line (exit 2),
  * never accepted and ignored. Before, `--baseline nonexistent` printed
  * every B and speedup column as "-" with exit 0, and --baseline with two
@@ -1511,10 +1539,17 @@ TL_TEST(sweep_ideal_and_efficiency)
     /* no parts measured at 4096: no bound */
     TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,99.000,99.000,99.000,NaN,NaN,NaN\n"), "%s", c);
     free(c);
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x nosuchcol", tl_test_bin(), res), 1);
-    char *e = out_of(t, "err");
-    TL_ASSERT(strstr(e, "lacks the column nosuchcol"));
+    /* a column the file lacks: --x's value does not fit the input, exit 2
+     * as compare's --baseline naming no variant (it was 1), in one line
+     * naming the columns the file has */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x nosuchcol --csv %s.x", tl_test_bin(), res, csv), 2);
+    char *e = out_of(t, "err"), *o = out_of(t, "out");
+    TL_ASSERT_MSG(tl_test_one_line(e, "results.csv:1: no column nosuchcol (its columns: variant, nranks, rep, "
+                                      "us_per_iter, ring_bytes)"),
+                  "%s", e);
+    TL_ASSERT_MSG(!o[0] && tl_test_sh("test ! -e %s.x", csv) == 0, "printed or wrote before refusing:\n%s", o);
     free(e);
+    free(o);
 }
 
 /* `args` run in t exits 1 with one line holding `want` on stderr, having
@@ -1590,7 +1625,8 @@ TL_TEST(compare_refuses_mixed_configurations)
     snprintf(res, sizeof res, "%s/results.csv", t);
     tl_test_write(res, "solver,precond,schedule,backend,matrix,nranks,rep,iterations,omp_threads,us_per_iter\n"
                        "cg,jacobi,two-stream,host,m,1,0,10,1,90\ncg,jacobi,two-stream,host,m,1,0,10,2,50\n");
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), res, res), 1);
+    TL_ASSERT_EQ(tl_test_sh("cp %s %s.copy", res, res), 0); /* one file twice is refused before it is read */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s.copy", tl_test_bin(), res, res), 1);
     char *e = out_of(t, "err");
     TL_ASSERT_MSG(strstr(e, ":3: cg/jacobi/two-stream/host:m, 1 ranks again with omp_threads 2 (line 2: 1)"), "%s",
                   e);
@@ -2364,7 +2400,7 @@ TL_TEST(outputs_named_for_another_format)
 TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
-             compare_runs_and_results, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
+             compare_runs_and_results, compare_refuses_one_input_twice, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,

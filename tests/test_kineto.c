@@ -482,7 +482,9 @@ TL_TEST(every_command_reads_kineto)
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze diagnose %s > /dev/null", bin, dir), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze timeline %s -o %s/tl.csv > /dev/null", bin, dir, t), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze perfetto %s -o %s/p.json > /dev/null", bin, dir, t), 0);
-    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze compare %s %s > /dev/null", bin, dir, dir), 0);
+    /* a copy: one folder twice is refused (compare_refuses_one_input_twice) */
+    TL_ASSERT_EQ(tl_test_sh("cp -r %s %s/kcopy && %s/trilap-analyze compare %s %s/kcopy > /dev/null", dir, t, bin, dir, t),
+                 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > /dev/null", bin, dir, t), 0);
     /* two of 128 ranks, as the traces are (rank_subset=yes): read as they
      * are, no --accept-incomplete; a Perfetto export kept in the folder
@@ -500,13 +502,24 @@ TL_TEST(every_command_reads_kineto)
     char *ov = tl_test_read(path);
     TL_ASSERT_MSG(strstr(ov, "551") && strstr(ov, "552"), "per-iteration rows named by ProfilerStep:\n%s", ov);
     free(ov);
-    /* --hta on a trilap run is refused saying what it applies to */
-    char *out = NULL, *err = NULL, cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s/run", bin, t);
-    TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
-    TL_ASSERT(strstr(err, "--hta applies"));
-    free(out);
-    free(err);
+    /* --hta on a trilap run or an Nsight Systems export: the switch cannot
+     * apply to that input, exit 2 in one line as --raw-clock on a Kineto
+     * trace (the reader refused it, exit 1) */
+    TL_ASSERT_EQ(tl_test_sh("printf 'SQLite format 3\\000' > %s/e.sqlite", t), 0);
+    static const char *const other[][3] = {{"overlap", "run", "a trilap trace"},
+                                           {"breakdown", "run/trace.rank1.csv", "a trilap trace"},
+                                           {"breakdown", "e.sqlite", "an Nsight Systems export"}};
+    for (size_t k = 0; k < sizeof other / sizeof other[0]; k++) {
+        char *out = NULL, *err = NULL, cmd[1024], want[800];
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze %s --hta %s/%s", bin, other[k][0], t, other[k][1]);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 2);
+        snprintf(want, sizeof want, "trilap-analyze %s: --hta does not apply to %s/%s, %s: it applies Holistic Trace "
+                                    "Analysis's rules to PyTorch profiler (Kineto) traces",
+                 other[k][0], t, other[k][1], other[k][2]);
+        TL_ASSERT_MSG(tl_test_one_line(err, want) && !out[0], "%s: %s", cmd, err);
+        free(out);
+        free(err);
+    }
 }
 
 /* import names each file by the rank its trace says (rank 3 of 8 is
@@ -538,6 +551,23 @@ TL_TEST(import_reads_back)
         TL_ASSERT_MSG(strstr(err, stray[k][1]) && nl && !nl[1], "not one line saying why: %s", err);
         TL_ASSERT_MSG(!out[0], "%s", out);
         TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/o)\" = %s", t, stray[k][0]), 0);
+        free(out);
+        free(err);
+    }
+    /* -o naming the folder of traces imported, whatever the spelling: an
+     * output over an input, exit 2, nothing written (it wrote
+     * trace.rank3.csv beside control.json.gz, the folder then a trilap run) */
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/k && cp %s/control.json.gz %s/k", t, src, t), 0);
+    static const char *const over[] = {"%s/k -o %s/k", "%s/k -o %s/k/", "%s/k/ -o %s/./k"};
+    for (size_t k = 0; k < sizeof over / sizeof over[0]; k++) {
+        char *out = NULL, *err = NULL, args[1300], cmd[1400];
+        snprintf(args, sizeof args, over[k], t, t);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s", bin, args);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 2);
+        TL_ASSERT_MSG(tl_test_one_line(err, "the trace files would be written among the traces they come from") &&
+                          !out[0],
+                      "%s: %s", args, err);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/k)\" = control.json.gz", t), 0);
         free(out);
         free(err);
     }
@@ -1014,9 +1044,10 @@ TL_TEST(clock_stated)
     static const char kineto[] = "# clock: each rank on its own host's system clock (Kineto: baseTimeNanoseconds + "
                                  "ts), offsets unknown (Kineto measures none): cross-rank figures";
     static const char *const cmds[] = {"overlap", "diagnose", "collectives", "compare"};
+    TL_ASSERT_EQ(tl_test_sh("cp -r %s %s/kcopy", dir, t), 0); /* compare refuses one folder twice */
     char args[1200];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-        if (!strcmp(cmds[i], "compare")) snprintf(args, sizeof args, "compare %s %s", dir, dir);
+        if (!strcmp(cmds[i], "compare")) snprintf(args, sizeof args, "compare %s %s/kcopy", dir, t);
         else snprintf(args, sizeof args, "%s %s", cmds[i], dir);
         char *out = analyze(args);
         const char *want = !strcmp(cmds[i], "compare") ? "# clock A: each rank on its own host's system clock" : kineto;

@@ -791,6 +791,16 @@ TL_TEST(outputs_checked_before_the_work)
     TL_ASSERT_EQ(run("%s " QUICK " --results %s/r.CSV.GZ gen:poisson7:6", bin(), d), 2);
     TL_ASSERT_MSG(tl_test_one_line(err_buf, "a gzip name: results are rows appended to a plain CSV file"), "%s", err_buf);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r.CSV.GZ && test ! -e %s/manifest.txt", d, d), 0);
+    /* its own manifest's name, whatever the folder holds: exit 2 and
+     * trilap-bench's line (tl_results_check refused it, exit 1) */
+    TL_ASSERT_EQ(run("%s " QUICK " --results %s/manifest.txt gen:poisson7:6", bin(), d), 2);
+    char want[700];
+    snprintf(want, sizeof want,
+             "trilap-solve: invalid --results '%s/manifest.txt': the manifest beside a results file is named so; give "
+             "the results another name",
+             d);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, want), "%s", err_buf);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/manifest.txt", d), 0);
 }
 
 /* A device is taken for --history and --solution (/dev/stdout prints the
