@@ -431,11 +431,6 @@ static tl_status results_check(const char *results, const char *header)
     if (!results) return TL_OK;
     if (!*results) return tl_bench_invalid("results", results, "empty file name");
     if (tl_results_unfit(results)) return tl_bench_invalid("results", results, tl_results_unfit(results));
-    char manifest[4096];
-    tl_results_manifest_path(results, manifest, sizeof manifest);
-    if (!strcmp(results, manifest))
-        return tl_bench_invalid("results", results, "the manifest beside a results file is named so; give the "
-                                                    "results another name");
     tl_error_context k; /* the line names the option, the file and why */
     tl_error_context_begin(&k, "--results");
     tl_status st = tl_results_check(results, header);

@@ -33,7 +33,8 @@ tl_status tl_results_start(const char *path, const char *header, int *fresh, lon
  * header the same); one line naming the path and the reason. */
 tl_status tl_results_check(const char *path, const char *header);
 /* Why `path` cannot take results, or NULL: a device or a pipe
- * (/dev/stdout) has no header to find and no folder for manifest.txt.
+ * (/dev/stdout) has no header to find and no folder for manifest.txt; a
+ * gzip name; manifest.txt itself, the manifest's own name.
  * Programs ask before their run, to refuse the option at once. */
 const char *tl_results_unfit(const char *path);
 

@@ -361,6 +361,13 @@ TL_TEST(manifest_block_per_command)
     TL_ASSERT_EQ(r.rc, 1);
     TL_ASSERT_MSG(!r.out[0] && strstr(r.err, "other.csv:1: header 'a,b' differs from this program's"), "%s%s", r.out, r.err);
     tl_test_output_free(&r);
+    /* its own manifest's name: a name no file system can make results of,
+     * exit 2 as in trilap-solve and trilap-bench (it was 1, a file error) */
+    snprintf(args, sizeof args, "run --grid 16 --cpml 0 --steps 2 --results %s/manifest.txt", dir);
+    r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, "manifest.txt': the manifest beside a results file is named so"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(verify_tables)

@@ -1146,19 +1146,6 @@ static const char *parse_solvers(solve_opts *o, char *why, size_t nwhy)
     return NULL;
 }
 
-/* Why --results cannot take this name whatever the file system holds
- * (exit 2, as trilap-bench's: manifest.txt, its own manifest's name, was
- * refused by tl_results_check, exit 1, as if a file had failed), or NULL. */
-static const char *results_name_unfit(const char *results)
-{
-    const char *unfit = tl_results_unfit(results);
-    if (unfit) return unfit;
-    char manifest[4096];
-    tl_results_manifest_path(results, manifest, sizeof manifest);
-    return strcmp(results, manifest) ? NULL
-                                     : "the manifest beside a results file is named so; give the results another name";
-}
-
 /* Every file and folder the runs will write, checked before any work: a
  * bad one is one line naming the option and the path here, instead of an
  * error after the runs with the results half-written. 1 where a path
@@ -1472,7 +1459,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "\n");
         return 2;
     }
-    const char *unfit = o.results ? results_name_unfit(o.results) : NULL;
+    const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
     if (unfit) {
         fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
         return 2;
