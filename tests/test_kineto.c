@@ -571,6 +571,28 @@ TL_TEST(import_reads_back)
         free(out);
         free(err);
     }
+    /* -o naming the folder that holds the trace imported: the same (it was
+     * accepted, trace.rank3.csv then beside control.json.gz) */
+    static const char *const beside[] = {"%s/k/control.json.gz -o %s/k", "%s/k/control.json.gz -o %s/./k/"};
+    for (size_t k = 0; k < sizeof beside / sizeof beside[0]; k++) {
+        char *out = NULL, *err = NULL, args[1300], cmd[1400];
+        snprintf(args, sizeof args, beside[k], t, t);
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s", bin, args);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 2);
+        TL_ASSERT_MSG(tl_test_one_line(err, "is the folder of the input") &&
+                          tl_test_one_line(err, "the trace files would be written among the traces they come from") &&
+                          !out[0],
+                      "%s: %s", args, err);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/k)\" = control.json.gz", t), 0);
+        free(out);
+        free(err);
+    }
+    /* from inside the folder: a bare name, -o . */
+    TL_ASSERT_EQ(tl_test_sh("b=$(readlink -f %s) && cd %s/k && { $b/trilap-analyze import control.json.gz -o . "
+                            "2>/dev/null; test $? = 2; }",
+                            bin, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/k)\" = control.json.gz", t), 0);
 }
 
 /* Traces of two runs in one folder (world sizes differ) are refused naming
