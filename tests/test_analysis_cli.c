@@ -258,6 +258,13 @@ TL_TEST(late_ranks_unmeasurable_said)
         TL_ASSERT_MSG(strstr(o, cases[k].why), "%s:\n%s", cases[k].run, o);
         TL_ASSERT_MSG(tl_test_sh("test $(grep -Ec '^  late-ranks +[01] n/a ' %s/out) = 2", t) == 0, "%s:\n%s",
                       cases[k].run, o);
+        /* the exposed-communication evidence says the same of waiting
+         * (before: "(0.0 us of it only waiting for other ranks)") */
+        TL_ASSERT_MSG(!strstr(o, "us of it only waiting for other ranks") &&
+                          tl_test_sh("test $(grep -c 'all its communication [0-9.]* us (waiting for other ranks not "
+                                     "measurable: no operation of it paired across the ranks)' %s/out) = 2",
+                                     t) == 0,
+                      "%s:\n%s", cases[k].run, o);
         free(o);
     }
     /* a file cut short is no record dropped: overlap's rank line says both (before: "records dropped") */
