@@ -531,6 +531,12 @@ typedef struct tl_an_rank_result {
     tl_an_iter_span have;  /* the iterations it has, whatever the selection */
 } tl_an_rank_result;
 
+/* tl_an_selection_say of a run's ranks: the iterations their slices hold
+ * (used) and have, joined over the ranks; what overlap, timeline and
+ * perfetto print of --iter-range lo:hi. */
+const char *tl_an_results_selection_say(const tl_an_rank_result *res, size_t nr, int64_t lo, int64_t hi, char *buf,
+                                        size_t n);
+
 typedef struct tl_an_overlap_opts {
     int flags;            /* TL_TRACE_ACCEPT_INCOMPLETE */
     int64_t iter_lo, iter_hi;

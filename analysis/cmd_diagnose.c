@@ -778,11 +778,15 @@ static int v_exposed(const diag_state *s, size_t r, measured *mv, evidence *e)
     if (ex == 0) also(mv, "nothing exposed");
     if (mv->value < s->o->exposed_share || ex == 0) return 0;
     const tl_an_rank_result *res = &s->res[r];
+    /* waiting is measured on operations paired across the ranks: with
+     * none (late-ranks n/a), 0.0 us would read as measured */
+    char waiting[96] = "waiting for other ranks not measurable: no operation of it paired across the ranks";
+    if (s->n < 2 || res->split.together)
+        snprintf(waiting, sizeof waiting, "%.1f us of it only waiting for other ranks", US(tl_an_m_waiting(m)));
     say(e, "    rank %d: %.1f us of %.1f us (%.1f%% of the window) communicating with nothing computing; all its "
-           "communication %.1f us (%.1f us of it only waiting for other ranks): NCCL kernels %.1f us, the host "
-           "carrying it (exchanges, staging copies) %.1f us",
-        d->rank, US(ex), US(d->w), mv->value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), US(tl_an_m_waiting(m)),
-        US(d->u_nccl), US(d->u_host));
+           "communication %.1f us (%s): NCCL kernels %.1f us, the host carrying it (exchanges, staging copies) %.1f us",
+        d->rank, US(ex), US(d->w), mv->value, US(tl_an_m_union(m, TL_AN_C_COMM_ALL)), waiting, US(d->u_nccl),
+        US(d->u_host));
     if (res->nslices) say(e, "; %.1f us per iteration", US(ex) / (double)res->nslices);
     say(e, "\n");
     say_top_ops(s, d, e, offsetof(op_acc, exposed), "most exposed:");

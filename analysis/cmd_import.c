@@ -119,22 +119,37 @@ static tl_status check_no_conflict(const char *dir, const imp_rank *plan, int n,
     return st;
 }
 
-/* -o naming the input itself (by the file, whatever the spelling): the
- * rank files written among the traces they come from would make the
- * folder read as a trilap run (a folder holding a rank file is no Kineto
+/* -o naming the input itself, or the folder of a Kineto trace given (by
+ * the file, whatever the spelling): the rank files written among the
+ * traces they come from would make the folder read as a trilap run (a folder holding a rank file is no Kineto
  * folder), and an export cannot be a folder. An output over an input, as
  * every program refuses one: 2 after one line; -1 to go on. */
 static int refuse_out_over_in(const char *out, const char *in)
 {
-    struct stat so, si;
-    if (stat(out, &so) != 0 || stat(in, &si) != 0 || so.st_dev != si.st_dev || so.st_ino != si.st_ino) return -1;
+    struct stat so, si, sd;
+    if (stat(out, &so) != 0 || stat(in, &si) != 0) return -1;
     const char *where = S_ISDIR(si.st_mode)
                             ? "among the traces they come from (the folder would then read as a trilap run)"
                             : "over the export they come from";
+    const char *is = "the input";
+    if (so.st_dev != si.st_dev || so.st_ino != si.st_ino) {
+        /* the folder holding a Kineto trace: the rank files beside it make
+         * that folder read as a trilap run, no longer a Kineto folder */
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", in);
+        char *slash = strrchr(dir, '/');
+        if (slash) slash[slash == dir] = '\0';
+        else snprintf(dir, sizeof dir, ".");
+        if (!S_ISREG(si.st_mode) || stat(dir, &sd) != 0 || so.st_dev != sd.st_dev || so.st_ino != sd.st_ino ||
+            !tl_an_is_kineto(in))
+            return -1;
+        is = "the folder of the input";
+        where = "among the traces they come from (the folder would then read as a trilap run)";
+    }
     fprintf(stderr,
-            "trilap-analyze import: -o %s is the input %s: the trace files would be written %s; give another folder "
+            "trilap-analyze import: -o %s is %s %s: the trace files would be written %s; give another folder "
             "(try --help)\n",
-            out, in, where);
+            out, is, in, where);
     return 2;
 }
 

@@ -344,16 +344,9 @@ fail:
  * run of 200) */
 static tl_status iters_meta(tl_an_table *t, const overlap_opts *o, const tl_an_rank_result *res, size_t nr)
 {
-    tl_an_iter_span have = {-1, -1, 0}, used = {-1, -1, 0};
-    for (size_t r = 0; r < nr; r++) {
-        have = tl_an_iter_span_join(have, res[r].have);
-        if (res[r].nslices)
-            used = tl_an_iter_span_join(used, (tl_an_iter_span){res[r].iters[0], res[r].iters[res[r].nslices - 1],
-                                                                res[r].nslices});
-    }
     char sel[800];
-    return tl_an_table_meta(t, "iters", "%s", tl_an_selection_say(o->c.iter_lo, o->c.iter_hi, used, have, sel,
-                                                                  sizeof sel));
+    return tl_an_table_meta(t, "iters", "%s",
+                            tl_an_results_selection_say(res, nr, o->c.iter_lo, o->c.iter_hi, sel, sizeof sel));
 }
 
 static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_result *res, size_t nr,

@@ -304,9 +304,13 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     TL_TRYGOTO(tl_an_run_overlap(pr.positional[0], &oo, names, emit_rank, &s, &res, &nr), st, fail);
     fputs("\n]}\n", s.f);
     TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
-    printf("# program: trilap-analyze perfetto\n# input: %s\n# ranks: %zu\n# events: %d written to %s (%d launch -> "
-           "kernel flows; open in https://ui.perfetto.dev)\n",
-           pr.positional[0], nr, s.nevents, o.out, s.nflows);
+    printf("# program: trilap-analyze perfetto\n# input: %s\n", pr.positional[0]);
+    if (o.c.iters) { /* the iterations used: --iter-range clipped to the run's */
+        char sel[800];
+        printf("# iterations: %s\n", tl_an_results_selection_say(res, nr, oo.iter_lo, oo.iter_hi, sel, sizeof sel));
+    }
+    printf("# ranks: %zu\n# events: %d written to %s (%d launch -> kernel flows; open in https://ui.perfetto.dev)\n", nr,
+           s.nevents, o.out, s.nflows);
 fail:
     tl_out_close(&out, 0);
     free(s.ev);

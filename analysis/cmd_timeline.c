@@ -220,9 +220,11 @@ int tl_an_cmd_timeline(int argc, char **argv)
         printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: none recorded (iter -1 everywhere): "
                "the whole window\n# ranks: %zu\n", pr.positional[0], nr);
     else {
-        char sel[48];
+        /* the iterations used: --iter-range clipped to the run's (it said
+         * "150:250" of a run of 200) */
+        char sel[800];
         printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %s\n# ranks: %zu\n", pr.positional[0],
-               tl_an_iters_str(oo.iter_lo, oo.iter_hi, sel, sizeof sel), nr);
+               tl_an_results_selection_say(res, nr, oo.iter_lo, oo.iter_hi, sel, sizeof sel), nr);
     }
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);

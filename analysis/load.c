@@ -1001,6 +1001,19 @@ const char *tl_an_selection_say(int64_t lo, int64_t hi, tl_an_iter_span used, tl
     return buf;
 }
 
+const char *tl_an_results_selection_say(const tl_an_rank_result *res, size_t nr, int64_t lo, int64_t hi, char *buf,
+                                        size_t n)
+{
+    tl_an_iter_span have = {-1, -1, 0}, used = {-1, -1, 0};
+    for (size_t r = 0; r < nr; r++) {
+        have = tl_an_iter_span_join(have, res[r].have);
+        if (res[r].nslices)
+            used = tl_an_iter_span_join(used, (tl_an_iter_span){res[r].iters[0], res[r].iters[res[r].nslices - 1],
+                                                                res[r].nslices});
+    }
+    return tl_an_selection_say(lo, hi, used, have, buf, n);
+}
+
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi)
 {
     *lo = 0;

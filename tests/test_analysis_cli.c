@@ -258,6 +258,13 @@ TL_TEST(late_ranks_unmeasurable_said)
         TL_ASSERT_MSG(strstr(o, cases[k].why), "%s:\n%s", cases[k].run, o);
         TL_ASSERT_MSG(tl_test_sh("test $(grep -Ec '^  late-ranks +[01] n/a ' %s/out) = 2", t) == 0, "%s:\n%s",
                       cases[k].run, o);
+        /* the exposed-communication evidence says the same of waiting
+         * (before: "(0.0 us of it only waiting for other ranks)") */
+        TL_ASSERT_MSG(!strstr(o, "us of it only waiting for other ranks") &&
+                          tl_test_sh("test $(grep -c 'all its communication [0-9.]* us (waiting for other ranks not "
+                                     "measurable: no operation of it paired across the ranks)' %s/out) = 2",
+                                     t) == 0,
+                      "%s:\n%s", cases[k].run, o);
         free(o);
     }
     /* a file cut short is no record dropped: overlap's rank line says both (before: "records dropped") */
@@ -1173,6 +1180,29 @@ TL_TEST(iter_range_clipped_said)
                       "%s --iter-range %s differs from 150:199:\n%s\n---\n%s", cases[k][0], cases[k][1], r.out, u.out);
         tl_test_output_free(&r);
         tl_test_output_free(&u);
+    }
+}
+
+/* timeline and perfetto say the selection used, clipped, as breakdown and
+ * overlap do (before: timeline's "# iterations: 150:250" of a run of 200,
+ * perfetto no range at all) */
+TL_TEST(iter_range_clipped_said_timeline_perfetto)
+{
+    char run[1024];
+    committed_three_split(run, sizeof run);
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][3] = {
+        {"timeline", "150:250", "# iterations: 150:199 (--iter-range 150:250 clipped: the run has iterations 0..199)\n"},
+        {"perfetto", "150:250", "# iterations: 150:199 (--iter-range 150:250 clipped: the run has iterations 0..199)\n"},
+        {"timeline", "10:20", "# iterations: 10:20\n"},
+        {"perfetto", "150:", "# iterations: 150:199 (--iter-range 150:, to the last iteration the run has)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-range %s -o %s/o.%zu", tl_test_bin(),
+                                           cases[k][0], run, cases[k][1], t, k);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, cases[k][2]), "%s --iter-range %s: exit %d, want '%s':\n%s%s",
+                      cases[k][0], cases[k][1], r.rc, cases[k][2], r.out, r.err);
+        tl_test_output_free(&r);
     }
 }
 
@@ -2397,7 +2427,8 @@ TL_TEST(outputs_named_for_another_format)
     }
 }
 
-TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
+TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
+             iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
              compare_runs_and_results, compare_refuses_one_input_twice, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,

@@ -558,19 +558,34 @@ TL_TEST(import_reads_back)
      * output over an input, exit 2, nothing written (it wrote
      * trace.rank3.csv beside control.json.gz, the folder then a trilap run) */
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/k && cp %s/control.json.gz %s/k", t, src, t), 0);
-    static const char *const over[] = {"%s/k -o %s/k", "%s/k -o %s/k/", "%s/k/ -o %s/./k"};
+    /* and -o naming the folder that holds the trace imported: the same (it
+     * was accepted, trace.rank3.csv then beside control.json.gz) */
+    static const char *const over[][2] = {
+        {"%s/k -o %s/k", "is the input"},
+        {"%s/k -o %s/k/", "is the input"},
+        {"%s/k/ -o %s/./k", "is the input"},
+        {"%s/k/control.json.gz -o %s/k", "is the folder of the input"},
+        {"%s/k/control.json.gz -o %s/./k/", "is the folder of the input"},
+    };
     for (size_t k = 0; k < sizeof over / sizeof over[0]; k++) {
         char *out = NULL, *err = NULL, args[1300], cmd[1400];
-        snprintf(args, sizeof args, over[k], t, t);
+        snprintf(args, sizeof args, over[k][0], t, t);
         snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s", bin, args);
         TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 2);
-        TL_ASSERT_MSG(tl_test_one_line(err, "the trace files would be written among the traces they come from") &&
+        TL_ASSERT_MSG(tl_test_one_line(err, over[k][1]) &&
+                          tl_test_one_line(err, "the trace files would be written among the traces they come from") &&
                           !out[0],
                       "%s: %s", args, err);
         TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/k)\" = control.json.gz", t), 0);
         free(out);
         free(err);
     }
+    /* from inside the folder: a bare name, -o . */
+    TL_ASSERT_EQ(tl_test_sh("b=$(readlink -f %s) && cd %s/k && { $b/trilap-analyze import control.json.gz -o . "
+                            "2>/dev/null; test $? = 2; }",
+                            bin, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/k)\" = control.json.gz", t), 0);
 }
 
 /* Traces of two runs in one folder (world sizes differ) are refused naming

@@ -789,7 +789,14 @@ TL_TEST(outputs_checked_before_the_work)
     /* results are rows appended to plain CSV: a .gz name (any case) held
      * plain text under a gzip name */
     TL_ASSERT_EQ(run("%s " QUICK " --results %s/r.CSV.GZ gen:poisson7:6", bin(), d), 2);
-    TL_ASSERT_MSG(tl_test_one_line(err_buf, "a gzip name: results are rows appended to a plain CSV file"), "%s", err_buf);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "a gzip name: results are rows appended to a plain CSV file") &&
+                      tl_test_one_line(err_buf, ") (try --help)\n"),
+                  "%s", err_buf);
+    /* a stream: the same line's end, as trilap-bench's and trilap-fdtd's */
+    TL_ASSERT_EQ(run("%s " QUICK " --results /dev/stdout gen:poisson7:6", bin()), 2);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "trilap-solve: invalid --results '/dev/stdout': a device, a pipe") &&
+                      tl_test_one_line(err_buf, " (try --help)\n"),
+                  "%s", err_buf);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/r.CSV.GZ && test ! -e %s/manifest.txt", d, d), 0);
     /* its own manifest's name, whatever the folder holds: exit 2 and
      * trilap-bench's line (tl_results_check refused it, exit 1) */
@@ -797,7 +804,7 @@ TL_TEST(outputs_checked_before_the_work)
     char want[700];
     snprintf(want, sizeof want,
              "trilap-solve: invalid --results '%s/manifest.txt': the manifest beside a results file is named so; give "
-             "the results another name",
+             "the results another name (try --help)\n",
              d);
     TL_ASSERT_MSG(tl_test_one_line(err_buf, want), "%s", err_buf);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/manifest.txt", d), 0);

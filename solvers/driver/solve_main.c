@@ -1461,7 +1461,7 @@ int main(int argc, char **argv)
     }
     const char *unfit = o.results ? tl_results_unfit(o.results) : NULL;
     if (unfit) {
-        fprintf(stderr, "%s: invalid --results '%s': %s\n", PROGRAM, o.results, unfit);
+        fprintf(stderr, "%s: invalid --results '%s': %s (try --help)\n", PROGRAM, o.results, unfit);
         return 2;
     }
     if (sb->no_warmup_iterations && o.warmup_iterations > 0) {
