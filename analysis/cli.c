@@ -100,29 +100,6 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
     return -1;
 }
 
-/* Two table outputs at one path (by the file, whatever the spelling),
- * before any input is read: 1 after one line. Apart from
- * tl_opts_outputs_refused, which says it too but as the file system's
- * answer: the options clash, exit 2, where a path that cannot be written
- * is 1. Options in the spec's order, as that function takes them, so the
- * line is the same ("--stack-csv and --csv both name ..."). */
-static int outputs_clash(const tl_optspec *spec)
-{
-    if (strstr(spec->program, " import")) return 0; /* one output, a folder */
-    tl_out_set seen = {0};
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++) {
-            const tl_option *o = &spec->groups[g].opts[i];
-            if (o->type != TL_OPT_STRING || tl_opts_choice_index("csv|iter-csv|stack-csv|output", o->name) < 0)
-                continue;
-            const char *path = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
-            char what[64];
-            snprintf(what, sizeof what, "--%s", o->name);
-            if (path && tl_out_set_add(&seen, spec->program, what, path)) return 1;
-        }
-    return 0;
-}
-
 /* The table and file outputs, beyond what tl_opts_outputs_refused checks,
  * before any input is read; 1 after one line: an output over a file the
  * command reads (an input file, or a rank's trace or a Kineto JSON in an
@@ -189,7 +166,7 @@ static int output_format_refused(const tl_optspec *spec)
 
 int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res, tl_an_common *c)
 {
-    int rc = -1;
+    int rc = -1, out;
     memset(res, 0, sizeof *res);
     /* the command's own spec with the common group cut to what it uses */
     tl_option mine[32];
@@ -216,11 +193,9 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
         fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
                 c->iters);
         rc = 2;
-    } else if (outputs_clash(&cut)) {
-        rc = 2;
-    } else if (tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
-                                       strstr(spec->program, " import") ? "output" : "")) {
-        rc = 1; /* before a trace is read: not an error after the report */
+    } else if ((out = tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
+                                              strstr(spec->program, " import") ? "output" : ""))) {
+        rc = out; /* before a trace is read: not an error after the report; 2 for a clash */
     } else if (outputs_refused_here(&cut, res) || output_format_refused(&cut)) {
         rc = 2;
     } else if (c->align_clocks && c->raw_clock) {

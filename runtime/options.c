@@ -608,20 +608,52 @@ const char *tl_opts_string_of(const tl_optspec *spec, const char *name)
     return NULL;
 }
 
-int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
+/* The path of string option o in spec's group g, or NULL */
+static const char *string_at(const tl_optspec *spec, size_t g, const tl_option *o)
 {
-    tl_out_set seen = {0};
+    return *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+}
+
+/* The outputs named in `files` or `folders` (which == 0: files, 1:
+ * folders), fn called with each set one's --name and path until it
+ * answers non-zero, which it returns */
+static int each_output(const tl_optspec *spec, const char *files, const char *folders,
+                       int (*fn)(const tl_optspec *, const char *what, const char *path, int folder, void *),
+                       void *arg)
+{
     for (size_t g = 0; g < spec->ngroups; g++)
         for (size_t i = 0; i < spec->groups[g].nopts; i++) {
             const tl_option *o = &spec->groups[g].opts[i];
             int folder = tl_opts_choice_index(folders, o->name) >= 0;
             if (o->type != TL_OPT_STRING || (!folder && tl_opts_choice_index(files, o->name) < 0)) continue;
-            const char *path = *(const char *const *)((const char *)spec->groups[g].dst + o->offset);
+            const char *path = string_at(spec, g, o);
             if (!path) continue;
             char what[64];
             snprintf(what, sizeof what, "--%s", o->name);
-            if (tl_out_check_as(what, folder ? tl_out_check_folder : tl_out_check, path) != TL_OK) return 1;
-            if (!folder && tl_out_set_add(&seen, spec->program, what, path)) return 1;
+            int rc = fn(spec, what, path, folder, arg);
+            if (rc) return rc;
         }
     return 0;
+}
+
+static int output_clashes(const tl_optspec *spec, const char *what, const char *path, int folder, void *seen)
+{
+    return !folder && tl_out_set_add(seen, spec->program, what, path) ? 2 : 0;
+}
+
+static int output_unwritable(const tl_optspec *spec, const char *what, const char *path, int folder, void *arg)
+{
+    (void)spec;
+    (void)arg;
+    return tl_out_check_as(what, folder ? tl_out_check_folder : tl_out_check, path) != TL_OK;
+}
+
+int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
+{
+    /* the clash first: it is the command line's whatever the file system
+     * holds (two outputs at one path under a folder that cannot be made
+     * are still two outputs at one path) */
+    tl_out_set seen = {0};
+    int rc = each_output(spec, files, folders, output_clashes, &seen);
+    return rc ? rc : each_output(spec, files, folders, output_unwritable, NULL);
 }

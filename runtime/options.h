@@ -118,8 +118,10 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);
 
 /* After tl_opts_parse: every output the command was given, checked before
  * the work (runtime/out.h): the string options named in `files` (files)
- * and `folders` (folders), "a|b" lists. 1 after one line naming the
- * option, the path and the reason; 0 when all can be written. */
+ * and `folders` (folders), "a|b" lists. After one line naming the options
+ * or the path and the reason: 2 when two files are one path (the command
+ * line's fault, said first), 1 when the file system refuses one; 0 when
+ * all can be written. */
 int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders);
 /* After tl_opts_parse: the value of the string option `name` (NULL: not
  * set, or no such string option in spec). */
