@@ -100,7 +100,7 @@ tl_status tl_method_bicgstab(tl_backend *be, const tl_solve_params *prm, tl_vec 
 
     TL_TRYGOTO(tl_be_residual(be, b, x, r, t), st, fail);
     TL_TRYGOTO(tl_be_copy(be, rt, r), st, fail); /* shadow residual r0 */
-    const int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
+    const int fixed = tl_solve_benchmark(prm);
     double rho_old = 1.0, alpha = 1.0, omega = 1.0, rtnorm = 0.0; /* rtnorm: ||r0|| */
     double true_last = INFINITY; /* b - A x at the last restart from it */
     for (int64_t it = 0;;) {

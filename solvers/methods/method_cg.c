@@ -92,7 +92,7 @@ tl_status tl_method_cg(tl_backend *be, const tl_solve_params *prm, tl_vec *b, tl
     int in_iter = 0, stopped = 0;
     TL_TRYGOTO(tl_be_vecs(be, v, NV), st, fail);
     tl_vec *r = v[R], *z = v[Z], *p = v[P], *q = v[Q];
-    const int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
+    const int fixed = tl_solve_benchmark(prm);
     double d[2], rho;
     TL_TRYGOTO(tl_cg_begin(be, prm, res, b, x, v, &rho, &stopped), st, fail);
     int64_t restarted = 0; /* the iteration of the last start from b - A x */

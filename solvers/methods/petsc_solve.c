@@ -260,7 +260,7 @@ static tl_status record_solve(KSP ksp, Mat A, Vec b, Vec x, Vec r, const tl_solv
     if (bnorm == 0.0) {
         tl_solve_stop_b_zero(&rep->res);
     } else {
-        rep->res.reason = map_reason(why, p->rtol == 0.0 && p->atol == 0.0);
+        rep->res.reason = map_reason(why, tl_solve_benchmark(p));
         /* KSPPIPECG's loop runs while i <= max_it: at its limit it does
          * one iteration more than asked, and counts it */
         snprintf(rep->res.detail, sizeof rep->res.detail, "PETSc %s: %s%s", type, KSPConvergedReasons[why],

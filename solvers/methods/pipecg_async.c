@@ -188,7 +188,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
     int looping = tl_be_has_fused_iterations(be);
     const tl_iteration iter = {
         .sx = m, .sy = n, .prog = TL_SC_PIPECG, .u = up, .nu = TL_PCG_NAXPY, .t = &tail};
-    int fixed_mode = prm->rtol == 0.0 && prm->atol == 0.0;
+    int fixed_mode = tl_solve_benchmark(prm);
     int chunk = fixed_mode ? TL_SC_RING / 4 : every;
     for (int64_t it = 0; !stopped; it++) {
         tl_probe_iter_begin(ctx, it);
@@ -231,7 +231,7 @@ tl_status tl_method_pipecg_async(tl_backend *be, const tl_solve_params *prm, tl_
             double state[TL_SC_STATE] = {0};
             state[TL_SC_ST_RTOL] = prm->rtol > 0 ? prm->rtol * res->base : -1.0;
             state[TL_SC_ST_ATOL] = prm->atol > 0 ? prm->atol : -1.0;
-            int fixed = prm->rtol == 0.0 && prm->atol == 0.0;
+            int fixed = tl_solve_benchmark(prm);
             state[TL_SC_ST_SOFT_TOL] = fixed ? sqrt(DBL_EPSILON) * res->r0norm : -1.0;
             TL_TRYGOTO(tl_be_scalars_init(be, state), st, fail);
         }

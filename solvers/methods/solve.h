@@ -54,6 +54,14 @@ typedef struct tl_solve_params {
     double progress_at;
 } tl_solve_params;
 
+/* Fixed-iteration (benchmark) mode: rtol = atol = 0, max_iterations run
+ * whatever the residual does (scalars.h's tl_sc_benchmark is the device
+ * side's test, on the state's negative tolerances) */
+static inline int tl_solve_benchmark(const tl_solve_params *p)
+{
+    return p->rtol == 0.0 && p->atol == 0.0;
+}
+
 typedef struct tl_solve_result {
     tl_stop_reason reason;
     char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
