@@ -246,7 +246,8 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
 /* Inputs are files or folders: a FIFO or a device would block the open
  * until a writer comes, and the readers open a file more than once. 1 when
- * path exists and is neither (checked before any open). */
+ * path exists and is neither (checked before any open; analysis/input.c,
+ * below the readers and the loader, which all ask it). */
 int tl_an_is_special(const char *path);
 /* The refusal of an input no reader takes when its kind says why (a pipe
  * or a device, a gzip-compressed SQLite export, a text file named
@@ -261,7 +262,7 @@ void tl_an_run_files_free(char ***files, size_t nfiles);
  * ranks the others do not claim (0, 1, ... when none names one), and a
  * run's files come in that rank order (kineto.c), so each one's rank is
  * the first left by the files before it: every command and import number
- * them alike. */
+ * them alike (analysis/input.c). */
 int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride);
 
 /* What a communication kernel served, from a host row named "op:<key>"

@@ -489,12 +489,6 @@ fail:
     return st;
 }
 
-int tl_an_is_special(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
-}
-
 tl_status tl_an_input_kind(const char *path)
 {
     size_t n = strlen(path);
@@ -614,18 +608,6 @@ fail:
     if (d) closedir(d);
     tl_an_run_files_free(&f, n);
     return st;
-}
-
-int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride)
-{
-    int r = 0;
-    for (int taken = 1; taken;) {
-        taken = 0;
-        for (size_t k = 0; k < n && !taken; k++)
-            taken = *(const int *)(const void *)((const char *)ranks + k * stride) == r;
-        r += taken;
-    }
-    return r;
 }
 
 void tl_an_run_files_free(char ***files, size_t nfiles)
