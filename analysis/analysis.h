@@ -151,6 +151,9 @@ typedef struct tl_an_meta {
     char host[128], device_name[128];
     int64_t w0, w1;        /* window from metadata, or first start .. last end */
     int window_from_meta;
+    int window_cut;        /* the file was cut short: w1 is its last record's start, not where the window
+                            * ended (tl_an_window_cut_say) */
+    int64_t cut_ns[2];     /* window_cut: the window's length so, and as the metadata said */
     int complete;          /* complete=yes (or absent) */
     int iters_from_host;   /* iteration bounds from the host's "iter" ranges (tl_an_rank) */
     int64_t dropped;
@@ -246,7 +249,8 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
 /* Inputs are files or folders: a FIFO or a device would block the open
  * until a writer comes, and the readers open a file more than once. 1 when
- * path exists and is neither (checked before any open). */
+ * path exists and is neither (checked before any open; analysis/input.c,
+ * below the readers and the loader, which all ask it). */
 int tl_an_is_special(const char *path);
 /* The refusal of an input no reader takes when its kind says why (a pipe
  * or a device, a gzip-compressed SQLite export, a text file named
@@ -261,7 +265,7 @@ void tl_an_run_files_free(char ***files, size_t nfiles);
  * ranks the others do not claim (0, 1, ... when none names one), and a
  * run's files come in that rank order (kineto.c), so each one's rank is
  * the first left by the files before it: every command and import number
- * them alike. */
+ * them alike (analysis/input.c). */
 int tl_an_rank_unclaimed(const int *ranks, size_t n, size_t stride);
 
 /* What a communication kernel served, from a host row named "op:<key>"
@@ -314,6 +318,11 @@ typedef struct tl_an_rank {
 const tl_an_oplabel *tl_an_rank_oplabel(const tl_an_rank *rk, const tl_an_ival *v);
 
 tl_status tl_an_rank_load(const char *path, int flags, tl_an_names *names, tl_an_rank *rk);
+/* The same, also handing every record to `also` in the same pass (what
+ * the intervals do not keep: a copy's bytes), so a command that needs
+ * more of the records than the intervals reads the file once. */
+tl_status tl_an_rank_load_also(const char *path, int flags, tl_an_names *names, tl_an_rank *rk, tl_an_record_fn also,
+                               void *user);
 /* Iterations numbered over the window where the traced loop began again
  * (the iterations of rk->v, iter_start, host_start; iters.c). */
 tl_status tl_an_rank_number_iters(tl_an_rank *rk);
@@ -425,6 +434,9 @@ tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, in
 /* A selection as the user wrote it: "A:B", or "A:" for one open at its end. */
 const char *tl_an_iters_str(int64_t lo, int64_t hi, char *buf, size_t n);
 tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
+/* The open range 0:, every iteration: on a rank that marks none, its whole
+ * window (every command reads it so; any other range selects nothing). */
+int tl_an_iters_all(int64_t lo, int64_t hi);
 
 /* The iterations a rank has: with GPU activity (or the host's, where its
  * GPU activity carries none), lo..hi, n of them (fewer than hi - lo + 1
@@ -443,6 +455,11 @@ tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b);
  * profiler trace, the probes' iteration calls for trilap's). Before, the
  * refusal said only "no GPU activity in iterations 500:600". */
 const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf, size_t n);
+/* A window shortened because its file was cut short (tl_an_meta.window_cut),
+ * in words for a rank's line: "its file cut short, so judged over the
+ * window its records cover: 5499.5 us to its last record's start, of the
+ * 11000.0 us its metadata says"; "" for a window as written. */
+const char *tl_an_window_cut_say(const tl_an_meta *m, char *buf, size_t n);
 /* The selection --iter-range lo:hi made, for a table's preamble: the
  * iterations used (first..last selected, `used`), and where they are not
  * the ones asked for, why: "150:199 (--iter-range 150:250 clipped: the

@@ -1,8 +1,8 @@
 /* trilap-analyze breakdown RUN_DIR...: GPU time per kernel name and per
  * category (table in analysis/README.md), per rank and max/mean over ranks.
- * The totals are streamed (memory follows the number of distinct names);
- * the iterations, their count and --iter-range's span, are overlap's, from
- * the rank loaded once before (tl_an_rank_slices). */
+ * Each rank file is read once, as overlap loads it: the totals from its
+ * intervals, the bytes handed over in the same pass; the iterations, their
+ * count and --iter-range's span, are overlap's (tl_an_rank_slices). */
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -18,62 +18,56 @@ typedef struct stat_acc {
     uint8_t group;
 } stat_acc;
 
-typedef struct bd_state {
-    tl_an_names *names;
-    stat_acc *by_name; /* indexed by name id */
-    size_t cap;
-    const tl_an_meta *meta;
-    int64_t lo, hi;
-    int by_iter;
-    int64_t sel_w0, sel_w1; /* --iter-range: the time span of the selected iterations */
-    int64_t first, last;
-} bd_state;
-
 typedef struct bd_opts {
     const char *stack_csv;
     tl_an_common c;
 } bd_opts;
 
-static tl_status bd_record(void *user, const tl_trace_record *r)
+/* A record's bytes where it carries them (copies, memsets, NCCL kernels):
+ * the intervals keep none (32 bytes each), so the loader hands each record
+ * here too in its one pass over the file. */
+typedef struct bd_bytes {
+    int64_t start, bytes;
+    uint32_t name;
+} bd_bytes;
+
+typedef struct bd_side {
+    tl_an_names *names;
+    bd_bytes *b;
+    size_t n, cap;
+} bd_side;
+
+static int is_gpu_kind(int kind)
 {
-    bd_state *s = user;
-    if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET) return TL_OK;
-    if (s->by_iter) {
-        /* by time, so activity the probes could not attribute (iter -1) counts too */
-        if (r->start_ns < s->sel_w0 || r->start_ns >= s->sel_w1) return TL_OK;
-    } else if (s->meta->window_from_meta && (r->start_ns < s->meta->w0 || r->start_ns >= s->meta->w1)) {
-        return TL_OK;
-    }
-    uint32_t id = 0;
-    TL_TRY(tl_an_names_intern(s->names, r->name ? r->name : "", &id));
-    if (id >= s->cap) {
-        size_t cap = s->cap ? s->cap : 64;
-        while (cap <= id) cap *= 2;
-        stat_acc *n = realloc(s->by_name, cap * sizeof *n);
-        TL_CHECK(n, TL_ERR_NOMEM, "%zu names", cap);
-        memset(n + s->cap, 0, (cap - s->cap) * sizeof *n);
-        s->by_name = n;
+    return kind == TL_KIND_KERNEL || kind == TL_KIND_MEMCPY || kind == TL_KIND_MEMSET;
+}
+
+static tl_status keep_bytes(void *user, const tl_trace_record *r)
+{
+    bd_side *s = user;
+    if (!is_gpu_kind(r->kind) || r->bytes < 0) return TL_OK;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        bd_bytes *nb = realloc(s->b, cap * sizeof *nb);
+        TL_CHECK(nb, TL_ERR_NOMEM, "%zu records with bytes", cap);
+        s->b = nb;
         s->cap = cap;
     }
-    stat_acc *a = &s->by_name[id];
-    int64_t d = r->end_ns - r->start_ns;
-    if (a->count == 0) {
-        a->min = d;
-        a->max = d;
-        a->group = (uint8_t)tl_an_names_group(s->names, id, r->kind, r->cat);
-    }
-    a->count++;
-    a->total += d;
-    if (d < a->min) a->min = d;
-    if (d > a->max) a->max = d;
-    if (r->bytes >= 0) {
-        a->bytes += r->bytes;
-        a->nbytes++;
-    }
-    if (r->start_ns < s->first) s->first = r->start_ns;
-    if (r->end_ns > s->last) s->last = r->end_ns;
+    bd_bytes *b = &s->b[s->n];
+    b->start = r->start_ns;
+    b->bytes = r->bytes;
+    TL_TRY(tl_an_names_intern(s->names, r->name ? r->name : "", &b->name));
+    s->n++;
     return TL_OK;
 }
+
+/* The records a rank's rows count: those starting in [w0, w1), or all. */
+typedef struct bd_window {
+    int all;
+    int64_t w0, w1;
+} bd_window;
+
+static int in_window(const bd_window *w, int64_t start) { return w->all || (start >= w->w0 && start < w->w1); }
 
 typedef struct rank_bd {
     int rank;
@@ -82,6 +76,7 @@ typedef struct rank_bd {
     int64_t w, niter;
     tl_an_iter_span have, used; /* the iterations it has, and of them those --iter-range selected */
     char clock[64];             /* its source's clock: how its program would mark iterations */
+    char cut[256];              /* its window shortened, its file cut short (tl_an_window_cut_say); "" */
     stat_acc *by_name; /* owned */
     size_t nname;
     stat_acc group[TL_AN_G_COUNT];
@@ -125,50 +120,95 @@ static tl_status row(tl_an_table *t, const char *run, const char *rank, const ch
     return TL_OK;
 }
 
-/* One rank's file: its totals per name and group, its window and
- * iteration count, exactly as overlap computes them (with --iter-range,
- * the selection's): a loop run again (trilap-solve's --repeat) counts
- * each run's iterations, where the span of the iteration numbers counted
- * one run's (per_iter three times too large on a traced solve of three). */
+static void acc_add(stat_acc *a, const tl_an_ival *v)
+{
+    int64_t d = v->end - v->start;
+    if (a->count == 0) {
+        a->min = d;
+        a->max = d;
+        a->group = v->group;
+    }
+    a->count++;
+    a->total += d;
+    if (d < a->min) a->min = d;
+    if (d > a->max) a->max = d;
+}
+
+/* A rank's totals per name over w: its GPU activities from the loaded
+ * intervals, their bytes from beside them; *first, *last: the span of the
+ * activities counted. */
+static tl_status count_rank(const tl_an_rank *rk, const bd_side *side, const bd_window *w, const tl_an_names *names,
+                            rank_bd *out, int64_t *first, int64_t *last)
+{
+    size_t cap = tl_an_names_count(names); /* every name of the file is interned by now */
+    out->by_name = calloc(cap ? cap : 1, sizeof *out->by_name);
+    TL_CHECK(out->by_name, TL_ERR_NOMEM, "%zu names", cap);
+    out->nname = cap;
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        if (!is_gpu_kind(v->kind) || !in_window(w, v->start)) continue;
+        acc_add(&out->by_name[v->name], v);
+        if (v->start < *first) *first = v->start;
+        if (v->end > *last) *last = v->end;
+    }
+    for (size_t j = 0; j < side->n; j++) {
+        if (!in_window(w, side->b[j].start)) continue;
+        out->by_name[side->b[j].name].bytes += side->b[j].bytes;
+        out->by_name[side->b[j].name].nbytes++;
+    }
+    return TL_OK;
+}
+
+/* What the loaded rank says besides its totals: its iterations (all, and
+ * those selected), its clock, whether it recorded GPU activity at all. */
+static void rank_facts(const tl_an_rank *rk, const int64_t *its, size_t nb, rank_bd *out)
+{
+    out->rank = rk->meta.rank;
+    out->by_place = rk->meta.rank_by_place;
+    out->have = tl_an_rank_iter_span(rk);
+    if (nb) out->used = (tl_an_iter_span){its[0], its[nb - 1], nb};
+    out->niter = (int64_t)nb;
+    snprintf(out->clock, sizeof out->clock, "%s", rk->meta.clock);
+    tl_an_window_cut_say(&rk->meta, out->cut, sizeof out->cut);
+    for (size_t j = 0; j < rk->n && !out->active; j++) out->active = is_gpu_kind(rk->v[j].kind);
+}
+
+/* One rank's file, read once: its totals per name and group, its window
+ * and iteration count, exactly as overlap computes them (with
+ * --iter-range, the selection's, by time, so activity the probes could
+ * not attribute (iter -1) counts too; the open range 0: on a rank that
+ * marks no iteration, its whole window, as overlap reads it): a loop run
+ * again (trilap-solve's --repeat) counts each run's iterations, where the
+ * span of the iteration numbers counted one run's (per_iter three times
+ * too large on a traced solve of three). */
 static tl_status scan_rank(const char *file, const bd_opts *o, tl_an_names *names, rank_bd *out)
 {
-    tl_an_meta meta;
-    bd_state s = {.names = names, .meta = &meta, .lo = o->c.iter_lo, .hi = o->c.iter_hi,
-                  .by_iter = o->c.iters != NULL, .first = INT64_MAX, .last = INT64_MIN};
     int flags = tl_an_overlap_opts_of(&o->c).flags & ~TL_AN_ALIGN_ENDS;
     tl_an_rank rk;
-    int64_t *bounds = NULL, *its = NULL;
+    bd_side side = {.names = names};
+    int64_t *bounds = NULL, *its = NULL, first = INT64_MAX, last = INT64_MIN;
     size_t nb = 0;
-    TL_TRY(tl_an_rank_load(file, flags, names, &rk));
-    s.sel_w0 = rk.meta.w0;
-    s.sel_w1 = rk.meta.w1;
-    tl_status sst = tl_an_rank_slices(&rk, s.lo, s.hi, &bounds, &its, &nb, &s.sel_w0, &s.sel_w1);
-    out->have = tl_an_rank_iter_span(&rk);
-    if (nb) out->used = (tl_an_iter_span){its[0], its[nb - 1], nb};
-    snprintf(out->clock, sizeof out->clock, "%s", rk.meta.clock);
-    for (size_t j = 0; j < rk.n && !out->active; j++)
-        out->active = rk.v[j].kind == TL_KIND_KERNEL || rk.v[j].kind == TL_KIND_MEMCPY || rk.v[j].kind == TL_KIND_MEMSET;
+    tl_status st = TL_OK;
+    memset(&rk, 0, sizeof rk);
+    TL_TRYGOTO(tl_an_rank_load_also(file, flags, names, &rk, keep_bytes, &side), st, fail);
+    bd_window w = {.all = !rk.meta.window_from_meta, .w0 = rk.meta.w0, .w1 = rk.meta.w1};
+    TL_TRYGOTO(tl_an_rank_slices(&rk, o->c.iter_lo, o->c.iter_hi, &bounds, &its, &nb, &w.w0, &w.w1), st, fail);
+    rank_facts(&rk, its, nb, out);
+    int by_iter = o->c.iters && (nb || !tl_an_iters_all(o->c.iter_lo, o->c.iter_hi));
+    if (by_iter) w.all = 0;
+    if (by_iter && !nb) w.w0 = w.w1 = 0; /* this rank has none of them: empty selection */
+    if (!by_iter) w.w0 = rk.meta.w0, w.w1 = rk.meta.w1;
+    TL_TRYGOTO(count_rank(&rk, &side, &w, names, out, &first, &last), st, fail);
+    for (size_t k = 0; k < out->nname; k++) acc_merge(&out->group[out->by_name[k].group], &out->by_name[k]);
+    if (by_iter) out->w = w.w1 - w.w0;
+    else if (!rk.meta.window_from_meta) out->w = last > first ? last - first : 0;
+    else out->w = rk.meta.w1 - rk.meta.w0;
+fail:
     tl_an_rank_free(&rk);
+    free(side.b);
     free(bounds);
     free(its);
-    TL_TRY(sst);
-    if (s.by_iter && nb == 0) s.sel_w0 = s.sel_w1 = 0; /* this rank has none of them: empty selection */
-    /* the file was read once already: what it warns of was said then */
-    tl_status st = tl_an_scan(file, flags | TL_AN_QUIET, bd_record, &s, &meta);
-    if (st != TL_OK) {
-        free(s.by_name);
-        return st;
-    }
-    out->rank = meta.rank;
-    out->by_place = meta.rank_by_place;
-    out->by_name = s.by_name;
-    out->nname = s.cap;
-    if (s.by_iter) out->w = s.sel_w1 - s.sel_w0;
-    else if (!meta.window_from_meta) out->w = s.last > s.first ? s.last - s.first : 0;
-    else out->w = meta.w1 - meta.w0;
-    out->niter = (int64_t)nb;
-    for (size_t k = 0; k < s.cap; k++) acc_merge(&out->group[s.by_name[k].group], &s.by_name[k]);
-    return TL_OK;
+    return st;
 }
 
 /* The selection --iter-range made on a run's ranks, in words for the
@@ -195,9 +235,8 @@ static tl_status run_selection(const char *dir, const bd_opts *o, const rank_bd 
     if (nf > 1) snprintf(ranks, sizeof ranks, "any of its %zu ranks", nf);
     tl_an_meta m = {0};
     snprintf(m.clock, sizeof m.clock, "%s", nf ? rb[0].clock : "?");
-    const int all = o->c.iter_lo == 0 && o->c.iter_hi < 0;
-    TL_CHECK(all || used.n || !active, TL_ERR_INVAL, "%s: no GPU activity in iterations %s on %s (%s)", dir,
-             tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks,
+    TL_CHECK(tl_an_iters_all(o->c.iter_lo, o->c.iter_hi) || used.n || !active, TL_ERR_INVAL,
+             "%s: no GPU activity in iterations %s on %s (%s)", dir, tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks,
              tl_an_iters_had(have, &m, had, sizeof had));
     tl_an_selection_say(o->c.iter_lo, o->c.iter_hi, used, have, selection, n);
     return TL_OK;
@@ -218,6 +257,9 @@ static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl
         if (rb[f].by_place) rb[f].rank = tl_an_rank_unclaimed(&rb[0].rank, f, sizeof *rb);
     }
     TL_TRYGOTO(run_selection(dir, o, rb, nf, selection, nsel), st, fail);
+    for (size_t f = 0; f < nf; f++) /* its share is of the window it measured */
+        if (rb[f].cut[0])
+            TL_TRYGOTO(tl_an_table_meta(t, "window", "%s rank %d: %s", label, rb[f].rank, rb[f].cut), st, fail);
     char rk[32];
     for (size_t f = 0; f < nf; f++) {
         snprintf(rk, sizeof rk, "%d", rb[f].rank);

@@ -1130,9 +1130,12 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
         char cp[64];
         if (tl_an_rank_host_only(&res[r])) snprintf(cp, sizeof cp, "n/a (a host-only rank: no GPU compute)");
         else snprintf(cp, sizeof cp, "%.1f%%", 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w);
-        printf("# rank %d: window %.1f us, %zu iterations; compute %s, p2p %.1f%%, coll %.1f%%, exposed "
+        char cut[256];
+        tl_an_window_cut_say(&res[r].meta, cut, sizeof cut);
+        printf("# rank %d: window %.1f us%s%s%s, %zu iterations; compute %s, p2p %.1f%%, coll %.1f%%, exposed "
                "communication %.1f%%, idle %.1f%% of the window; hidden %s, comm_comm %s, triple %.2f%%\n",
-               res[r].meta.rank, US(m->w), res[r].nslices, cp, 100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w,
+               res[r].meta.rank, US(m->w), cut[0] ? " (" : "", cut, cut[0] ? ")" : "", res[r].nslices, cp,
+               100 * tl_an_m_union(m, TL_AN_C_P2P_ALL) / w,
                100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w, 100 * tl_an_m_exposed(m) / w,
                100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
     }

@@ -384,8 +384,12 @@ static tl_status report(const char *dir, const overlap_opts *o, tl_an_rank_resul
                                       "%.3f us, kept in the metadata)", (double)m->clock_unc / 1e3);
         else if (strcmp(m->clock_sync, "none") != 0 && strcmp(m->clock_sync, "reference") != 0)
             snprintf(clk, sizeof clk, "; own clock (--raw-clock), measured +- %.3f us", (double)m->clock_unc / 1e3);
+        char cut[256], inc[320];
+        if (m->window_cut) snprintf(inc, sizeof inc, "INCOMPLETE (%s)", tl_an_window_cut_say(m, cut, sizeof cut));
+        else snprintf(inc, sizeof inc, "INCOMPLETE (read with --accept-incomplete: records dropped or the file cut "
+                                       "short, as stderr said)");
         TL_TRYGOTO(tl_an_table_meta(t, "rank", "%d device %d (%s) on %s, %s%s%s", m->rank, m->device, m->device_name,
-                                    m->host, m->complete ? "complete" : "INCOMPLETE (read with --accept-incomplete: records dropped or the file cut short, as stderr said)",
+                                    m->host, m->complete ? "complete" : inc,
                                     m->iters_from_host ? "; iterations bounded by the host's iter ranges "
                                                          "(no GPU activity carries its iteration)" : "",
                                     clk),

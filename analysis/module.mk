@@ -1,5 +1,6 @@
 MODULES += analysis
-analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/load.c analysis/table.c analysis/run.c \
+analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/input.c analysis/load.c \
+  analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
   analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c analysis/match.c \

@@ -107,7 +107,8 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);
         char sel[48], had[640];
         r->have = tl_an_rank_iter_span(&rk);
-        TL_CHECKGOTO(nb > 0 || (o->iter_lo == 0 && o->iter_hi < 0) || !has_gpu_activity(&rk), TL_ERR_INVAL, st, fail,
+        TL_CHECKGOTO(nb > 0 || tl_an_iters_all(o->iter_lo, o->iter_hi) || !has_gpu_activity(&rk), TL_ERR_INVAL, st,
+                     fail,
                      "%s: no GPU activity in iterations %s (%s)", files[f],
                      tl_an_iters_str(o->iter_lo, o->iter_hi, sel, sizeof sel),
                      tl_an_iters_had(r->have, &rk.meta, had, sizeof had));

@@ -3,6 +3,7 @@
  * traces when present), reader robustness, Perfetto nesting, streaming of a
  * ~200 MB trace in bounded memory. */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -267,10 +268,11 @@ TL_TEST(late_ranks_unmeasurable_said)
                       "%s:\n%s", cases[k].run, o);
         free(o);
     }
-    /* a file cut short is no record dropped: overlap's rank line says both (before: "records dropped") */
+    /* a file cut short is no record dropped: overlap's rank line says it was cut, and over which window it is
+     * judged (before: "records dropped or the file cut short", over the metadata's window) */
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s/cut", bin, t), 0);
     char *ov = out_of(t, "out");
-    TL_ASSERT_MSG(strstr(ov, "on vm, INCOMPLETE (read with --accept-incomplete: records dropped or the file cut short"),
+    TL_ASSERT_MSG(strstr(ov, "on vm, INCOMPLETE (its file cut short, so judged over the window its records cover: "),
                   "%s", ov);
     free(ov);
     /* the clocks estimated from the collectives' ends: rank 0 waits again */
@@ -2427,6 +2429,162 @@ TL_TEST(outputs_named_for_another_format)
     }
 }
 
+/* The share after `key` ("idle ") on the diagnose summary line of rank r. */
+static double rank_share(const char *out, int r, const char *key)
+{
+    char head[48];
+    snprintf(head, sizeof head, "# rank %d: window ", r);
+    const char *line = strstr(out, head), *at = line ? strstr(line, key) : NULL;
+    if (!at || strchr(line, '\n') < at) TL_TEST_FAIL_("no '%s' on rank %d's line:\n%s", key, r, out);
+    return atof(at + strlen(key));
+}
+
+/* A rank file cut short is judged over the window its records cover (to
+ * its last record's start, the probes writing records by start), and
+ * every report says so: before, its window was the metadata's, and the
+ * time after its last record counted as idle (rank 1 of a split run cut
+ * in half: idle 53.6 % beside rank 0's 7.3 %, compute 45.5 % beside
+ * 90.9 %; breakdown's share halved alike). */
+TL_TEST(cut_rank_judged_over_its_records)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char whole[512], cut[512];
+    snprintf(whole, sizeof whole, "%s/whole", t);
+    snprintf(cut, sizeof cut, "%s/cut", t);
+    synth(whole, "split", 2, 200);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s && cp %s/trace.rank0.csv %s/ && f=%s/trace.rank1.csv && "
+                            "head -c $(( $(stat -c %%s $f) / 2 )) $f > %s/trace.rank1.csv",
+                            cut, whole, cut, whole, cut), 0);
+    const char *said = "its file cut short, so judged over the window its records cover: ";
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose --accept-incomplete %s", bin, cut), 0);
+    char *o = out_of(t, "out");
+    double idle0 = rank_share(o, 0, ", idle "), idle1 = rank_share(o, 1, ", idle ");
+    double comp0 = rank_share(o, 0, "compute "), comp1 = rank_share(o, 1, "compute ");
+    TL_ASSERT_MSG(fabs(idle1 - idle0) < 1 && fabs(comp1 - comp0) < 1, "rank 1 judged over time it did not measure "
+                  "(idle %.1f%% / %.1f%%, compute %.1f%% / %.1f%%):\n%s", idle1, idle0, comp1, comp0, o);
+    char *r1 = strstr(o, "# rank 1: window ");
+    TL_ASSERT_MSG(r1 && strstr(r1, said) && strstr(r1, said) < strchr(r1, '\n') &&
+                      !strstr(o, "# rank 0: window 11000.0 us ("),
+                  "the cut window is not said on rank 1's line alone:\n%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap --accept-incomplete %s", bin, cut), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# rank: 1 ") && strstr(strstr(o, "# rank: 1 "), said), "%s", o);
+    free(o);
+    char csv[600];
+    snprintf(csv, sizeof csv, "%s/b.csv", t);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown --accept-incomplete %s --csv %s", bin, cut, csv), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# window: cut rank 1: its file cut short") && !strstr(o, "rank 0: its file"), "%s", o);
+    free(o);
+    char *c = tl_test_read(csv);
+    /* each rank's DAXPY share of the window it measured: 90.9 % on both */
+    TL_ASSERT_MSG(strstr(c, "cut,0,category,axpy,*,200,10000.0,50.00,50.00,50.00,90.9,") &&
+                      strstr(c, "cut,1,category,axpy,*,100,5000.0,50.00,50.00,50.00,90.9,"), "%s", c);
+    free(c);
+    /* the whole run is judged over its metadata's window, nothing said */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze diagnose %s", bin, whole), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(!strstr(o, "cut short") && strstr(o, "# rank 1: window 11000.0 us, 200 iterations"), "%s", o);
+    free(o);
+}
+
+/* --iter-range 0:, the open range of every iteration, on a run that marks
+ * none selects the whole run in every command that takes it, said in its
+ * selection line (before: breakdown printed `# 0 rows` while overlap,
+ * timeline and perfetto read the whole window, all four saying "0: (none
+ * of them in this run)"); any other range on it is refused in one line by
+ * each, exit 1. */
+TL_TEST(open_range_on_unmarked_run)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char flat[512];
+    snprintf(flat, sizeof flat, "%s/flat", t);
+    for (int r = 0; r < 2; r++) {
+        char rows[512];
+        snprintf(rows, sizeof rows, "%d,%d,1,compute,compute,kernel,k,1000,41000,1,-1,-1\n"
+                                    "%d,%d,2,p2p,memcpy,memcpy,memcpy DtoD,50000,60000,2,1000000,-1\n", r, r, r, r);
+        trace(flat, r, rows);
+    }
+    const char *said = "0: (the run marks no iterations: its whole window)\n";
+    /* the lines that name the selection or the output aside */
+    const char *figures = "grep -v '^# \\(program\\|window\\|iters\\|selection\\|iterations\\|events\\|rows\\):'";
+    static const char *const cmds[][4] = {
+        {"breakdown", "", "# selection: ", ""}, {"overlap", "", "# iters: ", ""},
+        {"timeline", "-o %s/tl.csv", "# iterations: ", "tl.csv"}, {"perfetto", "-o %s/p.json", "# iterations: ", "p.json"}};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char out[600], plain[8000], want[200];
+        snprintf(out, sizeof out, cmds[k][1], t);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s %s | %s", bin, cmds[k][0], out, flat, figures), 0);
+        char *o = out_of(t, "out");
+        snprintf(plain, sizeof plain, "%s", o);
+        free(o);
+        if (cmds[k][3][0]) TL_ASSERT_EQ(tl_test_sh("mv %s/%s %s/plain.out", t, cmds[k][3], t), 0);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --iter-range 0: %s %s", bin, cmds[k][0], out, flat), 0);
+        o = out_of(t, "out");
+        snprintf(want, sizeof want, "%s%s", cmds[k][2], said);
+        TL_ASSERT_MSG(strstr(o, want), "%s: not '%s':\n%s", cmds[k][0], want, o);
+        free(o);
+        /* the same figures, and rows written, as without the range */
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --iter-range 0: %s %s | %s", bin, cmds[k][0], out, flat, figures), 0);
+        o = out_of(t, "out");
+        TL_ASSERT_MSG(!strcmp(o, plain) && strstr(o, "\n"), "%s --iter-range 0: reads other than the whole run:\n%s\n"
+                      "without the range:\n%s", cmds[k][0], o, plain);
+        free(o);
+        if (cmds[k][3][0])
+            TL_ASSERT_MSG(tl_test_sh("cmp -s %s/%s %s/plain.out", t, cmds[k][3], t) == 0, "%s -o differs with 0:",
+                          cmds[k][0]);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --iter-range 1: %s %s", bin, cmds[k][0], out, flat), 1);
+        char *e = out_of(t, "err");
+        TL_ASSERT_MSG(tl_test_one_line(e, "no GPU activity in iterations 1: ") &&
+                          strstr(e, "the trace marks no iterations"),
+                      "%s --iter-range 1: not refused in one line:\n%s", cmds[k][0], e);
+        free(e);
+    }
+}
+
+/* The bytes this process and the children it reaped have read (Linux
+ * /proc/self/io rchar), -1 where it cannot be read. */
+static long long rchar_self(void)
+{
+    FILE *f = fopen("/proc/self/io", "r"); /* its size reads 0: read by line */
+    char line[128];
+    long long n = -1;
+    while (f && n < 0 && fgets(line, sizeof line, f))
+        if (!strncmp(line, "rchar: ", 7)) n = atoll(line + 7);
+    if (f) fclose(f);
+    return n;
+}
+
+/* breakdown reads each rank file once, as one load gives the intervals
+ * and the bytes (before: a load for the window and iterations, then a
+ * second scan for the totals: 37.5 MB read of a 2 x 9.3 MB run), with or
+ * without --iter-range; measured by the bytes its process read. */
+TL_TEST(breakdown_reads_each_file_once)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    synth(run, "split", 2, 4000);
+    if (rchar_self() < 0) TL_SKIP("no /proc/self/io to count the bytes read");
+    long long size = 0;
+    for (int r = 0; r < 2; r++) {
+        char p[600];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/trace.rank%d.csv", run, r);
+        TL_ASSERT_EQ(stat(p, &sb), 0);
+        size += (long long)sb.st_size;
+    }
+    static const char *const opts[] = {"", "--iter-range 0:", "--iter-range 10:20"};
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        long long before = rchar_self();
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s %s", bin, opts[k], run), 0);
+        long long read = rchar_self() - before;
+        TL_ASSERT_MSG(read >= size && read < size + size / 2, "breakdown %s read %lld bytes of a %lld-byte run",
+                      opts[k], read, size);
+    }
+}
+
 TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
@@ -2438,4 +2596,5 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              compare_refuses_mixed_configurations, results_rows_read_as_written, iterations_numbered_over_restarts, last_rank_counts_operations_only, compare_zero_median_no_ratio,
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
-             results_gzip_said, free_text_one_field)
+             results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
+             breakdown_reads_each_file_once)
