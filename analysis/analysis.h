@@ -532,6 +532,11 @@ int tl_an_cmd_perfetto(int argc, char **argv);
 int tl_an_cmd_compare(int argc, char **argv);
 int tl_an_cmd_sweep(int argc, char **argv);
 int tl_an_cmd_import(int argc, char **argv);
+/* `trilap-analyze collectives` (kineto_comm.c): every NCCL kernel with
+ * its operation, process group, launch delay and what it waited behind;
+ * the operations matched across the ranks given, with their skew;
+ * communication concurrency per rank. */
+int tl_an_cmd_collectives(int argc, char **argv);
 
 /* Shared by overlap, diagnose, compare: the metrics of one run. */
 typedef struct tl_an_rank_result {

@@ -12,6 +12,7 @@
 
 #include "analysis/cli.h"
 #include "analysis/kineto.h"
+#include "analysis/kineto_report.h"
 
 typedef struct stat_acc {
     int64_t count, total, min, max, bytes, nbytes; /* nbytes: records with bytes known */

@@ -8,6 +8,7 @@
 
 #include "analysis/cli.h"
 #include "analysis/kineto.h"
+#include "analysis/kineto_report.h"
 
 typedef struct overlap_opts {
     int per_iter;

@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "analysis/analysis.h"
-#include "analysis/cli.h"
 
 /* What an event with a duration is, as far as the readers care. */
 typedef enum {
@@ -133,12 +132,6 @@ void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
 /* The runtime call of a correlation id (the first), or NULL. */
 const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
 
-/* `trilap-analyze collectives`: every NCCL kernel with its operation,
- * process group, launch delay and what it waited behind; the operations
- * matched across the ranks given, with their skew; communication
- * concurrency per rank. */
-int tl_an_cmd_collectives(int argc, char **argv);
-
 /* ---- HTA (analysis/kineto_hta.c) --------------------------------------- */
 
 typedef struct tl_kt_hta {
@@ -153,11 +146,5 @@ typedef struct tl_kt_hta {
 /* HTA's figures of one trace; `filter`: apply HTA's ProfilerStep filter
  * (HTA applies it when the ranks it loads name two or more steps). */
 tl_status tl_kt_hta_compute(const tl_kt_trace *t, int filter, tl_kt_hta *out);
-
-/* `overlap --hta` (what = 0) and `breakdown --hta` (what = 1) on n runs
- * (each a Kineto file or a folder of them): every input read, then HTA's
- * table of all their ranks printed and written (--csv) once; breakdown's
- * rows name their input in a run column. The exit code. */
-int tl_kt_hta_report(int what, char *const *inputs, size_t n, const tl_an_common *c);
 
 #endif

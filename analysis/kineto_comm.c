@@ -17,6 +17,7 @@
  *     first is estimated as the median difference of the matched operations'
  *     ends (a collective ends on all its ranks together) and the skew is
  *     given both raw and on the estimated common clock. */
+#include "analysis/cli.h"
 #include "analysis/kineto.h"
 
 #include <math.h>

@@ -18,6 +18,7 @@
  *              stream; idle = kernel_time - U(rows); compute = U(compute);
  *              non-compute = kernel_time - compute - idle */
 #include "analysis/kineto.h"
+#include "analysis/kineto_report.h"
 
 #include <math.h>
 #include <stdio.h>
