@@ -193,6 +193,35 @@ TL_TEST(petsc_zero_rhs_nonzero_x0_as_trilap)
     }
 }
 
+/* The PETSc path's true residual measured as trilap's is (the scaled
+ * norm on the host): with b of 1e-150 VecNorm read the converged
+ * residual, near 1e-165, as 0 on one rank and on two. */
+TL_TEST(petsc_true_residual_scaled_on_the_host)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    char b[600], text[4096];
+    snprintf(b, sizeof b, "%s/b150.mtx", d);
+    size_t at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
+    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "1e-150\n");
+    tl_test_write(b, text);
+    for (int np = 1; np <= 2; np++) {
+        tl_test_output r = tl_test_capture("%s -np %d --oversubscribe %s/trilap-solve --backend petsc --solver cg,bicgstab "
+                                           "--warmup 0 --repeat 1 --no-stats gen:poisson7:4 %s",
+                                           getenv("TL_MPIRUN"), np, tl_test_env("TL_BIN", "bin"), b);
+        TL_ASSERT_MSG(r.rc == 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+        int seen = 0;
+        for (const char *p = strstr(r.out, "\ntrue residual absolute: "); p;
+             p = strstr(p + 1, "\ntrue residual absolute: ")) {
+            double tn = atof(p + strlen("\ntrue residual absolute: "));
+            TL_ASSERT_MSG(tn > 1e-180 && tn < 1e-160, "%d ranks: true residual absolute %g\n%s", np, tn, r.out);
+            seen++;
+        }
+        TL_ASSERT_MSG(seen == 2, "%d ranks: %d true residuals\n%s", np, seen, r.out);
+        tl_test_output_free(&r);
+    }
+}
+
 /* PETSC_OPTIONS reaches the KSP (KSPSetFromOptions was never called, so
  * -ksp_monitor and -ksp_view did nothing); an option that would change
  * what trilap's options chose is refused in one line: from the variable
@@ -267,4 +296,5 @@ TL_TEST(petsc_threads_and_zero_diagonal)
 
 TL_TEST_MAIN(pipecg_1138_bus, pipecg_ani4, pipebicgstab_ani1_nonsymm, generated_poisson_both,
              generated_convdiff_pipebicgstab, petsc_pipecg_limit_is_max_it_plus_one, manifest_schedule_is_the_rows,
-             petsc_zero_rhs_nonzero_x0_as_trilap, petsc_options_read, petsc_threads_and_zero_diagonal)
+             petsc_zero_rhs_nonzero_x0_as_trilap, petsc_options_read, petsc_threads_and_zero_diagonal,
+             petsc_true_residual_scaled_on_the_host)
