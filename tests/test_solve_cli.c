@@ -643,6 +643,23 @@ TL_TEST(bad_inputs_fail_clearly)
     TL_ASSERT_MSG(tl_test_one_line(err_buf, "invalid --partition 'metis-foo': not block, metis or metis-recursive, "
                                             "and no file of that name (try --help)"),
                   "stderr: %s", err_buf);
+    /* a name with a folder or an extension is a file that is missing, as
+     * a missing matrix is: exit 1, "cannot open" (it was exit 2, "not
+     * block, metis or metis-recursive") */
+    const char *missing[] = {"nofile.mtx", "nodir/part"};
+    for (int k = 0; k < 2; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " --partition %s/%s gen:poisson7:4", bin(), d, missing[k]), 1);
+        char want[800];
+        snprintf(want, sizeof want, "--partition: %s/%s: cannot open: No such file or directory", d, missing[k]);
+        TL_ASSERT_MSG(tl_test_one_line(err_buf, want), "stderr: %s", err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "stdout: %s", out_buf);
+    }
+    TL_ASSERT_EQ(run("%s " QUICK " --partition nofile.mtx gen:poisson7:4", bin()), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "--partition: nofile.mtx: cannot open: No such file or directory"),
+                  "stderr: %s", err_buf);
+    TL_ASSERT_EQ(run("%s " QUICK " nofile.mtx", bin()), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "nofile.mtx: cannot open: No such file or directory"), "stderr: %s",
+                  err_buf);
     /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4': KIND 'poisson9' is not poisson7, poisson27, convdiff or hetero2d"),

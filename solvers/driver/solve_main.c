@@ -6,6 +6,7 @@
  * Exit status: 0 converged (or fixed-iteration mode ran all its iterations),
  * 3 stopped without converging (the reason is printed), 1 error, 2 bad
  * arguments. */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -1471,6 +1472,24 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
     return 0;
 }
 
+/* A --partition that names no method and no file that exists, before the
+ * launch (it was refused in the run, exit 1): a name with a folder or an
+ * extension (part.mtx, dir/part) is a missing input, exit 1 in the words
+ * of a missing matrix; another (metsi) a typo of a method, exit 2. 0 when
+ * the spec is a method or a file that exists. */
+static int partition_missing(const char *spec)
+{
+    if (!strcmp(spec, "auto") || !tl_partition_spec_is_file(spec) || access(spec, F_OK) == 0) return 0;
+    const int err = errno;
+    if (strchr(spec, '/') || strchr(spec, '.')) {
+        fprintf(stderr, "%s: --partition: %s: cannot open: %s\n", PROGRAM, spec, strerror(err));
+        return 1;
+    }
+    fprintf(stderr, "%s: invalid --partition '%s': not block, metis or metis-recursive, and no file of that name "
+            "(try --help)\n", PROGRAM, spec);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     solve_opts o;
@@ -1514,12 +1533,8 @@ int main(int argc, char **argv)
     if (refused) return 2;
     tl_gen spec_check;
     if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
-    /* a spec that names no method and no file (it was refused in the run, exit 1) */
-    if (strcmp(o.partition, "auto") && tl_partition_spec_is_file(o.partition) && access(o.partition, F_OK) != 0) {
-        fprintf(stderr, "%s: invalid --partition '%s': not block, metis or metis-recursive, and no file of that name "
-                "(try --help)\n", PROGRAM, o.partition);
-        return 2;
-    }
+    const int missing = partition_missing(o.partition);
+    if (missing) return missing;
     /* here, exit 2, for the variable; tl_petsc_init refuses the same in a
      * .petscrc, in the run (exit 1) */
     char optname[128];
