@@ -249,6 +249,27 @@ TL_TEST(petsc_options_read)
                       tl_test_count(r.err, "trilap-solve:") == 1,
                   "%s", r.err);
     tl_test_output_free(&r);
+    /* -mat_ and -vec_: trilap builds the matrix and vectors without
+     * *SetFromOptions, so -mat_type and -vec_type went unread (the run
+     * said nothing, exit 0, on the host in AIJ) and -mat_no_inode changed
+     * the SpMV kernel; the viewer -mat_view is taken */
+    const char *matvec[] = {"-vec_type cuda", "-mat_type aijcusparse", "-mat_no_inode", "-vec_view"};
+    for (size_t k = 0; k < sizeof matvec / sizeof matvec[0]; k++) {
+        r = tl_test_capture("PETSC_OPTIONS='-ksp_monitor %s' %s -np 1 %s/trilap-solve --backend petsc --warmup 0 "
+                            "--repeat 1 --no-stats gen:poisson7:4",
+                            matvec[k], mpi, abs_bin);
+        char want[160];
+        snprintf(want, sizeof want, "trilap-solve: PETSC_OPTIONS: PETSc option %.*s: trilap builds the PETSc matrix",
+                 (int)strcspn(matvec[k], " "), matvec[k]);
+        TL_ASSERT_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, want) && tl_test_count(r.err, "trilap-solve:") == 1,
+                      "%s: exit %d: %s%s", matvec[k], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    r = tl_test_capture("PETSC_OPTIONS='-mat_view ::ascii_info' %s -np 1 %s/trilap-solve --backend petsc --warmup 0 "
+                        "--repeat 1 --no-stats gen:poisson7:4",
+                        mpi, abs_bin);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "Mat Object"), "exit %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
     char dir[600];
     snprintf(dir, sizeof dir, "%s/rc", d);
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s && echo '-pc_type none' > %s/.petscrc", dir, dir), 0);

@@ -120,8 +120,8 @@ typedef struct solve_backend {
     const char *mpi_only;                 /* needs MPI ranks: why the thread launcher is refused */
     int omp;                              /* runs trilap's OpenMP loops: --omp-threads acts */
     const char *options_env;              /* its own options' variable, checked before the launch */
+    /* the first of those options refused (into name): its line's format, NULL when none */
     const char *(*option_refused)(const char *options, char *name, size_t nname);
-    const char *option_refused_why;       /* printf format of that refusal, the option's name its %s */
 } solve_backend;
 /* a build without PETSc says so in the run (its stub's message) */
 #if TL_HAVE_PETSC && TL_HAVE_MPI
@@ -142,8 +142,7 @@ static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
                      .own_solver = "runs PETSc's own KSP",
                      .mpi_only = SOLVE_PETSC_MPI_ONLY,
                      .options_env = "PETSC_OPTIONS",
-                     .option_refused = tl_petsc_option_refused,
-                     .option_refused_why = TL_PETSC_OPTION_REFUSED},
+                     .option_refused = tl_petsc_option_refused},
 };
 
 static const tl_option solve_options[] = {
@@ -1538,9 +1537,10 @@ int main(int argc, char **argv)
     /* here, exit 2, for the variable; tl_petsc_init refuses the same in a
      * .petscrc, in the run (exit 1) */
     char optname[128];
-    if (sb->options_env && sb->option_refused(getenv(sb->options_env), optname, sizeof optname)) {
+    const char *why = sb->options_env ? sb->option_refused(getenv(sb->options_env), optname, sizeof optname) : NULL;
+    if (why) {
         fprintf(stderr, "%s: %s: ", PROGRAM, sb->options_env);
-        fprintf(stderr, sb->option_refused_why, optname);
+        fprintf(stderr, why, optname);
         fprintf(stderr, "\n");
         return 2;
     }

@@ -22,22 +22,45 @@ const char *tl_petsc_ksp_type(const char *method)
     return NULL;
 }
 
+/* The option families refused but for the names taken (prefixes of
+ * them: -ksp_monitor_true_residual is a monitor too), each with its line. */
+static const struct {
+    const char *family;
+    const char *taken[8];
+    const char *why;
+} petsc_refused[] = {
+    {"-ksp_",
+     {"-ksp_monitor", "-ksp_view", "-ksp_converged_reason", "-ksp_converged_rate", "-ksp_compute_eigenvalues",
+      "-ksp_compute_singularvalues", "-ksp_plot_eigenvalues"},
+     TL_PETSC_OPTION_REFUSED},
+    {"-pc_", {NULL}, TL_PETSC_OPTION_REFUSED},
+    {"-mat_", {"-mat_view"}, TL_PETSC_MATVEC_OPTION_REFUSED},
+    {"-vec_", {NULL}, TL_PETSC_MATVEC_OPTION_REFUSED},
+};
+
+/* The refusal of the option at p (len bytes), NULL when it is taken. */
+static const char *option_refusal(const char *p, size_t len)
+{
+    for (size_t f = 0; f < sizeof petsc_refused / sizeof petsc_refused[0]; f++) {
+        if (strncmp(p, petsc_refused[f].family, strlen(petsc_refused[f].family))) continue;
+        for (size_t k = 0; k < 8 && petsc_refused[f].taken[k]; k++) {
+            size_t n = strlen(petsc_refused[f].taken[k]);
+            if (len >= n && !strncmp(p, petsc_refused[f].taken[k], n)) return NULL;
+        }
+        return petsc_refused[f].why;
+    }
+    return NULL;
+}
+
 const char *tl_petsc_option_refused(const char *options, char *name, size_t nname)
 {
-    static const char *const taken[] = {"-ksp_monitor", "-ksp_view", "-ksp_converged_reason",
-                                        "-ksp_converged_rate", "-ksp_compute_eigenvalues",
-                                        "-ksp_compute_singularvalues", "-ksp_plot_eigenvalues"};
     for (const char *p = options ? options : ""; *p;) {
         size_t len = strcspn(p, " \t\n");
         /* a name: '-' and a letter (a value may be -1e-3) */
-        int named = len > 1 && p[0] == '-' && isalpha((unsigned char)p[1]);
-        int solver = named && (!strncmp(p, "-ksp_", 5) || !strncmp(p, "-pc_", 4));
-        int ok = !solver;
-        for (size_t k = 0; k < sizeof taken / sizeof taken[0] && !ok; k++)
-            ok = len >= strlen(taken[k]) && !strncmp(p, taken[k], strlen(taken[k]));
-        if (!ok) {
+        const char *why = len > 1 && p[0] == '-' && isalpha((unsigned char)p[1]) ? option_refusal(p, len) : NULL;
+        if (why) {
             snprintf(name, nname, "%.*s", (int)len, p);
-            return name;
+            return why;
         }
         p += len;
         p += strspn(p, " \t\n");
@@ -83,8 +106,12 @@ static tl_status options_refused(void)
     tl_status st = TL_OK;
     char *all = NULL, name[128];
     TL_PETSC(PetscOptionsGetAll(NULL, &all), st, fail);
-    if (tl_petsc_option_refused(all, name, sizeof name))
-        st = TL_FAIL(TL_ERR_INVAL, TL_PETSC_OPTION_REFUSED, name);
+    const char *why = tl_petsc_option_refused(all, name, sizeof name);
+    if (why) {
+        char line[1024];
+        snprintf(line, sizeof line, why, name);
+        st = TL_FAIL(TL_ERR_INVAL, "%s", line);
+    }
     PetscFree(all);
 fail:
     return st;
