@@ -1261,6 +1261,21 @@ TL_TEST(scale_beyond_a_double_refused)
     TL_ASSERT_EQ(count_of("converged: yes"), 2);
 }
 
+/* trilap-matgen's poisson7 of n^3 rows at path (Matrix Market). */
+static void poisson7_file(int n, const char *path)
+{
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen poisson7 %d %s >/dev/null", tl_test_env("TL_BIN", "bin"), n, path), 0);
+}
+
+/* The coordinate Matrix Market file src with every value times 10^e, at dst. */
+static void scale_matrix(const char *src, int e, const char *dst)
+{
+    TL_ASSERT_EQ(tl_test_sh("awk '/^%%/ {print; next} !h {print; h = 1; next} {printf \"%%d %%d %%.17g\\n\", "
+                            "$1, $2, $3 * 1e%d}' %s > %s",
+                            e, src, dst),
+                 0);
+}
+
 /* A matrix whose products with vectors of b's size a double cannot hold
  * squared (session QA: entries of 1e200, b = ones, --precond none:
  * bicgstab "non-finite value: (t, s) = 2.2e+199, (t, t) = inf",
@@ -1307,14 +1322,9 @@ TL_TEST(matrix_scale_beyond_a_double_refused)
             if (m < 3)
                 snprintf(src, sizeof src, "%s", tl_test_matrix(ordinary[m]));
             else
-                TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen poisson7 16 %s >/dev/null", tl_test_env("TL_BIN", "bin"),
-                                        src),
-                             0);
+                poisson7_file(16, src);
             snprintf(scaled, sizeof scaled, "%s/scaled.mtx", d);
-            TL_ASSERT_EQ(tl_test_sh("awk '/^%%/ {print; next} !h {print; h = 1; next} {printf \"%%d %%d %%.17g\\n\", "
-                                    "$1, $2, $3 * 1e%d}' %s > %s",
-                                    e, src, scaled),
-                         0);
+            scale_matrix(src, e, scaled);
             for (int j = 0; j < 2; j++) {
                 int rc = run("%s " QUICK " --precond %s --solver cg,bicgstab --max-iterations 5 %s", bin(),
                              j ? "jacobi" : "none", scaled);
@@ -1349,6 +1359,33 @@ TL_TEST(true_residual_scaled_on_the_host)
     }
 }
 
+/* cg in benchmark mode restarts where p'Ap underflows (poisson7 n = 4
+ * times 1e-100, b = ones: from iteration 77 on, 5 restarts in 400) and
+ * takes iteration k again within the probe range open for k: the host
+ * backend's trace holds one range per iteration (it held two numbered 77,
+ * 153, 229, 304 and 380: 405 ranges for 400 iterations). */
+TL_TEST(cg_restart_one_range_per_iteration)
+{
+    const char *d = tl_test_tmpdir();
+    char a[600], small[600], got[256];
+    snprintf(a, sizeof a, "%s/p4.mtx", d);
+    snprintf(small, sizeof small, "%s/p4small.mtx", d);
+    poisson7_file(4, a);
+    scale_matrix(a, -100, small);
+    TL_ASSERT_EQ(run("%s " QUICK " --solver cg --scalars host --rtol 0 --atol 0 --max-iterations 400 --trace %s/tr %s",
+                     bin(), d, small),
+                 0);
+    const char *rs = value("restarts", 0);
+    TL_ASSERT_MSG(rs && atoi(rs) >= 1, "restarts: %s", rs ? rs : "(none)");
+    /* iteration ranges: how many, how many numbers, the largest number */
+    TL_ASSERT_EQ(tl_test_sh_to(got, sizeof got,
+                               "awk -F, '$7 == \"iter\" {n++; if (!($12 in c)) u++; c[$12]++; if ($12 + 0 > m) m = $12 + 0}"
+                               " END {printf \"%%d %%d %%d\", n, u, m}' %s/tr/trace.rank0.csv",
+                               d),
+                 0);
+    TL_ASSERT_STREQ(got, "400 400 399");
+}
+
 /* --omp-threads beyond the cores of the ranks on this host runs, and says
  * so on stderr in one line (1000 threads on 2 cores was taken without a
  * word); within them, nothing is said. */
@@ -1377,5 +1414,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
              warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, matrix_scale_beyond_a_double_refused,
-             true_residual_scaled_on_the_host, omp_threads_beyond_the_cores_said,
+             true_residual_scaled_on_the_host, cg_restart_one_range_per_iteration, omp_threads_beyond_the_cores_said,
              fixed_iterations_cg_restarts_mpi_equals_threads)
