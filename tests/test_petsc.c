@@ -174,10 +174,8 @@ TL_TEST(petsc_zero_rhs_nonzero_x0_as_trilap)
     char b[600], x0[600], text[4096];
     snprintf(b, sizeof b, "%s/b0.mtx", d);
     snprintf(x0, sizeof x0, "%s/x0.mtx", d);
+    tl_test_write_constant(b, 64, "0");
     size_t at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
-    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "0\n");
-    tl_test_write(b, text);
-    at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
     for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "%d\n", i + 1);
     tl_test_write(x0, text);
     const char *backends[] = {"host", "petsc"};
@@ -200,11 +198,9 @@ TL_TEST(petsc_true_residual_scaled_on_the_host)
 {
     need_petsc();
     const char *d = tl_test_tmpdir();
-    char b[600], text[4096];
+    char b[600];
     snprintf(b, sizeof b, "%s/b150.mtx", d);
-    size_t at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
-    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "1e-150\n");
-    tl_test_write(b, text);
+    tl_test_write_constant(b, 64, "1e-150");
     for (int np = 1; np <= 2; np++) {
         tl_test_output r = tl_test_capture("%s -np %d --oversubscribe %s/trilap-solve --backend petsc --solver cg,bicgstab "
                                            "--warmup 0 --repeat 1 --no-stats gen:poisson7:4 %s",

@@ -1287,32 +1287,35 @@ static void scale_matrix(const char *src, int e, const char *dst)
 TL_TEST(matrix_scale_beyond_a_double_refused)
 {
     const char *d = tl_test_tmpdir();
-    char big[600], tiny[600];
-    snprintf(big, sizeof big, "%s/big.mtx", d);
-    snprintf(tiny, sizeof tiny, "%s/tiny.mtx", d);
-    tl_test_write(big, "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4e200\n2 1 -1e200\n2 2 4e200\n"
-                       "3 3 4e200\n");
-    tl_test_write(tiny, "%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4e-200\n2 1 -1e-200\n"
-                        "2 2 4e-200\n3 3 4e-200\n");
-    for (size_t k = 0; k < sizeof all5 / sizeof all5[0]; k++) {
-        TL_ASSERT_EQ(run("%s " QUICK " --precond none --solver %s %s", bin(), all5[k], big), 1);
-        TL_ASSERT_MSG(tl_test_one_line(err_buf, "big.mtx: its largest row norm, 4.123e+200, times ||b|| = 1.732e+00 is "
-                                                "7.141e+200, whose square, the size of (A p, A p) for a vector p of r0's "
-                                                "size, overflows a double (above 1.3e+154); divide the matrix by a power "
-                                                "of ten (x scales inversely), or use --precond jacobi"),
-                      "%s: stderr %s", all5[k], err_buf);
-        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", all5[k], out_buf);
-        TL_ASSERT_EQ(run("%s " QUICK " --precond none --solver %s %s", bin(), all5[k], tiny), 1);
-        TL_ASSERT_MSG(tl_test_one_line(err_buf, "tiny.mtx: its largest row norm, 4.123e-200, times ||b|| = 1.732e+00 is "
-                                                "7.141e-200, whose square, the size of (A p, A p) for a vector p of "
-                                                "r0's size, underflows a double (below 1.5e-154); multiply the matrix "
-                                                "by a power of ten (x scales inversely), or use --precond jacobi"),
-                      "%s: stderr %s", all5[k], err_buf);
+    const struct {
+        const char *name, *exp, *want;
+    } cases[] = {
+        {"big.mtx", "200",
+         "big.mtx: its largest row norm, 4.123e+200, times ||b|| = 1.732e+00 is 7.141e+200, whose square, the size of "
+         "(A p, A p) for a vector p of r0's size, overflows a double (above 1.3e+154); divide the matrix by a power of "
+         "ten (x scales inversely), or use --precond jacobi"},
+        {"tiny.mtx", "-200",
+         "tiny.mtx: its largest row norm, 4.123e-200, times ||b|| = 1.732e+00 is 7.141e-200, whose square, the size "
+         "of (A p, A p) for a vector p of r0's size, underflows a double (below 1.5e-154); multiply the matrix by a "
+         "power of ten (x scales inversely), or use --precond jacobi"},
+    };
+    for (int c = 0; c < 2; c++) {
+        char path[600], text[512];
+        snprintf(path, sizeof path, "%s/%s", d, cases[c].name);
+        snprintf(text, sizeof text,
+                 "%%%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4e%s\n2 1 -1e%s\n2 2 4e%s\n"
+                 "3 3 4e%s\n",
+                 cases[c].exp, cases[c].exp, cases[c].exp, cases[c].exp);
+        tl_test_write(path, text);
+        for (size_t k = 0; k < sizeof all5 / sizeof all5[0]; k++) {
+            TL_ASSERT_EQ(run("%s " QUICK " --precond none --solver %s %s", bin(), all5[k], path), 1);
+            TL_ASSERT_MSG(tl_test_one_line(err_buf, cases[c].want), "%s: stderr %s", all5[k], err_buf);
+            TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", all5[k], out_buf);
+        }
+        TL_ASSERT_EQ(run("%s " QUICK " --precond jacobi --solver cg,pcg,pipecg,bicgstab,pipebicgstab %s", bin(), path),
+                     0);
+        TL_ASSERT_EQ(count_of("converged: yes"), 5);
     }
-    TL_ASSERT_EQ(run("%s " QUICK " --precond jacobi --solver cg,pcg,pipecg,bicgstab,pipebicgstab %s", bin(), big), 0);
-    TL_ASSERT_EQ(count_of("converged: yes"), 5);
-    TL_ASSERT_EQ(run("%s " QUICK " --precond jacobi --solver cg,pcg,pipecg,bicgstab,pipebicgstab %s", bin(), tiny), 0);
-    TL_ASSERT_EQ(count_of("converged: yes"), 5);
     /* ordinary matrices, scaled as a whole by 1e+-100, without and with Jacobi */
     const char *ordinary[] = {"1138_bus.mtx", "ani1_nonsymm.mtx", "ani4.mtx", "poisson7"};
     for (size_t m = 0; m < sizeof ordinary / sizeof ordinary[0]; m++)
@@ -1341,11 +1344,9 @@ TL_TEST(matrix_scale_beyond_a_double_refused)
 TL_TEST(true_residual_scaled_on_the_host)
 {
     const char *d = tl_test_tmpdir();
-    char b[600], text[4096];
+    char b[600];
     snprintf(b, sizeof b, "%s/b150.mtx", d);
-    size_t at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
-    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "1e-150\n");
-    tl_test_write(b, text);
+    tl_test_write_constant(b, 64, "1e-150");
     for (int ranks = 1; ranks <= 2; ranks++) {
         TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks %d --solver cg,pcg,pipecg,bicgstab,pipebicgstab "
                          "gen:poisson7:4 %s",

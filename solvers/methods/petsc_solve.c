@@ -276,8 +276,8 @@ fail:
 /* Timed solve ik's result into rep: PETSc's count, recursive residual
  * and reason (b = 0: none ran, x = 0, trilap's verdict), the true
  * residual ||b - A x|| measured here, the verdict on it. */
-static tl_status record_solve(tl_ctx *ctx, KSP ksp, Mat A, Vec b, Vec x, Vec r, const tl_solve_params *p, const char *type,
-                              double bnorm, double r0norm, int64_t ik, tl_solve_report *rep)
+static tl_status record_solve(tl_ctx *ctx, KSP ksp, Mat A, Vec b, Vec x, Vec r, const tl_solve_params *p,
+                              const char *type, double bnorm, double r0norm, int64_t ik, tl_solve_report *rep)
 {
     tl_status st = TL_OK;
     PetscInt its = 0;
