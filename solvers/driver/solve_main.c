@@ -524,8 +524,8 @@ fail:
  * (BiCGStab's (t, t), Pipe-BiCGStab's (y, y), Pipe-CG's delta and its
  * recurrences). rho, the largest row 2-norm of A M^-1, is a lower bound of
  * ||A M^-1||_2 (the row's own direction reaches it) and within sqrt(n) of
- * it, so rho ||r0|| is the size of A p, ||A|| ||x||-like, and its square
- * must be a normal double as ||r0||'s must. Entries of 1e200 with b = ones
+ * it, so rho ||r0|| is the size of A p, as ||A|| ||x|| is of A x, and its
+ * square must be a normal double as ||r0||'s must. Entries of 1e200 with b = ones
  * and no preconditioner: bicgstab stopped "(t, t) = inf", pipebicgstab
  * "(q, y) = -nan", pipecg "delta = -nan" (exit 3); of 1e-200: pipebicgstab
  * "omega = 0". CG alone never squares a product and ran there; refused all

@@ -95,12 +95,12 @@ int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...
     va_end(ap);
     /* printf's inf and nan said in words, where a verdict prints them:
      * "(q, y) = -nan, (y, y) = -nan" told the user nothing */
-    int inf = has_word(res->detail, "inf"), nan = has_word(res->detail, "nan");
+    int has_inf = has_word(res->detail, "inf"), has_nan = has_word(res->detail, "nan");
     size_t at = strlen(res->detail);
-    if (inf || nan)
+    if (has_inf || has_nan)
         snprintf(res->detail + at, sizeof res->detail - at, " (%s%s%s)",
-                 inf ? "inf: past the largest double, an overflow" : "", inf && nan ? "; " : "",
-                 nan ? "nan: no number, an overflow or underflow met by another: inf - inf, 0 * inf, 0 / 0" : "");
+                 has_inf ? "inf: past the largest double, an overflow" : "", has_inf && has_nan ? "; " : "",
+                 has_nan ? "nan: no number, an overflow or underflow met by another: inf - inf, 0 * inf, 0 / 0" : "");
     return 1;
 }
 
