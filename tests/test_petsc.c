@@ -174,10 +174,8 @@ TL_TEST(petsc_zero_rhs_nonzero_x0_as_trilap)
     char b[600], x0[600], text[4096];
     snprintf(b, sizeof b, "%s/b0.mtx", d);
     snprintf(x0, sizeof x0, "%s/x0.mtx", d);
+    tl_test_write_constant(b, 64, "0");
     size_t at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
-    for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "0\n");
-    tl_test_write(b, text);
-    at = (size_t)snprintf(text, sizeof text, "%%%%MatrixMarket matrix array real general\n64 1\n");
     for (int i = 0; i < 64; i++) at += (size_t)snprintf(text + at, sizeof text - at, "%d\n", i + 1);
     tl_test_write(x0, text);
     const char *backends[] = {"host", "petsc"};
@@ -189,6 +187,33 @@ TL_TEST(petsc_zero_rhs_nonzero_x0_as_trilap)
         TL_ASSERT_MSG(tl_test_count(r.out, "\nconverged: yes\nreason: residual is zero (b = 0: x = 0)\n") == 2 &&
                           tl_test_count(r.out, "\ntrue residual absolute: 0.000000e+00\n") == 2,
                       "%s: %s", backends[k], r.out);
+        tl_test_output_free(&r);
+    }
+}
+
+/* The PETSc path's true residual measured as trilap's is (the scaled
+ * norm on the host): with b of 1e-150 VecNorm read the converged
+ * residual, near 1e-165, as 0 on one rank and on two. */
+TL_TEST(petsc_true_residual_scaled_on_the_host)
+{
+    need_petsc();
+    const char *d = tl_test_tmpdir();
+    char b[600];
+    snprintf(b, sizeof b, "%s/b150.mtx", d);
+    tl_test_write_constant(b, 64, "1e-150");
+    for (int np = 1; np <= 2; np++) {
+        tl_test_output r = tl_test_capture("%s -np %d --oversubscribe %s/trilap-solve --backend petsc --solver cg,bicgstab "
+                                           "--warmup 0 --repeat 1 --no-stats gen:poisson7:4 %s",
+                                           getenv("TL_MPIRUN"), np, tl_test_env("TL_BIN", "bin"), b);
+        TL_ASSERT_MSG(r.rc == 0, "exit %d\n%s%s", r.rc, r.out, r.err);
+        int seen = 0;
+        for (const char *p = strstr(r.out, "\ntrue residual absolute: "); p;
+             p = strstr(p + 1, "\ntrue residual absolute: ")) {
+            double tn = atof(p + strlen("\ntrue residual absolute: "));
+            TL_ASSERT_MSG(tn > 1e-180 && tn < 1e-160, "%d ranks: true residual absolute %g\n%s", np, tn, r.out);
+            seen++;
+        }
+        TL_ASSERT_MSG(seen == 2, "%d ranks: %d true residuals\n%s", np, seen, r.out);
         tl_test_output_free(&r);
     }
 }
@@ -219,6 +244,27 @@ TL_TEST(petsc_options_read)
     TL_ASSERT_MSG(strstr(r.err, "trilap-solve: PETSC_OPTIONS: PETSc option -ksp_rtol: trilap's --solver") &&
                       tl_test_count(r.err, "trilap-solve:") == 1,
                   "%s", r.err);
+    tl_test_output_free(&r);
+    /* -mat_ and -vec_: trilap builds the matrix and vectors without
+     * *SetFromOptions, so -mat_type and -vec_type went unread (the run
+     * said nothing, exit 0, on the host in AIJ) and -mat_no_inode changed
+     * the SpMV kernel; the viewer -mat_view is taken */
+    const char *matvec[] = {"-vec_type cuda", "-mat_type aijcusparse", "-mat_no_inode", "-vec_view"};
+    for (size_t k = 0; k < sizeof matvec / sizeof matvec[0]; k++) {
+        r = tl_test_capture("PETSC_OPTIONS='-ksp_monitor %s' %s -np 1 %s/trilap-solve --backend petsc --warmup 0 "
+                            "--repeat 1 --no-stats gen:poisson7:4",
+                            matvec[k], mpi, abs_bin);
+        char want[160];
+        snprintf(want, sizeof want, "trilap-solve: PETSC_OPTIONS: PETSc option %.*s: trilap builds the PETSc matrix",
+                 (int)strcspn(matvec[k], " "), matvec[k]);
+        TL_ASSERT_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, want) && tl_test_count(r.err, "trilap-solve:") == 1,
+                      "%s: exit %d: %s%s", matvec[k], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    r = tl_test_capture("PETSC_OPTIONS='-mat_view ::ascii_info' %s -np 1 %s/trilap-solve --backend petsc --warmup 0 "
+                        "--repeat 1 --no-stats gen:poisson7:4",
+                        mpi, abs_bin);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "Mat Object"), "exit %d: %s%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
     char dir[600];
     snprintf(dir, sizeof dir, "%s/rc", d);
@@ -267,4 +313,5 @@ TL_TEST(petsc_threads_and_zero_diagonal)
 
 TL_TEST_MAIN(pipecg_1138_bus, pipecg_ani4, pipebicgstab_ani1_nonsymm, generated_poisson_both,
              generated_convdiff_pipebicgstab, petsc_pipecg_limit_is_max_it_plus_one, manifest_schedule_is_the_rows,
-             petsc_zero_rhs_nonzero_x0_as_trilap, petsc_options_read, petsc_threads_and_zero_diagonal)
+             petsc_zero_rhs_nonzero_x0_as_trilap, petsc_options_read, petsc_threads_and_zero_diagonal,
+             petsc_true_residual_scaled_on_the_host)

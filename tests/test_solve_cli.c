@@ -643,6 +643,23 @@ TL_TEST(bad_inputs_fail_clearly)
     TL_ASSERT_MSG(tl_test_one_line(err_buf, "invalid --partition 'metis-foo': not block, metis or metis-recursive, "
                                             "and no file of that name (try --help)"),
                   "stderr: %s", err_buf);
+    /* a name with a folder or an extension is a file that is missing, as
+     * a missing matrix is: exit 1, "cannot open" (it was exit 2, "not
+     * block, metis or metis-recursive") */
+    const char *missing[] = {"nofile.mtx", "nodir/part"};
+    for (int k = 0; k < 2; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " --partition %s/%s gen:poisson7:4", bin(), d, missing[k]), 1);
+        char want[800];
+        snprintf(want, sizeof want, "--partition: %s/%s: cannot open: No such file or directory", d, missing[k]);
+        TL_ASSERT_MSG(tl_test_one_line(err_buf, want), "stderr: %s", err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "stdout: %s", out_buf);
+    }
+    TL_ASSERT_EQ(run("%s " QUICK " --partition nofile.mtx gen:poisson7:4", bin()), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "--partition: nofile.mtx: cannot open: No such file or directory"),
+                  "stderr: %s", err_buf);
+    TL_ASSERT_EQ(run("%s " QUICK " nofile.mtx", bin()), 1);
+    TL_ASSERT_MSG(tl_test_one_line(err_buf, "nofile.mtx: cannot open: No such file or directory"), "stderr: %s",
+                  err_buf);
     /* a bad generator spec: the kinds named; a size out of range: the range */
     TL_ASSERT(run("%s " QUICK " gen:poisson9:4", bin()) != 0);
     TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4': KIND 'poisson9' is not poisson7, poisson27, convdiff or hetero2d"),
@@ -1199,8 +1216,7 @@ TL_TEST(warmup_iterations_and_us_per_iter)
  * normal double (session QA: entries of 1e200 printed "||b|| = inf",
  * "residual: -nan", exit 3; 1e-200 read as b = 0, "converged: yes" with
  * x = 0): refused before any run in one line naming the inputs, exit 1,
- * for every method; the matrix's own scale is no reason (cg on entries of
- * 1e200 with b = ones converges). */
+ * for every method; the matrix's own scale is matrix_scale_beyond_a_double_refused's. */
 TL_TEST(scale_beyond_a_double_refused)
 {
     const char *d = tl_test_tmpdir();
@@ -1241,8 +1257,134 @@ TL_TEST(scale_beyond_a_double_refused)
     TL_ASSERT_MSG(tl_test_one_line(err_buf, "x200.mtx: ||b - A x0|| overflows a double; divide b and x0 by a power of "
                                             "ten (x scales with them)"),
                   "stderr %s", err_buf);
-    TL_ASSERT_EQ(run("%s " QUICK " --solver cg,pcg,pipecg %s", bin(), a), 0);
-    TL_ASSERT_EQ(count_of("converged: yes"), 3);
+    TL_ASSERT_EQ(run("%s " QUICK " --solver pcg,pipecg %s", bin(), a), 0);
+    TL_ASSERT_EQ(count_of("converged: yes"), 2);
+}
+
+/* trilap-matgen's poisson7 of n^3 rows at path (Matrix Market). */
+static void poisson7_file(int n, const char *path)
+{
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen poisson7 %d %s >/dev/null", tl_test_env("TL_BIN", "bin"), n, path), 0);
+}
+
+/* The coordinate Matrix Market file src with every value times 10^e, at dst. */
+static void scale_matrix(const char *src, int e, const char *dst)
+{
+    TL_ASSERT_EQ(tl_test_sh("awk '/^%%/ {print; next} !h {print; h = 1; next} {printf \"%%d %%d %%.17g\\n\", "
+                            "$1, $2, $3 * 1e%d}' %s > %s",
+                            e, src, dst),
+                 0);
+}
+
+/* A matrix whose products with vectors of b's size a double cannot hold
+ * squared (session QA: entries of 1e200, b = ones, --precond none:
+ * bicgstab "non-finite value: (t, s) = 2.2e+199, (t, t) = inf",
+ * pipebicgstab "(q, y) = -nan, (y, y) = -nan", pipecg "delta = -nan",
+ * exit 3; 1e-200: pipebicgstab "breakdown: omega = 0"): refused before the
+ * run in one line naming the matrix, exit 1, for every method. With
+ * Jacobi (A D^-1, unit diagonal) the same matrices run; the shared
+ * matrices and poisson7 scaled by 1e100 and 1e-100 are never refused. */
+TL_TEST(matrix_scale_beyond_a_double_refused)
+{
+    const char *d = tl_test_tmpdir();
+    const struct {
+        const char *name, *exp, *want;
+    } cases[] = {
+        {"big.mtx", "200",
+         "big.mtx: its largest row norm, 4.123e+200, times ||b|| = 1.732e+00 is 7.141e+200, whose square, the size of "
+         "(A p, A p) for a vector p of r0's size, overflows a double (above 1.3e+154); divide the matrix by a power of "
+         "ten (x scales inversely), or use --precond jacobi"},
+        {"tiny.mtx", "-200",
+         "tiny.mtx: its largest row norm, 4.123e-200, times ||b|| = 1.732e+00 is 7.141e-200, whose square, the size "
+         "of (A p, A p) for a vector p of r0's size, underflows a double (below 1.5e-154); multiply the matrix by a "
+         "power of ten (x scales inversely), or use --precond jacobi"},
+    };
+    for (int c = 0; c < 2; c++) {
+        char path[600], text[512];
+        snprintf(path, sizeof path, "%s/%s", d, cases[c].name);
+        snprintf(text, sizeof text,
+                 "%%%%MatrixMarket matrix coordinate real symmetric\n3 3 4\n1 1 4e%s\n2 1 -1e%s\n2 2 4e%s\n"
+                 "3 3 4e%s\n",
+                 cases[c].exp, cases[c].exp, cases[c].exp, cases[c].exp);
+        tl_test_write(path, text);
+        for (size_t k = 0; k < sizeof all5 / sizeof all5[0]; k++) {
+            TL_ASSERT_EQ(run("%s " QUICK " --precond none --solver %s %s", bin(), all5[k], path), 1);
+            TL_ASSERT_MSG(tl_test_one_line(err_buf, cases[c].want), "%s: stderr %s", all5[k], err_buf);
+            TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", all5[k], out_buf);
+        }
+        TL_ASSERT_EQ(run("%s " QUICK " --precond jacobi --solver cg,pcg,pipecg,bicgstab,pipebicgstab %s", bin(), path),
+                     0);
+        TL_ASSERT_EQ(count_of("converged: yes"), 5);
+    }
+    /* ordinary matrices, scaled as a whole by 1e+-100, without and with Jacobi */
+    const char *ordinary[] = {"1138_bus.mtx", "ani1_nonsymm.mtx", "ani4.mtx", "poisson7"};
+    for (size_t m = 0; m < sizeof ordinary / sizeof ordinary[0]; m++)
+        for (int e = -100; e <= 100; e += 100) {
+            char src[600], scaled[600];
+            snprintf(src, sizeof src, "%s/p7.mtx", d);
+            if (m < 3)
+                snprintf(src, sizeof src, "%s", tl_test_matrix(ordinary[m]));
+            else
+                poisson7_file(16, src);
+            snprintf(scaled, sizeof scaled, "%s/scaled.mtx", d);
+            scale_matrix(src, e, scaled);
+            for (int j = 0; j < 2; j++) {
+                int rc = run("%s " QUICK " --precond %s --solver cg,bicgstab --max-iterations 5 %s", bin(),
+                             j ? "jacobi" : "none", scaled);
+                TL_ASSERT_MSG(rc == 0 || rc == 3, "%s times 1e%d: exit %d", ordinary[m], e, rc);
+                TL_ASSERT_MSG(!strstr(err_buf, "largest row norm"), "%s times 1e%d: %s", ordinary[m], e, err_buf);
+            }
+        }
+}
+
+/* The true residual measured with ||b||'s scaled norm on the host: with b
+ * of 1e-150 (accepted: ||b||^2 is a normal double) the converged residual
+ * is near 1e-165, whose square the backend's (r, r) read as 0 ("true
+ * residual: 0.000000e+00" for every method, one rank or two). */
+TL_TEST(true_residual_scaled_on_the_host)
+{
+    const char *d = tl_test_tmpdir();
+    char b[600];
+    snprintf(b, sizeof b, "%s/b150.mtx", d);
+    tl_test_write_constant(b, 64, "1e-150");
+    for (int ranks = 1; ranks <= 2; ranks++) {
+        TL_ASSERT_EQ(run("%s " QUICK " --launcher threads --ranks %d --solver cg,pcg,pipecg,bicgstab,pipebicgstab "
+                         "gen:poisson7:4 %s",
+                         bin(), ranks, b),
+                     0);
+        for (int k = 0; k < 5; k++) {
+            double abs_tn = atof(value("true residual absolute", k)), rel = atof(value("true residual", k));
+            TL_ASSERT_MSG(abs_tn > 1e-180 && abs_tn < 1e-160 && rel > 0 && rel < 1e-12,
+                          "%s on %d ranks: true residual %g, absolute %g", all5[k], ranks, rel, abs_tn);
+        }
+    }
+}
+
+/* cg in benchmark mode restarts where p'Ap underflows (poisson7 n = 4
+ * times 1e-100, b = ones: from iteration 77 on, 5 restarts in 400) and
+ * takes iteration k again within the probe range open for k: the host
+ * backend's trace holds one range per iteration (it held two numbered 77,
+ * 153, 229, 304 and 380: 405 ranges for 400 iterations). */
+TL_TEST(cg_restart_one_range_per_iteration)
+{
+    const char *d = tl_test_tmpdir();
+    char a[600], small[600], got[256];
+    snprintf(a, sizeof a, "%s/p4.mtx", d);
+    snprintf(small, sizeof small, "%s/p4small.mtx", d);
+    poisson7_file(4, a);
+    scale_matrix(a, -100, small);
+    TL_ASSERT_EQ(run("%s " QUICK " --solver cg --scalars host --rtol 0 --atol 0 --max-iterations 400 --trace %s/tr %s",
+                     bin(), d, small),
+                 0);
+    const char *rs = value("restarts", 0);
+    TL_ASSERT_MSG(rs && atoi(rs) >= 1, "restarts: %s", rs ? rs : "(none)");
+    /* iteration ranges: how many, how many numbers, the largest number */
+    TL_ASSERT_EQ(tl_test_sh_to(got, sizeof got,
+                               "awk -F, '$7 == \"iter\" {n++; if (!($12 in c)) u++; c[$12]++; if ($12 + 0 > m) m = $12 + 0}"
+                               " END {printf \"%%d %%d %%d\", n, u, m}' %s/tr/trace.rank0.csv",
+                               d),
+                 0);
+    TL_ASSERT_STREQ(got, "400 400 399");
 }
 
 /* --omp-threads beyond the cores of the ranks on this host runs, and says
@@ -1272,5 +1414,6 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
-             warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, omp_threads_beyond_the_cores_said,
+             warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, matrix_scale_beyond_a_double_refused,
+             true_residual_scaled_on_the_host, cg_restart_one_range_per_iteration, omp_threads_beyond_the_cores_said,
              fixed_iterations_cg_restarts_mpi_equals_threads)

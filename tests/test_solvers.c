@@ -707,6 +707,11 @@ TL_TEST(nonfinite_is_detected)
         TL_ASSERT_EQ(s.st, 0);
         TL_ASSERT_MSG(s.res.reason == TL_STOP_NONFINITE, "%s: %s", s.method,
                       tl_stop_name(s.res.reason));
+        /* the verdict says what its inf or nan means (it printed "(q, y) =
+         * -nan, (y, y) = -nan" alone) */
+        TL_ASSERT_MSG(strstr(s.res.detail, "inf: past the largest double, an overflow") ||
+                          strstr(s.res.detail, "nan: no number"),
+                      "%s: %s", s.method, s.res.detail);
         free_run(&s);
     }
     tl_csr_free(&A);
@@ -775,10 +780,11 @@ TL_TEST(statistics_recorded)
     int64_t it = s.res.iterations;
     TL_ASSERT_EQ(it, 20);
     /* pipecg: A x0 and A u0, one SpMV and one allreduce per pass of the
-     * loop (it + 1 passes), and the driver's true residual */
+     * loop (it + 1 passes), and the driver's true residual (its SpMV; its
+     * norm is scaled on the host, as ||b|| is, outside the statistics) */
     TL_ASSERT_EQ(s.stats[TL_OP_SPMV].count, it + 4);
     /* ||b|| is computed once before the timed solves, outside the statistics */
-    TL_ASSERT_EQ(s.stats[TL_OP_ALLREDUCE].count, it + 1 + 1);
+    TL_ASSERT_EQ(s.stats[TL_OP_ALLREDUCE].count, it + 1);
     TL_ASSERT(s.stats[TL_OP_HALO].count >= it);
     TL_ASSERT(s.stats[TL_OP_PRECOND].count == it + 2);
     /* every row has bytes but the persistent loop's, which only the CUDA
@@ -789,8 +795,9 @@ TL_TEST(statistics_recorded)
                       "%s: %lld calls, %g bytes", tl_op_name((tl_op_kind)o),
                       (long long)s.stats[o].count, s.stats[o].bytes);
     free_run(&s);
-    /* to a tolerance: + 1 SpMV and reduction for the true residual at
-     * convergence, + at most 4 SpMVs and 1 reduction per replacement */
+    /* to a tolerance: + 1 SpMV and reduction for the method's true
+     * residual at convergence, + 1 SpMV for the driver's, + at most 4
+     * SpMVs and 1 reduction per replacement */
     s = solve(&A, "pipecg", 2, 1e-8);
     check_converged(&s, "pipecg");
     it = s.res.iterations;
@@ -798,8 +805,8 @@ TL_TEST(statistics_recorded)
     TL_ASSERT(s.stats[TL_OP_SPMV].count >= it + 5);
     TL_ASSERT_MSG(s.stats[TL_OP_SPMV].count <= it + 5 + 4 * rep, "%lld SpMVs, %lld its, %lld rep",
                   (long long)s.stats[TL_OP_SPMV].count, (long long)it, (long long)rep);
-    TL_ASSERT(s.stats[TL_OP_ALLREDUCE].count >= it + 3);
-    TL_ASSERT(s.stats[TL_OP_ALLREDUCE].count <= it + 3 + rep);
+    TL_ASSERT(s.stats[TL_OP_ALLREDUCE].count >= it + 2);
+    TL_ASSERT(s.stats[TL_OP_ALLREDUCE].count <= it + 2 + rep);
     free_run(&s);
     tl_csr_free(&A);
 }

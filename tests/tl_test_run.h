@@ -92,6 +92,16 @@ static inline void tl_test_write(const char *path, const char *text)
     TL_ASSERT_MSG(fclose(f) == 0, "cannot write %s", path);
 }
 
+/* An n x 1 Matrix Market array vector at `path`, every entry `value`. */
+static inline void tl_test_write_constant(const char *path, int n, const char *value)
+{
+    FILE *f = fopen(path, "w");
+    TL_ASSERT_MSG(f, "cannot write %s", path);
+    fprintf(f, "%%%%MatrixMarket matrix array real general\n%d 1\n", n);
+    for (int i = 0; i < n; i++) fprintf(f, "%s\n", value);
+    TL_ASSERT_MSG(fclose(f) == 0, "cannot write %s", path);
+}
+
 /* Run `cmd` through the shell with stdout, and stderr unless `err` is NULL,
  * sent to files in a temporary directory of its own. Returns the exit code;
  * the output in *out and *err (malloc'd, the caller frees). */

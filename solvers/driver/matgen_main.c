@@ -226,8 +226,9 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         if (np != 3) return bad_arg("arguments for", cmd);
         if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
         if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
-        if (o->rhs && strcmp(o->rhs, pos[2]) == 0) return bad_arg_why("--rhs", o->rhs, "the matrix's own file");
-        /* another spelling (./A.mtx, a link): b was renamed over the matrix, exit 0 */
+        /* --rhs checked here alone: not the matrix's file by any spelling
+         * (A.mtx, ./A.mtx, a link: b was renamed over the matrix, exit 0),
+         * then writable, as the matrix is */
         tl_out_set seen = {0};
         if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
             return 2;

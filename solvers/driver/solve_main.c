@@ -6,6 +6,7 @@
  * Exit status: 0 converged (or fixed-iteration mode ran all its iterations),
  * 3 stopped without converging (the reason is printed), 1 error, 2 bad
  * arguments. */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -119,8 +120,8 @@ typedef struct solve_backend {
     const char *mpi_only;                 /* needs MPI ranks: why the thread launcher is refused */
     int omp;                              /* runs trilap's OpenMP loops: --omp-threads acts */
     const char *options_env;              /* its own options' variable, checked before the launch */
+    /* the first of those options refused (into name): its line's format, NULL when none */
     const char *(*option_refused)(const char *options, char *name, size_t nname);
-    const char *option_refused_why;       /* printf format of that refusal, the option's name its %s */
 } solve_backend;
 /* a build without PETSc says so in the run (its stub's message) */
 #if TL_HAVE_PETSC && TL_HAVE_MPI
@@ -141,8 +142,7 @@ static const solve_backend solve_backends[SOLVE_NBACKENDS] = {
                      .own_solver = "runs PETSc's own KSP",
                      .mpi_only = SOLVE_PETSC_MPI_ONLY,
                      .options_env = "PETSC_OPTIONS",
-                     .option_refused = tl_petsc_option_refused,
-                     .option_refused_why = TL_PETSC_OPTION_REFUSED},
+                     .option_refused = tl_petsc_option_refused},
 };
 
 static const tl_option solve_options[] = {
@@ -488,14 +488,77 @@ static tl_status check_jacobi_diagonal(const solve_opts *o, const tl_csr *a)
     return TL_OK;
 }
 
+/* The largest row 2-norm of A M^-1 (*rho), M the preconditioner: I, or
+ * Jacobi's diagonal (no zero there: check_jacobi_diagonal came first);
+ * each row as dnrm2 measures it (tl_solve_nrm2), so that rows of 1e200
+ * are measured, not overflowed. */
+static tl_status operator_scale(const tl_csr *a, tl_precond pc, double *rho)
+{
+    double *d = NULL, *row = NULL;
+    int64_t longest = 1;
+    for (int64_t i = 0; i < a->nrows; i++)
+        if (a->rowptr[i + 1] - a->rowptr[i] > longest) longest = a->rowptr[i + 1] - a->rowptr[i];
+    TL_ALLOC(d, a->nrows > 0 ? a->nrows : 1);
+    tl_status st = TL_OK;
+    TL_CHECKGOTO(row = malloc((size_t)longest * sizeof *row), TL_ERR_NOMEM, st, fail, "a row of %lld entries",
+                 (long long)longest);
+    tl_csr_diagonal(a, d);
+    *rho = 0.0;
+    for (int64_t i = 0; i < a->nrows; i++) {
+        int64_t k0 = a->rowptr[i], len = a->rowptr[i + 1] - k0;
+        for (int64_t k = 0; k < len; k++)
+            row[k] = pc == TL_PRECOND_JACOBI ? a->val[k0 + k] / d[a->colidx[k0 + k]] : a->val[k0 + k];
+        double rn;
+        TL_TRYGOTO(tl_solve_nrm2(NULL, row, len, &rn), st, fail);
+        if (rn > *rho) *rho = rn;
+    }
+fail:
+    free(d);
+    free(row);
+    return st;
+}
+
+/* The matrix's scale against r0's, for preconditioner pc. Every method
+ * multiplies A M^-1 by vectors of r0's size (p = M^-1 r, then A p) and
+ * reduces what comes out: (p, A p) in CG, and squares of it in the others
+ * (BiCGStab's (t, t), Pipe-BiCGStab's (y, y), Pipe-CG's delta and its
+ * recurrences). rho, the largest row 2-norm of A M^-1, is a lower bound of
+ * ||A M^-1||_2 (the row's own direction reaches it) and within sqrt(n) of
+ * it, so rho ||r0|| is the size of A p, as ||A|| ||x|| is of A x, and its
+ * square must be a normal double as ||r0||'s must. Entries of 1e200 with b = ones
+ * and no preconditioner: bicgstab stopped "(t, t) = inf", pipebicgstab
+ * "(q, y) = -nan", pipecg "delta = -nan" (exit 3); of 1e-200: pipebicgstab
+ * "omega = 0". CG alone never squares a product and ran there; refused all
+ * the same, so that one system gets one answer from every method trilap
+ * compares. Jacobi's A D^-1 has a unit diagonal: the same matrix, scaled as
+ * a whole, runs with it. */
+static tl_status check_matrix_scale(const solve_opts *o, const tl_csr *a, tl_precond pc, const char *norm,
+                                    double nr)
+{
+    double rho = 0.0;
+    TL_TRY(operator_scale(a, pc, &rho));
+    if (rho == 0.0 || nr == 0.0) return TL_OK;
+    const double s = rho * nr; /* inf or 0 where it leaves the doubles: refused below */
+    const int jacobi = pc == TL_PRECOND_JACOBI, over = !(s <= TL_SOLVE_NORM_MAX);
+    TL_INPUT_CHECK(
+        !over && s >= TL_SOLVE_NORM_MIN, TL_ERR_NUMERIC,
+        "%s: its largest row norm%s, %.3e, times %s = %.3e is %.3e, whose square, the size of (A p, A p) for a "
+        "vector p of r0's size, %s a double (%s %.1e); %s",
+        o->matrix, jacobi ? " with Jacobi (of A D^-1)" : "", rho, norm, nr, s, over ? "overflows" : "underflows",
+        over ? "above" : "below", over ? TL_SOLVE_NORM_MAX : TL_SOLVE_NORM_MIN,
+        jacobi ? "scale the matrix's rows and b alike"
+               : over ? "divide the matrix by a power of ten (x scales inversely), or use --precond jacobi"
+                      : "multiply the matrix by a power of ten (x scales inversely), or use --precond jacobi");
+    return TL_OK;
+}
+
 /* Every method's first reduction is (r0, r0) = ||b - A x0||^2 (and its
  * kin), on the host and on the GPU alike: where that square is no normal
  * double the run could only print inf and NaN (entries of 1e200: "||b|| =
  * inf", "residual: -nan", exit 3) or stop on a zero read from an
  * underflow (1e-200: "b = 0: x = 0", converged, x = 0). Refused before any
- * run, naming the inputs. The matrix's own scale is left to the run: cg on
- * entries of 1e200 with b = ones converges, and where a later product
- * overflows the method stops on it ("non-finite value"). */
+ * run, naming the inputs; then the matrix's scale against it, for each
+ * preconditioner the runs use (check_matrix_scale). */
 static tl_status check_scale(const solve_opts *o, const tl_csr *a, const double *b, const double *x0)
 {
     double *r = NULL, nr = 0.0;
@@ -525,6 +588,13 @@ static tl_status check_scale(const solve_opts *o, const tl_csr *a, const double 
                    "%s: %s = %.3e, whose square, every method's first dot product (r0, r0), underflows a double "
                    "(below %.1e); multiply %s by a power of ten (x scales with %s)",
                    inputs, norm, nr, TL_SOLVE_NORM_MIN, scaled, x0 ? "them" : "it");
+    int done[2] = {0, 0}; /* none, Jacobi: each measured once */
+    for (int k = 0; k < o->nmethods; k++) {
+        tl_precond pc = run_precond(o, o->methods[k]);
+        int j = pc == TL_PRECOND_JACOBI;
+        if (done[j]++) continue;
+        TL_TRY(check_matrix_scale(o, a, pc, norm, nr));
+    }
     return TL_OK;
 }
 
@@ -1401,6 +1471,24 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
     return 0;
 }
 
+/* A --partition that names no method and no file that exists, before the
+ * launch (it was refused in the run, exit 1): a name with a folder or an
+ * extension (part.mtx, dir/part) is a missing input, exit 1 in the words
+ * of a missing matrix; another (metsi) a typo of a method, exit 2. 0 when
+ * the spec is a method or a file that exists. */
+static int partition_missing(const char *spec)
+{
+    if (!strcmp(spec, "auto") || !tl_partition_spec_is_file(spec) || access(spec, F_OK) == 0) return 0;
+    const int err = errno;
+    if (strchr(spec, '/') || strchr(spec, '.')) {
+        fprintf(stderr, "%s: --partition: %s: cannot open: %s\n", PROGRAM, spec, strerror(err));
+        return 1;
+    }
+    fprintf(stderr, "%s: invalid --partition '%s': not block, metis or metis-recursive, and no file of that name "
+            "(try --help)\n", PROGRAM, spec);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     solve_opts o;
@@ -1444,18 +1532,15 @@ int main(int argc, char **argv)
     if (refused) return 2;
     tl_gen spec_check;
     if (strncmp(o.matrix, "gen:", 4) == 0 && tl_gen_parse_spec(o.matrix, &spec_check) != TL_OK) return 2;
-    /* a spec that names no method and no file (it was refused in the run, exit 1) */
-    if (strcmp(o.partition, "auto") && tl_partition_spec_is_file(o.partition) && access(o.partition, F_OK) != 0) {
-        fprintf(stderr, "%s: invalid --partition '%s': not block, metis or metis-recursive, and no file of that name "
-                "(try --help)\n", PROGRAM, o.partition);
-        return 2;
-    }
+    const int missing = partition_missing(o.partition);
+    if (missing) return missing;
     /* here, exit 2, for the variable; tl_petsc_init refuses the same in a
      * .petscrc, in the run (exit 1) */
     char optname[128];
-    if (sb->options_env && sb->option_refused(getenv(sb->options_env), optname, sizeof optname)) {
+    const char *why = sb->options_env ? sb->option_refused(getenv(sb->options_env), optname, sizeof optname) : NULL;
+    if (why) {
         fprintf(stderr, "%s: %s: ", PROGRAM, sb->options_env);
-        fprintf(stderr, sb->option_refused_why, optname);
+        fprintf(stderr, why, optname);
         fprintf(stderr, "\n");
         return 2;
     }

@@ -68,7 +68,9 @@ tl_status tl_gen_write(const tl_gen *g, const char *path);
 /* The matrix to `path` and, unless rhs is NULL, b = A * ones to `rhs`, both
  * or neither: each written whole under a temporary name and synced, then
  * both renamed into place (only a failing second rename, in a folder that
- * took the first, could part them). */
+ * took the first, could part them). rhs must be another file than path by
+ * every spelling: the caller checks it (trilap-matgen, with tl_out_set_add,
+ * which sees ./A.mtx and links too; a string compare here saw neither). */
 tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs);
 /* b = A * ones (so x = ones solves it), as a Matrix Market array. */
 tl_status tl_gen_write_rhs(const tl_gen *g, const char *path);

@@ -64,7 +64,7 @@ static inline int tl_solve_benchmark(const tl_solve_params *p)
 
 typedef struct tl_solve_result {
     tl_stop_reason reason;
-    char detail[160]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
+    char detail[320]; /* e.g. "p'Ap = -3.2e-01 <= 0 at iteration 4" */
     int64_t iterations;
     /* BiCGStab: shadow residual renewed; pipecg on scalar programs,
      * benchmark mode: suspect steps above rounding level taken as direction
