@@ -937,6 +937,96 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/sync/started-0 && test -z \"$(ls -A %s | grep -v '^[^.]')\"", t, t), 0);
 }
 
+/* A task killed outright (SIGKILL: its traps never run) leaves its
+ * .OUT.task-<index>.<job id>.XXXXXX folder beside OUT. A later task of the
+ * array removes each such folder once squeue (a stand-in reading
+ * t/queue) says its job is gone (not listed, or COMPLETED), and the one
+ * of its own job id (a requeued run's), one line each; it keeps those of
+ * jobs running or pending, and all of them while squeue cannot answer.
+ * Each kept task folder's files (manifest's command: line, log) name
+ * OUT/task-<index>, where the program wrote the staged folder's name.
+ * Before: the folders stayed for good, and every manifest's command: line
+ * named .OUT.task-<index>.XXXXXX/task-<index>, gone once the task ended. */
+TL_TEST(slurm_array_killed_task_swept)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    slurm_array_root(t);
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "printf 'program: trilap-bench\\ncommand: trilap-bench tristream --results %s\\n' \"$out\" "
+                    "> \"${out%/*}/manifest.txt\"\n"
+                    "printf 'variant,task\\nthree-split,%s\\n' \"$SLURM_ARRAY_TASK_ID\" > \"$out\"\n"
+                    "echo \"results: $out\"\n"
+                    "touch \"$SYNC/started-$SLURM_ARRAY_TASK_ID\"\n"
+                    "[ -z \"${HANG:-}\" ] || exec sleep 600\n");
+    snprintf(p, sizeof p, "%s/fake/squeue", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = -j ] && id=$2; shift; done\n"
+                    "[ -z \"${FAKE_SQUEUE_DOWN:-}\" ] || "
+                    "{ echo 'slurm_load_jobs error: Unable to contact slurm controller (connect failure)' >&2; exit 1; }\n"
+                    "s=$(awk -v id=\"$id\" '$1 == id { print $2 }' \"$FAKE_QUEUE\")\n"
+                    "[ -n \"$s\" ] || { echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1; }\n"
+                    "echo \"$s\"\n");
+    snprintf(p, sizeof p, "%s/array.sh", t);
+    tl_test_write(p, "T=$1 job=scripts/slurm/tristream.sbatch\n"
+                     "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=90 SYNC=$T/sync "
+                     "FAKE_QUEUE=$T/queue OUT=$T/out\n"
+                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
+                     "echo \"no $1\"; exit 1; }\n"
+                     "left() { echo \"$1: $(ls -A $T | grep '^[.]out[.]' | sed 's/[.][A-Za-z0-9]*$//' | tr '\\n' ' ')\"; }\n"
+                     ": > $T/queue\n"
+                     "HANG=1 SLURM_JOB_ID=91 SLURM_ARRAY_TASK_ID=1 setsid bash $job >/dev/null 2>$T/err1 & p=$!\n"
+                     "waitfor $T/sync/started-1\n"
+                     "kill -KILL -- -$p; wait $p; echo \"rc1=$?\"\n"
+                     "left killed\n"
+                     "mkdir $T/.out.task-4.94.Ab12Cd $T/.out.task-5.95.Ab12Cd $T/.out.task-6.96.Ab12Cd "
+                     "$T/.out.task-7.93.Ab12Cd\n"
+                     "printf '94 RUNNING\\n95 COMPLETED\\n96 PENDING\\n93 RUNNING\\n' > $T/queue\n"
+                     "FAKE_SQUEUE_DOWN=1 SLURM_JOB_ID=92 SLURM_ARRAY_TASK_ID=2 bash $job >/dev/null 2>$T/err2; "
+                     "echo \"rc2=$?\"\n"
+                     "left down\n"
+                     "SLURM_JOB_ID=93 SLURM_ARRAY_TASK_ID=3 bash $job >/dev/null 2>$T/err3; echo \"rc3=$?\"\n"
+                     "left after\n"
+                     "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n");
+    tl_test_output r = tl_test_capture("bash %s/array.sh %s", t, t);
+    TL_ASSERT_MSG(!strcmp(r.out, "rc1=137\nkilled: .out.task-1.91 \nrc2=0\n"
+                                 "down: .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 .out.task-7.93 \n"
+                                 "rc3=0\nafter: .out.task-4.94 .out.task-6.96 \nout: task-2 task-3 \n"),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char want[1400];
+    snprintf(p, sizeof p, "%s/err2", t);
+    char *e = tl_test_read(p);
+    TL_ASSERT_MSG(!*e, "%s", e);
+    free(e);
+    snprintf(p, sizeof p, "%s/err3", t);
+    e = tl_test_read(p);
+    TL_ASSERT_MSG(tl_test_count(e, "\n") == 3, "%s", e);
+    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93."};
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "tristream.sbatch: removed %s/.out.%s", t, gone[i]);
+        const char *at = strstr(e, want);
+        TL_ASSERT_MSG(at && strstr(at, ", no longer running (a task killed outright)\n"), "%s: %s", gone[i], e);
+    }
+    free(e);
+    for (int i = 2; i <= 3; i++) {
+        snprintf(want, sizeof want, "program: trilap-bench\ncommand: trilap-bench tristream --results %s/out/task-%d/tristream.csv\n",
+                 t, i);
+        snprintf(p, sizeof p, "%s/out/task-%d/manifest.txt", t, i);
+        e = tl_test_read(p);
+        TL_ASSERT_MSG(!strcmp(e, want), "task %d: %s", i, e);
+        free(e);
+        snprintf(want, sizeof want, "results: %s/out/task-%d/tristream.csv\n", t, i);
+        snprintf(p, sizeof p, "%s/out/task-%d/tristream.log", t, i);
+        e = tl_test_read(p);
+        TL_ASSERT_MSG(!strcmp(e, want), "task %d: %s", i, e);
+        free(e);
+    }
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/out/task-3)\" = \"$(printf 'manifest.txt\\ntristream.csv\\ntristream.log')\"", t), 0);
+}
+
 /* TRILAP_MODULES, or the template's site_modules line, is loaded with the
  * site's `module` (here an Environment Modules init/bash under
  * MODULESHOME whose module puts its lib/ on LD_LIBRARY_PATH), and a job
@@ -1956,6 +2046,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
+             slurm_array_killed_task_swept,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
