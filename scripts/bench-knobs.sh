@@ -15,7 +15,7 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 n=2
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [NGPUS] [-- tristream options...]" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }

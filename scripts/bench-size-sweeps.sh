@@ -8,7 +8,7 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 n=$1; shift
-[[ $n =~ ^[1-9][0-9]*$ ]] || usage
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }

@@ -28,13 +28,14 @@ if [ "${1:-}" = solver ]; then
   if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
   if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
   if [ "${1:-}" = "--" ]; then shift; fi
-  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} solver [MATRIX [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
+  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid ITERATIONS '$iters': a positive integer (try --help)" >&2; exit 2; }
+  rounds=${ROUNDS:-3}
+  [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid ROUNDS '$rounds': a positive integer (try --help)" >&2; exit 2; }
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
   bench_out_begin_temp overhead
   out=$bench_out_dir
-  rounds=${ROUNDS:-3}
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
       extra=()
@@ -59,7 +60,7 @@ n=2 variant=three-split
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then variant=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [NGPUS [VARIANT]] [-- tristream options...]" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 . "$root/scripts/bench-out.sh"

@@ -463,6 +463,85 @@ TL_TEST(render_scripts_usage)
     }
 }
 
+/* The benchmark scripts' count arguments: a bad one is one line naming the
+ * script and the value, exit 2, nothing made. Before: "usage: NAME NGPUS
+ * [...]" alone (which of the values was wrong left to the reader), and
+ * run-tristream.sh's "LAUNCH must be threads, mpi or srun" without the
+ * value given; bench-trace-overhead.sh ran no round for ROUNDS=x. */
+TL_TEST(bench_scripts_name_bad_counts)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\necho ran >> \"$0.log\"\n");
+    static const char *const cmd[][2] = {
+        {"run-tristream.sh x", "run-tristream.sh: invalid NGPUS 'x': a positive integer (try --help)\n"},
+        {"run-tristream.sh 0", "run-tristream.sh: invalid NGPUS '0': a positive integer (try --help)\n"},
+        {"LAUNCH=ssh scripts/run-tristream.sh 2", "run-tristream.sh: invalid LAUNCH 'ssh': threads, mpi or srun (try --help)\n"},
+        {"bench-size-sweeps.sh two", "bench-size-sweeps.sh: invalid NGPUS 'two': a positive integer (try --help)\n"},
+        {"bench-gpu-sweep.sh '1 x'", "bench-gpu-sweep.sh: invalid GPU count 'x' in '1 x': positive integers (try --help)\n"},
+        {"bench-knobs.sh 2x", "bench-knobs.sh: invalid NGPUS '2x': a positive integer (try --help)\n"},
+        {"bench-trace-overhead.sh -1", "bench-trace-overhead.sh: invalid NGPUS '-1': a positive integer (try --help)\n"},
+        {"bench-trace-overhead.sh solver gen:poisson7:8 1e3",
+         "bench-trace-overhead.sh: invalid ITERATIONS '1e3': a positive integer (try --help)\n"},
+        {"ROUNDS=x scripts/bench-trace-overhead.sh solver",
+         "bench-trace-overhead.sh: invalid ROUNDS 'x': a positive integer (try --help)\n"},
+        {"device-acceptance.sh x", "device-acceptance.sh: invalid NGPUS 'x': a positive integer (try --help)\n"},
+        {"device-acceptance.sh 2 0", "device-acceptance.sh: invalid BUDGET_SECONDS '0': a positive integer (try --help)\n"},
+        {"device-acceptance.sh 2 60 x", "device-acceptance.sh: invalid argument 'x': at most NGPUS and BUDGET_SECONDS (try --help)\n"},
+        {"bench-kineto.sh 1.5", "bench-kineto.sh: invalid MB '1.5': a positive integer (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
+        const char *c = cmd[i][0];
+        int env = strchr(c, '=') && strchr(c, '=') < strchr(c, ' ');
+        tl_test_output r = tl_test_capture("OUT=%s/out DEV_OUT=%s/dev BENCH=%s SOLVE=%s TMPDIR=%s %s%s", t, t, fake, fake, t,
+                                           env ? "" : "scripts/", c);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cmd[i][1]) && !r.out[0], "%s: rc %d: %s%s", c, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    /* nothing made, nothing run */
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s)\" = fake-bench", t), 0);
+}
+
+/* bench-fdtd.sh --summary OUT rewrites summary.csv and table.txt from
+ * fdtd.csv: with an awk that fails after writing part of either (a
+ * stand-in on PATH), one line, exit 1, both files as they were and no
+ * temporary left; then whole. Before: the failure left summary.csv cut
+ * (and table.txt, when its awk failed), the earlier ones lost. */
+TL_TEST(fdtd_summary_whole_or_nothing)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    snprintf(p, sizeof p, "%s/o/fdtd.csv", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o %s/fa", t, t), 0);
+    tl_test_write(p, "label,kernel,precision,nx,cpml,mpoints_s,gbs,min_bytes_per_point,cpml_overhead\n"
+                     "a,naive,single,320,0,1000,48.0,48,\nb,vec4,single,320,0,3000,144.0,48,\n");
+    snprintf(p, sizeof p, "%s/fa/awk", t);
+    write_script(p, "#!/bin/sh\nfor a; do :; done\n"
+                    "case $a in *$FAIL_ON*) echo 'kernel,part'; exit 2 ;; esac\n"
+                    "PATH=${PATH#*/fa:} exec awk \"$@\"\n");
+    static const char *const fail_on[] = {"/fdtd.csv", "/summary.csv.part"};
+    for (int i = 0; i < 2; i++) {
+        TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/summary.csv && echo old > %s/o/table.txt", t, t), 0);
+        tl_test_output r = tl_test_capture("PATH=%s/fa:$PATH FAIL_ON=%s scripts/bench-fdtd.sh --summary %s/o", t, fail_on[i], t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "bench-fdtd.sh: cannot write ") &&
+                          strstr(r.err, "; summary.csv and table.txt left as they were\n"),
+                      "%s: rc %d: %s", fail_on[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat summary.csv table.txt)\" = \"$(printf 'old\\nold')\" && "
+                                 "test \"$(ls)\" = \"$(printf 'fdtd.csv\\nsummary.csv\\ntable.txt')\"", t) == 0,
+                      "%s: files changed", fail_on[i]);
+    }
+    tl_test_output r = tl_test_capture("scripts/bench-fdtd.sh --summary %s/o && cat %s/o/summary.csv", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "kernel,precision,n,boundary,mpoints_s,") &&
+                      strstr(r.out, "\nvec4,single,320,none,3000,144.0,48,0,0.000,3.000,\n"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/o && test \"$(ls)\" = \"$(printf 'bench.log\\nfdtd.csv\\nsummary.csv\\ntable.txt')\" && "
+                            "grep -q '^vec4 ' table.txt", t),
+                 0);
+}
+
 /* A benchmark script whose trilap-bench fails (no GPU here) says why on
  * stderr and removes the folder it made, unless a CSV in it already holds
  * a row (scripts/bench-out.sh). Before: bench-knobs.sh exited 1 after its
@@ -2046,7 +2125,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
-             slurm_array_killed_task_swept,
+             slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
