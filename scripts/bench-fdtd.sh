@@ -27,6 +27,7 @@
 # vs_naive is Mpoints/s over the naive kernel's in the same size, precision and boundary.
 # The steps per run: --steps, else 40 from 800^3 up and 100 below (about a second of
 # measured time at 40 Gpoints/s). Needs bin/trilap-fdtd and bin/trilap-bench built with CUDA.
+# TL_BIN: the folder of those programs [bin].
 set -euo pipefail
 
 out=""

@@ -6,6 +6,8 @@
 #
 #   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
 #   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
+#   OUT [results/tristream-knobs-<host>-<N>gpu-<date>]; BENCH: the trilap-bench
+#   to run [bin/trilap-bench].
 # The hardware queues are a knob here: every configuration runs with CUDA's
 # default (8; --hw-queues 0, CUDA_DEVICE_MAX_CONNECTIONS unset) unless it
 # sets CUDA_DEVICE_MAX_CONNECTIONS itself, as results/tristream-knobs-h200x2

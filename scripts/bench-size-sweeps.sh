@@ -3,6 +3,9 @@
 # length, DAXPY vector), each into its own results CSV.
 #
 #   scripts/bench-size-sweeps.sh 2 --iters 2000 --repeat 3
+# Sweeps: ring-bytes 8K:8M:4, allreduce-count 1:64K:8, daxpy-bytes 1M:1G:4.
+# OUT [results/tristream-sizes-<host>-<N>gpu-<date>]; BENCH: the trilap-bench
+# to run [bin/trilap-bench].
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }

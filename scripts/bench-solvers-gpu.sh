@@ -29,7 +29,8 @@
 # --regs-copy (a register copy on the stream every iteration).
 # Roofline: the bytes every kernel of one iteration must move (the
 # statistics' bytes per call times the calls per iteration, setup calls
-# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries).
+# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries),
+# TL_DATA (matrices: its matrices/; default ../shared/data).
 # not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 quick=0

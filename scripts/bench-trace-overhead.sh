@@ -11,6 +11,9 @@
 # times (default 3), each run REPEAT timed solves (default 3):
 #   scripts/bench-trace-overhead.sh solver [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
+# ITERS (2000) and REPEAT (5): the microbenchmark's loop; BENCH, SOLVE: the
+# trilap-bench and trilap-solve to run [bin/]; OUT: the raw results' folder
+# [a new one under TMPDIR].
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)

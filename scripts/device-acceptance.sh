@@ -4,6 +4,8 @@
 # benchmarks, each bounded so one stuck step cannot eat the others. Raw
 # results land in results/<run>/ (commit them); logs in $DEV_OUT.
 #   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]
+# DEV_OUT [device-out]; TL_TEST_TIMEOUT: check-gpu's limit a test [90];
+# SKIP_KNOBS=1 leaves out bench-knobs.sh.
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac

@@ -12,6 +12,7 @@
 #   TRILAP_NO_INSTALL=1  do nothing (make check TRILAP_NO_INSTALL=1 works too)
 #   TRILAP_DRY_RUN=1     say what would run, run nothing; with --require, exit 1
 #                        while a package is missing (a dry run installs none)
+#   TRILAP_PACKAGES=FILE another package list [mk/debian-packages.txt]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -39,7 +39,8 @@
 # together when whole: a figure gnuplot cannot draw is one line, exit 1,
 # nothing of it under a final name; Ctrl-C ends gnuplot and removes the
 # part files (exit 130). TL_GNUPLOT names another
-# gnuplot (make plots passes the one make found).
+# gnuplot (make plots passes the one make found), TL_BIN the folder of
+# trilap-analyze [bin].
 set -euo pipefail
 
 results=""

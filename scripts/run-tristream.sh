@@ -7,6 +7,8 @@
 #   LAUNCH=mpi scripts/run-tristream.sh 4 --iters 100000
 #   OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
 #   LAUNCH=srun scripts/run-tristream.sh 4   # srun -n 4 $SRUN_ARGS (default --mpi=pmix --gpu-bind=none)
+# OUT [results/tristream-<host>-<N>gpu-<date>]; BENCH: the trilap-bench to run
+# [bin/trilap-bench]; LAUNCH=mpi runs MPIRUN [mpirun] -np N MPIRUN_ARGS.
 set -euo pipefail
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
