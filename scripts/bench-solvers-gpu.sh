@@ -61,7 +61,7 @@ BENCH=${BENCH:-bin/trilap-bench}
 ANALYZE=${ANALYZE:-bin/trilap-analyze}
 data=${TL_DATA:-../shared/data}/matrices
 for b in "$SOLVE" "$BENCH"; do
-    [ -x "$b" ] || { echo "bench-solvers-gpu.sh: $b not built (make all)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "bench-solvers-gpu.sh: $b not built (make all)" >&2; exit 1; }
 done
 mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
 start=$SECONDS

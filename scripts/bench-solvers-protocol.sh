@@ -72,9 +72,9 @@ SOLVE=${SOLVE:-$here/bin/trilap-solve}
 BENCH=${BENCH:-$here/bin/trilap-bench}
 ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}
 backend=${BACKEND:-cuda}
-case $backend in cuda | host) ;; *) echo "bench-solvers-protocol.sh: BACKEND must be cuda or host" >&2; exit 2 ;; esac
+case $backend in cuda | host) ;; *) echo "bench-solvers-protocol.sh: invalid BACKEND '$backend': cuda or host (try --help)" >&2; exit 2 ;; esac
 for b in "$SOLVE" "$BENCH" "$ANALYZE"; do
-    [ -x "$b" ] || { echo "bench-solvers-protocol.sh: $b not built (make all)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "bench-solvers-protocol.sh: $b not built (make all)" >&2; exit 1; }
 done
 data=${TL_DATA:-$here/../shared/data}
 [ -d "$data/matrices" ] || data=$here/.carry/data

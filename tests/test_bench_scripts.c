@@ -503,6 +503,42 @@ TL_TEST(bench_scripts_name_bad_counts)
     TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s)\" = fake-bench", t), 0);
 }
 
+/* A program the machine has not built is the machine's failure: one line
+ * naming it, exit 1 (the house rule; run-tristream.sh and the others
+ * did); a value of the command line, exit 2, named. Before:
+ * bench-solver-roof.sh, bench-solvers-gpu.sh, bench-solvers-protocol.sh
+ * and demo-solver.sh exited 2 for "not built", and
+ * bench-solvers-protocol.sh said "BACKEND must be cuda or host" without
+ * the value given. Nothing made in either case. */
+TL_TEST(gpu_benchmarks_not_built_exit_1)
+{
+    const char *t = tl_test_tmpdir();
+    static const struct { const char *cmd, *err; int rc; } runs[] = {
+        {"SOLVE=$T/none scripts/bench-solver-roof.sh $T/o", "bench-solver-roof.sh: $T/none not built (make all)\n", 1},
+        {"scripts/bench-solver-roof.sh --old $T/none $T/o",
+         "bench-solver-roof.sh: invalid --old '$T/none': not an executable trilap-solve\n", 2},
+        {"SOLVE=$T/none scripts/bench-solvers-gpu.sh $T/o", "bench-solvers-gpu.sh: $T/none not built (make all)\n", 1},
+        {"SOLVE=$T/none scripts/bench-solvers-protocol.sh $T/o", "bench-solvers-protocol.sh: $T/none not built (make all)\n", 1},
+        {"BACKEND=gpu scripts/bench-solvers-protocol.sh $T/o",
+         "bench-solvers-protocol.sh: invalid BACKEND 'gpu': cuda or host (try --help)\n", 2},
+        {"SOLVE=$T/none scripts/demo-solver.sh $T/o", "demo-solver.sh: $T/none not built (make all)\n", 1},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tl_test_output r = tl_test_capture("T=%s; %s", t, runs[i].cmd);
+        char want[1024] = "";
+        for (const char *q = runs[i].err; *q; q++) {
+            if (q[0] == '$' && q[1] == 'T') {
+                strcat(want, t);
+                q++;
+            } else
+                strncat(want, q, 1);
+        }
+        TL_ASSERT_MSG(r.rc == runs[i].rc && !strcmp(r.err, want), "%s: rc %d: %s", runs[i].cmd, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s made something", runs[i].cmd);
+    }
+}
+
 /* bench-fdtd.sh --summary OUT rewrites summary.csv and table.txt from
  * fdtd.csv: with an awk that fails after writing part of either (a
  * stand-in on PATH), one line, exit 1, both files as they were and no
@@ -2126,6 +2162,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
+             gpu_benchmarks_not_built_exit_1,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
