@@ -403,6 +403,39 @@ TL_TEST(roof_variants_refused)
     tl_test_output_free(&r);
 }
 
+/* render-roof-summary.sh with an awk that fails (a stand-in on PATH, after
+ * writing part of its output) reading a log, then in roof-fit.awk: one
+ * line, exit 1, summary.csv and summary.txt as they were, no temporary
+ * left. Before: exit 2 without a word, summary.txt.tmp left beside them
+ * (and, the log's awk failing, a summary.csv without that log's rows). */
+TL_TEST(roof_summary_whole_or_nothing)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o/logs %s/fa && printf 'iterations: 10\\n' > %s/o/logs/p7-64-base-iter.txt", t, t, t),
+                 0);
+    snprintf(p, sizeof p, "%s/fa/awk", t);
+    write_script(p, "#!/bin/sh\n"
+                    "case \" $* \" in *\"$FAIL_ON\"*) echo 'run,part'; exit 2 ;; esac\n"
+                    "PATH=${PATH#*/fa:} exec awk \"$@\"\n");
+    static const char *const fail_on[] = {"/solver-log.awk", "/roof-fit.awk"};
+    for (int i = 0; i < 2; i++) {
+        TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/summary.csv && echo old > %s/o/summary.txt", t, t), 0);
+        tl_test_output r = tl_test_capture("PATH=%s/fa:$PATH FAIL_ON=%s scripts/render-roof-summary.sh %s/o 100", t, fail_on[i], t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "render-roof-summary.sh: cannot write ") &&
+                          strstr(r.err, "; the summary left as it was\n"),
+                      "%s: rc %d: %s", fail_on[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat summary.csv summary.txt)\" = \"$(printf 'old\\nold')\" && "
+                                 "test \"$(ls)\" = \"$(printf 'logs\\nsummary.csv\\nsummary.txt')\"", t) == 0,
+                      "%s: files changed", fail_on[i]);
+    }
+    tl_test_output r = tl_test_capture("(scripts/render-roof-summary.sh %s/o 100 && head -n1 %s/o/summary.csv && ls %s/o)", t, t, t);
+    TL_ASSERT_MSG(r.rc == 0 && !strncmp(r.out, "run,spmv,", 9) && strstr(r.out, "\nlogs\nsummary.csv\nsummary.txt\n"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* results/INDEX.md is what scripts/render-results-index.sh makes from the
  * table of results/README.md; on a copy, a folder without a row, a row
  * without a folder and a stale index are each refused, naming what. */
@@ -568,7 +601,7 @@ TL_TEST(fdtd_summary_whole_or_nothing)
                                  "test \"$(ls)\" = \"$(printf 'fdtd.csv\\nsummary.csv\\ntable.txt')\"", t) == 0,
                       "%s: files changed", fail_on[i]);
     }
-    tl_test_output r = tl_test_capture("scripts/bench-fdtd.sh --summary %s/o && cat %s/o/summary.csv", t, t);
+    tl_test_output r = tl_test_capture("(scripts/bench-fdtd.sh --summary %s/o && cat %s/o/summary.csv)", t, t);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "kernel,precision,n,boundary,mpoints_s,") &&
                       strstr(r.out, "\nvec4,single,320,none,3000,144.0,48,0,0.000,3.000,\n"),
                   "rc %d: %s%s", r.rc, r.out, r.err);
@@ -2162,7 +2195,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
-             gpu_benchmarks_not_built_exit_1,
+             gpu_benchmarks_not_built_exit_1, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
