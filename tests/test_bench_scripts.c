@@ -403,6 +403,33 @@ TL_TEST(roof_variants_refused)
     tl_test_output_free(&r);
 }
 
+/* In t/o, summary files a and b hold "old"; CMD (a printf format taking t
+ * twice: PATH's first folder, then t/o) runs once per fail_on with a
+ * stand-in awk first on PATH that, given an argument holding FAIL_ON,
+ * writes part of its output and fails: exit 1, one line beginning with
+ * err and ending with tail, a and b still "old" and ls of t/o as ls. */
+static void awk_failure_leaves_summary(const char *t, const char *cmd, const char *const fail_on[2], const char *a,
+                                       const char *b, const char *ls, const char *err, const char *tail)
+{
+    char p[700], full[1400];
+    snprintf(p, sizeof p, "%s/fa/awk", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fa", t), 0);
+    write_script(p, "#!/bin/sh\n"
+                    "case \" $* \" in *\"$FAIL_ON\"*) echo 'part,of,it'; exit 2 ;; esac\n"
+                    "PATH=${PATH#*/fa:} exec awk \"$@\"\n");
+    for (int i = 0; i < 2; i++) {
+        TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/%s && echo old > %s/o/%s", t, a, t, b), 0);
+        snprintf(full, sizeof full, cmd, t, t);
+        tl_test_output r = tl_test_capture("FAIL_ON=%s %s", fail_on[i], full);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, err) && strstr(r.err, tail), "%s: rc %d: %s", fail_on[i],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat %s %s)\" = \"$(printf 'old\\nold')\" && test \"$(ls)\" = '%s'", t,
+                                 a, b, ls) == 0,
+                      "%s: files changed", fail_on[i]);
+    }
+}
+
 /* render-roof-summary.sh with an awk that fails (a stand-in on PATH, after
  * writing part of its output) reading a log, then in roof-fit.awk: one
  * line, exit 1, summary.csv and summary.txt as they were, no temporary
@@ -411,25 +438,11 @@ TL_TEST(roof_variants_refused)
 TL_TEST(roof_summary_whole_or_nothing)
 {
     const char *t = tl_test_tmpdir();
-    char p[700];
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o/logs %s/fa && printf 'iterations: 10\\n' > %s/o/logs/p7-64-base-iter.txt", t, t, t),
-                 0);
-    snprintf(p, sizeof p, "%s/fa/awk", t);
-    write_script(p, "#!/bin/sh\n"
-                    "case \" $* \" in *\"$FAIL_ON\"*) echo 'run,part'; exit 2 ;; esac\n"
-                    "PATH=${PATH#*/fa:} exec awk \"$@\"\n");
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o/logs && printf 'iterations: 10\\n' > %s/o/logs/p7-64-base-iter.txt", t, t), 0);
     static const char *const fail_on[] = {"/solver-log.awk", "/roof-fit.awk"};
-    for (int i = 0; i < 2; i++) {
-        TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/summary.csv && echo old > %s/o/summary.txt", t, t), 0);
-        tl_test_output r = tl_test_capture("PATH=%s/fa:$PATH FAIL_ON=%s scripts/render-roof-summary.sh %s/o 100", t, fail_on[i], t);
-        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "render-roof-summary.sh: cannot write ") &&
-                          strstr(r.err, "; the summary left as it was\n"),
-                      "%s: rc %d: %s", fail_on[i], r.rc, r.err);
-        tl_test_output_free(&r);
-        TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat summary.csv summary.txt)\" = \"$(printf 'old\\nold')\" && "
-                                 "test \"$(ls)\" = \"$(printf 'logs\\nsummary.csv\\nsummary.txt')\"", t) == 0,
-                      "%s: files changed", fail_on[i]);
-    }
+    awk_failure_leaves_summary(t, "PATH=%s/fa:$PATH scripts/render-roof-summary.sh %s/o 100", fail_on, "summary.csv",
+                               "summary.txt", "logs\nsummary.csv\nsummary.txt", "render-roof-summary.sh: cannot write ",
+                               "; the summary left as it was\n");
     tl_test_output r = tl_test_capture("(scripts/render-roof-summary.sh %s/o 100 && head -n1 %s/o/summary.csv && ls %s/o)", t, t, t);
     TL_ASSERT_MSG(r.rc == 0 && !strncmp(r.out, "run,spmv,", 9) && strstr(r.out, "\nlogs\nsummary.csv\nsummary.txt\n"),
                   "rc %d: %s%s", r.rc, r.out, r.err);
@@ -582,25 +595,13 @@ TL_TEST(fdtd_summary_whole_or_nothing)
     const char *t = tl_test_tmpdir();
     char p[700];
     snprintf(p, sizeof p, "%s/o/fdtd.csv", t);
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o %s/fa", t, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o", t), 0);
     tl_test_write(p, "label,kernel,precision,nx,cpml,mpoints_s,gbs,min_bytes_per_point,cpml_overhead\n"
                      "a,naive,single,320,0,1000,48.0,48,\nb,vec4,single,320,0,3000,144.0,48,\n");
-    snprintf(p, sizeof p, "%s/fa/awk", t);
-    write_script(p, "#!/bin/sh\nfor a; do :; done\n"
-                    "case $a in *$FAIL_ON*) echo 'kernel,part'; exit 2 ;; esac\n"
-                    "PATH=${PATH#*/fa:} exec awk \"$@\"\n");
     static const char *const fail_on[] = {"/fdtd.csv", "/summary.csv.part"};
-    for (int i = 0; i < 2; i++) {
-        TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/summary.csv && echo old > %s/o/table.txt", t, t), 0);
-        tl_test_output r = tl_test_capture("PATH=%s/fa:$PATH FAIL_ON=%s scripts/bench-fdtd.sh --summary %s/o", t, fail_on[i], t);
-        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "bench-fdtd.sh: cannot write ") &&
-                          strstr(r.err, "; summary.csv and table.txt left as they were\n"),
-                      "%s: rc %d: %s", fail_on[i], r.rc, r.err);
-        tl_test_output_free(&r);
-        TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat summary.csv table.txt)\" = \"$(printf 'old\\nold')\" && "
-                                 "test \"$(ls)\" = \"$(printf 'fdtd.csv\\nsummary.csv\\ntable.txt')\"", t) == 0,
-                      "%s: files changed", fail_on[i]);
-    }
+    awk_failure_leaves_summary(t, "PATH=%s/fa:$PATH scripts/bench-fdtd.sh --summary %s/o", fail_on, "summary.csv",
+                               "table.txt", "fdtd.csv\nsummary.csv\ntable.txt", "bench-fdtd.sh: cannot write ",
+                               "; summary.csv and table.txt left as they were\n");
     tl_test_output r = tl_test_capture("(scripts/bench-fdtd.sh --summary %s/o && cat %s/o/summary.csv)", t, t);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "kernel,precision,n,boundary,mpoints_s,") &&
                       strstr(r.out, "\nvec4,single,320,none,3000,144.0,48,0,0.000,3.000,\n"),
@@ -926,6 +927,10 @@ static void fake_launchers(const char *t)
                     "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
 }
 
+/* the array scripts' wait for a go or started file: 10 s at most */
+#define WAITFOR_SH                                                                                                    \
+    "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; echo \"no $1\"; exit 1; }\n"
+
 /* t/root: a checkout for the array tasks (bin/ for the stand-in program,
  * results/, this tree's scripts/), t/sync for their go files, the
  * stand-in launchers */
@@ -965,8 +970,7 @@ TL_TEST(slurm_array_tasks_keep_their_folders)
     snprintf(p, sizeof p, "%s/array.sh", t);
     tl_test_write(p, "T=$1 job=scripts/slurm/$2.sbatch\n"
                      "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=41 SYNC=$T/sync\n"
-                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
-                     "echo \"no $1\"; exit 1; }\n"
+                     WAITFOR_SH
                      "rm -f $T/sync/*\n"
                      "OUT=$T/out SLURM_JOB_ID=41 SLURM_ARRAY_TASK_ID=0 bash $job 2>$T/err0 & p0=$!\n"
                      "waitfor $T/sync/started-0\n"
@@ -1035,8 +1039,7 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
     snprintf(p, sizeof p, "%s/array.sh", t);
     tl_test_write(p, "T=$1 ROWS=$2 job=scripts/slurm/tristream.sbatch\n"
                      "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=61 SYNC=$T/sync ROWS\n"
-                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
-                     "echo \"no $1\"; exit 1; }\n"
+                     WAITFOR_SH
                      "task() { rm -f $T/sync/*-$1; SLURM_JOB_ID=6$1 SLURM_ARRAY_TASK_ID=$1 bash $job 2>$T/err$1 & "
                      "waitfor $T/sync/started-$1; }\n"
                      "for o in \"$T/o u t\" \"\"; do\n"
@@ -1121,8 +1124,7 @@ TL_TEST(slurm_array_killed_task_swept)
     tl_test_write(p, "T=$1 job=scripts/slurm/tristream.sbatch\n"
                      "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=90 SYNC=$T/sync "
                      "FAKE_QUEUE=$T/queue OUT=$T/out\n"
-                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
-                     "echo \"no $1\"; exit 1; }\n"
+                     WAITFOR_SH
                      "left() { echo \"$1: $(ls -A $T | grep '^[.]out[.]' | sed 's/[.][A-Za-z0-9]*$//' | tr '\\n' ' ')\"; }\n"
                      ": > $T/queue\n"
                      "HANG=1 SLURM_JOB_ID=91 SLURM_ARRAY_TASK_ID=1 setsid bash $job >/dev/null 2>$T/err1 & p=$!\n"
