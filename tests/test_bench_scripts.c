@@ -1093,7 +1093,8 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
  * array removes each such folder once squeue (a stand-in reading
  * t/queue) says its job is gone (not listed, or COMPLETED), and the one
  * of its own job id (a requeued run's), one line each; it keeps those of
- * jobs running or pending, and all of them while squeue cannot answer.
+ * jobs running or pending, and all of them while squeue cannot answer;
+ * a job that is no array's, into the same OUT, sweeps them too.
  * Each kept task folder's files (manifest's command: line, log) name
  * OUT/task-<index>, where the program wrote the staged folder's name.
  * Before: the folders stayed for good, and every manifest's command: line
@@ -1139,11 +1140,15 @@ TL_TEST(slurm_array_killed_task_swept)
                      "left down\n"
                      "SLURM_JOB_ID=93 SLURM_ARRAY_TASK_ID=3 bash $job >/dev/null 2>$T/err3; echo \"rc3=$?\"\n"
                      "left after\n"
-                     "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n");
+                     "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n"
+                     "printf '94 COMPLETED\\n96 PENDING\\n' > $T/queue\n"
+                     "env -u SLURM_ARRAY_TASK_ID SLURM_JOB_ID=97 bash $job >/dev/null 2>$T/err4; echo \"rc4=$?\"\n"
+                     "left single\n");
     tl_test_output r = tl_test_capture("bash %s/array.sh %s", t, t);
     TL_ASSERT_MSG(!strcmp(r.out, "rc1=137\nkilled: .out.task-1.91 \nrc2=0\n"
                                  "down: .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 .out.task-7.93 \n"
-                                 "rc3=0\nafter: .out.task-4.94 .out.task-6.96 \nout: task-2 task-3 \n"),
+                                 "rc3=0\nafter: .out.task-4.94 .out.task-6.96 \nout: task-2 task-3 \n"
+                                 "rc4=0\nsingle: .out.task-6.96 \n"),
                   "%s%s", r.out, r.err);
     tl_test_output_free(&r);
     char want[1400];

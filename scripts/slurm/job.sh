@@ -83,13 +83,15 @@ slurm_job_modules() {
 # a folder, never empty. What tasks killed outright left beside OUT goes
 # first (slurm_job_sweep).
 slurm_job_out() {
-    local out=${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}
-    [ -n "${SLURM_ARRAY_TASK_ID:-}" ] || out=${OUT:-$1-$SLURM_JOB_ID}
-    slurm_job_sweep "$out"
+    local out
     if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
+        out=${OUT:-$1-$SLURM_JOB_ID}
+        slurm_job_sweep "$out"
         bench_out_begin "$out"
         return
     fi
+    out=${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}
+    slurm_job_sweep "$out"
     bench_out_begin_staged "$out/task-$SLURM_ARRAY_TASK_ID" "$SLURM_JOB_ID"
 }
 
