@@ -10,6 +10,8 @@
 #
 #   scripts/bench-cg.sh [SIZES [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-cg.sh "128 256" 1000
+# ROUNDS (3), REPEAT (3); SOLVE: the trilap-solve to run [bin/trilap-solve];
+# OUT: the raw results' folder [a new one under TMPDIR].
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 prog=bench-cg.sh

@@ -35,6 +35,8 @@
 #   fabric.txt            --ncu-fabric: the two steps side by side, and k (also printed)
 #   bench.log             everything the programs printed
 # Exit status: 0 when every size ran (whether or not it meets its target), 1 otherwise.
+# TL_BIN: the folder of trilap-fdtd and trilap-bench [bin]; ncu is looked for
+# on PATH, then in CUDA_HOME [/usr/local/cuda]/bin and /opt/nvidia/nsight-compute.
 set -euo pipefail
 
 out=""

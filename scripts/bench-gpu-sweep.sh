@@ -9,7 +9,10 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 usage() { echo "usage: ${0##*/} \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 counts=$1; shift
-for n in $counts; do [[ $n =~ ^[1-9][0-9]*$ ]] || usage; done
+[[ $counts == *[![:space:]]* ]] || usage
+for n in $counts; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid GPU count '$n' in '$counts': positive integers (try --help)" >&2; exit 2; }
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/results/tristream-gpusweep-$(hostname -s)-$(date +%Y%m%d-%H%M%S)}
 . "$root/scripts/bench-out.sh"

@@ -19,7 +19,8 @@ mb=${1:-200}
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${TL_DATA:-$root/../shared/data}
 src=${2:-$data/kineto/trace_filter/sampled_rank-0.json.gz}
-[[ $mb =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [MB [SRC.json.gz]]" >&2; exit 2; }
+[[ $mb =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid MB '$mb': a positive integer (try --help)" >&2; exit 2; }
+[ $# -le 2 ] || { echo "${0##*/}: invalid argument '$3': at most MB and SRC (try --help)" >&2; exit 2; }
 an=${TL_BIN:-$root/bin}/trilap-analyze
 big=${TL_BUILD:-$root/build}/tests/helper_kineto_big
 for x in "$an" "$big"; do [ -x "$x" ] || { echo "$0: $x not built (make all tests builds it)" >&2; exit 1; }; done

@@ -6,6 +6,8 @@
 #
 #   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
 #   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
+#   OUT [results/tristream-knobs-<host>-<N>gpu-<date>]; BENCH: the trilap-bench
+#   to run [bin/trilap-bench].
 # The hardware queues are a knob here: every configuration runs with CUDA's
 # default (8; --hw-queues 0, CUDA_DEVICE_MAX_CONNECTIONS unset) unless it
 # sets CUDA_DEVICE_MAX_CONNECTIONS itself, as results/tristream-knobs-h200x2
@@ -15,7 +17,7 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 n=2
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [NGPUS] [-- tristream options...]" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }

@@ -10,6 +10,8 @@
 #
 #   [SOLVERS="pipecg cg pcg"] scripts/bench-op-timer.sh [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   SOLVERS="pipecg cg pcg" scripts/bench-op-timer.sh gen:poisson7:128 2000
+# ROUNDS (3), REPEAT (3): timed solves a run; SOLVE: the trilap-solve to run
+# [bin/trilap-solve]; OUT: the raw results' folder [a new one under TMPDIR].
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 prog=bench-op-timer.sh

@@ -8,7 +8,7 @@
 #   . "$root/scripts/bench-out.sh"
 #   bench_out_begin "$out" [made]           # made: 1 when the caller made it (mktemp -d)
 #   bench_out_begin_temp NAME               # OUT, else a new TMPDIR/trilap-NAME-XXXXXX
-#   bench_out_begin_staged FINAL            # FINAL (OUT/task-3), written elsewhere first
+#   bench_out_begin_staged FINAL [TAG]      # FINAL (OUT/task-3), written elsewhere first
 #   # the folder is $bench_out_dir
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
@@ -47,18 +47,20 @@ bench_out_begin_temp() {
 }
 
 # FINAL (OUT/task-<index> of a Slurm job array, OUT shared with the other
-# tasks) written as .OUT.task-<index>.XXXXXX/task-<index> beside OUT and
-# renamed into place once the run keeps it (finished, or a row written):
-# the first task that keeps one renames its whole folder to OUT, the
-# others theirs into it. So OUT is never made empty nor removed, and holds
-# no half-written task folder: when every task fails before a row there is
-# none, whatever the order (before, the task that made OUT removed it only
-# if the others had gone first, and an empty OUT stayed). What still can
-# stay: a run killed outright (SIGKILL, the node lost) leaves its
-# .OUT.task-* folder, never OUT; OUT's missing parents are made at the start.
-# A FINAL already there is written in place, as before, and kept.
+# tasks) written as .OUT.task-<index>.TAG.XXXXXX/task-<index> beside OUT
+# (TAG: the task's job id, by which slurm/job.sh tells a dead task's
+# folder) and renamed into place once the run keeps it (finished, or a row
+# written): the first task that keeps one renames its whole folder to OUT,
+# the others theirs into it. So OUT is never made empty nor removed, and
+# holds no half-written task folder: when every task fails before a row
+# there is none, whatever the order (before, the task that made OUT removed
+# it only if the others had gone first, and an empty OUT stayed). A run
+# killed outright (SIGKILL, the node lost) leaves its .OUT.task-* folder,
+# never OUT, until a later job removes it (slurm_job_sweep); OUT's missing
+# parents are made at the start. A FINAL already there is written in
+# place, as before, and kept.
 bench_out_begin_staged() {
-    local final=$1 name up above stage
+    local final=$1 tag=${2:-} name up above stage
     name=$(basename "$final") up=$(dirname "$final")
     if [ -e "$final" ]; then
         bench_out_begin "$final"
@@ -71,7 +73,7 @@ bench_out_begin_staged() {
     }
     above=$(dirname "$up")
     mkdir -p "$above"
-    stage=$(mktemp -d "$above/.$(basename "$up").$name.XXXXXX")
+    stage=$(mktemp -d "$above/.$(basename "$up").$name.${tag:+$tag.}XXXXXX")
     # mktemp's 0700 would become OUT's own mode
     chmod "$(umask -S)" "$stage"
     mkdir "$stage/$name"
@@ -79,23 +81,47 @@ bench_out_begin_staged() {
     bench_out_final=$final bench_out_stage=$stage bench_out_up=$up
 }
 
+# The program wrote where it ran: its manifest's command: line (and any
+# file naming its --results) named the staged folder FROM, gone once
+# placed. Each text file under the placed folder that names FROM names the
+# folder instead, rewritten under a temporary name beside it and renamed.
+bench_out_repath() {
+    local from=$1 f tmp
+    while IFS= read -r -d '' f; do
+        tmp=$(mktemp "$f.XXXXXX") || return 1
+        if from=$from to=$bench_out_dir awk '{
+                out = ""
+                while ((i = index($0, ENVIRON["from"])) > 0) {
+                    out = out substr($0, 1, i - 1) ENVIRON["to"]
+                    $0 = substr($0, i + length(ENVIRON["from"]))
+                }
+                print out $0 }' "$f" >"$tmp" && chmod --reference="$f" "$tmp" && mv -f -- "$tmp" "$f"; then
+            continue
+        fi
+        rm -f -- "$tmp"
+        return 1
+    done < <(grep -rlIZF -- "$from" "$bench_out_dir")
+}
+
 # The staged folder into place: the whole of it as OUT where OUT is
 # missing (rename(2) is atomic: of two tasks racing, one wins and the
 # other's rename fails on the winner's non-empty OUT), else its task folder
-# into OUT. Says why when it cannot, the folder left where it is.
+# into OUT; then its files name it (bench_out_repath). Says why when it
+# cannot, the folder left where it is.
 bench_out_place() {
-    local err
+    local err staged=$bench_out_dir
     if [ ! -e "$bench_out_up" ] && mv -T "$bench_out_stage" "$bench_out_up" 2>/dev/null; then
         bench_out_dir=$bench_out_final
-        return 0
-    fi
-    if err=$(mv -T "$bench_out_dir" "$bench_out_final" 2>&1); then
+    elif err=$(mv -T "$bench_out_dir" "$bench_out_final" 2>&1); then
         rmdir "$bench_out_stage"
         bench_out_dir=$bench_out_final
-        return 0
+    else
+        echo "${bench_out_name:-$0}: cannot move $bench_out_dir to $bench_out_final (${err#mv: }); the results stay there" >&2
+        return 1
     fi
-    echo "${bench_out_name:-$0}: cannot move $bench_out_dir to $bench_out_final (${err#mv: }); the results stay there" >&2
-    return 1
+    bench_out_repath "$staged" ||
+        echo "${bench_out_name:-$0}: $bench_out_dir: its files still name $staged, where it was written" >&2
+    return 0
 }
 
 bench_out_stop() {

@@ -22,7 +22,8 @@
 # output (DIR/raw/), the rows as CSV (DIR/petsc-compare.csv), the table
 # (DIR/summary.txt) and DIR/manifest.txt; an existing DIR/summary.txt is
 # refused. Needs MPI and a PETSc build (make PETSC=1); TL_MPIRUN overrides
-# the mpirun command, TL_BIN the folder of trilap-solve.
+# the mpirun command, TL_BIN the folder of trilap-solve, TL_DATA the shared
+# data folder whose matrices/ it reads [../shared/data].
 # Exit: 0; 2 bad arguments; trilap-solve's own status when a run fails
 # (other than 3, a solve stopped without converging, which is a result):
 # its message is shown, the script stops, and an --out DIR it made is

@@ -75,9 +75,11 @@ done
 out=$1
 SOLVE=${SOLVE:-bin/trilap-solve}
 BENCH=${BENCH:-bin/trilap-bench}
-for b in "$SOLVE" "$BENCH" ${old:+"$old"}; do
-    [ -x "$b" ] || { echo "bench-solver-roof.sh: $b not built" >&2; exit 2; }
+# a program missing is the machine's (exit 1); an --old that is none, the command line's (2)
+for b in "$SOLVE" "$BENCH"; do
+    [ -x "$b" ] || { echo "bench-solver-roof.sh: $b not built (make all)" >&2; exit 1; }
 done
+[ -z "$old" ] || [ -x "$old" ] || { echo "bench-solver-roof.sh: invalid --old '$old': not an executable trilap-solve" >&2; exit 2; }
 mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
 start=$SECONDS
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }

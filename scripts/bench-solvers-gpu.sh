@@ -29,7 +29,8 @@
 # --regs-copy (a register copy on the stream every iteration).
 # Roofline: the bytes every kernel of one iteration must move (the
 # statistics' bytes per call times the calls per iteration, setup calls
-# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries).
+# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries),
+# TL_DATA (matrices: its matrices/; default ../shared/data).
 # not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 quick=0
@@ -60,7 +61,7 @@ BENCH=${BENCH:-bin/trilap-bench}
 ANALYZE=${ANALYZE:-bin/trilap-analyze}
 data=${TL_DATA:-../shared/data}/matrices
 for b in "$SOLVE" "$BENCH"; do
-    [ -x "$b" ] || { echo "bench-solvers-gpu.sh: $b not built (make all)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "bench-solvers-gpu.sh: $b not built (make all)" >&2; exit 1; }
 done
 mkdir -p "$out/raw" "$out/logs" "$out/traces" || exit 1
 start=$SECONDS

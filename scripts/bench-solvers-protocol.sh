@@ -41,7 +41,9 @@
 # Environment: SOLVE, BENCH, ANALYZE (binaries), TL_DATA (matrices: its
 # matrices/; default ../shared/data, else .carry/data), BACKEND=host (a
 # dry run of the plumbing on the host backend, no GPU: no triad, no
-# CUPTI), SIZES_MAX (the largest N considered for p7-max, default 512).
+# CUPTI), SIZES_MAX (the largest N considered for p7-max, default 512),
+# NCCL_NVLS_ENABLE (passed on, default 0); with PLAN_ONLY=1, TRIAD (GB/s),
+# GPU_MIB and HOST_KIB stand in for the triad and the GPU's and host's memory.
 # not -e: a failed run is recorded and the rest goes on
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,9 +72,9 @@ SOLVE=${SOLVE:-$here/bin/trilap-solve}
 BENCH=${BENCH:-$here/bin/trilap-bench}
 ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}
 backend=${BACKEND:-cuda}
-case $backend in cuda | host) ;; *) echo "bench-solvers-protocol.sh: BACKEND must be cuda or host" >&2; exit 2 ;; esac
+case $backend in cuda | host) ;; *) echo "bench-solvers-protocol.sh: invalid BACKEND '$backend': cuda or host (try --help)" >&2; exit 2 ;; esac
 for b in "$SOLVE" "$BENCH" "$ANALYZE"; do
-    [ -x "$b" ] || { echo "bench-solvers-protocol.sh: $b not built (make all)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "bench-solvers-protocol.sh: $b not built (make all)" >&2; exit 1; }
 done
 data=${TL_DATA:-$here/../shared/data}
 [ -d "$data/matrices" ] || data=$here/.carry/data

@@ -11,6 +11,9 @@
 # times (default 3), each run REPEAT timed solves (default 3):
 #   scripts/bench-trace-overhead.sh solver [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
+# ITERS (2000) and REPEAT (5): the microbenchmark's loop; BENCH, SOLVE: the
+# trilap-bench and trilap-solve to run [bin/]; OUT: the raw results' folder
+# [a new one under TMPDIR].
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,13 +31,14 @@ if [ "${1:-}" = solver ]; then
   if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
   if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
   if [ "${1:-}" = "--" ]; then shift; fi
-  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} solver [MATRIX [ITERATIONS]] [-- trilap-solve options...]" >&2; exit 2; }
+  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid ITERATIONS '$iters': a positive integer (try --help)" >&2; exit 2; }
+  rounds=${ROUNDS:-3}
+  [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid ROUNDS '$rounds': a positive integer (try --help)" >&2; exit 2; }
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
   bench_out_begin_temp overhead
   out=$bench_out_dir
-  rounds=${ROUNDS:-3}
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
       extra=()
@@ -59,7 +63,7 @@ n=2 variant=three-split
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then variant=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: ${0##*/} [NGPUS [VARIANT]] [-- tristream options...]" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
 . "$root/scripts/bench-out.sh"

@@ -57,7 +57,7 @@ out=$1
 SOLVE=${SOLVE:-$here/bin/trilap-solve}
 ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}
 for b in "$SOLVE" "$ANALYZE"; do
-    [ -x "$b" ] || { echo "demo-solver.sh: $b not built (make all)" >&2; exit 2; }
+    [ -x "$b" ] || { echo "demo-solver.sh: $b not built (make all)" >&2; exit 1; }
 done
 mkdir -p "$out" || exit 1
 # this script's own outputs: a results CSV of an older run (or an older

@@ -8,7 +8,8 @@
 # recorded traces RUNS/<variant>/trace.rank*.csv[.gz], by default the H200 run
 # committed under results/tristream-h200x2, and says so in the report.
 # Without gnuplot the report and the CSV files are still written (it says
-# so at the start and in the report); TL_GNUPLOT names another gnuplot.
+# so at the start and in the report); TL_GNUPLOT names another gnuplot,
+# TL_BIN the folder of the programs [bin].
 # A failing step is named on stderr ("demo.sh: failed while ...") with the
 # command and its exit status, and DIR is left as it was: the run writes
 # into a folder of its own inside it and moves its files in at the end

@@ -4,13 +4,17 @@
 # benchmarks, each bounded so one stuck step cannot eat the others. Raw
 # results land in results/<run>/ (commit them); logs in $DEV_OUT.
 #   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]
+# DEV_OUT [device-out]; TL_TEST_TIMEOUT: check-gpu's limit a test [90];
+# SKIP_KNOBS=1 leaves out bench-knobs.sh.
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-usage() { echo "usage: ${0##*/} [NGPUS [BUDGET_SECONDS]]   (on a machine with NGPUS GPUs)" >&2; exit 2; }
 n=${1:-2}
 budget=${2:-560}
-[[ $n =~ ^[1-9][0-9]*$ && $budget =~ ^[1-9][0-9]*$ ]] || usage
+[ $# -le 2 ] || { echo "${0##*/}: invalid argument '$3': at most NGPUS and BUDGET_SECONDS (try --help)" >&2; exit 2; }
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
+[[ $budget =~ ^[1-9][0-9]*$ ]] ||
+  { echo "${0##*/}: invalid BUDGET_SECONDS '$budget': a positive integer (try --help)" >&2; exit 2; }
 start=$(date +%s)
 log=${DEV_OUT:-device-out}
 mkdir -p "$log"

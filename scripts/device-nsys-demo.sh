@@ -7,6 +7,7 @@
 # (TRILAP_NO_INSTALL=1: no internet there, and no gnuplot, so the report is
 # written without pictures). Everything lands in $OUT/nsys-demo.tar.gz.
 #   scripts/device-nsys-demo.sh [BUDGET_SECONDS=280]
+# NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # Nsight Systems' importer needs libdw: .dw/*.deb (apt-get download libdw1
 # libelf1) are unpacked into /tmp/dw when present.
 # not -e: each step is bounded and logged, and a failed one must not stop the others

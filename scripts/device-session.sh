@@ -48,7 +48,8 @@
 #   (the two-GPU session: build,check-gpu,tristream-2gpu,solvers-2gpu,fdtd-2gpu
 #   in 1500 s, CHECK_GPU_LIMIT=600; it was scripts/device-two-gpu-session.sh)
 # Matrices: TL_DATA (default ../shared/data, else .carry/data). CHECK_GPU_LIMIT:
-# the seconds of check-gpu (default 420).
+# the seconds of check-gpu (default 420). OMP_NUM_THREADS: the OpenMP
+# threads of the programs it runs (default 16).
 # not -e / pipefail: every step is bounded and its outcome logged; a failed
 # step must not cost the lent session the steps after it
 set -u

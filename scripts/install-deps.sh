@@ -6,11 +6,13 @@
 # needs no password, sudo apt-get; otherwise it prints the one command that
 # would install them and exits 0, so the caller goes on with what is there.
 # Silent when nothing is missing.
-#   --require            exit 1 when packages are still missing at the end (CI)
+#   --require            exit 1 when packages are still missing at the end (CI),
+#                        or when it cannot tell (no dpkg-query: not Debian)
 #   --list               print the package names and exit
 #   TRILAP_NO_INSTALL=1  do nothing (make check TRILAP_NO_INSTALL=1 works too)
 #   TRILAP_DRY_RUN=1     say what would run, run nothing; with --require, exit 1
 #                        while a package is missing (a dry run installs none)
+#   TRILAP_PACKAGES=FILE another package list [mk/debian-packages.txt]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +22,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --require) require=1; shift ;;
         --list) list_only=1; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "install-deps.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
@@ -42,13 +44,23 @@ missing_now() {
 }
 
 [[ ${#pkgs[@]} -gt 0 ]] || exit 0
-if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
-    echo "install-deps.sh: not a Debian system (no dpkg-query/apt-get): install the equivalents" \
+# Without dpkg-query nothing can be checked, without apt-get nothing
+# installed: --require cannot say the packages are there, so it fails
+# (before, it exited 0 after "install the equivalents yourself", and CI
+# went on as if they were)
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install-deps.sh: not a Debian system (no dpkg-query): install the equivalents" \
         "of ${pkgs[*]} yourself" >&2
+    [[ $require == 0 ]] || { echo "install-deps.sh: --require: cannot check that they are installed here" >&2; exit 1; }
     exit 0
 fi
 mapfile -t missing < <(missing_now)
 [[ ${#missing[@]} -eq 0 ]] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps.sh: missing Debian packages: ${missing[*]}; no apt-get to install them: install them yourself" >&2
+    [[ $require == 0 ]] || { echo "install-deps.sh: --require: stopping without them" >&2; exit 1; }
+    exit 0
+fi
 
 # Who may install: root, or sudo without a password.
 run_as=()

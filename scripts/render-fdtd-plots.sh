@@ -12,7 +12,7 @@
 # Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out,
 # folders of the trilap tree, from whatever folder it runs. FDTD_STEPS
 # ("150 250 350"): the snapshots' steps, each a slice the run wrote.
-# TL_GNUPLOT names another gnuplot.
+# TL_GNUPLOT names another gnuplot, TL_BIN the folder of trilap-analyze [bin].
 set -euo pipefail
 cpu=""
 gpu=""

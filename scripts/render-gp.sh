@@ -13,18 +13,64 @@
 #   render_gp PROG GNUPLOT SCRIPT BASE ASSIGNMENTS   (writes BASE.png, BASE.pdf,
 #                                                     then renames what was staged)
 #   render_gp_commit           (renames what was staged, without a figure)
+#   render_gp_lock FILE || ... (held until render_gp_unlock or the end; 1
+#                               after TL_RENDER_LOCK_WAIT seconds, 300)
 # render_gp_tmp is a folder of this run's scratch files (removed by
 # render_gp_end). A figure gnuplot cannot draw is one line naming it and
 # gnuplot's last line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
 render_gp_pid=""
 render_gp_parts=() render_gp_finals=() # staged, renamed by render_gp
 render_gp_tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-gp.XXXXXX")
+render_gp_lock_fd="" render_gp_lock_dir="" render_gp_locked=""
 
 # For the caller's EXIT trap: gnuplot ended, the staged files and scratch removed.
 render_gp_end() {
     [[ -z $render_gp_pid ]] || kill -TERM "$render_gp_pid" 2>/dev/null
     rm -f -- "${render_gp_parts[@]}"
     rm -rf -- "$render_gp_tmp"
+    render_gp_unlock
+}
+
+# The lock FILE, shared by renders into one folder (their read, check and
+# rewrite of a file there one at a time): flock(1) on FILE, the lock going
+# with the process however it ends; where flock is missing, mkdir of
+# FILE.d holding "host pid", broken when that process is gone. Taken
+# again while held, it returns at once. 1 when another holder keeps it
+# TL_RENDER_LOCK_WAIT seconds (300).
+render_gp_lock() {
+    local wait=${TL_RENDER_LOCK_WAIT:-300} i owner
+    [[ -z $render_gp_locked ]] || return 0
+    if command -v flock >/dev/null 2>&1; then
+        [[ -n $render_gp_lock_fd ]] || exec {render_gp_lock_fd}>>"$1"
+        flock -w "$wait" "$render_gp_lock_fd" || return 1
+    else
+        for ((i = 0; ; i++)); do
+            mkdir -- "$1.d" 2>/dev/null && break
+            owner=$(cat -- "$1.d/owner" 2>/dev/null) || owner=""
+            # a holder of this host that is gone (killed) left it
+            if [[ $owner == "$HOSTNAME "* ]] && ! kill -0 "${owner#* }" 2>/dev/null &&
+                ! ps -p "${owner#* }" >/dev/null 2>&1; then
+                rm -rf -- "$1.d"
+                continue
+            fi
+            ((i < wait * 10)) || return 1
+            sleep 0.1
+        done
+        echo "$HOSTNAME $$" >"$1.d/owner"
+        render_gp_lock_dir=$1.d
+    fi
+    render_gp_locked=1
+}
+
+render_gp_unlock() {
+    [[ -n $render_gp_locked ]] || return 0
+    if [[ -n $render_gp_lock_dir ]]; then
+        rm -rf -- "$render_gp_lock_dir"
+        render_gp_lock_dir=""
+    else
+        flock -u "$render_gp_lock_fd"
+    fi
+    render_gp_locked=""
 }
 
 # VAR := the temporary name of FILE, beside it (the ending kept: gnuplot

@@ -17,7 +17,9 @@
 # with plots/*.gp alone. `make plots` runs this on results/ (plots/README.md).
 # <name>: the source's path, / as -, below the trilap tree's results/ when
 # --results is inside it (the names make plots gives), else below --results;
-# sources.txt in --out lists each figure drawn there and its source.
+# sources.txt in --out lists each figure drawn there and its source;
+# renders into one --out at once take turns at it (.sources.lock there,
+# flock or a mkdir lock; after TL_RENDER_LOCK_WAIT seconds, 300, exit 1).
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
 # from whatever folder it runs; --iter-range: the timelines' iterations
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
@@ -37,7 +39,8 @@
 # together when whole: a figure gnuplot cannot draw is one line, exit 1,
 # nothing of it under a final name; Ctrl-C ends gnuplot and removes the
 # part files (exit 130). TL_GNUPLOT names another
-# gnuplot (make plots passes the one make found).
+# gnuplot (make plots passes the one make found), TL_BIN the folder of
+# trilap-analyze [bin].
 set -euo pipefail
 
 results=""
@@ -98,7 +101,11 @@ fi
 # removed
 . "$here/scripts/render-gp.sh"
 trap 'render_gp_end
-      [[ -z $made_from || ! -d $made_from ]] || find "$made_from" -depth -type d -empty -delete' EXIT
+      if [[ -n $made_from && -d $made_from ]]; then
+          # the lock file alone is no drawing: an --out made for nothing goes
+          [[ $(ls -A -- "$out") != .sources.lock ]] || rm -f -- "$out/.sources.lock"
+          find "$made_from" -depth -type d -empty -delete
+      fi' EXIT
 # Ctrl-C or a kill: gnuplot ended and the part files removed (above);
 # 130 and 143 as a shell says a command ended by SIGINT or SIGTERM
 trap 'exit 130' INT
@@ -156,9 +163,21 @@ fig_name() { # source path -> figure name
 # the second is skipped, said once. Across runs, sources.txt in --out names
 # the source of each figure drawn there; a figure whose source is gone is
 # drawn over.
+# Two renders into one --out at once check and rewrite sources.txt one at
+# a time, under .sources.lock there (render_gp_lock), held from the check
+# of a figure name until its entry is written: before, both could pass the
+# check and draw one name, and the later rename of sources.txt dropped the
+# other's entries.
 declare -A made_by=()
 index=$out/sources.txt
 claimed="" # the source of the figures drawn next, as sources.txt names it
+index_lock() {
+    render_gp_lock "$out/.sources.lock" || {
+        echo "render-plots.sh: --out $out: another render into it has held $out/.sources.lock for" \
+            "${TL_RENDER_LOCK_WAIT:-300} s (TL_RENDER_LOCK_WAIT); try again when it ends" >&2
+        exit 1
+    }
+}
 claim() { # figure base name, source
     local prev=""
     if [[ -n ${made_by[$1]:-} && ${made_by[$1]} != "$2" ]]; then
@@ -166,8 +185,10 @@ claim() { # figure base name, source
         return 1
     fi
     claimed=$(readlink -f -- "$2")
+    index_lock
     [[ ! -f $index ]] || prev=$(awk -F'\t' -v n="$1" '$1 == n { s = $2 } END { print s }' "$index")
     if [[ -n $prev && $prev != "$claimed" && -e $prev && (-e $out/$1.png || -e $out/$1.pdf) ]]; then
+        render_gp_unlock
         echo "render-plots.sh: $2: its figure would be $1, as that of $prev, drawn into $out before" \
             "($index); skipped (remove $out/$1.*, or give another --out)" >&2
         return 1
@@ -177,11 +198,13 @@ claim() { # figure base name, source
 # a figure drawn: its source into sources.txt, written whole
 record() { # figure base name
     local part
+    index_lock
     render_gp_stage part "$index"
     { if [[ -f $index ]]; then awk -F'\t' -v n="$1" '$1 != n' "$index"
       else printf '# figure\tsource (scripts/render-plots.sh)\n'; fi
       printf '%s\t%s\n' "$1" "$claimed"; } > "$part"
     render_gp_commit
+    render_gp_unlock
 }
 
 # a results CSV holds rows beyond its header (an interrupted run leaves the

@@ -7,6 +7,7 @@
 # (pencil-yz); overlap, diagnose and breakdown of every run. Everything
 # lands in DEST (traces gzipped) with a manifest.
 #   scripts/run-multirank-h200.sh DEST [BUDGET_SECONDS=540]
+# NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # Nsight Systems' importer needs libdw: .carry-dw/*.deb (apt-get download
 # libdw1 libelf1) are unpacked into /tmp/dw when present.
 # not -e: a failed step is recorded and the rest goes on

@@ -7,13 +7,18 @@
 #   LAUNCH=mpi scripts/run-tristream.sh 4 --iters 100000
 #   OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2   # + OUT/<variant>/trace.rank<R>.csv
 #   LAUNCH=srun scripts/run-tristream.sh 4   # srun -n 4 $SRUN_ARGS (default --mpi=pmix --gpu-bind=none)
+# OUT [results/tristream-<host>-<N>gpu-<date>]; BENCH: the trilap-bench to run
+# [bin/trilap-bench]; LAUNCH=mpi runs MPIRUN [mpirun] -np N MPIRUN_ARGS.
 set -euo pipefail
 usage() { echo "usage: ${0##*/} NGPUS [trilap-bench tristream options...]" >&2; exit 2; }
-case ${1:-} in -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 [ $# -ge 1 ] || usage
 n=$1; shift
-[[ $n =~ ^[1-9][0-9]*$ ]] || usage
-case ${LAUNCH:-threads} in threads | mpi | srun) ;; *) echo "$0: LAUNCH must be threads, mpi or srun" >&2; exit 2 ;; esac
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
+case ${LAUNCH:-threads} in
+  threads | mpi | srun) ;;
+  *) echo "${0##*/}: invalid LAUNCH '$LAUNCH': threads, mpi or srun (try --help)" >&2; exit 2 ;;
+esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }

@@ -403,6 +403,52 @@ TL_TEST(roof_variants_refused)
     tl_test_output_free(&r);
 }
 
+/* In t/o, summary files a and b hold "old"; CMD (a printf format taking t
+ * twice: PATH's first folder, then t/o) runs once per fail_on with a
+ * stand-in awk first on PATH that, given an argument holding FAIL_ON,
+ * writes part of its output and fails: exit 1, one line beginning with
+ * err and ending with tail, a and b still "old" and ls of t/o as ls. */
+static void awk_failure_leaves_summary(const char *t, const char *cmd, const char *const fail_on[2], const char *a,
+                                       const char *b, const char *ls, const char *err, const char *tail)
+{
+    char p[700], full[1400];
+    snprintf(p, sizeof p, "%s/fa/awk", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fa", t), 0);
+    write_script(p, "#!/bin/sh\n"
+                    "case \" $* \" in *\"$FAIL_ON\"*) echo 'part,of,it'; exit 2 ;; esac\n"
+                    "PATH=${PATH#*/fa:} exec awk \"$@\"\n");
+    for (int i = 0; i < 2; i++) {
+        TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/%s && echo old > %s/o/%s", t, a, t, b), 0);
+        snprintf(full, sizeof full, cmd, t, t);
+        tl_test_output r = tl_test_capture("FAIL_ON=%s %s", fail_on[i], full);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, err) && strstr(r.err, tail), "%s: rc %d: %s", fail_on[i],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat %s %s)\" = \"$(printf 'old\\nold')\" && test \"$(ls)\" = '%s'", t,
+                                 a, b, ls) == 0,
+                      "%s: files changed", fail_on[i]);
+    }
+}
+
+/* render-roof-summary.sh with an awk that fails (a stand-in on PATH, after
+ * writing part of its output) reading a log, then in roof-fit.awk: one
+ * line, exit 1, summary.csv and summary.txt as they were, no temporary
+ * left. Before: exit 2 without a word, summary.txt.tmp left beside them
+ * (and, the log's awk failing, a summary.csv without that log's rows). */
+TL_TEST(roof_summary_whole_or_nothing)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o/logs && printf 'iterations: 10\\n' > %s/o/logs/p7-64-base-iter.txt", t, t), 0);
+    static const char *const fail_on[] = {"/solver-log.awk", "/roof-fit.awk"};
+    awk_failure_leaves_summary(t, "PATH=%s/fa:$PATH scripts/render-roof-summary.sh %s/o 100", fail_on, "summary.csv",
+                               "summary.txt", "logs\nsummary.csv\nsummary.txt", "render-roof-summary.sh: cannot write ",
+                               "; the summary left as it was\n");
+    tl_test_output r = tl_test_capture("(scripts/render-roof-summary.sh %s/o 100 && head -n1 %s/o/summary.csv && ls %s/o)", t, t, t);
+    TL_ASSERT_MSG(r.rc == 0 && !strncmp(r.out, "run,spmv,", 9) && strstr(r.out, "\nlogs\nsummary.csv\nsummary.txt\n"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* results/INDEX.md is what scripts/render-results-index.sh makes from the
  * table of results/README.md; on a copy, a folder without a row, a row
  * without a folder and a stale index are each refused, naming what. */
@@ -461,6 +507,109 @@ TL_TEST(render_scripts_usage)
                       r.rc, r.out, r.err);
         tl_test_output_free(&r);
     }
+}
+
+/* The benchmark scripts' count arguments: a bad one is one line naming the
+ * script and the value, exit 2, nothing made. Before: "usage: NAME NGPUS
+ * [...]" alone (which of the values was wrong left to the reader), and
+ * run-tristream.sh's "LAUNCH must be threads, mpi or srun" without the
+ * value given; bench-trace-overhead.sh ran no round for ROUNDS=x. */
+TL_TEST(bench_scripts_name_bad_counts)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\necho ran >> \"$0.log\"\n");
+    static const char *const cmd[][2] = {
+        {"run-tristream.sh x", "run-tristream.sh: invalid NGPUS 'x': a positive integer (try --help)\n"},
+        {"run-tristream.sh 0", "run-tristream.sh: invalid NGPUS '0': a positive integer (try --help)\n"},
+        {"LAUNCH=ssh scripts/run-tristream.sh 2", "run-tristream.sh: invalid LAUNCH 'ssh': threads, mpi or srun (try --help)\n"},
+        {"bench-size-sweeps.sh two", "bench-size-sweeps.sh: invalid NGPUS 'two': a positive integer (try --help)\n"},
+        {"bench-gpu-sweep.sh '1 x'", "bench-gpu-sweep.sh: invalid GPU count 'x' in '1 x': positive integers (try --help)\n"},
+        {"bench-knobs.sh 2x", "bench-knobs.sh: invalid NGPUS '2x': a positive integer (try --help)\n"},
+        {"bench-trace-overhead.sh -1", "bench-trace-overhead.sh: invalid NGPUS '-1': a positive integer (try --help)\n"},
+        {"bench-trace-overhead.sh solver gen:poisson7:8 1e3",
+         "bench-trace-overhead.sh: invalid ITERATIONS '1e3': a positive integer (try --help)\n"},
+        {"ROUNDS=x scripts/bench-trace-overhead.sh solver",
+         "bench-trace-overhead.sh: invalid ROUNDS 'x': a positive integer (try --help)\n"},
+        {"device-acceptance.sh x", "device-acceptance.sh: invalid NGPUS 'x': a positive integer (try --help)\n"},
+        {"device-acceptance.sh 2 0", "device-acceptance.sh: invalid BUDGET_SECONDS '0': a positive integer (try --help)\n"},
+        {"device-acceptance.sh 2 60 x", "device-acceptance.sh: invalid argument 'x': at most NGPUS and BUDGET_SECONDS (try --help)\n"},
+        {"bench-kineto.sh 1.5", "bench-kineto.sh: invalid MB '1.5': a positive integer (try --help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
+        const char *c = cmd[i][0];
+        int env = strchr(c, '=') && strchr(c, '=') < strchr(c, ' ');
+        tl_test_output r = tl_test_capture("OUT=%s/out DEV_OUT=%s/dev BENCH=%s SOLVE=%s TMPDIR=%s %s%s", t, t, fake, fake, t,
+                                           env ? "" : "scripts/", c);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, cmd[i][1]) && !r.out[0], "%s: rc %d: %s%s", c, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    /* nothing made, nothing run */
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s)\" = fake-bench", t), 0);
+}
+
+/* A program the machine has not built is the machine's failure: one line
+ * naming it, exit 1 (the house rule; run-tristream.sh and the others
+ * did); a value of the command line, exit 2, named. Before:
+ * bench-solver-roof.sh, bench-solvers-gpu.sh, bench-solvers-protocol.sh
+ * and demo-solver.sh exited 2 for "not built", and
+ * bench-solvers-protocol.sh said "BACKEND must be cuda or host" without
+ * the value given. Nothing made in either case. */
+TL_TEST(gpu_benchmarks_not_built_exit_1)
+{
+    const char *t = tl_test_tmpdir();
+    static const struct { const char *cmd, *err; int rc; } runs[] = {
+        {"SOLVE=$T/none scripts/bench-solver-roof.sh $T/o", "bench-solver-roof.sh: $T/none not built (make all)\n", 1},
+        {"scripts/bench-solver-roof.sh --old $T/none $T/o",
+         "bench-solver-roof.sh: invalid --old '$T/none': not an executable trilap-solve\n", 2},
+        {"SOLVE=$T/none scripts/bench-solvers-gpu.sh $T/o", "bench-solvers-gpu.sh: $T/none not built (make all)\n", 1},
+        {"SOLVE=$T/none scripts/bench-solvers-protocol.sh $T/o", "bench-solvers-protocol.sh: $T/none not built (make all)\n", 1},
+        {"BACKEND=gpu scripts/bench-solvers-protocol.sh $T/o",
+         "bench-solvers-protocol.sh: invalid BACKEND 'gpu': cuda or host (try --help)\n", 2},
+        {"SOLVE=$T/none scripts/demo-solver.sh $T/o", "demo-solver.sh: $T/none not built (make all)\n", 1},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tl_test_output r = tl_test_capture("T=%s; %s", t, runs[i].cmd);
+        char want[1024] = "";
+        for (const char *q = runs[i].err; *q; q++) {
+            if (q[0] == '$' && q[1] == 'T') {
+                strcat(want, t);
+                q++;
+            } else
+                strncat(want, q, 1);
+        }
+        TL_ASSERT_MSG(r.rc == runs[i].rc && !strcmp(r.err, want), "%s: rc %d: %s", runs[i].cmd, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s made something", runs[i].cmd);
+    }
+}
+
+/* bench-fdtd.sh --summary OUT rewrites summary.csv and table.txt from
+ * fdtd.csv: with an awk that fails after writing part of either (a
+ * stand-in on PATH), one line, exit 1, both files as they were and no
+ * temporary left; then whole. Before: the failure left summary.csv cut
+ * (and table.txt, when its awk failed), the earlier ones lost. */
+TL_TEST(fdtd_summary_whole_or_nothing)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    snprintf(p, sizeof p, "%s/o/fdtd.csv", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o", t), 0);
+    tl_test_write(p, "label,kernel,precision,nx,cpml,mpoints_s,gbs,min_bytes_per_point,cpml_overhead\n"
+                     "a,naive,single,320,0,1000,48.0,48,\nb,vec4,single,320,0,3000,144.0,48,\n");
+    static const char *const fail_on[] = {"/fdtd.csv", "/summary.csv.part"};
+    awk_failure_leaves_summary(t, "PATH=%s/fa:$PATH scripts/bench-fdtd.sh --summary %s/o", fail_on, "summary.csv",
+                               "table.txt", "fdtd.csv\nsummary.csv\ntable.txt", "bench-fdtd.sh: cannot write ",
+                               "; summary.csv and table.txt left as they were\n");
+    tl_test_output r = tl_test_capture("(scripts/bench-fdtd.sh --summary %s/o && cat %s/o/summary.csv)", t, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "kernel,precision,n,boundary,mpoints_s,") &&
+                      strstr(r.out, "\nvec4,single,320,none,3000,144.0,48,0,0.000,3.000,\n"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/o && test \"$(ls)\" = \"$(printf 'bench.log\\nfdtd.csv\\nsummary.csv\\ntable.txt')\" && "
+                            "grep -q '^vec4 ' table.txt", t),
+                 0);
 }
 
 /* A benchmark script whose trilap-bench fails (no GPU here) says why on
@@ -778,6 +927,10 @@ static void fake_launchers(const char *t)
                     "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
 }
 
+/* the array scripts' wait for a go or started file: 10 s at most */
+#define WAITFOR_SH                                                                                                    \
+    "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; echo \"no $1\"; exit 1; }\n"
+
 /* t/root: a checkout for the array tasks (bin/ for the stand-in program,
  * results/, this tree's scripts/), t/sync for their go files, the
  * stand-in launchers */
@@ -817,8 +970,7 @@ TL_TEST(slurm_array_tasks_keep_their_folders)
     snprintf(p, sizeof p, "%s/array.sh", t);
     tl_test_write(p, "T=$1 job=scripts/slurm/$2.sbatch\n"
                      "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=41 SYNC=$T/sync\n"
-                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
-                     "echo \"no $1\"; exit 1; }\n"
+                     WAITFOR_SH
                      "rm -f $T/sync/*\n"
                      "OUT=$T/out SLURM_JOB_ID=41 SLURM_ARRAY_TASK_ID=0 bash $job 2>$T/err0 & p0=$!\n"
                      "waitfor $T/sync/started-0\n"
@@ -887,8 +1039,7 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
     snprintf(p, sizeof p, "%s/array.sh", t);
     tl_test_write(p, "T=$1 ROWS=$2 job=scripts/slurm/tristream.sbatch\n"
                      "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=61 SYNC=$T/sync ROWS\n"
-                     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; "
-                     "echo \"no $1\"; exit 1; }\n"
+                     WAITFOR_SH
                      "task() { rm -f $T/sync/*-$1; SLURM_JOB_ID=6$1 SLURM_ARRAY_TASK_ID=$1 bash $job 2>$T/err$1 & "
                      "waitfor $T/sync/started-$1; }\n"
                      "for o in \"$T/o u t\" \"\"; do\n"
@@ -935,6 +1086,100 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
     TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "rc %d: %s", r.rc, r.err);
     tl_test_output_free(&r);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/sync/started-0 && test -z \"$(ls -A %s | grep -v '^[^.]')\"", t, t), 0);
+}
+
+/* A task killed outright (SIGKILL: its traps never run) leaves its
+ * .OUT.task-<index>.<job id>.XXXXXX folder beside OUT. A later task of the
+ * array removes each such folder once squeue (a stand-in reading
+ * t/queue) says its job is gone (not listed, or COMPLETED), and the one
+ * of its own job id (a requeued run's), one line each; it keeps those of
+ * jobs running or pending, and all of them while squeue cannot answer;
+ * a job that is no array's, into the same OUT, sweeps them too.
+ * Each kept task folder's files (manifest's command: line, log) name
+ * OUT/task-<index>, where the program wrote the staged folder's name.
+ * Before: the folders stayed for good, and every manifest's command: line
+ * named .OUT.task-<index>.XXXXXX/task-<index>, gone once the task ended. */
+TL_TEST(slurm_array_killed_task_swept)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    slurm_array_root(t);
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "printf 'program: trilap-bench\\ncommand: trilap-bench tristream --results %s\\n' \"$out\" "
+                    "> \"${out%/*}/manifest.txt\"\n"
+                    "printf 'variant,task\\nthree-split,%s\\n' \"$SLURM_ARRAY_TASK_ID\" > \"$out\"\n"
+                    "echo \"results: $out\"\n"
+                    "touch \"$SYNC/started-$SLURM_ARRAY_TASK_ID\"\n"
+                    "[ -z \"${HANG:-}\" ] || exec sleep 600\n");
+    snprintf(p, sizeof p, "%s/fake/squeue", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = -j ] && id=$2; shift; done\n"
+                    "[ -z \"${FAKE_SQUEUE_DOWN:-}\" ] || "
+                    "{ echo 'slurm_load_jobs error: Unable to contact slurm controller (connect failure)' >&2; exit 1; }\n"
+                    "s=$(awk -v id=\"$id\" '$1 == id { print $2 }' \"$FAKE_QUEUE\")\n"
+                    "[ -n \"$s\" ] || { echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1; }\n"
+                    "echo \"$s\"\n");
+    snprintf(p, sizeof p, "%s/array.sh", t);
+    tl_test_write(p, "T=$1 job=scripts/slurm/tristream.sbatch\n"
+                     "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=90 SYNC=$T/sync "
+                     "FAKE_QUEUE=$T/queue OUT=$T/out\n"
+                     WAITFOR_SH
+                     "left() { echo \"$1: $(ls -A $T | grep '^[.]out[.]' | sed 's/[.][A-Za-z0-9]*$//' | tr '\\n' ' ')\"; }\n"
+                     ": > $T/queue\n"
+                     "HANG=1 SLURM_JOB_ID=91 SLURM_ARRAY_TASK_ID=1 setsid bash $job >/dev/null 2>$T/err1 & p=$!\n"
+                     "waitfor $T/sync/started-1\n"
+                     "kill -KILL -- -$p; wait $p; echo \"rc1=$?\"\n"
+                     "left killed\n"
+                     "mkdir $T/.out.task-4.94.Ab12Cd $T/.out.task-5.95.Ab12Cd $T/.out.task-6.96.Ab12Cd "
+                     "$T/.out.task-7.93.Ab12Cd\n"
+                     "printf '94 RUNNING\\n95 COMPLETED\\n96 PENDING\\n93 RUNNING\\n' > $T/queue\n"
+                     "FAKE_SQUEUE_DOWN=1 SLURM_JOB_ID=92 SLURM_ARRAY_TASK_ID=2 bash $job >/dev/null 2>$T/err2; "
+                     "echo \"rc2=$?\"\n"
+                     "left down\n"
+                     "SLURM_JOB_ID=93 SLURM_ARRAY_TASK_ID=3 bash $job >/dev/null 2>$T/err3; echo \"rc3=$?\"\n"
+                     "left after\n"
+                     "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n"
+                     "printf '94 COMPLETED\\n96 PENDING\\n' > $T/queue\n"
+                     "env -u SLURM_ARRAY_TASK_ID SLURM_JOB_ID=97 bash $job >/dev/null 2>$T/err4; echo \"rc4=$?\"\n"
+                     "left single\n");
+    tl_test_output r = tl_test_capture("bash %s/array.sh %s", t, t);
+    TL_ASSERT_MSG(!strcmp(r.out, "rc1=137\nkilled: .out.task-1.91 \nrc2=0\n"
+                                 "down: .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 .out.task-7.93 \n"
+                                 "rc3=0\nafter: .out.task-4.94 .out.task-6.96 \nout: task-2 task-3 \n"
+                                 "rc4=0\nsingle: .out.task-6.96 \n"),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char want[1400];
+    snprintf(p, sizeof p, "%s/err2", t);
+    char *e = tl_test_read(p);
+    TL_ASSERT_MSG(!*e, "%s", e);
+    free(e);
+    snprintf(p, sizeof p, "%s/err3", t);
+    e = tl_test_read(p);
+    TL_ASSERT_MSG(tl_test_count(e, "\n") == 3, "%s", e);
+    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93."};
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "tristream.sbatch: removed %s/.out.%s", t, gone[i]);
+        const char *at = strstr(e, want);
+        TL_ASSERT_MSG(at && strstr(at, ", no longer running (a task killed outright)\n"), "%s: %s", gone[i], e);
+    }
+    free(e);
+    for (int i = 2; i <= 3; i++) {
+        snprintf(want, sizeof want, "program: trilap-bench\ncommand: trilap-bench tristream --results %s/out/task-%d/tristream.csv\n",
+                 t, i);
+        snprintf(p, sizeof p, "%s/out/task-%d/manifest.txt", t, i);
+        e = tl_test_read(p);
+        TL_ASSERT_MSG(!strcmp(e, want), "task %d: %s", i, e);
+        free(e);
+        snprintf(want, sizeof want, "results: %s/out/task-%d/tristream.csv\n", t, i);
+        snprintf(p, sizeof p, "%s/out/task-%d/tristream.log", t, i);
+        e = tl_test_read(p);
+        TL_ASSERT_MSG(!strcmp(e, want), "task %d: %s", i, e);
+        free(e);
+    }
+    TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/out/task-3)\" = \"$(printf 'manifest.txt\\ntristream.csv\\ntristream.log')\"", t), 0);
 }
 
 /* TRILAP_MODULES, or the template's site_modules line, is loaded with the
@@ -1956,6 +2201,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
+             slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
+             gpu_benchmarks_not_built_exit_1, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,

@@ -225,6 +225,57 @@ TL_TEST(unknown_name_does_not_block_the_others)
     free(err);
 }
 
+/* Another system: PATH holds the tools the script needs and, of dpkg's
+ * and apt's, the stand-in dpkg-query alone or nothing. Without dpkg-query
+ * nothing can be checked: --require exit 1, without it 0, each after the
+ * "yourself" line; with dpkg-query and no apt-get a package missing is
+ * one line, --require exit 1, and nothing missing exit 0, silent. Before:
+ * exit 0 in every case, "install the equivalents yourself" under --require. */
+TL_TEST(not_debian_require_fails)
+{
+    fakes fk;
+    setup(&fk, "gnuplot-nox", "", 0, 0, NULL);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "mkdir %s/os && for c in bash sed awk dirname cat grep id mktemp rm env; do "
+             "ln -s \"$(command -v $c)\" %s/os/$c || exit 1; done",
+             fk.dir, fk.dir);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    char pre[1200];
+    snprintf(pre, sizeof pre, "PATH=%s/os", fk.dir);
+    static const struct { const char *args; int rc; const char *last; } runs[] = {
+        {"--require", 1, "install-deps.sh: --require: cannot check that they are installed here\n"},
+        {"", 0, " gnuplot-nox petsc-dev "},
+    };
+    for (int i = 0; i < 2; i++) {
+        char *err = NULL;
+        TL_ASSERT_EQ(run(&fk, pre, runs[i].args, &err), runs[i].rc);
+        TL_ASSERT_MSG(strstr(err, "install-deps.sh: not a Debian system (no dpkg-query): install the equivalents of ") &&
+                          strstr(err, runs[i].last) && tl_test_count(err, "\n") == 1 + (i == 0),
+                      "%s: %s", runs[i].args, err);
+        free(err);
+    }
+    snprintf(cmd, sizeof cmd, "ln -s ../dpkg-query %s/os/dpkg-query", fk.dir);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    char *err = NULL;
+    TL_ASSERT_EQ(run(&fk, pre, "--require", &err), 1);
+    TL_ASSERT_MSG(!strcmp(err, "install-deps.sh: missing Debian packages: gnuplot-nox; no apt-get to install them: "
+                               "install them yourself\ninstall-deps.sh: --require: stopping without them\n"),
+                  "%s", err);
+    free(err);
+    TL_ASSERT_EQ(run(&fk, pre, "", &err), 0);
+    TL_ASSERT_MSG(tl_test_count(err, "\n") == 1 && strstr(err, "no apt-get"), "%s", err);
+    free(err);
+    snprintf(cmd, sizeof cmd, "echo 'gnuplot-nox ii' >> %s/../state", fk.dir);
+    TL_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    TL_ASSERT_EQ(run(&fk, pre, "--require", &err), 0);
+    TL_ASSERT_MSG(err[0] == '\0', "said: %s", err);
+    free(err);
+    char *log = tl_test_read(fk.log);
+    TL_ASSERT_MSG(log[0] == '\0', "ran: %s", log);
+    free(log);
+}
+
 /* make check / make demo run it while reading the Makefile, before
  * mk/config.mk looks for gnuplot and the rest; other goals do not. */
 TL_TEST(make_goals_run_it_first)
@@ -248,4 +299,5 @@ TL_TEST(make_goals_run_it_first)
 TL_TEST_MAIN(nothing_missing_is_silent, root_installs_what_is_missing,
              removed_package_counts_as_missing, passwordless_sudo_installs,
              no_root_prints_the_command, skip_and_dry_run, dry_run_require_fails_while_missing, unknown_name_does_not_block_the_others,
+             not_debian_require_fails,
              make_goals_run_it_first)

@@ -963,7 +963,9 @@ TL_TEST(render_whole_or_nothing)
             TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "gnuplot could not draw"), "%s: rc %d: %s", out, r.rc,
                           r.err);
             tl_test_output_free(&r);
-            r = tl_test_capture("(cd '%s' && ls -A && cat '%s' '%s')", out, src[s][1], src[s][2]);
+            /* .sources.lock: the lock of sources.txt (render_concurrent_sources), empty */
+            r = tl_test_capture("(cd '%s' && ls -A | grep -vxF .sources.lock && test ! -s .sources.lock && cat '%s' '%s')",
+                                out, src[s][1], src[s][2]);
             char want[256];
             snprintf(want, sizeof want, "%s\n%s\nold\nold\n", src[s][1], src[s][2]);
             if (strcmp(src[s][1], src[s][2]) > 0)
@@ -1095,6 +1097,84 @@ TL_TEST(render_name_clash_across_runs)
     }
 }
 
+/* Two renders started at once into one --out, through a gnuplot stand-in
+ * that holds each PDF until the other render has drawn as many (0.6 s at
+ * most) and an mv that takes 0.3 s to put sources.txt in place: both
+ * renders claim each figure name at once, and each update of sources.txt
+ * is read before the other's is renamed. Each folder holds a figure of
+ * its own and knobs.csv, whose figure name both take (a/x and b/x), second
+ * in both. Both exit 0; sources.txt names both figures of their own
+ * and knobs-variants once, the source whose CSV is in --out, the other
+ * render saying it skipped it. The same again without flock on PATH (the
+ * mkdir lock); and a lock another process holds past TL_RENDER_LOCK_WAIT
+ * is one line, exit 1, nothing drawn. Before: each render read
+ * sources.txt, wrote its copy and renamed it, the later rename dropping
+ * the other's entries, and both drew knobs, neither saying so. */
+TL_TEST(render_concurrent_sources)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    for (int i = 0; i < 2; i++) {
+        const char *w = i ? "b" : "a";
+        snprintf(p, sizeof p, "%s/%s/x", t, w);
+        put(p, "knobs.csv", i ? "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,77,0\n"
+                              : "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,55,0\n");
+        for (int k = 1; k <= 1; k++) {
+            char f[32];
+            snprintf(f, sizeof f, "%s%d.csv", w, k);
+            put(p, f, "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,60,0\n");
+        }
+    }
+    snprintf(p, sizeof p, "%s/gp", t);
+    tl_test_write(p, "#!/bin/sh\ngnuplot \"$@\" || exit\ncase $2 in *\".pdf'\"*) ;; *) exit 0 ;; esac\n"
+                     "echo >> \"$SYNC/$GP_TAG\"; n=$(wc -l < \"$SYNC/$GP_TAG\"); i=0\n"
+                     "while [ \"$(cat \"$SYNC/$GP_OTHER\" 2>/dev/null | wc -l)\" -lt \"$n\" ] && [ $i -lt 12 ]; do "
+                     "sleep 0.05; i=$((i + 1)); done\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/wrap", t), 0);
+    snprintf(p, sizeof p, "%s/wrap/mv", t);
+    tl_test_write(p, "#!/bin/sh\nfor a; do :; done\ncase $a in */sources.txt) sleep 0.3 ;; esac\n"
+                     "PATH=${PATH#*/wrap:} exec mv \"$@\"\n");
+    TL_ASSERT_EQ(chmod(p, 0755), 0);
+    /* PATH without flock: every command of /usr/bin and /bin but it */
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s/nf && { ln -s /usr/local/bin/* /usr/bin/* /bin/* %s/nf/ 2>/dev/null; "
+                            "rm -f %s/nf/flock; test -x %s/nf/gnuplot; }",
+                            t, t, t, t),
+                 0);
+    for (int pass = 0; pass < 2; pass++) {
+        tl_test_output r = tl_test_capture(
+            "(T=%s; rm -rf $T/out $T/sync; mkdir $T/sync; PATH=$T/wrap:%s; export TL_GNUPLOT=$T/gp SYNC=$T/sync; "
+            "(GP_TAG=a GP_OTHER=b scripts/render-plots.sh --results $T/a/x --out $T/out >/dev/null 2>$T/ea; "
+            "echo \"rc=$?\" >> $T/ea) & GP_TAG=b GP_OTHER=a scripts/render-plots.sh --results $T/b/x --out $T/out "
+            ">/dev/null 2>$T/eb; echo \"rc=$?\" >> $T/eb; wait; cat $T/ea $T/eb; "
+            "command -v flock >/dev/null && echo flock; ls -A $T/out | grep -v '[.]png$\\|[.]pdf$\\|[.]csv$')",
+            t, pass ? "$T/nf" : "$PATH");
+        TL_ASSERT_MSG(tl_test_count(r.out, "rc=0\n") == 2 && tl_test_count(r.out, "its figure would be knobs-variants") == 1 &&
+                          !strstr(r.out, "rc=1") && (strstr(r.out, "\nflock\n") != NULL) == !pass &&
+                          strstr(r.out, "\nsources.txt\n") && !strstr(r.out, ".part") && !strstr(r.out, ".sources.lock.d"),
+                      "pass %d: %s%s", pass, r.out, r.err);
+        tl_test_output_free(&r);
+        r = tl_test_capture("(T=%s; for n in a1 b1; do w=${n%%?}; grep -qxF \"$n-variants	$(readlink -f $T)/$w/x/$n.csv\" "
+                            "$T/out/sources.txt || echo \"no $n\"; done; grep -c '^knobs-variants	' $T/out/sources.txt; "
+                            "src=$(awk -F'\\t' '$1 == \"knobs-variants\" { print $2 }' $T/out/sources.txt); "
+                            "case $src in */a/x/knobs.csv) v=55 ;; */b/x/knobs.csv) v=77 ;; *) v=none ;; esac; "
+                            "grep -q \",$v,\" $T/out/knobs-variants.csv && echo same)",
+                            t);
+        TL_ASSERT_MSG(!strcmp(r.out, "1\nsame\n"), "pass %d: %s%s", pass, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    /* a lock held elsewhere past TL_RENDER_LOCK_WAIT: one line, exit 1, nothing drawn */
+    tl_test_output r = tl_test_capture("(T=%s; rm -rf $T/out && mkdir $T/out && (flock $T/out/.sources.lock sleep 4 >/dev/null 2>&1 &) && "
+                                       "sleep 0.3 && TL_RENDER_LOCK_WAIT=1 scripts/render-plots.sh --results $T/a/x --out $T/out; "
+                                       "echo \"rc=$?\"; ls -A $T/out)",
+                                       t);
+    TL_ASSERT_MSG(tl_test_one_line(r.err, "render-plots.sh: --out ") && strstr(r.err, "/out: another render into it has held ") &&
+                      strstr(r.out, "rc=1\n.sources.lock\n") && !strstr(r.out, "rc=1\n.sources.lock\n."),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
@@ -1102,4 +1182,4 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timel
              demo_gpu_path_creates_run_dir, demo_committed_h200, render_leaves_out_rows_without_number,
              render_host_ranks_no_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot,
              render_whole_or_nothing, render_comm_csv_beside, bars_labels_inside_figure,
-             render_name_clash_across_runs)
+             render_name_clash_across_runs, render_concurrent_sources)

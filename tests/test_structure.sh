@@ -15,7 +15,10 @@
 #                    first two lines of code ('set -euo pipefail', 'here=...'),
 #                    and without the comment marks (five printed '# ' lines);
 #                    a usage line names the script, not $0 (seven printed
-#                    the whole path they were run by)
+#                    the whole path they were run by); and it names every
+#                    variable the script reads with a default, ${NAME:-...}
+#                    (nineteen read one their --help did not name: BENCH,
+#                    OUT, ITERS, SOLVE, TL_BIN, ...)
 #   optional_libs_off
 #                    every file that reads json-c, zlib or sqlite through
 #                    TL_HAVE_* compiles with each of them off (-Werror): a
@@ -113,6 +116,22 @@ scripts_help() {
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
     [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
     [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
+    # a variable the script reads with a default (${NAME:-...}) is one its
+    # user may set: the usage names it (the shell's, Slurm's and Open
+    # MPI's own aside)
+    local vars v undoc=""
+    scratch=$(mktemp -d)
+    while read -r f; do
+        grep -q 'no `set` of its own' "$top/$f" && continue
+        out=$(cd "$scratch" && timeout 20 bash "$top/$f" --help 2>&1) || true
+        vars=$(grep -o '\${[A-Z][A-Z0-9_]*:\?-' "$top/$f" | sed 's/^\${//; s/:\?-$//' | sort -u) || true
+        for v in $vars; do
+            case $v in TMPDIR | HOME | PATH | HOSTNAME | LD_LIBRARY_PATH | MODULESHOME | SLURM_* | OMPI_*) continue ;; esac
+            grep -qw -- "$v" <<<"$out" || undoc="$undoc $f:$v"
+        done
+    done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
+    rm -rf "$scratch"
+    [ -z "$undoc" ] || fail "scripts whose --help does not name a variable they read:$undoc"
     local paths
     paths=$(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch' | xargs grep -ln 'usage: \$0' || true)
     [ -z "$paths" ] || fail "scripts whose usage line names the path they were run by (\$0), not the script:" $paths

@@ -78,12 +78,56 @@ slurm_job_modules() {
 # task-<index>), so tasks sharing OUT neither overwrite each other's CSVs
 # nor remove a sibling's folder when they fail. Each writes beside OUT
 # first and renames its folder into OUT when it keeps it (bench-out.sh's
-# bench_out_begin_staged): a task that fails before a row leaves nothing,
-# and OUT is made by the first task that keeps a folder, never empty.
+# bench_out_begin_staged, tagged with the task's job id): a task that fails
+# before a row leaves nothing, and OUT is made by the first task that keeps
+# a folder, never empty. What tasks killed outright left beside OUT goes
+# first (slurm_job_sweep).
 slurm_job_out() {
+    local out
     if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
-        bench_out_begin "${OUT:-$1-$SLURM_JOB_ID}"
+        out=${OUT:-$1-$SLURM_JOB_ID}
+        slurm_job_sweep "$out"
+        bench_out_begin "$out"
         return
     fi
-    bench_out_begin_staged "${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}/task-$SLURM_ARRAY_TASK_ID"
+    out=${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}
+    slurm_job_sweep "$out"
+    bench_out_begin_staged "$out/task-$SLURM_ARRAY_TASK_ID" "$SLURM_JOB_ID"
+}
+
+# The folders beside OUT (.OUT.task-<index>.<job id>.XXXXXX) of tasks
+# killed outright (SIGKILL, the node lost), whose traps never ran: each
+# removed, said in one line, once its job is no longer running, as squeue
+# answers (not listed, "Invalid job id", or in a final state), or at once
+# when the job id is this job's own (a requeued job's earlier run: this
+# run's folder is not made yet). Where squeue is missing or cannot answer
+# (the controller unreachable) they stay. Before, they stayed for good and
+# their manifests named them.
+slurm_job_sweep() {
+    local up=$1 base d rest id
+    base=$(basename "$up")
+    for d in "$(dirname "$up")/.$base".task-*; do
+        [ -d "$d" ] || continue
+        rest=${d##*/."$base".task-}
+        [[ $rest =~ ^[0-9]+\.([0-9]+)\.[A-Za-z0-9]{6}$ ]] || continue
+        id=${BASH_REMATCH[1]}
+        [ "$id" = "$SLURM_JOB_ID" ] || slurm_job_gone "$id" || continue
+        rm -rf -- "$d" &&
+            echo "$bench_out_name: removed $d, left by job $id, no longer running (a task killed outright)" >&2
+    done
+}
+
+# Whether job ID is no longer running, by squeue: 0 when it is not
+# listed ("Invalid job id specified" once Slurm has forgotten it) or is in
+# a final state; 1 while it runs or is pending or completing, and where
+# squeue is missing or fails otherwise (it cannot be told).
+slurm_job_gone() {
+    local said rc=0
+    command -v squeue >/dev/null 2>&1 || return 1
+    said=$(squeue -h -j "$1" -t all -o %T 2>&1) || rc=$?
+    if [ "$rc" != 0 ]; then
+        [[ $said == *"Invalid job id"* ]]
+        return
+    fi
+    [[ -z ${said//[[:space:]]/} || $said =~ ^[[:space:]]*(BOOT_FAIL|CANCELLED|COMPLETED|DEADLINE|FAILED|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED|TIMEOUT)[[:space:]]*$ ]]
 }
