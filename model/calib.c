@@ -373,6 +373,44 @@ void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix)
 #undef X
 }
 
+/* The n-th word of c->source (calibrate writes its inputs there in the
+ * order it reads them: --tristream, --traces, --comm, --stream), or the
+ * whole line where it does not hold those four words (edited by hand, or
+ * a path with a blank). */
+static const char *source_word(const tl_mcalib *c, int n, char *buf, size_t size)
+{
+    const char *p = c->source;
+    int words = 0;
+    for (const char *q = p; *q; q += strspn(q, " ")) {
+        size_t len = strcspn(q, " ");
+        if (words++ == n) snprintf(buf, size, "%.*s", (int)len, q);
+        q += len;
+    }
+    int none = !c->source[0] || strcmp(c->source, "-") == 0;
+    if (words != 4 || n >= words) snprintf(buf, size, "%s", none ? "(the calibration names no source)" : c->source);
+    return buf;
+}
+
+void tl_mcalib_print_origins(const tl_mcalib *c, FILE *out, const char *prefix)
+{
+    char tri[512], traces[512], comm[512];
+    source_word(c, 0, tri, sizeof tri);
+    source_word(c, 1, traces, sizeof traces);
+    source_word(c, 2, comm, sizeof comm);
+    fprintf(out, "%salpha_coll_us %g: fitted, a simulated 16 B allreduce on two GPUs of h200-nvlink = "
+                 "comm_allreduce16_us %g of %s\n", prefix, c->alpha_coll_us, c->comm_allreduce16_us, comm);
+    fprintf(out, "%salpha_p2p_us %g: fitted, a simulated 8 B send/recv on the same = comm_sendrecv8_us %g of %s\n",
+            prefix, c->alpha_p2p_us, c->comm_sendrecv8_us, comm);
+    fprintf(out, "%snccl_rate %g: fitted, the simulated microbenchmark's three-split (ring and allreduce on two "
+                 "communicators beside a %g us DAXPY) = ts_split_us %g, the median three-split of %s\n",
+            prefix, c->nccl_rate, c->ts_daxpy_us, c->ts_split_us, tri);
+    fprintf(out, "%sxstream_us %g: measured, xstream_cross_us %g - xstream_same_us %g in the traces %s\n", prefix,
+            c->xstream_us, c->xstream_cross_us, c->xstream_same_us, traces);
+    fprintf(out, "%spcg_fixed_us %g, pcg_bw_frac %g: calibrate's --pcg-fixed-us and --pcg-bw-frac (their "
+                 "defaults: the roof fit of results/solver-fixed-cost-h200, measured)\n",
+            prefix, c->pcg_fixed_us, c->pcg_bw_frac);
+}
+
 tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)
 {
     tl_out o; /* "-" is stdout */

@@ -48,6 +48,9 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
 /* Temporary name + rename; "-" writes to stdout. */
 tl_status tl_mcalib_save(const tl_mcalib *c, const char *path);
 void tl_mcalib_print(const tl_mcalib *c, FILE *out, const char *prefix);
+/* One line per fitted or derived parameter: its value, how it was had and
+ * the measurement and file it rests on (the file from `source`). */
+void tl_mcalib_print_origins(const tl_mcalib *c, FILE *out, const char *prefix);
 
 /* One CSV file's rows as fields; header names looked up once. Exposed for
  * the tests. */

@@ -19,6 +19,7 @@ void tl_mcli_preamble(FILE *out, const tl_mcli *cli, const char *sub, const tl_m
     if (calib_path) fprintf(out, "# calibration: %s\n", calib_path);
     if (c && c->source[0]) fprintf(out, "# calibrated on: %s\n", c->source);
     if (c) tl_mcalib_print(c, out, "# calib: ");
+    if (c) tl_mcalib_print_origins(c, out, "# from: ");
     if (cli->spec) tl_opts_echo(cli->spec, out, "# opt: ");
 }
 

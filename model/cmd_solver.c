@@ -209,6 +209,7 @@ static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatfor
         tl_mresult r;
         ok = build_job(o, sch[i], ps, k, c, &j) == TL_OK;
         if (ok) {
+            j.label = sch[i]->name;
             tl_mplatform_params q = {.nccl_rate = c->nccl_rate, .port_lat_us = -1};
             tl_status sst;
             if (o->platform_file) {
@@ -375,9 +376,10 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     int ngpus = tl_mcli_int_list(o.gpus, gpus, 64, o.platform_file ? 1 << 20 : TL_MPLATFORM_MAX_GPUS, why, sizeof why);
     if (!ngpus) {
         int too_many = strstr(why, "out of range") && strtol(why, NULL, 10) > TL_MPLATFORM_MAX_GPUS;
-        tl_mcli_error("invalid --gpus '%s': %s (%s)", o.gpus, why,
-                      too_many && !o.platform_file ? "a built-in platform's file lists every route, N^2 of them"
-                                                : "a list such as 4,8,64");
+        const char *hint = too_many && !o.platform_file
+                               ? "a built-in platform is simulated up to 4,096 GPUs, minutes a schedule there"
+                               : "a list such as 4,8,64";
+        tl_mcli_error("invalid --gpus '%s': %s (%s)", o.gpus, why, hint);
         return 2;
     }
     if (!o.platform_file && (rc = tl_mplatform_gpus_refused(p, gpus, ngpus, o.gpus)) != 0) return rc;

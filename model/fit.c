@@ -12,7 +12,7 @@ tl_status tl_mfit_run(tl_mjob *j, const tl_mplatform *p, const tl_mplatform_para
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s-%d.xml", dir, p->name, j->nranks);
-    TL_TRY(tl_mplatform_write(p, q, j->nranks, path));
+    TL_TRY(tl_mplatform_write_job(p, q, j, path));
     tl_status st = tl_tmpfile_add(path, TL_TMP_FILE); /* an interrupted run leaves no platform behind */
     j->platform = path;
     if (st == TL_OK) st = tl_model_simulate(j, res);

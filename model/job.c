@@ -101,3 +101,45 @@ tl_status tl_mjob_check(const tl_mjob *j)
     }
     return TL_OK;
 }
+
+/* The routes one operation of rank r takes (tl_mjob_each_route). */
+static int op_routes(const tl_mjob *j, const tl_mop *o, int r, const int *node,
+                     int (*fn)(const tl_mroute *, void *), void *arg)
+{
+    int n = j->nranks, rc = 0;
+    const tl_mhalo *h = &j->halo[r];
+    for (int e = 0; o->comm == TL_MCOMM_HALO && e < h->n && !rc; e++)
+        rc = fn(&(tl_mroute){.src = r, .dst = h->peer[e], .rank = r, .peer = h->peer[e], .what = "its halo"}, arg);
+    /* host-staged: into the node's host, then on from there (sim.c) */
+    if (o->comm == TL_MCOMM_STAGED && h->n > 0 && !rc)
+        rc = fn(&(tl_mroute){.src = r, .dst = node[r], .dst_cpu = 1, .rank = r, .peer = -1,
+                             .what = "its halo through its node's host"},
+                arg);
+    for (int e = 0; o->comm == TL_MCOMM_STAGED && e < h->n && !rc; e++)
+        rc = fn(&(tl_mroute){.src = node[r], .src_cpu = 1, .dst = h->peer[e], .rank = r, .peer = h->peer[e],
+                             .what = "its halo through host"},
+                arg);
+    if (!rc && (o->comm == TL_MCOMM_RING || (o->comm == TL_MCOMM_ALLREDUCE && j->ar_algo == TL_MAR_RING)))
+        rc = fn(&(tl_mroute){.src = r, .dst = (r + 1) % n, .rank = r, .peer = (r + 1) % n,
+                             .what = "a step of its ring"},
+                arg);
+    if (!rc && o->comm == TL_MCOMM_ALLREDUCE && j->ar_algo == TL_MAR_TREE && r > 0) {
+        int up = r - (r & -r); /* the tree's parent: reduce up, broadcast down */
+        rc = fn(&(tl_mroute){.src = r, .dst = up, .rank = r, .peer = up, .what = "its partial sums (allreduce tree)"},
+                arg);
+        if (!rc)
+            rc = fn(&(tl_mroute){.src = up, .dst = r, .rank = up, .peer = r, .what = "the sums (allreduce tree)"},
+                    arg);
+    }
+    return rc;
+}
+
+int tl_mjob_each_route(const tl_mjob *j, const int *node, int (*fn)(const tl_mroute *route, void *arg), void *arg)
+{
+    int rc = 0;
+    for (int r = 0; r < j->nranks && j->nranks > 1 && !rc; r++)
+        for (int l = 0; l < j->nlanes && !rc; l++)
+            for (int k = 0; k < j->lanes[l].nops && !rc; k++)
+                if (j->lanes[l].ops[k].kind == TL_MOP_COMM) rc = op_routes(j, &j->lanes[l].ops[k], r, node, fn, arg);
+    return rc;
+}

@@ -97,6 +97,8 @@ typedef struct tl_mjob {
      * as the microbenchmark's NCCL calls do on any number of ranks */
     int comm_needs_peers;
     const char *platform;  /* SimGrid platform file: hosts gpu<R>, nccl<R>, cpu<R> */
+    const char *label;     /* what a progress line calls the job ("two-stream"); NULL: nothing */
+    double progress_s;     /* seconds between progress lines (0: 5 on a terminal, else 30) */
     /* 1: load the platform and check it for this job (hosts, values, the
      * routes its messages take), simulate nothing: a user's file tried
      * for every GPU count before anything is printed */
@@ -129,6 +131,23 @@ void tl_mjob_free(tl_mjob *j);
 /* Structural checks: every WAIT has a RECORD of its event on another lane,
  * channels and lanes in range. */
 tl_status tl_mjob_check(const tl_mjob *j);
+
+/* A route a job's messages take, between hosts gpu<R> and cpu<N> (a
+ * host-staged halo: a GPU to its node's host, that host to the peer). */
+typedef struct tl_mroute {
+    int src, dst;               /* rank R (gpu<R>), or node N (cpu<N>) */
+    int src_cpu, dst_cpu;       /* 1: src / dst is cpu<N> */
+    int rank, peer;             /* the ranks whose message it carries */
+    const char *what;           /* "its halo", ... for a refusal */
+} tl_mroute;
+
+/* fn(route, arg) for every route the messages of j take (the same route
+ * more than once where several messages share it), until fn answers
+ * non-zero, which it returns; node[r]: rank r's node. The engine checks
+ * them before it simulates, and a built-in platform written for the job
+ * lists only them (its file lists every route: N^2 of them). */
+int tl_mjob_each_route(const tl_mjob *j, const int *node, int (*fn)(const tl_mroute *route, void *arg),
+                       void *arg);
 
 /* Runs the job under SimGrid in a child process (SimGrid's engine is one per
  * process) and returns what it measured. A platform SimGrid refuses (or one

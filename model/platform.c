@@ -5,7 +5,8 @@
  * full-duplex port into the node's switch (NVSwitch or the PCIe root) and a
  * full-duplex NIC; one shared core link per fat tree carries every
  * inter-node message, so NICs and the core contend. Host cpu<N> per node
- * stages host-staged halos over the GPUs' ports. */
+ * stages host-staged halos over the GPUs' ports. A job's platform lists
+ * only the routes its messages take; `trilap-model platform` all of them. */
 #include "model/platform.h"
 
 #include "model/model.h"
@@ -102,7 +103,93 @@ static void link_ctn(FILE *f, const char *prefix, int i, const char *dir)
     fprintf(f, "<link_ctn id=\"%s%d\" direction=\"%s\"/>", prefix, i, dir);
 }
 
-tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path)
+/* Host number of a route's end: gpu<R> is R, cpu<N> is nranks + N. */
+static int64_t route_end(int cpu, int i, int nranks)
+{
+    return cpu ? (int64_t)nranks + i : i;
+}
+
+/* The route from host a to host b (route_end numbers) as the platform
+ * has it: GPUs of one node over their ports, of two nodes over their NICs
+ * and the core; a GPU to its node's host over its port (host staging).
+ * 0, nothing written, where the platform has no such route. */
+static int write_route(FILE *f, const tl_mplatform *p, int nranks, int64_t a, int64_t b)
+{
+    int g = p->gpus_per_node;
+    int a_cpu = a >= nranks, b_cpu = b >= nranks;
+    int ai = (int)(a_cpu ? a - nranks : a), bi = (int)(b_cpu ? b - nranks : b);
+    if (a == b || (a_cpu && b_cpu) || (a_cpu && ai != bi / g) || (b_cpu && bi != ai / g)) return 0;
+    fprintf(f, "<route src=\"%s%d\" dst=\"%s%d\" symmetrical=\"NO\">", a_cpu ? "cpu" : "gpu", ai,
+            b_cpu ? "cpu" : "gpu", bi);
+    if (a_cpu || b_cpu) {
+        link_ctn(f, "port", a_cpu ? bi : ai, a_cpu ? "DOWN" : "UP");
+    } else if (ai / g == bi / g) {
+        link_ctn(f, "port", ai, "UP");
+        link_ctn(f, "port", bi, "DOWN");
+    } else {
+        link_ctn(f, "nic", ai, "UP");
+        fprintf(f, "<link_ctn id=\"core\"/>");
+        link_ctn(f, "nic", bi, "DOWN");
+    }
+    fprintf(f, "</route>\n");
+    return 1;
+}
+
+/* The routes a job takes, each once: (src << 32 | dst) keys */
+typedef struct route_set {
+    int64_t *key;
+    size_t n, cap;
+    int nranks;
+} route_set;
+
+static int route_collect(const tl_mroute *rt, void *arg)
+{
+    route_set *rs = arg;
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 1024;
+        int64_t *k = realloc(rs->key, cap * sizeof *k);
+        if (!k) return 1;
+        rs->key = k;
+        rs->cap = cap;
+    }
+    rs->key[rs->n++] = route_end(rt->src_cpu, rt->src, rs->nranks) << 32 | route_end(rt->dst_cpu, rt->dst, rs->nranks);
+    return 0;
+}
+
+static int key_order(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every route between the platform's hosts, or (j) those j's messages take */
+static tl_status write_routes(FILE *f, const tl_mplatform *p, int nranks, const tl_mjob *j)
+{
+    int g = p->gpus_per_node, nodes = (nranks + g - 1) / g;
+    if (!j) {
+        for (int64_t a = 0; a < nranks + nodes; a++)
+            for (int64_t b = 0; b < nranks + nodes; b++) write_route(f, p, nranks, a, b);
+        return TL_OK;
+    }
+    route_set rs = {.nranks = nranks};
+    int *node = malloc((size_t)nranks * sizeof *node);
+    int failed = !node;
+    for (int r = 0; node && r < nranks; r++) node[r] = r / g;
+    if (node) failed = tl_mjob_each_route(j, node, route_collect, &rs);
+    free(node);
+    if (failed) {
+        free(rs.key);
+        return TL_FAIL(TL_ERR_NOMEM, "the routes of %d GPUs", nranks);
+    }
+    if (rs.n) qsort(rs.key, rs.n, sizeof *rs.key, key_order);
+    for (size_t i = 0; i < rs.n; i++)
+        if (i == 0 || rs.key[i] != rs.key[i - 1]) write_route(f, p, nranks, rs.key[i] >> 32, rs.key[i] & 0xffffffff);
+    free(rs.key);
+    return TL_OK;
+}
+
+static tl_status write_platform(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const tl_mjob *j,
+                                const char *path)
 {
     TL_CHECK(nranks >= 1 && nranks <= tl_mplatform_max_gpus(p), TL_ERR_INVAL, "%d GPUs of %s (1 to %d)", nranks,
              p->name, tl_mplatform_max_gpus(p));
@@ -137,28 +224,19 @@ tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q
     if (nodes > 1)
         fprintf(f, "<link id=\"core\" bandwidth=\"%.9gGBps\" latency=\"%.9gus\"/>\n", p->nic_gbs * nranks,
                 p->core_lat_us);
-    for (int a = 0; a < nranks; a++)
-        for (int b = 0; b < nranks; b++) {
-            if (a == b) continue;
-            fprintf(f, "<route src=\"gpu%d\" dst=\"gpu%d\" symmetrical=\"NO\">", a, b);
-            if (a / g == b / g) {
-                link_ctn(f, "port", a, "UP");
-                link_ctn(f, "port", b, "DOWN");
-            } else {
-                link_ctn(f, "nic", a, "UP");
-                fprintf(f, "<link_ctn id=\"core\"/>");
-                link_ctn(f, "nic", b, "DOWN");
-            }
-            fprintf(f, "</route>\n");
-        }
-    /* host staging: a GPU's port to its node's host memory and back */
-    for (int r = 0; r < nranks; r++) {
-        fprintf(f, "<route src=\"gpu%d\" dst=\"cpu%d\" symmetrical=\"NO\">", r, r / g);
-        link_ctn(f, "port", r, "UP");
-        fprintf(f, "</route>\n<route src=\"cpu%d\" dst=\"gpu%d\" symmetrical=\"NO\">", r / g, r);
-        link_ctn(f, "port", r, "DOWN");
-        fprintf(f, "</route>\n");
-    }
+    tl_status st = write_routes(f, p, nranks, j);
     fprintf(f, "</zone>\n</platform>\n");
-    return tl_out_close(&o, 1);
+    tl_status cst = tl_out_close(&o, st == TL_OK);
+    return st != TL_OK ? st : cst;
+}
+
+tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path)
+{
+    return write_platform(p, q, nranks, NULL, path);
+}
+
+tl_status tl_mplatform_write_job(const tl_mplatform *p, const tl_mplatform_params *q, const tl_mjob *j,
+                                 const char *path)
+{
+    return write_platform(p, q, j->nranks, j, path);
 }

@@ -28,8 +28,9 @@ const tl_mplatform *tl_mplatform_find(const char *name);
 const tl_mplatform *tl_mplatform_at(int i); /* NULL past the last */
 const char *tl_mplatform_choices(void);
 
-/* The most GPUs a built-in platform is written for: its one zone lists
- * every route, N^2 of them (165 MB of XML at 1,024 GPUs, 2.6 GB at 4,096). */
+/* The most GPUs a built-in platform is written for: a simulation of
+ * 4,096 takes minutes a schedule, and the file of every route (`trilap-model
+ * platform`) N^2 of them (165 MB of XML at 1,024 GPUs, 2.6 GB at 4,096). */
 #define TL_MPLATFORM_MAX_GPUS 4096
 
 /* The most GPUs a platform holds: one node's where it has no network
@@ -39,7 +40,16 @@ int tl_mplatform_max_gpus(const tl_mplatform *p);
  * `list`); else 2, after one line naming the list and the reason. */
 int tl_mplatform_gpus_refused(const tl_mplatform *p, const int *counts, int n, const char *list);
 
-/* The platform file for nranks GPUs at path (temporary name, then rename). */
+/* The platform file for nranks GPUs at path (temporary name, then rename),
+ * every route listed: a file for any job (trilap-model platform). */
 tl_status tl_mplatform_write(const tl_mplatform *p, const tl_mplatform_params *q, int nranks, const char *path);
+
+struct tl_mjob;
+/* The same platform for j's ranks with only the routes j's messages take
+ * (tl_mjob_each_route), which is all SimGrid looks up: the same
+ * simulation, where every route of 4,096 GPUs was 2.6 GB of XML that
+ * took SimGrid about 2 minutes to read for each schedule. */
+tl_status tl_mplatform_write_job(const tl_mplatform *p, const tl_mplatform_params *q, const struct tl_mjob *j,
+                                 const char *path);
 
 #endif

@@ -84,7 +84,33 @@ typedef struct sim_world {
     const tl_mjob *job;
     sim_rank *ranks;
     int nwaiters[TL_MODEL_MAX_EVENTS][TL_MODEL_MAX_LANES];
+    /* progress on the user's stderr (the child's own goes to a file):
+     * a line every `period` seconds of a run that has gone that long */
+    int progress_fd;
+    double t_start, t_next, period;
 } sim_world;
+
+static double wall_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* After rank 0's compute lane ends iteration `done`: 4,096 GPUs take
+ * minutes per schedule, silent before. Every 5 s on a terminal, every 30 s
+ * elsewhere (or every j->progress_s); a run shorter than that says
+ * nothing. */
+static void progress(sim_world *w, int done)
+{
+    double ran = wall_s() - w->t_start;
+    if (w->progress_fd < 0 || ran < w->t_next || done >= w->job->iters) return;
+    w->t_next = ran + w->period;
+    const tl_mjob *j = w->job;
+    dprintf(w->progress_fd, "trilap-model: simulating %d GPUs%s%s: iteration %d of %d, %.0f s, about %.0f s left\n",
+            j->nranks, j->label ? ", " : "", j->label ? j->label : "", done, j->iters, ran,
+            ran / done * (j->iters - done));
+}
 
 typedef struct sim_actor_arg {
     sim_world *w;
@@ -201,6 +227,14 @@ static int comm_issued(const tl_mjob *j, int me, const tl_mop *op)
     return 1;
 }
 
+/* The node a GPU is on: its property `node`, 0 without one (a platform
+ * without nodes: one host) */
+static int gpu_node(sg_host_t gpu)
+{
+    const char *np = sg_host_get_property_value(gpu, "node");
+    return np ? atoi(np) : 0;
+}
+
 static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_xfer *x)
 {
     const tl_mjob *j = w->job;
@@ -234,8 +268,7 @@ static void run_comm(sim_world *w, sim_rank *R, int chan, const tl_mop *op, sim_
     case TL_MCOMM_STAGED: {
         if (j->staged_alpha_s > 0) sg_actor_sleep_for(j->staged_alpha_s);
         const tl_mhalo *h = &j->halo[me];
-        const char *np = sg_host_get_property_value(R->gpu, "node");
-        int node = np ? atoi(np) : 0; /* a platform without nodes: one host */
+        int node = gpu_node(R->gpu);
         for (int k = 0; k < h->nfrom; k++) xfer_recv(x, chan, h->from[k], me);
         for (int k = 0; k < h->n; k++) {
             sim_stage_msg *m = malloc(sizeof *m);
@@ -364,6 +397,7 @@ static void lane_main(int argc, char **argv)
                 if (o->cat == TL_MCAT_COLL) R->res.exposed_coll_s += dt;
             }
         }
+        if (a->rank == 0 && a->lane == 0) progress(w, it + 1);
     }
     double now = simgrid_get_clock();
     if (now > R->res.end_s) R->res.end_s = now;
@@ -390,8 +424,10 @@ static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
  * missing host is: the parent names the file. */
 static void platform_values_or_die(void)
 {
+    /* the counts once: each call lists every link (host) again */
     sg_link_t *links = sg_link_list();
-    for (size_t i = 0; i < sg_link_count(); i++) {
+    size_t nlinks = sg_link_count(), nhosts = sg_host_count();
+    for (size_t i = 0; i < nlinks; i++) {
         double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
         if (!(bw > 0) || !isfinite(bw) || !(lat >= 0) || !isfinite(lat)) {
             fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, where a bandwidth must be > 0 and a "
@@ -410,7 +446,7 @@ static void platform_values_or_die(void)
     }
     free(links);
     sg_host_t *hosts = sg_host_list();
-    for (size_t i = 0; i < sg_host_count(); i++) {
+    for (size_t i = 0; i < nhosts; i++) {
         const char *name = sg_host_get_name(hosts[i]);
         double s0 = sg_host_get_pstate_speed(hosts[i], 0);
         for (unsigned long k = 0; k < sg_host_get_nb_pstates(hosts[i]); k++) {
@@ -436,47 +472,58 @@ static void platform_values_or_die(void)
     free(hosts);
 }
 
-/* Dies, in one line, where the platform has no route from `a` to `b`
- * (SimGrid's own test for a message: no link and no latency). */
-static void route_or_die(sg_host_t a, sg_host_t b, int from, int to, const char *what, int n)
+/* The host a route names: gpu<R> or cpu<N>; dies, in one line, where
+ * the platform has no such host (a host-staged halo needs its node's). */
+static sg_host_t route_host(const sim_world *w, int cpu, int i, int n)
 {
+    if (!cpu) return w->ranks[i].gpu;
+    char name[32];
+    snprintf(name, sizeof name, "cpu%d", i);
+    sg_host_t h = sg_host_by_name(name);
+    if (h) return h;
+    fprintf(stderr, "no host '%s' (a host-staged halo goes through its node's host cpu<N>, at %d GPUs; "
+                    "model/README.md)\n", name, n);
+    exit(3);
+}
+
+/* Dies, in one line, where the platform has no route the job's message
+ * takes (SimGrid's own test for a message: no link and no latency). */
+static int route_or_die(const tl_mroute *rt, void *arg)
+{
+    const sim_world *w = arg;
+    int n = w->job->nranks;
+    sg_host_t a = route_host(w, rt->src_cpu, rt->src, n), b = route_host(w, rt->dst_cpu, rt->dst, n);
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
     sg_host_get_route(a, b, links);
     int none = xbt_dynar_is_empty(links) && sg_host_get_route_latency(a, b) <= 0;
     xbt_dynar_free(&links);
-    if (!none) return;
-    fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s, at %d GPUs)\n", sg_host_get_name(a),
-            sg_host_get_name(b), from, to, what, n);
+    if (!none) return 0;
+    if (rt->dst_cpu)
+        fprintf(stderr, "no route from %s to %s (rank %d stages %s, at %d GPUs)\n", sg_host_get_name(a),
+                sg_host_get_name(b), rt->rank, rt->what, n);
+    else if (rt->src_cpu)
+        fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s %s, at %d GPUs)\n", sg_host_get_name(a),
+                sg_host_get_name(b), rt->rank, rt->peer, rt->what, sg_host_get_name(a), n);
+    else
+        fprintf(stderr, "no route from %s to %s (rank %d sends rank %d %s, at %d GPUs)\n", sg_host_get_name(a),
+                sg_host_get_name(b), rt->rank, rt->peer, rt->what, n);
     exit(3);
 }
 
-/* Every route the job's messages take exists. Before, a platform file
- * without one was found out mid-run: after the preamble and the rows of
- * the smaller GPU counts, SimGrid's "no connecting path", exit 1. */
-static void routes_or_die(const tl_mjob *j, const sim_world *w)
+/* Every route the job's messages take exists, host-staged ones too.
+ * Before, a platform file without one was found out mid-run: after the
+ * preamble and the rows of the smaller GPU counts, SimGrid's "no
+ * connecting path", exit 1; a host-staged route was never looked up. */
+static void routes_or_die(const tl_mjob *j, sim_world *w)
 {
-    int n = j->nranks;
-    for (int r = 0; r < n && n > 1; r++) {
-        const sim_rank *R = &w->ranks[r];
-        const tl_mhalo *h = &j->halo[r];
-        for (int l = 0; l < j->nlanes; l++)
-            for (int k = 0; k < j->lanes[l].nops; k++) {
-                const tl_mop *o = &j->lanes[l].ops[k];
-                if (o->kind != TL_MOP_COMM) continue;
-                for (int e = 0; o->comm == TL_MCOMM_HALO && e < h->n; e++)
-                    route_or_die(R->gpu, w->ranks[h->peer[e]].gpu, r, h->peer[e], "its halo", n);
-                if (o->comm == TL_MCOMM_RING || (o->comm == TL_MCOMM_ALLREDUCE && j->ar_algo == TL_MAR_RING))
-                    route_or_die(R->gpu, w->ranks[(r + 1) % n].gpu, r, (r + 1) % n, "a step of its ring", n);
-                if (o->comm == TL_MCOMM_ALLREDUCE && j->ar_algo == TL_MAR_TREE && r > 0) {
-                    int up = r - (r & -r); /* the tree's parent: reduce up, broadcast down */
-                    route_or_die(R->gpu, w->ranks[up].gpu, r, up, "its partial sums (allreduce tree)", n);
-                    route_or_die(w->ranks[up].gpu, R->gpu, up, r, "the sums (allreduce tree)", n);
-                }
-            }
-    }
+    int *node = malloc((size_t)j->nranks * sizeof *node);
+    if (!node) exit(4);
+    for (int r = 0; r < j->nranks; r++) node[r] = gpu_node(w->ranks[r].gpu);
+    tl_mjob_each_route(j, node, route_or_die, w);
+    free(node);
 }
 
-static void child_run(const tl_mjob *j, int fd)
+static void child_run(const tl_mjob *j, int fd, int progress_fd)
 {
     char *args[] = {"trilap-model", "--log=root.thres:error", "--cfg=network/model:CM02",
                     "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:64", NULL};
@@ -485,7 +532,8 @@ static void child_run(const tl_mjob *j, int fd)
     simgrid_load_platform(j->platform);
     platform_values_or_die();
 
-    sim_world w = {.job = j};
+    double period = j->progress_s > 0 ? j->progress_s : isatty(progress_fd) ? 5 : 30;
+    sim_world w = {.job = j, .progress_fd = progress_fd, .period = period};
     w.ranks = calloc((size_t)j->nranks, sizeof *w.ranks);
     sim_actor_arg *args_l = calloc((size_t)j->nranks * (TL_MODEL_MAX_LANES + TL_MODEL_MAX_CHANS), sizeof *args_l);
     if (!w.ranks || !args_l) exit(4);
@@ -512,8 +560,7 @@ static void child_run(const tl_mjob *j, int fd)
             exit(3);
         }
         R->nccl_speed0 = sg_host_get_pstate_speed(R->nccl, 0);
-        const char *np = sg_host_get_property_value(R->gpu, "node");
-        if (np && atoi(np) > maxnode) maxnode = atoi(np);
+        if (gpu_node(R->gpu) > maxnode) maxnode = gpu_node(R->gpu);
         for (int e = 0; e < TL_MODEL_MAX_EVENTS; e++)
             for (int l = 0; l < TL_MODEL_MAX_LANES; l++) R->ev[e][l] = sg_sem_init(0);
         for (int c = 0; c < TL_MODEL_MAX_CHANS; c++) {
@@ -556,6 +603,8 @@ static void child_run(const tl_mjob *j, int fd)
         sg_actor_daemonize(act);
     }
     routes_or_die(j, &w);
+    w.t_start = wall_s();
+    w.t_next = w.period;
     if (!j->check_only) simgrid_run();
     for (int r = 0; r < j->nranks; r++) {
         const char *p = (const char *)&w.ranks[r].res;
@@ -631,8 +680,9 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
         /* and it ends with the parent, however the parent ends */
         if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
         close(fds[0]);
+        int user_err = dup(2); /* progress lines; -1: none */
         dup2(fileno(err), 2);
-        child_run(j, fds[1]);
+        child_run(j, fds[1], user_err);
     }
     close(fds[1]);
     fds[1] = -1;
