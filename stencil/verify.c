@@ -66,6 +66,16 @@ static void wave_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int order, in
     c->dt = wave_t_end / (double)c->steps;
 }
 
+int64_t tl_fdtd_verify_wave_steps(int order, int64_t n, double cfl, double *dt)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    tl_fdtd_config c;
+    wave_config(&c, &v, order, n, cfl);
+    if (dt) *dt = c.dt;
+    return c.steps;
+}
+
 tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n, double cfl)
 {
     tl_fdtd_config c;

@@ -393,16 +393,18 @@ TL_TEST(verify_tables)
 }
 
 /* In single precision the order-8 error reaches the rounding floor by
- * n = 16 (8.3e-8, the unit roundoff 6.0e-8): its rates are left empty and
- * a footer names the sizes (before: rates 8.070 and 0.645 printed as
- * rates). Order 4, and order 8 in double, keep theirs. */
-/* 1: the table's row that starts "order,n," has its two rates (not empty) */
-static int row_has_rates(const char *table, const char *order_n)
+ * n = 16 (8.3e-8; the floor u sqrt(steps), 3.6e-7 at its 36 steps): its
+ * rates are left empty and a footer names the sizes (before: rates 8.070
+ * and 0.645 printed as rates). Order 4, and order 8 in double, keep
+ * theirs. */
+/* 1: the table's row that starts with `start` ("order,n,", "dt,") has its
+ * two rates (not empty) */
+static int row_has_rates(const char *table, const char *start)
 {
     char key[32];
-    snprintf(key, sizeof key, "\n%s", order_n);
+    snprintf(key, sizeof key, "\n%s", start);
     const char *row = strstr(table, key), *end = row ? strchr(row + 1, '\n') : NULL;
-    TL_ASSERT_MSG(end, "no row %s in\n%s", order_n, table);
+    TL_ASSERT_MSG(end, "no row %s in\n%s", start, table);
     return !(end[-1] == ',' && end[-2] == ',');
 }
 
@@ -412,15 +414,37 @@ TL_TEST(verify_convergence_says_the_rounding_floor)
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(row_has_rates(r.out, "4,16,") && row_has_rates(r.out, "4,32,"), "%s", r.out);
     TL_ASSERT_MSG(!row_has_rates(r.out, "8,16,") && !row_has_rates(r.out, "8,32,"), "%s", r.out);
-    TL_ASSERT_MSG(strstr(r.out, ",,\n# order 8, n = 16, 32: l2 within 10x the rounding floor of single precision "
-                                "(5.96e-08, amplitude 1); the error stops falling there, so no rate is given "
-                                "(--precision double)\n"),
+    TL_ASSERT_MSG(strstr(r.out, ",,\n# order 8, n = 16, 32: l2 within 2x the rounding floor of single precision "
+                                "(u sqrt(steps) = 3.58e-07 to 5.06e-07, u = 5.96e-08, amplitude 1); the error stops "
+                                "falling there, so no rate is given (--precision double)\n"),
                   "%s", r.out);
     TL_ASSERT_EQ(tl_test_count(r.out, "#"), 1);
     tl_test_output_free(&r);
     r = fdtd("verify convergence --precision double --orders 8 --sizes 8,16,32");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(row_has_rates(r.out, "8,16,") && row_has_rates(r.out, "8,32,") && !strchr(r.out, '#'), "%s", r.out);
+    tl_test_output_free(&r);
+}
+
+/* verify time in single at n = 8: 446 steps (CFL 0.02) give l2 9.0e-6,
+ * above the floor (2 u sqrt(446) = 2.5e-6), 1783 steps (CFL 0.005)
+ * 7.5e-7, within 2x its 2.5e-6, where double gives 5.6e-7 and rate
+ * 2.001: up to ec69945 the rate between them was printed, 1.788 (verify
+ * convergence's floor then, 10 u = 6.0e-7, would have missed it too); now
+ * none, and the footer names the step. Double keeps its rates (the
+ * convergence test above: the floor test is one). */
+TL_TEST(verify_time_says_the_rounding_floor)
+{
+    tl_test_output r = fdtd("verify time --precision single --grid 8 --cfls 0.02,0.005");
+    TL_ASSERT_EQ(r.rc, 0);
+    static const char first[] = "dt,l2,linf,rate_l2,rate_linf\n1.121076e-03,8.98"; /* above the floor */
+    TL_ASSERT_MSG(strncmp(r.out, first, strlen(first)) == 0, "%s", r.out);
+    TL_ASSERT_MSG(!row_has_rates(r.out, "2.804262e-04,"), "%s", r.out);
+    TL_ASSERT_MSG(strstr(r.out, ",,\n# dt = 2.80e-04: l2 within 2x the rounding floor of single precision "
+                                "(u sqrt(steps) = 2.52e-06, u = 5.96e-08, amplitude 1); the error stops falling "
+                                "there, so no rate is given (--precision double)\n"),
+                  "%s", r.out);
+    TL_ASSERT_EQ(tl_test_count(r.out, "#"), 1);
     tl_test_output_free(&r);
 }
 
@@ -1002,7 +1026,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
-             verify_tables, verify_convergence_says_the_rounding_floor, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
+             verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
              outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
