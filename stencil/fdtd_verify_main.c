@@ -135,6 +135,18 @@ static int refuse_foreign_options(const verify_experiment *x, const verify_opts 
     return 2;
 }
 
+/* --grid 0 and --steps 0 stand for the experiment's default when not
+ * typed; typed, each ran that default without a word (verify time --grid
+ * 0 printed the 16^3 table, exit 0). One line, 2; 0 when neither is. */
+static int refuse_typed_zero(const verify_opts *o, const tl_optresult *res)
+{
+    if (o->n == 0 && tl_opts_given(res, &o->n))
+        return tl_fdtd_cli_bad("--grid", "0", "a grid needs points (leave --grid out for the experiment's default)");
+    if (o->steps == 0 && tl_opts_given(res, &o->steps))
+        return tl_fdtd_cli_bad("--steps", "0", "no step would run (leave --steps out for the experiment's default)");
+    return 0;
+}
+
 static int parse_list(const char *s, int64_t *out, int max)
 {
     int n = 0;
@@ -146,7 +158,7 @@ static int parse_list(const char *s, int64_t *out, int max)
         long long v = strtoll(p, &end, 10);
         if (end == p || v < 0 || errno == ERANGE) return -1; /* not 2^63 - 1 for what is past it */
         out[n++] = v;
-        if (*end == ',') p = end + 1;
+        if (*end == ',' && end[1]) p = end + 1; /* "8," was taken as "8" */
         else if (*end == '\0') break;
         else return -1;
     }
@@ -163,7 +175,7 @@ static int parse_dlist(const char *s, double *out, int max)
         double v = strtod(p, &end);
         if (end == p || !(v > 0)) return -1;
         out[n++] = v;
-        if (*end == ',') p = end + 1;
+        if (*end == ',' && end[1]) p = end + 1; /* "8," was taken as "8" */
         else if (*end == '\0') break;
         else return -1;
     }
@@ -290,15 +302,16 @@ static tl_status refuse_repeated_names(verify_args *va, const char *opt, const c
     return TL_OK;
 }
 
-/* A run's configuration checked (tl_fdtd_config_check, through the
- * experiment's *_check) between tl_error_context_begin and end_check: its
- * error line names the run ("verify convergence, order 8, n = 4: ..."); a
- * refusal is the input's (exit 2). */
+/* A run's configuration checked (tl_fdtd_verify_config_check, through
+ * the experiment's *_check) between tl_error_context_begin and end_check:
+ * its error line names the run ("verify convergence, order 8, n = 4:
+ * ..."); a refusal is the input's (exit 2), a grid the host cannot hold
+ * the machine's (exit 1: before, said after the table's header). */
 
 static tl_status end_check(verify_args *va, const tl_error_context *k, tl_status st)
 {
     tl_error_context_end(k);
-    if (st != TL_OK) va->usage_error = 1;
+    if (st != TL_OK && st != TL_ERR_NOMEM) va->usage_error = 1; /* memory: the machine's lack, exit 1 */
     return st;
 }
 
@@ -642,6 +655,12 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         }
     p->nss = parse_list(va->o.ss, p->ss, 8);
     if (p->nss <= 0) return refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
+    for (int k = 0; k < p->nss; k++)
+        if (p->ss[k] < 1 || p->ss[k] > 64) { /* was the solver's "verify decomp, ..., s = 0: s = 0: ..." */
+            char why[64];
+            snprintf(why, sizeof why, "%" PRId64 " is not 1 to 64", p->ss[k]);
+            return refuse(va, "--ss", va->o.ss, why);
+        }
     TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
     p->steps = va->o.steps > 0 ? va->o.steps : 24;
@@ -667,7 +686,7 @@ static tl_status decomp_plan_check(const tl_ctx *ctx, verify_args *va, const dec
                     snprintf(what, sizeof what, "verify decomp, %s, %s, s = %d", p->names[i], p->strats[j], c.s);
                     tl_error_context kx;
                     tl_error_context_begin(&kx, what);
-                    TL_TRY(end_check(va, &kx, tl_fdtd_config_check(&c)));
+                    TL_TRY(end_check(va, &kx, tl_fdtd_verify_config_check(&c)));
                 }
         }
     if (runs == 0) { /* every decomposition is of another size than the per-rank strategies need */
@@ -817,10 +836,12 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     const verify_experiment *x = verify_experiment_named(va.what);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "verify %s", va.what);
-    int refused = !x ? tl_fdtd_cli_bad("experiment", va.what,
-                                       "expected convergence, time, reflection, energy or decomp")
+    int refused = tl_fdtd_cli_refuse_repeated(&spec, &res);
+    if (!refused)
+        refused = !x ? tl_fdtd_cli_bad("experiment", va.what, "expected convergence, time, reflection, energy or decomp")
                      : refuse_foreign_options(x, &va.o, &res);
     if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(cmd, &res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
+    if (!refused) refused = refuse_typed_zero(&va.o, &res);
     free(res.positional); /* tl_opts_given's record with it */
     if (refused) return 2;
     tl_fdtd_vopts_defaults(&va.v);
