@@ -346,6 +346,10 @@ static tl_status check_output_clashes(const fdtd_opts *o)
     run_files(o, files);
     for (int f = 0; f < RUN_NFILES; f++)
         if (files[f].path && tl_out_set_add(&seen, PROG " run", files[f].option, files[f].path)) return TL_ERR_INVAL;
+    /* a folder on one of those files: --results x --trace x printed the
+     * preamble, wrote x, then failed with "x is not a folder", exit 1 */
+    if (o->trace && tl_out_set_meets(&seen, PROG " run", "--trace", o->trace)) return TL_ERR_INVAL;
+    if (o->slice_every > 0 && tl_out_set_meets(&seen, PROG " run", "--slice-dir", o->slice_dir)) return TL_ERR_INVAL;
     return TL_OK;
 }
 
@@ -448,6 +452,11 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     c->breakdown = o->breakdown != NULL;
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     if (check_output_clashes(o) != TL_OK) return 2;
+    if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */
+        fprintf(stderr, PROG " run: --label is %zu characters long; the results row takes at most 200 (try --help)\n",
+                strlen(o->label));
+        return 2;
+    }
     if (refuse_options_without_effect(o, c, res) != 0) return 2;
     return refuse_half_pairs(o, res);
 }

@@ -507,6 +507,11 @@ TL_TEST(command_line_mistakes_one_line)
                             "--backend cpu has none (add --backend cuda, or drop --breakdown)\n");
     /* was "verify decomp, 1x1x1, copy, s = 0: s = 0: local steps between exchanges must be 1 to 64" */
     refused_before_printing("verify decomp --ss 1,0", "trilap-fdtd: invalid --ss '1,0': 0 is not 1 to 64 (try --help)\n");
+    /* the row's label field was cut at 511 bytes without a word */
+    char args[512];
+    snprintf(args, sizeof args, "run --grid 8 --steps 2 --label %0201d", 0);
+    refused_before_printing(args, "trilap-fdtd run: --label is 201 characters long; the results row takes at most 200 "
+                                  "(try --help)\n");
     /* a list ending in a comma was taken without its last entry */
     refused_before_printing("verify convergence --sizes 8,", "trilap-fdtd: invalid --sizes '8,': expected up to 16 "
                                                              "grid sizes, comma-separated (try --help)\n");
@@ -863,6 +868,19 @@ TL_TEST(outputs_checked_before_the_run)
              dir, dir);
     snprintf(err, sizeof err,
              "trilap-fdtd run: --results (its manifest) and --seismogram both name %s/ok/manifest.txt: give each a file "
+             "of its own\n",
+             dir);
+    refused_with(2, args, err);
+    /* a folder on a file output: the preamble was printed, the results
+     * file written, then "x is not a folder", exit 1 */
+    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --trace %s/ok/r.csv", dir, dir);
+    snprintf(err, sizeof err, "trilap-fdtd run: --results and --trace both name %s/ok/r.csv: give each a file of its own\n",
+             dir);
+    refused_with(2, args, err);
+    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --slice-every 2 --slice-dir %s/ok/manifest.txt",
+             dir, dir);
+    snprintf(err, sizeof err,
+             "trilap-fdtd run: --results (its manifest) and --slice-dir both name %s/ok/manifest.txt: give each a file "
              "of its own\n",
              dir);
     refused_with(2, args, err);
