@@ -145,7 +145,7 @@ static const tl_option exec_options[] = {
     {.name = "breakdown", .type = TL_OPT_STRING, .offset = O(breakdown), .metavar = "FILE",
      .help = "cuda: device time of every kernel and copy (CUDA event pairs) as CSV (op,count,total_s,mean_us,min_us,max_us)"},
     {.name = "label", .type = TL_OPT_STRING, .offset = O(label), .def = "run", .metavar = "NAME",
-     .help = "first column of the results row"},
+     .help = "first column of the results row (up to 200 characters)"},
     {.name = "compare-cpml", .type = TL_OPT_FLAG, .offset = O(compare_cpml), .def = "0",
      .help = "run without CPML, then with it, and report the overhead (T_cpml - T_none) / T_none (needs a CPML)"},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = O(progress),

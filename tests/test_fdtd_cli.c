@@ -857,33 +857,28 @@ TL_TEST(outputs_checked_before_the_run)
     /* two outputs at one path: the second replaced the first without a
      * word (the seismogram lost under the energy table, exit 0); then
      * exit 1, as if the file system had refused; now 2, the command
-     * line's (as tl_opts_outputs_refused says it in every program) */
-    snprintf(args, sizeof args,
-             "run --grid 16 --steps 4 --energy-every 1 --energy-out %s/ok/s.csv --receivers 8,8,8 --seismogram %s/ok/./s.csv",
-             dir, dir);
-    snprintf(err, sizeof err,
-             "trilap-fdtd run: --seismogram and --energy-out both name %s/ok/s.csv: give each a file of its own\n", dir);
-    refused_with(2, args, err);
-    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --receivers 8,8,8 --seismogram %s/ok/manifest.txt",
-             dir, dir);
-    snprintf(err, sizeof err,
-             "trilap-fdtd run: --results (its manifest) and --seismogram both name %s/ok/manifest.txt: give each a file "
-             "of its own\n",
-             dir);
-    refused_with(2, args, err);
-    /* a folder on a file output: the preamble was printed, the results
-     * file written, then "x is not a folder", exit 1 */
-    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --trace %s/ok/r.csv", dir, dir);
-    snprintf(err, sizeof err, "trilap-fdtd run: --results and --trace both name %s/ok/r.csv: give each a file of its own\n",
-             dir);
-    refused_with(2, args, err);
-    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --slice-every 2 --slice-dir %s/ok/manifest.txt",
-             dir, dir);
-    snprintf(err, sizeof err,
-             "trilap-fdtd run: --results (its manifest) and --slice-dir both name %s/ok/manifest.txt: give each a file "
-             "of its own\n",
-             dir);
-    refused_with(2, args, err);
+     * line's (as tl_opts_outputs_refused says it in every program). A
+     * folder on a file output: the preamble was printed, the results file
+     * written, then "x is not a folder", exit 1. */
+    static const struct {
+        const char *args, *first, *second, *at; /* args: two %s, the test's folder */
+    } clashes[] = {
+        {"--energy-every 1 --energy-out %s/ok/s.csv --receivers 8,8,8 --seismogram %s/ok/./s.csv", "--seismogram",
+         "--energy-out", "s.csv"},
+        {"--results %s/ok/r.csv --receivers 8,8,8 --seismogram %s/ok/manifest.txt", "--results (its manifest)",
+         "--seismogram", "manifest.txt"},
+        {"--results %s/ok/r.csv --trace %s/ok/r.csv", "--results", "--trace", "r.csv"},
+        {"--results %s/ok/r.csv --slice-every 2 --slice-dir %s/ok/manifest.txt", "--results (its manifest)",
+         "--slice-dir", "manifest.txt"},
+    };
+    for (size_t i = 0; i < sizeof clashes / sizeof clashes[0]; i++) {
+        char opts[1024];
+        snprintf(opts, sizeof opts, clashes[i].args, dir, dir);
+        snprintf(args, sizeof args, "run --grid 16 --steps 4 %s", opts);
+        snprintf(err, sizeof err, "trilap-fdtd run: %s and %s both name %s/ok/%s: give each a file of its own\n",
+                 clashes[i].first, clashes[i].second, dir, clashes[i].at);
+        refused_with(2, args, err);
+    }
     char ok[600];
     snprintf(ok, sizeof ok, "%s/ok", dir);
     TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
