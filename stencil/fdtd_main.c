@@ -145,7 +145,7 @@ static const tl_option exec_options[] = {
     {.name = "breakdown", .type = TL_OPT_STRING, .offset = O(breakdown), .metavar = "FILE",
      .help = "cuda: device time of every kernel and copy (CUDA event pairs) as CSV (op,count,total_s,mean_us,min_us,max_us)"},
     {.name = "label", .type = TL_OPT_STRING, .offset = O(label), .def = "run", .metavar = "NAME",
-     .help = "first column of the results row"},
+     .help = "first column of the results row (up to 200 characters)"},
     {.name = "compare-cpml", .type = TL_OPT_FLAG, .offset = O(compare_cpml), .def = "0",
      .help = "run without CPML, then with it, and report the overhead (T_cpml - T_none) / T_none (needs a CPML)"},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = O(progress),
@@ -227,11 +227,18 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
         fprintf(stderr, fmt, alone, missing, why);
         return 2;
     }
-    int64_t total = o->warmup + o->steps; /* slices are taken in warm-up steps too */
+    int64_t total = o->warmup + o->steps; /* slices and energies are taken in warm-up steps too */
     if (o->slice_every > total) {
         fprintf(stderr, PROG " run: --slice-every %" PRId64 " beyond the run's %" PRId64
                              " steps (--warmup and --steps): no slice would be written (give N <= %" PRId64 ")\n",
                 o->slice_every, total, total);
+        return 2;
+    }
+    /* before, --energy-out held the initial state's 0 alone, exit 0 */
+    if (o->energy_every > total) {
+        fprintf(stderr, PROG " run: --energy-every %" PRId64 " beyond the run's %" PRId64
+                             " steps (--warmup and --steps): no step's energy would be taken (give N <= %" PRId64 ")\n",
+                o->energy_every, total, total);
         return 2;
     }
     return 0;
@@ -314,15 +321,57 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
     return 0;
 }
 
+/* The files the run writes beside --results and its manifest (a NULL
+ * path: not asked for) */
+enum { RUN_NFILES = 3 };
+typedef struct run_file {
+    const char *option, *path;
+} run_file;
+
+static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES])
+{
+    f[0] = (run_file){"--seismogram", o->seismogram};
+    f[1] = (run_file){"--energy-out", o->energy_out};
+    f[2] = (run_file){"--breakdown", o->breakdown};
+}
+
+/* Two of the run's files that name one path: the command line's fault
+ * (exit 2; before, 1, as if the file system had refused), said before the
+ * file system is asked about any */
+static tl_status check_output_clashes(const fdtd_opts *o)
+{
+    tl_out_set seen = {0};
+    if (o->results && tl_results_set_add(&seen, PROG " run", o->results)) return TL_ERR_INVAL;
+    run_file files[RUN_NFILES];
+    run_files(o, files);
+    for (int f = 0; f < RUN_NFILES; f++)
+        if (files[f].path && tl_out_set_add(&seen, PROG " run", files[f].option, files[f].path)) return TL_ERR_INVAL;
+    /* a folder on one of those files: --results x --trace x printed the
+     * preamble, wrote x, then failed with "x is not a folder", exit 1 */
+    if (o->trace && tl_out_set_meets(&seen, PROG " run", "--trace", o->trace)) return TL_ERR_INVAL;
+    if (o->slice_every > 0 && tl_out_set_meets(&seen, PROG " run", "--slice-dir", o->slice_dir)) return TL_ERR_INVAL;
+    return TL_OK;
+}
+
 static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
     tl_fdtd_config *c = &ra->c;
     tl_fdtd_config_defaults(c);
     if (tl_fdtd_cli_parse_triple(o->grid, 'x', c->n, 1) != 0) return tl_fdtd_cli_bad("--grid", o->grid, "expected N or NXxNYxNZ");
+    /* the solver's bounds (tl_fdtd_config_check), said as the option typed:
+     * before, --grid 1 was "grid size 1 along x: must be 2 to 2^20", and
+     * --grid 0 "every axis needs at least one point" */
     for (int d = 0; d < 3; d++)
-        if (c->n[d] < 1) return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs at least one point");
+        if (c->n[d] < 2 || c->n[d] > (1 << 20))
+            return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs 2 to 2^20 points");
     if (tl_fdtd_cli_refuse_cuda_only("run", res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
+    if (o->breakdown && o->backend != TL_FDTD_BACKEND_CUDA) {
+        /* was the solver's "the per-kernel breakdown times GPU work ...", naming no option */
+        fprintf(stderr, PROG " run: --breakdown %s times GPU kernels and copies with CUDA events; --backend cpu has "
+                             "none (add --backend cuda, or drop --breakdown)\n", o->breakdown);
+        return 2;
+    }
     if (resolve_cpml(o, c, tl_opts_given(res, &o->cpml), ra->note, sizeof ra->note) != 0) return 2;
     if (o->order != 2 && o->order != 4 && o->order != 8) {
         char b[32];
@@ -402,6 +451,12 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
+    if (check_output_clashes(o) != TL_OK) return 2;
+    if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */
+        fprintf(stderr, PROG " run: --label is %zu characters long; the results row takes at most 200 (try --help)\n",
+                strlen(o->label));
+        return 2;
+    }
     if (refuse_options_without_effect(o, c, res) != 0) return 2;
     return refuse_half_pairs(o, res);
 }
@@ -565,25 +620,19 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
 
 /* The files the run will write, each checked before anything runs: one
  * line naming the option and the path (an option without its partner was
- * refused already: refuse_half_pairs). */
+ * refused already: refuse_half_pairs; two on one path: check_output_clashes). */
 static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 {
-    tl_out_set seen = {0};
     if (o->results) {
         char manifest[4096];
         tl_results_manifest_path(o->results, manifest, sizeof manifest);
         TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
         TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
-        if (tl_results_set_add(&seen, PROG " run", o->results)) return TL_ERR_INVAL;
     }
-    const struct {
-        const char *option, *path;
-    } files[] = {{"--seismogram", o->seismogram}, {"--energy-out", o->energy_out}, {"--breakdown", o->breakdown}};
-    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
-        if (!files[f].path) continue;
-        TL_TRY(tl_fdtd_cli_check_output(files[f].option, files[f].path, NULL));
-        if (tl_out_set_add(&seen, PROG " run", files[f].option, files[f].path)) return TL_ERR_INVAL;
-    }
+    run_file files[RUN_NFILES];
+    run_files(o, files);
+    for (int f = 0; f < RUN_NFILES; f++)
+        if (files[f].path) TL_TRY(tl_fdtd_cli_check_output(files[f].option, files[f].path, NULL));
     if (c->slice_every > 0) {
         char first[64];
         snprintf(first, sizeof first, "p-%06" PRId64 ".txt", c->slice_every);
@@ -684,7 +733,8 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
-    int rc = build_config(&ra, &lo, &res);
+    int rc = tl_fdtd_cli_refuse_repeated(&spec, &res);
+    if (!rc) rc = build_config(&ra, &lo, &res);
     free(res.positional);
     if (rc) {
         free(ra.rec);

@@ -135,6 +135,18 @@ static int refuse_foreign_options(const verify_experiment *x, const verify_opts 
     return 2;
 }
 
+/* --grid 0 and --steps 0 stand for the experiment's default when not
+ * typed; typed, each ran that default without a word (verify time --grid
+ * 0 printed the 16^3 table, exit 0). One line, 2; 0 when neither is. */
+static int refuse_typed_zero(const verify_opts *o, const tl_optresult *res)
+{
+    if (o->n == 0 && tl_opts_given(res, &o->n))
+        return tl_fdtd_cli_bad("--grid", "0", "a grid needs points (leave --grid out for the experiment's default)");
+    if (o->steps == 0 && tl_opts_given(res, &o->steps))
+        return tl_fdtd_cli_bad("--steps", "0", "no step would run (leave --steps out for the experiment's default)");
+    return 0;
+}
+
 static int parse_list(const char *s, int64_t *out, int max)
 {
     int n = 0;
@@ -146,7 +158,7 @@ static int parse_list(const char *s, int64_t *out, int max)
         long long v = strtoll(p, &end, 10);
         if (end == p || v < 0 || errno == ERANGE) return -1; /* not 2^63 - 1 for what is past it */
         out[n++] = v;
-        if (*end == ',') p = end + 1;
+        if (*end == ',' && end[1]) p = end + 1; /* "8," was taken as "8" */
         else if (*end == '\0') break;
         else return -1;
     }
@@ -163,7 +175,7 @@ static int parse_dlist(const char *s, double *out, int max)
         double v = strtod(p, &end);
         if (end == p || !(v > 0)) return -1;
         out[n++] = v;
-        if (*end == ',') p = end + 1;
+        if (*end == ',' && end[1]) p = end + 1; /* "8," was taken as "8" */
         else if (*end == '\0') break;
         else return -1;
     }
@@ -179,27 +191,72 @@ typedef struct verify_args {
 
 static double rate(double e0, double e1, double ratio) { return e0 > 0 && e1 > 0 ? log(e0 / e1) / log(ratio) : NAN; }
 
-/* The standing wave's rounding floor: the unit roundoff of the run's
- * precision times the wave's amplitude, 1. An l2 error within
- * floor_factor of it is mostly rounding and stops falling as the grid is
- * refined (single, order 8: 8.3e-8 at n = 16, then 4.3e-8, 5.3e-8, 6.6e-8
- * at n = 24, 32, 64; the rate printed between 16 and 32 was 0.645, with
- * nothing said). Such a row gets no rate. */
-static const double floor_factor = 10;
+/* The standing wave's rounding floor: the unit roundoff u of the run's
+ * precision times the wave's amplitude, 1, grown as a random walk over
+ * the steps to t = 0.5, u sqrt(steps). Measured in single on the CPU, the
+ * l2 of single minus that of double (a lower bound of the rounding error)
+ * stays within 0.15 u sqrt(steps) from 36 steps (convergence, n = 16) to
+ * 4456 (time, n = 8, CFL 0.002), where it is 4 u: the floor of 10 u
+ * whatever the steps (up to ec69945) missed the time experiment's. An l2
+ * within floor_factor of the floor is partly rounding and stops falling
+ * as the grid or the step is refined (time in single at n = 12: 1.1 u
+ * sqrt(steps) at 955 steps, rate 1.829 where double gives 2.001): such a
+ * row gets no rate, nor the row after it. Convergence in single, order 8:
+ * 8.3e-8 at n = 16, then 4.3e-8, 5.3e-8 at n = 24, 32, printed as rates
+ * 8.070 and 0.645 up to 8826a42; time in single at n = 8, CFL 0.02 then
+ * 0.005: 9.0e-6 at 446 steps, then 7.5e-7 at 1783, rate 1.788 up to
+ * ec69945. */
+static const double floor_factor = 2;
 
-static double rounding_floor(const verify_args *va) { return (va->v.dbl ? DBL_EPSILON : FLT_EPSILON) / 2; }
-
-static int at_floor(const verify_args *va, double l2) { return l2 <= floor_factor * rounding_floor(va); }
-
-/* The footer of an order whose finer sizes reached the floor (the sizes
- * listed in at, nat of them) */
-static void floor_note(const verify_args *va, int order, const int64_t *at, int nat)
+static double rounding_floor(const verify_args *va, int64_t steps)
 {
-    printf("# order %d, n =", order);
-    for (int j = 0; j < nat; j++) printf("%s %" PRId64, j ? "," : "", at[j]);
-    printf(": l2 within %gx the rounding floor of %s precision (%.2e, amplitude 1); the error stops falling "
-           "there, so no rate is given (--precision double)\n",
-           floor_factor, va->v.dbl ? "double" : "single", rounding_floor(va));
+    return (va->v.dbl ? DBL_EPSILON : FLT_EPSILON) / 2 * sqrt((double)steps);
+}
+
+/* A table whose rows take a rate against the row before (convergence
+ * along n, time along dt), and its rows at the rounding floor */
+typedef struct rated {
+    double l2, li, x; /* the row before: its errors, its n or 1 / dt */
+    int floor;        /* the row before was at the floor */
+    int nat;          /* rows at the floor, named in at */
+    char at[256];
+    double lo, hi;    /* their floors */
+} rated;
+
+/* One row, "KEY,l2,linf,rate_l2,rate_linf" (the rates empty on the first,
+ * at the floor and after it); name: the row as the footer names it */
+static void rated_row(const verify_args *va, rated *r, const char *key, const char *name, double x, double l2,
+                      double li, int64_t steps)
+{
+    double fl = rounding_floor(va, steps);
+    int at = l2 <= floor_factor * fl;
+    if (r->x == 0 || at || r->floor) printf("%s,%.6e,%.6e,,\n", key, l2, li);
+    else printf("%s,%.6e,%.6e,%.3f,%.3f\n", key, l2, li, rate(r->l2, l2, x / r->x), rate(r->li, li, x / r->x));
+    fflush(stdout);
+    if (at) {
+        size_t len = strlen(r->at);
+        snprintf(r->at + len, sizeof r->at - len, "%s %s", r->nat ? "," : "", name);
+        r->lo = r->nat == 0 || fl < r->lo ? fl : r->lo;
+        r->hi = r->nat == 0 || fl > r->hi ? fl : r->hi;
+        r->nat++;
+    }
+    r->l2 = l2;
+    r->li = li;
+    r->x = x;
+    r->floor = at;
+}
+
+/* The footer of a table whose rows r->at reached the floor; what: the
+ * table ("# order 8, n =", "# dt =") */
+static void floor_note(const verify_args *va, const char *what, const rated *r)
+{
+    if (r->nat == 0) return;
+    char range[64];
+    if (r->lo == r->hi) snprintf(range, sizeof range, "%.2e", r->lo);
+    else snprintf(range, sizeof range, "%.2e to %.2e", r->lo, r->hi);
+    printf("%s%s: l2 within %gx the rounding floor of %s precision (u sqrt(steps) = %s, u = %.2e, amplitude 1); "
+           "the error stops falling there, so no rate is given (--precision double)\n",
+           what, r->at, floor_factor, va->v.dbl ? "double" : "single", range, rounding_floor(va, 1));
 }
 
 /* The input refused before anything runs or prints: the line names the
@@ -245,15 +302,16 @@ static tl_status refuse_repeated_names(verify_args *va, const char *opt, const c
     return TL_OK;
 }
 
-/* A run's configuration checked (tl_fdtd_config_check, through the
- * experiment's *_check) between tl_error_context_begin and end_check: its
- * error line names the run ("verify convergence, order 8, n = 4: ..."); a
- * refusal is the input's (exit 2). */
+/* A run's configuration checked (tl_fdtd_verify_config_check, through
+ * the experiment's *_check) between tl_error_context_begin and end_check:
+ * its error line names the run ("verify convergence, order 8, n = 4:
+ * ..."); a refusal is the input's (exit 2), a grid the host cannot hold
+ * the machine's (exit 1: before, said after the table's header). */
 
 static tl_status end_check(verify_args *va, const tl_error_context *k, tl_status st)
 {
     tl_error_context_end(k);
-    if (st != TL_OK) va->usage_error = 1;
+    if (st != TL_OK && st != TL_ERR_NOMEM) va->usage_error = 1; /* memory: the machine's lack, exit 1 */
     return st;
 }
 
@@ -288,25 +346,19 @@ static tl_status verify_convergence(verify_args *va)
     TL_TRY(convergence_check(va, orders, no, sizes, ns));
     printf("order,n,l2,linf,rate_l2,rate_linf\n");
     for (int i = 0; i < no; i++) {
-        double pl2 = 0, pli = 0;
-        int64_t at[16];
-        int nat = 0, pfloor = 0;
+        rated r = {0};
         for (int j = 0; j < ns; j++) {
             double l2, li;
             TL_TRY(tl_fdtd_verify_wave(&va->v, (int)orders[i], sizes[j], va->o.cfl, 1, &l2, &li));
-            int fl = at_floor(va, l2);
-            if (fl) at[nat++] = sizes[j];
-            if (j == 0 || fl || pfloor) printf("%d,%" PRId64 ",%.6e,%.6e,,\n", (int)orders[i], sizes[j], l2, li);
-            else
-                printf("%d,%" PRId64 ",%.6e,%.6e,%.3f,%.3f\n", (int)orders[i], sizes[j], l2, li,
-                       rate(pl2, l2, (double)sizes[j] / (double)sizes[j - 1]),
-                       rate(pli, li, (double)sizes[j] / (double)sizes[j - 1]));
-            fflush(stdout);
-            pl2 = l2;
-            pli = li;
-            pfloor = fl;
+            char key[48], name[24];
+            snprintf(key, sizeof key, "%d,%" PRId64, (int)orders[i], sizes[j]);
+            snprintf(name, sizeof name, "%" PRId64, sizes[j]);
+            rated_row(va, &r, key, name, (double)sizes[j], l2, li,
+                      tl_fdtd_verify_wave_steps((int)orders[i], sizes[j], va->o.cfl, NULL));
         }
-        if (nat > 0) floor_note(va, (int)orders[i], at, nat);
+        char what[32];
+        snprintf(what, sizeof what, "# order %d, n =", (int)orders[i]);
+        floor_note(va, what, &r);
     }
     return TL_OK;
 }
@@ -315,11 +367,9 @@ static tl_status verify_convergence(verify_args *va)
  * t = 0.5, so two fractions can round to one step (and one rate of 0 / 0) */
 static double time_dt(int64_t n, double cfl)
 {
-    tl_fdtd_config c;
-    tl_fdtd_config_defaults(&c);
-    c.order = 8;
-    c.h = 1.0 / (double)n;
-    return 0.5 / ceil(0.5 / (cfl * tl_fdtd_dt_max(&c)));
+    double dt;
+    tl_fdtd_verify_wave_steps(8, n, cfl, &dt);
+    return dt;
 }
 
 /* --cfls given twice, or two that round to one time step */
@@ -360,17 +410,17 @@ static tl_status verify_time(verify_args *va)
     }
     TL_TRY(time_steps_distinct(va, n, cfls, nc));
     printf("dt,l2,linf,rate_l2,rate_linf\n");
-    double pl2 = 0, pli = 0, pdt = 0;
+    rated r = {0};
     for (int j = 0; j < nc; j++) {
-        double l2, li, dt = time_dt(n, cfls[j]);
+        double l2, li, dt;
+        int64_t steps = tl_fdtd_verify_wave_steps(8, n, cfls[j], &dt);
         TL_TRY(tl_fdtd_verify_wave(&va->v, 8, n, cfls[j], 0, &l2, &li));
-        if (j == 0) printf("%.6e,%.6e,%.6e,,\n", dt, l2, li);
-        else printf("%.6e,%.6e,%.6e,%.3f,%.3f\n", dt, l2, li, rate(pl2, l2, pdt / dt), rate(pli, li, pdt / dt));
-        fflush(stdout);
-        pl2 = l2;
-        pli = li;
-        pdt = dt;
+        char key[24], name[24];
+        snprintf(key, sizeof key, "%.6e", dt);
+        snprintf(name, sizeof name, "%.2e", dt);
+        rated_row(va, &r, key, name, 1 / dt, l2, li, steps);
     }
+    floor_note(va, "# dt =", &r);
     return TL_OK;
 }
 
@@ -605,6 +655,12 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         }
     p->nss = parse_list(va->o.ss, p->ss, 8);
     if (p->nss <= 0) return refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
+    for (int k = 0; k < p->nss; k++)
+        if (p->ss[k] < 1 || p->ss[k] > 64) { /* was the solver's "verify decomp, ..., s = 0: s = 0: ..." */
+            char why[64];
+            snprintf(why, sizeof why, "%" PRId64 " is not 1 to 64", p->ss[k]);
+            return refuse(va, "--ss", va->o.ss, why);
+        }
     TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
     p->steps = va->o.steps > 0 ? va->o.steps : 24;
@@ -630,7 +686,7 @@ static tl_status decomp_plan_check(const tl_ctx *ctx, verify_args *va, const dec
                     snprintf(what, sizeof what, "verify decomp, %s, %s, s = %d", p->names[i], p->strats[j], c.s);
                     tl_error_context kx;
                     tl_error_context_begin(&kx, what);
-                    TL_TRY(end_check(va, &kx, tl_fdtd_config_check(&c)));
+                    TL_TRY(end_check(va, &kx, tl_fdtd_verify_config_check(&c)));
                 }
         }
     if (runs == 0) { /* every decomposition is of another size than the per-rank strategies need */
@@ -780,10 +836,12 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     const verify_experiment *x = verify_experiment_named(va.what);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "verify %s", va.what);
-    int refused = !x ? tl_fdtd_cli_bad("experiment", va.what,
-                                       "expected convergence, time, reflection, energy or decomp")
+    int refused = tl_fdtd_cli_refuse_repeated(&spec, &res);
+    if (!refused)
+        refused = !x ? tl_fdtd_cli_bad("experiment", va.what, "expected convergence, time, reflection, energy or decomp")
                      : refuse_foreign_options(x, &va.o, &res);
     if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(cmd, &res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
+    if (!refused) refused = refuse_typed_zero(&va.o, &res);
     free(res.positional); /* tl_opts_given's record with it */
     if (refused) return 2;
     tl_fdtd_vopts_defaults(&va.v);

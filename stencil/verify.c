@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "runtime/comm.h"
+#include "stencil/memneed.h"
 #include "stencil/verify.h"
 
 #include "runtime/progress.h"
@@ -15,6 +16,12 @@ void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v)
     v->pd[0] = v->pd[1] = v->pd[2] = 1;
     v->s = 1;
     v->kernel = TL_FDTD_KERNEL_VEC4_BAND;
+}
+
+tl_status tl_fdtd_verify_config_check(const tl_fdtd_config *c)
+{
+    TL_TRY(tl_fdtd_config_check(c));
+    return tl_fdtd_check_host_memory_early(c, 1);
 }
 
 static void apply_vopts(tl_fdtd_config *c, const tl_fdtd_vopts *v)
@@ -66,11 +73,21 @@ static void wave_config(tl_fdtd_config *c, const tl_fdtd_vopts *v, int order, in
     c->dt = wave_t_end / (double)c->steps;
 }
 
+int64_t tl_fdtd_verify_wave_steps(int order, int64_t n, double cfl, double *dt)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    tl_fdtd_config c;
+    wave_config(&c, &v, order, n, cfl);
+    if (dt) *dt = c.dt;
+    return c.steps;
+}
+
 tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n, double cfl)
 {
     tl_fdtd_config c;
     wave_config(&c, v, order, n, cfl);
-    return tl_fdtd_config_check(&c);
+    return tl_fdtd_verify_config_check(&c);
 }
 
 tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, double cfl, int spatial, double *l2,
@@ -163,10 +180,10 @@ tl_status tl_fdtd_verify_reflection_check(const tl_fdtd_vopts *v, int ndecomp, i
     tl_fdtd_config c;
     int64_t rr[3];
     reflection_reference(&c, rr, v, n_int, f0);
-    TL_TRY(tl_fdtd_config_check(&c));
+    TL_TRY(tl_fdtd_verify_config_check(&c));
     for (int k = 0; k < ncells * ndecomp; k++) {
         pulse_config(&c, &v[k / ncells], n_int, cells[k % ncells], cells[k % ncells], f0);
-        TL_TRY(tl_fdtd_config_check(&c));
+        TL_TRY(tl_fdtd_verify_config_check(&c));
     }
     return TL_OK;
 }
@@ -255,7 +272,7 @@ tl_status tl_fdtd_verify_energy_check(const tl_fdtd_vopts *v, int64_t n, int64_t
 {
     tl_fdtd_config c;
     energy_config(&c, v, n, cells, steps, every, NULL);
-    return tl_fdtd_config_check(&c);
+    return tl_fdtd_verify_config_check(&c);
 }
 
 tl_status tl_fdtd_verify_energy(const tl_fdtd_vopts *v, int64_t n, int64_t cells, int64_t steps, int64_t every,

@@ -37,8 +37,18 @@ void tl_fdtd_vopts_defaults(tl_fdtd_vopts *v);
 tl_status tl_fdtd_verify_wave(const tl_fdtd_vopts *v, int order, int64_t n, double cfl, int spatial,
                               double *l2, double *linf);
 
-/* The refusal (tl_fdtd_config_check) of a configuration the experiment
- * below it would run, before anything runs: one line, TL_ERR_INVAL. */
+/* What every experiment's *_check asks of a run it would make: the
+ * solver's refusal (tl_fdtd_config_check: one line, TL_ERR_INVAL), then
+ * the host's memory (tl_fdtd_check_host_memory_early: one line,
+ * TL_ERR_NOMEM), before anything runs or prints. */
+tl_status tl_fdtd_verify_config_check(const tl_fdtd_config *c);
+
+/* The standing wave's steps to t = 0.5 at cfl times the limit, and
+ * their dt (NULL: not wanted): two CFL fractions can give one step. */
+int64_t tl_fdtd_verify_wave_steps(int order, int64_t n, double cfl, double *dt);
+
+/* The refusal (tl_fdtd_verify_config_check) of a configuration the
+ * experiment below it would run, before anything runs. */
 tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n, double cfl);
 
 /* Reflection ratio for CPMLs of cells[k] (0: none) around an interior of

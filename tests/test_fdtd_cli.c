@@ -393,17 +393,32 @@ TL_TEST(verify_tables)
 }
 
 /* In single precision the order-8 error reaches the rounding floor by
- * n = 16 (8.3e-8, the unit roundoff 6.0e-8): its rates are left empty and
- * a footer names the sizes (before: rates 8.070 and 0.645 printed as
- * rates). Order 4, and order 8 in double, keep theirs. */
-/* 1: the table's row that starts "order,n," has its two rates (not empty) */
-static int row_has_rates(const char *table, const char *order_n)
+ * n = 16 (8.3e-8; the floor u sqrt(steps), 3.6e-7 at its 36 steps): its
+ * rates are left empty and a footer names the sizes (before: rates 8.070
+ * and 0.645 printed as rates). Order 4, and order 8 in double, keep
+ * theirs. */
+/* 1: the table's row that starts with `start` ("order,n,", "dt,") has its
+ * two rates (not empty) */
+static int row_has_rates(const char *table, const char *start)
 {
     char key[32];
-    snprintf(key, sizeof key, "\n%s", order_n);
+    snprintf(key, sizeof key, "\n%s", start);
     const char *row = strstr(table, key), *end = row ? strchr(row + 1, '\n') : NULL;
-    TL_ASSERT_MSG(end, "no row %s in\n%s", order_n, table);
+    TL_ASSERT_MSG(end, "no row %s in\n%s", start, table);
     return !(end[-1] == ',' && end[-2] == ',');
+}
+
+/* the table's one footer, after a row without rates: rows `what` at the
+ * single-precision floor, u sqrt(steps) = `floors` */
+static void says_the_floor(const char *table, const char *what, const char *floors)
+{
+    char want[512];
+    snprintf(want, sizeof want,
+             ",,\n%s: l2 within 2x the rounding floor of single precision (u sqrt(steps) = %s, u = 5.96e-08, "
+             "amplitude 1); the error stops falling there, so no rate is given (--precision double)\n",
+             what, floors);
+    TL_ASSERT_MSG(strstr(table, want), "no\n%s\nin\n%s", want, table);
+    TL_ASSERT_EQ(tl_test_count(table, "#"), 1);
 }
 
 TL_TEST(verify_convergence_says_the_rounding_floor)
@@ -412,15 +427,29 @@ TL_TEST(verify_convergence_says_the_rounding_floor)
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(row_has_rates(r.out, "4,16,") && row_has_rates(r.out, "4,32,"), "%s", r.out);
     TL_ASSERT_MSG(!row_has_rates(r.out, "8,16,") && !row_has_rates(r.out, "8,32,"), "%s", r.out);
-    TL_ASSERT_MSG(strstr(r.out, ",,\n# order 8, n = 16, 32: l2 within 10x the rounding floor of single precision "
-                                "(5.96e-08, amplitude 1); the error stops falling there, so no rate is given "
-                                "(--precision double)\n"),
-                  "%s", r.out);
-    TL_ASSERT_EQ(tl_test_count(r.out, "#"), 1);
+    says_the_floor(r.out, "# order 8, n = 16, 32", "3.58e-07 to 5.06e-07");
     tl_test_output_free(&r);
     r = fdtd("verify convergence --precision double --orders 8 --sizes 8,16,32");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(row_has_rates(r.out, "8,16,") && row_has_rates(r.out, "8,32,") && !strchr(r.out, '#'), "%s", r.out);
+    tl_test_output_free(&r);
+}
+
+/* verify time in single at n = 8: 446 steps (CFL 0.02) give l2 9.0e-6,
+ * above the floor (2 u sqrt(446) = 2.5e-6), 1783 steps (CFL 0.005)
+ * 7.5e-7, within 2x its 2.5e-6, where double gives 5.6e-7 and rate
+ * 2.001: up to ec69945 the rate between them was printed, 1.788 (verify
+ * convergence's floor then, 10 u = 6.0e-7, would have missed it too); now
+ * none, and the footer names the step. Double keeps its rates (the
+ * convergence test above: the floor test is one). */
+TL_TEST(verify_time_says_the_rounding_floor)
+{
+    tl_test_output r = fdtd("verify time --precision single --grid 8 --cfls 0.02,0.005");
+    TL_ASSERT_EQ(r.rc, 0);
+    static const char first[] = "dt,l2,linf,rate_l2,rate_linf\n1.121076e-03,8.98"; /* above the floor */
+    TL_ASSERT_MSG(strncmp(r.out, first, strlen(first)) == 0, "%s", r.out);
+    TL_ASSERT_MSG(!row_has_rates(r.out, "2.804262e-04,"), "%s", r.out);
+    says_the_floor(r.out, "# dt = 2.80e-04", "2.52e-06");
     tl_test_output_free(&r);
 }
 
@@ -436,6 +465,79 @@ static void refused_with(int rc, const char *args, const char *err)
 
 /* a configuration that cannot run: exit 2 */
 static void refused_before_printing(const char *args, const char *err) { refused_with(2, args, err); }
+
+/* A new user's mistakes on the command line, each one line naming the
+ * option, exit 2, nothing printed; what each did before is beside it. */
+TL_TEST(command_line_mistakes_one_line)
+{
+    /* an option typed twice: the last won without a word (--grid 16
+     * --grid 20 ran 20^3, exit 0) */
+    refused_before_printing("run --grid 16 --steps 1 --grid 20",
+                            "trilap-fdtd run: --grid is given twice: one value would be dropped; give it once (try "
+                            "--help)\n");
+    refused_before_printing("run --grid 8 --overlap --no-overlap",
+                            "trilap-fdtd run: --overlap (or --no-overlap) is given twice: one value would be dropped; "
+                            "give it once (try --help)\n");
+    refused_before_printing("verify time --cfls 0.8,0.4 --cfls 0.2,0.1",
+                            "trilap-fdtd verify: --cfls is given twice: one value would be dropped; give it once (try "
+                            "--help)\n");
+    tl_test_output r = fdtd("verify time --n 8 --grid 9"); /* an old name and its new one */
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_MSG(strstr(r.err, "\ntrilap-fdtd verify: --n and --grid are one option, given twice: one value would be "
+                                "dropped; give it once (try --help)\n") && !r.out[0],
+                  "%s", r.err);
+    tl_test_output_free(&r);
+    /* the solver's bound, said as the option typed (was "grid size
+     * 1048577 along z: must be 2 to 2^20"; --grid 1: run_refuses_before_printing) */
+    refused_before_printing("run --grid 8x8x1048577", "trilap-fdtd: invalid --grid '8x8x1048577': every axis needs 2 "
+                                                      "to 2^20 points (try --help)\n");
+    /* 0 stands for the default when not typed; typed, it ran the default
+     * (verify time --grid 0 printed the 16^3 table, exit 0) */
+    refused_before_printing("verify time --grid 0", "trilap-fdtd: invalid --grid '0': a grid needs points (leave "
+                                                    "--grid out for the experiment's default) (try --help)\n");
+    refused_before_printing("verify decomp --steps 0", "trilap-fdtd: invalid --steps '0': no step would run (leave "
+                                                       "--steps out for the experiment's default) (try --help)\n");
+    /* an energy period beyond the run: --energy-out held step 0's 0 alone, exit 0 */
+    refused_before_printing("run --grid 8 --steps 2 --warmup 1 --energy-every 4 --energy-out e.csv",
+                            "trilap-fdtd run: --energy-every 4 beyond the run's 3 steps (--warmup and --steps): no "
+                            "step's energy would be taken (give N <= 3)\n");
+    /* was the solver's "the per-kernel breakdown times GPU work ...", naming no option */
+    refused_before_printing("run --grid 8 --steps 2 --breakdown b.csv",
+                            "trilap-fdtd run: --breakdown b.csv times GPU kernels and copies with CUDA events; "
+                            "--backend cpu has none (add --backend cuda, or drop --breakdown)\n");
+    /* was "verify decomp, 1x1x1, copy, s = 0: s = 0: local steps between exchanges must be 1 to 64" */
+    refused_before_printing("verify decomp --ss 1,0", "trilap-fdtd: invalid --ss '1,0': 0 is not 1 to 64 (try --help)\n");
+    /* the row's label field was cut at 511 bytes without a word */
+    char args[512];
+    snprintf(args, sizeof args, "run --grid 8 --steps 2 --label %0201d", 0);
+    refused_before_printing(args, "trilap-fdtd run: --label is 201 characters long; the results row takes at most 200 "
+                                  "(try --help)\n");
+    /* a list ending in a comma was taken without its last entry */
+    refused_before_printing("verify convergence --sizes 8,", "trilap-fdtd: invalid --sizes '8,': expected up to 16 "
+                                                             "grid sizes, comma-separated (try --help)\n");
+    refused_before_printing("verify time --cfls 0.4,", "trilap-fdtd: invalid --cfls '0.4,': expected up to 16 "
+                                                       "positive CFL fractions, comma-separated (try --help)\n");
+}
+
+/* A grid the host cannot hold: said before verify's header, exit 1 (the
+ * machine's lack, as run says it; before, the header was printed, and
+ * verify reflection --cells 1000 ran its reference, 146^3 and 95 MiB
+ * here, for 3 minutes before its 2040^3 run was refused) */
+TL_TEST(verify_memory_checked_before_the_table)
+{
+    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=1e6 %s/trilap-fdtd verify time --grid 64", tl_test_bin());
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: verify time, n = 64, CFL 0.8: the 64x64x64 grid (double) needs 8.0 MiB of "
+                           "host memory; 976.6 KiB is available\n");
+    TL_ASSERT_STREQ(r.out, "");
+    tl_test_output_free(&r);
+    r = tl_test_capture("TRILAP_TEST_HOST_MEM=2e9 %s/trilap-fdtd verify reflection --cells 1000", tl_test_bin());
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: verify reflection, 1x1x1: the 2040x2040x2040 grid (double) needs ") &&
+                      tl_test_count(r.err, "\n") == 1 && !r.out[0],
+                  "%s", r.err);
+    tl_test_output_free(&r);
+}
 
 /* What the solver would refuse is refused before the preamble: one line,
  * exit 2, no note (the CPML's is said only when the run goes ahead), and
@@ -464,7 +566,9 @@ TL_TEST(run_refuses_before_printing)
         snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
         refused_before_printing(args, err);
     }
-    refused_before_printing("run --steps 5 --grid 1", "trilap-fdtd: grid size 1 along x: must be 2 to 2^20\n");
+    /* the solver's bound, said as the option typed (was "grid size 1 along x: must be 2 to 2^20") */
+    refused_before_printing("run --steps 5 --grid 1",
+                            "trilap-fdtd: invalid --grid '1': every axis needs 2 to 2^20 points (try --help)\n");
     /* an option that acts only with its partner: alone it was accepted
      * and wrote nothing (or computed a monitor nobody saw) */
     static const struct {
@@ -729,9 +833,12 @@ TL_TEST(outputs_checked_before_the_run)
         {"--trace", "--trace", "tr", "trace.rank0.csv"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        /* a results file that could be written, beside the one that cannot */
-        snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv %s %s/%s", dir, cases[i].args, afile,
-                 cases[i].path);
+        /* a file that could be written, beside the one that cannot (not a
+         * second --results: an option given twice is refused) */
+        int results = !strcmp(cases[i].opt, "--results");
+        snprintf(args, sizeof args, "run --grid 16 --steps 4 %s %s/ok/%s %s %s/%s",
+                 results ? "--energy-every 2 --energy-out" : "--results", dir, results ? "e.csv" : "r.csv",
+                 cases[i].args, afile, cases[i].path);
         if (cases[i].under)
             snprintf(err, sizeof err, "trilap-fdtd: %s: %s/%s/%s: cannot write there: %s is not a folder\n",
                      cases[i].opt, afile, cases[i].path, cases[i].under, afile);
@@ -748,20 +855,30 @@ TL_TEST(outputs_checked_before_the_run)
              afile, afile);
     refused_with(1, args, err);
     /* two outputs at one path: the second replaced the first without a
-     * word (the seismogram lost under the energy table, exit 0) */
-    snprintf(args, sizeof args,
-             "run --grid 16 --steps 4 --energy-every 1 --energy-out %s/ok/s.csv --receivers 8,8,8 --seismogram %s/ok/./s.csv",
-             dir, dir);
-    snprintf(err, sizeof err,
-             "trilap-fdtd run: --seismogram and --energy-out both name %s/ok/s.csv: give each a file of its own\n", dir);
-    refused_with(1, args, err);
-    snprintf(args, sizeof args, "run --grid 16 --steps 4 --results %s/ok/r.csv --receivers 8,8,8 --seismogram %s/ok/manifest.txt",
-             dir, dir);
-    snprintf(err, sizeof err,
-             "trilap-fdtd run: --results (its manifest) and --seismogram both name %s/ok/manifest.txt: give each a file "
-             "of its own\n",
-             dir);
-    refused_with(1, args, err);
+     * word (the seismogram lost under the energy table, exit 0); then
+     * exit 1, as if the file system had refused; now 2, the command
+     * line's (as tl_opts_outputs_refused says it in every program). A
+     * folder on a file output: the preamble was printed, the results file
+     * written, then "x is not a folder", exit 1. */
+    static const struct {
+        const char *args, *first, *second, *at; /* args: two %s, the test's folder */
+    } clashes[] = {
+        {"--energy-every 1 --energy-out %s/ok/s.csv --receivers 8,8,8 --seismogram %s/ok/./s.csv", "--seismogram",
+         "--energy-out", "s.csv"},
+        {"--results %s/ok/r.csv --receivers 8,8,8 --seismogram %s/ok/manifest.txt", "--results (its manifest)",
+         "--seismogram", "manifest.txt"},
+        {"--results %s/ok/r.csv --trace %s/ok/r.csv", "--results", "--trace", "r.csv"},
+        {"--results %s/ok/r.csv --slice-every 2 --slice-dir %s/ok/manifest.txt", "--results (its manifest)",
+         "--slice-dir", "manifest.txt"},
+    };
+    for (size_t i = 0; i < sizeof clashes / sizeof clashes[0]; i++) {
+        char opts[1024];
+        snprintf(opts, sizeof opts, clashes[i].args, dir, dir);
+        snprintf(args, sizeof args, "run --grid 16 --steps 4 %s", opts);
+        snprintf(err, sizeof err, "trilap-fdtd run: %s and %s both name %s/ok/%s: give each a file of its own\n",
+                 clashes[i].first, clashes[i].second, dir, clashes[i].at);
+        refused_with(2, args, err);
+    }
     char ok[600];
     snprintf(ok, sizeof ok, "%s/ok", dir);
     TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
@@ -1002,7 +1119,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
-             verify_tables, verify_convergence_says_the_rounding_floor, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
+             verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
              outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
