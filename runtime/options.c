@@ -356,6 +356,46 @@ static int short_option(const tl_optspec *spec, const char *arg, found *f, const
     return ARG_VALUE;
 }
 
+/* The option whose field is field_ptr in spec's groups, or NULL */
+static const tl_option *option_at(const tl_optspec *spec, const void *field_ptr)
+{
+    for (size_t g = 0; g < spec->ngroups; g++)
+        for (size_t i = 0; i < spec->groups[g].nopts; i++)
+            if (field(&spec->groups[g], &spec->groups[g].opts[i]) == field_ptr) return &spec->groups[g].opts[i];
+    return NULL;
+}
+
+/* An option given more than once keeps its last value, as a wrapper's
+ * defaults before "$@" are meant to be overridden (as sbatch's command
+ * line overrides its #SBATCH lines); said once per option, at its last
+ * occurrence, so that a value dropped by a slip (--grid 16 ... --grid 20)
+ * is seen. typed[k]: the old name occurrence k was typed under, or NULL. */
+static void note_repeats(const tl_optspec *spec, const void *const *given, const char *const *typed, int ngiven)
+{
+    for (int j = 0; j < ngiven; j++) {
+        int later = 0, before = 0, first = j;
+        for (int k = 0; k < ngiven; k++) {
+            if (k == j || given[k] != given[j]) continue;
+            if (k > j) later = 1;
+            else if (before++ == 0) first = k;
+        }
+        const tl_option *o = later || !before ? NULL : option_at(spec, given[j]);
+        if (!o) continue;
+        const char *a = typed[first] ? typed[first] : o->name, *b = typed[j] ? typed[j] : o->name;
+        int na = (int)strcspn(a, "="), nb = (int)strcspn(b, "=");
+        char what[160], times[32];
+        if (before == 1) snprintf(times, sizeof times, "twice");
+        else snprintf(times, sizeof times, "%d times", before + 1);
+        if (na != nb || strncmp(a, b, (size_t)na) != 0)
+            snprintf(what, sizeof what, "--%.*s and --%.*s are one option, given %s", na, a, nb, b, times);
+        else if (o->type == TL_OPT_FLAG)
+            snprintf(what, sizeof what, "--%s (or --no-%s) is given %s", o->name, o->name, times);
+        else
+            snprintf(what, sizeof what, "--%s is given %s", o->name, times);
+        fprintf(stderr, "%s: note: %s; the last one given is used\n", spec->program, what);
+    }
+}
+
 tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res)
 {
     memset(res, 0, sizeof *res);
@@ -421,6 +461,7 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
                 pos[spec->max_positional], spec->max_positional);
         st = TL_ERR_INVAL;
     }
+    if (st == TL_OK) note_repeats(spec, given, typed, ngiven);
 done:
     if (st != TL_OK || res->exit_now) {
         free(block);

@@ -68,47 +68,6 @@ tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char
     return tl_out_check_as(opt, tl_out_check, full);
 }
 
-/* The option whose field is `field` in spec's groups, or NULL */
-static const tl_option *option_of_field(const tl_optspec *spec, const void *field)
-{
-    for (size_t g = 0; g < spec->ngroups; g++)
-        for (size_t i = 0; i < spec->groups[g].nopts; i++)
-            if ((const char *)spec->groups[g].dst + spec->groups[g].opts[i].offset == field)
-                return &spec->groups[g].opts[i];
-    return NULL;
-}
-
-/* "--NAME" as occurrence k of res was typed: its old name (alias) where
- * it was typed so, else `name` */
-static const char *typed_as(const tl_optresult *res, int k, const char *name, char *buf, size_t n)
-{
-    const char *t = res->typed[k] ? res->typed[k] : name;
-    snprintf(buf, n, "--%.*s", (int)strcspn(t, "="), t);
-    return buf;
-}
-
-int tl_fdtd_cli_refuse_repeated(const tl_optspec *spec, const tl_optresult *res)
-{
-    for (int j = 1; j < res->ngiven; j++)
-        for (int i = 0; i < j; i++) {
-            if (res->given[i] != res->given[j]) continue;
-            const tl_option *t = option_of_field(spec, res->given[j]);
-            const char *name = t ? t->name : "?";
-            char first[64], last[64];
-            typed_as(res, i, name, first, sizeof first);
-            typed_as(res, j, name, last, sizeof last);
-            if (!strcmp(first, last))
-                fprintf(stderr, "%s: %s%s%s%s is given twice: one value would be dropped; give it once (try --help)\n",
-                        spec->program, first, t && t->type == TL_OPT_FLAG ? " (or --no-" : "",
-                        t && t->type == TL_OPT_FLAG ? name : "", t && t->type == TL_OPT_FLAG ? ")" : "");
-            else
-                fprintf(stderr, "%s: %s and %s are one option, given twice: one value would be dropped; give it "
-                                "once (try --help)\n", spec->program, first, last);
-            return 2;
-        }
-    return 0;
-}
-
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count)
 {
     size_t len = 0;

@@ -29,12 +29,6 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3]);
 /* Option names (without "--") as "--a", "--a and --b", "--a, --b and --c" */
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count);
 
-/* An option typed twice, or under its old name and its new one (--n,
- * --grid): the last value won without a word (--grid 16 ... --grid 20 ran
- * 20^3). One line naming it, "trilap-fdtd run: --grid is given twice: one
- * value would be dropped; give it once (try --help)"; 2, or 0. */
-int tl_fdtd_cli_refuse_repeated(const tl_optspec *spec, const tl_optresult *res);
-
 /* --kernel, --gpus or --device-comm typed with --backend cpu (cmd: "run",
  * "verify energy"): each acts on the CUDA backend alone, so accepted it
  * would do nothing. The line naming the first of them, e.g.

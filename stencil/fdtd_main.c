@@ -733,8 +733,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
-    int rc = tl_fdtd_cli_refuse_repeated(&spec, &res);
-    if (!rc) rc = build_config(&ra, &lo, &res);
+    int rc = build_config(&ra, &lo, &res);
     free(res.positional);
     if (rc) {
         free(ra.rec);

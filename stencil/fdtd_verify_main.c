@@ -836,9 +836,7 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     const verify_experiment *x = verify_experiment_named(va.what);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "verify %s", va.what);
-    int refused = tl_fdtd_cli_refuse_repeated(&spec, &res);
-    if (!refused)
-        refused = !x ? tl_fdtd_cli_bad("experiment", va.what, "expected convergence, time, reflection, energy or decomp")
+    int refused = !x ? tl_fdtd_cli_bad("experiment", va.what, "expected convergence, time, reflection, energy or decomp")
                      : refuse_foreign_options(x, &va.o, &res);
     if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(cmd, &res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
     if (!refused) refused = refuse_typed_zero(&va.o, &res);

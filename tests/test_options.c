@@ -382,6 +382,32 @@ TL_TEST(given_tells_typed_from_default)
     free(f.res.positional);
 }
 
+/* An option given twice keeps its last value and says so once, at its
+ * last occurrence, however it was spelt (before: without a word) */
+TL_TEST(repeats_noted)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("-n", "3", "--ring-bytes", "8", "--reps", "4", "--reps=6", "--tolerance", "0.5",
+                                "--tol", "0.25", "--no-verify", "--verify")));
+    TL_ASSERT_EQ(f.b.reps, 6);
+    TL_ASSERT_NEAR(f.b.tol, 0.25, 0);
+    TL_ASSERT_EQ(f.b.verify, 1);
+    TL_ASSERT_EQ(f.b.ring_bytes, 8);
+    TL_ASSERT_MSG(strstr(captured_err, "trilap-x: note: --reps is given 3 times; the last one given is used\n") &&
+                      strstr(captured_err, "trilap-x: note: --tolerance and --tol are one option, given twice; the "
+                                           "last one given is used\n") &&
+                      strstr(captured_err, "trilap-x: note: --verify (or --no-verify) is given twice; the last one "
+                                           "given is used\n") &&
+                      !strstr(captured_err, "ring-bytes"),
+                  "%s", captured_err);
+    free(f.res.positional);
+    /* once each: no note */
+    TL_ASSERT_OK(parse(&f, ARGS("-n", "3", "--tol", "0.5")));
+    TL_ASSERT_STREQ(captured_err, "");
+    free(f.res.positional);
+}
+
 TL_TEST(debug_sets_the_environment)
 {
     fixture f;
@@ -439,6 +465,6 @@ TL_TEST(help_nothing_cut)
     }
 }
 
-TL_TEST_MAIN(aliases_note_and_store, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
+TL_TEST_MAIN(aliases_note_and_store, repeats_noted, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
              defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
              help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported, enum_indexes_its_table)
