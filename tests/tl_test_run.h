@@ -67,6 +67,14 @@ static inline int tl_test_csv_fields(const char *s)
     return n;
 }
 
+/* s past its leading note lines ("PROG: note: ...", such as an option
+ * given twice: runtime/options.c), what a refusal after them says */
+static inline const char *tl_test_past_notes(const char *s)
+{
+    for (const char *nl; (nl = strchr(s, '\n')) && strstr(s, ": note: ") && strstr(s, ": note: ") < nl;) s = nl + 1;
+    return s;
+}
+
 /* Whether s is one line, its only newline at its end, that holds want:
  * a refusal said once. */
 static inline int tl_test_one_line(const char *s, const char *want)
