@@ -1438,6 +1438,44 @@ TL_TEST(compare_runs_and_results)
     free(e);
 }
 
+/* Two results files of which no row meets the other's: a trilap-bench
+ * tristream file beside a trilap-solve one, or one program at other GPU
+ * counts. Refused in one line naming both files' variants, nothing on
+ * stdout (before: a table whose B and speedup columns were all "-", exit
+ * 0); files that share one variant are still compared. */
+TL_TEST(compare_refuses_files_sharing_no_row)
+{
+    const char *t = tl_test_tmpdir();
+    char bench[600], solve[600], four[600];
+    snprintf(bench, sizeof bench, "%s/tristream.csv", t);
+    snprintf(solve, sizeof solve, "%s/solve.csv", t);
+    snprintf(four, sizeof four, "%s/four.csv", t);
+    tl_test_write(bench, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80.0\nthree-split,2,0,64.0\n");
+    tl_test_write(solve, "solver,precond,schedule,backend,matrix,nranks,rep,us_per_iter\n"
+                         "pipecg,jacobi,two-stream,cuda:trilap,gen:poisson7:64,2,0,90.0\n");
+    tl_test_write(four, "variant,nranks,rep,us_per_iter\ntwo-stream,4,0,85.0\nthree-split,4,0,70.0\n");
+    const char *const pairs[][3] = {
+        {bench, solve, "(A's: two-stream, three-split; B's: pipecg/jacobi/two-stream/cuda:trilap:gen:poisson7:64)"},
+        {solve, bench, "(A's: pipecg/jacobi/two-stream/cuda:trilap:gen:poisson7:64; B's: two-stream, three-split)"},
+        {bench, four, "(A's: two-stream, three-split; B's: two-stream, three-split)"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), pairs[i][0], pairs[i][1]), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out"), want[2048];
+        snprintf(want, sizeof want, "trilap-analyze: %s and %s share no variant at the same number of ranks %s: "
+                 "compare sets runs of one kind side by side", pairs[i][0], pairs[i][1], pairs[i][2]);
+        TL_ASSERT_MSG(tl_test_one_line(e, want) && !o[0], "%s vs %s: %s%s", pairs[i][0], pairs[i][1], e, o);
+        free(e);
+        free(o);
+    }
+    /* one variant in common: the table, the others' B columns "-" */
+    tl_test_write(four, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,40.0\nthree-naive,4,0,70.0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), bench, four), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "2.000") && strstr(o, "three-split"), "%s", o); /* 80 / 40 */
+    free(o);
+}
+
 /* One run or results file as A and B, whatever the spelling, is refused
  * in one line (exit 2), as breakdown refuses one input given twice: it
  * printed its figures twice with speedup 1.000 throughout, exit 0. */
@@ -2589,7 +2627,7 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
-             compare_runs_and_results, compare_refuses_one_input_twice, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
+             compare_runs_and_results, compare_refuses_one_input_twice, compare_refuses_files_sharing_no_row, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
