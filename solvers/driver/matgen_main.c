@@ -87,9 +87,16 @@ static int bad_arg_why(const char *what, const char *value, const char *why)
     return 2;
 }
 
-static int parse_n(const char *text, int64_t *n)
+/* A whole number lo .. hi for `what`, else its refusal saying which
+ * (before: "invalid grid size N '0' (try --help)", no reason given); 0
+ * when taken, 2 when refused. */
+static int parse_count(const char *what, const char *text, int64_t lo, int64_t hi, int64_t *v)
 {
-    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= TL_GEN_MAX_N;
+    char why[96];
+    if (tl_opts_parse_int(text, v) != TL_OK) return bad_arg_why(what, text, "not a whole number");
+    if (*v >= lo && *v <= hi) return 0;
+    snprintf(why, sizeof why, "out of range [%" PRId64 ", %" PRId64 "]", lo, hi);
+    return bad_arg_why(what, text, why);
 }
 
 /* Where the report goes: stderr when an output is this process's stdout
@@ -224,7 +231,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (rc) return rc;
     if (kind >= 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
-        if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
+        if (parse_count("grid size N", pos[1], 1, TL_GEN_MAX_N, &n)) return 2;
         if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
         /* --rhs checked here alone: not the matrix's file by any spelling
          * (A.mtx, ./A.mtx, a link: b was renamed over the matrix, exit 0),
@@ -246,7 +253,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arg("arguments for", cmd);
-        if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20) return bad_arg("NPARTS", pos[2]);
+        if (parse_count("NPARTS", pos[2], 1, 1 << 20, &k)) return 2;
         /* it replaced the matrix with its partition, without a word */
         if (tl_out_same_file(pos[3], pos[1]))
             return bad_arg_why("output", pos[3], "the matrix it partitions; give the partition a file of its own");
