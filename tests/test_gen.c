@@ -486,6 +486,53 @@ TL_TEST(matgen_output_to_stdout_alone)
     TL_ASSERT_MSG(strstr(out, "edge cut: 13\n") && strstr(out, "written: -\n"), "%s", out);
 }
 
+/* The matrix itself on stdout (`-`, /dev/stdout) or a pipe of any name:
+ * Matrix Market text, byte for byte the file's, the report on stderr
+ * (before: "invalid output name '-': not .tlcsr, .mtx or .mtx.gz", exit 2,
+ * so `trilap-matgen poisson7 50 - | gzip` could not be written); the
+ * matrix and --rhs both on stdout are refused, one stream of two files
+ * being neither. */
+TL_TEST(matgen_matrix_to_stdout)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[65536];
+    const char *a = tl_test_path("m.mtx"), *c = tl_test_path("c.mtx");
+    TL_ASSERT_EQ(tl_test_sh("%s convdiff 3 %s >/dev/null && %s convert %s %s >/dev/null", mg, a, mg, a, c), 0);
+    char *want = tl_test_read(a), *conv = tl_test_read(c);
+    const char *const stream[] = {"-", "/dev/stdout"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s convdiff 3 %s 2>/dev/null", mg, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        TL_ASSERT_STREQ(out, want);
+        snprintf(cmd, sizeof cmd, "%s convert %s %s 2>/dev/null", mg, a, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        TL_ASSERT_STREQ(out, conv);
+    }
+    snprintf(cmd, sizeof cmd, "%s convdiff 3 - 2>&1 >/dev/null", mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+    TL_ASSERT_MSG(strstr(out, "matrix: -\nkind: convdiff\n"), "%s", out);
+    /* a FIFO whose name says no format */
+    const char *fifo = tl_test_path("plain");
+    int rd = tl_test_fifo(fifo);
+    snprintf(cmd, sizeof cmd, "%s convdiff 3 %s 2>&1", mg, fifo);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    char *got = tl_test_fifo_read(fifo, rd);
+    TL_ASSERT_STREQ(got, want);
+    free(got);
+    close(rd);
+    free(want);
+    free(conv);
+    snprintf(cmd, sizeof cmd, "%s poisson7 3 - --rhs /dev/stdout 2>&1", mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_STREQ(out, "trilap-matgen: the matrix (-) and --rhs (/dev/stdout) both go to stdout: give one of them "
+                         "a file\n");
+    /* a file name that says no format is still refused, saying what would do */
+    snprintf(cmd, sizeof cmd, "%s poisson7 3 %s 2>&1", mg, tl_test_path("m.txt"));
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_MSG(strstr(out, "m.txt': not .tlcsr, .mtx or .mtx.gz, nor - (stdout) or a pipe (try --help)\n"), "%s",
+                  out);
+}
+
 /* --rhs naming the matrix's file by another spelling: refused before the
  * work, exit 2 (before, b was renamed over the matrix just written, exit 0,
  * the report naming both). */
@@ -611,4 +658,4 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
              matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_sizes_say_why,
-             matgen_mtx_larger_than_the_disk_by_its_digits)
+             matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout)

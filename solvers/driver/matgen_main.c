@@ -73,7 +73,12 @@ static const char usage[] =
     "  convert IN OUT        Matrix Market (.mtx, .mtx.gz) <-> binary (.tlcsr), by OUT's name\n"
     "  partition A NPARTS OUT  write a partition file (--method); prints edge cut and imbalance\n"
     "  info FILE             sizes and symmetry of a matrix file\n"
-    "OUT ending in .tlcsr is binary, .mtx or .mtx.gz is Matrix Market";
+    "OUT ending in .tlcsr is binary, .mtx or .mtx.gz is Matrix Market; - (stdout) or a pipe takes\n"
+    "Matrix Market text";
+
+/* an OUT whose format nothing says (before, - and /dev/stdout were refused
+ * so, and a matrix could not be piped on) */
+static const char not_matrix[] = "not .tlcsr, .mtx or .mtx.gz, nor - (stdout) or a pipe";
 
 static int bad_arg(const char *what, const char *value)
 {
@@ -103,14 +108,17 @@ static int parse_count(const char *what, const char *text, int64_t lo, int64_t h
  * ("-", /dev/stdout, the file stdout was sent to), which then carries that
  * file alone (before: `--rhs - > b.mtx` and `partition A 4 - > p.mtx` got
  * the report appended to the Matrix Market data). */
-static FILE *report_stream(const char *out)
+static int is_stdout(const char *out)
 {
     struct stat a, b;
-    if (!out) return stdout;
-    if (strcmp(out, "-") == 0) return stderr;
-    if (stat(out, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-        return stderr;
-    return stdout;
+    if (!out) return 0;
+    if (strcmp(out, "-") == 0) return 1;
+    return stat(out, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static FILE *report_stream(const char *out)
+{
+    return is_stdout(out) ? stderr : stdout;
 }
 
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
@@ -122,7 +130,7 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
                                                     : 0.0};
     TL_TRY(tl_gen_write_files(&g, out, o->rhs));
     int64_t rows = tl_gen_nrows(&g);
-    FILE *rep = report_stream(o->rhs) == stderr ? stderr : report_stream(out);
+    FILE *rep = is_stdout(o->rhs) ? stderr : report_stream(out);
     fprintf(rep, "matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
            tl_gen_kind_name(kind), n, tl_gen_dims(&g), rows, tl_gen_symmetric(&g) ? "yes" : "no");
     if (kind == TL_GEN_CONVDIFF) fprintf(rep, "peclet: %g\n", g.peclet);
@@ -232,13 +240,19 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (kind >= 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
         if (parse_count("grid size N", pos[1], 1, TL_GEN_MAX_N, &n)) return 2;
-        if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
         /* --rhs checked here alone: not the matrix's file by any spelling
          * (A.mtx, ./A.mtx, a link: b was renamed over the matrix, exit 0),
          * then writable, as the matrix is */
         tl_out_set seen = {0};
         if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
             return 2;
+        /* one stream of two files is neither (the set above keeps files, not streams) */
+        if (o->rhs && is_stdout(pos[2]) && is_stdout(o->rhs)) {
+            fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n", pos[2],
+                    o->rhs);
+            return 2;
+        }
         if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
         if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
         return 0;
@@ -249,7 +263,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (np >= 2 && !pos[1][0]) return bad_arg_why("input", pos[1], "an empty file name");
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arg("arguments for", cmd);
-        if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
         if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arg("arguments for", cmd);

@@ -372,7 +372,8 @@ tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
     tl_status st = TL_OK;
     TL_TRY(check_gen(g));
     int bin = tl_path_has_suffix(path, ".tlcsr");
-    TL_INPUT_CHECK(tl_path_names_matrix(path), TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", path);
+    TL_INPUT_CHECK(tl_path_takes_matrix(path), TL_ERR_INVAL,
+                   "%s: output name must end in .tlcsr, .mtx or .mtx.gz (or be -, stdout)", path);
     TL_TRY(check_disk(g, path));
     TL_TRY(tl_outfile_open(path, &f));
     TL_TRYGOTO(bin ? write_bin(g, f) : write_mtx(g, f), st, fail);
