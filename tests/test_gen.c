@@ -576,15 +576,16 @@ TL_TEST(matgen_larger_than_the_disk_refused)
     }
 }
 
-/* Sizes refused say why, in one line, exit 2, nothing written (before:
- * "invalid grid size N '0' (try --help)", the same for 1e99 and 64M, and
- * "invalid NPARTS '0'", without a reason). */
-TL_TEST(matgen_sizes_say_why)
+/* Sizes and arguments refused say why, in one line, exit 2, nothing
+ * written and A.mtx untouched (before: "invalid grid size N '0' (try
+ * --help)", the same for 1e99 and 64M, and "invalid NPARTS '0'", without
+ * a reason; a convert over its input and a .tlcsr --rhs, below, exit 0). */
+TL_TEST(matgen_refusals_say_why)
 {
     const char *d = tl_test_tmpdir();
     char mg[PATH_MAX];
     TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
-    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 3 A.mtx >/dev/null", d, mg), 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 3 A.mtx >/dev/null && cp A.mtx A0.mtx", d, mg), 0);
     static const char *const cases[][2] = {
         {"poisson7 0 z.mtx", "invalid grid size N '0': out of range [1, 2097151] (try --help)"},
         {"poisson27 2097152 z.mtx", "invalid grid size N '2097152': out of range [1, 2097151] (try --help)"},
@@ -593,6 +594,17 @@ TL_TEST(matgen_sizes_say_why)
         {"poisson7 abc z.mtx", "invalid grid size N 'abc': not a whole number (try --help)"},
         {"partition A.mtx 0 z.mtx", "invalid NPARTS '0': out of range [1, 1048576] (try --help)"},
         {"partition A.mtx 2x z.mtx", "invalid NPARTS '2x': not a whole number (try --help)"},
+        /* arguments: what the command takes (before: "invalid arguments for 'info' (try --help)") */
+        {"info", "invalid arguments for 'info': it takes FILE (1 argument), got 0 (try --help)"},
+        {"poisson7 3", "invalid arguments for 'poisson7': it takes N OUT (2 arguments), got 1 (try --help)"},
+        {"partition A.mtx 2", "invalid arguments for 'partition': it takes A NPARTS OUT (3 arguments), got 2 (try "
+                              "--help)"},
+        /* over its input: it rewrote A.mtx, converting nothing, exit 0 */
+        {"convert A.mtx ./A.mtx", "invalid output './A.mtx': the matrix it converts; give the converted matrix a file "
+                                  "of its own (try --help)"},
+        /* b is text: a .tlcsr name got Matrix Market text, exit 0 */
+        {"poisson7 3 z.mtx --rhs z.tlcsr", "invalid --rhs 'z.tlcsr': b is written as Matrix Market text; give it a "
+                                           ".mtx or .mtx.gz name (try --help)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tl_test_output o = tl_test_capture("cd %s && %s %s", d, mg, cases[k][0]);
@@ -600,7 +612,8 @@ TL_TEST(matgen_sizes_say_why)
         snprintf(want, sizeof want, "trilap-matgen: %s\n", cases[k][1]);
         TL_ASSERT_MSG(o.rc == 2 && !strcmp(o.err, want) && !o.out[0], "%s: exit %d: %s", cases[k][0], o.rc, o.err);
         tl_test_output_free(&o);
-        TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x A.mtx)\"", d), 0);
+        TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x -e A.mtx -e A0.mtx)\"", d), 0);
+        TL_ASSERT_MSG(tl_test_sh("cd %s && cmp -s A.mtx A0.mtx", d) == 0, "%s: A.mtx changed", cases[k][0]);
     }
 }
 
@@ -657,5 +670,5 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
-             matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_sizes_say_why,
+             matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
              matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout)

@@ -92,6 +92,16 @@ static int bad_arg_why(const char *what, const char *value, const char *why)
     return 2;
 }
 
+/* A command given other than `want` arguments: one line saying what it
+ * takes (before: "invalid arguments for 'info' (try --help)"). np counts
+ * the command itself. */
+static int bad_arity(const char *cmd, int np, int want, const char *takes)
+{
+    char why[160];
+    snprintf(why, sizeof why, "it takes %s (%d argument%s), got %d", takes, want - 1, want == 2 ? "" : "s", np - 1);
+    return bad_arg_why("arguments for", cmd, why);
+}
+
 /* A whole number lo .. hi for `what`, else its refusal saying which
  * (before: "invalid grid size N '0' (try --help)", no reason given); 0
  * when taken, 2 when refused. */
@@ -238,7 +248,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     int rc = unused_option(cmd, kind, o, res);
     if (rc) return rc;
     if (kind >= 0) {
-        if (np != 3) return bad_arg("arguments for", cmd);
+        if (np != 3) return bad_arity(cmd, np, 3, "N OUT");
         if (parse_count("grid size N", pos[1], 1, TL_GEN_MAX_N, &n)) return 2;
         if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
         /* --rhs checked here alone: not the matrix's file by any spelling
@@ -247,6 +257,10 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         tl_out_set seen = {0};
         if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
             return 2;
+        /* b is Matrix Market array text: a .tlcsr name got that text, which
+         * every reader then took for a broken binary matrix */
+        if (o->rhs && tl_path_has_suffix(o->rhs, ".tlcsr"))
+            return bad_arg_why("--rhs", o->rhs, "b is written as Matrix Market text; give it a .mtx or .mtx.gz name");
         /* one stream of two files is neither (the set above keeps files, not streams) */
         if (o->rhs && is_stdout(pos[2]) && is_stdout(o->rhs)) {
             fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n", pos[2],
@@ -262,18 +276,21 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     /* it was "trilap-matgen: : cannot open: ...", naming nothing */
     if (np >= 2 && !pos[1][0]) return bad_arg_why("input", pos[1], "an empty file name");
     if (strcmp(cmd, "convert") == 0) {
-        if (np != 3) return bad_arg("arguments for", cmd);
+        if (np != 3) return bad_arity(cmd, np, 3, "IN OUT");
         if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
+        /* it rewrote the file in place, converting nothing, exit 0 */
+        if (tl_out_same_file(pos[2], pos[1]))
+            return bad_arg_why("output", pos[2], "the matrix it converts; give the converted matrix a file of its own");
         if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
-        if (np != 4) return bad_arg("arguments for", cmd);
+        if (np != 4) return bad_arity(cmd, np, 4, "A NPARTS OUT");
         if (parse_count("NPARTS", pos[2], 1, 1 << 20, &k)) return 2;
         /* it replaced the matrix with its partition, without a word */
         if (tl_out_same_file(pos[3], pos[1]))
             return bad_arg_why("output", pos[3], "the matrix it partitions; give the partition a file of its own");
         if ((*st = tl_out_check(pos[3])) == TL_OK) *st = cmd_partition(pos[1], (int)k, pos[3], o);
     } else if (strcmp(cmd, "info") == 0) {
-        if (np != 2) return bad_arg("arguments for", cmd);
+        if (np != 2) return bad_arity(cmd, np, 2, "FILE");
         *st = cmd_info(pos[1]);
     } else {
         return bad_arg("command", cmd);
