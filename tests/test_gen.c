@@ -336,6 +336,10 @@ TL_TEST(matgen_bad_arguments)
     snprintf(cmd, sizeof cmd, "%s --help", mg);
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
+    /* the purpose under the usage line, as every program's (it came after the commands) */
+    TL_ASSERT_MSG(!strncmp(out, "usage: trilap-matgen COMMAND ARGS...\nGenerate, convert and partition sparse matrices "
+                                "for trilap.\n\nCommands:\n  poisson7 ", 119),
+                  "%.300s", out);
 }
 
 /* A matrix and its --rhs: both or neither. Missing folders are made (as

@@ -63,9 +63,11 @@ static const tl_option matgen_options[] = {
      .help = "partition: partitioner"},
 };
 
-static const char usage[] =
-    "COMMAND ARGS...\n"
-    "commands:\n"
+/* the purpose sentence first, as in every program's help, then the
+ * commands (they came between the usage line and the purpose) */
+static const char purpose[] =
+    "Generate, convert and partition sparse matrices for trilap.\n\n"
+    "Commands:\n"
     "  poisson7 N OUT        3D 7-point Laplacian on an N^3 grid (SPD)\n"
     "  poisson27 N OUT       3D 27-point Laplacian on an N^3 grid (SPD, poisson3da family)\n"
     "  convdiff N OUT        3D upwind convection-diffusion (nonsymmetric; --peclet)\n"
@@ -304,8 +306,8 @@ int main(int argc, char **argv)
     tl_optgroup groups[] = {
         {"Options", matgen_options, sizeof matgen_options / sizeof matgen_options[0], &o}};
     tl_optspec spec = {.program = PROG,
-                       .usage = usage,
-                       .purpose = "Generate, convert and partition sparse matrices for trilap.",
+                       .usage = "COMMAND ARGS...",
+                       .purpose = purpose,
                        .groups = groups,
                        .ngroups = 1,
                        .min_positional = 1,
