@@ -2388,12 +2388,25 @@ TL_TEST(results_input_named)
                             "printf '%%%%MatrixMarket matrix coordinate real general\\n1 1 1\\n1 1 2\\n' > %s/a.mtx",
                             t, t, t),
                  0);
+    /* trilap-bench stream's results as it writes them; comm's header (it
+     * needs GPUs), after a comment line */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s/trilap-bench stream --host --count 4K --iters 2 --results s.csv >/dev/null && "
+                            "printf '# x\\nop,comm,nranks,size_bytes,count,type,redop,iters,time_us,algbw_gbs,busbw_gbs,"
+                            "wrong\\n' > c.csv",
+                            t, bin),
+                 0);
     static const char *const cases[][2] = {
         {"sweep run --x ring_bytes", "run: a folder: results are a CSV file"},
         {"compare run/trace.rank0.csv run/trace.rank0.csv", "one rank's file (rank 0) of a trilap run"},
         {"sweep run/trace.rank0.csv --x ring_bytes", "run/trace.rank0.csv: a rank's trace of a trilap run, not a results file"},
         {"sweep a.mtx --x ring_bytes", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
-        {"compare a.mtx", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
+        {"compare a.mtx", "a.mtx:1: not a results file: its header lacks a variant (or solver) column (trilap-bench "
+                          "tristream and trilap-solve --results files have them)"},
+        /* trilap-bench's other tables, named (they were told "trilap-bench
+         * and trilap-solve --results files have" the columns they lack) */
+        {"sweep s.csv --x bytes", "s.csv:1: a trilap-bench stream results file: compare and sweep read trilap-bench "
+                                  "tristream and trilap-solve results (a variant or solver column, nranks, us_per_iter)"},
+        {"compare c.csv", "c.csv:2: a trilap-bench comm results file: compare and sweep read"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         int rc = sh(t, "cd %s && %s/trilap-analyze %s", t, bin, cases[k][0]);
