@@ -213,11 +213,12 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     if (c->us >= 0) {
         us = strtod(f[c->us], &end);
         TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
-                 "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+                 "%s:%ld: bad us_per_iter '%s': not a number of 0 or more", path, lineno, f[c->us]);
     } else {
         double ts = strtod(f[c->time_s], &end);
         TL_CHECK(!errno && end != f[c->time_s] && *end == '\0' && isfinite(ts) && ts >= 0, TL_ERR_PARSE,
-                 "%s:%ld: bad solver_time_s '%s'", path, lineno, f[c->time_s]);
+                 "%s:%ld: bad solver_time_s '%s': not a number of 0 or more", path, lineno,
+                 f[c->time_s]);
         long it = strtol(f[c->iters], &end, 10);
         TL_CHECK(end != f[c->iters] && *end == '\0' && it > 0, TL_ERR_PARSE,
                  "%s:%ld: iterations '%s': no time per iteration (a file without us_per_iter)", path, lineno,
@@ -225,14 +226,14 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
         us = ts * 1e6 / (double)it;
     }
     long nr = strtol(f[c->nranks], &end, 10);
-    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s'", path, lineno,
-             f[c->nranks]);
+    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s': not a whole number of 1 or more",
+             path, lineno, f[c->nranks]);
     double x = 0;
     if (c->x >= 0) {
         errno = 0;
         x = strtod(f[c->x], &end);
-        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE, "%s:%ld: bad %s '%s'", path,
-                 lineno, xcol, f[c->x]);
+        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE, "%s:%ld: bad %s '%s': not a number (the swept column)",
+                 path, lineno, xcol, f[c->x]);
     }
     char variant[sizeof gs->g->variant];
     if (c->solve[0] >= 0)

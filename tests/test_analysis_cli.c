@@ -1476,6 +1476,34 @@ TL_TEST(compare_refuses_files_sharing_no_row)
     free(o);
 }
 
+/* A value of a results file that cannot be read says why, in one line,
+ * exit 1 (before: "bad ring_bytes '1K'", "bad nranks '0'", the reason
+ * left to guess). */
+TL_TEST(results_values_say_why)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][3] = {
+        {"sweep", "variant,nranks,rep,us_per_iter,ring_bytes\ntwo-stream,2,0,80,1K\n",
+         "r.csv:2: bad ring_bytes '1K': not a number (the swept column)"},
+        {"compare", "variant,nranks,rep,us_per_iter\ntwo-stream,0,0,80\n",
+         "r.csv:2: bad nranks '0': not a whole number of 1 or more"},
+        {"compare", "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,-1\n",
+         "r.csv:2: bad us_per_iter '-1': not a number of 0 or more"},
+        {"compare", "solver,nranks,rep,iterations,solver_time_s\ncg,1,0,10,x\n",
+         "r.csv:2: bad solver_time_s 'x': not a number of 0 or more"},
+    };
+    char res[600];
+    snprintf(res, sizeof res, "%s/r.csv", t);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_write(res, cases[i][1]);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cases[i][0], res), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(tl_test_one_line(e, cases[i][2]) && !o[0], "%s: %s", cases[i][2], e);
+        free(e);
+        free(o);
+    }
+}
+
 /* One run or results file as A and B, whatever the spelling, is refused
  * in one line (exit 2), as breakdown refuses one input given twice: it
  * printed its figures twice with speedup 1.000 throughout, exit 0. */
@@ -2640,7 +2668,7 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
-             compare_runs_and_results, compare_refuses_one_input_twice, compare_refuses_files_sharing_no_row, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
+             compare_runs_and_results, compare_refuses_one_input_twice, compare_refuses_files_sharing_no_row, results_values_say_why, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,
