@@ -226,14 +226,14 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
         us = ts * 1e6 / (double)it;
     }
     long nr = strtol(f[c->nranks], &end, 10);
-    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s': not a whole number of 1 or more",
-             path, lineno, f[c->nranks]);
+    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE,
+             "%s:%ld: bad nranks '%s': not a whole number of 1 or more", path, lineno, f[c->nranks]);
     double x = 0;
     if (c->x >= 0) {
         errno = 0;
         x = strtod(f[c->x], &end);
-        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE, "%s:%ld: bad %s '%s': not a number (the swept column)",
-                 path, lineno, xcol, f[c->x]);
+        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE,
+                 "%s:%ld: bad %s '%s': not a number (the swept column)", path, lineno, xcol, f[c->x]);
     }
     char variant[sizeof gs->g->variant];
     if (c->solve[0] >= 0)

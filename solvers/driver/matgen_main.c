@@ -265,8 +265,8 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
             return bad_arg_why("--rhs", o->rhs, "b is written as Matrix Market text; give it a .mtx or .mtx.gz name");
         /* one stream of two files is neither (the set above keeps files, not streams) */
         if (o->rhs && is_stdout(pos[2]) && is_stdout(o->rhs)) {
-            fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n", pos[2],
-                    o->rhs);
+            fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n",
+                    pos[2], o->rhs);
             return 2;
         }
         if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
