@@ -215,6 +215,24 @@ static void variant_list(const tl_an_result *r, size_t n, char *out, size_t len)
     if (distinct > listed && used < len) snprintf(out + used, len - used, " and %zu more", distinct - listed);
 }
 
+/* Two results files none of whose rows meet (no variant of A at B's ranks):
+ * runs of two kinds (a trilap-bench file beside a trilap-solve one), or of
+ * one program at other GPU counts. Refused, naming both files' variants
+ * (before, a table whose B and speedup columns were all "-", exit 0). */
+static tl_status check_rows_meet(const char *a, const tl_an_result *ra, size_t na, const char *b,
+                                 const tl_an_result *rb, size_t nb, int single)
+{
+    for (size_t i = 0; i < na; i++)
+        if (partner(&ra[i], rb, nb, single)) return TL_OK;
+    char va[512], vb[512];
+    variant_list(ra, na, va, sizeof va);
+    variant_list(rb, nb, vb, sizeof vb);
+    return TL_FAIL(TL_ERR_INVAL,
+                   "%s and %s share no variant at the same number of ranks (A's: %s; B's: %s): compare "
+                   "sets runs of one kind side by side",
+                   a, b, va, vb);
+}
+
 /* The table of one results file against its baseline, or of two files
  * side by side. */
 static tl_status compare_results(const char *a, const tl_an_result *ra, size_t na, const char *b,
@@ -225,6 +243,7 @@ static tl_status compare_results(const char *a, const tl_an_result *ra, size_t n
     static const char *const cols[][2] = {{"variant", ""}, {"nranks", ""}, {"A_median", "us"}, {"A_min", "us"},
                                           {"A_max", "us"}, {"B_median", "us"}, {"B_min", "us"}, {"B_max", "us"},
                                           {"speedup", "x"}, {"B_variant", ""}};
+    if (b) TL_TRY(check_rows_meet(a, ra, na, b, rb, nb, single));
     size_t ncols = single ? 10 : 9;
     for (size_t j = 0; j < ncols; j++) TL_TRY(tl_an_table_col(t, cols[j][0], cols[j][1], j == 0 || j == 9));
     TL_TRY(tl_an_table_meta(t, "A", "%s", a));

@@ -79,6 +79,21 @@ typedef struct columns {
     int need;              /* the highest column a row must have */
 } columns;
 
+/* trilap-bench's other results files, by the columns that set them apart:
+ * their rows are functions and sizes, not variants (compare and sweep
+ * told them "trilap-bench ... --results files have" the columns they lack). */
+static const char *bench_table_of(char **f, int nf)
+{
+    int function = 0, bandwidth = 0, op = 0, busbw = 0;
+    for (int i = 0; i < nf; i++) {
+        function |= !strcmp(f[i], "function");
+        bandwidth |= !strcmp(f[i], "bandwidth_gbs");
+        op |= !strcmp(f[i], "op");
+        busbw |= !strcmp(f[i], "busbw_gbs");
+    }
+    return function && bandwidth ? "stream" : op && busbw ? "comm" : NULL;
+}
+
 static tl_status read_header(const char *path, long lineno, char **f, int nf, const char *xcol, columns *c)
 {
     c->variant = c->nranks = c->us = c->x = c->time_s = c->iters = -1;
@@ -106,9 +121,14 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
             TL_CHECK(c->conf_name[c->nconf], TL_ERR_NOMEM, "header");
             c->conf[c->nconf++] = i;
         }
+    const char *bench = c->variant < 0 ? bench_table_of(f, nf) : NULL;
+    TL_CHECK(!bench, TL_ERR_PARSE,
+             "%s:%ld: a trilap-bench %s results file: compare and sweep read trilap-bench tristream and trilap-solve "
+             "results (a variant or solver column, nranks, us_per_iter)",
+             path, lineno, bench);
     TL_CHECK(c->variant >= 0 && c->nranks >= 0 && (c->us >= 0 || c->time_s >= 0), TL_ERR_PARSE,
-             "%s:%ld: not a results file: its header lacks %s (trilap-bench and trilap-solve --results files have "
-             "them)",
+             "%s:%ld: not a results file: its header lacks %s (trilap-bench tristream and trilap-solve --results files "
+             "have them)",
              path, lineno, c->variant < 0 ? "a variant (or solver) column" : c->nranks < 0 ? "nranks" : "us_per_iter");
     /* after the check above: a file that is no results file (a matrix, an
      * export) is named as such, not as lacking the swept column */
@@ -193,11 +213,12 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     if (c->us >= 0) {
         us = strtod(f[c->us], &end);
         TL_CHECK(!errno && end != f[c->us] && *end == '\0' && isfinite(us) && us >= 0, TL_ERR_PARSE,
-                 "%s:%ld: bad us_per_iter '%s'", path, lineno, f[c->us]);
+                 "%s:%ld: bad us_per_iter '%s': not a number of 0 or more", path, lineno, f[c->us]);
     } else {
         double ts = strtod(f[c->time_s], &end);
         TL_CHECK(!errno && end != f[c->time_s] && *end == '\0' && isfinite(ts) && ts >= 0, TL_ERR_PARSE,
-                 "%s:%ld: bad solver_time_s '%s'", path, lineno, f[c->time_s]);
+                 "%s:%ld: bad solver_time_s '%s': not a number of 0 or more", path, lineno,
+                 f[c->time_s]);
         long it = strtol(f[c->iters], &end, 10);
         TL_CHECK(end != f[c->iters] && *end == '\0' && it > 0, TL_ERR_PARSE,
                  "%s:%ld: iterations '%s': no time per iteration (a file without us_per_iter)", path, lineno,
@@ -205,14 +226,14 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
         us = ts * 1e6 / (double)it;
     }
     long nr = strtol(f[c->nranks], &end, 10);
-    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE, "%s:%ld: bad nranks '%s'", path, lineno,
-             f[c->nranks]);
+    TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE,
+             "%s:%ld: bad nranks '%s': not a whole number of 1 or more", path, lineno, f[c->nranks]);
     double x = 0;
     if (c->x >= 0) {
         errno = 0;
         x = strtod(f[c->x], &end);
-        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE, "%s:%ld: bad %s '%s'", path,
-                 lineno, xcol, f[c->x]);
+        TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE,
+                 "%s:%ld: bad %s '%s': not a number (the swept column)", path, lineno, xcol, f[c->x]);
     }
     char variant[sizeof gs->g->variant];
     if (c->solve[0] >= 0)

@@ -144,7 +144,10 @@ int main(int argc, char **argv)
     free(res.positional);
     if (checked != TL_OK) {
         tl_tristream_cfg_free(&cfg);
-        return checked == TL_ERR_IO ? 1 : 2; /* an output that cannot be written; else the arguments */
+        /* an output that cannot be written, or arrays beyond the host's
+         * memory (a machine that lacks what the run needs, as trilap-fdtd's
+         * grid and trilap-solve's matrix: it was 2); else the arguments */
+        return checked == TL_ERR_IO || checked == TL_ERR_NOMEM ? 1 : 2;
     }
     /* the trace folders are first written after every timed repetition:
      * one that cannot be, or that --results stands where, is said now, not

@@ -56,6 +56,7 @@ tl_status tl_sweep_parse(const char *range, int64_t **points, size_t *npoints, c
     if (!c1) return TL_ERR_PARSE;
     *c1 = '\0';
     char *c2 = strchr(c1 + 1, ':');
+    if (c2 && strchr(c2 + 1, ':')) return TL_ERR_PARSE; /* a fourth part: the form, not FACTOR, is wrong */
     if (c2) *c2 = '\0';
     int64_t start = 0, end = 0, factor = 2;
     if (tl_opts_parse_size(buf, &start) != TL_OK) {

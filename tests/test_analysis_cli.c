@@ -1438,6 +1438,72 @@ TL_TEST(compare_runs_and_results)
     free(e);
 }
 
+/* Two results files of which no row meets the other's: a trilap-bench
+ * tristream file beside a trilap-solve one, or one program at other GPU
+ * counts. Refused in one line naming both files' variants, nothing on
+ * stdout (before: a table whose B and speedup columns were all "-", exit
+ * 0); files that share one variant are still compared. */
+TL_TEST(compare_refuses_files_sharing_no_row)
+{
+    const char *t = tl_test_tmpdir();
+    char bench[600], solve[600], four[600];
+    snprintf(bench, sizeof bench, "%s/tristream.csv", t);
+    snprintf(solve, sizeof solve, "%s/solve.csv", t);
+    snprintf(four, sizeof four, "%s/four.csv", t);
+    tl_test_write(bench, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,80.0\nthree-split,2,0,64.0\n");
+    tl_test_write(solve, "solver,precond,schedule,backend,matrix,nranks,rep,us_per_iter\n"
+                         "pipecg,jacobi,two-stream,cuda:trilap,gen:poisson7:64,2,0,90.0\n");
+    tl_test_write(four, "variant,nranks,rep,us_per_iter\ntwo-stream,4,0,85.0\nthree-split,4,0,70.0\n");
+    const char *const pairs[][3] = {
+        {bench, solve, "(A's: two-stream, three-split; B's: pipecg/jacobi/two-stream/cuda:trilap:gen:poisson7:64)"},
+        {solve, bench, "(A's: pipecg/jacobi/two-stream/cuda:trilap:gen:poisson7:64; B's: two-stream, three-split)"},
+        {bench, four, "(A's: two-stream, three-split; B's: two-stream, three-split)"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), pairs[i][0], pairs[i][1]), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out"), want[2048];
+        snprintf(want, sizeof want, "trilap-analyze: %s and %s share no variant at the same number of ranks %s: "
+                 "compare sets runs of one kind side by side", pairs[i][0], pairs[i][1], pairs[i][2]);
+        TL_ASSERT_MSG(tl_test_one_line(e, want) && !o[0], "%s vs %s: %s%s", pairs[i][0], pairs[i][1], e, o);
+        free(e);
+        free(o);
+    }
+    /* one variant in common: the table, the others' B columns "-" */
+    tl_test_write(four, "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,40.0\nthree-naive,4,0,70.0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), bench, four), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "2.000") && strstr(o, "three-split"), "%s", o); /* 80 / 40 */
+    free(o);
+}
+
+/* A value of a results file that cannot be read says why, in one line,
+ * exit 1 (before: "bad ring_bytes '1K'", "bad nranks '0'", the reason
+ * left to guess). */
+TL_TEST(results_values_say_why)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const cases[][3] = {
+        {"sweep", "variant,nranks,rep,us_per_iter,ring_bytes\ntwo-stream,2,0,80,1K\n",
+         "r.csv:2: bad ring_bytes '1K': not a number (the swept column)"},
+        {"compare", "variant,nranks,rep,us_per_iter\ntwo-stream,0,0,80\n",
+         "r.csv:2: bad nranks '0': not a whole number of 1 or more"},
+        {"compare", "variant,nranks,rep,us_per_iter\ntwo-stream,2,0,-1\n",
+         "r.csv:2: bad us_per_iter '-1': not a number of 0 or more"},
+        {"compare", "solver,nranks,rep,iterations,solver_time_s\ncg,1,0,10,x\n",
+         "r.csv:2: bad solver_time_s 'x': not a number of 0 or more"},
+    };
+    char res[600];
+    snprintf(res, sizeof res, "%s/r.csv", t);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_write(res, cases[i][1]);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s %s", tl_test_bin(), cases[i][0], res), 1);
+        char *e = out_of(t, "err"), *o = out_of(t, "out");
+        TL_ASSERT_MSG(tl_test_one_line(e, cases[i][2]) && !o[0], "%s: %s", cases[i][2], e);
+        free(e);
+        free(o);
+    }
+}
+
 /* One run or results file as A and B, whatever the spelling, is refused
  * in one line (exit 2), as breakdown refuses one input given twice: it
  * printed its figures twice with speedup 1.000 throughout, exit 0. */
@@ -2350,12 +2416,25 @@ TL_TEST(results_input_named)
                             "printf '%%%%MatrixMarket matrix coordinate real general\\n1 1 1\\n1 1 2\\n' > %s/a.mtx",
                             t, t, t),
                  0);
+    /* trilap-bench stream's results as it writes them; comm's header (it
+     * needs GPUs), after a comment line */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s/trilap-bench stream --host --count 4K --iters 2 --results s.csv >/dev/null && "
+                            "printf '# x\\nop,comm,nranks,size_bytes,count,type,redop,iters,time_us,algbw_gbs,busbw_gbs,"
+                            "wrong\\n' > c.csv",
+                            t, bin),
+                 0);
     static const char *const cases[][2] = {
         {"sweep run --x ring_bytes", "run: a folder: results are a CSV file"},
         {"compare run/trace.rank0.csv run/trace.rank0.csv", "one rank's file (rank 0) of a trilap run"},
         {"sweep run/trace.rank0.csv --x ring_bytes", "run/trace.rank0.csv: a rank's trace of a trilap run, not a results file"},
         {"sweep a.mtx --x ring_bytes", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
-        {"compare a.mtx", "a.mtx:1: not a results file: its header lacks a variant (or solver) column"},
+        {"compare a.mtx", "a.mtx:1: not a results file: its header lacks a variant (or solver) column (trilap-bench "
+                          "tristream and trilap-solve --results files have them)"},
+        /* trilap-bench's other tables, named (they were told "trilap-bench
+         * and trilap-solve --results files have" the columns they lack) */
+        {"sweep s.csv --x bytes", "s.csv:1: a trilap-bench stream results file: compare and sweep read trilap-bench "
+                                  "tristream and trilap-solve results (a variant or solver column, nranks, us_per_iter)"},
+        {"compare c.csv", "c.csv:2: a trilap-bench comm results file: compare and sweep read"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         int rc = sh(t, "cd %s && %s/trilap-analyze %s", t, bin, cases[k][0]);
@@ -2589,7 +2668,7 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
-             compare_runs_and_results, compare_refuses_one_input_twice, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
+             compare_runs_and_results, compare_refuses_one_input_twice, compare_refuses_files_sharing_no_row, results_values_say_why, compare_and_timeline_options_refused, sweep_ideal_and_efficiency, huge_trace_streams, outputs_to_a_pipe,
              fifo_inputs_refused_at_once, warnings_said_once, outputs_checked_before_reading,
              diagnose_device_copies_not_staging, compare_names_second_input, breakdown_refuses_empty_iter_range,
              iteration_options_need_iterations, sweep_refuses_mixed_configurations,

@@ -370,6 +370,9 @@ TL_TEST(sweep_bad_ranges)
     size_t n = 0;
     const char *why = NULL;
     TL_ASSERT(tl_sweep_parse(NULL, &p, &n, &why) != TL_OK);
+    /* a fourth part is the form's fault (it was "FACTOR must be an integer >= 2") */
+    TL_ASSERT(tl_sweep_parse("8:64:2:1", &p, &n, &why) != TL_OK);
+    TL_ASSERT_STREQ(why, "expected START:END[:FACTOR]");
 }
 
 /* The folders a run traces into, as tristream names them and the check of

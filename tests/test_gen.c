@@ -1,7 +1,9 @@
 /* Generators: sizes, symmetry, row sums, streamed output equal to the
  * in-memory reference, right-hand sides; and the trilap-matgen program. */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -302,7 +304,7 @@ TL_TEST(matgen_bad_arguments)
     char cmd[2048], out[8192];
     snprintf(cmd, sizeof cmd, "%s poisson7 zero %s 2>&1", mg, tl_test_path("z.tlcsr"));
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
-    TL_ASSERT_MSG(strstr(out, "invalid grid size N 'zero' (try --help)"), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "invalid grid size N 'zero': not a whole number (try --help)"), "%s", out);
     snprintf(cmd, sizeof cmd, "%s frobnicate 2>&1", mg);
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
     snprintf(cmd, sizeof cmd, "%s convdiff 3 %s --peclet abc 2>&1", mg, tl_test_path("z.tlcsr"));
@@ -334,6 +336,10 @@ TL_TEST(matgen_bad_arguments)
     snprintf(cmd, sizeof cmd, "%s --help", mg);
     TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
     TL_ASSERT(strstr(out, "poisson27") && strstr(out, "--peclet"));
+    /* the purpose under the usage line, as every program's (it came after the commands) */
+    TL_ASSERT_MSG(!strncmp(out, "usage: trilap-matgen COMMAND ARGS...\nGenerate, convert and partition sparse matrices "
+                                "for trilap.\n\nCommands:\n  poisson7 ", 119),
+                  "%.300s", out);
 }
 
 /* A matrix and its --rhs: both or neither. Missing folders are made (as
@@ -484,6 +490,53 @@ TL_TEST(matgen_output_to_stdout_alone)
     TL_ASSERT_MSG(strstr(out, "edge cut: 13\n") && strstr(out, "written: -\n"), "%s", out);
 }
 
+/* The matrix itself on stdout (`-`, /dev/stdout) or a pipe of any name:
+ * Matrix Market text, byte for byte the file's, the report on stderr
+ * (before: "invalid output name '-': not .tlcsr, .mtx or .mtx.gz", exit 2,
+ * so `trilap-matgen poisson7 50 - | gzip` could not be written); the
+ * matrix and --rhs both on stdout are refused, one stream of two files
+ * being neither. */
+TL_TEST(matgen_matrix_to_stdout)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[65536];
+    const char *a = tl_test_path("m.mtx"), *c = tl_test_path("c.mtx");
+    TL_ASSERT_EQ(tl_test_sh("%s convdiff 3 %s >/dev/null && %s convert %s %s >/dev/null", mg, a, mg, a, c), 0);
+    char *want = tl_test_read(a), *conv = tl_test_read(c);
+    const char *const stream[] = {"-", "/dev/stdout"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "%s convdiff 3 %s 2>/dev/null", mg, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        TL_ASSERT_STREQ(out, want);
+        snprintf(cmd, sizeof cmd, "%s convert %s %s 2>/dev/null", mg, a, stream[k]);
+        TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+        TL_ASSERT_STREQ(out, conv);
+    }
+    snprintf(cmd, sizeof cmd, "%s convdiff 3 - 2>&1 >/dev/null", mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 0);
+    TL_ASSERT_MSG(strstr(out, "matrix: -\nkind: convdiff\n"), "%s", out);
+    /* a FIFO whose name says no format */
+    const char *fifo = tl_test_path("plain");
+    int rd = tl_test_fifo(fifo);
+    snprintf(cmd, sizeof cmd, "%s convdiff 3 %s 2>&1", mg, fifo);
+    TL_ASSERT_MSG(tl_test_popen(cmd, out, sizeof out) == 0, "%s", out);
+    char *got = tl_test_fifo_read(fifo, rd);
+    TL_ASSERT_STREQ(got, want);
+    free(got);
+    close(rd);
+    free(want);
+    free(conv);
+    snprintf(cmd, sizeof cmd, "%s poisson7 3 - --rhs /dev/stdout 2>&1", mg);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_STREQ(out, "trilap-matgen: the matrix (-) and --rhs (/dev/stdout) both go to stdout: give one of them "
+                         "a file\n");
+    /* a file name that says no format is still refused, saying what would do */
+    snprintf(cmd, sizeof cmd, "%s poisson7 3 %s 2>&1", mg, tl_test_path("m.txt"));
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 2);
+    TL_ASSERT_MSG(strstr(out, "m.txt': not .tlcsr, .mtx or .mtx.gz, nor - (stdout) or a pipe (try --help)\n"), "%s",
+                  out);
+}
+
 /* --rhs naming the matrix's file by another spelling: refused before the
  * work, exit 2 (before, b was renamed over the matrix just written, exit 0,
  * the report naming both). */
@@ -527,6 +580,72 @@ TL_TEST(matgen_larger_than_the_disk_refused)
     }
 }
 
+/* Sizes and arguments refused say why, in one line, exit 2, nothing
+ * written and A.mtx untouched (before: "invalid grid size N '0' (try
+ * --help)", the same for 1e99 and 64M, and "invalid NPARTS '0'", without
+ * a reason; a convert over its input and a .tlcsr --rhs, below, exit 0). */
+TL_TEST(matgen_refusals_say_why)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 3 A.mtx >/dev/null && cp A.mtx A0.mtx", d, mg), 0);
+    static const char *const cases[][2] = {
+        {"poisson7 0 z.mtx", "invalid grid size N '0': out of range [1, 2097151] (try --help)"},
+        {"poisson27 2097152 z.mtx", "invalid grid size N '2097152': out of range [1, 2097151] (try --help)"},
+        {"convdiff 1e99 z.mtx", "invalid grid size N '1e99': not a whole number (try --help)"},
+        {"hetero2d 64M z.mtx", "invalid grid size N '64M': not a whole number (try --help)"},
+        {"poisson7 abc z.mtx", "invalid grid size N 'abc': not a whole number (try --help)"},
+        {"partition A.mtx 0 z.mtx", "invalid NPARTS '0': out of range [1, 1048576] (try --help)"},
+        {"partition A.mtx 2x z.mtx", "invalid NPARTS '2x': not a whole number (try --help)"},
+        /* arguments: what the command takes (before: "invalid arguments for 'info' (try --help)") */
+        {"info", "invalid arguments for 'info': it takes FILE (1 argument), got 0 (try --help)"},
+        {"poisson7 3", "invalid arguments for 'poisson7': it takes N OUT (2 arguments), got 1 (try --help)"},
+        {"partition A.mtx 2", "invalid arguments for 'partition': it takes A NPARTS OUT (3 arguments), got 2 (try "
+                              "--help)"},
+        /* over its input: it rewrote A.mtx, converting nothing, exit 0 */
+        {"convert A.mtx ./A.mtx", "invalid output './A.mtx': the matrix it converts; give the converted matrix a file "
+                                  "of its own (try --help)"},
+        /* b is text: a .tlcsr name got Matrix Market text, exit 0 */
+        {"poisson7 3 z.mtx --rhs z.tlcsr", "invalid --rhs 'z.tlcsr': b is written as Matrix Market text; give it a "
+                                           ".mtx or .mtx.gz name (try --help)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output o = tl_test_capture("cd %s && %s %s", d, mg, cases[k][0]);
+        char want[256];
+        snprintf(want, sizeof want, "trilap-matgen: %s\n", cases[k][1]);
+        TL_ASSERT_MSG(o.rc == 2 && !strcmp(o.err, want) && !o.out[0], "%s: exit %d: %s", cases[k][0], o.rc, o.err);
+        tl_test_output_free(&o);
+        TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x -e A.mtx -e A0.mtx)\"", d), 0);
+        TL_ASSERT_MSG(tl_test_sh("cd %s && cmp -s A.mtx A0.mtx", d) == 0, "%s: A.mtx changed", cases[k][0]);
+    }
+}
+
+/* Matrix Market text larger than the disk by the digits of its row
+ * numbers: refused at once (before, the bound took every row as 6 bytes,
+ * so hetero2d 100000, 10^10 rows of at least 24 bytes, passed 82 GB free
+ * and counted rows for ten minutes before writing a byte). N is chosen
+ * from this disk: rows = a tenth of its free bytes, which the old bound
+ * (6 a row) let through and the digits (2 x 8 or more + 4 a row) do not. */
+TL_TEST(matgen_mtx_larger_than_the_disk_by_its_digits)
+{
+    const char *mg = matgen();
+    char cmd[4096], out[8192];
+    const char *path = tl_test_path("wide.mtx");
+    struct statvfs fs;
+    TL_ASSERT_EQ(statvfs(tl_test_tmpdir(), &fs), 0);
+    const double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    if (avail < 1e9) TL_SKIP("less than 1 GB free here");
+    const long n = (long)ceil(sqrt(avail / 10));
+    if (n > 2097151) TL_SKIP("more than 44 TB free here");
+    snprintf(cmd, sizeof cmd, "timeout 10 %s hetero2d %ld %s 2>&1", mg, n, path);
+    TL_ASSERT_EQ(tl_test_popen(cmd, out, sizeof out), 1);
+    char want[256];
+    snprintf(want, sizeof want, "a hetero2d matrix of %ld rows needs at least ", n * n);
+    TL_ASSERT_MSG(tl_test_one_line(out, want), "%s", out);
+    TL_ASSERT_MSG(access(path, F_OK) != 0, "%s written", path);
+}
+
 /* From a pipe (`zcat m.mtx.gz | trilap-solve /dev/stdin`, `<(...)`), which
  * cannot seek back over the bytes that tell gzip from text: the same
  * matrix, plain or gzip; a binary matrix there is named as one. */
@@ -555,4 +674,5 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              rhs_is_a_times_ones, bad_generator_arguments, spec_parse_strict, matgen_program, matgen_bad_arguments,
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
-             matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused)
+             matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
+             matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout)

@@ -63,9 +63,11 @@ static const tl_option matgen_options[] = {
      .help = "partition: partitioner"},
 };
 
-static const char usage[] =
-    "COMMAND ARGS...\n"
-    "commands:\n"
+/* the purpose sentence first, as in every program's help, then the
+ * commands (they came between the usage line and the purpose) */
+static const char purpose[] =
+    "Generate, convert and partition sparse matrices for trilap.\n\n"
+    "Commands:\n"
     "  poisson7 N OUT        3D 7-point Laplacian on an N^3 grid (SPD)\n"
     "  poisson27 N OUT       3D 27-point Laplacian on an N^3 grid (SPD, poisson3da family)\n"
     "  convdiff N OUT        3D upwind convection-diffusion (nonsymmetric; --peclet)\n"
@@ -73,7 +75,12 @@ static const char usage[] =
     "  convert IN OUT        Matrix Market (.mtx, .mtx.gz) <-> binary (.tlcsr), by OUT's name\n"
     "  partition A NPARTS OUT  write a partition file (--method); prints edge cut and imbalance\n"
     "  info FILE             sizes and symmetry of a matrix file\n"
-    "OUT ending in .tlcsr is binary, .mtx or .mtx.gz is Matrix Market";
+    "OUT ending in .tlcsr is binary, .mtx or .mtx.gz is Matrix Market; - (stdout) or a pipe takes\n"
+    "Matrix Market text";
+
+/* an OUT whose format nothing says (before, - and /dev/stdout were refused
+ * so, and a matrix could not be piped on) */
+static const char not_matrix[] = "not .tlcsr, .mtx or .mtx.gz, nor - (stdout) or a pipe";
 
 static int bad_arg(const char *what, const char *value)
 {
@@ -87,23 +94,43 @@ static int bad_arg_why(const char *what, const char *value, const char *why)
     return 2;
 }
 
-static int parse_n(const char *text, int64_t *n)
+/* A command given other than `want` arguments: one line saying what it
+ * takes (before: "invalid arguments for 'info' (try --help)"). np counts
+ * the command itself. */
+static int bad_arity(const char *cmd, int np, int want, const char *takes)
 {
-    return tl_opts_parse_int(text, n) == TL_OK && *n >= 1 && *n <= TL_GEN_MAX_N;
+    char why[160];
+    snprintf(why, sizeof why, "it takes %s (%d argument%s), got %d", takes, want - 1, want == 2 ? "" : "s", np - 1);
+    return bad_arg_why("arguments for", cmd, why);
+}
+
+/* A whole number lo .. hi for `what`, else its refusal saying which
+ * (before: "invalid grid size N '0' (try --help)", no reason given); 0
+ * when taken, 2 when refused. */
+static int parse_count(const char *what, const char *text, int64_t lo, int64_t hi, int64_t *v)
+{
+    char why[96];
+    if (tl_opts_parse_int(text, v) != TL_OK) return bad_arg_why(what, text, "not a whole number");
+    if (*v >= lo && *v <= hi) return 0;
+    snprintf(why, sizeof why, "out of range [%" PRId64 ", %" PRId64 "]", lo, hi);
+    return bad_arg_why(what, text, why);
 }
 
 /* Where the report goes: stderr when an output is this process's stdout
  * ("-", /dev/stdout, the file stdout was sent to), which then carries that
  * file alone (before: `--rhs - > b.mtx` and `partition A 4 - > p.mtx` got
  * the report appended to the Matrix Market data). */
-static FILE *report_stream(const char *out)
+static int is_stdout(const char *out)
 {
     struct stat a, b;
-    if (!out) return stdout;
-    if (strcmp(out, "-") == 0) return stderr;
-    if (stat(out, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-        return stderr;
-    return stdout;
+    if (!out) return 0;
+    if (strcmp(out, "-") == 0) return 1;
+    return stat(out, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static FILE *report_stream(const char *out)
+{
+    return is_stdout(out) ? stderr : stdout;
 }
 
 static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, const matgen_opts *o)
@@ -115,7 +142,7 @@ static tl_status cmd_generate(tl_gen_kind kind, int64_t n, const char *out, cons
                                                     : 0.0};
     TL_TRY(tl_gen_write_files(&g, out, o->rhs));
     int64_t rows = tl_gen_nrows(&g);
-    FILE *rep = report_stream(o->rhs) == stderr ? stderr : report_stream(out);
+    FILE *rep = is_stdout(o->rhs) ? stderr : report_stream(out);
     fprintf(rep, "matrix: %s\nkind: %s\ngrid: %" PRId64 "^%d\nrows: %" PRId64 "\nsymmetric: %s\n", out,
            tl_gen_kind_name(kind), n, tl_gen_dims(&g), rows, tl_gen_symmetric(&g) ? "yes" : "no");
     if (kind == TL_GEN_CONVDIFF) fprintf(rep, "peclet: %g\n", g.peclet);
@@ -223,15 +250,25 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     int rc = unused_option(cmd, kind, o, res);
     if (rc) return rc;
     if (kind >= 0) {
-        if (np != 3) return bad_arg("arguments for", cmd);
-        if (!parse_n(pos[1], &n)) return bad_arg("grid size N", pos[1]);
-        if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (np != 3) return bad_arity(cmd, np, 3, "N OUT");
+        if (parse_count("grid size N", pos[1], 1, TL_GEN_MAX_N, &n)) return 2;
+        if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
         /* --rhs checked here alone: not the matrix's file by any spelling
          * (A.mtx, ./A.mtx, a link: b was renamed over the matrix, exit 0),
          * then writable, as the matrix is */
         tl_out_set seen = {0};
         if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
             return 2;
+        /* b is Matrix Market array text: a .tlcsr name got that text, which
+         * every reader then took for a broken binary matrix */
+        if (o->rhs && tl_path_has_suffix(o->rhs, ".tlcsr"))
+            return bad_arg_why("--rhs", o->rhs, "b is written as Matrix Market text; give it a .mtx or .mtx.gz name");
+        /* one stream of two files is neither (the set above keeps files, not streams) */
+        if (o->rhs && is_stdout(pos[2]) && is_stdout(o->rhs)) {
+            fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n",
+                    pos[2], o->rhs);
+            return 2;
+        }
         if ((*st = tl_out_check(pos[2])) == TL_OK && o->rhs) *st = tl_out_check_as("--rhs", tl_out_check, o->rhs);
         if (*st == TL_OK) *st = cmd_generate((tl_gen_kind)kind, n, pos[2], o);
         return 0;
@@ -241,18 +278,21 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     /* it was "trilap-matgen: : cannot open: ...", naming nothing */
     if (np >= 2 && !pos[1][0]) return bad_arg_why("input", pos[1], "an empty file name");
     if (strcmp(cmd, "convert") == 0) {
-        if (np != 3) return bad_arg("arguments for", cmd);
-        if (!tl_path_names_matrix(pos[2])) return bad_arg_why("output name", pos[2], "not .tlcsr, .mtx or .mtx.gz");
+        if (np != 3) return bad_arity(cmd, np, 3, "IN OUT");
+        if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
+        /* it rewrote the file in place, converting nothing, exit 0 */
+        if (tl_out_same_file(pos[2], pos[1]))
+            return bad_arg_why("output", pos[2], "the matrix it converts; give the converted matrix a file of its own");
         if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
-        if (np != 4) return bad_arg("arguments for", cmd);
-        if (tl_opts_parse_int(pos[2], &k) != TL_OK || k < 1 || k > 1 << 20) return bad_arg("NPARTS", pos[2]);
+        if (np != 4) return bad_arity(cmd, np, 4, "A NPARTS OUT");
+        if (parse_count("NPARTS", pos[2], 1, 1 << 20, &k)) return 2;
         /* it replaced the matrix with its partition, without a word */
         if (tl_out_same_file(pos[3], pos[1]))
             return bad_arg_why("output", pos[3], "the matrix it partitions; give the partition a file of its own");
         if ((*st = tl_out_check(pos[3])) == TL_OK) *st = cmd_partition(pos[1], (int)k, pos[3], o);
     } else if (strcmp(cmd, "info") == 0) {
-        if (np != 2) return bad_arg("arguments for", cmd);
+        if (np != 2) return bad_arity(cmd, np, 2, "FILE");
         *st = cmd_info(pos[1]);
     } else {
         return bad_arg("command", cmd);
@@ -266,8 +306,8 @@ int main(int argc, char **argv)
     tl_optgroup groups[] = {
         {"Options", matgen_options, sizeof matgen_options / sizeof matgen_options[0], &o}};
     tl_optspec spec = {.program = PROG,
-                       .usage = usage,
-                       .purpose = "Generate, convert and partition sparse matrices for trilap.",
+                       .usage = "COMMAND ARGS...",
+                       .purpose = purpose,
                        .groups = groups,
                        .ngroups = 1,
                        .min_positional = 1,

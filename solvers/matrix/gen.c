@@ -327,19 +327,33 @@ static tl_status write_rhs(const tl_gen *g, tl_outfile *f)
     return TL_OK;
 }
 
+/* The least Matrix Market text of `rows` diagonal entries "i i v\n": the
+ * row number twice in its own digits, two spaces, a one-digit value, the
+ * newline (6 bytes a row took the numbers as one digit each, so that
+ * hetero2d 100000, 10^10 rows of 24 bytes and more, passed a disk of 82 GB
+ * and counted rows for ten minutes before writing). */
+static double mtx_text_least(double rows)
+{
+    double total = 0;
+    int digits = 1;
+    for (double lo = 1; lo <= rows; lo *= 10, digits++)
+        total += (fmin(rows, lo * 10 - 1) - lo + 1) * (2.0 * digits + 4);
+    return total;
+}
+
 /* The file at `path` cannot fit the free space of the folder it goes
  * into: refused before the work (poisson7 100000 counted 10^15 rows for
  * days before writing, or filled the disk with a .tlcsr). A lower bound
  * per row, so nothing that fits is refused: the diagonal alone (8 bytes of
- * row pointer and 16 of entry in a .tlcsr; "i i v" in at least 6 bytes of
- * Matrix Market text, which gzip shrinks at most 1032 times). */
+ * row pointer and 16 of entry in a .tlcsr; mtx_text_least in Matrix Market
+ * text, which gzip shrinks at most 1032 times). */
 static tl_status check_disk(const tl_gen *g, const char *path)
 {
     if (tl_out_in_place(path)) return TL_OK; /* a stream or a device: no folder to fill */
     const double rows = (double)tl_gen_nrows(g);
     const double need = tl_path_has_suffix(path, ".tlcsr") ? 24.0 * rows
-                        : tl_path_has_suffix(path, ".gz") ? 6.0 * rows / 1032.0
-                                                          : 6.0 * rows;
+                        : tl_path_has_suffix(path, ".gz") ? mtx_text_least(rows) / 1032.0
+                                                          : mtx_text_least(rows);
     char dir[4096];
     struct statvfs fs;
     /* the missing folders are made on the nearest that exists; one that
@@ -358,7 +372,8 @@ tl_status tl_gen_write_files(const tl_gen *g, const char *path, const char *rhs)
     tl_status st = TL_OK;
     TL_TRY(check_gen(g));
     int bin = tl_path_has_suffix(path, ".tlcsr");
-    TL_INPUT_CHECK(tl_path_names_matrix(path), TL_ERR_INVAL, "%s: output name must end in .tlcsr, .mtx or .mtx.gz", path);
+    TL_INPUT_CHECK(tl_path_takes_matrix(path), TL_ERR_INVAL,
+                   "%s: output name must end in .tlcsr, .mtx or .mtx.gz (or be -, stdout)", path);
     TL_TRY(check_disk(g, path));
     TL_TRY(tl_outfile_open(path, &f));
     TL_TRYGOTO(bin ? write_bin(g, f) : write_mtx(g, f), st, fail);

@@ -39,6 +39,11 @@ int tl_path_names_matrix(const char *path)
            (tl_out_names_gzip(path) && n > 7 && !strncmp(path + n - 7, ".mtx", 4));
 }
 
+int tl_path_takes_matrix(const char *path)
+{
+    return tl_path_names_matrix(path) || tl_out_in_place(path);
+}
+
 tl_status tl_outfile_open(const char *path, tl_outfile **out)
 {
     tl_outfile *f = NULL;

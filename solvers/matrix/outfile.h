@@ -37,5 +37,10 @@ int tl_path_has_suffix(const char *path, const char *suffix);
 /* Does the name say a matrix file: .tlcsr, .mtx, or .mtx.gz (.gz in any
  * case, as tl_out_names_gzip)? */
 int tl_path_names_matrix(const char *path);
+/* May a matrix be written at `path`: a name that says its format
+ * (tl_path_names_matrix), or a stream written in place under any name
+ * ("-", /dev/stdout, a FIFO: runtime/out.h), which takes Matrix Market
+ * text (`trilap-matgen poisson7 50 - | gzip`). */
+int tl_path_takes_matrix(const char *path);
 
 #endif
