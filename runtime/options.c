@@ -260,13 +260,10 @@ static found find_short(const tl_optspec *spec, char c)
 static tl_status bad_value(const tl_optspec *spec, const char *shown, const char *value,
                            const char *why)
 {
-    /* malformed values keep the one documented form; range and choice
-     * errors say what would have been accepted */
-    if (why && why[0] &&
-        (strncmp(why, "out of", 6) == 0 || strncmp(why, "expected one", 12) == 0 || strncmp(why, "beyond", 6) == 0))
-        fprintf(stderr, "%s: invalid %s '%s': %s (try --help)\n", spec->program, shown, value, why);
-    else
-        fprintf(stderr, "%s: invalid %s '%s' (try --help)\n", spec->program, shown, value);
+    /* the reason, whatever it is: "invalid --iters 'abc'" alone left the
+     * user to guess whether a number, a size or a name was wanted */
+    if (why && why[0]) fprintf(stderr, "%s: invalid %s '%s': %s (try --help)\n", spec->program, shown, value, why);
+    else fprintf(stderr, "%s: invalid %s '%s' (try --help)\n", spec->program, shown, value);
     return TL_ERR_INVAL;
 }
 

@@ -48,13 +48,13 @@ TL_TEST(subcommand_help)
 TL_TEST(bad_arguments_exit_2)
 {
     static const char *const bad[][2] = {
-        {"tristream --ring-bytes x", "trilap-bench: invalid --ring-bytes 'x' (try --help)\n"},
+        {"tristream --ring-bytes x", "trilap-bench: invalid --ring-bytes 'x': not a size (N, NK, NM, NG) (try --help)\n"},
         {"tristream --variants two,three", "trilap-bench: invalid --variants 'two,three'"},
         {"tristream --frobnicate", "trilap-bench: unknown option '--frobnicate' (try --help)\n"},
         {"tristream --sweep ring-bytes --sweep-range 8:4:2", "invalid --sweep-range '8:4:2'"},
         {"stream --vector 3", "trilap-bench: invalid --vector '3'"},
         {"stream --block 100", "trilap-bench: invalid --block '100': not a multiple of 32"},
-        {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q' (try --help)\n"},
+        {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q': not a size (N, NK, NM, NG) (try --help)\n"},
         {"comm --max-bytes 8 --min-bytes 64", "invalid --max-bytes"},
         /* sizes of doubles (was taken and measured as 8 B) */
         {"comm -b 12", "trilap-bench: invalid --min-bytes '12': not a multiple of 8 (doubles) (try --help)\n"},

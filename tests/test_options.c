@@ -208,16 +208,16 @@ TL_TEST(bad_arguments)
     expect_error(ARGS("--bogus=3"), "trilap-x: unknown option '--bogus' (try --help)\n");
     expect_error(ARGS("-z"), "trilap-x: unknown option '-z' (try --help)\n");
     expect_error(ARGS("--no-reps"), "trilap-x: unknown option '--no-reps' (try --help)\n");
-    expect_error(ARGS("--ring-bytes", "x"), "trilap-x: invalid --ring-bytes 'x' (try --help)\n");
-    expect_error(ARGS("--reps=4.5"), "trilap-x: invalid --reps '4.5' (try --help)\n");
-    expect_error(ARGS("-n", "12abc"), "trilap-x: invalid -n '12abc' (try --help)\n");
-    expect_error(ARGS("--tol", "abc"), "trilap-x: invalid --tol 'abc' (try --help)\n");
+    expect_error(ARGS("--ring-bytes", "x"), "trilap-x: invalid --ring-bytes 'x': not a size (N, NK, NM, NG) (try --help)\n");
+    expect_error(ARGS("--reps=4.5"), "trilap-x: invalid --reps '4.5': not an integer (try --help)\n");
+    expect_error(ARGS("-n", "12abc"), "trilap-x: invalid -n '12abc': not an integer (try --help)\n");
+    expect_error(ARGS("--tol", "abc"), "trilap-x: invalid --tol 'abc': not a number (try --help)\n");
     expect_error(ARGS("--reps", "0"), "trilap-x: invalid --reps '0': out of range [1, 1000] (try --help)\n");
     expect_error(ARGS("--tol=2"), "trilap-x: invalid --tol '2': out of range [0, 1] (try --help)\n");
     expect_error(ARGS("--schedule", "three"),
                  "trilap-x: invalid --schedule 'three': expected one of two-stream|three-naive|three-split (try --help)\n");
     expect_error(ARGS("--launcher=slurm"), "trilap-x: invalid --launcher 'slurm': expected one of auto|threads|mpi (try --help)\n");
-    expect_error(ARGS("--verify=maybe"), "trilap-x: invalid --verify 'maybe' (try --help)\n");
+    expect_error(ARGS("--verify=maybe"), "trilap-x: invalid --verify 'maybe': expected 0|1|yes|no (try --help)\n");
     expect_error(ARGS("--reps"), "trilap-x: option '--reps' needs a value (try --help)\n");
     expect_error(ARGS("-o"), "trilap-x: option '-o' needs a value (try --help)\n");
     expect_error(ARGS("a", "b"), "trilap-x: unexpected argument 'b' (at most 1; try --help)\n");
