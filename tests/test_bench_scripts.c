@@ -2194,6 +2194,27 @@ TL_TEST(petsc_compare_failures_and_counts)
     }
 }
 
+/* The default matrices come from TL_DATA (../shared/data beside the
+ * checkout): a fresh clone without it is the machine's lack, said with
+ * what to do, exit 1 (before: "no such matrix file", exit 2, as for a
+ * named file); a named file that is not there stays the command line's. */
+TL_TEST(petsc_compare_default_matrices_need_tl_data)
+{
+    const char *d = tl_test_tmpdir();
+    char want[900];
+    tl_test_output r = tl_test_capture("TL_DATA=%s/none TL_BIN=%s scripts/bench-petsc-compare.sh", d, d);
+    snprintf(want, sizeof want,
+             "bench-petsc-compare.sh: %s/none/matrices/1138_bus.mtx: no such matrix file (set TL_DATA to the shared "
+             "data folder, or name the matrices)\n",
+             d);
+    TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "exit %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("TL_DATA=%s/none TL_BIN=%s scripts/bench-petsc-compare.sh %s/none.mtx", d, d, d);
+    snprintf(want, sizeof want, "bench-petsc-compare.sh: %s/none.mtx: no such matrix file\n", d);
+    TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !*r.out, "exit %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
@@ -2211,4 +2232,4 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
              ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps,
-             petsc_compare_failures_and_counts)
+             petsc_compare_failures_and_counts, petsc_compare_default_matrices_need_tl_data)
