@@ -410,7 +410,11 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
 
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
-        if (only_positional || arg[0] != '-' || arg[1] == '\0') {
+        /* a negative number is an argument, not an option: `matgen
+         * poisson7 -3` said "unknown option '-3'", never what was wrong
+         * with the size (no short option is a digit) */
+        int negative = arg[0] == '-' && (isdigit((unsigned char)arg[1]) || arg[1] == '.') && !find_short(spec, arg[1]).o;
+        if (only_positional || arg[0] != '-' || arg[1] == '\0' || negative) {
             pos[npos++] = arg;
             continue;
         }

@@ -238,6 +238,15 @@ TL_TEST(positional_counts)
     TL_ASSERT_EQ(f.res.npositional, 4);
     TL_ASSERT_STREQ(f.res.positional[3], "-");
     free(f.res.positional);
+    /* a negative number is an argument (was "unknown option '-3'"), for
+     * the program to say what is wrong with it; -n is still an option */
+    setup(&f, 2, -1);
+    TL_ASSERT_OK(parse(&f, ARGS("-3", "-n", "4", "-.5")));
+    TL_ASSERT_EQ(f.res.npositional, 2);
+    TL_ASSERT_STREQ(f.res.positional[0], "-3");
+    TL_ASSERT_STREQ(f.res.positional[1], "-.5");
+    TL_ASSERT_EQ(f.b.reps, 4);
+    free(f.res.positional);
 }
 
 TL_TEST(help_lists_options_with_defaults)
