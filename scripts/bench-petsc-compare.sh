@@ -25,8 +25,8 @@
 # the mpirun command, TL_BIN the folder of trilap-solve, TL_DATA the shared
 # data folder whose matrices/ it reads [../shared/data beside the
 # checkout; the default matrices, 1138_bus, ani4 and ani1_nonsymm, are there].
-# Exit: 0; 2 bad arguments (a named matrix file that is not there among
-# them); 1 a default matrix not there (TL_DATA); trilap-solve's own status
+# Exit: 0; 2 bad arguments; 1 a matrix file that is not there (a default
+# one: set TL_DATA), as trilap-solve's missing matrix; trilap-solve's own status
 # when a run fails (other than 3, a solve stopped without converging, which is a result):
 # its message is shown, the script stops, and an --out DIR it made is
 # removed if nothing was measured yet (else DIR/raw/ keeps the runs).
@@ -75,11 +75,10 @@ if [ -n "$solvers_opt" ]; then
     esac
   done
 fi
-# a named matrix that is not there is the command line's (exit 2); a
-# default one, the machine's: a clone without the shared data beside it
-# (exit 1, as bench-kineto.sh's default trace)
+# a matrix that is not there: exit 1, as trilap-solve's missing matrix
+# (a file that cannot be read); a default one says what to do, for a
+# clone without the shared data beside it
 missing="no such matrix file"
-missing_rc=2
 if [ ${#mats[@]} -eq 0 ]; then
   if [ "$iters" -gt 0 ]; then
     mats=(gen:poisson7:64)
@@ -87,11 +86,10 @@ if [ ${#mats[@]} -eq 0 ]; then
     mats=("$data/matrices/1138_bus.mtx" "$data/matrices/ani4.mtx" "$data/matrices/ani1_nonsymm.mtx"
           gen:poisson7:24 gen:convdiff:24)
     missing="$missing (set TL_DATA to the shared data folder, or name the matrices)"
-    missing_rc=1
   fi
 fi
 for m in "${mats[@]}"; do
-  case $m in gen:*) ;; *) [ -r "$m" ] || { echo "bench-petsc-compare.sh: $m: $missing" >&2; exit $missing_rc; } ;; esac
+  case $m in gen:*) ;; *) [ -r "$m" ] || { echo "bench-petsc-compare.sh: $m: $missing" >&2; exit 1; } ;; esac
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 [ -x "$bin/trilap-solve" ] || { echo "bench-petsc-compare.sh: $bin/trilap-solve not built (make)" >&2; exit 1; }
