@@ -45,12 +45,12 @@ static tl_status check_config(const tl_fdtd_config *c)
     }
     if (c->source)
         for (int d = 0; d < 3; d++)
-            TL_CHECK(c->src[d] >= 0 && c->src[d] < c->n[d], TL_ERR_INVAL, "source %c = %" PRId64 " outside the grid [0, %" PRId64 ")",
+            TL_CHECK(c->src[d] >= 0 && c->src[d] < c->n[d], TL_ERR_INVAL, "--source: %c = %" PRId64 " outside the grid [0, %" PRId64 ")",
                      axis_name[d], c->src[d], c->n[d]);
     for (int r = 0; r < c->nrec; r++)
         for (int d = 0; d < 3; d++)
             TL_CHECK(c->rec[r][d] >= 0 && c->rec[r][d] < c->n[d], TL_ERR_INVAL,
-                     "receiver %d: %c = %" PRId64 " outside the grid [0, %" PRId64 ")", r, axis_name[d], c->rec[r][d], c->n[d]);
+                     "--receivers: receiver %d: %c = %" PRId64 " outside the grid [0, %" PRId64 ")", r, axis_name[d], c->rec[r][d], c->n[d]);
     return TL_OK;
 }
 

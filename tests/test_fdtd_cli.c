@@ -549,8 +549,9 @@ TL_TEST(run_refuses_before_printing)
                                   "order 2, or s = 1"},
         {"--dt 100", "dt = 100 violates the CFL condition: c_max dt sqrt(3) sum|c_m| / h = 222.8 > 1 (order 8, h = 1: "
                      "dt must be <= 0.448842)"},
-        {"--source 100,1,1", "source x = 100 outside the grid [0, 32)"},
-        {"--receivers '1,1,1;3,40,2' --seismogram s.csv", "receiver 1: y = 40 outside the grid [0, 32)"},
+        /* the option named (before: "source x = 100 ...", "receiver 1: ...") */
+        {"--source 100,1,1", "--source: x = 100 outside the grid [0, 32)"},
+        {"--receivers '1,1,1;3,40,2' --seismogram s.csv", "--receivers: receiver 1: y = 40 outside the grid [0, 32)"},
         {"--strategy peer", "exchange strategy 'peer' is not one of the cpu backend's (cpu: copy|ranks; cuda: "
                             "host|peer|nccl|devcomm)"},
     };
