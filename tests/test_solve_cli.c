@@ -772,7 +772,9 @@ TL_TEST(outputs_checked_before_the_work)
         {"--solution %s/afile/x.mtx", "--solution: %s/afile/x.mtx: cannot write there: %s/afile is not a folder", 1},
         {"--trace %s/afile/tr", "--trace: %s/afile/tr: cannot write there: %s/afile is not a folder", 1},
         {"--results %s/afile/r.csv", "--results: %s/afile/r.csv: cannot write there: %s/afile is not a folder", 1},
-        {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs", 1},
+        /* where the headers part, named (it cut both at 80 characters) */
+        {"--results %s/other.csv", "--results: %s/other.csv:1: header 'variant,nranks,rep,us_per_iter' differs from "
+                                   "this program's at column 1 ('variant' there, 'solver' here)", 1},
         /* a later run's file: the per-run name is checked, before the first run */
         {"--solver cg,pcg --history %s/h.csv --solution %s/x.mtx", "--solution: %s/x.pcg.mtx: a folder; give a file name",
          1},
