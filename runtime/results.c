@@ -165,45 +165,40 @@ int tl_results_split(char *line, char **f, int maxf, char *why, size_t nwhy)
     }
 }
 
-/* A results file's first line is this program's header: a file of other
- * rows is an error, not a silent mix. */
-/* Field k (from 0) of the comma-separated line [line, line + len), in
- * *at and *n; 0 where the line has fewer fields. */
-static int csv_field(const char *line, size_t len, int k, const char **at, size_t *n)
+/* The next comma-separated field of [*p, end) in *at and *n, *p moved
+ * past it (NULL after the last); 0 when none is left. */
+static int next_field(const char **p, const char *end, const char **at, size_t *n)
 {
-    const char *p = line, *end = line + len;
-    for (int i = 0; i < k; i++) {
-        const char *c = memchr(p, ',', (size_t)(end - p));
-        if (!c) return 0;
-        p = c + 1;
-    }
-    const char *c = memchr(p, ',', (size_t)(end - p));
-    *at = p;
-    *n = (size_t)((c ? c : end) - p);
+    if (!*p) return 0;
+    const char *c = memchr(*p, ',', (size_t)(end - *p));
+    *at = *p;
+    *n = (size_t)((c ? c : end) - *p);
+    *p = c ? c + 1 : NULL;
     return 1;
 }
 
-/* The file's header against this program's: where they part, named by
- * column (a header of 20-odd columns cut at 80 characters hid where). */
+/* A results file's first line is this program's header: a file of other
+ * rows is an error, not a silent mix. Where they part is named by column
+ * (a header of 20-odd columns cut at 80 characters hid where). */
 static tl_status same_header(const char *path, const char *first, const char *header)
 {
     size_t flen = chomp_len(first), hlen = chomp_len(header);
     if (flen == hlen && strncmp(first, header, hlen) == 0) return TL_OK;
-    int k = 0, fhas = 1, hhas = 1;
-    const char *fa = NULL, *ha = NULL;
+    const char *fp = first, *hp = header, *fa = NULL, *ha = NULL;
     size_t fn = 0, hn = 0;
-    for (;; k++) {
-        fhas = csv_field(first, flen, k, &fa, &fn);
-        hhas = csv_field(header, hlen, k, &ha, &hn);
-        if (!fhas || !hhas || fn != hn || strncmp(fa, ha, fn) != 0) break;
-    }
+    int k = 0, fhas, hhas;
+    do {
+        k++;
+        fhas = next_field(&fp, first + flen, &fa, &fn);
+        hhas = next_field(&hp, header + hlen, &ha, &hn);
+    } while (fhas && hhas && fn == hn && strncmp(fa, ha, fn) == 0);
     char there[64], here[64];
     if (fhas) snprintf(there, sizeof there, "'%.*s' there", (int)(fn < 40 ? fn : 40), fa);
     else snprintf(there, sizeof there, "none there");
     if (hhas) snprintf(here, sizeof here, "'%.*s' here", (int)(hn < 40 ? hn : 40), ha);
     else snprintf(here, sizeof here, "none here");
     return TL_FAIL(TL_ERR_INVAL, "%s:1: header '%.*s%s' differs from this program's at column %d (%s, %s); write to a new file",
-                   path, (int)(flen < 80 ? flen : 80), first, flen > 80 ? "..." : "", k + 1, there, here);
+                   path, (int)(flen < 80 ? flen : 80), first, flen > 80 ? "..." : "", k, there, here);
 }
 
 tl_status tl_results_check(const char *path, const char *header)
