@@ -106,7 +106,7 @@ if (( ! summary_only )); then
         done
     fi
     for st in $strategies; do
-        # no --steps in pen: trilap-fdtd refuses an option given twice (the traced run's 10)
+        # no --steps in pen: each run gives its own once (a second --steps would win, with a note)
         pen=(--backend cuda --kernel tiled --grid 320 --warmup 5 --cpml 20 --decomp pencil-yz --strategy "$st")
         run 60 "$bin/trilap-fdtd" run "${pen[@]}" --steps 40 --label "pencil-$st" --results "$out/pencil.csv" \
             --breakdown "$out/breakdown-pencil-$st.csv"
