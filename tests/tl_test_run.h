@@ -3,6 +3,7 @@
 #ifndef TL_TEST_RUN_H
 #define TL_TEST_RUN_H
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,22 @@ static inline int tl_test_csv_fields(const char *s)
         else if (*s == ',' && !quoted) n++;
     }
     return n;
+}
+
+/* Whether s prints a NaN: "nan", "-nan" or "NaN" as a word of its own,
+ * not letters inside a word (a temporary folder's random name held
+ * "nnan", and a test read that as a NaN). */
+static inline int tl_test_says_nan(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        if (tolower((unsigned char)p[0]) != 'n' || tolower((unsigned char)p[1]) != 'a' ||
+            tolower((unsigned char)p[2]) != 'n')
+            continue;
+        int before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[3]) || p[3] == '_';
+        if (!before && !after) return 1;
+    }
+    return 0;
 }
 
 /* s past its leading note lines ("PROG: note: ...", such as an option
