@@ -3,16 +3,17 @@ analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/inp
   analysis/table.c analysis/run.c \
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
-  analysis/cmd_sweep.c analysis/nsys.c analysis/cmd_import.c analysis/match.c \
+  analysis/cmd_sweep.c analysis/nsys.c analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c \
   analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/clock_note.c analysis/iters.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
-# __cxa_demangle (analysis/demangle.c) is libstdc++'s; sqlite3 reads nsys
-# exports (analysis/nsys.c; TL_HAVE_SQLITE in config.h)
-# json-c reads PyTorch profiler (Kineto) traces (analysis/kineto.c; TL_HAVE_JSONC)
-TL_AN_LDLIBS := -lstdc++ $(SQLITE_LIBS) $(JSONC_LIBS)
+# __cxa_demangle (analysis/demangle.c) is libstdc++'s; SQLite, which reads
+# nsys exports, is loaded at run time (analysis/sqlite_lib.h: -ldl, no
+# libsqlite3-dev needed to build); json-c reads PyTorch profiler (Kineto)
+# traces (analysis/kineto.c; TL_HAVE_JSONC)
+TL_AN_LDLIBS := -lstdc++ -ldl $(JSONC_LIBS)
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots test_multirank
@@ -43,7 +44,7 @@ plots: $(BIN)/trilap-analyze
 # Nsight Systems exports: the kern_sum cross-check on real H200 exports
 HOST_TESTS += test_nsys
 test_nsys_DEPS := analysis probes runtime
-test_nsys_LDLIBS += $(TL_AN_LDLIBS)
+test_nsys_LDLIBS += $(TL_AN_LDLIBS) $(SQLITE_LIBS)
 $(BUILD)/tests/test_nsys: $(BIN)/trilap-analyze
 
 # clock alignment across ranks (probes/clock_align.c): host-only ranks with

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h" /* TL_HAVE_SQLITE */
+#include "analysis/sqlite_lib.h"
 #include "runtime/gzin.h"
 
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
@@ -72,9 +72,6 @@ int tl_an_is_gzip_nsys(const char *path)
            memcmp(head, "SQLite format 3", 16) == 0;
 }
 
-#if TL_HAVE_SQLITE
-#include <sqlite3.h>
-
 typedef struct lane_of {
     int64_t device, stream;
     uint64_t p2p, coll;
@@ -91,7 +88,8 @@ typedef struct nsys_rank {
 
 typedef struct nsys {
     const char *path;
-    sqlite3 *db;
+    tl_an_sqlite sq;
+    tl_an_sqlite_db *db;
     int has_kernel, has_memcpy, has_memset, has_sync, has_nvtx, has_gpu, has_runtime;
     nsys_rank *ranks;
     int nranks;
@@ -110,36 +108,36 @@ typedef struct nsys {
 
 static tl_status sq_fail(nsys *x, const char *what)
 {
-    return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s: %s", x->path, what, sqlite3_errmsg(x->db));
+    return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s: %s", x->path, what, x->sq.errmsg(x->db));
 }
 
 /* 1 the table is there, 0 not, -1 sqlite could not tell (a damaged
  * file: "database disk image is malformed", "file is not a database") */
-static int has_table(sqlite3 *db, const char *name)
+static int has_table(const nsys *x, const char *name)
 {
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     int yes = -1;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", -1, &s, NULL) ==
-        SQLITE_OK) {
-        sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-        int rc = sqlite3_step(s);
-        yes = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+    if (x->sq.prepare_v2(x->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1", -1, &s, NULL) ==
+        TL_SQ_OK) {
+        x->sq.bind_text(s, 1, name, -1, NULL);
+        int rc = x->sq.step(s);
+        yes = rc == TL_SQ_ROW ? 1 : rc == TL_SQ_DONE ? 0 : -1;
     }
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     return yes;
 }
 
 /* A time column as read: an integer (not NULL, text or real) within
  * +-TL_TRACE_MAX_NS, so that no difference of two can overflow. */
-static tl_status check_time(const nsys *x, sqlite3_stmt *s, int col, const char *table, int64_t row,
+static tl_status check_time(const nsys *x, tl_an_sqlite_stmt *s, int col, const char *table, int64_t row,
                             const char *what, int64_t *out)
 {
-    int type = sqlite3_column_type(s, col);
-    if (type != SQLITE_INTEGER)
+    int type = x->sq.column_type(s, col);
+    if (type != TL_SQ_INTEGER)
         return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s row %lld: %s is %s, not an integer time", x->path,
                        table, (long long)row, what,
-                       type == SQLITE_NULL ? "NULL" : type == SQLITE_TEXT ? "text" : type == SQLITE_FLOAT ? "a real" : "a blob");
-    int64_t v = sqlite3_column_int64(s, col);
+                       type == TL_SQ_NULL ? "NULL" : type == TL_SQ_TEXT ? "text" : type == TL_SQ_FLOAT ? "a real" : "a blob");
+    int64_t v = x->sq.column_int64(s, col);
     if (v < -TL_TRACE_MAX_NS || v > TL_TRACE_MAX_NS)
         return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: %s row %lld: %s %lld ns is beyond +-2^61 ns", x->path,
                        table, (long long)row, what, (long long)v);
@@ -149,7 +147,8 @@ static tl_status check_time(const nsys *x, sqlite3_stmt *s, int col, const char 
 
 static void nsys_close(nsys *x)
 {
-    if (x->db) sqlite3_close(x->db);
+    if (x->db) x->sq.close(x->db);
+    tl_an_sqlite_unload(&x->sq);
     free(x->ranks);
     free(x->lanes);
     for (size_t i = 0; i < x->ndoms; i++) free(x->doms[i].name);
@@ -175,7 +174,7 @@ static tl_status push_rank(nsys *x, nsys_rank r)
 static tl_status add_ranks(nsys *x, int64_t pid)
 {
     tl_status st = TL_OK;
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     int first = x->nranks;
     if (x->has_nvtx && x->has_runtime) {
         const char *q = "SELECT globalTid, min(int64Value) FROM NVTX_EVENTS WHERE eventType = 34 AND int64Value IS NOT "
@@ -183,12 +182,12 @@ static tl_status add_ranks(nsys *x, int64_t pid)
                         "globalTid / 16777216 * 16777216 = ?1 AND domainId IN (SELECT domainId FROM NVTX_EVENTS "
                         "WHERE eventType = 75 AND globalTid / 16777216 * 16777216 = ?1 AND coalesce(text, (SELECT "
                         "value FROM StringIds WHERE id = textId)) = 'trilap') GROUP BY globalTid ORDER BY 2, 1";
-        if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "rank threads");
-        sqlite3_bind_int64(s, 1, pid);
-        while (st == TL_OK && sqlite3_step(s) == SQLITE_ROW)
-            st = push_rank(x, (nsys_rank){.pid = pid, .tid = sqlite3_column_int64(s, 0),
-                                          .number = sqlite3_column_int64(s, 1)});
-        sqlite3_finalize(s);
+        if (x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) return sq_fail(x, "rank threads");
+        x->sq.bind_int64(s, 1, pid);
+        while (st == TL_OK && x->sq.step(s) == TL_SQ_ROW)
+            st = push_rank(x, (nsys_rank){.pid = pid, .tid = x->sq.column_int64(s, 0),
+                                          .number = x->sq.column_int64(s, 1)});
+        x->sq.finalize(s);
         TL_TRY(st);
     }
     if (x->nranks - first >= 2) return TL_OK;
@@ -201,23 +200,23 @@ static tl_status add_ranks(nsys *x, int64_t pid)
  * -shm and -wal files written beside it (the user's folder), and cannot be
  * read at all from a folder this process may not write. A log with pages
  * may hold what the file lacks: then the plain way, which reads it. */
-static int open_export(const char *path, sqlite3 **db)
+static int open_export(nsys *x, const char *path)
 {
     size_t n = strlen(path);
     char *name = malloc(3 * n + 32);
-    if (!name) return SQLITE_NOMEM;
+    if (!name) return TL_SQ_NOMEM;
     struct stat st;
     snprintf(name, 3 * n + 32, "%s-wal", path);
     if (stat(name, &st) == 0 && st.st_size > 0) {
         free(name);
-        return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+        return x->sq.open_v2(path, &x->db, TL_SQ_OPEN_READONLY, NULL);
     }
     /* a URI: an absolute path after an empty authority; % ? # escaped */
     char *u = name + sprintf(name, "file:%s", path[0] == '/' ? "//" : "");
     for (const char *c = path; *c; c++)
         u += *c == '%' || *c == '?' || *c == '#' ? sprintf(u, "%%%02X", (unsigned char)*c) : sprintf(u, "%c", *c);
     strcpy(u, "?immutable=1");
-    int rc = sqlite3_open_v2(name, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    int rc = x->sq.open_v2(name, &x->db, TL_SQ_OPEN_READONLY | TL_SQ_OPEN_URI, NULL);
     free(name);
     return rc;
 }
@@ -228,19 +227,20 @@ static tl_status nsys_open(nsys *x, const char *path)
     x->path = path;
     x->trilap_dom = -1;
     TL_CHECK(tl_an_is_nsys(path), TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
-    if (open_export(path, &x->db) != SQLITE_OK) {
+    TL_TRY(tl_an_sqlite_load(&x->sq, path));
+    if (open_export(x, path) != TL_SQ_OK) {
         tl_status st = sq_fail(x, "cannot open");
         nsys_close(x);
         return st;
     }
-    x->has_kernel = has_table(x->db, "CUPTI_ACTIVITY_KIND_KERNEL");
-    x->has_memcpy = has_table(x->db, "CUPTI_ACTIVITY_KIND_MEMCPY");
-    x->has_memset = has_table(x->db, "CUPTI_ACTIVITY_KIND_MEMSET");
-    x->has_sync = has_table(x->db, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
-    x->has_nvtx = has_table(x->db, "NVTX_EVENTS");
-    x->has_gpu = has_table(x->db, "TARGET_INFO_GPU");
-    x->has_runtime = has_table(x->db, "CUPTI_ACTIVITY_KIND_RUNTIME");
-    int has_strings = has_table(x->db, "StringIds");
+    x->has_kernel = has_table(x, "CUPTI_ACTIVITY_KIND_KERNEL");
+    x->has_memcpy = has_table(x, "CUPTI_ACTIVITY_KIND_MEMCPY");
+    x->has_memset = has_table(x, "CUPTI_ACTIVITY_KIND_MEMSET");
+    x->has_sync = has_table(x, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION");
+    x->has_nvtx = has_table(x, "NVTX_EVENTS");
+    x->has_gpu = has_table(x, "TARGET_INFO_GPU");
+    x->has_runtime = has_table(x, "CUPTI_ACTIVITY_KIND_RUNTIME");
+    int has_strings = has_table(x, "StringIds");
     if (x->has_kernel < 0 || x->has_memcpy < 0 || x->has_memset < 0 || x->has_sync < 0 || x->has_nvtx < 0 ||
         x->has_gpu < 0 || x->has_runtime < 0 || has_strings < 0) {
         tl_status st = sq_fail(x, "reading the list of tables");
@@ -265,21 +265,21 @@ static tl_status nsys_open(nsys *x, const char *path)
             u = " UNION ";
         }
     snprintf(q + strlen(q), sizeof q - strlen(q), ") ORDER BY globalPid");
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     tl_status st = TL_OK;
-    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) {
+    if (x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) {
         st = sq_fail(x, "listing processes");
         goto fail;
     }
     int64_t *pids = NULL;
     int npids = 0;
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
         /* a row of no process (NULL, text) would be a rank of its own that
          * every per-process query passes over: its rows silently gone */
-        if (sqlite3_column_type(s, 0) != SQLITE_INTEGER) {
+        if (x->sq.column_type(s, 0) != TL_SQ_INTEGER) {
             free(pids);
-            const char *v = (const char *)sqlite3_column_text(s, 0);
+            const char *v = (const char *)x->sq.column_text(s, 0);
             st = TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: a kernel, copy or memset row has globalPid %s%.40s%s: "
                                        "not a process id",
                          path, v ? "'" : "NULL", v ? v : "", v ? "'" : "");
@@ -289,21 +289,21 @@ static tl_status nsys_open(nsys *x, const char *path)
         if (!np) free(pids);
         TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");
         pids = np;
-        pids[npids++] = sqlite3_column_int64(s, 0);
+        pids[npids++] = x->sq.column_int64(s, 0);
     }
-    if (rc != SQLITE_DONE) {
+    if (rc != TL_SQ_DONE) {
         free(pids);
         st = sq_fail(x, "listing processes");
         goto fail;
     }
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     s = NULL;
     for (int i = 0; i < npids && st == TL_OK; i++) st = add_ranks(x, pids[i]);
     free(pids);
     if (st != TL_OK) goto fail;
     TL_CHECKGOTO(x->nranks > 0, TL_ERR_PARSE, st, fail, "%s: the export holds no CUDA kernels, copies or memsets", path);
 fail:
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     if (st != TL_OK) nsys_close(x);
     return st;
 }
@@ -373,18 +373,18 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
         if (!strcmp(x->doms[i].name, "NCCL")) dom = x->doms[i].id;
     if (dom < 0 || !x->has_runtime || !x->has_kernel) return TL_OK;
     tl_status st = TL_OK;
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     nrange *rg = NULL;
     size_t nr = 0, cap = 0;
     const char *q = "SELECT globalTid, start, end, coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) FROM "
                     "NVTX_EVENTS WHERE domainId = ?2 AND eventType IN (59, 60) AND end IS NOT NULL AND "
                     "globalTid / 16777216 * 16777216 = ?1";
-    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NCCL ranges");
-    sqlite3_bind_int64(s, 1, pid);
-    sqlite3_bind_int64(s, 2, dom);
+    if (x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) return sq_fail(x, "NCCL ranges");
+    x->sq.bind_int64(s, 1, pid);
+    x->sq.bind_int64(s, 2, dom);
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *t = (const char *)sqlite3_column_text(s, 3);
+    while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
+        const char *t = (const char *)x->sq.column_text(s, 3);
         int kind = t ? nccl_range_kind(t) : 0;
         if (!kind) continue;
         if (nr == cap) {
@@ -393,13 +393,13 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL ranges");
             rg = n;
         }
-        rg[nr++] = (nrange){sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), kind};
+        rg[nr++] = (nrange){x->sq.column_int64(s, 0), x->sq.column_int64(s, 1), x->sq.column_int64(s, 2), kind};
     }
-    if (rc != SQLITE_DONE) {
+    if (rc != TL_SQ_DONE) {
         st = sq_fail(x, "NCCL ranges");
         goto fail;
     }
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     s = NULL;
     if (!nr) goto fail;
     qsort(rg, nr, sizeof *rg, cmp_nrange);
@@ -407,16 +407,16 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
     q = "SELECT r.correlationId, r.globalTid, r.start, (SELECT value FROM StringIds WHERE id = "
         "coalesce(k.mangledName, k.demangledName)) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
         "ON r.correlationId = k.correlationId AND r.globalTid / 16777216 * 16777216 = k.globalPid WHERE k.globalPid = ?1";
-    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) {
+    if (x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) {
         st = sq_fail(x, "NCCL launches");
         goto fail;
     }
-    sqlite3_bind_int64(s, 1, pid);
+    x->sq.bind_int64(s, 1, pid);
     size_t ocap = 0;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const char *name = (const char *)sqlite3_column_text(s, 3);
+    while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
+        const char *name = (const char *)x->sq.column_text(s, 3);
         if (!name || tl_trace_nccl_kernel(name) == TL_NCCL_NONE) continue;
-        int64_t corr = sqlite3_column_int64(s, 0), tid = sqlite3_column_int64(s, 1), t = sqlite3_column_int64(s, 2);
+        int64_t corr = x->sq.column_int64(s, 0), tid = x->sq.column_int64(s, 1), t = x->sq.column_int64(s, 2);
         /* the innermost op or group-end range of the thread around the launch */
         size_t lo = 0, hi = nr; /* first range after (tid, t) */
         while (lo < hi) {
@@ -463,13 +463,13 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             x->nops_disagree += (nk == TL_NCCL_P2P) != (p2p > 0);
         }
     }
-    if (rc != SQLITE_DONE) {
+    if (rc != TL_SQ_DONE) {
         st = sq_fail(x, "NCCL launches");
         goto fail;
     }
     if (x->nops) qsort(x->ops, x->nops, sizeof *x->ops, cmp_op); /* never on NULL */
 fail:
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     free(rg);
     return st;
 }
@@ -507,18 +507,18 @@ static int nccl_op_of(const nsys *x, int64_t corr)
 /* Lanes of the process's streams, inferred like the injection library's. */
 static tl_status infer_lanes(nsys *x, int64_t pid)
 {
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     tl_status st = TL_OK;
     const char *q = "SELECT k.deviceId, k.streamId, s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN "
                     "StringIds s ON s.id = coalesce(k.mangledName, k.demangledName) WHERE k.globalPid = ?1 "
                     "GROUP BY 1, 2, 3";
-    if (x->has_kernel && sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "kernels per stream");
-    if (s) sqlite3_bind_int64(s, 1, pid);
-    int rc = SQLITE_DONE;
-    while (s && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
-        const char *name = (const char *)sqlite3_column_text(s, 2);
-        uint64_t cnt = (uint64_t)sqlite3_column_int64(s, 3);
+    if (x->has_kernel && x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) return sq_fail(x, "kernels per stream");
+    if (s) x->sq.bind_int64(s, 1, pid);
+    int rc = TL_SQ_DONE;
+    while (s && (rc = x->sq.step(s)) == TL_SQ_ROW) {
+        int64_t dev = x->sq.column_int64(s, 0), str = x->sq.column_int64(s, 1);
+        const char *name = (const char *)x->sq.column_text(s, 2);
+        uint64_t cnt = (uint64_t)x->sq.column_int64(s, 3);
         size_t j = 0;
         while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
         if (j == x->nlanes) {
@@ -535,7 +535,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
         default: break;
         }
     }
-    if (rc != SQLITE_DONE) {
+    if (rc != TL_SQ_DONE) {
         st = sq_fail(x, "kernels per stream");
         goto fail;
     }
@@ -543,17 +543,17 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
      * per-row lookup never falls back to parsing TRILAP_LANES */
     for (int t = 0; t < 2; t++) {
         if (!(t ? x->has_memset : x->has_memcpy)) continue;
-        sqlite3_finalize(s);
+        x->sq.finalize(s);
         s = NULL;
         const char *q2 = t ? "SELECT DISTINCT deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE globalPid = ?1"
                            : "SELECT DISTINCT deviceId, streamId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE globalPid = ?1";
-        if (sqlite3_prepare_v2(x->db, q2, -1, &s, NULL) != SQLITE_OK) {
+        if (x->sq.prepare_v2(x->db, q2, -1, &s, NULL) != TL_SQ_OK) {
             st = sq_fail(x, "copies per stream");
             goto fail;
         }
-        sqlite3_bind_int64(s, 1, pid);
-        while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-            int64_t dev = sqlite3_column_int64(s, 0), str = sqlite3_column_int64(s, 1);
+        x->sq.bind_int64(s, 1, pid);
+        while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
+            int64_t dev = x->sq.column_int64(s, 0), str = x->sq.column_int64(s, 1);
             size_t j = 0;
             while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
             if (j < x->nlanes) continue;
@@ -563,7 +563,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
             x->lanes[j] = (lane_of){.device = dev, .stream = str};
             x->nlanes++;
         }
-        if (rc != SQLITE_DONE) {
+        if (rc != TL_SQ_DONE) {
             st = sq_fail(x, "copies per stream");
             goto fail;
         }
@@ -575,7 +575,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
         if (lane_override(l->stream, &o)) l->lane = o;
     }
 fail:
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     return st;
 }
 
@@ -595,18 +595,18 @@ static tl_role lane_find(const nsys *x, int64_t dev, int64_t stream)
 static tl_status read_nvtx_names(nsys *x, int64_t pid)
 {
     if (!x->has_nvtx) return TL_OK;
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     tl_status st = TL_OK;
     const char *q = "SELECT eventType, coalesce(domainId, 0), coalesce(category, 0), coalesce(text, (SELECT value FROM "
                     "StringIds WHERE id = textId)) FROM NVTX_EVENTS WHERE eventType IN (33, 75) AND "
                     "globalTid / 16777216 * 16777216 = ?1";
-    if (sqlite3_prepare_v2(x->db, q, -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "NVTX domains");
-    sqlite3_bind_int64(s, 1, pid);
+    if (x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) return sq_fail(x, "NVTX domains");
+    x->sq.bind_int64(s, 1, pid);
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        int type = sqlite3_column_int(s, 0);
-        int64_t dom = sqlite3_column_int64(s, 1), cat = sqlite3_column_int64(s, 2);
-        const char *txt = (const char *)sqlite3_column_text(s, 3);
+    while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
+        int type = x->sq.column_int(s, 0);
+        int64_t dom = x->sq.column_int64(s, 1), cat = x->sq.column_int64(s, 2);
+        const char *txt = (const char *)x->sq.column_text(s, 3);
         char *name = strdup(txt ? txt : "");
         TL_CHECKGOTO(name, TL_ERR_NOMEM, st, fail, "NVTX names");
         if (type == 75) {
@@ -627,9 +627,9 @@ static tl_status read_nvtx_names(nsys *x, int64_t pid)
             x->cats[x->ncats++].name = name;
         }
     }
-    if (rc != SQLITE_DONE) st = sq_fail(x, "NVTX domains");
+    if (rc != TL_SQ_DONE) st = sq_fail(x, "NVTX domains");
 fail:
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     return st;
 }
 
@@ -678,7 +678,7 @@ static tl_status thread_owners(nsys *x, int64_t pid)
         "DROP TABLE IF EXISTS temp.tl_corr_tid; DROP TABLE IF EXISTS temp.tl_stream_tid;"
         "CREATE TEMP TABLE tl_corr_tid(corr INTEGER PRIMARY KEY, tid INTEGER);"
         "CREATE TEMP TABLE tl_stream_tid(dev INTEGER, stream INTEGER, tid INTEGER, PRIMARY KEY(dev, stream));";
-    if (sqlite3_exec(x->db, ddl, NULL, NULL, NULL) != SQLITE_OK) return sq_fail(x, "thread owners");
+    if (x->sq.exec(x->db, ddl, NULL, NULL, NULL) != TL_SQ_OK) return sq_fail(x, "thread owners");
     char q[2048];
     size_t n = (size_t)snprintf(q, sizeof q, "INSERT OR IGNORE INTO temp.tl_stream_tid SELECT dev, stream, tid FROM "
                                              "(SELECT k.deviceId AS dev, k.streamId AS stream, c.tid AS tid, count(*) "
@@ -700,12 +700,12 @@ static tl_status thread_owners(nsys *x, int64_t pid)
                                  "correlationId IS NOT NULL",
                                  q};
     for (int i = 0; i < 2; i++) {
-        sqlite3_stmt *s = NULL;
-        if (sqlite3_prepare_v2(x->db, steps[i], -1, &s, NULL) != SQLITE_OK) return sq_fail(x, "thread owners");
-        sqlite3_bind_int64(s, 1, pid);
-        int rc = sqlite3_step(s);
-        sqlite3_finalize(s);
-        if (rc != SQLITE_DONE) return sq_fail(x, "thread owners");
+        tl_an_sqlite_stmt *s = NULL;
+        if (x->sq.prepare_v2(x->db, steps[i], -1, &s, NULL) != TL_SQ_OK) return sq_fail(x, "thread owners");
+        x->sq.bind_int64(s, 1, pid);
+        int rc = x->sq.step(s);
+        x->sq.finalize(s);
+        if (rc != TL_SQ_DONE) return sq_fail(x, "thread owners");
     }
     return TL_OK;
 }
@@ -713,7 +713,7 @@ static tl_status thread_owners(nsys *x, int64_t pid)
 /* One statement over every activity table of the process, in start order
  * (an enclosing range before what it encloses). by_thread: only the rows
  * of thread ?2 (thread_owners made its tables). */
-static tl_status prepare_records(nsys *x, int by_thread, sqlite3_stmt **out)
+static tl_status prepare_records(nsys *x, int by_thread, tl_an_sqlite_stmt **out)
 {
     char q[6144] = "";
     const char *u = "";
@@ -779,7 +779,7 @@ static tl_status prepare_records(nsys *x, int by_thread, sqlite3_stmt **out)
     ADD(" ORDER BY 2, 3 DESC");
 #undef ADD
     TL_CHECK(n < sizeof q, TL_ERR_INVAL, "query too long");
-    if (sqlite3_prepare_v2(x->db, q, -1, out, NULL) != SQLITE_OK) return sq_fail(x, "reading activity");
+    if (x->sq.prepare_v2(x->db, q, -1, out, NULL) != TL_SQ_OK) return sq_fail(x, "reading activity");
     return TL_OK;
 }
 
@@ -795,24 +795,24 @@ static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_
     snprintf(meta->clock, sizeof meta->clock, "nsys-session");
     snprintf(meta->host, sizeof meta->host, "%s", "?");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", "?");
-    sqlite3_stmt *s = NULL;
+    tl_an_sqlite_stmt *s = NULL;
     if (x->has_kernel &&
-        sqlite3_prepare_v2(x->db, "SELECT min(deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1", -1, &s,
-                           NULL) == SQLITE_OK) {
-        sqlite3_bind_int64(s, 1, x->ranks[rank].pid);
-        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
-            meta->device = sqlite3_column_int(s, 0);
+        x->sq.prepare_v2(x->db, "SELECT min(deviceId) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE globalPid = ?1", -1, &s,
+                           NULL) == TL_SQ_OK) {
+        x->sq.bind_int64(s, 1, x->ranks[rank].pid);
+        if (x->sq.step(s) == TL_SQ_ROW && x->sq.column_type(s, 0) != TL_SQ_NULL)
+            meta->device = x->sq.column_int(s, 0);
     }
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     s = NULL;
     if (x->has_gpu && meta->device >= 0 &&
-        sqlite3_prepare_v2(x->db, "SELECT name FROM TARGET_INFO_GPU WHERE cuDevice = ?1 LIMIT 1", -1, &s, NULL) ==
-            SQLITE_OK) {
-        sqlite3_bind_int(s, 1, meta->device);
-        if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
-            snprintf(meta->device_name, sizeof meta->device_name, "%s", (const char *)sqlite3_column_text(s, 0));
+        x->sq.prepare_v2(x->db, "SELECT name FROM TARGET_INFO_GPU WHERE cuDevice = ?1 LIMIT 1", -1, &s, NULL) ==
+            TL_SQ_OK) {
+        x->sq.bind_int(s, 1, meta->device);
+        if (x->sq.step(s) == TL_SQ_ROW && x->sq.column_text(s, 0))
+            snprintf(meta->device_name, sizeof meta->device_name, "%s", (const char *)x->sq.column_text(s, 0));
     }
-    sqlite3_finalize(s);
+    x->sq.finalize(s);
     if (mfn) {
         char v[64];
         TL_TRY(mfn(user, "format", "trilap-trace"));
@@ -850,18 +850,18 @@ static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_
 
 tl_status tl_an_nsys_ranks(const char *path, int *nranks)
 {
-    nsys x;
+    nsys ex, *x = &ex;
     *nranks = 0;
-    TL_TRY(nsys_open(&x, path));
-    *nranks = x.nranks;
-    nsys_close(&x);
+    TL_TRY(nsys_open(x, path));
+    *nranks = x->nranks;
+    nsys_close(x);
     return TL_OK;
 }
 
 /* A row of the activity query checked as the CSV reader checks a row:
  * times in range and in order, a kernel's or launch's name in StringIds
  * (else an NCCL kernel would silently count as compute), bytes >= 0. */
-static tl_status check_row(nsys *x, sqlite3_stmt *s, const char *path, int what, int64_t row, const char *txt,
+static tl_status check_row(nsys *x, tl_an_sqlite_stmt *s, const char *path, int what, int64_t row, const char *txt,
                            tl_trace_record *r)
 {
     static const char *const tables[] = {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -881,9 +881,9 @@ static tl_status check_row(nsys *x, sqlite3_stmt *s, const char *path, int what,
     TL_CHECK(bad == (size_t)-1, TL_ERR_PARSE,
              "%s: Nsight Systems export: %s row %lld: its name is not valid UTF-8 (byte 0x%02x at offset %zu)", path,
              table, (long long)row, (unsigned char)txt[bad], bad);
-    TL_CHECK((what != 1 && what != 2) || sqlite3_column_int64(s, 7) >= 0, TL_ERR_PARSE,
+    TL_CHECK((what != 1 && what != 2) || x->sq.column_int64(s, 7) >= 0, TL_ERR_PARSE,
              "%s: Nsight Systems export: %s row %lld: bytes %lld is negative", path, table, (long long)row,
-             (long long)sqlite3_column_int64(s, 7));
+             (long long)x->sq.column_int64(s, 7));
     return TL_OK;
 }
 
@@ -912,12 +912,12 @@ typedef struct host_state {
 /* An NVTX_EVENTS row: trilap's own ranges (iterations, host
  * communication marks, operations) and foreign ones (MPI calls as the host
  * communicating); the record's name is written into name[cap]. */
-static tl_status nvtx_row(nsys *x, sqlite3_stmt *s, const char *path, int64_t row, const char *txt, host_state *hs,
+static tl_status nvtx_row(nsys *x, tl_an_sqlite_stmt *s, const char *path, int64_t row, const char *txt, host_state *hs,
                           tl_trace_record *r, char *name, size_t cap)
 {
-    int64_t dom = sqlite3_column_int64(s, 3), cat = sqlite3_column_int64(s, 4);
-    int has_payload = sqlite3_column_int(s, 5);
-    int64_t payload = sqlite3_column_int64(s, 7);
+    int64_t dom = x->sq.column_int64(s, 3), cat = x->sq.column_int64(s, 4);
+    int has_payload = x->sq.column_int(s, 5);
+    int64_t payload = x->sq.column_int64(s, 7);
     r->device = -1;
     r->lane = TL_ROLE_HOST;
     r->cat = TL_CAT_RANGE;
@@ -970,21 +970,21 @@ static tl_status nvtx_row(nsys *x, sqlite3_stmt *s, const char *path, int64_t ro
 tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, tl_an_meta *meta,
                           tl_an_nsys_meta_fn mfn)
 {
-    nsys x;
-    sqlite3_stmt *s = NULL;
+    nsys ex, *x = &ex;
+    tl_an_sqlite_stmt *s = NULL;
     tl_status st = TL_OK;
-    TL_TRY(nsys_open(&x, path));
-    TL_CHECKGOTO(rank >= 0 && rank < x.nranks, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d ranks "
-                 "with CUDA activity)", path, rank, x.nranks);
-    int64_t pid = x.ranks[rank].pid, tid = x.ranks[rank].tid;
-    TL_TRYGOTO(read_nvtx_names(&x, pid), st, fail);
-    TL_TRYGOTO(nccl_ops(&x, pid), st, fail);
-    TL_TRYGOTO(fill_meta(&x, rank, meta, mfn, user), st, fail);
-    TL_TRYGOTO(infer_lanes(&x, pid), st, fail);
-    if (tid) TL_TRYGOTO(thread_owners(&x, pid), st, fail);
-    TL_TRYGOTO(prepare_records(&x, tid != 0, &s), st, fail);
-    sqlite3_bind_int64(s, 1, pid);
-    if (tid) sqlite3_bind_int64(s, 2, tid);
+    TL_TRY(nsys_open(x, path));
+    TL_CHECKGOTO(rank >= 0 && rank < x->nranks, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d ranks "
+                 "with CUDA activity)", path, rank, x->nranks);
+    int64_t pid = x->ranks[rank].pid, tid = x->ranks[rank].tid;
+    TL_TRYGOTO(read_nvtx_names(x, pid), st, fail);
+    TL_TRYGOTO(nccl_ops(x, pid), st, fail);
+    TL_TRYGOTO(fill_meta(x, rank, meta, mfn, user), st, fail);
+    TL_TRYGOTO(infer_lanes(x, pid), st, fail);
+    if (tid) TL_TRYGOTO(thread_owners(x, pid), st, fail);
+    TL_TRYGOTO(prepare_records(x, tid != 0, &s), st, fail);
+    x->sq.bind_int64(s, 1, pid);
+    if (tid) x->sq.bind_int64(s, 2, tid);
     int64_t first = INT64_MAX, last = INT64_MIN;
     host_state hs = {.it_end = INT64_MIN, .it_num = -1, .it_max = -1, .it_last = -1, .comm_end = INT64_MIN,
                      .comm_lane = TL_ROLE_NONE};
@@ -995,8 +995,8 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     struct { int64_t corr; tl_role lane; } in_comm[NLAUNCH];
     size_t nin = 0;
     int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        int what = sqlite3_column_int(s, 0);
+    while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
+        int what = x->sq.column_int(s, 0);
         if (what == 5) {
             /* a new session: number its iterations after the previous ones' */
             hs.it_base = hs.it_max + 1;
@@ -1004,16 +1004,16 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             continue;
         }
         tl_trace_record r = {.rank = rank, .bytes = -1, .iter = -1};
-        int64_t row = sqlite3_column_int64(s, 9);
-        const char *txt = (const char *)sqlite3_column_text(s, 6);
-        TL_TRYGOTO(check_row(&x, s, path, what, row, txt, &r), st, fail);
+        int64_t row = x->sq.column_int64(s, 9);
+        const char *txt = (const char *)x->sq.column_text(s, 6);
+        TL_TRYGOTO(check_row(x, s, path, what, row, txt, &r), st, fail);
         if (what == 6) {
             /* a launch: a host row carrying the correlation id of its GPU row */
             r.device = -1;
             r.lane = TL_ROLE_HOST;
             r.cat = TL_CAT_RANGE;
             r.kind = TL_KIND_HOST;
-            r.corr = (uint64_t)sqlite3_column_int64(s, 5);
+            r.corr = (uint64_t)x->sq.column_int64(s, 5);
             snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
             tl_trace_utf8_cut(name); /* a long name cut in a character: not into the trace */
             r.name = name;
@@ -1027,11 +1027,11 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             continue;
         }
         if (what <= 3) {
-            r.device = sqlite3_column_int(s, 3);
-            int64_t stream = sqlite3_column_int64(s, 4);
+            r.device = x->sq.column_int(s, 3);
+            int64_t stream = x->sq.column_int64(s, 4);
             r.stream = stream < 0 || stream == 4294967295LL ? 0 : (uint64_t)stream;
-            r.corr = (uint64_t)sqlite3_column_int64(s, 5);
-            r.lane = lane_find(&x, r.device, stream);
+            r.corr = (uint64_t)x->sq.column_int64(s, 5);
+            r.lane = lane_find(x, r.device, stream);
             /* GPU rows keep iter -1: their launch time is not read, and the
              * analysis places them by time in the host's iteration ranges */
         }
@@ -1039,13 +1039,13 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
         case 0:
             r.kind = TL_KIND_KERNEL;
             r.name = txt ? txt : "?";
-            r.cat = kernel_cat(&x, &r);
+            r.cat = kernel_cat(x, &r);
             break;
         case 1:
             r.kind = TL_KIND_MEMCPY;
             r.cat = TL_CAT_MEMCPY;
-            r.name = memcpy_name(sqlite3_column_int(s, 8));
-            r.bytes = sqlite3_column_int64(s, 7);
+            r.name = memcpy_name(x->sq.column_int(s, 8));
+            r.bytes = x->sq.column_int64(s, 7);
             for (size_t k = 0; k < nin && k < NLAUNCH; k++)
                 if (in_comm[k].corr == (int64_t)r.corr) r.lane = in_comm[k].lane;
             break;
@@ -1053,16 +1053,16 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.kind = TL_KIND_MEMSET;
             r.cat = TL_CAT_MEMSET;
             r.name = "memset";
-            r.bytes = sqlite3_column_int64(s, 7);
+            r.bytes = x->sq.column_int64(s, 7);
             break;
         case 3:
             r.kind = TL_KIND_SYNC;
             r.cat = TL_CAT_SYNC;
-            r.name = sync_name(sqlite3_column_int(s, 8));
+            r.name = sync_name(x->sq.column_int(s, 8));
             if (!r.stream) r.lane = TL_ROLE_OTHER;
             break;
         default:
-            TL_TRYGOTO(nvtx_row(&x, s, path, row, txt, &hs, &r, name, sizeof name), st, fail);
+            TL_TRYGOTO(nvtx_row(x, s, path, row, txt, &hs, &r, name, sizeof name), st, fail);
             break;
         }
         if (what <= 2) {
@@ -1073,37 +1073,15 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
         if (r.name == name) tl_trace_utf8_cut(name); /* an NVTX name cut in a character */
         if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
     }
-    if (rc != SQLITE_DONE) {
-        st = sq_fail(&x, "reading activity");
+    if (rc != TL_SQ_DONE) {
+        st = sq_fail(x, "reading activity");
         goto fail;
     }
     meta->w0 = first != INT64_MAX ? first : 0;
     meta->w1 = last != INT64_MIN ? last : meta->w0;
 fail:
-    sqlite3_finalize(s);
-    nsys_close(&x);
+    x->sq.finalize(s);
+    nsys_close(x);
     return st;
 }
 
-#else /* !TL_HAVE_SQLITE */
-
-tl_status tl_an_nsys_ranks(const char *path, int *nranks)
-{
-    *nranks = 0;
-    return TL_FAIL(TL_ERR_INVAL, "%s: reading Nsight Systems exports needs sqlite3 (install libsqlite3-dev and "
-                                 "rebuild)", path);
-}
-
-tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, tl_an_meta *meta,
-                          tl_an_nsys_meta_fn mfn)
-{
-    (void)rank;
-    (void)cb;
-    (void)user;
-    (void)mfn;
-    memset(meta, 0, sizeof *meta);
-    return TL_FAIL(TL_ERR_INVAL, "%s: reading Nsight Systems exports needs sqlite3 (install libsqlite3-dev and "
-                                 "rebuild)", path);
-}
-
-#endif

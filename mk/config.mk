@@ -78,7 +78,8 @@ $(eval $(call feature_check,METIS,$(METIS_H),METIS 5 (install libmetis-dev)))
 ZLIB_OK := $(shell pkg-config --exists zlib 2>/dev/null && echo yes)
 $(eval $(call feature_check,ZLIB,$(ZLIB_OK),zlib (install zlib1g-dev)))
 
-# sqlite3: trilap-analyze reads Nsight Systems exports (nsys export --type sqlite)
+# sqlite3.h: the tests that write Nsight Systems exports of their own;
+# trilap-analyze loads the library when it reads one (analysis/sqlite_lib.h)
 SQLITE_H := $(firstword $(wildcard $(SQLITE_HOME)/include/sqlite3.h /usr/include/sqlite3.h /usr/local/include/sqlite3.h))
 $(eval $(call feature_check,SQLITE,$(SQLITE_H),sqlite3 (install libsqlite3-dev)))
 SQLITE_LIBS := $(if $(filter 1,$(HAVE_SQLITE)),$(if $(SQLITE_HOME),-L$(SQLITE_HOME)/lib) -lsqlite3)

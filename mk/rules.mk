@@ -283,7 +283,7 @@ summary:
 	  gnuplot "$(if $(filter 1,$(HAVE_GNUPLOT)),$(GNUPLOT),no)" \
 	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
-	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no)" \
+	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no: the tests that write exports skip; trilap-analyze loads libsqlite3.so.0 to read one)" \
 	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)" \
 	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
 

@@ -10,6 +10,7 @@
 #include "tl_test_run.h"
 
 #include "analysis/analysis.h"
+#include "analysis/sqlite_lib.h"
 
 #include "config.h" /* TL_HAVE_SQLITE */
 #if TL_HAVE_SQLITE
@@ -18,9 +19,18 @@
 
 static const char *FIXTURE = "tests/data/nsys-torch-h200.sqlite";
 
+/* Tests that make an export of their own need sqlite3.h and the library
+ * at build time; the reader needs only the library, at run time. */
 static void need_sqlite(void)
 {
     if (!TL_HAVE_SQLITE) TL_SKIP("built without sqlite3 (libsqlite3-dev)");
+}
+
+static void need_sqlite_library(void)
+{
+    tl_an_sqlite sq;
+    if (tl_an_sqlite_load(&sq, "the test's exports") != TL_OK) TL_SKIP("no SQLite library to load (libsqlite3.so.0)");
+    tl_an_sqlite_unload(&sq);
 }
 
 typedef struct ksum {
@@ -124,14 +134,14 @@ static void cross_check(const char *sqlite, const char *kern_sum)
 
 TL_TEST(kern_sum_fixture)
 {
-    need_sqlite();
+    need_sqlite_library();
     cross_check(FIXTURE, "tests/data/nsys-torch-h200.kern_sum.csv");
 }
 
 /* the full exports of results/foreign-h200, gunzipped into a temporary folder */
 TL_TEST(kern_sum_h200_exports)
 {
-    need_sqlite();
+    need_sqlite_library();
     static const char *const names[] = {"torch", "cupy", "helper"};
     const char *dir = tl_test_tmpdir();
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
@@ -149,7 +159,7 @@ TL_TEST(kern_sum_h200_exports)
 /* breakdown, overlap, diagnose, timeline, perfetto, compare on an export */
 TL_TEST(commands_on_export)
 {
-    need_sqlite();
+    need_sqlite_library();
     const char *t = tl_test_tmpdir();
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/bd.csv > %s/bd.txt", tl_test_bin(), FIXTURE, t, t), 0);
     char p[512];
@@ -196,7 +206,7 @@ TL_TEST(commands_on_export)
  * clock and no complete=no (before: accepted and ignored). */
 TL_TEST(progress_and_clock_flags_on_export)
 {
-    need_sqlite();
+    need_sqlite_library();
     char cmd[1200], *out = NULL, *err = NULL;
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --progress %s", tl_test_bin(), FIXTURE);
     TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
@@ -222,7 +232,7 @@ TL_TEST(progress_and_clock_flags_on_export)
 /* import writes trace files; they analyse exactly as the export does */
 TL_TEST(import_round_trip)
 {
-    need_sqlite();
+    need_sqlite_library();
     const char *t = tl_test_tmpdir();
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > %s/imp.txt", tl_test_bin(), FIXTURE, t, t), 0);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze breakdown %s --csv %s/a.csv > /dev/null", tl_test_bin(), FIXTURE, t), 0);
@@ -258,7 +268,7 @@ TL_TEST(import_round_trip)
  * ranges (4 of the 6 variants run each), one send/recv kernel per ring */
 TL_TEST(trilap_domain)
 {
-    need_sqlite();
+    need_sqlite_library();
     const char *gz = "results/nsys-h200/tristream-plain.sqlite.gz";
     struct stat sb;
     if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
@@ -298,7 +308,7 @@ TL_TEST(trilap_domain)
  * were only out of bounds). One line, exit 1, nothing on stdout. */
 TL_TEST(iter_range_on_export_says_its_iterations)
 {
-    need_sqlite();
+    need_sqlite_library();
     const char *t = tl_test_tmpdir();
     static const char *const cmds[] = {"overlap", "breakdown", "diagnose", "timeline -o %s/t.csv"};
     for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
@@ -428,7 +438,7 @@ TL_TEST(bad_inputs)
     char *o = tl_test_read(p);
     TL_ASSERT_MSG(strstr(o, "x.sqlite: not an SQLite file"), "%s", o);
     free(o);
-    need_sqlite();
+    need_sqlite_library();
     TL_ASSERT_EQ(tl_test_sh("sqlite3 %s/empty.sqlite 'CREATE TABLE t(a)' 2>/dev/null || "
                     "python3 -c \"import sqlite3; sqlite3.connect('%s/empty.sqlite').execute('CREATE TABLE t(a)')\"",
                     t, t),
@@ -605,7 +615,42 @@ TL_TEST(long_nvtx_name_cut_at_a_character)
 #endif
 }
 
-TL_TEST_MAIN(kern_sum_fixture, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+/* The reader loads SQLite at run time, so trilap-analyze builds and reads
+ * exports where libsqlite3-dev is missing (a GPU node, session35's first
+ * hour); a library that cannot load, or lacks a function, is named in one
+ * line, exit 1, nothing written. */
+TL_TEST(sqlite_loaded_at_run_time)
+{
+    need_sqlite_library();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_MSG(tl_test_sh("ldd %s/trilap-analyze | grep -q libsqlite3", tl_test_bin()) != 0,
+                  "trilap-analyze links libsqlite3: built without libsqlite3-dev, it would have no reader");
+    static const char *const cases[][3] = {
+        /* a file that is no library, under both names dlopen tries */
+        {"echo junk > %s/lib/libsqlite3.so.0 && echo junk > %s/lib/libsqlite3.so", "needs SQLite 3's library (",
+         "install libsqlite3-0 (Debian, Ubuntu) or sqlite-libs (RHEL)"},
+        /* a library without SQLite's functions */
+        {"cp \"$(ldd /bin/sh | awk '/libc.so/ {print $3}')\" %s/lib/libsqlite3.so.0 && cp %s/lib/libsqlite3.so.0 "
+         "%s/lib/libsqlite3.so",
+         "the SQLite library found lacks sqlite3_open_v2", "SQLite 3.6 or newer"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(tl_test_sh("rm -rf %s/lib %s/o && mkdir %s/lib", t, t, t), 0);
+        char setup[1024], cmd[1400], *out = NULL, *err = NULL;
+        snprintf(setup, sizeof setup, cases[k][0], t, t, t);
+        TL_ASSERT_EQ(tl_test_sh("%s", setup), 0);
+        snprintf(cmd, sizeof cmd, "LD_LIBRARY_PATH=%s/lib %s/trilap-analyze import %s -o %s/o", t, tl_test_bin(), FIXTURE,
+                 t);
+        TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 1, "%s: not refused:\n%s", cmd, err);
+        TL_ASSERT_MSG(tl_test_one_line(err, cases[k][1]) && strstr(err, cases[k][2]) && strstr(err, FIXTURE) && !out[0],
+                      "%s: not one line saying '%s':\n%s", cmd, cases[k][1], err);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/o", t), 0);
+        free(out);
+        free(err);
+    }
+}
+
+TL_TEST_MAIN(kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
