@@ -755,8 +755,13 @@ tl_status tl_commbench_check(const tl_commbench_opts *o)
         return tl_bench_invalid("min-bytes", v, "not a multiple of 8 (doubles)");
     }
     if (o->max_bytes < o->min_bytes) {
+        /* both sizes as the program read them: -e 1K was said as '1024' */
+        char hi[32], lo[32], why[96];
         snprintf(v, sizeof v, "%lld", (long long)o->max_bytes);
-        return tl_bench_invalid("max-bytes", v, "smaller than --min-bytes");
+        snprintf(why, sizeof why, "%s, smaller than --min-bytes %lld (%s)",
+                 tl_bytes_str((double)o->max_bytes, hi, sizeof hi), (long long)o->min_bytes,
+                 tl_bytes_str((double)o->min_bytes, lo, sizeof lo));
+        return tl_bench_invalid("max-bytes", v, why);
     }
     TL_TRY(split_ctas_ordered(o->split_max_ctas, o->split_min_ctas));
     if (o->comm == TL_COMMBENCH_WORLD)

@@ -55,7 +55,9 @@ TL_TEST(bad_arguments_exit_2)
         {"stream --vector 3", "trilap-bench: invalid --vector '3'"},
         {"stream --block 100", "trilap-bench: invalid --block '100': not a multiple of 32"},
         {"comm --min-bytes 1Q", "trilap-bench: invalid --min-bytes '1Q': not a size (N, NK, NM, NG) (try --help)\n"},
-        {"comm --max-bytes 8 --min-bytes 64", "invalid --max-bytes"},
+        /* both sizes said in bytes and as sizes (was: '1024': smaller than --min-bytes) */
+        {"comm -b 1M -e 1K", "trilap-bench: invalid --max-bytes '1024': 1.0 KiB, smaller than --min-bytes 1048576 "
+                             "(1.0 MiB) (try --help)\n"},
         /* sizes of doubles (was taken and measured as 8 B) */
         {"comm -b 12", "trilap-bench: invalid --min-bytes '12': not a multiple of 8 (doubles) (try --help)\n"},
         /* refused before the measurement, not after it */
