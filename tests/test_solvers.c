@@ -717,6 +717,20 @@ TL_TEST(nonfinite_is_detected)
     tl_csr_free(&A);
 }
 
+/* A NaN's sign means nothing: a verdict printed "delta = -nan", read as a
+ * number below zero; it says "nan", and a minus before anything else stays */
+TL_TEST(verdict_nan_without_sign)
+{
+    tl_solve_result res = {0};
+    tl_solve_stop(&res, TL_STOP_NONFINITE, "delta = %g, (q, y) = %g, gamma = %g, x = %g", -NAN, -NAN, -INFINITY,
+                  -1.5);
+    TL_ASSERT_MSG(!strncmp(res.detail, "delta = nan, (q, y) = nan, gamma = -inf, x = -1.5 (inf: ", 55), "%s",
+                  res.detail);
+    TL_ASSERT_MSG(strstr(res.detail, "; nan: no number"), "%s", res.detail);
+    tl_solve_stop(&res, TL_STOP_MAXIT, "-nanny -nan_x -nan");
+    TL_ASSERT_MSG(!strncmp(res.detail, "-nanny -nan_x nan (nan: ", 24), "%s", res.detail);
+}
+
 TL_TEST(rtol_base_r0_and_atol)
 {
     tl_csr A = {0};
@@ -1185,7 +1199,8 @@ TL_TEST(host_norm_is_scaled)
     TL_ASSERT(v == 0.0);
 }
 
-TL_TEST_MAIN(schedule_table, schedule_summaries_match_steps, method_registry, backend_ops_all_schedules,
+TL_TEST_MAIN(schedule_table, verdict_nan_without_sign, schedule_summaries_match_steps, method_registry,
+             backend_ops_all_schedules,
              spmv_dot_equals_spmv_and_dot,
              methods_converge_poisson_1_to_4_ranks, bicgstab_convdiff_and_solution,
              distributed_solution_matches_serial, schedules_do_not_change_numerics,

@@ -93,6 +93,11 @@ int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(res->detail, sizeof res->detail, fmt, ap);
     va_end(ap);
+    /* a NaN's sign bit means nothing, and glibc prints it: "-nan" read as
+     * a number below zero */
+    for (char *m = strstr(res->detail, "-nan"); m; m = strstr(m, "-nan"))
+        if (m[4] != '_' && !isalnum((unsigned char)m[4])) memmove(m, m + 1, strlen(m));
+        else m++;
     /* printf's inf and nan said in words, where a verdict prints them:
      * "(q, y) = -nan, (y, y) = -nan" told the user nothing */
     int has_inf = has_word(res->detail, "inf"), has_nan = has_word(res->detail, "nan");
