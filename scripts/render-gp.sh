@@ -18,15 +18,16 @@
 # render_gp_tmp is a folder of this run's scratch files (removed by
 # render_gp_end). A figure gnuplot cannot draw is one line naming it and
 # gnuplot's last line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
+# the staging of parts.sh: render_gp_stage is parts_stage, render_gp_commit parts_commit
+. "${BASH_SOURCE[0]%/*}/parts.sh"
 render_gp_pid=""
-render_gp_parts=() render_gp_finals=() # staged, renamed by render_gp
 render_gp_tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-gp.XXXXXX")
 render_gp_lock_fd="" render_gp_lock_dir="" render_gp_locked=""
 
 # For the caller's EXIT trap: gnuplot ended, the staged files and scratch removed.
 render_gp_end() {
     [[ -z $render_gp_pid ]] || kill -TERM "$render_gp_pid" 2>/dev/null
-    rm -f -- "${render_gp_parts[@]}"
+    parts_drop
     rm -rf -- "$render_gp_tmp"
     render_gp_unlock
 }
@@ -73,12 +74,9 @@ render_gp_unlock() {
     render_gp_locked=""
 }
 
-# VAR := the temporary name of FILE, beside it (the ending kept: gnuplot
-# picks the format from it), renamed to FILE by the next render_gp
-render_gp_stage() { # (no locals: VAR may be the caller's local of any name)
-    render_gp_parts+=("${2%.*}.part$$.${2##*.}") render_gp_finals+=("$2")
-    printf -v "$1" '%s' "${render_gp_parts[-1]}"
-}
+# VAR := the temporary name of FILE, beside it, renamed to FILE by the
+# next render_gp
+render_gp_stage() { parts_stage "$@"; }
 
 render_gp() {
     local prog=$1 gnuplot=$2 script=$3 base=$4 assign=$5 ext log rc part
@@ -102,10 +100,4 @@ render_gp() {
 
 # Every staged file renamed to its final name (render_gp calls it; a caller
 # writing a file with no figure, too).
-render_gp_commit() {
-    local i
-    for i in "${!render_gp_parts[@]}"; do
-        mv -f -- "${render_gp_parts[i]}" "${render_gp_finals[i]}"
-    done
-    render_gp_parts=() render_gp_finals=()
-}
+render_gp_commit() { parts_commit; }

@@ -403,11 +403,22 @@ TL_TEST(roof_variants_refused)
     tl_test_output_free(&r);
 }
 
+/* s is one line holding want, after none or more lines of the commands a
+ * script runs ("$ ..."): bench-cpml.sh echoes each before it */
+static int one_line_after_commands(const char *s, const char *want)
+{
+    const char *nl;
+    while (!strncmp(s, "$ ", 2) && (nl = strchr(s, '\n')) && nl[1])
+        s = nl + 1;
+    return tl_test_one_line(s, want);
+}
+
 /* In t/o, summary files a and b hold "old"; CMD (a printf format taking t
  * twice: PATH's first folder, then t/o) runs once per fail_on with a
  * stand-in awk first on PATH that, given an argument holding FAIL_ON,
  * writes part of its output and fails: exit 1, one line beginning with
- * err and ending with tail, a and b still "old" and ls of t/o as ls. */
+ * err and ending with tail (after the commands the script echoes), a and
+ * b still "old" and ls of t/o as ls. */
 static void awk_failure_leaves_summary(const char *t, const char *cmd, const char *const fail_on[2], const char *a,
                                        const char *b, const char *ls, const char *err, const char *tail)
 {
@@ -421,7 +432,7 @@ static void awk_failure_leaves_summary(const char *t, const char *cmd, const cha
         TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/%s && echo old > %s/o/%s", t, a, t, b), 0);
         snprintf(full, sizeof full, cmd, t, t);
         tl_test_output r = tl_test_capture("FAIL_ON=%s %s", fail_on[i], full);
-        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, err) && strstr(r.err, tail), "%s: rc %d: %s", fail_on[i],
+        TL_ASSERT_MSG(r.rc == 1 && one_line_after_commands(r.err, err) && strstr(r.err, tail), "%s: rc %d: %s", fail_on[i],
                       r.rc, r.err);
         tl_test_output_free(&r);
         TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat %s %s)\" = \"$(printf 'old\\nold')\" && test \"$(ls)\" = '%s'", t,
@@ -598,7 +609,7 @@ TL_TEST(fdtd_summary_whole_or_nothing)
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o", t), 0);
     tl_test_write(p, "label,kernel,precision,nx,cpml,mpoints_s,gbs,min_bytes_per_point,cpml_overhead\n"
                      "a,naive,single,320,0,1000,48.0,48,\nb,vec4,single,320,0,3000,144.0,48,\n");
-    static const char *const fail_on[] = {"/fdtd.csv", "/summary.csv.part"};
+    static const char *const fail_on[] = {"/fdtd.csv", "/summary.part"};
     awk_failure_leaves_summary(t, "PATH=%s/fa:$PATH scripts/bench-fdtd.sh --summary %s/o", fail_on, "summary.csv",
                                "table.txt", "fdtd.csv\nsummary.csv\ntable.txt", "bench-fdtd.sh: cannot write ",
                                "; summary.csv and table.txt left as they were\n");
@@ -1897,7 +1908,8 @@ TL_TEST(ncu_l2_excess_of_the_shell_box)
 /* A stand-in trilap-fdtd in dir/NAME: logs "NAME args" to log and appends
  * bench-cpml.sh's columns to its --results, the rate without CPML `none`
  * and with it `cpml` plus 10 per round (the round from the output folder
- * bench-cpml-trees.sh names NAME-rR); `fail` makes it exit 1 instead. */
+ * bench-cpml-trees.sh names NAME-rR; 0 in a folder of another name);
+ * `fail` makes it exit 1 instead. */
 static void cpml_build(const char *dir, const char *name, int none, int cpml, int fail, const char *log)
 {
     char p[700], body[1400];
@@ -1912,7 +1924,7 @@ static void cpml_build(const char *dir, const char *name, int none, int cpml, in
              "[ %d = 0 ] || exit 1\n"
              "while [ $# -gt 0 ]; do case $1 in --grid) n=$2;; --label) l=$2;; --results) f=$2;; --cpml) c=$2;; "
              "esac; shift; done\n"
-             "r=${f%%/fdtd.csv}; r=${r##*-r}\n"
+             "r=${f%%/fdtd.csv}; r=${r##*-r}; case $r in *[!0-9]* | '') r=0 ;; esac\n"
              "[ -f \"$f\" ] || echo label,nx,steps,cpml,mpoints_s,gbs > \"$f\"\n"
              "echo \"$l,$n,100,0,%d,1\" >> \"$f\"\n"
              "echo \"$l,$n,100,$c,$((%d + 10 * r)),1\" >> \"$f\"\n",
@@ -2090,6 +2102,35 @@ TL_TEST(cpml_fabric_of_two_steps)
     tl_test_output_free(&r);
 }
 
+/* bench-cpml.sh writes cpml.csv and table.txt under temporary names
+ * (scripts/parts.sh) and renames them once both are whole: with an awk
+ * that fails after writing part of either (a stand-in on PATH, the
+ * stand-in build of cpml_build), one line, exit 1, both as they were and
+ * no temporary left; then whole. Before: written in place, the failure
+ * left cpml.csv cut (or a new cpml.csv beside a cut table.txt), exit 2
+ * without a word. */
+TL_TEST(cpml_table_whole_or_nothing)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/fa", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fa %s/o", t, t), 0);
+    cpml_build(dir, "a", 1000, 800, 0, "/dev/null");
+    static const char *const fail_on[] = {"/fdtd.csv", "/cpml."};
+    const char *ls = "bench.log\ncpml.csv\nfdtd.csv\nstream.csv\ntable.txt";
+    awk_failure_leaves_summary(t, "TL_BIN=%s/fa/a PATH=${TL_BIN%%%%/a}:$PATH scripts/bench-cpml.sh %s/o --sizes 480 --reps 1",
+                               fail_on, "cpml.csv", "table.txt", ls, "bench-cpml.sh: cannot write ",
+                               "; cpml.csv and table.txt left as they were (see ");
+    tl_test_output r = tl_test_capture("TL_BIN=%s/a scripts/bench-cpml.sh %s/o --sizes 480 --reps 1", dir, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\n  480   1   100         1000          800  0.800   0.88 "), "rc %d: %s%s",
+                  r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/o && test \"$(ls)\" = \"$(printf '%s')\" && "
+                            "grep -qx '480,1,100,1000,800,0.800,0.88,1.000,1' cpml.csv",
+                            t, ls),
+                 0);
+}
+
 /* scripts/bench-petsc-compare.sh over stand-ins for mpirun (drops its
  * options) and trilap-solve (logs its arguments; K iterations a solve,
  * PETSc's pipecg K + 1 as KSPPIPECG, PETSc's bicgstab K / 2, as a KSP that
@@ -2231,5 +2272,5 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps,
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_table_whole_or_nothing,
              petsc_compare_failures_and_counts, petsc_compare_default_matrices_need_tl_data)
