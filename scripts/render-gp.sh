@@ -13,8 +13,9 @@
 #   render_gp PROG GNUPLOT SCRIPT BASE ASSIGNMENTS   (writes BASE.png, BASE.pdf,
 #                                                     then renames what was staged)
 #   render_gp_commit           (renames what was staged, without a figure)
-#   render_gp_lock FILE || ... (held until render_gp_unlock or the end; 1
-#                               after TL_RENDER_LOCK_WAIT seconds, 300)
+#   render_gp_lock FILE [WAIT] || ... (held until render_gp_unlock or the end;
+#                               1 after WAIT seconds, a whole number the
+#                               caller checked, else TL_RENDER_LOCK_WAIT, 300)
 # render_gp_tmp is a folder of this run's scratch files (removed by
 # render_gp_end). A figure gnuplot cannot draw is one line naming it and
 # gnuplot's last line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
@@ -37,9 +38,9 @@ render_gp_end() {
 # with the process however it ends; where flock is missing, mkdir of
 # FILE.d holding "host pid", broken when that process is gone. Taken
 # again while held, it returns at once. 1 when another holder keeps it
-# TL_RENDER_LOCK_WAIT seconds (300).
+# WAIT seconds (TL_RENDER_LOCK_WAIT, 300).
 render_gp_lock() {
-    local wait=${TL_RENDER_LOCK_WAIT:-300} i owner
+    local wait=${2:-${TL_RENDER_LOCK_WAIT:-300}} i owner
     [[ -z $render_gp_locked ]] || return 0
     if command -v flock >/dev/null 2>&1; then
         [[ -n $render_gp_lock_fd ]] || exec {render_gp_lock_fd}>>"$1"
