@@ -1106,6 +1106,11 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
  * of its own job id (a requeued run's), one line each; it keeps those of
  * jobs running or pending, and all of them while squeue cannot answer;
  * a job that is no array's, into the same OUT, sweeps them too.
+ * Folders of the naming before the job id was in it (.OUT.task-<index>.
+ * XXXXXX) are asked about by the job id their manifest records (8: job
+ * 95, COMPLETED; 9: job 94, running, then COMPLETED); one without a
+ * manifest (0) names no job and is never removed: one line a run names it
+ * and the command that removes it (before, all three stayed, unsaid).
  * Each kept task folder's files (manifest's command: line, log) name
  * OUT/task-<index>, where the program wrote the staged folder's name.
  * Before: the folders stayed for good, and every manifest's command: line
@@ -1145,6 +1150,9 @@ TL_TEST(slurm_array_killed_task_swept)
                      "left killed\n"
                      "mkdir $T/.out.task-4.94.Ab12Cd $T/.out.task-5.95.Ab12Cd $T/.out.task-6.96.Ab12Cd "
                      "$T/.out.task-7.93.Ab12Cd\n"
+                     "for k in 0 8 9; do mkdir -p $T/.out.task-$k.Xy12Zw/task-$k; done\n"
+                     "printf 'program: trilap-bench\\nenv.SLURM_JOB_ID: 95\\n' > $T/.out.task-8.Xy12Zw/task-8/manifest.txt\n"
+                     "printf 'program: trilap-bench\\nenv.SLURM_JOB_ID: 94\\n' > $T/.out.task-9.Xy12Zw/task-9/manifest.txt\n"
                      "printf '94 RUNNING\\n95 COMPLETED\\n96 PENDING\\n93 RUNNING\\n' > $T/queue\n"
                      "FAKE_SQUEUE_DOWN=1 SLURM_JOB_ID=92 SLURM_ARRAY_TASK_ID=2 bash $job >/dev/null 2>$T/err2; "
                      "echo \"rc2=$?\"\n"
@@ -1157,21 +1165,26 @@ TL_TEST(slurm_array_killed_task_swept)
                      "left single\n");
     tl_test_output r = tl_test_capture("bash %s/array.sh %s", t, t);
     TL_ASSERT_MSG(!strcmp(r.out, "rc1=137\nkilled: .out.task-1.91 \nrc2=0\n"
-                                 "down: .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 .out.task-7.93 \n"
-                                 "rc3=0\nafter: .out.task-4.94 .out.task-6.96 \nout: task-2 task-3 \n"
-                                 "rc4=0\nsingle: .out.task-6.96 \n"),
+                                 "down: .out.task-0 .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 "
+                                 ".out.task-7.93 .out.task-8 .out.task-9 \n"
+                                 "rc3=0\nafter: .out.task-0 .out.task-4.94 .out.task-6.96 .out.task-9 \nout: task-2 task-3 \n"
+                                 "rc4=0\nsingle: .out.task-0 .out.task-6.96 \n"),
                   "%s%s", r.out, r.err);
     tl_test_output_free(&r);
     char want[1400];
+    /* the folder that names no job: kept, one line a run with its rm */
+    snprintf(want, sizeof want, "tristream.sbatch: kept 1 folder(s) beside %s/out left by tasks of an older trilap that "
+             "name no job (none in the name, no manifest), so whether one still runs cannot be asked; once no job writes "
+             "into %s/out, remove them: rm -rf -- %s/.out.task-0.Xy12Zw\n", t, t, t);
     snprintf(p, sizeof p, "%s/err2", t);
     char *e = tl_test_read(p);
-    TL_ASSERT_MSG(!*e, "%s", e);
+    TL_ASSERT_STREQ(e, want);
     free(e);
     snprintf(p, sizeof p, "%s/err3", t);
     e = tl_test_read(p);
-    TL_ASSERT_MSG(tl_test_count(e, "\n") == 3, "%s", e);
-    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93."};
-    for (int i = 0; i < 3; i++) {
+    TL_ASSERT_MSG(tl_test_count(e, "\n") == 5 && tl_test_count(e, want) == 1, "%s", e);
+    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93.", "task-8.Xy12Zw, left by job 95,"};
+    for (int i = 0; i < 4; i++) {
         snprintf(want, sizeof want, "tristream.sbatch: removed %s/.out.%s", t, gone[i]);
         const char *at = strstr(e, want);
         TL_ASSERT_MSG(at && strstr(at, ", no longer running (a task killed outright)\n"), "%s: %s", gone[i], e);
