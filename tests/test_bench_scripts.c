@@ -547,6 +547,17 @@ TL_TEST(bench_scripts_name_bad_counts)
         {"device-acceptance.sh 2 0", "device-acceptance.sh: invalid BUDGET_SECONDS '0': a positive integer (try --help)\n"},
         {"device-acceptance.sh 2 60 x", "device-acceptance.sh: invalid argument 'x': at most NGPUS and BUDGET_SECONDS (try --help)\n"},
         {"bench-kineto.sh 1.5", "bench-kineto.sh: invalid MB '1.5': a positive integer (try --help)\n"},
+        /* before: bash's "line 39: x: unbound variable", exit 1; REPEAT
+         * went to trilap-solve, refused after OUT was made */
+        {"ROUNDS=x scripts/bench-cg.sh", "bench-cg.sh: invalid ROUNDS 'x': a positive integer (try --help)\n"},
+        {"REPEAT=0 scripts/bench-op-timer.sh", "bench-op-timer.sh: invalid REPEAT '0': a positive integer (try --help)\n"},
+        {"REPEAT=x scripts/bench-trace-overhead.sh solver",
+         "bench-trace-overhead.sh: invalid REPEAT 'x': a positive integer (try --help)\n"},
+        /* before: --bogus was the MATRIX, refused by trilap-solve after OUT was made */
+        {"bench-trace-overhead.sh solver --bogus",
+         "bench-trace-overhead.sh: invalid argument '--bogus' (trilap-solve options go after --; try --help)\n"},
+        /* before: the session ran, its budget read as 0 */
+        {"device-nsys-demo.sh x", "device-nsys-demo.sh: invalid BUDGET_SECONDS 'x': a positive integer (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
         const char *c = cmd[i][0];
@@ -593,6 +604,37 @@ TL_TEST(gpu_benchmarks_not_built_exit_1)
         TL_ASSERT_MSG(r.rc == runs[i].rc && !strcmp(r.err, want), "%s: rc %d: %s", runs[i].cmd, r.rc, r.err);
         tl_test_output_free(&r);
         TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s made something", runs[i].cmd);
+    }
+}
+
+/* bench-solver-roof.sh and bench-solvers-gpu.sh take the programs of the
+ * checkout they are in (and its ../shared/data), as the other benchmark
+ * scripts do and their --help says, whatever the current folder: run
+ * from a copy of scripts/ with no bin/ beside it, in a folder whose bin/
+ * holds stand-ins, each names the copy's bin/trilap-solve not built, exit
+ * 1, and runs nothing. Before: the current folder's bin/ and
+ * ../shared/data, the stand-ins run and OUT made. */
+TL_TEST(gpu_benchmarks_default_to_the_checkout)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tree %s/cwd/bin && cp -r scripts %s/tree/", t, t, t), 0);
+    static const char *const progs[] = {"trilap-solve", "trilap-bench", "trilap-analyze"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/cwd/bin/%s", t, progs[i]);
+        write_script(p, "#!/bin/sh\necho ran >> \"$0.log\"\nexit 1\n");
+    }
+    static const char *const scripts[] = {"bench-solver-roof.sh", "bench-solvers-gpu.sh"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("cd %s/cwd && env -u SOLVE -u BENCH -u ANALYZE bash %s/tree/scripts/%s o", t, t,
+                                           scripts[i]);
+        char want[900];
+        snprintf(want, sizeof want, "%s: %s/tree/bin/trilap-solve not built (make all)\n", scripts[i], t);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want), "%s: rc %d: %s", scripts[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd %s/cwd && test \"$(ls -A . bin)\" = \"$(printf '.:\\nbin\\n\\nbin:\\n"
+                                 "trilap-analyze\\ntrilap-bench\\ntrilap-solve')\"", t) == 0,
+                      "%s ran a stand-in or made OUT", scripts[i]);
     }
 }
 
@@ -2277,7 +2319,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
-             gpu_benchmarks_not_built_exit_1, roof_summary_whole_or_nothing,
+             gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
