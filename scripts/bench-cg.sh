@@ -9,7 +9,7 @@
 # timed solve, REPEAT per run, default 3) and its ratio to pipecg's.
 #
 #   scripts/bench-cg.sh [SIZES [ITERATIONS]] [-- extra trilap-solve options]
-#   scripts/bench-cg.sh "128 256" 1000
+#   scripts/bench-cg.sh "128 256" 1000        (the defaults)
 # ROUNDS (3), REPEAT (3); SOLVE: the trilap-solve to run [bin/trilap-solve];
 # OUT: the raw results' folder [a new one under TMPDIR].
 set -euo pipefail
@@ -31,7 +31,7 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 bench_out_name=$prog
 bench_out_begin_temp cg
 out=$bench_out_dir
-rounds=${ROUNDS:-3}
+rounds=$bench_rounds
 names=(pipecg cg cg-sepdot pcg pcg-sepdot cg-host pcg-host)
 opts=("--solver pipecg" "--solver cg" "--solver cg --no-spmv-dot" "--solver pcg" "--solver pcg --no-spmv-dot"
   "--solver cg --scalars host" "--solver pcg --scalars host")
@@ -39,7 +39,7 @@ for n in $sizes; do
   for ((r = 1; r <= rounds; r++)); do
     for k in "${!names[@]}"; do
       # shellcheck disable=SC2086 # opts[k] is a list of words
-      "$solve" --backend cuda ${opts[k]} --rtol 0 --atol 0 --max-iterations "$iters" --repeat "${REPEAT:-3}" \
+      "$solve" --backend cuda ${opts[k]} --rtol 0 --atol 0 --max-iterations "$iters" --repeat "$bench_repeat" \
         --results "$out/p7-$n-${names[k]}.csv" "$@" "gen:poisson7:$n" >"$out/p7-$n-${names[k]}.$r.txt"
     done
   done

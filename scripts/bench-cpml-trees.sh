@@ -65,7 +65,11 @@ done
 # cpml.csv: n,rep,steps,none_mpoints_s,cpml_mpoints_s,ratio,...; a round
 # counts where both rates are there. Per build and size: rounds, mean
 # rates, mean ratio, least and greatest ratio (0 rounds: the build alone)
-stats=$out/.stats.tmp
+# summary.txt under a temporary name, renamed once whole (parts.sh); the
+# means in a scratch file beside it, removed however the script ends
+. "$here/parts.sh"
+stats=$out/.stats.$$
+trap 'parts_drop; rm -f -- "$stats"' EXIT
 : > "$stats"
 for k in "${!names[@]}"; do
     for n in $sizes; do
@@ -84,7 +88,7 @@ done
 # the ratio by speeding the run without CPML more than the run with it
 # (session14's read-only loads: 1.016 and 1.006 against main, the ratio
 # 0.857 against 0.865), so the ratio alone does not say which is faster.
-tmp=$out/.summary.txt.tmp
+parts_stage tmp "$out/summary.txt"
 {
     printf '# CPML against none, %s round(s) alternated over the builds; Mpoints/s and ratios are means of the rounds; x1st: the rate over the first build'"'"'s (%s)\n' "$rounds" "${names[0]}"
     printf '%-12s %5s %6s %12s %12s %7s %13s %9s %9s\n' build n rounds "none Mpt/s" "CPML Mpt/s" ratio "min-max" "none x1st" "CPML x1st"
@@ -97,7 +101,6 @@ tmp=$out/.summary.txt.tmp
             else printf " %9s %9s\n", "-", "-"
         }' "$stats" "$stats"
 } > "$tmp"
-rm -f "$stats"
-mv "$tmp" "$out/summary.txt"
+parts_commit
 cat "$out/summary.txt"
 exit "$failed"

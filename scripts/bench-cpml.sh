@@ -34,6 +34,9 @@
 #                         per launch (scripts/ncu-raw-per-point.awk)
 #   fabric.txt            --ncu-fabric: the two steps side by side, and k (also printed)
 #   bench.log             everything the programs printed
+# cpml.csv and table.txt (and fabric.txt) are written under temporary names
+# beside them and renamed once whole: a failure there is one line and exit
+# 1, an earlier run's as they were.
 # Exit status: 0 when every size ran (whether or not it meets its target), 1 otherwise.
 # TL_BIN: the folder of trilap-fdtd and trilap-bench [bin]; ncu is looked for
 # on PATH, then in CUDA_HOME [/usr/local/cuda]/bin and /opt/nvidia/nsight-compute.
@@ -156,6 +159,14 @@ fi
 [[ -f $out/fdtd.csv ]] || { echo "bench-cpml.sh: no $out/fdtd.csv (see $log)" >&2; exit 1; }
 triad=$( (awk -F, -f "$here/scripts/triad.awk" "$out/stream.csv" 2>/dev/null || true) | head -n1)
 triad=${triad:-0}
+# cpml.csv and table.txt (and fabric.txt) under temporary names, renamed
+# once whole (parts.sh): a run killed or failing while writing them left
+# them cut, an earlier run's lost, and the cut table read as whole
+. "$here/scripts/parts.sh"
+trap parts_drop EXIT
+parts_stage csv "$out/cpml.csv"
+parts_stage table "$out/table.txt"
+cannot() { echo "bench-cpml.sh: cannot write $out/$1; cpml.csv and table.txt left as they were (see $log)" >&2; exit 1; }
 # pair each label's rows: cpml 0 and cpml > 0 of one process
 awk -F, -v triad="$triad" '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -172,12 +183,13 @@ awk -F, -v triad="$triad" '
             printf "%s,%s,%s,%.0f,%.0f,%.3f,%s,%s,%s\n", n[l], rep, st[l], no[l], cp[l], cp[l] / no[l], tgt,
                    (triad > 0 ? sprintf("%.3f", gb[l] / triad) : ""), triad
         }
-    }' "$out/fdtd.csv" > "$out/cpml.csv"
+    }' "$out/fdtd.csv" > "$csv" 2>> "$log" || cannot "cpml.csv from $out/fdtd.csv"
 awk -F, -v kernel="$kernel" -v cells="$cpml" '
     NR == 1 { printf "# kernel %s, CPML %s cells against none, one process per row; triad (same run) in GB/s\n", kernel, cells
               printf "%5s %3s %5s %12s %12s %6s %6s %9s %7s\n", "n", "rep", "steps", "none Mpt/s", "CPML Mpt/s", "ratio", "target", "of triad", "triad"; next }
     { printf "%5s %3s %5s %12s %12s %6s %6s %9s %7s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9 }' \
-    "$out/cpml.csv" > "$out/table.txt"
+    "$csv" > "$table" 2>> "$log" || cannot table.txt
+parts_commit
 tee -a "$log" < "$out/table.txt"
 if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fabric-$first-cpml$cpml.txt ]]; then
     # ncu-raw-per-point.awk's lines: launch, update, build, slots_M, ...;
@@ -189,6 +201,7 @@ if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fab
     # cost lands in k);
     # a launch it cannot name (update or build ?: a branch's new kernel)
     # would be left out of s, so then s and k are not printed at all
+    parts_stage fabric "$out/fabric.txt"
     awk -v n="$first" -v cells="$cpml" '
         FNR == 1 { file++ }
         $1 == "total" { launches[file] = $2; us[file] = $4 + 0; busy[file] = $9 + 0; mb[file] = $11 + 0; next }
@@ -211,7 +224,7 @@ if (( ncu_fabric )) && [[ -s $out/ncu-fabric-$first-cpml0.txt && -s $out/ncu-fab
                 printf "shell: s = %.3f of the point slots; at the measured ratio %.4f (mean of %d), k = (1 / ratio - 1) / s = %.2f\n", s, r, reps, (1 / r - 1) / s
             }
         }' FS=' ' "$out/ncu-fabric-$first-cpml0.txt" "$out/ncu-fabric-$first-cpml$cpml.txt" FS=, "$out/cpml.csv" \
-        > "$out/fabric.txt.tmp" 2>> "$log" && mv "$out/fabric.txt.tmp" "$out/fabric.txt" && tee -a "$log" < "$out/fabric.txt" ||
-        { rm -f "$out/fabric.txt.tmp"; say "bench-cpml.sh: no fabric.txt (see $log)"; failed=1; }
+        > "$fabric" 2>> "$log" && parts_commit && tee -a "$log" < "$out/fabric.txt" ||
+        { parts_drop; say "bench-cpml.sh: no fabric.txt (see $log)"; failed=1; }
 fi
 exit "$failed"

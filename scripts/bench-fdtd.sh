@@ -119,10 +119,12 @@ fi
 
 [[ -f $out/fdtd.csv ]] || { echo "bench-fdtd.sh: no $out/fdtd.csv" >&2; exit 1; }
 # summary.csv and table.txt written under temporary names and renamed, both
-# once both are whole: a failed or interrupted rewrite (--summary over a
-# committed folder) left them cut, the earlier ones lost
-parts=("$out/summary.csv.part$$" "$out/table.txt.part$$")
-trap 'rm -f -- "${parts[@]}"' EXIT
+# once both are whole (parts.sh): a failed or interrupted rewrite
+# (--summary over a committed folder) left them cut, the earlier ones lost
+. "$here/scripts/parts.sh"
+trap parts_drop EXIT
+parts_stage summary "$out/summary.csv"
+parts_stage table "$out/table.txt"
 triad=$( (awk -F, '$1 == "triad" { print $7 }' "$out/stream.csv" 2>/dev/null || true) | tail -n1)
 triad=${triad:-0}
 awk -F, -v triad="$triad" '
@@ -139,14 +141,13 @@ awk -F, -v triad="$triad" '
             vs = ((base in mp) && mp[base] > 0) ? sprintf("%.3f", mp[k] / mp[base]) : ""
             printf "%s,%.0f,%.1f,%s,%.0f,%.3f,%s,%s\n", k, mp[k], gb[k], mb[k], triad, (triad > 0 ? gb[k] / triad : 0), vs, ov[k]
         }
-    }' "$out/fdtd.csv" > "${parts[0]}" ||
+    }' "$out/fdtd.csv" > "$summary" ||
     { echo "bench-fdtd.sh: cannot write $out/summary.csv from $out/fdtd.csv; summary.csv and table.txt left as they were" >&2; exit 1; }
 awk -F, -v triad="$triad" '
     NR == 1 { printf "# triad %s GB/s; GB/s at the minimum bytes per point (B/pt)\n", triad
               printf "%-13s %-6s %5s %-5s %10s %8s %5s %9s %8s %9s\n", "kernel", "prec", "n", "CPML", "Mpoints/s", "GB/s", "B/pt", "of triad", "x naive", "CPML cost"; next }
     { printf "%-13s %-6s %5s %-5s %10s %8s %5s %9s %8s %9s\n", $1, $2, $3, $4, $5, $6, $7, $9, $10, $11 }' \
-    "${parts[0]}" > "${parts[1]}" ||
+    "$summary" > "$table" ||
     { echo "bench-fdtd.sh: cannot write $out/table.txt; summary.csv and table.txt left as they were" >&2; exit 1; }
-mv -f -- "${parts[0]}" "$out/summary.csv"
-mv -f -- "${parts[1]}" "$out/table.txt"
+parts_commit
 tee -a "$log" < "$out/table.txt" >&2

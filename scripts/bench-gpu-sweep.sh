@@ -2,8 +2,12 @@
 # tristream at each GPU count: scripts/run-tristream.sh once per count, into
 # OUT/<N>gpu/ (results CSV with the nranks column, log, manifest).
 #
+#   scripts/bench-gpu-sweep.sh "N1 N2 ..." [extra tristream options]
 #   scripts/bench-gpu-sweep.sh "1 2 4 8" --iters 10000
 #   LAUNCH=mpi scripts/bench-gpu-sweep.sh "2 4"
+# OUT [results/tristream-gpusweep-<host>-<date>]; LAUNCH, BENCH, MPIRUN,
+# MPIRUN_ARGS, SRUN_ARGS and TRACE as for scripts/run-tristream.sh, which
+# each count runs.
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 usage() { echo "usage: ${0##*/} \"N1 N2 ...\" [trilap-bench tristream options...]" >&2; exit 2; }

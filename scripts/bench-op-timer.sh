@@ -10,6 +10,7 @@
 #
 #   [SOLVERS="pipecg cg pcg"] scripts/bench-op-timer.sh [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   SOLVERS="pipecg cg pcg" scripts/bench-op-timer.sh gen:poisson7:128 2000
+# SOLVERS [pipecg], MATRIX [gen:poisson7:128], ITERATIONS [1000].
 # ROUNDS (3), REPEAT (3): timed solves a run; SOLVE: the trilap-solve to run
 # [bin/trilap-solve]; OUT: the raw results' folder [a new one under TMPDIR].
 set -euo pipefail
@@ -32,7 +33,7 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 bench_out_name=$prog
 bench_out_begin_temp optimer
 out=$bench_out_dir
-rounds=${ROUNDS:-3}
+rounds=$bench_rounds
 names=(default every-call none none-sync)
 opts=("" "--op-timer-every 1" "--no-op-timer" "--no-op-timer --schedule sync")
 for ((r = 1; r <= rounds; r++)); do
@@ -40,7 +41,7 @@ for ((r = 1; r <= rounds; r++)); do
     for k in "${!names[@]}"; do
       # shellcheck disable=SC2086 # opts[k] is a list of words
       "$solve" --backend cuda --solver "$s" --rtol 0 --atol 0 --max-iterations "$iters" \
-        --repeat "${REPEAT:-3}" ${opts[k]} --results "$out/$s-${names[k]}.csv" "$@" "$matrix" \
+        --repeat "$bench_repeat" ${opts[k]} --results "$out/$s-${names[k]}.csv" "$@" "$matrix" \
         >"$out/$s-${names[k]}.$r.txt"
     done
   done

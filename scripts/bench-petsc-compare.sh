@@ -10,8 +10,8 @@
 #     spell of a shared machine hits both; the ratio trilap / PETSc of the
 #     median time per iteration, and per round (side by side).
 #
-#   scripts/bench-petsc-compare.sh [--ranks "1 2 4"] [--rtol 1e-6] [--iterations K] [--rounds C]
-#                            [--repeat R] [--solvers LIST] [--out DIR] [--csv] [MATRIX ...]
+#   scripts/bench-petsc-compare.sh [--ranks "1 2 4"] [--rtol 1e-6] [--iterations K] [--rounds 1]
+#                            [--repeat 3] [--solvers LIST] [--out DIR] [--csv] [MATRIX ...]
 #
 # MATRIX: a Matrix Market file, a .tlcsr file or gen:KIND:N (default: the
 # shared matrices and two generated ones; with --iterations, gen:poisson7:64).

@@ -2,6 +2,7 @@
 # The three tristream size sweeps on N GPUs (ring payload, allreduce
 # length, DAXPY vector), each into its own results CSV.
 #
+#   scripts/bench-size-sweeps.sh NGPUS [extra tristream options]
 #   scripts/bench-size-sweeps.sh 2 --iters 2000 --repeat 3
 # Sweeps: ring-bytes 8K:8M:4, allreduce-count 1:64K:8, daxpy-bytes 1M:1G:4.
 # OUT [results/tristream-sizes-<host>-<N>gpu-<date>]; BENCH: the trilap-bench

@@ -31,8 +31,11 @@
 # without the solve's setup spread over it. Roofline: the bytes every
 # kernel of one iteration must move (the statistics' bytes per call times
 # the calls per iteration, setup calls left out) over the triad.
+# --budget: stop starting runs after S seconds (default 200).
 # Environment: SOLVE,
-# BENCH (binaries; default bin/), TL_DATA (matrices: TL_DATA/matrices),
+# BENCH (binaries; default the checkout's bin/, from whatever folder it
+# runs), TL_DATA (matrices: TL_DATA/matrices; default ../shared/data
+# beside the checkout),
 # VARIANTS (space-separated NAME=OPTIONS, the options comma-separated;
 # "base=" is this build's default; the most telling first, the budget may
 # end the list), TRACE_VARIANTS (the names traced; default base nopdl
@@ -73,8 +76,11 @@ for v in $variants; do
     case "${v%%=*}" in *[!a-z0-9-]*) echo "bench-solver-roof.sh: invalid VARIANTS name '${v%%=*}' (a-z, 0-9, -)" >&2; exit 2 ;; esac
 done
 out=$1
-SOLVE=${SOLVE:-bin/trilap-solve}
-BENCH=${BENCH:-bin/trilap-bench}
+# the checkout's programs and data, from whatever folder it runs (they
+# were the current folder's bin/ and ../shared/data)
+here=$(cd "$(dirname "$0")/.." && pwd)
+SOLVE=${SOLVE:-$here/bin/trilap-solve}
+BENCH=${BENCH:-$here/bin/trilap-bench}
 # a program missing is the machine's (exit 1); an --old that is none, the command line's (2)
 for b in "$SOLVE" "$BENCH"; do
     [ -x "$b" ] || { echo "bench-solver-roof.sh: $b not built (make all)" >&2; exit 1; }
@@ -85,7 +91,7 @@ start=$SECONDS
 log() { printf '[%4ds] %s\n' $((SECONDS - start)) "$*" | tee -a "$out/console.log" >&2; }
 
 # bit for bit: the kernels' results against the old build's
-data=${TL_DATA:-../shared/data}/matrices
+data=${TL_DATA:-$here/../shared/data}/matrices
 if [ -n "$old" ] && [ -f "$data/1138_bus.mtx" ]; then
     mkdir -p "$out/bits"
     for sv in pipecg pcg pipebicgstab; do

@@ -29,8 +29,9 @@
 # --regs-copy (a register copy on the stream every iteration).
 # Roofline: the bytes every kernel of one iteration must move (the
 # statistics' bytes per call times the calls per iteration, setup calls
-# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries),
-# TL_DATA (matrices: its matrices/; default ../shared/data).
+# left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries;
+# default the checkout's bin/, from whatever folder it runs), TL_DATA
+# (matrices: its matrices/; default ../shared/data beside the checkout).
 # not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 quick=0
@@ -56,10 +57,13 @@ done
 case "$only" in *[!a-z0-9_,-]*) echo "bench-solvers-gpu.sh: invalid --cases '$only'" >&2; exit 2 ;; esac
 case "$budget" in '' | *[!0-9]*) echo "bench-solvers-gpu.sh: invalid --budget '$budget'" >&2; exit 2 ;; esac
 out=$1
-SOLVE=${SOLVE:-bin/trilap-solve}
-BENCH=${BENCH:-bin/trilap-bench}
-ANALYZE=${ANALYZE:-bin/trilap-analyze}
-data=${TL_DATA:-../shared/data}/matrices
+# the checkout's programs and data, from whatever folder it runs (they
+# were the current folder's bin/ and ../shared/data)
+here=$(cd "$(dirname "$0")/.." && pwd)
+SOLVE=${SOLVE:-$here/bin/trilap-solve}
+BENCH=${BENCH:-$here/bin/trilap-bench}
+ANALYZE=${ANALYZE:-$here/bin/trilap-analyze}
+data=${TL_DATA:-$here/../shared/data}/matrices
 for b in "$SOLVE" "$BENCH"; do
     [ -x "$b" ] || { echo "bench-solvers-gpu.sh: $b not built (make all)" >&2; exit 1; }
 done

@@ -6,11 +6,13 @@
 # The three-stream microbenchmark (--trace-mode off|nvtx|cupti):
 #   scripts/bench-trace-overhead.sh [NGPUS [VARIANT]] [-- extra tristream options]
 #   scripts/bench-trace-overhead.sh 2 three-split -- --iters 2000 --repeat 3
+# (NGPUS [2], VARIANT [three-split])
 # The solver (trilap-solve --backend cuda, Pipe-PCG, fixed iterations; no
 # --trace / --trace DIR / --trace DIR --cupti), the three alternated ROUNDS
 # times (default 3), each run REPEAT timed solves (default 3):
 #   scripts/bench-trace-overhead.sh solver [MATRIX [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-trace-overhead.sh solver gen:poisson7:256 1000
+# (MATRIX [gen:poisson7:128], ITERATIONS [1000])
 # ITERS (2000) and REPEAT (5): the microbenchmark's loop; BENCH, SOLVE: the
 # trilap-bench and trilap-solve to run [bin/]; OUT: the raw results' folder
 # [a new one under TMPDIR].
@@ -27,13 +29,12 @@ ratio_table() { # TITLE, then the times by mode in t[]
 declare -A t
 if [ "${1:-}" = solver ]; then
   shift
-  matrix=gen:poisson7:128 iters=1000
-  if [ $# -gt 0 ] && [ "$1" != "--" ]; then matrix=$1; shift; fi
-  if [ $# -gt 0 ] && [ "$1" != "--" ]; then iters=$1; shift; fi
-  if [ "${1:-}" = "--" ]; then shift; fi
-  [[ $iters =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid ITERATIONS '$iters': a positive integer (try --help)" >&2; exit 2; }
-  rounds=${ROUNDS:-3}
-  [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid ROUNDS '$rounds': a positive integer (try --help)" >&2; exit 2; }
+  # the arguments as bench-cg.sh's and bench-op-timer.sh's (before, read
+  # here again without their checks: 'solver --bogus' was the MATRIX)
+  . "$root/scripts/bench-args.sh"
+  bench_args "${0##*/}" MATRIX gen:poisson7:128 1000 "$@"
+  shift "$bench_args_shift"
+  matrix=$bench_arg iters=$bench_iters rounds=$bench_rounds
   solve=${SOLVE:-$root/bin/trilap-solve}
   [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
@@ -45,7 +46,7 @@ if [ "${1:-}" = solver ]; then
       [ "$mode" = nvtx ] && extra=(--trace "$out/trace-nvtx-$r")
       [ "$mode" = cupti ] && extra=(--trace "$out/trace-cupti-$r" --cupti)
       "$solve" --backend cuda --solver pipecg --rtol 0 --atol 0 --max-iterations "$iters" \
-        --repeat "${REPEAT:-3}" --results "$out/$mode.csv" ${extra[@]+"${extra[@]}"} "$@" "$matrix" \
+        --repeat "$bench_repeat" --results "$out/$mode.csv" ${extra[@]+"${extra[@]}"} "$@" "$matrix" \
         >"$out/$mode.$r.txt"
     done
   done

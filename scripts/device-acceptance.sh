@@ -3,7 +3,7 @@
 # one lent 2-GPU machine, in one call: build, make check-gpu, then the
 # benchmarks, each bounded so one stuck step cannot eat the others. Raw
 # results land in results/<run>/ (commit them); logs in $DEV_OUT.
-#   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]
+#   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]     (defaults: 2, 560)
 # DEV_OUT [device-out]; TL_TEST_TIMEOUT: check-gpu's limit a test [90];
 # SKIP_KNOBS=1 leaves out bench-knobs.sh.
 # not -e: each step is bounded and logged, and a failed one must not stop the others

@@ -5,7 +5,8 @@
 # `--trace-mode nvtx` and no --trace, each exported to sqlite with a summary
 # of its NVTX domains and ranges; then the live `make demo` on the GPU
 # (TRILAP_NO_INSTALL=1: no internet there, and no gnuplot, so the report is
-# written without pictures). Everything lands in $OUT/nsys-demo.tar.gz.
+# written without pictures). Everything lands in $OUT/nsys-demo.tar.gz
+# (OUT [device-out]).
 #   scripts/device-nsys-demo.sh [BUDGET_SECONDS=280]
 # NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # Nsight Systems' importer needs libdw: .dw/*.deb (apt-get download libdw1
@@ -14,6 +15,10 @@
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 budget=${1:-280}
+# before, 'x' ran the session with $((budget - ...)) reading it as 0
+[[ $budget =~ ^[1-9][0-9]*$ ]] ||
+    { echo "${0##*/}: invalid BUDGET_SECONDS '$budget': a positive integer (try --help)" >&2; exit 2; }
+[ $# -le 1 ] || { echo "${0##*/}: invalid argument '$2': at most BUDGET_SECONDS (try --help)" >&2; exit 2; }
 start=$(date +%s)
 out=${OUT:-device-out}
 d=$(mktemp -d)/nsys-demo

@@ -4,7 +4,7 @@
 # what is left of TOTAL_SECONDS; a failed step is recorded and the rest goes
 # on. Everything lands in DEST, and DEST.tgz holds it in one file.
 #
-#   scripts/device-session.sh DEST [TOTAL_SECONDS] [STEPS]
+#   scripts/device-session.sh DEST [TOTAL_SECONDS] [STEPS]      (TOTAL_SECONDS: 450)
 #
 # STEPS, a comma list (default: build,check-gpu,fdtd-verify,demo):
 #   build            make all gpu-tests
@@ -26,9 +26,11 @@
 #   demo             make demo (the live solver part on the GPU)
 #   fdtd-bench       scripts/bench-fdtd.sh: its default kernels at 320-640^3, the
 #                    4-subdomain pencil-yz per strategy, traced
-#   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS at 480^3 (FDTD_DOUBLE also in
-#                    double), breakdowns
-#   fdtd-sizes       FDTD_SIZE_KERNELS (naive, vec4, vec4-band) at 320 .. 1024^3 (FDTD_SIZES)
+#   fdtd-kernels     scripts/bench-fdtd.sh: the FDTD_KERNELS (naive pipelined vec2 vec4
+#                    vec4-x128 vec4-band) at 480^3, FDTD_DOUBLE (naive vec2 vec4)
+#                    also in double, breakdowns of the FDTD_KERNELS
+#   fdtd-sizes       FDTD_SIZE_KERNELS (naive vec4 vec4-band) at FDTD_SIZES (320 544
+#                    640 800 1024)^3
 #   solver-fuse      scripts/bench-solvers-gpu.sh --fuse-compare on p7-128, p7-256
 #   solver-roof      scripts/bench-solver-roof.sh --trace: Pipe-PCG on poisson7 64-256^3
 #                    against its byte roofline, the kernel variants side by side

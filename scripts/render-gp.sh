@@ -13,20 +13,22 @@
 #   render_gp PROG GNUPLOT SCRIPT BASE ASSIGNMENTS   (writes BASE.png, BASE.pdf,
 #                                                     then renames what was staged)
 #   render_gp_commit           (renames what was staged, without a figure)
-#   render_gp_lock FILE || ... (held until render_gp_unlock or the end; 1
-#                               after TL_RENDER_LOCK_WAIT seconds, 300)
+#   render_gp_lock FILE [WAIT] || ... (held until render_gp_unlock or the end;
+#                               1 after WAIT seconds, a whole number the
+#                               caller checked, else TL_RENDER_LOCK_WAIT, 300)
 # render_gp_tmp is a folder of this run's scratch files (removed by
 # render_gp_end). A figure gnuplot cannot draw is one line naming it and
 # gnuplot's last line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
+# the staging of parts.sh: render_gp_stage is parts_stage, render_gp_commit parts_commit
+. "${BASH_SOURCE[0]%/*}/parts.sh"
 render_gp_pid=""
-render_gp_parts=() render_gp_finals=() # staged, renamed by render_gp
 render_gp_tmp=$(mktemp -d "${TMPDIR:-/tmp}/render-gp.XXXXXX")
 render_gp_lock_fd="" render_gp_lock_dir="" render_gp_locked=""
 
 # For the caller's EXIT trap: gnuplot ended, the staged files and scratch removed.
 render_gp_end() {
     [[ -z $render_gp_pid ]] || kill -TERM "$render_gp_pid" 2>/dev/null
-    rm -f -- "${render_gp_parts[@]}"
+    parts_drop
     rm -rf -- "$render_gp_tmp"
     render_gp_unlock
 }
@@ -36,9 +38,9 @@ render_gp_end() {
 # with the process however it ends; where flock is missing, mkdir of
 # FILE.d holding "host pid", broken when that process is gone. Taken
 # again while held, it returns at once. 1 when another holder keeps it
-# TL_RENDER_LOCK_WAIT seconds (300).
+# WAIT seconds (TL_RENDER_LOCK_WAIT, 300).
 render_gp_lock() {
-    local wait=${TL_RENDER_LOCK_WAIT:-300} i owner
+    local wait=${2:-${TL_RENDER_LOCK_WAIT:-300}} i owner
     [[ -z $render_gp_locked ]] || return 0
     if command -v flock >/dev/null 2>&1; then
         [[ -n $render_gp_lock_fd ]] || exec {render_gp_lock_fd}>>"$1"
@@ -73,12 +75,9 @@ render_gp_unlock() {
     render_gp_locked=""
 }
 
-# VAR := the temporary name of FILE, beside it (the ending kept: gnuplot
-# picks the format from it), renamed to FILE by the next render_gp
-render_gp_stage() { # (no locals: VAR may be the caller's local of any name)
-    render_gp_parts+=("${2%.*}.part$$.${2##*.}") render_gp_finals+=("$2")
-    printf -v "$1" '%s' "${render_gp_parts[-1]}"
-}
+# VAR := the temporary name of FILE, beside it, renamed to FILE by the
+# next render_gp
+render_gp_stage() { parts_stage "$@"; }
 
 render_gp() {
     local prog=$1 gnuplot=$2 script=$3 base=$4 assign=$5 ext log rc part
@@ -102,10 +101,4 @@ render_gp() {
 
 # Every staged file renamed to its final name (render_gp calls it; a caller
 # writing a file with no figure, too).
-render_gp_commit() {
-    local i
-    for i in "${!render_gp_parts[@]}"; do
-        mv -f -- "${render_gp_parts[i]}" "${render_gp_finals[i]}"
-    done
-    render_gp_parts=() render_gp_finals=()
-}
+render_gp_commit() { parts_commit; }

@@ -19,7 +19,8 @@
 # --results is inside it (the names make plots gives), else below --results;
 # sources.txt in --out lists each figure drawn there and its source;
 # renders into one --out at once take turns at it (.sources.lock there,
-# flock or a mkdir lock; after TL_RENDER_LOCK_WAIT seconds, 300, exit 1).
+# flock or a mkdir lock; after TL_RENDER_LOCK_WAIT seconds, 300, exit 1;
+# whole seconds from 0 to 86400, another value refused, exit 2).
 # Defaults: --results and --out the trilap tree's results/ and plots/out,
 # from whatever folder it runs; --iter-range: the timelines' iterations
 # (trilap-analyze timeline --iter-range; --iters, its old name, still
@@ -67,6 +68,16 @@ while [[ $# -gt 0 ]]; do
         *) echo "render-plots.sh: invalid argument '$1' (try --help)" >&2; exit 2 ;;
     esac
 done
+# the lock's wait is checked with the command line, before --out is made:
+# 'abc' and '-1' were flock's own line, then "another render into it has
+# held ... for abc s", exit 1; '1e9' a wait of 31 years (flock reads it
+# as a number; the mkdir lock's arithmetic, bash's error)
+lock_wait=${TL_RENDER_LOCK_WAIT:-300}
+[[ $lock_wait =~ ^[0-9]{1,5}$ ]] && ((10#$lock_wait <= 86400)) || {
+    echo "render-plots.sh: invalid TL_RENDER_LOCK_WAIT '$lock_wait': whole seconds from 0 to 86400 (try --help)" >&2
+    exit 2
+}
+lock_wait=$((10#$lock_wait)) # 010 is ten seconds, not octal eight
 here=$(cd "$(dirname "$0")/.." && pwd)
 results=${results:-$here/results}
 [[ $results == / ]] || results=${results%/} # find's paths, which -path matches, have no //
@@ -172,9 +183,9 @@ declare -A made_by=()
 index=$out/sources.txt
 claimed="" # the source of the figures drawn next, as sources.txt names it
 index_lock() {
-    render_gp_lock "$out/.sources.lock" || {
+    render_gp_lock "$out/.sources.lock" "$lock_wait" || {
         echo "render-plots.sh: --out $out: another render into it has held $out/.sources.lock for" \
-            "${TL_RENDER_LOCK_WAIT:-300} s (TL_RENDER_LOCK_WAIT); try again when it ends" >&2
+            "$lock_wait s (TL_RENDER_LOCK_WAIT); try again when it ends" >&2
         exit 1
     }
 }

@@ -27,8 +27,10 @@ cols=run,spmv,fused,kernels,op_timer,iterations,us_per_iter,rows,bytes_per_iter,
 # failure (a log awk cannot read, a full disk) is one line, exit 1, the
 # earlier summary as it was (before: summary.csv.tmp or summary.txt.tmp
 # left beside it, exit 2 without a word)
-parts=("$out/summary.csv.part$$" "$out/summary.txt.part$$")
-trap 'rm -f -- "${parts[@]}"' EXIT
+. "$here/parts.sh"
+trap parts_drop EXIT
+parts_stage csv "$out/summary.csv"
+parts_stage txt "$out/summary.txt"
 cannot() { echo "render-roof-summary.sh: cannot write $out/$1 ($2); the summary left as it was" >&2; exit 1; }
 {
     echo "$cols"
@@ -37,15 +39,14 @@ cannot() { echo "render-roof-summary.sh: cannot write $out/$1 ($2); the summary 
         awk -v triad="$triad" -v run="$(basename "$f" .txt)" -v kernels="$(variant "$(basename "$f" .txt)")" \
             -v cols="$cols" -f "$here/csv.awk" -f "$here/solver-log.awk" "$f" || cannot summary.csv "reading $f"
     done
-} >"${parts[0]}" || cannot summary.csv "writing it"
+} >"$csv" || cannot summary.csv "writing it"
 {
     echo "# triad: $triad GB/s (trilap-bench stream, same command)"
     echo "# -iter: no event timer (iteration time); -iterq: the same at a quarter of the iterations; -ops: event timer (per-kernel rates, launch gaps included); roofline = bytes of all kernels of one iteration / triad"
     printf '%-28s %-9s %5s %-8s %6s %10s %9s %8s %7s %7s %7s %7s %7s\n' run spmv fused kernels iters us/iter roof_us ratio spmv/tr upd/tr dot/tr pre/tr loop/tr
-    awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15, $16 }' "${parts[0]}" ||
+    awk -F, 'NR > 1 { printf "%-28s %-9s %5s %-8s %6d %10.2f %9.2f %8.3f %7.3f %7.3f %7.3f %7.3f %7.3f\n", $1, $2, $3, $4, $6, $7, $10, $11, $12, $13, $14, $15, $16 }' "$csv" ||
         cannot summary.txt "its table"
     # three sizes or more: the fixed and the proportional part of each variant's iteration
-    awk -v triad="$triad" -f "$here/roof-fit.awk" "${parts[0]}" | sed '1s/^/\n/' || cannot summary.txt "roof-fit.awk"
-} >"${parts[1]}" || cannot summary.txt "writing it"
-mv -f -- "${parts[0]}" "$out/summary.csv"
-mv -f -- "${parts[1]}" "$out/summary.txt"
+    awk -v triad="$triad" -f "$here/roof-fit.awk" "$csv" | sed '1s/^/\n/' || cannot summary.txt "roof-fit.awk"
+} >"$txt" || cannot summary.txt "writing it"
+parts_commit

@@ -403,11 +403,22 @@ TL_TEST(roof_variants_refused)
     tl_test_output_free(&r);
 }
 
+/* s is one line holding want, after none or more lines of the commands a
+ * script runs ("$ ..."): bench-cpml.sh echoes each before it */
+static int one_line_after_commands(const char *s, const char *want)
+{
+    const char *nl;
+    while (!strncmp(s, "$ ", 2) && (nl = strchr(s, '\n')) && nl[1])
+        s = nl + 1;
+    return tl_test_one_line(s, want);
+}
+
 /* In t/o, summary files a and b hold "old"; CMD (a printf format taking t
  * twice: PATH's first folder, then t/o) runs once per fail_on with a
  * stand-in awk first on PATH that, given an argument holding FAIL_ON,
  * writes part of its output and fails: exit 1, one line beginning with
- * err and ending with tail, a and b still "old" and ls of t/o as ls. */
+ * err and ending with tail (after the commands the script echoes), a and
+ * b still "old" and ls of t/o as ls. */
 static void awk_failure_leaves_summary(const char *t, const char *cmd, const char *const fail_on[2], const char *a,
                                        const char *b, const char *ls, const char *err, const char *tail)
 {
@@ -421,7 +432,7 @@ static void awk_failure_leaves_summary(const char *t, const char *cmd, const cha
         TL_ASSERT_EQ(tl_test_sh("echo old > %s/o/%s && echo old > %s/o/%s", t, a, t, b), 0);
         snprintf(full, sizeof full, cmd, t, t);
         tl_test_output r = tl_test_capture("FAIL_ON=%s %s", fail_on[i], full);
-        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, err) && strstr(r.err, tail), "%s: rc %d: %s", fail_on[i],
+        TL_ASSERT_MSG(r.rc == 1 && one_line_after_commands(r.err, err) && strstr(r.err, tail), "%s: rc %d: %s", fail_on[i],
                       r.rc, r.err);
         tl_test_output_free(&r);
         TL_ASSERT_MSG(tl_test_sh("cd %s/o && test \"$(cat %s %s)\" = \"$(printf 'old\\nold')\" && test \"$(ls)\" = '%s'", t,
@@ -536,6 +547,17 @@ TL_TEST(bench_scripts_name_bad_counts)
         {"device-acceptance.sh 2 0", "device-acceptance.sh: invalid BUDGET_SECONDS '0': a positive integer (try --help)\n"},
         {"device-acceptance.sh 2 60 x", "device-acceptance.sh: invalid argument 'x': at most NGPUS and BUDGET_SECONDS (try --help)\n"},
         {"bench-kineto.sh 1.5", "bench-kineto.sh: invalid MB '1.5': a positive integer (try --help)\n"},
+        /* before: bash's "line 39: x: unbound variable", exit 1; REPEAT
+         * went to trilap-solve, refused after OUT was made */
+        {"ROUNDS=x scripts/bench-cg.sh", "bench-cg.sh: invalid ROUNDS 'x': a positive integer (try --help)\n"},
+        {"REPEAT=0 scripts/bench-op-timer.sh", "bench-op-timer.sh: invalid REPEAT '0': a positive integer (try --help)\n"},
+        {"REPEAT=x scripts/bench-trace-overhead.sh solver",
+         "bench-trace-overhead.sh: invalid REPEAT 'x': a positive integer (try --help)\n"},
+        /* before: --bogus was the MATRIX, refused by trilap-solve after OUT was made */
+        {"bench-trace-overhead.sh solver --bogus",
+         "bench-trace-overhead.sh: invalid argument '--bogus' (trilap-solve options go after --; try --help)\n"},
+        /* before: the session ran, its budget read as 0 */
+        {"device-nsys-demo.sh x", "device-nsys-demo.sh: invalid BUDGET_SECONDS 'x': a positive integer (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof cmd / sizeof cmd[0]; i++) {
         const char *c = cmd[i][0];
@@ -585,6 +607,37 @@ TL_TEST(gpu_benchmarks_not_built_exit_1)
     }
 }
 
+/* bench-solver-roof.sh and bench-solvers-gpu.sh take the programs of the
+ * checkout they are in (and its ../shared/data), as the other benchmark
+ * scripts do and their --help says, whatever the current folder: run
+ * from a copy of scripts/ with no bin/ beside it, in a folder whose bin/
+ * holds stand-ins, each names the copy's bin/trilap-solve not built, exit
+ * 1, and runs nothing. Before: the current folder's bin/ and
+ * ../shared/data, the stand-ins run and OUT made. */
+TL_TEST(gpu_benchmarks_default_to_the_checkout)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/tree %s/cwd/bin && cp -r scripts %s/tree/", t, t, t), 0);
+    static const char *const progs[] = {"trilap-solve", "trilap-bench", "trilap-analyze"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/cwd/bin/%s", t, progs[i]);
+        write_script(p, "#!/bin/sh\necho ran >> \"$0.log\"\nexit 1\n");
+    }
+    static const char *const scripts[] = {"bench-solver-roof.sh", "bench-solvers-gpu.sh"};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("cd %s/cwd && env -u SOLVE -u BENCH -u ANALYZE bash %s/tree/scripts/%s o", t, t,
+                                           scripts[i]);
+        char want[900];
+        snprintf(want, sizeof want, "%s: %s/tree/bin/trilap-solve not built (make all)\n", scripts[i], t);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want), "%s: rc %d: %s", scripts[i], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd %s/cwd && test \"$(ls -A . bin)\" = \"$(printf '.:\\nbin\\n\\nbin:\\n"
+                                 "trilap-analyze\\ntrilap-bench\\ntrilap-solve')\"", t) == 0,
+                      "%s ran a stand-in or made OUT", scripts[i]);
+    }
+}
+
 /* bench-fdtd.sh --summary OUT rewrites summary.csv and table.txt from
  * fdtd.csv: with an awk that fails after writing part of either (a
  * stand-in on PATH), one line, exit 1, both files as they were and no
@@ -598,7 +651,7 @@ TL_TEST(fdtd_summary_whole_or_nothing)
     TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o", t), 0);
     tl_test_write(p, "label,kernel,precision,nx,cpml,mpoints_s,gbs,min_bytes_per_point,cpml_overhead\n"
                      "a,naive,single,320,0,1000,48.0,48,\nb,vec4,single,320,0,3000,144.0,48,\n");
-    static const char *const fail_on[] = {"/fdtd.csv", "/summary.csv.part"};
+    static const char *const fail_on[] = {"/fdtd.csv", "/summary.part"};
     awk_failure_leaves_summary(t, "PATH=%s/fa:$PATH scripts/bench-fdtd.sh --summary %s/o", fail_on, "summary.csv",
                                "table.txt", "fdtd.csv\nsummary.csv\ntable.txt", "bench-fdtd.sh: cannot write ",
                                "; summary.csv and table.txt left as they were\n");
@@ -1095,6 +1148,11 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
  * of its own job id (a requeued run's), one line each; it keeps those of
  * jobs running or pending, and all of them while squeue cannot answer;
  * a job that is no array's, into the same OUT, sweeps them too.
+ * Folders of the naming before the job id was in it (.OUT.task-<index>.
+ * XXXXXX) are asked about by the job id their manifest records (8: job
+ * 95, COMPLETED; 9: job 94, running, then COMPLETED); one without a
+ * manifest (0) names no job and is never removed: one line a run names it
+ * and the command that removes it (before, all three stayed, unsaid).
  * Each kept task folder's files (manifest's command: line, log) name
  * OUT/task-<index>, where the program wrote the staged folder's name.
  * Before: the folders stayed for good, and every manifest's command: line
@@ -1134,6 +1192,9 @@ TL_TEST(slurm_array_killed_task_swept)
                      "left killed\n"
                      "mkdir $T/.out.task-4.94.Ab12Cd $T/.out.task-5.95.Ab12Cd $T/.out.task-6.96.Ab12Cd "
                      "$T/.out.task-7.93.Ab12Cd\n"
+                     "for k in 0 8 9; do mkdir -p $T/.out.task-$k.Xy12Zw/task-$k; done\n"
+                     "printf 'program: trilap-bench\\nenv.SLURM_JOB_ID: 95\\n' > $T/.out.task-8.Xy12Zw/task-8/manifest.txt\n"
+                     "printf 'program: trilap-bench\\nenv.SLURM_JOB_ID: 94\\n' > $T/.out.task-9.Xy12Zw/task-9/manifest.txt\n"
                      "printf '94 RUNNING\\n95 COMPLETED\\n96 PENDING\\n93 RUNNING\\n' > $T/queue\n"
                      "FAKE_SQUEUE_DOWN=1 SLURM_JOB_ID=92 SLURM_ARRAY_TASK_ID=2 bash $job >/dev/null 2>$T/err2; "
                      "echo \"rc2=$?\"\n"
@@ -1146,21 +1207,26 @@ TL_TEST(slurm_array_killed_task_swept)
                      "left single\n");
     tl_test_output r = tl_test_capture("bash %s/array.sh %s", t, t);
     TL_ASSERT_MSG(!strcmp(r.out, "rc1=137\nkilled: .out.task-1.91 \nrc2=0\n"
-                                 "down: .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 .out.task-7.93 \n"
-                                 "rc3=0\nafter: .out.task-4.94 .out.task-6.96 \nout: task-2 task-3 \n"
-                                 "rc4=0\nsingle: .out.task-6.96 \n"),
+                                 "down: .out.task-0 .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 "
+                                 ".out.task-7.93 .out.task-8 .out.task-9 \n"
+                                 "rc3=0\nafter: .out.task-0 .out.task-4.94 .out.task-6.96 .out.task-9 \nout: task-2 task-3 \n"
+                                 "rc4=0\nsingle: .out.task-0 .out.task-6.96 \n"),
                   "%s%s", r.out, r.err);
     tl_test_output_free(&r);
     char want[1400];
+    /* the folder that names no job: kept, one line a run with its rm */
+    snprintf(want, sizeof want, "tristream.sbatch: kept 1 folder(s) beside %s/out left by tasks of an older trilap that "
+             "name no job (none in the name, no manifest), so whether one still runs cannot be asked; once no job writes "
+             "into %s/out, remove them: rm -rf -- %s/.out.task-0.Xy12Zw\n", t, t, t);
     snprintf(p, sizeof p, "%s/err2", t);
     char *e = tl_test_read(p);
-    TL_ASSERT_MSG(!*e, "%s", e);
+    TL_ASSERT_STREQ(e, want);
     free(e);
     snprintf(p, sizeof p, "%s/err3", t);
     e = tl_test_read(p);
-    TL_ASSERT_MSG(tl_test_count(e, "\n") == 3, "%s", e);
-    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93."};
-    for (int i = 0; i < 3; i++) {
+    TL_ASSERT_MSG(tl_test_count(e, "\n") == 5 && tl_test_count(e, want) == 1, "%s", e);
+    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93.", "task-8.Xy12Zw, left by job 95,"};
+    for (int i = 0; i < 4; i++) {
         snprintf(want, sizeof want, "tristream.sbatch: removed %s/.out.%s", t, gone[i]);
         const char *at = strstr(e, want);
         TL_ASSERT_MSG(at && strstr(at, ", no longer running (a task killed outright)\n"), "%s: %s", gone[i], e);
@@ -1897,7 +1963,8 @@ TL_TEST(ncu_l2_excess_of_the_shell_box)
 /* A stand-in trilap-fdtd in dir/NAME: logs "NAME args" to log and appends
  * bench-cpml.sh's columns to its --results, the rate without CPML `none`
  * and with it `cpml` plus 10 per round (the round from the output folder
- * bench-cpml-trees.sh names NAME-rR); `fail` makes it exit 1 instead. */
+ * bench-cpml-trees.sh names NAME-rR; 0 in a folder of another name);
+ * `fail` makes it exit 1 instead. */
 static void cpml_build(const char *dir, const char *name, int none, int cpml, int fail, const char *log)
 {
     char p[700], body[1400];
@@ -1912,7 +1979,7 @@ static void cpml_build(const char *dir, const char *name, int none, int cpml, in
              "[ %d = 0 ] || exit 1\n"
              "while [ $# -gt 0 ]; do case $1 in --grid) n=$2;; --label) l=$2;; --results) f=$2;; --cpml) c=$2;; "
              "esac; shift; done\n"
-             "r=${f%%/fdtd.csv}; r=${r##*-r}\n"
+             "r=${f%%/fdtd.csv}; r=${r##*-r}; case $r in *[!0-9]* | '') r=0 ;; esac\n"
              "[ -f \"$f\" ] || echo label,nx,steps,cpml,mpoints_s,gbs > \"$f\"\n"
              "echo \"$l,$n,100,0,%d,1\" >> \"$f\"\n"
              "echo \"$l,$n,100,$c,$((%d + 10 * r)),1\" >> \"$f\"\n",
@@ -2090,6 +2157,35 @@ TL_TEST(cpml_fabric_of_two_steps)
     tl_test_output_free(&r);
 }
 
+/* bench-cpml.sh writes cpml.csv and table.txt under temporary names
+ * (scripts/parts.sh) and renames them once both are whole: with an awk
+ * that fails after writing part of either (a stand-in on PATH, the
+ * stand-in build of cpml_build), one line, exit 1, both as they were and
+ * no temporary left; then whole. Before: written in place, the failure
+ * left cpml.csv cut (or a new cpml.csv beside a cut table.txt), exit 2
+ * without a word. */
+TL_TEST(cpml_table_whole_or_nothing)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/fa", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fa %s/o", t, t), 0);
+    cpml_build(dir, "a", 1000, 800, 0, "/dev/null");
+    static const char *const fail_on[] = {"/fdtd.csv", "/cpml."};
+    const char *ls = "bench.log\ncpml.csv\nfdtd.csv\nstream.csv\ntable.txt";
+    awk_failure_leaves_summary(t, "TL_BIN=%s/fa/a PATH=${TL_BIN%%%%/a}:$PATH scripts/bench-cpml.sh %s/o --sizes 480 --reps 1",
+                               fail_on, "cpml.csv", "table.txt", ls, "bench-cpml.sh: cannot write ",
+                               "; cpml.csv and table.txt left as they were (see ");
+    tl_test_output r = tl_test_capture("TL_BIN=%s/a scripts/bench-cpml.sh %s/o --sizes 480 --reps 1", dir, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\n  480   1   100         1000          800  0.800   0.88 "), "rc %d: %s%s",
+                  r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/o && test \"$(ls)\" = \"$(printf '%s')\" && "
+                            "grep -qx '480,1,100,1000,800,0.800,0.88,1.000,1' cpml.csv",
+                            t, ls),
+                 0);
+}
+
 /* scripts/bench-petsc-compare.sh over stand-ins for mpirun (drops its
  * options) and trilap-solve (logs its arguments; K iterations a solve,
  * PETSc's pipecg K + 1 as KSPPIPECG, PETSc's bicgstab K / 2, as a KSP that
@@ -2223,7 +2319,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
              slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
-             gpu_benchmarks_not_built_exit_1, roof_summary_whole_or_nothing,
+             gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
@@ -2231,5 +2327,5 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps,
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_table_whole_or_nothing,
              petsc_compare_failures_and_counts, petsc_compare_default_matrices_need_tl_data)

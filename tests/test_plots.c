@@ -1175,6 +1175,39 @@ TL_TEST(render_concurrent_sources)
     tl_test_output_free(&r);
 }
 
+/* TL_RENDER_LOCK_WAIT, the seconds a render waits for another's lock on
+ * --out's sources.txt, is whole seconds from 0 to 86400: another value is
+ * one line naming it and the value, exit 2, --out not made (0 and 86400
+ * taken). Before: 'abc' and '-1' were flock's own error, then "another
+ * render into it has held ... for abc s", exit 1; '1e9' a wait of 31
+ * years. */
+TL_TEST(render_lock_wait_checked)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const bad[] = {"abc", "-1", "1e9", "0.5", "86401", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tl_test_output r = tl_test_capture("TL_RENDER_LOCK_WAIT='%s' scripts/render-plots.sh --results %s --out %s/out", bad[i],
+                                           t, t);
+        char want[200];
+        snprintf(want, sizeof want, "render-plots.sh: invalid TL_RENDER_LOCK_WAIT '%s': whole seconds from 0 to 86400", bad[i]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, want) && !r.out[0], "%s: rc %d: %s%s", bad[i], r.rc, r.out,
+                      r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", t) == 0, "%s: something made", bad[i]);
+    }
+    /* the bounds (and a leading zero) pass the check: what stops these is
+     * trilap-analyze, not built in TL_BIN */
+    static const char *const good[] = {"0", "86400", "010"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        tl_test_output r = tl_test_capture("TL_BIN=%s/none TL_GNUPLOT=true TL_RENDER_LOCK_WAIT=%s scripts/render-plots.sh "
+                                           "--results %s/none --out %s/out",
+                                           t, good[i], t, t);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "/none/trilap-analyze not built"), "%s: rc %d: %s", good[i],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
@@ -1182,4 +1215,4 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timel
              demo_gpu_path_creates_run_dir, demo_committed_h200, render_leaves_out_rows_without_number,
              render_host_ranks_no_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot,
              render_whole_or_nothing, render_comm_csv_beside, bars_labels_inside_figure,
-             render_name_clash_across_runs, render_concurrent_sources)
+             render_name_clash_across_runs, render_concurrent_sources, render_lock_wait_checked)

@@ -103,18 +103,43 @@ slurm_job_out() {
 # run's folder is not made yet). Where squeue is missing or cannot answer
 # (the controller unreachable) they stay. Before, they stayed for good and
 # their manifests named them.
+# Those of the naming before the job id was in it (.OUT.task-<index>.XXXXXX,
+# runs of an older checkout) are asked about by the job ids their
+# manifests record (env.SLURM_JOB_ID: the program's manifest, begun when
+# the program starts); one with none (killed before its program started,
+# or still starting: nothing tells which) is never removed, and is named
+# in one line a run, with the command that removes them, for when no job
+# writes into OUT.
 slurm_job_sweep() {
-    local up=$1 base d rest id
+    local up=$1 base d rest ids id keep=()
     base=$(basename "$up")
     for d in "$(dirname "$up")/.$base".task-*; do
         [ -d "$d" ] || continue
         rest=${d##*/."$base".task-}
-        [[ $rest =~ ^[0-9]+\.([0-9]+)\.[A-Za-z0-9]{6}$ ]] || continue
-        id=${BASH_REMATCH[1]}
-        [ "$id" = "$SLURM_JOB_ID" ] || slurm_job_gone "$id" || continue
+        if [[ $rest =~ ^[0-9]+\.([0-9]+)\.[A-Za-z0-9]{6}$ ]]; then
+            ids=${BASH_REMATCH[1]}
+        elif [[ $rest =~ ^([0-9]+)\.[A-Za-z0-9]{6}$ ]]; then
+            ids=$(slurm_job_ids_of "$d/task-${BASH_REMATCH[1]}")
+            [ -n "$ids" ] || { keep+=("$d"); continue; }
+        else
+            continue
+        fi
+        for id in $ids; do
+            [ "$id" = "$SLURM_JOB_ID" ] || slurm_job_gone "$id" || continue 2
+        done
         rm -rf -- "$d" &&
-            echo "$bench_out_name: removed $d, left by job $id, no longer running (a task killed outright)" >&2
+            echo "$bench_out_name: removed $d, left by job ${ids//$'\n'/, }, no longer running (a task killed outright)" >&2
     done
+    [ ${#keep[@]} -eq 0 ] || echo "$bench_out_name: kept ${#keep[@]} folder(s) beside $up left by tasks of an older" \
+        "trilap that name no job (none in the name, no manifest), so whether one still runs cannot be asked; once no" \
+        "job writes into $up, remove them: rm -rf --$(printf ' %q' "${keep[@]}")" >&2
+}
+
+# The job ids a staged task folder's manifest records (env.SLURM_JOB_ID of
+# each command that wrote there), a line each; none without a manifest.
+slurm_job_ids_of() {
+    [ -f "$1/manifest.txt" ] || return 0
+    awk '$1 == "env.SLURM_JOB_ID:" && $2 ~ /^[0-9]+$/ && !seen[$2]++ { print $2 }' "$1/manifest.txt"
 }
 
 # Whether job ID is no longer running, by squeue: 0 when it is not
