@@ -13,15 +13,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "probes/probes.h"
+#include "probes/trace.h"
 #include "runtime/tmpfile.h"
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 #include "runtime/progress.h"
 #include "runtime/results.h"
 #include "stencil/fdtd.h"
@@ -321,35 +325,144 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
     return 0;
 }
 
-/* The files the run writes beside --results and its manifest (a NULL
- * path: not asked for) */
-enum { RUN_NFILES = 3 };
+/* The files the run writes outside its folders: --results and the
+ * manifest.txt beside it, the seismogram, the energy, the breakdown (a
+ * NULL path: not asked for) */
+enum { RUN_NFILES = 5 };
 typedef struct run_file {
     const char *option, *path;
 } run_file;
 
-static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES])
+static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES], char *manifest, size_t nmanifest)
 {
-    f[0] = (run_file){"--seismogram", o->seismogram};
-    f[1] = (run_file){"--energy-out", o->energy_out};
-    f[2] = (run_file){"--breakdown", o->breakdown};
+    if (o->results) tl_results_manifest_path(o->results, manifest, nmanifest);
+    f[0] = (run_file){"--results", o->results};
+    f[1] = (run_file){"--results (its manifest)", o->results ? manifest : NULL};
+    f[2] = (run_file){"--seismogram", o->seismogram};
+    f[3] = (run_file){"--energy-out", o->energy_out};
+    f[4] = (run_file){"--breakdown", o->breakdown};
 }
 
-/* Two of the run's files that name one path: the command line's fault
- * (exit 2; before, 1, as if the file system had refused), said before the
- * file system is asked about any */
+/* Where an output is written: a link followed to what it names, as
+ * tl_out_open follows it (the file it names replaced, the link kept;
+ * also a link whose file is not there yet), so that link.csv -> d/x.csv
+ * and d/x.csv are one file; a stream or device as it is. */
+static const char *written_at(const char *path, char *buf, size_t n)
+{
+    if (tl_out_in_place(path)) return path;
+    snprintf(buf, n, "%s", path);
+    for (int hop = 0; hop < 40; hop++) {
+        struct stat st;
+        char target[4096];
+        ssize_t k;
+        if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode) || (k = readlink(buf, target, sizeof target - 1)) <= 0)
+            break;
+        target[k] = '\0';
+        const char *slash = strrchr(buf, '/');
+        size_t keep = target[0] == '/' || !slash ? 0 : (size_t)(slash - buf) + 1; /* relative to the link's folder */
+        if (keep + (size_t)k >= n) break;
+        memcpy(buf + keep, target, (size_t)k + 1);
+    }
+    return buf;
+}
+
+/* A folder the run fills (out.path: the folder): the slices
+ * (p-<step>.txt, every `every` steps up to `last`) or the trace
+ * (trace.rank<R>.csv; every: 0) */
+typedef struct run_folder {
+    run_file out;
+    int64_t every, last;
+} run_folder;
+
+/* Whether folder d writes a file called `name`, and its label for the
+ * line that names it. The trace folder's are every name the analysis
+ * reads as a rank's trace (tl_trace_rank_of_name), whatever the ranks:
+ * trilap-analyze would read another file of that name as one. */
+static int folder_writes(const run_folder *d, const char *name, char *label, size_t n)
+{
+    if (d->every == 0) {
+        int rank = tl_trace_rank_of_name(name);
+        if (rank >= 0) snprintf(label, n, "--trace (the trace of rank %d)", rank);
+        else snprintf(label, n, "--trace (a rank trace's name)");
+        return rank != -1;
+    }
+    char *end, own[64];
+    if (strncmp(name, "p-", 2) || name[2] < '0' || name[2] > '9') return 0;
+    long long step = strtoll(name + 2, &end, 10);
+    snprintf(own, sizeof own, "p-%06lld.txt", step); /* the name solver.c gives it: one spelling */
+    if (strcmp(own, name) || step < d->every || step > d->last || step % d->every) return 0;
+    snprintf(label, n, "--slice-dir (its slice of step %lld)", step);
+    return 1;
+}
+
+/* Output b on output a's path, or under it (a a file there): one line
+ * naming both (runtime/out.h), 1. one: room for a set of one. */
+static int lands_on(tl_out_set *one, const run_file *a, const run_file *b)
+{
+    one->n = 0;
+    return tl_out_set_add(one, PROG " run", a->option, a->path) == 0 &&
+           tl_out_set_meets(one, PROG " run", b->option, b->path);
+}
+
+/* Output b on, or under, a file that folder d writes: one line naming
+ * both (runtime/out.h, as for two files), 1. Each name in b's path is
+ * tried as one of the folder's files: d/p-000010.txt, ./d/x/../p-000010.txt
+ * and dlink/p-000010.txt alike. one: room for a set of one. */
+static int meets_folder_files(tl_out_set *one, const run_folder *d, const run_file *b)
+{
+    char part[256], label[96], at[4608];
+    for (const char *p = b->path, *next; *p; p = next) {
+        size_t len = strcspn(p, "/");
+        next = p + len + (p[len] == '/');
+        if (len == 0 || len >= sizeof part) continue;
+        memcpy(part, p, len);
+        part[len] = '\0';
+        if (!folder_writes(d, part, label, sizeof label)) continue;
+        snprintf(at, sizeof at, "%s/%s", d->out.path, part);
+        if (lands_on(one, &(run_file){label, at}, b)) return 1;
+    }
+    return 0;
+}
+
+/* Two of the run's outputs that land on one path: the command line's
+ * fault (exit 2; before, 1, as if the file system had refused), said
+ * before the file system is asked about any. A file on another, or under
+ * it (--results r.csv --seismogram r.csv/s.csv failed after the run with
+ * "r.csv is not a folder"); the trace or slice folder on or under a file
+ * (--results x --trace x printed the preamble, wrote x, then failed with
+ * "x is not a folder", exit 1); any output on or under a file one of
+ * those folders writes (--seismogram d/p-000010.txt --slice-dir d: the
+ * slice of step 10 replaced by the seismogram after the run, exit 0). */
 static tl_status check_output_clashes(const fdtd_opts *o)
 {
-    tl_out_set seen = {0};
-    if (o->results && tl_results_set_add(&seen, PROG " run", o->results)) return TL_ERR_INVAL;
+    char manifest[4096], at[RUN_NFILES][4096], label[RUN_NFILES][128];
     run_file files[RUN_NFILES];
-    run_files(o, files);
-    for (int f = 0; f < RUN_NFILES; f++)
-        if (files[f].path && tl_out_set_add(&seen, PROG " run", files[f].option, files[f].path)) return TL_ERR_INVAL;
-    /* a folder on one of those files: --results x --trace x printed the
-     * preamble, wrote x, then failed with "x is not a folder", exit 1 */
-    if (o->trace && tl_out_set_meets(&seen, PROG " run", "--trace", o->trace)) return TL_ERR_INVAL;
-    if (o->slice_every > 0 && tl_out_set_meets(&seen, PROG " run", "--slice-dir", o->slice_dir)) return TL_ERR_INVAL;
+    const run_folder folders[2] = {{{"--trace", o->trace}, 0, 0},
+                                   {{"--slice-dir", o->slice_every > 0 ? o->slice_dir : NULL}, o->slice_every,
+                                    o->warmup + o->steps}};
+    tl_out_set one;
+    run_files(o, files, manifest, sizeof manifest);
+    for (int f = 0; f < RUN_NFILES; f++) {
+        if (!files[f].path) continue;
+        const char *path = written_at(files[f].path, at[f], sizeof at[f]);
+        if (strcmp(path, files[f].path)) {
+            snprintf(label[f], sizeof label[f], "%s (a link to it)", files[f].option);
+            files[f] = (run_file){label[f], path};
+        }
+        for (int e = 0; e < f; e++)
+            if (files[e].path && (lands_on(&one, &files[e], &files[f]) || lands_on(&one, &files[f], &files[e])))
+                return TL_ERR_INVAL;
+    }
+    for (int d = 0; d < 2; d++)
+        for (int f = 0; f < RUN_NFILES && folders[d].out.path; f++)
+            if (files[f].path && lands_on(&one, &files[f], &folders[d].out)) return TL_ERR_INVAL;
+    for (int d = 0; d < 2; d++) {
+        const run_file *other = &folders[1 - d].out;
+        if (!folders[d].out.path || !*folders[d].out.path) continue; /* an empty name: check_outputs says it */
+        for (int f = 0; f < RUN_NFILES; f++)
+            if (files[f].path && meets_folder_files(&one, &folders[d], &files[f])) return TL_ERR_INVAL;
+        if (other->path && meets_folder_files(&one, &folders[d], other)) return TL_ERR_INVAL;
+    }
     return TL_OK;
 }
 
@@ -623,14 +736,9 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
  * refused already: refuse_half_pairs; two on one path: check_output_clashes). */
 static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 {
-    if (o->results) {
-        char manifest[4096];
-        tl_results_manifest_path(o->results, manifest, sizeof manifest);
-        TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
-        TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
-    }
+    char manifest[4096];
     run_file files[RUN_NFILES];
-    run_files(o, files);
+    run_files(o, files, manifest, sizeof manifest);
     for (int f = 0; f < RUN_NFILES; f++)
         if (files[f].path) TL_TRY(tl_fdtd_cli_check_output(files[f].option, files[f].path, NULL));
     if (c->slice_every > 0) {

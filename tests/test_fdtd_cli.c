@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef _OPENMP
@@ -879,6 +880,98 @@ TL_TEST(outputs_checked_before_the_run)
     TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
 }
 
+/* An output on, or under, a file the slice or trace folder writes, or a
+ * file under another file: the command line's fault, one line naming
+ * both options, exit 2, nothing written. Before (CPU, 16^3, 20 steps):
+ * --seismogram d/p-000010.txt --slice-dir d, spelled so, as
+ * d/x/../p-000020.txt or through a link, replaced the slice of step 10
+ * with the seismogram after the run, exit 0; --seismogram tr/trace.rank0.csv
+ * --trace tr replaced rank 0's trace, exit 0; --results on a slice failed
+ * after the run ("header '# p at step 10 ...' differs"), exit 1; --trace
+ * on a slice and --results r.csv --seismogram r.csv/s.csv after the run
+ * too ("a folder; give a file name", "r.csv is not a folder"), exit 1. */
+TL_TEST(outputs_on_a_folders_files_refused)
+{
+    const char *dir = tl_test_tmpdir();
+    char path[600], target[600];
+    /* the slice of step 10 through a link made before the slice is (it
+     * dangles), and a file link; a folder reached through a link */
+    snprintf(path, sizeof path, "%s/link.csv", dir);
+    TL_ASSERT(symlink("d/p-000010.txt", path) == 0);
+    snprintf(path, sizeof path, "%s/l2.csv", dir);
+    TL_ASSERT(symlink("d/e.csv", path) == 0);
+    snprintf(target, sizeof target, "%s/real", dir);
+    snprintf(path, sizeof path, "%s/rl", dir);
+    TL_ASSERT(mkdir(target, 0755) == 0 && symlink("real", path) == 0);
+    static const struct {
+        const char *args, *err; /* each %s: the test's folder */
+    } cases[] = {
+        {"--receivers 8,8,8 --seismogram %s/d/p-000010.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --seismogram both name %s/d/p-000010.txt: give each a file of its own"},
+        {"--receivers 8,8,8 --seismogram %s/d/x/../p-000020.txt --slice-every 10 --slice-dir %s/./d",
+         "--slice-dir (its slice of step 20) and --seismogram both name %s/d/x/../p-000020.txt: give each a file of "
+         "its own"},
+        {"--receivers 8,8,8 --seismogram %s/link.csv --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --seismogram (a link to it) both name %s/d/p-000010.txt: give each "
+         "a file of its own"},
+        {"--receivers 8,8,8 --seismogram %s/rl/p-000010.txt --slice-every 10 --slice-dir %s/real",
+         "--slice-dir (its slice of step 10) and --seismogram both name %s/rl/p-000010.txt: give each a file of its "
+         "own"},
+        {"--results %s/d/p-000010.txt --slice-every 5 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --results both name %s/d/p-000010.txt: give each a file of its own"},
+        /* warm-up steps write slices too */
+        {"--warmup 10 --energy-every 5 --energy-out %s/d/p-000030.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 30) and --energy-out both name %s/d/p-000030.txt: give each a file of its own"},
+        {"--backend cuda --breakdown %s/d/p-000010.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --breakdown both name %s/d/p-000010.txt: give each a file of its own"},
+        {"--trace %s/d/p-000010.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --trace both name %s/d/p-000010.txt: give each a file of its own"},
+        {"--trace %s/d/p-000010.txt/tr --slice-every 10 --slice-dir %s/d",
+         "--trace %s/d/p-000010.txt/tr lies under the file --slice-dir (its slice of step 10) names: give each a "
+         "place of its own"},
+        {"--receivers 8,8,8 --seismogram %s/tr/trace.rank0.csv --trace %s/tr",
+         "--trace (the trace of rank 0) and --seismogram both name %s/tr/trace.rank0.csv: give each a file of its own"},
+        {"--slice-every 10 --slice-dir %s/tr/trace.rank0.csv --trace %s/tr",
+         "--trace (the trace of rank 0) and --slice-dir both name %s/tr/trace.rank0.csv: give each a file of its own"},
+        {"--results %s/r.csv --receivers 8,8,8 --seismogram %s/r.csv/s.csv",
+         "--seismogram %s/r.csv/s.csv lies under the file --results names: give each a place of its own"},
+        {"--energy-every 5 --energy-out %s/e.csv --receivers 8,8,8 --seismogram %s/e.csv/s.csv",
+         "--seismogram %s/e.csv/s.csv lies under the file --energy-out names: give each a place of its own"},
+        {"--receivers 8,8,8 --seismogram %s/l2.csv --energy-every 5 --energy-out %s/d/e.csv",
+         "--seismogram (a link to it) and --energy-out both name %s/d/e.csv: give each a file of its own"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char opts[1024], args[1200], err[1200], line[1100];
+        snprintf(opts, sizeof opts, cases[i].args, dir, dir);
+        snprintf(args, sizeof args, "run --grid 16 --steps 20 --cpml 4 %s", opts);
+        snprintf(line, sizeof line, cases[i].err, dir);
+        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", line);
+        refused_with(2, args, err);
+    }
+    static const char *const unwritten[] = {"d", "tr", "r.csv", "e.csv", "real/p-000010.txt"};
+    for (size_t i = 0; i < sizeof unwritten / sizeof unwritten[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, unwritten[i]);
+        TL_ASSERT_MSG(access(path, F_OK) != 0, "%s written", path);
+    }
+    /* what is no clash runs: a name the slices do not take (step 15 of
+     * every 10), the slices and the trace in one folder */
+    char args[1200];
+    snprintf(args, sizeof args, "run --grid 16 --steps 20 --cpml 4 --receivers 8,8,8 --seismogram %s/d/p-000015.txt "
+             "--slice-every 10 --slice-dir %s/d --trace %s/d", dir, dir, dir);
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "%s", r.err);
+    tl_test_output_free(&r);
+    snprintf(path, sizeof path, "%s/d/p-000010.txt", dir);
+    char *slice = tl_test_read(path);
+    snprintf(path, sizeof path, "%s/d/p-000015.txt", dir);
+    char *seis = tl_test_read(path);
+    snprintf(path, sizeof path, "%s/d/trace.rank0.csv", dir);
+    TL_ASSERT_MSG(!strncmp(slice, "# p at step 10,", 15) && !strncmp(seis, "step,time_s,r0\n", 15) &&
+                      access(path, F_OK) == 0, "%.40s / %.40s", slice, seis);
+    free(slice);
+    free(seis);
+}
+
 /* An empty folder name: refused before the run (it passed as "/" + the
  * file name, then the preamble was printed and the first write failed with
  * "folder name empty or too long" naming no option, or --trace's "the
@@ -1116,7 +1209,8 @@ TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
-             outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
+             outputs_checked_before_the_run, outputs_on_a_folders_files_refused,
+             empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
