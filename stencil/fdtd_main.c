@@ -181,13 +181,13 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
     int64_t fits = nmin >= 2 ? (nmin - 2) / 2 : 0; /* largest L with n >= 2 L + 2 */
     if (o->periodic && !given) o->cpml = 0;
     if (given && o->periodic && o->cpml > 0) {
-        fprintf(stderr, PROG " run: --periodic has no outer boundary for a CPML; drop --cpml %" PRId64 " (or use --cpml 0)\n",
+        fprintf(stderr, PROG ": --periodic has no outer boundary for a CPML; drop --cpml %" PRId64 " (or use --cpml 0)\n",
                 o->cpml);
         return 2;
     }
     if (o->cpml > fits && given) {
         fprintf(stderr,
-                PROG " run: --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
+                PROG ": --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
                      " points per axis); use --cpml %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
                 o->grid, o->cpml, 2 * o->cpml + 2, fits, 2 * o->cpml + 2);
         return 2;
@@ -197,7 +197,7 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
          * something else stays the one line it should be */
         int64_t L = nmin / 4;
         snprintf(note, nnote,
-                 PROG " run: note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default "
+                 PROG ": note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default "
                       "%" PRId64 ", which needs %" PRId64 " points per axis; --cpml N sets it",
                  L, L == 1 ? "" : "s", nmin, o->cpml, 2 * o->cpml + 2);
         o->cpml = L;
@@ -211,7 +211,7 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
  * monitor alone is taken where --breakdown or --trace measure its cost). */
 static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
 {
-    static const char fmt[] = PROG " run: %s without %s: %s\n";
+    static const char fmt[] = PROG ": %s without %s: %s\n";
     const char *alone = NULL, *missing = NULL, *why = NULL;
     int measured = o->breakdown || o->trace;
     if (o->energy_out && o->energy_every == 0)
@@ -233,14 +233,14 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
     }
     int64_t total = o->warmup + o->steps; /* slices and energies are taken in warm-up steps too */
     if (o->slice_every > total) {
-        fprintf(stderr, PROG " run: --slice-every %" PRId64 " beyond the run's %" PRId64
+        fprintf(stderr, PROG ": --slice-every %" PRId64 " beyond the run's %" PRId64
                              " steps (--warmup and --steps): no slice would be written (give N <= %" PRId64 ")\n",
                 o->slice_every, total, total);
         return 2;
     }
     /* before, --energy-out held the initial state's 0 alone, exit 0 */
     if (o->energy_every > total) {
-        fprintf(stderr, PROG " run: --energy-every %" PRId64 " beyond the run's %" PRId64
+        fprintf(stderr, PROG ": --energy-every %" PRId64 " beyond the run's %" PRId64
                              " steps (--warmup and --steps): no step's energy would be taken (give N <= %" PRId64 ")\n",
                 o->energy_every, total, total);
         return 2;
@@ -250,7 +250,7 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
 
 /* Options typed (fields[i], names[i] without "--") where what they set is
  * absent: accepted, each would do nothing while the preamble printed its
- * value. One line, "trilap-fdtd run: --f0 and --amp with --source none:
+ * value. One line, "trilap-fdtd: --f0 and --amp with --source none:
  * there is no source to shape (give --source center or I,J,K, or drop
  * --f0 and --amp)"; 2, or 0 when none of them was typed. give: the other
  * way out, or NULL. */
@@ -264,7 +264,7 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
     if (k == 0) return 0;
     char list[256];
     tl_fdtd_cli_join_options(list, sizeof list, typed, k);
-    fprintf(stderr, PROG " run: %s %s: %s (%s%sdrop %s)\n", list, with, why, give ? give : "", give ? ", or " : "",
+    fprintf(stderr, PROG ": %s %s: %s (%s%sdrop %s)\n", list, with, why, give ? give : "", give ? ", or " : "",
             list);
     return 2;
 }
@@ -278,7 +278,7 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
 static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_config *c, const tl_optresult *res)
 {
     if (o->dt > 0 && tl_opts_given(res, &o->dt) && tl_opts_given(res, &o->cfl)) {
-        fprintf(stderr, PROG " run: --dt %g and --cfl %g both set the time step (--dt would win); give one of them\n",
+        fprintf(stderr, PROG ": --dt %g and --cfl %g both set the time step (--dt would win); give one of them\n",
                 o->dt, o->cfl);
         return 2;
     }
@@ -291,7 +291,7 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
         else /* the default shrunk to nothing (resolve_cpml) */
             snprintf(by, sizeof by, "--grid %s", o->grid), give = "give a larger --grid", has = "has no room for one";
         if (o->compare_cpml) {
-            fprintf(stderr, PROG " run: --compare-cpml needs a CPML: %s %s (%s%sdrop --compare-cpml)\n", by, has,
+            fprintf(stderr, PROG ": --compare-cpml needs a CPML: %s %s (%s%sdrop --compare-cpml)\n", by, has,
                     give ? give : "", give ? ", or " : "");
             return 2;
         }
@@ -310,7 +310,7 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
     }
     if (o->layer_k >= c->n[2]) {
         fprintf(stderr,
-                PROG " run: --layer-k %" PRId64 " lies beyond the grid's %" PRId64 " points along z (k = 0 to %" PRId64
+                PROG ": --layer-k %" PRId64 " lies beyond the grid's %" PRId64 " points along z (k = 0 to %" PRId64
                      "): the lower layer would be empty (give K below %" PRId64 ", or drop --layer-k)\n",
                 o->layer_k, c->n[2], c->n[2] - 1, c->n[2]);
         return 2;
@@ -400,8 +400,7 @@ static int folder_writes(const run_folder *d, const char *name, char *label, siz
 static int lands_on(tl_out_set *one, const run_file *a, const run_file *b)
 {
     one->n = 0;
-    return tl_out_set_add(one, PROG " run", a->option, a->path) == 0 &&
-           tl_out_set_meets(one, PROG " run", b->option, b->path);
+    return tl_out_set_add(one, PROG, a->option, a->path) == 0 && tl_out_set_meets(one, PROG, b->option, b->path);
 }
 
 /* Output b on, or under, a file that folder d writes: one line naming
@@ -478,10 +477,10 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     for (int d = 0; d < 3; d++)
         if (c->n[d] < 2 || c->n[d] > (1 << 20))
             return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs 2 to 2^20 points");
-    if (tl_fdtd_cli_refuse_cuda_only("run", res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
+    if (tl_fdtd_cli_refuse_cuda_only(res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
     if (o->breakdown && o->backend != TL_FDTD_BACKEND_CUDA) {
         /* was the solver's "the per-kernel breakdown times GPU work ...", naming no option */
-        fprintf(stderr, PROG " run: --breakdown %s times GPU kernels and copies with CUDA events; --backend cpu has "
+        fprintf(stderr, PROG ": --breakdown %s times GPU kernels and copies with CUDA events; --backend cpu has "
                              "none (add --backend cuda, or drop --breakdown)\n", o->breakdown);
         return 2;
     }
@@ -566,7 +565,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     if (check_output_clashes(o) != TL_OK) return 2;
     if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */
-        fprintf(stderr, PROG " run: --label is %zu characters long; the results row takes at most 200 (try --help)\n",
+        fprintf(stderr, PROG ": --label is %zu characters long; the results row takes at most 200 (try --help)\n",
                 strlen(o->label));
         return 2;
     }
@@ -769,7 +768,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     run_args *ra = arg;
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run"))
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA))
         return TL_ERR_REMOTE; /* said; exit 1, the machine's, not the command line's */
     TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr, ra->device_comm_typed));
     TL_TRY(refuse_bad_input(ctx, ra, c));
@@ -835,7 +834,8 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     const tl_optgroup groups[] = {{"Model", model_options, sizeof model_options / sizeof model_options[0], &ra.o},
                                   {"Execution and output", exec_options, sizeof exec_options / sizeof exec_options[0], &ra.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
-    const tl_optspec spec = {.program = PROG " run", .usage = "[options]",
+    /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */
+    const tl_optspec spec = {.program = PROG, .usage = "run [options]",
                              .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results row.",
                              .groups = groups, .ngroups = 3, .max_positional = 0};
     tl_optresult res;

@@ -77,7 +77,7 @@ TL_TEST(help_and_bad_arguments)
                 "trilap-fdtd: invalid --order '6': must be 2, 4 or 8 (try --help)\n");
     /* no step measured: it printed a row of 0 Mpoints/s and exited 0 */
     usage_error("run --steps 0 --grid 8",
-                "trilap-fdtd run: invalid --steps '0': out of range [1, 1000000000] (try --help)\n");
+                "trilap-fdtd: invalid --steps '0': out of range [1, 1000000000] (try --help)\n");
     r = fdtd("verify sideways");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(strstr(r.err, "invalid experiment 'sideways'"));
@@ -104,7 +104,7 @@ TL_TEST(cfl_and_blowup_errors)
     tl_test_output_free(&r);
     /* a limit of 0 stopped every run at its first check, called unstable */
     usage_error("run --grid 16 --steps 2 --blowup 0",
-                "trilap-fdtd run: invalid --blowup '0': out of range [1e-300, 1e+300] (try --help)\n");
+                "trilap-fdtd: invalid --blowup '0': out of range [1e-300, 1e+300] (try --help)\n");
 }
 
 TL_TEST(run_writes_its_files)
@@ -476,8 +476,8 @@ TL_TEST(command_line_mistakes_one_line)
      * test_options:repeats_noted has the forms) */
     tl_test_output r = fdtd("run --grid 6 --steps 1 --grid 8 --no-overlap --overlap");
     TL_ASSERT_EQ(r.rc, 0);
-    TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd run: note: --grid is given twice; the last one given is used\n") &&
-                      strstr(r.err, "trilap-fdtd run: note: --overlap (or --no-overlap) is given twice; the last one "
+    TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: note: --grid is given twice; the last one given is used\n") &&
+                      strstr(r.err, "trilap-fdtd: note: --overlap (or --no-overlap) is given twice; the last one "
                                     "given is used\n") &&
                       strstr(r.out, "grid: 8x8x8"),
                   "%s\n%s", r.err, r.out);
@@ -494,18 +494,18 @@ TL_TEST(command_line_mistakes_one_line)
                                                        "--steps out for the experiment's default) (try --help)\n");
     /* an energy period beyond the run: --energy-out held step 0's 0 alone, exit 0 */
     refused_before_printing("run --grid 8 --steps 2 --warmup 1 --energy-every 4 --energy-out e.csv",
-                            "trilap-fdtd run: --energy-every 4 beyond the run's 3 steps (--warmup and --steps): no "
+                            "trilap-fdtd: --energy-every 4 beyond the run's 3 steps (--warmup and --steps): no "
                             "step's energy would be taken (give N <= 3)\n");
     /* was the solver's "the per-kernel breakdown times GPU work ...", naming no option */
     refused_before_printing("run --grid 8 --steps 2 --breakdown b.csv",
-                            "trilap-fdtd run: --breakdown b.csv times GPU kernels and copies with CUDA events; "
+                            "trilap-fdtd: --breakdown b.csv times GPU kernels and copies with CUDA events; "
                             "--backend cpu has none (add --backend cuda, or drop --breakdown)\n");
     /* was "verify decomp, 1x1x1, copy, s = 0: s = 0: local steps between exchanges must be 1 to 64" */
     refused_before_printing("verify decomp --ss 1,0", "trilap-fdtd: invalid --ss '1,0': 0 is not 1 to 64 (try --help)\n");
     /* the row's label field was cut at 511 bytes without a word */
     char args[512];
     snprintf(args, sizeof args, "run --grid 8 --steps 2 --label %0201d", 0);
-    refused_before_printing(args, "trilap-fdtd run: --label is 201 characters long; the results row takes at most 200 "
+    refused_before_printing(args, "trilap-fdtd: --label is 201 characters long; the results row takes at most 200 "
                                   "(try --help)\n");
     /* a list ending in a comma was taken without its last entry */
     refused_before_printing("verify convergence --sizes 8,", "trilap-fdtd: invalid --sizes '8,': expected up to 16 "
@@ -582,7 +582,7 @@ TL_TEST(run_refuses_before_printing)
     for (size_t i = 0; i < sizeof halves / sizeof halves[0]; i++) {
         char err[512];
         snprintf(args, sizeof args, "%s %s", pre, halves[i].args);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", halves[i].err);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", halves[i].err);
         refused_before_printing(args, err);
     }
     /* on 4 thread ranks: rank 0 says it, once */
@@ -699,12 +699,12 @@ TL_TEST(run_refuses_options_without_effect)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", cases[i].err);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
         refused_before_printing(args, err);
     }
     /* the CPML a small grid gets by default is 0 on 3 points: nothing to compare */
     refused_before_printing("run --grid 3 --steps 2 --compare-cpml",
-                            "trilap-fdtd run: --compare-cpml needs a CPML: --grid 3 has no room for one (give a larger "
+                            "trilap-fdtd: --compare-cpml needs a CPML: --grid 3 has no room for one (give a larger "
                             "--grid, or drop --compare-cpml)\n");
     /* where each has its effect, or is a default, it runs */
     static const char *const accepted[] = {"--dt 0.1", "--cfl 0.9", "--dt 0 --cfl 0.9",
@@ -735,28 +735,28 @@ TL_TEST(verify_refuses_options_of_other_experiments)
     } cases[] = {
         {"verify convergence --orders 2 --sizes 8,16 --grid 99 --steps 5 --cells 3 --n-int 9 --f0 0.3 --cfls 0.3 "
          "--decomps 2x2x2 --strategies bogus --ss 9 --slices /nonexistent/x --every 7",
-         "trilap-fdtd verify convergence: --decomps, --strategies, --ss, --cfls, --grid, --cells, --n-int, --f0, "
-         "--steps, --every and --slices are not options of this experiment (it takes --orders, --sizes, --cfl, "
-         "--decomp, --strategy and --s)"},
+         "trilap-fdtd: --decomps, --strategies, --ss, --cfls, --grid, --cells, --n-int, --f0, --steps, --every and "
+         "--slices are not options of verify convergence (it takes --orders, --sizes, --cfl, --decomp, --strategy and "
+         "--s)"},
         {"verify time --cfls 0.8,0.4 --grid 8 --orders 4 --sizes 99 --cfl 0.1",
-         "trilap-fdtd verify time: --orders, --sizes and --cfl are not options of this experiment (it takes --cfls, "
-         "--grid, --decomp, --strategy and --s)"},
+         "trilap-fdtd: --orders, --sizes and --cfl are not options of verify time (it takes --cfls, --grid, --decomp, "
+         "--strategy and --s)"},
         /* an old name is refused as typed, after the note that names its new one */
         {"verify convergence --sizes 8 --n 8",
-         "trilap-fdtd verify: note: --n is now --grid; the old name will be removed in the next release\n"
-         "trilap-fdtd verify convergence: --n is not an option of this experiment (it takes --orders, --sizes, --cfl, "
-         "--decomp, --strategy and --s)"},
-        {"verify time --grid 8 --progress", "trilap-fdtd verify time: --progress is not an option of this experiment "
-                                            "(it takes --cfls, --grid, --decomp, --strategy and --s)"},
+         "trilap-fdtd: note: --n is now --grid; the old name will be removed in the next release\n"
+         "trilap-fdtd: --n is not an option of verify convergence (it takes --orders, --sizes, --cfl, --decomp, "
+         "--strategy and --s)"},
+        {"verify time --grid 8 --progress", "trilap-fdtd: --progress is not an option of verify time (it takes "
+                                            "--cfls, --grid, --decomp, --strategy and --s)"},
         {"verify decomp --grid 40 --steps 4 --decomps slab-z --ss 1 --strategy bogus --decomp 9x9x9 --s 64",
-         "trilap-fdtd verify decomp: --decomp, --strategy and --s are not options of this experiment (it takes "
-         "--decomps, --strategies, --ss, --grid, --steps and --progress)"},
+         "trilap-fdtd: --decomp, --strategy and --s are not options of verify decomp (it takes --decomps, "
+         "--strategies, --ss, --grid, --steps and --progress)"},
         {"verify reflection --n-int 8 --cells 0,4 --decomp 2x1x1",
-         "trilap-fdtd verify reflection: --decomp is not an option of this experiment (it takes --n-int, --f0, "
-         "--cells, --decomps, --strategy, --s and --progress)"},
+         "trilap-fdtd: --decomp is not an option of verify reflection (it takes --n-int, --f0, --cells, --decomps, "
+         "--strategy, --s and --progress)"},
         {"verify energy --grid 24 --cells 4 --steps 40 --f0 0.3",
-         "trilap-fdtd verify energy: --f0 is not an option of this experiment (it takes --grid, --cells, --steps, "
-         "--every, --slices, --decomp, --strategy, --s and --progress)"},
+         "trilap-fdtd: --f0 is not an option of verify energy (it takes --grid, --cells, --steps, --every, --slices, "
+         "--decomp, --strategy, --s and --progress)"},
         /* one column with CPML: a list ran its first non-zero entry alone */
         {"verify energy --grid 24 --cells 4,8,0 --steps 40",
          "trilap-fdtd: invalid --cells '4,8,0': verify energy runs one CPML thickness, above 0, against none (try "
@@ -765,14 +765,14 @@ TL_TEST(verify_refuses_options_of_other_experiments)
          "trilap-fdtd: invalid --cells '0': verify energy runs one CPML thickness, above 0, against none (try --help)"},
         /* CUDA's alone, as in run */
         {"verify convergence --sizes 8 --kernel naive",
-         "trilap-fdtd verify convergence: --kernel naive is a CUDA kernel; --backend cpu runs its one reference "
-         "kernel (add --backend cuda, or drop --kernel)"},
+         "trilap-fdtd: --kernel naive is a CUDA kernel; --backend cpu runs its one reference kernel (add --backend "
+         "cuda, or drop --kernel)"},
         {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --gpus 2",
-         "trilap-fdtd verify decomp: --gpus 2 spreads the subdomains over GPUs; --backend cpu runs on the host (add "
-         "--backend cuda, or drop --gpus)"},
+         "trilap-fdtd: --gpus 2 spreads the subdomains over GPUs; --backend cpu runs on the host (add --backend "
+         "cuda, or drop --gpus)"},
         {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --device-comm host",
-         "trilap-fdtd verify decomp: --device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange "
-         "host messages (add --backend cuda, or drop --device-comm)"},
+         "trilap-fdtd: --device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange host "
+         "messages (add --backend cuda, or drop --device-comm)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[1024];
@@ -871,7 +871,7 @@ TL_TEST(outputs_checked_before_the_run)
         char opts[1024];
         snprintf(opts, sizeof opts, clashes[i].args, dir, dir);
         snprintf(args, sizeof args, "run --grid 16 --steps 4 %s", opts);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s and %s both name %s/ok/%s: give each a file of its own\n",
+        snprintf(err, sizeof err, "trilap-fdtd: %s and %s both name %s/ok/%s: give each a file of its own\n",
                  clashes[i].first, clashes[i].second, dir, clashes[i].at);
         refused_with(2, args, err);
     }
@@ -945,7 +945,7 @@ TL_TEST(outputs_on_a_folders_files_refused)
         snprintf(opts, sizeof opts, cases[i].args, dir, dir);
         snprintf(args, sizeof args, "run --grid 16 --steps 20 --cpml 4 %s", opts);
         snprintf(line, sizeof line, cases[i].err, dir);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", line);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", line);
         refused_with(2, args, err);
     }
     static const char *const unwritten[] = {"d", "tr", "r.csv", "e.csv", "real/p-000010.txt"};
@@ -970,6 +970,46 @@ TL_TEST(outputs_on_a_folders_files_refused)
                       access(path, F_OK) == 0, "%.40s / %.40s", slice, seis);
     free(slice);
     free(seis);
+}
+
+/* Every line trilap-fdtd writes to stderr begins "trilap-fdtd: " (then
+ * "rank R: " where one of several ranks speaks for itself), whichever
+ * command and layer says it, as in trilap-solve and trilap-bench: a job
+ * log's are one grep. Before, the option parser's lines, run's own
+ * refusals and notes and verify's began "trilap-fdtd run: ",
+ * "trilap-fdtd verify: " or "trilap-fdtd verify reflection: ", the
+ * solver's, the file checks' and the launcher's "trilap-fdtd: ". */
+TL_TEST(every_message_one_prefix)
+{
+    static const struct {
+        const char *args;
+        int rc;
+    } cases[] = {
+        {"run --steps x", 2},                                 /* the option parser */
+        {"verify time --cfls x,y --foo", 2},
+        {"run --grid 8 --grid 6 --steps 1 --progress", 0},    /* its note, the shrunk CPML's, the progress line */
+        {"verify --n 8", 2},                                  /* the old name's note; no experiment */
+        {"verify time --orders 2", 2},                        /* another experiment's option */
+        {"run --kernel naive", 2},                            /* CUDA's alone */
+        {"run --backend cuda --no-gpu --grid 8 --steps 1", 1}, /* no GPU: the machine's */
+        {"verify time --backend cuda --no-gpu --grid 8", 1},
+        {"run --grid 8 --steps 2 --cpml 20", 2},              /* run's refusals */
+        {"run --grid 8 --steps 2 --energy-every 1 --energy-out e.csv --receivers 1,1,1 --seismogram ./e.csv", 2},
+        {"run --grid 12x", 2},
+        {"run --grid 32 --decomp 64x1x1", 2},                  /* the solver's check */
+        {"run --grid 16 --launcher threads --ranks 3 --decomp 1x2x2", 2}, /* the ranks' */
+        {"verify energy --grid 8 --cells 20", 2},
+        {"verify energy --grid 16 --cells 3 --steps 4 --every 2", 0}, /* its closing figure */
+        {"bogus", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = fdtd(cases[i].args);
+        TL_ASSERT_MSG(r.rc == cases[i].rc && r.err[0], "%s: exit %d, stderr '%s'", cases[i].args, r.rc, r.err);
+        for (const char *line = r.err; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+            TL_ASSERT_MSG(!strncmp(line, "trilap-fdtd: ", 13), "%s: a line without the prefix: %.200s", cases[i].args,
+                          line);
+        tl_test_output_free(&r);
+    }
 }
 
 /* An empty folder name: refused before the run (it passed as "/" + the
@@ -1209,7 +1249,7 @@ TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
-             outputs_checked_before_the_run, outputs_on_a_folders_files_refused,
+             outputs_checked_before_the_run, outputs_on_a_folders_files_refused, every_message_one_prefix,
              empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
