@@ -100,7 +100,7 @@ int tl_fdtd_cli_refuse_cuda_only(const tl_optresult *res, int backend, const int
 /* The launcher's options these commands take: --launcher, --ranks, --no-gpu,
  * --device-comm (its --gpus is run's own: the GPUs one process spreads
  * subdomains over). One rank unless asked: several are one subdomain each. */
-void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
+void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS], const char *ranks_help)
 {
     size_t n = 0;
     for (size_t i = 0; i < tl_launch_noptions && n < TL_FDTD_CLI_LAUNCH_NOPTS; i++) {
@@ -112,9 +112,7 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
         if (!strcmp(t->name, "ranks")) {
             out[n].def = "1";
             out[n].min = 1;
-            out[n].help = "thread launcher: ranks, one subdomain each (--decomp px*py*pz of them; cuda: rank r on "
-                          "GPU r % GPUs, several to a GPU with --device-comm host); 1: this process drives every "
-                          "subdomain";
+            out[n].help = ranks_help;
         }
         n++;
     }

@@ -45,9 +45,11 @@ void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], in
 int tl_fdtd_cli_refuse_cuda_only(const tl_optresult *res, int backend, const int *kernel,
                                  const int64_t *gpus, const tl_launch_opts *lo);
 
-/* The launcher's options both commands take (--launcher, --ranks, --no-gpu, --device-comm). */
+/* The launcher's options both commands take (--launcher, --ranks, --no-gpu,
+ * --device-comm); ranks_help: what --ranks does in this command, which
+ * differs (run: one subdomain each of --decomp; verify: decomp's alone). */
 enum { TL_FDTD_CLI_LAUNCH_NOPTS = 4 };
-void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS]);
+void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS], const char *ranks_help);
 /* fn on each rank, inside the probes' rank main, which holds the trace
  * request (trace_dir NULL: no traces; CUPTI on the GPU); returns the exit
  * status */

@@ -88,7 +88,7 @@ static const tl_option model_options[] = {
     {.name = "alpha-frac", .type = TL_OPT_DOUBLE, .offset = O(alpha_frac), .def = "0.05", .metavar = "F",
      .help = "CPML alpha_max / sigma_max", .min = 0, .max = 1e6},
     {.name = "periodic", .type = TL_OPT_FLAG, .offset = O(periodic), .def = "0",
-     .help = "periodic in every axis (needs --cpml 0)"},
+     .help = "periodic in every axis, without a CPML (--cpml is then 0 unless typed; above 0 it is refused)"},
     {.name = "precision", .type = TL_OPT_ENUM, .offset = O(precision), .def = "single", TABLE(precision_names),
      .help = "floating point precision"},
     {.name = "K", .type = TL_OPT_DOUBLE, .offset = O(K), .def = "1", .metavar = "PA",
@@ -123,7 +123,8 @@ static const tl_option exec_options[] = {
     {.name = "s", .type = TL_OPT_INT, .offset = O(s), .def = "1", .metavar = "S",
      .help = "local steps between exchanges (ghost depth 2 r s)", .min = 1, .max = 64},
     {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = O(gpus), .def = "0", .metavar = "N",
-     .help = "cuda: GPUs to spread the subdomains over (0: every visible one)", .min = 0, .max = 64},
+     .help = "cuda, one process: GPUs to spread the subdomains over (0: every visible one; a run of ranks has "
+             "each on the GPU the launcher binds it to)", .min = 0, .max = 64},
     {.name = "overlap", .type = TL_OPT_FLAG, .offset = O(overlap), .def = "0",
      .help = "update the inner points of the last local step while the exchange runs"},
     {.name = "check-every", .type = TL_OPT_INT, .offset = O(check_every), .def = "100", .metavar = "N",
@@ -137,7 +138,7 @@ static const tl_option exec_options[] = {
     {.name = "slice-every", .type = TL_OPT_INT, .offset = O(slice_every), .def = "0", .metavar = "N",
      .help = "write a pressure slice every N steps into --slice-dir (0: none)", .min = 0, .max = 1e9},
     {.name = "slice-dir", .type = TL_OPT_STRING, .offset = O(slice_dir), .def = "fdtd-slices", .metavar = "DIR",
-     .help = "folder of the slices (p-<step>.txt, gnuplot matrix)"},
+     .help = "folder of the slices (p-<step>.txt, the step in 6 digits or more: p-000010.txt; gnuplot matrix)"},
     {.name = "seismogram", .type = TL_OPT_STRING, .offset = O(seismogram), .metavar = "FILE",
      .help = "receiver traces as CSV (step,time_s,r0,...)"},
     {.name = "energy-out", .type = TL_OPT_STRING, .offset = O(energy_out), .metavar = "FILE",
@@ -166,6 +167,7 @@ typedef struct run_args {
     int nrec;
     int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
     int device_comm_typed; /* --device-comm given: only a run of ranks (devcomm) uses it */
+    int gpus_typed;        /* --gpus given: only a run in one process uses it */
     char note[512];      /* a default adapted to the input, said before the header */
 } run_args;
 
@@ -539,6 +541,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
         return tl_fdtd_cli_bad("--decomp", o->decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
     c->strategy = o->strategy;
     ra->device_comm_typed = tl_opts_given(res, &lo->device_comm);
+    ra->gpus_typed = tl_opts_given(res, &o->gpus);
     c->s = (int)o->s;
     c->gpus = (int)o->gpus;
     c->overlap = o->overlap;
@@ -678,8 +681,10 @@ done:
  * per-rank strategy (cpu: ranks; cuda: devcomm, a GPU bound to every
  * rank). At odds: rank 0 prints one line, every rank stops (TL_ERR_REMOTE:
  * the launcher adds nothing) and main exits 2. So is --device-comm typed
- * for a run in one process, whose exchange never uses it. */
-static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, int device_comm_typed)
+ * for a run in one process, whose exchange never uses it, and --gpus for
+ * a run of ranks, each on the GPU the launcher bound it to (accepted, it
+ * did nothing). */
+static tl_status ranks_usage(tl_ctx *ctx, run_args *ra, tl_fdtd_config *c)
 {
     int nsub = c->pd[0] * c->pd[1] * c->pd[2];
     const char *def = tl_fdtd_strategy_default(c->backend, 1), *be = backend_names[c->backend].name;
@@ -689,7 +694,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
     int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
     char why[512] = "";
     int no_gpu = 0; /* the machine's lack, not the command line's: exit 1 */
-    if (!ranked && !(cuda && device_comm_typed)) return TL_OK;
+    if (!ranked && !(cuda && ra->device_comm_typed)) return TL_OK;
     if (!ranked)
         snprintf(why, sizeof why,
                  "--device-comm %s moves ghosts between ranks; this run is one process (--strategy %s) (run px*py*pz "
@@ -713,6 +718,11 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
                  "%d rank%s for --decomp %dx%dx%d: one subdomain per rank needs px*py*pz = %d ranks "
                  "(--ranks %d, or mpirun -np %d)",
                  ctx->size, ctx->size == 1 ? "" : "s", c->pd[0], c->pd[1], c->pd[2], nsub, nsub, nsub);
+    else if (ra->gpus_typed)
+        snprintf(why, sizeof why,
+                 "--gpus %d spreads the subdomains of one process over GPUs; in a run of ranks each rank's subdomain "
+                 "is on the GPU the launcher binds it to, its local rank %% the host's GPUs (drop --gpus; "
+                 "CUDA_VISIBLE_DEVICES sets the GPUs)", c->gpus);
     else if (cuda && ctx->device < 0) {
         no_gpu = 1;
         snprintf(why, sizeof why,
@@ -726,7 +736,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
     }
     if (ctx->rank == 0) fprintf(stderr, PROG ": %s\n", why);
     if (!no_gpu && (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI))
-        *usage_error = 1; /* thread ranks share it: rank 0 writes */
+        ra->usage_error = 1; /* thread ranks share it: rank 0 writes */
     return TL_ERR_REMOTE;
 }
 
@@ -770,7 +780,7 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     const tl_fdtd_config *c = &cr;
     if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA))
         return TL_ERR_REMOTE; /* said; exit 1, the machine's, not the command line's */
-    TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr, ra->device_comm_typed));
+    TL_TRY(ranks_usage(ctx, ra, &cr));
     TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
@@ -830,13 +840,16 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_option lopts[TL_FDTD_CLI_LAUNCH_NOPTS];
     memset(&ra, 0, sizeof ra);
     memset(&lo, 0, sizeof lo);
-    tl_fdtd_cli_launch_group(lopts);
+    tl_fdtd_cli_launch_group(lopts, "thread launcher: ranks, one subdomain each (--decomp px*py*pz of them; cuda: "
+                                    "rank r on GPU r % GPUs, several to a GPU with --device-comm host); 1: this "
+                                    "process drives every subdomain");
     const tl_optgroup groups[] = {{"Model", model_options, sizeof model_options / sizeof model_options[0], &ra.o},
                                   {"Execution and output", exec_options, sizeof exec_options / sizeof exec_options[0], &ra.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
     /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */
     const tl_optspec spec = {.program = PROG, .usage = "run [options]",
-                             .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results row.",
+                             .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results "
+                                        "row (--compare-cpml: two runs, two rows).",
                              .groups = groups, .ngroups = 3, .max_positional = 0};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;

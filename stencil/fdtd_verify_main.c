@@ -55,7 +55,8 @@ static const tl_option verify_options[] = {
     {.name = "cfl", .type = TL_OPT_DOUBLE, .offset = V(cfl), .def = "0.5", .metavar = "F",
      .help = "convergence: CFL fraction", .min = 1e-6, .max = 1},
     {.name = "cfls", .type = TL_OPT_STRING, .offset = V(cfls), .def = "0.8,0.4,0.2,0.1", .metavar = "LIST",
-     .help = "time: CFL fractions (dt halves along the list)"},
+     .help = "time: CFL fractions, a row each, each row's rate against the row before whatever the ratio of their "
+             "time steps (the default halves it)"},
     {.name = "grid", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N", .aliases = "n",
      .help = "time: grid points per axis [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
     {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .metavar = "LIST",
@@ -69,9 +70,9 @@ static const tl_option verify_options[] = {
     {.name = "every", .type = TL_OPT_INT, .offset = V(every), .def = "10", .metavar = "N",
      .help = "energy: sampling period in steps", .min = 1, .max = 1e9},
     {.name = "slices", .type = TL_OPT_STRING, .offset = V(slices), .metavar = "DIR",
-     .help = "energy: pressure slices into DIR/cpml and DIR/none"},
+     .help = "energy: pressure slices every --every steps into DIR/cpml and DIR/none"},
     {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = V(gpus), .def = "0", .metavar = "N",
-     .help = "cuda: GPUs to use", .min = 0, .max = 64},
+     .help = "cuda: GPUs to spread the subdomains over (0: every visible one)", .min = 0, .max = 64},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = V(progress),
      .help = "reflection, energy, decomp: a progress line on stderr (runs or steps done, time left) even when "
              "it is not a terminal"},
@@ -818,7 +819,9 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     tl_option lopts[TL_FDTD_CLI_LAUNCH_NOPTS];
     memset(&va, 0, sizeof va);
     memset(&lo, 0, sizeof lo);
-    tl_fdtd_cli_launch_group(lopts);
+    tl_fdtd_cli_launch_group(lopts, "thread launcher: ranks, for verify decomp alone (the others run on one): each "
+                                    "decomposition of --decomps with px*py*pz of them spread one subdomain per rank "
+                                    "(strategy ranks, cuda devcomm), the others named as not run; 1: one process");
     const tl_optgroup groups[] = {{"Verification", verify_options, sizeof verify_options / sizeof verify_options[0], &va.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
     /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */

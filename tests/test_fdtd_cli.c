@@ -91,6 +91,61 @@ TL_TEST(help_and_bad_arguments)
     tl_test_output_free(&r);
 }
 
+/* Each help claim checked against what the program does, where they
+ * differed (before: --periodic "needs --cpml 0", which it never did;
+ * verify --cfls "dt halves along the list", which only the default does,
+ * the rate taken for any ratio; verify's --ranks "one subdomain each
+ * (--decomp px*py*pz of them)", where --decomp's experiments run on one
+ * rank and decomp's --decomps are spread; --slices without when; run's
+ * --gpus on ranks, accepted and ignored). */
+TL_TEST(help_says_what_the_program_does)
+{
+    tl_test_output r = fdtd("run --help");
+    TL_ASSERT_MSG(!strstr(r.out, "needs --cpml 0") && strstr(r.out, "periodic in every axis, without a CPML") &&
+                      strstr(r.out, "p-000010.txt") && strstr(r.out, "(--compare-cpml: two runs, two rows)") &&
+                      strstr(r.out, "cuda, one process: GPUs to spread"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = fdtd("run --grid 8 --steps 2 --periodic");
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# cpml: none; periodic in every axis\n"), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    refused_exit("run --grid 8 --steps 2 --periodic --cpml 2", 2,
+                 "trilap-fdtd: --periodic has no outer boundary for a CPML; drop --cpml 2 (or use --cpml 0)\n");
+    r = fdtd("verify --help");
+    TL_ASSERT_MSG(!strstr(r.out, "dt halves") && strstr(r.out, "whatever the ratio of their time steps") &&
+                      strstr(r.out, "ranks, for verify decomp alone") && !strstr(r.out, "--decomp px*py*pz") &&
+                      strstr(r.out, "slices every --every steps"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    /* dt / 3.75 (whole steps to t = 0.5): the rate is still the scheme's 2 */
+    r = fdtd("verify time --grid 8 --cfls 0.8,0.2");
+    double dt, l2, li, rate = 0;
+    const char *row = strstr(r.out, "\n4.166667e-02,");
+    row = row ? strchr(row + 1, '\n') : NULL;
+    TL_ASSERT_MSG(r.rc == 0 && row && sscanf(row + 1, "%lf,%lf,%lf,%lf", &dt, &l2, &li, &rate) == 4 &&
+                      fabs(rate - 2) < 0.05,
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    /* --gpus is one process's: on ranks it was accepted and did nothing */
+    refused_exit("run --backend cuda --grid 16 --launcher threads --ranks 2 --device-comm host --decomp 1x1x2 "
+                 "--gpus 2", 2,
+                 "trilap-fdtd: --gpus 2 spreads the subdomains of one process over GPUs; in a run of ranks each rank's "
+                 "subdomain is on the GPU the launcher binds it to, its local rank % the host's GPUs (drop --gpus; "
+                 "CUDA_VISIBLE_DEVICES sets the GPUs)\n");
+    /* verify time on two ranks: refused, as the --ranks help says */
+    refused_exit("verify time --grid 8 --launcher threads --ranks 2", 2,
+                 "trilap-fdtd: verify time runs on one rank; only verify decomp takes several (strategy ranks)\n");
+    const char *dir = tl_test_tmpdir();
+    char args[800];
+    snprintf(args, sizeof args, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices %s/s", dir);
+    r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 0);
+    tl_test_output_free(&r);
+    TL_ASSERT(tl_test_sh("test -s %s/s/cpml/p-000002.txt && test -s %s/s/none/p-000004.txt && "
+                         "test ! -e %s/s/cpml/p-000001.txt && test ! -e %s/s/cpml/p-000003.txt",
+                         dir, dir, dir, dir) == 0);
+}
+
 TL_TEST(cfl_and_blowup_errors)
 {
     /* a --dt above the limit is the input's: refused before anything is printed */
@@ -1244,7 +1299,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
+TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
