@@ -78,20 +78,20 @@ void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], in
     }
 }
 
-int tl_fdtd_cli_refuse_cuda_only(const char *cmd, const tl_optresult *res, int backend, const int *kernel,
+int tl_fdtd_cli_refuse_cuda_only(const tl_optresult *res, int backend, const int *kernel,
                                  const int64_t *gpus, const tl_launch_opts *lo)
 {
     if (backend == TL_FDTD_BACKEND_CUDA) return 0;
     if (tl_opts_given(res, kernel))
-        fprintf(stderr, PROG " %s: --kernel %s is a CUDA kernel; --backend cpu runs its one reference kernel "
-                        "(add --backend cuda, or drop --kernel)\n", cmd, tl_fdtd_kernels[*kernel].name);
+        fprintf(stderr, PROG ": --kernel %s is a CUDA kernel; --backend cpu runs its one reference kernel "
+                        "(add --backend cuda, or drop --kernel)\n", tl_fdtd_kernels[*kernel].name);
     else if (tl_opts_given(res, gpus))
-        fprintf(stderr, PROG " %s: --gpus %" PRId64 " spreads the subdomains over GPUs; --backend cpu runs on the "
-                        "host (add --backend cuda, or drop --gpus)\n", cmd, *gpus);
+        fprintf(stderr, PROG ": --gpus %" PRId64 " spreads the subdomains over GPUs; --backend cpu runs on the "
+                        "host (add --backend cuda, or drop --gpus)\n", *gpus);
     else if (tl_opts_given(res, &lo->device_comm))
-        fprintf(stderr, PROG " %s: --device-comm %s moves GPU buffers between ranks; --backend cpu ranks exchange "
+        fprintf(stderr, PROG ": --device-comm %s moves GPU buffers between ranks; --backend cpu ranks exchange "
                         "host messages (add --backend cuda, or drop --device-comm)\n",
-                cmd, tl_devcomm_kinds[lo->device_comm].name);
+                tl_devcomm_kinds[lo->device_comm].name);
     else
         return 0;
     return 2;
@@ -100,7 +100,7 @@ int tl_fdtd_cli_refuse_cuda_only(const char *cmd, const tl_optresult *res, int b
 /* The launcher's options these commands take: --launcher, --ranks, --no-gpu,
  * --device-comm (its --gpus is run's own: the GPUs one process spreads
  * subdomains over). One rank unless asked: several are one subdomain each. */
-void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
+void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS], const char *ranks_help)
 {
     size_t n = 0;
     for (size_t i = 0; i < tl_launch_noptions && n < TL_FDTD_CLI_LAUNCH_NOPTS; i++) {
@@ -112,9 +112,7 @@ void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS])
         if (!strcmp(t->name, "ranks")) {
             out[n].def = "1";
             out[n].min = 1;
-            out[n].help = "thread launcher: ranks, one subdomain each (--decomp px*py*pz of them; cuda: rank r on "
-                          "GPU r % GPUs, several to a GPU with --device-comm host); 1: this process drives every "
-                          "subdomain";
+            out[n].help = ranks_help;
         }
         n++;
     }
@@ -133,16 +131,16 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, tl_launch_quiet *quiet, int argc, cha
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 
-int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda, const char *cmd)
+int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda)
 {
     if (!cuda || (TL_HAVE_CUDA && ctx->device >= 0)) return 0;
     if (ctx->rank == 0) {
         if (!TL_HAVE_CUDA)
-            fprintf(stderr, PROG " %s: --backend cuda is not in this build (nvcc was not found, or make CUDA=0); "
-                            "use --backend cpu, or rebuild with the CUDA toolkit\n", cmd);
+            fprintf(stderr, PROG ": --backend cuda is not in this build (nvcc was not found, or make CUDA=0); "
+                            "use --backend cpu, or rebuild with the CUDA toolkit\n");
         else
-            fprintf(stderr, PROG " %s: --backend cuda needs a GPU and none is visible (no device, --no-gpu, or a "
-                            "driver too old for this CUDA); use --backend cpu\n", cmd);
+            fprintf(stderr, PROG ": --backend cuda needs a GPU and none is visible (no device, --no-gpu, or a "
+                            "driver too old for this CUDA); use --backend cpu\n");
     }
     return 1;
 }

@@ -10,6 +10,13 @@
 #include "runtime/options.h"
 #include "stencil/fdtd.h"
 
+/* Every line trilap-fdtd writes to stderr (errors, notes, warnings,
+ * progress) begins PROG ": ", then "rank R: " where one of several ranks
+ * speaks for itself, whichever command (run, verify) or layer (options,
+ * launcher, solver, file checks) says it: as in trilap-solve, trilap-bench
+ * and trilap-matgen, and the runtime's own lines, so that `grep
+ * '^trilap-fdtd: '` finds all of a job log's. What the line is about
+ * ("verify reflection", "--grid") follows the prefix. */
 #define PROG "trilap-fdtd"
 
 /* The values of the enumerated options, indexed by the library's enums. */
@@ -29,18 +36,20 @@ int tl_fdtd_cli_parse_decomp(const char *s, int pd[3]);
 /* Option names (without "--") as "--a", "--a and --b", "--a, --b and --c" */
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count);
 
-/* --kernel, --gpus or --device-comm typed with --backend cpu (cmd: "run",
- * "verify energy"): each acts on the CUDA backend alone, so accepted it
- * would do nothing. The line naming the first of them, e.g.
- * "trilap-fdtd run: --gpus 7 spreads the subdomains over GPUs; --backend
- * cpu runs on the host (add --backend cuda, or drop --gpus)"; 2, or 0
- * when the backend is cuda or none of them was typed. */
-int tl_fdtd_cli_refuse_cuda_only(const char *cmd, const tl_optresult *res, int backend, const int *kernel,
+/* --kernel, --gpus or --device-comm typed with --backend cpu (run,
+ * verify): each acts on the CUDA backend alone, so accepted it would do
+ * nothing. The line naming the first of them, e.g. "trilap-fdtd: --gpus 7
+ * spreads the subdomains over GPUs; --backend cpu runs on the host (add
+ * --backend cuda, or drop --gpus)"; 2, or 0 when the backend is cuda or
+ * none of them was typed. */
+int tl_fdtd_cli_refuse_cuda_only(const tl_optresult *res, int backend, const int *kernel,
                                  const int64_t *gpus, const tl_launch_opts *lo);
 
-/* The launcher's options both commands take (--launcher, --ranks, --no-gpu, --device-comm). */
+/* The launcher's options both commands take (--launcher, --ranks, --no-gpu,
+ * --device-comm); ranks_help: what --ranks does in this command, which
+ * differs (run: one subdomain each of --decomp; verify: decomp's alone). */
 enum { TL_FDTD_CLI_LAUNCH_NOPTS = 4 };
-void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS]);
+void tl_fdtd_cli_launch_group(tl_option out[TL_FDTD_CLI_LAUNCH_NOPTS], const char *ranks_help);
 /* fn on each rank, inside the probes' rank main, which holds the trace
  * request (trace_dir NULL: no traces; CUPTI on the GPU); returns the exit
  * status */
@@ -62,6 +71,6 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
  * rank 0 says so in one line, before anything is printed; returns 1 (the
  * caller stops every rank and exits 1, as trilap-solve and trilap-bench
  * do: the machine lacks it, the command line is not wrong), else 0. */
-int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda, const char *cmd);
+int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda);
 
 #endif

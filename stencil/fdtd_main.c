@@ -13,15 +13,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 #include "probes/probes.h"
+#include "probes/trace.h"
 #include "runtime/tmpfile.h"
 #include "runtime/comm.h"
 #include "runtime/devcomm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 #include "runtime/progress.h"
 #include "runtime/results.h"
 #include "stencil/fdtd.h"
@@ -84,7 +88,7 @@ static const tl_option model_options[] = {
     {.name = "alpha-frac", .type = TL_OPT_DOUBLE, .offset = O(alpha_frac), .def = "0.05", .metavar = "F",
      .help = "CPML alpha_max / sigma_max", .min = 0, .max = 1e6},
     {.name = "periodic", .type = TL_OPT_FLAG, .offset = O(periodic), .def = "0",
-     .help = "periodic in every axis (needs --cpml 0)"},
+     .help = "periodic in every axis, without a CPML (--cpml is then 0 unless typed; above 0 it is refused)"},
     {.name = "precision", .type = TL_OPT_ENUM, .offset = O(precision), .def = "single", TABLE(precision_names),
      .help = "floating point precision"},
     {.name = "K", .type = TL_OPT_DOUBLE, .offset = O(K), .def = "1", .metavar = "PA",
@@ -119,7 +123,8 @@ static const tl_option exec_options[] = {
     {.name = "s", .type = TL_OPT_INT, .offset = O(s), .def = "1", .metavar = "S",
      .help = "local steps between exchanges (ghost depth 2 r s)", .min = 1, .max = 64},
     {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = O(gpus), .def = "0", .metavar = "N",
-     .help = "cuda: GPUs to spread the subdomains over (0: every visible one)", .min = 0, .max = 64},
+     .help = "cuda, one process: GPUs to spread the subdomains over (0: every visible one; a run of ranks has "
+             "each on the GPU the launcher binds it to)", .min = 0, .max = 64},
     {.name = "overlap", .type = TL_OPT_FLAG, .offset = O(overlap), .def = "0",
      .help = "update the inner points of the last local step while the exchange runs"},
     {.name = "check-every", .type = TL_OPT_INT, .offset = O(check_every), .def = "100", .metavar = "N",
@@ -133,7 +138,7 @@ static const tl_option exec_options[] = {
     {.name = "slice-every", .type = TL_OPT_INT, .offset = O(slice_every), .def = "0", .metavar = "N",
      .help = "write a pressure slice every N steps into --slice-dir (0: none)", .min = 0, .max = 1e9},
     {.name = "slice-dir", .type = TL_OPT_STRING, .offset = O(slice_dir), .def = "fdtd-slices", .metavar = "DIR",
-     .help = "folder of the slices (p-<step>.txt, gnuplot matrix)"},
+     .help = "folder of the slices (p-<step>.txt, the step in 6 digits or more: p-000010.txt; gnuplot matrix)"},
     {.name = "seismogram", .type = TL_OPT_STRING, .offset = O(seismogram), .metavar = "FILE",
      .help = "receiver traces as CSV (step,time_s,r0,...)"},
     {.name = "energy-out", .type = TL_OPT_STRING, .offset = O(energy_out), .metavar = "FILE",
@@ -162,6 +167,7 @@ typedef struct run_args {
     int nrec;
     int usage_error;     /* a rank found the ranks and the decomposition at odds: exit 2 */
     int device_comm_typed; /* --device-comm given: only a run of ranks (devcomm) uses it */
+    int gpus_typed;        /* --gpus given: only a run in one process uses it */
     char note[512];      /* a default adapted to the input, said before the header */
 } run_args;
 
@@ -177,13 +183,13 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
     int64_t fits = nmin >= 2 ? (nmin - 2) / 2 : 0; /* largest L with n >= 2 L + 2 */
     if (o->periodic && !given) o->cpml = 0;
     if (given && o->periodic && o->cpml > 0) {
-        fprintf(stderr, PROG " run: --periodic has no outer boundary for a CPML; drop --cpml %" PRId64 " (or use --cpml 0)\n",
+        fprintf(stderr, PROG ": --periodic has no outer boundary for a CPML; drop --cpml %" PRId64 " (or use --cpml 0)\n",
                 o->cpml);
         return 2;
     }
     if (o->cpml > fits && given) {
         fprintf(stderr,
-                PROG " run: --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
+                PROG ": --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
                      " points per axis); use --cpml %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
                 o->grid, o->cpml, 2 * o->cpml + 2, fits, 2 * o->cpml + 2);
         return 2;
@@ -193,7 +199,7 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
          * something else stays the one line it should be */
         int64_t L = nmin / 4;
         snprintf(note, nnote,
-                 PROG " run: note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default "
+                 PROG ": note: a CPML of %" PRId64 " cell%s (a quarter of the %" PRId64 "-point axis), not the default "
                       "%" PRId64 ", which needs %" PRId64 " points per axis; --cpml N sets it",
                  L, L == 1 ? "" : "s", nmin, o->cpml, 2 * o->cpml + 2);
         o->cpml = L;
@@ -207,7 +213,7 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
  * monitor alone is taken where --breakdown or --trace measure its cost). */
 static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
 {
-    static const char fmt[] = PROG " run: %s without %s: %s\n";
+    static const char fmt[] = PROG ": %s without %s: %s\n";
     const char *alone = NULL, *missing = NULL, *why = NULL;
     int measured = o->breakdown || o->trace;
     if (o->energy_out && o->energy_every == 0)
@@ -229,14 +235,14 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
     }
     int64_t total = o->warmup + o->steps; /* slices and energies are taken in warm-up steps too */
     if (o->slice_every > total) {
-        fprintf(stderr, PROG " run: --slice-every %" PRId64 " beyond the run's %" PRId64
+        fprintf(stderr, PROG ": --slice-every %" PRId64 " beyond the run's %" PRId64
                              " steps (--warmup and --steps): no slice would be written (give N <= %" PRId64 ")\n",
                 o->slice_every, total, total);
         return 2;
     }
     /* before, --energy-out held the initial state's 0 alone, exit 0 */
     if (o->energy_every > total) {
-        fprintf(stderr, PROG " run: --energy-every %" PRId64 " beyond the run's %" PRId64
+        fprintf(stderr, PROG ": --energy-every %" PRId64 " beyond the run's %" PRId64
                              " steps (--warmup and --steps): no step's energy would be taken (give N <= %" PRId64 ")\n",
                 o->energy_every, total, total);
         return 2;
@@ -246,7 +252,7 @@ static int refuse_half_pairs(const fdtd_opts *o, const tl_optresult *res)
 
 /* Options typed (fields[i], names[i] without "--") where what they set is
  * absent: accepted, each would do nothing while the preamble printed its
- * value. One line, "trilap-fdtd run: --f0 and --amp with --source none:
+ * value. One line, "trilap-fdtd: --f0 and --amp with --source none:
  * there is no source to shape (give --source center or I,J,K, or drop
  * --f0 and --amp)"; 2, or 0 when none of them was typed. give: the other
  * way out, or NULL. */
@@ -260,7 +266,7 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
     if (k == 0) return 0;
     char list[256];
     tl_fdtd_cli_join_options(list, sizeof list, typed, k);
-    fprintf(stderr, PROG " run: %s %s: %s (%s%sdrop %s)\n", list, with, why, give ? give : "", give ? ", or " : "",
+    fprintf(stderr, PROG ": %s %s: %s (%s%sdrop %s)\n", list, with, why, give ? give : "", give ? ", or " : "",
             list);
     return 2;
 }
@@ -274,7 +280,7 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
 static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_config *c, const tl_optresult *res)
 {
     if (o->dt > 0 && tl_opts_given(res, &o->dt) && tl_opts_given(res, &o->cfl)) {
-        fprintf(stderr, PROG " run: --dt %g and --cfl %g both set the time step (--dt would win); give one of them\n",
+        fprintf(stderr, PROG ": --dt %g and --cfl %g both set the time step (--dt would win); give one of them\n",
                 o->dt, o->cfl);
         return 2;
     }
@@ -287,7 +293,7 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
         else /* the default shrunk to nothing (resolve_cpml) */
             snprintf(by, sizeof by, "--grid %s", o->grid), give = "give a larger --grid", has = "has no room for one";
         if (o->compare_cpml) {
-            fprintf(stderr, PROG " run: --compare-cpml needs a CPML: %s %s (%s%sdrop --compare-cpml)\n", by, has,
+            fprintf(stderr, PROG ": --compare-cpml needs a CPML: %s %s (%s%sdrop --compare-cpml)\n", by, has,
                     give ? give : "", give ? ", or " : "");
             return 2;
         }
@@ -306,7 +312,7 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
     }
     if (o->layer_k >= c->n[2]) {
         fprintf(stderr,
-                PROG " run: --layer-k %" PRId64 " lies beyond the grid's %" PRId64 " points along z (k = 0 to %" PRId64
+                PROG ": --layer-k %" PRId64 " lies beyond the grid's %" PRId64 " points along z (k = 0 to %" PRId64
                      "): the lower layer would be empty (give K below %" PRId64 ", or drop --layer-k)\n",
                 o->layer_k, c->n[2], c->n[2] - 1, c->n[2]);
         return 2;
@@ -321,35 +327,143 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
     return 0;
 }
 
-/* The files the run writes beside --results and its manifest (a NULL
- * path: not asked for) */
-enum { RUN_NFILES = 3 };
+/* The files the run writes outside its folders: --results and the
+ * manifest.txt beside it, the seismogram, the energy, the breakdown (a
+ * NULL path: not asked for) */
+enum { RUN_NFILES = 5 };
 typedef struct run_file {
     const char *option, *path;
 } run_file;
 
-static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES])
+static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES], char *manifest, size_t nmanifest)
 {
-    f[0] = (run_file){"--seismogram", o->seismogram};
-    f[1] = (run_file){"--energy-out", o->energy_out};
-    f[2] = (run_file){"--breakdown", o->breakdown};
+    if (o->results) tl_results_manifest_path(o->results, manifest, nmanifest);
+    f[0] = (run_file){"--results", o->results};
+    f[1] = (run_file){"--results (its manifest)", o->results ? manifest : NULL};
+    f[2] = (run_file){"--seismogram", o->seismogram};
+    f[3] = (run_file){"--energy-out", o->energy_out};
+    f[4] = (run_file){"--breakdown", o->breakdown};
 }
 
-/* Two of the run's files that name one path: the command line's fault
- * (exit 2; before, 1, as if the file system had refused), said before the
- * file system is asked about any */
+/* Where an output is written: a link followed to what it names, as
+ * tl_out_open follows it (the file it names replaced, the link kept;
+ * also a link whose file is not there yet), so that link.csv -> d/x.csv
+ * and d/x.csv are one file; a stream or device as it is. */
+static const char *written_at(const char *path, char *buf, size_t n)
+{
+    if (tl_out_in_place(path)) return path;
+    snprintf(buf, n, "%s", path);
+    for (int hop = 0; hop < 40; hop++) {
+        struct stat st;
+        char target[4096];
+        ssize_t k;
+        if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode) || (k = readlink(buf, target, sizeof target - 1)) <= 0)
+            break;
+        target[k] = '\0';
+        const char *slash = strrchr(buf, '/');
+        size_t keep = target[0] == '/' || !slash ? 0 : (size_t)(slash - buf) + 1; /* relative to the link's folder */
+        if (keep + (size_t)k >= n) break;
+        memcpy(buf + keep, target, (size_t)k + 1);
+    }
+    return buf;
+}
+
+/* A folder the run fills (out.path: the folder): the slices
+ * (p-<step>.txt, every `every` steps up to `last`) or the trace
+ * (trace.rank<R>.csv; every: 0) */
+typedef struct run_folder {
+    run_file out;
+    int64_t every, last;
+} run_folder;
+
+/* Whether folder d writes a file called `name`, and its label for the
+ * line that names it. The trace folder's are every name the analysis
+ * reads as a rank's trace (tl_trace_rank_of_name), whatever the ranks:
+ * trilap-analyze would read another file of that name as one. */
+static int folder_writes(const run_folder *d, const char *name, char *label, size_t n)
+{
+    if (d->every == 0) {
+        int rank = tl_trace_rank_of_name(name);
+        if (rank >= 0) snprintf(label, n, "--trace (the trace of rank %d)", rank);
+        else snprintf(label, n, "--trace (a rank trace's name)");
+        return rank != -1;
+    }
+    char *end, own[64];
+    if (strncmp(name, "p-", 2) || name[2] < '0' || name[2] > '9') return 0;
+    long long step = strtoll(name + 2, &end, 10);
+    snprintf(own, sizeof own, "p-%06lld.txt", step); /* the name solver.c gives it: one spelling */
+    if (strcmp(own, name) || step < d->every || step > d->last || step % d->every) return 0;
+    snprintf(label, n, "--slice-dir (its slice of step %lld)", step);
+    return 1;
+}
+
+/* Output b on output a's path, or under it (a a file there): one line
+ * naming both (runtime/out.h), 1. one: room for a set of one. */
+static int lands_on(tl_out_set *one, const run_file *a, const run_file *b)
+{
+    one->n = 0;
+    return tl_out_set_add(one, PROG, a->option, a->path) == 0 && tl_out_set_meets(one, PROG, b->option, b->path);
+}
+
+/* Output b on, or under, a file that folder d writes: one line naming
+ * both (runtime/out.h, as for two files), 1. Each name in b's path is
+ * tried as one of the folder's files: d/p-000010.txt, ./d/x/../p-000010.txt
+ * and dlink/p-000010.txt alike. one: room for a set of one. */
+static int meets_folder_files(tl_out_set *one, const run_folder *d, const run_file *b)
+{
+    char part[256], label[96], at[4608];
+    for (const char *p = b->path, *next; *p; p = next) {
+        size_t len = strcspn(p, "/");
+        next = p + len + (p[len] == '/');
+        if (len == 0 || len >= sizeof part) continue;
+        memcpy(part, p, len);
+        part[len] = '\0';
+        if (!folder_writes(d, part, label, sizeof label)) continue;
+        snprintf(at, sizeof at, "%s/%s", d->out.path, part);
+        if (lands_on(one, &(run_file){label, at}, b)) return 1;
+    }
+    return 0;
+}
+
+/* Two of the run's outputs that land on one path: the command line's
+ * fault (exit 2; before, 1, as if the file system had refused), said
+ * before the file system is asked about any. A file on another, or under
+ * it (--results r.csv --seismogram r.csv/s.csv failed after the run with
+ * "r.csv is not a folder"); the trace or slice folder on or under a file
+ * (--results x --trace x printed the preamble, wrote x, then failed with
+ * "x is not a folder", exit 1); any output on or under a file one of
+ * those folders writes (--seismogram d/p-000010.txt --slice-dir d: the
+ * slice of step 10 replaced by the seismogram after the run, exit 0). */
 static tl_status check_output_clashes(const fdtd_opts *o)
 {
-    tl_out_set seen = {0};
-    if (o->results && tl_results_set_add(&seen, PROG " run", o->results)) return TL_ERR_INVAL;
+    char manifest[4096], at[RUN_NFILES][4096], label[RUN_NFILES][128];
     run_file files[RUN_NFILES];
-    run_files(o, files);
-    for (int f = 0; f < RUN_NFILES; f++)
-        if (files[f].path && tl_out_set_add(&seen, PROG " run", files[f].option, files[f].path)) return TL_ERR_INVAL;
-    /* a folder on one of those files: --results x --trace x printed the
-     * preamble, wrote x, then failed with "x is not a folder", exit 1 */
-    if (o->trace && tl_out_set_meets(&seen, PROG " run", "--trace", o->trace)) return TL_ERR_INVAL;
-    if (o->slice_every > 0 && tl_out_set_meets(&seen, PROG " run", "--slice-dir", o->slice_dir)) return TL_ERR_INVAL;
+    const run_folder folders[2] = {{{"--trace", o->trace}, 0, 0},
+                                   {{"--slice-dir", o->slice_every > 0 ? o->slice_dir : NULL}, o->slice_every,
+                                    o->warmup + o->steps}};
+    tl_out_set one;
+    run_files(o, files, manifest, sizeof manifest);
+    for (int f = 0; f < RUN_NFILES; f++) {
+        if (!files[f].path) continue;
+        const char *path = written_at(files[f].path, at[f], sizeof at[f]);
+        if (strcmp(path, files[f].path)) {
+            snprintf(label[f], sizeof label[f], "%s (a link to it)", files[f].option);
+            files[f] = (run_file){label[f], path};
+        }
+        for (int e = 0; e < f; e++)
+            if (files[e].path && (lands_on(&one, &files[e], &files[f]) || lands_on(&one, &files[f], &files[e])))
+                return TL_ERR_INVAL;
+    }
+    for (int d = 0; d < 2; d++)
+        for (int f = 0; f < RUN_NFILES && folders[d].out.path; f++)
+            if (files[f].path && lands_on(&one, &files[f], &folders[d].out)) return TL_ERR_INVAL;
+    for (int d = 0; d < 2; d++) {
+        const run_file *other = &folders[1 - d].out;
+        if (!folders[d].out.path || !*folders[d].out.path) continue; /* an empty name: check_outputs says it */
+        for (int f = 0; f < RUN_NFILES; f++)
+            if (files[f].path && meets_folder_files(&one, &folders[d], &files[f])) return TL_ERR_INVAL;
+        if (other->path && meets_folder_files(&one, &folders[d], other)) return TL_ERR_INVAL;
+    }
     return TL_OK;
 }
 
@@ -365,10 +479,10 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     for (int d = 0; d < 3; d++)
         if (c->n[d] < 2 || c->n[d] > (1 << 20))
             return tl_fdtd_cli_bad("--grid", o->grid, "every axis needs 2 to 2^20 points");
-    if (tl_fdtd_cli_refuse_cuda_only("run", res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
+    if (tl_fdtd_cli_refuse_cuda_only(res, o->backend, &o->kernel, &o->gpus, lo) != 0) return 2;
     if (o->breakdown && o->backend != TL_FDTD_BACKEND_CUDA) {
         /* was the solver's "the per-kernel breakdown times GPU work ...", naming no option */
-        fprintf(stderr, PROG " run: --breakdown %s times GPU kernels and copies with CUDA events; --backend cpu has "
+        fprintf(stderr, PROG ": --breakdown %s times GPU kernels and copies with CUDA events; --backend cpu has "
                              "none (add --backend cuda, or drop --breakdown)\n", o->breakdown);
         return 2;
     }
@@ -427,6 +541,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
         return tl_fdtd_cli_bad("--decomp", o->decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
     c->strategy = o->strategy;
     ra->device_comm_typed = tl_opts_given(res, &lo->device_comm);
+    ra->gpus_typed = tl_opts_given(res, &o->gpus);
     c->s = (int)o->s;
     c->gpus = (int)o->gpus;
     c->overlap = o->overlap;
@@ -453,7 +568,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     if (check_output_clashes(o) != TL_OK) return 2;
     if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */
-        fprintf(stderr, PROG " run: --label is %zu characters long; the results row takes at most 200 (try --help)\n",
+        fprintf(stderr, PROG ": --label is %zu characters long; the results row takes at most 200 (try --help)\n",
                 strlen(o->label));
         return 2;
     }
@@ -566,8 +681,10 @@ done:
  * per-rank strategy (cpu: ranks; cuda: devcomm, a GPU bound to every
  * rank). At odds: rank 0 prints one line, every rank stops (TL_ERR_REMOTE:
  * the launcher adds nothing) and main exits 2. So is --device-comm typed
- * for a run in one process, whose exchange never uses it. */
-static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, int device_comm_typed)
+ * for a run in one process, whose exchange never uses it, and --gpus for
+ * a run of ranks, each on the GPU the launcher bound it to (accepted, it
+ * did nothing). */
+static tl_status ranks_usage(tl_ctx *ctx, run_args *ra, tl_fdtd_config *c)
 {
     int nsub = c->pd[0] * c->pd[1] * c->pd[2];
     const char *def = tl_fdtd_strategy_default(c->backend, 1), *be = backend_names[c->backend].name;
@@ -577,7 +694,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
     int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
     char why[512] = "";
     int no_gpu = 0; /* the machine's lack, not the command line's: exit 1 */
-    if (!ranked && !(cuda && device_comm_typed)) return TL_OK;
+    if (!ranked && !(cuda && ra->device_comm_typed)) return TL_OK;
     if (!ranked)
         snprintf(why, sizeof why,
                  "--device-comm %s moves ghosts between ranks; this run is one process (--strategy %s) (run px*py*pz "
@@ -601,6 +718,11 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
                  "%d rank%s for --decomp %dx%dx%d: one subdomain per rank needs px*py*pz = %d ranks "
                  "(--ranks %d, or mpirun -np %d)",
                  ctx->size, ctx->size == 1 ? "" : "s", c->pd[0], c->pd[1], c->pd[2], nsub, nsub, nsub);
+    else if (ra->gpus_typed)
+        snprintf(why, sizeof why,
+                 "--gpus %d spreads the subdomains of one process over GPUs; in a run of ranks each rank's subdomain "
+                 "is on the GPU the launcher binds it to, its local rank %% the host's GPUs (drop --gpus; "
+                 "CUDA_VISIBLE_DEVICES sets the GPUs)", c->gpus);
     else if (cuda && ctx->device < 0) {
         no_gpu = 1;
         snprintf(why, sizeof why,
@@ -614,7 +736,7 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
     }
     if (ctx->rank == 0) fprintf(stderr, PROG ": %s\n", why);
     if (!no_gpu && (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI))
-        *usage_error = 1; /* thread ranks share it: rank 0 writes */
+        ra->usage_error = 1; /* thread ranks share it: rank 0 writes */
     return TL_ERR_REMOTE;
 }
 
@@ -623,14 +745,9 @@ static tl_status ranks_usage(tl_ctx *ctx, int *usage_error, tl_fdtd_config *c, i
  * refused already: refuse_half_pairs; two on one path: check_output_clashes). */
 static tl_status check_outputs(const fdtd_opts *o, const tl_fdtd_config *c)
 {
-    if (o->results) {
-        char manifest[4096];
-        tl_results_manifest_path(o->results, manifest, sizeof manifest);
-        TL_TRY(tl_fdtd_cli_check_output("--results", o->results, NULL));
-        TL_TRY(tl_fdtd_cli_check_output("--results", manifest, NULL)); /* written beside it */
-    }
+    char manifest[4096];
     run_file files[RUN_NFILES];
-    run_files(o, files);
+    run_files(o, files, manifest, sizeof manifest);
     for (int f = 0; f < RUN_NFILES; f++)
         if (files[f].path) TL_TRY(tl_fdtd_cli_check_output(files[f].option, files[f].path, NULL));
     if (c->slice_every > 0) {
@@ -661,9 +778,9 @@ static tl_status run_rank(tl_ctx *ctx, void *arg)
     run_args *ra = arg;
     tl_fdtd_config cr = ra->c; /* this rank's: the strategy may become "ranks" */
     const tl_fdtd_config *c = &cr;
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA, "run"))
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, c->backend == TL_FDTD_BACKEND_CUDA))
         return TL_ERR_REMOTE; /* said; exit 1, the machine's, not the command line's */
-    TL_TRY(ranks_usage(ctx, &ra->usage_error, &cr, ra->device_comm_typed));
+    TL_TRY(ranks_usage(ctx, ra, &cr));
     TL_TRY(refuse_bad_input(ctx, ra, c));
     /* a grid the host cannot hold is refused before the preamble */
     TL_TRY(tl_comm_agree(ctx, tl_fdtd_check_host_memory_early(c, ctx->size)));
@@ -723,12 +840,16 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_option lopts[TL_FDTD_CLI_LAUNCH_NOPTS];
     memset(&ra, 0, sizeof ra);
     memset(&lo, 0, sizeof lo);
-    tl_fdtd_cli_launch_group(lopts);
+    tl_fdtd_cli_launch_group(lopts, "thread launcher: ranks, one subdomain each (--decomp px*py*pz of them; cuda: "
+                                    "rank r on GPU r % GPUs, several to a GPU with --device-comm host); 1: this "
+                                    "process drives every subdomain");
     const tl_optgroup groups[] = {{"Model", model_options, sizeof model_options / sizeof model_options[0], &ra.o},
                                   {"Execution and output", exec_options, sizeof exec_options / sizeof exec_options[0], &ra.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
-    const tl_optspec spec = {.program = PROG " run", .usage = "[options]",
-                             .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results row.",
+    /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */
+    const tl_optspec spec = {.program = PROG, .usage = "run [options]",
+                             .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results "
+                                        "row (--compare-cpml: two runs, two rows).",
                              .groups = groups, .ngroups = 3, .max_positional = 0};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;

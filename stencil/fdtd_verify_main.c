@@ -55,7 +55,8 @@ static const tl_option verify_options[] = {
     {.name = "cfl", .type = TL_OPT_DOUBLE, .offset = V(cfl), .def = "0.5", .metavar = "F",
      .help = "convergence: CFL fraction", .min = 1e-6, .max = 1},
     {.name = "cfls", .type = TL_OPT_STRING, .offset = V(cfls), .def = "0.8,0.4,0.2,0.1", .metavar = "LIST",
-     .help = "time: CFL fractions (dt halves along the list)"},
+     .help = "time: CFL fractions, a row each, each row's rate against the row before whatever the ratio of their "
+             "time steps (the default halves it)"},
     {.name = "grid", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N", .aliases = "n",
      .help = "time: grid points per axis [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
     {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .metavar = "LIST",
@@ -69,9 +70,9 @@ static const tl_option verify_options[] = {
     {.name = "every", .type = TL_OPT_INT, .offset = V(every), .def = "10", .metavar = "N",
      .help = "energy: sampling period in steps", .min = 1, .max = 1e9},
     {.name = "slices", .type = TL_OPT_STRING, .offset = V(slices), .metavar = "DIR",
-     .help = "energy: pressure slices into DIR/cpml and DIR/none"},
+     .help = "energy: pressure slices every --every steps into DIR/cpml and DIR/none"},
     {.name = "gpus", .short_name = 'g', .type = TL_OPT_INT, .offset = V(gpus), .def = "0", .metavar = "N",
-     .help = "cuda: GPUs to use", .min = 0, .max = 64},
+     .help = "cuda: GPUs to spread the subdomains over (0: every visible one)", .min = 0, .max = 64},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = V(progress),
      .help = "reflection, energy, decomp: a progress line on stderr (runs or steps done, time left) even when "
              "it is not a terminal"},
@@ -130,8 +131,8 @@ static int refuse_foreign_options(const verify_experiment *x, const verify_opts 
     char theirs[1024], takes[512];
     tl_fdtd_cli_join_options(theirs, sizeof theirs, foreign, nforeign);
     tl_fdtd_cli_join_options(takes, sizeof takes, own, nown);
-    fprintf(stderr, PROG " verify %s: %s %s (it takes %s)\n", x->name, theirs,
-            nforeign == 1 ? "is not an option of this experiment" : "are not options of this experiment", takes);
+    fprintf(stderr, PROG ": %s %s verify %s (it takes %s)\n", theirs,
+            nforeign == 1 ? "is not an option of" : "are not options of", x->name, takes);
     return 2;
 }
 
@@ -795,7 +796,7 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
         return TL_ERR_REMOTE;
     }
     /* no GPU is the machine's lack, not the command line's: exit 1, said once */
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA, "verify"))
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA))
         return TL_ERR_REMOTE;
     if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) {
         if (ctx->rank == 0)
@@ -818,27 +819,35 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     tl_option lopts[TL_FDTD_CLI_LAUNCH_NOPTS];
     memset(&va, 0, sizeof va);
     memset(&lo, 0, sizeof lo);
-    tl_fdtd_cli_launch_group(lopts);
+    tl_fdtd_cli_launch_group(lopts, "thread launcher: ranks, for verify decomp alone (the others run on one): each "
+                                    "decomposition of --decomps with px*py*pz of them spread one subdomain per rank "
+                                    "(strategy ranks, cuda devcomm), the others named as not run; 1: one process");
     const tl_optgroup groups[] = {{"Verification", verify_options, sizeof verify_options / sizeof verify_options[0], &va.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
-    const tl_optspec spec = {.program = PROG " verify", .usage = "convergence|time|reflection|energy|decomp [options]",
+    /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */
+    const tl_optspec spec = {.program = PROG, .usage = "verify convergence|time|reflection|energy|decomp [options]",
                              .purpose = "Reproduces the paper's verification tables as CSV on stdout. An "
                                         "experiment takes the options whose help names it, and those that "
                                         "name none.",
-                             .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
+                             .groups = groups, .ngroups = 2, .max_positional = 1};
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) {
         free(res.positional);
         return 0;
     }
+#define EXPERIMENTS "convergence, time, reflection, energy or decomp"
+    if (res.npositional == 0) { /* the parser's "expected 1 argument, got 0" named neither verify nor what */
+        free(res.positional);
+        fprintf(stderr, PROG ": verify needs an experiment: " EXPERIMENTS " (try --help)\n");
+        return 2;
+    }
     va.what = res.positional[0];
     const verify_experiment *x = verify_experiment_named(va.what);
-    char cmd[64];
-    snprintf(cmd, sizeof cmd, "verify %s", va.what);
-    int refused = !x ? tl_fdtd_cli_bad("experiment", va.what, "expected convergence, time, reflection, energy or decomp")
+    int refused = !x ? tl_fdtd_cli_bad("experiment", va.what, "expected " EXPERIMENTS)
                      : refuse_foreign_options(x, &va.o, &res);
-    if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(cmd, &res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
+#undef EXPERIMENTS
+    if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(&res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
     if (!refused) refused = refuse_typed_zero(&va.o, &res);
     free(res.positional); /* tl_opts_given's record with it */
     if (refused) return 2;

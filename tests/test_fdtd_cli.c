@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef _OPENMP
@@ -76,7 +77,7 @@ TL_TEST(help_and_bad_arguments)
                 "trilap-fdtd: invalid --order '6': must be 2, 4 or 8 (try --help)\n");
     /* no step measured: it printed a row of 0 Mpoints/s and exited 0 */
     usage_error("run --steps 0 --grid 8",
-                "trilap-fdtd run: invalid --steps '0': out of range [1, 1000000000] (try --help)\n");
+                "trilap-fdtd: invalid --steps '0': out of range [1, 1000000000] (try --help)\n");
     r = fdtd("verify sideways");
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(strstr(r.err, "invalid experiment 'sideways'"));
@@ -88,6 +89,61 @@ TL_TEST(help_and_bad_arguments)
     TL_ASSERT_EQ(r.rc, 2);
     TL_ASSERT(!strncmp(r.err, "usage: trilap-fdtd run", 22));
     tl_test_output_free(&r);
+}
+
+/* Each help claim checked against what the program does, where they
+ * differed (before: --periodic "needs --cpml 0", which it never did;
+ * verify --cfls "dt halves along the list", which only the default does,
+ * the rate taken for any ratio; verify's --ranks "one subdomain each
+ * (--decomp px*py*pz of them)", where --decomp's experiments run on one
+ * rank and decomp's --decomps are spread; --slices without when; run's
+ * --gpus on ranks, accepted and ignored). */
+TL_TEST(help_says_what_the_program_does)
+{
+    tl_test_output r = fdtd("run --help");
+    TL_ASSERT_MSG(!strstr(r.out, "needs --cpml 0") && strstr(r.out, "periodic in every axis, without a CPML") &&
+                      strstr(r.out, "p-000010.txt") && strstr(r.out, "(--compare-cpml: two runs, two rows)") &&
+                      strstr(r.out, "cuda, one process: GPUs to spread"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    r = fdtd("run --grid 8 --steps 2 --periodic");
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# cpml: none; periodic in every axis\n"), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    refused_exit("run --grid 8 --steps 2 --periodic --cpml 2", 2,
+                 "trilap-fdtd: --periodic has no outer boundary for a CPML; drop --cpml 2 (or use --cpml 0)\n");
+    r = fdtd("verify --help");
+    TL_ASSERT_MSG(!strstr(r.out, "dt halves") && strstr(r.out, "whatever the ratio of their time steps") &&
+                      strstr(r.out, "ranks, for verify decomp alone") && !strstr(r.out, "--decomp px*py*pz") &&
+                      strstr(r.out, "slices every --every steps"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    /* dt / 3.75 (whole steps to t = 0.5): the rate is still the scheme's 2 */
+    r = fdtd("verify time --grid 8 --cfls 0.8,0.2");
+    double dt, l2, li, rate = 0;
+    const char *row = strstr(r.out, "\n4.166667e-02,");
+    row = row ? strchr(row + 1, '\n') : NULL;
+    TL_ASSERT_MSG(r.rc == 0 && row && sscanf(row + 1, "%lf,%lf,%lf,%lf", &dt, &l2, &li, &rate) == 4 &&
+                      fabs(rate - 2) < 0.05,
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    /* --gpus is one process's: on ranks it was accepted and did nothing */
+    refused_exit("run --backend cuda --grid 16 --launcher threads --ranks 2 --device-comm host --decomp 1x1x2 "
+                 "--gpus 2", 2,
+                 "trilap-fdtd: --gpus 2 spreads the subdomains of one process over GPUs; in a run of ranks each rank's "
+                 "subdomain is on the GPU the launcher binds it to, its local rank % the host's GPUs (drop --gpus; "
+                 "CUDA_VISIBLE_DEVICES sets the GPUs)\n");
+    /* verify time on two ranks: refused, as the --ranks help says */
+    refused_exit("verify time --grid 8 --launcher threads --ranks 2", 2,
+                 "trilap-fdtd: verify time runs on one rank; only verify decomp takes several (strategy ranks)\n");
+    const char *dir = tl_test_tmpdir();
+    char args[800];
+    snprintf(args, sizeof args, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices %s/s", dir);
+    r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 0);
+    tl_test_output_free(&r);
+    TL_ASSERT(tl_test_sh("test -s %s/s/cpml/p-000002.txt && test -s %s/s/none/p-000004.txt && "
+                         "test ! -e %s/s/cpml/p-000001.txt && test ! -e %s/s/cpml/p-000003.txt",
+                         dir, dir, dir, dir) == 0);
 }
 
 TL_TEST(cfl_and_blowup_errors)
@@ -103,7 +159,7 @@ TL_TEST(cfl_and_blowup_errors)
     tl_test_output_free(&r);
     /* a limit of 0 stopped every run at its first check, called unstable */
     usage_error("run --grid 16 --steps 2 --blowup 0",
-                "trilap-fdtd run: invalid --blowup '0': out of range [1e-300, 1e+300] (try --help)\n");
+                "trilap-fdtd: invalid --blowup '0': out of range [1e-300, 1e+300] (try --help)\n");
 }
 
 TL_TEST(run_writes_its_files)
@@ -475,8 +531,8 @@ TL_TEST(command_line_mistakes_one_line)
      * test_options:repeats_noted has the forms) */
     tl_test_output r = fdtd("run --grid 6 --steps 1 --grid 8 --no-overlap --overlap");
     TL_ASSERT_EQ(r.rc, 0);
-    TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd run: note: --grid is given twice; the last one given is used\n") &&
-                      strstr(r.err, "trilap-fdtd run: note: --overlap (or --no-overlap) is given twice; the last one "
+    TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: note: --grid is given twice; the last one given is used\n") &&
+                      strstr(r.err, "trilap-fdtd: note: --overlap (or --no-overlap) is given twice; the last one "
                                     "given is used\n") &&
                       strstr(r.out, "grid: 8x8x8"),
                   "%s\n%s", r.err, r.out);
@@ -493,18 +549,18 @@ TL_TEST(command_line_mistakes_one_line)
                                                        "--steps out for the experiment's default) (try --help)\n");
     /* an energy period beyond the run: --energy-out held step 0's 0 alone, exit 0 */
     refused_before_printing("run --grid 8 --steps 2 --warmup 1 --energy-every 4 --energy-out e.csv",
-                            "trilap-fdtd run: --energy-every 4 beyond the run's 3 steps (--warmup and --steps): no "
+                            "trilap-fdtd: --energy-every 4 beyond the run's 3 steps (--warmup and --steps): no "
                             "step's energy would be taken (give N <= 3)\n");
     /* was the solver's "the per-kernel breakdown times GPU work ...", naming no option */
     refused_before_printing("run --grid 8 --steps 2 --breakdown b.csv",
-                            "trilap-fdtd run: --breakdown b.csv times GPU kernels and copies with CUDA events; "
+                            "trilap-fdtd: --breakdown b.csv times GPU kernels and copies with CUDA events; "
                             "--backend cpu has none (add --backend cuda, or drop --breakdown)\n");
     /* was "verify decomp, 1x1x1, copy, s = 0: s = 0: local steps between exchanges must be 1 to 64" */
     refused_before_printing("verify decomp --ss 1,0", "trilap-fdtd: invalid --ss '1,0': 0 is not 1 to 64 (try --help)\n");
     /* the row's label field was cut at 511 bytes without a word */
     char args[512];
     snprintf(args, sizeof args, "run --grid 8 --steps 2 --label %0201d", 0);
-    refused_before_printing(args, "trilap-fdtd run: --label is 201 characters long; the results row takes at most 200 "
+    refused_before_printing(args, "trilap-fdtd: --label is 201 characters long; the results row takes at most 200 "
                                   "(try --help)\n");
     /* a list ending in a comma was taken without its last entry */
     refused_before_printing("verify convergence --sizes 8,", "trilap-fdtd: invalid --sizes '8,': expected up to 16 "
@@ -581,7 +637,7 @@ TL_TEST(run_refuses_before_printing)
     for (size_t i = 0; i < sizeof halves / sizeof halves[0]; i++) {
         char err[512];
         snprintf(args, sizeof args, "%s %s", pre, halves[i].args);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", halves[i].err);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", halves[i].err);
         refused_before_printing(args, err);
     }
     /* on 4 thread ranks: rank 0 says it, once */
@@ -698,12 +754,12 @@ TL_TEST(run_refuses_options_without_effect)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s\n", cases[i].err);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
         refused_before_printing(args, err);
     }
     /* the CPML a small grid gets by default is 0 on 3 points: nothing to compare */
     refused_before_printing("run --grid 3 --steps 2 --compare-cpml",
-                            "trilap-fdtd run: --compare-cpml needs a CPML: --grid 3 has no room for one (give a larger "
+                            "trilap-fdtd: --compare-cpml needs a CPML: --grid 3 has no room for one (give a larger "
                             "--grid, or drop --compare-cpml)\n");
     /* where each has its effect, or is a default, it runs */
     static const char *const accepted[] = {"--dt 0.1", "--cfl 0.9", "--dt 0 --cfl 0.9",
@@ -734,28 +790,28 @@ TL_TEST(verify_refuses_options_of_other_experiments)
     } cases[] = {
         {"verify convergence --orders 2 --sizes 8,16 --grid 99 --steps 5 --cells 3 --n-int 9 --f0 0.3 --cfls 0.3 "
          "--decomps 2x2x2 --strategies bogus --ss 9 --slices /nonexistent/x --every 7",
-         "trilap-fdtd verify convergence: --decomps, --strategies, --ss, --cfls, --grid, --cells, --n-int, --f0, "
-         "--steps, --every and --slices are not options of this experiment (it takes --orders, --sizes, --cfl, "
-         "--decomp, --strategy and --s)"},
+         "trilap-fdtd: --decomps, --strategies, --ss, --cfls, --grid, --cells, --n-int, --f0, --steps, --every and "
+         "--slices are not options of verify convergence (it takes --orders, --sizes, --cfl, --decomp, --strategy and "
+         "--s)"},
         {"verify time --cfls 0.8,0.4 --grid 8 --orders 4 --sizes 99 --cfl 0.1",
-         "trilap-fdtd verify time: --orders, --sizes and --cfl are not options of this experiment (it takes --cfls, "
-         "--grid, --decomp, --strategy and --s)"},
+         "trilap-fdtd: --orders, --sizes and --cfl are not options of verify time (it takes --cfls, --grid, --decomp, "
+         "--strategy and --s)"},
         /* an old name is refused as typed, after the note that names its new one */
         {"verify convergence --sizes 8 --n 8",
-         "trilap-fdtd verify: note: --n is now --grid; the old name will be removed in the next release\n"
-         "trilap-fdtd verify convergence: --n is not an option of this experiment (it takes --orders, --sizes, --cfl, "
-         "--decomp, --strategy and --s)"},
-        {"verify time --grid 8 --progress", "trilap-fdtd verify time: --progress is not an option of this experiment "
-                                            "(it takes --cfls, --grid, --decomp, --strategy and --s)"},
+         "trilap-fdtd: note: --n is now --grid; the old name will be removed in the next release\n"
+         "trilap-fdtd: --n is not an option of verify convergence (it takes --orders, --sizes, --cfl, --decomp, "
+         "--strategy and --s)"},
+        {"verify time --grid 8 --progress", "trilap-fdtd: --progress is not an option of verify time (it takes "
+                                            "--cfls, --grid, --decomp, --strategy and --s)"},
         {"verify decomp --grid 40 --steps 4 --decomps slab-z --ss 1 --strategy bogus --decomp 9x9x9 --s 64",
-         "trilap-fdtd verify decomp: --decomp, --strategy and --s are not options of this experiment (it takes "
-         "--decomps, --strategies, --ss, --grid, --steps and --progress)"},
+         "trilap-fdtd: --decomp, --strategy and --s are not options of verify decomp (it takes --decomps, "
+         "--strategies, --ss, --grid, --steps and --progress)"},
         {"verify reflection --n-int 8 --cells 0,4 --decomp 2x1x1",
-         "trilap-fdtd verify reflection: --decomp is not an option of this experiment (it takes --n-int, --f0, "
-         "--cells, --decomps, --strategy, --s and --progress)"},
+         "trilap-fdtd: --decomp is not an option of verify reflection (it takes --n-int, --f0, --cells, --decomps, "
+         "--strategy, --s and --progress)"},
         {"verify energy --grid 24 --cells 4 --steps 40 --f0 0.3",
-         "trilap-fdtd verify energy: --f0 is not an option of this experiment (it takes --grid, --cells, --steps, "
-         "--every, --slices, --decomp, --strategy, --s and --progress)"},
+         "trilap-fdtd: --f0 is not an option of verify energy (it takes --grid, --cells, --steps, --every, --slices, "
+         "--decomp, --strategy, --s and --progress)"},
         /* one column with CPML: a list ran its first non-zero entry alone */
         {"verify energy --grid 24 --cells 4,8,0 --steps 40",
          "trilap-fdtd: invalid --cells '4,8,0': verify energy runs one CPML thickness, above 0, against none (try "
@@ -764,14 +820,14 @@ TL_TEST(verify_refuses_options_of_other_experiments)
          "trilap-fdtd: invalid --cells '0': verify energy runs one CPML thickness, above 0, against none (try --help)"},
         /* CUDA's alone, as in run */
         {"verify convergence --sizes 8 --kernel naive",
-         "trilap-fdtd verify convergence: --kernel naive is a CUDA kernel; --backend cpu runs its one reference "
-         "kernel (add --backend cuda, or drop --kernel)"},
+         "trilap-fdtd: --kernel naive is a CUDA kernel; --backend cpu runs its one reference kernel (add --backend "
+         "cuda, or drop --kernel)"},
         {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --gpus 2",
-         "trilap-fdtd verify decomp: --gpus 2 spreads the subdomains over GPUs; --backend cpu runs on the host (add "
-         "--backend cuda, or drop --gpus)"},
+         "trilap-fdtd: --gpus 2 spreads the subdomains over GPUs; --backend cpu runs on the host (add --backend "
+         "cuda, or drop --gpus)"},
         {"verify decomp --grid 24 --decomps 1x1x1 --ss 1 --device-comm host",
-         "trilap-fdtd verify decomp: --device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange "
-         "host messages (add --backend cuda, or drop --device-comm)"},
+         "trilap-fdtd: --device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange host "
+         "messages (add --backend cuda, or drop --device-comm)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[1024];
@@ -870,13 +926,145 @@ TL_TEST(outputs_checked_before_the_run)
         char opts[1024];
         snprintf(opts, sizeof opts, clashes[i].args, dir, dir);
         snprintf(args, sizeof args, "run --grid 16 --steps 4 %s", opts);
-        snprintf(err, sizeof err, "trilap-fdtd run: %s and %s both name %s/ok/%s: give each a file of its own\n",
+        snprintf(err, sizeof err, "trilap-fdtd: %s and %s both name %s/ok/%s: give each a file of its own\n",
                  clashes[i].first, clashes[i].second, dir, clashes[i].at);
         refused_with(2, args, err);
     }
     char ok[600];
     snprintf(ok, sizeof ok, "%s/ok", dir);
     TL_ASSERT_MSG(access(ok, F_OK) != 0, "%s written", ok);
+}
+
+/* An output on, or under, a file the slice or trace folder writes, or a
+ * file under another file: the command line's fault, one line naming
+ * both options, exit 2, nothing written. Before (CPU, 16^3, 20 steps):
+ * --seismogram d/p-000010.txt --slice-dir d, spelled so, as
+ * d/x/../p-000020.txt or through a link, replaced the slice of step 10
+ * with the seismogram after the run, exit 0; --seismogram tr/trace.rank0.csv
+ * --trace tr replaced rank 0's trace, exit 0; --results on a slice failed
+ * after the run ("header '# p at step 10 ...' differs"), exit 1; --trace
+ * on a slice and --results r.csv --seismogram r.csv/s.csv after the run
+ * too ("a folder; give a file name", "r.csv is not a folder"), exit 1. */
+TL_TEST(outputs_on_a_folders_files_refused)
+{
+    const char *dir = tl_test_tmpdir();
+    char path[600], target[600];
+    /* the slice of step 10 through a link made before the slice is (it
+     * dangles), and a file link; a folder reached through a link */
+    snprintf(path, sizeof path, "%s/link.csv", dir);
+    TL_ASSERT(symlink("d/p-000010.txt", path) == 0);
+    snprintf(path, sizeof path, "%s/l2.csv", dir);
+    TL_ASSERT(symlink("d/e.csv", path) == 0);
+    snprintf(target, sizeof target, "%s/real", dir);
+    snprintf(path, sizeof path, "%s/rl", dir);
+    TL_ASSERT(mkdir(target, 0755) == 0 && symlink("real", path) == 0);
+    static const struct {
+        const char *args, *err; /* each %s: the test's folder */
+    } cases[] = {
+        {"--receivers 8,8,8 --seismogram %s/d/p-000010.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --seismogram both name %s/d/p-000010.txt: give each a file of its own"},
+        {"--receivers 8,8,8 --seismogram %s/d/x/../p-000020.txt --slice-every 10 --slice-dir %s/./d",
+         "--slice-dir (its slice of step 20) and --seismogram both name %s/d/x/../p-000020.txt: give each a file of "
+         "its own"},
+        {"--receivers 8,8,8 --seismogram %s/link.csv --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --seismogram (a link to it) both name %s/d/p-000010.txt: give each "
+         "a file of its own"},
+        {"--receivers 8,8,8 --seismogram %s/rl/p-000010.txt --slice-every 10 --slice-dir %s/real",
+         "--slice-dir (its slice of step 10) and --seismogram both name %s/rl/p-000010.txt: give each a file of its "
+         "own"},
+        {"--results %s/d/p-000010.txt --slice-every 5 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --results both name %s/d/p-000010.txt: give each a file of its own"},
+        /* warm-up steps write slices too */
+        {"--warmup 10 --energy-every 5 --energy-out %s/d/p-000030.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 30) and --energy-out both name %s/d/p-000030.txt: give each a file of its own"},
+        {"--backend cuda --breakdown %s/d/p-000010.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --breakdown both name %s/d/p-000010.txt: give each a file of its own"},
+        {"--trace %s/d/p-000010.txt --slice-every 10 --slice-dir %s/d",
+         "--slice-dir (its slice of step 10) and --trace both name %s/d/p-000010.txt: give each a file of its own"},
+        {"--trace %s/d/p-000010.txt/tr --slice-every 10 --slice-dir %s/d",
+         "--trace %s/d/p-000010.txt/tr lies under the file --slice-dir (its slice of step 10) names: give each a "
+         "place of its own"},
+        {"--receivers 8,8,8 --seismogram %s/tr/trace.rank0.csv --trace %s/tr",
+         "--trace (the trace of rank 0) and --seismogram both name %s/tr/trace.rank0.csv: give each a file of its own"},
+        {"--slice-every 10 --slice-dir %s/tr/trace.rank0.csv --trace %s/tr",
+         "--trace (the trace of rank 0) and --slice-dir both name %s/tr/trace.rank0.csv: give each a file of its own"},
+        {"--results %s/r.csv --receivers 8,8,8 --seismogram %s/r.csv/s.csv",
+         "--seismogram %s/r.csv/s.csv lies under the file --results names: give each a place of its own"},
+        {"--energy-every 5 --energy-out %s/e.csv --receivers 8,8,8 --seismogram %s/e.csv/s.csv",
+         "--seismogram %s/e.csv/s.csv lies under the file --energy-out names: give each a place of its own"},
+        {"--receivers 8,8,8 --seismogram %s/l2.csv --energy-every 5 --energy-out %s/d/e.csv",
+         "--seismogram (a link to it) and --energy-out both name %s/d/e.csv: give each a file of its own"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char opts[1024], args[1200], err[1200], line[1100];
+        snprintf(opts, sizeof opts, cases[i].args, dir, dir);
+        snprintf(args, sizeof args, "run --grid 16 --steps 20 --cpml 4 %s", opts);
+        snprintf(line, sizeof line, cases[i].err, dir);
+        snprintf(err, sizeof err, "trilap-fdtd: %s\n", line);
+        refused_with(2, args, err);
+    }
+    static const char *const unwritten[] = {"d", "tr", "r.csv", "e.csv", "real/p-000010.txt"};
+    for (size_t i = 0; i < sizeof unwritten / sizeof unwritten[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, unwritten[i]);
+        TL_ASSERT_MSG(access(path, F_OK) != 0, "%s written", path);
+    }
+    /* what is no clash runs: a name the slices do not take (step 15 of
+     * every 10), the slices and the trace in one folder */
+    char args[1200];
+    snprintf(args, sizeof args, "run --grid 16 --steps 20 --cpml 4 --receivers 8,8,8 --seismogram %s/d/p-000015.txt "
+             "--slice-every 10 --slice-dir %s/d --trace %s/d", dir, dir, dir);
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "%s", r.err);
+    tl_test_output_free(&r);
+    snprintf(path, sizeof path, "%s/d/p-000010.txt", dir);
+    char *slice = tl_test_read(path);
+    snprintf(path, sizeof path, "%s/d/p-000015.txt", dir);
+    char *seis = tl_test_read(path);
+    snprintf(path, sizeof path, "%s/d/trace.rank0.csv", dir);
+    TL_ASSERT_MSG(!strncmp(slice, "# p at step 10,", 15) && !strncmp(seis, "step,time_s,r0\n", 15) &&
+                      access(path, F_OK) == 0, "%.40s / %.40s", slice, seis);
+    free(slice);
+    free(seis);
+}
+
+/* Every line trilap-fdtd writes to stderr begins "trilap-fdtd: " (then
+ * "rank R: " where one of several ranks speaks for itself), whichever
+ * command and layer says it, as in trilap-solve and trilap-bench: a job
+ * log's are one grep. Before, the option parser's lines, run's own
+ * refusals and notes and verify's began "trilap-fdtd run: ",
+ * "trilap-fdtd verify: " or "trilap-fdtd verify reflection: ", the
+ * solver's, the file checks' and the launcher's "trilap-fdtd: ". */
+TL_TEST(every_message_one_prefix)
+{
+    static const struct {
+        const char *args;
+        int rc;
+    } cases[] = {
+        {"run --steps x", 2},                                 /* the option parser */
+        {"verify time --cfls x,y --foo", 2},
+        {"run --grid 8 --grid 6 --steps 1 --progress", 0},    /* its note, the shrunk CPML's, the progress line */
+        {"verify --n 8", 2},                                  /* the old name's note; no experiment */
+        {"verify time --orders 2", 2},                        /* another experiment's option */
+        {"run --kernel naive", 2},                            /* CUDA's alone */
+        {"run --backend cuda --no-gpu --grid 8 --steps 1", 1}, /* no GPU: the machine's */
+        {"verify time --backend cuda --no-gpu --grid 8", 1},
+        {"run --grid 8 --steps 2 --cpml 20", 2},              /* run's refusals */
+        {"run --grid 8 --steps 2 --energy-every 1 --energy-out e.csv --receivers 1,1,1 --seismogram ./e.csv", 2},
+        {"run --grid 12x", 2},
+        {"run --grid 32 --decomp 64x1x1", 2},                  /* the solver's check */
+        {"run --grid 16 --launcher threads --ranks 3 --decomp 1x2x2", 2}, /* the ranks' */
+        {"verify energy --grid 8 --cells 20", 2},
+        {"verify energy --grid 16 --cells 3 --steps 4 --every 2", 0}, /* its closing figure */
+        {"bogus", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = fdtd(cases[i].args);
+        TL_ASSERT_MSG(r.rc == cases[i].rc && r.err[0], "%s: exit %d, stderr '%s'", cases[i].args, r.rc, r.err);
+        for (const char *line = r.err; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+            TL_ASSERT_MSG(!strncmp(line, "trilap-fdtd: ", 13), "%s: a line without the prefix: %.200s", cases[i].args,
+                          line);
+        tl_test_output_free(&r);
+    }
 }
 
 /* An empty folder name: refused before the run (it passed as "/" + the
@@ -1111,12 +1299,13 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
+TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
-             outputs_checked_before_the_run, empty_output_folder_refused_before_the_run,
+             outputs_checked_before_the_run, outputs_on_a_folders_files_refused, every_message_one_prefix,
+             empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
              ranks_mismatch_is_one_line_exit_2)
