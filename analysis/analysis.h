@@ -216,7 +216,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
 /* ---- PyTorch profiler (Kineto) traces (analysis/kineto*.c) ---------------
  * A Kineto trace (.json or .json.gz, one per rank) stands wherever a run
  * folder does, and so does a folder of them (ranks from distributedInfo).
- * Without json-c in the build these fail saying so. */
+ * A .json.gz in a build without zlib fails saying so. */
 int tl_an_is_kineto(const char *path); /* a file whose JSON text starts with '{' (or a .json.gz) */
 int tl_an_json_name(const char *name); /* a name a Kineto trace goes by: .json or .json.gz, in any case */
 /* An input that is no Kineto trace refused with why, where its contents

@@ -2,10 +2,11 @@
  * torch.profiler's export_chrome_trace writes, one file per rank, plain or
  * gzip-compressed.
  *
- * The JSON is parsed by json-c's incremental tokener one event at a time:
+ * The JSON is parsed one event at a time by trilap's own reader (json.h):
  * the top-level object's keys are walked here, and each value (each element
- * of traceEvents, each other top-level value) is handed to json_tokener_parse_ex
- * across read chunks, parsed, used and freed. Memory is the compact rows
+ * of traceEvents, each other top-level value) is found across read chunks
+ * (tl_json_scan; gathered only when it straddles two), parsed into one
+ * arena, used and dropped. Memory is the compact rows
  * kept (tl_kt_srow ~64 bytes per GPU activity, tl_kt_crow ~48 per runtime
  * call) plus one event, never the document. runtime/gzin.h reads both plain
  * and compressed files, checks the gzip trailer and refuses bytes after
@@ -22,20 +23,16 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "config.h" /* TL_HAVE_JSONC, TL_HAVE_ZLIB */
+#include "analysis/json.h"
 #include "probes/trace.h" /* tl_trace_rank_of_name */
 #include "runtime/gzin.h"
 #include "runtime/out.h"
 #include "runtime/progress.h"
 
-#if TL_HAVE_JSONC
-#include <json-c/json.h>
-#endif
-
 enum {
     KT_CHUNK = 1 << 20,
     KT_MAX_VALUE = 64 << 20, /* one event (or top-level value) longer than this is refused */
-    KT_MAX_DEPTH = 32,       /* json-c's default nesting limit */
+    KT_MAX_DEPTH = 32,       /* json-c's default nesting limit, which the reader had */
     KT_MAX_STEP = 1 << 24,   /* ProfilerStep numbers are iteration indices */
     KT_MAX_DEVICES = 64
 };
@@ -60,8 +57,6 @@ void tl_kt_free(tl_kt_trace **t)
     *t = NULL;
 }
 
-#if TL_HAVE_JSONC && TL_HAVE_ZLIB
-
 typedef struct loader {
     tl_kt_trace *t;
     const char *path;
@@ -74,7 +69,9 @@ typedef struct loader {
     size_t pos, len;
     int64_t off;              /* file offset of buf[0] (uncompressed) */
     int eof;
-    json_tokener *tok;
+    tl_json_parser *json;
+    char *val;                /* a value that straddles read chunks, gathered */
+    size_t vlen, vcap;
     size_t cap_s, cap_c, cap_steps, cap_ops;
     int di_seen, has_events;
     struct { int64_t id; char name[128]; } dev[KT_MAX_DEVICES];
@@ -136,39 +133,65 @@ static tl_status expect(loader *L, const char *what, const char *set, int *got)
     return TL_OK;
 }
 
-/* One JSON value, fed to the tokener across chunks. */
-static tl_status parse_value(loader *L, json_object **out)
+/* Appends buf[0..n) to the value being gathered. */
+static tl_status gather(loader *L, const char *buf, size_t n, int64_t start)
+{
+    TL_CHECK(L->vlen + n <= KT_MAX_VALUE, TL_ERR_PARSE, "%s: byte %" PRId64 ": one value longer than %d MiB: not a "
+             "trace event", L->path, start, KT_MAX_VALUE >> 20);
+    if (L->vlen + n > L->vcap) {
+        size_t cap = L->vcap ? 2 * L->vcap : KT_CHUNK;
+        while (cap < L->vlen + n) cap *= 2;
+        char *v = realloc(L->val, cap);
+        TL_CHECK(v, TL_ERR_NOMEM, "%s: a value of %zu bytes", L->path, L->vlen + n);
+        L->val = v;
+        L->vcap = cap;
+    }
+    memcpy(L->val + L->vlen, buf, n);
+    L->vlen += n;
+    return TL_OK;
+}
+
+/* One JSON value: its end found across chunks, then parsed whole (in the
+ * chunk when it lies there, the usual case; else gathered). */
+static tl_status parse_value(loader *L, const tl_json **out)
 {
     *out = NULL;
-    json_tokener_reset(L->tok);
-    size_t fed = 0;
+    tl_json_scan_state sc;
+    tl_json_scan_start(&sc);
+    L->vlen = 0;
     int64_t start = L->off + (int64_t)L->pos;
-    for (;;) {
+    const char *text = NULL;
+    size_t len = 0;
+    for (int done = 0; !done;) {
         if (L->pos == L->len) {
             TL_TRY(refill(L));
             if (L->len == 0)
                 return TL_FAIL(TL_ERR_PARSE, "%s: the JSON ends early inside the value at byte %" PRId64
                                              " (truncated?)", L->path, start);
         }
-        size_t avail = L->len - L->pos;
-        json_object *o = json_tokener_parse_ex(L->tok, L->buf + L->pos, (int)avail);
-        enum json_tokener_error err = json_tokener_get_error(L->tok);
-        if (err == json_tokener_success) {
-            L->pos += json_tokener_get_parse_end(L->tok);
-            *out = o;
-            return TL_OK;
+        const char *at = L->buf + L->pos;
+        size_t n = tl_json_scan(&sc, at, L->len - L->pos, &done);
+        L->pos += n;
+        if (done && !L->vlen) {
+            text = at;
+            len = n;
+        } else {
+            TL_TRY(gather(L, at, n, start));
+            text = L->val;
+            len = L->vlen;
         }
-        if (err != json_tokener_continue) {
-            json_object_put(o);
-            return TL_FAIL(TL_ERR_PARSE, "%s: byte %" PRId64 ": invalid JSON: %s", L->path,
-                           L->off + (int64_t)L->pos + (int64_t)json_tokener_get_parse_end(L->tok),
-                           json_tokener_error_desc(err));
-        }
-        L->pos = L->len;
-        fed += avail;
-        TL_CHECK(fed <= KT_MAX_VALUE, TL_ERR_PARSE, "%s: byte %" PRId64 ": one value longer than %d MiB: not a "
-                 "trace event", L->path, start, KT_MAX_VALUE >> 20);
     }
+    tl_json_error err;
+    tl_json_result r = tl_json_parse(L->json, text, len, out, &err);
+    if (L->vcap > 2 * KT_CHUNK) { /* the tree holds copies: a huge value's text is not kept for the next */
+        free(L->val);
+        L->val = NULL;
+        L->vcap = L->vlen = 0;
+    }
+    TL_CHECK(r != TL_JSON_NOMEM, TL_ERR_NOMEM, "%s: byte %" PRId64 ": a value of %zu bytes", L->path, start, len);
+    TL_CHECK(r == TL_JSON_OK, TL_ERR_PARSE, "%s: byte %" PRId64 ": invalid JSON: %s", L->path,
+             start + (int64_t)err.pos, err.reason);
+    return TL_OK;
 }
 
 #define GROW(arr, n, cap)                                                                \
@@ -182,38 +205,29 @@ static tl_status parse_value(loader *L, json_object **out)
         }                                                                                \
     } while (0)
 
-static int get_num(json_object *o, const char *key, double *v, int *is_double)
+static int get_num(const tl_json *o, const char *key, double *v, int *is_double)
 {
-    json_object *x;
-    if (!o || !json_object_object_get_ex(o, key, &x)) return 0;
-    json_type ty = json_object_get_type(x);
-    if (ty == json_type_int) {
-        *v = (double)json_object_get_int64(x);
-        if (is_double) *is_double = 0;
-        return 1;
-    }
-    if (ty == json_type_double) {
-        *v = json_object_get_double(x);
-        if (is_double) *is_double = 1;
-        return 1;
-    }
-    return 0;
+    const tl_json *x = tl_json_get(o, key);
+    tl_json_type ty = tl_json_type_of(x);
+    if (!x || (ty != TL_JSON_INT && ty != TL_JSON_DOUBLE)) return 0;
+    *v = tl_json_double(x);
+    if (is_double) *is_double = ty == TL_JSON_DOUBLE;
+    return 1;
 }
 
 /* An integer argument: ints, integral doubles and numeric strings (HTA's
  * pd.to_numeric); `def` otherwise. */
-static int64_t get_int(json_object *o, const char *key, int64_t def)
+static int64_t get_int(const tl_json *o, const char *key, int64_t def)
 {
-    json_object *x;
-    if (!o || !json_object_object_get_ex(o, key, &x)) return def;
-    switch (json_object_get_type(x)) {
-    case json_type_int: return json_object_get_int64(x);
-    case json_type_double: {
-        double d = json_object_get_double(x);
+    const tl_json *x = tl_json_get(o, key);
+    switch (tl_json_type_of(x)) {
+    case TL_JSON_INT: return tl_json_int(x);
+    case TL_JSON_DOUBLE: {
+        double d = tl_json_double(x);
         return isfinite(d) && fabs(d) < 9e18 ? (int64_t)d : def;
     }
-    case json_type_string: {
-        const char *s = json_object_get_string(x);
+    case TL_JSON_STRING: {
+        const char *s = tl_json_string(x);
         char *end = NULL;
         errno = 0;
         long long v = strtoll(s, &end, 10);
@@ -223,11 +237,9 @@ static int64_t get_int(json_object *o, const char *key, int64_t def)
     }
 }
 
-static const char *get_str(json_object *o, const char *key)
+static const char *get_str(const tl_json *o, const char *key)
 {
-    json_object *x;
-    if (!o || !json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string)) return NULL;
-    return json_object_get_string(x);
+    return tl_json_string(tl_json_get(o, key));
 }
 
 static tl_kt_kind kind_of(const char *cat)
@@ -267,26 +279,24 @@ static int dtype_bytes(const char *d)
 /* The message of a communication op in bytes, -1 when the event does not
  * say: record_param_comms' "In msg nelems" x "dtype", else the tensors of
  * "Input Dims" whose "Input type" has a known size (nccl:* ops). */
-static int64_t message_bytes(json_object *args)
+static int64_t message_bytes(const tl_json *args)
 {
     int64_t n = get_int(args, "In msg nelems", -1);
     int b = dtype_bytes(get_str(args, "dtype"));
     if (n >= 0 && b) return n <= ((int64_t)1 << 50) / b ? n * b : -1; /* a claim beyond 1 PB: none */
-    json_object *dims = NULL, *types = NULL;
-    if (!args || !json_object_object_get_ex(args, "Input Dims", &dims) ||
-        !json_object_object_get_ex(args, "Input type", &types) || !json_object_is_type(dims, json_type_array) ||
-        !json_object_is_type(types, json_type_array))
-        return -1;
+    const tl_json *dims = tl_json_get(args, "Input Dims"), *types = tl_json_get(args, "Input type");
+    if (!tl_json_is(dims, TL_JSON_ARRAY) || !tl_json_is(types, TL_JSON_ARRAY)) return -1;
     int64_t total = -1;
-    size_t nt = json_object_array_length(dims);
-    for (size_t i = 0; i < nt && i < json_object_array_length(types); i++) {
-        json_object *ty = json_object_array_get_idx(types, i), *d = json_object_array_get_idx(dims, i);
-        int eb = json_object_is_type(ty, json_type_string) ? dtype_bytes(json_object_get_string(ty)) : 0;
-        if (!eb || !json_object_is_type(d, json_type_array) || !json_object_array_length(d)) continue;
+    size_t nt = tl_json_length(dims);
+    for (size_t i = 0; i < nt && i < tl_json_length(types); i++) {
+        const tl_json *ty = tl_json_at(types, i), *d = tl_json_at(dims, i);
+        int eb = tl_json_is(ty, TL_JSON_STRING) ? dtype_bytes(tl_json_string(ty)) : 0;
+        if (!eb || !tl_json_is(d, TL_JSON_ARRAY) || !tl_json_length(d)) continue;
         int64_t p = eb;
-        for (size_t k = 0; k < json_object_array_length(d) && p >= 0; k++) {
-            /* a claim past 2^50 bytes is no tensor: dropped, not wrapped */
-            int64_t x = json_object_get_int64(json_object_array_get_idx(d, k));
+        for (size_t k = 0; k < tl_json_length(d) && p >= 0; k++) {
+            /* a claim past 2^50 bytes is no tensor: dropped, not wrapped
+             * (a dimension read as json-c read one, whatever its type) */
+            int64_t x = tl_json_to_int64(tl_json_at(d, k));
             if (x < 0 || (x > 0 && p > ((int64_t)1 << 50) / x)) p = -1;
             else p *= x;
         }
@@ -335,8 +345,8 @@ static int64_t step_number(const char *name)
 }
 
 /* A string that becomes a name in the records: well-formed UTF-8, as the
- * trace reader takes names, so what import writes reads back (json-c
- * passes the bytes of a string through unchecked). */
+ * trace reader takes names, so what import writes reads back (the JSON
+ * reader passes the bytes of a string through unchecked). */
 static tl_status check_text(loader *L, const char *what, const char *s)
 {
     size_t bad = s ? tl_trace_utf8_bad(s) : (size_t)-1;
@@ -366,24 +376,22 @@ static tl_status check_time(loader *L, const char *name, int has_ts, double ts, 
 /* An event the records are made of (tl_kt_emit): GPU activity (a
  * kernel, copy or memset: TL_KT_GPU), else a sync, a ProfilerStep, a
  * collective that record_param_comms names (TL_KT_HOST_ONLY). */
-static int activity_of(json_object *e)
+static int activity_of(const tl_json *e)
 {
     const char *cat = get_str(e, "cat"), *name = get_str(e, "name");
     double dur = 0;
-    json_object *args = NULL;
     if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_KT_NONE;
     if (kind_of(cat) <= TL_KT_MEMSET) return TL_KT_GPU;
     if (kind_of(cat) == TL_KT_SYNC || (name && step_number(name) >= 0)) return TL_KT_HOST_ONLY;
-    return name && !strcmp(name, "record_param_comms") && json_object_object_get_ex(e, "args", &args) &&
-                   get_str(args, "Collective name")
+    return name && !strcmp(name, "record_param_comms") && get_str(tl_json_get(e, "args"), "Collective name")
                ? TL_KT_HOST_ONLY
                : TL_KT_NONE;
 }
 
-static tl_status on_event(loader *L, json_object *e)
+static tl_status on_event(loader *L, const tl_json *e)
 {
     tl_kt_trace *t = L->t;
-    TL_CHECK(json_object_is_type(e, json_type_object), TL_ERR_PARSE,
+    TL_CHECK(tl_json_is(e, TL_JSON_OBJECT), TL_ERR_PARSE,
              "%s: traceEvents[%" PRId64 "] is not an object", L->path, t->nevents);
     t->nevents++;
     if (L->bar && (t->nevents & 0xfff) == 0) tl_progress_update(L->bar, (double)t->nevents);
@@ -402,8 +410,8 @@ static tl_status on_event(loader *L, json_object *e)
     const char *name = get_str(e, "name");
     if (!name) name = "";
     TL_TRY(check_text(L, "the event's name", name));
-    json_object *args = NULL;
-    if (!json_object_object_get_ex(e, "args", &args) || !json_object_is_type(args, json_type_object)) args = NULL;
+    const tl_json *args = tl_json_get(e, "args");
+    if (!tl_json_is(args, TL_JSON_OBJECT)) args = NULL;
     tl_kt_kind kind = kind_of(cat);
     int64_t stream = get_int(args, "stream", -1), corr = get_int(args, "correlation", -1);
     int gpu = kind <= TL_KT_SYNC;
@@ -468,19 +476,17 @@ static tl_status on_event(loader *L, json_object *e)
 #define KT_EXPORT "a Perfetto export written by trilap-analyze (otherData.generator), not a PyTorch profiler " \
                   "trace: analyse the traces it was made from"
 
-static tl_status on_top_value(loader *L, const char *key, json_object *v)
+static tl_status on_top_value(loader *L, const char *key, const tl_json *v)
 {
     tl_kt_trace *t = L->t;
-    json_object *gen = NULL;
-    if (!strcmp(key, "otherData") && json_object_is_type(v, json_type_object) &&
-        json_object_object_get_ex(v, "generator", &gen) && json_object_is_type(gen, json_type_string) &&
-        !strncmp(json_object_get_string(gen), "trilap-analyze", 14)) {
+    const char *gen = get_str(v, "generator");
+    if (!strcmp(key, "otherData") && gen && !strncmp(gen, "trilap-analyze", 14)) {
         /* the same events again, on a clock and in names of trilap's own:
          * read as a trace, a folder's export was one more rank */
         t->trilap_export = 1;
         TL_CHECK(L->meta_only, TL_ERR_PARSE, "%s: %s", L->path, KT_EXPORT);
     }
-    if (!strcmp(key, "distributedInfo") && json_object_is_type(v, json_type_object)) {
+    if (!strcmp(key, "distributedInfo") && tl_json_is(v, TL_JSON_OBJECT)) {
         int64_t r = get_int(v, "rank", -1), w = get_int(v, "world_size", -1);
         TL_CHECK(r >= -1 && r < 1 << 24 && w >= -1 && w < 1 << 24 && (w < 0 || r < w), TL_ERR_PARSE,
                  "%s: distributedInfo rank %" PRId64 " of world_size %" PRId64 " is not a rank", L->path, r, w);
@@ -489,15 +495,15 @@ static tl_status on_top_value(loader *L, const char *key, json_object *v)
         L->di_seen = 1;
     } else if (!strcmp(key, "baseTimeNanoseconds")) {
         /* ts are µs after it (newer Kineto): the epoch time of the trace */
-        int ok = json_object_is_type(v, json_type_int);
-        int64_t b = ok ? json_object_get_int64(v) : -1;
+        int ok = tl_json_is(v, TL_JSON_INT);
+        int64_t b = ok ? tl_json_int(v) : -1;
         TL_CHECK(ok && b >= 0 && b < (int64_t)4e18, TL_ERR_PARSE,
                  "%s: baseTimeNanoseconds is not a time in ns", L->path);
         t->base_ns = b;
-    } else if (!strcmp(key, "deviceProperties") && json_object_is_type(v, json_type_array)) {
-        size_t n = json_object_array_length(v);
+    } else if (!strcmp(key, "deviceProperties") && tl_json_is(v, TL_JSON_ARRAY)) {
+        size_t n = tl_json_length(v);
         for (size_t i = 0; i < n && L->ndev < KT_MAX_DEVICES; i++) {
-            json_object *d = json_object_array_get_idx(v, i);
+            const tl_json *d = tl_json_at(v, i);
             const char *nm = get_str(d, "name");
             if (!nm) continue;
             L->dev[L->ndev].id = get_int(d, "id", -1);
@@ -512,8 +518,7 @@ static tl_status on_top_value(loader *L, const char *key, json_object *v)
 static tl_status walk(loader *L)
 {
     int c;
-    json_object *v = NULL;
-    tl_status st = TL_OK;
+    const tl_json *v = NULL;
     TL_TRY(peek(L, &c));
     TL_CHECK(c, TL_ERR_PARSE, "%s: empty file: not a Kineto JSON trace", L->path);
     TL_TRY(expect(L, "'{' (a Kineto trace is one JSON object)", "{", &c));
@@ -528,9 +533,7 @@ static tl_status walk(loader *L)
                  L->path, L->off + (int64_t)L->pos, c ? "" : " (the JSON ends early: truncated?)");
         TL_TRY(parse_value(L, &v));
         char key[64];
-        snprintf(key, sizeof key, "%s", json_object_get_string(v));
-        json_object_put(v);
-        v = NULL;
+        snprintf(key, sizeof key, "%s", tl_json_string(v));
         TL_TRY(expect(L, "':'", ":", &c));
         if (!strcmp(key, "traceEvents")) {
             TL_TRY(expect(L, "'[' (traceEvents is an array)", "[", &c));
@@ -540,9 +543,7 @@ static tl_status walk(loader *L)
             else
                 for (;;) {
                     TL_TRY(parse_value(L, &v));
-                    TL_TRYGOTO(on_event(L, v), st, fail);
-                    json_object_put(v);
-                    v = NULL;
+                    TL_TRY(on_event(L, v));
                     /* the rank is known and the trace holds GPU activity: enough */
                     if (L->meta_only && L->di_seen && L->t->has_activity == TL_KT_GPU) return TL_OK;
                     TL_TRY(expect(L, "',' or ']' in traceEvents", ",]", &c));
@@ -550,9 +551,7 @@ static tl_status walk(loader *L)
                 }
         } else {
             TL_TRY(parse_value(L, &v));
-            TL_TRYGOTO(on_top_value(L, key, v), st, fail);
-            json_object_put(v);
-            v = NULL;
+            TL_TRY(on_top_value(L, key, v));
             if (L->meta_only && ((L->di_seen && L->has_events) || L->t->trilap_export)) return TL_OK;
         }
         TL_TRY(expect(L, "',' or '}' after a top-level value", ",}", &c));
@@ -567,9 +566,6 @@ done:
     if (L->meta_only && !L->has_events) L->t->no_events = 1;
     else TL_CHECK(L->has_events, TL_ERR_PARSE, "%s: %s", L->path, KT_NO_EVENTS);
     return TL_OK;
-fail:
-    json_object_put(v);
-    return st;
 }
 
 static int cmp_crow(const void *a, const void *b)
@@ -626,8 +622,8 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
     uint32_t id0;
     TL_TRYGOTO(tl_an_names_intern(t->names, "", &id0), st, fail);
     L.buf = malloc(KT_CHUNK);
-    L.tok = json_tokener_new_ex(KT_MAX_DEPTH);
-    TL_CHECKGOTO(L.buf && L.tok, TL_ERR_NOMEM, st, fail, "reader buffers");
+    L.json = tl_json_parser_create(KT_MAX_DEPTH);
+    TL_CHECKGOTO(L.buf && L.json, TL_ERR_NOMEM, st, fail, "reader buffers");
     if (!mem) {
         TL_TRYGOTO(tl_gzin_open(label, &L.in), st, fail);
     }
@@ -647,7 +643,8 @@ static tl_status load(const char *label, const char *mem, size_t msize, int meta
     t = NULL;
 fail:
     tl_gzin_close(L.in);
-    if (L.tok) json_tokener_free(L.tok);
+    tl_json_parser_destroy(&L.json);
+    free(L.val);
     free(L.buf);
     tl_kt_free(&t);
     return st;
@@ -694,47 +691,6 @@ tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activi
     TL_CHECK(!other, TL_ERR_PARSE, "%s: %s", path, other);
     return TL_OK;
 }
-
-#else /* no json-c or no zlib */
-
-#define KT_MISSING "reading PyTorch profiler (Kineto) traces needs json-c and zlib (install libjson-c-dev and " \
-                   "zlib1g-dev, then rebuild)"
-
-tl_status tl_kt_load(const char *path, tl_kt_trace **out)
-{
-    *out = NULL;
-    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
-}
-
-tl_status tl_kt_load_progress(const char *path, tl_progress *bar, tl_kt_trace **out)
-{
-    (void)bar;
-    return tl_kt_load(path, out);
-}
-
-tl_status tl_kt_load_mem(const char *label, const char *data, size_t size, tl_kt_trace **out)
-{
-    (void)data;
-    (void)size;
-    *out = NULL;
-    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", label, KT_MISSING);
-}
-
-static tl_status head(const char *path, int *rank, int *world, int *activity, const char **other)
-{
-    *rank = *world = -1;
-    *activity = 0;
-    *other = NULL;
-    return TL_FAIL(TL_ERR_UNSUPPORTED, "%s: %s", path, KT_MISSING);
-}
-
-tl_status tl_an_kineto_head(const char *path, int *rank, int *world, int *activity)
-{
-    const char *other;
-    return head(path, rank, world, activity, &other);
-}
-
-#endif
 
 /* ---- what the rest of trilap sees -------------------------------------- */
 

@@ -4,16 +4,16 @@ analysis_C := analysis/sweep.c analysis/names.c analysis/demangle.c analysis/inp
   analysis/cli.c analysis/results_csv.c analysis/cmd_overlap.c analysis/cmd_breakdown.c \
   analysis/cmd_diagnose.c analysis/cmd_timeline.c analysis/cmd_perfetto.c analysis/cmd_compare.c \
   analysis/cmd_sweep.c analysis/nsys.c analysis/sqlite_lib.c analysis/cmd_import.c analysis/match.c \
-  analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/clock_note.c analysis/iters.c
+  analysis/json.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c analysis/kineto_comm.c analysis/clock_note.c analysis/iters.c
 
 PROGRAMS += trilap-analyze
 trilap-analyze_C := analysis/main.c
 trilap-analyze_DEPS := analysis probes runtime
 # __cxa_demangle (analysis/demangle.c) is libstdc++'s; SQLite, which reads
 # nsys exports, is loaded at run time (analysis/sqlite_lib.h: -ldl, no
-# libsqlite3-dev needed to build); json-c reads PyTorch profiler (Kineto)
-# traces (analysis/kineto.c; TL_HAVE_JSONC)
-TL_AN_LDLIBS := -lstdc++ -ldl $(JSONC_LIBS)
+# libsqlite3-dev needed to build); PyTorch profiler (Kineto) traces are
+# read by a JSON reader of trilap's own (analysis/json.c): no library
+TL_AN_LDLIBS := -lstdc++ -ldl
 trilap-analyze_LDLIBS += $(TL_AN_LDLIBS)
 
 HOST_TESTS += test_analysis test_analysis_cli test_plots test_multirank
@@ -70,8 +70,12 @@ HOST_TESTS += test_foreign
 test_foreign_DEPS := runtime
 $(BUILD)/tests/test_foreign: $(BIN)/trilap-analyze
 
+# the JSON reader the Kineto reader parses with (analysis/json.c)
+HOST_TESTS += test_json
+test_json_DEPS := analysis
+
 # PyTorch profiler (Kineto) traces: HTA's figures on ../shared/data/kineto,
-# the records, bad traces refused (needs json-c)
+# the records, bad traces refused
 HOST_TESTS += test_kineto
 test_kineto_DEPS := analysis probes runtime
 test_kineto_LDLIBS += $(TL_AN_LDLIBS)
@@ -81,7 +85,7 @@ $(BUILD)/tests/test_kineto: $(BIN)/trilap-analyze
 # the rest of trilap linked from its libraries); `make fuzz`, and built with
 # the tests when available so test_fuzz_kineto can run it.
 FUZZ_KINETO := $(BUILD)/fuzz/fuzz_kineto
-FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
+FUZZ_KINETO_SRC := tests/fuzz_kineto.c analysis/json.c analysis/kineto.c analysis/kineto_records.c analysis/kineto_hta.c \
   analysis/kineto_comm.c analysis/clock_note.c
 # (the libraries by path: MODULE_LIB is defined in mk/rules.mk, read after
 # this fragment, and prerequisites expand as they are read)
@@ -91,11 +95,9 @@ $(FUZZ_KINETO): $(call fuzz_objs,$(FUZZ_KINETO_SRC)) \
 	$(Q)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--start-group $(call MODULE_LIB,analysis) \
 	  $(call MODULE_LIB,probes) $(call MODULE_LIB,runtime) -Wl,--end-group $(TL_AN_LDLIBS) \
 	  $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(LDLIBS_OMP) -lpthread -lm -ldl
-ifeq ($(HAVE_JSONC),1)
 fuzz: $(FUZZ_KINETO)
 ifeq ($(HAVE_FUZZ),1)
 tests: $(FUZZ_KINETO)
-endif
 endif
 HOST_TESTS += test_fuzz_kineto
 test_fuzz_kineto_DEPS := runtime
@@ -103,6 +105,5 @@ test_fuzz_kineto_DEPS := runtime
 # a Kineto trace of any size from a shared one (scripts/bench-kineto.sh,
 # test_kineto's bounded-memory test)
 TEST_HELPERS += helper_kineto_big
-helper_kineto_big_DEPS :=
-helper_kineto_big_LDLIBS += $(JSONC_LIBS)
+helper_kineto_big_DEPS := analysis runtime
 $(BUILD)/tests/test_kineto: $(BUILD)/tests/helper_kineto_big

@@ -84,11 +84,6 @@ SQLITE_H := $(firstword $(wildcard $(SQLITE_HOME)/include/sqlite3.h /usr/include
 $(eval $(call feature_check,SQLITE,$(SQLITE_H),sqlite3 (install libsqlite3-dev)))
 SQLITE_LIBS := $(if $(filter 1,$(HAVE_SQLITE)),$(if $(SQLITE_HOME),-L$(SQLITE_HOME)/lib) -lsqlite3)
 
-# json-c: trilap-analyze reads PyTorch profiler (Kineto) traces (its
-# incremental tokener parses one event at a time: bounded memory)
-JSONC_OK := $(shell pkg-config --exists json-c 2>/dev/null && echo yes)
-$(eval $(call feature_check,JSONC,$(JSONC_OK),json-c (install libjson-c-dev)))
-JSONC_LIBS := $(if $(filter 1,$(HAVE_JSONC)),$(shell pkg-config --libs json-c))
 # SimGrid: the engine of trilap-model (model/); without it the program says so
 SIMGRID_H := $(firstword $(wildcard $(SIMGRID_HOME)/include/simgrid/actor.h /usr/include/simgrid/actor.h /usr/local/include/simgrid/actor.h))
 $(eval $(call feature_check,SIMGRID,$(SIMGRID_H),SimGrid (install libsimgrid-dev)))

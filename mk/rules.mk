@@ -81,7 +81,6 @@ define CONFIG_BODY
 #define TL_HAVE_PETSC $(HAVE_PETSC)
 #define TL_HAVE_OPENMP $(HAVE_OPENMP)
 #define TL_HAVE_SQLITE $(HAVE_SQLITE)
-#define TL_HAVE_JSONC $(HAVE_JSONC)
 #define TL_HAVE_SIMGRID $(HAVE_SIMGRID)
 #define TL_VERSION "$(TL_VERSION)"
 #define TL_MPIRUN "$(MPIRUN)"
@@ -284,7 +283,6 @@ summary:
 	  PETSc  "$(if $(filter 1,$(HAVE_PETSC)),$(PETSC_VERSION_STR),no)" \
 	  OpenMP "$(if $(filter 1,$(HAVE_OPENMP)),yes,no)" \
 	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no: the tests that write exports skip; trilap-analyze loads libsqlite3.so.0 to read one)" \
-	  json-c "$(if $(filter 1,$(HAVE_JSONC)),yes,no)" \
 	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
 
 help:

@@ -2,7 +2,7 @@
  * (TL_FUZZ_SECONDS, default 30) from a seed corpus of small traces of every
  * kind of event and the openings of the shared traces; fails on any crash,
  * sanitizer report, leak or timeout. Skips when the fuzz binary was not
- * built (no clang with libFuzzer, or no json-c). */
+ * built (no clang with libFuzzer). */
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,7 +38,7 @@ TL_TEST(fuzz_kineto_bounded)
     char fuzzer[512], dir[512], cmd[4096];
     snprintf(fuzzer, sizeof fuzzer, "%s/fuzz/fuzz_kineto", tl_test_env("TL_BUILD", "build"));
     if (access(fuzzer, X_OK) != 0)
-        TL_SKIP("%s not built (needs clang with libFuzzer: libclang-rt-14-dev, and json-c)", fuzzer);
+        TL_SKIP("%s not built (needs clang with libFuzzer: libclang-rt-14-dev)", fuzzer);
     snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
     snprintf(cmd, sizeof cmd, "%s/corpus", dir);
     TL_ASSERT(mkdir(cmd, 0755) == 0);

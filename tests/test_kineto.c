@@ -4,7 +4,7 @@
  * data README counts found as p2p and coll; iterations from ProfilerStep
  * through the launch; .json and .json.gz read alike; bad traces refused
  * naming the file and the reason. Needs ../shared/data/kineto (skips
- * without it) and json-c in the build. */
+ * without it) and zlib in the build (the shared traces are gzip). */
 #include <math.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 
 #include "analysis/kineto.h"
 
-#include "config.h" /* TL_HAVE_JSONC */
+#include "config.h" /* TL_HAVE_ZLIB */
 
 static const char *data_dir(const char *set)
 {
@@ -29,9 +29,9 @@ static const char *data_dir(const char *set)
     return path[k];
 }
 
-static void need_jsonc(void)
+static void need_zlib(void)
 {
-    if (!TL_HAVE_JSONC) TL_SKIP("built without json-c (libjson-c-dev)");
+    if (!TL_HAVE_ZLIB) TL_SKIP("built without zlib (zlib1g-dev): the shared traces are gzip");
 }
 
 /* The numbers of the data row of `rank` in a trilap table (columns from
@@ -84,7 +84,7 @@ static const hta_row hta_rows[] = {
 
 TL_TEST(hta_figures_exact)
 {
-    need_jsonc();
+    need_zlib();
     for (size_t i = 0; i < sizeof hta_rows / sizeof hta_rows[0]; i++) {
         const hta_row *h = &hta_rows[i];
         const char *dir = data_dir(h->set);
@@ -161,7 +161,7 @@ static counts scan(const char *path, tl_an_meta *m)
  * ranges; rank and world size from distributedInfo. */
 TL_TEST(records_of_shared_traces)
 {
-    need_jsonc();
+    need_zlib();
     char p[600];
     tl_an_meta m;
     snprintf(p, sizeof p, "%s/nccl_data.json.gz", data_dir("nccl_parser_config"));
@@ -212,7 +212,7 @@ TL_TEST(records_of_shared_traces)
 /* The same trace compressed and not: the same records, the same HTA figures. */
 TL_TEST(json_and_gz_alike)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = tl_test_tmpdir();
     char gz[600], js[700];
     snprintf(gz, sizeof gz, "%s/sampled_rank-1.json.gz", data_dir("trace_filter"));
@@ -297,7 +297,7 @@ static tl_status check_small(void *user, const tl_trace_record *r)
 
 TL_TEST(small_trace_records)
 {
-    need_jsonc();
+    need_zlib();
     const char *p = tl_test_path("small.json");
     tl_test_write(p, SMALL);
     small_seen s = {0};
@@ -355,7 +355,7 @@ static void refused(const char *path, const char *reason)
 
 TL_TEST(bad_traces_refused)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = tl_test_tmpdir();
     char p[600];
     /* truncated JSON, plain and compressed */
@@ -432,7 +432,7 @@ TL_TEST(bad_traces_refused)
  * GPU activity in iterations 551:552", while every other command read it). */
 TL_TEST(timeline_skips_an_empty_first_rank)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
     char run[600];
     snprintf(run, sizeof run, "%s/k2", t);
@@ -450,7 +450,7 @@ TL_TEST(timeline_skips_an_empty_first_rank)
  * beside rank 1's 1231186.0, while the mean ratios left it out) */
 TL_TEST(overlap_means_leave_out_an_idle_rank)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
     char run[600];
     snprintf(run, sizeof run, "%s/k2", t);
@@ -474,7 +474,7 @@ TL_TEST(overlap_means_leave_out_an_idle_rank)
  * analyse the same. */
 TL_TEST(every_command_reads_kineto)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
     const char *bin = tl_test_bin();
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter %s > %s/ov.txt", bin, dir, t), 0);
@@ -527,7 +527,7 @@ TL_TEST(every_command_reads_kineto)
  * a rank file the import would not replace is refused, nothing written. */
 TL_TEST(import_reads_back)
 {
-    need_jsonc();
+    need_zlib();
     const char *src = data_dir("trace_diff_control"), *t = tl_test_tmpdir(), *bin = tl_test_bin();
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s/control.json.gz -o %s/run > /dev/null", bin, src, t), 0);
     TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/run)\" = trace.rank3.csv", t), 0);
@@ -592,7 +592,7 @@ TL_TEST(import_reads_back)
  * both. */
 TL_TEST(kineto_runs_checked)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/mix && cp %s/sampled_rank-0.json.gz %s/control.json.gz %s/mix", t,
                             data_dir("trace_filter"), data_dir("trace_diff_control"), t),
@@ -607,7 +607,7 @@ TL_TEST(kineto_runs_checked)
  * only one rank has none still loads. */
 TL_TEST(kineto_activity_checked)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
     char p[600];
     snprintf(p, sizeof p, "%s/noevents.json", t);
@@ -641,7 +641,7 @@ TL_TEST(kineto_activity_checked)
  * "a --backend cuda run"; a folder of such ranks alike. */
 TL_TEST(kineto_cpu_only_refused)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
     char p[600];
     static const char cpu[] =
@@ -680,7 +680,7 @@ TL_TEST(kineto_cpu_only_refused)
 /* A gzip stream cut short says how much it gave before it ended. */
 TL_TEST(cut_gzip_counts_what_it_read)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char gz[600], *out = NULL, *err = NULL, cmd[1024];
     snprintf(gz, sizeof gz, "%s/cut.json.gz", t);
@@ -706,7 +706,7 @@ TL_TEST(cut_gzip_counts_what_it_read)
  * the clock offset estimated from their ends. */
 TL_TEST(collectives_command)
 {
-    need_jsonc();
+    need_zlib();
     char cmd[1024], *out = NULL, *err = NULL;
     const char *p = tl_test_path("small.json");
     tl_test_write(p, SMALL);
@@ -774,7 +774,7 @@ static char *finding(const char *out, const char *rule)
  * the operation a collective waited behind. */
 TL_TEST(diagnose_names_collectives)
 {
-    need_jsonc();
+    need_zlib();
     char args[700];
     /* record_param_comms: collective, size (2049000 floats) and process group with its ranks */
     snprintf(args, sizeof args, "diagnose --exposed-share 1 %s", data_dir("nccl_parser_config"));
@@ -838,7 +838,7 @@ static char *table_lines(const char *out, const char *title)
  * diagnose named "nccl:all_to_all 288.9 MB"). */
 TL_TEST(collectives_sizes_as_diagnose_names_them)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_diff_control");
     char args[700];
     snprintf(args, sizeof args, "diagnose %s", dir);
@@ -881,7 +881,7 @@ TL_TEST(collectives_sizes_as_diagnose_names_them)
  * the range and 2970.0 us without it. */
 TL_TEST(iter_range_keeps_the_clock_offsets)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter");
     char args[700];
     snprintf(args, sizeof args, "collectives %s", dir);
@@ -991,7 +991,7 @@ static void two_nccl_kernels(const char *path, const char *a, const char *b)
  * characters (the key was the printed text, cut). */
 TL_TEST(collectives_kernel_names_with_blanks)
 {
-    need_jsonc();
+    need_zlib();
     char p[600], csv[700], args[1400];
     snprintf(p, sizeof p, "%s/two.json", tl_test_tmpdir());
     snprintf(csv, sizeof csv, "%s/two.csv", tl_test_tmpdir());
@@ -1018,7 +1018,7 @@ TL_TEST(collectives_kernel_names_with_blanks)
  * compute at one size is still starved. */
 TL_TEST(starvation_compares_like_with_like)
 {
-    need_jsonc();
+    need_zlib();
     char args[700], p[600];
     snprintf(args, sizeof args, "diagnose %s", data_dir("trace_diff_control"));
     char *out = analyze(args), *f = finding(out, "starved-communication");
@@ -1054,7 +1054,7 @@ TL_TEST(starvation_compares_like_with_like)
 /* issue 27: every command says how the ranks were put on one clock. */
 TL_TEST(clock_stated)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *t = tl_test_tmpdir();
     static const char kineto[] = "# clock: each rank on its own host's system clock (Kineto: baseTimeNanoseconds + "
                                  "ts), offsets unknown (Kineto measures none): cross-rank figures";
@@ -1165,7 +1165,7 @@ static const kop *kth(const kop *v, size_t n, const char *op, int64_t step, long
  * the `collectives` command's. */
 TL_TEST(late_ranks_pair_by_operation)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter");
     static kop k0[64], k1[64];
     char p[700], args[700];
@@ -1237,7 +1237,7 @@ TL_TEST(late_ranks_pair_by_operation)
  * of step 551. */
 TL_TEST(iter_range_selects_matched_operations)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter");
     for (int step = 551; step <= 552; step++) {
         char args[700];
@@ -1278,7 +1278,7 @@ TL_TEST(iter_range_selects_matched_operations)
  * left HTA's table unchanged). */
 TL_TEST(options_applied_or_refused)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
     char cmd[1200], *out = NULL, *err = NULL;
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s --iter-range 552:552", bin, dir);
@@ -1331,7 +1331,7 @@ TL_TEST(options_applied_or_refused)
  * neither (before: accepted and ignored). */
 TL_TEST(progress_and_clock_flags_on_kineto)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
     char cmd[1200], *out = NULL, *err = NULL;
     static const char *const cmds[] = {"overlap", "breakdown", "diagnose", "timeline -o /dev/null",
@@ -1383,7 +1383,7 @@ TL_TEST(progress_and_clock_flags_on_kineto)
  * before anything is printed or written. */
 TL_TEST(hta_breakdown_of_several_inputs)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *ctl = data_dir("trace_diff_control"), *t = tl_test_tmpdir();
     char cmd[2000], csvp[700], *out = NULL, *err = NULL;
     snprintf(csvp, sizeof csvp, "%s/bd.csv", t);
@@ -1419,7 +1419,7 @@ TL_TEST(hta_breakdown_of_several_inputs)
  * with --hta"). Typed on, it is still refused. */
 TL_TEST(hta_takes_flags_typed_off)
 {
-    need_jsonc();
+    need_zlib();
     const char *dir = data_dir("trace_filter"), *bin = tl_test_bin();
     char cmd[1200], *out = NULL, *err = NULL, *plain = NULL;
     snprintf(cmd, sizeof cmd, "%s/trilap-analyze overlap --hta %s", bin, dir);
@@ -1463,7 +1463,7 @@ TL_TEST(hta_takes_flags_typed_off)
  * --per-iter said 3. */
 TL_TEST(overlap_rows_carry_the_trace_rank)
 {
-    need_jsonc();
+    need_zlib();
     char trace[600], args[1500];
     snprintf(trace, sizeof trace, "%s/control.json.gz", data_dir("trace_diff_control"));
     const char *t = tl_test_tmpdir();
@@ -1515,7 +1515,7 @@ static long peak_kb(char *const argv[], int *rc)
  * the JSON: 0.12 times the file at 200 MB. */
 TL_TEST(big_trace_bounded_memory)
 {
-    need_jsonc();
+    need_zlib();
     char src[600], big[600], an[600];
     snprintf(src, sizeof src, "%s/sampled_rank-0.json.gz", data_dir("trace_filter"));
     snprintf(big, sizeof big, "%s/big.json", tl_test_tmpdir());
@@ -1545,7 +1545,7 @@ TL_TEST(big_trace_bounded_memory)
  * (trace_filter rank 0: idle 321375 where the trace gives 321378). */
 TL_TEST(hta_whole_us_on_epoch_times)
 {
-    need_jsonc();
+    need_zlib();
     static const char epoch[] =
         "{\"traceEvents\": [\n"
         " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, "
@@ -1576,7 +1576,7 @@ TL_TEST(hta_whole_us_on_epoch_times)
  * (the failure removes what was written, and o with it). */
 TL_TEST(import_failure_names_no_file)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char p[600];
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/in", t), 0);
@@ -1614,7 +1614,7 @@ TL_TEST(import_failure_names_no_file)
  * the rank 1 trace as rank 0). */
 TL_TEST(ranks_by_place_without_distributed_info)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     static const char di[] = "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},";
     char p[600], args[1500];
@@ -1662,7 +1662,7 @@ TL_TEST(ranks_by_place_without_distributed_info)
  * one-rank all-reduce, oneRankReduce, is no HTA comm name). */
 TL_TEST(hta_undefined_ratio_said)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char p[600], args[1400];
     snprintf(p, sizeof p, "%s/nocomm.json", t);
@@ -1690,7 +1690,7 @@ TL_TEST(hta_undefined_ratio_said)
  * trace.rank<R>.csv[.gz] files", "this is not one"). */
 TL_TEST(not_kineto_says_why)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char plain[600], twice[600], inner[600], list[600], dir[600];
     snprintf(plain, sizeof plain, "%s/small.json", t);
@@ -1731,7 +1731,7 @@ TL_TEST(not_kineto_says_why)
 
 TL_TEST(perfetto_export_is_no_rank)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char p[600], args[1400];
     TL_ASSERT_EQ(tl_test_sh("mkdir %s/run", t), 0);
@@ -1768,7 +1768,7 @@ TL_TEST(perfetto_export_is_no_rank)
  * dangling perfetto.json beside its rank files changes nothing. */
 TL_TEST(unreadable_json_in_folder_one_line)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char p[600];
     TL_ASSERT_EQ(tl_test_sh("cd %s && mkdir dangling empty sub pipe short && ln -s %s/absent.json dangling/rank0.json && "
@@ -1818,7 +1818,7 @@ TL_TEST(unreadable_json_in_folder_one_line)
  * character, "name is not valid UTF-8" on reading what import wrote). */
 TL_TEST(long_names_cut_at_a_character)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char p[600], desc[700] = "\"Process Group Description\": \"x"; /* "1 (x": the buffers end inside a character */
     for (int k = 0; k < 300; k++) strcat(desc, "\xc3\xa9");
@@ -1842,7 +1842,7 @@ TL_TEST(long_names_cut_at_a_character)
  * twice. */
 TL_TEST(plain_and_gzipped_trace_once)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     static const char di[] = "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 1, \"world_size\": 2},";
     char p[600];
@@ -1861,7 +1861,7 @@ TL_TEST(plain_and_gzipped_trace_once)
  * whatever the case of its .gz. */
 TL_TEST(json_names_in_any_case)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir(), *dir = data_dir("trace_filter");
     char up[600];
     snprintf(up, sizeof up, "%s/upper/trace_filter", t); /* the same run label as the shared folder's */
@@ -1906,7 +1906,7 @@ TL_TEST(json_names_in_any_case)
  * their time). HTA's last-step rule still counts the copies, as HTA does. */
 TL_TEST(gpu_step_copies_are_no_iterations)
 {
-    need_jsonc();
+    need_zlib();
     const char *t = tl_test_tmpdir();
     char p[600], args[1400];
     snprintf(p, sizeof p, "%s/gpusteps.json", t);
