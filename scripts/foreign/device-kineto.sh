@@ -5,9 +5,9 @@
 # trilap's injection library (CUDA_INJECTION64_PATH), then compared per
 # kernel by kineto_compare.py (counts and totals within 5 %) and analysed
 # (overlap --hta, breakdown --hta, overlap --per-iter, collectives) where
-# this machine's trilap-analyze reads Kineto traces (json-c); otherwise the
-# comparison is left to `scripts/foreign/device-kineto.sh --compare DIR` on a
-# machine that has it. Everything lands in $OUT/kineto-h200.
+# this machine's trilap-analyze reads the gzipped Kineto trace (built with
+# zlib); otherwise the comparison is left to
+# `scripts/foreign/device-kineto.sh --compare DIR` on a machine that has it. Everything lands in $OUT/kineto-h200.
 #   scripts/foreign/device-kineto.sh            (on the GPU machine)
 #   scripts/foreign/device-kineto.sh --compare results/kineto-h200
 # not -e: the comparison's exit status is kept and the analyses still run (rc below)
@@ -15,7 +15,7 @@ set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 an=$root/bin/trilap-analyze
-compare() { # compare DIR: needs bin/trilap-analyze with json-c
+compare() { # compare DIR: needs bin/trilap-analyze built with zlib
   local d=$1
   [ -f "$d/inject/trace.rank0.csv" ] || gzip -dk "$d/inject/trace.rank0.csv.gz"
   python3 "$root/scripts/foreign/kineto_compare.py" "$d/torch-kineto.rank0.json.gz" "$d/inject" "$d/window.json" \
@@ -52,7 +52,7 @@ rc=0
 if "$an" overlap --hta "$out/torch-kineto.rank0.json.gz" > /dev/null 2>&1; then
   compare "$out"; rc=$?
 else
-  echo "kineto-h200: this trilap-analyze reads no Kineto traces (built without json-c): run" \
+  echo "kineto-h200: this trilap-analyze reads no Kineto traces (built without zlib): run" \
        "scripts/foreign/device-kineto.sh --compare DIR on the fetched folder"
   rm -f "$out/inject/trace.rank0.csv"
 fi
