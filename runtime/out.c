@@ -131,6 +131,13 @@ int tl_out_in_place(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+const char *tl_out_written_at(const char *path, char *buf, size_t n)
+{
+    int fd;
+    if (follow_links(path, buf, n, &fd)) return path;
+    return buf;
+}
+
 /* at (in place): the folder it is in ("." for a bare name, "/" at the root) */
 static void cut_to_parent(char *at)
 {
@@ -376,7 +383,8 @@ tl_status tl_out_close(tl_out *o, int commit)
  * folders, so those are not there yet to resolve). */
 static void landing(const char *path, char *out, size_t n)
 {
-    char head[4096], real[PATH_MAX];
+    char head[4096], real[PATH_MAX], file[4096];
+    path = tl_out_written_at(path, file, sizeof file); /* a link to a file lands where the file is */
     snprintf(head, sizeof head, "%s%s", path[0] == '/' ? "" : "./", path);
     /* the longest prefix that is a folder */
     size_t cut = strlen(head);

@@ -53,6 +53,12 @@ tl_status tl_out_close(tl_out *o, int commit);
  * sent the stream to), and "-", stdout. A link to a file is followed: the
  * file is replaced whole, the link stays. */
 int tl_out_in_place(const char *path);
+/* Where a write to `path` lands: a link at its last component followed to
+ * the file it names (as tl_out_open follows it: that file replaced, the
+ * link kept; also a link whose file is not there yet), into buf (n
+ * bytes), which is returned; `path` itself for a stream or device. So
+ * link.csv -> d/x.csv and d/x.csv are told to be one file. */
+const char *tl_out_written_at(const char *path, char *buf, size_t n);
 /* Whether `path` could be written, before the work that makes it: not a
  * folder; a file or stream that is there takes writes; else the nearest
  * folder above it that exists is a folder this process may write in (the

@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
@@ -345,29 +343,6 @@ static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES], char *manifest
     f[4] = (run_file){"--breakdown", o->breakdown};
 }
 
-/* Where an output is written: a link followed to what it names, as
- * tl_out_open follows it (the file it names replaced, the link kept;
- * also a link whose file is not there yet), so that link.csv -> d/x.csv
- * and d/x.csv are one file; a stream or device as it is. */
-static const char *written_at(const char *path, char *buf, size_t n)
-{
-    if (tl_out_in_place(path)) return path;
-    snprintf(buf, n, "%s", path);
-    for (int hop = 0; hop < 40; hop++) {
-        struct stat st;
-        char target[4096];
-        ssize_t k;
-        if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode) || (k = readlink(buf, target, sizeof target - 1)) <= 0)
-            break;
-        target[k] = '\0';
-        const char *slash = strrchr(buf, '/');
-        size_t keep = target[0] == '/' || !slash ? 0 : (size_t)(slash - buf) + 1; /* relative to the link's folder */
-        if (keep + (size_t)k >= n) break;
-        memcpy(buf + keep, target, (size_t)k + 1);
-    }
-    return buf;
-}
-
 /* A folder the run fills (out.path: the folder): the slices
  * (p-<step>.txt, every `every` steps up to `last`) or the trace
  * (trace.rank<R>.csv; every: 0) */
@@ -445,7 +420,7 @@ static tl_status check_output_clashes(const fdtd_opts *o)
     run_files(o, files, manifest, sizeof manifest);
     for (int f = 0; f < RUN_NFILES; f++) {
         if (!files[f].path) continue;
-        const char *path = written_at(files[f].path, at[f], sizeof at[f]);
+        const char *path = tl_out_written_at(files[f].path, at[f], sizeof at[f]);
         if (strcmp(path, files[f].path)) {
             snprintf(label[f], sizeof label[f], "%s (a link to it)", files[f].option);
             files[f] = (run_file){label[f], path};

@@ -430,8 +430,9 @@ TL_TEST(stats_and_clock)
     TL_ASSERT(tl_clock_ns() - t0 >= 2000000);
 }
 
-/* Two outputs at one landing refused, and one under another's file, each
- * in one line naming both labels, a label cut saying so. */
+/* Two outputs at one landing refused (two spellings; a link to the file),
+ * and one under another's file, each in one line naming both labels, a
+ * label cut saying so. */
 TL_TEST(out_set_labels_and_landings)
 {
     const char *t = tl_test_tmpdir();
@@ -440,7 +441,9 @@ TL_TEST(out_set_labels_and_landings)
     snprintf(b, sizeof b, "%s/./sub/../same.csv", t);
     snprintf(under, sizeof under, "%s/same.csv/tr", t);
     snprintf(err, sizeof err, "%s/err.txt", t);
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/sub", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/sub && ln -s ../same.csv %s/sub/ln.csv", t, t), 0);
+    char ln[600];
+    snprintf(ln, sizeof ln, "%s/sub/ln.csv", t);
     memset(label, 'x', 150);
     label[150] = '\0';
     memcpy(label, "--a-long-label", 14);
@@ -451,6 +454,9 @@ TL_TEST(out_set_labels_and_landings)
     const int first = tl_out_set_add(&s, "prog", label, a), again = tl_out_set_add(&s, "prog", "--other", b);
     const int meets = tl_out_set_meets(&s, "prog", "--trace", under);
     const int apart = tl_out_set_meets(&s, "prog", "--trace", t);
+    /* a link to the file: a write replaces that file (tl_out_open), so
+     * one landing (it was a second file) */
+    const int linked = tl_out_set_meets(&s, "prog", "--link", ln);
     fflush(stderr);
     TL_ASSERT(dup2(saved, 2) == 2);
     close(saved);
@@ -458,9 +464,12 @@ TL_TEST(out_set_labels_and_landings)
     TL_ASSERT_EQ(again, 1);
     TL_ASSERT_EQ(meets, 1);
     TL_ASSERT_EQ(apart, 0);
+    TL_ASSERT_EQ(linked, 1);
     char *text = tl_test_slurp(err);
     TL_ASSERT(text);
-    TL_ASSERT_EQ(tl_test_count(text, "\n"), 2);
+    TL_ASSERT_EQ(tl_test_count(text, "\n"), 3);
+    TL_ASSERT_MSG(strstr(text, "xxx... and --link both name ") && strstr(text, "/sub/ln.csv: give each a file"), "%s",
+                  text);
     TL_ASSERT_MSG(strstr(text, "prog: --a-long-labelxxx") && strstr(text, "xxx... and --other both name "), "%s", text);
     TL_ASSERT_MSG(strstr(text, "prog: --trace ") && strstr(text, "/same.csv/tr lies under the file --a-long-label"), "%s",
                   text);
