@@ -56,10 +56,14 @@ static const struct {
     {"import", ""},
 };
 
-static const char *common_list(const char *program)
+static int is_command(const tl_optspec *spec, const char *command)
 {
-    const char *cmd = strrchr(program, ' ');
-    cmd = cmd ? cmd + 1 : program;
+    return spec->command && !strcmp(spec->command, command);
+}
+
+static const char *common_list(const tl_optspec *spec)
+{
+    const char *cmd = spec->command ? spec->command : "";
     for (size_t i = 0; i < sizeof common_use / sizeof common_use[0]; i++)
         if (!strcmp(common_use[i].command, cmd)) return common_use[i].options;
     return NULL;
@@ -139,8 +143,8 @@ static int output_format_refused(const tl_optspec *spec)
     static const char *const others[] = {"csv",  "tsv", "json", "png",  "pdf", "svg",    "eps", "jpg",
                                          "jpeg", "gif", "html", "ps",   "mtx", "sqlite", "nsys-rep"};
     static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
-    const int json = strstr(spec->program, " perfetto") != NULL;
-    if (strstr(spec->program, " import")) return 0; /* its output is a folder */
+    const int json = is_command(spec, "perfetto");
+    if (is_command(spec, "import")) return 0; /* its output is a folder */
     for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
         const char *out = tl_opts_string_of(spec, names[j]);
         const int is_json = json && !strcmp(names[j], "output");
@@ -155,7 +159,7 @@ static int output_format_refused(const tl_optspec *spec)
             if (strcasecmp(dot + 1, others[k]) || !strcmp(others[k], writes)) continue;
             fprintf(stderr, "%s: --%s %s: it writes %s, not %s: give a .%s name%s\n", spec->program, names[j], out,
                     is_json ? "Chrome trace JSON" : "CSV rows", others[k], writes,
-                    strstr(spec->program, " timeline") ? " (the picture: gnuplot plots/timeline.gp on it, or "
+                    is_command(spec, "timeline") ? " (the picture: gnuplot plots/timeline.gp on it, or "
                                                           "scripts/render-plots.sh)"
                                                         : "");
             return 1;
@@ -172,7 +176,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     tl_option mine[32];
     tl_optgroup groups[8];
     tl_optspec cut = *spec;
-    const char *list = common_list(spec->program);
+    const char *list = common_list(spec);
     if (list && spec->ngroups <= sizeof groups / sizeof groups[0] && tl_an_common_nopts <= 32) {
         for (size_t g = 0; g < spec->ngroups; g++) {
             groups[g] = spec->groups[g];
@@ -194,7 +198,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
                 c->iters);
         rc = 2;
     } else if ((out = tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
-                                              strstr(spec->program, " import") ? "output" : ""))) {
+                                              is_command(spec, "import") ? "output" : ""))) {
         rc = out; /* before a trace is read: not an error after the report; 2 for a clash */
     } else if (outputs_refused_here(&cut, res) || output_format_refused(&cut)) {
         rc = 2;

@@ -370,7 +370,7 @@ int tl_an_cmd_breakdown(int argc, char **argv)
         {.title = "HTA", .opts = &tl_an_hta_opt, .nopts = 1, .dst = &o.c},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze breakdown", .usage = "[options] RUN_DIR...",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "breakdown", .usage = "[options] RUN_DIR...",
                              .purpose = "GPU time per kernel name and category, per rank and max/mean over ranks.",
                              .groups = groups, .ngroups = 3, .min_positional = 1, .max_positional = -1};
     tl_optresult pr;

@@ -312,7 +312,7 @@ static int compare_files(const char *a, const char *b, const cmp_opts *o, const 
     if (!b && tl_opts_given(pr, &o->baseline) && !baseline_found(ra, na, o->baseline)) {
         char vars[512];
         variant_list(ra, na, vars, sizeof vars);
-        fprintf(stderr, "trilap-analyze compare: invalid --baseline '%s': %s has no such variant (its variants: %s)\n",
+        fprintf(stderr, "trilap-analyze: invalid --baseline '%s': %s has no such variant (its variants: %s)\n",
                 o->baseline, fa, vars);
         rc = 2;
         goto fail;
@@ -337,7 +337,7 @@ int tl_an_cmd_compare(int argc, char **argv)
         {.title = "compare", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze compare", .usage = "[options] RUN_A [RUN_B]",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "compare", .usage = "[options] RUN_A [RUN_B]",
                              .purpose = "Two traced runs (or results CSV files) side by side: iteration time, "
                                         "derived communication, overlap metrics, speedup.",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 2};

@@ -1331,7 +1331,7 @@ int tl_an_cmd_diagnose(int argc, char **argv)
         {.title = "rules", .opts = own, .nopts = sizeof own / sizeof own[0], .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze diagnose", .usage = "[options] RUN_DIR",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "diagnose", .usage = "[options] RUN_DIR",
                              .purpose = "Lost-overlap findings (serialised communicators or host lane, no "
                                         "comm/compute overlap, exposed communication, late ranks, queued "
                                         "communication, host staging, "

@@ -147,7 +147,7 @@ static int refuse_out_over_in(const char *out, const char *in)
         where = "among the traces they come from (the folder would then read as a trilap run)";
     }
     fprintf(stderr,
-            "trilap-analyze import: -o %s is %s %s: the trace files would be written %s; give another folder "
+            "trilap-analyze: -o %s is %s %s: the trace files would be written %s; give another folder "
             "(try --help)\n",
             out, is, in, where);
     return 2;
@@ -165,7 +165,7 @@ int tl_an_cmd_import(int argc, char **argv)
         {.title = "import", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze import", .usage = "[options] FILE.sqlite|TRACE.json[.gz]|DIR -o DIR",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "import", .usage = "[options] FILE.sqlite|TRACE.json[.gz]|DIR -o DIR",
                              .purpose = "Convert an Nsight Systems export (nsys export --type sqlite) or PyTorch "
                                         "profiler traces to trilap trace files, one per process (rank).",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
@@ -173,7 +173,7 @@ int tl_an_cmd_import(int argc, char **argv)
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
     if (!o.out) {
-        fprintf(stderr, "trilap-analyze import: -o DIR is required (try --help)\n");
+        fprintf(stderr, "trilap-analyze: import needs -o DIR (try --help)\n");
         free(pr.positional);
         return 2;
     }

@@ -463,7 +463,7 @@ int tl_an_cmd_overlap(int argc, char **argv)
         {.title = "HTA", .opts = &tl_an_hta_opt, .nopts = 1, .dst = &o.c},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze overlap", .usage = "[options] RUN_DIR",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "overlap", .usage = "[options] RUN_DIR",
                              .purpose = "Overlap metrics (DESIGN.md) per rank, max/mean over ranks and per "
                                         "iteration, with the derived-communication reconciliation.",
                              .groups = groups, .ngroups = 3, .min_positional = 1, .max_positional = 1};

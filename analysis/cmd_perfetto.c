@@ -276,7 +276,7 @@ int tl_an_cmd_perfetto(int argc, char **argv)
         {.title = "perfetto", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze perfetto", .usage = "[options] RUN_DIR -o trace.json[.gz]",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "perfetto", .usage = "[options] RUN_DIR -o trace.json[.gz]",
                              .purpose = "Export GPU activity, host ranges, iterations and launches as "
                                         "Chrome/Perfetto trace JSON (pid = rank, strictly nested tracks).",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};
@@ -284,8 +284,8 @@ int tl_an_cmd_perfetto(int argc, char **argv)
     int rc = tl_an_parse(&spec, argc, argv, &pr, &o.c);
     if (rc >= 0) return rc;
     if (!o.out || (tl_out_names_gzip(o.out) && !TL_HAVE_ZLIB)) {
-        if (!o.out) fprintf(stderr, "trilap-analyze perfetto: -o FILE.json is required (try --help)\n");
-        else fprintf(stderr, "trilap-analyze perfetto: -o %s: writing gzip needs zlib (built without it); give a "
+        if (!o.out) fprintf(stderr, "trilap-analyze: perfetto needs -o FILE.json (try --help)\n");
+        else fprintf(stderr, "trilap-analyze: -o %s: writing gzip needs zlib (built without it); give a "
                              ".json name (try --help)\n", o.out);
         free(pr.positional);
         return 2;

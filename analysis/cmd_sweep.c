@@ -29,7 +29,7 @@ int tl_an_cmd_sweep(int argc, char **argv)
         {.title = "sweep", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze sweep", .usage = "[options] RESULTS.csv",
+    const tl_optspec spec = {.program = "trilap-analyze", .command = "sweep", .usage = "[options] RESULTS.csv",
                              .purpose = "Per size and variant: median/min/max time per iteration, the ideal bound "
                                         "and the overlap efficiency.",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};

@@ -37,7 +37,7 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
 {
     calib_opts o;
     tl_optgroup g = {"Calibrate", calib_options, sizeof calib_options / sizeof calib_options[0], &o};
-    tl_optspec spec = {.program = "trilap-model calibrate", .usage = "[options]",
+    tl_optspec spec = {.program = "trilap-model", .command = "calibrate", .usage = "[options]",
                        .purpose = "Reads measured results and fits the model's fixed costs and NCCL rate on them.",
                        .groups = &g, .ngroups = 1, .min_positional = 0, .max_positional = 0};
     int rc = tl_mcli_parse(cli, &spec, argc, argv);

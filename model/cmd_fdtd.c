@@ -149,7 +149,7 @@ int tl_mcmd_fdtd(int argc, char **argv, tl_mcli *cli)
 {
     fdtd_opts o;
     tl_optgroup g = {"FDTD", fdtd_options, sizeof fdtd_options / sizeof fdtd_options[0], &o};
-    tl_optspec spec = {.program = "trilap-model fdtd", .usage = "[options]",
+    tl_optspec spec = {.program = "trilap-model", .command = "fdtd", .usage = "[options]",
                        .purpose = "Predicts seed paper 2's Tables 12-13 (4 x RTX 6000, pencil-yz) from its Table 10 "
                                   "and two calibration grids.",
                        .groups = &g, .ngroups = 1};

@@ -31,7 +31,7 @@ int tl_mcmd_platform(int argc, char **argv, tl_mcli *cli)
 {
     plat_opts o;
     tl_optgroup g = {"Platform", plat_options, sizeof plat_options / sizeof plat_options[0], &o};
-    tl_optspec spec = {.program = "trilap-model platform", .usage = "--out XML [options]",
+    tl_optspec spec = {.program = "trilap-model", .command = "platform", .usage = "--out XML [options]",
                        .purpose = "Writes a built-in platform as a SimGrid platform file.", .groups = &g, .ngroups = 1};
     int rc = tl_mcli_parse(cli, &spec, argc, argv);
     if (rc >= 0) return rc;

@@ -358,7 +358,7 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
 {
     solver_opts o;
     tl_optgroup g = {"Solver", solver_options, sizeof solver_options / sizeof solver_options[0], &o};
-    tl_optspec spec = {.program = "trilap-model solver", .usage = "[options]",
+    tl_optspec spec = {.program = "trilap-model", .command = "solver", .usage = "[options]",
                        .purpose = "Predicts a Pipe-PCG or Pipe-BiCGStab iteration under trilap's schedules on N "
                                   "GPUs of a platform.",
                        .groups = &g, .ngroups = 1};

@@ -25,7 +25,7 @@ int tl_mcmd_tristream(int argc, char **argv, tl_mcli *cli)
 {
     ts_opts o;
     tl_optgroup g = {"Tristream", ts_options, sizeof ts_options / sizeof ts_options[0], &o};
-    tl_optspec spec = {.program = "trilap-model tristream", .usage = "[options]",
+    tl_optspec spec = {.program = "trilap-model", .command = "tristream", .usage = "[options]",
                        .purpose = "Predicts the three-stream microbenchmark on two H200s and compares with the "
                                   "measured run the calibration names.",
                        .groups = &g, .ngroups = 1};

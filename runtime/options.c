@@ -589,7 +589,8 @@ static void help_line(FILE *out, char short_name, const char *lhs_long, const ch
 
 void tl_opts_print_help(const tl_optspec *spec, FILE *out)
 {
-    fprintf(out, "usage: %s %s\n", spec->program, spec->usage ? spec->usage : "[options]");
+    fprintf(out, "usage: %s%s%s %s\n", spec->program, spec->command ? " " : "", spec->command ? spec->command : "",
+            spec->usage ? spec->usage : "[options]");
     if (spec->purpose) fprintf(out, "%s\n", spec->purpose);
     for (size_t gi = 0; gi < spec->ngroups; gi++) {
         const tl_optgroup *g = &spec->groups[gi];

@@ -69,7 +69,8 @@ typedef struct tl_optgroup {
 } tl_optgroup;
 
 typedef struct tl_optspec {
-    const char *program;     /* "trilap-bench" */
+    const char *program;     /* "trilap-bench": every line the parser prints begins with it */
+    const char *command;     /* "diagnose": a program's command, after it in the usage line; NULL: none */
     const char *usage;       /* "[options] A.mtx [b.mtx] [x0.mtx]" */
     const char *purpose;     /* one sentence */
     const tl_optgroup *groups;

@@ -822,7 +822,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
                                   {"Execution and output", exec_options, sizeof exec_options / sizeof exec_options[0], &ra.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
     /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */
-    const tl_optspec spec = {.program = PROG, .usage = "run [options]",
+    const tl_optspec spec = {.program = PROG, .command = "run", .usage = "[options]",
                              .purpose = "Runs one 3D acoustic FDTD simulation (staggered p-v, CPML) and prints a results "
                                         "row (--compare-cpml: two runs, two rows).",
                              .groups = groups, .ngroups = 3, .max_positional = 0};

@@ -2476,13 +2476,13 @@ TL_TEST(outputs_named_for_another_format)
     trace(run, 0, "0,0,1,compute,compute,kernel,k,0,50000,1,-1,0\n0,0,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,2,-1,0\n");
     trace(run, 1, "1,1,1,compute,compute,kernel,k,0,50000,1,-1,0\n1,1,2,p2p,p2p,kernel,ncclDevKernel_SendRecv,60000,80000,2,-1,0\n");
     static const char *const refused[][2] = {
-        {"timeline -o %s/t.png", "trilap-analyze timeline: --output T/t.png: it writes CSV rows, not png: give a .csv "
+        {"timeline -o %s/t.png", "trilap-analyze: --output T/t.png: it writes CSV rows, not png: give a .csv "
                                  "name (the picture: gnuplot plots/timeline.gp on it, or scripts/render-plots.sh)\n"},
         {"timeline -o %s/t.PDF", "--output T/t.PDF: it writes CSV rows, not pdf"},
-        {"perfetto -o %s/p.csv", "trilap-analyze perfetto: --output T/p.csv: it writes Chrome trace JSON, not csv: "
+        {"perfetto -o %s/p.csv", "trilap-analyze: --output T/p.csv: it writes Chrome trace JSON, not csv: "
                                  "give a .json name\n"},
         {"perfetto -o %s/p.html.gz", "it writes Chrome trace JSON, not html"},
-        {"breakdown --csv %s/b.json", "trilap-analyze breakdown: --csv T/b.json: it writes CSV rows, not json"},
+        {"breakdown --csv %s/b.json", "trilap-analyze: --csv T/b.json: it writes CSV rows, not json"},
         {"overlap --csv %s/o.svg", "--csv T/o.svg: it writes CSV rows, not svg"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {

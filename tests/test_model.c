@@ -768,6 +768,10 @@ TL_TEST(bad_arguments)
     TL_ASSERT_MSG(lines == 1 && strstr(err, "invalid --platform 'nowhere'"), "%s", err);
     TL_ASSERT(run_model("solver --gpus 4,x", err, sizeof err, &lines) == 2);
     TL_ASSERT_MSG(lines == 1 && strstr(err, "invalid --gpus"), "%s", err);
+    /* the parser's lines begin with the program alone, as the model's own
+     * do (they began "trilap-model solver: ") */
+    TL_ASSERT(run_model("solver --bogus", err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && !strncmp(err, "trilap-model: unknown option '--bogus'", 38), "%s", err);
     TL_ASSERT(run_model("frobnicate", err, sizeof err, &lines) == 2);
     TL_ASSERT(run_model("fdtd --calib-sizes 320,321", err, sizeof err, &lines) == 2);
     /* refused before the preamble: nothing on stdout */
