@@ -165,7 +165,9 @@ int tl_an_cmd_import(int argc, char **argv)
         {.title = "import", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze", .command = "import", .usage = "[options] FILE.sqlite|TRACE.json[.gz]|DIR -o DIR",
+    const tl_optspec spec = {.program = "trilap-analyze",
+                             .command = "import",
+                             .usage = "[options] FILE.sqlite|TRACE.json[.gz]|DIR -o DIR",
                              .purpose = "Convert an Nsight Systems export (nsys export --type sqlite) or PyTorch "
                                         "profiler traces to trilap trace files, one per process (rank).",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};

@@ -276,7 +276,9 @@ int tl_an_cmd_perfetto(int argc, char **argv)
         {.title = "perfetto", .opts = own, .nopts = 1, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze", .command = "perfetto", .usage = "[options] RUN_DIR -o trace.json[.gz]",
+    const tl_optspec spec = {.program = "trilap-analyze",
+                             .command = "perfetto",
+                             .usage = "[options] RUN_DIR -o trace.json[.gz]",
                              .purpose = "Export GPU activity, host ranges, iterations and launches as "
                                         "Chrome/Perfetto trace JSON (pid = rank, strictly nested tracks).",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};

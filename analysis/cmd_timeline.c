@@ -145,7 +145,9 @@ int tl_an_cmd_timeline(int argc, char **argv)
         {.title = "timeline", .opts = own, .nopts = 2, .dst = &o},
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &o.c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze", .command = "timeline", .usage = "[options] RUN_DIR -o FILE.csv",
+    const tl_optspec spec = {.program = "trilap-analyze",
+                             .command = "timeline",
+                             .usage = "[options] RUN_DIR -o FILE.csv",
                              .purpose = "Gnuplot-ready timeline rows (rank, lane row, category, name, start/end in "
                                         "us) for a window of iterations.",
                              .groups = groups, .ngroups = 2, .min_positional = 1, .max_positional = 1};

@@ -455,7 +455,9 @@ int tl_an_cmd_collectives(int argc, char **argv)
     const tl_optgroup groups[] = {
         {.title = "common", .opts = tl_an_common_opts, .nopts = tl_an_common_nopts, .dst = &c},
     };
-    const tl_optspec spec = {.program = "trilap-analyze", .command = "collectives", .usage = "[options] TRACE.json[.gz]|DIR",
+    const tl_optspec spec = {.program = "trilap-analyze",
+                             .command = "collectives",
+                             .usage = "[options] TRACE.json[.gz]|DIR",
                              .purpose = "PyTorch profiler (Kineto) traces: every NCCL kernel with the operation and "
                                         "process group it served, its launch delay and what it waited behind; "
                                         "communication concurrency; operations matched across ranks with their "

@@ -825,7 +825,9 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     const tl_optgroup groups[] = {{"Verification", verify_options, sizeof verify_options / sizeof verify_options[0], &va.o},
                                   {"Launch", lopts, TL_FDTD_CLI_LAUNCH_NOPTS, &lo}};
     /* the parser's lines begin PROG ": " as every other (fdtd_cli.h) */
-    const tl_optspec spec = {.program = PROG, .command = "verify", .usage = "convergence|time|reflection|energy|decomp [options]",
+    const tl_optspec spec = {.program = PROG,
+                             .command = "verify",
+                             .usage = "convergence|time|reflection|energy|decomp [options]",
                              .purpose = "Reproduces the paper's verification tables as CSV on stdout. An "
                                         "experiment takes the options whose help names it, and those that "
                                         "name none.",
