@@ -23,12 +23,12 @@ src=${2:-$data/kineto/trace_filter/sampled_rank-0.json.gz}
 [ $# -le 2 ] || { echo "${0##*/}: invalid argument '$3': at most MB and SRC (try --help)" >&2; exit 2; }
 an=${TL_BIN:-$root/bin}/trilap-analyze
 big=${TL_BUILD:-$root/build}/tests/helper_kineto_big
-for x in "$an" "$big"; do [ -x "$x" ] || { echo "$0: $x not built (make all tests builds it)" >&2; exit 1; }; done
+for x in "$an" "$big"; do [ -x "$x" ] || { echo "${0##*/}: $x not built (make all tests builds it)" >&2; exit 1; }; done
 if [ ! -f "$src" ]; then
-  [ $# -ge 2 ] && { echo "$0: $src: no such trace" >&2; exit 1; }
-  echo "$0: $src: no such trace (set TL_DATA to the shared data folder, or give SRC)" >&2; exit 1
+  [ $# -ge 2 ] && { echo "${0##*/}: $src: no such trace" >&2; exit 1; }
+  echo "${0##*/}: $src: no such trace (set TL_DATA to the shared data folder, or give SRC)" >&2; exit 1
 fi
-command -v /usr/bin/time >/dev/null || [ -x /usr/bin/time ] || { echo "$0: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+command -v /usr/bin/time >/dev/null || [ -x /usr/bin/time ] || { echo "${0##*/}: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-kineto-bench-XXXXXX")}
 mkdir -p "$out"
 "$big" "$src" "$out/big.json" "$mb"

@@ -20,7 +20,7 @@ if [ "${1:-}" = "--" ]; then shift; fi
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
-[ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
+[ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-knobs-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
 . "$root/scripts/bench-out.sh"
 bench_out_begin "$out"

@@ -36,7 +36,7 @@ if [ "${1:-}" = solver ]; then
   shift "$bench_args_shift"
   matrix=$bench_arg iters=$bench_iters rounds=$bench_rounds
   solve=${SOLVE:-$root/bin/trilap-solve}
-  [ -x "$solve" ] || { echo "$0: $solve not built (run make)" >&2; exit 1; }
+  [ -x "$solve" ] || { echo "${0##*/}: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
   bench_out_begin_temp overhead
   out=$bench_out_dir
@@ -52,7 +52,7 @@ if [ "${1:-}" = solver ]; then
   done
   for mode in off nvtx cupti; do
     t[$mode]=$(awk -f "$root/scripts/csv.awk" -f "$root/scripts/median-us-per-iter.awk" "$out/$mode.csv")
-    [ -n "${t[$mode]}" ] || { echo "$0: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
+    [ -n "${t[$mode]}" ] || { echo "${0##*/}: no us_per_iter in $out/$mode.csv" >&2; exit 1; }
   done
   # the method that ran, as the program names it (the extra options may set it)
   solver=$(awk -F': ' '$1 == "solver" { print $2; exit }' "$out/off.1.txt")
@@ -66,7 +66,7 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then variant=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
 bench=${BENCH:-$root/bin/trilap-bench}
-[ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
+[ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 . "$root/scripts/bench-out.sh"
 bench_out_begin_temp overhead
 out=$bench_out_dir
@@ -77,6 +77,6 @@ for mode in off nvtx cupti; do
     --iters "${ITERS:-2000}" --repeat "${REPEAT:-5}" --format csv \
     --results "$out/overhead.csv" "$@" >"$out/$mode.csv"
   t[$mode]=$(awk -F, -v v="$variant" '$1 == v { print $5 }' "$out/$mode.csv")
-  [ -n "${t[$mode]}" ] || { echo "$0: no $variant row in $out/$mode.csv" >&2; exit 1; }
+  [ -n "${t[$mode]}" ] || { echo "${0##*/}: no $variant row in $out/$mode.csv" >&2; exit 1; }
 done
 ratio_table "$(printf '# tracing overhead, %s on %s GPU(s), median us/iter (raw: %s)' "$variant" "$n" "$out")"

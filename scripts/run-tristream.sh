@@ -21,7 +21,7 @@ case ${LAUNCH:-threads} in
 esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
-[ -x "$bench" ] || { echo "$0: $bench not built (run make)" >&2; exit 1; }
+[ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
 # a failed run leaves no folder of results behind (its errors are on stderr)
 . "$root/scripts/bench-out.sh"

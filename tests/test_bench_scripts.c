@@ -590,6 +590,13 @@ TL_TEST(gpu_benchmarks_not_built_exit_1)
         {"BACKEND=gpu scripts/bench-solvers-protocol.sh $T/o",
          "bench-solvers-protocol.sh: invalid BACKEND 'gpu': cuda or host (try --help)\n", 2},
         {"SOLVE=$T/none scripts/demo-solver.sh $T/o", "demo-solver.sh: $T/none not built (make all)\n", 1},
+        /* named as the others name themselves (they said their whole path, $0) */
+        {"BENCH=$T/none OUT=$T/o scripts/bench-knobs.sh 1", "bench-knobs.sh: $T/none not built (run make)\n", 1},
+        {"BENCH=$T/none OUT=$T/o scripts/bench-size-sweeps.sh 1", "bench-size-sweeps.sh: $T/none not built (run make)\n",
+         1},
+        {"BENCH=$T/none OUT=$T/o scripts/run-tristream.sh 1", "run-tristream.sh: $T/none not built (run make)\n", 1},
+        {"SOLVE=$T/none OUT=$T/o scripts/bench-trace-overhead.sh solver gen:poisson7:8 10",
+         "bench-trace-overhead.sh: $T/none not built (run make)\n", 1},
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         tl_test_output r = tl_test_capture("T=%s; %s", t, runs[i].cmd);
