@@ -129,7 +129,7 @@ static int at_end(tl_json_parser *p)
 
 static void skip_blanks(tl_json_parser *p)
 {
-    while (p->p < p->end && (*p->p == ' ' || *p->p == '\n' || *p->p == '\r' || *p->p == '\t')) p->p++;
+    while (p->p < p->end && tl_json_blank(*p->p)) p->p++;
 }
 
 /* ---- strings ---------------------------------------------------------- */
@@ -649,8 +649,7 @@ static size_t scan_string(tl_json_scan_state *s, const char *buf, size_t i, size
 
 static int ends_scalar(char c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == ']' || c == '}' ||
-           c == '[' || c == '{' || c == '"';
+    return tl_json_blank(c) || c == ',' || c == ':' || c == ']' || c == '}' || c == '[' || c == '{' || c == '"';
 }
 
 size_t tl_json_scan(tl_json_scan_state *s, const char *buf, size_t n, int *done)
@@ -659,7 +658,7 @@ size_t tl_json_scan(tl_json_scan_state *s, const char *buf, size_t n, int *done)
     int closed;
     *done = 0;
     if (s->mode == 0) {
-        while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r')) i++;
+        while (i < n && tl_json_blank(buf[i])) i++;
         if (i == n) return n;
         s->mode = buf[i] == '{' || buf[i] == '[' ? 1 : buf[i] == '"' ? 2 : 3;
         if (s->mode == 1) s->depth = 1;

@@ -54,6 +54,12 @@ void tl_json_parser_destroy(tl_json_parser **p);
 tl_json_result tl_json_parse(tl_json_parser *p, const char *text, size_t len, const tl_json **root,
                              tl_json_error *err);
 
+/* JSON's blank between tokens (RFC 8259: space, tab, newline, return). */
+static inline int tl_json_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 /* The type; TL_JSON_NULL for a missing value (v NULL) too. */
 tl_json_type tl_json_type_of(const tl_json *v);
 /* Whether v is present and of type t. */

@@ -106,9 +106,8 @@ static tl_status peek(loader *L, int *c)
 {
     for (;;) {
         while (L->pos < L->len) {
-            char ch = L->buf[L->pos];
-            if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') {
-                *c = (unsigned char)ch;
+            if (!tl_json_blank(L->buf[L->pos])) {
+                *c = (unsigned char)L->buf[L->pos];
                 return TL_OK;
             }
             L->pos++;
@@ -770,7 +769,7 @@ static int file_why_not(const char *path, char *why, size_t n)
     const char *slash = strrchr(path, '/');
     if (!tl_an_json_name(slash ? slash + 1 : path)) return 0;
     long i = 0;
-    while (i < got && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) i++;
+    while (i < got && tl_json_blank(head[i])) i++;
     if (i >= got || head[i] == '{') return 0;
     char first[16] = "binary data";
     if (head[i] >= 0x20 && head[i] < 0x7f) snprintf(first, sizeof first, "'%c'", head[i]);

@@ -74,16 +74,19 @@ tl_status tl_solve_begin(tl_ctx *ctx, const tl_solve_params *p, tl_solve_result 
     return TL_OK;
 }
 
-/* Whether s holds the word w ("inf" in "= -inf at", not in "info"). */
-static int has_word(const char *s, const char *w)
+static int word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The first word w in s at or after `from` ("inf" in "= -inf at", not in
+ * "info"), or NULL. */
+static char *find_word(char *s, char *from, const char *w)
 {
     size_t n = strlen(w);
-    for (const char *p = strstr(s, w); p; p = strstr(p + 1, w)) {
-        int before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after) return 1;
-    }
-    return 0;
+    for (char *p = strstr(from, w); p; p = strstr(p + 1, w))
+        if (!(p > s && word_char(p[-1])) && !word_char(p[n])) return p;
+    return NULL;
 }
 
 int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...)
@@ -95,12 +98,15 @@ int tl_solve_stop(tl_solve_result *res, tl_stop_reason why, const char *fmt, ...
     va_end(ap);
     /* a NaN's sign bit means nothing, and glibc prints it: "-nan" read as
      * a number below zero */
-    for (char *m = strstr(res->detail, "-nan"); m; m = strstr(m, "-nan"))
-        if (m[4] != '_' && !isalnum((unsigned char)m[4])) memmove(m, m + 1, strlen(m));
-        else m++;
+    char *d = res->detail;
+    for (char *m = find_word(d, d, "nan"); m; m = find_word(d, m + 1, "nan")) {
+        if (m == d || m[-1] != '-') continue;
+        memmove(m - 1, m, strlen(m) + 1);
+        m--;
+    }
     /* printf's inf and nan said in words, where a verdict prints them:
      * "(q, y) = -nan, (y, y) = -nan" told the user nothing */
-    int has_inf = has_word(res->detail, "inf"), has_nan = has_word(res->detail, "nan");
+    int has_inf = find_word(d, d, "inf") != NULL, has_nan = find_word(d, d, "nan") != NULL;
     size_t at = strlen(res->detail);
     if (has_inf || has_nan)
         snprintf(res->detail + at, sizeof res->detail - at, " (%s%s%s)",
