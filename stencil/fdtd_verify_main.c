@@ -647,13 +647,33 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
     p->ns = split_names(p->sbuf, p->strats, 8);
     if (p->ns <= 0) return refuse(va, "--strategies", strategies, "expected up to 8 strategy names, comma-separated");
     TL_TRY(refuse_repeated_names(va, "--strategies", strategies, p->strats, p->ns));
-    for (int j = 0; j < p->ns; j++)
-        if (tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend) < 0) {
+    for (int j = 0; j < p->ns; j++) {
+        const int kind = tl_fdtd_strategy_per_rank(p->strats[j], va->v.backend);
+        if (kind < 0) {
             char why[160];
             snprintf(why, sizeof why, "'%.30s' is not a strategy of --backend %s (%s)", p->strats[j],
                      backend_names[va->v.backend].name, tl_fdtd_strategy_names());
             return refuse(va, "--strategies", strategies, why);
         }
+        /* a per-rank strategy's subdomain is on its rank's GPU: --gpus was
+         * accepted and did nothing there */
+        if (kind == 1 && va->v.gpus > 0) {
+            if (va->o.strategies)
+                fprintf(stderr,
+                        PROG ": --gpus %d spreads the subdomains of one process over GPUs; --strategies %s: %s runs "
+                             "each subdomain on its rank's GPU, the one the launcher binds it to (drop --gpus, or "
+                             "'%s' from the list; CUDA_VISIBLE_DEVICES sets the GPUs)\n",
+                        va->v.gpus, strategies, p->strats[j], p->strats[j]);
+            else
+                fprintf(stderr,
+                        PROG ": --gpus %d spreads the subdomains of one process over GPUs; %d ranks run strategy %s "
+                             "(their default), each subdomain on its rank's GPU, the one the launcher binds it to "
+                             "(drop --gpus; CUDA_VISIBLE_DEVICES sets the GPUs)\n",
+                        va->v.gpus, ctx->size, p->strats[j]);
+            va->usage_error = 1;
+            return TL_ERR_REMOTE;
+        }
+    }
     p->nss = parse_list(va->o.ss, p->ss, 8);
     if (p->nss <= 0) return refuse(va, "--ss", va->o.ss, "expected up to 8 values of s, comma-separated");
     for (int k = 0; k < p->nss; k++)
@@ -750,6 +770,22 @@ static tl_status decomp_rows(tl_ctx *ctx, const verify_args *va, const decomp_pl
     return TL_OK;
 }
 
+/* No GPU is the machine's lack, not the command line's: exit 1, said
+ * once, after the command line's own checks (a mistake in it is exit 2
+ * on any machine) */
+static tl_status gpu_lacking(tl_ctx *ctx, const verify_args *va)
+{
+    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA)) return TL_ERR_REMOTE;
+    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) {
+        if (ctx->rank == 0)
+            fprintf(stderr, PROG ": %d ranks with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain "
+                            "per rank needs a GPU bound to every rank (ranks share one with --device-comm host)\n",
+                    ctx->size);
+        return TL_ERR_REMOTE;
+    }
+    return TL_OK;
+}
+
 static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
 {
     int root = ctx->rank == 0; /* prints; alone runs the one-process strategies */
@@ -757,6 +793,7 @@ static tl_status verify_decomp(tl_ctx *ctx, verify_args *va)
     tl_status st = tl_comm_agree(ctx, p ? TL_OK : TL_FAIL(TL_ERR_NOMEM, "verify decomp: the plan"));
     TL_TRYGOTO(st, st, done);
     TL_TRYGOTO(decomp_plan_make(ctx, va, p), st, done);
+    TL_TRYGOTO(gpu_lacking(ctx, va), st, done);
     /* the table is printed whole once every run has succeeded: a run that
      * fails half-way leaves no rows that look like a result */
     char *table = NULL;
@@ -795,21 +832,12 @@ static tl_status verify_rank(tl_ctx *ctx, void *arg)
         if (ctx->rank == 0 || ctx->mode == TL_LAUNCH_MPI) va->usage_error = 1;
         return TL_ERR_REMOTE;
     }
-    /* no GPU is the machine's lack, not the command line's: exit 1, said once */
-    if (ctx->size == 1 && tl_fdtd_cli_no_cuda(ctx, va->v.backend == TL_FDTD_BACKEND_CUDA))
-        return TL_ERR_REMOTE;
-    if (ctx->size > 1 && va->v.backend == TL_FDTD_BACKEND_CUDA && ctx->device < 0) {
-        if (ctx->rank == 0)
-            fprintf(stderr, PROG ": %d ranks with --backend cuda and no GPU (--no-gpu, or none visible): one subdomain "
-                            "per rank needs a GPU bound to every rank (ranks share one with --device-comm host)\n",
-                    ctx->size);
-        return TL_ERR_REMOTE;
-    }
+    if (!strcmp(va->what, "decomp")) return verify_decomp(ctx, va); /* its lists first: a plan's own checks */
+    TL_TRY(gpu_lacking(ctx, va));
     if (!strcmp(va->what, "convergence")) return verify_convergence(va);
     if (!strcmp(va->what, "time")) return verify_time(va);
     if (!strcmp(va->what, "reflection")) return verify_reflection(va);
-    if (!strcmp(va->what, "energy")) return verify_energy(va);
-    return verify_decomp(ctx, va);
+    return verify_energy(va);
 }
 
 int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, tl_launch_quiet *quiet)

@@ -1297,6 +1297,22 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "host)\n");
     usage_error("verify energy --launcher threads --ranks 2 --no-gpu",
                 "trilap-fdtd: verify energy runs on one rank; only verify decomp takes several (strategy ranks)\n");
+    /* a per-rank strategy's subdomain is on its rank's GPU: --gpus did
+     * nothing there (accepted, exit 0); a command-line mistake, exit 2 on
+     * a machine without a GPU too (the plan is checked before the GPU) */
+    usage_error("verify decomp --backend cuda --grid 24 --decomps 1x2x1 --ss 1 --strategies host,devcomm --gpus 2 "
+                "--no-gpu",
+                "trilap-fdtd: --gpus 2 spreads the subdomains of one process over GPUs; --strategies host,devcomm: "
+                "devcomm runs each subdomain on its rank's GPU, the one the launcher binds it to (drop --gpus, or "
+                "'devcomm' from the list; CUDA_VISIBLE_DEVICES sets the GPUs)\n");
+    usage_error("verify decomp --backend cuda --grid 24 --decomps 1x2x1 --ss 1 --launcher threads --ranks 2 --gpus 1 "
+                "--no-gpu",
+                "trilap-fdtd: --gpus 1 spreads the subdomains of one process over GPUs; 2 ranks run strategy devcomm "
+                "(their default), each subdomain on its rank's GPU, the one the launcher binds it to (drop --gpus; "
+                "CUDA_VISIBLE_DEVICES sets the GPUs)\n");
+    usage_error("verify decomp --backend cuda --grid 24 --decomps 1x2x1 --ss 1 --strategies bogus --no-gpu",
+                "trilap-fdtd: invalid --strategies 'bogus': 'bogus' is not a strategy of --backend cuda (cpu: "
+                "copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
 }
 
 TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
