@@ -274,7 +274,9 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
  * won), the CPML's shape or --compare-cpml without a CPML (its row had an
  * empty overhead), the lower layer's medium without --layer-k, a lower
  * layer below the grid (a homogeneous run paying for material arrays),
- * the pulse with --source none. */
+ * the pulse with --source none; --compare-cpml with slices, which are
+ * written inside the timed steps (its reference run would write them
+ * too, or not and be timed without them). */
 static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_config *c, const tl_optresult *res)
 {
     if (o->dt > 0 && tl_opts_given(res, &o->dt) && tl_opts_given(res, &o->cfl)) {
@@ -300,6 +302,13 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
         char with[192];
         snprintf(with, sizeof with, "with %s", by);
         if (refuse_idle(res, shape, shape_fields, 3, with, "there is no CPML to shape", give)) return 2;
+    }
+    if (o->compare_cpml && o->slice_every > 0) {
+        fprintf(stderr, PROG ": --compare-cpml times a run with CPML against one without, and --slice-every %" PRId64
+                             " writes files inside the timed steps of both (take slices in a run of their own, or "
+                             "drop --compare-cpml)\n",
+                o->slice_every);
+        return 2;
     }
     if (o->layer_k == 0) {
         static const char *const lower[] = {"K2", "rho2"};
@@ -576,7 +585,10 @@ static tl_status write_csv_series(const char *path, const char *header, const do
 }
 
 /* One simulation and its row (rank 0 appends it to --results, its line
- * kept in rows for the manifest). */
+ * kept in rows for the manifest) and files. --compare-cpml's reference run
+ * (without CPML) writes its row alone: the seismogram, breakdown and
+ * energy are the run's with CPML (they were written twice, the
+ * reference's first). */
 static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, double none_s, double *seconds,
                          tl_results_rows *rows)
 {
@@ -584,9 +596,10 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
     tl_fdtd *f = NULL;
     tl_fdtd_config cp = *c_in;
     const tl_fdtd_config *c = &cp;
+    const int reference = o->compare_cpml && c->cpml == 0;
     tl_progress bar;
     if (ctx->rank == 0) { /* rank 0 speaks for the run: its steps are everyone's */
-        tl_progress_begin(&bar, ra->o.compare_cpml && c->cpml == 0 ? "run without CPML" : "run",
+        tl_progress_begin(&bar, reference ? "run without CPML" : "run",
                           (double)(c->warmup + c->steps), "steps", tl_progress_mode_of(o->progress));
         cp.progress = &bar;
     }
@@ -623,6 +636,7 @@ static tl_status one_run(tl_ctx *ctx, run_args *ra, const tl_fdtd_config *c_in, 
     if (o->results) {
         TL_TRYGOTO(tl_comm_agree(ctx, tl_results_append(o->results, results_header, row, rows)), st, done);
     }
+    if (reference) goto done;
     if (o->seismogram && c->nrec > 0) {
         char hdr[4096];
         size_t n = (size_t)snprintf(hdr, sizeof hdr, "step,time_s");

@@ -384,6 +384,40 @@ TL_TEST(compare_cpml_reports_overhead)
     const char *end = strchr(b + 1, '\n');
     TL_ASSERT(end && end[-1] != ','); /* the CPML row has its overhead */
     tl_test_output_free(&r);
+    /* the files are the CPML run's, which its reference run does not write
+     * (it wrote them first, the CPML run then over them) */
+    const char *dir = tl_test_tmpdir();
+    char args[2048], p[2][2][512];
+    for (int k = 0; k < 2; k++) {
+        snprintf(p[k][0], sizeof p[k][0], "%.400s/cmp%d-s.csv", dir, k);
+        snprintf(p[k][1], sizeof p[k][1], "%.400s/cmp%d-e.csv", dir, k);
+        snprintf(args, sizeof args,
+                 "run --grid 24 --cpml 4 --steps 5 --receivers 12,12,5 --energy-every 1 --seismogram %.480s --energy-out "
+                 "%.480s%s",
+                 p[k][0], p[k][1], k ? " --compare-cpml" : "");
+        r = fdtd(args);
+        TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+        tl_test_output_free(&r);
+    }
+    for (int f = 0; f < 2; f++) {
+        char *one = tl_test_read(p[0][f]), *two = tl_test_read(p[1][f]);
+        TL_ASSERT_STREQ(two, one);
+        free(one);
+        free(two);
+    }
+    /* slices are written inside the timed steps: refused, not timed in
+     * both runs (the reference's first, then over them) */
+    snprintf(args, sizeof args, "run --grid 24 --cpml 4 --steps 5 --compare-cpml --slice-every 5 --slice-dir %.400s/cmp-sl",
+             dir);
+    r = fdtd(args);
+    TL_ASSERT_EQ(r.rc, 2);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: --compare-cpml times a run with CPML against one without, and --slice-every 5 "
+                           "writes files inside the timed steps of both (take slices in a run of their own, or drop "
+                           "--compare-cpml)\n");
+    TL_ASSERT(!r.out[0]);
+    tl_test_output_free(&r);
+    snprintf(p[0][0], sizeof p[0][0], "%.400s/cmp-sl", dir);
+    TL_ASSERT(access(p[0][0], F_OK) != 0);
 }
 
 /* Two commands into one results file: each keeps its block in
