@@ -18,6 +18,12 @@ n=2
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
 [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
+# before: ITERS=x went to trilap-bench, refused there after OUT was made
+iters=${ITERS:-3000} repeat=${REPEAT:-3}
+for v in "ITERS=$iters" "REPEAT=$repeat"; do
+  [[ ${v#*=} =~ ^[1-9][0-9]*$ ]] ||
+    { echo "${0##*/}: invalid ${v%%=*} '${v#*=}': a positive integer (try --help)" >&2; exit 2; }
+done
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
@@ -44,8 +50,8 @@ printf '%-20s %10s %10s %10s %8s %8s %12s\n' config split_us bound_us split/bnd 
 for c in "${configs[@]}"; do
   IFS='|' read -r name envs opts <<<"$c"
   # shellcheck disable=SC2086
-  env -u CUDA_DEVICE_MAX_CONNECTIONS $envs "$bench" tristream --gpus "$n" --iters "${ITERS:-3000}" \
-    --repeat "${REPEAT:-3}" --hw-queues 0 --format csv --results "$out/knobs.csv" $opts "$@" \
+  env -u CUDA_DEVICE_MAX_CONNECTIONS $envs "$bench" tristream --gpus "$n" --iters "$iters" \
+    --repeat "$repeat" --hw-queues 0 --format csv --results "$out/knobs.csv" $opts "$@" \
     >"$out/$name.csv" 2>"$out/$name.err" ||
     { cat "$out/$name.err" >&2; exit 1; }
   awk -F, -v name="$name" '

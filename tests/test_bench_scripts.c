@@ -538,6 +538,9 @@ TL_TEST(bench_scripts_name_bad_counts)
         {"bench-size-sweeps.sh two", "bench-size-sweeps.sh: invalid NGPUS 'two': a positive integer (try --help)\n"},
         {"bench-gpu-sweep.sh '1 x'", "bench-gpu-sweep.sh: invalid GPU count 'x' in '1 x': positive integers (try --help)\n"},
         {"bench-knobs.sh 2x", "bench-knobs.sh: invalid NGPUS '2x': a positive integer (try --help)\n"},
+        /* before: went to trilap-bench, refused there after OUT was made */
+        {"ITERS=1e3 scripts/bench-knobs.sh 1", "bench-knobs.sh: invalid ITERS '1e3': a positive integer (try --help)\n"},
+        {"REPEAT=0 scripts/bench-knobs.sh 1", "bench-knobs.sh: invalid REPEAT '0': a positive integer (try --help)\n"},
         {"bench-trace-overhead.sh -1", "bench-trace-overhead.sh: invalid NGPUS '-1': a positive integer (try --help)\n"},
         {"bench-trace-overhead.sh solver gen:poisson7:8 1e3",
          "bench-trace-overhead.sh: invalid ITERATIONS '1e3': a positive integer (try --help)\n"},
