@@ -32,7 +32,11 @@ command -v /usr/bin/time >/dev/null || [ -x /usr/bin/time ] || { echo "${0##*/}:
 out=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/trilap-kineto-bench-XXXXXX")}
 mkdir -p "$out"
 "$big" "$src" "$out/big.json" "$mb"
-gzip -1 -c "$out/big.json" > "$out/big.json.gz.tmp" && mv "$out/big.json.gz.tmp" "$out/big.json.gz"
+. "$root/scripts/parts.sh"
+trap parts_drop EXIT
+parts_stage gz "$out/big.json.gz"
+gzip -1 -c "$out/big.json" > "$gz"
+parts_commit
 bytes=$(stat -c %s "$out/big.json")
 printf '# Kineto reader: %s (%.1f MB uncompressed, %.1f MB gzip) from %s on %s, %s\n' "$out/big.json" \
   "$(awk -v b="$bytes" 'BEGIN { print b / 1e6 }')" "$(awk -v b="$(stat -c %s "$out/big.json.gz")" 'BEGIN { print b / 1e6 }')" \

@@ -14,7 +14,7 @@
 #
 # A run killed outright (SIGKILL) leaves its NAME.part<pid>.EXT files, never
 # a cut FILE. Used by bench-fdtd.sh, bench-cpml.sh, bench-cpml-trees.sh,
-# render-roof-summary.sh and render-gp.sh (bench-fdtd.sh and
+# bench-kineto.sh, render-roof-summary.sh and render-gp.sh (bench-fdtd.sh and
 # render-roof-summary.sh had one copy each, bench-cpml.sh none: a run
 # killed while writing cpml.csv or table.txt left them cut).
 parts_staged=() parts_finals=()
