@@ -709,6 +709,25 @@ TL_TEST(specs_refused_in_one_line)
     }
 }
 
+/* An empty name for the matrix, b or x0 is the command line's fault: it
+ * was "trilap-solve: : cannot open: No such file or directory", exit 1,
+ * naming nothing; now one line naming which input, exit 2, as
+ * trilap-matgen says it. */
+TL_TEST(empty_input_name_refused)
+{
+    static const char *const cases[][2] = {
+        {"''", "trilap-solve: invalid matrix '': an empty file name (try --help)\n"},
+        {"gen:poisson7:4 ''", "trilap-solve: invalid b '': an empty file name (try --help)\n"},
+        {"gen:poisson7:4 '' ''", "trilap-solve: invalid b '': an empty file name (try --help)\n"},
+        {"gen:poisson7:4 /dev/null ''", "trilap-solve: invalid x0 '': an empty file name (try --help)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        TL_ASSERT_EQ(run("%s " QUICK " %s", bin(), cases[k][0]), 2);
+        TL_ASSERT_STREQ(err_buf, cases[k][1]);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", cases[k][0], out_buf);
+    }
+}
+
 /* A list option with an empty entry (--solver cg, ran cg alone), an entry
  * twice or an unknown one: one line naming the option, the list and what
  * is wrong, exit 2, nothing on stdout. */
@@ -1414,7 +1433,8 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, lists_refused_in_one_line,
+             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, empty_input_name_refused,
+             lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
