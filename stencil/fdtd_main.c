@@ -269,6 +269,24 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
     return 2;
 }
 
+/* An output named by an empty string: the command line's fault, exit 2
+ * (it was "--seismogram: an output file name is empty", exit 1, and for
+ * --results a clash with its own manifest); 0, or 2 after one line. */
+static int output_name_empty(const fdtd_opts *o)
+{
+    const struct {
+        const char *option, *path, *what;
+    } out[] = {{"--results", o->results, "an empty file name"},
+               {"--seismogram", o->seismogram, "an empty file name"},
+               {"--energy-out", o->energy_out, "an empty file name"},
+               {"--breakdown", o->breakdown, "an empty file name"},
+               {"--trace", o->trace, "an empty folder name"},
+               {"--slice-dir", o->slice_every > 0 ? o->slice_dir : NULL, "an empty folder name"}};
+    for (size_t k = 0; k < sizeof out / sizeof out[0]; k++)
+        if (out[k].path && !out[k].path[0]) return tl_fdtd_cli_bad(out[k].option, "", out[k].what);
+    return 0;
+}
+
 /* Options that contradict others or set what this run does not have,
  * each refused where typed (a default never is): --dt with --cfl (--dt
  * won), the CPML's shape or --compare-cpml without a CPML (its row had an
@@ -549,6 +567,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     }
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
+    if (output_name_empty(o)) return 2;
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     if (check_output_clashes(o) != TL_OK) return 2;
     if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */

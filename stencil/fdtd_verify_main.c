@@ -521,8 +521,9 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
     if (st == TL_OK) st = tl_fdtd_verify_energy_check(&va->v, n, 0, steps, va->o.every);
     TL_TRY(end_check(va, &k, st));
     if (!d1) return TL_OK;
-    /* "" made /cpml and /none at the root of the file system */
-    if (!*va->o.slices) return tl_out_check_as("--slices", tl_out_check_folder, va->o.slices);
+    /* "" made /cpml and /none at the root of the file system; the command
+     * line's fault, exit 2 (it was exit 1, as a folder that cannot be made) */
+    if (!*va->o.slices) return refuse(va, "--slices", "", "an empty folder name");
     char first[64]; /* the first slice each run writes */
     snprintf(first, sizeof first, "p-%06" PRId64 ".txt", va->o.every);
     st = tl_fdtd_cli_check_output("--slices", d1, first);

@@ -1101,17 +1101,26 @@ TL_TEST(every_message_one_prefix)
     }
 }
 
-/* An empty folder name: refused before the run (it passed as "/" + the
- * file name, then the preamble was printed and the first write failed with
- * "folder name empty or too long" naming no option, or --trace's "the
- * folder name is too long"). */
+/* An empty output name: refused before the run, the command line's fault
+ * (exit 2; it was exit 1, "--seismogram: an output file name is empty",
+ * and --results '' a clash with its own manifest; before that, a folder's
+ * passed as "/" + the file name, then the preamble was printed and the
+ * first write failed with "folder name empty or too long" naming no
+ * option, or --trace's "the folder name is too long"). */
 TL_TEST(empty_output_folder_refused_before_the_run)
 {
-    refused_with(1, "run --grid 16 --steps 4 --slice-every 2 --slice-dir ''",
-                 "trilap-fdtd: --slice-dir: an output folder name is empty\n");
-    refused_with(1, "run --grid 16 --steps 4 --trace ''", "trilap-fdtd: --trace: an output folder name is empty\n");
-    refused_with(1, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices ''",
-                 "trilap-fdtd: --slices: an output folder name is empty\n");
+    refused_with(2, "run --grid 16 --steps 4 --slice-every 2 --slice-dir ''",
+                 "trilap-fdtd: invalid --slice-dir '': an empty folder name (try --help)\n");
+    refused_with(2, "run --grid 16 --steps 4 --trace ''",
+                 "trilap-fdtd: invalid --trace '': an empty folder name (try --help)\n");
+    refused_with(2, "verify energy --grid 16 --cells 3 --steps 4 --every 2 --slices ''",
+                 "trilap-fdtd: invalid --slices '': an empty folder name (try --help)\n");
+    refused_with(2, "run --grid 16 --steps 4 --results ''",
+                 "trilap-fdtd: invalid --results '': an empty file name (try --help)\n");
+    refused_with(2, "run --grid 16 --steps 4 --receivers 3,3,3 --seismogram ''",
+                 "trilap-fdtd: invalid --seismogram '': an empty file name (try --help)\n");
+    refused_with(2, "run --grid 16 --steps 4 --energy-every 2 --energy-out ''",
+                 "trilap-fdtd: invalid --energy-out '': an empty file name (try --help)\n");
 }
 
 /* verify energy normalises by the maximum over every step: the sampling

@@ -713,13 +713,18 @@ TL_TEST(specs_refused_in_one_line)
  * was "trilap-solve: : cannot open: No such file or directory", exit 1,
  * naming nothing; now one line naming which input, exit 2, as
  * trilap-matgen says it. */
-TL_TEST(empty_input_name_refused)
+TL_TEST(empty_file_name_refused)
 {
     static const char *const cases[][2] = {
         {"''", "trilap-solve: invalid matrix '': an empty file name (try --help)\n"},
         {"gen:poisson7:4 ''", "trilap-solve: invalid b '': an empty file name (try --help)\n"},
         {"gen:poisson7:4 '' ''", "trilap-solve: invalid b '': an empty file name (try --help)\n"},
         {"gen:poisson7:4 /dev/null ''", "trilap-solve: invalid x0 '': an empty file name (try --help)\n"},
+        /* an output's was "--results: an output file name is empty", exit 1 */
+        {"--results '' gen:poisson7:4", "trilap-solve: invalid --results '': an empty file name (try --help)\n"},
+        {"--history '' gen:poisson7:4", "trilap-solve: invalid --history '': an empty file name (try --help)\n"},
+        {"--solution '' gen:poisson7:4", "trilap-solve: invalid --solution '': an empty file name (try --help)\n"},
+        {"--trace '' gen:poisson7:4", "trilap-solve: invalid --trace '': an empty file name (try --help)\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         TL_ASSERT_EQ(run("%s " QUICK " %s", bin(), cases[k][0]), 2);
@@ -1433,7 +1438,7 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, empty_input_name_refused,
+             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
              lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
