@@ -267,9 +267,13 @@ TL_TEST(partition_file_errors)
     expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n1\n0\n", 4, 2,
                "wrong length: 3 entries for a matrix of 4 rows");
     expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n2\n1\n", 3, 2,
-               "part id 2 out of range [0, 1]");
+               "part id 2 out of range [0, 1]: the file has parts up to 2, for at least 3 ranks, and this run has 2 "
+               "(run on 3 ranks, or make a file for 2: trilap-matgen partition MATRIX 2 OUT)");
+    /* the greatest id named, wherever it is (the first one out of range was) */
+    expect_bad("%%MatrixMarket matrix array integer general\n4 1\n0\n2\n3\n1\n", 4, 2,
+               "entry 3: part id 3 out of range [0, 1]: the file has parts up to 3, for at least 4 ranks");
     expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n-1\n1\n", 3, 2,
-               "out of range");
+               "entry 2: part id -1 out of range [0, 1]: negative");
     expect_bad("%%MatrixMarket matrix array real general\n2 1\n0\n0.5\n", 2, 2, "not an integer");
     expect_bad("%%MatrixMarket matrix array integer general\n3 1\n0\n1\n", 3, 2, "truncated");
     expect_bad("%%MatrixMarket matrix array integer general\n2 1\n0\nx\n", 2, 2, "not a number");

@@ -178,15 +178,28 @@ tl_status tl_partition_read(const char *path, int64_t n, int nparts, int *part)
             (long long)len, (long long)n);
         goto fail;
     }
+    int64_t most = 0, at = 0; /* the greatest part id and its entry */
     for (int64_t i = 0; i < n; i++) {
-        if (v[i] < 0 || v[i] >= nparts) {
-            st = TL_FAIL(TL_ERR_PARSE,
-                         "%s: entry %lld: part id %lld out of range [0, %d] for %d parts", path,
-                         (long long)i + 1, (long long)v[i], nparts - 1, nparts);
+        if (v[i] < 0) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s: entry %lld: part id %lld out of range [0, %d]: negative", path,
+                         (long long)i + 1, (long long)v[i], nparts - 1);
             goto fail;
         }
-        part[i] = (int)v[i];
+        if (v[i] > most) most = v[i], at = i;
     }
+    /* a file made for more ranks than this run has (it said "out of range
+     * [0, 2] for 3 parts" for a 4-part file on 3 ranks, naming neither) */
+    if (most >= nparts) {
+        st = TL_FAIL(TL_ERR_PARSE,
+                     "%s: entry %lld: part id %lld out of range [0, %d]: the file has parts up to %lld, for at least "
+                     "%lld ranks, and this run has %d (run on %lld ranks, or make a file for %d: trilap-matgen "
+                     "partition MATRIX %d OUT)",
+                     path, (long long)at + 1, (long long)most, nparts - 1, (long long)most, (long long)most + 1,
+                     nparts, (long long)most + 1, nparts, nparts);
+        goto fail;
+    }
+    for (int64_t i = 0; i < n; i++)
+        part[i] = (int)v[i];
 fail:
     free(v);
     return st;
