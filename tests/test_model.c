@@ -635,6 +635,9 @@ TL_TEST(platform_values_checked)
         /* no unit: bytes per second and seconds to SimGrid */
         {"bandwidth=\"200GBps\"", "bandwidth=\"200\"", "link 'port0_DOWN': bandwidth 200 B/s and latency"},
         {"latency=\"2us\"", "latency=\"2\"", "most likely a value without its unit (SimGrid takes B/s and s)"},
+        /* 0.5 s: NVLink's 0.5 us without its unit, predicted at 5 s an
+         * iteration, exit 0, while only a latency over 1 s was refused */
+        {"latency=\"0.5us\"", "latency=\"0.5\"", "link 'port0_DOWN': bandwidth 2e+11 B/s and latency 0.5 s, most likely"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_replaced(text, cases[i][0], cases[i][1], bad);
@@ -1431,6 +1434,13 @@ TL_TEST(help_names_what_solver_predicts)
 {
     tl_test_output r = tl_test_capture("%s/trilap-model --help", tl_test_env("TL_BIN", "bin"));
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "  solver     Pipe-PCG or Pipe-BiCGStab under each schedule on 1-4096 GPUs"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    /* --gpus gave the job's file of all N^2 routes as the reason for 4,096
+     * after fix-model3 made it list only the routes the messages take */
+    r = tl_test_capture("%s/trilap-model solver --help", tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "--gpus LIST") && !strstr(r.out, "N^2") &&
+                      strstr(r.out, "1-4096 on a built-in platform (minutes a"),
                   "%s", r.out);
     tl_test_output_free(&r);
 }
