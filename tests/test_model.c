@@ -561,6 +561,36 @@ static int run_model(const char *args, char *err, size_t n, int *lines)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Traces that hold no kernel times (trilap-solve --backend host --trace,
+ * or any trace without CUPTI) cannot give the cost of a wait across
+ * streams: said in one line naming the file and what it lacks, nothing
+ * written. Before: "0 same-stream and 0 cross-stream gaps ... (10 of each
+ * needed: traces of two-stream and three-naive on two GPUs)", which is
+ * what the user had given. */
+TL_TEST(traces_without_kernels_said)
+{
+    need_simgrid();
+    char dir[1024]; /* tl_test_path's buffer is reused */
+    snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    const double dur[3] = {4, 7, 40};
+    for (int r = 0; r < 2; r++) {
+        synth_trace(dir, "two-stream", r, (const double[3]){0, 9, 7}, dur);
+        synth_trace(dir, "three-naive", r, (const double[3]){0, 9, 0.5}, dur);
+    }
+    TL_ASSERT_EQ(tl_test_sh("sed -i '/,kernel,/d' %s/two-stream/trace.rank*.csv %s/three-naive/trace.rank*.csv", dir,
+                            dir),
+                 0);
+    char args[3000], err[1024], out[1024];
+    int lines;
+    snprintf(out, sizeof out, "%s", tl_test_path("c.txt"));
+    snprintf(args, sizeof args, "calibrate --traces %s -o %s", dir, out);
+    int rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "--traces: ") && strstr(err, "two-stream/trace.rank0.csv") &&
+                      strstr(err, "no kernel records") && strstr(err, "trilap-bench tristream") &&
+                      access(out, F_OK) != 0,
+                  "rc %d, %d lines: %s", rc, lines, err);
+}
+
 TL_TEST(invalid_platform_refused_in_one_line)
 {
     need_simgrid();
@@ -1804,7 +1834,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              sync_faster_where_nothing_hides_the_halo,
              pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
