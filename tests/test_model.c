@@ -1315,6 +1315,17 @@ TL_TEST(fitted_constants_name_their_source)
     out = tl_test_read(tl_test_path("stdout.txt"));
     TL_ASSERT_MSG(strstr(out, "= ts_split_us 58.4309, the median three-split of (the calibration names no source)\n"),
                   "%.3000s", out);
+    TL_ASSERT_MSG(strstr(out, "the roof fit of results/solver-fixed-cost-h200, measured)\n"), "%.3000s", out);
+    free(out);
+    /* a kernel cost given to calibrate (--pcg-fixed-us 30) is not the
+     * roof fit: before, its line said "(their defaults: the roof fit of
+     * results/solver-fixed-cost-h200, measured)" beside 30 */
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^pcg_fixed_us *= 21.6 /pcg_fixed_us = 30 /' %s", mine), 0);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(strstr(out, "# from: pcg_fixed_us 30, pcg_bw_frac 0.905: given to calibrate (--pcg-fixed-us, "
+                              "--pcg-bw-frac), not the roof fit of results/solver-fixed-cost-h200 (21.6, 0.905)\n"),
+                  "%.3000s", out);
     free(out);
 }
 
