@@ -406,9 +406,18 @@ void tl_mcalib_print_origins(const tl_mcalib *c, FILE *out, const char *prefix)
             prefix, c->nccl_rate, c->ts_daxpy_us, c->ts_split_us, tri);
     fprintf(out, "%sxstream_us %g: measured, xstream_cross_us %g - xstream_same_us %g in the traces %s\n", prefix,
             c->xstream_us, c->xstream_cross_us, c->xstream_same_us, traces);
-    fprintf(out, "%spcg_fixed_us %g, pcg_bw_frac %g: calibrate's --pcg-fixed-us and --pcg-bw-frac (their "
-                 "defaults: the roof fit of results/solver-fixed-cost-h200, measured)\n",
-            prefix, c->pcg_fixed_us, c->pcg_bw_frac);
+    /* the roof fit only where both are its values: one given to
+     * calibrate was said to be it */
+    int roof = c->pcg_fixed_us == strtod(TL_MCALIB_ROOF_FIXED_US, NULL) &&
+               c->pcg_bw_frac == strtod(TL_MCALIB_ROOF_BW_FRAC, NULL);
+    if (roof)
+        fprintf(out, "%spcg_fixed_us %g, pcg_bw_frac %g: calibrate's --pcg-fixed-us and --pcg-bw-frac (their "
+                     "defaults: the roof fit of results/solver-fixed-cost-h200, measured)\n",
+                prefix, c->pcg_fixed_us, c->pcg_bw_frac);
+    else
+        fprintf(out, "%spcg_fixed_us %g, pcg_bw_frac %g: given to calibrate (--pcg-fixed-us, --pcg-bw-frac), not the "
+                     "roof fit of results/solver-fixed-cost-h200 (%s, %s)\n",
+                prefix, c->pcg_fixed_us, c->pcg_bw_frac, TL_MCALIB_ROOF_FIXED_US, TL_MCALIB_ROOF_BW_FRAC);
 }
 
 tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)

@@ -8,6 +8,12 @@
 
 #include "runtime/error.h"
 
+/* calibrate's defaults for the kernel cost: the roof fit of
+ * results/solver-fixed-cost-h200 (96-256^3), measured; strings, as its
+ * options take them */
+#define TL_MCALIB_ROOF_FIXED_US "21.6"
+#define TL_MCALIB_ROOF_BW_FRAC "0.905"
+
 typedef struct tl_mcalib {
     /* measured: the three-stream microbenchmark's parts alone (us per
      * iteration, median of repetitions) and its variants */

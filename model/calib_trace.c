@@ -17,6 +17,7 @@
 #include "model/calib.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,8 +48,11 @@ static tl_status spans_add(spans *s, int64_t a, int64_t b)
 /* One rank's trace: the kernels and host issue ranges of the allreduce,
  * the ring and the DAXPY, in start order (the probes write them so). */
 enum { OP_AR, OP_RING, OP_DAXPY, OP_N };
+static const char *const op_names[OP_N] = {"allreduce", "ring", "DAXPY"};
+static const char *const host_names[OP_N] = {"coll:allreduce", "p2p:ring", "compute:daxpy"};
 typedef struct rank_trace {
     spans kernel[OP_N], host[OP_N];
+    char program[64], cupti[32]; /* the trace's own metadata, to say what it lacks */
 } rank_trace;
 
 static void rank_trace_free(rank_trace *t)
@@ -62,10 +66,9 @@ static void rank_trace_free(rank_trace *t)
 
 static int op_of_host(const char *name)
 {
-    return strcmp(name, "coll:allreduce") == 0 ? OP_AR
-         : strcmp(name, "p2p:ring") == 0       ? OP_RING
-         : strcmp(name, "compute:daxpy") == 0  ? OP_DAXPY
-                                               : -1;
+    for (int o = 0; o < OP_N; o++)
+        if (strcmp(name, host_names[o]) == 0) return o;
+    return -1;
 }
 
 static int cmp_span(const void *x, const void *y)
@@ -79,6 +82,9 @@ static tl_status read_rank(const char *path, rank_trace *t)
     memset(t, 0, sizeof *t);
     tl_trace_reader *rd = NULL;
     TL_TRY(tl_trace_reader_open(&rd, path, 0));
+    const char *prog = tl_trace_reader_meta(rd, "program"), *cupti = tl_trace_reader_meta(rd, "cupti_status");
+    snprintf(t->program, sizeof t->program, "%s", prog ? prog : "not said");
+    snprintf(t->cupti, sizeof t->cupti, "%s", cupti ? cupti : "not said");
     tl_status st = TL_OK;
     tl_trace_record rec;
     int got = 0;
@@ -138,6 +144,23 @@ void tl_mcalib_trace_files(const char *dir, char paths[TL_MCALIB_TRACE_FILES][42
     for (int k = 0; k < TL_MCALIB_TRACE_FILES; k++) trace_file(dir, variants[k / 2], k % 2, paths[k], sizeof paths[k]);
 }
 
+/* A trace of another program, or one without CUPTI, has none of the
+ * kernels or host ranges the gaps are read from: said as such, rather
+ * than as "0 gaps" of traces the user did give. */
+static tl_status trace_usable(const char *path, const rank_trace *t, int from, int to)
+{
+    char lacks[96] = "";
+    if (!t->kernel[from].n || !t->kernel[to].n)
+        snprintf(lacks, sizeof lacks, "no kernel records of the %s and the %s", op_names[from], op_names[to]);
+    else if (!t->host[to].n)
+        snprintf(lacks, sizeof lacks, "no host range '%s'", host_names[to]);
+    TL_CHECK(!lacks[0], TL_ERR_PARSE,
+             "%s: %s (program %s, cupti_status %s): the cost of a wait across streams is read from the traces of "
+             "trilap-bench tristream --trace DIR on two GPUs, which hold CUPTI's kernel times",
+             path, lacks, t->program, t->cupti);
+    return TL_OK;
+}
+
 static tl_status variant_gaps(const char *dir, const char *variant, int from, int to, spans *g)
 {
     for (int r = 0; r < 2; r++) {
@@ -145,7 +168,8 @@ static tl_status variant_gaps(const char *dir, const char *variant, int from, in
         trace_file(dir, variant, r, path, sizeof path);
         rank_trace t;
         TL_TRY(read_rank(path, &t));
-        tl_status st = gaps(&t, from, to, g);
+        tl_status st = trace_usable(path, &t, from, to);
+        if (st == TL_OK) st = gaps(&t, from, to, g);
         rank_trace_free(&t);
         TL_TRY(st);
     }

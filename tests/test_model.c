@@ -561,6 +561,36 @@ static int run_model(const char *args, char *err, size_t n, int *lines)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Traces that hold no kernel times (trilap-solve --backend host --trace,
+ * or any trace without CUPTI) cannot give the cost of a wait across
+ * streams: said in one line naming the file and what it lacks, nothing
+ * written. Before: "0 same-stream and 0 cross-stream gaps ... (10 of each
+ * needed: traces of two-stream and three-naive on two GPUs)", which is
+ * what the user had given. */
+TL_TEST(traces_without_kernels_said)
+{
+    need_simgrid();
+    char dir[1024]; /* tl_test_path's buffer is reused */
+    snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    const double dur[3] = {4, 7, 40};
+    for (int r = 0; r < 2; r++) {
+        synth_trace(dir, "two-stream", r, (const double[3]){0, 9, 7}, dur);
+        synth_trace(dir, "three-naive", r, (const double[3]){0, 9, 0.5}, dur);
+    }
+    TL_ASSERT_EQ(tl_test_sh("sed -i '/,kernel,/d' %s/two-stream/trace.rank*.csv %s/three-naive/trace.rank*.csv", dir,
+                            dir),
+                 0);
+    char args[3000], err[1024], out[1024];
+    int lines;
+    snprintf(out, sizeof out, "%s", tl_test_path("c.txt"));
+    snprintf(args, sizeof args, "calibrate --traces %s -o %s", dir, out);
+    int rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "--traces: ") && strstr(err, "two-stream/trace.rank0.csv") &&
+                      strstr(err, "no kernel records") && strstr(err, "trilap-bench tristream") &&
+                      access(out, F_OK) != 0,
+                  "rc %d, %d lines: %s", rc, lines, err);
+}
+
 TL_TEST(invalid_platform_refused_in_one_line)
 {
     need_simgrid();
@@ -635,6 +665,9 @@ TL_TEST(platform_values_checked)
         /* no unit: bytes per second and seconds to SimGrid */
         {"bandwidth=\"200GBps\"", "bandwidth=\"200\"", "link 'port0_DOWN': bandwidth 200 B/s and latency"},
         {"latency=\"2us\"", "latency=\"2\"", "most likely a value without its unit (SimGrid takes B/s and s)"},
+        /* 0.5 s: NVLink's 0.5 us without its unit, predicted at 5 s an
+         * iteration, exit 0, while only a latency over 1 s was refused */
+        {"latency=\"0.5us\"", "latency=\"0.5\"", "link 'port0_DOWN': bandwidth 2e+11 B/s and latency 0.5 s, most likely"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_replaced(text, cases[i][0], cases[i][1], bad);
@@ -1282,6 +1315,17 @@ TL_TEST(fitted_constants_name_their_source)
     out = tl_test_read(tl_test_path("stdout.txt"));
     TL_ASSERT_MSG(strstr(out, "= ts_split_us 58.4309, the median three-split of (the calibration names no source)\n"),
                   "%.3000s", out);
+    TL_ASSERT_MSG(strstr(out, "the roof fit of results/solver-fixed-cost-h200, measured)\n"), "%.3000s", out);
+    free(out);
+    /* a kernel cost given to calibrate (--pcg-fixed-us 30) is not the
+     * roof fit: before, its line said "(their defaults: the roof fit of
+     * results/solver-fixed-cost-h200, measured)" beside 30 */
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^pcg_fixed_us *= 21.6 /pcg_fixed_us = 30 /' %s", mine), 0);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    out = tl_test_read(tl_test_path("stdout.txt"));
+    TL_ASSERT_MSG(strstr(out, "# from: pcg_fixed_us 30, pcg_bw_frac 0.905: given to calibrate (--pcg-fixed-us, "
+                              "--pcg-bw-frac), not the roof fit of results/solver-fixed-cost-h200 (21.6, 0.905)\n"),
+                  "%.3000s", out);
     free(out);
 }
 
@@ -1431,6 +1475,13 @@ TL_TEST(help_names_what_solver_predicts)
 {
     tl_test_output r = tl_test_capture("%s/trilap-model --help", tl_test_env("TL_BIN", "bin"));
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "  solver     Pipe-PCG or Pipe-BiCGStab under each schedule on 1-4096 GPUs"),
+                  "%s", r.out);
+    tl_test_output_free(&r);
+    /* --gpus gave the job's file of all N^2 routes as the reason for 4,096
+     * after fix-model3 made it list only the routes the messages take */
+    r = tl_test_capture("%s/trilap-model solver --help", tl_test_env("TL_BIN", "bin"));
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "--gpus LIST") && !strstr(r.out, "N^2") &&
+                      strstr(r.out, "1-4096 on a built-in platform (minutes a"),
                   "%s", r.out);
     tl_test_output_free(&r);
 }
@@ -1794,7 +1845,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              sync_faster_where_nothing_hides_the_halo,
              pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
