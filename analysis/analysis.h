@@ -446,6 +446,14 @@ typedef struct tl_an_iter_span {
     size_t n;
 } tl_an_iter_span;
 tl_an_iter_span tl_an_rank_iter_span(const tl_an_rank *rk);
+/* What a rank recorded that an --iter-range selects: TL_AN_ACT_GPU (a
+ * kernel, copy or memset), else TL_AN_ACT_HOST (the host's own
+ * communication: a host-backend rank), else TL_AN_ACT_NONE; and its name
+ * in a refusal ("no host communication in iterations 500:"). */
+enum { TL_AN_ACT_NONE, TL_AN_ACT_HOST, TL_AN_ACT_GPU };
+int tl_an_ival_activity(const tl_an_ival *v);
+int tl_an_rank_activity(const tl_an_rank *rk);
+const char *tl_an_activity_name(int activity);
 /* The span of two ranks (or runs) together. */
 tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b);
 /* What an --iter-range that selected nothing met, for its refusal: "the

@@ -52,17 +52,6 @@ void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
     *pr = NULL;
 }
 
-/* A rank that recorded no GPU activity at all has no iteration to select
- * from: it is read as it is read without a range (idle over its window),
- * not refused, as a run where only some ranks recorded nothing is read. */
-static int has_gpu_activity(const tl_an_rank *rk)
-{
-    for (size_t j = 0; j < rk->n; j++)
-        if (rk->v[j].kind == TL_KIND_KERNEL || rk->v[j].kind == TL_KIND_MEMCPY || rk->v[j].kind == TL_KIND_MEMSET)
-            return 1;
-    return 0;
-}
-
 tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_names *names, tl_an_rank_fn each,
                             void *user, tl_an_rank_result **out, size_t *nranks)
 {
@@ -107,9 +96,13 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);
         char sel[48], had[640];
         r->have = tl_an_rank_iter_span(&rk);
-        TL_CHECKGOTO(nb > 0 || tl_an_iters_all(o->iter_lo, o->iter_hi) || !has_gpu_activity(&rk), TL_ERR_INVAL, st,
-                     fail,
-                     "%s: no GPU activity in iterations %s (%s)", files[f],
+        /* a rank that recorded nothing (no GPU activity, no communication of
+         * its host's) has no iteration to select from: it is read as without
+         * a range (idle over its window), as a run where only some ranks
+         * recorded nothing is read */
+        int act = tl_an_rank_activity(&rk);
+        TL_CHECKGOTO(nb > 0 || tl_an_iters_all(o->iter_lo, o->iter_hi) || act == TL_AN_ACT_NONE, TL_ERR_INVAL, st,
+                     fail, "%s: no %s in iterations %s (%s)", files[f], tl_an_activity_name(act),
                      tl_an_iters_str(o->iter_lo, o->iter_hi, sel, sizeof sel),
                      tl_an_iters_had(r->have, &rk.meta, had, sizeof had));
         /* waiting and transfer over the selection, as every other figure */

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "probes/rank_state.h"
@@ -365,6 +366,107 @@ TL_TEST(host_ranks_remedies_apply)
     free(o);
 }
 
+/* An --iter-range that selects nothing on a host-backend run is refused by
+ * every command, as on a GPU run: its iterations are the host's, and its
+ * activity the host's communication (before: each read the whole window,
+ * exit 0, diagnose "window 1440.0 us, 0 iterations", timeline and perfetto
+ * every record of the run). */
+TL_TEST(host_ranks_iter_range_outside_refused)
+{
+    char dir[1024], tmp[512];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/hostsel", tmp);
+    synth(dir, "host-only", 2, 20);
+    static const char *const cmds[] = {"breakdown", "overlap", "diagnose", "timeline", "perfetto"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char out[1200] = "", path[1100] = "";
+        if (k >= 3) {
+            snprintf(path, sizeof path, "%s/sel%zu.%s", tmp, k, k == 3 ? "csv" : "json");
+            snprintf(out, sizeof out, "-o %s", path);
+        }
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s %s --iter-range 500: %s", tl_test_bin(), cmds[k],
+                                           dir, out);
+        TL_ASSERT_MSG(o.rc == 1 && tl_test_count(o.err, "\n") == 1 &&
+                          strstr(o.err, "no host communication in iterations 500: ") &&
+                          strstr(o.err, "(the run has iterations 0..19)"),
+                      "%s: exit %d\n%s%s", cmds[k], o.rc, o.out, o.err);
+        if (path[0]) TL_ASSERT_MSG(access(path, F_OK) != 0, "%s wrote %s", cmds[k], path);
+        tl_test_output_free(&o);
+        /* a range it has is read */
+        o = tl_test_capture("%s/trilap-analyze %s %s --iter-range 5:6 %s", tl_test_bin(), cmds[k], dir, out);
+        TL_ASSERT_MSG(o.rc == 0, "%s: exit %d\n%s", cmds[k], o.rc, o.err);
+        tl_test_output_free(&o);
+    }
+    char *o = run_cmd("%s/trilap-analyze diagnose %s --iter-range 5:6", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# rank 0: window 144.0 us, 2 iterations;"), "%s", o);
+    free(o);
+}
+
+/* overlap's per-iteration figures of a host-only rank leave derived_comm
+ * undefined, as its whole-window row does (before: the per-iteration table
+ * and --iter-csv gave each slice's whole W as derived communication beside
+ * a "-" and "derived_comm is undefined" for the window). */
+TL_TEST(host_ranks_per_iter_derived_undefined)
+{
+    char dir[1024], csv[1100];
+    snprintf(dir, sizeof dir, "%s/hostper", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/it.csv", tl_test_tmpdir());
+    synth(dir, "mixed-host", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze overlap %s --per-iter --iter-csv %s", tl_test_bin(), dir, csv);
+    const char *t = strstr(o, "# table: overlap per iteration");
+    TL_ASSERT_MSG(t, "%s", o);
+    int host = 0, gpu = 0;
+    for (const char *l = strchr(t, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        int rank, it;
+        if (sscanf(l + 1, " %d %d", &rank, &it) != 2) continue;
+        const char *e = strchr(l + 1, '\n');
+        char row[400];
+        snprintf(row, sizeof row, "%.*s", (int)(e ? e - l - 1 : (long)strlen(l + 1)), l + 1);
+        /* derived_comm, then idle: the last two fields */
+        char *last = strrchr(row, ' ');
+        while (last > row && last[-1] == ' ') last--;
+        *last = 0;
+        const char *derived = strrchr(row, ' ') + 1;
+        if (rank == 1) host += !strcmp(derived, "-");
+        else gpu += strcmp(derived, "-") != 0;
+    }
+    TL_ASSERT_MSG(host == 20 && gpu == 20, "host-only rows with derived_comm -: %d, GPU rows with a figure: %d\n%s",
+                  host, gpu, o);
+    free(o);
+    o = tl_test_read(csv);
+    TL_ASSERT_MSG(o && strstr(o, "\n1,0,") && strstr(o, "\n0,0,"), "%s", o ? o : "(none)");
+    for (const char *l = strstr(o, "\n1,"); l; l = strstr(l + 1, "\n1,")) {
+        const char *e = strchr(l + 1, '\n');
+        char row[400];
+        snprintf(row, sizeof row, "%.*s", (int)(e ? e - l - 1 : (long)strlen(l + 1)), l + 1);
+        *strrchr(row, ',') = 0;
+        TL_ASSERT_MSG(!strcmp(strrchr(row, ',') + 1, "NaN"), "rank 1's derived_comm_us: %s", row);
+    }
+    free(o);
+}
+
+/* breakdown of a host-backend run: no kernel or copy to break down, and it
+ * says so and where the run's figures are (before: "# 0 rows", nothing
+ * more, beside overlap's U_p2p of most of the window). */
+TL_TEST(host_ranks_breakdown_says_why_empty)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/hostbd", tl_test_tmpdir());
+    synth(dir, "host-only", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# gpu_lanes: hostbd rank 0: none (a host-only trace: no device, no kernels or copies "
+                            "recorded): nothing to break down; its host communication is overlap's U_p2p and U_coll") &&
+                      strstr(o, "hostbd rank 1: none (") && strstr(o, "# 0 rows"),
+                  "%s", o);
+    free(o);
+    /* a GPU rank beside a host-only one: only the latter named */
+    snprintf(dir, sizeof dir, "%s/mixedbd", tl_test_tmpdir());
+    synth(dir, "mixed-host", 2, 20);
+    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# gpu_lanes: mixedbd rank 1: none (") && !strstr(o, "mixedbd rank 0: none"), "%s", o);
+    free(o);
+}
+
 TL_TEST(a_rank_that_cannot_trace_stops_all)
 {
     static const char *const runs[] = {
@@ -704,5 +806,6 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, host_ranks_remedies_apply, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, host_ranks_remedies_apply, host_ranks_iter_range_outside_refused,
+             host_ranks_per_iter_derived_undefined, host_ranks_breakdown_says_why_empty, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
