@@ -555,7 +555,7 @@ typedef struct tl_an_rank_result {
     int64_t *iter_w;       /* slice lengths (iteration times), always */
     size_t nslices;
     tl_an_split split;     /* its communication operations matched across ranks (whole trace) */
-    int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes */
+    int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes (with time in the window) */
     int64_t n_comm_copies;
     int64_t n_nccl;        /* NCCL kernels */
     tl_an_iter_span have;  /* the iterations it has, whatever the selection */

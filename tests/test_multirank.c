@@ -402,6 +402,40 @@ TL_TEST(host_ranks_iter_range_outside_refused)
     free(o);
 }
 
+/* overlap's "# communication:" counts are of the window, as every figure
+ * of its tables: a host run's exchanges equal the operations its waiting
+ * table matched (before: the whole file's, the warm-up solve before the
+ * window included, 1414 beside 1060 matched on a traced solve of 3, and
+ * the same 1414 with --iter-range 0:0). */
+static long comm_count(const char *o, int rank, long *matched)
+{
+    char key[128], row[32];
+    snprintf(key, sizeof key, "# communication: rank %d: 0 NCCL kernels, 0 copies on p2p/coll lanes, ", rank);
+    snprintf(row, sizeof row, "\n  %d    *", rank);
+    const char *p = strstr(o, key), *q = strstr(o, row);
+    *matched = q ? strtol(q + strlen(row), NULL, 10) : -1;
+    return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+TL_TEST(host_ranks_communication_counted_in_window)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/solvew", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 2 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    static const char *const ranges[] = {"", "--iter-range 2:3"};
+    long whole = 0;
+    for (size_t k = 0; k < 2; k++) {
+        char *o = run_cmd("%s/trilap-analyze overlap %s %s", tl_test_bin(), dir, ranges[k]);
+        for (int r = 0; r < 2; r++) {
+            long matched, n = comm_count(o, r, &matched);
+            TL_ASSERT_MSG(n > 0 && n == matched, "rank %d: %ld host exchanges, %ld matched\n%s", r, n, matched, o);
+            if (!k && !r) whole = n;
+            if (k) TL_ASSERT_MSG(n < whole / 4, "%s: %ld host exchanges of %ld", ranges[k], n, whole);
+        }
+        free(o);
+    }
+}
+
 /* overlap's per-iteration figures of a host-only rank leave derived_comm
  * undefined, as its whole-window row does (before: the per-iteration table
  * and --iter-csv gave each slice's whole W as derived communication beside
@@ -686,8 +720,10 @@ TL_TEST(nsys_threads_are_ranks)
     char *o = run_cmd("%s/trilap-analyze overlap %s --iters 1:", tl_test_bin(), db);
     TL_ASSERT_MSG(strstr(o, "# ranks: 2\n"), "%s", o);
     /* each rank its own 20 iterations (plus the set-up one), not 42 merged */
-    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 94 copies on p2p/coll lanes, 47 host exchanges"), "%s", o);
-    TL_ASSERT(strstr(o, "rank 1: 0 NCCL kernels, 94 copies on p2p/coll lanes, 47 host exchanges"));
+    /* of the selection 1:, as the 42 operations its waiting table matched
+     * (47 and 94 in the whole file, the set-up iteration included) */
+    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 84 copies on p2p/coll lanes, 42 host exchanges"), "%s", o);
+    TL_ASSERT(strstr(o, "rank 1: 0 NCCL kernels, 84 copies on p2p/coll lanes, 42 host exchanges"));
     TL_ASSERT(strstr(o, "over 20 iterations"));
     TL_ASSERT(!tl_test_says_nan(o));
     free(o);
@@ -807,5 +843,6 @@ TL_TEST(every_committed_trace_loads)
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              host_ranks_communication_counted, host_ranks_remedies_apply, host_ranks_iter_range_outside_refused,
+             host_ranks_communication_counted_in_window,
              host_ranks_per_iter_derived_undefined, host_ranks_breakdown_says_why_empty, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
