@@ -440,6 +440,13 @@ TL_TEST(host_ranks_communication_counted_in_window)
  * undefined, as its whole-window row does (before: the per-iteration table
  * and --iter-csv gave each slice's whole W as derived communication beside
  * a "-" and "derived_comm is undefined" for the window). */
+/* The line starting at l, without its newline. */
+static void line_at(const char *l, char *row, size_t n)
+{
+    const char *e = strchr(l, '\n');
+    snprintf(row, n, "%.*s", (int)(e ? e - l : (long)strlen(l)), l);
+}
+
 TL_TEST(host_ranks_per_iter_derived_undefined)
 {
     char dir[1024], csv[1100];
@@ -453,9 +460,8 @@ TL_TEST(host_ranks_per_iter_derived_undefined)
     for (const char *l = strchr(t, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
         int rank, it;
         if (sscanf(l + 1, " %d %d", &rank, &it) != 2) continue;
-        const char *e = strchr(l + 1, '\n');
         char row[400];
-        snprintf(row, sizeof row, "%.*s", (int)(e ? e - l - 1 : (long)strlen(l + 1)), l + 1);
+        line_at(l + 1, row, sizeof row);
         /* derived_comm, then idle: the last two fields */
         char *last = strrchr(row, ' ');
         while (last > row && last[-1] == ' ') last--;
@@ -470,9 +476,8 @@ TL_TEST(host_ranks_per_iter_derived_undefined)
     o = tl_test_read(csv);
     TL_ASSERT_MSG(o && strstr(o, "\n1,0,") && strstr(o, "\n0,0,"), "%s", o ? o : "(none)");
     for (const char *l = strstr(o, "\n1,"); l; l = strstr(l + 1, "\n1,")) {
-        const char *e = strchr(l + 1, '\n');
         char row[400];
-        snprintf(row, sizeof row, "%.*s", (int)(e ? e - l - 1 : (long)strlen(l + 1)), l + 1);
+        line_at(l + 1, row, sizeof row);
         *strrchr(row, ',') = 0;
         TL_ASSERT_MSG(!strcmp(strrchr(row, ',') + 1, "NaN"), "rank 1's derived_comm_us: %s", row);
     }
