@@ -547,6 +547,15 @@ TL_TEST(host_runs_compared)
     double ca = 0, cb = 0;
     TL_ASSERT_MSG(c && sscanf(c, " comm_per_iter %7s %lf %lf", unit, &ca, &cb) == 3 && ca > 0 && cb > 0, "%s", o);
     TL_ASSERT_MSG(!strstr(o, "nccl_per_iter"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "\n# ranks: A 2, B 2\n"), "%s", o);
+    free(o);
+    /* runs at other rank counts: said (before, nothing said the ranks) */
+    char one[1024];
+    snprintf(one, sizeof one, "%s/one", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), one));
+    o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), one, a);
+    TL_ASSERT_MSG(strstr(o, "\n# ranks: A 1, B 2 (not the same: each value is the max over its own run's ranks, "),
+                  "%s", o);
     free(o);
 }
 
