@@ -446,6 +446,14 @@ typedef struct tl_an_iter_span {
     size_t n;
 } tl_an_iter_span;
 tl_an_iter_span tl_an_rank_iter_span(const tl_an_rank *rk);
+/* What a rank recorded that an --iter-range selects: TL_AN_ACT_GPU (a
+ * kernel, copy or memset), else TL_AN_ACT_HOST (the host's own
+ * communication: a host-backend rank), else TL_AN_ACT_NONE; and its name
+ * in a refusal ("no host communication in iterations 500:"). */
+enum { TL_AN_ACT_NONE, TL_AN_ACT_HOST, TL_AN_ACT_GPU };
+int tl_an_ival_activity(const tl_an_ival *v);
+int tl_an_rank_activity(const tl_an_rank *rk);
+const char *tl_an_activity_name(int activity);
 /* The span of two ranks (or runs) together. */
 tl_an_iter_span tl_an_iter_span_join(tl_an_iter_span a, tl_an_iter_span b);
 /* What an --iter-range that selected nothing met, for its refusal: "the
@@ -547,7 +555,7 @@ typedef struct tl_an_rank_result {
     int64_t *iter_w;       /* slice lengths (iteration times), always */
     size_t nslices;
     tl_an_split split;     /* its communication operations matched across ranks (whole trace) */
-    int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes */
+    int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes (with time in the window) */
     int64_t n_comm_copies;
     int64_t n_nccl;        /* NCCL kernels */
     tl_an_iter_span have;  /* the iterations it has, whatever the selection */

@@ -73,7 +73,8 @@ static int in_window(const bd_window *w, int64_t start) { return w->all || (star
 typedef struct rank_bd {
     int rank;
     int by_place; /* the trace names no rank: tl_an_rank_unclaimed gives it one */
-    int active; /* with --iter-range: it recorded GPU activity (in the range or not) */
+    int active;    /* what it recorded, in the range or not: TL_AN_ACT_* */
+    int host_only; /* no device: no kernel or copy to break down, its host communicating */
     int64_t w, niter;
     tl_an_iter_span have, used; /* the iterations it has, and of them those --iter-range selected */
     char clock[64];             /* its source's clock: how its program would mark iterations */
@@ -171,7 +172,8 @@ static void rank_facts(const tl_an_rank *rk, const int64_t *its, size_t nb, rank
     out->niter = (int64_t)nb;
     snprintf(out->clock, sizeof out->clock, "%s", rk->meta.clock);
     tl_an_window_cut_say(&rk->meta, out->cut, sizeof out->cut);
-    for (size_t j = 0; j < rk->n && !out->active; j++) out->active = is_gpu_kind(rk->v[j].kind);
+    out->active = tl_an_rank_activity(rk);
+    out->host_only = out->active == TL_AN_ACT_HOST && rk->meta.device < 0;
 }
 
 /* One rank's file, read once: its totals per name and group, its window
@@ -225,10 +227,10 @@ static tl_status run_selection(const char *dir, const bd_opts *o, const rank_bd 
 {
     snprintf(selection, n, "records starting in the window");
     if (!o->c.iters) return TL_OK;
-    int active = 0;
+    int active = TL_AN_ACT_NONE;
     tl_an_iter_span have = {-1, -1, 0}, used = {-1, -1, 0};
     for (size_t f = 0; f < nf; f++) {
-        active |= rb[f].active;
+        if (rb[f].active > active) active = rb[f].active;
         have = tl_an_iter_span_join(have, rb[f].have);
         used = tl_an_iter_span_join(used, rb[f].used);
     }
@@ -236,8 +238,8 @@ static tl_status run_selection(const char *dir, const bd_opts *o, const rank_bd 
     if (nf > 1) snprintf(ranks, sizeof ranks, "any of its %zu ranks", nf);
     tl_an_meta m = {0};
     snprintf(m.clock, sizeof m.clock, "%s", nf ? rb[0].clock : "?");
-    TL_CHECK(tl_an_iters_all(o->c.iter_lo, o->c.iter_hi) || used.n || !active, TL_ERR_INVAL,
-             "%s: no GPU activity in iterations %s on %s (%s)", dir, tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks,
+    TL_CHECK(tl_an_iters_all(o->c.iter_lo, o->c.iter_hi) || used.n || active == TL_AN_ACT_NONE, TL_ERR_INVAL,
+             "%s: no %s in iterations %s on %s (%s)", dir, tl_an_activity_name(active), tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks,
              tl_an_iters_had(have, &m, had, sizeof had));
     tl_an_selection_say(o->c.iter_lo, o->c.iter_hi, used, have, selection, n);
     return TL_OK;
@@ -261,6 +263,14 @@ static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl
     for (size_t f = 0; f < nf; f++) /* its share is of the window it measured */
         if (rb[f].cut[0])
             TL_TRYGOTO(tl_an_table_meta(t, "window", "%s rank %d: %s", label, rb[f].rank, rb[f].cut), st, fail);
+    for (size_t f = 0; f < nf; f++) /* its rows are none, and not for want of activity */
+        if (rb[f].host_only)
+            TL_TRYGOTO(tl_an_table_meta(t, "gpu_lanes",
+                                        "%s rank %d: none (a host-only trace: no device, no kernels or copies "
+                                        "recorded): nothing to break down; its host communication is overlap's "
+                                        "U_p2p and U_coll",
+                                        label, rb[f].rank),
+                       st, fail);
     char rk[32];
     for (size_t f = 0; f < nf; f++) {
         snprintf(rk, sizeof rk, "%d", rb[f].rank);

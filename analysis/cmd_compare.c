@@ -42,7 +42,8 @@ static int has_traces(const char *dir)
 }
 
 /* Max over ranks of each metric (the slowest rank sets the pace). */
-static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, char *clock, size_t nclock)
+static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, size_t *nranks, char *clock,
+                               size_t nclock)
 {
     tl_status st = TL_OK;
     tl_an_names *names = NULL;
@@ -53,6 +54,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, ch
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     TL_TRYGOTO(tl_an_run_overlap(dir, &oo, names, NULL, NULL, &res, &nr), st, fail);
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, nclock);
+    *nranks = nr;
     for (int j = 0; j < NM; j++) x[j] = -INFINITY;
     for (size_t r = 0; r < nr; r++) {
         const tl_an_metrics *m = &res[r].whole;
@@ -372,10 +374,18 @@ int tl_an_cmd_compare(int argc, char **argv)
     if (b && has_traces(a) && has_traces(b)) {
         double xa[NM], xb[NM];
         char ca[512], cb[512];
-        TL_TRYGOTO(trace_metrics(a, &o, xa, ca, sizeof ca), st, fail);
-        TL_TRYGOTO(trace_metrics(b, &o, xb, cb, sizeof cb), st, fail);
+        size_t na = 0, nb = 0;
+        TL_TRYGOTO(trace_metrics(a, &o, xa, &na, ca, sizeof ca), st, fail);
+        TL_TRYGOTO(trace_metrics(b, &o, xb, &nb, cb, sizeof cb), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "A", "%s", a), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "B", "%s", b), st, fail);
+        /* each value is its run's slowest rank: of runs at other rank
+         * counts, ranks that each had another share of the work */
+        TL_TRYGOTO(tl_an_table_meta(t, "ranks", "A %zu, B %zu%s", na, nb,
+                                    na == nb ? ""
+                                             : " (not the same: each value is the max over its own run's ranks, "
+                                               "each of which had another share of the work)"),
+                   st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "clock A", "%s", ca), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "clock B", "%s", cb), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "values", "max over ranks; iteration_time = median iteration; speedup = "

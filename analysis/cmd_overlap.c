@@ -153,6 +153,13 @@ static tl_status undefined_note(const tl_an_rank_result *res, size_t nr)
     return TL_OK;
 }
 
+static int derived_col(void)
+{
+    int j = 0;
+    while (j < NV && strcmp(ov_cols[j].name, "derived_comm") != 0) j++;
+    return j;
+}
+
 /* A rank without GPU lanes (tl_an_rank_host_only) has no compute kernels
  * to subtract from the window: derived_comm would be the whole window and
  * read as all communication. Its derived_comm (and the reconciliation's)
@@ -160,8 +167,7 @@ static tl_status undefined_note(const tl_an_rank_result *res, size_t nr)
 static tl_status blank_host_only(tl_an_table *t, const tl_an_rank_result *res, size_t nr, double *vals,
                                  double *rv)
 {
-    int derived = 0;
-    while (derived < NV && strcmp(ov_cols[derived].name, "derived_comm") != 0) derived++;
+    int derived = derived_col();
     for (size_t r = 0; r < nr; r++) {
         if (!tl_an_rank_host_only(&res[r])) continue;
         vals[r * NV + derived] = NAN;
@@ -325,6 +331,7 @@ static tl_status per_iteration_table(const overlap_opts *o, const tl_an_rank_res
         for (size_t k = 0; k < res[r].nslices; k++) {
             double x[NV];
             ov_values(&res[r].slices[k], 1, x);
+            if (tl_an_rank_host_only(&res[r])) x[derived_col()] = NAN; /* as its window's: blank_host_only */
             TL_TRYGOTO(tl_an_table_row(it), st, fail);
             TL_TRYGOTO(tl_an_table_int(it, res[r].meta.rank), st, fail);
             TL_TRYGOTO(tl_an_table_int(it, res[r].iters[k]), st, fail);

@@ -74,9 +74,7 @@ static int active(const tl_an_rank *rk, int64_t w0, int64_t w1)
 {
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        int gpu = v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_MEMCPY || v->kind == TL_KIND_MEMSET;
-        int host_comm = v->kind == TL_KIND_HOST && (v->lane == TL_ROLE_P2P || v->lane == TL_ROLE_COLL);
-        if ((gpu || host_comm) && v->end > w0 && v->start < w1) return 1;
+        if (tl_an_ival_activity(v) != TL_AN_ACT_NONE && v->end > w0 && v->start < w1) return 1;
     }
     return 0;
 }

@@ -52,15 +52,20 @@ void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
     *pr = NULL;
 }
 
-/* A rank that recorded no GPU activity at all has no iteration to select
- * from: it is read as it is read without a range (idle over its window),
- * not refused, as a run where only some ranks recorded nothing is read. */
-static int has_gpu_activity(const tl_an_rank *rk)
+/* The communication activities with time in the selection [w0, w1), as
+ * the waiting table counts operations (it counted the whole file: a traced
+ * solve's warm-up before the window, every iteration beside --iter-range). */
+static void count_comm(const tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_rank_result *r)
 {
-    for (size_t j = 0; j < rk->n; j++)
-        if (rk->v[j].kind == TL_KIND_KERNEL || rk->v[j].kind == TL_KIND_MEMCPY || rk->v[j].kind == TL_KIND_MEMSET)
-            return 1;
-    return 0;
+    for (size_t j = 0; j < rk->n; j++) {
+        const tl_an_ival *v = &rk->v[j];
+        /* as the waiting table counts an operation (match.c): time in the
+         * window, or of no length, starting in it */
+        if (v->end > v->start ? v->end <= w0 || v->start >= w1 : v->start < w0 || v->start >= w1) continue;
+        r->n_marks += v->kind == TL_KIND_HOST && tl_an_ival_is_comm(v);
+        r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
+        r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);
+    }
 }
 
 tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_names *names, tl_an_rank_fn each,
@@ -90,12 +95,6 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         TL_TRYGOTO(tl_an_rank_load(files[f], o->flags | again, names, &rk), st, fail);
         if (rk.meta.rank_by_place) rk.meta.rank = tl_an_rank_unclaimed(&res[0].meta.rank, f, sizeof *res);
         tl_an_rank_result *r = &res[f];
-        for (size_t j = 0; j < rk.n; j++) {
-            const tl_an_ival *v = &rk.v[j];
-            r->n_marks += v->kind == TL_KIND_HOST;
-            r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
-            r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);
-        }
         r->meta = rk.meta;
         if (ops.offset_ends) {
             r->meta.clock_est = ops.offset[f];
@@ -107,11 +106,16 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);
         char sel[48], had[640];
         r->have = tl_an_rank_iter_span(&rk);
-        TL_CHECKGOTO(nb > 0 || tl_an_iters_all(o->iter_lo, o->iter_hi) || !has_gpu_activity(&rk), TL_ERR_INVAL, st,
-                     fail,
-                     "%s: no GPU activity in iterations %s (%s)", files[f],
+        /* a rank that recorded nothing (no GPU activity, no communication of
+         * its host's) has no iteration to select from: it is read as without
+         * a range (idle over its window), as a run where only some ranks
+         * recorded nothing is read */
+        int act = tl_an_rank_activity(&rk);
+        TL_CHECKGOTO(nb > 0 || tl_an_iters_all(o->iter_lo, o->iter_hi) || act == TL_AN_ACT_NONE, TL_ERR_INVAL, st,
+                     fail, "%s: no %s in iterations %s (%s)", files[f], tl_an_activity_name(act),
                      tl_an_iters_str(o->iter_lo, o->iter_hi, sel, sizeof sel),
                      tl_an_iters_had(r->have, &rk.meta, had, sizeof had));
+        count_comm(&rk, w0, w1, r); /* before the split adds each operation's transfer part */
         /* waiting and transfer over the selection, as every other figure */
         TL_TRYGOTO(tl_an_ops_split(&ops, f, &rk, w0, w1, &r->split), st, fail);
         r->meta.w0 = w0;

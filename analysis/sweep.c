@@ -37,6 +37,27 @@ int tl_an_ival_is_comm_op(const tl_an_ival *v)
     return tl_an_ival_is_comm(v) && (v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_HOST);
 }
 
+int tl_an_ival_activity(const tl_an_ival *v)
+{
+    if (v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_MEMCPY || v->kind == TL_KIND_MEMSET) return TL_AN_ACT_GPU;
+    return v->kind == TL_KIND_HOST && tl_an_ival_is_comm(v) ? TL_AN_ACT_HOST : TL_AN_ACT_NONE;
+}
+
+int tl_an_rank_activity(const tl_an_rank *rk)
+{
+    int a = TL_AN_ACT_NONE;
+    for (size_t j = 0; j < rk->n && a != TL_AN_ACT_GPU; j++) {
+        int x = tl_an_ival_activity(&rk->v[j]);
+        if (x > a) a = x;
+    }
+    return a;
+}
+
+const char *tl_an_activity_name(int activity)
+{
+    return activity == TL_AN_ACT_HOST ? "host communication" : "GPU activity";
+}
+
 static int cmp_ival(const void *a, const void *b)
 {
     const tl_an_ival *x = a, *y = b;

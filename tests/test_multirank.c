@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "probes/rank_state.h"
@@ -365,6 +366,146 @@ TL_TEST(host_ranks_remedies_apply)
     free(o);
 }
 
+/* An --iter-range that selects nothing on a host-backend run is refused by
+ * every command, as on a GPU run: its iterations are the host's, and its
+ * activity the host's communication (before: each read the whole window,
+ * exit 0, diagnose "window 1440.0 us, 0 iterations", timeline and perfetto
+ * every record of the run). */
+TL_TEST(host_ranks_iter_range_outside_refused)
+{
+    char dir[1024], tmp[512];
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/hostsel", tmp);
+    synth(dir, "host-only", 2, 20);
+    static const char *const cmds[] = {"breakdown", "overlap", "diagnose", "timeline", "perfetto"};
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        char out[1200] = "", path[1100] = "";
+        if (k >= 3) {
+            snprintf(path, sizeof path, "%s/sel%zu.%s", tmp, k, k == 3 ? "csv" : "json");
+            snprintf(out, sizeof out, "-o %s", path);
+        }
+        tl_test_output o = tl_test_capture("%s/trilap-analyze %s %s --iter-range 500: %s", tl_test_bin(), cmds[k],
+                                           dir, out);
+        TL_ASSERT_MSG(o.rc == 1 && tl_test_count(o.err, "\n") == 1 &&
+                          strstr(o.err, "no host communication in iterations 500: ") &&
+                          strstr(o.err, "(the run has iterations 0..19)"),
+                      "%s: exit %d\n%s%s", cmds[k], o.rc, o.out, o.err);
+        if (path[0]) TL_ASSERT_MSG(access(path, F_OK) != 0, "%s wrote %s", cmds[k], path);
+        tl_test_output_free(&o);
+        /* a range it has is read */
+        o = tl_test_capture("%s/trilap-analyze %s %s --iter-range 5:6 %s", tl_test_bin(), cmds[k], dir, out);
+        TL_ASSERT_MSG(o.rc == 0, "%s: exit %d\n%s", cmds[k], o.rc, o.err);
+        tl_test_output_free(&o);
+    }
+    char *o = run_cmd("%s/trilap-analyze diagnose %s --iter-range 5:6", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# rank 0: window 144.0 us, 2 iterations;"), "%s", o);
+    free(o);
+}
+
+/* overlap's "# communication:" counts are of the window, as every figure
+ * of its tables: a host run's exchanges equal the operations its waiting
+ * table matched (before: the whole file's, the warm-up solve before the
+ * window included, 1414 beside 1060 matched on a traced solve of 3, and
+ * the same 1414 with --iter-range 0:0). */
+static long comm_count(const char *o, int rank, long *matched)
+{
+    char key[128], row[32];
+    snprintf(key, sizeof key, "# communication: rank %d: 0 NCCL kernels, 0 copies on p2p/coll lanes, ", rank);
+    snprintf(row, sizeof row, "\n  %d    *", rank);
+    const char *p = strstr(o, key), *q = strstr(o, row);
+    *matched = q ? strtol(q + strlen(row), NULL, 10) : -1;
+    return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+TL_TEST(host_ranks_communication_counted_in_window)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/solvew", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --ranks 2 --repeat 2 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
+    static const char *const ranges[] = {"", "--iter-range 2:3"};
+    long whole = 0;
+    for (size_t k = 0; k < 2; k++) {
+        char *o = run_cmd("%s/trilap-analyze overlap %s %s", tl_test_bin(), dir, ranges[k]);
+        for (int r = 0; r < 2; r++) {
+            long matched, n = comm_count(o, r, &matched);
+            TL_ASSERT_MSG(n > 0 && n == matched, "rank %d: %ld host exchanges, %ld matched\n%s", r, n, matched, o);
+            if (!k && !r) whole = n;
+            if (k) TL_ASSERT_MSG(n < whole / 4, "%s: %ld host exchanges of %ld", ranges[k], n, whole);
+        }
+        free(o);
+    }
+}
+
+/* overlap's per-iteration figures of a host-only rank leave derived_comm
+ * undefined, as its whole-window row does (before: the per-iteration table
+ * and --iter-csv gave each slice's whole W as derived communication beside
+ * a "-" and "derived_comm is undefined" for the window). */
+/* The line starting at l, without its newline. */
+static void line_at(const char *l, char *row, size_t n)
+{
+    const char *e = strchr(l, '\n');
+    snprintf(row, n, "%.*s", (int)(e ? e - l : (long)strlen(l)), l);
+}
+
+TL_TEST(host_ranks_per_iter_derived_undefined)
+{
+    char dir[1024], csv[1100];
+    snprintf(dir, sizeof dir, "%s/hostper", tl_test_tmpdir());
+    snprintf(csv, sizeof csv, "%s/it.csv", tl_test_tmpdir());
+    synth(dir, "mixed-host", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze overlap %s --per-iter --iter-csv %s", tl_test_bin(), dir, csv);
+    const char *t = strstr(o, "# table: overlap per iteration");
+    TL_ASSERT_MSG(t, "%s", o);
+    int host = 0, gpu = 0;
+    for (const char *l = strchr(t, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        int rank, it;
+        if (sscanf(l + 1, " %d %d", &rank, &it) != 2) continue;
+        char row[400];
+        line_at(l + 1, row, sizeof row);
+        /* derived_comm, then idle: the last two fields */
+        char *last = strrchr(row, ' ');
+        while (last > row && last[-1] == ' ') last--;
+        *last = 0;
+        const char *derived = strrchr(row, ' ') + 1;
+        if (rank == 1) host += !strcmp(derived, "-");
+        else gpu += strcmp(derived, "-") != 0;
+    }
+    TL_ASSERT_MSG(host == 20 && gpu == 20, "host-only rows with derived_comm -: %d, GPU rows with a figure: %d\n%s",
+                  host, gpu, o);
+    free(o);
+    o = tl_test_read(csv);
+    TL_ASSERT_MSG(o && strstr(o, "\n1,0,") && strstr(o, "\n0,0,"), "%s", o ? o : "(none)");
+    for (const char *l = strstr(o, "\n1,"); l; l = strstr(l + 1, "\n1,")) {
+        char row[400];
+        line_at(l + 1, row, sizeof row);
+        *strrchr(row, ',') = 0;
+        TL_ASSERT_MSG(!strcmp(strrchr(row, ',') + 1, "NaN"), "rank 1's derived_comm_us: %s", row);
+    }
+    free(o);
+}
+
+/* breakdown of a host-backend run: no kernel or copy to break down, and it
+ * says so and where the run's figures are (before: "# 0 rows", nothing
+ * more, beside overlap's U_p2p of most of the window). */
+TL_TEST(host_ranks_breakdown_says_why_empty)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/hostbd", tl_test_tmpdir());
+    synth(dir, "host-only", 2, 20);
+    char *o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# gpu_lanes: hostbd rank 0: none (a host-only trace: no device, no kernels or copies "
+                            "recorded): nothing to break down; its host communication is overlap's U_p2p and U_coll") &&
+                      strstr(o, "hostbd rank 1: none (") && strstr(o, "# 0 rows"),
+                  "%s", o);
+    free(o);
+    /* a GPU rank beside a host-only one: only the latter named */
+    snprintf(dir, sizeof dir, "%s/mixedbd", tl_test_tmpdir());
+    synth(dir, "mixed-host", 2, 20);
+    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "# gpu_lanes: mixedbd rank 1: none (") && !strstr(o, "mixedbd rank 0: none"), "%s", o);
+    free(o);
+}
+
 TL_TEST(a_rank_that_cannot_trace_stops_all)
 {
     static const char *const runs[] = {
@@ -406,6 +547,15 @@ TL_TEST(host_runs_compared)
     double ca = 0, cb = 0;
     TL_ASSERT_MSG(c && sscanf(c, " comm_per_iter %7s %lf %lf", unit, &ca, &cb) == 3 && ca > 0 && cb > 0, "%s", o);
     TL_ASSERT_MSG(!strstr(o, "nccl_per_iter"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "\n# ranks: A 2, B 2\n"), "%s", o);
+    free(o);
+    /* runs at other rank counts: said (before, nothing said the ranks) */
+    char one[1024];
+    snprintf(one, sizeof one, "%s/one", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), one));
+    o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), one, a);
+    TL_ASSERT_MSG(strstr(o, "\n# ranks: A 1, B 2 (not the same: each value is the max over its own run's ranks, "),
+                  "%s", o);
     free(o);
 }
 
@@ -584,8 +734,10 @@ TL_TEST(nsys_threads_are_ranks)
     char *o = run_cmd("%s/trilap-analyze overlap %s --iters 1:", tl_test_bin(), db);
     TL_ASSERT_MSG(strstr(o, "# ranks: 2\n"), "%s", o);
     /* each rank its own 20 iterations (plus the set-up one), not 42 merged */
-    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 94 copies on p2p/coll lanes, 47 host exchanges"), "%s", o);
-    TL_ASSERT(strstr(o, "rank 1: 0 NCCL kernels, 94 copies on p2p/coll lanes, 47 host exchanges"));
+    /* of the selection 1:, as the 42 operations its waiting table matched
+     * (47 and 94 in the whole file, the set-up iteration included) */
+    TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 84 copies on p2p/coll lanes, 42 host exchanges"), "%s", o);
+    TL_ASSERT(strstr(o, "rank 1: 0 NCCL kernels, 84 copies on p2p/coll lanes, 42 host exchanges"));
     TL_ASSERT(strstr(o, "over 20 iterations"));
     TL_ASSERT(!tl_test_says_nan(o));
     free(o);
@@ -704,5 +856,7 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, host_ranks_remedies_apply, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_communication_counted, host_ranks_remedies_apply, host_ranks_iter_range_outside_refused,
+             host_ranks_communication_counted_in_window,
+             host_ranks_per_iter_derived_undefined, host_ranks_breakdown_says_why_empty, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
