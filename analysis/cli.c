@@ -104,6 +104,26 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
     return -1;
 }
 
+/* Every option of the commands that names an output (import's -o a
+ * folder, every other a file). */
+static const char *const output_names[] = {"csv", "iter-csv", "stack-csv", "output"};
+
+/* An output given an empty name: 1 after one line (the command line's
+ * fault: the caller's exit 2, as trilap-solve, trilap-fdtd and
+ * trilap-bench say it; it was the file system's, exit 1, "--csv: an output
+ * file name is empty"). */
+static int output_empty_refused(const tl_optspec *spec)
+{
+    for (size_t j = 0; j < sizeof output_names / sizeof output_names[0]; j++) {
+        const char *out = tl_opts_string_of(spec, output_names[j]);
+        if (!out || *out) continue;
+        fprintf(stderr, "%s: invalid --%s '': an empty %s name (try --help)\n", spec->program, output_names[j],
+                is_command(spec, "import") ? "folder" : "file");
+        return 1;
+    }
+    return 0;
+}
+
 /* The table and file outputs, beyond what tl_opts_outputs_refused checks,
  * before any input is read; 1 after one line: an output over a file the
  * command reads (an input file, or a rank's trace or a Kineto JSON in an
@@ -113,13 +133,12 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
  * is written gzip'd, tl_out_open_text, as perfetto's JSON is.) */
 static int outputs_refused_here(const tl_optspec *spec, const tl_optresult *res)
 {
-    static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
-    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
-        const char *out = tl_opts_string_of(spec, names[j]);
+    for (size_t j = 0; j < sizeof output_names / sizeof output_names[0]; j++) {
+        const char *out = tl_opts_string_of(spec, output_names[j]);
         if (!out) continue;
         const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
         char what[64], in[4352];
-        snprintf(what, sizeof what, "--%s", names[j]);
+        snprintf(what, sizeof what, "--%s", output_names[j]);
         for (int k = 0; k < res->npositional; k++) {
             struct stat sb;
             const char *p = res->positional[k];
@@ -142,12 +161,11 @@ static int output_format_refused(const tl_optspec *spec)
 {
     static const char *const others[] = {"csv",  "tsv", "json", "png",  "pdf", "svg",    "eps", "jpg",
                                          "jpeg", "gif", "html", "ps",   "mtx", "sqlite", "nsys-rep"};
-    static const char *const names[] = {"csv", "iter-csv", "stack-csv", "output"};
     const int json = is_command(spec, "perfetto");
     if (is_command(spec, "import")) return 0; /* its output is a folder */
-    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++) {
-        const char *out = tl_opts_string_of(spec, names[j]);
-        const int is_json = json && !strcmp(names[j], "output");
+    for (size_t j = 0; j < sizeof output_names / sizeof output_names[0]; j++) {
+        const char *out = tl_opts_string_of(spec, output_names[j]);
+        const int is_json = json && !strcmp(output_names[j], "output");
         const char *writes = is_json ? "json" : "csv";
         if (!out || tl_out_in_place(out)) continue;
         const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
@@ -157,7 +175,7 @@ static int output_format_refused(const tl_optspec *spec)
         if (!(dot = strrchr(name, '.')) || dot == name) continue;
         for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
             if (strcasecmp(dot + 1, others[k]) || !strcmp(others[k], writes)) continue;
-            fprintf(stderr, "%s: --%s %s: it writes %s, not %s: give a .%s name%s\n", spec->program, names[j], out,
+            fprintf(stderr, "%s: --%s %s: it writes %s, not %s: give a .%s name%s\n", spec->program, output_names[j], out,
                     is_json ? "Chrome trace JSON" : "CSV rows", others[k], writes,
                     is_command(spec, "timeline") ? " (the picture: gnuplot plots/timeline.gp on it, or "
                                                           "scripts/render-plots.sh)"
@@ -196,6 +214,8 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
     else if (tl_an_parse_iters(c->iters, &c->iter_lo, &c->iter_hi) != TL_OK) {
         fprintf(stderr, "%s: invalid --iter-range '%s': expected A:B, A: or :B (try --help)\n", spec->program,
                 c->iters);
+        rc = 2;
+    } else if (output_empty_refused(&cut)) {
         rc = 2;
     } else if ((out = tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                               is_command(spec, "import") ? "output" : ""))) {

@@ -106,7 +106,10 @@ static tl_status row(tl_an_table *t, const char *run, const char *rank, const ch
     TL_TRY(tl_an_table_str(t, level));
     TL_TRY(tl_an_table_str(t, cat));
     TL_TRY(tl_an_table_str(t, name));
-    TL_TRY(tl_an_table_num(t, (double)a->count / scale, scale == 1 ? 0 : 1));
+    /* a mean of counts: whole as the other rows print it ("10", it said
+     * "10.0"), a fraction only where the ranks' counts differ */
+    double count = (double)a->count / scale;
+    TL_TRY(tl_an_table_num(t, count, count == (double)(int64_t)count ? 0 : 1));
     double tot = (double)a->total / scale / 1e3;
     TL_TRY(tl_an_table_num(t, tot, 1));
     TL_TRY(tl_an_table_num(t, a->count ? (double)a->total / (double)a->count / 1e3 : NAN, 2));

@@ -320,9 +320,18 @@ static tl_status per_iteration_table(const overlap_opts *o, const tl_an_rank_res
     tl_status st = TL_OK;
     tl_an_table *it = NULL;
     TL_TRYGOTO(tl_an_table_create(&it, "overlap per iteration"), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from the first start of its GPU activity to "
-                                              "that of iteration k+1, the first from the window start, the last to "
-                                              "the window end (they partition the window)"),
+    /* what bounds a slice: its GPU activity, or where none carries its
+     * iteration (a host-backend run) the host's iter range (it said "its
+     * GPU activity" of a rank that has none) */
+    size_t nhost = 0;
+    for (size_t r = 0; r < nr; r++) nhost += res[r].meta.iters_from_host != 0;
+    const char *gpu = "the first start of its GPU activity", *host = "the start of its host iter range";
+    char from[160];
+    if (nhost == 0 || nhost == nr) snprintf(from, sizeof from, "%s", nhost ? host : gpu);
+    else snprintf(from, sizeof from, "%s (on the ranks whose GPU activity carries no iteration, %s)", gpu, host);
+    TL_TRYGOTO(tl_an_table_meta(it, "slices", "iteration k runs from %s to that of iteration k+1, the first from the "
+                                              "window start, the last to the window end (they partition the "
+                                              "window)", from),
                st, fail);
     TL_TRYGOTO(tl_an_table_col(it, "rank", "", 0), st, fail);
     TL_TRYGOTO(tl_an_table_col(it, "iter", "", 0), st, fail);

@@ -129,6 +129,58 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
     return TL_OK;
 }
 
+/* --count N: N iterations from the middle of lo..hi, the iterations of
+ * the first rank that has any; clip: what a count beyond them was cut to,
+ * said as --iter-range's clipping is (it drew 0:239 of --count 1000 unsaid). */
+static void count_middle(int64_t lo, int64_t hi, int64_t count, tl_an_overlap_opts *oo, char *clip, size_t n)
+{
+    int64_t mid = lo + (hi - lo + 1 - count) / 2;
+    oo->iter_lo = mid > lo ? mid : lo;
+    oo->iter_hi = oo->iter_lo + count - 1 < hi ? oo->iter_lo + count - 1 : hi;
+    if (count > hi - lo + 1)
+        snprintf(clip, n, " (--count %lld clipped: the run has iterations %lld..%lld)", (long long)count, (long long)lo,
+                 (long long)hi);
+}
+
+/* Index in res of the rank numbered rank (its files' order otherwise). */
+static size_t rank_index(const tl_an_rank_result *res, size_t nr, int rank)
+{
+    for (size_t r = 0; r < nr; r++)
+        if (res[r].meta.rank == rank) return r;
+    return 0;
+}
+
+/* The ranks drawn over less than the range, and why: a file cut short
+ * (--accept-incomplete) has no rows past its last iteration, and a rank
+ * may have none in the span of the rank that gave it. Before, a rank cut
+ * short drew part of the range, or nothing, unsaid. */
+static void short_ranks_say(const tl_an_rank_result *res, size_t nr, const size_t *rows)
+{
+    int64_t hi = -1;
+    for (size_t r = 0; r < nr; r++)
+        if (res[r].nslices && res[r].iters[res[r].nslices - 1] > hi) hi = res[r].iters[res[r].nslices - 1];
+    int said = 0;
+    for (size_t r = 0; r < nr; r++) {
+        const tl_an_rank_result *x = &res[r];
+        int64_t last = x->nslices ? x->iters[x->nslices - 1] : -1;
+        if (rows[r] && last >= hi) continue;
+        char why[320] = "";
+        if (x->meta.window_cut || !x->meta.complete)
+            snprintf(why, sizeof why, "%s", x->meta.window_cut ? "its file cut short, read with --accept-incomplete"
+                                                                : "incomplete, read with --accept-incomplete");
+        if (x->have.n)
+            snprintf(why + strlen(why), sizeof why - strlen(why), "%sit has iterations %lld..%lld", *why ? ": " : "",
+                     (long long)x->have.lo, (long long)x->have.hi);
+        if (!rows[r])
+            printf("%s rank %d no rows (%s%sno activity in the span)", said++ ? ";" : "# ranks short of the range:",
+                   x->meta.rank, why, *why ? "; " : "");
+        else
+            printf("%s rank %d rows through iteration %lld only (%s)", said++ ? ";" : "# ranks short of the range:",
+                   x->meta.rank, (long long)last, why);
+    }
+    if (said) putchar('\n');
+}
+
 int tl_an_cmd_timeline(int argc, char **argv)
 {
     tl_opts_t o;
@@ -171,17 +223,17 @@ int tl_an_cmd_timeline(int argc, char **argv)
     size_t nr = 0;
     tl_state s = {.origin = INT64_MAX, .end = INT64_MIN, .span_rank = -1};
     tl_out out = {0};
+    size_t *rows = NULL; /* rows written per rank, in res's order */
     tl_an_overlap_opts oo = tl_an_overlap_opts_of(&o.c);
     oo.match = 1; /* work_start_us: the waits overlap and diagnose report (match.c) */
     int no_iters = 0;
+    char clip[160] = ""; /* --count beyond the run (count_middle) */
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
         int64_t lo = -1, hi = -1;
         TL_TRYGOTO(first_iterations(pr.positional[0], oo.flags, names, &lo, &hi), st, fail);
         if (lo >= 0) {
-            int64_t mid = lo + (hi - lo + 1 - o.count) / 2;
-            oo.iter_lo = mid > lo ? mid : lo;
-            oo.iter_hi = oo.iter_lo + o.count - 1 < hi ? oo.iter_lo + o.count - 1 : hi;
+            count_middle(lo, hi, o.count, &oo, clip, sizeof clip);
         } else {
             /* a program that marks no iterations (injection, nsys of a
              * foreign program): the whole window, whatever --count says */
@@ -197,11 +249,14 @@ int tl_an_cmd_timeline(int argc, char **argv)
     TL_TRYGOTO(tl_out_open_text(&out, o.out, &f), st, fail); /* gzip'd for a .gz name */
     fprintf(f, "rank,row,row_label,lane,cat,category,cat_id,name,start_us,end_us,iter,work_start_us,clock_unc_us,full_name\n");
     size_t written = 0;
+    rows = calloc(nr ? nr : 1, sizeof *rows);
+    TL_CHECKGOTO(rows, TL_ERR_NOMEM, st, fail, "%zu ranks", nr);
     for (size_t j = 0; j < s.n; j++) {
         const tl_an_ival *v = &s.k[j].v;
         if (v->end <= s.origin || v->start >= s.end) continue;
         int64_t a = v->start > s.origin ? v->start : s.origin, b = v->end < s.end ? v->end : s.end;
         written++;
+        rows[rank_index(res, nr, s.k[j].rank)]++;
         int lp = lane_pos(v->lane);
         const char *nm = tl_an_names_short(names, v->name);
         /* the names always in quotes, as the plot scripts have read them */
@@ -221,11 +276,13 @@ int tl_an_cmd_timeline(int argc, char **argv)
                "the whole window\n# ranks: %zu\n", pr.positional[0], nr);
     else {
         /* the iterations used: --iter-range clipped to the run's (it said
-         * "150:250" of a run of 200) */
+         * "150:250" of a run of 200), or --count */
         char sel[800];
-        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %s\n# ranks: %zu\n", pr.positional[0],
-               tl_an_results_selection_say(res, nr, oo.iter_lo, oo.iter_hi, sel, sizeof sel), nr);
+        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %s%s\n# ranks: %zu\n",
+               pr.positional[0], tl_an_results_selection_say(res, nr, oo.iter_lo, oo.iter_hi, sel, sizeof sel), clip,
+               nr);
     }
+    short_ranks_say(res, nr, rows);
     char clock[512];
     tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
     printf("# clock: %s\n", clock);
@@ -238,6 +295,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     printf("# rows: %zu written to %s (times in us from the first selected iteration's start)\n", written, o.out);
 fail:
     tl_out_close(&out, 0);
+    free(rows);
     free(s.k);
     tl_an_rank_results_free(&res, nr);
     tl_an_names_destroy(&names);

@@ -818,6 +818,13 @@ TL_TEST(host_iteration_fallback)
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --csv %s", tl_test_bin(), run, csv), 0);
     char *o = out_of(t, "out"), *c = tl_test_read(csv);
     TL_ASSERT_MSG(strstr(o, "iterations bounded by the host's iter ranges"), "%s", o);
+    free(o);
+    /* the slices' bounds said as they are: the host's ranges (it said "its
+     * GPU activity" of a rank none of whose GPU activity carries one) */
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s --per-iter", tl_test_bin(), run), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# slices: iteration k runs from the start of its host iter range to that of iteration "
+                            "k+1") && !strstr(o, "GPU activity to"), "%s", o);
     TL_ASSERT_NEAR(csv_get(c, "0", "iters"), 3, 0);
     TL_ASSERT_NEAR(csv_get(c, "0", "U_coll_us"), 30, 1e-9);
     free(o);
@@ -2664,6 +2671,124 @@ TL_TEST(breakdown_reads_each_file_once)
     }
 }
 
+/* timeline says what it could not draw: --count beyond the run, clipped as
+ * --iter-range's clipping is said (it drew 0:199 unsaid), and a rank whose
+ * file was cut short (--accept-incomplete), which has no rows past its
+ * last iteration (before, nothing said so). */
+TL_TEST(timeline_clip_and_short_ranks_said)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char whole[512], cut[512], csv[600];
+    snprintf(whole, sizeof whole, "%s/whole", t);
+    snprintf(cut, sizeof cut, "%s/cut", t);
+    snprintf(csv, sizeof csv, "%s/tl.csv", t);
+    synth(whole, "split", 2, 200);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 1000 -o %s", bin, whole, csv), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# iterations: 0:199 (--count 1000 clipped: the run has iterations 0..199)\n") &&
+                      !strstr(o, "short of the range"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s --count 3 -o %s", bin, whole, csv), 0);
+    o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# iterations: 98:100\n"), "%s", o);
+    free(o);
+    TL_ASSERT_EQ(tl_test_sh("mkdir %s && cp %s/trace.rank0.csv %s/ && f=%s/trace.rank1.csv && "
+                            "head -c $(( $(stat -c %%s $f) / 2 )) $f > %s/trace.rank1.csv",
+                            cut, whole, cut, whole, cut), 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline --accept-incomplete %s --iter-range 50: -o %s", bin, cut, csv), 0);
+    o = out_of(t, "out");
+    const char *said = strstr(o, "# ranks short of the range: rank 1 rows through iteration ");
+    TL_ASSERT_MSG(said && strstr(said, " only (its file cut short, read with --accept-incomplete: it has "
+                                       "iterations 0..") && !strstr(o, "rank 0 rows"), "%s", o);
+    free(o);
+}
+
+/* A two-rank run of DAXPY kernels of 1 us, 2 us apart: n[r] on rank r in
+ * the window (0..100 us), and with `after` one more after its end. */
+static void daxpy_run(const char *run, const int n[2], int after)
+{
+    for (int r = 0; r < 2; r++) {
+        char rows[4096];
+        size_t w = 0;
+        for (int k = 0; k < n[r] + after && w < sizeof rows; k++) {
+            long long a = k < n[r] ? 1000 + 2000LL * k : 150000;
+            w += (size_t)snprintf(rows + w, sizeof rows - w, "%d,%d,1,compute,compute,kernel,tl_daxpy_kernel,%lld,%lld,"
+                                  "%d,-1,-1\n", r, r, a, a + 1000, k + 1);
+        }
+        trace(run, r, rows);
+    }
+}
+
+/* breakdown's mean rows print a whole count as the other rows do ("2",
+ * it said "2.0"), a fraction only where the ranks' counts differ. */
+TL_TEST(breakdown_mean_count_whole)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], csv[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    snprintf(csv, sizeof csv, "%s/b.csv", t);
+    daxpy_run(run, (const int[2]){2, 2}, 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s", bin, run, csv), 0);
+    char *o = out_of(t, "out"), *c = tl_test_read(csv);
+    const char *m = strstr(o, "run mean category axpy"), *star = m ? strchr(m, '*') : NULL;
+    TL_ASSERT_MSG(strstr(c, "run,mean,category,axpy,*,2,") && star && !strncmp(star + 1 + strspn(star + 1, " "), "2 ", 2),
+                  "%s\n%s", o, c);
+    free(o);
+    free(c);
+    daxpy_run(run, (const int[2]){2, 1}, 0);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze breakdown %s --csv %s", bin, run, csv), 0);
+    c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "run,mean,category,axpy,*,1.5,"), "%s", c);
+    free(c);
+}
+
+/* perfetto writes the events outside the analysis window too (set-up,
+ * warm-up), so its counts may exceed breakdown's: its stdout says how many
+ * (before, only the README did). */
+TL_TEST(perfetto_says_outside_window)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512], json[600];
+    snprintf(run, sizeof run, "%s/run", t);
+    snprintf(json, sizeof json, "%s/p.json", t);
+    daxpy_run(run, (const int[2]){2, 2}, 1);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze perfetto %s -o %s", bin, run, json), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# outside: 2 of them start outside the analysis window"), "%s", o);
+    free(o);
+}
+
+/* An empty output name is the command line's fault, said as the other
+ * option errors are, exit 2, for every output option of every command (it
+ * was exit 1, "--csv: an output file name is empty", as if the file system
+ * had refused). */
+TL_TEST(empty_output_names_exit_2)
+{
+    const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
+    char run[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    daxpy_run(run, (const int[2]){1, 1}, 0);
+    static const struct {
+        const char *args, *opt;
+    } cases[] = {{"timeline RUN -o ''", "output"},     {"perfetto RUN -o ''", "output"},
+                 {"import RUN -o ''", "output"},       {"breakdown RUN --csv ''", "csv"},
+                 {"breakdown RUN --stack-csv ''", "stack-csv"}, {"overlap RUN --csv ''", "csv"},
+                 {"overlap RUN --iter-csv ''", "iter-csv"},     {"diagnose RUN --csv ''", "csv"},
+                 {"compare RUN RUN --csv ''", "csv"},  {"collectives RUN --csv ''", "csv"},
+                 {"sweep RUN --csv ''", "csv"},        {"timeline RUN --output= ", "output"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char args[1024];
+        const char *at = strstr(cases[k].args, "RUN");
+        snprintf(args, sizeof args, "%.*s%s%s", (int)(at - cases[k].args), cases[k].args, run, at + 3);
+        TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", bin, args), 2);
+        char *e = out_of(t, "err"), want[200];
+        snprintf(want, sizeof want, "trilap-analyze: invalid --%s '': an empty %s name (try --help)\n", cases[k].opt,
+                 strncmp(cases[k].args, "import", 6) ? "file" : "folder");
+        TL_ASSERT_MSG(!strcmp(e, want), "%s: %s", args, e);
+        free(e);
+    }
+}
+
 TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
@@ -2676,4 +2801,5 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              timeline_waits_are_overlaps, breakdown_runs_told_apart, cut_file_names_the_flag,
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
              results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
-             breakdown_reads_each_file_once)
+             breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
+             perfetto_says_outside_window, empty_output_names_exit_2)
