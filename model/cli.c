@@ -124,6 +124,32 @@ int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, siz
     return k;
 }
 
+/* An empty output name; stdout for --results, which carries the table
+ * (a CSV there would be shuffled into it): 2, said in one line; else 0. */
+static int output_names_refused(const tl_optspec *spec)
+{
+    for (size_t gi = 0; gi < spec->ngroups; gi++)
+        for (size_t k = 0; k < spec->groups[gi].nopts; k++) {
+            const tl_option *op = &spec->groups[gi].opts[k];
+            if ((strcmp(op->name, "results") != 0 && strcmp(op->name, "out") != 0) || op->type != TL_OPT_STRING)
+                continue;
+            const char *v = *(const char *const *)((const char *)spec->groups[gi].dst + op->offset);
+            /* the command line's fault, as trilap-solve, trilap-fdtd and
+             * trilap-bench say it (it was "--out: an output file name is
+             * empty", exit 1, as if the work had failed) */
+            if (v && !v[0]) {
+                tl_mcli_error("invalid --%s '': an empty file name", op->name);
+                return 2;
+            }
+            if (strcmp(op->name, "results") != 0) continue;
+            if (v && (!strcmp(v, "-") || !strcmp(v, "/dev/stdout"))) {
+                tl_mcli_error("invalid --results '%s': stdout carries the table; give the CSV a file name", v);
+                return 2;
+            }
+        }
+    return 0;
+}
+
 int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
 {
     tl_optresult res;
@@ -133,17 +159,8 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
         cli->given[cli->ngiven++] = res.given[i];
     free(res.positional);
     if (res.exit_now) return 0;
-    /* stdout carries the table: a CSV there would be shuffled into it */
-    for (size_t gi = 0; gi < spec->ngroups; gi++)
-        for (size_t k = 0; k < spec->groups[gi].nopts; k++) {
-            const tl_option *op = &spec->groups[gi].opts[k];
-            if (strcmp(op->name, "results") != 0 || op->type != TL_OPT_STRING) continue;
-            const char *v = *(const char *const *)((const char *)spec->groups[gi].dst + op->offset);
-            if (v && (!strcmp(v, "-") || !strcmp(v, "/dev/stdout"))) {
-                tl_mcli_error("invalid --results '%s': stdout carries the table; give the CSV a file name", v);
-                return 2;
-            }
-        }
+    int bad = output_names_refused(spec);
+    if (bad) return bad;
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;
     cli->spec = spec;

@@ -3,6 +3,7 @@
  * kernel times from the one-H200 measurements scaled by bytes and by the
  * platform's memory bandwidth, NCCL costs from the calibration. */
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,28 +109,6 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
     return 0;
 }
 
-/* The speed attribute of host nccl0 in a platform file ("1Gf,0.05Gf": the
- * second power state is NCCL's rate beside compute), into buf; "" when the
- * file does not say it plainly. For the preamble only: SimGrid reads the
- * file. */
-static const char *nccl0_speed(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) return buf;
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-        const char *h = strstr(line, "id=\"nccl0\"");
-        const char *sp = h ? strstr(line, "speed=\"") : NULL;
-        if (!sp) continue;
-        sp += 7;
-        snprintf(buf, n, "%.*s", (int)strcspn(sp, "\""), sp);
-        break;
-    }
-    fclose(f);
-    return buf;
-}
-
 /* The job of one schedule on one GPU count's partition. */
 static tl_status build_job(const solver_opts *o, const tl_schedule *sch, const tl_mpart *ps, const tl_mkcost *k,
                            const tl_mcalib *c, tl_mjob *j)
@@ -142,12 +121,17 @@ static tl_status build_job(const solver_opts *o, const tl_schedule *sch, const t
  * messages): SimGrid loads the file, the engine looks up every rank's
  * hosts and the routes of its messages and simulates nothing, so a file
  * it refuses is said in one line with stdout still empty: 1 when it will
- * do. */
+ * do. rate[0..1]: the lowest and highest NCCL rate beside compute of the
+ * nccl<R> hosts used, as SimGrid loaded them (the preamble's; it read
+ * nccl0's speed="..." from the file's text, and nothing when the
+ * attribute was on another line than id="nccl0"). */
 static int platform_file_usable(const solver_opts *o, const tl_schedule *sch, const tl_mpart *ps, int n,
-                                const tl_mkcost *k, const tl_mcalib *c)
+                                const tl_mkcost *k, const tl_mcalib *c, double rate[2])
 {
     tl_status st = TL_OK;
     tl_mresult r;
+    rate[0] = INFINITY;
+    rate[1] = 0;
     for (int i = 0; i < n && st == TL_OK; i++) {
         tl_mjob j;
         st = build_job(o, sch, &ps[i], k, c, &j);
@@ -156,6 +140,9 @@ static int platform_file_usable(const solver_opts *o, const tl_schedule *sch, co
         j.check_only = 1;
         st = tl_model_simulate(&j, &r);
         tl_mjob_free(&j);
+        if (st != TL_OK) break;
+        rate[0] = fmin(rate[0], r.nccl_rate_lo);
+        rate[1] = fmax(rate[1], r.nccl_rate_hi);
     }
     if (st == TL_ERR_PARSE)
         tl_mcli_error("platform %s refused: %s", o->platform_file, r.error);
@@ -281,16 +268,17 @@ static int schedule_list(const char *text, const tl_schedule *sch[TL_SCHED_COUNT
 
 /* The `# key: value` preamble and the table's two header rows. */
 static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mcalib *c, const tl_mplatform *p,
-                           const tl_mkcost *k, int64_t nrows)
+                           const tl_mkcost *k, int64_t nrows, const double rate[2])
 {
     tl_mcli_preamble(stdout, cli, "solver", c, o->calib);
     if (o->platform_file) {
-        char sp[128];
-        nccl0_speed(o->platform_file, sp, sizeof sp);
+        char r[64];
+        if (rate[0] == rate[1]) snprintf(r, sizeof r, "%.4g of their speed alone", rate[0]);
+        else snprintf(r, sizeof r, "%.4g to %.4g of their speed alone, by host", rate[0], rate[1]);
         printf("# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL beside a compute "
-               "kernel at the rate of its nccl<R> hosts' second power state%s%s%s, not the calibration's nccl_rate "
+               "kernel at the rate of its nccl<R> hosts' second power state (%s), not the calibration's nccl_rate "
                "%.4g\n",
-               o->platform_file, sp[0] ? " (nccl0 speed=\"" : "", sp, sp[0] ? "\")" : "", c->nccl_rate);
+               o->platform_file, r, c->nccl_rate);
         printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
                "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
                1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs, p->name, p->gpu);
@@ -341,10 +329,11 @@ static int predict(const solver_opts *o, tl_mcli *cli, const tl_mcalib *c, const
         return 1;
     }
     int rc = 1, ok = all_partitions(o, ms, part, gpus, ngpus, ps);
-    ok = ok && (!o->platform_file || platform_file_usable(o, sch[0], ps, ngpus, k, c));
+    double rate[2] = {0, 0};
+    ok = ok && (!o->platform_file || platform_file_usable(o, sch[0], ps, ngpus, k, c, rate));
     tl_mcsv w;
     if (!ok || begin_results(o, cli, p, &w) != TL_OK) goto done;
-    print_preamble(o, cli, c, p, k, tl_mmatrix_nrows(&ms->m));
+    print_preamble(o, cli, c, p, k, tl_mmatrix_nrows(&ms->m), rate);
     for (int i = 0; i < ngpus && ok; i++) ok = run_count(o, c, p, k, &ps[i], sch, nsch, &w, cli);
     if (ok) printf("# %d rows (predicted)\n", ngpus * nsch);
     rc = tl_mcsv_end(&w, ok) != TL_OK || !ok;

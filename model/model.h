@@ -109,6 +109,7 @@ typedef struct tl_mrank_result {
     double end_s;                   /* end of the last iteration */
     double compute_s;               /* compute kernels on the compute lane */
     double exposed_p2p_s, exposed_coll_s;
+    double nccl_rate;               /* nccl<R>'s speed beside compute / alone, as loaded */
 } tl_mrank_result;
 
 typedef struct tl_mresult {
@@ -117,6 +118,7 @@ typedef struct tl_mresult {
     double compute_s, exposed_p2p_s, exposed_coll_s; /* of the slowest rank, per iteration */
     int slowest;
     double wall_s;   /* seconds the simulation itself took */
+    double nccl_rate_lo, nccl_rate_hi; /* NCCL's rate beside compute over the ranks, as the platform gives it */
     char error[512]; /* why the simulation failed (TL_ERR_PARSE), one line */
 } tl_mresult;
 

@@ -415,6 +415,26 @@ static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
     return h;
 }
 
+/* A link's name as the platform file spells it: SimGrid splits a
+ * SPLITDUPLEX link X into X_UP and X_DOWN, names the file never holds
+ * (a refusal named nic3_DOWN for the file's nic3). A half is known by
+ * its twin; a link the file itself calls X_DOWN has none. */
+static const char *link_file_name(sg_link_t *links, size_t n, size_t i, char *buf, size_t len)
+{
+    const char *name = sg_link_get_name(links[i]);
+    size_t k = strlen(name);
+    int up = k > 3 && !strcmp(name + k - 3, "_UP"), down = k > 5 && !strcmp(name + k - 5, "_DOWN");
+    if (!up && !down) return name;
+    size_t stem = k - (up ? 3 : 5);
+    snprintf(buf, len, "%.*s%s", (int)stem, name, up ? "_DOWN" : "_UP");
+    for (size_t t = 0; t < n; t++)
+        if (t != i && !strcmp(sg_link_get_name(links[t]), buf)) {
+            snprintf(buf, len, "%.*s", (int)stem, name);
+            return buf;
+        }
+    return name;
+}
+
 /* A platform value the engine would take and then simulate as nonsense:
  * SimGrid loads a zero or negative bandwidth or speed and stops mid-run
  * with "The Impossible Did Happen", after the preamble was printed, and
@@ -427,12 +447,13 @@ static void platform_values_or_die(void)
     /* the counts once: each call lists every link (host) again */
     sg_link_t *links = sg_link_list();
     size_t nlinks = sg_link_count(), nhosts = sg_host_count();
+    char lname[256];
     for (size_t i = 0; i < nlinks; i++) {
         double bw = sg_link_get_bandwidth(links[i]), lat = sg_link_get_latency(links[i]);
         if (!(bw > 0) || !isfinite(bw) || !(lat >= 0) || !isfinite(lat)) {
             fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, where a bandwidth must be > 0 and a "
                             "latency >= 0 (model/README.md)\n",
-                    sg_link_get_name(links[i]), bw, lat);
+                    link_file_name(links, nlinks, i, lname, sizeof lname), bw, lat);
             exit(3);
         }
         /* SimGrid reads a value without a unit in bytes per second and
@@ -443,7 +464,7 @@ static void platform_values_or_die(void)
         if (bw < 1e6 || lat > 10e-3) {
             fprintf(stderr, "link '%s': bandwidth %g B/s and latency %g s, most likely a value without its unit "
                             "(SimGrid takes B/s and s): give one, as bandwidth=\"200GBps\" latency=\"2us\"\n",
-                    sg_link_get_name(links[i]), bw, lat);
+                    link_file_name(links, nlinks, i, lname, sizeof lname), bw, lat);
             exit(3);
         }
     }
@@ -563,6 +584,7 @@ static void child_run(const tl_mjob *j, int fd, int progress_fd)
             exit(3);
         }
         R->nccl_speed0 = sg_host_get_pstate_speed(R->nccl, 0);
+        R->res.nccl_rate = sg_host_get_pstate_speed(R->nccl, 1) / R->nccl_speed0;
         if (gpu_node(R->gpu) > maxnode) maxnode = gpu_node(R->gpu);
         for (int e = 0; e < TL_MODEL_MAX_EVENTS; e++)
             for (int l = 0; l < TL_MODEL_MAX_LANES; l++) R->ev[e][l] = sg_sem_init(0);
@@ -653,6 +675,40 @@ static void child_reason(FILE *f, char *buf, size_t n)
     }
 }
 
+/* 1 when the file holds the text `"name"` (an id spelt so). */
+static int file_spells(const char *path, const char *name)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char quoted[300], line[4096];
+    snprintf(quoted, sizeof quoted, "\"%.290s\"", name);
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) found = strstr(line, quoted) != NULL;
+    fclose(f);
+    return found;
+}
+
+/* SimGrid's refusal of an id given twice, in the file's terms: a host's
+ * came as "Uncaught exception simgrid::AssertionError by maestro/0:
+ * Refusing to create a second host named 'gpu1'.", a SPLITDUPLEX link's
+ * named its half, port1_UP. Other reasons are left as they are. */
+static void reason_in_file_terms(const char *platform, char *buf, size_t n)
+{
+    char id[256];
+    const char *h = strstr(buf, "Refusing to create a second host named '");
+    if (h && sscanf(h, "Refusing to create a second host named '%255[^']'", id) == 1) {
+        snprintf(buf, n, "host '%s' is declared twice (each host id once; model/README.md)", id);
+        return;
+    }
+    if (sscanf(buf, "Link '%255[^']' declared several times", id) != 1) return;
+    size_t k = strlen(id);
+    if (!file_spells(platform, id)) {
+        if (k > 3 && !strcmp(id + k - 3, "_UP")) id[k - 3] = 0;
+        else if (k > 5 && !strcmp(id + k - 5, "_DOWN")) id[k - 5] = 0;
+    }
+    snprintf(buf, n, "link '%s' is declared twice (each link id once; model/README.md)", id);
+}
+
 tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
 {
     memset(res, 0, sizeof *res);
@@ -702,6 +758,7 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         child_reason(err, res->error, sizeof res->error);
+        reason_in_file_terms(j->platform, res->error, sizeof res->error);
         if (!res->error[0] && WIFSIGNALED(status))
             snprintf(res->error, sizeof res->error, "the simulation was killed by signal %d (%s)", WTERMSIG(status),
                      strsignal(WTERMSIG(status)));
@@ -711,8 +768,12 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
         goto fail;
     }
     res->nranks = j->nranks;
-    for (int r = 0; r < j->nranks; r++)
+    res->nccl_rate_lo = res->nccl_rate_hi = rr[0].nccl_rate;
+    for (int r = 0; r < j->nranks; r++) {
         if (rr[r].end_s > rr[res->slowest].end_s) res->slowest = r;
+        res->nccl_rate_lo = fmin(res->nccl_rate_lo, rr[r].nccl_rate);
+        res->nccl_rate_hi = fmax(res->nccl_rate_hi, rr[r].nccl_rate);
+    }
     const tl_mrank_result *s = &rr[res->slowest];
     res->iter_s = s->end_s / j->iters;
     res->compute_s = s->compute_s / j->iters;

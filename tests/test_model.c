@@ -655,19 +655,29 @@ TL_TEST(platform_values_checked)
     char *text = tl_test_read(good);
     static const char *const cases[][3] = {
         /* in the exported file, what becomes what; what the refusal says */
-        {"bandwidth=\"200GBps\"", "bandwidth=\"0GBps\"", "link 'port0_DOWN': bandwidth 0 B/s"},
+        /* the link as the file spells it: SimGrid splits a SPLITDUPLEX
+         * link into port0_UP and port0_DOWN, which the refusal named */
+        {"bandwidth=\"200GBps\"", "bandwidth=\"0GBps\"", "link 'port0': bandwidth 0 B/s"},
         {"bandwidth=\"200GBps\"", "bandwidth=\"-200GBps\"", "bandwidth must be > 0"},
-        {"latency=\"2us\"", "latency=\"-100us\"", "link 'nic0_DOWN': bandwidth 1.25e+10 B/s and latency -0.0001 s"},
+        {"latency=\"2us\"", "latency=\"-100us\"", "link 'nic0': bandwidth 1.25e+10 B/s and latency -0.0001 s"},
         {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,5Gf\"", "host 'nccl0': speed beside compute 5e+09 flop/s above"},
         {"speed=\"1Gf,0.05Gf\"", "speed=\"1Gf,0Gf\"", "host 'nccl0': speed 0 flop/s in power state 1, must be > 0"},
         {"<host id=\"gpu0\" speed=\"1Gf\"", "<host id=\"gpu0\" speed=\"0Gf\"", "host 'gpu0': speed 0 flop/s"},
         {"value=\"1\"", "value=\"x\"", "host 'gpu4': property node 'x' is not a node number"},
         /* no unit: bytes per second and seconds to SimGrid */
-        {"bandwidth=\"200GBps\"", "bandwidth=\"200\"", "link 'port0_DOWN': bandwidth 200 B/s and latency"},
+        {"bandwidth=\"200GBps\"", "bandwidth=\"200\"", "link 'port0': bandwidth 200 B/s and latency"},
         {"latency=\"2us\"", "latency=\"2\"", "most likely a value without its unit (SimGrid takes B/s and s)"},
         /* 0.5 s: NVLink's 0.5 us without its unit, predicted at 5 s an
          * iteration, exit 0, while only a latency over 1 s was refused */
-        {"latency=\"0.5us\"", "latency=\"0.5\"", "link 'port0_DOWN': bandwidth 2e+11 B/s and latency 0.5 s, most likely"},
+        {"latency=\"0.5us\"", "latency=\"0.5\"", "link 'port0': bandwidth 2e+11 B/s and latency 0.5 s, most likely"},
+        /* an id given twice: SimGrid's "Uncaught exception
+         * simgrid::AssertionError by maestro/0: Refusing to create a second
+         * host named 'gpu1'." and "Link 'port1_UP' declared several times" */
+        {"<host id=\"gpu1\"", "<host id=\"gpu1\" speed=\"1Gf\"/>\n<host id=\"gpu1\"",
+         "refused: host 'gpu1' is declared twice (each host id once; model/README.md)"},
+        {"<link id=\"port1\"",
+         "<link id=\"port1\" bandwidth=\"1GBps\" latency=\"1us\" sharing_policy=\"SPLITDUPLEX\"/>\n<link id=\"port1\"",
+         "refused: link 'port1' is declared twice (each link id once; model/README.md)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_replaced(text, cases[i][0], cases[i][1], bad);
@@ -683,6 +693,32 @@ TL_TEST(platform_values_checked)
     snprintf(args, sizeof args, "solver --platform-file %s --gpus 4,8 --matrix gen:poisson7:16 --iters 2", good);
     TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s", err);
     free(text);
+}
+
+/* The rate SimGrid loads, however the file is laid out: nccl0's speed on
+ * a line of its own, nccl1's another rate. Before, the preamble read
+ * speed="..." only from the line holding id="nccl0", and said no rate. */
+static void platform_rate_as_loaded(const char *xml)
+{
+    char *text = tl_test_read(xml), laid[1024], out[1024], args[1200], err[1024];
+    int lines;
+    /* tl_test_path's buffers are reused: run_model takes two a call */
+    snprintf(laid, sizeof laid, "%s", tl_test_path("laid.xml"));
+    snprintf(out, sizeof out, "%s", tl_test_path("stdout.txt"));
+    write_replaced(text, "<host id=\"nccl0\" speed=", "<host id=\"nccl0\"\n      speed=", laid);
+    free(text);
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8 --iters 2", laid);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s", err);
+    char *o = tl_test_read(out);
+    TL_ASSERT_MSG(strstr(o, "second power state (0.25 of their speed alone), not"), "%s", o);
+    free(o);
+    text = tl_test_read(laid);
+    write_replaced(text, "<host id=\"nccl1\" speed=\"1Gf,0.25Gf\"", "<host id=\"nccl1\" speed=\"2Gf,0.2Gf\"", laid);
+    free(text);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s", err);
+    o = tl_test_read(out);
+    TL_ASSERT_MSG(strstr(o, "second power state (0.1 to 0.25 of their speed alone, by host), not"), "%s", o);
+    free(o);
 }
 
 /* With --platform-file the preamble describes the file, whose nccl<R>
@@ -702,8 +738,8 @@ TL_TEST(platform_file_said_as_simulated)
                  0);
     char *o = tl_test_read(out), want[1200];
     snprintf(want, sizeof want, "# platform: %s (a SimGrid platform file): its hosts and network as written; NCCL "
-                                "beside a compute kernel at the rate of its nccl<R> hosts' second power state (nccl0 "
-                                "speed=\"1Gf,0.25Gf\"), not the calibration's nccl_rate ", xml);
+                                "beside a compute kernel at the rate of its nccl<R> hosts' second power state (0.25 "
+                                "of their speed alone), not the calibration's nccl_rate ", xml);
     TL_ASSERT_MSG(strstr(o, want), "%s", o);
     TL_ASSERT_MSG(strstr(o, "nominal: the GPU of --platform a100-hdr, A100 SXM") &&
                       strstr(o, "its network is not simulated, the file's is)") && !strstr(o, "HDR100"),
@@ -717,6 +753,7 @@ TL_TEST(platform_file_said_as_simulated)
     o = tl_test_read(out);
     TL_ASSERT_MSG(strstr(o, "nominal: the GPU of --platform h200-nvlink, H200") && !strstr(o, "NDR"), "%s", o);
     free(o);
+    platform_rate_as_loaded(xml);
 }
 
 /* A failed step says why in one line. A simulation SimGrid stops: its
@@ -835,6 +872,14 @@ TL_TEST(bad_arguments)
         /* before: the CSV's lines shuffled into the table on stdout, exit 0 */
         {"tristream --results -", "invalid --results '-': stdout carries the table"},
         {"solver --results /dev/stdout", "invalid --results '/dev/stdout': stdout carries the table"},
+        /* the command line's fault, as trilap-solve, trilap-fdtd and
+         * trilap-bench say it (before: "--out: an output file name is
+         * empty", exit 1) */
+        {"calibrate -o ''", "trilap-model: invalid --out '': an empty file name"},
+        {"platform --gpus 4 -o ''", "trilap-model: invalid --out '': an empty file name"},
+        {"solver --results ''", "trilap-model: invalid --results '': an empty file name"},
+        {"fdtd --results ''", "trilap-model: invalid --results '': an empty file name"},
+        {"tristream --results ''", "trilap-model: invalid --results '': an empty file name"},
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         const char *args = refused[i][0];
