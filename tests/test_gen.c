@@ -591,8 +591,10 @@ TL_TEST(matgen_refusals_say_why)
     TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
     TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 3 A.mtx >/dev/null && cp A.mtx A0.mtx", d, mg), 0);
     static const char *const cases[][2] = {
-        {"poisson7 0 z.mtx", "invalid grid size N '0': out of range [1, 2097151] (try --help)"},
-        {"poisson27 2097152 z.mtx", "invalid grid size N '2097152': out of range [1, 2097151] (try --help)"},
+        {"poisson7 0 z.mtx", "invalid grid size N '0': out of range [1, 2097151]: 2097151 is the largest N whose N^3 "
+                             "rows fit the 64-bit row index (try --help)"},
+        {"poisson27 2097152 z.mtx", "invalid grid size N '2097152': out of range [1, 2097151]: 2097151 is the largest N "
+                                    "whose N^3 rows fit the 64-bit row index (try --help)"},
         {"convdiff 1e99 z.mtx", "invalid grid size N '1e99': not a whole number (try --help)"},
         {"hetero2d 64M z.mtx", "invalid grid size N '64M': not a whole number (try --help)"},
         {"poisson7 abc z.mtx", "invalid grid size N 'abc': not a whole number (try --help)"},
@@ -618,6 +620,65 @@ TL_TEST(matgen_refusals_say_why)
         tl_test_output_free(&o);
         TL_ASSERT_EQ(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x -e A.mtx -e A0.mtx)\"", d), 0);
         TL_ASSERT_MSG(tl_test_sh("cd %s && cmp -s A.mtx A0.mtx", d) == 0, "%s: A.mtx changed", cases[k][0]);
+    }
+}
+
+/* Each output (convert's, partition's, a generator's OUT, --rhs) refused
+ * in one line, nothing written, the input untouched: the command line's
+ * fault exit 2 (an empty name: partition's and --rhs said "an output file
+ * name is empty", exit 1, the others "not .tlcsr, .mtx or .mtx.gz"; the
+ * input by a link; a partition under a .tlcsr name, written as text, exit
+ * 0), the file system's exit 1 (a folder). */
+TL_TEST(matgen_outputs_refused_in_one_line)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 3 A.mtx >/dev/null && cp A.mtx A0.mtx && ln -s A.mtx L.mtx && "
+                            "ln A.mtx H.mtx && mkdir D.mtx",
+                            d, mg),
+                 0);
+    static const struct {
+        const char *args;
+        int rc;
+        const char *err;
+    } cases[] = {
+        {"convert A.mtx ''", 2, "invalid output '': an empty file name (try --help)"},
+        {"partition A.mtx 2 ''", 2, "invalid output '': an empty file name (try --help)"},
+        {"poisson7 3 ''", 2, "invalid output '': an empty file name (try --help)"},
+        {"poisson7 3 z.mtx --rhs ''", 2, "invalid --rhs '': an empty file name (try --help)"},
+        {"convert A.mtx A.mtx", 2, "invalid output 'A.mtx': the matrix it converts; give the converted matrix a file "
+                                   "of its own (try --help)"},
+        {"convert A.mtx L.mtx", 2, "invalid output 'L.mtx': the matrix it converts; give the converted matrix a file "
+                                   "of its own (try --help)"},
+        {"convert L.mtx A.mtx", 2, "invalid output 'A.mtx': the matrix it converts; give the converted matrix a file "
+                                   "of its own (try --help)"},
+        {"convert A.mtx H.mtx", 2, "invalid output 'H.mtx': the matrix it converts; give the converted matrix a file "
+                                   "of its own (try --help)"},
+        {"partition A.mtx 2 L.mtx", 2, "invalid output 'L.mtx': the matrix it partitions; give the partition a file "
+                                       "of its own (try --help)"},
+        {"partition L.mtx 2 H.mtx", 2, "invalid output 'H.mtx': the matrix it partitions; give the partition a file "
+                                       "of its own (try --help)"},
+        {"partition A.mtx 2 z.tlcsr", 2, "invalid output 'z.tlcsr': a partition is written as Matrix Market text; "
+                                         "give it a .mtx or .mtx.gz name (try --help)"},
+        {"convert A.mtx D.mtx", 1, "D.mtx: a folder; give a file name"},
+        {"partition A.mtx 2 D.mtx", 1, "D.mtx: a folder; give a file name"},
+        {"poisson7 3 D.mtx", 1, "D.mtx: a folder; give a file name"},
+        {"poisson7 3 z.mtx --rhs D.mtx", 1, "--rhs: D.mtx: a folder; give a file name"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output o = tl_test_capture("cd %s && %s %s", d, mg, cases[k].args);
+        char want[256];
+        snprintf(want, sizeof want, "trilap-matgen: %s\n", cases[k].err);
+        TL_ASSERT_MSG(o.rc == cases[k].rc && !strcmp(o.err, want) && !o.out[0], "%s: exit %d: %s", cases[k].args,
+                      o.rc, o.err);
+        tl_test_output_free(&o);
+        TL_ASSERT_MSG(tl_test_sh("cd %s && test -z \"$(ls -A | grep -v -x -e A.mtx -e A0.mtx -e L.mtx -e H.mtx -e "
+                                 "D.mtx)$(ls -A D.mtx)\"",
+                                 d) == 0,
+                      "%s: wrote a file", cases[k].args);
+        TL_ASSERT_MSG(tl_test_sh("cd %s && cmp -s A.mtx A0.mtx && test -L L.mtx", d) == 0, "%s: A.mtx changed",
+                      cases[k].args);
     }
 }
 
@@ -675,4 +736,4 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
              matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
-             matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout)
+             matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout, matgen_outputs_refused_in_one_line)

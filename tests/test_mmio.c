@@ -390,7 +390,7 @@ TL_TEST(error_values)
 TL_TEST(error_square_and_missing)
 {
     expect_error("%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 1\n", 1, 0,
-                 "square matrix is needed");
+                 "matrix is 2 x 3, but the solvers need a square matrix");
     expect_error("%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", 0, 2,
                  "not square");
     tl_csr a = {0};

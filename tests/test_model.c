@@ -863,8 +863,8 @@ TL_TEST(bad_arguments)
         {"calibrate -o c.txt.GZ", "invalid --out 'c.txt.GZ': a gzip name, and this file is read back as plain text"},
         {"platform --gpus 4 -o p.xml.gz", "invalid --out 'p.xml.gz': a gzip name"},
         /* before: exit 1, as if the run had failed */
-        {"solver --matrix gen:poisson7:0", "--matrix: invalid generated matrix 'gen:poisson7:0': N '0' is not a whole "
-                                            "number in 1..2097151"},
+        {"solver --matrix gen:poisson7:0", "--matrix: invalid generated matrix 'gen:poisson7:0': N '0' is out of range "
+                                            "[1, 2097151]"},
         {"solver --matrix gen:poisson9:8", "--matrix: invalid generated matrix 'gen:poisson9:8'"},
         /* trilap-solve's words and limits (the model took N = 2..4096 alone) */
         {"solver --matrix gen:poisson7:8:1", "--matrix: invalid generated matrix 'gen:poisson7:8:1'"},

@@ -665,8 +665,30 @@ TL_TEST(bad_inputs_fail_clearly)
     TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson9:4': KIND 'poisson9' is not poisson7, poisson27, convdiff or hetero2d"),
                   "stderr: %s", err_buf);
     TL_ASSERT(run("%s " QUICK " gen:poisson7:99999999", bin()) != 0);
-    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N '99999999' is not a whole number in 1..2097151"),
+    TL_ASSERT_MSG(strstr(err_buf, "'gen:poisson7:99999999': N '99999999' is out of range [1, 2097151]"),
                   "stderr: %s", err_buf);
+}
+
+/* A matrix that is not square, said one way whatever its format (a .tlcsr
+ * was "matrix is 3 x 2, not square", a .mtx "matrix is 3 x 2, but a
+ * square matrix is needed"): one line naming the file, exit 1. */
+TL_TEST(non_square_said_one_way)
+{
+    const char *t = tl_test_tmpdir();
+    FILE *f = fopen(tl_test_path("ns.mtx"), "w");
+    TL_ASSERT(f);
+    fputs("%%MatrixMarket matrix coordinate real general\n3 2 2\n1 1 1\n2 2 1\n", f);
+    TL_ASSERT(fclose(f) == 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen convert %s/ns.mtx %s/ns.tlcsr >/dev/null", tl_test_bin(), t, t), 0);
+    static const char *const names[] = {"ns.mtx", "ns.tlcsr"};
+    for (int k = 0; k < 2; k++) {
+        char want[1024];
+        snprintf(want, sizeof want, "trilap-solve: %s/%s: matrix is 3 x 2, but the solvers need a square matrix\n", t,
+                 names[k]);
+        TL_ASSERT_EQ(run("%s " QUICK " %s/%s", bin(), t, names[k]), 1);
+        TL_ASSERT_STREQ(err_buf, want);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", names[k], out_buf);
+    }
 }
 
 TL_TEST(bad_arguments_exit_2)
@@ -699,7 +721,12 @@ TL_TEST(specs_refused_in_one_line)
         {"gen:convdiff:8:1e400", "PECLET '1e400' is too large for a double"},
         {"gen:convdiff:8:1:2", "':2' after PECLET"},
         {"gen:hetero2d:8:50", "PECLET '50' is out of range (hetero2d's decades, 0..12)"},
-        {"gen:poisson7:+8", "N '+8' is not a whole number in 1..2097151"},
+        {"gen:poisson7:+8", "N '+8' is not a whole number\n"},
+        /* a whole number, out of range: it said "not a whole number in 1..2097151" */
+        {"gen:poisson7:3000000", "'gen:poisson7:3000000': N '3000000' is out of range [1, 2097151]: 2097151 is the "
+                                 "largest N whose N^3 rows fit the 64-bit row index"},
+        {"gen:hetero2d:0", "N '0' is out of range [1, 2097151]"},
+        {"gen:poisson7:99999999999999999999", "N '99999999999999999999' is out of range [1, 2097151]"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         TL_ASSERT_EQ(run("%s " QUICK " %s", bin(), cases[k][0]), 2);
@@ -1438,7 +1465,7 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
+             bad_inputs_fail_clearly, non_square_said_one_way, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
              lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,

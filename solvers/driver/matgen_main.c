@@ -94,6 +94,25 @@ static int bad_arg_why(const char *what, const char *value, const char *why)
     return 2;
 }
 
+/* An empty file name for `what`: the command line's fault, one line, 2
+ * (an OUT said "not .tlcsr, .mtx or .mtx.gz", and partition's OUT and
+ * --rhs "an output file name is empty", exit 1); else 0. */
+static int empty_name(const char *what, const char *name)
+{
+    return name && !name[0] ? bad_arg_why(what, name, "an empty file name") : 0;
+}
+
+/* `what`, written as Matrix Market text (b, a partition), under a .tlcsr
+ * name: every reader took that text for a broken binary matrix (b and a
+ * partition were written so, exit 0); 2 when refused, else 0. */
+static int text_name(const char *what, const char *name, const char *it)
+{
+    char why[160];
+    if (!name || !tl_path_has_suffix(name, ".tlcsr")) return 0;
+    snprintf(why, sizeof why, "%s is written as Matrix Market text; give it a .mtx or .mtx.gz name", it);
+    return bad_arg_why(what, name, why);
+}
+
 /* A command given other than `want` arguments: one line saying what it
  * takes (before: "invalid arguments for 'info' (try --help)"). np counts
  * the command itself. */
@@ -105,14 +124,15 @@ static int bad_arity(const char *cmd, int np, int want, const char *takes)
 }
 
 /* A whole number lo .. hi for `what`, else its refusal saying which
- * (before: "invalid grid size N '0' (try --help)", no reason given); 0
- * when taken, 2 when refused. */
-static int parse_count(const char *what, const char *text, int64_t lo, int64_t hi, int64_t *v)
+ * (before: "invalid grid size N '0' (try --help)", no reason given), and
+ * why hi is the bound when `bound` says; 0 when taken, 2 when refused. */
+static int parse_count(const char *what, const char *text, int64_t lo, int64_t hi, const char *bound, int64_t *v)
 {
-    char why[96];
+    char why[192];
     if (tl_opts_parse_int(text, v) != TL_OK) return bad_arg_why(what, text, "not a whole number");
     if (*v >= lo && *v <= hi) return 0;
-    snprintf(why, sizeof why, "out of range [%" PRId64 ", %" PRId64 "]", lo, hi);
+    snprintf(why, sizeof why, "out of range [%" PRId64 ", %" PRId64 "]%s%s", lo, hi, bound ? ": " : "",
+             bound ? bound : "");
     return bad_arg_why(what, text, why);
 }
 
@@ -251,7 +271,8 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (rc) return rc;
     if (kind >= 0) {
         if (np != 3) return bad_arity(cmd, np, 3, "N OUT");
-        if (parse_count("grid size N", pos[1], 1, TL_GEN_MAX_N, &n)) return 2;
+        if (parse_count("grid size N", pos[1], 1, TL_GEN_MAX_N, TL_GEN_MAX_N_WHY, &n)) return 2;
+        if (empty_name("output", pos[2]) || empty_name("--rhs", o->rhs)) return 2;
         if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
         /* --rhs checked here alone: not the matrix's file by any spelling
          * (A.mtx, ./A.mtx, a link: b was renamed over the matrix, exit 0),
@@ -259,10 +280,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         tl_out_set seen = {0};
         if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
             return 2;
-        /* b is Matrix Market array text: a .tlcsr name got that text, which
-         * every reader then took for a broken binary matrix */
-        if (o->rhs && tl_path_has_suffix(o->rhs, ".tlcsr"))
-            return bad_arg_why("--rhs", o->rhs, "b is written as Matrix Market text; give it a .mtx or .mtx.gz name");
+        if (text_name("--rhs", o->rhs, "b")) return 2;
         /* one stream of two files is neither (the set above keeps files, not streams) */
         if (o->rhs && is_stdout(pos[2]) && is_stdout(o->rhs)) {
             fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n",
@@ -276,9 +294,10 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     /* --rhs belongs to the generators: elsewhere it would be dropped */
     if (o->rhs) return bad_arg_why("--rhs", o->rhs, "only a generator writes a right-hand side");
     /* it was "trilap-matgen: : cannot open: ...", naming nothing */
-    if (np >= 2 && !pos[1][0]) return bad_arg_why("input", pos[1], "an empty file name");
+    if (np >= 2 && empty_name("input", pos[1])) return 2;
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arity(cmd, np, 3, "IN OUT");
+        if (empty_name("output", pos[2])) return 2;
         if (!tl_path_takes_matrix(pos[2])) return bad_arg_why("output name", pos[2], not_matrix);
         /* it rewrote the file in place, converting nothing, exit 0 */
         if (tl_out_same_file(pos[2], pos[1]))
@@ -286,7 +305,8 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         if ((*st = tl_out_check(pos[2])) == TL_OK) *st = cmd_convert(pos[1], pos[2]);
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arity(cmd, np, 4, "A NPARTS OUT");
-        if (parse_count("NPARTS", pos[2], 1, 1 << 20, &k)) return 2;
+        if (parse_count("NPARTS", pos[2], 1, 1 << 20, NULL, &k) || empty_name("output", pos[3])) return 2;
+        if (text_name("output", pos[3], "a partition")) return 2;
         /* it replaced the matrix with its partition, without a word */
         if (tl_out_same_file(pos[3], pos[1]))
             return bad_arg_why("output", pos[3], "the matrix it partitions; give the partition a file of its own");

@@ -231,8 +231,7 @@ tl_status tl_matrix_read(const char *path, int square, tl_csr *a)
         TL_TRY(tl_bin_read(path, a, NULL));
         if (square && a->nrows != a->ncols) {
             tl_status st =
-                TL_FAIL(TL_ERR_PARSE, "%s: matrix is %lld x %lld, but a square matrix is needed",
-                        path, (long long)a->nrows, (long long)a->ncols);
+                TL_FAIL(TL_ERR_PARSE, TL_MM_NOT_SQUARE, path, (long long)a->nrows, (long long)a->ncols);
             tl_csr_free(a);
             return st;
         }

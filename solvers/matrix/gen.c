@@ -33,12 +33,20 @@ static int gen_param(tl_gen_kind k, const char **name, double *max)
     return 1;
 }
 
-/* A whole decimal 1 .. TL_GEN_MAX_N, digits only (no sign, space, 0x). */
-static int spec_grid_size(const char *text, int64_t *n)
+#define SPEC_STR_(x) #x
+#define SPEC_STR(x) SPEC_STR_(x)
+
+/* N: a whole decimal (digits only: no sign, space, 0x) in 1 .. TL_GEN_MAX_N,
+ * else why not; a whole number too long for strtoll is out of range too
+ * (it was "not a whole number in 1..2097151", which 3000000 is). */
+static const char *spec_grid_size(const char *text, int64_t *n)
 {
-    if (!*text || strspn(text, "0123456789") != strlen(text) || strlen(text) > 9) return 0;
+    if (!*text || strspn(text, "0123456789") != strlen(text)) return "is not a whole number";
+    errno = 0;
     *n = strtoll(text, NULL, 10);
-    return *n >= 1 && *n <= TL_GEN_MAX_N;
+    if (errno == ERANGE || *n < 1 || *n > TL_GEN_MAX_N)
+        return "is out of range [1, " SPEC_STR(TL_GEN_MAX_N) "]: " TL_GEN_MAX_N_WHY;
+    return NULL;
 }
 
 /* A plain decimal in 0..max that a double holds, else why not: "1e-400",
@@ -78,9 +86,8 @@ tl_status tl_gen_parse_spec(const char *spec, tl_gen *g)
     TL_INPUT_CHECK(k >= 0, TL_ERR_INVAL, "invalid generated matrix '%s': KIND '%s' is not " SPEC_KINDS " (" SPEC_FORMAT ")",
                    spec, field[1]);
     *g = (tl_gen){.kind = (tl_gen_kind)k, .peclet = 0.0};
-    TL_INPUT_CHECK(spec_grid_size(field[2], &g->n), TL_ERR_INVAL,
-                   "invalid generated matrix '%s': N '%s' is not a whole number in 1..%d", spec, field[2],
-                   TL_GEN_MAX_N);
+    const char *nwhy = spec_grid_size(field[2], &g->n);
+    TL_INPUT_CHECK(!nwhy, TL_ERR_INVAL, "invalid generated matrix '%s': N '%s' %s", spec, field[2], nwhy);
     const char *pname = NULL;
     double pmax = 0.0;
     int takes = gen_param(g->kind, &pname, &pmax);

@@ -33,7 +33,10 @@ typedef struct tl_gen {
 } tl_gen;
 
 #define TL_GEN_MAX_ROW 27
-#define TL_GEN_MAX_N 2097151       /* 2^21 - 1 points per side: beyond any memory as n^3 */
+/* 2^21 - 1 points per side: (2^21)^3 rows would overflow the int64 row
+ * index; one bound for every kind. The reason, as the refusals say it: */
+#define TL_GEN_MAX_N 2097151
+#define TL_GEN_MAX_N_WHY "2097151 is the largest N whose N^3 rows fit the 64-bit row index"
 #define TL_GEN_MAX_PECLET 1e6      /* convdiff */
 #define TL_GEN_MAX_DECADES 12.0    /* hetero2d: 1e-6 .. 1e6 */
 #define TL_GEN_SPEC_PARAM 0.5      /* gen:KIND:N without PECLET */
@@ -41,7 +44,8 @@ typedef struct tl_gen {
 /* "poisson7" | "poisson27" | "convdiff" | "hetero2d" -> kind; -1 when unknown. */
 int tl_gen_kind_parse(const char *name);
 /* "gen:KIND:N[:PECLET]" (trilap-solve's matrix argument) -> *g: N a
- * decimal 1 .. TL_GEN_MAX_N; PECLET, convdiff's Peclet number or
+ * decimal 1 .. TL_GEN_MAX_N (not a whole number, or out of range with
+ * TL_GEN_MAX_N_WHY); PECLET, convdiff's Peclet number or
  * hetero2d's decades (default TL_GEN_SPEC_PARAM), a decimal within their
  * ranges, and no PECLET for poisson7 and poisson27. Anything else (an
  * extra field, an empty one, a value a double cannot hold) is one line

@@ -545,7 +545,7 @@ static tl_status read_csr_src(mm_src *s, int square, int64_t max_dim, tl_csr *a,
     TL_INPUT_CHECK(h.format == MM_COORD, TL_ERR_PARSE,
                    "%s:1: an array (dense) file where a coordinate matrix is needed", s->name);
     TL_INPUT_CHECK(!square || h.nrows == h.ncols, TL_ERR_PARSE,
-                   "%s: matrix is %lld x %lld, but a square matrix is needed", s->name,
+                   TL_MM_NOT_SQUARE, s->name,
                    (long long)h.nrows, (long long)h.ncols);
     TL_TRY(check_memory(s, &h));
     TL_TRYGOTO(read_coord(s, &h, &t), st, fail);

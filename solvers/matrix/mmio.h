@@ -24,8 +24,15 @@ typedef struct tl_mm_info {
     int64_t nentries; /* entries declared in the file (before expansion) */
 } tl_mm_info;
 
+/* The refusal of a matrix that is not square, for every reader (its path,
+ * nrows, ncols as long long): one wording for .mtx and .tlcsr, where
+ * trilap-solve said "not square" of a .tlcsr and "a square matrix is
+ * needed" of a .mtx. */
+#define TL_MM_NOT_SQUARE "%s: matrix is %lld x %lld, but the solvers need a square matrix"
+
 /* Read a coordinate matrix into `a` (allocated; free with tl_csr_free).
- * `square`: fail unless nrows == ncols. `info` may be NULL. */
+ * `square`: fail unless nrows == ncols (TL_MM_NOT_SQUARE). `info` may be
+ * NULL. */
 tl_status tl_mm_read_csr(const char *path, int square, tl_csr *a, tl_mm_info *info);
 
 /* The same from a memory buffer; `name` stands for the file in messages
