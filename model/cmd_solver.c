@@ -84,8 +84,11 @@ static int load_matrix(const char *spec, int need_csr, matrix_src *s)
         tl_status st = tl_gen_parse_spec(spec, &s->gen);
         tl_error_context_end(&k);
         if (st != TL_OK) return 2;
-        if (need_csr) {
-            if (tl_gen_csr(&s->gen, &s->csr) != TL_OK) return 1;
+        if (need_csr) { /* its refusal named no input (trilap-solve's names the spec) */
+            tl_error_context_begin(&k, spec);
+            st = tl_gen_csr(&s->gen, &s->csr);
+            tl_error_context_end(&k);
+            if (st != TL_OK) return 1;
             s->m.csr = &s->csr;
         } else
             s->m.gen = &s->gen;

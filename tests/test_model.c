@@ -1805,7 +1805,7 @@ TL_TEST(partition_memory_checked_first)
     tl_test_output r = tl_test_capture(
         "ulimit -v 2000000; %s/trilap-model solver --gpus 4 --matrix gen:poisson7:1024 --partition metis",
         tl_test_env("TL_BIN", "bin"));
-    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "a generated matrix of 1073741824 rows needs"),
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "gen:poisson7:1024: a generated matrix of 1073741824 rows needs"),
                   "rc %d\n%.400s\n%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
 }
