@@ -14,6 +14,10 @@ if (!exists("ylabel")) ylabel = "µs per iteration (median, min..max)"
 # common.gp lives beside this script, wherever gnuplot is started
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "bars.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "label"
+do for [gp_s in series] { gp_columns = gp_columns . " " . gp_s . " " . gp_s . "_min " . gp_s . "_max" }
 load dir . "common.gp"
 set title title noenhanced
 set ylabel ylabel

@@ -10,6 +10,9 @@ if (!exists("height")) height = 500
 # common.gp lives beside this script, wherever gnuplot is started
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "breakdown.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "run nranks window_per_iter_us"
 load dir . "common.gp"
 set title "GPU time per iteration by kernel category (mean over ranks)\n{/*0.8 NCCL kernel time includes waiting for the peer rank; bars above the marker ran concurrently}"
 set ylabel "µs per iteration"

@@ -11,6 +11,9 @@ if (!exists("title")) title = "NCCL time per operation vs message size"
 # common.gp lives beside this script, wherever gnuplot is started
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "comm.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "op comm size_bytes time_us"
 load dir . "common.gp"
 set datafile commentschars "#"
 set title title noenhanced

@@ -15,6 +15,7 @@ if (!exists("out")) { print "no out: set out='x.png' or out='x.pdf', the figure'
 if (gp_ending(out) ne ".png" && gp_ending(out) ne ".pdf") {
     print sprintf("out='%s': the figure's name ends in .png or .pdf (its format)", out); exit status 2
 }
+load dir . "input.gp"
 is_pdf = gp_ending(out) eq ".pdf"
 if (!exists("fontsize")) fontsize = 10
 if (is_pdf) {

@@ -8,6 +8,9 @@ if (!exists("width")) width = 800
 if (!exists("height")) height = 500
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "fdtd-energy.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "time_s energy_cpml energy_none"
 load dir . "common.gp"
 if (!exists("title")) title = "field energy, normalised by its maximum"
 set title title noenhanced

@@ -3,7 +3,8 @@
 #   gnuplot -e "dirs='slices/cpml slices/none'; titles='CPML none'; steps='150 300 450'; out='fdtd-snapshots.png'" plots/fdtd-snapshots.gp
 # Input: the slice files `trilap-fdtd run --slice-every` or `verify energy
 # --slices` writes (DIR/p-<step>.txt: a '#' line, then a whitespace matrix).
-# amax: the colour range +-amax (default: the largest |p| of the first file).
+# amax: the colour range +-amax (default: half the largest |p| of the
+# first file; this line said the largest).
 if (!exists("dirs")) { print "fdtd-snapshots.gp: set dirs='a b', steps='100 200', out='x.png'"; exit status 2 }
 if (!exists("steps")) { print "fdtd-snapshots.gp: set steps='100 200 300'"; exit status 2 }
 if (!exists("titles")) titles = dirs

@@ -19,6 +19,9 @@ if (!exists("title")) title = file
 if (!exists("method")) method = "Pipe-PCG"
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "model-scaling.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "gpus schedule iter_us speedup_vs_two_stream"
 load dir . "common.gp"
 set title "PREDICTED (SimGrid, trilap-model): " . title noenhanced
 set ylabel "µs per " . method . " iteration (predicted)"

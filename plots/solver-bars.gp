@@ -11,6 +11,10 @@ if (!exists("file")) { print "solver-bars.gp: set file='solver-schedules.csv' an
 if (!exists("out")) { print "solver-bars.gp: set out='x.png' or out='x.pdf'"; exit status 2 }
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "solver-bars.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "matrix solver nranks schedule solver_time_s iterations"
+load dir . "input.gp"
 
 # the order of the paper's figures; schedules the CSV lacks are left out
 schedules = "sync two-stream three-naive three-split"

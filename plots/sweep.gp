@@ -10,6 +10,9 @@ if (!exists("height")) height = 550
 # common.gp lives beside this script, wherever gnuplot is started
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "sweep.gp"
+gp_inputs = sprintf('"%s"', file) # one word, spaces and all
+gp_columns = "variant " . xcol . " median_us min_us max_us ideal_us"
 load dir . "common.gp"
 set title sprintf("three-stream microbenchmark: time per iteration vs %s", xcol) noenhanced
 set xlabel sprintf("%s (bytes)", xcol) noenhanced

@@ -16,6 +16,9 @@ if (!exists("subtitle")) subtitle = ""
 # common.gp lives beside this script, wherever gnuplot is started
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "timeline.gp"
+gp_inputs = files
+gp_columns = "row cat_id start_us work_start_us end_us clock_unc_us"
 load dir . "common.gp"
 head = "GPU activity per lane and rank (boxes coloured by kernel category)"
 if (subtitle ne "") head = head . "\n" . subtitle

@@ -8,7 +8,8 @@
 #   fdtd-pencil-timeline.{png,pdf}  the 4-subdomain pencil-yz runs on one GPU per
 #                             strategy (host, peer, nccl), two steps each, from
 #                             DIR_gpu/bench/pencil-<strategy>/trace.rank0.csv[.gz]
-#                             through `trilap-analyze timeline`
+#                             through `trilap-analyze timeline`, subtitled with
+#                             the GPU DIR_gpu/bench/manifest.txt names
 # Defaults: --cpu results/fdtd-cpu --gpu results/fdtd-h200 --out plots/out,
 # folders of the trilap tree, from whatever folder it runs. FDTD_STEPS
 # ("150 250 350"): the snapshots' steps, each a slice the run wrote.
@@ -90,7 +91,11 @@ for s in host peer nccl; do
     titles+="$s "
 done
 if [[ -n $files ]]; then
-    gp timeline.gp "$out/fdtd-pencil-timeline" "files='${files% }'; titles='${titles% }'"
+    # a measured figure names its hardware: the GPU of the runs' manifest
+    # (the title said only "GPU activity per lane and rank")
+    hw=$(sed -n 's/^gpu\.rank0: \([^(]*[^ (]\).*/\1/p' "$gpu/bench/manifest.txt" 2>/dev/null | tr -d "'\"" | sort -u | paste -sd / -)
+    sub="pencil-yz, rank 0, steps 8-9, on ${hw:-a GPU $gpu/bench/manifest.txt does not name} (${gpu#"$here"/})"
+    gp timeline.gp "$out/fdtd-pencil-timeline" "files='${files% }'; titles='${titles% }'; subtitle='$sub'"
     made=$((made + 1))
 fi
 (( made > 0 )) || { echo "render-fdtd-plots.sh: nothing to draw under $cpu or $gpu" >&2; exit 1; }

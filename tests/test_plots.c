@@ -375,15 +375,10 @@ TL_TEST(byte_axes_and_sweep_key)
     tl_test_output_free(&r);
 }
 
-/* STREAM results of the host (stream --host: device "host" in every row)
- * are not a GPU's: the bars were titled "GPU memory bandwidth, STREAM
- * kernels", and the error bars' "min..max over repetitions" were the
- * slowest and fastest timed calls. gnuplot's arguments read through a
- * stand-in that logs them and runs the real one. */
-TL_TEST(stream_bars_say_host_or_gpu)
+/* t/bin/gnuplot: a stand-in that logs its arguments to t/gnuplot.log and
+ * runs the real one (PATH='t/bin':... reads what a script gave gnuplot) */
+static void logging_gnuplot(const char *t)
 {
-    need_gnuplot();
-    const char *t = tl_test_tmpdir();
     char p[1024];
     snprintf(p, sizeof p, "%s/bin", t);
     mkdir(p, 0755);
@@ -397,6 +392,20 @@ TL_TEST(stream_bars_say_host_or_gpu)
     fclose(f);
     chmod(p, 0755);
     tl_test_output_free(&w);
+}
+
+/* STREAM results of the host (stream --host: device "host" in every row)
+ * are not a GPU's: the bars were titled "GPU memory bandwidth, STREAM
+ * kernels", and the error bars' "min..max over repetitions" were the
+ * slowest and fastest timed calls. gnuplot's arguments read through a
+ * stand-in that logs them and runs the real one. */
+TL_TEST(stream_bars_say_host_or_gpu)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    logging_gnuplot(t);
+    char p[1024];
+    FILE *f;
     static const char *const dev[] = {"host", "NVIDIA H200 (device 0  PCI 0000:00:06)"};
     for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/res%d", t, i);
@@ -450,6 +459,108 @@ TL_TEST(figure_name_checked)
         snprintf(p, sizeof p, "%s/fig.svg", t);
         TL_ASSERT_MSG(access(p, F_OK) != 0, "%s wrote %s", gp[i][0], p);
     }
+}
+
+static void edge_ink(const char *png, int *right, int *bottom);
+
+/* A CSV a script cannot draw: run as the documents write them (REPRODUCE.md
+ * section 12's model figures), each script opened its figure first, then
+ * printed a screen of gnuplot warnings and left the figure, 0 bytes,
+ * under its final name. One line naming the file and the reason, exit 1,
+ * no file: a missing CSV, one without a column the script reads, one with
+ * a header and no rows. */
+TL_TEST(gnuplot_input_checked)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/cols.csv", t);
+    tl_test_write(p, "# a comment line, as trilap-fdtd writes\nlabel,zzz\nx,1\n");
+    snprintf(p, sizeof p, "%s/empty.csv", t);
+    tl_test_write(p, "");
+    static const char *const gp[][2] = {
+        {"bars", "series='a'; file="},        {"breakdown", "file="},
+        {"comm", "file="},                    {"sweep", "file="},
+        {"timeline", "files="},               {"fdtd-energy", "file="},
+        {"model-scaling", "file="},           {"model-validation", "a='paper_s'; b='predicted_s'; file="},
+        {"solver-bars", "file="}};
+    static const char *const bad[][2] = {
+        {"none.csv", "none.csv: no such file"}, {"cols.csv", "cols.csv: no column "}, {"empty.csv", "empty.csv: empty"}};
+    for (size_t i = 0; i < sizeof gp / sizeof gp[0]; i++) {
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            tl_test_output r = tl_test_capture("gnuplot -e \"%s'%s/%s'; out='%s/fig.png'\" plots/%s.gp", gp[i][1], t,
+                                               bad[k][0], t, gp[i][0]);
+            char want[1400];
+            snprintf(want, sizeof want, "%s.gp: %s/%s", gp[i][0], t, bad[k][1]);
+            TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "%s, %s: rc %d: %s", gp[i][0], bad[k][0], r.rc,
+                          r.err);
+            tl_test_output_free(&r);
+            snprintf(p, sizeof p, "%s/fig.png", t);
+            TL_ASSERT_MSG(access(p, F_OK) != 0, "%s left %s for %s", gp[i][0], p, bad[k][0]);
+        }
+    }
+    /* the header without rows */
+    snprintf(p, sizeof p, "%s/hdr.csv", t);
+    tl_test_write(p, "platform,gpus,schedule,iter_us,speedup_vs_two_stream\n");
+    tl_test_output r = tl_test_capture("gnuplot -e \"file='%s'; out='%s/fig.png'\" plots/model-scaling.gp", p, t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "hdr.csv: no rows under its header"), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/fig.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "left %s", p);
+}
+
+/* model-validation.gp printed every row's error_pct above its prediction:
+ * the fitted three-split, the daxpy-only input and the FDTD calibration
+ * rows read "+0.0%", predictions that hit. Those rows carry their role;
+ * and the last slanted label ran off the right edge ("1024 peer-4gpu s="). */
+TL_TEST(model_validation_roles_and_labels)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    snprintf(p, sizeof p, "%s/v.csv", t);
+    FILE *f = fopen(p, "w");
+    TL_ASSERT(f);
+    fprintf(f, "variant,measured_us,predicted_us,error_pct,role\n"
+               "ring-only,10.870,11.428,5.13,predicted\n"
+               "daxpy-only,49.393,49.393,0.00,input (one-GPU kernel time)\n"
+               "three-split,58.43,58.43,0.00,fitted (nccl_rate)\n");
+    for (int i = 0; i < 30; i++) /* narrow groups, as fdtd-paper2.csv's 33 */
+        fprintf(f, "r%d,1,1.1,10.00,prediction\n", i);
+    fprintf(f, "1024 peer-4gpu s=1 and more,20,21,5.00,predicted\n");
+    fclose(f);
+    tl_test_output r = tl_test_capture("gnuplot -e \"file='%s'; label='variant'; a='measured_us'; b='predicted_us'; "
+                                       "out='%s/v.png'\" plots/model-validation.gp "
+                                       "-e 'set terminal dumb size 160,40; set output; replot'", p, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "+5.1%") && strstr(r.out, "input") && strstr(r.out, "fitted") &&
+                      !strstr(r.out, "+0.0%"),
+                  "rc %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/v.png", t);
+    check_figure(p, 10000);
+    int right = -1, bottom = -1;
+    edge_ink(p, &right, &bottom);
+    TL_ASSERT_MSG(right == 0, "%s: a label cut: %d dark pixels in the last column", p, right);
+}
+
+/* The FDTD pencil timeline is measured: its title named no hardware ("GPU
+ * activity per lane and rank" only). The GPU of the runs' manifest. */
+TL_TEST(fdtd_timeline_names_gpu)
+{
+    need_gnuplot();
+    if (access("results/fdtd-h200/bench/manifest.txt", F_OK) != 0) TL_SKIP("no results/fdtd-h200 in this tree");
+    const char *t = tl_test_tmpdir();
+    /* the subtitle render-fdtd-plots.sh gave gnuplot, through a stand-in that logs it */
+    logging_gnuplot(t);
+    char p[1024];
+    tl_test_output r = tl_test_capture("PATH='%s/bin':\"$PATH\" TL_BIN=%s scripts/render-fdtd-plots.sh --out '%s/out2'", t,
+                        tl_test_env("TL_BIN", "bin"), t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/gnuplot.log", t);
+    char *log = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(log, "subtitle='pencil-yz, rank 0, steps 8-9, on NVIDIA H200 (results/fdtd-h200)'"), "%s", log);
+    free(log);
 }
 
 /* The timelines' window is --iter-range A:B, as trilap-analyze and the
@@ -966,7 +1077,7 @@ TL_TEST(render_whole_or_nothing)
             /* .sources.lock: the lock of sources.txt (render_concurrent_sources), empty */
             r = tl_test_capture("(cd '%s' && ls -A | grep -vxF .sources.lock && test ! -s .sources.lock && cat '%s' '%s')",
                                 out, src[s][1], src[s][2]);
-            char want[256];
+            char want[1400];
             snprintf(want, sizeof want, "%s\n%s\nold\nold\n", src[s][1], src[s][2]);
             if (strcmp(src[s][1], src[s][2]) > 0)
                 snprintf(want, sizeof want, "%s\n%s\nold\nold\n", src[s][2], src[s][1]);
@@ -1208,7 +1319,7 @@ TL_TEST(render_lock_wait_checked)
     }
 }
 
-TL_TEST_MAIN(render_takes_tl_gnuplot, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+TL_TEST_MAIN(render_takes_tl_gnuplot, gnuplot_input_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,

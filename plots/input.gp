@@ -1,0 +1,28 @@
+# The input CSVs of a trilap plot, checked before anything reads them or
+# `set output` makes the figure's file (common.gp loads this; a script
+# that reads its CSV before common.gp loads it first): a missing, empty or
+# header-only CSV, or one without a column the script reads, left a 0-byte
+# figure under its final name after a screen of gnuplot warnings. The
+# caller names its program (gp_prog), its CSVs (gp_inputs, words: a quoted
+# one may hold spaces) and the columns each must have (gp_columns); one
+# line and exit 1. Without gp_inputs, nothing is checked.
+gp_sh(s) = "'" . s . "'"
+gp_fail(f, why) = sprintf("%s: %s: %s", gp_prog, f, why)
+if (exists("gp_inputs")) {
+    if (!exists("gp_columns")) { gp_columns = "" }
+    do for [gp_i = 1:words(gp_inputs)] {
+        gp_f = word(gp_inputs, gp_i)
+        if (system("test -f " . gp_sh(gp_f) . " && test -r " . gp_sh(gp_f) . " && echo y") ne "y") {
+            print gp_fail(gp_f, "no such file, or not a readable one"); exit status 1
+        }
+        # the header: the first line that is no '#' comment, as gnuplot reads it
+        gp_head = system("awk '!/^#/ && NF { sub(/\\r$/, \"\"); print; exit }' " . gp_sh(gp_f))
+        if (gp_head eq "") { print gp_fail(gp_f, "empty, no header line"); exit status 1 }
+        do for [gp_c in gp_columns] {
+            if (!strstrt("," . gp_head . ",", "," . gp_c . ",")) {
+                print gp_fail(gp_f, sprintf("no column %s (its header: %s)", gp_c, gp_head)); exit status 1
+            }
+        }
+        if (system("awk '!/^#/ && NF && n++ { print \"y\"; exit }' " . gp_sh(gp_f)) ne "y") { print gp_fail(gp_f, "no rows under its header"); exit status 1 }
+    }
+}
