@@ -239,6 +239,20 @@ results_commits() {
           if (mine && c != "" && !seen[c]++) print c }' "$m"
 }
 
+# ", on 2 × NVIDIA H200": the GPUs of the first of the folders given that
+# has a manifest.txt (its gpu.rank<N> lines, host ranks left out), for a
+# measured figure's title, which named only its source's path; nothing
+# where no manifest names a GPU
+hardware_of() {
+    local d
+    for d in "$@"; do
+        [[ -f $d/manifest.txt ]] || continue
+        sed -n 's/^gpu\.rank\([0-9]*\): \([^(]*[^ (]\).*/\1\t\2/p' "$d/manifest.txt" | tr -d "'\"" | sort -u |
+            awk -F'\t' '$2 != "none" { if (!($2 in n)) o[++k] = $2; n[$2]++ }
+                END { for (i = 1; i <= k; i++) s = s (i > 1 ? " + " : ", on ") (n[o[i]] > 1 ? n[o[i]] " × " : "") o[i]; printf "%s", s }'
+        return 0
+    done
+}
 is_tristream() { local h; h=$(awk '!/^#/ {print; exit}' "$1"); [[ ,$h, == *,variant,* && ,$h, == *,us_per_iter,* ]]; }
 
 # committed runs keep their traces gzipped (results/README.md), and
@@ -291,7 +305,7 @@ while IFS= read -r parent; do
         [[ -n $files ]] || continue
         base=$out/$name-timeline
         [[ $group == parts && ${#variants[@]} -gt $(wc -w <<<"$titles") ]] && base+=-parts
-        gp timeline.gp "$base" "files='${files% }'; titles='${titles% }'; subtitle='$parent'"
+        gp timeline.gp "$base" "files='${files% }'; titles='${titles% }'; subtitle='$parent$(hardware_of "$parent" "$parent/${variants[0]}")'"
     done
     stack=$render_gp_tmp/stack.csv
     "$analyze" breakdown "${dirs[@]}" --stack-csv "$stack" >/dev/null
@@ -442,7 +456,7 @@ while IFS= read -r res; do
         # the rows drawn, beside the figure as every other figure's
         render_gp_stage csv "$out/$name.csv"
         cp -- "$src" "$csv"
-        gp comm.gp "$out/$name" "file='$csv'; title='NCCL time per operation vs message size ($res)'"
+        gp comm.gp "$out/$name" "file='$csv'; title='NCCL time per operation vs message size ($res$(hardware_of "$(dirname "$res")"))'"
         rendered=$((rendered + 1))
         continue
     fi
@@ -466,7 +480,7 @@ while IFS= read -r res; do
         # bandwidth_gbs is bytes / the fastest call; the bar spans the slowest
         # to the fastest of the timed calls (the first is dropped)
         gp bars.gp "$out/$name" "file='$csv'; series='GB/s'; ylabel='GB/s (best call; slowest..fastest call)'; \
-            title='$what ($res)'; width=800"
+            title='$what ($res$(hardware_of "$(dirname "$res")"))'; width=800"
         rendered=$((rendered + 1))
         continue
     fi
@@ -493,7 +507,7 @@ while IFS= read -r res; do
         vs=$(variant_table "$(basename "$(dirname "$res")")" "$src" 2>&1 >"$csv")
         ngroups=$(($(wc -l <"$csv") - 1))
         gp bars.gp "$out/$name-variants" "file='$csv'; series='${vs% }'; \
-            title='three-stream microbenchmark, untraced ($res)'; width=$((ngroups > 3 ? 1300 : 900))"
+            title='three-stream microbenchmark, untraced ($res$(hardware_of "$(dirname "$res")"))'; width=$((ngroups > 3 ? 1300 : 900))"
         rendered=$((rendered + 1))
     fi
 done < <(find "$results" ${prune[@]+"${prune[@]}"} -name '*.csv' ! -name 'trace.rank*.csv' -print | sort)

@@ -463,6 +463,40 @@ TL_TEST(figure_name_checked)
 
 static void edge_ink(const char *png, int *right, int *bottom);
 
+/* A measured figure names its hardware: the titles of render-plots.sh
+ * named only the source's path. The GPUs of the manifest.txt beside the
+ * source (its gpu.rank<N> lines; host ranks, "none", left out), also for a
+ * file drawn without its wrong rows (drawn from a scratch copy). */
+TL_TEST(render_titles_name_hardware)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    logging_gnuplot(t);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/res", t);
+    const char *gpus = "gpu.rank0: NVIDIA H200 (device 0, PCI 0000:00:06)\n"
+                       "gpu.rank1: NVIDIA H200 (device 1, PCI 0000:00:07)\n";
+    put(p, "comm/manifest.txt", gpus);
+    put(p, "comm/comm.csv", "op,comm,size_bytes,time_us\nallreduce,world,8,10\nallreduce,world,1024,11\n"
+                            "allreduce,world,1048576,40\n");
+    put(p, "knobs/manifest.txt", gpus);
+    put(p, "knobs/knobs.csv", "variant,nranks,rep,us_per_iter,nccl_launch_mode,wrong\n"
+                              "three-split,2,0,50,unset,0\nthree-split,2,1,999,unset,4\n");
+    put(p, "host/manifest.txt", "gpu.rank0: none (a host-only rank)\n");
+    put(p, "host/stream.csv", "function,rank,device,count,bytes,iters,bandwidth_gbs,min_ms,max_ms,avg_ms,wrong\n"
+                              "triad,0,host,1048576,25165824,5,73.3,0.34,0.40,0.37,0\n");
+    tl_test_output r = tl_test_capture("PATH='%s/bin':\"$PATH\" scripts/render-plots.sh --results '%s' --out '%s/out'", t,
+                                       p, t);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/gnuplot.log", t);
+    char *log = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(log, "comm/comm.csv, on 2 × NVIDIA H200)'") && strstr(log, "knobs/knobs.csv, on 2 × NVIDIA H200)'") &&
+                      strstr(log, "host/stream.csv)'") && !strstr(log, "none"),
+                  "%s", log);
+    free(log);
+}
+
 /* A CSV a script cannot draw: run as the documents write them (REPRODUCE.md
  * section 12's model figures), each script opened its figure first, then
  * printed a screen of gnuplot warnings and left the figure, 0 bytes,
@@ -1319,7 +1353,7 @@ TL_TEST(render_lock_wait_checked)
     }
 }
 
-TL_TEST_MAIN(render_takes_tl_gnuplot, gnuplot_input_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
