@@ -357,6 +357,9 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg);
 /* Host STREAM (OpenMP): fills rows[0..5) for arrays of n doubles. Returns
  * TL_ERR_NUMERIC when verification fails (rows still filled, wrong > 0). */
 tl_status tl_stream_host(int64_t n, int64_t iters, int progress, tl_stream_row rows[5]);
+/* The threads tl_stream_host's loops run on, called from the thread that
+ * runs them (1 in a build without OpenMP). */
+int tl_stream_host_threads(void);
 
 /* Common preamble of every subcommand (version, commit, ranks, devices). */
 tl_status tl_bench_meta_common(tl_bench_meta *m, tl_ctx *ctx, const char *subcommand);

@@ -13,6 +13,7 @@
 #include "runtime/timing.h"
 
 #if TL_HAVE_OPENMP
+#include <omp.h>
 #define TL_OMP_FOR _Pragma("omp parallel for schedule(static)")
 #define TL_OMP_FOR_SUM _Pragma("omp parallel for schedule(static) reduction(+ : sum)")
 #else
@@ -22,6 +23,15 @@
 
 enum { F_COPY, F_MUL, F_ADD, F_TRIAD, F_DOT, F_COUNT };
 static const char *const fnames[F_COUNT] = {"copy", "mul", "add", "triad", "dot"};
+
+int tl_stream_host_threads(void)
+{
+#if TL_HAVE_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
 
 /* Elements far from their analytic value (BabelStream's relative epsilon). */
 static int64_t count_far(const double *x, int64_t n, double want)

@@ -200,6 +200,25 @@ TL_TEST(preamble_lines_hold_their_values)
     tl_test_output_free(&r);
 }
 
+/* A host bandwidth depends on how many threads moved the bytes: the
+ * preamble said "OpenMP loops" and nothing of the thread count, so runs
+ * with OMP_NUM_THREADS=1 and =2 printed the same description beside
+ * figures a factor apart. */
+TL_TEST(host_stream_names_its_threads)
+{
+    static const char *const cases[][2] = {
+        {"1", "\n# kernels: OpenMP loops on 1 thread (OMP_NUM_THREADS=1, OMP_PROC_BIND=unset)\n"},
+        {"2", "\n# kernels: OpenMP loops on 2 threads (OMP_NUM_THREADS=2, OMP_PROC_BIND=unset)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tl_test_output r = tl_test_capture("env -u OMP_PROC_BIND OMP_NUM_THREADS=%s %s/trilap-bench stream --host "
+                                           "--no-gpu --count 4K --iters 2",
+                                           cases[i][0], tl_test_bin());
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, cases[i][1]), "rc %d: %.1200s%s", r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 /* stream --host sizes its arrays from the machine and may add a note that
  * they are below 4x the cache; a run refused afterwards (--results a
  * folder) printed that note above its refusal, two lines for one. */
@@ -452,5 +471,5 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats, preamble_lines_hold_their_values,
+             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads,
              host_stream_refusal_without_note, tristream_refusal_without_note)
