@@ -54,9 +54,11 @@ typedef struct tl_stream_opts {
 /* --count 0 / --iters 0 (the defaults) made concrete: on GPUs 256M doubles
  * and 100 calls; on the host (--host) arrays of 4x the last-level cache, at
  * most 64 MiB per online core (a time bound: a plain run takes seconds) and
- * 1/8 of the available memory for the three, and 20 calls. `note` (may be
- * NULL) gets one line when the cap left the arrays below 4x the cache. */
-void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote);
+ * 1/8 of `avail` for the three (the bytes tl_hostmem_available gives, which
+ * the run's memory check then holds them to; 0: unknown, no such cap), and
+ * 20 calls. `note` (may be NULL) gets one line when the cap left the
+ * arrays below 4x the cache. */
+void tl_stream_resolve_sizes(tl_stream_opts *o, double avail, char *note, size_t nnote);
 /* stream's and comm's options checked before the run (sizes, the host's
  * memory, --results), one line each; the sizes resolved (a note on
  * stderr when the host's arrays are capped). */

@@ -200,6 +200,27 @@ TL_TEST(preamble_lines_hold_their_values)
     tl_test_output_free(&r);
 }
 
+/* A plain stream --host sizes its arrays within 1/8 of the available
+ * memory; it asked sysconf for the free pages while the check after it
+ * asks tl_hostmem_available (MemAvailable, lowered to RLIMIT_AS), so under
+ * `ulimit -v 350000`, or a machine of 256 MiB as played here, the run
+ * refused the size it had chosen itself, naming a --count never typed
+ * ("--count 16777216 (three arrays of doubles) needs 384.0 MiB of host
+ * memory; 256.0 MiB is available", exit 1). */
+TL_TEST(host_stream_default_fits_the_memory)
+{
+    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=268435456 %s/trilap-bench stream --host --no-gpu "
+                                       "--iters 2",
+                                       tl_test_bin());
+    /* 256 MiB / 8 for three arrays: 1398101 doubles each, said alike in
+     * the note (which read "arrays of 10 MiB") and the preamble */
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\n# arrays: 3 x 1398101 doubles (10.7 MiB each)\n") &&
+                      strstr(r.err, "trilap-bench: note: stream --host: arrays of 10.7 MiB, below 4x the ") &&
+                      strstr(r.err, "1/8 of the available memory") && !strstr(r.err, "host memory"),
+                  "rc %d: %.1500s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* A host bandwidth depends on how many threads moved the bytes: the
  * preamble said "OpenMP loops" and nothing of the thread count, so runs
  * with OMP_NUM_THREADS=1 and =2 printed the same description beside
@@ -471,5 +492,5 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads,
+             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory,
              host_stream_refusal_without_note, tristream_refusal_without_note)
