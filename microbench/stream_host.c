@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "runtime/clock.h"
+#include "runtime/hostmem.h"
 #include "runtime/progress.h"
 #include "runtime/timing.h"
 
@@ -49,7 +50,10 @@ tl_status tl_stream_host(int64_t n, int64_t iters, int progress, tl_stream_row r
     double *t = calloc((size_t)(F_COUNT * iters), sizeof *t);
     tl_status st = TL_OK;
     if (!a || !b || !c || !t) {
-        st = TL_FAIL(TL_ERR_NOMEM, "3 host arrays of %lld doubles", (long long)n);
+        /* the reason in the line itself: without --debug only the context is said */
+        char need[32];
+        st = TL_FAIL(TL_ERR_NOMEM, "cannot allocate 3 host arrays of %lld doubles (%s): out of memory", (long long)n,
+                     tl_bytes_str(3.0 * 8.0 * (double)n, need, sizeof need));
         goto fail;
     }
     TL_OMP_FOR

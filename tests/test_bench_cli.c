@@ -221,6 +221,23 @@ TL_TEST(host_stream_default_fits_the_memory)
     tl_test_output_free(&r);
 }
 
+/* Arrays the memory check lets through but malloc refuses (the address
+ * space the libraries already hold under `ulimit -v`; here a machine
+ * played larger than the limit): the line said "trilap-bench: 3 host
+ * arrays of 16777216 doubles" and not what went wrong with them. */
+TL_TEST(host_stream_allocation_failure_says_why)
+{
+    tl_test_output r = tl_test_capture("ulimit -v 1000000; TRILAP_TEST_HOST_MEM=1099511627776 %s/trilap-bench stream "
+                                       "--host --no-gpu --count 64M --iters 2",
+                                       tl_test_bin());
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: ") &&
+                      strstr(r.err, "trilap-bench: cannot allocate 3 host arrays of 67108864 doubles (1.5 GiB): out "
+                                    "of memory\n") &&
+                      !r.out[0],
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* A host bandwidth depends on how many threads moved the bytes: the
  * preamble said "OpenMP loops" and nothing of the thread count, so runs
  * with OMP_NUM_THREADS=1 and =2 printed the same description beside
@@ -492,5 +509,5 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory,
+             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, host_stream_allocation_failure_says_why,
              host_stream_refusal_without_note, tristream_refusal_without_note)
