@@ -33,13 +33,15 @@ TL_TEST(help_lists_subcommands)
 TL_TEST(subcommand_help)
 {
     static const char *const subs[][2] = {
-        {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"}};
-    for (int i = 0; i < 3; i++) {
+        {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"},
+        /* what -b takes, as its refusal says (the help said "smallest size" alone) */
+        {"comm", "smallest size, a multiple of 8 (doubles)"}};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", subs[i][0]);
         tl_test_output r = bench(args);
         TL_ASSERT_EQ(r.rc, 0);
-        TL_ASSERT(strstr(r.out, subs[i][1]));
+        TL_ASSERT_MSG(strstr(r.out, subs[i][1]), "%s --help lacks '%s'", subs[i][0], subs[i][1]);
         TL_ASSERT(strstr(r.out, "--gpus")); /* the launcher group */
         tl_test_output_free(&r);
     }
