@@ -14,6 +14,13 @@ static tl_test_output bench(const char *args)
     return tl_test_capture("%s/trilap-bench %s", tl_test_bin(), args);
 }
 
+/* `PRE trilap-bench stream --host --no-gpu ARGS`: PRE sets the machine the
+ * run sees (environment, limits) */
+static tl_test_output host_stream(const char *pre, const char *args)
+{
+    return tl_test_capture("%s %s/trilap-bench stream --host --no-gpu %s", pre, tl_test_bin(), args);
+}
+
 TL_TEST(help_lists_subcommands)
 {
     tl_test_output r = bench("--help");
@@ -211,9 +218,7 @@ TL_TEST(preamble_lines_hold_their_values)
  * memory; 256.0 MiB is available", exit 1). */
 TL_TEST(host_stream_default_fits_the_memory)
 {
-    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=268435456 %s/trilap-bench stream --host --no-gpu "
-                                       "--iters 2",
-                                       tl_test_bin());
+    tl_test_output r = host_stream("TRILAP_TEST_HOST_MEM=268435456", "--iters 2");
     /* 256 MiB / 8 for three arrays: 1398101 doubles each, said alike in
      * the note (which read "arrays of 10 MiB") and the preamble */
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\n# arrays: 3 x 1398101 doubles (10.7 MiB each)\n") &&
@@ -229,9 +234,7 @@ TL_TEST(host_stream_default_fits_the_memory)
  * arrays of 16777216 doubles" and not what went wrong with them. */
 TL_TEST(host_stream_allocation_failure_says_why)
 {
-    tl_test_output r = tl_test_capture("ulimit -v 1000000; TRILAP_TEST_HOST_MEM=1099511627776 %s/trilap-bench stream "
-                                       "--host --no-gpu --count 64M --iters 2",
-                                       tl_test_bin());
+    tl_test_output r = host_stream("ulimit -v 1000000; TRILAP_TEST_HOST_MEM=1099511627776", "--count 64M --iters 2");
     TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: ") &&
                       strstr(r.err, "trilap-bench: cannot allocate 3 host arrays of 67108864 doubles (1.5 GiB): out "
                                     "of memory\n") &&
@@ -251,9 +254,9 @@ TL_TEST(host_stream_names_its_threads)
         {"2", "\n# kernels: OpenMP loops on 2 threads (OMP_NUM_THREADS=2, OMP_PROC_BIND=unset)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tl_test_output r = tl_test_capture("env -u OMP_PROC_BIND OMP_NUM_THREADS=%s %s/trilap-bench stream --host "
-                                           "--no-gpu --count 4K --iters 2",
-                                           cases[i][0], tl_test_bin());
+        char pre[64];
+        snprintf(pre, sizeof pre, "env -u OMP_PROC_BIND OMP_NUM_THREADS=%s", cases[i][0]);
+        tl_test_output r = host_stream(pre, "--count 4K --iters 2");
         TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, cases[i][1]), "rc %d: %.1200s%s", r.rc, r.out, r.err);
         tl_test_output_free(&r);
     }
