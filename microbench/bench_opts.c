@@ -628,7 +628,11 @@ static int trace_folder_refused(const tl_out_set *beside, const char *results, c
     /* the results at a folder between DIR and the variant's (timed-nvtx,
      * ring-bytes-8): the variant's folder lies under them */
     if (tl_out_set_meets(beside, "trilap-bench", what, path)) return 2;
-    const char *slash = strrchr(results, '/'), *base = slash ? slash + 1 : results;
+    /* the name the rows land at: a link's file (ln.csv -> T/V/trace.rank0.csv
+     * was looked for as ln.csv, and the trace replaced the rows) */
+    char at[4352];
+    const char *landed = tl_out_written_at(results, at, sizeof at);
+    const char *slash = strrchr(landed, '/'), *base = slash ? slash + 1 : landed;
     if (tl_trace_rank_of_name(base) < 0) return 0;
     snprintf(path, sizeof path, "%s/%s/%s", dir, sub, base);
     snprintf(what, sizeof what, "--trace (variant %s's %srank file)", variant, timed);

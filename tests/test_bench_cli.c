@@ -486,8 +486,20 @@ TL_TEST(results_where_a_trace_folder_goes)
                       "%s: exit %d: %s", args, r.rc, r.err);
         tl_test_output_free(&r);
     }
-    /* the traces under the results file, neither made yet */
+    /* a link to a rank file, neither there yet: the rows went through it
+     * into trace.rank0.csv, which the trace then replaced (the rank file
+     * was looked for under the link's own name, ln.csv) */
+    TL_ASSERT_EQ(tl_test_sh("ln -s T/three-split/trace.rank0.csv %s/ln.csv", d), 0);
     char args[2048], want[2048];
+    snprintf(args, sizeof args, "tristream --no-gpu --trace %s/T --results %s/ln.csv", d, d);
+    snprintf(want, sizeof want,
+             "trilap-bench: --results and --trace (variant three-split's rank file) both name "
+             "%s/T/three-split/trace.rank0.csv: give each a file of its own\n", d);
+    tl_test_output l = bench(args);
+    TL_ASSERT_MSG(l.rc == 2 && !strcmp(l.err, want) && !l.out[0], "%s: exit %d, stderr: %s", args, l.rc, l.err);
+    tl_test_output_free(&l);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/T && test ! -e %s/manifest.txt", d, d), 0);
+    /* the traces under the results file, neither made yet */
     snprintf(args, sizeof args, "tristream --no-gpu --trace %s/R/T --results %s/R", d, d);
     snprintf(want, sizeof want,
              "trilap-bench: --trace %s/R/T lies under the file --results names: give each a place of its own\n", d);
