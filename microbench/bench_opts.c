@@ -431,6 +431,10 @@ static tl_status results_check(const char *results, const char *header)
     if (!results) return TL_OK;
     if (!*results) return tl_bench_invalid("results", results, "empty file name");
     if (tl_results_unfit(results)) return tl_bench_invalid("results", results, tl_results_unfit(results));
+    /* a link to its own manifest (m.csv -> manifest.txt): the manifest was
+     * written over the rows; exit 2, the options clash as trilap-solve's */
+    tl_out_set own = {0};
+    if (tl_results_set_add(&own, "trilap-bench", results)) return TL_ERR_INVAL;
     tl_error_context k; /* the line names the option, the file and why */
     tl_error_context_begin(&k, "--results");
     tl_status st = tl_results_check(results, header);

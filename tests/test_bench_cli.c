@@ -209,6 +209,27 @@ TL_TEST(preamble_lines_hold_their_values)
     tl_test_output_free(&r);
 }
 
+/* --results through a link to the manifest beside it, not there yet: the
+ * rows went into manifest.txt and the manifest was then written over them
+ * (stream --host: exit 0, the rows lost; trilap-solve refuses it). Said
+ * before the run, exit 2, nothing made, for every subcommand. */
+TL_TEST(results_link_to_its_manifest)
+{
+    const char *d = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("ln -s manifest.txt %s/m.csv", d), 0);
+    static const char *const subs[] = {"stream --host --count 4K --iters 2", "comm", "tristream"};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+        char args[1024], want[1024];
+        snprintf(args, sizeof args, "%s --no-gpu --results %s/m.csv", subs[i], d);
+        snprintf(want, sizeof want, "trilap-bench: --results and --results (its manifest) both name %s/manifest.txt: "
+                 "give each a file of its own\n", d);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, stderr: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/manifest.txt", d), 0);
+    }
+}
+
 /* A plain stream --host sizes its arrays within 1/8 of the available
  * memory; it asked sysconf for the free pages while the check after it
  * asks tl_hostmem_available (MemAvailable, lowered to RLIMIT_AS), so under
@@ -526,5 +547,5 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, host_stream_allocation_failure_says_why,
+             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, results_link_to_its_manifest, host_stream_allocation_failure_says_why,
              host_stream_refusal_without_note, tristream_refusal_without_note)
