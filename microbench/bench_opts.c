@@ -736,7 +736,9 @@ tl_status tl_stream_check(tl_stream_opts *o)
     char v[32];
     snprintf(v, sizeof v, "%lld", (long long)o->count);
     if (o->count > 0 && o->count < 1024)
-        return tl_bench_invalid("count", v, "at least 1024 doubles (0: sized from the machine)");
+        return tl_bench_invalid("count", v,
+                                o->host ? "at least 1024 doubles (0: sized from the machine)"
+                                        : "at least 1024 doubles (0: 256M on GPUs)");
     if (o->iters == 1)
         return tl_bench_invalid("iters", "1", "at least 2: the first call is dropped (0: 20 on the host, 100 on GPUs)");
     /* the default host size from the memory the check below holds it to

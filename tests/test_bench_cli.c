@@ -71,6 +71,10 @@ TL_TEST(bad_arguments_exit_2)
         {"comm -b 12", "trilap-bench: invalid --min-bytes '12': not a multiple of 8 (doubles) (try --help)\n"},
         /* refused before the measurement, not after it */
         {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
+        /* what 0 means where the run goes: on GPUs a fixed 256M, not "sized from the machine" */
+        {"stream --count 5", "trilap-bench: invalid --count '5': at least 1024 doubles (0: 256M on GPUs) (try --help)\n"},
+        {"stream --host --count 5",
+         "trilap-bench: invalid --count '5': at least 1024 doubles (0: sized from the machine) (try --help)\n"},
         {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
         /* the name of its own manifest, whatever the file system holds (was exit 1) */
         {"stream --host --count 4K --iters 2 --results manifest.txt",
