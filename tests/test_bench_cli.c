@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
 
@@ -274,6 +275,7 @@ TL_TEST(host_stream_allocation_failure_says_why)
  * figures a factor apart. */
 TL_TEST(host_stream_names_its_threads)
 {
+    if (!TL_HAVE_OPENMP) TL_SKIP("built without OpenMP (OPENMP=0): one thread whatever OMP_NUM_THREADS says");
     static const char *const cases[][2] = {
         {"1", "\n# kernels: OpenMP loops on 1 thread (OMP_NUM_THREADS=1, OMP_PROC_BIND=unset)\n"},
         {"2", "\n# kernels: OpenMP loops on 2 threads (OMP_NUM_THREADS=2, OMP_PROC_BIND=unset)\n"},
