@@ -54,9 +54,11 @@ typedef struct tl_stream_opts {
 /* --count 0 / --iters 0 (the defaults) made concrete: on GPUs 256M doubles
  * and 100 calls; on the host (--host) arrays of 4x the last-level cache, at
  * most 64 MiB per online core (a time bound: a plain run takes seconds) and
- * 1/8 of the available memory for the three, and 20 calls. `note` (may be
- * NULL) gets one line when the cap left the arrays below 4x the cache. */
-void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote);
+ * 1/8 of `avail` for the three (the bytes tl_hostmem_available gives, which
+ * the run's memory check then holds them to; 0: unknown, no such cap), and
+ * 20 calls. `note` (may be NULL) gets one line when the cap left the
+ * arrays below 4x the cache. */
+void tl_stream_resolve_sizes(tl_stream_opts *o, double avail, char *note, size_t nnote);
 /* stream's and comm's options checked before the run (sizes, the host's
  * memory, --results), one line each; the sizes resolved (a note on
  * stderr when the host's arrays are capped). */
@@ -357,6 +359,9 @@ tl_status tl_commbench_rank_main(tl_ctx *ctx, void *arg);
 /* Host STREAM (OpenMP): fills rows[0..5) for arrays of n doubles. Returns
  * TL_ERR_NUMERIC when verification fails (rows still filled, wrong > 0). */
 tl_status tl_stream_host(int64_t n, int64_t iters, int progress, tl_stream_row rows[5]);
+/* The threads tl_stream_host's loops run on, called from the thread that
+ * runs them (1 in a build without OpenMP). */
+int tl_stream_host_threads(void);
 
 /* Common preamble of every subcommand (version, commit, ranks, devices). */
 tl_status tl_bench_meta_common(tl_bench_meta *m, tl_ctx *ctx, const char *subcommand);

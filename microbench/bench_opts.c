@@ -238,7 +238,7 @@ const tl_option tl_commbench_options[] = {
      .offset = COM(min_bytes),
      .def = "8",
      .metavar = "B",
-     .help = "smallest size",
+     .help = "smallest size, a multiple of 8 (doubles)",
      .min = 8,
      .max = 1LL << 34},
     {.name = "max-bytes",
@@ -431,6 +431,10 @@ static tl_status results_check(const char *results, const char *header)
     if (!results) return TL_OK;
     if (!*results) return tl_bench_invalid("results", results, "empty file name");
     if (tl_results_unfit(results)) return tl_bench_invalid("results", results, tl_results_unfit(results));
+    /* a link to its own manifest (m.csv -> manifest.txt): the manifest was
+     * written over the rows; exit 2, the options clash as trilap-solve's */
+    tl_out_set own = {0};
+    if (tl_results_set_add(&own, "trilap-bench", results)) return TL_ERR_INVAL;
     tl_error_context k; /* the line names the option, the file and why */
     tl_error_context_begin(&k, "--results");
     tl_status st = tl_results_check(results, header);
@@ -628,7 +632,11 @@ static int trace_folder_refused(const tl_out_set *beside, const char *results, c
     /* the results at a folder between DIR and the variant's (timed-nvtx,
      * ring-bytes-8): the variant's folder lies under them */
     if (tl_out_set_meets(beside, "trilap-bench", what, path)) return 2;
-    const char *slash = strrchr(results, '/'), *base = slash ? slash + 1 : results;
+    /* the name the rows land at: a link's file (ln.csv -> T/V/trace.rank0.csv
+     * was looked for as ln.csv, and the trace replaced the rows) */
+    char at[4352];
+    const char *landed = tl_out_written_at(results, at, sizeof at);
+    const char *slash = strrchr(landed, '/'), *base = slash ? slash + 1 : landed;
     if (tl_trace_rank_of_name(base) < 0) return 0;
     snprintf(path, sizeof path, "%s/%s/%s", dir, sub, base);
     snprintf(what, sizeof what, "--trace (variant %s's %srank file)", variant, timed);
@@ -694,7 +702,7 @@ static int64_t last_level_cache(void)
     return 32LL << 20;
 }
 
-void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote)
+void tl_stream_resolve_sizes(tl_stream_opts *o, double avail, char *note, size_t nnote)
 {
     if (note && nnote) note[0] = '\0';
     if (o->iters == 0) o->iters = o->host ? 20 : 100;
@@ -706,17 +714,21 @@ void tl_stream_resolve_sizes(tl_stream_opts *o, char *note, size_t nnote)
     /* BabelStream's rule: each array at least 4x the last-level cache, so
      * that memory, not cache, is measured */
     int64_t llc = last_level_cache(), want = 4 * llc;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_AVPHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int64_t cap = (int64_t)(cores > 0 ? cores : 1) * (64LL << 20);
-    if (pages > 0 && psz > 0 && (int64_t)pages * psz / 8 / 3 < cap) cap = (int64_t)pages * psz / 8 / 3;
+    if (avail > 0 && (int64_t)(avail / 8) / 3 < cap) cap = (int64_t)(avail / 8) / 3;
     int64_t bytes = want < cap ? want : cap;
     if (bytes < 1024 * 8) bytes = 1024 * 8;
     o->count = bytes / 8;
+    /* sizes as the preamble's "(10.7 MiB each)": whole MiB read 10 there */
+    char have[32], cache[32];
     if (bytes < want && note)
         snprintf(note, nnote,
-                 "note: stream --host: arrays of %lld MiB, below 4x the %lld MiB last-level cache (capped at 64 MiB "
-                 "per core and 1/8 of the free memory); some of the traffic may hit the cache; --count sets the size",
-                 (long long)(bytes >> 20), (long long)(llc >> 20));
+                 "note: stream --host: arrays of %s, below 4x the %s last-level cache (capped at 64 MiB "
+                 "per core and 1/8 of the available memory); some of the traffic may hit the cache; --count sets "
+                 "the size",
+                 tl_bytes_str((double)(bytes / 8 * 8), have, sizeof have),
+                 tl_bytes_str((double)llc, cache, sizeof cache));
 }
 
 tl_status tl_stream_check(tl_stream_opts *o)
@@ -724,11 +736,18 @@ tl_status tl_stream_check(tl_stream_opts *o)
     char v[32];
     snprintf(v, sizeof v, "%lld", (long long)o->count);
     if (o->count > 0 && o->count < 1024)
-        return tl_bench_invalid("count", v, "at least 1024 doubles (0: sized from the machine)");
+        return tl_bench_invalid("count", v,
+                                o->host ? "at least 1024 doubles (0: sized from the machine)"
+                                        : "at least 1024 doubles (0: 256M on GPUs)");
     if (o->iters == 1)
         return tl_bench_invalid("iters", "1", "at least 2: the first call is dropped (0: 20 on the host, 100 on GPUs)");
+    /* the default host size from the memory the check below holds it to
+     * (sysconf's free pages knew no RLIMIT_AS: a plain run was refused
+     * the size it had chosen, naming a --count never typed) */
+    double avail = 0;
+    if (o->host) TL_TRY(tl_hostmem_available(&avail));
     char note[512];
-    tl_stream_resolve_sizes(o, note, sizeof note);
+    tl_stream_resolve_sizes(o, avail, note, sizeof note);
     if (o->block % 32 != 0) {
         snprintf(v, sizeof v, "%lld", (long long)o->block);
         return tl_bench_invalid("block", v, "not a multiple of 32 (the warp size)");

@@ -111,7 +111,9 @@ int main(int argc, char **argv)
         return 2;
     }
     tl_launch_opts lo;
-    bench_options all;
+    /* zeroed: only the subcommand's group is parsed, and the probes'
+     * request below reads tristream's --trace whatever the subcommand */
+    bench_options all = {0};
     tl_tristream_opts *to = &all.to;
     tl_stream_opts *so = &all.so;
     tl_commbench_opts *co = &all.co;

@@ -155,6 +155,19 @@ typedef struct wire_row {
     char device[64];
 } wire_row;
 
+/* What ran: on the host the thread count and the variables that set it
+ * and its placement, without which two host bandwidths cannot be
+ * compared (OMP_NUM_THREADS=1 and 2 read the same "OpenMP loops"). */
+static tl_status stream_kernels_meta(tl_bench_meta *m, const tl_stream_opts *o)
+{
+    if (!o->host)
+        return tl_bench_meta_add(m, "kernels", "%s", o->vector == 2 ? "one double2 per thread" : "one double per thread");
+    int threads = tl_stream_host_threads();
+    return tl_bench_meta_add(m, "kernels", "OpenMP loops on %d thread%s (OMP_NUM_THREADS=%s, OMP_PROC_BIND=%s)",
+                             threads, threads == 1 ? "" : "s", tl_bench_env("OMP_NUM_THREADS"),
+                             tl_bench_env("OMP_PROC_BIND"));
+}
+
 tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
 {
     const tl_bench_run *run = arg;
@@ -231,11 +244,7 @@ tl_status tl_stream_rank_main(tl_ctx *ctx, void *arg)
         TL_TRYGOTO(tl_bench_meta_add(&m, "arrays", "3 x %" PRId64 " doubles (%.1f %s each)", o->count,
                                      kib < 1024 ? kib : kib / 1024, kib < 1024 ? "KiB" : "MiB"),
                    st, fail);
-        TL_TRYGOTO(tl_bench_meta_add(&m, "kernels", "%s",
-                                     o->host          ? "OpenMP loops"
-                                     : o->vector == 2 ? "one double2 per thread"
-                                                      : "one double per thread"),
-                   st, fail);
+        TL_TRYGOTO(stream_kernels_meta(&m, o), st, fail);
         TL_TRYGOTO(tl_bench_meta_add(&m, "bandwidth",
                                      "bytes moved / min time over %" PRId64
                                      " calls (first dropped), 1 GB/s = 1e9 B/s",

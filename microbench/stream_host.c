@@ -9,10 +9,12 @@
 
 #include "config.h"
 #include "runtime/clock.h"
+#include "runtime/hostmem.h"
 #include "runtime/progress.h"
 #include "runtime/timing.h"
 
 #if TL_HAVE_OPENMP
+#include <omp.h>
 #define TL_OMP_FOR _Pragma("omp parallel for schedule(static)")
 #define TL_OMP_FOR_SUM _Pragma("omp parallel for schedule(static) reduction(+ : sum)")
 #else
@@ -22,6 +24,15 @@
 
 enum { F_COPY, F_MUL, F_ADD, F_TRIAD, F_DOT, F_COUNT };
 static const char *const fnames[F_COUNT] = {"copy", "mul", "add", "triad", "dot"};
+
+int tl_stream_host_threads(void)
+{
+#if TL_HAVE_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
 
 /* Elements far from their analytic value (BabelStream's relative epsilon). */
 static int64_t count_far(const double *x, int64_t n, double want)
@@ -39,7 +50,10 @@ tl_status tl_stream_host(int64_t n, int64_t iters, int progress, tl_stream_row r
     double *t = calloc((size_t)(F_COUNT * iters), sizeof *t);
     tl_status st = TL_OK;
     if (!a || !b || !c || !t) {
-        st = TL_FAIL(TL_ERR_NOMEM, "3 host arrays of %lld doubles", (long long)n);
+        /* the reason in the line itself: without --debug only the context is said */
+        char need[32];
+        st = TL_FAIL(TL_ERR_NOMEM, "cannot allocate 3 host arrays of %lld doubles (%s): out of memory", (long long)n,
+                     tl_bytes_str(3.0 * 8.0 * (double)n, need, sizeof need));
         goto fail;
     }
     TL_OMP_FOR

@@ -273,7 +273,7 @@ TL_TEST(stream_and_comm_options)
     TL_ASSERT_EQ(so.vector, 2);
     TL_ASSERT_EQ(so.host, 0);
     tl_stream_opts gpu = so;
-    tl_stream_resolve_sizes(&gpu, NULL, 0);
+    tl_stream_resolve_sizes(&gpu, 0, NULL, 0);
     TL_ASSERT_EQ(gpu.count, 1LL << 28);
     TL_ASSERT_EQ(gpu.iters, 100);
     /* the host: 4x the last-level cache within 64 MiB per core and 1/8 of
@@ -281,13 +281,17 @@ TL_TEST(stream_and_comm_options)
     tl_stream_opts host = so;
     host.host = 1;
     char note[512];
-    tl_stream_resolve_sizes(&host, note, sizeof note);
+    tl_stream_resolve_sizes(&host, 0, note, sizeof note);
     TL_ASSERT_EQ(host.iters, 20);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     TL_ASSERT(host.count >= 1024 && host.count * 8 <= (cores > 0 ? cores : 1) * (64LL << 20));
+    /* within 1/8 of the memory given for the three: 256 MiB, 1398101 doubles each */
+    host.count = 0;
+    tl_stream_resolve_sizes(&host, 256.0 * (1 << 20), note, sizeof note);
+    TL_ASSERT_EQ(host.count, 1398101);
     host.count = 4096;
     host.iters = 7;
-    tl_stream_resolve_sizes(&host, note, sizeof note);
+    tl_stream_resolve_sizes(&host, 0, note, sizeof note);
     TL_ASSERT_EQ(host.count, 4096);
     TL_ASSERT_EQ(host.iters, 7);
     TL_ASSERT_STREQ(note, "");

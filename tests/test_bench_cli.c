@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config.h"
 #include "tests/tl_test.h"
 #include "tests/tl_test_run.h"
 
@@ -12,6 +13,13 @@
 static tl_test_output bench(const char *args)
 {
     return tl_test_capture("%s/trilap-bench %s", tl_test_bin(), args);
+}
+
+/* `PRE trilap-bench stream --host --no-gpu ARGS`: PRE sets the machine the
+ * run sees (environment, limits) */
+static tl_test_output host_stream(const char *pre, const char *args)
+{
+    return tl_test_capture("%s %s/trilap-bench stream --host --no-gpu %s", pre, tl_test_bin(), args);
 }
 
 TL_TEST(help_lists_subcommands)
@@ -33,13 +41,15 @@ TL_TEST(help_lists_subcommands)
 TL_TEST(subcommand_help)
 {
     static const char *const subs[][2] = {
-        {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"}};
-    for (int i = 0; i < 3; i++) {
+        {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"},
+        /* what -b takes, as its refusal says (the help said "smallest size" alone) */
+        {"comm", "smallest size, a multiple of 8 (doubles)"}};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", subs[i][0]);
         tl_test_output r = bench(args);
         TL_ASSERT_EQ(r.rc, 0);
-        TL_ASSERT(strstr(r.out, subs[i][1]));
+        TL_ASSERT_MSG(strstr(r.out, subs[i][1]), "%s --help lacks '%s'", subs[i][0], subs[i][1]);
         TL_ASSERT(strstr(r.out, "--gpus")); /* the launcher group */
         tl_test_output_free(&r);
     }
@@ -62,6 +72,10 @@ TL_TEST(bad_arguments_exit_2)
         {"comm -b 12", "trilap-bench: invalid --min-bytes '12': not a multiple of 8 (doubles) (try --help)\n"},
         /* refused before the measurement, not after it */
         {"stream --host --count 4K --iters 1", "trilap-bench: invalid --iters '1': at least 2"},
+        /* what 0 means where the run goes: on GPUs a fixed 256M, not "sized from the machine" */
+        {"stream --count 5", "trilap-bench: invalid --count '5': at least 1024 doubles (0: 256M on GPUs) (try --help)\n"},
+        {"stream --host --count 5",
+         "trilap-bench: invalid --count '5': at least 1024 doubles (0: sized from the machine) (try --help)\n"},
         {"stream --host --count 4K --iters 2 --results ''", "trilap-bench: invalid --results '': empty file name"},
         /* the name of its own manifest, whatever the file system holds (was exit 1) */
         {"stream --host --count 4K --iters 2 --results manifest.txt",
@@ -198,6 +212,81 @@ TL_TEST(preamble_lines_hold_their_values)
     TL_ASSERT_MSG(strstr(r.out, "\n# NCCL_LAUNCH_MODE: a\\nb,c\n") && strstr(r.out, "(8.0 KiB each)\n"), "%.1500s",
                   r.out);
     tl_test_output_free(&r);
+}
+
+/* --results through a link to the manifest beside it, not there yet: the
+ * rows went into manifest.txt and the manifest was then written over them
+ * (stream --host: exit 0, the rows lost; trilap-solve refuses it). Said
+ * before the run, exit 2, nothing made, for every subcommand. */
+TL_TEST(results_link_to_its_manifest)
+{
+    const char *d = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("ln -s manifest.txt %s/m.csv", d), 0);
+    static const char *const subs[] = {"stream --host --count 4K --iters 2", "comm", "tristream"};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+        char args[1024], want[1024];
+        snprintf(args, sizeof args, "%s --no-gpu --results %s/m.csv", subs[i], d);
+        snprintf(want, sizeof want, "trilap-bench: --results and --results (its manifest) both name %s/manifest.txt: "
+                 "give each a file of its own\n", d);
+        tl_test_output r = bench(args);
+        TL_ASSERT_MSG(r.rc == 2 && !strcmp(r.err, want) && !r.out[0], "%s: exit %d, stderr: %s", args, r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/manifest.txt", d), 0);
+    }
+}
+
+/* A plain stream --host sizes its arrays within 1/8 of the available
+ * memory; it asked sysconf for the free pages while the check after it
+ * asks tl_hostmem_available (MemAvailable, lowered to RLIMIT_AS), so under
+ * `ulimit -v 350000`, or a machine of 256 MiB as played here, the run
+ * refused the size it had chosen itself, naming a --count never typed
+ * ("--count 16777216 (three arrays of doubles) needs 384.0 MiB of host
+ * memory; 256.0 MiB is available", exit 1). */
+TL_TEST(host_stream_default_fits_the_memory)
+{
+    tl_test_output r = host_stream("TRILAP_TEST_HOST_MEM=268435456", "--iters 2");
+    /* 256 MiB / 8 for three arrays: 1398101 doubles each, said alike in
+     * the note (which read "arrays of 10 MiB") and the preamble */
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\n# arrays: 3 x 1398101 doubles (10.7 MiB each)\n") &&
+                      strstr(r.err, "trilap-bench: note: stream --host: arrays of 10.7 MiB, below 4x the ") &&
+                      strstr(r.err, "1/8 of the available memory") && !strstr(r.err, "host memory"),
+                  "rc %d: %.1500s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+/* Arrays the memory check lets through but malloc refuses (the address
+ * space the libraries already hold under `ulimit -v`; here a machine
+ * played larger than the limit): the line said "trilap-bench: 3 host
+ * arrays of 16777216 doubles" and not what went wrong with them. */
+TL_TEST(host_stream_allocation_failure_says_why)
+{
+    tl_test_output r = host_stream("ulimit -v 1000000; TRILAP_TEST_HOST_MEM=1099511627776", "--count 64M --iters 2");
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "trilap-bench: ") &&
+                      strstr(r.err, "trilap-bench: cannot allocate 3 host arrays of 67108864 doubles (1.5 GiB): out "
+                                    "of memory\n") &&
+                      !r.out[0],
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+/* A host bandwidth depends on how many threads moved the bytes: the
+ * preamble said "OpenMP loops" and nothing of the thread count, so runs
+ * with OMP_NUM_THREADS=1 and =2 printed the same description beside
+ * figures a factor apart. */
+TL_TEST(host_stream_names_its_threads)
+{
+    if (!TL_HAVE_OPENMP) TL_SKIP("built without OpenMP (OPENMP=0): one thread whatever OMP_NUM_THREADS says");
+    static const char *const cases[][2] = {
+        {"1", "\n# kernels: OpenMP loops on 1 thread (OMP_NUM_THREADS=1, OMP_PROC_BIND=unset)\n"},
+        {"2", "\n# kernels: OpenMP loops on 2 threads (OMP_NUM_THREADS=2, OMP_PROC_BIND=unset)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char pre[64];
+        snprintf(pre, sizeof pre, "env -u OMP_PROC_BIND OMP_NUM_THREADS=%s", cases[i][0]);
+        tl_test_output r = host_stream(pre, "--count 4K --iters 2");
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, cases[i][1]), "rc %d: %.1200s%s", r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
 }
 
 /* stream --host sizes its arrays from the machine and may add a note that
@@ -424,8 +513,20 @@ TL_TEST(results_where_a_trace_folder_goes)
                       "%s: exit %d: %s", args, r.rc, r.err);
         tl_test_output_free(&r);
     }
-    /* the traces under the results file, neither made yet */
+    /* a link to a rank file, neither there yet: the rows went through it
+     * into trace.rank0.csv, which the trace then replaced (the rank file
+     * was looked for under the link's own name, ln.csv) */
+    TL_ASSERT_EQ(tl_test_sh("ln -s T/three-split/trace.rank0.csv %s/ln.csv", d), 0);
     char args[2048], want[2048];
+    snprintf(args, sizeof args, "tristream --no-gpu --trace %s/T --results %s/ln.csv", d, d);
+    snprintf(want, sizeof want,
+             "trilap-bench: --results and --trace (variant three-split's rank file) both name "
+             "%s/T/three-split/trace.rank0.csv: give each a file of its own\n", d);
+    tl_test_output l = bench(args);
+    TL_ASSERT_MSG(l.rc == 2 && !strcmp(l.err, want) && !l.out[0], "%s: exit %d, stderr: %s", args, l.rc, l.err);
+    tl_test_output_free(&l);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/T && test ! -e %s/manifest.txt", d, d), 0);
+    /* the traces under the results file, neither made yet */
     snprintf(args, sizeof args, "tristream --no-gpu --trace %s/R/T --results %s/R", d, d);
     snprintf(want, sizeof want,
              "trilap-bench: --trace %s/R/T lies under the file --results names: give each a place of its own\n", d);
@@ -452,5 +553,5 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
              gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
-             host_stream_formats, preamble_lines_hold_their_values,
+             host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, results_link_to_its_manifest, host_stream_allocation_failure_says_why,
              host_stream_refusal_without_note, tristream_refusal_without_note)
