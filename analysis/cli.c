@@ -114,14 +114,15 @@ static const char *const output_names[] = {"csv", "iter-csv", "stack-csv", "outp
  * file name is empty"). */
 static int output_empty_refused(const tl_optspec *spec)
 {
-    for (size_t j = 0; j < sizeof output_names / sizeof output_names[0]; j++) {
-        const char *out = tl_opts_string_of(spec, output_names[j]);
-        if (!out || *out) continue;
-        fprintf(stderr, "%s: invalid --%s '': an empty %s name (try --help)\n", spec->program, output_names[j],
-                is_command(spec, "import") ? "folder" : "file");
-        return 1;
-    }
-    return 0;
+    const int import = is_command(spec, "import");
+    char name[64];
+    int folder;
+    if (!tl_opts_empty_output(spec, import ? "" : "csv|iter-csv|stack-csv|output", import ? "output" : "", &folder,
+                              name))
+        return 0;
+    fprintf(stderr, "%s: invalid --%s '': an empty %s name (try --help)\n", spec->program, name,
+            folder ? "folder" : "file");
+    return 1;
 }
 
 /* The table and file outputs, beyond what tl_opts_outputs_refused checks,

@@ -128,25 +128,19 @@ int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, siz
  * (a CSV there would be shuffled into it): 2, said in one line; else 0. */
 static int output_names_refused(const tl_optspec *spec)
 {
-    for (size_t gi = 0; gi < spec->ngroups; gi++)
-        for (size_t k = 0; k < spec->groups[gi].nopts; k++) {
-            const tl_option *op = &spec->groups[gi].opts[k];
-            if ((strcmp(op->name, "results") != 0 && strcmp(op->name, "out") != 0) || op->type != TL_OPT_STRING)
-                continue;
-            const char *v = *(const char *const *)((const char *)spec->groups[gi].dst + op->offset);
-            /* the command line's fault, as trilap-solve, trilap-fdtd and
-             * trilap-bench say it (it was "--out: an output file name is
-             * empty", exit 1, as if the work had failed) */
-            if (v && !v[0]) {
-                tl_mcli_error("invalid --%s '': an empty file name", op->name);
-                return 2;
-            }
-            if (strcmp(op->name, "results") != 0) continue;
-            if (v && (!strcmp(v, "-") || !strcmp(v, "/dev/stdout"))) {
-                tl_mcli_error("invalid --results '%s': stdout carries the table; give the CSV a file name", v);
-                return 2;
-            }
-        }
+    /* the command line's fault, as trilap-solve, trilap-fdtd and
+     * trilap-bench say it (it was "--out: an output file name is empty",
+     * exit 1, as if the work had failed) */
+    char name[64];
+    if (tl_opts_empty_output(spec, "out|results", "", NULL, name)) {
+        tl_mcli_error("invalid --%s '': an empty file name", name);
+        return 2;
+    }
+    const char *v = tl_opts_string_of(spec, "results");
+    if (v && (!strcmp(v, "-") || !strcmp(v, "/dev/stdout"))) {
+        tl_mcli_error("invalid --results '%s': stdout carries the table; give the CSV a file name", v);
+        return 2;
+    }
     return 0;
 }
 

@@ -691,6 +691,24 @@ static int output_unwritable(const tl_optspec *spec, const char *what, const cha
     return tl_out_check_as(what, folder ? tl_out_check_folder : tl_out_check, path) != TL_OK;
 }
 
+/* each_output's answer to the first output given an empty name: 1 for a
+ * file, 2 for a folder (its name into *arg) */
+static int output_empty(const tl_optspec *spec, const char *what, const char *path, int folder, void *arg)
+{
+    (void)spec;
+    if (*path) return 0;
+    snprintf(arg, 64, "%s", what + 2);
+    return folder ? 2 : 1;
+}
+
+const char *tl_opts_empty_output(const tl_optspec *spec, const char *files, const char *folders, int *folder,
+                                 char name[64])
+{
+    int rc = each_output(spec, files, folders, output_empty, name);
+    if (folder) *folder = rc == 2;
+    return rc ? name : NULL;
+}
+
 int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders)
 {
     /* the clash first: it is the command line's whatever the file system

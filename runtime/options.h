@@ -124,6 +124,14 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix);
  * line's fault, said first), 1 when the file system refuses one; 0 when
  * all can be written. */
 int tl_opts_outputs_refused(const tl_optspec *spec, const char *files, const char *folders);
+/* After tl_opts_parse: the first output of `files` or `folders` (as
+ * tl_opts_outputs_refused takes them) given an empty name: its long name
+ * without dashes, in `name`, and *folder (when not NULL) set for a
+ * folder; NULL when none is. The command line's fault, which each program
+ * says in its own form before tl_opts_outputs_refused, whose check would
+ * take it for the file system's. */
+const char *tl_opts_empty_output(const tl_optspec *spec, const char *files, const char *folders, int *folder,
+                                 char name[64]);
 /* After tl_opts_parse: the value of the string option `name` (NULL: not
  * set, or no such string option in spec). */
 const char *tl_opts_string_of(const tl_optspec *spec, const char *name);

@@ -271,20 +271,18 @@ static int refuse_idle(const tl_optresult *res, const char *const names[], const
 
 /* An output named by an empty string: the command line's fault, exit 2
  * (it was "--seismogram: an output file name is empty", exit 1, and for
- * --results a clash with its own manifest); 0, or 2 after one line. */
-static int output_name_empty(const fdtd_opts *o)
+ * --results a clash with its own manifest); 0, or 2 after one line. The
+ * slice folder only where slices are taken (--slice-dir alone is refused
+ * as half a pair). */
+static int output_name_empty(const tl_optspec *spec, const fdtd_opts *o)
 {
-    const struct {
-        const char *option, *path, *what;
-    } out[] = {{"--results", o->results, "an empty file name"},
-               {"--seismogram", o->seismogram, "an empty file name"},
-               {"--energy-out", o->energy_out, "an empty file name"},
-               {"--breakdown", o->breakdown, "an empty file name"},
-               {"--trace", o->trace, "an empty folder name"},
-               {"--slice-dir", o->slice_every > 0 ? o->slice_dir : NULL, "an empty folder name"}};
-    for (size_t k = 0; k < sizeof out / sizeof out[0]; k++)
-        if (out[k].path && !out[k].path[0]) return tl_fdtd_cli_bad(out[k].option, "", out[k].what);
-    return 0;
+    char name[64], opt[68];
+    int folder;
+    if (!tl_opts_empty_output(spec, "results|seismogram|energy-out|breakdown",
+                              o->slice_every > 0 ? "trace|slice-dir" : "trace", &folder, name))
+        return 0;
+    snprintf(opt, sizeof opt, "--%s", name);
+    return tl_fdtd_cli_bad(opt, "", folder ? "an empty folder name" : "an empty file name");
 }
 
 /* Options that contradict others or set what this run does not have,
@@ -469,7 +467,7 @@ static tl_status check_output_clashes(const fdtd_opts *o)
     return TL_OK;
 }
 
-static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresult *res)
+static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec *spec, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
     tl_fdtd_config *c = &ra->c;
@@ -567,7 +565,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optresu
     }
     c->trace = o->trace != NULL;
     c->breakdown = o->breakdown != NULL;
-    if (output_name_empty(o)) return 2;
+    if (output_name_empty(spec, o)) return 2;
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     if (check_output_clashes(o) != TL_OK) return 2;
     if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */
@@ -862,7 +860,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv, tl_la
     tl_optresult res;
     if (tl_opts_parse(&spec, argc, argv, &res) != TL_OK) return 2;
     if (res.exit_now) return 0;
-    int rc = build_config(&ra, &lo, &res);
+    int rc = build_config(&ra, &lo, &spec, &res);
     free(res.positional);
     if (rc) {
         free(ra.rec);

@@ -474,6 +474,32 @@ TL_TEST(help_nothing_cut)
     }
 }
 
-TL_TEST_MAIN(aliases_note_and_store, repeats_noted, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
+/* The first listed output given an empty name, file or folder; a string
+ * option not listed, or one set, is none (tl_opts_empty_output: the
+ * programs say it in their own form, exit 2) */
+TL_TEST(empty_output_found)
+{
+    fixture f;
+    setup(&f, 0, 2);
+    char name[64];
+    int folder = -1;
+    TL_ASSERT_EQ(parse(&f, ARGS("--out", "r.csv")), TL_OK);
+    TL_ASSERT(tl_opts_empty_output(&f.spec, "out", "kind", &folder, name) == NULL);
+    free(f.res.positional);
+    TL_ASSERT_EQ(parse(&f, ARGS("--out", "")), TL_OK);
+    TL_ASSERT(tl_opts_empty_output(&f.spec, "out", "", &folder, name) == name);
+    TL_ASSERT_STREQ(name, "out");
+    TL_ASSERT_EQ(folder, 0);
+    TL_ASSERT(tl_opts_empty_output(&f.spec, "", "out", &folder, name) == name);
+    TL_ASSERT_EQ(folder, 1);
+    TL_ASSERT(tl_opts_empty_output(&f.spec, "kind", "", NULL, name) == NULL); /* not this one */
+    free(f.res.positional);
+    TL_ASSERT_EQ(parse(&f, ARGS("--kind", "", "--out", "x")), TL_OK);
+    TL_ASSERT(tl_opts_empty_output(&f.spec, "out|kind", "", &folder, name) == name);
+    TL_ASSERT_STREQ(name, "kind");
+    free(f.res.positional);
+}
+
+TL_TEST_MAIN(aliases_note_and_store, empty_output_found, repeats_noted, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
              defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
              help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported, enum_indexes_its_table)

@@ -1491,20 +1491,22 @@ static int partition_missing(const char *spec)
  * said as trilap-matgen and trilap-bench say it (an input's was ": cannot
  * open", exit 1, naming none; an output's "--results: an output file name
  * is empty", exit 1); 0, or 2 after the line. */
-static int file_name_empty(const solve_opts *o)
+static int file_name_empty(const tl_optspec *spec, const solve_opts *o)
 {
     const struct {
         const char *what, *name;
-    } in[] = {{"matrix", o->matrix},       {"b", o->rhs},
-              {"x0", o->x0},               {"--results", o->results},
-              {"--history", o->history},   {"--solution", o->solution},
-              {"--trace", o->trace}};
-    for (size_t k = 0; k < sizeof in / sizeof in[0]; k++)
-        if (in[k].name && !in[k].name[0]) {
-            fprintf(stderr, "%s: invalid %s '': an empty file name (try --help)\n", PROGRAM, in[k].what);
-            return 2;
-        }
-    return 0;
+    } in[] = {{"matrix", o->matrix}, {"b", o->rhs}, {"x0", o->x0}};
+    char what[68], name[64];
+    const char *empty = NULL;
+    for (size_t k = 0; k < sizeof in / sizeof in[0] && !empty; k++)
+        if (in[k].name && !in[k].name[0]) empty = in[k].what;
+    if (!empty && tl_opts_empty_output(spec, "results|history|solution", "trace", NULL, name)) {
+        snprintf(what, sizeof what, "--%s", name);
+        empty = what;
+    }
+    if (!empty) return 0;
+    fprintf(stderr, "%s: invalid %s '': an empty file name (try --help)\n", PROGRAM, empty);
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -1540,7 +1542,7 @@ int main(int argc, char **argv)
     o.matrix = res.positional[0];
     o.rhs = res.npositional > 1 ? res.positional[1] : NULL;
     o.x0 = res.npositional > 2 ? res.positional[2] : NULL;
-    if (file_name_empty(&o)) {
+    if (file_name_empty(&spec, &o)) {
         free(res.positional);
         return 2;
     }
