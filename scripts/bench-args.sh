@@ -1,7 +1,8 @@
 # Sourced by bench-cg.sh, bench-op-timer.sh and bench-trace-overhead.sh
 # solver (no `set` of its own): their two optional arguments (SIZES or
 # MATRIX, then ITERATIONS), then `--` and trilap-solve's options, and
-# their ROUNDS and REPEAT (3 each).
+# their ROUNDS and REPEAT (3 each). bench-knobs.sh takes bench_args_count
+# alone (its counts, with `prog` set to its name).
 #
 #   . "$root/scripts/bench-args.sh"
 #   bench_args PROG NAME FIRST ITERS "$@"  # NAME: the first's (SIZES), FIRST and

@@ -17,14 +17,14 @@ case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next }
 n=2
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then n=$1; shift; fi
 if [ "${1:-}" = "--" ]; then shift; fi
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "${0##*/}: invalid NGPUS '$n': a positive integer (try --help)" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/bench-args.sh"
+prog=${0##*/} # bench_args_count's name for its line
+bench_args_count NGPUS "$n"
 # before: ITERS=x went to trilap-bench, refused there after OUT was made
 iters=${ITERS:-3000} repeat=${REPEAT:-3}
-for v in "ITERS=$iters" "REPEAT=$repeat"; do
-  [[ ${v#*=} =~ ^[1-9][0-9]*$ ]] ||
-    { echo "${0##*/}: invalid ${v%%=*} '${v#*=}': a positive integer (try --help)" >&2; exit 2; }
-done
-root=$(cd "$(dirname "$0")/.." && pwd)
+bench_args_count ITERS "$iters"
+bench_args_count REPEAT "$repeat"
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-knobs-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
