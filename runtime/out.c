@@ -198,6 +198,22 @@ static tl_status nearest_folder_takes_files(const char *path, char *at)
     return TL_OK;
 }
 
+/* A regular file that no one may write (no w bit at all, as input data
+ * is often kept) is refused even as root: access() lets root through and
+ * the rename replaces it, which is how a link in a results folder once
+ * wrote over a shared matrix. `end` is the file a write reaches. */
+static tl_status refuse_read_only(const char *path, const char *end)
+{
+    struct stat st;
+    if (stat(end, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) return TL_OK;
+    if (strcmp(path, end) == 0)
+        return TL_FAIL(TL_ERR_IO, "%s: cannot write: a read-only file (mode %04o); make it writable or give another name",
+                       path, (unsigned)(st.st_mode & 07777));
+    return TL_FAIL(TL_ERR_IO,
+                   "%s: cannot write: it links to %s, a read-only file (mode %04o); make it writable or give another name",
+                   path, end, (unsigned)(st.st_mode & 07777));
+}
+
 tl_status tl_out_check(const char *path)
 {
     TL_CHECK(path && *path, TL_ERR_INVAL, "an output file name is empty");
@@ -211,6 +227,7 @@ tl_status tl_out_check(const char *path)
     if (stream || stat(path, &st) == 0) {
         /* it is there (or is a stream): the file itself must take writes; a
          * stream is not opened here (a FIFO's open waits for its reader) */
+        TL_TRY(refuse_read_only(path, end));
         if (access(path, W_OK) != 0) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         if (tl_out_in_place(path)) return TL_OK;
     }
@@ -266,6 +283,7 @@ tl_status tl_out_open(tl_out *o, const char *path)
         if (!o->f) return TL_FAIL(TL_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
         return TL_OK;
     }
+    TL_TRY(refuse_read_only(path, end));
     /* a link keeps its place: the file it names is the one replaced */
     n = snprintf(o->target, sizeof o->target, "%s", end);
     TL_CHECK((size_t)n < sizeof o->target, TL_ERR_INVAL, "%s: the file it links to has too long a name", path);

@@ -356,6 +356,45 @@ TL_TEST(out_check_as_root_tries_the_folder)
     TL_ASSERT_EQ(count_entries(dir), before); /* the trial file removed */
 }
 
+/* A file no one may write is refused by the check and by the writer, as
+ * root too (access() lets root through and a rename replaces the file),
+ * named or through a link; it stays as it was. */
+TL_TEST(read_only_file_refused)
+{
+    const char *dir = tl_test_tmpdir();
+    char ro[600], ln[600], err[600];
+    snprintf(ro, sizeof ro, "%s/input.mtx", dir);
+    snprintf(ln, sizeof ln, "%s/out.mtx", dir);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    TL_ASSERT_OK(tl_file_write_atomic(ro, "kept\n", 5));
+    TL_ASSERT(chmod(ro, 0444) == 0 && symlink("input.mtx", ln) == 0);
+    fflush(stderr);
+    const int saved = dup(2);
+    TL_ASSERT(saved >= 0 && freopen(err, "w", stderr));
+    tl_out o;
+    const tl_status checked = tl_out_check(ro), linked = tl_out_check(ln), opened = tl_out_open(&o, ln);
+    fflush(stderr);
+    TL_ASSERT(dup2(saved, 2) == 2);
+    close(saved);
+    TL_ASSERT_EQ(checked, TL_ERR_IO);
+    TL_ASSERT_EQ(linked, TL_ERR_IO);
+    TL_ASSERT_EQ(opened, TL_ERR_IO);
+    TL_ASSERT(o.f == NULL);
+    char *text = tl_test_slurp(err);
+    TL_ASSERT(text);
+    TL_ASSERT_MSG(strstr(text, "input.mtx: cannot write: a read-only file (mode 0444)"), "%s", text);
+    TL_ASSERT_MSG(strstr(text, "out.mtx: cannot write: it links to ") && strstr(text, "a read-only file (mode 0444)"),
+                  "%s", text);
+    free(text);
+    char *s = tl_test_read(ro);
+    TL_ASSERT_STREQ(s, "kept\n");
+    free(s);
+    TL_ASSERT_EQ(count_entries(dir), 3); /* no temporary left beside it */
+    /* writable again: written as before */
+    TL_ASSERT(chmod(ro, 0644) == 0);
+    TL_ASSERT_OK(tl_out_check(ln));
+}
+
 /* Free text in a row, RFC 4180: quoted where a comma, quote or newline
  * is in it, inner quotes doubled, newlines as spaces (a row is one line);
  * cut inside the quotes, never unpaired. A command line as the shell
@@ -477,5 +516,5 @@ TL_TEST(out_set_labels_and_landings)
 }
 
 TL_TEST_MAIN(out_set_labels_and_landings, header_once, header_without_final_newline, header_mismatch_is_an_error, concurrent_appends_from_processes, atomic_write, out_whole_or_not_at_all,
-             pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, fields_and_commands_quoted, rows_split_as_written,
+             pipes_written_in_place, links_written_through, out_check_before_the_work, out_check_as_root_tries_the_folder, read_only_file_refused, fields_and_commands_quoted, rows_split_as_written,
              stats_and_clock)
