@@ -72,7 +72,7 @@ typedef struct tl_test_entry {
 
 #define TL_TEST_ENTRY_(f) {#f, f},
 #define TL_TEST_EXPAND_(...) __VA_ARGS__
-/* Up to 64 tests per file. */
+/* Up to 128 tests per file. */
 #define TL_TEST_MAIN(...)                                                   \
     static const tl_test_entry tl_tests_[] = {TL_TEST_FOREACH_(TL_TEST_ENTRY_, __VA_ARGS__)}; \
     int main(int argc, char **argv)                                         \
@@ -132,16 +132,24 @@ static inline const char *tl_test_matrix(const char *name)
     return path[k];
 }
 
-/* FOREACH over up to 64 arguments. */
+/* FOREACH over up to 128 arguments (a list longer than that fails to compile). */
 #define TL_TEST_NARG_(...) TL_TEST_NARG_I_(__VA_ARGS__, TL_TEST_RSEQ_())
 #define TL_TEST_NARG_I_(...) TL_TEST_ARG_N_(__VA_ARGS__)
 #define TL_TEST_ARG_N_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, \
     _17, _18, _19, _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, _34, \
     _35, _36, _37, _38, _39, _40, _41, _42, _43, _44, _45, _46, _47, _48, _49, _50, _51, _52, \
-    _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, N, ...) N
-#define TL_TEST_RSEQ_() 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, \
-    46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, \
-    23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+    _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, _65, _66, _67, _68, _69, _70, \
+    _71, _72, _73, _74, _75, _76, _77, _78, _79, _80, _81, _82, _83, _84, _85, _86, _87, _88, \
+    _89, _90, _91, _92, _93, _94, _95, _96, _97, _98, _99, _100, _101, _102, _103, _104, _105, \
+    _106, _107, _108, _109, _110, _111, _112, _113, _114, _115, _116, _117, _118, _119, _120, \
+    _121, _122, _123, _124, _125, _126, _127, _128, N, ...) N
+#define TL_TEST_RSEQ_() 128, 127, 126, 125, 124, 123, 122, 121, 120, 119, 118, 117, 116, 115, \
+    114, 113, 112, 111, 110, 109, 108, 107, 106, 105, 104, 103, 102, 101, 100, 99, 98, 97, 96, \
+    95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, 79, 78, 77, 76, 75, 74, 73, \
+    72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, \
+    49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, \
+    26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, \
+    1, 0
 #define TL_TEST_CAT_(a, b) TL_TEST_CAT_I_(a, b)
 #define TL_TEST_CAT_I_(a, b) a##b
 #define TL_TEST_FOREACH_(m, ...) TL_TEST_CAT_(TL_TEST_FE_, TL_TEST_NARG_(__VA_ARGS__))(m, __VA_ARGS__)
@@ -209,5 +217,69 @@ static inline const char *tl_test_matrix(const char *name)
 #define TL_TEST_FE_62(m, x, ...) m(x) TL_TEST_FE_61(m, __VA_ARGS__)
 #define TL_TEST_FE_63(m, x, ...) m(x) TL_TEST_FE_62(m, __VA_ARGS__)
 #define TL_TEST_FE_64(m, x, ...) m(x) TL_TEST_FE_63(m, __VA_ARGS__)
+#define TL_TEST_FE_65(m, x, ...) m(x) TL_TEST_FE_64(m, __VA_ARGS__)
+#define TL_TEST_FE_66(m, x, ...) m(x) TL_TEST_FE_65(m, __VA_ARGS__)
+#define TL_TEST_FE_67(m, x, ...) m(x) TL_TEST_FE_66(m, __VA_ARGS__)
+#define TL_TEST_FE_68(m, x, ...) m(x) TL_TEST_FE_67(m, __VA_ARGS__)
+#define TL_TEST_FE_69(m, x, ...) m(x) TL_TEST_FE_68(m, __VA_ARGS__)
+#define TL_TEST_FE_70(m, x, ...) m(x) TL_TEST_FE_69(m, __VA_ARGS__)
+#define TL_TEST_FE_71(m, x, ...) m(x) TL_TEST_FE_70(m, __VA_ARGS__)
+#define TL_TEST_FE_72(m, x, ...) m(x) TL_TEST_FE_71(m, __VA_ARGS__)
+#define TL_TEST_FE_73(m, x, ...) m(x) TL_TEST_FE_72(m, __VA_ARGS__)
+#define TL_TEST_FE_74(m, x, ...) m(x) TL_TEST_FE_73(m, __VA_ARGS__)
+#define TL_TEST_FE_75(m, x, ...) m(x) TL_TEST_FE_74(m, __VA_ARGS__)
+#define TL_TEST_FE_76(m, x, ...) m(x) TL_TEST_FE_75(m, __VA_ARGS__)
+#define TL_TEST_FE_77(m, x, ...) m(x) TL_TEST_FE_76(m, __VA_ARGS__)
+#define TL_TEST_FE_78(m, x, ...) m(x) TL_TEST_FE_77(m, __VA_ARGS__)
+#define TL_TEST_FE_79(m, x, ...) m(x) TL_TEST_FE_78(m, __VA_ARGS__)
+#define TL_TEST_FE_80(m, x, ...) m(x) TL_TEST_FE_79(m, __VA_ARGS__)
+#define TL_TEST_FE_81(m, x, ...) m(x) TL_TEST_FE_80(m, __VA_ARGS__)
+#define TL_TEST_FE_82(m, x, ...) m(x) TL_TEST_FE_81(m, __VA_ARGS__)
+#define TL_TEST_FE_83(m, x, ...) m(x) TL_TEST_FE_82(m, __VA_ARGS__)
+#define TL_TEST_FE_84(m, x, ...) m(x) TL_TEST_FE_83(m, __VA_ARGS__)
+#define TL_TEST_FE_85(m, x, ...) m(x) TL_TEST_FE_84(m, __VA_ARGS__)
+#define TL_TEST_FE_86(m, x, ...) m(x) TL_TEST_FE_85(m, __VA_ARGS__)
+#define TL_TEST_FE_87(m, x, ...) m(x) TL_TEST_FE_86(m, __VA_ARGS__)
+#define TL_TEST_FE_88(m, x, ...) m(x) TL_TEST_FE_87(m, __VA_ARGS__)
+#define TL_TEST_FE_89(m, x, ...) m(x) TL_TEST_FE_88(m, __VA_ARGS__)
+#define TL_TEST_FE_90(m, x, ...) m(x) TL_TEST_FE_89(m, __VA_ARGS__)
+#define TL_TEST_FE_91(m, x, ...) m(x) TL_TEST_FE_90(m, __VA_ARGS__)
+#define TL_TEST_FE_92(m, x, ...) m(x) TL_TEST_FE_91(m, __VA_ARGS__)
+#define TL_TEST_FE_93(m, x, ...) m(x) TL_TEST_FE_92(m, __VA_ARGS__)
+#define TL_TEST_FE_94(m, x, ...) m(x) TL_TEST_FE_93(m, __VA_ARGS__)
+#define TL_TEST_FE_95(m, x, ...) m(x) TL_TEST_FE_94(m, __VA_ARGS__)
+#define TL_TEST_FE_96(m, x, ...) m(x) TL_TEST_FE_95(m, __VA_ARGS__)
+#define TL_TEST_FE_97(m, x, ...) m(x) TL_TEST_FE_96(m, __VA_ARGS__)
+#define TL_TEST_FE_98(m, x, ...) m(x) TL_TEST_FE_97(m, __VA_ARGS__)
+#define TL_TEST_FE_99(m, x, ...) m(x) TL_TEST_FE_98(m, __VA_ARGS__)
+#define TL_TEST_FE_100(m, x, ...) m(x) TL_TEST_FE_99(m, __VA_ARGS__)
+#define TL_TEST_FE_101(m, x, ...) m(x) TL_TEST_FE_100(m, __VA_ARGS__)
+#define TL_TEST_FE_102(m, x, ...) m(x) TL_TEST_FE_101(m, __VA_ARGS__)
+#define TL_TEST_FE_103(m, x, ...) m(x) TL_TEST_FE_102(m, __VA_ARGS__)
+#define TL_TEST_FE_104(m, x, ...) m(x) TL_TEST_FE_103(m, __VA_ARGS__)
+#define TL_TEST_FE_105(m, x, ...) m(x) TL_TEST_FE_104(m, __VA_ARGS__)
+#define TL_TEST_FE_106(m, x, ...) m(x) TL_TEST_FE_105(m, __VA_ARGS__)
+#define TL_TEST_FE_107(m, x, ...) m(x) TL_TEST_FE_106(m, __VA_ARGS__)
+#define TL_TEST_FE_108(m, x, ...) m(x) TL_TEST_FE_107(m, __VA_ARGS__)
+#define TL_TEST_FE_109(m, x, ...) m(x) TL_TEST_FE_108(m, __VA_ARGS__)
+#define TL_TEST_FE_110(m, x, ...) m(x) TL_TEST_FE_109(m, __VA_ARGS__)
+#define TL_TEST_FE_111(m, x, ...) m(x) TL_TEST_FE_110(m, __VA_ARGS__)
+#define TL_TEST_FE_112(m, x, ...) m(x) TL_TEST_FE_111(m, __VA_ARGS__)
+#define TL_TEST_FE_113(m, x, ...) m(x) TL_TEST_FE_112(m, __VA_ARGS__)
+#define TL_TEST_FE_114(m, x, ...) m(x) TL_TEST_FE_113(m, __VA_ARGS__)
+#define TL_TEST_FE_115(m, x, ...) m(x) TL_TEST_FE_114(m, __VA_ARGS__)
+#define TL_TEST_FE_116(m, x, ...) m(x) TL_TEST_FE_115(m, __VA_ARGS__)
+#define TL_TEST_FE_117(m, x, ...) m(x) TL_TEST_FE_116(m, __VA_ARGS__)
+#define TL_TEST_FE_118(m, x, ...) m(x) TL_TEST_FE_117(m, __VA_ARGS__)
+#define TL_TEST_FE_119(m, x, ...) m(x) TL_TEST_FE_118(m, __VA_ARGS__)
+#define TL_TEST_FE_120(m, x, ...) m(x) TL_TEST_FE_119(m, __VA_ARGS__)
+#define TL_TEST_FE_121(m, x, ...) m(x) TL_TEST_FE_120(m, __VA_ARGS__)
+#define TL_TEST_FE_122(m, x, ...) m(x) TL_TEST_FE_121(m, __VA_ARGS__)
+#define TL_TEST_FE_123(m, x, ...) m(x) TL_TEST_FE_122(m, __VA_ARGS__)
+#define TL_TEST_FE_124(m, x, ...) m(x) TL_TEST_FE_123(m, __VA_ARGS__)
+#define TL_TEST_FE_125(m, x, ...) m(x) TL_TEST_FE_124(m, __VA_ARGS__)
+#define TL_TEST_FE_126(m, x, ...) m(x) TL_TEST_FE_125(m, __VA_ARGS__)
+#define TL_TEST_FE_127(m, x, ...) m(x) TL_TEST_FE_126(m, __VA_ARGS__)
+#define TL_TEST_FE_128(m, x, ...) m(x) TL_TEST_FE_127(m, __VA_ARGS__)
 
 #endif
