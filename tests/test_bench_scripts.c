@@ -2351,6 +2351,37 @@ TL_TEST(cpml_fabric_of_two_steps)
     tl_test_output_free(&r);
 }
 
+/* bench-cpml.sh --ncu --ncu-fabric run from another folder, OUT given
+ * relative to it: every ncu-* file (pages and their readings) lands in
+ * OUT, nothing in the folder it ran from but OUT (the stand-in ncu prints
+ * session11's committed pages, as a real one prints without -o). */
+TL_TEST(cpml_ncu_files_under_out)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600], p[700], body[1600], cwd[512];
+    TL_ASSERT(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(dir, sizeof dir, "%s/builds", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s %s/run", dir, t), 0);
+    cpml_build(dir, "a", 1000, 800, 0, "/dev/null");
+    snprintf(p, sizeof p, "%s/a/ncu", dir);
+    snprintf(body, sizeof body,
+             "#!/bin/sh\n"
+             "while [ $# -gt 0 ]; do [ \"$1\" = --cpml ] && c=$2; shift; done\n"
+             "if [ \"$c\" = 0 ]; then zcat %s/results/wave3-checks-h200/session11/C/ncu/fabric-cpml0.csv.gz\n"
+             "else zcat %s/results/wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz; fi\n",
+             cwd, cwd);
+    write_script(p, body);
+    tl_test_output r = tl_test_capture("cd %s/run && PATH=%s/a:$PATH TL_BIN=%s/a %s/scripts/bench-cpml.sh o --sizes 480 "
+                                       "--reps 1 --ncu --ncu-fabric",
+                                       t, dir, dir, cwd);
+    TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/run && test \"$(ls -A)\" = o && test \"$(ls o | grep -c '^ncu-')\" = 8 && "
+                            "test -s o/ncu-480-cpml20.csv && test -s o/ncu-fabric-480-cpml20.txt && test -s o/fabric.txt",
+                            t),
+                 0);
+}
+
 /* bench-cpml.sh writes cpml.csv and table.txt under temporary names
  * (scripts/parts.sh) and renames them once both are whole: with an awk
  * that fails after writing part of either (a stand-in on PATH, the
@@ -2522,5 +2553,6 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_table_whole_or_nothing,
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_ncu_files_under_out,
+             cpml_table_whole_or_nothing,
              petsc_compare_failures_and_counts, petsc_compare_default_matrices_need_tl_data)
