@@ -21,12 +21,22 @@
 # for a finished one: its folder, a CSV holding a header alone, stayed,
 # without a word, and the script exited as if killed with nothing said.
 
+# An OUT that is a file, or a folder it cannot make or write in, is one
+# line naming it and exit 1 before anything runs (before, mkdir's "cannot
+# create directory ...: File exists", or the program's own error after the
+# folder's log had been begun).
 bench_out_begin() {
+    local err
     bench_out_dir=$1
     bench_out_made=${2:-0}
     bench_out_final=""
     [ -e "$bench_out_dir" ] || bench_out_made=1
-    mkdir -p "$bench_out_dir"
+    if ! err=$(mkdir -p -- "$bench_out_dir" 2>&1) || [ ! -d "$bench_out_dir" ] || [ ! -w "$bench_out_dir" ]; then
+        [ -n "$err" ] || err="not a folder it can write in"
+        [ ! -e "$bench_out_dir" ] || [ -d "$bench_out_dir" ] || err="a file is there, not a folder"
+        echo "${bench_out_name:-$0}: cannot write the results into $bench_out_dir: ${err##*: }" >&2
+        exit 1
+    fi
     bench_out_signal=""
     trap bench_out_end EXIT
     trap 'bench_out_stop INT 130' INT

@@ -714,6 +714,64 @@ TL_TEST(failed_benchmarks_leave_no_folder)
     TL_ASSERT_EQ(tl_test_sh("test -s %s/kept/knobs.csv", t), 0);
 }
 
+/* stand-ins for srun and mpirun in t/fake: their own options dropped, the
+ * program run once, the environment passed on */
+static void fake_launchers(const char *t)
+{
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+}
+
+/* An OUT that is a file is one line naming the script and OUT, exit 1,
+ * before anything runs, the file as it was (before: mkdir's "cannot
+ * create directory ...: File exists", or, under a Slurm job, the same
+ * after the sweep); run-tristream.sh's LAUNCH=srun or mpi without its
+ * launcher on PATH is one line, exit 1, no OUT made (before: bash's "line
+ * 42: srun: command not found", exit 127, and a line that OUT was
+ * removed). */
+TL_TEST(bench_out_not_a_folder_and_missing_launcher)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], want[1200];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    fake_bench(fake);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin && ln -s \"$PWD/scripts\" %s/root/scripts && cp %s %s/root/bin/trilap-bench "
+                            "&& echo kept > %s/file",
+                            t, t, fake, t, t),
+                 0);
+    fake_launchers(t);
+    static const char *const runs[][2] = {{"scripts/run-tristream.sh", "run-tristream.sh 2"},
+                                          {"scripts/bench-size-sweeps.sh", "bench-size-sweeps.sh 2"},
+                                          {"scripts/bench-knobs.sh", "bench-knobs.sh 1"},
+                                          {"tristream.sbatch", "slurm/tristream.sbatch"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root OUT=%s/file "
+                                           "BENCH=%s bash scripts/%s",
+                                           t, t, t, fake, runs[i][1]);
+        snprintf(want, sizeof want, "%s: cannot write the results into %s/file: a file is there, not a folder\n",
+                 runs[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: rc %d: %s%s", runs[i][1], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(cat %s/file)\" = kept", t), 0);
+    }
+    static const char *const launch[][2] = {
+        {"LAUNCH=srun PATH=/usr/bin:/bin", "srun is not on PATH (LAUNCH=srun runs inside a Slurm allocation; "
+                                           "elsewhere LAUNCH=threads or mpi)\n"},
+        {"LAUNCH=mpi MPIRUN='no-mpirun-here -q'", "no-mpirun-here is not on PATH (load the MPI module, or set MPIRUN)\n"}};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s OUT=%s/out BENCH=%s scripts/run-tristream.sh 2", launch[i][0], t, fake);
+        snprintf(want, sizeof want, "run-tristream.sh: LAUNCH=%s but %s", i ? "mpi" : "srun", launch[i][1]);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: rc %d: %s%s", launch[i][0], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out", t), 0);
+    }
+}
+
 /* The Slurm templates of scripts/slurm/ under stand-ins for srun and
  * mpirun (their own options dropped, the program run once) with the GPUs
  * hidden, each with the arguments its header gives: every option is one
@@ -975,19 +1033,6 @@ TL_TEST(slurm_templates_help_and_outside_a_job)
         }
     }
     TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
-}
-
-/* stand-ins for srun and mpirun in t/fake: their own options dropped, the
- * program run once, the environment passed on */
-static void fake_launchers(const char *t)
-{
-    char p[700];
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
-    snprintf(p, sizeof p, "%s/fake/srun", t);
-    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
-    snprintf(p, sizeof p, "%s/fake/mpirun", t);
-    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
-                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
 }
 
 /* the array scripts' wait for a go or started file: 10 s at most */
@@ -2539,7 +2584,7 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
