@@ -1362,6 +1362,21 @@ static void killed_task_root(const char *t)
                     "printf 'variant,task\\nthree-split,%s\\n' \"$SLURM_ARRAY_TASK_ID\" > \"$out\"\n");
 }
 
+/* KILLED_SH then BODY, run in t (killed_task_root) */
+static tl_test_output killed_task_run(const char *t, const char *body)
+{
+    char p[700];
+    killed_task_root(t);
+    snprintf(p, sizeof p, "%s/k.sh", t);
+    size_t n = strlen(KILLED_SH) + strlen(body) + 1;
+    char *text = malloc(n);
+    TL_ASSERT(text != NULL);
+    snprintf(text, n, "%s%s", KILLED_SH, body);
+    tl_test_write(p, text);
+    free(text);
+    return tl_test_capture("bash %s/k.sh %s", t, t);
+}
+
 /* A task killed outright (past its time limit, the node lost) after it
  * wrote results keeps them: once its job is over, the next job into OUT
  * moves its folder into OUT as task-<index>.killed-<job id> (task-4's
@@ -1374,9 +1389,7 @@ TL_TEST(slurm_killed_task_rows_kept)
 {
     const char *t = tl_test_tmpdir();
     char p[700];
-    killed_task_root(t);
-    snprintf(p, sizeof p, "%s/k.sh", t);
-    tl_test_write(p, KILLED_SH
+    tl_test_output r = killed_task_run(t,
                   "echo alpha > $T/queue.clusters\n"
                   "printf 'alpha 81 TIMEOUT\\nalpha 82 TIMEOUT\\nalpha 83 CANCELLED\\nalpha 84 NODE_FAIL\\n' > $T/queue\n"
                   "stage 1 81.Ab12Cd; echo three-split,1 >> $d/tristream.csv; "
@@ -1387,7 +1400,6 @@ TL_TEST(slurm_killed_task_rows_kept)
                   "SLURM_JOB_ID=86 SLURM_ARRAY_TASK_ID=0 bash $job >/dev/null 2>$T/err; echo \"rc=$?\"\n"
                   "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n"
                   "echo \"beside: $(ls -A $T | grep '^[.]' | tr '\\n' ' ')\"\n");
-    tl_test_output r = tl_test_capture("bash %s/k.sh %s", t, t);
     TL_ASSERT_MSG(!strcmp(r.out, "rc=0\nout: task-0 task-1.killed-81 task-3.killed-83 task-4.killed-84 task-4.killed-84.2 \n"
                                  "beside: \n"),
                   "%s%s", r.out, r.err);
@@ -1437,9 +1449,7 @@ TL_TEST(slurm_killed_task_of_another_cluster)
 {
     const char *t = tl_test_tmpdir();
     char p[700];
-    killed_task_root(t);
-    snprintf(p, sizeof p, "%s/k.sh", t);
-    tl_test_write(p, KILLED_SH
+    tl_test_output r = killed_task_run(t,
                   "printf 'alpha\\nbeta\\n' > $T/queue.clusters\n"
                   "printf 'beta 71 RUNNING\\nbeta 72 COMPLETED\\nbeta 74 RUNNING\\nbeta 75 RUNNING\\n"
                   "beta 76 RUNNING\\n' > $T/queue\n"
@@ -1454,7 +1464,6 @@ TL_TEST(slurm_killed_task_of_another_cluster)
                   "echo \"rc=$?\"\n"
                   "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n"
                   "echo \"beside: $(ls -A $T | grep '^[.]' | tr '\\n' ' ')\"\n");
-    tl_test_output r = tl_test_capture("bash %s/k.sh %s", t, t);
     char want[1600];
     const char *beside = ".out.task-1.71.beta.Ab12Cd .out.task-3.73.zeta.Ab12Cd .out.task-5.Xy12Zw .out.task-6.Xy12Zw";
     snprintf(want, sizeof want, "rc=0\nbeside: %s \n%s/.out.task-0.77.alpha\nrc=0\nout: task-0 task-8 \nbeside: %s \n",
