@@ -21,12 +21,22 @@
 # for a finished one: its folder, a CSV holding a header alone, stayed,
 # without a word, and the script exited as if killed with nothing said.
 
+# An OUT that is a file, or a folder it cannot make or write in, is one
+# line naming it and exit 1 before anything runs (before, mkdir's "cannot
+# create directory ...: File exists", or the program's own error after the
+# folder's log had been begun).
 bench_out_begin() {
+    local err
     bench_out_dir=$1
     bench_out_made=${2:-0}
     bench_out_final=""
     [ -e "$bench_out_dir" ] || bench_out_made=1
-    mkdir -p "$bench_out_dir"
+    if ! err=$(mkdir -p -- "$bench_out_dir" 2>&1) || [ ! -d "$bench_out_dir" ] || [ ! -w "$bench_out_dir" ]; then
+        [ -n "$err" ] || err="not a folder it can write in"
+        [ ! -e "$bench_out_dir" ] || [ -d "$bench_out_dir" ] || err="a file is there, not a folder"
+        echo "${bench_out_name:-$0}: cannot write the results into $bench_out_dir: ${err##*: }" >&2
+        exit 1
+    fi
     bench_out_signal=""
     trap bench_out_end EXIT
     trap 'bench_out_stop INT 130' INT
@@ -48,7 +58,7 @@ bench_out_begin_temp() {
 
 # FINAL (OUT/task-<index> of a Slurm job array, OUT shared with the other
 # tasks) written as .OUT.task-<index>.TAG.XXXXXX/task-<index> beside OUT
-# (TAG: the task's job id, by which slurm/job.sh tells a dead task's
+# (TAG: the task's job id and cluster, by which slurm/job.sh tells a dead task's
 # folder) and renamed into place once the run keeps it (finished, or a row
 # written): the first task that keeps one renames its whole folder to OUT,
 # the others theirs into it. So OUT is never made empty nor removed, and
@@ -83,13 +93,14 @@ bench_out_begin_staged() {
 
 # The program wrote where it ran: its manifest's command: line (and any
 # file naming its --results) named the staged folder FROM, gone once
-# placed. Each text file under the placed folder that names FROM names the
-# folder instead, rewritten under a temporary name beside it and renamed.
+# placed. Each text file under the placed folder TO (the run's folder)
+# that names FROM names TO instead, rewritten under a temporary name beside
+# it and renamed.
 bench_out_repath() {
-    local from=$1 f tmp
+    local from=$1 to=${2:-$bench_out_dir} f tmp
     while IFS= read -r -d '' f; do
         tmp=$(mktemp "$f.XXXXXX") || return 1
-        if from=$from to=$bench_out_dir awk '{
+        if from=$from to=$to awk '{
                 out = ""
                 while ((i = index($0, ENVIRON["from"])) > 0) {
                     out = out substr($0, 1, i - 1) ENVIRON["to"]
@@ -100,7 +111,7 @@ bench_out_repath() {
         fi
         rm -f -- "$tmp"
         return 1
-    done < <(grep -rlIZF -- "$from" "$bench_out_dir")
+    done < <(grep -rlIZF -- "$from" "$to")
 }
 
 # The staged folder into place: the whole of it as OUT where OUT is
@@ -129,9 +140,9 @@ bench_out_stop() {
     exit "$2"
 }
 
-# A CSV under the folder with a row below its header ('#' lines aside)
+# A CSV under the folder (or DIR) with a row below its header ('#' lines aside)
 bench_out_has_rows() {
-    find "$bench_out_dir" -name '*.csv' -type f \
+    find "${1:-$bench_out_dir}" -name '*.csv' -type f \
         -exec awk '/^#/ { next } n++ { found = 1; exit } END { exit !found }' {} \; -print -quit 2>/dev/null | grep -q .
 }
 

@@ -27,7 +27,11 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ $list_only == 1 || ${TRILAP_NO_INSTALL:-0} != 1 ]] || exit 0
-[[ -r $list ]] || { echo "install-deps.sh: cannot read the package list $list" >&2; exit 1; }
+# a folder passes -r: sed then said "read error" and the run went on as if the list were empty
+[[ -f $list && -r $list ]] || {
+    echo "install-deps.sh: cannot read the package list $list$([[ -d $list ]] && echo ' (a folder, not a file)')" >&2
+    exit 1
+}
 if [[ $list_only == 1 ]]; then sed 's/#.*//' "$list" | awk 'NF { print $1 }'; exit 0; fi
 mapfile -t pkgs < <(sed 's/#.*//' "$list" | awk 'NF { print $1 }')
 

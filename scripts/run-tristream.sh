@@ -22,6 +22,15 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
+# the launcher LAUNCH names must be there before OUT is made (before, bash's
+# "line 42: srun: command not found", exit 127, after OUT was begun)
+case ${LAUNCH:-threads} in
+  mpi) launcher=${MPIRUN:-mpirun} launcher=${launcher%% *} hint="load the MPI module, or set MPIRUN" ;;
+  srun) launcher=srun hint="LAUNCH=srun runs inside a Slurm allocation; elsewhere LAUNCH=threads or mpi" ;;
+  *) launcher="" ;;
+esac
+[ -z "$launcher" ] || command -v "$launcher" >/dev/null 2>&1 ||
+  { echo "${0##*/}: LAUNCH=$LAUNCH but $launcher is not on PATH ($hint)" >&2; exit 1; }
 out=${OUT:-$root/results/tristream-$(hostname -s)-${n}gpu-$(date +%Y%m%d-%H%M%S)}
 # a failed run leaves no folder of results behind (its errors are on stderr)
 . "$root/scripts/bench-out.sh"

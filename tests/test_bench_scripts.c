@@ -714,6 +714,64 @@ TL_TEST(failed_benchmarks_leave_no_folder)
     TL_ASSERT_EQ(tl_test_sh("test -s %s/kept/knobs.csv", t), 0);
 }
 
+/* stand-ins for srun and mpirun in t/fake: their own options dropped, the
+ * program run once, the environment passed on */
+static void fake_launchers(const char *t)
+{
+    char p[700];
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
+    snprintf(p, sizeof p, "%s/fake/srun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    snprintf(p, sizeof p, "%s/fake/mpirun", t);
+    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
+                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
+}
+
+/* An OUT that is a file is one line naming the script and OUT, exit 1,
+ * before anything runs, the file as it was (before: mkdir's "cannot
+ * create directory ...: File exists", or, under a Slurm job, the same
+ * after the sweep); run-tristream.sh's LAUNCH=srun or mpi without its
+ * launcher on PATH is one line, exit 1, no OUT made (before: bash's "line
+ * 42: srun: command not found", exit 127, and a line that OUT was
+ * removed). */
+TL_TEST(bench_out_not_a_folder_and_missing_launcher)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], want[1200];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    fake_bench(fake);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/root/bin && ln -s \"$PWD/scripts\" %s/root/scripts && cp %s %s/root/bin/trilap-bench "
+                            "&& echo kept > %s/file",
+                            t, t, fake, t, t),
+                 0);
+    fake_launchers(t);
+    static const char *const runs[][2] = {{"scripts/run-tristream.sh", "run-tristream.sh 2"},
+                                          {"scripts/bench-size-sweeps.sh", "bench-size-sweeps.sh 2"},
+                                          {"scripts/bench-knobs.sh", "bench-knobs.sh 1"},
+                                          {"tristream.sbatch", "slurm/tristream.sbatch"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tl_test_output r = tl_test_capture("PATH=%s/fake:$PATH SLURM_JOB_ID=42 SLURM_SUBMIT_DIR=%s/root OUT=%s/file "
+                                           "BENCH=%s bash scripts/%s",
+                                           t, t, t, fake, runs[i][1]);
+        snprintf(want, sizeof want, "%s: cannot write the results into %s/file: a file is there, not a folder\n",
+                 runs[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: rc %d: %s%s", runs[i][1], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(cat %s/file)\" = kept", t), 0);
+    }
+    static const char *const launch[][2] = {
+        {"LAUNCH=srun PATH=/usr/bin:/bin", "srun is not on PATH (LAUNCH=srun runs inside a Slurm allocation; "
+                                           "elsewhere LAUNCH=threads or mpi)\n"},
+        {"LAUNCH=mpi MPIRUN='no-mpirun-here -q'", "no-mpirun-here is not on PATH (load the MPI module, or set MPIRUN)\n"}};
+    for (int i = 0; i < 2; i++) {
+        tl_test_output r = tl_test_capture("%s OUT=%s/out BENCH=%s scripts/run-tristream.sh 2", launch[i][0], t, fake);
+        snprintf(want, sizeof want, "run-tristream.sh: LAUNCH=%s but %s", i ? "mpi" : "srun", launch[i][1]);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: rc %d: %s%s", launch[i][0], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/out", t), 0);
+    }
+}
+
 /* The Slurm templates of scripts/slurm/ under stand-ins for srun and
  * mpirun (their own options dropped, the program run once) with the GPUs
  * hidden, each with the arguments its header gives: every option is one
@@ -977,19 +1035,6 @@ TL_TEST(slurm_templates_help_and_outside_a_job)
     TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls -A %s)\"", t), 0);
 }
 
-/* stand-ins for srun and mpirun in t/fake: their own options dropped, the
- * program run once, the environment passed on */
-static void fake_launchers(const char *t)
-{
-    char p[700];
-    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/fake", t), 0);
-    snprintf(p, sizeof p, "%s/fake/srun", t);
-    write_script(p, "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
-    snprintf(p, sizeof p, "%s/fake/mpirun", t);
-    write_script(p, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do\n"
-                    "  case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) shift ;; esac\ndone\nexec \"$@\"\n");
-}
-
 /* the array scripts' wait for a go or started file: 10 s at most */
 #define WAITFOR_SH                                                                                                    \
     "waitfor() { for i in $(seq 400); do [ -e \"$1\" ] && return 0; sleep 0.025; done; echo \"no $1\"; exit 1; }\n"
@@ -1155,7 +1200,9 @@ TL_TEST(slurm_array_failed_tasks_leave_no_out)
  * .OUT.task-<index>.<job id>.XXXXXX folder beside OUT. A later task of the
  * array removes each such folder once squeue (a stand-in reading
  * t/queue) says its job is gone (not listed, or COMPLETED), and the one
- * of its own job id (a requeued run's), one line each; it keeps those of
+ * of its own job id (a requeued run's), one line each (the killed task's,
+ * which holds a row, goes into OUT as task-1.killed-91:
+ * slurm_killed_task_rows_kept); it keeps those of
  * jobs running or pending, and all of them while squeue cannot answer;
  * a job that is no array's, into the same OUT, sweeps them too.
  * Folders of the naming before the job id was in it (.OUT.task-<index>.
@@ -1219,7 +1266,8 @@ TL_TEST(slurm_array_killed_task_swept)
     TL_ASSERT_MSG(!strcmp(r.out, "rc1=137\nkilled: .out.task-1.91 \nrc2=0\n"
                                  "down: .out.task-0 .out.task-1.91 .out.task-4.94 .out.task-5.95 .out.task-6.96 "
                                  ".out.task-7.93 .out.task-8 .out.task-9 \n"
-                                 "rc3=0\nafter: .out.task-0 .out.task-4.94 .out.task-6.96 .out.task-9 \nout: task-2 task-3 \n"
+                                 "rc3=0\nafter: .out.task-0 .out.task-4.94 .out.task-6.96 .out.task-9 \n"
+                                 "out: task-1.killed-91 task-2 task-3 \n"
                                  "rc4=0\nsingle: .out.task-0 .out.task-6.96 \n"),
                   "%s%s", r.out, r.err);
     tl_test_output_free(&r);
@@ -1235,13 +1283,18 @@ TL_TEST(slurm_array_killed_task_swept)
     snprintf(p, sizeof p, "%s/err3", t);
     e = tl_test_read(p);
     TL_ASSERT_MSG(tl_test_count(e, "\n") == 5 && tl_test_count(e, want) == 1, "%s", e);
-    static const char *const gone[] = {"task-1.91.", "task-5.95.", "task-7.93.", "task-8.Xy12Zw, left by job 95,"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const gone[] = {"task-5.95.", "task-7.93.", "task-8.Xy12Zw, left by job 95,"};
+    for (int i = 0; i < 3; i++) {
         snprintf(want, sizeof want, "tristream.sbatch: removed %s/.out.%s", t, gone[i]);
         const char *at = strstr(e, want);
-        TL_ASSERT_MSG(at && strstr(at, ", no longer running (a task killed outright)\n"), "%s: %s", gone[i], e);
+        TL_ASSERT_MSG(at && strstr(at, ", no longer running (a task killed outright, no row)\n"), "%s: %s", gone[i], e);
     }
+    /* the killed task had written a row: kept, in OUT */
+    snprintf(want, sizeof want, "tristream.sbatch: job 91, no longer running, was killed outright after it wrote "
+             "results: kept in %s/out/task-1.killed-91\n", t);
+    TL_ASSERT_MSG(strstr(e, want), "%s", e);
     free(e);
+    TL_ASSERT_EQ(tl_test_sh("grep -qx three-split,1 %s/out/task-1.killed-91/tristream.csv", t), 0);
     for (int i = 2; i <= 3; i++) {
         snprintf(want, sizeof want, "program: trilap-bench\ncommand: trilap-bench tristream --results %s/out/task-%d/tristream.csv\n",
                  t, i);
@@ -1256,6 +1309,191 @@ TL_TEST(slurm_array_killed_task_swept)
         free(e);
     }
     TL_ASSERT_EQ(tl_test_sh("test \"$(ls -A %s/out/task-3)\" = \"$(printf 'manifest.txt\\ntristream.csv\\ntristream.log')\"", t), 0);
+}
+
+/* a stand-in squeue of several clusters in t/fake: the one it asks is
+ * -M's, else SLURM_CLUSTERS', else FAKE_HERE (the controller it talks to);
+ * t/queue.clusters lists those it knows, t/queue holds "CLUSTER ID STATE"
+ * lines; -M or SLURM_CLUSTERS head the answer "CLUSTER: NAME", as
+ * squeue's; each call's arguments go to t/queue.log */
+static void fake_squeue_clusters(const char *t)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/fake/squeue", t);
+    write_script(p, "#!/bin/sh\n"
+                    "echo \"squeue $* (SLURM_CLUSTERS=${SLURM_CLUSTERS:-})\" >> \"$FAKE_QUEUE.log\"\n"
+                    "cl=${SLURM_CLUSTERS:-$FAKE_HERE} m=${SLURM_CLUSTERS:-}\n"
+                    "while [ $# -gt 0 ]; do case $1 in -j) id=$2 ;; -M | --clusters) cl=$2 m=1 ;; esac; shift; done\n"
+                    "grep -qx \"$cl\" \"$FAKE_QUEUE.clusters\" || "
+                    "{ echo \"squeue: error: No cluster '$cl' known by database.\" >&2; exit 1; }\n"
+                    "[ -z \"$m\" ] || echo \"CLUSTER: $cl\"\n"
+                    "s=$(awk -v c=\"$cl\" -v id=\"$id\" '$1 == c && $2 == id { print $3 }' \"$FAKE_QUEUE\")\n"
+                    "[ -n \"$s\" ] || { echo 'slurm_load_jobs error: Invalid job id specified' >&2; exit 1; }\n"
+                    "echo \"$s\"\n");
+}
+
+/* the killed-task scripts' common part: t/root with a stand-in program
+ * that writes its manifest, a row and where it wrote ($T/where), the
+ * stand-in squeue; stage IDX NAME [JOB [CLUSTER]] makes the folder a task
+ * killed outright leaves, .out.task-IDX.NAME/task-IDX with a manifest, a
+ * header-only CSV and an empty log, as $d */
+#define KILLED_SH                                                                                                     \
+    "T=$1 job=scripts/slurm/tristream.sbatch\n"                                                                       \
+    "export PATH=$T/fake:$PATH SLURM_SUBMIT_DIR=$T/root SLURM_ARRAY_JOB_ID=80 FAKE_QUEUE=$T/queue FAKE_HERE=alpha "   \
+    "OUT=$T/out\n"                                                                                                    \
+    "stage() { d=$T/.out.task-$1.$2/task-$1; mkdir -p $d\n"                                                           \
+    "  printf 'program: trilap-bench\\ncommand: trilap-bench tristream --results %s/tristream.csv\\n' $d "            \
+    "> $d/manifest.txt\n"                                                                                             \
+    "  [ -z \"${4:-}\" ] || echo \"env.SLURM_CLUSTER_NAME: $4\" >> $d/manifest.txt\n"                                 \
+    "  [ -z \"${3:-}\" ] || echo \"env.SLURM_JOB_ID: $3\" >> $d/manifest.txt\n"                                       \
+    "  echo variant,task > $d/tristream.csv; : > $d/tristream.log; }\n"
+
+static void killed_task_root(const char *t)
+{
+    char p[700];
+    slurm_array_root(t);
+    fake_squeue_clusters(t);
+    snprintf(p, sizeof p, "%s/root/bin/trilap-bench", t);
+    write_script(p, "#!/bin/sh\n"
+                    "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                    "echo \"$out\" > \"${OUT%/*}/where\"\n"
+                    "printf 'program: trilap-bench\\ncommand: trilap-bench tristream --results %s\\n' \"$out\" "
+                    "> \"${out%/*}/manifest.txt\"\n"
+                    "printf 'variant,task\\nthree-split,%s\\n' \"$SLURM_ARRAY_TASK_ID\" > \"$out\"\n");
+}
+
+/* KILLED_SH then BODY, run in t (killed_task_root) */
+static tl_test_output killed_task_run(const char *t, const char *body)
+{
+    char p[700];
+    killed_task_root(t);
+    snprintf(p, sizeof p, "%s/k.sh", t);
+    size_t n = strlen(KILLED_SH) + strlen(body) + 1;
+    char *text = malloc(n);
+    TL_ASSERT(text != NULL);
+    snprintf(text, n, "%s%s", KILLED_SH, body);
+    tl_test_write(p, text);
+    free(text);
+    return tl_test_capture("bash %s/k.sh %s", t, t);
+}
+
+/* A task killed outright (past its time limit, the node lost) after it
+ * wrote results keeps them: once its job is over, the next job into OUT
+ * moves its folder into OUT as task-<index>.killed-<job id> (task-4's
+ * name taken: .2), its manifest and log naming it there, one line each:
+ * a CSV row (1, 4) or any file but the log, the manifest, a header-only
+ * CSV and a part file (3: a trace) is a result; a folder of none of them
+ * (2: its header, an empty log, a manifest, a part file) is removed, one
+ * line. Before: every such folder was removed, its rows with it. */
+TL_TEST(slurm_killed_task_rows_kept)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    tl_test_output r = killed_task_run(t,
+                  "echo alpha > $T/queue.clusters\n"
+                  "printf 'alpha 81 TIMEOUT\\nalpha 82 TIMEOUT\\nalpha 83 CANCELLED\\nalpha 84 NODE_FAIL\\n' > $T/queue\n"
+                  "stage 1 81.Ab12Cd; echo three-split,1 >> $d/tristream.csv; "
+                  "echo \"results: $d/tristream.csv\" > $d/tristream.log\n"
+                  "stage 2 82.Ab12Cd; echo 'n rate' > $d/table.part4242.txt\n"
+                  "stage 3 83.Ab12Cd; mkdir $d/trace; echo '{}' > $d/trace/rank0.json\n"
+                  "stage 4 84.Ab12Cd; echo three-split,4 >> $d/tristream.csv; mkdir -p $T/out/task-4.killed-84\n"
+                  "SLURM_JOB_ID=86 SLURM_ARRAY_TASK_ID=0 bash $job >/dev/null 2>$T/err; echo \"rc=$?\"\n"
+                  "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n"
+                  "echo \"beside: $(ls -A $T | grep '^[.]' | tr '\\n' ' ')\"\n");
+    TL_ASSERT_MSG(!strcmp(r.out, "rc=0\nout: task-0 task-1.killed-81 task-3.killed-83 task-4.killed-84 task-4.killed-84.2 \n"
+                                 "beside: \n"),
+                  "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    char want[1400];
+    snprintf(p, sizeof p, "%s/err", t);
+    char *e = tl_test_read(p);
+    static const char *const kept[][2] = {{"81", "task-1.killed-81"}, {"83", "task-3.killed-83"}, {"84", "task-4.killed-84.2"}};
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "tristream.sbatch: job %s, no longer running, was killed outright after it wrote "
+                 "results: kept in %s/out/%s\n", kept[i][0], t, kept[i][1]);
+        TL_ASSERT_MSG(strstr(e, want), "no '%s' in: %s", want, e);
+    }
+    TL_ASSERT_MSG(tl_test_count(e, ", no longer running, was killed outright after it wrote results: kept in ") == 3, "%s", e);
+    snprintf(want, sizeof want, "tristream.sbatch: removed %s/.out.task-2.82.Ab12Cd, left by job 82, no longer running "
+             "(a task killed outright, no row)\n", t);
+    TL_ASSERT_MSG(strstr(e, want) && tl_test_count(e, "\n") == 4, "%s", e);
+    free(e);
+    /* its files name where it is now */
+    snprintf(want, sizeof want, "program: trilap-bench\ncommand: trilap-bench tristream --results "
+             "%s/out/task-1.killed-81/tristream.csv\n", t);
+    snprintf(p, sizeof p, "%s/out/task-1.killed-81/manifest.txt", t);
+    e = tl_test_read(p);
+    TL_ASSERT_STREQ(e, want);
+    free(e);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/out && grep -qx three-split,1 task-1.killed-81/tristream.csv && "
+                            "grep -qx 'results: %s/out/task-1.killed-81/tristream.csv' task-1.killed-81/tristream.log && "
+                            "test -s task-3.killed-83/trace/rank0.json && grep -qx three-split,4 task-4.killed-84.2/tristream.csv && "
+                            "test -z \"$(ls -A task-4.killed-84)\" && grep -qx three-split,0 task-0/tristream.csv",
+                            t, t),
+                 0);
+}
+
+/* A folder a task killed outright left is asked about on the cluster it
+ * ran on: the job records its cluster (SLURM_CLUSTER_NAME) in the folder's
+ * name; a job of another cluster is asked about with squeue -M (beta: 71
+ * running, kept; 72 completed, removed), one of this job's cluster here
+ * whatever SLURM_CLUSTERS says (74: unknown to alpha, removed, though
+ * beta runs a job 74, and SLURM_CLUSTERS=beta); a cluster squeue cannot be asked about (zeta)
+ * keeps the folder, one line saying why; an older folder's manifest gives
+ * the cluster (5: beta's 75, running); one whose manifest names no
+ * cluster (6) cannot be asked about while this job names its cluster:
+ * kept, one line. Before: squeue asked this cluster, whose "Invalid job
+ * id" for a job of another (75, 76) read as gone: the folders of jobs
+ * still running elsewhere were removed. */
+TL_TEST(slurm_killed_task_of_another_cluster)
+{
+    const char *t = tl_test_tmpdir();
+    char p[700];
+    tl_test_output r = killed_task_run(t,
+                  "printf 'alpha\\nbeta\\n' > $T/queue.clusters\n"
+                  "printf 'beta 71 RUNNING\\nbeta 72 COMPLETED\\nbeta 74 RUNNING\\nbeta 75 RUNNING\\n"
+                  "beta 76 RUNNING\\n' > $T/queue\n"
+                  "stage 1 71.beta.Ab12Cd; stage 2 72.beta.Ab12Cd; stage 3 73.zeta.Ab12Cd\n"
+                  "stage 5 Xy12Zw 75 beta; stage 6 Xy12Zw 76\n"
+                  "export SLURM_CLUSTER_NAME=alpha\n"
+                  "SLURM_JOB_ID=77 SLURM_ARRAY_TASK_ID=0 bash $job >/dev/null 2>$T/err; echo \"rc=$?\"\n"
+                  "echo \"beside: $(ls -A $T | grep '^[.]' | tr '\\n' ' ')\"\n"
+                  "sed 's/[.][A-Za-z0-9]*\\/task-0\\/.*//' $T/where\n"
+                  "stage 4 74.alpha.Ab12Cd\n"
+                  "SLURM_CLUSTERS=beta SLURM_JOB_ID=78 SLURM_ARRAY_TASK_ID=8 bash $job >/dev/null 2>$T/err8; "
+                  "echo \"rc=$?\"\n"
+                  "echo \"out: $(ls $T/out | tr '\\n' ' ')\"\n"
+                  "echo \"beside: $(ls -A $T | grep '^[.]' | tr '\\n' ' ')\"\n");
+    char want[1600];
+    const char *beside = ".out.task-1.71.beta.Ab12Cd .out.task-3.73.zeta.Ab12Cd .out.task-5.Xy12Zw .out.task-6.Xy12Zw";
+    snprintf(want, sizeof want, "rc=0\nbeside: %s \n%s/.out.task-0.77.alpha\nrc=0\nout: task-0 task-8 \nbeside: %s \n",
+             beside, t, beside);
+    TL_ASSERT_MSG(!strcmp(r.out, want), "%s%s", r.out, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/err", t);
+    char *e = tl_test_read(p);
+    snprintf(want, sizeof want, "tristream.sbatch: kept %s/.out.task-3.73.zeta.Ab12Cd: job 73 ran on cluster zeta, and "
+             "squeue -M zeta cannot answer here (squeue: error: No cluster 'zeta' known by database.)\n", t);
+    TL_ASSERT_MSG(strstr(e, want), "%s", e);
+    snprintf(want, sizeof want, "tristream.sbatch: kept %s/.out.task-6.Xy12Zw: job 76's cluster is not recorded (an "
+             "older trilap's folder, or no SLURM_CLUSTER_NAME in its job) and squeue here answers for alpha, where the "
+             "id may be another job's; remove it once that job is over\n", t);
+    TL_ASSERT_MSG(strstr(e, want), "%s", e);
+    TL_ASSERT_MSG(strstr(e, ".out.task-2.72.beta.Ab12Cd, left by job 72, no longer running") && tl_test_count(e, "\n") == 3,
+                  "%s", e);
+    free(e);
+    snprintf(p, sizeof p, "%s/err8", t);
+    e = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(e, ".out.task-4.74.alpha.Ab12Cd, left by job 74, no longer running") && tl_test_count(e, "\n") == 3,
+                  "%s", e);
+    free(e);
+    snprintf(p, sizeof p, "%s/queue.log", t);
+    e = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(e, "squeue -M beta -h -j 75 -t all -o %T (SLURM_CLUSTERS=)\n") &&
+                      strstr(e, "squeue -h -j 74 -t all -o %T (SLURM_CLUSTERS=)\n") && !strstr(e, "-M alpha") &&
+                      !strstr(e, "-j 76 "),
+                  "%s", e);
+    free(e);
 }
 
 /* TRILAP_MODULES, or the template's site_modules line, is loaded with the
@@ -2167,6 +2405,37 @@ TL_TEST(cpml_fabric_of_two_steps)
     tl_test_output_free(&r);
 }
 
+/* bench-cpml.sh --ncu --ncu-fabric run from another folder, OUT given
+ * relative to it: every ncu-* file (pages and their readings) lands in
+ * OUT, nothing in the folder it ran from but OUT (the stand-in ncu prints
+ * session11's committed pages, as a real one prints without -o). */
+TL_TEST(cpml_ncu_files_under_out)
+{
+    const char *t = tl_test_tmpdir();
+    char dir[600], p[700], body[1600], cwd[512];
+    TL_ASSERT(getcwd(cwd, sizeof cwd) != NULL);
+    snprintf(dir, sizeof dir, "%s/builds", t);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s %s/run", dir, t), 0);
+    cpml_build(dir, "a", 1000, 800, 0, "/dev/null");
+    snprintf(p, sizeof p, "%s/a/ncu", dir);
+    snprintf(body, sizeof body,
+             "#!/bin/sh\n"
+             "while [ $# -gt 0 ]; do [ \"$1\" = --cpml ] && c=$2; shift; done\n"
+             "if [ \"$c\" = 0 ]; then zcat %s/results/wave3-checks-h200/session11/C/ncu/fabric-cpml0.csv.gz\n"
+             "else zcat %s/results/wave3-checks-h200/session11/E/ncu/fabric-cpml20.csv.gz; fi\n",
+             cwd, cwd);
+    write_script(p, body);
+    tl_test_output r = tl_test_capture("cd %s/run && PATH=%s/a:$PATH TL_BIN=%s/a %s/scripts/bench-cpml.sh o --sizes 480 "
+                                       "--reps 1 --ncu --ncu-fabric",
+                                       t, dir, dir, cwd);
+    TL_ASSERT_MSG(r.rc == 0, "exit %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("cd %s/run && test \"$(ls -A)\" = o && test \"$(ls o | grep -c '^ncu-')\" = 8 && "
+                            "test -s o/ncu-480-cpml20.csv && test -s o/ncu-fabric-480-cpml20.txt && test -s o/fabric.txt",
+                            t),
+                 0);
+}
+
 /* bench-cpml.sh writes cpml.csv and table.txt under temporary names
  * (scripts/parts.sh) and renames them once both are whole: with an awk
  * that fails after writing part of either (a stand-in on PATH, the
@@ -2324,11 +2593,12 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
 TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
-             render_scripts_usage, failed_benchmarks_leave_no_folder, slurm_templates_refused_runs_leave_no_folder,
+             render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,
              interrupted_benchmarks_leave_no_folder, interrupted_solver_schedules_leave_no_folder,
              slurm_templates_nvls_off_unless_asked,
              slurm_templates_help_and_outside_a_job, slurm_array_tasks_keep_their_folders, slurm_array_failed_tasks_leave_no_out,
-             slurm_array_killed_task_swept, bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
+             slurm_array_killed_task_swept, slurm_killed_task_rows_kept, slurm_killed_task_of_another_cluster,
+             bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
@@ -2337,5 +2607,6 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
-             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_table_whole_or_nothing,
+             ncu_l2_excess_of_the_shell_box, cpml_builds_alternated, cpml_fabric_of_two_steps, cpml_ncu_files_under_out,
+             cpml_table_whole_or_nothing,
              petsc_compare_failures_and_counts, petsc_compare_default_matrices_need_tl_data)

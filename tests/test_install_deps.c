@@ -278,6 +278,30 @@ TL_TEST(not_debian_require_fails)
 
 /* make check / make demo run it while reading the Makefile, before
  * mk/config.mk looks for gnuplot and the rest; other goals do not. */
+/* TRILAP_PACKAGES naming a folder or nothing readable: one line naming
+ * it, exit 1, with or without --list (before, a folder passed the -r
+ * test: sed's "read error on DIR: Is a directory" twice and exit 0, or
+ * exit 4 with --list). */
+TL_TEST(package_list_not_a_file_one_line)
+{
+    fakes fk;
+    setup(&fk, "", "", 0, 0, NULL);
+    const char *t = tl_test_tmpdir();
+    char pre[700], want[900];
+    static const char *const args[] = {"", "--list", "--require"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(pre, sizeof pre, "TRILAP_PACKAGES=%s%s", t, k ? "/none" : "");
+        snprintf(want, sizeof want, "install-deps.sh: cannot read the package list %s%s%s\n", t, k ? "/none" : "",
+                 k ? "" : " (a folder, not a file)");
+        for (int i = 0; i < 3; i++) {
+            char *err = NULL;
+            TL_ASSERT_EQ(run(&fk, pre, args[i], &err), 1);
+            TL_ASSERT_MSG(!strcmp(err, want), "'%s' %s: %s", pre, args[i], err);
+            free(err);
+        }
+    }
+}
+
 TL_TEST(make_goals_run_it_first)
 {
     fakes fk;
@@ -299,5 +323,5 @@ TL_TEST(make_goals_run_it_first)
 TL_TEST_MAIN(nothing_missing_is_silent, root_installs_what_is_missing,
              removed_package_counts_as_missing, passwordless_sudo_installs,
              no_root_prints_the_command, skip_and_dry_run, dry_run_require_fails_while_missing, unknown_name_does_not_block_the_others,
-             not_debian_require_fails,
+             not_debian_require_fails, package_list_not_a_file_one_line,
              make_goals_run_it_first)

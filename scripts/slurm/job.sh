@@ -78,12 +78,13 @@ slurm_job_modules() {
 # task-<index>), so tasks sharing OUT neither overwrite each other's CSVs
 # nor remove a sibling's folder when they fail. Each writes beside OUT
 # first and renames its folder into OUT when it keeps it (bench-out.sh's
-# bench_out_begin_staged, tagged with the task's job id): a task that fails
-# before a row leaves nothing, and OUT is made by the first task that keeps
-# a folder, never empty. What tasks killed outright left beside OUT goes
-# first (slurm_job_sweep).
+# bench_out_begin_staged, tagged with the task's job id and, where Slurm
+# names it, its cluster: SLURM_CLUSTER_NAME), so that a task that fails
+# before a row leaves nothing, and OUT is made by the first task that
+# keeps a folder, never empty. What tasks killed outright left beside OUT
+# is seen to first (slurm_job_sweep).
 slurm_job_out() {
-    local out
+    local out cluster=${SLURM_CLUSTER_NAME:-}
     if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
         out=${OUT:-$1-$SLURM_JOB_ID}
         slurm_job_sweep "$out"
@@ -92,67 +93,154 @@ slurm_job_out() {
     fi
     out=${OUT:-$1-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}}
     slurm_job_sweep "$out"
-    bench_out_begin_staged "$out/task-$SLURM_ARRAY_TASK_ID" "$SLURM_JOB_ID"
+    # a name a folder's name can hold whole, else none recorded
+    [[ $cluster =~ ^[A-Za-z0-9_-]+$ ]] || cluster=""
+    bench_out_begin_staged "$out/task-$SLURM_ARRAY_TASK_ID" "$SLURM_JOB_ID${cluster:+.$cluster}"
 }
 
-# The folders beside OUT (.OUT.task-<index>.<job id>.XXXXXX) of tasks
-# killed outright (SIGKILL, the node lost), whose traps never ran: each
-# removed, said in one line, once its job is no longer running, as squeue
-# answers (not listed, "Invalid job id", or in a final state), or at once
-# when the job id is this job's own (a requeued job's earlier run: this
-# run's folder is not made yet). Where squeue is missing or cannot answer
-# (the controller unreachable) they stay. Before, they stayed for good and
-# their manifests named them.
+# The folders beside OUT (.OUT.task-<index>.<job id>[.<cluster>].XXXXXX) of
+# tasks killed outright (SIGKILL, the node lost), whose traps never ran,
+# once their job is no longer running, as squeue answers for the cluster
+# the folder names (not listed, "Invalid job id", or in a final state), or
+# at once when the job id is this job's own on this cluster (a requeued
+# job's earlier run: this run's folder is not made yet): a folder holding
+# results (a CSV row, a trace, any file but the log, the manifest, a
+# header-only CSV or an empty one) goes into OUT as
+# task-<index>.killed-<job id>, one line saying so; one holding none is
+# removed, one line. Before, it was removed whatever it held: the rows of
+# a task killed past its time limit went with it.
+# A job of another cluster than this job's (sbatch -M, a federation), or
+# of a cluster not recorded while squeue here may ask another
+# (SLURM_CLUSTERS), is asked about with squeue -M CLUSTER; where that
+# cannot be done the folder stays, one line saying why (before, squeue's
+# "Invalid job id" for a job of another cluster, which may still run, read
+# as gone). Where squeue is missing or cannot answer (the controller
+# unreachable) they stay.
 # Those of the naming before the job id was in it (.OUT.task-<index>.XXXXXX,
-# runs of an older checkout) are asked about by the job ids their
-# manifests record (env.SLURM_JOB_ID: the program's manifest, begun when
-# the program starts); one with none (killed before its program started,
-# or still starting: nothing tells which) is never removed, and is named
-# in one line a run, with the command that removes them, for when no job
-# writes into OUT.
+# runs of an older checkout) are asked about by the job ids (and clusters)
+# their manifests record (env.SLURM_JOB_ID: the program's manifest, begun
+# when the program starts); one with none (killed before its program
+# started, or still starting: nothing tells which) is never removed, and
+# is named in one line a run, with the command that removes them, for
+# when no job writes into OUT.
 slurm_job_sweep() {
-    local up=$1 base d rest ids id keep=()
+    local up=$1 base d rest idx who job keep=()
     base=$(basename "$up")
     for d in "$(dirname "$up")/.$base".task-*; do
         [ -d "$d" ] || continue
         rest=${d##*/."$base".task-}
-        if [[ $rest =~ ^[0-9]+\.([0-9]+)\.[A-Za-z0-9]{6}$ ]]; then
-            ids=${BASH_REMATCH[1]}
+        if [[ $rest =~ ^([0-9]+)\.([0-9]+)(\.([A-Za-z0-9_-]+))?\.[A-Za-z0-9]{6}$ ]]; then
+            idx=${BASH_REMATCH[1]} who="${BASH_REMATCH[2]} ${BASH_REMATCH[4]}"
         elif [[ $rest =~ ^([0-9]+)\.[A-Za-z0-9]{6}$ ]]; then
-            ids=$(slurm_job_ids_of "$d/task-${BASH_REMATCH[1]}")
-            [ -n "$ids" ] || { keep+=("$d"); continue; }
+            idx=${BASH_REMATCH[1]}
+            who=$(slurm_job_ids_of "$d/task-$idx")
+            [ -n "$who" ] || { keep+=("$d"); continue; }
         else
             continue
         fi
-        for id in $ids; do
-            [ "$id" = "$SLURM_JOB_ID" ] || slurm_job_gone "$id" || continue 2
-        done
-        rm -rf -- "$d" &&
-            echo "$bench_out_name: removed $d, left by job ${ids//$'\n'/, }, no longer running (a task killed outright)" >&2
+        while read -r job; do
+            # shellcheck disable=SC2086 # the id, then the cluster if any
+            slurm_job_over "$d" $job || continue 2
+        done <<<"$who"
+        slurm_job_clear "$d" "$up" "$idx" "$(awk '{ printf "%s%s", (NR > 1 ? "-" : ""), $1 }' <<<"$who")"
     done
     [ ${#keep[@]} -eq 0 ] || echo "$bench_out_name: kept ${#keep[@]} folder(s) beside $up left by tasks of an older" \
         "trilap that name no job (none in the name, no manifest), so whether one still runs cannot be asked; once no" \
         "job writes into $up, remove them: rm -rf --$(printf ' %q' "${keep[@]}")" >&2
 }
 
-# The job ids a staged task folder's manifest records (env.SLURM_JOB_ID of
-# each command that wrote there), a line each; none without a manifest.
-slurm_job_ids_of() {
-    [ -f "$1/manifest.txt" ] || return 0
-    awk '$1 == "env.SLURM_JOB_ID:" && $2 ~ /^[0-9]+$/ && !seen[$2]++ { print $2 }' "$1/manifest.txt"
+# Whether job ID [of CLUSTER] that wrote folder D is over: its id this
+# job's own on this cluster, or squeue says it is gone; where squeue
+# cannot be asked about its cluster, one line says why the folder stays.
+slurm_job_over() {
+    local d=$1 id=$2 cluster=${3:-} rc=0
+    [ "$id" != "$SLURM_JOB_ID" ] || [ "$cluster" != "${SLURM_CLUSTER_NAME:-}" ] || return 0
+    slurm_job_gone "$id" "$cluster" || rc=$?
+    [ "$rc" != 2 ] || echo "$bench_out_name: kept $d: $slurm_job_why" >&2
+    return "$rc"
 }
 
-# Whether job ID is no longer running, by squeue: 0 when it is not
-# listed ("Invalid job id specified" once Slurm has forgotten it) or is in
-# a final state; 1 while it runs or is pending or completing, and where
-# squeue is missing or fails otherwise (it cannot be told).
+# The staged folder D (its task folder D/task-INDEX) of a task whose jobs
+# (IDS, joined by -) are over: into UP as task-INDEX.killed-IDS where it
+# holds results (slurm_job_has_results), its files naming it there
+# (bench_out_repath); else removed. One line each way.
+slurm_job_clear() {
+    local d=$1 up=$2 idx=$3 ids=$4 to err n=1
+    if ! slurm_job_has_results "$d"; then
+        rm -rf -- "$d" &&
+            echo "$bench_out_name: removed $d, left by job ${ids//-/, }, no longer running (a task killed outright, no row)" >&2
+        return 0
+    fi
+    to=$up/task-$idx.killed-$ids
+    while [ -e "$to" ]; do to=$up/task-$idx.killed-$ids.$((++n)); done
+    if err=$({ mkdir -p -- "$up" && mv -T -- "$d/task-$idx" "$to"; } 2>&1); then
+        rmdir -- "$d" 2>/dev/null || true
+        bench_out_repath "$d/task-$idx" "$to" ||
+            echo "$bench_out_name: $to: its files still name $d/task-$idx, where it was written" >&2
+        echo "$bench_out_name: job ${ids//-/, }, no longer running, was killed outright after it wrote results:" \
+            "kept in $to" >&2
+    elif [ -d "$d/task-$idx" ]; then
+        echo "$bench_out_name: kept $d: job ${ids//-/, }, killed outright, wrote results there, and they cannot" \
+            "move to $to (${err##*: })" >&2
+    fi
+}
+
+# Whether staged folder D holds what a user could want: a CSV with a row
+# below its header (bench_out_has_rows), or a non-empty file other than
+# the template's log, the manifest (begun when the program starts) and
+# the part files of a write cut short (NAME.part<pid>.EXT: parts.sh)
+slurm_job_has_results() {
+    bench_out_has_rows "$1" && return 0
+    find "$1" -type f -size +0 ! -name '*.csv' ! -name '*.log' ! -name manifest.txt ! -name '*.part[0-9]*' \
+        -print -quit 2>/dev/null | grep -q .
+}
+
+# The job ids a staged task folder's manifest records (env.SLURM_JOB_ID of
+# each command that wrote there), a line each, with the cluster its block
+# records (env.SLURM_CLUSTER_NAME) after it; none without a manifest.
+slurm_job_ids_of() {
+    [ -f "$1/manifest.txt" ] || return 0
+    awk 'function flush() { if (id != "" && !seen[id]++) print id, cl; id = cl = "" }
+         $1 == "program:" { flush() }
+         $1 == "env.SLURM_CLUSTER_NAME:" && $2 ~ /^[A-Za-z0-9_-]+$/ { cl = $2 }
+         $1 == "env.SLURM_JOB_ID:" && $2 ~ /^[0-9]+$/ { id = $2 }
+         END { flush() }' "$1/manifest.txt"
+}
+
+# Whether job ID of CLUSTER (none: not recorded) is no longer running, by
+# squeue: 0 when it is not listed ("Invalid job id specified" once Slurm
+# has forgotten it) or is in a final state; 1 while it runs or is pending
+# or completing, and where squeue is missing or fails otherwise (it
+# cannot be told); 2 where squeue cannot be asked about its cluster, why
+# in slurm_job_why. A job of this job's cluster is asked about here
+# (SLURM_CLUSTERS aside: it may point squeue at others), one of another
+# cluster with squeue -M (which needs the site's slurmdbd); one of no
+# recorded cluster only where nothing says there are several (this job's
+# SLURM_CLUSTER_NAME and SLURM_CLUSTERS unset), since squeue would answer
+# for another job of the same id.
 slurm_job_gone() {
-    local said rc=0
+    local id=$1 cluster=$2 here=${SLURM_CLUSTER_NAME:-} said rc=0 ask=(squeue)
+    slurm_job_why=""
     command -v squeue >/dev/null 2>&1 || return 1
-    said=$(squeue -h -j "$1" -t all -o %T 2>&1) || rc=$?
+    if [ -n "$cluster" ] && [ "$cluster" = "$here" ]; then
+        ask=(env -u SLURM_CLUSTERS squeue)
+    elif [ -n "$cluster" ]; then
+        ask=(squeue -M "$cluster")
+    elif [ -n "$here${SLURM_CLUSTERS:-}" ]; then
+        printf -v slurm_job_why '%s' "job $id's cluster is not recorded (an older trilap's folder, or no" \
+            " SLURM_CLUSTER_NAME in its job) and squeue here answers for ${here:-SLURM_CLUSTERS=$SLURM_CLUSTERS}," \
+            " where the id may be another job's; remove it once that job is over"
+        return 2
+    fi
+    said=$("${ask[@]}" -h -j "$id" -t all -o %T 2>&1 </dev/null) || rc=$?
+    # squeue -M heads its answer "CLUSTER: NAME", -h or not
+    said=$(grep -v '^CLUSTER: ' <<<"$said" || true)
     if [ "$rc" != 0 ]; then
-        [[ $said == *"Invalid job id"* ]]
-        return
+        [[ $said == *"Invalid job id"* ]] && return 0
+        [ -n "$cluster" ] && [ "$cluster" != "$here" ] || return 1
+        printf -v slurm_job_why '%s' "job $id ran on cluster $cluster, and squeue -M $cluster cannot answer here" \
+            " ($(awk 'NF { $1 = $1; print; exit }' <<<"$said"))"
+        return 2
     fi
     [[ -z ${said//[[:space:]]/} || $said =~ ^[[:space:]]*(BOOT_FAIL|CANCELLED|COMPLETED|DEADLINE|FAILED|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED|TIMEOUT)[[:space:]]*$ ]]
 }
