@@ -1,5 +1,6 @@
 /* The CPU reference updates, included by cpu.c once per precision with
- * T (float or double) and SFX (_f or _d) defined. Every point is updated
+ * T (float or double), SFX (_f or _d) and FLUSH (1: the updates' threads
+ * flush subnormals to zero, cpu.c's fp_flush_subnormals) defined. Every point is updated
  * by the same expression, whichever box it is in, so a decomposed run
  * repeats the single-domain arithmetic exactly. */
 #define TL_CAT2_(a, b) a##b
@@ -37,7 +38,9 @@ static inline void FN(cpml_correct)(const tl_fdtd_kargs *a, int m0, int pa, int6
     }
 }
 
-static void FN(update_v)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
+/* The velocity update of box b: a work-sharing loop, run by the team of
+ * FN(update). */
+static void FN(v_points)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
 {
     const T *p = a->f[0];
     T *vx = a->f[1], *vy = a->f[2], *vz = a->f[3];
@@ -46,7 +49,7 @@ static void FN(update_v)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
     const int64_t sx = a->sx, sxy = a->sxy;
     T c[4], bdt = (T)a->bdt;
     for (int m = 0; m < 4; m++) c[m] = (T)a->c[m];
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp for collapse(2) schedule(static)
     for (int64_t z = b->lo[2]; z < b->hi[2]; z++)
         for (int64_t y = b->lo[1]; y < b->hi[1]; y++)
             for (int64_t x = b->lo[0]; x < b->hi[0]; x++) {
@@ -64,7 +67,8 @@ static void FN(update_v)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
             }
 }
 
-static void FN(update_p)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
+/* The pressure update of box b, as FN(v_points). */
+static void FN(p_points)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
 {
     T *p = a->f[0];
     const T *vx = a->f[1], *vy = a->f[2], *vz = a->f[3];
@@ -73,7 +77,7 @@ static void FN(update_p)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
     const int64_t sx = a->sx, sxy = a->sxy;
     T c[4], kdt = (T)a->kdt;
     for (int m = 0; m < 4; m++) c[m] = (T)a->c[m];
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp for collapse(2) schedule(static)
     for (int64_t z = b->lo[2]; z < b->hi[2]; z++)
         for (int64_t y = b->lo[1]; y < b->hi[1]; y++)
             for (int64_t x = b->lo[0]; x < b->hi[0]; x++) {
@@ -87,6 +91,20 @@ static void FN(update_p)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
                 if (cpml) FN(cpml_correct)(a, 3, TL_FDTD_PROF_A, x, y, z, &dx, &dy, &dz);
                 p[i] -= (mk ? mk[i] : kdt) * (dx + dy + dz);
             }
+}
+
+/* The update of box b (which: 0 velocity, 1 pressure), each thread of
+ * the team flushing subnormals (FLUSH) for the loop and restoring its
+ * own mode after it. */
+static void FN(update)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int which, int cpml)
+{
+#pragma omp parallel
+    {
+        fp_mode was = FLUSH ? fp_flush_subnormals() : 0;
+        if (which == 0) FN(v_points)(a, b, cpml);
+        else FN(p_points)(a, b, cpml);
+        if (FLUSH) fp_restore(was);
+    }
 }
 
 static void FN(pack)(const tl_fdtd_segdesc *d, int nseg, T *buf, int unpack)
