@@ -563,7 +563,7 @@ TL_TEST(command_line_mistakes_one_line)
     /* an option typed twice keeps its last value, as in every trilap
      * program (runtime/options.c), and says so (before: without a word;
      * test_options:repeats_noted has the forms) */
-    tl_test_output r = fdtd("run --grid 6 --steps 1 --grid 8 --no-overlap --overlap");
+    tl_test_output r = fdtd("run --grid 6 --steps 1 --grid 8 --periodic --no-overlap --overlap");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: note: --grid is given twice; the last one given is used\n") &&
                       strstr(r.err, "trilap-fdtd: note: --overlap (or --no-overlap) is given twice; the last one "
@@ -785,6 +785,16 @@ TL_TEST(run_refuses_options_without_effect)
                                "messages (add --backend cuda, or drop --device-comm)"},
         {"--slice-every 3 --warmup 0", "--slice-every 3 beyond the run's 2 steps (--warmup and --steps): no slice would be "
                                        "written (give N <= 2)"},
+        /* one subdomain, no periodic faces: no ghost exchange (before: accepted, the
+         * preamble saying "s: 2  ghost: 16", the same memory and result) */
+        {"--s 2", "--s 2 with one subdomain (--decomp 1x1x1) and no --periodic: there is no ghost exchange to space "
+                  "out (give --decomp PXxPYxPZ or --periodic, or drop --s 2)"},
+        {"--overlap --decomp 1x1x1", "--overlap with one subdomain (--decomp 1x1x1) and no --periodic: there is no "
+                                     "ghost exchange to overlap (give --decomp PXxPYxPZ or --periodic, or drop "
+                                     "--overlap)"},
+        {"--s 3 --overlap --order 2", "--s 3 and --overlap with one subdomain (--decomp 1x1x1) and no --periodic: "
+                                      "there is no ghost exchange to space out or overlap (give --decomp PXxPYxPZ or "
+                                      "--periodic, or drop --s 3 and --overlap)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
@@ -800,7 +810,8 @@ TL_TEST(run_refuses_options_without_effect)
                                            "--cpml 4 --kappa-max 3 --compare-cpml", "--periodic",
                                            "--layer-k 5 --K2 9 --rho2 5", "--layer-k 23", "--source none",
                                            "--source 3,3,3 --f0 0.2 --amp 3",
-                                           "--slice-every 3 --warmup 1 --slice-dir SLICES"};
+                                           "--slice-every 3 --warmup 1 --slice-dir SLICES", "--s 1",
+                                           "--s 2 --overlap --order 2 --decomp 1x1x2", "--s 2 --overlap --periodic"};
     const char *t = tl_test_tmpdir();
     for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, accepted[i]);
