@@ -515,6 +515,13 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
         va->usage_error = 1;
         return TL_ERR_REMOTE; /* said */
     }
+    if (va->o.every > steps) { /* the table held step 0's zeros alone, exit 0, and --slices nothing */
+        char val[32], why[160];
+        snprintf(val, sizeof val, "%" PRId64, va->o.every);
+        snprintf(why, sizeof why, "beyond the run's %" PRId64 " steps: no step after 0 would be sampled (give N <= %" PRId64
+                 ")", steps, steps);
+        return refuse(va, "--every", val, why);
+    }
     tl_error_context k;
     tl_error_context_begin(&k, "verify energy");
     tl_status st = tl_fdtd_verify_energy_check(&va->v, n, L, steps, va->o.every);

@@ -904,6 +904,10 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* a sampling period beyond the run: the table held step 0's zeros alone, exit 0 */
+    refused_before_printing("verify energy --grid 24 --cells 4 --steps 10 --every 20",
+                            "trilap-fdtd: invalid --every '20': beyond the run's 10 steps: no step after 0 would be "
+                            "sampled (give N <= 10) (try --help)\n");
     /* a list longer than the table holds is refused, not cut short */
     refused_before_printing("verify convergence --orders 2,2,2,2,2,2,2,2,2",
                             "trilap-fdtd: invalid --orders '2,2,2,2,2,2,2,2,2': expected up to 8 of 2, 4, 8, "
