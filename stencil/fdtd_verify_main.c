@@ -188,7 +188,22 @@ typedef struct verify_args {
     const char *what;
     tl_fdtd_vopts v;
     int usage_error;
+    int every_typed; /* --every given: beyond --steps it is refused, the default shortened */
 } verify_args;
+
+/* --strategy ranks (cuda: devcomm) puts one subdomain on each rank, and
+ * every experiment but decomp runs on one rank: verify time printed its
+ * header, then "strategy 'ranks' needs a rank context (inside
+ * tl_launch_run)", exit 1. One line, 2, or 0. */
+static int refuse_per_rank_strategy(const verify_args *va)
+{
+    if (!strcmp(va->what, "decomp") || tl_fdtd_strategy_per_rank(va->o.strategy, (tl_fdtd_backend_kind)va->o.backend) != 1) return 0;
+    fprintf(stderr,
+            PROG ": --strategy %s puts one subdomain on each rank, and verify %s runs on one (verify decomp takes "
+                 "several: --strategies %s with --ranks N or mpirun -np N; or drop --strategy)\n",
+            va->o.strategy, va->what, va->o.strategy);
+    return 2;
+}
 
 static double rate(double e0, double e1, double ratio) { return e0 > 0 && e1 > 0 ? log(e0 / e1) / log(ratio) : NAN; }
 
@@ -515,6 +530,7 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
         va->usage_error = 1;
         return TL_ERR_REMOTE; /* said */
     }
+    if (va->o.every > steps && !va->every_typed) va->o.every = steps; /* the last step, not step 0 alone */
     if (va->o.every > steps) { /* the table held step 0's zeros alone, exit 0, and --slices nothing */
         char val[32], why[160];
         snprintf(val, sizeof val, "%" PRId64, va->o.every);
@@ -887,6 +903,8 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
 #undef EXPERIMENTS
     if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(&res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
     if (!refused) refused = refuse_typed_zero(&va.o, &res);
+    if (!refused) refused = refuse_per_rank_strategy(&va);
+    va.every_typed = tl_opts_given(&res, &va.o.every);
     free(res.positional); /* tl_opts_given's record with it */
     if (refused) return 2;
     tl_fdtd_vopts_defaults(&va.v);

@@ -904,6 +904,16 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* one subdomain per rank on the one rank of every experiment but decomp:
+     * the header, then "strategy 'ranks' needs a rank context", exit 1 */
+    refused_before_printing("verify time --grid 8 --cfls 0.4,0.2 --strategy ranks",
+                            "trilap-fdtd: --strategy ranks puts one subdomain on each rank, and verify time runs on "
+                            "one (verify decomp takes several: --strategies ranks with --ranks N or mpirun -np N; or "
+                            "drop --strategy)\n");
+    refused_before_printing("verify convergence --sizes 16 --orders 2 --decomp 1x1x2 --strategy ranks",
+                            "trilap-fdtd: --strategy ranks puts one subdomain on each rank, and verify convergence "
+                            "runs on one (verify decomp takes several: --strategies ranks with --ranks N or mpirun -np "
+                            "N; or drop --strategy)\n");
     /* a sampling period beyond the run: the table held step 0's zeros alone, exit 0 */
     refused_before_printing("verify energy --grid 24 --cells 4 --steps 10 --every 20",
                             "trilap-fdtd: invalid --every '20': beyond the run's 10 steps: no step after 0 would be "
@@ -1168,6 +1178,13 @@ TL_TEST(verify_energy_independent_of_every)
     }
     tl_test_output_free(&a);
     tl_test_output_free(&b);
+    /* the default period (10) beyond a shorter run samples its last step
+     * (a typed one is refused: verify_refuses_before_printing); before,
+     * the table held step 0 alone */
+    a = fdtd("verify energy --grid 24 --cells 4 --steps 4");
+    TL_ASSERT_EQ(a.rc, 0);
+    TL_ASSERT_MSG(tl_test_count(a.out, "\n") == 2 + 2 && strstr(a.out, "\n4,"), "%s", a.out);
+    tl_test_output_free(&a);
 }
 
 #define RANKS_DECOMP "verify decomp --strategies ranks --decomps slab-z,block-xy,pencil-yz --ss 1,2 --steps 8"
