@@ -483,6 +483,22 @@ static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nb
     return nd;
 }
 
+/* --s S > 1 where every run of the experiment is one subdomain with CPML
+ * or walls (reflection, energy): nothing is exchanged, and the table was
+ * that of s = 1 (accepted up to e2e0d87). opt: the option that sets the
+ * decompositions. TL_ERR_REMOTE after one line (exit 2), or TL_OK. */
+static tl_status refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt)
+{
+    if (va->o.s <= 1) return TL_OK;
+    for (int i = 0; i < nd; i++)
+        if (pd[i][0] * pd[i][1] * pd[i][2] > 1) return TL_OK;
+    char val[32], why[192];
+    snprintf(val, sizeof val, "%" PRId64, va->o.s);
+    snprintf(why, sizeof why, "verify %s on one subdomain (%s 1x1x1) exchanges no ghosts to space out (give %s PXxPYxPZ, or drop --s)",
+             va->what, opt, opt);
+    return refuse(va, "--s", val, why);
+}
+
 static tl_status verify_reflection(verify_args *va)
 {
     int64_t cells[16];
@@ -494,6 +510,7 @@ static tl_status verify_reflection(verify_args *va)
     int pd[32][3];
     int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
     if (nd < 0) return TL_ERR_REMOTE; /* said */
+    TL_TRY(refuse_idle_s(va, (const int(*)[3])pd, nd, "--decomps"));
     tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
         v[i] = va->v;
@@ -571,6 +588,7 @@ static tl_status verify_energy(verify_args *va)
         snprintf(d1, sizeof d1, "%s/cpml", va->o.slices);
         snprintf(d2, sizeof d2, "%s/none", va->o.slices);
     }
+    TL_TRY(refuse_idle_s(va, (const int(*)[3])&va->v.pd, 1, "--decomp"));
     TL_TRY(energy_check(va, n, L, steps, va->o.slices ? d1 : NULL, va->o.slices ? d2 : NULL));
     tl_fdtd_energy_run a = {0}, b = {0};
     tl_status st = TL_OK;

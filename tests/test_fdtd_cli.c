@@ -904,6 +904,13 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* --s on runs that exchange nothing: the table of s = 1, exit 0 */
+    refused_before_printing("verify reflection --n-int 8 --cells 0,4 --s 2",
+                            "trilap-fdtd: invalid --s '2': verify reflection on one subdomain (--decomps 1x1x1) "
+                            "exchanges no ghosts to space out (give --decomps PXxPYxPZ, or drop --s) (try --help)\n");
+    refused_before_printing("verify energy --grid 24 --cells 4 --steps 4 --s 3",
+                            "trilap-fdtd: invalid --s '3': verify energy on one subdomain (--decomp 1x1x1) exchanges "
+                            "no ghosts to space out (give --decomp PXxPYxPZ, or drop --s) (try --help)\n");
     /* one subdomain per rank on the one rank of every experiment but decomp:
      * the header, then "strategy 'ranks' needs a rank context", exit 1 */
     refused_before_printing("verify time --grid 8 --cfls 0.4,0.2 --strategy ranks",
