@@ -185,13 +185,7 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
                 o->cpml);
         return 2;
     }
-    if (o->cpml > fits && given) {
-        fprintf(stderr,
-                PROG ": --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
-                     " points per axis); use --cpml %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
-                o->grid, o->cpml, 2 * o->cpml + 2, fits, 2 * o->cpml + 2);
-        return 2;
-    }
+    if (o->cpml > fits && given) return tl_fdtd_cli_cpml_too_thick(o->grid, o->cpml, fits, "--cpml", 1);
     if (o->cpml > fits) {
         /* said by rank 0 once the run is known to start: a refusal of
          * something else stays the one line it should be */

@@ -540,10 +540,9 @@ static tl_status verify_reflection(verify_args *va)
 static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t steps, const char *d1, const char *d2)
 {
     if (n < 2 * L + 2) { /* said as run says it: what to change */
-        fprintf(stderr,
-                PROG ": --grid %" PRId64 " is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
-                     " points per axis); use --cells %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
-                n, L, 2 * L + 2, (n - 2) / 2, 2 * L + 2);
+        char grid[32];
+        snprintf(grid, sizeof grid, "%" PRId64, n);
+        tl_fdtd_cli_cpml_too_thick(grid, L, n >= 2 ? (n - 2) / 2 : 0, "--cells", 0);
         va->usage_error = 1;
         return TL_ERR_REMOTE; /* said */
     }

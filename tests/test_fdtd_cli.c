@@ -651,6 +651,19 @@ TL_TEST(run_refuses_before_printing)
         snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
         refused_before_printing(args, err);
     }
+    /* a CPML the grid cannot hold, with advice it can follow: "an 8-cell"
+     * (was "a 8-cell"); none fits: --cpml 0 (was "--cpml 0 or less"), and
+     * in verify energy, which refuses --cells 0, a larger grid alone (was
+     * "--cells 0 or less") */
+    refused_before_printing("run --steps 5 --grid 16 --cpml 8",
+                            "trilap-fdtd: --grid 16 is too small for an 8-cell CPML on each side (it needs 18 points "
+                            "per axis); use --cpml 7 or less, or a grid of at least 18\n");
+    refused_before_printing("run --steps 5 --grid 3 --cpml 1",
+                            "trilap-fdtd: --grid 3 is too small for a 1-cell CPML on each side (it needs 4 points per "
+                            "axis); use --cpml 0 (none), or a grid of at least 4\n");
+    refused_before_printing("verify energy --grid 3 --cells 1",
+                            "trilap-fdtd: --grid 3 is too small for a 1-cell CPML on each side (it needs 4 points per "
+                            "axis); use a grid of at least 4\n");
     /* the solver's bound, said as the option typed (was "grid size 1 along x: must be 2 to 2^20") */
     refused_before_printing("run --steps 5 --grid 1",
                             "trilap-fdtd: invalid --grid '1': every axis needs 2 to 2^20 points (try --help)\n");
