@@ -642,6 +642,7 @@ static void decomp_config(tl_fdtd_config *c, const verify_args *va, const decomp
     c->kernel = va->v.kernel;
     c->dbl = va->v.dbl;
     c->gpus = va->v.gpus;
+    c->order_fixed = 1;
     c->n[0] = c->n[1] = c->n[2] = n;
     c->cpml = boundary == 1 ? 8 : 0;
     c->periodic = boundary == 2;
@@ -931,6 +932,7 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     va.v.strategy = va.o.strategy;
     va.v.s = (int)va.o.s;
     va.v.gpus = (int)va.o.gpus;
+    va.v.order_fixed = strcmp(va.what, "convergence") != 0; /* --orders is convergence's alone */
     if (tl_fdtd_cli_parse_decomp(va.o.decomp, va.v.pd) != 0)
         return tl_fdtd_cli_bad("--decomp", va.o.decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
     int rc = tl_fdtd_cli_launch(&lo, quiet, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA,

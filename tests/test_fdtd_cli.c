@@ -712,6 +712,10 @@ TL_TEST(ghost_depth_advice_can_be_followed)
          "subdomain 0 has 6 points along x, fewer than the ghost depth g = 2 r s = 8 (order 4, s = 2); use a grid of "
          "at least 16 points along x, at most 1 subdomain along x, order 2, or s = 1"},
         {"run --grid 4 --periodic --order 2 --steps 1", NULL}, /* g = 2 fits: runs */
+        /* an experiment without --orders advises no order (up to e2e0d87 "or order 2") */
+        {"verify time --grid 3", "verify time, n = 3, CFL 0.8: the grid has 3 points along x, fewer than the ghost "
+                                 "depth g = 2 r s = 8 (order 8, s = 1); use a grid of at least 8 points along x, y "
+                                 "and z"},
         {"verify convergence --sizes 2,8 --orders 2,4", "verify convergence, order 4, n = 2: the grid has 2 points "
                                                        "along x, fewer than the ghost depth g = 2 r s = 4 (order 4, s "
                                                        "= 1); use a grid of at least 4 points along x, y and z, or "
@@ -913,7 +917,7 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify decomp --grid 20 --steps 2 --decomps 1x2x1 --ss 1,3",
                             "trilap-fdtd: verify decomp, 1x2x1, copy, s = 3: subdomain 0 has 10 points along y, fewer "
                             "than the ghost depth g = 2 r s = 24 (order 8, s = 3); use a grid of at least 48 points "
-                            "along y, at most 1 subdomain along y, order 2, or s = 1\n");
+                            "along y, at most 1 subdomain along y, or s = 1\n");
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
