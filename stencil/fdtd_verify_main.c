@@ -197,7 +197,8 @@ typedef struct verify_args {
  * tl_launch_run)", exit 1. One line, 2, or 0. */
 static int refuse_per_rank_strategy(const verify_args *va)
 {
-    if (!strcmp(va->what, "decomp") || tl_fdtd_strategy_per_rank(va->o.strategy, (tl_fdtd_backend_kind)va->o.backend) != 1) return 0;
+    tl_fdtd_backend_kind b = (tl_fdtd_backend_kind)va->o.backend;
+    if (!strcmp(va->what, "decomp") || tl_fdtd_strategy_per_rank(va->o.strategy, b) != 1) return 0;
     fprintf(stderr,
             PROG ": --strategy %s puts one subdomain on each rank, and verify %s runs on one (verify decomp takes "
                  "several: --strategies %s with --ranks N or mpirun -np N; or drop --strategy)\n",
@@ -494,7 +495,9 @@ static tl_status refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, cons
         if (pd[i][0] * pd[i][1] * pd[i][2] > 1) return TL_OK;
     char val[32], why[192];
     snprintf(val, sizeof val, "%" PRId64, va->o.s);
-    snprintf(why, sizeof why, "verify %s on one subdomain (%s 1x1x1) exchanges no ghosts to space out (give %s PXxPYxPZ, or drop --s)",
+    snprintf(why, sizeof why,
+             "verify %s on one subdomain (%s 1x1x1) exchanges no ghosts to space out (give %s PXxPYxPZ, or "
+             "drop --s)",
              va->what, opt, opt);
     return refuse(va, "--s", val, why);
 }
@@ -550,8 +553,9 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
     if (va->o.every > steps) { /* the table held step 0's zeros alone, exit 0, and --slices nothing */
         char val[32], why[160];
         snprintf(val, sizeof val, "%" PRId64, va->o.every);
-        snprintf(why, sizeof why, "beyond the run's %" PRId64 " steps: no step after 0 would be sampled (give N <= %" PRId64
-                 ")", steps, steps);
+        snprintf(why, sizeof why,
+                 "beyond the run's %" PRId64 " steps: no step after 0 would be sampled (give N <= %" PRId64 ")",
+                 steps, steps);
         return refuse(va, "--every", val, why);
     }
     tl_error_context k;
@@ -623,6 +627,9 @@ done:
     return st;
 }
 
+/* The CPML of verify decomp's CPML runs, in cells */
+enum { DECOMP_CPML = 8 };
+
 /* What verify decomp runs: decompositions x strategies x s x overlap x the
  * three boundaries (no CPML, CPML, periodic), each against one domain. */
 typedef struct decomp_plan {
@@ -644,7 +651,7 @@ static void decomp_config(tl_fdtd_config *c, const verify_args *va, const decomp
     c->gpus = va->v.gpus;
     c->order_fixed = 1;
     c->n[0] = c->n[1] = c->n[2] = n;
-    c->cpml = boundary == 1 ? 8 : 0;
+    c->cpml = boundary == 1 ? DECOMP_CPML : 0;
     c->periodic = boundary == 2;
     c->init = tl_fdtd_init_noise;
     c->steps = p->steps;
@@ -726,6 +733,14 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         }
     TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
+    if (p->n < 2 * DECOMP_CPML + 2) { /* was the solver's "grid size 16 along x is too small for a CPML of 8 cells" */
+        char val[32], why[128];
+        snprintf(val, sizeof val, "%" PRId64, p->n);
+        snprintf(why, sizeof why,
+                 "each shape also runs with a CPML of %d cells on each side, which needs %d points per axis",
+                 DECOMP_CPML, 2 * DECOMP_CPML + 2);
+        return refuse(va, "--grid", val, why);
+    }
     p->steps = va->o.steps > 0 ? va->o.steps : 24;
     p->noverlap = va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1;
     return TL_OK;

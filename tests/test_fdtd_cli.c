@@ -921,6 +921,10 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* verify decomp's CPML runs on a grid without room: the solver's line, naming no option */
+    refused_before_printing("verify decomp --grid 16 --ss 1 --decomps 1x1x1",
+                            "trilap-fdtd: invalid --grid '16': each shape also runs with a CPML of 8 cells on each "
+                            "side, which needs 18 points per axis (try --help)\n");
     /* --s on runs that exchange nothing: the table of s = 1, exit 0 */
     refused_before_printing("verify reflection --n-int 8 --cells 0,4 --s 2",
                             "trilap-fdtd: invalid --s '2': verify reflection on one subdomain (--decomps 1x1x1) "

@@ -103,7 +103,8 @@ static void ranks_run_matches(const char *pre, const char *post)
              dir, dir);
     tl_test_output a = fdtd("", args);
     TL_ASSERT_EQ(a.rc, 0);
-    snprintf(args, sizeof args, "%s --decomp pencil-yz --s 2 --overlap --strategy host --breakdown %s/b1.csv", common, dir);
+    snprintf(args, sizeof args, "%s --decomp pencil-yz --s 2 --overlap --strategy host --breakdown %s/b1.csv", common,
+             dir);
     tl_test_output c = fdtd("", args);
     TL_ASSERT_EQ(c.rc, 0);
     snprintf(args, sizeof args,
