@@ -10,7 +10,7 @@
 #include "stencil/fill.h"
 #include "stencil/memneed.h"
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
 
@@ -27,7 +27,7 @@
 typedef unsigned long fp_mode;
 static inline fp_mode fp_flush_subnormals(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE__)
     fp_mode was = _mm_getcsr();
     _mm_setcsr((unsigned)was | 0x8040u); /* MXCSR flush-to-zero (bit 15), denormals-are-zero (bit 6) */
     return was;
@@ -42,7 +42,7 @@ static inline fp_mode fp_flush_subnormals(void)
 }
 static inline void fp_restore(fp_mode was)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE__)
     _mm_setcsr((unsigned)was);
 #elif defined(__aarch64__)
     __asm__ volatile("msr fpcr, %0" : : "r"(was));
