@@ -18,8 +18,9 @@
  * runs an update, its own mode restored after it. The tail of a pulse
  * that the stencil spreads ahead of the wave falls below FLT_MIN within a
  * few steps, and a core computes on subnormals about a hundred times
- * slower: a single-precision 64^3 run with a source ran at 3.5-8 Mpoints/s
- * on 2 cores against 56-64 without one and 37-48 in double. Double is
+ * slower: a single-precision 64^3 run with a source ran at 3-8 Mpoints/s
+ * on 2 cores, slower than double and than a run without a source, and
+ * 43 with one thread once flushed (stencil/README.md). Double is
  * left exact (its subnormals, below 2.2e-308, a pulse does not reach in
  * any run of this size), as is every other computation of the process;
  * the GPU, which computes subnormals at full speed, keeps them, a

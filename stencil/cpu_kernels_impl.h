@@ -1,8 +1,8 @@
 /* The CPU reference updates, included by cpu.c once per precision with
  * T (float or double), SFX (_f or _d) and FLUSH (1: the updates' threads
- * flush subnormals to zero, cpu.c's fp_flush_subnormals) defined. Every point is updated
- * by the same expression, whichever box it is in, so a decomposed run
- * repeats the single-domain arithmetic exactly. */
+ * flush subnormals to zero, cpu.c's fp_flush_subnormals) defined. Every
+ * point is updated by the same expression, whichever box it is in, so a
+ * decomposed run repeats the single-domain arithmetic exactly. */
 #define TL_CAT2_(a, b) a##b
 #define TL_CAT_(a, b) TL_CAT2_(a, b)
 #define FN(name) TL_CAT_(name, SFX)
