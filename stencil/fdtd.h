@@ -70,6 +70,8 @@ typedef double (*tl_fdtd_init_fn)(void *arg, int field, int64_t i, int64_t j, in
 typedef struct tl_fdtd_config {
     int64_t n[3];        /* global grid points per axis */
     int order;           /* 2, 4 or 8 (r = order / 2) */
+    int order_fixed;     /* the caller offers no choice of order (verify's experiments but
+                            convergence): a refusal's remedies name none */
     double h;            /* grid spacing [m] */
     double dt;           /* time step [s]; 0: cfl * the stability limit */
     double cfl;          /* fraction of the stability limit when dt = 0 */

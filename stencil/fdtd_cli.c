@@ -68,6 +68,22 @@ tl_status tl_fdtd_cli_check_output(const char *opt, const char *path, const char
     return tl_out_check_as(opt, tl_out_check, full);
 }
 
+int tl_fdtd_cli_cpml_too_thick(const char *grid, int64_t L, int64_t fits, const char *opt, int zero_ok)
+{
+    char lead[32], fit[96];
+    snprintf(lead, sizeof lead, "%" PRId64, L);
+    /* "an 8-cell", "an 11-cell", "an 18-cell" (up to e2e0d87 "a 8-cell") */
+    int an = lead[0] == '8' || !strcmp(lead, "11") || !strcmp(lead, "18");
+    if (fits > 0) snprintf(fit, sizeof fit, "use %s %" PRId64 " or less, or a", opt, fits);
+    else if (zero_ok) snprintf(fit, sizeof fit, "use %s 0 (none), or a", opt); /* was "--cpml 0 or less" */
+    else snprintf(fit, sizeof fit, "use a"); /* was "--cells 0 or less", which verify energy refuses */
+    fprintf(stderr,
+            PROG ": --grid %s is too small for a%s %" PRId64 "-cell CPML on each side (it needs %" PRId64
+                 " points per axis); %s grid of at least %" PRId64 "\n",
+            grid, an ? "n" : "", L, 2 * L + 2, fit, 2 * L + 2);
+    return 2;
+}
+
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count)
 {
     size_t len = 0;

@@ -33,6 +33,11 @@ int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why);
 int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_one);
 /* PXxPYxPZ or slab-z, block-xy, pencil-yz; 0, or -1 */
 int tl_fdtd_cli_parse_decomp(const char *s, int pd[3]);
+/* "--grid GRID is too small for a L-cell CPML on each side ..." on
+ * stderr, with what would fit: opt (--cpml, --cells) FITS or less, or
+ * where none fits opt 0 (zero_ok: a run without CPML) or only a larger
+ * grid. Returns 2. */
+int tl_fdtd_cli_cpml_too_thick(const char *grid, int64_t L, int64_t fits, const char *opt, int zero_ok);
 /* Option names (without "--") as "--a", "--a and --b", "--a, --b and --c" */
 void tl_fdtd_cli_join_options(char *buf, size_t n, const char *const names[], int count);
 

@@ -185,13 +185,7 @@ static int resolve_cpml(fdtd_opts *o, tl_fdtd_config *c, int given, char *note, 
                 o->cpml);
         return 2;
     }
-    if (o->cpml > fits && given) {
-        fprintf(stderr,
-                PROG ": --grid %s is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
-                     " points per axis); use --cpml %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
-                o->grid, o->cpml, 2 * o->cpml + 2, fits, 2 * o->cpml + 2);
-        return 2;
-    }
+    if (o->cpml > fits && given) return tl_fdtd_cli_cpml_too_thick(o->grid, o->cpml, fits, "--cpml", 1);
     if (o->cpml > fits) {
         /* said by rank 0 once the run is known to start: a refusal of
          * something else stays the one line it should be */
@@ -348,6 +342,27 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
             return 2;
     }
     return 0;
+}
+
+/* One subdomain without --periodic exchanges no ghosts: --s S > 1 and
+ * --overlap change nothing but the row's columns and the preamble's
+ * ghost depth (up to e2e0d87 accepted: "s: 2  ghost: 16" for a run with
+ * no ghost, at the same memory and the same result). 2 after one line,
+ * or 0. */
+static int refuse_without_exchange(const fdtd_opts *o, const tl_fdtd_config *c)
+{
+    if (c->pd[0] * c->pd[1] * c->pd[2] > 1 || c->periodic || (o->s <= 1 && !o->overlap)) return 0;
+    char s[48], list[128];
+    const char *typed[2];
+    int k = 0;
+    snprintf(s, sizeof s, "s %" PRId64, o->s);
+    if (o->s > 1) typed[k++] = s;
+    if (o->overlap) typed[k++] = "overlap";
+    tl_fdtd_cli_join_options(list, sizeof list, typed, k);
+    fprintf(stderr, PROG ": %s with one subdomain (--decomp %s) and no --periodic: there is no ghost exchange to %s "
+                         "(give --decomp PXxPYxPZ or --periodic, or drop %s)\n",
+            list, o->decomp, o->s > 1 ? (o->overlap ? "space out or overlap" : "space out") : "overlap", list);
+    return 2;
 }
 
 /* The files the run writes outside its folders: --results and the
@@ -573,7 +588,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec
                 strlen(o->label));
         return 2;
     }
-    if (refuse_options_without_effect(o, c, res) != 0) return 2;
+    if (refuse_options_without_effect(o, c, res) != 0 || refuse_without_exchange(o, c) != 0) return 2;
     return refuse_half_pairs(o, res);
 }
 

@@ -188,7 +188,23 @@ typedef struct verify_args {
     const char *what;
     tl_fdtd_vopts v;
     int usage_error;
+    int every_typed; /* --every given: beyond --steps it is refused, the default shortened */
 } verify_args;
+
+/* --strategy ranks (cuda: devcomm) puts one subdomain on each rank, and
+ * every experiment but decomp runs on one rank: verify time printed its
+ * header, then "strategy 'ranks' needs a rank context (inside
+ * tl_launch_run)", exit 1. One line, 2, or 0. */
+static int refuse_per_rank_strategy(const verify_args *va)
+{
+    tl_fdtd_backend_kind b = (tl_fdtd_backend_kind)va->o.backend;
+    if (!strcmp(va->what, "decomp") || tl_fdtd_strategy_per_rank(va->o.strategy, b) != 1) return 0;
+    fprintf(stderr,
+            PROG ": --strategy %s puts one subdomain on each rank, and verify %s runs on one (verify decomp takes "
+                 "several: --strategies %s with --ranks N or mpirun -np N; or drop --strategy)\n",
+            va->o.strategy, va->what, va->o.strategy);
+    return 2;
+}
 
 static double rate(double e0, double e1, double ratio) { return e0 > 0 && e1 > 0 ? log(e0 / e1) / log(ratio) : NAN; }
 
@@ -468,6 +484,24 @@ static int parse_decomps(verify_args *va, const char *list, char *buf, size_t nb
     return nd;
 }
 
+/* --s S > 1 where every run of the experiment is one subdomain with CPML
+ * or walls (reflection, energy): nothing is exchanged, and the table was
+ * that of s = 1 (accepted up to e2e0d87). opt: the option that sets the
+ * decompositions. TL_ERR_REMOTE after one line (exit 2), or TL_OK. */
+static tl_status refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, const char *opt)
+{
+    if (va->o.s <= 1) return TL_OK;
+    for (int i = 0; i < nd; i++)
+        if (pd[i][0] * pd[i][1] * pd[i][2] > 1) return TL_OK;
+    char val[32], why[192];
+    snprintf(val, sizeof val, "%" PRId64, va->o.s);
+    snprintf(why, sizeof why,
+             "verify %s on one subdomain (%s 1x1x1) exchanges no ghosts to space out (give %s PXxPYxPZ, or "
+             "drop --s)",
+             va->what, opt, opt);
+    return refuse(va, "--s", val, why);
+}
+
 static tl_status verify_reflection(verify_args *va)
 {
     int64_t cells[16];
@@ -479,6 +513,7 @@ static tl_status verify_reflection(verify_args *va)
     int pd[32][3];
     int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
     if (nd < 0) return TL_ERR_REMOTE; /* said */
+    TL_TRY(refuse_idle_s(va, (const int(*)[3])pd, nd, "--decomps"));
     tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
         v[i] = va->v;
@@ -508,12 +543,20 @@ static tl_status verify_reflection(verify_args *va)
 static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t steps, const char *d1, const char *d2)
 {
     if (n < 2 * L + 2) { /* said as run says it: what to change */
-        fprintf(stderr,
-                PROG ": --grid %" PRId64 " is too small for a %" PRId64 "-cell CPML on each side (it needs %" PRId64
-                     " points per axis); use --cells %" PRId64 " or less, or a grid of at least %" PRId64 "\n",
-                n, L, 2 * L + 2, (n - 2) / 2, 2 * L + 2);
+        char grid[32];
+        snprintf(grid, sizeof grid, "%" PRId64, n);
+        tl_fdtd_cli_cpml_too_thick(grid, L, n >= 2 ? (n - 2) / 2 : 0, "--cells", 0);
         va->usage_error = 1;
         return TL_ERR_REMOTE; /* said */
+    }
+    if (va->o.every > steps && !va->every_typed) va->o.every = steps; /* the last step, not step 0 alone */
+    if (va->o.every > steps) { /* the table held step 0's zeros alone, exit 0, and --slices nothing */
+        char val[32], why[160];
+        snprintf(val, sizeof val, "%" PRId64, va->o.every);
+        snprintf(why, sizeof why,
+                 "beyond the run's %" PRId64 " steps: no step after 0 would be sampled (give N <= %" PRId64 ")",
+                 steps, steps);
+        return refuse(va, "--every", val, why);
     }
     tl_error_context k;
     tl_error_context_begin(&k, "verify energy");
@@ -548,6 +591,7 @@ static tl_status verify_energy(verify_args *va)
         snprintf(d1, sizeof d1, "%s/cpml", va->o.slices);
         snprintf(d2, sizeof d2, "%s/none", va->o.slices);
     }
+    TL_TRY(refuse_idle_s(va, (const int(*)[3])&va->v.pd, 1, "--decomp"));
     TL_TRY(energy_check(va, n, L, steps, va->o.slices ? d1 : NULL, va->o.slices ? d2 : NULL));
     tl_fdtd_energy_run a = {0}, b = {0};
     tl_status st = TL_OK;
@@ -583,6 +627,9 @@ done:
     return st;
 }
 
+/* The CPML of verify decomp's CPML runs, in cells */
+enum { DECOMP_CPML = 8 };
+
 /* What verify decomp runs: decompositions x strategies x s x overlap x the
  * three boundaries (no CPML, CPML, periodic), each against one domain. */
 typedef struct decomp_plan {
@@ -602,8 +649,9 @@ static void decomp_config(tl_fdtd_config *c, const verify_args *va, const decomp
     c->kernel = va->v.kernel;
     c->dbl = va->v.dbl;
     c->gpus = va->v.gpus;
+    c->order_fixed = 1;
     c->n[0] = c->n[1] = c->n[2] = n;
-    c->cpml = boundary == 1 ? 8 : 0;
+    c->cpml = boundary == 1 ? DECOMP_CPML : 0;
     c->periodic = boundary == 2;
     c->init = tl_fdtd_init_noise;
     c->steps = p->steps;
@@ -685,6 +733,14 @@ static tl_status decomp_plan_parse(const tl_ctx *ctx, verify_args *va, decomp_pl
         }
     TL_TRY(refuse_repeated_i64(va, "--ss", va->o.ss, p->ss, p->nss));
     p->n = va->o.n > 0 ? va->o.n : 64;
+    if (p->n < 2 * DECOMP_CPML + 2) { /* was the solver's "grid size 16 along x is too small for a CPML of 8 cells" */
+        char val[32], why[128];
+        snprintf(val, sizeof val, "%" PRId64, p->n);
+        snprintf(why, sizeof why,
+                 "each shape also runs with a CPML of %d cells on each side, which needs %d points per axis",
+                 DECOMP_CPML, 2 * DECOMP_CPML + 2);
+        return refuse(va, "--grid", val, why);
+    }
     p->steps = va->o.steps > 0 ? va->o.steps : 24;
     p->noverlap = va->v.backend == TL_FDTD_BACKEND_CUDA ? 2 : 1;
     return TL_OK;
@@ -880,6 +936,8 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
 #undef EXPERIMENTS
     if (!refused) refused = tl_fdtd_cli_refuse_cuda_only(&res, va.o.backend, &va.o.kernel, &va.o.gpus, &lo);
     if (!refused) refused = refuse_typed_zero(&va.o, &res);
+    if (!refused) refused = refuse_per_rank_strategy(&va);
+    va.every_typed = tl_opts_given(&res, &va.o.every);
     free(res.positional); /* tl_opts_given's record with it */
     if (refused) return 2;
     tl_fdtd_vopts_defaults(&va.v);
@@ -889,6 +947,7 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     va.v.strategy = va.o.strategy;
     va.v.s = (int)va.o.s;
     va.v.gpus = (int)va.o.gpus;
+    va.v.order_fixed = strcmp(va.what, "convergence") != 0; /* --orders is convergence's alone */
     if (tl_fdtd_cli_parse_decomp(va.o.decomp, va.v.pd) != 0)
         return tl_fdtd_cli_bad("--decomp", va.o.decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
     int rc = tl_fdtd_cli_launch(&lo, quiet, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA,

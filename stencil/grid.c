@@ -176,7 +176,9 @@ static void axis_list(char *buf, size_t nbuf, const int64_t v[3], unsigned mask,
  * alone: a larger grid always; fewer subdomains where every thin axis has
  * several and fewer fit; a lower order or a smaller s where one fits.
  * Only what the user can change: no "fewer subdomains" for one, no
- * "smaller s" at s = 1 (before, both were said whatever the cut). */
+ * "smaller s" at s = 1 (before, both were said whatever the cut), no
+ * order where the caller fixes it (verify decomp, time, reflection,
+ * energy said "order 4 or lower" up to e2e0d87). */
 static void ghost_remedies(char *buf, size_t nbuf, const tl_fdtd_config *c, int g, unsigned thin)
 {
     const int *P = c->pd;
@@ -202,7 +204,8 @@ static void ghost_remedies(char *buf, size_t nbuf, const tl_fdtd_config *c, int 
     int lower = 0; /* the highest order below c->order whose ghosts fit */
     for (int o = 2; o < c->order; o *= 2)
         if ((int64_t)o * c->s <= base_min) lower = o;
-    if (lower > 0) snprintf(item[ni++], sizeof item[0], lower == 2 ? "order 2" : "order %d or lower", lower);
+    if (lower > 0 && !c->order_fixed)
+        snprintf(item[ni++], sizeof item[0], lower == 2 ? "order 2" : "order %d or lower", lower);
     int64_t s_fit = base_min / c->order;
     if (c->s > 1 && s_fit >= 1)
         snprintf(item[ni++], sizeof item[0], s_fit == 1 ? "s = 1" : "s = %" PRId64 " or less", s_fit);

@@ -33,6 +33,7 @@ static void apply_vopts(tl_fdtd_config *c, const tl_fdtd_vopts *v)
     for (int d = 0; d < 3; d++) c->pd[d] = v->pd[d];
     c->s = v->s;
     c->gpus = v->gpus;
+    c->order_fixed = v->order_fixed;
 }
 
 typedef struct wave {

@@ -26,6 +26,7 @@ typedef struct tl_fdtd_vopts {
     int dbl;
     const char *strategy;
     int pd[3], s, gpus;
+    int order_fixed; /* the experiment takes no order option (tl_fdtd_config's) */
     struct tl_progress *progress; /* NULL, or a line advanced one unit per run (reflection) or per
                                      step (energy) */
 } tl_fdtd_vopts;

@@ -563,7 +563,7 @@ TL_TEST(command_line_mistakes_one_line)
     /* an option typed twice keeps its last value, as in every trilap
      * program (runtime/options.c), and says so (before: without a word;
      * test_options:repeats_noted has the forms) */
-    tl_test_output r = fdtd("run --grid 6 --steps 1 --grid 8 --no-overlap --overlap");
+    tl_test_output r = fdtd("run --grid 6 --steps 1 --grid 8 --periodic --no-overlap --overlap");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: note: --grid is given twice; the last one given is used\n") &&
                       strstr(r.err, "trilap-fdtd: note: --overlap (or --no-overlap) is given twice; the last one "
@@ -651,6 +651,19 @@ TL_TEST(run_refuses_before_printing)
         snprintf(err, sizeof err, "trilap-fdtd: %s\n", cases[i].err);
         refused_before_printing(args, err);
     }
+    /* a CPML the grid cannot hold, with advice it can follow: "an 8-cell"
+     * (was "a 8-cell"); none fits: --cpml 0 (was "--cpml 0 or less"), and
+     * in verify energy, which refuses --cells 0, a larger grid alone (was
+     * "--cells 0 or less") */
+    refused_before_printing("run --steps 5 --grid 16 --cpml 8",
+                            "trilap-fdtd: --grid 16 is too small for an 8-cell CPML on each side (it needs 18 points "
+                            "per axis); use --cpml 7 or less, or a grid of at least 18\n");
+    refused_before_printing("run --steps 5 --grid 3 --cpml 1",
+                            "trilap-fdtd: --grid 3 is too small for a 1-cell CPML on each side (it needs 4 points per "
+                            "axis); use --cpml 0 (none), or a grid of at least 4\n");
+    refused_before_printing("verify energy --grid 3 --cells 1",
+                            "trilap-fdtd: --grid 3 is too small for a 1-cell CPML on each side (it needs 4 points per "
+                            "axis); use a grid of at least 4\n");
     /* the solver's bound, said as the option typed (was "grid size 1 along x: must be 2 to 2^20") */
     refused_before_printing("run --steps 5 --grid 1",
                             "trilap-fdtd: invalid --grid '1': every axis needs 2 to 2^20 points (try --help)\n");
@@ -699,6 +712,10 @@ TL_TEST(ghost_depth_advice_can_be_followed)
          "subdomain 0 has 6 points along x, fewer than the ghost depth g = 2 r s = 8 (order 4, s = 2); use a grid of "
          "at least 16 points along x, at most 1 subdomain along x, order 2, or s = 1"},
         {"run --grid 4 --periodic --order 2 --steps 1", NULL}, /* g = 2 fits: runs */
+        /* an experiment without --orders advises no order (up to e2e0d87 "or order 2") */
+        {"verify time --grid 3", "verify time, n = 3, CFL 0.8: the grid has 3 points along x, fewer than the ghost "
+                                 "depth g = 2 r s = 8 (order 8, s = 1); use a grid of at least 8 points along x, y "
+                                 "and z"},
         {"verify convergence --sizes 2,8 --orders 2,4", "verify convergence, order 4, n = 2: the grid has 2 points "
                                                        "along x, fewer than the ghost depth g = 2 r s = 4 (order 4, s "
                                                        "= 1); use a grid of at least 4 points along x, y and z, or "
@@ -785,6 +802,16 @@ TL_TEST(run_refuses_options_without_effect)
                                "messages (add --backend cuda, or drop --device-comm)"},
         {"--slice-every 3 --warmup 0", "--slice-every 3 beyond the run's 2 steps (--warmup and --steps): no slice would be "
                                        "written (give N <= 2)"},
+        /* one subdomain, no periodic faces: no ghost exchange (before: accepted, the
+         * preamble saying "s: 2  ghost: 16", the same memory and result) */
+        {"--s 2", "--s 2 with one subdomain (--decomp 1x1x1) and no --periodic: there is no ghost exchange to space "
+                  "out (give --decomp PXxPYxPZ or --periodic, or drop --s 2)"},
+        {"--overlap --decomp 1x1x1", "--overlap with one subdomain (--decomp 1x1x1) and no --periodic: there is no "
+                                     "ghost exchange to overlap (give --decomp PXxPYxPZ or --periodic, or drop "
+                                     "--overlap)"},
+        {"--s 3 --overlap --order 2", "--s 3 and --overlap with one subdomain (--decomp 1x1x1) and no --periodic: "
+                                      "there is no ghost exchange to space out or overlap (give --decomp PXxPYxPZ or "
+                                      "--periodic, or drop --s 3 and --overlap)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, cases[i].args);
@@ -800,7 +827,8 @@ TL_TEST(run_refuses_options_without_effect)
                                            "--cpml 4 --kappa-max 3 --compare-cpml", "--periodic",
                                            "--layer-k 5 --K2 9 --rho2 5", "--layer-k 23", "--source none",
                                            "--source 3,3,3 --f0 0.2 --amp 3",
-                                           "--slice-every 3 --warmup 1 --slice-dir SLICES"};
+                                           "--slice-every 3 --warmup 1 --slice-dir SLICES", "--s 1",
+                                           "--s 2 --overlap --order 2 --decomp 1x1x2", "--s 2 --overlap --periodic"};
     const char *t = tl_test_tmpdir();
     for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
         snprintf(args, sizeof args, "%s %s", pre, accepted[i]);
@@ -889,10 +917,35 @@ TL_TEST(verify_refuses_before_printing)
     refused_before_printing("verify decomp --grid 20 --steps 2 --decomps 1x2x1 --ss 1,3",
                             "trilap-fdtd: verify decomp, 1x2x1, copy, s = 3: subdomain 0 has 10 points along y, fewer "
                             "than the ghost depth g = 2 r s = 24 (order 8, s = 3); use a grid of at least 48 points "
-                            "along y, at most 1 subdomain along y, order 2, or s = 1\n");
+                            "along y, at most 1 subdomain along y, or s = 1\n");
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
+    /* verify decomp's CPML runs on a grid without room: the solver's line, naming no option */
+    refused_before_printing("verify decomp --grid 16 --ss 1 --decomps 1x1x1",
+                            "trilap-fdtd: invalid --grid '16': each shape also runs with a CPML of 8 cells on each "
+                            "side, which needs 18 points per axis (try --help)\n");
+    /* --s on runs that exchange nothing: the table of s = 1, exit 0 */
+    refused_before_printing("verify reflection --n-int 8 --cells 0,4 --s 2",
+                            "trilap-fdtd: invalid --s '2': verify reflection on one subdomain (--decomps 1x1x1) "
+                            "exchanges no ghosts to space out (give --decomps PXxPYxPZ, or drop --s) (try --help)\n");
+    refused_before_printing("verify energy --grid 24 --cells 4 --steps 4 --s 3",
+                            "trilap-fdtd: invalid --s '3': verify energy on one subdomain (--decomp 1x1x1) exchanges "
+                            "no ghosts to space out (give --decomp PXxPYxPZ, or drop --s) (try --help)\n");
+    /* one subdomain per rank on the one rank of every experiment but decomp:
+     * the header, then "strategy 'ranks' needs a rank context", exit 1 */
+    refused_before_printing("verify time --grid 8 --cfls 0.4,0.2 --strategy ranks",
+                            "trilap-fdtd: --strategy ranks puts one subdomain on each rank, and verify time runs on "
+                            "one (verify decomp takes several: --strategies ranks with --ranks N or mpirun -np N; or "
+                            "drop --strategy)\n");
+    refused_before_printing("verify convergence --sizes 16 --orders 2 --decomp 1x1x2 --strategy ranks",
+                            "trilap-fdtd: --strategy ranks puts one subdomain on each rank, and verify convergence "
+                            "runs on one (verify decomp takes several: --strategies ranks with --ranks N or mpirun -np "
+                            "N; or drop --strategy)\n");
+    /* a sampling period beyond the run: the table held step 0's zeros alone, exit 0 */
+    refused_before_printing("verify energy --grid 24 --cells 4 --steps 10 --every 20",
+                            "trilap-fdtd: invalid --every '20': beyond the run's 10 steps: no step after 0 would be "
+                            "sampled (give N <= 10) (try --help)\n");
     /* a list longer than the table holds is refused, not cut short */
     refused_before_printing("verify convergence --orders 2,2,2,2,2,2,2,2,2",
                             "trilap-fdtd: invalid --orders '2,2,2,2,2,2,2,2,2': expected up to 8 of 2, 4, 8, "
@@ -1153,6 +1206,13 @@ TL_TEST(verify_energy_independent_of_every)
     }
     tl_test_output_free(&a);
     tl_test_output_free(&b);
+    /* the default period (10) beyond a shorter run samples its last step
+     * (a typed one is refused: verify_refuses_before_printing); before,
+     * the table held step 0 alone */
+    a = fdtd("verify energy --grid 24 --cells 4 --steps 4");
+    TL_ASSERT_EQ(a.rc, 0);
+    TL_ASSERT_MSG(tl_test_count(a.out, "\n") == 2 + 2 && strstr(a.out, "\n4,"), "%s", a.out);
+    tl_test_output_free(&a);
 }
 
 #define RANKS_DECOMP "verify decomp --strategies ranks --decomps slab-z,block-xy,pencil-yz --ss 1,2 --steps 8"
