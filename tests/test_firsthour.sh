@@ -43,7 +43,8 @@
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
 #   readme_quickstart README.md's no-GPU block as written: each bin/ line
-#                     runs in a fresh folder and its diagnose finds something;
+#                     runs in a fresh folder, its diagnose finds the rules
+#                     its comment names;
 #                     the report `less` names is where `make demo` writes it;
 #                     REPRODUCE.md's trilap-analyze lines on results/ run
 set -euo pipefail
@@ -537,7 +538,7 @@ readme_nogpu_block() {
 
 # a user's first commands, from the document itself so that they cannot drift
 readme_quickstart() {
-    local top line last dir n=0
+    local top line last dir rule n=0
     top=$(cd "$(dirname "$0")/.." && pwd)
     readme_nogpu_block "$top" >"$tmp/block"
     grep -q '^make demo' "$tmp/block" || fail "README.md: no no-GPU block starting with make demo: $(cat "$tmp/block")"
@@ -551,6 +552,10 @@ readme_quickstart() {
     done < <(grep '^bin/' "$tmp/block")
     [ $n -ge 2 ] || fail "README.md: fewer than two bin/ commands in the no-GPU block"
     grep -q '^FINDING 1 ' "$tmp/out.$n" || fail "README.md: '$last' shows no finding: $(head -5 "$tmp/out.$n")"
+    # each rule its comment names (a word with hyphens) is a finding
+    for rule in $(sed -n '/^bin\/trilap-analyze diagnose/,$s/.*# //p' "$tmp/block" | grep -o -E '[a-z]+(-[a-z]+)+'); do
+        grep -q "^FINDING [0-9]* \[$rule\]" "$tmp/out.$n" || fail "README.md: '$last' names $rule, not found: $(grep '^FINDING' "$tmp/out.$n")"
+    done
     # `less demo-out/report.txt`: the folder make demo writes by default
     line=$(sed -n 's/^less \([^ ]*\).*/\1/p' "$tmp/block")
     dir=${line%%/*}
