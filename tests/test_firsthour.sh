@@ -42,6 +42,10 @@
 #   outputs_one_path  two output options naming one file (same.csv,
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
+#   no_shared_data    a clone without the shared test data (no TL_DATA, no
+#                     ../shared/data): a test that reads a shared matrix
+#                     skips, naming the folder; one file missing from a
+#                     folder that is there still fails
 #   readme_quickstart README.md's no-GPU block as written: each bin/ line
 #                     runs in a fresh folder, its diagnose finds the rules
 #                     its comment names;
@@ -52,7 +56,7 @@ bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
   demo_solver aliases install_headers installed_model results_to_a_pipe outputs_one_path output_limits model_interrupted
-  scripts_leave_nothing readme_quickstart"
+  scripts_leave_nothing readme_quickstart no_shared_data"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -529,6 +533,18 @@ scripts_leave_nothing() {
     [ $rc -eq 1 ] && [ ! -e "$tmp/dl" ] && grep -q 'download failed, nothing received' "$tmp/err" ||
         fail "download-matrices.sh from nowhere: exit $rc: $(cat "$tmp/err"); left $(ls "$tmp")"
     one_line 1 env TRILAP_PACKAGES="$tmp/nolist" "$top"/scripts/install-deps.sh --list
+}
+
+no_shared_data() {
+    local t=${TL_BUILD:-build}/tests/test_binfmt rc=0
+    [ -x "$t" ] || fail "$t not built"
+    TL_DATA=$tmp/none "$t" round_trip >"$tmp/out" 2>&1 || rc=$?
+    [ $rc -eq 77 ] && grep -q "^SKIP: no shared matrices at $tmp/none/matrices (set TL_DATA" "$tmp/out" ||
+        fail "no shared data: exit $rc: $(cat "$tmp/out")"
+    mkdir -p "$tmp/part/matrices"
+    rc=0
+    TL_DATA=$tmp/part "$t" round_trip >"$tmp/out" 2>&1 || rc=$?
+    [ $rc -eq 1 ] || fail "a shared matrix missing from its folder: exit $rc: $(cat "$tmp/out")"
 }
 
 # the lines of the first ```sh block after README.md's "Without a GPU"
