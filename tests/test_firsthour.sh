@@ -45,7 +45,8 @@
 #   no_shared_data    a clone without the shared test data (no TL_DATA, no
 #                     ../shared/data): a test that reads a shared matrix
 #                     skips, naming the folder; one file missing from a
-#                     folder that is there still fails
+#                     folder that is there still fails; the mmio fuzzer
+#                     runs from its seeds
 #   readme_quickstart README.md's no-GPU block as written: each bin/ line
 #                     runs in a fresh folder, its diagnose finds the rules
 #                     its comment names;
@@ -545,6 +546,13 @@ no_shared_data() {
     rc=0
     TL_DATA=$tmp/part "$t" round_trip >"$tmp/out" 2>&1 || rc=$?
     [ $rc -eq 1 ] || fail "a shared matrix missing from its folder: exit $rc: $(cat "$tmp/out")"
+    # the fuzzer's corpus takes the matrices only where they are (built with clang's libFuzzer)
+    t=${TL_BUILD:-build}/tests/test_fuzz_mmio
+    if [ -x "$t" ]; then
+        rc=0
+        TL_DATA=$tmp/none TL_FUZZ_SECONDS=1 "$t" fuzz_mmio_bounded >"$tmp/out" 2>&1 || rc=$?
+        [ $rc -eq 0 ] || [ $rc -eq 77 ] || fail "test_fuzz_mmio without the shared data: exit $rc: $(tail -3 "$tmp/out")"
+    fi
 }
 
 # the lines of the first ```sh block after README.md's "Without a GPU"
