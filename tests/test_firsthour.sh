@@ -49,9 +49,9 @@
 #                     runs from its seeds
 #   readme_quickstart README.md's no-GPU block as written: each bin/ line
 #                     runs in a fresh folder, its diagnose finds the rules
-#                     its comment names;
-#                     the report `less` names is where `make demo` writes it;
-#                     REPRODUCE.md's trilap-analyze lines on results/ run
+#                     its comment names; the report `less` names is where
+#                     `make demo` writes it; REPRODUCE.md's trilap-analyze
+#                     lines on results/ run
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
