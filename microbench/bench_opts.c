@@ -375,13 +375,23 @@ void tl_bench_choose_hw_queues(int64_t queues)
     if (setenv("CUDA_DEVICE_MAX_CONNECTIONS", v, 1) != 0) tl_log("could not set CUDA_DEVICE_MAX_CONNECTIONS=%s", v);
 }
 
+/* What a user without a GPU can run instead of WHAT, as the refusal's end:
+ * the refusal is the first thing a laptop's first run of it prints. */
+static const char *no_gpu_instead(const char *what)
+{
+    if (strcmp(what, "stream") == 0) return "; use --host";
+    if (strcmp(what, "tristream") == 0)
+        return "; without one, make demo analyses the committed 2 x H200 run and trilap-model tristream predicts it";
+    return "";
+}
+
 tl_status tl_bench_need_gpus(tl_ctx *ctx, const char *what)
 {
     tl_status st = tl_comm_agree(ctx, ctx->device >= 0 ? TL_OK : TL_ERR_UNSUPPORTED);
     if (st == TL_OK) return TL_OK;
     if (ctx->rank != 0) return TL_ERR_REMOTE;
     return TL_FAIL(TL_ERR_UNSUPPORTED, "%s needs one GPU per rank (none visible, or --no-gpu)%s", what,
-                   strcmp(what, "stream") == 0 ? "; use --host" : "");
+                   no_gpu_instead(what));
 }
 
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why)

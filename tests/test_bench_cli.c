@@ -148,6 +148,26 @@ TL_TEST(gpu_subcommands_without_gpu_fail_cleanly)
     }
 }
 
+/* A first run of tristream without a GPU (microbench/README.md's first
+ * line) said only that it needs one, as stream says to use --host: name
+ * what shows the same without one. comm has nothing to offer. */
+TL_TEST(gpu_subcommands_without_gpu_say_what_runs)
+{
+    static const char *const cmds[][2] = {
+        {"tristream --no-gpu --iters 1 --repeat 1 --warmup 0",
+         "trilap-bench: tristream needs one GPU per rank (none visible, or --no-gpu); without one, make demo "
+         "analyses the committed 2 x H200 run and trilap-model tristream predicts it\n"},
+        {"stream --no-gpu --count 4K --iters 2",
+         "trilap-bench: stream needs one GPU per rank (none visible, or --no-gpu); use --host\n"},
+        {"comm --no-gpu -e 64", "trilap-bench: comm needs one GPU per rank (none visible, or --no-gpu)\n"},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        tl_test_output r = bench(cmds[i][0]);
+        TL_ASSERT_MSG(r.rc == 1 && strcmp(r.err, cmds[i][1]) == 0, "%s: exit %d: %s", cmds[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 TL_TEST(host_stream_with_results)
 {
     const char *dir = tl_test_tmpdir();
@@ -552,6 +572,7 @@ TL_TEST(host_stream_under_mpirun_refused_first)
 
 TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, subcommand_help, bad_arguments_exit_2, tristream_sizes_as_typed,
              split_ctas_where_used, trace_folder_checked_first, results_where_a_trace_folder_goes,
-             gpu_subcommands_without_gpu_fail_cleanly, host_stream_with_results,
+             gpu_subcommands_without_gpu_fail_cleanly, gpu_subcommands_without_gpu_say_what_runs,
+             host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, results_link_to_its_manifest, host_stream_allocation_failure_says_why,
              host_stream_refusal_without_note, tristream_refusal_without_note)

@@ -40,12 +40,12 @@ static void make_mirror(void)
 {
     char out[4096];
     snprintf(g_dir, sizeof g_dir, "%s", tl_test_tmpdir());
-    const char *data = tl_test_env("TL_DATA", "../shared/data");
+    const char *data = tl_test_matrices();
     int rc =
         sh(out, sizeof out,
            "set -e; cd %s; mkdir -p src/Serena src/audikw_1 mirror/Janna mirror/GHS_psdef dest;"
-           "cp %s/matrices/ani1_nonsymm.mtx src/Serena/Serena.mtx;"
-           "cp %s/matrices/1138_bus.mtx src/audikw_1/audikw_1.mtx;"
+           "cp %s/ani1_nonsymm.mtx src/Serena/Serena.mtx;"
+           "cp %s/1138_bus.mtx src/audikw_1/audikw_1.mtx;"
            "tar -czf mirror/Janna/Serena.tar.gz -C src Serena;"
            "tar -czf mirror/GHS_psdef/audikw_1.tar.gz -C src audikw_1 2>&1",
            g_dir, data, data);

@@ -42,12 +42,22 @@
 #   outputs_one_path  two output options naming one file (same.csv,
 #                     ./same.csv): refused in one line before reading,
 #                     nothing written (the second table replaced the first)
+#   no_shared_data    a clone without the shared test data (no TL_DATA, no
+#                     ../shared/data): a test that reads a shared matrix
+#                     skips, naming the folder; one file missing from a
+#                     folder that is there still fails; the mmio fuzzer
+#                     runs from its seeds
+#   readme_quickstart README.md's no-GPU block as written: each bin/ line
+#                     runs in a fresh folder, its diagnose finds the rules
+#                     its comment names; the report `less` names is where
+#                     `make demo` writes it; REPRODUCE.md's trilap-analyze
+#                     lines on results/ run
 set -euo pipefail
 bin=${TL_BIN:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 tests="help_walk errors_one_line fdtd_small_grid compare_solver progress progress_runs solver_words host_trace provenance
   demo_solver aliases install_headers installed_model results_to_a_pipe outputs_one_path output_limits model_interrupted
-  scripts_leave_nothing"
+  scripts_leave_nothing readme_quickstart no_shared_data"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tl_firsthour.XXXXXX")
@@ -524,6 +534,71 @@ scripts_leave_nothing() {
     [ $rc -eq 1 ] && [ ! -e "$tmp/dl" ] && grep -q 'download failed, nothing received' "$tmp/err" ||
         fail "download-matrices.sh from nowhere: exit $rc: $(cat "$tmp/err"); left $(ls "$tmp")"
     one_line 1 env TRILAP_PACKAGES="$tmp/nolist" "$top"/scripts/install-deps.sh --list
+}
+
+no_shared_data() {
+    local t=${TL_BUILD:-build}/tests/test_binfmt rc=0
+    [ -x "$t" ] || fail "$t not built"
+    TL_DATA=$tmp/none "$t" round_trip >"$tmp/out" 2>&1 || rc=$?
+    [ $rc -eq 77 ] && grep -q "^SKIP: no shared matrices at $tmp/none/matrices (set TL_DATA" "$tmp/out" ||
+        fail "no shared data: exit $rc: $(cat "$tmp/out")"
+    mkdir -p "$tmp/part/matrices"
+    rc=0
+    TL_DATA=$tmp/part "$t" round_trip >"$tmp/out" 2>&1 || rc=$?
+    [ $rc -eq 1 ] || fail "a shared matrix missing from its folder: exit $rc: $(cat "$tmp/out")"
+    # the fuzzer's corpus takes the matrices only where they are (built with clang's libFuzzer)
+    t=${TL_BUILD:-build}/tests/test_fuzz_mmio
+    if [ -x "$t" ]; then
+        rc=0
+        TL_DATA=$tmp/none TL_FUZZ_SECONDS=1 "$t" fuzz_mmio_bounded >"$tmp/out" 2>&1 || rc=$?
+        [ $rc -eq 0 ] || [ $rc -eq 77 ] || fail "test_fuzz_mmio without the shared data: exit $rc: $(tail -3 "$tmp/out")"
+    fi
+}
+
+# the lines of the first ```sh block after README.md's "Without a GPU"
+readme_nogpu_block() {
+    awk '/^Without a GPU/ { f = 1 } f && /^```sh/ { b = 1; next } b && /^```/ { exit } b' "$1"/README.md
+}
+
+# a user's first commands, from the document itself so that they cannot drift
+readme_quickstart() {
+    local top line last dir rule n=0
+    top=$(cd "$(dirname "$0")/.." && pwd)
+    readme_nogpu_block "$top" >"$tmp/block"
+    grep -q '^make demo' "$tmp/block" || fail "README.md: no no-GPU block starting with make demo: $(cat "$tmp/block")"
+    mkdir "$tmp/clone"
+    while IFS= read -r line; do
+        line=${line%%#*}
+        n=$((n + 1))
+        (cd "$tmp/clone" && eval "\"$bin\"/${line#bin/}") >"$tmp/out.$n" 2>"$tmp/err.$n" ||
+            fail "README.md: '$line' failed: $(tail -3 "$tmp/err.$n")"
+        last=$line
+    done < <(grep '^bin/' "$tmp/block")
+    [ $n -ge 2 ] || fail "README.md: fewer than two bin/ commands in the no-GPU block"
+    grep -q '^FINDING 1 ' "$tmp/out.$n" || fail "README.md: '$last' shows no finding: $(head -5 "$tmp/out.$n")"
+    # each rule its comment names (a word with hyphens) is a finding
+    for rule in $(sed -n '/^bin\/trilap-analyze diagnose/,$s/.*# //p' "$tmp/block" | grep -o -E '[a-z]+(-[a-z]+)+'); do
+        grep -q "^FINDING [0-9]* \[$rule\]" "$tmp/out.$n" || fail "README.md: '$last' names $rule, not found: $(grep '^FINDING' "$tmp/out.$n")"
+    done
+    # `less demo-out/report.txt`: the folder make demo writes by default
+    line=$(sed -n 's/^less \([^ ]*\).*/\1/p' "$tmp/block")
+    dir=${line%%/*}
+    grep -q "^DEMO_OUT ?= $dir\$" "$top"/analysis/module.mk || fail "README.md: less $line, but make demo writes elsewhere"
+    if ! { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }; then
+        (cd "$top" && TL_BIN=$bin scripts/demo.sh --out "$tmp/clone/$dir") >"$tmp/demo.out" 2>&1 ||
+            fail "demo.sh: $(tail -3 "$tmp/demo.out")"
+        [ -s "$tmp/clone/$line" ] || fail "README.md: less $line, but the demo wrote $(ls "$tmp/clone/$dir")"
+    fi
+    # REPRODUCE.md's analyses of committed runs, which read and write nothing else
+    n=0
+    while IFS= read -r line; do
+        line=${line%%#*}
+        n=$((n + 1))
+        (cd "$top" && eval "\"$bin\"/${line#bin/}") >/dev/null 2>"$tmp/err" ||
+            fail "REPRODUCE.md: '$line' failed: $(tail -3 "$tmp/err")"
+    done < <(awk '/^```sh/ { b = 1; next } /^```/ { b = 0 } b' "$top"/REPRODUCE.md |
+        grep -E '^bin/trilap-analyze [a-z]+ +results/' | grep -v -e ' -o ' -e '--csv')
+    [ $n -ge 4 ] || fail "REPRODUCE.md: $n trilap-analyze lines on results/, sections 2 and 3 have 4"
 }
 
 case ${1:-} in

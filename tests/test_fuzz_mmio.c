@@ -74,8 +74,12 @@ TL_TEST(fuzz_mmio_bounded)
     fuzzer_of("fuzz_mmio", fuzzer, sizeof fuzzer);
     snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
     corpus(dir, seeds, sizeof seeds / sizeof seeds[0], ".mtx");
+    /* the shared matrices' heads join the seeds where they are there; a
+     * clone without them fuzzes from the seeds (it failed: the loop's
+     * unmatched pattern) */
     const char *data = tl_test_env("TL_DATA", "../shared/data");
-    snprintf(cmd, sizeof cmd, "for m in %s/matrices/*.mtx; do head -n 30 \"$m\" > %s/corpus/$(basename \"$m\"); done",
+    snprintf(cmd, sizeof cmd,
+             "for m in %s/matrices/*.mtx; do [ -e \"$m\" ] || continue; head -n 30 \"$m\" > %s/corpus/$(basename \"$m\"); done",
              data, dir);
     TL_ASSERT_EQ(system(cmd), 0);
     run_fuzzer(fuzzer, dir, 4096);

@@ -121,11 +121,10 @@ TL_TEST(general_with_comments)
 
 TL_TEST(symmetric_expansion_1138_bus)
 {
-    char path[512];
+    char path[1024];
     tl_csr a;
     tl_mm_info info;
-    snprintf(path, sizeof path, "%s/matrices/1138_bus.mtx",
-             tl_test_env("TL_DATA", "../shared/data"));
+    snprintf(path, sizeof path, "%s", tl_test_matrix("1138_bus.mtx"));
     TL_ASSERT_OK(tl_mm_read_csr(path, 1, &a, &info));
     TL_ASSERT_EQ(info.symmetry, TL_MM_SYMMETRIC);
     TL_ASSERT_EQ(info.nentries, 2596);
@@ -143,9 +142,9 @@ TL_TEST(symmetric_expansion_1138_bus)
 
 TL_TEST(general_ani4)
 {
-    char path[512];
+    char path[1024];
     tl_csr a;
-    snprintf(path, sizeof path, "%s/matrices/ani4.mtx", tl_test_env("TL_DATA", "../shared/data"));
+    snprintf(path, sizeof path, "%s", tl_test_matrix("ani4.mtx"));
     TL_ASSERT_OK(tl_mm_read_csr(path, 1, &a, NULL));
     TL_ASSERT_EQ(a.nrows, 3081);
     TL_ASSERT_EQ(a.nnz, 20971);
@@ -236,9 +235,9 @@ TL_TEST(duplicates_summed_rows_sorted)
 TL_TEST(gzip_round_trip)
 {
 #if TL_HAVE_ZLIB
-    char path[512], gzpath[600];
+    char path[1024], gzpath[1100];
     tl_csr a, b;
-    snprintf(path, sizeof path, "%s/matrices/ani4.mtx", tl_test_env("TL_DATA", "../shared/data"));
+    snprintf(path, sizeof path, "%s", tl_test_matrix("ani4.mtx"));
     TL_ASSERT_OK(tl_mm_read_csr(path, 1, &a, NULL));
     write_file("x", "");
     snprintf(gzpath, sizeof gzpath, "%s.mtx.gz", g_path);

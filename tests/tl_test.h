@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define TL_TEST(name) static void name(void)
 
@@ -120,15 +121,27 @@ static inline const char *tl_test_path(const char *name)
     snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
     return path[k];
 }
+/* TL_DATA/matrices, the shared test matrices' folder. Where it is not
+ * there at all (a clone with no ../shared beside it, README.md) the test
+ * skips, as the shared Kineto traces' do: it failed, 47 tests of a first
+ * `make check`. A file missing from a folder that is there still fails. */
+static inline const char *tl_test_matrices(void)
+{
+    static char dir[512];
+    struct stat sb;
+    snprintf(dir, sizeof dir, "%s/matrices", tl_test_env("TL_DATA", "../shared/data"));
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        TL_SKIP("no shared matrices at %s (set TL_DATA to the shared data folder: README.md)", dir);
+    return dir;
+}
 /* TL_DATA/matrices/NAME, a shared test matrix; the last four paths stay
  * valid. */
 static inline const char *tl_test_matrix(const char *name)
 {
-    static char path[4][512];
+    static char path[4][1024];
     static int k;
     k = (k + 1) % 4;
-    snprintf(path[k], sizeof path[k], "%s/matrices/%s", tl_test_env("TL_DATA", "../shared/data"),
-             name);
+    snprintf(path[k], sizeof path[k], "%s/%s", tl_test_matrices(), name);
     return path[k];
 }
 
