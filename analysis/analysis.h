@@ -48,6 +48,9 @@ enum {
     TL_AN_C_COMM_ALL = TL_AN_C_P2P_ALL | TL_AN_C_COLL_ALL,
 };
 int tl_an_ival_class(const tl_an_ival *v);
+/* A host range of a rank without GPU activity, its compute:* marks (the
+ * loader keeps them only there, group TL_AN_G_COMPUTE): its compute. */
+int tl_an_ival_is_host_compute(const tl_an_ival *v);
 /* Is it one of the activities communication consists of (any class above
  * with P2P/COLL, waiting or not)? */
 int tl_an_ival_is_comm(const tl_an_ival *v);
@@ -447,9 +450,9 @@ typedef struct tl_an_iter_span {
 } tl_an_iter_span;
 tl_an_iter_span tl_an_rank_iter_span(const tl_an_rank *rk);
 /* What a rank recorded that an --iter-range selects: TL_AN_ACT_GPU (a
- * kernel, copy or memset), else TL_AN_ACT_HOST (the host's own
- * communication: a host-backend rank), else TL_AN_ACT_NONE; and its name
- * in a refusal ("no host communication in iterations 500:"). */
+ * kernel, copy or memset), else TL_AN_ACT_HOST (the host's own compute
+ * and communication: a host-backend or CPU rank), else TL_AN_ACT_NONE;
+ * and its name in a refusal ("no host activity in iterations 500:"). */
 enum { TL_AN_ACT_NONE, TL_AN_ACT_HOST, TL_AN_ACT_GPU };
 int tl_an_ival_activity(const tl_an_ival *v);
 int tl_an_rank_activity(const tl_an_rank *rk);
@@ -558,6 +561,8 @@ typedef struct tl_an_rank_result {
     int64_t n_marks;       /* host communication marks, n_comm_copies: copies on p2p/coll lanes (with time in the window) */
     int64_t n_comm_copies;
     int64_t n_nccl;        /* NCCL kernels */
+    int64_t n_gpu_compute; /* compute kernels, n_host_compute: its host's compute ranges (with time in the window) */
+    int64_t n_host_compute;
     tl_an_iter_span have;  /* the iterations it has, whatever the selection */
 } tl_an_rank_result;
 

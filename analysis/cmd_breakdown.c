@@ -74,7 +74,7 @@ typedef struct rank_bd {
     int rank;
     int by_place; /* the trace names no rank: tl_an_rank_unclaimed gives it one */
     int active;    /* what it recorded, in the range or not: TL_AN_ACT_* */
-    int host_only; /* no device: no kernel or copy to break down, its host communicating */
+    int host_only; /* no device: no kernel or copy to break down, its host computing and communicating */
     int64_t w, niter;
     tl_an_iter_span have, used; /* the iterations it has, and of them those --iter-range selected */
     char clock[64];             /* its source's clock: how its program would mark iterations */
@@ -141,7 +141,9 @@ static void acc_add(stat_acc *a, const tl_an_ival *v)
 
 /* A rank's totals per name over w: its GPU activities from the loaded
  * intervals, their bytes from beside them; *first, *last: the span of the
- * activities counted. */
+ * activities counted. A rank without GPU activity (host_only) has its
+ * host's ranges counted instead, its compute:* and its communication: a
+ * CPU run's work (it printed "# 0 rows"). */
 static tl_status count_rank(const tl_an_rank *rk, const bd_side *side, const bd_window *w, const tl_an_names *names,
                             rank_bd *out, int64_t *first, int64_t *last)
 {
@@ -151,7 +153,8 @@ static tl_status count_rank(const tl_an_rank *rk, const bd_side *side, const bd_
     out->nname = cap;
     for (size_t j = 0; j < rk->n; j++) {
         const tl_an_ival *v = &rk->v[j];
-        if (!is_gpu_kind(v->kind) || !in_window(w, v->start)) continue;
+        int counted = is_gpu_kind(v->kind) || (out->host_only && v->kind == TL_KIND_HOST);
+        if (!counted || !in_window(w, v->start)) continue;
         acc_add(&out->by_name[v->name], v);
         if (v->start < *first) *first = v->start;
         if (v->end > *last) *last = v->end;
@@ -270,8 +273,8 @@ static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl
         if (rb[f].host_only)
             TL_TRYGOTO(tl_an_table_meta(t, "gpu_lanes",
                                         "%s rank %d: none (a host-only trace: no device, no kernels or copies "
-                                        "recorded): nothing to break down; its host communication is overlap's "
-                                        "U_p2p and U_coll",
+                                        "recorded): its rows are its host's ranges, its compute (compute:*) and "
+                                        "its communication",
                                         label, rb[f].rank),
                        st, fail);
     char rk[32];

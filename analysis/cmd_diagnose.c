@@ -751,11 +751,11 @@ static int v_nohide(const diag_state *s, size_t r, measured *mv, evidence *e)
     const rank_diag *d = &s->rd[r];
     double cm = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMM_ALL)), cp = pct_of_w(d, tl_an_m_union(m, TL_AN_C_COMPUTE));
     double h = 100 * tl_an_m_hidden(m);
-    /* hidden is communication under GPU compute, which a host-only rank
-     * has none of (its "compute 0.0 % of W" made it an ok, not a verdict) */
+    /* the remedy is a GPU stream's or event's, which a host-only rank has
+     * none of (its "compute 0.0 % of W" made it an ok, not a verdict) */
     if (host_only_rank_because(s, r, mv,
-                               "host-only (no GPU lanes: no GPU compute its communication could hide under; hidden "
-                               "counts GPU compute only)"))
+                               "host-only (no GPU lanes: no GPU stream or event dependency to change; its "
+                               "communication under its host's compute is overlap's hidden)"))
         return 0;
     mv->value = h;
     also(mv, "comm %.1f, compute %.1f %% of W %s %g", cm, cp,
@@ -1070,8 +1070,8 @@ static const rule rules[] = {
                "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
                "shared GPU, OS noise).",
      .remedy_host = "the operation cannot move data before every rank has joined it. Compare the ranks' time outside "
-                    "communication per iteration (overlap's idle / iters: a host-only rank computes on its host, "
-                    "which no GPU lane records, so U_compute is 0 there): a rank with more rows or nonzeros arrives last, so "
+                    "communication per iteration (overlap's idle / iters, and U_compute where its host marks its "
+                    "compute as compute:* ranges): a rank with more rows or nonzeros arrives last, so "
                     "balance the partition (METIS with weights); equal time means host-side delays (ranks sharing "
                     "cores, OS noise).",
      .ok = "no rank's matched communication waits for others at or above the threshold"},
@@ -1125,11 +1125,13 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
         else snprintf(hid, sizeof hid, "- (no communication)");
         if (isfinite(c)) snprintf(cc, sizeof cc, "%.1f%%", 100 * c);
         else snprintf(cc, sizeof cc, "- (no %s)", tl_an_m_union(m, TL_AN_C_P2P_ALL) ? "collective" : "p2p");
-        /* compute is GPU compute: a host-only rank has none to measure (its
-         * host's is no GPU lane), and "0.0%" said its host did not compute */
+        /* a host-only rank's compute is its host's compute ranges; without
+         * them "0.0%" would say its host did not compute */
         char cp[64];
-        if (tl_an_rank_host_only(&res[r])) snprintf(cp, sizeof cp, "n/a (a host-only rank: no GPU compute)");
-        else snprintf(cp, sizeof cp, "%.1f%%", 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w);
+        double ucp = 100 * tl_an_m_union(m, TL_AN_C_COMPUTE) / w;
+        int host = tl_an_rank_host_only(&res[r]);
+        if (host && !res[r].n_host_compute) snprintf(cp, sizeof cp, "n/a (a host-only rank: no GPU compute)");
+        else snprintf(cp, sizeof cp, "%.1f%%%s", ucp, host ? " (its host's compute ranges)" : "");
         char cut[256];
         tl_an_window_cut_say(&res[r].meta, cut, sizeof cut);
         printf("# rank %d: window %.1f us%s%s%s, %zu iterations; compute %s, p2p %.1f%%, coll %.1f%%, exposed "

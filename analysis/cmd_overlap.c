@@ -161,9 +161,10 @@ static int derived_col(void)
 }
 
 /* A rank without GPU lanes (tl_an_rank_host_only) has no compute kernels
- * to subtract from the window: derived_comm would be the whole window and
- * read as all communication. Its derived_comm (and the reconciliation's)
- * is "-", and the table says why. */
+ * to subtract from the window, the paper's method: its derived_comm (and
+ * the reconciliation's) is "-", and the table says why. Its compute is its
+ * host's compute ranges where it marks them (it said U_compute 0 and idle
+ * the whole window of a host computing all of it). */
 static tl_status blank_host_only(tl_an_table *t, const tl_an_rank_result *res, size_t nr, double *vals,
                                  double *rv)
 {
@@ -172,11 +173,17 @@ static tl_status blank_host_only(tl_an_table *t, const tl_an_rank_result *res, s
         if (!tl_an_rank_host_only(&res[r])) continue;
         vals[r * NV + derived] = NAN;
         rv[r * NR] = rv[r * NR + NR - 1] = NAN; /* derived_comm, residual */
-        TL_TRY(tl_an_table_meta(t, "gpu_lanes",
-                                "rank %d: none (a host-only trace: no device, no kernels or copies recorded), so "
-                                "derived_comm is undefined and U_compute is 0; trace a --backend cuda run for the "
-                                "GPU figures",
-                                res[r].meta.rank));
+        if (res[r].n_host_compute)
+            TL_TRY(tl_an_table_meta(t, "gpu_lanes",
+                                    "rank %d: none (a host-only trace: no device, no kernels or copies recorded), so "
+                                    "derived_comm is undefined; U_compute is its host's compute ranges (compute:*)",
+                                    res[r].meta.rank));
+        else
+            TL_TRY(tl_an_table_meta(t, "gpu_lanes",
+                                    "rank %d: none (a host-only trace: no device, no kernels or copies recorded), so "
+                                    "derived_comm is undefined and U_compute is 0; trace a --backend cuda run for the "
+                                    "GPU figures",
+                                    res[r].meta.rank));
     }
     return TL_OK;
 }

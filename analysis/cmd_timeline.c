@@ -29,10 +29,12 @@ typedef struct tl_state {
     int span_rank;       /* that rank (-1: none yet) */
 } tl_state;
 
-/* Row of a lane within its rank: Compute, P2P, Collective, then copy/other. */
-static int lane_pos(int lane)
+/* Row of a lane within its rank: Compute, P2P, Collective, then copy/other.
+ * A CPU rank's compute ranges (on the host lane) are its compute row. */
+static int lane_pos(const tl_an_ival *v)
 {
-    switch (lane) {
+    if (tl_an_ival_is_host_compute(v)) return 0;
+    switch (v->lane) {
     case TL_ROLE_COMPUTE: return 0;
     case TL_ROLE_P2P: return 1;
     case TL_ROLE_COLL: return 2;
@@ -68,8 +70,8 @@ fail:
 static const char *const lane_label[4] = {"Compute", "P2P", "Collective", "Copy/other"};
 
 /* Activity in the rank's selection [w0, w1), GPU or the host's own
- * communication (a host-backend rank has only that): a rank that recorded
- * nothing there cannot give the span. */
+ * compute and communication (a host-backend rank has only those): a rank
+ * that recorded nothing there cannot give the span. */
 static int active(const tl_an_rank *rk, int64_t w0, int64_t w1)
 {
     for (size_t j = 0; j < rk->n; j++) {
@@ -257,7 +259,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         int64_t a = v->start > s.origin ? v->start : s.origin, b = v->end < s.end ? v->end : s.end;
         written++;
         rows[rank_index(res, nr, s.k[j].rank)]++;
-        int lp = lane_pos(v->lane);
+        int lp = lane_pos(v);
         const char *nm = tl_an_names_short(names, v->name);
         /* the names always in quotes, as the plot scripts have read them */
         fprintf(f, "%d,%d,r%d %s,%s,%s,%s,%d,", s.k[j].rank, s.k[j].rank * 4 + lp, s.k[j].rank, lane_label[lp],
@@ -291,7 +293,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
                "activity clipped\n",
                (double)(s.end - s.origin) / 1e3, s.span_rank);
     else /* it said "the selection on rank -1" */
-        printf("# span: none: no rank has GPU activity or host communication in the selection\n");
+        printf("# span: none: no rank has GPU activity or its host's compute or communication in the selection\n");
     printf("# rows: %zu written to %s (times in us from the first selected iteration's start)\n", written, o.out);
 fail:
     tl_out_close(&out, 0);

@@ -27,6 +27,15 @@ static int is_comm_mark(const tl_trace_record *r)
     return r->kind == TL_KIND_HOST && (r->lane == TL_ROLE_P2P || r->lane == TL_ROLE_COLL);
 }
 
+/* The host computing (runtime/marks.h's category compute): a host range
+ * named compute:..., off the communication lanes. It is the rank's compute
+ * only where the rank has no GPU activity (trilap-solve --backend host,
+ * trilap-fdtd --backend cpu); beside kernels it covers their enqueue. */
+static int is_host_compute(const tl_trace_record *r)
+{
+    return r->kind == TL_KIND_HOST && !is_comm_mark(r) && r->name && !strncmp(r->name, "compute:", 8);
+}
+
 static tl_status meta_i64(const tl_trace_reader *rd, const char *path, const char *key, int64_t *out, int *found)
 {
     const char *s = tl_trace_reader_meta(rd, key);
@@ -650,6 +659,7 @@ typedef struct load_state {
     void *also_user;
     corr_side *kern, *op; /* communication kernels with a correlation id; "op:" rows */
     size_t nkern, capkern, nop, capop;
+    int gpu; /* a GPU activity seen: the host's compute ranges are no compute (is_host_compute) */
 } load_state;
 
 static tl_status push_side(corr_side **a, size_t *n, size_t *cap, corr_side v)
@@ -760,6 +770,18 @@ static tl_status keep_host_iter(tl_an_rank *rk, const tl_trace_record *r)
     return TL_OK;
 }
 
+/* The rank has GPU activity after all: its host's compute ranges kept so
+ * far are enqueues, not compute, and no more are kept. */
+static void drop_host_compute(load_state *ls)
+{
+    tl_an_rank *rk = ls->rk;
+    size_t m = 0;
+    for (size_t j = 0; j < rk->n; j++)
+        if (!tl_an_ival_is_host_compute(&rk->v[j])) rk->v[m++] = rk->v[j];
+    rk->n = m;
+    ls->gpu = 1;
+}
+
 static tl_status keep_record(void *user, const tl_trace_record *r)
 {
     load_state *ls = user;
@@ -773,7 +795,9 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
         return push_side(&ls->op, &ls->nop, &ls->capop, o);
     }
     int mark = is_comm_mark(r);
-    if (!is_gpu_activity(r) && !mark) return TL_OK;
+    if (is_gpu_activity(r) && !ls->gpu) drop_host_compute(ls);
+    int host_compute = !ls->gpu && is_host_compute(r);
+    if (!is_gpu_activity(r) && !mark && !host_compute) return TL_OK;
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
              rk->meta.path, r->iter, MAX_ITER);
     if (rk->n == rk->cap) {
@@ -794,7 +818,9 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     TL_TRY(tl_an_names_intern(ls->names, r->name ? r->name : "", &v->name));
     /* the host's own exchanges and reductions are no kernel family of
      * their name (the timeline coloured them "compute") */
-    v->group = (uint8_t)(is_comm_mark(r) ? TL_AN_G_HOST_COMM : tl_an_names_group(ls->names, v->name, r->kind, r->cat));
+    v->group = (uint8_t)(mark           ? TL_AN_G_HOST_COMM
+                         : host_compute ? TL_AN_G_COMPUTE
+                                        : tl_an_names_group(ls->names, v->name, r->kind, r->cat));
     size_t s = 0;
     while (s < rk->nstreams && rk->streams[s] != r->stream) s++;
     if (s == rk->nstreams) {
@@ -808,7 +834,7 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     if (r->corr && r->kind == TL_KIND_KERNEL && (r->cat == TL_CAT_P2P || r->cat == TL_CAT_COLL))
         TL_TRY(push_side(&ls->kern, &ls->nkern, &ls->capkern,
                          (corr_side){.corr = r->corr, .t = r->start_ns, .id = (uint32_t)s}));
-    if (r->iter >= 0 && !mark) { /* iterations are bounded by their GPU activity */
+    if (r->iter >= 0 && !mark && !host_compute) { /* iterations are bounded by their GPU activity */
         size_t it = (size_t)r->iter;
         TL_TRY(grow_iters(&rk->iter_start, &rk->niter, it));
         if (r->start_ns < rk->iter_start[it]) rk->iter_start[it] = r->start_ns;

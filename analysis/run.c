@@ -36,7 +36,7 @@ tl_status tl_an_iter_times(const tl_an_rank_result *r, double *min, double *medi
 
 int tl_an_rank_host_only(const tl_an_rank_result *r)
 {
-    return r->meta.device < 0 && r->whole.ncompute == 0 && r->n_nccl == 0 && r->n_comm_copies == 0;
+    return r->meta.device < 0 && r->n_gpu_compute == 0 && r->n_nccl == 0 && r->n_comm_copies == 0;
 }
 
 void tl_an_rank_results_free(tl_an_rank_result **pr, size_t n)
@@ -65,6 +65,8 @@ static void count_comm(const tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_rank_
         r->n_marks += v->kind == TL_KIND_HOST && tl_an_ival_is_comm(v);
         r->n_comm_copies += v->kind != TL_KIND_KERNEL && v->kind != TL_KIND_HOST && tl_an_ival_is_comm(v);
         r->n_nccl += v->kind == TL_KIND_KERNEL && tl_an_ival_is_comm(v);
+        r->n_host_compute += tl_an_ival_is_host_compute(v);
+        r->n_gpu_compute += v->kind == TL_KIND_KERNEL && tl_an_ival_class(v) == TL_AN_C_COMPUTE;
     }
 }
 

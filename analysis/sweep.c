@@ -15,9 +15,15 @@ static int comm_lane_class(uint8_t lane)
     return lane == TL_ROLE_P2P ? TL_AN_C_P2P : lane == TL_ROLE_COLL ? TL_AN_C_COLL : 0;
 }
 
+int tl_an_ival_is_host_compute(const tl_an_ival *v)
+{
+    return v->kind == TL_KIND_HOST && v->group == TL_AN_G_COMPUTE;
+}
+
 int tl_an_ival_class(const tl_an_ival *v)
 {
     int c;
+    if (tl_an_ival_is_host_compute(v)) return TL_AN_C_COMPUTE;
     if (v->kind == TL_KIND_KERNEL)
         c = v->cat == TL_CAT_COMPUTE ? TL_AN_C_COMPUTE
             : v->cat == TL_CAT_P2P   ? TL_AN_C_P2P
@@ -40,7 +46,8 @@ int tl_an_ival_is_comm_op(const tl_an_ival *v)
 int tl_an_ival_activity(const tl_an_ival *v)
 {
     if (v->kind == TL_KIND_KERNEL || v->kind == TL_KIND_MEMCPY || v->kind == TL_KIND_MEMSET) return TL_AN_ACT_GPU;
-    return v->kind == TL_KIND_HOST && tl_an_ival_is_comm(v) ? TL_AN_ACT_HOST : TL_AN_ACT_NONE;
+    return v->kind == TL_KIND_HOST && (tl_an_ival_is_comm(v) || tl_an_ival_is_host_compute(v)) ? TL_AN_ACT_HOST
+                                                                                                : TL_AN_ACT_NONE;
 }
 
 int tl_an_rank_activity(const tl_an_rank *rk)
@@ -55,7 +62,7 @@ int tl_an_rank_activity(const tl_an_rank *rk)
 
 const char *tl_an_activity_name(int activity)
 {
-    return activity == TL_AN_ACT_HOST ? "host communication" : "GPU activity";
+    return activity == TL_AN_ACT_HOST ? "host activity" : "GPU activity";
 }
 
 static int cmp_ival(const void *a, const void *b)

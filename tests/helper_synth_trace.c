@@ -113,6 +113,9 @@ static double iteration(ctx *c, const char *v, int64_t it, double t, int *err)
         /* compute, then the allreduce staged through the host, then the halo:
          * each exchange completes 5 us after the last rank arrives */
         double c0 = 40 + 10.0 * c->rank, last = 40 + 10.0 * (c->nranks - 1);
+        /* the host's compute mark around the launch and the wait after it
+         * (as trilap-solve's on a GPU): an enqueue, no compute of its own */
+        e |= rec(c, TL_ROLE_HOST, TL_CAT_RANGE, TL_KIND_HOST, "compute:axpy", t, t + c0 + 20, -1, it);
         e |= rec(c, TL_ROLE_COMPUTE, TL_CAT_COMPUTE, TL_KIND_KERNEL, K_AXPY, t, t + c0, 201326592, it);
         e |= rec(c, TL_ROLE_COLL, TL_CAT_MEMCPY, TL_KIND_MEMCPY, "memcpy DtoH", t + c0, t + c0 + 2, 16, it);
         e |= rec(c, TL_ROLE_COLL, TL_CAT_RANGE, TL_KIND_HOST, "coll:staged allreduce", t + c0, t + last + 9, -1, it);

@@ -306,16 +306,20 @@ TL_TEST(host_ranks_communication_counted)
                       strstr(o, ",r1 Collective,coll,range,host-comm,18,\"coll:allreduce"),
                   "%s", o);
     free(o);
-    /* one rank moves nothing (its allreduce is a copy): no communication,
-     * and a timeline with nothing to draw says so */
+    /* one rank moves nothing (its allreduce is a copy): no communication;
+     * its timeline draws its host's compute on its compute row (it said
+     * "span: none", nothing drawn, of a host computing the whole run) */
     snprintf(dir, sizeof dir, "%s/solve1", tmp);
     free(run_cmd("%s/trilap-solve --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(), dir));
     o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "rank 0: 0 NCCL kernels, 0 copies on p2p/coll lanes, 0 host exchanges"), "%s", o);
     free(o);
     o = run_cmd("%s/trilap-analyze timeline %s -o %s/tl1.csv", tl_test_bin(), dir, tmp);
-    TL_ASSERT_MSG(strstr(o, "# span: none: no rank has GPU activity or host communication in the selection\n"),
-                  "%s", o);
+    TL_ASSERT_MSG(strstr(o, "the selection on rank 0") && !strstr(o, "# span: none"), "%s", o);
+    free(o);
+    snprintf(p, sizeof p, "%s/tl1.csv", tmp);
+    o = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(o, "\n0,0,r0 Compute,host,range,compute,11,\"compute:spmv_diag\","), "%s", o);
     free(o);
     snprintf(dir, sizeof dir, "%s/fdtd", tl_test_tmpdir());
     free(run_cmd("%s/trilap-fdtd run --grid 24 --steps 4 --ranks 2 --decomp 1x1x2 --trace %s", tl_test_bin(), dir));
@@ -344,9 +348,15 @@ TL_TEST(host_ranks_remedies_apply)
     TL_ASSERT_MSG(strstr(o, "  remedy: the operation cannot move data before every rank has joined it. Compare the "
                             "ranks' time outside communication per iteration (overlap's idle / iters"),
                   "%s", o);
+    /* its host's compute ranges are its compute: 40 and 50 us of each 72
+     * (it said "n/a", beside "idle" for the time its host computed) */
+    static const char *const cp[] = {"compute 55.6% (its host's compute ranges), p2p 16.7%, coll 26.4%, exposed "
+                                     "communication 43.1%, idle 1.4% of the window",
+                                     "compute 69.4% (its host's compute ranges), p2p 16.7%, coll 12.5%, exposed "
+                                     "communication 29.2%, idle 1.4% of the window"};
     for (int r = 0; r < 2; r++) {
-        char key[96];
-        snprintf(key, sizeof key, "# rank %d: window 1440.0 us, 20 iterations; compute n/a (a host-only rank: ", r);
+        char key[256];
+        snprintf(key, sizeof key, "# rank %d: window 1440.0 us, 20 iterations; %s", r, cp[r]);
         TL_ASSERT_MSG(strstr(o, key), "%s", o);
         TL_ASSERT_MSG(!strcmp(verdict_of(o, "no-comm-compute-overlap", r), "n/a"), "%s", o);
     }
@@ -387,7 +397,7 @@ TL_TEST(host_ranks_iter_range_outside_refused)
         tl_test_output o = tl_test_capture("%s/trilap-analyze %s %s --iter-range 500: %s", tl_test_bin(), cmds[k],
                                            dir, out);
         TL_ASSERT_MSG(o.rc == 1 && tl_test_count(o.err, "\n") == 1 &&
-                          strstr(o.err, "no host communication in iterations 500: ") &&
+                          strstr(o.err, "no host activity in iterations 500: ") &&
                           strstr(o.err, "(the run has iterations 0..19)"),
                       "%s: exit %d\n%s%s", cmds[k], o.rc, o.out, o.err);
         if (path[0]) TL_ASSERT_MSG(access(path, F_OK) != 0, "%s wrote %s", cmds[k], path);
@@ -484,18 +494,27 @@ TL_TEST(host_ranks_per_iter_derived_undefined)
     free(o);
 }
 
-/* breakdown of a host-backend run: no kernel or copy to break down, and it
- * says so and where the run's figures are (before: "# 0 rows", nothing
- * more, beside overlap's U_p2p of most of the window). */
-TL_TEST(host_ranks_breakdown_says_why_empty)
+/* breakdown of a host-backend run: no kernel or copy, so its rows are its
+ * host's compute and communication ranges, and it says so (before: "# 0
+ * rows" beside overlap's U_p2p of most of the window; then a line saying
+ * there was nothing to break down, of a host computing 56 % of it). */
+TL_TEST(host_ranks_breakdown_counts_host)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/hostbd", tl_test_tmpdir());
     synth(dir, "host-only", 2, 20);
     char *o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "# gpu_lanes: hostbd rank 0: none (a host-only trace: no device, no kernels or copies "
-                            "recorded): nothing to break down; its host communication is overlap's U_p2p and U_coll") &&
-                      strstr(o, "hostbd rank 1: none (") && strstr(o, "# 0 rows"),
+                            "recorded): its rows are its host's ranges, its compute (compute:*) and its "
+                            "communication") &&
+                      strstr(o, "hostbd rank 1: none (") && strstr(o, "# 20 rows"),
+                  "%s", o);
+    /* 40 us of compute and 19 + 12 of communication in each of 20
+     * iterations of 72 us */
+    TL_ASSERT_MSG(strstr(o, "\n  hostbd 0    name     compute   compute:spmv               20  800.0 40.00 40.00 "
+                            "40.00  55.6    40.00     -      -") &&
+                      strstr(o, "\n  hostbd 0    category host-comm *                          40  620.0 15.50 "
+                                "12.00 19.00  43.1    31.00     -      -"),
                   "%s", o);
     free(o);
     /* a GPU rank beside a host-only one: only the latter named */
@@ -503,6 +522,80 @@ TL_TEST(host_ranks_breakdown_says_why_empty)
     synth(dir, "mixed-host", 2, 20);
     o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(strstr(o, "# gpu_lanes: mixedbd rank 1: none (") && !strstr(o, "mixedbd rank 0: none"), "%s", o);
+    free(o);
+}
+
+/* Field k (0-based) of the table row of rank 0 after `table`, in buf. */
+static const char *rank0_field(const char *o, const char *table, int k, char *buf, size_t n)
+{
+    const char *t = strstr(o, table), *l = t ? strstr(t, "\n  0 ") : NULL;
+    char row[512];
+    buf[0] = 0;
+    if (!l) return buf;
+    line_at(l + 1, row, sizeof row);
+    char *save = NULL, *f = strtok_r(row, " ", &save);
+    for (int i = 0; f && i < k; i++) f = strtok_r(NULL, " ", &save);
+    snprintf(buf, n, "%s", f ? f : "");
+    return buf;
+}
+
+/* A CPU run's compute is its host's compute:* ranges (trilap-fdtd
+ * --backend cpu, trilap-solve --backend host on one rank): breakdown printed
+ * "# 0 rows", overlap U_compute 0.0 and idle the whole window, diagnose
+ * "idle 100.0% of the window", and an --iter-range past the run was read as
+ * its whole window, exit 0. */
+static void cpu_run_counted(const char *dir, const char *name)
+{
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char w[64], cp[64], idle[64];
+    double fw = atof(rank0_field(o, "# table: overlap\n", 1, w, sizeof w));
+    double fc = atof(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp));
+    double fi = atof(rank0_field(o, "# table: overlap\n", 14, idle, sizeof idle));
+    TL_ASSERT_MSG(fw > 0 && fc > 0.9 * fw && fi < 0.1 * fw && fabs(fc + fi - fw) < 0.2,
+                  "W %s, U_compute %s, idle %s:\n%s", w, cp, idle, o);
+    TL_ASSERT_MSG(strstr(o, "U_compute is its host's compute ranges (compute:*)"), "%s", o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "(its host's compute ranges)") && !strstr(o, "idle 100.0%"), "%s", o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, name) && !strstr(o, "# 0 rows") && strstr(o, "its rows are its host's ranges"), "%s", o);
+    free(o);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-range 500:", tl_test_bin(), dir);
+    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "no host activity in iterations 500: "), "exit %d\n%s%s", r.rc, r.out,
+                  r.err);
+    tl_test_output_free(&r);
+}
+
+TL_TEST(cpu_runs_compute_counted)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/fdtdcpu", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-fdtd run --backend cpu --grid 24 --steps 4 --trace %s", tl_test_bin(), dir));
+    cpu_run_counted(dir, " compute:update_v ");
+    snprintf(dir, sizeof dir, "%s/solvecpu", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --backend host --repeat 1 --no-stats --trace %s gen:poisson7:12", tl_test_bin(),
+                 dir));
+    cpu_run_counted(dir, " compute:spmv_diag ");
+}
+
+/* The host's compute:* marks of a GPU rank cover launches and waits, not
+ * compute: the staged variant's (compute and the allreduce after it) leave
+ * its figures those of its kernels (staged_run_diagnosed's U_compute 1200,
+ * hidden 0). */
+TL_TEST(gpu_ranks_host_compute_marks_not_compute)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/stagedmarks", tl_test_tmpdir());
+    synth(dir, "staged", 2, 30);
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char cp[64], hid[64];
+    TL_ASSERT_MSG(!strcmp(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp), "1200.0") &&
+                      !strcmp(rank0_field(o, "# table: overlap\n", 8, hid, sizeof hid), "0.0"),
+                  "U_compute %s, hidden %s\n%s", cp, hid, o);
+    free(o);
+    o = run_cmd("%s/trilap-analyze breakdown %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(!strstr(o, "compute:axpy") && !strstr(o, "gpu_lanes"), "%s", o);
     free(o);
 }
 
@@ -858,5 +951,6 @@ TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_co
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              host_ranks_communication_counted, host_ranks_remedies_apply, host_ranks_iter_range_outside_refused,
              host_ranks_communication_counted_in_window,
-             host_ranks_per_iter_derived_undefined, host_ranks_breakdown_says_why_empty, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             host_ranks_per_iter_derived_undefined, host_ranks_breakdown_counts_host, cpu_runs_compute_counted,
+             gpu_ranks_host_compute_marks_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
