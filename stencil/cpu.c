@@ -57,8 +57,8 @@ static inline void fp_restore(fp_mode was)
  * team meets at a barrier at the end of every loop, 14 a step (interior
  * and 6 CPML slabs, v then p), and on a core another process also uses,
  * each barrier can wait for a descheduled thread's next time slice (ms):
- * on 2 busy cores, 2 threads ran a 32^3 run up to 48x slower than one
- * (stencil/README.md). 32768 points is about 1 ms of one core's work, the
+ * on 2 busy cores, 2 threads ran 32^3 and 48^3 runs 14x and 31x slower
+ * than one (medians; stencil/README.md). 32768 points is about 1 ms of one core's work, the
  * cost of such a wait. Every point's arithmetic is the same whoever runs
  * it: the fields do not depend on the thread count. */
 enum { CPU_PARALLEL_MIN_POINTS = 32768 };
