@@ -52,6 +52,17 @@ static inline void fp_restore(fp_mode was)
 #endif
 }
 
+/* Points a box (or an energy sum) needs before its loop is shared among
+ * the OpenMP threads; a smaller one runs on the calling thread alone. A
+ * team meets at a barrier at the end of every loop, 14 a step (interior
+ * and 6 CPML slabs, v then p), and on a core another process also uses,
+ * each barrier can wait for a descheduled thread's next time slice (ms):
+ * on 2 busy cores, 2 threads ran 32^3 and 48^3 runs 14x and 31x slower
+ * than one (medians; stencil/README.md). 32768 points is about 1 ms of one core's work, the
+ * cost of such a wait. Every point's arithmetic is the same whoever runs
+ * it: the fields do not depend on the thread count. */
+enum { CPU_PARALLEL_MIN_POINTS = 32768 };
+
 #define T float
 #define SFX _f
 #define FLUSH 1

@@ -142,7 +142,7 @@ static void FN(p_points)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int cpml)
  * own mode after it. */
 static void FN(update)(const tl_fdtd_kargs *a, const tl_fdtd_box *b, int which, int cpml)
 {
-#pragma omp parallel
+#pragma omp parallel if (tl_fdtd_box_count(b) >= CPU_PARALLEL_MIN_POINTS)
     {
         fp_mode was = FLUSH ? fp_flush_subnormals() : 0;
         if (which == 0) FN(v_points)(a, b, cpml);
@@ -184,7 +184,8 @@ static double FN(energy)(const tl_fdtd_kargs *a, const int64_t n[3], const tl_fd
 {
     const T *p = a->f[0], *vx = a->f[1], *vy = a->f[2], *vz = a->f[3];
     double e = 0;
-#pragma omp parallel for collapse(2) reduction(+ : e) schedule(static)
+#pragma omp parallel for collapse(2) reduction(+ : e) schedule(static) \
+    if (n[0] * n[1] * n[2] >= CPU_PARALLEL_MIN_POINTS)
     for (int64_t z = 0; z < n[2]; z++)
         for (int64_t y = 0; y < n[1]; y++)
             for (int64_t x = 0; x < n[0]; x++) {

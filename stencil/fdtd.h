@@ -72,6 +72,10 @@ typedef struct tl_fdtd_config {
     int order;           /* 2, 4 or 8 (r = order / 2) */
     int order_fixed;     /* the caller offers no choice of order (verify's experiments but
                             convergence): a refusal's remedies name none */
+    const char *grid_option; /* the option that sets the (cubic) grid, where the caller's is not
+                                a grid ("--n-int": verify reflection); NULL: remedies say "a grid" */
+    int64_t grid_option_less; /* points per axis of the grid that grid_option does not count
+                                 (verify reflection: the CPML's 2 L) */
     double h;            /* grid spacing [m] */
     double dt;           /* time step [s]; 0: cfl * the stability limit */
     double cfl;          /* fraction of the stability limit when dt = 0 */

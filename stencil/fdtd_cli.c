@@ -144,6 +144,14 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, tl_launch_quiet *quiet, int argc, cha
     /* trilap's NVTX ranges reach an attached tool (nsys) in every run */
     tl_probes_main pm = {.fn = fn, .arg = arg, .trace = {.dir = trace_dir, .cupti = cuda}};
     tl_launch_quiet_end(quiet); /* from here each rank says what is its own */
+    /* MPI started without mpirun or srun is a world of one rank, a valid
+     * run (one process, as the thread launcher's default); it ran as one
+     * without a word. trilap-solve and trilap-bench name it in their
+     * preambles ("ranks: 1", "launcher: mpi"); this program's preamble
+     * names no launcher, so the note. */
+    if (TL_HAVE_MPI && lo->launcher == TL_LAUNCH_MPI && tl_launch_detect() != TL_LAUNCH_MPI)
+        fprintf(stderr, PROG ": note: --launcher mpi outside mpirun or srun: one rank (mpirun -np N " PROG
+                             " ... for N ranks, or --launcher threads --ranks N)\n");
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);
 }
 

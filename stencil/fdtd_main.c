@@ -284,7 +284,7 @@ static int output_name_empty(const tl_optspec *spec, const fdtd_opts *o)
  * won), the CPML's shape or --compare-cpml without a CPML (its row had an
  * empty overhead), the lower layer's medium without --layer-k, a lower
  * layer below the grid (a homogeneous run paying for material arrays),
- * the pulse with --source none; --compare-cpml with slices, which are
+ * the pulse with --source none, or of amplitude 0; --compare-cpml with slices, which are
  * written inside the timed steps (its reference run would write them
  * too, or not and be timed without them). */
 static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_config *c, const tl_optresult *res)
@@ -341,6 +341,11 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
                         "give --source center or I,J,K"))
             return 2;
     }
+    /* a source that adds nothing: the run went ahead with zero fields and
+     * a preamble naming the source (--source none is that run, said) */
+    if (c->source && o->amp == 0)
+        return tl_fdtd_cli_bad("--amp", "0", "a source of amplitude 0 adds nothing (for a run without one: --source "
+                                             "none)");
     return 0;
 }
 

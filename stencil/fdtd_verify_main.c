@@ -18,6 +18,14 @@
 #include "stencil/fdtd_cli.h"
 #include "stencil/verify.h"
 
+/* The most points per axis of any grid verify builds: --grid's and
+ * --n-int's bound, and that of the grids verify reflection derives from
+ * them (--cells, and the reference run's margin from --f0). Beyond it a
+ * double run needs over 2 TiB: a value past it is a mistake in the
+ * command line (exit 2); below it, a grid the host cannot hold is the
+ * machine's lack (exit 1). */
+enum { VERIFY_GRID_MAX = 4096 };
+
 typedef struct verify_opts {
     int backend, kernel, precision;
     const char *decomp, *decomps, *strategy, *strategies, *orders, *sizes, *cfls,
@@ -58,11 +66,11 @@ static const tl_option verify_options[] = {
      .help = "time: CFL fractions, a row each, each row's rate against the row before whatever the ratio of their "
              "time steps (the default halves it)"},
     {.name = "grid", .type = TL_OPT_INT, .offset = V(n), .def = "0", .metavar = "N", .aliases = "n",
-     .help = "time: grid points per axis [16]; energy: [64]; decomp: [64]", .min = 0, .max = 4096},
+     .help = "time: grid points per axis [16]; energy: [64]; decomp: [64]", .min = 0, .max = VERIFY_GRID_MAX},
     {.name = "cells", .type = TL_OPT_STRING, .offset = V(cells), .metavar = "LIST",
      .help = "reflection: CPML thicknesses [0,8,12,16,24]; energy: the one thickness run against none [20]"},
     {.name = "n-int", .type = TL_OPT_INT, .offset = V(n_int), .def = "40", .metavar = "N",
-     .help = "reflection: interior points per axis", .min = 8, .max = 4096},
+     .help = "reflection: interior points per axis", .min = 8, .max = VERIFY_GRID_MAX},
     {.name = "f0", .type = TL_OPT_DOUBLE, .offset = V(f0), .def = "0.05", .metavar = "F",
      .help = "reflection: Ricker peak frequency (c = h = 1)", .min = 1e-6, .max = 0.5},
     {.name = "steps", .type = TL_OPT_INT, .offset = V(steps), .def = "0", .metavar = "N",
@@ -502,6 +510,38 @@ static tl_status refuse_idle_s(verify_args *va, const int (*pd)[3], int nd, cons
     return refuse(va, "--s", val, why);
 }
 
+/* Every grid verify reflection would build within VERIFY_GRID_MAX points
+ * per axis, or one line naming the option that outgrows it (before,
+ * --cells 0,100000 was refused as the host's lack of 238561658.9 GiB for
+ * "the 200040x200040x200040 grid", exit 1, and --f0 1e-6 as "grid size
+ * 2400098 along x: must be 2 to 2^20", neither naming the option). */
+static tl_status reflection_bounds(verify_args *va, const char *list, const int64_t *cells, int nc)
+{
+    int64_t n_int = va->o.n_int, thickest = 0;
+    for (int k = 0; k < nc; k++) thickest = cells[k] > thickest ? cells[k] : thickest;
+    if (n_int + 2 * thickest > VERIFY_GRID_MAX) {
+        char why[256], val[32];
+        snprintf(val, sizeof val, "%" PRId64, n_int);
+        snprintf(why, sizeof why,
+                 "%" PRId64 " cells on each side of the %" PRId64 "-point interior make %" PRId64
+                 " points per axis, and verify's grids stop at %d: at most %" PRId64 " %s%s",
+                 thickest, n_int, n_int + 2 * thickest, VERIFY_GRID_MAX,
+                 va->o.cells ? (VERIFY_GRID_MAX - n_int) / 2 : VERIFY_GRID_MAX - 2 * thickest,
+                 va->o.cells ? "cells with this --n-int" : "interior points with --cells ", va->o.cells ? "" : list);
+        /* the option typed is the one to change: --n-int under the default --cells */
+        return va->o.cells ? refuse(va, "--cells", list, why) : refuse(va, "--n-int", val, why);
+    }
+    int64_t ref = tl_fdtd_verify_reflection_reference_n(n_int, va->o.f0);
+    if (ref <= VERIFY_GRID_MAX) return TL_OK;
+    fprintf(stderr,
+            PROG ": --n-int %" PRId64 " with --f0 %g: the reference run (the interior in a grid where nothing "
+                 "returns within the window) needs %" PRId64 " points per axis, and verify's grids stop at %d (give a "
+                 "smaller --n-int or a higher --f0)\n",
+            n_int, va->o.f0, ref, VERIFY_GRID_MAX);
+    va->usage_error = 1;
+    return TL_ERR_REMOTE; /* said */
+}
+
 static tl_status verify_reflection(verify_args *va)
 {
     int64_t cells[16];
@@ -509,16 +549,23 @@ static tl_status verify_reflection(verify_args *va)
     int nc = parse_list(list, cells, 16);
     if (nc <= 0) return refuse(va, "--cells", list, "expected up to 16 CPML thicknesses, comma-separated");
     TL_TRY(refuse_repeated_i64(va, "--cells", list, cells, nc));
+    TL_TRY(reflection_bounds(va, list, cells, nc));
     char buf[1024], *names[32];
     int pd[32][3];
     int nd = parse_decomps(va, va->o.decomps ? va->o.decomps : "1x1x1", buf, sizeof buf, names, pd, 32);
     if (nd < 0) return TL_ERR_REMOTE; /* said */
     TL_TRY(refuse_idle_s(va, (const int(*)[3])pd, nd, "--decomps"));
+    char what[128];
+    /* named as the run it is: "the 2498x2498x2498 grid" alone was a grid no option sets */
+    snprintf(what, sizeof what, "verify reflection, the reference run (--n-int %" PRId64 " inside a grid where nothing "
+             "returns within the window, for --f0 %g)", va->o.n_int, va->o.f0);
+    tl_error_context kr;
+    tl_error_context_begin(&kr, what);
+    TL_TRY(end_check(va, &kr, tl_fdtd_verify_reflection_reference_check(&va->v, va->o.n_int, va->o.f0)));
     tl_fdtd_vopts v[32];
     for (int i = 0; i < nd; i++) {
         v[i] = va->v;
         memcpy(v[i].pd, pd[i], sizeof pd[i]);
-        char what[96];
         snprintf(what, sizeof what, "verify reflection, %s", names[i]);
         tl_error_context k;
         tl_error_context_begin(&k, what);
@@ -574,6 +621,39 @@ static tl_status energy_check(verify_args *va, int64_t n, int64_t L, int64_t ste
     return st; /* a file error: exit 1, as for run's outputs */
 }
 
+/* The energy table and its summary on stderr. The source's end is said
+ * as the run has it: up to b81cb7b the header read "source stops
+ * near t = 48.0" after any --steps, and a run shorter than that (--steps
+ * 50: t = 11.2) reported the energy at the end / maximum, 1.000e+00 in
+ * both, as if the CPML had absorbed nothing. */
+static void energy_table(const tl_fdtd_energy_run *a, const tl_fdtd_energy_run *b, int64_t L, int64_t n,
+                         int64_t steps)
+{
+    double dt = a->dt, t_end = (double)steps * dt;
+    int64_t step_off = (int64_t)ceil(a->source_end / dt);
+    char source[160];
+    if (t_end >= a->source_end)
+        snprintf(source, sizeof source, "source stops near t = %.1f (step %" PRId64 ")", a->source_end, step_off);
+    else
+        snprintf(source, sizeof source, "source still on at the last step (t = %.1f; it stops near t = %.1f, step %"
+                 PRId64 ")", t_end, a->source_end, step_off);
+    printf("# energy normalised by its maximum over every step; CPML %" PRId64 " cells; grid %" PRId64 "^3; %s\n", L,
+           n, source);
+    printf("step,time_s,energy_cpml,energy_none\n");
+    for (int64_t i = 0; i < a->count && i < b->count; i++) {
+        double step = a->samples[2 * i];
+        printf("%.0f,%.6g,%.6e,%.6e\n", step, step * dt, a->max > 0 ? a->samples[2 * i + 1] / a->max : 0,
+               b->max > 0 ? b->samples[2 * i + 1] / b->max : 0);
+    }
+    char on[128] = "";
+    if (t_end < a->source_end)
+        snprintf(on, sizeof on, " (the source is still on: --steps %" PRId64 " or more to see the CPML absorb)",
+                 step_off);
+    if (a->max > 0 && b->max > 0)
+        fprintf(stderr, PROG ": energy at the end / maximum: %.3e with CPML, %.3e without%s\n", a->last / a->max,
+                b->last / b->max, on);
+}
+
 static tl_status verify_energy(verify_args *va)
 {
     int64_t cells[16];
@@ -607,20 +687,7 @@ static tl_status verify_energy(verify_args *va)
     st = tl_fdtd_verify_energy(&vo, n, 0, steps, va->o.every, va->o.slices ? d2 : NULL, &b);
     tl_progress_end(&bar);
     TL_TRYGOTO(st, st, done);
-    tl_fdtd_config c;
-    tl_fdtd_config_defaults(&c);
-    double dt = c.cfl * tl_fdtd_dt_max(&c);
-    printf("# energy normalised by its maximum over every step; CPML %" PRId64 " cells; grid %" PRId64
-           "^3; source stops near t = %.1f\n", L, n, 2.4 / 0.05);
-    printf("step,time_s,energy_cpml,energy_none\n");
-    for (int64_t i = 0; i < a.count && i < b.count; i++) {
-        double step = a.samples[2 * i];
-        printf("%.0f,%.6g,%.6e,%.6e\n", step, step * dt, a.max > 0 ? a.samples[2 * i + 1] / a.max : 0,
-               b.max > 0 ? b.samples[2 * i + 1] / b.max : 0);
-    }
-    if (a.max > 0 && b.max > 0)
-        fprintf(stderr, PROG ": energy at the end / maximum: %.3e with CPML, %.3e without\n", a.last / a.max,
-                b.last / b.max);
+    energy_table(&a, &b, L, n, steps);
 done:
     free(a.samples);
     free(b.samples);

@@ -195,8 +195,14 @@ static void ghost_remedies(char *buf, size_t nbuf, const tl_fdtd_config *c, int 
     char item[4][160];
     int ni = 0;
     char list[128];
-    axis_list(list, sizeof list, need, thin, "point", "points");
-    snprintf(item[ni++], sizeof item[0], "a grid of at least %s", list);
+    if (c->grid_option) { /* the caller's grid is cubic: the most any thin axis needs */
+        int64_t most = 0;
+        for (int d = 0; d < 3; d++) most = max64(most, need[d]);
+        snprintf(item[ni++], sizeof item[0], "%s %" PRId64 " or more", c->grid_option, most - c->grid_option_less);
+    } else {
+        axis_list(list, sizeof list, need, thin, "point", "points");
+        snprintf(item[ni++], sizeof item[0], "a grid of at least %s", list);
+    }
     if (fewer) {
         axis_list(list, sizeof list, fit, thin, "subdomain", "subdomains");
         snprintf(item[ni++], sizeof item[0], "at most %s", list);

@@ -61,8 +61,14 @@ tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n
 tl_status tl_fdtd_verify_reflection(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0, const int64_t *cells,
                                     int ncells, double *ratio);
 
-/* The refusal of any run tl_fdtd_verify_reflection would make (the
- * reference, every decomposition and thickness). */
+/* Points per axis of the reflection experiment's reference run: the
+ * interior and, around it, a margin the pulse does not cross there and
+ * back within the window (it grows as 1 / f0). */
+int64_t tl_fdtd_verify_reflection_reference_n(int64_t n_int, double f0);
+
+/* The refusal of the reference run tl_fdtd_verify_reflection would
+ * make, and of any other run (every decomposition and thickness). */
+tl_status tl_fdtd_verify_reflection_reference_check(const tl_fdtd_vopts *v, int64_t n_int, double f0);
 tl_status tl_fdtd_verify_reflection_check(const tl_fdtd_vopts *v, int ndecomp, int64_t n_int, double f0,
                                           const int64_t *cells, int ncells);
 
@@ -74,6 +80,9 @@ typedef struct tl_fdtd_energy_run {
     int64_t count;   /* pairs in samples */
     double max;      /* the largest energy after any step */
     double last;     /* the energy after the last step */
+    double dt;       /* the run's time step */
+    double source_end; /* when the source stops: the Ricker's end, twice its delay 1.2 / f0, where it
+                          has fallen below 2e-5 of its peak */
 } tl_fdtd_energy_run;
 
 /* Energy for `steps` steps on an n^3 grid with a centred Ricker source,

@@ -623,6 +623,36 @@ TL_TEST(verify_memory_checked_before_the_table)
     tl_test_output_free(&r);
 }
 
+/* A grid verify reflection derives from its options past verify's 4096
+ * points per axis is the command line's fault: one line naming the option
+ * (before: --cells 0,100000 was "the 200040x200040x200040 grid (double)
+ * needs 238561658.9 GiB of host memory", exit 1; --f0 1e-6 "grid size
+ * 2400098 along x: must be 2 to 2^20"); within it, a host too small is
+ * the machine's lack, exit 1, naming the reference run. */
+TL_TEST(verify_reflection_bounds_name_the_option)
+{
+    refused_before_printing("verify reflection --cells 0,100000",
+                            "trilap-fdtd: invalid --cells '0,100000': 100000 cells on each side of the 40-point "
+                            "interior make 200040 points per axis, and verify's grids stop at 4096: at most 2028 cells "
+                            "with this --n-int (try --help)\n");
+    refused_before_printing("verify reflection --n-int 4096",
+                            "trilap-fdtd: invalid --n-int '4096': 24 cells on each side of the 4096-point interior make "
+                            "4144 points per axis, and verify's grids stop at 4096: at most 4048 interior points with "
+                            "--cells 0,8,12,16,24 (try --help)\n");
+    refused_before_printing("verify reflection --f0 1e-6",
+                            "trilap-fdtd: --n-int 40 with --f0 1e-06: the reference run (the interior in a grid where "
+                            "nothing returns within the window) needs 2400098 points per axis, and verify's grids stop "
+                            "at 4096 (give a smaller --n-int or a higher --f0)\n");
+    tl_test_output r = tl_test_capture("TRILAP_TEST_HOST_MEM=2e9 %s/trilap-fdtd verify reflection --f0 1e-3",
+                                       tl_test_bin());
+    TL_ASSERT_EQ(r.rc, 1);
+    TL_ASSERT_MSG(strstr(r.err, "trilap-fdtd: verify reflection, the reference run (--n-int 40 inside a grid where "
+                                "nothing returns within the window, for --f0 0.001): the 2498x2498x2498 grid (double) "
+                                "needs ") && tl_test_count(r.err, "\n") == 1 && !r.out[0],
+                  "%s", r.err);
+    tl_test_output_free(&r);
+}
+
 /* What the solver would refuse is refused before the preamble: one line,
  * exit 2, no note (the CPML's is said only when the run goes ahead), and
  * stdout empty (before: the preamble and the CSV header, then exit 1). */
@@ -720,6 +750,15 @@ TL_TEST(ghost_depth_advice_can_be_followed)
                                                        "along x, fewer than the ghost depth g = 2 r s = 4 (order 4, s "
                                                        "= 1); use a grid of at least 4 points along x, y and z, or "
                                                        "order 2"},
+        /* reflection takes --n-int, not --grid (it said "a grid of at least
+         * 64 points along z"), and the thinnest CPML's run is checked first,
+         * so the --n-int named mends every --cells entry */
+        {"verify reflection --decomps slab-z --s 2",
+         "verify reflection, slab-z: subdomain 0 has 10 points along z, fewer than the ghost depth g = 2 r s = 16 "
+         "(order 8, s = 2); use --n-int 64 or more, at most 2 subdomains along z, or s = 1"},
+        {"verify reflection --decomps slab-z --s 2 --cells 24,8",
+         "verify reflection, slab-z: subdomain 0 has 14 points along z, fewer than the ghost depth g = 2 r s = 16 "
+         "(order 8, s = 2); use --n-int 48 or more, at most 3 subdomains along z, or s = 1"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!cases[i].err) {
@@ -788,6 +827,9 @@ TL_TEST(run_refuses_options_without_effect)
         {"--periodic --kappa-max 2", "--kappa-max with --periodic: there is no CPML to shape (drop --kappa-max)"},
         {"--cpml 0 --compare-cpml",
          "--compare-cpml needs a CPML: --cpml 0 has none (give --cpml N, or drop --compare-cpml)"},
+        /* it ran with zero fields and a preamble that named the source */
+        {"--amp 0", "invalid --amp '0': a source of amplitude 0 adds nothing (for a run without one: --source none) "
+                    "(try --help)"},
         {"--periodic --compare-cpml", "--compare-cpml needs a CPML: --periodic has none (drop --compare-cpml)"},
         {"--layer-k 0 --K2 9 --rho2 5", "--K2 and --rho2 with --layer-k 0: there is no lower layer to set (give "
                                         "--layer-k K, or drop --K2 and --rho2)"},
@@ -1215,6 +1257,43 @@ TL_TEST(verify_energy_independent_of_every)
     tl_test_output_free(&a);
 }
 
+/* The source's end as the run has it (before: "source stops near t =
+ * 48.0" after any --steps, and a run that ended at t = 11.2 reported its
+ * energy at the end / maximum, 1.000e+00, with no word that the source
+ * was still on) */
+TL_TEST(verify_energy_says_when_the_source_stops)
+{
+    tl_test_output r = fdtd("verify energy --grid 24 --cells 4 --steps 50 --every 50");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(strstr(r.out, "; source still on at the last step (t = 11.2; it stops near t = 48.0, step 214)\n"),
+                  "%s", r.out);
+    TL_ASSERT_MSG(strstr(r.err, " (the source is still on: --steps 214 or more to see the CPML absorb)\n"), "%s",
+                  r.err);
+    tl_test_output_free(&r);
+    r = fdtd("verify energy --grid 24 --cells 4 --steps 214 --every 107");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(strstr(r.out, "; source stops near t = 48.0 (step 214)\n") && !strstr(r.err, "still on"), "%s%s",
+                  r.out, r.err);
+    tl_test_output_free(&r);
+}
+
+/* --launcher mpi without mpirun is one MPI rank, a valid run, and says so
+ * (before: nothing) */
+TL_TEST(launcher_mpi_alone_says_one_rank)
+{
+    const char *m = tl_test_mpirun(); /* skips without MPI */
+    tl_test_output r = fdtd("run --launcher mpi --grid 16 --cpml 4 --steps 2");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: --launcher mpi outside mpirun or srun: one rank (mpirun -np N "
+                           "trilap-fdtd ... for N ranks, or --launcher threads --ranks N)\n");
+    tl_test_output_free(&r);
+    r = tl_test_capture("OMP_NUM_THREADS=2 %s -np 1 %s/trilap-fdtd run --launcher mpi --grid 16 --cpml 4 --steps 2", m,
+                        tl_test_bin());
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_MSG(!strstr(r.err, "note"), "%s", r.err); /* mpirun -np 1 asked for one */
+    tl_test_output_free(&r);
+}
+
 #define RANKS_DECOMP "verify decomp --strategies ranks --decomps slab-z,block-xy,pencil-yz --ss 1,2 --steps 8"
 
 TL_TEST(ranks_threads_equal_single_domain)
@@ -1427,4 +1506,5 @@ TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_bl
              empty_output_folder_refused_before_the_run,
              verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
              ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
-             ranks_mismatch_is_one_line_exit_2)
+             ranks_mismatch_is_one_line_exit_2, verify_reflection_bounds_name_the_option,
+             verify_energy_says_when_the_source_stops, launcher_mpi_alone_says_one_rank)
