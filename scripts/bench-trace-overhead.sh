@@ -15,7 +15,8 @@
 # (MATRIX [gen:poisson7:128], ITERATIONS [1000])
 # ITERS (2000) and REPEAT (5): the microbenchmark's loop; BENCH, SOLVE: the
 # trilap-bench and trilap-solve to run [bin/]; OUT: the raw results' folder
-# [a new one under TMPDIR].
+# [a new one under TMPDIR]; one holding a CSV is refused (the medians and
+# overhead.csv would take in its rows).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +40,7 @@ if [ "${1:-}" = solver ]; then
   [ -x "$solve" ] || { echo "${0##*/}: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
   bench_out_begin_temp overhead
+  bench_out_fresh
   out=$bench_out_dir
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
@@ -69,6 +71,7 @@ bench=${BENCH:-$root/bin/trilap-bench}
 [ -x "$bench" ] || { echo "${0##*/}: $bench not built (run make)" >&2; exit 1; }
 . "$root/scripts/bench-out.sh"
 bench_out_begin_temp overhead
+bench_out_fresh
 out=$bench_out_dir
 for mode in off nvtx cupti; do
   extra=()

@@ -1678,6 +1678,62 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
     }
 }
 
+/* A second run into an OUT the first one made: the program's --results
+ * appends its rows (a stand-in that appends, header once, as trilap-bench
+ * does), and the log keeps both runs too, the second below a line naming
+ * it (before, tee overwrote the log: two runs' rows in the CSV, the last
+ * run's lines in the log). The benchmarks that take medians over their
+ * CSVs refuse an OUT holding one, in one line, before running anything
+ * (before, the medians took in the earlier run's rows). */
+TL_TEST(rerun_into_out_log_agrees_with_csv)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], solve[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\n"
+                       "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                       "[ -s \"$out\" ] || echo 'variant,nranks' > \"$out\"\n"
+                       "echo three-split,1 >> \"$out\"; echo 'fake-bench: one row'\n");
+    /* the script, its argument and a log with its CSV */
+    static const char *const runs[][3] = {{"run-tristream.sh", "1", "tristream"},
+                                          {"bench-size-sweeps.sh", "1", "sweep-ring-bytes"},
+                                          {"bench-size-sweeps.sh", "1", "sweep-daxpy-bytes"}};
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 2 && (i < 2); k++) {
+            tl_test_output r = tl_test_capture("OUT=%s/out%d BENCH=%s scripts/%s %s", t, i, fake, runs[i][0],
+                                               runs[i][1]);
+            TL_ASSERT_MSG(r.rc == 0, "%s: exit %d: %s", runs[i][0], r.rc, r.err);
+            tl_test_output_free(&r);
+        }
+        int o = i < 2 ? i : 1;
+        char n[64];
+        TL_ASSERT_EQ(tl_test_sh_to(n, sizeof n, "grep -c three-split %s/out%d/%s.csv", t, o, runs[i][2]), 0);
+        TL_ASSERT_MSG(atoi(n) == 2, "%s: %s rows", runs[i][2], n);
+        TL_ASSERT_EQ(tl_test_sh_to(n, sizeof n, "grep -c 'fake-bench: one row' %s/out%d/%s.log", t, o, runs[i][2]), 0);
+        TL_ASSERT_MSG(atoi(n) == 2, "%s: the log holds %s runs' lines, the CSV two", runs[i][2], n);
+        TL_ASSERT_MSG(tl_test_sh("sed -n '2,$p' %s/out%d/%s.log | grep -q '^# ==== another run into %s/out%d: %s, '",
+                                 t, o, runs[i][2], t, o, runs[i][0]) == 0,
+                      "%s.log: no line naming the second run", runs[i][2]);
+    }
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    write_script(solve, "#!/bin/sh\necho 'fake-solve: ran' >&2\nexit 1\n");
+    static const char *const medians[][3] = {{"bench-op-timer.sh", "gen:poisson7:8 2", "pipecg-default.csv"},
+                                             {"bench-cg.sh", "8 2", "p7-8-cg.csv"},
+                                             {"bench-trace-overhead.sh", "solver gen:poisson7:8 2", "off.csv"},
+                                             {"bench-trace-overhead.sh", "1", "overhead.csv"}};
+    for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/m%zu && echo 'us_per_iter' > %s/m%zu/%s", t, i, t, i, medians[i][2]), 0);
+        tl_test_output r = tl_test_capture("OUT=%s/m%zu SOLVE=%s BENCH=%s scripts/%s %s", t, i, solve, fake,
+                                           medians[i][0], medians[i][1]);
+        char want[1200];
+        snprintf(want, sizeof want, "%s: %s/m%zu/%s is an earlier run's, and this one's medians would take in its "
+                 "rows; choose another OUT or remove it\n", medians[i][0], t, i, medians[i][2]);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want), "%s: exit %d: %s", medians[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/m%zu)\" = %s", t, i, medians[i][2]), 0);
+    }
+}
+
 /* device-session.sh refuses a command line it cannot run as given in one
  * line, exit 2, before it makes DEST: no DEST, an option, a TOTAL_SECONDS
  * that is not a positive integer, a step --help does not list, a fourth
@@ -2600,7 +2656,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_array_killed_task_swept, slurm_killed_task_rows_kept, slurm_killed_task_of_another_cluster,
              bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
-             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
+             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
+             rerun_into_out_log_agrees_with_csv, bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
