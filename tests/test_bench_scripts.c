@@ -1678,6 +1678,36 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
     }
 }
 
+/* bench-trace-overhead.sh's microbenchmark twice into one OUT (as
+ * REPRODUCE.md's into results/trace-overhead-h200x2): each mode's output
+ * holds both runs as overhead.csv does, and the table is the second's. */
+static void rerun_trace_overhead(const char *t)
+{
+    char fake[600], n[64];
+    snprintf(fake, sizeof fake, "%s/fake-tristream", t);
+    write_script(fake, "#!/bin/sh\n"
+                       "c=$(cat \"$0.calls\" 2>/dev/null || echo 0); echo $((c + 1)) > \"$0.calls\"\n"
+                       "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                       "[ -s \"$out\" ] || echo variant > \"$out\"; echo three-split >> \"$out\"\n"
+                       "printf 'variant,nranks,rep,x,us\\nthree-split,1,0,0,%d\\n' $((c < 3 ? 10 : 20))\n");
+    tl_test_output r = {0};
+    for (int k = 0; k < 2; k++) {
+        tl_test_output_free(&r);
+        r = tl_test_capture("OUT=%s/ov BENCH=%s scripts/bench-trace-overhead.sh 1", t, fake);
+        TL_ASSERT_MSG(r.rc == 0, "bench-trace-overhead.sh: exit %d: %s", r.rc, r.err);
+    }
+    TL_ASSERT_MSG(strstr(r.out, "\noff            20   1.0000\n"), "not the second run's table:\n%s", r.out);
+    tl_test_output_free(&r);
+    static const char *const files[] = {"overhead", "off", "nvtx", "cupti"};
+    for (int i = 0; i < 4; i++) {
+        TL_ASSERT_EQ(tl_test_sh_to(n, sizeof n, "grep -c ^three-split %s/ov/%s.csv", t, files[i]), 0);
+        /* overhead.csv: a row a mode a run */
+        TL_ASSERT_MSG(atoi(n) == (i ? 2 : 6), "%s.csv: %s rows of two runs", files[i], n);
+    }
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# ==== another run into %s/ov: bench-trace-overhead.sh, ' %s/ov/off.csv", t, t),
+                 0);
+}
+
 /* A second run into an OUT the first one made: the program's --results
  * appends its rows (a stand-in that appends, header once, as trilap-bench
  * does), and the log keeps both runs too, the second below a line naming
@@ -1715,12 +1745,12 @@ TL_TEST(rerun_into_out_log_agrees_with_csv)
                                  t, o, runs[i][2], t, o, runs[i][0]) == 0,
                       "%s.log: no line naming the second run", runs[i][2]);
     }
+    rerun_trace_overhead(t);
     snprintf(solve, sizeof solve, "%s/fake-solve", t);
     write_script(solve, "#!/bin/sh\necho 'fake-solve: ran' >&2\nexit 1\n");
     static const char *const medians[][3] = {{"bench-op-timer.sh", "gen:poisson7:8 2", "pipecg-default.csv"},
                                              {"bench-cg.sh", "8 2", "p7-8-cg.csv"},
-                                             {"bench-trace-overhead.sh", "solver gen:poisson7:8 2", "off.csv"},
-                                             {"bench-trace-overhead.sh", "1", "overhead.csv"}};
+                                             {"bench-trace-overhead.sh", "solver gen:poisson7:8 2", "off.csv"}};
     for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
         TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/m%zu && echo 'us_per_iter' > %s/m%zu/%s", t, i, t, i, medians[i][2]), 0);
         tl_test_output r = tl_test_capture("OUT=%s/m%zu SOLVE=%s BENCH=%s scripts/%s %s", t, i, solve, fake,
