@@ -1764,6 +1764,28 @@ TL_TEST(rerun_into_out_log_agrees_with_csv)
     }
 }
 
+/* The lent-machine scripts that are not -e refuse a log folder that is a
+ * file in one line, exit 1, the file as it was, before any step (before:
+ * mkdir's line, then each step's log lost, a dozen 'Not a directory'
+ * lines and exit 0; a budget of 1 s skips every step, so that the script
+ * of before runs nothing here either). */
+TL_TEST(device_scripts_refuse_a_log_folder_that_is_a_file)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const runs[][2] = {{"DEV_OUT", "device-acceptance.sh 2 1"}, {"OUT", "device-nsys-demo.sh 1"}};
+    for (int i = 0; i < 2; i++) {
+        TL_ASSERT_EQ(tl_test_sh("echo kept > %s/file", t), 0);
+        tl_test_output r = tl_test_capture("%s=%s/file scripts/%s", runs[i][0], t, runs[i][1]);
+        char want[1200];
+        snprintf(want, sizeof want, "%.*s: cannot write %s %s %s/file: a file is there, not a folder\n",
+                 (int)strcspn(runs[i][1], " "), runs[i][1], i ? "into" : "the logs into", runs[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: exit %d:\n%s%s", runs[i][1], r.rc, r.out,
+                      r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(cat %s/file)\" = kept", t), 0);
+    }
+}
+
 /* device-session.sh refuses a command line it cannot run as given in one
  * line, exit 2, before it makes DEST: no DEST, an option, a TOTAL_SECONDS
  * that is not a positive integer, a step --help does not list, a fourth
@@ -2687,7 +2709,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
-             rerun_into_out_log_agrees_with_csv, bench_options_need_their_value,
+             rerun_into_out_log_agrees_with_csv, device_scripts_refuse_a_log_folder_that_is_a_file,
+             bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,

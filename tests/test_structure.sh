@@ -113,7 +113,7 @@ scripts_help() {
             [ -n "$(ls -A "$scratch")" ]; then
             bad="$bad $f"
             rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
-        elif grep -qE '^set -[a-zA-Z]' <<<"$out"; then
+        elif grep -qE '^set -[a-zA-Z]' <<<"$out" || grep -qE '^not -e' <<<"$out"; then
             code="$code $f"
         elif grep -q '^# ' <<<"$out"; then
             marks="$marks $f"
@@ -121,7 +121,9 @@ scripts_help() {
     done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
     rm -rf "$scratch"
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
-    [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
+    # the reason a script is not -e speaks to its code's reader: eight
+    # printed it as their usage's last line
+    [ -z "$code" ] || fail "scripts whose --help prints lines of their code or their reason for not set -e (the usage runs past the header):$code"
     [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
     # a variable the script reads with a default (${NAME:-...}) is one its
     # user may set: the usage names it (the shell's, Slurm's and Open
