@@ -1,4 +1,4 @@
-# trilap top-level Makefile. `make help` lists the targets and what was found.
+# trilap top-level Makefile. `make help` lists the targets, the variables a user sets and what was found.
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
 BUILD ?= build

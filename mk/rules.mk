@@ -285,10 +285,24 @@ summary:
 	  SQLite "$(if $(filter 1,$(HAVE_SQLITE)),yes,no: the tests that write exports skip; trilap-analyze loads libsqlite3.so.0 to read one)" \
 	  SimGrid "$(if $(filter 1,$(HAVE_SIMGRID)),$(SIMGRID_VERSION_STR),no)"
 
+# every variable the makefiles read that a user may set, each as NAME=
+# (tests/test_structure.sh make_help holds the list to them)
 help:
-	@echo 'targets: all (default) | tests | gpu-tests | check | check-gpu | tsan | asan | fuzz | demo | plots | bench-model | install PREFIX=dir | clean | help'
-	@echo 'switches: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= GNUPLOT= PETSC= OPENMP= SIMGRID= (0 off, 1 required)'
-	@echo '          CUDA_ARCH="90 80"  WERROR=1  OPT=-O2  V=1'
+	@echo 'targets: all (default) | tests | gpu-tests | check | check-gpu | tsan | asan | fuzz | demo | plots | bench-model'
+	@echo '         install PREFIX=/usr/local DESTDIR= | install-headers | install-data | clean | help'
+	@echo 'features: CUDA= NCCL= CUPTI= NVTX= MPI= METIS= ZLIB= SQLITE= GNUPLOT= PETSC= OPENMP= SIMGRID='
+	@echo '          (0 off, 1 required; else used where found, as listed below)'
+	@echo '  found at: CUDA_HOME= (its bin/nvcc, or NVCC=)  NCCL_HOME=  METIS_HOME=  SQLITE_HOME=  SIMGRID_HOME='
+	@echo '            MPICC=  MPIRUN=  GNUPLOT=/path/to/gnuplot  CC=cc  FUZZ_CC=clang (make fuzz)'
+	@echo 'build:    CUDA_ARCH="90 80"  CUDA_CODE=sm (compute: PTX only)  CUDA_FAST_COMPILE=min|mid|max  NVCCFLAGS='
+	@echo '          WERROR=1  OPT=-O2  V=1 (the commands)  SANITIZE=address,undefined  BUILD=build  BIN=bin'
+	@echo '          CI=true: as CI builds, CUDA compiled and never run (CUDA_ARCH=90 CUDA_CODE=compute'
+	@echo '          CUDA_FAST_COMPILE=mid unless given; GitHub Actions and GitLab set CI=true themselves)'
+	@echo 'tests:    TL_DATA=../shared/data (the shared matrices)  CHECK_JOBS=2  CHECK_FUZZ_SECONDS=5'
+	@echo '          TL_TEST_JOBS=4 (check-gpu)  ASAN_BUILD=build/asan  ASAN_FUZZ=1  TSAN_BUILD=build-tsan  TSAN_FILTER='
+	@echo '          TL_TEST_FILTER=binary:test (tests/run.sh, tests/README.md)'
+	@echo 'outputs:  DEMO_OUT=demo-out  PLOTS_OUT=plots/out  PLOTS_ALL=1 (make plots: the check runs too)'
+	@echo '          TRILAP_NO_INSTALL=1: make check and make demo install no package (scripts/install-deps.sh)'
 	@$(MAKE) --no-print-directory summary
 
 # the public headers of every installed library: each module's headers in

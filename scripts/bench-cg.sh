@@ -11,7 +11,8 @@
 #   scripts/bench-cg.sh [SIZES [ITERATIONS]] [-- extra trilap-solve options]
 #   scripts/bench-cg.sh "128 256" 1000        (the defaults)
 # ROUNDS (3), REPEAT (3); SOLVE: the trilap-solve to run [bin/trilap-solve];
-# OUT: the raw results' folder [a new one under TMPDIR].
+# OUT: the raw results' folder [a new one under TMPDIR]; one holding a CSV is
+# refused (the medians would take in its rows).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 prog=bench-cg.sh
@@ -30,6 +31,7 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 . "$root/scripts/bench-out.sh"
 bench_out_name=$prog
 bench_out_begin_temp cg
+bench_out_fresh
 out=$bench_out_dir
 rounds=$bench_rounds
 names=(pipecg cg cg-sepdot pcg pcg-sepdot cg-host pcg-host)

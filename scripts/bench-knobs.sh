@@ -46,13 +46,16 @@ configs=(
   "max-conn-32+group|CUDA_DEVICE_MAX_CONNECTIONS=32 NCCL_LAUNCH_MODE=GROUP|"
   "max-conn-32+maxctas-2|CUDA_DEVICE_MAX_CONNECTIONS=32|--split-max-ctas 2"
 )
+# each configuration's output beside knobs.csv, appended as knobs.csv is
+# (the table reads the last run's rows of it)
+for c in "${configs[@]}"; do bench_out_log "$out/${c%%|*}.csv"; done
 printf '%-20s %10s %10s %10s %8s %8s %12s\n' config split_us bound_us split/bnd eff_pct speedup naive_us
 for c in "${configs[@]}"; do
   IFS='|' read -r name envs opts <<<"$c"
   # shellcheck disable=SC2086
   env -u CUDA_DEVICE_MAX_CONNECTIONS $envs "$bench" tristream --gpus "$n" --iters "$iters" \
     --repeat "$repeat" --hw-queues 0 --format csv --results "$out/knobs.csv" $opts "$@" \
-    >"$out/$name.csv" 2>"$out/$name.err" ||
+    >>"$out/$name.csv" 2>"$out/$name.err" ||
     { cat "$out/$name.err" >&2; exit 1; }
   awk -F, -v name="$name" '
     /^#/ || $1 == "variant" { next }

@@ -12,7 +12,8 @@
 #   SOLVERS="pipecg cg pcg" scripts/bench-op-timer.sh gen:poisson7:128 2000
 # SOLVERS [pipecg], MATRIX [gen:poisson7:128], ITERATIONS [1000].
 # ROUNDS (3), REPEAT (3): timed solves a run; SOLVE: the trilap-solve to run
-# [bin/trilap-solve]; OUT: the raw results' folder [a new one under TMPDIR].
+# [bin/trilap-solve]; OUT: the raw results' folder [a new one under TMPDIR];
+# one holding a CSV is refused (the medians would take in its rows).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 prog=bench-op-timer.sh
@@ -32,6 +33,7 @@ solve=${SOLVE:-$root/bin/trilap-solve}
 . "$root/scripts/bench-out.sh"
 bench_out_name=$prog
 bench_out_begin_temp optimer
+bench_out_fresh
 out=$bench_out_dir
 rounds=$bench_rounds
 names=(default every-call none none-sync)

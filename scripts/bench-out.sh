@@ -9,6 +9,8 @@
 #   bench_out_begin "$out" [made]           # made: 1 when the caller made it (mktemp -d)
 #   bench_out_begin_temp NAME               # OUT, else a new TMPDIR/trilap-NAME-XXXXXX
 #   bench_out_begin_staged FINAL [TAG]      # FINAL (OUT/task-3), written elsewhere first
+#   bench_out_log FILE                      # a log appended to (tee -a) beside an appended CSV
+#   bench_out_fresh                         # refuse an OUT holding an earlier run's CSV
 #   # the folder is $bench_out_dir
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
@@ -133,6 +135,32 @@ bench_out_place() {
     bench_out_repath "$staged" ||
         echo "${bench_out_name:-$0}: $bench_out_dir: its files still name $staged, where it was written" >&2
     return 0
+}
+
+# FILE, a log of this run beside a CSV that the program's --results
+# appends to: where an earlier run into the same OUT (OUT given again, a
+# requeued job) left it, a line naming this run goes below the earlier
+# run's lines, and the caller appends (tee -a, >>) after it, so that the
+# log holds the runs the CSV holds, in the same order (before, tee
+# overwrote the log: the CSV held both runs' rows, the log the last run).
+bench_out_log() {
+    [ -s "$1" ] || return 0
+    printf '# ==== another run into %s: %s, %s; the CSV beside this log holds its rows after the earlier ones\n' \
+        "$bench_out_dir" "${bench_out_name:-${0##*/}}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$1"
+}
+
+# The benchmarks that take medians over their results CSVs (each
+# trilap-solve run appends its rows): an OUT holding a CSV of an earlier
+# run would mix both runs into one median, so such an OUT is one line
+# naming it and exit 1, before anything runs (before, the medians took in
+# the earlier run's rows without a word, its per-round logs overwritten).
+bench_out_fresh() {
+    local old
+    old=$(find "$bench_out_dir" -maxdepth 1 -name '*.csv' -type f -print -quit 2>/dev/null)
+    [ -z "$old" ] || {
+        echo "${bench_out_name:-${0##*/}}: $old is an earlier run's, and this one's medians would take in its rows; choose another OUT or remove it" >&2
+        exit 1
+    }
 }
 
 bench_out_stop() {

@@ -22,7 +22,8 @@ bench_out_begin "$out"
 sweeps=("ring-bytes 8K:8M:4" "allreduce-count 1:64K:8" "daxpy-bytes 1M:1G:4")
 for s in "${sweeps[@]}"; do
   read -r kind range <<<"$s"
+  bench_out_log "$out/sweep-$kind.log"
   "$bench" tristream --gpus "$n" --sweep "$kind" --sweep-range "$range" \
-    --results "$out/sweep-$kind.csv" "$@" | tee "$out/sweep-$kind.log"
+    --results "$out/sweep-$kind.csv" "$@" | tee -a "$out/sweep-$kind.log"
 done
 echo "# results in $out" >&2

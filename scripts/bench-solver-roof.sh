@@ -40,6 +40,7 @@
 # "base=" is this build's default; the most telling first, the budget may
 # end the list), TRACE_VARIANTS (the names traced; default base nopdl
 # tail).
+
 # not -e: a failed run is recorded and the rest goes on
 set -u
 old=

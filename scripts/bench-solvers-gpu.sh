@@ -32,6 +32,7 @@
 # left out), over the triad. Environment: SOLVE, BENCH, ANALYZE (binaries;
 # default the checkout's bin/, from whatever folder it runs), TL_DATA
 # (matrices: its matrices/; default ../shared/data beside the checkout).
+
 # not -e / pipefail: a failed run is recorded and the rest goes on
 set -u
 quick=0

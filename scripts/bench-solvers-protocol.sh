@@ -44,6 +44,7 @@
 # CUPTI), SIZES_MAX (the largest N considered for p7-max, default 512),
 # NCCL_NVLS_ENABLE (passed on, default 0); with PLAN_ONLY=1, TRIAD (GB/s),
 # GPU_MIB and HOST_KIB stand in for the triad and the GPU's and host's memory.
+
 # not -e: a failed run is recorded and the rest goes on
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)

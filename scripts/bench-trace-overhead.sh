@@ -15,7 +15,9 @@
 # (MATRIX [gen:poisson7:128], ITERATIONS [1000])
 # ITERS (2000) and REPEAT (5): the microbenchmark's loop; BENCH, SOLVE: the
 # trilap-bench and trilap-solve to run [bin/]; OUT: the raw results' folder
-# [a new one under TMPDIR].
+# [a new one under TMPDIR]; given again, the microbenchmark appends to its
+# files, the solver's refuses one holding a CSV (its medians would take in
+# its rows).
 set -euo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +41,7 @@ if [ "${1:-}" = solver ]; then
   [ -x "$solve" ] || { echo "${0##*/}: $solve not built (run make)" >&2; exit 1; }
   . "$root/scripts/bench-out.sh"
   bench_out_begin_temp overhead
+  bench_out_fresh
   out=$bench_out_dir
   for ((r = 1; r <= rounds; r++)); do
     for mode in off nvtx cupti; do
@@ -70,13 +73,18 @@ bench=${BENCH:-$root/bin/trilap-bench}
 . "$root/scripts/bench-out.sh"
 bench_out_begin_temp overhead
 out=$bench_out_dir
+# OUT given again (REPRODUCE.md's results/trace-overhead-h200x2): each
+# mode's output appended below a line naming this run, as overhead.csv
+# gets its rows, and the table from this run's, the last (before, the
+# modes' files overwritten while overhead.csv held both runs)
+for mode in off nvtx cupti; do bench_out_log "$out/$mode.csv"; done
 for mode in off nvtx cupti; do
   extra=()
   [ "$mode" != off ] && extra=(--trace "$out/trace-$mode")
   "$bench" tristream --gpus "$n" --variants "$variant" --trace-mode "$mode" ${extra[@]+"${extra[@]}"} \
     --iters "${ITERS:-2000}" --repeat "${REPEAT:-5}" --format csv \
-    --results "$out/overhead.csv" "$@" >"$out/$mode.csv"
-  t[$mode]=$(awk -F, -v v="$variant" '$1 == v { print $5 }' "$out/$mode.csv")
+    --results "$out/overhead.csv" "$@" >>"$out/$mode.csv"
+  t[$mode]=$(awk -F, -v v="$variant" '/^# ==== another run/ { x = "" } $1 == v { x = $5 } END { print x }' "$out/$mode.csv")
   [ -n "${t[$mode]}" ] || { echo "${0##*/}: no $variant row in $out/$mode.csv" >&2; exit 1; }
 done
 ratio_table "$(printf '# tracing overhead, %s on %s GPU(s), median us/iter (raw: %s)' "$variant" "$n" "$out")"

@@ -27,6 +27,7 @@
 # GPU probe's output is in OUT/gpu-probe.txt (the report quotes it when
 # nvidia-smi sees a GPU that trilap-solve could not use).
 # Environment: SOLVE, ANALYZE (binaries), GNUPLOT=0 (no figures).
+
 # not -e / pipefail: each step checks its own outcome
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The trilap demo (`make demo`): the three-stream microbenchmark traced on
 # every visible GPU, analysed, and rendered into one folder with a short
-# report of what overlapped, what did not and why.
+# report of what overlapped, what did not and why. It prints the report,
+# then names it and what to open next (the pictures, or the tables without
+# gnuplot, and a Perfetto trace).
 #   scripts/demo.sh [--out DIR] [--from RUNS] [--gpus N]
 # With a GPU: runs bin/trilap-bench tristream for two-stream, three-naive and
 # three-split with --trace. Without one (or with --from RUNS): analyses the
@@ -248,3 +250,12 @@ done
 rmdir "$stage"
 stage="" made_from=""
 cat "$final/report.txt"
+# what to open next, the last lines a user sees (before, "took N s", the
+# report's own name nowhere)
+echo
+echo "demo.sh: the report above is $final/report.txt (the solver part's: $final/solver/report.md)"
+if [[ -n $gnuplot ]]; then
+    echo "next: open $final/timeline.png and $final/breakdown.png; load $final/perfetto-three-split.json in https://ui.perfetto.dev"
+else
+    echo "next: read $final/breakdown.txt; load $final/perfetto-three-split.json in https://ui.perfetto.dev"
+fi

@@ -6,6 +6,7 @@
 #   scripts/device-acceptance.sh [NGPUS] [BUDGET_SECONDS]     (defaults: 2, 560)
 # DEV_OUT [device-out]; TL_TEST_TIMEOUT: check-gpu's limit a test [90];
 # SKIP_KNOBS=1 leaves out bench-knobs.sh.
+
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -17,7 +18,10 @@ budget=${2:-560}
   { echo "${0##*/}: invalid BUDGET_SECONDS '$budget': a positive integer (try --help)" >&2; exit 2; }
 start=$(date +%s)
 log=${DEV_OUT:-device-out}
-mkdir -p "$log"
+# not -e: a DEV_OUT that is a file, or one it cannot write in, had every
+# step run with its log lost (mkdir's line, then a dozen 'Not a directory')
+mkdir -p -- "$log" 2>/dev/null && [ -d "$log" ] && [ -w "$log" ] ||
+  { echo "${0##*/}: cannot write the logs into DEV_OUT $log: $([ -e "$log" ] && [ ! -d "$log" ] && echo "a file is there, not a folder" || echo "not a folder it can make or write in")" >&2; exit 1; }
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 left() { echo $((budget - ($(date +%s) - start))); }
 step() { # step NAME SECONDS command...

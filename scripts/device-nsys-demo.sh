@@ -11,6 +11,7 @@
 # NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # Nsight Systems' importer needs libdw: .dw/*.deb (apt-get download libdw1
 # libelf1) are unpacked into /tmp/dw when present.
+
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
@@ -21,8 +22,12 @@ budget=${1:-280}
 [ $# -le 1 ] || { echo "${0##*/}: invalid argument '$2': at most BUDGET_SECONDS (try --help)" >&2; exit 2; }
 start=$(date +%s)
 out=${OUT:-device-out}
+# not -e: an OUT that is a file, or one it cannot write in, had every
+# step run and its archive lost
+mkdir -p -- "$out" 2>/dev/null && [ -d "$out" ] && [ -w "$out" ] ||
+    { echo "${0##*/}: cannot write into OUT $out: $([ -e "$out" ] && [ ! -d "$out" ] && echo "a file is there, not a folder" || echo "not a folder it can make or write in")" >&2; exit 1; }
 d=$(mktemp -d)/nsys-demo
-mkdir -p "$d" "$out"
+mkdir -p "$d"
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 for dw in .dw ../../.dw; do

@@ -52,6 +52,7 @@
 # Matrices: TL_DATA (default ../shared/data, else .carry/data). CHECK_GPU_LIMIT:
 # the seconds of check-gpu (default 420). OMP_NUM_THREADS: the OpenMP
 # threads of the programs it runs (default 16).
+
 # not -e / pipefail: every step is bounded and its outcome logged; a failed
 # step must not cost the lent session the steps after it
 set -u

@@ -10,6 +10,7 @@
 # NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # Nsight Systems' importer needs libdw: .carry-dw/*.deb (apt-get download
 # libdw1 libelf1) are unpacked into /tmp/dw when present.
+
 # not -e: a failed step is recorded and the rest goes on
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac

@@ -30,8 +30,9 @@
 # Environment: LAUNCH=mpi (default; mpirun -np N, --oversubscribe when N exceeds
 # the cores) | threads (one process: --ranks N --no-gpu, or --gpus N for cuda)
 # | srun (srun -n N $SRUN_ARGS; default --mpi=pmix, and --gpu-bind=none for cuda);
-# BACKEND=host (default) | cuda; OUT (default
-# results/solver-schedules-<backend><N>-<host>-<date>); MPIRUN, MPIRUN_ARGS,
+# BACKEND=host (default) | cuda; OUT (default: a new folder in the checkout,
+# results/solver-schedules-<backend><N>-<host>-<date>, untracked until you
+# commit it; the last line names it); MPIRUN, MPIRUN_ARGS,
 # SOLVE (the trilap-solve binary), PLOT=0 to skip the figure.
 # Exit: 0; 2 bad arguments; 1 missing program or results; trilap-solve's own
 # status when a run fails (its message is shown and in OUT/console.log); 3 when

@@ -47,6 +47,7 @@ case ${LAUNCH:-threads} in
   srun) srun_default="--mpi=pmix --gpu-bind=none"
         cmd=(srun -n "$n" ${SRUN_ARGS-$srun_default} "$bench" "${args[@]}") ;;
 esac
-echo "# ${cmd[*]}" | tee "$out/tristream.log"
+bench_out_log "$out/tristream.log"
+echo "# ${cmd[*]}" | tee -a "$out/tristream.log"
 "${cmd[@]}" 2> >(tee -a "$out/tristream.err" >&2) | tee -a "$out/tristream.log"
 echo "# results in $out" >&2

@@ -1678,6 +1678,114 @@ TL_TEST(op_timer_and_multirank_refuse_bad_arguments)
     }
 }
 
+/* bench-trace-overhead.sh's microbenchmark twice into one OUT (as
+ * REPRODUCE.md's into results/trace-overhead-h200x2): each mode's output
+ * holds both runs as overhead.csv does, and the table is the second's. */
+static void rerun_trace_overhead(const char *t)
+{
+    char fake[600], n[64];
+    snprintf(fake, sizeof fake, "%s/fake-tristream", t);
+    write_script(fake, "#!/bin/sh\n"
+                       "c=$(cat \"$0.calls\" 2>/dev/null || echo 0); echo $((c + 1)) > \"$0.calls\"\n"
+                       "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                       "[ -s \"$out\" ] || echo variant > \"$out\"; echo three-split >> \"$out\"\n"
+                       "printf 'variant,nranks,rep,x,us\\nthree-split,1,0,0,%d\\n' $((c < 3 ? 10 : 20))\n");
+    tl_test_output r = {0};
+    for (int k = 0; k < 2; k++) {
+        tl_test_output_free(&r);
+        r = tl_test_capture("OUT=%s/ov BENCH=%s scripts/bench-trace-overhead.sh 1", t, fake);
+        TL_ASSERT_MSG(r.rc == 0, "bench-trace-overhead.sh: exit %d: %s", r.rc, r.err);
+    }
+    TL_ASSERT_MSG(strstr(r.out, "\noff            20   1.0000\n"), "not the second run's table:\n%s", r.out);
+    tl_test_output_free(&r);
+    static const char *const files[] = {"overhead", "off", "nvtx", "cupti"};
+    for (int i = 0; i < 4; i++) {
+        TL_ASSERT_EQ(tl_test_sh_to(n, sizeof n, "grep -c ^three-split %s/ov/%s.csv", t, files[i]), 0);
+        /* overhead.csv: a row a mode a run */
+        TL_ASSERT_MSG(atoi(n) == (i ? 2 : 6), "%s.csv: %s rows of two runs", files[i], n);
+    }
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^# ==== another run into %s/ov: bench-trace-overhead.sh, ' %s/ov/off.csv", t, t),
+                 0);
+}
+
+/* A second run into an OUT the first one made: the program's --results
+ * appends its rows (a stand-in that appends, header once, as trilap-bench
+ * does), and the log keeps both runs too, the second below a line naming
+ * it (before, tee overwrote the log: two runs' rows in the CSV, the last
+ * run's lines in the log). The benchmarks that take medians over their
+ * CSVs refuse an OUT holding one, in one line, before running anything
+ * (before, the medians took in the earlier run's rows). */
+TL_TEST(rerun_into_out_log_agrees_with_csv)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600], solve[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\n"
+                       "while [ $# -gt 0 ]; do [ \"$1\" = --results ] && out=$2; shift; done\n"
+                       "[ -s \"$out\" ] || echo 'variant,nranks' > \"$out\"\n"
+                       "echo three-split,1 >> \"$out\"; echo 'fake-bench: one row'\n");
+    /* the script, its argument and a log with its CSV */
+    static const char *const runs[][3] = {{"run-tristream.sh", "1", "tristream"},
+                                          {"bench-size-sweeps.sh", "1", "sweep-ring-bytes"},
+                                          {"bench-size-sweeps.sh", "1", "sweep-daxpy-bytes"}};
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 2 && (i < 2); k++) {
+            tl_test_output r = tl_test_capture("OUT=%s/out%d BENCH=%s scripts/%s %s", t, i, fake, runs[i][0],
+                                               runs[i][1]);
+            TL_ASSERT_MSG(r.rc == 0, "%s: exit %d: %s", runs[i][0], r.rc, r.err);
+            tl_test_output_free(&r);
+        }
+        int o = i < 2 ? i : 1;
+        char n[64];
+        TL_ASSERT_EQ(tl_test_sh_to(n, sizeof n, "grep -c three-split %s/out%d/%s.csv", t, o, runs[i][2]), 0);
+        TL_ASSERT_MSG(atoi(n) == 2, "%s: %s rows", runs[i][2], n);
+        TL_ASSERT_EQ(tl_test_sh_to(n, sizeof n, "grep -c 'fake-bench: one row' %s/out%d/%s.log", t, o, runs[i][2]), 0);
+        TL_ASSERT_MSG(atoi(n) == 2, "%s: the log holds %s runs' lines, the CSV two", runs[i][2], n);
+        TL_ASSERT_MSG(tl_test_sh("sed -n '2,$p' %s/out%d/%s.log | grep -q '^# ==== another run into %s/out%d: %s, '",
+                                 t, o, runs[i][2], t, o, runs[i][0]) == 0,
+                      "%s.log: no line naming the second run", runs[i][2]);
+    }
+    rerun_trace_overhead(t);
+    snprintf(solve, sizeof solve, "%s/fake-solve", t);
+    write_script(solve, "#!/bin/sh\necho 'fake-solve: ran' >&2\nexit 1\n");
+    static const char *const medians[][3] = {{"bench-op-timer.sh", "gen:poisson7:8 2", "pipecg-default.csv"},
+                                             {"bench-cg.sh", "8 2", "p7-8-cg.csv"},
+                                             {"bench-trace-overhead.sh", "solver gen:poisson7:8 2", "off.csv"}};
+    for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/m%zu && echo 'us_per_iter' > %s/m%zu/%s", t, i, t, i, medians[i][2]), 0);
+        tl_test_output r = tl_test_capture("OUT=%s/m%zu SOLVE=%s BENCH=%s scripts/%s %s", t, i, solve, fake,
+                                           medians[i][0], medians[i][1]);
+        char want[1200];
+        snprintf(want, sizeof want, "%s: %s/m%zu/%s is an earlier run's, and this one's medians would take in its "
+                 "rows; choose another OUT or remove it\n", medians[i][0], t, i, medians[i][2]);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want), "%s: exit %d: %s", medians[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(ls %s/m%zu)\" = %s", t, i, medians[i][2]), 0);
+    }
+}
+
+/* The lent-machine scripts that are not -e refuse a log folder that is a
+ * file in one line, exit 1, the file as it was, before any step (before:
+ * mkdir's line, then each step's log lost, a dozen 'Not a directory'
+ * lines and exit 0; a budget of 1 s skips every step, so that the script
+ * of before runs nothing here either). */
+TL_TEST(device_scripts_refuse_a_log_folder_that_is_a_file)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const runs[][2] = {{"DEV_OUT", "device-acceptance.sh 2 1"}, {"OUT", "device-nsys-demo.sh 1"}};
+    for (int i = 0; i < 2; i++) {
+        TL_ASSERT_EQ(tl_test_sh("echo kept > %s/file", t), 0);
+        tl_test_output r = tl_test_capture("%s=%s/file scripts/%s", runs[i][0], t, runs[i][1]);
+        char want[1200];
+        snprintf(want, sizeof want, "%.*s: cannot write %s %s %s/file: a file is there, not a folder\n",
+                 (int)strcspn(runs[i][1], " "), runs[i][1], i ? "into" : "the logs into", runs[i][0], t);
+        TL_ASSERT_MSG(r.rc == 1 && !strcmp(r.err, want) && !*r.out, "%s: exit %d:\n%s%s", runs[i][1], r.rc, r.out,
+                      r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_EQ(tl_test_sh("test \"$(cat %s/file)\" = kept", t), 0);
+    }
+}
+
 /* device-session.sh refuses a command line it cannot run as given in one
  * line, exit 2, before it makes DEST: no DEST, an option, a TOTAL_SECONDS
  * that is not a positive integer, a step --help does not list, a fourth
@@ -2600,7 +2708,9 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_array_killed_task_swept, slurm_killed_task_rows_kept, slurm_killed_task_of_another_cluster,
              bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
-             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments, bench_options_need_their_value,
+             slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
+             rerun_into_out_log_agrees_with_csv, device_scripts_refuse_a_log_folder_that_is_a_file,
+             bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
              run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,

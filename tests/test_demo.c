@@ -46,6 +46,21 @@ static void check_one_rank_report(const char *text)
     TL_ASSERT_MSG(strstr(text, "\ntook "), "report not finished:\n%s", text);
 }
 
+/* The last two lines of stdout name the report under out and, after
+ * "next: ", the file to open next (before, the report's "took N s" was the
+ * last line and its folder unnamed). */
+static void check_last_lines(const char *o, const char *out, const char *verb, const char *next)
+{
+    char want[1400];
+    snprintf(want, sizeof want, "demo.sh: the report above is %s/report.txt (the solver part's: %s/solver/report.md)\n"
+             "next: %s %s/%s", out, out, verb, out, next);
+    const char *at = strstr(o, want);
+    TL_ASSERT_MSG(at, "no\n%s\nin:\n%s", want, o);
+    /* the "next:" line is the last one */
+    const char *end = strchr(strchr(at, '\n') + 1, '\n');
+    TL_ASSERT_MSG(end && end[1] == '\0', "lines after \"next:\":\n%s", o);
+}
+
 TL_TEST(one_gpu_trace_without_gnuplot)
 {
     const char *t = tl_test_tmpdir();
@@ -62,6 +77,7 @@ TL_TEST(one_gpu_trace_without_gnuplot)
     char *text = report_of(out);
     check_one_rank_report(text);
     TL_ASSERT_MSG(strstr(text, "files: none: gnuplot not found"), "%s", text);
+    check_last_lines(o, out, "read", "breakdown.txt; load");
     char p[1024];
     snprintf(p, sizeof p, "%s/timeline.png", out);
     TL_ASSERT(access(p, F_OK) != 0);
@@ -85,6 +101,7 @@ TL_TEST(one_gpu_trace_renders)
     TL_ASSERT_MSG(rc == 0, "exit %d\n%s\n%s", rc, o, e);
     char *text = report_of(out);
     check_one_rank_report(text);
+    check_last_lines(o, out, "open", "timeline.png and");
     static const char *const figs[] = {"timeline.png", "breakdown.png"};
     for (int i = 0; i < 2; i++) {
         snprintf(p, sizeof p, "%s/%s", out, figs[i]);

@@ -19,6 +19,12 @@
 #                    variable the script reads with a default, ${NAME:-...}
 #                    (nineteen read one their --help did not name: BENCH,
 #                    OUT, ITERS, SOLVE, TL_BIN, ...)
+#   make_help        `make help` names every variable the makefiles read
+#                    that a user may set (NAME ?= ..., a feature switch,
+#                    and one read but set nowhere in them, as CI or
+#                    NCCL_HOME), each as NAME=: it had named 15 of 41,
+#                    not CI=true (mk/config.mk), TL_DATA, SQLITE=,
+#                    CUDA_HOME, DEMO_OUT ...
 #   optional_libs_off
 #                    every file that reads zlib or sqlite through
 #                    TL_HAVE_* compiles with each of them off (-Werror): a
@@ -28,7 +34,7 @@
 #                    that build
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="long_functions scripts_strict scripts_help optional_libs_off"
+tests="long_functions scripts_strict scripts_help make_help optional_libs_off"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # the tracked files are the ones that count: outside a git checkout, skip
 tracked() { git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || { echo "not a git checkout" >&2; exit 77; }; }
@@ -107,7 +113,7 @@ scripts_help() {
             [ -n "$(ls -A "$scratch")" ]; then
             bad="$bad $f"
             rm -rf "${scratch:?}"/* "${scratch:?}"/.[!.]* 2>/dev/null || true
-        elif grep -qE '^set -[a-zA-Z]' <<<"$out"; then
+        elif grep -qE '^set -[a-zA-Z]' <<<"$out" || grep -qE '^not -e' <<<"$out"; then
             code="$code $f"
         elif grep -q '^# ' <<<"$out"; then
             marks="$marks $f"
@@ -115,7 +121,9 @@ scripts_help() {
     done < <(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch')
     rm -rf "$scratch"
     [ -z "$bad" ] || fail "scripts that do not answer --help with their usage (or wrote files doing it):$bad"
-    [ -z "$code" ] || fail "scripts whose --help prints lines of their code (the usage runs past the header):$code"
+    # the reason a script is not -e speaks to its code's reader: eight
+    # printed it as their usage's last line
+    [ -z "$code" ] || fail "scripts whose --help prints lines of their code or their reason for not set -e (the usage runs past the header):$code"
     [ -z "$marks" ] || fail "scripts whose --help prints the header's comment marks ('# ' on each line):$marks"
     # a variable the script reads with a default (${NAME:-...}) is one its
     # user may set: the usage names it (the shell's, Slurm's and Open
@@ -136,6 +144,32 @@ scripts_help() {
     local paths
     paths=$(cd "$top" && git ls-files 'scripts/*.sh' 'scripts/*.sbatch' | xargs grep -ln 'usage: \$0' || true)
     [ -z "$paths" ] || fail "scripts whose usage line names the path they were run by (\$0), not the script:" $paths
+}
+
+# Every variable the makefiles read that a user may set: NAME ?= ...,
+# the switches of feature_check, and the names read as $(NAME) that no
+# makefile sets (given on the command line or in the environment: CI,
+# NCCL_HOME, DESTDIR); make's own and HAVE_* (set through feature_check)
+# aside, and TRILAP_COMMIT and TRILAP_COMMIT_FILE, device-session.sh's
+make_help() {
+    tracked
+    local files names reads sets help missing="" n
+    files=$(cd "$top" && git ls-files Makefile 'mk/*.mk' '*/module.mk')
+    reads=$(cd "$top" && grep -ho '\$([A-Z][A-Z0-9_]*)' $files | tr -d '$()' | sort -u)
+    sets=$(cd "$top" && grep -hoE '^\s*(export\s+)?[A-Z][A-Z0-9_]*\s*(:=|\?=|\+=|=)' $files |
+        grep -oE '[A-Z][A-Z0-9_]*' | sort -u)
+    names=$({
+        comm -23 <(echo "$reads") <(echo "$sets")
+        (cd "$top" && grep -hoE '^\s*[A-Z][A-Z0-9_]*\s*\?=' $files | grep -oE '[A-Z][A-Z0-9_]*')
+        (cd "$top" && grep -ho 'call feature_check,[A-Z]*' $files | sed 's/.*,//')
+    } | grep -vxE 'CURDIR|MAKE|MAKECMDGOALS|HAVE_[A-Z]+|TRILAP_COMMIT(_FILE)?' | sort -u)
+    [ "$(wc -l <<<"$names")" -ge 30 ] || fail "found only $(wc -l <<<"$names") variables in $files"
+    # a make of its own, not a sub-make of the make check that runs it
+    help=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top" --no-print-directory help 2>&1) || fail "make help: $help"
+    for n in $names; do
+        grep -q "\(^\|[^A-Z_]\)$n=" <<<"$help" || missing+=" $n"
+    done
+    [ -z "$missing" ] || fail "make help does not name:$missing"
 }
 
 optional_libs_off() {

@@ -10,6 +10,7 @@
 # `scripts/foreign/device-kineto.sh --compare DIR` on a machine that has it. Everything lands in $OUT/kineto-h200.
 #   scripts/foreign/device-kineto.sh            (on the GPU machine)
 #   scripts/foreign/device-kineto.sh --compare results/kineto-h200
+
 # not -e: the comparison's exit status is kept and the analyses still run (rc below)
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac

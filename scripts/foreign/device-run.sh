@@ -10,6 +10,7 @@
 #   scripts/foreign/device-run.sh [BUDGET_SECONDS=280]
 # NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # NSYS_WANT: the seconds of each profile [60].
+
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac

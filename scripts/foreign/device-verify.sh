@@ -7,6 +7,7 @@
 # 1 s loop); every analysis command on the first traced run of each; the
 # clock-alignment test under mpirun. Everything in $OUT/verify.tar.gz.
 #   scripts/foreign/device-verify.sh [BUDGET_SECONDS=280]
+
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
