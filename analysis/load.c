@@ -796,7 +796,9 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     }
     int mark = is_comm_mark(r);
     if (is_gpu_activity(r) && !ls->gpu) drop_host_compute(ls);
-    int host_compute = !ls->gpu && is_host_compute(r);
+    /* a rank with a device traced without CUPTI (--trace-mode nvtx) has no
+     * GPU activity either: its compute:* ranges time enqueues all the same */
+    int host_compute = !ls->gpu && ls->rk->meta.device < 0 && is_host_compute(r);
     if (!is_gpu_activity(r) && !mark && !host_compute) return TL_OK;
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
              rk->meta.path, r->iter, MAX_ITER);

@@ -599,6 +599,27 @@ TL_TEST(gpu_ranks_host_compute_marks_not_compute)
     free(o);
 }
 
+/* A rank with a device traced without GPU activity (--trace-mode nvtx,
+ * no CUPTI) keeps only its host ranges: its compute:* ranges time the
+ * enqueues, as beside kernels, and are no compute (they were counted
+ * while no GPU record had come). */
+TL_TEST(gpu_rank_without_activity_host_compute_not_compute)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/nvtxonly", tl_test_tmpdir());
+    synth(dir, "staged", 2, 30);
+    /* the kernels and copies dropped: what an NVTX-only trace of the run holds */
+    for (int r = 0; r < 2; r++)
+        TL_ASSERT_EQ(tl_test_sh("awk -F, '$6 != \"kernel\" && $6 != \"memcpy\"' %s/trace.rank%d.csv > %s/t && "
+                                "mv %s/t %s/trace.rank%d.csv",
+                                dir, r, dir, dir, dir, r),
+                     0);
+    char *o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    char cp[64];
+    TL_ASSERT_MSG(!strcmp(rank0_field(o, "# table: overlap\n", 2, cp, sizeof cp), "0.0"), "U_compute %s\n%s", cp, o);
+    free(o);
+}
+
 TL_TEST(a_rank_that_cannot_trace_stops_all)
 {
     static const char *const runs[] = {
@@ -952,5 +973,5 @@ TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_co
              host_ranks_communication_counted, host_ranks_remedies_apply, host_ranks_iter_range_outside_refused,
              host_ranks_communication_counted_in_window,
              host_ranks_per_iter_derived_undefined, host_ranks_breakdown_counts_host, cpu_runs_compute_counted,
-             gpu_ranks_host_compute_marks_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             gpu_ranks_host_compute_marks_not_compute, gpu_rank_without_activity_host_compute_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
