@@ -390,12 +390,16 @@ static tl_status mpi_local(int *local_rank, int *local_size)
 /* Under mpirun the processes are the ranks: a thread launcher's count
  * (--ranks, --gpus; above 1, as the programs' defaults are 0 or 1) other
  * than mpirun's would be ignored, the run not the one asked for. */
-static tl_status mpi_count_refused(const tl_launch_opts *lo, int size, int says)
+static tl_status mpi_count_refused(const tl_launch_opts *lo, int size, int says, int by_launcher)
 {
     const char *opt = lo->ranks > 1 ? "--ranks" : "--gpus";
     int n = lo->ranks > 1 ? lo->ranks : lo->gpus;
     if (n <= 1 || n == size) return TL_OK;
     if (!says) return TL_ERR_INVAL;
+    /* --launcher mpi started by hand: MPI's singleton, no mpirun to blame */
+    if (!by_launcher)
+        return TL_FAIL(TL_ERR_INVAL, "%s %d with --launcher mpi outside mpirun or srun: this process is one rank; use "
+                       "mpirun -np %d, or --launcher threads %s %d", opt, n, n, opt, n);
     return TL_FAIL(TL_ERR_INVAL, "%s %d: under mpirun every process is one rank and mpirun started %d; use mpirun -np %d, "
                    "or leave %s out", opt, n, size, n, opt);
 }
@@ -404,6 +408,8 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
                    tl_rank_main_fn fn, void *arg, double grace_s)
 {
     int inited = 0, provided = 0;
+    /* asked before MPI_Init, which sets OMPI_COMM_WORLD_SIZE in a singleton too */
+    const int by_launcher = tl_launch_detect() == TL_LAUNCH_MPI;
     MPI_Initialized(&inited);
     if (!inited) {
         int rc = MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -424,7 +430,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     ctx.size = ctx.hc->size;
     tl_log_set_prefix(program, ctx.size > 1 ? ctx.rank : -1);
     if (ctx.rank != 0) tl_tmpfile_signal_quiet(); /* one "interrupted" line per job, not per rank */
-    st = mpi_count_refused(lo, ctx.size, ctx.rank == 0);
+    st = mpi_count_refused(lo, ctx.size, ctx.rank == 0, by_launcher);
     int usage = st != TL_OK;
     if (st == TL_OK && ctx.rank == 0 && (lo->gpus > 1 || lo->ranks > 1))
         tl_log("note: --gpus and --ranks are for the thread launcher; under mpirun every process is one rank");

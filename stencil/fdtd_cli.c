@@ -148,8 +148,9 @@ int tl_fdtd_cli_launch(tl_launch_opts *lo, tl_launch_quiet *quiet, int argc, cha
      * run (one process, as the thread launcher's default); it ran as one
      * without a word. trilap-solve and trilap-bench name it in their
      * preambles ("ranks: 1", "launcher: mpi"); this program's preamble
-     * names no launcher, so the note. */
-    if (TL_HAVE_MPI && lo->launcher == TL_LAUNCH_MPI && tl_launch_detect() != TL_LAUNCH_MPI)
+     * names no launcher, so the note (--ranks N above 1 is refused there,
+     * runtime/launch.c). */
+    if (TL_HAVE_MPI && lo->launcher == TL_LAUNCH_MPI && tl_launch_detect() != TL_LAUNCH_MPI && lo->ranks <= 1)
         fprintf(stderr, PROG ": note: --launcher mpi outside mpirun or srun: one rank (mpirun -np N " PROG
                              " ... for N ranks, or --launcher threads --ranks N)\n");
     return tl_launch_run(PROG, lo, argc, argv, tl_probes_rank_main, &pm);

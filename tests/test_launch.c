@@ -231,6 +231,12 @@ TL_TEST(mpi_thread_count_refused)
     /* the count mpirun started is the run asked for */
     TL_ASSERT_EQ(RUN("%s -np 2 --oversubscribe %s --ranks 2 collectives", m, helper()), 0);
     TL_ASSERT(strstr(out_buf, "collectives ok on 2 ranks (mpi)"));
+    /* --launcher mpi started by hand is MPI's singleton: no mpirun to name
+     * (it said "mpirun started 1") */
+    TL_ASSERT_EQ(RUN("%s --launcher mpi --ranks 4 collectives", helper()), 2);
+    want = "--ranks 4 with --launcher mpi outside mpirun or srun: this process is one rank; use mpirun -np 4, or "
+           "--launcher threads --ranks 4\n";
+    TL_ASSERT_MSG(tl_test_count(out_buf, want) == 1 && !strstr(out_buf, "mpirun started"), "%s", out_buf);
 }
 
 TL_TEST(mpi_folder_made_by_one_rank)
