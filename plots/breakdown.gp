@@ -1,5 +1,6 @@
 # Kernel-time breakdown: stacked bars of each category's mean GPU time per
-# iteration, one bar per run (variant and GPU count), with the iteration
+# iteration (a host-backend run's: its host's compute and communication
+# ranges), one bar per run (variant and GPU or rank count), with the iteration
 # time (window / iterations) as a marker: categories that overlap stack
 # above it.
 #   gnuplot -e "file='stack.csv'; out='breakdown.png'" plots/breakdown.gp
@@ -14,7 +15,15 @@ gp_prog = "breakdown.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "run nranks window_per_iter_us"
 load dir . "common.gp"
-set title "GPU time per iteration by kernel category (mean over ranks)\n{/*0.8 NCCL kernel time includes waiting for the peer rank; bars above the marker ran concurrently}"
+# a host-backend rank (trilap-solve --backend host, trilap-fdtd --backend
+# cpu) stacks its host's compute and communication ranges, not GPU time
+stats file using (column('host-comm')) nooutput
+host_ranks = STATS_sum > 0
+if (host_ranks) {
+    set title "Time per iteration by category (mean over ranks)\n{/*0.8 host ranks: their host's compute and communication ranges; bars above the marker ran concurrently}"
+} else {
+    set title "GPU time per iteration by kernel category (mean over ranks)\n{/*0.8 NCCL kernel time includes waiting for the peer rank; bars above the marker ran concurrently}"
+}
 set ylabel "µs per iteration"
 set style data histogram
 set style histogram rowstacked
@@ -25,7 +34,7 @@ set grid ytics lc rgb "#dddddd"
 set yrange [0:*]
 set xtics noenhanced rotate by -20 left
 set bmargin 6
-label(r, g) = sprintf("%s\n%d GPU%s", r, g, g == 1 ? "" : "s")
+label(r, g) = host_ranks ? sprintf("%s\n%d rank%s", r, g, g == 1 ? "" : "s") : sprintf("%s\n%d GPU%s", r, g, g == 1 ? "" : "s")
 cmd = ""
 do for [k = 1:words(categories)] {
     c = word(categories, k)

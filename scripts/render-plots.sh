@@ -309,12 +309,13 @@ while IFS= read -r parent; do
     done
     stack=$render_gp_tmp/stack.csv
     "$analyze" breakdown "${dirs[@]}" --stack-csv "$stack" >/dev/null
-    # ranks traced without a GPU kernel (trilap-solve --backend host: host
-    # ranges only) have no kernel time to stack: said, and the next folder
-    # drawn (breakdown.gp stopped the whole rendering, "invalid expression")
+    # traces with nothing to stack (no GPU kernel, and no host compute or
+    # communication ranges, which a host-backend rank's breakdown stacks):
+    # said, and the next folder drawn (breakdown.gp stopped the whole
+    # rendering, "invalid expression")
     if ! awk -F, '/^#/ {next} !h {h = 1; next} {for (i = 5; i <= NF; i++) if ($i + 0 > 0) found = 1} END {exit !found}' \
             "$stack"; then
-        echo "render-plots.sh: $parent: no GPU kernel in its traces (host ranks only?); no breakdown drawn" >&2
+        echo "render-plots.sh: $parent: nothing to stack in its traces (no GPU kernel, no host compute or communication range); no breakdown drawn" >&2
         rendered=$((rendered + 1))
         continue
     fi
