@@ -82,6 +82,7 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     p->device = device;
     p->infer_lanes = infer;
     p->tid = (uint32_t)syscall(SYS_gettid); /* the rank's own thread: probes are made by it */
+    p->created_ns = tl_clock_ns();
     p->program = ctx->program ? ctx->program : "trilap";
     /* quoted as the manifest's command: line, so that it reads back as the
      * arguments (a path with a space, --receivers 'a;b') */
@@ -456,8 +457,12 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     const char *wsrc = "marked";
     if (w0 < 0) {
         wsrc = "records";
-        w0 = n ? all[0].start_ns : now;
-        w1 = w0;
+        /* none: the probes' life, so that the empty traces of processes
+         * traced together (an injected job that ran no GPU work) still
+         * overlap, and read as one run with nothing in it, not as runs
+         * apart */
+        w0 = n ? all[0].start_ns : p->created_ns;
+        w1 = n ? w0 : now;
         for (size_t i = 0; i < n; i++)
             if (all[i].end_ns > w1) w1 = all[i].end_ns;
     } else if (w1 < w0) {

@@ -109,6 +109,7 @@ struct tl_probes {
     tl_cupti_api cupti_api; /* from TRILAP_CUPTI_API */
 
     uint32_t tid;             /* the rank's thread (gettid), which CUPTI's API records name */
+    int64_t created_ns;       /* CLOCK_MONOTONIC at create: the window of a trace without rows starts there */
     int nvtx_only;            /* no outdir: NVTX ranges only, nothing written */
     struct tl_probes *outer;  /* the NVTX-only probes a tracing session replaced */
 };

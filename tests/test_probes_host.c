@@ -428,6 +428,18 @@ static void assert_meta(const char *path, const char *key, const char *want)
     tl_trace_reader_close(&r);
 }
 
+/* path's metadata value of key as a number */
+static int64_t meta_i64(const char *path, const char *key)
+{
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    const char *v = tl_trace_reader_meta(r, key);
+    TL_ASSERT_MSG(v, "%s: no %s", path, key);
+    int64_t x = strtoll(v, NULL, 10);
+    tl_trace_reader_close(&r);
+    return x;
+}
+
 /* Processes no launcher gave a rank (a program's own workers) claim the
  * lowest rank free in the folder: the first holds 0 while the second
  * starts and takes 1 (before: both rank 0, the last to exit writing over
@@ -467,6 +479,17 @@ TL_TEST(inject_ranks_claimed_without_a_launcher)
         assert_meta(p, "rank_from", "claim");
         assert_meta(p, "nranks", "(none)");
     }
+    /* neither recorded a row (no GPU here): their windows are the probes'
+     * lives, which overlap, so trilap-analyze reads one run with nothing
+     * in it (before: each a point at its exit, "not of one run") */
+    int64_t w[2][2];
+    for (int r = 0; r < 2; r++) {
+        snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
+        w[r][0] = meta_i64(p, "window_start_ns");
+        w[r][1] = meta_i64(p, "window_end_ns");
+    }
+    TL_ASSERT_MSG(w[0][0] < w[1][1] && w[1][0] < w[0][1], "windows %lld..%lld and %lld..%lld do not overlap",
+                  (long long)w[0][0], (long long)w[0][1], (long long)w[1][0], (long long)w[1][1]);
     TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep claim)\"", dir), 0);
     /* alone afterwards, and over a claim file nobody holds: rank 0 again */
     snprintf(p, sizeof p, "%s/trace.rank0.claim", dir);
