@@ -9,8 +9,9 @@
  * probes/README.md), or set with TRILAP_LANES="streamId:lane,...".
  *
  * Environment: TRILAP_TRACE_DIR [.] (%p, %h, %q{VAR} as nsys's -o), TRILAP_LANES, TRILAP_BUFFER_BYTES
- * [4 MiB], TRILAP_MAX_BUFFERS [64] (whole numbers, else tracing off); the rank from OMPI_COMM_WORLD_RANK,
- * PMI_RANK, RANK (torchrun), SLURM_PROCID or PMIX_RANK, the size likewise.
+ * [4 MiB], TRILAP_MAX_BUFFERS [64], TRILAP_CUPTI_KINDS, TRILAP_CUPTI_API: a value one cannot take turns
+ * tracing off, said; the rank from OMPI_COMM_WORLD_RANK, PMI_RANK, RANK (torchrun), SLURM_PROCID or
+ * PMIX_RANK, the size from the same launcher's variable.
  * A process no launcher gave a rank claims the lowest one no live process
  * of the folder holds (probes/rank_claim.h): the workers a program starts
  * itself get 0, 1, 2, ... instead of all writing trace.rank0.csv; its
@@ -22,8 +23,8 @@
  * first is the CUPTI collector in probes_cupti.c). */
 #include "probes/rank_state.h"
 
+#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,44 +47,87 @@ static struct {
     char dirspec[512]; /* TRILAP_TRACE_DIR as given, patterns unexpanded */
     char cmdline[4096];
     char *argv[64];
+    pid_t pid; /* the traced process: a child it forks inherits the exit handler */
+    uint32_t lane_ids[TL_PROBE_MAX_STREAMS]; /* TRILAP_LANES, read before the probes exist */
+    tl_role lanes[TL_PROBE_MAX_STREAMS];
+    int nlanes;
 } tl_inject = {.once = PTHREAD_ONCE_INIT, .claim = {.rank = -1, .fd = -1}};
 
-/* The first of keys set to a whole number, and which (*from); fallback
- * and *from NULL when none is. */
-static int tl_env_int(const char *const *keys, int n, int fallback, const char **from)
+/* A launcher's rank variable and its size variable (NULL: it sets none) */
+typedef struct tl_launcher_vars {
+    const char *rank, *size;
+} tl_launcher_vars;
+
+/* A launcher variable's value into *v: 1 when a whole number below 2^30,
+ * 0 when unset or empty, -1 otherwise, said (before: RANK=abc or RANK=-1
+ * was passed over without a word, and the process claimed rank 0). */
+static int tl_inject_env_rank(const char *key, int *v)
 {
-    *from = NULL;
-    for (int i = 0; i < n; i++) {
-        const char *v = getenv(keys[i]);
-        char *end;
-        if (v && *v) {
-            long x = strtol(v, &end, 10);
-            if (!*end && x >= 0 && x < (1L << 30)) {
-                *from = keys[i];
-                return (int)x;
-            }
-        }
+    const char *s = getenv(key);
+    if (!s || !*s) return 0;
+    char *end = NULL;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!isdigit((unsigned char)*s) || *end || errno || x >= (1L << 30)) {
+        tl_log("%s='%s' is not a whole number below 2^30; passed over", key, s);
+        return -1;
     }
-    return fallback;
+    *v = (int)x;
+    return 1;
 }
 
-/* A count from the environment into *v: 1 when set to a whole number up
- * to max, 0 when unset or empty, -1 (said on stderr) otherwise: a typo
+/* The rank and size from the first launcher whose rank variable is set,
+ * the size from that launcher's own variable: RANK=3 under srun took
+ * SLURM_NTASKS=1 for its size, and a trace saying rank=3 nranks=1 is one
+ * the reader refuses. A size that is not above the rank is left out,
+ * said. *from NULL: no launcher gave a rank. */
+static void tl_inject_launcher_rank(tl_ctx *ctx, const char **from)
+{
+    /* RANK / WORLD_SIZE: torchrun's (and torch.distributed's env://), read
+     * before SLURM_PROCID, which is the node's task under srun + torchrun;
+     * without them every process of a torchrun job was rank 0 and wrote
+     * over the others' trace.rank0.csv */
+    static const tl_launcher_vars launchers[] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                                 {"PMI_RANK", "PMI_SIZE"},
+                                                 {"RANK", "WORLD_SIZE"},
+                                                 {"SLURM_PROCID", "SLURM_NTASKS"},
+                                                 {"PMIX_RANK", NULL}};
+    *from = NULL;
+    ctx->rank = 0;
+    /* -1, not known: nranks is left out of the trace */
+    ctx->size = -1;
+    for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++) {
+        if (tl_inject_env_rank(launchers[i].rank, &ctx->rank) <= 0) continue;
+        *from = launchers[i].rank;
+        tl_log_set_prefix("trilap-inject", ctx->rank);
+        int size = -1;
+        if (launchers[i].size && tl_inject_env_rank(launchers[i].size, &size) > 0 && size <= ctx->rank) {
+            tl_log("%s=%d is not above %s=%d: the trace says no nranks", launchers[i].size, size, *from, ctx->rank);
+            size = -1;
+        }
+        ctx->size = size;
+        return;
+    }
+}
+
+/* A count from the environment into *v: 1 when set to a whole number from
+ * min to max, 0 when unset or empty, -1 (said on stderr) otherwise: a typo
  * read as the default, or "4M" as 4, would trace with a size nobody
- * asked for. */
-static int tl_inject_env_count(const char *key, unsigned long long max, unsigned long long *v)
+ * asked for; 0 was the default and 2^64-1 bytes a buffer that never came
+ * (a trace without a record, said nowhere). */
+static int tl_inject_env_count(const char *key, unsigned long long min, unsigned long long max, unsigned long long *v)
 {
     const char *s = getenv(key);
     if (!s || !*s) return 0;
     char *end = NULL;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
-    if (*s == '-' || *s == '+' || *end || end == s) {
+    if (!isdigit((unsigned char)*s) || *end) {
         tl_log("%s='%s' is not a whole number", key, s);
         return -1;
     }
-    if (errno || x > max) {
-        tl_log("%s='%s' is beyond %llu", key, s, max);
+    if (errno || x < min || x > max) {
+        tl_log("%s='%s' is not from %llu to %llu (unset for the default)", key, s, min, max);
         return -1;
     }
     *v = x;
@@ -158,27 +202,43 @@ static void tl_inject_cmdline(void)
     tl_inject.ctx.program = prog ? prog + 1 : argc ? tl_inject.argv[0] : "unknown";
 }
 
-static void tl_inject_lanes(const char *spec)
+/* TRILAP_LANES="streamId:lane,..." into tl_inject.lanes: 0, said, on an
+ * item that is not one (before: passed over, the trace written with the
+ * lanes inferred, and a stream id beyond 32 bits cut to another stream's). */
+static int tl_inject_lanes(const char *spec)
 {
     char buf[1024];
+    if (strlen(spec) >= sizeof buf) {
+        tl_log("TRILAP_LANES is over %zu characters", sizeof buf - 1);
+        return 0;
+    }
     snprintf(buf, sizeof buf, "%s", spec);
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        tl_role lane;
         uint64_t id = 0;
-        if (!tl_trace_lane_item(tok, &id, &lane)) {
-            tl_log("TRILAP_LANES: ignoring '%s' (expected streamId:lane, lane one of "
-                   "compute p2p coll copy host other)",
-                   tok);
-            continue;
+        tl_role lane;
+        if (!tl_trace_lane_item(tok, &id, &lane) || id > UINT32_MAX) {
+            tl_log("TRILAP_LANES='%s': '%s' is not streamId:lane (a CUPTI stream id below 2^32; lane one of compute "
+                   "p2p coll copy host other)",
+                   spec, tok);
+            return 0;
         }
-        if (tl_probes_lane_override(&tl_inject.ctx, (uint32_t)id, lane) != TL_OK) return;
+        if (tl_inject.nlanes == TL_PROBE_MAX_STREAMS) {
+            tl_log("TRILAP_LANES='%s': more than %d streams", spec, TL_PROBE_MAX_STREAMS);
+            return 0;
+        }
+        tl_inject.lane_ids[tl_inject.nlanes] = (uint32_t)id;
+        tl_inject.lanes[tl_inject.nlanes++] = lane;
     }
+    return 1;
 }
 
 static void tl_inject_exit(void)
 {
-    if (!tl_inject.ok) return;
+    /* a child the program forked that calls exit() has the parent's
+     * records and claim: its trace would take the parent's name, and its
+     * release the parent's claim */
+    if (!tl_inject.ok || getpid() != tl_inject.pid) return;
     tl_inject.ok = 0;
     int rank = tl_inject.ctx.rank;
     /* The log prefix is per thread; exit may run on another than cuInit. */
@@ -194,7 +254,6 @@ static void tl_inject_exit(void)
  * not 0: another process of the folder is traced at the same time). */
 static int tl_inject_claim(void)
 {
-    if (tl_mkdir_p(tl_inject.outdir) != TL_OK) return 0;
     if (tl_probes_rank_claim(tl_inject.outdir, &tl_inject.claim) != TL_OK) {
         /* a folder without file locks (an NFS mount without them, say)
          * still gets its trace, as before claims: rank 0 */
@@ -221,52 +280,65 @@ static int tl_inject_claim(void)
     return 1;
 }
 
-static void tl_inject_init(void)
+/* The variables that say how to trace, each checked before anything is
+ * made: 0, said, when one cannot be taken as given. */
+static int tl_inject_settings(tl_probes_config *pc)
 {
-    /* RANK / WORLD_SIZE: torchrun's (and torch.distributed's env://), read
-     * before SLURM_PROCID, which is the node's task under srun + torchrun;
-     * without them every process of a torchrun job was rank 0 and wrote
-     * over the others' trace.rank0.csv */
-    static const char *const rank_keys[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "RANK", "SLURM_PROCID",
-                                            "PMIX_RANK"};
-    static const char *const size_keys[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "WORLD_SIZE", "SLURM_NTASKS"};
-    const char *dir = getenv("TRILAP_TRACE_DIR");
-    tl_inject_cmdline();
-    const char *rank_from, *size_from;
-    tl_inject.ctx.rank = tl_env_int(rank_keys, (int)(sizeof rank_keys / sizeof rank_keys[0]), 0, &rank_from);
-    /* -1, not known: nranks is left out of the trace (a rank 3 said
-     * nranks=1, which the reader refuses) */
-    tl_inject.ctx.size = tl_env_int(size_keys, (int)(sizeof size_keys / sizeof size_keys[0]), -1, &size_from);
-    tl_inject.ctx.device = -1;
-    tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
+    const char *dir = getenv("TRILAP_TRACE_DIR"), *lanes = getenv("TRILAP_LANES");
     unsigned long long bytes = 0, nbuf = 0;
+    unsigned kinds = 0;
+    tl_cupti_api api;
     snprintf(tl_inject.dirspec, sizeof tl_inject.dirspec, "%s", dir && *dir ? dir : ".");
     if (!tl_inject_expand_dir(tl_inject.dirspec, tl_inject.outdir, sizeof tl_inject.outdir) ||
-        tl_inject_env_count("TRILAP_BUFFER_BYTES", SIZE_MAX, &bytes) < 0 ||
-        tl_inject_env_count("TRILAP_MAX_BUFFERS", INT_MAX, &nbuf) < 0) {
-        tl_log("tracing off for this process");
-        return;
-    }
-    if (!rank_from && !tl_inject_claim()) {
-        tl_log("tracing off for this process");
-        return;
-    }
+        tl_inject_env_count("TRILAP_BUFFER_BYTES", 4096, 1ULL << 30, &bytes) < 0 ||
+        tl_inject_env_count("TRILAP_MAX_BUFFERS", 1, 1 << 16, &nbuf) < 0 || tl_probe_cupti_env(&kinds, &api) != TL_OK ||
+        (lanes && *lanes && !tl_inject_lanes(lanes)))
+        return 0;
+    pc->buffer_bytes = (size_t)bytes;
+    pc->max_buffers = (int)nbuf;
+    return 1;
+}
+
+/* The trace folder made and written to, its errors naming
+ * TRILAP_TRACE_DIR, and the rank claimed in it where no launcher gave one. */
+static int tl_inject_folder(const char *rank_from)
+{
+    char what[600];
+    snprintf(what, sizeof what, "TRILAP_TRACE_DIR='%s'", tl_inject.dirspec);
+    tl_error_context k;
+    tl_error_context_begin(&k, what);
+    int ok = tl_probes_outdir_writable(tl_inject.outdir) == TL_OK;
+    tl_error_context_end(&k);
+    return ok && (rank_from || tl_inject_claim());
+}
+
+static void tl_inject_init(void)
+{
+    const char *rank_from;
+    tl_inject.pid = getpid();
+    tl_inject_cmdline();
+    tl_log_set_prefix("trilap-inject", 0);
+    tl_inject_launcher_rank(&tl_inject.ctx, &rank_from);
+    tl_inject.ctx.device = -1;
+    tl_log_set_prefix("trilap-inject", tl_inject.ctx.rank);
     tl_probes_config pc = {
         .outdir = tl_inject.outdir,
         .cupti = 1,
         .nvtx = 0, /* the program's own NVTX ranges are left alone */
-        .buffer_bytes = (size_t)bytes,
-        .max_buffers = (int)nbuf,
-        /* none: no launcher rank and no claim (rank 0) */
-        .rank_from = rank_from ? rank_from : tl_inject.claim.rank >= 0 ? "claim" : "none",
     };
+    if (!tl_inject_settings(&pc) || !tl_inject_folder(rank_from)) {
+        tl_log("tracing off for this process");
+        return;
+    }
+    /* none: no launcher rank and no claim (rank 0) */
+    pc.rank_from = rank_from ? rank_from : tl_inject.claim.rank >= 0 ? "claim" : "none";
     if (tl_probes_create_inject(&tl_inject.ctx, &pc) != TL_OK) {
         tl_probes_rank_release(&tl_inject.claim);
         tl_log("tracing off for this process");
         return;
     }
-    const char *lanes = getenv("TRILAP_LANES");
-    if (lanes && *lanes) tl_inject_lanes(lanes);
+    for (int i = 0; i < tl_inject.nlanes; i++)
+        if (tl_probes_lane_override(&tl_inject.ctx, tl_inject.lane_ids[i], tl_inject.lanes[i]) != TL_OK) break;
     tl_inject.ok = 1;
     /* Registered during cuInit, after the CUDA runtime's own handlers, so it
      * runs before they tear CUDA down. */

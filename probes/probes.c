@@ -34,6 +34,22 @@ tl_status tl_probes_trace_name_free(const char *outdir, int rank)
     return TL_OK;
 }
 
+tl_status tl_probes_outdir_writable(const char *outdir)
+{
+    TL_TRY(tl_mkdir_p(outdir));
+    /* fail now, not after the measured region; by a file made there, not
+     * access(): root passes access() on a read-only mount or in sysfs, and
+     * its trace was then lost at exit ("cannot write ... no trace written") */
+    char probe[600];
+    int n = snprintf(probe, sizeof probe, "%s/.trilap-probe.XXXXXX", outdir);
+    TL_CHECK(n > 0 && (size_t)n < sizeof probe, TL_ERR_INVAL, "probes: %s: folder name too long", outdir);
+    int fd = mkstemp(probe);
+    if (fd < 0) return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", outdir, strerror(errno));
+    close(fd);
+    unlink(probe);
+    return TL_OK;
+}
+
 static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, int device,
                                       int infer)
 {
@@ -44,15 +60,17 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     TL_CHECK(cfg->max_buffers >= 0, TL_ERR_INVAL, "max_buffers=%d", cfg->max_buffers);
     TL_CHECK(cfg->buffer_bytes == 0 || cfg->buffer_bytes >= 4096, TL_ERR_INVAL,
              "buffer_bytes=%zu (at least 4096)", cfg->buffer_bytes);
-    TL_TRY(tl_mkdir_p(cfg->outdir));
-    /* fail now, not after the measured region */
-    if (access(cfg->outdir, W_OK) != 0)
-        return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", cfg->outdir, strerror(errno));
+    unsigned kinds = 0;
+    tl_cupti_api api = TL_CUPTI_API_LAUNCH;
+    if (cfg->cupti) TL_TRY(tl_probe_cupti_env(&kinds, &api));
+    TL_TRY(tl_probes_outdir_writable(cfg->outdir));
     TL_TRY(tl_probes_trace_name_free(cfg->outdir, ctx->rank));
     tl_status st = TL_OK;
     tl_probes *p = calloc(1, sizeof *p);
     if (!p) return TL_FAIL(TL_ERR_NOMEM, "probes: %zu bytes", sizeof *p);
     p->cfg = *cfg;
+    p->cupti_kinds = kinds;
+    p->cupti_api = api;
     if (!p->cfg.buffer_bytes) p->cfg.buffer_bytes = TL_DEFAULT_BUFFER_BYTES;
     if (!p->cfg.max_buffers) p->cfg.max_buffers = TL_DEFAULT_MAX_BUFFERS;
     if (!p->cfg.max_ranges) p->cfg.max_ranges = TL_DEFAULT_MAX_RANGES;
@@ -64,6 +82,7 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     p->device = device;
     p->infer_lanes = infer;
     p->tid = (uint32_t)syscall(SYS_gettid); /* the rank's own thread: probes are made by it */
+    p->created_ns = tl_clock_ns();
     p->program = ctx->program ? ctx->program : "trilap";
     /* quoted as the manifest's command: line, so that it reads back as the
      * arguments (a path with a space, --receivers 'a;b') */
@@ -438,8 +457,12 @@ static tl_status tl_write_trace(tl_probes *p, const tl_probe_gpu *g, int64_t now
     const char *wsrc = "marked";
     if (w0 < 0) {
         wsrc = "records";
-        w0 = n ? all[0].start_ns : now;
-        w1 = w0;
+        /* none: the probes' life, so that the empty traces of processes
+         * traced together (an injected job that ran no GPU work) still
+         * overlap, and read as one run with nothing in it, not as runs
+         * apart */
+        w0 = n ? all[0].start_ns : p->created_ns;
+        w1 = n ? w0 : now;
         for (size_t i = 0; i < n; i++)
             if (all[i].end_ns > w1) w1 = all[i].end_ns;
     } else if (w1 < w0) {

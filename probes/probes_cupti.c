@@ -47,6 +47,49 @@ const char *tl_cupti_status_name(tl_cupti_status s)
     return "?";
 }
 
+/* Names in TRILAP_CUPTI_KINDS, in the order of TL_CUPTI_KIND_* */
+static const char *const tl_cupti_kind_names[TL_CUPTI_NKINDS] = {"kernel", "memcpy", "memset", "sync", "overhead"};
+
+/* One item of TRILAP_CUPTI_KINDS (not empty) into *kinds. */
+static tl_status tl_cupti_kind_item(const char *value, const char *item, size_t n, unsigned *kinds)
+{
+    for (int k = 0; k < TL_CUPTI_NKINDS; k++)
+        if (strlen(tl_cupti_kind_names[k]) == n && !strncmp(item, tl_cupti_kind_names[k], n)) {
+            *kinds |= 1u << k;
+            return TL_OK;
+        }
+    return TL_FAIL(TL_ERR_INVAL, "TRILAP_CUPTI_KINDS='%s': '%.*s' is not an activity kind (kernel, memcpy, memset, sync, "
+                   "overhead)", value, (int)n, item);
+}
+
+/* Read when probes are made, so that a typo stops them before the run:
+ * before, TRILAP_CUPTI_KINDS=kernels enabled no kind at all (an empty
+ * trace) and TRILAP_CUPTI_API=drivr was the default, without a word. */
+tl_status tl_probe_cupti_env(unsigned *kinds, tl_cupti_api *api)
+{
+    *kinds = (1u << TL_CUPTI_NKINDS) - 1;
+    *api = TL_CUPTI_API_LAUNCH;
+    const char *v = getenv("TRILAP_CUPTI_KINDS");
+    if (v && *v) {
+        *kinds = 0;
+        for (const char *p = v; *p;) {
+            size_t n = strcspn(p, ",");
+            if (n) TL_TRY(tl_cupti_kind_item(v, p, n, kinds));
+            p += n + (p[n] == ',');
+        }
+        TL_CHECK(*kinds, TL_ERR_INVAL, "TRILAP_CUPTI_KINDS='%s' names no activity kind (kernel, memcpy, memset, sync, "
+                 "overhead)", v);
+    }
+    const char *m = getenv("TRILAP_CUPTI_API");
+    if (!m || !*m) return TL_OK;
+    if (!strcmp(m, "driver")) *api = TL_CUPTI_API_DRIVER;
+    else if (!strcmp(m, "all")) *api = TL_CUPTI_API_ALL;
+    else
+        return TL_FAIL(TL_ERR_INVAL, "TRILAP_CUPTI_API='%s' is neither 'driver' nor 'all' (unset: the runtime's "
+                       "launch, copy and memset calls)", m);
+    return TL_OK;
+}
+
 #if TL_HAVE_CUPTI
 #include <cupti.h>
 #include <pthread.h>
@@ -57,30 +100,15 @@ uint32_t tl_probe_cupti_version(void)
     return cuptiGetVersion(&v) == CUPTI_SUCCESS ? v : 0;
 }
 
-static const struct {
-    CUpti_ActivityKind kind;
-    const char *name; /* in TRILAP_CUPTI_KINDS */
-} tl_cupti_kinds[] = {
-    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "kernel"}, /* never KIND_KERNEL: it serialises kernels */
-    {CUPTI_ACTIVITY_KIND_MEMCPY, "memcpy"},
-    {CUPTI_ACTIVITY_KIND_MEMSET, "memset"},
-    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "sync"},
-    {CUPTI_ACTIVITY_KIND_OVERHEAD, "overhead"},
+/* In the order of TL_CUPTI_KIND_* (tl_cupti_kind_names) */
+static const CUpti_ActivityKind tl_cupti_kinds[TL_CUPTI_NKINDS] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, /* never KIND_KERNEL: it serialises kernels */
+    CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+    CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
-enum { TL_NKINDS = sizeof tl_cupti_kinds / sizeof tl_cupti_kinds[0] };
-
-/* TRILAP_CUPTI_KINDS="kernel,sync" narrows the activity kinds (to measure
- * what each costs); unset: all of them. */
-static int tl_cupti_kind_wanted(int k)
-{
-    const char *v = getenv("TRILAP_CUPTI_KINDS");
-    if (!v || !*v) return 1;
-    size_t n = strlen(tl_cupti_kinds[k].name);
-    for (const char *p = v; (p = strstr(p, tl_cupti_kinds[k].name)) != NULL; p += n)
-        if ((p == v || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
-            return 1;
-    return 0;
-}
+enum { TL_NKINDS = TL_CUPTI_NKINDS };
 
 /* Polled or trivial runtime calls (a watchdog loop calls cudaStreamQuery
  * thousands of times a second): no launch, no iteration to find. */
@@ -125,12 +153,11 @@ static const struct {
     {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, 0},
 };
 
-/* enable=1: API records of the calls that enqueue work; enable=0: none. */
-static CUptiResult tl_cupti_api_records(int enable)
+/* enable=1: API records of the calls api asks for; enable=0: none. */
+static CUptiResult tl_cupti_api_records(int enable, tl_cupti_api api)
 {
-    const char *mode = getenv("TRILAP_CUPTI_API");
-    int keep_all = mode && strcmp(mode, "all") == 0;
-    int driver = keep_all || (mode && strcmp(mode, "driver") == 0);
+    int keep_all = api == TL_CUPTI_API_ALL;
+    int driver = api != TL_CUPTI_API_LAUNCH;
     for (size_t d = 0; d < sizeof tl_api_domains / sizeof tl_api_domains[0]; d++) {
         if (!enable) {
             cuptiActivityDisable(tl_api_domains[d].kind);
@@ -300,13 +327,13 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
     int enabled = 0;
     for (; r == CUPTI_SUCCESS && enabled < TL_NKINDS; enabled++) {
         what = "cuptiActivityEnable";
-        if (!tl_cupti_kind_wanted(enabled)) continue;
-        r = cuptiActivityEnable(tl_cupti_kinds[enabled].kind);
+        if (!(p->cupti_kinds & (1u << enabled))) continue;
+        r = cuptiActivityEnable(tl_cupti_kinds[enabled]);
         if (r != CUPTI_SUCCESS) break;
     }
     if (r == CUPTI_SUCCESS) {
         what = "cuptiActivityEnable(RUNTIME)";
-        r = tl_cupti_api_records(1);
+        r = tl_cupti_api_records(1, p->cupti_api);
     }
     if (r == CUPTI_SUCCESS) {
         /* No records for event/stream queries that find work unfinished:
@@ -315,8 +342,8 @@ static tl_cupti_status tl_cupti_start(const tl_probes *p)
         return TL_CUPTI_ON;
     }
     for (int k = 0; k < enabled; k++)
-        cuptiActivityDisable(tl_cupti_kinds[k].kind);
-    tl_cupti_api_records(0);
+        cuptiActivityDisable(tl_cupti_kinds[k]);
+    tl_cupti_api_records(0, TL_CUPTI_API_LAUNCH);
     cuptiUnsubscribe(tl_cupti.sub);
     pthread_mutex_lock(&tl_cupti.mu);
     tl_cupti.active = 0;
@@ -403,8 +430,8 @@ static void tl_round_finish(void)
     if (tl_cupti.refs > 0) return;
     /* The last rank out stops CUPTI. */
     for (int k = 0; k < TL_NKINDS; k++)
-        cuptiActivityDisable(tl_cupti_kinds[k].kind);
-    tl_cupti_api_records(0);
+        cuptiActivityDisable(tl_cupti_kinds[k]);
+    tl_cupti_api_records(0, TL_CUPTI_API_LAUNCH);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     cuptiUnsubscribe(tl_cupti.sub);
     pthread_mutex_lock(&tl_cupti.mu);

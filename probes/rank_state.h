@@ -31,6 +31,13 @@ typedef enum {
 } tl_cupti_status;
 const char *tl_cupti_status_name(tl_cupti_status s);
 
+/* The activity kinds TRILAP_CUPTI_KINDS names, bits of tl_probes.cupti_kinds */
+enum { TL_CUPTI_KIND_KERNEL, TL_CUPTI_KIND_MEMCPY, TL_CUPTI_KIND_MEMSET, TL_CUPTI_KIND_SYNC, TL_CUPTI_KIND_OVERHEAD,
+       TL_CUPTI_NKINDS };
+/* Which API calls are recorded (TRILAP_CUPTI_API): the runtime's calls that
+ * enqueue work (unset), the driver's too (driver), every call (all). */
+typedef enum { TL_CUPTI_API_LAUNCH, TL_CUPTI_API_DRIVER, TL_CUPTI_API_ALL } tl_cupti_api;
+
 /* A finished host range: name id into the rank's name table. lane is
  * TL_ROLE_HOST for the program's ranges, TL_ROLE_P2P or TL_ROLE_COLL for
  * host communication marks (runtime/marks.h). */
@@ -98,8 +105,11 @@ struct tl_probes {
     void *nvtx_domain; /* nvtxDomainHandle_t, NULL without NVTX */
     tl_cupti_status cupti;
     int cupti_attached;
+    unsigned cupti_kinds;  /* bits 1 << TL_CUPTI_KIND_*, from TRILAP_CUPTI_KINDS */
+    tl_cupti_api cupti_api; /* from TRILAP_CUPTI_API */
 
     uint32_t tid;             /* the rank's thread (gettid), which CUPTI's API records name */
+    int64_t created_ns;       /* CLOCK_MONOTONIC at create: the window of a trace without rows starts there */
     int nvtx_only;            /* no outdir: NVTX ranges only, nothing written */
     struct tl_probes *outer;  /* the NVTX-only probes a tracing session replaced */
 };
@@ -113,6 +123,9 @@ tl_status tl_probes_lane_override(tl_ctx *ctx, uint32_t stream_id, tl_role lane)
 /* TL_OK unless a folder sits where rank's trace goes in outdir, whose
  * rename would fail only once the run is over */
 tl_status tl_probes_trace_name_free(const char *outdir, int rank);
+/* outdir made if missing, and a file written there (TL_ERR_IO, said, when
+ * none can be) */
+tl_status tl_probes_outdir_writable(const char *outdir);
 
 
 /* probes_host.c */
@@ -209,6 +222,9 @@ typedef struct tl_probe_gpu {
     uint64_t comm_copies;           /* copies enqueued inside a communication range */
     const char *clock;   /* how CUPTI times reached the trace clock; NULL without CUPTI */
 } tl_probe_gpu;
+/* TRILAP_CUPTI_KINDS and TRILAP_CUPTI_API read into *kinds and *api;
+ * a value that is not one of their names is refused, naming it. */
+tl_status tl_probe_cupti_env(unsigned *kinds, tl_cupti_api *api);
 /* Attach this rank; sets p->cupti. Failures to start CUPTI are reported
  * and recorded as TL_CUPTI_UNAVAILABLE, not returned: tracing must never
  * stop the program. */

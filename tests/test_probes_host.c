@@ -290,6 +290,22 @@ TL_TEST(bad_config)
     TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_IO);
     TL_ASSERT(ctx.probes == NULL);
     TL_ASSERT_EQ(rmdir(blocked), 0);
+    /* a CUPTI variable that names nothing it knows stops the probes of a
+     * trilap program too (before: TRILAP_CUPTI_KINDS=kernels traced no
+     * activity kind, TRILAP_CUPTI_API=drivr the default); without CUPTI
+     * asked for, it is not read */
+    static const char *const typos[][2] = {{"TRILAP_CUPTI_KINDS", "kernels"}, {"TRILAP_CUPTI_API", "drivr"}};
+    for (size_t k = 0; k < sizeof typos / sizeof typos[0]; k++) {
+        setenv(typos[k][0], typos[k][1], 1);
+        pc.cupti = 1;
+        tl_status st = tl_probes_create(&ctx, &pc);
+        pc.cupti = 0;
+        TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+        TL_ASSERT_OK(tl_probes_destroy(&ctx));
+        unsetenv(typos[k][0]);
+        TL_ASSERT_EQ(st, TL_ERR_INVAL);
+        TL_ASSERT(ctx.probes == NULL);
+    }
     TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
     TL_ASSERT_EQ(tl_probes_create(&ctx, &pc), TL_ERR_INVAL); /* twice */
     TL_ASSERT_OK(tl_probes_destroy(&ctx));
@@ -344,6 +360,23 @@ TL_TEST(thread_ranks)
  * set and the launchers' own variables unset, and exits (its atexit
  * handler writing the trace) once hold (a pipe's read end, -1: at once)
  * gives it a byte or is closed. */
+/* In a traced child: a child of its own that calls exit() (a C program's
+ * worker) must leave the trace and the rank claim to its parent. Exits 8
+ * when it wrote the parent's trace, 9 when it gave back the parent's claim. */
+static void inject_forked_child(const char *dir)
+{
+    pid_t pid = fork();
+    if (pid < 0) _exit(7);
+    if (pid == 0) exit(0); /* its atexit handlers run */
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid) _exit(7);
+    char p[700];
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", dir);
+    if (access(p, F_OK) == 0) _exit(8);
+    snprintf(p, sizeof p, "%s/trace.rank0.claim", dir);
+    if (access(p, F_OK) != 0) _exit(9);
+}
+
 static pid_t inject_start(const char *dir, const char *const *env, const char *err, int hold)
 {
     char lib[600];
@@ -355,7 +388,8 @@ static pid_t inject_start(const char *dir, const char *const *env, const char *e
     if (pid == 0) {
         static const char *const launcher[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK",
                                                "PMI_SIZE", "PMIX_RANK", "RANK", "WORLD_SIZE", "SLURM_PROCID",
-                                               "SLURM_NTASKS", "TRILAP_BUFFER_BYTES", "TRILAP_MAX_BUFFERS"};
+                                               "SLURM_NTASKS", "TRILAP_BUFFER_BYTES", "TRILAP_MAX_BUFFERS",
+                                               "TRILAP_LANES", "TRILAP_CUPTI_KINDS", "TRILAP_CUPTI_API"};
         for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++) unsetenv(launcher[i]);
         for (size_t i = 0; env[i]; i++) putenv((char *)env[i]);
         setenv("TRILAP_TRACE_DIR", dir, 1);
@@ -366,6 +400,7 @@ static pid_t inject_start(const char *dir, const char *const *env, const char *e
         int ok = init() == 1;
         char c;
         if (hold >= 0 && read(hold, &c, 1) < 0) _exit(6);
+        if (getenv("TL_INJECT_FORK")) inject_forked_child(dir);
         exit(ok ? 0 : 4); /* exit runs the library's atexit writer */
     }
     return pid;
@@ -391,6 +426,18 @@ static void assert_meta(const char *path, const char *key, const char *want)
     const char *v = tl_trace_reader_meta(r, key);
     TL_ASSERT_MSG(!strcmp(v ? v : "(none)", want), "%s: %s=%s, expected %s", path, key, v ? v : "(none)", want);
     tl_trace_reader_close(&r);
+}
+
+/* path's metadata value of key as a number */
+static int64_t meta_i64(const char *path, const char *key)
+{
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    const char *v = tl_trace_reader_meta(r, key);
+    TL_ASSERT_MSG(v, "%s: no %s", path, key);
+    int64_t x = strtoll(v, NULL, 10);
+    tl_trace_reader_close(&r);
+    return x;
 }
 
 /* Processes no launcher gave a rank (a program's own workers) claim the
@@ -432,6 +479,17 @@ TL_TEST(inject_ranks_claimed_without_a_launcher)
         assert_meta(p, "rank_from", "claim");
         assert_meta(p, "nranks", "(none)");
     }
+    /* neither recorded a row (no GPU here): their windows are the probes'
+     * lives, which overlap, so trilap-analyze reads one run with nothing
+     * in it (before: each a point at its exit, "not of one run") */
+    int64_t w[2][2];
+    for (int r = 0; r < 2; r++) {
+        snprintf(p, sizeof p, "%s/trace.rank%d.csv", dir, r);
+        w[r][0] = meta_i64(p, "window_start_ns");
+        w[r][1] = meta_i64(p, "window_end_ns");
+    }
+    TL_ASSERT_MSG(w[0][0] < w[1][1] && w[1][0] < w[0][1], "windows %lld..%lld and %lld..%lld do not overlap",
+                  (long long)w[0][0], (long long)w[0][1], (long long)w[1][0], (long long)w[1][1]);
     TL_ASSERT_EQ(tl_test_sh("test -z \"$(ls %s | grep claim)\"", dir), 0);
     /* alone afterwards, and over a claim file nobody holds: rank 0 again */
     snprintf(p, sizeof p, "%s/trace.rank0.claim", dir);
@@ -538,13 +596,70 @@ TL_TEST(inject_rank_from_torchrun)
     assert_meta(p1, "nranks", "(none)");
 }
 
-/* TRILAP_BUFFER_BYTES / TRILAP_MAX_BUFFERS that are not whole numbers turn
- * tracing off, said on stderr, as a value out of range does (before: 'abc'
- * read as 0, the default, and the trace written as if nothing was set). */
-TL_TEST(inject_bad_buffer_env_said)
+/* The size comes from the launcher the rank came from, and only when it
+ * is above the rank: each trace below is one the reader takes (before:
+ * RANK=3 under srun said nranks=1 from SLURM_NTASKS, RANK=3 WORLD_SIZE=2
+ * nranks=2, both refused by the reader; RANK=abc was passed over without
+ * a word and WORLD_SIZE=2 said of a claimed rank). */
+TL_TEST(inject_rank_and_size_of_one_launcher)
 {
-    static const char *const bad[][2] = {{"TRILAP_BUFFER_BYTES=abc", "TRILAP_BUFFER_BYTES='abc' is not a whole number"},
-                                         {"TRILAP_MAX_BUFFERS=8x", "TRILAP_MAX_BUFFERS='8x' is not a whole number"}};
+    static const struct {
+        const char *env[3];
+        const char *file, *from, *nranks, *said;
+    } cases[] = {
+        {{"RANK=3", "SLURM_NTASKS=1", NULL}, "trace.rank3.csv", "RANK", "(none)", NULL},
+        {{"RANK=3", "WORLD_SIZE=2", NULL}, "trace.rank3.csv", "RANK", "(none)", "WORLD_SIZE=2 is not above RANK=3"},
+        {{"RANK=1", "WORLD_SIZE=0", NULL}, "trace.rank1.csv", "RANK", "(none)", "WORLD_SIZE=0 is not above RANK=1"},
+        {{"RANK=abc", "WORLD_SIZE=2", NULL}, "trace.rank0.csv", "claim", "(none)", "RANK='abc' is not a whole number"},
+        {{"RANK=-1", "SLURM_PROCID=2", "SLURM_NTASKS=4"}, "trace.rank2.csv", "SLURM_PROCID", "4", "RANK='-1' is not"},
+        {{"OMPI_COMM_WORLD_RANK=1", "OMPI_COMM_WORLD_SIZE=2", NULL}, "trace.rank1.csv", "OMPI_COMM_WORLD_RANK", "2", NULL},
+        {{"PMIX_RANK=1", "WORLD_SIZE=4", NULL}, "trace.rank1.csv", "PMIX_RANK", "(none)", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *dir = tl_test_tmpdir();
+        const char *env[4] = {cases[k].env[0], cases[k].env[1], cases[k].env[2], NULL};
+        char err[700], p[700];
+        snprintf(err, sizeof err, "%s/stderr", dir);
+        inject_child(dir, env, err);
+        snprintf(p, sizeof p, "%s/%s", dir, cases[k].file);
+        tl_trace_reader *r = NULL;
+        TL_ASSERT_OK(tl_trace_reader_open(&r, p, TL_TRACE_ACCEPT_INCOMPLETE));
+        tl_trace_reader_close(&r);
+        assert_meta(p, "rank_from", cases[k].from);
+        assert_meta(p, "nranks", cases[k].nranks);
+        char *said = tl_test_slurp(err);
+        TL_ASSERT_MSG(said && (!cases[k].said || strstr(said, cases[k].said)), "%s %s: %s", env[0], env[1],
+                      said ? said : "");
+        free(said);
+    }
+}
+
+/* Every TRILAP_* variable the injection reads, set to what it cannot take,
+ * turns tracing off, said on one line naming the variable and why; the
+ * program's exit status is its own. Before: 'abc' was read as the default;
+ * 0 was the default; 2^64-1 bytes traced with a buffer that never came;
+ * TRILAP_CUPTI_KINDS=kernels enabled no kind at all and
+ * TRILAP_CUPTI_API=drivr was the default, both without a word; a
+ * TRILAP_LANES item that was not one was passed over, and a stream id
+ * beyond 32 bits was cut to another stream's. */
+TL_TEST(inject_bad_env_said)
+{
+    static const char *const bad[][2] = {
+        {"TRILAP_BUFFER_BYTES=abc", "TRILAP_BUFFER_BYTES='abc' is not a whole number"},
+        {"TRILAP_BUFFER_BYTES=-1", "TRILAP_BUFFER_BYTES='-1' is not a whole number"},
+        {"TRILAP_BUFFER_BYTES= 4096", "TRILAP_BUFFER_BYTES=' 4096' is not a whole number"},
+        {"TRILAP_BUFFER_BYTES=0", "TRILAP_BUFFER_BYTES='0' is not from 4096 to 1073741824"},
+        {"TRILAP_BUFFER_BYTES=18446744073709551615", "TRILAP_BUFFER_BYTES='18446744073709551615' is not from 4096"},
+        {"TRILAP_BUFFER_BYTES=99999999999999999999999", "TRILAP_BUFFER_BYTES='99999999999999999999999' is not from"},
+        {"TRILAP_MAX_BUFFERS=8x", "TRILAP_MAX_BUFFERS='8x' is not a whole number"},
+        {"TRILAP_MAX_BUFFERS=0", "TRILAP_MAX_BUFFERS='0' is not from 1 to 65536"},
+        {"TRILAP_MAX_BUFFERS=2147483647", "TRILAP_MAX_BUFFERS='2147483647' is not from 1 to 65536"},
+        {"TRILAP_CUPTI_KINDS=kernels", "TRILAP_CUPTI_KINDS='kernels': 'kernels' is not an activity kind (kernel, "},
+        {"TRILAP_CUPTI_KINDS=,", "TRILAP_CUPTI_KINDS=',' names no activity kind"},
+        {"TRILAP_CUPTI_API=drivr", "TRILAP_CUPTI_API='drivr' is neither 'driver' nor 'all'"},
+        {"TRILAP_LANES=14:p2p,15:col", "TRILAP_LANES='14:p2p,15:col': '15:col' is not streamId:lane"},
+        {"TRILAP_LANES=4294967296:p2p", "TRILAP_LANES='4294967296:p2p': '4294967296:p2p' is not streamId:lane"},
+    };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const char *dir = tl_test_tmpdir();
         const char *env[] = {bad[k][0], NULL};
@@ -553,12 +668,73 @@ TL_TEST(inject_bad_buffer_env_said)
         snprintf(p0, sizeof p0, "%s/trace.rank0.csv", dir);
         inject_child(dir, env, err);
         char *text = tl_test_slurp(err);
-        TL_ASSERT_MSG(text && strstr(text, bad[k][1]) && strstr(text, "tracing off for this process"), "%s",
-                      text ? text : "(no stderr)");
+        TL_ASSERT_MSG(text && strstr(text, bad[k][1]) && strstr(text, "tracing off for this process"), "%s: %s",
+                      bad[k][0], text ? text : "(no stderr)");
         free(text);
         struct stat sb;
         TL_ASSERT_MSG(stat(p0, &sb) != 0, "%s written with %s", p0, bad[k][0]);
     }
+    /* what they take, taken */
+    const char *dir = tl_test_tmpdir();
+    static const char *const good[] = {"TRILAP_BUFFER_BYTES=4096",     "TRILAP_MAX_BUFFERS=65536",
+                                       "TRILAP_CUPTI_KINDS=kernel,,sync", "TRILAP_CUPTI_API=driver",
+                                       "TRILAP_LANES=14:p2p,4294967295:coll", NULL};
+    char err[700], p0[700];
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    snprintf(p0, sizeof p0, "%s/trace.rank0.csv", dir);
+    inject_child(dir, good, err);
+    assert_meta(p0, "buffer_bytes", "4096");
+    assert_meta(p0, "max_buffers", "65536");
+    assert_meta(p0, "stream.-1.14", "p2p p2p");
+    assert_meta(p0, "stream.-1.4294967295", "coll coll");
+}
+
+/* A TRILAP_TRACE_DIR that cannot be traced into is said naming the
+ * variable, once, tracing off; one with a space and a comma is used as
+ * given. Before: a folder where nobody may write (sysfs, which root's
+ * access() passes) got a false "rank 0 without a claim" line, and its
+ * trace was lost at exit ("no trace written"). */
+TL_TEST(inject_trace_dir_unusable)
+{
+    const char *top = tl_test_tmpdir();
+    static const char *const none[] = {NULL};
+    char dir[700], err[700], p[1600];
+    snprintf(err, sizeof err, "%s/stderr", top);
+    snprintf(dir, sizeof dir, "%s/afile", top);
+    tl_test_write(dir, "x\n");
+    inject_child(dir, none, err);
+    char *said = tl_test_slurp(err);
+    snprintf(p, sizeof p, "TRILAP_TRACE_DIR='%s': %s is not a folder", dir, dir);
+    TL_ASSERT_MSG(said && strstr(said, p) && strstr(said, "tracing off for this process"), "%s", said ? said : "");
+    free(said);
+    struct stat sb;
+    if (stat("/sys/kernel", &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        inject_child("/sys/kernel", none, err);
+        said = tl_test_slurp(err);
+        TL_ASSERT_MSG(said && strstr(said, "TRILAP_TRACE_DIR='/sys/kernel': probes: cannot write in /sys/kernel: ") &&
+                          strstr(said, "tracing off for this process") && !strstr(said, "without a claim") &&
+                          !strstr(said, "no trace written"),
+                      "%s", said ? said : "");
+        free(said);
+    }
+    snprintf(dir, sizeof dir, "%s/a dir, with a comma", top);
+    inject_child(dir, none, err);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", dir);
+    assert_meta(p, "rank", "0");
+}
+
+/* A traced process that forks a child calling exit() keeps its trace and
+ * its rank claim (before: the child wrote the parent's trace.rank0.csv and
+ * removed its claim file, so another process could claim rank 0 too). */
+TL_TEST(inject_forked_child_leaves_the_trace)
+{
+    const char *dir = tl_test_tmpdir();
+    static const char *const forks[] = {"TL_INJECT_FORK=1", NULL};
+    char err[700], p[700];
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    inject_child(dir, forks, err);
+    snprintf(p, sizeof p, "%s/trace.rank0.csv", dir);
+    assert_meta(p, "rank_from", "claim");
 }
 
 /* A rank file's name: trilap's own part in lower case, .gz in any case. */
@@ -593,5 +769,6 @@ TL_TEST(rank_file_names)
 
 TL_TEST_MAIN(rank_file_names, host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
-             inject_rank_from_torchrun, inject_bad_buffer_env_said,
+             inject_rank_from_torchrun, inject_rank_and_size_of_one_launcher, inject_bad_env_said,
+             inject_trace_dir_unusable, inject_forked_child_leaves_the_trace,
              inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns)
