@@ -817,6 +817,25 @@ static int late_unmeasurable(const diag_state *s, size_t r, measured *mv)
     return 1;
 }
 
+/* The comparison late-ranks' remedy asks for, made where the compute is
+ * its host's (a CPU rank: compute:* ranges): this rank's compute per
+ * iteration beside that of the rank last to its most delayed operation
+ * (overlap's U_compute / iters for each). */
+static void late_compute_say(const diag_state *s, size_t r, evidence *e)
+{
+    const tl_an_rank_result *res = &s->res[r];
+    if (!tl_an_rank_host_only(res) || !res->n_host_compute || !res->nslices) return;
+    say(e, "      compute per iteration (overlap's U_compute / iters): this rank %.1f us",
+        US(tl_an_m_union(&res->whole, TL_AN_C_COMPUTE)) / (double)res->nslices);
+    if (res->split.worst != SIZE_MAX) {
+        const tl_an_rank_result *last = &s->res[s->ops->op[res->split.worst].last_rank];
+        if (last != res && last->nslices)
+            say(e, ", rank %d (last to its most delayed operation) %.1f us", last->meta.rank,
+                US(tl_an_m_union(&last->whole, TL_AN_C_COMPUTE)) / (double)last->nslices);
+    }
+    say(e, "\n");
+}
+
 static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const tl_an_rank_result *res = &s->res[r];
@@ -860,6 +879,7 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
                 (long long)op->k, kernel ? "its kernel" : "it", it, s->res[op->last_rank].meta.rank, US(worst_delay));
         }
     }
+    late_compute_say(s, r, e);
     say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
     return 1;
 }

@@ -467,10 +467,14 @@ TL_TEST(foreign_program_remedies_name_no_trilap_option)
     free(o);
 }
 
-/* late-ranks names a host exchange as the host's, not as a kernel's:
- * "most delayed: p2p:exchange_z, #0 of its kernel (iteration 0)" of an
- * FDTD run on the CPU, whose exchanges are host ranges. */
-TL_TEST(late_ranks_host_exchange_named)
+/* late-ranks' evidence on CPU ranks: a host exchange named as the host's,
+ * not as a kernel's ("most delayed: p2p:exchange_z, #0 of its kernel
+ * (iteration 0)" of an FDTD run on the CPU), and the comparison its remedy
+ * asks for made: each rank's compute per iteration (its host's compute:*
+ * ranges, overlap's U_compute / iters) beside the late rank's, 40 and 50
+ * us here (before, the remedy said "compare" and the evidence gave
+ * neither figure). */
+TL_TEST(late_ranks_host_evidence)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/late-host", tl_test_tmpdir());
@@ -480,6 +484,13 @@ TL_TEST(late_ranks_host_exchange_named)
                             "10.5 us after the first"),
                   "%s", o);
     TL_ASSERT_MSG(!strstr(o, "of its kernel"), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "      compute per iteration (overlap's U_compute / iters): this rank 40.0 us, rank 1 "
+                            "(last to its most delayed operation) 50.0 us\n"),
+                  "%s", o);
+    free(o);
+    /* and the figures are overlap's */
+    o = run_cmd("%s/trilap-analyze overlap %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(strstr(o, "\n  0    1440.0     800.0 ") && strstr(o, "\n  1    1440.0    1000.0 "), "%s", o);
     free(o);
 }
 
@@ -1078,7 +1089,7 @@ TL_TEST(every_committed_trace_loads)
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd,
-             foreign_program_remedies_name_no_trilap_option, late_ranks_host_exchange_named,
+             foreign_program_remedies_name_no_trilap_option, late_ranks_host_evidence,
              host_ranks_iter_range_outside_refused,
              host_ranks_communication_counted_in_window,
              host_ranks_per_iter_derived_undefined, host_ranks_breakdown_counts_host, cpu_runs_compute_counted,
