@@ -168,6 +168,8 @@ typedef struct tl_an_meta {
     int64_t clock_offset, clock_at, clock_unc;
     double clock_drift_ppb;
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
+    char program[64];      /* the program traced (metadata program=: trilap-fdtd, or an injected program's
+                            * name); "" where the source names none (Nsight Systems, Kineto) */
     /* --align-clocks (tl_an_run_overlap): the offset to the first rank
      * estimated from the ends of clock_ends matched collectives and applied
      * to the cross-rank figures; clock_ends 0: none estimated. clock_ends_est

@@ -817,6 +817,25 @@ static int late_unmeasurable(const diag_state *s, size_t r, measured *mv)
     return 1;
 }
 
+/* The comparison late-ranks' remedy asks for, made where the compute is
+ * its host's (a CPU rank: compute:* ranges): this rank's compute per
+ * iteration beside that of the rank last to its most delayed operation
+ * (overlap's U_compute / iters for each). */
+static void late_compute_say(const diag_state *s, size_t r, evidence *e)
+{
+    const tl_an_rank_result *res = &s->res[r];
+    if (!tl_an_rank_host_only(res) || !res->n_host_compute || !res->nslices) return;
+    say(e, "      compute per iteration (overlap's U_compute / iters): this rank %.1f us",
+        US(tl_an_m_union(&res->whole, TL_AN_C_COMPUTE)) / (double)res->nslices);
+    if (res->split.worst != SIZE_MAX) {
+        const tl_an_rank_result *last = &s->res[s->ops->op[res->split.worst].last_rank];
+        if (last != res && last->nslices)
+            say(e, ", rank %d (last to its most delayed operation) %.1f us", last->meta.rank,
+                US(tl_an_m_union(&last->whole, TL_AN_C_COMPUTE)) / (double)last->nslices);
+    }
+    say(e, "\n");
+}
+
 static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const tl_an_rank_result *res = &s->res[r];
@@ -843,19 +862,24 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
                 tl_an_names_get(s->names, op->label), (long long)op->k, (long long)op->group,
                 s->res[op->last_rank].meta.rank, US(worst_delay));
         } else {
-            snprintf(nm, sizeof nm, "%s", tl_an_names_short(s->names, op->name));
-            for (size_t i = 0; i < d->nord; i++)
+            /* not one of the rank's kernels: a host mark (an exchange the
+             * host carries), the only other operation match.c pairs; it
+             * said "#0 of its kernel" of the FDTD's p2p:exchange_z */
+            int kernel = 0;
+            snprintf(nm, sizeof nm, "%s (the host)", tl_an_names_short(s->names, op->name));
+            for (size_t i = 0; i < d->nord && !kernel; i++)
                 if (d->ord[i].kernel == op->name && d->ord[i].k == op->k) {
                     op_name(s, &d->acc[d->ord[i].acc], nm, sizeof nm);
-                    break;
+                    kernel = 1;
                 }
             /* a kernel whose launch the probes could not attribute has none (overlap: "iter -") */
             char it[48] = "no iteration marked on it";
             if (op->iter >= 0) snprintf(it, sizeof it, "iteration %lld", (long long)op->iter);
-            say(e, "      most delayed: %s, #%lld of its kernel (%s): rank %d came %.1f us after the first\n", nm,
-                (long long)op->k, it, s->res[op->last_rank].meta.rank, US(worst_delay));
+            say(e, "      most delayed: %s, #%lld of %s (%s): rank %d came %.1f us after the first\n", nm,
+                (long long)op->k, kernel ? "its kernel" : "it", it, s->res[op->last_rank].meta.rank, US(worst_delay));
         }
     }
+    late_compute_say(s, r, e);
     say_top_ops(s, d, e, offsetof(op_acc, total), "by time:");
     return 1;
 }
@@ -1010,6 +1034,30 @@ static int v_launch(const diag_state *s, size_t r, measured *mv, evidence *e)
     return 1;
 }
 
+/* The program that wrote the trace (its metadata's program=): a remedy
+ * names the options of trilap's own programs, and none of them for any
+ * other (a program traced by injection, an Nsight Systems or PyTorch
+ * profiler import, which name no program). */
+typedef enum { PROG_OTHER, PROG_SOLVE, PROG_BENCH, PROG_FDTD, NPROG } prog_kind;
+
+static prog_kind prog_of(const tl_an_meta *m)
+{
+    static const struct {
+        const char *name;
+        prog_kind kind;
+    } known[] = {{"trilap-solve", PROG_SOLVE}, {"trilap-bench", PROG_BENCH}, {"trilap-fdtd", PROG_FDTD}};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(m->program, known[i].name)) return known[i].kind;
+    return PROG_OTHER;
+}
+
+typedef struct remedy_text {
+    const char *gpu;
+    /* on host-only ranks, where it differs: the other points at rules or
+     * figures that are n/a there (host-staging, GPU streams) */
+    const char *host;
+} remedy_text;
+
 typedef struct rule {
     const char *name;
     const char *measure;   /* the value column */
@@ -1018,10 +1066,10 @@ typedef struct rule {
     verdict_fn verdict;
     const char *headline;  /* FINDING */
     const char *evidence;  /* the evidence's heading */
-    const char *remedy;
-    /* the remedy on host-only ranks, where it differs: the other points at
-     * rules or figures that are n/a there (host-staging, U_compute) */
-    const char *remedy_host;
+    /* the remedy for each program that writes traces (prog_of): an entry
+     * left NULL takes trilap-solve's, whose options trilap-bench shares;
+     * the other programs' name none of trilap's options */
+    remedy_text remedy[NPROG];
     const char *ok;        /* what an ok means */
 } rule;
 
@@ -1029,35 +1077,73 @@ static const rule rules[] = {
     {.name = "serialised-communicators", .measure = "comm_comm %", .option = "serial-overlap",
      .thr = offsetof(diag_opts, serial_overlap), .verdict = v_serial,
      .headline = "P2P and collective kernels are issued in the same iterations but never run at the same time",
-     .remedy = "they share one NCCL communicator, and NCCL runs the operations of a communicator one after the "
-               "other whatever the streams. Put the collective on its own communicator (ncclCommSplit(comm, 0, rank, "
-               "&coll_comm, NULL)), as the three-split schedule does.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "they share one NCCL communicator, and NCCL runs the operations of a "
+                                       "communicator one after the other whatever the streams. Put the collective "
+                                       "on its own communicator (ncclCommSplit(comm, 0, rank, &coll_comm, NULL)), "
+                                       "as the three-split schedule does."},
+                [PROG_OTHER] = {.gpu = "they share one NCCL communicator, and NCCL runs the operations of a "
+                                       "communicator one after the other whatever the streams. Put the collective "
+                                       "on its own communicator (ncclCommSplit(comm, 0, rank, &coll_comm, NULL)) or "
+                                       "process group."}},
      .ok = "no rank has substantial NCCL p2p and coll, issued together, overlapping less than the threshold"},
     {.name = "serialised-host-lane", .measure = "comm_comm %", .option = "serial-overlap",
      .thr = offsetof(diag_opts, serial_overlap), .verdict = v_serial_host,
      .headline = "P2P and collective communication are issued on two streams but one host thread carries both, one "
                  "after the other",
-     .remedy = "host-staged device communication (--device-comm host) waits for each stream and exchanges on the "
-               "rank's one host thread, so the halo and the reduction cannot overlap whatever the schedule. With one "
-               "GPU per rank use NCCL (--device-comm nccl) and the three-split schedule; on a shared GPU this is the "
-               "price of staging.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "host-staged device communication (--device-comm host) waits for each stream "
+                                       "and exchanges on the rank's one host thread, so the halo and the reduction "
+                                       "cannot overlap whatever the schedule. With one GPU per rank use NCCL "
+                                       "(--device-comm nccl) and the three-split schedule; on a shared GPU this is "
+                                       "the price of staging."},
+                [PROG_OTHER] = {.gpu = "device communication staged through the host waits for each stream and "
+                                       "exchanges on the rank's one host thread, so the halo and the reduction "
+                                       "cannot overlap whatever the streams. With one GPU per rank let NCCL or "
+                                       "CUDA-aware MPI move the device buffers, the collective on its own "
+                                       "communicator; on a shared GPU this is the price of staging."}},
      .ok = "no rank's host carries both p2p and coll communication one after the other"},
     {.name = "no-comm-compute-overlap", .measure = "hidden %", .option = "hidden-min",
      .thr = offsetof(diag_opts, hidden_min), .verdict = v_nohide,
      .headline = "communication never overlaps compute",
-     .remedy = "if the communication kernels share the compute stream, give them their own stream (the p2p/coll "
-               "lanes); otherwise a cudaStreamWaitEvent makes compute wait for the whole communication (a missing or "
-               "wrong event dependency): wait only for the data the kernel reads.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "if the communication kernels share the compute stream, give them their own "
+                                       "stream (the p2p/coll lanes); otherwise a cudaStreamWaitEvent makes compute "
+                                       "wait for the whole communication (a missing or wrong event dependency): "
+                                       "wait only for the data the kernel reads."},
+                [PROG_FDTD] = {.gpu = "without --overlap the exchange starts after the whole update and the next "
+                                      "step waits for it: run with --overlap (the inner points of the last local "
+                                      "step are updated while the ghosts move); with it, a compute kernel that "
+                                      "waits for the exchange is a wrong event dependency."},
+                [PROG_OTHER] = {.gpu = "if the communication kernels share the compute stream, give them their own "
+                                       "stream; otherwise a cudaStreamWaitEvent makes compute wait for the whole "
+                                       "communication (a missing or wrong event dependency): wait only for the "
+                                       "data the kernel reads."}},
      .ok = "hidden communication at or above the threshold wherever communication and compute are substantial"},
     {.name = "exposed-communication", .measure = "exposed % of W", .option = "exposed-share",
      .thr = offsetof(diag_opts, exposed_share), .verdict = v_exposed,
      .headline = "communication takes a large share of the window with no compute to hide it",
-     .remedy = "overlap it with work that does not need its data (interior rows of the SpMV while the halo moves, "
-               "the pipelined methods' SpMV under the reduction); where the host carries it (staging), see "
-               "host-staging; where ranks wait for each other, see late-ranks.",
-     .remedy_host = "overlap it with work that does not need its data: post the halo exchange, compute the interior "
-                    "rows of the SpMV, then wait (the pipelined methods hide the reduction under the SpMV likewise); "
-                    "where ranks wait for each other, see late-ranks.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "overlap it with work that does not need its data (interior rows of the SpMV "
+                                       "while the halo moves, the pipelined methods' SpMV under the reduction); "
+                                       "where the host carries it (staging), see host-staging; where ranks wait "
+                                       "for each other, see late-ranks.",
+                                .host = "overlap it with work that does not need its data: post the halo exchange, "
+                                        "compute the interior rows of the SpMV, then wait (the pipelined methods "
+                                        "hide the reduction under the SpMV likewise); where ranks wait for each "
+                                        "other, see late-ranks."},
+                [PROG_FDTD] = {.gpu = "update the inner points while the ghosts move (--overlap) and exchange "
+                                      "less often (--s S: ghosts 2 r S deep, one exchange every S steps); where the "
+                                      "host carries it (staging), see host-staging; where ranks wait for each "
+                                      "other, see late-ranks.",
+                               .host = "a CPU rank's one thread updates and exchanges in turn, so nothing hides "
+                                       "the exchange (--overlap only updates the inner points before it: overlap's "
+                                       "hidden stays 0); exchange less often (--s S: ghosts 2 r S deep, one "
+                                       "exchange every S steps) or cut the grid into fewer subdomains (less "
+                                       "surface per point); where ranks wait for each other, see late-ranks."},
+                [PROG_OTHER] = {.gpu = "overlap it with work that does not need its data (the interior of the "
+                                       "domain while its halo moves, independent work under a reduction); where "
+                                       "the host carries it (staging), see host-staging; where ranks wait for each "
+                                       "other, see late-ranks.",
+                                .host = "overlap it with work that does not need its data: post the exchange "
+                                        "(nonblocking), compute what does not need it, then wait; where ranks "
+                                        "wait for each other, see late-ranks."}},
      .ok = "exposed communication stays below the threshold"},
     {.name = "late-ranks", .measure = "waiting % of comm", .option = "wait-share",
      .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
@@ -1065,54 +1151,104 @@ static const rule rules[] = {
      .evidence = "evidence (waiting = before the last rank of the same operation started it, on the clock the "
                  "'# clock:' line states; operations matched by the collective and process group the trace names, "
                  "n-th in the iteration, else by kernel name and order):",
-     .remedy = "the operation cannot move data before every rank has joined it. Compare the ranks' compute per "
-               "iteration (overlap's U_compute): a rank with more rows or nonzeros arrives last, so balance the "
-               "partition (METIS with weights); equal compute means host-side delays (launch latency, staging on a "
-               "shared GPU, OS noise).",
-     .remedy_host = "the operation cannot move data before every rank has joined it. Compare the ranks' time outside "
-                    "communication per iteration (overlap's idle / iters, and U_compute where its host marks its "
-                    "compute as compute:* ranges): a rank with more rows or nonzeros arrives last, so "
-                    "balance the partition (METIS with weights); equal time means host-side delays (ranks sharing "
-                    "cores, OS noise).",
+     .remedy = {[PROG_SOLVE] = {.gpu = "the operation cannot move data before every rank has joined it. Compare the "
+                                       "ranks' compute per iteration (overlap's U_compute): a rank with more rows "
+                                       "or nonzeros arrives last, so balance the partition (METIS with weights); "
+                                       "equal compute means host-side delays (launch latency, staging on a shared "
+                                       "GPU, OS noise).",
+                                .host = "the operation cannot move data before every rank has joined it. Compare "
+                                        "the ranks' time outside communication per iteration (overlap's idle / "
+                                        "iters, and U_compute where its host marks its compute as compute:* "
+                                        "ranges): a rank with more rows or nonzeros arrives last, so balance the "
+                                        "partition (METIS with weights); equal time means host-side delays (ranks "
+                                        "sharing cores, OS noise)."},
+                [PROG_FDTD] = {.gpu = "the exchange cannot complete before its neighbours join it. Compare the "
+                                      "ranks' compute per step (overlap's U_compute / iters): a subdomain on an "
+                                      "outer face also updates the CPML slabs there (--cpml cells deep), so with "
+                                      "more than two subdomains along an axis the middle ones finish first and "
+                                      "wait, and a grid the cut does not divide gives some ranks a plane more; cut "
+                                      "each axis in two at most where you can (2x2x2 rather than 1x1x8) and choose "
+                                      "a grid --decomp divides. Equal compute means host-side delays (launch "
+                                      "latency, staging on a shared GPU, OS noise).",
+                               .host = "the exchange cannot complete before its neighbours join it. Compare the "
+                                       "ranks' compute per step (overlap's U_compute / iters, its host's compute:* "
+                                       "ranges): a subdomain on an outer face also updates the CPML slabs there "
+                                       "(--cpml cells deep), so with more than two subdomains along an axis the "
+                                       "middle ones finish first and wait, and a grid the cut does not divide "
+                                       "gives some ranks a plane more; cut each axis in two at most where you can "
+                                       "(2x2x2 rather than 1x1x8) and choose a grid --decomp divides. Equal compute "
+                                       "means host-side delays (ranks x OMP_NUM_THREADS above the cores, OS "
+                                       "noise)."},
+                [PROG_OTHER] = {.gpu = "the operation cannot move data before every rank has joined it. Compare the "
+                                       "ranks' compute per iteration (overlap's U_compute): a rank with more work "
+                                       "arrives last, so give the ranks equal work; equal compute means host-side "
+                                       "delays (launch latency, OS noise).",
+                                .host = "the operation cannot move data before every rank has joined it. Compare "
+                                        "the ranks' time outside communication per iteration (overlap's idle / "
+                                        "iters, and U_compute where the host marks its compute as compute:* "
+                                        "ranges): a rank with more work arrives last, so give the ranks equal "
+                                        "work; equal time means host-side delays (ranks sharing cores, OS "
+                                        "noise)."}},
      .ok = "no rank's matched communication waits for others at or above the threshold"},
     {.name = "queued-communication", .measure = "queued % of W", .option = "queued-share",
      .thr = offsetof(diag_opts, queued_share), .verdict = v_queued,
      .headline = "communication kernels start long after their launch, queued behind earlier work on their stream",
      .evidence = "evidence (queued = from the launch call to the kernel's start while the stream still ran earlier "
                  "work; needs the launches, which PyTorch profiler traces carry):",
-     .remedy = "behind compute: the process group's NCCL stream waits for the compute it was made to depend on "
-               "(or shares its stream): depend only on the tensors the collective reads (per-bucket events, "
-               "DDP's gradient buckets). Behind another NCCL kernel: a process group runs its operations in order "
-               "on one stream, so fewer, larger collectives (bucket_cap_mb) or a second process group for the "
-               "independent traffic let it start at launch.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "behind compute: the process group's NCCL stream waits for the compute it "
+                                       "was made to depend on (or shares its stream): depend only on the tensors "
+                                       "the collective reads (per-bucket events, DDP's gradient buckets). Behind "
+                                       "another NCCL kernel: a process group runs its operations in order on one "
+                                       "stream, so fewer, larger collectives (bucket_cap_mb) or a second process "
+                                       "group for the independent traffic let it start at launch."}},
      .ok = "communication starts at its launch, or the trace has no launches (-)"},
     {.name = "host-staging", .measure = "host comm % of W", .option = "staging-share",
      .thr = offsetof(diag_opts, staging_share), .verdict = v_staging,
      .headline = "communication is staged through the host",
-     .remedy = "device to host copies, an exchange on the host and copies back cost two PCIe or C2C crossings and a "
-               "host wait per operation. With one GPU per rank use NCCL (--device-comm nccl), or CUDA-aware MPI; the "
-               "host path exists so several ranks can share one GPU.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "device to host copies, an exchange on the host and copies back cost two "
+                                       "PCIe or C2C crossings and a host wait per operation. With one GPU per rank "
+                                       "use NCCL (--device-comm nccl), or CUDA-aware MPI; the host path exists so "
+                                       "several ranks can share one GPU."},
+                [PROG_OTHER] = {.gpu = "device to host copies, an exchange on the host and copies back cost two "
+                                       "PCIe or C2C crossings and a host wait per operation. With one GPU per rank "
+                                       "let NCCL or CUDA-aware MPI move the device buffers; staging pays only "
+                                       "where ranks share one GPU."}},
      .ok = "the host carries communication less than the threshold"},
     {.name = "starved-communication", .measure = "overlapped/alone", .option = "starve-ratio",
      .thr = offsetof(diag_opts, starve_ratio), .verdict = v_starve,
      .headline = "communication kernels take far longer while compute runs than alone",
      .evidence = "evidence (working time = end - latest start of the same operation over the ranks, so waiting for "
                  "a late peer does not count):",
-     .remedy = "the compute kernels occupy the SMs and memory bandwidth NCCL needs. Create the communication "
-               "streams with a higher priority (cudaStreamCreateWithPriority), bound the compute grid, or give NCCL "
-               "its own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on the split "
-               "communicator).",
+     .remedy = {[PROG_SOLVE] = {.gpu = "the compute kernels occupy the SMs and memory bandwidth NCCL needs. Create "
+                                       "the communication streams with a higher priority "
+                                       "(cudaStreamCreateWithPriority), bound the compute grid, or give NCCL its "
+                                       "own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on "
+                                       "the split communicator)."}},
      .ok = "no communication kernel works that much longer with compute than alone (needs --min-samples of each)"},
     {.name = "launch-bound-compute", .measure = "gap share %", .option = "launch-share",
      .thr = offsetof(diag_opts, launch_share), .verdict = v_launch,
      .headline = "the compute stream waits on kernel launches between many short kernels",
-     .remedy = "fuse the short kernels (e.g. the vector updates of one iteration into one kernel) or capture the "
-               "iteration into a CUDA graph and launch it once.",
+     .remedy = {[PROG_SOLVE] = {.gpu = "fuse the short kernels (e.g. the vector updates of one iteration into one "
+                                       "kernel) or capture the iteration into a CUDA graph and launch it once."},
+                [PROG_OTHER] = {.gpu = "fuse the short kernels or capture the iteration into a CUDA graph and "
+                                       "launch it once."}},
      .ok = "compute-lane launch gaps stay below the threshold, or the kernels are long"},
 };
 enum { NRULES = sizeof rules / sizeof rules[0] };
 
 static double threshold(const diag_opts *o, const rule *ru) { return *(const double *)((const char *)o + ru->thr); }
+
+/* The rule's remedy for the program on a GPU rank (host 0) or a host-only
+ * one: the program's own, else trilap-solve's; on a host-only rank its host
+ * text, else its GPU one. */
+static const char *remedy_of(const rule *ru, prog_kind p, int host)
+{
+    const remedy_text *own = &ru->remedy[p], *dflt = &ru->remedy[PROG_SOLVE];
+    const char *gpu = own->gpu ? own->gpu : dflt->gpu;
+    if (!host) return gpu;
+    if (own->host) return own->host;
+    return own->gpu || !dflt->host ? gpu : dflt->host;
+}
 
 static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
 {
@@ -1199,16 +1335,17 @@ static void na_add(not_applied *na, int rank, const char *why)
 
 /* A finding with the remedy of the ranks it fired on: a host-only rank's
  * where it has its own (fired_host: those ranks), the rule's elsewhere. */
-static void print_finding(int nfind, const rule *ru, const evidence *ev, int any_gpu, const not_applied *fired_host)
+static void print_finding(int nfind, const rule *ru, prog_kind prog, const evidence *ev, int any_gpu,
+                          const not_applied *fired_host)
 {
     printf("FINDING %d [%s]: %s\n  %s\n%s", nfind, ru->name, ru->headline, ru->evidence ? ru->evidence : "evidence:",
            ev->text);
-    if (any_gpu) printf("  remedy: %s\n", ru->remedy);
+    if (any_gpu) printf("  remedy: %s\n", remedy_of(ru, prog, 0));
     if (fired_host->n && any_gpu)
         printf("  remedy on host-only rank%s %s: %s\n", fired_host->n > 1 ? "s" : "", fired_host->ranks,
-               ru->remedy_host);
+               remedy_of(ru, prog, 1));
     else if (fired_host->n)
-        printf("  remedy: %s\n", ru->remedy_host);
+        printf("  remedy: %s\n", remedy_of(ru, prog, 1));
     putchar('\n');
 }
 
@@ -1250,6 +1387,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     print_rank_summary(s->res, nr);
     putchar('\n');
     int nfind = 0;
+    prog_kind prog = prog_of(&s->res[0].meta);
     for (int i = 0; i < NRULES; i++) {
         const rule *ru = &rules[i];
         ev->len = 0;
@@ -1260,7 +1398,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
             measured mv = {.value = NAN, .also = "-"};
             int found = ru->verdict(s, r, &mv, ev);
             any |= found;
-            if (found && ru->remedy_host && tl_an_rank_host_only(&s->res[r]))
+            if (found && remedy_of(ru, prog, 1) != remedy_of(ru, prog, 0) && tl_an_rank_host_only(&s->res[r]))
                 na_add(&fired_host, s->rd[r].rank, NULL);
             else
                 any_gpu |= found;
@@ -1275,7 +1413,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
             TL_TRYGOTO(tl_an_table_str(t, mv.also), st, fail);
         }
         if (any)
-            print_finding(++nfind, ru, ev, any_gpu, &fired_host);
+            print_finding(++nfind, ru, prog, ev, any_gpu, &fired_host);
         else if (na.n == nr)
             printf("n/a [%s]: does not apply: rank%s %s %s %s\n", ru->name, nr > 1 ? "s" : "", na.ranks,
                    nr > 1 ? "are" : "is", na.why);

@@ -210,6 +210,8 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     snprintf(meta->host, sizeof meta->host, "%s", s ? s : "?");
     s = tl_trace_reader_meta(rd, "device_name");
     snprintf(meta->device_name, sizeof meta->device_name, "%s", s ? s : "?");
+    s = tl_trace_reader_meta(rd, "program");
+    snprintf(meta->program, sizeof meta->program, "%s", s ? s : "");
     s = tl_trace_reader_meta(rd, "clock");
     /* its name: an imported trace says more after it ("kineto-host (...)") */
     snprintf(meta->clock, sizeof meta->clock, "%.*s", s ? (int)strcspn(s, " ") : 1, s ? s : "?");

@@ -10,7 +10,9 @@
  * ranks without a GPU, as trilap-solve --backend host traces them: the
  * host's compute, allreduce and exchange as host ranges, device -1) and
  * mixed-host (even ranks staged, odd ranks host-only).
- * MIN_BYTES > 0 repeats the iterations until each rank file reaches it. */
+ * MIN_BYTES > 0 repeats the iterations until each rank file reaches it.
+ * The metadata names the program TL_SYNTH_PROGRAM names, trilap-bench
+ * without it. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +172,11 @@ int main(int argc, char **argv)
         tl_trace_writer_meta(c.w, "nranks", buf);
         tl_trace_writer_meta(c.w, "host", "synthetic");
         tl_trace_writer_meta(c.w, "device_name", host_only(&c, v) ? "none (a host-only rank)" : "synthetic GPU");
-        tl_trace_writer_meta(c.w, "program", "helper_synth_trace");
+        /* the program diagnose's remedies speak to: the schedules are
+         * trilap-bench's; TL_SYNTH_PROGRAM names another (trilap-fdtd, or
+         * one trilap did not write) */
+        const char *prog = getenv("TL_SYNTH_PROGRAM");
+        tl_trace_writer_meta(c.w, "program", prog && *prog ? prog : "trilap-bench");
         tl_trace_writer_meta(c.w, "args", v);
         snprintf(buf, sizeof buf, "%lld", (long long)c.base);
         tl_trace_writer_meta(c.w, "window_start_ns", buf);
