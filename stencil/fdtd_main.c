@@ -7,6 +7,7 @@
  * strategy "ranks" (host messages between the ranks); cuda backend,
  * strategy "devcomm" (subdomain r on the rank's GPU, ghosts over
  * --device-comm nccl|host). N must be px py pz. Rank 0 prints and writes. */
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
@@ -543,6 +544,41 @@ static int pulse_unheard(run_args *ra, int typed)
     return 2;
 }
 
+/* The medium's update coefficients, K dt at p points and dt / rho at v
+ * points (fill.c), must be normal numbers of the precision: --K 1e80 in
+ * single made K dt 2.2e39, infinite as a float, and every p NaN at the
+ * first check ("the run is unstable (lower --dt or --cfl)", exit 1, even
+ * with --source none); below the smallest normal float a coefficient
+ * loses its digits. Each layer's, naming the options that set it. 2
+ * after one line, or 0. */
+static int refuse_medium_beyond_precision(const tl_fdtd_config *c)
+{
+    double dt = c->dt > 0 ? c->dt : c->cfl * tl_fdtd_dt_max(c);
+    if (c->dt > tl_fdtd_dt_max(c)) return 0; /* its CFL refusal comes first */
+    double lo = c->dbl ? DBL_MIN : FLT_MIN, hi = c->dbl ? DBL_MAX : FLT_MAX;
+    const char *prec = c->dbl ? "double" : "single";
+    int layers = c->layer_k > 0 ? 2 : 1;
+    char medium[160]; /* dt follows the fastest layer: every one is named */
+    if (layers == 2)
+        snprintf(medium, sizeof medium, "--K %g, --rho %g, --K2 %g, --rho2 %g", c->K, c->rho, c->K2, c->rho2);
+    else
+        snprintf(medium, sizeof medium, "--K %g, --rho %g", c->K, c->rho);
+    for (int layer = 0; layer < layers; layer++) {
+        double K = layer ? c->K2 : c->K, rho = layer ? c->rho2 : c->rho;
+        const double v[2] = {K * dt, dt / rho};
+        for (int i = 0; i < 2; i++) {
+            if (v[i] >= lo && v[i] <= hi) continue;
+            fprintf(stderr, PROG ": %s and --h %g make the update's %s%s = %.3g (dt = %.3g s), %s %s precision's "
+                                 "%.3g: the fields would be %s (give %sa medium and spacing nearer 1)\n",
+                    medium, c->h, i ? "dt / rho" : "K dt", layers == 1 ? "" : layer ? " (lower layer)" : " (upper layer)",
+                    v[i], dt, v[i] > hi ? "beyond" : "below", prec, v[i] > hi ? hi : lo,
+                    v[i] > hi ? "NaN" : "updated with lost digits", c->dbl ? "" : "--precision double, or ");
+            return 2;
+        }
+    }
+    return 0;
+}
+
 /* Whether point p lies in the CPML (depth > 0 into it, as the profiles
  * take it: x < L or x > n - 1 - L along an axis) */
 static int in_cpml(const tl_fdtd_config *c, const int64_t p[3])
@@ -703,6 +739,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec
     }
     if (refuse_options_without_effect(o, c, res) != 0 || refuse_without_exchange(o, c) != 0) return 2;
     if (refuse_half_pairs(o, res) != 0 || refuse_repeated_receiver(ra) != 0) return 2;
+    if (refuse_medium_beyond_precision(c) != 0) return 2;
     note_points_in_cpml(ra);
     return pulse_unheard(ra, tl_opts_given(res, &o->f0));
 }

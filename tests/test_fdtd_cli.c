@@ -862,6 +862,15 @@ TL_TEST(run_refuses_options_without_effect)
         {"--f0 100", "--f0 100 is above 1 / (2 dt) = 2.23 Hz, the highest frequency time steps of 0.224421 s sample: "
                      "the Ricker pulse would fall between the steps (give --f0 2.22 or less, or a smaller --dt or "
                      "--cfl)"},
+        /* a coefficient the precision cannot hold: every p NaN at the first
+         * check, "the run is unstable (lower --dt or --cfl)", exit 1 */
+        {"--K 1e80 --source none", "--K 1e+80, --rho 1 and --h 1 make the update's K dt = 2.24e+39 (dt = 2.24e-41 s), "
+                                   "beyond single precision's 3.4e+38: the fields would be NaN (give --precision "
+                                   "double, or a medium and spacing nearer 1)"},
+        {"--layer-k 8 --K2 1e80 --source none",
+         "--K 1, --rho 1, --K2 1e+80, --rho2 1 and --h 1 make the update's K dt (upper layer) = 2.24e-41 (dt = 2.24e-41 "
+         "s), below single precision's 1.18e-38: the fields would be updated with lost digits (give --precision double, "
+         "or a medium and spacing nearer 1)"},
         {"--s 3 --overlap --order 2", "--s 3 and --overlap with one subdomain (--decomp 1x1x1) and no --periodic: "
                                       "there is no ghost exchange to space out or overlap (give --decomp PXxPYxPZ or "
                                       "--periodic, or drop --s 3 and --overlap)"},
@@ -881,6 +890,7 @@ TL_TEST(run_refuses_options_without_effect)
                                            "--layer-k 5 --K2 9 --rho2 5", "--layer-k 23", "--source none",
                                            "--source 6,6,6 --f0 0.6 --amp 3",
                                            "--f0 0.595", "--f0 2.22", /* the bounds the lines above give */
+                                           "--K 1e70 --source none", "--K 1e80 --precision double --source none",
                                            "--slice-every 3 --warmup 1 --slice-dir SLICES", "--s 1",
                                            "--s 2 --overlap --order 2 --decomp 1x1x2", "--s 2 --overlap --periodic"};
     const char *t = tl_test_tmpdir();
