@@ -384,7 +384,11 @@ static void run_files(const fdtd_opts *o, run_file f[RUN_NFILES], char *manifest
 {
     if (o->results) tl_results_manifest_path(o->results, manifest, nmanifest);
     f[0] = (run_file){"--results", o->results};
-    f[1] = (run_file){"--results (its manifest)", o->results ? manifest : NULL};
+    /* a folder's name has no manifest beside it: "--results d/" was "--results
+     * (its manifest) d/manifest.txt lies under the file --results names";
+     * check_outputs says "a folder; give a file name" */
+    int folder = o->results && *o->results && o->results[strlen(o->results) - 1] == '/';
+    f[1] = (run_file){"--results (its manifest)", o->results && !folder ? manifest : NULL};
     f[2] = (run_file){"--seismogram", o->seismogram};
     f[3] = (run_file){"--energy-out", o->energy_out};
     f[4] = (run_file){"--breakdown", o->breakdown};
@@ -732,6 +736,8 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec
     if (output_name_empty(spec, o)) return 2;
     if (o->results && tl_results_unfit(o->results)) return tl_fdtd_cli_bad("--results", o->results, tl_results_unfit(o->results));
     if (check_output_clashes(o) != TL_OK) return 2;
+    /* it wrote a row whose first column was blank, which names no run */
+    if (!o->label[0]) return tl_fdtd_cli_bad("--label", "", "an empty label; the results row's first column names the run");
     if (strlen(o->label) > 200) { /* the row's field was cut at 511 bytes without a word */
         fprintf(stderr, PROG ": --label is %zu characters long; the results row takes at most 200 (try --help)\n",
                 strlen(o->label));

@@ -591,6 +591,14 @@ TL_TEST(command_line_mistakes_one_line)
                             "--backend cpu has none (add --backend cuda, or drop --breakdown)\n");
     /* was "verify decomp, 1x1x1, copy, s = 0: s = 0: local steps between exchanges must be 1 to 64" */
     refused_before_printing("verify decomp --ss 1,0", "trilap-fdtd: invalid --ss '1,0': 0 is not 1 to 64 (try --help)\n");
+    /* an empty label wrote a row whose first column named no run */
+    refused_before_printing("run --grid 8 --steps 2 --label ''", "trilap-fdtd: invalid --label '': an empty label; the "
+                                                                 "results row's first column names the run (try "
+                                                                 "--help)\n");
+    /* a folder for --results was "--results (its manifest) d/manifest.txt
+     * lies under the file --results names", exit 2 */
+    refused_with(1, "run --grid 8 --steps 2 --results /tmp/", "trilap-fdtd: --results: /tmp/: a folder; give a file "
+                                                              "name\n");
     /* the row's label field was cut at 511 bytes without a word */
     char args[512];
     snprintf(args, sizeof args, "run --grid 8 --steps 2 --label %0201d", 0);
