@@ -342,6 +342,19 @@ static int refuse_options_without_effect(const fdtd_opts *o, const tl_fdtd_confi
         if (refuse_idle(res, pulse, pulse_fields, 2, "with --source none", "there is no source to shape",
                         "give --source center or I,J,K"))
             return 2;
+        /* run starts from zero fields: without a source they stay 0, and so
+         * did every trace, energy and slice written (exit 0); the monitors
+         * alone stay, timed by --breakdown or --trace */
+        const char *out[3];
+        const void *out_fields[3];
+        int n = 0;
+        if (o->seismogram) out[n] = "seismogram", out_fields[n++] = &o->seismogram;
+        if (o->energy_out) out[n] = "energy-out", out_fields[n++] = &o->energy_out;
+        if (o->slice_every > 0) out[n] = "slice-every", out_fields[n++] = &o->slice_every;
+        if (refuse_idle(res, out, out_fields, n, "with --source none",
+                        "the run starts from zero fields and, without a source, what it records would be 0 throughout",
+                        "give --source center or I,J,K"))
+            return 2;
     }
     /* a source that adds nothing: the run went ahead with zero fields and
      * a preamble naming the source (--source none is that run, said) */
