@@ -368,6 +368,15 @@ static tl_status verify_convergence(verify_args *va)
     if (ns <= 0) return refuse(va, "--sizes", va->o.sizes, "expected up to 16 grid sizes, comma-separated");
     TL_TRY(refuse_repeated_i64(va, "--orders", va->o.orders, orders, no));
     TL_TRY(refuse_repeated_i64(va, "--sizes", va->o.sizes, sizes, ns));
+    /* the bounds of --grid: a size outside them was the solver's "grid size
+     * 0 along x: must be 2 to 2^20", or 99999 the host's lack of 29801428.3
+     * GiB (exit 1), neither naming --sizes */
+    for (int j = 0; j < ns; j++)
+        if (sizes[j] < 2 || sizes[j] > VERIFY_GRID_MAX) {
+            char why[96];
+            snprintf(why, sizeof why, "%" PRId64 " is not 2 to %d", sizes[j], (int)VERIFY_GRID_MAX);
+            return refuse(va, "--sizes", va->o.sizes, why);
+        }
     TL_TRY(convergence_check(va, orders, no, sizes, ns));
     printf("order,n,l2,linf,rate_l2,rate_linf\n");
     for (int i = 0; i < no; i++) {
@@ -717,6 +726,7 @@ static void decomp_config(tl_fdtd_config *c, const verify_args *va, const decomp
     c->dbl = va->v.dbl;
     c->gpus = va->v.gpus;
     c->order_fixed = 1;
+    c->grid_option = "--grid";
     c->n[0] = c->n[1] = c->n[2] = n;
     c->cpml = boundary == 1 ? DECOMP_CPML : 0;
     c->periodic = boundary == 2;
@@ -1015,6 +1025,10 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
     va.v.s = (int)va.o.s;
     va.v.gpus = (int)va.o.gpus;
     va.v.order_fixed = strcmp(va.what, "convergence") != 0; /* --orders is convergence's alone */
+    /* the remedies name it: convergence said "a grid of at least 16 points
+     * along z", an option it does not take (reflection's, --n-int, is set
+     * where its margin is known) */
+    va.v.grid_option = strcmp(va.what, "convergence") ? "--grid" : "--sizes";
     if (tl_fdtd_cli_parse_decomp(va.o.decomp, va.v.pd) != 0)
         return tl_fdtd_cli_bad("--decomp", va.o.decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
     int rc = tl_fdtd_cli_launch(&lo, quiet, full_argc, full_argv, verify_rank, &va, va.v.backend == TL_FDTD_BACKEND_CUDA,

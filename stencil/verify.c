@@ -34,6 +34,7 @@ static void apply_vopts(tl_fdtd_config *c, const tl_fdtd_vopts *v)
     c->s = v->s;
     c->gpus = v->gpus;
     c->order_fixed = v->order_fixed;
+    c->grid_option = v->grid_option;
 }
 
 typedef struct wave {

@@ -27,6 +27,8 @@ typedef struct tl_fdtd_vopts {
     const char *strategy;
     int pd[3], s, gpus;
     int order_fixed; /* the experiment takes no order option (tl_fdtd_config's) */
+    const char *grid_option; /* the option that sets the experiment's cubic grid (--sizes, --grid),
+                                named by a ghost-depth refusal's remedies (tl_fdtd_config's) */
     struct tl_progress *progress; /* NULL, or a line advanced one unit per run (reflection) or per
                                      step (energy) */
 } tl_fdtd_vopts;

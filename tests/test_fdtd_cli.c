@@ -591,6 +591,14 @@ TL_TEST(command_line_mistakes_one_line)
                             "--backend cpu has none (add --backend cuda, or drop --breakdown)\n");
     /* was "verify decomp, 1x1x1, copy, s = 0: s = 0: local steps between exchanges must be 1 to 64" */
     refused_before_printing("verify decomp --ss 1,0", "trilap-fdtd: invalid --ss '1,0': 0 is not 1 to 64 (try --help)\n");
+    /* an empty label wrote a row whose first column named no run */
+    refused_before_printing("run --grid 8 --steps 2 --label ''", "trilap-fdtd: invalid --label '': an empty label; the "
+                                                                 "results row's first column names the run (try "
+                                                                 "--help)\n");
+    /* a folder for --results was "--results (its manifest) d/manifest.txt
+     * lies under the file --results names", exit 2 */
+    refused_with(1, "run --grid 8 --steps 2 --results /tmp/", "trilap-fdtd: --results: /tmp/: a folder; give a file "
+                                                              "name\n");
     /* the row's label field was cut at 511 bytes without a word */
     char args[512];
     snprintf(args, sizeof args, "run --grid 8 --steps 2 --label %0201d", 0);
@@ -744,12 +752,15 @@ TL_TEST(ghost_depth_advice_can_be_followed)
         {"run --grid 4 --periodic --order 2 --steps 1", NULL}, /* g = 2 fits: runs */
         /* an experiment without --orders advises no order (up to e2e0d87 "or order 2") */
         {"verify time --grid 3", "verify time, n = 3, CFL 0.8: the grid has 3 points along x, fewer than the ghost "
-                                 "depth g = 2 r s = 8 (order 8, s = 1); use a grid of at least 8 points along x, y "
-                                 "and z"},
+                                 "depth g = 2 r s = 8 (order 8, s = 1); use --grid 8 or more"},
+        /* an experiment's grid is named by its option: convergence takes
+         * --sizes, and said "a grid of at least 4 points along x, y and z" */
         {"verify convergence --sizes 2,8 --orders 2,4", "verify convergence, order 4, n = 2: the grid has 2 points "
                                                        "along x, fewer than the ghost depth g = 2 r s = 4 (order 4, s "
-                                                       "= 1); use a grid of at least 4 points along x, y and z, or "
-                                                       "order 2"},
+                                                       "= 1); use --sizes 4 or more, or order 2"},
+        {"verify convergence --decomp 1x1x2 --s 4 --sizes 8,16",
+         "verify convergence, order 2, n = 8: subdomain 0 has 4 points along z, fewer than the ghost depth g = 2 r s = "
+         "8 (order 2, s = 4); use --sizes 16 or more, at most 1 subdomain along z, or s = 2 or less"},
         /* reflection takes --n-int, not --grid (it said "a grid of at least
          * 64 points along z"), and the thinnest CPML's run is checked first,
          * so the --n-int named mends every --cells entry */
@@ -838,6 +849,15 @@ TL_TEST(run_refuses_options_without_effect)
                                 "would be empty (give K below 24, or drop --layer-k)"},
         {"--source none --f0 0.2 --amp 100", "--f0 and --amp with --source none: there is no source to shape (give "
                                              "--source center or I,J,K, or drop --f0 and --amp)"},
+        /* every trace, energy and slice was 0, exit 0 */
+        {"--source none --receivers 3,3,3 --seismogram s.csv --energy-every 1 --energy-out e.csv",
+         "--seismogram and --energy-out with --source none: the run starts from zero fields and, without a source, "
+         "what it records would be 0 throughout (give --source center or I,J,K, or drop --seismogram and "
+         "--energy-out)"},
+        {"--source none --slice-every 1 --slice-dir sl", "--slice-every with --source none: the run starts from zero "
+                                                         "fields and, without a source, what it records would be 0 "
+                                                         "throughout (give --source center or I,J,K, or drop "
+                                                         "--slice-every)"},
         {"--gpus 7", "--gpus 7 spreads the subdomains over GPUs; --backend cpu runs on the host (add --backend cuda, "
                      "or drop --gpus)"},
         {"--device-comm host", "--device-comm host moves GPU buffers between ranks; --backend cpu ranks exchange host "
@@ -851,6 +871,23 @@ TL_TEST(run_refuses_options_without_effect)
         {"--overlap --decomp 1x1x1", "--overlap with one subdomain (--decomp 1x1x1) and no --periodic: there is no "
                                      "ghost exchange to overlap (give --decomp PXxPYxPZ or --periodic, or drop "
                                      "--overlap)"},
+        /* a pulse the run cannot hear: it added 1.8e-5 of --amp a step, or
+         * nothing (a seismogram of zeros), or at 1e300 a NaN blamed on dt */
+        {"--f0 1e-300", "--f0 1e-300 puts the Ricker pulse's peak at step 5.35e+300 (delay 1.2 / f0 = 1.2e+300 s, dt "
+                        "= 0.224421 s); below 0.1% of its peak until step 8.91e+299, it would add next to nothing in "
+                        "the run's 2 steps (--warmup and --steps) (give --f0 0.595 or more, or more --steps)"},
+        {"--f0 100", "--f0 100 is above 1 / (2 dt) = 2.23 Hz, the highest frequency time steps of 0.224421 s sample: "
+                     "the Ricker pulse would fall between the steps (give --f0 2.22 or less, or a smaller --dt or "
+                     "--cfl)"},
+        /* a coefficient the precision cannot hold: every p NaN at the first
+         * check, "the run is unstable (lower --dt or --cfl)", exit 1 */
+        {"--K 1e80 --source none", "--K 1e+80, --rho 1 and --h 1 make the update's K dt = 2.24e+39 (dt = 2.24e-41 s), "
+                                   "beyond single precision's 3.4e+38: the fields would be NaN (give --precision "
+                                   "double, or a medium and spacing nearer 1)"},
+        {"--layer-k 8 --K2 1e80 --source none",
+         "--K 1, --rho 1, --K2 1e+80, --rho2 1 and --h 1 make the update's K dt (upper layer) = 2.24e-41 (dt = 2.24e-41 "
+         "s), below single precision's 1.18e-38: the fields would be updated with lost digits (give --precision double, "
+         "or a medium and spacing nearer 1)"},
         {"--s 3 --overlap --order 2", "--s 3 and --overlap with one subdomain (--decomp 1x1x1) and no --periodic: "
                                       "there is no ghost exchange to space out or overlap (give --decomp PXxPYxPZ or "
                                       "--periodic, or drop --s 3 and --overlap)"},
@@ -868,7 +905,10 @@ TL_TEST(run_refuses_options_without_effect)
     static const char *const accepted[] = {"--dt 0.1", "--cfl 0.9", "--dt 0 --cfl 0.9",
                                            "--cpml 4 --kappa-max 3 --compare-cpml", "--periodic",
                                            "--layer-k 5 --K2 9 --rho2 5", "--layer-k 23", "--source none",
-                                           "--source 3,3,3 --f0 0.2 --amp 3",
+                                           "--source 6,6,6 --f0 0.6 --amp 3",
+                                           "--f0 0.595", "--f0 2.22", /* the bounds the lines above give */
+                                           "--K 1e70 --source none", "--K 1e80 --precision double --source none",
+                                           "--source none --energy-every 1 --receivers 3,3,3 --trace SLICES",
                                            "--slice-every 3 --warmup 1 --slice-dir SLICES", "--s 1",
                                            "--s 2 --overlap --order 2 --decomp 1x1x2", "--s 2 --overlap --periodic"};
     const char *t = tl_test_tmpdir();
@@ -879,8 +919,50 @@ TL_TEST(run_refuses_options_without_effect)
         tl_test_output r = fdtd(args);
         TL_ASSERT_MSG(r.rc == 0, "%s: %s", args, r.err);
         tl_test_output_free(&r);
-        if (dir) TL_ASSERT(tl_test_sh("test -s %s/slices/p-000003.txt", t) == 0);
+        if (dir && strstr(accepted[i], "--slice-dir")) TL_ASSERT(tl_test_sh("test -s %s/slices/p-000003.txt", t) == 0);
     }
+}
+
+/* A valid run whose source or receivers the run can hardly hear says so,
+ * a note each before the header (before: without a word); a receiver
+ * typed twice, or two planes for --slice, is refused. */
+TL_TEST(run_notes_what_its_source_and_receivers_miss)
+{
+    const char *t = tl_test_tmpdir();
+    char args[1024];
+    /* 16^3 gets a 4-cell CPML: points 0-3 and 12-15 of each axis are in it */
+    snprintf(args, sizeof args, "run --grid 16 --cpml 4 --steps 20 --source 2,8,8 --receivers '8,8,8;8,13,8;1,1,1' "
+             "--seismogram %s/s.csv", t);
+    tl_test_output r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: the source at (2, 8, 8) lies in the 4-cell CPML (points below 4 or above "
+                           "n - 5 along an axis): the layer absorbs what it adds\n"
+                           "trilap-fdtd: note: receiver 1 at (8, 13, 8) (and 1 more) lies in the 4-cell CPML (points "
+                           "below 4 or above n - 5 along an axis): it records the field the layer damps, not the "
+                           "medium's\n");
+    tl_test_output_free(&r);
+    /* the default pulse in a run too short to hear it: a note (a run that
+     * times the kernels needs no pulse; a typed --f0 is refused) */
+    r = fdtd("run --grid 16 --cpml 4 --steps 4");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: the default --f0 0.05 puts the Ricker pulse's peak at step 107 (delay "
+                           "1.2 / f0 = 24 s, dt = 0.224421 s); below 0.1% of its peak until step 17.8, it would add "
+                           "next to nothing in the run's 4 steps (--warmup and --steps) (give --f0 0.255 or more, or "
+                           "more --steps)\n");
+    tl_test_output_free(&r);
+    /* inside the CPML's inner edge, and a pulse that starts by the last step: no note */
+    snprintf(args, sizeof args, "run --grid 16 --cpml 4 --steps 19 --source 4,11,8 --receivers 11,4,4 --seismogram "
+             "%s/s2.csv", t);
+    r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "%s", r.err);
+    tl_test_output_free(&r);
+    refused_before_printing("run --grid 16 --steps 20 --receivers '8,8,8;9,9,9;8,8,8' --seismogram s.csv",
+                            "trilap-fdtd: invalid --receivers '8,8,8;9,9,9;8,8,8': receiver 2 repeats receiver 0, (8, "
+                            "8, 8): its trace would be a second copy (try --help)\n");
+    /* it said "index outside the grid" */
+    refused_before_printing("run --grid 16 --steps 20 --slice-every 2 --slice z=mid,x=1 --slice-dir sl",
+                            "trilap-fdtd: invalid --slice 'z=mid,x=1': expected one plane, x=I, y=I or z=I (I a number "
+                            "or mid) (try --help)\n");
 }
 
 /* Each verify experiment takes the options it reads: another one typed is
@@ -949,8 +1031,14 @@ TL_TEST(verify_refuses_before_printing)
                             "trilap-fdtd: invalid --orders '2,3': 3 is not 2, 4 or 8 (try --help)\n");
     refused_before_printing("verify convergence --orders 2,8 --sizes 4,8",
                             "trilap-fdtd: verify convergence, order 8, n = 4: the grid has 4 points along x, fewer than "
-                            "the ghost depth g = 2 r s = 8 (order 8, s = 1); use a grid of at least 8 points along x, y "
-                            "and z, or order 4 or lower\n");
+                            "the ghost depth g = 2 r s = 8 (order 8, s = 1); use --sizes 8 or more, or order 4 or "
+                            "lower\n");
+    /* a size outside --grid's bounds: the solver's "grid size 1 along x",
+     * or the host's lack of 29801428.3 GiB for 99999, exit 1 */
+    refused_before_printing("verify convergence --orders 2 --sizes 8,1",
+                            "trilap-fdtd: invalid --sizes '8,1': 1 is not 2 to 4096 (try --help)\n");
+    refused_before_printing("verify convergence --orders 2 --sizes 99999",
+                            "trilap-fdtd: invalid --sizes '99999': 99999 is not 2 to 4096 (try --help)\n");
     refused_before_printing("verify time --cfls 0.8,0.4,2 --grid 8",
                             "trilap-fdtd: invalid --cfls '0.8,0.4,2': 2 is above 1, the stability limit (try --help)\n");
     refused_before_printing("verify reflection --n-int 8 --cells 0,4 --decomps 1x1x1,64x1x1",
@@ -958,8 +1046,8 @@ TL_TEST(verify_refuses_before_printing)
                             "subdomains\n");
     refused_before_printing("verify decomp --grid 20 --steps 2 --decomps 1x2x1 --ss 1,3",
                             "trilap-fdtd: verify decomp, 1x2x1, copy, s = 3: subdomain 0 has 10 points along y, fewer "
-                            "than the ghost depth g = 2 r s = 24 (order 8, s = 3); use a grid of at least 48 points "
-                            "along y, at most 1 subdomain along y, or s = 1\n");
+                            "than the ghost depth g = 2 r s = 24 (order 8, s = 3); use --grid 48 or more, at most 1 "
+                            "subdomain along y, or s = 1\n");
     refused_before_printing("verify decomp --grid 16 --strategies copy,peer",
                             "trilap-fdtd: invalid --strategies 'copy,peer': 'peer' is not a strategy of --backend cpu "
                             "(cpu: copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
@@ -1282,12 +1370,12 @@ TL_TEST(verify_energy_says_when_the_source_stops)
 TL_TEST(launcher_mpi_alone_says_one_rank)
 {
     const char *m = tl_test_mpirun(); /* skips without MPI */
-    tl_test_output r = fdtd("run --launcher mpi --grid 16 --cpml 4 --steps 2");
+    tl_test_output r = fdtd("run --launcher mpi --grid 16 --cpml 4 --steps 2 --source none");
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: --launcher mpi outside mpirun or srun: one rank (mpirun -np N "
                            "trilap-fdtd ... for N ranks, or --launcher threads --ranks N)\n");
     tl_test_output_free(&r);
-    r = tl_test_capture("OMP_NUM_THREADS=2 %s -np 1 %s/trilap-fdtd run --launcher mpi --grid 16 --cpml 4 --steps 2", m,
+    r = tl_test_capture("OMP_NUM_THREADS=2 %s -np 1 %s/trilap-fdtd run --launcher mpi --grid 16 --cpml 4 --steps 2 --source none", m,
                         tl_test_bin());
     TL_ASSERT_EQ(r.rc, 0);
     TL_ASSERT_MSG(!strstr(r.err, "note"), "%s", r.err); /* mpirun -np 1 asked for one */
@@ -1500,7 +1588,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
-             verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect,
+             verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect, run_notes_what_its_source_and_receivers_miss,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
              outputs_checked_before_the_run, outputs_on_a_folders_files_refused, every_message_one_prefix,
              empty_output_folder_refused_before_the_run,
