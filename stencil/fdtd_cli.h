@@ -78,4 +78,18 @@ int tl_fdtd_cli_verify(int argc, char **argv, int full_argc, char **full_argv, t
  * do: the machine lacks it, the command line is not wrong), else 0. */
 int tl_fdtd_cli_no_cuda(const tl_ctx *ctx, int cuda);
 
+/* trilap-fdtd run's checks of its configuration (fdtd_run_checks.c). A
+ * note is a line appended to notes (n bytes), which rank 0 says once the
+ * run is known to start; a refusal is one line on stderr and returns 2. */
+void tl_fdtd_cli_note_add(char *notes, size_t n, const char *line);
+/* A Ricker pulse the run's steps cannot hear: refused where --f0 was
+ * typed, a note for the default; 2 or 0 */
+int tl_fdtd_cli_pulse_unheard(const tl_fdtd_config *c, int typed, char *notes, size_t n);
+/* The medium's update coefficients beyond the precision's normal numbers: 2 or 0 */
+int tl_fdtd_cli_medium_refused(const tl_fdtd_config *c);
+/* A note for the source, and one for the receivers, lying in the CPML */
+void tl_fdtd_cli_note_cpml_points(const tl_fdtd_config *c, char *notes, size_t n);
+/* A receiver typed twice (typed: --receivers as given): 2 or 0 */
+int tl_fdtd_cli_receiver_repeated(const int64_t (*rec)[3], int nrec, const char *typed);
+
 #endif

@@ -8,7 +8,7 @@ stencil_C += stencil/kernels.c stencil/cpml_cut.c
 stencil_CU += stencil/fdtd_vec.cu stencil/fdtd_zcol.cu $(foreach t,f d,$(foreach n,8 16 32,stencil/fdtd_zcol_$(t)$(n).cu))
 
 PROGRAMS += trilap-fdtd
-trilap-fdtd_C := stencil/fdtd_main.c stencil/fdtd_verify_main.c stencil/fdtd_cli.c
+trilap-fdtd_C := stencil/fdtd_main.c stencil/fdtd_verify_main.c stencil/fdtd_cli.c stencil/fdtd_run_checks.c
 trilap-fdtd_DEPS := stencil probes runtime
 
 HOST_TESTS += test_fdtd test_fdtd_cli
