@@ -124,15 +124,19 @@ int tl_mcli_int_list(const char *text, int *out, int max, int hi, char *why, siz
     return k;
 }
 
-/* An empty output name; stdout for --results, which carries the table
- * (a CSV there would be shuffled into it): 2, said in one line; else 0. */
-static int output_names_refused(const tl_optspec *spec)
+/* An empty file name, output or input; stdout for --results, which
+ * carries the table (a CSV there would be shuffled into it): 2, said in
+ * one line; else 0. */
+static int file_names_refused(const tl_optspec *spec)
 {
     /* the command line's fault, as trilap-solve, trilap-fdtd and
-     * trilap-bench say it (it was "--out: an output file name is empty",
-     * exit 1, as if the work had failed) */
+     * trilap-bench say it (an output was "--out: an output file name is
+     * empty", exit 1, as if the work had failed; an input such as --calib
+     * '' was looked for as the tree's own folder: "calibration
+     * /work/trilap/: a folder, not a calibration file", exit 1) */
     char name[64];
-    if (tl_opts_empty_output(spec, "out|results", "", NULL, name)) {
+    if (tl_opts_empty_output(spec, "out|results|calib|matrix|platform-file|tristream|traces|comm|stream", "", NULL,
+                             name)) {
         tl_mcli_error("invalid --%s '': an empty file name", name);
         return 2;
     }
@@ -153,7 +157,7 @@ int tl_mcli_parse(tl_mcli *cli, const tl_optspec *spec, int argc, char **argv)
         cli->given[cli->ngiven++] = res.given[i];
     free(res.positional);
     if (res.exit_now) return 0;
-    int bad = output_names_refused(spec);
+    int bad = file_names_refused(spec);
     if (bad) return bad;
     /* before the simulations: not an error after them */
     if (tl_opts_outputs_refused(spec, "out|results", "")) return 1;

@@ -891,6 +891,36 @@ TL_TEST(bad_arguments)
     }
 }
 
+/* An input given an empty name is the command line's fault, as
+ * trilap-solve says it ("invalid matrix '': an empty file name", exit 2).
+ * Before: looked for as the tree's own folder ("calibration
+ * /work/trilap/: a folder, not a calibration file", "--comm:
+ * /work/trilap/: no header row") or opened as "" (": cannot open"), exit 1. */
+TL_TEST(empty_input_names_refused)
+{
+    static const char *const refused[][2] = {
+        {"solver --calib ''", "trilap-model: invalid --calib '': an empty file name"},
+        {"tristream --calib ''", "trilap-model: invalid --calib '': an empty file name"},
+        {"platform --gpus 4 -o p.xml --calib ''", "trilap-model: invalid --calib '': an empty file name"},
+        {"solver --matrix ''", "trilap-model: invalid --matrix '': an empty file name"},
+        {"solver --platform-file ''", "trilap-model: invalid --platform-file '': an empty file name"},
+        {"calibrate --tristream '' -o c.txt", "trilap-model: invalid --tristream '': an empty file name"},
+        {"calibrate --traces '' -o c.txt", "trilap-model: invalid --traces '': an empty file name"},
+        {"calibrate --comm '' -o c.txt", "trilap-model: invalid --comm '': an empty file name"},
+        {"calibrate --stream '' -o c.txt", "trilap-model: invalid --stream '': an empty file name"},
+    };
+    char err[1024];
+    int lines;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        TL_ASSERT_MSG(run_model(refused[i][0], err, sizeof err, &lines) == 2 && lines == 1 &&
+                          strstr(err, refused[i][1]),
+                      "%s: %d lines: %s", refused[i][0], lines, err);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", refused[i][0], out);
+        free(out);
+    }
+}
+
 /* An output that cannot be written is refused before the simulations,
  * in one line naming the option. */
 TL_TEST(outputs_checked_before_simulating)
@@ -1890,7 +1920,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              sync_faster_where_nothing_hides_the_halo,
              pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, speedups_and_stdout, outputs_checked_before_simulating,
+             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, empty_input_names_refused, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
