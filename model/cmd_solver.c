@@ -186,6 +186,26 @@ static int all_partitions(const solver_opts *o, matrix_src *ms, int *part, const
     return 1;
 }
 
+/* Each count's largest part against the GPU's memory: 2, said in one
+ * line naming --gpus, when one cannot hold even its CSR block (12 B a
+ * nonzero, 8 B a row) and two vectors with their ghosts; else 0. A lower
+ * bound: the method's other vectors only add to it. */
+static int parts_too_big(const solver_opts *o, const tl_mplatform *p, const tl_mpart *ps, const int *gpus, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < ps[i].nranks; r++) {
+            const tl_mrank_stats *s = &ps[i].r[r];
+            double gb = 1e-9 * (12.0 * (double)(s->nnz_diag + s->nnz_offd) + 24.0 * (double)s->rows +
+                                8.0 * (double)s->ghosts);
+            if (gb <= p->mem_gb) continue;
+            tl_mcli_error("invalid --gpus %d: a part of %s (%lld rows) needs at least %.3g GB, more than the %.0f GB "
+                          "of a GPU of --platform %s: more GPUs or a smaller matrix",
+                          gpus[i], o->matrix, (long long)s->rows, gb, p->mem_gb, p->name);
+            return 2;
+        }
+    return 0;
+}
+
 /* Per GPU count: one simulation per schedule on its partition. */
 static int run_count(const solver_opts *o, const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k,
                      const tl_mpart *ps, const tl_schedule **sch, int nsch, tl_mcsv *w, tl_mcli *cli)
@@ -332,6 +352,8 @@ static int predict(const solver_opts *o, tl_mcli *cli, const tl_mcalib *c, const
         return 1;
     }
     int rc = 1, ok = all_partitions(o, ms, part, gpus, ngpus, ps);
+    if (ok && (rc = parts_too_big(o, p, ps, gpus, ngpus))) goto done;
+    rc = 1;
     double rate[2] = {0, 0};
     ok = ok && (!o->platform_file || platform_file_usable(o, sch[0], ps, ngpus, k, c, rate));
     tl_mcsv w;

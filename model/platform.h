@@ -11,6 +11,7 @@ typedef struct tl_mplatform {
     const char *network; /* for output */
     int gpus_per_node;
     double mem_gbs;      /* nominal memory bandwidth: scales the measured kernel times */
+    double mem_gb;       /* memory per GPU: a rank's part must fit it */
     double port_gbs, port_lat_us; /* per GPU, into the node's switch (NVLink / PCIe) */
     double nic_gbs, nic_lat_us;   /* per GPU NIC between nodes; 0: one node, no network */
     double core_lat_us;           /* the fat tree's switches */

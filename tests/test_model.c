@@ -921,6 +921,37 @@ TL_TEST(empty_input_names_refused)
     }
 }
 
+/* A part that cannot fit one GPU's memory (its CSR block and two
+ * vectors alone) is refused in one line naming --gpus, before anything is
+ * printed. Before: gen:poisson7:100000 on 4 A100s was predicted at
+ * 43,641 s an iteration, exit 0. */
+TL_TEST(parts_beyond_gpu_memory_refused)
+{
+    need_simgrid();
+    static const char *const refused[][2] = {
+        {"solver --gpus 4 --matrix gen:poisson7:100000 --iters 1",
+         "invalid --gpus 4: a part of gen:poisson7:100000 (250000000000000 rows) needs at least"},
+        /* 640^3 rows: about 28 GB, beyond the RTX 6000's 24 GB; 512^3 fits */
+        {"solver --platform rtx6000-pcie --gpus 1,4 --matrix gen:poisson7:640 --iters 1",
+         "invalid --gpus 1: a part of gen:poisson7:640 (262144000 rows) needs at least 28.3 GB, more than the 24 GB of "
+         "a GPU of --platform rtx6000-pcie"},
+    };
+    char err[1024];
+    int lines;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        TL_ASSERT_MSG(run_model(refused[i][0], err, sizeof err, &lines) == 2 && lines == 1 &&
+                          strstr(err, refused[i][1]),
+                      "%s: %d lines: %s", refused[i][0], lines, err);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", refused[i][0], out);
+        free(out);
+    }
+    TL_ASSERT_MSG(run_model("solver --platform rtx6000-pcie --gpus 1 --matrix gen:poisson7:512 --iters 1 --schedules "
+                            "two-stream",
+                            err, sizeof err, &lines) == 0 && lines == 0,
+                  "512^3 on one RTX 6000: %d lines: %s", lines, err);
+}
+
 /* An output that cannot be written is refused before the simulations,
  * in one line naming the option. */
 TL_TEST(outputs_checked_before_simulating)
@@ -1920,7 +1951,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              sync_faster_where_nothing_hides_the_halo,
              pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, empty_input_names_refused, speedups_and_stdout, outputs_checked_before_simulating,
+             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, empty_input_names_refused, parts_beyond_gpu_memory_refused, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
