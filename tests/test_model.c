@@ -891,6 +891,22 @@ TL_TEST(bad_arguments)
     }
 }
 
+/* Each command line of `refused` exits 2 with one line holding its
+ * words, and prints nothing on stdout. */
+static void assert_refused(const char *const refused[][2], size_t n)
+{
+    char err[1024];
+    int lines;
+    for (size_t i = 0; i < n; i++) {
+        TL_ASSERT_MSG(run_model(refused[i][0], err, sizeof err, &lines) == 2 && lines == 1 &&
+                          strstr(err, refused[i][1]),
+                      "%s: %d lines: %s", refused[i][0], lines, err);
+        char *out = tl_test_read(tl_test_path("stdout.txt"));
+        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", refused[i][0], out);
+        free(out);
+    }
+}
+
 /* An input given an empty name is the command line's fault, as
  * trilap-solve says it ("invalid matrix '': an empty file name", exit 2).
  * Before: looked for as the tree's own folder ("calibration
@@ -909,16 +925,7 @@ TL_TEST(empty_input_names_refused)
         {"calibrate --comm '' -o c.txt", "trilap-model: invalid --comm '': an empty file name"},
         {"calibrate --stream '' -o c.txt", "trilap-model: invalid --stream '': an empty file name"},
     };
-    char err[1024];
-    int lines;
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        TL_ASSERT_MSG(run_model(refused[i][0], err, sizeof err, &lines) == 2 && lines == 1 &&
-                          strstr(err, refused[i][1]),
-                      "%s: %d lines: %s", refused[i][0], lines, err);
-        char *out = tl_test_read(tl_test_path("stdout.txt"));
-        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", refused[i][0], out);
-        free(out);
-    }
+    assert_refused(refused, sizeof refused / sizeof refused[0]);
 }
 
 /* A part that cannot fit one GPU's memory (its CSR block and two
@@ -936,16 +943,9 @@ TL_TEST(parts_beyond_gpu_memory_refused)
          "invalid --gpus 1: a part of gen:poisson7:640 (262144000 rows) needs at least 28.3 GB, more than the 24 GB of "
          "a GPU of --platform rtx6000-pcie"},
     };
+    assert_refused(refused, sizeof refused / sizeof refused[0]);
     char err[1024];
     int lines;
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        TL_ASSERT_MSG(run_model(refused[i][0], err, sizeof err, &lines) == 2 && lines == 1 &&
-                          strstr(err, refused[i][1]),
-                      "%s: %d lines: %s", refused[i][0], lines, err);
-        char *out = tl_test_read(tl_test_path("stdout.txt"));
-        TL_ASSERT_MSG(!out[0], "%s printed: %.300s", refused[i][0], out);
-        free(out);
-    }
     TL_ASSERT_MSG(run_model("solver --platform rtx6000-pcie --gpus 1 --matrix gen:poisson7:512 --iters 1 --schedules "
                             "two-stream",
                             err, sizeof err, &lines) == 0 && lines == 0,
