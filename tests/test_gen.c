@@ -623,6 +623,32 @@ TL_TEST(matgen_refusals_say_why)
     }
 }
 
+/* More parts than rows: the file is written, and the parts without a row
+ * said on stderr in one line, as trilap-solve says of its ranks (before:
+ * "rows per part: 0 .. 1" alone, exit 0); as many parts as rows: nothing. */
+TL_TEST(matgen_empty_parts_warned)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg)); /* the commands run in d */
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 2 A.mtx >/dev/null", d, mg), 0);
+    static const char *const cases[][2] = {
+        {"10", "trilap-matgen: warning: 2 of the 10 parts get no rows of A.mtx (8 rows): a run on this file has ranks "
+               "with nothing to compute in every allreduce and halo phase; use at most 8 parts\n"},
+        {"9", "trilap-matgen: warning: 1 of the 9 parts gets no rows of A.mtx (8 rows): a run on this file has a rank "
+              "with nothing to compute in every allreduce and halo phase; use at most 8 parts\n"},
+        {"8", ""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tl_test_output o = tl_test_capture("cd %s && %s partition A.mtx %s P%s.mtx --method block", d, mg,
+                                           cases[k][0], cases[k][0]);
+        TL_ASSERT_MSG(o.rc == 0 && !strcmp(o.err, cases[k][1]) && strstr(o.out, "rows per part: "), "%s: exit %d: %s",
+                      cases[k][0], o.rc, o.err);
+        tl_test_output_free(&o);
+        TL_ASSERT_EQ(tl_test_sh("cd %s && test -s P%s.mtx", d, cases[k][0]), 0);
+    }
+}
+
 /* Each output (convert's, partition's, a generator's OUT, --rhs) refused
  * in one line, nothing written, the input untouched: the command line's
  * fault exit 2 (an empty name: partition's and --rhs said "an output file
@@ -736,4 +762,5 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              matgen_matrix_and_rhs_both_or_neither, matgen_unused_options_refused, matgen_to_a_pipe,
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
              matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
-             matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout, matgen_outputs_refused_in_one_line)
+             matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout, matgen_outputs_refused_in_one_line,
+             matgen_empty_parts_warned)

@@ -1442,6 +1442,63 @@ TL_TEST(cg_restart_one_range_per_iteration)
     TL_ASSERT_STREQ(got, "400 400 399");
 }
 
+/* Options each fine, together a run that cannot be as given: one line
+ * naming the option, exit 2, nothing written; together without effect: a
+ * note, and the run. Fixed-iteration mode with
+ * --max-iterations 0 timed no iteration (exit 0, a results row of 0 us
+ * an iteration); --solution and --history, text, under a .tlcsr name,
+ * which every reader takes for a binary matrix (written so, exit 0); an
+ * empty --partition said "no file of that name", as no other empty name. */
+TL_TEST(meaningless_together_refused)
+{
+    static const char *const cases[][2] = {
+        {"--rtol 0 --atol 0 --max-iterations 0",
+         "trilap-solve: --max-iterations 0 with --rtol 0 --atol 0: fixed-iteration mode runs exactly --max-iterations "
+         "iterations, and 0 times none (give N >= 1)\n"},
+        {"--solution x.tlcsr", "trilap-solve: invalid --solution '%s/x.tlcsr': x is written as Matrix Market text; "
+                               "give it a .mtx or .mtx.gz name (try --help)\n"},
+        {"--solver cg,pcg --solution x.tlcsr",
+         "trilap-solve: invalid --solution '%s/x.tlcsr': x is written as Matrix Market text; give it a .mtx or "
+         ".mtx.gz name (try --help)\n"},
+        {"--history x.tlcsr", "trilap-solve: invalid --history '%s/x.tlcsr': the history is written as CSV text; "
+                              "give it a .csv name (try --help)\n"},
+        {"--partition ''", "trilap-solve: invalid --partition '': an empty file name (try --help)\n"},
+    };
+    const char *d = tl_test_tmpdir();
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char opts[512], want[1024];
+        /* the file options name a file in d */
+        const char *x = strstr(cases[k][0], "x.tlcsr");
+        snprintf(opts, sizeof opts, "%.*s%s%s%s", x ? (int)(x - cases[k][0]) : (int)strlen(cases[k][0]), cases[k][0],
+                 x ? d : "", x ? "/" : "", x ? x : "");
+        snprintf(want, sizeof want, cases[k][1], d);
+        TL_ASSERT_EQ(run("%s " QUICK " --results %s/r%zu.csv %s gen:poisson7:4", bin(), d, k, opts), 2);
+        TL_ASSERT_MSG(!strcmp(err_buf, want), "%s: stderr %s", opts, err_buf);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", opts, out_buf);
+        TL_ASSERT_MSG(tl_test_sh("test -z \"$(ls -A %s)\"", d) == 0, "%s: something written in %s", opts, d);
+    }
+    /* one iteration, or 0 with a tolerance (x0 may solve it): taken */
+    TL_ASSERT_EQ(run("%s " QUICK " --rtol 0 --atol 0 --max-iterations 1 gen:poisson7:4", bin()), 0);
+    TL_ASSERT_STREQ(value("iterations", 0), "1");
+    TL_ASSERT_EQ(run("%s " QUICK " --max-iterations 0 gen:poisson7:4", bin()), 3);
+    TL_ASSERT_STREQ(value("iterations", 0), "0");
+    /* valid, without effect: a note, and the run (a replacement interval
+     * above the iteration limit printed "residual replacement: every 7
+     * iterations" of a run that replaced none, without a word) */
+#define FIXED6 " --solver pipebicgstab --rtol 0 --atol 0 --max-iterations 6 gen:poisson7:4"
+    TL_ASSERT_EQ(run("%s " QUICK " --residual-replacement 7" FIXED6, bin()), 0);
+    TL_ASSERT_STREQ(err_buf, "trilap-solve: note: --residual-replacement 7 is above --max-iterations 6: no solve "
+                             "reaches its first replacement, so it has no effect\n");
+    TL_ASSERT_STREQ(value("iterations", 0), "6");
+    TL_ASSERT_EQ(run("%s " QUICK " --residual-replacement 6" FIXED6, bin()), 0);
+    TL_ASSERT_MSG(!err_buf[0], "stderr %s", err_buf);
+    /* a warm-up solve that runs longer reaches it: no note */
+    TL_ASSERT_EQ(run("%s --no-stats --repeat 1 --warmup 1 --warmup-iterations 7 --residual-replacement 7" FIXED6,
+                     bin()), 0);
+    TL_ASSERT_MSG(!err_buf[0], "stderr %s", err_buf);
+#undef FIXED6
+}
+
 /* --omp-threads beyond the cores of the ranks on this host runs, and says
  * so on stderr in one line (1000 threads on 2 cores was taken without a
  * word); within them, nothing is said. */
@@ -1471,5 +1528,5 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
              run_options_refused_where_no_run_acts, mpirun_refusal_said_once, mpirun_interrupt_said_once,
              warmup_iterations_and_us_per_iter, scale_beyond_a_double_refused, matrix_scale_beyond_a_double_refused,
-             true_residual_scaled_on_the_host, cg_restart_one_range_per_iteration, omp_threads_beyond_the_cores_said,
+             true_residual_scaled_on_the_host, cg_restart_one_range_per_iteration, omp_threads_beyond_the_cores_said, meaningless_together_refused,
              fixed_iterations_cg_restarts_mpi_equals_threads)

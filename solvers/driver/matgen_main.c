@@ -210,6 +210,13 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
            in, a.nrows, nparts, part_names[o->method],
            skipped ? " (as many parts as rows or more: a row each, METIS not called)" : "", s.edgecut, s.min_rows,
            s.max_rows, s.imbalance, out);
+    /* as trilap-solve says of its ranks: `partition A 600` of 512 rows
+     * wrote 88 empty parts with "rows per part: 0 .. 1" alone */
+    if (s.empty_parts > 0)
+        fprintf(stderr, PROG ": warning: %d of the %d parts get%s no rows of %s (%" PRId64 " row%s): a run on this "
+                "file has %s with nothing to compute in every allreduce and halo phase; use at most %" PRId64
+                " parts\n", s.empty_parts, nparts, s.empty_parts == 1 ? "s" : "", in, a.nrows, a.nrows == 1 ? "" : "s",
+                s.empty_parts == 1 ? "a rank" : "ranks", a.nrows);
 fail:
     free(part);
     tl_csr_free(&a);

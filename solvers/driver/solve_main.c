@@ -1385,6 +1385,24 @@ static const char *methods_where(char *buf, size_t n, method_filter f)
     return buf;
 }
 
+/* A replacement interval above every solve's iteration limit: the run is
+ * pipebicgstab's without replacement, which its output ("residual
+ * replacement: every N iterations") did not say. pipebicgstab replaces
+ * after iterations N, 2N, 3N, ... (its `(it + 1) % N`). */
+static void note_replacement_unreached(const solve_opts *o)
+{
+    int64_t limit = o->max_iterations;
+    const char *which = "--max-iterations";
+    if (o->warmup > 0 && o->warmup_iterations > limit) {
+        limit = o->warmup_iterations;
+        which = "--warmup-iterations";
+    }
+    if (o->residual_replacement <= limit) return;
+    fprintf(stderr, "%s: note: --residual-replacement %lld is above %s %lld: no solve reaches its first "
+            "replacement, so it has no effect\n", PROGRAM, (long long)o->residual_replacement, which,
+            (long long)limit);
+}
+
 /* Options that act on some runs only, typed where none of this invocation's
  * runs would act on them (before: taken and ignored): trilap's method
  * options with a backend that runs a solver of its own (--backend petsc:
@@ -1435,6 +1453,7 @@ static int run_options_refused(const solve_opts *o, const tl_optresult *res, con
                     methods_where(names, sizeof names, (method_filter){.replaces = 1}), o->solver);
             return 1;
         }
+        note_replacement_unreached(o);
     }
     /* the device backend is the one with device scalars (ops->scalars):
      * named by its row, so that a build without CUDA refuses the same */
@@ -1495,7 +1514,7 @@ static int file_name_empty(const tl_optspec *spec, const solve_opts *o)
 {
     const struct {
         const char *what, *name;
-    } in[] = {{"matrix", o->matrix}, {"b", o->rhs}, {"x0", o->x0}};
+    } in[] = {{"matrix", o->matrix}, {"b", o->rhs}, {"x0", o->x0}, {"--partition", o->partition}};
     char what[68], name[64];
     const char *empty = NULL;
     for (size_t k = 0; k < sizeof in / sizeof in[0] && !empty; k++)
@@ -1506,6 +1525,35 @@ static int file_name_empty(const tl_optspec *spec, const solve_opts *o)
     }
     if (!empty) return 0;
     fprintf(stderr, "%s: invalid %s '': an empty file name (try --help)\n", PROGRAM, empty);
+    return 2;
+}
+
+/* An output of text under a .tlcsr name: every reader took the file for a
+ * broken binary matrix (--solution x.tlcsr wrote Matrix Market text so,
+ * exit 0), as trilap-matgen refuses its --rhs; 2 after one line, else 0. */
+static int output_named_binary(const solve_opts *o)
+{
+    const struct {
+        const char *option, *name, *it;
+    } text[] = {{"--solution", o->solution, "x is written as Matrix Market text; give it a .mtx or .mtx.gz name"},
+                {"--history", o->history, "the history is written as CSV text; give it a .csv name"}};
+    for (size_t k = 0; k < sizeof text / sizeof text[0]; k++)
+        if (text[k].name && tl_path_has_suffix(text[k].name, ".tlcsr")) {
+            fprintf(stderr, "%s: invalid %s '%s': %s (try --help)\n", PROGRAM, text[k].option, text[k].name,
+                    text[k].it);
+            return 2;
+        }
+    return 0;
+}
+
+/* Fixed-iteration mode runs exactly --max-iterations iterations: 0 timed
+ * no iteration, and its results row said 0 us an iteration (exit 0); 2
+ * after one line, else 0. */
+static int fixed_iterations_refused(const solve_opts *o)
+{
+    if (o->rtol != 0 || o->atol != 0 || o->max_iterations != 0) return 0;
+    fprintf(stderr, "%s: --max-iterations 0 with --rtol 0 --atol 0: fixed-iteration mode runs exactly "
+            "--max-iterations iterations, and 0 times none (give N >= 1)\n", PROGRAM);
     return 2;
 }
 
@@ -1542,7 +1590,7 @@ int main(int argc, char **argv)
     o.matrix = res.positional[0];
     o.rhs = res.npositional > 1 ? res.positional[1] : NULL;
     o.x0 = res.npositional > 2 ? res.positional[2] : NULL;
-    if (file_name_empty(&spec, &o)) {
+    if (file_name_empty(&spec, &o) || output_named_binary(&o) || fixed_iterations_refused(&o)) {
         free(res.positional);
         return 2;
     }
