@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/out.h"
 #include "runtime/provenance.h"
 #include "runtime/results.h"
 
@@ -37,16 +38,12 @@ tl_status tl_probes_trace_name_free(const char *outdir, int rank)
 tl_status tl_probes_outdir_writable(const char *outdir)
 {
     TL_TRY(tl_mkdir_p(outdir));
-    /* fail now, not after the measured region; by a file made there, not
-     * access(): root passes access() on a read-only mount or in sysfs, and
-     * its trace was then lost at exit ("cannot write ... no trace written") */
-    char probe[600];
-    int n = snprintf(probe, sizeof probe, "%s/.trilap-probe.XXXXXX", outdir);
-    TL_CHECK(n > 0 && (size_t)n < sizeof probe, TL_ERR_INVAL, "probes: %s: folder name too long", outdir);
-    int fd = mkstemp(probe);
-    if (fd < 0) return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", outdir, strerror(errno));
-    close(fd);
-    unlink(probe);
+    /* fail now, not after the measured region; as root by a file made
+     * there (runtime/out.h): root passes access() on a read-only mount or
+     * in sysfs, and its trace was then lost at exit ("cannot write ... no
+     * trace written") */
+    int err = tl_out_folder_refuses(outdir);
+    if (err) return TL_FAIL(TL_ERR_IO, "probes: cannot write in %s: %s", outdir, strerror(err));
     return TL_OK;
 }
 

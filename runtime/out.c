@@ -175,27 +175,30 @@ static tl_status nearest_folder_takes_files(const char *path, char *at)
     int stat_errno = walk_to_existing(at, &st);
     if (stat_errno) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s: %s", path, at, strerror(stat_errno));
     if (!S_ISDIR(st.st_mode)) return TL_FAIL(TL_ERR_IO, "%s: cannot write there: %s is not a folder", path, at);
-    if (access(at, W_OK | X_OK) != 0)
-        return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(errno));
+    int err = tl_out_folder_refuses(at);
+    if (err) return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(err));
+    return TL_OK;
+}
+
+int tl_out_folder_refuses(const char *dir)
+{
+    if (access(dir, W_OK | X_OK) != 0) return errno;
     /* root passes access() in folders that refuse it a file all the same
      * (sysfs, a root-squashed NFS export): --results /sys/y.csv passed
      * the check and failed after the measurement. There a file is made
      * and removed to know. */
-    if (geteuid() == 0) {
-        char probe[4200];
-        snprintf(probe, sizeof probe, "%s/.trilap-check.%ld.%ld", at, (long)getpid(), (long)gettid());
-        sigset_t held; /* an interrupt between the two would leave the file */
-        tl_tmpfile_hold(&held);
-        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), err = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(probe);
-        }
-        tl_tmpfile_release(&held);
-        if (fd < 0 && err != EEXIST)
-            return TL_FAIL(TL_ERR_IO, "%s: cannot write in folder %s: %s", path, at, strerror(err));
+    if (geteuid() != 0) return 0;
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.trilap-check.%ld.%ld", dir, (long)getpid(), (long)gettid());
+    sigset_t held; /* an interrupt between the two would leave the file */
+    tl_tmpfile_hold(&held);
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600), err = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
     }
-    return TL_OK;
+    tl_tmpfile_release(&held);
+    return fd < 0 && err != EEXIST ? err : 0;
 }
 
 /* A regular file that no one may write (no w bit at all, as input data

@@ -69,6 +69,10 @@ tl_status tl_out_check(const char *path);
  * nearest folder above it that exists, is a folder this process may
  * write in. */
 tl_status tl_out_check_folder(const char *dir);
+/* Whether files can be made in existing folder dir: 0, or the errno that
+ * refuses them (as root, by making and removing one: access() lets root
+ * through where sysfs or a root-squashed export refuses it a file) */
+int tl_out_folder_refuses(const char *dir);
 /* The folder an output at `path` lands on: the one it is in, or the
  * nearest above it that exists (the writers make the missing ones), in at
  * (n bytes); 0, or the errno of a stat that failed otherwise. */
