@@ -61,6 +61,10 @@ tl_status tl_opts_parse_double(const char *text, double *out)
      * (--rtol 1e-400 turned a solve into a fixed-iteration benchmark) */
     if (errno == ERANGE) return TL_ERR_PARSE; /* errno stays ERANGE: store() says so */
     if (end == text || *end != '\0' || !isfinite(v)) return TL_ERR_PARSE;
+    /* strtod reads C99 hexadecimal floats too (0x1p-3): no user of a
+     * tolerance or a size means one, and a typo like "0x5" would run */
+    const char *digits = text + (*text == '+' || *text == '-');
+    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) return TL_ERR_PARSE;
     *out = v;
     return TL_OK;
 }
@@ -306,6 +310,14 @@ static int long_option(const tl_optspec *spec, const char *name, found *f, const
     }
     if (!f->o && len > 3 && strncmp(name, "no-", 3) == 0 && !eq) {
         found neg = find_long(spec, name + 3, len - 3);
+        /* --no-no-gpu: a flag whose name is already a negative has no
+         * negated form (its default is off: leave it out) */
+        if (neg.o && neg.o->type == TL_OPT_FLAG && strncmp(neg.o->name, "no-", 3) == 0) {
+            fprintf(stderr, "%s: unknown option '--%.*s': --%s has no negated form; leave it out (it is off unless given)\n",
+                    spec->program, (int)len, name, neg.o->name);
+            *st = TL_ERR_INVAL;
+            return ARG_DONE;
+        }
         if (neg.o && neg.o->type == TL_OPT_FLAG) {
             if (neg.by_alias) alias_note(spec, name + 3, len - 3, neg.o);
             *(int *)field(neg.g, neg.o) = 0;

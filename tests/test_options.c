@@ -186,6 +186,10 @@ TL_TEST(value_parsers)
     TL_ASSERT_EQ(tl_opts_parse_double("1e-310", &d), TL_ERR_PARSE);
     TL_ASSERT_OK(tl_opts_parse_double("0", &d));
     TL_ASSERT_EQ(tl_opts_parse_double("1.0.0", &d), TL_ERR_PARSE);
+    /* strtod's hexadecimal floats are no number a user types */
+    TL_ASSERT_EQ(tl_opts_parse_double("0x1p-3", &d), TL_ERR_PARSE);
+    TL_ASSERT_EQ(tl_opts_parse_double("-0X10", &d), TL_ERR_PARSE);
+    TL_ASSERT_OK(tl_opts_parse_double("+0.5", &d));
     TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "bb"), 1);
     TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "c"), 2);
     TL_ASSERT_EQ(tl_opts_choice_index("a|bb|c", "b"), -1);
@@ -208,6 +212,8 @@ TL_TEST(bad_arguments)
     expect_error(ARGS("--bogus=3"), "trilap-x: unknown option '--bogus' (try --help)\n");
     expect_error(ARGS("-z"), "trilap-x: unknown option '-z' (try --help)\n");
     expect_error(ARGS("--no-reps"), "trilap-x: unknown option '--no-reps' (try --help)\n");
+    expect_error(ARGS("--no-no-gpu"),
+                 "trilap-x: unknown option '--no-no-gpu': --no-gpu has no negated form; leave it out (it is off unless given)\n");
     expect_error(ARGS("--ring-bytes", "x"), "trilap-x: invalid --ring-bytes 'x': not a size (N, NK, NM, NG) (try --help)\n");
     expect_error(ARGS("--reps=4.5"), "trilap-x: invalid --reps '4.5': not an integer (try --help)\n");
     expect_error(ARGS("-n", "12abc"), "trilap-x: invalid -n '12abc': not an integer (try --help)\n");
