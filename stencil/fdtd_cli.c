@@ -20,6 +20,19 @@ int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why)
     return 2;
 }
 
+/* A --strategy that is not one of the backend's. The solver's check said
+ * "exchange strategy 'bogus' is not one of the cpu backend's", naming no
+ * option, after the preamble or a verify run's context. 2 after one line,
+ * or 0 (NULL: the default). */
+int tl_fdtd_cli_bad_strategy(const char *name, int backend)
+{
+    if (!name || tl_fdtd_strategy_per_rank(name, (tl_fdtd_backend_kind)backend) >= 0) return 0;
+    char why[160];
+    snprintf(why, sizeof why, "expected a strategy of --backend %s (%s)",
+             backend == TL_FDTD_BACKEND_CUDA ? "cuda" : "cpu", tl_fdtd_strategy_names());
+    return tl_fdtd_cli_bad("--strategy", name, why);
+}
+
 int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_one)
 {
     char *end;

@@ -29,6 +29,8 @@ static const named precision_names[] = {{"single"}, {"double"}};
 
 /* "invalid OPT 'VAL': WHY (try --help)" on stderr; returns 2, the usage exit */
 int tl_fdtd_cli_bad(const char *opt, const char *val, const char *why);
+/* --strategy NAME not of the backend: one line naming it and the accepted ones, 2; else 0 */
+int tl_fdtd_cli_bad_strategy(const char *name, int backend);
 /* "AxBxC" (sep 'x') into out; allow_one: "N" means N, N, N. 0, or -1 if malformed */
 int tl_fdtd_cli_parse_triple(const char *s, char sep, int64_t out[3], int allow_one);
 /* PXxPYxPZ or slab-z, block-xy, pencil-yz; 0, or -1 */

@@ -577,6 +577,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec
     c->kernel = (tl_fdtd_kernel_kind)o->kernel;
     if (tl_fdtd_cli_parse_decomp(o->decomp, c->pd) != 0)
         return tl_fdtd_cli_bad("--decomp", o->decomp, "expected PXxPYxPZ, slab-z, block-xy or pencil-yz");
+    if (tl_fdtd_cli_bad_strategy(o->strategy, o->backend)) return 2;
     c->strategy = o->strategy;
     ra->device_comm_typed = tl_opts_given(res, &lo->device_comm);
     ra->gpus_typed = tl_opts_given(res, &o->gpus);
@@ -739,8 +740,9 @@ done:
 static tl_status ranks_usage(tl_ctx *ctx, run_args *ra, tl_fdtd_config *c)
 {
     int nsub = c->pd[0] * c->pd[1] * c->pd[2];
-    const char *def = tl_fdtd_strategy_default(c->backend, 1), *be = backend_names[c->backend].name;
+    const char *def = tl_fdtd_strategy_default(c->backend, 1);
     const char *one = c->strategy ? c->strategy : tl_fdtd_strategy_default(c->backend, 0);
+    /* a strategy not of the backend was refused by build_config */
     int kind = c->strategy ? tl_fdtd_strategy_per_rank(c->strategy, c->backend) : 1;
     int ranked = ctx->size > 1 || (c->strategy && kind == 1);
     int cuda = c->backend == TL_FDTD_BACKEND_CUDA;
@@ -752,9 +754,6 @@ static tl_status ranks_usage(tl_ctx *ctx, run_args *ra, tl_fdtd_config *c)
                  "--device-comm %s moves ghosts between ranks; this run is one process (--strategy %s) (run px*py*pz "
                  "ranks with --strategy devcomm, or drop --device-comm)",
                  tl_devcomm_kinds[ctx->device_comm].name, one);
-    else if (kind < 0)
-        snprintf(why, sizeof why, "%d ranks with --strategy %s: not a strategy of --backend %s; several ranks use "
-                 "--strategy %s (their default)", ctx->size, c->strategy, be, def);
     else if (kind == 0 && cuda && !strcmp(c->strategy, "peer"))
         snprintf(why, sizeof why,
                  "%d ranks with --strategy peer: cudaMemcpyPeerAsync needs every subdomain in one process (CUDA IPC "

@@ -97,13 +97,26 @@ int tl_fdtd_cli_medium_refused(const tl_fdtd_config *c)
     return 0;
 }
 
-/* Whether point p lies in the CPML (depth > 0 into it, as the profiles
- * take it: x < L or x > n - 1 - L along an axis) */
-static int in_cpml(const tl_fdtd_config *c, const int64_t p[3])
+/* The first axis along which pressure point p lies in the CPML, or -1.
+ * Sources and receivers sit on p points, and p point i is damped when its
+ * depth (model.c's depth_of) is above 0: i < L or i > n - 1 - L. That is
+ * one point fewer at the high face than grid.c's slab_range (n - 1 - L to
+ * n - 1), which also stores the psi of v at n - 1 - L + 1/2 (depth 0.5 / L)
+ * while p at n - 1 - L has depth 0 (sigma = 0, a = 0, kappa = 1: its psi
+ * stays 0). */
+static int cpml_axis(const tl_fdtd_config *c, const int64_t p[3])
 {
     for (int d = 0; d < 3; d++)
-        if (c->cpml > 0 && (p[d] < c->cpml || p[d] > c->n[d] - 1 - c->cpml)) return 1;
-    return 0;
+        if (c->cpml > 0 && (p[d] < c->cpml || p[d] > c->n[d] - 1 - c->cpml)) return d;
+    return -1;
+}
+
+/* "4-cell CPML along x (its pressure points 0 to 3 and 12 to 15)" */
+static void cpml_where(const tl_fdtd_config *c, int d, char *buf, size_t n)
+{
+    int64_t L = c->cpml;
+    snprintf(buf, n, "%" PRId64 "-cell CPML along %c (its pressure points 0 to %" PRId64 " and %" PRId64 " to %" PRId64
+             ")", L, "xyz"[d], L - 1, c->n[d] - L, c->n[d] - 1);
 }
 
 /* A source or receiver in the CPML: a valid run, but the layer damps what
@@ -111,23 +124,24 @@ static int in_cpml(const tl_fdtd_config *c, const int64_t p[3])
  * A note each (the first receiver in it, with how many). */
 void tl_fdtd_cli_note_cpml_points(const tl_fdtd_config *c, char *notes, size_t n)
 {
-    char line[512];
-    if (c->source && in_cpml(c, c->src)) {
-        snprintf(line, sizeof line, "the source at (%" PRId64 ", %" PRId64 ", %" PRId64 ") lies in the %" PRId64
-                 "-cell CPML (points below %" PRId64 " or above n - %" PRId64 " along an axis): the layer absorbs "
-                 "what it adds", c->src[0], c->src[1], c->src[2], c->cpml, c->cpml, c->cpml + 1);
+    char line[640], where[160];
+    int d = c->source ? cpml_axis(c, c->src) : -1;
+    if (d >= 0) {
+        cpml_where(c, d, where, sizeof where);
+        snprintf(line, sizeof line, "the source at (%" PRId64 ", %" PRId64 ", %" PRId64 ") lies in the %s: the layer "
+                 "absorbs what it adds", c->src[0], c->src[1], c->src[2], where);
         tl_fdtd_cli_note_add(notes, n, line);
     }
     int first = -1, count = 0;
     for (int r = 0; r < c->nrec; r++)
-        if (in_cpml(c, c->rec[r])) count++, first = first < 0 ? r : first;
+        if (cpml_axis(c, c->rec[r]) >= 0) count++, first = first < 0 ? r : first;
     if (count == 0) return;
     char more[48] = "";
     if (count > 1) snprintf(more, sizeof more, " (and %d more)", count - 1);
-    snprintf(line, sizeof line, "receiver %d at (%" PRId64 ", %" PRId64 ", %" PRId64 ")%s lies in the %" PRId64
-             "-cell CPML (points below %" PRId64 " or above n - %" PRId64 " along an axis): it records the field the "
-             "layer damps, not the medium's", first, c->rec[first][0], c->rec[first][1], c->rec[first][2], more,
-             c->cpml, c->cpml, c->cpml + 1);
+    cpml_where(c, cpml_axis(c, c->rec[first]), where, sizeof where);
+    snprintf(line, sizeof line, "receiver %d at (%" PRId64 ", %" PRId64 ", %" PRId64 ")%s lies in the %s: it records "
+             "the field the layer damps, not the medium's", first, c->rec[first][0], c->rec[first][1],
+             c->rec[first][2], more, where);
     tl_fdtd_cli_note_add(notes, n, line);
 }
 

@@ -85,6 +85,15 @@ int64_t tl_fdtd_verify_wave_steps(int order, int64_t n, double cfl, double *dt)
     return c.steps;
 }
 
+double tl_fdtd_verify_wave_span(int order, int64_t n)
+{
+    tl_fdtd_vopts v;
+    tl_fdtd_vopts_defaults(&v);
+    tl_fdtd_config c;
+    wave_config(&c, &v, order, n, 1.0);
+    return wave_t_end / tl_fdtd_dt_max(&c);
+}
+
 tl_status tl_fdtd_verify_wave_check(const tl_fdtd_vopts *v, int order, int64_t n, double cfl)
 {
     tl_fdtd_config c;

@@ -49,6 +49,10 @@ tl_status tl_fdtd_verify_config_check(const tl_fdtd_config *c);
 /* The standing wave's steps to t = 0.5 at cfl times the limit, and
  * their dt (NULL: not wanted): two CFL fractions can give one step. */
 int64_t tl_fdtd_verify_wave_steps(int order, int64_t n, double cfl, double *dt);
+/* The standing wave's time to t = 0.5 in steps at the CFL limit (not
+ * rounded): a run at fraction f takes ceil(span / f) steps, a count that
+ * can be said before it is cast to an integer. */
+double tl_fdtd_verify_wave_span(int order, int64_t n);
 
 /* The refusal (tl_fdtd_verify_config_check) of a configuration the
  * experiment below it would run, before anything runs. */

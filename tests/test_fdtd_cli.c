@@ -680,8 +680,8 @@ TL_TEST(run_refuses_before_printing)
         /* the option named (before: "source x = 100 ...", "receiver 1: ...") */
         {"--source 100,1,1", "--source: x = 100 outside the grid [0, 32)"},
         {"--receivers '1,1,1;3,40,2' --seismogram s.csv", "--receivers: receiver 1: y = 40 outside the grid [0, 32)"},
-        {"--strategy peer", "exchange strategy 'peer' is not one of the cpu backend's (cpu: copy|ranks; cuda: "
-                            "host|peer|nccl|devcomm)"},
+        {"--strategy peer", "invalid --strategy 'peer': expected a strategy of --backend cpu (cpu: copy|ranks; "
+                            "cuda: host|peer|nccl|devcomm) (try --help)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[512];
@@ -731,6 +731,76 @@ TL_TEST(run_refuses_before_printing)
                             "= 24 (order 8, s = 3); use a grid of at least 96 points along z, at most 1 subdomain along "
                             "z, order 2, or s = 1\n");
 }
+/* A CFL fraction's step count is said before the work: --cfl 1e-6 (the
+ * option's bound) ran verify convergence's 3.6e7 steps at order 8, n = 32
+ * without a word; --cfls 1e-300 said "steps must be >= 0", naming no
+ * option. Beyond 1e6 steps a run is refused with the fraction that fits;
+ * a study of more than 10^4 steps in all says its count. */
+TL_TEST(verify_says_its_step_count_first)
+{
+    refused_before_printing("verify convergence --cfl 1e-6",
+                            "trilap-fdtd: invalid --cfl '1e-06': order 8, n = 32 would take 3.565e+07 time steps to t "
+                            "= 0.5 at CFL 1e-06, beyond the 1000000 a run may take (give 3.57e-05 or more) (try "
+                            "--help)\n");
+    refused_before_printing("verify time --grid 8 --cfls 0.8,1e-300",
+                            "trilap-fdtd: invalid --cfls '0.8,1e-300': order 8, n = 8 would take 8.912e+300 time steps "
+                            "to t = 0.5 at CFL 1e-300, beyond the 1000000 a run may take (give 8.92e-06 or more) (try "
+                            "--help)\n");
+    tl_test_output r = fdtd("verify convergence --orders 2 --sizes 8 --cfl 0.0005");
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: --cfl 0.0005 makes verify convergence's 1 run take 13857 time steps to t "
+                           "= 0.5 (the most, 13857, at order 2, n = 8, CFL 0.0005)\n");
+    TL_ASSERT(!strncmp(r.out, "order,n,l2,linf,rate_l2,rate_linf\n2,8,", 37));
+    tl_test_output_free(&r);
+}
+
+/* Every refused value of an enumerated option names the option and the
+ * values it takes. --strategy was refused by the solver: "exchange strategy
+ * 'bogus' is not one of the cpu backend's (...)", no option named, in
+ * verify after the run's context ("verify convergence, order 2, n = 8: "). */
+TL_TEST(enumerated_options_refused_by_name)
+{
+    static const char strat[] = "expected a strategy of --backend cpu (cpu: copy|ranks; cuda: host|peer|nccl|devcomm) "
+                                "(try --help)\n";
+    static const struct {
+        const char *args, *err;
+    } cases[] = {
+        {"run --grid 16 --steps 2 --strategy bogus", "invalid --strategy 'bogus': %s"},
+        {"verify convergence --sizes 8 --orders 2 --strategy bogus", "invalid --strategy 'bogus': %s"},
+        {"verify reflection --n-int 8 --cells 0,4 --strategy nccl", "invalid --strategy 'nccl': %s"},
+        {"verify time --grid 8 --strategy bogus", "invalid --strategy 'bogus': %s"},
+        {"verify energy --grid 24 --cells 4 --steps 4 --strategy bogus", "invalid --strategy 'bogus': %s"},
+        {"run --kernel bogus", "invalid --kernel 'bogus': expected one of tiled|naive|"},
+        {"verify time --precision bogus", "invalid --precision 'bogus': expected one of single|double (try --help)\n"},
+        {"run --backend bogus", "invalid --backend 'bogus': expected one of cpu|cuda (try --help)\n"},
+        {"verify decomp --launcher bogus", "invalid --launcher 'bogus': expected one of auto|threads|mpi (try --help)\n"},
+        {"run --device-comm bogus", "invalid --device-comm 'bogus': expected one of nccl|host (try --help)\n"},
+        {"run --source bogus", "invalid --source 'bogus': expected center, none or I,J,K (try --help)\n"},
+        {"run --decomp bogus", "invalid --decomp 'bogus': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try "
+                               "--help)\n"},
+        {"verify energy --decomp 2x", "invalid --decomp '2x': expected PXxPYxPZ, slab-z, block-xy or pencil-yz (try "
+                                      "--help)\n"},
+        {"verify reflection --decomps 1x1x1,bogus", "invalid --decomps '1x1x1,bogus': 'bogus' is not PXxPYxPZ, "
+                                                    "slab-z, block-xy or pencil-yz (try --help)\n"},
+        {"run --order 6", "invalid --order '6': must be 2, 4 or 8 (try --help)\n"},
+        {"verify convergence --orders 2,6", "invalid --orders '2,6': 6 is not 2, 4 or 8 (try --help)\n"},
+        {"run --slice-every 2 --slice w=1", "invalid --slice 'w=1': expected x=I, y=I or z=I (I a number or mid) (try "
+                                            "--help)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[512];
+        snprintf(want, sizeof want, "trilap-fdtd: ");
+        snprintf(want + strlen(want), sizeof want - strlen(want), cases[i].err, strat);
+        tl_test_output r = fdtd(cases[i].args);
+        TL_ASSERT_MSG(r.rc == 2, "%s: exit %d", cases[i].args, r.rc);
+        /* one line, starting with the wanted one (--kernel's list is long) */
+        TL_ASSERT_MSG(!strncmp(r.err, want, strlen(want)) && strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+                      "%s: %s", cases[i].args, r.err);
+        TL_ASSERT_STREQ(r.out, "");
+        tl_test_output_free(&r);
+    }
+}
+
 
 /* Too thin for the ghosts: the line offers only what would mend it and
  * the user can change (before: "use fewer subdomains along x or a
@@ -935,11 +1005,22 @@ TL_TEST(run_notes_what_its_source_and_receivers_miss)
              "--seismogram %s/s.csv", t);
     tl_test_output r = fdtd(args);
     TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
-    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: the source at (2, 8, 8) lies in the 4-cell CPML (points below 4 or above "
-                           "n - 5 along an axis): the layer absorbs what it adds\n"
-                           "trilap-fdtd: note: receiver 1 at (8, 13, 8) (and 1 more) lies in the 4-cell CPML (points "
-                           "below 4 or above n - 5 along an axis): it records the field the layer damps, not the "
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: the source at (2, 8, 8) lies in the 4-cell CPML along x (its pressure "
+                           "points 0 to 3 and 12 to 15): the layer absorbs what it adds\n"
+                           "trilap-fdtd: note: receiver 1 at (8, 13, 8) (and 1 more) lies in the 4-cell CPML along y "
+                           "(its pressure points 0 to 3 and 12 to 15): it records the field the layer damps, not the "
                            "medium's\n");
+    tl_test_output_free(&r);
+    /* the range of each axis, the high face's from n - L (up to ea800d8
+     * "above n - 5 along an axis", whatever the axis): p at n - 1 - L = 15
+     * along y has depth 0 and gets no note, the CPML's ψ slab starting there
+     * for the v above it */
+    snprintf(args, sizeof args, "run --grid 16x20x16 --cpml 4 --steps 20 --source 8,15,8 --receivers '8,16,8' "
+             "--seismogram %s/s1.csv", t);
+    r = fdtd(args);
+    TL_ASSERT_MSG(r.rc == 0, "%s", r.err);
+    TL_ASSERT_STREQ(r.err, "trilap-fdtd: note: receiver 0 at (8, 16, 8) lies in the 4-cell CPML along y (its pressure "
+                           "points 0 to 3 and 16 to 19): it records the field the layer damps, not the medium's\n");
     tl_test_output_free(&r);
     /* the default pulse in a run too short to hear it: a note (a run that
      * times the kernels needs no pulse; a typed --f0 is refused) */
@@ -1541,13 +1622,15 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
     TL_ASSERT(tl_test_count(r.err, "\n") == 1 && strstr(r.err, "2 ranks with --strategy nccl: that strategy moves ghosts "
                                                        "inside one process; several ranks use --strategy devcomm"));
     tl_test_output_free(&r);
-    /* each backend's per-rank strategy is its own */
+    /* each backend's per-rank strategy is its own: refused as any
+     * strategy of the other backend (up to ea800d8 "2 ranks with
+     * --strategy ranks: not a strategy of --backend cuda; ...") */
     usage_error("run --backend cuda --strategy ranks --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2",
-                "trilap-fdtd: 2 ranks with --strategy ranks: not a strategy of --backend cuda; several "
-                "ranks use --strategy devcomm (their default)\n");
+                "trilap-fdtd: invalid --strategy 'ranks': expected a strategy of --backend cuda (cpu: copy|ranks; "
+                "cuda: host|peer|nccl|devcomm) (try --help)\n");
     usage_error("run --strategy devcomm --grid 24 --steps 4 --decomp 1x2x1 --launcher threads --ranks 2 --no-gpu",
-                "trilap-fdtd: 2 ranks with --strategy devcomm: not a strategy of --backend cpu; several "
-                "ranks use --strategy ranks (their default)\n");
+                "trilap-fdtd: invalid --strategy 'devcomm': expected a strategy of --backend cpu (cpu: copy|ranks; "
+                "cuda: host|peer|nccl|devcomm) (try --help)\n");
     usage_error("run --backend cuda --grid 24 --cpml 4 --steps 4 --decomp 1x2x2 --launcher threads --ranks 2 "
                 "--device-comm host",
                 "trilap-fdtd: 2 ranks for --decomp 1x2x2: one subdomain per rank needs px*py*pz = 4 ranks "
@@ -1588,7 +1671,7 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
 TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
-             verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect, run_notes_what_its_source_and_receivers_miss,
+             verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, enumerated_options_refused_by_name, verify_says_its_step_count_first, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect, run_notes_what_its_source_and_receivers_miss,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
              outputs_checked_before_the_run, outputs_on_a_folders_files_refused, every_message_one_prefix,
              empty_output_folder_refused_before_the_run,
