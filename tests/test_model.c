@@ -1857,6 +1857,9 @@ TL_TEST(missing_inputs_exit_as_trilap_solve)
     char dir[1024], args[3000], err[1024];
     int lines;
     snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    snprintf(args, sizeof args, "%s/plain.txt", dir);
+    FILE *f = fopen(args, "w");
+    TL_ASSERT(f && fputs("a file\n", f) >= 0 && fclose(f) == 0);
     static const char *const cases[][2] = {
         /* %s: a folder; what the line says */
         {"solver --matrix nowhere.mtx", "nowhere.mtx: cannot open: No such file"},
@@ -1870,7 +1873,9 @@ TL_TEST(missing_inputs_exit_as_trilap_solve)
         {"calibrate --comm nowhere.csv", "--comm: nowhere.csv: No such file"},
         {"calibrate --stream nowhere.csv", "--stream: nowhere.csv: No such file"},
         {"calibrate --comm %s", ": a folder, where a file is read"},
-        {"calibrate --traces nowhere", "--traces: nowhere/two-stream/trace.rank0.csv.gz: cannot open"},
+        /* before: the first trace file under it, "nowhere/two-stream/trace.rank0.csv.gz: cannot open" */
+        {"calibrate --traces nowhere", "trilap-model: --traces: nowhere: No such file or directory\n"},
+        {"calibrate --traces %s/plain.txt", "/plain.txt: a file, where a folder of traces is read"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(args, sizeof args, cases[i][0], dir);
