@@ -755,39 +755,84 @@ static const char *next_tag(const char *p, const char *name, const char **end)
     return NULL;
 }
 
+/* The ids of the file's elements <tag ...>: how many, the first eight
+ * in list ("a, b, ..."). */
+static int declared_ids(const char *text, const char *tag, char *list, size_t n)
+{
+    const char *t, *end;
+    char v[256];
+    int count = 0;
+    list[0] = 0;
+    for (t = text; (t = next_tag(t + 1, tag, &end)) != NULL; t = end, count++) {
+        tag_attr(t, end, "id", v, sizeof v);
+        size_t used = strlen(list);
+        if (count < 8) snprintf(list + used, n - used, "%s%.40s", count ? ", " : "", v);
+        else if (count == 8) snprintf(list + used, n - used, ", ...");
+    }
+    return count;
+}
+
+/* "FILE:LINE: the route from S to D names KIND 'ID', which the file does
+ * not declare (its N KINDs: a, b, ...)" into buf; route: its <route> tag,
+ * NULL where the name sits elsewhere (a zone route). */
+static void undeclared_said(const char *platform, const char *text, const char *at, const char *route,
+                            const char *kind, const char *id, char *buf, size_t n)
+{
+    int line = 1;
+    for (const char *t = text; t < at; t++) line += *t == '\n';
+    char src[64] = "", dst[64] = "", where[160] = "a route", list[400];
+    if (route) {
+        const char *end = route + strcspn(route, ">");
+        tag_attr(route, end, "src", src, sizeof src);
+        tag_attr(route, end, "dst", dst, sizeof dst);
+        snprintf(where, sizeof where, "the route from %s to %s", src, dst);
+    }
+    int count = declared_ids(text, kind, list, sizeof list);
+    snprintf(buf, n, "%s:%d: %s names %s '%s', which the file does not declare (its %d %s%s%s%s)", platform, line,
+             where, kind, id, count, kind, count == 1 ? "" : "s", count ? ": " : "", list);
+}
+
+/* The last <route> tag starting before at, or NULL. */
+static const char *route_before(const char *text, const char *at)
+{
+    const char *t, *end, *route = NULL;
+    for (t = text; (t = next_tag(t + 1, "route", &end)) != NULL && t < at; t = end) route = t;
+    return route;
+}
+
 /* SimGrid's "Link not found: X" ("Uncaught exception std::invalid_argument:
  * ..."), said in the file's terms: the line of the route naming X, and the
  * links the file declares. Left as it is where the file cannot be read or
  * no route names X. */
 static void unknown_link_in_file_terms(const char *platform, const char *id, char *buf, size_t n)
 {
-    char *text = file_text(platform), v[256], links[400] = "";
-    const char *end, *at = NULL, *route = NULL, *t;
+    char *text = file_text(platform), v[256];
+    const char *end, *at = NULL, *t;
     if (!text) return;
     for (t = text; !at && (t = next_tag(t + 1, "link_ctn", &end)) != NULL; t = end) {
         tag_attr(t, end, "id", v, sizeof v);
         if (!strcmp(v, id)) at = t;
     }
-    for (t = text; at && (t = next_tag(t + 1, "route", &end)) != NULL && t < at; t = end) route = t;
-    int nlinks = 0;
-    for (t = text; at && (t = next_tag(t + 1, "link", &end)) != NULL; t = end, nlinks++) {
-        tag_attr(t, end, "id", v, sizeof v);
-        size_t used = strlen(links);
-        if (nlinks < 8) snprintf(links + used, sizeof links - used, "%s%.40s", nlinks ? ", " : "", v);
-    }
-    if (at) {
-        int line = 1;
-        for (t = text; t < at; t++) line += *t == '\n';
-        char src[64] = "", dst[64] = "", where[160] = "a route";
-        if (route) {
-            end = route + strcspn(route, ">");
-            tag_attr(route, end, "src", src, sizeof src);
-            tag_attr(route, end, "dst", dst, sizeof dst);
-            snprintf(where, sizeof where, "the route from %s to %s", src, dst);
-        }
-        snprintf(buf, n, "%s:%d: %s names link '%s', which the file does not declare (its %d link%s%s%s%s)", platform,
-                 line, where, id, nlinks, nlinks == 1 ? "" : "s", nlinks ? ": " : "", links, nlinks > 8 ? ", ..." : "");
-    }
+    if (at) undeclared_said(platform, text, at, route_before(text, at), "link", id, buf, n);
+    free(text);
+}
+
+/* SimGrid's "Parse error at F:L: Route dst='X' does name a node. Existing
+ * netpoints:" (its words, "does" for "does not", the list cut off on
+ * lines of their own), said as an unknown link is: the route, the host
+ * and the hosts the file declares. */
+static void unknown_host_in_file_terms(const char *platform, char *buf, size_t n)
+{
+    const char *e = strstr(buf, ": Route "), *d = e;
+    char end_name[8], id[256];
+    if (!e || sscanf(e, ": Route %7[a-z]='%255[^']' does name a node", end_name, id) != 2) return;
+    while (d > buf && isdigit((unsigned char)d[-1])) d--;
+    int line = d < e ? atoi(d) : 0;
+    char *text = line > 0 ? file_text(platform) : NULL;
+    const char *at = text;
+    for (int k = 1; k < line && at; k++) at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+    const char *rend, *route = at && *at ? next_tag(at + 1, "route", &rend) : NULL;
+    if (route && route < at + strcspn(at, "\n")) undeclared_said(platform, text, route, route, "host", id, buf, n);
     free(text);
 }
 
@@ -801,6 +846,10 @@ static void reason_in_file_terms(const char *platform, char *buf, size_t n)
     const char *h = strstr(buf, "Refusing to create a second host named '");
     if (h && sscanf(h, "Refusing to create a second host named '%255[^']'", id) == 1) {
         snprintf(buf, n, "host '%s' is declared twice (each host id once; model/README.md)", id);
+        return;
+    }
+    if (strstr(buf, "' does name a node")) {
+        unknown_host_in_file_terms(platform, buf, n);
         return;
     }
     const char *unknown = strstr(buf, "Link not found: ");

@@ -1890,11 +1890,11 @@ TL_TEST(missing_inputs_exit_as_trilap_solve)
     TL_ASSERT_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "trilap-solve nowhere.mtx: status %d", st);
 }
 
-/* A route naming a link the file does not declare: one line with the
- * file, the line, the name and the links it declares. Before, SimGrid's
+/* A route naming a link or a host the file does not declare: one line
+ * with the file, the line, the name and what it declares. Before, SimGrid's
  * words: "platform bad.xml refused: Uncaught exception
  * std::invalid_argument: Link not found: portX". */
-TL_TEST(unknown_link_said_with_its_line)
+TL_TEST(unknown_names_said_with_their_line)
 {
     need_simgrid();
     char good[1024], bad[1024], args[3000], err[1024], want[2600];
@@ -1914,6 +1914,22 @@ TL_TEST(unknown_link_said_with_its_line)
     snprintf(want, sizeof want,
              "trilap-model: platform %s refused: %s:%d: the route from gpu1 to gpu2 names link 'portX', which the "
              "file does not declare (its 4 links: port0, port1, port2, port3)\n",
+             bad, bad, line);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && !strcmp(err, want), "rc %d, %d lines: %s", rc, lines, err);
+    /* a route naming a host the file does not declare (gpu1 renamed where
+     * it is declared): before, SimGrid's "Parse error at bad.xml:19: Route
+     * dst='gpu1' does name a node. Existing netpoints:", its list cut off */
+    text = tl_test_read(good);
+    at = strstr(text, "<route src=\"gpu0\" dst=\"gpu1\"");
+    TL_ASSERT(at);
+    line = 1;
+    for (const char *t = text; t < at; t++) line += *t == '\n';
+    write_replaced(text, "<host id=\"gpu1\"", "<host id=\"gpuQ\"", bad);
+    free(text);
+    rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want,
+             "trilap-model: platform %s refused: %s:%d: the route from gpu0 to gpu1 names host 'gpu1', which the "
+             "file does not declare (its 9 hosts: gpu0, nccl0, gpuQ, nccl1, gpu2, nccl2, gpu3, nccl3, ...)\n",
              bad, bad, line);
     TL_ASSERT_MSG(rc == 1 && lines == 1 && !strcmp(err, want), "rc %d, %d lines: %s", rc, lines, err);
 }
@@ -2084,4 +2100,4 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              staged_routes_checked_first, fitted_constants_name_their_source,
              calibrate_output_folder_as_every_program, progress_said_on_long_runs,
              job_platform_lists_its_routes, gpus_beyond_platform_file_refused, missing_inputs_exit_as_trilap_solve,
-             unknown_link_said_with_its_line)
+             unknown_names_said_with_their_line)
