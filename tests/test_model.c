@@ -1868,7 +1868,7 @@ TL_TEST(missing_inputs_exit_as_trilap_solve)
         {"solver --matrix %s", ": a folder, where a file is read"},
         {"solver --calib nowhere.txt", "calibration nowhere.txt: No such file"},
         {"tristream --calib nowhere.txt", "calibration nowhere.txt: No such file"},
-        {"platform --calib nowhere.txt -o p.xml", "calibration nowhere.txt: No such file"},
+        {"platform --calib nowhere.txt -o %s/p.xml", "calibration nowhere.txt: No such file"},
         {"calibrate --tristream nowhere.csv", "--tristream: nowhere.csv: No such file"},
         {"calibrate --comm nowhere.csv", "--comm: nowhere.csv: No such file"},
         {"calibrate --stream nowhere.csv", "--stream: nowhere.csv: No such file"},
