@@ -57,6 +57,11 @@ tl_status tl_csv_read(const char *path, tl_csv *t)
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "r");
     if (!f) return TL_FAIL(TL_ERR_IO, "%s: %s", path, strerror(errno));
+    struct stat sb; /* a folder opens, then read as "no header row" */
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return TL_FAIL(TL_ERR_IO, "%s: a folder, where a file is read", path);
+    }
     tl_status st = TL_OK;
     char *line = NULL;
     size_t cap = 0;

@@ -16,10 +16,12 @@
  * kernel it waits for ended count: otherwise the gap is the host's. */
 #include "model/calib.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "probes/trace.h"
 
@@ -180,6 +182,12 @@ tl_status tl_mcalib_read_traces(tl_mcalib *c, const char *dir)
 {
     spans same = {0}, cross = {0};
     tl_status st = TL_OK;
+    /* the folder itself first: a missing one was said as the first trace
+     * file under it, "nowhere/two-stream/trace.rank0.csv.gz: cannot open" */
+    struct stat sb;
+    TL_CHECK(stat(dir, &sb) == 0, TL_ERR_IO, "%s: %s", dir, strerror(errno));
+    TL_CHECK(S_ISDIR(sb.st_mode), TL_ERR_IO,
+             "%s: a file, where a folder of traces is read (%s/two-stream, %s/three-naive)", dir, dir, dir);
     TL_TRYGOTO(variant_gaps(dir, variants[0], OP_AR, OP_DAXPY, &same), st, fail);
     TL_TRYGOTO(variant_gaps(dir, variants[1], OP_AR, OP_RING, &cross), st, fail);
     TL_CHECKGOTO(same.n >= 10 && cross.n >= 10, TL_ERR_PARSE, st, fail,

@@ -123,8 +123,10 @@ static tl_status build_job(const solver_opts *o, const tl_schedule *sch, const t
  * count's job (the first schedule's: every schedule sends the same
  * messages): SimGrid loads the file, the engine looks up every rank's
  * hosts and the routes of its messages and simulates nothing, so a file
- * it refuses is said in one line with stdout still empty: 1 when it will
- * do. rate[0..1]: the lowest and highest NCCL rate beside compute of the
+ * it refuses is said in one line with stdout still empty: 0 when it will
+ * do, else the exit status (2 for --gpus beyond the file's GPUs: the
+ * command line's, as on a built-in platform). rate[0..1]: the lowest and
+ * highest NCCL rate beside compute of the
  * nccl<R> hosts used, as SimGrid loaded them (the preamble's; it read
  * nccl0's speed="..." from the file's text, and nothing when the
  * attribute was on another line than id="nccl0"). */
@@ -135,7 +137,8 @@ static int platform_file_usable(const solver_opts *o, const tl_schedule *sch, co
     tl_mresult r;
     rate[0] = INFINITY;
     rate[1] = 0;
-    for (int i = 0; i < n && st == TL_OK; i++) {
+    int i;
+    for (i = 0; i < n && st == TL_OK; i++) {
         tl_mjob j;
         st = build_job(o, sch, &ps[i], k, c, &j);
         if (st != TL_OK) break;
@@ -147,11 +150,21 @@ static int platform_file_usable(const solver_opts *o, const tl_schedule *sch, co
         rate[0] = fmin(rate[0], r.nccl_rate_lo);
         rate[1] = fmax(rate[1], r.nccl_rate_hi);
     }
+    if (st == TL_ERR_PARSE && r.gpus_held > 0) {
+        /* before: "platform p.xml refused: no host 'gpu4'", exit 1, as if the file were broken */
+        char hosts[48] = "host gpu0";
+        if (r.gpus_held > 1) snprintf(hosts, sizeof hosts, "hosts gpu0 to gpu%d", r.gpus_held - 1);
+        tl_mcli_error("invalid --gpus '%s': %s holds %d GPU%s (%s), fewer than %d: at most %d, or a platform file "
+                      "with more",
+                      o->gpus, o->platform_file, r.gpus_held, r.gpus_held == 1 ? "" : "s", hosts, ps[i].nranks,
+                      r.gpus_held);
+        return 2;
+    }
     if (st == TL_ERR_PARSE)
         tl_mcli_error("platform %s refused: %s", o->platform_file, r.error);
     else if (st != TL_OK)
         tl_mcli_failed("trying platform %s failed", o->platform_file);
-    return st == TL_OK;
+    return st != TL_OK;
 }
 
 /* A block partition of a generated matrix needs no row array: its
@@ -355,7 +368,8 @@ static int predict(const solver_opts *o, tl_mcli *cli, const tl_mcalib *c, const
     if (ok && (rc = parts_too_big(o, p, ps, gpus, ngpus))) goto done;
     rc = 1;
     double rate[2] = {0, 0};
-    ok = ok && (!o->platform_file || platform_file_usable(o, sch[0], ps, ngpus, k, c, rate));
+    if (ok && o->platform_file && (rc = platform_file_usable(o, sch[0], ps, ngpus, k, c, rate))) goto done;
+    rc = 1;
     tl_mcsv w;
     if (!ok || begin_results(o, cli, p, &w) != TL_OK) goto done;
     print_preamble(o, cli, c, p, k, tl_mmatrix_nrows(&ms->m), rate);
@@ -401,13 +415,15 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     int nsch = schedule_list(o.schedules, sch);
     if (!nsch) return 2;
     struct stat sb;
+    /* an input that is not there is the machine's lack, exit 1, as trilap-solve says a missing matrix or
+     * --partition file (before: "invalid --platform-file 'p.xml': No such file or directory", exit 2) */
     if (o.platform_file && (access(o.platform_file, R_OK) != 0 || stat(o.platform_file, &sb) != 0)) {
-        tl_mcli_error("invalid --platform-file '%s': %s", o.platform_file, strerror(errno));
-        return 2;
+        tl_mcli_error("--platform-file: %s: cannot open: %s", o.platform_file, strerror(errno));
+        return 1;
     }
     if (o.platform_file && S_ISDIR(sb.st_mode)) {
-        tl_mcli_error("invalid --platform-file '%s': a folder, not a SimGrid platform file", o.platform_file);
-        return 2;
+        tl_mcli_error("--platform-file: %s: a folder, where a file is read", o.platform_file);
+        return 1;
     }
     tl_mcalib c;
     char calib[4096];

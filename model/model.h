@@ -120,6 +120,7 @@ typedef struct tl_mresult {
     double wall_s;   /* seconds the simulation itself took */
     double nccl_rate_lo, nccl_rate_hi; /* NCCL's rate beside compute over the ranks, as the platform gives it */
     char error[512]; /* why the simulation failed (TL_ERR_PARSE), one line */
+    int gpus_held;   /* TL_ERR_PARSE for want of host gpu<R>, R > 0: the platform file's R GPUs; else 0 */
 } tl_mresult;
 
 static inline double *tl_mjob_cost(const tl_mjob *j, int rank, int lane, int op)

@@ -13,6 +13,7 @@
  * from a pipe and the child's stderr from a temporary file. */
 #include "model/model.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -403,11 +404,33 @@ static void lane_main(int argc, char **argv)
     if (now > R->res.end_s) R->res.end_s = now;
 }
 
+/* 1 when the platform has a host gpu<K>, K > i. */
+static int gpu_beyond(int i)
+{
+    sg_host_t *hosts = sg_host_list();
+    size_t n = sg_host_count();
+    int found = 0;
+    for (size_t k = 0; k < n && !found; k++) {
+        int r;
+        char tail;
+        found = sscanf(sg_host_get_name(hosts[k]), "gpu%d%c", &r, &tail) == 1 && r > i;
+    }
+    free(hosts);
+    return found;
+}
+
 static sg_host_t host_or_die(const char *fmt, int i, const char *platform)
 {
     char name[32];
     snprintf(name, sizeof name, fmt, i);
     sg_host_t h = sg_host_by_name(name);
+    if (!h && i > 0 && !strcmp(fmt, "gpu%d") && !gpu_beyond(i)) {
+        /* the file's GPUs end before this rank: exit 6 tells the parent
+         * the job has more ranks than the file holds, the command line's
+         * fault (it reads R back from this line) */
+        fprintf(stderr, "no host '%s' (the file holds %d GPUs, gpu0 to gpu%d)\n", name, i, i - 1);
+        exit(6);
+    }
     if (!h) {
         fprintf(stderr, "no host '%s' (rank R needs hosts gpu<R> and nccl<R>; model/README.md)\n", name);
         exit(3);
@@ -688,6 +711,131 @@ static int file_spells(const char *path, const char *name)
     return found;
 }
 
+/* The whole file as text, NUL-ended (NULL: unreadable, or too large to
+ * hold, where the caller keeps SimGrid's words). */
+static char *file_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (len >= 0 && len < (1L << 30) && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)len + 1)) != NULL) {
+        size_t got = fread(text, 1, (size_t)len, f);
+        text[got] = 0;
+    }
+    fclose(f);
+    return text;
+}
+
+/* Attribute `name`'s value in the tag [tag, end) into out ("" when it has none). */
+static void tag_attr(const char *tag, const char *end, const char *name, char *out, size_t n)
+{
+    size_t k = strlen(name);
+    out[0] = 0;
+    for (const char *a = tag; a + k + 2 < end; a++) {
+        if (!isspace((unsigned char)a[0]) || strncmp(a + 1, name, k) || a[k + 1] != '=') continue;
+        char q = a[k + 2];
+        const char *v = a + k + 3, *close = q == '"' || q == '\'' ? memchr(v, q, (size_t)(end - v)) : NULL;
+        if (close) snprintf(out, n, "%.*s", (int)(close - v), v);
+        return;
+    }
+}
+
+/* The next element `<NAME ` (not `<NAME_ctn`) from p on, its end in *end; NULL: none. */
+static const char *next_tag(const char *p, const char *name, const char **end)
+{
+    size_t k = strlen(name);
+    while ((p = strstr(p, name)) != NULL) {
+        if (p[-1] == '<' && (isspace((unsigned char)p[k]) || p[k] == '/')) {
+            *end = p + strcspn(p, ">");
+            return p - 1;
+        }
+        p += k;
+    }
+    return NULL;
+}
+
+/* The ids of the file's elements <tag ...>: how many, the first eight
+ * in list ("a, b, ..."). */
+static int declared_ids(const char *text, const char *tag, char *list, size_t n)
+{
+    const char *t, *end;
+    char v[256];
+    int count = 0;
+    list[0] = 0;
+    for (t = text; (t = next_tag(t + 1, tag, &end)) != NULL; t = end, count++) {
+        tag_attr(t, end, "id", v, sizeof v);
+        size_t used = strlen(list);
+        if (count < 8) snprintf(list + used, n - used, "%s%.40s", count ? ", " : "", v);
+        else if (count == 8) snprintf(list + used, n - used, ", ...");
+    }
+    return count;
+}
+
+/* "FILE:LINE: the route from S to D names KIND 'ID', which the file does
+ * not declare (its N KINDs: a, b, ...)" into buf; route: its <route> tag,
+ * NULL where the name sits elsewhere (a zone route). */
+static void undeclared_said(const char *platform, const char *text, const char *at, const char *route,
+                            const char *kind, const char *id, char *buf, size_t n)
+{
+    int line = 1;
+    for (const char *t = text; t < at; t++) line += *t == '\n';
+    char src[64] = "", dst[64] = "", where[160] = "a route", list[400];
+    if (route) {
+        const char *end = route + strcspn(route, ">");
+        tag_attr(route, end, "src", src, sizeof src);
+        tag_attr(route, end, "dst", dst, sizeof dst);
+        snprintf(where, sizeof where, "the route from %s to %s", src, dst);
+    }
+    int count = declared_ids(text, kind, list, sizeof list);
+    snprintf(buf, n, "%s:%d: %s names %s '%s', which the file does not declare (its %d %s%s%s%s)", platform, line,
+             where, kind, id, count, kind, count == 1 ? "" : "s", count ? ": " : "", list);
+}
+
+/* The last <route> tag starting before at, or NULL. */
+static const char *route_before(const char *text, const char *at)
+{
+    const char *t, *end, *route = NULL;
+    for (t = text; (t = next_tag(t + 1, "route", &end)) != NULL && t < at; t = end) route = t;
+    return route;
+}
+
+/* SimGrid's "Link not found: X" ("Uncaught exception std::invalid_argument:
+ * ..."), said in the file's terms: the line of the route naming X, and the
+ * links the file declares. Left as it is where the file cannot be read or
+ * no route names X. */
+static void unknown_link_in_file_terms(const char *platform, const char *id, char *buf, size_t n)
+{
+    char *text = file_text(platform), v[256];
+    const char *end, *at = NULL, *t;
+    if (!text) return;
+    for (t = text; !at && (t = next_tag(t + 1, "link_ctn", &end)) != NULL; t = end) {
+        tag_attr(t, end, "id", v, sizeof v);
+        if (!strcmp(v, id)) at = t;
+    }
+    if (at) undeclared_said(platform, text, at, route_before(text, at), "link", id, buf, n);
+    free(text);
+}
+
+/* SimGrid's "Parse error at F:L: Route dst='X' does name a node. Existing
+ * netpoints:" (its words, "does" for "does not", the list cut off on
+ * lines of their own), said as an unknown link is: the route, the host
+ * and the hosts the file declares. */
+static void unknown_host_in_file_terms(const char *platform, char *buf, size_t n)
+{
+    const char *e = strstr(buf, ": Route "), *d = e;
+    char end_name[8], id[256];
+    if (!e || sscanf(e, ": Route %7[a-z]='%255[^']' does name a node", end_name, id) != 2) return;
+    while (d > buf && isdigit((unsigned char)d[-1])) d--;
+    int line = d < e ? atoi(d) : 0;
+    char *text = line > 0 ? file_text(platform) : NULL;
+    const char *at = text;
+    for (int k = 1; k < line && at; k++) at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+    const char *rend, *route = at && *at ? next_tag(at + 1, "route", &rend) : NULL;
+    if (route && route < at + strcspn(at, "\n")) undeclared_said(platform, text, route, route, "host", id, buf, n);
+    free(text);
+}
+
 /* SimGrid's refusal of an id given twice, in the file's terms: a host's
  * came as "Uncaught exception simgrid::AssertionError by maestro/0:
  * Refusing to create a second host named 'gpu1'.", a SPLITDUPLEX link's
@@ -698,6 +846,15 @@ static void reason_in_file_terms(const char *platform, char *buf, size_t n)
     const char *h = strstr(buf, "Refusing to create a second host named '");
     if (h && sscanf(h, "Refusing to create a second host named '%255[^']'", id) == 1) {
         snprintf(buf, n, "host '%s' is declared twice (each host id once; model/README.md)", id);
+        return;
+    }
+    if (strstr(buf, "' does name a node")) {
+        unknown_host_in_file_terms(platform, buf, n);
+        return;
+    }
+    const char *unknown = strstr(buf, "Link not found: ");
+    if (unknown && sscanf(unknown, "Link not found: %255s", id) == 1) {
+        unknown_link_in_file_terms(platform, id, buf, n);
         return;
     }
     if (sscanf(buf, "Link '%255[^']' declared several times", id) != 1) return;
@@ -759,6 +916,9 @@ tl_status tl_model_simulate(const tl_mjob *j, tl_mresult *res)
     if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         child_reason(err, res->error, sizeof res->error);
         reason_in_file_terms(j->platform, res->error, sizeof res->error);
+        /* ranks 0..R-1 found their hosts, and the file has no gpu<K> beyond: it holds R GPUs */
+        int beyond = WIFEXITED(status) && WEXITSTATUS(status) == 6;
+        if (!beyond || sscanf(res->error, "no host 'gpu%d'", &res->gpus_held) != 1) res->gpus_held = 0;
         if (!res->error[0] && WIFSIGNALED(status))
             snprintf(res->error, sizeof res->error, "the simulation was killed by signal %d (%s)", WTERMSIG(status),
                      strsignal(WTERMSIG(status)));

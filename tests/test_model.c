@@ -611,15 +611,17 @@ TL_TEST(invalid_platform_refused_in_one_line)
     free(out);
     /* a folder: before, "platform /tmp refused: input in flex scanner failed" */
     snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", tl_test_tmpdir());
-    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
-    TL_ASSERT_MSG(lines == 1 && strstr(err, "a folder, not a SimGrid platform file"), "%d lines: %s", lines, err);
-    /* valid XML but without the hosts a rank needs */
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "a folder, where a file is read"), "%d lines: %s", lines, err);
+    /* valid XML but without the hosts a rank needs: more GPUs than it
+     * holds is the command line's (gpus_beyond_platform_file_refused) */
     const char *one = tl_test_path("one.xml");
     snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 1 -o %s", one);
     TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
     snprintf(args, sizeof args, "solver --platform-file %s --gpus 2 --matrix gen:poisson7:8", one);
-    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 1);
-    TL_ASSERT_MSG(lines == 1 && strstr(err, "no host 'gpu1'"), "%d lines: %s", lines, err);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 2);
+    TL_ASSERT_MSG(lines == 1 && strstr(err, "holds 1 GPU (host gpu0), fewer than 2"), "%d lines: %s", lines,
+                  err);
     out = tl_test_read(tl_test_path("stdout.txt"));
     TL_ASSERT_MSG(!out[0], "printed before the refusal: %.300s", out);
     free(out);
@@ -634,6 +636,17 @@ static void write_replaced(const char *text, const char *from, const char *to, c
     TL_ASSERT(f);
     fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
     fclose(f);
+}
+
+/* A built-in platform of `gpus` GPUs of a100-hdr exported (trilap-model
+ * platform) into the test folder as name; its path into path. */
+static void export_a100(const char *name, int gpus, char *path, size_t n)
+{
+    char args[1200], err[1024];
+    int lines;
+    snprintf(path, n, "%s", tl_test_path(name)); /* tl_test_path's buffer is reused */
+    snprintf(args, sizeof args, "platform --platform a100-hdr --gpus %d -o %s", gpus, path);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
 }
 
 /* A platform file whose values no machine has is refused in one line
@@ -846,7 +859,6 @@ TL_TEST(bad_arguments)
     TL_ASSERT(run_model("fdtd --calib-sizes 320,321", err, sizeof err, &lines) == 2);
     /* refused before the preamble: nothing on stdout */
     static const char *const refused[][2] = {
-        {"solver --platform-file nothere.xml", "invalid --platform-file 'nothere.xml': No such file"},
         {"solver --gpus 100 --matrix gen:poisson7:4", "invalid --gpus 100: gen:poisson7:4 has 64 rows"},
         {"solver --schedules sync,", "invalid --schedules entry '' in 'sync,'"},
         {"solver --schedules sync,sync", "invalid --schedules entry 'sync'"},
@@ -1679,11 +1691,9 @@ TL_TEST(platform_file_routes_and_cores_checked_first)
     need_simgrid();
     char good[1024], bad[1024], csv[1024], args[3000], err[1024];
     int lines;
-    snprintf(good, sizeof good, "%s", tl_test_path("p4.xml")); /* tl_test_path's buffer is reused */
+    export_a100("p4.xml", 4, good, sizeof good);
     snprintf(bad, sizeof bad, "%s", tl_test_path("bad.xml"));
     snprintf(csv, sizeof csv, "%s", tl_test_path("r.csv"));
-    snprintf(args, sizeof args, "platform --platform a100-hdr --gpus 4 -o %s", good);
-    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
     char *text = tl_test_read(good);
     static const char *const cases[][3] = {
         /* in the exported file, what becomes what; what the refusal says */
@@ -1796,6 +1806,132 @@ TL_TEST(one_node_platform_holds_its_gpus)
     struct stat sb;
     TL_ASSERT_MSG(lines == 1 && strstr(err, "rtx6000-pcie is one node of 4 GPUs") && stat(xml, &sb) != 0, "%d: %s",
                   lines, err);
+}
+
+/* More GPUs than a platform file holds is the command line's fault, said
+ * as a built-in platform's limit is: --gpus, the file and its GPUs, exit
+ * 2, nothing printed or appended. Before: "platform p4.xml refused: no
+ * host 'gpu4' (rank R needs hosts gpu<R> and nccl<R>; ...)", exit 1, as
+ * if the file were broken. */
+TL_TEST(gpus_beyond_platform_file_refused)
+{
+    need_simgrid();
+    char xml[1024], csv[1024], args[3000], err[1024];
+    int lines;
+    export_a100("p4.xml", 4, xml, sizeof xml);
+    snprintf(csv, sizeof csv, "%s", tl_test_path("r.csv"));
+    snprintf(args, sizeof args,
+             "solver --platform-file %s --gpus 2,8 --matrix gen:poisson7:16 --iters 2 --results %s", xml, csv);
+    int rc = run_model(args, err, sizeof err, &lines);
+    char *out = tl_test_read(tl_test_path("stdout.txt"));
+    struct stat sb;
+    char want[1200];
+    snprintf(want, sizeof want, "trilap-model: invalid --gpus '2,8': %s holds 4 GPUs (hosts gpu0 to gpu3), fewer than 8",
+             xml);
+    TL_ASSERT_MSG(rc == 2 && lines == 1 && !strncmp(err, want, strlen(want)) && !out[0] && stat(csv, &sb) != 0,
+                  "rc %d, %d lines: %s%.300s", rc, lines, err, out);
+    free(out);
+    /* the file's own GPUs still run */
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 4 --matrix gen:poisson7:16 --iters 2", xml);
+    TL_ASSERT(run_model(args, err, sizeof err, &lines) == 0);
+    /* a GPU missing among the file's is the file's fault, as before */
+    char gap[1024];
+    snprintf(gap, sizeof gap, "%s", tl_test_path("gap.xml"));
+    snprintf(args, sizeof args, "sed 's/\"gpu1\"/\"gpuX\"/g' %s >%s", xml, gap);
+    TL_ASSERT_EQ(system(args), 0);
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 4 --matrix gen:poisson7:16 --iters 2", gap);
+    rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "refused: no host 'gpu1' (rank R needs hosts gpu<R>"),
+                  "rc %d, %d lines: %s", rc, lines, err);
+}
+
+/* An input file that is not there, or is a folder, is the machine's lack,
+ * exit 1, under every option that names one, as trilap-solve says its
+ * matrix and --partition file (runtime/gzin.c: "cannot open", "a folder,
+ * where a file is read"). Before: a missing --platform-file was "invalid
+ * --platform-file 'x': No such file or directory", exit 2, where a
+ * missing --matrix was exit 1; calibrate --comm DIR was "no header row". */
+TL_TEST(missing_inputs_exit_as_trilap_solve)
+{
+    need_simgrid();
+    char dir[1024], args[3000], err[1024];
+    int lines;
+    snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    snprintf(args, sizeof args, "%s/plain.txt", dir);
+    FILE *f = fopen(args, "w");
+    TL_ASSERT(f && fputs("a file\n", f) >= 0 && fclose(f) == 0);
+    static const char *const cases[][2] = {
+        /* %s: a folder; what the line says */
+        {"solver --matrix nowhere.mtx", "nowhere.mtx: cannot open: No such file"},
+        {"solver --platform-file nowhere.xml", "--platform-file: nowhere.xml: cannot open: No such file"},
+        {"solver --platform-file %s", ": a folder, where a file is read"},
+        {"solver --matrix %s", ": a folder, where a file is read"},
+        {"solver --calib nowhere.txt", "calibration nowhere.txt: No such file"},
+        {"tristream --calib nowhere.txt", "calibration nowhere.txt: No such file"},
+        {"platform --calib nowhere.txt -o %s/p.xml", "calibration nowhere.txt: No such file"},
+        {"calibrate --tristream nowhere.csv", "--tristream: nowhere.csv: No such file"},
+        {"calibrate --comm nowhere.csv", "--comm: nowhere.csv: No such file"},
+        {"calibrate --stream nowhere.csv", "--stream: nowhere.csv: No such file"},
+        {"calibrate --comm %s", ": a folder, where a file is read"},
+        /* before: the first trace file under it, "nowhere/two-stream/trace.rank0.csv.gz: cannot open" */
+        {"calibrate --traces nowhere", "trilap-model: --traces: nowhere: No such file or directory\n"},
+        {"calibrate --traces %s/plain.txt", "/plain.txt: a file, where a folder of traces is read"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(args, sizeof args, cases[i][0], dir);
+        int rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, cases[i][1]), "%s: rc %d, %d lines: %s", args, rc, lines,
+                      err);
+    }
+    /* the program it answers to */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/trilap-solve nowhere.mtx >/dev/null 2>&1", tl_test_env("TL_BIN", "bin"));
+    int st = system(cmd);
+    TL_ASSERT_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 1, "trilap-solve nowhere.mtx: status %d", st);
+}
+
+/* A route naming a link or a host the file does not declare: one line
+ * with the file, the line, the name and what it declares. Before, SimGrid's
+ * words: "platform bad.xml refused: Uncaught exception
+ * std::invalid_argument: Link not found: portX". */
+TL_TEST(unknown_names_said_with_their_line)
+{
+    need_simgrid();
+    char good[1024], bad[1024], args[3000], err[1024], want[2600];
+    int lines;
+    export_a100("p4.xml", 4, good, sizeof good);
+    snprintf(bad, sizeof bad, "%s", tl_test_path("bad.xml"));
+    char *text = tl_test_read(good);
+    const char *route = "<route src=\"gpu1\" dst=\"gpu2\" symmetrical=\"NO\"><link_ctn id=\"port1\"";
+    const char *at = strstr(text, route);
+    TL_ASSERT(at);
+    int line = 1;
+    for (const char *t = text; t < at; t++) line += *t == '\n';
+    write_replaced(text, route, "<route src=\"gpu1\" dst=\"gpu2\" symmetrical=\"NO\"><link_ctn id=\"portX\"", bad);
+    free(text);
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 4 --matrix gen:poisson7:16 --iters 2", bad);
+    int rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want,
+             "trilap-model: platform %s refused: %s:%d: the route from gpu1 to gpu2 names link 'portX', which the "
+             "file does not declare (its 4 links: port0, port1, port2, port3)\n",
+             bad, bad, line);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && !strcmp(err, want), "rc %d, %d lines: %s", rc, lines, err);
+    /* a route naming a host the file does not declare (gpu1 renamed where
+     * it is declared): before, SimGrid's "Parse error at bad.xml:19: Route
+     * dst='gpu1' does name a node. Existing netpoints:", its list cut off */
+    text = tl_test_read(good);
+    at = strstr(text, "<route src=\"gpu0\" dst=\"gpu1\"");
+    TL_ASSERT(at);
+    line = 1;
+    for (const char *t = text; t < at; t++) line += *t == '\n';
+    write_replaced(text, "<host id=\"gpu1\"", "<host id=\"gpuQ\"", bad);
+    free(text);
+    rc = run_model(args, err, sizeof err, &lines);
+    snprintf(want, sizeof want,
+             "trilap-model: platform %s refused: %s:%d: the route from gpu0 to gpu1 names host 'gpu1', which the "
+             "file does not declare (its 9 hosts: gpu0, nccl0, gpuQ, nccl1, gpu2, nccl2, gpu3, nccl3, ...)\n",
+             bad, bad, line);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && !strcmp(err, want), "rc %d, %d lines: %s", rc, lines, err);
 }
 
 /* plots/model-scaling.gp: one group of bars per GPU count, whatever the
@@ -1963,4 +2099,5 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              platform_file_routes_and_cores_checked_first, one_node_platform_holds_its_gpus,
              staged_routes_checked_first, fitted_constants_name_their_source,
              calibrate_output_folder_as_every_program, progress_said_on_long_runs,
-             job_platform_lists_its_routes)
+             job_platform_lists_its_routes, gpus_beyond_platform_file_refused, missing_inputs_exit_as_trilap_solve,
+             unknown_names_said_with_their_line)
