@@ -217,8 +217,10 @@ TL_TEST(energy_maximum_over_every_step)
             TL_ASSERT_EQ((int64_t)r[k].samples[2 * i], i * every[k]);
             TL_ASSERT(r[k].samples[2 * i + 1] == r[0].samples[2 * i * every[k] + 1]);
         }
-        free(r[k].samples);
     }
+    /* after the loop: every k reads r[0]'s (freed inside it, k = 1 read
+     * freed memory, and failed where malloc had reused it) */
+    for (int k = 0; k < 3; k++) free(r[k].samples);
 }
 
 /* A decomposed case: noise, a source, two receivers (rec, which c points to). */
