@@ -170,6 +170,12 @@ typedef struct tl_an_meta {
     char clock[64];        /* the clock the source writes: CLOCK_MONOTONIC, nsys-session, kineto-host; "?" */
     char program[64];      /* the program traced (metadata program=: trilap-fdtd, or an injected program's
                             * name); "" where the source names none (Nsight Systems, Kineto) */
+    /* iterations a run of the loop went back to and ran again (iters.c:
+     * cg_async's restart in benchmark mode), numbered on over the window,
+     * so from there the numbers printed are not the program's: how many
+     * times, the first such: its number as traced, the one before it, and
+     * its number over the window */
+    int64_t reruns, rerun_iter, rerun_after, rerun_num;
     /* --align-clocks (tl_an_run_overlap): the offset to the first rank
      * estimated from the ends of clock_ends matched collectives and applied
      * to the cross-rank figures; clock_ends 0: none estimated. clock_ends_est
@@ -331,6 +337,9 @@ tl_status tl_an_rank_load_also(const char *path, int flags, tl_an_names *names, 
 /* Iterations numbered over the window where the traced loop began again
  * (the iterations of rk->v, iter_start, host_start; iters.c). */
 tl_status tl_an_rank_number_iters(tl_an_rank *rk);
+/* The line saying why m's iteration numbers differ from the program's
+ * after a rerun (m->reruns), in buf; NULL when they do not. */
+const char *tl_an_reruns_say(const tl_an_meta *m, char *buf, size_t n);
 void tl_an_rank_free(tl_an_rank *rk);
 
 /* Per-iteration slice bounds from iter_start (monotone), restricted to

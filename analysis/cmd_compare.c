@@ -18,11 +18,21 @@ typedef struct cmp_opts {
     tl_an_common c;
 } cmp_opts;
 
-enum { NM = 10 };
+enum { NM = 11 };
 static const char *const mnames[NM][2] = {
-    {"iteration_time", "us"}, {"window", "us"},     {"iterations", ""},   {"derived_comm_per_iter", "us"},
-    {"comm_per_iter", "us"},  {"idle_per_iter", "us"}, {"hidden", "%"},   {"comm_comm", "%"},
-    {"triple", "%"},          {"launch_gaps_per_iter", "us"}};
+    {"iteration_time", "us"}, {"window", "us"},          {"iterations", ""},          {"derived_comm_per_iter", "us"},
+    {"comm_per_iter", "us"},  {"comm_calls_per_iter", ""}, {"idle_per_iter", "us"}, {"hidden", "%"},
+    {"comm_comm", "%"},       {"triple", "%"},           {"launch_gaps_per_iter", "us"}};
+
+/* Communication calls in the window: NCCL kernels and the host's
+ * communication marks (trilap-solve's host marks a halo's post and its
+ * wait, two calls; trilap-fdtd's one mark per exchange), else copies on the
+ * communication lanes. Per step it tells a trilap-fdtd run at --s 2 (one
+ * exchange every 2 steps) from one at --s 1, which the times need not. */
+static int64_t comm_calls(const tl_an_rank_result *r)
+{
+    return r->n_nccl + r->n_marks ? r->n_nccl + r->n_marks : r->n_comm_copies;
+}
 
 static int has_traces(const char *dir)
 {
@@ -65,6 +75,7 @@ static tl_status trace_metrics(const char *dir, const cmp_opts *o, double *x, si
                         (double)res[r].nslices,
                         tl_an_rank_host_only(&res[r]) ? NAN : (double)tl_an_m_derived(m) / 1e3 / it,
                         (double)tl_an_m_union(m, TL_AN_C_COMM_ALL) / 1e3 / it,
+                        (double)comm_calls(&res[r]) / it,
                         (double)tl_an_m_idle(m) / 1e3 / it,
                         100 * tl_an_m_hidden(m),
                         100 * tl_an_m_ccover(m),
@@ -388,8 +399,9 @@ int tl_an_cmd_compare(int argc, char **argv)
                    st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "clock A", "%s", ca), st, fail);
         TL_TRYGOTO(tl_an_table_meta(t, "clock B", "%s", cb), st, fail);
-        TL_TRYGOTO(tl_an_table_meta(t, "values", "max over ranks; iteration_time = median iteration; speedup = "
-                                                 "A/B for times"),
+        TL_TRYGOTO(tl_an_table_meta(t, "values", "max over ranks; iteration_time = median iteration; "
+                                                 "comm_calls_per_iter = NCCL kernels and host communication marks "
+                                                 "per iteration (per step for trilap-fdtd); speedup = A/B for times"),
                    st, fail);
         TL_TRYGOTO(tl_an_table_col(t, "metric", "", 1), st, fail);
         TL_TRYGOTO(tl_an_table_col(t, "unit", "", 1), st, fail);

@@ -1058,6 +1058,12 @@ typedef struct remedy_text {
     const char *host;
 } remedy_text;
 
+/* trilap-bench's host-staging and serialised-host-lane: tristream has no
+ * host path to advise (it refuses ranks without a GPU) */
+#define BENCH_NO_STAGING                                                                                           \
+    "tristream moves every buffer with NCCL, one GPU per rank, and stages nothing through the host: host-carried " \
+    "communication in its trace comes from outside the benchmark's loop (the host ranges the evidence names)."
+
 typedef struct rule {
     const char *name;
     const char *measure;   /* the value column */
@@ -1067,8 +1073,9 @@ typedef struct rule {
     const char *headline;  /* FINDING */
     const char *evidence;  /* the evidence's heading */
     /* the remedy for each program that writes traces (prog_of): an entry
-     * left NULL takes trilap-solve's, whose options trilap-bench shares;
-     * the other programs' name none of trilap's options */
+     * left NULL takes trilap-solve's (queued-communication's, which reads
+     * PyTorch profiler launches, no trilap program's); the other programs'
+     * name none of trilap's options */
     remedy_text remedy[NPROG];
     const char *ok;        /* what an ok means */
 } rule;
@@ -1084,7 +1091,12 @@ static const rule rules[] = {
                 [PROG_OTHER] = {.gpu = "they share one NCCL communicator, and NCCL runs the operations of a "
                                        "communicator one after the other whatever the streams. Put the collective "
                                        "on its own communicator (ncclCommSplit(comm, 0, rank, &coll_comm, NULL)) or "
-                                       "process group."}},
+                                       "process group."},
+                [PROG_BENCH] = {.gpu = "they share one NCCL communicator, and NCCL runs the operations of a "
+                                       "communicator one after the other whatever the streams: two-stream and "
+                                       "three-naive put the allreduce and the ring on the world communicator, which "
+                                       "is what they show. three-split puts the allreduce on a communicator of its "
+                                       "own (ncclCommSplit); compare with it (--variants three-naive,three-split)."}},
      .ok = "no rank has substantial NCCL p2p and coll, issued together, overlapping less than the threshold"},
     {.name = "serialised-host-lane", .measure = "comm_comm %", .option = "serial-overlap",
      .thr = offsetof(diag_opts, serial_overlap), .verdict = v_serial_host,
@@ -1099,7 +1111,8 @@ static const rule rules[] = {
                                        "exchanges on the rank's one host thread, so the halo and the reduction "
                                        "cannot overlap whatever the streams. With one GPU per rank let NCCL or "
                                        "CUDA-aware MPI move the device buffers, the collective on its own "
-                                       "communicator; on a shared GPU this is the price of staging."}},
+                                       "communicator; on a shared GPU this is the price of staging."},
+                [PROG_BENCH] = {.gpu = BENCH_NO_STAGING}},
      .ok = "no rank's host carries both p2p and coll communication one after the other"},
     {.name = "no-comm-compute-overlap", .measure = "hidden %", .option = "hidden-min",
      .thr = offsetof(diag_opts, hidden_min), .verdict = v_nohide,
@@ -1115,7 +1128,12 @@ static const rule rules[] = {
                 [PROG_OTHER] = {.gpu = "if the communication kernels share the compute stream, give them their own "
                                        "stream; otherwise a cudaStreamWaitEvent makes compute wait for the whole "
                                        "communication (a missing or wrong event dependency): wait only for the "
-                                       "data the kernel reads."}},
+                                       "data the kernel reads."},
+                [PROG_BENCH] = {.gpu = "in two-stream the DAXPY follows the allreduce on one stream, so only the "
+                                       "ring can hide under it; three-naive and three-split give the allreduce a "
+                                       "stream of its own. Where these do not overlap either, the streams share a "
+                                       "hardware queue: --hw-queues 8 or more (CUDA_DEVICE_MAX_CONNECTIONS; with 1 "
+                                       "nothing overlaps)."}},
      .ok = "hidden communication at or above the threshold wherever communication and compute are substantial"},
     {.name = "exposed-communication", .measure = "exposed % of W", .option = "exposed-share",
      .thr = offsetof(diag_opts, exposed_share), .verdict = v_exposed,
@@ -1143,7 +1161,14 @@ static const rule rules[] = {
                                        "other, see late-ranks.",
                                 .host = "overlap it with work that does not need its data: post the exchange "
                                         "(nonblocking), compute what does not need it, then wait; where ranks "
-                                        "wait for each other, see late-ranks."}},
+                                        "wait for each other, see late-ranks."},
+                [PROG_BENCH] = {.gpu = "the allreduce (--allreduce-count) and the ring (--ring-count) have only "
+                                       "the DAXPY (--daxpy-count) to hide under: alone (allreduce-only, ring-only) "
+                                       "they are all exposed by design, and in two-stream the allreduce runs before "
+                                       "the DAXPY on its stream; three-split can hide both. Where it stays exposed, "
+                                       "the DAXPY is shorter than the communication (a larger --daxpy-count), the "
+                                       "kernels serialise (see serialised-communicators) or the ranks wait for "
+                                       "each other (see late-ranks)."}},
      .ok = "exposed communication stays below the threshold"},
     {.name = "late-ranks", .measure = "waiting % of comm", .option = "wait-share",
      .thr = offsetof(diag_opts, wait_share), .verdict = v_late,
@@ -1188,7 +1213,13 @@ static const rule rules[] = {
                                         "iters, and U_compute where the host marks its compute as compute:* "
                                         "ranges): a rank with more work arrives last, so give the ranks equal "
                                         "work; equal time means host-side delays (ranks sharing cores, OS "
-                                        "noise)."}},
+                                        "noise)."},
+                [PROG_BENCH] = {.gpu = "the operation cannot move data before every rank has joined it, and every "
+                                       "rank runs the same sizes, so a late rank is slower, not given more: "
+                                       "compare the ranks' compute per iteration (overlap's U_compute / iters). A "
+                                       "longer DAXPY on one rank means a slower or shared GPU (another process, "
+                                       "its clocks); equal compute means host-side delays (launch latency, OS "
+                                       "noise)."}},
      .ok = "no rank's matched communication waits for others at or above the threshold"},
     {.name = "queued-communication", .measure = "queued % of W", .option = "queued-share",
      .thr = offsetof(diag_opts, queued_share), .verdict = v_queued,
@@ -1212,7 +1243,8 @@ static const rule rules[] = {
                 [PROG_OTHER] = {.gpu = "device to host copies, an exchange on the host and copies back cost two "
                                        "PCIe or C2C crossings and a host wait per operation. With one GPU per rank "
                                        "let NCCL or CUDA-aware MPI move the device buffers; staging pays only "
-                                       "where ranks share one GPU."}},
+                                       "where ranks share one GPU."},
+                [PROG_BENCH] = {.gpu = BENCH_NO_STAGING}},
      .ok = "the host carries communication less than the threshold"},
     {.name = "starved-communication", .measure = "overlapped/alone", .option = "starve-ratio",
      .thr = offsetof(diag_opts, starve_ratio), .verdict = v_starve,
@@ -1223,7 +1255,12 @@ static const rule rules[] = {
                                        "the communication streams with a higher priority "
                                        "(cudaStreamCreateWithPriority), bound the compute grid, or give NCCL its "
                                        "own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on "
-                                       "the split communicator)."}},
+                                       "the split communicator)."},
+                [PROG_BENCH] = {.gpu = "the DAXPY occupies the SMs and memory bandwidth NCCL needs. With stream "
+                                       "priorities (--priorities on, the default) NCCL's pending blocks go before "
+                                       "the DAXPY's; beyond that, leave SMs free with a bounded DAXPY grid "
+                                       "(--daxpy-blocks N, 1-2 x the SM count), or give three-split's communicator "
+                                       "its own CTAs (--split-min-ctas, --split-max-ctas)."}},
      .ok = "no communication kernel works that much longer with compute than alone (needs --min-samples of each)"},
     {.name = "launch-bound-compute", .measure = "gap share %", .option = "launch-share",
      .thr = offsetof(diag_opts, launch_share), .verdict = v_launch,
@@ -1231,7 +1268,10 @@ static const rule rules[] = {
      .remedy = {[PROG_SOLVE] = {.gpu = "fuse the short kernels (e.g. the vector updates of one iteration into one "
                                        "kernel) or capture the iteration into a CUDA graph and launch it once."},
                 [PROG_OTHER] = {.gpu = "fuse the short kernels or capture the iteration into a CUDA graph and "
-                                       "launch it once."}},
+                                       "launch it once."},
+                [PROG_BENCH] = {.gpu = "the DAXPY is one kernel per iteration: a short one (a small --daxpy-count) "
+                                       "leaves the stream waiting on its launches; time larger vectors "
+                                       "(--daxpy-count), or count the launch as part of the figure."}},
      .ok = "compute-lane launch gaps stay below the threshold, or the kernels are long"},
 };
 enum { NRULES = sizeof rules / sizeof rules[0] };
@@ -1277,6 +1317,14 @@ static void print_rank_summary(const tl_an_rank_result *res, size_t nr)
                100 * tl_an_m_union(m, TL_AN_C_COLL_ALL) / w, 100 * tl_an_m_exposed(m) / w,
                100 * tl_an_m_idle(m) / w, hid, cc, 100 * tl_an_m_triple(m));
     }
+}
+
+/* Where the iteration numbers printed are not the program's (a rerun). */
+static void print_reruns(const tl_an_rank_result *res, size_t nr)
+{
+    char say[512];
+    for (size_t r = 0; r < nr; r++)
+        if (tl_an_reruns_say(&res[r].meta, say, sizeof say)) printf("# iterations: %s\n", say);
 }
 
 /* What did overlap, and how long operations waited for their last rank. */
@@ -1385,6 +1433,7 @@ static tl_status report(const char *dir, const diag_opts *o, diag_state *s, size
     printf("# program: trilap-analyze diagnose %s (git %s)\n# input: %s\n# clock: %s\n", TL_VERSION, TL_GIT_COMMIT,
            dir, clock);
     print_rank_summary(s->res, nr);
+    print_reruns(s->res, nr);
     putchar('\n');
     int nfind = 0;
     prog_kind prog = prog_of(&s->res[0].meta);

@@ -13,6 +13,7 @@
  * warm-up) are no iteration of the run. A GPU record or communication
  * mark of iteration k belongs to the last run whose range k began at or
  * before it starts (its launch lies inside that range), or to none. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "analysis/analysis.h"
@@ -31,6 +32,30 @@ static int cmp_iter_start(const void *a, const void *b)
     return cmp_start(a, b);
 }
 
+/* A run of the loop that went back to iteration k after `after` without
+ * beginning again (cg_async restarts at the iteration a flag names) */
+static void note_rerun(tl_an_meta *m, int64_t k, int64_t after, int64_t num)
+{
+    if (!m->reruns++) {
+        m->rerun_iter = k;
+        m->rerun_after = after;
+        m->rerun_num = num;
+    }
+}
+
+const char *tl_an_reruns_say(const tl_an_meta *m, char *buf, size_t n)
+{
+    if (!m->reruns) return NULL;
+    snprintf(buf, n,
+             "rank %d: the program ran iteration %lld again after %lld, in one run of its loop (a restart, as "
+             "cg_async's in benchmark mode)%s; numbered on here: iteration %lld here is the program's %lld, and "
+             "every later one %lld above the program's number%s",
+             m->rank, (long long)m->rerun_iter, (long long)m->rerun_after,
+             m->reruns > 1 ? " (the first of several)" : "", (long long)m->rerun_num, (long long)m->rerun_iter,
+             (long long)(m->rerun_num - m->rerun_iter), m->reruns > 1 ? " until the next rerun" : " in that run");
+    return buf;
+}
+
 /* The ranges in the window, in time order, each numbered over the window;
  * whether any number changed. */
 static int number_in_window(tl_an_rank *rk)
@@ -42,10 +67,15 @@ static int number_in_window(tl_an_rank *rk)
     int changed = n != rk->nhit;
     rk->nhit = n;
     qsort(rk->hit, n, sizeof *rk->hit, cmp_start);
-    int64_t prev = 0, top = -1, off = 0;
+    int64_t prev = 0, top = -1, off = 0, first = 0; /* first: the traced number this run of the loop began at */
     for (size_t i = 0; i < n; i++) {
         int64_t k = rk->hit[i].iter;
-        if (i && k <= prev) off = top + 1 - k; /* the loop began again */
+        if (!i) first = k;
+        if (i && k <= prev) { /* the loop began again, or went back in its run */
+            off = top + 1 - k;
+            if (k > first) note_rerun(&rk->meta, k, prev, k + off);
+            else first = k;
+        }
         rk->hit[i].num = k + off;
         if (rk->hit[i].num > top) top = rk->hit[i].num;
         changed |= off != 0;

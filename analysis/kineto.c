@@ -372,6 +372,26 @@ static tl_status check_time(loader *L, const char *name, int has_ts, double ts, 
     return TL_OK;
 }
 
+/* A kernel, copy or memset without what places it: its duration, its name
+ * (the rules classify kernels by name) or the device and stream it ran on
+ * (args.device, args.stream). Skipped, or written as "" on device -1, it
+ * vanished from the run or became a nameless host row without a word. */
+static tl_status check_gpu_event(loader *L, const tl_json *e, const char *cat)
+{
+    if (!cat || kind_of(cat) > TL_KT_MEMSET) return TL_OK;
+    const char *name = get_str(e, "name");
+    const tl_json *args = tl_json_get(e, "args");
+    double x = 0;
+    const char *miss = !get_num(e, "dur", &x, NULL)                    ? "no dur (a number of µs)"
+                       : !name || !name[0]                            ? "no name"
+                       : get_int(args, "device", INT64_MIN) == INT64_MIN ? "no args.device (the GPU it ran on)"
+                       : get_int(args, "stream", INT64_MIN) == INT64_MIN ? "no args.stream"
+                                                                      : NULL;
+    TL_CHECK(!miss, TL_ERR_PARSE, "%s: traceEvents[%" PRId64 "] '%.80s' (%s) has %s: not a GPU activity record",
+             L->path, L->t->nevents - 1, name && name[0] ? name : "?", cat, miss);
+    return TL_OK;
+}
+
 /* An event the records are made of (tl_kt_emit): GPU activity (a
  * kernel, copy or memset: TL_KT_GPU), else a sync, a ProfilerStep, a
  * collective that record_param_comms names (TL_KT_HOST_ONLY). */
@@ -405,6 +425,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     /* HTA (pandas) rounds every time when the ts column is not all integers */
     if (!has_ts || ts_double) t->ts_float = 1;
     const char *cat = get_str(e, "cat");
+    TL_TRY(check_gpu_event(L, e, cat));
     if (!cat || !get_num(e, "dur", &dur, NULL) || !strcmp(cat, "Trace")) return TL_OK;
     const char *name = get_str(e, "name");
     if (!name) name = "";

@@ -391,6 +391,32 @@ TL_TEST(bad_traces_refused)
     snprintf(p, sizeof p, "%s/textts.json", dir);
     variant(p, "\"ts\": 1030, \"dur\": 40", "\"ts\": \"1030\", \"dur\": 40");
     refused(p, "'gemm' has no ts");
+    /* a kernel without its dur, its name, or the device and stream it ran
+     * on: before, the first vanished with its launch, the second was
+     * written as a kernel named "", the others on device -1 (a host row) */
+    static const char *const args = "\"ts\": 1030, \"dur\": 40, \"args\": {\"device\": 0, \"stream\": 7,";
+    static const struct {
+        const char *file, *from, *to, *says;
+    } gpu_missing[] = {
+        {"nodur.json", args, "\"ts\": 1030, \"args\": {\"device\": 0, \"stream\": 7,", "'gemm' (kernel) has no dur"},
+        {"noname.json", "\"name\": \"gemm\", \"pid\": 0", "\"pid\": 0", "'?' (kernel) has no name"},
+        {"nodevice.json", args, "\"ts\": 1030, \"dur\": 40, \"args\": {\"stream\": 7,",
+         "'gemm' (kernel) has no args.device"},
+        {"nostream.json", args, "\"ts\": 1030, \"dur\": 40, \"args\": {\"device\": 0,",
+         "'gemm' (kernel) has no args.stream"},
+    };
+    for (size_t k = 0; k < sizeof gpu_missing / sizeof gpu_missing[0]; k++) {
+        snprintf(p, sizeof p, "%s/%s", dir, gpu_missing[k].file);
+        variant(p, gpu_missing[k].from, gpu_missing[k].to);
+        refused(p, gpu_missing[k].says);
+        char cmd[1400], *out = NULL, *err = NULL;
+        snprintf(cmd, sizeof cmd, "%s/trilap-analyze import %s -o %s/imp-%zu", tl_test_bin(), p, dir, k);
+        TL_ASSERT_EQ(tl_test_run(cmd, &out, &err), 1);
+        TL_ASSERT_MSG(tl_test_one_line(err, gpu_missing[k].file) && strstr(err, gpu_missing[k].says), "%s", err);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s/imp-%zu", dir, k), 0); /* nothing half-written */
+        free(out);
+        free(err);
+    }
     /* a name that is not UTF-8 (json-c passes the bytes through): before,
      * analysed, and import wrote a trace its reader refuses ("name is not
      * valid UTF-8") */

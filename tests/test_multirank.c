@@ -211,7 +211,7 @@ TL_TEST(staged_run_diagnosed)
     char dir[1024], tmp[512], p[1100];
     snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
     snprintf(dir, sizeof dir, "%s/staged", tmp);
-    synth(dir, "staged", 2, 30);
+    synth_as("trilap-solve", dir, "staged", 2, 30); /* its shape: --device-comm host */
     char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(!tl_test_says_nan(o), "%s", o);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
@@ -347,7 +347,7 @@ TL_TEST(host_ranks_remedies_apply)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/hostonly", tl_test_tmpdir());
-    synth(dir, "host-only", 2, 20);
+    synth_as("trilap-solve", dir, "host-only", 2, 20); /* its shape: --backend host */
     char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "late-ranks", 0), "%s", o);
     TL_ASSERT_MSG(!strstr(o, "see host-staging") && !strstr(o, "(overlap's U_compute)"), "%s", o);
@@ -372,7 +372,7 @@ TL_TEST(host_ranks_remedies_apply)
     free(o);
     /* a GPU rank beside a host-only one: each its own remedy */
     snprintf(dir, sizeof dir, "%s/mixed", tl_test_tmpdir());
-    synth(dir, "mixed-host", 2, 20);
+    synth_as("trilap-solve", dir, "mixed-host", 2, 20);
     o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
     TL_ASSERT_MSG(fired(o, "exposed-communication", 0) && fired(o, "exposed-communication", 1), "%s", o);
     TL_ASSERT_MSG(strstr(o, "see host-staging; where ranks wait for each other, see late-ranks.\n  remedy on "
@@ -434,6 +434,39 @@ TL_TEST(fdtd_remedies_speak_fdtd)
                   "%s", o);
     free(rm);
     free(o);
+}
+
+/* trilap-bench's findings advise the microbenchmark's own options: they
+ * fell back to trilap-solve's texts ("interior rows of the SpMV", "balance
+ * the partition (METIS with weights)", "--device-comm nccl"), which name
+ * work and options tristream does not have. */
+TL_TEST(bench_remedies_speak_bench)
+{
+    static const struct {
+        const char *variant, *rule, *says;
+    } cases[] = {
+        {"naive", "serialised-communicators", "(--variants three-naive,three-split)"},
+        {"two-stream", "exposed-communication", "a larger --daxpy-count"},
+        {"no-overlap", "no-comm-compute-overlap", "--hw-queues 8 or more"},
+        {"starved", "starved-communication", "(--daxpy-blocks N, 1-2 x the SM count)"},
+        {"launch-bound", "launch-bound-compute", "a small --daxpy-count"},
+        {"staged", "late-ranks", "every rank runs the same sizes, so a late rank is slower"},
+        {"staged", "host-staging", "tristream moves every buffer with NCCL"},
+    };
+    char dir[1024];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(dir, sizeof dir, "%s/bench-%s", tl_test_tmpdir(), cases[k].variant);
+        synth(dir, cases[k].variant, 2, 30);
+        char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+        TL_ASSERT_MSG(fired(o, cases[k].rule, 0) || fired(o, cases[k].rule, 1), "%s: %s", cases[k].rule, o);
+        char *rm = remedies(o);
+        TL_ASSERT_MSG(strstr(rm, cases[k].says), "%s: no '%s' in\n%s", cases[k].rule, cases[k].says, rm);
+        static const char *const solve[] = {"METIS", "SpMV", "nonzeros", "--device-comm", "three-split schedule"};
+        for (size_t j = 0; j < sizeof solve / sizeof solve[0]; j++)
+            TL_ASSERT_MSG(!strstr(rm, solve[j]), "%s: a remedy names '%s':\n%s", cases[k].variant, solve[j], rm);
+        free(rm);
+        free(o);
+    }
 }
 
 /* A program trilap did not write (traced by injection) gets remedies that
@@ -795,6 +828,69 @@ TL_TEST(host_runs_compared)
     free(o);
 }
 
+/* Two FDTD runs that differ in how often they exchange (--s 2: one
+ * exchange every 2 steps) are told apart by compare's communication calls
+ * per step; before, compare had no such row. */
+TL_TEST(fdtd_exchanges_per_step_compared)
+{
+    char a[1024], b[1024];
+    const char *run = "OMP_NUM_THREADS=1 %s/trilap-fdtd run --backend cpu --grid 32 --steps 8 --decomp 1x1x2 "
+                      "--launcher threads --ranks 2 --trace %s%s";
+    snprintf(a, sizeof a, "%s/fdtd-s1", tl_test_tmpdir());
+    snprintf(b, sizeof b, "%s/fdtd-s2", tl_test_tmpdir());
+    free(run_cmd(run, tl_test_bin(), a, ""));
+    free(run_cmd(run, tl_test_bin(), b, " --s 2"));
+    char *o = run_cmd("%s/trilap-analyze compare %s %s", tl_test_bin(), a, b);
+    const char *c = strstr(o, "\n  comm_calls_per_iter ");
+    double ca = 0, cb = 0, ratio = 0;
+    char unit[8] = "", diff[16] = "";
+    TL_ASSERT_MSG(c && sscanf(c, " comm_calls_per_iter %7s %lf %lf %15s %lf", unit, &ca, &cb, diff, &ratio) == 5,
+                  "%s", o);
+    /* one exchange per step along z, then one every two steps */
+    TL_ASSERT_MSG(ca == 1.0 && cb == 0.5 && ratio == 2.0, "%s", o);
+    free(o);
+}
+
+/* cg on scalar programs in fixed-iteration mode restarts where (r, r)
+ * underflows: the trace has iterations k.. run again within one solve,
+ * which the analysis numbers on after the highest. The output says so and
+ * by how much its numbers differ from the program's; before, nothing said
+ * it (a solve of 300 iterations showed 306, the last numbered 305). A
+ * loop begun again from its start (--repeat) is no rerun. */
+TL_TEST(cg_async_rerun_said)
+{
+    char dir[1024], plain[1024];
+    snprintf(dir, sizeof dir, "%s/cg-async", tl_test_tmpdir());
+    snprintf(plain, sizeof plain, "%s/cg-repeat", tl_test_tmpdir());
+    free(run_cmd("%s/trilap-solve --solver cg --scalars program --rtol 0 --atol 0 --max-iterations 300 --repeat 1 "
+                 "--no-stats --trace %s gen:poisson7:6",
+                 tl_test_bin(), dir));
+    free(run_cmd("%s/trilap-solve --solver cg --repeat 2 --no-stats --trace %s gen:poisson7:6", tl_test_bin(), plain));
+    static const char *const cmds[] = {"overlap", "diagnose"};
+    for (size_t c = 0; c < 2; c++) {
+        char *o = run_cmd("%s/trilap-analyze %s %s", tl_test_bin(), cmds[c], dir);
+        const char *say = strstr(o, "\n# iterations: rank 0: the program ran iteration ");
+        long long k = -1, after = -1, num = -1, prog = -1, off = -1;
+        TL_ASSERT_MSG(say && sscanf(say, "\n# iterations: rank 0: the program ran iteration %lld again after %lld", &k,
+                                    &after) == 2,
+                      "%s: %s", cmds[c], o);
+        const char *here = strstr(say, "numbered on here: iteration ");
+        TL_ASSERT_MSG(here && sscanf(here, "numbered on here: iteration %lld here is the program's %lld, and every "
+                                           "later one %lld above",
+                                     &num, &prog, &off) == 3,
+                      "%s", o);
+        TL_ASSERT_MSG(k > 0 && k <= after && prog == k && num == after + 1 && off == num - k, "%s", say);
+        /* the 300 iterations of the solve and those it ran again */
+        char n[64];
+        snprintf(n, sizeof n, c ? ", %lld iterations;" : "over %lld iterations", 300 + off);
+        TL_ASSERT_MSG(strstr(o, n), "%s: no '%s' in %s", cmds[c], n, o);
+        free(o);
+        o = run_cmd("%s/trilap-analyze %s %s", tl_test_bin(), cmds[c], plain);
+        TL_ASSERT_MSG(!strstr(o, "# iterations: "), "%s", o);
+        free(o);
+    }
+}
+
 TL_TEST(nccl_wait_split_on_naive)
 {
     /* the synthetic three-naive run shifts rank 1 by 0.5 us: every matched
@@ -1092,10 +1188,10 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd,
+             host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd, bench_remedies_speak_bench,
              foreign_program_remedies_name_no_trilap_option, late_ranks_host_evidence,
              host_ranks_iter_range_outside_refused,
              host_ranks_communication_counted_in_window,
              host_ranks_per_iter_derived_undefined, host_ranks_breakdown_counts_host, cpu_runs_compute_counted,
-             gpu_ranks_host_compute_marks_not_compute, gpu_rank_without_activity_host_compute_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
+             gpu_ranks_host_compute_marks_not_compute, gpu_rank_without_activity_host_compute_not_compute, a_rank_that_cannot_trace_stops_all, host_runs_compared, fdtd_exchanges_per_step_compared, cg_async_rerun_said, nccl_wait_split_on_naive, nsys_threads_are_ranks, no_nan_on_committed_runs,
              align_clocks_recovers_offset, align_clocks_spares_shared_clocks, every_committed_trace_loads)
