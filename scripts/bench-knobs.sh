@@ -55,8 +55,11 @@ for c in "${configs[@]}"; do
   # shellcheck disable=SC2086
   env -u CUDA_DEVICE_MAX_CONNECTIONS $envs "$bench" tristream --gpus "$n" --iters "$iters" \
     --repeat "$repeat" --hw-queues 0 --format csv --results "$out/knobs.csv" $opts "$@" \
-    >>"$out/$name.csv" 2>"$out/$name.err" ||
-    { cat "$out/$name.err" >&2; exit 1; }
+    >>"$out/$name.csv" 2>"$out/$name.err.new" ||
+    { cat "$out/$name.err.new" >&2; cat "$out/$name.err.new" >>"$out/$name.err"; rm -f "$out/$name.err.new"; exit 1; }
+  # appended as its CSV is: an OUT given again keeps the earlier run's lines
+  cat "$out/$name.err.new" >>"$out/$name.err"
+  rm -f "$out/$name.err.new"
   awk -F, -v name="$name" '
     /^#/ || $1 == "variant" { next }
     $1 == "three-split" { s = $5; b = $9; e = $10; x = $8 }

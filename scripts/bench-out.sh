@@ -33,6 +33,8 @@ bench_out_begin() {
     bench_out_made=${2:-0}
     bench_out_final=""
     [ -e "$bench_out_dir" ] || bench_out_made=1
+    bench_out_before=()
+    [ "$bench_out_made" = 1 ] || bench_out_snapshot
     if ! err=$(mkdir -p -- "$bench_out_dir" 2>&1) || [ ! -d "$bench_out_dir" ] || [ ! -w "$bench_out_dir" ]; then
         [ -n "$err" ] || err="not a folder it can write in"
         [ ! -e "$bench_out_dir" ] || [ -d "$bench_out_dir" ] || err="a file is there, not a folder"
@@ -163,6 +165,46 @@ bench_out_fresh() {
     }
 }
 
+# An OUT given again holds an earlier run, often a committed one
+# (results/tristream-h200x2): the size of each of its files and its CSVs'
+# row count, so that a run failing before a row of its own leaves it as it
+# was (before, without a GPU, `OUT=results/tristream-h200x2
+# scripts/run-tristream.sh 2` left a '# ==== another run' line and the
+# program's error in its log, and bench-knobs.sh a line in each knob's CSV).
+bench_out_snapshot() {
+    local f
+    [ -d "$bench_out_dir" ] || return 0
+    declare -gA bench_out_sizes=()
+    while IFS= read -r -d '' f; do
+        bench_out_sizes[$f]=$(stat -c %s -- "$f")
+        bench_out_before+=("$f")
+    done < <(find "$bench_out_dir" -maxdepth 1 -type f -print0)
+    bench_out_rows=$(bench_out_count_rows)
+}
+
+# The rows below the header of the folder's top-level CSVs ('#' lines aside)
+bench_out_count_rows() {
+    find "$bench_out_dir" -maxdepth 1 -name '*.csv' -type f -exec awk '/^#/ { next } n++ { r++ } END { print r + 0 }' {} \; |
+        awk '{ s += $1 } END { print s + 0 }'
+}
+
+# The earlier run's folder back as it was: the lines appended cut off, the
+# files this run made removed; true when there was something to undo.
+bench_out_restore() {
+    local f undone=1
+    while IFS= read -r -d '' f; do
+        if [ -z "${bench_out_sizes[$f]+set}" ]; then
+            rm -f -- "$f"
+        elif [ "$(stat -c %s -- "$f")" -gt "${bench_out_sizes[$f]}" ]; then
+            truncate -s "${bench_out_sizes[$f]}" -- "$f"
+        else
+            continue
+        fi
+        undone=0
+    done < <(find "$bench_out_dir" -maxdepth 1 -type f -print0)
+    return "$undone"
+}
+
 bench_out_stop() {
     bench_out_signal=$1
     exit "$2"
@@ -180,6 +222,13 @@ bench_out_end() {
     [ -z "$bench_out_signal" ] || what="interrupted (SIG$bench_out_signal)"
     if [ "$rc" = 0 ] && [ -n "$bench_out_final" ]; then
         bench_out_place || exit 1
+        return 0
+    fi
+    if [ "$rc" -ne 0 ] && [ "$bench_out_made" != 1 ] && [ "${#bench_out_before[@]}" -gt 0 ] &&
+        [ "$(bench_out_count_rows)" = "$bench_out_rows" ]; then
+        if bench_out_restore || [ -n "$bench_out_signal" ]; then
+            echo "${bench_out_name:-$0}: $what; no row, $bench_out_dir left as the earlier run left it" >&2
+        fi
         return 0
     fi
     [ "$rc" -ne 0 ] && [ "$bench_out_made" = 1 ] && [ -d "$bench_out_dir" ] || {

@@ -1764,6 +1764,42 @@ TL_TEST(rerun_into_out_log_agrees_with_csv)
     }
 }
 
+/* An OUT given again that holds a committed run (REPRODUCE.md's
+ * `OUT=results/tristream-h200x2 TRACE=1 scripts/run-tristream.sh 2` on a
+ * machine without a GPU): a run failing before a row of its own leaves
+ * every file of it byte for byte as it was, and says so. Before: the
+ * committed log kept a '# ==== another run' line and the program's error,
+ * bench-knobs.sh put that line in each knob's CSV and overwrote its .err,
+ * bench-trace-overhead.sh in each mode's CSV. */
+TL_TEST(failed_rerun_leaves_an_earlier_out_as_it_was)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    write_script(fake, "#!/bin/sh\necho 'fake-bench: no GPU' >&2\nexit 1\n");
+    static const char *const runs[][3] = {
+        {"run-tristream.sh", "1", "tristream.csv tristream.log tristream.err"},
+        {"bench-knobs.sh", "1", "knobs.csv base.csv base.err prio-off.csv"},
+        {"bench-trace-overhead.sh", "1 three-split", "off.csv nvtx.csv cupti.csv"}};
+    for (int i = 0; i < 3; i++) {
+        TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/o%d && cd %s/o%d && for f in %s; do "
+                                "printf 'variant,nranks\\nthree-split,2\\n# earlier %%s\\n' $f > $f; done && "
+                                "cp -a %s/o%d %s/was%d",
+                                t, i, t, i, runs[i][2], t, i, t, i),
+                     0);
+        tl_test_output r = tl_test_capture("OUT=%s/o%d BENCH=%s scripts/%s %s", t, i, fake, runs[i][0], runs[i][1]);
+        char want[800];
+        snprintf(want, sizeof want, "scripts/%s: failed (exit 1); no row, %s/o%d left as the earlier run left it\n",
+                 runs[i][0], t, i);
+        const char *last = r.err ? strstr(r.err, "scripts/") : NULL;
+        TL_ASSERT_MSG(r.rc == 1 && last && !strcmp(last, want) && strstr(r.err, "fake-bench: no GPU"),
+                      "%s: exit %d: %s", runs[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("diff -r %s/was%d %s/o%d >&2", t, i, t, i) == 0, "%s: %s/o%d changed", runs[i][0],
+                      t, i);
+    }
+}
+
 /* The lent-machine scripts that are not -e refuse a log folder that is a
  * file in one line, exit 1, the file as it was, before any step (before:
  * mkdir's line, then each step's log lost, a dozen 'Not a directory'
@@ -2709,7 +2745,8 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
-             rerun_into_out_log_agrees_with_csv, device_scripts_refuse_a_log_folder_that_is_a_file,
+             rerun_into_out_log_agrees_with_csv, failed_rerun_leaves_an_earlier_out_as_it_was,
+             device_scripts_refuse_a_log_folder_that_is_a_file,
              bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
