@@ -382,6 +382,9 @@ static const char *no_gpu_instead(const char *what)
     if (strcmp(what, "stream") == 0) return "; use --host";
     if (strcmp(what, "tristream") == 0)
         return "; without one, make demo analyses the committed 2 x H200 run and trilap-model tristream predicts it";
+    if (strcmp(what, "comm") == 0)
+        return "; without one, results/comm-h200x2 holds a committed 2 x H200 run (comm.csv, and comm.log against "
+               "nccl-tests)";
     return "";
 }
 
@@ -494,6 +497,11 @@ static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res
         {TL_SWEEP_ALLREDUCE_COUNT, "allreduce-count", NULL, 1},
         {TL_SWEEP_DAXPY_BYTES, "daxpy-count", NULL, 8},
     };
+    /* "1KB" is 1K to the size parser: bytes where the sweep is of bytes,
+     * but 1K doubles (8 KiB) for an allreduce count */
+    if (cfg->sweep == TL_SWEEP_ALLREDUCE_COUNT && strchr(o->sweep_range, 'B'))
+        return tl_bench_invalid("sweep-range", o->sweep_range,
+                                "--sweep allreduce-count counts doubles, not bytes: give the sizes without B");
     for (size_t k = 0; k < sizeof swept / sizeof swept[0]; k++) {
         if (swept[k].kind != cfg->sweep) continue;
         const char *names[2] = {swept[k].option, swept[k].also};
@@ -517,6 +525,56 @@ static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res
             snprintf(why, sizeof why, "the point %lld is beyond the largest --%s, %.15g%s", (long long)last,
                      opt->name, opt->max, bytes);
             return tl_bench_invalid("sweep-range", o->sweep_range, why);
+        }
+    }
+    return TL_OK;
+}
+
+/* A knob of an operation no selected variant runs would do nothing:
+ * the split communicator's CTA limits, the DAXPY grid. */
+static tl_status knobs_unused(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
+{
+    cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
+    if (!cfg->needs_split)
+        TL_TRY(split_ctas_unused(o->split_max_ctas, o->split_min_ctas,
+                                 "no selected variant uses the split communicator (three-split)"));
+    int daxpy = 0;
+    for (int vi = 0; vi < TL_NVARIANTS; vi++)
+        if ((cfg->variants >> vi) & 1u) daxpy |= tl_tristream_variant_get(vi).daxpy != TL_ROLE_NONE;
+    if (daxpy || o->daxpy_blocks == 0) return TL_OK;
+    char v[32];
+    snprintf(v, sizeof v, "%lld", (long long)o->daxpy_blocks);
+    return tl_bench_invalid("daxpy-blocks", v, "no selected variant runs the DAXPY");
+}
+
+/* The size parser reads "64KB" as 64K (runtime/options.c): right for a
+ * byte option, but a count of doubles (metavar N) ran 8x the bytes typed.
+ * Such a value is refused with both readings. */
+static tl_status count_in_bytes(const char *name, const char *value)
+{
+    size_t n = strlen(value);
+    int64_t v = 0;
+    if (n == 0 || value[n - 1] != 'B' || tl_opts_parse_size(value, &v) != TL_OK) return TL_OK;
+    size_t unit = value[n - 2] == 'i' ? 2 : 1; /* "KiB" or "KB" */
+    char why[160];
+    snprintf(why, sizeof why, "a count of doubles, not bytes: give %.*s for %lld doubles, or %lld for %lld bytes",
+             (int)(n - unit), value, (long long)v, (long long)(v / 8), (long long)v);
+    return tl_bench_invalid(name, value, why);
+}
+
+tl_status tl_bench_counts_typed(const tl_option *opts, size_t nopts, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strncmp(argv[i], "--", 2) != 0) continue;
+        const char *name = argv[i] + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t k = 0; k < nopts; k++) {
+            const tl_option *opt = &opts[k];
+            if (opt->type != TL_OPT_SIZE || !opt->metavar || strcmp(opt->metavar, "N") != 0 ||
+                strlen(opt->name) != len || strncmp(opt->name, name, len) != 0)
+                continue;
+            const char *value = eq ? eq + 1 : i + 1 < argc ? argv[++i] : "";
+            TL_TRY(count_in_bytes(opt->name, value));
         }
     }
     return TL_OK;
@@ -593,16 +651,13 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
             return tl_bench_invalid("sweep-range", o->sweep_range, "given without --sweep");
         cfg->npoints = 1;
     }
-    cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
-    if (!cfg->needs_split &&
-        split_ctas_unused(o->split_max_ctas, o->split_min_ctas,
-                          "no selected variant uses the split communicator (three-split)") != TL_OK) {
+    if (knobs_unused(o, cfg) != TL_OK) {
         tl_tristream_cfg_free(cfg);
         return TL_ERR_INVAL;
     }
     /* a note for a run that goes on: a refused one is its one line alone */
     if (nvtx_noted)
-        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
+        fprintf(stderr, "trilap-bench: note: --trace-mode nvtx without --trace records no host ranges: "
                         "the timed loop has the NVTX ranges of every run (trace_mode=off in "
                         "the results)\n");
     return TL_OK;
