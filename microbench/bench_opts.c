@@ -530,6 +530,40 @@ static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res
     return TL_OK;
 }
 
+/* What is wrong with a --variants list tl_tristream_parse_variants
+ * refused, said of its first bad entry. */
+static tl_status variants_refused(const char *list)
+{
+    char why[320], names[200] = "";
+    unsigned seen = 0;
+    for (int v = 0; v < TL_NVARIANTS; v++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? ", " : "",
+                 tl_tristream_variants[v].name);
+    snprintf(why, sizeof why, "an empty entry (two commas, or one at an end)");
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int v = 0; v < TL_NVARIANTS; v++)
+            if (strlen(tl_tristream_variants[v].name) == len && !strncmp(tl_tristream_variants[v].name, p, len)) found = v;
+        if (len == 0) break;
+        if (len == 3 && !strncmp(p, "all", 3)) {
+            snprintf(why, sizeof why, "all stands alone: it is every variant");
+            break;
+        }
+        if (found < 0 || (seen >> found) & 1u) {
+            if (found < 0)
+                snprintf(why, sizeof why, "'%.*s' is not a variant (all, or a comma list of %s)", (int)len, p, names);
+            else
+                snprintf(why, sizeof why, "%s is given twice", tl_tristream_variants[found].name);
+            break;
+        }
+        seen |= 1u << found;
+        p += len;
+        if (!*p) break;
+    }
+    return tl_bench_invalid("variants", list, why);
+}
+
 /* A knob of an operation no selected variant runs would do nothing:
  * the split communicator's CTA limits, the DAXPY grid. */
 static tl_status knobs_unused(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
@@ -586,8 +620,7 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
     memset(cfg, 0, sizeof *cfg);
     char buf[32];
     if (tl_tristream_parse_variants(o->variants, &cfg->variants) != TL_OK)
-        return tl_bench_invalid("variants", o->variants,
-                                "expected all or a comma list of distinct variant names");
+        return variants_refused(o->variants);
     if (o->ring_count > 0 && o->ring_bytes > 0) {
         snprintf(buf, sizeof buf, "%lld", (long long)o->ring_bytes);
         return tl_bench_invalid("ring-bytes", buf, "give --ring-count or --ring-bytes, not both");

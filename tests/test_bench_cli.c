@@ -405,6 +405,26 @@ TL_TEST(counts_refuse_byte_units)
     refused_and_taken(bad, sizeof bad / sizeof bad[0], good, sizeof good / sizeof good[0]);
 }
 
+/* A bad --variants list was one generic line ("expected all or a comma
+ * list of distinct variant names") whatever was wrong, with no names to
+ * pick from: now the entry and what is wrong with it. */
+TL_TEST(variants_name_the_bad_entry)
+{
+    static const char *const bad[][2] = {
+        {"tristream --variants Two-Stream",
+         "trilap-bench: invalid --variants 'Two-Stream': 'Two-Stream' is not a variant (all, or a comma list of "
+         "allreduce-only, ring-only, daxpy-only, two-stream, three-naive, three-split) (try --help)\n"},
+        {"tristream --variants two-stream,two-stream",
+         "invalid --variants 'two-stream,two-stream': two-stream is given twice"},
+        {"tristream --variants two-stream,,three-split", "': an empty entry (two commas, or one at an end)"},
+        {"tristream --variants three-split,", "': an empty entry (two commas, or one at an end)"},
+        {"tristream --variants ''", "invalid --variants '': an empty entry"},
+        {"tristream --variants all,two-stream", "': all stands alone: it is every variant"},
+    };
+    static const char *const good[] = {"tristream --no-gpu --variants three-split,two-stream"};
+    refused_and_taken(bad, sizeof bad / sizeof bad[0], good, sizeof good / sizeof good[0]);
+}
+
 /* Sizes tristream would not run as typed: a ring of 0 ran as the default
  * 32000 doubles (0 meant "not given"), a size option beside a sweep of that
  * size was dropped, and a sweep went past the option's own range (1K:1T
@@ -620,4 +640,4 @@ TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, sub
              gpu_subcommands_without_gpu_fail_cleanly, gpu_subcommands_without_gpu_say_what_runs,
              host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, results_link_to_its_manifest, host_stream_allocation_failure_says_why,
-             host_stream_refusal_without_note, tristream_refusal_without_note, counts_refuse_byte_units)
+             host_stream_refusal_without_note, tristream_refusal_without_note, counts_refuse_byte_units, variants_name_the_bad_entry)
