@@ -366,7 +366,8 @@ void tl_bench_choose_hw_queues(int64_t queues)
 {
     const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
     if (env && *env) {
-        tl_log("CUDA_DEVICE_MAX_CONNECTIONS=%s from the environment (not --hw-queues %lld)", env, (long long)queues);
+        tl_log("note: CUDA_DEVICE_MAX_CONNECTIONS=%s from the environment (not --hw-queues %lld)", env,
+               (long long)queues);
         return;
     }
     if (queues <= 0) return;

@@ -361,6 +361,12 @@ TL_TEST(tristream_refusal_without_note)
     TL_ASSERT_MSG(r.rc == 1 && !strncmp(r.err, "trilap-bench: note: --trace-mode nvtx without --trace records no "
                                                "host ranges", 75), "%s", r.err);
     tl_test_output_free(&r);
+    /* the environment's queues over --hw-queues: a note too (it lacked "note:") */
+    r = tl_test_capture("CUDA_DEVICE_MAX_CONNECTIONS=8 %s/trilap-bench tristream --no-gpu --hw-queues 4",
+                        tl_test_bin());
+    const char *env_note = "trilap-bench: note: CUDA_DEVICE_MAX_CONNECTIONS=8 from the environment (not --hw-queues 4)\n";
+    TL_ASSERT_MSG(r.rc == 1 && !strncmp(r.err, env_note, strlen(env_note)), "%s", r.err);
+    tl_test_output_free(&r);
 }
 
 /* Each of `bad` ({args, its one line}) exits 2 with that line alone; each
