@@ -565,17 +565,38 @@ static tl_status variants_refused(const char *list)
     return tl_bench_invalid("variants", list, why);
 }
 
+/* The streams variant v's operations run on differ: stream priorities
+ * order them (a part runs on one stream, where they order nothing). */
+static int variant_overlaps(int vi)
+{
+    tl_tristream_variant v = tl_tristream_variant_get(vi);
+    tl_role roles[3] = {v.allreduce, v.ring, v.daxpy}, first = TL_ROLE_NONE;
+    for (int k = 0; k < 3; k++) {
+        if (roles[k] == TL_ROLE_NONE) continue;
+        if (first != TL_ROLE_NONE && roles[k] != first) return 1;
+        first = roles[k];
+    }
+    return 0;
+}
+
 /* A knob of an operation no selected variant runs would do nothing:
- * the split communicator's CTA limits, the DAXPY grid. */
-static tl_status knobs_unused(const tl_tristream_opts *o, tl_tristream_cfg *cfg)
+ * the split communicator's CTA limits, the DAXPY grid, stream
+ * priorities where no variant runs two streams at once. */
+static tl_status knobs_unused(const tl_tristream_opts *o, const tl_optresult *res, tl_tristream_cfg *cfg)
 {
     cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
     if (!cfg->needs_split)
         TL_TRY(split_ctas_unused(o->split_max_ctas, o->split_min_ctas,
                                  "no selected variant uses the split communicator (three-split)"));
-    int daxpy = 0;
+    int daxpy = 0, overlap = 0;
     for (int vi = 0; vi < TL_NVARIANTS; vi++)
-        if ((cfg->variants >> vi) & 1u) daxpy |= tl_tristream_variant_get(vi).daxpy != TL_ROLE_NONE;
+        if ((cfg->variants >> vi) & 1u) {
+            daxpy |= tl_tristream_variant_get(vi).daxpy != TL_ROLE_NONE;
+            overlap |= variant_overlaps(vi);
+        }
+    if (!overlap && tl_opts_given(res, &o->priorities))
+        return tl_bench_invalid("priorities", o->priorities ? "on" : "off",
+                                "no selected variant runs two streams at once (two-stream, three-naive, three-split)");
     if (daxpy || o->daxpy_blocks == 0) return TL_OK;
     char v[32];
     snprintf(v, sizeof v, "%lld", (long long)o->daxpy_blocks);
@@ -685,7 +706,7 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
             return tl_bench_invalid("sweep-range", o->sweep_range, "given without --sweep");
         cfg->npoints = 1;
     }
-    if (knobs_unused(o, cfg) != TL_OK) {
+    if (knobs_unused(o, res, cfg) != TL_OK) {
         tl_tristream_cfg_free(cfg);
         return TL_ERR_INVAL;
     }

@@ -114,6 +114,10 @@ TL_TEST(bad_arguments_exit_2)
         /* the DAXPY grid with no variant running a DAXPY (was taken, did nothing) */
         {"tristream --daxpy-blocks 132 --variants allreduce-only,ring-only",
          "trilap-bench: invalid --daxpy-blocks '132': no selected variant runs the DAXPY (try --help)\n"},
+        /* priorities order streams that run at once: a part runs one */
+        {"tristream --priorities off --variants allreduce-only,daxpy-only",
+         "trilap-bench: invalid --priorities 'off': no selected variant runs two streams at once (two-stream, "
+         "three-naive, three-split) (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tl_test_output r = bench(bad[i][0]);
