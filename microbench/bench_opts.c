@@ -543,10 +543,11 @@ static tl_status variants_refused(const char *list)
     snprintf(why, sizeof why, "an empty entry (two commas, or one at an end)");
     for (const char *p = list;; p++) {
         size_t len = strcspn(p, ",");
+        if (len == 0) break;
         int found = -1;
         for (int v = 0; v < TL_NVARIANTS; v++)
-            if (strlen(tl_tristream_variants[v].name) == len && !strncmp(tl_tristream_variants[v].name, p, len)) found = v;
-        if (len == 0) break;
+            if (strlen(tl_tristream_variants[v].name) == len && !strncmp(tl_tristream_variants[v].name, p, len))
+                found = v;
         if (len == 3 && !strncmp(p, "all", 3)) {
             snprintf(why, sizeof why, "all stands alone: it is every variant");
             break;

@@ -368,7 +368,8 @@ TL_TEST(tristream_refusal_without_note)
     /* the environment's queues over --hw-queues: a note too (it lacked "note:") */
     r = tl_test_capture("CUDA_DEVICE_MAX_CONNECTIONS=8 %s/trilap-bench tristream --no-gpu --hw-queues 4",
                         tl_test_bin());
-    const char *env_note = "trilap-bench: note: CUDA_DEVICE_MAX_CONNECTIONS=8 from the environment (not --hw-queues 4)\n";
+    const char *env_note =
+        "trilap-bench: note: CUDA_DEVICE_MAX_CONNECTIONS=8 from the environment (not --hw-queues 4)\n";
     TL_ASSERT_MSG(r.rc == 1 && !strncmp(r.err, env_note, strlen(env_note)), "%s", r.err);
     tl_test_output_free(&r);
 }
