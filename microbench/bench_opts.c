@@ -366,7 +366,8 @@ void tl_bench_choose_hw_queues(int64_t queues)
 {
     const char *env = getenv("CUDA_DEVICE_MAX_CONNECTIONS");
     if (env && *env) {
-        tl_log("CUDA_DEVICE_MAX_CONNECTIONS=%s from the environment (not --hw-queues %lld)", env, (long long)queues);
+        tl_log("note: CUDA_DEVICE_MAX_CONNECTIONS=%s from the environment (not --hw-queues %lld)", env,
+               (long long)queues);
         return;
     }
     if (queues <= 0) return;
@@ -382,6 +383,9 @@ static const char *no_gpu_instead(const char *what)
     if (strcmp(what, "stream") == 0) return "; use --host";
     if (strcmp(what, "tristream") == 0)
         return "; without one, make demo analyses the committed 2 x H200 run and trilap-model tristream predicts it";
+    if (strcmp(what, "comm") == 0)
+        return "; without one, results/comm-h200x2 holds a committed 2 x H200 run (comm.csv, and comm.log against "
+               "nccl-tests)";
     return "";
 }
 
@@ -494,6 +498,11 @@ static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res
         {TL_SWEEP_ALLREDUCE_COUNT, "allreduce-count", NULL, 1},
         {TL_SWEEP_DAXPY_BYTES, "daxpy-count", NULL, 8},
     };
+    /* "1KB" is 1K to the size parser: bytes where the sweep is of bytes,
+     * but 1K doubles (8 KiB) for an allreduce count */
+    if (cfg->sweep == TL_SWEEP_ALLREDUCE_COUNT && strchr(o->sweep_range, 'B'))
+        return tl_bench_invalid("sweep-range", o->sweep_range,
+                                "--sweep allreduce-count counts doubles, not bytes: give the sizes without B");
     for (size_t k = 0; k < sizeof swept / sizeof swept[0]; k++) {
         if (swept[k].kind != cfg->sweep) continue;
         const char *names[2] = {swept[k].option, swept[k].also};
@@ -522,14 +531,119 @@ static tl_status sweep_check(const tl_tristream_opts *o, const tl_optresult *res
     return TL_OK;
 }
 
+/* What is wrong with a --variants list tl_tristream_parse_variants
+ * refused, said of its first bad entry. */
+static tl_status variants_refused(const char *list)
+{
+    char why[320], names[200] = "";
+    unsigned seen = 0;
+    for (int v = 0; v < TL_NVARIANTS; v++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? ", " : "",
+                 tl_tristream_variants[v].name);
+    snprintf(why, sizeof why, "an empty entry (two commas, or one at an end)");
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) break;
+        int found = -1;
+        for (int v = 0; v < TL_NVARIANTS; v++)
+            if (strlen(tl_tristream_variants[v].name) == len && !strncmp(tl_tristream_variants[v].name, p, len))
+                found = v;
+        if (len == 3 && !strncmp(p, "all", 3)) {
+            snprintf(why, sizeof why, "all stands alone: it is every variant");
+            break;
+        }
+        if (found < 0 || (seen >> found) & 1u) {
+            if (found < 0)
+                snprintf(why, sizeof why, "'%.*s' is not a variant (all, or a comma list of %s)", (int)len, p, names);
+            else
+                snprintf(why, sizeof why, "%s is given twice", tl_tristream_variants[found].name);
+            break;
+        }
+        seen |= 1u << found;
+        p += len;
+        if (!*p) break;
+    }
+    return tl_bench_invalid("variants", list, why);
+}
+
+/* The streams variant v's operations run on differ: stream priorities
+ * order them (a part runs on one stream, where they order nothing). */
+static int variant_overlaps(int vi)
+{
+    tl_tristream_variant v = tl_tristream_variant_get(vi);
+    tl_role roles[3] = {v.allreduce, v.ring, v.daxpy}, first = TL_ROLE_NONE;
+    for (int k = 0; k < 3; k++) {
+        if (roles[k] == TL_ROLE_NONE) continue;
+        if (first != TL_ROLE_NONE && roles[k] != first) return 1;
+        first = roles[k];
+    }
+    return 0;
+}
+
+/* A knob of an operation no selected variant runs would do nothing:
+ * the split communicator's CTA limits, the DAXPY grid, stream
+ * priorities where no variant runs two streams at once. */
+static tl_status knobs_unused(const tl_tristream_opts *o, const tl_optresult *res, tl_tristream_cfg *cfg)
+{
+    cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
+    if (!cfg->needs_split)
+        TL_TRY(split_ctas_unused(o->split_max_ctas, o->split_min_ctas,
+                                 "no selected variant uses the split communicator (three-split)"));
+    int daxpy = 0, overlap = 0;
+    for (int vi = 0; vi < TL_NVARIANTS; vi++)
+        if ((cfg->variants >> vi) & 1u) {
+            daxpy |= tl_tristream_variant_get(vi).daxpy != TL_ROLE_NONE;
+            overlap |= variant_overlaps(vi);
+        }
+    if (!overlap && tl_opts_given(res, &o->priorities))
+        return tl_bench_invalid("priorities", o->priorities ? "on" : "off",
+                                "no selected variant runs two streams at once (two-stream, three-naive, three-split)");
+    if (daxpy || o->daxpy_blocks == 0) return TL_OK;
+    char v[32];
+    snprintf(v, sizeof v, "%lld", (long long)o->daxpy_blocks);
+    return tl_bench_invalid("daxpy-blocks", v, "no selected variant runs the DAXPY");
+}
+
+/* The size parser reads "64KB" as 64K (runtime/options.c): right for a
+ * byte option, but a count of doubles (metavar N) ran 8x the bytes typed.
+ * Such a value is refused with both readings. */
+static tl_status count_in_bytes(const char *name, const char *value)
+{
+    size_t n = strlen(value);
+    int64_t v = 0;
+    if (n == 0 || value[n - 1] != 'B' || tl_opts_parse_size(value, &v) != TL_OK) return TL_OK;
+    size_t unit = value[n - 2] == 'i' ? 2 : 1; /* "KiB" or "KB" */
+    char why[160];
+    snprintf(why, sizeof why, "a count of doubles, not bytes: give %.*s for %lld doubles, or %lld for %lld bytes",
+             (int)(n - unit), value, (long long)v, (long long)(v / 8), (long long)v);
+    return tl_bench_invalid(name, value, why);
+}
+
+tl_status tl_bench_counts_typed(const tl_option *opts, size_t nopts, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strncmp(argv[i], "--", 2) != 0) continue;
+        const char *name = argv[i] + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t k = 0; k < nopts; k++) {
+            const tl_option *opt = &opts[k];
+            if (opt->type != TL_OPT_SIZE || !opt->metavar || strcmp(opt->metavar, "N") != 0 ||
+                strlen(opt->name) != len || strncmp(opt->name, name, len) != 0)
+                continue;
+            const char *value = eq ? eq + 1 : i + 1 < argc ? argv[++i] : "";
+            TL_TRY(count_in_bytes(opt->name, value));
+        }
+    }
+    return TL_OK;
+}
+
 tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *res,
                                tl_tristream_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     char buf[32];
     if (tl_tristream_parse_variants(o->variants, &cfg->variants) != TL_OK)
-        return tl_bench_invalid("variants", o->variants,
-                                "expected all or a comma list of distinct variant names");
+        return variants_refused(o->variants);
     if (o->ring_count > 0 && o->ring_bytes > 0) {
         snprintf(buf, sizeof buf, "%lld", (long long)o->ring_bytes);
         return tl_bench_invalid("ring-bytes", buf, "give --ring-count or --ring-bytes, not both");
@@ -593,16 +707,13 @@ tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *r
             return tl_bench_invalid("sweep-range", o->sweep_range, "given without --sweep");
         cfg->npoints = 1;
     }
-    cfg->needs_split = (cfg->variants >> TL_VAR_THREE_SPLIT) & 1u;
-    if (!cfg->needs_split &&
-        split_ctas_unused(o->split_max_ctas, o->split_min_ctas,
-                          "no selected variant uses the split communicator (three-split)") != TL_OK) {
+    if (knobs_unused(o, res, cfg) != TL_OK) {
         tl_tristream_cfg_free(cfg);
         return TL_ERR_INVAL;
     }
     /* a note for a run that goes on: a refused one is its one line alone */
     if (nvtx_noted)
-        fprintf(stderr, "trilap-bench: --trace-mode nvtx without --trace records no host ranges: "
+        fprintf(stderr, "trilap-bench: note: --trace-mode nvtx without --trace records no host ranges: "
                         "the timed loop has the NVTX ranges of every run (trace_mode=off in "
                         "the results)\n");
     return TL_OK;

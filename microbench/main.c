@@ -9,6 +9,7 @@
 #include "config.h"
 #include "microbench/bench.h"
 #include "probes/probes.h"
+#include "runtime/devcomm.h" /* TL_DEVCOMM_HOST */
 #include "runtime/launch.h"
 #include "runtime/results.h"
 #include "runtime/tmpfile.h"
@@ -84,6 +85,17 @@ static int host_stream_refuses(const tl_stream_opts *so, const tl_launch_opts *l
     return 0;
 }
 
+/* tristream and comm time NCCL itself, one GPU per rank: host staging is
+ * the solvers' device-buffer exchange, nothing these measure, and the
+ * ranks it lets share a GPU are ranks NCCL refuses. */
+static int nccl_sub_refuses(const subcommand *sub, const tl_launch_opts *lo)
+{
+    if (sub->fn == tl_stream_rank_main || lo->device_comm != TL_DEVCOMM_HOST) return 0;
+    fprintf(stderr, "trilap-bench: %s: --device-comm host: %s times NCCL itself, one GPU per rank; the option is for "
+                    "the solvers' device-buffer exchange\n", sub->name, sub->name);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     tl_log_set_prefix("trilap-bench", -1);
@@ -130,7 +142,9 @@ int main(int argc, char **argv)
     tl_rank_main_fn fn = sub->fn;
     tl_optresult res;
     if (tl_opts_parse(&spec, argc - 1, argv + 1, &res) != TL_OK) return 2;
-    int refused = !res.exit_now && ((fn == tl_stream_rank_main && host_stream_refuses(so, &lo, &res)) ||
+    int refused = !res.exit_now && (tl_bench_counts_typed(sub->opts, *sub->nopts, argc - 1, argv + 1) != TL_OK ||
+                                    nccl_sub_refuses(sub, &lo) ||
+                                    (fn == tl_stream_rank_main && host_stream_refuses(so, &lo, &res)) ||
                                     tl_launch_opts_refused("trilap-bench", &lo, &res,
                                                            fn == tl_stream_rank_main && so->host ? "stream --host" : NULL));
     if (refused || res.exit_now) {

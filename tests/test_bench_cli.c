@@ -105,6 +105,19 @@ TL_TEST(bad_arguments_exit_2)
         {"tristream --gpus 2 --ranks 3", "trilap-bench: --gpus and --ranks: give one (--ranks N ranks share the "
                                          "visible GPUs; --gpus N ranks take one GPU each)\n"},
         {"tristream --gpus 2 --no-gpu", "trilap-bench: --gpus and --no-gpu: give one (--ranks N for host-only ranks)\n"},
+        /* NCCL is what they time, one GPU per rank: host staging was taken and
+         * did nothing, or let ranks share a GPU that NCCL then refused */
+        {"tristream --device-comm host",
+         "trilap-bench: tristream: --device-comm host: tristream times NCCL itself, one GPU per rank; the option "
+         "is for the solvers' device-buffer exchange\n"},
+        {"comm --device-comm host", "trilap-bench: comm: --device-comm host: comm times NCCL itself"},
+        /* the DAXPY grid with no variant running a DAXPY (was taken, did nothing) */
+        {"tristream --daxpy-blocks 132 --variants allreduce-only,ring-only",
+         "trilap-bench: invalid --daxpy-blocks '132': no selected variant runs the DAXPY (try --help)\n"},
+        /* priorities order streams that run at once: a part runs one */
+        {"tristream --priorities off --variants allreduce-only,daxpy-only",
+         "trilap-bench: invalid --priorities 'off': no selected variant runs two streams at once (two-stream, "
+         "three-naive, three-split) (try --help)\n"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tl_test_output r = bench(bad[i][0]);
@@ -159,7 +172,10 @@ TL_TEST(gpu_subcommands_without_gpu_say_what_runs)
          "analyses the committed 2 x H200 run and trilap-model tristream predicts it\n"},
         {"stream --no-gpu --count 4K --iters 2",
          "trilap-bench: stream needs one GPU per rank (none visible, or --no-gpu); use --host\n"},
-        {"comm --no-gpu -e 64", "trilap-bench: comm needs one GPU per rank (none visible, or --no-gpu)\n"},
+        /* it said no more than that: nothing named what shows comm without a GPU */
+        {"comm --no-gpu -e 64", "trilap-bench: comm needs one GPU per rank (none visible, or --no-gpu); without "
+                                "one, results/comm-h200x2 holds a committed 2 x H200 run (comm.csv, and "
+                                "comm.log against nccl-tests)\n"},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         tl_test_output r = bench(cmds[i][0]);
@@ -345,9 +361,79 @@ TL_TEST(tristream_refusal_without_note)
     }
     /* taken: the note, then the run looks for a GPU */
     tl_test_output r = bench("tristream --trace-mode nvtx --no-gpu");
-    TL_ASSERT_MSG(r.rc == 1 && strstr(r.err, "--trace-mode nvtx without --trace records no host ranges"), "%s",
-                  r.err);
+    /* a note, said as one like every other (it lacked "note:") */
+    TL_ASSERT_MSG(r.rc == 1 && !strncmp(r.err, "trilap-bench: note: --trace-mode nvtx without --trace records no "
+                                               "host ranges", 75), "%s", r.err);
     tl_test_output_free(&r);
+    /* the environment's queues over --hw-queues: a note too (it lacked "note:") */
+    r = tl_test_capture("CUDA_DEVICE_MAX_CONNECTIONS=8 %s/trilap-bench tristream --no-gpu --hw-queues 4",
+                        tl_test_bin());
+    const char *env_note =
+        "trilap-bench: note: CUDA_DEVICE_MAX_CONNECTIONS=8 from the environment (not --hw-queues 4)\n";
+    TL_ASSERT_MSG(r.rc == 1 && !strncmp(r.err, env_note, strlen(env_note)), "%s", r.err);
+    tl_test_output_free(&r);
+}
+
+/* Each of `bad` ({args, its one line}) exits 2 with that line alone; each
+ * of `good` passes every check and stops at the missing GPU, exit 1. */
+static void refused_and_taken(const char *const (*bad)[2], size_t nbad, const char *const *good, size_t ngood)
+{
+    for (size_t i = 0; i < nbad; i++) {
+        tl_test_output r = bench(bad[i][0]);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, bad[i][1]), "%s: exit %d: %s", bad[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+    for (size_t i = 0; i < ngood; i++) {
+        tl_test_output r = bench(good[i]);
+        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "needs one GPU per rank"), "%s: exit %d: %s", good[i],
+                      r.rc, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
+/* A count of doubles typed with a byte unit: the size parser takes "64KB"
+ * as 64K, right for a byte option, but here it ran 64K doubles, 8x the
+ * bytes typed (--ring-count 256KB sent 2 MiB). Refused in one line, exit
+ * 2, saying both readings; the byte options keep the unit. */
+TL_TEST(counts_refuse_byte_units)
+{
+    static const char *const bad[][2] = {
+        {"stream --host --count 64KB",
+         "trilap-bench: invalid --count '64KB': a count of doubles, not bytes: give 64K for 65536 doubles, or 8192 "
+         "for 65536 bytes (try --help)\n"},
+        {"tristream --ring-count 256KB", "invalid --ring-count '256KB': a count of doubles, not bytes: give 256K "
+                                         "for 262144 doubles, or 32768 for 262144 bytes"},
+        {"tristream --allreduce-count=1KiB", "invalid --allreduce-count '1KiB': a count of doubles"},
+        {"tristream --daxpy-count 8MB", "invalid --daxpy-count '8MB': a count of doubles"},
+        {"tristream --sweep allreduce-count --sweep-range 1KB:4K",
+         "trilap-bench: invalid --sweep-range '1KB:4K': --sweep allreduce-count counts doubles, not bytes: give "
+         "the sizes without B (try --help)\n"},
+    };
+    /* byte options keep the unit: past the checks, to the missing GPU */
+    static const char *const good[] = {"tristream --no-gpu --ring-bytes 256KB",
+                                       "tristream --no-gpu --sweep ring-bytes --sweep-range 1KB:4KB",
+                                       "comm --no-gpu -b 64KB -e 1MB"};
+    refused_and_taken(bad, sizeof bad / sizeof bad[0], good, sizeof good / sizeof good[0]);
+}
+
+/* A bad --variants list was one generic line ("expected all or a comma
+ * list of distinct variant names") whatever was wrong, with no names to
+ * pick from: now the entry and what is wrong with it. */
+TL_TEST(variants_name_the_bad_entry)
+{
+    static const char *const bad[][2] = {
+        {"tristream --variants Two-Stream",
+         "trilap-bench: invalid --variants 'Two-Stream': 'Two-Stream' is not a variant (all, or a comma list of "
+         "allreduce-only, ring-only, daxpy-only, two-stream, three-naive, three-split) (try --help)\n"},
+        {"tristream --variants two-stream,two-stream",
+         "invalid --variants 'two-stream,two-stream': two-stream is given twice"},
+        {"tristream --variants two-stream,,three-split", "': an empty entry (two commas, or one at an end)"},
+        {"tristream --variants three-split,", "': an empty entry (two commas, or one at an end)"},
+        {"tristream --variants ''", "invalid --variants '': an empty entry"},
+        {"tristream --variants all,two-stream", "': all stands alone: it is every variant"},
+    };
+    static const char *const good[] = {"tristream --no-gpu --variants three-split,two-stream"};
+    refused_and_taken(bad, sizeof bad / sizeof bad[0], good, sizeof good / sizeof good[0]);
 }
 
 /* Sizes tristream would not run as typed: a ring of 0 ran as the default
@@ -411,19 +497,9 @@ TL_TEST(split_ctas_where_used)
          "trilap-bench: invalid --split-max-ctas '2': no selected variant uses the split communicator "
          "(three-split) (try --help)\n"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        tl_test_output r = bench(bad[i][0]);
-        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, bad[i][1]), "%s: exit %d: %s", bad[i][0], r.rc, r.err);
-        tl_test_output_free(&r);
-    }
     static const char *const good[] = {"comm --comm split --split-max-ctas 2 --split-min-ctas 1 --no-gpu",
                                        "tristream --variants three-split --split-max-ctas 2 --no-gpu"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        tl_test_output r = bench(good[i]);
-        TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "needs one GPU per rank"), "%s: exit %d: %s", good[i],
-                      r.rc, r.err);
-        tl_test_output_free(&r);
-    }
+    refused_and_taken(bad, sizeof bad / sizeof bad[0], good, sizeof good / sizeof good[0]);
 }
 
 /* --trace is first written after every timed repetition: a trace folder
@@ -575,4 +651,4 @@ TL_TEST_MAIN(help_lists_subcommands, host_stream_under_mpirun_refused_first, sub
              gpu_subcommands_without_gpu_fail_cleanly, gpu_subcommands_without_gpu_say_what_runs,
              host_stream_with_results,
              host_stream_formats, preamble_lines_hold_their_values, host_stream_names_its_threads, host_stream_default_fits_the_memory, results_link_to_its_manifest, host_stream_allocation_failure_says_why,
-             host_stream_refusal_without_note, tristream_refusal_without_note)
+             host_stream_refusal_without_note, tristream_refusal_without_note, counts_refuse_byte_units, variants_name_the_bad_entry)
