@@ -601,6 +601,16 @@ TL_TEST(gnuplot_cells_checked)
     snprintf(p, sizeof p, "%s/one.png", t);
     struct stat st;
     TL_ASSERT_MSG(stat(p, &st) == 0 && st.st_size > 1000, "model-scaling, one row: no figure %s", p);
+    /* a prediction without two-stream: its speedups are NaN (trilap-model
+     * writes them so), the bars drawn without their labels */
+    snprintf(p, sizeof p, "%s/nots.csv", t);
+    tl_test_write(p, "gpus,schedule,iter_us,speedup_vs_two_stream\n4,three-split,40.2,NaN\n4,three-naive,53.0,NaN\n"
+                     "8,three-split,30.1,NaN\n8,three-naive,41.5,NaN\n");
+    r = tl_test_capture("gnuplot -e \"file='%s'; out='%s/nots.png'\" plots/model-scaling.gp", p, t);
+    TL_ASSERT_MSG(r.rc == 0, "model-scaling without two-stream: rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/nots.png", t);
+    TL_ASSERT_MSG(stat(p, &st) == 0 && st.st_size > 1000, "model-scaling without two-stream: no figure %s", p);
 }
 
 /* model-validation.gp printed every row's error_pct above its prediction:
