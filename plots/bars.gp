@@ -18,6 +18,7 @@ gp_prog = "bars.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "label"
 do for [gp_s in series] { gp_columns = gp_columns . " " . gp_s . " " . gp_s . "_min " . gp_s . "_max" }
+gp_any_number = series
 load dir . "common.gp"
 set title title noenhanced
 set ylabel ylabel

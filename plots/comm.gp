@@ -14,6 +14,7 @@ if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "comm.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "op comm size_bytes time_us"
+gp_numbers = "size_bytes time_us"
 load dir . "common.gp"
 set datafile commentschars "#"
 set title title noenhanced

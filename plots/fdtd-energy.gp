@@ -11,6 +11,7 @@ if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "fdtd-energy.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "time_s energy_cpml energy_none"
+gp_numbers = gp_columns
 load dir . "common.gp"
 if (!exists("title")) title = "field energy, normalised by its maximum"
 set title title noenhanced

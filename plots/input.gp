@@ -5,7 +5,9 @@
 # figure under its final name after a screen of gnuplot warnings. The
 # caller names its program (gp_prog), its CSVs (gp_inputs, words: a quoted
 # one may hold spaces) and the columns each must have (gp_columns); one
-# line and exit 1. Without gp_inputs, nothing is checked.
+# line and exit 1. Without gp_inputs, nothing is checked. gp_numbers: the
+# columns that must hold a number in every row, gp_any_number: those of
+# which one cell at least must (numbers.awk).
 gp_sh(s) = "'" . s . "'"
 gp_fail(f, why) = sprintf("%s: %s: %s", gp_prog, f, why)
 if (exists("gp_inputs")) {
@@ -24,5 +26,10 @@ if (exists("gp_inputs")) {
             }
         }
         if (system("awk '!/^#/ && NF && n++ { print \"y\"; exit }' " . gp_sh(gp_f)) ne "y") { print gp_fail(gp_f, "no rows under its header"); exit status 1 }
+        if (!exists("gp_numbers")) { gp_numbers = "" }
+        if (!exists("gp_any_number")) { gp_any_number = "" }
+        gp_why = system("awk -v every=" . gp_sh(gp_numbers) . " -v any=" . gp_sh(gp_any_number) . \
+            " -f " . gp_sh(dir . "../scripts/csv.awk") . " -f " . gp_sh(dir . "numbers.awk") . " " . gp_sh(gp_f))
+        if (gp_why ne "") { print gp_fail(gp_f, gp_why); exit status 1 }
     }
 }

@@ -22,6 +22,8 @@ if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "model-scaling.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "gpus schedule iter_us speedup_vs_two_stream"
+# the speedup is NaN in a file without two-stream: its labels are left out
+gp_numbers = "gpus iter_us"
 load dir . "common.gp"
 set title "PREDICTED (SimGrid, trilap-model): " . title noenhanced
 set ylabel "µs per " . method . " iteration (predicted)"
@@ -44,7 +46,13 @@ set xrange [0.4:ng + 0.6]
 do for [k = 1:ng] { set xtics add (word(glist, k) k) }
 scolors = "2062260 14034728 2924588 16744206"
 pick(name) = strcol("schedule") eq name ? column("iter_us") : 1/0
+# the speedups only where a three-split row has one (a number: NaN without
+# two-stream): a one-row file without one crashed gnuplot 5.4 (a
+# segfault, a 0-byte figure left)
+has_speedup(dummy) = strcol("schedule") eq "three-split" && column("speedup_vs_two_stream") == column("speedup_vs_two_stream")
+stats file using (has_speedup(0) ? 1 : 0) nooutput
+nsplit = STATS_sum
 plot for [i = 1:n] file using (group(column("gpus")) + (i - (n + 1) / 2.0) * bw):(pick(word(schedules, i))) \
        with boxes lc rgb int(word(scolors, i)) title word(schedules, i), \
-     file using (group(column("gpus"))):(strcol("schedule") eq "three-split" ? column("iter_us") * column("speedup_vs_two_stream") : 1/0):\
+     for [s = 1:(nsplit > 0)] file using (group(column("gpus"))):(has_speedup(0) ? column("iter_us") * column("speedup_vs_two_stream") : 1/0):\
        (sprintf("%.2fx", column("speedup_vs_two_stream"))) with labels offset 0, 1.2 font ",9" notitle

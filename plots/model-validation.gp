@@ -19,6 +19,7 @@ if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "model-validation.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = label . " " . a . " " . b
+gp_numbers = a . " " . b
 load dir . "common.gp"
 set title "measured / paper (left) against PREDICTED by trilap-model (right): " . title noenhanced
 set ylabel ylabel

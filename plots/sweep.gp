@@ -13,6 +13,8 @@ if (!exists("dir")) dir = dirname(ARG0)
 gp_prog = "sweep.gp"
 gp_inputs = sprintf('"%s"', file) # one word, spaces and all
 gp_columns = "variant " . xcol . " median_us min_us max_us ideal_us"
+gp_numbers = xcol
+gp_any_number = "median_us"
 load dir . "common.gp"
 set title sprintf("three-stream microbenchmark: time per iteration vs %s", xcol) noenhanced
 set xlabel sprintf("%s (bytes)", xcol) noenhanced

@@ -543,6 +543,76 @@ TL_TEST(gnuplot_input_checked)
     TL_ASSERT_MSG(access(p, F_OK) != 0, "left %s", p);
 }
 
+/* A NaN or an empty cell where a figure needs a number drew nothing and
+ * left a 0-byte figure under its final name after a screen of gnuplot
+ * (comm.gp: "all points y value undefined"; bars.gp of NaN only: "No valid
+ * points in histogram"), or, in model-scaling.gp, a bar short of its group
+ * without a word; a one-row model-scaling file without a three-split row
+ * crashed gnuplot (segfault, 0-byte figure). */
+TL_TEST(gnuplot_cells_checked)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    static const char *const gp[][4] = {
+        {"model-scaling", "", "gpus,schedule,iter_us,speedup_vs_two_stream\n4,two-stream,%s,1.0\n", "iter_us"},
+        {"comm", "", "op,comm,size_bytes,time_us\nallreduce,world,8,%s\n", "time_us"},
+        {"fdtd-energy", "", "step,time_s,energy_cpml,energy_none\n1,0.5,%s,1\n", "energy_cpml"},
+        {"model-validation", "label='v'; a='m'; b='p'; ", "v,m,p,error_pct\nx,1,%s,5\n", "p"},
+        {"sweep", "", "variant,ring_bytes,median_us,min_us,max_us,ideal_us\nthree-split,%s,1,1,1,NaN\n", "ring_bytes"}};
+    static const char *const cell[] = {"NaN", ""};
+    char p[1024], body[512], want[1400];
+    for (size_t i = 0; i < sizeof gp / sizeof gp[0]; i++) {
+        for (size_t k = 0; k < sizeof cell / sizeof cell[0]; k++) {
+            snprintf(p, sizeof p, "%s/a b,c.csv", t);
+            snprintf(body, sizeof body, gp[i][2], cell[k]);
+            tl_test_write(p, body);
+            tl_test_output r = tl_test_capture("gnuplot -e \"%sfile='%s'; out='%s/fig.png'\" plots/%s.gp", gp[i][1], p,
+                                               t, gp[i][0]);
+            snprintf(want, sizeof want, "%s.gp: %s: line 2: column %s is '%s', not a number", gp[i][0], p, gp[i][3],
+                     cell[k]);
+            TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "%s, '%s': rc %d: %s", gp[i][0], cell[k], r.rc,
+                          r.err);
+            tl_test_output_free(&r);
+            snprintf(p, sizeof p, "%s/fig.png", t);
+            TL_ASSERT_MSG(access(p, F_OK) != 0, "%s left %s for '%s'", gp[i][0], p, cell[k]);
+        }
+    }
+    /* bars: a configuration without a variant is NaN there and drawn; a
+     * file of NaN only is refused */
+    snprintf(p, sizeof p, "%s/bars.csv", t);
+    tl_test_write(p, "label,a,a_min,a_max\nx,NaN,NaN,NaN\n");
+    tl_test_output r = tl_test_capture("gnuplot -e \"series='a'; file='%s'; out='%s/fig.png'\" plots/bars.gp", p, t);
+    snprintf(want, sizeof want, "bars.gp: %s: no number in column(s) a in any row", p);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/fig.png", t);
+    TL_ASSERT_MSG(access(p, F_OK) != 0, "bars.gp left %s", p);
+    snprintf(p, sizeof p, "%s/bars.csv", t);
+    tl_test_write(p, "label,a,a_min,a_max,b,b_min,b_max\nx,NaN,NaN,NaN,2,1,3\ny,1,1,1,2,1,3\n");
+    r = tl_test_capture("gnuplot -e \"series='a b'; file='%s'; out='%s/fig.png'\" plots/bars.gp", p, t);
+    TL_ASSERT_MSG(r.rc == 0, "bars with one NaN variant: rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    /* one row, no three-split: drawn, one bar */
+    snprintf(p, sizeof p, "%s/one.csv", t);
+    tl_test_write(p, "gpus,schedule,iter_us,speedup_vs_two_stream\n4,two-stream,772.7,1.0\n");
+    r = tl_test_capture("gnuplot -e \"file='%s'; out='%s/one.png'\" plots/model-scaling.gp", p, t);
+    TL_ASSERT_MSG(r.rc == 0, "model-scaling, one row: rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/one.png", t);
+    struct stat st;
+    TL_ASSERT_MSG(stat(p, &st) == 0 && st.st_size > 1000, "model-scaling, one row: no figure %s", p);
+    /* a prediction without two-stream: its speedups are NaN (trilap-model
+     * writes them so), the bars drawn without their labels */
+    snprintf(p, sizeof p, "%s/nots.csv", t);
+    tl_test_write(p, "gpus,schedule,iter_us,speedup_vs_two_stream\n4,three-split,40.2,NaN\n4,three-naive,53.0,NaN\n"
+                     "8,three-split,30.1,NaN\n8,three-naive,41.5,NaN\n");
+    r = tl_test_capture("gnuplot -e \"file='%s'; out='%s/nots.png'\" plots/model-scaling.gp", p, t);
+    TL_ASSERT_MSG(r.rc == 0, "model-scaling without two-stream: rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/nots.png", t);
+    TL_ASSERT_MSG(stat(p, &st) == 0 && st.st_size > 1000, "model-scaling without two-stream: no figure %s", p);
+}
+
 /* model-validation.gp printed every row's error_pct above its prediction:
  * the fitted three-split, the daxpy-only input and the FDTD calibration
  * rows read "+0.0%", predictions that hit. Those rows carry their role;
@@ -1366,7 +1436,7 @@ TL_TEST(render_lock_wait_checked)
     }
 }
 
-TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
+TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input_checked, gnuplot_cells_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
              gnuplot_script_needs_input, demo_from_recorded_runs, render_adds_untraced_medians,
