@@ -19,10 +19,24 @@
 #   foreign_failed_step_exit_1    a failed step: named in the last line,
 #                                 exit 1, OUT/foreign.tar.gz kept; CuPy
 #                                 missing is a line, not a failure
+#   slurm_job_names_its_folder    each slurm/*.sbatch submitted as README
+#                                 says, through a stand-in sbatch: a job
+#                                 that finished ends with a line naming its
+#                                 folder (the default, an OUT with a space,
+#                                 an array task's OUT/task-<index>); before,
+#                                 the program's last line
+#   slurm_time_limit_named        a job a SIGTERM stops after a row: the rows
+#                                 kept and named, and where squeue shows no
+#                                 time left, the line says the time limit
+#                                 sent it, naming the limit; a scancel not
+#   slurm_job_sh_run_refused      slurm/job.sh run (bash, sbatch) rather than
+#                                 sourced: one line, exit 2 (before, exit 0
+#                                 having run nothing); --help its usage
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused foreign_bad_arguments
-foreign_failed_step_exit_1"
+foreign_failed_step_exit_1 slurm_job_names_its_folder slurm_time_limit_named
+slurm_job_sh_run_refused"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
@@ -123,9 +137,98 @@ exec /usr/bin/python3 "$@"'
     grep -q 'cupy.*CuPy' "$probe/said" || fail "no line says the CuPy steps were skipped: $(grep -i cupy "$probe/said")"
 }
 
+# A checkout in $probe/tree holding scripts/ and stand-in trilap-bench and
+# trilap-fdtd that write a CSV header and a row to --results, then sleep
+# SLEEP seconds; stand-ins for srun, mpirun, squeue (saying SQUEUE) and an
+# sbatch that runs the job at once in the submit folder, job id 4242
+slurm_cluster() {
+    mkdir -p "$probe/tree/bin"
+    cp -r "$top/scripts" "$probe/tree/"
+    local p
+    for p in trilap-bench trilap-fdtd; do
+        # shellcheck disable=SC2016 # the stand-in's own expansions
+        printf '%s\n' '#!/usr/bin/env bash' 'while [ $# -gt 0 ]; do [ "$1" = --results ] && res=$2; shift; done' \
+            'printf "variant,us\nthree-split,58.4\n" >"$res"; echo "bench: wrote $res"; sleep "${SLEEP:-0}"' \
+            >"$probe/tree/bin/$p"
+        chmod +x "$probe/tree/bin/$p"
+    done
+    fake srun 'while [ $# -gt 0 ]; do case $1 in --*) shift ;; *) break ;; esac; done; exec "$@"'
+    fake mpirun 'while [ $# -gt 0 ]; do case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) break ;; esac; done; exec "$@"'
+    fake squeue 'echo "${SQUEUE:-}"'
+    fake sbatch 'while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
+s=$1; shift
+SLURM_JOB_ID=${SLURM_JOB_ID:-4242} SLURM_SUBMIT_DIR=$PWD exec bash "$s" "$@"'
+}
+
+slurm_job_names_its_folder() {
+    slurm_cluster
+    local t want
+    for t in tristream fdtd-ranks bench-comm; do
+        run_in "$probe/tree" sbatch --gpus-per-node=4 --ntasks-per-node=4 "scripts/slurm/$t.sbatch"
+        want="$t.sbatch: finished; the results are in $probe/tree/results/${t/bench-/}-slurm-4242"
+        [ "$rc" = 0 ] && [ "$(tail -n 1 "$probe/said")" = "$want" ] ||
+            fail "$t.sbatch: exit $rc, its last line not '$want': $(tail -n 2 "$probe/said")"
+        OUT="$probe/shared fs/$t run" run_in "$probe/tree" sbatch "scripts/slurm/$t.sbatch"
+        want="$t.sbatch: finished; the results are in $probe/shared fs/$t run"
+        [ "$rc" = 0 ] && [ "$(tail -n 1 "$probe/said")" = "$want" ] && ls "$probe/shared fs/$t run/"*.csv >/dev/null ||
+            fail "$t.sbatch, OUT with a space: exit $rc, its last line not '$want': $(tail -n 2 "$probe/said")"
+        OUT="$probe/shared fs/$t array" SLURM_ARRAY_JOB_ID=4000 SLURM_ARRAY_TASK_ID=3 \
+            run_in "$probe/tree" sbatch --array=0-3 "scripts/slurm/$t.sbatch"
+        want="$t.sbatch: finished; the results are in $probe/shared fs/$t array/task-3"
+        [ "$rc" = 0 ] && [ "$(tail -n 1 "$probe/said")" = "$want" ] ||
+            fail "$t.sbatch, an array task: exit $rc, its last line not '$want': $(tail -n 2 "$probe/said")"
+    done
+}
+
+# sigterm_job SQUEUE: tristream.sbatch into $probe/out, SIGTERM to its
+# process group (as Slurm sends it to the job's processes) once its CSV
+# holds a row; its output in $probe/said, status in rc
+sigterm_job() {
+    local pid n=0
+    (cd "$probe/tree" && PATH="$probe/fake:/usr/local/bin:/usr/bin:/bin" SQUEUE=$1 SLEEP=30 OUT=$probe/out \
+        exec setsid sbatch scripts/slurm/tristream.sbatch) >"$probe/said" 2>&1 </dev/null &
+    pid=$!
+    until grep -q three-split "$probe/out/tristream.csv" 2>/dev/null; do
+        [ $((n += 1)) -lt 100 ] || { kill -KILL -- -"$pid"; fail "the job wrote no row in 10 s: $(cat "$probe/said")"; }
+        sleep 0.1
+    done
+    kill -TERM -- -"$pid"
+    rc=0
+    wait "$pid" || rc=$?
+}
+
+slurm_time_limit_named() {
+    slurm_cluster
+    sigterm_job "0:00 30:00"
+    [ "$rc" = 143 ] || fail "a job stopped at its time limit: exit $rc, not 143: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q '^tristream.sbatch: interrupted (SIGTERM): job 4242 reached its time limit, 30:00' ||
+        fail "the last line does not name the time limit: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -qF "the rows written before it are in $probe/out" ||
+        fail "the last line does not name the rows kept: $(tail -n 1 "$probe/said")"
+    grep -q three-split "$probe/out/tristream.csv" || fail "the row written before the SIGTERM is gone"
+    rm -rf "$probe/out"
+    sigterm_job "12:31 30:00"
+    tail -n 1 "$probe/said" | grep -q 'interrupted (SIGTERM); the rows' ||
+        fail "a scancel with time left: $(tail -n 1 "$probe/said")"
+}
+
+slurm_job_sh_run_refused() {
+    slurm_cluster
+    local how
+    for how in bash sbatch; do
+        run_in "$probe/tree" "$how" scripts/slurm/job.sh
+        [ "$rc" = 2 ] && [ "$(wc -l <"$probe/said")" = 1 ] && grep -q '^job.sh: sourced by' "$probe/said" ||
+            fail "$how scripts/slurm/job.sh: exit $rc, not 2 with one line: $(head -n 3 "$probe/said")"
+    done
+    run_in "$probe/tree" bash scripts/slurm/job.sh --help
+    [ "$rc" = 0 ] && grep -q 'slurm_job_env MODULES LAUNCHER' "$probe/said" ||
+        fail "job.sh --help: exit $rc: $(head -n 3 "$probe/said")"
+}
+
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | foreign_bad_arguments | \
-        foreign_failed_step_exit_1) "$1" ;;
+        foreign_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
+        slurm_job_sh_run_refused) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac
