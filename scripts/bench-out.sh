@@ -12,6 +12,8 @@
 #   bench_out_log FILE                      # a log appended to (tee -a) beside an appended CSV
 #   bench_out_fresh                         # refuse an OUT holding an earlier run's CSV
 #   # the folder is $bench_out_dir
+#   bench_out_say_where=1                   # a finished run's last line names the folder
+#   bench_out_why=FUNCTION                  # prints ": REASON" for an interrupted run's line
 #
 # The lines it prints name the script by $0, or by bench_out_name where the
 # caller sets it (a Slurm batch script runs as slurmd's copy, slurm_script).
@@ -205,6 +207,12 @@ bench_out_restore() {
     return "$undone"
 }
 
+# What the caller knows of why the signal came (a Slurm job: its time
+# limit, slurm_job_why_signal), as ": REASON", or nothing
+bench_out_why_signal() {
+    [ -z "${bench_out_why:-}" ] || "$bench_out_why"
+}
+
 bench_out_stop() {
     bench_out_signal=$1
     exit "$2"
@@ -219,9 +227,11 @@ bench_out_has_rows() {
 bench_out_end() {
     local rc=$? what
     what="failed (exit $rc)"
-    [ -z "$bench_out_signal" ] || what="interrupted (SIG$bench_out_signal)"
-    if [ "$rc" = 0 ] && [ -n "$bench_out_final" ]; then
-        bench_out_place || exit 1
+    [ -z "$bench_out_signal" ] || what="interrupted (SIG$bench_out_signal)$(bench_out_why_signal)"
+    if [ "$rc" = 0 ]; then
+        [ -z "$bench_out_final" ] || bench_out_place || exit 1
+        # a Slurm job's output file ended with the program's last line, its folder unnamed
+        [ -z "${bench_out_say_where:-}" ] || echo "${bench_out_name:-$0}: finished; the results are in $bench_out_dir"
         return 0
     fi
     if [ "$rc" -ne 0 ] && [ "$bench_out_made" != 1 ] && [ "${#bench_out_before[@]}" -gt 0 ] &&

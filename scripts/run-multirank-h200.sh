@@ -7,6 +7,11 @@
 # (pencil-yz); overlap, diagnose and breakdown of every run. Everything
 # lands in DEST (traces gzipped) with a manifest.
 #   scripts/run-multirank-h200.sh DEST [BUDGET_SECONDS=540]
+# It needs a GPU (nvidia-smi -L lists one), make, mpirun and nsys: where
+# one is missing it says so in one line and exits 1 before DEST is made.
+# Every step is required (none optional): a step that fails, or that the
+# budget leaves no time for, is named in the last line, exit 1, the other
+# steps' files kept in DEST; the last line names DEST either way.
 # NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # Nsight Systems' importer needs libdw: .carry-dw/*.deb (apt-get download
 # libdw1 libelf1) are unpacked into /tmp/dw when present.
@@ -26,21 +31,32 @@ dest=$1
 budget=${2:-540}
 [[ $budget =~ ^[1-9][0-9]*$ ]] ||
     { echo "run-multirank-h200.sh: invalid BUDGET_SECONDS '$budget': a positive integer (try --help)" >&2; exit 2; }
+NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
+# a machine without a GPU ran every step to its failure and exited 0
+lacks=()
+nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]' || lacks+=("a GPU (nvidia-smi -L lists none)")
+for t in make mpirun; do command -v "$t" >/dev/null 2>&1 || lacks+=("$t"); done
+command -v "$NSYS" >/dev/null 2>&1 || lacks+=("Nsight Systems (NSYS=$NSYS)")
+[ ${#lacks[@]} -eq 0 ] || {
+    echo "run-multirank-h200.sh: this machine lacks $(printf '%s, ' "${lacks[@]}" | sed 's/, $//'): nothing run, $dest not made" >&2
+    exit 1
+}
 start=$(date +%s)
 why=$(mkdir -p -- "$dest" 2>&1) || { echo "run-multirank-h200.sh: DEST $dest: cannot be made (${why##*: })" >&2; exit 1; }
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=4
-NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
 if ls .carry-dw/*.deb >/dev/null 2>&1; then
     for f in .carry-dw/*.deb; do dpkg -x "$f" /tmp/dw; done
     export LD_LIBRARY_PATH=/tmp/dw/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
 left() { echo $((budget - ($(date +%s) - start))); }
+failed=() # the steps that failed or were skipped, as the last line names them
 step() { # step NAME SECONDS command...
     local name=$1 want=$2
     shift 2
     if [ "$(left)" -lt "$want" ]; then
         echo "== $name: skipped ($(left)s left)" | tee -a "$dest/steps.txt"
+        failed+=("$name (skipped)")
         return 1
     fi
     local t0=$SECONDS
@@ -48,7 +64,19 @@ step() { # step NAME SECONDS command...
     timeout -k 5 "$want" "$@" >>"$dest/$name.log" 2>&1
     local rc=$?
     echo "== $name: rc=$rc in $((SECONDS - t0))s" | tee -a "$dest/steps.txt"
+    [ "$rc" = 0 ] || failed+=("$name (rc=$rc)")
     return $rc
+}
+# the last line: where the results are, and the steps that did not pass
+finish() {
+    echo "== total $(($(date +%s) - start))s" | tee -a "$dest/steps.txt"
+    if [ ${#failed[@]} -eq 0 ]; then
+        echo "run-multirank-h200.sh: every step passed; results in $dest (steps.txt, manifest.txt)"
+        exit 0
+    fi
+    echo "run-multirank-h200.sh: ${#failed[@]} step(s) did not pass: $(printf '%s, ' "${failed[@]}" | sed 's/, $//');" \
+        "the others' results in $dest (each step's log: $dest/NAME.log)" | tee -a "$dest/steps.txt" >&2
+    exit 1
 }
 {
     echo "commit: $(cat .trilap-commit 2>/dev/null || git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
@@ -59,15 +87,20 @@ step() { # step NAME SECONDS command...
     mpirun --version | head -n 1
 } >"$dest/manifest.txt" 2>&1
 step build 240 make -j16 CUDA_ARCH=90 bin/trilap-solve bin/trilap-fdtd bin/trilap-analyze \
-    build/tests/test_gpu_multirank || exit 1
+    build/tests/test_gpu_multirank || finish
 solve="bin/trilap-solve --backend cuda --solver pipecg --device-comm host gen:poisson7:128 --rtol 0 --atol 0"
 solve="$solve --max-iterations 200 --warmup 0 --repeat 1 --stats"
+analyse_one() { # analyse_one NAME COMMAND ARGS...: a failure named in the last line
+    local n=$1 c=$2
+    shift 2
+    bin/trilap-analyze "$c" "$@" >"$dest/$n.$c.txt" 2>&1 || failed+=("$n $c (rc=$?)")
+}
 analyse() { # analyse RUN
     local run=$1 n
     n=$(basename "$run")
-    bin/trilap-analyze overlap "$run" --csv "$run.overlap.csv" >"$dest/$n.overlap.txt" 2>&1
-    bin/trilap-analyze diagnose "$run" >"$dest/$n.diagnose.txt" 2>&1
-    bin/trilap-analyze breakdown "$run" --csv "$run.breakdown.csv" >"$dest/$n.breakdown.txt" 2>&1
+    analyse_one "$n" overlap "$run" --csv "$run.overlap.csv"
+    analyse_one "$n" diagnose "$run"
+    analyse_one "$n" breakdown "$run" --csv "$run.breakdown.csv"
 }
 # kernels per rank in a trace (every row of kind kernel, whole session) and
 # the Instances of nsys's kernel summary
@@ -119,4 +152,4 @@ step test-gpu-multirank 150 env TL_BIN=bin TL_BUILD=build TL_HAVE_MPI=1 TL_MPIRU
     tests/run.sh build/tests/test_gpu_multirank
 rm -f "$dest"/*.qdstrm "$dest"/nsys-r?.nsys-rep "$dest"/nsys-r?.sqlite
 find "$dest" -name 'trace.rank*.csv' -exec gzip -9 {} +
-echo "== total $(($(date +%s) - start))s" | tee -a "$dest/steps.txt"
+finish

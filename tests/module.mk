@@ -74,3 +74,7 @@ HOST_TEST_SCRIPTS += tests/test_structure.sh
 # tests/run.sh on a stand-in binary: the run's temporary folder removed
 # after a pass, kept and named after a failure.
 HOST_TEST_SCRIPTS += tests/test_runner.sh
+# The lent-GPU session scripts and the Slurm templates dry-run under
+# stand-ins: no GPU refused before anything is made, a failed step named in
+# the last line with exit 1.
+HOST_TEST_SCRIPTS += tests/test_cluster_scripts.sh

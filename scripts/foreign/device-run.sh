@@ -6,21 +6,52 @@
 # Nsight Systems profiles (cuda,nvtx) of a PyTorch run, of
 # trilap-bench tristream --gpus 1 and of the inject helper, exported to
 # sqlite with `nsys stats` cuda_gpu_kern_sum next to them. Everything
-# lands in $OUT/foreign.tar.gz.
-#   scripts/foreign/device-run.sh [BUDGET_SECONDS=280]
+# lands in OUT/foreign.tar.gz, which the last line names.
+#   scripts/foreign/device-run.sh OUT [BUDGET_SECONDS=280]
+# It needs a GPU (nvidia-smi -L lists one), make, Nsight Systems and
+# PyTorch (python3 -c 'import torch'): where one is missing it says so in
+# one line and exits 1 before OUT is made. The CuPy steps are optional:
+# where CuPy does not import they are skipped, a line saying so, and the
+# run does not fail for it. Every other step is required: one that fails,
+# or that the budget leaves no time for, is named in the last line, exit 1,
+# the other steps' files still in OUT/foreign.tar.gz.
 # NSYS: the nsys to run [/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys]
 # NSYS_WANT: the seconds of each profile [60].
+# REPS: the untraced and traced runs of each program [3].
 
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-budget=${1:-280}
-start=$(date +%s)
-out=${OUT:-device-out}
-d=$(mktemp -d)/foreign
-mkdir -p "$d" "$out"
-export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# OUT was a variable and $1 the budget, so `device-run.sh OUT` (REPRODUCE.md)
+# ran with the budget "OUT", every step's test an error, exit 0
+usage="device-run.sh OUT [BUDGET_SECONDS]"
+case ${1:-} in
+  '') echo "device-run.sh: no OUT given (usage: $usage; try --help)" >&2; exit 2 ;;
+  -*) echo "device-run.sh: invalid argument '$1' (usage: $usage; try --help)" >&2; exit 2 ;;
+esac
+[ $# -le 2 ] || { echo "device-run.sh: invalid argument '$3' (usage: $usage; try --help)" >&2; exit 2; }
+out=$1
+budget=${2:-280}
+[[ $budget =~ ^[1-9][0-9]*$ ]] ||
+  { echo "device-run.sh: invalid BUDGET_SECONDS '$budget': a positive integer (usage: $usage)" >&2; exit 2; }
+REPS=${REPS:-3}
+[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "device-run.sh: invalid REPS '$REPS': a positive integer" >&2; exit 2; }
 NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
+lacks=()
+nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]' || lacks+=("a GPU (nvidia-smi -L lists none)")
+command -v make >/dev/null 2>&1 || lacks+=("make")
+command -v "$NSYS" >/dev/null 2>&1 || lacks+=("Nsight Systems (NSYS=$NSYS)")
+python3 -c 'import torch' >/dev/null 2>&1 || lacks+=("PyTorch (python3 -c 'import torch' fails)")
+[ ${#lacks[@]} -eq 0 ] || {
+  echo "device-run.sh: this machine lacks $(printf '%s, ' "${lacks[@]}" | sed 's/, $//'): nothing run, $out not made" >&2
+  exit 1
+}
+progs="torch cupy"
+python3 -c 'import cupy' >/dev/null 2>&1 || progs=torch
+start=$(date +%s)
+d=$(mktemp -d)/foreign
+why=$(mkdir -p -- "$d" "$out" 2>&1) || { echo "device-run.sh: OUT $out: cannot be made (${why##*: })" >&2; exit 1; }
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ls .dw/*.deb >/dev/null 2>&1; then
   for f in .dw/*.deb; do dpkg -x "$f" /tmp/dw; done
   export LD_LIBRARY_PATH=/tmp/dw/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
@@ -29,11 +60,12 @@ fi
 INJ=$PWD/build/lib/libtrilap-inject.so
 { nvidia-smi -L; nproc; python3 -c 'import torch,sys;print("torch",torch.__version__,"cuda",torch.version.cuda,"nccl",torch.cuda.nccl.version())';
   python3 -c 'import cupy;print("cupy",cupy.__version__)'; "$NSYS" --version; cat .trilap-commit 2>/dev/null; } > "$d/machine.txt" 2>&1
+[ "$progs" != torch ] ||
+  echo "== cupy: its steps skipped: CuPy does not import here (optional)" | tee -a "$d/steps.txt"
 step build 120 make -j16 CUDA_ARCH=90 build/lib/libtrilap-inject.so bin/trilap-bench build/tests/helper_inject_target
 tail -n 3 "$d/build.log"
-REPS=${REPS:-3}
 # overhead: the program's own loop time, and the process wall time, untraced vs traced
-for prog in torch cupy; do
+for prog in $progs; do
   for r in $(seq 1 "$REPS"); do
     step $prog-plain-$r 40 python3 scripts/foreign/${prog}_prog.py --iters 200
     step $prog-inject-$r 40 env CUDA_INJECTION64_PATH=$INJ TRILAP_TRACE_DIR=$d/$prog-inject-$r \
@@ -51,7 +83,7 @@ nsys_one() { # nsys_one NAME command...
 nsys_one torch python3 scripts/foreign/torch_prog.py --iters 30 --nvtx
 nsys_one tristream bin/trilap-bench tristream --gpus 1 --iters 300 --repeat 1 --warmup 20 --trace "$d/tristream-probes" --trace-iters 100
 NSYS_WANT=30 nsys_one helper build/tests/helper_inject_target 10
-NSYS_WANT=30 nsys_one cupy python3 scripts/foreign/cupy_prog.py --iters 30
+[ "$progs" = torch ] || NSYS_WANT=30 nsys_one cupy python3 scripts/foreign/cupy_prog.py --iters 30
 # the schema of the export, for the importer
 python3 - "$d" <<'PY' > "$d/sqlite-schema.txt" 2>&1
 import sqlite3, sys, glob
@@ -65,5 +97,9 @@ PY
 rm -f "$d"/*.nsys-rep.qdstrm
 ls -la "$d" > "$d/ls.txt"
 echo "== total $(( $(date +%s) - start ))s" | tee -a "$d/steps.txt"
-tar -C "$(dirname "$d")" --exclude "*.nsys-rep" -czf "$out/foreign.tar.gz" foreign
+# under a temporary name, renamed once whole: a run cut short leaves no cut tarball
+tar -C "$(dirname "$d")" --exclude "*.nsys-rep" -czf "$out/foreign.part$$.tar.gz" foreign &&
+  mv -f -- "$out/foreign.part$$.tar.gz" "$out/foreign.tar.gz" ||
+  { rm -f -- "$out/foreign.part$$.tar.gz"; steps_failed+=("the tarball (tar failed)"); }
 ls -la "$out"
+steps_end device-run.sh "$out/foreign.tar.gz"

@@ -3,12 +3,29 @@
 # after they set `budget` (seconds), `start` (date +%s) and `d` (the
 # output folder). A step that would not fit in what is left is skipped,
 # saying so, rather than cut short by the lent call's own limit.
+# The steps that failed or were skipped go in steps_failed, for a last
+# line that names them (steps_end).
 left() { echo $((budget - ($(date +%s) - start))); }
+steps_failed=()
 step() { # step NAME SECONDS command...: output in $d/NAME.log, the line in $d/steps.txt
   local name=$1 want=$2; shift 2
-  if [ "$(left)" -lt "$want" ]; then echo "== $name: skipped ($(left)s left)" | tee -a "$d/steps.txt"; return; fi
+  if [ "$(left)" -lt "$want" ]; then
+    echo "== $name: skipped ($(left)s left)" | tee -a "$d/steps.txt"
+    steps_failed+=("$name (skipped)")
+    return 1
+  fi
   local t0=$(date +%s.%N)
   timeout -k 5 "$want" "$@" > "$d/$name.log" 2>&1
   local rc=$?
   echo "== $name: rc=$rc in $(awk "BEGIN{printf \"%.2f\", $(date +%s.%N) - $t0}")s" | tee -a "$d/steps.txt"
+  [ "$rc" = 0 ] || steps_failed+=("$name (rc=$rc)")
+  return "$rc"
+}
+# steps_end NAME WHERE: the last line, NAME's verdict and WHERE the results
+# are; exit 1 when a step failed or was skipped (before, exit 0 whatever failed)
+steps_end() {
+  if [ ${#steps_failed[@]} -eq 0 ]; then echo "$1: every step passed; results in $2"; exit 0; fi
+  echo "$1: ${#steps_failed[@]} step(s) did not pass: $(printf '%s, ' "${steps_failed[@]}" | sed 's/, $//');" \
+    "the others' results in $2" >&2
+  exit 1
 }

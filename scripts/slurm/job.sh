@@ -7,6 +7,15 @@
 #   slurm_job_env MODULES LAUNCHER PROGRAM...   # modules loaded, programs start
 #   slurm_job_out DEFAULT                       # the folder, in $bench_out_dir
 
+# Run rather than sourced (bash job.sh, sbatch job.sh), it defined its
+# functions and exited 0, a job that ran nothing taken for one that passed
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
+    echo "job.sh: sourced by the slurm/*.sbatch templates, not run: submit one of them (sbatch" \
+        "--gpus-per-node=4 --ntasks-per-node=4 scripts/slurm/tristream.sbatch; their --help says more)" >&2
+    exit 2
+fi
+
 # Loads MODULES (TRILAP_MODULES, e.g. "cuda nccl openmpi") with the site's
 # `module`, then checks that LAUNCHER (srun, mpirun) is on PATH and that
 # each PROGRAM finds its shared libraries; else one line and exit 1,
@@ -85,6 +94,8 @@ slurm_job_modules() {
 # is seen to first (slurm_job_sweep).
 slurm_job_out() {
     local out cluster=${SLURM_CLUSTER_NAME:-}
+    # the last line names the folder; a SIGTERM says whether the time limit sent it
+    bench_out_say_where=1 bench_out_why=slurm_job_why_signal
     if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
         out=${OUT:-$1-$SLURM_JOB_ID}
         slurm_job_sweep "$out"
@@ -96,6 +107,19 @@ slurm_job_out() {
     # a name a folder's name can hold whole, else none recorded
     [[ $cluster =~ ^[A-Za-z0-9_-]+$ ]] || cluster=""
     bench_out_begin_staged "$out/task-$SLURM_ARRAY_TASK_ID" "$SLURM_JOB_ID${cluster:+.$cluster}"
+}
+
+# Why the job's SIGTERM came, for bench-out.sh's line: at the time limit
+# squeue shows (almost) no time left, and the line names the limit (before,
+# "interrupted (SIGTERM)" alike for scancel and a limit too short, which
+# Slurm's own "DUE TO TIME LIMIT" line said only in its log); nothing where
+# squeue cannot tell.
+slurm_job_why_signal() {
+    local left limit
+    [ "$bench_out_signal" = TERM ] || return 0
+    read -r left limit < <(squeue -h -j "$SLURM_JOB_ID" -o '%L %l' 2>/dev/null </dev/null) || return 0
+    [[ $left =~ ^0:0[0-9]$ ]] || return 0
+    echo ": job $SLURM_JOB_ID reached its time limit, $limit (sbatch --time=... gives it more)"
 }
 
 # The folders beside OUT (.OUT.task-<index>.<job id>[.<cluster>].XXXXXX) of

@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# The lent-GPU session scripts and the Slurm templates dry-run on a machine
+# without a GPU or Slurm, under stand-ins for nvidia-smi, make, mpirun,
+# nsys, srun and the programs; `--list` / NAME like the test binaries
+# (exit 0 pass, 1 fail, 77 skip).
+#   multirank_no_gpu_refused      run-multirank-h200.sh without a GPU: one
+#                                 line naming what the machine lacks, exit 1,
+#                                 DEST not made (before: every step ran and
+#                                 failed, exit 0)
+#   multirank_failed_step_exit_1  a step that fails (fdtd-r1): the last line
+#                                 names it, exit 1, the other steps' files
+#                                 kept (before: `== fdtd-r1: rc=1`, exit 0)
+#   foreign_no_gpu_refused        foreign/device-run.sh OUT without a GPU:
+#                                 one line, exit 1, OUT not made (before:
+#                                 OUT read as its budget, exit 0 with a
+#                                 foreign.tar.gz of failed steps)
+#   foreign_bad_arguments         no OUT, a BUDGET_SECONDS that is not a
+#                                 positive integer: one line, exit 2
+#   foreign_failed_step_exit_1    a failed step: named in the last line,
+#                                 exit 1, OUT/foreign.tar.gz kept; CuPy
+#                                 missing is a line, not a failure
+#   slurm_job_names_its_folder    each slurm/*.sbatch submitted as README
+#                                 says, through a stand-in sbatch: a job
+#                                 that finished ends with a line naming its
+#                                 folder (the default, an OUT with a space,
+#                                 an array task's OUT/task-<index>); before,
+#                                 the program's last line
+#   slurm_time_limit_named        a job a SIGTERM stops after a row: the rows
+#                                 kept and named, and where squeue shows no
+#                                 time left, the line says the time limit
+#                                 sent it, naming the limit; a scancel not
+#   slurm_job_sh_run_refused      slurm/job.sh run (bash, sbatch) rather than
+#                                 sourced: one line, exit 2 (before, exit 0
+#                                 having run nothing); --help its usage
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused foreign_bad_arguments
+foreign_failed_step_exit_1 slurm_job_names_its_folder slurm_time_limit_named
+slurm_job_sh_run_refused"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
+trap '[ -n "${KEEP:-}" ] || rm -rf "$probe"' EXIT
+
+# fake NAME BODY: an executable stand-in $probe/fake/NAME running BODY
+fake() {
+    mkdir -p "$probe/fake"
+    printf '#!/usr/bin/env bash\n%s\n' "$2" >"$probe/fake/$1"
+    chmod +x "$probe/fake/$1"
+}
+
+# A machine with a GPU as the scripts see it: nvidia-smi lists one, make,
+# mpirun and nsys succeed, and a checkout in $probe/tree whose programs
+# succeed except trilap-fdtd (FDTD_RC) and tests/run.sh
+gpu_machine() {
+    fake nvidia-smi 'case $1 in -L) echo "GPU 0: NVIDIA H200 (UUID: GPU-0)" ;; *) echo "NVIDIA H200, 143771 MiB, 570.0" ;; esac'
+    fake make 'exit 0'
+    fake mpirun '[ "$1" = --version ] && { echo "mpirun (Open MPI) 4.1"; exit 0; }; shift 2; exec "$@"'
+    fake nsys 'echo "nsys 2025.3"'
+    mkdir -p "$probe/tree/bin" "$probe/tree/tests" "$probe/tree/build/tests"
+    local p
+    for p in trilap-solve trilap-analyze trilap-bench; do
+        printf '#!/usr/bin/env bash\nexit 0\n' >"$probe/tree/bin/$p"
+    done
+    printf '#!/usr/bin/env bash\nexit ${FDTD_RC:-0}\n' >"$probe/tree/bin/trilap-fdtd"
+    printf '#!/usr/bin/env bash\nexit 0\n' >"$probe/tree/tests/run.sh"
+    printf '#!/usr/bin/env bash\nexit 0\n' >"$probe/tree/build/tests/helper_inject_target"
+    chmod +x "$probe/tree/bin/"* "$probe/tree/tests/run.sh" "$probe/tree/build/tests/helper_inject_target"
+}
+
+# run_in DIR SCRIPT ARGS...: SCRIPT from DIR with the stand-ins first on a
+# PATH without the machine's nvidia-smi; output in $probe/said, status in rc
+run_in() {
+    local dir=$1
+    shift
+    mkdir -p "$probe/fake"
+    rc=0
+    (cd "$dir" && PATH="$probe/fake:/usr/local/bin:/usr/bin:/bin" NSYS=nsys "$@") >"$probe/said" 2>&1 </dev/null || rc=$?
+}
+
+# no_gpu_refused SCRIPT ARGS... (the last one the folder it must not make)
+no_gpu_refused() {
+    fake nvidia-smi 'echo "NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver." >&2; exit 9'
+    run_in "$probe" "$@"
+    [ "$rc" = 1 ] || fail "$1 without a GPU: exit $rc, not 1: $(tail -n 3 "$probe/said")"
+    [ "$(wc -l <"$probe/said")" = 1 ] || fail "$1 without a GPU: not one line: $(head -n 5 "$probe/said")"
+    grep -q 'GPU' "$probe/said" || fail "$1 without a GPU: the line does not say so: $(cat "$probe/said")"
+    [ ! -e "${*: -1}" ] || fail "$1 without a GPU made ${*: -1}: $(ls -A "${*: -1}")"
+}
+
+multirank_no_gpu_refused() {
+    no_gpu_refused "$top/scripts/run-multirank-h200.sh" "$probe/dest" 240
+}
+
+multirank_failed_step_exit_1() {
+    gpu_machine
+    FDTD_RC=1 run_in "$probe/tree" "$top/scripts/run-multirank-h200.sh" "$probe/dest" 240
+    [ "$rc" = 1 ] || fail "a failed step: exit $rc, not 1: $(tail -n 3 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q 'fdtd-r1' || fail "the last line does not name fdtd-r1: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q "$probe/dest" || fail "the last line does not name DEST: $(tail -n 1 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q 'pcg-threads' && fail "the last line names a step that passed: $(tail -n 1 "$probe/said")"
+    [ -f "$probe/dest/pcg-threads-r4.log" ] || fail "the steps that passed left no log: $(ls -A "$probe/dest")"
+    # every step passing: exit 0, and the last line says where the results are
+    FDTD_RC=0 run_in "$probe/tree" "$top/scripts/run-multirank-h200.sh" "$probe/dest2" 240
+    [ "$rc" = 0 ] || fail "every step passing: exit $rc: $(tail -n 3 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q "$probe/dest2" || fail "the last line does not name DEST: $(tail -n 1 "$probe/said")"
+}
+
+foreign_no_gpu_refused() {
+    no_gpu_refused "$top/scripts/foreign/device-run.sh" "$probe/out"
+}
+
+foreign_bad_arguments() {
+    local args
+    for args in "" "$probe/out abc" "$probe/out 0" "--bogus" "$probe/out 60 extra"; do
+        # shellcheck disable=SC2086 # the arguments, split
+        run_in "$probe" "$top/scripts/foreign/device-run.sh" $args
+        [ "$rc" = 2 ] || fail "device-run.sh '$args': exit $rc, not 2: $(tail -n 3 "$probe/said")"
+        [ "$(wc -l <"$probe/said")" = 1 ] || fail "device-run.sh '$args': not one line: $(head -n 5 "$probe/said")"
+        [ ! -e "$probe/out" ] || fail "device-run.sh '$args' made OUT"
+    done
+}
+
+foreign_failed_step_exit_1() {
+    gpu_machine
+    # python3 with torch (its programs fail here: no GPU) and without CuPy
+    fake python3 'case "$*" in *"import cupy"*) exit 1 ;; *"import torch"*) exit 0 ;; *_prog.py*) exit 77 ;; esac
+exec /usr/bin/python3 "$@"'
+    mkdir -p "$probe/tree/scripts/foreign"
+    cp "$top/scripts/foreign/"*.sh "$probe/tree/scripts/foreign/"
+    REPS=1 run_in "$probe/tree" scripts/foreign/device-run.sh "$probe/out" 600
+    [ "$rc" = 1 ] || fail "failed steps: exit $rc, not 1: $(tail -n 3 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q 'torch-plain-1' || fail "the last line does not name torch-plain-1: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q 'cupy' && fail "the last line counts CuPy, which is optional: $(tail -n 1 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q "$probe/out/foreign.tar.gz" || fail "the last line does not name the tarball: $(tail -n 1 "$probe/said")"
+    tar -tzf "$probe/out/foreign.tar.gz" | grep -q 'foreign/steps.txt' || fail "foreign.tar.gz lacks steps.txt"
+    grep -q 'cupy.*CuPy' "$probe/said" || fail "no line says the CuPy steps were skipped: $(grep -i cupy "$probe/said")"
+}
+
+# A checkout in $probe/tree holding scripts/ and stand-in trilap-bench and
+# trilap-fdtd that write a CSV header and a row to --results, then sleep
+# SLEEP seconds; stand-ins for srun, mpirun, squeue (saying SQUEUE) and an
+# sbatch that runs the job at once in the submit folder, job id 4242
+slurm_cluster() {
+    mkdir -p "$probe/tree/bin"
+    cp -r "$top/scripts" "$probe/tree/"
+    local p
+    for p in trilap-bench trilap-fdtd; do
+        # shellcheck disable=SC2016 # the stand-in's own expansions
+        printf '%s\n' '#!/usr/bin/env bash' 'while [ $# -gt 0 ]; do [ "$1" = --results ] && res=$2; shift; done' \
+            'printf "variant,us\nthree-split,58.4\n" >"$res"; echo "bench: wrote $res"; sleep "${SLEEP:-0}"' \
+            >"$probe/tree/bin/$p"
+        chmod +x "$probe/tree/bin/$p"
+    done
+    fake srun 'while [ $# -gt 0 ]; do case $1 in --*) shift ;; *) break ;; esac; done; exec "$@"'
+    fake mpirun 'while [ $# -gt 0 ]; do case $1 in -np | --map-by | --bind-to | -x) shift 2 ;; *) break ;; esac; done; exec "$@"'
+    fake squeue 'echo "${SQUEUE:-}"'
+    fake sbatch 'while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
+s=$1; shift
+SLURM_JOB_ID=${SLURM_JOB_ID:-4242} SLURM_SUBMIT_DIR=$PWD exec bash "$s" "$@"'
+}
+
+slurm_job_names_its_folder() {
+    slurm_cluster
+    local t want
+    for t in tristream fdtd-ranks bench-comm; do
+        run_in "$probe/tree" sbatch --gpus-per-node=4 --ntasks-per-node=4 "scripts/slurm/$t.sbatch"
+        want="$t.sbatch: finished; the results are in $probe/tree/results/${t/bench-/}-slurm-4242"
+        [ "$rc" = 0 ] && [ "$(tail -n 1 "$probe/said")" = "$want" ] ||
+            fail "$t.sbatch: exit $rc, its last line not '$want': $(tail -n 2 "$probe/said")"
+        OUT="$probe/shared fs/$t run" run_in "$probe/tree" sbatch "scripts/slurm/$t.sbatch"
+        want="$t.sbatch: finished; the results are in $probe/shared fs/$t run"
+        [ "$rc" = 0 ] && [ "$(tail -n 1 "$probe/said")" = "$want" ] && ls "$probe/shared fs/$t run/"*.csv >/dev/null ||
+            fail "$t.sbatch, OUT with a space: exit $rc, its last line not '$want': $(tail -n 2 "$probe/said")"
+        OUT="$probe/shared fs/$t array" SLURM_ARRAY_JOB_ID=4000 SLURM_ARRAY_TASK_ID=3 \
+            run_in "$probe/tree" sbatch --array=0-3 "scripts/slurm/$t.sbatch"
+        want="$t.sbatch: finished; the results are in $probe/shared fs/$t array/task-3"
+        [ "$rc" = 0 ] && [ "$(tail -n 1 "$probe/said")" = "$want" ] ||
+            fail "$t.sbatch, an array task: exit $rc, its last line not '$want': $(tail -n 2 "$probe/said")"
+    done
+}
+
+# sigterm_job SQUEUE: tristream.sbatch into $probe/out, SIGTERM to its
+# process group (as Slurm sends it to the job's processes) once its CSV
+# holds a row; its output in $probe/said, status in rc
+sigterm_job() {
+    local pid n=0
+    (cd "$probe/tree" && PATH="$probe/fake:/usr/local/bin:/usr/bin:/bin" SQUEUE=$1 SLEEP=30 OUT=$probe/out \
+        exec setsid sbatch scripts/slurm/tristream.sbatch) >"$probe/said" 2>&1 </dev/null &
+    pid=$!
+    until grep -q three-split "$probe/out/tristream.csv" 2>/dev/null; do
+        [ $((n += 1)) -lt 100 ] || { kill -KILL -- -"$pid"; fail "the job wrote no row in 10 s: $(cat "$probe/said")"; }
+        sleep 0.1
+    done
+    kill -TERM -- -"$pid"
+    rc=0
+    wait "$pid" || rc=$?
+}
+
+slurm_time_limit_named() {
+    slurm_cluster
+    sigterm_job "0:00 30:00"
+    [ "$rc" = 143 ] || fail "a job stopped at its time limit: exit $rc, not 143: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q '^tristream.sbatch: interrupted (SIGTERM): job 4242 reached its time limit, 30:00' ||
+        fail "the last line does not name the time limit: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -qF "the rows written before it are in $probe/out" ||
+        fail "the last line does not name the rows kept: $(tail -n 1 "$probe/said")"
+    grep -q three-split "$probe/out/tristream.csv" || fail "the row written before the SIGTERM is gone"
+    rm -rf "$probe/out"
+    sigterm_job "12:31 30:00"
+    tail -n 1 "$probe/said" | grep -q 'interrupted (SIGTERM); the rows' ||
+        fail "a scancel with time left: $(tail -n 1 "$probe/said")"
+}
+
+slurm_job_sh_run_refused() {
+    slurm_cluster
+    local how
+    for how in bash sbatch; do
+        run_in "$probe/tree" "$how" scripts/slurm/job.sh
+        [ "$rc" = 2 ] && [ "$(wc -l <"$probe/said")" = 1 ] && grep -q '^job.sh: sourced by' "$probe/said" ||
+            fail "$how scripts/slurm/job.sh: exit $rc, not 2 with one line: $(head -n 3 "$probe/said")"
+    done
+    run_in "$probe/tree" bash scripts/slurm/job.sh --help
+    [ "$rc" = 0 ] && grep -q 'slurm_job_env MODULES LAUNCHER' "$probe/said" ||
+        fail "job.sh --help: exit $rc: $(head -n 3 "$probe/said")"
+}
+
+case ${1:-} in
+    --list) echo $tests ;;
+    multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | foreign_bad_arguments | \
+        foreign_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
+        slurm_job_sh_run_refused) "$1" ;;
+    *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
+esac
