@@ -218,10 +218,14 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
         rc = 2;
     } else if (output_empty_refused(&cut)) {
         rc = 2;
+    } else if (outputs_refused_here(&cut, res)) {
+        /* before the file system's checks: an input kept read-only (as
+         * shared data is) was "cannot write: a read-only file", exit 1 */
+        rc = 2;
     } else if ((out = tl_opts_outputs_refused(&cut, "csv|iter-csv|stack-csv|output",
                                               is_command(spec, "import") ? "output" : ""))) {
         rc = out; /* before a trace is read: not an error after the report; 2 for a clash */
-    } else if (outputs_refused_here(&cut, res) || output_format_refused(&cut)) {
+    } else if (output_format_refused(&cut)) {
         rc = 2;
     } else if (c->align_clocks && c->raw_clock) {
         /* both used to be taken: offsets estimated on clocks the user asked

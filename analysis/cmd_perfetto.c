@@ -184,8 +184,11 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     TL_TRY(tl_an_scan(rk->meta.path, s->flags | TL_AN_QUIET, collect, s, &m)); /* its warnings said already */
     qsort(s->ev, s->n, sizeof *s->ev, cmp_start);
     sep(s);
-    fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"rank %d / GPU %d\"}}", pid,
-            pid, rk->meta.device);
+    /* a host-only rank (device -1: trilap-solve --backend host, trilap-fdtd
+     * --backend cpu) was "rank 0 / GPU -1" */
+    fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":\"rank %d / ", pid, pid);
+    if (rk->meta.device >= 0) fprintf(s->f, "GPU %d\"}}", rk->meta.device);
+    else fputs("host, no GPU\"}}", s->f);
     sep(s);
     fprintf(s->f, "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"args\":{\"sort_index\":%d}}", pid, pid);
     /* Events sorted by start, longer first: a greedy placement on the first

@@ -183,6 +183,39 @@ static void short_ranks_say(const tl_an_rank_result *res, size_t nr, const size_
     if (said) putchar('\n');
 }
 
+/* What was drawn, on stdout after the rows are written: the iterations,
+ * the ranks short of them, the clock, the span and the rows. */
+static void report_say(const char *input, const tl_an_rank_result *res, size_t nr, const tl_an_overlap_opts *oo,
+                       const char *clip, int no_iters, const tl_state *s, const size_t *rows, size_t written,
+                       const char *out)
+{
+    if (no_iters)
+        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: none recorded (iter -1 everywhere): "
+               "the whole window\n# ranks: %zu\n", input, nr);
+    else {
+        /* the iterations used: --iter-range clipped to the run's (it said
+         * "150:250" of a run of 200), or --count */
+        char sel[800];
+        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %s%s\n# ranks: %zu\n",
+               input, tl_an_results_selection_say(res, nr, oo->iter_lo, oo->iter_hi, sel, sizeof sel), clip,
+               nr);
+    }
+    short_ranks_say(res, nr, rows);
+    char clock[512];
+    tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
+    printf("# clock: %s\n", clock);
+    if (s->span_rank >= 0)
+        printf("# span: %.1f us, the selection on rank %d (the first with activity in it); every rank drawn over it, "
+               "activity clipped\n",
+               (double)(s->end - s->origin) / 1e3, s->span_rank);
+    else /* it said "the selection on rank -1" */
+        printf("# span: none: no rank has GPU activity or its host's compute or communication in the selection\n");
+    /* a run without iterations is drawn from its window's start (it said
+     * "the first selected iteration's start" of a run that has none) */
+    printf("# rows: %zu written to %s (times in us from %s)\n", written, out,
+           no_iters ? "the window's start" : "the first selected iteration's start");
+}
+
 int tl_an_cmd_timeline(int argc, char **argv)
 {
     tl_opts_t o;
@@ -273,28 +306,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
         fputc('\n', f);
     }
     TL_TRYGOTO(tl_out_close(&out, 1), st, fail);
-    if (no_iters)
-        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: none recorded (iter -1 everywhere): "
-               "the whole window\n# ranks: %zu\n", pr.positional[0], nr);
-    else {
-        /* the iterations used: --iter-range clipped to the run's (it said
-         * "150:250" of a run of 200), or --count */
-        char sel[800];
-        printf("# program: trilap-analyze timeline\n# input: %s\n# iterations: %s%s\n# ranks: %zu\n",
-               pr.positional[0], tl_an_results_selection_say(res, nr, oo.iter_lo, oo.iter_hi, sel, sizeof sel), clip,
-               nr);
-    }
-    short_ranks_say(res, nr, rows);
-    char clock[512];
-    tl_an_clock_say(&res[0].meta, nr, sizeof *res, clock, sizeof clock);
-    printf("# clock: %s\n", clock);
-    if (s.span_rank >= 0)
-        printf("# span: %.1f us, the selection on rank %d (the first with activity in it); every rank drawn over it, "
-               "activity clipped\n",
-               (double)(s.end - s.origin) / 1e3, s.span_rank);
-    else /* it said "the selection on rank -1" */
-        printf("# span: none: no rank has GPU activity or its host's compute or communication in the selection\n");
-    printf("# rows: %zu written to %s (times in us from the first selected iteration's start)\n", written, o.out);
+    report_say(pr.positional[0], res, nr, &oo, clip, no_iters, &s, rows, written, o.out);
 fail:
     tl_out_close(&out, 0);
     free(rows);

@@ -140,6 +140,13 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
             at += snprintf(have + at, sizeof have - (size_t)at, "%s%s", i ? ", " : "", f[i]);
         return TL_FAIL(TL_ERR_INVAL, "%s:%ld: no column %s (its columns: %s)", path, lineno, xcol, have);
     }
+    /* --x naming what a point is grouped by or measures is no size: --x rep
+     * drew one point per repetition, --x us_per_iter one per time, and a
+     * text column was a bad number in the file, exit 1 */
+    TL_CHECK(!xcol || !measured_or_key(xcol), TL_ERR_INVAL,
+             "%s:%ld: --x %s: a column that names or measures a point (variant, nranks, rep, us_per_iter, wrong, ...), "
+             "not a swept size: give ring_bytes, allreduce_bytes or daxpy_bytes",
+             path, lineno, xcol);
     int need = c->variant > c->nranks ? c->variant : c->nranks;
     if (c->us > need) need = c->us;
     if (c->time_s > need) need = c->time_s;

@@ -1411,6 +1411,9 @@ TL_TEST(iteration_options_need_iterations)
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze timeline %s -o %s", tl_test_bin(), flat, out), 0);
     char *o = out_of(t, "out");
     TL_ASSERT_MSG(strstr(o, "# iterations: none recorded (iter -1 everywhere): the whole window"), "%s", o);
+    /* drawn from the window's start: it said "from the first selected
+     * iteration's start" of a run that has none */
+    TL_ASSERT_MSG(strstr(o, " (times in us from the window's start)\n") && !strstr(o, "iteration's start"), "%s", o);
     free(o);
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze overlap %s", tl_test_bin(), flat), 0);
 }
@@ -1657,16 +1660,86 @@ TL_TEST(sweep_ideal_and_efficiency)
     free(o);
 }
 
+/* `args` run in t exits rc (2: the command line's fault) with one line
+ * holding `want` on stderr, having printed nothing */
+static void refused_with(const char *t, int rc, const char *args, const char *want)
+{
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s", tl_test_bin(), args), rc);
+    char *e = out_of(t, "err"), *o = out_of(t, "out");
+    TL_ASSERT_MSG(tl_test_one_line(e, want) && !o[0], "%s: not one line saying '%s':\n%s%s", args, want, e, o);
+    free(e);
+    free(o);
+}
+
+/* The ideal bound is the max of all three parts: with one not measured
+ * there is none (fmax passed over the missing one: ideal 20 of ring-only
+ * beside sum_parts "-"). --x naming what a point is grouped by or
+ * measures is refused as the command line's, exit 2 (--x rep drew a point
+ * per repetition, --x variant was "bad variant: not a number", exit 1). */
+TL_TEST(sweep_bound_needs_every_part)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes\n"
+                       "allreduce-only,2,0,12,1024\nring-only,2,0,20,1024\n"
+                       "three-split,2,0,30,1024\nthree-split,2,1,26,1024\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --csv %s", tl_test_bin(), res, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,2,28.000,26.000,30.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,20.000,20.000,20.000,NaN,NaN,NaN\n"), "%s", c);
+    free(c);
+    static const char *const cols[] = {"rep", "us_per_iter", "variant", "nranks"};
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+        char args[1500], want[300];
+        snprintf(args, sizeof args, "sweep %s --x %s --csv %s.x", res, cols[k], csv);
+        snprintf(want, sizeof want, "results.csv:1: --x %s: a column that names or measures a point (variant, nranks, "
+                                    "rep, us_per_iter, wrong, ...), not a swept size", cols[k]);
+        refused_with(t, 2, args, want);
+        TL_ASSERT_EQ(tl_test_sh("test ! -e %s.x", csv), 0);
+    }
+}
+
+/* An output over an input kept read-only (as shared data is) is refused
+ * as every output over an input is, exit 2: it was "cannot write: a
+ * read-only file", exit 1, the file system's check coming first. */
+TL_TEST(output_over_read_only_input)
+{
+    const char *t = tl_test_tmpdir();
+    char run[512];
+    snprintf(run, sizeof run, "%s/run", t);
+    trace(run, 0, "0,0,1,compute,compute,kernel,k,0,10000,1,-1,0\n");
+    trace(run, 1, "1,1,1,compute,compute,kernel,k,0,10000,1,-1,0\n");
+    TL_ASSERT_EQ(sh(t, "mkdir %s/k && echo '{}' >%s/k/rank0.json && chmod 0444 %s/k/rank0.json %s/trace.rank*.csv", t, t,
+                    t, run),
+                 0);
+    /* each case's paths under base: the run, or t for the Kineto folder k */
+    static const struct {
+        const char *args, *want;
+        int kineto;
+    } cases[] = {
+        {"timeline %s -o %s/trace.rank0.csv", "--output %s/trace.rank0.csv would write over the input", 0},
+        {"perfetto %s -o %s/trace.rank1.csv", "--output %s/trace.rank1.csv would write over the input", 0},
+        {"collectives %s/k --csv %s/k/rank0.json", "--csv %s/k/rank0.json would write over the input", 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *base = cases[k].kineto ? t : run;
+        char args[1200], want[700];
+        snprintf(args, sizeof args, cases[k].args, base, base);
+        snprintf(want, sizeof want, cases[k].want, base);
+        refused_with(t, 2, args, want);
+    }
+}
+
 /* `args` run in t exits 1 with one line holding `want` on stderr, having
  * printed nothing and written no `csv` */
 static void refused_one_line(const char *t, const char *args, const char *csv, const char *want)
 {
-    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze %s --csv %s", tl_test_bin(), args, csv), 1);
-    char *e = out_of(t, "err"), *o = out_of(t, "out");
-    TL_ASSERT_MSG(tl_test_one_line(e, want), "not one line saying '%s':\n%s", want, e);
-    TL_ASSERT_MSG(!o[0] && access(csv, F_OK) != 0, "printed or wrote before refusing:\n%s", o);
-    free(e);
-    free(o);
+    char full[2400];
+    snprintf(full, sizeof full, "%s --csv %s", args, csv);
+    refused_with(t, 1, full, want);
+    TL_ASSERT_MSG(access(csv, F_OK) != 0, "%s: wrote %s before refusing", args, csv);
 }
 
 /* A sweep point's rows are repetitions of one configuration: rows of one
@@ -2802,4 +2875,5 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
              results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
-             perfetto_says_outside_window, empty_output_names_exit_2)
+             perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part,
+             output_over_read_only_input)

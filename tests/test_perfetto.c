@@ -326,6 +326,10 @@ TL_TEST(host_ranges_and_iterations)
     TL_ASSERT_EQ(c.gpu, 0);
     TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"compute:tick\"' %s/p.json && grep -q '\"pid\":1,\"tid\":700' %s/p.json", t, t),
                  0);
+    /* host-only ranks (device -1) are named so: they were "rank 1 / GPU -1" */
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"rank 1 / host, no GPU\"' %s/p.json && ! grep -q 'GPU -1' %s/p.json", t,
+                            t),
+                 0);
 }
 
 TL_TEST(synthetic_overlaps_split)
@@ -355,6 +359,7 @@ TL_TEST(synthetic_overlaps_split)
     /* overlapping without nesting: a second track of the lane, and of the host ranges */
     TL_ASSERT_EQ(tl_test_sh("grep -q '\"tid\":1,\"ts\":20.000' %s && grep -q '\"tid\":801,\"ts\":50.000' %s", p, p), 0);
     TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"ncclDevKernel_SendRecv\"' %s", p), 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -q '\"name\":\"rank 0 / GPU 0\"' %s", p), 0);
 }
 
 /* -o NAME.gz writes gzip: the same JSON as -o NAME, compressed (before:
