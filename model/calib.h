@@ -50,6 +50,16 @@ tl_status tl_mcalib_read_traces(tl_mcalib *c, const char *dir);
 enum { TL_MCALIB_TRACE_FILES = 4 };
 void tl_mcalib_trace_files(const char *dir, char paths[TL_MCALIB_TRACE_FILES][4200]);
 
+/* calibrate's inputs, each with the option that named it; is_dir for the
+ * traces' folder, else a file whose folder holds its manifest.txt. */
+typedef struct tl_mcalib_input {
+    const char *option, *path;
+    int is_dir;
+} tl_mcalib_input;
+/* Every input whose manifest.txt names a GPU names the same model
+ * (calib_machine.c); one that differs is refused naming both. */
+tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n);
+
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
 /* Temporary name + rename; "-" writes to stdout. */
 tl_status tl_mcalib_save(const tl_mcalib *c, const char *path);

@@ -75,6 +75,11 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
         tl_error_context_end(&k);
         if (st != TL_OK) return 1;
     }
+    /* the fit would mix two machines in silence: an A100's triad scaled as
+     * an H200's, beside H200 traces */
+    const tl_mcalib_input machine[] = {
+        {"--tristream", tri, 0}, {"--traces", traces, 1}, {"--comm", comm, 0}, {"--stream", stream, 0}};
+    if (tl_mcalib_same_gpu(machine, sizeof machine / sizeof machine[0]) != TL_OK) return 1;
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

@@ -1586,6 +1586,60 @@ TL_TEST(measured_numbers_checked)
     }
 }
 
+/* Writes dir/manifest.txt: the committed one of `from`, its GPU renamed to
+ * `gpu` (NULL: as it is). */
+static void manifest_as(const char *dir, const char *from, const char *gpu)
+{
+    TL_ASSERT(mkdir(dir, 0755) == 0 || errno == EEXIST);
+    TL_ASSERT_EQ(tl_test_sh("sed 's/NVIDIA H200/%s/' %s/manifest.txt > %s/manifest.txt", gpu ? gpu : "NVIDIA H200",
+                            from, dir),
+                 0);
+}
+
+/* calibrate's inputs measured on one GPU model, as their manifests name
+ * it: a stream or comm CSV of an A100 beside H200 traces is refused in one
+ * line naming both, exit 1, nothing written. Before, it was fitted into
+ * one calibration, exit 0, the A100's triad scaled as an H200's. The same
+ * model on other devices, or a manifest without a GPU, passes. */
+TL_TEST(calibrate_inputs_of_one_gpu)
+{
+    need_simgrid();
+    char dir[1024], out[1100], args[3000], err[1024];
+    snprintf(dir, sizeof dir, "%s/a100", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s/c.txt", tl_test_tmpdir());
+    static const struct {
+        const char *option, *from, *csv;
+    } cases[] = {{"--stream", "results/stream-h200", "stream.csv"}, {"--comm", "results/comm-h200x2", "comm.csv"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        manifest_as(dir, cases[i].from, "NVIDIA A100-SXM4-80GB");
+        TL_ASSERT_EQ(tl_test_sh("cp %s/%s %s/", cases[i].from, cases[i].csv, dir), 0);
+        snprintf(args, sizeof args, "calibrate %s %s/%s -o %s", cases[i].option, dir, cases[i].csv, out);
+        int lines, rc = run_model(args, err, sizeof err, &lines);
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, cases[i].option) && strstr(err, "NVIDIA A100-SXM4-80GB") &&
+                          strstr(err, "--tristream") && strstr(err, "on NVIDIA H200 (") && access(out, F_OK) != 0,
+                      "%s: rc %d, %d lines: %s", args, rc, lines, err);
+    }
+    /* the function alone: another H200 (device, PCI address) is the same
+     * hardware; a manifest of two models is refused itself */
+    char same[1100], none[1100], two[1100];
+    snprintf(same, sizeof same, "%s/same", tl_test_tmpdir());
+    snprintf(none, sizeof none, "%s/none", tl_test_tmpdir());
+    snprintf(two, sizeof two, "%s/two", tl_test_tmpdir());
+    manifest_as(same, "results/tristream-h200x2", NULL);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/device 0, PCI 0000:00:06/device 3, PCI 0000:9a:00/' %s/manifest.txt", same), 0);
+    TL_ASSERT(mkdir(none, 0755) == 0 || errno == EEXIST);
+    manifest_as(two, "results/tristream-h200x2", NULL);
+    TL_ASSERT_EQ(tl_test_sh("sed -i 's/^gpu.rank1: NVIDIA H200/gpu.rank1: NVIDIA H100/' %s/manifest.txt", two), 0);
+    const tl_mcalib_input ok[] = {{"--tristream", "results/tristream-h200x2/tristream.csv", 0},
+                                  {"--traces", same, 1},
+                                  {"--stream", none, 1}};
+    TL_ASSERT_OK(tl_mcalib_same_gpu(ok, 3));
+    const tl_mcalib_input mixed[] = {{"--traces", two, 1}};
+    int before = tl_error_reported();
+    TL_ASSERT(tl_mcalib_same_gpu(mixed, 1) != TL_OK);
+    TL_ASSERT_EQ(tl_error_reported(), before + 1);
+}
+
 /* The program's help says what the solver subcommand simulates: both
  * methods (before: "Pipe-PCG under each schedule on 1-256+ GPUs", while
  * --method pipebicgstab existed) and the GPU counts --gpus accepts. */
@@ -2092,7 +2146,7 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
-             measured_numbers_checked, help_names_what_solver_predicts,
+             measured_numbers_checked, calibrate_inputs_of_one_gpu, help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
              readme_names_the_model, partition_memory_checked_first, block_stats_from_stencil_exact,
              block_partition_of_generated_rows_small, fdtd_fastest_ghost_depth_said,

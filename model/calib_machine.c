@@ -1,0 +1,74 @@
+/* The GPU each of calibrate's inputs was measured on, as the manifest.txt
+ * beside it names it (gpu.rank<R>: lines, runtime/manifest.c). The model
+ * scales kernels from an H200 triad and fits NCCL's costs on the tristream
+ * and comm runs together: a stream.csv of another GPU mixed with traces of
+ * this one was fitted into one calibration without a word. */
+#include "model/calib.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The first GPU model dir/manifest.txt names (the text before " (": the
+ * device number and PCI address are the run's, not the hardware's), or ""
+ * where there is no manifest or no GPU in it. A manifest that names two
+ * models (runs of two machines appended to one file) is refused. */
+static tl_status manifest_gpu(const char *option, const char *dir, char *gpu, size_t n, char *mpath, size_t mn)
+{
+    gpu[0] = 0;
+    snprintf(mpath, mn, "%s/manifest.txt", dir);
+    FILE *f = fopen(mpath, "r");
+    if (!f) {
+        TL_CHECK(errno == ENOENT, TL_ERR_IO, "%s: %s: %s", option, mpath, strerror(errno));
+        return TL_OK; /* a measurement without provenance: nothing to compare */
+    }
+    char line[1024];
+    int r;
+    tl_status st = TL_OK;
+    while (st == TL_OK && fgets(line, sizeof line, f)) {
+        int used = 0;
+        if (sscanf(line, "gpu.rank%d: %n", &r, &used) != 1 || !used) continue;
+        char model[256];
+        snprintf(model, sizeof model, "%.*s", (int)strcspn(line + used, "(\r\n"), line + used);
+        size_t len = strlen(model);
+        while (len && model[len - 1] == ' ') model[--len] = 0;
+        if (!len || strcmp(model, "none") == 0) continue;
+        if (!gpu[0]) snprintf(gpu, n, "%s", model);
+        else if (strcmp(gpu, model) != 0)
+            st = TL_FAIL(TL_ERR_PARSE, "%s: %s names two GPUs, %s and %s: a calibration rests on one GPU model's "
+                         "measurements", option, mpath, gpu, model);
+    }
+    fclose(f);
+    return st;
+}
+
+static void folder_of(const char *path, int is_dir, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (is_dir) snprintf(dir, n, "%s", path);
+    else if (!slash) snprintf(dir, n, ".");
+    else snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n)
+{
+    char first[256] = "", first_manifest[4250] = "";
+    const tl_mcalib_input *by = NULL;
+    for (int i = 0; i < n; i++) {
+        char dir[4200], gpu[256], mpath[4250];
+        folder_of(in[i].path, in[i].is_dir, dir, sizeof dir);
+        TL_TRY(manifest_gpu(in[i].option, dir, gpu, sizeof gpu, mpath, sizeof mpath));
+        if (!gpu[0]) continue;
+        if (!by) {
+            by = &in[i];
+            snprintf(first, sizeof first, "%s", gpu);
+            snprintf(first_manifest, sizeof first_manifest, "%s", mpath);
+            continue;
+        }
+        TL_CHECK(strcmp(first, gpu) == 0, TL_ERR_PARSE,
+                 "%s: %s was measured on %s (%s), %s %s on %s (%s): a calibration rests on one GPU model's "
+                 "measurements; give all four of the same machine",
+                 in[i].option, in[i].path, gpu, mpath, by->option, by->path, first, first_manifest);
+    }
+    return TL_OK;
+}
