@@ -895,6 +895,30 @@ TL_TEST(diagnose_remedies_speak_pytorch)
     }
 }
 
+/* A collective held behind compute on another stream by the event its
+ * process group's stream waits for (cudaStreamWaitEvent, which older
+ * traces record on the host only, no GPU-side wait) says so, with the
+ * other stream's activity it started after (before: behind "launch",
+ * waited 0.0, for 3298 us of delay; 12 such of trace_diff_control's 60,
+ * 27.4 ms); a kernel that started at its launch keeps "launch". */
+TL_TEST(collectives_event_wait_on_the_host)
+{
+    need_zlib();
+    char args[700];
+    snprintf(args, sizeof args, "collectives %s", data_dir("trace_diff_control"));
+    char *out = analyze(args);
+    const char *a = strstr(out, "\n     3 1009 all_to_all ?    0 "), *b = strstr(out, "\n     3 1009 all_to_all ?    1 ");
+    TL_ASSERT_MSG(a && b, "%s", out);
+    char row[400];
+    snprintf(row, sizeof row, "%.*s", (int)strcspn(a + 1, "\n"), a + 1);
+    TL_ASSERT_MSG(strstr(row, " 3298.0 3293.0 ") && strstr(row, "\"event: cudaStreamWaitEvent, stream 7: Memset (Device)\""),
+                  "%s", row);
+    snprintf(row, sizeof row, "%.*s", (int)strcspn(b + 1, "\n"), b + 1);
+    TL_ASSERT_MSG(strstr(row, " 16.0    0.0 ") && strstr(row, " launch"), "%s", row);
+    TL_ASSERT_EQ(tl_test_count(out, "\"event: cudaStreamWaitEvent, stream 7: "), 13);
+    free(out);
+}
+
 /* The data lines of table `title` in a trilap command's output, one
  * string with each line ending in '\n' (free it). */
 static char *table_lines(const char *out, const char *title)
@@ -2008,7 +2032,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, collectives_event_wait_on_the_host, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,
