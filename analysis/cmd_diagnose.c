@@ -899,6 +899,10 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
     for (size_t a = 0; a < d->nacc; a++) nlaunch += d->acc[a].named && d->acc[a].stream;
     mv->value = nlaunch ? pct_of_w(d, q) : NAN;
     if (nlaunch && q == 0) also(mv, "nothing queued");
+    /* an export has the launches (its API calls), but no operation tied
+     * to each kernel: "-" is not "the trace has no launches" */
+    if (!nlaunch && d->nacc && !strncmp(s->res[r].meta.clock, "nsys-session", 12))
+        also(mv, "not measured on Nsight Systems exports (PyTorch profiler traces tie kernels to launches)");
     if (!nlaunch || mv->value < s->o->queued_share || q == 0) return 0;
     say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their launch "
            "behind earlier work on their stream\n",
