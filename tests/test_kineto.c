@@ -777,6 +777,16 @@ static char *analyze(const char *args)
     return out;
 }
 
+/* The n characters at a, as a string (free it). */
+static char *text_copy(const char *a, size_t n)
+{
+    char *s = malloc(n + 1);
+    TL_ASSERT(s);
+    memcpy(s, a, n);
+    s[n] = '\0';
+    return s;
+}
+
 /* The evidence block of FINDING [rule] in diagnose's output (up to its
  * remedy), or NULL when the rule did not fire. */
 static char *finding(const char *out, const char *rule)
@@ -792,12 +802,7 @@ static char *finding(const char *out, const char *rule)
         if (k && eol && k < eol) break;
     }
     const char *b = strstr(a, "  remedy:");
-    size_t n = b ? (size_t)(b - a) : strlen(a);
-    char *s = malloc(n + 1);
-    TL_ASSERT(s);
-    memcpy(s, a, n);
-    s[n] = '\0';
-    return s;
+    return text_copy(a, b ? (size_t)(b - a) : strlen(a));
 }
 
 /* issue 27: diagnose's communication findings name the collective (its
@@ -856,12 +861,7 @@ static char *remedy(const char *out, const char *rule)
     free(f);
     a = a ? strstr(a, "  remedy: ") : NULL;
     TL_ASSERT_MSG(a, "[%s] fired without a remedy:\n%s", rule, out);
-    size_t n = strcspn(a, "\n");
-    char *s = malloc(n + 1);
-    TL_ASSERT(s);
-    memcpy(s, a, n);
-    s[n] = '\0';
-    return s;
+    return text_copy(a, strcspn(a, "\n"));
 }
 
 /* A PyTorch profiler trace is a PyTorch program's: each finding's remedy
