@@ -899,6 +899,10 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
     for (size_t a = 0; a < d->nacc; a++) nlaunch += d->acc[a].named && d->acc[a].stream;
     mv->value = nlaunch ? pct_of_w(d, q) : NAN;
     if (nlaunch && q == 0) also(mv, "nothing queued");
+    /* an export has the launches (its API calls), but no operation tied
+     * to each kernel: "-" is not "the trace has no launches" */
+    if (!nlaunch && d->nacc && !strncmp(s->res[r].meta.clock, "nsys-session", 12))
+        also(mv, "not measured on Nsight Systems exports (PyTorch profiler traces tie kernels to launches)");
     if (!nlaunch || mv->value < s->o->queued_share || q == 0) return 0;
     say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their launch "
            "behind earlier work on their stream\n",
@@ -1036,9 +1040,10 @@ static int v_launch(const diag_state *s, size_t r, measured *mv, evidence *e)
 
 /* The program that wrote the trace (its metadata's program=): a remedy
  * names the options of trilap's own programs, and none of them for any
- * other (a program traced by injection, an Nsight Systems or PyTorch
- * profiler import, which name no program). */
-typedef enum { PROG_OTHER, PROG_SOLVE, PROG_BENCH, PROG_FDTD, NPROG } prog_kind;
+ * other (a program traced by injection or an Nsight Systems export, which
+ * name no program). A PyTorch profiler trace, read or imported, is a
+ * PyTorch program's: its remedies say what to change in one. */
+typedef enum { PROG_OTHER, PROG_SOLVE, PROG_BENCH, PROG_FDTD, PROG_TORCH, NPROG } prog_kind;
 
 static prog_kind prog_of(const tl_an_meta *m)
 {
@@ -1048,7 +1053,7 @@ static prog_kind prog_of(const tl_an_meta *m)
     } known[] = {{"trilap-solve", PROG_SOLVE}, {"trilap-bench", PROG_BENCH}, {"trilap-fdtd", PROG_FDTD}};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(m->program, known[i].name)) return known[i].kind;
-    return PROG_OTHER;
+    return strncmp(m->clock, "kineto-host", 11) ? PROG_OTHER : PROG_TORCH;
 }
 
 typedef struct remedy_text {
@@ -1060,6 +1065,14 @@ typedef struct remedy_text {
 
 /* trilap-bench's host-staging and serialised-host-lane: tristream has no
  * host path to advise (it refuses ranks without a GPU) */
+/* queued-communication's: PyTorch profiler traces carry the launches it
+ * needs */
+#define TORCH_QUEUED                                                                                               \
+    "behind compute: the process group's NCCL stream waits for the compute it was made to depend on (or shares "  \
+    "its stream): depend only on the tensors the collective reads (per-bucket events, DDP's gradient buckets). "   \
+    "Behind another NCCL kernel: a process group runs its operations in order on one stream, so fewer, larger "    \
+    "collectives (bucket_cap_mb) or a second process group for the independent traffic let it start at launch."
+
 #define BENCH_NO_STAGING                                                                                           \
     "tristream moves every buffer with NCCL, one GPU per rank, and stages nothing through the host: host-carried " \
     "communication in its trace comes from outside the benchmark's loop (the host ranges the evidence names)."
@@ -1073,9 +1086,9 @@ typedef struct rule {
     const char *headline;  /* FINDING */
     const char *evidence;  /* the evidence's heading */
     /* the remedy for each program that writes traces (prog_of): an entry
-     * left NULL takes trilap-solve's (queued-communication's, which reads
-     * PyTorch profiler launches, no trilap program's); the other programs'
-     * name none of trilap's options */
+     * left NULL takes trilap-solve's, PyTorch's the other programs' first
+     * (queued-communication's, which reads PyTorch profiler launches, is
+     * PyTorch's); the other programs' name none of trilap's options */
     remedy_text remedy[NPROG];
     const char *ok;        /* what an ok means */
 } rule;
@@ -1092,6 +1105,9 @@ static const rule rules[] = {
                                        "communicator one after the other whatever the streams. Put the collective "
                                        "on its own communicator (ncclCommSplit(comm, 0, rank, &coll_comm, NULL)) or "
                                        "process group."},
+                [PROG_TORCH] = {.gpu = "they share one process group, whose NCCL communicator runs its operations "
+                                       "one after the other whatever the streams. Issue the collective on a process "
+                                       "group of its own (dist.new_group(ranks), created once at start-up)."},
                 [PROG_BENCH] = {.gpu = "they share one NCCL communicator, and NCCL runs the operations of a "
                                        "communicator one after the other whatever the streams: two-stream and "
                                        "three-naive put the allreduce and the ring on the world communicator, which "
@@ -1129,6 +1145,12 @@ static const rule rules[] = {
                                        "stream; otherwise a cudaStreamWaitEvent makes compute wait for the whole "
                                        "communication (a missing or wrong event dependency): wait only for the "
                                        "data the kernel reads."},
+                [PROG_TORCH] = {.gpu = "PyTorch runs a process group's NCCL kernels on a stream of their own, so "
+                                       "nothing overlaps when the program waits for each collective as soon as it "
+                                       "is issued (a blocking call, work.wait() or torch.cuda.synchronize() next): "
+                                       "issue it with async_op=True and wait just before its result is used. DDP "
+                                       "and FSDP overlap gradient communication with the backward pass themselves "
+                                       "(DDP's gradient buckets, bucket_cap_mb; FSDP's backward_prefetch)."},
                 [PROG_BENCH] = {.gpu = "in two-stream the DAXPY follows the allreduce on one stream, so only the "
                                        "ring can hide under it; three-naive and three-split give the allreduce a "
                                        "stream of its own. Where these do not overlap either, the streams share a "
@@ -1162,6 +1184,12 @@ static const rule rules[] = {
                                 .host = "overlap it with work that does not need its data: post the exchange "
                                         "(nonblocking), compute what does not need it, then wait; where ranks "
                                         "wait for each other, see late-ranks."},
+                [PROG_TORCH] = {.gpu = "overlap it with work that does not need its result: issue collectives with "
+                                       "async_op=True and wait just before their output is used; DDP all-reduces "
+                                       "gradient buckets during the backward pass (a smaller bucket_cap_mb starts "
+                                       "the first one earlier), FSDP prefetches the next all-gather "
+                                       "(forward_prefetch, backward_prefetch); where ranks wait for each other, "
+                                       "see late-ranks."},
                 [PROG_BENCH] = {.gpu = "the allreduce (--allreduce-count) and the ring (--ring-count) have only "
                                        "the DAXPY (--daxpy-count) to hide under: alone (allreduce-only, ring-only) "
                                        "they are all exposed by design, and in two-stream the allreduce runs before "
@@ -1226,12 +1254,7 @@ static const rule rules[] = {
      .headline = "communication kernels start long after their launch, queued behind earlier work on their stream",
      .evidence = "evidence (queued = from the launch call to the kernel's start while the stream still ran earlier "
                  "work; needs the launches, which PyTorch profiler traces carry):",
-     .remedy = {[PROG_SOLVE] = {.gpu = "behind compute: the process group's NCCL stream waits for the compute it "
-                                       "was made to depend on (or shares its stream): depend only on the tensors "
-                                       "the collective reads (per-bucket events, DDP's gradient buckets). Behind "
-                                       "another NCCL kernel: a process group runs its operations in order on one "
-                                       "stream, so fewer, larger collectives (bucket_cap_mb) or a second process "
-                                       "group for the independent traffic let it start at launch."}},
+     .remedy = {[PROG_SOLVE] = {.gpu = TORCH_QUEUED}, [PROG_TORCH] = {.gpu = TORCH_QUEUED}},
      .ok = "communication starts at its launch, or the trace has no launches (-)"},
     {.name = "host-staging", .measure = "host comm % of W", .option = "staging-share",
      .thr = offsetof(diag_opts, staging_share), .verdict = v_staging,
@@ -1256,6 +1279,11 @@ static const rule rules[] = {
                                        "(cudaStreamCreateWithPriority), bound the compute grid, or give NCCL its "
                                        "own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on "
                                        "the split communicator)."},
+                [PROG_TORCH] = {.gpu = "the compute kernels occupy the SMs and memory bandwidth NCCL needs. Give "
+                                       "the process group's NCCL stream a higher priority "
+                                       "(ProcessGroupNCCL.Options(is_high_priority_stream=True) as "
+                                       "init_process_group's pg_options) or NCCL CTAs of its own "
+                                       "(NCCL_MIN_CTAS/NCCL_MAX_CTAS, or the Options' config.min_ctas/max_ctas)."},
                 [PROG_BENCH] = {.gpu = "the DAXPY occupies the SMs and memory bandwidth NCCL needs. With stream "
                                        "priorities (--priorities on, the default) NCCL's pending blocks go before "
                                        "the DAXPY's; beyond that, leave SMs free with a bounded DAXPY grid "
@@ -1269,6 +1297,9 @@ static const rule rules[] = {
                                        "kernel) or capture the iteration into a CUDA graph and launch it once."},
                 [PROG_OTHER] = {.gpu = "fuse the short kernels or capture the iteration into a CUDA graph and "
                                        "launch it once."},
+                [PROG_TORCH] = {.gpu = "fuse the short kernels (torch.compile) or capture the step into a CUDA "
+                                       "graph and replay it (torch.compile(mode=\"reduce-overhead\"), "
+                                       "torch.cuda.CUDAGraph)."},
                 [PROG_BENCH] = {.gpu = "the DAXPY is one kernel per iteration: a short one (a small --daxpy-count) "
                                        "leaves the stream waiting on its launches; time larger vectors "
                                        "(--daxpy-count), or count the launch as part of the figure."}},
@@ -1279,10 +1310,11 @@ enum { NRULES = sizeof rules / sizeof rules[0] };
 static double threshold(const diag_opts *o, const rule *ru) { return *(const double *)((const char *)o + ru->thr); }
 
 /* The rule's remedy for the program on a GPU rank (host 0) or a host-only
- * one: the program's own, else trilap-solve's; on a host-only rank its host
- * text, else its GPU one. */
+ * one: the program's own (a PyTorch program's: else the other programs'),
+ * else trilap-solve's; on a host-only rank its host text, else its GPU one. */
 static const char *remedy_of(const rule *ru, prog_kind p, int host)
 {
+    if (p == PROG_TORCH && !ru->remedy[p].gpu) p = PROG_OTHER;
     const remedy_text *own = &ru->remedy[p], *dflt = &ru->remedy[PROG_SOLVE];
     const char *gpu = own->gpu ? own->gpu : dflt->gpu;
     if (!host) return gpu;

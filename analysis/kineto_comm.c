@@ -6,7 +6,9 @@
  *   - the delay from the launch call to the kernel's start, and what the
  *     kernel waited behind: the previous activity on its stream still
  *     running at the launch ("stream"), an event wait on the stream
- *     ("event"), or nothing but the launch path ("launch")
+ *     ("event": a GPU-side wait, else the host's cudaStreamWaitEvent and
+ *     the other stream's work it waited for), or nothing but the launch
+ *     path ("launch")
  *   - communication concurrency: the time two or more NCCL kernels run at
  *     once (several streams or process groups), beside p2p ∩ coll
  *   - the operations matched across the ranks given, by (ProfilerStep,
@@ -113,10 +115,120 @@ static tl_status concurrency(const crow_out *r, size_t nr, rank_conc *c)
     return TL_OK;
 }
 
+/* GPU rows ordered by device, end: what a stream's event wait waited for */
+typedef struct ekey {
+    int32_t device;
+    int64_t end;
+    size_t i;
+} ekey;
+
+typedef struct ends_by_device {
+    ekey *e;
+    size_t n;
+} ends_by_device;
+
+static int cmp_ekey(const void *a, const void *b)
+{
+    const ekey *x = a, *y = b;
+    if (x->device != y->device) return x->device < y->device ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static tl_status ends_build(const tl_kt_trace *t, ends_by_device *out)
+{
+    out->n = 0;
+    out->e = malloc((t->ns ? t->ns : 1) * sizeof *out->e);
+    TL_CHECK(out->e, TL_ERR_NOMEM, "%zu rows", t->ns);
+    for (size_t i = 0; i < t->ns; i++)
+        if (t->s[i].kind < TL_KT_SYNC)
+            out->e[out->n++] =
+                (ekey){t->s[i].device, tl_kt_ns(t, t->s[i].ts_us) + llround(t->s[i].dur_us * 1e3), i};
+    if (out->n) qsort(out->e, out->n, sizeof *out->e, cmp_ekey);
+    return TL_OK;
+}
+
+/* Whether the launching thread made its stream wait for an event since
+ * its previous launch: cudaStreamWaitEvent between them (the calls in
+ * correlation order, which is the order they were made in). Older traces
+ * record the host's call only, no GPU-side wait (cuda_sync). */
+static int host_event_wait(const tl_kt_trace *t, const tl_kt_crow *ln)
+{
+    int seen = 0;
+    for (size_t p = (size_t)(ln - t->c); p-- > 0 && seen < 32;) {
+        const tl_kt_crow *c = &t->c[p];
+        if (c->tid != ln->tid) continue;
+        seen++;
+        const char *nm = tl_an_names_get(t->names, c->name);
+        if (!strcmp(nm, "cudaStreamWaitEvent")) return 1;
+        if (strstr(nm, "Launch") || strstr(nm, "Memcpy") || strstr(nm, "Memset")) return 0;
+    }
+    return 0;
+}
+
+/* The latest end in (after, until] of GPU activity of the device on
+ * another stream than the kernel's: the work its event wait held it
+ * behind, or NULL. */
+static const ekey *other_stream_end(const tl_kt_trace *t, const ends_by_device *en, const tl_kt_srow *k,
+                                    int64_t after, int64_t until)
+{
+    size_t lo = 0, hi = en->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const ekey *m = &en->e[mid];
+        if (m->device < k->device || (m->device == k->device && m->end <= until)) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t p = lo; p-- > 0;) {
+        const ekey *m = &en->e[p];
+        if (m->device != k->device || m->end <= after) break;
+        if (t->s[m->i].stream != k->stream) return m;
+    }
+    return NULL;
+}
+
+/* What the kernel gi[g] waited behind from its launch: the activity before
+ * it on its stream, if still running at the launch; a wait on the stream
+ * (a GPU-side sync row, else the launching thread's cudaStreamWaitEvent
+ * and the other stream's activity that ended last before the kernel
+ * started: before, "launch", waited 0, for kernels held 3.3 ms behind
+ * compute); else the launch path. */
+static void behind_of(const tl_kt_trace *t, const gkey *gi, size_t g, const ends_by_device *en,
+                      const tl_kt_crow *ln, crow_out *r)
+{
+    const tl_kt_srow *k = &t->s[gi[g].i];
+    snprintf(r->behind, sizeof r->behind, "%s", ln ? "launch" : "no launch in the trace");
+    for (size_t p = g; p-- > 0;) {
+        const tl_kt_srow *q = &t->s[gi[p].i];
+        if (q->device != k->device || q->stream != k->stream) break;
+        int64_t qe = tl_kt_ns(t, q->ts_us) + llround(q->dur_us * 1e3);
+        if (q->kind == TL_KT_SYNC) {
+            if (qe >= r->launch && qe <= r->start + 1000) {
+                snprintf(r->behind, sizeof r->behind, "event: %s", tl_an_names_get(t->names, q->name));
+                r->waited = qe - r->launch;
+                return;
+            }
+            continue;
+        }
+        if (ln && qe > r->launch) {
+            snprintf(r->behind, sizeof r->behind, "stream: %.100s", tl_an_names_short(t->names, q->name));
+            r->waited = (qe < r->start ? qe : r->start) - r->launch;
+            return;
+        }
+        break;
+    }
+    const ekey *w = ln && host_event_wait(t, ln) ? other_stream_end(t, en, k, r->launch, r->start) : NULL;
+    if (!w) return;
+    snprintf(r->behind, sizeof r->behind, "event: cudaStreamWaitEvent, stream %lld: %.60s",
+             (long long)t->s[w->i].stream, tl_an_names_short(t->names, t->s[w->i].name));
+    r->waited = w->end - r->launch;
+}
+
 static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc *conc)
 {
     size_t ng = 0, first = cs->n;
     tl_status st = TL_OK;
+    ends_by_device ends = {0};
     for (size_t k = 0; k < t->nsteps; k++) {
         if (t->steps[k].num < cs->step_min) cs->step_min = t->steps[k].num;
         if (t->steps[k].num > cs->step_max) cs->step_max = t->steps[k].num;
@@ -129,6 +241,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     int64_t *streams = NULL;
     size_t nstreams = 0;
     tl_an_opseq *seq = NULL;
+    TL_TRYGOTO(ends_build(t, &ends), st, fail);
     for (size_t g = 0; g < ng; g++) {
         const tl_kt_srow *k = &t->s[gi[g].i];
         if (k->kind != TL_KT_KERNEL) continue;
@@ -170,26 +283,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
          * range selects what is shown, not the clock it is shown on */
         r->outside = cs->ranged && (r->step < cs->lo || (cs->hi >= 0 && r->step > cs->hi));
         cs->n_in += !r->outside;
-        /* behind what: the activity before it on its stream, if still running at the launch */
-        snprintf(r->behind, sizeof r->behind, "%s", cm.launch ? "launch" : "no launch in the trace");
-        for (size_t p = g; p-- > 0;) {
-            const tl_kt_srow *q = &t->s[gi[p].i];
-            if (q->device != k->device || q->stream != k->stream) break;
-            int64_t qe = tl_kt_ns(t, q->ts_us) + llround(q->dur_us * 1e3);
-            if (q->kind == TL_KT_SYNC) {
-                if (qe >= r->launch && qe <= r->start + 1000) {
-                    snprintf(r->behind, sizeof r->behind, "event: %s", tl_an_names_get(t->names, q->name));
-                    r->waited = qe - r->launch;
-                    break;
-                }
-                continue;
-            }
-            if (cm.launch && qe > r->launch) {
-                snprintf(r->behind, sizeof r->behind, "stream: %.100s", tl_an_names_short(t->names, q->name));
-                r->waited = (qe < r->start ? qe : r->start) - r->launch;
-            }
-            break;
-        }
+        behind_of(t, gi, g, &ends, cm.launch, r);
         size_t s = 0;
         while (s < nstreams && streams[s] != k->stream) s++;
         if (s == nstreams) {
@@ -213,6 +307,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     for (size_t i = 0; i < cs->n - first; i++) cs->rows[seq[i].at].seq = seq[i].seq;
 fail:
     free(gi);
+    free(ends.e);
     free(streams);
     free(seq);
     return st;

@@ -777,6 +777,16 @@ static char *analyze(const char *args)
     return out;
 }
 
+/* The n characters at a, as a string (free it). */
+static char *text_copy(const char *a, size_t n)
+{
+    char *s = malloc(n + 1);
+    TL_ASSERT(s);
+    memcpy(s, a, n);
+    s[n] = '\0';
+    return s;
+}
+
 /* The evidence block of FINDING [rule] in diagnose's output (up to its
  * remedy), or NULL when the rule did not fire. */
 static char *finding(const char *out, const char *rule)
@@ -792,12 +802,7 @@ static char *finding(const char *out, const char *rule)
         if (k && eol && k < eol) break;
     }
     const char *b = strstr(a, "  remedy:");
-    size_t n = b ? (size_t)(b - a) : strlen(a);
-    char *s = malloc(n + 1);
-    TL_ASSERT(s);
-    memcpy(s, a, n);
-    s[n] = '\0';
-    return s;
+    return text_copy(a, b ? (size_t)(b - a) : strlen(a));
 }
 
 /* issue 27: diagnose's communication findings name the collective (its
@@ -843,6 +848,74 @@ TL_TEST(diagnose_names_collectives)
                       strstr(f, "rank 1: 2 communication kernels waited 99926.0 us"),
                   "%s", out);
     free(f);
+    free(out);
+}
+
+/* The remedy line of FINDING [rule] in diagnose's output (free it), or
+ * NULL when the rule did not fire. */
+static char *remedy(const char *out, const char *rule)
+{
+    char *f = finding(out, rule);
+    if (!f) return NULL;
+    const char *a = strstr(out, f);
+    free(f);
+    a = a ? strstr(a, "  remedy: ") : NULL;
+    TL_ASSERT_MSG(a, "[%s] fired without a remedy:\n%s", rule, out);
+    return text_copy(a, strcspn(a, "\n"));
+}
+
+/* A PyTorch profiler trace is a PyTorch program's: each finding's remedy
+ * says what to change in it (async_op, DDP's buckets, FSDP's prefetch,
+ * the process group's options, torch.compile), not a stencil's (before:
+ * exposed-communication advised "the interior of the domain while its halo
+ * moves" on an all_to_all of a recommender model, starved-communication
+ * CTAs "on the split communicator" trilap-solve makes, launch-bound-compute
+ * "fuse the short kernels" with no word of how in PyTorch). */
+TL_TEST(diagnose_remedies_speak_pytorch)
+{
+    need_zlib();
+    static const struct {
+        const char *rule, *opts, *says, *not_says;
+    } cases[] = {
+        {"exposed-communication", "", "async_op=True", "halo"},
+        {"no-comm-compute-overlap", "--hidden-min 50", "async_op=True", "cudaStreamWaitEvent"},
+        {"launch-bound-compute", "--launch-share 1", "torch.compile", "vector updates"},
+        {"starved-communication", "--starve-ratio 1.01 --starve-share 0 --min-samples 1", "is_high_priority_stream",
+         "split communicator"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[800];
+        snprintf(args, sizeof args, "diagnose %s %s", cases[i].opts, data_dir("trace_diff_control"));
+        char *out = analyze(args), *r = remedy(out, cases[i].rule);
+        TL_ASSERT_MSG(r, "%s did not fire:\n%s", cases[i].rule, out);
+        TL_ASSERT_MSG(strstr(r, cases[i].says) && !strstr(r, cases[i].not_says), "%s", r);
+        printf("%s:%s\n", cases[i].rule, r + 1);
+        free(r);
+        free(out);
+    }
+}
+
+/* A collective held behind compute on another stream by the event its
+ * process group's stream waits for (cudaStreamWaitEvent, which older
+ * traces record on the host only, no GPU-side wait) says so, with the
+ * other stream's activity it started after (before: behind "launch",
+ * waited 0.0, for 3298 us of delay; 12 such of trace_diff_control's 60,
+ * 27.4 ms); a kernel that started at its launch keeps "launch". */
+TL_TEST(collectives_event_wait_on_the_host)
+{
+    need_zlib();
+    char args[700];
+    snprintf(args, sizeof args, "collectives %s", data_dir("trace_diff_control"));
+    char *out = analyze(args);
+    const char *a = strstr(out, "\n     3 1009 all_to_all ?    0 "), *b = strstr(out, "\n     3 1009 all_to_all ?    1 ");
+    TL_ASSERT_MSG(a && b, "%s", out);
+    char row[400];
+    snprintf(row, sizeof row, "%.*s", (int)strcspn(a + 1, "\n"), a + 1);
+    TL_ASSERT_MSG(strstr(row, " 3298.0 3293.0 ") && strstr(row, "\"event: cudaStreamWaitEvent, stream 7: Memset (Device)\""),
+                  "%s", row);
+    snprintf(row, sizeof row, "%.*s", (int)strcspn(b + 1, "\n"), b + 1);
+    TL_ASSERT_MSG(strstr(row, " 16.0    0.0 ") && strstr(row, " launch"), "%s", row);
+    TL_ASSERT_EQ(tl_test_count(out, "\"event: cudaStreamWaitEvent, stream 7: "), 13);
     free(out);
 }
 
@@ -1959,7 +2032,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, collectives_event_wait_on_the_host, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,

@@ -200,6 +200,26 @@ TL_TEST(commands_on_export)
     free(o);
 }
 
+/* queued-communication on an export with NCCL kernels and their launch
+ * calls says it is not measured there (before: "-" and nothing else, under
+ * an ok line reading "or the trace has no launches (-)", which the export
+ * has: CUPTI_ACTIVITY_KIND_RUNTIME). */
+TL_TEST(queued_not_measured_said)
+{
+    need_sqlite_library();
+    char cmd[1024], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze diagnose %s", tl_test_bin(), FIXTURE);
+    TL_ASSERT_MSG(tl_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+    const char *row = strstr(out, "\n  queued-communication ");
+    TL_ASSERT_MSG(row, "%s", out);
+    size_t n = strcspn(row + 1, "\n");
+    const char *why = strstr(row, "\"not measured on Nsight Systems exports (PyTorch profiler traces tie kernels to "
+                                  "launches)\"");
+    TL_ASSERT_MSG(why && why < row + 1 + n, "%.*s", (int)n, row + 1);
+    free(out);
+    free(err);
+}
+
 /* --progress draws a line for each rank of an export read, as for
  * trilap's own traces (before: nothing); --raw-clock and
  * --accept-incomplete are refused on an export, which has one session
@@ -650,7 +670,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
