@@ -80,12 +80,23 @@ log=$out/bench.log
 : > "$log"
 say() { printf '%s\n' "$*" | tee -a "$log" >&2; }
 failed=0
-# run LIMIT_S ARGS...: one bounded step; a failure is logged, counted, and the script goes on
+# run LIMIT_S ARGS...: one bounded step; a failure is logged with the
+# program's own error line (before, "failed or timed out" whatever the
+# cause), counted, and the script goes on
 run() {
-    local lim=$1; shift
+    local lim=$1 n rc=0; shift
     say "\$ $*"
-    if ! timeout "$lim" "$@" >> "$log" 2>&1; then say "  -> failed or timed out (limit ${lim}s)"; failed=1; fi
+    n=$(wc -l <"$log")
+    timeout "$lim" "$@" >> "$log" 2>&1 || rc=$?
+    [ "$rc" = 0 ] || { say "  -> $(step_failure "$rc" "$lim" "$n")"; failed=1; }
     return 0
+}
+# step_failure RC LIMIT_S LINES: why a step failed, from the log after its first LINES lines
+step_failure() {
+    [ "$1" = 124 ] && { echo "timed out (limit ${2}s)"; return; }
+    local why
+    why=$(tail -n +"$(($3 + 1))" "$log" | grep -m 1 '^trilap-')
+    echo "exit $1${why:+: $why}"
 }
 steps_for() { if (( $1 >= 800 )); then echo 40; else echo 100; fi; }
 

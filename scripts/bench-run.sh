@@ -1,12 +1,14 @@
 # Sourced (no `set` of its own: the caller's options hold) by
-# bench-solvers-gpu.sh and bench-solver-roof.sh: the triad and
+# bench-solvers-gpu.sh, bench-solver-roof.sh and bench-solvers-protocol.sh
+# (bench_triad alone): the triad and
 # one bounded trilap-solve run of a GPU benchmark. The caller sets out,
 # BENCH, budget, start (its $SECONDS at the beginning) and log().
 #
 #   bench_triad
 #
 # trilap-bench stream into $out/stream.csv (output: logs/stream.txt), the
-# triad bandwidth in GB/s into triad; without one the caller stops (exit 1).
+# triad bandwidth in GB/s into triad; without one the script stops (exit 1),
+# its last line trilap-bench's reason.
 #
 #   bench_run NAME TIMEOUT BIN trilap-solve-args...
 #
@@ -38,6 +40,10 @@ bench_triad() {
     log "stream"
     timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
     triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
-    [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt)"; exit 1; }
+    # trilap-bench's own line says why (no GPU, say): before, the log
+    # named the file alone
+    local why
+    why=$(grep -m 1 '^trilap-bench' "$out/logs/stream.txt" 2>/dev/null)
+    [ -n "$triad" ] || { log "no triad bandwidth${why:+: $why} (logs/stream.txt): stopping"; exit 1; }
     log "triad ${triad} GB/s"
 }

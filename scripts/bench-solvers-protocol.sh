@@ -112,11 +112,8 @@ triad=""
 if [ "$plan_only" = 1 ]; then
     triad=${TRIAD:-4394}
 elif [ "$backend" = cuda ]; then
-    log "stream (triad)"
-    timeout 60 "$BENCH" stream --gpus 1 --results "$out/stream.csv" >"$out/logs/stream.txt" 2>&1
-    triad=$(awk -F, -f "$(dirname "$0")/triad.awk" "$out/stream.csv" 2>/dev/null | head -n1)
-    [ -n "$triad" ] || { log "no triad bandwidth (logs/stream.txt): stopping"; exit 1; }
-    log "triad $triad GB/s"
+    . "$(dirname "$0")/bench-run.sh"
+    bench_triad
     # trilap-bench has added its block (stream.csv) after these lines: the
     # script's next lines a block of their own
     printf '\nscript: (continued after trilap-bench stream)\ntriad_gbs: %s\n' "$triad" >>"$manifest"

@@ -2,7 +2,8 @@
 # One bounded session on a lent GPU machine for everything that needs a GPU.
 # The steps run in the order given; each is bounded by its own limit and by
 # what is left of TOTAL_SECONDS; a failed step is recorded and the rest goes
-# on. Everything lands in DEST, and DEST.tgz holds it in one file.
+# on. Everything lands in DEST, and DEST.tgz holds it in one file. A machine
+# without a GPU (nvidia-smi -L lists none) is refused: exit 1, DEST not made.
 #
 #   scripts/device-session.sh DEST [TOTAL_SECONDS] [STEPS]      (TOTAL_SECONDS: 450)
 #
@@ -78,6 +79,11 @@ for s in "${order[@]}"; do
     grep -qxF -- "$s" <<<"$known" ||
         { echo "device-session.sh: unknown step '$s' in STEPS (try --help: it lists them)" >&2; exit 2; }
 done
+# a machine without a GPU is refused before DEST is made: every step
+# needs one, and there the build step ran make -j16 and the rest failed
+# one by one in a session that exited 0
+nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]' ||
+    { echo "device-session.sh: this machine lacks a GPU (nvidia-smi -L lists none): nothing run, $dest not made" >&2; exit 1; }
 fdtd_kernels=${FDTD_KERNELS:-naive pipelined vec2 vec4 vec4-x128 vec4-band}
 fdtd_double=${FDTD_DOUBLE:-naive vec2 vec4}
 fdtd_sizes=${FDTD_SIZES:-320 544 640 800 1024}

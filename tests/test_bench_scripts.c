@@ -617,6 +617,64 @@ TL_TEST(gpu_benchmarks_not_built_exit_1)
     }
 }
 
+/* Without a GPU trilap-bench stream refuses, and the GPU benchmarks stop
+ * at their triad: exit 1, the last line trilap-bench's reason. Before,
+ * "no triad bandwidth (logs/stream.txt)": the reason only in the file
+ * (REPRODUCE.md section 8's commands run on a machine without a GPU). */
+TL_TEST(gpu_benchmarks_say_why_no_triad)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const scripts[] = {"bench-solvers-gpu.sh", "bench-solvers-protocol.sh"};
+    static const char why[] = "trilap-bench: stream needs one GPU per rank (none visible, or --no-gpu); use --host";
+    char bench[600];
+    snprintf(bench, sizeof bench, "%s/bench", t);
+    char body[300];
+    snprintf(body, sizeof body, "#!/bin/sh\necho '%s' >&2\nexit 1\n", why);
+    write_script(bench, body);
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+        tl_test_output r = tl_test_capture("BENCH=%s scripts/%s %s/out%zu 2>&1 >/dev/null | tail -n 1", bench,
+                                           scripts[i], t, i);
+        TL_ASSERT_MSG(strstr(r.out, "no triad bandwidth: ") && strstr(r.out, why), "%s: %s", scripts[i], r.out);
+        tl_test_output_free(&r);
+        r = tl_test_capture("BENCH=%s scripts/%s %s/rc%zu", bench, scripts[i], t, i);
+        TL_ASSERT_MSG(r.rc == 1, "%s: rc %d", scripts[i], r.rc);
+        tl_test_output_free(&r);
+    }
+}
+
+/* bench-fdtd.sh and bench-cpml.sh on a machine without a GPU: each failed
+ * step's line gives its exit status and the program's own error line.
+ * Before, "-> failed or timed out (limit 60s)" for a program that had
+ * refused at once (REPRODUCE.md section 7's benchmarks run without a GPU:
+ * 79 such lines from bench-fdtd.sh OUT). */
+TL_TEST(fdtd_benchmarks_say_why_a_step_failed)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const runs[] = {"bench-fdtd.sh %s/out0 --sizes 32 --kernels naive --double naive",
+                                       "bench-cpml.sh %s/out1 --sizes 32 --reps 1"};
+    static const char why[] = "trilap-fdtd: --backend cuda needs a GPU and none is visible";
+    char dir[600], body[300], cmd[800];
+    snprintf(dir, sizeof dir, "%s/a", t);
+    TL_ASSERT_EQ(mkdir(dir, 0755), 0);
+    static const char *const progs[] = {"trilap-fdtd", "trilap-bench"};
+    for (size_t i = 0; i < 2; i++) {
+        char p[700];
+        snprintf(p, sizeof p, "%s/%s", dir, progs[i]);
+        snprintf(body, sizeof body,
+                 "#!/bin/sh\necho 'a line before'\n"
+                 "echo '%s: --backend cuda needs a GPU and none is visible' >&2\nexit 1\n",
+                 progs[i]);
+        write_script(p, body);
+    }
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        snprintf(cmd, sizeof cmd, runs[i], t);
+        tl_test_output r = tl_test_capture("TL_BIN=%s scripts/%s", dir, cmd);
+        TL_ASSERT_MSG(strstr(r.err, "  -> exit 1: ") && strstr(r.err, why) && !strstr(r.err, "timed out"), "%s: %s",
+                      cmd, r.err);
+        tl_test_output_free(&r);
+    }
+}
+
 /* bench-solver-roof.sh and bench-solvers-gpu.sh take the programs of the
  * checkout they are in (and its ../shared/data), as the other benchmark
  * scripts do and their --help says, whatever the current folder: run
@@ -2748,6 +2806,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              slurm_array_killed_task_swept, slurm_killed_task_rows_kept, slurm_killed_task_of_another_cluster,
              bench_scripts_name_bad_counts, fdtd_summary_whole_or_nothing,
              gpu_benchmarks_not_built_exit_1, gpu_benchmarks_default_to_the_checkout, roof_summary_whole_or_nothing,
+             gpu_benchmarks_say_why_no_triad, fdtd_benchmarks_say_why_a_step_failed,
              slurm_templates_modules_and_export_none, op_timer_and_multirank_refuse_bad_arguments,
              rerun_into_out_log_agrees_with_csv, failed_rerun_leaves_an_earlier_out_as_it_was,
              device_scripts_refuse_a_log_folder_that_is_a_file,

@@ -14,6 +14,11 @@
 #                                 one line, exit 1, OUT not made (before:
 #                                 OUT read as its budget, exit 0 with a
 #                                 foreign.tar.gz of failed steps)
+#   session_no_gpu_refused        device-session.sh DEST without a GPU: one
+#                                 line, exit 1, DEST not made (before: the
+#                                 build ran make -j16, every step failed,
+#                                 exit 0); with one, a session whose steps
+#                                 the time leaves out ends with DEST.tgz
 #   foreign_bad_arguments         no OUT, a BUDGET_SECONDS that is not a
 #                                 positive integer: one line, exit 2
 #   foreign_failed_step_exit_1    a failed step: named in the last line,
@@ -34,7 +39,7 @@
 #                                 having run nothing); --help its usage
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused foreign_bad_arguments
+tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
 foreign_failed_step_exit_1 slurm_job_names_its_folder slurm_time_limit_named
 slurm_job_sh_run_refused"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -108,6 +113,17 @@ multirank_failed_step_exit_1() {
 
 foreign_no_gpu_refused() {
     no_gpu_refused "$top/scripts/foreign/device-run.sh" "$probe/out"
+}
+
+session_no_gpu_refused() {
+    no_gpu_refused "$top/scripts/device-session.sh" "$probe/session"
+    # with a GPU it goes on: 5 s leave no step time, so none runs
+    gpu_machine
+    run_in "$probe/tree" "$top/scripts/device-session.sh" "$probe/session" 5 build
+    [ "$rc" = 0 ] || fail "device-session.sh with a GPU: exit $rc: $(tail -n 3 "$probe/said")"
+    grep -q 'skipped (no time left)' "$probe/session/session.log" ||
+        fail "device-session.sh with a GPU: no skipped step: $(cat "$probe/session/session.log")"
+    [ -s "$probe/session.tgz" ] || fail "device-session.sh with a GPU made no $probe/session.tgz"
 }
 
 foreign_bad_arguments() {
@@ -227,7 +243,8 @@ slurm_job_sh_run_refused() {
 
 case ${1:-} in
     --list) echo $tests ;;
-    multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | foreign_bad_arguments | \
+    multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
+        foreign_bad_arguments | \
         foreign_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
         slurm_job_sh_run_refused) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
