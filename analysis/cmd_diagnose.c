@@ -1279,6 +1279,13 @@ static const rule rules[] = {
                                        "(cudaStreamCreateWithPriority), bound the compute grid, or give NCCL its "
                                        "own CTAs (NCCL_MIN_CTAS/NCCL_MAX_CTAS or ncclConfig_t.minCTAs/maxCTAs on "
                                        "the split communicator)."},
+                /* any NCCL program's own knobs (it fell back to trilap-solve's
+                 * text, "on the split communicator" that program may not have) */
+                [PROG_OTHER] = {.gpu = "the compute kernels occupy the SMs and memory bandwidth NCCL needs. Run the "
+                                       "communication on a stream of higher priority "
+                                       "(cudaStreamCreateWithPriority), bound the compute grid, or give NCCL CTAs "
+                                       "of its own (NCCL_MIN_CTAS/NCCL_MAX_CTAS, or ncclConfig_t.minCTAs/maxCTAs "
+                                       "in the config the communicator is created with)."},
                 [PROG_TORCH] = {.gpu = "the compute kernels occupy the SMs and memory bandwidth NCCL needs. Give "
                                        "the process group's NCCL stream a higher priority "
                                        "(ProcessGroupNCCL.Options(is_high_priority_stream=True) as "

@@ -211,9 +211,12 @@ static void report_say(const char *input, const tl_an_rank_result *res, size_t n
     else /* it said "the selection on rank -1" */
         printf("# span: none: no rank has GPU activity or its host's compute or communication in the selection\n");
     /* a run without iterations is drawn from its window's start (it said
-     * "the first selected iteration's start" of a run that has none) */
+     * "the first selected iteration's start" of a run that has none, and
+     * still did with --iter-range 0:, which reads it whole) */
+    int have = 0;
+    for (size_t r = 0; r < nr; r++) have |= res[r].have.n > 0;
     printf("# rows: %zu written to %s (times in us from %s)\n", written, out,
-           no_iters ? "the window's start" : "the first selected iteration's start");
+           no_iters || !have ? "the window's start" : "the first selected iteration's start");
 }
 
 int tl_an_cmd_timeline(int argc, char **argv)

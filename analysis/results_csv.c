@@ -209,6 +209,30 @@ static void groups_free(groups *gs)
     free(gs->g);
 }
 
+static int is_number(const char *v)
+{
+    char *end = NULL;
+    (void)strtod(v, &end);
+    return end != v && *end == '\0';
+}
+
+/* --x naming a column of words (priorities 'on', trace_mode) is the
+ * command line's mistake, as --x rep is: it said "bad priorities 'on': not
+ * a number", exit 1. The first row tells; a *_bytes column is a size
+ * whatever it holds, so a word there ("1K") stays the file's fault. */
+static tl_status x_is_words(const char *path, long lineno, char *const *f, const char *xcol, const columns *c)
+{
+    size_t xl = strlen(xcol);
+    if ((xl > 6 && !strcmp(xcol + xl - 6, "_bytes")) || is_number(f[c->x])) return TL_OK;
+    char num[512] = "";
+    for (int k = 0, at = 0; k < c->nconf && at < (int)sizeof num; k++)
+        if (is_number(f[c->conf[k]]))
+            at += snprintf(num + at, sizeof num - (size_t)at, "%s%s", at ? ", " : "", c->conf_name[k]);
+    return TL_FAIL(TL_ERR_INVAL, "%s:%ld: --x %s: a column of words ('%s'), not a swept size: %s%s", path, lineno, xcol,
+                   f[c->x], *num ? "give a column of numbers: " : "the file has no column of numbers to sweep",
+                   num);
+}
+
 /* One row into its point (a new one where it is the first). */
 static tl_status read_row(const char *path, long lineno, char **f, int nf, const char *xcol, const columns *c,
                           groups *gs)
@@ -236,6 +260,7 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     TL_CHECK(end != f[c->nranks] && *end == '\0' && nr > 0, TL_ERR_PARSE,
              "%s:%ld: bad nranks '%s': not a whole number of 1 or more", path, lineno, f[c->nranks]);
     double x = 0;
+    if (c->x >= 0 && !gs->n) TL_TRY(x_is_words(path, lineno, f, xcol, c));
     if (c->x >= 0) {
         errno = 0;
         x = strtod(f[c->x], &end);

@@ -1675,7 +1675,9 @@ static void refused_with(const char *t, int rc, const char *args, const char *wa
  * there is none (fmax passed over the missing one: ideal 20 of ring-only
  * beside sum_parts "-"). --x naming what a point is grouped by or
  * measures is refused as the command line's, exit 2 (--x rep drew a point
- * per repetition, --x variant was "bad variant: not a number", exit 1). */
+ * per repetition, --x variant was "bad variant: not a number", exit 1), and
+ * so is a column of words, naming the columns of numbers (--x priorities
+ * was "bad priorities 'on': not a number", exit 1). */
 TL_TEST(sweep_bound_needs_every_part)
 {
     const char *t = tl_test_tmpdir();
@@ -1699,6 +1701,13 @@ TL_TEST(sweep_bound_needs_every_part)
         refused_with(t, 2, args, want);
         TL_ASSERT_EQ(tl_test_sh("test ! -e %s.x", csv), 0);
     }
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,iters,priorities\n"
+                       "three-split,2,0,30,1024,100,on\nthree-split,2,0,40,2048,100,on\n");
+    char args[1500];
+    snprintf(args, sizeof args, "sweep %s --x priorities --csv %s.x", res, csv);
+    refused_with(t, 2, args, "results.csv:2: --x priorities: a column of words ('on'), not a swept size: give a column "
+                             "of numbers: ring_bytes, iters");
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s.x", csv), 0);
 }
 
 /* An output over an input kept read-only (as shared data is) is refused
@@ -2652,8 +2661,9 @@ TL_TEST(cut_rank_judged_over_its_records)
  * none selects the whole run in every command that takes it, said in its
  * selection line (before: breakdown printed `# 0 rows` while overlap,
  * timeline and perfetto read the whole window, all four saying "0: (none
- * of them in this run)"); any other range on it is refused in one line by
- * each, exit 1. */
+ * of them in this run)"; timeline's rows still "from the first selected
+ * iteration's start" with 0:, "from the window's start" without); any
+ * other range on it is refused in one line by each, exit 1. */
 TL_TEST(open_range_on_unmarked_run)
 {
     const char *t = tl_test_tmpdir(), *bin = tl_test_bin();
@@ -2666,8 +2676,9 @@ TL_TEST(open_range_on_unmarked_run)
         trace(flat, r, rows);
     }
     const char *said = "0: (the run marks no iterations: its whole window)\n";
-    /* the lines that name the selection or the output aside */
-    const char *figures = "grep -v '^# \\(program\\|window\\|iters\\|selection\\|iterations\\|events\\|rows\\):'";
+    /* the lines that name the selection aside (the rows line kept: the
+     * same output, and times from the same start) */
+    const char *figures = "grep -v '^# \\(program\\|window\\|iters\\|selection\\|iterations\\|events\\):'";
     static const char *const cmds[][4] = {
         {"breakdown", "", "# selection: ", ""}, {"overlap", "", "# iters: ", ""},
         {"timeline", "-o %s/tl.csv", "# iterations: ", "tl.csv"}, {"perfetto", "-o %s/p.json", "# iterations: ", "p.json"}};

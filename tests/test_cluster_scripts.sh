@@ -24,6 +24,13 @@
 #   foreign_failed_step_exit_1    a failed step: named in the last line,
 #                                 exit 1, OUT/foreign.tar.gz kept; CuPy
 #                                 missing is a line, not a failure
+#   foreign_verify_no_gpu_refused foreign/device-verify.sh without a GPU:
+#                                 one line, exit 1, OUT not made (before:
+#                                 every step ran and failed, exit 0)
+#   foreign_verify_failed_step_exit_1
+#                                 a failed step: named in the last line,
+#                                 exit 1, OUT/verify.tar.gz kept (before:
+#                                 exit 0); every step passing: exit 0
 #   slurm_job_names_its_folder    each slurm/*.sbatch submitted as README
 #                                 says, through a stand-in sbatch: a job
 #                                 that finished ends with a line naming its
@@ -40,8 +47,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
-foreign_failed_step_exit_1 slurm_job_names_its_folder slurm_time_limit_named
-slurm_job_sh_run_refused"
+foreign_failed_step_exit_1 foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
+slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 probe=$(mktemp -d "${TMPDIR:-/tmp}/tl_cluster.XXXXXX")
@@ -137,13 +144,18 @@ foreign_bad_arguments() {
     done
 }
 
-foreign_failed_step_exit_1() {
+# gpu_machine with scripts/foreign/ in its tree and a python3 with torch
+# and without CuPy, whose programs exit PROG_RC (77 by default: no GPU)
+foreign_machine() {
     gpu_machine
-    # python3 with torch (its programs fail here: no GPU) and without CuPy
-    fake python3 'case "$*" in *"import cupy"*) exit 1 ;; *"import torch"*) exit 0 ;; *_prog.py*) exit 77 ;; esac
+    fake python3 'case "$*" in *"import cupy"*) exit 1 ;; *"import torch"*) exit 0 ;; *_prog.py*) exit ${PROG_RC:-77} ;; esac
 exec /usr/bin/python3 "$@"'
     mkdir -p "$probe/tree/scripts/foreign"
     cp "$top/scripts/foreign/"*.sh "$probe/tree/scripts/foreign/"
+}
+
+foreign_failed_step_exit_1() {
+    foreign_machine
     REPS=1 run_in "$probe/tree" scripts/foreign/device-run.sh "$probe/out" 600
     [ "$rc" = 1 ] || fail "failed steps: exit $rc, not 1: $(tail -n 3 "$probe/said")"
     tail -n 1 "$probe/said" | grep -q 'torch-plain-1' || fail "the last line does not name torch-plain-1: $(tail -n 2 "$probe/said")"
@@ -151,6 +163,26 @@ exec /usr/bin/python3 "$@"'
     tail -n 1 "$probe/said" | grep -q "$probe/out/foreign.tar.gz" || fail "the last line does not name the tarball: $(tail -n 1 "$probe/said")"
     tar -tzf "$probe/out/foreign.tar.gz" | grep -q 'foreign/steps.txt' || fail "foreign.tar.gz lacks steps.txt"
     grep -q 'cupy.*CuPy' "$probe/said" || fail "no line says the CuPy steps were skipped: $(grep -i cupy "$probe/said")"
+}
+
+foreign_verify_no_gpu_refused() {
+    OUT=$probe/vout no_gpu_refused "$top/scripts/foreign/device-verify.sh" 280
+    [ ! -e "$probe/vout" ] || fail "device-verify.sh without a GPU made OUT: $(ls -A "$probe/vout")"
+}
+
+foreign_verify_failed_step_exit_1() {
+    foreign_machine
+    REPS=1 OUT=$probe/out run_in "$probe/tree" scripts/foreign/device-verify.sh 600
+    [ "$rc" = 1 ] || fail "failed steps: exit $rc, not 1: $(tail -n 3 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q 'torch-plain-1' || fail "the last line does not name torch-plain-1: $(tail -n 2 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q 'cupy\|gpu-probes' && fail "the last line names CuPy or a step that passed: $(tail -n 1 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q "$probe/out/verify.tar.gz" || fail "the last line does not name the tarball: $(tail -n 1 "$probe/said")"
+    tar -tzf "$probe/out/verify.tar.gz" | grep -q 'verify/steps.txt' || fail "verify.tar.gz lacks steps.txt"
+    # every step passing: exit 0, the last line naming the tarball
+    PROG_RC=0 REPS=1 OUT=$probe/out2 run_in "$probe/tree" scripts/foreign/device-verify.sh 600
+    [ "$rc" = 0 ] || fail "every step passing: exit $rc: $(tail -n 3 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q "every step passed; results in $probe/out2/verify.tar.gz" ||
+        fail "every step passing: $(tail -n 1 "$probe/said")"
 }
 
 # A checkout in $probe/tree holding scripts/ and stand-in trilap-bench and
@@ -244,8 +276,8 @@ slurm_job_sh_run_refused() {
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
-        foreign_bad_arguments | \
-        foreign_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
+        foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_no_gpu_refused | \
+        foreign_verify_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
         slurm_job_sh_run_refused) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;
 esac

@@ -472,10 +472,11 @@ TL_TEST(bench_remedies_speak_bench)
 /* A program trilap did not write (traced by injection) gets remedies that
  * name none of trilap's options or schedules: host-staging said "use NCCL
  * (--device-comm nccl)", serialised-host-lane "the three-split schedule",
- * late-ranks "METIS with weights". */
+ * late-ranks "METIS with weights", starved-communication NCCL's CTAs "on
+ * the split communicator" (trilap-solve's). */
 TL_TEST(foreign_program_remedies_name_no_trilap_option)
 {
-    static const char *const variants[] = {"staged", "host-only", "mixed-host", "naive"};
+    static const char *const variants[] = {"staged", "host-only", "mixed-host", "naive", "starved"};
     char tmp[512], dir[1024];
     snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
@@ -484,7 +485,8 @@ TL_TEST(foreign_program_remedies_name_no_trilap_option)
         char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
         TL_ASSERT_MSG(strstr(o, "\nFINDING 1 "), "%s: no finding:\n%s", variants[k], o);
         char *rm = remedies(o);
-        static const char *const trilap[] = {" --", "(--", "three-split", "METIS", "SpMV", "p2p/coll lanes"};
+        static const char *const trilap[] = {" --", "(--", "three-split", "METIS", "SpMV", "p2p/coll lanes",
+                                             "split communicator"};
         for (size_t j = 0; j < sizeof trilap / sizeof trilap[0]; j++)
             TL_ASSERT_MSG(!strstr(rm, trilap[j]), "%s: a remedy names '%s':\n%s", variants[k], trilap[j], rm);
         free(rm);
@@ -496,6 +498,13 @@ TL_TEST(foreign_program_remedies_name_no_trilap_option)
                   "%s", o);
     TL_ASSERT_MSG(strstr(o, "let NCCL or CUDA-aware MPI move the device buffers") &&
                       strstr(o, "so give the ranks equal work"),
+                  "%s", o);
+    free(o);
+    snprintf(dir, sizeof dir, "%s/app-starved", tmp);
+    o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(fired(o, "starved-communication", 0) || fired(o, "starved-communication", 1), "%s", o);
+    TL_ASSERT_MSG(strstr(o, "(NCCL_MIN_CTAS/NCCL_MAX_CTAS, or ncclConfig_t.minCTAs/maxCTAs in the config the "
+                            "communicator is created with)"),
                   "%s", o);
     free(o);
 }

@@ -37,15 +37,8 @@ budget=${2:-280}
 REPS=${REPS:-3}
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "device-run.sh: invalid REPS '$REPS': a positive integer" >&2; exit 2; }
 NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
-lacks=()
-nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]' || lacks+=("a GPU (nvidia-smi -L lists none)")
-command -v make >/dev/null 2>&1 || lacks+=("make")
-command -v "$NSYS" >/dev/null 2>&1 || lacks+=("Nsight Systems (NSYS=$NSYS)")
-python3 -c 'import torch' >/dev/null 2>&1 || lacks+=("PyTorch (python3 -c 'import torch' fails)")
-[ ${#lacks[@]} -eq 0 ] || {
-  echo "device-run.sh: this machine lacks $(printf '%s, ' "${lacks[@]}" | sed 's/, $//'): nothing run, $out not made" >&2
-  exit 1
-}
+. "$(dirname "$0")/steps.sh" # left, step, steps_need, steps_end
+steps_need device-run.sh "$out" gpu make "$NSYS|Nsight Systems (NSYS=$NSYS)" torch
 progs="torch cupy"
 python3 -c 'import cupy' >/dev/null 2>&1 || progs=torch
 start=$(date +%s)
@@ -56,7 +49,6 @@ if ls .dw/*.deb >/dev/null 2>&1; then
   for f in .dw/*.deb; do dpkg -x "$f" /tmp/dw; done
   export LD_LIBRARY_PATH=/tmp/dw/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 fi
-. "$(dirname "$0")/steps.sh" # left, step
 INJ=$PWD/build/lib/libtrilap-inject.so
 { nvidia-smi -L; nproc; python3 -c 'import torch,sys;print("torch",torch.__version__,"cuda",torch.version.cuda,"nccl",torch.cuda.nccl.version())';
   python3 -c 'import cupy;print("cupy",cupy.__version__)'; "$NSYS" --version; cat .trilap-commit 2>/dev/null; } > "$d/machine.txt" 2>&1

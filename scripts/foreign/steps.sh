@@ -4,7 +4,8 @@
 # output folder). A step that would not fit in what is left is skipped,
 # saying so, rather than cut short by the lent call's own limit.
 # The steps that failed or were skipped go in steps_failed, for a last
-# line that names them (steps_end).
+# line that names them (steps_end). steps_need refuses, before any work,
+# a machine that lacks what the caller needs.
 left() { echo $((budget - ($(date +%s) - start))); }
 steps_failed=()
 step() { # step NAME SECONDS command...: output in $d/NAME.log, the line in $d/steps.txt
@@ -27,5 +28,22 @@ steps_end() {
   if [ ${#steps_failed[@]} -eq 0 ]; then echo "$1: every step passed; results in $2"; exit 0; fi
   echo "$1: ${#steps_failed[@]} step(s) did not pass: $(printf '%s, ' "${steps_failed[@]}" | sed 's/, $//');" \
     "the others' results in $2" >&2
+  exit 1
+}
+# steps_need NAME OUT WHAT...: where this machine lacks any WHAT (gpu:
+# nvidia-smi -L lists one; torch: python3 imports it; else a command,
+# CMD or CMD|WORDS naming it), one line naming them, exit 1, OUT not made
+steps_need() {
+  local name=$1 out=$2 w lacks=()
+  shift 2
+  for w; do
+    case $w in
+      gpu) nvidia-smi -L 2>/dev/null | grep -q '^GPU [0-9]' || lacks+=("a GPU (nvidia-smi -L lists none)") ;;
+      torch) python3 -c 'import torch' >/dev/null 2>&1 || lacks+=("PyTorch (python3 -c 'import torch' fails)") ;;
+      *) command -v "${w%%|*}" >/dev/null 2>&1 || lacks+=("${w#*|}") ;;
+    esac
+  done
+  [ ${#lacks[@]} -eq 0 ] && return 0
+  echo "$name: this machine lacks $(printf '%s, ' "${lacks[@]}" | sed 's/, $//'): nothing run, $out not made" >&2
   exit 1
 }
