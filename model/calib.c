@@ -273,6 +273,36 @@ static tl_status read_in_range(const tl_mcalib *c, const char *path, const char 
     return TL_OK;
 }
 
+/* line (its comment cut) is `key = text`: the text, blanks around it
+ * cut, in out; 0 for another key. */
+static int text_key(char *line, const char *key, char *out, size_t n)
+{
+    char *sv = line + strspn(line, " \t");
+    size_t len = strlen(key);
+    if (strncmp(sv, key, len) != 0) return 0;
+    sv += len + strspn(sv + len, " \t");
+    if (*sv != '=') return 0;
+    sv += 1 + strspn(sv + 1, " \t");
+    size_t end = strcspn(sv, "\r\n");
+    while (end && (sv[end - 1] == ' ' || sv[end - 1] == '\t')) end--;
+    sv[end] = 0;
+    snprintf(out, n, "%s", sv);
+    return 1;
+}
+
+/* `gpu_mem_gbs = GB/s`, the calibration GPU's nominal memory bandwidth
+ * where the platform table lacks it: 2 when line is it, 0 for another
+ * key; *st set where its value is not a number > 0. */
+static int gpu_mem_key(char *line, const char *path, int lineno, tl_mcalib *c, tl_status *st)
+{
+    char val[600];
+    if (!text_key(line, "gpu_mem_gbs", val, sizeof val)) return 0;
+    if (tl_opts_parse_double(val, &c->gpu_mem_gbs) != TL_OK || !in_range(c->gpu_mem_gbs, POS))
+        *st = TL_FAIL(TL_ERR_PARSE, "%s:%d: gpu_mem_gbs = %s, must be a number > 0 (the calibration GPU's nominal "
+                      "memory bandwidth, GB/s)", path, lineno, val);
+    return 2;
+}
+
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
 {
     memset(c, 0, sizeof *c);
@@ -287,7 +317,7 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
         return TL_FAIL(TL_ERR_IO, "calibration %s: a folder, not a calibration file", path);
     }
     char line[1024];
-    int lineno = 0, seen = 0;
+    int lineno = 0, seen = 0, gpu_line = 0, mem_line = 0;
     tl_status st = TL_OK;
     /* the line each field was set on (0: not yet), in CALIB_FIELDS' order */
     enum {
@@ -301,13 +331,17 @@ tl_status tl_mcalib_load(tl_mcalib *c, const char *path)
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = 0;
-        char *sv = line + strspn(line, " \t");
-        if (strncmp(sv, "source", 6) == 0 && (sv = strchr(sv, '='))) {
-            sv += 1 + strspn(sv + 1, " \t");
-            sv[strcspn(sv, "\r\n")] = 0;
-            snprintf(c->source, sizeof c->source, "%s", sv);
-            continue;
+        if (text_key(line, "source", c->source, sizeof c->source)) continue;
+        int gpu = text_key(line, "gpu", c->gpu, sizeof c->gpu) ? 1 : gpu_mem_key(line, path, lineno, c, &st);
+        if (st != TL_OK) goto done;
+        if (gpu && (gpu == 1 ? gpu_line : mem_line)) {
+            st = TL_FAIL(TL_ERR_PARSE, "%s:%d: %s given again (first on line %d)", path, lineno,
+                         gpu == 1 ? "gpu" : "gpu_mem_gbs", gpu == 1 ? gpu_line : mem_line);
+            goto done;
         }
+        if (gpu == 1) gpu_line = lineno;
+        if (gpu == 2) mem_line = lineno;
+        if (gpu) continue;
         char key[64];
         char val[600];
         int used = 0;
@@ -431,6 +465,8 @@ tl_status tl_mcalib_save(const tl_mcalib *c, const char *path)
     TL_TRY(tl_out_open(&o, path));
     fprintf(o.f, "# trilap-model calibration: measured values and the parameters fitted on them\n");
     fprintf(o.f, "source = %s\n", c->source[0] ? c->source : "-");
+    if (c->gpu[0]) fprintf(o.f, "gpu = %s\n", c->gpu);
+    if (c->gpu_mem_gbs > 0) fprintf(o.f, "gpu_mem_gbs = %.9g\n", c->gpu_mem_gbs);
     tl_mcalib_print(c, o.f, "");
     return tl_out_close(&o, 1);
 }

@@ -37,6 +37,11 @@ typedef struct tl_mcalib {
     double alpha_coll_us, alpha_p2p_us; /* an NCCL operation's fixed cost */
     double nccl_rate;                   /* NCCL progress beside a compute kernel */
     char source[512];                   /* the files it came from */
+    /* the GPU the inputs' manifests name (the `gpu` key), where it is not
+     * an H200: "" is an H200, as every calibration was taken before the
+     * key (and the committed one, of H200s, still reads) */
+    char gpu[256];
+    double gpu_mem_gbs; /* its nominal memory bandwidth (`gpu_mem_gbs`); 0: the platform table's */
 } tl_mcalib;
 
 /* Measured numbers from result files (NULL: that part is left unset). */
@@ -57,8 +62,12 @@ typedef struct tl_mcalib_input {
     int is_dir;
 } tl_mcalib_input;
 /* Every input whose manifest.txt names a GPU names the same model
- * (calib_machine.c); one that differs is refused naming both. */
-tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n);
+ * (calib_machine.c); one that differs is refused naming both. gpu: that
+ * model, "" where no manifest names one. */
+tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *gpu, size_t size);
+
+/* The GPU the calibration's triad was measured on, as c->gpu says it. */
+#define TL_MCALIB_DEFAULT_GPU "NVIDIA H200"
 
 tl_status tl_mcalib_load(tl_mcalib *c, const char *path);
 /* Temporary name + rename; "-" writes to stdout. */

@@ -1,8 +1,9 @@
 /* The GPU each of calibrate's inputs was measured on, as the manifest.txt
  * beside it names it (gpu.rank<R>: lines, runtime/manifest.c). The model
- * scales kernels from an H200 triad and fits NCCL's costs on the tristream
- * and comm runs together: a stream.csv of another GPU mixed with traces of
- * this one was fitted into one calibration without a word. */
+ * scales kernels from the calibration GPU's triad by its nominal bandwidth
+ * and fits NCCL's costs on the tristream and comm runs together: a
+ * stream.csv of another GPU mixed with traces of this one was fitted into
+ * one calibration without a word. */
 #include "model/calib.h"
 
 #include <errno.h>
@@ -50,8 +51,9 @@ static void folder_of(const char *path, int is_dir, char *dir, size_t n)
     else snprintf(dir, n, "%.*s", slash == path ? 1 : (int)(slash - path), path);
 }
 
-tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n)
+tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *model, size_t size)
 {
+    model[0] = 0;
     char first[256] = "", first_manifest[4250] = "";
     const tl_mcalib_input *by = NULL;
     for (int i = 0; i < n; i++) {
@@ -63,6 +65,7 @@ tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n)
             by = &in[i];
             snprintf(first, sizeof first, "%s", gpu);
             snprintf(first_manifest, sizeof first_manifest, "%s", mpath);
+            snprintf(model, size, "%s", gpu);
             continue;
         }
         TL_CHECK(strcmp(first, gpu) == 0, TL_ERR_PARSE,

@@ -4,13 +4,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/cli.h"
 #include "model/fit.h"
 
 typedef struct calib_opts {
     const char *tristream, *traces, *comm, *stream, *out;
-    double pcg_fixed_us, pcg_bw_frac;
+    double pcg_fixed_us, pcg_bw_frac, gpu_mem_gbs;
 } calib_opts;
 
 static const tl_option calib_options[] = {
@@ -31,6 +32,9 @@ static const tl_option calib_options[] = {
     {.name = "pcg-bw-frac", .type = TL_OPT_DOUBLE, .offset = offsetof(calib_opts, pcg_bw_frac),
      .def = TL_MCALIB_ROOF_BW_FRAC,
      .metavar = "F", .help = "the fraction of triad the rest runs at (same fit)", .min = 0.01, .max = 1},
+    {.name = "gpu-mem-gbs", .type = TL_OPT_DOUBLE, .offset = offsetof(calib_opts, gpu_mem_gbs), .def = "0",
+     .metavar = "GBS", .help = "the nominal memory bandwidth of the inputs' GPU, where model/platform.c does not know "
+                               "it (0: the table's); predictions scale its triad by it", .min = 0, .max = 1e6},
     {.name = "out", .short_name = 'o', .type = TL_OPT_STRING, .offset = offsetof(calib_opts, out), .def = "-",
      .metavar = "FILE", .help = "calibration file to write (- for stdout)"},
 };
@@ -44,7 +48,7 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
                        .groups = &g, .ngroups = 1, .min_positional = 0, .max_positional = 0};
     int rc = tl_mcli_parse(cli, &spec, argc, argv);
     if (rc >= 0) return rc;
-    tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac};
+    tl_mcalib c = {.pcg_fixed_us = o.pcg_fixed_us, .pcg_bw_frac = o.pcg_bw_frac, .gpu_mem_gbs = o.gpu_mem_gbs};
     /* the defaults are files of the trilap tree, found from any folder */
     char tri[4096], traces[4096], comm[4096], stream[4096];
     tl_mcli_tree_path(o.tristream, tl_mcli_given(cli, &o.tristream), tri, sizeof tri);
@@ -79,7 +83,11 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
      * an H200's, beside H200 traces */
     const tl_mcalib_input machine[] = {
         {"--tristream", tri, 0}, {"--traces", traces, 1}, {"--comm", comm, 0}, {"--stream", stream, 0}};
-    if (tl_mcalib_same_gpu(machine, sizeof machine / sizeof machine[0]) != TL_OK) return 1;
+    char gpu[sizeof c.gpu];
+    if (tl_mcalib_same_gpu(machine, sizeof machine / sizeof machine[0], gpu, sizeof gpu) != TL_OK) return 1;
+    /* the GPU the triad is scaled from; an H200 goes unwritten, as every
+     * calibration was read before the key (the committed one unchanged) */
+    if (strcmp(gpu, TL_MCALIB_DEFAULT_GPU) != 0) snprintf(c.gpu, sizeof c.gpu, "%s", gpu);
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

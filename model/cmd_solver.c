@@ -1,7 +1,8 @@
 /* trilap-model solver: Pipe-PCG or Pipe-BiCGStab under trilap's schedules
  * on N GPUs of a platform: the real partition's rows, nonzeros and halo plan per rank,
- * kernel times from the one-H200 measurements scaled by bytes and by the
- * platform's memory bandwidth, NCCL costs from the calibration. */
+ * kernel times from the one-GPU measurements scaled by bytes and by the
+ * ratio of the platform's and the calibration GPU's nominal memory
+ * bandwidths, NCCL costs from the calibration. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -302,6 +303,20 @@ static int schedule_list(const char *text, const tl_schedule *sch[TL_SCHED_COUNT
     return n;
 }
 
+/* The kernels' line of the preamble: the triad scaled from the
+ * calibration's GPU to p's (target: what the line says of p), and where
+ * the calibration GPU's nominal figure comes from. */
+static void print_kernels(const tl_mcalib *c, const tl_mplatform *p, const tl_mkcost *k, const char *target)
+{
+    printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x triad %.0f measured on %s, %.0f GB/s nominal: "
+           "%s; x %.0f/%.0f GB/s nominal%s)\n",
+           1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, k->calib_gpu, k->calib_nominal_gbs,
+           c->gpu_mem_gbs > 0 ? "the calibration's gpu_mem_gbs"
+           : c->gpu[0]        ? "model/platform.c's"
+                              : "an H200's, the calibration names no other GPU",
+           p->mem_gbs, k->calib_nominal_gbs, target);
+}
+
 /* The `# key: value` preamble and the table's two header rows. */
 static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mcalib *c, const tl_mplatform *p,
                            const tl_mkcost *k, int64_t nrows, const double rate[2])
@@ -315,14 +330,13 @@ static void print_preamble(const solver_opts *o, const tl_mcli *cli, const tl_mc
                "kernel at the rate of its nccl<R> hosts' second power state (%s), not the calibration's nccl_rate "
                "%.4g\n",
                o->platform_file, r, c->nccl_rate);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-               "nominal: the GPU of --platform %s, %s; its network is not simulated, the file's is)\n",
-               1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs, p->name, p->gpu);
+        char target[512];
+        snprintf(target, sizeof target, ": the GPU of --platform %s, %s; its network is not simulated, the file's is",
+                 p->name, p->gpu);
+        print_kernels(c, p, k, target);
     } else {
         printf("# platform: %s: %s; %s; %d GPUs per node\n", p->name, p->gpu, p->network, p->gpus_per_node);
-        printf("# kernels: %.2f us fixed each + bytes at %.0f GB/s (%.3f x measured H200 triad %.0f x %.0f/4800 GB/s "
-               "nominal)\n",
-               1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, p->mem_gbs);
+        print_kernels(c, p, k, "");
     }
     int bicg = o->method == METHOD_PIPEBICGSTAB;
     printf("# method: %s (%s)\n", method_names[o->method],
@@ -432,6 +446,8 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
     int refused = tl_mcli_outputs_refused(cli, solver_header, inputs, sizeof inputs / sizeof inputs[0]);
     if (refused) return refused;
     if (tl_mcalib_load(&c, o.calib) != TL_OK) return 1; /* the reader's line names it */
+    tl_mkcost k;
+    if (tl_mkcost_for(&c, o.calib, p, &k) != TL_OK) return 2; /* its line names the GPU and the key */
     matrix_src ms;
     rc = load_matrix(o.matrix, o.partition == PART_METIS, &ms);
     if (rc) return rc;
@@ -458,7 +474,6 @@ int tl_mcmd_solver(int argc, char **argv, tl_mcli *cli)
         tl_csr_free(&ms.csr);
         return 1;
     }
-    tl_mkcost k = tl_mkcost_for(&c, p);
     rc = predict(&o, cli, &c, p, &k, &ms, part, gpus, ngpus, sch, nsch);
     free(part);
     tl_csr_free(&ms.csr);

@@ -13,11 +13,17 @@
 
 /* Kernel cost on the target GPU: fixed + bytes / gbs. */
 typedef struct tl_mkcost {
-    double fixed_s; /* per kernel launch: the measured fixed part / kernels */
-    double gbs;     /* effective bandwidth: measured fraction x triad x (target / H200 nominal) */
+    double fixed_s;       /* per kernel launch: the measured fixed part / kernels */
+    double gbs;           /* effective bandwidth: measured fraction x triad x (target / calib_nominal_gbs) */
+    double calib_nominal_gbs; /* the nominal memory bandwidth of the GPU the triad was measured on */
+    const char *calib_gpu;    /* that GPU, as the calibration names it */
 } tl_mkcost;
 
-tl_mkcost tl_mkcost_for(const tl_mcalib *c, const tl_mplatform *p);
+/* The kernel cost of c's measurements on p's GPU: the triad scaled by the
+ * ratio of the two GPUs' nominal memory bandwidths. Refused, in one line,
+ * where c's GPU is one the platform table does not know and c gives no
+ * gpu_mem_gbs for it. */
+tl_status tl_mkcost_for(const tl_mcalib *c, const char *calib_path, const tl_mplatform *p, tl_mkcost *k);
 
 /* Pipe-PCG (Ghysels-Vanroose, Jacobi), per iteration in the CUDA backend's
  * order: dots, allreduce, precond, halo post, interior SpMV, border SpMV,

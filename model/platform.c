@@ -20,13 +20,21 @@
  * (src/graph/tuning.cc, hwLat: NVLink ~0.5 us, PCI 1.0 us, network 5 us
  * split over NIC, core, NIC). Bandwidths: vendor sheets and the centres'
  * node descriptions, except the H200 pair's port, measured
- * (results/comm-h200x2: sendrecv at 128 MB, 287 GB/s). */
+ * (results/comm-h200x2: sendrecv at 128 MB, 287 GB/s). Memory bandwidths
+ * (mem_gbs) are NVIDIA's datasheet figures of the devices named, the
+ * nominal figure a calibration of that device is scaled from: H200 SXM
+ * and NVL 4.8 TB/s; A100 SXM 80 GB 2,039 GB/s, also taken for Leonardo's
+ * 64 GB part, which has no public figure of its own; H100 SXM5 80 GB
+ * 3.35 TB/s; Quadro RTX 6000 672 GB/s. A device of the same family with
+ * another figure (A100 40 GB 1,555 GB/s, H100 PCIe 2.0 TB/s) is not
+ * listed: its calibration is refused rather than scaled by a wrong one. */
 static const tl_mplatform platforms[] = {
     {.name = "h200-nvlink",
      .gpu = "H200 SXM (141 GB)",
      .network = "NVLink 4 (NV18) inside one node; NDR 400 Gb/s NIC per GPU beyond",
      .gpus_per_node = 8,
      .mem_gbs = 4800,
+     .devices = "NVIDIA H200|NVIDIA H200 NVL",
      .mem_gb = 141,
      .port_gbs = 287,
      .port_lat_us = 0.5,
@@ -38,6 +46,7 @@ static const tl_mplatform platforms[] = {
      .network = "NVLink 3 inside a node; HDR100 (100 Gb/s) per GPU, fat tree",
      .gpus_per_node = 4,
      .mem_gbs = 2039,
+     .devices = "NVIDIA A100-SXM4-80GB|NVIDIA A100-SXM-64GB",
      .mem_gb = 64,
      .port_gbs = 200,
      .port_lat_us = 0.5,
@@ -49,6 +58,7 @@ static const tl_mplatform platforms[] = {
      .network = "NVLink 4 inside a node; NDR200 (200 Gb/s) per GPU, fat tree",
      .gpus_per_node = 4,
      .mem_gbs = 3350,
+     .devices = "NVIDIA H100 80GB HBM3",
      .mem_gb = 64,
      .port_gbs = 300,
      .port_lat_us = 0.5,
@@ -60,6 +70,7 @@ static const tl_mplatform platforms[] = {
      .network = "PCIe 3.0 x16 per GPU to the root complex; no network",
      .gpus_per_node = 4,
      .mem_gbs = 672,
+     .devices = "Quadro RTX 6000",
      .mem_gb = 24,
      .port_gbs = 12,
      .port_lat_us = 1.0},
@@ -75,6 +86,17 @@ const tl_mplatform *tl_mplatform_find(const char *name)
 const char *tl_mplatform_choices(void)
 {
     return "h200-nvlink|a100-hdr|h100-ndr|rtx6000-pcie";
+}
+
+const tl_mplatform *tl_mplatform_of_device(const char *device)
+{
+    size_t len = strlen(device);
+    for (size_t i = 0; i < sizeof platforms / sizeof platforms[0]; i++)
+        for (const char *d = platforms[i].devices; *d; d += strcspn(d, "|"), d += *d == '|') {
+            size_t n = strcspn(d, "|");
+            if (n == len && strncmp(d, device, n) == 0) return &platforms[i];
+        }
+    return NULL;
 }
 
 const tl_mplatform *tl_mplatform_at(int i)

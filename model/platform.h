@@ -11,6 +11,7 @@ typedef struct tl_mplatform {
     const char *network; /* for output */
     int gpus_per_node;
     double mem_gbs;      /* nominal memory bandwidth: scales the measured kernel times */
+    const char *devices; /* the CUDA device names ('|' between) whose nominal bandwidth mem_gbs is */
     double mem_gb;       /* memory per GPU: a rank's part must fit it */
     double port_gbs, port_lat_us; /* per GPU, into the node's switch (NVLink / PCIe) */
     double nic_gbs, nic_lat_us;   /* per GPU NIC between nodes; 0: one node, no network */
@@ -28,6 +29,10 @@ typedef struct tl_mplatform_params {
 const tl_mplatform *tl_mplatform_find(const char *name);
 const tl_mplatform *tl_mplatform_at(int i); /* NULL past the last */
 const char *tl_mplatform_choices(void);
+/* The platform whose GPU a manifest's gpu.rank<R> model names (runtime's
+ * cudaGetDeviceProperties name, e.g. "NVIDIA H200"), NULL where none is:
+ * its mem_gbs is that GPU's nominal memory bandwidth. */
+const tl_mplatform *tl_mplatform_of_device(const char *device);
 
 /* The most GPUs a built-in platform is written for: a simulation of
  * 4,096 takes minutes a schedule, and the file of every route (`trilap-model

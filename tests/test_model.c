@@ -342,7 +342,8 @@ static double method_us_calib(method_fn method, const char *sched, const tl_mpla
 {
     tl_mpart ps;
     TL_ASSERT_OK(poisson_part(n, nranks, &ps));
-    tl_mkcost k = tl_mkcost_for(&c, p);
+    tl_mkcost k;
+    TL_ASSERT_OK(tl_mkcost_for(&c, "test", p, &k));
     tl_mjob j;
     TL_ASSERT_OK(method(&j, tl_schedule_find(sched), &ps, &k, &c, 5));
     tl_mplatform_params q = {.nccl_rate = c.nccl_rate, .port_lat_us = -1};
@@ -1175,7 +1176,8 @@ TL_TEST(job_platform_lists_its_routes)
     tl_mcalib c = test_calib();
     tl_mpart ps;
     TL_ASSERT_OK(poisson_part(32, 64, &ps));
-    tl_mkcost k = tl_mkcost_for(&c, p);
+    tl_mkcost k;
+    TL_ASSERT_OK(tl_mkcost_for(&c, "test", p, &k));
     tl_mplatform_params q = {.nccl_rate = c.nccl_rate, .port_lat_us = -1};
     char all[700], mine[700];
     snprintf(all, sizeof all, "%s", tl_test_path("all.xml")); /* tl_test_path's buffer is reused */
@@ -1505,7 +1507,8 @@ TL_TEST(no_communication_without_peers)
         c.xstream_us = 1.3;
         tl_mpart ps;
         TL_ASSERT_OK(poisson_part(8, 1, &ps));
-        tl_mkcost k = tl_mkcost_for(&c, &two_gpus);
+        tl_mkcost k;
+        TL_ASSERT_OK(tl_mkcost_for(&c, "test", &two_gpus, &k));
         TL_ASSERT_OK(tl_mjob_pipecg(&j, tl_schedule_find(scheds[i]), &ps, &k, &c, 5));
         TL_ASSERT_OK(tl_mfit_run(&j, &two_gpus, &q, tl_test_tmpdir(), &res));
         TL_ASSERT_MSG(res.exposed_p2p_s == 0 && res.exposed_coll_s == 0 && fabs(res.iter_s - res.compute_s) < 1e-12,
@@ -1633,10 +1636,12 @@ TL_TEST(calibrate_inputs_of_one_gpu)
     const tl_mcalib_input ok[] = {{"--tristream", "results/tristream-h200x2/tristream.csv", 0},
                                   {"--traces", same, 1},
                                   {"--stream", none, 1}};
-    TL_ASSERT_OK(tl_mcalib_same_gpu(ok, 3));
+    char gpu[256];
+    TL_ASSERT_OK(tl_mcalib_same_gpu(ok, 3, gpu, sizeof gpu));
+    TL_ASSERT_STREQ(gpu, "NVIDIA H200");
     const tl_mcalib_input mixed[] = {{"--traces", two, 1}};
     int before = tl_error_reported();
-    TL_ASSERT(tl_mcalib_same_gpu(mixed, 1) != TL_OK);
+    TL_ASSERT(tl_mcalib_same_gpu(mixed, 1, gpu, sizeof gpu) != TL_OK);
     TL_ASSERT_EQ(tl_error_reported(), before + 1);
 }
 
@@ -2135,6 +2140,113 @@ TL_TEST(calibration_values_checked)
     free(text);
 }
 
+/* The committed calibration with `extra` appended, at tmp/name. */
+static const char *calib_with(const char *name, const char *extra)
+{
+    static char path[1100];
+    snprintf(path, sizeof path, "%s/%s", tl_test_tmpdir(), name);
+    TL_ASSERT_EQ(tl_test_sh("{ cat results/model/calib-h200.txt; printf '%s'; } > %s", extra, path), 0);
+    return path;
+}
+
+/* A calibration's triad is scaled from the nominal bandwidth of the GPU
+ * it was measured on (its `gpu` key, model/platform.c's figure), not
+ * always an H200's 4,800 GB/s: an A100's calibration predicts an A100 at
+ * its own triad. Before, the key was refused ("unknown key 'gpu'") and
+ * every triad was scaled as an H200's, 2,039/4,800 of the A100's own. */
+TL_TEST(calibration_gpu_scales_kernels)
+{
+    tl_mcalib c, back;
+    tl_mkcost k;
+    const tl_mplatform *a100 = tl_mplatform_find("a100-hdr"), *h200 = tl_mplatform_find("h200-nvlink");
+    TL_ASSERT_OK(tl_mcalib_load(&c, calib_with("a100.txt", "gpu = NVIDIA A100-SXM4-80GB  # Leonardo\n")));
+    TL_ASSERT_STREQ(c.gpu, "NVIDIA A100-SXM4-80GB");
+    TL_ASSERT_OK(tl_mkcost_for(&c, "a100.txt", a100, &k));
+    TL_ASSERT_NEAR(k.gbs, c.pcg_bw_frac * c.triad_gbs, 1e-9);
+    TL_ASSERT_OK(tl_mkcost_for(&c, "a100.txt", h200, &k));
+    TL_ASSERT_NEAR(k.gbs, c.pcg_bw_frac * c.triad_gbs * 4800 / 2039, 1e-9);
+    /* written back as read */
+    TL_ASSERT_OK(tl_mcalib_save(&c, tl_test_path("saved.txt")));
+    TL_ASSERT_OK(tl_mcalib_load(&back, tl_test_path("saved.txt")));
+    TL_ASSERT_STREQ(back.gpu, c.gpu);
+    /* no key: an H200, as before */
+    TL_ASSERT_OK(tl_mcalib_load(&c, "results/model/calib-h200.txt"));
+    TL_ASSERT_OK(tl_mkcost_for(&c, "calib-h200.txt", a100, &k));
+    TL_ASSERT_NEAR(k.gbs, c.pcg_bw_frac * c.triad_gbs * 2039 / 4800, 1e-9);
+}
+
+/* A calibration of a GPU the platform table does not know is refused for
+ * a prediction in one line naming the GPU and the key that gives its
+ * nominal bandwidth, exit 2, stdout empty; with the key it runs, and the
+ * preamble names the GPU and the figure's origin. Before, the gpu key
+ * itself was refused, exit 1, and the preamble said "measured H200 triad
+ * ... /4800" whatever the calibration's GPU. */
+TL_TEST(calibration_of_unknown_gpu_refused)
+{
+    char args[2400], err[1024], out[4096];
+    int lines;
+    const char *run = "solver --platform a100-hdr --gpus 4 --schedules two-stream --matrix gen:poisson7:32 --iters 5";
+    const char *unknown = calib_with("pcie.txt", "gpu = NVIDIA A100-PCIE-40GB\n");
+    snprintf(args, sizeof args, "%s --calib %s", run, unknown);
+    int rc = run_model(args, err, sizeof err, &lines);
+    struct stat sb;
+    TL_ASSERT_MSG(rc == 2 && lines == 1 && strstr(err, "measured on NVIDIA A100-PCIE-40GB") &&
+                      strstr(err, "gpu_mem_gbs") && strstr(err, unknown) && stat(tl_test_path("stdout.txt"), &sb) == 0 &&
+                      sb.st_size == 0,
+                  "%s: rc %d, %d lines: %s", args, rc, lines, err);
+    const char *given = calib_with("given.txt", "gpu = NVIDIA A100-PCIE-40GB\ngpu_mem_gbs = 1555\n");
+    snprintf(args, sizeof args, "%s --calib %s", run, given);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+    TL_ASSERT_EQ(tl_test_sh("grep -q 'triad 4411 measured on NVIDIA A100-PCIE-40GB, 1555 GB/s nominal: the "
+                            "calibration.s gpu_mem_gbs; x 2039/1555 GB/s nominal)' %s", tl_test_path("stdout.txt")), 0);
+    snprintf(args, sizeof args, "%s --calib results/model/calib-h200.txt", run);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+    FILE *f = fopen(tl_test_path("stdout.txt"), "r");
+    TL_ASSERT(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    TL_ASSERT_MSG(strstr(out, "triad 4411 measured on NVIDIA H200, 4800 GB/s nominal: an H200's, the calibration "
+                              "names no other GPU; x 2039/4800 GB/s nominal)"), "%s", out);
+    const char *bad = calib_with("bad.txt", "gpu_mem_gbs = 0\n");
+    int before = tl_error_reported();
+    TL_ASSERT(tl_mcalib_load(&(tl_mcalib){0}, bad) != TL_OK);
+    TL_ASSERT_EQ(tl_error_reported(), before + 1);
+}
+
+/* calibrate records the GPU its inputs' manifests name, where it is not
+ * the H200 a calibration without the key means; --gpu-mem-gbs is written
+ * beside it. Before, an A100's four inputs gave a file that named no GPU,
+ * read back as an H200's. */
+TL_TEST(calibrate_records_its_gpu)
+{
+    need_simgrid();
+    char dir[1024], args[8000], err[1024];
+    snprintf(dir, sizeof dir, "%s/a100all", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/ts %s/comm %s/stream && cp -r results/tristream-h200x2/. %s/ts/ && "
+                            "cp results/comm-h200x2/comm.csv %s/comm/ && cp results/stream-h200/stream.csv %s/stream/",
+                            dir, dir, dir, dir, dir, dir), 0);
+    static const char *const from[] = {"ts", "results/tristream-h200x2", "comm", "results/comm-h200x2", "stream",
+                                       "results/stream-h200"};
+    for (int i = 0; i < 3; i++) {
+        char sub[1100];
+        snprintf(sub, sizeof sub, "%s/%s", dir, from[2 * i]);
+        manifest_as(sub, from[2 * i + 1], "NVIDIA A100-SXM4-80GB");
+    }
+    char out[1100]; /* tl_test_path's buffers are reused by run_model */
+    snprintf(out, sizeof out, "%s", tl_test_path("a100-calib.txt"));
+    for (int given = 0; given < 2; given++) {
+        snprintf(args, sizeof args, "calibrate --tristream %s/ts/tristream.csv --traces %s/ts --comm %s/comm/comm.csv "
+                 "--stream %s/stream/stream.csv%s -o %s", dir, dir, dir, dir, given ? " --gpu-mem-gbs 2000" : "", out);
+        int lines;
+        TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+        tl_mcalib c;
+        TL_ASSERT_OK(tl_mcalib_load(&c, out));
+        TL_ASSERT_STREQ(c.gpu, "NVIDIA A100-SXM4-80GB");
+        TL_ASSERT_NEAR(c.gpu_mem_gbs, given ? 2000 : 0, 0);
+    }
+}
+
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order,
@@ -2154,4 +2266,5 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              staged_routes_checked_first, fitted_constants_name_their_source,
              calibrate_output_folder_as_every_program, progress_said_on_long_runs,
              job_platform_lists_its_routes, gpus_beyond_platform_file_refused, missing_inputs_exit_as_trilap_solve,
-             unknown_names_said_with_their_line)
+             unknown_names_said_with_their_line, calibration_gpu_scales_kernels,
+             calibration_of_unknown_gpu_refused, calibrate_records_its_gpu)
