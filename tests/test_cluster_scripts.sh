@@ -19,12 +19,17 @@
 #                                 build ran make -j16, every step failed,
 #                                 exit 0); with one, a session whose steps
 #                                 the time leaves out ends with DEST.tgz
-#   foreign_bad_arguments         no OUT, a BUDGET_SECONDS that is not a
-#                                 positive integer: one line, exit 2
+#   foreign_bad_arguments         no OUT, an option, a BUDGET_SECONDS that
+#                                 is not a positive integer, a third
+#                                 argument: one line, exit 2
 #   foreign_failed_step_exit_1    a failed step: named in the last line,
 #                                 exit 1, OUT/foreign.tar.gz kept; CuPy
 #                                 missing is a line, not a failure
-#   foreign_verify_no_gpu_refused foreign/device-verify.sh without a GPU:
+#   foreign_verify_bad_arguments  foreign/device-verify.sh OUT [BUDGET] as
+#                                 device-run.sh: no OUT, an option, a bad
+#                                 budget, a third argument: one line, exit 2
+#                                 (before, OUT a variable and $1 the budget)
+#   foreign_verify_no_gpu_refused foreign/device-verify.sh OUT without a GPU:
 #                                 one line, exit 1, OUT not made (before:
 #                                 every step ran and failed, exit 0)
 #   foreign_verify_failed_step_exit_1
@@ -47,7 +52,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tests="multirank_no_gpu_refused multirank_failed_step_exit_1 foreign_no_gpu_refused session_no_gpu_refused foreign_bad_arguments
-foreign_failed_step_exit_1 foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
+foreign_failed_step_exit_1 foreign_verify_bad_arguments foreign_verify_no_gpu_refused foreign_verify_failed_step_exit_1
 slurm_job_names_its_folder slurm_time_limit_named slurm_job_sh_run_refused"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
@@ -133,15 +138,25 @@ session_no_gpu_refused() {
     [ -s "$probe/session.tgz" ] || fail "device-session.sh with a GPU made no $probe/session.tgz"
 }
 
-foreign_bad_arguments() {
-    local args
+# bad_arguments SCRIPT: no OUT, an option, a BUDGET_SECONDS that is not a
+# positive integer, a third argument: one line, exit 2, OUT not made
+bad_arguments() {
+    local args name=${1##*/}
     for args in "" "$probe/out abc" "$probe/out 0" "--bogus" "$probe/out 60 extra"; do
         # shellcheck disable=SC2086 # the arguments, split
-        run_in "$probe" "$top/scripts/foreign/device-run.sh" $args
-        [ "$rc" = 2 ] || fail "device-run.sh '$args': exit $rc, not 2: $(tail -n 3 "$probe/said")"
-        [ "$(wc -l <"$probe/said")" = 1 ] || fail "device-run.sh '$args': not one line: $(head -n 5 "$probe/said")"
-        [ ! -e "$probe/out" ] || fail "device-run.sh '$args' made OUT"
+        run_in "$probe" "$1" $args
+        [ "$rc" = 2 ] || fail "$name '$args': exit $rc, not 2: $(tail -n 3 "$probe/said")"
+        [ "$(wc -l <"$probe/said")" = 1 ] || fail "$name '$args': not one line: $(head -n 5 "$probe/said")"
+        [ ! -e "$probe/out" ] || fail "$name '$args' made OUT"
     done
+}
+
+foreign_bad_arguments() {
+    bad_arguments "$top/scripts/foreign/device-run.sh"
+}
+
+foreign_verify_bad_arguments() {
+    bad_arguments "$top/scripts/foreign/device-verify.sh"
 }
 
 # gpu_machine with scripts/foreign/ in its tree and a python3 with torch
@@ -169,13 +184,13 @@ foreign_failed_step_exit_1() {
 }
 
 foreign_verify_no_gpu_refused() {
-    OUT=$probe/vout no_gpu_refused "$top/scripts/foreign/device-verify.sh" 280
+    no_gpu_refused "$top/scripts/foreign/device-verify.sh" "$probe/vout"
     [ ! -e "$probe/vout" ] || fail "device-verify.sh without a GPU made OUT: $(ls -A "$probe/vout")"
 }
 
 foreign_verify_failed_step_exit_1() {
     foreign_machine
-    REPS=1 OUT=$probe/out run_in "$probe/tree" scripts/foreign/device-verify.sh 600
+    REPS=1 run_in "$probe/tree" scripts/foreign/device-verify.sh "$probe/out" 600
     [ "$rc" = 1 ] || fail "failed steps: exit $rc, not 1: $(tail -n 3 "$probe/said")"
     tail -n 1 "$probe/said" | grep -q 'torch-plain-1' || fail "the last line does not name torch-plain-1: $(tail -n 2 "$probe/said")"
     tail -n 1 "$probe/said" | grep -q 'cupy\|gpu-probes' && fail "the last line names CuPy or a step that passed: $(tail -n 1 "$probe/said")"
@@ -183,7 +198,7 @@ foreign_verify_failed_step_exit_1() {
     tar -tzf "$probe/out/verify.tar.gz" >"$probe/listing" || fail "verify.tar.gz does not list"
     grep -q 'verify/steps.txt' "$probe/listing" || fail "verify.tar.gz lacks steps.txt"
     # every step passing: exit 0, the last line naming the tarball
-    PROG_RC=0 REPS=1 OUT=$probe/out2 run_in "$probe/tree" scripts/foreign/device-verify.sh 600
+    PROG_RC=0 REPS=1 run_in "$probe/tree" scripts/foreign/device-verify.sh "$probe/out2" 600
     [ "$rc" = 0 ] || fail "every step passing: exit $rc: $(tail -n 3 "$probe/said")"
     tail -n 1 "$probe/said" | grep -q "every step passed; results in $probe/out2/verify.tar.gz" ||
         fail "every step passing: $(tail -n 1 "$probe/said")"
@@ -280,7 +295,7 @@ slurm_job_sh_run_refused() {
 case ${1:-} in
     --list) echo $tests ;;
     multirank_no_gpu_refused | multirank_failed_step_exit_1 | foreign_no_gpu_refused | session_no_gpu_refused | \
-        foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_no_gpu_refused | \
+        foreign_bad_arguments | foreign_failed_step_exit_1 | foreign_verify_bad_arguments | foreign_verify_no_gpu_refused | \
         foreign_verify_failed_step_exit_1 | slurm_job_names_its_folder | slurm_time_limit_named | \
         slurm_job_sh_run_refused) "$1" ;;
     *) echo "test_cluster_scripts.sh: unknown test '${1:-}' (--list names them)" >&2; exit 2 ;;

@@ -24,20 +24,11 @@ set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
 # OUT was a variable and $1 the budget, so `device-run.sh OUT` (REPRODUCE.md)
 # ran with the budget "OUT", every step's test an error, exit 0
-usage="device-run.sh OUT [BUDGET_SECONDS]"
-case ${1:-} in
-  '') echo "device-run.sh: no OUT given (usage: $usage; try --help)" >&2; exit 2 ;;
-  -*) echo "device-run.sh: invalid argument '$1' (usage: $usage; try --help)" >&2; exit 2 ;;
-esac
-[ $# -le 2 ] || { echo "device-run.sh: invalid argument '$3' (usage: $usage; try --help)" >&2; exit 2; }
-out=$1
-budget=${2:-280}
-[[ $budget =~ ^[1-9][0-9]*$ ]] ||
-  { echo "device-run.sh: invalid BUDGET_SECONDS '$budget': a positive integer (usage: $usage)" >&2; exit 2; }
+. "$(dirname "$0")/steps.sh" # steps_args, left, step, steps_need, steps_end
+steps_args device-run.sh "$@" # out, budget
 REPS=${REPS:-3}
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "device-run.sh: invalid REPS '$REPS': a positive integer" >&2; exit 2; }
 NSYS=${NSYS:-/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys}
-. "$(dirname "$0")/steps.sh" # left, step, steps_need, steps_end
 steps_need device-run.sh "$out" gpu make "$NSYS|Nsight Systems (NSYS=$NSYS)" torch
 progs="torch cupy"
 python3 -c 'import cupy' >/dev/null 2>&1 || progs=torch

@@ -5,31 +5,27 @@
 # helper through every command); the PyTorch and CuPy programs with
 # --iters 2000 untraced and traced, alternating, REPS times (overhead of a
 # 1 s loop); every analysis command on the first traced run of each; the
-# clock-alignment test under mpirun. Everything in $OUT/verify.tar.gz,
+# clock-alignment test under mpirun. Everything in OUT/verify.tar.gz,
 # which the last line names.
-#   scripts/foreign/device-verify.sh [BUDGET_SECONDS=280]
+#   scripts/foreign/device-verify.sh OUT [BUDGET_SECONDS=280]
 # It needs a GPU (nvidia-smi -L lists one), make, mpirun and PyTorch
 # (python3 -c 'import torch'): where one is missing it says so in one line
 # and exits 1 before OUT is made. The CuPy steps are optional: where CuPy
 # does not import they are skipped, a line saying so. Every other step is
 # required: one that fails, or that the budget leaves no time for, is
 # named in the last line, exit 1 (before, exit 0 whatever failed), the
-# other steps' files still in $OUT/verify.tar.gz.
-# OUT: the folder of verify.tar.gz [device-out].
+# other steps' files still in OUT/verify.tar.gz.
 # REPS: the untraced and traced runs of each program [4].
 
 # not -e: each step is bounded and logged, and a failed one must not stop the others
 set -uo pipefail
 case ${1:-} in -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; esac
-usage="device-verify.sh [BUDGET_SECONDS]"
-[ $# -le 1 ] || { echo "device-verify.sh: invalid argument '$2' (usage: $usage; try --help)" >&2; exit 2; }
-budget=${1:-280}
-[[ $budget =~ ^[1-9][0-9]*$ ]] ||
-  { echo "device-verify.sh: invalid BUDGET_SECONDS '$budget': a positive integer (usage: $usage)" >&2; exit 2; }
+# OUT was a variable and $1 the budget, unlike device-run.sh OUT [BUDGET]:
+# `device-verify.sh OUT` was refused as a bad budget
+. "$(dirname "$0")/steps.sh" # steps_args, left, step, steps_need, steps_end
+steps_args device-verify.sh "$@" # out, budget
 REPS=${REPS:-4}
 [[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "device-verify.sh: invalid REPS '$REPS': a positive integer" >&2; exit 2; }
-out=${OUT:-device-out}
-. "$(dirname "$0")/steps.sh" # left, step, steps_need, steps_end
 steps_need device-verify.sh "$out" gpu make mpirun torch
 progs="torch cupy"
 python3 -c 'import cupy' >/dev/null 2>&1 || progs=torch

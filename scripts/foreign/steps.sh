@@ -5,7 +5,24 @@
 # saying so, rather than cut short by the lent call's own limit.
 # The steps that failed or were skipped go in steps_failed, for a last
 # line that names them (steps_end). steps_need refuses, before any work,
-# a machine that lacks what the caller needs.
+# a machine that lacks what the caller needs; steps_args reads OUT and
+# the budget from their command line.
+# steps_args NAME ARGS...: the callers' command line, OUT [BUDGET_SECONDS=280],
+# into out and budget; no OUT, an option, a third argument or a budget
+# that is not a positive integer refused in one line, exit 2
+steps_args() {
+  local name=$1 usage="$1 OUT [BUDGET_SECONDS]"
+  shift
+  case ${1:-} in
+    '') echo "$name: no OUT given (usage: $usage; try --help)" >&2; exit 2 ;;
+    -*) echo "$name: invalid argument '$1' (usage: $usage; try --help)" >&2; exit 2 ;;
+  esac
+  [ $# -le 2 ] || { echo "$name: invalid argument '$3' (usage: $usage; try --help)" >&2; exit 2; }
+  out=$1
+  budget=${2:-280}
+  [[ $budget =~ ^[1-9][0-9]*$ ]] ||
+    { echo "$name: invalid BUDGET_SECONDS '$budget': a positive integer (usage: $usage)" >&2; exit 2; }
+}
 left() { echo $((budget - ($(date +%s) - start))); }
 steps_failed=()
 step() { # step NAME SECONDS command...: output in $d/NAME.log, the line in $d/steps.txt
