@@ -290,6 +290,11 @@ typedef struct tl_an_oplabel {
     uint32_t label;   /* id in tl_an_names of what findings call it: the key with the size */
     uint32_t key;     /* id of the key: what pairs it across ranks (match.c) */
     uint16_t stream;  /* rank-local stream index, as tl_an_ival.stream */
+    /* a "wait:" row of the same correlation id (a Kineto trace's
+     * cudaStreamWaitEvent recorded on the host only): the end of the other
+     * stream's work it held the kernel behind, and its name; else 0 */
+    int64_t held;
+    uint32_t held_name;
 } tl_an_oplabel;
 
 /* An operation's name with its message size where known (bytes < 0: the

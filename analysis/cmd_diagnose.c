@@ -54,11 +54,14 @@ typedef struct op_acc {
     uint8_t lane;
     size_t n;
     int64_t total, exposed;  /* kernel time; the part not under compute */
-    int64_t queued;          /* Σ launch to start spent behind earlier work on the stream */
+    int64_t queued;          /* Σ launch to start spent behind earlier work on the stream, or another's */
     size_t nqueued;
+    int64_t held;            /* the part behind another's: an event wait the trace records on the host only */
+    size_t nheld;
     int64_t worst_q, worst_q_iter; /* the longest of those, its iteration and what it waited behind: */
-    uint32_t worst_q_behind;       /* the activity's name, */
+    uint32_t worst_q_behind;       /* the activity's name (the wait's where worst_q_held), */
     size_t worst_q_op;             /* and its operation (SIZE_MAX: not communication) */
+    int worst_q_held;
 } op_acc;
 
 /* The k-th operation of a kernel name on a rank (match.c's ordinal where
@@ -383,6 +386,31 @@ static tl_status acc_of(rank_diag *d, const tl_an_rank *rk, const tl_an_ival *v,
     return TL_OK;
 }
 
+/* The kernel v of operation x, launched at ol->launch: queued behind the
+ * earlier work on its stream, ending at prev (name, its operation acc),
+ * still running at the launch; else behind the other stream's work a
+ * host-recorded event wait held it for (ol->held), as collectives' rows
+ * say "stream: ..." or "event: cudaStreamWaitEvent, ...". */
+static void count_queued(op_acc *x, const tl_an_oplabel *ol, const tl_an_ival *v, int64_t prev, uint32_t name,
+                         size_t acc)
+{
+    int held = prev <= ol->launch;
+    int64_t until = held ? ol->held : prev;
+    if (until <= ol->launch) return;
+    int64_t q = (until < v->start ? until : v->start) - ol->launch;
+    x->queued += q;
+    x->nqueued++;
+    x->held += held ? q : 0;
+    x->nheld += held;
+    if (q > x->worst_q) {
+        x->worst_q = q;
+        x->worst_q_iter = v->iter;
+        x->worst_q_behind = held ? ol->held_name : name;
+        x->worst_q_op = held ? SIZE_MAX : acc;
+        x->worst_q_held = held;
+    }
+}
+
 /* Per operation: kernel time, the part not under compute, and the time
  * from its launch to its start spent behind earlier work on its stream
  * (where the trace has the launch: an "op:" row); the ordinal of each
@@ -422,17 +450,8 @@ static tl_status facts_ops(rank_diag *d, const diag_state *s, const tl_an_rank *
              * start counted, its time inside summed, below) */
             x->n += v->end > d->w0 && v->start < d->w1;
             int64_t prev = v->kind == TL_KIND_KERNEL ? send[v->stream] : INT64_MIN;
-            if (ol && prev > ol->launch && ol->launch < v->start && v->start >= d->w0 && v->start < d->w1) {
-                int64_t q = (prev < v->start ? prev : v->start) - ol->launch;
-                x->queued += q;
-                x->nqueued++;
-                if (q > x->worst_q) {
-                    x->worst_q = q;
-                    x->worst_q_iter = v->iter;
-                    x->worst_q_behind = sname[v->stream];
-                    x->worst_q_op = sacc[v->stream];
-                }
-            }
+            if (ol && ol->launch < v->start && v->start >= d->w0 && v->start < d->w1)
+                count_queued(x, ol, v, prev, sname[v->stream], sacc[v->stream]);
             if (v->flags & TL_AN_F_WAIT) split_acc[v->stream] = a;
         }
         if (a != SIZE_MAX) {
@@ -890,11 +909,13 @@ static int v_late(const diag_state *s, size_t r, measured *mv, evidence *e)
 static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
 {
     const rank_diag *d = &s->rd[r];
-    int64_t q = 0;
-    size_t nq = 0, nlaunch = 0;
+    int64_t q = 0, held = 0;
+    size_t nq = 0, nheld = 0, nlaunch = 0;
     for (size_t a = 0; a < d->nacc; a++) {
         q += d->acc[a].queued;
         nq += d->acc[a].nqueued;
+        held += d->acc[a].held;
+        nheld += d->acc[a].nheld;
     }
     for (size_t a = 0; a < d->nacc; a++) nlaunch += d->acc[a].named && d->acc[a].stream;
     mv->value = nlaunch ? pct_of_w(d, q) : NAN;
@@ -905,8 +926,13 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
         also(mv, "not measured on Nsight Systems exports (PyTorch profiler traces tie kernels to launches)");
     if (!nlaunch || mv->value < s->o->queued_share || q == 0) return 0;
     say(e, "    rank %d: %zu communication kernels waited %.1f us in all (%.1f%% of the window) after their launch "
-           "behind earlier work on their stream\n",
+           "behind earlier work on their stream",
         d->rank, nq, US(q), mv->value);
+    if (nheld)
+        say(e, "; %zu of them, %.1f us, behind another stream's work an event wait held them for (a "
+               "cudaStreamWaitEvent the trace records on the host only)",
+            nheld, US(held));
+    say(e, "\n");
     size_t idx[3];
     size_t m = top_ops(d, offsetof(op_acc, queued), idx, 3);
     char nm[DIAG_NAME_LEN];
@@ -914,7 +940,10 @@ static int v_queued(const diag_state *s, size_t r, measured *mv, evidence *e)
         const op_acc *a = &d->acc[idx[i]];
         op_name(s, a, nm, sizeof nm);
         char behind[DIAG_NAME_LEN];
-        if (a->worst_q_op != SIZE_MAX && d->acc[a->worst_q_op].named) {
+        if (a->worst_q_held) {
+            name_fit(behind, sizeof behind,
+                     snprintf(behind, sizeof behind, "event: %s", tl_an_names_get(s->names, a->worst_q_behind)));
+        } else if (a->worst_q_op != SIZE_MAX && d->acc[a->worst_q_op].named) {
             char bn[DIAG_NAME_LEN];
             op_name(s, &d->acc[a->worst_q_op], bn, sizeof bn);
             snprintf(behind, sizeof behind, "%s", bn);
@@ -1291,6 +1320,16 @@ static const rule rules[] = {
                                        "(ProcessGroupNCCL.Options(is_high_priority_stream=True) as "
                                        "init_process_group's pg_options) or NCCL CTAs of its own "
                                        "(NCCL_MIN_CTAS/NCCL_MAX_CTAS, or the Options' config.min_ctas/max_ctas)."},
+                /* trilap-fdtd has no split communicator and no option for
+                 * its streams' priorities: its exchange streams already
+                 * have the greatest (stencil/README.md) */
+                [PROG_FDTD] = {.gpu = "the stencil kernels occupy the SMs and memory bandwidth the exchange needs; "
+                                      "its streams already have the greatest priority. Give NCCL CTAs of its own "
+                                      "(NCCL_MIN_CTAS/NCCL_MAX_CTAS in the environment, for --strategy nccl and "
+                                      "devcomm over --device-comm nccl), move the messages with the copy engines "
+                                      "(--strategy peer or host in one process), run the exchange alone "
+                                      "(without --overlap), or exchange less often (--s S: ghosts 2 r S deep, one "
+                                      "exchange every S steps)."},
                 [PROG_BENCH] = {.gpu = "the DAXPY occupies the SMs and memory bandwidth NCCL needs. With stream "
                                        "priorities (--priorities on, the default) NCCL's pending blocks go before "
                                        "the DAXPY's; beyond that, leave SMs free with a bounded DAXPY grid "

@@ -94,6 +94,9 @@ static int is_gpu(int kind) { return kind == TL_KIND_KERNEL || kind == TL_KIND_M
 static tl_status collect(void *user, const tl_trace_record *r)
 {
     pf_state *s = user;
+    /* a Kineto kernel's host-recorded event wait (kineto_records.c) spans
+     * its launch to another stream's work: no host activity to draw */
+    if (r->kind == TL_KIND_HOST && r->name && !strncmp(r->name, "wait:", 5)) return TL_OK;
     pev e = {.start = r->start_ns, .end = r->end_ns, .corr = r->corr, .stream = r->stream,
              .iter = (int32_t)(r->iter < 0 ? -1 : r->iter), .kind = (uint8_t)r->kind, .cat = (uint8_t)r->cat};
     TL_TRY(tl_an_names_intern(s->names, r->name ? r->name : "", &e.name));

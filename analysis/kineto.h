@@ -132,6 +132,28 @@ void tl_kt_comm_key(const tl_kt_comm *c, char *out, size_t n);
 /* The runtime call of a correlation id (the first), or NULL. */
 const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr);
 
+/* GPU rows by device and end (sorted): what a stream's event wait waited
+ * for. Build once per trace; free .e. */
+typedef struct tl_kt_end {
+    int32_t device;
+    int64_t end; /* ns */
+    size_t i;    /* the row */
+} tl_kt_end;
+typedef struct tl_kt_ends {
+    tl_kt_end *e;
+    size_t n;
+} tl_kt_ends;
+tl_status tl_kt_ends_build(const tl_kt_trace *t, tl_kt_ends *out);
+/* Kernel row `k` launched by `ln`, where the launching thread made its
+ * stream wait for an event since its previous launch (a cudaStreamWaitEvent
+ * the trace records on the host only: older traces have no GPU-side wait):
+ * the other stream's activity that ended last between the launch and the
+ * kernel's start, which the wait held it behind; else NULL. The records
+ * carry it as a "wait:" row (tl_kt_emit), collectives as "event: ...". */
+const tl_kt_end *tl_kt_host_wait(const tl_kt_trace *t, const tl_kt_ends *en, size_t k, const tl_kt_crow *ln);
+/* Its name: "cudaStreamWaitEvent, stream 7: Memset (Device)". */
+void tl_kt_host_wait_name(const tl_kt_trace *t, const tl_kt_end *w, char *out, size_t n);
+
 /* ---- HTA (analysis/kineto_hta.c) --------------------------------------- */
 
 typedef struct tl_kt_hta {

@@ -16,7 +16,10 @@
  *                for a communication kernel whose operation the trace
  *                names (analysis/load.c gives findings these names, with
  *                the size; match.c pairs the ranks' kernels by them)
- *                beside "cuda:<call>";
+ *                beside "cuda:<call>"; and where the launching thread
+ *                called cudaStreamWaitEvent since its previous launch (no
+ *                GPU-side wait in the trace) "wait:cudaStreamWaitEvent,
+ *                stream S: <kernel>", to the end of the work it waited for;
  *                "comm:<collective> pg P" per record_param_comms op
  * Times: ns = baseTimeNanoseconds + ts µs: the host's system clock of each
  * rank; ranks on different hosts agree as far as their clocks do (NTP),
@@ -98,6 +101,70 @@ typedef struct lane_acc {
     tl_role lane;
 } lane_acc;
 
+static int cmp_end(const void *a, const void *b)
+{
+    const tl_kt_end *x = a, *y = b;
+    if (x->device != y->device) return x->device < y->device ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+tl_status tl_kt_ends_build(const tl_kt_trace *t, tl_kt_ends *out)
+{
+    out->n = 0;
+    out->e = malloc((t->ns ? t->ns : 1) * sizeof *out->e);
+    TL_CHECK(out->e, TL_ERR_NOMEM, "%zu rows", t->ns);
+    for (size_t i = 0; i < t->ns; i++)
+        if (t->s[i].kind < TL_KT_SYNC)
+            out->e[out->n++] =
+                (tl_kt_end){t->s[i].device, tl_kt_ns(t, t->s[i].ts_us) + llround(t->s[i].dur_us * 1e3), i};
+    if (out->n) qsort(out->e, out->n, sizeof *out->e, cmp_end);
+    return TL_OK;
+}
+
+/* Whether the launching thread made its stream wait for an event since
+ * its previous launch: cudaStreamWaitEvent between them (the calls in
+ * correlation order, which is the order they were made in). */
+static int host_event_wait(const tl_kt_trace *t, const tl_kt_crow *ln)
+{
+    int seen = 0;
+    for (size_t p = (size_t)(ln - t->c); p-- > 0 && seen < 32;) {
+        const tl_kt_crow *c = &t->c[p];
+        if (c->tid != ln->tid) continue;
+        seen++;
+        const char *nm = tl_an_names_get(t->names, c->name);
+        if (!strcmp(nm, "cudaStreamWaitEvent")) return 1;
+        if (strstr(nm, "Launch") || strstr(nm, "Memcpy") || strstr(nm, "Memset")) return 0;
+    }
+    return 0;
+}
+
+const tl_kt_end *tl_kt_host_wait(const tl_kt_trace *t, const tl_kt_ends *en, size_t k, const tl_kt_crow *ln)
+{
+    if (!host_event_wait(t, ln)) return NULL;
+    const tl_kt_srow *ks = &t->s[k];
+    int64_t after = tl_kt_ns(t, ln->ts_us), until = tl_kt_ns(t, ks->ts_us);
+    size_t lo = 0, hi = en->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const tl_kt_end *m = &en->e[mid];
+        if (m->device < ks->device || (m->device == ks->device && m->end <= until)) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t p = lo; p-- > 0;) {
+        const tl_kt_end *m = &en->e[p];
+        if (m->device != ks->device || m->end <= after) break;
+        if (t->s[m->i].stream != ks->stream) return m;
+    }
+    return NULL;
+}
+
+void tl_kt_host_wait_name(const tl_kt_trace *t, const tl_kt_end *w, char *out, size_t n)
+{
+    snprintf(out, n, "cudaStreamWaitEvent, stream %lld: %.60s", (long long)t->s[w->i].stream,
+             tl_an_names_short(t->names, t->s[w->i].name));
+}
+
 static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
 {
     lane_acc *l = NULL;
@@ -163,6 +230,39 @@ static tl_status emit_meta(const tl_kt_trace *t, const tl_an_meta *m, tl_an_nsys
     return TL_OK;
 }
 
+/* The launch of GPU row i: a host row carrying its correlation id; a
+ * second one names the operation it served, where the trace says, and a
+ * third ("wait:cudaStreamWaitEvent, stream 7: Memset (Device)", from the
+ * launch to that work's end) the other stream's work a host-recorded event
+ * wait held it behind (tl_kt_host_wait): diagnose's queued-communication
+ * counts it as collectives' rows show it. */
+static tl_status emit_launch(const tl_kt_trace *t, const tl_kt_ends *ends, size_t i, const tl_kt_crow *ln,
+                             const tl_trace_record *r, const char *op, int64_t op_bytes, tl_an_record_fn cb,
+                             void *user)
+{
+    char call[160];
+    snprintf(call, sizeof call, "cuda:%s", tl_an_names_get(t->names, ln->name));
+    tl_trace_utf8_cut(call);
+    tl_trace_record h = {.rank = r->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
+                         .kind = TL_KIND_HOST, .name = call, .start_ns = tl_kt_ns(t, ln->ts_us),
+                         .end_ns = tl_kt_ns(t, ln->ts_us + ln->dur_us), .corr = r->corr, .bytes = -1,
+                         .iter = r->iter};
+    TL_TRY(cb(user, &h));
+    if (!op) return TL_OK;
+    h.name = op;
+    h.bytes = op_bytes;
+    TL_TRY(cb(user, &h));
+    const tl_kt_end *w = tl_kt_host_wait(t, ends, i, ln);
+    if (!w) return TL_OK;
+    char wait[160] = "wait:";
+    tl_kt_host_wait_name(t, w, wait + 5, sizeof wait - 5);
+    tl_trace_utf8_cut(wait);
+    h.name = wait;
+    h.bytes = -1;
+    h.end_ns = w->end;
+    return cb(user, &h);
+}
+
 tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an_meta *meta,
                      tl_an_nsys_meta_fn mfn)
 {
@@ -184,6 +284,8 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     size_t nl = 0;
     TL_TRY(infer_lanes(t, &lanes, &nl));
     tl_status st = TL_OK;
+    tl_kt_ends ends = {0};
+    TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
     int64_t first = INT64_MAX, last = INT64_MIN;
     char name[512];
     for (size_t i = 0; i < t->ns; i++) {
@@ -227,23 +329,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
             if (r.end_ns > last) last = r.end_ns;
         }
         if (cb) TL_TRYGOTO(cb(user, &r), st, fail);
-        if (ln && cb) {
-            /* the launch: a host row carrying the GPU row's correlation id;
-             * a second one names the operation it served, where the trace says */
-            char call[160];
-            snprintf(call, sizeof call, "cuda:%s", tl_an_names_get(t->names, ln->name));
-            tl_trace_utf8_cut(call);
-            tl_trace_record h = {.rank = meta->rank, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
-                                 .kind = TL_KIND_HOST, .name = call, .start_ns = tl_kt_ns(t, ln->ts_us),
-                                 .end_ns = tl_kt_ns(t, ln->ts_us + ln->dur_us), .corr = r.corr, .bytes = -1,
-                                 .iter = r.iter};
-            TL_TRYGOTO(cb(user, &h), st, fail);
-            if (op) {
-                h.name = op;
-                h.bytes = op_bytes;
-                TL_TRYGOTO(cb(user, &h), st, fail);
-            }
-        }
+        if (ln && cb) TL_TRYGOTO(emit_launch(t, &ends, i, ln, &r, op, op_bytes, cb, user), st, fail);
     }
     for (size_t k = 0; k < t->nsteps && cb; k++) {
         /* the host's step only: its copies on the GPU streams, later and
@@ -272,6 +358,7 @@ tl_status tl_kt_emit(const tl_kt_trace *t, tl_an_record_fn cb, void *user, tl_an
     meta->w1 = last != INT64_MIN ? last : meta->w0;
 fail:
     free(lanes);
+    free(ends.e);
     return st;
 }
 

@@ -660,7 +660,8 @@ typedef struct load_state {
     tl_an_record_fn also; /* the caller's own look at every record, in the same pass */
     void *also_user;
     corr_side *kern, *op; /* communication kernels with a correlation id; "op:" rows */
-    size_t nkern, capkern, nop, capop;
+    corr_side *wait;      /* "wait:" rows: t their end */
+    size_t nkern, capkern, nop, capop, nwait, capwait;
     int gpu; /* a GPU activity seen: the host's compute ranges are no compute (is_host_compute) */
 } load_state;
 
@@ -702,21 +703,25 @@ void tl_an_op_label(const char *key, int64_t bytes, char *out, size_t n)
 }
 
 /* The operation of each communication kernel: its "op:" row by correlation
- * id (either may come first in the trace). */
+ * id (either may come first in the trace), and its "wait:" row if any. */
 static tl_status join_oplabels(load_state *ls)
 {
     tl_an_rank *rk = ls->rk;
     if (!ls->nkern || !ls->nop) return TL_OK;
     qsort(ls->kern, ls->nkern, sizeof *ls->kern, cmp_side);
     qsort(ls->op, ls->nop, sizeof *ls->op, cmp_side);
+    if (ls->nwait) qsort(ls->wait, ls->nwait, sizeof *ls->wait, cmp_side);
     rk->opl = malloc(ls->nkern * sizeof *rk->opl);
     TL_CHECK(rk->opl, TL_ERR_NOMEM, "%zu operations", ls->nkern);
-    for (size_t i = 0, j = 0; i < ls->nkern; i++) {
+    for (size_t i = 0, j = 0, w = 0; i < ls->nkern; i++) {
         while (j < ls->nop && ls->op[j].corr < ls->kern[i].corr) j++;
         if (j == ls->nop || ls->op[j].corr != ls->kern[i].corr) continue;
         tl_an_oplabel *ol = &rk->opl[rk->nopl++];
         *ol = (tl_an_oplabel){.start = ls->kern[i].t, .launch = ls->op[j].t, .label = ls->op[j].id,
                               .key = ls->op[j].id, .stream = (uint16_t)ls->kern[i].id};
+        while (w < ls->nwait && ls->wait[w].corr < ls->kern[i].corr) w++;
+        if (w < ls->nwait && ls->wait[w].corr == ls->kern[i].corr)
+            ol->held = ls->wait[w].t, ol->held_name = ls->wait[w].id;
         if (ls->op[j].bytes >= 0) {
             char label[640];
             tl_an_op_label(tl_an_names_get(ls->names, ol->key), ls->op[j].bytes, label, sizeof label);
@@ -796,6 +801,11 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
         TL_TRY(tl_an_names_intern(ls->names, r->name + 3, &o.id));
         return push_side(&ls->op, &ls->nop, &ls->capop, o);
     }
+    if (r->kind == TL_KIND_HOST && r->corr && r->name && !strncmp(r->name, "wait:", 5) && r->name[5]) {
+        corr_side o = {.corr = r->corr, .t = r->end_ns};
+        TL_TRY(tl_an_names_intern(ls->names, r->name + 5, &o.id));
+        return push_side(&ls->wait, &ls->nwait, &ls->capwait, o);
+    }
     int mark = is_comm_mark(r);
     if (is_gpu_activity(r) && !ls->gpu) drop_host_compute(ls);
     /* a rank with a device traced without CUPTI (--trace-mode nvtx) has no
@@ -861,6 +871,7 @@ tl_status tl_an_rank_load_also(const char *path, int flags, tl_an_names *names, 
     if (st == TL_OK) st = join_oplabels(&ls);
     free(ls.kern);
     free(ls.op);
+    free(ls.wait);
     if (st != TL_OK) {
         tl_an_rank_free(rk);
         return tl_error_frame(st, __FILE__, __LINE__);

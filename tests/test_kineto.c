@@ -919,6 +919,79 @@ TL_TEST(collectives_event_wait_on_the_host)
     free(out);
 }
 
+/* A one-rank trace: a gemm on stream 7 (1020-1400 us); all_reduce #0 on
+ * stream 20 (1040-1300), #1 launched at 1050 behind it (1300-1350: 250 us
+ * behind the stream); a cudaStreamWaitEvent on the host, then #2 launched
+ * at 1070 on stream 21, held for the gemm (1405-1450: 330 us behind the
+ * event, which the trace records on the host only). */
+static void host_wait_trace(const char *path)
+{
+    static const struct {
+        int corr, launch, start, dur, stream;
+        const char *name;
+    } k[] = {{100, 1010, 1020, 380, 7, "gemm"},
+             {101, 1030, 1040, 260, 20, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"},
+             {102, 1050, 1300, 50, 20, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"},
+             {104, 1070, 1405, 45, 21, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"}};
+    char j[8192];
+    size_t len = (size_t)snprintf(j, sizeof j,
+                                  "{\"schemaVersion\": 1, \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 0, "
+                                  "\"world_size\": 1},\n \"traceEvents\": [\n"
+                                  "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", "
+                                  "\"pid\": 1, \"tid\": 1, \"ts\": 1000, \"dur\": 500},\n"
+                                  "  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaStreamWaitEvent\", "
+                                  "\"pid\": 1, \"tid\": 1, \"ts\": 1060, \"dur\": 2, \"args\": {\"correlation\": 103}}");
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        if (k[i].corr != 100)
+            len += (size_t)snprintf(j + len, sizeof j - len,
+                                    ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"nccl:all_reduce\", "
+                                    "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 5, \"args\": {\"Input Dims\": "
+                                    "[[1024]], \"Input type\": [\"float\"]}}",
+                                    k[i].launch - 1);
+        len += (size_t)snprintf(j + len, sizeof j - len,
+                                ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", "
+                                "\"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 2, \"args\": {\"correlation\": %d}},\n"
+                                "  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"%s\", \"pid\": 0, \"tid\": %d, "
+                                "\"ts\": %d, \"dur\": %d, \"args\": {\"device\": 0, \"stream\": %d, \"correlation\": "
+                                "%d}}",
+                                k[i].launch, k[i].corr, k[i].name, k[i].stream, k[i].start, k[i].dur, k[i].stream,
+                                k[i].corr);
+    }
+    TL_ASSERT(len < sizeof j - 64);
+    snprintf(j + len, sizeof j - len, "\n ], \"traceName\": \"hostwait.json\"}\n");
+    tl_test_write(path, j);
+}
+
+/* diagnose's queued-communication and collectives' finding count what the
+ * rows show: the wait behind the stream and the one behind an event the
+ * host recorded. Before, both counted the stream's alone (250 us), while
+ * the row of #2 said "event: cudaStreamWaitEvent, stream 7: gemm", 330 us. */
+TL_TEST(queued_counts_host_event_waits)
+{
+    char p[600], args[700];
+    snprintf(p, sizeof p, "%s/hostwait.json", tl_test_tmpdir());
+    host_wait_trace(p);
+    snprintf(args, sizeof args, "collectives %s", p);
+    char *out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, " 250.0  250.0     50.0 \"stream: ncclDevKernel_AllReduce_Sum_f32_RING_LL\"") &&
+                      strstr(out, " 335.0  330.0     45.0 \"event: cudaStreamWaitEvent, stream 7: gemm\""),
+                  "%s", out);
+    TL_ASSERT_MSG(strstr(out, "# finding: rank 0: collectives waited 580.0 us in all behind earlier work on their "
+                              "stream (1 of them, 330.0 us, behind an event wait the host recorded); longest: "
+                              "all_reduce pg ? in step 1 (#2), 330.0 us behind cudaStreamWaitEvent, stream 7: gemm. "
+                              "Its stream waited"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "diagnose %s", p);
+    out = analyze(args);
+    TL_ASSERT_MSG(strstr(out, "rank 0: 2 communication kernels waited 580.0 us in all (") &&
+                      strstr(out, "behind earlier work on their stream; 1 of them, 330.0 us, behind another "
+                                  "stream's work an event wait held them for") &&
+                      strstr(out, "longest 330.0 us (iteration 1) behind event: cudaStreamWaitEvent, stream 7: gemm"),
+                  "%s", out);
+    free(out);
+}
+
 /* The data lines of table `title` in a trilap command's output, one
  * string with each line ending in '\n' (free it). */
 static char *table_lines(const char *out, const char *title)
@@ -2032,7 +2105,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, collectives_event_wait_on_the_host, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,

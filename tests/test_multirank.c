@@ -436,6 +436,35 @@ TL_TEST(fdtd_remedies_speak_fdtd)
     free(o);
 }
 
+/* starved-communication on an FDTD run fell back to trilap-solve's text,
+ * "ncclConfig_t.minCTAs/maxCTAs on the split communicator" and stream
+ * priorities to create: trilap-fdtd has neither a split communicator nor
+ * a priority option. Every option its remedy names is one of
+ * `trilap-fdtd run --help`'s. */
+TL_TEST(fdtd_starved_remedy_names_fdtd_options)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/fdtd-starved", tl_test_tmpdir());
+    synth_as("trilap-fdtd", dir, "starved", 2, 30);
+    char *o = run_cmd("%s/trilap-analyze diagnose %s", tl_test_bin(), dir);
+    TL_ASSERT_MSG(fired(o, "starved-communication", 0) || fired(o, "starved-communication", 1), "%s", o);
+    char *rm = remedies(o);
+    TL_ASSERT_MSG(!strstr(rm, "split communicator") && !strstr(rm, "cudaStreamCreateWithPriority") &&
+                      strstr(rm, "NCCL_MIN_CTAS/NCCL_MAX_CTAS") && strstr(rm, "--strategy peer"),
+                  "%s", rm);
+    char *help = run_cmd("%s/trilap-fdtd run --help", tl_test_bin());
+    for (const char *p = strstr(rm, "--"); p; p = strstr(p + 2, "--")) {
+        char opt[64];
+        size_t k = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
+        TL_ASSERT(k < sizeof opt - 1);
+        snprintf(opt, sizeof opt, " %.*s ", (int)k, p);
+        TL_ASSERT_MSG(strstr(help, opt), "the remedy names '%s', not an option of trilap-fdtd run:\n%s", opt, rm);
+    }
+    free(help);
+    free(rm);
+    free(o);
+}
+
 /* trilap-bench's findings advise the microbenchmark's own options: they
  * fell back to trilap-solve's texts ("interior rows of the SpMV", "balance
  * the partition (METIS with weights)", "--device-comm nccl"), which name
@@ -1197,7 +1226,8 @@ TL_TEST(every_committed_trace_loads)
 
 TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
-             host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd, bench_remedies_speak_bench,
+             host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd,
+             fdtd_starved_remedy_names_fdtd_options, bench_remedies_speak_bench,
              foreign_program_remedies_name_no_trilap_option, late_ranks_host_evidence,
              host_ranks_iter_range_outside_refused,
              host_ranks_communication_counted_in_window,
