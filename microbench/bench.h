@@ -99,10 +99,6 @@ void tl_bench_choose_hw_queues(int64_t queues);
 /* "trilap-bench: invalid --NAME 'VALUE': why (try --help)" on stderr;
  * returns TL_ERR_INVAL (main exits 2). */
 tl_status tl_bench_invalid(const char *name, const char *value, const char *why);
-/* After tl_opts_parse of `opts` on argv: a count of doubles (a size
- * option whose metavar is N) typed with a byte unit, "64KB", which the
- * parser reads as 64K doubles, is refused as tl_bench_invalid does. */
-tl_status tl_bench_counts_typed(const tl_option *opts, size_t nopts, int argc, char **argv);
 /* Every rank has a GPU, or rank 0 says in one line that `what` needs one
  * per rank and every rank stops (TL_ERR_REMOTE on the others: one line
  * for the run, not one a rank). Collective. */

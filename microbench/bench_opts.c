@@ -37,6 +37,8 @@ const tl_option tl_tristream_options[] = {
      .offset = TRI(allreduce_count),
      .def = "2",
      .metavar = "N",
+     .count_of = "doubles",
+     .count_bytes = 8,
      .help = "doubles in the allreduce",
      .min = 1,
      .max = 1 << 30},
@@ -44,6 +46,8 @@ const tl_option tl_tristream_options[] = {
      .type = TL_OPT_SIZE,
      .offset = TRI(ring_count),
      .metavar = "N",
+     .count_of = "doubles",
+     .count_bytes = 8,
      .help = "doubles each rank sends to rank+1 (default 32000 = 256 KB)",
      /* 0 stands for "not given" (then 32000); a typed 0 is refused here
       * rather than silently run as the default */
@@ -61,6 +65,8 @@ const tl_option tl_tristream_options[] = {
      .offset = TRI(daxpy_count),
      .def = "8M",
      .metavar = "N",
+     .count_of = "doubles",
+     .count_bytes = 8,
      .help = "doubles per DAXPY vector",
      .min = 1,
      .max = 1LL << 34},
@@ -183,6 +189,8 @@ const tl_option tl_stream_options[] = {
      .offset = STR(count),
      .def = "0",
      .metavar = "N",
+     .count_of = "doubles",
+     .count_bytes = 8,
      .help = "doubles per array, 3 arrays (0: 256M on GPUs; with --host 4x the last-level cache, at most "
              "64 MiB per online core and 1/8 of the available memory, so that a plain run takes seconds) [0]",
      .min = 0,
@@ -602,39 +610,6 @@ static tl_status knobs_unused(const tl_tristream_opts *o, const tl_optresult *re
     char v[32];
     snprintf(v, sizeof v, "%lld", (long long)o->daxpy_blocks);
     return tl_bench_invalid("daxpy-blocks", v, "no selected variant runs the DAXPY");
-}
-
-/* The size parser reads "64KB" as 64K (runtime/options.c): right for a
- * byte option, but a count of doubles (metavar N) ran 8x the bytes typed.
- * Such a value is refused with both readings. */
-static tl_status count_in_bytes(const char *name, const char *value)
-{
-    size_t n = strlen(value);
-    int64_t v = 0;
-    if (n == 0 || value[n - 1] != 'B' || tl_opts_parse_size(value, &v) != TL_OK) return TL_OK;
-    size_t unit = value[n - 2] == 'i' ? 2 : 1; /* "KiB" or "KB" */
-    char why[160];
-    snprintf(why, sizeof why, "a count of doubles, not bytes: give %.*s for %lld doubles, or %lld for %lld bytes",
-             (int)(n - unit), value, (long long)v, (long long)(v / 8), (long long)v);
-    return tl_bench_invalid(name, value, why);
-}
-
-tl_status tl_bench_counts_typed(const tl_option *opts, size_t nopts, int argc, char **argv)
-{
-    for (int i = 0; i < argc; i++) {
-        if (strncmp(argv[i], "--", 2) != 0) continue;
-        const char *name = argv[i] + 2, *eq = strchr(name, '=');
-        size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        for (size_t k = 0; k < nopts; k++) {
-            const tl_option *opt = &opts[k];
-            if (opt->type != TL_OPT_SIZE || !opt->metavar || strcmp(opt->metavar, "N") != 0 ||
-                strlen(opt->name) != len || strncmp(opt->name, name, len) != 0)
-                continue;
-            const char *value = eq ? eq + 1 : i + 1 < argc ? argv[++i] : "";
-            TL_TRY(count_in_bytes(opt->name, value));
-        }
-    }
-    return TL_OK;
 }
 
 tl_status tl_tristream_resolve(const tl_tristream_opts *o, const tl_optresult *res,

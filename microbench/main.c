@@ -142,8 +142,7 @@ int main(int argc, char **argv)
     tl_rank_main_fn fn = sub->fn;
     tl_optresult res;
     if (tl_opts_parse(&spec, argc - 1, argv + 1, &res) != TL_OK) return 2;
-    int refused = !res.exit_now && (tl_bench_counts_typed(sub->opts, *sub->nopts, argc - 1, argv + 1) != TL_OK ||
-                                    nccl_sub_refuses(sub, &lo) ||
+    int refused = !res.exit_now && (nccl_sub_refuses(sub, &lo) ||
                                     (fn == tl_stream_rank_main && host_stream_refuses(so, &lo, &res)) ||
                                     tl_launch_opts_refused("trilap-bench", &lo, &res,
                                                            fn == tl_stream_rank_main && so->host ? "stream --host" : NULL));

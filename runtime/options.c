@@ -127,6 +127,18 @@ static int enum_index(const tl_option *o, const char *text)
     return -1;
 }
 
+/* A count option (count_of) typed with a byte unit ("64KB", "1KiB"),
+ * parsed to v: why says both readings; 1 when refused. */
+static int count_in_bytes(const tl_option *o, const char *text, int64_t v, char *why, size_t nwhy)
+{
+    size_t n = strlen(text);
+    if (!o->count_of || o->count_bytes <= 0 || n < 2 || text[n - 1] != 'B') return 0;
+    size_t unit = text[n - 2] == 'i' ? 2 : 1; /* "KiB" or "KB" */
+    snprintf(why, nwhy, "a count of %s, not bytes: give %.*s for %lld %s, or %lld for %lld bytes", o->count_of,
+             (int)(n - unit), text, (long long)v, o->count_of, (long long)(v / o->count_bytes), (long long)v);
+    return 1;
+}
+
 /* Stores `text` into o's field when valid; otherwise says why in `why`
  * ("out of range ..." / "expected one of ..." are shown to the user, the
  * other reasons stand behind the one documented form) and stores nothing. */
@@ -155,6 +167,7 @@ static tl_status store(const tl_optgroup *g, const tl_option *o, const char *tex
             snprintf(why, nwhy, "out of range [%.15g, %.15g]", o->min, o->max);
             return TL_ERR_INVAL;
         }
+        if (o->type == TL_OPT_SIZE && count_in_bytes(o, text, v, why, nwhy)) return TL_ERR_INVAL;
         *(int64_t *)field(g, o) = v;
         return TL_OK;
     }

@@ -59,6 +59,12 @@ typedef struct tl_option {
     /* old names, "n|size": still accepted for one release, with a note on
      * stderr naming the new one; not shown in --help */
     const char *aliases;
+    /* SIZE only: a count of items of count_bytes each, named by count_of
+     * ("doubles"). The size parser reads "64KB" as 64K, right for bytes,
+     * but here a count count_bytes times the bytes typed: a byte unit is
+     * refused, saying both readings. */
+    const char *count_of;
+    int count_bytes;
 } tl_option;
 
 typedef struct tl_optgroup {
