@@ -169,17 +169,25 @@ exec /usr/bin/python3 "$@"'
     cp "$top/scripts/foreign/"*.sh "$probe/tree/scripts/foreign/"
 }
 
-foreign_failed_step_exit_1() {
+# SCRIPT (scripts/foreign/) run where the PyTorch program fails: exit 1,
+# the last line naming torch-plain-1 and OUT/TARBALL, which holds
+# DIR/steps.txt
+failed_step_said() {
+    local script=$1 tarball=$2 dir=$3
     foreign_machine
-    REPS=1 run_in "$probe/tree" scripts/foreign/device-run.sh "$probe/out" 600
+    REPS=1 run_in "$probe/tree" "scripts/foreign/$script" "$probe/out" 600
     [ "$rc" = 1 ] || fail "failed steps: exit $rc, not 1: $(tail -n 3 "$probe/said")"
     tail -n 1 "$probe/said" | grep -q 'torch-plain-1' || fail "the last line does not name torch-plain-1: $(tail -n 2 "$probe/said")"
-    tail -n 1 "$probe/said" | grep -q 'cupy' && fail "the last line counts CuPy, which is optional: $(tail -n 1 "$probe/said")"
-    tail -n 1 "$probe/said" | grep -q "$probe/out/foreign.tar.gz" || fail "the last line does not name the tarball: $(tail -n 1 "$probe/said")"
+    tail -n 1 "$probe/said" | grep -q "$probe/out/$tarball" || fail "the last line does not name the tarball: $(tail -n 1 "$probe/said")"
     # the listing whole before grep: `tar | grep -q` under pipefail failed
     # where grep's early exit sent tar a SIGPIPE (flaky, on a loaded machine)
-    tar -tzf "$probe/out/foreign.tar.gz" >"$probe/listing" || fail "foreign.tar.gz does not list"
-    grep -q 'foreign/steps.txt' "$probe/listing" || fail "foreign.tar.gz lacks steps.txt"
+    tar -tzf "$probe/out/$tarball" >"$probe/listing" || fail "$tarball does not list"
+    grep -q "$dir/steps.txt" "$probe/listing" || fail "$tarball lacks steps.txt"
+}
+
+foreign_failed_step_exit_1() {
+    failed_step_said device-run.sh foreign.tar.gz foreign
+    tail -n 1 "$probe/said" | grep -q 'cupy' && fail "the last line counts CuPy, which is optional: $(tail -n 1 "$probe/said")"
     grep -q 'cupy.*CuPy' "$probe/said" || fail "no line says the CuPy steps were skipped: $(grep -i cupy "$probe/said")"
 }
 
@@ -189,14 +197,8 @@ foreign_verify_no_gpu_refused() {
 }
 
 foreign_verify_failed_step_exit_1() {
-    foreign_machine
-    REPS=1 run_in "$probe/tree" scripts/foreign/device-verify.sh "$probe/out" 600
-    [ "$rc" = 1 ] || fail "failed steps: exit $rc, not 1: $(tail -n 3 "$probe/said")"
-    tail -n 1 "$probe/said" | grep -q 'torch-plain-1' || fail "the last line does not name torch-plain-1: $(tail -n 2 "$probe/said")"
+    failed_step_said device-verify.sh verify.tar.gz verify
     tail -n 1 "$probe/said" | grep -q 'cupy\|gpu-probes' && fail "the last line names CuPy or a step that passed: $(tail -n 1 "$probe/said")"
-    tail -n 1 "$probe/said" | grep -q "$probe/out/verify.tar.gz" || fail "the last line does not name the tarball: $(tail -n 1 "$probe/said")"
-    tar -tzf "$probe/out/verify.tar.gz" >"$probe/listing" || fail "verify.tar.gz does not list"
-    grep -q 'verify/steps.txt' "$probe/listing" || fail "verify.tar.gz lacks steps.txt"
     # every step passing: exit 0, the last line naming the tarball
     PROG_RC=0 REPS=1 run_in "$probe/tree" scripts/foreign/device-verify.sh "$probe/out2" 600
     [ "$rc" = 0 ] || fail "every step passing: exit $rc: $(tail -n 3 "$probe/said")"
