@@ -63,5 +63,6 @@ if (reach_y(STATS_max) > 6 * vchar) { set bmargin ceil(reach_y(STATS_max) / vcha
 # broken before its "(" (it ran off both edges)
 cut = strstrt(title, " (")
 if (strlen(title) * hchar > fig_w - 2 * hchar && cut > 0) { set title title[1:cut - 1] . "\n" . title[cut + 1:] noenhanced }
-set output out
+set output gp_part
 replot
+load dir . "finish.gp"

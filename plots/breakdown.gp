@@ -45,11 +45,11 @@ do for [k = 1:words(categories)] {
     }
 }
 # no category with time (ranks traced without a GPU kernel): nothing to
-# stack, said, and no empty figure left (common.gp opened it)
+# stack, said, and no empty figure left (common.gp opened its temporary)
 if (cmd eq "") {
     print sprintf("breakdown.gp: %s: no kernel time in any category (no GPU kernel in the traces); nothing to stack", file)
     set output
-    system("rm -f -- '" . out . "'")
+    system("rm -f -- " . gp_sh(gp_part))
     exit status 1
 }
 cmd = cmd . ", file using 0:(column('window_per_iter_us')) with points pt 7 ps 1.8 lc rgb 'black' title 'iteration time (traced window / iterations)'"
@@ -58,3 +58,4 @@ if (exists("timed") && timed) {
     cmd = cmd . ", file using 0:(column('timed_us')) with points pt 9 ps 2.2 lc rgb '#1f4e9c' title 'iteration time (untraced median)'"
 }
 eval("plot " . cmd)
+load dir . "finish.gp"

@@ -52,3 +52,4 @@ set key top left noenhanced at graph 0.02, graph 0.9
 plot for [i = 1:4] file using (column("size_bytes")):(pick(word(ops, i), word(comms, i))) \
         smooth unique with linespoints lw 2 pt int(word(lpt, i)) ps 0.9 dt int(word(ldt, i)) lc rgb int(word(lcol, i)) \
         title (int(word(nser, i)) > 0 ? sprintf("%s on the %s communicator", word(ops, i), word(comms, i)) : "")
+load dir . "finish.gp"

@@ -23,7 +23,19 @@ if (is_pdf) {
 } else {
     set terminal pngcairo enhanced color font sprintf("Sans,%d", fontsize) size width, height
 }
-set output out
+# The figure is drawn under a temporary name beside `out`,
+# NAME.part<pid>.EXT (pid: this gnuplot's), and the script's last line,
+# `load dir . "finish.gp"`, renames it to `out`: gnuplot 5.4 opens `set
+# output` at once and has no error trap, so a script run by hand that
+# failed after its input checks (a bad column, a terminal error) left a
+# 0-byte or cut figure under the final name. gp_staged=1: `out` is a
+# temporary name already, renamed by the caller (scripts/render-gp.sh).
+if (exists("gp_staged") && gp_staged) {
+    gp_part = out
+} else {
+    gp_part = out[1:strlen(out) - 4] . ".part" . system("echo $PPID") . gp_ending(out)
+}
+set output gp_part
 # breakdown categories (cat_id of `trilap-analyze timeline`, in this order)
 categories = "spmv fused-update dot precond pack-unpack axpy nccl-allreduce nccl-coll-other nccl-sendrecv memcpy memset compute gemm cutlass cusparse cudnn elementwise reduction host-comm"
 palette = "2062260 1556175 9725885 9197131 12369186 2924588 14034728 16750742 16744206 8355711 13092807 14907330 10181046 5164484 9125192 14204888 11119017 6732650 12156236"

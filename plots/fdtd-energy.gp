@@ -25,3 +25,4 @@ set key bottom left
 pos(v) = v > 0 ? v : NaN
 plot file using (column("time_s")):(pos(column("energy_cpml"))) with linespoints lw 2 pt 7 ps 0.6 lc rgb "#1f77b4" title "with CPML", \
      file using (column("time_s")):(pos(column("energy_none"))) with linespoints lw 2 pt 5 ps 0.6 lc rgb "#d62728" title "without CPML (p = v = 0 outside)"
+load dir . "finish.gp"

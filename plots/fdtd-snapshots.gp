@@ -14,6 +14,7 @@ if (!exists("width")) width = 330 * nc + 120
 if (!exists("height")) height = 300 * nr + 60
 dirname(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")] . dirname(s[strstrt(s, "/") + 1:]) : ""
 if (!exists("dir")) dir = dirname(ARG0)
+gp_prog = "fdtd-snapshots.gp"
 load dir . "common.gp"
 set datafile separator whitespace
 set datafile nocolumnheaders
@@ -52,3 +53,4 @@ do for [i = 1:nr] {
     }
 }
 unset multiplot
+load dir . "finish.gp"

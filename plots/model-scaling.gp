@@ -56,3 +56,4 @@ plot for [i = 1:n] file using (group(column("gpus")) + (i - (n + 1) / 2.0) * bw)
        with boxes lc rgb int(word(scolors, i)) title word(schedules, i), \
      for [s = 1:(nsplit > 0)] file using (group(column("gpus"))):(has_speedup(0) ? column("iter_us") * column("speedup_vs_two_stream") : 1/0):\
        (sprintf("%.2fx", column("speedup_vs_two_stream"))) with labels offset 0, 1.2 font ",9" notitle
+load dir . "finish.gp"

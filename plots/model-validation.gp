@@ -40,3 +40,4 @@ errlab(x) = (!has_role || strstrt(strcol("role"), "predict") == 1) ? sprintf("%+
 plot file using ($0 - 0.2):(column(a)):xtic(lab(0)) with boxes lc rgb "#888888" title a, \
      file using ($0 + 0.2):(column(b)) with boxes lc rgb "#1f77b4" title b . " (predicted; above: its error, or its role)", \
      file using ($0 + 0.2):(column(b)):(errlab(0)) with labels offset 0, 0.8 font ",8" notitle
+load dir . "finish.gp"

@@ -92,3 +92,4 @@ do for [g = 1:ng] {
          $bars using (on(g, $2)):(on(g, $5)):(speedup($1, $3)) with labels offset 0, 0.8 font ",9"
 }
 unset multiplot
+load dir . "finish.gp"

@@ -43,3 +43,4 @@ plot for [i = 1:words(variants)] file using (sel(word(variants, i)) ? column(xco
         with yerrorlines lw 2 pt 7 lc rgb int(word(vcolors, i)) title (int(word(nrows, i)) > 0 ? word(variants, i) : ""), \
      file using (sel(word(variants, 1)) ? column(xcol) : NaN):(column("ideal_us")) with lines dt 2 lw 2 lc rgb "black" \
         title (nideal > 0 ? "ideal bound max(parts)" : "")
+load dir . "finish.gp"

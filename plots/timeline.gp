@@ -116,3 +116,4 @@ do for [i = 1:n] {
             with boxxyerror fs solid 0.9 border lc rgb "#333333" lc rgb variable notitle
 }
 unset multiplot
+load dir . "finish.gp"

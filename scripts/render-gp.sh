@@ -16,6 +16,9 @@
 #   render_gp_lock FILE [WAIT] || ... (held until render_gp_unlock or the end;
 #                               1 after WAIT seconds, a whole number the
 #                               caller checked, else TL_RENDER_LOCK_WAIT, 300)
+# gp_staged=1 tells the script that `out` is a temporary name already
+# (plots/common.gp stages a figure run by hand itself, and its own
+# temporary would be left beside ours by a failure).
 # render_gp_tmp is a folder of this run's scratch files (removed by
 # render_gp_end). A figure gnuplot cannot draw is one line naming it and
 # gnuplot's last line, exit 1; gnuplot's warnings of a figure drawn go to stderr.
@@ -83,7 +86,7 @@ render_gp() {
     local prog=$1 gnuplot=$2 script=$3 base=$4 assign=$5 ext log rc part
     for ext in png pdf; do
         render_gp_stage part "$base.$ext"
-        "$gnuplot" -e "$assign; out='$part'" "$script" >"$render_gp_tmp/log" 2>&1 </dev/null &
+        "$gnuplot" -e "$assign; gp_staged=1; out='$part'" "$script" >"$render_gp_tmp/log" 2>&1 </dev/null &
         render_gp_pid=$!
         rc=0
         wait "$render_gp_pid" || rc=$?

@@ -4,6 +4,7 @@
 
 #include "solvers/matrix/binfmt.h"
 #include "solvers/matrix/mmio.h"
+#include "solvers/matrix/outfile.h"
 #include "tl_test.h"
 
 static void load_1138(tl_csr *a)
@@ -238,7 +239,38 @@ TL_TEST(missing_and_gz_name)
     tl_csr_free(&a);
 }
 
+/* Text under a .tlcsr name: trilap-solve (--solution, --history) and
+ * trilap-matgen (--rhs, partition's output) each had their own copy of
+ * this check and its words; one line each, as both programs now print it. */
+TL_TEST(text_under_binary_name_refused)
+{
+    const char *log = tl_test_path("stderr.txt");
+    char got[512] = "";
+    FILE *f = NULL;
+    int saved = dup(STDERR_FILENO);
+    TL_ASSERT(saved >= 0 && freopen(log, "w", stderr) != NULL);
+    int none = tl_path_refuse_text_binary("p", "--rhs", NULL, "b", TL_TEXT_MATRIX_MARKET) +
+               tl_path_refuse_text_binary("p", "--rhs", "b.mtx", "b", TL_TEXT_MATRIX_MARKET) +
+               tl_path_refuse_text_binary("p", "--history", "h.csv", "the history", TL_TEXT_CSV);
+    int mm = tl_path_refuse_text_binary("p", "--rhs", "d/b.tlcsr", "b", TL_TEXT_MATRIX_MARKET);
+    int csv = tl_path_refuse_text_binary("p", "--history", "h.tlcsr", "the history", TL_TEXT_CSV);
+    fflush(stderr);
+    TL_ASSERT(dup2(saved, STDERR_FILENO) >= 0);
+    TL_ASSERT((f = fopen(log, "r")) != NULL);
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    fclose(f);
+    got[n] = '\0';
+    TL_ASSERT_EQ(none, 0);
+    TL_ASSERT_EQ(mm, 2);
+    TL_ASSERT_EQ(csv, 2);
+    TL_ASSERT_MSG(!strcmp(got, "p: invalid --rhs 'd/b.tlcsr': b is written as Matrix Market text; give it a .mtx or "
+                               ".mtx.gz name (try --help)\n"
+                               "p: invalid --history 'h.tlcsr': the history is written as CSV text; give it a .csv "
+                               "name (try --help)\n"),
+                  "stderr: %s", got);
+}
+
 TL_TEST_MAIN(round_trip, empty_matrix, checksum_incremental, bad_magic, bad_version,
              bad_header_checksum, bad_payload_rowptr, bad_payload_value, truncated_payload,
              truncated_header, trailing_bytes, structure_checked_after_checksum,
-             missing_and_gz_name)
+             missing_and_gz_name, text_under_binary_name_refused)

@@ -1436,6 +1436,55 @@ TL_TEST(render_lock_wait_checked)
     }
 }
 
+/* A script run by hand (gnuplot -e "..." plots/X.gp) that gnuplot fails
+ * after its input checks (a cell no number: "undefined variable:
+ * STATS_sum"; more variants than colours: "Non-numeric string") left a
+ * 0-byte figure under its final name: gnuplot 5.4 opens `set output` at
+ * once and has no error trap. Now only the temporary, fig.part<pid>.png,
+ * is left; a figure drawn leaves no temporary; render-gp.sh's own
+ * temporary is not staged again (gp_staged), so its failure leaves
+ * nothing; and every script that writes a figure ends by renaming it. */
+TL_TEST(gnuplot_failure_leaves_no_figure)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    char p[1024];
+    static const char *const cases[][3] = {
+        {"breakdown", "file=", "run,nranks,window_per_iter_us,spmv\na,x,y,z\n"},
+        {"timeline", "files=", "row,cat_id,start_us,work_start_us,end_us,clock_unc_us\nx,x,x,x,x,x\n"},
+        {"sweep", "xcol='ring_bytes'; variants='a b c d e f g h i j k l'; file=",
+         "variant,ring_bytes,median_us,min_us,max_us,ideal_us\na,1024,5,4,6,3\n"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", t, cases[i][0]);
+        put(p, "in.csv", cases[i][2]);
+        tl_test_output r = tl_test_capture("gnuplot -e \"%s'%s/in.csv'; out='%s/fig.png'\" plots/%s.gp", cases[i][1],
+                                           p, p, cases[i][0]);
+        TL_ASSERT_MSG(r.rc == 1, "%s: rc %d: %s", cases[i][0], r.rc, r.err);
+        tl_test_output_free(&r);
+        TL_ASSERT_MSG(tl_test_sh("cd '%s' && test \"$(ls | grep -v -x in.csv | sed 's/[0-9]*\\.png$/N.png/')\" = "
+                                 "fig.partN.png", p) == 0, "%s: not fig.part<pid>.png alone", cases[i][0]);
+        /* render-gp.sh stages it: nothing left of the failed figure */
+        char assign[1200];
+        snprintf(assign, sizeof assign, "%s'%s/in.csv'", cases[i][1], p);
+        TL_ASSERT_EQ(tl_test_sh("rm '%s'/fig.part*.png && ! bash -c '. scripts/render-gp.sh; trap render_gp_end EXIT; "
+                                "render_gp t gnuplot \"plots/$0.gp\" \"$1/fig\" \"$2\"' %s '%s' \"%s\" 2>/dev/null && "
+                                "test \"$(ls '%s')\" = in.csv",
+                                p, cases[i][0], p, assign, p),
+                     0);
+    }
+    /* drawn: the figure, no temporary */
+    snprintf(p, sizeof p, "%s/ok", t);
+    put(p, "in.csv", "variant,ring_bytes,median_us,min_us,max_us,ideal_us\na,1024,5,4,6,3\na,2048,6,5,7,3\n");
+    run_ok("gnuplot -e \"file='%s/in.csv'; xcol='ring_bytes'; variants='a'; out='%s/fig.png'\" plots/sweep.gp "
+           "2>/dev/null && test \"$(ls '%s')\" = \"$(printf 'fig.png\\nin.csv')\"", p, p, p);
+    snprintf(p, sizeof p, "%s/ok/fig.png", t);
+    check_figure(p, 2000);
+    TL_ASSERT_EQ(tl_test_sh("for f in plots/*.gp; do grep -q '^load dir . \"common.gp\"' \"$f\" || continue; "
+                            "test \"$(tail -n 1 \"$f\")\" = 'load dir . \"finish.gp\"' || { echo \"$f\" >&2; exit 1; }; "
+                            "done"),
+                 0);
+}
+
 TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input_checked, gnuplot_cells_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
@@ -1443,4 +1492,5 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input
              demo_gpu_path_creates_run_dir, demo_committed_h200, render_leaves_out_rows_without_number,
              render_host_ranks_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot,
              render_whole_or_nothing, render_comm_csv_beside, bars_labels_inside_figure,
-             render_name_clash_across_runs, render_concurrent_sources, render_lock_wait_checked)
+             render_name_clash_across_runs, render_concurrent_sources, render_lock_wait_checked,
+             gnuplot_failure_leaves_no_figure)

@@ -102,17 +102,6 @@ static int empty_name(const char *what, const char *name)
     return name && !name[0] ? bad_arg_why(what, name, "an empty file name") : 0;
 }
 
-/* `what`, written as Matrix Market text (b, a partition), under a .tlcsr
- * name: every reader took that text for a broken binary matrix (b and a
- * partition were written so, exit 0); 2 when refused, else 0. */
-static int text_name(const char *what, const char *name, const char *it)
-{
-    char why[160];
-    if (!name || !tl_path_has_suffix(name, ".tlcsr")) return 0;
-    snprintf(why, sizeof why, "%s is written as Matrix Market text; give it a .mtx or .mtx.gz name", it);
-    return bad_arg_why(what, name, why);
-}
-
 /* A command given other than `want` arguments: one line saying what it
  * takes (before: "invalid arguments for 'info' (try --help)"). np counts
  * the command itself. */
@@ -287,7 +276,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
         tl_out_set seen = {0};
         if (o->rhs && (tl_out_set_add(&seen, PROG, "the matrix", pos[2]) || tl_out_set_add(&seen, PROG, "--rhs", o->rhs)))
             return 2;
-        if (text_name("--rhs", o->rhs, "b")) return 2;
+        if (tl_path_refuse_text_binary(PROG, "--rhs", o->rhs, "b", TL_TEXT_MATRIX_MARKET)) return 2;
         /* one stream of two files is neither (the set above keeps files, not streams) */
         if (o->rhs && is_stdout(pos[2]) && is_stdout(o->rhs)) {
             fprintf(stderr, PROG ": the matrix (%s) and --rhs (%s) both go to stdout: give one of them a file\n",
@@ -313,7 +302,7 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     } else if (strcmp(cmd, "partition") == 0) {
         if (np != 4) return bad_arity(cmd, np, 4, "A NPARTS OUT");
         if (parse_count("NPARTS", pos[2], 1, 1 << 20, NULL, &k) || empty_name("output", pos[3])) return 2;
-        if (text_name("output", pos[3], "a partition")) return 2;
+        if (tl_path_refuse_text_binary(PROG, "output", pos[3], "a partition", TL_TEXT_MATRIX_MARKET)) return 2;
         /* it replaced the matrix with its partition, without a word */
         if (tl_out_same_file(pos[3], pos[1]))
             return bad_arg_why("output", pos[3], "the matrix it partitions; give the partition a file of its own");

@@ -1533,17 +1533,8 @@ static int file_name_empty(const tl_optspec *spec, const solve_opts *o)
  * exit 0), as trilap-matgen refuses its --rhs; 2 after one line, else 0. */
 static int output_named_binary(const solve_opts *o)
 {
-    const struct {
-        const char *option, *name, *it;
-    } text[] = {{"--solution", o->solution, "x is written as Matrix Market text; give it a .mtx or .mtx.gz name"},
-                {"--history", o->history, "the history is written as CSV text; give it a .csv name"}};
-    for (size_t k = 0; k < sizeof text / sizeof text[0]; k++)
-        if (text[k].name && tl_path_has_suffix(text[k].name, ".tlcsr")) {
-            fprintf(stderr, "%s: invalid %s '%s': %s (try --help)\n", PROGRAM, text[k].option, text[k].name,
-                    text[k].it);
-            return 2;
-        }
-    return 0;
+    int rc = tl_path_refuse_text_binary(PROGRAM, "--solution", o->solution, "x", TL_TEXT_MATRIX_MARKET);
+    return rc ? rc : tl_path_refuse_text_binary(PROGRAM, "--history", o->history, "the history", TL_TEXT_CSV);
 }
 
 /* Fixed-iteration mode runs exactly --max-iterations iterations: 0 timed

@@ -44,6 +44,16 @@ int tl_path_takes_matrix(const char *path)
     return tl_path_names_matrix(path) || tl_out_in_place(path);
 }
 
+int tl_path_refuse_text_binary(const char *prog, const char *option, const char *path, const char *it,
+                               tl_text_kind kind)
+{
+    const int mm = kind == TL_TEXT_MATRIX_MARKET;
+    if (!path || !tl_path_has_suffix(path, ".tlcsr")) return 0;
+    fprintf(stderr, "%s: invalid %s '%s': %s is written as %s text; give it a %s name (try --help)\n", prog, option,
+            path, it, mm ? "Matrix Market" : "CSV", mm ? ".mtx or .mtx.gz" : ".csv");
+    return 2;
+}
+
 tl_status tl_outfile_open(const char *path, tl_outfile **out)
 {
     tl_outfile *f = NULL;

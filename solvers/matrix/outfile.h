@@ -43,4 +43,14 @@ int tl_path_names_matrix(const char *path);
  * text (`trilap-matgen poisson7 50 - | gzip`). */
 int tl_path_takes_matrix(const char *path);
 
+/* What a text output is written as, for tl_path_refuse_text_binary. */
+typedef enum { TL_TEXT_MATRIX_MARKET, TL_TEXT_CSV } tl_text_kind;
+/* A text output (`it`: "x", "b", "a partition", "the history"), given by
+ * `option` under a .tlcsr name, which every reader takes for a broken
+ * binary matrix: one line on stderr, "PROG: invalid OPTION 'PATH': IT is
+ * written as ... text; give it a ... name (try --help)", and 2; else 0
+ * (NULL path: 0). trilap-solve and trilap-matgen each had a copy. */
+int tl_path_refuse_text_binary(const char *prog, const char *option, const char *path, const char *it,
+                               tl_text_kind kind);
+
 #endif
