@@ -37,9 +37,9 @@ typedef struct tl_mcalib {
     double alpha_coll_us, alpha_p2p_us; /* an NCCL operation's fixed cost */
     double nccl_rate;                   /* NCCL progress beside a compute kernel */
     char source[512];                   /* the files it came from */
-    /* the GPU the inputs' manifests name (the `gpu` key), where it is not
-     * an H200: "" is an H200, as every calibration was taken before the
-     * key (and the committed one, of H200s, still reads) */
+    /* the GPU the inputs' manifests name (the `gpu` key); "": they name
+     * none (no manifest beside them), or the file predates the key, and a
+     * prediction takes the triad as an H200's, saying so */
     char gpu[256];
     double gpu_mem_gbs; /* its nominal memory bandwidth (`gpu_mem_gbs`); 0: the platform table's */
 } tl_mcalib;

@@ -16,6 +16,7 @@
  * kernel it waits for ended count: otherwise the gap is the host's. */
 #include "model/calib.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -163,8 +164,87 @@ static tl_status trace_usable(const char *path, const rank_trace *t, int from, i
     return TL_OK;
 }
 
+/* The ranks a variant's folder holds trace files of (have[r] for r below
+ * MAXR; *top: the highest rank seen, -1 for none) and the largest nranks
+ * their metadata declares (0: none declares it, as hand-made traces). */
+enum { MAXR = 4096 };
+static tl_status run_ranks(const char *vdir, char have[MAXR], int *top, int *nranks)
+{
+    memset(have, 0, MAXR);
+    *top = -1;
+    *nranks = 0;
+    DIR *d = opendir(vdir);
+    TL_CHECK(d, TL_ERR_IO, "%s: %s", vdir, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        int r = tl_trace_rank_of_name(e->d_name);
+        if (r < 0 || r >= MAXR || have[r]) continue; /* a rank's plain and gzipped file: one rank */
+        have[r] = 1;
+        if (r > *top) *top = r;
+    }
+    closedir(d);
+    for (int r = 0; r <= *top; r++) {
+        if (!have[r]) continue;
+        char path[4200];
+        tl_trace_rank_path(vdir, r, path, sizeof path);
+        tl_trace_reader *rd = NULL;
+        TL_TRY(tl_trace_reader_open(&rd, path, 0));
+        const char *n = tl_trace_reader_meta(rd, "nranks");
+        int v = n ? atoi(n) : 0; /* the reader has checked it is a count above the rank */
+        if (v > *nranks) *nranks = v;
+        tl_trace_reader_close(&rd);
+    }
+    return TL_OK;
+}
+
+/* "0, 1" of the ranks below n whose have[] is want (eight named, then a
+ * count). */
+static void rank_list(const char have[MAXR], int n, int want, char *out, size_t size)
+{
+    int k = 0;
+    size_t len = 0;
+    out[0] = 0;
+    for (int r = 0; r < n && r < MAXR; r++) {
+        if (!have[r] != !want) continue;
+        if (k++ < 8) len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%d", k > 1 ? ", " : "", r);
+    }
+    if (k > 8 && len < size) snprintf(out + len, size - len, " and %d more", k - 8);
+}
+
+/* calibrate fits its costs on a two-GPU platform beside the tristream and
+ * comm results of two GPUs, and pools the gaps of both ranks: a run of
+ * another size is not the run it rests on, and one whose metadata counts
+ * more ranks than it holds files of is a truncated run. Before, ranks 0
+ * and 1 of any run were read (a 4-rank run, or nranks = 4 with two files,
+ * calibrated as a two-GPU one) and a one-rank run was "trace.rank1.csv:
+ * cannot open". */
+static tl_status two_rank_run(const char *vdir)
+{
+    char have[MAXR], found[128], missing[128];
+    int top, nranks;
+    TL_TRY(run_ranks(vdir, have, &top, &nranks));
+    int n = nranks > top + 1 ? nranks : top + 1;
+    rank_list(have, n, 1, found, sizeof found);
+    rank_list(have, n, 0, missing, sizeof missing);
+    TL_CHECK(top >= 0, TL_ERR_PARSE, "%s: no trace.rank<R>.csv: calibrate reads the traces of a two-GPU run "
+             "(trilap-bench tristream --gpus 2 --trace DIR)", vdir);
+    char why[64];
+    if (nranks) snprintf(why, sizeof why, "nranks = %d in its metadata", nranks);
+    else snprintf(why, sizeof why, "trace files up to rank %d", top);
+    const char *s = strchr(missing, ',') || strstr(missing, " more") ? "s" : "", *fs = strchr(found, ',') ? "s" : "";
+    TL_CHECK(!missing[0], TL_ERR_PARSE, "%s: a truncated run of %d ranks (%s): no trace file of rank%s %s (found: "
+             "rank%s %s); calibrate reads every rank of a two-GPU run", vdir, n, why, s, missing, fs, found);
+    TL_CHECK(n == 2, TL_ERR_PARSE, "%s: a run of %d rank%s (rank%s %s): calibrate reads a two-GPU run, as the "
+             "tristream and comm results it is fitted beside on two simulated GPUs (trilap-bench tristream --gpus 2 "
+             "--trace DIR)", vdir, n, n == 1 ? "" : "s", fs, found);
+    return TL_OK;
+}
+
 static tl_status variant_gaps(const char *dir, const char *variant, int from, int to, spans *g)
 {
+    char vdir[4150];
+    snprintf(vdir, sizeof vdir, "%s/%s", dir, variant);
+    TL_TRY(two_rank_run(vdir));
     for (int r = 0; r < 2; r++) {
         char path[4200];
         trace_file(dir, variant, r, path, sizeof path);

@@ -4,7 +4,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "model/cli.h"
 #include "model/fit.h"
@@ -85,9 +84,9 @@ int tl_mcmd_calibrate(int argc, char **argv, tl_mcli *cli)
         {"--tristream", tri, 0}, {"--traces", traces, 1}, {"--comm", comm, 0}, {"--stream", stream, 0}};
     char gpu[sizeof c.gpu];
     if (tl_mcalib_same_gpu(machine, sizeof machine / sizeof machine[0], gpu, sizeof gpu) != TL_OK) return 1;
-    /* the GPU the triad is scaled from; an H200 goes unwritten, as every
-     * calibration was read before the key (the committed one unchanged) */
-    if (strcmp(gpu, TL_MCALIB_DEFAULT_GPU) != 0) snprintf(c.gpu, sizeof c.gpu, "%s", gpu);
+    /* the GPU the triad is scaled from, an H200 too: before, an H200 went
+     * unwritten and its file read as one whose inputs named no GPU */
+    snprintf(c.gpu, sizeof c.gpu, "%s", gpu);
     fprintf(stderr, "trilap-model: fitting the fixed costs and the NCCL rate (about 40 simulations)\n");
     if (tl_mfit_calibrate(&c, cli->workdir) != TL_OK) {
         tl_mcli_failed("calibration failed");

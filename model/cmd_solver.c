@@ -313,7 +313,7 @@ static void print_kernels(const tl_mcalib *c, const tl_mplatform *p, const tl_mk
            1e6 * k->fixed_s, k->gbs, c->pcg_bw_frac, c->triad_gbs, k->calib_gpu, k->calib_nominal_gbs,
            c->gpu_mem_gbs > 0 ? "the calibration's gpu_mem_gbs"
            : c->gpu[0]        ? "model/platform.c's"
-                              : "an H200's, the calibration names no other GPU",
+                              : "taken as an H200's: the calibration names no GPU",
            p->mem_gbs, k->calib_nominal_gbs, target);
 }
 

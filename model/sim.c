@@ -698,19 +698,6 @@ static void child_reason(FILE *f, char *buf, size_t n)
     }
 }
 
-/* 1 when the file holds the text `"name"` (an id spelt so). */
-static int file_spells(const char *path, const char *name)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char quoted[300], line[4096];
-    snprintf(quoted, sizeof quoted, "\"%.290s\"", name);
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) found = strstr(line, quoted) != NULL;
-    fclose(f);
-    return found;
-}
-
 /* The whole file as text, NUL-ended (NULL: unreadable, or too large to
  * hold, where the caller keeps SimGrid's words). */
 static char *file_text(const char *path)
@@ -859,7 +846,11 @@ static void reason_in_file_terms(const char *platform, char *buf, size_t n)
     }
     if (sscanf(buf, "Link '%255[^']' declared several times", id) != 1) return;
     size_t k = strlen(id);
-    if (!file_spells(platform, id)) {
+    char *text = file_text(platform), quoted[300];
+    snprintf(quoted, sizeof quoted, "\"%.290s\"", id);
+    int spelt = text && strstr(text, quoted); /* a link the file names port1_UP itself */
+    free(text);
+    if (!spelt) {
         if (k > 3 && !strcmp(id + k - 3, "_UP")) id[k - 3] = 0;
         else if (k > 5 && !strcmp(id + k - 5, "_DOWN")) id[k - 5] = 0;
     }

@@ -126,7 +126,16 @@ TL_TEST(cross_stream_latency_by_hand)
 /* A tristream trace of one rank: `n` iterations of allreduce, ring and
  * DAXPY kernels (the order a variant runs them in given by the start
  * offsets, us), each issued by the host 50 us before it starts. */
+static void synth_trace_of(const char *dir, const char *variant, int rank, int nranks, const double off[3],
+                           const double dur[3]);
 static void synth_trace(const char *dir, const char *variant, int rank, const double off[3], const double dur[3])
+{
+    synth_trace_of(dir, variant, rank, 0, off, dur);
+}
+
+/* The same, its metadata saying nranks (0: not said, as above). */
+static void synth_trace_of(const char *dir, const char *variant, int rank, int nranks, const double off[3],
+                           const double dur[3])
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, variant);
@@ -136,6 +145,11 @@ static void synth_trace(const char *dir, const char *variant, int rank, const do
     TL_ASSERT_OK(tl_trace_writer_open(&w, path));
     TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
     TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+    if (nranks) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", nranks);
+        TL_ASSERT_OK(tl_trace_writer_meta(w, "nranks", v));
+    }
     static const char *const kname[3] = {"ncclDevKernel_AllReduce_Sum_f64_RING_LL", "ncclDevKernel_SendRecv",
                                          "tl_bench_daxpy_kernel"};
     static const char *const hname[3] = {"coll:allreduce", "p2p:ring", "compute:daxpy"};
@@ -592,6 +606,47 @@ TL_TEST(traces_without_kernels_said)
                   "rc %d, %d lines: %s", rc, lines, err);
 }
 
+/* calibrate reads the traces of a two-GPU run, every rank of it: a run
+ * of 1, 3 or 4 ranks is refused in one line naming the folder and its
+ * ranks, and one whose metadata says nranks = 4 with two rank files is a
+ * truncated run, its missing ranks named; exit 1, nothing written. Before,
+ * ranks 0 and 1 were read whatever the run held (the 3- and 4-rank runs
+ * and the truncated one calibrated, exit 0) and a 1-rank run was
+ * "trace.rank1.csv: cannot open". */
+TL_TEST(traces_of_a_two_gpu_run_only)
+{
+    need_simgrid();
+    const double dur[3] = {4, 7, 40};
+    struct {
+        int files, nranks;
+        const char *says;
+    } runs[] = {{1, 1, "/two-stream: a run of 1 rank (rank 0): calibrate reads a two-GPU run"},
+                {3, 3, "/two-stream: a run of 3 ranks (ranks 0, 1, 2): calibrate reads a two-GPU run"},
+                {4, 0, "/two-stream: a run of 4 ranks (ranks 0, 1, 2, 3): calibrate reads a two-GPU run"},
+                {2, 4, "/two-stream: a truncated run of 4 ranks (nranks = 4 in its metadata): no trace file of ranks "
+                       "2, 3 (found: ranks 0, 1)"},
+                {2, 2, NULL}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char dir[1100], out[1200], args[3000], err[1024];
+        snprintf(dir, sizeof dir, "%s/run%zu", tl_test_tmpdir(), i);
+        TL_ASSERT(mkdir(dir, 0755) == 0);
+        for (int r = 0; r < runs[i].files; r++) {
+            synth_trace_of(dir, "two-stream", r, runs[i].nranks, (const double[3]){0, 9, 7}, dur);
+            synth_trace_of(dir, "three-naive", r, runs[i].nranks, (const double[3]){0, 9, 0.5}, dur);
+        }
+        snprintf(out, sizeof out, "%s/c.txt", dir);
+        snprintf(args, sizeof args, "calibrate --traces %s -o %s", dir, out);
+        int lines, rc = run_model(args, err, sizeof err, &lines);
+        if (!runs[i].says) {
+            TL_ASSERT_MSG(rc == 0 && access(out, F_OK) == 0, "%s: rc %d: %s", args, rc, err);
+            continue;
+        }
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "--traces: ") && strstr(err, dir) &&
+                          strstr(err, runs[i].says) && access(out, F_OK) != 0,
+                      "%s: rc %d, %d lines: %s", args, rc, lines, err);
+    }
+}
+
 TL_TEST(invalid_platform_refused_in_one_line)
 {
     need_simgrid();
@@ -707,6 +762,32 @@ TL_TEST(platform_values_checked)
     snprintf(args, sizeof args, "solver --platform-file %s --gpus 4,8 --matrix gen:poisson7:16 --iters 2", good);
     TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s", err);
     free(text);
+}
+
+/* A link id given twice is named as the file spells it, wherever it
+ * stands on its line: a link declared port1_UP beside a SPLITDUPLEX
+ * port1 (whose half SimGrid names port1_UP) is port1_UP. Before, the file
+ * was looked through in 4,095-byte pieces of a line, and an id cut by one
+ * was named as SimGrid's half of another, 'port1'. */
+TL_TEST(link_id_said_as_spelt_on_a_long_line)
+{
+    need_simgrid();
+    char xml[1024], bad[1024], args[3000], err[1024];
+    int lines;
+    export_a100("long.xml", 8, xml, sizeof xml);
+    snprintf(bad, sizeof bad, "%s", tl_test_path("bad.xml"));
+    char *text = tl_test_read(xml), *to = malloc(4300);
+    TL_ASSERT(to);
+    /* the quote that opens the id at byte 4,090 of its line */
+    snprintf(to, 4300, "\n%*s<link id=\"port1_UP\" bandwidth=\"1GBps\" latency=\"1us\"/>\n<link id=\"port1\"", 4081,
+             "");
+    write_replaced(text, "<link id=\"port1\"", to, bad);
+    free(to);
+    free(text);
+    snprintf(args, sizeof args, "solver --platform-file %s --gpus 4 --matrix gen:poisson7:16 --iters 2", bad);
+    int rc = run_model(args, err, sizeof err, &lines);
+    TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, "refused: link 'port1_UP' is declared twice"),
+                  "rc %d, %d lines: %s", rc, lines, err);
 }
 
 /* The rate SimGrid loads, however the file is laid out: nccl0's speed on
@@ -2145,7 +2226,8 @@ static const char *calib_with(const char *name, const char *extra)
 {
     static char path[1100];
     snprintf(path, sizeof path, "%s/%s", tl_test_tmpdir(), name);
-    TL_ASSERT_EQ(tl_test_sh("{ cat results/model/calib-h200.txt; printf '%s'; } > %s", extra, path), 0);
+    /* without the committed file's gpu line: extra may give another */
+    TL_ASSERT_EQ(tl_test_sh("{ grep -v '^gpu = ' results/model/calib-h200.txt; printf '%s'; } > %s", extra, path), 0);
     return path;
 }
 
@@ -2169,8 +2251,9 @@ TL_TEST(calibration_gpu_scales_kernels)
     TL_ASSERT_OK(tl_mcalib_save(&c, tl_test_path("saved.txt")));
     TL_ASSERT_OK(tl_mcalib_load(&back, tl_test_path("saved.txt")));
     TL_ASSERT_STREQ(back.gpu, c.gpu);
-    /* no key: an H200, as before */
-    TL_ASSERT_OK(tl_mcalib_load(&c, "results/model/calib-h200.txt"));
+    /* no key (inputs without manifests, a file before the key): an H200's, as before */
+    TL_ASSERT_OK(tl_mcalib_load(&c, calib_with("nokey.txt", "")));
+    TL_ASSERT_STREQ(c.gpu, "");
     TL_ASSERT_OK(tl_mkcost_for(&c, "calib-h200.txt", a100, &k));
     TL_ASSERT_NEAR(k.gbs, c.pcg_bw_frac * c.triad_gbs * 2039 / 4800, 1e-9);
 }
@@ -2206,8 +2289,8 @@ TL_TEST(calibration_of_unknown_gpu_refused)
     size_t n = fread(out, 1, sizeof out - 1, f);
     out[n] = 0;
     fclose(f);
-    TL_ASSERT_MSG(strstr(out, "triad 4411 measured on NVIDIA H200, 4800 GB/s nominal: an H200's, the calibration "
-                              "names no other GPU; x 2039/4800 GB/s nominal)"), "%s", out);
+    TL_ASSERT_MSG(strstr(out, "triad 4411 measured on NVIDIA H200, 4800 GB/s nominal: model/platform.c's; x "
+                              "2039/4800 GB/s nominal)"), "%s", out);
     const char *bad = calib_with("bad.txt", "gpu_mem_gbs = 0\n");
     int before = tl_error_reported();
     TL_ASSERT(tl_mcalib_load(&(tl_mcalib){0}, bad) != TL_OK);
@@ -2247,13 +2330,45 @@ TL_TEST(calibrate_records_its_gpu)
     }
 }
 
+/* calibrate writes the GPU its inputs' manifests name, an H200 too (the
+ * committed inputs' calibration says `gpu = NVIDIA H200`), and no key
+ * where no manifest names one; a prediction on a calibration without the
+ * key says that it takes the triad as an H200's. Before, an H200 went
+ * unwritten: a file of inputs measured on H200s and one of inputs without
+ * manifests were the same file, and the preamble said "measured on NVIDIA
+ * H200" of both. */
+TL_TEST(calibrate_names_an_h200_too)
+{
+    need_simgrid();
+    char dir[1024], out[1100], args[8000], err[1024];
+    int lines;
+    snprintf(dir, sizeof dir, "%s/nomanifest", tl_test_tmpdir());
+    snprintf(out, sizeof out, "%s", tl_test_path("h200.txt"));
+    snprintf(args, sizeof args, "calibrate -o %s", out);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+    TL_ASSERT_EQ(tl_test_sh("grep -qx 'gpu = NVIDIA H200' %s", out), 0);
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/ts && cp results/tristream-h200x2/tristream.csv results/comm-h200x2/comm.csv "
+                            "results/stream-h200/stream.csv %s/ && cp -r results/tristream-h200x2/two-stream "
+                            "results/tristream-h200x2/three-naive %s/ts/", dir, dir, dir), 0);
+    snprintf(out, sizeof out, "%s", tl_test_path("unnamed.txt"));
+    snprintf(args, sizeof args, "calibrate --tristream %s/tristream.csv --traces %s/ts --comm %s/comm.csv --stream "
+             "%s/stream.csv -o %s", dir, dir, dir, dir, out);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+    TL_ASSERT_EQ(tl_test_sh("! grep -q '^gpu' %s", out), 0);
+    snprintf(args, sizeof args, "solver --platform a100-hdr --gpus 4 --schedules two-stream --matrix gen:poisson7:32 "
+             "--iters 5 --calib %s", out);
+    TL_ASSERT_MSG(run_model(args, err, sizeof err, &lines) == 0, "%s: %s", args, err);
+    TL_ASSERT_EQ(tl_test_sh("grep -q 'triad 4411 measured on NVIDIA H200, 4800 GB/s nominal: taken as an H200.s: the "
+                            "calibration names no GPU; x 2039/4800' %s", tl_test_path("stdout.txt")), 0);
+}
+
 TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside_compute, cross_stream_latency_by_hand,
              cross_stream_latency_from_traces, naive_slower_than_split_when_both_long,
              halo_plan_of_slabs, more_bandwidth_never_slower, pipecg_schedules_order,
              sync_faster_where_nothing_hides_the_halo,
              pipebicgstab_two_ranks_by_hand,
              calibration_roundtrip_and_errors, matrix_name_quoted_in_results, calibration_csv_quoted_fields,
-             invalid_platform_refused_in_one_line, traces_without_kernels_said, platform_values_checked, failures_said_in_one_line, bad_arguments, empty_input_names_refused, parts_beyond_gpu_memory_refused, speedups_and_stdout, outputs_checked_before_simulating,
+             invalid_platform_refused_in_one_line, traces_without_kernels_said, traces_of_a_two_gpu_run_only, link_id_said_as_spelt_on_a_long_line, platform_values_checked, failures_said_in_one_line, bad_arguments, empty_input_names_refused, parts_beyond_gpu_memory_refused, speedups_and_stdout, outputs_checked_before_simulating,
              outputs_never_replace_inputs, solver_reads_binary_matrices, zero_diagonal_refused,
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
@@ -2267,4 +2382,4 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              calibrate_output_folder_as_every_program, progress_said_on_long_runs,
              job_platform_lists_its_routes, gpus_beyond_platform_file_refused, missing_inputs_exit_as_trilap_solve,
              unknown_names_said_with_their_line, calibration_gpu_scales_kernels,
-             calibration_of_unknown_gpu_refused, calibrate_records_its_gpu)
+             calibration_of_unknown_gpu_refused, calibrate_records_its_gpu, calibrate_names_an_h200_too)
