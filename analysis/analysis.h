@@ -183,6 +183,11 @@ typedef struct tl_an_meta {
      * (clock_shared) does not get: its clock_est is 0 */
     int64_t clock_est, clock_ends_est;
     size_t clock_ends;
+    /* An Nsight Systems rank without trilap's iter ranges: its most frequent
+     * NVTX ranges that look like steps (`step 3`: "step", 3 or more), for the
+     * refusal to name --iter-nvtx (count 0: none) */
+    char nvtx_steps_name[64];
+    int64_t nvtx_steps;
 } tl_an_meta;
 
 /* How the ranks of a run were put on one clock, in one line for the
@@ -216,13 +221,21 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
  * them. Without sqlite3 in the build these fail saying so. */
 int tl_an_is_nsys(const char *path); /* an SQLite file */
 int tl_an_is_gzip_nsys(const char *path); /* an SQLite file compressed with gzip (unreadable in place) */
-/* "FILE#R" naming rank R of an export: 1 with file and rank set. */
-int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank);
+/* "FILE#R" naming rank R of an export, "FILE#R#iter-nvtx=SPEC" taking its
+ * iterations from the NVTX ranges SPEC names (--iter-nvtx): 1 with file,
+ * rank and iter_nvtx (NULL: trilap's iter ranges) set. */
+#define TL_AN_NSYS_ITER_NVTX "#iter-nvtx="
+int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const char **iter_nvtx);
 tl_status tl_an_nsys_ranks(const char *path, int *nranks);
+/* --iter-nvtx checked on every rank of an export before a command reads
+ * it: what the ranges cannot give (no range of the name, nested ones,
+ * two threads marking) is TL_ERR_INVAL, said in one line. */
+tl_status tl_an_nsys_iter_check(const char *path, const char *iter_nvtx);
 /* Metadata of an imported rank, as trilap trace keys (for `import`). */
 typedef tl_status (*tl_an_nsys_meta_fn)(void *user, const char *key, const char *value);
-tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, struct tl_an_meta *meta,
-                          tl_an_nsys_meta_fn mfn);
+/* iter_nvtx: NULL for trilap's iter ranges, else [DOMAIN:]NAME (nsys_iters.c) */
+tl_status tl_an_nsys_scan(const char *path, int rank, const char *iter_nvtx, tl_an_record_fn cb, void *user,
+                          struct tl_an_meta *meta, tl_an_nsys_meta_fn mfn);
 
 /* ---- PyTorch profiler (Kineto) traces (analysis/kineto*.c) ---------------
  * A Kineto trace (.json or .json.gz, one per rank) stands wherever a run
@@ -258,6 +271,9 @@ tl_status tl_an_kineto_scan(const char *path, tl_an_record_fn cb, void *user, st
  * TL_TRACE_ACCEPT_INCOMPLETE a gap or disagreement is accepted and said on
  * stderr. */
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles);
+/* The same, an Nsight Systems export's ranks named to take their
+ * iterations from the NVTX ranges iter_nvtx names (NULL: trilap's) */
+tl_status tl_an_run_files_nvtx(const char *dir, int flags, const char *iter_nvtx, char ***files, size_t *nfiles);
 /* Inputs are files or folders: a FIFO or a device would block the open
  * until a writer comes, and the readers open a file more than once. 1 when
  * path exists and is neither (checked before any open; analysis/input.c,
@@ -457,6 +473,10 @@ tl_status tl_an_parse_iters(const char *s, int64_t *lo, int64_t *hi);
  * window (every command reads it so; any other range selects nothing). */
 int tl_an_iters_all(int64_t lo, int64_t hi);
 
+/* "; it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' ..." for an
+ * export rank whose ranges look like steps (tl_an_meta.nvtx_steps), else "" */
+const char *tl_an_steps_hint(const tl_an_meta *m, char *buf, size_t n);
+
 /* The iterations a rank has: with GPU activity (or the host's, where its
  * GPU activity carries none), lo..hi, n of them (fewer than hi - lo + 1
  * where some have no activity); lo = hi = -1, n = 0 where it marks none. */
@@ -595,6 +615,7 @@ typedef struct tl_an_overlap_opts {
     int slices;           /* per-iteration metrics: 0 none, 1 for `each` only, 2 kept in the result */
     int match;            /* 1: split communication into waiting and transfer (match.c); 0: whole kernels */
     tl_an_ops *ops_out;   /* if set: receives the matched operations (the caller frees them) */
+    const char *iter_nvtx; /* --iter-nvtx: an export's iterations from these NVTX ranges (NULL: trilap's) */
 } tl_an_overlap_opts;
 
 /* Per rank, one rank file at a time (memory: the largest rank's intervals).

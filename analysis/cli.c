@@ -26,6 +26,9 @@ const tl_option tl_an_common_opts[] = {
      .help = "also write the main table as CSV (units in the column names; a name ending in .gz: gzip'd)"},
     {.name = "iter-range", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iters), .metavar = "A:B",
      .aliases = "iters", .help = "restrict to iterations A..B (inclusive; A: or :B open)"},
+    {.name = "iter-nvtx", .type = TL_OPT_STRING, .offset = offsetof(tl_an_common, iter_nvtx), .metavar = "[DOMAIN:]NAME",
+     .help = "an Nsight Systems export's iterations from its NVTX ranges named NAME or NAME and a number ('step 3', "
+             "'step#3', 'step_3'; any domain, or DOMAIN's), not trilap's iter ranges"},
     {.name = "launch-gap-us", .type = TL_OPT_DOUBLE, .offset = offsetof(tl_an_common, launch_gap_us), .def = "10",
      .metavar = "US", .help = "idle stretches up to this long count as launch gaps", .min = 0, .max = 1e9},
     {.name = "progress", .type = TL_OPT_FLAG, .offset = offsetof(tl_an_common, progress), .def = "0",
@@ -45,12 +48,12 @@ const tl_option tl_an_hta_opt = {
 static const struct {
     const char *command, *options;
 } common_use[] = {
-    {"breakdown", "accept-incomplete|raw-clock|csv|iter-range|progress"},
-    {"overlap", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
-    {"diagnose", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
-    {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|launch-gap-us|progress"},
-    {"timeline", "accept-incomplete|raw-clock|iter-range|progress"},
-    {"perfetto", "accept-incomplete|raw-clock|iter-range|progress"},
+    {"breakdown", "accept-incomplete|raw-clock|csv|iter-range|iter-nvtx|progress"},
+    {"overlap", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|iter-nvtx|launch-gap-us|progress"},
+    {"diagnose", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|iter-nvtx|launch-gap-us|progress"},
+    {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|iter-nvtx|launch-gap-us|progress"},
+    {"timeline", "accept-incomplete|raw-clock|iter-range|iter-nvtx|progress"},
+    {"perfetto", "accept-incomplete|raw-clock|iter-range|iter-nvtx|progress"},
     {"collectives", "csv|iter-range"},
     {"sweep", "csv"},
     {"import", ""},
@@ -99,6 +102,36 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
         const char *opt = c->raw_clock ? "raw-clock" : "accept-incomplete";
         fprintf(stderr, "%s: --%s does not apply to %s, %s: %s (try --help)\n", program, opt, res->positional[i],
                 what[k], c->raw_clock ? clock_why[k] : incomplete_why[k]);
+        return 2;
+    }
+    return -1;
+}
+
+/* --iter-nvtx names NVTX ranges of an Nsight Systems export: empty, or
+ * with an input of another source (which marks its iterations its own
+ * way), it is refused (2) naming the input; -1 to go on. */
+static int refuse_iter_nvtx(const char *program, const tl_optresult *res, const tl_an_common *c)
+{
+    if (!c->iter_nvtx) return -1;
+    if (!*c->iter_nvtx) {
+        fprintf(stderr, "%s: invalid --iter-nvtx '': an empty range name (try --help)\n", program);
+        return 2;
+    }
+    for (int i = 0; i < res->npositional; i++) {
+        const char *in = res->positional[i];
+        if (tl_an_is_gzip_nsys(in)) continue; /* the reader names a gzipped one */
+        if (tl_an_is_nsys(in)) {
+            /* before any report: what the export's ranges cannot give is
+             * the command line's (2), not a failed reading (1) */
+            tl_status st = tl_an_nsys_iter_check(in, c->iter_nvtx);
+            if (st == TL_OK) continue;
+            return st == TL_ERR_INVAL ? 2 : 1;
+        }
+        int kineto = tl_an_is_kineto_run(in);
+        fprintf(stderr, "%s: --iter-nvtx does not apply to %s, %s: it takes an Nsight Systems export's iterations "
+                        "from its NVTX ranges (%s) (try --help)\n",
+                program, in, kineto ? "a PyTorch profiler (Kineto) trace" : "not an Nsight Systems export",
+                kineto ? "a Kineto trace's are its ProfilerStep#N ranges" : "a trilap run's are its probes' iter marks");
         return 2;
     }
     return -1;
@@ -235,7 +268,7 @@ int tl_an_parse(const tl_optspec *spec, int argc, char **argv, tl_optresult *res
                         "collective ends; give one (try --help)\n",
                 spec->program);
         rc = 2;
-    } else {
+    } else if ((rc = refuse_iter_nvtx(spec->program, res, c)) < 0) {
         rc = refuse_for_source(spec->program, res, c);
     }
     if (rc >= 0) {
@@ -327,6 +360,7 @@ tl_an_overlap_opts tl_an_overlap_opts_of(const tl_an_common *c)
                                          (c->align_clocks ? TL_AN_ALIGN_ENDS : 0) |
                                          (c->progress ? TL_AN_PROGRESS : 0),
                                 .iter_lo = c->iter_lo,
+                                .iter_nvtx = c->iter_nvtx,
                                 .iter_hi = c->iter_hi,
                                 .gap_ns = (int64_t)(c->launch_gap_us * 1e3)};
 }

@@ -14,6 +14,7 @@ typedef struct tl_an_common {
     int align_clocks;      /* --align-clocks: offsets estimated from matched collective ends (match.c) */
     const char *csv;       /* --csv FILE */
     const char *iters;     /* --iter-range A:B (old name --iters) */
+    const char *iter_nvtx; /* --iter-nvtx [DOMAIN:]NAME: an export's iterations from these NVTX ranges */
     double launch_gap_us;  /* --launch-gap-us */
     int64_t iter_lo, iter_hi;
     int hta;               /* --hta (overlap, breakdown): Holistic Trace Analysis's rules on Kineto traces */

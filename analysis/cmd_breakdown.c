@@ -78,6 +78,8 @@ typedef struct rank_bd {
     int64_t w, niter;
     tl_an_iter_span have, used; /* the iterations it has, and of them those --iter-range selected */
     char clock[64];             /* its source's clock: how its program would mark iterations */
+    char steps[64];             /* an export's NVTX ranges that look like steps, and how many (tl_an_meta) */
+    int64_t nsteps;
     char cut[256];              /* its window shortened, its file cut short (tl_an_window_cut_say); "" */
     stat_acc *by_name; /* owned */
     size_t nname;
@@ -177,6 +179,8 @@ static void rank_facts(const tl_an_rank *rk, const int64_t *its, size_t nb, rank
     if (nb) out->used = (tl_an_iter_span){its[0], its[nb - 1], nb};
     out->niter = (int64_t)nb;
     snprintf(out->clock, sizeof out->clock, "%s", rk->meta.clock);
+    snprintf(out->steps, sizeof out->steps, "%s", rk->meta.nvtx_steps_name);
+    out->nsteps = rk->meta.nvtx_steps;
     tl_an_window_cut_say(&rk->meta, out->cut, sizeof out->cut);
     out->active = tl_an_rank_activity(rk);
     out->host_only = out->active == TL_AN_ACT_HOST && rk->meta.device < 0;
@@ -244,6 +248,7 @@ static tl_status run_selection(const char *dir, const bd_opts *o, const rank_bd 
     if (nf > 1) snprintf(ranks, sizeof ranks, "any of its %zu ranks", nf);
     tl_an_meta m = {0};
     snprintf(m.clock, sizeof m.clock, "%s", nf ? rb[0].clock : "?");
+    if (nf) snprintf(m.nvtx_steps_name, sizeof m.nvtx_steps_name, "%s", rb[0].steps), m.nvtx_steps = rb[0].nsteps;
     TL_CHECK(tl_an_iters_all(o->c.iter_lo, o->c.iter_hi) || used.n || active == TL_AN_ACT_NONE, TL_ERR_INVAL,
              "%s: no %s in iterations %s on %s (%s)", dir, tl_an_activity_name(active), tl_an_iters_str(o->c.iter_lo, o->c.iter_hi, sel, sizeof sel), ranks,
              tl_an_iters_had(have, &m, had, sizeof had));
@@ -258,7 +263,9 @@ static tl_status do_run(const char *dir, const char *label, const bd_opts *o, tl
     char **files = NULL;
     size_t nf = 0;
     rank_bd *rb = NULL;
-    TL_TRYGOTO(tl_an_run_files(dir, o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, &files, &nf), st, fail);
+    TL_TRYGOTO(tl_an_run_files_nvtx(dir, o->c.accept_incomplete ? TL_TRACE_ACCEPT_INCOMPLETE : 0, o->c.iter_nvtx,
+                                    &files, &nf),
+               st, fail);
     rb = calloc(nf, sizeof *rb);
     TL_CHECKGOTO(rb, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     for (size_t f = 0; f < nf; f++) {

@@ -45,13 +45,15 @@ static int lane_pos(const tl_an_ival *v)
  * did): a first, cheap pass, rank by rank (what a rank would warn of is
  * said by the reading after it). A rank that recorded nothing (a Kineto
  * rank0.json of its header only) is passed over. */
-static tl_status first_iterations(const char *dir, int flags, tl_an_names *names, int64_t *lo, int64_t *hi)
+static tl_status first_iterations(const char *dir, const tl_an_overlap_opts *oo, tl_an_names *names, int64_t *lo,
+                                  int64_t *hi)
 {
     char **files = NULL;
     size_t nf = 0;
     tl_status st = TL_OK;
     *lo = *hi = -1;
-    TL_TRY(tl_an_run_files(dir, flags | TL_AN_QUIET, &files, &nf));
+    int flags = oo->flags;
+    TL_TRY(tl_an_run_files_nvtx(dir, flags | TL_AN_QUIET, oo->iter_nvtx, &files, &nf));
     for (size_t f = 0; f < nf && *lo < 0; f++) {
         tl_an_rank rk;
         TL_TRYGOTO(tl_an_rank_load(files[f], flags | TL_AN_QUIET, names, &rk), st, fail);
@@ -269,7 +271,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
         int64_t lo = -1, hi = -1;
-        TL_TRYGOTO(first_iterations(pr.positional[0], oo.flags, names, &lo, &hi), st, fail);
+        TL_TRYGOTO(first_iterations(pr.positional[0], &oo, names, &lo, &hi), st, fail);
         if (lo >= 0) {
             count_middle(lo, hi, o.count, &oo, clip, sizeof clip);
         } else {

@@ -129,8 +129,8 @@ static tl_status count_record(void *user, const tl_trace_record *r)
 /* Nsight Systems exports and Kineto traces: no records= to size the line
  * by, so it is drawn only when asked (--progress): the records of an
  * export's rank as they stream, the events of a Kineto file as it parses. */
-static tl_status scan_foreign(const char *path, const char *nfile, int nrank, int flags, tl_an_record_fn cb,
-                              void *user, tl_an_meta *meta)
+static tl_status scan_foreign(const char *path, const char *nfile, int nrank, const char *iter_nvtx, int flags,
+                              tl_an_record_fn cb, void *user, tl_an_meta *meta)
 {
     tl_progress bar = {0};
     int on = (flags & TL_AN_PROGRESS) && !(flags & TL_AN_QUIET);
@@ -145,7 +145,7 @@ static tl_status scan_foreign(const char *path, const char *nfile, int nrank, in
     tl_status st;
     if (nfile) {
         counted c = {.cb = cb, .user = user, .bar = &bar};
-        st = tl_an_nsys_scan(nfile, nrank, on ? count_record : cb, on ? (void *)&c : user, meta, NULL);
+        st = tl_an_nsys_scan(nfile, nrank, iter_nvtx, on ? count_record : cb, on ? (void *)&c : user, meta, NULL);
         if (on) tl_progress_update(&bar, (double)c.n);
     } else {
         st = tl_an_kineto_scan(path, cb, user, meta, NULL, on ? &bar : NULL);
@@ -181,9 +181,10 @@ tl_status tl_an_scan(const char *path, int flags, tl_an_record_fn cb, void *user
     tl_status st = TL_OK;
     char nfile[1024];
     int nrank = 0;
-    if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank))
-        return scan_foreign(path, nfile, nrank, flags, cb, user, meta);
-    if (tl_an_is_kineto(path)) return scan_foreign(path, NULL, 0, flags, cb, user, meta);
+    const char *iter_nvtx = NULL;
+    if (tl_an_nsys_path(path, nfile, sizeof nfile, &nrank, &iter_nvtx))
+        return scan_foreign(path, nfile, nrank, iter_nvtx, flags, cb, user, meta);
+    if (tl_an_is_kineto(path)) return scan_foreign(path, NULL, 0, NULL, flags, cb, user, meta);
     tl_trace_reader *rd = NULL;
     tl_progress bar = {0}; /* reading a large file */
     memset(meta, 0, sizeof *meta);
@@ -562,26 +563,36 @@ static tl_status missing_input(const char *path, int err)
 
 tl_status tl_an_run_files(const char *dir, int flags, char ***files, size_t *nfiles)
 {
+    return tl_an_run_files_nvtx(dir, flags, NULL, files, nfiles);
+}
+
+/* An export's ranks: FILE#R, with --iter-nvtx FILE#R#iter-nvtx=SPEC */
+static tl_status nsys_rank_files(const char *dir, const char *iter_nvtx, char ***files, size_t *nfiles)
+{
+    int nr = 0;
+    TL_TRY(tl_an_nsys_ranks(dir, &nr));
+    char **f = calloc((size_t)nr, sizeof *f);
+    TL_CHECK(f, TL_ERR_NOMEM, "%d ranks", nr);
+    const char *tag = iter_nvtx ? TL_AN_NSYS_ITER_NVTX : "", *spec = iter_nvtx ? iter_nvtx : "";
+    for (int r = 0; r < nr; r++) {
+        size_t len = strlen(dir) + strlen(tag) + strlen(spec) + 16;
+        f[r] = malloc(len);
+        if (!f[r]) {
+            tl_an_run_files_free(&f, (size_t)r);
+            return TL_FAIL(TL_ERR_NOMEM, "path");
+        }
+        snprintf(f[r], len, "%s#%d%s%s", dir, r, tag, spec);
+    }
+    *files = f;
+    *nfiles = (size_t)nr;
+    return TL_OK;
+}
+
+tl_status tl_an_run_files_nvtx(const char *dir, int flags, const char *iter_nvtx, char ***files, size_t *nfiles)
+{
     *files = NULL;
     *nfiles = 0;
-    if (tl_an_is_nsys(dir)) {
-        int nr = 0;
-        TL_TRY(tl_an_nsys_ranks(dir, &nr));
-        char **f = calloc((size_t)nr, sizeof *f);
-        TL_CHECK(f, TL_ERR_NOMEM, "%d ranks", nr);
-        for (int r = 0; r < nr; r++) {
-            size_t len = strlen(dir) + 16;
-            f[r] = malloc(len);
-            if (!f[r]) {
-                tl_an_run_files_free(&f, (size_t)r);
-                return TL_FAIL(TL_ERR_NOMEM, "path");
-            }
-            snprintf(f[r], len, "%s#%d", dir, r);
-        }
-        *files = f;
-        *nfiles = (size_t)nr;
-        return TL_OK;
-    }
+    if (tl_an_is_nsys(dir)) return nsys_rank_files(dir, iter_nvtx, files, nfiles);
     int kineto = 0;
     TL_TRY(tl_an_kineto_run_files(dir, files, nfiles, &kineto));
     if (kineto) return TL_OK;
@@ -1004,17 +1015,29 @@ static void span_say(tl_an_iter_span h, char *buf, size_t n)
         snprintf(buf, n, "%zu iterations between %lld and %lld", h.n, (long long)h.lo, (long long)h.hi);
 }
 
+const char *tl_an_steps_hint(const tl_an_meta *m, char *buf, size_t n)
+{
+    if (!m->nvtx_steps) snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "; it has %lld NVTX ranges '%s N': give --iter-nvtx '%s' to take its iterations from them",
+                 (long long)m->nvtx_steps, m->nvtx_steps_name, m->nvtx_steps_name);
+    return buf;
+}
+
 const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf, size_t n)
 {
-    char span[96];
+    char span[256];
     if (have.n) {
         span_say(have, span, sizeof span);
         snprintf(buf, n, "the run has %s", span);
-    } else if (!strncmp(m->clock, "nsys-session", 12))
+    } else if (!strncmp(m->clock, "nsys-session", 12) && m->nvtx_steps)
+        snprintf(buf, n, "the trace marks no iterations of trilap's (NVTX ranges iter in the domain trilap)%s",
+                 tl_an_steps_hint(m, span, sizeof span));
+    else if (!strncmp(m->clock, "nsys-session", 12))
         snprintf(buf, n, "the trace marks no iterations: an Nsight Systems export takes them from NVTX ranges named "
                          "iter in the domain trilap, the iteration number their int64 payload, as trilap's probes "
-                         "emit them (analysis/README.md, \"Nsight Systems exports\"); without --iter-range the "
-                         "whole window is analysed");
+                         "emit them, or from the ranges --iter-nvtx NAME names (analysis/README.md, \"Nsight "
+                         "Systems exports\"); without --iter-range the whole window is analysed");
     else if (!strncmp(m->clock, "kineto-host", 11))
         snprintf(buf, n, "the trace marks no iterations: a PyTorch profiler trace takes them from its ProfilerStep#N "
                          "ranges (call prof.step() once per iteration); without --iter-range the whole window is "

@@ -33,18 +33,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/nsys_iters.h"
 #include "analysis/sqlite_lib.h"
 #include "runtime/gzin.h"
 
-int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank)
+int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const char **iter_nvtx)
 {
-    /* FILE.sqlite#R names rank R of an export (tl_an_run_files makes them) */
-    const char *hash = strrchr(path, '#');
+    /* FILE.sqlite#R names rank R of an export, FILE.sqlite#R#iter-nvtx=SPEC
+     * with its iterations from the ranges SPEC names (tl_an_run_files_nvtx
+     * makes them) */
+    char head[4096];
+    const char *spec = strstr(path, TL_AN_NSYS_ITER_NVTX);
+    snprintf(head, sizeof head, "%.*s", spec ? (int)(spec - path) : (int)strlen(path), path);
+    *iter_nvtx = spec ? spec + strlen(TL_AN_NSYS_ITER_NVTX) : NULL;
+    const char *hash = strrchr(head, '#');
     if (hash && hash[1]) {
         char *end = NULL;
         long r = strtol(hash + 1, &end, 10);
         if (*end == '\0' && r >= 0 && r < 1 << 20) {
-            snprintf(file, n, "%.*s", (int)(hash - path), path);
+            snprintf(file, n, "%.*s", (int)(hash - head), head);
             *rank = (int)r;
             return tl_an_is_nsys(file);
         }
@@ -783,10 +790,13 @@ static tl_status prepare_records(nsys *x, int by_thread, tl_an_sqlite_stmt **out
     return TL_OK;
 }
 
-static tl_status fill_meta(nsys *x, int rank, tl_an_meta *meta, tl_an_nsys_meta_fn mfn, void *user)
+static tl_status fill_meta(nsys *x, int rank, const char *iter_nvtx, tl_an_meta *meta, tl_an_nsys_meta_fn mfn,
+                           void *user)
 {
     memset(meta, 0, sizeof *meta);
-    snprintf(meta->path, sizeof meta->path, "%s#%d", x->path, rank);
+    /* the name the rank is read again by (perfetto reads it twice) */
+    snprintf(meta->path, sizeof meta->path, "%s#%d%s%s", x->path, rank, iter_nvtx ? TL_AN_NSYS_ITER_NVTX : "",
+             iter_nvtx ? iter_nvtx : "");
     meta->rank = rank;
     meta->nranks = x->nranks;
     meta->device = -1;
@@ -858,6 +868,29 @@ tl_status tl_an_nsys_ranks(const char *path, int *nranks)
     return TL_OK;
 }
 
+/* Rank r's step ranges (--iter-nvtx); an export without NVTX has none. */
+static tl_status load_steps(nsys *x, const char *path, const char *iter_nvtx, int r, tl_an_nsys_steps *steps)
+{
+    memset(steps, 0, sizeof *steps);
+    TL_CHECK(x->has_nvtx, TL_ERR_INVAL, "%s: --iter-nvtx %s: the export has no NVTX ranges (no NVTX_EVENTS table: "
+             "profile with nsys -t nvtx)", path, iter_nvtx);
+    return tl_an_nsys_steps_load(&x->sq, x->db, path, iter_nvtx, x->ranks[r].pid, x->ranks[r].tid, steps);
+}
+
+tl_status tl_an_nsys_iter_check(const char *path, const char *iter_nvtx)
+{
+    nsys ex, *x = &ex;
+    TL_TRY(nsys_open(x, path));
+    tl_status st = TL_OK;
+    for (int r = 0; r < x->nranks && st == TL_OK; r++) {
+        tl_an_nsys_steps steps;
+        st = load_steps(x, path, iter_nvtx, r, &steps);
+        tl_an_nsys_steps_free(&steps);
+    }
+    nsys_close(x);
+    return st;
+}
+
 /* A row of the activity query checked as the CSV reader checks a row:
  * times in range and in order, a kernel's or launch's name in StringIds
  * (else an NCCL kernel would silently count as compute), bytes >= 0. */
@@ -907,6 +940,7 @@ typedef struct host_state {
     int64_t it_end, it_num, it_base, it_max, it_last;
     int64_t comm_end;
     tl_role comm_lane;
+    tl_an_nsys_steps *steps; /* --iter-nvtx: the iterations are these ranges, not trilap's */
 } host_state;
 
 /* An NVTX_EVENTS row: trilap's own ranges (iterations, host
@@ -927,7 +961,7 @@ static tl_status nvtx_row(nsys *x, tl_an_sqlite_stmt *s, const char *path, int64
         TL_CHECK(!has_payload || payload <= INT32_MAX, TL_ERR_PARSE,
                  "%s: Nsight Systems export: NVTX_EVENTS row %lld: iteration payload %lld out of range", path,
                  (long long)row, (long long)payload);
-        if (!strcmp(txt, "iter") && has_payload && payload >= 0) {
+        if (!hs->steps && !strcmp(txt, "iter") && has_payload && payload >= 0) {
             snprintf(name, cap, "iter");
             /* a loop's iterations count up: one that does not is a
              * new loop (warm-up then timed, the next variant) */
@@ -964,13 +998,42 @@ static tl_status nvtx_row(nsys *x, tl_an_sqlite_stmt *s, const char *path, int64
         }
     }
     r->name = name;
+    if (hs->steps) {
+        /* a step range is an iteration as trilap's "iter" ranges are */
+        int64_t k = tl_an_nsys_steps_row(hs->steps, r->start_ns, row);
+        r->iter = k >= 0 ? k : tl_an_nsys_steps_at(hs->steps, r->start_ns);
+        if (k >= 0) r->kind = TL_KIND_HOST, r->lane = TL_ROLE_HOST, snprintf(name, cap, "iter");
+    }
     return TL_OK;
 }
 
-tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *user, tl_an_meta *meta,
-                          tl_an_nsys_meta_fn mfn)
+/* A launch: a host row carrying the correlation id of its GPU row. With
+ * --iter-nvtx its iteration is the step range holding its call, which its
+ * GPU rows take (they come after it: none starts before its launch). */
+static tl_status launch_row(nsys *x, tl_an_sqlite_stmt *s, const char *txt, host_state *hs, tl_trace_record *r,
+                            char *name, size_t cap)
+{
+    r->device = -1;
+    r->lane = TL_ROLE_HOST;
+    r->cat = TL_CAT_RANGE;
+    r->kind = TL_KIND_HOST;
+    r->corr = (uint64_t)x->sq.column_int64(s, 5);
+    snprintf(name, cap, "cuda:%s", txt ? txt : "?");
+    tl_trace_utf8_cut(name); /* a long name cut in a character: not into the trace */
+    r->name = name;
+    if (!hs->steps) {
+        r->iter = r->start_ns < hs->it_end ? hs->it_num : -1;
+        return TL_OK;
+    }
+    r->iter = tl_an_nsys_steps_at(hs->steps, r->start_ns);
+    return tl_an_nsys_steps_launch(hs->steps, (int64_t)r->corr, r->iter);
+}
+
+tl_status tl_an_nsys_scan(const char *path, int rank, const char *iter_nvtx, tl_an_record_fn cb, void *user,
+                          tl_an_meta *meta, tl_an_nsys_meta_fn mfn)
 {
     nsys ex, *x = &ex;
+    tl_an_nsys_steps steps = {0};
     tl_an_sqlite_stmt *s = NULL;
     tl_status st = TL_OK;
     TL_TRY(nsys_open(x, path));
@@ -979,15 +1042,16 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     int64_t pid = x->ranks[rank].pid, tid = x->ranks[rank].tid;
     TL_TRYGOTO(read_nvtx_names(x, pid), st, fail);
     TL_TRYGOTO(nccl_ops(x, pid), st, fail);
-    TL_TRYGOTO(fill_meta(x, rank, meta, mfn, user), st, fail);
+    TL_TRYGOTO(fill_meta(x, rank, iter_nvtx, meta, mfn, user), st, fail);
     TL_TRYGOTO(infer_lanes(x, pid), st, fail);
+    if (iter_nvtx) TL_TRYGOTO(load_steps(x, path, iter_nvtx, rank, &steps), st, fail);
     if (tid) TL_TRYGOTO(thread_owners(x, pid), st, fail);
     TL_TRYGOTO(prepare_records(x, tid != 0, &s), st, fail);
     x->sq.bind_int64(s, 1, pid);
     if (tid) x->sq.bind_int64(s, 2, tid);
     int64_t first = INT64_MAX, last = INT64_MIN;
     host_state hs = {.it_end = INT64_MIN, .it_num = -1, .it_max = -1, .it_last = -1, .comm_end = INT64_MIN,
-                     .comm_lane = TL_ROLE_NONE};
+                     .comm_lane = TL_ROLE_NONE, .steps = iter_nvtx ? &steps : NULL};
     char name[1024];
     /* launches made inside the host's communication ranges: their copies
      * serve that communication (the probes' rule, probes_convert.c) */
@@ -1008,16 +1072,7 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
         const char *txt = (const char *)x->sq.column_text(s, 6);
         TL_TRYGOTO(check_row(x, s, path, what, row, txt, &r), st, fail);
         if (what == 6) {
-            /* a launch: a host row carrying the correlation id of its GPU row */
-            r.device = -1;
-            r.lane = TL_ROLE_HOST;
-            r.cat = TL_CAT_RANGE;
-            r.kind = TL_KIND_HOST;
-            r.corr = (uint64_t)x->sq.column_int64(s, 5);
-            snprintf(name, sizeof name, "cuda:%s", txt ? txt : "?");
-            tl_trace_utf8_cut(name); /* a long name cut in a character: not into the trace */
-            r.name = name;
-            r.iter = r.start_ns < hs.it_end ? hs.it_num : -1;
+            TL_TRYGOTO(launch_row(x, s, txt, &hs, &r, name, sizeof name), st, fail);
             if (r.start_ns < hs.comm_end) {
                 in_comm[nin % NLAUNCH].corr = (int64_t)r.corr;
                 in_comm[nin % NLAUNCH].lane = hs.comm_lane;
@@ -1032,8 +1087,11 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
             r.stream = stream < 0 || stream == 4294967295LL ? 0 : (uint64_t)stream;
             r.corr = (uint64_t)x->sq.column_int64(s, 5);
             r.lane = lane_find(x, r.device, stream);
-            /* GPU rows keep iter -1: their launch time is not read, and the
-             * analysis places them by time in the host's iteration ranges */
+            /* without --iter-nvtx GPU rows keep iter -1: the analysis places
+             * them by time in the host's iteration ranges (trilap's) */
+            if (hs.steps)
+                r.iter = what == 3 ? tl_an_nsys_steps_at(hs.steps, r.start_ns)
+                                   : tl_an_nsys_steps_of_corr(hs.steps, (int64_t)r.corr);
         }
         switch (what) {
         case 0:
@@ -1079,8 +1137,13 @@ tl_status tl_an_nsys_scan(const char *path, int rank, tl_an_record_fn cb, void *
     }
     meta->w0 = first != INT64_MAX ? first : 0;
     meta->w1 = last != INT64_MIN ? last : meta->w0;
+    /* no iterations of trilap's: ranges that look like steps, to name them */
+    if (!iter_nvtx && hs.it_max < 0 && x->has_nvtx)
+        st = tl_an_nsys_steps_hint(&x->sq, x->db, pid, meta->nvtx_steps_name, sizeof meta->nvtx_steps_name,
+                                   &meta->nvtx_steps);
 fail:
     x->sq.finalize(s);
+    tl_an_nsys_steps_free(&steps);
     nsys_close(x);
     return st;
 }

@@ -84,7 +84,7 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
     memset(&ops, 0, sizeof ops);
     *out = NULL;
     *nranks = 0;
-    TL_TRYGOTO(tl_an_run_files(dir, o->flags, &files, &nf), st, fail);
+    TL_TRYGOTO(tl_an_run_files_nvtx(dir, o->flags, o->iter_nvtx, &files, &nf), st, fail);
     res = calloc(nf, sizeof *res);
     TL_CHECKGOTO(res, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     /* a first pass over every rank: when did the last rank arrive at each

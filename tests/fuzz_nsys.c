@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tl_an_nsys_ranks(path, &nr) == TL_OK)
         for (int r = 0; r < nr && r < 4; r++) {
             tl_an_meta meta;
-            (void)tl_an_nsys_scan(path, r, check_record, NULL, &meta, NULL);
+            (void)tl_an_nsys_scan(path, r, NULL, check_record, NULL, &meta, NULL);
         }
     unlink(path);
     return 0;

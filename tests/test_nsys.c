@@ -108,7 +108,7 @@ static void cross_check(const char *sqlite, const char *kern_sum)
     TL_ASSERT(nr >= 1);
     for (int r = 0; r < nr; r++) {
         tl_an_meta m;
-        TL_ASSERT_OK(tl_an_nsys_scan(sqlite, r, add_kernel, &a, &m, NULL));
+        TL_ASSERT_OK(tl_an_nsys_scan(sqlite, r, NULL, add_kernel, &a, &m, NULL));
     }
     ksum ref[256];
     size_t nref = read_kern_sum(kern_sum, ref, 256);
@@ -337,9 +337,9 @@ TL_TEST(iter_range_on_export_says_its_iterations)
         tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-range 5:10", tl_test_bin(), cmd, FIXTURE);
         TL_ASSERT_MSG(r.rc == 1 && !r.out[0] &&
                           tl_test_one_line(r.err, "no GPU activity in iterations 5:10") &&
-                          strstr(r.err, "(the trace marks no iterations: an Nsight Systems export takes them from NVTX "
-                                        "ranges named iter in the domain trilap, the iteration number their int64 "
-                                        "payload"),
+                          strstr(r.err, "(the trace marks no iterations of trilap's (NVTX ranges iter in the domain "
+                                        "trilap); it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' to take its "
+                                        "iterations from them)"),
                       "%s: exit %d:\n%s%s", cmd, r.rc, r.out, r.err);
         tl_test_output_free(&r);
     }
@@ -386,6 +386,10 @@ TL_TEST(iterations_restarting)
     " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER,"      \
     " uint64Value INTEGER, int64Value INTEGER);"
 
+#define NSYS_RUNTIME_TABLE                                                                                     \
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER," \
+    " correlationId INTEGER, nameId INTEGER, returnValue INTEGER);"
+
 static void exec(sqlite3 *db, const char *q)
 {
     char *err = NULL;
@@ -405,10 +409,7 @@ TL_TEST(generic_kernels_by_nvtx)
     snprintf(db_path, sizeof db_path, "%s/generic.sqlite", t);
     sqlite3 *db = NULL;
     TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
-    exec(db, NSYS_KERNEL_TABLES
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
-             " correlationId INTEGER, nameId INTEGER, returnValue INTEGER);"
-             NSYS_NVTX_TABLE
+    exec(db, NSYS_KERNEL_TABLES NSYS_RUNTIME_TABLE NSYS_NVTX_TABLE
              "INSERT INTO StringIds VALUES (1, '_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE'),"
              " (2, 'ncclDevKernel_Generic_1'), (3, 'cuLaunchKernelEx'), (4, '_Z10my_computev');");
     /* pid 5 (globalPid 5 << 24), thread 7; NCCL domain 1 */
@@ -444,6 +445,163 @@ TL_TEST(generic_kernels_by_nvtx)
     TL_ASSERT_MSG(strstr(o, ",host,range,nvtx,NCCL:ncclGroupEnd,3600,4000,"), "%s", o);
     free(o);
 #endif
+}
+
+/* --iter-nvtx: an export of a program that marks its steps its own way
+ * (pid 5, thread 7: globalTid 83886087). Ranges 'step 3'..'step 5' back
+ * to back; each launch (corr 11..13) runs its kernel while the host is in
+ * the next step, and one launch (corr 14) is outside every step. */
+#define STEPS_RUNTIME                                                                                         \
+    NSYS_RUNTIME_TABLE                                                                                        \
+    "INSERT INTO StringIds VALUES (1, '_Z10my_computev'), (2, 'cudaLaunchKernel');"                            \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1500, 1600, 1, 83886087, 11, 2, 0),"                      \
+    " (2500, 2600, 1, 83886087, 12, 2, 0), (3500, 3600, 1, 83886087, 13, 2, 0), (5000, 5050, 1, 83886087, 14, 2, 0);" \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2100, 2200, 0, 1, 20, 11, 83886080, 1, 1, 1),"             \
+    " (3100, 3300, 0, 1, 20, 12, 83886080, 1, 1, 1), (4100, 4400, 0, 1, 20, 13, 83886080, 1, 1, 1),"           \
+    " (5100, 5200, 0, 1, 20, 14, 83886080, 1, 1, 1);"
+
+#if TL_HAVE_SQLITE
+/* An export at DIR/name made of the kernel, NVTX and launch tables and
+ * the rows of sql. */
+static void make_steps_export(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    exec(db, NSYS_KERNEL_TABLES NSYS_NVTX_TABLE STEPS_RUNTIME);
+    exec(db, sql);
+    sqlite3_close(db);
+}
+#endif
+
+typedef struct iters_seen {
+    int64_t kernel[4]; /* by correlation id 11..14 */
+    int64_t host[8];
+    size_t nhost;
+} iters_seen;
+
+static tl_status see_iters(void *user, const tl_trace_record *r)
+{
+    iters_seen *s = user;
+    if (r->kind == TL_KIND_KERNEL && r->corr >= 11 && r->corr <= 14) s->kernel[r->corr - 11] = r->iter;
+    if (r->kind == TL_KIND_HOST && !strcmp(r->name, "iter") && s->nhost < 8) s->host[s->nhost++] = r->iter;
+    return TL_OK;
+}
+
+/* The step ranges are the iterations, numbered by their text; a kernel
+ * takes its launch's (HTA's rule), not the range it runs in; per-iteration
+ * rows and --iter-range select by them (before: --iter-nvtx unknown, and
+ * the export read as marking no iterations). */
+TL_TEST(iter_nvtx_steps)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/steps.sqlite", t);
+    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                               " (1000, 2000, 59, 'step 3', 83886087), (2000, 3000, 59, 'step 4', 83886087),"
+                               " (3000, 4000, 59, 'step 5', 83886087), (1200, 1300, 59, 'forward', 83886087);");
+    iters_seen s = {.kernel = {-9, -9, -9, -9}};
+    tl_an_meta m;
+    TL_ASSERT_OK(tl_an_nsys_scan(db_path, 0, "step", see_iters, &s, &m, NULL));
+    TL_ASSERT_MSG(s.nhost == 3 && s.host[0] == 3 && s.host[1] == 4 && s.host[2] == 5, "%zu iterations: %lld %lld %lld",
+                  s.nhost, (long long)s.host[0], (long long)s.host[1], (long long)s.host[2]);
+    TL_ASSERT_MSG(s.kernel[0] == 3 && s.kernel[1] == 4 && s.kernel[2] == 5 && s.kernel[3] == -1,
+                  "kernels' iterations %lld %lld %lld %lld", (long long)s.kernel[0], (long long)s.kernel[1],
+                  (long long)s.kernel[2], (long long)s.kernel[3]);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-nvtx step --per-iter", tl_test_bin(), db_path);
+    /* slices from each iteration's first GPU start: 3 [2100, 3100), 4 [3100, 4100), 5 [4100, 5200) */
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "over 3 iterations") && strstr(r.out, "\n     0    3 1.0       0.1 ") &&
+                      strstr(r.out, "\n     0    4 1.0       0.2 ") && strstr(r.out, "\n     0    5 1.1       0.4 "),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("%s/trilap-analyze overlap %s --iter-nvtx step --iter-range 4:4", tl_test_bin(), db_path);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# iters: 4:4") && strstr(r.out, "\n  0    1.0       0.2 "),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    /* a domain named: the same ranges in it; the default's do not count */
+    snprintf(db_path, sizeof db_path, "%s/dom.sqlite", t);
+    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+                               " (0, 0, 75, 'app', 83886087, 2), (1000, 2000, 59, 'iteration', 83886087, 2),"
+                               " (2000, 3000, 59, 'iteration', 83886087, 2), (3000, 4000, 59, 'iteration', 83886087, 2),"
+                               " (4500, 4600, 59, 'iteration', 83886087, 0);");
+    memset(&s, 0, sizeof s);
+    TL_ASSERT_OK(tl_an_nsys_scan(db_path, 0, "app:iteration", see_iters, &s, &m, NULL));
+    /* no numbers: the ranges' order from 0 */
+    TL_ASSERT_MSG(s.nhost == 3 && s.host[0] == 0 && s.host[2] == 2 && s.kernel[1] == 1, "%zu iterations, kernel %lld",
+                  s.nhost, (long long)s.kernel[1]);
+#endif
+}
+
+/* What --iter-nvtx cannot take is refused in one line, exit 2: steps
+ * nested on one thread or marked by two threads (naming two ranges'
+ * times), a name no range has (naming the export's most frequent), an
+ * input that is no export. */
+TL_TEST(iter_nvtx_refused)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    static const struct {
+        const char *name, *rows, *spec, *want;
+    } cases[] = {
+        {"nested", "(1000, 4000, 59, 'step 1', 83886087), (2000, 3000, 59, 'step 2', 83886087)", "step",
+         "nested.sqlite: --iter-nvtx step: step ranges 1000..4000 ns and 2000..3000 ns on thread 7 overlap"},
+        {"threads", "(1000, 2000, 59, 'step 1', 83886087), (2000, 3000, 59, 'step 2', 83886088)", "step",
+         "threads.sqlite: --iter-nvtx step: two threads of process 5 mark steps: thread 7 (1000..2000 ns) and "
+         "thread 8 (2000..3000 ns)"},
+        {"none", "(1000, 2000, 59, 'fwd', 83886087), (2000, 3000, 59, 'fwd', 83886087), "
+                 "(3000, 4000, 59, 'bwd', 83886087)", "train_step",
+         "none.sqlite: --iter-nvtx train_step: no NVTX range is named train_step or train_step followed by a number "
+         "('fwd' (2), 'bwd' (1))"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char db_path[600], sql[512];
+        snprintf(db_path, sizeof db_path, "%s/%s.sqlite", t, cases[k].name);
+        snprintf(sql, sizeof sql, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES %s;",
+                 cases[k].rows);
+        make_steps_export(db_path, sql);
+        tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-nvtx %s", tl_test_bin(), db_path,
+                                           cases[k].spec);
+        TL_ASSERT_MSG(r.rc == 2 && !r.out[0] && tl_test_one_line(r.err, cases[k].want), "%s: exit %d:\n%s%s",
+                      cases[k].name, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_EQ(tl_test_sh("mkdir -p %s/run && touch %s/run/trace.rank0.csv", t, t), 0);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze diagnose %s/run --iter-nvtx step", tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "--iter-nvtx does not apply to") &&
+                      strstr(r.err, "not an Nsight Systems export"),
+                  "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
+#endif
+}
+
+/* The committed PyTorch export (`step {i}` ranges: a warm-up of 5, then
+ * 30 timed, each loop from 0): 35 iterations, numbered on after the
+ * warm-up as a loop run again is, per-iteration rows and a selection */
+TL_TEST(iter_nvtx_torch)
+{
+    need_sqlite_library();
+    iters_seen s = {0};
+    tl_an_meta m;
+    TL_ASSERT_OK(tl_an_nsys_scan(FIXTURE, 0, "step", see_iters, &s, &m, NULL));
+    /* without the option --per-iter is refused, naming the ranges to give */
+    tl_test_output r0 = tl_test_capture("%s/trilap-analyze overlap %s --per-iter", tl_test_bin(), FIXTURE);
+    TL_ASSERT_MSG(r0.rc == 2 && tl_test_one_line(r0.err, "it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' to "
+                                                          "take its iterations from them"),
+                  "exit %d:\n%s", r0.rc, r0.err);
+    tl_test_output_free(&r0);
+    TL_ASSERT_MSG(s.nhost == 8 && s.host[4] == 4 && s.host[5] == 0 && s.host[7] == 2, "%zu: %lld %lld", s.nhost,
+                  (long long)s.host[4], (long long)s.host[5]);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-nvtx step --per-iter", tl_test_bin(), FIXTURE);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "over 35 iterations") && strstr(r.out, "\n     0   34 ") &&
+                      !strstr(r.out, "\n     0   35 ") && strstr(r.out, "\n     0    0 460906.7 "),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("%s/trilap-analyze diagnose %s --iter-nvtx step --iter-range 5:34", tl_test_bin(), FIXTURE);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# rank 0: window 19770.1 us, 30 iterations;"), "exit %d:\n%s%s", r.rc,
+                  r.out, r.err);
+    tl_test_output_free(&r);
 }
 
 TL_TEST(bad_inputs)
@@ -670,7 +828,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(queued_not_measured_said, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
