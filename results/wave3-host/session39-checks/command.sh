@@ -28,7 +28,7 @@ echo; echo "\$ trilap-analyze compare (--s 1) (--s 2) | comm_calls_per_iter"
 bin/trilap-analyze compare "$t/s1" "$t/s2" 2>&1 | grep comm_calls_per_iter
 # trilap-model: the committed calibration's numbers read as an H200's and as an A100's
 cp results/model/calib-h200.txt "$t/h200.txt"
-{ cat results/model/calib-h200.txt; echo "gpu = NVIDIA A100-SXM4-80GB"; } > "$t/a100.txt"
+{ grep -v "^gpu = " results/model/calib-h200.txt; echo "gpu = NVIDIA A100-SXM4-80GB"; } > "$t/a100.txt"
 for c in h200 a100; do
     echo; echo "\$ trilap-model solver --calib $c.txt --platform a100-hdr --gpus 4 --schedules two-stream --matrix gen:poisson7:128 | kernels, iteration"
     bin/trilap-model solver --calib "$t/$c.txt" --platform a100-hdr --gpus 4 --schedules two-stream \
