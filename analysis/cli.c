@@ -56,7 +56,7 @@ static const struct {
     {"perfetto", "accept-incomplete|raw-clock|iter-range|iter-nvtx|progress"},
     {"collectives", "csv|iter-range"},
     {"sweep", "csv"},
-    {"import", ""},
+    {"import", "iter-nvtx"},
 };
 
 static int is_command(const tl_optspec *spec, const char *command)

@@ -843,6 +843,8 @@ static tl_status fill_meta(nsys *x, int rank, const char *iter_nvtx, tl_an_meta 
             TL_TRY(mfn(user, "tid", v));
         }
         TL_TRY(mfn(user, "lanes", "inferred"));
+        /* an imported trace says where its iterations came from */
+        if (iter_nvtx) TL_TRY(mfn(user, "iter_nvtx", iter_nvtx));
         /* NCCL kernels whose operation NCCL's NVTX ranges told (Generic ones
          * take their cat from it), of them named ones, and named ones the
          * ranges contradict (0 expected) */

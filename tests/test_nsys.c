@@ -281,6 +281,41 @@ TL_TEST(import_round_trip)
     free(o);
 }
 
+/* import --iter-nvtx: the imported trace carries the iterations the
+ * program's NVTX ranges give (before: import took no --iter-nvtx, and the
+ * imported PyTorch export marked no iterations, its steps lost): its
+ * per-iteration rows are the export's read with the option, row for row */
+TL_TEST(import_iter_nvtx)
+{
+    need_sqlite_library();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import --iter-nvtx step %s -o %s/run > /dev/null", tl_test_bin(),
+                            FIXTURE, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -qx '# iter_nvtx=step' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter --iter-csv %s/a.csv %s/run > /dev/null && "
+                            "%s/trilap-analyze overlap --per-iter --iter-nvtx step --iter-csv %s/b.csv %s > /dev/null "
+                            "&& cmp %s/a.csv %s/b.csv",
+                            tl_test_bin(), t, t, tl_test_bin(), t, FIXTURE, t, t),
+                 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/a.csv", t);
+    TL_ASSERT_EQ(tl_test_sh("test $(grep -c '^0,' %s) -eq 35", p), 0);
+    /* the per-iteration tables alike but for the input named */
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter %s/run | grep -v '^# input:' > %s/a.txt && "
+                            "%s/trilap-analyze overlap --per-iter --iter-nvtx step %s | grep -v '^# input:' > "
+                            "%s/b.txt && cmp %s/a.txt %s/b.txt",
+                            tl_test_bin(), t, t, tl_test_bin(), FIXTURE, t, t, t),
+                 0);
+    /* a name the export has no ranges of: refused before anything is written */
+    tl_test_output r = tl_test_capture("%s/trilap-analyze import --iter-nvtx train_step %s -o %s/run2", tl_test_bin(),
+                                       FIXTURE, t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "--iter-nvtx train_step: no NVTX range is named train_step"),
+                  "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run2", t), 0);
+}
+
 /* trilap's NVTX domain under nsys: host ranges named <category>:<text>,
  * iterations from the payload, renumbered per probes session. The plain
  * one-H200 tristream run of results/nsys-h200 (no --trace): 6 variants x
@@ -828,7 +863,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(queued_not_measured_said, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, import_iter_nvtx, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
