@@ -227,6 +227,13 @@ int tl_an_is_gzip_nsys(const char *path); /* an SQLite file compressed with gzip
 #define TL_AN_NSYS_ITER_NVTX "#iter-nvtx="
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const char **iter_nvtx);
 tl_status tl_an_nsys_ranks(const char *path, int *nranks);
+/* The NCCL kernels of rank `rank` of an export whose operation NCCL's NVTX
+ * ranges tell (the range around the launch, or a group's operations:
+ * "ncclAllReduce", "ncclSend+ncclRecv"; README "Nsight Systems exports"),
+ * each handed to fn by its correlation id, p2p 1 for point-to-point. */
+typedef tl_status (*tl_an_nsys_op_fn)(void *user, int64_t corr, const char *op, int p2p);
+tl_status tl_an_nsys_nccl_ops(const char *path, int rank, tl_an_nsys_op_fn fn, void *user);
+
 /* --iter-nvtx checked on every rank of an export before a command reads
  * it: what the ranges cannot give (no range of the name, nested ones,
  * two threads marking) is TL_ERR_INVAL, said in one line. */
@@ -476,6 +483,14 @@ int tl_an_iters_all(int64_t lo, int64_t hi);
 /* "; it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' ..." for an
  * export rank whose ranges look like steps (tl_an_meta.nvtx_steps), else "" */
 const char *tl_an_steps_hint(const tl_an_meta *m, char *buf, size_t n);
+/* Why an option that works on iterations does not apply to input, which
+ * marks none: "to IN: it marks no iterations (iter -1 everywhere), so SO",
+ * and on an export with ranges that look like steps tl_an_steps_hint's
+ * "; it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' ..." (m NULL:
+ * no rank read): overlap --per-iter and --iter-csv, timeline --count.
+ * An --iter-range that selects nothing says it in tl_an_iters_had's words,
+ * with the same hint. */
+const char *tl_an_no_iters_say(const tl_an_meta *m, const char *input, const char *so, char *buf, size_t n);
 
 /* The iterations a rank has: with GPU activity (or the host's, where its
  * GPU activity carries none), lo..hi, n of them (fewer than hi - lo + 1

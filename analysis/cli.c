@@ -54,9 +54,9 @@ static const struct {
     {"compare", "accept-incomplete|raw-clock|align-clocks|csv|iter-range|iter-nvtx|launch-gap-us|progress"},
     {"timeline", "accept-incomplete|raw-clock|iter-range|iter-nvtx|progress"},
     {"perfetto", "accept-incomplete|raw-clock|iter-range|iter-nvtx|progress"},
-    {"collectives", "csv|iter-range"},
+    {"collectives", "csv|iter-range|iter-nvtx"},
     {"sweep", "csv"},
-    {"import", ""},
+    {"import", "iter-nvtx"},
 };
 
 static int is_command(const tl_optspec *spec, const char *command)

@@ -522,10 +522,9 @@ int tl_an_cmd_overlap(int argc, char **argv)
          * header alone: refused, before the report, saying why */
         size_t slices = 0;
         for (size_t r = 0; r < nr; r++) slices += res[r].nslices;
-        char why[1200], hint[256];
-        snprintf(why, sizeof why, "to %s: it marks no iterations (iter -1 everywhere), so there is no iteration to "
-                                  "report; the main table covers its whole window%s", pr.positional[0],
-                 nr ? tl_an_steps_hint(&res[0].meta, hint, sizeof hint) : "");
+        char why[1200];
+        tl_an_no_iters_say(nr ? &res[0].meta : NULL, pr.positional[0],
+                           "there is no iteration to report; the main table covers its whole window", why, sizeof why);
         const tl_an_given per_iter[] = {{&o.per_iter, "per-iter", 1}, {&o.iter_csv, "iter-csv", 0}};
         if (!slices && (rc = tl_an_refuse_given(spec.program, &pr, per_iter, 2, why)) >= 0) goto fail;
     }

@@ -44,9 +44,10 @@ static int lane_pos(const tl_an_ival *v)
 /* The iterations lo..hi of the first rank that recorded any (-1: none
  * did): a first, cheap pass, rank by rank (what a rank would warn of is
  * said by the reading after it). A rank that recorded nothing (a Kineto
- * rank0.json of its header only) is passed over. */
+ * rank0.json of its header only) is passed over. *first: the first
+ * rank's metadata, for the refusal of --count on a run without any. */
 static tl_status first_iterations(const char *dir, const tl_an_overlap_opts *oo, tl_an_names *names, int64_t *lo,
-                                  int64_t *hi)
+                                  int64_t *hi, tl_an_meta *first)
 {
     char **files = NULL;
     size_t nf = 0;
@@ -57,6 +58,7 @@ static tl_status first_iterations(const char *dir, const tl_an_overlap_opts *oo,
     for (size_t f = 0; f < nf && *lo < 0; f++) {
         tl_an_rank rk;
         TL_TRYGOTO(tl_an_rank_load(files[f], flags | TL_AN_QUIET, names, &rk), st, fail);
+        if (!f) *first = rk.meta; /* what a refusal names: the steps it could take (tl_an_no_iters_say) */
         for (size_t k = 0; k < rk.niter; k++)
             if (rk.iter_start[k] != INT64_MAX) {
                 if (*lo < 0) *lo = (int64_t)k;
@@ -271,7 +273,8 @@ int tl_an_cmd_timeline(int argc, char **argv)
     TL_TRYGOTO(tl_an_names_create(&names), st, fail);
     if (!o.c.iters) {
         int64_t lo = -1, hi = -1;
-        TL_TRYGOTO(first_iterations(pr.positional[0], &oo, names, &lo, &hi), st, fail);
+        tl_an_meta first = {0};
+        TL_TRYGOTO(first_iterations(pr.positional[0], &oo, names, &lo, &hi, &first), st, fail);
         if (lo >= 0) {
             count_middle(lo, hi, o.count, &oo, clip, sizeof clip);
         } else {
@@ -279,8 +282,7 @@ int tl_an_cmd_timeline(int argc, char **argv)
              * foreign program): the whole window, whatever --count says */
             no_iters = 1;
             char why[1200];
-            snprintf(why, sizeof why, "to %s: it marks no iterations (iter -1 everywhere), so the timeline is its "
-                                      "whole window", pr.positional[0]);
+            tl_an_no_iters_say(&first, pr.positional[0], "the timeline is its whole window", why, sizeof why);
             if ((rc = tl_an_refuse_given(spec.program, &pr, count, 1, why)) >= 0) goto fail;
         }
     }

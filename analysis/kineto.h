@@ -154,6 +154,13 @@ const tl_kt_end *tl_kt_host_wait(const tl_kt_trace *t, const tl_kt_ends *en, siz
 /* Its name: "cudaStreamWaitEvent, stream 7: Memset (Device)". */
 void tl_kt_host_wait_name(const tl_kt_trace *t, const tl_kt_end *w, char *out, size_t n);
 
+/* Rank FILE#R[#iter-nvtx=SPEC] of an Nsight Systems export in this form
+ * (analysis/kineto_nsys.c), for collectives: GPU rows, launches, the
+ * iterations as steps, NCCL's operations from its NVTX ranges as nccl:*
+ * ops (without process group or size: the export does not keep them);
+ * meta: the export reader's. */
+tl_status tl_kt_from_nsys(const char *rank_path, tl_kt_trace **out, tl_an_meta *meta);
+
 /* ---- HTA (analysis/kineto_hta.c) --------------------------------------- */
 
 typedef struct tl_kt_hta {

@@ -56,6 +56,8 @@ typedef struct cstate {
     int ranged;                 /* a range was given: rows launched outside any step are not in it */
     size_t n_in;                /* rows inside the range (all of them without one) */
     int64_t step_min, step_max; /* the steps the traces have, for the refusal of an empty range */
+    size_t nsteps;              /* of the rank with most */
+    int nsys;                   /* an Nsight Systems export: one clock, no process groups or sizes */
 } cstate;
 
 /* GPU rows ordered by device, stream, start */
@@ -161,6 +163,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         if (t->steps[k].num < cs->step_min) cs->step_min = t->steps[k].num;
         if (t->steps[k].num > cs->step_max) cs->step_max = t->steps[k].num;
     }
+    if (t->nsteps > cs->nsteps) cs->nsteps = t->nsteps;
     gkey *gi = malloc((t->ns ? t->ns : 1) * sizeof *gi);
     TL_CHECK(gi, TL_ERR_NOMEM, "%zu rows", t->ns);
     for (size_t i = 0; i < t->ns; i++)
@@ -192,7 +195,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         r->nelems = known ? cm.nelems : -1;
         r->bytes = known ? cm.bytes : -1;
         r->p2p = known ? cm.p2p : tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_P2P;
-        snprintf(r->pg, sizeof r->pg, "%s", cm.pg);
+        snprintf(r->pg, sizeof r->pg, "%s", cs->nsys ? "-" : cm.pg);
         char key[256];
         if (known) {
             snprintf(r->op, sizeof r->op, "%s", cm.op);
@@ -314,8 +317,8 @@ fail:
 /* Every operation of the first rank matched on the others (same_op), its
  * skew raw and on the estimated common clock; *worst: the largest skew of
  * a match whose kernels ran together, at r[*worst_i]. */
-static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc, size_t nr, int64_t *worst,
-                               size_t *worst_i)
+static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc, size_t nr, int one_clock,
+                               int64_t *worst, size_t *worst_i)
 {
     tl_status st = TL_OK;
     tl_an_table *m = NULL;
@@ -324,7 +327,11 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
                                             "the kernels overlap on the estimated common clock (else the match "
                                             "pairs different operations, e.g. other process groups)"),
                st, fail);
-    for (size_t k = 1; k < nr; k++)
+    for (size_t k = 1; k < nr && one_clock; k++)
+        TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: the export's one session clock, rank %d's: no offset",
+                                    rc[k].rank, rc[0].rank),
+                   st, fail);
+    for (size_t k = 1; k < nr && !one_clock; k++)
         TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: each host's own clock (Kineto measures no offsets); "
                                                 "offset to rank %d estimated %+.1f us from %d matched ends",
                                     rc[k].rank, rc[0].rank, US(rc[k].offset), rc[k].noffset),
@@ -436,8 +443,18 @@ static void print_findings(const crow_out *r, size_t n, const rank_conc *rc, siz
                r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst));
 }
 
+/* What the operation columns rest on: a Kineto trace's CPU ops, or an
+ * export's NCCL NVTX ranges, whose payloads the export does not keep */
+static const char *const op_said[] = {
+    "the nccl:* op (else record_param_comms' Collective name) around the kernel's launch; pg and elems from "
+    "record_param_comms; bytes: the message, elems x dtype, else the nccl:* op's Input Dims x Input type (older "
+    "traces give only these)",
+    "NCCL's NVTX range around the kernel's launch (ncclAllReduce; in ncclGroupEnd the group's operations, "
+    "ncclSend+ncclRecv); pg, elems, bytes: - (NCCL's NVTX payloads, communicator and message size, are not in an "
+    "Nsight Systems export); step: the iteration holding the launch"};
+
 static tl_status report(const char *input, const tl_an_common *c, crow_out *r, size_t n, rank_conc *rc, size_t nr,
-                        const char *clock)
+                        const char *clock, int nsys)
 {
     tl_status st = TL_OK;
     tl_an_table *t = NULL;
@@ -445,11 +462,7 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     TL_TRYGOTO(tl_an_table_std_meta(t, "collectives", input), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "ranks", "%zu", nr), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "clock", "%s", clock), st, fail);
-    TL_TRYGOTO(tl_an_table_meta(t, "operation", "the nccl:* op (else record_param_comms' Collective name) around the "
-                                                "kernel's launch; pg and elems from record_param_comms; bytes: the "
-                                                "message, elems x dtype, else the nccl:* op's Input Dims x Input "
-                                                "type (older traces give only these)"),
-               st, fail);
+    TL_TRYGOTO(tl_an_table_meta(t, "operation", "%s", op_said[nsys]), st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "delay", "kernel start - launch call start; waited: the part spent behind "
                                             "`behind` (stream: the previous activity on the stream was still "
                                             "running at the launch; event: a wait on the stream)"),
@@ -481,11 +494,64 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     /* across ranks */
     int64_t worst = -1;
     size_t worst_i = 0;
-    if (nr > 1) TL_TRYGOTO(matched_table(r, n, rc, nr, &worst, &worst_i), st, fail);
+    if (nr > 1) TL_TRYGOTO(matched_table(r, n, rc, nr, nsys, &worst, &worst_i), st, fail);
     print_findings(r, n, rc, nr, worst, worst_i);
 fail:
     tl_an_table_destroy(&t);
     return st;
+}
+
+/* The input's rank files: a Kineto trace or a folder of them, or the ranks
+ * of an Nsight Systems export (FILE#R, with --iter-nvtx its iterations
+ * from the program's ranges); else refused naming what it reads. */
+static tl_status rank_files(const char *input, const tl_an_common *c, char ***files, size_t *nf, int *nsys)
+{
+    int found = 0;
+    *nsys = tl_an_is_nsys(input);
+    if (*nsys) return tl_an_run_files_nvtx(input, TL_AN_QUIET, c->iter_nvtx, files, nf);
+    TL_TRY(tl_an_kineto_run_files(input, files, nf, &found));
+    if (!found) TL_TRY(tl_an_input_kind(input)); /* a gzipped export named as one, as import names it */
+    if (!found) TL_TRY(tl_an_kineto_refuse_other(input));
+    TL_CHECK(found, TL_ERR_INVAL, "%s: collectives reads PyTorch profiler (Kineto) traces (a .json or .json.gz trace, "
+             "or a folder of them) and Nsight Systems exports (nsys export --type sqlite); this is neither", input);
+    return TL_OK;
+}
+
+/* Every rank read into cs's rows and conc[f] (metas[f]: its metadata). */
+static tl_status read_ranks(char **files, size_t nf, cstate *cs, rank_conc *conc, tl_an_meta *metas)
+{
+    tl_status st = TL_OK;
+    tl_kt_trace *t = NULL;
+    for (size_t f = 0; f < nf && st == TL_OK; f++) {
+        if (cs->nsys) {
+            st = tl_kt_from_nsys(files[f], &t, &metas[f]);
+        } else {
+            st = tl_kt_load(files[f], &t);
+            if (st == TL_OK) st = tl_kt_emit(t, NULL, NULL, &metas[f], NULL); /* its metadata: the clock */
+            if (metas[f].rank_by_place) metas[f].rank = tl_an_rank_unclaimed(&metas[0].rank, f, sizeof *metas);
+        }
+        if (st == TL_OK) st = rank_rows(t, metas[f].rank, cs, &conc[f]);
+        tl_kt_free(&t);
+    }
+    return st;
+}
+
+/* An --iter-range without an NCCL kernel launched in it: refused naming
+ * the steps (Kineto) or iterations (an export, as every command's
+ * --iter-range says them: tl_an_iters_had) the input has. */
+static tl_status range_empty(const char *input, const tl_an_common *c, const cstate *cs, const tl_an_meta *m0)
+{
+    char have[640] = "no ProfilerStep", sel[48];
+    if (cs->nsys) {
+        tl_an_iter_span h = {cs->step_min, cs->step_max, cs->step_min <= cs->step_max ? cs->nsteps : 0};
+        return TL_FAIL(TL_ERR_INVAL, "%s: no NCCL kernel launched in iterations %s (%s)", input,
+                       tl_an_iters_str(c->iter_lo, c->iter_hi, sel, sizeof sel),
+                       tl_an_iters_had(h, m0, have, sizeof have));
+    }
+    if (cs->step_min <= cs->step_max)
+        snprintf(have, sizeof have, "ProfilerSteps %lld..%lld", (long long)cs->step_min, (long long)cs->step_max);
+    return TL_FAIL(TL_ERR_INVAL, "%s: no NCCL kernel launched in ProfilerSteps %s (--iter-range); the trace has %s",
+                   input, c->iters, have);
 }
 
 int tl_an_cmd_collectives(int argc, char **argv)
@@ -497,11 +563,11 @@ int tl_an_cmd_collectives(int argc, char **argv)
     };
     const tl_optspec spec = {.program = "trilap-analyze",
                              .command = "collectives",
-                             .usage = "[options] TRACE.json[.gz]|DIR",
-                             .purpose = "PyTorch profiler (Kineto) traces: every NCCL kernel with the operation and "
-                                        "process group it served, its launch delay and what it waited behind; "
-                                        "communication concurrency; operations matched across ranks with their "
-                                        "skew.",
+                             .usage = "[options] TRACE.json[.gz]|DIR|FILE.sqlite",
+                             .purpose = "PyTorch profiler (Kineto) traces and Nsight Systems exports: every NCCL "
+                                        "kernel with the operation and process group it served, its launch delay "
+                                        "and what it waited behind; communication concurrency; operations matched "
+                                        "across ranks with their skew.",
                              .groups = groups, .ngroups = 1, .min_positional = 1, .max_positional = 1};
     tl_optresult pr;
     int rc = tl_an_parse(&spec, argc, argv, &pr, &c);
@@ -509,44 +575,28 @@ int tl_an_cmd_collectives(int argc, char **argv)
     const char *input = pr.positional[0];
     char **files = NULL;
     size_t nf = 0;
-    int found = 0;
     cstate cs = {.lo = c.iter_lo, .hi = c.iter_hi, .ranged = c.iters != NULL, .step_min = INT64_MAX,
                  .step_max = INT64_MIN};
     rank_conc *conc = NULL;
     tl_an_meta *metas = NULL;
-    tl_kt_trace *t = NULL;
-    tl_status st = tl_an_kineto_run_files(input, &files, &nf, &found);
-    if (st == TL_OK && !found) st = tl_an_kineto_refuse_other(input);
-    if (st == TL_OK && !found)
-        st = TL_FAIL(TL_ERR_INVAL, "%s: collectives reads PyTorch profiler (Kineto) traces (a .json or .json.gz "
-                                   "trace, or a folder of them); this is not one", input);
+    tl_status st = rank_files(input, &c, &files, &nf, &cs.nsys);
     if (st != TL_OK) goto fail;
     TL_TRYGOTO(tl_an_names_create(&cs.keys), st, fail);
-    conc = calloc(nf, sizeof *conc);
-    metas = calloc(nf, sizeof *metas);
+    conc = calloc(nf ? nf : 1, sizeof *conc);
+    metas = calloc(nf ? nf : 1, sizeof *metas);
     TL_CHECKGOTO(conc && metas, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
-    for (size_t f = 0; f < nf; f++) {
-        TL_TRYGOTO(tl_kt_load(files[f], &t), st, fail);
-        TL_TRYGOTO(tl_kt_emit(t, NULL, NULL, &metas[f], NULL), st, fail); /* its metadata: the clock */
-        if (metas[f].rank_by_place) metas[f].rank = tl_an_rank_unclaimed(&metas[0].rank, f, sizeof *metas);
-        TL_TRYGOTO(rank_rows(t, metas[f].rank, &cs, &conc[f]), st, fail);
-        tl_kt_free(&t);
-    }
+    TL_TRYGOTO(read_ranks(files, nf, &cs, conc, metas), st, fail);
     if (c.iters && !cs.n_in) {
-        char have[96] = "no ProfilerStep";
-        if (cs.step_min <= cs.step_max)
-            snprintf(have, sizeof have, "ProfilerSteps %lld..%lld", (long long)cs.step_min, (long long)cs.step_max);
-        st = TL_FAIL(TL_ERR_INVAL, "%s: no NCCL kernel launched in ProfilerSteps %s (--iter-range); the trace has %s",
-                     input, c.iters, have);
+        st = range_empty(input, &c, &cs, &metas[0]);
         goto fail;
     }
-    TL_TRYGOTO(offsets(cs.rows, cs.n, conc, nf), st, fail);
+    /* an export's ranks share the session's clock: no offset to estimate */
+    if (!cs.nsys) TL_TRYGOTO(offsets(cs.rows, cs.n, conc, nf), st, fail);
     keep_range(&cs);
     char clock[512];
     tl_an_clock_say(metas, nf, sizeof *metas, clock, sizeof clock);
-    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, clock), st, fail);
+    TL_TRYGOTO(report(input, &c, cs.rows, cs.n, conc, nf, clock, cs.nsys), st, fail);
 fail:
-    tl_kt_free(&t);
     tl_an_run_files_free(&files, nf);
     free(cs.rows);
     tl_an_names_destroy(&cs.keys);

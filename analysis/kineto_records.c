@@ -47,8 +47,10 @@ const tl_kt_crow *tl_kt_launch_of(const tl_kt_trace *t, int64_t corr)
 
 static int is_p2p_op(const char *op)
 {
+    /* an export's NCCL calls (kineto_nsys.c): ncclSend, ncclRecv, a group of them (ncclSend+ncclRecv; a
+     * group mixing p2p and collectives tells no operation) */
     return !strcmp(op, "send") || !strcmp(op, "recv") || !strncmp(op, "batch_isend_irecv", 17) ||
-           !strcmp(op, "isend") || !strcmp(op, "irecv");
+           !strcmp(op, "isend") || !strcmp(op, "irecv") || !strncmp(op, "ncclSend", 8) || !strncmp(op, "ncclRecv", 8);
 }
 
 int tl_kt_comm_of(const tl_kt_trace *t, size_t i, tl_kt_comm *out)

@@ -1024,6 +1024,14 @@ const char *tl_an_steps_hint(const tl_an_meta *m, char *buf, size_t n)
     return buf;
 }
 
+const char *tl_an_no_iters_say(const tl_an_meta *m, const char *input, const char *so, char *buf, size_t n)
+{
+    char hint[256];
+    snprintf(buf, n, "to %s: it marks no iterations (iter -1 everywhere), so %s%s", input, so,
+             m ? tl_an_steps_hint(m, hint, sizeof hint) : "");
+    return buf;
+}
+
 const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf, size_t n)
 {
     char span[256];

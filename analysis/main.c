@@ -24,9 +24,9 @@ static const struct {
                                    "baseline (RUN_A [RUN_B])"},
     {"import", tl_an_cmd_import, "an Nsight Systems sqlite export or PyTorch profiler traces as trilap trace files "
                                  "(FILE.sqlite|TRACE.json[.gz]|DIR -o DIR)"},
-    {"collectives", tl_an_cmd_collectives, "PyTorch profiler traces: each NCCL kernel's operation, process group, "
-                                           "launch delay and what it waited behind; skew across ranks "
-                                           "(TRACE.json[.gz]|DIR)"},
+    {"collectives", tl_an_cmd_collectives, "PyTorch profiler traces, Nsight Systems exports: each NCCL kernel's "
+                                           "operation, process group, launch delay and what it waited behind; skew "
+                                           "across ranks (TRACE.json[.gz]|DIR|FILE.sqlite)"},
     {"sweep", tl_an_cmd_sweep,
      "microbenchmark results per size: median/min/max per variant, ideal bound (RESULTS.csv)"},
 };

@@ -109,7 +109,7 @@ typedef struct nsys {
     size_t ncats;
     int64_t trilap_dom; /* -1: none */
     /* NCCL kernels whose operation NCCL's NVTX ranges tell (nccl_ops) */
-    struct nccl_op { int64_t corr; int p2p; } *ops;
+    struct nccl_op { int64_t corr; int p2p; char name[64]; } *ops; /* name: the range's, a group's operations */
     size_t nops, nops_named, nops_disagree; /* of them: named kernels, and named ones the ranges contradict */
 } nsys;
 
@@ -351,6 +351,7 @@ static int nccl_range_kind(const char *t)
 typedef struct nrange {
     int64_t tid, start, end;
     int kind;
+    char name[24]; /* the call: ncclReduceScatter, the longest nccl_range_kind knows, fits */
 } nrange;
 
 static int cmp_nrange(const void *a, const void *b)
@@ -365,6 +366,15 @@ static int cmp_op(const void *a, const void *b)
 {
     const struct nccl_op *x = a, *y = b;
     return x->corr < y->corr ? -1 : x->corr > y->corr;
+}
+
+/* A group's operations named once each, in order: ncclSend+ncclRecv. */
+static void group_op_name(char *out, size_t n, const char *op)
+{
+    size_t len = strlen(out), k = strlen(op);
+    for (const char *p = out; (p = strstr(p, op)); p += k)
+        if ((p == out || p[-1] == '+') && (p[k] == '\0' || p[k] == '+')) return;
+    if (len + k + 2 <= n) snprintf(out + len, n - len, "%s%s", len ? "+" : "", op);
 }
 
 /* NCCL's NVTX ranges (domain "NCCL", on by default) enclose the launches of
@@ -400,7 +410,8 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL ranges");
             rg = n;
         }
-        rg[nr++] = (nrange){x->sq.column_int64(s, 0), x->sq.column_int64(s, 1), x->sq.column_int64(s, 2), kind};
+        rg[nr] = (nrange){x->sq.column_int64(s, 0), x->sq.column_int64(s, 1), x->sq.column_int64(s, 2), kind, ""};
+        snprintf(rg[nr++].name, sizeof rg->name, "%s", t);
     }
     if (rc != TL_SQ_DONE) {
         st = sq_fail(x, "NCCL ranges");
@@ -440,6 +451,7 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             }
         if (in < 0) continue;
         int p2p = 0, coll = 0;
+        char opname[64] = "";
         if (rg[in].kind == 3) {
             /* the operations since the group's start on that thread */
             long g = -1;
@@ -451,10 +463,12 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             for (long i = g + 1; g >= 0 && i < in; i++) {
                 p2p += rg[i].kind == 1;
                 coll += rg[i].kind == 2;
+                if (rg[i].kind <= 2) group_op_name(opname, sizeof opname, rg[i].name);
             }
         } else {
             p2p = rg[in].kind == 1;
             coll = rg[in].kind == 2;
+            snprintf(opname, sizeof opname, "%s", rg[in].name);
         }
         if ((p2p > 0) == (coll > 0)) continue; /* none, or mixed: the name and the lane decide */
         if (x->nops == ocap) {
@@ -463,7 +477,8 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL operations");
             x->ops = n;
         }
-        x->ops[x->nops++] = (struct nccl_op){corr, p2p > 0};
+        x->ops[x->nops] = (struct nccl_op){corr, p2p > 0, ""};
+        snprintf(x->ops[x->nops++].name, sizeof x->ops->name, "%s", opname);
         tl_nccl_kind nk = tl_trace_nccl_kernel(name);
         if (nk == TL_NCCL_P2P || nk == TL_NCCL_COLL) {
             x->nops_named++;
@@ -843,6 +858,8 @@ static tl_status fill_meta(nsys *x, int rank, const char *iter_nvtx, tl_an_meta 
             TL_TRY(mfn(user, "tid", v));
         }
         TL_TRY(mfn(user, "lanes", "inferred"));
+        /* an imported trace says where its iterations came from */
+        if (iter_nvtx) TL_TRY(mfn(user, "iter_nvtx", iter_nvtx));
         /* NCCL kernels whose operation NCCL's NVTX ranges told (Generic ones
          * take their cat from it), of them named ones, and named ones the
          * ranges contradict (0 expected) */
@@ -856,6 +873,21 @@ static tl_status fill_meta(nsys *x, int rank, const char *iter_nvtx, tl_an_meta 
         TL_TRY(mfn(user, "complete", "yes"));
     }
     return TL_OK;
+}
+
+tl_status tl_an_nsys_nccl_ops(const char *path, int rank, tl_an_nsys_op_fn fn, void *user)
+{
+    nsys ex, *x = &ex;
+    tl_status st = TL_OK;
+    TL_TRY(nsys_open(x, path));
+    TL_CHECKGOTO(rank >= 0 && rank < x->nranks, TL_ERR_INVAL, st, fail, "%s: no rank %d (the export has %d ranks "
+                 "with CUDA activity)", path, rank, x->nranks);
+    TL_TRYGOTO(read_nvtx_names(x, x->ranks[rank].pid), st, fail);
+    TL_TRYGOTO(nccl_ops(x, x->ranks[rank].pid), st, fail);
+    for (size_t i = 0; i < x->nops && st == TL_OK; i++) st = fn(user, x->ops[i].corr, x->ops[i].name, x->ops[i].p2p);
+fail:
+    nsys_close(x);
+    return st;
 }
 
 tl_status tl_an_nsys_ranks(const char *path, int *nranks)

@@ -281,6 +281,76 @@ TL_TEST(import_round_trip)
     free(o);
 }
 
+/* import --iter-nvtx: the imported trace carries the iterations the
+ * program's NVTX ranges give (before: import took no --iter-nvtx, and the
+ * imported PyTorch export marked no iterations, its steps lost): its
+ * per-iteration rows are the export's read with the option, row for row */
+TL_TEST(import_iter_nvtx)
+{
+    need_sqlite_library();
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import --iter-nvtx step %s -o %s/run > /dev/null", tl_test_bin(),
+                            FIXTURE, t),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("grep -qx '# iter_nvtx=step' %s/run/trace.rank0.csv", t), 0);
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter --iter-csv %s/a.csv %s/run > /dev/null && "
+                            "%s/trilap-analyze overlap --per-iter --iter-nvtx step --iter-csv %s/b.csv %s > /dev/null "
+                            "&& cmp %s/a.csv %s/b.csv",
+                            tl_test_bin(), t, t, tl_test_bin(), t, FIXTURE, t, t),
+                 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/a.csv", t);
+    TL_ASSERT_EQ(tl_test_sh("test $(grep -c '^0,' %s) -eq 35", p), 0);
+    /* the per-iteration tables alike but for the input named */
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze overlap --per-iter %s/run | grep -v '^# input:' > %s/a.txt && "
+                            "%s/trilap-analyze overlap --per-iter --iter-nvtx step %s | grep -v '^# input:' > "
+                            "%s/b.txt && cmp %s/a.txt %s/b.txt",
+                            tl_test_bin(), t, t, tl_test_bin(), FIXTURE, t, t, t),
+                 0);
+    /* a name the export has no ranges of: refused before anything is written */
+    tl_test_output r = tl_test_capture("%s/trilap-analyze import --iter-nvtx train_step %s -o %s/run2", tl_test_bin(),
+                                       FIXTURE, t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "--iter-nvtx train_step: no NVTX range is named train_step"),
+                  "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run2", t), 0);
+}
+
+/* Every refusal for an export that marks no iterations names the ranges
+ * that look like steps and the option that takes them (before, timeline's
+ * --count said only "it marks no iterations (iter -1 everywhere), so the
+ * timeline is its whole window"): one line each, nothing written */
+TL_TEST(no_iterations_refusals_name_the_steps)
+{
+    need_sqlite_library();
+    const char *t = tl_test_tmpdir();
+    static const struct {
+        const char *cmd, *want;
+        int rc;
+    } cases[] = {
+        {"timeline --count 3 %s -o %s/t.csv", "--count does not apply to %s: it marks no iterations (iter -1 "
+                                              "everywhere), so the timeline is its whole window", 2},
+        {"overlap --per-iter %s", "--per-iter does not apply to %s: it marks no iterations (iter -1 everywhere), so "
+                                  "there is no iteration to report; the main table covers its whole window", 2},
+        {"overlap %s --iter-csv %s/i.csv", "--iter-csv does not apply to %s: it marks no iterations", 2},
+        {"overlap %s --iter-range 1:3", "%s#0: no GPU activity in iterations 1:3 (the trace marks no iterations", 1},
+        {"collectives %s --iter-range 1:3", "%s: no NCCL kernel launched in iterations 1:3 (the trace marks no "
+                                            "iterations", 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char cmd[512], want[512];
+        snprintf(cmd, sizeof cmd, cases[k].cmd, FIXTURE, t);
+        snprintf(want, sizeof want, cases[k].want, FIXTURE);
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s", tl_test_bin(), cmd);
+        TL_ASSERT_MSG(r.rc == cases[k].rc && !r.out[0] && tl_test_one_line(r.err, want) &&
+                          strstr(r.err, "; it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' to take its "
+                                        "iterations from them"),
+                      "%s: exit %d:\n%s%s", cmd, r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/t.csv && test ! -e %s/i.csv", t, t), 0);
+}
+
 /* trilap's NVTX domain under nsys: host ranges named <category>:<text>,
  * iterations from the payload, renumbered per probes session. The plain
  * one-H200 tristream run of results/nsys-h200 (no --trace): 6 variants x
@@ -395,6 +465,16 @@ static void exec(sqlite3 *db, const char *q)
     char *err = NULL;
     TL_ASSERT_MSG(sqlite3_exec(db, q, NULL, NULL, &err) == SQLITE_OK, "%s: %s", q, err ? err : "");
 }
+
+/* An export at path made of the statements sql, then more (NULL: none). */
+static void write_export(const char *path, const char *sql, const char *more)
+{
+    sqlite3 *db = NULL;
+    TL_ASSERT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    exec(db, sql);
+    if (more) exec(db, more);
+    sqlite3_close(db);
+}
 #endif
 
 /* Generic NCCL kernels, whose names do not say p2p or coll, take it from
@@ -407,13 +487,11 @@ TL_TEST(generic_kernels_by_nvtx)
     const char *t = tl_test_tmpdir();
     char db_path[600];
     snprintf(db_path, sizeof db_path, "%s/generic.sqlite", t);
-    sqlite3 *db = NULL;
-    TL_ASSERT_EQ(sqlite3_open(db_path, &db), SQLITE_OK);
-    exec(db, NSYS_KERNEL_TABLES NSYS_RUNTIME_TABLE NSYS_NVTX_TABLE
+    write_export(db_path, NSYS_KERNEL_TABLES NSYS_RUNTIME_TABLE NSYS_NVTX_TABLE
              "INSERT INTO StringIds VALUES (1, '_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE'),"
-             " (2, 'ncclDevKernel_Generic_1'), (3, 'cuLaunchKernelEx'), (4, '_Z10my_computev');");
-    /* pid 5 (globalPid 5 << 24), thread 7; NCCL domain 1 */
-    exec(db, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
+             " (2, 'ncclDevKernel_Generic_1'), (3, 'cuLaunchKernelEx'), (4, '_Z10my_computev');",
+                 /* pid 5 (globalPid 5 << 24), thread 7; NCCL domain 1 */
+                 "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"
              " (0, 0, 75, 'NCCL', 83886087, 1),"
              " (1000, 2000, 59, 'ncclAllReduce', 83886087, 1),"
              " (3000, 3100, 59, 'ncclGroupStart', 83886087, 1), (3200, 3300, 59, 'ncclSend', 83886087, 1),"
@@ -425,7 +503,6 @@ TL_TEST(generic_kernels_by_nvtx)
              "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10000, 11000, 0, 1, 20, 11, 83886080, 2, 2, 1),"
              " (12000, 13000, 0, 1, 20, 12, 83886080, 2, 2, 1), (14000, 15000, 0, 1, 20, 13, 83886080, 2, 2, 1),"
              " (16000, 17000, 0, 1, 21, 14, 83886080, 4, 4, 4);");
-    sqlite3_close(db);
     TL_ASSERT_EQ(tl_test_sh("%s/trilap-analyze import %s -o %s/run > %s/out 2>&1", tl_test_bin(), db_path, t, t), 0);
     char p[700];
     snprintf(p, sizeof p, "%s/run/trace.rank0.csv", t);
@@ -447,6 +524,141 @@ TL_TEST(generic_kernels_by_nvtx)
 #endif
 }
 
+/* collectives on an export made here: two processes (ranks), NCCL's
+ * domain, 'step N' ranges. Rank 0's all-reduce (launch corr 11 in
+ * ncclAllReduce, at 1200) starts at 2000 behind a cudaStreamWaitEvent on its
+ * stream ending at 1900; its send/recv (corr 12, in the ncclGroupEnd of a
+ * ncclSend + ncclRecv group, at 3500) starts at 4000 behind my_compute, on
+ * the stream from 3060. Rank 1's all-reduce starts at 2200, ends at 2600 */
+#define COMM_EXPORT                                                                                                \
+    NSYS_KERNEL_TABLES NSYS_RUNTIME_TABLE NSYS_NVTX_TABLE                                                          \
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER, "             \
+    "streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER);"                               \
+    "INSERT INTO StringIds VALUES (1, 'ncclDevKernel_AllReduce_Sum_f32_RING_LL'), (2, 'ncclDevKernel_SendRecv'),"   \
+    " (3, 'cudaLaunchKernel'), (4, 'my_compute');"                                                                 \
+    "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) VALUES"                           \
+    " (0, 0, 75, 'NCCL', 83886087, 1), (0, 0, 75, 'NCCL', 100663304, 1),"                                          \
+    " (1000, 3000, 59, 'step 0', 83886087, 0), (3000, 6000, 59, 'step 1', 83886087, 0),"                           \
+    " (1000, 3000, 59, 'step 0', 100663304, 0),"                                                                   \
+    " (1100, 1400, 59, 'ncclAllReduce', 83886087, 1), (1100, 1400, 59, 'ncclAllReduce', 100663304, 1),"            \
+    " (3100, 3150, 59, 'ncclGroupStart', 83886087, 1), (3200, 3250, 59, 'ncclSend', 83886087, 1),"                 \
+    " (3300, 3350, 59, 'ncclRecv', 83886087, 1), (3400, 3700, 59, 'ncclGroupEnd', 83886087, 1);"                   \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1200, 1300, 1, 83886087, 11, 3, 0),"                          \
+    " (3500, 3600, 1, 83886087, 12, 3, 0), (3000, 3050, 1, 83886087, 13, 3, 0), (1200, 1300, 1, 100663304, 11, 3, 0);" \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 2500, 0, 1, 21, 11, 83886080, 1, 1, 1),"                 \
+    " (4000, 4300, 0, 1, 20, 12, 83886080, 2, 2, 2), (3060, 4000, 0, 1, 20, 13, 83886080, 4, 4, 4),"               \
+    " (2200, 2600, 1, 1, 21, 11, 100663296, 1, 1, 1);"                                                             \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (1850, 1900, 0, 21, 15, 83886080, 2);"
+
+/* collectives reads an export (before: "collectives reads PyTorch profiler
+ * (Kineto) traces ...; this is not one", exit 1): the operation from NCCL's
+ * NVTX ranges, the step from --iter-nvtx, process group and sizes `-` (an
+ * export has no NCCL payloads), delay and what it waited behind from the
+ * launches, the stream and its waits; the ranks on the export's one clock,
+ * no offset estimated (Kineto's estimate would put rank 1 0.1 us off) */
+TL_TEST(collectives_export)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/comm.sqlite", t);
+    write_export(db_path, COMM_EXPORT, NULL);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze collectives %s --iter-nvtx step --csv %s/c.csv", tl_test_bin(),
+                                       db_path, t);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "pg, elems, bytes: - (NCCL's NVTX payloads") &&
+                      strstr(r.out, "# clock: rank 1: the export's one session clock, rank 0's: no offset\n") &&
+                      strstr(r.out, " 0 ncclAllReduce -    0     2      0.2  0.2         1 "),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    char p[700];
+    snprintf(p, sizeof p, "%s/c.csv", t);
+    char *o = tl_test_read(p);
+    TL_ASSERT_MSG(strstr(o, "\n0,0,ncclAllReduce,-,0,NaN,NaN,21,0.8,0.7,0.5,event: cudaStreamWaitEvent\n") &&
+                      strstr(o, "\n0,1,ncclSend+ncclRecv,-,0,NaN,NaN,20,0.5,0.5,0.3,stream: my_compute\n") &&
+                      strstr(o, "\n1,0,ncclAllReduce,-,0,NaN,NaN,21,1.0,0.0,0.4,launch\n"),
+                  "%s", o);
+    free(o);
+    /* gzipped, it is named as one, as every command names it */
+    TL_ASSERT_EQ(tl_test_sh("gzip -c %s > %s.gz", db_path, db_path), 0);
+    r = tl_test_capture("%s/trilap-analyze collectives %s.gz", tl_test_bin(), db_path);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "comm.sqlite.gz: an Nsight Systems export compressed with gzip"),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    /* --iter-range by the steps --iter-nvtx takes; without it the export marks none */
+    r = tl_test_capture("%s/trilap-analyze collectives %s --iter-nvtx step --iter-range 1:1", tl_test_bin(), db_path);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\n     0    1 ncclSend+ncclRecv") && strstr(r.out, "# 1 rows"),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("%s/trilap-analyze collectives %s --iter-range 1:1", tl_test_bin(), db_path);
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] &&
+                      tl_test_one_line(r.err, "comm.sqlite: no NCCL kernel launched in iterations 1:1 (the trace "
+                                              "marks no iterations"),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+#endif
+}
+
+/* NCCL kernels in a committed export, counted from the file here */
+static int64_t nccl_kernels(const char *db_path)
+{
+    tl_an_sqlite sq;
+    tl_an_sqlite_db *db = NULL;
+    tl_an_sqlite_stmt *s = NULL;
+    int64_t n = -1;
+    TL_ASSERT_OK(tl_an_sqlite_load(&sq, db_path));
+    TL_ASSERT_EQ(sq.open_v2(db_path, &db, TL_SQ_OPEN_READONLY, NULL), TL_SQ_OK);
+    TL_ASSERT_EQ(sq.prepare_v2(db, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                                   "k.demangledName WHERE s.value LIKE 'nccl%' OR s.value LIKE '%oneRankReduce%'",
+                               -1, &s, NULL),
+                 TL_SQ_OK);
+    if (sq.step(s) == TL_SQ_ROW) n = sq.column_int64(s, 0);
+    sq.finalize(s);
+    sq.close(db);
+    tl_an_sqlite_unload(&sq);
+    return n;
+}
+
+/* The committed H200 exports: PyTorch's 35 one-rank all-reduces, one per
+ * step (--iter-nvtx step, a range 5:34 keeping 30), and tristream's 440
+ * send/recv kernels, each launched in a ncclSend + ncclRecv group, in the
+ * iterations of trilap's domain; as many rows as NCCL kernels in the file */
+TL_TEST(collectives_committed_exports)
+{
+    need_sqlite_library();
+    const char *t = tl_test_tmpdir();
+    static const struct {
+        const char *gz, *opts, *op;
+        int64_t rows;
+    } cases[] = {
+        {"results/foreign-h200/torch.sqlite.gz", "--iter-nvtx step", "ncclAllReduce", 35},
+        {"results/foreign-h200/torch.sqlite.gz", "--iter-nvtx step --iter-range 5:34", "ncclAllReduce", 30},
+        {"results/nsys-h200/tristream-plain.sqlite.gz", "", "ncclSend+ncclRecv", 440},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct stat sb;
+        if (stat(cases[k].gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", cases[k].gz);
+        char db[600], want[64];
+        snprintf(db, sizeof db, "%s/e%zu.sqlite", t, k);
+        TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s", cases[k].gz, db), 0);
+        int64_t n = nccl_kernels(db);
+        TL_ASSERT_MSG(k == 1 || n == cases[k].rows, "%s: %lld NCCL kernels", cases[k].gz, (long long)n);
+        tl_test_output r = tl_test_capture("%s/trilap-analyze collectives %s %s", tl_test_bin(), db, cases[k].opts);
+        snprintf(want, sizeof want, "\n# %lld rows\n", (long long)cases[k].rows);
+        TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, want), "%s %s: exit %d:\n%.3000s%s", cases[k].gz, cases[k].opts, r.rc,
+                      r.out, r.err);
+        /* every row the operation NCCL's ranges tell, each step once (torch) */
+        size_t ops = 0;
+        char row_op[64];
+        snprintf(row_op, sizeof row_op, " %s -", cases[k].op);
+        for (const char *q = r.out; (q = strstr(q, row_op)); q++) ops++;
+        TL_ASSERT_MSG(ops == (size_t)cases[k].rows, "%s: %zu rows of %s", cases[k].gz, ops, cases[k].op);
+        if (k == 1) TL_ASSERT_MSG(strstr(r.out, "\n     0    5 ncclAllReduce -    0 ") &&
+                                      strstr(r.out, "\n     0   34 ncclAllReduce -    0 "), "%s", r.out);
+        tl_test_output_free(&r);
+    }
+}
+
 /* --iter-nvtx: an export of a program that marks its steps its own way
  * (pid 5, thread 7: globalTid 83886087). Ranges 'step 3'..'step 5' back
  * to back; each launch (corr 11..13) runs its kernel while the host is in
@@ -465,11 +677,7 @@ TL_TEST(generic_kernels_by_nvtx)
  * the rows of sql. */
 static void make_steps_export(const char *path, const char *sql)
 {
-    sqlite3 *db = NULL;
-    TL_ASSERT_EQ(sqlite3_open(path, &db), SQLITE_OK);
-    exec(db, NSYS_KERNEL_TABLES NSYS_NVTX_TABLE STEPS_RUNTIME);
-    exec(db, sql);
-    sqlite3_close(db);
+    write_export(path, NSYS_KERNEL_TABLES NSYS_NVTX_TABLE STEPS_RUNTIME, sql);
 }
 #endif
 
@@ -828,7 +1036,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(queued_not_measured_said, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, import_iter_nvtx, collectives_export, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
