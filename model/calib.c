@@ -49,6 +49,7 @@ void tl_csv_free(tl_csv *t)
         free(t->rows[r]);
     }
     free(t->rows);
+    free(t->line);
     memset(t, 0, sizeof *t);
 }
 
@@ -84,8 +85,16 @@ tl_status tl_csv_read(const char *path, tl_csv *t)
             goto fail;
         }
         char ***rows = realloc(t->rows, (size_t)(t->nrows + 1) * sizeof *rows);
-        TL_CHECKGOTO(rows, TL_ERR_NOMEM, st, fail, "%s", path);
-        t->rows = rows;
+        int *lines = rows ? realloc(t->line, (size_t)(t->nrows + 1) * sizeof *lines) : NULL;
+        if (rows) t->rows = rows;
+        if (lines) t->line = lines;
+        if (!lines) {
+            for (int i = 0; i < n; i++) free(fields[i]);
+            free(fields);
+            st = TL_FAIL(TL_ERR_NOMEM, "%s", path);
+            goto fail;
+        }
+        t->line[t->nrows] = lineno;
         t->rows[t->nrows++] = fields;
     }
     TL_CHECKGOTO(t->head, TL_ERR_PARSE, st, fail, "%s: no header row", path);
@@ -143,11 +152,44 @@ static void add_source(tl_mcalib *c, const char *path)
     snprintf(c->source + len, sizeof c->source - len, "%s%s", len ? " " : "", path);
 }
 
+/* The size of the run each row of t comes from, in column col (the
+ * run's rank count, or the row's rank where want is 0: a one-GPU run has
+ * rank 0 alone), against the run calibrate needs; without the column, the
+ * `ranks:` lines of the manifest beside it. calibrate fits its costs on
+ * two simulated GPUs beside the tristream and comm results and scales one
+ * GPU's triad: before, a 4-GPU tristream CSV, or rows of 2 and 4 GPUs
+ * mixed in one, was fitted as a two-GPU one, exit 0. */
+static tl_status run_of_rows(const tl_csv *t, const char *path, const char *col, int want, const char *needs)
+{
+    int k = tl_csv_col(t, col), first_ok = 0;
+    if (k < 0) return tl_mcalib_manifest_ranks(path, want ? want : 1, needs);
+    for (int r = 0; r < t->nrows; r++) {
+        double v;
+        TL_TRY(number_of(t->rows[r][k], path, col, t->rows[r][0], &v));
+        if (v == want) {
+            if (!first_ok) first_ok = t->line[r];
+            continue;
+        }
+        char has[96], mixed[96] = "";
+        if (want)
+            snprintf(has, sizeof has, "nranks = %s, a run of %s GPU%s", t->rows[r][k], t->rows[r][k], v == 1 ? "" : "s");
+        else snprintf(has, sizeof has, "rank %s, a run of %.0f GPUs or more", t->rows[r][k], v + 1);
+        if (first_ok && want)
+            snprintf(mixed, sizeof mixed, " mixed with rows of %s = %d from line %d", col, want, first_ok);
+        return TL_FAIL(TL_ERR_PARSE, "%s:%d: %s%s: calibrate needs %s", path, t->line[r], has, mixed, needs);
+    }
+    return TL_OK;
+}
+
+static const char two_gpus[] = "a two-GPU run, the size of the simulated platform its costs are fitted on "
+                               "(trilap-bench tristream and comm --gpus 2)";
+
 tl_status tl_mcalib_read_tristream(tl_mcalib *c, const char *csv)
 {
     tl_csv t;
     TL_TRY(tl_csv_read(csv, &t));
     tl_status st = TL_OK;
+    TL_TRYGOTO(run_of_rows(&t, csv, "nranks", 2, two_gpus), st, fail);
     struct {
         const char *variant;
         double *dst;
@@ -177,6 +219,7 @@ tl_status tl_mcalib_read_comm(tl_mcalib *c, const char *csv)
         time = tl_csv_col(&t, "time_us"), busbw = tl_csv_col(&t, "busbw_gbs");
     TL_CHECKGOTO(op >= 0 && comm >= 0 && size >= 0 && time >= 0 && busbw >= 0, TL_ERR_PARSE, st, fail,
                  "%s: not a trilap-bench comm results file (op, comm, size_bytes, time_us, busbw_gbs)", csv);
+    TL_TRYGOTO(run_of_rows(&t, csv, "nranks", 2, two_gpus), st, fail);
     c->comm_allreduce16_us = c->comm_sendrecv8_us = c->port_gbs = NAN;
     double largest = -1;
     for (int r = 0; r < t.nrows; r++) {
@@ -209,6 +252,10 @@ tl_status tl_mcalib_read_stream(tl_mcalib *c, const char *csv)
     tl_csv t;
     TL_TRY(tl_csv_read(csv, &t));
     tl_status st = TL_OK;
+    /* the triad of one GPU alone: a median over several GPUs' rows pooled
+     * devices the calibration names as one */
+    TL_TRYGOTO(run_of_rows(&t, csv, "rank", 0, "a one-GPU run, the triad of one GPU (trilap-bench stream --gpus 1)"),
+               st, fail);
     TL_TRYGOTO(median_where(&t, csv, "function", "triad", "bandwidth_gbs", &c->triad_gbs), st, fail);
     TL_TRYGOTO(read_in_range(c, csv, "triad_gbs"), st, fail);
     add_source(c, csv);

@@ -65,6 +65,10 @@ typedef struct tl_mcalib_input {
  * (calib_machine.c); one that differs is refused naming both. gpu: that
  * model, "" where no manifest names one. */
 tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *gpu, size_t size);
+/* The `ranks:` lines of the manifest.txt beside csv (its command blocks)
+ * each say want; one that does not is refused naming it, its line and
+ * needs. No manifest, or none with such a line: nothing to compare. */
+tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs);
 
 /* The GPU the calibration's triad was measured on, as c->gpu says it. */
 #define TL_MCALIB_DEFAULT_GPU "NVIDIA H200"
@@ -83,6 +87,7 @@ typedef struct tl_csv {
     int ncols, nrows;
     char **head;  /* ncols */
     char ***rows; /* nrows x ncols */
+    int *line;    /* nrows: each row's line in the file, for a refusal to name */
 } tl_csv;
 tl_status tl_csv_read(const char *path, tl_csv *t);
 int tl_csv_col(const tl_csv *t, const char *name); /* -1 when absent */

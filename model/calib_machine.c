@@ -75,3 +75,26 @@ tl_status tl_mcalib_same_gpu(const tl_mcalib_input *in, int n, char *model, size
     }
     return TL_OK;
 }
+
+tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
+{
+    char dir[4200], mpath[4250];
+    folder_of(csv, 0, dir, sizeof dir);
+    snprintf(mpath, sizeof mpath, "%s/manifest.txt", dir);
+    FILE *f = fopen(mpath, "r");
+    if (!f) {
+        TL_CHECK(errno == ENOENT, TL_ERR_IO, "%s: %s", mpath, strerror(errno));
+        return TL_OK; /* a measurement without provenance: nothing to compare */
+    }
+    char line[1024];
+    int lineno = 0, ranks;
+    tl_status st = TL_OK;
+    while (st == TL_OK && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (sscanf(line, "ranks: %d", &ranks) == 1 && ranks != want)
+            st = TL_FAIL(TL_ERR_PARSE, "%s (no column of its run's size): %s:%d: ranks: %d, a run of %d GPU%s: "
+                         "calibrate needs %s", csv, mpath, lineno, ranks, ranks, ranks == 1 ? "" : "s", needs);
+    }
+    fclose(f);
+    return st;
+}

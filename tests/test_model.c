@@ -1726,6 +1726,57 @@ TL_TEST(calibrate_inputs_of_one_gpu)
     TL_ASSERT_EQ(tl_error_reported(), before + 1);
 }
 
+/* calibrate's CSVs come from the runs it rests on: tristream and comm of
+ * two GPUs (their nranks column, every row), stream of one (its rank
+ * column); a CSV without the column is taken at its manifest's `ranks:`.
+ * One of another size, or rows of two sizes mixed, is refused in one line
+ * naming the file, the row's line, what it has and what calibrate needs,
+ * exit 1, nothing written. Before, a 4-GPU tristream or comm CSV, a
+ * two-GPU stream run or a mixed file was fitted as the run it is not,
+ * exit 0. */
+TL_TEST(calibrate_csvs_of_the_runs_it_rests_on)
+{
+    need_simgrid();
+    char tmp[300]; /* tl_test_tmpdir's buffer is its next call's */
+    snprintf(tmp, sizeof tmp, "%s", tl_test_tmpdir());
+    TL_ASSERT_EQ(tl_test_sh("T=%s; R=results; mkdir -p $T/t4 $T/mix $T/c4 $T/s2 $T/nocol $T/bare && "
+                            "sed 's/^\\([a-z-]*\\),2,/\\1,4,/' $R/tristream-h200x2/tristream.csv > $T/t4/t.csv && "
+                            "awk 'NR == 8 { sub(/,2,/, \",4,\") } 1' $R/tristream-h200x2/tristream.csv > $T/mix/t.csv && "
+                            "sed 's/^\\([a-z]*\\),world,2,/\\1,world,4,/' $R/comm-h200x2/comm.csv > $T/c4/c.csv && "
+                            "(cat $R/stream-h200/stream.csv; sed -n '2s/^\\([a-z]*\\),0,/\\1,1,/p' "
+                            "$R/stream-h200/stream.csv) > $T/s2/s.csv && "
+                            "cut -d, -f1,3- $R/tristream-h200x2/tristream.csv > $T/nocol/t.csv && "
+                            "sed 's/^ranks: 2$/ranks: 4/' $R/tristream-h200x2/manifest.txt > $T/nocol/manifest.txt && "
+                            "cp $T/nocol/t.csv $T/bare/t.csv",
+                            tmp),
+                 0);
+    static const struct {
+        const char *option, *csv, *says;
+    } cases[] = {
+        {"--tristream", "t4/t.csv", "t4/t.csv:2: nranks = 4, a run of 4 GPUs: calibrate needs a two-GPU run"},
+        {"--tristream", "mix/t.csv",
+         "mix/t.csv:8: nranks = 4, a run of 4 GPUs mixed with rows of nranks = 2 from line 2: calibrate needs a "
+         "two-GPU run"},
+        {"--comm", "c4/c.csv", "c4/c.csv:2: nranks = 4, a run of 4 GPUs: calibrate needs a two-GPU run"},
+        {"--stream", "s2/s.csv", "s2/s.csv:7: rank 1, a run of 2 GPUs or more: calibrate needs a one-GPU run"},
+        {"--tristream", "nocol/t.csv",
+         "nocol/manifest.txt:8: ranks: 4, a run of 4 GPUs: calibrate needs a two-GPU run"},
+        {"--tristream", "bare/t.csv", NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[1100], args[3000], err[1024];
+        snprintf(out, sizeof out, "%s/c%zu.txt", tmp, i);
+        snprintf(args, sizeof args, "calibrate %s %s/%s -o %s", cases[i].option, tmp, cases[i].csv, out);
+        int lines, rc = run_model(args, err, sizeof err, &lines);
+        if (!cases[i].says) { /* no column and no manifest: nothing to compare */
+            TL_ASSERT_MSG(rc == 0 && access(out, F_OK) == 0, "%s: rc %d: %s", args, rc, err);
+            continue;
+        }
+        TL_ASSERT_MSG(rc == 1 && lines == 1 && strstr(err, cases[i].option) && strstr(err, cases[i].says) &&
+                          access(out, F_OK) != 0,
+                      "%s: rc %d, %d lines: %s", args, rc, lines, err);
+    }
+}
+
 /* The program's help says what the solver subcommand simulates: both
  * methods (before: "Pipe-PCG under each schedule on 1-256+ GPUs", while
  * --method pipebicgstab existed) and the GPU counts --gpus accepts. */
@@ -2373,7 +2424,8 @@ TL_TEST_MAIN(solver_takes_solve_specs, two_ranks_critical_path, nccl_rate_beside
              exported_platform_predicts_as_built_in,
              results_appended_with_manifest, runs_from_any_folder, platform_file_said_as_simulated,
              calibration_values_checked, no_communication_without_peers,
-             measured_numbers_checked, calibrate_inputs_of_one_gpu, help_names_what_solver_predicts,
+             measured_numbers_checked, calibrate_inputs_of_one_gpu, calibrate_csvs_of_the_runs_it_rests_on,
+             help_names_what_solver_predicts,
              fdtd_calibration_rows_exact, scaling_plot_groups_apart,
              readme_names_the_model, partition_memory_checked_first, block_stats_from_stencil_exact,
              block_partition_of_generated_rows_small, fdtd_fastest_ghost_depth_said,
