@@ -102,13 +102,18 @@ static inline const char *tl_test_env(const char *key, const char *fallback)
     const char *v = getenv(key);
     return v && *v ? v : fallback;
 }
-/* A fresh temporary directory for this test (mkdtemp under TMPDIR). */
+/* A fresh temporary directory for this test (mkdtemp under TMPDIR). The
+ * last 16 stay valid: with one buffer, `dir = tl_test_tmpdir()` kept by a
+ * test was rewritten to the next directory by any later call (its own, or
+ * tl_test_path's first), so two folders a test took for two were one. */
 static inline const char *tl_test_tmpdir(void)
 {
-    static char buf[256];
-    snprintf(buf, sizeof buf, "%s/trilap-test-XXXXXX", tl_test_env("TMPDIR", "/tmp"));
-    if (!mkdtemp(buf)) TL_TEST_FAIL_("mkdtemp failed");
-    return buf;
+    static char buf[16][256];
+    static int k;
+    k = (k + 1) % 16;
+    snprintf(buf[k], sizeof buf[k], "%s/trilap-test-XXXXXX", tl_test_env("TMPDIR", "/tmp"));
+    if (!mkdtemp(buf[k])) TL_TEST_FAIL_("mkdtemp failed");
+    return buf[k];
 }
 /* NAME in a temporary directory made for this process on first use; the
  * last four paths stay valid. */
