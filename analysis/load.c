@@ -1039,7 +1039,7 @@ const char *tl_an_iters_had(tl_an_iter_span have, const tl_an_meta *m, char *buf
         span_say(have, span, sizeof span);
         snprintf(buf, n, "the run has %s", span);
     } else if (!strncmp(m->clock, "nsys-session", 12) && m->nvtx_steps)
-        snprintf(buf, n, "the trace marks no iterations of trilap's (NVTX ranges iter in the domain trilap)%s",
+        snprintf(buf, n, "the trace marks no trilap iterations (NVTX ranges iter in the domain trilap)%s",
                  tl_an_steps_hint(m, span, sizeof span));
     else if (!strncmp(m->clock, "nsys-session", 12))
         snprintf(buf, n, "the trace marks no iterations: an Nsight Systems export takes them from NVTX ranges named "

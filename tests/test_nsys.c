@@ -333,9 +333,9 @@ TL_TEST(no_iterations_refusals_name_the_steps)
         {"overlap --per-iter %s", "--per-iter does not apply to %s: it marks no iterations (iter -1 everywhere), so "
                                   "there is no iteration to report; the main table covers its whole window", 2},
         {"overlap %s --iter-csv %s/i.csv", "--iter-csv does not apply to %s: it marks no iterations", 2},
-        {"overlap %s --iter-range 1:3", "%s#0: no GPU activity in iterations 1:3 (the trace marks no iterations", 1},
+        {"overlap %s --iter-range 1:3", "%s#0: no GPU activity in iterations 1:3 (the trace marks no trilap iterations", 1},
         {"collectives %s --iter-range 1:3", "%s: no NCCL kernel launched in iterations 1:3 (the trace marks no "
-                                            "iterations", 1},
+                                            "trilap iterations", 1},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char cmd[512], want[512];
@@ -407,7 +407,7 @@ TL_TEST(iter_range_on_export_says_its_iterations)
         tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-range 5:10", tl_test_bin(), cmd, FIXTURE);
         TL_ASSERT_MSG(r.rc == 1 && !r.out[0] &&
                           tl_test_one_line(r.err, "no GPU activity in iterations 5:10") &&
-                          strstr(r.err, "(the trace marks no iterations of trilap's (NVTX ranges iter in the domain "
+                          strstr(r.err, "(the trace marks no trilap iterations (NVTX ranges iter in the domain "
                                         "trilap); it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' to take its "
                                         "iterations from them)"),
                       "%s: exit %d:\n%s%s", cmd, r.rc, r.out, r.err);
