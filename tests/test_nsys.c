@@ -823,15 +823,19 @@ TL_TEST(iter_nvtx_torch)
  * like the steps, not the most frequent numbered name: 3 `step N` around
  * 4 `layer N` each (before: "it has 12 NVTX ranges 'layer N': give
  * --iter-nvtx 'layer'", each layer an iteration), and without a step or
- * iter name the ranges that cover the most time (`batch`, not `layer`) */
+ * iter name the ranges that cover the most time (`batch`, not `layer`);
+ * the name to give is one shell word */
 TL_TEST(steps_hint_names_the_outer_loop)
 {
     need_sqlite();
 #if TL_HAVE_SQLITE
     const char *t = tl_test_tmpdir();
-    static const char *const outer[][2] = {{"step", "it has 3 NVTX ranges 'step N': give --iter-nvtx 'step'"},
-                                           {"batch", "it has 3 NVTX ranges 'batch N': give --iter-nvtx 'batch'"}};
-    for (size_t k = 0; k < 2; k++) {
+    static const char *const outer[][2] = {
+        {"step", "it has 3 NVTX ranges 'step N': give --iter-nvtx 'step'"},
+        {"batch", "it has 3 NVTX ranges 'batch N': give --iter-nvtx 'batch'"},
+        /* the name as one shell word (before: 'it's step') */
+        {"it''s step", "it has 3 NVTX ranges 'it's step N': give --iter-nvtx 'it'\\''s step' to take"}};
+    for (size_t k = 0; k < 3; k++) {
         char db_path[600], sql[2048];
         size_t at = (size_t)snprintf(sql, sizeof sql, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
                                                       "globalTid) VALUES (1000, 1000, 59, 'x', 83886087)");
@@ -843,7 +847,7 @@ TL_TEST(steps_hint_names_the_outer_loop)
                                        1010 + i * 1000 + j * 200, 1100 + i * 1000 + j * 200, j);
         }
         snprintf(sql + at, sizeof sql - at, ";");
-        snprintf(db_path, sizeof db_path, "%s/%s.sqlite", t, outer[k][0]);
+        snprintf(db_path, sizeof db_path, "%s/hint%zu.sqlite", t, k);
         make_steps_export(db_path, sql);
         tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --per-iter", tl_test_bin(), db_path);
         TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, outer[k][1]), "%s: exit %d:\n%s", outer[k][0], r.rc,
