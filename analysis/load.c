@@ -973,6 +973,11 @@ tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_
     if (j && first_selected && b[0] > *w0) b[0] = *w0;
     if (j && !first_selected) *w0 = b[0];
     if (j && sel_end != INT64_MIN) *w1 = sel_end;
+    /* iterations all before the window's first activity, or all after its
+     * end (an export's steps whose GPU work was launched outside them):
+     * they select none of it, as a range the run does not have (before:
+     * overlap "window end 2000 before start 5200", breakdown 0 rows) */
+    if (*w1 < *w0) j = 0, *w1 = *w0;
     *bounds = b;
     *iters = it;
     *nb = j;

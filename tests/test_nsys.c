@@ -889,6 +889,36 @@ TL_TEST(iter_nvtx_start_end_ranges_of_any_thread)
 #endif
 }
 
+/* Steps whose GPU work was all launched outside them (before the loop
+ * of ranges ends, no kernel starts): an --iter-range of them selects none
+ * of the window, refused as a range without activity (before: overlap
+ * and diagnose "window end 300 before start 2100", breakdown "# 0 rows",
+ * exit 0) */
+TL_TEST(iter_range_of_steps_without_gpu_work)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/early.sqlite", t);
+    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                               " (100, 200, 59, 'step 0', 83886087), (200, 300, 59, 'step 1', 83886087),"
+                               " (300, 400, 59, 'step 2', 83886087);");
+    static const char *const cmds[][2] = {
+        {"overlap", "early.sqlite#0#iter-nvtx=step: no GPU activity in iterations 0:1 (the run has iterations 0..2)"},
+        {"diagnose", "early.sqlite#0#iter-nvtx=step: no GPU activity in iterations 0:1 (the run has iterations "
+                     "0..2)"},
+        {"breakdown", "early.sqlite: no GPU activity in iterations 0:1 on its rank (the run has iterations 0..2)"}};
+    for (size_t k = 0; k < 3; k++) {
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-nvtx step --iter-range 0:1", tl_test_bin(),
+                                           cmds[k][0], db_path);
+        TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, cmds[k][1]), "%s: exit %d:\n%s%s",
+                      cmds[k][0], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+#endif
+}
+
 TL_TEST(bad_inputs)
 {
     const char *t = tl_test_tmpdir();
@@ -1113,7 +1143,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(queued_not_measured_said, steps_hint_names_the_outer_loop, iter_nvtx_start_end_ranges_of_any_thread, import_iter_nvtx, collectives_export, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, iter_range_of_steps_without_gpu_work, steps_hint_names_the_outer_loop, iter_nvtx_start_end_ranges_of_any_thread, import_iter_nvtx, collectives_export, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)
