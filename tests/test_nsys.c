@@ -555,7 +555,8 @@ TL_TEST(generic_kernels_by_nvtx)
  * NVTX ranges, the step from --iter-nvtx, process group and sizes `-` (an
  * export has no NCCL payloads), delay and what it waited behind from the
  * launches, the stream and its waits; the ranks on the export's one clock,
- * no offset estimated (Kineto's estimate would put rank 1 0.1 us off) */
+ * no offset estimated (Kineto's estimate would put rank 1 0.1 us off), the
+ * skew said on it (before: "on the estimated common clock") */
 TL_TEST(collectives_export)
 {
     need_sqlite();
@@ -568,6 +569,9 @@ TL_TEST(collectives_export)
                                        db_path, t);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "pg, elems, bytes: - (NCCL's NVTX payloads") &&
                       strstr(r.out, "# clock: rank 1: the export's one session clock, rank 0's: no offset\n") &&
+                      strstr(r.out, "together: the kernels overlap on the export's one session clock (") &&
+                      strstr(r.out, "# finding: largest arrival skew: ncclAllReduce pg - in step 0 (#0): 0.2 us on "
+                                    "the export's one session clock;") &&
                       strstr(r.out, " 0 ncclAllReduce -    0     2      0.2  0.2         1 "),
                   "exit %d:\n%s%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
