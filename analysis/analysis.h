@@ -183,9 +183,10 @@ typedef struct tl_an_meta {
      * (clock_shared) does not get: its clock_est is 0 */
     int64_t clock_est, clock_ends_est;
     size_t clock_ends;
-    /* An Nsight Systems rank without trilap's iter ranges: its most frequent
-     * NVTX ranges that look like steps (`step 3`: "step", 3 or more), for the
-     * refusal to name --iter-nvtx (count 0: none) */
+    /* An Nsight Systems rank without trilap's iter ranges: its NVTX ranges
+     * that look like steps (`step 3`: "step", 3 or more; nsys_iters.c's
+     * tl_an_nsys_steps_hint picks the name), for the refusal to name
+     * --iter-nvtx (count 0: none) */
     char nvtx_steps_name[64];
     int64_t nvtx_steps;
 } tl_an_meta;
