@@ -893,8 +893,8 @@ TL_TEST(iter_nvtx_start_end_ranges_of_any_thread)
 #endif
 }
 
-/* Steps whose GPU work was all launched outside them (before the loop
- * of ranges ends, no kernel starts): an --iter-range of them selects none
+/* Steps whose GPU work was all launched outside them (the steps end
+ * before any kernel starts): an --iter-range of them selects none
  * of the window, refused as a range without activity (before: overlap
  * and diagnose "window end 300 before start 2100", breakdown "# 0 rows",
  * exit 0) */
