@@ -183,9 +183,10 @@ typedef struct tl_an_meta {
      * (clock_shared) does not get: its clock_est is 0 */
     int64_t clock_est, clock_ends_est;
     size_t clock_ends;
-    /* An Nsight Systems rank without trilap's iter ranges: its most frequent
-     * NVTX ranges that look like steps (`step 3`: "step", 3 or more), for the
-     * refusal to name --iter-nvtx (count 0: none) */
+    /* An Nsight Systems rank without trilap's iter ranges: its NVTX ranges
+     * that look like steps (`step 3`: "step", 3 or more; nsys_iters.c's
+     * tl_an_nsys_steps_hint picks the name), for the refusal to name
+     * --iter-nvtx (count 0: none) */
     char nvtx_steps_name[64];
     int64_t nvtx_steps;
 } tl_an_meta;
@@ -483,6 +484,11 @@ int tl_an_iters_all(int64_t lo, int64_t hi);
 /* "; it has 35 NVTX ranges 'step N': give --iter-nvtx 'step' ..." for an
  * export rank whose ranges look like steps (tl_an_meta.nvtx_steps), else "" */
 const char *tl_an_steps_hint(const tl_an_meta *m, char *buf, size_t n);
+
+/* s as one shell word in buf[n], for a command a line tells to type:
+ * '...' with each ' as '\'' (a range named `it's step 3` was given as
+ * --iter-nvtx 'it's step', which no shell takes as typed). */
+const char *tl_an_sh_word(const char *s, char *buf, size_t n);
 /* Why an option that works on iterations does not apply to input, which
  * marks none: "to IN: it marks no iterations (iter -1 everywhere), so SO",
  * and on an export with ranges that look like steps tl_an_steps_hint's

@@ -107,6 +107,14 @@ static int refuse_for_source(const char *program, const tl_optresult *res, const
     return -1;
 }
 
+/* The first input that is an Nsight Systems export, NULL when none. */
+static const char *export_among(const tl_optresult *res)
+{
+    for (int i = 0; i < res->npositional; i++)
+        if (tl_an_is_nsys(res->positional[i])) return res->positional[i];
+    return NULL;
+}
+
 /* --iter-nvtx names NVTX ranges of an Nsight Systems export: empty, or
  * with an input of another source (which marks its iterations its own
  * way), it is refused (2) naming the input; -1 to go on. */
@@ -128,10 +136,16 @@ static int refuse_iter_nvtx(const char *program, const tl_optresult *res, const 
             return st == TL_ERR_INVAL ? 2 : 1;
         }
         int kineto = tl_an_is_kineto_run(in);
+        char route[4400] = "", word[512];
+        const char *ex = export_among(res);
+        if (ex) /* compare's other input: the export's steps go in with import */
+            snprintf(route, sizeof route, "; to compare %s's steps with it: trilap-analyze import %s --iter-nvtx %s "
+                     "-o DIR, then give DIR", ex, ex, tl_an_sh_word(c->iter_nvtx, word, sizeof word));
         fprintf(stderr, "%s: --iter-nvtx does not apply to %s, %s: it takes an Nsight Systems export's iterations "
-                        "from its NVTX ranges (%s) (try --help)\n",
+                        "from its NVTX ranges (%s)%s (try --help)\n",
                 program, in, kineto ? "a PyTorch profiler (Kineto) trace" : "not an Nsight Systems export",
-                kineto ? "a Kineto trace's are its ProfilerStep#N ranges" : "a trilap run's are its probes' iter marks");
+                kineto ? "a Kineto trace's are its ProfilerStep#N ranges" : "a trilap run's are its probes' iter marks",
+                route);
         return 2;
     }
     return -1;

@@ -314,6 +314,14 @@ fail:
     return st;
 }
 
+/* The clock the ranks' times are compared on: an export's is one
+ * session clock, measured, not estimated (it said "the estimated common
+ * clock" of an export's skew too) */
+static const char *common_clock(int one_clock)
+{
+    return one_clock ? "the export's one session clock" : "the estimated common clock";
+}
+
 /* Every operation of the first rank matched on the others (same_op), its
  * skew raw and on the estimated common clock; *worst: the largest skew of
  * a match whose kernels ran together, at r[*worst_i]. */
@@ -324,8 +332,9 @@ static tl_status matched_table(const crow_out *r, size_t n, const rank_conc *rc,
     tl_an_table *m = NULL;
     TL_TRYGOTO(tl_an_table_create(&m, "matched across ranks"), st, fail);
     TL_TRYGOTO(tl_an_table_meta(m, "match", "(step, pg, op, n-th in the step) on every rank given; together: "
-                                            "the kernels overlap on the estimated common clock (else the match "
-                                            "pairs different operations, e.g. other process groups)"),
+                                            "the kernels overlap on %s (else the match pairs different "
+                                            "operations, e.g. other process groups)",
+                                common_clock(one_clock)),
                st, fail);
     for (size_t k = 1; k < nr && one_clock; k++)
         TL_TRYGOTO(tl_an_table_meta(m, "clock", "rank %d: the export's one session clock, rank %d's: no offset",
@@ -411,7 +420,7 @@ static void finding_queued(const crow_out *wr, int rank, int64_t tot, size_t nev
 
 /* The findings, each naming the operation and its process group. */
 static void print_findings(const crow_out *r, size_t n, const rank_conc *rc, size_t nr, int64_t worst,
-                           size_t worst_i)
+                           size_t worst_i, int one_clock)
 {
     for (size_t k = 0; k < nr; k++) {
         int64_t w = 0, tot = 0, tev = 0;
@@ -438,9 +447,10 @@ static void print_findings(const crow_out *r, size_t n, const rank_conc *rc, siz
                    rc[k].rank, 100.0 * (double)rc[k].multi / (double)rc[k].comm, rc[k].nstreams);
     }
     if (worst > 0)
-        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on the estimated common "
-               "clock; the ranks that arrived first waited that long inside the kernel for the last.\n",
-               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst));
+        printf("# finding: largest arrival skew: %s pg %s in step %lld (#%lld): %.1f us on %s; the ranks that "
+               "arrived first waited that long inside the kernel for the last.\n",
+               r[worst_i].op, r[worst_i].pg, (long long)r[worst_i].step, (long long)r[worst_i].seq, US(worst),
+               common_clock(one_clock));
 }
 
 /* What the operation columns rest on: a Kineto trace's CPU ops, or an
@@ -495,7 +505,7 @@ static tl_status report(const char *input, const tl_an_common *c, crow_out *r, s
     int64_t worst = -1;
     size_t worst_i = 0;
     if (nr > 1) TL_TRYGOTO(matched_table(r, n, rc, nr, nsys, &worst, &worst_i), st, fail);
-    print_findings(r, n, rc, nr, worst, worst_i);
+    print_findings(r, n, rc, nr, worst, worst_i, nsys);
 fail:
     tl_an_table_destroy(&t);
     return st;

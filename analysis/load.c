@@ -973,6 +973,11 @@ tl_status tl_an_rank_slices(const tl_an_rank *rk, int64_t lo, int64_t hi, int64_
     if (j && first_selected && b[0] > *w0) b[0] = *w0;
     if (j && !first_selected) *w0 = b[0];
     if (j && sel_end != INT64_MIN) *w1 = sel_end;
+    /* iterations all before the window's first activity, or all after its
+     * end (an export's steps whose GPU work was launched outside them):
+     * they select none of it, as a range the run does not have (before:
+     * overlap "window end 2000 before start 5200", breakdown 0 rows) */
+    if (*w1 < *w0) j = 0, *w1 = *w0;
     *bounds = b;
     *iters = it;
     *nb = j;
@@ -1015,12 +1020,31 @@ static void span_say(tl_an_iter_span h, char *buf, size_t n)
         snprintf(buf, n, "%zu iterations between %lld and %lld", h.n, (long long)h.lo, (long long)h.hi);
 }
 
+const char *tl_an_sh_word(const char *s, char *buf, size_t n)
+{
+    size_t at = 0;
+    if (n < 3) return memset(buf, 0, n);
+    buf[at++] = '\'';
+    for (; *s; s++) {
+        const char *w = *s == '\'' ? "'\\''" : (char[2]){*s, '\0'};
+        size_t len = strlen(w);
+        if (at + len + 2 > n) break; /* cut: the rest would not fit */
+        memcpy(buf + at, w, len);
+        at += len;
+    }
+    buf[at++] = '\'';
+    buf[at] = '\0';
+    return buf;
+}
+
 const char *tl_an_steps_hint(const tl_an_meta *m, char *buf, size_t n)
 {
+    char word[256];
     if (!m->nvtx_steps) snprintf(buf, n, "%s", "");
     else
-        snprintf(buf, n, "; it has %lld NVTX ranges '%s N': give --iter-nvtx '%s' to take its iterations from them",
-                 (long long)m->nvtx_steps, m->nvtx_steps_name, m->nvtx_steps_name);
+        snprintf(buf, n, "; it has %lld NVTX ranges '%s N': give --iter-nvtx %s to take its iterations from them",
+                 (long long)m->nvtx_steps, m->nvtx_steps_name,
+                 tl_an_sh_word(m->nvtx_steps_name, word, sizeof word));
     return buf;
 }
 

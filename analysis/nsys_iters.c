@@ -10,6 +10,7 @@
  * host is in step k+1 is step k's work. */
 #include "analysis/nsys_iters.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,9 +143,9 @@ static tl_status read_steps(const tl_an_sqlite *sq, tl_an_sqlite_db *db, const c
 {
     tl_an_sqlite_stmt *s = NULL;
     const char *q = "SELECT e.start, e.end, e.globalTid, coalesce(e.text, (SELECT value FROM StringIds WHERE id = "
-                    "e.textId)), e.rowid FROM NVTX_EVENTS e WHERE e.eventType IN (59, 60) AND e.end IS NOT NULL AND "
-                    "e.start IS NOT NULL AND e.globalTid / 16777216 * 16777216 = ?1 AND (?2 = 0 OR e.globalTid = ?2) "
-                    "AND " IN_DOMAIN " ORDER BY e.start, e.end DESC, e.rowid";
+                    "e.textId)), e.rowid, e.eventType FROM NVTX_EVENTS e WHERE e.eventType IN (59, 60) AND e.end IS "
+                    "NOT NULL AND e.start IS NOT NULL AND e.globalTid / 16777216 * 16777216 = ?1 AND (?2 = 0 OR "
+                    "e.globalTid = ?2) AND " IN_DOMAIN " ORDER BY e.start, e.end DESC, e.rowid";
     if (sq->prepare_v2(db, q, -1, &s, NULL) != TL_SQ_OK)
         return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: NVTX ranges: %s", path, sq->errmsg(db));
     sq->bind_int64(s, 1, pid);
@@ -161,6 +162,9 @@ static tl_status read_steps(const tl_an_sqlite *sq, tl_an_sqlite_db *db, const c
         tl_an_nsys_step cur = {.start = sq->column_int64(s, 0), .end = sq->column_int64(s, 1),
                                .row = sq->column_int64(s, 4), .num = k};
         int64_t t = sq->column_int64(s, 2);
+        /* a start/end range (60) is the process's, not its thread's: NVTX
+         * lets any thread start or end one, a worker pool's steps among them */
+        if (sq->column_int(s, 5) == 60 && o->n) t = first_tid;
         if (k == TOO_BIG)
             st = TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: NVTX_EVENTS row %lld: '%s' numbers an iteration "
                          "beyond %d", path, (long long)cur.row, (const char *)sq->column_text(s, 3), INT32_MAX);
@@ -277,6 +281,20 @@ int64_t tl_an_nsys_steps_of_corr(const tl_an_nsys_steps *s, int64_t corr)
     return s->key[h] == corr ? s->val[h] : -1;
 }
 
+/* How much a stem looks like the steps: one that says step or iter
+ * (`step`, `train_step`, `ProfilerStep`, `iteration`) first, then the
+ * time its ranges cover. By count, the inner loop won: 5 `step N` each
+ * around 8 `layer N` said "give --iter-nvtx 'layer'", whose ranges are
+ * layers, not iterations; an outer loop's ranges cover its inner ones. */
+static double step_likeness(const char *stem, double ns)
+{
+    char low[64];
+    size_t i = 0;
+    for (; stem[i] && i + 1 < sizeof low; i++) low[i] = (char)tolower((unsigned char)stem[i]);
+    low[i] = '\0';
+    return (strstr(low, "step") || strstr(low, "iter") ? 1e30 : 0) + ns;
+}
+
 tl_status tl_an_nsys_steps_hint(const tl_an_sqlite *sq, tl_an_sqlite_db *db, int64_t pid, char *name, size_t n,
                                 int64_t *count)
 {
@@ -284,12 +302,13 @@ tl_status tl_an_nsys_steps_hint(const tl_an_sqlite *sq, tl_an_sqlite_db *db, int
     *name = '\0';
     tl_an_sqlite_stmt *s = NULL;
     /* the numbered names, counted by stem (most are few: a name per step) */
-    const char *q = "SELECT " NVTX_TEXT " AS t, count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT "
-                    "NULL AND globalTid / 16777216 * 16777216 = ?1 AND t GLOB '*[0-9]' GROUP BY t";
+    const char *q = "SELECT " NVTX_TEXT " AS t, count(*), sum(end - start) FROM NVTX_EVENTS WHERE eventType IN "
+                    "(59, 60) AND end IS NOT NULL AND globalTid / 16777216 * 16777216 = ?1 AND t GLOB '*[0-9]' "
+                    "GROUP BY t";
     if (sq->prepare_v2(db, q, -1, &s, NULL) != TL_SQ_OK) return TL_OK; /* a hint, not worth a failure */
     sq->bind_int64(s, 1, pid);
     /* the first 16 stems met: a program marks its steps with one or two */
-    struct { char stem[64]; int64_t n; } seen[16];
+    struct { char stem[64]; int64_t n; double ns; } seen[16];
     size_t ns = 0;
     while (sq->step(s) == TL_SQ_ROW) {
         char stem[64];
@@ -300,13 +319,17 @@ tl_status tl_an_nsys_steps_hint(const tl_an_sqlite *sq, tl_an_sqlite_db *db, int
         if (i == ns) {
             if (ns == sizeof seen / sizeof seen[0]) continue;
             snprintf(seen[ns].stem, sizeof seen[ns].stem, "%s", stem);
-            seen[ns++].n = 0;
+            seen[ns].n = 0;
+            seen[ns++].ns = 0;
         }
         seen[i].n += sq->column_int64(s, 1);
+        seen[i].ns += (double)sq->column_int64(s, 2);
     }
     sq->finalize(s);
+    double best = -1;
     for (size_t i = 0; i < ns; i++)
-        if (seen[i].n >= 3 && seen[i].n > *count) {
+        if (seen[i].n >= 3 && step_likeness(seen[i].stem, seen[i].ns) > best) {
+            best = step_likeness(seen[i].stem, seen[i].ns);
             *count = seen[i].n;
             snprintf(name, n, "%s", seen[i].stem);
         }

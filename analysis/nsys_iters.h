@@ -38,8 +38,9 @@ int64_t tl_an_nsys_steps_row(const tl_an_nsys_steps *s, int64_t start, int64_t r
 tl_status tl_an_nsys_steps_launch(tl_an_nsys_steps *s, int64_t corr, int64_t iter);
 int64_t tl_an_nsys_steps_of_corr(const tl_an_nsys_steps *s, int64_t corr);
 
-/* Ranges of process pid that look like steps: the most frequent name
- * followed by a number (name[n], their count; 0 when none). */
+/* Ranges of process pid that look like steps: of the names followed by
+ * a number 3 times or more, one that says step or iter, else the one whose
+ * ranges cover the most time (name[n], their count; 0 when none). */
 tl_status tl_an_nsys_steps_hint(const tl_an_sqlite *sq, tl_an_sqlite_db *db, int64_t pid, char *name, size_t n,
                                 int64_t *count);
 

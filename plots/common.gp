@@ -35,6 +35,12 @@ if (exists("gp_staged") && gp_staged) {
 } else {
     gp_part = out[1:strlen(out) - 4] . ".part" . system("echo $PPID") . gp_ending(out)
 }
+# a folder that is not there: one line naming the figure, not gnuplot's
+# "common.gp line 38: cannot open file" about its temporary name
+gp_dir = system("dirname -- " . gp_sh(out))
+if (system("test -d " . gp_sh(gp_dir) . " && echo y") ne "y") {
+    print gp_fail(out, sprintf("no folder %s to write the figure in", gp_dir)); exit status 1
+}
 set output gp_part
 # breakdown categories (cat_id of `trilap-analyze timeline`, in this order)
 categories = "spmv fused-update dot precond pack-unpack axpy nccl-allreduce nccl-coll-other nccl-sendrecv memcpy memset compute gemm cutlass cusparse cudnn elementwise reduction host-comm"

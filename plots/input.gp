@@ -8,7 +8,11 @@
 # line and exit 1. Without gp_inputs, nothing is checked. gp_numbers: the
 # columns that must hold a number in every row, gp_any_number: those of
 # which one cell at least must (numbers.awk).
-gp_sh(s) = "'" . s . "'"
+# s as one shell word: in '...', each ' as '\'' (a folder named it's
+# broke the word: its input "no such file", its figure drawn and left as
+# NAME.part<pid>.EXT, "mv: missing destination file operand")
+gp_sh_q(s) = strstrt(s, "'") ? s[1:strstrt(s, "'") - 1] . "'\\''" . gp_sh_q(s[strstrt(s, "'") + 1:]) : s
+gp_sh(s) = "'" . gp_sh_q(s) . "'"
 gp_fail(f, why) = sprintf("%s: %s: %s", gp_prog, f, why)
 if (exists("gp_inputs")) {
     if (!exists("gp_columns")) { gp_columns = "" }

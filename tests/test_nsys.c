@@ -555,7 +555,8 @@ TL_TEST(generic_kernels_by_nvtx)
  * NVTX ranges, the step from --iter-nvtx, process group and sizes `-` (an
  * export has no NCCL payloads), delay and what it waited behind from the
  * launches, the stream and its waits; the ranks on the export's one clock,
- * no offset estimated (Kineto's estimate would put rank 1 0.1 us off) */
+ * no offset estimated (Kineto's estimate would put rank 1 0.1 us off), the
+ * skew said on it (before: "on the estimated common clock") */
 TL_TEST(collectives_export)
 {
     need_sqlite();
@@ -568,6 +569,9 @@ TL_TEST(collectives_export)
                                        db_path, t);
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "pg, elems, bytes: - (NCCL's NVTX payloads") &&
                       strstr(r.out, "# clock: rank 1: the export's one session clock, rank 0's: no offset\n") &&
+                      strstr(r.out, "together: the kernels overlap on the export's one session clock (") &&
+                      strstr(r.out, "# finding: largest arrival skew: ncclAllReduce pg - in step 0 (#0): 0.2 us on "
+                                    "the export's one session clock;") &&
                       strstr(r.out, " 0 ncclAllReduce -    0     2      0.2  0.2         1 "),
                   "exit %d:\n%s%s", r.rc, r.out, r.err);
     tl_test_output_free(&r);
@@ -744,7 +748,8 @@ TL_TEST(iter_nvtx_steps)
 /* What --iter-nvtx cannot take is refused in one line, exit 2: steps
  * nested on one thread or marked by two threads (naming two ranges'
  * times), a name no range has (naming the export's most frequent), an
- * input that is no export. */
+ * input that is no export (beside an export, saying how to compare them:
+ * import it with the option). */
 TL_TEST(iter_nvtx_refused)
 {
     need_sqlite();
@@ -781,6 +786,12 @@ TL_TEST(iter_nvtx_refused)
                       strstr(r.err, "not an Nsight Systems export"),
                   "exit %d:\n%s", r.rc, r.err);
     tl_test_output_free(&r);
+    /* compare of a trilap run with an export: the way to compare them */
+    r = tl_test_capture("%s/trilap-analyze compare %s/run %s/none.sqlite --iter-nvtx fwd", tl_test_bin(), t, t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "/none.sqlite's steps with it: trilap-analyze import ") &&
+                      strstr(r.err, "/none.sqlite --iter-nvtx 'fwd' -o DIR, then give DIR (try --help)"),
+                  "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
 #endif
 }
 
@@ -810,6 +821,106 @@ TL_TEST(iter_nvtx_torch)
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# rank 0: window 19770.1 us, 30 iterations;"), "exit %d:\n%s%s", r.rc,
                   r.out, r.err);
     tl_test_output_free(&r);
+}
+
+/* The hint of an export without iterations names the loop that looks
+ * like the steps, not the most frequent numbered name: 3 `step N` around
+ * 4 `layer N` each (before: "it has 12 NVTX ranges 'layer N': give
+ * --iter-nvtx 'layer'", each layer an iteration), and without a step or
+ * iter name the ranges that cover the most time (`batch`, not `layer`);
+ * the name to give is one shell word */
+TL_TEST(steps_hint_names_the_outer_loop)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    static const char *const outer[][2] = {
+        {"step", "it has 3 NVTX ranges 'step N': give --iter-nvtx 'step'"},
+        {"batch", "it has 3 NVTX ranges 'batch N': give --iter-nvtx 'batch'"},
+        /* the name as one shell word (before: 'it's step') */
+        {"it''s step", "it has 3 NVTX ranges 'it's step N': give --iter-nvtx 'it'\\''s step' to take"}};
+    for (size_t k = 0; k < 3; k++) {
+        char db_path[600], sql[2048];
+        size_t at = (size_t)snprintf(sql, sizeof sql, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, "
+                                                      "globalTid) VALUES (1000, 1000, 59, 'x', 83886087)");
+        for (int i = 0; i < 3; i++) {
+            at += (size_t)snprintf(sql + at, sizeof sql - at, ", (%d, %d, 59, '%s %d', 83886087)", 1000 + i * 1000,
+                                   1900 + i * 1000, outer[k][0], i);
+            for (int j = 0; j < 4; j++)
+                at += (size_t)snprintf(sql + at, sizeof sql - at, ", (%d, %d, 59, 'layer %d', 83886087)",
+                                       1010 + i * 1000 + j * 200, 1100 + i * 1000 + j * 200, j);
+        }
+        snprintf(sql + at, sizeof sql - at, ";");
+        snprintf(db_path, sizeof db_path, "%s/hint%zu.sqlite", t, k);
+        make_steps_export(db_path, sql);
+        tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --per-iter", tl_test_bin(), db_path);
+        TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, outer[k][1]), "%s: exit %d:\n%s", outer[k][0], r.rc,
+                      r.err);
+        tl_test_output_free(&r);
+    }
+#endif
+}
+
+/* Start/end ranges (eventType 60) are the process's: steps started on
+ * alternate threads (a worker pool) are its iterations (before: "two
+ * threads of process 5 mark steps", exit 2); overlapping ones are still
+ * refused */
+TL_TEST(iter_nvtx_start_end_ranges_of_any_thread)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/se.sqlite", t);
+    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, endGlobalTid) VALUES"
+                               " (1000, 2000, 60, 'step 3', 83886087, 83886088),"
+                               " (2000, 3000, 60, 'step 4', 83886088, 83886087),"
+                               " (3000, 4000, 60, 'step 5', 83886087, 83886087);");
+    iters_seen s = {.kernel = {-9, -9, -9, -9}};
+    tl_an_meta m;
+    TL_ASSERT_OK(tl_an_nsys_scan(db_path, 0, "step", see_iters, &s, &m, NULL));
+    TL_ASSERT_MSG(s.nhost == 3 && s.host[0] == 3 && s.host[1] == 4 && s.host[2] == 5 && s.kernel[1] == 4,
+                  "%zu iterations: %lld %lld, kernel %lld", s.nhost, (long long)s.host[0], (long long)s.host[1],
+                  (long long)s.kernel[1]);
+    snprintf(db_path, sizeof db_path, "%s/se-overlap.sqlite", t);
+    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                               " (1000, 2500, 60, 'step 3', 83886087), (2000, 3000, 60, 'step 4', 83886088);");
+    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-nvtx step", tl_test_bin(), db_path);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "se-overlap.sqlite: --iter-nvtx step: step ranges 1000..2500 "
+                                                       "ns and 2000..3000 ns on thread 7 overlap"),
+                  "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
+#endif
+}
+
+/* Steps whose GPU work was all launched outside them (the steps end
+ * before any kernel starts): an --iter-range of them selects none
+ * of the window, refused as a range without activity (before: overlap
+ * and diagnose "window end 300 before start 2100", breakdown "# 0 rows",
+ * exit 0) */
+TL_TEST(iter_range_of_steps_without_gpu_work)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/early.sqlite", t);
+    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                               " (100, 200, 59, 'step 0', 83886087), (200, 300, 59, 'step 1', 83886087),"
+                               " (300, 400, 59, 'step 2', 83886087);");
+    static const char *const cmds[][2] = {
+        {"overlap", "early.sqlite#0#iter-nvtx=step: no GPU activity in iterations 0:1 (the run has iterations 0..2)"},
+        {"diagnose", "early.sqlite#0#iter-nvtx=step: no GPU activity in iterations 0:1 (the run has iterations "
+                     "0..2)"},
+        {"breakdown", "early.sqlite: no GPU activity in iterations 0:1 on its rank (the run has iterations 0..2)"}};
+    for (size_t k = 0; k < 3; k++) {
+        tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-nvtx step --iter-range 0:1", tl_test_bin(),
+                                           cmds[k][0], db_path);
+        TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, cmds[k][1]), "%s: exit %d:\n%s%s",
+                      cmds[k][0], r.rc, r.out, r.err);
+        tl_test_output_free(&r);
+    }
+#endif
 }
 
 TL_TEST(bad_inputs)
@@ -1036,7 +1147,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(queued_not_measured_said, import_iter_nvtx, collectives_export, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, iter_range_of_steps_without_gpu_work, steps_hint_names_the_outer_loop, iter_nvtx_start_end_ranges_of_any_thread, import_iter_nvtx, collectives_export, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)

@@ -2,6 +2,7 @@
  * scripts/render-plots.sh and scripts/demo.sh render valid PNG and PDF files
  * of non-trivial size from synthetic runs (and the committed H200 traces
  * when they exist). Skips without gnuplot (TL_HAVE_GNUPLOT=0). */
+#include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1485,6 +1486,48 @@ TL_TEST(gnuplot_failure_leaves_no_figure)
                  0);
 }
 
+/* A figure and its input in a folder whose name has a ': drawn, renamed,
+ * nothing left beside it (before: the input "no such file, or not a
+ * readable one"; given another input, the figure drawn and left as
+ * fig.part<pid>.png, "mv: missing destination file operand", exit 1) */
+TL_TEST(figure_in_a_quoted_folder)
+{
+    need_gnuplot();
+    char d[1024], p[1100];
+    snprintf(d, sizeof d, "%s/it's", tl_test_tmpdir());
+    TL_ASSERT_EQ(mkdir(d, 0777), 0);
+    snprintf(p, sizeof p, "%s/in.csv", d);
+    tl_test_write(p, "variant,ring_bytes,median_us,min_us,max_us,ideal_us\na,1024,5,4,6,3\na,2048,6,5,7,3\n");
+    tl_test_output r = tl_test_capture("gnuplot -e \"file=\\\"%s\\\"; xcol='ring_bytes'; variants='a'; "
+                                       "out=\\\"%s/fig.png\\\"\" plots/sweep.gp", p, d);
+    TL_ASSERT_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/fig.png", d);
+    check_figure(p, 2000);
+    DIR *dir = opendir(d);
+    TL_ASSERT_MSG(dir, "%s", d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dir));) n += e->d_name[0] != '.';
+    closedir(dir);
+    TL_ASSERT_MSG(n == 2, "%d files in %s: a temporary left", n, d);
+}
+
+/* A figure in a folder that is not there: one line naming it, exit 1
+ * (before: gnuplot's "common.gp line 38: cannot open file; output not
+ * changed" about `set output gp_part`, on three lines, naming neither) */
+TL_TEST(figure_in_a_missing_folder)
+{
+    need_gnuplot();
+    const char *t = tl_test_tmpdir();
+    put(t, "in.csv", "variant,ring_bytes,median_us,min_us,max_us,ideal_us\na,1024,5,4,6,3\na,2048,6,5,7,3\n");
+    tl_test_output r = tl_test_capture("gnuplot -e \"file='%s/in.csv'; xcol='ring_bytes'; variants='a'; "
+                                       "out='%s/nowhere/fig.png'\" plots/sweep.gp", t, t);
+    char want[1200];
+    snprintf(want, sizeof want, "sweep.gp: %s/nowhere/fig.png: no folder %s/nowhere to write the figure in", t, t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+}
+
 TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input_checked, gnuplot_cells_checked, model_validation_roles_and_labels, fdtd_timeline_names_gpu, render_leaves_out_check_runs, render_timeline_breakdown_sweep, render_refuses_and_skips, render_quoted_fields,
              byte_axes_and_sweep_key, stream_bars_say_host_or_gpu, figure_name_checked, render_iter_range,
              render_leaves_out_wrong_rows, render_skips_quoted_names, render_name_clash,
@@ -1493,4 +1536,4 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input
              render_host_ranks_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot,
              render_whole_or_nothing, render_comm_csv_beside, bars_labels_inside_figure,
              render_name_clash_across_runs, render_concurrent_sources, render_lock_wait_checked,
-             gnuplot_failure_leaves_no_figure)
+             gnuplot_failure_leaves_no_figure, figure_in_a_quoted_folder, figure_in_a_missing_folder)
