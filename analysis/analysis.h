@@ -227,6 +227,9 @@ int tl_an_is_gzip_nsys(const char *path); /* an SQLite file compressed with gzip
  * rank and iter_nvtx (NULL: trilap's iter ranges) set. */
 #define TL_AN_NSYS_ITER_NVTX "#iter-nvtx="
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const char **iter_nvtx);
+/* A rank file's name as a message says it: an export's rank FILE#R without
+ * the --iter-nvtx spec its name carries for the reader (buf, n). */
+const char *tl_an_file_said(const char *path, char *buf, size_t n);
 tl_status tl_an_nsys_ranks(const char *path, int *nranks);
 /* The NCCL kernels of rank `rank` of an export whose operation NCCL's NVTX
  * ranges tell (the range around the launch, or a group's operations:

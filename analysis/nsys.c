@@ -59,6 +59,13 @@ int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const cha
     return 0;
 }
 
+const char *tl_an_file_said(const char *path, char *buf, size_t n)
+{
+    const char *spec = strstr(path, TL_AN_NSYS_ITER_NVTX);
+    snprintf(buf, n, "%.*s", spec ? (int)(spec - path) : (int)strlen(path), path);
+    return buf;
+}
+
 int tl_an_is_nsys(const char *path)
 {
     if (tl_an_is_special(path)) return 0; /* opening a FIFO would wait for a writer */

@@ -106,7 +106,7 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
         int64_t w0 = rk.meta.w0, w1 = rk.meta.w1;
         size_t nb = 0;
         TL_TRYGOTO(tl_an_rank_slices(&rk, o->iter_lo, o->iter_hi, &bounds, &r->iters, &nb, &w0, &w1), st, fail);
-        char sel[48], had[640];
+        char sel[48], had[640], said[1100];
         r->have = tl_an_rank_iter_span(&rk);
         /* a rank that recorded nothing (no GPU activity, no communication of
          * its host's) has no iteration to select from: it is read as without
@@ -114,7 +114,8 @@ tl_status tl_an_run_overlap(const char *dir, const tl_an_overlap_opts *o, tl_an_
          * recorded nothing is read */
         int act = tl_an_rank_activity(&rk);
         TL_CHECKGOTO(nb > 0 || tl_an_iters_all(o->iter_lo, o->iter_hi) || act == TL_AN_ACT_NONE, TL_ERR_INVAL, st,
-                     fail, "%s: no %s in iterations %s (%s)", files[f], tl_an_activity_name(act),
+                     fail, "%s: no %s in iterations %s (%s)", tl_an_file_said(files[f], said, sizeof said),
+                     tl_an_activity_name(act),
                      tl_an_iters_str(o->iter_lo, o->iter_hi, sel, sizeof sel),
                      tl_an_iters_had(r->have, &rk.meta, had, sizeof had));
         count_comm(&rk, w0, w1, r); /* before the split adds each operation's transfer part */

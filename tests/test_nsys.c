@@ -821,6 +821,13 @@ TL_TEST(iter_nvtx_torch)
     TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "# rank 0: window 19770.1 us, 30 iterations;"), "exit %d:\n%s%s", r.rc,
                   r.out, r.err);
     tl_test_output_free(&r);
+    /* a refusal names the export's rank as FILE#R, not with the option its
+     * name carries for the reader (before: "FILE#0#iter-nvtx=step: ...") */
+    char want[600];
+    snprintf(want, sizeof want, "%s#0: no GPU activity in iterations 900:901 (the run has iterations 0..34)", FIXTURE);
+    r = tl_test_capture("%s/trilap-analyze diagnose %s --iter-nvtx step --iter-range 900:901", tl_test_bin(), FIXTURE);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
 }
 
 /* The hint of an export without iterations names the loop that looks
