@@ -136,11 +136,12 @@ static int refuse_iter_nvtx(const char *program, const tl_optresult *res, const 
             return st == TL_ERR_INVAL ? 2 : 1;
         }
         int kineto = tl_an_is_kineto_run(in);
-        char route[4400] = "", word[512];
+        char route[8800] = "", word[512], path[4200];
         const char *ex = export_among(res);
-        if (ex) /* compare's other input: the export's steps go in with import */
+        if (ex) /* compare's other input: the export's steps go in with import, a command to paste */
             snprintf(route, sizeof route, "; to compare %s's steps with it: trilap-analyze import %s --iter-nvtx %s "
-                     "-o DIR, then give DIR", ex, ex, tl_an_sh_word(c->iter_nvtx, word, sizeof word));
+                     "-o DIR, then give DIR", ex, tl_an_sh_word(ex, path, sizeof path),
+                     tl_an_sh_word(c->iter_nvtx, word, sizeof word));
         fprintf(stderr, "%s: --iter-nvtx does not apply to %s, %s: it takes an Nsight Systems export's iterations "
                         "from its NVTX ranges (%s)%s (try --help)\n",
                 program, in, kineto ? "a PyTorch profiler (Kineto) trace" : "not an Nsight Systems export",

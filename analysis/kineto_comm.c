@@ -57,6 +57,7 @@ typedef struct cstate {
     size_t n_in;                /* rows inside the range (all of them without one) */
     int64_t step_min, step_max; /* the steps the traces have, for the refusal of an empty range */
     size_t nsteps;              /* of the rank with most */
+    size_t nkernels;            /* every rank's kernels, NCCL's or not: what a trace without NCCL has */
     int nsys;                   /* an Nsight Systems export: one clock, no process groups or sizes */
 } cstate;
 
@@ -176,6 +177,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
     for (size_t g = 0; g < ng; g++) {
         const tl_kt_srow *k = &t->s[gi[g].i];
         if (k->kind != TL_KT_KERNEL) continue;
+        cs->nkernels++;
         if (tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_NONE) continue;
         tl_kt_comm cm;
         int known = tl_kt_comm_of(t, gi[g].i, &cm);
@@ -564,6 +566,16 @@ static tl_status range_empty(const char *input, const tl_an_common *c, const cst
                    input, c->iters, have);
 }
 
+/* A trace without an NCCL kernel has nothing collectives reads: refused
+ * (exit 1, as a range without one) saying what it has instead, where an
+ * empty table and exit 0 read as a script's success. */
+static tl_status no_nccl(const char *input, const cstate *cs, size_t nf)
+{
+    return TL_FAIL(TL_ERR_INVAL, "%s: no NCCL kernel: the trace has %zu kernel%s on %zu rank%s, none of them NCCL's; "
+                   "collectives reads NCCL kernels (a program's all-reduces, sends and receives through NCCL)",
+                   input, cs->nkernels, cs->nkernels == 1 ? "" : "s", nf, nf == 1 ? "" : "s");
+}
+
 int tl_an_cmd_collectives(int argc, char **argv)
 {
     tl_an_common c;
@@ -596,6 +608,10 @@ int tl_an_cmd_collectives(int argc, char **argv)
     metas = calloc(nf ? nf : 1, sizeof *metas);
     TL_CHECKGOTO(conc && metas, TL_ERR_NOMEM, st, fail, "%zu ranks", nf);
     TL_TRYGOTO(read_ranks(files, nf, &cs, conc, metas), st, fail);
+    if (!cs.n) {
+        st = no_nccl(input, &cs, nf);
+        goto fail;
+    }
     if (c.iters && !cs.n_in) {
         st = range_empty(input, &c, &cs, &metas[0]);
         goto fail;

@@ -191,11 +191,8 @@ static tl_status add_ranks(nsys *x, int64_t pid)
     tl_an_sqlite_stmt *s = NULL;
     int first = x->nranks;
     if (x->has_nvtx && x->has_runtime) {
-        const char *q = "SELECT globalTid, min(int64Value) FROM NVTX_EVENTS WHERE eventType = 34 AND int64Value IS NOT "
-                        "NULL AND coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'rank' AND "
-                        "globalTid / 16777216 * 16777216 = ?1 AND domainId IN (SELECT domainId FROM NVTX_EVENTS "
-                        "WHERE eventType = 75 AND globalTid / 16777216 * 16777216 = ?1 AND coalesce(text, (SELECT "
-                        "value FROM StringIds WHERE id = textId)) = 'trilap') GROUP BY globalTid ORDER BY 2, 1";
+        const char *q = "SELECT globalTid, min(int64Value) FROM NVTX_EVENTS WHERE " TL_AN_NSYS_RANK_MARK
+                        " GROUP BY globalTid ORDER BY 2, 1";
         if (x->sq.prepare_v2(x->db, q, -1, &s, NULL) != TL_SQ_OK) return sq_fail(x, "rank threads");
         x->sq.bind_int64(s, 1, pid);
         while (st == TL_OK && x->sq.step(s) == TL_SQ_ROW)
@@ -778,10 +775,13 @@ static tl_status prepare_records(nsys *x, int by_thread, tl_an_sqlite_stmt **out
         u = " UNION ALL ";
     }
     if (x->has_nvtx) {
+        /* a thread-rank's ranges: its own, and the start/end ranges of threads
+         * that are no rank (the process's, as its --iter-nvtx steps are) */
         ADD("%sSELECT 4, start, end, coalesce(domainId, 0), coalesce(category, 0), int64Value IS NOT NULL, "
             "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)), coalesce(int64Value, -1), 0, rowid FROM "
             "NVTX_EVENTS WHERE eventType IN (59, 60) AND end IS NOT NULL AND globalTid / 16777216 * 16777216 = ?1%s",
-            u, host_own);
+            u, by_thread ? " AND (globalTid = ?2 OR (eventType = 60 AND globalTid NOT IN " TL_AN_NSYS_RANK_THREADS "))"
+                         : "");
         /* each probes session creates the trilap domain anew: its iterations restart at 0 */
         ADD(" UNION ALL SELECT 5, start, start, 0, 0, 0, NULL, -1, 0, rowid FROM NVTX_EVENTS WHERE eventType = 75 AND "
             "coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) = 'trilap' AND "

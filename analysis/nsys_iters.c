@@ -145,7 +145,8 @@ static tl_status read_steps(const tl_an_sqlite *sq, tl_an_sqlite_db *db, const c
     const char *q = "SELECT e.start, e.end, e.globalTid, coalesce(e.text, (SELECT value FROM StringIds WHERE id = "
                     "e.textId)), e.rowid, e.eventType FROM NVTX_EVENTS e WHERE e.eventType IN (59, 60) AND e.end IS "
                     "NOT NULL AND e.start IS NOT NULL AND e.globalTid / 16777216 * 16777216 = ?1 AND (?2 = 0 OR "
-                    "e.globalTid = ?2) AND " IN_DOMAIN " ORDER BY e.start, e.end DESC, e.rowid";
+                    "e.globalTid = ?2 OR (e.eventType = 60 AND e.globalTid NOT IN " TL_AN_NSYS_RANK_THREADS ")) AND "
+                    IN_DOMAIN " ORDER BY e.start, e.end DESC, e.rowid";
     if (sq->prepare_v2(db, q, -1, &s, NULL) != TL_SQ_OK)
         return TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: NVTX ranges: %s", path, sq->errmsg(db));
     sq->bind_int64(s, 1, pid);
@@ -163,7 +164,9 @@ static tl_status read_steps(const tl_an_sqlite *sq, tl_an_sqlite_db *db, const c
                                .row = sq->column_int64(s, 4), .num = k};
         int64_t t = sq->column_int64(s, 2);
         /* a start/end range (60) is the process's, not its thread's: NVTX
-         * lets any thread start or end one, a worker pool's steps among them */
+         * lets any thread start or end one, a worker pool's steps among them;
+         * a thread-rank takes those of threads that are no rank (a main
+         * thread driving the ranks' steps), not another rank's own */
         if (sq->column_int(s, 5) == 60 && o->n) t = first_tid;
         if (k == TOO_BIG)
             st = TL_FAIL(TL_ERR_PARSE, "%s: Nsight Systems export: NVTX_EVENTS row %lld: '%s' numbers an iteration "

@@ -23,8 +23,20 @@ typedef struct tl_an_nsys_steps {
     size_t cap, used;
 } tl_an_nsys_steps;
 
+/* The condition on an NVTX_EVENTS row (unaliased) that it is a trilap
+ * "rank" mark of process ?1 (its globalPid): the threads holding one are
+ * ranks when a process has several (probes_nvtx.c: ranks as threads). */
+#define TL_AN_NSYS_RANK_MARK                                                                                          \
+    "eventType = 34 AND int64Value IS NOT NULL AND coalesce(text, (SELECT value FROM StringIds WHERE id = textId)) " \
+    "= 'rank' AND globalTid / 16777216 * 16777216 = ?1 AND domainId IN (SELECT domainId FROM NVTX_EVENTS WHERE "     \
+    "eventType = 75 AND globalTid / 16777216 * 16777216 = ?1 AND coalesce(text, (SELECT value FROM StringIds WHERE " \
+    "id = textId)) = 'trilap')"
+/* The rank threads of process ?1. */
+#define TL_AN_NSYS_RANK_THREADS "(SELECT globalTid FROM NVTX_EVENTS WHERE " TL_AN_NSYS_RANK_MARK ")"
+
 /* The ranges of process pid (thread tid, 0: every thread) that spec
- * names, checked (one thread, no two overlapping) and numbered; none in
+ * names (a thread's: those pushed or started on it, and the start/end
+ * ranges started on a thread of the process that is no rank), checked (one thread, no two overlapping) and numbered; none in
  * the whole export is refused naming the export's most frequent ranges.
  * TL_ERR_INVAL for what the command line asked that the export cannot give. */
 tl_status tl_an_nsys_steps_load(const tl_an_sqlite *sq, tl_an_sqlite_db *db, const char *path, const char *spec,

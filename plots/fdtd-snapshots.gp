@@ -29,7 +29,7 @@ do for [j = 1:nc] {
         print sprintf("fdtd-snapshots.gp: steps='%s': '%s' is not a step number", steps, word(steps, j)); exit status 2
     }
     do for [i = 1:nr] {
-        if (system(sprintf("test -r '%s' && echo y", slice(word(dirs, i), word(steps, j)))) ne "y") {
+        if (system("test -r " . gp_sh(slice(word(dirs, i), word(steps, j))) . " && echo y") ne "y") {
             print sprintf("fdtd-snapshots.gp: no slice %s (the run wrote none at step %s)", slice(word(dirs, i), word(steps, j)), word(steps, j))
             exit status 1
         }

@@ -60,7 +60,7 @@ do for [i = 1:n] {
     # note by its rows (older timeline files have no clock_unc_us column)
     array unc[nranks]
     do for [r = 1:nranks] { unc[r] = 0 }
-    hdr = system("head -n 1 '" . f . "'")
+    hdr = system("head -n 1 -- " . gp_sh(f))
     do for [r = 1:(strstrt(hdr, "clock_unc_us") ? nranks - 1 : 0)] {
         stats f using (int(column("row")) / 4 == r ? column("clock_unc_us") : 0) nooutput
         unc[r + 1] = STATS_max

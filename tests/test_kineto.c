@@ -767,6 +767,27 @@ TL_TEST(collectives_command)
     free(err);
 }
 
+/* A trace without an NCCL kernel (a one-GPU program) has nothing for
+ * collectives: one line saying what it has, exit 1, no --csv written
+ * (before: an empty table, "# 0 rows", exit 0) */
+TL_TEST(collectives_without_nccl_refused)
+{
+    need_zlib();
+    const char *t = tl_test_tmpdir();
+    char p[600], cmd[1400], *out = NULL, *err = NULL;
+    snprintf(p, sizeof p, "%s/one-gpu.json", t);
+    variant(p, "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", "my_kernel");
+    snprintf(cmd, sizeof cmd, "%s/trilap-analyze collectives %s --csv %s/c.csv", tl_test_bin(), p, t);
+    int rc = tl_test_run(cmd, &out, &err);
+    TL_ASSERT_MSG(rc == 1 && !out[0] && tl_test_one_line(err, "one-gpu.json: no NCCL kernel: the trace has 2 kernels on "
+                                                              "1 rank, none of them NCCL's; collectives reads NCCL "
+                                                              "kernels"),
+                  "exit %d\n%s%s", rc, out, err);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/c.csv", t), 0);
+    free(out);
+    free(err);
+}
+
 /* The output of `trilap-analyze ARGS`, which must exit 0 (free it). */
 static char *analyze(const char *args)
 {
@@ -2105,7 +2126,7 @@ TL_TEST(gpu_step_copies_are_no_iterations)
     tl_kt_free(&tr);
 }
 
-TL_TEST_MAIN(hta_figures_exact, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
+TL_TEST_MAIN(hta_figures_exact, collectives_without_nccl_refused, collectives_event_wait_on_the_host, queued_counts_host_event_waits, diagnose_remedies_speak_pytorch, collectives_kernel_names_with_blanks, not_kineto_says_why, overlap_means_leave_out_an_idle_rank, big_trace_bounded_memory, collectives_command, records_of_shared_traces, json_and_gz_alike, small_trace_records,
              bad_traces_refused, timeline_skips_an_empty_first_rank, every_command_reads_kineto, diagnose_names_collectives, clock_stated,
              late_ranks_pair_by_operation, overlap_rows_carry_the_trace_rank,
              iter_range_selects_matched_operations, options_applied_or_refused, import_reads_back,

@@ -749,7 +749,7 @@ TL_TEST(iter_nvtx_steps)
  * nested on one thread or marked by two threads (naming two ranges'
  * times), a name no range has (naming the export's most frequent), an
  * input that is no export (beside an export, saying how to compare them:
- * import it with the option). */
+ * import it with the option, a command to paste). */
 TL_TEST(iter_nvtx_refused)
 {
     need_sqlite();
@@ -786,11 +786,16 @@ TL_TEST(iter_nvtx_refused)
                       strstr(r.err, "not an Nsight Systems export"),
                   "exit %d:\n%s", r.rc, r.err);
     tl_test_output_free(&r);
-    /* compare of a trilap run with an export: the way to compare them */
-    r = tl_test_capture("%s/trilap-analyze compare %s/run %s/none.sqlite --iter-nvtx fwd", tl_test_bin(), t, t);
-    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "/none.sqlite's steps with it: trilap-analyze import ") &&
-                      strstr(r.err, "/none.sqlite --iter-nvtx 'fwd' -o DIR, then give DIR (try --help)"),
-                  "exit %d:\n%s", r.rc, r.err);
+    /* compare of a trilap run with an export: the way to compare them,
+     * the export's path one shell word as the name is (before: bare, so
+     * a path with a blank pasted as two words) */
+    TL_ASSERT_EQ(tl_test_sh("mkdir '%s/my exports' && cp %s/none.sqlite '%s/my exports/'", t, t, t), 0);
+    r = tl_test_capture("%s/trilap-analyze compare %s/run '%s/my exports/none.sqlite' --iter-nvtx fwd", tl_test_bin(),
+                        t, t);
+    char want[900];
+    snprintf(want, sizeof want, "/none.sqlite's steps with it: trilap-analyze import '%s/my exports/none.sqlite' "
+             "--iter-nvtx 'fwd' -o DIR, then give DIR (try --help)", t);
+    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, want), "exit %d (expected '%s'):\n%s", r.rc, want, r.err);
     tl_test_output_free(&r);
 #endif
 }
@@ -900,6 +905,94 @@ TL_TEST(iter_nvtx_start_end_ranges_of_any_thread)
 #endif
 }
 
+/* Ranks as threads of one process (pid 5: threads 7 and 8 announce
+ * trilap ranks 0 and 1; thread 9 is none). Rank 0 launches corr 11 at
+ * 1500, rank 1 corr 12 at 3050. */
+#define THREAD_RANKS_EXPORT                                                                                      \
+    NSYS_KERNEL_TABLES NSYS_NVTX_TABLE NSYS_RUNTIME_TABLE                                                        \
+    "INSERT INTO StringIds VALUES (1, '_Z10my_computev'), (2, 'cudaLaunchKernel');"                              \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1500, 1600, 1, 83886087, 11, 2, 0),"                        \
+    " (3050, 3090, 1, 83886088, 12, 2, 0);"                                                                      \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (2000, 2100, 0, 1, 20, 11, 83886080, 1, 1, 1),"               \
+    " (3200, 3300, 1, 2, 20, 12, 83886080, 1, 1, 1);"                                                            \
+    "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId, int64Value) VALUES"             \
+    " (0, 0, 75, 'trilap', 83886087, 3, NULL), (10, NULL, 34, 'rank', 83886087, 3, 0),"                          \
+    " (10, NULL, 34, 'rank', 83886088, 3, 1);"
+
+/* Start/end step ranges started on a thread that is no rank (a main
+ * thread driving thread-ranks) are every thread-rank's steps (before:
+ * neither rank had an iteration, the query kept its own thread's);
+ * a rank's own start/end ranges stay its own, not the other rank's */
+TL_TEST(iter_nvtx_start_end_ranges_of_thread_ranks)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    static const struct {
+        const char *name, *steps;
+        int64_t k11, k12; /* rank 0's launch's iteration, rank 1's */
+    } cases[] = {
+        {"main", "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                 " (1000, 3000, 60, 'step 0', 83886089), (3000, 6000, 60, 'step 1', 83886089);", 0, 1},
+        {"own", "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                " (1000, 3000, 60, 'step 0', 83886087), (3000, 6000, 60, 'step 1', 83886087),"
+                " (1100, 3100, 60, 'step 0', 83886088), (3100, 6100, 60, 'step 1', 83886088);", 0, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char db_path[600];
+        snprintf(db_path, sizeof db_path, "%s/%s.sqlite", t, cases[c].name);
+        write_export(db_path, THREAD_RANKS_EXPORT, cases[c].steps);
+        int nr = 0;
+        TL_ASSERT_OK(tl_an_nsys_ranks(db_path, &nr));
+        TL_ASSERT_EQ(nr, 2);
+        iters_seen s[2] = {{.kernel = {-9, -9, -9, -9}}, {.kernel = {-9, -9, -9, -9}}};
+        tl_an_meta m;
+        for (int r = 0; r < 2; r++) TL_ASSERT_OK(tl_an_nsys_scan(db_path, r, "step", see_iters, &s[r], &m, NULL));
+        TL_ASSERT_MSG(s[0].nhost == 2 && s[1].nhost == 2 && s[0].kernel[0] == cases[c].k11 &&
+                          s[1].kernel[1] == cases[c].k12,
+                      "%s: %zu and %zu iterations; rank 0's launch in %lld, rank 1's in %lld", cases[c].name,
+                      s[0].nhost, s[1].nhost, (long long)s[0].kernel[0], (long long)s[1].kernel[1]);
+    }
+#endif
+}
+
+/* An export without an NCCL kernel (one GPU, no NCCL) has nothing for
+ * collectives: one line with its kernel count, exit 1 (before: "# 0
+ * rows", exit 0): one made here, and the committed CuPy export */
+TL_TEST(collectives_without_nccl_refused)
+{
+    need_sqlite();
+#if TL_HAVE_SQLITE
+    const char *t = tl_test_tmpdir();
+    char db_path[600];
+    snprintf(db_path, sizeof db_path, "%s/one-gpu.sqlite", t);
+    make_steps_export(db_path, NULL);
+    tl_test_output r = tl_test_capture("%s/trilap-analyze collectives %s", tl_test_bin(), db_path);
+    TL_ASSERT_MSG(r.rc == 1 && !r.out[0] && tl_test_one_line(r.err, "one-gpu.sqlite: no NCCL kernel: the trace has 4 "
+                                                                    "kernels on 1 rank, none of them NCCL's; "
+                                                                    "collectives reads NCCL kernels"),
+                  "exit %d:\n%s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    const char *gz = "results/foreign-h200/cupy.sqlite.gz";
+    struct stat sb;
+    if (stat(gz, &sb) != 0) TL_SKIP("%s not there (run from the source tree)", gz);
+    TL_ASSERT_EQ(tl_test_sh("gzip -dc %s > %s/cupy.sqlite", gz, t), 0);
+    TL_ASSERT_EQ(tl_test_sh("awk -F, 'h { n += $3 } /^Time [(]%%[)]/ { h = 1 } END { print n }' "
+                            "results/foreign-h200/cupy.kern_sum.csv > %s/n", t),
+                 0);
+    char p[700], want[200];
+    snprintf(p, sizeof p, "%s/n", t);
+    char *n = tl_test_read(p);
+    n[strcspn(n, "\n")] = '\0';
+    snprintf(want, sizeof want, "cupy.sqlite: no NCCL kernel: the trace has %s kernels on 1 rank", n);
+    r = tl_test_capture("%s/trilap-analyze collectives %s/cupy.sqlite", tl_test_bin(), t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "exit %d (expected '%s'):\n%s%s", r.rc, want, r.out,
+                  r.err);
+    tl_test_output_free(&r);
+    free(n);
+#endif
+}
+
 /* Steps whose GPU work was all launched outside them (the steps end
  * before any kernel starts): an --iter-range of them selects none
  * of the window, refused as a range without activity (before: overlap
@@ -916,9 +1009,8 @@ TL_TEST(iter_range_of_steps_without_gpu_work)
                                " (100, 200, 59, 'step 0', 83886087), (200, 300, 59, 'step 1', 83886087),"
                                " (300, 400, 59, 'step 2', 83886087);");
     static const char *const cmds[][2] = {
-        {"overlap", "early.sqlite#0#iter-nvtx=step: no GPU activity in iterations 0:1 (the run has iterations 0..2)"},
-        {"diagnose", "early.sqlite#0#iter-nvtx=step: no GPU activity in iterations 0:1 (the run has iterations "
-                     "0..2)"},
+        {"overlap", "early.sqlite#0: no GPU activity in iterations 0:1 (the run has iterations 0..2)"},
+        {"diagnose", "early.sqlite#0: no GPU activity in iterations 0:1 (the run has iterations 0..2)"},
         {"breakdown", "early.sqlite: no GPU activity in iterations 0:1 on its rank (the run has iterations 0..2)"}};
     for (size_t k = 0; k < 3; k++) {
         tl_test_output r = tl_test_capture("%s/trilap-analyze %s %s --iter-nvtx step --iter-range 0:1", tl_test_bin(),
@@ -1154,7 +1246,7 @@ TL_TEST(sqlite_loaded_at_run_time)
     }
 }
 
-TL_TEST_MAIN(queued_not_measured_said, iter_range_of_steps_without_gpu_work, steps_hint_names_the_outer_loop, iter_nvtx_start_end_ranges_of_any_thread, import_iter_nvtx, collectives_export, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
+TL_TEST_MAIN(queued_not_measured_said, iter_range_of_steps_without_gpu_work, steps_hint_names_the_outer_loop, iter_nvtx_start_end_ranges_of_any_thread, iter_nvtx_start_end_ranges_of_thread_ranks, import_iter_nvtx, collectives_export, collectives_without_nccl_refused, collectives_committed_exports, no_iterations_refusals_name_the_steps, iter_nvtx_steps, iter_nvtx_refused, iter_nvtx_torch, kern_sum_fixture, sqlite_loaded_at_run_time, kern_sum_h200_exports, commands_on_export, import_round_trip, trilap_domain, gzip_export_named,
              iterations_restarting, generic_kernels_by_nvtx, bad_inputs, wal_export_read_in_place,
              progress_and_clock_flags_on_export, gpu_row_without_process, name_not_utf8,
              long_nvtx_name_cut_at_a_character, iter_range_on_export_says_its_iterations)

@@ -1512,6 +1512,36 @@ TL_TEST(figure_in_a_quoted_folder)
     TL_ASSERT_MSG(n == 2, "%d files in %s: a temporary left", n, d);
 }
 
+/* timeline.gp and fdtd-snapshots.gp read a file in a folder named it's
+ * through the shell quoted as input.gp quotes (gp_sh): before, their own
+ * '...' broke there, timeline's header read as nothing ("Syntax error:
+ * Unterminated quoted string", rank 1's clock band not drawn) and the
+ * snapshots refused a slice that is there ("no slice ...", exit 1) */
+TL_TEST(figures_read_a_quoted_folder)
+{
+    need_gnuplot();
+    char d[1024], p[1100];
+    snprintf(d, sizeof d, "%s/it's", tl_test_tmpdir());
+    TL_ASSERT_EQ(mkdir(d, 0777), 0);
+    snprintf(p, sizeof p, "%s/t.csv", d);
+    tl_test_write(p, "row,cat_id,start_us,work_start_us,end_us,clock_unc_us\n0,0,0,0,10,0\n4,0,2,3,12,1.5\n");
+    tl_test_output r = tl_test_capture("gnuplot -e \"files=\\\"%s\\\"; out=\\\"%s/t.png\\\"\" plots/timeline.gp", p, d);
+    TL_ASSERT_MSG(r.rc == 0 && !r.err[0], "timeline.gp: rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/t.png", d);
+    check_figure(p, 2000);
+    snprintf(p, sizeof p, "%s/s", d);
+    TL_ASSERT_EQ(mkdir(p, 0777), 0);
+    snprintf(p, sizeof p, "%s/s/p-000150.txt", d);
+    tl_test_write(p, "# p\n0 1 0\n1 -2 1\n0 1 0\n");
+    r = tl_test_capture("gnuplot -e \"dirs=\\\"%s/s\\\"; steps='150'; out=\\\"%s/f.png\\\"\" plots/fdtd-snapshots.gp", d,
+                        d);
+    TL_ASSERT_MSG(r.rc == 0, "fdtd-snapshots.gp: rc %d: %s", r.rc, r.err);
+    tl_test_output_free(&r);
+    snprintf(p, sizeof p, "%s/f.png", d);
+    check_figure(p, 2000);
+}
+
 /* A figure in a folder that is not there: one line naming it, exit 1
  * (before: gnuplot's "common.gp line 38: cannot open file; output not
  * changed" about `set output gp_part`, on three lines, naming neither) */
@@ -1536,4 +1566,5 @@ TL_TEST_MAIN(render_takes_tl_gnuplot, render_titles_name_hardware, gnuplot_input
              render_host_ranks_breakdown, render_says_rows_of_several_commits, render_interrupt_ends_gnuplot,
              render_whole_or_nothing, render_comm_csv_beside, bars_labels_inside_figure,
              render_name_clash_across_runs, render_concurrent_sources, render_lock_wait_checked,
-             gnuplot_failure_leaves_no_figure, figure_in_a_quoted_folder, figure_in_a_missing_folder)
+             gnuplot_failure_leaves_no_figure, figure_in_a_quoted_folder, figures_read_a_quoted_folder,
+             figure_in_a_missing_folder)
