@@ -97,6 +97,11 @@ void tl_trace_rank_path(const char *dir, int rank, char *buf, size_t cap);
  * bytes are rejected by the reader (it keeps one row in memory). */
 #define TL_TRACE_HEADER "rank,device,stream,lane,cat,kind,name,start_ns,end_ns,corr,bytes,iter"
 enum { TL_TRACE_NFIELDS = 12, TL_TRACE_MAX_ROW = 65536 };
+/* A record's name or a metadata value longer than this is written cut, at
+ * a character's start, and marked ("...[70000 bytes, cut]"), so that every
+ * row the writer writes fits the reader's TL_TRACE_MAX_ROW, quotes doubled
+ * and all (a C++ kernel's mangled name can run to tens of kilobytes). */
+enum { TL_TRACE_MAX_TEXT = 16384 };
 /* Times (start_ns, end_ns, the window, clock offsets) lie within
  * +-2^61 ns (73 years): the difference of two and the sum of two such
  * differences cannot overflow int64, so no later arithmetic on them can.

@@ -139,9 +139,14 @@ static tl_status tl_read_row(tl_trace_reader *r, int *got)
      * is there of the row may parse (an iter of 12 cut to 1), so under
      * TL_TRACE_ACCEPT_INCOMPLETE it is dropped whole, and said */
     const int drop_cut = (r->flags & TL_TRACE_ACCEPT_INCOMPLETE) != 0;
+    /* a metadata line is one line, its value unquoted (the writer writes a
+     * newline in it as a space): a '"' there (an argument 'say "hi' in
+     * args=) opens no quoted field, where counting it took the header and
+     * every record after it for one row */
+    const int meta = r->len > 0 && r->buf[0] == '#';
     for (;;) {
         int inq = 0;
-        for (size_t i = 0; i < r->len; i++)
+        for (size_t i = 0; i < r->len && !meta; i++)
             if (r->buf[i] == '"') inq = !inq;
         if (g == 2 && drop_cut) break;
         if (g == 2)

@@ -39,6 +39,24 @@ tl_status tl_trace_writer_open(tl_trace_writer **out, const char *path)
     return TL_OK;
 }
 
+/* How much of text is written: all of it up to TL_TRACE_MAX_TEXT bytes,
+ * else what fits beside the cut mark, ending before a UTF-8 character's
+ * continuation bytes (the reader refuses text that is not UTF-8). */
+static size_t tl_text_kept(const char *text)
+{
+    size_t n = strlen(text);
+    if (n <= TL_TRACE_MAX_TEXT) return n;
+    size_t keep = TL_TRACE_MAX_TEXT - 32;
+    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80) keep--;
+    return keep;
+}
+
+static void tl_text_cut_mark(FILE *f, const char *text, size_t kept)
+{
+    size_t n = strlen(text);
+    if (kept < n) fprintf(f, "...[%zu bytes, cut]", n);
+}
+
 static int tl_meta_key_ok(const char *k)
 {
     if (!k || !*k) return 0;
@@ -71,8 +89,11 @@ tl_status tl_trace_writer_meta(tl_trace_writer *w, const char *key, const char *
     }
     fprintf(w->f, "# %s=", key);
     /* One line per key: a newline in a value (an argument, say) becomes a space. */
-    for (const char *v = value ? value : ""; *v; v++)
-        fputc(*v == '\n' || *v == '\r' ? ' ' : *v, w->f);
+    const char *v = value ? value : "";
+    size_t keep = tl_text_kept(v);
+    for (size_t i = 0; i < keep; i++)
+        fputc(v[i] == '\n' || v[i] == '\r' ? ' ' : v[i], w->f);
+    tl_text_cut_mark(w->f, v, keep);
     fputc('\n', w->f);
     return TL_OK;
 }
@@ -80,15 +101,17 @@ tl_status tl_trace_writer_meta(tl_trace_writer *w, const char *key, const char *
 static void tl_write_name(FILE *f, const char *name)
 {
     if (!name) name = "";
-    if (!strpbrk(name, ",\"\r\n")) {
+    size_t keep = tl_text_kept(name);
+    if (keep == strlen(name) && !strpbrk(name, ",\"\r\n")) {
         fputs(name, f);
         return;
     }
     fputc('"', f);
-    for (const char *p = name; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
+    for (size_t i = 0; i < keep; i++) {
+        if (name[i] == '"') fputc('"', f);
+        fputc(name[i], f);
     }
+    tl_text_cut_mark(f, name, keep);
     fputc('"', f);
 }
 

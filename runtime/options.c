@@ -58,7 +58,8 @@ tl_status tl_opts_parse_double(const char *text, double *out)
     errno = 0;
     double v = strtod(text, &end);
     /* beyond a double either way: 1e400, and 1e-400, which would be read as 0
-     * (--rtol 1e-400 turned a solve into a fixed-iteration benchmark) */
+     * (--rtol 1e-400 turned a solve into a fixed-iteration benchmark), and
+     * a subnormal (1e-310), which keeps fewer digits than typed */
     if (errno == ERANGE) return TL_ERR_PARSE; /* errno stays ERANGE: store() says so */
     if (end == text || *end != '\0' || !isfinite(v)) return TL_ERR_PARSE;
     /* strtod reads C99 hexadecimal floats too (0x1p-3): no user of a
@@ -174,7 +175,11 @@ static tl_status store(const tl_optgroup *g, const tl_option *o, const char *tex
     case TL_OPT_DOUBLE: {
         double v = 0;
         if (tl_opts_parse_double(text, &v) != TL_OK) {
-            snprintf(why, nwhy, errno == ERANGE ? "beyond the range of a double" : "not a number");
+            /* 1e-310 is below a normal double, not beyond every double */
+            const int range = errno == ERANGE, small = range && fabs(strtod(text, NULL)) < 1;
+            snprintf(why, nwhy, !range ? "not a number"
+                                : small ? "below the smallest normal double (2.2e-308 in magnitude)"
+                                        : "beyond the range of a double (1.8e308 in magnitude)");
             return TL_ERR_PARSE;
         }
         if (has_range(o) && (v < o->min || v > o->max)) {
@@ -270,6 +275,24 @@ static found find_short(const tl_optspec *spec, char c)
             if (o->short_name && o->short_name == c) return (found){&spec->groups[gi], o, 0};
         }
     return (found){NULL, NULL, 0};
+}
+
+/* 1 when arg names one of spec's options (--name, --name=..., --no-FLAG,
+ * -x, or a built-in): given where a value was due, it is a forgotten
+ * value, not the value (`--results --overlap` wrote the results into a
+ * file named --overlap and ran without overlap) */
+static int names_an_option(const tl_optspec *spec, const char *arg)
+{
+    if (arg[0] != '-' || !arg[1]) return 0;
+    if (arg[1] != '-') return isalpha((unsigned char)arg[1]) && (find_short(spec, arg[1]).o || arg[1] == 'h');
+    const char *name = arg + 2, *eq = strchr(name, '=');
+    size_t len = eq ? (size_t)(eq - name) : strlen(name);
+    if (find_long(spec, name, len).o) return 1;
+    if (len > 3 && !strncmp(name, "no-", 3) && find_long(spec, name + 3, len - 3).o) return 1;
+    static const char *const builtin[] = {"help", "version", "debug"};
+    for (size_t k = 0; k < sizeof builtin / sizeof builtin[0]; k++)
+        if (strlen(builtin[k]) == len && !strncmp(builtin[k], name, len)) return 1;
+    return 0;
 }
 
 /* ---- parse --------------------------------------------------------------- */
@@ -467,6 +490,13 @@ tl_status tl_opts_parse(const tl_optspec *spec, int argc, char **argv, tl_optres
                 st = TL_ERR_INVAL;
                 goto done;
             }
+            if (names_an_option(spec, argv[i + 1])) {
+                fprintf(stderr, "%s: option '%s' needs a value, and '%s' is an option (a value that is one: "
+                                "%s=%s; try --help)\n",
+                        spec->program, shown, argv[i + 1], shown, argv[i + 1]);
+                st = TL_ERR_INVAL;
+                goto done;
+            }
             value = argv[++i];
         }
         char why[1024];
@@ -658,9 +688,18 @@ void tl_opts_echo(const tl_optspec *spec, FILE *out, const char *line_prefix)
     for (size_t gi = 0; gi < spec->ngroups; gi++) {
         const tl_optgroup *g = &spec->groups[gi];
         for (size_t i = 0; i < g->nopts; i++) {
-            char val[256];
-            format_value(g, &g->opts[i], val, sizeof val);
-            fprintf(out, "%s%s=%s\n", prefix, g->opts[i].name, val);
+            const tl_option *o = &g->opts[i];
+            char val[64];
+            fprintf(out, "%s%s=", prefix, o->name);
+            /* a string whole, on its one line: a path is not cut at 255
+             * bytes, and a newline in a label does not start a line of
+             * data under the prefix (it is written as a space, as the
+             * trace's metadata writes it) */
+            const char *s = o->type == TL_OPT_STRING ? *(const char *const *)field(g, o) : NULL;
+            if (o->type != TL_OPT_STRING) format_value(g, o, val, sizeof val);
+            for (const char *c = o->type == TL_OPT_STRING ? (s ? s : "") : val; *c; c++)
+                fputc(*c == '\n' || *c == '\r' ? ' ' : *c, out);
+            fputc('\n', out);
         }
     }
 }

