@@ -118,6 +118,7 @@ typedef struct nsys {
     /* NCCL kernels whose operation NCCL's NVTX ranges tell (nccl_ops) */
     struct nccl_op { int64_t corr; int p2p; char name[64]; } *ops; /* name: the range's, a group's operations */
     size_t nops, nops_named, nops_disagree; /* of them: named kernels, and named ones the ranges contradict */
+    tl_trace_lanes lanes_env; /* TRILAP_LANES, the injection library's overrides */
 } nsys;
 
 static tl_status sq_fail(nsys *x, const char *what)
@@ -238,6 +239,10 @@ static tl_status nsys_open(nsys *x, const char *path)
     x->path = path;
     x->trilap_dom = -1;
     TL_CHECK(tl_an_is_nsys(path), TL_ERR_PARSE, "%s: not an SQLite file (nsys export --type sqlite makes one)", path);
+    const char *lanes = getenv("TRILAP_LANES");
+    char why[256];
+    TL_CHECK(!lanes || !*lanes || tl_trace_lanes_parse(lanes, &x->lanes_env, why, sizeof why) == TL_OK, TL_ERR_INVAL,
+             "TRILAP_LANES='%.200s': %s", lanes, why);
     TL_TRY(tl_an_sqlite_load(&x->sq, path));
     if (open_export(x, path) != TL_SQ_OK) {
         tl_status st = sq_fail(x, "cannot open");
@@ -319,23 +324,12 @@ fail:
     return st;
 }
 
-/* TRILAP_LANES="stream:lane,..." (the injection library's syntax) */
-static int lane_override(int64_t stream, tl_role *lane)
+/* TRILAP_LANES="stream:lane,..." (the injection library's syntax, read
+ * at the export's opening: a bad one is refused there, where an item that
+ * was not one used to be passed over without a word) */
+static int lane_override(const nsys *x, int64_t stream, tl_role *lane)
 {
-    const char *spec = getenv("TRILAP_LANES");
-    if (!spec || !*spec) return 0;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        uint64_t id;
-        tl_role l;
-        if (tl_trace_lane_item(tok, &id, &l) && stream >= 0 && id == (uint64_t)stream) {
-            *lane = l;
-            return 1;
-        }
-    }
-    return 0;
+    return stream >= 0 && tl_trace_lanes_find(&x->lanes_env, (uint64_t)stream, lane);
 }
 
 /* What an NCCL API range says: 1 p2p (ncclSend, ncclRecv), 2 a collective,
@@ -598,7 +592,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
         lane_of *l = &x->lanes[j];
         l->lane = tl_trace_lane_of_stream(l->p2p, l->coll);
         tl_role o;
-        if (lane_override(l->stream, &o)) l->lane = o;
+        if (lane_override(x, l->stream, &o)) l->lane = o;
     }
 fail:
     x->sq.finalize(s);
@@ -610,7 +604,7 @@ static tl_role lane_find(const nsys *x, int64_t dev, int64_t stream)
     for (size_t j = 0; j < x->nlanes; j++)
         if (x->lanes[j].device == dev && x->lanes[j].stream == stream) return x->lanes[j].lane;
     tl_role o;
-    if (lane_override(stream, &o)) return o;
+    if (lane_override(x, stream, &o)) return o;
     /* a stream that ran no kernel (copies only): compute, as the injection
      * library infers it; device-wide rows have no stream */
     return dev >= 0 && stream > 0 ? TL_ROLE_COMPUTE : TL_ROLE_OTHER;

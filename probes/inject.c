@@ -48,9 +48,7 @@ static struct {
     char cmdline[4096];
     char *argv[64];
     pid_t pid; /* the traced process: a child it forks inherits the exit handler */
-    uint32_t lane_ids[TL_PROBE_MAX_STREAMS]; /* TRILAP_LANES, read before the probes exist */
-    tl_role lanes[TL_PROBE_MAX_STREAMS];
-    int nlanes;
+    tl_trace_lanes lanes; /* TRILAP_LANES, read before the probes exist */
 } tl_inject = {.once = PTHREAD_ONCE_INIT, .claim = {.rank = -1, .fd = -1}};
 
 /* A launcher's rank variable and its size variable (NULL: it sets none) */
@@ -203,34 +201,13 @@ static void tl_inject_cmdline(void)
 }
 
 /* TRILAP_LANES="streamId:lane,..." into tl_inject.lanes: 0, said, on an
- * item that is not one (before: passed over, the trace written with the
- * lanes inferred, and a stream id beyond 32 bits cut to another stream's). */
+ * item that is not one (tl_trace_lanes_parse). */
 static int tl_inject_lanes(const char *spec)
 {
-    char buf[1024];
-    if (strlen(spec) >= sizeof buf) {
-        tl_log("TRILAP_LANES is over %zu characters", sizeof buf - 1);
-        return 0;
-    }
-    snprintf(buf, sizeof buf, "%s", spec);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        uint64_t id = 0;
-        tl_role lane;
-        if (!tl_trace_lane_item(tok, &id, &lane) || id > UINT32_MAX) {
-            tl_log("TRILAP_LANES='%s': '%s' is not streamId:lane (a CUPTI stream id below 2^32; lane one of compute "
-                   "p2p coll copy host other)",
-                   spec, tok);
-            return 0;
-        }
-        if (tl_inject.nlanes == TL_PROBE_MAX_STREAMS) {
-            tl_log("TRILAP_LANES='%s': more than %d streams", spec, TL_PROBE_MAX_STREAMS);
-            return 0;
-        }
-        tl_inject.lane_ids[tl_inject.nlanes] = (uint32_t)id;
-        tl_inject.lanes[tl_inject.nlanes++] = lane;
-    }
-    return 1;
+    char why[256];
+    if (tl_trace_lanes_parse(spec, &tl_inject.lanes, why, sizeof why) == TL_OK) return 1;
+    tl_log("TRILAP_LANES='%.200s': %s", spec, why);
+    return 0;
 }
 
 static void tl_inject_exit(void)
@@ -337,8 +314,8 @@ static void tl_inject_init(void)
         tl_log("tracing off for this process");
         return;
     }
-    for (int i = 0; i < tl_inject.nlanes; i++)
-        if (tl_probes_lane_override(&tl_inject.ctx, tl_inject.lane_ids[i], tl_inject.lanes[i]) != TL_OK) break;
+    for (int i = 0; i < tl_inject.lanes.n; i++)
+        if (tl_probes_lane_override(&tl_inject.ctx, tl_inject.lanes.id[i], tl_inject.lanes.lane[i]) != TL_OK) break;
     tl_inject.ok = 1;
     /* Registered during cuInit, after the CUDA runtime's own handlers, so it
      * runs before they tear CUDA down. */

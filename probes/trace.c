@@ -3,6 +3,7 @@
 #include "probes/trace.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,53 @@ int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane)
     if (end != colon || tl_role_parse(colon + 1, lane) != TL_OK) return 0;
     *stream = id;
     return 1;
+}
+
+tl_status tl_trace_lanes_parse(const char *spec, tl_trace_lanes *out, char *why, size_t nwhy)
+{
+    out->n = 0;
+    for (const char *p = spec;;) {
+        size_t len = strcspn(p, ",");
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            snprintf(why, nwhy, len ? "'%.40s...' is not streamId:lane" : "an empty item (two commas, or one at an end)",
+                     p);
+            return TL_ERR_PARSE;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        uint64_t id = 0;
+        tl_role lane;
+        if (!tl_trace_lane_item(item, &id, &lane) || id > UINT32_MAX) {
+            snprintf(why, nwhy, "'%s' is not streamId:lane (a CUPTI stream id below 2^32; lane one of compute p2p coll "
+                                "copy host other)", item);
+            return TL_ERR_PARSE;
+        }
+        tl_role had;
+        if (tl_trace_lanes_find(out, id, &had)) {
+            snprintf(why, nwhy, "stream %llu given twice (%s, then %s)", (unsigned long long)id, tl_role_name(had),
+                     tl_role_name(lane));
+            return TL_ERR_PARSE;
+        }
+        if (out->n == TL_TRACE_MAX_LANES) {
+            snprintf(why, nwhy, "more than %d streams", TL_TRACE_MAX_LANES);
+            return TL_ERR_PARSE;
+        }
+        out->id[out->n] = (uint32_t)id;
+        out->lane[out->n++] = lane;
+        if (!p[len]) return TL_OK;
+        p += len + 1;
+    }
+}
+
+int tl_trace_lanes_find(const tl_trace_lanes *l, uint64_t id, tl_role *lane)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->id[i] == id) {
+            *lane = l->lane[i];
+            return 1;
+        }
+    return 0;
 }
 
 size_t tl_trace_utf8_bad(const char *s)

@@ -82,6 +82,22 @@ void tl_trace_utf8_cut(char *s);
  * it is not one. */
 int tl_trace_lane_item(const char *item, uint64_t *stream, tl_role *lane);
 
+/* TRILAP_LANES="streamId:lane,...", read alike by the injection library
+ * and the Nsight Systems reader: every item a stream id below 2^32 and a
+ * lane, no empty item, no stream given twice, at most TL_TRACE_MAX_LANES.
+ * TL_ERR_PARSE with the reason in why (one line naming the item) where it
+ * is not so: before, an empty item was skipped and a stream given twice
+ * took whichever lane came first, without a word. */
+enum { TL_TRACE_MAX_LANES = 64 };
+typedef struct tl_trace_lanes {
+    int n;
+    uint32_t id[TL_TRACE_MAX_LANES];
+    tl_role lane[TL_TRACE_MAX_LANES];
+} tl_trace_lanes;
+tl_status tl_trace_lanes_parse(const char *spec, tl_trace_lanes *out, char *why, size_t nwhy);
+/* The lane spec gives stream id, or 0 when it names none. */
+int tl_trace_lanes_find(const tl_trace_lanes *l, uint64_t id, tl_role *lane);
+
 /* A rank's trace file: trace.rank<R>.csv or, gzipped, trace.rank<R>.csv.gz
  * (the reader reads both where zlib is built in; .gz in any case).
  * tl_trace_rank_of_name:

@@ -389,6 +389,15 @@ TL_TEST(trilap_domain)
                     t, tl_test_bin(), t, t),
                  0);
     TL_ASSERT_EQ(tl_test_sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
+    /* a TRILAP_LANES the injection library refuses is refused here too (an
+     * item that was not one was passed over), nothing written */
+    tl_test_output r = tl_test_capture("TRILAP_LANES=7:p2p,,8:coll %s/trilap-analyze import %s/tri.sqlite -o %s/run3",
+                                       tl_test_bin(), t, t);
+    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "TRILAP_LANES='7:p2p,,8:coll': an empty item (two commas, or "
+                                                       "one at an end)"),
+                  "exit %d:\n%s", r.rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run3", t), 0);
 }
 
 /* An --iter-range that selects nothing on an export names what the export

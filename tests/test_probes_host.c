@@ -659,6 +659,9 @@ TL_TEST(inject_bad_env_said)
         {"TRILAP_CUPTI_API=drivr", "TRILAP_CUPTI_API='drivr' is neither 'driver' nor 'all'"},
         {"TRILAP_LANES=14:p2p,15:col", "TRILAP_LANES='14:p2p,15:col': '15:col' is not streamId:lane"},
         {"TRILAP_LANES=4294967296:p2p", "TRILAP_LANES='4294967296:p2p': '4294967296:p2p' is not streamId:lane"},
+        /* an empty item was skipped, a stream given twice took its first lane */
+        {"TRILAP_LANES=14:p2p,,15:coll", "TRILAP_LANES='14:p2p,,15:coll': an empty item"},
+        {"TRILAP_LANES=14:p2p,14:coll", "TRILAP_LANES='14:p2p,14:coll': stream 14 given twice (p2p, then coll)"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const char *dir = tl_test_tmpdir();

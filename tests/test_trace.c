@@ -277,6 +277,39 @@ TL_TEST(lane_of_stream_and_lane_items)
         TL_ASSERT_MSG(!tl_trace_lane_item(bad[k], &id, &lane), "accepted '%s'", bad[k]);
 }
 
+/* The whole of TRILAP_LANES, read alike by the injection library and the
+ * Nsight Systems reader: before, each split it with strtok, which skips an
+ * empty item, and a stream given twice took its first lane in one reader
+ * and passed a bad item over in the other, without a word */
+TL_TEST(lanes_spec_whole)
+{
+    tl_trace_lanes l;
+    char why[256];
+    TL_ASSERT_OK(tl_trace_lanes_parse("14:p2p,4294967295:coll", &l, why, sizeof why));
+    tl_role lane = TL_ROLE_OTHER;
+    TL_ASSERT(l.n == 2 && tl_trace_lanes_find(&l, 4294967295u, &lane) && lane == TL_ROLE_COLL);
+    TL_ASSERT(!tl_trace_lanes_find(&l, 15, &lane));
+    static const char *const bad[][2] = {
+        {"14:p2p,,15:coll", "an empty item (two commas, or one at an end)"},
+        {"14:p2p,", "an empty item (two commas, or one at an end)"},
+        {",", "an empty item (two commas, or one at an end)"},
+        {"14:p2p,14:coll", "stream 14 given twice (p2p, then coll)"},
+        {"14:p2p,15:col", "'15:col' is not streamId:lane (a CUPTI stream id below 2^32; lane one of compute p2p "
+                          "coll copy host other)"},
+        {"4294967296:p2p", "'4294967296:p2p' is not streamId:lane"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        why[0] = '\0';
+        TL_ASSERT_MSG(tl_trace_lanes_parse(bad[k][0], &l, why, sizeof why) == TL_ERR_PARSE &&
+                          !strncmp(why, bad[k][1], strlen(bad[k][1])),
+                      "'%s': %s", bad[k][0], why);
+    }
+    char many[1024] = "";
+    for (int i = 0; i <= TL_TRACE_MAX_LANES; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "%s%d:p2p", i ? "," : "", i);
+    TL_ASSERT(tl_trace_lanes_parse(many, &l, why, sizeof why) == TL_ERR_PARSE && strstr(why, "more than 64 streams"));
+}
+
 TL_TEST(roundtrip)
 {
     const char *dir = tl_test_tmpdir();
@@ -644,6 +677,6 @@ TL_TEST(long_text_written_cut_and_read)
     free(meta);
 }
 
-TL_TEST_MAIN(metadata_with_one_quote_reads_back, long_text_written_cut_and_read, names_parse_back, classify_nccl_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
+TL_TEST_MAIN(lanes_spec_whole, metadata_with_one_quote_reads_back, long_text_written_cut_and_read, names_parse_back, classify_nccl_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
              quoting_rfc4180, empty_trace_and_abort, writer_rejects_bad_input, metadata_parsing,
              reader_errors_header, reader_errors_rows, many_records)
