@@ -743,6 +743,33 @@ TL_TEST(no_time_per_iteration_without_iterations)
     }
 }
 
+/* Benchmark mode on a system one step solves exactly (a diagonal matrix,
+ * gen:poisson7:1, one row): every method and scalar form ends converged,
+ * exit 0, with x exact. pipebicgstab stopped "breakdown: omega = 0 at
+ * iteration 1" and pipecg "matrix not SPD: (r, M^-1 r) = 0 ... (recomputed
+ * from x)", exit 3, with a true residual of 0. */
+TL_TEST(fixed_iterations_exact_step_converges)
+{
+    const char *t = tl_test_tmpdir();
+    char diag[600];
+    snprintf(diag, sizeof diag, "%s/diag.mtx", t);
+    tl_test_write(diag, "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 4\n2 2 2\n3 3 8\n");
+    static const char *const runs[] = {"cg --scalars host", "pcg --scalars program", "pipecg --scalars host",
+                                       "pipecg --scalars program", "bicgstab", "pipebicgstab --scalars host",
+                                       "pipebicgstab --scalars program"};
+    const char *const mats[] = {diag, "gen:poisson7:1"};
+    for (int m = 0; m < 2; m++)
+        for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+            int rc = run("%s " QUICK " --rtol 0 --atol 0 --max-iterations 5 --precond jacobi --solver %s %s", bin(),
+                         runs[k], mats[m]);
+            TL_ASSERT_MSG(rc == 0 && !strcmp(value("true residual", 0), "0.000000e+00"), "%s on %s: exit %d: %s%s",
+                          runs[k], mats[m], rc, out_buf, err_buf);
+            /* the program form of pipecg is plain Alg. 4: it runs the 5 */
+            if (strcmp(runs[k], "pipecg --scalars program") != 0)
+                TL_ASSERT_STREQ(value("reason", 0), "residual is zero (b - A x = 0 exactly at iteration 1)");
+        }
+}
+
 TL_TEST(bad_arguments_exit_2)
 {
     TL_ASSERT_EQ(run("%s --solver gmres %s", bin(), tl_test_matrix("ani4.mtx")), 2);
@@ -1575,7 +1602,7 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
              bad_inputs_fail_clearly, non_square_said_one_way, empty_matrix_refused,
-             no_time_per_iteration_without_iterations, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
+             no_time_per_iteration_without_iterations, fixed_iterations_exact_step_converges, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
              lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,
