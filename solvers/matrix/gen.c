@@ -235,7 +235,8 @@ static tl_status load_file(const char *path, int square, tl_csr *a)
     TL_TRY(tl_matrix_read(path, square, a));
     if (!square || a->nrows > 0) return TL_OK;
     tl_csr_free(a);
-    return TL_FAIL(TL_ERR_PARSE, "%s: matrix is 0 x 0, but the solvers need at least one row", path);
+    return TL_FAIL(TL_ERR_PARSE, "%s: matrix is 0 x 0, but the solvers need at least one row",
+                   path);
 }
 
 tl_status tl_gen_load(const char *spec, int square, tl_csr *a)

@@ -19,7 +19,8 @@ tl_status tl_pipebicgstab_start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v
 
 int tl_pipebicgstab_exact(tl_solve_result *res, const double *d, int64_t it)
 {
-    return d[2] == 0.0 && tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld", (long long)it);
+    return d[2] == 0.0 &&
+           tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld", (long long)it);
 }
 
 tl_status tl_pipebicgstab_replace(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v)
