@@ -649,6 +649,72 @@ TL_TEST(matgen_empty_parts_warned)
     }
 }
 
+/* A part of the single row: "use at most 1 part" (it said "1 parts"). */
+TL_TEST(matgen_empty_parts_one_row)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg));
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s poisson7 1 A.mtx >/dev/null", d, mg), 0);
+    tl_test_output o = tl_test_capture("cd %s && %s partition A.mtx 3 P.mtx --method block", d, mg);
+    TL_ASSERT_MSG(o.rc == 0 && !strcmp(o.err, "trilap-matgen: warning: 2 of the 3 parts get no rows of A.mtx (1 row): "
+                                              "a run on this file has ranks with nothing to compute in every allreduce "
+                                              "and halo phase; use at most 1 part\n"),
+                  "exit %d: %s", o.rc, o.err);
+    tl_test_output_free(&o);
+}
+
+/* info, convert and partition take trilap-solve's gen:KIND:N[:PECLET]
+ * (they said "gen:poisson7:4: cannot open: No such file or directory",
+ * exit 1, so that a partition file for `trilap-solve gen:...` needed the
+ * matrix written first): the same matrix as the generator's file, the same
+ * partition; a bad spec is the command line's, exit 2, in one line. */
+TL_TEST(matgen_takes_generated_specs)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg));
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s convdiff 4 F.mtx --peclet 2 >/dev/null && "
+                            "%s convert gen:convdiff:4:2 G.mtx >/dev/null && grep -v '^%%' F.mtx >F.txt && "
+                            "grep -v '^%%' G.mtx >G.txt && cmp -s F.txt G.txt",
+                            d, mg, mg),
+                 0);
+    TL_ASSERT_EQ(tl_test_sh("cd %s && %s partition F.mtx 3 PF.mtx >/dev/null && "
+                            "%s partition gen:convdiff:4:2 3 PG.mtx >/dev/null && cmp -s PF.mtx PG.mtx",
+                            d, mg, mg),
+                 0);
+    tl_test_output o = tl_test_capture("cd %s && %s info gen:hetero2d:5:4", d, mg);
+    TL_ASSERT_MSG(o.rc == 0 && strstr(o.out, "rows: 25\n") && strstr(o.out, "symmetric: yes\n"), "exit %d: %s%s", o.rc,
+                  o.out, o.err);
+    tl_test_output_free(&o);
+    o = tl_test_capture("cd %s && %s partition gen:poisson7:4x 2 P.mtx", d, mg);
+    TL_ASSERT_MSG(o.rc == 2 && tl_test_count(o.err, "\n") == 1 && strstr(o.err, "'gen:poisson7:4x'") &&
+                      !tl_test_sh("test ! -e %s/P.mtx", d),
+                  "exit %d: %s", o.rc, o.err);
+    tl_test_output_free(&o);
+}
+
+/* A 0 x 0 matrix is no system: partition refuses it, one line, exit 1,
+ * nothing written (it wrote a file of no parts' rows and advised "use at
+ * most 0 parts"); info still describes it. */
+TL_TEST(matgen_empty_matrix_not_partitioned)
+{
+    const char *d = tl_test_tmpdir();
+    char mg[PATH_MAX];
+    TL_ASSERT(realpath(matgen(), mg));
+    char z[PATH_MAX];
+    snprintf(z, sizeof z, "%s/Z.mtx", d);
+    tl_test_write(z, "%%MatrixMarket matrix coordinate real general\n0 0 0\n");
+    tl_test_output o = tl_test_capture("cd %s && %s partition Z.mtx 2 P.mtx", d, mg);
+    TL_ASSERT_MSG(o.rc == 1 && !strcmp(o.err, "trilap-matgen: Z.mtx: matrix is 0 x 0, but the solvers need at least "
+                                              "one row\n") && !tl_test_sh("test ! -e %s/P.mtx", d),
+                  "exit %d: %s", o.rc, o.err);
+    tl_test_output_free(&o);
+    o = tl_test_capture("cd %s && %s info Z.mtx", d, mg);
+    TL_ASSERT_MSG(o.rc == 0 && strstr(o.out, "rows: 0\n"), "exit %d: %s", o.rc, o.err);
+    tl_test_output_free(&o);
+}
+
 /* Each output (convert's, partition's, a generator's OUT, --rhs) refused
  * in one line, nothing written, the input untouched: the command line's
  * fault exit 2 (an empty name: partition's and --rhs said "an output file
@@ -763,4 +829,5 @@ TL_TEST_MAIN(poisson7_structure, poisson27_structure, convdiff_structure, hetero
              matgen_reads_a_pipe, matgen_output_to_stdout_alone,
              matgen_larger_than_the_disk_refused, matgen_rhs_over_its_matrix_refused, matgen_refusals_say_why,
              matgen_mtx_larger_than_the_disk_by_its_digits, matgen_matrix_to_stdout, matgen_outputs_refused_in_one_line,
-             matgen_empty_parts_warned)
+             matgen_empty_parts_warned, matgen_empty_parts_one_row, matgen_takes_generated_specs,
+             matgen_empty_matrix_not_partitioned)

@@ -693,6 +693,83 @@ TL_TEST(non_square_said_one_way)
     }
 }
 
+/* A 0 x 0 matrix is no system (it "converged", x = 0, with "1 of the 1
+ * ranks owns no rows ...; use fewer ranks"): one line, exit 1, as a
+ * matrix that is not square, from a .mtx and a .tlcsr, on 1 and 2 ranks. */
+TL_TEST(empty_matrix_refused)
+{
+    const char *t = tl_test_tmpdir();
+    char mtx[600];
+    snprintf(mtx, sizeof mtx, "%s/z.mtx", t);
+    tl_test_write(mtx, "%%MatrixMarket matrix coordinate real general\n0 0 0\n");
+    TL_ASSERT_EQ(tl_test_sh("%s/trilap-matgen convert %s/z.mtx %s/z.tlcsr >/dev/null", tl_test_bin(), t, t), 0);
+    static const char *const names[] = {"z.mtx", "z.tlcsr"};
+    for (int k = 0; k < 4; k++) {
+        char want[1024];
+        snprintf(want, sizeof want, "trilap-solve: %s%s/%s: matrix is 0 x 0, but the solvers need at least one row\n",
+                 k < 2 ? "" : "rank 0: ", t, names[k % 2]);
+        TL_ASSERT_EQ(run("%s " QUICK " --ranks %d %s/%s", bin(), 1 + k / 2, t, names[k % 2]), 1);
+        TL_ASSERT_STREQ(err_buf, want);
+        TL_ASSERT_MSG(!out_buf[0], "%s: stdout %s", names[k % 2], out_buf);
+    }
+}
+
+/* us_per_iter of a solve without iterations (--max-iterations 0, b = 0)
+ * is no figure: the field is empty, as the report prints no time per
+ * iteration (it was 0, which a median over the column takes in). */
+TL_TEST(no_time_per_iteration_without_iterations)
+{
+    const char *t = tl_test_tmpdir();
+    char b[600];
+    snprintf(b, sizeof b, "%s/b0.mtx", t);
+    tl_test_write_constant(b, 27, "0");
+    char args[2][700];
+    snprintf(args[0], sizeof args[0], "--max-iterations 0");
+    snprintf(args[1], sizeof args[1], "%s", b);
+    for (int k = 0; k < 2; k++) {
+        TL_ASSERT_EQ(run("%s --warmup 0 --repeat 2 --no-stats --results %s/r%d.csv gen:poisson7:3 %s", bin(), t, k,
+                         args[k]),
+                     k == 0 ? 3 : 0);
+        TL_ASSERT_STREQ(value("iterations", 0), "0");
+        TL_ASSERT_MSG(!strstr(out_buf, "time per iteration"), "%s", out_buf);
+        char path[700];
+        snprintf(path, sizeof path, "%s/r%d.csv", t, k);
+        char *rows = tl_test_read(path);
+        char *row = strchr(rows, '\n') + 1;
+        TL_ASSERT_EQ(tl_test_count(row, "\n"), 2);
+        for (char *end = strchr(row, '\n'); end; row = end + 1, end = strchr(row, '\n'))
+            TL_ASSERT_MSG(end[-1] == ',', "%s: a us_per_iter in %.*s", args[k], (int)(end - row), row);
+        free(rows);
+    }
+}
+
+/* Benchmark mode on a system one step solves exactly (a diagonal matrix,
+ * gen:poisson7:1, one row): every method and scalar form ends converged,
+ * exit 0, with x exact. pipebicgstab stopped "breakdown: omega = 0 at
+ * iteration 1" and pipecg "matrix not SPD: (r, M^-1 r) = 0 ... (recomputed
+ * from x)", exit 3, with a true residual of 0. */
+TL_TEST(fixed_iterations_exact_step_converges)
+{
+    const char *t = tl_test_tmpdir();
+    char diag[600];
+    snprintf(diag, sizeof diag, "%s/diag.mtx", t);
+    tl_test_write(diag, "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 4\n2 2 2\n3 3 8\n");
+    static const char *const runs[] = {"cg --scalars host", "pcg --scalars program", "pipecg --scalars host",
+                                       "pipecg --scalars program", "bicgstab", "pipebicgstab --scalars host",
+                                       "pipebicgstab --scalars program"};
+    const char *const mats[] = {diag, "gen:poisson7:1"};
+    for (int m = 0; m < 2; m++)
+        for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+            int rc = run("%s " QUICK " --rtol 0 --atol 0 --max-iterations 5 --precond jacobi --solver %s %s", bin(),
+                         runs[k], mats[m]);
+            TL_ASSERT_MSG(rc == 0 && !strcmp(value("true residual", 0), "0.000000e+00"), "%s on %s: exit %d: %s%s",
+                          runs[k], mats[m], rc, out_buf, err_buf);
+            /* the program form of pipecg is plain Alg. 4: it runs the 5 */
+            if (strcmp(runs[k], "pipecg --scalars program") != 0)
+                TL_ASSERT_STREQ(value("reason", 0), "residual is zero (b - A x = 0 exactly at iteration 1)");
+        }
+}
+
 TL_TEST(bad_arguments_exit_2)
 {
     TL_ASSERT_EQ(run("%s --solver gmres %s", bin(), tl_test_matrix("ani4.mtx")), 2);
@@ -1524,7 +1601,8 @@ TL_TEST_MAIN(mpi_1_to_4_ranks_every_method, bicgstab_on_1138_bus, pipecg_hetero2
              schedules_named_in_blocks_rows_and_manifest, output_keys_files_and_tables,
              solution_file_solves_the_system, partition_file_and_rtol_base,
              fixed_iterations_and_exit_codes, fixed_iterations_scalar_program_1138_bus, not_spd_matrix_to_cg,
-             bad_inputs_fail_clearly, non_square_said_one_way, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
+             bad_inputs_fail_clearly, non_square_said_one_way, empty_matrix_refused,
+             no_time_per_iteration_without_iterations, fixed_iterations_exact_step_converges, bad_arguments_exit_2, specs_refused_in_one_line, empty_file_name_refused,
              lists_refused_in_one_line,
              jacobi_zero_diagonal_names_the_matrix, outputs_checked_before_the_work, late_write_failure_names_its_option, results_where_a_trace_folder_goes,
              trace_per_run, cuda_and_petsc_backends_refuse_cleanly, device_options_refused_elsewhere,

@@ -75,6 +75,7 @@ static const char purpose[] =
     "  convert IN OUT        Matrix Market (.mtx, .mtx.gz) <-> binary (.tlcsr), by OUT's name\n"
     "  partition A NPARTS OUT  write a partition file (--method); prints edge cut and imbalance\n"
     "  info FILE             sizes and symmetry of a matrix file\n"
+    "IN, A and FILE may be a generated matrix, gen:KIND:N[:PECLET], as trilap-solve takes it.\n"
     "OUT ending in .tlcsr is binary, .mtx or .mtx.gz is Matrix Market; - (stdout) or a pipe takes\n"
     "Matrix Market text";
 
@@ -164,7 +165,7 @@ static tl_status cmd_convert(const char *in, const char *out)
 {
     tl_csr a = {0};
     tl_status st = TL_OK;
-    TL_TRY(tl_matrix_read(in, 0, &a));
+    TL_TRY(tl_gen_load(in, 0, &a));
     int sym = tl_csr_is_symmetric(&a, 0.0, NULL, NULL); /* exactly: stored as symmetric */
     if (tl_path_has_suffix(out, ".tlcsr"))
         TL_TRYGOTO(tl_bin_write(out, &a, sym ? TL_BIN_FLAG_SYMMETRIC : 0), st, fail);
@@ -184,7 +185,7 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
     int *part = NULL;
     tl_partition_stats s;
     tl_status st = TL_OK;
-    TL_TRY(tl_matrix_read(in, 1, &a));
+    TL_TRY(tl_gen_load(in, 1, &a));
     part = malloc((size_t)(a.nrows ? a.nrows : 1) * sizeof *part);
     TL_CHECKGOTO(part, TL_ERR_NOMEM, st, fail, "partition of %" PRId64 " rows", a.nrows);
     switch (o->method) {
@@ -204,8 +205,8 @@ static tl_status cmd_partition(const char *in, int nparts, const char *out, cons
     if (s.empty_parts > 0)
         fprintf(stderr, PROG ": warning: %d of the %d parts get%s no rows of %s (%" PRId64 " row%s): a run on this "
                 "file has %s with nothing to compute in every allreduce and halo phase; use at most %" PRId64
-                " parts\n", s.empty_parts, nparts, s.empty_parts == 1 ? "s" : "", in, a.nrows, a.nrows == 1 ? "" : "s",
-                s.empty_parts == 1 ? "a rank" : "ranks", a.nrows);
+                " part%s\n", s.empty_parts, nparts, s.empty_parts == 1 ? "s" : "", in, a.nrows, a.nrows == 1 ? "" : "s",
+                s.empty_parts == 1 ? "a rank" : "ranks", a.nrows, a.nrows == 1 ? "" : "s");
 fail:
     free(part);
     tl_csr_free(&a);
@@ -215,7 +216,7 @@ fail:
 static tl_status cmd_info(const char *in)
 {
     tl_csr a = {0};
-    TL_TRY(tl_matrix_read(in, 0, &a));
+    TL_TRY(tl_gen_load(in, 0, &a));
     int64_t maxrow = 0;
     for (int64_t i = 0; i < a.nrows; i++)
         if (a.rowptr[i + 1] - a.rowptr[i] > maxrow) maxrow = a.rowptr[i + 1] - a.rowptr[i];
@@ -291,6 +292,8 @@ static int run_command(char **pos, int np, const matgen_opts *o, const tl_optres
     if (o->rhs) return bad_arg_why("--rhs", o->rhs, "only a generator writes a right-hand side");
     /* it was "trilap-matgen: : cannot open: ...", naming nothing */
     if (np >= 2 && empty_name("input", pos[1])) return 2;
+    tl_gen spec;
+    if (np >= 2 && strncmp(pos[1], "gen:", 4) == 0 && tl_gen_parse_spec(pos[1], &spec) != TL_OK) return 2;
     if (strcmp(cmd, "convert") == 0) {
         if (np != 3) return bad_arity(cmd, np, 3, "IN OUT");
         if (empty_name("output", pos[2])) return 2;

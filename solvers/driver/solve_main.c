@@ -420,26 +420,6 @@ static const tl_option solve_options[] = {
 };
 #undef O
 
-/* "gen:poisson7:32", "gen:convdiff:16:0.5" (solvers/matrix/gen.h); a
- * refusal of its size names the spec, as a file's names the file (it
- * was "a generated matrix of 8000000000 rows needs ...", naming nothing) */
-static tl_status load_generated(const char *spec, tl_csr *a)
-{
-    tl_gen g;
-    TL_TRY(tl_gen_parse_spec(spec, &g));
-    tl_error_context k;
-    tl_error_context_begin(&k, spec);
-    tl_status st = tl_gen_csr(&g, a);
-    tl_error_context_end(&k);
-    return st;
-}
-
-static tl_status load_matrix(const char *spec, tl_csr *a)
-{
-    if (strncmp(spec, "gen:", 4) == 0) return load_generated(spec, a);
-    return tl_matrix_read(spec, 1, a);
-}
-
 /* Rank 0: matrix, vectors, partition. */
 /* cg, pcg and pipecg assume a symmetric (positive definite) matrix; on
  * another one they stagnate or stop on a breakdown with no word why. */
@@ -627,7 +607,7 @@ static void warn_omp_oversubscribed(const tl_ctx *ctx, const solve_opts *o)
 static tl_status load_inputs(const solve_opts *o, int nparts, tl_csr *a, double **b, double **x0,
                              int **part, char *partdesc, size_t ndesc)
 {
-    TL_TRY(load_matrix(o->matrix, a));
+    TL_TRY(tl_gen_load(o->matrix, 1, a));
     TL_TRY(check_jacobi_diagonal(o, a));
     int64_t n = a->nrows, len = 0;
     if (o->rhs) {

@@ -227,6 +227,30 @@ tl_status tl_gen_csr(const tl_gen *g, tl_csr *a)
     return TL_OK;
 }
 
+/* A 0 x 0 file read as a system: trilap-solve "converged" on it and
+ * advised "1 of the 1 ranks owns no rows ...; use fewer ranks", partition
+ * "use at most 0 parts"; a generator makes no such matrix. */
+static tl_status load_file(const char *path, int square, tl_csr *a)
+{
+    TL_TRY(tl_matrix_read(path, square, a));
+    if (!square || a->nrows > 0) return TL_OK;
+    tl_csr_free(a);
+    return TL_FAIL(TL_ERR_PARSE, "%s: matrix is 0 x 0, but the solvers need at least one row",
+                   path);
+}
+
+tl_status tl_gen_load(const char *spec, int square, tl_csr *a)
+{
+    if (strncmp(spec, "gen:", 4) != 0) return load_file(spec, square, a);
+    tl_gen g;
+    TL_TRY(tl_gen_parse_spec(spec, &g));
+    tl_error_context k;
+    tl_error_context_begin(&k, spec);
+    tl_status st = tl_gen_csr(&g, a);
+    tl_error_context_end(&k);
+    return st;
+}
+
 /* Buffered word stream into the file and the checksum. */
 typedef struct wstream {
     tl_outfile *f;

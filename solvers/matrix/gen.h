@@ -65,6 +65,13 @@ int tl_gen_row(const tl_gen *g, int64_t i, int64_t *cols, double *vals);
 
 /* In memory (tests, small runs). */
 tl_status tl_gen_csr(const tl_gen *g, tl_csr *a);
+/* A matrix by the name the tools take: a "gen:KIND:N[:PECLET]" spec
+ * generated in memory (a refusal of its size names the spec, as a file's
+ * names the file), else the file through tl_matrix_read (with `square`, a
+ * 0 x 0 one refused too: nothing to solve or partition). trilap-solve and
+ * trilap-matgen's info, convert and partition share it (matgen took a
+ * spec for a file name: "gen:poisson7:4: cannot open"). */
+tl_status tl_gen_load(const char *spec, int square, tl_csr *a);
 /* Streamed to a file chosen by its name: .tlcsr (binary: three passes over
  * the rows, O(1) memory) or .mtx / .mtx.gz (symmetric storage for the
  * symmetric kinds). */

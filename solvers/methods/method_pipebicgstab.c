@@ -23,15 +23,18 @@
 /* x beside the method's own vectors, so the halves take one array */
 enum { X_ = NV };
 
-/* The scalars after a (re)start from b - A x: rho = (r0, r), ||r0||,
- * alpha = rho / (r0, A M r0), beta = 0 (the old directions drop out); 1
- * (stopped) when (r0, A M r0) is zero or not finite. */
+/* The scalars after a (re)start from b - A x, counted as a restart: rho
+ * = (r0, r), ||r0||, alpha = rho / (r0, A M r0), beta = 0 (the old
+ * directions drop out); 1 (stopped) when b - A x = 0 exactly (converged,
+ * no restart) or (r0, A M r0) is zero or not finite. */
 typedef struct pbicg_scalars {
     double rho, rtnorm, alpha, beta, omega;
 } pbicg_scalars;
 
 static int restarted(tl_solve_result *res, const double *d, int64_t it, pbicg_scalars *sc)
 {
+    if (tl_pipebicgstab_exact(res, d, it)) return 1;
+    res->restarts++;
     if (!(d[1] != 0.0) &&
         tl_solve_stop(res, isfinite(d[1]) ? TL_STOP_BREAKDOWN : TL_STOP_NONFINITE,
                       "(r0, A M r0) = %g at the restart of iteration %lld", d[1], (long long)it))
@@ -142,7 +145,6 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                                    "b - A x without reducing it"))
                 break;
             true_last = sqrt(d[2]);
-            res->restarts++;
             if (restarted(res, d, it, &sc)) break;
             continue;
         }
@@ -153,6 +155,13 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
                               (long long)it);
                 goto fail;
             }
+        if (sc.omega == 0.0 && d[4] == 0.0) {
+            /* the exact step above, in benchmark mode (elsewhere r = 0
+             * met the tolerance): b - A x decides */
+            TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
+            if (restarted(res, d, it, &sc)) break;
+            continue;
+        }
         if (sc.omega == 0.0 &&
             tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld", (long long)it))
             break;
@@ -160,7 +169,6 @@ tl_status tl_method_pipebicgstab(tl_backend *be, const tl_solve_params *prm, tl_
             /* (r0, r) has decayed to rounding level: restart with r0 = r
              * (beta = 0 drops the old directions) */
             TL_TRYGOTO(tl_pipebicgstab_start(be, b, x, v, d), st, fail);
-            res->restarts++;
             if (restarted(res, d, it, &sc)) break;
             continue;
         }

@@ -224,6 +224,11 @@ static int explicit_scalars(tl_solve_result *res, const pcg_step *sp, double gam
     if (!isfinite(*curv) || !isfinite(gamma))
         return tl_solve_stop(res, TL_STOP_NONFINITE, "recomputed gamma = %g, p'Ap = %g", gamma,
                              *curv);
+    /* x solves the system (an exact step on a diagonal matrix or one row,
+     * in benchmark mode): it said "matrix not SPD: (r, M^-1 r) = 0" */
+    if (ex->rr == 0.0)
+        return tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld",
+                             (long long)it);
     if (!(gamma > 0.0))
         return tl_solve_stop(res, TL_STOP_NOT_SPD,
                              "(r, M^-1 r) = %.3e <= 0 at iteration %lld (recomputed from x)", gamma,

@@ -74,6 +74,9 @@ static int check_tag(tl_ctx *ctx, const tl_solve_params *prm, tl_solve_result *r
         case TL_SC_FLAG_OK:
             return 0;
         case TL_SC_FLAG_OMEGA0:
+            /* an exact step in benchmark mode: b - A x decides, as in
+             * method_pipebicgstab.c */
+            if (g[TL_SC_BI_RNORM] == 0.0) return 2;
             return tl_solve_stop(res, TL_STOP_BREAKDOWN, "omega = 0 at iteration %lld",
                                  (long long)(i + 1));
         case TL_SC_FLAG_RESTART:
@@ -220,6 +223,10 @@ static tl_status restart_at(tl_backend *be, const tl_solve_params *prm, tl_solve
             return TL_OK;
         }
         *true_last = tr;
+    }
+    if (tl_pipebicgstab_exact(res, d, it)) {
+        *stopped = 1;
+        return TL_OK;
     }
     res->restarts++;
     if (!(d[1] != 0.0) &&

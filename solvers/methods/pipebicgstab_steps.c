@@ -17,6 +17,12 @@ tl_status tl_pipebicgstab_start(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v
     return TL_OK;
 }
 
+int tl_pipebicgstab_exact(tl_solve_result *res, const double *d, int64_t it)
+{
+    return d[2] == 0.0 &&
+           tl_solve_stop(res, TL_STOP_ZERO, "b - A x = 0 exactly at iteration %lld", (long long)it);
+}
+
 tl_status tl_pipebicgstab_replace(tl_backend *be, tl_vec *b, tl_vec *x, tl_vec **v)
 {
     TL_TRY(tl_be_residual(be, b, x, v[R], v[TMP])); /* r = b - A x */

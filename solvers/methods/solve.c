@@ -561,20 +561,25 @@ tl_status tl_solve_results_append(const char *path, const tl_solve_labels *lb,
     char matrix[1024];
     tl_results_quote(matrix, sizeof matrix, lb->matrix);
     for (int64_t k = 0; k < rep->ntimes; k++) {
+        /* solver_time_s is the max over ranks, so this is too; none
+         * without iterations (b = 0, x0 a solution, --max-iterations 0),
+         * where it said 0, a time the median of a column would take in,
+         * and the report prints no time per iteration */
+        char us[32] = "";
+        if (rep->iterations[k] > 0)
+            snprintf(us, sizeof us, "%.6g", rep->times[k] / (double)rep->iterations[k] * 1e6);
         char row[2048];
         snprintf(
             row, sizeof row,
             "%s,%s,%s,%s,%s,%d,%lld,%lld,%.6e,%.6e,%.6e,%s,%s,%lld,%lld,%g,%g,%s,%lld,%lld,%d,"
-            "%lld,%.6g",
-            lb->solver, lb->precond, lb->schedule, lb->backend, matrix, lb->nranks,
-            (long long)k, (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k],
-            rep->times[k], tl_stop_converged(rep->res.reason) ? "yes" : "no",
-            reason, (long long)rep->nglobal, (long long)rep->nnz, p->rtol,
-            p->atol, p->base == TL_BASE_R0 ? "r0" : "b", (long long)p->max_iterations,
-            (long long)cfg->warmup, rep->omp_threads,
+            "%lld,%s",
+            lb->solver, lb->precond, lb->schedule, lb->backend, matrix, lb->nranks, (long long)k,
+            (long long)rep->iterations[k], rep->residuals[k], rep->true_residuals[k], rep->times[k],
+            tl_stop_converged(rep->res.reason) ? "yes" : "no", reason, (long long)rep->nglobal,
+            (long long)rep->nnz, p->rtol, p->atol, p->base == TL_BASE_R0 ? "r0" : "b",
+            (long long)p->max_iterations, (long long)cfg->warmup, rep->omp_threads,
             (long long)(cfg->warmup_iterations > 0 ? cfg->warmup_iterations : p->max_iterations),
-            /* solver_time_s is the max over ranks, so this is too */
-            rep->iterations[k] > 0 ? rep->times[k] / (double)rep->iterations[k] * 1e6 : 0.0);
+            us);
         TL_TRY(tl_results_append(path, header, row, rows));
     }
     return TL_OK;
