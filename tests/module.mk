@@ -79,3 +79,8 @@ HOST_TEST_SCRIPTS += tests/test_runner.sh
 # the last line with exit 1.
 HOST_TEST_SCRIPTS += tests/test_cluster_scripts.sh
 
+
+# The review of runtime/ and probes/ (review-rp2): reproductions of the
+# defects found, failing until each is fixed.
+HOST_TESTS += test_review_rp2
+test_review_rp2_DEPS := probes runtime
