@@ -1,11 +1,10 @@
-/* Ranks claimed by flock in a trace folder (see rank_claim.h). */
+/* Ranks claimed by record locks in a trace folder (see rank_claim.h). */
 #include "probes/rank_claim.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,10 +29,11 @@ tl_status tl_probes_rank_claim(const char *dir, tl_rank_claim *c)
         TL_CHECK(n > 0 && (size_t)n < sizeof c->path, TL_ERR_INVAL, "%s: folder name too long for a rank claim", dir);
         int fd = open(c->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
         TL_CHECK(fd >= 0, TL_ERR_IO, "%s: cannot claim a rank: %s", c->path, strerror(errno));
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        struct flock whole = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+        if (fcntl(fd, F_SETLK, &whole) != 0) {
             int e = errno;
             close(fd);
-            TL_CHECK(e == EWOULDBLOCK, TL_ERR_IO, "%s: cannot lock: %s", c->path, strerror(e));
+            TL_CHECK(e == EACCES || e == EAGAIN, TL_ERR_IO, "%s: cannot lock: %s", c->path, strerror(e));
             continue; /* a live process holds rank r */
         }
         if (!tl_claim_current(fd, c->path)) {

@@ -355,7 +355,11 @@ static int run_threads(const char *program, const tl_launch_opts *lo, int argc, 
     }
     if (wait_ranks(&lc, started) > 0) {
         /* the thread-mode MPI_Abort: ranks stuck where no error reaches
-         * them cannot be joined, and returning would free what they use */
+         * them cannot be joined, and returning would free what they use;
+         * their unfinished outputs go as main's error path takes them
+         * (before, a stuck rank's temporary and the folder made for it
+         * stayed) */
+        tl_tmpfile_cleanup();
         fflush(stdout);
         fflush(stderr);
         _exit(1);

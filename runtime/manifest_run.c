@@ -15,6 +15,7 @@
 #include "runtime/comm.h"
 #include "runtime/manifest_impl.h"
 #include "runtime/out.h"
+#include "runtime/tmpfile.h"
 
 static const char open_lines[] =
     " (while the command runs; one that stopped early keeps this line: its rows are those from here on that no "
@@ -218,6 +219,7 @@ static char *with_lines(const char *block, const char *lines)
 
 static void run_free(tl_manifest_run *run)
 {
+    if (run->results) tl_tmpfile_forget(run->results); /* ended or aborted: no signal's to take */
     free(run->results);
     free(run->block);
     memset(run, 0, sizeof *run);
@@ -251,6 +253,8 @@ static tl_status begin_rank0(tl_manifest_run *run, const char *header, char *blo
     long next = 0;
     tl_status st = tl_results_start(run->results, header, &run->fresh, &next);
     run->header_bytes = (long)strcspn(header, "\r\n") + 1;
+    /* a signal before its first row takes the file it started, as a failure does */
+    if (st == TL_OK && run->fresh) st = tl_tmpfile_add_header(run->results, run->header_bytes);
     char lines[512];
     snprintf(lines, sizeof lines, "results_lines: from %ld%s\nrun_id: %s\n", next, open_lines, run->id);
     if (st == TL_OK) run->block = with_lines(block, lines);

@@ -337,7 +337,23 @@ static tl_status results_write(const char *path, const char *header, const char 
         memcpy(buf + at, row, rlen);
         buf[at + rlen] = '\n';
     }
-    if (n) TL_TRYGOTO(write_all(fd, buf, n, path), st, fail);
+    /* the cleanup signals held off over the write: a SIGXFSZ (ulimit -f)
+     * or a ^C inside it ended the program with half a row in the file,
+     * before the write could return and be taken back (below) */
+    sigset_t held;
+    tl_tmpfile_hold(&held);
+    if (n) st = write_all(fd, buf, n, path);
+    if (n && st != TL_OK) {
+        /* a write stopped short (a full disk, a file-size limit): the file
+         * back to what it was, under the lock, so that no half row stays
+         * for the next append to continue (before: '7,7,777777' and the
+         * next row on its line) */
+        if (ftruncate(fd, sb.st_size) < 0)
+            tl_log("%s: could not take back a cut row: %s", path, strerror(errno));
+        tl_tmpfile_release(&held);
+        goto fail;
+    }
+    tl_tmpfile_release(&held);
     if (fresh) *fresh = need_header;
     if (line) *line = need_header ? 2 : lines + need_newline + 1;
 fail:

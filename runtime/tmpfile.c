@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum {
@@ -26,13 +27,26 @@ static struct {
     atomic_int state[TL_TMP_SLOTS];
     atomic_long seq[TL_TMP_SLOTS]; /* registration order, for newest-first removal */
     char kind[TL_TMP_SLOTS];
+    long bytes[TL_TMP_SLOTS]; /* TL_TMP_HEADER: the header's length */
     char path[TL_TMP_SLOTS][TL_TMP_PATH];
     atomic_long next;
     atomic_int quiet; /* tl_tmpfile_signal_quiet */
     char program[64];
 } tl_tmp;
 
+static tl_status add_slot(const char *path, tl_tmp_kind kind, long bytes);
+
 tl_status tl_tmpfile_add(const char *path, tl_tmp_kind kind)
+{
+    return add_slot(path, kind, 0);
+}
+
+tl_status tl_tmpfile_add_header(const char *path, long header_bytes)
+{
+    return add_slot(path, TL_TMP_HEADER, header_bytes);
+}
+
+static tl_status add_slot(const char *path, tl_tmp_kind kind, long bytes)
 {
     size_t n = strlen(path);
     TL_CHECK(n > 0 && n < TL_TMP_PATH, TL_ERR_INVAL, "temporary output name empty or too long: %s",
@@ -42,6 +56,7 @@ tl_status tl_tmpfile_add(const char *path, tl_tmp_kind kind)
         if (!atomic_compare_exchange_strong(&tl_tmp.state[i], &want, SLOT_BUSY)) continue;
         memcpy(tl_tmp.path[i], path, n + 1);
         tl_tmp.kind[i] = (char)kind;
+        tl_tmp.bytes[i] = bytes;
         atomic_store(&tl_tmp.seq[i], atomic_fetch_add(&tl_tmp.next, 1));
         atomic_store(&tl_tmp.state[i], SLOT_SET);
         return TL_OK;
@@ -94,15 +109,19 @@ void tl_tmpfile_release(const sigset_t *old)
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-/* Async-signal-safe: atomics, unlink, rmdir. Files first, then folders
- * newest first, so that a folder made inside another goes before it. */
+/* Async-signal-safe: atomics, stat, unlink, rmdir. Files first, then
+ * folders newest first, so that a folder made inside another goes before
+ * it. */
 static void remove_all(int forget)
 {
-    for (int i = 0; i < TL_TMP_SLOTS; i++)
-        if (atomic_load(&tl_tmp.state[i]) == SLOT_SET && tl_tmp.kind[i] == TL_TMP_FILE) {
+    for (int i = 0; i < TL_TMP_SLOTS; i++) {
+        if (atomic_load(&tl_tmp.state[i]) != SLOT_SET || tl_tmp.kind[i] == TL_TMP_FOLDER) continue;
+        struct stat sb;
+        if (tl_tmp.kind[i] == TL_TMP_FILE ||
+            (stat(tl_tmp.path[i], &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size <= tl_tmp.bytes[i]))
             unlink(tl_tmp.path[i]);
-            if (forget) atomic_store(&tl_tmp.state[i], SLOT_FREE);
-        }
+        if (forget) atomic_store(&tl_tmp.state[i], SLOT_FREE);
+    }
     for (;;) {
         int best = -1;
         long best_seq = -1;

