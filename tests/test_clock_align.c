@@ -7,7 +7,9 @@
  *     iterations, which start together after barriers, start together
  *     again (within the uncertainty plus the barrier's own spread),
  *   - --raw-clock leaves them 5 s apart,
- *   - bad clock metadata is refused naming file and key.
+ *   - bad clock metadata is refused naming file and key,
+ *   - the drift the probes write from two noisy offsets over a short
+ *     session reads back.
  * Thread ranks always; MPI ranks when mpirun is there. */
 #include <stdlib.h>
 
@@ -15,6 +17,7 @@
 #include "tl_test_run.h"
 
 #include "analysis/analysis.h"
+#include "probes/clock_align.h"
 #include "probes/trace.h"
 
 enum { MAXIT = 64 };
@@ -333,5 +336,46 @@ TL_TEST(bad_clock_metadata)
     }
 }
 
+/* Two offsets measured, each right to within its uncertainty, over a short
+ * session: their difference is noise, and the drift the probes write from
+ * it, (40 us) / (300 us) = 1.3e8 ppb, must still be a trace the analysis
+ * reads; here a rank of rank 0's very clock (clock_shared=host, nothing
+ * applied) and a rank of another host. */
+TL_TEST(noisy_short_drift_read_back)
+{
+    const char *t = tl_test_tmpdir();
+    static const char *const shared[] = {"host", NULL};
+    for (int k = 0; k < 2; k++) {
+        tl_clock_align ca = {.nsamples = 2, .method = "mpi-pingpong", .shared = shared[k]};
+        ca.s[0] = (tl_clock_sample){.offset = -20000, .at = 1000000, .rtt = 50000, .unc = 25000};
+        ca.s[1] = (tl_clock_sample){.offset = 20000, .at = 1300000, .rtt = 50000, .unc = 25000};
+        char p[1024];
+        snprintf(p, sizeof p, "%s/trace.rank1.csv", t);
+        tl_trace_writer *w = NULL;
+        TL_ASSERT_OK(tl_trace_writer_open(&w, p));
+        TL_ASSERT_OK(tl_trace_writer_meta(w, "format", "trilap-trace"));
+        TL_ASSERT_OK(tl_trace_writer_meta(w, "version", "1"));
+        TL_ASSERT_OK(tl_trace_writer_meta(w, "rank", "1"));
+        TL_ASSERT_OK(tl_clock_align_meta(&ca, w));
+        TL_ASSERT_OK(tl_trace_writer_meta(w, "complete", "yes"));
+        tl_trace_record r = {.rank = 1, .device = -1, .lane = TL_ROLE_HOST, .cat = TL_CAT_RANGE,
+                             .kind = TL_KIND_HOST, .name = "iter", .start_ns = 1100000, .end_ns = 1200000,
+                             .bytes = -1, .iter = 0};
+        TL_ASSERT_OK(tl_trace_writer_record(w, &r));
+        TL_ASSERT_OK(tl_trace_writer_close(&w, 1));
+        printf("clock_drift_ppb=%s (%s)\n", meta_of(t, 1, "clock_drift_ppb"), shared[k] ? shared[k] : "other host");
+        iters it;
+        tl_an_meta m;
+        memset(&it, 0, sizeof it);
+        tl_status st = tl_an_scan(p, 0, keep_iter, &it, &m);
+        TL_ASSERT_MSG(st == TL_OK, "%s: the analysis refuses the drift the probes wrote",
+                      shared[k] ? shared[k] : "other host");
+        /* inside the measured span the correction stays within the two
+         * offsets' uncertainty */
+        TL_ASSERT(it.start[0] >= 1100000 - 25000 - 20000 && it.start[0] <= 1100000 + 25000 + 20000);
+    }
+}
+
 TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
-             bad_clock_metadata, threads_share_one_clock, mpi_one_host_shares_clock)
+             bad_clock_metadata, threads_share_one_clock, mpi_one_host_shares_clock,
+             noisy_short_drift_read_back)

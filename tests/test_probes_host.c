@@ -770,8 +770,70 @@ TL_TEST(rank_file_names)
     TL_ASSERT_MSG(strstr(p, "/trace.rank2.csv") && !strstr(p, ".csv."), "%s", p);
 }
 
+/* Reads path's metadata value of key into v (empty when absent). */
+static void meta_into(const char *path, const char *key, char *v, size_t nv)
+{
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    const char *s = tl_trace_reader_meta(r, key);
+    snprintf(v, nv, "%s", s ? s : "");
+    tl_trace_reader_close(&r);
+}
+
+/* A host range or iteration the trace does not hold must be counted
+ * (dropped_host) and the trace marked incomplete, also when it is lost at
+ * destroy, where the ranges still open are closed: deeper than the kept
+ * 64 levels, or with the range or iteration arrays full. */
+static int destroy_loses_one(const char *what, void (*lose)(tl_ctx *), size_t max_ranges, const char *dropped)
+{
+    const char *dir = tl_test_tmpdir();
+    char sub[600], path[700], v[64];
+    snprintf(sub, sizeof sub, "%s/%s", dir, what);
+    tl_ctx ctx = host_ctx(0, 1);
+    tl_probes_config pc = {.outdir = sub, .max_ranges = max_ranges};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    lose(&ctx);
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", sub);
+    char c[64];
+    meta_into(path, "dropped_host", v, sizeof v);
+    meta_into(path, "complete", c, sizeof c);
+    int bad = strcmp(v, dropped) != 0 || strcmp(c, "no") != 0;
+    if (bad) fprintf(stderr, "%s: dropped_host=%s complete=%s, want %s and no\n", what, v, c, dropped);
+    return bad;
+}
+
+static void open_70_deep(tl_ctx *ctx)
+{
+    for (int d = 0; d < 70; d++)
+        tl_probe_push(ctx, TL_CAT_RANGE, "deep");
+}
+
+static void open_one_when_full(tl_ctx *ctx)
+{
+    for (int i = 0; i < 2; i++) {
+        tl_probe_push(ctx, TL_CAT_COMPUTE, "k");
+        tl_probe_pop(ctx);
+    }
+    tl_probe_push(ctx, TL_CAT_COMPUTE, "left open");
+}
+
+static void iter_open_when_full(tl_ctx *ctx)
+{
+    tl_probe_iter_begin(ctx, 0);
+    tl_probe_iter_begin(ctx, 1); /* closes 0, which fills the one slot */
+}
+
+TL_TEST(ranges_lost_at_destroy_counted)
+{
+    int bad = destroy_loses_one("deep", open_70_deep, 0, "6");
+    bad += destroy_loses_one("full", open_one_when_full, 2, "1");
+    bad += destroy_loses_one("iter", iter_open_when_full, 1, "1");
+    TL_ASSERT_EQ(bad, 0);
+}
+
 TL_TEST_MAIN(rank_file_names, host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
              inject_rank_from_torchrun, inject_rank_and_size_of_one_launcher, inject_bad_env_said,
              inject_trace_dir_unusable, inject_forked_child_leaves_the_trace,
-             inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns)
+             inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns, ranges_lost_at_destroy_counted)

@@ -223,6 +223,28 @@ TL_TEST(classify_generic_by_lane)
     TL_ASSERT_EQ(tl_trace_nccl_kernel("daxpy"), TL_NCCL_NONE);
 }
 
+/* NCCL 2.27 named its symmetric-memory kernels ncclSymDevKernel_ (symmetric.h:
+ * "ncclSymDevKernel_AllGather_LL(ncclSymDevArgs const)"); 2.28 renamed them
+ * ncclSymkDevKernel_. Both are collectives, neither is compute. */
+TL_TEST(classify_nccl_227_symmetric_kernels)
+{
+    static const char *const sym[] = {
+        "ncclSymDevKernel_AllReduce_RSxLD_AGxST_sum_bf16(ncclSymDevArgs)",
+        "ncclSymDevKernel_AllGather_LL(ncclSymDevArgs)",
+        "ncclSymDevKernel_ReduceScatter_LD_sum_f32",
+        "_Z47ncclSymDevKernel_AllReduce_RSxLD_AGxST_sum_bf1614ncclSymDevArgs",
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof sym / sizeof sym[0]; i++) {
+        tl_cat got = tl_trace_classify_kernel(sym[i]);
+        if (got != TL_CAT_COLL) {
+            fprintf(stderr, "%s: %s, expected coll\n", sym[i], tl_cat_name(got));
+            bad++;
+        }
+    }
+    TL_ASSERT_EQ(bad, 0);
+}
+
 /* ---- writer / reader ----------------------------------------------------- */
 
 static const tl_trace_record sample[] = {
@@ -677,6 +699,6 @@ TL_TEST(long_text_written_cut_and_read)
     free(meta);
 }
 
-TL_TEST_MAIN(lanes_spec_whole, metadata_with_one_quote_reads_back, long_text_written_cut_and_read, names_parse_back, classify_nccl_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
+TL_TEST_MAIN(lanes_spec_whole, metadata_with_one_quote_reads_back, long_text_written_cut_and_read, names_parse_back, classify_nccl_kernels, classify_nccl_227_symmetric_kernels, classify_generic_by_lane, lane_of_stream_and_lane_items, roundtrip,
              quoting_rfc4180, empty_trace_and_abort, writer_rejects_bad_input, metadata_parsing,
              reader_errors_header, reader_errors_rows, many_records)
