@@ -8,6 +8,7 @@
 #include "probes/clock_align.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,9 +180,15 @@ tl_status tl_clock_align_meta(const tl_clock_align *ca, tl_trace_writer *w)
         TL_TRY(meta_i64(w, "clock_offset_end_at_ns", e->at));
         TL_TRY(meta_i64(w, "clock_rtt_end_ns", e->rtt));
         if (e->unc > unc) unc = e->unc;
-        /* drift in parts per billion: ns of offset gained per second */
+        /* drift in parts per billion: ns of offset gained per second. A
+         * change within the two measurements' uncertainty is noise, not a
+         * drift (+-20 us 300 us apart read as 1.3e8 ppb, which the analysis
+         * refused, the trace with it), and one beyond 1e6 ppb a clock step
+         * no crystal drifts by: both written as 0, the start's offset kept */
         double dt = (double)(e->at - b->at);
-        double ppb = dt > 0 ? (double)(e->offset - b->offset) / dt * 1e9 : 0.0;
+        double change = (double)(e->offset - b->offset);
+        double ppb = dt > 0 ? change / dt * 1e9 : 0.0;
+        if (fabs(change) <= (double)b->unc + (double)e->unc || fabs(ppb) >= 1e6) ppb = 0.0;
         char v[48];
         snprintf(v, sizeof v, "%.3f", ppb);
         TL_TRY(tl_trace_writer_meta(w, "clock_drift_ppb", v));

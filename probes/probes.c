@@ -510,12 +510,20 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
         tl_log("probes: clock alignment to rank 0 at stop failed; no drift measured");
     tl_probe_nvtx_close_open(p); /* what is still open, closed for the tool too */
     int64_t now = tl_clock_ns();
+    /* what is still open is closed here as its pop or iter_end would close
+     * it, and what finds no slot is counted lost as they count it (before,
+     * an open iteration with its slots full, ranges nested beyond the
+     * stack and ranges with theirs full went without a count, and the
+     * trace said complete=yes) */
     if (p->cur_iter >= 0 && p->niters < p->cap_iters)
         p->iters[p->niters++] =
             (tl_probe_iterval){.start = p->iter_start, .end = now, .iter = p->cur_iter};
+    else if (p->cur_iter >= 0)
+        p->host_dropped++;
     p->cur_iter = -1;
-    /* Ranges still open: closed here, and counted. */
     int open = p->depth < TL_PROBE_MAX_DEPTH ? p->depth : TL_PROBE_MAX_DEPTH;
+    p->unbalanced += (uint64_t)(p->depth - open);
+    p->host_dropped += (uint64_t)(p->depth - open); /* nested beyond the stack: never kept */
     for (int d = open - 1; d >= 0; d--) {
         p->unbalanced++;
         if (p->nranges < p->cap_ranges)
@@ -525,6 +533,8 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
                                                        .name = p->stack[d].name,
                                                        .cat = p->stack[d].cat,
                                                        .lane = p->stack[d].lane};
+        else
+            p->host_dropped++;
     }
     tl_probe_gpu g;
     tl_status st = tl_probe_cupti_collect(p, &g);

@@ -71,7 +71,11 @@ static const tl_nccl_op tl_nccl_ops[] = {
     {"Broadcast", TL_NCCL_COLL},     {"Reduce", TL_NCCL_COLL},    {"SendRecv", TL_NCCL_P2P},
     {"Send", TL_NCCL_P2P},           {"Recv", TL_NCCL_P2P},       {"Generic", TL_NCCL_GENERIC},
 };
-static const char *const tl_nccl_prefixes[] = {"ncclDevKernel_", "ncclKernel_",
+/* ncclSymDevKernel_ (ncclSymDevArgs) is the symmetric-memory kernels'
+ * first name, ncclSymkDevKernel_ (ncclSymkDevWorkArgs4K) their later one:
+ * with the first unknown, vLLM's and PyTorch's symmetric all-reduces were
+ * counted as compute */
+static const char *const tl_nccl_prefixes[] = {"ncclDevKernel_", "ncclKernel_", "ncclSymDevKernel_",
                                                "ncclSymkDevKernel_"};
 
 /* The op at p, followed by a non-letter (or, for the pre-2.8 names, by an

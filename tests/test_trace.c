@@ -150,7 +150,7 @@ static const named_cat nccl_names[] = {
     {"ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", TL_CAT_COLL},
     {"_Z23ncclDevKernel_Generic_124ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
     {"_Z21ncclDevKernel_Generic24ncclDevKernelArgsStorageILm4096EE", TL_CAT_COLL},
-    /* NCCL 2.27 - 2.28 symmetric-memory kernels */
+    /* NCCL 2.27+ symmetric-memory kernels: ncclSymkDevKernel_, and below their first name ncclSymDevKernel_ */
     {"ncclSymkDevKernel_AllReduce_AGxLL_R_sum_f32(ncclSymkDevWorkArgs4K)", TL_CAT_COLL},
     {"ncclSymkDevKernel_AllReduce_RSxLDMC_AGxSTMC", TL_CAT_COLL},
     {"ncclSymkDevKernel_AllGather_LLMC", TL_CAT_COLL},
