@@ -43,7 +43,10 @@ TL_TEST(subcommand_help)
     static const char *const subs[][2] = {
         {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"},
         /* what -b takes, as its refusal says (the help said "smallest size" alone) */
-        {"comm", "smallest size, a multiple of 8 (doubles)"}};
+        {"comm", "smallest size, a multiple of 8 (doubles)"},
+        /* in bytes, not "256 KB": the sizes' K is 1024, and --ring-bytes 256K
+         * is 262144 B, not the default */
+        {"tristream", "(default 32000 = 256000 B)"}};
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", subs[i][0]);
