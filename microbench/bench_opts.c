@@ -48,7 +48,7 @@ const tl_option tl_tristream_options[] = {
      .metavar = "N",
      .count_of = "doubles",
      .count_bytes = 8,
-     .help = "doubles each rank sends to rank+1 (default 32000 = 256 KB)",
+     .help = "doubles each rank sends to rank+1 (default 32000 = 256000 B)",
      /* 0 stands for "not given" (then 32000); a typed 0 is refused here
       * rather than silently run as the default */
      .min = 1,

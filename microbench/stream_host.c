@@ -25,10 +25,20 @@
 enum { F_COPY, F_MUL, F_ADD, F_TRIAD, F_DOT, F_COUNT };
 static const char *const fnames[F_COUNT] = {"copy", "mul", "add", "triad", "dot"};
 
+/* The team a parallel region gets, as the loops below do: omp_get_max_threads
+ * is the number asked for, which OMP_THREAD_LIMIT or OMP_DYNAMIC may cut
+ * (OMP_NUM_THREADS=4 OMP_THREAD_LIMIT=1: the preamble said 4 threads beside
+ * a bandwidth of one) */
 int tl_stream_host_threads(void)
 {
 #if TL_HAVE_OPENMP
-    return omp_get_max_threads();
+    int team = 1;
+#pragma omp parallel
+    {
+#pragma omp single
+        team = omp_get_num_threads();
+    }
+    return team;
 #else
     return 1;
 #endif

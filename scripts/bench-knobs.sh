@@ -60,11 +60,18 @@ for c in "${configs[@]}"; do
   # appended as its CSV is: an OUT given again keeps the earlier run's lines
   cat "$out/$name.err.new" >>"$out/$name.err"
   rm -f "$out/$name.err.new"
+  # a figure the run did not give (--variants without the parts, two-stream
+  # or three-naive) is '-', as in the program's table (before: split/bnd
+  # 0.000 where there was no bound)
   awk -F, -v name="$name" '
+    function shown(v) { return v == "" ? "-" : v }
     /^#/ || $1 == "variant" { next }
     $1 == "three-split" { s = $5; b = $9; e = $10; x = $8 }
     $1 == "three-naive" { nv = $5 }
-    END { printf "%-20s %10s %10s %10.3f %8s %8s %12s\n", name, s, b, (b > 0 ? s / b : 0), e, x, nv }
+    END {
+      r = s > 0 && b > 0 ? sprintf("%.3f", s / b) : "-"
+      printf "%-20s %10s %10s %10s %8s %8s %12s\n", name, shown(s), shown(b), r, shown(e), shown(x), shown(nv)
+    }
   ' "$out/$name.csv"
 done
 echo "# raw results in $out" >&2

@@ -43,7 +43,10 @@ TL_TEST(subcommand_help)
     static const char *const subs[][2] = {
         {"tristream", "--ring-bytes"}, {"stream", "--count"}, {"comm", "--max-bytes"},
         /* what -b takes, as its refusal says (the help said "smallest size" alone) */
-        {"comm", "smallest size, a multiple of 8 (doubles)"}};
+        {"comm", "smallest size, a multiple of 8 (doubles)"},
+        /* in bytes, not "256 KB": the sizes' K is 1024, and --ring-bytes 256K
+         * is 262144 B, not the default */
+        {"tristream", "(default 32000 = 256000 B)"}};
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
         char args[64];
         snprintf(args, sizeof args, "%s --help", subs[i][0]);
@@ -315,10 +318,13 @@ TL_TEST(host_stream_names_its_threads)
     static const char *const cases[][2] = {
         {"1", "\n# kernels: OpenMP loops on 1 thread (OMP_NUM_THREADS=1, OMP_PROC_BIND=unset)\n"},
         {"2", "\n# kernels: OpenMP loops on 2 threads (OMP_NUM_THREADS=2, OMP_PROC_BIND=unset)\n"},
+        /* the team the loops get, not the number asked for: under a limit
+         * of 1 the line said 4 threads beside figures of one */
+        {"4 OMP_THREAD_LIMIT=1", "\n# kernels: OpenMP loops on 1 thread (OMP_NUM_THREADS=4, OMP_PROC_BIND=unset)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char pre[64];
-        snprintf(pre, sizeof pre, "env -u OMP_PROC_BIND OMP_NUM_THREADS=%s", cases[i][0]);
+        char pre[96];
+        snprintf(pre, sizeof pre, "env -u OMP_PROC_BIND -u OMP_THREAD_LIMIT OMP_NUM_THREADS=%s", cases[i][0]);
         tl_test_output r = host_stream(pre, "--count 4K --iters 2");
         TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, cases[i][1]), "rc %d: %.1200s%s", r.rc, r.out, r.err);
         tl_test_output_free(&r);

@@ -2071,6 +2071,33 @@ TL_TEST(knobs_hardware_queues_one_knob)
     TL_ASSERT_MSG(strcmp(calls, "5 32 0\n8 unset 0\n") == 0, "environment, --hw-queues per run:\n%s", calls);
 }
 
+/* bench-knobs.sh's summary with figures the run did not give (extra
+ * options selecting variants: --variants three-split has no bound, no
+ * two-stream, no three-naive): '-' in their columns, as in the program's
+ * table. Before: split/bnd 0.000 beside an empty bound, and 0.000 with no
+ * three-split row at all, a ratio the run never measured. */
+TL_TEST(knobs_summary_without_a_figure_says_dash)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    snprintf(fake, sizeof fake, "%s/fake-bench", t);
+    /* tristream --format csv's columns; the bound, efficiency and speedup
+     * empty, as the program writes them for --variants three-split */
+    write_script(fake, "#!/bin/sh\n"
+                       "echo 'variant,allreduce_bytes,ring_bytes,daxpy_bytes,median_us,min_us,max_us,speedup,"
+                       "bound_us,overlap_eff_pct,wrong'\n"
+                       "case \"$*\" in *three-split*) echo 'three-split,16,256000,67108864,52.75,52.25,54.00,,,,0' ;; esac\n"
+                       "echo 'two-stream,16,256000,67108864,70.00,69.50,71.25,1.000,,,0'\n");
+    tl_test_output r = tl_test_capture("OUT=%s/k BENCH=%s scripts/bench-knobs.sh 1 -- --variants three-split", t, fake);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\nbase                      52.75          -          -        -        -            -\n"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+    r = tl_test_capture("OUT=%s/k2 BENCH=%s scripts/bench-knobs.sh 1 -- --variants two-stream", t, fake);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\nbase                          -          -          -        -        -            -\n"),
+                  "rc %d: %s%s", r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* bench-solvers-protocol.sh BACKEND=host, the dry run without a GPU that
  * REPRODUCE.md and scripts/README.md offer: trilap-solve runs every
  * schedule on the host backend and the summary has their rows. Before:
@@ -2813,7 +2840,7 @@ TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per
              bench_options_need_their_value,
              run_solver_schedules_bad_arguments_one_line, device_session_refuses_bad_arguments,
              bench_kineto_reads_tl_data,
-             run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob,
+             run_tristream_srun_as_the_template, knobs_hardware_queues_one_knob, knobs_summary_without_a_figure_says_dash,
              solvers_protocol_host_dry_run, solvers_gpu_summary_with_a_comma_and_space_in_the_path,
              ncu_launches_of_a_cpml_step, ncu_readers_name_launches_alike, ncu_sass_ops_of_shell_and_interior,
              ncu_sass_stalls_of_shell_launch, ncu_raw_per_point_of_a_step,
