@@ -330,7 +330,7 @@ static tl_status check_fields(tl_fdtd *f, int64_t step)
             return tl_error_frame(st, __FILE__, __LINE__);
         }
     }
-    int worst = -1;
+    int owner = -1;
     bad_point first = {-1, 0};
     for (int i = 0; i < f->nsub; i++) {
         bad_point b = {-1, 0};
@@ -338,19 +338,19 @@ static tl_status check_fields(tl_fdtd *f, int64_t step)
         else TL_TRY(f->be->check(f, i, &b.idx, &b.value));
         if (b.idx < 0) continue;
         b.idx = global_index(f, i, b.idx);
-        if (worst < 0 || b.idx < first.idx) {
-            worst = i;
+        if (owner < 0 || b.idx < first.idx) {
+            owner = i;
             first = b;
         }
     }
     free(all);
-    if (worst < 0) return TL_OK;
+    if (owner < 0) return TL_OK;
     if (f->comm && f->comm->rank != 0) return TL_ERR_REMOTE; /* rank 0 says why */
     const int64_t *n = f->cfg.n;
     return TL_FAIL(TL_ERR_NUMERIC,
                    "step %" PRId64 ": p = %g at (%" PRId64 ", %" PRId64 ", %" PRId64 ") (subdomain %d) is %s; "
                    "the run is unstable (lower --dt or --cfl) or the source too strong",
-                   step, first.value, first.idx % n[0], first.idx / n[0] % n[1], first.idx / (n[0] * n[1]), worst,
+                   step, first.value, first.idx % n[0], first.idx / n[0] % n[1], first.idx / (n[0] * n[1]), owner,
                    isfinite(first.value) ? "beyond the blow-up limit" : "not finite");
 }
 
