@@ -505,6 +505,33 @@ static tl_status check_output_clashes(const fdtd_opts *o)
     return TL_OK;
 }
 
+/* --receivers I,J,K[;I,J,K...] into ra->rec and c; 2 (said) on a bad list */
+static int parse_receivers(run_args *ra, const char *list, tl_fdtd_config *c)
+{
+    int n = 1;
+    for (const char *q = list; *q; q++) n += *q == ';';
+    ra->rec = calloc((size_t)n, sizeof *ra->rec);
+    if (!ra->rec) return tl_fdtd_cli_bad("--receivers", list, "out of memory");
+    char *dup = strdup(list), *save = NULL;
+    if (!dup) return tl_fdtd_cli_bad("--receivers", list, "out of memory");
+    for (char *t = strtok_r(dup, ";", &save); t; t = strtok_r(NULL, ";", &save))
+        if (tl_fdtd_cli_parse_triple(t, ',', ra->rec[ra->nrec++], 0) != 0) {
+            free(dup);
+            return tl_fdtd_cli_bad("--receivers", list, "expected I,J,K[;I,J,K...]");
+        }
+    free(dup);
+    /* '' or ';': no receiver, and --seismogram was silently not written */
+    if (ra->nrec == 0) return tl_fdtd_cli_bad("--receivers", list, "no receiver; expected I,J,K[;I,J,K...]");
+    /* strtok_r skips empty entries: '1,2,3;;4,5,6' and '1,2,3;' ran
+     * without a word, as verify's lists ending in a comma did */
+    if (ra->nrec != n)
+        return tl_fdtd_cli_bad("--receivers", list,
+                               "an empty entry (two ';' together, or one at an end); expected I,J,K[;I,J,K...]");
+    c->nrec = ra->nrec;
+    c->rec = (const int64_t(*)[3])ra->rec;
+    return 0;
+}
+
 static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec *spec, const tl_optresult *res)
 {
     fdtd_opts *o = &ra->o;
@@ -556,23 +583,7 @@ static int build_config(run_args *ra, const tl_launch_opts *lo, const tl_optspec
         c->source = 1;
         if (tl_fdtd_cli_parse_triple(o->source, ',', c->src, 0) != 0) return tl_fdtd_cli_bad("--source", o->source, "expected center, none or I,J,K");
     }
-    if (o->receivers) {
-        int n = 1;
-        for (const char *q = o->receivers; *q; q++) n += *q == ';';
-        ra->rec = calloc((size_t)n, sizeof *ra->rec);
-        if (!ra->rec) return tl_fdtd_cli_bad("--receivers", o->receivers, "out of memory");
-        char *dup = strdup(o->receivers), *save = NULL;
-        for (char *t = strtok_r(dup, ";", &save); t; t = strtok_r(NULL, ";", &save))
-            if (tl_fdtd_cli_parse_triple(t, ',', ra->rec[ra->nrec++], 0) != 0) {
-                free(dup);
-                return tl_fdtd_cli_bad("--receivers", o->receivers, "expected I,J,K[;I,J,K...]");
-            }
-        free(dup);
-        /* '' or ';': no receiver, and --seismogram was silently not written */
-        if (ra->nrec == 0) return tl_fdtd_cli_bad("--receivers", o->receivers, "no receiver; expected I,J,K[;I,J,K...]");
-        c->nrec = ra->nrec;
-        c->rec = (const int64_t(*)[3])ra->rec;
-    }
+    if (o->receivers && parse_receivers(ra, o->receivers, c) != 0) return 2;
     c->backend = (tl_fdtd_backend_kind)o->backend;
     c->kernel = (tl_fdtd_kernel_kind)o->kernel;
     if (tl_fdtd_cli_parse_decomp(o->decomp, c->pd) != 0)

@@ -300,11 +300,22 @@ static tl_status one_step(tl_fdtd *f, int t, int64_t step)
 }
 
 /* Per rank: every rank's first bad point, so all ranks stop at the same
- * step; rank 0 names the lowest subdomain's, as one process would. */
+ * step; rank 0 names the point one process would: the first in the whole
+ * grid's order (z, then y, then x), whichever subdomain holds it (up to
+ * c834e8e the lowest subdomain's first, another point than one domain's). */
 typedef struct bad_point {
     int64_t idx;
     double value;
 } bad_point;
+
+/* the subdomain-local linear index of a bad point as the whole grid's */
+static int64_t global_index(const tl_fdtd *f, int sd, int64_t bad)
+{
+    const tl_fdtd_sub *s = &f->sub[sd];
+    int64_t x = bad % s->n[0], y = bad / s->n[0] % s->n[1], z = bad / (s->n[0] * s->n[1]);
+    const int64_t *n = f->cfg.n;
+    return ((s->o[2] + z) * n[1] + s->o[1] + y) * n[0] + s->o[0] + x;
+}
 
 static tl_status check_fields(tl_fdtd *f, int64_t step)
 {
@@ -319,26 +330,28 @@ static tl_status check_fields(tl_fdtd *f, int64_t step)
             return tl_error_frame(st, __FILE__, __LINE__);
         }
     }
+    int owner = -1;
+    bad_point first = {-1, 0};
     for (int i = 0; i < f->nsub; i++) {
-        int64_t bad = -1;
-        double v = 0;
-        if (all) {
-            bad = all[i].idx;
-            v = all[i].value;
-        } else TL_TRY(f->be->check(f, i, &bad, &v));
-        if (bad < 0) continue;
-        free(all);
-        if (f->comm && f->comm->rank != 0) return TL_ERR_REMOTE; /* rank 0 says why */
-        const tl_fdtd_sub *s = &f->sub[i];
-        int64_t x = bad % s->n[0], y = bad / s->n[0] % s->n[1], z = bad / (s->n[0] * s->n[1]);
-        return TL_FAIL(TL_ERR_NUMERIC,
-                       "step %" PRId64 ": p = %g at (%" PRId64 ", %" PRId64 ", %" PRId64 ") (subdomain %d) is %s; "
-                       "the run is unstable (lower --dt or --cfl) or the source too strong",
-                       step, v, s->o[0] + x, s->o[1] + y, s->o[2] + z, i,
-                       isfinite(v) ? "beyond the blow-up limit" : "not finite");
+        bad_point b = {-1, 0};
+        if (all) b = all[i];
+        else TL_TRY(f->be->check(f, i, &b.idx, &b.value));
+        if (b.idx < 0) continue;
+        b.idx = global_index(f, i, b.idx);
+        if (owner < 0 || b.idx < first.idx) {
+            owner = i;
+            first = b;
+        }
     }
     free(all);
-    return TL_OK;
+    if (owner < 0) return TL_OK;
+    if (f->comm && f->comm->rank != 0) return TL_ERR_REMOTE; /* rank 0 says why */
+    const int64_t *n = f->cfg.n;
+    return TL_FAIL(TL_ERR_NUMERIC,
+                   "step %" PRId64 ": p = %g at (%" PRId64 ", %" PRId64 ", %" PRId64 ") (subdomain %d) is %s; "
+                   "the run is unstable (lower --dt or --cfl) or the source too strong",
+                   step, first.value, first.idx % n[0], first.idx / n[0] % n[1], first.idx / (n[0] * n[1]), owner,
+                   isfinite(first.value) ? "beyond the blow-up limit" : "not finite");
 }
 
 tl_status tl_fdtd_energy_now(tl_fdtd *f, double *e)

@@ -146,6 +146,22 @@ TL_TEST(help_says_what_the_program_does)
                          dir, dir, dir, dir) == 0);
 }
 
+/* An empty entry in --receivers is refused as verify's lists refuse one
+ * (up to c834e8e '1,2,3;;4,5,6' ran two receivers, '1,2,3;' one, exit 0) */
+TL_TEST(receivers_empty_entry_refused)
+{
+    static const char *const lists[] = {"1,2,3;;4,5,6", "1,2,3;", ";1,2,3"};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        char cmd[256], want[512];
+        snprintf(cmd, sizeof cmd, "run --grid 8 --steps 2 --receivers '%s' --seismogram s.csv", lists[i]);
+        snprintf(want, sizeof want,
+                 "trilap-fdtd: invalid --receivers '%s': an empty entry (two ';' together, or one at an end); "
+                 "expected I,J,K[;I,J,K...] (try --help)\n",
+                 lists[i]);
+        usage_error(cmd, want);
+    }
+}
+
 TL_TEST(cfl_and_blowup_errors)
 {
     /* a --dt above the limit is the input's: refused before anything is printed */
@@ -1387,6 +1403,23 @@ TL_TEST(empty_output_folder_refused_before_the_run)
                  "trilap-fdtd: invalid --energy-out '': an empty file name (try --help)\n");
 }
 
+/* verify energy's table ends at the step its closing line's "at the end"
+ * figures are of, whatever --every (up to c834e8e --steps 35 --every 10
+ * ended at step 30, 2.021e-01, beside "1.000e+00 with CPML" at step 35). */
+TL_TEST(verify_energy_table_ends_at_the_last_step)
+{
+    tl_test_output r = fdtd("verify energy --grid 24 --cells 4 --steps 35 --every 10");
+    TL_ASSERT_EQ(r.rc, 0);
+    TL_ASSERT_EQ(tl_test_count(r.out, "\n"), 2 + 5); /* steps 0, 10, 20, 30 and 35 */
+    const char *last = strstr(r.out, "\n35,");
+    double t, cpml, none;
+    TL_ASSERT(last && sscanf(last + 1, "35,%lf,%lf,%lf", &t, &cpml, &none) == 3);
+    char want[128];
+    snprintf(want, sizeof want, "energy at the end / maximum: %.3e with CPML, %.3e without", cpml, none);
+    TL_ASSERT_MSG(strstr(r.err, want), "stderr %s lacks %s", r.err, want);
+    tl_test_output_free(&r);
+}
+
 /* verify energy normalises by the maximum over every step: the sampling
  * period thins the table and changes no figure (sampled every 50 steps the
  * maximum missed the peak: 7.5e-01 at the end without CPML, 4.5e-01 when
@@ -1548,11 +1581,36 @@ TL_TEST(ranks_blowup_named_once)
     TL_ASSERT_EQ(b.rc, 1);
     const char *key = "step 5: p = ";
     const char *pa = strstr(a.err, key), *pb = strstr(b.err, key);
-    TL_ASSERT(pa && pb && strstr(pa, ") (subdomain 0) is beyond the blow-up limit"));
+    TL_ASSERT(pa && pb && strstr(pa, ") (subdomain 1) is beyond the blow-up limit"));
     TL_ASSERT(!strncmp(pa, pb, (size_t)(strchr(pa, '\n') - pa)));
     TL_ASSERT(!strstr(pb + 1, key)); /* one rank says it */
     tl_test_output_free(&a);
     tl_test_output_free(&b);
+}
+
+/* The blow-up line names the point one domain names, the first in the
+ * grid's order, whatever the decomposition (up to c834e8e the lowest
+ * subdomain's first: 3x3x3 and one domain agreed on (12, 12, 10), 1x2x2
+ * and 2x1x1 named (11, 11, 11), its value another). */
+TL_TEST(blowup_point_same_in_every_decomposition)
+{
+    static const char *const decomps[] = {"1x1x1", "1x2x2", "2x1x1", "3x3x3",
+                                          "1x2x2 --launcher threads --ranks 4 --no-gpu"};
+    char want[256] = "";
+    for (size_t d = 0; d < sizeof decomps / sizeof *decomps; d++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "run --grid 24 --steps 40 --f0 0.5 --blowup 1e-3 --cpml 3 --check-every 10 --decomp %s", decomps[d]);
+        tl_test_output r = fdtd(cmd);
+        TL_ASSERT_EQ(r.rc, 1);
+        const char *p = strstr(r.err, "step 10: p = "), *end = p ? strstr(p, " (subdomain") : NULL;
+        TL_ASSERT(end != NULL);
+        if (d == 0) {
+            snprintf(want, sizeof want, "%.*s", (int)(end - p), p);
+            TL_ASSERT_STREQ(want, "step 10: p = -0.00134716 at (12, 12, 10)");
+        } else TL_ASSERT(!strncmp(p, want, strlen(want)) && p + strlen(want) == end);
+        tl_test_output_free(&r);
+    }
 }
 
 /* Under mpirun a refusal is one line and every rank exits by itself
@@ -1668,14 +1726,14 @@ TL_TEST(ranks_mismatch_is_one_line_exit_2)
                 "copy|ranks; cuda: host|peer|nccl|devcomm) (try --help)\n");
 }
 
-TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
+TL_TEST_MAIN(help_and_bad_arguments, help_says_what_the_program_does, receivers_empty_entry_refused, cfl_and_blowup_errors, run_writes_its_files, files_read_back_exactly,
              preamble_names_the_boundary, label_and_command_quoted,
              compare_cpml_reports_overhead, manifest_block_per_command,
              verify_tables, verify_convergence_says_the_rounding_floor, verify_time_says_the_rounding_floor, command_line_mistakes_one_line, verify_memory_checked_before_the_table, run_refuses_before_printing, enumerated_options_refused_by_name, verify_says_its_step_count_first, ghost_depth_advice_can_be_followed, run_refuses_options_without_effect, run_notes_what_its_source_and_receivers_miss,
              verify_refuses_options_of_other_experiments, verify_refuses_before_printing, verify_refuses_repeated_list_entries,
              outputs_checked_before_the_run, outputs_on_a_folders_files_refused, every_message_one_prefix,
              empty_output_folder_refused_before_the_run,
-             verify_energy_independent_of_every, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
-             ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once,
+             verify_energy_independent_of_every, verify_energy_table_ends_at_the_last_step, mpirun_refusal_one_line, ranks_threads_equal_single_domain, ranks_mpirun_equal_single_domain,
+             ranks_run_writes_what_one_process_writes, ranks_run_under_mpirun, ranks_blowup_named_once, blowup_point_same_in_every_decomposition,
              ranks_mismatch_is_one_line_exit_2, verify_reflection_bounds_name_the_option,
              verify_energy_says_when_the_source_stops, launcher_mpi_alone_says_one_rank)
