@@ -86,12 +86,19 @@ tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
         TL_CHECK(errno == ENOENT, TL_ERR_IO, "%s: %s", mpath, strerror(errno));
         return TL_OK; /* a measurement without provenance: nothing to compare */
     }
+    /* a folder's manifest holds a block per command, each opening with the
+     * results file it wrote (`results: NAME`; an older manifest has one
+     * block and no such line): only this file's blocks say its run */
+    const char *base = strrchr(csv, '/') ? strrchr(csv, '/') + 1 : csv;
     char line[1024];
-    int lineno = 0, ranks;
+    int lineno = 0, ranks, ours = 1;
     tl_status st = TL_OK;
     while (st == TL_OK && fgets(line, sizeof line, f)) {
         lineno++;
-        if (sscanf(line, "ranks: %d", &ranks) == 1 && ranks != want)
+        if (!strncmp(line, "results: ", 9)) {
+            line[strcspn(line, "\n")] = '\0';
+            ours = !strcmp(line + 9, base);
+        } else if (ours && sscanf(line, "ranks: %d", &ranks) == 1 && ranks != want)
             st = TL_FAIL(TL_ERR_PARSE, "%s (no column of its run's size): %s:%d: ranks: %d, a run of %d GPU%s: "
                          "calibrate needs %s", csv, mpath, lineno, ranks, ranks, ranks == 1 ? "" : "s", needs);
     }

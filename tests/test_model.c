@@ -1747,7 +1747,12 @@ TL_TEST(calibrate_csvs_of_the_runs_it_rests_on)
                             "$R/stream-h200/stream.csv) > $T/s2/s.csv && "
                             "cut -d, -f1,3- $R/tristream-h200x2/tristream.csv > $T/nocol/t.csv && "
                             "sed 's/^ranks: 2$/ranks: 4/' $R/tristream-h200x2/manifest.txt > $T/nocol/manifest.txt && "
-                            "cp $T/nocol/t.csv $T/bare/t.csv",
+                            "cp $T/nocol/t.csv $T/bare/t.csv && mkdir -p $T/blocks $T/blocks4 && "
+                            "cp $T/nocol/t.csv $T/blocks/t.csv && cp $T/nocol/t.csv $T/blocks4/t.csv && "
+                            "printf 'results: other.csv\\nranks: 4\\n\\nresults: t.csv\\nranks: 2\\n' > "
+                            "$T/blocks/manifest.txt && "
+                            "printf 'results: other.csv\\nranks: 2\\n\\nresults: t.csv\\nranks: 4\\n' > "
+                            "$T/blocks4/manifest.txt",
                             tmp),
                  0);
     static const struct {
@@ -1761,13 +1766,17 @@ TL_TEST(calibrate_csvs_of_the_runs_it_rests_on)
         {"--stream", "s2/s.csv", "s2/s.csv:7: rank 1, a run of 2 GPUs or more: calibrate needs a one-GPU run"},
         {"--tristream", "nocol/t.csv",
          "nocol/manifest.txt:8: ranks: 4, a run of 4 GPUs: calibrate needs a two-GPU run"},
+        /* a folder's manifest: only the blocks of this file say its run
+         * (before, another file's block of 4 ranks refused it) */
+        {"--tristream", "blocks4/t.csv", "blocks4/manifest.txt:5: ranks: 4, a run of 4 GPUs"},
+        {"--tristream", "blocks/t.csv", NULL},
         {"--tristream", "bare/t.csv", NULL}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char out[1100], args[3000], err[1024];
         snprintf(out, sizeof out, "%s/c%zu.txt", tmp, i);
         snprintf(args, sizeof args, "calibrate %s %s/%s -o %s", cases[i].option, tmp, cases[i].csv, out);
         int lines, rc = run_model(args, err, sizeof err, &lines);
-        if (!cases[i].says) { /* no column and no manifest: nothing to compare */
+        if (!cases[i].says) { /* no column and no manifest, or none of its blocks of another size */
             TL_ASSERT_MSG(rc == 0 && access(out, F_OK) == 0, "%s: rc %d: %s", args, rc, err);
             continue;
         }
