@@ -308,11 +308,8 @@ TL_TEST(import_iter_nvtx)
                             tl_test_bin(), t, t, tl_test_bin(), FIXTURE, t, t, t),
                  0);
     /* a name the export has no ranges of: refused before anything is written */
-    tl_test_output r = tl_test_capture("%s/trilap-analyze import --iter-nvtx train_step %s -o %s/run2", tl_test_bin(),
-                                       FIXTURE, t);
-    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "--iter-nvtx train_step: no NVTX range is named train_step"),
-                  "exit %d:\n%s", r.rc, r.err);
-    tl_test_output_free(&r);
+    tl_test_refused(2, "--iter-nvtx train_step: no NVTX range is named train_step",
+                    "%s/trilap-analyze import --iter-nvtx train_step %s -o %s/run2", tl_test_bin(), FIXTURE, t);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run2", t), 0);
 }
 
@@ -391,12 +388,9 @@ TL_TEST(trilap_domain)
     TL_ASSERT_EQ(tl_test_sh("grep -q ',coll,p2p,kernel,_Z22ncclDevKernel_SendRecv' %s/run2/trace.rank0.csv", t), 0);
     /* a TRILAP_LANES the injection library refuses is refused here too (an
      * item that was not one was passed over), nothing written */
-    tl_test_output r = tl_test_capture("TRILAP_LANES=7:p2p,,8:coll %s/trilap-analyze import %s/tri.sqlite -o %s/run3",
-                                       tl_test_bin(), t, t);
-    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, "TRILAP_LANES='7:p2p,,8:coll': an empty item (two commas, or "
-                                                       "one at an end)"),
-                  "exit %d:\n%s", r.rc, r.err);
-    tl_test_output_free(&r);
+    tl_test_refused(1, "TRILAP_LANES='7:p2p,,8:coll': an empty item (two commas, or one at an end)",
+                    "TRILAP_LANES=7:p2p,,8:coll %s/trilap-analyze import %s/tri.sqlite -o %s/run3", tl_test_bin(), t,
+                    t);
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/run3", t), 0);
 }
 
@@ -839,9 +833,8 @@ TL_TEST(iter_nvtx_torch)
      * name carries for the reader (before: "FILE#0#iter-nvtx=step: ...") */
     char want[600];
     snprintf(want, sizeof want, "%s#0: no GPU activity in iterations 900:901 (the run has iterations 0..34)", FIXTURE);
-    r = tl_test_capture("%s/trilap-analyze diagnose %s --iter-nvtx step --iter-range 900:901", tl_test_bin(), FIXTURE);
-    TL_ASSERT_MSG(r.rc == 1 && tl_test_one_line(r.err, want), "exit %d:\n%s", r.rc, r.err);
-    tl_test_output_free(&r);
+    tl_test_refused(1, want, "%s/trilap-analyze diagnose %s --iter-nvtx step --iter-range 900:901", tl_test_bin(),
+                    FIXTURE);
 }
 
 /* The hint of an export without iterations names the loop that looks
@@ -904,13 +897,12 @@ TL_TEST(iter_nvtx_start_end_ranges_of_any_thread)
                   "%zu iterations: %lld %lld, kernel %lld", s.nhost, (long long)s.host[0], (long long)s.host[1],
                   (long long)s.kernel[1]);
     snprintf(db_path, sizeof db_path, "%s/se-overlap.sqlite", t);
-    make_steps_export(db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
-                               " (1000, 2500, 60, 'step 3', 83886087), (2000, 3000, 60, 'step 4', 83886088);");
-    tl_test_output r = tl_test_capture("%s/trilap-analyze overlap %s --iter-nvtx step", tl_test_bin(), db_path);
-    TL_ASSERT_MSG(r.rc == 2 && tl_test_one_line(r.err, "se-overlap.sqlite: --iter-nvtx step: step ranges 1000..2500 "
-                                                       "ns and 2000..3000 ns on thread 7 overlap"),
-                  "exit %d:\n%s", r.rc, r.err);
-    tl_test_output_free(&r);
+    make_steps_export(
+        db_path, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) VALUES"
+                 " (1000, 2500, 60, 'step 3', 83886087), (2000, 3000, 60, 'step 4', 83886088);");
+    tl_test_refused(2, "se-overlap.sqlite: --iter-nvtx step: step ranges 1000..2500 ns and 2000..3000 ns on thread 7 "
+                       "overlap",
+                    "%s/trilap-analyze overlap %s --iter-nvtx step", tl_test_bin(), db_path);
 #endif
 }
 

@@ -190,6 +190,26 @@ static inline void tl_test_output_free(tl_test_output *r)
     r->out = r->err = NULL;
 }
 
+/* The printf-style command `fmt` refused as a refusal must be: exit `rc`
+ * and one line on stderr holding `want` (the shape of most refusal checks:
+ * capture, one line, free). */
+static inline void tl_test_refused(int rc, const char *want, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void tl_test_refused(int rc, const char *want, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    tl_test_vcommand(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    tl_test_output r = tl_test_capture("%s", cmd);
+    int ok = r.rc == rc && tl_test_one_line(r.err, want);
+    char said[600];
+    snprintf(said, sizeof said, "exit %d, want %d:\n%s", r.rc, rc, r.err);
+    tl_test_output_free(&r);
+    TL_ASSERT_MSG(ok, "%s", said);
+}
+
 /* Run `cmd` through popen; the first cap - 1 bytes of its stdout in `out`.
  * Returns the exit code. */
 static inline int tl_test_popen(const char *cmd, char *out, size_t cap)
