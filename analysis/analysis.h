@@ -578,8 +578,9 @@ typedef struct tl_an_result {
     char variant[192];
     int nranks;
     double x;                  /* value of the x column (sweeps); 0 without one */
-    int64_t n;                 /* repetitions */
-    double median, min, max;   /* us_per_iter */
+    int64_t n;                 /* repetitions whose results passed their check */
+    int64_t wrong;             /* repetitions left out: their wrong column was not 0 */
+    double median, min, max;   /* us_per_iter over the n kept; NaN where n is 0 */
 } tl_an_result;
 /* Groups by (variant, nranks[, xcol]) in first-seen order; *out malloc'd.
  * Reads microbenchmark results (variant, nranks, us_per_iter) and
@@ -590,7 +591,10 @@ typedef struct tl_an_result {
  * TL_ERR_PARSE, TL_ERR_IO or TL_ERR_NOMEM.
  * A group's rows are repetitions of one configuration: rows that differ
  * in another column than the measured ones (rep, us_per_iter, wrong,
- * iterations, residuals, times, converged, reason) are refused. */
+ * iterations, residuals, times, converged, reason) are refused. A row
+ * whose wrong column is not 0 (its results failed their check) is counted
+ * in `wrong` and left out of the times: a broken run's speed is no
+ * measurement of the configuration. */
 tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **out, size_t *nout);
 
 /* ---- subcommands (argv[0] is the subcommand name) ----------------------- */

@@ -70,10 +70,13 @@ int tl_an_cmd_sweep(int argc, char **argv)
                st, fail);
     TL_TRYGOTO(tl_an_table_meta(t, "efficiency", "(sum of parts - median) / (sum of parts - max part), 100%% = ideal"),
                st, fail);
-    static const char *const cols[][2] = {{"x", ""}, {"variant", ""}, {"nranks", ""}, {"reps", ""}, {"median", "us"},
-                                          {"min", "us"}, {"max", "us"}, {"ideal", "us"}, {"sum_parts", "us"},
-                                          {"efficiency", "%"}};
-    for (size_t j = 0; j < 10; j++)
+    TL_TRYGOTO(tl_an_table_meta(t, "wrong", "repetitions whose results failed their check (wrong column not 0), "
+                                           "left out of reps, median, min and max"),
+               st, fail);
+    static const char *const cols[][2] = {{"x", ""}, {"variant", ""}, {"nranks", ""}, {"reps", ""}, {"wrong", ""},
+                                          {"median", "us"}, {"min", "us"}, {"max", "us"}, {"ideal", "us"},
+                                          {"sum_parts", "us"}, {"efficiency", "%"}};
+    for (size_t j = 0; j < 11; j++)
         TL_TRYGOTO(tl_an_table_col(t, j == 0 ? o.x : cols[j][0], cols[j][1], j == 1), st, fail);
     for (size_t i = 0; i < n; i++) {
         double pm[3] = {NAN, NAN, NAN};
@@ -92,6 +95,7 @@ int tl_an_cmd_sweep(int argc, char **argv)
         TL_TRYGOTO(tl_an_table_str(t, r[i].variant), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].nranks), st, fail);
         TL_TRYGOTO(tl_an_table_int(t, r[i].n), st, fail);
+        TL_TRYGOTO(tl_an_table_int(t, r[i].wrong), st, fail);
         TL_TRYGOTO(tl_an_table_num(t, r[i].median, 3), st, fail);
         TL_TRYGOTO(tl_an_table_num(t, r[i].min, 3), st, fail);
         TL_TRYGOTO(tl_an_table_num(t, r[i].max, 3), st, fail);

@@ -73,6 +73,7 @@ static const char *conf_field(const char *c, int k, char *buf, size_t n)
 /* The columns a results file names in its header. */
 typedef struct columns {
     int variant, nranks, us, x, solve[NSOLVE_KEYS];
+    int wrong;             /* trilap-bench's count of wrong results; -1 where the file has none */
     int time_s, iters;     /* trilap-solve's solver_time_s and iterations: us_per_iter where a file predates it */
     int conf[MAXF], nconf; /* the configuration columns */
     char *conf_name[MAXF]; /* their names (strdup'd) */
@@ -96,12 +97,13 @@ static const char *bench_table_of(char **f, int nf)
 
 static tl_status read_header(const char *path, long lineno, char **f, int nf, const char *xcol, columns *c)
 {
-    c->variant = c->nranks = c->us = c->x = c->time_s = c->iters = -1;
+    c->variant = c->nranks = c->us = c->x = c->time_s = c->iters = c->wrong = -1;
     for (int k = 0; k < NSOLVE_KEYS; k++) c->solve[k] = -1;
     for (int i = 0; i < nf; i++) {
         if (!strcmp(f[i], "variant")) c->variant = i;
         if (!strcmp(f[i], "nranks")) c->nranks = i;
         if (!strcmp(f[i], "us_per_iter")) c->us = i;
+        if (!strcmp(f[i], "wrong")) c->wrong = i;
         if (xcol && !strcmp(f[i], xcol)) c->x = i;
         if (!strcmp(f[i], "solver_time_s")) c->time_s = i;
         if (!strcmp(f[i], "iterations")) c->iters = i;
@@ -152,6 +154,7 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
     if (c->time_s > need) need = c->time_s;
     if (c->iters > need) need = c->iters;
     if (c->x > need) need = c->x;
+    if (c->wrong > need) need = c->wrong;
     for (int k = 0; k < NSOLVE_KEYS; k++)
         if (c->solve[k] > need) need = c->solve[k];
     for (int k = 0; k < c->nconf; k++)
@@ -267,6 +270,12 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
         TL_CHECK(!errno && end != f[c->x] && *end == '\0' && isfinite(x), TL_ERR_PARSE,
                  "%s:%ld: bad %s '%s': not a number (the swept column)", path, lineno, xcol, f[c->x]);
     }
+    long wrong = 0;
+    if (c->wrong >= 0) {
+        wrong = strtol(f[c->wrong], &end, 10);
+        TL_CHECK(end != f[c->wrong] && *end == '\0' && wrong >= 0, TL_ERR_PARSE,
+                 "%s:%ld: bad wrong '%s': not a whole number of 0 or more", path, lineno, f[c->wrong]);
+    }
     char variant[sizeof gs->g->variant];
     if (c->solve[0] >= 0)
         solve_variant(f, c->solve, variant, sizeof variant);
@@ -297,6 +306,10 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
     }
     if (k == gs->n) TL_TRY(groups_add(gs, variant, nr, x, conf, lineno));
     else free(conf);
+    if (wrong) {
+        gs->g[k].wrong++;
+        return TL_OK;
+    }
     double *s = realloc(gs->samples[k], (size_t)(gs->g[k].n + 1) * sizeof *s);
     TL_CHECK(s, TL_ERR_NOMEM, "samples");
     gs->samples[k] = s;
@@ -357,9 +370,10 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     TL_CHECKGOTO(gs.n > 0, TL_ERR_PARSE, st, fail, "%s: no result rows", path);
     for (size_t k = 0; k < gs.n; k++) {
         size_t n = (size_t)gs.g[k].n;
-        gs.g[k].median = tl_an_median(gs.samples[k], n);
-        gs.g[k].min = gs.samples[k][0];
-        gs.g[k].max = gs.samples[k][n - 1];
+        /* every repetition wrong: no time to give */
+        gs.g[k].median = n ? tl_an_median(gs.samples[k], n) : NAN;
+        gs.g[k].min = n ? gs.samples[k][0] : NAN;
+        gs.g[k].max = n ? gs.samples[k][n - 1] : NAN;
     }
     *out = gs.g;
     *nout = gs.n;

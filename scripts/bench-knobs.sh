@@ -62,9 +62,12 @@ for c in "${configs[@]}"; do
   rm -f "$out/$name.err.new"
   # a figure the run did not give (--variants without the parts, two-stream
   # or three-naive) is '-', as in the program's table (before: split/bnd
-  # 0.000 where there was no bound)
+  # 0.000 where there was no bound); an OUT given again holds the earlier
+  # runs' rows above bench_out_log's line: the figures start again there
+  # (before, a run without three-naive showed an earlier run's time)
   awk -F, -v name="$name" '
     function shown(v) { return v == "" ? "-" : v }
+    /^# ==== another run/ { s = b = e = x = nv = ""; next }
     /^#/ || $1 == "variant" { next }
     $1 == "three-split" { s = $5; b = $9; e = $10; x = $8 }
     $1 == "three-naive" { nv = $5 }

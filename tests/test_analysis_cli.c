@@ -1641,11 +1641,11 @@ TL_TEST(sweep_ideal_and_efficiency)
                        "three-split,2,0,99,4096\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
     char *c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "ring_bytes,variant,nranks,reps,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,3,55.000,54.000,58.000,50.000,82.000,84.4\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,20.000,20.000,20.000,50.000,82.000,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "ring_bytes,variant,nranks,reps,wrong,median_us,min_us,max_us,ideal_us,sum_parts_us,efficiency_pct\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,3,0,55.000,54.000,58.000,50.000,82.000,84.4\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,0,20.000,20.000,20.000,50.000,82.000,NaN\n"), "%s", c);
     /* no parts measured at 4096: no bound */
-    TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,99.000,99.000,99.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "4096,three-split,2,1,0,99.000,99.000,99.000,NaN,NaN,NaN\n"), "%s", c);
     free(c);
     /* a column the file lacks: --x's value does not fit the input, exit 2
      * as compare's --baseline naming no variant (it was 1), in one line
@@ -1689,8 +1689,8 @@ TL_TEST(sweep_bound_needs_every_part)
                        "three-split,2,0,30,1024\nthree-split,2,1,26,1024\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --csv %s", tl_test_bin(), res, csv), 0);
     char *c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,2,28.000,26.000,30.000,NaN,NaN,NaN\n"), "%s", c);
-    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,20.000,20.000,20.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,three-split,2,2,0,28.000,26.000,30.000,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "1024,ring-only,2,1,0,20.000,20.000,20.000,NaN,NaN,NaN\n"), "%s", c);
     free(c);
     static const char *const cols[] = {"rep", "us_per_iter", "variant", "nranks"};
     for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
@@ -1780,12 +1780,44 @@ TL_TEST(sweep_refuses_mixed_configurations)
     free(e);
     /* one configuration: its repetitions pooled, the swept sizes apart */
     tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,daxpy_bytes,trace_mode,wrong\n"
-                       "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,56,1024,64,off,2\n"
+                       "three-split,2,0,54,1024,64,off,0\nthree-split,2,1,56,1024,64,off,0\n"
                        "three-split,2,0,70,4096,64,off,0\n");
     TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
     char *c = tl_test_read(csv);
-    TL_ASSERT_MSG(strstr(c, "\n1024,three-split,2,2,55.000,") && strstr(c, "\n4096,three-split,2,1,70.000,"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "\n1024,three-split,2,2,0,55.000,") && strstr(c, "\n4096,three-split,2,1,0,70.000,"), "%s", c);
     free(c);
+}
+
+/* A repetition whose results failed their check (wrong not 0) is left
+ * out of its point's times and counted in the wrong column: a broken run's
+ * speed is no measurement (before, 900 us of a wrong run was the max and
+ * moved the median to 55, reps 3, unsaid). A point whose every repetition
+ * is wrong has no time (reps 0, NaN), and so no bound where it is a part. */
+TL_TEST(sweep_leaves_out_wrong_repetitions)
+{
+    const char *t = tl_test_tmpdir();
+    char res[600], csv[600];
+    snprintf(res, sizeof res, "%s/results.csv", t);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", t);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,wrong\n"
+                       "allreduce-only,2,0,12,1024,0\nring-only,2,0,20,1024,0\ndaxpy-only,2,0,50,1024,0\n"
+                       "three-split,2,0,54,1024,0\nthree-split,2,1,900,1024,3\nthree-split,2,2,55,1024,0\n"
+                       "daxpy-only,2,0,50,4096,1\nthree-split,2,0,70,4096,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes --csv %s", tl_test_bin(), res, csv), 0);
+    char *c = tl_test_read(csv);
+    TL_ASSERT_MSG(strstr(c, "\n1024,three-split,2,2,1,54.500,54.000,55.000,50.000,82.000,85.9\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "\n4096,daxpy-only,2,0,1,NaN,NaN,NaN,NaN,NaN,NaN\n"), "%s", c);
+    TL_ASSERT_MSG(strstr(c, "\n4096,three-split,2,1,0,70.000,70.000,70.000,NaN,NaN,NaN\n"), "%s", c);
+    free(c);
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze sweep %s --x ring_bytes", tl_test_bin(), res), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "wrong: repetitions whose results failed their check"), "%s", o);
+    free(o);
+    tl_test_write(res, "variant,nranks,rep,us_per_iter,ring_bytes,wrong\nthree-split,2,0,54,1024,x\n");
+    char args[900];
+    snprintf(args, sizeof args, "sweep %s --x ring_bytes", res);
+    strcat(csv, ".bad"); /* the table above is there: a new name shows nothing was written */
+    refused_one_line(t, args, csv, "results.csv:2: bad wrong 'x': not a whole number of 0 or more");
 }
 
 /* compare pools a variant's rows per GPU count as repetitions too: a
@@ -2886,5 +2918,5 @@ TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range
              top_help_agrees_with_commands, rank_file_given_alone, outputs_over_inputs_refused, table_csv_gz_is_gzip, gz_name_case, breakdown_labels_in_line,
              results_gzip_said, free_text_one_field, cut_rank_judged_over_its_records, open_range_on_unmarked_run,
              breakdown_reads_each_file_once, timeline_clip_and_short_ranks_said, breakdown_mean_count_whole,
-             perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part,
+             perfetto_says_outside_window, empty_output_names_exit_2, sweep_bound_needs_every_part, sweep_leaves_out_wrong_repetitions,
              output_over_read_only_input)

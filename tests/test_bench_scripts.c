@@ -2071,6 +2071,33 @@ TL_TEST(knobs_hardware_queues_one_knob)
     TL_ASSERT_MSG(strcmp(calls, "5 32 0\n8 unset 0\n") == 0, "environment, --hw-queues per run:\n%s", calls);
 }
 
+/* A stand-in trilap-bench at t/fake-bench printing tristream --format
+ * csv's header and then `rows` (shell lines echoing rows). */
+static void knobs_fake_bench(const char *t, char *fake, size_t n, const char *rows)
+{
+    char text[1600];
+    snprintf(fake, n, "%s/fake-bench", t);
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "echo 'variant,allreduce_bytes,ring_bytes,daxpy_bytes,median_us,min_us,max_us,speedup,"
+             "bound_us,overlap_eff_pct,wrong'\n%s",
+             rows);
+    write_script(fake, text);
+}
+
+/* bench-knobs.sh into OUT=t/out with `args` exits 0 and its summary's base
+ * line has split time `split` and three-naive time `naive` ('-': none) */
+static void knobs_base_line(const char *t, const char *fake, const char *out, const char *args, const char *split,
+                            const char *naive)
+{
+    char want[200];
+    snprintf(want, sizeof want, "\nbase                 %10s          -          -        -        - %12s\n", split,
+             naive);
+    tl_test_output r = tl_test_capture("OUT=%s/%s BENCH=%s scripts/bench-knobs.sh 1 %s", t, out, fake, args);
+    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, want), "%s: want%s\nrc %d: %s%s", args, want, r.rc, r.out, r.err);
+    tl_test_output_free(&r);
+}
+
 /* bench-knobs.sh's summary with figures the run did not give (extra
  * options selecting variants: --variants three-split has no bound, no
  * two-stream, no three-naive): '-' in their columns, as in the program's
@@ -2080,22 +2107,32 @@ TL_TEST(knobs_summary_without_a_figure_says_dash)
 {
     const char *t = tl_test_tmpdir();
     char fake[600];
-    snprintf(fake, sizeof fake, "%s/fake-bench", t);
-    /* tristream --format csv's columns; the bound, efficiency and speedup
-     * empty, as the program writes them for --variants three-split */
-    write_script(fake, "#!/bin/sh\n"
-                       "echo 'variant,allreduce_bytes,ring_bytes,daxpy_bytes,median_us,min_us,max_us,speedup,"
-                       "bound_us,overlap_eff_pct,wrong'\n"
-                       "case \"$*\" in *three-split*) echo 'three-split,16,256000,67108864,52.75,52.25,54.00,,,,0' ;; esac\n"
-                       "echo 'two-stream,16,256000,67108864,70.00,69.50,71.25,1.000,,,0'\n");
-    tl_test_output r = tl_test_capture("OUT=%s/k BENCH=%s scripts/bench-knobs.sh 1 -- --variants three-split", t, fake);
-    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\nbase                      52.75          -          -        -        -            -\n"),
-                  "rc %d: %s%s", r.rc, r.out, r.err);
-    tl_test_output_free(&r);
-    r = tl_test_capture("OUT=%s/k2 BENCH=%s scripts/bench-knobs.sh 1 -- --variants two-stream", t, fake);
-    TL_ASSERT_MSG(r.rc == 0 && strstr(r.out, "\nbase                          -          -          -        -        -            -\n"),
-                  "rc %d: %s%s", r.rc, r.out, r.err);
-    tl_test_output_free(&r);
+    /* the bound, efficiency and speedup empty, as the program writes them
+     * for --variants three-split */
+    knobs_fake_bench(t, fake, sizeof fake,
+                     "case \"$*\" in *three-split*) echo 'three-split,16,256000,67108864,52.75,52.25,54.00,,,,0' ;; esac\n"
+                     "echo 'two-stream,16,256000,67108864,70.00,69.50,71.25,1.000,,,0'\n");
+    knobs_base_line(t, fake, "k", "-- --variants three-split", "52.75", "-");
+    knobs_base_line(t, fake, "k2", "-- --variants two-stream", "-", "-");
+}
+
+/* bench-knobs.sh given an OUT that holds an earlier run: each summary line
+ * is this run's, read below the line bench_out_log put in the
+ * configuration's CSV. Before: the whole appended CSV was read, so a run
+ * with --variants three-split after a full one showed the earlier run's
+ * three-naive time (30.00) as its own. */
+TL_TEST(knobs_summary_reads_this_runs_rows)
+{
+    const char *t = tl_test_tmpdir();
+    char fake[600];
+    knobs_fake_bench(t, fake, sizeof fake,
+                     "echo 'three-split,16,256000,67108864,52.75,52.25,54.00,,,,0'\n"
+                     "case \"$*\" in *--variants*) ;; *) echo 'three-naive,16,256000,67108864,30.00,29.00,31.00,,,,0' ;; esac\n");
+    knobs_base_line(t, fake, "k", "", "52.75", "30.00");
+    knobs_base_line(t, fake, "k", "-- --variants three-split", "52.75", "-");
+    /* the earlier run's rows are still in the CSV: the reset, not their loss, gives '-' */
+    TL_ASSERT_EQ(tl_test_sh("grep -q '^three-naive,' %s/k/base.csv && grep -q '^# ==== another run' %s/k/base.csv", t, t),
+                 0);
 }
 
 /* bench-solvers-protocol.sh BACKEND=host, the dry run without a GPU that
@@ -2823,7 +2860,7 @@ TL_TEST(petsc_compare_default_matrices_need_tl_data)
     tl_test_output_free(&r);
 }
 
-TL_TEST_MAIN(solver_log_roofline, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
+TL_TEST_MAIN(solver_log_roofline, knobs_summary_reads_this_runs_rows, solver_log_roofline_of_the_loop, median_us_per_iter_reads_quoted_cells,
              solver_schedules_summary, roof_fit_fixed_and_proportional,
              roof_variants_side_by_side, roof_variants_refused, results_index_current_and_checked,
              render_scripts_usage, failed_benchmarks_leave_no_folder, bench_out_not_a_folder_and_missing_launcher, slurm_templates_refused_runs_leave_no_folder,
