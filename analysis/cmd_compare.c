@@ -248,6 +248,31 @@ static tl_status check_rows_meet(const char *a, const tl_an_result *ra, size_t n
 
 /* The table of one results file against its baseline, or of two files
  * side by side. */
+/* The points of one file (side "A" or "B") with repetitions left out
+ * for results that failed their check, one meta line each side that has
+ * any: the reader leaves them out of every median (sweep counts them in a
+ * column), and a median of fewer repetitions, or none, must say why. */
+static tl_status wrong_said(tl_an_table *t, const char *side, const tl_an_result *r, size_t n)
+{
+    char said[1024] = "";
+    size_t at = 0;
+    int shown = 0, more = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].wrong <= 0) continue;
+        if (shown == 8 || at >= sizeof said) {
+            more++;
+            continue;
+        }
+        at += (size_t)snprintf(said + at, sizeof said - at, "%s%s at %d ranks %lld", shown++ ? ", " : "", r[i].variant,
+                               r[i].nranks, (long long)r[i].wrong);
+    }
+    if (!shown) return TL_OK;
+    return tl_an_table_meta(t, side[0] == 'A' ? "A_wrong" : "B_wrong",
+                            "repetitions left out of %s's medians, their results failed their check (wrong column not "
+                            "0): %s%s",
+                            side, said, more ? " and more" : "");
+}
+
 static tl_status compare_results(const char *a, const tl_an_result *ra, size_t na, const char *b,
                                  const tl_an_result *rb, size_t nb, const cmp_opts *o, tl_an_table *t)
 {
@@ -276,6 +301,8 @@ static tl_status compare_results(const char *a, const tl_an_result *ra, size_t n
                                     o->baseline, vars));
         }
     }
+    TL_TRY(wrong_said(t, "A", ra, na));
+    if (b) TL_TRY(wrong_said(t, "B", rb, nb));
     for (size_t i = 0; i < na; i++) {
         const tl_an_result *x = &ra[i], *y = NULL;
         if (b) {

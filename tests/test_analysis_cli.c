@@ -1820,6 +1820,27 @@ TL_TEST(sweep_leaves_out_wrong_repetitions)
     refused_one_line(t, args, csv, "results.csv:2: bad wrong 'x': not a whole number of 0 or more");
 }
 
+/* compare leaves a failed repetition out of its medians, as sweep does,
+ * and says which points lost one (before: in the median, 900 us of a run
+ * whose results were wrong; then left out without a word) */
+TL_TEST(compare_says_wrong_repetitions)
+{
+    const char *t = tl_test_tmpdir();
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/a.csv", t);
+    snprintf(b, sizeof b, "%s/b.csv", t);
+    tl_test_write(a, "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,54,0\nthree-split,2,1,900,3\n"
+                     "three-split,2,2,56,0\n");
+    tl_test_write(b, "variant,nranks,rep,us_per_iter,wrong\nthree-split,2,0,60,0\nthree-split,2,1,62,0\n");
+    TL_ASSERT_EQ(sh(t, "%s/trilap-analyze compare %s %s", tl_test_bin(), a, b), 0);
+    char *o = out_of(t, "out");
+    TL_ASSERT_MSG(strstr(o, "# A_wrong: repetitions left out of A's medians, their results failed their check (wrong "
+                            "column not 0): three-split at 2 ranks 1\n") &&
+                      !strstr(o, "B_wrong") && strstr(o, "three-split      2    55.00"),
+                  "%s", o);
+    free(o);
+}
+
 /* compare pools a variant's rows per GPU count as repetitions too: a
  * trilap-bench file of trace_mode off and nvtx (bench-trace-overhead.sh's
  * overhead.csv) or a trilap-solve file of two thread counts is refused as
@@ -2905,7 +2926,7 @@ TL_TEST(empty_output_names_exit_2)
     }
 }
 
-TL_TEST_MAIN(outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
+TL_TEST_MAIN(compare_says_wrong_repetitions, outputs_named_for_another_format, option_clashes_exit_2, iter_range_clipped_said,
              iter_range_clipped_said_timeline_perfetto, overlap_known_values, results_input_named, compare_solver_file_without_us_per_iter, breakdown_categories_and_bandwidth, diagnose_naive_vs_split, late_ranks_unmeasurable_said, diagnose_other_rules,
              starvation_is_work_not_peer_wait, starvation_names_kernel_whole, starvation_row_shows_deciding_kernel, iter_range_selects_waiting, diagnose_committed_h200, host_iteration_fallback,
              slices_partition_whole_window, reader_robustness, incomplete_needs_flag, bad_arguments, timeline_and_perfetto, timeline_span_from_first_active_rank, iter_range_counts_what_it_sums,
