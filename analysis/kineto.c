@@ -193,17 +193,6 @@ static tl_status parse_value(loader *L, const tl_json **out)
     return TL_OK;
 }
 
-#define GROW(arr, n, cap)                                                                \
-    do {                                                                                 \
-        if ((n) == (cap)) {                                                              \
-            size_t nc_ = (cap) ? (cap) + (cap) / 2 : 1024;                               \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                             \
-            TL_CHECK(np_, TL_ERR_NOMEM, "%s: %zu rows", L->path, nc_);                   \
-            (arr) = np_;                                                                 \
-            (cap) = nc_;                                                                 \
-        }                                                                                \
-    } while (0)
-
 static int get_num(const tl_json *o, const char *key, double *v, int *is_double)
 {
     const tl_json *x = tl_json_get(o, key);
@@ -437,7 +426,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     int gpu = kind <= TL_KT_SYNC;
     if (gpu || stream != -1) {
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        GROW(t->s, t->ns, L->cap_s);
+        TL_KT_GROW(t->s, t->ns, L->cap_s, L->path);
         tl_kt_srow *r = &t->s[t->ns];
         *r = (tl_kt_srow){.ts_us = ts, .dur_us = dur, .stream = stream, .corr = corr,
                           .bytes = get_int(args, "bytes", -1), .device = (int32_t)get_int(args, "device", -1),
@@ -450,7 +439,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     if (step >= 0) {
         TL_CHECK(step < KT_MAX_STEP, TL_ERR_PARSE, "%s: '%.80s': step number beyond %d", L->path, name, KT_MAX_STEP);
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        GROW(t->steps, t->nsteps, L->cap_steps);
+        TL_KT_GROW(t->steps, t->nsteps, L->cap_steps, L->path);
         t->steps[t->nsteps++] =
             (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step, .gpu = !strcasecmp(cat, "gpu_user_annotation")};
     }
@@ -458,7 +447,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     int gpu_sync = !strcmp(name, "Event Sync") || !strcmp(name, "Context Sync");
     if (corr != -1 && !gpu_sync) {
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        GROW(t->c, t->nc, L->cap_c);
+        TL_KT_GROW(t->c, t->nc, L->cap_c, L->path);
         tl_kt_crow *r = &t->c[t->nc];
         *r = (tl_kt_crow){.ts_us = ts, .dur_us = dur, .corr = corr, .tid = get_int(e, "tid", -1),
                           .kind = (uint8_t)kind};
@@ -467,7 +456,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     }
     if (kind == TL_KT_OTHER && is_comm_op(name)) {
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        GROW(t->ops, t->nops, L->cap_ops);
+        TL_KT_GROW(t->ops, t->nops, L->cap_ops, L->path);
         tl_kt_op *o = &t->ops[t->nops];
         *o = (tl_kt_op){.ts_us = ts, .dur_us = dur, .tid = get_int(e, "tid", -1),
                         .ext = get_int(args, "External id", -1), .nelems = get_int(args, "In msg nelems", -1),

@@ -20,23 +20,6 @@ typedef struct kn_build {
     size_t cs, cc, cst, cop; /* capacities of s, c, steps, ops */
 } kn_build;
 
-/* v[*n] of size sz grown to hold one more (cap doubling): NULL on no memory. */
-static void *grow(void *v, size_t n, size_t *cap, size_t sz)
-{
-    if (n < *cap) return v;
-    size_t c = *cap ? 2 * *cap : 256;
-    void *nv = realloc(v, c * sz);
-    if (nv) *cap = c;
-    return nv;
-}
-
-#define GROW(arr, n, cap, what)                                                                                      \
-    do {                                                                                                              \
-        void *g_ = grow((arr), (n), &(cap), sizeof *(arr));                                                          \
-        TL_CHECK(g_, TL_ERR_NOMEM, "%zu %s", (n) + 1, what);                                                          \
-        (arr) = g_;                                                                                                   \
-    } while (0)
-
 static double us_of(int64_t ns)
 {
     return (double)ns / 1e3;
@@ -50,18 +33,18 @@ static tl_status add_record(void *user, const tl_trace_record *r)
     static const uint8_t gpu_kind[] = {[TL_KIND_KERNEL] = TL_KT_KERNEL, [TL_KIND_MEMCPY] = TL_KT_MEMCPY,
                                        [TL_KIND_MEMSET] = TL_KT_MEMSET, [TL_KIND_SYNC] = TL_KT_SYNC};
     if (r->device >= 0 && r->kind <= TL_KIND_SYNC) {
-        GROW(t->s, t->ns, b->cs, "GPU rows");
+        TL_KT_GROW(t->s, t->ns, b->cs, "GPU rows");
         TL_TRY(tl_an_names_intern(t->names, r->name, &name));
         t->s[t->ns++] = (tl_kt_srow){us_of(r->start_ns), us_of(r->end_ns - r->start_ns), (int64_t)r->stream,
                                      r->corr ? (int64_t)r->corr : -1, r->bytes, name, r->device, gpu_kind[r->kind]};
     } else if (r->kind == TL_KIND_HOST && r->corr && !strncmp(r->name, "cuda:", 5)) {
         /* a launch: its own "thread", so that only its op (below) is around it */
-        GROW(t->c, t->nc, b->cc, "launches");
+        TL_KT_GROW(t->c, t->nc, b->cc, "launches");
         TL_TRY(tl_an_names_intern(t->names, r->name + 5, &name));
         t->c[t->nc++] = (tl_kt_crow){us_of(r->start_ns), us_of(r->end_ns - r->start_ns), (int64_t)r->corr,
                                      (int64_t)r->corr, name, TL_KT_RUNTIME};
     } else if (r->kind == TL_KIND_HOST && r->iter >= 0 && !strcmp(r->name, "iter")) {
-        GROW(t->steps, t->nsteps, b->cst, "iterations");
+        TL_KT_GROW(t->steps, t->nsteps, b->cst, "iterations");
         t->steps[t->nsteps++] = (tl_kt_step){us_of(r->start_ns), us_of(r->end_ns - r->start_ns), r->iter, 0};
     }
     return TL_OK;
@@ -89,7 +72,7 @@ static tl_status add_op(void *user, int64_t corr, const char *op, int p2p)
     if (!ln) return TL_OK; /* a launch the rank does not hold (another thread-rank's) */
     char name[96];
     snprintf(name, sizeof name, "nccl:%s", op);
-    GROW(t->ops, t->nops, b->cop, "NCCL operations");
+    TL_KT_GROW(t->ops, t->nops, b->cop, "NCCL operations");
     uint32_t id;
     TL_TRY(tl_an_names_intern(t->names, name, &id));
     t->ops[t->nops++] = (tl_kt_op){ln->ts_us, ln->dur_us, ln->tid, -1, -1, -1, id, 0, 0};

@@ -44,7 +44,7 @@ int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const cha
      * makes them) */
     char head[4096];
     const char *spec = strstr(path, TL_AN_NSYS_ITER_NVTX);
-    snprintf(head, sizeof head, "%.*s", spec ? (int)(spec - path) : (int)strlen(path), path);
+    tl_an_file_said(path, head, sizeof head);
     *iter_nvtx = spec ? spec + strlen(TL_AN_NSYS_ITER_NVTX) : NULL;
     const char *hash = strrchr(head, '#');
     if (hash && hash[1]) {

@@ -10,6 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/* dir/manifest.txt opened in *f (mpath: its path), or *f NULL where
+ * there is none: a measurement without provenance, nothing to compare */
+static tl_status manifest_open(const char *option, const char *dir, char *mpath, size_t mn, FILE **f)
+{
+    snprintf(mpath, mn, "%s/manifest.txt", dir);
+    *f = fopen(mpath, "r");
+    TL_CHECK(*f || errno == ENOENT, TL_ERR_IO, "%s: %s: %s", option, mpath, strerror(errno));
+    return TL_OK;
+}
+
 /* The first GPU model dir/manifest.txt names (the text before " (": the
  * device number and PCI address are the run's, not the hardware's), or ""
  * where there is no manifest or no GPU in it. A manifest that names two
@@ -17,12 +27,9 @@
 static tl_status manifest_gpu(const char *option, const char *dir, char *gpu, size_t n, char *mpath, size_t mn)
 {
     gpu[0] = 0;
-    snprintf(mpath, mn, "%s/manifest.txt", dir);
-    FILE *f = fopen(mpath, "r");
-    if (!f) {
-        TL_CHECK(errno == ENOENT, TL_ERR_IO, "%s: %s: %s", option, mpath, strerror(errno));
-        return TL_OK; /* a measurement without provenance: nothing to compare */
-    }
+    FILE *f = NULL;
+    TL_TRY(manifest_open(option, dir, mpath, mn, &f));
+    if (!f) return TL_OK;
     char line[1024];
     int r;
     tl_status st = TL_OK;
@@ -80,12 +87,9 @@ tl_status tl_mcalib_manifest_ranks(const char *csv, int want, const char *needs)
 {
     char dir[4200], mpath[4250];
     folder_of(csv, 0, dir, sizeof dir);
-    snprintf(mpath, sizeof mpath, "%s/manifest.txt", dir);
-    FILE *f = fopen(mpath, "r");
-    if (!f) {
-        TL_CHECK(errno == ENOENT, TL_ERR_IO, "%s: %s", mpath, strerror(errno));
-        return TL_OK; /* a measurement without provenance: nothing to compare */
-    }
+    FILE *f = NULL;
+    TL_TRY(manifest_open(csv, dir, mpath, sizeof mpath, &f));
+    if (!f) return TL_OK;
     /* a folder's manifest holds a block per command, each opening with the
      * results file it wrote (`results: NAME`; an older manifest has one
      * block and no such line): only this file's blocks say its run */
