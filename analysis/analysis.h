@@ -341,7 +341,7 @@ typedef struct tl_an_rank {
     tl_an_ival *v;
     size_t n, cap;
     uint64_t *streams;     /* stream index -> CUDA stream id */
-    size_t nstreams;
+    size_t nstreams, capstreams;
     int64_t *iter_start;   /* [iter]: first start of GPU activity of iter, INT64_MAX if none */
     size_t niter;          /* entries of iter_start */
     /* The host's "iter" ranges: the iteration bounds when no GPU activity
@@ -471,7 +471,7 @@ typedef struct tl_an_split {
     size_t worst;                 /* index in tl_an_ops.op of the most delayed of those that ran together
                                      (SIZE_MAX: none delayed) */
     tl_an_split_sum *by_name;     /* the same per operation name; free with tl_an_split_free */
-    size_t nnames;
+    size_t nnames, capnames;
 } tl_an_split;
 void tl_an_split_free(tl_an_split *s);
 tl_status tl_an_ops_split(tl_an_ops *o, size_t f, tl_an_rank *rk, int64_t w0, int64_t w1, tl_an_split *sum);

@@ -13,6 +13,7 @@
 #include "analysis/cli.h"
 #include "analysis/kineto.h"
 #include "analysis/kineto_report.h"
+#include "analysis/grow.h"
 
 typedef struct stat_acc {
     int64_t count, total, min, max, bytes, nbytes; /* nbytes: records with bytes known */
@@ -47,13 +48,7 @@ static tl_status keep_bytes(void *user, const tl_trace_record *r)
 {
     bd_side *s = user;
     if (!is_gpu_kind(r->kind) || r->bytes < 0) return TL_OK;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 256;
-        bd_bytes *nb = realloc(s->b, cap * sizeof *nb);
-        TL_CHECK(nb, TL_ERR_NOMEM, "%zu records with bytes", cap);
-        s->b = nb;
-        s->cap = cap;
-    }
+    TL_TRY(TL_AN_GROW(s->b, s->n, s->cap, "records with bytes"));
     bd_bytes *b = &s->b[s->n];
     b->start = r->start_ns;
     b->bytes = r->bytes;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "analysis/grow.h"
 #include "commit.h" /* TL_GIT_COMMIT */
 #include "config.h"
 
@@ -107,13 +108,7 @@ typedef struct diag_state {
 
 static tl_status push_d(double **a, size_t *n, size_t *cap, double v)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 64;
-        double *na = realloc(*a, c * sizeof *na);
-        TL_CHECK(na, TL_ERR_NOMEM, "%zu samples", c);
-        *a = na;
-        *cap = c;
-    }
+    TL_TRY(TL_AN_GROW(*a, *n, *cap, "samples"));
     (*a)[(*n)++] = v;
     return TL_OK;
 }
@@ -166,14 +161,10 @@ static tl_status segments(const tl_an_rank *rk, const tl_an_names *nm, ival_pred
             if (b > s[2 * m - 1]) s[2 * m - 1] = b;
             continue;
         }
-        if (m == cap) {
-            int64_t *ns = realloc(s, 4 * cap * sizeof *ns);
-            if (!ns) {
-                free(s);
-                return TL_FAIL(TL_ERR_NOMEM, "segments");
-            }
-            s = ns;
-            cap *= 2;
+        tl_status st = tl_an_grow(&s, &cap, m, 2 * sizeof *s, "segments");
+        if (st != TL_OK) {
+            free(s);
+            return st;
         }
         s[2 * m] = a;
         s[2 * m + 1] = b;
@@ -308,13 +299,7 @@ static tl_status starve_of(rank_diag *d, uint32_t name, int by_op, uint32_t labe
     size_t a = 0;
     while (a < d->nst && !(d->st[a].name == name && d->st[a].by_op == by_op && d->st[a].label == label)) a++;
     if (a == d->nst) {
-        if (d->nst == d->capst) {
-            size_t c = d->capst ? 2 * d->capst : 16;
-            starve_acc *ns = realloc(d->st, c * sizeof *ns);
-            TL_CHECK(ns, TL_ERR_NOMEM, "%zu communication kernels", c);
-            d->st = ns;
-            d->capst = c;
-        }
+        TL_TRY(TL_AN_GROW(d->st, d->nst, d->capst, "communication kernels"));
         d->st[a] = (starve_acc){.name = name, .label = label, .by_op = by_op};
         d->nst++;
     }
@@ -371,13 +356,7 @@ static tl_status acc_of(rank_diag *d, const tl_an_rank *rk, const tl_an_ival *v,
                             d->acc[a].stream == stream))
         a++;
     if (a == d->nacc) {
-        if (d->nacc == d->capacc) {
-            size_t c = d->capacc ? 2 * d->capacc : 16;
-            op_acc *na = realloc(d->acc, c * sizeof *na);
-            TL_CHECK(na, TL_ERR_NOMEM, "%zu operations", c);
-            d->acc = na;
-            d->capacc = c;
-        }
+        TL_TRY(TL_AN_GROW(d->acc, d->nacc, d->capacc, "operations"));
         d->acc[a] = (op_acc){.label = label, .kernel = v->name, .named = named, .stream = stream, .lane = v->lane,
                              .worst_q_iter = -1, .worst_q_op = SIZE_MAX};
         d->nacc++;
@@ -543,13 +522,7 @@ fail:
 static tl_status diag_rank(void *user, const tl_an_rank *rk, const tl_an_rank_result *res)
 {
     diag_state *s = user;
-    if (s->n == s->cap) {
-        size_t c = s->cap ? 2 * s->cap : 8;
-        rank_diag *nr = realloc(s->rd, c * sizeof *nr);
-        TL_CHECK(nr, TL_ERR_NOMEM, "%zu ranks", c);
-        s->rd = nr;
-        s->cap = c;
-    }
+    TL_TRY(TL_AN_GROW(s->rd, s->n, s->cap, "ranks"));
     rank_diag *d = &s->rd[s->n++];
     memset(d, 0, sizeof *d);
     d->rank = rk->meta.rank;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "analysis/grow.h"
 #include "config.h"
 #include "runtime/out.h"
 
@@ -78,13 +79,7 @@ static void put_us(FILE *f, int64_t ns)
 
 static tl_status track_push(track *t, int64_t end)
 {
-    if (t->n == t->cap) {
-        size_t c = t->cap ? 2 * t->cap : 16;
-        int64_t *ns = realloc(t->stack, c * sizeof *ns);
-        TL_CHECK(ns, TL_ERR_NOMEM, "track depth %zu", c);
-        t->stack = ns;
-        t->cap = c;
-    }
+    TL_TRY(TL_AN_GROW(t->stack, t->n, t->cap, "track depths"));
     t->stack[t->n++] = end;
     return TL_OK;
 }
@@ -113,13 +108,7 @@ static tl_status collect(void *user, const tl_trace_record *r)
     } else {
         return TL_OK;
     }
-    if (s->n == s->cap) {
-        size_t c = s->cap ? 2 * s->cap : 4096;
-        pev *ne = realloc(s->ev, c * sizeof *ne);
-        TL_CHECK(ne, TL_ERR_NOMEM, "%zu events", c);
-        s->ev = ne;
-        s->cap = c;
-    }
+    TL_TRY(TL_AN_GROW(s->ev, s->n, s->cap, "events"));
     s->ev[s->n++] = e;
     return TL_OK;
 }
@@ -178,7 +167,7 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
     tl_status st = TL_OK;
     int pid = rk->meta.rank;
     track *tracks[G_N] = {NULL};
-    size_t ntracks[G_N] = {0};
+    size_t ntracks[G_N] = {0}, captracks[G_N] = {0};
     corr_ix *api = NULL;
     tl_an_meta m;
     s->n = 0;
@@ -211,10 +200,8 @@ static tl_status emit_rank(void *user, const tl_an_rank *rk, const tl_an_rank_re
             if (!t->n || v->end <= t->stack[t->n - 1]) break;
         }
         if (k == ntracks[g]) {
-            track *nt = realloc(tracks[g], (k + 1) * sizeof *nt);
-            TL_CHECKGOTO(nt, TL_ERR_NOMEM, st, fail, "tracks");
-            tracks[g] = nt;
-            memset(&nt[k], 0, sizeof nt[k]);
+            TL_TRYGOTO(TL_AN_GROW(tracks[g], k, captracks[g], "tracks"), st, fail);
+            memset(&tracks[g][k], 0, sizeof tracks[g][k]);
             ntracks[g]++;
         }
         TL_TRYGOTO(track_push(&tracks[g][k], v->end), st, fail);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/cli.h"
+#include "analysis/grow.h"
 #include "runtime/out.h"
 
 typedef struct tl_opts_t {
@@ -114,13 +115,10 @@ static tl_status keep(void *user, const tl_an_rank *rk, const tl_an_rank_result 
             last_wait[v->stream] = SIZE_MAX;
             continue;
         }
-        if (s->n == s->cap) {
-            size_t c = s->cap ? 2 * s->cap : 1024;
-            kept *nk = realloc(s->k, c * sizeof *nk);
-            if (!nk) free(last_wait);
-            TL_CHECK(nk, TL_ERR_NOMEM, "%zu timeline rows", c);
-            s->k = nk;
-            s->cap = c;
+        tl_status st = TL_AN_GROW(s->k, s->n, s->cap, "timeline rows");
+        if (st != TL_OK) {
+            free(last_wait);
+            return st;
         }
         s->k[s->n].rank = rk->meta.rank;
         s->k[s->n].clock_unc = rk->meta.clock_aligned ? rk->meta.clock_unc : 0;

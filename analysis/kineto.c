@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "analysis/json.h"
+#include "analysis/grow.h"
 #include "probes/trace.h" /* tl_trace_rank_of_name */
 #include "runtime/gzin.h"
 #include "runtime/out.h"
@@ -426,7 +427,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     int gpu = kind <= TL_KT_SYNC;
     if (gpu || stream != -1) {
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        TL_KT_GROW(t->s, t->ns, L->cap_s, L->path);
+        TL_TRY(TL_AN_GROW(t->s, t->ns, L->cap_s, L->path));
         tl_kt_srow *r = &t->s[t->ns];
         *r = (tl_kt_srow){.ts_us = ts, .dur_us = dur, .stream = stream, .corr = corr,
                           .bytes = get_int(args, "bytes", -1), .device = (int32_t)get_int(args, "device", -1),
@@ -439,7 +440,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     if (step >= 0) {
         TL_CHECK(step < KT_MAX_STEP, TL_ERR_PARSE, "%s: '%.80s': step number beyond %d", L->path, name, KT_MAX_STEP);
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        TL_KT_GROW(t->steps, t->nsteps, L->cap_steps, L->path);
+        TL_TRY(TL_AN_GROW(t->steps, t->nsteps, L->cap_steps, L->path));
         t->steps[t->nsteps++] =
             (tl_kt_step){.ts_us = ts, .dur_us = dur, .num = step, .gpu = !strcasecmp(cat, "gpu_user_annotation")};
     }
@@ -447,7 +448,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     int gpu_sync = !strcmp(name, "Event Sync") || !strcmp(name, "Context Sync");
     if (corr != -1 && !gpu_sync) {
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        TL_KT_GROW(t->c, t->nc, L->cap_c, L->path);
+        TL_TRY(TL_AN_GROW(t->c, t->nc, L->cap_c, L->path));
         tl_kt_crow *r = &t->c[t->nc];
         *r = (tl_kt_crow){.ts_us = ts, .dur_us = dur, .corr = corr, .tid = get_int(e, "tid", -1),
                           .kind = (uint8_t)kind};
@@ -456,7 +457,7 @@ static tl_status on_event(loader *L, const tl_json *e)
     }
     if (kind == TL_KT_OTHER && is_comm_op(name)) {
         TL_TRY(check_time(L, name, has_ts, ts, dur));
-        TL_KT_GROW(t->ops, t->nops, L->cap_ops, L->path);
+        TL_TRY(TL_AN_GROW(t->ops, t->nops, L->cap_ops, L->path));
         tl_kt_op *o = &t->ops[t->nops];
         *o = (tl_kt_op){.ts_us = ts, .dur_us = dur, .tid = get_int(e, "tid", -1),
                         .ext = get_int(args, "External id", -1), .nelems = get_int(args, "In msg nelems", -1),
@@ -920,12 +921,10 @@ static tl_status list_json(const char *dir, DIR *d, rank_file **out, size_t *nou
             else free(p);
             continue;
         }
-        if (n == cap) {
-            cap = cap ? 2 * cap : 8;
-            rank_file *nr = realloc(rf, cap * sizeof *nr);
-            if (!nr) free(p);
-            TL_CHECKGOTO(nr, TL_ERR_NOMEM, st, fail, "%zu files", cap);
-            rf = nr;
+        st = TL_AN_GROW(rf, n, cap, "files");
+        if (st != TL_OK) {
+            free(p);
+            goto fail;
         }
         rf[n++] = (rank_file){.rank = -1, .world = -1, .path = p};
     }

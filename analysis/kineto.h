@@ -176,18 +176,4 @@ typedef struct tl_kt_hta {
  * (HTA applies it when the ranks it loads name two or more steps). */
 tl_status tl_kt_hta_compute(const tl_kt_trace *t, int filter, tl_kt_hta *out);
 
-/* Room for one more row in arr[n] of capacity cap (half again each time),
- * or TL_ERR_NOMEM naming `what`: the row arrays of a tl_kt_trace, filled
- * by the Kineto reader (kineto.c) and from an Nsight export (kineto_nsys.c). */
-#define TL_KT_GROW(arr, n, cap, what)                                                                                \
-    do {                                                                                                              \
-        if ((n) == (cap)) {                                                                                           \
-            size_t nc_ = (cap) ? (cap) + (cap) / 2 : 1024;                                                            \
-            void *np_ = realloc((arr), nc_ * sizeof *(arr));                                                          \
-            TL_CHECK(np_, TL_ERR_NOMEM, "%s: %zu rows", (what), nc_);                                                 \
-            (arr) = np_;                                                                                              \
-            (cap) = nc_;                                                                                              \
-        }                                                                                                             \
-    } while (0)
-
 #endif

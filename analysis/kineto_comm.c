@@ -21,6 +21,7 @@
  *     given both raw and on the estimated common clock. */
 #include "analysis/cli.h"
 #include "analysis/kineto.h"
+#include "analysis/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -171,7 +172,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         if (t->s[i].kind <= TL_KT_SYNC) gi[ng++] = (gkey){t->s[i].device, t->s[i].stream, t->s[i].ts_us, i};
     if (ng) qsort(gi, ng, sizeof *gi, cmp_gkey);
     int64_t *streams = NULL;
-    size_t nstreams = 0;
+    size_t nstreams = 0, capstreams = 0;
     tl_an_opseq *seq = NULL;
     TL_TRYGOTO(tl_kt_ends_build(t, &ends), st, fail);
     for (size_t g = 0; g < ng; g++) {
@@ -181,13 +182,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         if (tl_trace_nccl_kernel(tl_an_names_get(t->names, k->name)) == TL_NCCL_NONE) continue;
         tl_kt_comm cm;
         int known = tl_kt_comm_of(t, gi[g].i, &cm);
-        if (cs->n == cs->cap) {
-            size_t cap = cs->cap ? 2 * cs->cap : 256;
-            crow_out *nr = realloc(cs->rows, cap * sizeof *nr);
-            TL_CHECKGOTO(nr, TL_ERR_NOMEM, st, fail, "%zu collectives", cap);
-            cs->rows = nr;
-            cs->cap = cap;
-        }
+        TL_TRYGOTO(TL_AN_GROW(cs->rows, cs->n, cs->cap, "collectives"), st, fail);
         crow_out *r = &cs->rows[cs->n++];
         memset(r, 0, sizeof *r);
         r->rank = rank;
@@ -220,9 +215,7 @@ static tl_status rank_rows(const tl_kt_trace *t, int rank, cstate *cs, rank_conc
         size_t s = 0;
         while (s < nstreams && streams[s] != k->stream) s++;
         if (s == nstreams) {
-            int64_t *ns = realloc(streams, (nstreams + 1) * sizeof *ns);
-            TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "streams");
-            streams = ns;
+            TL_TRYGOTO(TL_AN_GROW(streams, nstreams, capstreams, "streams"), st, fail);
             streams[nstreams++] = k->stream;
         }
     }

@@ -19,6 +19,7 @@
  *              non-compute = kernel_time - compute - idle */
 #include "analysis/kineto.h"
 #include "analysis/kineto_report.h"
+#include "analysis/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -230,6 +231,7 @@ static tl_status load_run(hta_run *r)
     tl_status st = TL_OK;
     tl_kt_trace *t = NULL;
     int64_t *steps = NULL;
+    size_t capsteps = 0;
     int found = 0;
     TL_TRY(tl_an_kineto_run_files(r->input, &r->files, &r->nf, &found));
     if (!found) TL_TRY(tl_an_kineto_refuse_other(r->input));
@@ -247,9 +249,7 @@ static tl_status load_run(hta_run *r)
             size_t j = 0;
             while (j < r->nsteps && steps[j] != t->steps[k].num) j++;
             if (j < r->nsteps) continue;
-            int64_t *ns = realloc(steps, (r->nsteps + 1) * sizeof *ns);
-            TL_CHECKGOTO(ns, TL_ERR_NOMEM, st, fail, "steps");
-            steps = ns;
+            TL_TRYGOTO(TL_AN_GROW(steps, r->nsteps, capsteps, "steps"), st, fail);
             steps[r->nsteps++] = t->steps[k].num;
         }
         tl_kt_free(&t);

@@ -10,6 +10,7 @@
  * so an op has no process group and no size (analysis/README.md,
  * "Collectives"). */
 #include "analysis/kineto.h"
+#include "analysis/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,18 +34,18 @@ static tl_status add_record(void *user, const tl_trace_record *r)
     static const uint8_t gpu_kind[] = {[TL_KIND_KERNEL] = TL_KT_KERNEL, [TL_KIND_MEMCPY] = TL_KT_MEMCPY,
                                        [TL_KIND_MEMSET] = TL_KT_MEMSET, [TL_KIND_SYNC] = TL_KT_SYNC};
     if (r->device >= 0 && r->kind <= TL_KIND_SYNC) {
-        TL_KT_GROW(t->s, t->ns, b->cs, "GPU rows");
+        TL_TRY(TL_AN_GROW(t->s, t->ns, b->cs, "GPU rows"));
         TL_TRY(tl_an_names_intern(t->names, r->name, &name));
         t->s[t->ns++] = (tl_kt_srow){us_of(r->start_ns), us_of(r->end_ns - r->start_ns), (int64_t)r->stream,
                                      r->corr ? (int64_t)r->corr : -1, r->bytes, name, r->device, gpu_kind[r->kind]};
     } else if (r->kind == TL_KIND_HOST && r->corr && !strncmp(r->name, "cuda:", 5)) {
         /* a launch: its own "thread", so that only its op (below) is around it */
-        TL_KT_GROW(t->c, t->nc, b->cc, "launches");
+        TL_TRY(TL_AN_GROW(t->c, t->nc, b->cc, "launches"));
         TL_TRY(tl_an_names_intern(t->names, r->name + 5, &name));
         t->c[t->nc++] = (tl_kt_crow){us_of(r->start_ns), us_of(r->end_ns - r->start_ns), (int64_t)r->corr,
                                      (int64_t)r->corr, name, TL_KT_RUNTIME};
     } else if (r->kind == TL_KIND_HOST && r->iter >= 0 && !strcmp(r->name, "iter")) {
-        TL_KT_GROW(t->steps, t->nsteps, b->cst, "iterations");
+        TL_TRY(TL_AN_GROW(t->steps, t->nsteps, b->cst, "iterations"));
         t->steps[t->nsteps++] = (tl_kt_step){us_of(r->start_ns), us_of(r->end_ns - r->start_ns), r->iter, 0};
     }
     return TL_OK;
@@ -72,7 +73,7 @@ static tl_status add_op(void *user, int64_t corr, const char *op, int p2p)
     if (!ln) return TL_OK; /* a launch the rank does not hold (another thread-rank's) */
     char name[96];
     snprintf(name, sizeof name, "nccl:%s", op);
-    TL_KT_GROW(t->ops, t->nops, b->cop, "NCCL operations");
+    TL_TRY(TL_AN_GROW(t->ops, t->nops, b->cop, "NCCL operations"));
     uint32_t id;
     TL_TRY(tl_an_names_intern(t->names, name, &id));
     t->ops[t->nops++] = (tl_kt_op){ln->ts_us, ln->dur_us, ln->tid, -1, -1, -1, id, 0, 0};

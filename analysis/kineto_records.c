@@ -25,6 +25,7 @@
  * rank; ranks on different hosts agree as far as their clocks do (NTP),
  * Kineto measures no offsets. */
 #include "analysis/kineto.h"
+#include "analysis/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,19 +171,18 @@ void tl_kt_host_wait_name(const tl_kt_trace *t, const tl_kt_end *w, char *out, s
 static tl_status infer_lanes(const tl_kt_trace *t, lane_acc **out, size_t *nout)
 {
     lane_acc *l = NULL;
-    size_t n = 0;
+    size_t n = 0, cap = 0;
     for (size_t i = 0; i < t->ns; i++) {
         const tl_kt_srow *r = &t->s[i];
         if (r->kind > TL_KT_SYNC) continue;
         size_t j = 0;
         while (j < n && !(l[j].device == r->device && l[j].stream == r->stream)) j++;
         if (j == n) {
-            lane_acc *nl = realloc(l, (n + 1) * sizeof *nl);
-            if (!nl) {
+            tl_status st = TL_AN_GROW(l, n, cap, "streams");
+            if (st != TL_OK) {
                 free(l);
-                return TL_FAIL(TL_ERR_NOMEM, "streams");
+                return st;
             }
-            l = nl;
             l[n++] = (lane_acc){.device = r->device, .stream = r->stream};
         }
         if (r->kind != TL_KT_KERNEL) continue;

@@ -1,6 +1,7 @@
 /* Run directories and rank traces: streamed through the probes' reader,
  * keeping only GPU activity intervals (32 bytes each) of one rank at a time. */
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 
 #include "config.h"
 
@@ -616,12 +617,7 @@ tl_status tl_an_run_files_nvtx(const char *dir, int flags, const char *iter_nvtx
                      "%s/%s: not a rank file name (trace.rank<R>.csv, R without leading zeros)", dir,
                      e->d_name);
         if (r < 0) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 8;
-            char **nf = realloc(f, cap * sizeof *nf);
-            TL_CHECKGOTO(nf, TL_ERR_NOMEM, st, fail, "%zu file names", cap);
-            f = nf;
-        }
+        TL_TRYGOTO(TL_AN_GROW(f, n, cap, "file names"), st, fail);
         size_t len = strlen(dir) + strlen(e->d_name) + 2;
         f[n] = malloc(len);
         TL_CHECKGOTO(f[n], TL_ERR_NOMEM, st, fail, "path");
@@ -678,13 +674,7 @@ typedef struct load_state {
 
 static tl_status push_side(corr_side **a, size_t *n, size_t *cap, corr_side v)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 256;
-        corr_side *na = realloc(*a, c * sizeof *na);
-        TL_CHECK(na, TL_ERR_NOMEM, "%zu operation rows", c);
-        *a = na;
-        *cap = c;
-    }
+    TL_TRY(TL_AN_GROW(*a, *n, *cap, "operation rows"));
     (*a)[(*n)++] = v;
     return TL_OK;
 }
@@ -777,13 +767,7 @@ static tl_status keep_host_iter(tl_an_rank *rk, const tl_trace_record *r)
 {
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
              rk->meta.path, r->iter, MAX_ITER);
-    if (rk->nhit == rk->caphit) {
-        size_t cap = rk->caphit ? 2 * rk->caphit : 256;
-        tl_an_hostiter *h = realloc(rk->hit, cap * sizeof *h);
-        TL_CHECK(h, TL_ERR_NOMEM, "%zu iteration ranges", cap);
-        rk->hit = h;
-        rk->caphit = cap;
-    }
+    TL_TRY(TL_AN_GROW(rk->hit, rk->nhit, rk->caphit, "iteration ranges"));
     rk->hit[rk->nhit++] = (tl_an_hostiter){.start = r->start_ns, .iter = r->iter, .num = r->iter};
     return TL_OK;
 }
@@ -825,13 +809,7 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     if (!is_gpu_activity(r) && !mark && !host_compute) return TL_OK;
     TL_CHECK(r->iter < MAX_ITER, TL_ERR_PARSE, "%s: iteration %" PRId64 " beyond %d (a corrupt trace)",
              rk->meta.path, r->iter, MAX_ITER);
-    if (rk->n == rk->cap) {
-        size_t cap = rk->cap ? rk->cap + rk->cap / 2 : 4096;
-        tl_an_ival *nv = realloc(rk->v, cap * sizeof *nv);
-        TL_CHECK(nv, TL_ERR_NOMEM, "%zu intervals", cap);
-        rk->v = nv;
-        rk->cap = cap;
-    }
+    TL_TRY(TL_AN_GROW(rk->v, rk->n, rk->cap, "intervals"));
     tl_an_ival *v = &rk->v[rk->n];
     memset(v, 0, sizeof *v);
     v->start = r->start_ns;
@@ -850,9 +828,7 @@ static tl_status keep_record(void *user, const tl_trace_record *r)
     while (s < rk->nstreams && rk->streams[s] != r->stream) s++;
     if (s == rk->nstreams) {
         TL_CHECK(s < UINT16_MAX, TL_ERR_PARSE, "more than %d streams", UINT16_MAX);
-        uint64_t *ns = realloc(rk->streams, (s + 1) * sizeof *ns);
-        TL_CHECK(ns, TL_ERR_NOMEM, "streams");
-        rk->streams = ns;
+        TL_TRY(TL_AN_GROW(rk->streams, s, rk->capstreams, "streams"));
         rk->streams[rk->nstreams++] = r->stream;
     }
     v->stream = (uint16_t)s;

@@ -13,6 +13,7 @@
  * (iteration, name)s whose count differs between ranks are left unmatched
  * and counted. */
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,13 +126,7 @@ void tl_an_ops_free(tl_an_ops *o)
 
 static tl_status add_op(tl_an_ops *o, const tl_an_op *op)
 {
-    if (o->nop == o->capop) {
-        size_t cap = o->capop ? 2 * o->capop : 256;
-        tl_an_op *n = realloc(o->op, cap * sizeof *n);
-        TL_CHECK(n, TL_ERR_NOMEM, "%zu matched operations", cap);
-        o->op = n;
-        o->capop = cap;
-    }
+    TL_TRY(TL_AN_GROW(o->op, o->nop, o->capop, "matched operations"));
     o->op[o->nop++] = *op;
     return TL_OK;
 }
@@ -206,13 +201,12 @@ tl_status tl_an_ops_build(char *const *files, size_t nf, int flags, tl_an_names 
     /* the pairs: every (group, key) rank 0 has, as often on every rank; one
      * some other rank lacks or has more of is unmatched */
     for (size_t i = 0; i < ro[0].n;) {
-        if (ng == capg) {
-            capg = capg ? 2 * capg : 64;
-            size_t *nl = realloc(glo, capg * nf * sizeof *nl), *nc = nl ? realloc(gcnt, capg * sizeof *nc) : NULL;
-            if (nl) glo = nl;
-            if (nc) gcnt = nc;
-            TL_CHECKGOTO(nl && nc, TL_ERR_NOMEM, st, fail, "%zu operation names", capg);
-        }
+        /* each from a copy of the capacity: one grown, the other not, leaves
+         * both as long as capg says (the grown one longer, harmlessly) */
+        size_t caplo = capg, capcnt = capg;
+        TL_TRYGOTO(tl_an_grow(&glo, &caplo, ng, nf * sizeof *glo, "operation names"), st, fail);
+        TL_TRYGOTO(TL_AN_GROW(gcnt, ng, capcnt, "operation names"), st, fail);
+        capg = capcnt;
         size_t *lo = &glo[ng * nf], hi0;
         key_range(&ro[0], ro[0].v[i].group, ro[0].v[i].key, &lo[0], &hi0);
         i = hi0;
@@ -260,13 +254,7 @@ static tl_an_op *find_op(tl_an_ops *o, const tl_an_opseq *q)
 
 static tl_status push_ival(tl_an_rank *rk, const tl_an_ival *v)
 {
-    if (rk->n == rk->cap) {
-        size_t cap = rk->cap ? rk->cap + rk->cap / 2 + 16 : 64;
-        tl_an_ival *nv = realloc(rk->v, cap * sizeof *nv);
-        TL_CHECK(nv, TL_ERR_NOMEM, "%zu intervals", cap);
-        rk->v = nv;
-        rk->cap = cap;
-    }
+    TL_TRY(TL_AN_GROW(rk->v, rk->n, rk->cap, "intervals"));
     rk->v[rk->n++] = *v;
     return TL_OK;
 }
@@ -276,7 +264,7 @@ void tl_an_split_free(tl_an_split *s)
     if (!s) return;
     free(s->by_name);
     s->by_name = NULL;
-    s->nnames = 0;
+    s->nnames = s->capnames = 0;
 }
 
 /* Clipped to [w0, w1): the length of [a, b) inside the window. */
@@ -293,9 +281,7 @@ static tl_status count_split(tl_an_split *sum, const tl_an_op *op, int counted, 
     size_t i = 0;
     while (i < sum->nnames && sum->by_name[i].name != name) i++;
     if (i == sum->nnames) {
-        tl_an_split_sum *n = realloc(sum->by_name, (i + 1) * sizeof *n);
-        TL_CHECK(n, TL_ERR_NOMEM, "%zu operation names", i + 1);
-        sum->by_name = n;
+        TL_TRY(TL_AN_GROW(sum->by_name, i, sum->capnames, "operation names"));
         sum->by_name[sum->nnames++] = (tl_an_split_sum){.name = name, .named = op->named};
     }
     tl_an_split_sum *b = &sum->by_name[i];

@@ -1,6 +1,7 @@
 /* Kernel names interned once (a trace repeats a handful of names millions
  * of times), and the name -> breakdown category table. */
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -101,16 +102,12 @@ tl_status tl_an_names_intern(tl_an_names *n, const char *s, uint32_t *id)
         h = (h + 1) & (n->nslot - 1);
     }
     TL_CHECK(n->n < UINT32_MAX - 1, TL_ERR_INVAL, "more than %u distinct names", UINT32_MAX - 1);
-    if (n->n == n->cap) {
-        size_t cap = n->cap ? n->cap * 2 : 64;
-        char **str = realloc(n->str, cap * sizeof *str);
-        TL_CHECK(str, TL_ERR_NOMEM, "%zu names", cap);
-        n->str = str;
-        name_info *info = realloc(n->info, cap * sizeof *info);
-        TL_CHECK(info, TL_ERR_NOMEM, "%zu names", cap);
-        n->info = info;
-        n->cap = cap;
-    }
+    /* each from a copy of the capacity: one grown, the other not, leaves
+     * both as long as n->cap says (the grown one longer, harmlessly) */
+    size_t capstr = n->cap, capinfo = n->cap;
+    TL_TRY(TL_AN_GROW(n->str, n->n, capstr, "names"));
+    TL_TRY(TL_AN_GROW(n->info, n->n, capinfo, "names"));
+    n->cap = capinfo;
     /* once per distinct name: demangling costs microseconds, a trace
      * repeats a few names millions of times */
     name_info ni = {0};

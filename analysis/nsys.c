@@ -35,6 +35,7 @@
 
 #include "analysis/nsys_iters.h"
 #include "analysis/sqlite_lib.h"
+#include "analysis/grow.h"
 #include "runtime/gzin.h"
 
 int tl_an_nsys_path(const char *path, char *file, size_t n, int *rank, const char **iter_nvtx)
@@ -107,13 +108,14 @@ typedef struct nsys {
     int has_kernel, has_memcpy, has_memset, has_sync, has_nvtx, has_gpu, has_runtime;
     nsys_rank *ranks;
     int nranks;
+    size_t capranks;
     lane_of *lanes;
-    size_t nlanes;
+    size_t nlanes, caplanes;
     /* NVTX domains and categories of the process: (domain, id) -> name */
     struct dom { int64_t id; char *name; } *doms;
-    size_t ndoms;
+    size_t ndoms, capdoms;
     struct ncat { int64_t dom, id; char *name; } *cats;
-    size_t ncats;
+    size_t ncats, capcats;
     int64_t trilap_dom; /* -1: none */
     /* NCCL kernels whose operation NCCL's NVTX ranges tell (nccl_ops) */
     struct nccl_op { int64_t corr; int p2p; char name[64]; } *ops; /* name: the range's, a group's operations */
@@ -176,9 +178,7 @@ static void nsys_close(nsys *x)
 
 static tl_status push_rank(nsys *x, nsys_rank r)
 {
-    nsys_rank *n = realloc(x->ranks, (size_t)(x->nranks + 1) * sizeof *n);
-    TL_CHECK(n, TL_ERR_NOMEM, "ranks");
-    x->ranks = n;
+    TL_TRY(TL_AN_GROW(x->ranks, (size_t)x->nranks, x->capranks, "ranks"));
     x->ranks[x->nranks++] = r;
     return TL_OK;
 }
@@ -288,7 +288,7 @@ static tl_status nsys_open(nsys *x, const char *path)
         goto fail;
     }
     int64_t *pids = NULL;
-    int npids = 0;
+    size_t npids = 0, cappids = 0;
     int rc;
     while ((rc = x->sq.step(s)) == TL_SQ_ROW) {
         /* a row of no process (NULL, text) would be a rank of its own that
@@ -301,10 +301,11 @@ static tl_status nsys_open(nsys *x, const char *path)
                          path, v ? "'" : "NULL", v ? v : "", v ? "'" : "");
             goto fail;
         }
-        int64_t *np = realloc(pids, (size_t)(npids + 1) * sizeof *np);
-        if (!np) free(pids);
-        TL_CHECKGOTO(np, TL_ERR_NOMEM, st, fail, "processes");
-        pids = np;
+        st = TL_AN_GROW(pids, npids, cappids, "processes");
+        if (st != TL_OK) {
+            free(pids);
+            goto fail;
+        }
         pids[npids++] = x->sq.column_int64(s, 0);
     }
     if (rc != TL_SQ_DONE) {
@@ -314,7 +315,7 @@ static tl_status nsys_open(nsys *x, const char *path)
     }
     x->sq.finalize(s);
     s = NULL;
-    for (int i = 0; i < npids && st == TL_OK; i++) st = add_ranks(x, pids[i]);
+    for (size_t i = 0; i < npids && st == TL_OK; i++) st = add_ranks(x, pids[i]);
     free(pids);
     if (st != TL_OK) goto fail;
     TL_CHECKGOTO(x->nranks > 0, TL_ERR_PARSE, st, fail, "%s: the export holds no CUDA kernels, copies or memsets", path);
@@ -402,12 +403,7 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
         const char *t = (const char *)x->sq.column_text(s, 3);
         int kind = t ? nccl_range_kind(t) : 0;
         if (!kind) continue;
-        if (nr == cap) {
-            cap = cap ? 2 * cap : 256;
-            nrange *n = realloc(rg, cap * sizeof *n);
-            TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL ranges");
-            rg = n;
-        }
+        TL_TRYGOTO(TL_AN_GROW(rg, nr, cap, "NCCL ranges"), st, fail);
         rg[nr] = (nrange){x->sq.column_int64(s, 0), x->sq.column_int64(s, 1), x->sq.column_int64(s, 2), kind, ""};
         snprintf(rg[nr++].name, sizeof rg->name, "%s", t);
     }
@@ -469,12 +465,7 @@ static tl_status nccl_ops(nsys *x, int64_t pid)
             snprintf(opname, sizeof opname, "%s", rg[in].name);
         }
         if ((p2p > 0) == (coll > 0)) continue; /* none, or mixed: the name and the lane decide */
-        if (x->nops == ocap) {
-            ocap = ocap ? 2 * ocap : 256;
-            struct nccl_op *n = realloc(x->ops, ocap * sizeof *n);
-            TL_CHECKGOTO(n, TL_ERR_NOMEM, st, fail, "NCCL operations");
-            x->ops = n;
-        }
+        TL_TRYGOTO(TL_AN_GROW(x->ops, x->nops, ocap, "NCCL operations"), st, fail);
         x->ops[x->nops] = (struct nccl_op){corr, p2p > 0, ""};
         snprintf(x->ops[x->nops++].name, sizeof x->ops->name, "%s", opname);
         tl_nccl_kind nk = tl_trace_nccl_kernel(name);
@@ -542,9 +533,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
         size_t j = 0;
         while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
         if (j == x->nlanes) {
-            lane_of *nl = realloc(x->lanes, (j + 1) * sizeof *nl);
-            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "streams");
-            x->lanes = nl;
+            TL_TRYGOTO(TL_AN_GROW(x->lanes, j, x->caplanes, "streams"), st, fail);
             x->lanes[j] = (lane_of){.device = dev, .stream = str};
             x->nlanes++;
         }
@@ -577,9 +566,7 @@ static tl_status infer_lanes(nsys *x, int64_t pid)
             size_t j = 0;
             while (j < x->nlanes && !(x->lanes[j].device == dev && x->lanes[j].stream == str)) j++;
             if (j < x->nlanes) continue;
-            lane_of *nl = realloc(x->lanes, (j + 1) * sizeof *nl);
-            TL_CHECKGOTO(nl, TL_ERR_NOMEM, st, fail, "streams");
-            x->lanes = nl;
+            TL_TRYGOTO(TL_AN_GROW(x->lanes, j, x->caplanes, "streams"), st, fail);
             x->lanes[j] = (lane_of){.device = dev, .stream = str};
             x->nlanes++;
         }
@@ -630,18 +617,20 @@ static tl_status read_nvtx_names(nsys *x, int64_t pid)
         char *name = strdup(txt ? txt : "");
         TL_CHECKGOTO(name, TL_ERR_NOMEM, st, fail, "NVTX names");
         if (type == 75) {
-            void *nd = realloc(x->doms, (x->ndoms + 1) * sizeof *x->doms);
-            if (!nd) free(name);
-            TL_CHECKGOTO(nd, TL_ERR_NOMEM, st, fail, "NVTX domains");
-            x->doms = nd;
+            st = TL_AN_GROW(x->doms, x->ndoms, x->capdoms, "NVTX domains");
+            if (st != TL_OK) {
+                free(name);
+                goto fail;
+            }
             x->doms[x->ndoms].id = dom;
             x->doms[x->ndoms++].name = name;
             if (!strcmp(name, "trilap")) x->trilap_dom = dom;
         } else {
-            void *nc = realloc(x->cats, (x->ncats + 1) * sizeof *x->cats);
-            if (!nc) free(name);
-            TL_CHECKGOTO(nc, TL_ERR_NOMEM, st, fail, "NVTX categories");
-            x->cats = nc;
+            st = TL_AN_GROW(x->cats, x->ncats, x->capcats, "NVTX categories");
+            if (st != TL_OK) {
+                free(name);
+                goto fail;
+            }
             x->cats[x->ncats].dom = dom;
             x->cats[x->ncats].id = cat;
             x->cats[x->ncats++].name = name;

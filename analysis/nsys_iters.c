@@ -9,6 +9,7 @@
  * Kineto reader applies it): a kernel queued in step k that runs while the
  * host is in step k+1 is step k's work. */
 #include "analysis/nsys_iters.h"
+#include "analysis/grow.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -109,12 +110,7 @@ static tl_status any_in_export(const tl_an_sqlite *sq, tl_an_sqlite_db *db, cons
 
 static tl_status push_step(tl_an_nsys_steps *o, size_t *cap, tl_an_nsys_step st)
 {
-    if (o->n == *cap) {
-        *cap = *cap ? 2 * *cap : 64;
-        tl_an_nsys_step *ns = realloc(o->s, *cap * sizeof *ns);
-        TL_CHECK(ns, TL_ERR_NOMEM, "%zu step ranges", *cap);
-        o->s = ns;
-    }
+    TL_TRY(TL_AN_GROW(o->s, o->n, *cap, "step ranges"));
     o->s[o->n++] = st;
     return TL_OK;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 #include "probes/trace.h"
 #include "runtime/gzin.h"
 #include "runtime/results.h"
@@ -165,45 +166,50 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
 
 /* The points read so far, each with its samples and the configuration
  * of its first row. */
+/* one group's us_per_iter samples */
+typedef struct sample_set {
+    double *us;
+    size_t cap;
+} sample_set;
+
 typedef struct groups {
     tl_an_result *g;
-    double **samples;
+    sample_set *samples;
     char **confs;
     long *first_line;
-    size_t n;
+    size_t n, cap; /* the four arrays' rows and capacity */
 } groups;
 
 /* A point of its own; `conf` is taken (freed on failure). */
 static tl_status groups_add(groups *gs, const char *variant, long nranks, double x, char *conf, long lineno)
 {
-    size_t n = gs->n + 1;
-    tl_an_result *g = realloc(gs->g, n * sizeof *g);
-    if (g) gs->g = g;
-    double **s = g ? realloc(gs->samples, n * sizeof *s) : NULL;
-    if (s) gs->samples = s;
-    char **c = s ? realloc(gs->confs, n * sizeof *c) : NULL;
-    if (c) gs->confs = c;
-    long *l = c ? realloc(gs->first_line, n * sizeof *l) : NULL;
-    if (l) gs->first_line = l;
-    if (!l) {
+    /* each from a copy of the capacity: some grown, the others not, leaves
+     * all four as long as gs->cap says (the grown ones longer, harmlessly) */
+    size_t capg = gs->cap, caps = gs->cap, capc = gs->cap, capl = gs->cap;
+    tl_status st = TL_AN_GROW(gs->g, gs->n, capg, "result groups");
+    if (st == TL_OK) st = TL_AN_GROW(gs->samples, gs->n, caps, "result groups");
+    if (st == TL_OK) st = TL_AN_GROW(gs->confs, gs->n, capc, "result groups");
+    if (st == TL_OK) st = TL_AN_GROW(gs->first_line, gs->n, capl, "result groups");
+    if (st != TL_OK) {
         free(conf);
-        return TL_FAIL(TL_ERR_NOMEM, "results");
+        return st;
     }
+    gs->cap = capl;
     memset(&gs->g[gs->n], 0, sizeof gs->g[gs->n]);
     snprintf(gs->g[gs->n].variant, sizeof gs->g[gs->n].variant, "%s", variant);
     gs->g[gs->n].nranks = (int)nranks;
     gs->g[gs->n].x = x;
-    gs->samples[gs->n] = NULL;
+    gs->samples[gs->n] = (sample_set){0};
     gs->confs[gs->n] = conf;
     gs->first_line[gs->n] = lineno;
-    gs->n = n;
+    gs->n++;
     return TL_OK;
 }
 
 static void groups_free(groups *gs)
 {
     for (size_t k = 0; k < gs->n; k++) {
-        free(gs->samples[k]);
+        free(gs->samples[k].us);
         free(gs->confs[k]);
     }
     free(gs->samples);
@@ -310,10 +316,9 @@ static tl_status read_row(const char *path, long lineno, char **f, int nf, const
         gs->g[k].wrong++;
         return TL_OK;
     }
-    double *s = realloc(gs->samples[k], (size_t)(gs->g[k].n + 1) * sizeof *s);
-    TL_CHECK(s, TL_ERR_NOMEM, "samples");
-    gs->samples[k] = s;
-    s[gs->g[k].n++] = us;
+    sample_set *s = &gs->samples[k];
+    TL_TRY(TL_AN_GROW(s->us, (size_t)gs->g[k].n, s->cap, "samples"));
+    s->us[gs->g[k].n++] = us;
     return TL_OK;
 }
 
@@ -371,9 +376,9 @@ tl_status tl_an_results_read(const char *path, const char *xcol, tl_an_result **
     for (size_t k = 0; k < gs.n; k++) {
         size_t n = (size_t)gs.g[k].n;
         /* every repetition wrong: no time to give */
-        gs.g[k].median = n ? tl_an_median(gs.samples[k], n) : NAN;
-        gs.g[k].min = n ? gs.samples[k][0] : NAN;
-        gs.g[k].max = n ? gs.samples[k][n - 1] : NAN;
+        gs.g[k].median = n ? tl_an_median(gs.samples[k].us, n) : NAN;
+        gs.g[k].min = n ? gs.samples[k].us[0] : NAN;
+        gs.g[k].max = n ? gs.samples[k].us[n - 1] : NAN;
     }
     *out = gs.g;
     *nout = gs.n;

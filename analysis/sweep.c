@@ -5,6 +5,7 @@
  * constant between consecutive event times (next start, next class end,
  * next slice bound), and the time of each set is added to by_mask. */
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -287,14 +288,10 @@ tl_status tl_an_union_segments(const tl_an_ival *v, size_t n, int classes, int64
             if (v[j].end > s[2 * m - 1]) s[2 * m - 1] = v[j].end;
             continue;
         }
-        if (m == cap) {
-            int64_t *ns = realloc(s, cap * 4 * sizeof *s);
-            if (!ns) {
-                free(s);
-                return TL_FAIL(TL_ERR_NOMEM, "%zu segments", cap * 2);
-            }
-            s = ns;
-            cap *= 2;
+        tl_status st = tl_an_grow(&s, &cap, m, 2 * sizeof *s, "segments");
+        if (st != TL_OK) {
+            free(s);
+            return st;
         }
         s[2 * m] = v[j].start;
         s[2 * m + 1] = v[j].end;

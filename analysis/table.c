@@ -2,6 +2,7 @@
  * right-aligned columns, "# N rows" footer; the same columns as CSV with the
  * units folded into the names (total_us) for gnuplot. */
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 #include "runtime/out.h"
 #include "runtime/results.h"
 
@@ -18,9 +19,9 @@ typedef struct col {
 struct tl_an_table {
     char title[128];
     col *cols;
-    size_t ncols;
+    size_t ncols, capcols;
     char **meta; /* "key: value" */
-    size_t nmeta;
+    size_t nmeta, capmeta;
     char **cells; /* nrows * ncols */
     size_t nrows, cap, cur;
 };
@@ -50,9 +51,8 @@ void tl_an_table_destroy(tl_an_table **pt)
 tl_status tl_an_table_col(tl_an_table *t, const char *name, const char *unit, int text)
 {
     TL_CHECK(t->nrows == 0, TL_ERR_INVAL, "column %s added after rows", name);
-    col *c = realloc(t->cols, (t->ncols + 1) * sizeof *c);
-    TL_CHECK(c, TL_ERR_NOMEM, "columns");
-    t->cols = c;
+    TL_TRY(TL_AN_GROW(t->cols, t->ncols, t->capcols, "columns"));
+    col *c = t->cols;
     snprintf(c[t->ncols].name, sizeof c->name, "%s", name);
     snprintf(c[t->ncols].unit, sizeof c->unit, "%s", unit ? unit : "");
     c[t->ncols].text = text;
@@ -67,9 +67,8 @@ tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...
     va_start(ap, fmt);
     vsnprintf(val, sizeof val, fmt, ap);
     va_end(ap);
-    char **m = realloc(t->meta, (t->nmeta + 1) * sizeof *m);
-    TL_CHECK(m, TL_ERR_NOMEM, "metadata");
-    t->meta = m;
+    TL_TRY(TL_AN_GROW(t->meta, t->nmeta, t->capmeta, "metadata"));
+    char **m = t->meta;
     size_t len = strlen(key) + strlen(val) + 3;
     m[t->nmeta] = malloc(len);
     TL_CHECK(m[t->nmeta], TL_ERR_NOMEM, "metadata");
@@ -81,13 +80,7 @@ tl_status tl_an_table_meta(tl_an_table *t, const char *key, const char *fmt, ...
 tl_status tl_an_table_row(tl_an_table *t)
 {
     TL_CHECK(t->ncols > 0, TL_ERR_INVAL, "table %s has no columns", t->title);
-    if (t->nrows == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 16;
-        char **c = realloc(t->cells, cap * t->ncols * sizeof *c);
-        TL_CHECK(c, TL_ERR_NOMEM, "%zu rows", cap);
-        t->cells = c;
-        t->cap = cap;
-    }
+    TL_TRY(tl_an_grow(&t->cells, &t->cap, t->nrows, t->ncols * sizeof *t->cells, "table rows"));
     for (size_t j = 0; j < t->ncols; j++) t->cells[t->nrows * t->ncols + j] = NULL;
     t->nrows++;
     t->cur = 0;

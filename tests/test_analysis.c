@@ -1,6 +1,10 @@
 /* Overlap metric arithmetic (analysis/sweep.c) on hand-made interval sets
  * with answers worked out by hand, plus the category table and --iters. */
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "analysis/analysis.h"
+#include "analysis/grow.h"
 #include "tl_test.h"
 #include "tl_test_run.h"
 
@@ -533,6 +537,117 @@ TL_TEST(table_header_names_one_field)
     tl_an_table_destroy(&t);
 }
 
+/* Rows added one at a time: the array grows past several capacities,
+ * half again each time (a few reallocs for a thousand rows, not one per
+ * row), and every row written stays. */
+TL_TEST(grow_keeps_rows)
+{
+    int64_t *a = NULL;
+    size_t cap = 0, grown = 0;
+    for (size_t n = 0; n < 1000; n++) {
+        size_t before = cap;
+        TL_ASSERT_OK(TL_AN_GROW(a, n, cap, "test rows"));
+        TL_ASSERT_MSG(n < cap, "row %zu, capacity %zu", n, cap);
+        if (cap != before) {
+            TL_ASSERT_EQ(cap, before ? before + before / 2 : 16);
+            grown++;
+        }
+        a[n] = (int64_t)n * 7 - 3;
+    }
+    TL_ASSERT_MSG(grown >= 4 && grown <= 12, "%zu growths for 1000 rows", grown);
+    for (size_t n = 0; n < 1000; n++) TL_ASSERT_EQ(a[n], (int64_t)n * 7 - 3);
+    free(a);
+    /* rows of several elements (a segment's two ends), and a row far
+     * beyond the capacity: room for it at once */
+    int64_t *seg = NULL;
+    cap = 0;
+    for (size_t m = 0; m < 100; m++) {
+        TL_ASSERT_OK(tl_an_grow(&seg, &cap, m, 2 * sizeof *seg, "segments"));
+        seg[2 * m] = (int64_t)m;
+        seg[2 * m + 1] = -(int64_t)m;
+    }
+    for (size_t m = 0; m < 100; m++) TL_ASSERT(seg[2 * m] == (int64_t)m && seg[2 * m + 1] == -(int64_t)m);
+    TL_ASSERT_OK(tl_an_grow(&seg, &cap, 5000, 2 * sizeof *seg, "segments"));
+    TL_ASSERT(cap > 5000 && seg[198] == 99 && seg[199] == -99);
+    free(seg);
+}
+
+/* Room made for rows *cap..n of `size` bytes each, row by row as they
+ * come, with stderr captured into err. */
+static tl_status grow_captured(unsigned char **a, size_t *cap, size_t n, size_t size, char *err, size_t errcap)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/grow.err", tl_test_tmpdir());
+    fflush(stderr);
+    int se = dup(2);
+    if (!freopen(path, "w", stderr)) return TL_ERR_IO;
+    tl_status st = TL_OK;
+    for (size_t k = *cap; k <= n && st == TL_OK; k++) st = tl_an_grow(a, cap, k, size, "test rows");
+    fflush(stderr);
+    dup2(se, 2);
+    close(se);
+    FILE *fp = fopen(path, "r");
+    size_t got = fp ? fread(err, 1, errcap - 1, fp) : 0;
+    err[got] = '\0';
+    if (fp) fclose(fp);
+    return st;
+}
+
+/* An allocation that fails: TL_ERR_NOMEM in one line naming what ran out,
+ * and the array and its capacity as they were, its rows intact, still the
+ * caller's to free (once). Three failures: rows whose bytes overflow
+ * size_t, a request realloc must refuse (over PTRDIFF_MAX bytes), and
+ * memory running out under an address-space limit (the house tests have
+ * no way to fail malloc itself). */
+TL_TEST(grow_out_of_memory)
+{
+    const size_t sizes[] = {SIZE_MAX / 4, (size_t)PTRDIFF_MAX / 4};
+    for (size_t k = 0; k < 2; k++) {
+        unsigned char *a = malloc(4);
+        TL_ASSERT(a);
+        memcpy(a, "rows", 4);
+        size_t cap = 4; /* rows of one byte so far: the next, of sizes[k] bytes, cannot be had */
+        char err[512];
+        unsigned char *was = a;
+        TL_ASSERT_EQ(grow_captured(&a, &cap, 4, sizes[k], err, sizeof err), TL_ERR_NOMEM);
+        TL_ASSERT(a == was && cap == 4 && !memcmp(a, "rows", 4));
+        TL_ASSERT_MSG(strstr(err, "test rows: out of memory for 6 rows") && strchr(err, '\n') == err + strlen(err) - 1,
+                      "%s", err);
+        free(a);
+    }
+    /* 1 MiB rows under a limit 64 MiB above what the process maps now */
+    long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    TL_ASSERT(f && fscanf(f, "%ld", &pages) == 1);
+    fclose(f);
+    struct rlimit rl;
+    TL_ASSERT_EQ(getrlimit(RLIMIT_AS, &rl), 0);
+    rlim_t limit = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (64 << 20);
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit) TL_SKIP("an address-space limit below 64 MiB more");
+    rl.rlim_cur = limit;
+    TL_ASSERT_EQ(setrlimit(RLIMIT_AS, &rl), 0);
+    const size_t row = 1 << 20;
+    unsigned char *a = NULL;
+    size_t cap = 0, n = 0;
+    char err[512];
+    tl_status st = TL_OK;
+    while (st == TL_OK && n < 1000) { /* 1000 MiB: far past the limit */
+        size_t had = cap;
+        unsigned char *was = a;
+        st = grow_captured(&a, &cap, n, row, err, sizeof err);
+        if (st != TL_OK) {
+            TL_ASSERT(a == was && cap == had);
+            break;
+        }
+        memset(a + n * row, (int)(n & 0xff), row);
+        n++;
+    }
+    TL_ASSERT_MSG(st == TL_ERR_NOMEM && n >= 16, "status %d after %zu rows", (int)st, n);
+    TL_ASSERT_MSG(strstr(err, "test rows: out of memory for ") && strchr(err, '\n') == err + strlen(err) - 1, "%s", err);
+    for (size_t k = 0; k < n; k++) TL_ASSERT(a[k * row] == (k & 0xff) && a[k * row + row - 1] == (k & 0xff));
+    free(a);
+}
+
 TL_TEST_MAIN(table_header_names_one_field, disjoint, nested, partial, serialised, window_clip_and_other, slices_partition_window, launch_gaps,
              empty_and_bad_window, union_segments, categories, demangle_short_names, table_caps_text_columns, table_text_in_characters, table_missing_numbers_and_control_characters, table_quoted_cut_stays_paired, names_intern, parse_iters,
-             names_short_demangled_calls, copy_direction, short_names_with_blanks)
+             names_short_demangled_calls, copy_direction, short_names_with_blanks, grow_keeps_rows, grow_out_of_memory)
