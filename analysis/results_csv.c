@@ -164,14 +164,14 @@ static tl_status read_header(const char *path, long lineno, char **f, int nf, co
     return TL_OK;
 }
 
-/* The points read so far, each with its samples and the configuration
- * of its first row. */
 /* one group's us_per_iter samples */
 typedef struct sample_set {
     double *us;
     size_t cap;
 } sample_set;
 
+/* The points read so far, each with its samples and the configuration
+ * of its first row. */
 typedef struct groups {
     tl_an_result *g;
     sample_set *samples;
