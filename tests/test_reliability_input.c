@@ -118,6 +118,33 @@ TL_TEST(matrix_gzip_trailing_bytes)
 
 /* ---- FDTD ------------------------------------------------------------------ */
 
+/* A .gz name holding less than gzip's two magic bytes, and what there is
+ * of them (nothing, or 0x1f alone), is a gzip file cut short, as gzip -t
+ * says ("unexpected end of file"): refused as the same file cut after its
+ * magic is. Before, the two were read as text ("empty file", "bad
+ * banner"). Bytes that are not gzip's stay text whatever the name, as
+ * `zcat -f` reads them (gzip -t: "not in gzip format"), and so do the short
+ * files without the name. */
+TL_TEST(matrix_gzip_shorter_than_magic)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("cd %s && : > empty.mtx.gz && printf '\\037' > one.mtx.gz && printf '\\037\\213' > "
+                            "magic.mtx.gz && printf 'ab' > two.mtx.gz && : > empty.mtx && printf '\\037' > one.mtx",
+                            t),
+                 0);
+    const char *cut[] = {"empty.mtx.gz", "one.mtx.gz", "magic.mtx.gz"};
+    for (int k = 0; k < 3; k++) {
+        tl_test_output o = tl_test_capture("%s/trilap-matgen info %s/%s", tl_test_bin(), t, cut[k]);
+        refused(&o, 1, cut[k], "truncated or corrupt file: gzip data ends inside a member");
+    }
+    tl_test_output o = tl_test_capture("%s/trilap-matgen info %s/two.mtx.gz", tl_test_bin(), t);
+    refused(&o, 1, "two.mtx.gz:1:", "bad banner");
+    o = tl_test_capture("%s/trilap-matgen info %s/one.mtx", tl_test_bin(), t);
+    refused(&o, 1, "one.mtx:1:", "bad banner");
+    o = tl_test_capture("%s/trilap-matgen info %s/empty.mtx", tl_test_bin(), t);
+    refused(&o, 1, "empty.mtx:1:", "empty file");
+}
+
 TL_TEST(fdtd_grid_beyond_memory)
 {
     /* 1250^3 points: 29 GiB of fields; refused before the preamble */
@@ -663,7 +690,8 @@ TL_TEST(nsys_impossible_content)
 #endif
 }
 
-TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
+TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes,
+             matrix_gzip_shorter_than_magic, fdtd_grid_beyond_memory,
              fdtd_verify_decomp_no_row_before_failure, trace_record_count, inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity)
