@@ -76,7 +76,8 @@ struct tl_probes {
     int rank, nranks, device; /* device: -1 host-only, TL_PROBE_ALL_DEVICES injection */
     int infer_lanes;          /* unregistered streams get lanes from their NCCL kernels */
     const char *program;
-    char args[2048];
+    char *args; /* the command line quoted (tl_manifest_command), whole: the trace writer cuts it past
+                   TL_TRACE_MAX_TEXT, marked (before, cut at 2,047 bytes without a mark) */
 
     /* host ranges: preallocated, filled without locks or allocation */
     tl_probe_range *ranges;
