@@ -184,7 +184,8 @@ static int tl_inject_expand_dir(const char *spec, char *out, size_t n)
 }
 
 /* /proc/self/cmdline whole, NUL-separated arguments, into *out (n bytes,
- * NUL-terminated): 0 when it cannot be read, said. */
+ * NUL-terminated): 0 without /proc, and 0, said, when it was not read
+ * whole. */
 static int tl_inject_read_cmdline(char **out, size_t *n)
 {
     *out = NULL;
