@@ -143,7 +143,18 @@ tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca)
     int32_t all = ca != NULL;
     TL_TRY(tl_comm_allreduce(ctx, &all, 1, TL_INT32, TL_MIN));
     if (!all || !ca) return TL_OK;
-    return tl_clock_align_measure(ctx, ca);
+    /* Agreed, as at stop every rank measured at start waits for rank 0's
+     * ping: rank 0's exchange with rank 2 failing after rank 1's finished
+     * left rank 1 measured and rank 0 not, and rank 1 waited at stop for a
+     * ping that never came. A failure anywhere unmeasures every rank. */
+    tl_status st = tl_clock_align_measure(ctx, ca);
+    int32_t ok = st == TL_OK;
+    tl_status ast = tl_comm_allreduce(ctx, &ok, 1, TL_INT32, TL_MIN);
+    if (st == TL_OK && ast == TL_OK && ok) return TL_OK;
+    memset(ca, 0, sizeof *ca);
+    clock_begin(ctx, ca);
+    /* the failed rank said why; the others' line is the caller's */
+    return st != TL_OK ? st : ast != TL_OK ? ast : TL_ERR_REMOTE;
 }
 
 tl_status tl_clock_align_stop(tl_ctx *ctx, tl_clock_align *ca)

@@ -45,7 +45,9 @@ tl_status tl_clock_align_measure(tl_ctx *ctx, tl_clock_align *ca);
  * where that failed: the ranks agree (an allreduce) that all have probes,
  * and measure only then; otherwise ca stays unmeasured (clock_sync=none)
  * and tl_clock_align_stop does nothing, so no rank waits for one without
- * probes. */
+ * probes. A measurement that failed on any rank is agreed the same way:
+ * every rank's ca unmeasured, TL_ERR_REMOTE where the failure was
+ * another's. */
 tl_status tl_clock_align_start(tl_ctx *ctx, tl_clock_align *ca);
 /* At probes stop: the second measurement, where the first one was made. */
 tl_status tl_clock_align_stop(tl_ctx *ctx, tl_clock_align *ca);

@@ -45,8 +45,8 @@ static struct {
     tl_rank_claim claim; /* the rank, where no launcher gave one */
     char outdir[512];
     char dirspec[512]; /* TRILAP_TRACE_DIR as given, patterns unexpanded */
-    char cmdline[4096];
-    char *argv[64];
+    char *cmdline; /* /proc/self/cmdline whole, for the process's life */
+    char **argv;
     pid_t pid; /* the traced process: a child it forks inherits the exit handler */
     tl_trace_lanes lanes; /* TRILAP_LANES, read before the probes exist */
 } tl_inject = {.once = PTHREAD_ONCE_INIT, .claim = {.rank = -1, .fd = -1}};
@@ -183,17 +183,56 @@ static int tl_inject_expand_dir(const char *spec, char *out, size_t n)
     return at > 0;
 }
 
-/* /proc/self/cmdline: NUL-separated arguments, for the metadata. */
+/* /proc/self/cmdline whole, NUL-separated arguments, into *out (n bytes,
+ * NUL-terminated): 0 without /proc, and 0, said, when it was not read
+ * whole. */
+static int tl_inject_read_cmdline(char **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (!f) return 0;
+    size_t cap = 0;
+    char *b = NULL;
+    for (;;) {
+        if (*n + 1 >= cap) {
+            char *nb = realloc(b, cap ? 2 * cap : 4096);
+            if (!nb) break;
+            b = nb;
+            cap = cap ? 2 * cap : 4096;
+        }
+        size_t got = fread(b + *n, 1, cap - 1 - *n, f);
+        *n += got;
+        if (got == 0) break;
+    }
+    int whole = b && feof(f) && !ferror(f);
+    fclose(f);
+    if (!whole) {
+        free(b);
+        *n = 0;
+        tl_log("cannot read /proc/self/cmdline whole; the trace's args are left empty");
+        return 0;
+    }
+    b[*n] = '\0';
+    *out = b;
+    return 1;
+}
+
+/* The arguments of /proc/self/cmdline, all of them, for the metadata
+ * (before: the first 4,095 bytes and 63 arguments, cut without a mark). */
 static void tl_inject_cmdline(void)
 {
-    FILE *f = fopen("/proc/self/cmdline", "r");
-    size_t n = f ? fread(tl_inject.cmdline, 1, sizeof tl_inject.cmdline - 1, f) : 0;
-    if (f) fclose(f);
-    tl_inject.cmdline[n] = '\0';
+    size_t n = 0;
     int argc = 0;
-    for (size_t i = 0; i < n && argc < 63; i += strlen(tl_inject.cmdline + i) + 1)
-        tl_inject.argv[argc++] = tl_inject.cmdline + i;
-    tl_inject.argv[argc] = NULL;
+    if (tl_inject_read_cmdline(&tl_inject.cmdline, &n)) {
+        size_t count = 0;
+        for (size_t i = 0; i < n; i++) count += tl_inject.cmdline[i] == '\0';
+        tl_inject.argv = calloc(count + 2, sizeof *tl_inject.argv);
+        for (size_t i = 0; tl_inject.argv && i < n; i += strlen(tl_inject.cmdline + i) + 1)
+            tl_inject.argv[argc++] = tl_inject.cmdline + i;
+        if (!tl_inject.argv)
+            tl_log("no memory for the %zu arguments of the command line; the trace's args are left empty", count);
+    }
     tl_inject.ctx.argc = argc;
     tl_inject.ctx.argv = tl_inject.argv;
     const char *prog = argc ? strrchr(tl_inject.argv[0], '/') : NULL;

@@ -27,7 +27,10 @@ test_trace_DEPS := probes runtime
 test_probes_host_DEPS := probes runtime
 # inject_rank_from_torchrun loads the injection library as the driver would
 test_probes_host_LDLIBS := -ldl
-$(BUILD)/tests/test_probes_host: $(BUILD)/lib/libtrilap-inject.so
+$(BUILD)/tests/test_probes_host: $(BUILD)/lib/libtrilap-inject.so $(BUILD)/tests/helper_inject_args
+# a process of any command line with the injection library loaded (the trace's args)
+TEST_HELPERS += helper_inject_args
+helper_inject_args_LDLIBS := -ldl
 
 # GPU tests: kernels on registered streams, drops, injection, nsys-style
 # subscriber. helper_inject_target is the unmodified NCCL program the

@@ -83,9 +83,8 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     p->program = ctx->program ? ctx->program : "trilap";
     /* quoted as the manifest's command: line, so that it reads back as the
      * arguments (a path with a space, --receivers 'a;b') */
-    char *cmd = tl_manifest_command(ctx->argc, ctx->argv);
-    snprintf(p->args, sizeof p->args, "%s", cmd ? cmd : "");
-    free(cmd);
+    p->args = tl_manifest_command(ctx->argc, ctx->argv);
+    if (!p->args) TL_TRYGOTO(TL_FAIL(TL_ERR_NOMEM, "probes: the command line for the trace's args"), st, fail);
     tl_probe_nvtx_init(p);
     TL_TRYGOTO(tl_probe_host_init(p), st, fail);
     if (!cfg->cupti)
@@ -100,6 +99,7 @@ static tl_status tl_probes_create_one(tl_ctx *ctx, const tl_probes_config *cfg, 
     return TL_OK;
 fail:
     tl_probe_host_fini(p);
+    free(p->args);
     free(p);
     return st;
 }
@@ -542,6 +542,7 @@ tl_status tl_probes_destroy(tl_ctx *ctx)
     if (st != TL_OK) tl_error_frame(st, __FILE__, __LINE__);
     tl_probe_gpu_free(&g);
     tl_probe_host_fini(p);
+    free(p->args);
     free(p);
     return st;
 }

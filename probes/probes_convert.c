@@ -23,6 +23,140 @@ void tl_probe_gpu_free(tl_probe_gpu *g)
     memset(g, 0, sizeof *g);
 }
 
+/* ---- past CUPTI: records already decoded (the host tests feed these) ---- */
+
+/* Lane of (device, stream): registered (device -1 matches any device),
+ * else inferred (injection), else other. */
+static int tl_lane_registered(const tl_probes *p, int device, uint32_t stream, tl_role *lane)
+{
+    for (int i = 0; i < p->nstreams; i++)
+        if (p->streams[i].id == stream &&
+            (p->streams[i].device == device || p->streams[i].device == -1)) {
+            *lane = p->streams[i].lane;
+            return 1;
+        }
+    return 0;
+}
+
+typedef struct {
+    int device;
+    uint32_t stream;
+    uint64_t p2p, coll;
+} tl_streamcount;
+
+/* Injection mode: a stream that ran named NCCL p2p kernels and more of
+ * them than named collectives is p2p; one that ran collectives (or only
+ * Generic NCCL kernels) is coll; anything else compute. */
+tl_status tl_probe_infer_lanes(tl_probe_gpu *g, const tl_probes *p)
+{
+    tl_streamcount *sc = NULL;
+    size_t nsc = 0, cap = 0;
+    tl_status st = TL_OK;
+    for (size_t i = 0; i < g->n; i++) {
+        tl_trace_record *r = &g->recs[i];
+        if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET)
+            continue;
+        size_t j = 0;
+        while (j < nsc && !(sc[j].device == r->device && sc[j].stream == r->stream))
+            j++;
+        if (j == nsc) {
+            if (nsc == cap) {
+                size_t ncap = cap ? 2 * cap : 16;
+                tl_streamcount *n = realloc(sc, ncap * sizeof *n);
+                if (!n) {
+                    st = TL_FAIL(TL_ERR_NOMEM, "probes: stream table");
+                    goto fail;
+                }
+                sc = n;
+                cap = ncap;
+            }
+            sc[nsc++] = (tl_streamcount){.device = r->device, .stream = (uint32_t)r->stream};
+        }
+        if (r->kind != TL_KIND_KERNEL) continue;
+        switch (tl_trace_nccl_kernel(r->name)) {
+        case TL_NCCL_P2P:
+            sc[j].p2p++;
+            break;
+        case TL_NCCL_COLL:
+            sc[j].coll++;
+            break;
+        case TL_NCCL_GENERIC:
+            sc[j].coll++;
+            break;
+        default:
+            break;
+        }
+    }
+    for (size_t i = 0; i < g->n; i++) {
+        tl_trace_record *r = &g->recs[i];
+        if (r->device < 0) continue;
+        tl_role lane;
+        if (tl_lane_registered(p, r->device, (uint32_t)r->stream, &lane)) continue;
+        /* a copy enqueued inside a halo exchange or a reduction has that
+         * communication's lane already (tl_probe_keep_own), not the
+         * stream's (before, a reduction's copy on a stream of p2p kernels
+         * became p2p) */
+        if ((r->kind == TL_KIND_MEMCPY || r->kind == TL_KIND_MEMSET) &&
+            (r->lane == TL_ROLE_P2P || r->lane == TL_ROLE_COLL))
+            continue;
+        for (size_t j = 0; j < nsc; j++)
+            if (sc[j].device == r->device && sc[j].stream == r->stream) {
+                r->lane = tl_trace_lane_of_stream(sc[j].p2p, sc[j].coll);
+                break;
+            }
+        if (r->kind == TL_KIND_KERNEL) r->cat = tl_trace_classify_kernel_lane(r->name, r->lane);
+    }
+fail:
+    free(sc);
+    return st;
+}
+
+/* Pass 4 of tl_parse past CUPTI, one decoded record: kept in g when this
+ * rank issued it, with its lane, category, iteration and (for a copy
+ * serving communication) that communication's lane. */
+int tl_probe_keep_own(const tl_probe_keep *k, const tl_probe_cand *c, tl_probe_gpu *g)
+{
+    const tl_probes *p = k->p;
+    tl_trace_record r = c->r;
+    tl_owner_rule rule;
+    /* device -1: a wait on a context no GPU record of the buffers names (no
+     * work on it, or its work in a buffer dropped), still the wait of the
+     * rank whose thread called it; before, every rank left it out, and no
+     * count said so */
+    int owner = r.device >= 0 ? tl_probe_owner_of(k->own, r.device, c->stream, c->tid, &rule)
+                              : tl_probe_owner_of_wait(k->own, c->tid, &rule);
+    if (owner != k->me) return 0;
+    if (r.device < 0) r.device = p->device >= 0 ? p->device : -1; /* where its registered streams are */
+    if (r.start_ns == k->off || r.end_ns < r.start_ns) {
+        /* Flushed before it finished: CUPTI leaves its times at 0. */
+        g->incomplete++;
+        return 0;
+    }
+    r.rank = p->rank;
+    r.stream = c->stream;
+    g->by_rule[rule]++;
+    if (!tl_lane_registered(p, r.device, c->stream, &r.lane)) r.lane = TL_ROLE_OTHER;
+    if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
+    if (r.kind == TL_KIND_SYNC)
+        r.iter = tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
+    else if (c->known)
+        r.iter = tl_probe_iter_at(p, c->launch);
+    else
+        g->iter_unknown++;
+    /* A copy enqueued inside a halo exchange or a reduction serves it
+     * (staging through the host, CUDA-aware MPI, peer copies): its lane is
+     * that communication's, whatever stream ran it. */
+    if (c->known && (r.kind == TL_KIND_MEMCPY || r.kind == TL_KIND_MEMSET)) {
+        tl_role cl = tl_probe_comm_lane_at(k->comm, c->launch);
+        if (cl != TL_ROLE_NONE) {
+            r.lane = cl;
+            g->comm_copies++;
+        }
+    }
+    g->recs[g->n++] = r;
+    return 1;
+}
+
 #if TL_HAVE_CUPTI
 #include <cupti.h>
 
@@ -182,84 +316,6 @@ static const char *tl_overhead_name(CUpti_ActivityOverheadKind k)
     }
 }
 
-/* Lane of (device, stream): registered (device -1 matches any device),
- * else inferred (injection), else other. */
-static int tl_lane_registered(const tl_probes *p, int device, uint32_t stream, tl_role *lane)
-{
-    for (int i = 0; i < p->nstreams; i++)
-        if (p->streams[i].id == stream &&
-            (p->streams[i].device == device || p->streams[i].device == -1)) {
-            *lane = p->streams[i].lane;
-            return 1;
-        }
-    return 0;
-}
-
-typedef struct {
-    int device;
-    uint32_t stream;
-    uint64_t p2p, coll;
-} tl_streamcount;
-
-/* Injection mode: a stream that ran named NCCL p2p kernels and more of
- * them than named collectives is p2p; one that ran collectives (or only
- * Generic NCCL kernels) is coll; anything else compute. */
-static tl_status tl_infer_lanes(tl_probe_gpu *g, const tl_probes *p)
-{
-    tl_streamcount *sc = NULL;
-    size_t nsc = 0, cap = 0;
-    tl_status st = TL_OK;
-    for (size_t i = 0; i < g->n; i++) {
-        tl_trace_record *r = &g->recs[i];
-        if (r->kind != TL_KIND_KERNEL && r->kind != TL_KIND_MEMCPY && r->kind != TL_KIND_MEMSET)
-            continue;
-        size_t j = 0;
-        while (j < nsc && !(sc[j].device == r->device && sc[j].stream == r->stream))
-            j++;
-        if (j == nsc) {
-            if (nsc == cap) {
-                size_t ncap = cap ? 2 * cap : 16;
-                tl_streamcount *n = realloc(sc, ncap * sizeof *n);
-                if (!n) {
-                    st = TL_FAIL(TL_ERR_NOMEM, "probes: stream table");
-                    goto fail;
-                }
-                sc = n;
-                cap = ncap;
-            }
-            sc[nsc++] = (tl_streamcount){.device = r->device, .stream = (uint32_t)r->stream};
-        }
-        if (r->kind != TL_KIND_KERNEL) continue;
-        switch (tl_trace_nccl_kernel(r->name)) {
-        case TL_NCCL_P2P:
-            sc[j].p2p++;
-            break;
-        case TL_NCCL_COLL:
-            sc[j].coll++;
-            break;
-        case TL_NCCL_GENERIC:
-            sc[j].coll++;
-            break;
-        default:
-            break;
-        }
-    }
-    for (size_t i = 0; i < g->n; i++) {
-        tl_trace_record *r = &g->recs[i];
-        if (r->device < 0) continue;
-        tl_role lane;
-        if (tl_lane_registered(p, r->device, (uint32_t)r->stream, &lane)) continue;
-        for (size_t j = 0; j < nsc; j++)
-            if (sc[j].device == r->device && sc[j].stream == r->stream) {
-                r->lane = tl_trace_lane_of_stream(sc[j].p2p, sc[j].coll);
-                break;
-            }
-        if (r->kind == TL_KIND_KERNEL) r->cat = tl_trace_classify_kernel_lane(r->name, r->lane);
-    }
-fail:
-    free(sc);
-    return st;
-}
 
 typedef struct {
     uint32_t map[64][2]; /* context -> device */
@@ -419,48 +475,16 @@ typedef struct own_pass {
     int64_t off;
 } own_pass;
 
-/* Pass 4 of tl_parse, one record: kept in g when this rank issued it, with
- * its lane, category, iteration and (for a copy serving communication)
- * that communication's lane. */
+/* Pass 4 of tl_parse, one record: decoded, then kept in g when this rank
+ * issued it (tl_probe_keep_own), its kernel name copied out of CUPTI. */
 static void keep_own(const own_pass *ps, const CUpti_Activity *it, tl_probe_gpu *g, tl_status *st)
 {
-    tl_probes *p = ps->p;
-    tl_trace_record r;
-    uint32_t stream = 0, tid = 0;
-    int64_t launch = 0;
-    if (!tl_decode(it, ps->off, ps->cd, NULL, st, &r, &stream)) return;
-    if (r.device < 0) return; /* a wait on a context no rank ran work on */
-    int known = tl_corr_get(ps->cm, (uint32_t)r.corr, &launch, &tid);
-    tl_owner_rule rule;
-    if (tl_probe_owner_of(ps->own, r.device, stream, tid, &rule) != ps->me) return;
-    if (r.start_ns == ps->off || r.end_ns < r.start_ns) {
-        /* Flushed before it finished: CUPTI leaves its times at 0. */
-        g->incomplete++;
-        return;
-    }
-    if (r.kind == TL_KIND_KERNEL) r.name = tl_names_copy(ps->nc, r.name, st);
-    r.rank = p->rank;
-    r.stream = stream;
-    g->by_rule[rule]++;
-    if (!tl_lane_registered(p, r.device, stream, &r.lane)) r.lane = TL_ROLE_OTHER;
-    if (r.kind == TL_KIND_KERNEL) r.cat = tl_trace_classify_kernel_lane(r.name, r.lane);
-    if (r.kind == TL_KIND_SYNC)
-        r.iter = tl_probe_iter_at(p, r.start_ns); /* a host wait: its own time is host time */
-    else if (known)
-        r.iter = tl_probe_iter_at(p, launch);
-    else
-        g->iter_unknown++;
-    /* A copy enqueued inside a halo exchange or a reduction serves it
-     * (staging through the host, CUDA-aware MPI, peer copies): its lane is
-     * that communication's, whatever stream ran it. */
-    if (known && (r.kind == TL_KIND_MEMCPY || r.kind == TL_KIND_MEMSET)) {
-        tl_role cl = tl_probe_comm_lane_at(ps->comm, launch);
-        if (cl != TL_ROLE_NONE) {
-            r.lane = cl;
-            g->comm_copies++;
-        }
-    }
-    g->recs[g->n++] = r;
+    tl_probe_cand c = {.launch = 0};
+    if (!tl_decode(it, ps->off, ps->cd, NULL, st, &c.r, &c.stream)) return;
+    c.known = tl_corr_get(ps->cm, (uint32_t)c.r.corr, &c.launch, &c.tid);
+    const tl_probe_keep k = {.p = ps->p, .own = ps->own, .me = ps->me, .comm = ps->comm, .off = ps->off};
+    if (tl_probe_keep_own(&k, &c, g) && c.r.kind == TL_KIND_KERNEL)
+        g->recs[g->n - 1].name = tl_names_copy(ps->nc, c.r.name, st);
 }
 
 /* The names of g->recs point into nc's copies or static strings. */
@@ -543,7 +567,7 @@ static tl_status tl_parse(tl_probes *p, tl_probes *const *round, int nround, con
             keep_own(&(own_pass){p, &own, me, &cm, &comm, &cd, nc, off}, it, g, &st);
         }
     }
-    if (p->infer_lanes) TL_TRYGOTO(tl_infer_lanes(g, p), st, fail);
+    if (p->infer_lanes) TL_TRYGOTO(tl_probe_infer_lanes(g, p), st, fail);
 fail:
     free(cm.key);
     free(cm.t);

@@ -71,6 +71,19 @@ int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uin
     return first;
 }
 
+int tl_probe_owner_of_wait(const tl_probe_owners *o, uint32_t tid, tl_owner_rule *rule)
+{
+    *rule = TL_OWN_DEVICE;
+    if (o->n == 1) return 0; /* a process of one rank: everything in its buffers is its */
+    for (int i = 0; tid && i < o->n; i++)
+        if (o->ranks[i].tid == tid) {
+            *rule = TL_OWN_THREAD;
+            return i;
+        }
+    *rule = TL_OWN_GUESS;
+    return o->n > 0 ? 0 : -1;
+}
+
 tl_status tl_probe_owner_vote(tl_probe_owners *o, int device, uint32_t stream, int idx)
 {
     TL_CHECK(idx >= 0 && idx < o->n, TL_ERR_INVAL, "owner %d of %d ranks", idx, o->n);

@@ -76,7 +76,8 @@ struct tl_probes {
     int rank, nranks, device; /* device: -1 host-only, TL_PROBE_ALL_DEVICES injection */
     int infer_lanes;          /* unregistered streams get lanes from their NCCL kernels */
     const char *program;
-    char args[2048];
+    char *args; /* the command line quoted (tl_manifest_command), whole: the trace writer cuts it past
+                   TL_TRACE_MAX_TEXT, marked (before, cut at 2,047 bytes without a mark) */
 
     /* host ranges: preallocated, filled without locks or allocation */
     tl_probe_range *ranges;
@@ -205,6 +206,11 @@ typedef struct tl_probe_owners {
  * decided. Pure: no CUPTI, so host tests cover it. */
 int tl_probe_owner_of(const tl_probe_owners *o, int device, uint32_t stream, uint32_t tid,
                       tl_owner_rule *rule);
+/* The owner of a host wait whose context no GPU record of the buffers
+ * names (its device unknown): the only rank of the round, else the rank
+ * whose thread called it (tid, 0: unknown), else the lowest rank, said
+ * as guessed (as records of an unknown issuer are). */
+int tl_probe_owner_of_wait(const tl_probe_owners *o, uint32_t tid, tl_owner_rule *rule);
 /* Record that rank idx issued a record on (device, stream), for the vote. */
 tl_status tl_probe_owner_vote(tl_probe_owners *o, int device, uint32_t stream, int idx);
 void tl_probe_owners_free(tl_probe_owners *o);
@@ -248,5 +254,28 @@ typedef struct tl_cbuf {
  * buffers mix; p gets only the records it issued (probes_owner.c). */
 tl_status tl_probe_convert(tl_probes *p, tl_probes *const *round, int nround, const tl_cbuf *bufs,
                            int nbufs, int64_t offset_ns, tl_probe_gpu *g);
+/* The conversion past CUPTI, on records already decoded (pure, so the
+ * host tests feed it records). A record as decoded, with what its
+ * correlation id found: the launching call's time and thread. */
+typedef struct tl_probe_cand {
+    tl_trace_record r; /* device -1: a wait on a context no GPU record of the buffers names */
+    uint32_t stream, tid;
+    int known; /* the launching call was found (launch, tid) */
+    int64_t launch;
+} tl_probe_cand;
+typedef struct tl_probe_keep {
+    const tl_probes *p;
+    const tl_probe_owners *own;
+    int me; /* p's index in the round */
+    const tl_probe_commidx *comm;
+    int64_t off; /* CUPTI's 0 on the trace clock: an unfinished record's times */
+} tl_probe_keep;
+/* c appended to g (1) when p issued it, lane, category, iteration and a
+ * copy's communication lane set; 0 when another rank's, or unfinished
+ * (counted in g->incomplete). The kernel name is c's. */
+int tl_probe_keep_own(const tl_probe_keep *k, const tl_probe_cand *c, tl_probe_gpu *g);
+/* Injection mode: lanes of records on unregistered streams from the NCCL
+ * kernels each stream ran. */
+tl_status tl_probe_infer_lanes(tl_probe_gpu *g, const tl_probes *p);
 
 #endif

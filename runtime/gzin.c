@@ -56,6 +56,13 @@ static tl_status open_quiet(const char *path, tl_gzin **out, char *why, size_t n
     unsigned char head[2];
     size_t nhead = fread(head, 1, sizeof head, in->fp);
     in->gz = nhead == 2 && head[0] == 0x1f && head[1] == 0x8b;
+    /* A .gz name over less than the magic, and what there is of it
+     * (nothing, 0x1f alone), is a gzip file cut short (gzip -t: "unexpected
+     * end of file"), refused as such by the first read; before, read as
+     * text ("empty file", "bad banner"), while the same file cut after its
+     * magic was refused. Other bytes stay text whatever the name, as zcat
+     * -f reads them. */
+    if (nhead < 2 && (nhead == 0 || head[0] == 0x1f) && tl_out_names_gzip(path)) in->gz = 1;
     if (fseek(in->fp, 0, SEEK_SET) != 0) {
         int e = errno;
         if (e != ESPIPE) {

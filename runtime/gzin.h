@@ -7,7 +7,8 @@
  * was written (gzip -t warns about it, exit 2). Members may follow one
  * another (pigz, bgzip); anything else after a member is refused, as is
  * a member cut short. A pipe (<(zcat m.mtx.gz)) works: the two bytes
- * read to tell gzip from plain are kept. */
+ * read to tell gzip from plain are kept. A .gz name decides only where the
+ * bytes cannot: an empty file or 0x1f alone is gzip cut short. */
 #ifndef TL_GZIN_H
 #define TL_GZIN_H
 

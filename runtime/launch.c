@@ -408,6 +408,21 @@ static tl_status mpi_count_refused(const tl_launch_opts *lo, int size, int says,
                    "or leave %s out", opt, n, size, n, opt);
 }
 
+/* MPI_Abort ends this process without returning to main, whose error
+ * path would remove the unfinished outputs, and mpirun's SIGTERM, whose
+ * handler would, is ignored by a failed rank (run_mpi): this rank's
+ * temporaries and the folders made for them go first, as the thread
+ * launcher's abort does (before, a failed rank aborting after the grace
+ * period left its out.csv.*.tmp). */
+static int mpi_abort_job(void)
+{
+    tl_tmpfile_cleanup();
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+}
+
 static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char **argv,
                    tl_rank_main_fn fn, void *arg, double grace_s)
 {
@@ -426,10 +441,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
     ctx_init(&ctx, program, argc, argv, arg);
     ctx.mode = TL_LAUNCH_MPI;
     tl_status st = tl_mpicomm_create(&ctx.hc);
-    if (st != TL_OK) {
-        MPI_Abort(MPI_COMM_WORLD, 1); /* cannot agree without a communicator */
-        return 1;
-    }
+    if (st != TL_OK) return mpi_abort_job(); /* cannot agree without a communicator */
     ctx.rank = ctx.hc->rank;
     ctx.size = ctx.hc->size;
     tl_log_set_prefix(program, ctx.size > 1 ? ctx.rank : -1);
@@ -454,8 +466,9 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
          * handler (runtime/tmpfile.h) would say "terminated (SIGTERM)" for
          * ranks ending by themselves, two at once garbled into one line.
          * This rank is on its way out (the final agreement within its
-         * grace period, or the abort; main then removes the temporary
-         * outputs), so it lets SIGTERM pass. */
+         * grace period, after which main removes the temporary outputs,
+         * or the abort, which removes them itself: mpi_abort_job), so it
+         * lets SIGTERM pass. */
         signal(SIGTERM, SIG_IGN);
         tl_comm_announce_failure(&ctx); /* before the abort, which may wait on the peers */
         gpu_cleanup(&ctx, 1);
@@ -467,9 +480,7 @@ static int run_mpi(const char *program, const tl_launch_opts *lo, int argc, char
         /* the others are stuck somewhere this rank will never reach */
         tl_log("the other ranks did not finish within %.3g s of this rank's failure; aborting the job",
                grace_s);
-        fflush(stderr);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-        return 1;
+        return mpi_abort_job();
     }
     gpu_cleanup(&ctx, any_failed);
     tl_hostcomm_destroy(&ctx.hc);

@@ -13,6 +13,7 @@
 #include "runtime/comm.h"
 #include "runtime/launch.h"
 #include "runtime/options.h"
+#include "runtime/out.h"
 #include "runtime/results.h"
 #include "runtime/tmpfile.h"
 #include "tests/tl_test_helper.h"
@@ -30,7 +31,8 @@ static const tl_option helper_options[] = {
     {.name = "iters", .type = TL_OPT_INT, .offset = offsetof(helper_opts, iters), .def = "200", .metavar = "N",
      .help = "iterations of the p2p scenario", .min = 1, .max = 1000000},
     {.name = "manifest", .type = TL_OPT_STRING, .offset = offsetof(helper_opts, manifest), .metavar = "FILE",
-     .help = "manifest scenario: where to write; mkdir scenario: the folder TOP/a/b to make"},
+     .help = "manifest scenario: where to write; mkdir scenario: the folder TOP/a/b to make; fail-output: the "
+             "output the failing rank leaves unfinished"},
 };
 
 #define CHECK(cond, ...)                                                    \
@@ -204,6 +206,20 @@ static tl_status rank_main(tl_ctx *ctx, void *arg)
             struct timespec nap = {0, 100000000};
             nanosleep(&nap, NULL);
         }
+    } else if (strcmp(s, "fail-output") == 0) {
+        /* the failing rank fails with an output unfinished (its temporary
+         * and the folder made for it registered) while the others compute
+         * past the grace period: the launcher aborts the job, and what the
+         * failing rank registered must go first */
+        if (ctx->rank == fail_rank) {
+            tl_out out;
+            TL_TRY(tl_out_open(&out, o->manifest));
+            fputs("unfinished\n", out.f);
+            fflush(out.f);
+            return TL_FAIL(TL_ERR_INVAL, "induced failure with an output unfinished");
+        }
+        struct timespec nap = {60, 0};
+        nanosleep(&nap, NULL);
     } else if (strcmp(s, "mismatch") == 0) {
         int32_t x = 1;
         if (ctx->rank == 0) TL_TRY(tl_comm_barrier(ctx));
@@ -233,7 +249,7 @@ int main(int argc, char **argv)
     tl_launch_opts lo;
     helper_opts ho;
     const tl_test_helper h = {.program = "helper_launch",
-                              .usage = "[options] collectives|p2p|agree-fail|fail|stuck|mismatch|truncate|manifest|mkdir",
+                              .usage = "[options] collectives|p2p|agree-fail|fail|stuck|fail-output|mismatch|truncate|manifest|mkdir",
                               .purpose = "Checks the runtime's host communication under either launcher.",
                               .group = "Scenario",
                               .options = helper_options,

@@ -11,7 +11,9 @@
  *   - the drift the probes write from two noisy offsets over a short
  *     session reads back.
  * Thread ranks always; MPI ranks when mpirun is there. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "tl_test.h"
 #include "tl_test_run.h"
@@ -19,6 +21,8 @@
 #include "analysis/analysis.h"
 #include "probes/clock_align.h"
 #include "probes/trace.h"
+#include "runtime/clock.h"
+#include "runtime/comm_impl.h"
 
 enum { MAXIT = 64 };
 typedef struct iters {
@@ -260,6 +264,148 @@ TL_TEST(rank_without_probes)
     TL_ASSERT_EQ(tl_test_sh("test ! -e %s/trace.rank1.csv", t), 0);
 }
 
+/* ---- a start that failed between rank 0 and one rank ------------------------ */
+
+/* The thread ranks' host messages (comm_threads.c), except that a message
+ * between rank 0 and rank `cut` fails on both sides at once, as a link
+ * that broke would: rank 0's start exchange with that rank fails after
+ * the ranks before it finished theirs. */
+typedef struct cut_comm {
+    tl_hostcomm base;
+    tl_hostcomm *inner;
+    int cut;
+} cut_comm;
+
+static tl_hostcomm *inner_of(tl_hostcomm *hc) { return ((cut_comm *)hc)->inner; }
+
+static int link_cut(const tl_hostcomm *hc, int peer)
+{
+    int cut = ((const cut_comm *)hc)->cut;
+    return cut > 0 && ((hc->rank == 0 && peer == cut) || (hc->rank == cut && peer == 0));
+}
+
+static tl_status cut_barrier(tl_hostcomm *hc) { return inner_of(hc)->ops->barrier(inner_of(hc)); }
+
+static tl_status cut_allreduce(tl_hostcomm *hc, void *buf, size_t count, tl_dtype t, tl_op op)
+{
+    return inner_of(hc)->ops->allreduce(inner_of(hc), buf, count, t, op);
+}
+
+static tl_status cut_isend(tl_hostcomm *hc, tl_chan ch, const void *buf, size_t bytes, int peer, int tag,
+                           tl_request **req)
+{
+    if (link_cut(hc, peer)) return TL_FAIL(TL_ERR_IO, "rank %d -> rank %d: link cut (test)", hc->rank, peer);
+    return inner_of(hc)->ops->isend(inner_of(hc), ch, buf, bytes, peer, tag, req);
+}
+
+static tl_status cut_irecv(tl_hostcomm *hc, tl_chan ch, void *buf, size_t bytes, int peer, int tag,
+                           tl_request **req)
+{
+    if (link_cut(hc, peer)) return TL_FAIL(TL_ERR_IO, "rank %d <- rank %d: link cut (test)", hc->rank, peer);
+    return inner_of(hc)->ops->irecv(inner_of(hc), ch, buf, bytes, peer, tag, req);
+}
+
+static tl_status cut_wait(tl_hostcomm *hc, tl_request *req) { return inner_of(hc)->ops->wait(inner_of(hc), req); }
+
+static int cut_peer_failed(tl_hostcomm *hc) { return inner_of(hc)->ops->peer_failed(inner_of(hc)); }
+
+static const tl_comm_ops cut_ops = {.name = "threads-cut",
+                                    .barrier = cut_barrier,
+                                    .allreduce = cut_allreduce,
+                                    .isend = cut_isend,
+                                    .irecv = cut_irecv,
+                                    .wait = cut_wait,
+                                    .peer_failed = cut_peer_failed};
+
+enum { CUT_RANKS = 3 };
+
+typedef struct cut_rank {
+    tl_ctx ctx;
+    cut_comm comm;
+    tl_clock_align ca;
+    tl_status start, stop;
+    int done; /* written under the mutex of the run */
+    pthread_mutex_t *mu;
+} cut_rank;
+
+static void *cut_rank_main(void *arg)
+{
+    cut_rank *r = arg;
+    r->start = tl_clock_align_start(&r->ctx, &r->ca);
+    r->stop = tl_clock_align_stop(&r->ctx, &r->ca);
+    pthread_mutex_lock(r->mu);
+    r->done = 1;
+    pthread_mutex_unlock(r->mu);
+    return NULL;
+}
+
+/* Three thread ranks measure at start and stop over a comm whose link
+ * between rank 0 and rank `cut` (0: none) fails; *finished: the ranks
+ * done within 20 s (a rank still waiting is left behind: the process
+ * ends with the test). */
+static void cut_run(int cut, cut_rank *rk, int *finished)
+{
+    /* a skewed rank, so that thread ranks measure at all (one_process) */
+    setenv("TRILAP_TEST_CLOCK_SKEW", "1:1000000", 1);
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    tl_threadcomm_shared *sh = NULL;
+    TL_ASSERT_OK(tl_threadcomm_shared_create(CUT_RANKS, &sh));
+    pthread_t tid[CUT_RANKS];
+    for (int i = 0; i < CUT_RANKS; i++) {
+        rk[i] = (cut_rank){.ctx = {.program = "test_clock_align", .rank = i, .size = CUT_RANKS, .device = -1,
+                                   .mode = TL_LAUNCH_THREADS},
+                           .mu = &mu};
+        TL_ASSERT_OK(tl_threadcomm_create(sh, i, &rk[i].comm.inner));
+        rk[i].comm.base = (tl_hostcomm){.ops = &cut_ops, .rank = i, .size = CUT_RANKS};
+        rk[i].comm.cut = cut;
+        rk[i].ctx.hc = &rk[i].comm.base;
+    }
+    for (int i = 0; i < CUT_RANKS; i++) TL_ASSERT_EQ(pthread_create(&tid[i], NULL, cut_rank_main, &rk[i]), 0);
+    int64_t t0 = tl_clock_ns();
+    for (;;) {
+        pthread_mutex_lock(&mu);
+        *finished = 0;
+        for (int i = 0; i < CUT_RANKS; i++) *finished += rk[i].done;
+        pthread_mutex_unlock(&mu);
+        if (*finished == CUT_RANKS || tl_clock_ns() - t0 > 20000000000LL) break;
+        struct timespec nap = {0, 10000000};
+        nanosleep(&nap, NULL);
+    }
+    if (*finished < CUT_RANKS) return;
+    for (int i = 0; i < CUT_RANKS; i++) {
+        pthread_join(tid[i], NULL);
+        tl_hostcomm *in = rk[i].comm.inner;
+        tl_hostcomm_destroy(&in);
+    }
+    tl_threadcomm_shared_destroy(&sh);
+}
+
+/* Rank 0's start exchange with rank 2 fails after rank 1's finished: rank
+ * 1, measured at start, waited at stop for a ping rank 0 never sends
+ * (rank 0 unmeasured skips its stop). The failure is agreed at start now:
+ * no rank measures again, every trace keeps its own clock. */
+TL_TEST(start_failed_after_a_rank_finished)
+{
+    cut_rank rk[CUT_RANKS];
+    int finished = 0;
+    cut_run(0, rk, &finished); /* the fake comm itself, uncut: both measurements on every rank */
+    TL_ASSERT_EQ(finished, CUT_RANKS);
+    for (int i = 0; i < CUT_RANKS; i++) {
+        TL_ASSERT_OK(rk[i].start);
+        TL_ASSERT_OK(rk[i].stop);
+        TL_ASSERT_EQ(rk[i].ca.nsamples, 2);
+    }
+    cut_run(2, rk, &finished);
+    TL_ASSERT_MSG(finished == CUT_RANKS, "only %d of %d ranks finished start and stop within 20 s (rank 1 done: %d)",
+                  finished, CUT_RANKS, rk[1].done);
+    for (int i = 0; i < CUT_RANKS; i++) {
+        TL_ASSERT_MSG(rk[i].start != TL_OK, "rank %d: start said ok though rank 0's exchange with rank 2 failed", i);
+        TL_ASSERT_OK(rk[i].stop);
+        TL_ASSERT_MSG(rk[i].ca.nsamples == 0, "rank %d: %d samples after a failed start", i, rk[i].ca.nsamples);
+        TL_ASSERT_STREQ(rk[i].ca.method, "none");
+    }
+}
+
 TL_TEST(bad_clock_metadata)
 {
     const char *t = tl_test_tmpdir();
@@ -378,4 +524,4 @@ TL_TEST(noisy_short_drift_read_back)
 
 TL_TEST_MAIN(threads_skew_recovered, mpi_skew_recovered, analysis_reports_alignment, rank_without_probes,
              bad_clock_metadata, threads_share_one_clock, mpi_one_host_shares_clock,
-             noisy_short_drift_read_back)
+             noisy_short_drift_read_back, start_failed_after_a_rank_finished)

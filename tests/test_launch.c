@@ -211,6 +211,26 @@ TL_TEST(mpi_rank_failing_without_agree_aborts)
     TL_ASSERT((tl_clock_ns() - t0) < 60000000000LL);
 }
 
+TL_TEST(mpi_failed_rank_abort_removes_temporaries)
+{
+    /* rank 0 fails with an output unfinished, rank 1 computes past the
+     * grace period: rank 0's final agreement times out and it aborts the
+     * job. Before, MPI_Abort ended it with its temporary (out.csv.*.tmp)
+     * and the folder made for it still there. */
+    const char *m = tl_test_mpirun();
+    const char *dir = tl_test_tmpdir();
+    int64_t t0 = tl_clock_ns();
+    TL_ASSERT(RUN("TRILAP_ABORT_GRACE_S=1 %s -np 2 --oversubscribe %s --fail-rank 0 --manifest %s/made/out.csv "
+                  "fail-output",
+                  m, helper(), dir) != 0);
+    TL_ASSERT_MSG(strstr(out_buf, "induced failure with an output unfinished"), "%s", out_buf);
+    TL_ASSERT_MSG(strstr(out_buf, "aborting the job"), "%s", out_buf);
+    TL_ASSERT((tl_clock_ns() - t0) < 50000000000LL);
+    char left[2048] = "";
+    tl_test_sh_to(left, sizeof left, "cd %s && find . -mindepth 1 | sort | tr '\\n' ' '", dir);
+    TL_ASSERT_MSG(left[0] == '\0', "after the abort, left in the output folder: %s", left);
+}
+
 TL_TEST(mpi_forced_threads_inside_mpirun)
 {
     /* --launcher threads overrides the environment: each process is a whole run */
@@ -257,5 +277,6 @@ TL_TEST(mpi_folder_made_by_one_rank)
 TL_TEST_MAIN(threads_in_process, threads_failing_rank_exit_code, detect_from_environment, threads_collectives,
              threads_p2p_and_iallreduce, threads_agree_with_failing_rank, threads_rank_failing_without_agree,
              threads_stuck_ranks_are_given_up, abort_grace_refused_when_invalid, threads_errors_are_reported, mpi_collectives, mpi_p2p_and_iallreduce, mpi_agree_with_failing_rank,
-             mpi_rank_failing_without_agree_aborts, mpi_forced_threads_inside_mpirun,
+             mpi_rank_failing_without_agree_aborts, mpi_failed_rank_abort_removes_temporaries,
+             mpi_forced_threads_inside_mpirun,
              mpi_thread_count_refused, mpi_folder_made_by_one_rank)

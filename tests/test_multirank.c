@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "probes/rank_state.h"
+#include "runtime/role.h"
 #include "tl_test.h"
 #include "tl_test_run.h"
 
@@ -98,6 +99,97 @@ TL_TEST(copy_serves_enclosing_communication)
     TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 60), TL_ROLE_P2P);
     TL_ASSERT_EQ(tl_probe_comm_lane_at(&ix, 95), TL_ROLE_NONE);
     tl_probe_commidx_free(&ix);
+}
+
+/* ---- the conversion past CUPTI, fed decoded records ------------------------ */
+
+static tl_trace_record rec_on(tl_kind kind, const char *name, uint32_t stream, tl_role lane)
+{
+    return (tl_trace_record){.device = 0, .stream = stream, .kind = kind, .name = name, .lane = lane,
+                             .start_ns = 100, .end_ns = 200, .bytes = -1, .iter = -1};
+}
+
+/* Injection mode infers the lanes of unregistered streams from their NCCL
+ * kernels, and a copy enqueued inside a halo exchange or a reduction has
+ * that communication's lane already (tl_probe_keep_own): inference keeps
+ * it. Before, a reduction's copy on a stream of p2p kernels became p2p,
+ * and a halo's copy on a stream without kernels compute. */
+TL_TEST(infer_lanes_keep_comm_copies)
+{
+    tl_probes p;
+    memset(&p, 0, sizeof p);
+    p.infer_lanes = 1;
+    tl_trace_record recs[] = {
+        rec_on(TL_KIND_KERNEL, "ncclDevKernel_SendRecv", 7, TL_ROLE_OTHER),
+        rec_on(TL_KIND_MEMCPY, "memcpy DtoH", 7, TL_ROLE_OTHER), /* undecided: the stream's */
+        rec_on(TL_KIND_MEMCPY, "memcpy DtoH", 7, TL_ROLE_COLL),  /* served a reduction */
+        rec_on(TL_KIND_MEMCPY, "memcpy HtoD", 9, TL_ROLE_P2P),   /* served a halo exchange */
+        rec_on(TL_KIND_KERNEL, "daxpy", 9, TL_ROLE_OTHER),
+    };
+    tl_probe_gpu g = {.recs = recs, .n = sizeof recs / sizeof recs[0]};
+    TL_ASSERT_OK(tl_probe_infer_lanes(&g, &p));
+    TL_ASSERT_EQ(recs[0].lane, TL_ROLE_P2P);
+    TL_ASSERT_EQ(recs[0].cat, TL_CAT_P2P);
+    TL_ASSERT_EQ(recs[1].lane, TL_ROLE_P2P);
+    TL_ASSERT_MSG(recs[2].lane == TL_ROLE_COLL, "a reduction's copy on a p2p stream: lane %s",
+                  tl_role_name(recs[2].lane));
+    TL_ASSERT_MSG(recs[3].lane == TL_ROLE_P2P, "a halo's copy on a compute stream: lane %s",
+                  tl_role_name(recs[3].lane));
+    TL_ASSERT_EQ(recs[4].lane, TL_ROLE_COMPUTE);
+}
+
+/* A host wait (cudaStreamSynchronize) on a context no GPU record of the
+ * buffers names has no device from CUPTI. It is still the wait of the
+ * rank whose thread called it, kept with that rank's device (the one
+ * whose streams it registered); before, every rank left it out and no
+ * count said so. In a round of ranks sharing a process, a call no rank's
+ * thread made goes to the lowest rank, counted as guessed, as records of
+ * unknown issuer are. */
+TL_TEST(wait_on_a_context_without_work_kept)
+{
+    tl_probe_streamreg s0[] = {{.device = 0, .id = 13, .lane = TL_ROLE_COMPUTE}};
+    tl_probe_streamreg s1[] = {{.device = 1, .id = 13, .lane = TL_ROLE_P2P}};
+    tl_owner_rank ranks[] = {{.device = 0, .tid = 100, .streams = s0, .nstreams = 1},
+                             {.device = 1, .tid = 101, .streams = s1, .nstreams = 1}};
+    tl_probe_owners own = {.ranks = ranks, .n = 2};
+    tl_probes p[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&p[i], 0, sizeof p[i]);
+        p[i].rank = i;
+        p[i].device = i;
+        p[i].streams[0] = i ? s1[0] : s0[0];
+        p[i].nstreams = 1;
+    }
+    tl_probe_commidx comm = {0};
+    tl_trace_record wait = rec_on(TL_KIND_SYNC, "cudaStreamSynchronize", 13, TL_ROLE_OTHER);
+    wait.device = -1;
+    tl_probe_cand by1 = {.r = wait, .stream = 13, .tid = 101, .known = 1, .launch = 150};
+    tl_probe_cand by_none = {.r = wait, .stream = 13, .tid = 555, .known = 1, .launch = 150};
+    tl_trace_record kept[4];
+    int got[2][2];
+    tl_probe_gpu g[2];
+    for (int i = 0; i < 2; i++) {
+        g[i] = (tl_probe_gpu){.recs = kept + 2 * i};
+        const tl_probe_keep k = {.p = &p[i], .own = &own, .me = i, .comm = &comm, .off = 0};
+        got[i][0] = tl_probe_keep_own(&k, &by1, &g[i]);
+        got[i][1] = tl_probe_keep_own(&k, &by_none, &g[i]);
+    }
+    TL_ASSERT_MSG(got[0][0] == 0 && got[1][0] == 1, "rank 1's own wait kept by rank 0: %d, rank 1: %d", got[0][0],
+                  got[1][0]);
+    TL_ASSERT_EQ(g[1].recs[0].device, 1);
+    TL_ASSERT_EQ(g[1].recs[0].rank, 1);
+    TL_ASSERT_EQ(g[1].recs[0].lane, TL_ROLE_P2P); /* rank 1's registered stream 13 */
+    TL_ASSERT_EQ(g[1].by_rule[TL_OWN_THREAD], 1);
+    TL_ASSERT_MSG(got[0][1] + got[1][1] == 1 && got[0][1] == 1, "another thread's wait kept by rank 0: %d, rank 1: %d",
+                  got[0][1], got[1][1]);
+    TL_ASSERT_EQ(g[0].by_rule[TL_OWN_GUESS], 1);
+    /* one rank in the round (a process of its own): its wait, whoever called */
+    own.n = 1;
+    tl_probe_gpu one = {.recs = kept};
+    const tl_probe_keep k = {.p = &p[0], .own = &own, .me = 0, .comm = &comm, .off = 0};
+    TL_ASSERT_EQ(tl_probe_keep_own(&k, &by_none, &one), 1);
+    TL_ASSERT_EQ(one.recs[0].device, 0);
+    TL_ASSERT_EQ(one.by_rule[TL_OWN_DEVICE], 1);
 }
 
 /* ---- classes and the wait/transfer split ---------------------------------- */
@@ -1224,7 +1316,7 @@ TL_TEST(every_committed_trace_loads)
     free(inputs);
 }
 
-TL_TEST_MAIN(owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
+TL_TEST_MAIN(infer_lanes_keep_comm_copies, wait_on_a_context_without_work_kept, owner_shared_gpu, owner_every_record_once, copy_serves_enclosing_communication, comm_classes,
              waiting_is_not_hidden, staged_run_diagnosed, one_rank_without_communication_is_silent,
              host_ranks_communication_counted, host_ranks_remedies_apply, fdtd_remedies_speak_fdtd,
              fdtd_starved_remedy_names_fdtd_options, bench_remedies_speak_bench,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tests/tl_test.h"
+#include "runtime/results.h"
 #include "tests/tl_test_run.h"
 
 typedef struct {
@@ -832,8 +833,118 @@ TL_TEST(ranges_lost_at_destroy_counted)
     TL_ASSERT_EQ(bad, 0);
 }
 
+/* ---- the command line in the trace's args -------------------------------- */
+
+enum { LONG_ARGC = 70 };
+
+/* argv of LONG_ARGC arguments, `total` bytes or so in all, into store
+ * (a program name first, then argument k of k's digit repeated). */
+static void long_argv(char *store, size_t cap, size_t total, char **argv)
+{
+    size_t per = total / LONG_ARGC, at = 0;
+    for (int k = 0; k < LONG_ARGC; k++) {
+        TL_ASSERT(at + per + 1 < cap);
+        argv[k] = store + at;
+        if (k == 0) {
+            snprintf(store + at, per + 1, "prog");
+            at += 5;
+            continue;
+        }
+        memset(store + at, '0' + k % 10, per);
+        store[at + per] = '\0';
+        at += per + 1;
+    }
+    argv[LONG_ARGC] = NULL;
+}
+
+/* The args of a trace written by probes created on a context of argv. */
+static void args_of_probes(char **argv, char *got, size_t cap)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", tl_test_tmpdir());
+    tl_ctx ctx = host_ctx(0, 1);
+    ctx.argc = LONG_ARGC;
+    ctx.argv = argv;
+    tl_probes_config pc = {.outdir = dir, .cupti = 0, .nvtx = 0};
+    TL_ASSERT_OK(tl_probes_create(&ctx, &pc));
+    TL_ASSERT_OK(tl_probes_destroy(&ctx));
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", dir);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, 0));
+    const char *v = tl_trace_reader_meta(r, "args");
+    snprintf(got, cap, "%s", v ? v : "(none)");
+    tl_trace_reader_close(&r);
+}
+
+/* A command line of 70 arguments and 5,000 bytes is the trace's args
+ * whole (before: cut at 2,047 bytes without a mark); one of 20,000 bytes
+ * is cut as the writer cuts every long value, marked. */
+TL_TEST(long_command_line_in_args)
+{
+    static char store[32768], got[32768];
+    char *argv[LONG_ARGC + 1];
+    long_argv(store, sizeof store, 5000, argv);
+    char *want = tl_manifest_command(LONG_ARGC, argv);
+    TL_ASSERT(want && strlen(want) > 4900);
+    args_of_probes(argv, got, sizeof got);
+    TL_ASSERT_MSG(!strcmp(got, want), "args of %zu bytes, the command line %zu", strlen(got), strlen(want));
+    free(want);
+    long_argv(store, sizeof store, 20000, argv);
+    want = tl_manifest_command(LONG_ARGC, argv);
+    args_of_probes(argv, got, sizeof got);
+    char mark[64];
+    snprintf(mark, sizeof mark, "...[%zu bytes, cut]", strlen(want));
+    size_t n = strlen(got), m = strlen(mark);
+    TL_ASSERT_MSG(n > m && !strcmp(got + n - m, mark), "args of %zu bytes, ending '%s'", n, n > 40 ? got + n - 40 : got);
+    TL_ASSERT(!strncmp(got, want, n - m));
+    free(want);
+}
+
+/* The injection library reads the traced program's command line from
+ * /proc/self/cmdline: 70 arguments and 5,000 bytes are its args whole
+ * (before: the first 4,095 bytes and 63 arguments, unmarked). */
+TL_TEST(inject_long_command_line)
+{
+    char lib[600], helper[600];
+    snprintf(lib, sizeof lib, "%s/lib/libtrilap-inject.so", tl_test_env("TL_BUILD", "build"));
+    snprintf(helper, sizeof helper, "%s", tl_test_helper("helper_inject_args"));
+    struct stat sb;
+    if (stat(lib, &sb) != 0) TL_SKIP("%s not built", lib);
+    static char store[32768], got[32768];
+    char *argv[LONG_ARGC + 1];
+    long_argv(store, sizeof store, 5000, argv);
+    argv[0] = helper;
+    argv[1] = lib;
+    const char *dir = tl_test_tmpdir();
+    pid_t pid = fork();
+    TL_ASSERT(pid >= 0);
+    if (pid == 0) {
+        static const char *const launcher[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK",
+                                               "PMI_SIZE", "PMIX_RANK", "RANK", "WORLD_SIZE", "SLURM_PROCID",
+                                               "SLURM_NTASKS"};
+        for (size_t i = 0; i < sizeof launcher / sizeof launcher[0]; i++) unsetenv(launcher[i]);
+        setenv("TRILAP_TRACE_DIR", dir, 1);
+        execv(helper, argv);
+        _exit(5);
+    }
+    inject_wait(pid);
+    char path[600];
+    snprintf(path, sizeof path, "%s/trace.rank0.csv", dir);
+    tl_trace_reader *r = NULL;
+    TL_ASSERT_OK(tl_trace_reader_open(&r, path, TL_TRACE_ACCEPT_INCOMPLETE));
+    const char *v = tl_trace_reader_meta(r, "args");
+    snprintf(got, sizeof got, "%s", v ? v : "(none)");
+    tl_trace_reader_close(&r);
+    char *want = tl_manifest_command(LONG_ARGC, argv);
+    TL_ASSERT(want && strlen(want) > 4900);
+    TL_ASSERT_MSG(!strcmp(got, want), "args of %zu bytes, the command line %zu", strlen(got), strlen(want));
+    free(want);
+}
+
 TL_TEST_MAIN(rank_file_names, host_ranges_trace, calls_without_probes_are_noops, cupti_off_and_unbalanced,
              dropped_ranges_mark_incomplete, many_names_and_deep_nesting, bad_config, thread_ranks,
              inject_rank_from_torchrun, inject_rank_and_size_of_one_launcher, inject_bad_env_said,
              inject_trace_dir_unusable, inject_forked_child_leaves_the_trace,
-             inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns, ranges_lost_at_destroy_counted)
+             inject_ranks_claimed_without_a_launcher, inject_trace_dir_patterns, ranges_lost_at_destroy_counted,
+             long_command_line_in_args, inject_long_command_line)

@@ -118,6 +118,33 @@ TL_TEST(matrix_gzip_trailing_bytes)
 
 /* ---- FDTD ------------------------------------------------------------------ */
 
+/* A .gz name holding less than gzip's two magic bytes, and what there is
+ * of them (nothing, or 0x1f alone), is a gzip file cut short, as gzip -t
+ * says ("unexpected end of file"): refused as the same file cut after its
+ * magic is. Before, the two were read as text ("empty file", "bad
+ * banner"). Bytes that are not gzip's stay text whatever the name, as
+ * `zcat -f` reads them (gzip -t: "not in gzip format"), and so do the short
+ * files without the name. */
+TL_TEST(matrix_gzip_shorter_than_magic)
+{
+    const char *t = tl_test_tmpdir();
+    TL_ASSERT_EQ(tl_test_sh("cd %s && : > empty.mtx.gz && printf '\\037' > one.mtx.gz && printf '\\037\\213' > "
+                            "magic.mtx.gz && printf 'ab' > two.mtx.gz && : > empty.mtx && printf '\\037' > one.mtx",
+                            t),
+                 0);
+    static const char cut[] = "truncated or corrupt file: gzip data ends inside a member";
+    static const struct {
+        const char *file, *why;
+    } cases[] = {{"empty.mtx.gz", cut},       {"one.mtx.gz", cut},          {"magic.mtx.gz", cut},
+                 {"two.mtx.gz", "bad banner"}, {"one.mtx", "bad banner"}, {"empty.mtx", "empty file"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char said[64];
+        snprintf(said, sizeof said, "%s:1: ", cases[k].file);
+        tl_test_output o = tl_test_capture("%s/trilap-matgen info %s/%s", tl_test_bin(), t, cases[k].file);
+        refused(&o, 1, said, cases[k].why);
+    }
+}
+
 TL_TEST(fdtd_grid_beyond_memory)
 {
     /* 1250^3 points: 29 GiB of fields; refused before the preamble */
@@ -663,7 +690,8 @@ TL_TEST(nsys_impossible_content)
 #endif
 }
 
-TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes, fdtd_grid_beyond_memory,
+TL_TEST_MAIN(matrix_size_beyond_memory, matrix_hex_value_refused, matrix_gzip_trailing_bytes,
+             matrix_gzip_shorter_than_magic, fdtd_grid_beyond_memory,
              fdtd_verify_decomp_no_row_before_failure, trace_record_count, inputs_that_are_folders, gzip_trace_cut_short, trace_line_endings_and_bytes,
              trace_times_near_int64_limits, run_folder_rank_set, nsys_impossible_content, run_folder_of_two_runs,
              run_without_activity)
