@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What restores triple overlap: tristream (all variants) under each knob in
 # turn, one results CSV for all (the knob columns tell them apart), and a
-# summary line per configuration: three-split against the ideal bound and
-# two-stream, and three-naive.
+# summary line per configuration (per configuration and point of a sweep
+# given after --): three-split against the ideal bound and two-stream, and
+# three-naive.
 #
 #   scripts/bench-knobs.sh [NGPUS] [-- extra tristream options]   (default 2 GPUs)
 #   ITERS=3000 REPEAT=3 (defaults) set the length of each configuration.
